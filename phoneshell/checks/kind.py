@@ -1,0 +1,228 @@
+"""What a check is, what grading one yields, and the one registry of check kinds.
+
+A check kind is a pure function of (check, evidence) plus what the task loader, the schema, the
+implication test and the device need to know about it: its fields, whether it can be negated,
+which extra evidence it needs captured, and when another check implies it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from phoneshell.evidence import Evidence
+from phoneshell.fields import Field
+from phoneshell.registry import Registry
+
+Family = Literal["state", "path", "effect", "answer"]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check of a task, as written in its file (validated against its kind)."""
+
+    kind: str
+    """The registered check kind, e.g. "foreground_app"."""
+    text: str = ""
+    """The main argument: bundle id, label text, regex, answer word..."""
+    negate: bool = False
+    """Pass when the thing is absent; passes only on complete, readable evidence."""
+    note: str = ""
+    """Why the check is there, for people."""
+    app: str = ""
+    """A bundle id the check is about (path and effect kinds)."""
+    apps: tuple[str, ...] = ()
+    """Bundle ids in order (path kinds)."""
+    into: str = ""
+    """The field typed into, matched against its type, label or name (path kinds)."""
+    probe: str = ""
+    """The probe whose before/after counts are compared (effect kinds)."""
+    by: int = 0
+    """How much a count must change (effect kinds)."""
+    file: str = ""
+    """The task file the check came from."""
+    line: int = 0
+    """The 1-based line of the check in its file."""
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """`text` compiled as a regex (valid: the loader compiled it already)."""
+        return _compiled(self.text)
+
+    def label(self) -> str:
+        """A short name for reports: kind, negation and main argument."""
+        arg = self.text or self.app or " > ".join(self.apps) or self.probe
+        return f"{'not ' if self.negate else ''}{self.kind} {arg!r}".rstrip()
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _compiled(text: str) -> re.Pattern[str]:
+    pattern = _PATTERNS.get(text)
+    if pattern is None:
+        pattern = _PATTERNS[text] = re.compile(text)
+    return pattern
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a kind function saw, before negation is applied.
+
+    Args:
+        holds: whether the checked thing is there (the app in front, the text found...).
+        detail: what was expected and what was seen, for a person.
+        unproven: why "does not hold" cannot be trusted (cut-off source, unreadable screen,
+            missing probe count); empty when the evidence is complete. A negated check
+            passes only when this is empty.
+    """
+
+    holds: bool
+    detail: str
+    unproven: str = ""
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The outcome of one check, with a detail a person can act on."""
+
+    kind: str
+    passed: bool
+    detail: str
+    negate: bool = False
+    label: str = ""
+    """The check as written, shortened (see `Check.label`)."""
+
+
+@dataclass(frozen=True)
+class Need:
+    """Extra evidence a check needs captured: scroll captures, a probe count, a device read."""
+
+    what: Literal["scroll", "probe", "read"]
+    name: str = ""
+    """The probe's name (probe needs)."""
+    arg: str = ""
+    """The probe's argument, or the label to read (read needs)."""
+
+
+@dataclass(frozen=True)
+class CheckKind:
+    """A registered check kind: its grading function and what tooling needs to know."""
+
+    name: str
+    family: Family
+    """state (end state), path (audit log), effect (before/after), answer (the claim)."""
+    doc: str
+    """One paragraph: what passes, what fails."""
+    fields: tuple[Field, ...]
+    """Parameters besides `kind`, `negate` and `note`."""
+    negatable: bool
+    find: Callable[[Check, Evidence], Finding]
+    """The pure function that looks at the evidence."""
+    implied_by: Rule
+    """When a check of another task implies a check of this kind (see `Same`, `Contains`)."""
+    needs: Callable[[Check], tuple[Need, ...]] = lambda check: ()
+    """Extra captures this check needs from the device."""
+
+    def grade(self, check: Check, evidence: Evidence) -> CheckResult:
+        """Grade `check` against `evidence`, applying `negate` so that absence fails closed."""
+        finding = self.find(check, evidence)
+        if not check.negate:
+            return CheckResult(check.kind, finding.holds, finding.detail, False, check.label())
+        if finding.holds:
+            passed, detail = False, f"unexpectedly present: {finding.detail}"
+        elif finding.unproven:
+            passed, detail = False, f"absence unproven: {finding.unproven}"
+        else:
+            passed, detail = True, f"correctly absent: {finding.detail}"
+        return CheckResult(check.kind, passed, detail, True, check.label())
+
+
+CHECKS: Registry[CheckKind] = Registry("check kind", "phoneshell schema --kinds")
+
+
+def check_kind(name: str, *, family: Family, fields: tuple[Field, ...], negatable: bool = True,
+               implied_by: Rule,
+               needs: Callable[[Check], tuple[Need, ...]] | None = None,
+               ) -> Callable[[Callable[[Check, Evidence], Finding]],
+                             Callable[[Check, Evidence], Finding]]:
+    """Register the decorated function as check kind `name`; its docstring is the kind's doc."""
+
+    def add(find: Callable[[Check, Evidence], Finding]) -> Callable[[Check, Evidence], Finding]:
+        doc = " ".join((find.__doc__ or "").split())
+        CHECKS.register(name)(CheckKind(name, family, doc, fields, negatable, find, implied_by,
+                                        needs or (lambda check: ())))
+        return find
+
+    return add
+
+
+def lookup(name: str) -> CheckKind:
+    """The check kind called `name` (raises `UnknownName` with close matches)."""
+    return CHECKS.lookup(name)
+
+
+def grade_check(check: Check, evidence: Evidence) -> CheckResult:
+    """Grade one check against evidence."""
+    return CHECKS.lookup(check.kind).grade(check, evidence)
+
+
+def other_fields(check: Check) -> tuple[object, ...]:
+    """The fields besides kind, text and negation that two checks must share to relate."""
+    return (check.app, check.apps, check.into, check.probe, check.by)
+
+
+def signature(check: Check) -> tuple[object, ...]:
+    """Everything that decides what a check passes on (not where it was written)."""
+    return (check.kind, check.negate, check.text, *other_fields(check))
+
+
+@dataclass(frozen=True)
+class Same:
+    """Implication rule: b implies a only when it is the same check (kind, negation, fields)."""
+
+    def implied(self, a: Check, b: Check) -> bool:
+        """Whether any evidence passing b passes a."""
+        return signature(a) == signature(b)
+
+    def describe(self, kind: str) -> str:
+        """The rule in words, for docs and `phoneshell implications` output."""
+        return f"only by the same {kind} check (same text and negation)"
+
+
+@dataclass(frozen=True)
+class Contains:
+    """Implication rule for case-insensitive substring kinds.
+
+    Not negated: b, of one of `kinds`, finds a longer text (so it finds a's too). Negated, same
+    kind only: b proves a shorter text absent, so a's longer text is absent too. Every other
+    field must be equal.
+    """
+
+    kinds: tuple[str, ...]
+    """Kinds of b that can imply a non-negated a (a's own kind among them)."""
+
+    def implied(self, a: Check, b: Check) -> bool:
+        """Whether any evidence passing b passes a."""
+        if a.negate != b.negate or other_fields(a) != other_fields(b):
+            return False
+        want, have = normal(a.text), normal(b.text)
+        if a.negate:
+            return b.kind == a.kind and have in want
+        return b.kind in self.kinds and want in have
+
+    def describe(self, kind: str) -> str:
+        """The rule in words, for docs and `phoneshell implications` output."""
+        others = " or ".join(self.kinds)
+        return (f"by a {others} check whose text contains this one's (ignoring case); negated, "
+                f"by a negated {kind} check whose text is contained in this one's")
+
+
+Rule = Same | Contains
+
+
+def normal(text: str) -> str:
+    """Text as substring kinds compare it: stripped and lower-cased."""
+    return text.strip().lower()

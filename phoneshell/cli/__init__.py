@@ -1,0 +1,61 @@
+"""The `phoneshell` command: parse arguments, run one subcommand, turn errors into exit codes.
+
+Exit codes: 0 done and everything passed; 1 done, not everything passed; 2 could not run (bad
+input, no device); 3 a bug (the traceback is printed, please report it). Errors a user can fix
+print `error:` and `hint:` lines, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Sequence
+
+from phoneshell import __version__
+from phoneshell.cli import tasks_cmd
+from phoneshell.errors import PhoneshellError, TaskFileError
+
+EXIT_OK, EXIT_FAILED, EXIT_UNUSABLE, EXIT_BUG = 0, 1, 2, 3
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, one subparser per command."""
+    parser = argparse.ArgumentParser(
+        prog="phoneshell", description="Grade phone agents on an iPhone, with the phone as the "
+                                       "witness.")
+    parser.add_argument("--version", action="version", version=f"phoneshell {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    tasks_cmd.add_parsers(commands)
+    return parser
+
+
+def report_error(exc: PhoneshellError) -> None:
+    """Print a user-fixable error as `error:` and `hint:` lines on stderr."""
+    if isinstance(exc, TaskFileError):
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+    print(f"error: {exc.message}", file=sys.stderr)
+    if exc.hint:
+        print(f"hint: {exc.hint}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code (the console script exits with it)."""
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.run(args)
+        return code
+    except PhoneshellError as exc:
+        report_error(exc)
+        return EXIT_UNUSABLE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_UNUSABLE
+    except BrokenPipeError:  # `phoneshell ... | head`: the reader left, nothing to report
+        return EXIT_OK
+    except Exception:  # noqa: BLE001 - the last resort: a bug, shown in full to be reported
+        traceback.print_exc()
+        print("error: this is a bug in phoneshell; please report it with the traceback above",
+              file=sys.stderr)
+        return EXIT_BUG

@@ -1,0 +1,123 @@
+"""Commands that need no device: check-tasks, schema, implications, grade."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from phoneshell.checks import CHECKS
+from phoneshell.evidence import load_evidence
+from phoneshell.grade import Verdict, grade
+from phoneshell.implication import describe_pairs, implied_pairs
+from phoneshell.records import to_jsonable
+from phoneshell.tasks import STEPS, Task, TaskSet, check_tasks, load_task, load_tasks
+from phoneshell.tasks.schema import task_schema
+
+DEFAULT_TASKS = "environments"
+
+
+def add_parsers(commands: Any) -> None:
+    """Register this module's subcommands."""
+    p = commands.add_parser("check-tasks", help="validate task files (exit 1 on any error)")
+    p.add_argument("paths", nargs="*", default=[DEFAULT_TASKS], metavar="PATH",
+                   help="task files or folders (default: environments)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=run_check_tasks)
+
+    p = commands.add_parser("schema", help="print the JSON Schema of task files")
+    p.add_argument("--kinds", action="store_true", help="list the check kinds instead")
+    p.add_argument("--steps", action="store_true", help="list the step kinds instead")
+    p.set_defaults(run=run_schema)
+
+    p = commands.add_parser("implications",
+                            help="find tasks whose checks pass on another task's finish")
+    p.add_argument("paths", nargs="*", default=[DEFAULT_TASKS], metavar="PATH")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when any pair is not marked compatible_with")
+    p.set_defaults(run=run_implications)
+
+    p = commands.add_parser("grade", help="grade a recorded attempt's evidence offline")
+    p.add_argument("evidence", metavar="EVIDENCE_DIR")
+    p.add_argument("--task", required=True, metavar="FILE_OR_ID",
+                   help="a task file, or a task id found in --tasks")
+    p.add_argument("--tasks", nargs="+", default=[DEFAULT_TASKS], metavar="PATH",
+                   help="where to look up a task id (default: environments)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=run_grade)
+
+
+def run_check_tasks(args: argparse.Namespace) -> int:
+    """Print every problem of every file; exit 1 if any is an error."""
+    tasks, problems = check_tasks(args.paths)
+    errors = [p for p in problems if p.severity == "error"]
+    warnings = [p for p in problems if p.severity == "warning"]
+    if args.format == "json":
+        print(json.dumps({"tasks": len(tasks), "errors": len(errors), "warnings": len(warnings),
+                          "problems": to_jsonable(problems)}, indent=2))
+    else:
+        for problem in problems:
+            print(problem)
+        print(f"{len(tasks)} task(s) valid, {len(errors)} error(s), {len(warnings)} warning(s)")
+    return 1 if errors else 0
+
+
+def run_schema(args: argparse.Namespace) -> int:
+    """Print the schema, or the check or step vocabulary with one line each."""
+    if args.kinds:
+        for name, kind in sorted(CHECKS.items(), key=lambda item: item[1].family):
+            print(f"{name:26} {kind.family:7} {kind.doc}")
+    elif args.steps:
+        for name, step in STEPS.items():
+            print(f"{name:14} {step.doc}")
+    else:
+        print(json.dumps(task_schema(), indent=2))
+    return 0
+
+
+def run_implications(args: argparse.Namespace) -> int:
+    """Print implied pairs; with --strict, exit 1 when any pair is not compatible."""
+    tasks = load_tasks(args.paths).tasks
+    pairs = implied_pairs(tasks)
+    loose = [p for p in pairs if not p.compatible]
+    if args.format == "json":
+        print(json.dumps({"tasks": len(tasks), "pairs": [
+            {"implied": p.implied.id, "by": p.by.id, "compatible": p.compatible}
+            for p in pairs]}, indent=2))
+    else:
+        for line in describe_pairs(pairs):
+            print(line)
+        print(f"{len(tasks)} tasks, {len(pairs)} implied pair(s), {len(loose)} not marked "
+              "compatible")
+    return 1 if args.strict and loose else 0
+
+
+def _find_task(spec: str, search: list[str]) -> Task:
+    path = Path(spec)
+    if path.suffix in (".yaml", ".yml") or path.is_file():
+        return load_task(path)
+    tasks: TaskSet = load_tasks(search)
+    return tasks.get(spec)
+
+
+def print_verdict(verdict: Verdict) -> None:
+    """Print a verdict for people: one line per check, then the outcome."""
+    graded = verdict.task_id
+    if verdict.evidence_task_id != graded:
+        graded += f" (evidence recorded for {verdict.evidence_task_id})"
+    print(f"{graded}: {'PASSED' if verdict.passed else 'FAILED'}")
+    for result in verdict.results:
+        print(f"  {'pass' if result.passed else 'FAIL'}  {result.label}: {result.detail}")
+
+
+def run_grade(args: argparse.Namespace) -> int:
+    """Grade an evidence folder as a task; exit 0 when it passes, 1 when it fails."""
+    task = _find_task(args.task, args.tasks)
+    verdict = grade(task, load_evidence(Path(args.evidence)))
+    if args.format == "json":
+        print(json.dumps(to_jsonable(verdict), indent=2))
+    else:
+        print_verdict(verdict)
+    return 0 if verdict.passed else 1

@@ -1,0 +1,77 @@
+"""Typed parameters of steps and checks: what each accepts, for validation, docs and JSON Schema.
+
+A step or check kind lists its `Field`s; the task loader reads YAML against them and the schema
+generator describes them, so the accepted vocabulary is written down once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+FieldType = Literal["str", "bool", "int", "number", "regex", "str_list", "point", "choice"]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named parameter of a step or check."""
+
+    name: str
+    """The YAML key."""
+    type: FieldType
+    """How the value is read: a non-empty string, a regex (compiled at load), a list..."""
+    doc: str
+    """One line for people: shown in `phoneshell schema` and docs."""
+    required: bool = False
+    """Whether the key must be present."""
+    choices: tuple[str, ...] = ()
+    """The accepted values of a `choice` field."""
+    minimum: float | None = None
+    """The smallest accepted value of an `int` or `number` field."""
+
+    def describe(self) -> str:
+        """Say what the field accepts, as used in error messages."""
+        return {
+            "str": "a non-empty string",
+            "bool": "true or false",
+            "int": "a whole number" + (f" >= {self.minimum:g}" if self.minimum is not None else ""),
+            "number": "a number" + (f" >= {self.minimum:g}" if self.minimum is not None else ""),
+            "regex": "a regular expression (Python `re` syntax)",
+            "str_list": "a list of non-empty strings",
+            "point": "a point [x, y] in screen points",
+            "choice": "one of " + ", ".join(repr(c) for c in self.choices),
+        }[self.type]
+
+    def json_schema(self) -> dict[str, object]:
+        """Return the JSON Schema fragment for this field's value."""
+        schema: dict[str, object]
+        if self.type in ("str", "regex"):
+            schema = {"type": "string", "minLength": 1}
+        elif self.type == "bool":
+            schema = {"type": "boolean"}
+        elif self.type in ("int", "number"):
+            schema = {"type": "integer" if self.type == "int" else "number"}
+            if self.minimum is not None:
+                schema["minimum"] = self.minimum
+        elif self.type == "str_list":
+            schema = {"type": "array", "items": {"type": "string", "minLength": 1}}
+        elif self.type == "point":
+            schema = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
+        else:
+            schema = {"type": "string", "enum": list(self.choices)}
+        schema["description"] = self.doc
+        return schema
+
+
+def object_schema(fields: Sequence[Field], extra: dict[str, object] | None = None,
+                  ) -> dict[str, object]:
+    """Return a closed JSON Schema object with `fields` (plus `extra` properties)."""
+    properties: dict[str, object] = dict(extra or {})
+    properties.update({f.name: f.json_schema() for f in fields})
+    required = [f.name for f in fields if f.required]
+    schema: dict[str, object] = {"type": "object", "properties": properties,
+                                 "additionalProperties": False}
+    if required:
+        schema["required"] = required
+    return schema

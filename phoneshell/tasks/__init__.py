@@ -1,0 +1,8 @@
+"""Task files: load and validate them (file:line errors); the step and check vocabularies."""
+
+from phoneshell.tasks.load import TaskSet, check_tasks, load_task, load_tasks, parse_task
+from phoneshell.tasks.model import Task
+from phoneshell.tasks.steps import STEPS, Step, StepKind
+
+__all__ = ["STEPS", "Step", "StepKind", "Task", "TaskSet", "check_tasks", "load_task",
+           "load_tasks", "parse_task"]

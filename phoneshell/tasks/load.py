@@ -1,0 +1,378 @@
+"""Read task files: whole-file validation with file:line:column problems, before a phone is touched.
+
+The YAML is walked as a node tree (not plain dicts) so every problem points at the line and
+column to fix, and every problem in every file is reported at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from phoneshell.checks import CHECKS, Check, CheckKind
+from phoneshell.errors import Problem, TaskFileError, UnknownName
+from phoneshell.fields import Field
+from phoneshell.registry import close_matches
+from phoneshell.tasks.model import (
+    DEFAULT_MAX_STEPS,
+    DEFAULT_TIMEOUT_S,
+    TASK_FIELDS,
+    Difficulty,
+    Task,
+)
+from phoneshell.tasks.steps import STEPS, Step, StepList
+from phoneshell.tasks.yamlnodes import (
+    NULL_TAG,
+    Invalid,
+    NodeFile,
+    pairs_of,
+    read_value,
+    unknown_key,
+)
+
+ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+BASE_CHECK_KEYS = ("kind", "negate", "note")
+
+
+def _a_check(kind: str) -> str:
+    """ "an element_exists check", "a foreground_app check" (for messages)."""
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} check"
+
+
+def _lookup_check(f: NodeFile, node: Node) -> CheckKind:
+    if not isinstance(node, ScalarNode) or not str(node.value).strip():
+        raise f.error(node, "a check's `kind` should be the name of a check kind")
+    try:
+        return CHECKS.lookup(str(node.value))
+    except UnknownName as exc:
+        raise f.error(node, f"{exc} (kinds: {', '.join(CHECKS.names())})") from exc
+
+
+def read_check(f: NodeFile, node: Node, task_app: str) -> Check:
+    """Read one check: the full form `{kind: ..., text: ...}` or the shorthand `{kind: text}`."""
+    pairs = pairs_of(f, node, "a check")
+    keys = {key: (key_node, value) for key, key_node, value in pairs}
+    if "kind" in keys:
+        kind = _lookup_check(f, keys["kind"][1])
+        values: dict[str, object] = {}
+        base = BASE_CHECK_KEYS[1:] if kind.negatable else ("note",)
+        accepted = [*base, *(x.name for x in kind.fields)]
+        specs = {x.name: x for x in kind.fields}
+        specs["negate"] = Field("negate", "bool", "")
+        specs["note"] = Field("note", "str", "")
+        ok = True
+        for key, key_node, value_node in pairs:
+            if key == "kind":
+                continue
+            if key not in accepted:
+                if key == "negate":
+                    f.error(key_node, f"check kind {kind.name!r} cannot be negated")
+                else:
+                    f.error(key_node, unknown_key(key, accepted, _a_check(kind.name)))
+                ok = False
+                continue
+            try:
+                values[key] = read_value(f, value_node, specs[key], _a_check(kind.name))
+            except Invalid:
+                ok = False
+    elif len(pairs) == 1 and pairs[0][0] in CHECKS:
+        key, key_node, value_node = pairs[0]
+        kind = CHECKS.lookup(key)
+        main = next((x for x in kind.fields if x.name == "text"), None)
+        if main is None:
+            raise f.error(key_node, f"check kind {key!r} has no short form; write "
+                                    f"`kind: {key}` and its fields")
+        values = {"text": read_value(f, value_node, main, _a_check(key))}
+        ok = True
+    else:
+        first = pairs[0][1] if pairs else node
+        if len(pairs) == 1:
+            close = close_matches(pairs[0][0], CHECKS.names())
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise f.error(first, f"unknown check kind {pairs[0][0]!r}{hint} "
+                                 f"(kinds: {', '.join(CHECKS.names())})")
+        raise f.error(node, "a check needs `kind` (e.g. `kind: foreground_app`)")
+    if not ok:
+        raise Invalid("bad check")
+    if kind.name == "foreground_app" and not values.get("text"):
+        if not task_app:
+            raise f.error(node, "foreground_app needs `text` (a bundle id) or the task's `app`")
+        values["text"] = task_app
+    for spec in kind.fields:
+        if spec.required and spec.name not in values:
+            raise f.error(node, f"{_a_check(kind.name)} needs `{spec.name}` ({spec.describe()})")
+    return Check(kind=kind.name, text=str(values.get("text", "")),
+                 negate=bool(values.get("negate", False)), note=str(values.get("note", "")),
+                 app=str(values.get("app", "")),
+                 apps=cast(tuple[str, ...], values.get("apps", ())),
+                 into=str(values.get("into", "")), probe=str(values.get("probe", "")),
+                 by=cast(int, values.get("by", 0)), file=f.path, line=f.line(node))
+
+
+def read_step(f: NodeFile, node: Node, where: StepList) -> Step:
+    """Read one step: `- name`, `- name: value` or `- name: {key: value}`."""
+    if isinstance(node, ScalarNode):
+        name, value_node, name_node = str(node.value), None, node
+    elif isinstance(node, MappingNode) and len(node.value) == 1:
+        name_node, value_node = node.value[0]
+        name = str(name_node.value)
+    else:
+        raise f.error(node, "a step is a name (`- home`) or a one-key mapping "
+                            "(`- terminate: com.apple.Maps`)")
+    try:
+        kind = STEPS.lookup(name)
+    except UnknownName as exc:
+        raise f.error(name_node, f"{exc} (steps: {', '.join(STEPS.names())})") from exc
+    if where not in kind.lists:
+        raise f.error(name_node, f"step {name!r} cannot be used in {where} "
+                                 f"(only in {', '.join(kind.lists)})")
+    line = f.line(node)
+    if value_node is None or (isinstance(value_node, ScalarNode)
+                              and value_node.tag == NULL_TAG):
+        if not kind.bare:
+            example = kind.scalar.name.upper() if kind.scalar else "..."
+            raise f.error(node, f"step {name!r} needs a value, e.g. `- {name}: {example}`")
+        return Step(name, seconds=1.0 if name == "wait" else 0.0, file=f.path, line=line)
+    if isinstance(value_node, ScalarNode):
+        if kind.scalar is None:
+            raise f.error(value_node, f"step {name!r} takes no value; write `- {name}`")
+        value = read_value(f, value_node, kind.scalar, f"step {name!r}")
+        if kind.scalar.type == "number":
+            return Step(name, seconds=float(cast(float, value)), file=f.path, line=line)
+        return Step(name, arg=str(value), file=f.path, line=line)
+    if not kind.fields:
+        raise f.error(value_node, f"step {name!r} takes a single value, not a mapping")
+    specs = {x.name: x for x in kind.fields}
+    values: dict[str, object] = {}
+    for key, key_node, sub in pairs_of(f, value_node, f"step {name!r}"):
+        if key not in specs:
+            raise f.error(key_node, unknown_key(key, list(specs), f"step {name!r}"))
+        values[key] = read_value(f, sub, specs[key], f"step {name!r}")
+    for spec in kind.fields:
+        if spec.required and spec.name not in values:
+            raise f.error(value_node, f"step {name!r} needs `{spec.name}` ({spec.describe()})")
+    if name == "swipe":
+        has_points = "from" in values or "to" in values
+        if has_points and not ("from" in values and "to" in values):
+            raise f.error(value_node, "a swipe between points needs both `from` and `to`")
+        if has_points == ("direction" in values):
+            raise f.error(value_node, "a swipe takes either `direction` or `from` and `to`")
+    default_s = 1.0 if name in ("wait", "long_press") else 0.0
+    return Step(name, arg=str(values.get("text", values.get("direction", ""))),
+                seconds=float(cast(float, values.get("seconds", default_s))),
+                start=cast("tuple[float, float] | None", values.get("from")),
+                end=cast("tuple[float, float] | None", values.get("to")),
+                file=f.path, line=line)
+
+
+def _items(f: NodeFile, node: Node, what: str) -> list[Node]:
+    """The items of a list-valued key (an empty value is an empty list)."""
+    if isinstance(node, ScalarNode) and node.tag == NULL_TAG:
+        return []
+    if not isinstance(node, SequenceNode):
+        raise f.error(node, f"`{what}` should be a list")
+    return list(node.value)
+
+
+def _steps(f: NodeFile, node: Node, where: StepList) -> tuple[Step, ...]:
+    steps = []
+    for item in _items(f, node, where):
+        try:
+            steps.append(read_step(f, item, where))
+        except Invalid:
+            continue
+    return tuple(steps)
+
+
+def _compose(text: str, path: str) -> tuple[Node | None, list[Problem]]:
+    """Parse YAML into a node tree, turning syntax errors into a pinned problem."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = " ".join(filter(None, [exc.context, exc.problem]))
+        return None, [Problem(path, line, col, f"not valid YAML: {problem}")]
+    except yaml.YAMLError as exc:
+        return None, [Problem(path, 1, 1, f"not valid YAML: {exc}")]
+    if root is None:
+        return None, [Problem(path, 1, 1, "the file is empty; a task file is a mapping with "
+                                          "id, name, instruction and checks")]
+    return root, []
+
+
+def _top_level(f: NodeFile, root: Node) -> dict[str, Node]:
+    """The task file's keys and value nodes; unknown and missing keys are recorded."""
+    specs = {x.name: x for x in TASK_FIELDS}
+    nodes: dict[str, Node] = {}
+    for key, key_node, value_node in pairs_of(f, root, "a task file"):
+        if key not in specs:
+            f.error(key_node, unknown_key(key, list(specs), "a task file"))
+        else:
+            nodes[key] = value_node
+    for spec in TASK_FIELDS:
+        if spec.required and spec.name not in nodes:
+            f.error(root, f"missing key `{spec.name}` ({spec.doc})")
+    return nodes
+
+
+def _checks(f: NodeFile, node: Node, app: str) -> tuple[Check, ...]:
+    items = _items(f, node, "checks")
+    if not items:
+        f.error(node, "a task needs at least one check; one with none can never pass")
+    checks = []
+    for item in items:
+        with contextlib.suppress(Invalid):
+            checks.append(read_check(f, item, app))
+    return tuple(checks)
+
+
+def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
+    """Validate one task file's text; return the task (None on any error) and every problem."""
+    root, problems = _compose(text, path)
+    if root is None:
+        return None, problems
+    f = NodeFile(path)
+    try:
+        nodes = _top_level(f, root)
+    except Invalid:
+        return None, f.problems
+    specs = {x.name: x for x in TASK_FIELDS}
+    values: dict[str, object] = {}
+    for key in ("id", "name", "app", "difficulty", "tags", "instruction", "notes", "max_steps",
+                "timeout_seconds", "compatible_with"):
+        if key in nodes:
+            with contextlib.suppress(Invalid):
+                values[key] = read_value(f, nodes[key], specs[key], "the task")
+    task_id, app = str(values.get("id", "")), str(values.get("app", ""))
+    if task_id and not ID_PATTERN.match(task_id):
+        f.error(nodes["id"], f"task id {task_id!r} should use letters, digits, '.', '_' and '-' "
+                             "and start with a letter or digit")
+    compatible = cast(tuple[str, ...], values.get("compatible_with", ()))
+    if task_id in compatible:
+        f.error(nodes["compatible_with"], "a task cannot list itself in compatible_with")
+    checks: tuple[Check, ...] = ()
+    if "checks" in nodes:
+        with contextlib.suppress(Invalid):
+            checks = _checks(f, nodes["checks"], app)
+    lists: dict[str, tuple[Step, ...]] = {}
+    for where in ("setup", "teardown", "solution"):
+        if where in nodes:
+            with contextlib.suppress(Invalid):
+                lists[where] = _steps(f, nodes[where], where)
+    solution = lists.get("solution") if "solution" in nodes else None
+    if solution is not None and any(c.kind == "answer_contains" for c in checks) and not any(
+            s.kind == "answer" for s in solution):
+        f.warn(nodes["solution"], "the task checks the answer (answer_contains) but its "
+                                  "solution has no `answer` step, so it cannot pass")
+    f.problems.sort(key=lambda p: (p.line, p.column))
+    if any(p.severity == "error" for p in f.problems):
+        return None, f.problems
+    task = Task(
+        id=task_id, name=str(values["name"]), instruction=str(values["instruction"]), app=app,
+        difficulty=cast(Difficulty, values.get("difficulty", "medium")),
+        tags=cast(tuple[str, ...], values.get("tags", ())),
+        setup=lists.get("setup", ()), checks=checks, teardown=lists.get("teardown", ()),
+        notes=str(values.get("notes", "")),
+        max_steps=cast(int, values.get("max_steps", DEFAULT_MAX_STEPS)),
+        timeout_seconds=float(cast(float, values.get("timeout_seconds", DEFAULT_TIMEOUT_S))),
+        solution=solution, compatible_with=compatible, file=path, line=1,
+        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return task, f.problems
+
+
+def task_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[Problem]]:
+    """Expand files and folders (recursively, *.yaml and *.yml, sorted) into task files."""
+    files: list[Path] = []
+    problems: list[Problem] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml")
+                           and p.is_file() and not any(part.startswith(".") for part in
+                                                       p.relative_to(path).parts))
+            if not found:
+                problems.append(Problem(str(path), 0, 0, "no task files (*.yaml) in this folder"))
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            problems.append(Problem(str(path), 0, 0, "no such file or folder"))
+    return files, problems
+
+
+@dataclass(frozen=True)
+class TaskSet:
+    """Tasks loaded from files, in file order, and the warnings they raised."""
+
+    tasks: tuple[Task, ...]
+    warnings: tuple[Problem, ...] = ()
+
+    def get(self, task_id: str) -> Task:
+        """The task with `task_id` (raises `UnknownName` with close matches)."""
+        for task in self.tasks:
+            if task.id == task_id:
+                return task
+        raise UnknownName("task", task_id, close_matches(task_id, self.ids()),
+                          "phoneshell check-tasks PATHS")
+
+    def ids(self) -> list[str]:
+        """Every task id, in file order."""
+        return [t.id for t in self.tasks]
+
+
+def check_tasks(paths: Iterable[str | Path]) -> tuple[list[Task], list[Problem]]:
+    """Validate every task file under `paths`; return good tasks and all problems, never raise."""
+    files, problems = task_files(paths)
+    tasks: list[Task] = []
+    first_seen: dict[str, Task] = {}
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(Problem(str(path), 0, 0, f"cannot read the file: {exc}"))
+            continue
+        task, found = parse_task(text, str(path))
+        problems.extend(found)
+        if task is None:
+            continue
+        if task.id in first_seen:
+            other = first_seen[task.id]
+            problems.append(Problem(str(path), 1, 1, f"duplicate task id {task.id!r}: also in "
+                                                     f"{other.file}"))
+            continue
+        first_seen[task.id] = task
+        tasks.append(task)
+    known = set(first_seen)
+    for task in tasks:
+        for other_id in task.compatible_with:
+            if other_id not in known:
+                problems.append(Problem(task.file, 1, 1, f"compatible_with names {other_id!r}, "
+                                                         "which is not among the loaded tasks",
+                                        "warning"))
+    return tasks, problems
+
+
+def load_tasks(paths: Iterable[str | Path]) -> TaskSet:
+    """Load and validate tasks from files and folders.
+
+    Raises:
+        TaskFileError: any file has an error; it carries every problem of every file.
+    """
+    tasks, problems = check_tasks(paths)
+    if any(p.severity == "error" for p in problems):
+        raise TaskFileError(problems)
+    return TaskSet(tuple(tasks), tuple(p for p in problems if p.severity == "warning"))
+
+
+def load_task(path: str | Path) -> Task:
+    """Load one task file (raises `TaskFileError` on any error)."""
+    return load_tasks([path]).tasks[0]

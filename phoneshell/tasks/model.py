@@ -1,0 +1,82 @@
+"""The task: one YAML file's worth of setup, instruction, checks, teardown and reference finish."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from phoneshell.checks import Check
+from phoneshell.fields import Field
+from phoneshell.tasks.steps import Step
+
+Difficulty = Literal["easy", "medium", "hard"]
+DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
+DEFAULT_MAX_STEPS = 25
+DEFAULT_TIMEOUT_S = 240.0
+
+
+@dataclass(frozen=True)
+class Task:
+    """One task file, validated. Built by `load_task` / `load_tasks`, never by hand in tools."""
+
+    id: str
+    """Unique id, e.g. "settings.about.reach"."""
+    name: str
+    """A short title for people."""
+    instruction: str
+    """The only thing the agent is told."""
+    app: str = ""
+    """Bundle id the task centres on (the default for `foreground_app`)."""
+    difficulty: Difficulty = "medium"
+    tags: tuple[str, ...] = ()
+    """Free tags; `capability:<name>` tags group results in reports."""
+    setup: tuple[Step, ...] = ()
+    """Steps that put the phone in a known state before the agent starts."""
+    checks: tuple[Check, ...] = ()
+    """All must pass for the attempt to pass."""
+    teardown: tuple[Step, ...] = ()
+    """Steps that clean up after the attempt, always run."""
+    notes: str = ""
+    """Why the task is built this way, for people."""
+    max_steps: int = DEFAULT_MAX_STEPS
+    """The agent's budget of actions (turns)."""
+    timeout_seconds: float = DEFAULT_TIMEOUT_S
+    """The agent's wall-clock budget."""
+    solution: tuple[Step, ...] | None = None
+    """A reference finish, never shown to agents; None when the file has none."""
+    compatible_with: tuple[str, ...] = ()
+    """Ids of tasks whose finish legitimately satisfies this task too."""
+    file: str = ""
+    """The file the task was read from."""
+    line: int = 1
+    sha256: str = ""
+    """Hash of the file's bytes, recorded in run manifests."""
+
+    def answer(self) -> str | None:
+        """The solution's `answer` step text, if it has one."""
+        for step in self.solution or ():
+            if step.kind == "answer":
+                return step.arg
+        return None
+
+
+TASK_FIELDS: tuple[Field, ...] = (
+    Field("id", "str", "Unique task id, e.g. settings.about.reach.", required=True),
+    Field("name", "str", "A short title.", required=True),
+    Field("app", "str", "Bundle id the task centres on; the default for foreground_app."),
+    Field("difficulty", "choice", "How hard the task is.", choices=DIFFICULTIES),
+    Field("tags", "str_list", "Free tags; capability:<name> tags group results."),
+    Field("instruction", "str", "What the agent is told (the only thing it is told).",
+          required=True),
+    Field("setup", "str_list", "Steps run before the agent."),
+    Field("checks", "str_list", "Checks that must all pass.", required=True),
+    Field("teardown", "str_list", "Steps run after the attempt, always."),
+    Field("notes", "str", "Why the task is built this way."),
+    Field("max_steps", "int", "The agent's action budget.", minimum=3),
+    Field("timeout_seconds", "number", "The agent's wall-clock budget in seconds.", minimum=1),
+    Field("solution", "str_list", "A reference finish (steps, ending with answer when the task "
+                                  "asks for one); never shown to agents."),
+    Field("compatible_with", "str_list", "Task ids whose finish legitimately satisfies this "
+                                         "task."),
+)
+"""Top-level keys of a task file (list-valued keys are described further by the schema)."""

@@ -1,0 +1,122 @@
+"""The step vocabulary of setup, teardown and solution lists: one registry, validation only.
+
+Executing a step is the device layer's job (phoneshell/device); this module only says what each
+step accepts, so the loader, `phoneshell schema` and the docs read the same table.
+
+A step is written as a bare name (`- home`), a name with a scalar (`- terminate: com.apple.Maps`)
+or a name with a mapping (`- wait: {seconds: 1.5}`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from phoneshell.fields import Field
+from phoneshell.registry import Registry
+
+StepList = Literal["setup", "teardown", "solution"]
+ALL_LISTS: tuple[StepList, ...] = ("setup", "teardown", "solution")
+DIRECTIONS = ("up", "down", "left", "right")
+BUTTONS = ("home", "volumeUp", "volumeDown")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a setup, teardown or solution list, validated against its kind."""
+
+    kind: str
+    """The registered step kind, e.g. "terminate"."""
+    arg: str = ""
+    """The scalar argument: bundle id, app name, URL, text, direction, button or answer."""
+    seconds: float = 0.0
+    """Duration for `wait` and `long_press`."""
+    start: tuple[float, float] | None = None
+    """`swipe` from this point (screen points), instead of a direction."""
+    end: tuple[float, float] | None = None
+    """`swipe` to this point (screen points)."""
+    file: str = ""
+    """The task file the step came from."""
+    line: int = 0
+    """The 1-based line of the step in its file."""
+
+    def describe(self) -> str:
+        """The step as a person would write it, with its place: "tap 'General' (a.yaml:12)"."""
+        if self.start is not None and self.end is not None:
+            body = f"{self.kind} from {list(self.start)} to {list(self.end)}"
+        elif self.kind == "wait":
+            body = f"wait {self.seconds:g}s"
+        else:
+            body = f"{self.kind} {self.arg!r}" if self.arg else self.kind
+        return f"{body} ({self.file}:{self.line})" if self.file else body
+
+
+@dataclass(frozen=True)
+class StepKind:
+    """What one step kind accepts and where it may appear."""
+
+    name: str
+    doc: str
+    scalar: Field | None = None
+    """How `- kind: VALUE` is read (into `Step.arg`, or `seconds` for wait); None: no scalar."""
+    fields: tuple[Field, ...] = ()
+    """Keys accepted in the mapping form `- kind: {key: value}`."""
+    bare: bool = False
+    """Whether `- kind` alone is accepted."""
+    lists: tuple[StepList, ...] = ALL_LISTS
+    """Which lists the step may appear in."""
+
+
+STEPS: Registry[StepKind] = Registry("step", "phoneshell schema --steps")
+
+
+def _add(kind: StepKind) -> None:
+    STEPS.register(kind.name)(kind)
+
+
+BUNDLE = Field("bundle_id", "str", "Bundle id, e.g. com.apple.Preferences.", required=True)
+TEXT = Field("text", "str", "Text of the element (label, name or value; case-insensitive).",
+             required=True)
+
+_add(StepKind("home", "Go to the home screen and confirm SpringBoard is in front.", bare=True))
+_add(StepKind("terminate", "Stop an app if it runs; confirm it is no longer in front.",
+              scalar=BUNDLE))
+_add(StepKind("launch", "Launch an app by bundle id; confirm it came to the front.",
+              scalar=BUNDLE))
+_add(StepKind("open_app", "Open an app by its display name (or bundle id); confirm it came to "
+              "the front.", scalar=Field("name", "str", "App name as on the home screen, e.g. "
+                                         "Settings.", required=True)))
+_add(StepKind("open_url", "Open a URL (in Safari for web links); confirm the app came to the "
+              "front.", scalar=Field("url", "str", "The URL, e.g. https://example.com.",
+                                     required=True)))
+_add(StepKind("tap", "Tap the on-screen element whose label, name or value contains the text "
+              "(the shortest such text wins); confirm the screen changed.",
+              scalar=TEXT, fields=(TEXT,)))
+_add(StepKind("long_press", "Touch and hold the element matching the text; confirm the screen "
+              "changed.", scalar=TEXT,
+              fields=(TEXT, Field("seconds", "number", "How long to hold (default 1).",
+                                  minimum=0.1))))
+_add(StepKind("type", "Type into the focused field (a newline presses Return); confirm by "
+              "reading the field back.", scalar=Field("text", "str", "The text to type.",
+                                                      required=True),
+              fields=(Field("text", "str", "The text to type.", required=True),)))
+_add(StepKind("swipe", "Scroll the screen: `down` shows what is further down (the finger moves "
+              "up). With from/to, drag between two points instead.",
+              scalar=Field("direction", "choice", "Which way the content scrolls.",
+                           choices=DIRECTIONS),
+              fields=(Field("direction", "choice", "Which way the content scrolls.",
+                            choices=DIRECTIONS),
+                      Field("from", "point", "Start of a drag, in screen points."),
+                      Field("to", "point", "End of a drag, in screen points.")),
+              bare=True))
+_add(StepKind("wait", "Wait a number of seconds (default 1) for the screen to settle.",
+              scalar=Field("seconds", "number", "Seconds to wait.", minimum=0),
+              fields=(Field("seconds", "number", "Seconds to wait.", minimum=0),), bare=True))
+_add(StepKind("press", "Press a hardware button.",
+              scalar=Field("button", "choice", "The button.", choices=BUTTONS)))
+_add(StepKind("answer", "A solution's final answer: what the agent reports as its answer.",
+              scalar=Field("text", "str", "The answer text.", required=True),
+              lists=("solution",)))
+_add(StepKind("clean_alarms", "Delete alarms a run left behind (unnamed, one-off, switched "
+              "off), so Clock does not slow down over many runs.", bare=True,
+              lists=("setup", "teardown")))

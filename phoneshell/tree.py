@@ -1,0 +1,206 @@
+"""WebDriverAgent XML page sources -> an index of elements, and the text matching checks use.
+
+Pure: never talks to a device. What counts as "on screen" and what text is searched is defined
+here once (docs/checks.md quotes it):
+
+* An element is **on screen** when its `visible` attribute is not "false" and its frame has a
+  positive width and height and overlaps the application's frame. The application node itself
+  is never a match.
+* An element's **text** is its `label`, `name` and `value` attributes (WDA's `name` is the
+  accessibility identifier when the app sets one, else the label). `placeholderValue` is not
+  text: a hint in an empty field is not content.
+* **Substring matching** (`element_exists`...) is case-insensitive over each of those three.
+* **Regex matching** (`regex_on_screen`) runs Python `re.search` on each of those three strings
+  of each on-screen element, separately and case-sensitively (use `(?i)` to ignore case), so a
+  pattern never spans two elements or two attributes.
+
+A source cut off mid-document (WDA under memory pressure, or a dropped connection) is parsed as
+far as it goes and marked incomplete: what it shows is real, but absence in it proves nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from lxml import etree
+
+APPLICATION = "XCUIElementTypeApplication"
+TYPE_PREFIX = "XCUIElementType"
+
+
+class Element(NamedTuple):
+    """One node of a page source, as WDA described it (a tuple: 5,000 of them build fast)."""
+
+    type: str
+    """The full WDA type, e.g. "XCUIElementTypeButton"."""
+    label: str
+    name: str
+    value: str
+    placeholder: str
+    x: int
+    y: int
+    width: int
+    height: int
+    visible: bool
+    enabled: bool
+    order: int
+    """Position in document order (0 is the application node)."""
+
+    @property
+    def short_type(self) -> str:
+        """The type without WDA's prefix, e.g. "Button"."""
+        return self.type[len(TYPE_PREFIX):] if self.type.startswith(TYPE_PREFIX) else self.type
+
+    def texts(self) -> tuple[tuple[str, str], ...]:
+        """Return the (attribute, text) pairs that are searched, skipping empty ones."""
+        return tuple((a, t) for a, t in (("label", self.label), ("name", self.name),
+                                         ("value", self.value)) if t)
+
+    def contains(self, needle_lower: str) -> bool:
+        """Whether any searched text contains `needle_lower` (already lower-cased)."""
+        return (needle_lower in self.label.lower() or needle_lower in self.name.lower()
+                or needle_lower in self.value.lower())
+
+    def describe(self) -> str:
+        """A short human description: type and the most telling text."""
+        shown = self.label or self.value or self.name
+        return f"{self.short_type} {shorten(shown)!r}" if shown else self.short_type
+
+
+@dataclass(frozen=True, slots=True)
+class RegexHit:
+    """Where a pattern matched: the element, the attribute and the matched text."""
+
+    element: Element
+    attribute: str
+    matched: str
+
+
+class PageSource:
+    """A parsed page source: every element in document order, plus what was wrong with it.
+
+    Build with `PageSource.parse`. `complete` is False when the document was cut off; an
+    empty or unparseable document has no elements and `readable` is False.
+    """
+
+    __slots__ = ("elements", "bundle_id", "width", "height", "complete", "problem",
+                 "_on_screen")
+
+    def __init__(self, elements: tuple[Element, ...], bundle_id: str, width: int, height: int,
+                 complete: bool, problem: str) -> None:
+        self.elements = elements
+        self.bundle_id = bundle_id
+        self.width = width
+        self.height = height
+        self.complete = complete
+        self.problem = problem
+        self._on_screen: tuple[Element, ...] | None = None
+
+    @classmethod
+    def parse(cls, xml: str | bytes) -> PageSource:
+        """Parse WDA's XML `/source`; never raises on bad input (see `complete`, `problem`)."""
+        data = xml.encode("utf-8") if isinstance(xml, str) else xml
+        if not data.strip():
+            return cls((), "", 0, 0, False, "the page source is empty")
+        complete, problem = True, ""
+        root: etree._Element | None
+        try:
+            root = etree.fromstring(data, parser=_STRICT)
+        except etree.XMLSyntaxError as exc:
+            complete, problem = False, f"the page source is cut off or malformed ({exc})"
+            try:
+                root = etree.fromstring(data, parser=_RECOVER)
+            except etree.XMLSyntaxError:
+                root = None
+        if root is None:
+            return cls((), "", 0, 0, False, problem or "the page source could not be parsed")
+        elements = tuple(_elements(root))
+        if not elements:
+            return cls((), "", 0, 0, False, problem or "the page source has no elements")
+        top = elements[0]
+        bundle = root.get("bundleId", "") if top.type == APPLICATION else ""
+        return cls(elements, bundle, top.width, top.height, complete, problem)
+
+    @property
+    def readable(self) -> bool:
+        """Whether the source shows anything beyond the application node."""
+        return len(self.elements) > 1
+
+    def on_screen(self) -> tuple[Element, ...]:
+        """The elements a person could see (see the module docstring), application excluded."""
+        if self._on_screen is None:
+            w, h = self.width, self.height
+            self._on_screen = tuple(
+                e for e in self.elements[1:]
+                if e.visible and e.width > 0 and e.height > 0
+                and (w <= 0 or (e.x < w and e.x + e.width > 0))
+                and (h <= 0 or (e.y < h and e.y + e.height > 0)))
+        return self._on_screen
+
+    def find(self, needle: str, everywhere: bool = False) -> list[Element]:
+        """Elements whose label, name or value contains `needle`, ignoring case.
+
+        Args:
+            needle: the text to look for; empty matches nothing.
+            everywhere: search off-screen and hidden elements too (not used by checks).
+        """
+        low = needle.strip().lower()
+        if not low:
+            return []
+        pool = self.elements[1:] if everywhere else self.on_screen()
+        return [e for e in pool if e.contains(low)]
+
+    def search(self, pattern: re.Pattern[str]) -> RegexHit | None:
+        """The first on-screen (element, attribute) whose text matches `pattern`, or None."""
+        for element in self.on_screen():
+            for attribute, text in element.texts():
+                match = pattern.search(text)
+                if match:
+                    return RegexHit(element, attribute, match.group(0))
+        return None
+
+    def summary(self, limit: int = 6) -> str:
+        """A few on-screen texts, for details that say what was seen instead."""
+        seen: list[str] = []
+        for element in self.on_screen():
+            text = element.label or element.value
+            if text and text not in seen:
+                seen.append(text)
+            if len(seen) >= limit:
+                break
+        return ", ".join(repr(shorten(t, 30)) for t in seen) or "no text"
+
+
+_STRICT = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+_RECOVER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True, recover=True)
+
+
+def _int(value: str | None) -> int:
+    if not value:
+        return 0
+    try:
+        return int(value)
+    except ValueError:
+        pass
+    try:
+        return int(float(value))
+    except (ValueError, OverflowError):  # "inf"/"nan" from a broken frame: treat as no frame
+        return 0
+
+
+def _elements(root: etree._Element) -> Iterator[Element]:
+    for order, node in enumerate(root.iter(tag=etree.Element)):
+        get = node.attrib.get
+        yield Element(get("type") or str(node.tag), get("label") or "", get("name") or "",
+                      get("value") or "", get("placeholderValue") or "",
+                      _int(get("x")), _int(get("y")), _int(get("width")), _int(get("height")),
+                      get("visible") != "false", get("enabled") != "false", order)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """Cut `text` to `limit` characters with an ellipsis, on one line."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -1,0 +1,45 @@
+"""answer_contains: the agent's words, graded only where the deliverable is information."""
+
+from __future__ import annotations
+
+from sources import evidence
+
+from phoneshell.checks import Check, grade_check
+from phoneshell.evidence import Claim, Evidence
+
+
+def answer_check(text: str, negate: bool = False) -> Check:
+    return Check("answer_contains", text, negate=negate)
+
+
+def test_answer_contains_ignores_case_and_space() -> None:
+    result = grade_check(answer_check("  MERIDIAN "), evidence(answer="The word is meridian."))
+    assert result.passed and "meridian" in result.detail
+
+
+def test_answer_contains_fails_on_another_word() -> None:
+    result = grade_check(answer_check("MERIDIAN"), evidence(answer="It says NIMBUS"))
+    assert not result.passed and "NIMBUS" in result.detail
+
+
+def test_answer_contains_reads_the_whole_answer() -> None:
+    long_answer = "x" * 5000 + " MERIDIAN"
+    assert grade_check(answer_check("meridian"), evidence(answer=long_answer)).passed
+
+
+def test_answer_contains_never_reads_the_summary() -> None:
+    ev = Evidence("t", 1.0, claim=Claim("done", answer="", summary="the word was MERIDIAN"))
+    result = grade_check(answer_check("MERIDIAN"), ev)
+    assert not result.passed and "answer is empty" in result.detail and "summary" in result.detail
+
+
+def test_answer_contains_fails_without_a_claim() -> None:
+    result = grade_check(answer_check("MERIDIAN"), evidence())
+    assert not result.passed and "no claim" in result.detail
+
+
+def test_negated_answer_contains() -> None:
+    assert grade_check(answer_check("NIMBUS", True), evidence(answer="MERIDIAN")).passed
+    assert not grade_check(answer_check("NIMBUS", True), evidence(answer="nimbus")).passed
+    unproven = grade_check(answer_check("NIMBUS", True), evidence())
+    assert not unproven.passed and "absence unproven" in unproven.detail

@@ -1,0 +1,139 @@
+"""End-state check kinds: where each must pass, must fail, and fails closed when negated."""
+
+from __future__ import annotations
+
+import pytest
+from sources import El, evidence, source
+
+from phoneshell.checks import Check, grade_check
+
+CALC = "com.apple.calculator"
+
+
+def run(kind: str, text: str, ev: object, negate: bool = False) -> tuple[bool, str]:
+    result = grade_check(Check(kind, text, negate=negate), ev)  # type: ignore[arg-type]
+    return result.passed, result.detail
+
+
+# foreground_app ------------------------------------------------------------------------------
+
+def test_foreground_app_passes_on_the_app_in_front() -> None:
+    passed, detail = run("foreground_app", CALC, evidence(foreground=CALC))
+    assert passed and CALC in detail
+
+
+def test_foreground_app_fails_naming_both_apps() -> None:
+    passed, detail = run("foreground_app", CALC, evidence(foreground="com.apple.springboard"))
+    assert not passed
+    assert detail == "in front: 'com.apple.springboard'; wanted 'com.apple.calculator'"
+
+
+def test_foreground_app_is_exact_not_substring() -> None:
+    passed, _ = run("foreground_app", "com.apple.calc", evidence(foreground=CALC))
+    assert not passed
+
+
+def test_negated_foreground_app() -> None:
+    assert run("foreground_app", CALC, evidence(foreground="com.apple.Maps"), negate=True)[0]
+    assert not run("foreground_app", CALC, evidence(foreground=CALC), negate=True)[0]
+
+
+def test_negated_foreground_app_fails_closed_when_unread() -> None:
+    passed, detail = run("foreground_app", CALC, evidence(foreground=None), negate=True)
+    assert not passed and "could not be read" in detail
+    assert not run("foreground_app", CALC, evidence(foreground=None))[0]
+
+
+# element_exists ------------------------------------------------------------------------------
+
+def test_element_exists_finds_on_screen_text() -> None:
+    passed, detail = run("element_exists", "model number",
+                         evidence(El(type="Cell", label="Model Number, MQ163LL/A")))
+    assert passed and "Cell" in detail
+
+
+def test_element_exists_fails_and_says_what_was_shown() -> None:
+    passed, detail = run("element_exists", "Model Number",
+                         evidence(El(label="General"), El(label="About")))
+    assert not passed
+    assert "'Model Number' not found" in detail and "'General'" in detail
+
+
+def test_element_exists_ignores_off_screen_and_scroll_captures() -> None:
+    below = El(label="Developer", frame=(0, 1200, 300, 44))
+    scrolled = source(El(label="Developer"))
+    passed, _ = run("element_exists", "Developer", evidence(below, scrolls=(scrolled,)))
+    assert not passed
+
+
+def test_negated_element_exists_passes_on_complete_settled_absence() -> None:
+    passed, detail = run("element_exists", "Model Number", evidence(El(label="General")),
+                         negate=True)
+    assert passed and detail.startswith("correctly absent")
+
+
+def test_negated_element_exists_fails_when_present() -> None:
+    passed, detail = run("element_exists", "Model Number",
+                         evidence(El(label="Model Number")), negate=True)
+    assert not passed and detail.startswith("unexpectedly present")
+
+
+@pytest.mark.parametrize("ev, reason", [
+    (evidence(final=source(El(label="General"), El(label="Other"))[:-80]), "cut off"),
+    (evidence(final=""), "unreadable"),
+    (evidence(El(label="General"), flags=frozenset({"unsettled"})), "still changing"),
+])
+def test_negated_element_exists_fails_closed_on_partial_evidence(ev: object, reason: str) -> None:
+    passed, detail = run("element_exists", "Model Number", ev, negate=True)
+    assert not passed and detail.startswith("absence unproven") and reason in detail
+
+
+# element_exists_anywhere --------------------------------------------------------------------
+
+def test_anywhere_finds_text_in_a_scroll_capture() -> None:
+    later = source(El(label="collect parcel"), bundle="com.apple.reminders")
+    passed, detail = run("element_exists_anywhere", "Collect Parcel",
+                         evidence(El(label="Groceries"), scrolls=(later,)))
+    assert passed and "while scrolling" in detail
+
+
+def test_anywhere_fails_when_no_capture_has_it() -> None:
+    passed, detail = run("element_exists_anywhere", "collect parcel",
+                         evidence(El(label="Groceries"), scrolls=(source(El(label="Milk")),)))
+    assert not passed and "in 2 sources" in detail
+
+
+def test_negated_anywhere_needs_scroll_captures() -> None:
+    passed, detail = run("element_exists_anywhere", "parcel", evidence(El(label="Milk")),
+                         negate=True)
+    assert not passed and "not scrolled" in detail
+    ok, _ = run("element_exists_anywhere", "parcel",
+                evidence(El(label="Milk"), scrolls=(source(El(label="Eggs")),)), negate=True)
+    assert ok
+
+
+def test_negated_anywhere_fails_closed_on_a_cut_off_scroll_capture() -> None:
+    cut = source(El(label="Eggs"), El(label="Bread"))[:-90]
+    passed, detail = run("element_exists_anywhere", "parcel",
+                         evidence(El(label="Milk"), scrolls=(cut,)), negate=True)
+    assert not passed and "scroll page source was cut off" in detail
+
+
+# regex_on_screen ----------------------------------------------------------------------------
+
+def test_regex_matches_an_element_value() -> None:
+    passed, detail = run("regex_on_screen", r"\b423\b",
+                         evidence(El(label="Result", value="423"), foreground=CALC))
+    assert passed and "'423'" in detail and "value" in detail
+
+
+def test_regex_fails_without_a_match() -> None:
+    passed, detail = run("regex_on_screen", r"\b423\b", evidence(El(label="Result", value="4230")))
+    assert not passed and "matched nothing" in detail
+
+
+def test_negated_regex_passes_on_complete_absence_and_fails_closed_otherwise() -> None:
+    assert run("regex_on_screen", "Error", evidence(El(label="Fine")), negate=True)[0]
+    assert not run("regex_on_screen", "Error", evidence(El(label="Error 3")), negate=True)[0]
+    passed, detail = run("regex_on_screen", "Error", evidence(final="<broken"), negate=True)
+    assert not passed and "absence unproven" in detail

@@ -1,0 +1,33 @@
+"""Shared fixtures: where the reference corpus lives, and small builders of page sources.
+
+The reference data (`../shared/reference`) sits beside the project on every developer machine
+and in CI. Tests that need it skip, saying why, when it is absent (e.g. a clone on its own);
+`.ci/run` sets PHONESHELL_REQUIRE_REFERENCE=1, which turns that skip into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = Path(os.environ.get("PHONESHELL_REFERENCE", ROOT.parent / "shared" / "reference"))
+
+
+@pytest.fixture(scope="session")
+def reference() -> Path:
+    """The reference data folder (task corpus, baseline pairs, real WDA sources)."""
+    if not (REFERENCE / "phoneshell-environments").is_dir():
+        message = f"reference data not found at {REFERENCE} (set PHONESHELL_REFERENCE)"
+        if os.environ.get("PHONESHELL_REQUIRE_REFERENCE"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return REFERENCE
+
+
+@pytest.fixture(scope="session")
+def environments() -> Path:
+    """The project's own task suite."""
+    return ROOT / "environments"

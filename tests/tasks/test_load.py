@@ -1,0 +1,207 @@
+"""Task files: the reference corpus loads cleanly; each malformed file gets a pinned error."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from phoneshell.errors import TaskFileError
+from phoneshell.tasks import check_tasks, load_task, load_tasks, parse_task
+
+GOOD = """\
+id: demo.task
+name: Demo
+app: com.apple.calculator
+instruction: Open the Calculator.
+setup:
+  - home
+  - terminate: com.apple.calculator
+checks:
+  - kind: foreground_app
+    text: com.apple.calculator
+teardown:
+  - terminate: com.apple.calculator
+"""
+
+
+def problems_of(text: str) -> list[str]:
+    task, problems = parse_task(textwrap.dedent(text), "demo.yaml")
+    if any(p.severity == "error" for p in problems):
+        assert task is None
+    return [str(p) for p in problems]
+
+
+def test_reference_corpus_loads_with_no_error_and_no_warning(reference: Path) -> None:
+    tasks, problems = check_tasks([reference / "phoneshell-environments"])
+    assert [str(p) for p in problems] == []
+    assert len(tasks) == 80
+    assert len({t.id for t in tasks}) == 80
+
+
+def test_environments_load_with_no_error_and_no_warning(environments: Path) -> None:
+    tasks, problems = check_tasks([environments])
+    assert [str(p) for p in problems] == []
+    assert len(tasks) == 80
+
+
+def test_good_file_loads_with_steps_and_checks() -> None:
+    task, problems = parse_task(GOOD, "demo.yaml")
+    assert problems == [] and task is not None
+    assert [s.kind for s in task.setup] == ["home", "terminate"]
+    assert task.setup[1].arg == "com.apple.calculator" and task.setup[1].line == 7
+    assert task.checks[0].line == 9 and task.max_steps == 25 and task.solution is None
+
+
+def test_foreground_app_text_defaults_to_the_task_app() -> None:
+    task, _ = parse_task(GOOD.replace("    text: com.apple.calculator\n", ""), "demo.yaml")
+    assert task is not None and task.checks[0].text == "com.apple.calculator"
+
+
+def test_shorthand_check_and_step_forms() -> None:
+    text = GOOD.replace("  - kind: foreground_app\n    text: com.apple.calculator\n",
+                        "  - element_exists: Wi-Fi\n")
+    text += "solution:\n  - wait: 1.5\n  - wait: {seconds: 2}\n  - swipe\n" \
+            "  - swipe: {from: [10, 20], to: [10, 400]}\n  - answer: 42\n"
+    task, problems = parse_task(text, "demo.yaml")
+    assert problems == [] and task is not None
+    assert task.checks[0].kind == "element_exists" and task.checks[0].text == "Wi-Fi"
+    assert task.solution is not None
+    assert [s.seconds for s in task.solution[:2]] == [1.5, 2.0]
+    assert task.solution[3].start == (10, 20) and task.solution[3].end == (10, 400)
+    assert task.answer() == "42"
+
+
+MALFORMED = [
+    # (name, file text, expected "line:col: error: message" fragment)
+    ("not yaml", "id: a\nname: [unclosed\n", "3:1: error: not valid YAML"),
+    ("empty file", "", "1:1: error: the file is empty"),
+    ("a list", "- id: a\n", "1:1: error: a task file should be a mapping"),
+    ("unknown key", GOOD.replace("instruction:", "instructions:"),
+     "4:1: error: unknown key 'instructions' in a task file; did you mean 'instruction'?"),
+    ("missing checks", GOOD.split("checks:")[0], "1:1: error: missing key `checks`"),
+    ("missing id", GOOD.replace("id: demo.task\n", ""), "missing key `id`"),
+    ("duplicate key", GOOD + "name: Again\n", "13:1: error: duplicate key 'name' in a task "
+                                              "file (first at line 2)"),
+    ("unknown check kind", GOOD.replace("kind: foreground_app", "kind: element_exist"),
+     "9:11: error: unknown check kind 'element_exist'; did you mean 'element_exists'?"),
+    ("unknown shorthand kind", GOOD.replace("  - kind: foreground_app\n    text: com.apple."
+                                            "calculator\n", "  - element_exist: Wi-Fi\n"),
+     "9:5: error: unknown check kind 'element_exist'; did you mean 'element_exists'?"),
+    ("check without kind", GOOD.replace("kind: foreground_app", "knd: foreground_app"),
+     "9:5: error: a check needs `kind`"),
+    ("bad regex", GOOD.replace("kind: foreground_app\n    text: com.apple.calculator",
+                               "kind: regex_on_screen\n    text: '(unclosed'"),
+     "10:11: error: `text` of a regex_on_screen check is not a valid regular expression"),
+    ("negate not bool", GOOD.replace("text: com.apple.calculator\n",
+                                     "text: com.apple.calculator\n    negate: maybe\n", 1),
+     "11:13: error: `negate` of a foreground_app check should be true or false, got 'maybe'"),
+    ("unknown check field", GOOD.replace("kind: foreground_app\n    text:",
+                                         "kind: element_exists\n    txt:"),
+     "10:5: error: unknown key 'txt' in an element_exists check; did you mean 'text'?"),
+    ("check missing text", GOOD.replace("kind: foreground_app\n    text: com.apple.calculator",
+                                        "kind: element_exists"),
+     "9:5: error: an element_exists check needs `text`"),
+    ("empty checks", GOOD.replace("  - kind: foreground_app\n    text: com.apple.calculator\n",
+                                  ""), "8:8: error: a task needs at least one check"),
+    ("unknown step", GOOD.replace("  - home\n", "  - hom\n"),
+     "6:5: error: unknown step 'hom'; did you mean 'home'?"),
+    ("step needs a value", GOOD.replace("  - terminate: com.apple.calculator\ncheck",
+                                        "  - terminate\ncheck"),
+     "7:5: error: step 'terminate' needs a value, e.g. `- terminate: BUNDLE_ID`"),
+    ("step takes no value", GOOD.replace("  - home\n", "  - home: now\n"),
+     "6:11: error: step 'home' takes no value; write `- home`"),
+    ("answer in setup", GOOD.replace("  - home\n", "  - answer: 42\n"),
+     "6:5: error: step 'answer' cannot be used in setup (only in solution)"),
+    ("bad swipe direction", GOOD.replace("  - home\n", "  - swipe: sideways\n"),
+     "6:12: error: `direction` of step 'swipe' is 'sideways'; it should be one of 'up', "
+     "'down', 'left', 'right'"),
+    ("negative wait", GOOD.replace("  - home\n", "  - wait: -1\n"),
+     "6:11: error: `seconds` of step 'wait' is -1; it should be a number >= 0"),
+    ("max_steps too small", GOOD + "max_steps: 2\n",
+     "13:12: error: `max_steps` of the task is 2; it should be a whole number >= 3"),
+    ("bad difficulty", GOOD + "difficulty: medum\n",
+     "13:13: error: `difficulty` of the task is 'medum'; it should be one of 'easy', 'medium', "
+     "'hard' (did you mean 'medium'?)"),
+    ("bad id", GOOD.replace("id: demo.task", "id: demo task"),
+     "1:5: error: task id 'demo task' should use letters"),
+    ("compatible with itself", GOOD + "compatible_with: [demo.task]\n",
+     "13:18: error: a task cannot list itself in compatible_with"),
+    ("foreground_app without app", GOOD.replace("app: com.apple.calculator\n", "").replace(
+        "    text: com.apple.calculator\n", ""),
+     "8:5: error: foreground_app needs `text` (a bundle id) or the task's `app`"),
+    ("tags not a list", GOOD + "tags: clock\n",
+     "13:7: error: `tags` of the task should be a list of non-empty strings"),
+    ("swipe half points", GOOD.replace("  - home\n", "  - swipe: {from: [1, 2]}\n"),
+     "6:12: error: a swipe between points needs both `from` and `to`"),
+    ("step as a list", GOOD.replace("  - home\n", "  - [home]\n"),
+     "6:5: error: a step is a name"),
+    ("empty instruction", GOOD.replace("instruction: Open the Calculator.", "instruction: ''"),
+     "4:14: error: `instruction` of the task is empty"),
+]
+
+
+@pytest.mark.parametrize("text, expected", [(t, e) for _, t, e in MALFORMED],
+                         ids=[n for n, _, _ in MALFORMED])
+def test_malformed_file_gives_the_documented_error(text: str, expected: str) -> None:
+    found = problems_of(text)
+    assert any(expected in p for p in found), found
+    assert all(p.startswith("demo.yaml:") for p in found)
+
+
+def test_a_file_with_several_problems_reports_all() -> None:
+    text = GOOD.replace("  - home\n", "  - hom\n").replace("kind: foreground_app",
+                                                            "kind: element_exist")
+    found = problems_of(text)
+    assert len(found) == 2 and "hom" in found[0] and "element_exist" in found[1]
+
+
+def test_warning_when_the_solution_cannot_pass_an_answer_check() -> None:
+    text = GOOD.replace("  - kind: foreground_app\n    text: com.apple.calculator\n",
+                        "  - kind: answer_contains\n    text: '423'\n") + "solution:\n  - home\n"
+    task, problems = parse_task(text, "demo.yaml")
+    assert task is not None
+    assert [p.severity for p in problems] == ["warning"]
+    assert "no `answer` step" in problems[0].message
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def test_folder_reports_every_bad_file_and_duplicate_ids_name_both(tmp_path: Path) -> None:
+    write(tmp_path, "a.yaml", GOOD)
+    write(tmp_path, "b.yaml", GOOD)
+    write(tmp_path, "c.yaml", GOOD.replace("demo.task", "other").replace("  - home\n", "  - hom\n"))
+    write(tmp_path, "d.yaml", "id: [\n")
+    with pytest.raises(TaskFileError) as caught:
+        load_tasks([tmp_path])
+    found = [str(p) for p in caught.value.problems]
+    assert any(f"{tmp_path}/b.yaml:1:1: error: duplicate task id 'demo.task': also in "
+               f"{tmp_path}/a.yaml" == p for p in found), found
+    assert any(p.startswith(f"{tmp_path}/c.yaml:6:5: error: unknown step 'hom'") for p in found)
+    assert any(p.startswith(f"{tmp_path}/d.yaml:") and "not valid YAML" in p for p in found)
+
+
+def test_unknown_compatible_id_is_a_folder_warning(tmp_path: Path) -> None:
+    write(tmp_path, "a.yaml", GOOD + "compatible_with: [nowhere.task]\n")
+    loaded = load_tasks([tmp_path])
+    assert len(loaded.tasks) == 1
+    assert "compatible_with names 'nowhere.task'" in loaded.warnings[0].message
+
+
+def test_missing_path_and_empty_folder_are_errors(tmp_path: Path) -> None:
+    _, problems = check_tasks([tmp_path / "nope.yaml", tmp_path])
+    assert [p.message for p in problems] == ["no such file or folder",
+                                             "no task files (*.yaml) in this folder"]
+
+
+def test_load_task_and_lookup_by_id(tmp_path: Path) -> None:
+    path = write(tmp_path, "a.yaml", GOOD)
+    assert load_task(path).id == "demo.task"
+    assert len(load_task(path).sha256) == 64
+    with pytest.raises(KeyError, match="did you mean 'demo.task'"):
+        load_tasks([tmp_path]).get("demo.tsk")

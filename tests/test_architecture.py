@@ -1,0 +1,54 @@
+"""The rules of the house that code review alone would let slip: import direction, public API."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import phoneshell
+
+ROOT = Path(__file__).resolve().parent.parent
+PURE = ("phoneshell/checks", "phoneshell/grade.py", "phoneshell/tree.py",
+        "phoneshell/evidence.py", "phoneshell/audit.py", "phoneshell/implication.py",
+        "phoneshell/tasks")
+FORBIDDEN_FOR_PURE = ("phoneshell.device", "phoneshell.runner", "phoneshell.sim", "bridge",
+                      "phoneshell.agents", "wda", "tidevice")
+
+
+def imports_of(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    return found
+
+
+def files_under(*parts: str) -> list[Path]:
+    out: list[Path] = []
+    for part in parts:
+        path = ROOT / part
+        out.extend(sorted(path.rglob("*.py")) if path.is_dir() else [path])
+    return out
+
+
+def test_grading_never_imports_the_device_side() -> None:
+    offenders = []
+    for path in files_under(*PURE):
+        for name in imports_of(path):
+            if any(name == f or name.startswith(f + ".") for f in FORBIDDEN_FOR_PURE):
+                offenders.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert offenders == []
+
+
+def test_public_api_is_honest() -> None:
+    assert sorted(phoneshell.__all__) == sorted(set(phoneshell.__all__))
+    for name in phoneshell.__all__:
+        assert hasattr(phoneshell, name), name
+
+
+def test_every_module_says_what_it_owns() -> None:
+    missing = [str(p.relative_to(ROOT)) for p in files_under("phoneshell")
+               if p.stat().st_size and not ast.get_docstring(ast.parse(p.read_text()))]
+    assert missing == []

@@ -1,0 +1,98 @@
+"""The static swap test: rules per kind, the baseline pairs, and fast == naive."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from phoneshell.checks import Check
+from phoneshell.implication import check_implied, implied_pairs, implied_pairs_naive
+from phoneshell.tasks import Task, load_tasks
+
+
+def ids(pairs: list) -> list[str]:  # type: ignore[type-arg]
+    return sorted(f"{p.implied.id} <= {p.by.id}" for p in pairs)
+
+
+def baseline(reference: Path) -> list[str]:
+    lines = (reference / "implication-baseline.txt").read_text().splitlines()
+    assert lines[0].split() == ["80", "46"]
+    return sorted(line for line in lines[1:] if line.strip())
+
+
+def test_reference_corpus_reproduces_the_baseline_exactly(reference: Path) -> None:
+    tasks = load_tasks([reference / "phoneshell-environments"]).tasks
+    pairs = implied_pairs(tasks)
+    assert ids(pairs) == baseline(reference)
+    assert ids(implied_pairs_naive(tasks)) == baseline(reference)
+    assert not any(p.compatible for p in pairs)
+
+
+def test_environments_keep_the_pairs_or_mark_them_compatible(environments: Path,
+                                                             reference: Path) -> None:
+    pairs = implied_pairs(load_tasks([environments]).tasks)
+    loose = [p for p in pairs if not p.compatible]
+    # issue 2 keeps the checks equivalent, so the suite shows the same weakness until the
+    # path/answer/effect checks land; then only compatible pairs may remain.
+    assert ids(pairs) == baseline(reference) or not loose
+
+
+E, A, F, R, ANS = ("element_exists", "element_exists_anywhere", "foreground_app",
+                   "regex_on_screen", "answer_contains")
+
+
+@pytest.mark.parametrize("a, b, implied", [
+    (Check(F, "com.apple.Maps"), Check(F, "com.apple.Maps"), True),
+    (Check(F, "com.apple.Maps"), Check(F, "com.apple.Maps2"), False),
+    (Check(F, "com.apple.Maps", negate=True), Check(F, "com.apple.Maps"), False),
+    (Check(E, "Storage"), Check(E, "iPhone storage"), True),
+    (Check(E, "iPhone Storage"), Check(E, "Storage"), False),
+    (Check(E, "Storage"), Check(A, "iPhone Storage"), False),  # anywhere never implies on-screen
+    (Check(A, "Storage"), Check(E, "iPhone Storage"), True),
+    (Check(A, "Storage"), Check(A, "iPhone Storage"), True),
+    (Check(E, "Model Number", negate=True), Check(E, "Model", negate=True), True),
+    (Check(E, "Model", negate=True), Check(E, "Model Number", negate=True), False),
+    (Check(E, "Model", negate=True), Check(E, "Model"), False),
+    (Check(A, "Model Number", negate=True), Check(E, "Model", negate=True), False),
+    (Check(R, r"\b423\b"), Check(R, r"\b423\b"), True),
+    (Check(R, r"423"), Check(R, r"\b423\b"), False),  # regexes compare by text only
+    (Check(ANS, "meridian"), Check(ANS, "The MERIDIAN word"), True),
+    (Check(ANS, "meridian"), Check(E, "meridian"), False),
+])
+def test_rules_per_kind(a: Check, b: Check, implied: bool) -> None:
+    assert check_implied(a, b) is implied
+
+
+def test_pair_reasons_and_compatibility() -> None:
+    a = Task("a", "A", "open Settings", checks=(Check(F, "com.apple.Preferences"),),
+             compatible_with=("b",))
+    b = Task("b", "B", "open About", checks=(Check(F, "com.apple.Preferences"),
+                                               Check(E, "Model Number")))
+    pairs = implied_pairs([a, b])
+    assert [(p.implied.id, p.by.id, p.compatible) for p in pairs] == [("a", "b", True)]
+    assert pairs[0].reasons == ((a.checks[0], b.checks[0]),)
+
+
+def random_suite(seed: int, size: int) -> list[Task]:
+    rng = random.Random(seed)
+    apps = [f"com.example.app{i}" for i in range(6)]
+    words = ["wi-fi", "about", "model number", "storage", "iphone storage", "general", "mod"]
+    tasks = []
+    for n in range(size):
+        checks = [Check(F, rng.choice(apps))] if rng.random() < 0.8 else []
+        for _ in range(rng.randint(0 if checks else 1, 2)):
+            kind = rng.choice([E, A, R, ANS])
+            text = rng.choice(words) + (rng.choice(words) if rng.random() < 0.3 else "")
+            checks.append(Check(kind, text, negate=kind != ANS and rng.random() < 0.15))
+        tasks.append(Task(f"t{n}", "T", "do it", checks=tuple(checks)))
+    return tasks
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_fast_equals_naive_on_random_suites(seed: int) -> None:
+    tasks = random_suite(seed, 120)
+    fast = [(p.implied.id, p.by.id) for p in implied_pairs(tasks)]
+    naive = [(p.implied.id, p.by.id) for p in implied_pairs_naive(tasks)]
+    assert fast == naive and fast  # identical, in the same order, and not vacuous

@@ -1,0 +1,97 @@
+"""Page-source parsing and the text matching every state check relies on."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from sources import El, source
+
+from phoneshell.tree import PageSource
+
+
+def test_real_settings_source_parses_with_bundle_and_counts(reference: Path) -> None:
+    xml = (reference / "ios-sources" / "settings-root-ios26.2-sim.xml").read_text()
+    page = PageSource.parse(xml)
+    assert page.complete and page.readable
+    assert len(page.elements) == 167  # the count SOURCES.md gives for this dump
+    assert page.bundle_id == "com.apple.Preferences"
+    assert (page.width, page.height) == (402, 874)
+    assert page.find("General"), "the General row is on the Settings root screen"
+
+
+def test_about_page_exposes_model_number_label_and_value(reference: Path) -> None:
+    xml = (reference / "ios-sources" / "settings-general-about-ios26.2-sim.xml").read_text()
+    page = PageSource.parse(xml)
+    hits = page.find("model number")
+    assert hits and any("A3256LL/A" in e.label for e in hits)
+    hit = page.search(re.compile(r"[A-Z0-9]{5}LL/A"))
+    assert hit is not None and hit.matched == "A3256LL/A"
+
+
+def test_find_is_case_insensitive_over_label_name_and_value() -> None:
+    page = PageSource.parse(source(El(label="Wi-Fi"), El(name="com.apple.settings.general"),
+                                   El(type="TextField", value="Hello There")))
+    assert [e.label for e in page.find("wi-fi")] == ["Wi-Fi"]
+    assert page.find("SETTINGS.GENERAL")
+    assert page.find("there")
+    assert page.find("bluetooth") == []
+    assert page.find("   ") == []
+
+
+def test_placeholder_is_not_text() -> None:
+    page = PageSource.parse(source(El(type="SearchField", placeholder="Search Settings")))
+    assert page.find("Search Settings") == []
+
+
+def test_hidden_and_off_screen_elements_are_not_on_screen() -> None:
+    page = PageSource.parse(source(
+        El(label="Hidden", visible=False),
+        El(label="Below", frame=(0, 900, 100, 40)),
+        El(label="Zero", frame=(0, 100, 0, 0)),
+        El(label="Shown", frame=(0, 860, 100, 40)),
+    ))
+    assert [e.label for e in page.on_screen() if e.label] == ["Shown"]
+    assert page.find("Below") == [] and page.find("Below", everywhere=True)
+
+
+def test_regex_never_spans_two_elements_or_attributes() -> None:
+    page = PageSource.parse(source(El(label="7"), El(label="o'clock"),
+                                   El(label="Minutes", value="30 minutes")))
+    assert page.search(re.compile(r"7 o.clock")) is None
+    hit = page.search(re.compile(r"(?<![0-9])30 min"))
+    assert hit is not None and hit.attribute == "value"
+    assert page.search(re.compile("minutes")) is not None
+    assert page.search(re.compile("MINUTES")) is None  # case-sensitive unless (?i)
+
+
+def test_truncated_source_keeps_what_it_shows_but_is_incomplete() -> None:
+    xml = source(El(label="First"), El(label="Second"), El(label="Third"))
+    cut = xml[: xml.index("Third") - 40]
+    page = PageSource.parse(cut)
+    assert not page.complete and "cut off" in page.problem
+    assert page.find("First") and page.find("Second")
+
+
+def test_empty_and_garbage_sources_are_unreadable() -> None:
+    for xml in ("", "   ", "not xml at all", "<?xml version='1.0'?>"):
+        page = PageSource.parse(xml)
+        assert not page.readable and not page.complete and page.problem
+
+
+def test_infinite_frames_do_not_crash() -> None:
+    xml = source(El(label="Odd")).replace('x="20"', 'x="inf"').replace('y="100"', 'y="nan"')
+    page = PageSource.parse(xml)
+    assert page.elements[2].x == 0 and page.elements[2].y == 0
+
+
+def test_ten_thousand_elements_parse_quickly() -> None:
+    elements = [El(label=f"Row {i}", frame=(0, i % 800, 300, 20)) for i in range(10_000)]
+    xml = source(*elements)
+    started = time.perf_counter()
+    page = PageSource.parse(xml)
+    hits = page.find("Row 9999")
+    elapsed = time.perf_counter() - started
+    assert len(page.elements) == 10_002 and len(hits) == 1
+    assert elapsed < 5  # a sanity bound, not a benchmark: scripts/bench_grade.py measures speed
