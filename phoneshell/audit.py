@@ -4,6 +4,8 @@ Each action the bridge forwards is two lines of `audit.jsonl` with the same `seq
 written and flushed before the request goes to the phone, and the outcome after it answered.
 `read_audit` tolerates a torn last line (a crash mid-write) and reports it; `actions` pairs
 intents with outcomes, so an intent with no outcome is an action the phone may have received.
+Kinds are the named actions (launch ... open_url) plus `other`, a POST the bridge could not
+name, logged with its route so nothing that may act on the phone goes unrecorded.
 The schema is documented in docs/audit-log.md.
 """
 
@@ -23,9 +25,12 @@ UNSCOPED_RUN = "unscoped"
 Phase = Literal["setup", "probe", "agent", "check", "teardown", "unscoped"]
 PHASES: tuple[Phase, ...] = ("setup", "probe", "agent", "check", "teardown", "unscoped")
 ActionKind = Literal["launch", "activate", "terminate", "tap", "type", "home", "press", "swipe",
-                     "open_url"]
+                     "open_url", "other"]
 ACTION_KINDS: tuple[ActionKind, ...] = ("launch", "activate", "terminate", "tap", "type", "home",
-                                        "press", "swipe", "open_url")
+                                        "press", "swipe", "open_url", "other")
+"""Every kind the bridge logs. `other` is any POST the bridge does not know as a read or as one
+of the named actions (params {"route": path}): it may change the phone, so it is logged, never
+forwarded silently."""
 Stage = Literal["intent", "outcome"]
 
 
@@ -68,7 +73,8 @@ class AuditEvent:
     t: float
     """Unix time in seconds when this line was written."""
     kind: ActionKind
-    """What was done: launch, activate, terminate, tap, type, home, press, swipe, open_url."""
+    """What was done: launch, activate, terminate, tap, type, home, press, swipe, open_url, or
+    other (an unnamed POST; params {"route": path})."""
     stage: Stage
     """`intent` (written before forwarding) or `outcome` (after the phone answered)."""
     params: Mapping[str, Scalar] = field(default_factory=dict)

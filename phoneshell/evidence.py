@@ -195,7 +195,8 @@ def _read_foreground(f: Fields) -> Foreground:
     return value
 
 
-def _read_claim(f: Fields) -> Claim:
+def read_claim(f: Fields) -> Claim:
+    """Read a claim object strictly."""
     value = Claim(cast(ClaimStatus, f.choice("status", CLAIM_STATUSES)), f.text("answer", ""),
                   f.text("summary", ""))
     f.done()
@@ -243,7 +244,7 @@ def load_evidence(folder: Path) -> Evidence:
         foreground = f.obj("foreground", _read_foreground, required=False)
         source_refs = f.objs("sources", _read_source_ref)
         screenshot = f.raw("screenshot")
-        claim = f.obj("claim", _read_claim, required=False)
+        claim = f.obj("claim", read_claim, required=False)
         probes = f.objs("probes", _read_probe)
         reads = f.objs("reads", _read_read)
         audit = f.raw("audit")

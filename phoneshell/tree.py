@@ -5,7 +5,8 @@ here once (docs/checks.md quotes it):
 
 * An element is **on screen** when its `visible` attribute is not "false" and its frame has a
   positive width and height and overlaps the application's frame. The application node itself
-  is never a match.
+  is never a match, nor is anything in SpringBoard's status bar (the clock, "87%" battery):
+  that is the phone's chrome, not what an app shows.
 * An element's **text** is its `label`, `name` and `value` attributes (WDA's `name` is the
   accessibility identifier when the app sets one, else the label). `placeholderValue` is not
   text: a hint in an empty field is not content.
@@ -28,6 +29,7 @@ from typing import NamedTuple
 from lxml import etree
 
 APPLICATION = "XCUIElementTypeApplication"
+STATUS_BAR = "XCUIElementTypeStatusBar"
 TYPE_PREFIX = "XCUIElementType"
 
 
@@ -48,6 +50,8 @@ class Element(NamedTuple):
     enabled: bool
     order: int
     """Position in document order (0 is the application node)."""
+    in_status_bar: bool = False
+    """Inside SpringBoard's status bar (clock, battery): phone chrome, never app content."""
 
     @property
     def short_type(self) -> str:
@@ -135,7 +139,7 @@ class PageSource:
             w, h = self.width, self.height
             self._on_screen = tuple(
                 e for e in self.elements[1:]
-                if e.visible and e.width > 0 and e.height > 0
+                if e.visible and not e.in_status_bar and e.width > 0 and e.height > 0
                 and (w <= 0 or (e.x < w and e.x + e.width > 0))
                 and (h <= 0 or (e.y < h and e.y + e.height > 0)))
         return self._on_screen
@@ -192,12 +196,17 @@ def _int(value: str | None) -> int:
 
 
 def _elements(root: etree._Element) -> Iterator[Element]:
+    # lxml returns the same proxy for a node while a reference to it lives, so holding the
+    # status-bar nodes in a list keeps their ids valid for the loop below.
+    chrome_nodes = [n for bar in root.iter(STATUS_BAR) for n in bar.iter()]
+    chrome = {id(n) for n in chrome_nodes}
     for order, node in enumerate(root.iter(tag=etree.Element)):
         get = node.attrib.get
         yield Element(get("type") or str(node.tag), get("label") or "", get("name") or "",
                       get("value") or "", get("placeholderValue") or "",
                       _int(get("x")), _int(get("y")), _int(get("width")), _int(get("height")),
-                      get("visible") != "false", get("enabled") != "false", order)
+                      get("visible") != "false", get("enabled") != "false", order,
+                      bool(chrome) and id(node) in chrome)
 
 
 def shorten(text: str, limit: int = 60) -> str:

@@ -18,10 +18,14 @@ from phoneshell.implication import implied_pairs, implied_pairs_naive
 from phoneshell.tasks import Task
 
 APPS = [f"com.apple.app{i:02d}" for i in range(16)]
-WORDS = ("wi-fi bluetooth general about model number storage iphone battery health display "
-         "brightness text size larger keyboard fonts date time software update search cancel "
-         "alarm timer stopwatch world clock notes reminders calendar today month maps eiffel "
-         "tower books moby dick safari example domain tab private share copy link").split()
+WORDS = [
+    "wi-fi", "bluetooth", "general", "about", "model", "number", "storage", "iphone", "battery",
+    "health", "display", "brightness", "text", "size", "larger", "keyboard", "fonts", "date",
+    "time", "software", "update", "search", "cancel", "alarm", "timer", "stopwatch", "world",
+    "clock", "notes", "reminders", "calendar", "today", "month", "maps", "eiffel", "tower",
+    "books", "moby", "dick", "safari", "example", "domain", "tab", "private", "share", "copy",
+    "link",
+]
 
 
 def synthetic_suite(size: int, seed: int) -> list[Task]:

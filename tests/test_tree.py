@@ -95,3 +95,18 @@ def test_ten_thousand_elements_parse_quickly() -> None:
     elapsed = time.perf_counter() - started
     assert len(page.elements) == 10_002 and len(hits) == 1
     assert elapsed < 5  # a sanity bound, not a benchmark: scripts/bench_grade.py measures speed
+
+
+def test_status_bar_is_chrome_not_content() -> None:
+    xml = source(El(label="Battery")).replace(
+        "  </XCUIElementTypeWindow>",
+        '    <XCUIElementTypeStatusBar type="XCUIElementTypeStatusBar" enabled="true" '
+        'visible="true" accessible="false" x="0" y="0" width="402" height="54" index="1">\n'
+        '      <XCUIElementTypeStaticText type="XCUIElementTypeStaticText" value="100%" '
+        'name="87 percent battery power" label="87 percent battery power" enabled="true" '
+        'visible="true" accessible="true" x="300" y="10" width="60" height="20" index="0"/>\n'
+        "    </XCUIElementTypeStatusBar>\n  </XCUIElementTypeWindow>")
+    page = PageSource.parse(xml)
+    assert page.find("battery") and all(e.label == "Battery" for e in page.find("battery"))
+    assert page.search(re.compile(r"\d+%")) is None
+    assert page.find("battery power", everywhere=True)

@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Sequence
 
 from phoneshell import __version__
-from phoneshell.cli import tasks_cmd
+from phoneshell.cli import bridge_cmd, run_cmd, sim_cmd, tasks_cmd
 from phoneshell.errors import PhoneshellError, TaskFileError
 
 EXIT_OK, EXIT_FAILED, EXIT_UNUSABLE, EXIT_BUG = 0, 1, 2, 3
@@ -27,6 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"phoneshell {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     tasks_cmd.add_parsers(commands)
+    run_cmd.add_parsers(commands)
+    sim_cmd.add_parsers(commands)
+    bridge_cmd.add_parsers(commands)
     return parser
 
 

@@ -1,0 +1,23 @@
+"""The WebDriverAgent bridge: a logging proxy that writes every action of a run to audit.jsonl.
+
+Imports from phoneshell only the shared contract (`phoneshell.audit`, `phoneshell.records`,
+`phoneshell.errors`); everything else it knows, it learns over HTTP. Modules:
+
+* `proxy`: the HTTP server (`BridgeServer`), auth, control routes, forwarding;
+* `actions`: which requests are actions, with which kind and params (pure);
+* `pointer`: touch chains (W3C actions, TouchAction) summarised as a tap or swipe (pure);
+* `targets`: the focused field or the element under a point in a JSON source (pure);
+* `recorder`: intent, forward, outcome for one action, with foreground and target;
+* `audit_log`: the append-only writer of `<runs>/<run_id>/audit.jsonl`;
+* `upstream`: the connection to WDA; `context`: run/task/attempt/phase;
+* `serve`: the standalone process behind `phoneshell bridge`.
+"""
+
+from bridge.actions import Classified, classify
+from bridge.audit_log import AuditWriter, shared_writer
+from bridge.context import RunContext
+from bridge.proxy import BridgeServer
+from bridge.serve import serve
+
+__all__ = ["AuditWriter", "BridgeServer", "Classified", "RunContext", "classify", "serve",
+           "shared_writer"]

@@ -1,0 +1,68 @@
+"""Run one bridge as a foreground process until SIGINT or SIGTERM (`phoneshell bridge`).
+
+The first line on stdout is `listening on http://HOST:PORT`, flushed, so a parent process can
+wait for it and read the port when `--listen` asked for port 0.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import TextIO
+
+from bridge.proxy import BridgeServer
+from phoneshell.errors import BridgeError
+
+
+def parse_listen(listen: str) -> tuple[str, int]:
+    """Split `HOST:PORT` (or `[v6]:PORT`, or a bare `PORT` on loopback).
+
+    Raises:
+        BridgeError: not a host and port.
+    """
+    host, sep, port = listen.rpartition(":")
+    if not sep:
+        host, port = "127.0.0.1", listen
+    try:
+        number = int(port)
+    except ValueError:
+        number = -1
+    if not 0 <= number <= 65535 or not host:
+        raise BridgeError(f"bad --listen {listen!r}: want HOST:PORT, e.g. 127.0.0.1:8200")
+    return host.strip("[]"), number
+
+
+def serve(wda_url: str, listen: str = "127.0.0.1:8200", runs_dir: Path = Path("runs"),
+          allow_remote: bool = False, token: str | None = None, resolve_targets: bool = True,
+          fsync: bool = False, out: TextIO = sys.stdout) -> int:
+    """Serve a bridge until SIGINT or SIGTERM; return the exit code (0).
+
+    Raises:
+        BridgeError: a bad listen address, a refused remote bind, or a bad WDA URL.
+    """
+    host, port = parse_listen(listen)
+    stopping = threading.Event()
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        stopping.set()
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    bridge = BridgeServer(wda_url, host=host, port=port, runs_dir=runs_dir,
+                          resolve_targets=resolve_targets, token=token,
+                          allow_remote=allow_remote, fsync=fsync)
+    try:
+        with bridge:
+            shown = bridge.url.split("/t/", 1)[0]  # never print the token
+            print(f"listening on {shown}", file=out, flush=True)
+            print(f"forwarding to {wda_url}; audit logs under {runs_dir}/<run_id>/audit.jsonl",
+                  file=out, flush=True)
+            while not stopping.wait(1.0):
+                pass
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        bridge.writer.close()
+    return 0

@@ -1,0 +1,117 @@
+"""Find an action's target in a WDA JSON page source: the focused field, or the element at a point.
+
+Pure: reads the decoded `GET /source?format=json` tree (notes/wda-stack.md §2.2: short `type`
+names, `rect` in points, `is*` flags as the strings "1"/"0") and never the phone. Also decides
+whether a field is secure, because text typed into one is never written down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from phoneshell.audit import Target
+
+TYPE_PREFIX = "XCUIElementType"
+MASK = "***"
+"""What the log holds instead of text typed into (or read from) a secure field."""
+
+SECURE_TYPES = frozenset({"SecureTextField", "XCUIElementTypeSecureTextField"})
+SECURE_FLAGS = ("isSecure", "secure")
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An element frame in points."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    def contains(self, x: float, y: float) -> bool:
+        """Whether (x, y) lies inside (left and top edges included, right and bottom not)."""
+        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        """The centre as facebook-wda computes it (integer halves, as `Rect.center`)."""
+        return self.x + self.width // 2, self.y + self.height // 2
+
+
+def rect_of(value: object) -> Rect | None:
+    """Read a rect object ({"x", "y", "width", "height"}); None when it is not one."""
+    if not isinstance(value, Mapping):
+        return None
+    parts = [value.get(k) for k in ("x", "y", "width", "height")]
+    if not all(isinstance(p, (int, float)) and not isinstance(p, bool) for p in parts):
+        return None
+    x, y, w, h = (float(p) for p in parts)  # type: ignore[arg-type]
+    return Rect(x, y, w, h)
+
+
+def _flag(node: Mapping[str, object], key: str) -> bool:
+    return node.get(key) in ("1", 1, True, "true")
+
+
+def _walk(node: object, depth: int = 0) -> Iterator[tuple[int, Mapping[str, object]]]:
+    """Every node of the tree in document order, with its depth."""
+    if not isinstance(node, Mapping):
+        return
+    yield depth, node
+    children = node.get("children")
+    if isinstance(children, list):
+        for child in children:
+            yield from _walk(child, depth + 1)
+
+
+def focused_node(tree: object) -> Mapping[str, object] | None:
+    """The deepest node flagged `isFocused` (the field the keyboard types into), if any."""
+    best: tuple[int, Mapping[str, object]] | None = None
+    for depth, node in _walk(tree):
+        if _flag(node, "isFocused") and (best is None or depth >= best[0]):
+            best = (depth, node)
+    return best[1] if best else None
+
+
+def node_at(tree: object, x: float, y: float) -> Mapping[str, object] | None:
+    """The deepest visible node whose frame contains (x, y); the later of equals, as drawn on top.
+
+    Children are searched even when a parent's frame misses the point, because real sources have
+    containers (scroll views, zero-size groups) whose frames do not bound their children.
+    """
+    best: tuple[int, Mapping[str, object]] | None = None
+    for depth, node in _walk(tree):
+        rect = rect_of(node.get("rect"))
+        if rect is None or not rect.contains(x, y) or node.get("isVisible") == "0":
+            continue
+        if best is None or depth >= best[0]:
+            best = (depth, node)
+    return best[1] if best else None
+
+
+def is_secure(node: Mapping[str, object] | None) -> bool:
+    """Whether a node is a secure text input (by type, or by a secure flag)."""
+    if node is None:
+        return False
+    return node.get("type") in SECURE_TYPES or any(_flag(node, k) for k in SECURE_FLAGS)
+
+
+def any_secure(tree: object) -> bool:
+    """Whether any secure text input is on screen (a password field may have the focus)."""
+    return any(is_secure(node) for _, node in _walk(tree))
+
+
+def _text(node: Mapping[str, object], key: str) -> str:
+    value = node.get(key)
+    return value if isinstance(value, str) else "" if value is None else str(value)
+
+
+def to_target(node: Mapping[str, object]) -> Target:
+    """The audit target for a node: full type name, label, name, and value (masked if secure)."""
+    kind = _text(node, "type")
+    if kind and not kind.startswith(TYPE_PREFIX):
+        kind = TYPE_PREFIX + kind
+    value = MASK if is_secure(node) else _text(node, "value")
+    return Target(type=kind or TYPE_PREFIX + "Other", label=_text(node, "label"),
+                  name=_text(node, "name"), value=value)

@@ -1,0 +1,122 @@
+"""Talk to the WDA behind the bridge: forward a request byte for byte, and read JSON values.
+
+Upstream URLs are `http://host:port[/prefix]`, `https://...` or `http+usbmux://UDID:8100`
+(through facebook-wda's usbmux helper, imported only for that scheme). One connection per
+request, as facebook-wda itself does: a kept-alive connection that the phone closed while idle
+would force a choice between losing a tap and sending it twice. Transport failures become
+`BridgeError`s naming the upstream URL and the request.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from phoneshell.errors import BridgeError
+
+FORWARD_TIMEOUT_S = 180.0
+"""facebook-wda's own default: a launch or a slow source may legitimately take long."""
+READ_TIMEOUT_S = 30.0
+"""For the bridge's own reads (foreground, source, element rect)."""
+
+# Per-hop headers (RFC 9110 §7.6.1) plus the ones http.client sets itself.
+HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy-authorization",
+                        "te", "trailer", "transfer-encoding", "upgrade", "host",
+                        "content-length"})
+
+
+class UpstreamDown(BridgeError):
+    """WDA did not answer a request at all (refused, reset, timed out, usbmux failure)."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An upstream answer as received: status, reason, end-to-end headers and the whole body."""
+
+    status: int
+    reason: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+
+    def json_value(self) -> object:
+        """The `value` of a WDA envelope (None when the body is not one)."""
+        try:
+            data = json.loads(self.body)
+        except ValueError:
+            return None
+        return data.get("value") if isinstance(data, dict) else None
+
+
+class Upstream:
+    """The WDA a bridge forwards to.
+
+    Args:
+        url: the WDA base URL.
+    """
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https", "http+usbmux") or not parts.netloc:
+            raise BridgeError(f"unsupported WDA URL {url!r}",
+                              hint="use http://HOST:PORT or http+usbmux://UDID:8100")
+        self.url = url.rstrip("/")
+        self._origin = f"{parts.scheme}://{parts.netloc}"
+        self._prefix = parts.path.rstrip("/")
+
+    def _connect(self, timeout_s: float) -> http.client.HTTPConnection:
+        if self._origin.startswith("http+usbmux://"):
+            from wda.usbmux import http_create  # the usbmux client; only real phones need it
+
+            conn: http.client.HTTPConnection = http_create(self._origin)
+        elif self._origin.startswith("https://"):
+            conn = http.client.HTTPSConnection(self._origin[len("https://"):])
+        else:
+            conn = http.client.HTTPConnection(self._origin[len("http://"):])
+        conn.timeout = timeout_s
+        return conn
+
+    def send(self, method: str, target: str, body: bytes | None,
+             headers: Mapping[str, str], timeout_s: float = FORWARD_TIMEOUT_S) -> Reply:
+        """Send one request (path and query as given) and read the whole answer.
+
+        Raises:
+            UpstreamDown: no answer (refused, reset, timed out, usbmux failure).
+        """
+        conn = None
+        try:
+            conn = self._connect(timeout_s)
+            conn.request(method, self._prefix + target, body=body, headers=dict(headers))
+            response = conn.getresponse()
+            data = response.read()
+            kept = tuple((k, v) for k, v in response.getheaders()
+                         if k.lower() not in HOP_BY_HOP)
+            return Reply(response.status, response.reason, kept, data)
+        except (OSError, http.client.HTTPException) as exc:
+            raise UpstreamDown(f"no answer from WDA at {self.url} to {method} {target}: {exc}",
+                              hint="is WDA running at that URL? `phoneshell doctor` checks the "
+                                   "chain") from exc
+        except Exception as exc:  # noqa: BLE001 - usbmux raises its own (MuxError and kin)
+            if type(exc).__module__.startswith("wda."):
+                raise UpstreamDown(f"no answer from WDA at {self.url} to {method} {target}: "
+                                  f"{exc}", hint="is the phone connected and WDA started? "
+                                                 "`phoneshell doctor` checks the chain") from exc
+            raise
+        finally:
+            if conn is not None:
+                conn.close()
+
+    def read(self, target: str, timeout_s: float = READ_TIMEOUT_S) -> object:
+        """GET a WDA route and return its `value`.
+
+        Raises:
+            BridgeError: no answer, or an answer that is an error or not a WDA envelope.
+        """
+        reply = self.send("GET", target, None, {}, timeout_s)
+        value = reply.json_value()
+        if reply.status >= 400 or (isinstance(value, dict) and value.get("error")):
+            raise BridgeError(f"WDA at {self.url} answered GET {target} with HTTP "
+                              f"{reply.status}: {reply.body[:200]!r}")
+        return value

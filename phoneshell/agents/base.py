@@ -1,0 +1,81 @@
+"""What an agent is to the runner: something handed an instruction and a WDA URL that acts, then
+claims. One registry; `--agent NAME[:ARG]` picks an adapter, and outside adapters arrive through
+the `phoneshell.agents` entry-point group, loaded on the first miss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Protocol
+
+from phoneshell.evidence import Claim
+from phoneshell.registry import Registry
+from phoneshell.tasks import Task
+
+
+@dataclass(frozen=True)
+class AgentContext:
+    """What an attempt gives its agent.
+
+    Real agents get only `instruction` and `wda_url` (and the budgets); `task` is there for the
+    harness's own reference agents (the solution), never passed on to a model.
+    """
+
+    task: Task
+    instruction: str
+    wda_url: str
+    """Where to drive the phone: the bridge, which logs every action."""
+    max_steps: int
+    timeout_s: float
+    workdir: Path
+    """A folder of the attempt the agent may write to (transcripts, logs)."""
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    """How the agent's turn ended."""
+
+    ran: bool
+    """False when the agent never got going (it could not start, or its model never answered);
+    the attempt is then skipped, not scored."""
+    claim: Claim | None = None
+    """The agent's structured claim, if it made one."""
+    turns: int = 0
+    timed_out: bool = False
+    out_of_turns: bool = False
+    error: str = ""
+    """Why the agent stopped early or never ran."""
+
+
+class Agent(Protocol):
+    """An agent adapter: one call per attempt."""
+
+    name: str
+    """How the agent is named in results ("solution", "command:./play.sh")."""
+
+    def run(self, context: AgentContext) -> AgentResult:
+        """Act on the phone at `context.wda_url` and return the claim."""
+        ...
+
+
+AgentFactory = Callable[[str], Agent]
+"""Builds an agent from the text after `NAME:` in `--agent NAME:ARG` ("" when absent)."""
+
+
+def _load_entry_points(registry: Registry[AgentFactory]) -> None:
+    for entry in metadata.entry_points(group="phoneshell.agents"):
+        if entry.name not in registry:
+            registry.register(entry.name)(entry.load())
+
+
+AGENTS: Registry[AgentFactory] = Registry("agent", "phoneshell run --help",
+                                          on_miss=_load_entry_points)
+
+
+def make_agent(spec: str) -> Agent:
+    """Build the agent named by `--agent` (`solution`, `null`, `command:./play.sh`...)."""
+    name, _, arg = spec.partition(":")
+    return AGENTS.lookup(name)(arg)

@@ -1,0 +1,99 @@
+"""Capture an attempt's end state as evidence: foreground app, settled page source, screenshot, and
+whatever extra the task's checks declared they need (sources while scrolling, for example).
+
+Everything is read through session-free routes. Capture reads; the only thing it does to the
+phone is scroll, and only when a check asked for it, after the final source is safely taken.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+from phoneshell.checks import CHECKS, Check, Need
+from phoneshell.device.phone import Phone, wait_until
+from phoneshell.evidence import Capture, Claim, Evidence, Flag
+from phoneshell.tree import PageSource
+
+SETTLE_TIMEOUT_S = 3.0
+"""How long to wait for two reads of the screen to agree before calling it unsettled."""
+SCROLL_LIMIT = 8
+"""Drags per direction when capturing a list; long enough for a few screens of rows."""
+SCROLLABLE = ("XCUIElementTypeTable", "XCUIElementTypeCollectionView",
+              "XCUIElementTypeScrollView", "XCUIElementTypeWebView")
+
+
+def needs_of(checks: Iterable[Check]) -> tuple[Need, ...]:
+    """Every extra capture the checks declared, without repeats, in check order."""
+    found: list[Need] = []
+    for check in checks:
+        for need in CHECKS.lookup(check.kind).needs(check):
+            if need not in found:
+                found.append(need)
+    return tuple(found)
+
+
+def read_settled(phone: Phone) -> tuple[str, bool]:
+    """Read the page source until two reads in a row agree; return it and whether they did."""
+    reads = [phone.source()]
+
+    def agreed() -> bool:
+        reads.append(phone.source())
+        return reads[-1] == reads[-2]
+
+    settled = wait_until(agreed, SETTLE_TIMEOUT_S, interval_s=0.1)
+    return reads[-1], settled
+
+
+def _scroll_area(page: PageSource) -> tuple[float, float, float, float] | None:
+    """The largest on-screen scrollable container (x, y, width, height), if any."""
+    areas = [e for e in page.on_screen() if e.type in SCROLLABLE and e.height > 100]
+    if not areas:
+        return None
+    biggest = max(areas, key=lambda e: e.width * e.height)
+    return biggest.x, biggest.y, biggest.width, biggest.height
+
+
+def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
+    """Scroll the final screen down to its end, then up to its top, keeping each new source.
+
+    A screen with nothing to scroll gets one more read, so the evidence shows the pass was made.
+    """
+    area = _scroll_area(PageSource.parse(final_xml))
+    if area is None:
+        return [Capture("scroll", phone.source(), time.time())]
+    x, y, width, height = area
+    middle = x + width / 2
+    low, high = y + height * 0.75, y + height * 0.25
+    captures: list[Capture] = []
+    for start, end in (((middle, low), (middle, high)), ((middle, high), (middle, low))):
+        previous = final_xml if not captures else captures[-1].xml
+        for _ in range(SCROLL_LIMIT):
+            phone.drag(start, end)
+            xml = phone.source()
+            if xml == previous:
+                break
+            captures.append(Capture("scroll", xml, time.time()))
+            previous = xml
+    return captures or [Capture("scroll", phone.source(), time.time())]
+
+
+def capture_evidence(phone: Phone, task_id: str, needs: Iterable[Need] = (),
+                     claim: Claim | None = None) -> Evidence:
+    """Read the end state off the phone.
+
+    Raises:
+        DeviceError: the phone stopped answering (a rig failure, not the agent's).
+    """
+    captured_at = time.time()
+    foreground = phone.foreground()
+    final_xml, settled = read_settled(phone)
+    captures = [Capture("final", final_xml, time.time())]
+    flags: set[Flag] = set() if settled else {"unsettled"}
+    screenshot = phone.screenshot_png()
+    for need in needs:
+        if need.what == "scroll":
+            captures.extend(scroll_captures(phone, final_xml))
+    return Evidence(task_id=task_id, captured_at=captured_at, foreground=foreground,
+                    captures=tuple(captures), claim=claim, flags=frozenset(flags),
+                    screenshot_png=screenshot)

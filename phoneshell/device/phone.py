@@ -1,0 +1,236 @@
+"""A phone reached by its WDA URL through facebook-wda; where WDA's errors are translated.
+
+Reads (foreground app, page source, screenshot, lock state) use only session-free routes:
+creating a WDA session switches the app under test and sends a real phone home, so a read must
+never create one. Actions need a session; when none exists one is created that adopts the app
+already in front, without relaunching it.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import wda
+from wda.usbmux.exceptions import HTTPError as WDAConnectionError
+
+from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable
+from phoneshell.evidence import Foreground
+
+T = TypeVar("T")
+SPRINGBOARD = "com.apple.springboard"
+# facebook-wda re-resolves a stale session up to 10 times, then raises this RuntimeError.
+_DEPTH_EXCEEDED = "call depth exceed"
+
+
+@dataclass(frozen=True)
+class TextInput:
+    """A text field as the JSON page source describes it (for reading typing back)."""
+
+    type: str
+    label: str
+    name: str
+    value: str
+    focused: bool
+
+
+class Phone:
+    """One phone (or simulator) behind a WDA URL.
+
+    Args:
+        url: `http://host:8100` or `http+usbmux://UDID:8100` (a bridge URL works the same).
+        timeout_s: per-request timeout.
+    """
+
+    def __init__(self, url: str, timeout_s: float = 60.0) -> None:
+        self.url = url.rstrip("/")
+        self.timeout_s = timeout_s
+        self._client = wda.Client(self.url)
+        self._session_checked = False
+
+    # -- the boundary -----------------------------------------------------------------------
+
+    def _call(self, what: str, fn: Callable[[], T]) -> T:
+        """Run one facebook-wda call, translating its errors into ours (named by `what`)."""
+        try:
+            return fn()
+        except WDAConnectionError as exc:
+            self._session_checked = False
+            raise DeviceUnreachable(f"no answer from WDA at {self.url} to {what} ({exc})",
+                                    hint="is WDA running? `phoneshell doctor` checks the chain"
+                                    ) from exc
+        except wda.WDAError as exc:
+            self._session_checked = False
+            raise DeviceError(f"WDA at {self.url} refused {what}: {_wda_message(exc)}",
+                              hint="`phoneshell doctor` checks the chain") from exc
+        except RuntimeError as exc:
+            if _DEPTH_EXCEEDED not in str(exc):
+                raise
+            self._session_checked = False
+            raise DeviceError(f"WDA at {self.url} rejected every session for {what}",
+                              hint="restart WDA; `phoneshell doctor` checks the chain") from exc
+        except OSError as exc:  # a socket error facebook-wda did not wrap
+            self._session_checked = False
+            raise DeviceUnreachable(f"no answer from WDA at {self.url} to {what} ({exc})",
+                                    hint="is WDA running? `phoneshell doctor` checks the chain"
+                                    ) from exc
+
+    def _get(self, path: str) -> Any:
+        return self._call(f"GET {path}",
+                          lambda: self._client.http.get(path, timeout=self.timeout_s).value)
+
+    def _post(self, path: str, data: dict[str, Any] | None = None) -> Any:
+        return self._call(f"POST {path}", lambda: self._client.http.post(
+            path, data, timeout=self.timeout_s).value)
+
+    def _session_post(self, path: str, data: dict[str, Any] | None = None) -> Any:
+        self._ensure_session()
+        # _session_http is facebook-wda's session-scoped transport (pinned to 1.5.x); it
+        # re-resolves a stale session id through /status, which is what we want.
+        return self._call(f"POST /session/*{path}", lambda: self._client._session_http.post(
+            path, data, timeout=self.timeout_s).value)
+
+    def _ensure_session(self) -> None:
+        """Make sure WDA has a session, creating one that keeps the app in front if needed."""
+        if self._session_checked:
+            return
+        status = self._call("GET /status", lambda: self._client.http.get(
+            "/status", timeout=self.timeout_s))
+        if not status.get("sessionId"):
+            front = self.foreground().bundle_id
+            match: dict[str, Any] = {"shouldWaitForQuiescence": False}
+            if front and front != SPRINGBOARD:
+                # Adopt the app already in front, without relaunching it: a bare session would
+                # switch WDA's app under test and send a real phone home.
+                match.update(bundleId=front, forceAppLaunch=False, shouldTerminateApp=False)
+            self._post("/session", {"capabilities": {"alwaysMatch": match}})
+        self._session_checked = True
+
+    # -- reads (session-free) ----------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        """WDA's /status value (ready, os, device, build)."""
+        value = self._get("/status")
+        return value if isinstance(value, dict) else {}
+
+    def foreground(self) -> Foreground:
+        """The app in front (`/wda/activeAppInfo`)."""
+        info = self._get("/wda/activeAppInfo")
+        if not isinstance(info, dict) or not info.get("bundleId"):
+            raise DeviceError(f"WDA at {self.url} gave no foreground app: {info!r}")
+        return Foreground(str(info["bundleId"]), str(info.get("name") or ""),
+                          int(info.get("pid") or 0))
+
+    def source(self) -> str:
+        """The XML page source."""
+        value = self._get("/source?format=xml")
+        if not isinstance(value, str):
+            raise DeviceError(f"WDA at {self.url} sent a page source that is not text")
+        return value
+
+    def fields(self) -> list[TextInput]:
+        """Text inputs in the JSON page source, with which one has focus."""
+        tree = self._get("/source?format=json")
+        found: list[TextInput] = []
+        stack = [tree] if isinstance(tree, dict) else []
+        while stack:
+            node = stack.pop()
+            kind = str(node.get("type", ""))
+            if kind in ("TextField", "SecureTextField", "SearchField", "TextView"):
+                found.append(TextInput(kind, str(node.get("label") or ""),
+                                   str(node.get("name") or ""), str(node.get("value") or ""),
+                                   str(node.get("isFocused")) in ("1", "true", "True")))
+            stack.extend(reversed(node.get("children") or []))
+        return found
+
+    def screenshot_png(self) -> bytes:
+        """The screen as PNG bytes."""
+        value = self._get("/screenshot")
+        try:
+            return base64.b64decode(str(value))
+        except ValueError as exc:
+            raise DeviceError(f"WDA at {self.url} sent a screenshot that is not base64") from exc
+
+    def locked(self) -> bool:
+        """Whether the phone is locked (gestures would be dropped)."""
+        return bool(self._get("/wda/locked"))
+
+    def require_unlocked(self) -> None:
+        """Raise `DeviceLocked` when the phone is locked."""
+        if self.locked():
+            raise DeviceLocked(f"the phone at {self.url} is locked: WDA would accept gestures "
+                               "and do nothing", hint="unlock the phone and set Auto-Lock to "
+                                                      "Never (Settings > Display & Brightness)")
+
+    def app_state(self, bundle_id: str) -> int:
+        """XCUIApplicationState: 1 not running, 3 background, 4 foreground."""
+        return int(self._session_post("/wda/apps/state", {"bundleId": bundle_id}) or 0)
+
+    # -- actions (session) --------------------------------------------------------------------
+
+    def launch(self, bundle_id: str) -> None:
+        """Launch (or bring forward) an app."""
+        self._session_post("/wda/apps/launch", {"bundleId": bundle_id, "arguments": [],
+                                                "environment": {},
+                                                "shouldWaitForQuiescence": False})
+
+    def terminate(self, bundle_id: str) -> bool:
+        """Stop an app; True if it was running."""
+        return bool(self._session_post("/wda/apps/terminate", {"bundleId": bundle_id}))
+
+    def home(self) -> None:
+        """Press home through WDA's session-free home route."""
+        self._post("/wda/homescreen")
+
+    def press(self, button: str) -> None:
+        """Press a hardware button: home, volumeUp or volumeDown."""
+        self._session_post("/wda/pressButton", {"name": button})
+
+    def tap(self, x: float, y: float) -> None:
+        """Tap at a point (screen points)."""
+        self._session_post("/wda/tap", {"x": round(x), "y": round(y)})
+
+    def touch_and_hold(self, x: float, y: float, seconds: float) -> None:
+        """Touch and hold at a point."""
+        self._session_post("/wda/touchAndHold", {"x": round(x), "y": round(y),
+                                                 "duration": seconds})
+
+    def drag(self, start: tuple[float, float], end: tuple[float, float],
+             press_s: float = 0.0) -> None:
+        """Drag from one point to another (WDA's native drag)."""
+        self._session_post("/wda/dragfromtoforduration", {
+            "fromX": round(start[0]), "fromY": round(start[1]), "toX": round(end[0]),
+            "toY": round(end[1]), "duration": press_s})
+
+    def type_keys(self, text: str) -> None:
+        """Type into whatever has focus (WDA wants a list of characters)."""
+        self._session_post("/wda/keys", {"value": list(text)})
+
+    def open_url(self, url: str) -> None:
+        """Open a URL the way the system would."""
+        self._session_post("/url", {"url": url})
+
+
+def _wda_message(exc: Exception) -> str:
+    value = getattr(exc, "value", None)
+    if isinstance(value, dict):
+        return f"{value.get('error', 'error')}: {value.get('message', '')}".strip(": ")
+    return str(exc)
+
+
+def wait_until(predicate: Callable[[], bool], timeout_s: float, interval_s: float = 0.05,
+               ) -> bool:
+    """Poll `predicate` until it holds or the deadline passes; return whether it held."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if predicate():
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(interval_s)
+
+
+__all__ = ["Phone", "SPRINGBOARD", "TextInput", "wait_until"]

@@ -1,0 +1,168 @@
+"""App models of the simulated iPhone, and the interface every app model implements.
+
+An app model is a small module that registers one `AppModel`:
+
+* `bundle_id` and `name` (the home-screen label, also the application node's name);
+* `new_state()`: a fresh per-launch UI state object (any class you like, usually a mutable
+  dataclass). The phone creates it on launch, keeps it while the app is in the background, and
+  drops it on terminate;
+* `render(state, host) -> Node`: the app's current screen, built from the state with the
+  helpers in `phoneshell.sim.layout`. It is called after every change, must not change state
+  (beyond `Scroll.clamp`), and returns the body the phone puts inside the app's window;
+* behaviour: `on_tap` closures on the nodes, which mutate the state (and may call the `host`:
+  launch another app, focus a field, read or write the app's persistent `Store`);
+* optional hooks: `on_drag(state, host, drag) -> bool` for gestures lists do not handle (return
+  True when handled), and `on_url(state, host, url)` with `url_schemes` for apps that open URLs.
+
+Data a real app would keep on disk goes in `host.store(bundle_id)`, never in the state: the
+store survives terminate and lasts for the whole simulator process (and `--state FILE`).
+
+Example, a complete app (see `calculator.py` and `settings.py` for bigger ones)::
+
+    @dataclass
+    class CounterState:
+        count: int = 0
+
+    def render(state: CounterState, host: Host) -> Node:
+        def bump() -> None:
+            state.count += 1
+        return layout.screen(host.facts, [
+            layout.nav_bar(host.facts, "Counter"),
+            layout.text(f"Count: {state.count}", Rect(16, 200, 370, 40)),
+            layout.button("Add one", Rect(16, 260, 370, 50), bump),
+        ])
+
+    register(AppModel("com.example.counter", "Counter", CounterState, render))
+
+and that is all: every module in this package is imported at start (`APP_MODULES` only fixes the
+home-screen order of the built-in ones). The phone never imports an app model directly, except
+SpringBoard, which is the system itself.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.store import Store
+from phoneshell.sim.ui import Field, Node
+
+S = TypeVar("S")
+
+APP_MODULES = ("springboard", "settings", "calculator", "safari", "notes", "clock", "weather",
+               "reminders", "calendar", "contacts", "files", "maps", "books", "measure",
+               "compass", "appstore")
+"""Built-in app modules in home-screen order. Every other module of this package is imported
+after them, alphabetically, so a new app is just a new file."""
+
+
+@dataclass(frozen=True)
+class Drag:
+    """One finger drag in screen points (`dragfromtoforduration`, swipes)."""
+
+    from_x: int
+    from_y: int
+    to_x: int
+    to_y: int
+    duration_s: float = 0.0
+
+    @property
+    def dx(self) -> int:
+        """Horizontal travel (positive: to the right)."""
+        return self.to_x - self.from_x
+
+    @property
+    def dy(self) -> int:
+        """Vertical travel (positive: downwards)."""
+        return self.to_y - self.from_y
+
+    @property
+    def vertical(self) -> bool:
+        """Whether the drag is mostly up or down."""
+        return abs(self.dy) >= abs(self.dx)
+
+
+class Host(Protocol):
+    """What an app model may ask of the phone it runs on (the phone implements this)."""
+
+    @property
+    def facts(self) -> DeviceFacts:
+        """Device identity, screen size, battery, clock."""
+        ...
+
+    @property
+    def focused(self) -> Field | None:
+        """The text field with keyboard focus, if any."""
+        ...
+
+    def store(self, bundle_id: str) -> Store:
+        """The persistent store of an app (created empty on first use)."""
+        ...
+
+    def apps(self) -> Sequence[AppModel[Any]]:
+        """Every installed app, SpringBoard included, in registration order."""
+        ...
+
+    def launch(self, bundle_id: str) -> None:
+        """Bring an app to the front, starting it if it is not running."""
+        ...
+
+    def go_home(self) -> None:
+        """Show the home screen, as the home button does."""
+        ...
+
+    def open_url(self, url: str) -> None:
+        """Open a URL in the app that handles its scheme."""
+        ...
+
+    def focus(self, field: Field | None) -> None:
+        """Give a text field keyboard focus (the keyboard shows), or take focus away."""
+        ...
+
+
+@dataclass(frozen=True)
+class AppModel(Generic[S]):
+    """One installed app: identity, how to make its UI state, and how to draw it."""
+
+    bundle_id: str
+    name: str
+    """The home-screen label and the application node's name."""
+    new_state: Callable[[], S]
+    """A fresh per-launch UI state; called on launch after a terminate."""
+    render: Callable[[S, Host], Node]
+    """The current screen's body (see the module docstring)."""
+    on_drag: Callable[[S, Host, Drag], bool] | None = None
+    """Drags lists and system gestures do not take; return True when handled."""
+    on_url: Callable[[S, Host, str], None] | None = None
+    """Open a URL whose scheme is in `url_schemes` (the app is already in front)."""
+    url_schemes: tuple[str, ...] = ()
+    home_icon: bool = True
+    """Whether the app has a home-screen icon (SpringBoard itself does not)."""
+
+
+_REGISTRY: dict[str, AppModel[Any]] = {}
+
+
+def register(app: AppModel[S]) -> AppModel[S]:
+    """Add an app model to the built-in set (called once, at import of the app's module).
+
+    Raises:
+        ValueError: another model already registered this bundle id.
+    """
+    if app.bundle_id in _REGISTRY and _REGISTRY[app.bundle_id] is not app:
+        raise ValueError(f"two app models claim {app.bundle_id}")
+    _REGISTRY[app.bundle_id] = app
+    return app
+
+
+def builtin_apps() -> tuple[AppModel[Any], ...]:
+    """Every built-in app model, importing this package's modules on first use."""
+    present = {info.name for info in pkgutil.iter_modules(__path__)}
+    ordered = [m for m in APP_MODULES if m in present] + sorted(present - set(APP_MODULES))
+    for module in ordered:
+        importlib.import_module(f"{__name__}.{module}")
+    return tuple(_REGISTRY.values())

@@ -1,0 +1,211 @@
+"""Settings (com.apple.Preferences): data-driven pages, navigation, search, switches, sliders.
+
+Pages are data in `settings_pages.py`; this module turns a page into a navigation bar and a
+scrollable list, and holds the behaviour: push a page when a link row is tapped, pop it with the
+back button (or the left-edge swipe, which presses it), toggle switches and move sliders (their
+values live in Settings' persistent store, so a switched-off Wi-Fi stays off after a terminate),
+and filter the root list by the search field at its top: typing "Wi-Fi" lists the Wi-Fi page,
+and tapping a result opens it with its parents underneath, so back leads up the hierarchy.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from phoneshell.sim import layout
+from phoneshell.sim.apps import AppModel, Host, register
+from phoneshell.sim.apps.settings_pages import (
+    PAGES,
+    SLIDER_DEFAULTS,
+    SWITCH_DEFAULTS,
+    Page,
+    PageRow,
+    PageSection,
+)
+from phoneshell.sim.store import Store
+from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll
+
+BUNDLE_ID = "com.apple.Preferences"
+ROOT = "root"
+
+
+@dataclass
+class SettingsState:
+    """The navigation stack (page id and title per level), a scroll per level, the query."""
+
+    stack: list[tuple[str, str]] = field(default_factory=lambda: [(ROOT, "Settings")])
+    scrolls: list[Scroll] = field(default_factory=lambda: [Scroll()])
+    query: Field = field(default_factory=lambda: Field("Search", return_key="search"))
+
+    def push(self, page_id: str, title: str) -> None:
+        """Open a page on top of the current one."""
+        self.stack.append((page_id, title))
+        self.scrolls.append(Scroll())
+
+    def pop(self) -> None:
+        """Go back one level (the root stays)."""
+        if len(self.stack) > 1:
+            self.stack.pop()
+            self.scrolls.pop()
+
+
+def _parents() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for page in PAGES.values():
+        for section in page.sections:
+            for row in section.rows:
+                if row.kind == "link" and row.target and row.target not in found:
+                    found[row.target] = page.id
+    return found
+
+
+PARENTS = _parents()
+"""The page that links to each page first: search results open with these underneath."""
+
+
+def trail(page_id: str) -> list[str]:
+    """Page ids from the root down to `page_id`."""
+    chain = [page_id]
+    while chain[-1] in PARENTS and chain[-1] != ROOT and PARENTS[chain[-1]] not in chain:
+        chain.append(PARENTS[chain[-1]])
+    return chain[::-1] if chain[-1] == ROOT else [ROOT, page_id]
+
+
+def search(query: str) -> list[Page]:
+    """Pages whose title or keywords contain the query (case-insensitive), in page order."""
+    q = query.strip().lower()
+    if not q:
+        return []
+    return [p for p in PAGES.values() if p.id != ROOT
+            and (q in p.title.lower() or any(q in k for k in p.keywords))]
+
+
+def values(host: Host) -> dict[str, str]:
+    """What braces in page data may name: device facts and a few derived values."""
+    f, store = host.facts, host.store(BUNDLE_ID)
+    out = {k: str(v) for k, v in f.to_json().items()}
+    wifi = store.flag("wifi", SWITCH_DEFAULTS["wifi"])
+    out.update(battery_percent=f.battery_percent,
+               wifi_status=f.wifi_network if wifi else "Off",
+               bluetooth_status="On" if store.flag("bluetooth", True) else "Off",
+               app_count=str(sum(1 for a in host.apps() if a.home_icon)),
+               app_list=", ".join(sorted(a.name for a in host.apps() if a.home_icon)))
+    return out
+
+
+def _fill(text: str | None, known: dict[str, str]) -> str | None:
+    if text is None:
+        return None
+    return re.sub(r"\{(\w+)\}", lambda m: known.get(m.group(1), m.group(0)), text)
+
+
+def _row(row: PageRow, state: SettingsState, store: Store, known: dict[str, str]) -> layout.Row:
+    title = _fill(row.title, known) or ""
+    detail = _fill(row.detail, known)
+    if row.kind == "link" and row.target is not None:
+        target = row.target
+        return layout.Row(title, detail=detail, subtitle=row.subtitle, chevron=True,
+                          name=row.ident, height=76 if row.subtitle else layout.ROW_HEIGHT,
+                          on_tap=lambda: state.push(target, title))
+    if row.kind == "switch" and row.key is not None:
+        return layout.Row(title, switch=store.flag(row.key, SWITCH_DEFAULTS.get(row.key, False)),
+                          on_switch=_toggler(store, row.key), name=row.ident)
+    if row.kind == "slider" and row.key is not None:
+        key = row.key
+        position = store.number(key, SLIDER_DEFAULTS.get(key, 0.5))
+
+        def build(frame: Rect) -> Sequence[Node]:
+            return [layout.slider(title, position, Rect(frame.x + 16, frame.y + 10,
+                                                        frame.width - 32, 32),
+                                  lambda v: store.put(key, round(v, 3)))]
+
+        return layout.Row(title, build=build, name=title)
+    if row.kind == "note":
+        lines = 1 + len(title) // 40
+
+        def paragraph(frame: Rect) -> Sequence[Node]:
+            return [layout.text(title, Rect(frame.x + 16, frame.y + 12, frame.width - 32,
+                                            22 * lines))]
+
+        return layout.Row(title, build=paragraph, height=24 + 22 * lines)
+    return layout.Row(title, detail=detail, name=row.ident)
+
+
+def _toggler(store: Store, key: str) -> Handler:
+    def toggle() -> None:
+        store.put(key, not store.flag(key, SWITCH_DEFAULTS.get(key, False)))
+    return toggle
+
+
+def _search_row(state: SettingsState, host: Host) -> layout.Row:
+    query = state.query
+    active = query.focused or bool(query.text)
+
+    def cancel() -> None:
+        query.text = ""
+        host.focus(None)
+
+    def build(frame: Rect) -> Sequence[Node]:
+        width = frame.width - (74 if active else 0)
+        nodes = [layout.search_field(query, Rect(frame.x, frame.y + 8, width, 36))]
+        if active:
+            nodes.append(layout.button("Cancel", Rect(frame.x + width + 8, frame.y + 8, 66, 36),
+                                       cancel))
+        return nodes
+
+    return layout.Row(build=build, name="SearchRow", container="Other")
+
+
+def _results(state: SettingsState, host: Host) -> list[layout.Section]:
+    found = search(state.query.text)
+    if not found:
+        return [layout.Section((layout.Row("No Results"),))]
+    rows = []
+    for page in found:
+        parents = [PAGES[p].title for p in trail(page.id)[1:-1]]
+        rows.append(layout.Row(page.title, subtitle=" > ".join(parents) or None, chevron=True,
+                               height=64 if parents else layout.ROW_HEIGHT,
+                               on_tap=_opener(state, host, page.id)))
+    return [layout.Section(tuple(rows), header="Results")]
+
+
+def _opener(state: SettingsState, host: Host, page_id: str) -> Handler:
+    def open_result() -> None:
+        host.focus(None)
+        del state.stack[1:], state.scrolls[1:]
+        for level in trail(page_id)[1:]:
+            state.push(level, PAGES[level].title)
+    return open_result
+
+
+def _sections(page: Page, state: SettingsState, host: Host) -> list[layout.Section]:
+    store, known = host.store(BUNDLE_ID), values(host)
+    shown: list[PageSection] = [s for s in page.sections if s.when is None
+                                or store.flag(s.when, SWITCH_DEFAULTS.get(s.when, False))]
+    return [layout.Section(tuple(_row(r, state, store, known) for r in s.rows),
+                           header=s.header, footer=_fill(s.footer, known)) for s in shown]
+
+
+def render(state: SettingsState, host: Host) -> Node:
+    """The page on top of the stack: its navigation bar over its scrollable list."""
+    f = host.facts
+    page_id, title = state.stack[-1]
+    page = PAGES.get(page_id, Page(page_id, title, ()))
+    if len(state.stack) == 1:
+        nav = layout.nav_bar(f, "Settings", large=True)
+        top = layout.LARGE_NAV_BOTTOM
+        sections = [layout.Section((_search_row(state, host),))]
+        sections += (_results(state, host) if state.query.text
+                     else _sections(page, state, host))
+    else:
+        nav = layout.nav_bar(f, title, back=state.stack[-2][1], on_back=state.pop)
+        top = layout.NAV_BOTTOM
+        sections = _sections(page, state, host)
+    viewport = Rect(0, top, f.width, f.height - top)
+    table = layout.table(state.scrolls[-1], viewport, sections, key=f"page:{page_id}")
+    return layout.screen(f, [nav, table], key=f"settings:{page_id}")
+
+
+APP = register(AppModel(BUNDLE_ID, "Settings", SettingsState, render))

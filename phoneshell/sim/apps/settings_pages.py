@@ -1,0 +1,322 @@
+"""The pages of the Settings app, as data: titles, sections, rows, and the page each row opens.
+
+A row's `detail` may name device facts or derived values in braces ("{model_number}",
+"{wifi_status}"); `settings.py` fills them in. A row with `switch` shows a switch backed by a
+boolean in Settings' store (`SWITCH_DEFAULTS` gives each one's factory value). To add a page: add
+a `Page` to `PAGES` and a `link(...)` row to it from its parent. Rows and idents of the root list
+and of General > About follow the iOS 26.2 dumps in ../shared/reference/ios-sources/.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+RowKind = Literal["link", "info", "switch", "slider", "note", "button"]
+
+
+@dataclass(frozen=True)
+class PageRow:
+    """One row of a Settings page."""
+
+    kind: RowKind
+    title: str
+    target: str | None = None
+    """For links: the id of the page the row opens."""
+    detail: str | None = None
+    """Right-hand text; braces name values filled in at render ("{ios_version}")."""
+    key: str | None = None
+    """For switches and sliders: the Settings store key holding the value."""
+    ident: str | None = None
+    """The cell's accessibility identifier (name), when the real one differs from the title."""
+    subtitle: str | None = None
+
+
+@dataclass(frozen=True)
+class PageSection:
+    """Rows under an optional header and footer, shown only while switch `when` is on."""
+
+    rows: tuple[PageRow, ...]
+    header: str | None = None
+    footer: str | None = None
+    when: str | None = None
+
+
+@dataclass(frozen=True)
+class Page:
+    """One Settings page; `keywords` are extra words Settings search matches it by."""
+
+    id: str
+    title: str
+    sections: tuple[PageSection, ...]
+    keywords: tuple[str, ...] = ()
+
+
+def link(title: str, target: str, detail: str | None = None, ident: str | None = None) -> PageRow:
+    """A row that opens another page."""
+    return PageRow("link", title, target=target, detail=detail, ident=ident)
+
+
+def info(title: str, detail: str, ident: str | None = None) -> PageRow:
+    """A row that shows a value ("Model Number, MQ163LL/A")."""
+    return PageRow("info", title, detail=detail, ident=ident)
+
+
+def switch(title: str, key: str, ident: str | None = None) -> PageRow:
+    """A row with a switch backed by the store key `key`."""
+    return PageRow("switch", title, key=key, ident=ident)
+
+
+def slider(title: str, key: str) -> PageRow:
+    """A row holding a slider backed by the store key `key` (0.0-1.0)."""
+    return PageRow("slider", title, key=key)
+
+
+def note(text: str) -> PageRow:
+    """A paragraph of explanatory text."""
+    return PageRow("note", text)
+
+
+def action(title: str) -> PageRow:
+    """A button row (e.g. Shut Down) that does nothing in the simulator."""
+    return PageRow("button", title)
+
+
+def sec(*rows: PageRow, header: str | None = None, footer: str | None = None,
+        when: str | None = None) -> PageSection:
+    """A section of rows (shown only while the switch `when`, if given, is on)."""
+    return PageSection(rows, header, footer, when)
+
+
+def _ident(short: str) -> str:
+    return f"com.apple.settings.{short}"
+
+
+SWITCH_DEFAULTS: dict[str, bool] = {
+    "airplane": False, "wifi": True, "bluetooth": True, "cellular_data": True,
+    "battery_percentage": True, "low_power": False, "ask_to_join": True, "auto_join": True,
+    "dark_auto": False, "bold_text": False, "true_tone": True, "raise_to_wake": True,
+    "larger_sizes": False, "reduce_motion": False, "autoplay_images": True,
+    "button_shapes": False, "auto_update": True, "time_24h": False, "time_auto": True,
+    "auto_caps": True, "auto_correct": True, "spelling": True, "caps_lock": True,
+    "predictive": True, "smart_punct": True, "char_preview": True, "period_shortcut": True,
+    "grid": False, "standby": True, "silent": False, "show_recent": True, "siri_side": True,
+    "location": True, "dev_dark": False, "ui_automation": True, "hotspot": False,
+    "airdrop_nearby": True, "voiceover": False, "zoom": False, "optimized_charging": True,
+}
+SLIDER_DEFAULTS: dict[str, float] = {"text_size": 0.5, "brightness": 0.7, "larger_size": 0.5}
+
+_ROOT = Page("root", "Settings", (
+    sec(PageRow("link", "Apple Account", target="account", ident=_ident("primaryAppleAccount"),
+                subtitle="Sign in to access your iCloud data, the App Store, Apple services, "
+                         "and more.")),
+    sec(switch("Airplane Mode", "airplane", _ident("airplaneMode")),
+        link("Wi-Fi", "wifi", "{wifi_status}", _ident("wifi")),
+        link("Bluetooth", "bluetooth", "{bluetooth_status}", _ident("bluetooth")),
+        link("Cellular", "cellular", None, _ident("cellular")),
+        link("Battery", "battery", None, _ident("battery"))),
+    sec(link("General", "general", None, _ident("general")),
+        link("Accessibility", "accessibility", None, _ident("accessibility")),
+        link("Camera", "camera", None, _ident("camera")),
+        link("Display & Brightness", "display", None, _ident("display")),
+        link("Home Screen & App Library", "home_screen", None, _ident("homeScreen")),
+        link("Search", "search", None, _ident("search")),
+        link("Siri", "siri", None, _ident("siri")),
+        link("StandBy", "standby", None, _ident("standBy")),
+        link("Wallpaper", "wallpaper", None, _ident("wallpaper"))),
+    sec(link("Notifications", "notifications", None, _ident("notifications")),
+        link("Sounds & Haptics", "sounds", None, _ident("sounds")),
+        link("Focus", "focus", None, _ident("focus")),
+        link("Screen Time", "screen_time", None, _ident("screenTime"))),
+    sec(link("Privacy & Security", "privacy", None, _ident("privacy"))),
+    sec(link("App Store", "app_store", None, _ident("appStore")),
+        link("Wallet", "wallet", None, _ident("wallet"))),
+    sec(link("Apps", "apps", None, _ident("apps"))),
+    sec(link("Developer", "developer", None, _ident("developer"))),
+))
+
+_GENERAL = Page("general", "General", (
+    sec(link("About", "about"), link("Software Update", "software_update")),
+    sec(link("AppleCare & Warranty", "applecare")),
+    sec(link("AirDrop", "airdrop"), link("AirPlay & Continuity", "airplay"),
+        link("Picture in Picture", "pip"), link("CarPlay", "carplay")),
+    sec(link("iPhone Storage", "storage"), link("Background App Refresh", "background_refresh")),
+    sec(link("Date & Time", "datetime"), link("Dictionary", "dictionary"),
+        link("Fonts", "fonts"), link("Keyboard", "keyboard"),
+        link("Language & Region", "language")),
+    sec(link("VPN & Device Management", "vpn")),
+    sec(link("Legal & Regulatory", "legal")),
+    sec(link("Transfer or Reset iPhone", "transfer_reset"), action("Shut Down")),
+))
+
+_ABOUT = Page("about", "About", (
+    sec(info("Name", "{name}", "NAME_CELL_ID"),
+        info("iOS Version", "{ios_version}", "SW_VERSION_SPECIFIER"),
+        info("Model Name", "{model}", "ProductModelName"),
+        info("Model Number", "{model_number}", "ProductModel"),
+        info("Serial Number", "{serial}", "SerialNumber")),
+    sec(info("Songs", "0"), info("Videos", "0"), info("Photos", "0"),
+        info("Applications", "{app_count}"), info("Capacity", "{capacity}"),
+        info("Available", "{available}")),
+    sec(info("Wi-Fi Address", "F0:99:B6:4C:21:7A"), info("Bluetooth", "F0:99:B6:4C:21:7B"),
+        info("Modem Firmware", "1.20.03")),
+    sec(link("Certificate Trust Settings", "certificates")),
+), keywords=("model", "serial", "version", "capacity"))
+
+_WIFI = Page("wifi", "Wi-Fi", (
+    sec(switch("Wi-Fi", "wifi"), footer="Wi-Fi networks appear here when Wi-Fi is on."),
+    sec(info("{wifi_network}", "Connected"), header="My Networks", when="wifi"),
+    sec(info("Cafe Guest", "Open"), info("Neighbour-5G", "Secure"),
+        info("Library Wi-Fi", "Open"), header="Other Networks", when="wifi"),
+    sec(switch("Ask to Join Networks", "ask_to_join"), switch("Auto-Join Hotspot", "auto_join")),
+), keywords=("wireless", "network", "wlan"))
+
+_BLUETOOTH = Page("bluetooth", "Bluetooth", (
+    sec(switch("Bluetooth", "bluetooth"),
+        footer='This iPhone is discoverable as "{name}" while Bluetooth Settings is open.'),
+    sec(info("AirPods Pro", "Not Connected"), info("Car Audio", "Not Connected"),
+        header="My Devices", when="bluetooth"),
+))
+
+_BATTERY = Page("battery", "Battery", (
+    sec(info("Battery Level", "{battery_percent}"),
+        switch("Battery Percentage", "battery_percentage"),
+        switch("Low Power Mode", "low_power"),
+        footer="Low Power Mode temporarily reduces background activity."),
+    sec(link("Battery Health", "battery_health", "Normal"), link("Charging", "charging")),
+    sec(info("Last Charged to 100%", "8:12 AM"), header="Last 24 Hours"),
+), keywords=("power", "charge", "percentage"))
+
+_DISPLAY = Page("display", "Display & Brightness", (
+    sec(info("Light", "Selected"), info("Dark", ""), switch("Automatic", "dark_auto"),
+        header="Appearance"),
+    sec(link("Text Size", "text_size"), switch("Bold Text", "bold_text")),
+    sec(slider("Brightness", "brightness"), switch("True Tone", "true_tone"),
+        header="Brightness"),
+    sec(link("Night Shift", "night_shift", "Off"), link("Auto-Lock", "auto_lock", "30 seconds"),
+        switch("Raise to Wake", "raise_to_wake")),
+    sec(link("Display Zoom", "display_zoom", "Default"), header="Display"),
+), keywords=("brightness", "dark mode", "appearance"))
+
+_TEXT_SIZE = Page("text_size", "Text Size", (
+    sec(note("Apps that support Dynamic Type will adjust to your preferred reading size "
+             "below.")),
+    sec(slider("Text Size", "text_size")),
+    sec(link("Larger Text", "larger_text"),
+        footer="Larger Accessibility Sizes are in Accessibility > Larger Text."),
+), keywords=("font size", "larger text", "dynamic type"))
+
+_LARGER_TEXT = Page("larger_text", "Larger Text", (
+    sec(switch("Larger Accessibility Sizes", "larger_sizes")),
+    sec(slider("Larger Text", "larger_size"),
+        footer="Apps that support Dynamic Type will adjust to your preferred reading size."),
+))
+
+_ACCESSIBILITY = Page("accessibility", "Accessibility", (
+    sec(link("VoiceOver", "voiceover", "Off"), link("Zoom", "zoom", "Off"),
+        link("Display & Text Size", "display_text"), link("Motion", "motion"),
+        link("Spoken Content", "spoken"), link("Audio Descriptions", "audio_desc", "Off"),
+        header="Vision"),
+    sec(link("Touch", "touch"), link("Face ID & Attention", "faceid_attention"),
+        link("Switch Control", "switch_control", "Off"),
+        link("Voice Control", "voice_control", "Off"), link("Side Button", "side_button"),
+        link("Keyboards", "a11y_keyboards"), header="Physical and Motor"),
+    sec(link("Hearing Devices", "hearing"), link("Sound Recognition", "sound_recog", "Off"),
+        link("Subtitles & Captioning", "subtitles"), header="Hearing"),
+    sec(link("Guided Access", "guided_access", "Off"),
+        link("Accessibility Shortcut", "a11y_shortcut", "Off"),
+        link("Per-App Settings", "per_app"), header="General"),
+))
+
+_DISPLAY_TEXT = Page("display_text", "Display & Text Size", (
+    sec(switch("Bold Text", "bold_text"), link("Larger Text", "larger_text", "Off"),
+        switch("Button Shapes", "button_shapes")),
+))
+
+_MOTION = Page("motion", "Motion", (
+    sec(switch("Reduce Motion", "reduce_motion", "REDUCE_MOTION"),
+        footer="Reduce the motion of the user interface, including the parallax effect of "
+               "icons."),
+    sec(switch("Auto-Play Animated Images", "autoplay_images",
+               "REDUCE_MOTION_AUTOPLAY_ANIMATED_IMAGES")),
+))
+
+_SOFTWARE_UPDATE = Page("software_update", "Software Update", (
+    sec(link("Automatic Updates", "auto_updates", "On"), link("Beta Updates", "beta", "Off")),
+    sec(note("iOS {ios_version}"), note("iOS is up to date")),
+), keywords=("update", "ios"))
+
+_STORAGE = Page("storage", "iPhone Storage", (
+    sec(info("iPhone", "54.65 GB of {capacity} Used")),
+    sec(info("Offload Unused Apps", "Off"), header="Recommendations"),
+    sec(info("Photos", "21.3 GB"), info("Messages", "8.1 GB"), info("Music", "6.4 GB"),
+        info("Safari", "412 MB"), info("Notes", "96 MB"), info("Calculator", "3.1 MB")),
+), keywords=("storage", "space", "disk"))
+
+_DATETIME = Page("datetime", "Date & Time", (
+    sec(switch("24-Hour Time", "time_24h")),
+    sec(switch("Set Automatically", "time_auto"), info("Time Zone", "Cupertino")),
+), keywords=("clock", "time zone"))
+
+_FONTS = Page("fonts", "Fonts", (
+    sec(link("System Fonts", "system_fonts")),
+    sec(note("No fonts installed"), header="Installed Fonts"),
+))
+
+_KEYBOARD = Page("keyboard", "Keyboard", (
+    sec(link("Keyboards", "keyboards", "2"), link("Text Replacement", "text_replacement")),
+    sec(switch("Auto-Capitalisation", "auto_caps"), switch("Auto-Correction", "auto_correct"),
+        switch("Check Spelling", "spelling"), switch("Enable Caps Lock", "caps_lock"),
+        switch("Predictive Text", "predictive"), switch("Smart Punctuation", "smart_punct"),
+        switch("Character Preview", "char_preview"),
+        switch('"." Shortcut', "period_shortcut"), header="All Keyboards"),
+), keywords=("typing", "autocorrect"))
+
+
+def _simple(id: str, title: str, *rows: PageRow, keywords: tuple[str, ...] = ()) -> Page:
+    return Page(id, title, (sec(*rows),), keywords)
+
+
+PAGES: dict[str, Page] = {p.id: p for p in (
+    _ROOT, _GENERAL, _ABOUT, _WIFI, _BLUETOOTH, _BATTERY, _DISPLAY, _TEXT_SIZE, _LARGER_TEXT,
+    _ACCESSIBILITY, _DISPLAY_TEXT, _MOTION, _SOFTWARE_UPDATE, _STORAGE, _DATETIME, _FONTS,
+    _KEYBOARD,
+    _simple("account", "Apple Account", note("Sign in to your iPhone"),
+            action("Sign in Manually")),
+    _simple("cellular", "Cellular", switch("Cellular Data", "cellular_data"),
+            link("Cellular Data Options", "cellular_options", "Roaming Off"),
+            link("Personal Hotspot", "hotspot", "Off"), keywords=("mobile data",)),
+    _simple("battery_health", "Battery Health", info("Maximum Capacity", "100%"),
+            switch("Optimised Battery Charging", "optimized_charging")),
+    _simple("camera", "Camera", link("Formats", "formats"),
+            link("Record Video", "record_video", "1080p at 30 fps"), switch("Grid", "grid")),
+    _simple("home_screen", "Home Screen & App Library", info("Newly Downloaded Apps",
+                                                             "Add to Home Screen")),
+    _simple("search", "Search", switch("Show Recent Searches", "show_recent")),
+    _simple("siri", "Siri", link("Talk to Siri", "talk_to_siri", "Off"),
+            switch("Press Side Button for Siri", "siri_side")),
+    _simple("standby", "StandBy", switch("StandBy", "standby")),
+    _simple("wallpaper", "Wallpaper", action("Add New Wallpaper")),
+    _simple("notifications", "Notifications", link("Show Previews", "previews", "Always"),
+            link("Screen Sharing", "screen_sharing", "Notifications Off")),
+    _simple("sounds", "Sounds & Haptics", switch("Silent Mode", "silent"),
+            link("Ringtone", "ringtone", "Reflection")),
+    _simple("focus", "Focus", link("Do Not Disturb", "dnd"), link("Sleep", "sleep")),
+    _simple("screen_time", "Screen Time", link("App & Website Activity", "activity")),
+    _simple("privacy", "Privacy & Security", link("Location Services", "location", "On"),
+            link("Tracking", "tracking")),
+    _simple("app_store", "App Store", switch("App Updates", "auto_update")),
+    _simple("wallet", "Wallet & Apple Pay", action("Add Card")),
+    _simple("apps", "Apps", note("{app_list}")),
+    _simple("developer", "Developer", switch("Dark Appearance", "dev_dark"),
+            switch("Enable UI Automation", "ui_automation")),
+    _simple("airdrop", "AirDrop", switch("Bringing Devices Together", "airdrop_nearby"),
+            info("Receiving", "Contacts Only")),
+    _simple("applecare", "AppleCare & Warranty", info("Limited Warranty", "Expires 9 Jan 2027")),
+    _simple("language", "Language & Region", info("iPhone Language", "English"),
+            info("Region", "United States")),
+    _simple("vpn", "VPN & Device Management", info("VPN", "Not Connected")),
+    _simple("transfer_reset", "Transfer or Reset iPhone", action("Prepare for New iPhone"),
+            action("Reset"), action("Erase All Content and Settings")),
+)}
+"""Every page with content. A link to an id not here opens an empty page with its title."""

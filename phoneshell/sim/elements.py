@@ -1,0 +1,128 @@
+"""Element references for WDA's element routes: find by strategy, ids, attributes.
+
+Element ids are UUIDs bound to a node's identity (`Screen.of` explains identity), so the same
+element keeps its id across finds and re-renders, and an id whose element has left the screen
+resolves to nothing (WDA's `stale element reference`). Registries are per session, as in WDA.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from lxml import etree
+
+from phoneshell.sim.predicates import SelectorError, class_chain, predicate
+from phoneshell.sim.source import to_xml
+from phoneshell.sim.store import JSON
+from phoneshell.sim.ui import TYPE_PREFIX, Node, Screen, walk
+
+W3C_ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
+STRATEGIES = ("accessibility id", "id", "name", "class name", "class chain",
+              "predicate string", "xpath", "link text", "partial link text")
+
+
+class ElementRegistry:
+    """UUIDs handed out for element identities (one registry per WDA session)."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, str] = {}
+        self._keys: dict[str, str] = {}
+
+    def reference(self, key: str) -> dict[str, JSON]:
+        """The JSON element reference for an identity, minting an id on first sight."""
+        element_id = self._ids.get(key)
+        if element_id is None:
+            element_id = str(uuid.uuid4()).upper()
+            self._ids[key] = element_id
+            self._keys[element_id] = key
+        return {"ELEMENT": element_id, W3C_ELEMENT_KEY: element_id}
+
+    def resolve(self, screen: Screen, element_id: str) -> Node | None:
+        """The node an id refers to, if it is on the current screen."""
+        key = self._keys.get(element_id)
+        return None if key is None else screen.by_key.get(key)
+
+    def references(self, screen: Screen, nodes: list[Node]) -> list[JSON]:
+        """References for nodes of `screen`, in the order given."""
+        key_by_node = {id(n): k for n, k in zip(screen.nodes, screen.keys, strict=True)}
+        return [self.reference(key_by_node[id(n)]) for n in nodes]
+
+
+def find(screen: Screen, using: str, value: str, context: Node | None = None) -> list[Node]:
+    """Elements below `context` (default: the application) matching a WDA locator.
+
+    Raises:
+        SelectorError: an unknown strategy, or a query outside the supported subset.
+    """
+    scope = context or screen.root
+    if using == "class chain":
+        return class_chain(value, scope)
+    if using == "xpath":
+        return _xpath(screen, value, scope)
+    below = [n for n in walk(scope) if n is not scope]
+    if using in ("accessibility id", "id", "name"):
+        return [n for n in below if n.name == value]
+    if using == "class name":
+        want = value if value.startswith(TYPE_PREFIX) else TYPE_PREFIX + value
+        return [n for n in below if n.wd_type == want]
+    if using == "predicate string":
+        test = predicate(value)
+        return [n for n in below if test(n)]
+    if using in ("link text", "partial link text"):
+        # WDA's form is "attribute=text", e.g. "label=Wi-Fi".
+        attr, sep, text = value.partition("=")
+        if not sep or attr not in ("name", "label", "value"):
+            raise SelectorError(f"{using} must look like 'label=text', not {value!r}")
+        exact = using == "link text"
+        return [n for n in below if (got := getattr(n, attr)) is not None
+                and (got == text if exact else text in got)]
+    raise SelectorError(f"unsupported locator strategy {using!r}; "
+                        f"supported: {', '.join(STRATEGIES)}")
+
+
+def _xpath(screen: Screen, query: str, scope: Node) -> list[Node]:
+    # Evaluate on the same XML the source route serves, then map elements back to nodes by
+    # document order: lxml's iter() and Screen.nodes walk the tree the same way.
+    doc = etree.fromstring(to_xml(screen).encode())
+    elements = list(doc.iter())
+    by_element = {id(e): n for e, n in zip(elements, screen.nodes, strict=True)}
+    start = doc
+    if scope is not screen.root:
+        start = next(e for e, n in zip(elements, screen.nodes, strict=True) if n is scope)
+    try:
+        found = start.xpath(query)
+    except etree.XPathError as exc:
+        raise SelectorError(f"invalid xpath {query!r}: {exc}") from exc
+    if not isinstance(found, list):
+        raise SelectorError(f"xpath {query!r} does not select elements")
+    return [by_element[id(e)] for e in found if isinstance(e, etree._Element)
+            and id(e) in by_element]
+
+
+def rect(node: Node) -> dict[str, JSON]:
+    """The element's frame as WDA's rect object."""
+    f = node.frame
+    return {"x": f.x, "y": f.y, "width": f.width, "height": f.height}
+
+
+def attribute(node: Node, name: str) -> JSON:
+    """One element attribute as WDA's `attribute/:name` returns it (None when unknown)."""
+    key = name.removeprefix("wd").lower()
+    strings: dict[str, str | None] = {
+        "type": node.wd_type, "name": node.name, "label": node.label, "value": node.value,
+        "placeholdervalue": node.placeholder, "traits": node.trait_text,
+        "rawidentifier": node.name if node.name != node.label else None,
+        "frame": f"{{{{{node.frame.x}, {node.frame.y}}}, "
+                 f"{{{node.frame.width}, {node.frame.height}}}}}",
+    }
+    flags = {"enabled": node.enabled, "visible": node.visible, "displayed": node.visible,
+             "accessible": node.is_accessible, "selected": node.selected,
+             "focused": node.focused, "hasfocus": node.focused,
+             "hittable": node.visible and node.enabled, "accessibilitycontainer": False}
+    if key in strings:
+        return strings[key]
+    if key in flags:
+        return flags[key]
+    if key == "rect":
+        return rect(node)
+    return None

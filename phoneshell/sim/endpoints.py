@@ -1,0 +1,129 @@
+"""The WebDriverAgent service over one simulated phone: routing, the session, fault effects.
+
+Routing follows real WDA (notes/wda-stack.md §4.1): a path under /session/:sid reaches the
+session form of a route, any other path its session-free form; unknown paths answer 404
+`unknown command`; a route found under a session id that is not the active one answers 404
+`invalid session id`. One session at a time: `POST /session` replaces it. The active id goes
+at the top level of every response. Transport (HTTP, slowness, closing the socket) is the
+server's business; this module maps a request to a reply and never blocks.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import TypeVar
+
+from phoneshell.sim import device_routes, element_routes
+from phoneshell.sim.elements import ElementRegistry
+from phoneshell.sim.faults import Faults
+from phoneshell.sim.phone import Phone
+from phoneshell.sim.store import JSON
+from phoneshell.sim.ui import Node
+from phoneshell.sim.wire import Reply, Request, Route, WdaError
+
+T = TypeVar("T")
+
+DEFAULT_SETTINGS: dict[str, JSON] = {
+    "snapshotMaxDepth": 50, "useFirstMatch": False, "boundElementsByIndex": False,
+    "reduceMotion": False, "defaultActiveApplication": "auto", "activeAppDetectionPoint": "",
+    "includeNonModalElements": False, "acceptAlertButtonSelector": "",
+    "dismissAlertButtonSelector": "", "screenshotQuality": 3, "mjpegServerFramerate": 10,
+    "mjpegScalingFactor": 100, "customSnapshotTimeout": 15, "waitForIdleTimeout": 10,
+    "animationCoolOffTimeout": 2, "keyboardAutocorrection": False, "keyboardPrediction": False,
+}
+"""What `GET /session/:sid/appium/settings` reports before anyone changes it."""
+
+
+class Endpoints:
+    """WDA's command set over a phone (see the module docstring). Callers hold the phone lock.
+
+    Args:
+        phone: the simulated phone the commands act on.
+        faults: returns the faults currently switched on.
+    """
+
+    def __init__(self, phone: Phone, faults: Callable[[], Faults]) -> None:
+        self.phone = phone
+        self._faults = faults
+        self.session_id: str | None = None
+        self.capabilities: dict[str, JSON] = {}
+        self.elements = ElementRegistry()
+        self.settings: dict[str, JSON] = dict(DEFAULT_SETTINGS)
+        self._routes: tuple[Route, ...] = (*device_routes.ROUTES, *element_routes.ROUTES)
+        self._derived: dict[str, tuple[int, object]] = {}
+
+    @property
+    def faults(self) -> Faults:
+        """The faults switched on right now."""
+        return self._faults()
+
+    def reported_session(self) -> str | None:
+        """The session id responses carry (none while the stale-session fault is on)."""
+        return None if self.faults.on("stale-session") else self.session_id
+
+    def handle(self, method: str, path: str, query: dict[str, str],
+               body: dict[str, JSON]) -> Reply:
+        """Answer one request (path already stripped of its query string)."""
+        parts = tuple(p for p in path.split("/") if p)
+        sid: str | None = None
+        if len(parts) >= 2 and parts[0] == "session":
+            sid, rest, scopes = parts[1], parts[2:], ("session", "both")
+        else:
+            rest, scopes = parts, ("free", "both")
+        for route in self._routes:
+            params = route.match(method, rest) if route.scope in scopes else None
+            if params is not None:
+                break
+        else:
+            error = WdaError("unknown command", f"Unhandled endpoint: {path} -- "
+                                                f"http://127.0.0.1/ with parameters {body}")
+            return Reply.error(error, self.reported_session())
+        try:
+            if sid is not None and (sid != self.session_id or self.faults.on("stale-session")):
+                raise WdaError("invalid session id", "Session does not exist")
+            if route.write and self.faults.on("drop-writes"):
+                value: JSON = None
+            else:
+                value = route.handler(self, Request(method, "/" + "/".join(rest), params,
+                                                    query, body))
+        except WdaError as exc:
+            return Reply.error(exc, self.reported_session())
+        return Reply.envelope(value, self.reported_session())
+
+    def derived(self, name: str, build: Callable[[], T]) -> T:
+        """A value computed from the current screen, reused until the phone changes.
+
+        Sources and screenshots are read far more often than the screen changes (a harness
+        polls them), so each is built once per screen.
+        """
+        generation = self.phone.generation
+        hit = self._derived.get(name)
+        if hit is not None and hit[0] == generation:
+            return hit[1]  # type: ignore[return-value]
+        value = build()
+        self._derived[name] = (generation, value)
+        return value
+
+    def element(self, request: Request) -> Node:
+        """The node the request's :uuid names.
+
+        Raises:
+            WdaError: stale element reference when it is not on screen (or never was).
+        """
+        element_id = request.params.get("uuid", "")
+        node = self.elements.resolve(self.phone.screen(), element_id)
+        if node is None:
+            raise WdaError("stale element reference",
+                           f"The previously found element \"{element_id}\" is not present in "
+                           "the current view anymore. Make sure the application UI has the "
+                           "expected state.")
+        return node
+
+    def new_session(self, capabilities: dict[str, JSON]) -> str:
+        """Replace the session (and its element ids) with a new one; return its id."""
+        self.session_id = str(uuid.uuid4()).upper()
+        self.capabilities = capabilities
+        self.elements = ElementRegistry()
+        self.settings = dict(DEFAULT_SETTINGS)
+        return self.session_id

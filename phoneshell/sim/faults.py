@@ -1,0 +1,71 @@
+"""Fault switches of the simulated iPhone, for testing how the harness copes with a bad phone.
+
+* `locked`: `/wda/locked` is true, the lock screen shows, every gesture answers 200 null and
+  changes nothing, and unlock does nothing;
+* `drop-writes`: reads work; taps, keys, drags, button presses and home answer 200 and are
+  ignored; launches still work;
+* `stale-session`: every session-scoped request answers 404 `invalid session id`, and
+  `/status` reports no session;
+* `truncated-source`: `/source` (XML) is cut off at 60% of its bytes;
+* `slow`: every WDA request waits first; `slow=SECONDS` sets how long (default 0.25);
+* `gone`: the listening socket is closed, so connections are refused; only the Python API
+  (`SimServer.set_faults`) reopens it.
+
+Faults are given as strings (`--fault slow=0.5`), at start or at runtime.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from phoneshell.errors import PhoneshellError
+
+NAMES = ("locked", "drop-writes", "stale-session", "truncated-source", "slow", "gone")
+DEFAULT_SLOW_S = 0.25
+TRUNCATE_AT = 0.6
+"""The fraction of the XML source's bytes `truncated-source` keeps."""
+
+
+@dataclass(frozen=True)
+class Faults:
+    """Which faults are on (and how slow `slow` is)."""
+
+    active: frozenset[str] = frozenset()
+    slow_s: float = DEFAULT_SLOW_S
+
+    @classmethod
+    def parse(cls, specs: Iterable[str]) -> Faults:
+        """Faults from strings such as "locked" or "slow=0.5".
+
+        Raises:
+            PhoneshellError: an unknown fault name or a bad delay.
+        """
+        active: set[str] = set()
+        slow_s = DEFAULT_SLOW_S
+        for spec in specs:
+            name, sep, arg = spec.strip().partition("=")
+            if name not in NAMES:
+                raise PhoneshellError(f"unknown fault {name!r}",
+                                      hint=f"faults are: {', '.join(NAMES)}")
+            if sep:
+                if name != "slow":
+                    raise PhoneshellError(f"fault {name!r} takes no value ({spec!r})",
+                                          hint="only slow takes one: slow=SECONDS")
+                try:
+                    slow_s = float(arg)
+                except ValueError:
+                    slow_s = -1.0
+                if not 0 <= slow_s <= 60:
+                    raise PhoneshellError(f"bad delay in {spec!r}",
+                                          hint="use slow=SECONDS with 0 <= SECONDS <= 60")
+            active.add(name)
+        return cls(frozenset(active), slow_s)
+
+    def on(self, name: str) -> bool:
+        """Whether a fault is switched on."""
+        return name in self.active
+
+    def specs(self) -> list[str]:
+        """The faults as strings `parse` accepts, in a stable order."""
+        return [f"slow={self.slow_s:g}" if n == "slow" else n for n in NAMES if n in self.active]

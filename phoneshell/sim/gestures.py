@@ -1,0 +1,243 @@
+"""Touch, key and button input on the simulated iPhone, and the system gestures.
+
+Every function changes real state or nothing: a tap runs the handler of the element under the
+finger, typing edits the focused field, a drag scrolls the list under the finger or makes a
+system gesture. A locked phone ignores every gesture, as a real one does while WDA still
+answers 200 (typing fails instead: a lock screen has no keyboard). System gestures, checked in
+this order:
+
+* a downward drag starting at the top edge (y < 40) opens Notification Centre from anywhere;
+* an upward drag starting at the bottom edge goes home;
+* a rightward drag starting at the left edge (x < 20) presses the page's back button;
+* then the front app's own `on_drag` hook, then the list, page view or slider under the finger.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from phoneshell.sim.apps import Drag
+from phoneshell.sim.keyboard import DELETE, RETURN, press
+from phoneshell.sim.ui import Node, Rect, actionable, hit_path
+
+if TYPE_CHECKING:
+    from phoneshell.sim.phone import Phone
+
+TOP_EDGE = 40
+"""A drag starting above this y is a top-edge drag (real phones need y near 0)."""
+BOTTOM_EDGE = 40
+LEFT_EDGE = 20
+MIN_TRAVEL = 60
+"""Shorter drags are not gestures (a finger that barely moved)."""
+
+# WebDriver key codes facebook-wda users send for Backspace, Return and Enter.
+_BACKSPACE = {DELETE, "\ue003"}
+_ENTER = {RETURN, "\r", "\ue006", "\ue007"}
+
+
+def activate(phone: Phone, node: Node, x: int | None = None) -> None:
+    """Do what tapping `node` does: focus a field, move a slider, or run its handler."""
+    if node.field is not None:
+        phone.focus(node.field)
+    if node.on_adjust is not None:
+        at = node.frame.center[0] if x is None else x
+        node.on_adjust(max(0.0, min(1.0, (at - node.frame.x) / max(1, node.frame.width))))
+    if node.on_tap is not None:
+        node.on_tap()
+    phone.changed()
+
+
+def tap(phone: Phone, x: int, y: int) -> None:
+    """Tap a point: the nearest handler above the topmost visible element there runs."""
+    if phone.locked:
+        return
+    target = actionable(hit_path(phone.screen().root, x, y))
+    if target is not None:
+        activate(phone, target, x)
+
+
+def tap_element(phone: Phone, node: Node) -> None:
+    """Tap an element found by a query, as XCUITest does: its nearest handler runs."""
+    if phone.locked:
+        return
+    target = actionable(_path_to(phone.screen().root, node))
+    if target is not None:
+        activate(phone, target, node.frame.center[0])
+
+
+def swipe_drag(frame: Rect, direction: str) -> Drag:
+    """The drag of a swipe across the middle half of a frame ("up": the finger moves up).
+
+    Raises:
+        ValueError: not up, down, left or right.
+    """
+    cx, cy = frame.center
+    qx, qy = frame.width // 4, frame.height // 4
+    moves = {"up": (cx, cy + qy, cx, cy - qy), "down": (cx, cy - qy, cx, cy + qy),
+             "left": (cx + qx, cy, cx - qx, cy), "right": (cx - qx, cy, cx + qx, cy)}
+    if direction not in moves:
+        raise ValueError(f"swipe direction must be up, down, left or right, not {direction!r}")
+    return Drag(*moves[direction])
+
+
+def hold(phone: Phone, x: int, y: int, duration_s: float) -> None:
+    """Touch and hold: an element's `on_hold` if it has one, else the same as a tap."""
+    if phone.locked:
+        return
+    path = hit_path(phone.screen().root, x, y)
+    for node in reversed(path):
+        if node.on_hold is not None:
+            if node.enabled:
+                node.on_hold()
+                phone.changed()
+            return
+    tap(phone, x, y)
+
+
+def press_key(phone: Phone, key: str) -> None:
+    """A tap on an on-screen keyboard key: type what it types, or switch its plane."""
+    typed = press(phone.keyboard, key)
+    if typed:
+        type_text(phone, typed)
+    phone.changed()
+
+
+def type_text(phone: Phone, text: str) -> bool:
+    """Type into the focused field ("\\b" deletes, "\\n" is Return).
+
+    Returns:
+        False, typing nothing, when no field on screen has focus (WDA answers an error then).
+    """
+    field = None if phone.locked else phone.keyboard_field()
+    if field is None:
+        return False
+    for char in text:
+        if field is not phone.focused:
+            # Return moved focus: type on only if another field on screen took it.
+            field = phone.keyboard_field()
+            if field is None:
+                break
+        if char in _BACKSPACE:
+            field.text = field.text[:-1]
+        elif char in _ENTER and not field.multiline:
+            # Return ends editing first: a submit handler may move focus elsewhere.
+            phone.focus(None)
+            if field.on_submit is not None:
+                field.on_submit()
+        else:
+            field.text += "\n" if char in _ENTER else char
+    phone.changed()
+    return True
+
+
+def drag(phone: Phone, move: Drag) -> None:
+    """A one-finger drag; see the module docstring for what it does where."""
+    if phone.locked:
+        return
+    f = phone.facts
+    # facebook-wda's swipe_left starts at x == width, one point off the screen: clamp, as
+    # the touch screen's edge does.
+    move = Drag(min(max(move.from_x, 0), f.width - 1), min(max(move.from_y, 0), f.height - 1),
+                min(max(move.to_x, 0), f.width - 1), min(max(move.to_y, 0), f.height - 1),
+                move.duration_s)
+    if move.from_y < TOP_EDGE and move.vertical and move.dy > MIN_TRAVEL:
+        phone.open_notification_centre()
+    elif move.from_y >= f.height - BOTTOM_EDGE and move.vertical and move.dy < -MIN_TRAVEL:
+        phone.go_home()
+    elif move.from_x < LEFT_EDGE and not move.vertical and move.dx > MIN_TRAVEL:
+        _edge_back(phone)
+    elif not _app_drag(phone, move):
+        _scroll_or_adjust(phone, move)
+    phone.changed()
+
+
+def _edge_back(phone: Phone) -> None:
+    # iOS pops the navigation stack on a left-edge swipe; the page's back button does the same.
+    for node in phone.screen().nodes:
+        if node.name == "BackButton" and node.visible and node.enabled and node.on_tap:
+            node.on_tap()
+            return
+
+
+def _app_drag(phone: Phone, move: Drag) -> bool:
+    bundle, _ = phone.active()
+    app = next(a for a in phone.apps() if a.bundle_id == bundle)
+    if app.on_drag is None:
+        return False
+    return app.on_drag(phone.running_state(bundle), phone, move)
+
+
+def _scroll_or_adjust(phone: Phone, move: Drag) -> None:
+    path = hit_path(phone.screen().root, move.from_x, move.from_y)
+    for node in reversed(path):
+        if node.on_adjust is not None and not move.vertical and node.enabled:
+            width = max(1, node.frame.width)
+            node.on_adjust(max(0.0, min(1.0, (move.to_x - node.frame.x) / width)))
+            return
+        scroll = node.scroll
+        if scroll is not None and scroll.horizontal != move.vertical:
+            # The content follows the finger: dragging up reveals what is further down.
+            scroll.scroll_by(-(move.dy if move.vertical else move.dx))
+            return
+
+
+def scroll_into_view(phone: Phone, target: Node) -> bool:
+    """Scroll the list holding `target` so its centre is in the list's frame; False if none."""
+    chain = _path_to(phone.screen().root, target)
+    for node in reversed(chain[:-1]):
+        scroll = node.scroll
+        if scroll is None or scroll.horizontal:
+            continue
+        centre = target.frame.y + target.frame.height // 2
+        view = node.frame
+        if not view.y <= centre < view.bottom:
+            scroll.scroll_by(centre - (view.y + view.height // 2))
+            phone.changed()
+        return True
+    return False
+
+
+def scroll_list(phone: Phone, node: Node, direction: str, distance: float) -> None:
+    """Scroll the list at or around `node` by `distance` of its length ("down" shows more below).
+
+    Raises:
+        ValueError: not up, down, left or right.
+    """
+    signs = {"down": 1, "up": -1, "right": 1, "left": -1}
+    if direction not in signs:
+        raise ValueError(f"scroll direction must be up, down, left or right, not {direction!r}")
+    horizontal = direction in ("left", "right")
+    for holder in reversed(_path_to(phone.screen().root, node)):
+        scroll = holder.scroll
+        if scroll is not None and scroll.horizontal == horizontal:
+            length = holder.frame.width if horizontal else holder.frame.height
+            scroll.scroll_by(round(signs[direction] * length * distance))
+            phone.changed()
+            return
+
+
+def _path_to(root: Node, target: Node) -> list[Node]:
+    if root is target:
+        return [root]
+    for child in root.children:
+        below = _path_to(child, target)
+        if below:
+            return [root, *below]
+    return []
+
+
+def press_button(phone: Phone, name: str) -> None:
+    """A hardware button press.
+
+    Raises:
+        ValueError: not one of "home", "volumeUp", "volumeDown".
+    """
+    if name not in ("home", "volumeUp", "volumeDown"):
+        raise ValueError(f"unsupported button {name!r}: use home, volumeUp or volumeDown")
+    if phone.locked:
+        return
+    if name == "home":
+        phone.go_home()
+    else:
+        phone.volume = max(0, min(16, phone.volume + (1 if name == "volumeUp" else -1)))
+        phone.changed()

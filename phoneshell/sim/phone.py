@@ -1,0 +1,319 @@
+"""The simulated iPhone's state: installed and running apps, the front app, stores, lock, focus.
+
+`Phone` is what WDA routes act on and what app models see as their `Host`. It owns the truth a
+real phone would: which app is in front (SpringBoard is the home screen and its overlays), each
+running app's UI state (dropped on terminate, kept in the background), each app's persistent
+store (kept across terminate, for the whole process), the lock, and which text field has focus.
+Touch and key input live in `gestures.py`; the phone exposes them as methods so callers have
+one object to drive. Not thread-safe: the server holds one lock around it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from phoneshell.errors import PhoneshellError
+from phoneshell.sim import gestures, layout
+from phoneshell.sim.apps import AppModel, Drag, builtin_apps
+from phoneshell.sim.apps import springboard as sb
+from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.keyboard import KeyboardState, keyboard
+from phoneshell.sim.store import JSON, Store
+from phoneshell.sim.ui import Field, Node, Rect, Screen, walk
+
+SPRINGBOARD = sb.BUNDLE_ID
+SPRINGBOARD_PID = 58
+"""SpringBoard starts early in boot, so its pid is small and stays put."""
+FIRST_APP_PID = 1000
+STATE_VERSION = 1
+"""Version of the `--state` file format: {"version": 1, "stores": {...}, "facts": {...}}."""
+
+
+class AppNotInstalled(PhoneshellError):
+    """A launch, activate or URL named an app the simulator does not model."""
+
+
+@dataclass(frozen=True)
+class Process:
+    """A running app: its process id and its UI state (created by the app's `new_state`)."""
+
+    pid: int
+    state: Any
+
+
+class Phone:
+    """One simulated iPhone (see the module docstring). Implements the apps' `Host` protocol.
+
+    Args:
+        facts: device identity and geometry (defaults: iPhone 17 Pro, iOS 26.2).
+        apps: the installed app models (default: every built-in one); must include SpringBoard.
+    """
+
+    def __init__(self, facts: DeviceFacts | None = None,
+                 apps: Sequence[AppModel[Any]] | None = None) -> None:
+        self._facts = facts or DeviceFacts()
+        models = list(apps) if apps is not None else list(builtin_apps())
+        if all(a.bundle_id != SPRINGBOARD for a in models):
+            models.insert(0, sb.APP)
+        self._apps = {a.bundle_id: a for a in models}
+        self.stores: dict[str, Store] = {}
+        self.generation = 0
+        """Bumped on every change, so readers can cache what they derive from the screen."""
+        self._boot()
+
+    def _boot(self) -> None:
+        self.running: dict[str, Process] = {}
+        self.foreground = SPRINGBOARD
+        self.locked = False
+        self.volume = 8
+        """Ringer/media volume steps, 0-16 (the volume buttons change it)."""
+        self._focused: Field | None = None
+        self.keyboard = KeyboardState()
+        self._next_pid = FIRST_APP_PID
+        self.running[SPRINGBOARD] = Process(SPRINGBOARD_PID, sb.APP.new_state())
+        self.changed()
+
+    def reset(self) -> None:
+        """Back to a freshly booted phone with empty stores (facts are kept)."""
+        self.stores.clear()
+        self._boot()
+
+    def changed(self) -> None:
+        """Note that state changed: the cached screen is stale."""
+        self.generation += 1
+        self._screen: Screen | None = None
+
+    # -- the Host protocol -------------------------------------------------------------------
+
+    @property
+    def facts(self) -> DeviceFacts:
+        """Device identity and geometry."""
+        return self._facts
+
+    @property
+    def focused(self) -> Field | None:
+        """The text field with keyboard focus, if any."""
+        return self._focused
+
+    def store(self, bundle_id: str) -> Store:
+        """The persistent store of an app (created empty on first use)."""
+        return self.stores.setdefault(bundle_id, Store())
+
+    def apps(self) -> Sequence[AppModel[Any]]:
+        """Every installed app model."""
+        return list(self._apps.values())
+
+    def launch(self, bundle_id: str) -> None:
+        """Bring an app to the front, starting it if needed (as WDA's launch and activate do).
+
+        Raises:
+            AppNotInstalled: the bundle id names no installed app.
+        """
+        app = self._model(bundle_id)
+        if self.locked:
+            return  # a locked phone stays on its lock screen
+        if bundle_id == SPRINGBOARD:
+            self.go_home()
+            return
+        if bundle_id not in self.running:
+            self.running[bundle_id] = Process(self._next_pid, app.new_state())
+            self._next_pid += 1
+        if self.foreground != bundle_id:
+            self.focus(None)
+            self.foreground = bundle_id
+            sb.close_overlays(self._springboard())
+        self.changed()
+
+    def go_home(self) -> None:
+        """Show the home screen (closing Spotlight or Notification Centre)."""
+        if self.locked:
+            return
+        self.focus(None)
+        if self.foreground != SPRINGBOARD:
+            # Coming back from an app lands on the page that was showing, not the first page.
+            sb.close_overlays(self._springboard())
+        else:
+            sb.show_home(self._springboard())
+        self.foreground = SPRINGBOARD
+        self.changed()
+
+    def open_url(self, url: str) -> None:
+        """Open a URL in the app that claims its scheme (http and https: Safari).
+
+        Raises:
+            AppNotInstalled: no installed app handles the scheme.
+        """
+        scheme = url.split(":", 1)[0].lower()
+        app = next((a for a in self._apps.values() if scheme in a.url_schemes), None)
+        if app is None or app.on_url is None:
+            raise AppNotInstalled(f"no installed app opens {scheme}: URLs ({url})",
+                                  hint="the simulator's apps are listed in docs/simulator.md")
+        self.launch(app.bundle_id)
+        if self.foreground == app.bundle_id:
+            app.on_url(self.running[app.bundle_id].state, self, url)
+            self.changed()
+
+    def focus(self, field: Field | None) -> None:
+        """Give `field` keyboard focus (None: dismiss the keyboard)."""
+        if self._focused is not None:
+            self._focused.focused = False
+        self._focused = field
+        if field is not None:
+            field.focused = True
+            self.keyboard = KeyboardState()
+        self.changed()
+
+    # -- app lifecycle (WDA's apps/* routes) --------------------------------------------------
+
+    def terminate(self, bundle_id: str) -> bool:
+        """Stop an app, dropping its UI state (its store stays); return whether it was running."""
+        self._model(bundle_id)
+        if bundle_id == SPRINGBOARD:
+            self.running[SPRINGBOARD] = Process(SPRINGBOARD_PID, sb.APP.new_state())
+            self.focus(None)
+            self.changed()
+            return True
+        if self.running.pop(bundle_id, None) is None:
+            return False
+        if self.foreground == bundle_id:
+            self.focus(None)
+            self.foreground = SPRINGBOARD
+        self.changed()
+        return True
+
+    def app_state(self, bundle_id: str) -> int:
+        """XCUIApplicationState: 1 not running, 3 running in the background, 4 in front."""
+        if bundle_id not in self.running:
+            return 1
+        return 4 if self.active()[0] == bundle_id else 3
+
+    def active(self) -> tuple[str, int]:
+        """Bundle id and pid of what is in front (SpringBoard while locked)."""
+        bundle = SPRINGBOARD if self.locked else self.foreground
+        return bundle, self.running[bundle].pid
+
+    def lock(self) -> None:
+        """Lock the phone: the lock screen shows and gestures do nothing."""
+        self.locked = True
+        self.focus(None)
+
+    def unlock(self) -> None:
+        """Unlock: back to whatever was in front."""
+        self.locked = False
+        self.changed()
+
+    # -- input (see gestures.py) -------------------------------------------------------------
+
+    def tap(self, x: int, y: int) -> None:
+        """Tap a point: the topmost visible element there reacts."""
+        gestures.tap(self, x, y)
+
+    def hold(self, x: int, y: int, duration_s: float) -> None:
+        """Touch and hold a point."""
+        gestures.hold(self, x, y, duration_s)
+
+    def drag(self, drag: Drag) -> None:
+        """Drag a finger: scroll lists, flip pages, or make a system gesture."""
+        gestures.drag(self, drag)
+
+    def type_text(self, text: str) -> bool:
+        """Type into the focused field; False (and nothing typed) when no field has focus."""
+        return gestures.type_text(self, text)
+
+    def press_button(self, name: str) -> None:
+        """Press a hardware button: "home", "volumeUp" or "volumeDown".
+
+        Raises:
+            ValueError: any other name.
+        """
+        gestures.press_button(self, name)
+
+    # -- what is on screen -------------------------------------------------------------------
+
+    def screen(self) -> Screen:
+        """The current screen (cached until the next change)."""
+        if self._screen is None:
+            self._screen = self._compose()
+        return self._screen
+
+    def keyboard_field(self) -> Field | None:
+        """The focused field if it is on screen, i.e. the field the keyboard types into."""
+        field = self._focused
+        if field is None or self.locked:
+            return None
+        return field if any(n.field is field for n in self.screen().nodes) else None
+
+    def _compose(self) -> Screen:
+        f = self._facts
+        full = Rect(0, 0, f.width, f.height)
+        bundle = SPRINGBOARD if self.locked else self.foreground
+        app = self._apps[bundle]
+        state = self.running[bundle].state
+        body = sb.lock_screen(f) if self.locked else app.render(state, self)
+        window = [body]
+        focused = self._focused
+        if focused is not None and not self.locked and any(n.field is focused
+                                                            for n in walk(body)):
+            window.append(keyboard(f, focused, self.keyboard, self._press_key))
+        root = Node("Application", full, label=app.name, name=app.name, children=(
+            Node("Window", full, children=tuple(window)),
+            Node("Window", Rect(0, 0, f.width, 54), children=(layout.status_bar(f),)),
+        ))
+        return Screen.of(root, bundle, self.running[bundle].pid)
+
+    def _press_key(self, key: str) -> None:
+        gestures.press_key(self, key)
+
+    def _model(self, bundle_id: str) -> AppModel[Any]:
+        app = self._apps.get(bundle_id)
+        if app is None:
+            raise AppNotInstalled(f"app {bundle_id} is not installed on the simulated iPhone",
+                                  hint="the simulator's apps are listed in docs/simulator.md")
+        return app
+
+    def _springboard(self) -> sb.SpringBoardState:
+        state: sb.SpringBoardState = self.running[SPRINGBOARD].state
+        return state
+
+    def running_state(self, bundle_id: str) -> Any:
+        """The UI state of a running app (for system gestures and tests), else None."""
+        process = self.running.get(bundle_id)
+        return None if process is None else process.state
+
+    def open_notification_centre(self) -> None:
+        """Pull Notification Centre down over whatever is in front."""
+        behind = None if self.foreground == SPRINGBOARD else self.foreground
+        self.focus(None)
+        self.foreground = SPRINGBOARD
+        sb.open_notification_centre(self._springboard(), behind)
+        self.changed()
+
+    # -- persistence -------------------------------------------------------------------------
+
+    def save_state(self) -> dict[str, JSON]:
+        """What survives a restart: every app's store (the `--state` file's content)."""
+        # A deep copy through JSON: the caller may serialise it after the lock is released.
+        stores: dict[str, JSON] = {b: json.loads(json.dumps(s.data))
+                                   for b, s in sorted(self.stores.items()) if s.data}
+        return {"version": STATE_VERSION, "stores": stores}
+
+    def load_state(self, data: JSON) -> None:
+        """Replace the stores (and optionally device facts) with a saved state.
+
+        Raises:
+            PhoneshellError: the data is not a state this version understands.
+        """
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            raise PhoneshellError("not a simulator state (expected a JSON object with "
+                                  f'"version": {STATE_VERSION})',
+                                  hint="delete the file to start from a fresh phone")
+        stores, facts = data.get("stores", {}), data.get("facts", {})
+        if not isinstance(stores, dict) or not isinstance(facts, dict):
+            raise PhoneshellError('"stores" and "facts" must be JSON objects',
+                                  hint="delete the file to start from a fresh phone")
+        self._facts = self._facts.updated(facts)
+        self.stores = {b: Store(v) for b, v in stores.items() if isinstance(v, dict)}
+        self._boot()

@@ -1,0 +1,236 @@
+"""Screenshots of the simulated iPhone: a PNG wireframe of the current screen, drawn with Pillow.
+
+Every visible element is drawn at its frame (points x scale pixels): list rows as white bands,
+buttons as blue text or filled keys, switches as pills (green when on), text fields as rounded
+boxes (blue outline while focused), home-screen icons as coloured tiles, the keyboard's keys,
+and every label or value as text large enough for a vision model to read. A node's
+`pixels_text` is drawn in place of its label: that text exists in the pixels only, never in
+the page source (Safari's image probe pages rely on this).
+
+Drawn in palette mode with Pillow's default font: non-antialiased text at 3x is still sharp,
+and a palette PNG encodes several times faster than RGB (the Settings root takes ~20 ms).
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+import zlib
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.ui import Node, Rect, Screen
+
+RGB = tuple[int, int, int]
+BACKGROUND: RGB = (242, 242, 247)
+WALLPAPER: RGB = (38, 62, 96)
+WHITE: RGB = (255, 255, 255)
+BLACK: RGB = (0, 0, 0)
+GREY: RGB = (142, 142, 147)
+SEPARATOR: RGB = (198, 198, 200)
+BLUE: RGB = (0, 122, 255)
+GREEN: RGB = (52, 199, 89)
+FIELD: RGB = (227, 227, 232)
+KEY_BED: RGB = (209, 211, 217)
+KEY_FILL: RGB = (188, 192, 200)
+ORANGE: RGB = (255, 149, 0)
+OPERATOR_SYMBOLS = frozenset("\u00f7\u00d7\u2212+=")
+"""Keys showing these are drawn orange, as Calculator's operator column is."""
+_LIGHT_CONTAINERS = frozenset({"Cell", "Alert", "Sheet", "Keyboard", "TabBar"})
+
+
+@lru_cache(maxsize=64)
+def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=px)
+
+
+class _Painter:
+    """Draws one screen; `s` is the scale (pixels per point)."""
+
+    def __init__(self, image: Image.Image, scale: int, bounds: Rect) -> None:
+        self.draw = ImageDraw.Draw(image)
+        self.s = scale
+        self.bounds = bounds
+
+    def box(self, r: Rect, inset: int = 0) -> tuple[int, int, int, int]:
+        s = self.s
+        return ((r.x + inset) * s, (r.y + inset) * s, (r.x + r.width - inset) * s - 1,
+                (r.y + r.height - inset) * s - 1)
+
+    def text(self, text: str, r: Rect, ink: RGB, *, pt: float = 17.0, center: bool = False,
+             right: bool = False, wrap: bool = True) -> None:
+        """Draw text in a frame: shrunk to fit one line, else wrapped, never below 11 pt."""
+        s, draw = self.s, self.draw
+        text = printable(text)
+        px = max(11 * s, int(min(pt, max(r.height, 12) * 0.8) * s))
+        font = _font(px)
+        width = r.width * s
+        while draw.textlength(text, font=font) > width and px > 13 * s:
+            px -= 2 * s
+            font = _font(px)
+        lines = _wrap(draw, text, font, width) if wrap else [text]
+        if len(lines) > 1 and px * 1.15 * len(lines) > r.height * s * 1.5:
+            lines = [_truncate(draw, text, font, width)]
+        top = r.y * s + max(0, (r.height * s - px * len(lines)) // 2)
+        for i, line in enumerate(lines):
+            w = draw.textlength(line, font=font)
+            x = r.x * s + ((width - w) // 2 if center else width - w if right else 0)
+            draw.text((x, top + i * px * 1.15), line, fill=ink, font=font)
+
+
+def _wrap(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont |
+          ImageFont.ImageFont, width: int) -> list[str]:
+    if draw.textlength(text, font=font) <= width:
+        return [text]
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and draw.textlength(trial, font=font) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return [*lines, line]
+
+
+_SUBSTITUTES = {"\u00f7": "/", "\u00d7": "x", "\u2212": "-", "\u2013": "-", "\u2014": "-",
+                "\u2022": "*", "\u25cf": "*", "\u2713": "v", "\u2190": "<-", "\u2192": "->"}
+
+
+@lru_cache(maxsize=1024)
+def _drawable(char: str) -> str:
+    """The char, or the nearest the default font has (it covers basic Latin only)."""
+    font = _font(40)
+    if char.isspace() or font.getmask(char).getbbox() != font.getmask("\uffff").getbbox():
+        return char
+    if char in _SUBSTITUTES:
+        return _SUBSTITUTES[char]
+    base = unicodedata.normalize("NFKD", char)[:1]
+    return base if base and base != char and _drawable(base) == base else "?"
+
+
+def printable(text: str) -> str:
+    """Text with characters the screenshot font lacks replaced by near ASCII (x for ×)."""
+    return text if text.isascii() else "".join(_drawable(c) for c in text)
+
+
+def _truncate(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont |
+              ImageFont.ImageFont, width: int) -> str:
+    while len(text) > 1 and draw.textlength(text + "\u2026", font=font) > width:
+        text = text[:-1]
+    return text.rstrip() + "\u2026"
+
+
+def _tile_colour(name: str) -> RGB:
+    h = zlib.crc32(name.encode())
+    return (60 + h % 150, 60 + (h >> 8) % 150, 60 + (h >> 16) % 150)
+
+
+def _label(node: Node) -> str:
+    return node.pixels_text or node.value or node.label or ""
+
+
+def _paint(p: _Painter, node: Node, light: bool) -> None:
+    r, d, kind = node.frame, p.draw, node.type
+    ink = BLACK if light else WHITE
+    s = p.s
+    if kind == "Cell":
+        d.rectangle(p.box(r), fill=WHITE)
+        d.line((((r.x + 16) * s, r.bottom * s - 1), ((r.x + r.width) * s, r.bottom * s - 1)),
+               fill=SEPARATOR, width=1)
+    elif kind in ("Alert", "Sheet"):
+        d.rounded_rectangle(p.box(r), 14 * s, fill=WHITE, outline=GREY, width=s)
+    elif kind == "Keyboard":
+        d.rectangle(p.box(r), fill=KEY_BED)
+    elif kind == "TabBar":
+        d.rectangle(p.box(r), fill=(249, 249, 249))
+        d.line(((0, r.y * s), (r.width * s, r.y * s)), fill=SEPARATOR, width=s)
+    elif kind == "Key":
+        d.rounded_rectangle(p.box(r), 5 * s, fill=WHITE if len(node.label or "") == 1
+                            else KEY_FILL)
+        p.text(node.label or "", r, BLACK, pt=22 if len(node.label or "") == 1 else 14,
+               center=True, wrap=False)
+    elif kind in ("SearchField", "TextField", "SecureTextField", "TextView"):
+        _paint_field(p, node)
+    elif kind == "Switch":
+        on = node.value == "1"
+        pill = Rect(r.x + r.width - 51, r.y + (r.height - 31) // 2, 51, 31)
+        d.rounded_rectangle(p.box(pill), 15 * s, fill=GREEN if on else (233, 233, 234))
+        knob = Rect(pill.x + (22 if on else 2), pill.y + 2, 27, 27)
+        d.ellipse(p.box(knob), fill=WHITE, outline=SEPARATOR)
+    elif kind == "Slider":
+        position = float((node.value or "0%").rstrip("%") or 0) / 100
+        mid = (r.y + r.height // 2) * s
+        split = (r.x + round(r.width * position)) * s
+        d.line(((r.x * s, mid), (split, mid)), fill=BLUE, width=2 * s)
+        d.line(((split, mid), ((r.x + r.width) * s, mid)), fill=SEPARATOR, width=2 * s)
+        d.ellipse((split - 13 * s, mid - 13 * s, split + 13 * s, mid + 13 * s), fill=WHITE,
+                  outline=GREY, width=s)
+    elif kind == "Icon":
+        tile = Rect(r.x + (r.width - 60) // 2, r.y, 60, 60)
+        d.rounded_rectangle(p.box(tile), 14 * s, fill=_tile_colour(node.name or ""))
+        p.text((node.label or "?")[:1], tile, WHITE, pt=32, center=True, wrap=False)
+        if r.height > 70:
+            p.text(node.label or "", Rect(r.x - 8, r.y + 64, r.width + 16, 18), ink, pt=12,
+                   center=True, wrap=False)
+    elif kind == "Button":
+        _paint_button(p, node, light)
+    elif kind == "PageIndicator":
+        d.rounded_rectangle(p.box(r), r.height * s // 2, fill=(74, 98, 130))
+    elif kind == "Image" and node.name == "chevron.forward":
+        p.text("\u203a", Rect(r.x - 4, r.y - 6, 16, 24), GREY, pt=22, center=True, wrap=False)
+    elif kind == "StaticText":
+        p.text(_label(node), r, ink, pt=r.height * 0.8 if r.height > 40 else 17)
+
+
+def _paint_field(p: _Painter, node: Node) -> None:
+    r, d, s = node.frame, p.draw, p.s
+    d.rounded_rectangle(p.box(r), 10 * s, fill=FIELD,
+                        outline=BLUE if node.focused else None, width=2 * s)
+    typed = node.field is not None and bool(node.field.text)
+    shown = node.value or "" if typed else node.placeholder or node.value or ""
+    inner = Rect(r.x + 36, r.y, r.width - 44, r.height)
+    p.text(shown, inner, BLACK if typed else GREY, pt=17, wrap=False)
+    if node.focused:
+        end = inner.x * s + int(p.draw.textlength(shown if typed else "", font=_font(17 * s)))
+        d.line(((end + s, (r.y + 8) * s), (end + s, (r.bottom - 8) * s)), fill=BLUE,
+               width=2 * s)
+
+
+def _paint_button(p: _Painter, node: Node, light: bool) -> None:
+    r, d, s = node.frame, p.draw, p.s
+    label = _label(node)
+    if min(r.width, r.height) >= 60:
+        # Keypad-sized buttons are drawn as filled keys, so their grid reads as a keypad.
+        fill = BLUE if node.selected else ORANGE if label in OPERATOR_SYMBOLS else (80, 80, 84)
+        d.rounded_rectangle(p.box(r), min(r.width, r.height) * s // 2, fill=fill)
+        p.text(label, r, WHITE, pt=30 if len(label) < 3 else 20, center=True, wrap=False)
+        return
+    ink = BLUE if node.enabled else GREY
+    if node.name == "BackButton":
+        p.text("\u2039 " + label, Rect(r.x, r.y, max(r.width, 120), r.height), ink, wrap=False)
+    else:
+        p.text(label, r, ink if light or node.selected else WHITE, center=True, wrap=False)
+
+
+def _walk(p: _Painter, node: Node, light: bool) -> None:
+    if node.visible and node.frame.intersects(p.bounds):
+        _paint(p, node, light)
+    light = light or node.type in _LIGHT_CONTAINERS
+    for child in node.children:
+        _walk(p, child, light)
+
+
+def png(screen: Screen, facts: DeviceFacts, compress_level: int = 1) -> bytes:
+    """Render the screen as PNG bytes of (width x scale) by (height x scale) pixels."""
+    s = facts.scale
+    dark = screen.bundle_id == "com.apple.springboard"
+    image = Image.new("P", (facts.width * s, facts.height * s))
+    image.putpalette([*(WALLPAPER if dark else BACKGROUND), *([0] * 765)])
+    painter = _Painter(image, s, Rect(0, 0, facts.width, facts.height))
+    _walk(painter, screen.root, not dark)
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=compress_level)
+    return out.getvalue()

@@ -1,0 +1,352 @@
+"""The simulated iPhone's HTTP server: WDA's routes, the control routes, faults, state files.
+
+`SimServer` runs a `ThreadingHTTPServer` on a background thread; one lock serialises every
+request's work on the phone, as a real phone serialises WDA commands. It is what `phoneshell
+sim` runs (`add_arguments` and `run` are the CLI's hooks) and what tests and the in-process
+default device start on port 0. It must never import harness code: the harness reaches the
+simulator over HTTP only, exactly as it reaches a phone.
+
+Control routes live outside WDA's namespace, under /phoneshell/sim/:
+
+    GET  /phoneshell/sim/state    foreground app, running apps, lock, faults, stores, facts
+    POST /phoneshell/sim/reset    a freshly booted phone with empty stores (faults stay)
+    GET  /phoneshell/sim/faults   {"faults": ["slow=0.25", ...]}
+    POST /phoneshell/sim/faults   {"faults": [...]} replaces the set; {"on": [...]}, {"off": [...]}
+    POST /phoneshell/sim/save     write the state file ({"path": FILE} to choose another)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, TextIO
+from urllib.parse import parse_qsl, urlsplit
+
+from phoneshell.errors import PhoneshellError
+from phoneshell.sim.apps import AppModel
+from phoneshell.sim.endpoints import Endpoints
+from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.faults import Faults
+from phoneshell.sim.phone import Phone
+from phoneshell.sim.store import JSON
+from phoneshell.sim.wire import Reply, WdaError
+
+CONTROL_PREFIX = "/phoneshell/sim/"
+HEALTH_PAGE = ("<!DOCTYPE html><html><title>Health Check</title><body><p>I-AM-ALIVE</p></body>"
+               "</html>")
+"""What current WDA answers on /health (tidevice's keeper looks for I-AM-ALIVE)."""
+
+
+class _HttpServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], sim: SimServer) -> None:
+        super().__init__(address, _Handler)
+        self.sim = sim
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _HttpServer
+
+    def _serve(self) -> None:
+        url = urlsplit(self.path)
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        reply = self.server.sim.dispatch(self.command, url.path.rstrip("/") or "/",
+                                         dict(parse_qsl(url.query)), raw)
+        self.send_response(reply.status)
+        self.send_header("Content-Type", reply.content_type)
+        self.send_header("Content-Length", str(len(reply.body)))
+        self.end_headers()
+        self.wfile.write(reply.body)
+
+    do_GET = do_POST = do_DELETE = do_PUT = _serve
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Stay quiet: a harness polls the phone many times a second."""
+
+
+class SimServer:
+    """A simulated iPhone speaking WDA over HTTP. Use as a context manager, or start/stop.
+
+    Args:
+        host: address to bind (loopback by default).
+        port: port to bind; 0 picks a free one (see `url` after `start`).
+        state_file: JSON state loaded at start if it exists and written on stop.
+        faults: faults switched on from the start, e.g. ["locked", "slow=0.5"].
+        facts: device facts (default: iPhone 17 Pro, iOS 26.2).
+        apps: installed app models (default: every built-in app).
+    """
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0,
+                 state_file: str | Path | None = None, faults: Iterable[str] = (), *,
+                 facts: DeviceFacts | None = None,
+                 apps: Sequence[AppModel[Any]] | None = None) -> None:
+        self.host, self.port = host, port
+        self.state_file = Path(state_file) if state_file is not None else None
+        self.phone = Phone(facts, apps)
+        self.lock = threading.RLock()
+        """Held while any request works on the phone; hold it to touch `phone` directly."""
+        self._faults = Faults()
+        self.endpoints = Endpoints(self.phone, lambda: self._faults)
+        self._httpd: _HttpServer | None = None
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self.set_faults(faults)
+
+    @property
+    def url(self) -> str:
+        """The base URL to give facebook-wda, e.g. http://127.0.0.1:8100."""
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def faults(self) -> Faults:
+        """The faults switched on."""
+        return self._faults
+
+    def __enter__(self) -> SimServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> SimServer:
+        """Load the state file (if any), then start listening (unless the gone fault is on).
+
+        Raises:
+            PhoneshellError: the state file is unreadable, or the port cannot be bound.
+        """
+        if self.state_file is not None and self.state_file.exists():
+            try:
+                data = json.loads(self.state_file.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise PhoneshellError(f"cannot read simulator state {self.state_file}: {exc}",
+                                      hint="fix or delete the file") from exc
+            with self.lock:
+                self.phone.load_state(data)
+        self._stopping.clear()
+        if not self._faults.on("gone"):
+            self._listen()
+        return self
+
+    def stop(self) -> None:
+        """Stop listening and write the state file (if one was given)."""
+        self._stopping.set()
+        self._close()
+        if self.state_file is not None:
+            self.save()
+
+    def serve_forever(self) -> None:
+        """Block until `request_stop` (or Ctrl-C), then stop; for `phoneshell sim`."""
+        try:
+            self._stopping.wait()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.stop()
+
+    def request_stop(self) -> None:
+        """Make `serve_forever` return (safe from signal handlers and other threads)."""
+        self._stopping.set()
+
+    def _listen(self) -> None:
+        if self._httpd is not None:
+            return
+        try:
+            httpd = _HttpServer((self.host, self.port), self)
+        except OSError as exc:
+            raise PhoneshellError(f"cannot listen on {self.host}:{self.port}: {exc}",
+                                  hint="pick another --port, or stop what is using it") from exc
+        self.port = httpd.server_address[1]
+        self._httpd = httpd
+        # shutdown() waits up to one poll interval: keep it short, tests start and stop a lot.
+        self._thread = threading.Thread(target=httpd.serve_forever,
+                                        kwargs={"poll_interval": 0.01},
+                                        name=f"phoneshell-sim-{self.port}", daemon=True)
+        self._thread.start()
+
+    def _close(self) -> None:
+        httpd, thread = self._httpd, self._thread
+        self._httpd = self._thread = None
+        if httpd is not None:
+            httpd.shutdown()
+            httpd.server_close()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+
+    # -- faults, reset, save ----------------------------------------------------------------
+
+    def set_faults(self, specs: Iterable[str]) -> None:
+        """Switch exactly these faults on (all others off).
+
+        Raises:
+            PhoneshellError: an unknown fault name.
+        """
+        new = Faults.parse(specs)
+        with self.lock:
+            old, self._faults = self._faults, new
+            if new.on("locked") and not old.on("locked"):
+                self.phone.lock()
+            elif old.on("locked") and not new.on("locked"):
+                self.phone.unlock()
+        if new.on("gone") and not old.on("gone"):
+            self._close()
+        elif old.on("gone") and not new.on("gone") and not self._stopping.is_set():
+            self._listen()
+
+    def fault_on(self, spec: str) -> None:
+        """Switch one fault on, e.g. "drop-writes" or "slow=0.5"."""
+        name = spec.partition("=")[0]
+        self.set_faults([*(s for s in self._faults.specs() if s.partition("=")[0] != name),
+                         spec])
+
+    def fault_off(self, name: str) -> None:
+        """Switch one fault off."""
+        self.set_faults(s for s in self._faults.specs() if s.partition("=")[0] != name)
+
+    def reset(self) -> None:
+        """A freshly booted phone with empty stores; faults and the session stay."""
+        with self.lock:
+            self.phone.reset()
+            if self._faults.on("locked"):
+                self.phone.lock()
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Write the persistent state (app stores) as JSON; return where.
+
+        Raises:
+            PhoneshellError: no path given and no state file configured, or the write failed.
+        """
+        target = Path(path) if path is not None else self.state_file
+        if target is None:
+            raise PhoneshellError("no state file to save to",
+                                  hint="start the simulator with --state FILE, or pass a path")
+        with self.lock:
+            data = self.phone.save_state()
+        try:
+            target.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n",
+                              encoding="utf-8")
+        except OSError as exc:
+            raise PhoneshellError(f"cannot write simulator state to {target}: {exc}",
+                                  hint="check the directory exists and is writable") from exc
+        return target
+
+    def state(self) -> dict[str, JSON]:
+        """A snapshot for tests and the state route: front app, running apps, lock, stores."""
+        with self.lock:
+            phone = self.phone
+            return {"foreground": phone.active()[0], "running": list[JSON](sorted(phone.running)),
+                    "locked": phone.locked, "faults": list[JSON](self._faults.specs()),
+                    "session": self.endpoints.session_id, "volume": phone.volume,
+                    "stores": phone.save_state()["stores"], "facts": phone.facts.to_json()}
+
+    # -- requests -----------------------------------------------------------------------------
+
+    def dispatch(self, method: str, path: str, query: dict[str, str], raw: bytes) -> Reply:
+        """Answer one HTTP request (called on the server's handler threads)."""
+        if path.startswith(CONTROL_PREFIX):
+            return self._control(method, path[len(CONTROL_PREFIX):], raw)
+        faults = self._faults
+        if faults.on("slow"):
+            time.sleep(faults.slow_s)  # outside the lock: a slow phone still takes requests
+        if path == "/health":
+            return Reply(200, HEALTH_PAGE.encode(), "text/html;charset=UTF-8")
+        with self.lock:
+            try:
+                body = _json_object(raw)
+            except WdaError as exc:
+                return Reply.error(exc, self.endpoints.reported_session())
+            return self.endpoints.handle(method, path, query, body)
+
+    def _control(self, method: str, action: str, raw: bytes) -> Reply:
+        try:
+            body = _json_object(raw)
+            if (method, action) == ("GET", "state"):
+                return _plain(self.state())
+            if (method, action) == ("POST", "reset"):
+                self.reset()
+                return _plain(self.state())
+            if (method, action) == ("GET", "faults"):
+                return _plain({"faults": list[JSON](self._faults.specs())})
+            if (method, action) == ("POST", "faults"):
+                self._change_faults(body)
+                return _plain({"faults": list[JSON](self._faults.specs())})
+            if (method, action) == ("POST", "save"):
+                path = body.get("path")
+                saved = self.save(path if isinstance(path, str) else None)
+                return _plain({"saved": str(saved)})
+        except (PhoneshellError, WdaError) as exc:
+            return _plain({"error": str(exc), "hint": getattr(exc, "hint", "")}, 400)
+        return _plain({"error": f"unknown control route {method} {CONTROL_PREFIX}{action}"}, 404)
+
+    def _change_faults(self, body: dict[str, JSON]) -> None:
+        def names(key: str) -> list[str]:
+            value = body.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise PhoneshellError(f'"{key}" must be a list of fault names',
+                                      hint='e.g. {"on": ["slow=0.5"]}')
+            return [v for v in value if isinstance(v, str)]
+
+        if "faults" in body:
+            self.set_faults(names("faults"))
+        for spec in names("on"):
+            self.fault_on(spec)
+        for name in names("off"):
+            self.fault_off(name)
+
+
+def _json_object(raw: bytes) -> dict[str, JSON]:
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise WdaError("invalid argument", f"the request body is not JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise WdaError("invalid argument", "the request body must be a JSON object")
+    return data
+
+
+def _plain(value: JSON, status: int = 200) -> Reply:
+    return Reply(status, json.dumps(value, indent=2).encode())
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add `phoneshell sim`'s options to a parser."""
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default: %(default)s)")
+    parser.add_argument("--port", type=int, default=8100,
+                        help="port to bind (default: %(default)s)")
+    parser.add_argument("--state", metavar="FILE",
+                        help="load phone state from FILE at start (if present), save it on exit")
+    parser.add_argument("--fault", action="append", default=[], metavar="NAME",
+                        help="switch a fault on: locked, drop-writes, stale-session, "
+                             "truncated-source, slow[=SECONDS], gone (repeatable)")
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """Run `phoneshell sim` until interrupted; return the exit code.
+
+    Raises:
+        PhoneshellError: a bad fault name, an unreadable state file, or a port in use.
+    """
+    server = SimServer(args.host, args.port, args.state, args.fault).start()
+    # SIGTERM (a process manager) and SIGINT (Ctrl-C, also when started in the background,
+    # where it would be ignored) both stop cleanly, so the state file is written.
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: server.request_stop())
+    faults = ", ".join(server.faults.specs()) or "none"
+    print(f"simulated iPhone (WebDriverAgent protocol) at {server.url}; faults: {faults}",
+          file=out, flush=True)
+    print("press Ctrl-C to stop" + (f"; state is saved to {server.state_file}"
+                                     if server.state_file else ""), file=out, flush=True)
+    server.serve_forever()
+    return 0

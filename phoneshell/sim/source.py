@@ -1,0 +1,136 @@
+"""Serialise a screen to WebDriverAgent's page-source formats: XML, JSON, accessible JSON, text.
+
+Formats follow notes/wda-stack.md §2 and the real iOS 26 dumps: XML attribute order is WDA's
+`supportedAttributes` order, `value`/`name`/`label` are omitted when None, booleans are
+"true"/"false", `index` is the position among siblings, `placeholderValue` only on text inputs,
+and only the application node carries `processId` and `bundleId`. Pure: reads nodes, changes
+nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from phoneshell.sim.store import JSON
+from phoneshell.sim.ui import TEXT_INPUTS, Node, Screen
+
+XML_HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n'
+
+# libxml2's text writer escapes these inside attribute values.
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                          "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+
+
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def to_xml(screen: Screen, excluded: Collection[str] = ()) -> str:
+    """The XML page source (`GET /source`), optionally without some attributes.
+
+    Args:
+        screen: what is on the display.
+        excluded: attribute names to leave out, as WDA's `excluded_attributes` query does.
+    """
+    out: list[str] = [XML_HEADER]
+    _xml_node(screen.root, 0, 0, out, screen, frozenset(excluded))
+    return "".join(out)
+
+
+def _xml_node(node: Node, index: int, depth: int, out: list[str], screen: Screen,
+              excluded: frozenset[str]) -> None:
+    frame = node.frame
+    pairs: list[tuple[str, str]] = [("type", node.wd_type)]
+    if node.value is not None:
+        pairs.append(("value", node.value))
+    if node.name is not None:
+        pairs.append(("name", node.name))
+    if node.label is not None:
+        pairs.append(("label", node.label))
+    pairs += [("enabled", _flag(node.enabled)), ("visible", _flag(node.visible)),
+              ("accessible", _flag(node.is_accessible)), ("x", str(frame.x)),
+              ("y", str(frame.y)), ("width", str(frame.width)), ("height", str(frame.height)),
+              ("index", str(index))]
+    if node.type in TEXT_INPUTS and node.placeholder is not None:
+        pairs.append(("placeholderValue", node.placeholder))
+    pairs.append(("traits", node.trait_text))
+    if depth == 0:
+        pairs += [("processId", str(screen.pid)), ("bundleId", screen.bundle_id)]
+    attrs = " ".join(f'{k}="{v.translate(_ESCAPES)}"' for k, v in pairs if k not in excluded)
+    pad = "  " * depth
+    if not node.children:
+        out.append(f"{pad}<{node.wd_type} {attrs}/>\n")
+        return
+    out.append(f"{pad}<{node.wd_type} {attrs}>\n")
+    for i, child in enumerate(node.children):
+        _xml_node(child, i, depth + 1, out, screen, excluded)
+    out.append(f"{pad}</{node.wd_type}>\n")
+
+
+def _raw_identifier(node: Node) -> str | None:
+    # WDA's name is the accessibility identifier when the app set one, else the label; a name
+    # that differs from the label is therefore an identifier.
+    return node.name if node.name is not None and node.name != node.label else None
+
+
+def to_json(screen: Screen) -> dict[str, JSON]:
+    """The JSON page source (`GET /source?format=json`)."""
+    return _json_node(screen.root)
+
+
+def _json_node(node: Node) -> dict[str, JSON]:
+    f = node.frame
+    out: dict[str, JSON] = {
+        "type": node.type, "rawIdentifier": _raw_identifier(node), "name": node.name,
+        "value": node.value, "label": node.label,
+        "rect": {"x": f.x, "y": f.y, "width": f.width, "height": f.height},
+        "frame": f"{{{{{f.x}, {f.y}}}, {{{f.width}, {f.height}}}}}",
+        "isEnabled": "1" if node.enabled else "0", "isVisible": "1" if node.visible else "0",
+        "isAccessible": "1" if node.is_accessible else "0",
+        "isFocused": "1" if node.focused else "0", "traits": node.trait_text,
+    }
+    if node.type in TEXT_INPUTS:
+        out["placeholderValue"] = node.placeholder
+    if node.children:
+        out["children"] = [_json_node(c) for c in node.children]
+    return out
+
+
+def to_accessible_json(screen: Screen) -> dict[str, JSON]:
+    """The smaller tree of `GET /wda/accessibleSource`: what VoiceOver would read."""
+    return _accessible_node(screen.root, root=True) or {"type": screen.root.type}
+
+
+def _accessible_node(node: Node, root: bool = False) -> dict[str, JSON] | None:
+    if node.is_accessible and node.visible and not root:
+        return {"type": node.type, "name": node.name, "label": node.label, "value": node.value,
+                "rect": {"x": node.frame.x, "y": node.frame.y, "width": node.frame.width,
+                         "height": node.frame.height}}
+    kids = [k for k in (_accessible_node(c) for c in node.children) if k is not None]
+    if not kids and not root:
+        return None
+    out: dict[str, JSON] = {"type": node.type, "name": node.name, "label": node.label}
+    if kids:
+        out["children"] = list[JSON](kids)
+    return out
+
+
+def to_description(screen: Screen) -> str:
+    """The plain-text tree of `GET /source?format=description`, one element a line."""
+    lines: list[str] = []
+
+    def visit(node: Node, depth: int) -> None:
+        f = node.frame
+        text = f"{'  ' * depth}{node.type}, {{{{{f.x}, {f.y}}}, {{{f.width}, {f.height}}}}}"
+        if node.name is not None:
+            text += f", identifier: '{node.name}'"
+        if node.label is not None:
+            text += f", label: '{node.label}'"
+        if node.value is not None:
+            text += f", value: {node.value}"
+        lines.append(text)
+        for child in node.children:
+            visit(child, depth + 1)
+
+    visit(screen.root, 0)
+    return "\n".join(lines) + "\n"

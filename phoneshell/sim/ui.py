@@ -1,0 +1,293 @@
+"""The simulated iPhone's UI model: frozen nodes with frames, and the bindings that make them live.
+
+A screen is a tree of frozen `Node`s rebuilt from app state after every change. Nodes hold no
+state of their own. What changes between renders lives in small mutable *bindings* owned by the
+app's state object and referenced from the nodes that show them:
+
+* `Field`: a text input's text, placeholder and focus (focus is set only by the phone);
+* `Scroll`: a list's scroll offset (the layout writes how far it can scroll).
+
+Behaviour is a zero-argument `on_tap` closure (or `on_hold`, `on_adjust`) that mutates app state.
+Serialising a tree to WDA's formats lives in `source.py`, drawing it in `render.py`; this module
+never imports either, nor anything that knows about apps or HTTP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+
+TYPE_PREFIX = "XCUIElementType"
+
+Handler = Callable[[], None]
+"""A tap or hold behaviour: a closure over app state, run by the phone under its lock."""
+
+# Real WDA's default `traits` per element type (from the iOS 26 dumps); anything else is "".
+_TRAITS = {
+    "Button": "Button", "StaticText": "StaticText", "SearchField": "SearchField",
+    "Switch": "ToggleButton, Button", "Slider": "Adjustable", "Key": "KeyboardKey",
+    "Image": "Image", "Icon": "UpdatesFrequently", "Link": "Link", "PickerWheel": "Adjustable",
+    "Cell": "Button", "TextField": "", "SecureTextField": "", "TextView": "",
+}
+# Types VoiceOver stops on; containers (Other, Window, Table, NavigationBar...) are not.
+_ACCESSIBLE = frozenset({
+    "Button", "StaticText", "Cell", "SearchField", "TextField", "SecureTextField", "TextView",
+    "Switch", "Slider", "Key", "Icon", "Link", "PickerWheel", "Alert",
+})
+# Containers touches fall through (see hit_path).
+_TRANSPARENT = frozenset({"Other", "Window", "Application", "StatusBar"})
+TEXT_INPUTS = frozenset({"TextField", "SecureTextField", "SearchField", "TextView"})
+"""Types that take typing; WDA writes `placeholderValue` only on these."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    """A frame in integer points, origin top-left, as WDA reports it."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+
+    def contains(self, x: int, y: int) -> bool:
+        """Whether the point lies inside (left/top edges in, right/bottom edges out)."""
+        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
+
+    def intersects(self, other: Rect) -> bool:
+        """Whether the two rectangles share any area."""
+        return (self.x < other.x + other.width and other.x < self.x + self.width
+                and self.y < other.y + other.height and other.y < self.y + self.height)
+
+    @property
+    def center(self) -> tuple[int, int]:
+        """The centre point, rounded down as facebook-wda rounds it."""
+        return self.x + self.width // 2, self.y + self.height // 2
+
+    @property
+    def bottom(self) -> int:
+        """The y just below the frame."""
+        return self.y + self.height
+
+
+ZERO = Rect(0, 0, 0, 0)
+"""The frame real SpringBoard gives icons on pages that are not showing."""
+
+
+@dataclass(eq=False)
+class Field:
+    """The live text of one text input, owned by app state (mutable on purpose: it is a binding).
+
+    The phone types into the focused field and sets `focused`; apps only read `text` and may
+    clear it. `on_submit` runs when Return is typed; a field without it (and not multiline)
+    just loses focus, like a search field's Search key.
+    """
+
+    placeholder: str = ""
+    """Shown (and reported as the value) while the field is empty."""
+    text: str = ""
+    secure: bool = False
+    """A password field: the value reads as bullets."""
+    multiline: bool = False
+    """A text view: Return types a newline instead of ending editing."""
+    return_key: str = "return"
+    """The label of the keyboard's Return key while this field has focus ("search", "go"...)."""
+    on_submit: Handler | None = None
+    focused: bool = False
+    """Set by the phone only (`Host.focus`)."""
+
+    def shown_value(self) -> str | None:
+        """What WDA reports as `value`: the text, bullets if secure, else the placeholder."""
+        if self.text:
+            return "\u2022" * len(self.text) if self.secure else self.text
+        return self.placeholder or None
+
+
+@dataclass(eq=False)
+class Scroll:
+    """The scroll offset of one scrollable list, owned by app state (a mutable binding).
+
+    `limit` is written by the layout that shows the list (content length minus viewport), so a
+    drag can clamp without knowing the content. `page` > 0 makes it snap whole pages (SpringBoard).
+    """
+
+    offset: int = 0
+    limit: int = 0
+    horizontal: bool = False
+    page: int = 0
+
+    def scroll_by(self, delta: int) -> bool:
+        """Move by `delta` points (snapping to a page if paged); return whether it moved."""
+        before = self.offset
+        if self.page:
+            step = self.page if delta > 0 else -self.page
+            target = before + step if abs(delta) >= self.page // 6 else before
+        else:
+            target = before + delta
+        self.offset = max(0, min(self.limit, target))
+        return self.offset != before
+
+    def clamp(self, limit: int, page: int | None = None) -> None:
+        """Record the scrollable length (and page size) and pull the offset back inside it."""
+        if page is not None:
+            self.page = page
+        self.limit = max(0, limit)
+        self.offset = max(0, min(self.limit, self.offset))
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Node:
+    """One element of a screen, as WDA would describe it, plus the behaviour behind it.
+
+    `type` is WDA's short type ("Button", "StaticText", "Cell", "SearchField"...). `name`,
+    `label` and `value` are omitted from the source when None. `accessible` and `traits` default
+    to what real WDA reports for the type. Frames are absolute screen points; a node scrolled out
+    of its list keeps its frame and has `visible=False`.
+    """
+
+    type: str
+    frame: Rect
+    label: str | None = None
+    name: str | None = None
+    value: str | None = None
+    enabled: bool = True
+    visible: bool = True
+    selected: bool = False
+    accessible: bool | None = None
+    """None: the default for the type (controls and text yes, containers no)."""
+    traits: str | None = None
+    """None: the default for the type; otherwise WDA's comma-separated list."""
+    placeholder: str | None = None
+    children: tuple[Node, ...] = ()
+    on_tap: Handler | None = None
+    """What a tap does; a tap on a child without one runs the nearest ancestor's."""
+    on_hold: Handler | None = None
+    """What touch-and-hold does (None: a hold acts as a tap)."""
+    on_adjust: Callable[[float], None] | None = None
+    """For sliders: called with the new position, 0.0 (left) to 1.0 (right)."""
+    field: Field | None = None
+    """The text binding of a text input; tapping the node focuses it."""
+    scroll: Scroll | None = None
+    """Set on a list: drags inside the frame scroll it, and its children are clipped to it."""
+    key: str | None = None
+    """Identity override for element ids (default: type and name); never serialised."""
+    pixels_text: str | None = None
+    """Text drawn in screenshots but absent from the page source (image probe pages)."""
+
+    @property
+    def wd_type(self) -> str:
+        """The full WDA type, e.g. "XCUIElementTypeButton"."""
+        return TYPE_PREFIX + self.type
+
+    @property
+    def is_accessible(self) -> bool:
+        """The `accessible` attribute, resolving the per-type default."""
+        return self.type in _ACCESSIBLE if self.accessible is None else self.accessible
+
+    @property
+    def trait_text(self) -> str:
+        """The `traits` attribute, resolving the per-type default."""
+        return _TRAITS.get(self.type, "") if self.traits is None else self.traits
+
+    @property
+    def focused(self) -> bool:
+        """Whether this node shows the text field that has keyboard focus."""
+        return self.field is not None and self.field.focused
+
+    @property
+    def secure(self) -> bool:
+        """Whether this node is a secure (password) text input."""
+        return self.field is not None and self.field.secure
+
+    @property
+    def text(self) -> str:
+        """WDA's element text: the value, else the label, else ""."""
+        return self.value or self.label or ""
+
+
+@dataclass(frozen=True)
+class Screen:
+    """What is on the display: the application node tree, its process, and an index of it."""
+
+    root: Node
+    bundle_id: str
+    pid: int
+    nodes: tuple[Node, ...] = field(default=(), compare=False)
+    """Every node in document order (filled by `Screen.of`)."""
+    keys: tuple[str, ...] = field(default=(), compare=False)
+    """Each node's identity, parallel to `nodes` (see `Screen.of`)."""
+    by_key: dict[str, Node] = field(default_factory=dict, compare=False)
+    """Nodes by identity, for resolving element ids."""
+
+    @classmethod
+    def of(cls, root: Node, bundle_id: str, pid: int) -> Screen:
+        """Build a screen and index its nodes once.
+
+        A node's identity is the path of (type, name-or-label, ordinal among like siblings)
+        steps from the root, or its `key` where set. It survives re-renders, so element ids
+        stay valid while the element is on screen and go stale when it leaves.
+        """
+        nodes: list[Node] = []
+        keys: list[str] = []
+
+        def visit(node: Node, key: str) -> None:
+            nodes.append(node)
+            keys.append(key)
+            seen: dict[str, int] = {}
+            for child in node.children:
+                step = child.key or f"{child.type}:{child.name or child.label or ''}"
+                count = seen.get(step, 0)
+                seen[step] = count + 1
+                visit(child, f"{key}/{step}#{count}" if count else f"{key}/{step}")
+
+        visit(root, f"{bundle_id}/{root.type}")
+        by_key = dict(zip(keys, nodes, strict=True))
+        return cls(root, bundle_id, pid, tuple(nodes), tuple(keys), by_key)
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Yield the node and its descendants in document (pre-)order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
+
+
+def hidden(node: Node) -> Node:
+    """The same subtree with every node marked not visible (scrolled away, other page)."""
+    if not node.visible and not node.children:
+        return node
+    return replace(node, visible=False, children=tuple(hidden(c) for c in node.children))
+
+
+def hit_path(root: Node, x: int, y: int) -> list[Node]:
+    """The path from `root` to the topmost, deepest visible node containing the point.
+
+    Later siblings are drawn on top, so they are tried first. A list clips its children to its
+    own frame, so a row scrolled under a navigation bar cannot take the bar's taps. Plain
+    containers (Other, Window) are never the target themselves: touches fall through them.
+    Returns [] when nothing visible is there.
+    """
+    if root.scroll is not None and not root.frame.contains(x, y):
+        return []
+    for child in reversed(root.children):
+        below = hit_path(child, x, y)
+        if below:
+            return [root, *below]
+    if root.visible and root.frame.contains(x, y) and not _passes_touches(root):
+        return [root]
+    return []
+
+
+def _passes_touches(node: Node) -> bool:
+    # Plain containers are transparent to touches, as UIKit views without gesture recognisers
+    # are; a dimming layer that must block them gives itself an on_tap.
+    return node.type in _TRANSPARENT and node.on_tap is None
+
+
+def actionable(path: list[Node]) -> Node | None:
+    """The nearest node on a hit path (deepest first) that reacts to a tap, if it is enabled."""
+    for node in reversed(path):
+        if node.on_tap is not None or node.field is not None or node.on_adjust is not None:
+            return node if node.enabled else None
+    return None

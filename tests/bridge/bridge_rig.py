@@ -1,0 +1,108 @@
+"""Helpers of the bridge tests: the rig (simulator + bridge), a login app, polling, raw HTTP.
+
+The simulator gets one extra app, a login form with a password field (no built-in app has
+one), built from the simulator's own layout helpers.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+from urllib.parse import urlsplit
+
+import pytest
+
+from bridge.audit_log import AuditWriter
+from bridge.proxy import BridgeServer
+from phoneshell.audit import AuditEvent, read_audit
+from phoneshell.sim import SimServer, layout
+from phoneshell.sim.apps import AppModel, Host
+from phoneshell.sim.ui import Field, Node, Rect
+
+LOGIN = "com.example.login"
+T = TypeVar("T")
+
+
+@dataclass
+class LoginState:
+    """A user name and a password field."""
+
+    user: Field = field(default_factory=lambda: Field(placeholder="User name"))
+    password: Field = field(default_factory=lambda: Field(placeholder="Password", secure=True))
+
+
+def render_login(state: LoginState, host: Host) -> Node:
+    def focus(which: Field) -> Callable[[], None]:
+        return lambda: host.focus(which)
+
+    return layout.screen(host.facts, [
+        layout.nav_bar(host.facts, "Log In"),
+        layout.text_field(state.user, Rect(16, 150, 370, 44), name="user"),
+        layout.text_field(state.password, Rect(16, 210, 370, 44), name="password"),
+        layout.button("Log In", Rect(16, 280, 370, 50), focus(state.user), name="login"),
+    ])
+
+
+LOGIN_APP = AppModel(LOGIN, "Log In", LoginState, render_login)
+
+
+def wait_for(probe: Callable[[], T | None], timeout_s: float = 10.0, what: str = "") -> T:
+    """Poll until `probe` returns something truthy (never sleep blind); fail at the deadline."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        found = probe()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout_s}s waiting for {what or probe}")
+        time.sleep(0.01)
+
+
+@dataclass
+class Rig:
+    """A simulator and a bridge in front of it, with the bridge's runs folder."""
+
+    sim: SimServer
+    bridge: BridgeServer
+    runs: Path
+
+    def events(self, run_id: str = "unscoped") -> list[AuditEvent]:
+        """Every event of a run's audit log, failing on any bad line."""
+        log = read_audit(self.runs / run_id / "audit.jsonl")
+        assert log.problems == () and log.torn_tail == ""
+        return list(log.events)
+
+    def intents(self, run_id: str = "unscoped") -> list[AuditEvent]:
+        """The intent lines of a run."""
+        return [e for e in self.events(run_id) if e.stage == "intent"]
+
+    def sim_state(self) -> dict[str, object]:
+        """The simulator's own view (foreground, running apps...)."""
+        state: dict[str, object] = json.loads(json.dumps(self.sim.state()))
+        return state
+
+
+def start_bridge(sim: SimServer, runs: Path, **options: object) -> tuple[BridgeServer, AuditWriter]:
+    """A started bridge in front of `sim` with its own writer (the caller stops both)."""
+    writer = AuditWriter(runs)
+    bridge = BridgeServer(sim.url, runs_dir=runs, writer=writer, **options)  # type: ignore[arg-type]
+    return bridge.start(), writer
+
+
+def request(base: str, method: str, path: str, body: bytes | None = None,
+            headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """One raw HTTP request: status, headers (lower-case names) and body."""
+    parts = urlsplit(base)
+    conn = http.client.HTTPConnection(parts.netloc, timeout=10)
+    try:
+        conn.request(method, parts.path + path, body=body, headers=headers or {})
+        response = conn.getresponse()
+        data = response.read()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, data
+    finally:
+        conn.close()

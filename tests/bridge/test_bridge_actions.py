@@ -1,0 +1,220 @@
+"""Classifying WDA routes: a read forwarded unlogged, or an action with a kind and params."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.actions import classify, split_path
+from phoneshell.audit import ACTION_KINDS
+
+S = "/session/CA43AE24-8138-490F-9898-B8BF4D60C5AF"
+W3C = "element-6066-11e4-a52e-4f735466cecf"
+
+READS = [
+    ("GET", "/status", None),
+    ("GET", "/source?format=json", None),
+    ("GET", "/screenshot", None),
+    ("GET", "/wda/activeAppInfo", None),
+    ("GET", f"{S}/window/size", None),
+    ("GET", f"{S}/element/E1/rect", None),
+    ("GET", f"{S}/alert/text", None),
+    ("HEAD", "/status", None),
+    ("DELETE", f"{S}/", None),
+    ("POST", f"{S}/elements", {"using": "class chain", "value": "**/XCUIElementTypeAny"}),
+    ("POST", f"{S}/element", {"using": "id", "value": "x"}),
+    ("POST", f"{S}/element/E1/elements", {"using": "id", "value": "x"}),
+    ("POST", f"{S}/wda/apps/state", {"bundleId": "com.apple.Preferences"}),
+    ("POST", f"{S}/appium/settings", {"settings": {"snapshotMaxDepth": 30}}),
+    ("POST", f"{S}/timeouts", {"implicit": 0}),
+    ("POST", f"{S}/wda/getPasteboard", {}),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body"), READS)
+def test_reads_are_not_logged(method: str, path: str, body: object) -> None:
+    assert classify(method, path, body) is None
+
+
+LAUNCH = {"bundleId": "com.apple.calculator", "arguments": [], "environment": {},
+          "shouldWaitForQuiescence": False}
+SESSION_CAPS = {"capabilities": {"alwaysMatch": LAUNCH}, "desiredCapabilities": LAUNCH}
+
+ACTIONS = [
+    ("POST", f"{S}/wda/apps/launch", LAUNCH, "launch",
+     {"bundle_id": "com.apple.calculator"}),
+    ("POST", "/session", SESSION_CAPS, "launch",
+     {"bundle_id": "com.apple.calculator", "via": "session"}),
+    ("POST", "/session", {"capabilities": {"firstMatch": [{"appium:bundleId": "com.x"}]}},
+     "launch", {"bundle_id": "com.x", "via": "session"}),
+    ("POST", "/session", {"capabilities": {}, "desiredCapabilities": {}}, "home",
+     {"via": "session"}),
+    ("POST", "/wda/apps/launchUnattached", {"bundleId": "com.x"}, "launch",
+     {"bundle_id": "com.x", "via": "launch_unattached"}),
+    ("POST", f"{S}/wda/apps/activate", {"bundleId": "com.x"}, "activate", {"bundle_id": "com.x"}),
+    ("POST", f"{S}/wda/apps/terminate", {"bundleId": "com.x"}, "terminate",
+     {"bundle_id": "com.x"}),
+    ("POST", f"{S}/wda/tap", {"x": 100, "y": 200}, "tap",
+     {"x": 100, "y": 200, "gesture": "tap"}),
+    ("POST", f"{S}/wda/tap/0", {"x": 100, "y": 200}, "tap",
+     {"x": 100, "y": 200, "gesture": "tap"}),
+    ("POST", f"{S}/wda/tap/E1", {}, "tap", {"element": "E1", "gesture": "tap"}),
+    ("POST", f"{S}/wda/element/E1/tap", {}, "tap", {"element": "E1", "gesture": "tap"}),
+    ("POST", f"{S}/element/E1/click", None, "tap", {"element": "E1", "gesture": "click"}),
+    ("POST", f"{S}/wda/doubleTap", {"x": 1, "y": 2}, "tap",
+     {"x": 1, "y": 2, "gesture": "double_tap"}),
+    ("POST", f"{S}/wda/touchAndHold", {"x": 1, "y": 2, "duration": 1.5}, "tap",
+     {"x": 1, "y": 2, "gesture": "touch_and_hold", "duration": 1.5}),
+    ("POST", f"{S}/wda/element/E1/touchAndHold", {"duration": 1.0}, "tap",
+     {"element": "E1", "gesture": "touch_and_hold", "duration": 1.0}),
+    ("POST", f"{S}/alert/accept", {"name": "Allow"}, "tap",
+     {"gesture": "alert_accept", "button": "Allow"}),
+    ("POST", f"{S}/alert/dismiss", None, "tap", {"gesture": "alert_dismiss"}),
+    ("POST", f"{S}/wda/keyboard/dismiss", None, "tap", {"gesture": "keyboard_dismiss"}),
+    ("POST", f"{S}/wda/keys", {"value": ["h", "i", "!"]}, "type", {"text": "hi!", "via": "keys"}),
+    ("POST", f"{S}/element/E1/value", {"value": "alice"}, "type",
+     {"text": "alice", "element": "E1", "via": "element"}),
+    ("POST", f"{S}/element/E1/value", {"text": "bob"}, "type",
+     {"text": "bob", "element": "E1", "via": "element"}),
+    ("POST", f"{S}/element/E1/clear", None, "type", {"text": "", "element": "E1", "via": "clear"}),
+    ("POST", f"{S}/wda/siri/activate", {"text": "what time is it"}, "type",
+     {"text": "what time is it", "via": "siri"}),
+    ("POST", "/wda/homescreen", None, "home", {}),
+    ("POST", f"{S}/wda/homescreen", None, "home", {}),
+    ("POST", f"{S}/wda/deactivateApp", {"duration": 2}, "home",
+     {"via": "deactivate_app", "duration": 2}),
+    ("POST", f"{S}/wda/pressButton", {"name": "volumeUp"}, "press", {"button": "volumeUp"}),
+    ("POST", "/wda/lock", None, "press", {"button": "lock"}),
+    ("POST", "/wda/unlock", None, "press", {"button": "unlock"}),
+    ("POST", f"{S}/wda/performIoHidEvent", {"page": 12, "usage": 64, "duration": 0.1}, "press",
+     {"button": "hid:12:64", "duration": 0.1}),
+    ("POST", f"{S}/wda/dragfromtoforduration",
+     {"fromX": 200, "fromY": 700, "toX": 200, "toY": 100, "duration": 0.1}, "swipe",
+     {"from_x": 200, "from_y": 700, "to_x": 200, "to_y": 100, "duration": 0.1,
+      "gesture": "drag"}),
+    ("POST", f"{S}/wda/pressAndDragWithVelocity",
+     {"fromX": 1, "fromY": 2, "toX": 3, "toY": 400, "pressDuration": 0.5, "velocity": 500},
+     "swipe", {"from_x": 1, "from_y": 2, "to_x": 3, "to_y": 400, "duration": 0.5,
+               "gesture": "press_and_drag"}),
+    ("POST", f"{S}/wda/swipe", {"direction": "up"}, "swipe",
+     {"direction": "up", "gesture": "swipe"}),
+    ("POST", f"{S}/wda/element/E1/swipe", {"direction": "left", "velocity": 1000}, "swipe",
+     {"direction": "left", "element": "E1", "gesture": "swipe"}),
+    ("POST", f"{S}/wda/element/E1/scroll", {"toVisible": True}, "swipe",
+     {"direction": "visible", "element": "E1", "gesture": "scroll"}),
+    ("POST", f"{S}/wda/scroll", {"direction": "down"}, "swipe",
+     {"direction": "down", "gesture": "scroll"}),
+    ("POST", f"{S}/wda/pinch", {"scale": 2, "velocity": 1}, "swipe", {"gesture": "pinch"}),
+    ("POST", f"{S}/url", {"url": "https://example.com"}, "open_url",
+     {"url": "https://example.com"}),
+    ("POST", f"{S}/wda/setPasteboard", {"content": "aGk="}, "other",
+     {"route": "/wda/setPasteboard"}),
+    ("POST", f"{S}/wda/resetAppAuth", {}, "other", {"route": "/wda/resetAppAuth"}),
+    ("PUT", "/wda/anything", {}, "other", {"route": "/wda/anything"}),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body", "kind", "params"), ACTIONS)
+def test_actions_have_kind_and_stable_params(method: str, path: str, body: object, kind: str,
+                                             params: dict[str, object]) -> None:
+    found = classify(method, path, body)
+    assert found is not None
+    assert (found.kind, dict(found.params)) == (kind, params)
+
+
+def test_every_kind_is_reachable_and_known() -> None:
+    kinds = {a[3] for a in ACTIONS}
+    assert kinds == set(ACTION_KINDS)
+
+
+def test_session_id_and_aim_come_with_the_action() -> None:
+    tap = classify("POST", f"{S}/wda/tap/", {"x": 1, "y": 2})
+    click = classify("POST", f"{S}/element/E1/click", None)
+    keys = classify("POST", f"{S}/wda/keys", {"value": ["a"]})
+    home = classify("POST", "/wda/homescreen", None)
+    assert tap is not None and click is not None and keys is not None and home is not None
+    assert (tap.aim, tap.session_id) == ("point", S.split("/")[2])
+    assert (click.aim, keys.aim, home.aim, home.session_id) == ("element", "focus", "none", "")
+
+
+def test_a_body_that_is_not_json_still_classifies_by_route() -> None:
+    found = classify("POST", f"{S}/wda/tap", None)
+    assert found is not None and found.kind == "tap" and dict(found.params) == {"gesture": "tap"}
+
+
+def test_split_path_ignores_query_and_slashes() -> None:
+    assert split_path("/session/X/wda/tap/?a=1") == ("X", ("wda", "tap"))
+    assert split_path("/session") == ("", ("session",))
+    assert split_path("/source?format=json") == ("", ("source",))
+
+
+def pointer(*steps: dict[str, object], kind: str = "pointer") -> dict[str, object]:
+    return {"type": kind, "id": "finger1", "parameters": {"pointerType": "touch"},
+            "actions": list(steps)}
+
+
+def test_w3c_pointer_without_a_significant_move_is_a_tap() -> None:
+    body = {"actions": [pointer({"type": "pointerMove", "duration": 0, "x": 100, "y": 200},
+                                {"type": "pointerDown", "button": 0},
+                                {"type": "pause", "duration": 80},
+                                {"type": "pointerMove", "duration": 10, "x": 104, "y": 203},
+                                {"type": "pointerUp", "button": 0})]}
+    found = classify("POST", f"{S}/actions", body)
+    assert found is not None and found.kind == "tap" and found.aim == "point"
+    assert dict(found.params) == {"x": 100, "y": 200, "duration": 0.09, "gesture": "actions"}
+
+
+def test_w3c_pointer_that_moves_is_a_swipe_with_relative_moves_added_up() -> None:
+    body = {"actions": [pointer({"type": "pointerMove", "x": 200, "y": 700},
+                                {"type": "pointerDown"},
+                                {"type": "pointerMove", "duration": 250, "origin": "pointer",
+                                 "x": 0, "y": -600},
+                                {"type": "pointerUp"})]}
+    found = classify("POST", f"{S}/actions", body)
+    assert found is not None and found.kind == "swipe"
+    assert dict(found.params) == {"from_x": 200, "from_y": 700, "to_x": 200, "to_y": 100,
+                                  "duration": 0.25, "gesture": "actions"}
+
+
+def test_w3c_element_origin_and_two_fingers() -> None:
+    on_element = {"actions": [pointer({"type": "pointerMove", "x": 0, "y": 0,
+                                       "origin": {W3C: "E7", "ELEMENT": "E7"}},
+                                      {"type": "pointerDown"}, {"type": "pointerUp"})]}
+    tap = classify("POST", f"{S}/actions", on_element)
+    assert tap is not None and tap.kind == "tap" and tap.aim == "element"
+    assert tap.params["element"] == "E7"
+    finger = [{"type": "pointerMove", "x": 100, "y": 100}, {"type": "pointerDown"},
+              {"type": "pointerUp"}]
+    pinch = classify("POST", f"{S}/actions", {"actions": [pointer(*finger), pointer(*finger)]})
+    assert pinch is not None and pinch.kind == "swipe"
+    assert pinch.params["gesture"] == "multi_touch"
+
+
+def test_w3c_key_actions_are_typing() -> None:
+    keys = [{"type": "keyDown", "value": c} for c in "hi"] + [
+        {"type": "keyDown", "value": "\ue007"}, {"type": "keyUp", "value": "i"}]
+    found = classify("POST", f"{S}/actions", {"actions": [pointer(*keys, kind="key")]})
+    assert found is not None and found.kind == "type" and found.aim == "focus"
+    assert dict(found.params) == {"text": "hi\n", "via": "actions"}
+
+
+def test_w3c_moves_without_touching_are_still_logged() -> None:
+    found = classify("POST", f"{S}/actions",
+                     {"actions": [pointer({"type": "pointerMove", "x": 1, "y": 2})]})
+    assert found is not None and dict(found.params) == {"route": "/actions"}
+
+
+def test_legacy_touch_perform() -> None:
+    tap = classify("POST", f"{S}/wda/touch/perform",
+                   {"actions": [{"action": "tap", "options": {"x": 10, "y": 20}}]})
+    assert tap is not None and tap.kind == "tap" and tap.params["x"] == 10
+    swipe = classify("POST", f"{S}/wda/touch/perform", {"actions": [
+        {"action": "press", "options": {"x": 10, "y": 500}},
+        {"action": "wait", "options": {"ms": 200}},
+        {"action": "moveTo", "options": {"x": 10, "y": 100}},
+        {"action": "release", "options": {}}]})
+    assert swipe is not None and swipe.kind == "swipe"
+    assert (swipe.params["from_y"], swipe.params["to_y"]) == (500, 100)
+    multi = classify("POST", f"{S}/wda/touch/multi/perform", {"actions": [
+        [{"action": "tap", "options": {"x": 1, "y": 1}}],
+        [{"action": "tap", "options": {"x": 50, "y": 50}}]]})
+    assert multi is not None and multi.params["gesture"] == "multi_touch"

@@ -1,0 +1,122 @@
+"""The audit writer: one seq per run, whole lines, continued files, mended tails, refused writes."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from bridge.audit_log import AuditWriteError, AuditWriter, shared_writer
+from bridge.context import UNSCOPED, make_context
+from phoneshell.audit import Target, actions, read_audit
+
+
+def test_intent_and_outcome_share_a_seq_and_read_back(tmp_path: Path) -> None:
+    writer = AuditWriter(tmp_path)
+    ctx = make_context("r1", "settings.wifi", 2, "agent")
+    target = Target("XCUIElementTypeButton", label="Wi-Fi")
+    intent = writer.write_intent(ctx, "tap", {"x": 1, "y": 2}, "com.apple.Preferences", target)
+    writer.write_outcome(intent, "com.apple.Preferences", True, "")
+    log = read_audit(tmp_path / "r1" / "audit.jsonl")
+    assert log.problems == () and log.torn_tail == ""
+    assert [(e.seq, e.stage, e.task_id, e.attempt, e.phase) for e in log.events] == [
+        (1, "intent", "settings.wifi", 2, "agent"), (1, "outcome", "settings.wifi", 2, "agent")]
+    (action,) = actions(log.events)
+    assert action.target == target and action.ok is True and action.params == {"x": 1, "y": 2}
+    writer.close()
+
+
+def test_unscoped_actions_go_to_the_unscoped_run(tmp_path: Path) -> None:
+    writer = AuditWriter(tmp_path)
+    writer.write_intent(UNSCOPED, "home", {}, "", None)
+    (event,) = read_audit(tmp_path / "unscoped" / "audit.jsonl").events
+    assert (event.run_id, event.phase, event.task_id, event.attempt) == (
+        "unscoped", "unscoped", "", 0)
+    writer.close()
+
+
+def test_seq_continues_after_the_highest_in_an_existing_file(tmp_path: Path) -> None:
+    ctx = make_context("r", "t", 1, "setup")
+    first = AuditWriter(tmp_path)
+    for _ in range(3):
+        first.write_intent(ctx, "home", {}, "", None)
+    first.close()
+    second = AuditWriter(tmp_path)  # a new process continuing the run (e.g. --resume)
+    assert second.write_intent(ctx, "home", {}, "", None).seq == 4
+    second.close()
+
+
+def test_a_torn_tail_is_left_on_its_own_line(tmp_path: Path) -> None:
+    ctx = make_context("r", "t", 1, "agent")
+    writer = AuditWriter(tmp_path)
+    writer.write_intent(ctx, "home", {}, "", None)
+    writer.close()
+    path = tmp_path / "r" / "audit.jsonl"
+    with path.open("a") as f:
+        f.write('{"v":1,"run_id":"r","seq":7,"ki')  # what a power cut mid-write can leave
+    writer = AuditWriter(tmp_path)
+    assert writer.write_intent(ctx, "home", {}, "", None).seq == 2
+    writer.close()
+    log = read_audit(path)
+    assert [e.seq for e in log.events] == [1, 2] and log.torn_tail == ""
+    assert len(log.problems) == 1 and "line 2: not JSON" in log.problems[0]
+
+
+def test_seq_is_unique_and_lines_whole_under_concurrent_writers(tmp_path: Path) -> None:
+    writer = AuditWriter(tmp_path)
+    ctx = make_context("r", "t", 1, "agent")
+    long_text = "x" * 5000  # longer than a pipe buffer: still one write, one line
+
+    def burst() -> None:
+        for _ in range(50):
+            intent = writer.write_intent(ctx, "type", {"text": long_text}, "a", None)
+            writer.write_outcome(intent, "a", True, "")
+
+    threads = [threading.Thread(target=burst) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    writer.close()
+    log = read_audit(tmp_path / "r" / "audit.jsonl")
+    assert log.problems == () and len(log.events) == 600
+    intents = [e.seq for e in log.events if e.stage == "intent"]
+    assert intents == sorted(intents) == list(range(1, 301))
+    assert all(a.ok for a in actions(log.events))
+
+
+def test_an_unwritable_log_refuses_and_names_the_file(tmp_path: Path) -> None:
+    (tmp_path / "r" / "audit.jsonl").mkdir(parents=True)  # a folder where the file should be
+    writer = AuditWriter(tmp_path)
+    with pytest.raises(AuditWriteError, match=r"r/audit\.jsonl"):
+        writer.write_intent(make_context("r", "t", 1, "agent"), "home", {}, "", None)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_a_full_disk_refuses_and_recovers_when_the_file_is_fixed(tmp_path: Path) -> None:
+    path = tmp_path / "r" / "audit.jsonl"
+    path.parent.mkdir()
+    path.symlink_to("/dev/full")  # every write fails with ENOSPC, as on a full disk
+    writer = AuditWriter(tmp_path)
+    ctx = make_context("r", "t", 1, "agent")
+    with pytest.raises(AuditWriteError, match="No space left"):
+        writer.write_intent(ctx, "home", {}, "", None)
+    path.unlink()
+    assert writer.write_intent(ctx, "home", {}, "", None).seq == 1
+    writer.close()
+
+
+def test_fsync_mode_writes_the_same_lines(tmp_path: Path) -> None:
+    writer = AuditWriter(tmp_path, fsync=True)
+    writer.write_intent(make_context("r", "t", 1, "agent"), "home", {}, "", None)
+    writer.close()
+    assert len(read_audit(tmp_path / "r" / "audit.jsonl").events) == 1
+
+
+def test_bridges_of_a_process_share_one_writer_per_runs_folder(tmp_path: Path) -> None:
+    first = shared_writer(tmp_path / "runs")
+    assert shared_writer(tmp_path / "runs" / "." ) is first
+    assert shared_writer(tmp_path / "other") is not first
+    assert shared_writer(tmp_path / "runs", fsync=True).fsync and first.fsync

@@ -1,0 +1,42 @@
+"""`phoneshell bridge` as a process: prints its URL first, logs, stops cleanly on SIGTERM."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import wda
+
+from phoneshell.audit import read_audit
+from phoneshell.sim import SimServer
+
+
+def test_the_standalone_bridge_serves_logs_and_stops_on_sigterm(sim: SimServer,
+                                                                 tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "phoneshell", "bridge", "--wda", sim.url, "--listen",
+         "127.0.0.1:0", "--runs", str(runs)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        env={k: v for k, v in os.environ.items() if k != "PHONESHELL_BRIDGE_TOKEN"})
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline().strip()
+        assert first.startswith("listening on http://127.0.0.1:"), first
+        client = wda.Client(first.split()[-1])
+        client.session("com.apple.calculator")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+    (launch,) = [e for e in read_audit(runs / "unscoped" / "audit.jsonl").events
+                 if e.stage == "intent"]
+    assert (launch.kind, launch.params["bundle_id"]) == ("launch", "com.apple.calculator")

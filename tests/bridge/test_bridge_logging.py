@@ -1,0 +1,227 @@
+"""Every action kind, driven by the unmodified facebook-wda client, lands in the audit log right."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import wda
+from bridge_rig import LOGIN, Rig, request, start_bridge
+
+from phoneshell.audit import Action, AuditEvent, actions
+from phoneshell.sim import SimServer
+
+SETTINGS, CALCULATOR, SPRINGBOARD = "com.apple.Preferences", "com.apple.calculator", \
+    "com.apple.springboard"
+
+
+def last(rig: Rig, run_id: str = "unscoped") -> Action:
+    """The last action of a run, intent joined with outcome."""
+    return actions(rig.events(run_id))[-1]
+
+
+def test_launch_terminate_and_the_foreground_around_them(rig: Rig) -> None:
+    client = wda.Client(rig.bridge.url)
+    session = client.session(SETTINGS)  # a session with a bundle launches the app
+    opened = last(rig)
+    assert (opened.kind, dict(opened.params)) == ("launch", {"bundle_id": SETTINGS,
+                                                             "via": "session"})
+    assert (opened.app_before, opened.app_after, opened.ok) == (SPRINGBOARD, SETTINGS, True)
+    session.app_launch(CALCULATOR)
+    launched = last(rig)
+    assert (launched.kind, launched.params["bundle_id"]) == ("launch", CALCULATOR)
+    assert (launched.app_before, launched.app_after) == (SETTINGS, CALCULATOR)
+    assert rig.bridge.last_foreground == CALCULATOR
+    session.app_terminate(CALCULATOR)
+    stopped = last(rig)
+    assert (stopped.kind, stopped.params["bundle_id"], stopped.ok) == (
+        "terminate", CALCULATOR, True)
+    sid = session.session_id
+    status, _, _ = request(rig.bridge.url, "POST", f"/session/{sid}/wda/apps/activate",
+                           json.dumps({"bundleId": SETTINGS}).encode())
+    activated = last(rig)
+    assert status == 200 and (activated.kind, activated.params["bundle_id"]) == (
+        "activate", SETTINGS)
+
+
+def test_intent_and_outcome_share_seq_which_strictly_increases(rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session(SETTINGS)
+    for y in (5, 6, 7):
+        session.tap(300, y)
+    events = rig.events()
+    assert [e.stage for e in events] == ["intent", "outcome"] * 4
+    seqs = [e.seq for e in events]
+    assert seqs == [1, 1, 2, 2, 3, 3, 4, 4]
+    intent, outcome = events[-2:]
+    assert intent.ok is None and intent.app_after == "" and outcome.ok is True
+    assert intent.t <= outcome.t and intent.params == outcome.params
+
+
+def test_taps_carry_the_point_or_element_and_the_element_under_it(rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session(SETTINGS)
+    session(name="com.apple.settings.wifi").click()  # find + rect are reads; the tap is logged
+    clicked = last(rig)
+    assert (clicked.kind, clicked.params["x"], clicked.params["y"]) == ("tap", 201, 432)
+    assert clicked.target is not None and clicked.target.type == "XCUIElementTypeCell"
+    assert clicked.target.label == "Wi-Fi"
+    assert [e.kind for e in rig.intents()] == ["launch", "tap"]  # find and rect: reads
+    session.app_terminate(SETTINGS)  # back to the root list
+    session.app_launch(SETTINGS)
+    element = session(name="com.apple.settings.bluetooth").get(timeout=5)
+    element.tap()  # POST element/:id/click: target from the element's rect centre
+    tapped = last(rig)
+    assert dict(tapped.params) == {"element": element.id, "gesture": "click"}
+    assert tapped.target is not None and tapped.target.name == "com.apple.settings.bluetooth"
+    session.double_tap(300, 6)
+    session.tap_hold(300, 6, 0.2)
+    double, hold = actions(rig.events())[-2:]
+    assert (double.kind, double.params["gesture"]) == ("tap", "double_tap")
+    assert dict(hold.params) == {"x": 300, "y": 6, "gesture": "touch_and_hold", "duration": 0.2}
+
+
+def test_typing_logs_the_text_and_the_focused_field(rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session(SETTINGS)
+    session(name="Search", className="SearchField").click()
+    session.send_keys("wifi")
+    typed = last(rig)
+    assert dict(typed.params) == {"text": "wifi", "via": "keys"}
+    assert typed.target is not None and typed.target.type == "XCUIElementTypeSearchField"
+    assert typed.ok is True
+    field = session(className="SearchField").get()
+    field.clear_text()
+    cleared = last(rig)
+    assert dict(cleared.params) == {"text": "", "element": field.id, "via": "clear"}
+    assert cleared.target is not None and cleared.target.value == "wifi"  # before the clear
+    field.set_text("blue")
+    assert dict(last(rig).params) == {"text": "blue", "element": field.id, "via": "element"}
+
+
+def test_secure_fields_are_masked_and_the_text_never_written(rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session(LOGIN)
+    session.tap(100, 170)  # the user name field
+    session.send_keys("alice")
+    user = last(rig)
+    assert user.params["text"] == "alice" and user.target is not None
+    session.tap(100, 230)  # the password field
+    session.send_keys("hunter2")
+    secret = last(rig)
+    assert secret.params["text"] == "***" and secret.ok is True
+    assert secret.target is not None
+    assert (secret.target.type, secret.target.value) == ("XCUIElementTypeSecureTextField", "***")
+    password = session(name="password").get()
+    password.set_text("s3cret!")
+    assert last(rig).params["text"] == "***"
+    text = (rig.runs / "unscoped" / "audit.jsonl").read_text()
+    assert "hunter2" not in text and "s3cret" not in text and "alice" in text
+
+
+def test_home_buttons_swipes_urls_and_other_posts(rig: Rig) -> None:
+    client = wda.Client(rig.bridge.url)
+    session = client.session(SETTINGS)
+    client.home()
+    home = last(rig)
+    assert (home.kind, dict(home.params), home.app_before, home.app_after) == (
+        "home", {}, SETTINGS, SPRINGBOARD)
+    session.press("volumeUp")
+    assert (last(rig).kind, dict(last(rig).params)) == ("press", {"button": "volumeUp"})
+    client.lock()
+    client.unlock()
+    locked, unlocked = actions(rig.events())[-2:]
+    assert (locked.params["button"], unlocked.params["button"]) == ("lock", "unlock")
+    session.app_launch(SETTINGS)
+    session.swipe(200, 700, 200, 300, 0.1)
+    assert dict(last(rig).params) == {"from_x": 200, "from_y": 700, "to_x": 200, "to_y": 300,
+                                      "duration": 0.1, "gesture": "drag"}
+    with pytest.raises(wda.WDAError):
+        session.open_url("prefs:root=General")  # no app here opens prefs: URLs
+    opened = last(rig)
+    assert (opened.kind, opened.params["url"], opened.ok) == ("open_url", "prefs:root=General",
+                                                              False)
+    assert "no installed app opens prefs" in opened.error
+    with pytest.raises(wda.WDAError):
+        session.set_clipboard("copied")  # not served by this phone; the attempt is on record
+    other = last(rig)
+    assert (other.kind, dict(other.params)) == ("other", {"route": "/wda/setPasteboard"})
+    client.session()  # a session without a bundle sends a real phone home
+    bare = last(rig)
+    assert (bare.kind, dict(bare.params)) == ("home", {"via": "session"})
+
+
+def test_w3c_actions_are_logged_as_tap_or_swipe(rig: Rig) -> None:
+    sid = wda.Client(rig.bridge.url).session(SETTINGS).session_id
+
+    def perform(*steps: dict[str, object]) -> AuditEvent:
+        body = {"actions": [{"type": "pointer", "id": "f", "parameters": {"pointerType": "touch"},
+                             "actions": list(steps)}]}
+        request(rig.bridge.url, "POST", f"/session/{sid}/actions", json.dumps(body).encode())
+        return rig.intents()[-1]
+
+    tap = perform({"type": "pointerMove", "x": 201, "y": 432}, {"type": "pointerDown"},
+                  {"type": "pointerUp"})
+    assert (tap.kind, tap.params["x"], tap.params["y"]) == ("tap", 201, 432)
+    assert tap.target is not None and tap.target.label == "Wi-Fi"
+    swipe = perform({"type": "pointerMove", "x": 200, "y": 700}, {"type": "pointerDown"},
+                    {"type": "pointerMove", "x": 200, "y": 300, "duration": 100},
+                    {"type": "pointerUp"})
+    assert (swipe.kind, swipe.params["to_y"]) == ("swipe", 300)
+
+
+def test_context_routes_scope_the_log_and_clear_back_to_unscoped(rig: Rig) -> None:
+    base = rig.bridge.url
+    body = {"run_id": "R7", "task_id": "settings.wifi", "attempt": 2, "phase": "setup"}
+    status, _, data = request(base, "POST", "/phoneshell/bridge/context",
+                              json.dumps(body).encode())
+    assert status == 200 and json.loads(data)["value"] == body
+    client = wda.Client(base)
+    session = client.session(SETTINGS)
+    rig.bridge.set_context("R7", "settings.wifi", 2, "agent")
+    session.tap(300, 6)
+    assert json.loads(request(base, "GET", "/phoneshell/bridge/context")[2])["value"][
+        "phase"] == "agent"
+    status, _, _ = request(base, "DELETE", "/phoneshell/bridge/context")
+    client.home()
+    scoped = rig.events("R7")
+    assert [(e.phase, e.kind, e.task_id, e.attempt) for e in scoped if e.stage == "intent"] == [
+        ("setup", "launch", "settings.wifi", 2), ("agent", "tap", "settings.wifi", 2)]
+    (home,) = rig.intents("unscoped")
+    assert (home.kind, home.run_id, home.phase, home.attempt, home.task_id) == (
+        "home", "unscoped", "unscoped", 0, "")
+    health = json.loads(request(base, "GET", "/phoneshell/bridge/health")[2])["value"]
+    assert health["last_foreground"] == SPRINGBOARD and health["actions_logged"] == 3
+    assert health["context"]["run_id"] == "unscoped"
+    bad = request(base, "POST", "/phoneshell/bridge/context", b'{"run_id": "../etc"}')
+    assert bad[0] == 400 and json.loads(bad[2])["value"]["error"] == "invalid argument"
+
+
+def test_reads_through_the_bridge_do_not_move_the_last_foreground(rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session(SETTINGS)
+    with rig.sim.lock:
+        rig.sim.phone.launch(CALCULATOR)  # something acting outside the bridge
+    assert session.app_current()["bundleId"] == CALCULATOR
+    assert rig.bridge.last_foreground == SETTINGS  # so the runner can see the difference
+
+
+def test_tap_targets_can_be_switched_off_but_keys_are_always_resolved(sim: SimServer,
+                                                                       tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    bridge, writer = start_bridge(sim, runs, resolve_targets=False)
+    try:
+        session = wda.Client(bridge.url).session(LOGIN)
+        session.tap(100, 230)
+        session.send_keys("pw")
+        tap, keys = actions(Rig(sim, bridge, runs).events())[-2:]
+        assert tap.kind == "tap" and tap.target is None
+        assert keys.params["text"] == "***" and keys.target is not None
+    finally:
+        bridge.stop()
+        writer.close()
+
+
+def test_keys_with_no_focused_field_are_masked_while_a_password_field_shows(rig: Rig) -> None:
+    sid = wda.Client(rig.bridge.url).session(LOGIN).session_id
+    status, _, _ = request(rig.bridge.url, "POST", f"/session/{sid}/wda/keys",
+                           b'{"value": ["p", "w"]}')
+    refused = last(rig)
+    assert status == 400 and refused.ok is False  # no keyboard: WDA refuses, as a phone does
+    assert refused.params["text"] == "***" and refused.target is None

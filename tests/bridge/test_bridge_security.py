@@ -1,0 +1,80 @@
+"""Security: loopback by default, remote only with a token, tokens checked on every request."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import wda
+from bridge_rig import request, start_bridge
+
+from bridge.proxy import BridgeServer
+from phoneshell.errors import BridgeError
+from phoneshell.sim import SimServer
+
+ROOT = Path(__file__).resolve().parents[2]
+ALLOWED = ("phoneshell.audit", "phoneshell.records", "phoneshell.errors")
+
+
+def test_a_remote_address_needs_allow_remote_and_a_token(tmp_path: Path) -> None:
+    for kwargs in ({}, {"allow_remote": True}, {"token": "t0k3n"}):
+        with pytest.raises(BridgeError, match="refusing to bind"):
+            BridgeServer("http://127.0.0.1:8100", host="0.0.0.0", runs_dir=tmp_path, **kwargs)
+    BridgeServer("http://127.0.0.1:8100", host="0.0.0.0", runs_dir=tmp_path,
+                 allow_remote=True, token="t0k3n")  # accepted (not started: no network here)
+    BridgeServer("http://127.0.0.1:8100", host="::1", runs_dir=tmp_path)  # loopback is fine
+
+
+def test_the_cli_refuses_a_remote_listen_without_a_token(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "phoneshell", "bridge", "--wda",
+                           "http://127.0.0.1:9", "--listen", "0.0.0.0:0", "--allow-remote",
+                           "--runs", str(tmp_path)], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path, env={k: v for k, v in os.environ.items()
+                                           if k != "PHONESHELL_BRIDGE_TOKEN"})
+    assert done.returncode == 2
+    assert "error: refusing to bind the bridge to 0.0.0.0" in done.stderr
+    assert "hint:" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_token_is_required_as_path_prefix_or_header(sim: SimServer, tmp_path: Path) -> None:
+    bridge, writer = start_bridge(sim, tmp_path / "runs", token="s3cr3t-token")
+    try:
+        assert bridge.url.endswith("/t/s3cr3t-token")
+        client = wda.Client(bridge.url)  # facebook-wda works with the prefixed base URL
+        client.session("com.apple.calculator")
+        assert client.app_current()["bundleId"] == "com.apple.calculator"
+        base = bridge.url.split("/t/")[0]
+        status, _, data = request(base, "GET", "/status")
+        assert status == 401 and json.loads(data)["value"]["error"] == "unauthorized"
+        assert request(base, "GET", "/status", headers={"X-Phoneshell-Token": "wrong"})[0] == 401
+        assert request(base, "GET", "/t/wrong/status")[0] == 401
+        assert request(base, "POST", "/wda/homescreen")[0] == 401  # refused, never forwarded
+        assert sim.state()["foreground"] == "com.apple.calculator"
+        assert request(base, "GET", "/phoneshell/bridge/health")[0] == 401
+        status, _, data = request(base, "GET", "/source?format=json",
+                                  headers={"X-Phoneshell-Token": "s3cr3t-token"})
+        assert status == 200 and json.loads(data)["value"]["type"] == "Application"
+        health = request(base, "GET", "/t/s3cr3t-token/phoneshell/bridge/health")
+        assert health[0] == 200
+    finally:
+        bridge.stop()
+        writer.close()
+
+
+def test_the_bridge_imports_only_the_shared_contract_from_phoneshell() -> None:
+    offenders = []
+    for path in sorted((ROOT / "bridge").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                if name.startswith("phoneshell") and name not in ALLOWED:
+                    offenders.append(f"{path.name} imports {name}")
+                if name.startswith("wda") and name != "wda.usbmux":
+                    offenders.append(f"{path.name} imports {name}")
+    assert offenders == []

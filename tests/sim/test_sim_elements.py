@@ -1,0 +1,198 @@
+"""Element routes: every find strategy, ids and staleness, attributes, and element actions."""
+
+from __future__ import annotations
+
+import pytest
+import wda
+
+SETTINGS = "com.apple.Preferences"
+
+
+@pytest.fixture
+def settings(client: wda.Client) -> wda.Client:
+    """A session on the Settings root list."""
+    return client.session(SETTINGS)
+
+
+def ids(raw, sid, using, value):
+    reply = raw("POST", f"/session/{sid}/elements", {"using": using, "value": value})
+    assert reply.status == 200, reply.json
+    return [e["ELEMENT"] for e in reply.value]
+
+
+@pytest.mark.parametrize(("using", "value", "count"), [
+    ("accessibility id", "com.apple.settings.general", 1),
+    ("id", "com.apple.settings.general", 1),
+    ("name", "General", 1),
+    ("class name", "XCUIElementTypeNavigationBar", 1),
+    ("class name", "SearchField", 1),
+    ("class chain", "**/XCUIElementTypeCell[`label == 'General'`]", 1),
+    ("class chain", "**/XCUIElementTypeAny[`name == 'General'`]", 1),
+    ("class chain", "**/XCUIElementTypeCell[`label BEGINSWITH 'Wi'`]", 1),
+    ("class chain", "**/XCUIElementTypeCell[`label CONTAINS 'Bright' AND visible == 1`]", 1),
+    ("class chain", "**/XCUIElementTypeStaticText[`name MATCHES 'Gen.*'`]", 1),
+    ("class chain", "**/XCUIElementTypeCell[2]", 1),
+    ("class chain", "**/XCUIElementTypeCell[-1]", 1),
+    ("class chain", "XCUIElementTypeWindow/XCUIElementTypeOther/XCUIElementTypeNavigationBar", 1),
+    ("class chain", "**/XCUIElementTypeCell[$name == 'General'$]", 1),
+    ("class chain", "**/XCUIElementTypeCell[`label == 'Home Screen & App Library'`]", 1),
+    ("predicate string", "type == 'XCUIElementTypeCell' AND label == 'Battery'", 1),
+    ("predicate string", "label ==[c] 'bluetooth' AND type == 'XCUIElementTypeCell'", 1),
+    ("predicate string", "name ENDSWITH '.wifi' OR name ENDSWITH '.bluetooth'", 2),
+    ("predicate string", "NOT (visible == true) AND label == 'Developer'", 2),
+    ("predicate string", "label LIKE 'Gen*' AND type == 'XCUIElementTypeCell'", 1),
+    ("xpath", "//XCUIElementTypeCell[@label='General']", 1),
+    ("xpath", "//*[@label='Battery']", 2),
+    ("link text", "label=Camera", 2),
+    ("partial link text", "label=Came", 2),
+    ("name", "No Such Thing", 0),
+])
+def test_find_strategies(settings, raw, using, value, count):
+    assert len(ids(raw, settings.session_id, using, value)) == count
+
+
+@pytest.mark.parametrize(("using", "value"), [
+    ("css selector", "button"),
+    ("class chain", "**/XCUIElementTypeCell[`label === 'x'`]"),
+    ("class chain", "**/Cell"),
+    ("predicate string", "label == "),
+    ("predicate string", "frobnicate == 'x'"),
+    ("xpath", "//*[@label="),
+])
+def test_unsupported_queries_are_invalid_selectors(settings, raw, using, value):
+    reply = raw("POST", f"/session/{settings.session_id}/elements",
+                {"using": using, "value": value})
+    assert reply.status == 400
+    assert reply.value["error"] == "invalid selector"
+
+
+def test_escaped_quote_in_class_chain(client):
+    session = client.session()
+    session.swipe(201, 300, 201, 600)  # Spotlight
+    session.send_keys("it's")
+    assert session(classChain="**/XCUIElementTypeSearchField[`value == 'it\\'s'`]").exists
+
+
+def test_facebook_wda_selectors(settings):
+    assert settings(name="General").exists
+    assert settings(label="General", className="Cell").exists
+    assert settings(nameContains="Bright").exists
+    assert settings(labelContains="Privacy").exists
+    assert settings(predicate="label == 'Battery'").exists
+    assert settings(xpath="//Cell[@label='Battery']").exists
+    assert settings(id="com.apple.settings.wifi").exists
+    assert settings(className="Switch").count() == 1
+    with pytest.raises(wda.WDARequestError):
+        settings(classChain="**/Nope[").exists  # noqa: B018 - the property makes the request
+
+
+def test_single_find_and_no_such_element(settings, raw):
+    sid = settings.session_id
+    found = raw("POST", f"/session/{sid}/element", {"using": "name", "value": "General"})
+    assert found.status == 200 and found.value["ELEMENT"]
+    assert found.value["element-6066-11e4-a52e-4f735466cecf"] == found.value["ELEMENT"]
+    missing = raw("POST", f"/session/{sid}/element", {"using": "name", "value": "Nope"})
+    assert missing.status == 404 and missing.value["error"] == "no such element"
+
+
+def test_ids_are_stable_and_go_stale(settings, raw):
+    sid = settings.session_id
+    first = ids(raw, sid, "name", "General")
+    assert ids(raw, sid, "name", "General") == first
+    settings(name="General").click()
+    stale = raw("GET", f"/session/{sid}/element/{first[0]}/rect")
+    assert stale.status == 404 and stale.value["error"] == "stale element reference"
+    element = wda.Element(settings, first[0])
+    with pytest.raises(wda.WDAStaleElementReferenceError):
+        element.bounds  # noqa: B018 - the property makes the request
+    unknown = raw("GET", f"/session/{sid}/element/NOT-AN-ID/text")
+    assert unknown.status == 404 and unknown.value["error"] == "stale element reference"
+
+
+def test_element_reads(settings):
+    cell = settings(label="General", className="Cell").get(timeout=1)
+    assert cell.name == "XCUIElementTypeCell"  # WDA's name route answers the type
+    assert cell.className == "XCUIElementTypeCell"
+    assert cell.label == "General"
+    assert cell.text == "General"
+    assert cell.value is None
+    assert cell.enabled is True and cell.displayed is True and cell.visible is True
+    assert cell.accessible is True
+    assert cell.accessibility_container is False
+    assert cell.bounds.width == 370
+    wifi = settings(label="Wi-Fi", className="Cell").get(timeout=1)
+    assert wifi.value == "HomeNet" and wifi.text == "HomeNet"
+
+
+def test_element_attribute_route(settings, raw):
+    sid = settings.session_id
+    [field] = ids(raw, sid, "class name", "XCUIElementTypeSearchField")
+    base = f"/session/{sid}/element/{field}"
+    assert raw("GET", f"{base}/attribute/placeholderValue").value == "Search"
+    assert raw("GET", f"{base}/attribute/rect").value["height"] == 36
+    assert raw("GET", f"{base}/attribute/traits").value == "SearchField"
+    assert raw("GET", f"{base}/selected").value is False
+    assert raw("GET", f"{base}/attribute/frobnicate").value is None
+
+
+def test_tap_type_clear_and_active_element(settings, raw):
+    sid = settings.session_id
+    assert raw("GET", f"/session/{sid}/element/active").value["error"] == "no such element"
+    field = settings(className="SearchField").get(timeout=1)
+    field.set_text("Batt")
+    assert field.value == "Batt"
+    active = raw("GET", f"/session/{sid}/element/active").value["ELEMENT"]
+    assert active == field.id
+    assert settings(label="Battery", className="Cell").exists
+    field.clear_text()
+    assert field.value == "Search"  # an empty field reports its placeholder
+
+
+def test_value_on_a_non_field_is_refused(settings, raw):
+    [cell] = ids(raw, settings.session_id, "name", "com.apple.settings.general")
+    reply = raw("POST", f"/session/{settings.session_id}/element/{cell}/value",
+                {"value": "x"})
+    assert reply.status == 400 and reply.value["error"] == "invalid element state"
+
+
+def test_element_tap_routes(settings):
+    settings(name="General").get(timeout=1).tap()  # POST element/:id/click
+    assert settings(name="About").exists
+    settings(name="BackButton").get(timeout=1).click()  # rect, then tap at the centre
+    assert settings(name="com.apple.settings.general").exists
+
+
+def test_element_scroll_swipe_and_hold(settings):
+    developer = settings(label="Developer", className="Cell").get(timeout=1)
+    assert developer.visible is False
+    developer.scroll()  # toVisible
+    assert developer.visible is True
+    table = settings(className="Table").get(timeout=1)
+    table.scroll("up", 10.0)
+    assert settings(label="General", className="Cell").get(timeout=1).visible is True
+    settings(label="General", className="Cell").get(timeout=1).tap_hold(0.5)
+    assert settings(name="About").exists  # a hold without a hold action taps
+
+
+def test_element_swipe_route(settings, raw):
+    sid = settings.session_id
+    [table] = ids(raw, sid, "class name", "XCUIElementTypeTable")
+    assert raw("POST", f"/session/{sid}/wda/element/{table}/swipe",
+               {"direction": "up"}).status == 200
+    assert settings(label="Developer", className="Cell").get(timeout=1).visible is False
+    for _ in range(4):
+        raw("POST", f"/session/{sid}/wda/element/{table}/swipe", {"direction": "up"})
+    assert settings(label="Developer", className="Cell").get(timeout=1).visible is True
+    bad = raw("POST", f"/session/{sid}/wda/element/{table}/swipe", {"direction": "sideways"})
+    assert bad.status == 400 and bad.value["error"] == "invalid argument"
+
+
+def test_child_element_search(settings, raw):
+    sid = settings.session_id
+    [cell] = ids(raw, sid, "name", "com.apple.settings.general")
+    reply = raw("POST", f"/session/{sid}/element/{cell}/elements",
+                {"using": "class name", "value": "XCUIElementTypeStaticText"})
+    assert len(reply.value) == 1
+    one = raw("POST", f"/session/{sid}/element/{cell}/element",
+              {"using": "xpath", "value": ".//XCUIElementTypeStaticText"})
+    assert one.value["ELEMENT"] == reply.value[0]["ELEMENT"]

@@ -1,0 +1,135 @@
+"""Each fault switch: at start, at runtime over HTTP and from Python, and what clients see."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import wda
+from lxml import etree
+from wda.usbmux.exceptions import HTTPError
+
+from phoneshell.errors import PhoneshellError
+from phoneshell.sim import SimServer
+
+SETTINGS = "com.apple.Preferences"
+SPRINGBOARD = "com.apple.springboard"
+
+
+def test_locked_phone_answers_but_changes_nothing(sim, client, app):
+    app.app_launch(SETTINGS)
+    sim.fault_on("locked")
+    assert client.locked() is True
+    assert client.app_current()["bundleId"] == SPRINGBOARD
+    assert app(name="Flashlight").exists  # the lock screen shows
+    before = client.source()
+    app.tap(201, 300)
+    app.swipe(201, 10, 201, 600)
+    client.home()
+    app.app_launch("com.apple.calculator")
+    client.unlock()  # does nothing while the fault holds
+    assert client.locked() is True
+    assert client.source() == before
+    sim.fault_off("locked")
+    assert client.locked() is False
+    assert client.app_current()["bundleId"] == SETTINGS
+
+
+def test_locked_from_the_start():
+    with SimServer(faults=["locked"]) as sim:
+        client = wda.Client(sim.url)
+        session = client.session()  # the client tries /wda/unlock, which does nothing
+        assert client.locked() is True
+        assert session.tap(100, 100).value is None
+
+
+def test_drop_writes_ignores_input_but_reads_and_launches(sim, client, app):
+    app.app_launch(SETTINGS)
+    sim.fault_on("drop-writes")
+    before = client.source()
+    app(name="General").click()
+    app.swipe_up()
+    client.home()
+    app.press("home")
+    assert client.source() == before
+    assert client.app_current()["bundleId"] == SETTINGS
+    app.app_launch("com.apple.calculator")  # launches still work
+    assert client.app_current()["bundleId"] == "com.apple.calculator"
+
+
+def test_drop_writes_ignores_keys(sim, client):
+    session = client.session(SETTINGS)
+    session(className="SearchField").click()
+    sim.fault_on("drop-writes")
+    session.send_keys("Wi")
+    assert session(className="SearchField").get(timeout=1).value == "Search"
+
+
+def test_stale_session(sim, client, app, raw):
+    sim.fault_on("stale-session")
+    reply = raw("GET", f"/session/{app.session_id}/window/size")
+    assert reply.status == 404 and reply.value["error"] == "invalid session id"
+    assert raw("GET", "/status").json["sessionId"] is None
+    with pytest.raises((RuntimeError, wda.WDAInvalidSessionIdError)):
+        app.window_size()
+    sim.fault_off("stale-session")
+    assert client.window_size() == (402, 874)
+
+
+def test_truncated_source(sim, client):
+    client.app_launch(SETTINGS)
+    whole = client.source()
+    sim.fault_on("truncated-source")
+    cut = client.source()
+    assert whole.startswith(cut)
+    assert 0.55 < len(cut.encode()) / len(whole.encode()) < 0.65
+    with pytest.raises(etree.XMLSyntaxError):
+        etree.fromstring(cut.encode())
+    assert client.source(format="json")["type"] == "Application"
+
+
+def test_slow_adds_latency_to_wda_routes_only(sim, client, raw):
+    sim.fault_on("slow=0.2")
+    assert sim.faults.specs() == ["slow=0.2"]
+    started = time.monotonic()
+    client.status()
+    assert time.monotonic() - started >= 0.2
+    started = time.monotonic()
+    raw("GET", "/phoneshell/sim/faults")
+    assert time.monotonic() - started < 0.2
+
+
+def test_gone_refuses_connections_until_the_python_api_brings_it_back(sim):
+    client = wda.Client(sim.url)
+    assert client.is_ready()
+    sim.fault_on("gone")
+    assert client.is_ready() is False
+    with pytest.raises(HTTPError):
+        client.status()
+    sim.fault_off("gone")
+    assert client.is_ready()
+
+
+def test_faults_over_the_control_route(sim, raw):
+    reply = raw("POST", "/phoneshell/sim/faults", {"on": ["locked", "slow=0"]})
+    assert reply.status == 200 and reply.json["faults"] == ["locked", "slow=0"]
+    assert raw("GET", "/wda/locked").value is True
+    assert raw("POST", "/phoneshell/sim/faults", {"off": ["locked"]}).json["faults"] == ["slow=0"]
+    assert raw("POST", "/phoneshell/sim/faults", {"faults": []}).json["faults"] == []
+    assert raw("GET", "/phoneshell/sim/faults").json == {"faults": []}
+    bad = raw("POST", "/phoneshell/sim/faults", {"on": ["melted"]})
+    assert bad.status == 400 and "unknown fault" in bad.json["error"]
+
+
+def test_gone_over_the_control_route(sim, raw):
+    reply = raw("POST", "/phoneshell/sim/faults", {"on": ["gone"]})
+    assert reply.status == 200
+    assert wda.Client(sim.url).is_ready() is False
+    sim.set_faults([])
+    assert wda.Client(sim.url).is_ready()
+
+
+@pytest.mark.parametrize("spec", ["melted", "slow=fast", "locked=1", "slow=-1"])
+def test_bad_fault_names_are_user_errors(spec):
+    with pytest.raises(PhoneshellError):
+        SimServer(faults=[spec])

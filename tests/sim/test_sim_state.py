@@ -1,0 +1,138 @@
+"""Phone state: UI state per launch, stores that outlive terminate, save, load and reset."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+
+import pytest
+import wda
+
+from phoneshell.errors import PhoneshellError
+from phoneshell.sim import SimServer
+
+SETTINGS = "com.apple.Preferences"
+
+
+def wifi_value(session: wda.Client) -> str:
+    return session(label="Wi-Fi", className="Cell").get(timeout=1).value
+
+
+def switch_wifi_off(session: wda.Client) -> None:
+    session(label="Wi-Fi", className="Cell").click()
+    session(className="Switch", label="Wi-Fi").click()
+    session(name="BackButton").click()
+
+
+def test_ui_state_survives_the_background_not_terminate(client, app):
+    app.app_launch(SETTINGS)
+    app(name="General").click()
+    client.home()
+    app.app_launch(SETTINGS)  # launch of a running app activates it, as WDA does
+    assert app(name="About").exists
+    app.app_terminate(SETTINGS)
+    app.app_launch(SETTINGS)
+    assert not app(name="About").exists
+
+
+def test_store_survives_terminate(client):
+    session = client.session(SETTINGS)
+    switch_wifi_off(session)
+    session.app_terminate(SETTINGS)
+    session.app_launch(SETTINGS)
+    assert wifi_value(session) == "Off"
+    session = client.session(SETTINGS)  # a new session restarts the app: still off
+    assert wifi_value(session) == "Off"
+
+
+def test_state_route(sim, client, raw):
+    client.app_launch(SETTINGS)
+    state = raw("GET", "/phoneshell/sim/state").json
+    assert state["foreground"] == SETTINGS
+    assert SETTINGS in state["running"] and state["locked"] is False
+    assert state["facts"]["model_number"] == "MQ163LL/A"
+
+
+def test_reset_route_boots_a_fresh_phone(sim, client, raw):
+    session = client.session(SETTINGS)
+    switch_wifi_off(session)
+    assert sim.state()["stores"][SETTINGS] == {"wifi": False}
+    reply = raw("POST", "/phoneshell/sim/reset")
+    assert reply.status == 200 and reply.json["foreground"] == "com.apple.springboard"
+    assert reply.json["stores"] == {} and reply.json["running"] == ["com.apple.springboard"]
+    session = client.session(SETTINGS)
+    assert wifi_value(session) == "HomeNet"
+
+
+def test_save_and_load_state_file(tmp_path):
+    path = tmp_path / "phone.json"
+    with SimServer(state_file=path) as sim:
+        switch_wifi_off(wda.Client(sim.url).session(SETTINGS))
+    saved = json.loads(path.read_text())
+    assert saved == {"version": 1, "stores": {SETTINGS: {"wifi": False}}}
+    with SimServer(state_file=path) as sim:
+        assert wifi_value(wda.Client(sim.url).session(SETTINGS)) == "Off"
+
+
+def test_state_file_may_set_device_facts(tmp_path):
+    path = tmp_path / "phone.json"
+    path.write_text(json.dumps({"version": 1, "stores": {}, "facts": {"serial": "ABC123"}}))
+    with SimServer(state_file=path) as sim:
+        session = wda.Client(sim.url).session(SETTINGS)
+        session(name="General").click()
+        session(name="About").click()
+        assert session(name="SerialNumber").get(timeout=1).label == "Serial Number, ABC123"
+
+
+def test_save_route(sim, raw, tmp_path):
+    target = tmp_path / "saved.json"
+    reply = raw("POST", "/phoneshell/sim/save", {"path": str(target)})
+    assert reply.status == 200 and json.loads(target.read_text())["version"] == 1
+    nowhere = raw("POST", "/phoneshell/sim/save")
+    assert nowhere.status == 400 and "no state file" in nowhere.json["error"]
+    assert raw("GET", "/phoneshell/sim/nope").status == 404
+
+
+@pytest.mark.parametrize("content", ["not json", '{"version": 9}', '{"version": 1, "stores": []}',
+                                     '{"version": 1, "facts": {"scale": "big"}}',
+                                     '{"version": 1, "facts": {"colour": "red"}}'])
+def test_bad_state_files_are_user_errors(tmp_path, content):
+    path = tmp_path / "phone.json"
+    path.write_text(content)
+    with pytest.raises(PhoneshellError):
+        SimServer(state_file=path).start()
+
+
+def test_state_persists_across_sessions_in_one_process(sim):
+    first = wda.Client(sim.url).session(SETTINGS)
+    switch_wifi_off(first)
+    first.close()
+    second = wda.Client(sim.url).session(SETTINGS)
+    assert wifi_value(second) == "Off"
+
+
+def test_run_serves_until_terminated_and_saves(tmp_path):
+    # `phoneshell sim` as a process: it prints its URL, serves, and saves state on SIGTERM.
+    path = tmp_path / "phone.json"
+    script = ("import argparse, sys\n"
+              "from phoneshell.sim import add_arguments, run\n"
+              "parser = argparse.ArgumentParser()\n"
+              "add_arguments(parser)\n"
+              "sys.exit(run(parser.parse_args(sys.argv[1:])))\n")
+    process = subprocess.Popen([sys.executable, "-c", script, "--port", "0", "--state",
+                                str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        first = process.stdout.readline() if process.stdout else ""
+        url = first.split(" at ")[1].split(";")[0]
+        assert wda.Client(url).status()["ready"] is True
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=10) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        if process.stdout:
+            process.stdout.close()
+    assert json.loads(path.read_text())["version"] == 1
