@@ -90,12 +90,16 @@ class ProbeReading:
 
 @dataclass(frozen=True)
 class DeviceRead:
-    """A value read off the device at capture, e.g. the value of the "Model Number" row."""
+    """A value a harness probe read off the device at capture, e.g. the "Model Number" row."""
 
-    label: str
+    probe: str
+    """The probe, e.g. "about_value"."""
+    arg: str = ""
+    """What it read, e.g. "Model Number"."""
     value: str | None = None
-    """None when it could not be read."""
+    """The value shown; None when it could not be read."""
     error: str = ""
+    """Why the value is missing."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,8 @@ class Evidence:
     reads: tuple[DeviceRead, ...] = ()
     events: tuple[AuditEvent, ...] = ()
     """The attempt's audit events, every phase."""
+    audited: bool = False
+    """Whether a bridge logged the attempt (so no events means no actions, not no log)."""
     flags: frozenset[Flag] = frozenset()
     """Conditions the capture noticed (unsettled screen, unreadable screen...)."""
     screenshot_png: bytes | None = field(default=None, repr=False)
@@ -145,9 +151,9 @@ class Evidence:
         """The reading of probe `name` for `arg`, if it was taken."""
         return next((p for p in self.probes if p.name == name and p.arg == arg), None)
 
-    def read(self, label: str) -> DeviceRead | None:
-        """The device read for `label`, if it was taken."""
-        return next((r for r in self.reads if r.label == label), None)
+    def read(self, probe: str, arg: str) -> DeviceRead | None:
+        """The value probe `probe` read for `arg`, if it was taken."""
+        return next((r for r in self.reads if r.probe == probe and r.arg == arg), None)
 
 
 def _source_name(order: int, role: Role) -> str:
@@ -167,7 +173,7 @@ def save_evidence(evidence: Evidence, folder: Path) -> Path:
         screenshot = "screenshot.png"
         (folder / screenshot).write_bytes(evidence.screenshot_png)
     audit = None
-    if evidence.events:
+    if evidence.audited or evidence.events:
         audit = "audit.jsonl"
         (folder / audit).write_text("".join(e.to_json() + "\n" for e in evidence.events),
                                     encoding="utf-8")
@@ -214,7 +220,7 @@ def _read_read(f: Fields) -> DeviceRead:
     raw = f.raw("value")
     if raw is not None and not isinstance(raw, str):
         raise RecordError(f"{f.where}: field 'value' should be a string or null, got {raw!r}")
-    value = DeviceRead(f.text("label"), raw, f.text("error", ""))
+    value = DeviceRead(f.text("probe"), f.text("arg", ""), raw, f.text("error", ""))
     f.done()
     return value
 
@@ -272,7 +278,8 @@ def load_evidence(folder: Path) -> Evidence:
         all_flags.add("audit_torn")
     return Evidence(task_id=task_id, captured_at=captured_at, foreground=foreground,
                     captures=captures, claim=claim, probes=probes, reads=reads,
-                    events=log.events, flags=frozenset(all_flags), screenshot_png=png)
+                    events=log.events, audited=audit is not None, flags=frozenset(all_flags),
+                    screenshot_png=png)
 
 
 def _read_source_ref(f: Fields) -> tuple[str, Role, float]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from phoneshell.checks import CHECKS, Check
-from phoneshell.checks.kind import Contains, Same, normal, other_fields, signature
+from phoneshell.checks.kind import Contains, Ordered, Same, normal, other_fields, signature
 from phoneshell.tasks import Task
 
 
@@ -77,8 +77,11 @@ class _Index:
         self.texts: dict[tuple[object, ...], dict[str, set[int]]] = defaultdict(
             lambda: defaultdict(set))
         self._joined: dict[tuple[object, ...], tuple[str, list[int], list[str]]] = {}
+        # kind -> (check, task index) for rules that are compared one by one (few checks)
+        self.by_kind: dict[str, list[tuple[Check, int]]] = defaultdict(list)
         for index, task in enumerate(tasks):
             for check in task.checks:
+                self.by_kind[check.kind].append((check, index))
                 self.exact[signature(check)].add(index)
                 group = (check.kind, check.negate, other_fields(check))
                 self.texts[group][normal(check.text)].add(index)
@@ -113,6 +116,8 @@ class _Index:
         rule = CHECKS.lookup(a.kind).implied_by
         if isinstance(rule, Same):
             return set(self.exact.get(signature(a), ()))
+        if isinstance(rule, Ordered):  # app orders are rare: compare them one by one
+            return {index for b, index in self.by_kind[a.kind] if rule.implied(a, b)}
         assert isinstance(rule, Contains)
         want = normal(a.text)
         if a.negate:  # b's text must be a substring of a's: try every substring of a's text

@@ -52,6 +52,8 @@ class Element(NamedTuple):
     """Position in document order (0 is the application node)."""
     in_status_bar: bool = False
     """Inside SpringBoard's status bar (clock, battery): phone chrome, never app content."""
+    traits: str = ""
+    """WDA's accessibility traits, e.g. "Button, Selected" (not searched as text)."""
 
     @property
     def short_type(self) -> str:
@@ -206,7 +208,7 @@ def _elements(root: etree._Element) -> Iterator[Element]:
                       get("value") or "", get("placeholderValue") or "",
                       _int(get("x")), _int(get("y")), _int(get("width")), _int(get("height")),
                       get("visible") != "false", get("enabled") != "false", order,
-                      bool(chrome) and id(node) in chrome)
+                      bool(chrome) and id(node) in chrome, get("traits") or "")
 
 
 def shorten(text: str, limit: int = 60) -> str:

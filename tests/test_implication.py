@@ -60,6 +60,30 @@ E, A, F, R, ANS = ("element_exists", "element_exists_anywhere", "foreground_app"
     (Check(R, r"423"), Check(R, r"\b423\b"), False),  # regexes compare by text only
     (Check(ANS, "meridian"), Check(ANS, "The MERIDIAN word"), True),
     (Check(ANS, "meridian"), Check(E, "meridian"), False),
+    (Check("opened_in_order", apps=("a", "c")), Check("opened_in_order", apps=("a", "b", "c")),
+     True),
+    (Check("opened_in_order", apps=("c", "a")), Check("opened_in_order", apps=("a", "b", "c")),
+     False),
+    (Check("opened_in_order", apps=("a", "b", "c"), negate=True),
+     Check("opened_in_order", apps=("a", "c"), negate=True), True),
+    (Check("opened_in_order", apps=("a", "c"), negate=True),
+     Check("opened_in_order", apps=("a", "b", "c"), negate=True), False),
+    (Check("never_opened", app="x"), Check("never_opened", app="x"), True),
+    (Check("never_opened", app="x"), Check("opened_in_order", apps=("y",), negate=True), False),
+    (Check("typed_into", "wi", app="p", into="Search"),
+     Check("typed_into", "Wi-Fi", app="p", into="Search"), True),
+    (Check("typed_into", "wi", app="p", into="Search"),
+     Check("typed_into", "Wi-Fi", app="p", into="Field"), False),
+    (Check("tapped", "Gen"), Check("tapped", "General"), True),
+    (Check("opened_via_spotlight", app="c"), Check("opened_via_spotlight", app="c"), True),
+    (Check("count_unchanged", "n", probe="notes_titled"),
+     Check("count_unchanged", "n", probe="notes_titled"), True),
+    (Check("count_increased", "n", probe="notes_titled", by=1),
+     Check("count_increased", "n", probe="notes_titled", by=2), False),
+    (Check("answer_matches_device", "Model Number", probe="about_value"),
+     Check("answer_matches_device", "Model Number", probe="about_value"), True),
+    (Check("answer_contains", "MQ163"),
+     Check("answer_matches_device", "Model Number", probe="about_value"), False),
 ])
 def test_rules_per_kind(a: Check, b: Check, implied: bool) -> None:
     assert check_implied(a, b) is implied
@@ -83,9 +107,15 @@ def random_suite(seed: int, size: int) -> list[Task]:
     for n in range(size):
         checks = [Check(F, rng.choice(apps))] if rng.random() < 0.8 else []
         for _ in range(rng.randint(0 if checks else 1, 2)):
-            kind = rng.choice([E, A, R, ANS])
+            kind = rng.choice([E, A, R, ANS, "opened_in_order", "typed_into"])
             text = rng.choice(words) + (rng.choice(words) if rng.random() < 0.3 else "")
-            checks.append(Check(kind, text, negate=kind != ANS and rng.random() < 0.15))
+            negate = kind != ANS and rng.random() < 0.15
+            if kind == "opened_in_order":
+                checks.append(Check(kind, apps=tuple(rng.sample(apps, rng.randint(1, 3))),
+                                    negate=negate))
+            else:
+                checks.append(Check(kind, text, negate=negate,
+                                    into="Search" if kind == "typed_into" else ""))
         tasks.append(Task(f"t{n}", "T", "do it", checks=tuple(checks)))
     return tasks
 

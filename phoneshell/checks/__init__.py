@@ -1,10 +1,11 @@
 """One registry of check kinds; each kind is a pure function of (check, evidence).
 
-Families: state (end state, `state.py`), answer (the agent's claim, `answer.py`). Importing this
-package registers every kind. Never imports the device, runner, bridge or simulator.
+Families: state (end state, `state.py`), path (the audit log, `path.py`), effect (probe counts
+before and after, `effects.py`), answer (the agent's claim, `answer.py`). Importing this package
+registers every kind. Never imports the device, runner, bridge or simulator.
 """
 
-from phoneshell.checks import answer, state
+from phoneshell.checks import answer, effects, path, state
 from phoneshell.checks.kind import (
     CHECKS,
     Check,
@@ -17,4 +18,4 @@ from phoneshell.checks.kind import (
 )
 
 __all__ = ["CHECKS", "Check", "CheckKind", "CheckResult", "Finding", "Need", "answer",
-           "grade_check", "lookup", "state"]
+           "effects", "grade_check", "lookup", "path", "state"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from phoneshell.checks.kind import Check, Contains, Finding, check_kind
+from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
 from phoneshell.evidence import Evidence
 from phoneshell.fields import Field
 from phoneshell.tree import shorten
@@ -27,3 +27,34 @@ def answer_contains(check: Check, evidence: Evidence) -> Finding:
         return Finding(False, f"the agent's answer is empty{said}; wanted {want!r}")
     holds = want.lower() in claim.answer.lower()
     return Finding(holds, f"answer {shorten(claim.answer)!r}; wanted it to contain {want!r}")
+
+
+VALUE_PROBE = Field("probe", "str", "The probe that reads the value off the device at capture, "
+                                    "e.g. about_value.", required=True)
+VALUE_ARG = Field("text", "str", "What the probe reads, e.g. Model Number.", required=True)
+
+
+def _read_need(check: Check) -> tuple[Need, ...]:
+    return (Need("read", check.probe, check.text),)
+
+
+@check_kind("answer_matches_device", family="answer", fields=(VALUE_PROBE, VALUE_ARG),
+            implied_by=Same(), needs=_read_need, probe_kind="value")
+def answer_matches_device(check: Check, evidence: Evidence) -> Finding:
+    """Passes when the agent's answer contains the value the device itself shows, read by a
+    harness probe at capture (e.g. `probe: about_value`, `text: Model Number` reads that row of
+    Settings > General > About), ignoring case. The expected answer is never written in the task,
+    so the check holds on any phone. Fails when the value could not be read."""
+    read = evidence.read(check.probe, check.text)
+    if read is None or read.value is None or not read.value.strip():
+        why = read.error if read is not None and read.error else "it was not read at capture"
+        return Finding(False, f"the device's {check.text!r} is unknown: {why}",
+                       unproven=f"the device's {check.text!r} is unknown")
+    want = read.value.strip()
+    claim = evidence.claim
+    if claim is None or not claim.answer.strip():
+        return Finding(False, f"the agent gave no answer; the device shows {check.text} = "
+                              f"{want!r}", unproven="" if claim else "the agent made no claim")
+    holds = want.lower() in claim.answer.lower()
+    return Finding(holds, f"the device shows {check.text} = {want!r}; answer "
+                          f"{shorten(claim.answer)!r}")

@@ -125,6 +125,8 @@ class CheckKind:
     """When a check of another task implies a check of this kind (see `Same`, `Contains`)."""
     needs: Callable[[Check], tuple[Need, ...]] = lambda check: ()
     """Extra captures this check needs from the device."""
+    probe_kind: Literal["count", "value", ""] = ""
+    """The kind of probe its `probe` field must name ("" when it has none)."""
 
     def grade(self, check: Check, evidence: Evidence) -> CheckResult:
         """Grade `check` against `evidence`, applying `negate` so that absence fails closed."""
@@ -146,6 +148,7 @@ CHECKS: Registry[CheckKind] = Registry("check kind", "phoneshell schema --kinds"
 def check_kind(name: str, *, family: Family, fields: tuple[Field, ...], negatable: bool = True,
                implied_by: Rule,
                needs: Callable[[Check], tuple[Need, ...]] | None = None,
+               probe_kind: Literal["count", "value", ""] = "",
                ) -> Callable[[Callable[[Check, Evidence], Finding]],
                              Callable[[Check, Evidence], Finding]]:
     """Register the decorated function as check kind `name`; its docstring is the kind's doc."""
@@ -153,7 +156,7 @@ def check_kind(name: str, *, family: Family, fields: tuple[Field, ...], negatabl
     def add(find: Callable[[Check, Evidence], Finding]) -> Callable[[Check, Evidence], Finding]:
         doc = " ".join((find.__doc__ or "").split())
         CHECKS.register(name)(CheckKind(name, family, doc, fields, negatable, find, implied_by,
-                                        needs or (lambda check: ())))
+                                        needs or (lambda check: ()), probe_kind))
         return find
 
     return add
@@ -220,7 +223,29 @@ class Contains:
                 f"by a negated {kind} check whose text is contained in this one's")
 
 
-Rule = Same | Contains
+@dataclass(frozen=True)
+class Ordered:
+    """Implication rule for `apps` in order: not negated, b's apps contain a's as a subsequence
+    (b passing shows a's order too); negated, a's apps contain b's (b proves a shorter order
+    absent, so a's longer one is absent too). Every other field must be equal."""
+
+    def implied(self, a: Check, b: Check) -> bool:
+        """Whether any evidence passing b passes a."""
+        if a.kind != b.kind or a.negate != b.negate or a.text != b.text:
+            return False
+        if (a.app, a.into, a.probe, a.by) != (b.app, b.into, b.probe, b.by):
+            return False
+        short, long = (b.apps, a.apps) if a.negate else (a.apps, b.apps)
+        remaining = iter(long)
+        return all(any(app == got for got in remaining) for app in short)
+
+    def describe(self, kind: str) -> str:
+        """The rule in words, for docs."""
+        return (f"by a {kind} check whose apps contain this one's in the same order; negated, "
+                f"by a negated {kind} check whose apps this one's contain in order")
+
+
+Rule = Same | Contains | Ordered
 
 
 def normal(text: str) -> str:

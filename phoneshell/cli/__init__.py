@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Sequence
 
 from phoneshell import __version__
-from phoneshell.cli import bridge_cmd, run_cmd, sim_cmd, tasks_cmd
+from phoneshell.cli import bridge_cmd, devices_cmd, run_cmd, sim_cmd, tasks_cmd
 from phoneshell.errors import PhoneshellError, TaskFileError
 
 EXIT_OK, EXIT_FAILED, EXIT_UNUSABLE, EXIT_BUG = 0, 1, 2, 3
@@ -30,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     run_cmd.add_parsers(commands)
     sim_cmd.add_parsers(commands)
     bridge_cmd.add_parsers(commands)
+    devices_cmd.add_parsers(commands)
     return parser
 
 

@@ -18,8 +18,10 @@ def add_parsers(commands: Any) -> None:
     p = commands.add_parser("run", help="run tasks on a phone and grade every attempt")
     p.add_argument("paths", nargs="*", default=["environments"], metavar="PATH",
                    help="task files or folders (default: environments)")
-    p.add_argument("--device", metavar="sim|URL",
-                   help="`sim` (a simulated iPhone started here) or a WDA URL; default: sim")
+    p.add_argument("--device", metavar="sim|sim:N|URL|UDID|all",
+                   help="`sim` (a simulated iPhone started here), `sim:N` (N of them, tasks "
+                        "shared out), a WDA URL, a USB phone's udid, or `all` connected phones; "
+                        "default: sim")
     p.add_argument("--agent", default="solution", metavar="NAME[:ARG]",
                    help="solution (the reference finish), null (does nothing), ...")
     p.add_argument("--task", dest="tasks", action="append", default=[], metavar="GLOB",
@@ -28,6 +30,9 @@ def add_parsers(commands: Any) -> None:
                    help="where run folders go (default: runs)")
     p.add_argument("--run-id", metavar="ID", help="name of the run folder (default: a new id)")
     p.add_argument("--repeat", type=int, default=1, metavar="N", help="attempts per task")
+    p.add_argument("--resume", metavar="RUN_ID",
+                   help="continue run RUN_ID: run only the attempts it has not scored yet "
+                        "(its agent, tasks and --repeat come from its run.json)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_run)
 
@@ -40,8 +45,9 @@ def run_run(args: argparse.Namespace) -> int:
         print(line, file=sys.stderr if as_json else sys.stdout, flush=True)
 
     options = RunOptions(tuple(args.paths), agent=args.agent, device=args.device,
-                         task_globs=tuple(args.tasks), runs_dir=args.runs, run_id=args.run_id,
-                         repeat=max(1, args.repeat))
+                         task_globs=tuple(args.tasks), runs_dir=args.runs,
+                         run_id=args.resume or args.run_id, repeat=max(1, args.repeat),
+                         resume=bool(args.resume))
     summary = run_suite(options, progress)
     if as_json:
         counts = summary.counts()

@@ -13,6 +13,7 @@ from phoneshell.grade import Verdict, grade
 from phoneshell.implication import describe_pairs, implied_pairs
 from phoneshell.records import to_jsonable
 from phoneshell.tasks import STEPS, Task, TaskSet, check_tasks, load_task, load_tasks
+from phoneshell.tasks.probes import PROBES
 from phoneshell.tasks.schema import task_schema
 
 DEFAULT_TASKS = "environments"
@@ -29,6 +30,7 @@ def add_parsers(commands: Any) -> None:
     p = commands.add_parser("schema", help="print the JSON Schema of task files")
     p.add_argument("--kinds", action="store_true", help="list the check kinds instead")
     p.add_argument("--steps", action="store_true", help="list the step kinds instead")
+    p.add_argument("--probes", action="store_true", help="list the probes instead")
     p.set_defaults(run=run_schema)
 
     p = commands.add_parser("implications",
@@ -67,11 +69,15 @@ def run_check_tasks(args: argparse.Namespace) -> int:
 def run_schema(args: argparse.Namespace) -> int:
     """Print the schema, or the check or step vocabulary with one line each."""
     if args.kinds:
-        for name, kind in sorted(CHECKS.items(), key=lambda item: item[1].family):
+        order = ("state", "path", "effect", "answer")
+        for name, kind in sorted(CHECKS.items(), key=lambda item: order.index(item[1].family)):
             print(f"{name:26} {kind.family:7} {kind.doc}")
     elif args.steps:
         for name, step in STEPS.items():
             print(f"{name:14} {step.doc}")
+    elif args.probes:
+        for name, spec in PROBES.items():
+            print(f"{name:20} {spec.kind:6} {spec.doc}")
     else:
         print(json.dumps(task_schema(), indent=2))
     return 0

@@ -9,10 +9,11 @@ already in front, without relaunching it.
 from __future__ import annotations
 
 import base64
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import wda
 from wda.usbmux.exceptions import HTTPError as WDAConnectionError
@@ -20,10 +21,7 @@ from wda.usbmux.exceptions import HTTPError as WDAConnectionError
 from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable
 from phoneshell.evidence import Foreground
 
-T = TypeVar("T")
 SPRINGBOARD = "com.apple.springboard"
-# facebook-wda re-resolves a stale session up to 10 times, then raises this RuntimeError.
-_DEPTH_EXCEEDED = "call depth exceed"
 
 
 @dataclass(frozen=True)
@@ -37,77 +35,110 @@ class TextInput:
     focused: bool
 
 
+class _StaleSession(Exception):
+    """WDA said `invalid session id`: the session was replaced (another client) or lost."""
+
+
 class Phone:
     """One phone (or simulator) behind a WDA URL.
+
+    Requests go through facebook-wda's transport (`wda.httpdo`: its HTTP, usbmux and reply
+    parsing); sessions are handled here, so a stale one is re-resolved once, never in a loop.
 
     Args:
         url: `http://host:8100` or `http+usbmux://UDID:8100` (a bridge URL works the same).
         timeout_s: per-request timeout.
+        effect_timeout_s: how long a step's effect may take to show before the step counts as
+            not taken (animations on a real phone take a second or two).
     """
 
-    def __init__(self, url: str, timeout_s: float = 60.0) -> None:
+    def __init__(self, url: str, timeout_s: float = 60.0, effect_timeout_s: float = 5.0) -> None:
         self.url = url.rstrip("/")
         self.timeout_s = timeout_s
-        self._client = wda.Client(self.url)
-        self._session_checked = False
+        self.effect_timeout_s = effect_timeout_s
+        self._sid: str | None = None
 
     # -- the boundary -----------------------------------------------------------------------
 
-    def _call(self, what: str, fn: Callable[[], T]) -> T:
-        """Run one facebook-wda call, translating its errors into ours (named by `what`)."""
+    def _request(self, method: str, path: str, data: dict[str, Any] | None = None,
+                 what: str = "") -> Any:
+        """One request; returns the reply envelope. Every library error is translated here."""
+        what = what or f"{method} {path}"
         try:
-            return fn()
+            return wda.httpdo(self.url + path, method, data, self.timeout_s)
+        except wda.WDAInvalidSessionIdError as exc:
+            raise _StaleSession(what) from exc
+        except wda.WDABadGateway as exc:  # a proxy (the bridge) could not reach the phone
+            self._sid = None
+            raise DeviceUnreachable(f"no answer from the phone behind {self.url} to {what}: "
+                                    f"{_gateway_message(exc)}",
+                                    hint="is WDA running? `phoneshell doctor` checks the chain"
+                                    ) from exc
         except WDAConnectionError as exc:
-            self._session_checked = False
+            self._sid = None
             raise DeviceUnreachable(f"no answer from WDA at {self.url} to {what} ({exc})",
                                     hint="is WDA running? `phoneshell doctor` checks the chain"
                                     ) from exc
         except wda.WDAError as exc:
-            self._session_checked = False
             raise DeviceError(f"WDA at {self.url} refused {what}: {_wda_message(exc)}",
                               hint="`phoneshell doctor` checks the chain") from exc
-        except RuntimeError as exc:
-            if _DEPTH_EXCEEDED not in str(exc):
-                raise
-            self._session_checked = False
-            raise DeviceError(f"WDA at {self.url} rejected every session for {what}",
-                              hint="restart WDA; `phoneshell doctor` checks the chain") from exc
         except OSError as exc:  # a socket error facebook-wda did not wrap
-            self._session_checked = False
+            self._sid = None
             raise DeviceUnreachable(f"no answer from WDA at {self.url} to {what} ({exc})",
                                     hint="is WDA running? `phoneshell doctor` checks the chain"
                                     ) from exc
 
     def _get(self, path: str) -> Any:
-        return self._call(f"GET {path}",
-                          lambda: self._client.http.get(path, timeout=self.timeout_s).value)
+        try:
+            return self._request("GET", path).value
+        except _StaleSession as exc:  # session-free routes never carry an id
+            raise DeviceError(f"WDA at {self.url} answered {exc} with invalid session id") from exc
 
     def _post(self, path: str, data: dict[str, Any] | None = None) -> Any:
-        return self._call(f"POST {path}", lambda: self._client.http.post(
-            path, data, timeout=self.timeout_s).value)
+        try:
+            return self._request("POST", path, data)
+        except _StaleSession as exc:
+            raise DeviceError(f"WDA at {self.url} answered {exc} with invalid session id") from exc
 
     def _session_post(self, path: str, data: dict[str, Any] | None = None) -> Any:
-        self._ensure_session()
-        # _session_http is facebook-wda's session-scoped transport (pinned to 1.5.x); it
-        # re-resolves a stale session id through /status, which is what we want.
-        return self._call(f"POST /session/*{path}", lambda: self._client._session_http.post(
-            path, data, timeout=self.timeout_s).value)
+        """POST under the current session; a stale session is re-resolved once."""
+        for _ in range(2):
+            sid = self._session()
+            try:
+                return self._request("POST", f"/session/{sid}{path}", data,
+                                     what=f"POST /session/*{path}").value
+            except _StaleSession:
+                self._sid = None
+        raise DeviceError(f"WDA at {self.url} rejected every session for POST /session/*{path}",
+                          hint="restart WDA; `phoneshell doctor` checks the chain")
 
-    def _ensure_session(self) -> None:
-        """Make sure WDA has a session, creating one that keeps the app in front if needed."""
-        if self._session_checked:
-            return
-        status = self._call("GET /status", lambda: self._client.http.get(
-            "/status", timeout=self.timeout_s))
-        if not status.get("sessionId"):
+    def _session(self) -> str:
+        """The session to act in: WDA's current one, or a new one that keeps the app in front."""
+        if self._sid:
+            return self._sid
+        sid = self._status_session()
+        if not sid:
             front = self.foreground().bundle_id
             match: dict[str, Any] = {"shouldWaitForQuiescence": False}
             if front and front != SPRINGBOARD:
                 # Adopt the app already in front, without relaunching it: a bare session would
                 # switch WDA's app under test and send a real phone home.
                 match.update(bundleId=front, forceAppLaunch=False, shouldTerminateApp=False)
-            self._post("/session", {"capabilities": {"alwaysMatch": match}})
-        self._session_checked = True
+            reply = self._post("/session", {"capabilities": {"alwaysMatch": match}})
+            value = reply.value if isinstance(reply.value, dict) else {}
+            sid = str(reply.sessionId or value.get("sessionId") or "")
+        if not sid:
+            raise DeviceError(f"WDA at {self.url} created no session")
+        self._sid = str(sid)
+        return self._sid
+
+    def _status_session(self) -> str:
+        """The session id /status reports ("" when none)."""
+        try:
+            return str(self._request("GET", "/status").sessionId or "")
+        except _StaleSession as exc:
+            raise DeviceError(f"WDA at {self.url} answered /status with invalid session "
+                              "id") from exc
 
     # -- reads (session-free) ----------------------------------------------------------------
 
@@ -212,6 +243,16 @@ class Phone:
     def open_url(self, url: str) -> None:
         """Open a URL the way the system would."""
         self._session_post("/url", {"url": url})
+
+
+def _gateway_message(exc: Exception) -> str:
+    """The message inside a 502 reply's WDA-shaped body, or the body itself."""
+    body = exc.args[1] if len(exc.args) > 1 else ""
+    try:
+        value = json.loads(str(body)).get("value", {})
+        return str(value.get("message") or body)
+    except (ValueError, AttributeError):
+        return str(body)[:200]
 
 
 def _wda_message(exc: Exception) -> str:

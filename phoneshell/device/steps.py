@@ -19,10 +19,12 @@ from phoneshell.registry import Registry
 from phoneshell.tasks import STEPS, Step
 from phoneshell.tree import Element, PageSource
 
-EFFECT_TIMEOUT_S = 5.0
-"""How long a step's effect may take to show before the step counts as not taken."""
 INPUT_TYPES = ("XCUIElementTypeTextField", "XCUIElementTypeSecureTextField",
                "XCUIElementTypeSearchField", "XCUIElementTypeTextView")
+CONTROL_TYPES = frozenset(f"XCUIElementType{t}" for t in (
+    "Button", "Cell", "Icon", "Link", "Key", "Switch", "Tab", "SegmentedControl", "MenuItem",
+    "PickerWheel", "Slider", "Stepper", "Toggle"))
+"""Types a person taps; a label with the same text (a calculator's display) loses to them."""
 
 Executor = Callable[[Phone, Step], None]
 EXECUTORS: Registry[Executor] = Registry("step", "phoneshell schema --steps")
@@ -41,6 +43,9 @@ def run_step(phone: Phone, step: Step) -> None:
         StepError: the step failed or did not take effect (the message names the step).
         DeviceError: the phone could not be reached at all.
     """
+    if step.kind not in EXECUTORS:
+        raise StepError(f"{step.describe()}: this phoneshell cannot run {step.kind!r} steps "
+                        "on a phone", hint="`phoneshell schema --steps` lists the steps")
     try:
         EXECUTORS.lookup(step.kind)(phone, step)
     except StepError:
@@ -62,14 +67,14 @@ def _fail(step: Step, what: str) -> StepError:
 def screen_signature(phone: Phone) -> str:
     """A hash of what is on screen and which app is in front, to tell whether a step changed it."""
     page = PageSource.parse(phone.source())
-    shown = [(e.type, e.label, e.name, e.value, e.x, e.y) for e in page.on_screen()]
+    shown = [(e.type, e.label, e.name, e.value, e.traits, e.x, e.y) for e in page.on_screen()]
     return hashlib.sha1(repr((page.bundle_id, shown)).encode()).hexdigest()
 
 
 def _changes_screen(phone: Phone, step: Step, act: Callable[[], None], what: str) -> None:
     before = screen_signature(phone)
     act()
-    if not wait_until(lambda: screen_signature(phone) != before, EFFECT_TIMEOUT_S):
+    if not wait_until(lambda: screen_signature(phone) != before, phone.effect_timeout_s):
         raise _fail(step, f"{what} had no visible effect")
 
 
@@ -93,7 +98,7 @@ def go_home(phone: Phone) -> bool:
     for attempt in (phone.home, lambda: phone.press("home"),
                     lambda: phone.drag((width / 2, height - 2), (width / 2, height * 0.4))):
         attempt()
-        if wait_until(lambda: is_home_screen(phone), EFFECT_TIMEOUT_S / 2):
+        if wait_until(lambda: is_home_screen(phone), phone.effect_timeout_s / 2):
             return True
     return False
 
@@ -108,7 +113,7 @@ def _home(phone: Phone, step: Step) -> None:
 @executes("launch")
 def _launch(phone: Phone, step: Step) -> None:
     phone.launch(step.arg)
-    if not wait_until(lambda: _in_front(phone, step.arg), EFFECT_TIMEOUT_S * 2):
+    if not wait_until(lambda: _in_front(phone, step.arg), phone.effect_timeout_s * 2):
         raise _fail(step, f"{step.arg} did not come to the front (in front: "
                           f"{phone.foreground().bundle_id}); is it installed?")
 
@@ -117,7 +122,7 @@ def _launch(phone: Phone, step: Step) -> None:
 def _terminate(phone: Phone, step: Step) -> None:
     phone.terminate(step.arg)
     if not wait_until(lambda: phone.app_state(step.arg) < 3 and not _in_front(phone, step.arg),
-                      EFFECT_TIMEOUT_S):
+                      phone.effect_timeout_s):
         raise _fail(step, f"{step.arg} is still running")
 
 
@@ -134,7 +139,7 @@ def _open_app(phone: Phone, step: Step) -> None:
         icon = _find(PageSource.parse(phone.source()), step.arg, exact=True)
         if icon is not None:
             phone.tap(*_centre(icon))
-            if wait_until(lambda: not _in_front(phone, SPRINGBOARD), EFFECT_TIMEOUT_S * 2):
+            if wait_until(lambda: not _in_front(phone, SPRINGBOARD), phone.effect_timeout_s * 2):
                 return
             raise _fail(step, "tapping the icon did not open the app")
         phone.drag((width * 0.8, height / 2), (width * 0.2, height / 2))
@@ -147,16 +152,17 @@ def _open_url(phone: Phone, step: Step) -> None:
     phone.open_url(step.arg)
     web = step.arg.lower().startswith(("http://", "https://"))
     if web and not wait_until(lambda: _in_front(phone, "com.apple.mobilesafari"),
-                              EFFECT_TIMEOUT_S * 2):
+                              phone.effect_timeout_s * 2):
         raise _fail(step, f"Safari did not come to the front (in front: "
                           f"{phone.foreground().bundle_id})")
     if not web and not wait_until(lambda: phone.foreground().bundle_id != before,
-                                  EFFECT_TIMEOUT_S * 2):
+                                  phone.effect_timeout_s * 2):
         raise _fail(step, "no app opened the URL")
 
 
 def _find(page: PageSource, text: str, exact: bool = False) -> Element | None:
-    """The element a person would mean by `text`: not a text field, exact text first, shortest."""
+    """The element a person would mean by `text`: not a text field, exact text first, a control
+    before a label, then the shortest text, then the highest on screen."""
     wanted = text.strip().lower()
     best: tuple[object, ...] | None = None
     found: Element | None = None
@@ -166,7 +172,8 @@ def _find(page: PageSource, text: str, exact: bool = False) -> Element | None:
         if exact and not is_exact:
             continue
         shortest = min((len(t) for t in texts if wanted in t), default=0)
-        rank = (element.type in INPUT_TYPES, not is_exact, shortest, element.y, element.x)
+        rank = (element.type in INPUT_TYPES, not is_exact, element.type not in CONTROL_TYPES,
+                shortest, element.y, element.x)
         if best is None or rank < best:
             best, found = rank, element
     return found
@@ -218,7 +225,7 @@ def _type(phone: Phone, step: Step) -> None:
             return len(now.value) >= len(field.value) + len(text)
         return text in now.value
 
-    if not wait_until(read_back, EFFECT_TIMEOUT_S):
+    if not wait_until(read_back, phone.effect_timeout_s):
         raise _fail(step, f"the {field.type} did not show {text!r} after typing")
 
 
@@ -260,5 +267,5 @@ def _wait(phone: Phone, step: Step) -> None:
 def _press(phone: Phone, step: Step) -> None:
     phone.press(step.arg)
     if step.arg == "home" and not wait_until(lambda: _in_front(phone, SPRINGBOARD),
-                                             EFFECT_TIMEOUT_S):
+                                             phone.effect_timeout_s):
         raise _fail(step, "SpringBoard did not come to the front")

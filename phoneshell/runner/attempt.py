@@ -1,5 +1,9 @@
 """One attempt: setup -> agent -> capture -> grade -> teardown, and one results row.
 
+Everything acts through the bridge, each part under its phase (setup, agent, check, teardown),
+so the audit log shows who did what; the agent is handed only the bridge's URL. The evidence
+carries the attempt's slice of that log.
+
 Only what the agent could have caused is scored. A locked phone, a setup step that did not take,
 an app that is not installed or an agent that never ran make the attempt skipped, with the
 reason. A rig that stops answering raises `RigDown` so the run stops instead of recording a
@@ -12,25 +16,45 @@ from __future__ import annotations
 import json
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from bridge import BridgeServer
 from phoneshell.agents import Agent, AgentContext, AgentResult
+from phoneshell.audit import AuditEvent, read_audit
+from phoneshell.checks import Need
 from phoneshell.device import Phone, capture_evidence, needs_of, run_step, run_steps
 from phoneshell.device.phone import SPRINGBOARD
+from phoneshell.device.probes import ProbeError, run_probe
 from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable, RunError, StepError
-from phoneshell.evidence import save_evidence
+from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import to_jsonable
 from phoneshell.runner.results import RESULT_VERSION, Outcome, ResultRow, Teardown
 from phoneshell.tasks import Task
 
-APP_UNKNOWN = 0
-"""XCUIApplicationState for a bundle id the phone does not know: the app is not installed."""
-
 
 class RigDown(RunError):
     """The phone or WDA cannot run attempts any more; the run stops."""
+
+
+@dataclass(frozen=True)
+class Rig:
+    """The phone as attempts use it: the bridge in front of it, and the harness's `Phone` on the
+    bridge's URL (so the harness's own steps are logged too)."""
+
+    bridge: BridgeServer
+    phone: Phone
+
+    def enter(self, plan: AttemptPlan, phase: str) -> None:
+        """Log what comes next under this attempt and phase."""
+        self.bridge.set_context(plan.run_id, plan.task.id, plan.attempt, phase)
+
+    def audit_slice(self, plan: AttemptPlan) -> tuple[AuditEvent, ...]:
+        """This attempt's events in the run's audit log, every phase so far."""
+        log = read_audit(plan.run_dir / "audit.jsonl")
+        return tuple(e for e in log.events if e.task_id == plan.task.id
+                     and e.attempt == plan.attempt and e.run_id == plan.run_id)
 
 
 @dataclass(frozen=True)
@@ -41,8 +65,10 @@ class AttemptPlan:
     run_dir: Path
     task: Task
     attempt: int
-    agent_url: str
-    """The URL handed to the agent."""
+    installed: frozenset[str] | None = None
+    """Bundle ids installed on the phone, when the device can say (WDA cannot)."""
+    device: str = ""
+    """The label of the phone it runs on (recorded in the results row)."""
 
     @property
     def folder(self) -> Path:
@@ -54,22 +80,90 @@ class _Skip(Exception):
     """Not scored: the reason is the message."""
 
 
-def _check_rig(phone: Phone, task: Task) -> None:
+def _check_rig(phone: Phone, plan: AttemptPlan) -> None:
     try:
         phone.require_unlocked()
     except DeviceLocked as exc:
         raise RigDown(exc.message, hint=exc.hint) from exc
-    if task.app and task.app != SPRINGBOARD and phone.app_state(task.app) == APP_UNKNOWN:
-        raise _Skip(f"{task.app} is not installed on this phone")
+    app = plan.task.app
+    # WDA cannot tell an app that is not installed from one that is not running (and XCTest
+    # can hang launching one), so the list comes from the device's own channel when it has one.
+    if plan.installed is not None and app and app != SPRINGBOARD and app not in plan.installed:
+        raise _Skip(f"{app} is not installed on this phone")
 
 
-def _teardown(phone: Phone, task: Task) -> Teardown:
+Counts = dict[Need, tuple[int | None, str]]
+
+
+def _count(rig: Rig, needs: tuple[Need, ...]) -> Counts:
+    """Take each count probe (phase `probe`); a failed probe gives None and its reason."""
+    counts: Counts = {}
+    for need in needs:
+        try:
+            value = run_probe(rig.phone, need.name, need.arg)
+            counts[need] = (int(value), "")
+        except ProbeError as exc:
+            counts[need] = (None, exc.message)
+    return counts
+
+
+def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
+    """Setup, then the "before" counts; setup runs again after them, so the probes' own taps
+    cannot change where the agent starts."""
+    task, phone = plan.task, rig.phone
+    counted = tuple(n for n in needs_of(task.checks) if n.what == "probe")
+    rig.enter(plan, "setup")
+    try:
+        run_steps(phone, task.setup)
+        if not counted:
+            return {}
+        rig.enter(plan, "probe")
+        before = _count(rig, counted)
+        rig.enter(plan, "setup")
+        run_steps(phone, task.setup)
+    except StepError as exc:
+        raise _Skip(f"setup failed: {exc}") from exc
+    return before
+
+
+def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts) -> Evidence:
+    """Capture the end state, then the "after" counts and device values, with the audit slice,
+    noting an app change nobody logged."""
+    known = rig.bridge.last_foreground
+    needs = needs_of(plan.task.checks)
+    evidence = capture_evidence(rig.phone, plan.task.id, needs, claim)
+    flags = set(evidence.flags)
+    # The bridge saw the foreground around the last logged action; a different app at capture,
+    # with no action in between, means something drove the phone outside the bridge.
+    if known and evidence.foreground and evidence.foreground.bundle_id != known:
+        flags.add("acted_outside_bridge")
+    rig.enter(plan, "probe")
+    after = _count(rig, tuple(before))
+    probes = tuple(ProbeReading(n.name, n.arg, before[n][0], after[n][0],
+                                before[n][1] or after[n][1]) for n in before)
+    reads = []
+    for need in (n for n in needs if n.what == "read"):
+        try:
+            reads.append(DeviceRead(need.name, need.arg, str(run_probe(rig.phone, need.name,
+                                                                        need.arg))))
+        except ProbeError as exc:
+            reads.append(DeviceRead(need.name, need.arg, None, exc.message))
+    return replace(evidence, flags=frozenset(flags), probes=probes, reads=tuple(reads),
+                   events=rig.audit_slice(plan), audited=True)
+
+
+def _teardown(phone: Phone, task: Task, folder: Path) -> Teardown:
+    """Run every teardown step, even after one fails; report what failed, never raise."""
     errors = []
     for step in task.teardown:
         try:
             run_step(phone, step)
         except (StepError, DeviceError) as exc:
             errors.append(str(exc))
+        except Exception as exc:  # noqa: BLE001 - a harness bug must not hide the attempt
+            with (folder / "traceback.txt").open("a") as out:
+                out.write(traceback.format_exc())
+            errors.append(f"harness error in {step.describe()} ({type(exc).__name__}): {exc}")
     return Teardown(not errors, "; ".join(errors))
 
 
@@ -81,13 +175,13 @@ class AttemptResult:
     rig_down: bool
 
 
-def run_attempt(plan: AttemptPlan, phone: Phone, agent: Agent) -> AttemptResult:
+def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
     """Run one attempt and write its evidence and verdict; return its results row.
 
     A locked phone or a WDA that stopped answering is reported with `rig_down`, and teardown is
     not attempted on a rig that is down.
     """
-    task, folder = plan.task, plan.folder
+    task, folder, phone = plan.task, plan.folder, rig.phone
     folder.mkdir(parents=True, exist_ok=True)
     started = time.time()
     result = AgentResult(ran=False)
@@ -95,17 +189,16 @@ def run_attempt(plan: AttemptPlan, phone: Phone, agent: Agent) -> AttemptResult:
     evidence_dir = skip_reason = error_type = ""
     rig_down = False
     try:
-        _check_rig(phone, task)
-        try:
-            run_steps(phone, task.setup)
-        except StepError as exc:
-            raise _Skip(f"setup failed: {exc}") from exc
-        context = AgentContext(task, task.instruction, plan.agent_url, task.max_steps,
+        _check_rig(phone, plan)
+        before = _prepare(rig, plan)
+        rig.enter(plan, "agent")
+        context = AgentContext(task, task.instruction, rig.bridge.url, task.max_steps,
                                task.timeout_seconds, folder)
         result = agent.run(context)
         if not result.ran:
             raise _Skip(f"the agent never ran: {result.error or 'no reason given'}")
-        evidence = capture_evidence(phone, task.id, needs_of(task.checks), result.claim)
+        rig.enter(plan, "check")
+        evidence = _capture(rig, plan, result.claim, before)
         save_evidence(evidence, folder / "evidence")
         evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
         verdict = grade(task, evidence)
@@ -121,8 +214,10 @@ def run_attempt(plan: AttemptPlan, phone: Phone, agent: Agent) -> AttemptResult:
         skip_reason = f"harness error ({type(exc).__name__}): {exc}; see traceback.txt"
         error_type = type(exc).__name__
     finally:
-        teardown = (_teardown(phone, task) if not rig_down
+        rig.enter(plan, "teardown")
+        teardown = (_teardown(phone, task, folder) if not rig_down
                     else Teardown(False, "not run: the rig is down"))
+        rig.bridge.clear_context()
     scored = not skip_reason and verdict is not None
     passed = bool(scored and verdict and verdict.passed
                   and not (result.timed_out or result.out_of_turns))
@@ -134,5 +229,5 @@ def run_attempt(plan: AttemptPlan, phone: Phone, agent: Agent) -> AttemptResult:
         started_at=started, seconds=round(time.time() - started, 3), turns=result.turns,
         timed_out=result.timed_out, out_of_turns=result.out_of_turns, error=result.error,
         error_type=error_type, teardown=teardown, evidence=evidence_dir,
-        task_sha256=task.sha256)
+        task_sha256=task.sha256, device=plan.device)
     return AttemptResult(row, rig_down)

@@ -62,6 +62,8 @@ class ResultRow:
     evidence: str = ""
     """The evidence folder, relative to the run folder ("" when none was captured)."""
     task_sha256: str = ""
+    device: str = ""
+    """The label of the phone that ran the attempt (see run.json's devices)."""
 
     def to_json(self) -> str:
         """This row as one JSON line."""
@@ -82,7 +84,8 @@ class ResultRow:
             out_of_turns=f.flag("out_of_turns", False), error=f.text("error", ""),
             error_type=f.text("error_type", ""),
             teardown=f.obj("teardown", _read_teardown, required=False) or Teardown(True),
-            evidence=f.text("evidence", ""), task_sha256=f.text("task_sha256", ""))
+            evidence=f.text("evidence", ""), task_sha256=f.text("task_sha256", ""),
+            device=f.text("device", ""))
         f.done()
         return row
 
@@ -131,22 +134,44 @@ class TaskRef:
     file: str
     sha256: str
 
+    @classmethod
+    def read(cls, f: Fields) -> TaskRef:
+        """Read one task reference strictly."""
+        ref = cls(f.text("id"), f.text("file"), f.text("sha256"))
+        f.done()
+        return ref
+
+
+DeviceKind = Literal["sim", "url", "usb"]
+
 
 @dataclass(frozen=True)
 class DeviceInfo:
-    """The phone a run used."""
+    """A phone the run used."""
 
-    kind: Literal["sim", "url", "usb"]
+    kind: DeviceKind
+    """sim (in-process simulated iPhone), url (a WDA URL), usb (a phone found by udid)."""
+    label: str
+    """How results rows name it: "sim-1", or the first characters of the udid hash."""
     url: str
     model: str = ""
     ios: str = ""
     udid_sha256: str = ""
     """A hash of the udid: enough to tell phones apart, without publishing the udid."""
 
+    @classmethod
+    def read(cls, f: Fields) -> DeviceInfo:
+        """Read one device strictly."""
+        info = cls(cast(DeviceKind, f.choice("kind", ("sim", "url", "usb"))), f.text("label"),
+                   f.text("url"), f.text("model", ""), f.text("ios", ""),
+                   f.text("udid_sha256", ""))
+        f.done()
+        return info
+
 
 @dataclass(frozen=True)
 class RunManifest:
-    """run.json: what a run was, so its numbers can be traced and reproduced."""
+    """run.json: what a run was, so its numbers can be traced, continued and reproduced."""
 
     version: int
     run_id: str
@@ -154,10 +179,37 @@ class RunManifest:
     phoneshell_version: str
     git_commit: str
     agent: str
-    device: DeviceInfo
+    paths: tuple[str, ...]
+    """Task files and folders the run was given."""
+    task_globs: tuple[str, ...]
+    repeat: int
+    devices: tuple[DeviceInfo, ...]
     tasks: tuple[TaskRef, ...]
-    options: dict[str, str]
+    resumed_at: tuple[float, ...] = ()
+    """When `--resume` continued the run."""
 
     def write(self, path: Path) -> None:
         """Write run.json (pretty, for people)."""
         path.write_text(json.dumps(to_jsonable(self), indent=2) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> RunManifest:
+        """Read run.json strictly.
+
+        Raises:
+            RecordError: missing, malformed or of another version.
+        """
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise RecordError(f"cannot read {path}: {exc}") from exc
+        f = Fields(data, str(path))
+        manifest = cls(
+            version=f.version("version", RUN_VERSION), run_id=f.text("run_id"),
+            started_at=f.number("started_at"), phoneshell_version=f.text("phoneshell_version"),
+            git_commit=f.text("git_commit"), agent=f.text("agent"), paths=f.str_list("paths"),
+            task_globs=f.str_list("task_globs"), repeat=f.integer("repeat"),
+            devices=f.objs("devices", DeviceInfo.read), tasks=f.objs("tasks", TaskRef.read),
+            resumed_at=tuple(float(x) for x in cast(list[float], f.raw("resumed_at") or [])))
+        f.done()
+        return manifest

@@ -1,35 +1,35 @@
-"""A run: many attempts against one phone, in one folder (run.json, results.jsonl, attempts/).
+"""A run: attempts of tasks against one or more phones, recorded in one folder.
 
-With no device given the run starts a simulated iPhone in-process and says so. A rig that goes
-down stops the run; what was recorded stays recorded.
+Every phone gets its own bridge (all writing the run's one audit.jsonl) and its own worker; the
+attempts are shared out as workers free up. A phone whose rig goes down stops its worker, and
+its attempt in flight is recorded as skipped; the run stops early only when no phone is left.
+`--resume` continues a run, running only attempts not yet scored.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import hashlib
-import secrets
-import subprocess
-import time
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+import threading
+from collections import Counter, deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from phoneshell import __version__
+from bridge import BridgeServer
 from phoneshell.agents import make_agent
 from phoneshell.device import Phone
-from phoneshell.errors import DeviceError, RunError
-from phoneshell.runner.attempt import AttemptPlan, run_attempt
-from phoneshell.runner.results import (
-    RUN_VERSION,
-    DeviceInfo,
-    ResultRow,
-    RunManifest,
-    TaskRef,
-    append_result,
+from phoneshell.errors import RunError
+from phoneshell.runner.attempt import AttemptPlan, Rig, run_attempt
+from phoneshell.runner.folder import (
+    RESULTS,
+    RunFolder,
+    create_folder,
+    load_manifest,
+    new_run_id,
+    resume_folder,
 )
+from phoneshell.runner.phones import DeviceHandle, open_phones
+from phoneshell.runner.results import ResultRow, append_result
 from phoneshell.tasks import Task, load_tasks
 
 Progress = Callable[[str], None]
@@ -39,14 +39,16 @@ Progress = Callable[[str], None]
 class RunOptions:
     """What `phoneshell run` was asked to do."""
 
-    paths: tuple[str, ...]
+    paths: tuple[str, ...] = ("environments",)
     agent: str = "solution"
     device: str | None = None
-    """`sim`, a WDA URL, or None for an in-process simulated iPhone."""
+    """`sim`, `sim:N`, a WDA URL, a udid or `all`; None: one in-process simulated iPhone."""
     task_globs: tuple[str, ...] = ()
     runs_dir: Path = Path("runs")
     run_id: str | None = None
     repeat: int = 1
+    resume: bool = False
+    """Continue the run `run_id` (its agent, tasks and repeat count come from its run.json)."""
 
 
 @dataclass
@@ -58,38 +60,12 @@ class RunSummary:
     rows: list[ResultRow] = field(default_factory=list)
     stopped: str = ""
     """Why the run stopped early ("" when it ran every attempt)."""
+    already_scored: int = 0
+    """Attempts a resumed run found scored and did not run again."""
 
     def counts(self) -> Counter[str]:
-        """Attempts by outcome."""
+        """Attempts by outcome (this invocation's)."""
         return Counter(row.outcome for row in self.rows)
-
-
-@dataclass(frozen=True)
-class DeviceHandle:
-    """A phone ready to use: its URL and what the manifest records about it."""
-
-    url: str
-    info: DeviceInfo
-    note: str = ""
-    """Said once at the start ("no --device given: running on a simulated iPhone ...")."""
-
-
-@contextmanager
-def open_device(spec: str | None) -> Iterator[DeviceHandle]:
-    """Resolve `--device`: an in-process simulator (`sim` or nothing) or a WDA URL."""
-    if spec in (None, "sim"):
-        from phoneshell.sim import SimServer  # the simulator is a device: only started here
-
-        with SimServer() as sim:
-            note = ("no --device given: " if spec is None else "") + \
-                f"running on a simulated iPhone at {sim.url}"
-            yield DeviceHandle(sim.url, DeviceInfo("sim", sim.url), note)
-        return
-    if spec.startswith(("http://", "https://", "http+usbmux://")):
-        yield DeviceHandle(spec, DeviceInfo("url", spec))
-        return
-    raise RunError(f"--device {spec!r} is not `sim` or a WDA URL",
-                   hint="use --device sim, or --device http://127.0.0.1:8100")
 
 
 def select_tasks(tasks: Sequence[Task], globs: Sequence[str]) -> list[Task]:
@@ -103,66 +79,91 @@ def select_tasks(tasks: Sequence[Task], globs: Sequence[str]) -> list[Task]:
     return chosen
 
 
-def new_run_id() -> str:
-    """A sortable, unique run id: 20261130-061500-3fa2."""
-    return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(2)
+class _Run:
+    """Shared state of a run's workers: the queue of attempts and the results file."""
+
+    def __init__(self, folder: RunFolder, plans: list[tuple[Task, int]], agent_spec: str,
+                 progress: Progress, summary: RunSummary) -> None:
+        self.folder, self.agent_spec, self.progress, self.summary = (
+            folder, agent_spec, progress, summary)
+        self.queue: deque[tuple[Task, int]] = deque(plans)
+        self.total = len(plans)
+        self.done = 0
+        self.down: list[str] = []
+        self.lock = threading.Lock()
+
+    def next_plan(self) -> tuple[Task, int] | None:
+        with self.lock:
+            return self.queue.popleft() if self.queue else None
+
+    def record(self, row: ResultRow) -> None:
+        with self.lock:
+            append_result(self.folder.run_dir / RESULTS, row)
+            self.summary.rows.append(row)
+            self.done += 1
+            self.progress(progress_line(self.done, self.total, row))
+
+    def worker(self, device: DeviceHandle) -> None:
+        """Run attempts on one phone until none are left or its rig goes down."""
+        agent = make_agent(self.agent_spec)  # one agent per phone: adapters may keep state
+        with BridgeServer(device.url, runs_dir=self.folder.run_dir.parent) as bridge:
+            # The simulator acts at once; a real phone animates, so give effects time to show.
+            effect_s = 1.0 if device.info.kind == "sim" else 5.0
+            rig = Rig(bridge, Phone(bridge.url, effect_timeout_s=effect_s))
+            while (item := self.next_plan()) is not None:
+                task, attempt = item
+                plan = AttemptPlan(self.folder.run_id, self.folder.run_dir, task, attempt,
+                                   device.installed, device.info.label)
+                _keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
+                done = run_attempt(plan, rig, agent)
+                self.record(done.row)
+                if done.rig_down:
+                    with self.lock:
+                        self.down.append(f"{device.info.label}: {done.row.skip_reason}")
+                    return
 
 
-def git_commit() -> str:
-    """The project's git commit, or "" outside a checkout."""
-    try:
-        done = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                              cwd=Path(__file__).resolve().parent, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return done.stdout.strip() if done.returncode == 0 else ""
-
-
-def _describe_device(phone: Phone, info: DeviceInfo) -> DeviceInfo:
-    try:
-        status = phone.status()
-    except DeviceError as exc:
-        raise RunError(f"cannot start the run: {exc.message}", hint=exc.hint) from exc
-    ios = str((status.get("os") or {}).get("version", ""))
-    model = str(status.get("device", ""))
-    udid = str((status.get("ios") or {}).get("udid", ""))
-    udid_hash = hashlib.sha256(udid.encode()).hexdigest() if udid else ""
-    return DeviceInfo(info.kind, info.url, model, ios, udid_hash)
+def _keep_earlier_try(plan: AttemptPlan, tries: int) -> None:
+    """Move an earlier, skipped try of this attempt aside, so nothing recorded is lost."""
+    if tries and plan.folder.exists():
+        plan.folder.rename(plan.folder.with_name(f"{plan.attempt}.skipped-{tries}"))
 
 
 def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
     """Run every selected task `repeat` times; record each attempt as it ends."""
-    tasks = select_tasks(load_tasks(options.paths).tasks, options.task_globs)
-    agent = make_agent(options.agent)
+    agent_spec, paths, globs, repeat = options.agent, options.paths, options.task_globs, \
+        options.repeat
+    if options.resume:
+        if not options.run_id:
+            raise RunError("--resume needs the run id", hint="phoneshell run --resume RUN_ID")
+        recorded = load_manifest(options.runs_dir, options.run_id)
+        agent_spec, paths, globs, repeat = (recorded.agent, recorded.paths,
+                                            recorded.task_globs, recorded.repeat)
+    tasks = select_tasks(load_tasks(paths).tasks, globs)
+    make_agent(agent_spec)  # an unknown agent fails before any phone is touched
     run_id = options.run_id or new_run_id()
-    run_dir = options.runs_dir / run_id
-    if (run_dir / "results.jsonl").exists():
-        raise RunError(f"run {run_id} already exists in {options.runs_dir}",
-                       hint="choose another --run-id")
-    run_dir.mkdir(parents=True, exist_ok=True)
-    summary = RunSummary(run_id, run_dir)
-    with open_device(options.device) as device:
-        if device.note:
-            progress(device.note)
-        phone = Phone(device.url)
-        RunManifest(
-            version=RUN_VERSION, run_id=run_id, started_at=time.time(),
-            phoneshell_version=__version__, git_commit=git_commit(), agent=agent.name,
-            device=_describe_device(phone, device.info),
-            tasks=tuple(TaskRef(t.id, t.file, t.sha256) for t in tasks),
-            options={"paths": " ".join(options.paths), "tasks": " ".join(options.task_globs),
-                     "repeat": str(options.repeat)},
-        ).write(run_dir / "run.json")
-        plans = [(task, n) for task in tasks for n in range(1, options.repeat + 1)]
-        for index, (task, attempt) in enumerate(plans, start=1):
-            done = run_attempt(AttemptPlan(run_id, run_dir, task, attempt, device.url), phone,
-                               agent)
-            append_result(run_dir / "results.jsonl", done.row)
-            summary.rows.append(done.row)
-            progress(progress_line(index, len(plans), done.row))
-            if done.rig_down:
-                summary.stopped = done.row.skip_reason
-                break
+    with open_phones(options.device, run_id) as (devices, note):
+        progress(note)
+        infos = [d.info for d in devices]
+        folder = (resume_folder(options.runs_dir, recorded, tasks, infos) if options.resume
+                  else create_folder(options.runs_dir, run_id, agent_spec, paths, globs,
+                                     repeat, tasks, infos))
+        plans = [(t, n) for t in tasks for n in range(1, repeat + 1)
+                 if (t.id, n) not in folder.scored]
+        summary = RunSummary(folder.run_id, folder.run_dir,
+                             already_scored=len(tasks) * repeat - len(plans))
+        run = _Run(folder, plans, agent_spec, progress, summary)
+        if len(devices) == 1:
+            run.worker(devices[0])
+        else:
+            workers = [threading.Thread(target=run.worker, args=(d,), name=d.info.label)
+                       for d in devices]
+            for thread in workers:
+                thread.start()
+            for thread in workers:
+                thread.join()
+        if run.queue or (run.down and len(run.down) == len(devices)):
+            summary.stopped = "; ".join(run.down) or "stopped"
     return summary
 
 
@@ -171,6 +172,8 @@ def progress_line(index: int, total: int, row: ResultRow) -> str:
     width = len(str(total))
     line = (f"[{index:>{width}}/{total}] {row.task_id:<34} {row.outcome:<7} "
             f"{row.seconds:5.1f}s")
+    if row.device and row.device not in ("sim-1", "phone-1"):
+        line += f"  on {row.device}"
     if row.skipped:
         line += f"\n        not scored: {row.skip_reason}"
     elif not row.passed:
@@ -190,9 +193,12 @@ def summary_lines(summary: RunSummary) -> list[str]:
     rate = f" ({counts['passed'] / scored:.0%} of scored)" if scored else ""
     lines = [f"{len(summary.rows)} attempt(s): {counts['passed']} passed, {counts['failed']} "
              f"failed, {counts['skipped']} skipped{rate}"]
+    if summary.already_scored:
+        lines.append(f"  {summary.already_scored} attempt(s) were already scored and not run "
+                     "again")
     reasons = Counter(row.skip_reason.split(":")[0] for row in summary.rows if row.skipped)
     lines += [f"  skipped ({n}): {reason}" for reason, n in reasons.most_common()]
     if summary.stopped:
         lines.append(f"the run stopped early: {summary.stopped}")
-    lines.append(f"results: {summary.run_dir / 'results.jsonl'}")
+    lines.append(f"results: {summary.run_dir / RESULTS}")
     return lines

@@ -1,4 +1,5 @@
-"""WDA routes about elements: find, read attributes, tap, type, clear, swipe, scroll; alerts.
+"""WDA routes about elements: find, read attributes, tap, type, clear, swipe, scroll, picker
+wheels; alerts.
 
 Elements are found on the current screen of the front app and referenced by UUIDs that follow
 the element across re-renders (`elements.py`). An id whose element is no longer on screen
@@ -76,12 +77,21 @@ def click(ep: Endpoints, req: Request) -> JSON:
 
 
 def set_value(ep: Endpoints, req: Request) -> JSON:
-    """`POST /element/:uuid/value` {"value"|"text"}: type into a field, or set a slider."""
+    """`POST /element/:uuid/value` {"value"|"text"}: type into a field, set a slider, or turn a
+    picker wheel to the row with exactly that text (XCTest's adjust-to-value)."""
     node = ep.element(req)
     raw = req.body.get("value", req.body.get("text"))
     text = "".join(v for v in raw if isinstance(v, str)) if isinstance(raw, list) else raw
     if not isinstance(text, str):
         raise WdaError("invalid argument", "'value' must be a string or a list of strings")
+    if node.wheel is not None:
+        if ep.phone.locked:
+            return None
+        if not node.wheel.select(text):
+            raise WdaError("unknown error", f"The picker wheel has no value {text!r}; it "
+                                            f"shows {node.wheel.value!r}")
+        ep.phone.changed()
+        return None
     if node.on_adjust is not None:
         try:
             position = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
@@ -96,6 +106,34 @@ def set_value(ep: Endpoints, req: Request) -> JSON:
     if not ep.phone.locked:
         ep.phone.focus(node.field)
         ep.phone.type_text(text)
+    return None
+
+
+def pickerwheel_select(ep: Endpoints, req: Request) -> JSON:
+    """`POST /wda/pickerwheel/:uuid/select` {"order": "next"|"previous", "offset": 0.2}.
+
+    As WDA does: tap `offset` of the wheel's height below (next) or above (previous) its
+    centre, then fail if the value did not change (the end of a wheel that does not wrap).
+    """
+    node = ep.element(req)
+    if node.wheel is None:
+        raise WdaError("unknown error", "The element is expected to be a valid Picker Wheel "
+                                        f"control. '{node.wd_type}' was given instead")
+    order, offset = str(req.body.get("order", "")).lower(), req.body.get("offset", 0.2)
+    if not isinstance(offset, (int, float)) or isinstance(offset, bool) or not 0 < offset <= 0.5:
+        raise WdaError("invalid argument", "'offset' value is expected to be in range "
+                                           f"(0.0, 0.5]. '{offset}' was given instead")
+    if order not in ("next", "previous"):
+        raise WdaError("invalid argument", "Only 'previous' and 'next' order values are "
+                                           f"supported. '{req.body.get('order')}' was given "
+                                           "instead")
+    before = node.value
+    x, y = node.frame.center
+    sign = 1 if order == "next" else -1
+    ep.phone.tap(x, y + sign * round(offset * node.frame.height))
+    if ep.element(req).value == before:
+        raise WdaError("unknown error",
+                       "Picker wheel value has not been changed after 2 seconds timeout")
     return None
 
 
@@ -279,6 +317,7 @@ ROUTES = (
     Route("POST", "/wda/element/:uuid/touchAndHold", element_hold, write=True),
     Route("POST", "/wda/element/:uuid/doubleTap", element_double_tap, write=True),
     Route("POST", "/wda/element/:uuid/scroll", scroll, write=True),
+    Route("POST", "/wda/pickerwheel/:uuid/select", pickerwheel_select, write=True),
     Route("GET", "/alert/text", alert_text),
     Route("GET", "/wda/alert/buttons", alert_buttons),
     Route("POST", "/alert/accept", alert_accept, write=True),

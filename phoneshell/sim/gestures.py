@@ -9,7 +9,8 @@ this order:
 * a downward drag starting at the top edge (y < 40) opens Notification Centre from anywhere;
 * an upward drag starting at the bottom edge goes home;
 * a rightward drag starting at the left edge (x < 20) presses the page's back button;
-* then the front app's own `on_drag` hook, then the list, page view or slider under the finger.
+* then the front app's own `on_drag` hook, then the list, page view, slider or picker wheel
+  under the finger.
 """
 
 from __future__ import annotations
@@ -35,10 +36,16 @@ _BACKSPACE = {DELETE, "\ue003"}
 _ENTER = {RETURN, "\r", "\ue006", "\ue007"}
 
 
-def activate(phone: Phone, node: Node, x: int | None = None) -> None:
-    """Do what tapping `node` does: focus a field, move a slider, or run its handler."""
+def activate(phone: Phone, node: Node, x: int | None = None, y: int | None = None) -> None:
+    """Do what tapping `node` does: focus a field, move a slider, turn a wheel, or run its
+    handler."""
     if node.field is not None:
         phone.focus(node.field)
+    if node.wheel is not None and y is not None:
+        # A tap on a row above or below the middle brings that row to the middle; a tap on
+        # the middle row changes nothing (XCTest steps wheels by tapping 20% off centre).
+        middle = node.frame.y + node.frame.height // 2
+        node.wheel.step(round((y - middle) / max(1, node.wheel.row_height)))
     if node.on_adjust is not None:
         at = node.frame.center[0] if x is None else x
         node.on_adjust(max(0.0, min(1.0, (at - node.frame.x) / max(1, node.frame.width))))
@@ -53,7 +60,7 @@ def tap(phone: Phone, x: int, y: int) -> None:
         return
     target = actionable(hit_path(phone.screen().root, x, y))
     if target is not None:
-        activate(phone, target, x)
+        activate(phone, target, x, y)
 
 
 def tap_element(phone: Phone, node: Node) -> None:
@@ -81,14 +88,17 @@ def swipe_drag(frame: Rect, direction: str) -> Drag:
 
 
 def hold(phone: Phone, x: int, y: int, duration_s: float) -> None:
-    """Touch and hold: an element's `on_hold` if it has one, else the same as a tap."""
+    """Touch and hold: an element's `on_hold_at` or `on_hold` if it has one, else a tap."""
     if phone.locked:
         return
     path = hit_path(phone.screen().root, x, y)
     for node in reversed(path):
-        if node.on_hold is not None:
+        if node.on_hold_at is not None or node.on_hold is not None:
             if node.enabled:
-                node.on_hold()
+                if node.on_hold_at is not None:
+                    node.on_hold_at(x, y)
+                elif node.on_hold is not None:
+                    node.on_hold()
                 phone.changed()
             return
     tap(phone, x, y)
@@ -170,6 +180,10 @@ def _app_drag(phone: Phone, move: Drag) -> bool:
 def _scroll_or_adjust(phone: Phone, move: Drag) -> None:
     path = hit_path(phone.screen().root, move.from_x, move.from_y)
     for node in reversed(path):
+        if node.wheel is not None and move.vertical and node.enabled:
+            # Rows follow the finger, without momentum: dragging up brings later rows in.
+            node.wheel.step(round(-move.dy / max(1, node.wheel.row_height)))
+            return
         if node.on_adjust is not None and not move.vertical and node.enabled:
             width = max(1, node.frame.width)
             node.on_adjust(max(0.0, min(1.0, (move.to_x - node.frame.x) / width)))

@@ -10,13 +10,13 @@ handed). The keyboard has its own module (`keyboard.py`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 
 from PIL import ImageFont
 
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll, hidden
+from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll, Wheel, hidden
 
 NAV_TOP = 62
 NAV_BOTTOM = 116
@@ -53,6 +53,12 @@ def text(label: str, frame: Rect, *, header: bool = False, name: str | None = No
     """A StaticText whose value, name and label are the text (as WDA reports labels)."""
     return Node("StaticText", frame, label=label, name=name or label, value=label,
                 visible=visible, traits="Header" if header else None, pixels_text=pixels_text)
+
+
+def centred_text(facts: DeviceFacts, label: str, y: int, size: int = 17) -> Node:
+    """A StaticText centred across the screen at `y`, its frame fitted to `size`-point text."""
+    width = min(facts.width - 32, text_width(label, size))
+    return text(label, Rect((facts.width - width) // 2, y, width, round(size * 1.2)))
 
 
 def button(label: str, frame: Rect, on_tap: Handler | None, *, name: str | None = None,
@@ -228,16 +234,60 @@ def _row_node(row: Row, y: int) -> Node:
                 children=tuple(row.build(frame)))
 
 
+def search_row(field: Field, on_cancel: Handler, *, name: str = "Search") -> Row:
+    """A list's first row: a search field, narrowed to make room for Cancel while searching.
+
+    Searching means the field has focus or holds text, as in iOS lists with a search bar;
+    `on_cancel` should clear the text and dismiss the keyboard (`host.focus(None)`).
+    """
+    active = field.focused or bool(field.text)
+
+    def build(frame: Rect) -> Sequence[Node]:
+        width = frame.width - (74 if active else 0)
+        nodes = [search_field(field, Rect(frame.x, frame.y + 8, width, 36), name=name)]
+        if active:
+            nodes.append(button("Cancel", Rect(frame.x + width + 8, frame.y + 8, 66, 36),
+                                on_cancel))
+        return nodes
+
+    return Row(build=build, container="Other")
+
+
 def tab_bar(facts: DeviceFacts, tabs: Sequence[tuple[str, Handler]], selected: int) -> Node:
-    """A TabBar across the bottom; the selected tab's button has value "1"."""
+    """A TabBar across the bottom; the selected tab's button has value "1" and, as on iOS,
+    "Selected" among its traits."""
     top = facts.height - TAB_BAR_HEIGHT
     width = facts.width // max(1, len(tabs))
     buttons = tuple(
-        button(title, Rect(i * width, top + 2, width, 48), handler, selected=i == selected,
-               value="1" if i == selected else None)
+        replace(button(title, Rect(i * width, top + 2, width, 48), handler,
+                       selected=i == selected, value="1" if i == selected else None),
+                traits="Button, Selected" if i == selected else "Button")
         for i, (title, handler) in enumerate(tabs))
     return Node("TabBar", Rect(0, top, facts.width, TAB_BAR_HEIGHT), name="Tab Bar",
                 children=buttons)
+
+
+def picker(frame: Rect, wheels: Sequence[tuple[Wheel, Rect]]) -> Node:
+    """A Picker of PickerWheels, left to right, each reporting its selected row as its value.
+
+    A tap above or below a wheel's centre turns it by the rows between; a vertical drag turns
+    it as far as the finger moves; WDA's element value route selects a row by its text.
+    """
+    return Node("Picker", frame, children=tuple(
+        Node("PickerWheel", at, value=wheel.value, wheel=wheel) for wheel, at in wheels))
+
+
+def page_sheet(facts: DeviceFacts, children: Sequence[Node], *, top: int = NAV_TOP,
+               key: str | None = None) -> Node:
+    """A modal page sheet from `top` to the bottom, over a dimmed screen that takes no taps.
+
+    What lies behind stays in the page source (as on a real phone, whose tree still lists the
+    screen a sheet covers) but is hidden in screenshots and cannot be touched.
+    """
+    panel = Node("Other", Rect(0, top, facts.width, facts.height - top),
+                 children=tuple(children), opaque=True, key=key)
+    return Node("Other", Rect(0, 0, facts.width, facts.height), children=(panel,),
+                on_tap=_ignore)
 
 
 def alert(facts: DeviceFacts, title: str, message: str,

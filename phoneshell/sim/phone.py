@@ -70,6 +70,7 @@ class Phone:
         self.locked = False
         self.volume = 8
         """Ringer/media volume steps, 0-16 (the volume buttons change it)."""
+        self._clock_s = 0.0
         self._focused: Field | None = None
         self.keyboard = KeyboardState()
         self._next_pid = FIRST_APP_PID
@@ -97,6 +98,26 @@ class Phone:
     def focused(self) -> Field | None:
         """The text field with keyboard focus, if any."""
         return self._focused
+
+    @property
+    def clock_s(self) -> float:
+        """Seconds on the phone's running clock since boot (stopwatches and timers read it)."""
+        return self._clock_s
+
+    def advance_clock(self, seconds: float) -> None:
+        """Move the running clock forward.
+
+        It moves only when told (the control route, `SimServer.advance_clock`), so a running
+        stopwatch or timer shows the same time on every read until a test advances it: a
+        ticking display would look like an effect to a harness comparing sources.
+
+        Raises:
+            ValueError: `seconds` is negative.
+        """
+        if seconds < 0:
+            raise ValueError(f"the clock only moves forward, not by {seconds} s")
+        self._clock_s += seconds
+        self.changed()
 
     def store(self, bundle_id: str) -> Store:
         """The persistent store of an app (created empty on first use)."""

@@ -36,6 +36,12 @@ FIELD: RGB = (227, 227, 232)
 KEY_BED: RGB = (209, 211, 217)
 KEY_FILL: RGB = (188, 192, 200)
 ORANGE: RGB = (255, 149, 0)
+PICTURE: RGB = (255, 236, 200)
+PICTURE_INK: RGB = (120, 60, 20)
+TEXT_VIEW_INSET = 8
+"""Points from a text view's top to its first line (app models lay words out the same way)."""
+TEXT_VIEW_LINE = 22
+"""Points from one line of a text view to the next."""
 OPERATOR_SYMBOLS = frozenset("\u00f7\u00d7\u2212+=")
 """Keys showing these are drawn orange, as Calculator's operator column is."""
 _LIGHT_CONTAINERS = frozenset({"Cell", "Alert", "Sheet", "Keyboard", "TabBar"})
@@ -96,7 +102,8 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont |
 
 
 _SUBSTITUTES = {"\u00f7": "/", "\u00d7": "x", "\u2212": "-", "\u2013": "-", "\u2014": "-",
-                "\u2022": "*", "\u25cf": "*", "\u2713": "v", "\u2190": "<-", "\u2192": "->"}
+                "\u2022": "*", "\u25cf": "*", "\u2019": "'", "\u2713": "v", "\u2190": "<-",
+                "\u2192": "->", "\u2032": "'", "\u2033": '"', "\u25cb": "o"}
 
 
 @lru_cache(maxsize=1024)
@@ -136,6 +143,8 @@ def _paint(p: _Painter, node: Node, light: bool) -> None:
     r, d, kind = node.frame, p.draw, node.type
     ink = BLACK if light else WHITE
     s = p.s
+    if node.opaque:
+        d.rounded_rectangle(p.box(r), 12 * s, fill=BACKGROUND, outline=SEPARATOR, width=s)
     if kind == "Cell":
         d.rectangle(p.box(r), fill=WHITE)
         d.line((((r.x + 16) * s, r.bottom * s - 1), ((r.x + r.width) * s, r.bottom * s - 1)),
@@ -182,14 +191,48 @@ def _paint(p: _Painter, node: Node, light: bool) -> None:
     elif kind == "Image" and node.name == "chevron.forward":
         p.text("\u203a", Rect(r.x - 4, r.y - 6, 16, 24), GREY, pt=22, center=True, wrap=False)
     elif kind == "StaticText":
-        p.text(_label(node), r, ink, pt=r.height * 0.8 if r.height > 40 else 17)
+        # Web links are blue, as Safari draws them; WDA marks their text with the Link trait.
+        colour = BLUE if "Link" in node.trait_text else ink
+        p.text(_label(node), r, colour, pt=r.height * 0.8 if r.height > 40 else 17)
+    elif kind == "Image" and node.pixels_text:
+        # A picture of a word (Safari's image probe pages): a tinted panel, the word large.
+        d.rounded_rectangle(p.box(r), 12 * s, fill=PICTURE)
+        p.text(node.pixels_text, Rect(r.x + 16, r.y, r.width - 32, r.height), PICTURE_INK,
+               pt=min(48, r.height * 0.4), center=True, wrap=False)
+    elif kind == "PickerWheel":
+        _paint_wheel(p, node)
+
+
+def _paint_wheel(p: _Painter, node: Node) -> None:
+    # The selected row in black in a grey band, two neighbours on each side in grey.
+    r, wheel = node.frame, node.wheel
+    row = wheel.row_height if wheel is not None else 34
+    middle = r.y + (r.height - row) // 2
+    p.draw.rounded_rectangle(p.box(Rect(r.x, middle, r.width, row)), 8 * p.s, fill=FIELD)
+    for offset in (-2, -1, 0, 1, 2):
+        if wheel is None and offset:
+            continue
+        at = Rect(r.x + 4, middle + offset * row, r.width - 8, row)
+        if wheel is None:
+            shown = node.value or ""
+        elif not wheel.wrap and not 0 <= wheel.index + offset < len(wheel.rows):
+            continue
+        else:
+            shown = wheel.rows[(wheel.index + offset) % len(wheel.rows)]
+        p.text(shown, at, BLACK if offset == 0 else GREY, pt=20, center=True, wrap=False)
 
 
 def _paint_field(p: _Painter, node: Node) -> None:
     r, d, s = node.frame, p.draw, p.s
+    if node.type == "TextView":
+        _paint_text_view(p, node)
+        return
     d.rounded_rectangle(p.box(r), 10 * s, fill=FIELD,
                         outline=BLUE if node.focused else None, width=2 * s)
-    typed = node.field is not None and bool(node.field.text)
+    # A value that is not the placeholder is content too (Safari's address bar shows the
+    # page's host while nothing is being typed).
+    typed = (node.field is not None and bool(node.field.text)) or (
+        node.value is not None and node.value != node.placeholder)
     shown = node.value or "" if typed else node.placeholder or node.value or ""
     inner = Rect(r.x + 36, r.y, r.width - 44, r.height)
     p.text(shown, inner, BLACK if typed else GREY, pt=17, wrap=False)
@@ -199,12 +242,33 @@ def _paint_field(p: _Painter, node: Node) -> None:
                width=2 * s)
 
 
+def _paint_text_view(p: _Painter, node: Node) -> None:
+    """A text view is a page of text (a note): lines wrapped to the frame, 17 pt on 22 pt."""
+    r, s = node.frame, p.s
+    typed = node.field is not None and bool(node.field.text)
+    shown = (node.value or "") if typed else (node.placeholder or "")
+    font = _font(17 * s)
+    lines = [line for paragraph in shown.split("\n")
+             for line in _wrap(p.draw, printable(paragraph), font, r.width * s)]
+    lines = lines[:max(1, (r.height - TEXT_VIEW_INSET) // TEXT_VIEW_LINE)]
+    for i, line in enumerate(lines):
+        p.draw.text((r.x * s, (r.y + TEXT_VIEW_INSET + i * TEXT_VIEW_LINE) * s), line,
+                    fill=BLACK if typed else GREY, font=font)
+    if node.focused:
+        # The caret after the last character (typing always appends).
+        x = r.x * s + (int(p.draw.textlength(lines[-1], font=font)) if typed else 0)
+        top = (r.y + TEXT_VIEW_INSET + (len(lines) - 1 if typed else 0) * TEXT_VIEW_LINE) * s
+        p.draw.line(((x + s, top), (x + s, top + 20 * s)), fill=BLUE, width=2 * s)
+
+
 def _paint_button(p: _Painter, node: Node, light: bool) -> None:
     r, d, s = node.frame, p.draw, p.s
-    label = _label(node)
+    # A button shows its label; its value is state (a selected tab's "1"), not what is drawn.
+    label = node.pixels_text or node.label or node.value or ""
     if min(r.width, r.height) >= 60:
         # Keypad-sized buttons are drawn as filled keys, so their grid reads as a keypad.
-        fill = BLUE if node.selected else ORANGE if label in OPERATOR_SYMBOLS else (80, 80, 84)
+        fill = (BLUE if node.selected else ORANGE if label in OPERATOR_SYMBOLS
+                else (80, 80, 84) if node.enabled else KEY_FILL)
         d.rounded_rectangle(p.box(r), min(r.width, r.height) * s // 2, fill=fill)
         p.text(label, r, WHITE, pt=30 if len(label) < 3 else 20, center=True, wrap=False)
         return

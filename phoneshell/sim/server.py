@@ -13,6 +13,7 @@ Control routes live outside WDA's namespace, under /phoneshell/sim/:
     GET  /phoneshell/sim/faults   {"faults": ["slow=0.25", ...]}
     POST /phoneshell/sim/faults   {"faults": [...]} replaces the set; {"on": [...]}, {"off": [...]}
     POST /phoneshell/sim/save     write the state file ({"path": FILE} to choose another)
+    POST /phoneshell/sim/clock    {"advance": SECONDS}: move the running clock forward
 """
 
 from __future__ import annotations
@@ -244,9 +245,24 @@ class SimServer:
         with self.lock:
             phone = self.phone
             return {"foreground": phone.active()[0], "running": list[JSON](sorted(phone.running)),
+                    "installed": list[JSON](sorted(app.bundle_id for app in phone.apps())),
                     "locked": phone.locked, "faults": list[JSON](self._faults.specs()),
                     "session": self.endpoints.session_id, "volume": phone.volume,
+                    "clock_s": phone.clock_s,
                     "stores": phone.save_state()["stores"], "facts": phone.facts.to_json()}
+
+    def advance_clock(self, seconds: float) -> float:
+        """Move the phone's running clock forward (stopwatches, timers); return its reading.
+
+        Raises:
+            PhoneshellError: `seconds` is negative.
+        """
+        with self.lock:
+            try:
+                self.phone.advance_clock(seconds)
+            except ValueError as exc:
+                raise PhoneshellError(str(exc), hint='e.g. {"advance": 1.5}') from exc
+            return self.phone.clock_s
 
     # -- requests -----------------------------------------------------------------------------
 
@@ -283,6 +299,12 @@ class SimServer:
                 path = body.get("path")
                 saved = self.save(path if isinstance(path, str) else None)
                 return _plain({"saved": str(saved)})
+            if (method, action) == ("POST", "clock"):
+                advance = body.get("advance", 0)
+                if not isinstance(advance, (int, float)) or isinstance(advance, bool):
+                    raise PhoneshellError('"advance" must be a number of seconds',
+                                          hint='e.g. {"advance": 1.5}')
+                return _plain({"clock_s": self.advance_clock(float(advance))})
         except (PhoneshellError, WdaError) as exc:
             return _plain({"error": str(exc), "hint": getattr(exc, "hint", "")}, 400)
         return _plain({"error": f"unknown control route {method} {CONTROL_PREFIX}{action}"}, 404)

@@ -5,7 +5,8 @@ state of their own. What changes between renders lives in small mutable *binding
 app's state object and referenced from the nodes that show them:
 
 * `Field`: a text input's text, placeholder and focus (focus is set only by the phone);
-* `Scroll`: a list's scroll offset (the layout writes how far it can scroll).
+* `Scroll`: a list's scroll offset (the layout writes how far it can scroll);
+* `Wheel`: a picker wheel's rows and selected row.
 
 Behaviour is a zero-argument `on_tap` closure (or `on_hold`, `on_adjust`) that mutates app state.
 Serialising a tree to WDA's formats lives in `source.py`, drawing it in `render.py`; this module
@@ -134,6 +135,43 @@ class Scroll:
         self.offset = max(0, min(self.limit, self.offset))
 
 
+@dataclass(eq=False)
+class Wheel:
+    """The selected row of one picker wheel, owned by app state (a mutable binding).
+
+    `rows` are the values the wheel can show, top to bottom; `value` is the one in the middle.
+    A wheel that `wrap`s is endless, as iOS's hour and minute wheels are; one that does not
+    (AM/PM) stops at its ends. A tap or drag moves it by whole rows of `row_height` points.
+    """
+
+    rows: tuple[str, ...]
+    index: int = 0
+    wrap: bool = False
+    row_height: int = 34
+
+    @property
+    def value(self) -> str:
+        """The selected row (what WDA reports as the wheel's value)."""
+        return self.rows[self.index] if self.rows else ""
+
+    def step(self, rows: int) -> bool:
+        """Move by `rows` (positive: further down the list); return whether the value changed."""
+        if not self.rows:
+            return False
+        before = self.index
+        target = self.index + rows
+        self.index = target % len(self.rows) if self.wrap else max(0, min(len(self.rows) - 1,
+                                                                          target))
+        return self.index != before
+
+    def select(self, value: str) -> bool:
+        """Show `value` if it is one of the rows (XCTest's adjust-to-value); say whether it is."""
+        if value not in self.rows:
+            return False
+        self.index = self.rows.index(value)
+        return True
+
+
 @dataclass(frozen=True, eq=False, slots=True)
 class Node:
     """One element of a screen, as WDA would describe it, plus the behaviour behind it.
@@ -162,6 +200,8 @@ class Node:
     """What a tap does; a tap on a child without one runs the nearest ancestor's."""
     on_hold: Handler | None = None
     """What touch-and-hold does (None: a hold acts as a tap)."""
+    on_hold_at: Callable[[int, int], None] | None = None
+    """Touch-and-hold that needs the point held (a text view selects the word under it)."""
     on_adjust: Callable[[float], None] | None = None
     """For sliders: called with the new position, 0.0 (left) to 1.0 (right)."""
     field: Field | None = None
@@ -172,6 +212,10 @@ class Node:
     """Identity override for element ids (default: type and name); never serialised."""
     pixels_text: str | None = None
     """Text drawn in screenshots but absent from the page source (image probe pages)."""
+    wheel: Wheel | None = None
+    """For picker wheels: the binding taps, drags and the element value route turn."""
+    opaque: bool = False
+    """Drawn as a solid panel in screenshots, hiding what lies behind (a page sheet)."""
 
     @property
     def wd_type(self) -> str:
@@ -186,7 +230,12 @@ class Node:
     @property
     def trait_text(self) -> str:
         """The `traits` attribute, resolving the per-type default."""
-        return _TRAITS.get(self.type, "") if self.traits is None else self.traits
+        traits = _TRAITS.get(self.type, "") if self.traits is None else self.traits
+        # iOS reports a selected control (a pending calculator operator, the current tab)
+        # through the Selected trait, which WDA writes into `traits`.
+        if self.selected and "Selected" not in traits:
+            traits = f"{traits}, Selected" if traits else "Selected"
+        return traits
 
     @property
     def focused(self) -> bool:
@@ -288,6 +337,7 @@ def _passes_touches(node: Node) -> bool:
 def actionable(path: list[Node]) -> Node | None:
     """The nearest node on a hit path (deepest first) that reacts to a tap, if it is enabled."""
     for node in reversed(path):
-        if node.on_tap is not None or node.field is not None or node.on_adjust is not None:
+        if (node.on_tap is not None or node.field is not None or node.on_adjust is not None
+                or node.wheel is not None):
             return node if node.enabled else None
     return None

@@ -28,6 +28,7 @@ from phoneshell.tasks.model import (
     Difficulty,
     Task,
 )
+from phoneshell.tasks.probes import PROBES
 from phoneshell.tasks.steps import STEPS, Step, StepList
 from phoneshell.tasks.yamlnodes import (
     NULL_TAG,
@@ -40,6 +41,18 @@ from phoneshell.tasks.yamlnodes import (
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 BASE_CHECK_KEYS = ("kind", "negate", "note")
+
+
+def _check_probe(f: NodeFile, node: Node, name: str, kind: str, wanted: str) -> None:
+    """The probe a check names must exist and read what the check compares."""
+    try:
+        probe = PROBES.lookup(name)
+    except UnknownName as exc:
+        raise f.error(node, f"{exc} (probes: {', '.join(PROBES.names())})") from exc
+    if probe.kind != wanted:
+        fitting = [n for n, p in PROBES.items() if p.kind == wanted]
+        raise f.error(node, f"probe {name!r} reads a {probe.kind}, but {_a_check(kind)} needs a "
+                            f"{wanted} probe ({', '.join(fitting)})")
 
 
 def _a_check(kind: str) -> str:
@@ -109,6 +122,9 @@ def read_check(f: NodeFile, node: Node, task_app: str) -> Check:
     for spec in kind.fields:
         if spec.required and spec.name not in values:
             raise f.error(node, f"{_a_check(kind.name)} needs `{spec.name}` ({spec.describe()})")
+    if kind.probe_kind:
+        _check_probe(f, keys["probe"][1] if "probe" in keys else node, str(values["probe"]),
+                     kind.name, kind.probe_kind)
     return Check(kind=kind.name, text=str(values.get("text", "")),
                  negate=bool(values.get("negate", False)), note=str(values.get("note", "")),
                  app=str(values.get("app", "")),
@@ -170,6 +186,7 @@ def read_step(f: NodeFile, node: Node, where: StepList) -> Step:
                 seconds=float(cast(float, values.get("seconds", default_s))),
                 start=cast("tuple[float, float] | None", values.get("from")),
                 end=cast("tuple[float, float] | None", values.get("to")),
+                options=tuple((k, v) for k, v in values.items() if isinstance(v, str)),
                 file=f.path, line=line)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from phoneshell.checks import CHECKS
 from phoneshell.fields import Field, object_schema
 from phoneshell.tasks.model import TASK_FIELDS
+from phoneshell.tasks.probes import PROBES
 from phoneshell.tasks.steps import STEPS, StepKind, StepList
 
 SCHEMA_ID = "https://phoneshell.dev/schema/task.json"
@@ -51,6 +52,12 @@ def check_schema() -> dict[str, object]:
             extra.insert(0, Field("negate", "bool", "Pass when absent (fails closed on "
                                                     "incomplete evidence)."))
         schema = object_schema((*kind.fields, *extra), base)
+        if kind.probe_kind:
+            properties = schema["properties"]
+            assert isinstance(properties, dict)
+            properties["probe"] = {"enum": [n for n, p in PROBES.items()
+                                            if p.kind == kind.probe_kind],
+                                   "description": f"A {kind.probe_kind} probe."}
         required = ["kind", *(f.name for f in kind.fields
                               if f.required and name != "foreground_app")]
         schema["required"] = required

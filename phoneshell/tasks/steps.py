@@ -35,6 +35,9 @@ class Step:
     """`swipe` from this point (screen points), instead of a direction."""
     end: tuple[float, float] | None = None
     """`swipe` to this point (screen points)."""
+    options: tuple[tuple[str, str], ...] = ()
+    """The text fields of the mapping form as (key, value) pairs, e.g. set_picker's wheel and
+    value; read them with `option`."""
     file: str = ""
     """The task file the step came from."""
     line: int = 0
@@ -46,9 +49,15 @@ class Step:
             body = f"{self.kind} from {list(self.start)} to {list(self.end)}"
         elif self.kind == "wait":
             body = f"wait {self.seconds:g}s"
+        elif not self.arg and self.options:
+            body = " ".join([self.kind, *(f"{k}={v!r}" for k, v in self.options)])
         else:
             body = f"{self.kind} {self.arg!r}" if self.arg else self.kind
         return f"{body} ({self.file}:{self.line})" if self.file else body
+
+    def option(self, key: str, default: str = "") -> str:
+        """The text given for `key` in the mapping form, or `default`."""
+        return next((v for k, v in self.options if k == key), default)
 
 
 @dataclass(frozen=True)
@@ -117,6 +126,17 @@ _add(StepKind("press", "Press a hardware button.",
 _add(StepKind("answer", "A solution's final answer: what the agent reports as its answer.",
               scalar=Field("text", "str", "The answer text.", required=True),
               lists=("solution",)))
+_add(StepKind("set_picker", "Turn an on-screen picker wheel to a value by taps above or below "
+              "its centre, reading it back after each, as XCTest does; confirm the wheel reads "
+              "the value.",
+              fields=(Field("wheel", "str", "Which wheel: text its label, name or value "
+                                            "contains (e.g. `min`, `o'clock`), or its position "
+                                            "among the wheels on screen from the left (`\"1\"`, "
+                                            "`\"2\"`...).", required=True),
+                      Field("value", "str", "The value the wheel must read, e.g. `5 min`, "
+                                            "`7 o'clock`, `AM` (case, spacing and the "
+                                            "apostrophe's shape are ignored).",
+                            required=True))))
 _add(StepKind("clean_alarms", "Delete alarms a run left behind (unnamed, one-off, switched "
               "off), so Clock does not slow down over many runs.", bare=True,
               lists=("setup", "teardown")))

@@ -43,3 +43,30 @@ def test_negated_answer_contains() -> None:
     assert not grade_check(answer_check("NIMBUS", True), evidence(answer="nimbus")).passed
     unproven = grade_check(answer_check("NIMBUS", True), evidence())
     assert not unproven.passed and "absence unproven" in unproven.detail
+
+
+def device_check() -> Check:
+    return Check("answer_matches_device", "Model Number", probe="about_value")
+
+
+def with_read(answer: str | None, value: str | None, error: str = "") -> Evidence:
+    from phoneshell.evidence import DeviceRead
+    claim = Claim("done", answer=answer) if answer is not None else None
+    return Evidence("t", 1.0, claim=claim,
+                    reads=(DeviceRead("about_value", "Model Number", value, error),))
+
+
+def test_answer_matches_the_value_the_device_shows() -> None:
+    result = grade_check(device_check(), with_read("It is mq163ll/a.", "MQ163LL/A"))
+    assert result.passed and "the device shows Model Number = 'MQ163LL/A'" in result.detail
+
+
+def test_answer_with_another_phones_value_fails() -> None:
+    assert not grade_check(device_check(), with_read("A3256LL/A", "MQ163LL/A")).passed
+    assert not grade_check(device_check(), with_read("", "MQ163LL/A")).passed
+
+
+def test_an_unread_device_value_fails_with_the_reason() -> None:
+    result = grade_check(device_check(), with_read("MQ163LL/A", None, "About did not open"))
+    assert not result.passed and "About did not open" in result.detail
+    assert not grade_check(device_check(), Evidence("t", 1.0)).passed

@@ -59,8 +59,9 @@ def _open_probe_url(state: ProbeState, host: Host, url: str) -> None:
     state.url = url
 
 
+# Its own scheme: http(s) belongs to Safari, the first installed app that claims it.
 PROBE = AppModel("com.example.probe", "Probe", ProbeState, _render_probe,
-                 on_url=_open_probe_url, url_schemes=("http", "https"))
+                 on_url=_open_probe_url, url_schemes=("probe",))
 
 
 @pytest.fixture

@@ -195,13 +195,13 @@ def test_screenshot_route_is_base64_png(raw):
 def test_open_url_goes_to_the_app_for_the_scheme(probe_sim):
     client = wda.Client(probe_sim.url)
     session = client.session()
-    session.open_url("https://example.com/")
+    session.open_url("probe://example.com/")
     assert client.app_current()["bundleId"] == "com.example.probe"
-    assert session(name="page-url").get(timeout=1).label == "https://example.com/"
+    assert session(name="page-url").get(timeout=1).label == "probe://example.com/"
 
 
 def test_open_url_without_an_app_for_it(app, raw):
-    reply = raw("POST", f"/session/{app.session_id}/url", {"url": "https://example.com"})
+    reply = raw("POST", f"/session/{app.session_id}/url", {"url": "nosuchapp://example.com"})
     assert reply.status == 500 and reply.value["error"] == "unknown error"
 
 

@@ -139,6 +139,17 @@ MALFORMED = [
      "6:5: error: a step is a name"),
     ("empty instruction", GOOD.replace("instruction: Open the Calculator.", "instruction: ''"),
      "4:14: error: `instruction` of the task is empty"),
+    ("unknown probe", GOOD.replace("kind: foreground_app\n    text: com.apple.calculator",
+                                   "kind: count_unchanged\n    probe: note_titled"),
+     "10:12: error: unknown probe 'note_titled'; did you mean 'notes_titled'?"),
+    ("value probe for a count", GOOD.replace(
+        "kind: foreground_app\n    text: com.apple.calculator",
+        "kind: count_increased\n    probe: settings_value"),
+     "10:12: error: probe 'settings_value' reads a value, but a count_increased check needs a "
+     "count probe (notes_titled, reminders_titled, safari_tabs, alarms)"),
+    ("path check without apps", GOOD.replace("kind: foreground_app\n    text: com.apple."
+                                             "calculator", "kind: opened_in_order"),
+     "9:5: error: an opened_in_order check needs `apps` (a list of non-empty strings)"),
 ]
 
 

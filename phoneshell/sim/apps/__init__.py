@@ -99,6 +99,15 @@ class Host(Protocol):
         """The text field with keyboard focus, if any."""
         ...
 
+    @property
+    def clock_s(self) -> float:
+        """Seconds on the phone's running clock, for stopwatches and timers.
+
+        It moves only when advanced (`POST /phoneshell/sim/clock`), so reads are repeatable;
+        the wall time (status bar, `facts.time`) stays frozen.
+        """
+        ...
+
     def store(self, bundle_id: str) -> Store:
         """The persistent store of an app (created empty on first use)."""
         ...

@@ -1,0 +1,211 @@
+"""Path checks: what the agent did, read from the attempt's audit events of phase `agent` only.
+
+An end state cannot show how it was reached ("Calculator, then Safari, then back" ends where a
+plain Calculator run ends); the bridge's log can. Setup, probe and check actions never count.
+Without a log (the attempt did not run through a bridge) or with a torn one, a path check
+cannot pass, and one that asserts an absence fails closed. Pure: never touches a device.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from phoneshell.audit import Action
+from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
+from phoneshell.evidence import Evidence
+from phoneshell.fields import Field
+from phoneshell.tree import shorten
+
+SPRINGBOARD = "com.apple.springboard"
+INPUTS = ("SearchField", "TextField", "SecureTextField", "TextView")
+
+APPS = Field("apps", "str_list", "Bundle ids the agent must bring to the front, in this order "
+                                 "(other apps may come between).", required=True)
+APP = Field("app", "str", "Bundle id of the app.", required=True)
+IN_APP = Field("app", "str", "Only count it in this app (bundle id in front at the time).")
+TYPED = Field("text", "str", "Text the agent's keystrokes into one field must contain "
+                             "(case-insensitive).", required=True)
+INTO = Field("into", "str", "The field: matched against its type (SearchField...), label or "
+                            "name, case-insensitive substring.")
+TAPPED = Field("text", "str", "Text of the tapped element (label, name or value; "
+                              "case-insensitive substring).", required=True)
+
+
+def _unwatched(evidence: Evidence) -> str:
+    """Why the log cannot be trusted to show every action, or "" when it can."""
+    if not evidence.audited:
+        return "no audit log was recorded for this attempt (it did not run through a bridge)"
+    if "audit_torn" in evidence.all_flags():
+        return "the audit log ends in a torn line (the bridge crashed)"
+    return ""
+
+
+def foreground_timeline(actions: Sequence[Action]) -> list[str]:
+    """The apps in front over the agent's turn, in order, without repeats in a row.
+
+    The first entry is the app in front when the agent began; each action adds the app before
+    it (catching changes between actions) and the app after it.
+    """
+    apps: list[str] = []
+    for action in actions:
+        for app in (action.app_before, action.app_after):
+            if app and (not apps or apps[-1] != app):
+                apps.append(app)
+    return apps
+
+
+def _is_subsequence(wanted: Sequence[str], seen: Sequence[str]) -> bool:
+    remaining = iter(seen)
+    return all(any(app == got for got in remaining) for app in wanted)
+
+
+def _short(app: str) -> str:
+    return app.removeprefix("com.apple.")
+
+
+@check_kind("opened_in_order", family="path", fields=(APPS,), implied_by=Ordered())
+def opened_in_order(check: Check, evidence: Evidence) -> Finding:
+    """Passes when the agent brought the `apps` to the front in this order (a subsequence of the
+    apps it brought to the front: others may come between). The app already in front when the
+    agent began does not count as brought."""
+    timeline = foreground_timeline(evidence.agent_actions())
+    brought = timeline[1:]
+    wanted = " > ".join(_short(a) for a in check.apps)
+    shown = " > ".join(_short(a) for a in timeline) or "no app changes"
+    holds = _is_subsequence(check.apps, brought)
+    return Finding(holds, f"apps in front during the agent's turn: {shown}; wanted {wanted}",
+                   unproven=_unwatched(evidence))
+
+
+@check_kind("never_opened", family="path", fields=(APP,), negatable=False, implied_by=Same())
+def never_opened(check: Check, evidence: Evidence) -> Finding:
+    """Passes when the agent never brought `app` to the front and never asked to launch or
+    activate it. It is itself an absence, so it fails closed: without a complete audit log, or
+    when an action has no recorded outcome, it cannot pass."""
+    doubt = _unwatched(evidence)
+    actions = evidence.agent_actions()
+    if not doubt and any(a.ok is None for a in actions):
+        doubt = "an action has no recorded outcome, so what followed it is unknown"
+    brought = foreground_timeline(actions)[1:]
+    asked = [a for a in actions if a.kind in ("launch", "activate")
+             and a.params.get("bundle_id") == check.app]
+    if check.app in brought or asked:
+        how = "launched it" if asked else "brought it to the front"
+        return Finding(False, f"the agent {how}: {' > '.join(_short(a) for a in brought)}")
+    if doubt:
+        return Finding(False, f"cannot show {check.app} was never opened: {doubt}")
+    return Finding(True, f"{check.app} never came to the front in the agent's "
+                         f"{len(actions)} action(s)")
+
+
+def _field_matches(check: Check, action: Action) -> bool:
+    if check.app and action.app_before != check.app:
+        return False
+    if not check.into:
+        return True
+    target = action.target
+    if target is None:
+        return False
+    want = check.into.strip().lower()
+    return any(want in text.lower() for text in (target.type, target.label, target.name))
+
+
+def typed_runs(actions: Sequence[Action]) -> list[tuple[Action, str]]:
+    """For each keystroke action, what the agent had typed into that field so far.
+
+    Keystrokes into the same field in a row add up ("Wi" then "-Fi" is "Wi-Fi"); a clear or a
+    different field starts again; a backspace removes a character. Secure fields are masked.
+    """
+    runs: list[tuple[Action, str]] = []
+    field_key: tuple[object, ...] | None = None
+    typed = ""
+    for action in actions:
+        if action.kind != "type" or action.ok is False:
+            continue
+        target = action.target
+        key = (action.app_before, target.type if target else "", target.label if target else "",
+               target.name if target else "")
+        if key != field_key or action.params.get("clear"):
+            typed = ""
+        field_key = key
+        for char in str(action.params.get("text") or ""):
+            typed = typed[:-1] if char == "\b" else typed + char
+        runs.append((action, typed))
+    return runs
+
+
+@check_kind("typed_into", family="path", fields=(TYPED, IN_APP, INTO),
+            implied_by=Contains(("typed_into",)))
+def typed_into(check: Check, evidence: Evidence) -> Finding:
+    """Passes when the agent's keystrokes into one field (in `app`, matching `into`) contain
+    `text`, ignoring case. Keystrokes in a row into the same field add up; what was in the field
+    before the agent typed does not count."""
+    want = check.text.strip().lower()
+    runs = typed_runs(evidence.agent_actions())
+    where = (f" into {check.into!r}" if check.into else "") + (
+        f" in {check.app}" if check.app else "")
+    for action, typed in runs:
+        if _field_matches(check, action) and want in typed.lower():
+            return Finding(True, f"typed {shorten(typed)!r}{where}")
+    seen = "; ".join(f"{shorten(t, 30)!r} into {a.target.type if a.target else '?'}"
+                     for a, t in runs[-4:]) or "no typing"
+    blind = sum(1 for a, _ in runs if a.target is None and check.into)
+    doubt = _unwatched(evidence) or (
+        f"{blind} keystroke action(s) had no resolved field" if blind else "")
+    return Finding(False, f"no keystrokes with {check.text!r}{where}; the agent typed: {seen}",
+                   unproven=doubt)
+
+
+@check_kind("tapped", family="path", fields=(TAPPED, IN_APP), implied_by=Contains(("tapped",)))
+def tapped(check: Check, evidence: Evidence) -> Finding:
+    """Passes when the agent tapped an element whose label, name or value contains `text`
+    (in `app`, when given). Needs the bridge's tap targets; taps it could not resolve make an
+    absence unproven."""
+    want = check.text.strip().lower()
+    taps = [a for a in evidence.agent_actions() if a.kind == "tap" and a.ok is not False
+            and (not check.app or a.app_before == check.app)]
+    for action in taps:
+        target = action.target
+        if target and any(want in t.lower() for t in (target.label, target.name, target.value)):
+            return Finding(True, f"tapped {target.type} {shorten(target.label or target.name)!r}")
+    blind = sum(1 for a in taps if a.target is None)
+    doubt = _unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind else "")
+    labels = ", ".join(repr(shorten(a.target.label or a.target.name, 25)) for a in taps[-5:]
+                       if a.target) or "nothing"
+    return Finding(False, f"no tap on {check.text!r}; the agent tapped {labels}", unproven=doubt)
+
+
+def _spotlight_tap(actions: Sequence[Action], app: str) -> Action | None:
+    """The tap in SpringBoard's search results that brought `app` to the front, if any."""
+    searched = False
+    for index, action in enumerate(actions):
+        target = action.target
+        if (action.kind == "type" and action.app_before == SPRINGBOARD and target is not None
+                and target.type.removeprefix("XCUIElementType") in INPUTS):
+            searched = True
+        after = action.app_after or (actions[index + 1].app_before
+                                     if index + 1 < len(actions) else "")
+        if (searched and action.kind == "tap" and action.app_before == SPRINGBOARD
+                and after == app and (target is None
+                                      or target.type.removeprefix("XCUIElementType") != "Icon")):
+            return action
+    return None
+
+
+@check_kind("opened_via_spotlight", family="path", fields=(APP,), implied_by=Same())
+def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
+    """Passes when `app` came to the front from a tap in SpringBoard's search (Spotlight): the
+    agent typed into SpringBoard's search field, then tapped a result (not a home-screen icon)
+    that brought the app up, and never launched or activated it directly."""
+    actions = evidence.agent_actions()
+    direct = [a for a in actions if a.kind in ("launch", "activate", "open_url")
+              and a.params.get("bundle_id") == check.app]
+    if direct:
+        return Finding(False, f"the agent launched {check.app} directly ({direct[0].describe()})")
+    tap = _spotlight_tap(actions, check.app)
+    if tap is not None:
+        what = f" {tap.target.label!r}" if tap.target else ""
+        return Finding(True, f"{check.app} opened from a Spotlight result{what}")
+    shown = " > ".join(_short(a) for a in foreground_timeline(actions)) or "no app changes"
+    return Finding(False, f"{check.app} was not opened from Spotlight; apps in front: {shown}",
+                   unproven=_unwatched(evidence))

@@ -1,0 +1,251 @@
+"""The `clean_alarms` step: delete the alarms runs left behind, one per read, and nothing else.
+
+Agents save alarms despite "do not save"; upstream collected 640 of them and every read of
+Clock slowed from 154 ms to 2.6 s (notes/upstream-phoneshell.md §5.3, findings 18-20). An
+alarm is a run's artifact only when its row says nothing but a time and "Alarm" (no name, no
+repeat: "7:30 AM, Alarm") and its switch reads off (a one-off alarm that has rung switches
+itself off). A switch that cannot be read counts as on, so that alarm stays.
+
+Only what WDA offers is used, so the same procedure runs on a real phone's Clock: Clock is
+restarted (no sheet or Edit mode left over from the agent), its Alarms tab selected, then per
+read one artifact row is swiped left from 55% to 15% of its width (clear of the switch on the
+right: upstream's swipes from 92% toggled nine alarms on) and its Delete tapped. Every delete
+is checked against a fresh read (a list re-anchors its scroll after a delete, so a batch of
+deletes once removed the owner's 7:00 AM alarm): the target's row is gone and every other row
+is still there in the same order. A read is trusted only when it is complete and every alarm
+row has its switch (truncated reads at scale lose switches first). At most `MAX_DELETES` go per
+step; the phone is left on Clock's Alarms tab (teardown terminates Clock).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from phoneshell.device.phone import Phone, wait_until
+from phoneshell.device.steps import executes, screen_signature
+from phoneshell.errors import StepError
+from phoneshell.tasks import Step
+from phoneshell.tree import Element, PageSource
+
+CLOCK = "com.apple.mobiletimer"
+ALARM_TABS = ("Alarms", "Alarm")
+"""The tab's label: "Alarms" from iOS 17, "Alarm" before."""
+ALARM_ROW = re.compile(r"^\d{1,2}:\d{2}\s?(AM|PM)\b")
+ARTIFACT = re.compile(r"^\d{1,2}:\d{2}\s?(AM|PM), Alarm$")
+"""A row with no name and no repeat. `\\s` also takes iOS's narrow no-break space."""
+MAX_DELETES = 40
+MAX_SCROLLS = 100
+TRUST_READS = 3
+SWIPE_FROM, SWIPE_TO = 0.55, 0.15
+"""Where the delete swipe starts and ends, as shares of the row's width."""
+
+
+@dataclass(frozen=True)
+class AlarmRow:
+    """One alarm's cell on screen and its switch (None when it could not be found)."""
+
+    cell: Element
+    switch: Element | None
+
+    @property
+    def label(self) -> str:
+        """The cell's label, e.g. "7:30 AM, Alarm"."""
+        return self.cell.label
+
+    @property
+    def is_artifact(self) -> bool:
+        """Unnamed, one-off, and switched off (a switch that cannot be read counts as on)."""
+        return (bool(ARTIFACT.match(self.label)) and self.switch is not None
+                and self.switch.value == "0")
+
+
+@dataclass(frozen=True)
+class AlarmList:
+    """One trusted read of Clock's Alarms tab."""
+
+    rows: tuple[AlarmRow, ...]
+    top: int
+    """Where the list starts (below the navigation bar)."""
+    bottom: int
+    """Where it ends (above the tab bar)."""
+
+    def slots(self) -> list[tuple[str, int]]:
+        """(label, y) of each row, top to bottom."""
+        return [(r.label, r.cell.y) for r in self.rows]
+
+    def target(self) -> AlarmRow | None:
+        """The first artifact whose whole row is on screen (only those can be swiped)."""
+        for row in self.rows:
+            c = row.cell
+            if row.is_artifact and c.height > 60 and c.y >= self.top and c.y + c.height <= \
+                    self.bottom:
+                return row
+        return None
+
+
+def _fail(step: Step, what: str) -> StepError:
+    return StepError(f"{step.describe()}: {what}")
+
+
+def _alarms_tab(page: PageSource) -> Element | None:
+    return next((e for e in page.on_screen() if e.type == "XCUIElementTypeButton"
+                 and e.label in ALARM_TABS), None)
+
+
+def _on_alarms(page: PageSource) -> bool:
+    """Whether Clock shows its Alarms tab: the tab button says it is selected (trait or value),
+    or, where WDA reports neither, the navigation bar is the Alarms one."""
+    tab = _alarms_tab(page)
+    if tab is None:
+        return False
+    if "Selected" in tab.traits or tab.value == "1":
+        return True
+    tabs = [e for e in page.on_screen() if e.type == "XCUIElementTypeButton"
+            and ("Selected" in e.traits or e.value == "1")]
+    return not tabs and any(e.type == "XCUIElementTypeNavigationBar"
+                            and (e.name in ALARM_TABS or e.label in ALARM_TABS)
+                            for e in page.on_screen())
+
+
+def _rows(page: PageSource) -> tuple[list[AlarmRow], bool]:
+    """The alarm rows on screen, and whether every one of them has its switch."""
+    shown = page.on_screen()
+    cells = [e for e in shown if e.type == "XCUIElementTypeCell" and ALARM_ROW.match(e.label)]
+    switches = [e for e in shown if e.type == "XCUIElementTypeSwitch"]
+    rows = []
+    for cell in cells:
+        # The switch inside the row: the one labelled like the row, else the one whose centre
+        # is within the row's band (a switch scrolled off reports a placeholder frame).
+        same = [s for s in switches if s.label == cell.label
+                and cell.y <= s.y + s.height // 2 < cell.y + cell.height]
+        inside = [s for s in switches if cell.y <= s.y + s.height // 2 < cell.y + cell.height]
+        found = same or inside
+        rows.append(AlarmRow(cell, found[0] if len(found) == 1 else None))
+    rows.sort(key=lambda r: (r.cell.y, r.cell.x))
+    return rows, all(r.switch is not None for r in rows)
+
+
+def read_alarms(phone: Phone, step: Step) -> AlarmList:
+    """Read Clock's Alarms tab until a read can be trusted.
+
+    Raises:
+        StepError: Clock is not in front on its Alarms tab, or no read could be trusted.
+    """
+    for _ in range(TRUST_READS):
+        page = PageSource.parse(phone.source())
+        if page.bundle_id != CLOCK:
+            raise _fail(step, f"Clock is not in front ({page.bundle_id or 'unknown'} is)")
+        if not _on_alarms(page):
+            raise _fail(step, "Clock is not on its Alarms tab")
+        rows, complete = _rows(page)
+        if page.complete and complete:
+            shown = page.on_screen()
+            navs = [e.y + e.height for e in shown if e.type == "XCUIElementTypeNavigationBar"]
+            bars = [e.y for e in shown if e.type == "XCUIElementTypeTabBar"]
+            return AlarmList(tuple(rows), max(navs, default=110),
+                             min(bars, default=page.height - 83))
+    raise _fail(step, f"no trustworthy read of the alarm list in {TRUST_READS} tries (cut off, "
+                      "or rows without their switches)")
+
+
+def open_alarms(phone: Phone, step: Step) -> None:
+    """Restart Clock and select its Alarms tab.
+
+    Raises:
+        StepError: Clock did not come to the front, or the tab could not be selected.
+    """
+    phone.terminate(CLOCK)
+    phone.launch(CLOCK)
+    if not wait_until(lambda: phone.foreground().bundle_id == CLOCK, phone.effect_timeout_s * 2):
+        raise _fail(step, f"Clock did not come to the front (in front: "
+                          f"{phone.foreground().bundle_id})")
+    page = PageSource.parse(phone.source())
+    tab = _alarms_tab(page)
+    if tab is None:
+        raise _fail(step, "Clock shows no Alarms tab")
+    if not _on_alarms(page):
+        phone.tap(tab.x + tab.width / 2, tab.y + tab.height / 2)
+    if not wait_until(lambda: _on_alarms(PageSource.parse(phone.source())),
+                      phone.effect_timeout_s):
+        raise _fail(step, "tapping Clock's Alarms tab did not select it")
+
+
+def _gap_closed(before: list[tuple[str, int]], gone: int, after: list[tuple[str, int]]) -> bool:
+    """Whether `after` is `before` without row `gone`, every other row kept in order.
+
+    The list may have moved (a row slides in at an end, or the list re-anchors up or down),
+    but no row other than the target may be missing from between the rows still shown.
+    """
+    if after == before:
+        return False
+    others = [label for i, (label, _) in enumerate(before) if i != gone]
+    labels = [label for label, _ in after]
+    for shift in (-1, 0, 1):
+        pairs = [(others[i], labels[i + shift]) for i in range(len(others))
+                 if 0 <= i + shift < len(labels)]
+        if len(pairs) >= len(others) - 1 and all(a == b for a, b in pairs):
+            return True
+    return False
+
+
+def _delete(phone: Phone, step: Step, row: AlarmRow) -> None:
+    cell = row.cell
+    y = cell.y + cell.height / 2
+    phone.drag((cell.x + cell.width * SWIPE_FROM, y), (cell.x + cell.width * SWIPE_TO, y), 0.1)
+
+    def delete_button() -> Element | None:
+        page = PageSource.parse(phone.source())
+        return next((e for e in page.on_screen() if e.type == "XCUIElementTypeButton"
+                     and e.label == "Delete" and cell.y <= e.y + e.height // 2
+                     < cell.y + cell.height), None)
+
+    if not wait_until(lambda: delete_button() is not None, phone.effect_timeout_s):
+        raise _fail(step, f"swiping {row.label!r} left did not show its Delete button")
+    # Re-read right before the tap: the row must still be the one that was swiped.
+    now = read_alarms(phone, step)
+    if (row.label, cell.y) not in now.slots():
+        raise _fail(step, f"the list moved while deleting {row.label!r}; nothing was deleted")
+    button = delete_button()
+    if button is None:
+        raise _fail(step, f"the Delete button of {row.label!r} went away")
+    before = now.slots()
+    gone = before.index((row.label, cell.y))
+    phone.tap(button.x + button.width / 2, button.y + button.height / 2)
+    if not wait_until(lambda: _gap_closed(before, gone, read_alarms(phone, step).slots()),
+                      phone.effect_timeout_s):
+        after = read_alarms(phone, step).slots()
+        lost = Counter(label for label, _ in before) - Counter(label for label, _ in after)
+        raise _fail(step, f"deleting {row.label!r} did not take effect as it should (rows no "
+                          f"longer shown: {sorted(lost.elements())})")
+
+
+@executes("clean_alarms")
+def clean_alarms(phone: Phone, step: Step) -> None:
+    """Delete artifact alarms one per read, top to bottom, scrolling down when none is shown."""
+    open_alarms(phone, step)
+    deleted = scrolls = 0
+    while deleted < MAX_DELETES:
+        view = read_alarms(phone, step)
+        row = view.target()
+        if row is not None:
+            _delete(phone, step, row)
+            deleted += 1
+            continue
+        if scrolls >= MAX_SCROLLS or not view.rows:
+            return
+        # Show the next half screen of the list (less than a screen, so no row that was cut
+        # off at the bottom is skipped); a drag that changes nothing means the end.
+        if not _scroll_on(phone, view):
+            return
+        scrolls += 1
+
+
+def _scroll_on(phone: Phone, view: AlarmList) -> bool:
+    before = screen_signature(phone)
+    first = view.rows[0].cell
+    x, middle = first.x + first.width * 0.4, (view.top + view.bottom) / 2
+    height = view.bottom - view.top
+    phone.drag((x, middle + height / 4), (x, middle - height / 4))
+    return wait_until(lambda: screen_signature(phone) != before, 1.0)

@@ -1,0 +1,182 @@
+"""Probes: harness procedures that read a count or a value off the phone through its own UI.
+
+Side-effect checks compare a count taken before the agent with one taken after capture
+(`notes_titled`: notes whose title is X); answer checks compare the agent's answer with a value
+the device shows (`settings_value`: the Model Number row). A probe works the same on the
+simulated iPhone and on a real one, because it only taps, types and reads as a person would.
+
+Each probe starts its app fresh (terminate, launch), so what the agent left on screen cannot
+hide anything, and stops it again when done. A probe that cannot read its answer raises
+`ProbeError` with the reason; the check that needed it then fails closed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from phoneshell.device.phone import Phone
+from phoneshell.device.steps import run_steps, scroll_points
+from phoneshell.errors import DeviceError, PhoneshellError, StepError
+from phoneshell.registry import Registry
+from phoneshell.tasks import Step
+from phoneshell.tasks.probes import PROBES
+from phoneshell.tree import PageSource
+
+NOTES, REMINDERS, SAFARI, SETTINGS = ("com.apple.mobilenotes", "com.apple.reminders",
+                                      "com.apple.mobilesafari", "com.apple.Preferences")
+WEATHER, COMPASS, CLOCK = "com.apple.weather", "com.apple.compass", "com.apple.mobiletimer"
+SCROLLS = 6
+
+
+class ProbeError(PhoneshellError):
+    """A probe could not read what it was asked for; the message says why."""
+
+
+Reader = Callable[[Phone, str], "int | str"]
+READERS: Registry[Reader] = Registry("probe", "phoneshell schema --probes")
+
+
+def probe(name: str) -> Callable[[Reader], Reader]:
+    """Register the decorated function as the procedure of probe `name` (which must exist)."""
+    PROBES.lookup(name)
+    return READERS.register(name)
+
+
+def run_probe(phone: Phone, name: str, arg: str) -> int | str:
+    """Run probe `name` for `arg`; a count probe returns an int, a value probe a string.
+
+    Raises:
+        ProbeError: the probe could not read its answer (the message says why).
+    """
+    read = READERS.lookup(name)
+    try:
+        return read(phone, arg)
+    except (StepError, DeviceError) as exc:
+        raise ProbeError(f"probe {name}({arg!r}): {exc.message}") from exc
+
+
+def _fresh(phone: Phone, bundle_id: str, *steps: Step) -> PageSource:
+    """Start an app from scratch, run steps in it, and return the screen."""
+    run_steps(phone, [Step("terminate", bundle_id), Step("launch", bundle_id), *steps])
+    return PageSource.parse(phone.source())
+
+
+def _done(phone: Phone, bundle_id: str) -> None:
+    run_steps(phone, [Step("terminate", bundle_id)])
+
+
+def _count_rows(phone: Phone, page: PageSource, title: str) -> int:
+    """Cells whose label is exactly `title` (ignoring case) on the results screen."""
+    want = title.strip().lower()
+    rows = [e for e in page.on_screen() if e.type == "XCUIElementTypeCell"
+            and e.label.strip().lower() == want]
+    bottom = page.height * 0.55  # where the keyboard begins: rows below it may be hidden
+    if rows and max(r.y + r.height for r in rows) > bottom:
+        raise ProbeError(f"more rows titled {title!r} than one screen shows; cannot count them")
+    return len(rows)
+
+
+@probe("notes_titled")
+def notes_titled(phone: Phone, arg: str) -> int:
+    """Notes whose title (first line) is `arg`, ignoring case: searched for in Notes' own search
+    field, counted in the results (up to one screen of them)."""
+    page = _fresh(phone, NOTES, Step("tap", "Search"), Step("type", arg))
+    count = _count_rows(phone, page, arg)
+    _done(phone, NOTES)
+    return count
+
+
+@probe("reminders_titled")
+def reminders_titled(phone: Phone, arg: str) -> int:
+    """Reminders whose title is `arg`, ignoring case: searched for in Reminders' search field,
+    counted in the results (up to one screen of them)."""
+    page = _fresh(phone, REMINDERS, Step("tap", "Search"), Step("type", arg))
+    count = _count_rows(phone, page, arg)
+    _done(phone, REMINDERS)
+    return count
+
+
+@probe("safari_tabs")
+def safari_tabs(phone: Phone, arg: str) -> int:
+    """Open Safari tabs (not private ones): the number the tab overview's "N Tabs" button
+    shows."""
+    page = _fresh(phone, SAFARI, Step("tap", "Tabs"))
+    for element in page.on_screen():
+        match = re.fullmatch(r"(\d+) Tabs?", element.label.strip())
+        if match:
+            _done(phone, SAFARI)
+            return int(match.group(1))
+    raise ProbeError(f"Safari's tab overview shows no tab count; it shows {page.summary()}")
+
+
+@probe("alarms")
+def alarms(phone: Phone, arg: str) -> int:
+    """Alarms in Clock's Alarms list (every row with an on/off switch), scrolling through it;
+    with `arg`, only alarms whose row label contains it (e.g. "7:30")."""
+    page = _fresh(phone, CLOCK, Step("tap", "Alarms"))
+    seen: set[str] = set()
+    for _ in range(SCROLLS):
+        labels = {e.label for e in page.on_screen() if e.type == "XCUIElementTypeCell"
+                  and "alarm" in e.label.lower() and arg.lower() in e.label.lower()}
+        new = labels - seen
+        seen |= labels
+        if not new and len(seen) > 0:
+            break
+        start, end = scroll_points(phone, "down")
+        phone.drag(start, end)
+        after = PageSource.parse(phone.source())
+        if [e.label for e in after.on_screen()] == [e.label for e in page.on_screen()]:
+            break
+        page = after
+    _done(phone, CLOCK)
+    return len(seen)
+
+
+def _row_value(page: PageSource, label: str) -> str | None:
+    """The value of a settings row: the cell labelled "LABEL, VALUE" (how iOS labels them)."""
+    prefix = label.strip().lower() + ", "
+    for element in page.on_screen():
+        if element.type == "XCUIElementTypeCell" and element.label.lower().startswith(prefix):
+            return element.label[len(prefix):].strip()
+    return None
+
+
+@probe("settings_value")
+def settings_value(phone: Phone, arg: str) -> str:
+    """The value of a Settings row, by path: `General > About > Model Number` opens General,
+    then About, and reads the row "Model Number" (scrolling down to it if needed)."""
+    *pages, row = [part.strip() for part in arg.split(">")]
+    page = _fresh(phone, SETTINGS, *(Step("tap", p) for p in pages))
+    for _ in range(SCROLLS):
+        value = _row_value(page, row)
+        if value is not None:
+            _done(phone, SETTINGS)
+            return value
+        start, end = scroll_points(phone, "down")
+        phone.drag(start, end)
+        page = PageSource.parse(phone.source())
+    raise ProbeError(f"no row {row!r} under Settings > {' > '.join(pages)}")
+
+
+def _first_match(page: PageSource, pattern: str, what: str) -> str:
+    hit = page.search(re.compile(pattern))
+    if hit is None:
+        raise ProbeError(f"no {what} on screen; it shows {page.summary()}")
+    return hit.matched
+
+
+@probe("weather_temperature")
+def weather_temperature(phone: Phone, arg: str) -> str:
+    """The current temperature Weather shows for My Location when it opens (e.g. "57°")."""
+    value = _first_match(_fresh(phone, WEATHER), r"^-?\d+°$", "temperature")
+    _done(phone, WEATHER)
+    return value
+
+
+@probe("compass_heading")
+def compass_heading(phone: Phone, arg: str) -> str:
+    """The heading Compass shows (e.g. "274° W")."""
+    value = _first_match(_fresh(phone, COMPASS), r"^\d+°\s*(N|NE|E|SE|S|SW|W|NW)$", "heading")
+    _done(phone, COMPASS)
+    return value

@@ -1,0 +1,169 @@
+"""One run per phone: an exclusive lock per device, across processes, that says who holds it.
+
+API (the runner takes one per phone before driving it):
+
+    with DeviceLock(spec.lock_key, run_id="R"):      # or .acquire() ... .release()
+        ...                                          # RunError if another process holds it
+    DeviceLock(key).holder() -> Holder | None        # who holds it now, without taking it
+
+The lock is `fcntl.flock` on `<lock dir>/<key>.lock`; the file holds the holder as JSON (pid,
+run id, command, since, key). The kernel drops a flock when its process ends, however it ends
+(exit, crash, SIGKILL), so a lock left by a dead process is simply taken: the file's old
+contents are overwritten. The file descriptor is not inherited by child processes (Python opens
+files close-on-exec), so an agent subprocess that outlives its run cannot keep the phone.
+
+Lock directory: `$PHONESHELL_LOCK_DIR`, else `$XDG_RUNTIME_DIR/phoneshell/locks`, else
+`~/.cache/phoneshell/locks`. Locks are per user unless every user points at one directory.
+POSIX only (fcntl).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from phoneshell.errors import RunError
+
+ENV_LOCK_DIR = "PHONESHELL_LOCK_DIR"
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds a device lock."""
+
+    pid: int
+    run_id: str
+    command: str
+    """The holder's command line."""
+    since: str
+    """When it took the lock (ISO 8601, local time with offset)."""
+    key: str
+
+    def describe(self) -> str:
+        """One line for an error message."""
+        run = f"run {self.run_id}, " if self.run_id else ""
+        return f"pid {self.pid} ({run}since {self.since}): {self.command}"
+
+
+def lock_dir() -> Path:
+    """Where device locks live (see the module docstring)."""
+    if os.environ.get(ENV_LOCK_DIR):
+        return Path(os.environ[ENV_LOCK_DIR])
+    if os.environ.get("XDG_RUNTIME_DIR"):
+        return Path(os.environ["XDG_RUNTIME_DIR"]) / "phoneshell" / "locks"
+    return Path.home() / ".cache" / "phoneshell" / "locks"
+
+
+class DeviceLock:
+    """An exclusive lock on one device, held until `release` or the end of the process.
+
+    Args:
+        key: what names the device (`DeviceSpec.lock_key`: a udid or host:port).
+        run_id: the run taking it, shown to anyone who finds the phone taken.
+        directory: where the lock file goes (default: `lock_dir()`).
+        command: what to show as the holder's command (default: this process's argv).
+    """
+
+    def __init__(self, key: str, run_id: str = "", *, directory: Path | None = None,
+                 command: str | None = None) -> None:
+        if not key:
+            raise ValueError("a device lock needs a key")
+        self.key = key
+        self.run_id = run_id
+        self.command = command if command is not None else " ".join(sys.argv)
+        self.path = (directory or lock_dir()) / f"{_safe(key)}.lock"
+        self._fd: int | None = None
+
+    @property
+    def held(self) -> bool:
+        """Whether this object holds the lock."""
+        return self._fd is not None
+
+    def acquire(self) -> DeviceLock:
+        """Take the lock, or fail at once naming who has it.
+
+        Raises:
+            RunError: another process (or another DeviceLock here) holds it; or the lock
+                directory cannot be written.
+        """
+        if self._fd is not None:
+            return self
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise RunError(f"cannot create the device lock {self.path}: {exc}",
+                           hint=f"set {ENV_LOCK_DIR} to a folder you can write") from exc
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_holder(fd)
+            os.close(fd)
+            who = holder.describe() if holder else "a process that is still starting"
+            raise RunError(f"device {self.key} is in use by {who}",
+                           hint="wait for that run to finish, or stop it; two runs must "
+                                f"never drive one phone (lock file {self.path})") from None
+        me = Holder(os.getpid(), self.run_id, self.command,
+                    time.strftime("%Y-%m-%dT%H:%M:%S%z"), self.key)
+        data = json.dumps(asdict(me)).encode()
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, data, 0)
+        self._fd = fd
+        return self
+
+    def release(self) -> None:
+        """Give the lock up (the file stays, empty; removing it would race a new taker)."""
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        try:
+            os.ftruncate(fd, 0)
+        finally:
+            os.close(fd)  # closing the last descriptor drops the flock
+
+    def holder(self) -> Holder | None:
+        """Who holds the lock now (None when nobody does)."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return _read_holder(fd)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            return None
+        finally:
+            os.close(fd)
+
+    def __enter__(self) -> DeviceLock:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _safe(key: str) -> str:
+    """A file name for a key: udids pass unchanged; `host:port` and URLs are made safe."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", key)[:200]
+
+
+def _read_holder(fd: int) -> Holder | None:
+    """The holder written in a lock file (None while it is empty or unreadable)."""
+    try:
+        raw = os.pread(fd, 65536, 0)
+        data = json.loads(raw.decode())
+        return Holder(int(data["pid"]), str(data["run_id"]), str(data["command"]),
+                      str(data["since"]), str(data["key"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+__all__ = ["DeviceLock", "ENV_LOCK_DIR", "Holder", "lock_dir"]

@@ -1,0 +1,135 @@
+"""The run folder's life: create it with its manifest, or continue it (`--resume`) without ever
+re-rolling an attempt that was already scored.
+"""
+
+from __future__ import annotations
+
+import secrets
+import subprocess
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from phoneshell import __version__
+from phoneshell.errors import RunError
+from phoneshell.records import RecordError
+from phoneshell.runner.results import (
+    RUN_VERSION,
+    DeviceInfo,
+    ResultRow,
+    RunManifest,
+    TaskRef,
+    read_results,
+)
+from phoneshell.tasks import Task
+
+MANIFEST = "run.json"
+RESULTS = "results.jsonl"
+
+
+def new_run_id() -> str:
+    """A sortable, unique run id: 20261130-061500-3fa2."""
+    return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(2)
+
+
+def git_commit() -> str:
+    """The project's git commit, or "" outside a checkout."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                              cwd=Path(__file__).resolve().parent, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+@dataclass(frozen=True)
+class RunFolder:
+    """A run folder ready for attempts: its manifest and what is already scored."""
+
+    run_dir: Path
+    manifest: RunManifest
+    scored: frozenset[tuple[str, int]]
+    """(task id, attempt) pairs with a scored row: never run again."""
+    tried: dict[tuple[str, int], int]
+    """How many rows each (task id, attempt) already has (skipped tries are kept)."""
+
+    @property
+    def run_id(self) -> str:
+        """The run's id (its folder name)."""
+        return self.manifest.run_id
+
+
+def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...],
+                  task_globs: tuple[str, ...], repeat: int, tasks: list[Task],
+                  devices: list[DeviceInfo]) -> RunFolder:
+    """Make a new run folder and write its manifest.
+
+    Raises:
+        RunError: a run with that id already exists.
+    """
+    run_dir = runs_dir / run_id
+    if (run_dir / MANIFEST).exists() or (run_dir / RESULTS).exists():
+        raise RunError(f"run {run_id} already exists in {runs_dir}",
+                       hint=f"continue it with --resume {run_id}, or choose another --run-id")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    manifest = RunManifest(
+        version=RUN_VERSION, run_id=run_id, started_at=time.time(),
+        phoneshell_version=__version__, git_commit=git_commit(), agent=agent, paths=paths,
+        task_globs=task_globs, repeat=repeat, devices=tuple(devices),
+        tasks=tuple(TaskRef(t.id, t.file, t.sha256) for t in tasks))
+    manifest.write(run_dir / MANIFEST)
+    return RunFolder(run_dir, manifest, frozenset(), {})
+
+
+def load_manifest(runs_dir: Path, run_id: str) -> RunManifest:
+    """The manifest of an existing run (raises `RunError` naming what is wrong)."""
+    path = runs_dir / run_id / MANIFEST
+    if not path.exists():
+        raise RunError(f"no run {run_id} in {runs_dir} ({path} is missing)",
+                       hint="`ls` the runs folder, or pass --runs DIR")
+    try:
+        return RunManifest.load(path)
+    except RecordError as exc:
+        raise RunError(str(exc), hint="run.json is written by phoneshell run; "
+                                      "docs/runs.md describes it") from exc
+
+
+def resume_folder(runs_dir: Path, manifest: RunManifest, tasks: list[Task],
+                  devices: list[DeviceInfo]) -> RunFolder:
+    """Continue a run: same agent, tasks (unchanged files) and phones.
+
+    Raises:
+        RunError: a task file changed since the run began, or the phones differ.
+    """
+    recorded = {ref.id: ref.sha256 for ref in manifest.tasks}
+    for task in tasks:
+        if task.id in recorded and recorded[task.id] != task.sha256:
+            raise RunError(f"task {task.id} ({task.file}) changed since run {manifest.run_id} "
+                           "began; its scores would mix two versions",
+                           hint="start a new run")
+    was = sorted(d.udid_sha256 or d.kind for d in manifest.devices)
+    now = sorted(d.udid_sha256 or d.kind for d in devices)
+    if was != now:
+        raise RunError(f"run {manifest.run_id} ran on other phones ({', '.join(was)}); "
+                       f"this one would run on {', '.join(now)}",
+                       hint="resume with the same --device, or start a new run")
+    run_dir = runs_dir / manifest.run_id
+    try:
+        rows = read_results(run_dir / RESULTS)
+    except RecordError as exc:
+        raise RunError(str(exc), hint="results.jsonl is damaged; start a new run") from exc
+    manifest = replace(manifest, resumed_at=(*manifest.resumed_at, time.time()))
+    manifest.write(run_dir / MANIFEST)
+    return RunFolder(run_dir, manifest, _scored(rows), _tries(rows))
+
+
+def _scored(rows: list[ResultRow]) -> frozenset[tuple[str, int]]:
+    return frozenset((r.task_id, r.attempt) for r in rows if not r.skipped)
+
+
+def _tries(rows: list[ResultRow]) -> dict[tuple[str, int], int]:
+    tried: dict[tuple[str, int], int] = {}
+    for row in rows:
+        key = (row.task_id, row.attempt)
+        tried[key] = tried.get(key, 0) + 1
+    return tried

@@ -1,0 +1,245 @@
+"""Calendar (com.apple.mobilecal): day, week, month and year views of a fixed set of events.
+
+As on a real iPhone, the app opens on today's day view: the weekday header and the dates of the
+week, the date line ("Tuesday  January 9, 2024"), and the hours with their events. The back
+button moves up a level (day → month → year, labelled "January", "2024"); tapping a month or a
+day moves down again. "View" opens a sheet to pick Day, Week, Month or Year directly. "Today"
+(in the toolbar of every view) jumps to today. Swiping sideways moves the day or week views
+by a day or a week; swiping up or down moves the month and year views by a month or a year.
+
+Weekday headers are accessibility elements named in full ("Sunday"), drawn as initials ("S").
+Today is the phone's frozen date (`DeviceFacts.date`, "Tuesday 9 January"), in the year nearest
+2025 on which that date falls on that weekday (2024). Events are data (`EVENTS`), read-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Literal
+
+from phoneshell.sim import layout
+from phoneshell.sim.apps import AppModel, Drag, Host, register
+from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.ui import Handler, Node, Rect, Scroll
+
+BUNDLE_ID = "com.apple.mobilecal"
+View = Literal["Day", "Week", "Month", "Year"]
+VIEWS: tuple[View, ...] = ("Day", "Week", "Month", "Year")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+"""In `date.weekday()` order; weeks are shown from Sunday, as in the en_US locale."""
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+ANCHOR_YEAR = 2025
+HOUR_HEIGHT = 52
+TOOLBAR_HEIGHT = 74
+EVENTS = ((0, 10, "Team Stand-up"), (0, 12, "Lunch with Anna"), (0, 16, "Dentist"),
+          (1, 9, "Car Service"), (2, 18, "Dinner with Kate"), (-1, 15, "Call Mom"),
+          (4, 11, "Farmers Market"), (14, 19, "Book Club"))
+"""(days from today, hour, title): every event in the calendar."""
+
+
+@dataclass
+class CalendarState:
+    """The view, the date it centres on (None: today), the hours' scroll, the view sheet."""
+
+    view: View = "Day"
+    shown: date | None = None
+    hours: Scroll = field(default_factory=lambda: Scroll(offset=8 * HOUR_HEIGHT))
+    """Day and week views open at 8 AM, as the real app scrolls to the working day."""
+    choosing: bool = False
+
+
+def today(facts: DeviceFacts) -> date:
+    """The phone's date: day and month from `facts.date`, the year matching its weekday."""
+    words = facts.date.replace(",", " ").split()
+    weekday = next((WEEKDAYS.index(w) for w in words if w in WEEKDAYS), None)
+    month = next((MONTHS.index(w) + 1 for w in words if w in MONTHS), 1)
+    day = next((int(w) for w in words if w.isdigit()), 1)
+    for year in sorted(range(ANCHOR_YEAR - 6, ANCHOR_YEAR + 7),
+                       key=lambda y: (abs(y - ANCHOR_YEAR), y)):
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            continue
+        if weekday is None or found.weekday() == weekday:
+            return found
+    return date(ANCHOR_YEAR, 1, 1)
+
+
+def add_months(day: date, months: int) -> date:
+    """The same day of the month `months` later (clamped to the month's last day)."""
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    for last in (day.day, 30, 29, 28):
+        try:
+            return date(year, month + 1, min(day.day, last))
+        except ValueError:
+            continue
+    return date(year, month + 1, 1)
+
+
+def week_start(day: date) -> date:
+    """The Sunday starting the week that holds `day`."""
+    return day - timedelta(days=(day.weekday() + 1) % 7)
+
+
+def date_line(day: date) -> str:
+    """The day view's heading, as the real app writes it: "Tuesday  January 9, 2024"."""
+    return f"{WEEKDAYS[day.weekday()]}  {MONTHS[day.month - 1]} {day.day}, {day.year}"
+
+
+def events_on(facts: DeviceFacts, day: date) -> list[tuple[int, str]]:
+    """(hour, title) of the events on a day."""
+    offset = (day - today(facts)).days
+    return [(hour, title) for days, hour, title in EVENTS if days == offset]
+
+
+def _hour(hour: int) -> str:
+    return f"{(hour + 11) % 12 + 1} {'AM' if hour < 12 else 'PM'}"
+
+
+def _weekday_header(f: DeviceFacts, y: int) -> list[Node]:
+    width = f.width // 7
+    sunday_first = WEEKDAYS[6:] + WEEKDAYS[:6]
+    return [layout.text(name, Rect(i * width + width // 2 - 8, y, 16, 16), pixels_text=name[0])
+            for i, name in enumerate(sunday_first)]
+
+
+def _hours(state: CalendarState, f: DeviceFacts, top: int,
+           events: Sequence[tuple[int, str]]) -> Node:
+    def hour_row(hour: int) -> layout.Row:
+        titles = [t for h, t in events if h == hour]
+
+        def build(frame: Rect) -> Sequence[Node]:
+            nodes = [layout.text(_hour(hour), Rect(frame.x, frame.y + 4, 52, 16))]
+            nodes += [layout.text(t, Rect(frame.x + 60 + 150 * i, frame.y + 4, 144,
+                                          HOUR_HEIGHT - 8)) for i, t in enumerate(titles[:2])]
+            return nodes
+
+        return layout.Row(build=build, height=HOUR_HEIGHT, name=_hour(hour), container="Other")
+
+    viewport = Rect(0, top, f.width, f.height - TOOLBAR_HEIGHT - top)
+    return layout.table(state.hours, viewport, [layout.Section(tuple(
+        hour_row(h) for h in range(24)))], key="hours")
+
+
+def _day(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
+    start, width = week_start(shown), f.width // 7
+    nodes = _weekday_header(f, layout.NAV_BOTTOM + 4)
+    for i in range(7):
+        day = start + timedelta(days=i)
+        nodes.append(layout.button(str(day.day), Rect(i * width + 6, layout.NAV_BOTTOM + 24,
+                                                      width - 12, 36),
+                                   _showing(state, day, "Day"), selected=day == shown))
+    line = date_line(shown)
+    nodes.append(layout.text(line, Rect((f.width - layout.text_width(line)) // 2,
+                                        layout.NAV_BOTTOM + 66, layout.text_width(line), 22)))
+    return [*nodes, _hours(state, f, layout.NAV_BOTTOM + 96, events_on(f, shown))]
+
+
+def _week(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
+    start, width = week_start(shown), f.width // 7
+    nodes: list[Node] = []
+    events: list[tuple[int, str]] = []
+    for i in range(7):
+        day = start + timedelta(days=i)
+        label = f"{WEEKDAYS[day.weekday()][:3]} {day.day}"
+        nodes.append(layout.button(label, Rect(i * width + 2, layout.NAV_BOTTOM + 8, width - 4,
+                                               40), _showing(state, day, "Day"),
+                                   selected=day == shown))
+        events += [(h, f"{label}: {t}") for h, t in events_on(f, day)]
+    return [*nodes, _hours(state, f, layout.NAV_BOTTOM + 56, events)]
+
+
+def _month(state: CalendarState, f: DeviceFacts, shown: date, now: date) -> list[Node]:
+    first, width = shown.replace(day=1), f.width // 7
+    title = MONTHS[shown.month - 1]
+    nodes = [layout.text(title, Rect(16, layout.NAV_BOTTOM + 4, layout.text_width(title, 28),
+                                     34), header=True)]
+    nodes += _weekday_header(f, layout.NAV_BOTTOM + 48)
+    lead = (first.weekday() + 1) % 7
+    day = first
+    while day.month == first.month:
+        cell = lead + day.day - 1
+        nodes.append(layout.button(str(day.day), Rect(cell % 7 * width + 4,
+                                                      layout.NAV_BOTTOM + 76 + cell // 7 * 80,
+                                                      width - 8, 72),
+                                   _showing(state, day, "Day"), selected=day == now))
+        day += timedelta(days=1)
+    return nodes
+
+
+def _year(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
+    nodes = [layout.text(str(shown.year), Rect(16, layout.NAV_BOTTOM + 4, 90, 40), header=True)]
+    width = (f.width - 32) // 3
+    for i, name in enumerate(MONTHS):
+        target = date(shown.year, i + 1, 1)
+        nodes.append(layout.button(name, Rect(16 + i % 3 * width, layout.NAV_BOTTOM + 60
+                                              + i // 3 * 150, width - 8, 140),
+                                   _showing(state, target, "Month")))
+    return nodes
+
+
+def _showing(state: CalendarState, day: date, view: View) -> Handler:
+    def show() -> None:
+        state.shown, state.view, state.choosing = day, view, False
+    return show
+
+
+def render(state: CalendarState, host: Host) -> Node:
+    """The current view under its navigation bar, over the toolbar with Today."""
+    f = host.facts
+    now = today(f)
+    shown = state.shown or now
+
+    def choose() -> None:
+        state.choosing = True
+
+    up: dict[View, tuple[str, View]] = {"Day": (MONTHS[shown.month - 1], "Month"),
+                                        "Week": (MONTHS[shown.month - 1], "Month"),
+                                        "Month": (str(shown.year), "Year")}
+    back, parent = up.get(state.view, (None, state.view))
+    # The bar names no page: the real one shows only the way up (the month or year) and tools.
+    bar = [layout.button("View", Rect(f.width - 70, layout.NAV_TOP, 54, 44), choose)]
+    if back is not None:
+        bar.insert(0, layout.button(back, Rect(16, layout.NAV_TOP, 90, 44),
+                                    _showing(state, shown, parent), name="BackButton"))
+    nav = Node("NavigationBar", Rect(0, layout.NAV_TOP, f.width,
+                                     layout.NAV_BOTTOM - layout.NAV_TOP), children=tuple(bar))
+    body = {"Day": lambda: _day(state, f, shown), "Week": lambda: _week(state, f, shown),
+            "Month": lambda: _month(state, f, shown, now),
+            "Year": lambda: _year(state, f, shown)}[state.view]()
+    top = f.height - TOOLBAR_HEIGHT
+    toolbar = Node("Toolbar", Rect(0, top, f.width, TOOLBAR_HEIGHT), name="Toolbar", children=(
+        layout.button("Today", Rect(16, top + 8, 60, 36), _showing(state, now, state.view)),))
+    kids = [nav, *body, toolbar]
+    if state.choosing:
+        def dismiss() -> None:
+            state.choosing = False
+
+        kids.append(layout.sheet(f, "View", [(v, _showing(state, shown, v)) for v in VIEWS],
+                                 dismiss))
+    return layout.screen(f, kids, key=f"calendar:{state.view}")
+
+
+def on_drag(state: CalendarState, host: Host, drag: Drag) -> bool:
+    """Page sideways by a day or week (day, week views), up and down by a month or year."""
+    if state.choosing or max(abs(drag.dx), abs(drag.dy)) < 60:
+        return False
+    shown = state.shown or today(host.facts)
+    forward = (drag.dx if not drag.vertical else drag.dy) < 0
+    step = 1 if forward else -1
+    if state.view in ("Day", "Week") and not drag.vertical:
+        state.shown = shown + timedelta(days=step * (1 if state.view == "Day" else 7))
+    elif state.view == "Month" and drag.vertical:
+        state.shown = add_months(shown, step)
+    elif state.view == "Year" and drag.vertical:
+        state.shown = add_months(shown, 12 * step)
+    else:
+        return False
+    return True
+
+
+APP = register(AppModel(BUNDLE_ID, "Calendar", CalendarState, render, on_drag=on_drag))

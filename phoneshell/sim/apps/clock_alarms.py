@@ -1,0 +1,267 @@
+"""Clock's Alarms tab: the alarm list from Clock's store, and the Add/Edit Alarm sheet.
+
+Alarms live in Clock's persistent store (`alarms`: records with id, hour 0-23, minute, label,
+repeat, enabled, snooze), so a saved alarm is still there after a terminate and in the next
+task, as on a phone. A row is a Cell labelled as iOS labels it ("7:30 AM, Alarm"; "6:00 AM,
+Wake Up, every weekday" for a named, repeating one) with a Switch of the same label whose value
+is "1" or "0"; tapping the row edits the alarm. "Add" (drawn as "+") opens a page sheet with
+Cancel and Save over a time picker of three wheels ("7 o’clock", "30 minutes", "AM"; the hour
+and minute wheels wrap, AM/PM does not), set to the phone's wall time as iOS does, and rows for
+Repeat, Label (a text field), Sound and Snooze. Save stores the alarm switched on. The list
+behind the sheet stays in the page source, as a real phone's tree keeps it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from phoneshell.sim import layout
+from phoneshell.sim.apps import Drag, Host
+from phoneshell.sim.apps.clock_lists import ListRow, ListState, place, swipe, table
+from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.store import JSON, Store
+from phoneshell.sim.ui import Field, Handler, Node, Rect, Wheel
+
+BUNDLE_ID = "com.apple.mobiletimer"
+STORE_KEY = "alarms"
+HOURS = tuple(f"{h} o\u2019clock" for h in range(1, 13))
+"""The hour wheel's values; iOS writes o’clock with a typographic apostrophe."""
+MINUTES = tuple(f"{m} minute" if m == 1 else f"{m} minutes" for m in range(60))
+PERIODS = ("AM", "PM")
+
+
+@dataclass(frozen=True)
+class Alarm:
+    """One stored alarm."""
+
+    id: int
+    hour: int
+    """0-23."""
+    minute: int
+    label: str = ""
+    """The name; empty shows as "Alarm"."""
+    repeat: str = ""
+    """How it repeats, as the list shows it ("every weekday"); empty: once."""
+    enabled: bool = True
+    snooze: bool = True
+
+    @property
+    def time_text(self) -> str:
+        """"7:30 AM"."""
+        return f"{self.hour % 12 or 12}:{self.minute:02d} {PERIODS[self.hour >= 12]}"
+
+    @property
+    def title(self) -> str:
+        """The name, or "Alarm" when it has none."""
+        return self.label or "Alarm"
+
+    @property
+    def accessibility_label(self) -> str:
+        """The row's label: time, name, and the repeat if any."""
+        parts = [self.time_text, self.title] + ([self.repeat] if self.repeat else [])
+        return ", ".join(parts)
+
+
+def _int(record: dict[str, JSON], key: str, default: int) -> int:
+    value = record.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def alarms(store: Store) -> list[Alarm]:
+    """The stored alarms in time order (bad records are skipped, not fatal; nothing is written,
+    so drawing the list leaves the store as it was)."""
+    stored = store.data.get(STORE_KEY)
+    found = []
+    for r in stored if isinstance(stored, list) else []:
+        if not isinstance(r, dict):
+            continue
+        hour, minute = _int(r, "hour", -1), _int(r, "minute", -1)
+        if not (0 <= hour < 24 and 0 <= minute < 60):
+            continue
+        label, repeat = r.get("label"), r.get("repeat")
+        found.append(Alarm(_int(r, "id", 0), hour, minute,
+                           label if isinstance(label, str) else "",
+                           repeat if isinstance(repeat, str) else "",
+                           r.get("enabled") is not False, r.get("snooze") is not False))
+    return sorted(found, key=lambda a: (a.hour, a.minute, a.id))
+
+
+def wall_time(facts: DeviceFacts) -> tuple[int, int]:
+    """The phone's (frozen) wall time as (hour 0-23, minute); 9:41 if unreadable."""
+    hour, _, minute = facts.time.partition(":")
+    try:
+        h, m = int(hour), int(minute[:2])
+    except ValueError:
+        return 9, 41
+    return (h, m) if 0 <= h < 24 and 0 <= m < 60 else (9, 41)
+
+
+@dataclass
+class AlarmEditor:
+    """The Add/Edit Alarm sheet: three wheels, the label field, snooze, and which alarm."""
+
+    hour: Wheel
+    minute: Wheel
+    period: Wheel
+    label: Field = field(default_factory=lambda: Field("Alarm"))
+    snooze: bool = True
+    alarm_id: int | None = None
+    """None: a new alarm."""
+
+    @classmethod
+    def at(cls, hour: int, minute: int, alarm: Alarm | None = None) -> AlarmEditor:
+        """An editor with its wheels at `hour`:`minute` (and an existing alarm's details)."""
+        editor = cls(Wheel(HOURS, (hour % 12 or 12) - 1, wrap=True),
+                     Wheel(MINUTES, minute, wrap=True), Wheel(PERIODS, int(hour >= 12)))
+        if alarm is not None:
+            editor.label.text, editor.snooze, editor.alarm_id = (alarm.label, alarm.snooze,
+                                                                 alarm.id)
+        return editor
+
+    def time(self) -> tuple[int, int]:
+        """The wheels' time as (hour 0-23, minute)."""
+        return (self.hour.index + 1) % 12 + 12 * self.period.index, self.minute.index
+
+
+@dataclass
+class AlarmsState:
+    """The list's UI state and the open sheet, if any."""
+
+    rows: ListState = field(default_factory=ListState)
+    editor: AlarmEditor | None = None
+
+
+def _save(store: Store, editor: AlarmEditor) -> None:
+    hour, minute = editor.time()
+    records = store.records(STORE_KEY)
+    entry: dict[str, JSON] = {"hour": hour, "minute": minute, "label": editor.label.text.strip(),
+                              "enabled": True, "snooze": editor.snooze}
+    for record in records:
+        if editor.alarm_id is not None and record.get("id") == editor.alarm_id:
+            record.update(entry)
+            return
+    next_id = max((_int(r, "id", 0) for r in records), default=0) + 1
+    records.append({"id": next_id, "repeat": "", **entry})
+
+
+def _delete(store: Store, alarm_id: int) -> Handler:
+    def delete() -> None:
+        records = store.records(STORE_KEY)
+        records[:] = [r for r in records if r.get("id") != alarm_id]
+    return delete
+
+
+def _toggle(store: Store, alarm_id: int) -> Handler:
+    def toggle() -> None:
+        for record in store.records(STORE_KEY):
+            if record.get("id") == alarm_id:
+                record["enabled"] = record.get("enabled") is False
+    return toggle
+
+
+def _viewport(facts: DeviceFacts) -> Rect:
+    top = layout.LARGE_NAV_BOTTOM
+    return Rect(0, top, facts.width, facts.height - layout.TAB_BAR_HEIGHT - top)
+
+
+def _rows(state: AlarmsState, host: Host) -> list[ListRow]:
+    store = host.store(BUNDLE_ID)
+    rows = []
+    for alarm in alarms(store):
+        def content(frame: Rect, alarm: Alarm = alarm) -> Sequence[Node]:
+            clock, period = alarm.time_text.split(" ")
+            width = layout.text_width(clock, 52)
+            x, y = frame.x + 16, frame.y
+            return [layout.text(clock, Rect(x, y + 8, width, 58)),
+                    layout.text(period, Rect(x + width + 4, y + 34, 34, 26)),
+                    layout.text(alarm.title + (f", {alarm.repeat}" if alarm.repeat else ""),
+                                Rect(x, y + 68, frame.width - 120, 20)),
+                    layout.switch(alarm.accessibility_label, alarm.enabled,
+                                  Rect(frame.x + frame.width - 79, y + (frame.height - 31) // 2,
+                                       63, 31), _toggle(store, alarm.id))]
+
+        def edit(alarm: Alarm = alarm) -> None:
+            state.editor = AlarmEditor.at(alarm.hour, alarm.minute, alarm)
+
+        rows.append(ListRow(f"alarm:{alarm.id}", alarm.accessibility_label, content,
+                            _delete(store, alarm.id), edit))
+    return rows
+
+
+def screen(state: AlarmsState, host: Host) -> list[Node]:
+    """The Alarms tab under its navigation bar (Edit on the left, Add on the right)."""
+    f = host.facts
+
+    def add() -> None:
+        state.rows.revealed = None
+        state.editor = AlarmEditor.at(*wall_time(f))
+
+    edit = layout.button("Done" if state.rows.editing else "Edit", Rect(16, layout.NAV_TOP, 60,
+                                                                        44),
+                         state.rows.toggle_editing)
+    plus = Node("Button", Rect(f.width - 60, layout.NAV_TOP, 44, 44), label="Add", name="Add",
+                on_tap=add, pixels_text="+")
+    nav = layout.nav_bar(f, "Alarms", large=True, trailing=[edit, plus])
+    return [nav, table(state.rows, _viewport(f), _rows(state, host), key="alarms")]
+
+
+def swipe_row(state: AlarmsState, host: Host, drag: Drag) -> bool:
+    """Swipe-to-delete on the list (not while the sheet is up)."""
+    if state.editor is not None:
+        return False
+    viewport = _viewport(host.facts)
+    return swipe(state.rows, place(state.rows, viewport, _rows(state, host)), viewport, drag)
+
+
+def sheet(state: AlarmsState, host: Host) -> Node | None:
+    """The Add/Edit Alarm page sheet, when open."""
+    editor = state.editor
+    if editor is None:
+        return None
+    f, store = host.facts, host.store(BUNDLE_ID)
+
+    def close() -> None:
+        host.focus(None)
+        state.editor = None
+
+    def save() -> None:
+        _save(store, editor)
+        close()
+
+    def delete() -> None:
+        if editor.alarm_id is not None:
+            _delete(store, editor.alarm_id)()
+        close()
+
+    def snooze() -> None:
+        editor.snooze = not editor.snooze
+
+    title = "Add Alarm" if editor.alarm_id is None else "Edit Alarm"
+    top = layout.NAV_TOP + 12
+    width = layout.text_width(title)
+    kids = [layout.button("Cancel", Rect(16, top, 70, 44), close),
+            layout.text(title, Rect((f.width - width) // 2, top + 11, width, 22), header=True),
+            layout.button("Save", Rect(f.width - 86, top, 70, 44), save),
+            layout.picker(Rect(16, 130, 370, 216),
+                          [(editor.hour, Rect(46, 130, 100, 216)),
+                           (editor.minute, Rect(151, 130, 100, 216)),
+                           (editor.period, Rect(256, 130, 100, 216))])]
+    x, w, h = layout.ROW_X, layout.ROW_WIDTH, layout.ROW_HEIGHT
+    label_cell = Node("Cell", Rect(x, 422, w, h), label="Label", name="Label", children=(
+        layout.text("Label", Rect(x + 16, 437, 60, 22)),
+        layout.text_field(editor.label, Rect(x + 110, 430, w - 126, 36), name="Label")))
+    kids += [layout.cell(layout.Row("Repeat", detail="Never", chevron=True, on_tap=_nothing),
+                         Rect(x, 370, w, h)),
+             label_cell,
+             layout.cell(layout.Row("Sound", detail="Radial", chevron=True, on_tap=_nothing),
+                         Rect(x, 474, w, h)),
+             layout.cell(layout.Row("Snooze", switch=editor.snooze, on_switch=snooze),
+                         Rect(x, 526, w, h))]
+    if editor.alarm_id is not None:
+        kids.append(layout.button("Delete Alarm", Rect(x, 598, w, h), delete))
+    return layout.page_sheet(f, kids, key=f"alarm-sheet:{title}")
+
+
+def _nothing() -> None:
+    """Repeat and Sound open pages the simulator does not model."""

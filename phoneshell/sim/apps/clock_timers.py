@@ -1,0 +1,176 @@
+"""Clock's Stopwatch and Timers tabs, both driven by the phone's running clock (`Host.clock_s`).
+
+The running clock moves only when the simulator is told to advance it, so a running stopwatch
+or timer reads the same on every request until then: tests are deterministic, and a harness
+comparing sources does not mistake a tick for an effect.
+
+* **Stopwatch.** The time ("00:03.50", minutes:seconds.hundredths) over two round buttons:
+  "Lap" (dimmed at zero) and "Start"; while running, "Lap" and "Stop"; once stopped, "Reset"
+  and "Start". Laps list below ("Lap 2, 00:01.20"), the current lap first.
+* **Timers.** Idle: a picker of three wheels ("0 hours", "15 min", "0 sec"; all wrap), "Cancel"
+  (dimmed) and "Start" (dimmed at 0:00), and "When Timer Ends". Running: the time left
+  ("4:59", or "1:29:59" from an hour up) with "Cancel" and "Pause" ("Resume" while paused). At
+  zero the timer is over and the picker shows again with the last duration.
+
+Both are per-launch UI state here; a real phone keeps them running after Clock is terminated
+(see docs/simulator.md, known differences).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from phoneshell.sim import layout
+from phoneshell.sim.apps import Host
+from phoneshell.sim.ui import Node, Rect, Scroll, Wheel
+
+HOURS = tuple(f"{h} hour" if h == 1 else f"{h} hours" for h in range(24))
+MINUTES = tuple(f"{m} min" for m in range(60))
+SECONDS = tuple(f"{s} sec" for s in range(60))
+BUTTON = 90
+"""The round buttons' size in points."""
+
+
+@dataclass
+class StopwatchState:
+    """Banked time, when it was last started (None: stopped), and the lap splits."""
+
+    since_s: float | None = None
+    banked_s: float = 0.0
+    splits: list[float] = field(default_factory=list)
+    """Elapsed time at each Lap press."""
+    scroll: Scroll = field(default_factory=Scroll)
+
+    def elapsed(self, now_s: float) -> float:
+        """Seconds on the stopwatch at clock reading `now_s`."""
+        return self.banked_s + (now_s - self.since_s if self.since_s is not None else 0.0)
+
+
+def stopwatch_text(seconds: float) -> str:
+    """"00:03.50"; hours are added in front from an hour up."""
+    hundredths = int(round(seconds * 100, 6))
+    minutes, rest = divmod(hundredths, 6000)
+    hours, minutes = divmod(minutes, 60)
+    text = f"{minutes:02d}:{rest // 100:02d}.{rest % 100:02d}"
+    return f"{hours}:{text}" if hours else text
+
+
+def stopwatch(state: StopwatchState, host: Host) -> list[Node]:
+    """The Stopwatch tab."""
+    f, now = host.facts, host.clock_s
+    elapsed = state.elapsed(now)
+    running = state.since_s is not None
+
+    def start() -> None:
+        state.since_s = host.clock_s
+
+    def stop() -> None:
+        state.banked_s, state.since_s = state.elapsed(host.clock_s), None
+
+    def lap() -> None:
+        state.splits.append(state.elapsed(host.clock_s))
+
+    def reset() -> None:
+        state.banked_s, state.splits = 0.0, []
+
+    shown = stopwatch_text(elapsed)
+    width = min(f.width - 32, layout.text_width(shown, 76))
+    display = layout.text(shown, Rect((f.width - width) // 2, 200, width, 96))
+    left = Rect(24, 420, BUTTON, BUTTON)
+    right = Rect(f.width - 24 - BUTTON, 420, BUTTON, BUTTON)
+    if running:
+        buttons = [layout.button("Lap", left, lap), layout.button("Stop", right, stop)]
+    elif elapsed > 0:
+        buttons = [layout.button("Reset", left, reset), layout.button("Start", right, start)]
+    else:
+        buttons = [layout.button("Lap", left, None, enabled=False),
+                   layout.button("Start", right, start)]
+    rows = []
+    if elapsed > 0:
+        marks = [0.0, *state.splits, elapsed]
+        laps = [(i, marks[i] - marks[i - 1]) for i in range(1, len(marks))]
+        rows = [layout.Row(f"Lap {i}", detail=stopwatch_text(t)) for i, t in reversed(laps)]
+    top = 540
+    viewport = Rect(0, top, f.width, f.height - layout.TAB_BAR_HEIGHT - top)
+    laps_table = layout.table(state.scroll, viewport, [layout.Section(tuple(rows))],
+                              key="laps")
+    return [display, *buttons, laps_table]
+
+
+@dataclass
+class TimerState:
+    """The duration wheels, and when a running timer ends or how long a paused one has left."""
+
+    hours: Wheel = field(default_factory=lambda: Wheel(HOURS, 0, wrap=True))
+    minutes: Wheel = field(default_factory=lambda: Wheel(MINUTES, 15, wrap=True))
+    seconds: Wheel = field(default_factory=lambda: Wheel(SECONDS, 0, wrap=True))
+    ends_s: float | None = None
+    """The clock reading at which the running timer reaches zero."""
+    paused_left_s: float | None = None
+
+    def duration_s(self) -> int:
+        """What the wheels are set to, in seconds."""
+        return self.hours.index * 3600 + self.minutes.index * 60 + self.seconds.index
+
+    def left_s(self, now_s: float) -> float | None:
+        """Seconds left on a running or paused timer; None when none is set or it is over."""
+        if self.paused_left_s is not None:
+            return self.paused_left_s
+        if self.ends_s is not None and self.ends_s > now_s:
+            return self.ends_s - now_s
+        return None
+
+
+def countdown_text(seconds: float) -> str:
+    """"4:59" (whole seconds, rounded up, as the timer shows them); "1:29:59" from an hour."""
+    whole = math.ceil(round(seconds, 6))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def timers(state: TimerState, host: Host) -> list[Node]:
+    """The Timers tab: the picker while idle, the countdown while running or paused."""
+    f = host.facts
+    left = state.left_s(host.clock_s)
+
+    def start() -> None:
+        state.ends_s, state.paused_left_s = host.clock_s + state.duration_s(), None
+
+    def cancel() -> None:
+        state.ends_s = state.paused_left_s = None
+
+    def pause() -> None:
+        state.paused_left_s, state.ends_s = state.left_s(host.clock_s), None
+
+    def resume() -> None:
+        if state.paused_left_s is not None:
+            state.ends_s, state.paused_left_s = host.clock_s + state.paused_left_s, None
+
+    nav = layout.nav_bar(f, "Timers", large=True)
+    left_button = Rect(24, 430, BUTTON, BUTTON)
+    right_button = Rect(f.width - 24 - BUTTON, 430, BUTTON, BUTTON)
+    if left is None:
+        body = [layout.picker(Rect(16, 180, 370, 216),
+                              [(state.hours, Rect(36, 180, 100, 216)),
+                               (state.minutes, Rect(151, 180, 100, 216)),
+                               (state.seconds, Rect(266, 180, 100, 216))]),
+                layout.button("Cancel", left_button, None, enabled=False),
+                layout.button("Start", right_button, start, enabled=state.duration_s() > 0)]
+    else:
+        shown = countdown_text(left)
+        width = min(f.width - 32, layout.text_width(shown, 76))
+        paused = state.paused_left_s is not None
+        body = [layout.text(shown, Rect((f.width - width) // 2, 220, width, 96)),
+                layout.button("Cancel", left_button, cancel),
+                layout.button("Resume", right_button, resume) if paused
+                else layout.button("Pause", right_button, pause)]
+    ends = layout.cell(layout.Row("When Timer Ends", detail="Radar", chevron=True,
+                                  on_tap=_nothing), Rect(layout.ROW_X, 560, layout.ROW_WIDTH,
+                                                         layout.ROW_HEIGHT))
+    return [nav, *body, ends]
+
+
+def _nothing() -> None:
+    """The sound picker is a page the simulator does not model."""

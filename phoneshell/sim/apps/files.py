@@ -1,0 +1,149 @@
+"""Files (com.apple.DocumentsApp): the Recents, Shared and Browse tabs, and folders to open.
+
+The app opens on Recents. Browse lists "Locations" (iCloud Drive, On My iPhone, Recently
+Deleted), "Favorites" and "Tags"; tapping a location or a folder pushes its contents (back pops
+it, as does the left-edge swipe). Each tab's search field filters every file and folder by name.
+The file system is data (`FOLDERS`): a folder maps to the names it holds, sub-folders ending in
+"/". Nothing can be created, moved or deleted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from phoneshell.sim import layout
+from phoneshell.sim.apps import AppModel, Host, register
+from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll
+
+BUNDLE_ID = "com.apple.DocumentsApp"
+TABS = ("Recents", "Shared", "Browse")
+LOCATIONS = ("iCloud Drive", "On My iPhone", "Recently Deleted")
+FAVORITES = ("Downloads",)
+TAGS = ("Red", "Orange", "Yellow", "Green", "Blue", "Purple", "Gray")
+FOLDERS: dict[str, tuple[str, ...]] = {
+    "iCloud Drive": ("Desktop/", "Documents/", "Downloads/", "Shortcuts/"),
+    "On My iPhone": ("GarageBand/", "Scans/"),
+    "Recently Deleted": (),
+    "Desktop": ("Screenshot 2024-01-08.png",),
+    "Documents": ("Quarterly Report.pdf", "Packing List.txt", "Recipes/"),
+    "Downloads": ("Boarding Pass.pdf", "Invoice 1042.pdf"),
+    "Shortcuts": (),
+    "GarageBand": ("My Song.band",),
+    "Scans": ("Receipt.pdf", "Warranty.pdf"),
+    "Recipes": ("Banana Bread.pdf", "Pancakes.pdf"),
+}
+RECENTS = (("Quarterly Report.pdf", "Documents"), ("Packing List.txt", "Documents"),
+           ("Boarding Pass.pdf", "Downloads"), ("Receipt.pdf", "Scans"))
+SHARED = (("Family Budget.numbers", "Shared by Anna Haro"),
+          ("Trip Itinerary.pages", "Shared by Kate Bell"))
+
+
+@dataclass
+class FilesState:
+    """The tab, the folders opened under Browse, a scroll per list, the search query."""
+
+    tab: int = 0
+    path: list[str] = field(default_factory=list)
+    """Folders pushed under Browse, outermost first (empty: the Browse root)."""
+    scrolls: list[Scroll] = field(default_factory=lambda: [Scroll()])
+    query: Field = field(default_factory=lambda: Field("Search", return_key="search"))
+
+
+def search(query: str) -> list[tuple[str, str]]:
+    """(name, folder) of every item whose name contains the query, ignoring case."""
+    q = query.strip().lower()
+    return [(item.rstrip("/"), folder) for folder, items in FOLDERS.items() for item in items
+            if q and q in item.rstrip("/").lower()]
+
+
+def _opener(state: FilesState, host: Host, folder: str) -> Handler:
+    def open_folder() -> None:
+        host.focus(None)
+        state.query.text = ""
+        state.tab = TABS.index("Browse")
+        state.path.append(folder)
+        state.scrolls.append(Scroll())
+    return open_folder
+
+
+def _item_row(state: FilesState, host: Host, item: str, subtitle: str | None = None) -> layout.Row:
+    name = item.rstrip("/")
+    if item.endswith("/"):
+        return layout.Row(name, subtitle=subtitle, chevron=True,
+                          on_tap=_opener(state, host, name),
+                          height=64 if subtitle else layout.ROW_HEIGHT)
+    return layout.Row(name, subtitle=subtitle, height=64 if subtitle else layout.ROW_HEIGHT)
+
+
+def _sections(state: FilesState, host: Host) -> list[layout.Section]:
+    query = state.query
+
+    def cancel() -> None:
+        query.text = ""
+        host.focus(None)
+
+    head = layout.Section((layout.search_row(query, cancel),))
+    if query.text.strip():
+        found = tuple(layout.Row(n, subtitle=f, height=64) for n, f in search(query.text))
+        return [head, layout.Section(found or (layout.Row("No Results"),))]
+    tab = TABS[state.tab]
+    if tab == "Recents":
+        return [head, layout.Section(tuple(layout.Row(n, subtitle=f, height=64)
+                                           for n, f in RECENTS))]
+    if tab == "Shared":
+        return [head, layout.Section(tuple(layout.Row(n, subtitle=s, height=64)
+                                           for n, s in SHARED))]
+    if state.path:
+        items = FOLDERS.get(state.path[-1], ())
+        rows = tuple(_item_row(state, host, i) for i in items)
+        return [head, layout.Section(rows or (layout.Row("No items"),))]
+    return [head,
+            layout.Section(tuple(_item_row(state, host, f"{loc}/") for loc in LOCATIONS),
+                           header="Locations"),
+            layout.Section(tuple(_item_row(state, host, f"{fav}/") for fav in FAVORITES),
+                           header="Favorites"),
+            layout.Section(tuple(layout.Row(t) for t in TAGS), header="Tags")]
+
+
+def render(state: FilesState, host: Host) -> Node:
+    """The tab's list under its title (a folder's name inside Browse), over the tab bar."""
+    f = host.facts
+    tab = TABS[state.tab]
+    deep = tab == "Browse" and bool(state.path)
+    if deep:
+        back = state.path[-2] if len(state.path) > 1 else "Browse"
+        nav = layout.nav_bar(f, state.path[-1], back=back, on_back=lambda: _pop(state))
+        top = layout.NAV_BOTTOM
+    else:
+        nav, top = layout.nav_bar(f, tab, large=True), layout.LARGE_NAV_BOTTOM
+    bottom = f.height - layout.TAB_BAR_HEIGHT
+    scroll = state.scrolls[-1] if deep else state.scrolls[0]
+    where = "/".join(state.path) if deep else tab
+    table = layout.table(scroll, Rect(0, top, f.width, bottom - top), _sections(state, host),
+                         key=f"list:{where}")
+
+    def choose(index: int) -> Handler:
+        def pick() -> None:
+            host.focus(None)
+            state.query.text = ""
+            if index == state.tab and TABS[index] == "Browse":
+                _pop_all(state)  # tapping the selected tab goes back to its root, as on iOS
+            state.tab = index
+            state.scrolls[0].offset = 0
+        return pick
+
+    tabs = layout.tab_bar(f, [(t, choose(i)) for i, t in enumerate(TABS)], state.tab)
+    return layout.screen(f, [nav, table, tabs], key=f"files:{where}")
+
+
+def _pop(state: FilesState) -> None:
+    if state.path:
+        state.path.pop()
+        state.scrolls.pop()
+
+
+def _pop_all(state: FilesState) -> None:
+    del state.path[:], state.scrolls[1:]
+
+
+APP = register(AppModel(BUNDLE_ID, "Files", FilesState, render))

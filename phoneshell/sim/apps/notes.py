@@ -1,0 +1,198 @@
+"""Notes (com.apple.mobilenotes): folders, the notes list with live search, and notes you edit.
+
+Launching shows the Notes folder's list: a large "Notes" title (back: "Folders"), a search
+field at the top of the list, a Cell per note (label: its title; subtitle: the time and its
+second line), most recently edited first, and a bottom toolbar with the count and "New Note".
+Typing in the search field filters the list live by title and body. "New Note" opens an empty
+note with the keyboard up; a tapped note opens unfocused, and a tap in its text starts editing
+("Done" ends it). A swipe left on a row reveals "Delete"; a note's "More" sheet has "Delete" too;
+deleted notes go to Recently Deleted (a folder on the Folders screen). The notes live in Notes'
+store (`notes_data.py`), saved as you type (`notes_edit.py`), so they outlast terminate and
+tasks; a fresh phone has a few seeded notes, one titled "phoneshell benchmark".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from phoneshell.sim import layout
+from phoneshell.sim.apps import AppModel, Drag, Host, register
+from phoneshell.sim.apps.notes_data import BUNDLE_ID, Note, delete, read
+from phoneshell.sim.apps.notes_edit import (
+    Editor,
+    close_editor,
+    open_editor,
+    render_editor,
+    toolbar,
+)
+from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll, hidden, hit_path
+
+Folder = Literal["folders", "notes", "deleted"]
+SWIPE_TRAVEL = 60
+"""A horizontal drag at least this long swipes a row (shorter ones are not gestures)."""
+
+
+@dataclass
+class NotesState:
+    """Which list shows, the search query, the swiped row, and the note open (if any)."""
+
+    screen: Folder = "notes"
+    query: Field = field(default_factory=lambda: Field("Search", return_key="search"))
+    scroll: Scroll = field(default_factory=Scroll)
+    swiped: int | None = None
+    """The note whose row shows its Delete button."""
+    editor: Editor | None = None
+
+
+def shown_notes(state: NotesState, host: Host) -> list[Note]:
+    """The notes the current list shows, in order (filtered by the search while it has text)."""
+    store = host.store(BUNDLE_ID)
+    if state.screen == "deleted":
+        return read(store, "deleted")
+    query = state.query.text
+    return [n for n in read(store) if n.matches(query)] if query.strip() else read(store)
+
+
+def _go(state: NotesState, host: Host, screen: Folder) -> Handler:
+    def show() -> None:
+        host.focus(None)
+        state.screen, state.swiped, state.query.text = screen, None, ""
+        state.scroll.offset = 0
+    return show
+
+
+def _search_row(state: NotesState, host: Host) -> layout.Row:
+    query = state.query
+    active = query.focused or bool(query.text)
+
+    def cancel() -> None:
+        query.text = ""
+        host.focus(None)
+
+    def build(frame: Rect) -> Sequence[Node]:
+        width = frame.width - (74 if active else 0)
+        nodes = [layout.search_field(query, Rect(frame.x, frame.y + 8, width, 36))]
+        if active:
+            nodes.append(layout.button("Cancel", Rect(frame.x + width + 8, frame.y + 8, 66, 36),
+                                       cancel))
+        return nodes
+
+    return layout.Row(build=build, name="SearchRow", container="Other")
+
+
+def _with_delete(table: Node, notes: list[Note], swiped: int | None,
+                 remove: Handler) -> Node:
+    """The list with a Delete button on the swiped note's row."""
+    cells = [c for c in table.children if c.type == "Cell"]
+    if swiped is None or len(cells) != len(notes):
+        return table
+    kids = list(table.children)
+    for cell, note in zip(cells, notes, strict=True):
+        if note.id == swiped:
+            f = cell.frame
+            button = layout.button("Delete", Rect(f.x + f.width - 84, f.y, 84, f.height),
+                                   remove)
+            kids[kids.index(cell)] = replace(cell, children=(
+                *cell.children, button if cell.visible else hidden(button)))
+    return replace(table, children=tuple(kids))
+
+
+def _list(state: NotesState, host: Host, compose: Handler) -> Node:
+    f, store = host.facts, host.store(BUNDLE_ID)
+    deleted = state.screen == "deleted"
+    notes = shown_notes(state, host)
+
+    def opener(note: Note) -> Handler:
+        def open_note() -> None:
+            if state.swiped is not None:  # a tap on a swiped list closes the swipe first
+                state.swiped = None
+                return
+            host.focus(None)
+            state.editor = open_editor(host, note.id, note.text)
+        return open_note
+
+    def remove() -> None:
+        if state.swiped is not None:
+            delete(store, state.swiped)
+        state.swiped = None
+
+    rows = tuple(layout.Row(n.title, subtitle=f"{f.time}  {n.preview}", height=64,
+                            on_tap=None if deleted else opener(n)) for n in notes)
+    sections = [] if deleted else [layout.Section((_search_row(state, host),))]
+    empty = "No Results" if state.query.text.strip() else "No Notes"
+    sections.append(layout.Section(rows or (layout.Row(empty),)))
+    title = "Recently Deleted" if deleted else "Notes"
+    nav = layout.nav_bar(f, title, back="Folders", on_back=_go(state, host, "folders"),
+                         large=True)
+    top = layout.LARGE_NAV_BOTTOM
+    viewport = Rect(0, top, f.width, f.height - layout.TAB_BAR_HEIGHT - top)
+    table = layout.table(state.scroll, viewport, sections, key=f"list:{state.screen}")
+    count = len(read(store, state.screen))
+    return layout.screen(f, [
+        nav, _with_delete(table, notes, state.swiped, remove),
+        toolbar(f, f"{count} Note{'s' if count != 1 else ''}", compose),
+    ], key=f"notes:{state.screen}")
+
+
+def _folders(state: NotesState, host: Host, compose: Handler) -> Node:
+    f, store = host.facts, host.store(BUNDLE_ID)
+    rows = (layout.Row("Notes", detail=str(len(read(store))), chevron=True,
+                       on_tap=_go(state, host, "notes")),
+            layout.Row("Recently Deleted", detail=str(len(read(store, "deleted"))),
+                       chevron=True, on_tap=_go(state, host, "deleted")))
+    top = layout.LARGE_NAV_BOTTOM
+    viewport = Rect(0, top, f.width, f.height - layout.TAB_BAR_HEIGHT - top)
+    table = layout.table(state.scroll, viewport, [layout.Section(rows, header="iCloud")],
+                         key="folders")
+    return layout.screen(f, [layout.nav_bar(f, "Folders", large=True), table,
+                             toolbar(f, None, compose)], key="notes:folders")
+
+
+def render(state: NotesState, host: Host) -> Node:
+    """The note open, else the folder list or a list of notes."""
+    f = host.facts
+
+    def compose() -> None:
+        if state.editor is not None:
+            close_editor(host, state.editor)
+        state.swiped, state.screen = None, "notes" if state.screen == "folders" else state.screen
+        state.editor = open_editor(host, None, "")
+        host.focus(state.editor.text)
+
+    def back() -> None:
+        if state.editor is not None:
+            close_editor(host, state.editor)
+        state.editor = None
+
+    if state.editor is not None:
+        return layout.screen(f, render_editor(f, state.editor, host, back, compose), key="note")
+    if state.screen == "folders":
+        return _folders(state, host, compose)
+    return _list(state, host, compose)
+
+
+def on_drag(state: NotesState, host: Host, drag: Drag) -> bool:
+    """A swipe left on a note's row reveals Delete; a swipe right hides it again."""
+    if state.editor is not None or state.screen != "notes" or drag.vertical:
+        return False
+    if drag.dx > SWIPE_TRAVEL and state.swiped is not None:
+        state.swiped = None
+        return True
+    if drag.dx > -SWIPE_TRAVEL:
+        return False
+    path = hit_path(render(state, host), drag.from_x, drag.from_y)
+    table = next((n for n in path if n.scroll is not None), None)
+    cell = next((n for n in reversed(path) if n.type == "Cell"), None)
+    if table is None or cell is None:
+        return False
+    cells = [c for c in table.children if c.type == "Cell"]
+    notes = shown_notes(state, host)
+    if len(cells) != len(notes):
+        return False
+    state.swiped = notes[cells.index(cell)].id
+    return True
+
+
+APP = register(AppModel(BUNDLE_ID, "Notes", NotesState, render, on_drag=on_drag))

@@ -1,0 +1,115 @@
+"""Notes' notes as its store keeps them: reading, seeding, saving, deleting and searching.
+
+The store (`com.apple.mobilenotes`) holds `notes` and `deleted` (Recently Deleted), lists of
+`{"id", "text", "modified"}`, plus the counters `next_id` and `clock`. A note's title is its
+first non-empty line. The clock is frozen at 9:41, so `modified` is a counter, not a time: the
+most recently edited note is listed first.
+
+A fresh phone's Notes is seeded with a few notes, one titled exactly "phoneshell benchmark" (the
+suite's search task needs it to exist before any task creates one). The seed is *read* as the
+default until the first change writes it, so drawing a screen never writes the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from phoneshell.sim.store import JSON, Store
+
+BUNDLE_ID = "com.apple.mobilenotes"
+SEED = (
+    "phoneshell benchmark\nA saved note for Notes search to find.",
+    "Groceries\nmilk\neggs\nbread\ncoffee",
+    "Trip ideas\nLisbon in spring, Kyoto in autumn.",
+    "Meeting notes\nAgenda: quarterly review, hiring, roadmap.",
+)
+"""The notes of a fresh phone, most recently edited first."""
+
+
+@dataclass(frozen=True)
+class Note:
+    """One note: its id, its whole text, and when it was last edited (a counter)."""
+
+    id: int
+    text: str
+    modified: int
+
+    @property
+    def title(self) -> str:
+        """The first non-empty line, as the list shows it ("New Note" while empty)."""
+        return next((line.strip() for line in self.text.splitlines() if line.strip()),
+                    "New Note")
+
+    @property
+    def preview(self) -> str:
+        """The line after the title, as the list's second line shows it."""
+        lines = [line.strip() for line in self.text.splitlines() if line.strip()]
+        return lines[1] if len(lines) > 1 else "No additional text"
+
+    def matches(self, query: str) -> bool:
+        """Whether search finds this note: the query is in its title or body (any case)."""
+        return query.strip().lower() in self.text.lower()
+
+    def to_json(self) -> dict[str, JSON]:
+        """The note as the store keeps it."""
+        return {"id": self.id, "text": self.text, "modified": self.modified}
+
+
+def _seed() -> list[Note]:
+    return [Note(i + 1, text, len(SEED) - i) for i, text in enumerate(SEED)]
+
+
+def _parse(raw: JSON) -> list[Note]:
+    notes = []
+    for item in raw if isinstance(raw, list) else []:
+        if isinstance(item, dict):
+            ident, text, modified = item.get("id"), item.get("text"), item.get("modified")
+            if isinstance(ident, int) and isinstance(text, str):
+                notes.append(Note(ident, text, modified if isinstance(modified, int) else 0))
+    return notes
+
+
+def read(store: Store, folder: str = "notes") -> list[Note]:
+    """The notes of a folder ("notes" or "deleted"), most recent first; writes nothing."""
+    if folder == "notes" and "notes" not in store.data:
+        return _seed()
+    return sorted(_parse(store.data.get(folder)), key=lambda n: -n.modified)
+
+
+def _write(store: Store, notes: list[Note], deleted: list[Note]) -> None:
+    store.put("notes", [n.to_json() for n in notes])
+    store.put("deleted", [n.to_json() for n in deleted])
+    if "next_id" not in store.data:
+        store.put("next_id", max((n.id for n in notes + deleted), default=0) + 1)
+    if "clock" not in store.data:
+        store.put("clock", max((n.modified for n in notes + deleted), default=0))
+
+
+def save(store: Store, note_id: int | None, text: str) -> int:
+    """Write a note's text (creating the note when `note_id` is None or gone); return its id."""
+    notes, deleted = read(store), read(store, "deleted")
+    _write(store, notes, deleted)
+    clock = int(store.number("clock")) + 1
+    store.put("clock", clock)
+    if note_id is None or all(n.id != note_id for n in notes):
+        note_id = int(store.number("next_id", 1))
+        store.put("next_id", note_id + 1)
+        notes.append(Note(note_id, text, clock))
+    else:
+        notes = [Note(n.id, text, clock) if n.id == note_id else n for n in notes]
+    _write(store, notes, deleted)
+    return note_id
+
+
+def delete(store: Store, note_id: int) -> None:
+    """Move a note to Recently Deleted."""
+    notes, deleted = read(store), read(store, "deleted")
+    gone = [n for n in notes if n.id == note_id]
+    _write(store, [n for n in notes if n.id != note_id], gone + deleted)
+
+
+def discard_if_empty(store: Store, note_id: int | None) -> None:
+    """Drop a note left without text (Notes keeps no empty notes; not even in the bin)."""
+    notes = read(store)
+    if any(n.id == note_id and not n.text.strip() for n in notes):
+        _write(store, [n for n in notes if n.id != note_id], read(store, "deleted"))

@@ -1,0 +1,249 @@
+"""Reminders (com.apple.reminders): smart lists, your lists, and reminders kept in the store.
+
+The app opens on the lists overview: a search field, the smart-list tiles (Today, Scheduled,
+All, Flagged, Completed, each with its count) and "My Lists" (Reminders, Groceries). Tapping a
+list opens it: its reminders, each with a completion circle, over a "New Reminder" button.
+"New Reminder" adds a row at the end with a focused title field (the list scrolls to it);
+typing a title and Return, or "Done", saves it; an empty title saves nothing. From the overview
+"New Reminder" opens the Reminders list first (a real phone shows a sheet there instead).
+Tapping a circle completes a reminder (it moves to Completed; tapping it there undoes that).
+Searching the overview lists reminders whose title contains the query.
+
+Reminders live in the store under `reminders` (objects with title, list, done, flagged, due),
+so they survive terminate and carry over between tasks. A fresh phone has `SEED`: more
+reminders than the screen shows, so a new one starts out of sight below them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from phoneshell.sim import layout
+from phoneshell.sim.apps import AppModel, Host, register
+from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
+from phoneshell.sim.store import JSON, Store
+from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll
+
+BUNDLE_ID = "com.apple.reminders"
+DEFAULT_LIST = "Reminders"
+MY_LISTS = (DEFAULT_LIST, "Groceries")
+SMART_LISTS = ("Today", "Scheduled", "All", "Flagged", "Completed")
+NEW_IN: dict[str, dict[str, JSON]] = {"Today": {"due": "Today"}, "Scheduled": {"due": "Today"},
+                                      "Flagged": {"flagged": True}}
+"""What a reminder added in a smart list gets so that it belongs there."""
+TOOLBAR_HEIGHT = 74
+
+Reminder = dict[str, JSON]
+
+
+def _seed(title: str, due: str = "", *, where: str = DEFAULT_LIST, flagged: bool = False,
+          done: bool = False) -> Reminder:
+    return {"title": title, "list": where, "done": done, "flagged": flagged, "due": due}
+
+
+SEED: tuple[Reminder, ...] = (
+    _seed("Call the dentist", "Today, 10:00 AM"),
+    _seed("Pay the electricity bill", "Today, 5:00 PM"),
+    _seed("Renew passport"), _seed("Book car service", "Tomorrow"), _seed("Water the plants"),
+    _seed("Return library books", flagged=True), _seed("Buy a birthday card for Mom", "Friday"),
+    _seed("Back up the laptop"), _seed("Cancel the gym trial"), _seed("Order printer ink"),
+    _seed("Reply to Kate's email", flagged=True), _seed("Pick up dry cleaning"),
+    _seed("Schedule a haircut"), _seed("Send the rent", "Jan 31"), _seed("Clean the gutters"),
+    _seed("Update the budget spreadsheet"), _seed("Charge the camera batteries"),
+    _seed("Check tire pressure"), _seed("Sort the recycling"),
+    _seed("Milk", where="Groceries"), _seed("Eggs", where="Groceries"),
+    _seed("Coffee beans", where="Groceries"), _seed("Bananas", where="Groceries"),
+    _seed("Renew car insurance", done=True),
+)
+
+
+@dataclass
+class RemindersState:
+    """The open list (None: the overview), scrolls, the overview's search, the draft title."""
+
+    open: str | None = None
+    scroll: Scroll = field(default_factory=Scroll)
+    overview: Scroll = field(default_factory=Scroll)
+    query: Field = field(default_factory=lambda: Field("Search", return_key="search"))
+    draft: Field | None = None
+    """The title field of the reminder being added, if one is."""
+
+
+def reminders(store: Store) -> list[Reminder]:
+    """Every reminder, in order (the seed while nothing was ever saved). Read-only."""
+    value = store.data.get("reminders")
+    if not isinstance(value, list):
+        return [dict(r) for r in SEED]
+    return [r for r in value if isinstance(r, dict)]
+
+
+def _saved(store: Store) -> list[Reminder]:
+    # The seed is written on the first change, so reads never write the store.
+    if not isinstance(store.data.get("reminders"), list):
+        store.put("reminders", [dict(r) for r in SEED])
+    return store.records("reminders")
+
+
+def in_list(reminder: Reminder, name: str) -> bool:
+    """Whether a reminder shows in the list or smart list `name`."""
+    done, due = reminder.get("done") is True, str(reminder.get("due") or "")
+    if name == "Completed":
+        return done
+    if done:
+        return False
+    return {"Today": due.startswith("Today"), "Scheduled": bool(due), "All": True,
+            "Flagged": reminder.get("flagged") is True}.get(name, reminder.get("list") == name)
+
+
+def commit(state: RemindersState, host: Host) -> None:
+    """Save the draft reminder, if it has a title, and stop editing it."""
+    draft, state.draft = state.draft, None
+    if draft is None:
+        return
+    if draft.focused:
+        host.focus(None)
+    title = draft.text.strip()
+    if title:
+        opened = state.open or ""
+        where = opened if opened in MY_LISTS else DEFAULT_LIST
+        _saved(host.store(BUNDLE_ID)).append({**_seed(title, where=where),
+                                              **NEW_IN.get(opened, {})})
+
+
+def _new_reminder(state: RemindersState, host: Host) -> Handler:
+    def start() -> None:
+        commit(state, host)
+        if state.open is None or state.open == "Completed":
+            state.open, state.scroll = DEFAULT_LIST, Scroll()
+        draft = Field("", on_submit=lambda: commit(state, host))
+        state.draft = draft
+        state.scroll.offset = 1 << 20  # the new row is last: show it (the table clamps)
+        host.focus(draft)
+    return start
+
+
+def _opener(state: RemindersState, name: str) -> Handler:
+    def open_list() -> None:
+        state.open, state.scroll = name, Scroll()
+    return open_list
+
+
+def _toggler(host: Host, index: int) -> Handler:
+    def toggle() -> None:
+        saved = _saved(host.store(BUNDLE_ID))
+        if index < len(saved):
+            saved[index]["done"] = saved[index].get("done") is not True
+    return toggle
+
+
+def _circle(frame: Rect, done: bool, on_tap: Handler | None) -> Node:
+    """The completion button at a row's start: its name says the state, the pixels a circle."""
+    node = layout.button("Completed" if done else "Not completed",
+                         Rect(frame.x + 12, frame.y + 13, 26, 26), on_tap, selected=done)
+    return replace(node, pixels_text="\u25cf" if done else "\u25cb")
+
+
+def _item(host: Host, index: int, reminder: Reminder, note: str | None = None) -> layout.Row:
+    title, done = str(reminder.get("title", "")), reminder.get("done") is True
+    detail = note or str(reminder.get("due") or "") or None
+
+    def build(frame: Rect) -> Sequence[Node]:
+        nodes = [_circle(frame, done, _toggler(host, index)),
+                 layout.text(title, Rect(frame.x + 50, frame.y + (6 if detail else 15),
+                                         min(frame.width - 66, layout.text_width(title)), 22))]
+        if detail:
+            nodes.append(layout.text(detail, Rect(frame.x + 50, frame.y + 30,
+                                                  layout.text_width(detail, 15), 18)))
+        return nodes
+
+    return layout.Row(title, build=build, name=title)
+
+
+def _draft_row(draft: Field) -> layout.Row:
+    def build(frame: Rect) -> Sequence[Node]:
+        return [_circle(frame, False, None),
+                layout.text_field(draft, Rect(frame.x + 50, frame.y + 8, frame.width - 66, 36),
+                                  name="Title")]
+    return layout.Row(build=build)
+
+
+def _toolbar(state: RemindersState, host: Host, f_width: int, top: int,
+             can_add: bool) -> Node:
+    kids = [layout.button("New Reminder", Rect(16, top + 8, 150, 36),
+                          _new_reminder(state, host))] if can_add else []
+    return Node("Toolbar", Rect(0, top, f_width, TOOLBAR_HEIGHT), name="Toolbar",
+                children=tuple(kids))
+
+
+def _overview(state: RemindersState, host: Host) -> Node:
+    f = host.facts
+    everything = reminders(host.store(BUNDLE_ID))
+    query = state.query
+
+    def cancel() -> None:
+        query.text = ""
+        host.focus(None)
+
+    sections = [layout.Section((layout.search_row(query, cancel),))]
+    if query.text.strip():
+        q = query.text.strip().lower()
+        found = tuple(_item(host, i, r, str(r.get("list", ""))) for i, r in enumerate(everything)
+                      if q in str(r.get("title", "")).lower())
+        sections.append(layout.Section(found or (layout.Row("No Results"),)))
+    else:
+        def tiles(frame: Rect) -> Sequence[Node]:
+            return [layout.button(name, Rect(frame.x + (i % 2) * 189, frame.y + (i // 2) * 86,
+                                             181, 78), _opener(state, name),
+                                  value=str(sum(in_list(r, name) for r in everything)))
+                    for i, name in enumerate(SMART_LISTS)]
+
+        sections.append(layout.Section((layout.Row(build=tiles, height=250, name="Smart Lists",
+                                                   container="Other"),)))
+        sections.append(layout.Section(tuple(
+            layout.Row(name, detail=str(sum(in_list(r, name) for r in everything)),
+                       chevron=True, on_tap=_opener(state, name)) for name in MY_LISTS),
+            header="My Lists"))
+    bar = Node("NavigationBar", Rect(0, layout.NAV_TOP, f.width,
+                                     layout.NAV_BOTTOM - layout.NAV_TOP), name="Lists")
+    bottom = f.height - TOOLBAR_HEIGHT
+    table = layout.table(state.overview, Rect(0, layout.NAV_BOTTOM, f.width,
+                                              bottom - layout.NAV_BOTTOM), sections,
+                         key="overview")
+    return layout.screen(f, [bar, table, _toolbar(state, host, f.width, bottom, True)],
+                         key="reminders:lists")
+
+
+def _list(state: RemindersState, host: Host, name: str) -> Node:
+    f = host.facts
+    everything = reminders(host.store(BUNDLE_ID))
+    rows = [_item(host, i, r) for i, r in enumerate(everything) if in_list(r, name)]
+    if state.draft is not None:
+        rows.append(_draft_row(state.draft))
+    if not rows:
+        rows.append(layout.Row("No Reminders"))
+
+    def back() -> None:
+        commit(state, host)
+        state.open = None
+
+    trailing = []
+    if state.draft is not None:
+        trailing.append(layout.button("Done", Rect(f.width - 70, layout.NAV_TOP, 54, 44),
+                                      lambda: commit(state, host)))
+    nav = layout.nav_bar(f, name, back="Lists", on_back=back, large=True, trailing=trailing)
+    editing = state.draft is not None and state.draft.focused
+    bottom = f.height - (KEYBOARD_HEIGHT if editing else TOOLBAR_HEIGHT)
+    table = layout.table(state.scroll, Rect(0, layout.LARGE_NAV_BOTTOM, f.width,
+                                            bottom - layout.LARGE_NAV_BOTTOM),
+                         [layout.Section(tuple(rows))], key=f"list:{name}")
+    toolbar = _toolbar(state, host, f.width, f.height - TOOLBAR_HEIGHT, name != "Completed")
+    return layout.screen(f, [nav, table, toolbar], key=f"reminders:{name}")
+
+
+def render(state: RemindersState, host: Host) -> Node:
+    """The open list, or the lists overview."""
+    return _list(state, host, state.open) if state.open else _overview(state, host)
+
+
+APP = register(AppModel(BUNDLE_ID, "Reminders", RemindersState, render))

@@ -1,0 +1,246 @@
+"""Safari (com.apple.mobilesafari): the address bar, web pages, back and forward, tabs, link menus.
+
+Tapping the address field ("TabBarItemTitle", labelled "Address") starts editing: the field
+moves above the keyboard, empty (a real one selects the old address, so typing replaces it),
+with Cancel. Return (the "go" key) loads an address, or searches Google for anything else.
+`POST /url` (the `on_url` hook) opens http(s) URLs: in the blank tab if one is in front, else in
+a new tab. Holding a link shows its preview and menu (Open in New Tab, Add to Reading List, Copy
+Link, Share…); a tap elsewhere dismisses it. More offers Reload, New Tab, Add to Reading List
+and Share…; Tabs opens the overview (New Tab, Private, the tab count, Done).
+
+This module owns the state and the behaviour; pages are data (`safari_pages.py`), tabs and their
+history live in Safari's store (`safari_tabs.py`), and the layout is in `safari_views.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from phoneshell.sim import layout
+from phoneshell.sim.apps import AppModel, Host, register
+from phoneshell.sim.apps.safari_pages import Page, is_address, load, search_url
+from phoneshell.sim.apps.safari_tabs import (
+    BAR_TOP,
+    OverviewActions,
+    Window,
+    load_window,
+    overview,
+    save_window,
+)
+from phoneshell.sim.apps.safari_views import (
+    PLACEHOLDER,
+    BarActions,
+    bottom_bar,
+    editing,
+    link_preview,
+    menu,
+    start_page,
+    web_view,
+)
+from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.ui import Field, Handler, Node, Scroll
+
+BUNDLE_ID = "com.apple.mobilesafari"
+PASTEBOARD = "com.apple.pasteboard"
+"""The system pasteboard: a store every app shares (Copy Link here, Copy and Paste in Notes)."""
+Menu = Literal["link", "more", "share"]
+
+
+@dataclass
+class SafariState:
+    """What Safari shows besides the tabs themselves (those are in the store)."""
+
+    address: Field = field(default_factory=lambda: Field(PLACEHOLDER, return_key="go"))
+    view: Literal["page", "tabs"] = "page"
+    menu: Menu | None = None
+    held: str = ""
+    """The URL of the link whose menu (or share sheet) is showing."""
+    scroll: Scroll = field(default_factory=Scroll)
+    grid: Scroll = field(default_factory=Scroll)
+    private: bool = False
+    private_window: Window = field(default_factory=lambda: Window([]))
+    """Private tabs: never written to the store, gone on terminate."""
+
+
+def _window(state: SafariState, host: Host) -> Window:
+    return state.private_window if state.private else load_window(host.store(BUNDLE_ID))
+
+
+def _change(state: SafariState, host: Host, edit: Callable[[Window], object]) -> None:
+    """Apply `edit` to the tabs showing and keep the result (normal tabs go to the store)."""
+    window = _window(state, host)
+    if not window.tabs:
+        window.open()
+    edit(window)
+    if not state.private:
+        save_window(host.store(BUNDLE_ID), window)
+    state.scroll.offset = 0
+
+
+def go(state: SafariState, host: Host, typed: str) -> None:
+    """Load what was typed in the address bar: an address, or a web search for the words."""
+    words = typed.strip()
+    state.address.text = ""
+    if not words:
+        return
+    page = load(words if is_address(words) else search_url(words))
+    state.menu, state.view = None, "page"
+    _change(state, host, lambda w: w.current.visit(page))
+
+
+def on_url(state: SafariState, host: Host, url: str) -> None:
+    """Open a URL from outside (`POST /url`): in the blank tab in front, else in a new tab."""
+    host.focus(None)
+    state.menu, state.view, state.address.text = None, "page", ""
+    page = load(url)
+
+    def show(window: Window) -> None:
+        if window.current.url:
+            window.open(page)
+        else:
+            window.current.visit(page)
+
+    _change(state, host, show)
+
+
+def _overlay(f: DeviceFacts, state: SafariState, host: Host) -> Node | None:
+    """The menu or sheet showing, if any (a tap outside it dismisses it)."""
+    url = state.held
+    target = load(url) if url else None
+
+    def dismiss() -> None:
+        state.menu = None
+
+    def act(do: Callable[[], object]) -> Handler:
+        def run() -> None:
+            do()
+            state.menu = None
+        return run
+
+    def add_to_reading_list() -> None:
+        page = target if target is not None else _current_page(state, host)
+        if page is not None:
+            host.store(BUNDLE_ID).records("reading_list").append(
+                {"url": page.url, "title": page.title})
+
+    def copy_link() -> None:
+        host.store(PASTEBOARD).put("text", url)
+
+    def share() -> None:
+        page = target if target is not None else _current_page(state, host)
+        state.menu, state.held = ("share", page.url) if page is not None else (None, "")
+
+    if state.menu == "share" and target is not None:
+        return layout.sheet(f, target.address, [
+            ("Copy", act(copy_link)), ("Add to Reading List", act(add_to_reading_list))],
+            dismiss)
+    if state.menu == "link" and target is not None:
+        return menu(f, "ContextMenu", [
+            ("Open in New Tab", act(lambda: _change(state, host, lambda w: w.open(target)))),
+            ("Add to Reading List", act(add_to_reading_list)),
+            ("Copy Link", act(copy_link)), ("Share\u2026", share),
+        ], 376, 16, dismiss, above=[link_preview(target)])
+    if state.menu == "more":
+        return menu(f, "MoreMenu", [
+            ("Reload", act(lambda: setattr(state.scroll, "offset", 0))),
+            ("New Tab", act(lambda: _change(state, host, lambda w: w.open()))),
+            ("Add to Reading List", act(add_to_reading_list)), ("Share\u2026", share),
+        ], BAR_TOP - 184, 136, dismiss)
+    return None
+
+
+def _current_page(state: SafariState, host: Host) -> Page | None:
+    window = _window(state, host)
+    url = window.current.url if window.tabs else ""
+    return load(url) if url else None
+
+
+def render(state: SafariState, host: Host) -> Node:
+    """The tab overview, or the tab in front with its bottom bar, menus and address editing."""
+    f = host.facts
+    window = _window(state, host)
+    if state.view == "tabs" or not window.tabs:
+        normal = len(load_window(host.store(BUNDLE_ID)).tabs)
+        return overview(f, window, state.private, normal, state.grid,
+                        _overview_actions(state, host))
+    # Return's handler needs the host, which only render has; binding it here is idempotent.
+    state.address.on_submit = lambda: go(state, host, state.address.text)
+
+    def open_link(url: str) -> Handler:
+        return lambda: _change(state, host, lambda w: w.current.visit(load(url)))
+
+    def hold_link(url: str) -> Handler:
+        def show_menu() -> None:
+            state.menu, state.held = "link", url
+        return show_menu
+
+    def begin_edit() -> None:
+        state.menu, state.address.text = None, ""
+
+    def cancel() -> None:
+        state.address.text = ""
+        host.focus(None)
+
+    def submit() -> None:
+        typed = state.address.text
+        host.focus(None)
+        go(state, host, typed)
+
+    def show_tabs() -> None:
+        state.view, state.menu = "tabs", None
+
+    def show_more() -> None:
+        state.menu, state.held = "more", ""
+
+    tab = window.current
+    page = load(tab.url) if tab.url else None
+    content = (web_view(f, page, state.scroll, open_link, hold_link) if page is not None
+               else start_page(f, open_link))
+    kids = [content]
+    if state.address.focused:
+        kids += editing(f, state.address, cancel, submit)
+    else:
+        actions = BarActions(
+            back=lambda: _change(state, host, lambda w: w.current.go_back()),
+            forward=lambda: _change(state, host, lambda w: w.current.go_forward()),
+            edit=begin_edit, tabs=show_tabs, more=show_more)
+        kids.append(bottom_bar(f, state.address, page.address if page else None,
+                               (bool(tab.back), bool(tab.forward)), actions))
+        overlay = _overlay(f, state, host)
+        if overlay is not None:
+            kids.append(overlay)
+    return layout.screen(f, kids, key="safari")
+
+
+def _overview_actions(state: SafariState, host: Host) -> OverviewActions:
+    def select(index: int) -> Handler:
+        def pick() -> None:
+            _change(state, host, lambda w: setattr(w, "active", index))
+            state.view = "page"
+        return pick
+
+    def close(index: int) -> Handler:
+        return lambda: _change(state, host, lambda w: w.close(index))
+
+    def new_tab() -> None:
+        _change(state, host, lambda w: w.open())
+        state.view = "page"
+
+    def done() -> None:
+        if state.private and not state.private_window.tabs:
+            state.private = False
+        state.view = "page"
+
+    def show_private(private: bool) -> Handler:
+        def switch() -> None:
+            state.private = private
+            state.grid.offset = 0
+        return switch
+
+    return OverviewActions(select, close, new_tab, done, show_private)
+
+
+APP = register(AppModel(BUNDLE_ID, "Safari", SafariState, render, on_url=on_url,
+                        url_schemes=("http", "https")))

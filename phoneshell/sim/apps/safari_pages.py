@@ -1,0 +1,222 @@
+"""Safari's web, as data: what each URL loads, and whether typed text is an address or a search.
+
+A page is a title and a column of blocks (headings, paragraphs, links, captions, pictures);
+`safari.py` lays the blocks out inside the WebView. The sites modelled: example.com (and .org,
+.net; any scheme, `www.`, trailing slash), IANA's page behind its "More information..." link, the
+image probe pages `https://blolabel.ai/probe/<one..ten>/`, Google and Bing (their search results
+for any query), Wikipedia and Wiktionary articles for any title, apple.com. Any other host loads
+Safari's "can't open the page" error page.
+
+A probe page's picture word is a `picture` block: `safari.py` draws it as an Image whose word
+exists only in the screenshot's pixels (`Node.pixels_text`), never in any attribute of the page
+source. Pure data and functions: nothing here touches app state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+from urllib.parse import parse_qs, quote, quote_plus, unquote, urlsplit
+
+BlockKind = Literal["heading", "text", "caption", "link", "picture"]
+
+PROBE_WORDS: dict[str, tuple[str, str]] = {
+    "one": ("MERIDIAN", "CARDAMOM"), "two": ("SALTWORT", "PELICAN"),
+    "three": ("FULCRUM", "BASALT"), "four": ("ZEPHYR", "JUNIPER"),
+    "five": ("OBSIDIAN", "MARLIN"), "six": ("TAMARIND", "THISTLE"),
+    "seven": ("QUASAR", "COBALT"), "eight": ("NIMBUS", "SORREL"),
+    "nine": ("CINNABAR", "GRANITE"), "ten": ("HALYARD", "WILLOW"),
+}
+"""Probe page -> (the word in the picture, pixels only; the written word, in the tree)."""
+
+START_PAGE_TITLE = "Start Page"
+SEARCH_ENGINE = "https://www.google.com/search?q="
+"""Where words typed in the address bar go (Safari's default engine)."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """One piece of a page, top to bottom."""
+
+    kind: BlockKind
+    text: str
+    """What it says (for a picture: the word drawn in its pixels, and nowhere else)."""
+    href: str | None = None
+    """For links: the URL it opens."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """A loaded page: where it is, its title, what the address bar shows, and its content."""
+
+    url: str
+    title: str
+    address: str
+    """The address bar's text while the page shows: the host, or a search's query."""
+    blocks: tuple[Block, ...]
+    secure: bool = True
+
+
+def heading(text: str) -> Block:
+    """A page heading (h1)."""
+    return Block("heading", text)
+
+
+def text(words: str) -> Block:
+    """A paragraph."""
+    return Block("text", words)
+
+
+def caption(words: str) -> Block:
+    """Small grey text (a result's address)."""
+    return Block("caption", words)
+
+
+def link(label: str, href: str) -> Block:
+    """A link that opens `href`."""
+    return Block("link", label, href)
+
+
+def is_address(typed: str) -> bool:
+    """Whether address-bar text is a web address (else Safari searches for it)."""
+    words = typed.strip()
+    if not words or any(c.isspace() for c in words):
+        return False
+    if "://" in words or words.lower().startswith("localhost"):
+        return True
+    host = words.split("/", 1)[0]
+    return "." in host.strip(".") and not host.endswith(".")
+
+
+def search_url(query: str) -> str:
+    """The search engine's results URL for a query."""
+    return SEARCH_ENGINE + quote_plus(query.strip())
+
+
+def normalise(url: str) -> str:
+    """A canonical URL: a scheme (https unless given), a lower-case host, at least "/" as path."""
+    raw = url.strip()
+    if "://" not in raw:
+        raw = "https://" + raw
+    parts = urlsplit(raw)
+    path = parts.path or "/"
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}{path}{query}"
+
+
+def _site(url: str) -> tuple[str, str, dict[str, list[str]]]:
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    return host.removeprefix("www."), parts.path, parse_qs(parts.query)
+
+
+def load(url: str) -> Page:
+    """The page a URL loads (an error page for hosts the simulated web does not have)."""
+    canonical = normalise(url)
+    host, path, query = _site(canonical)
+    secure = canonical.startswith("https:")
+    for suffix, build in _SITES:
+        if host == suffix or host.endswith("." + suffix):
+            page = build(canonical, host, path, query)
+            if page is not None:
+                return Page(page.url, page.title, page.address, page.blocks, secure)
+    return _cannot_open(canonical, host)
+
+
+def _example(url: str, host: str, path: str, query: dict[str, list[str]]) -> Page:
+    return Page(url, "Example Domain", host, (
+        heading("Example Domain"),
+        text("This domain is for use in illustrative examples in documents. You may use this "
+             "domain in literature without prior coordination or asking for permission."),
+        link("More information...", "https://www.iana.org/domains/example"),
+    ))
+
+
+def _iana(url: str, host: str, path: str, query: dict[str, list[str]]) -> Page:
+    if path.rstrip("/") in ("/domains/example", "/help/example-domains"):
+        return Page(url, "Example Domains", host, (
+            heading("Example Domains"),
+            text("As described in RFC 2606 and RFC 6761, a number of domains such as "
+                 "example.com and example.org are maintained for documentation purposes."),
+            text("These domains may be used as illustrative examples in documents without "
+                 "prior coordination with us. They are not available for registration or "
+                 "transfer."),
+            link("Example domains", "https://example.com/"),
+        ))
+    return Page(url, "Internet Assigned Numbers Authority", host, (
+        heading("Internet Assigned Numbers Authority"),
+        text("The global coordination of the DNS Root, IP addressing, and other Internet "
+             "protocol resources is performed as the Internet Assigned Numbers Authority."),
+        link("Example domains", "https://www.iana.org/domains/example"),
+    ))
+
+
+def _probe(url: str, host: str, path: str, query: dict[str, list[str]]) -> Page | None:
+    parts = [p for p in path.split("/") if p]
+    if len(parts) != 2 or parts[0] != "probe" or parts[1] not in PROBE_WORDS:
+        return None
+    picture, written = PROBE_WORDS[parts[1]]
+    # One panel: the picture, then the written word. The title names no word of either.
+    return Page(url, "blolabel probe", host, (Block("picture", picture), heading(written)))
+
+
+def _search(url: str, host: str, path: str, query: dict[str, list[str]]) -> Page:
+    engine = "Bing" if host.startswith("bing.") else "Google"
+    words = (query.get("q") or [""])[0].strip()
+    if path.rstrip("/") != "/search" or not words:
+        return Page(url, engine, host, (heading(engine), text(f"Search with {engine}.")))
+    title = words[:1].upper() + words[1:]
+    article = quote(title.replace(" ", "_"))
+    return Page(url, f"{words} - {engine} Search", words, (
+        caption(f"{engine} results for \u201c{words}\u201d"),
+        link(f"{title} - Wikipedia", f"https://en.wikipedia.org/wiki/{article}"),
+        caption(f"en.wikipedia.org \u203a wiki \u203a {title.replace(' ', '_')}"),
+        text(f"{title} is described in this encyclopedia article, with examples and "
+             "history."),
+        link(f"{words} - Wiktionary", f"https://en.wiktionary.org/wiki/{quote(words)}"),
+        caption(f"en.wiktionary.org \u203a wiki \u203a {words}"),
+        text("People also ask"),
+        link(f"What is {words}?", f"https://en.wikipedia.org/wiki/{article}"),
+    ))
+
+
+def _wiki(url: str, host: str, path: str, query: dict[str, list[str]]) -> Page:
+    site = "Wiktionary" if "wiktionary" in host else "Wikipedia"
+    if not path.startswith("/wiki/") or len(path) <= len("/wiki/"):
+        return Page(url, site, host, (heading(site), text(f"{site}, the free encyclopedia."),))
+    subject = unquote(path[len("/wiki/"):]).replace("_", " ")
+    return Page(url, f"{subject} - {site}", host, (
+        heading(subject),
+        caption(f"From {site}, the free encyclopedia"),
+        text(f"This article is about {subject}."),
+    ))
+
+
+def _apple(url: str, host: str, path: str, query: dict[str, list[str]]) -> Page:
+    return Page(url, "Apple", host, (heading("Apple"), text("iPhone"), text("Mac"),
+                                     text("iPad"), text("Watch")))
+
+
+def _cannot_open(url: str, host: str) -> Page:
+    return Page(url, "Cannot Open Page", host or url, (
+        heading("Safari Can\u2019t Open the Page"),
+        text(f"Safari can\u2019t open the page \u201c{host or url}\u201d because the "
+             "server can\u2019t be found."),
+    ), secure=False)
+
+
+Site = Callable[[str, str, str, dict[str, list[str]]], "Page | None"]
+"""A site: (canonical URL, host without www., path, query) -> its page, or None for no such
+page there (the error page shows)."""
+
+_SITES: tuple[tuple[str, Site], ...] = (
+    ("example.com", _example), ("example.org", _example), ("example.net", _example),
+    ("iana.org", _iana), ("blolabel.ai", _probe), ("google.com", _search),
+    ("bing.com", _search), ("wikipedia.org", _wiki), ("wiktionary.org", _wiki),
+    ("apple.com", _apple),
+)
+
+FAVORITES = (("Apple", "https://www.apple.com/"), ("Bing", "https://www.bing.com/"),
+             ("Google", "https://www.google.com/"), ("Wikipedia", "https://en.wikipedia.org/"))
+"""The start page's Favorites, as on a new iPhone (the dump shows Apple, Yandex, Bing, Google)."""

@@ -1,0 +1,175 @@
+"""Weather (com.apple.weather): a page per saved location, and the list of locations.
+
+The app opens on "My Location": the place name, the city, the current temperature ("57°"),
+the conditions and the day's high and low, over a scrollable forecast (hourly, then ten days).
+A horizontal swipe moves between saved locations; the "List" button shows every location with
+a search field that filters them, and tapping one opens its page.
+
+The weather never changes: it is data in `PLACES` (°F, as an en_US phone shows it). A state file
+may set My Location's reading through the app's store: `temperature` (a number) and
+`conditions` (text), e.g. `{"com.apple.weather": {"temperature": 18}}`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from phoneshell.sim import layout
+from phoneshell.sim.apps import AppModel, Drag, Host, register
+from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll
+
+BUNDLE_ID = "com.apple.weather"
+MY_LOCATION = "My Location"
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+@dataclass(frozen=True)
+class Place:
+    """One saved location and its (fixed) weather, in °F."""
+
+    name: str
+    city: str
+    temperature: int
+    conditions: str
+    high: int
+    low: int
+    local_time: str
+    """The time there, shown in the locations list under the name."""
+
+
+PLACES = (
+    Place(MY_LOCATION, "Cupertino", 57, "Partly Cloudy", 61, 44, "9:41"),
+    Place("London", "London", 46, "Light Rain", 48, 39, "17:41"),
+    Place("Tokyo", "Tokyo", 41, "Clear", 49, 34, "02:41"),
+    Place("New York", "New York", 30, "Snow", 33, 24, "12:41"),
+)
+HOURS = ("Now", "10AM", "11AM", "12PM", "1PM", "2PM")
+HOURLY_STEPS = (0, 1, 2, 3, 4, 3)
+"""How far each hour's temperature is above the current one."""
+TOOLBAR_TOP = 800
+
+
+@dataclass
+class WeatherState:
+    """Which location page shows, whether the locations list is open, and its search."""
+
+    page: int = 0
+    listing: bool = False
+    forecast: Scroll = field(default_factory=Scroll)
+    places: Scroll = field(default_factory=Scroll)
+    query: Field = field(default_factory=lambda: Field("Search for a city or airport",
+                                                       return_key="search"))
+
+
+def places(host: Host) -> tuple[Place, ...]:
+    """The saved locations, with My Location's reading taken from the store when set."""
+    store = host.store(BUNDLE_ID)
+    here = PLACES[0]
+    here = replace(here, temperature=round(store.number("temperature", here.temperature)),
+                   conditions=store.text("conditions", here.conditions))
+    return (here, *PLACES[1:])
+
+
+def _days(f: DeviceFacts) -> list[str]:
+    """"Today" and the next nine weekdays, counted from the phone's date."""
+    first = f.date.split(" ", 1)[0]
+    start = WEEKDAYS.index(first) if first in WEEKDAYS else 0
+    return ["Today"] + [WEEKDAYS[(start + i) % 7][:3] for i in range(1, 10)]
+
+
+def _hourly(place: Place) -> layout.Row:
+    def build(frame: Rect) -> Sequence[Node]:
+        width = frame.width // len(HOURS)
+        nodes = []
+        for i, (hour, step) in enumerate(zip(HOURS, HOURLY_STEPS, strict=True)):
+            x = frame.x + i * width
+            nodes.append(layout.text(hour, Rect(x + 8, frame.y + 14, width - 16, 20)))
+            nodes.append(layout.text(f"{place.temperature + step}°",
+                                     Rect(x + 8, frame.y + 60, width - 16, 22)))
+        return nodes
+
+    return layout.Row(build=build, height=100, name="Hourly Forecast")
+
+
+def _page(state: WeatherState, host: Host) -> Node:
+    f = host.facts
+    shown = places(host)
+    index = min(state.page, len(shown) - 1)
+    place = shown[index]
+    header = [layout.centred_text(f, place.name, 80, 34)]
+    if place.name == MY_LOCATION:
+        header.append(layout.centred_text(f, place.city, 124, 15))
+    header += [layout.centred_text(f, f"{place.temperature}°", 150, 96),
+               layout.centred_text(f, place.conditions, 268, 20),
+               layout.centred_text(f, f"H:{place.high}°  L:{place.low}°", 296, 20)]
+    days = _days(f)
+    ten_day = tuple(layout.Row(day, detail=f"{place.low - i % 3}° – {place.high + i % 4}°")
+                    for i, day in enumerate(days))
+    sections = [layout.Section((_hourly(place),), header="Hourly Forecast"),
+                layout.Section(ten_day, header="10-Day Forecast")]
+    viewport = Rect(0, 340, f.width, TOOLBAR_TOP - 340)
+    table = layout.table(state.forecast, viewport, sections, key=f"forecast:{place.name}")
+
+    def open_list() -> None:
+        state.listing = True
+
+    dots = Node("PageIndicator", Rect(f.width // 2 - 40, TOOLBAR_TOP + 8, 80, 28),
+                name="Page control", value=f"page {index + 1} of {len(shown)}",
+                traits="Adjustable")
+    toolbar = Node("Toolbar", Rect(0, TOOLBAR_TOP, f.width, f.height - TOOLBAR_TOP),
+                   name="Toolbar", children=(
+                       dots, layout.button("List", Rect(f.width - 60, TOOLBAR_TOP + 4, 44, 36),
+                                           open_list)))
+    return layout.screen(f, [*header, table, toolbar], key=f"weather:{place.name}")
+
+
+def _opener(state: WeatherState, host: Host, index: int) -> Handler:
+    def open_place() -> None:
+        host.focus(None)
+        state.query.text = ""
+        state.page, state.listing = index, False
+        state.forecast.offset = 0
+    return open_place
+
+
+def _listing(state: WeatherState, host: Host) -> Node:
+    f = host.facts
+    query = state.query
+
+    def cancel() -> None:
+        query.text = ""
+        host.focus(None)
+
+    wanted = query.text.strip().lower()
+    rows = tuple(
+        layout.Row(p.name, subtitle=p.city if p.name == MY_LOCATION else p.local_time,
+                   detail=f"{p.temperature}°", height=76, on_tap=_opener(state, host, i))
+        for i, p in enumerate(places(host))
+        if not wanted or wanted in p.name.lower() or wanted in p.city.lower())
+    sections = [layout.Section((layout.search_row(query, cancel),))]
+    sections.append(layout.Section(rows) if rows
+                    else layout.Section((layout.Row("No Results"),)))
+    viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, f.height - layout.LARGE_NAV_BOTTOM)
+    return layout.screen(f, [layout.nav_bar(f, "Weather", large=True),
+                             layout.table(state.places, viewport, sections, key="places")],
+                         key="weather:list")
+
+
+def render(state: WeatherState, host: Host) -> Node:
+    """A location's page, or the list of locations."""
+    return _listing(state, host) if state.listing else _page(state, host)
+
+
+def on_drag(state: WeatherState, host: Host, drag: Drag) -> bool:
+    """Swipe left or right between location pages, as on the real app."""
+    if state.listing or drag.vertical or abs(drag.dx) < 60:
+        return False
+    count = len(PLACES)
+    state.page = max(0, min(count - 1, state.page + (1 if drag.dx < 0 else -1)))
+    state.forecast.offset = 0
+    return True
+
+
+APP = register(AppModel(BUNDLE_ID, "Weather", WeatherState, render, on_drag=on_drag))

@@ -1,0 +1,47 @@
+"""The probe vocabulary: harness procedures that read a count or a value off the phone.
+
+Side-effect checks name a count probe (compared before the agent and after capture); answer
+checks name a value probe (read at capture). This module only says which probes exist and what
+they read, so the loader can refuse an unknown or wrong-kind probe before a phone is touched;
+the procedures themselves live in the device layer (phoneshell/device/probes.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from phoneshell.registry import Registry
+
+ProbeKind = Literal["count", "value"]
+
+
+@dataclass(frozen=True)
+class ProbeSpec:
+    """A probe as task files see it."""
+
+    name: str
+    kind: ProbeKind
+    """`count` (an integer, compared before/after) or `value` (a string, read at capture)."""
+    doc: str
+    """What it reads; `arg` is the check's `text`."""
+
+
+PROBES: Registry[ProbeSpec] = Registry("probe", "phoneshell schema --probes")
+
+
+def _add(name: str, kind: ProbeKind, doc: str) -> None:
+    PROBES.register(name)(ProbeSpec(name, kind, doc))
+
+
+_add("notes_titled", "count", "Notes whose title (first line) is `arg`, ignoring case, found with "
+     "Notes' own search (up to one screen of results).")
+_add("reminders_titled", "count", "Reminders whose title is `arg`, ignoring case, found with "
+     "Reminders' search (up to one screen of results).")
+_add("safari_tabs", "count", "Open (not private) Safari tabs, as the tab overview counts them.")
+_add("alarms", "count", "Alarms in Clock's Alarms list; with `arg`, only those whose row "
+     "contains it (e.g. 7:30).")
+_add("settings_value", "value", "The value of a Settings row by path, e.g. `General > About > "
+     "Model Number`.")
+_add("weather_temperature", "value", "The temperature Weather shows for My Location on opening.")
+_add("compass_heading", "value", "The heading Compass shows, e.g. 274° W.")

@@ -1,0 +1,41 @@
+"""Side-effect checks: counts before the agent and after capture, compared; unreadable fails."""
+
+from __future__ import annotations
+
+import pytest
+
+from phoneshell.checks import Check, grade_check
+from phoneshell.evidence import Evidence, ProbeReading
+
+TITLE = "phoneshell benchmark"
+
+
+def ev(before: int | None, after: int | None, error: str = "") -> Evidence:
+    return Evidence("t", 1.0, probes=(ProbeReading("notes_titled", TITLE, before, after, error),))
+
+
+def grade(kind: str, evidence: Evidence, by: int = 0) -> tuple[bool, str]:
+    result = grade_check(Check(kind, TITLE, probe="notes_titled", by=by), evidence)
+    return result.passed, result.detail
+
+
+@pytest.mark.parametrize("kind, before, after, by, passes", [
+    ("count_unchanged", 1, 1, 0, True), ("count_unchanged", 1, 2, 0, False),
+    ("count_increased", 1, 2, 0, True), ("count_increased", 1, 3, 0, False),
+    ("count_increased", 1, 3, 2, True), ("count_increased", 1, 1, 0, False),
+    ("count_decreased", 2, 1, 0, True), ("count_decreased", 2, 2, 0, False),
+    ("count_decreased", 5, 2, 3, True),
+])
+def test_counts_compare_before_and_after(kind: str, before: int, after: int, by: int,
+                                         passes: bool) -> None:
+    passed, detail = grade(kind, ev(before, after), by)
+    assert passed is passes
+    assert f"{before} before the agent, {after} after" in detail
+
+
+@pytest.mark.parametrize("kind", ["count_unchanged", "count_increased", "count_decreased"])
+def test_an_unreadable_count_fails_with_the_reason(kind: str) -> None:
+    passed, detail = grade(kind, ev(None, 1, "Notes did not open"))
+    assert not passed and "could not be counted before the agent: Notes did not open" in detail
+    passed, detail = grade(kind, Evidence("t", 1.0))
+    assert not passed and "was not counted for this attempt" in detail

@@ -1,0 +1,177 @@
+"""Path checks from hand-written audit logs: where each must pass, fail, and fail closed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from phoneshell.audit import AuditEvent, Target
+from phoneshell.checks import Check, grade_check
+from phoneshell.evidence import Evidence
+
+SB, CALC, SAFARI, PREFS = ("com.apple.springboard", "com.apple.calculator",
+                           "com.apple.mobilesafari", "com.apple.Preferences")
+
+
+def act(seq: int, kind: str, before: str, after: str | None, phase: str = "agent",
+        target: Target | None = None, **params: object) -> list[AuditEvent]:
+    """One action as the bridge logs it: an intent line, then (unless after is None) an outcome."""
+    base = dict(v=1, run_id="r", task_id="t", attempt=1, phase=phase, seq=seq, t=float(seq),
+                kind=kind, params=params, target=target)
+    intent = AuditEvent(stage="intent", app_before=before, **base)  # type: ignore[arg-type]
+    if after is None:
+        return [intent]
+    return [intent, AuditEvent(stage="outcome", app_after=after, ok=True, **base)]  # type: ignore[arg-type]
+
+
+def log(*actions: list[AuditEvent], audited: bool = True,
+        flags: frozenset[str] = frozenset()) -> Evidence:
+    events: list[AuditEvent] = [e for action in actions for e in action]
+    return Evidence("t", 1.0, events=tuple(events), audited=audited, flags=flags)  # type: ignore[arg-type]
+
+
+def grade(kind: str, ev: Evidence, negate: bool = False, **fields: object) -> tuple[bool, str]:
+    result = grade_check(Check(kind, negate=negate, **fields), ev)  # type: ignore[arg-type]
+    return result.passed, result.detail
+
+
+SWITCH = [act(1, "launch", SB, CALC, bundle_id=CALC), act(2, "home", CALC, SB),
+          act(3, "tap", SB, SAFARI, target=Target("XCUIElementTypeIcon", "Safari")),
+          act(4, "launch", SAFARI, CALC, bundle_id=CALC)]
+PLAIN_CALC = [act(1, "launch", SB, CALC, bundle_id=CALC),
+              act(2, "tap", CALC, CALC, target=Target("XCUIElementTypeButton", "4"))]
+
+
+# opened_in_order -------------------------------------------------------------------------------
+
+def test_opened_in_order_passes_on_the_detour() -> None:
+    passed, detail = grade("opened_in_order", log(*SWITCH), apps=(CALC, SAFARI, CALC))
+    assert passed and "springboard > calculator > springboard > mobilesafari > calculator" in detail
+
+
+def test_opened_in_order_fails_on_a_plain_calculator_run() -> None:
+    passed, detail = grade("opened_in_order", log(*PLAIN_CALC), apps=(CALC, SAFARI, CALC))
+    assert not passed and "wanted calculator > mobilesafari > calculator" in detail
+
+
+def test_opened_in_order_ignores_setup_and_the_app_already_in_front() -> None:
+    setup_only = log(act(1, "launch", SB, SAFARI, phase="setup", bundle_id=SAFARI),
+                     act(2, "launch", SAFARI, CALC, phase="setup", bundle_id=CALC))
+    assert not grade("opened_in_order", setup_only, apps=(SAFARI, CALC))[0]
+    started_in_calc = log(act(1, "tap", CALC, CALC), act(2, "launch", CALC, SAFARI))
+    assert not grade("opened_in_order", started_in_calc, apps=(CALC, SAFARI))[0]
+    assert grade("opened_in_order", started_in_calc, apps=(SAFARI,))[0]
+
+
+def test_opened_in_order_sees_a_change_only_the_next_action_noticed() -> None:
+    late = log(act(1, "tap", SB, SB, target=Target("XCUIElementTypeIcon", "Safari")),
+               act(2, "tap", SAFARI, SAFARI))  # the switch showed only at the next read
+    assert grade("opened_in_order", late, apps=(SAFARI,))[0]
+
+
+def test_negated_opened_in_order_fails_closed_without_a_log() -> None:
+    assert grade("opened_in_order", log(*PLAIN_CALC), negate=True, apps=(CALC, SAFARI))[0]
+    passed, detail = grade("opened_in_order", log(audited=False), negate=True, apps=(SAFARI,))
+    assert not passed and "no audit log was recorded" in detail
+    torn = log(*PLAIN_CALC, flags=frozenset({"audit_torn"}))
+    assert not grade("opened_in_order", torn, negate=True, apps=(SAFARI,))[0]
+
+
+# never_opened -------------------------------------------------------------------------------
+
+def test_never_opened_passes_and_fails() -> None:
+    assert grade("never_opened", log(*PLAIN_CALC), app=SAFARI)[0]
+    passed, detail = grade("never_opened", log(*SWITCH), app=SAFARI)
+    assert not passed and "brought it to the front" in detail
+    failed_launch = log(act(1, "launch", SB, SB, bundle_id=SAFARI))
+    assert not grade("never_opened", failed_launch, app=SAFARI)[0]  # asking counts
+
+
+def test_never_opened_fails_closed_on_partial_logs() -> None:
+    assert not grade("never_opened", log(audited=False), app=SAFARI)[0]
+    passed, detail = grade("never_opened", log(act(1, "tap", SB, None)), app=SAFARI)
+    assert not passed and "no recorded outcome" in detail
+
+
+# typed_into ---------------------------------------------------------------------------------
+
+SEARCH = Target("XCUIElementTypeSearchField", "Search", "Search", "")
+
+
+def test_typed_into_adds_up_keystrokes_into_one_field() -> None:
+    ev = log(act(1, "type", PREFS, PREFS, target=SEARCH, text="Wi"),
+             act(2, "type", PREFS, PREFS, target=Target(SEARCH.type, "Search", "Search", "Wi"),
+                 text="-Fi"))
+    passed, detail = grade("typed_into", ev, text="wi-fi", app=PREFS, into="search")
+    assert passed and "'Wi-Fi'" in detail
+
+
+def test_typed_into_fails_in_another_app_field_or_without_typing() -> None:
+    typed = log(act(1, "type", PREFS, PREFS, target=SEARCH, text="Wi-Fi"))
+    assert not grade("typed_into", typed, text="Wi-Fi", app=SAFARI)[0]
+    assert not grade("typed_into", typed, text="Wi-Fi", into="TextField")[0]
+    tapped_through = log(act(1, "tap", PREFS, PREFS, target=Target("XCUIElementTypeCell", "Wi-Fi")))
+    passed, detail = grade("typed_into", tapped_through, text="Wi-Fi")
+    assert not passed and "the agent typed: no typing" in detail
+
+
+def test_typed_into_does_not_count_what_was_there_and_handles_backspace() -> None:
+    prefilled = log(act(1, "type", PREFS, PREFS,
+                        target=Target(SEARCH.type, "Search", "Search", "Wi-Fi"), text="x"))
+    assert not grade("typed_into", prefilled, text="Wi-Fi")[0]
+    corrected = log(act(1, "type", PREFS, PREFS, target=SEARCH, text="Wu\b\bi-Fi"))
+    assert not grade("typed_into", corrected, text="Wu")[0]
+
+
+def test_negated_typed_into_needs_resolved_fields() -> None:
+    blind = log(act(1, "type", PREFS, PREFS, text="Wi-Fi"))
+    passed, detail = grade("typed_into", blind, negate=True, text="Wi-Fi", into="Search")
+    assert not passed and "no resolved field" in detail
+
+
+# tapped --------------------------------------------------------------------------------------
+
+def test_tapped_matches_the_target_and_app() -> None:
+    ev = log(act(1, "tap", PREFS, PREFS, target=Target("XCUIElementTypeCell", "General")))
+    assert grade("tapped", ev, text="general", app=PREFS)[0]
+    assert not grade("tapped", ev, text="general", app=SAFARI)[0]
+    assert not grade("tapped", ev, text="About")[0]
+
+
+def test_negated_tapped_is_unproven_when_targets_were_not_resolved() -> None:
+    ev = log(act(1, "tap", PREFS, PREFS, x=10, y=20))
+    passed, detail = grade("tapped", ev, negate=True, text="Delete")
+    assert not passed and "had no resolved target" in detail
+    resolved = log(act(1, "tap", PREFS, PREFS, target=Target("XCUIElementTypeCell", "General")))
+    assert grade("tapped", resolved, negate=True, text="Delete")[0]
+
+
+# opened_via_spotlight -------------------------------------------------------------------------
+
+def spotlight_run(result_type: str = "XCUIElementTypeCell") -> Sequence[list[AuditEvent]]:
+    return [act(1, "swipe", SB, SB),
+            act(2, "type", SB, SB, target=Target("XCUIElementTypeSearchField", "Search"),
+                text="Calcu"),
+            act(3, "tap", SB, CALC, target=Target(result_type, "Calculator"))]
+
+
+def test_spotlight_passes_on_a_search_result_tap() -> None:
+    passed, detail = grade("opened_via_spotlight", log(*spotlight_run()), app=CALC)
+    assert passed and "from a Spotlight result 'Calculator'" in detail
+
+
+def test_spotlight_fails_on_a_direct_launch_or_an_icon() -> None:
+    passed, detail = grade("opened_via_spotlight", log(*PLAIN_CALC), app=CALC)
+    assert not passed and "launched com.apple.calculator directly" in detail
+    icon = log(act(1, "tap", SB, CALC, target=Target("XCUIElementTypeIcon", "Calculator")))
+    assert not grade("opened_via_spotlight", icon, app=CALC)[0]
+    searched_then_icon = log(*spotlight_run("XCUIElementTypeIcon"))
+    assert not grade("opened_via_spotlight", searched_then_icon, app=CALC)[0]
+
+
+@pytest.mark.parametrize("kind, fields", [
+    ("opened_in_order", {"apps": (CALC,)}), ("typed_into", {"text": "x"}),
+    ("tapped", {"text": "x"}), ("opened_via_spotlight", {"app": CALC})])
+def test_path_checks_never_pass_without_a_log(kind: str, fields: dict[str, object]) -> None:
+    assert not grade(kind, log(audited=False), **fields)[0]

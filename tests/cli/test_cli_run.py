@@ -1,0 +1,143 @@
+"""`phoneshell run` as a user runs it: a subprocess on the in-process simulated iPhone."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from phoneshell.devices.lock import DeviceLock
+from phoneshell.sim import SimServer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=300)
+
+
+def test_run_with_the_solution_agent_passes_and_records_everything(tmp_path: Path) -> None:
+    done = phoneshell("run", "environments", "--task", "settings.about.*", "--task",
+                      "calculator.arithmetic", "--runs", str(tmp_path), "--run-id", "R")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("no --device given: running on a simulated iPhone at http://")
+    assert "[1/3] calculator.arithmetic" in lines[1] and "passed" in lines[1]
+    assert "3 attempt(s): 3 passed, 0 failed, 0 skipped (100% of scored)" in done.stdout
+    rows = [json.loads(x) for x in (tmp_path / "R" / "results.jsonl").read_text().splitlines()]
+    assert [r["task_id"] for r in rows] == ["calculator.arithmetic", "settings.about.reach",
+                                            "settings.about.serial"]
+    assert all(r["outcome"] == "passed" and r["v"] == 1 for r in rows)
+    manifest = json.loads((tmp_path / "R" / "run.json").read_text())
+    assert manifest["agent"] == "solution" and manifest["devices"][0]["kind"] == "sim"
+    assert manifest["paths"] == ["environments"] and manifest["repeat"] == 1
+    assert [t["id"] for t in manifest["tasks"]] == [r["task_id"] for r in rows]
+    assert all(len(t["sha256"]) == 64 for t in manifest["tasks"])
+
+
+def test_null_agent_fails_and_json_goes_to_stdout(tmp_path: Path) -> None:
+    done = phoneshell("run", "environments", "--task", "settings.about.reach", "--agent",
+                      "null", "--device", "sim", "--runs", str(tmp_path), "--format", "json")
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert (report["passed"], report["failed"], report["skipped"]) == (0, 1, 0)
+    assert report["rows"][0]["checks"][0]["detail"].startswith("in front: 'com.apple.springboard'")
+    assert "settings.about.reach" in done.stderr  # progress lines go to stderr with json
+
+
+def test_bad_options_exit_2_with_a_hint(tmp_path: Path) -> None:
+    no_match = phoneshell("run", "environments", "--task", "nothing.*", "--runs", str(tmp_path))
+    assert no_match.returncode == 2 and "error: no task id matches nothing.*" in no_match.stderr
+    bad_agent = phoneshell("run", "environments", "--agent", "solutoin", "--runs", str(tmp_path))
+    assert bad_agent.returncode == 2
+    assert "error: unknown agent 'solutoin'; did you mean 'solution'?" in bad_agent.stderr
+    bad_device = phoneshell("run", "environments", "--device", "phone", "--runs", str(tmp_path))
+    assert bad_device.returncode == 2
+    assert "error: --device 'phone' is not sim, sim:N, a WDA URL, a udid or all" in \
+        bad_device.stderr
+
+
+def test_an_unreachable_device_cannot_start_a_run(tmp_path: Path) -> None:
+    done = phoneshell("run", "environments", "--task", "settings.about.reach", "--device",
+                      "http://127.0.0.1:9", "--runs", str(tmp_path))
+    assert done.returncode == 2
+    assert "error: cannot start the run: no answer from WDA at http://127.0.0.1:9" in done.stderr
+
+
+def test_resume_runs_only_what_was_not_scored(tmp_path: Path) -> None:
+    first = phoneshell("run", "environments", "--task", "settings.about.reach", "--task",
+                       "calculator.arithmetic", "--repeat", "2", "--runs", str(tmp_path),
+                       "--run-id", "R")
+    assert first.returncode == 0, first.stderr
+    results = tmp_path / "R" / "results.jsonl"
+    rows = results.read_text().splitlines()
+    # make the second attempt of one task look skipped, as a rig failure would have left it
+    skipped = json.loads(rows[1])
+    skipped.update(outcome="skipped", passed=False, skipped=True, skip_reason="rig down: test",
+                   checks=[])
+    results.write_text("\n".join([rows[0], json.dumps(skipped), *rows[2:]]) + "\n")
+    again = phoneshell("run", "--resume", "R", "--runs", str(tmp_path))
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "1 attempt(s): 1 passed" in again.stdout
+    assert "3 attempt(s) were already scored and not run again" in again.stdout
+    final = [json.loads(x) for x in results.read_text().splitlines()]
+    assert len(final) == 5 and final[-1]["task_id"] == skipped["task_id"]
+    assert final[-1]["attempt"] == skipped["attempt"] == 2
+    assert (tmp_path / "R" / "attempts" / skipped["task_id"] / "2.skipped-1").is_dir()
+    manifest = json.loads((tmp_path / "R" / "run.json").read_text())
+    assert len(manifest["resumed_at"]) == 1
+    nothing = phoneshell("run", "--resume", "R", "--runs", str(tmp_path))
+    assert "0 attempt(s)" in nothing.stdout and "4 attempt(s) were already scored" in \
+        nothing.stdout
+
+
+def test_resume_refuses_a_changed_task_and_a_missing_run(tmp_path: Path) -> None:
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    source = (ROOT / "environments" / "settings.about.reach.yaml").read_text()
+    (tasks / "a.yaml").write_text(source)
+    done = phoneshell("run", str(tasks), "--runs", str(tmp_path), "--run-id", "R")
+    assert done.returncode == 0, done.stderr
+    (tasks / "a.yaml").write_text(source.replace("name: ", "name: Changed "))
+    changed = phoneshell("run", "--resume", "R", "--runs", str(tmp_path))
+    assert changed.returncode == 2 and "changed since run R began" in changed.stderr
+    missing = phoneshell("run", "--resume", "nope", "--runs", str(tmp_path))
+    assert missing.returncode == 2 and "error: no run nope in" in missing.stderr
+
+
+def test_several_simulated_phones_share_the_tasks(tmp_path: Path) -> None:
+    done = phoneshell("run", "environments", "--task", "settings.*", "--device", "sim:3",
+                      "--runs", str(tmp_path), "--run-id", "R")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "running on 3 simulated iPhones" in done.stdout
+    rows = [json.loads(x) for x in (tmp_path / "R" / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 18 and all(r["passed"] for r in rows)
+    assert {r["device"] for r in rows} == {"sim-1", "sim-2", "sim-3"}
+    manifest = json.loads((tmp_path / "R" / "run.json").read_text())
+    assert [d["label"] for d in manifest["devices"]] == ["sim-1", "sim-2", "sim-3"]
+    seqs = [json.loads(x)["seq"] for x in (tmp_path / "R" / "audit.jsonl").read_text()
+            .splitlines() if '"stage":"intent"' in x]
+    assert len(set(seqs)) == len(seqs), "one audit log for the run, one seq per action"
+
+
+def test_a_phone_another_run_holds_is_refused_naming_the_holder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PHONESHELL_LOCK_DIR", str(tmp_path / "locks"))
+    with SimServer() as sim:
+        host_port = sim.url.removeprefix("http://")
+        with DeviceLock(host_port, "other-run", directory=tmp_path / "locks"):
+            taken = phoneshell("run", "environments", "--task", "settings.about.reach",
+                               "--device", sim.url, "--runs", str(tmp_path))
+        assert taken.returncode == 2
+        assert f"error: device {host_port} is in use by" in taken.stderr
+        assert "other-run" in taken.stderr
+        free = phoneshell("run", "environments", "--task", "settings.about.reach",
+                          "--device", sim.url, "--runs", str(tmp_path))
+        assert free.returncode == 0, free.stdout + free.stderr
+        assert f"running on {sim.url}" in free.stdout

@@ -1,0 +1,121 @@
+"""`clean_alarms` against the simulated iPhone: it deletes only unnamed, one-off, switched-off
+alarms, one per read, scrolls long lists, survives what an agent leaves open, stops at its limit,
+and fails naming the step when a delete does not take."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from phoneshell.device import Phone, run_step, run_steps
+from phoneshell.device.alarms import MAX_DELETES
+from phoneshell.errors import StepError
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Step, load_task
+from phoneshell.tree import PageSource
+
+CLOCK = "com.apple.mobiletimer"
+CLEAN = Step("clean_alarms", file="teardown.yaml", line=3)
+
+
+def alarm(hour: int, minute: int, *, label: str = "", repeat: str = "", enabled: bool = False,
+          ) -> dict[str, Any]:
+    """A stored alarm (by default a run's artifact: no name, once, switched off)."""
+    return {"id": 0, "hour": hour, "minute": minute, "label": label, "repeat": repeat,
+            "enabled": enabled}
+
+
+def stored(sim: SimServer) -> list[tuple[int, int, str, str, bool]]:
+    """(hour, minute, label, repeat, enabled) of every alarm in Clock's store, in time order."""
+    records = sim.state()["stores"].get(CLOCK, {}).get("alarms", [])
+    return sorted((a["hour"], a["minute"], a.get("label", ""), a.get("repeat", ""),
+                   a.get("enabled", True)) for a in records)
+
+
+def on_alarms_tab(phone: Phone) -> bool:
+    page = PageSource.parse(phone.source())
+    return page.bundle_id == CLOCK and any(
+        e.label == "Alarms" and "Selected" in e.traits for e in page.on_screen())
+
+
+KEEPERS = [alarm(6, 0, label="Wake Up"),                 # named
+           alarm(8, 0, enabled=True),                    # switched on
+           alarm(9, 0, repeat="every day"),              # repeats
+           alarm(21, 15, label="Alarm 2", enabled=True)]
+
+
+def test_only_unnamed_one_off_switched_off_alarms_go(seeded):
+    with seeded([*KEEPERS, alarm(7, 30), alarm(10, 30), alarm(22, 45)]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        run_step(phone, CLEAN)
+        assert stored(sim) == [(6, 0, "Wake Up", "", False), (8, 0, "", "", True),
+                               (9, 0, "", "every day", False), (21, 15, "Alarm 2", "", True)]
+        assert on_alarms_tab(phone)
+
+
+def test_a_named_or_enabled_alarm_is_never_deleted(seeded):
+    with seeded(KEEPERS) as sim:
+        before = stored(sim)
+        run_step(Phone(sim.url, effect_timeout_s=1.0), CLEAN)
+        assert stored(sim) == before
+
+
+def test_duplicates_go_one_at_a_time(seeded):
+    with seeded([alarm(7, 30), alarm(7, 30), alarm(7, 30, label="Alarm")]) as sim:
+        run_step(Phone(sim.url, effect_timeout_s=1.0), CLEAN)
+        # A row labelled "7:30 AM, Alarm" by its name looks the same; its switch decides.
+        assert stored(sim) == []
+
+
+def test_a_list_longer_than_the_screen_is_cleaned_all_the_way_down(seeded):
+    artifacts = [alarm(h, m) for h in range(5, 12) for m in (5, 35)]
+    with seeded([*artifacts, *KEEPERS, alarm(23, 55)]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        run_step(phone, CLEAN)
+        assert [a[:2] for a in stored(sim)] == [(6, 0), (8, 0), (9, 0), (21, 15)]
+
+
+def test_what_the_agent_left_open_does_not_matter(seeded):
+    with seeded([alarm(7, 30), alarm(8, 0, enabled=True)]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        run_steps(phone, [Step("launch", CLOCK), Step("tap", "Alarms"), Step("tap", "Edit"),
+                          Step("tap", "Add")])
+        run_step(phone, CLEAN)
+        assert [a[:2] for a in stored(sim)] == [(8, 0)]
+        assert on_alarms_tab(phone)
+
+
+def test_nothing_to_clean_leaves_clock_on_alarms(phone, sim):
+    run_step(phone, CLEAN)
+    assert stored(sim) == [] and on_alarms_tab(phone)
+
+
+def test_it_stops_at_its_limit(seeded):
+    many = [alarm(h, m) for h in range(0, 24) for m in (0, 20)][:MAX_DELETES + 5]
+    with seeded(many) as sim:
+        run_step(Phone(sim.url, effect_timeout_s=1.0), CLEAN)
+        assert len(stored(sim)) == 5
+
+
+def test_a_delete_that_does_not_take_fails_the_step(seeded):
+    with seeded([alarm(7, 30)]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=0.5)
+        sim.fault_on("drop-writes")  # reads work; taps and swipes are ignored
+        with pytest.raises(StepError) as caught:
+            run_step(phone, CLEAN)
+        assert caught.value.message.startswith("clean_alarms (teardown.yaml:3): ")
+        assert stored(sim) == [(7, 30, "", "", False)]
+
+
+def test_the_suites_teardown_removes_an_alarm_saved_against_the_instruction(environments, sim):
+    task = load_task(environments / "clock.alarm.set_time.yaml")
+    phone = Phone(sim.url, effect_timeout_s=1.0)
+    # The agent saves the alarm it was told not to save; later it rings and switches off.
+    run_steps(phone, [*task.setup, *(task.solution or ()), Step("tap", "Save")])
+    assert stored(sim) == [(7, 30, "", "", True)]
+    with sim.lock:
+        sim.phone.store(CLOCK).records("alarms")[0]["enabled"] = False
+        sim.phone.changed()
+    run_steps(phone, task.teardown)
+    assert stored(sim) == []

@@ -1,0 +1,99 @@
+"""Steps run on the simulated iPhone, each verified by its effect; failures name the step."""
+
+from __future__ import annotations
+
+import pytest
+
+from phoneshell.device import EXECUTORS, Phone, run_step, run_steps
+from phoneshell.errors import StepError
+from phoneshell.sim import SimServer
+from phoneshell.tasks import STEPS, Step
+
+SETTINGS = "com.apple.Preferences"
+
+
+def step(kind: str, arg: str = "", **kw: object) -> Step:
+    return Step(kind, arg, file="t.yaml", line=7, **kw)  # type: ignore[arg-type]
+
+
+def shows(phone: Phone, text: str) -> bool:
+    return text in phone.source()
+
+
+def test_every_step_but_answer_has_an_executor() -> None:
+    assert set(STEPS.names()) - {"answer"} == set(EXECUTORS.names())
+
+
+def test_launch_terminate_home(phone: Phone) -> None:
+    run_step(phone, step("launch", SETTINGS))
+    assert phone.foreground().bundle_id == SETTINGS
+    run_step(phone, step("terminate", SETTINGS))
+    assert phone.foreground().bundle_id == "com.apple.springboard"
+    run_step(phone, step("launch", "com.apple.calculator"))
+    run_step(phone, step("home"))
+    assert phone.foreground().bundle_id == "com.apple.springboard"
+
+
+def test_launch_of_a_missing_app_names_the_step(phone: Phone) -> None:
+    with pytest.raises(StepError) as caught:
+        run_step(phone, step("launch", "com.example.nothing"))
+    assert caught.value.message.startswith("launch 'com.example.nothing' (t.yaml:7):")
+
+
+def test_open_app_by_name_and_by_icon(phone: Phone) -> None:
+    run_step(phone, step("open_app", "Settings"))
+    assert phone.foreground().bundle_id == SETTINGS
+    with pytest.raises(StepError, match="no app called 'Nonesuch' on the home screen"):
+        run_step(phone, step("open_app", "Nonesuch"))
+
+
+def test_tap_navigates_and_fails_clearly_on_a_missing_element(phone: Phone) -> None:
+    run_steps(phone, [step("open_app", "Settings"), step("tap", "General")])
+    assert shows(phone, "About")
+    with pytest.raises(StepError) as caught:
+        run_step(phone, step("tap", "Genral"))
+    assert "no on-screen element matches 'Genral'" in caught.value.message
+    assert "'General'" in caught.value.message  # what the screen shows instead
+
+
+def test_a_tap_the_phone_drops_is_an_error(sim: SimServer, phone: Phone) -> None:
+    run_step(phone, step("open_app", "Settings"))
+    sim.set_faults(["drop-writes"])
+    with pytest.raises(StepError, match="tapping Cell 'General' had no visible effect"):
+        run_step(phone, step("tap", "General"))
+
+
+def test_type_needs_focus_and_is_read_back(phone: Phone) -> None:
+    run_step(phone, step("open_app", "Settings"))
+    with pytest.raises(StepError, match="no text field has focus"):
+        run_step(phone, step("type", "Wi-Fi"))
+    run_steps(phone, [step("tap", "Search"), step("type", "Blue")])
+    assert any(f.focused and f.value == "Blue" for f in phone.fields())
+    run_step(phone, step("type", "tooth"))
+    assert any(f.focused and f.value == "Bluetooth" for f in phone.fields())
+
+
+def test_swipe_scrolls_and_an_ineffective_swipe_is_an_error(phone: Phone) -> None:
+    run_step(phone, step("open_app", "Settings"))
+    run_step(phone, step("swipe", "down"))  # the list moves
+    with pytest.raises(StepError, match="the swipe had no visible effect"):
+        for _ in range(10):  # until the list ends: a swipe that moves nothing is reported
+            run_step(phone, step("swipe", "down"))
+    run_step(phone, step("swipe", "up"))
+
+
+def test_swipe_between_points_opens_notification_centre(phone: Phone) -> None:
+    run_step(phone, step("swipe", start=(60.0, 2.0), end=(60.0, 640.0)))
+    assert shows(phone, "Notification Centre")
+
+
+def test_press_home_and_wait(phone: Phone) -> None:
+    run_steps(phone, [step("open_app", "Calculator"), step("press", "home"),
+                      Step("wait", seconds=0.01)])
+    assert phone.foreground().bundle_id == "com.apple.springboard"
+
+
+def test_setup_on_a_locked_phone_does_not_take_effect(sim: SimServer, phone: Phone) -> None:
+    sim.set_faults(["locked"])
+    with pytest.raises(StepError, match="did not come to the front"):
+        run_step(phone, step("launch", SETTINGS))

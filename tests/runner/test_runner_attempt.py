@@ -1,0 +1,138 @@
+"""One attempt end to end on the simulated iPhone: what is scored, what is skipped and why."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bridge import BridgeServer
+from phoneshell.agents import AgentContext, AgentResult, make_agent
+from phoneshell.agents.reference import SolutionAgent
+from phoneshell.device import Phone
+from phoneshell.runner import AttemptPlan, run_attempt
+from phoneshell.runner.attempt import Rig
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Step, Task, load_tasks
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def suite() -> dict[str, Task]:
+    return {t.id: t for t in load_tasks([ROOT / "environments"]).tasks}
+
+
+@pytest.fixture
+def sim() -> Iterator[SimServer]:
+    server = SimServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def attempt(sim: SimServer, tmp_path: Path, task: Task, agent: object) -> object:
+    installed = frozenset(str(b) for b in sim.state()["installed"])  # type: ignore[union-attr]
+    plan = AttemptPlan("r1", tmp_path / "r1", task, 1, installed)
+    with BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
+        rig = Rig(bridge, Phone(bridge.url, effect_timeout_s=0.5))
+        return run_attempt(plan, rig, agent)  # type: ignore[arg-type]
+
+
+def test_the_solution_passes_and_everything_is_written(sim: SimServer, tmp_path: Path,
+                                                       suite: dict[str, Task]) -> None:
+    done = attempt(sim, tmp_path, suite["settings.about.serial"], make_agent("solution"))
+    row = done.row  # type: ignore[attr-defined]
+    assert (row.outcome, row.passed, row.skipped, done.rig_down) == ("passed", True, False,  # type: ignore[attr-defined]
+                                                                     False)
+    assert row.claim.answer == "MQ163LL/A" and row.teardown.ok
+    folder = tmp_path / "r1" / "attempts" / "settings.about.serial" / "1"
+    assert (folder / "evidence" / "evidence.json").exists()
+    assert json.loads((folder / "verdict.json").read_text())["passed"] is True
+    assert row.evidence == "attempts/settings.about.serial/1/evidence"
+
+
+def test_the_null_agent_is_scored_and_fails(sim: SimServer, tmp_path: Path,
+                                            suite: dict[str, Task]) -> None:
+    row = attempt(sim, tmp_path, suite["settings.about.reach"], make_agent("null")).row  # type: ignore[attr-defined]
+    assert row.outcome == "failed" and not row.skipped
+    assert "in front: 'com.apple.springboard'" in row.checks[0].detail
+
+
+def test_a_setup_step_that_does_not_take_is_skipped_not_failed(sim: SimServer, tmp_path: Path,
+                                                               suite: dict[str, Task]) -> None:
+    task = replace(suite["settings.about.reach"],
+                   setup=(Step("launch", "com.apple.Preferences"), Step("tap", "Nowhere row")))
+    row = attempt(sim, tmp_path, task, make_agent("solution")).row  # type: ignore[attr-defined]
+    assert row.outcome == "skipped"
+    assert row.skip_reason.startswith("setup failed: tap 'Nowhere row'")
+    assert row.checks == ()
+
+
+def test_a_locked_phone_stops_the_run(sim: SimServer, tmp_path: Path,
+                                      suite: dict[str, Task]) -> None:
+    sim.set_faults(["locked"])
+    done = attempt(sim, tmp_path, suite["settings.about.reach"], make_agent("solution"))
+    assert done.rig_down and done.row.outcome == "skipped"  # type: ignore[attr-defined]
+    assert "is locked" in done.row.skip_reason  # type: ignore[attr-defined]
+    assert done.row.teardown.error == "not run: the rig is down"  # type: ignore[attr-defined]
+
+
+def test_an_app_the_phone_lacks_is_skipped(sim: SimServer, tmp_path: Path,
+                                           suite: dict[str, Task]) -> None:
+    task = replace(suite["settings.about.reach"], app="com.example.absent")
+    row = attempt(sim, tmp_path, task, make_agent("solution")).row  # type: ignore[attr-defined]
+    assert row.skip_reason == "com.example.absent is not installed on this phone"
+
+
+def test_an_agent_that_never_ran_is_skipped(sim: SimServer, tmp_path: Path,
+                                            suite: dict[str, Task]) -> None:
+    task = replace(suite["settings.about.reach"], solution=None)
+    row = attempt(sim, tmp_path, task, make_agent("solution")).row  # type: ignore[attr-defined]
+    assert row.skip_reason == "the agent never ran: task settings.about.reach has no solution"
+
+
+class LateAgent(SolutionAgent):
+    """Plays the finish, then reports that it ran out of time (as a timed-out agent would)."""
+
+    def run(self, context: AgentContext) -> AgentResult:
+        done = super().run(context)
+        return replace(done, timed_out=True)
+
+
+def test_a_timed_out_attempt_never_passes(sim: SimServer, tmp_path: Path,
+                                          suite: dict[str, Task]) -> None:
+    row = attempt(sim, tmp_path, suite["settings.about.reach"], LateAgent()).row  # type: ignore[attr-defined]
+    assert all(r.passed for r in row.checks), "the end state is right..."
+    assert row.outcome == "failed" and row.timed_out  # ...and still it cannot pass
+
+
+def test_teardown_failures_are_recorded(sim: SimServer, tmp_path: Path,
+                                        suite: dict[str, Task]) -> None:
+    task = replace(suite["settings.about.reach"],
+                   teardown=(Step("tap", "No such row", file="x.yaml", line=3),
+                             Step("terminate", "com.apple.Preferences")))
+    row = attempt(sim, tmp_path, task, make_agent("solution")).row  # type: ignore[attr-defined]
+    assert row.outcome == "passed" and not row.teardown.ok
+    assert row.teardown.error.startswith("tap 'No such row' (x.yaml:3)")
+    assert Phone(sim.url).foreground().bundle_id != "com.apple.Preferences", \
+        "later teardown steps still ran"
+
+
+class BrokenAgent:
+    name = "broken"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        raise ZeroDivisionError("agent bug")
+
+
+def test_a_harness_error_is_recorded_with_its_traceback(sim: SimServer, tmp_path: Path,
+                                                        suite: dict[str, Task]) -> None:
+    row = attempt(sim, tmp_path, suite["settings.about.reach"], BrokenAgent()).row  # type: ignore[attr-defined]
+    assert row.outcome == "skipped" and row.error_type == "ZeroDivisionError"
+    trace = tmp_path / "r1" / "attempts" / "settings.about.reach" / "1" / "traceback.txt"
+    assert "agent bug" in trace.read_text()

@@ -1,0 +1,119 @@
+"""Calendar: the day view of today on launch, moving between day, week, month and year, Today."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+import wda
+from lxml import etree
+
+from phoneshell.sim import DeviceFacts
+from phoneshell.sim.apps.calendar import add_months, today
+
+CALENDAR = "com.apple.mobilecal"
+WEEKDAY_PATTERN = re.compile(r"Mon|Tue|Wed|Thu|Fri|Sat|Sun")
+
+
+@pytest.fixture
+def cal(client: wda.Client) -> wda.Client:
+    """A session on a freshly launched Calendar."""
+    return client.session(CALENDAR)
+
+
+def shown(client: wda.Client) -> list[str]:
+    """Labels of the on-screen elements with one, in document order."""
+    root = etree.fromstring(client.source().encode())
+    return [e.get("label") for e in root.iter() if e.get("visible") == "true" and e.get("label")
+            and e.get("type") not in ("XCUIElementTypeApplication",)]
+
+
+def test_launch_shows_todays_day_view(cal, client):
+    labels = shown(client)
+    assert "Tuesday  January 9, 2024" in labels
+    assert cal(name="BackButton").get(timeout=1).label == "January"
+    assert cal(className="Button", label="9").get(timeout=1).selected() is True
+    assert cal(label="Team Stand-up").exists and cal(label="Today").exists
+    # The weekday header and the date line already show weekday names, as on a real phone.
+    assert any(WEEKDAY_PATTERN.search(t) for t in labels)
+
+
+def test_weekday_headers_are_initials_in_pixels_and_names_in_the_source(cal):
+    header = cal(className="StaticText", label="Sunday").get(timeout=1)
+    assert header.bounds.width < 20
+
+
+def test_back_goes_up_to_the_month_and_the_year(cal, client):
+    cal(name="BackButton").click()
+    labels = shown(client)
+    assert "January" in labels and "Monday" in labels and "31" in labels
+    assert not any(t.startswith("Tuesday  ") for t in labels)
+    assert cal(name="BackButton").get(timeout=1).label == "2024"
+    cal(name="BackButton").click()
+    assert cal(className="Button", label="December").exists
+    assert not cal(name="BackButton").exists
+    cal(className="Button", label="March").click()
+    assert "March" in shown(client) and cal(className="Button", label="31").exists
+    cal(className="Button", label="15").click()
+    assert "Friday  March 15, 2024" in shown(client)
+
+
+def test_month_view_pages_up_and_down(cal, client):
+    cal(name="BackButton").click()
+    cal.swipe(201, 600, 201, 300)
+    assert "February" in shown(client) and not cal(className="Button", label="30").exists
+    cal.swipe(201, 300, 201, 600)
+    cal.swipe(201, 300, 201, 600)
+    assert "December" in shown(client)
+    assert cal(name="BackButton").get(timeout=1).label == "2023"
+
+
+def test_today_returns_to_today(cal, client):
+    cal.swipe(300, 400, 80, 400)  # the next day
+    assert "Wednesday  January 10, 2024" in shown(client)
+    cal(name="Today").click()
+    assert "Tuesday  January 9, 2024" in shown(client)
+    cal(name="BackButton").click()
+    cal.swipe(201, 600, 201, 300)
+    cal(name="Today").click()
+    assert "January" in shown(client)
+
+
+def test_the_view_sheet_switches_to_week_and_year(cal, client):
+    cal(name="View").click()
+    assert cal(className="Sheet").exists
+    cal(className="Button", label="Week").click()
+    assert not cal(className="Sheet").exists
+    labels = shown(client)
+    assert "Sun 7" in labels and "Sat 13" in labels
+    assert "Tue 9: Team Stand-up" in labels
+    cal(name="View").click()
+    cal(className="Button", label="Year").click()
+    assert cal(className="Button", label="January").exists
+    cal(name="View").click()
+    cal(className="Button", label="Cancel").click()
+    assert not cal(className="Sheet").exists
+
+
+def test_views_are_forgotten_on_terminate(cal, client):
+    cal(name="BackButton").click()
+    cal.app_terminate(CALENDAR)
+    cal.app_launch(CALENDAR)
+    assert "Tuesday  January 9, 2024" in shown(client)
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("Tuesday 9 January", date(2024, 1, 9)),
+    ("Thursday 9 January", date(2025, 1, 9)),
+    ("Monday, March 3", date(2025, 3, 3)),
+    ("Friday 29 February", date(2025, 1, 1)),  # no such Friday near 2025: a fixed fallback
+])
+def test_today_comes_from_the_device_date(said, expected):
+    assert today(DeviceFacts(date=said)) == expected
+
+
+def test_add_months_clamps_the_day():
+    assert add_months(date(2024, 1, 31), 1) == date(2024, 2, 29)
+    assert add_months(date(2024, 1, 9), -1) == date(2023, 12, 9)
+    assert add_months(date(2024, 1, 9), 12) == date(2025, 1, 9)
