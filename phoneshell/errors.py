@@ -8,6 +8,7 @@ The tree stays shallow::
     ├── EvidenceError               an evidence folder that cannot be read
     ├── DeviceError                 the phone or WDA did not answer or refused
     │   ├── DeviceUnreachable       nothing answers at the WDA URL
+    │   ├── DeviceUnusable          WDA answers but cannot be driven (it rejects every session)
     │   └── DeviceLocked            the phone is locked, so gestures would be dropped
     ├── StepError                   a setup/teardown/solution step failed or had no effect
     ├── BridgeError                 the bridge could not forward or log
@@ -93,8 +94,16 @@ class DeviceUnreachable(DeviceError):
     """Nothing answers at the WDA URL."""
 
 
+class DeviceUnusable(DeviceError):
+    """WDA answers, but cannot be driven: it rejects every session, or input never arrives."""
+
+
 class DeviceLocked(DeviceError):
     """The phone is locked: WDA would answer 200 to gestures and do nothing."""
+
+
+RIG_DOWN = (DeviceUnreachable, DeviceUnusable, DeviceLocked)
+"""Errors that mean the rig, not the agent or the task, is broken: a run stops on them."""
 
 
 class StepError(PhoneshellError):

@@ -15,8 +15,6 @@ from phoneshell.device.phone import Phone, wait_until
 from phoneshell.evidence import Capture, Claim, Evidence, Flag
 from phoneshell.tree import PageSource
 
-SETTLE_TIMEOUT_S = 3.0
-"""How long to wait for two reads of the screen to agree before calling it unsettled."""
 SCROLL_LIMIT = 8
 """Drags per direction when capturing a list; long enough for a few screens of rows."""
 SCROLLABLE = ("XCUIElementTypeTable", "XCUIElementTypeCollectionView",
@@ -34,14 +32,17 @@ def needs_of(checks: Iterable[Check]) -> tuple[Need, ...]:
 
 
 def read_settled(phone: Phone) -> tuple[str, bool]:
-    """Read the page source until two reads in a row agree; return it and whether they did."""
+    """Read the page source until two whole reads in a row agree; return the last read and
+    whether they did. A read WDA cut off never counts as agreeing, so a cut-off source is kept
+    only when no whole one came before the deadline."""
     reads = [phone.source()]
 
     def agreed() -> bool:
         reads.append(phone.source())
-        return reads[-1] == reads[-2]
+        return reads[-1] == reads[-2] and PageSource.parse(reads[-1]).complete
 
-    settled = wait_until(agreed, SETTLE_TIMEOUT_S, interval_s=0.1)
+    # As long as a step's effect may take to show: the phone's animations, not ours.
+    settled = wait_until(agreed, phone.effect_timeout_s, interval_s=0.1)
     return reads[-1], settled
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import wda
 from wda.usbmux.exceptions import HTTPError as WDAConnectionError
 
-from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable
+from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable, DeviceUnusable
 from phoneshell.evidence import Foreground
 
 SPRINGBOARD = "com.apple.springboard"
@@ -109,7 +109,7 @@ class Phone:
                                      what=f"POST /session/*{path}").value
             except _StaleSession:
                 self._sid = None
-        raise DeviceError(f"WDA at {self.url} rejected every session for POST /session/*{path}",
+        raise DeviceUnusable(f"WDA at {self.url} rejected every session for POST /session/*{path}",
                           hint="restart WDA; `phoneshell doctor` checks the chain")
 
     def _session(self) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 
 from phoneshell.device.apps import bundle_for
 from phoneshell.device.phone import SPRINGBOARD, Phone, wait_until
-from phoneshell.errors import DeviceError, StepError
+from phoneshell.errors import RIG_DOWN, DeviceError, StepError
 from phoneshell.registry import Registry
 from phoneshell.tasks import STEPS, Step
 from phoneshell.tree import Element, PageSource
@@ -41,15 +41,15 @@ def run_step(phone: Phone, step: Step) -> None:
 
     Raises:
         StepError: the step failed or did not take effect (the message names the step).
-        DeviceError: the phone could not be reached at all.
+        DeviceUnreachable, DeviceUnusable, DeviceLocked: the rig itself is down.
     """
     if step.kind not in EXECUTORS:
         raise StepError(f"{step.describe()}: this phoneshell cannot run {step.kind!r} steps "
                         "on a phone", hint="`phoneshell schema --steps` lists the steps")
     try:
         EXECUTORS.lookup(step.kind)(phone, step)
-    except StepError:
-        raise
+    except (StepError, *RIG_DOWN):
+        raise  # a broken rig is not the step's fault: the caller stops the run
     except DeviceError as exc:
         raise StepError(f"{step.describe()}: {exc.message}", hint=exc.hint) from exc
 

@@ -26,7 +26,8 @@ from phoneshell.checks import Need
 from phoneshell.device import Phone, capture_evidence, needs_of, run_step, run_steps
 from phoneshell.device.phone import SPRINGBOARD
 from phoneshell.device.probes import ProbeError, run_probe
-from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable, RunError, StepError
+from phoneshell.devices.probe import probe_input
+from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, RunError, StepError
 from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import to_jsonable
@@ -78,6 +79,22 @@ class AttemptPlan:
 
 class _Skip(Exception):
     """Not scored: the reason is the message."""
+
+
+def require_rig(rig: Rig) -> None:
+    """Raise `RigDown` when the phone is locked or input no longer reaches its screen.
+
+    WDA answers 200 to every gesture on a locked phone or a wedged one, so an agent's failure
+    there would be the rig's; it is checked before a failure is scored.
+    """
+    try:
+        rig.phone.require_unlocked()
+        probe = probe_input(rig.phone, timeout_s=rig.phone.effect_timeout_s)
+    except DeviceLocked as exc:
+        raise RigDown(exc.message, hint=exc.hint) from exc
+    if not probe.reached:
+        raise RigDown(f"{probe.detail} (checked after the attempt failed)",
+                      hint="`phoneshell doctor` checks the chain; a wedged phone needs a restart")
 
 
 def _check_rig(phone: Phone, plan: AttemptPlan) -> None:
@@ -203,9 +220,15 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
         verdict = grade(task, evidence)
         (folder / "verdict.json").write_text(json.dumps(to_jsonable(verdict), indent=2) + "\n")
+        if not evidence.final or not evidence.final.source.complete:
+            raise _Skip("the phone sent only cut-off page sources at capture, so the end state "
+                        "cannot be graded (a rig fault)")
+        if not verdict.passed or result.timed_out or result.out_of_turns:
+            rig.enter(plan, "check")
+            require_rig(rig)  # a failure is scored only if the phone still takes input
     except _Skip as exc:
         skip_reason = str(exc)
-    except (RigDown, DeviceUnreachable, DeviceLocked) as exc:
+    except (RigDown, *RIG_DOWN) as exc:
         skip_reason, error_type, rig_down = f"rig down: {exc}", type(exc).__name__, True
     except DeviceError as exc:  # WDA refused something the harness needed: not the agent's fault
         skip_reason, error_type = f"device error: {exc}", type(exc).__name__

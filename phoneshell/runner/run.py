@@ -19,7 +19,7 @@ from bridge import BridgeServer
 from phoneshell.agents import make_agent
 from phoneshell.device import Phone
 from phoneshell.errors import RunError
-from phoneshell.runner.attempt import AttemptPlan, Rig, run_attempt
+from phoneshell.runner.attempt import AttemptPlan, Rig, RigDown, require_rig, run_attempt
 from phoneshell.runner.folder import (
     RESULTS,
     RunFolder,
@@ -110,6 +110,16 @@ class _Run:
             # The simulator acts at once; a real phone animates, so give effects time to show.
             effect_s = 1.0 if device.info.kind == "sim" else 5.0
             rig = Rig(bridge, Phone(bridge.url, effect_timeout_s=effect_s))
+            bridge.set_context(self.folder.run_id, "", 0, "probe")  # the preflight's actions
+            try:
+                require_rig(rig)
+            except RigDown as exc:
+                with self.lock:
+                    self.down.append(f"{device.info.label}: {exc.message} (before any "
+                                     "attempt)")
+                return
+            finally:
+                bridge.clear_context()
             while (item := self.next_plan()) is not None:
                 task, attempt = item
                 plan = AttemptPlan(self.folder.run_id, self.folder.run_dir, task, attempt,
@@ -164,6 +174,10 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
                 thread.join()
         if run.queue or (run.down and len(run.down) == len(devices)):
             summary.stopped = "; ".join(run.down) or "stopped"
+            if not summary.rows:
+                raise RunError(f"run {folder.run_id} did not start: {summary.stopped}",
+                               hint="`phoneshell doctor --device ...` checks the chain; then "
+                                    f"`phoneshell run --resume {folder.run_id}`")
     return summary
 
 

@@ -1,0 +1,77 @@
+"""The whole suite on the simulated iPhone, as CI runs it: the reference finishes pass, the null
+agent passes nothing, and the audit log shows every step under its phase."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from phoneshell.audit import PHASES, read_audit
+from phoneshell.tasks import Step, load_tasks
+
+ROOT = Path(__file__).resolve().parents[2]
+# The action kinds each step sends through the bridge (wait and answer send none).
+KINDS = {"home": {"home", "press", "swipe"}, "terminate": {"terminate"}, "launch": {"launch"},
+         "open_app": {"launch", "tap"}, "open_url": {"open_url"}, "tap": {"tap"},
+         "long_press": {"tap"}, "type": {"type"}, "swipe": {"swipe"}, "press": {"press"},
+         "set_picker": {"tap", "type", "swipe"}, "clean_alarms": {"terminate", "launch", "tap"}}
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    return subprocess.run([sys.executable, "-m", "phoneshell", "run", "environments", *args],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
+
+
+@pytest.fixture(scope="module")
+def solution_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    runs = tmp_path_factory.mktemp("runs")
+    done = run("--device", "sim", "--agent", "solution", "--runs", str(runs), "--run-id", "R")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "80 attempt(s): 80 passed, 0 failed, 0 skipped" in done.stdout
+    return runs / "R"
+
+
+def contains_in_order(kinds: list[str], steps: tuple[Step, ...]) -> bool:
+    remaining = iter(kinds)
+    return all(any(kind in KINDS[step.kind] for kind in remaining)
+               for step in steps if step.kind in KINDS)
+
+
+def test_every_audit_line_is_whole_and_every_step_is_under_its_phase(solution_run: Path) -> None:
+    log = read_audit(solution_run / "audit.jsonl")
+    assert log.torn_tail == "" and log.problems == () and log.events
+    assert {e.run_id for e in log.events} == {"R"}
+    assert all(e.phase in PHASES and e.t > 0 for e in log.events)
+    intents = [e.seq for e in log.events if e.stage == "intent"]
+    assert len(intents) == len(set(intents)), "seq is unique per action"
+    outcomes = {e.seq for e in log.events if e.stage == "outcome"}
+    assert outcomes == set(intents), "every intent has its outcome"
+    for task in load_tasks([ROOT / "environments"]).tasks:
+        mine = [e for e in log.events if e.task_id == task.id and e.stage == "intent"]
+        setup = [e.kind for e in mine if e.phase == "setup"]
+        agent = [e.kind for e in mine if e.phase == "agent"]
+        assert contains_in_order(setup, task.setup), (task.id, "setup", setup)
+        assert task.solution is not None
+        assert contains_in_order(agent, task.solution), (task.id, "agent", agent)
+
+
+def test_every_attempt_has_its_evidence_and_audit_slice(solution_run: Path) -> None:
+    rows = [json.loads(x) for x in (solution_run / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 80 and all(r["passed"] for r in rows)
+    for row in rows:
+        manifest = json.loads((solution_run / row["evidence"] / "evidence.json").read_text())
+        assert manifest["audit"] == "audit.jsonl" and manifest["foreground"]
+        assert manifest["flags"] == [], (row["task_id"], manifest["flags"])
+
+
+def test_the_null_agent_passes_no_task(tmp_path: Path) -> None:
+    done = run("--agent", "null", "--runs", str(tmp_path), "--format", "json")
+    report = json.loads(done.stdout)
+    assert (report["passed"], report["skipped"]) == (0, 0), [
+        r["task_id"] for r in report["rows"] if r["passed"]]

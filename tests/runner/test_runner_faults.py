@@ -1,0 +1,88 @@
+"""A broken rig never turns into a score: with each simulator fault, attempts are skipped with
+the reason, or the run refuses to start; never passed, never failed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bridge import BridgeServer
+from phoneshell.agents import make_agent
+from phoneshell.device import Phone
+from phoneshell.runner import AttemptPlan, run_attempt
+from phoneshell.runner.attempt import Rig
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Task, load_tasks
+
+ROOT = Path(__file__).resolve().parents[2]
+TASKS = ("settings.about.reach", "calculator.arithmetic", "safari.read.heading",
+         "notes.create_titled")
+
+
+@pytest.fixture(scope="module")
+def suite() -> dict[str, Task]:
+    return {t.id: t for t in load_tasks([ROOT / "environments"]).tasks}
+
+
+@pytest.fixture
+def sim() -> Iterator[SimServer]:
+    with SimServer() as server:
+        yield server
+
+
+def attempts(sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> list[object]:
+    rows = []
+    with BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
+        rig = Rig(bridge, Phone(bridge.url, timeout_s=10, effect_timeout_s=0.3))
+        for n, task_id in enumerate(TASKS, start=1):
+            plan = AttemptPlan("r1", tmp_path / "r1", suite[task_id], n)
+            rows.append(run_attempt(plan, rig, make_agent("solution")))
+    return rows
+
+
+@pytest.mark.parametrize("fault, reason", [
+    ("locked", "is locked"),
+    ("drop-writes", "input does not reach the screen"),
+    ("stale-session", "rejected every session"),
+    ("truncated-source", "cut-off"),
+    ("gone", "no answer from the phone behind"),
+])
+def test_each_fault_skips_every_attempt_with_its_reason(sim: SimServer, tmp_path: Path,
+                                                       suite: dict[str, Task], fault: str,
+                                                       reason: str) -> None:
+    sim.set_faults([fault])
+    try:
+        done = attempts(sim, tmp_path, suite)
+    finally:
+        sim.set_faults([])
+    rows = [result.row for result in done]  # type: ignore[attr-defined]
+    for row in rows:
+        assert row.outcome == "skipped", (fault, row.task_id, row.outcome, row.checks)
+        assert row.skip_reason, (fault, row.task_id)
+    # the first attempt names the fault (a run would stop there; later ones may fail setup)
+    assert reason in rows[0].skip_reason, (fault, rows[0].skip_reason)
+
+
+def test_a_slow_phone_is_only_slow(sim: SimServer, tmp_path: Path,
+                                   suite: dict[str, Task]) -> None:
+    sim.set_faults(["slow=0.01"])
+    done = attempts(sim, tmp_path, suite)
+    assert [r.row.outcome for r in done] == ["passed"] * len(TASKS)  # type: ignore[attr-defined]
+
+
+def test_a_run_on_a_locked_phone_does_not_start(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONWARNINGS": "error",
+           "PHONESHELL_LOCK_DIR": str(tmp_path / "locks")}
+    with SimServer(faults=["locked"]) as sim:
+        done = subprocess.run(
+            [sys.executable, "-m", "phoneshell", "run", "environments", "--task",
+             "settings.about.reach", "--device", sim.url, "--runs", str(tmp_path), "--run-id",
+             "R"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert done.returncode == 2
+    assert "error: run R did not start: phone-1:" in done.stderr and "is locked" in done.stderr
+    assert not (tmp_path / "R" / "results.jsonl").exists()
