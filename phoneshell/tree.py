@@ -159,9 +159,12 @@ class PageSource:
         pool = self.elements[1:] if everywhere else self.on_screen()
         return [e for e in pool if e.contains(low)]
 
-    def search(self, pattern: re.Pattern[str]) -> RegexHit | None:
-        """The first on-screen (element, attribute) whose text matches `pattern`, or None."""
+    def search(self, pattern: re.Pattern[str], short_type: str = "") -> RegexHit | None:
+        """The first on-screen (element, attribute) whose text matches `pattern`, or None;
+        with `short_type` (e.g. "Button"), only elements of that type."""
         for element in self.on_screen():
+            if short_type and element.short_type != short_type:
+                continue
             for attribute, text in element.texts():
                 match = pattern.search(text)
                 if match:

@@ -31,7 +31,8 @@ def answer_contains(check: Check, evidence: Evidence) -> Finding:
 
 VALUE_PROBE = Field("probe", "str", "The probe that reads the value off the device at capture, "
                                     "e.g. about_value.", required=True)
-VALUE_ARG = Field("text", "str", "What the probe reads, e.g. Model Number.", required=True)
+VALUE_ARG = Field("text", "str", "What the probe reads, when it needs to be told, e.g. "
+                              "General > About > Model Number.")
 
 
 def _read_need(check: Check) -> tuple[Need, ...]:
@@ -46,15 +47,15 @@ def answer_matches_device(check: Check, evidence: Evidence) -> Finding:
     Settings > General > About), ignoring case. The expected answer is never written in the task,
     so the check holds on any phone. Fails when the value could not be read."""
     read = evidence.read(check.probe, check.text)
+    what = check.text or check.probe
     if read is None or read.value is None or not read.value.strip():
         why = read.error if read is not None and read.error else "it was not read at capture"
-        return Finding(False, f"the device's {check.text!r} is unknown: {why}",
-                       unproven=f"the device's {check.text!r} is unknown")
+        return Finding(False, f"the device's {what!r} is unknown: {why}",
+                       unproven=f"the device's {what!r} is unknown")
     want = read.value.strip()
     claim = evidence.claim
     if claim is None or not claim.answer.strip():
-        return Finding(False, f"the agent gave no answer; the device shows {check.text} = "
-                              f"{want!r}", unproven="" if claim else "the agent made no claim")
+        return Finding(False, f"the agent gave no answer; the device shows {what} = {want!r}",
+                       unproven="" if claim else "the agent made no claim")
     holds = want.lower() in claim.answer.lower()
-    return Finding(holds, f"the device shows {check.text} = {want!r}; answer "
-                          f"{shorten(claim.answer)!r}")
+    return Finding(holds, f"the device shows {what} = {want!r}; answer {shorten(claim.answer)!r}")

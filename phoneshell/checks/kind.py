@@ -41,6 +41,8 @@ class Check:
     """The probe whose before/after counts are compared (effect kinds)."""
     by: int = 0
     """How much a count must change (effect kinds)."""
+    type: str = ""
+    """Only elements of this WDA type count, e.g. NavigationBar (state kinds)."""
     file: str = ""
     """The task file the check came from."""
     line: int = 0
@@ -54,7 +56,8 @@ class Check:
     def label(self) -> str:
         """A short name for reports: kind, negation and main argument."""
         arg = self.text or self.app or " > ".join(self.apps) or self.probe
-        return f"{'not ' if self.negate else ''}{self.kind} {arg!r}".rstrip()
+        where = f" in a {self.type}" if self.type else ""
+        return f"{'not ' if self.negate else ''}{self.kind} {arg!r}{where}".rstrip()
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
@@ -179,7 +182,18 @@ def other_fields(check: Check) -> tuple[object, ...]:
 
 def signature(check: Check) -> tuple[object, ...]:
     """Everything that decides what a check passes on (not where it was written)."""
-    return (check.kind, check.negate, check.text, *other_fields(check))
+    return (check.kind, check.negate, check.text, check.type, *other_fields(check))
+
+
+def type_covered(a: Check, b: Check) -> bool:
+    """Whether b's element type restriction is at least as narrow as a's needs.
+
+    Found: an element of b's type is an element, so a without a type is covered; a with a type
+    needs the same type. Proven absent: b must have looked at a's type or at every type.
+    """
+    if a.negate:
+        return b.type in ("", a.type)
+    return a.type in ("", b.type)
 
 
 @dataclass(frozen=True)
@@ -209,7 +223,7 @@ class Contains:
 
     def implied(self, a: Check, b: Check) -> bool:
         """Whether any evidence passing b passes a."""
-        if a.negate != b.negate or other_fields(a) != other_fields(b):
+        if a.negate != b.negate or other_fields(a) != other_fields(b) or not type_covered(a, b):
             return False
         want, have = normal(a.text), normal(b.text)
         if a.negate:

@@ -12,6 +12,8 @@ LABEL_TEXT = Field("text", "str", "Text to find in an element's label, name or v
 REGEX_TEXT = Field("text", "regex", "Pattern searched in each on-screen element's label, name "
                    "and value (Python re, case-sensitive; add (?i) to ignore case).",
                    required=True)
+TYPE = Field("type", "str", "Only elements of this WDA type count (the type without its "
+                            "XCUIElementType prefix, e.g. NavigationBar, Button, Cell).")
 
 
 def _unproven(evidence: Evidence, captures: tuple[Capture, ...]) -> str:
@@ -42,18 +44,20 @@ def foreground_app(check: Check, evidence: Evidence) -> Finding:
 
 def _find_in(check: Check, captures: tuple[Capture, ...], evidence: Evidence) -> Finding:
     for capture in captures:
-        hits = capture.source.find(check.text)
+        hits = [e for e in capture.source.find(check.text)
+                if not check.type or e.short_type == check.type]
         if hits:
             where = "on the final screen" if capture.role == "final" else "while scrolling"
             return Finding(True, f"{check.text!r} found {where} in {hits[0].describe()}")
     final = evidence.final
     seen = final.source.summary() if final is not None else "nothing"
     scope = "on the final screen" if len(captures) <= 1 else f"in {len(captures)} sources"
-    return Finding(False, f"{check.text!r} not found {scope}; the screen shows {seen}",
+    kind = f" in a {check.type}" if check.type else ""
+    return Finding(False, f"{check.text!r} not found{kind} {scope}; the screen shows {seen}",
                    unproven=_unproven(evidence, captures))
 
 
-@check_kind("element_exists", family="state", fields=(LABEL_TEXT,),
+@check_kind("element_exists", family="state", fields=(LABEL_TEXT, TYPE),
             implied_by=Contains(("element_exists",)))
 def element_exists(check: Check, evidence: Evidence) -> Finding:
     """Passes when an on-screen element of the final page source has `text` in its label, name
@@ -66,7 +70,7 @@ def _scroll_needs(check: Check) -> tuple[Need, ...]:
     return (Need("scroll"),)
 
 
-@check_kind("element_exists_anywhere", family="state", fields=(LABEL_TEXT,),
+@check_kind("element_exists_anywhere", family="state", fields=(LABEL_TEXT, TYPE),
             implied_by=Contains(("element_exists", "element_exists_anywhere")),
             needs=_scroll_needs)
 def element_exists_anywhere(check: Check, evidence: Evidence) -> Finding:
@@ -81,7 +85,7 @@ def element_exists_anywhere(check: Check, evidence: Evidence) -> Finding:
     return finding
 
 
-@check_kind("regex_on_screen", family="state", fields=(REGEX_TEXT,), implied_by=Same())
+@check_kind("regex_on_screen", family="state", fields=(REGEX_TEXT, TYPE), implied_by=Same())
 def regex_on_screen(check: Check, evidence: Evidence) -> Finding:
     """Passes when the pattern matches the label, name or value of an on-screen element of the
     final page source (each string searched on its own, case-sensitively)."""
@@ -89,11 +93,12 @@ def regex_on_screen(check: Check, evidence: Evidence) -> Finding:
     if final is None:
         return Finding(False, f"no page source was captured; wanted /{check.text}/",
                        unproven="no page source was captured")
-    hit = final.source.search(check.pattern)
+    hit = final.source.search(check.pattern, check.type)
     if hit is not None:
         return Finding(True, f"/{check.text}/ matched {hit.matched!r} in the {hit.attribute} of "
                              f"{hit.element.describe()}")
-    return Finding(False, f"/{check.text}/ matched nothing on the final screen; it shows "
+    kind = f" in a {check.type}" if check.type else ""
+    return Finding(False, f"/{check.text}/ matched nothing{kind} on the final screen; it shows "
                           f"{final.source.summary()}",
                    unproven=_unproven(evidence, (final,)))
 

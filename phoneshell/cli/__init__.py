@@ -13,7 +13,16 @@ import traceback
 from collections.abc import Sequence
 
 from phoneshell import __version__
-from phoneshell.cli import bridge_cmd, devices_cmd, run_cmd, sim_cmd, tasks_cmd
+from phoneshell.cli import (
+    agent_cmd,
+    bridge_cmd,
+    devices_cmd,
+    report_cmd,
+    run_cmd,
+    sim_cmd,
+    swap_cmd,
+    tasks_cmd,
+)
 from phoneshell.errors import PhoneshellError, TaskFileError
 
 EXIT_OK, EXIT_FAILED, EXIT_UNUSABLE, EXIT_BUG = 0, 1, 2, 3
@@ -31,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim_cmd.add_parsers(commands)
     bridge_cmd.add_parsers(commands)
     devices_cmd.add_parsers(commands)
+    report_cmd.add_parsers(commands)
+    agent_cmd.add_parsers(commands)
+    swap_cmd.add_parsers(commands)
     return parser
 
 

@@ -21,7 +21,7 @@ from phoneshell.errors import DeviceError, PhoneshellError, StepError
 from phoneshell.registry import Registry
 from phoneshell.tasks import Step
 from phoneshell.tasks.probes import PROBES
-from phoneshell.tree import PageSource
+from phoneshell.tree import Element, PageSource
 
 NOTES, REMINDERS, SAFARI, SETTINGS = ("com.apple.mobilenotes", "com.apple.reminders",
                                       "com.apple.mobilesafari", "com.apple.Preferences")
@@ -66,15 +66,32 @@ def _done(phone: Phone, bundle_id: str) -> None:
     run_steps(phone, [Step("terminate", bundle_id)])
 
 
-def _count_rows(phone: Phone, page: PageSource, title: str) -> int:
-    """Cells whose label is exactly `title` (ignoring case) on the results screen."""
-    want = title.strip().lower()
-    rows = [e for e in page.on_screen() if e.type == "XCUIElementTypeCell"
-            and e.label.strip().lower() == want]
+NO_RESULTS = ("no results", "no matches")
+
+
+def _rows(page: PageSource, matches: Callable[[str], bool], cells_only: bool = False,
+          ) -> list[Element]:
+    """Result rows whose label matches: cells, or, in lists without cells (Reminders), the
+    titles themselves. A cell and the title text inside it count once."""
+    shown = [e for e in page.on_screen() if e.label.strip().lower() not in NO_RESULTS]
+    cells = [e for e in shown if e.type == "XCUIElementTypeCell" and matches(e.label)]
+    if cells or cells_only:
+        return cells
+    return [e for e in shown if e.type == "XCUIElementTypeStaticText" and matches(e.label)]
+
+
+def _counted(page: PageSource, rows: list[Element], what: str) -> int:
+    """How many rows; refuses when they might run on below what the screen shows."""
     bottom = page.height * 0.55  # where the keyboard begins: rows below it may be hidden
     if rows and max(r.y + r.height for r in rows) > bottom:
-        raise ProbeError(f"more rows titled {title!r} than one screen shows; cannot count them")
+        raise ProbeError(f"more {what} than one screen shows; cannot count them")
     return len(rows)
+
+
+def _count_titled(page: PageSource, title: str, what: str) -> int:
+    want = title.strip().lower()
+    return _counted(page, _rows(page, lambda label: label.strip().lower() == want),
+                    f"{what} titled {title!r}")
 
 
 @probe("notes_titled")
@@ -82,7 +99,19 @@ def notes_titled(phone: Phone, arg: str) -> int:
     """Notes whose title (first line) is `arg`, ignoring case: searched for in Notes' own search
     field, counted in the results (up to one screen of them)."""
     page = _fresh(phone, NOTES, Step("tap", "Search"), Step("type", arg))
-    count = _count_rows(phone, page, arg)
+    count = _count_titled(page, arg, "notes")
+    _done(phone, NOTES)
+    return count
+
+
+@probe("notes_containing")
+def notes_containing(phone: Phone, arg: str) -> int:
+    """Notes whose title or text contains `arg`: every row Notes' own search finds for it (up to
+    one screen of them)."""
+    page = _fresh(phone, NOTES, Step("tap", "Search"), Step("type", arg))
+    # Notes' search matches title and text alike: every result row is a note containing `arg`
+    count = _counted(page, _rows(page, lambda label: bool(label.strip()), cells_only=True),
+                     f"notes with {arg!r}")
     _done(phone, NOTES)
     return count
 
@@ -92,7 +121,7 @@ def reminders_titled(phone: Phone, arg: str) -> int:
     """Reminders whose title is `arg`, ignoring case: searched for in Reminders' search field,
     counted in the results (up to one screen of them)."""
     page = _fresh(phone, REMINDERS, Step("tap", "Search"), Step("type", arg))
-    count = _count_rows(phone, page, arg)
+    count = _count_titled(page, arg, "reminders")
     _done(phone, REMINDERS)
     return count
 

@@ -250,7 +250,7 @@ def search_row(field: Field, on_cancel: Handler, *, name: str = "Search") -> Row
                                 on_cancel))
         return nodes
 
-    return Row(build=build, container="Other")
+    return Row(build=build, name="SearchRow", container="Other")
 
 
 def tab_bar(facts: DeviceFacts, tabs: Sequence[tuple[str, Handler]], selected: int) -> Node:

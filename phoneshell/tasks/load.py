@@ -130,7 +130,8 @@ def read_check(f: NodeFile, node: Node, task_app: str) -> Check:
                  app=str(values.get("app", "")),
                  apps=cast(tuple[str, ...], values.get("apps", ())),
                  into=str(values.get("into", "")), probe=str(values.get("probe", "")),
-                 by=cast(int, values.get("by", 0)), file=f.path, line=f.line(node))
+                 by=cast(int, values.get("by", 0)), type=str(values.get("type", "")),
+                 file=f.path, line=f.line(node))
 
 
 def read_step(f: NodeFile, node: Node, where: StepList) -> Step:

@@ -36,6 +36,8 @@ def _add(name: str, kind: ProbeKind, doc: str) -> None:
 
 _add("notes_titled", "count", "Notes whose title (first line) is `arg`, ignoring case, found with "
      "Notes' own search (up to one screen of results).")
+_add("notes_containing", "count", "Notes whose title or text contains `arg`, ignoring case, "
+     "found with Notes' own search (up to one screen of results).")
 _add("reminders_titled", "count", "Reminders whose title is `arg`, ignoring case, found with "
      "Reminders' search (up to one screen of results).")
 _add("safari_tabs", "count", "Open (not private) Safari tabs, as the tab overview counts them.")

@@ -136,3 +136,27 @@ def test_a_harness_error_is_recorded_with_its_traceback(sim: SimServer, tmp_path
     assert row.outcome == "skipped" and row.error_type == "ZeroDivisionError"
     trace = tmp_path / "r1" / "attempts" / "settings.about.reach" / "1" / "traceback.txt"
     assert "agent bug" in trace.read_text()
+
+
+class SideDoorAgent:
+    """Drives the phone straight through WDA, around the bridge it was handed."""
+
+    name = "side-door"
+
+    def __init__(self, wda_url: str) -> None:
+        self.wda_url = wda_url
+
+    def run(self, context: AgentContext) -> AgentResult:
+        Phone(self.wda_url).launch("com.apple.Preferences")
+        return AgentResult(ran=True, claim=None)
+
+
+def test_acting_outside_the_bridge_is_flagged_in_the_evidence(sim: SimServer, tmp_path: Path,
+                                                              suite: dict[str, Task]) -> None:
+    row = attempt(sim, tmp_path, suite["settings.about.reach"], SideDoorAgent(sim.url)).row  # type: ignore[attr-defined]
+    manifest = json.loads((tmp_path / "r1" / row.evidence / "evidence.json").read_text())
+    assert "acted_outside_bridge" in manifest["flags"]
+    through = attempt(sim, tmp_path / "b", suite["settings.about.reach"],
+                      make_agent("solution")).row  # type: ignore[attr-defined]
+    clean = json.loads((tmp_path / "b" / "r1" / through.evidence / "evidence.json").read_text())
+    assert clean["flags"] == []

@@ -13,7 +13,6 @@ tasks; a fresh phone has a few seeded notes, one titled "phoneshell benchmark".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -65,21 +64,12 @@ def _go(state: NotesState, host: Host, screen: Folder) -> Handler:
 
 def _search_row(state: NotesState, host: Host) -> layout.Row:
     query = state.query
-    active = query.focused or bool(query.text)
 
     def cancel() -> None:
         query.text = ""
         host.focus(None)
 
-    def build(frame: Rect) -> Sequence[Node]:
-        width = frame.width - (74 if active else 0)
-        nodes = [layout.search_field(query, Rect(frame.x, frame.y + 8, width, 36))]
-        if active:
-            nodes.append(layout.button("Cancel", Rect(frame.x + width + 8, frame.y + 8, 66, 36),
-                                       cancel))
-        return nodes
-
-    return layout.Row(build=build, name="SearchRow", container="Other")
+    return layout.search_row(query, cancel)
 
 
 def _with_delete(table: Node, notes: list[Note], swiped: int | None,

@@ -141,21 +141,12 @@ def _toggler(store: Store, key: str) -> Handler:
 
 def _search_row(state: SettingsState, host: Host) -> layout.Row:
     query = state.query
-    active = query.focused or bool(query.text)
 
     def cancel() -> None:
         query.text = ""
         host.focus(None)
 
-    def build(frame: Rect) -> Sequence[Node]:
-        width = frame.width - (74 if active else 0)
-        nodes = [layout.search_field(query, Rect(frame.x, frame.y + 8, width, 36))]
-        if active:
-            nodes.append(layout.button("Cancel", Rect(frame.x + width + 8, frame.y + 8, 66, 36),
-                                       cancel))
-        return nodes
-
-    return layout.Row(build=build, name="SearchRow", container="Other")
+    return layout.search_row(query, cancel)
 
 
 def _results(state: SettingsState, host: Host) -> list[layout.Section]:

@@ -1,0 +1,158 @@
+"""`command:<cmd>`: run any program as the agent, told about the attempt through its environment.
+
+The command line runs under `/bin/sh -c` in its own process group, in the current folder, with
+the variables of `environment.VARIABLES` set (the bridge URL, the instruction, the budgets, the
+claim file...). It reports its claim with `phoneshell finish` (the claim file) or with a JSON
+line on stdout; the file wins when both are there, and the last valid line wins among lines.
+
+* Out of time: the whole process group is stopped (SIGTERM, then SIGKILL) and the attempt is
+  `timed_out`, so it cannot pass. Whatever the program left running is stopped the same way when
+  it exits, so nothing acts on the phone while the harness captures evidence.
+* stdout and stderr are kept in the attempt folder (`agent.stdout`, `agent.stderr`).
+* A program that cannot start (the shell's exit 126 or 127, without a claim) never ran: the
+  attempt is skipped, with the shell's message.
+* A non-zero exit without a claim is a `failed` claim naming the exit status.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
+from phoneshell.agents.environment import (
+    ATTEMPT_DIR,
+    CLAIM_FILE,
+    INSTRUCTION,
+    MAX_STEPS,
+    TASK_FILE,
+    TASK_ID,
+    TIMEOUT_S,
+    WDA_URL,
+    parse_claim_line,
+    read_claim_file,
+    read_turns,
+)
+from phoneshell.errors import RunError
+from phoneshell.evidence import Claim
+from phoneshell.records import RecordError
+
+SHELL = "/bin/sh"
+GRACE_S = 2.0
+"""How long a stopped program has to exit after SIGTERM before SIGKILL."""
+CANNOT_START = (126, 127)
+"""The shell's exit statuses for "not executable" and "not found"."""
+STDOUT, STDERR, CLAIM = "agent.stdout", "agent.stderr", "claim.json"
+
+
+def _stop_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the program's process group, then SIGKILL whatever is still there after the
+    grace time."""
+    pgid = process.pid  # start_new_session: the group is named after the program
+    try:
+        os.killpg(pgid, signal.SIGTERM)
+    except ProcessLookupError:
+        return  # nothing left
+    deadline = time.monotonic() + GRACE_S
+    while time.monotonic() < deadline:
+        process.poll()  # reap the program itself, or its zombie keeps the group alive
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def _tail(path: Path, limit: int = 300) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return ""
+    return text[-limit:]
+
+
+class CommandAgent:
+    """Run a shell command line as the agent of each attempt."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.name = f"command:{command}"
+
+    def environment(self, context: AgentContext, claim_file: Path) -> dict[str, str]:
+        """The process environment: the caller's, plus the attempt's variables."""
+        task_file = str(Path(context.task.file).resolve()) if context.task.file else ""
+        return {**os.environ, WDA_URL: context.wda_url, INSTRUCTION: context.instruction,
+                TASK_ID: context.task.id, TASK_FILE: task_file,
+                MAX_STEPS: str(context.max_steps), TIMEOUT_S: f"{context.timeout_s:g}",
+                ATTEMPT_DIR: str(context.workdir.resolve()), CLAIM_FILE: str(claim_file)}
+
+    def run(self, context: AgentContext) -> AgentResult:
+        """Run the command to its end or its deadline, then read its claim."""
+        folder = context.workdir.resolve()
+        folder.mkdir(parents=True, exist_ok=True)
+        claim_file = folder / CLAIM
+        claim_file.unlink(missing_ok=True)
+        with (folder / STDOUT).open("wb") as out, (folder / STDERR).open("wb") as err:
+            try:
+                process = subprocess.Popen(
+                    [SHELL, "-c", self.command], stdin=subprocess.DEVNULL, stdout=out,
+                    stderr=err, env=self.environment(context, claim_file),
+                    start_new_session=True)
+            except OSError as exc:
+                return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
+            timed_out = False
+            try:
+                code = process.wait(timeout=context.timeout_s)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+            finally:
+                _stop_group(process)  # the program and anything it left running
+            if timed_out:
+                code = process.wait()
+        return self._result(folder, code, timed_out, context.timeout_s)
+
+    def _result(self, folder: Path, code: int, timed_out: bool, timeout_s: float) -> AgentResult:
+        errors: list[str] = []
+        claim: Claim | None = None
+        try:
+            claim = read_claim_file(folder / CLAIM)
+        except RecordError as exc:
+            errors.append(f"unreadable claim file: {exc}")
+        if claim is None:
+            for line in (folder / STDOUT).read_text(encoding="utf-8", errors="replace"
+                                                    ).splitlines():
+                claim = parse_claim_line(line) or claim
+        use = read_turns(folder)
+        turns, out_of_turns = (use.turns, use.out_of_turns) if use else (0, False)
+        stderr = _tail(folder / STDERR)
+        if timed_out:
+            errors.insert(0, f"ran out of time ({timeout_s:g}s); the command was stopped")
+        elif claim is None and code in CANNOT_START:
+            return AgentResult(ran=False, error=f"the command could not start (exit {code}): "
+                                                f"{stderr or self.command}")
+        elif claim is None and code != 0:
+            how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
+            claim = Claim("failed", summary=f"the command {how} without a claim")
+            errors.append(f"the command {how}" + (f": {stderr}" if stderr else ""))
+        elif claim is None:
+            errors.append("the command exited without a claim")
+        if out_of_turns:
+            errors.append("used its whole turn budget")
+        return AgentResult(ran=True, claim=claim, turns=turns, timed_out=timed_out,
+                           out_of_turns=out_of_turns, error="; ".join(errors))
+
+
+def _command(arg: str) -> Agent:
+    if not arg.strip():
+        raise RunError("the command agent needs a command line",
+                       hint="--agent 'command:python my_agent.py' (see docs/agents.md)")
+    return CommandAgent(arg)
+
+
+AGENTS.register("command")(_command)

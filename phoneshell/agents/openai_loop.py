@@ -1,0 +1,341 @@
+"""`openai:<model>`: a tool-calling loop against any OpenAI-compatible chat completions endpoint.
+
+Stdlib HTTP only. The model gets the shared guide (tools.GUIDE) and its budgets as the system
+prompt, the instruction and the first observation as the user message, and the registry's tools;
+every tool call goes through `PhoneTools` on the bridge URL, so every action is logged. Settings
+come from the environment (docs/agents.md):
+
+    PHONESHELL_OPENAI_BASE_URL, else OPENAI_BASE_URL, else https://api.openai.com/v1
+    PHONESHELL_OPENAI_API_KEY, else OPENAI_API_KEY (needed for the default base URL)
+    PHONESHELL_VISION=1       attach a screenshot after each screen change
+    PHONESHELL_VISION_KEEP=N  images kept in the conversation (default 3; older ones elided)
+    PHONESHELL_OPENAI_RETRIES=N  retries of a 429 or 5xx answer (default 2)
+
+Budgets: `max_steps` tool calls (`done` is accepted after the last) and `timeout_seconds` of wall
+clock; running out of either ends the loop and the attempt cannot pass. A model that never
+answered (an API error before its first reply) means the agent never ran: the attempt is
+skipped. The transcript goes to `transcript.jsonl` in the attempt folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
+from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools
+from phoneshell.errors import RunError
+from phoneshell.evidence import Claim
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+REQUEST_TIMEOUT_S = 120.0
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+MAX_RETRY_WAIT_S = 20.0
+TRANSCRIPT = "transcript.jsonl"
+Message = dict[str, object]
+
+
+@dataclass(frozen=True)
+class OpenAISettings:
+    """Where the model is and how it is talked to (from the environment)."""
+
+    base_url: str
+    api_key: str
+    vision: bool = False
+    keep_images: int = 3
+    retries: int = 2
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> OpenAISettings:
+        """Read the settings; a missing key for the default endpoint is an error up front."""
+        env = dict(os.environ) if environ is None else environ
+        base = (env.get("PHONESHELL_OPENAI_BASE_URL") or env.get("OPENAI_BASE_URL")
+                or DEFAULT_BASE_URL).rstrip("/")
+        key = env.get("PHONESHELL_OPENAI_API_KEY") or env.get("OPENAI_API_KEY") or ""
+        if not key and base == DEFAULT_BASE_URL:
+            raise RunError(f"no API key for {base}",
+                           hint="set OPENAI_API_KEY (or PHONESHELL_OPENAI_API_KEY), or point "
+                                "OPENAI_BASE_URL at an OpenAI-compatible server")
+        return cls(base, key, env.get("PHONESHELL_VISION", "") not in ("", "0"),
+                   _count(env, "PHONESHELL_VISION_KEEP", 3),
+                   _count(env, "PHONESHELL_OPENAI_RETRIES", 2))
+
+
+def _count(env: dict[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "")
+    if not raw:
+        return default
+    if not raw.isdigit():
+        raise RunError(f"{name}={raw!r} is not a whole number", hint=f"e.g. {name}={default}")
+    return int(raw)
+
+
+class ModelError(Exception):
+    """The endpoint failed to answer (HTTP error, unreachable, not an OpenAI-shaped reply)."""
+
+
+class ModelTimeout(ModelError):
+    """The request outlived its timeout."""
+
+
+class ChatClient:
+    """POST /chat/completions on an OpenAI-compatible endpoint, with retries of 429 and 5xx."""
+
+    def __init__(self, settings: OpenAISettings) -> None:
+        self.settings = settings
+
+    def complete(self, body: Message, timeout_s: float, deadline: float) -> Message:
+        """One completion; returns the parsed reply (`choices`, `usage`...)."""
+        for attempt in range(self.settings.retries + 1):
+            try:
+                return self._post(body, timeout_s)
+            except urllib.error.HTTPError as exc:
+                detail = _error_text(exc)
+                if exc.code not in RETRY_STATUSES or attempt == self.settings.retries:
+                    raise ModelError(f"HTTP {exc.code}: {detail}") from exc
+                # The endpoint asked us to come back later: honour Retry-After, within budget.
+                wait = min(_retry_after(exc, attempt), MAX_RETRY_WAIT_S)
+                if time.monotonic() + wait >= deadline:
+                    raise ModelError(f"HTTP {exc.code}: {detail} (no time left to retry)"
+                                     ) from exc
+                time.sleep(wait)
+        raise AssertionError("unreachable")
+
+    def _post(self, body: Message, timeout_s: float) -> Message:
+        url = f"{self.settings.base_url}/chat/completions"
+        headers = {"Content-Type": "application/json"}
+        if self.settings.api_key:
+            headers["Authorization"] = f"Bearer {self.settings.api_key}"
+        request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=timeout_s) as reply:
+                data = json.loads(reply.read().decode("utf-8"))
+        except urllib.error.HTTPError:
+            raise
+        except TimeoutError as exc:
+            raise ModelTimeout(f"no reply from {url} within {timeout_s:.0f}s") from exc
+        except urllib.error.URLError as exc:
+            if isinstance(exc.reason, TimeoutError):
+                raise ModelTimeout(f"no reply from {url} within {timeout_s:.0f}s") from exc
+            raise ModelError(f"cannot reach {url}: {exc.reason}") from exc
+        except (ValueError, OSError) as exc:
+            raise ModelError(f"bad reply from {url}: {exc}") from exc
+        if not isinstance(data, dict) or not data.get("choices"):
+            raise ModelError(f"{url} answered without choices: {str(data)[:300]}")
+        return cast(Message, data)
+
+
+def _error_text(exc: urllib.error.HTTPError) -> str:
+    try:
+        body = exc.read().decode("utf-8", "replace")
+    except OSError:
+        return str(exc.reason)
+    try:
+        error = json.loads(body).get("error")
+        if isinstance(error, dict) and error.get("message"):
+            return str(error["message"])[:300]
+    except (ValueError, AttributeError):
+        pass
+    return body[:300] or str(exc.reason)
+
+
+def _retry_after(exc: urllib.error.HTTPError, attempt: int) -> float:
+    raw = exc.headers.get("Retry-After", "") if exc.headers else ""
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        return float(2 ** attempt)
+
+
+class Transcript:
+    """The conversation as JSON lines in the attempt folder (screenshots as their size only)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def write(self, record: dict[str, object]) -> None:
+        """Append one line."""
+        with self.path.open("a", encoding="utf-8") as out:
+            line = {"t": round(time.time(), 3), **record}
+            out.write(json.dumps(_without_images(line), ensure_ascii=False) + "\n")
+
+
+def _without_images(value: object) -> object:
+    if isinstance(value, dict):
+        if value.get("type") == "image_url":
+            url = str(cast(dict[str, object], value.get("image_url") or {}).get("url", ""))
+            return {"type": "image_url", "image_url": f"[image, {len(url)} characters]"}
+        return {k: _without_images(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_images(v) for v in value]
+    return value
+
+
+def _image_message(png: bytes, caption: str) -> Message:
+    url = "data:image/png;base64," + base64.b64encode(png).decode()
+    return {"role": "user", "content": [{"type": "text", "text": caption},
+                                        {"type": "image_url", "image_url": {"url": url}}]}
+
+
+def _keep_last_images(messages: list[Message], keep: int) -> None:
+    """Replace all but the last `keep` images with a line saying one was there."""
+    seen = 0
+    for message in reversed(messages):
+        parts = message.get("content")
+        if not isinstance(parts, list):
+            continue
+        for i in range(len(parts) - 1, -1, -1):
+            if parts[i].get("type") == "image_url":
+                seen += 1
+                if seen > keep:
+                    parts[i] = {"type": "text", "text": "[earlier screenshot omitted]"}
+
+
+def tool_specs() -> list[Message]:
+    """The registry's tools in the chat completions `tools` shape."""
+    return [{"type": "function", "function": {"name": t.name, "description": t.description,
+                                              "parameters": t.parameters}}
+            for _, t in TOOLS.items()]
+
+
+@dataclass
+class _Conversation:
+    """One attempt's messages, tools and transcript."""
+
+    tools: PhoneTools
+    transcript: Transcript
+    deadline: float
+    timeout_s: float
+    messages: list[Message]
+    answered: bool = False
+    """The model replied at least once (after that, an API error is the attempt's failure)."""
+    talk_turns: int = 0
+    """Replies without a tool call (each counts as a turn)."""
+
+    def add(self, message: Message, **extra: object) -> None:
+        """Append a message to the conversation and to the transcript."""
+        self.messages.append(message)
+        self.transcript.write({"message": message, **extra})
+
+    def end(self, claim: Claim | None = None, *, timed_out: bool = False,
+            out_of_turns: bool = False, error: str = "") -> AgentResult:
+        """Close the transcript and say how the attempt ended (the model took part)."""
+        turns = self.tools.turns + self.talk_turns
+        self.transcript.write({"end": {"turns": turns, "timed_out": timed_out,
+                                       "out_of_turns": out_of_turns, "error": error,
+                                       "claim": None if claim is None else vars(claim)}})
+        return AgentResult(ran=True, claim=claim, turns=turns, timed_out=timed_out,
+                           out_of_turns=out_of_turns, error=error)
+
+    def out_of_time(self) -> AgentResult:
+        """End on the wall clock: the attempt cannot pass."""
+        return self.end(self.tools.claim, timed_out=True,
+                        error=f"ran out of time ({self.timeout_s:.0f}s)")
+
+
+class OpenAIAgent:
+    """Drive the phone with a model behind an OpenAI-compatible chat completions endpoint."""
+
+    def __init__(self, model: str, settings: OpenAISettings) -> None:
+        self.model = model
+        self.name = f"openai:{model}"
+        self.settings = settings
+        self.client = ChatClient(settings)
+
+    def run(self, context: AgentContext) -> AgentResult:
+        """Run the loop until `done`, a reply without a tool call, or a budget runs out."""
+        tools = PhoneTools(context.wda_url, self.settings.vision, context.max_steps)
+        chat = _Conversation(tools, Transcript(context.workdir / TRANSCRIPT),
+                             time.monotonic() + context.timeout_s, context.timeout_s, [])
+        first = tools.observe()
+        chat.add({"role": "system", "content": (
+            f"{GUIDE}\n\nBudget: at most {context.max_steps} tool calls (then only done) and "
+            f"{context.timeout_s:.0f} seconds.")})
+        chat.add(_user_turn(f"{context.instruction}\n\n{first.text}", first.screenshot_png))
+        while True:
+            ended = self._turn(chat, context.max_steps)
+            if ended is not None:
+                return ended
+
+    def _turn(self, chat: _Conversation, max_steps: int) -> AgentResult | None:
+        """Ask the model once and run its tool calls; the result when the attempt ended."""
+        remaining = chat.deadline - time.monotonic()
+        if remaining <= 0:
+            return chat.out_of_time()
+        body: Message = {"model": self.model, "messages": chat.messages, "tools": tool_specs(),
+                         "tool_choice": "auto"}
+        try:
+            reply = self.client.complete(body, min(remaining, REQUEST_TIMEOUT_S), chat.deadline)
+        except ModelError as exc:
+            chat.transcript.write({"error": str(exc)})
+            if time.monotonic() >= chat.deadline:  # the request outlived the attempt's clock
+                return chat.out_of_time()
+            if not chat.answered:  # the model never took part: nothing to score
+                return AgentResult(ran=False, error=f"the model API at "
+                                   f"{self.settings.base_url} never answered: {exc}")
+            return chat.end(Claim("failed", summary=f"model API error: {exc}"),
+                            error=f"model API error: {exc}")
+        chat.answered = True
+        chat.transcript.write({"usage": reply.get("usage"), "id": reply.get("id")})
+        choice = cast(list[Message], reply["choices"])[0]
+        message = cast(Message, choice.get("message") or {})
+        calls = [_call_of(c) for c in cast(list[Message], message.get("tool_calls") or [])]
+        content = message.get("content") or None
+        kept: Message = {"role": "assistant", "content": content}
+        if calls:
+            kept["tool_calls"] = calls
+        chat.add(kept, finish_reason=choice.get("finish_reason"))
+        if not calls:  # talking instead of acting ends the attempt; the text is the summary
+            chat.talk_turns += 1
+            return chat.end(Claim("failed", summary=str(content or "")),
+                            error="the model replied without a tool call")
+        shot: bytes | None = None
+        for call in calls:
+            if time.monotonic() >= chat.deadline:
+                return chat.out_of_time()
+            function = cast(Message, call["function"])
+            done = chat.tools.call(str(function["name"]), str(function["arguments"]))
+            chat.add({"role": "tool", "tool_call_id": call["id"], "content": done.text})
+            if chat.tools.out_of_turns:
+                return chat.end(chat.tools.claim, out_of_turns=True,
+                                error=f"used all {max_steps} tool calls without calling done")
+            if chat.tools.claim is not None:
+                return chat.end(chat.tools.claim)
+            shot = done.screenshot_png or shot
+        if shot is not None:
+            chat.add(_image_message(shot, "The screen now:"))
+            _keep_last_images(chat.messages, self.settings.keep_images)
+        return None
+
+
+def _user_turn(text: str, png: bytes | None) -> Message:
+    """The first user message: the instruction and the first observation (and its image)."""
+    if png is None:
+        return {"role": "user", "content": text}
+    image = cast(list[Message], _image_message(png, "")["content"])[1]
+    return {"role": "user", "content": [{"type": "text", "text": text}, image]}
+
+
+def _call_of(call: Message) -> Message:
+    """A tool call as it goes back to the endpoint (only the fields the API defines)."""
+    function = cast(Message, call.get("function") or {})
+    return {"id": call.get("id", ""), "type": "function",
+            "function": {"name": function.get("name", ""),
+                         "arguments": function.get("arguments") or "{}"}}
+
+
+def _openai(arg: str) -> Agent:
+    if not arg:
+        raise RunError("the openai agent needs a model name",
+                       hint="--agent openai:MODEL, e.g. openai:gpt-4.1")
+    return OpenAIAgent(arg, OpenAISettings.from_env())
+
+
+AGENTS.register("openai")(_openai)

@@ -1,0 +1,138 @@
+"""Agents that re-enact: `open-app` (only opens the task's app: a baseline) and `replay:RUN_DIR`
+(repeats, through the bridge, the agent actions an earlier attempt of the same task logged).
+
+Replaying a recorded finish is how the swap test grades a real agent's finish of task B as task
+A. What the log cannot reproduce (text typed into a secure field is logged as ***; a click on an
+element whose target was not resolved) stops the replay with the reason.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
+from phoneshell.audit import Action, actions, read_audit
+from phoneshell.device import Phone, run_step
+from phoneshell.errors import DeviceError, StepError
+from phoneshell.evidence import Claim, load_evidence
+from phoneshell.tasks import Step
+
+
+class OpenAppAgent:
+    """Opens the task's app and stops: checks that pass now measure nothing the task asked."""
+
+    name = "open-app"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        """Launch `task.app` (nothing, for tasks centred on SpringBoard)."""
+        app = context.task.app
+        if app and app != "com.apple.springboard":
+            try:
+                run_step(Phone(context.wda_url), Step("launch", app))
+            except (StepError, DeviceError) as exc:
+                return AgentResult(ran=True, turns=1, error=str(exc),
+                                   claim=Claim("failed", summary=str(exc)))
+        return AgentResult(ran=True, turns=1, claim=Claim("done", summary=f"opened {app}"))
+
+
+def recorded_actions(run_dir: Path, task_id: str, attempt: int | None = None,
+                     ) -> tuple[tuple[Action, ...], Claim | None]:
+    """The agent-phase actions of a recorded attempt of `task_id`, and its claim.
+
+    With no `attempt`, the last attempt of the task that captured evidence is used.
+
+    Raises:
+        StepError: the run has no such attempt.
+    """
+    folder = run_dir / "attempts" / task_id
+    captured = sorted((int(p.parent.parent.name)
+                       for p in folder.glob("*/evidence/evidence.json")
+                       if p.parent.parent.name.isdigit()), reverse=True)
+    if attempt is None and not captured:
+        raise StepError(f"{run_dir} has no attempt of {task_id} with evidence to replay")
+    attempt = attempt if attempt is not None else captured[0]
+    if attempt not in captured:
+        raise StepError(f"{run_dir} has no attempt {attempt} of {task_id} with evidence")
+    claim = load_evidence(folder / str(attempt) / "evidence").claim
+    log = read_audit(run_dir / "audit.jsonl")
+    events = [e for e in log.events if e.task_id == task_id and e.attempt == attempt]
+    return tuple(a for a in actions(events) if a.phase == "agent"), claim
+
+
+def replay_action(phone: Phone, action: Action) -> None:
+    """Send one logged action again.
+
+    Raises:
+        StepError: the action cannot be reproduced from the log.
+    """
+    p = action.params
+    number = {k: float(v) for k, v in p.items() if isinstance(v, (int, float))
+              and not isinstance(v, bool)}
+    if action.kind in ("launch", "activate") and p.get("bundle_id"):
+        phone.launch(str(p["bundle_id"]))
+    elif action.kind == "terminate":
+        phone.terminate(str(p["bundle_id"]))
+    elif action.kind == "home":
+        phone.home()
+    elif action.kind == "press":
+        phone.press(str(p.get("button", "home")))
+    elif action.kind == "open_url":
+        phone.open_url(str(p["url"]))
+    elif action.kind == "type":
+        text = str(p.get("text", ""))
+        if text == "***":
+            raise StepError(f"{action.describe()}: typed into a secure field; the log keeps no "
+                            "text to replay")
+        phone.type_keys(text)
+    elif action.kind == "swipe" and {"from_x", "from_y", "to_x", "to_y"} <= set(number):
+        phone.drag((number["from_x"], number["from_y"]), (number["to_x"], number["to_y"]),
+                   number.get("duration", 0.0))
+    elif action.kind == "tap" and {"x", "y"} <= set(number):
+        if p.get("gesture") == "hold":
+            phone.touch_and_hold(number["x"], number["y"], number.get("duration", 1.0))
+        else:
+            phone.tap(number["x"], number["y"])
+    elif action.kind == "tap" and action.target is not None and (action.target.label
+                                                                 or action.target.name):
+        run_step(phone, Step("tap", action.target.label or action.target.name))
+    else:
+        raise StepError(f"{action.describe()}: the log does not say enough to replay it")
+
+
+class ReplayAgent:
+    """Repeats the agent actions of a recorded attempt of the same task id."""
+
+    def __init__(self, run_dir: Path, attempt: int | None = None,
+                 task_id: str | None = None) -> None:
+        self.run_dir, self.attempt, self.task_id = run_dir, attempt, task_id
+        self.name = f"replay:{run_dir}"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        """Replay every logged action in order; the recorded claim is the claim."""
+        task_id = self.task_id or context.task.id
+        try:
+            recorded, claim = recorded_actions(self.run_dir, task_id, self.attempt)
+        except StepError as exc:
+            return AgentResult(ran=False, error=exc.message)
+        phone = Phone(context.wda_url)
+        for turn, action in enumerate(recorded, start=1):
+            try:
+                replay_action(phone, action)
+            except (StepError, DeviceError) as exc:
+                return AgentResult(ran=True, turns=turn, error=str(exc),
+                                   claim=Claim("failed", summary=f"replay stopped: {exc}"))
+        return AgentResult(ran=True, turns=len(recorded), claim=claim)
+
+
+def _open_app(arg: str) -> Agent:
+    return OpenAppAgent()
+
+
+def _replay(arg: str) -> Agent:
+    if not arg:
+        raise StepError("replay needs a run folder: --agent replay:runs/RUN_ID")
+    return ReplayAgent(Path(arg))
+
+
+AGENTS.register("open-app")(_open_app)
+AGENTS.register("replay")(_replay)

@@ -1,0 +1,76 @@
+"""`phoneshell finish` (a command agent reports its claim) and `phoneshell mcp` (the tools as an
+MCP server). The MCP SDK is imported only when `mcp` serves."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from phoneshell.agents.environment import WDA_URL, claim_file_from_env, write_claim
+from phoneshell.agents.tools import tool_table
+from phoneshell.errors import PhoneshellError, RunError
+from phoneshell.evidence import CLAIM_STATUSES, Claim, ClaimStatus
+
+
+def add_parsers(commands: Any) -> None:
+    """Register `finish` and `mcp`."""
+    p = commands.add_parser(
+        "finish", help="report an agent's claim from inside an attempt (command agents)",
+        description="Write the claim of the attempt this program runs in to "
+                    "$PHONESHELL_CLAIM_FILE. The claim is recorded in full and never trusted: "
+                    "the phone decides whether the task passed.")
+    p.add_argument("--status", required=True, choices=CLAIM_STATUSES,
+                   help="done (did what was asked), gave_up, or failed")
+    p.add_argument("--answer", default="", metavar="TEXT",
+                   help="the information the task asked for (empty when it asked for none)")
+    p.add_argument("--summary", default="", metavar="TEXT", help="what the agent did")
+    p.set_defaults(run=run_finish)
+
+    p = commands.add_parser(
+        "mcp", help="serve the phone tools over MCP (stdio) for Claude Code, Codex...",
+        description="An MCP server with the phone tools (observe, tap, type, swipe, open_app, "
+                    "press, done), acting through the bridge at --bridge so every action is "
+                    "logged. Inside an attempt, done writes the claim to $PHONESHELL_CLAIM_FILE.")
+    p.add_argument("--bridge", default=os.environ.get(WDA_URL, ""), metavar="URL",
+                   help=f"the bridge's URL (default: ${WDA_URL}, set inside an attempt)")
+    p.add_argument("--vision", action="store_true",
+                   default=os.environ.get("PHONESHELL_VISION", "") not in ("", "0"),
+                   help="attach a screenshot to every reply that reads the screen (default: "
+                        "$PHONESHELL_VISION)")
+    p.add_argument("--tools", action="store_true",
+                   help="print the tool table (Markdown) and exit; needs no SDK and no phone")
+    p.set_defaults(run=run_mcp)
+
+
+def run_finish(args: argparse.Namespace) -> int:
+    """Write the claim file; exit 2 outside an attempt."""
+    path = claim_file_from_env()
+    status: ClaimStatus = args.status
+    try:
+        write_claim(path, Claim(status, args.answer, args.summary))
+    except OSError as exc:
+        raise RunError(f"cannot write the claim to {path}: {exc}",
+                       hint="is the attempt folder still there?") from exc
+    print(f"claim recorded: {status}", file=sys.stderr)
+    return 0
+
+
+def run_mcp(args: argparse.Namespace) -> int:
+    """Serve MCP on stdio until the client leaves (or print the tool table)."""
+    if args.tools:
+        print(tool_table(), end="")
+        return 0
+    if not args.bridge:
+        raise RunError("no bridge URL: give --bridge URL (or run inside an attempt, where "
+                       f"${WDA_URL} is set)",
+                       hint="`phoneshell bridge --wda URL` prints the URL to use")
+    try:
+        from phoneshell.agents import mcp_server
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types", "anyio"):
+            raise
+        raise PhoneshellError(f"the MCP SDK is not installed ({exc})",
+                              hint="pip install 'phoneshell[mcp]'") from exc
+    return mcp_server.serve_stdio(mcp_server.from_environment(args.bridge, args.vision))

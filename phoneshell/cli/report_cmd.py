@@ -1,0 +1,122 @@
+"""`phoneshell report`: read run folders and print what happened (text or JSON), optionally
+writing an HTML report and JUnit XML; or export swap results in AgentHorizon's format and score
+them strictly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, cast
+
+from phoneshell.records import to_jsonable
+from phoneshell.report import agenthorizon
+from phoneshell.report.html_page import write_html
+from phoneshell.report.junit import write_junit
+from phoneshell.report.runs import ReportError, RunRecord, load_run, load_task_paths
+from phoneshell.report.tally import Report, build_report
+from phoneshell.report.text import fraction, render_text
+
+
+def add_parsers(commands: Any) -> None:
+    """Register `report`."""
+    p = commands.add_parser(
+        "report", help="summarize runs: pass rates, skips, claims vs device, comparisons")
+    p.add_argument("run_dirs", nargs="*", type=Path, metavar="RUN_DIR",
+                   help="run folders (runs/<run_id>); two or more are compared pairwise")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--html", type=Path, metavar="FILE",
+                   help="also write one self-contained HTML report")
+    p.add_argument("--junit", type=Path, metavar="FILE",
+                   help="also write JUnit XML (one test case per attempt)")
+    p.add_argument("--tasks", nargs="+", metavar="PATH",
+                   help="task files or folders to read instructions and tags from, instead of "
+                        "the files run.json names (a changed file is reported, never used)")
+    p.add_argument("--swap", type=Path, metavar="SWAP_JSON",
+                   help="output of `phoneshell swap ... --format json`: export it to "
+                        "--agenthorizon DIR and score it")
+    p.add_argument("--agenthorizon", type=Path, metavar="DIR",
+                   help="AgentHorizon export folder: written from --swap, then scored strictly "
+                        "(alone: score the export already in DIR)")
+    p.set_defaults(run=run_report)
+
+
+def _load(args: argparse.Namespace) -> list[RunRecord]:
+    tasks = load_task_paths(args.tasks) if args.tasks else None
+    runs = [load_run(d, tasks) for d in args.run_dirs]
+    labels = [r.label for r in runs]
+    twice = next((x for x in labels if labels.count(x) > 1), None)
+    if twice is not None:
+        raise ReportError(f"two of the run folders are both {twice}",
+                          hint="a report names runs by agent and run id; pass each run once")
+    return runs
+
+
+def _all_passed(report: Report) -> bool:
+    return all(n.attempts and n.passed == n.attempts and not n.not_run for n in report.agents)
+
+
+def _agenthorizon(args: argparse.Namespace, out: Any) -> tuple[bool, object]:
+    """Export (when --swap) and score; return whether the score agrees, and its JSON."""
+    folder: Path = args.agenthorizon
+    swap = None
+    if args.swap is not None:
+        swap = agenthorizon.read_swap(args.swap)
+        agenthorizon.export(swap, args.swap, folder)
+    elif not (folder / agenthorizon.MANIFEST).is_file():
+        raise ReportError(f"{folder / agenthorizon.MANIFEST} is missing",
+                          hint="export swap results first: --swap SWAP_JSON --agenthorizon DIR")
+    got = agenthorizon.score(folder)
+    problems = agenthorizon.disagreements(swap, got) if swap is not None else []
+    print(f"AgentHorizon export {folder}: {got.items} item(s), {got.positives} positive, "
+          f"{got.negatives} negative", file=out)
+    print(f"  strict score: positive {fraction(got.pos_correct, got.positives, got.pos_accuracy)}"
+          f", negative {fraction(got.neg_correct, got.negatives, got.neg_accuracy)}, balanced "
+          + ("n/a" if got.balanced_accuracy is None else f"{100 * got.balanced_accuracy:.1f}%"),
+          file=out)
+    print(f"  counted incorrect: {len(got.missing)} missing verdict(s), {len(got.invalid)} not "
+          "a boolean", file=out)
+    if swap is not None:
+        print("  the swap JSON's accuracies " + ("agree" if not problems else "DISAGREE: "
+                                                 + "; ".join(problems)), file=out)
+    result = {"folder": str(folder), **cast(dict[str, object], to_jsonable(got)),
+              "agrees_with_swap": None if swap is None else not problems}
+    return not problems, result
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Print the report; exit 0 only when every attempt of every run passed (and the
+    AgentHorizon score agrees with the swap JSON)."""
+    if args.swap is not None and args.agenthorizon is None:
+        raise ReportError("--swap needs --agenthorizon DIR to export to",
+                          hint="phoneshell report --swap swap.json --agenthorizon export/")
+    if not args.run_dirs and args.agenthorizon is None:
+        raise ReportError("nothing to report: give run folders, or --agenthorizon DIR",
+                          hint="phoneshell report runs/<run_id> [runs/<other>]")
+    as_json = args.format == "json"
+    notes = sys.stderr if as_json else sys.stdout
+    document: dict[str, object] = {}
+    ok = True
+    if args.run_dirs:
+        runs = _load(args)
+        report = build_report(runs)
+        ok = _all_passed(report)
+        if as_json:
+            document.update(cast(dict[str, object], to_jsonable(report)))
+        else:
+            print(render_text(report), end="")
+        if args.html is not None:
+            write_html(report, runs, args.html)
+            print(f"html: {args.html}", file=notes)
+        if args.junit is not None:
+            write_junit(runs, args.junit)
+            print(f"junit: {args.junit}", file=notes)
+    if args.agenthorizon is not None:
+        agrees, scored = _agenthorizon(args, notes)
+        ok = ok and agrees
+        document["agenthorizon"] = scored
+    if as_json:
+        print(json.dumps(document, indent=2))
+    return 0 if ok else 1

@@ -1,0 +1,90 @@
+"""Two runs on the same tasks, attempt by attempt: both passed, only A, only B, neither, and
+McNemar's exact test on the attempts where they disagree.
+
+A pair is one (task, attempt number) scored in both runs; an attempt skipped or missing in either
+run is left out of the pairs (and counted as unpaired), never read as a failure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from phoneshell.report.runs import RunRecord
+from phoneshell.report.stats import ALPHA, mcnemar_exact, min_discordant
+
+
+@dataclass(frozen=True)
+class TaskPairs:
+    """One task's pairs in a comparison."""
+
+    task_id: str
+    both_passed: int
+    only_a: int
+    only_b: int
+    neither: int
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Run A against run B on the attempts both scored."""
+
+    a: str
+    """Run A's agent and run: "AGENT @ RUN_ID"."""
+    b: str
+    pairs: int
+    """(task, attempt) scored in both runs."""
+    both_passed: int
+    only_a: int
+    """Pairs A passed and B failed."""
+    only_b: int
+    """Pairs B passed and A failed."""
+    neither: int
+    unpaired: int
+    """(task, attempt) recorded in only one run, or skipped in either: left out."""
+    p_value: float
+    """McNemar exact two-sided p-value from only_a and only_b (1.0 when they are 0)."""
+    too_few: bool
+    """Fewer discordant pairs than could ever give p < 0.05 (6): the runs cannot be told apart
+    on these tasks, whatever the split."""
+    significant: bool
+    """p_value < 0.05."""
+    conclusion: str
+    """The result in one sentence."""
+    per_task: tuple[TaskPairs, ...]
+
+
+def _conclusion(a: str, b: str, only_a: int, only_b: int, p: float) -> tuple[bool, str]:
+    discordant, needed = only_a + only_b, min_discordant()
+    if discordant < needed:
+        return True, (f"too few discordant pairs to tell them apart: {discordant} (at least "
+                      f"{needed}, all one way, are needed for p < {ALPHA})")
+    if p < ALPHA:
+        better = a if only_a > only_b else b
+        return False, f"{better} passes more often (McNemar exact p = {p:.3g})"
+    return False, (f"no significant difference (McNemar exact p = {p:.3g} on {discordant} "
+                   "discordant pairs)")
+
+
+def compare(first: RunRecord, second: RunRecord) -> Comparison:
+    """Pair the two runs' scored attempts by task and attempt number and test the difference."""
+    a = {(x.task_id, x.number): x.row for x in first.attempts}
+    b = {(x.task_id, x.number): x.row for x in second.attempts}
+    paired = [k for k in a if k in b and not a[k].skipped and not b[k].skipped]
+    tasks: dict[str, list[int]] = {}
+    for key in paired:
+        counts = tasks.setdefault(key[0], [0, 0, 0, 0])
+        passed_a, passed_b = a[key].passed, b[key].passed
+        slot = 0 if passed_a and passed_b else 1 if passed_a else 2 if passed_b else 3
+        counts[slot] += 1
+    per_task = tuple(TaskPairs(t, *c) for t, c in tasks.items())
+    both = sum(t.both_passed for t in per_task)
+    only_a = sum(t.only_a for t in per_task)
+    only_b = sum(t.only_b for t in per_task)
+    neither = sum(t.neither for t in per_task)
+    p = mcnemar_exact(only_a, only_b)
+    too_few, conclusion = _conclusion(first.label, second.label, only_a, only_b, p)
+    return Comparison(
+        a=first.label, b=second.label, pairs=len(paired), both_passed=both, only_a=only_a,
+        only_b=only_b, neither=neither, unpaired=len(set(a) | set(b)) - len(paired),
+        p_value=p, too_few=too_few, significant=p < ALPHA, conclusion=conclusion,
+        per_task=per_task)

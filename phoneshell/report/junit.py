@@ -1,0 +1,68 @@
+"""JUnit XML for CI systems: one test suite per run, one test case per attempt.
+
+A failed attempt is a `<failure>` carrying every check with its detail; a skipped one is
+`<skipped>` with the reason (never a failure); the claim goes to `<system-out>`. ElementTree
+writes the file, so text from agents and devices is escaped.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
+
+from phoneshell.report.escape import xml_safe
+from phoneshell.report.runs import Attempt, RunRecord
+
+
+def _case(suite: ET.Element, attempt: Attempt) -> None:
+    row = attempt.row
+    case = ET.SubElement(suite, "testcase", classname=xml_safe(row.task_id),
+                         name=xml_safe(f"{row.task_id} #{row.attempt}"),
+                         time=f"{row.seconds:.3f}")
+    if row.skipped:
+        ET.SubElement(case, "skipped", message=xml_safe(f"not scored: {row.skip_reason}"))
+    elif not row.passed:
+        failed = [c for c in row.checks if not c.passed]
+        why = ("ran out of time" if row.timed_out else "ran out of turns" if row.out_of_turns
+               else "; ".join(c.label or c.kind for c in failed) or "no check passed")
+        failure = ET.SubElement(case, "failure", message=xml_safe(why), type="failed")
+        failure.text = xml_safe("\n".join(
+            [f"{'passed' if c.passed else 'FAILED'}  {c.label or c.kind}: {c.detail}"
+             for c in row.checks] + ([f"agent error: {row.error}"] if row.error else [])))
+    out = []
+    if row.claim is not None:
+        out.append(f"claim: {row.claim.status}")
+        out += [f"answer: {row.claim.answer}"] if row.claim.answer else []
+        out += [f"summary: {row.claim.summary}"] if row.claim.summary else []
+    else:
+        out.append("claim: none")
+    out += [f"superseded try: {r.skip_reason}" for r in attempt.superseded]
+    if not row.teardown.ok:
+        out.append(f"teardown failed: {row.teardown.error}")
+    ET.SubElement(case, "system-out").text = xml_safe("\n".join(out))
+
+
+def junit_xml(runs: Sequence[RunRecord]) -> ET.ElementTree:
+    """The JUnit document of these runs."""
+    root = ET.Element("testsuites", name="phoneshell")
+    for run in runs:
+        rows = [a.row for a in run.attempts]
+        suite = ET.SubElement(
+            root, "testsuite", name=xml_safe(run.label), tests=str(len(rows)),
+            failures=str(sum(1 for r in rows if not r.skipped and not r.passed)),
+            skipped=str(sum(r.skipped for r in rows)), errors="0",
+            time=f"{sum(r.seconds for r in rows):.3f}")
+        for attempt in run.attempts:
+            _case(suite, attempt)
+    root.set("tests", str(sum(int(s.get("tests", "0")) for s in root)))
+    root.set("failures", str(sum(int(s.get("failures", "0")) for s in root)))
+    root.set("skipped", str(sum(int(s.get("skipped", "0")) for s in root)))
+    tree = ET.ElementTree(root)
+    ET.indent(tree)
+    return tree
+
+
+def write_junit(runs: Sequence[RunRecord], path: Path) -> None:
+    """Write the JUnit XML file."""
+    junit_xml(runs).write(path, encoding="utf-8", xml_declaration=True)

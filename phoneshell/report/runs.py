@@ -1,0 +1,232 @@
+"""Read run folders for reports: the manifest, one row per attempt (the last row wins, and only
+skipped rows may be superseded), and the task files as the run saw them.
+
+A task file that is missing, or whose bytes changed since the run (its sha256 differs from
+run.json's), is reported as such and its instruction and tags are not used: a report never
+guesses what a run was asked. Never touches the device.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from phoneshell.audit import Action, AuditLog, actions, read_audit
+from phoneshell.errors import PhoneshellError, TaskFileError
+from phoneshell.records import RecordError
+from phoneshell.runner.results import ResultRow, RunManifest, read_results
+from phoneshell.tasks import Task, check_tasks, load_tasks
+
+MANIFEST = "run.json"
+RESULTS = "results.jsonl"
+AUDIT = "audit.jsonl"
+
+TaskFileStatus = Literal["ok", "changed", "missing", "unreadable"]
+
+
+class ReportError(PhoneshellError):
+    """A run folder a report cannot be made from (missing, damaged, or self-contradictory)."""
+
+
+@dataclass(frozen=True)
+class TaskFile:
+    """A task of a run, and whether its file still holds what the run ran."""
+
+    task_id: str
+    file: str
+    """The file as run.json names it (relative to where the run was started)."""
+    sha256: str
+    """The hash run.json recorded."""
+    status: TaskFileStatus
+    """ok (same bytes), changed (the hash differs), missing (no such file, or the id is not in
+    it), unreadable (the file does not load)."""
+    detail: str = ""
+    """What is wrong, for a person ("" when ok)."""
+    task: Task | None = None
+    """The task, only when `status` is ok."""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One attempt of one task: the row that counts, and earlier skipped tries it replaced."""
+
+    task_id: str
+    number: int
+    row: ResultRow
+    """The last row recorded for this (task, attempt)."""
+    superseded: tuple[ResultRow, ...] = ()
+    """Earlier rows of the same attempt, all skipped (a `--resume` ran it again)."""
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """A run folder as a report reads it."""
+
+    run_dir: Path
+    manifest: RunManifest
+    attempts: tuple[Attempt, ...]
+    """One per recorded (task, attempt), in the order their first row was written."""
+    task_files: tuple[TaskFile, ...]
+    """One per task of run.json, in its order."""
+    warnings: tuple[str, ...] = ()
+    audit: AuditLog = field(default=AuditLog(()), repr=False, compare=False)
+    """The run's audit.jsonl, for timelines."""
+
+    @property
+    def run_id(self) -> str:
+        """The run's id."""
+        return self.manifest.run_id
+
+    @property
+    def agent(self) -> str:
+        """The agent as the run was started with it (`--agent`)."""
+        return self.manifest.agent
+
+    @property
+    def label(self) -> str:
+        """How reports name this run's agent: "solution @ RUN_ID"."""
+        return f"{self.agent} @ {self.run_id}"
+
+    @property
+    def planned(self) -> int:
+        """Attempts the run set out to make: tasks x repeat."""
+        return len(self.manifest.tasks) * self.manifest.repeat
+
+    def task(self, task_id: str) -> Task | None:
+        """The task as the run ran it, or None when its file is missing or changed."""
+        return next((f.task for f in self.task_files if f.task_id == task_id), None)
+
+    def timeline(self, attempt: Attempt) -> tuple[Action, ...]:
+        """The actions of the counted try of `attempt`, every phase, from the run's audit.jsonl.
+
+        Earlier skipped tries of the same attempt share its (task, attempt) in the log; they
+        started before this try did, so only events from its start on are kept.
+        """
+        started = attempt.row.started_at
+        return actions(e for e in self.audit.events if e.run_id == self.run_id
+                       and e.task_id == attempt.task_id and e.attempt == attempt.number
+                       and (not attempt.superseded or e.t >= started))
+
+
+def load_run(run_dir: Path, tasks: Sequence[Task] | None = None) -> RunRecord:
+    """Read a run folder.
+
+    Args:
+        run_dir: the folder holding run.json and results.jsonl.
+        tasks: tasks loaded from `--tasks`, used instead of the files run.json names.
+
+    Raises:
+        ReportError: no run.json, a damaged file, a row of another run, or a scored attempt
+            recorded twice (resuming never re-runs a scored attempt; a file with two was edited
+            or merged, and either number would be untrue).
+    """
+    path = run_dir / MANIFEST
+    if not path.exists():
+        raise ReportError(f"{run_dir} is not a run folder: {path} is missing",
+                          hint="pass folders made by `phoneshell run`, e.g. runs/<run_id>")
+    try:
+        manifest = RunManifest.load(path)
+        rows = read_results(run_dir / RESULTS)
+    except RecordError as exc:
+        raise ReportError(str(exc), hint="docs/runs.md describes run.json and "
+                                         "results.jsonl") from exc
+    warnings: list[str] = []
+    foreign = next((r for r in rows if r.run_id != manifest.run_id), None)
+    if foreign is not None:
+        raise ReportError(f"{run_dir / RESULTS} holds a row of run {foreign.run_id!r} "
+                          f"({foreign.task_id} #{foreign.attempt}), not of {manifest.run_id!r}",
+                          hint="a results file holds one run; do not merge them")
+    attempts = _attempts(rows, run_dir)
+    task_files = tuple(_task_file(ref.id, ref.file, _locate(ref.file, run_dir), ref.sha256,
+                                  tasks) for ref in manifest.tasks)
+    planned = {(ref.id, n) for ref in manifest.tasks for n in range(1, manifest.repeat + 1)}
+    for attempt in attempts:
+        if (attempt.task_id, attempt.number) not in planned:
+            warnings.append(f"{manifest.run_id}: {attempt.task_id} #{attempt.number} is not an "
+                            "attempt run.json plans (its task or --repeat)")
+        if attempt.row.task_sha256 and attempt.row.task_sha256 != next(
+                (ref.sha256 for ref in manifest.tasks if ref.id == attempt.task_id),
+                attempt.row.task_sha256):
+            warnings.append(f"{manifest.run_id}: {attempt.task_id} #{attempt.number} ran a task "
+                            "file other than the one run.json records")
+    for file in task_files:
+        if file.status != "ok":
+            warnings.append(f"{manifest.run_id}: task {file.task_id}: {file.detail}; its "
+                            "instruction and tags are not shown (pass the files the run used "
+                            "with --tasks)")
+    log = read_audit(run_dir / AUDIT)
+    if log.problems or log.torn_tail:
+        warnings.append(f"{run_dir / AUDIT}: "
+                        + (log.problems[0] if log.problems else "its last line is torn")
+                        + "; timelines may miss actions")
+    return RunRecord(run_dir, manifest, attempts, task_files, tuple(warnings), log)
+
+
+def _attempts(rows: list[ResultRow], run_dir: Path) -> tuple[Attempt, ...]:
+    by_key: dict[tuple[str, int], list[ResultRow]] = {}
+    for row in rows:
+        by_key.setdefault((row.task_id, row.attempt), []).append(row)
+    attempts = []
+    for (task_id, number), tries in by_key.items():
+        scored_early = next((r for r in tries[:-1] if not r.skipped), None)
+        if scored_early is not None:
+            raise ReportError(
+                f"{run_dir / RESULTS}: {task_id} #{number} was scored ({scored_early.outcome}) "
+                f"and then recorded again; a scored attempt is never re-run",
+                hint="the file was edited or merged; report on the run as phoneshell wrote it")
+        attempts.append(Attempt(task_id, number, tries[-1], tuple(tries[:-1])))
+    return tuple(attempts)
+
+
+def load_task_paths(paths: Sequence[str]) -> tuple[Task, ...]:
+    """Tasks from `--tasks` files and folders; files with errors are left out, not guessed.
+
+    Raises:
+        ReportError: a path that does not exist.
+    """
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        raise ReportError(f"--tasks {missing[0]}: no such file or folder",
+                          hint="pass the task files or folders the runs used")
+    tasks, _problems = check_tasks(paths)
+    return tuple(tasks)
+
+
+def _locate(file: str, run_dir: Path) -> str:
+    """Where a task file run.json names is now: as given (relative to the current folder), or
+    else relative to the folder the run was started in when runs went to `<there>/runs/<id>`.
+    Either way the sha256 decides whether it is the file the run ran."""
+    path = Path(file)
+    if path.is_absolute() or path.is_file():
+        return file
+    started_in = run_dir.resolve().parent.parent / path
+    return str(started_in) if started_in.is_file() else file
+
+
+def _task_file(task_id: str, file: str, found: str, sha256: str,
+               given: Sequence[Task] | None) -> TaskFile:
+    def status(value: TaskFileStatus, detail: str) -> TaskFile:
+        return TaskFile(task_id, file, sha256, value, detail)
+
+    if given is not None:
+        task = next((t for t in given if t.id == task_id), None)
+        if task is None:
+            return status("missing", "not among the --tasks files")
+        where = task.file
+    else:
+        if not Path(found).is_file():
+            return status("missing", f"its file {file} is missing")
+        try:
+            loaded = load_tasks([found]).tasks
+        except TaskFileError as exc:
+            return status("unreadable", f"its file {found} does not load ({exc.message})")
+        task = next((t for t in loaded if t.id == task_id), None)
+        if task is None:
+            return status("missing", f"{found} no longer holds task {task_id}")
+        where = found
+    if task.sha256 != sha256:
+        return status("changed", f"{where} changed since the run (sha256 {task.sha256[:12]}, "
+                                 f"the run ran {sha256[:12]})")
+    return TaskFile(task_id, file, sha256, "ok", "", task)

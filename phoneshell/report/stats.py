@@ -1,0 +1,67 @@
+"""The statistics reports print: a Wilson 95% interval for a pass rate, and McNemar's exact test
+for two agents on the same attempts. Pure arithmetic, exact where it can be (no SciPy).
+"""
+
+from __future__ import annotations
+
+import math
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal distribution."""
+ALPHA = 0.05
+"""The significance level comparisons are read at."""
+
+
+def wilson(passed: int, scored: int, z: float = Z95) -> tuple[float, float] | None:
+    """Wilson score interval for `passed` successes out of `scored` trials (95% by default).
+
+    Unlike the normal approximation it stays inside [0, 1] and is not zero-width at 0/n or n/n,
+    which is where small benchmark runs often sit.
+
+    Returns:
+        (low, high) as fractions, or None when nothing was scored (no rate exists).
+
+    Raises:
+        ValueError: counts out of range.
+    """
+    if scored < 0 or not 0 <= passed <= scored:
+        raise ValueError(f"need 0 <= passed <= scored, got {passed}/{scored}")
+    if scored == 0:
+        return None
+    p = passed / scored
+    z2 = z * z
+    centre = (p + z2 / (2 * scored)) / (1 + z2 / scored)
+    half = (z / (1 + z2 / scored)) * math.sqrt(p * (1 - p) / scored + z2 / (4 * scored * scored))
+    low, high = max(0.0, centre - half), min(1.0, centre + half)
+    # At 0/n and n/n the exact bound is 0 or 1; keep float noise from moving it.
+    return (0.0 if passed == 0 else low, 1.0 if passed == scored else high)
+
+
+def mcnemar_exact(only_a: int, only_b: int) -> float:
+    """Two-sided exact McNemar p-value from the discordant pairs.
+
+    Under "no difference" each discordant pair is a fair coin, so the count that went A's way
+    is Binomial(only_a + only_b, 1/2); the p-value doubles the smaller tail, capped at 1.
+
+    Args:
+        only_a: pairs where only A passed.
+        only_b: pairs where only B passed.
+
+    Raises:
+        ValueError: a negative count.
+    """
+    if only_a < 0 or only_b < 0:
+        raise ValueError(f"counts must not be negative, got {only_a}, {only_b}")
+    n = only_a + only_b
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(only_a, only_b) + 1))
+    return min(1.0, 2 * tail / (1 << n))
+
+
+def min_discordant(alpha: float = ALPHA) -> int:
+    """The fewest discordant pairs that can ever give p < alpha (all of them one way): 6 at 0.05."""
+    n = 1
+    while mcnemar_exact(n, 0) >= alpha:
+        n += 1
+    return n

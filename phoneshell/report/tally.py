@@ -1,0 +1,245 @@
+"""The numbers of a report, counted from run folders: per agent, per tag, per task, and each pair
+of runs compared. `Report` is also the `--format json` document (docs/reports.md).
+
+Not scored is not failed: a skipped attempt (or one never run) is never in a pass rate's
+denominator. Claims are compared with the grade only where there is a grade.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from phoneshell.report.compare import Comparison, compare
+from phoneshell.report.runs import Attempt, RunRecord
+from phoneshell.report.stats import wilson
+
+REPORT_VERSION = 1
+CAPABILITY = "capability:"
+
+
+def skip_category(reason: str) -> str:
+    """The kind of a skip reason: the text before its first colon ("setup failed")."""
+    return reason.split(":")[0].strip() or "no reason recorded"
+
+
+def rate(part: int, whole: int) -> float | None:
+    """part/whole, or None when whole is 0 (there is no rate, not a zero rate)."""
+    return part / whole if whole else None
+
+
+@dataclass(frozen=True)
+class AgentNumbers:
+    """One run's agent: how its attempts went, and how its claims compare with the grades."""
+
+    agent: str
+    """The agent as the run was started with it (`--agent`)."""
+    run_id: str
+    run_dir: str
+    planned: int
+    """Attempts run.json set out to make (tasks x repeat)."""
+    attempts: int
+    """Attempts recorded in results.jsonl (one per task and attempt number; last row wins)."""
+    not_run: int
+    """Planned attempts with no row (the run stopped or was cut short)."""
+    scored: int
+    """Attempts graded: passed + failed. The only denominator of pass rates."""
+    passed: int
+    failed: int
+    pass_rate: float | None
+    """passed / scored; null when nothing was scored."""
+    ci95: tuple[float, float] | None
+    """Wilson 95% interval of pass_rate; null when nothing was scored."""
+    skipped: int
+    """Attempts not scored (setup failed, rig down...): never counted as failed."""
+    skip_reasons: dict[str, int]
+    """Skipped attempts by kind of reason (the reason's text before its first colon)."""
+    superseded: int
+    """Skipped rows replaced by a later try of the same attempt (`--resume`)."""
+    timed_out: int
+    """Scored attempts that ran out of time (these never pass)."""
+    out_of_turns: int
+    """Scored attempts that ran out of turns (these never pass)."""
+    claimed_done: int
+    """Scored attempts whose claim status was done."""
+    claimed_gave_up: int
+    claimed_failed: int
+    no_claim: int
+    """Scored attempts where the agent reported no claim."""
+    with_claim: int
+    """Scored attempts with a claim: the denominator of the two claim rates."""
+    false_claims: int
+    """Claimed done, graded failed."""
+    false_claim_rate: float | None
+    """false_claims / with_claim; null when no scored attempt has a claim."""
+    missed_claims: int
+    """Claimed gave_up or failed, graded passed."""
+    missed_claim_rate: float | None
+    """missed_claims / with_claim; null when no scored attempt has a claim."""
+
+
+@dataclass(frozen=True)
+class TagCell:
+    """One agent's attempts at the tasks that carry one tag."""
+
+    agent: str
+    run_id: str
+    attempts: int
+    scored: int
+    passed: int
+    pass_rate: float | None
+    ci95: tuple[float, float] | None
+    skipped: int
+
+
+@dataclass(frozen=True)
+class TagNumbers:
+    """A tag of the tasks, and every agent's numbers on the tasks that carry it."""
+
+    tag: str
+    capability: bool
+    """Whether it is a `capability:` tag."""
+    agents: tuple[TagCell, ...]
+    """One per run that attempted a task with this tag (whose file is unchanged)."""
+
+
+@dataclass(frozen=True)
+class TaskCell:
+    """One run's outcomes on one task, by attempt number."""
+
+    agent: str
+    run_id: str
+    outcomes: tuple[str, ...]
+    """Attempt 1, 2, ...: passed, failed, skipped or not_run."""
+
+
+@dataclass(frozen=True)
+class TaskRow:
+    """A task and its pass matrix (runs x attempts)."""
+
+    task_id: str
+    name: str
+    """"" when the task file is missing or changed."""
+    instruction: str
+    """"" when the task file is missing or changed."""
+    tags: tuple[str, ...]
+    runs: tuple[TaskCell, ...]
+
+
+@dataclass(frozen=True)
+class TaskFileNote:
+    """A task file as a run recorded it, and whether it still holds what ran."""
+
+    run_id: str
+    task_id: str
+    file: str
+    status: str
+    """ok, changed, missing or unreadable."""
+    detail: str
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything `phoneshell report` prints, as one document."""
+
+    version: int
+    agents: tuple[AgentNumbers, ...]
+    tags: tuple[TagNumbers, ...]
+    tasks: tuple[TaskRow, ...]
+    comparisons: tuple[Comparison, ...]
+    task_files: tuple[TaskFileNote, ...]
+    warnings: tuple[str, ...]
+
+
+def agent_numbers(run: RunRecord) -> AgentNumbers:
+    """Count one run's attempts, skips and claims."""
+    rows = [a.row for a in run.attempts]
+    scored = [r for r in rows if not r.skipped]
+    passed = sum(r.passed for r in scored)
+    claims = Counter(r.claim.status if r.claim else "none" for r in scored)
+    with_claim = len(scored) - claims["none"]
+    false_claims = sum(1 for r in scored if r.claim and r.claim.status == "done" and not r.passed)
+    missed = sum(1 for r in scored if r.claim and r.claim.status != "done" and r.passed)
+    planned = {(t.id, n) for t in run.manifest.tasks for n in range(1, run.manifest.repeat + 1)}
+    recorded = {(a.task_id, a.number) for a in run.attempts}
+    return AgentNumbers(
+        agent=run.agent, run_id=run.run_id, run_dir=str(run.run_dir), planned=run.planned,
+        attempts=len(rows), not_run=len(planned - recorded), scored=len(scored), passed=passed,
+        failed=len(scored) - passed, pass_rate=rate(passed, len(scored)),
+        ci95=wilson(passed, len(scored)), skipped=len(rows) - len(scored),
+        skip_reasons=dict(Counter(skip_category(r.skip_reason) for r in rows if r.skipped)
+                          .most_common()),
+        superseded=sum(len(a.superseded) for a in run.attempts),
+        timed_out=sum(r.timed_out for r in scored),
+        out_of_turns=sum(r.out_of_turns for r in scored),
+        claimed_done=claims["done"], claimed_gave_up=claims["gave_up"],
+        claimed_failed=claims["failed"], no_claim=claims["none"], with_claim=with_claim,
+        false_claims=false_claims, false_claim_rate=rate(false_claims, with_claim),
+        missed_claims=missed, missed_claim_rate=rate(missed, with_claim))
+
+
+def _tag_cell(run: RunRecord, attempts: list[Attempt]) -> TagCell:
+    scored = [a.row for a in attempts if not a.row.skipped]
+    passed = sum(r.passed for r in scored)
+    return TagCell(run.agent, run.run_id, len(attempts), len(scored), passed,
+                   rate(passed, len(scored)), wilson(passed, len(scored)),
+                   len(attempts) - len(scored))
+
+
+def tag_numbers(runs: Sequence[RunRecord]) -> tuple[TagNumbers, ...]:
+    """Per tag, each run's numbers on the tasks carrying it: capability tags first, then the
+    rest, each alphabetical. Tasks whose file is missing or changed have no known tags."""
+    by_tag: dict[str, list[TagCell]] = {}
+    for run in runs:
+        grouped: dict[str, list[Attempt]] = {}
+        for attempt in run.attempts:
+            task = run.task(attempt.task_id)
+            for tag in task.tags if task else ():
+                grouped.setdefault(tag, []).append(attempt)
+        for tag, attempts in grouped.items():
+            by_tag.setdefault(tag, []).append(_tag_cell(run, attempts))
+    order = sorted(by_tag, key=lambda t: (not t.startswith(CAPABILITY), t))
+    return tuple(TagNumbers(t, t.startswith(CAPABILITY), tuple(by_tag[t])) for t in order)
+
+
+def task_rows(runs: Sequence[RunRecord]) -> tuple[TaskRow, ...]:
+    """Every task of any run, in first-seen order, with each run's outcomes by attempt."""
+    ids: dict[str, None] = {}
+    for run in runs:
+        ids.update((ref.id, None) for ref in run.manifest.tasks)
+        ids.update((a.task_id, None) for a in run.attempts)
+    rows = []
+    for task_id in ids:
+        task = next((t for run in runs if (t := run.task(task_id)) is not None), None)
+        cells = []
+        for run in runs:
+            got = {a.number: a.row.outcome for a in run.attempts if a.task_id == task_id}
+            in_run = any(ref.id == task_id for ref in run.manifest.tasks)
+            if not got and not in_run:
+                continue
+            count = max([run.manifest.repeat, *got]) if in_run else max(got)
+            cells.append(TaskCell(run.agent, run.run_id, tuple(
+                got.get(n, "not_run") for n in range(1, count + 1))))
+        rows.append(TaskRow(task_id, task.name if task else "", task.instruction if task else "",
+                            task.tags if task else (), tuple(cells)))
+    return tuple(rows)
+
+
+def build_report(runs: Sequence[RunRecord]) -> Report:
+    """Count everything a report shows, and compare every pair of runs on their common
+    attempts."""
+    comparisons = []
+    warnings = [w for run in runs for w in run.warnings]
+    for i, first in enumerate(runs):
+        for second in runs[i + 1:]:
+            found = compare(first, second)
+            if found.pairs:
+                comparisons.append(found)
+            else:
+                warnings.append(f"{first.label} and {second.label} have no attempt scored in "
+                                "both, so they are not compared")
+    notes = tuple(TaskFileNote(run.run_id, f.task_id, f.file, f.status, f.detail)
+                  for run in runs for f in run.task_files)
+    return Report(REPORT_VERSION, tuple(agent_numbers(run) for run in runs), tag_numbers(runs),
+                  task_rows(runs), tuple(comparisons), notes, tuple(warnings))

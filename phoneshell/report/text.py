@@ -1,0 +1,95 @@
+"""The terminal report: per agent the pass rate with its interval, skips with reasons, claims
+against grades, per tag; then each pair of runs compared. Lines only, no colour.
+"""
+
+from __future__ import annotations
+
+from phoneshell.report.compare import Comparison
+from phoneshell.report.tally import CAPABILITY, AgentNumbers, Report, TagNumbers
+
+
+def pct(value: float | None) -> str:
+    """A fraction as a percentage with one decimal ("n/a" when there is none)."""
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def interval(ci: tuple[float, float] | None) -> str:
+    """A Wilson interval as "95% CI 12.3-45.6%"."""
+    return "" if ci is None else f"95% CI {100 * ci[0]:.1f}-{100 * ci[1]:.1f}%"
+
+
+def fraction(part: int, whole: int, value: float | None) -> str:
+    """"3/8 = 37.5%", or "0/0 (no rate)"."""
+    return f"{part}/{whole} = {pct(value)}" if whole else f"{part}/0 (no rate)"
+
+
+def _agent_lines(n: AgentNumbers) -> list[str]:
+    lines = [f"{n.agent} @ {n.run_id}  ({n.run_dir})",
+             f"  attempts {n.attempts} of {n.planned} planned: {n.scored} scored, "
+             f"{n.skipped} skipped (not scored), {n.not_run} never run"]
+    if n.scored:
+        lines.append(f"  passed {fraction(n.passed, n.scored, n.pass_rate)} of scored  "
+                     f"({interval(n.ci95)})")
+    else:
+        lines.append("  passed: no attempt was scored, so there is no pass rate")
+    for reason, count in n.skip_reasons.items():
+        lines.append(f"  skipped ({count}): {reason}")
+    if n.superseded:
+        lines.append(f"  {n.superseded} skipped row(s) replaced by a later try (--resume); the "
+                     "last row of each attempt counts")
+    if n.timed_out or n.out_of_turns:
+        lines.append(f"  ran out of time {n.timed_out}, out of turns {n.out_of_turns} "
+                     "(these never pass)")
+    lines.append(f"  claims (scored attempts): {n.claimed_done} done, {n.claimed_gave_up} gave "
+                 f"up, {n.claimed_failed} failed, {n.no_claim} with no claim")
+    lines.append("    claimed success but failed: "
+                 f"{fraction(n.false_claims, n.with_claim, n.false_claim_rate)}")
+    lines.append("    claimed failure but passed: "
+                 f"{fraction(n.missed_claims, n.with_claim, n.missed_claim_rate)}")
+    return lines
+
+
+def _tag_lines(tags: tuple[TagNumbers, ...], capability: bool) -> list[str]:
+    chosen = [t for t in tags if t.capability == capability]
+    if not chosen:
+        return []
+    names = [t.tag.removeprefix(CAPABILITY) if capability else t.tag for t in chosen]
+    width = max(len(name) for name in names) + 2
+    lines = ["by capability:" if capability else "by tag:"]
+    for tag, name in zip(chosen, names, strict=True):
+        for cell in tag.agents:
+            skipped = f", {cell.skipped} skipped" if cell.skipped else ""
+            lines.append(f"  {name:<{width}} {cell.agent} @ {cell.run_id}: "
+                         f"{fraction(cell.passed, cell.scored, cell.pass_rate)}"
+                         f"{'  ' + interval(cell.ci95) if cell.ci95 else ''}{skipped}")
+            name = ""
+    return lines
+
+
+def _comparison_lines(c: Comparison) -> list[str]:
+    lines = [f"paired: A = {c.a}  vs  B = {c.b}",
+             f"  {c.pairs} pair(s) (same task and attempt, scored in both); {c.unpaired} left "
+             "out (skipped or missing in one)",
+             f"  both passed {c.both_passed}, only A {c.only_a}, only B {c.only_b}, neither "
+             f"{c.neither}",
+             f"  {c.conclusion}"]
+    width = max(len(t.task_id) for t in c.per_task) + 2
+    lines.append(f"  {'task':<{width}} both  only A  only B  neither")
+    lines += [f"  {t.task_id:<{width}} {t.both_passed:>4}  {t.only_a:>6}  {t.only_b:>6}  "
+              f"{t.neither:>7}" for t in c.per_task]
+    return lines
+
+
+def render_text(report: Report) -> str:
+    """The whole terminal report."""
+    lines: list[str] = []
+    for agent in report.agents:
+        lines += [*_agent_lines(agent), ""]
+    for capability in (True, False):
+        tag_lines = _tag_lines(report.tags, capability)
+        if tag_lines:
+            lines += [*tag_lines, ""]
+    for comparison in report.comparisons:
+        lines += [*_comparison_lines(comparison), ""]
+    lines += [f"warning: {w}" for w in report.warnings]
+    return "\n".join(lines).rstrip("\n") + "\n"

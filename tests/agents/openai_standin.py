@@ -1,0 +1,180 @@
+"""A local stand-in for an OpenAI-compatible chat completions endpoint (tests only).
+
+It speaks the real `/v1/chat/completions` shapes (`tools`, `tool_calls`, `finish_reason`,
+`usage`, OpenAI-style error bodies) and checks what it is sent the way a strict endpoint would
+(tool messages answer the assistant's calls; the tools are function tools with schemas). It
+plays the model from a script (screen_script.py): it reads the latest observation in the
+conversation and picks the id whose text matches the next move.
+
+The model name picks a behaviour:
+
+    stand-in              follow the script for the task in the instruction
+    stand-in-dawdle       follow the script, but observe once more before done
+    stand-in-stale        observe, then tap an id from the first observation, then give up
+    stand-in-talk         answer in prose, without a tool call
+    stand-in-429          answer every request with 429 (a rate limit)
+    stand-in-500-later    follow the script once, then answer 500
+    stand-in-slow         follow the script once, then take SLOW_S to answer each request
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from agents.screen_script import HEADER, Move, find_row, script_for
+
+API_KEY = "test-key"
+SLOW_S = 2.0
+
+
+class BadRequest(Exception):
+    """The request does not have the shape the real API requires."""
+
+
+def _text_of(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        return "\n".join(p.get("text", "") for p in content if p.get("type") == "text")
+    return content or ""
+
+
+def check_shape(body: dict[str, Any]) -> None:
+    """Refuse what the real endpoint would refuse."""
+    if not isinstance(body.get("model"), str) or not isinstance(body.get("messages"), list):
+        raise BadRequest("model and messages are required")
+    for spec in body.get("tools", []):
+        function = spec.get("function", {})
+        if spec.get("type") != "function" or not function.get("name") or \
+                function.get("parameters", {}).get("type") != "object":
+            raise BadRequest(f"bad tool {spec!r}")
+    pending: set[str] = set()
+    for message in body["messages"]:
+        role = message.get("role")
+        if role not in ("system", "user", "assistant", "tool"):
+            raise BadRequest(f"bad role {role!r}")
+        if pending and role != "tool":
+            raise BadRequest("each tool call must be answered by a tool message right after")
+        if role == "assistant":
+            for call in message.get("tool_calls") or []:
+                json.loads(call["function"]["arguments"])
+                pending.add(call["id"])
+        if role == "tool":
+            if message.get("tool_call_id") not in pending:
+                raise BadRequest("a tool message answers no pending tool call")
+            pending.discard(message["tool_call_id"])
+
+
+class StandIn:
+    """The stand-in server on a free loopback port; `requests` keeps every request body."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        stand_in = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - the http.server hook
+                length = int(self.headers.get("Content-Length", "0"))
+                body = json.loads(self.rfile.read(length))
+                status, reply, headers = stand_in.answer(self.path, self.headers, body)
+                data = json.dumps(reply).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True  # a slow answer in flight must not hold up shutdown
+        self.slow = threading.Event()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> StandIn:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+    def answer(self, path: str, headers: Any, body: dict[str, Any]
+               ) -> tuple[int, dict[str, Any], dict[str, str]]:
+        with self.lock:
+            self.requests.append(body)
+            served = sum(1 for r in self.requests if r.get("model") == body.get("model"))
+        if path != "/v1/chat/completions":
+            return 404, error("unknown path", "invalid_request_error"), {}
+        if headers.get("Authorization") != f"Bearer {API_KEY}":
+            return 401, error("Incorrect API key provided", "invalid_request_error"), {}
+        try:
+            check_shape(body)
+        except (BadRequest, KeyError, ValueError) as exc:
+            return 400, error(str(exc), "invalid_request_error"), {}
+        model = body["model"]
+        if model == "stand-in-429":
+            return 429, error("Rate limit reached for requests", "rate_limit_error"), {
+                "Retry-After": "0"}
+        if model == "stand-in-slow" and served > 1:
+            self.slow.wait(SLOW_S)  # a model that takes its time (set() cuts it short)
+        if model == "stand-in-500-later" and served > 1:
+            return 500, error("The server had an error while processing your request",
+                              "server_error"), {"Retry-After": "0"}
+        return 200, self.reply(model, body["messages"]), {}
+
+    def reply(self, model: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        step = sum(1 for m in messages if m["role"] == "assistant")
+        if model == "stand-in-talk":
+            return completion(model, None, "I believe the task is complete.")
+        observations = [_text_of(m) for m in messages if HEADER in _text_of(m)]
+        latest = observations[-1] if observations else ""
+        if model == "stand-in-stale":
+            if step == 0:
+                return completion(model, {}, tool="observe")
+            if step == 1:  # an id from the first observation, stale once observe has run
+                return completion(model, {"id": find_row(observations[0], "Settings").id},
+                                  tool="tap")
+            said = _text_of(messages[-1])
+            return completion(model, {"status": "gave_up", "summary": said}, tool="done")
+        instruction = _text_of(next(m for m in messages if m["role"] == "user"))
+        script = list(script_for(instruction))
+        if model == "stand-in-dawdle":
+            script.insert(len(script) - 1, Move("observe"))
+        if step >= len(script):
+            return completion(model, {"status": "failed", "summary": "script over"}, tool="done")
+        move = script[step]
+        return completion(model, move.arguments(latest), tool=move.tool)
+
+
+def error(message: str, kind: str) -> dict[str, Any]:
+    """An OpenAI-style error body."""
+    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+
+
+_calls = 0
+
+
+def completion(model: str, arguments: dict[str, Any] | None, text: str | None = None,
+               tool: str = "") -> dict[str, Any]:
+    """A chat.completion with one tool call (or only text)."""
+    global _calls
+    _calls += 1
+    message: dict[str, Any] = {"role": "assistant", "content": text, "refusal": None}
+    if arguments is not None:
+        message["tool_calls"] = [{"id": f"call_{_calls}", "type": "function",
+                                  "function": {"name": tool, "arguments": json.dumps(arguments)}}]
+    return {"id": f"chatcmpl-{_calls}", "object": "chat.completion", "created": int(time.time()),
+            "model": model, "system_fingerprint": "fp_standin",
+            "choices": [{"index": 0, "message": message, "logprobs": None,
+                         "finish_reason": "tool_calls" if arguments is not None else "stop"}],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}}

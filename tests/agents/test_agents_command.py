@@ -1,0 +1,184 @@
+"""`command:` agents and `phoneshell finish`: the whole suite played by an outside program, a liar
+whose claims the rows keep, budgets, programs that cannot start, and claims on stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bridge import BridgeServer
+from phoneshell.agents import make_agent
+from phoneshell.agents.environment import CLAIM_FILE, VARIABLES, read_claim_file
+from phoneshell.device import Phone
+from phoneshell.runner import AttemptPlan, run_attempt
+from phoneshell.runner.attempt import Rig
+from phoneshell.runner.results import ResultRow, read_results
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Step, Task, load_tasks
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = shlex.quote(sys.executable)
+PLAY = f"command:{PYTHON} examples/agents/play_solution.py"
+LIAR_TASKS = ("settings.*", "calculator.*", "notes.*", "safari.*")
+
+
+def phoneshell(*args: str, env: dict[str, str] | None = None
+               ) -> subprocess.CompletedProcess[str]:
+    """The CLI as a user runs it (the venv's bin first on PATH, as in an activated venv)."""
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    full = {**os.environ, "PATH": path, "PYTHONWARNINGS": "error", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
+                          text=True, cwd=ROOT, env=full, timeout=900)
+
+
+@pytest.fixture(scope="module")
+def suite() -> dict[str, Task]:
+    return {t.id: t for t in load_tasks([ROOT / "environments"]).tasks}
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The whole suite, played by examples/agents/play_solution.py as a command agent."""
+    runs = tmp_path_factory.mktemp("runs")
+    done = phoneshell("run", "environments", "--device", "sim", "--agent", PLAY, "--runs",
+                      str(runs), "--run-id", "PLAY")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "80 attempt(s): 80 passed, 0 failed, 0 skipped" in done.stdout
+    return runs / "PLAY"
+
+
+def test_a_command_playing_the_solution_passes_every_task(played: Path,
+                                                          suite: dict[str, Task]) -> None:
+    rows = read_results(played / "results.jsonl")
+    assert len(rows) == 80 and all(r.outcome == "passed" for r in rows)
+    for row in rows:
+        task = suite[row.task_id]
+        assert row.claim is not None and row.claim.status == "done"
+        assert row.claim.answer == (task.answer() or "")
+        assert row.claim.summary.startswith(f"played the reference finish of {task.id} (")
+        assert (played / "attempts" / task.id / "1" / "agent.stderr").exists()
+
+
+def test_the_rows_keep_each_claim_in_full(played: Path) -> None:
+    for line in (played / "results.jsonl").read_text().splitlines():
+        claim = json.loads(line)["claim"]
+        assert set(claim) == {"status", "answer", "summary"}
+        assert claim == vars(read_claim_file(played / "attempts" / json.loads(line)["task_id"]
+                                             / "1" / "claim.json"))
+
+
+def test_a_liar_claims_done_on_tasks_it_fails(tmp_path: Path) -> None:
+    globs = [a for g in LIAR_TASKS for a in ("--task", g)]
+    done = phoneshell("run", "environments", "--device", "sim", "--agent",
+                      "command:sh examples/agents/liar.sh", "--runs", str(tmp_path),
+                      "--run-id", "LIAR", *globs)
+    assert done.returncode == 1, done.stderr[-2000:]
+    rows = read_results(tmp_path / "LIAR" / "results.jsonl")
+    assert len(rows) > 20
+    for row in rows:
+        assert row.outcome == "failed", row.task_id
+        assert row.claim is not None and row.claim.status == "done"
+        assert row.claim.summary == "Opened the app and did exactly what was asked."
+
+
+def test_finish_outside_an_attempt_is_a_clear_error() -> None:
+    env = {k: v for k, v in os.environ.items() if k != CLAIM_FILE}
+    done = subprocess.run([sys.executable, "-m", "phoneshell", "finish", "--status", "done",
+                           "--answer", "x"], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert done.returncode == 2
+    assert "error: PHONESHELL_CLAIM_FILE is not set" in done.stderr
+    assert "hint: run the program as an agent" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_finish_writes_the_claim_file(tmp_path: Path) -> None:
+    path = tmp_path / "claim.json"
+    done = phoneshell("finish", "--status", "gave_up", "--answer", "", "--summary",
+                      "no such row", env={CLAIM_FILE: str(path)})
+    assert done.returncode == 0 and done.stdout == ""
+    claim = read_claim_file(path)
+    assert claim is not None and (claim.status, claim.summary) == ("gave_up", "no such row")
+    bad = phoneshell("finish", "--status", "maybe", env={CLAIM_FILE: str(path)})
+    assert bad.returncode == 2 and "invalid choice: 'maybe'" in bad.stderr
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
+        yield Rig(bridge, Phone(bridge.url, effect_timeout_s=0.5))
+
+
+def attempt(rig: Rig, tmp_path: Path, task: Task, command: str) -> ResultRow:
+    return run_attempt(AttemptPlan("R", tmp_path / "R", task, 1), rig,
+                       make_agent(f"command:{command}")).row
+
+
+def test_a_command_out_of_time_is_stopped_and_never_passes(rig: Rig, tmp_path: Path,
+                                                            suite: dict[str, Task]) -> None:
+    # Setup already leaves the About page showing, so the checks pass with nothing done...
+    task = replace(suite["settings.about.reach"], timeout_seconds=1.0,
+                   setup=(Step("launch", "com.apple.Preferences"), Step("tap", "General"),
+                          Step("tap", "About")))
+    started = time.monotonic()
+    row = attempt(rig, tmp_path, task, "sleep 30 & sleep 30; echo never")
+    assert time.monotonic() - started < 15, "the process group was stopped, not waited for"
+    assert all(c.passed for c in row.checks)
+    assert row.timed_out and row.outcome == "failed"  # ...and still it cannot pass
+    assert row.error.startswith("ran out of time (1s)")
+    assert "never" not in (tmp_path / "R" / "attempts" / task.id / "1" / "agent.stdout"
+                           ).read_text()
+
+
+def test_a_command_that_cannot_start_is_skipped(rig: Rig, tmp_path: Path,
+                                                suite: dict[str, Task]) -> None:
+    row = attempt(rig, tmp_path, suite["settings.about.reach"], "/no/such/agent --go")
+    assert row.outcome == "skipped" and row.checks == ()
+    assert row.skip_reason.startswith("the agent never ran: the command could not start "
+                                      "(exit 127)")
+    assert "/no/such/agent" in row.skip_reason
+
+
+def test_a_json_line_on_stdout_is_a_claim(rig: Rig, tmp_path: Path,
+                                          suite: dict[str, Task]) -> None:
+    line = json.dumps({"status": "gave_up", "answer": "", "summary": "could not find About"})
+    command = f"echo 'thinking...'; echo {shlex.quote(line)}; echo '{{not a claim}}'"
+    row = attempt(rig, tmp_path, suite["settings.about.reach"], command)
+    assert row.claim is not None
+    assert (row.claim.status, row.claim.summary) == ("gave_up", "could not find About")
+
+
+def test_a_nonzero_exit_without_a_claim_is_a_failed_claim(rig: Rig, tmp_path: Path,
+                                                          suite: dict[str, Task]) -> None:
+    row = attempt(rig, tmp_path, suite["settings.about.reach"], "echo oops >&2; exit 3")
+    assert row.outcome == "failed"
+    assert row.claim is not None and row.claim.status == "failed"
+    assert row.claim.summary == "the command exited with status 3 without a claim"
+    assert row.error == "the command exited with status 3: oops"
+
+
+def test_the_command_gets_the_attempt_in_its_environment(rig: Rig, tmp_path: Path,
+                                                         suite: dict[str, Task]) -> None:
+    dump = ("import json, os; print(json.dumps({k: v for k, v in os.environ.items() "
+            "if k.startswith('PHONESHELL_')}))")
+    task = suite["settings.about.reach"]
+    attempt(rig, tmp_path, task, f"{PYTHON} -c {shlex.quote(dump)}")
+    folder = tmp_path / "R" / "attempts" / task.id / "1"
+    seen = json.loads((folder / "agent.stdout").read_text())
+    assert set(VARIABLES) <= set(seen)
+    assert seen["PHONESHELL_WDA_URL"] == rig.bridge.url
+    assert seen["PHONESHELL_INSTRUCTION"] == task.instruction
+    assert seen["PHONESHELL_TASK_ID"] == task.id
+    assert Path(seen["PHONESHELL_TASK_FILE"]) == Path(task.file).resolve()
+    assert (seen["PHONESHELL_MAX_STEPS"], seen["PHONESHELL_TIMEOUT_S"]) == (
+        str(task.max_steps), f"{task.timeout_seconds:g}")
+    assert Path(seen["PHONESHELL_ATTEMPT_DIR"]) == folder.resolve()
+    assert Path(seen["PHONESHELL_CLAIM_FILE"]) == folder.resolve() / "claim.json"

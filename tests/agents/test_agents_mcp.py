@@ -1,0 +1,166 @@
+"""`phoneshell mcp` through the SDK's own client over stdio: the same tools as the registry, and
+suite tasks completed on the simulated iPhone with every action in the bridge's audit log.
+
+The test plays the model's part: it reads each observation the server returns and calls the
+tool its script says next (screen_script.py), exactly as an MCP client's model would.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import anyio
+import pytest
+from agents.screen_script import SCRIPTS, find_row, parse_table
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from bridge import BridgeServer
+from phoneshell.agents import AgentContext, AgentResult
+from phoneshell.agents.environment import (
+    ATTEMPT_DIR,
+    CLAIM_FILE,
+    MAX_STEPS,
+    read_claim_file,
+    read_turns,
+)
+from phoneshell.agents.tools import TOOLS
+from phoneshell.audit import read_audit
+from phoneshell.device import Phone
+from phoneshell.runner import AttemptPlan, run_attempt
+from phoneshell.runner.attempt import Rig
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Task, load_tasks
+
+ROOT = Path(__file__).resolve().parents[2]
+THREE = ("settings.about.serial", "calculator.arithmetic", "notes.create_titled")
+
+
+def server(url: str, env: dict[str, str] | None = None) -> StdioServerParameters:
+    """`phoneshell mcp --bridge URL`, as an MCP client configuration would start it."""
+    return StdioServerParameters(command=sys.executable,
+                                 args=["-m", "phoneshell", "mcp", "--bridge", url],
+                                 env={**os.environ, **(env or {})}, cwd=str(ROOT))
+
+
+def text_of(result: object) -> str:
+    return "\n".join(c.text for c in result.content if c.type == "text")  # type: ignore[attr-defined]
+
+
+@dataclass
+class McpScriptAgent:
+    """An agent whose model is the test: it drives `phoneshell mcp` through the SDK client."""
+
+    name: str = "mcp-script"
+    taps: list[tuple[int, int]] = field(default_factory=list)
+    """Where each tap was aimed (the centre of the row the observation showed)."""
+
+    def run(self, context: AgentContext) -> AgentResult:
+        claim_file = context.workdir / "claim.json"
+        env = {CLAIM_FILE: str(claim_file), ATTEMPT_DIR: str(context.workdir),
+               MAX_STEPS: str(context.max_steps)}
+        anyio.run(self.play, server(context.wda_url, env), context.task.id)
+        use = read_turns(context.workdir)
+        assert use is not None
+        return AgentResult(ran=True, claim=read_claim_file(claim_file), turns=use.turns,
+                           out_of_turns=use.out_of_turns)
+
+    async def play(self, params: StdioServerParameters, task_id: str) -> None:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            latest = text_of(await session.call_tool("observe", {}))
+            for move in SCRIPTS[task_id]:
+                arguments = move.arguments(latest)
+                if move.tap:
+                    self.taps.append(find_row(latest, move.tap).centre)
+                result = await session.call_tool(move.tool, arguments)
+                assert not result.is_error, text_of(result)
+                if parse_table(text_of(result)):
+                    latest = text_of(result)
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[tuple[SimServer, BridgeServer]]:
+    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
+        yield sim, bridge
+
+
+@pytest.fixture(scope="module")
+def suite() -> dict[str, Task]:
+    return {t.id: t for t in load_tasks([ROOT / "environments"]).tasks}
+
+
+def test_the_server_lists_the_registry_tools(rig: tuple[SimServer, BridgeServer]) -> None:
+    async def listed() -> tuple[list[object], list[str]]:
+        async with stdio_client(server(rig[1].url, {"PHONESHELL_VISION": "1"})) as (read, write), \
+                ClientSession(read, write) as session:
+            await session.initialize()
+            seen = await session.call_tool("observe", {})
+            return list((await session.list_tools()).tools), [c.type for c in seen.content]
+
+    tools, observed = anyio.run(listed)
+    assert observed == ["text", "image"], "PHONESHELL_VISION adds the screen to each read"
+    assert [t.name for t in tools] == TOOLS.names()  # type: ignore[attr-defined]
+    for tool in tools:
+        entry = TOOLS.lookup(tool.name)  # type: ignore[attr-defined]
+        assert tool.description == entry.description  # type: ignore[attr-defined]
+        assert tool.input_schema == entry.parameters  # type: ignore[attr-defined]
+
+
+def test_three_suite_tasks_through_mcp_with_every_action_audited(
+        rig: tuple[SimServer, BridgeServer], tmp_path: Path, suite: dict[str, Task]) -> None:
+    _, bridge = rig
+    agent = McpScriptAgent()
+    rows = []
+    for task_id in THREE:
+        plan = AttemptPlan("R", tmp_path / "R", suite[task_id], 1)
+        rows.append(run_attempt(plan, Rig(bridge, Phone(bridge.url, effect_timeout_s=0.5)),
+                                agent).row)
+    for row in rows:
+        assert row.outcome == "passed", (row.task_id, row.error, [c.detail for c in row.checks])
+        assert row.claim is not None and row.claim.status == "done"
+    assert rows[0].claim.answer == "MQ163LL/A"  # type: ignore[union-attr]
+    assert [r.turns for r in rows] == [5, 8, 6]  # the first observe, the script's moves, done
+    events = [e for e in read_audit(tmp_path / "R" / "audit.jsonl").events
+              if e.phase == "agent" and e.stage == "intent"]
+    kinds = {t: [e.kind for e in events if e.task_id == t] for t in THREE}
+    assert kinds == {"settings.about.serial": ["launch", "tap", "tap"],
+                     "calculator.arithmetic": ["launch"] + ["tap"] * 5,
+                     "notes.create_titled": ["launch", "tap", "type", "tap"]}
+    aimed = [(e.params["x"], e.params["y"]) for e in events if e.kind == "tap"]
+    assert aimed == agent.taps, "each tap landed where the observation put the element"
+
+
+def test_the_budget_is_enforced_and_recorded(rig: tuple[SimServer, BridgeServer],
+                                            tmp_path: Path) -> None:
+    env = {MAX_STEPS: "1", ATTEMPT_DIR: str(tmp_path), CLAIM_FILE: str(tmp_path / "claim.json")}
+
+    async def spend() -> tuple[str, str]:
+        async with stdio_client(server(rig[1].url, env)) as (read, write), \
+                ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("observe", {})
+            refused = await session.call_tool("swipe", {"direction": "down"})
+            assert refused.is_error
+            closing = await session.call_tool("done", {"status": "gave_up", "summary": "budget"})
+            return text_of(refused), text_of(closing)
+
+    refused, closing = anyio.run(spend)
+    assert refused.startswith("out of turns: all 1 tool calls are used")
+    assert closing.startswith("claim recorded: gave_up")
+    use = read_turns(tmp_path)
+    assert use is not None and (use.turns, use.out_of_turns) == (2, True)
+    claim = read_claim_file(tmp_path / "claim.json")
+    assert claim is not None and (claim.status, claim.summary) == ("gave_up", "budget")
+
+
+def test_phoneshell_itself_never_imports_the_sdk() -> None:
+    code = ("import sys, phoneshell, phoneshell.cli, phoneshell.agents, phoneshell.runner; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr

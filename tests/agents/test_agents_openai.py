@@ -1,0 +1,190 @@
+"""The `openai:` loop end to end: a local OpenAI-compatible stand-in plays the model, the
+simulated iPhone plays the phone, the bridge logs every action, and the runner grades."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from agents.openai_standin import API_KEY, StandIn
+
+from bridge import BridgeServer
+from phoneshell.agents import make_agent
+from phoneshell.audit import read_audit
+from phoneshell.device import Phone
+from phoneshell.errors import RunError
+from phoneshell.runner import AttemptPlan, RunOptions, run_attempt, run_suite
+from phoneshell.runner.attempt import Rig
+from phoneshell.runner.results import ResultRow
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Task, load_tasks
+
+ROOT = Path(__file__).resolve().parents[2]
+FOUR = ("settings.about.reach", "settings.about.serial", "calculator.arithmetic",
+        "notes.create_titled")
+
+
+@pytest.fixture(scope="module")
+def suite() -> dict[str, Task]:
+    return {t.id: t for t in load_tasks([ROOT / "environments"]).tasks}
+
+
+@pytest.fixture(scope="module")
+def stand_in() -> Iterator[StandIn]:
+    with StandIn() as server:
+        yield server
+
+
+@pytest.fixture(autouse=True)
+def endpoint(stand_in: StandIn, monkeypatch: pytest.MonkeyPatch) -> StandIn:
+    """Point the loop at the stand-in (the PHONESHELL_ overrides win over OPENAI_*)."""
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/never-used")
+    monkeypatch.setenv("PHONESHELL_OPENAI_BASE_URL", stand_in.url)
+    monkeypatch.setenv("PHONESHELL_OPENAI_API_KEY", API_KEY)
+    monkeypatch.delenv("PHONESHELL_VISION", raising=False)
+    stand_in.requests.clear()
+    return stand_in
+
+
+def attempt(tmp_path: Path, task: Task, agent_spec: str) -> ResultRow:
+    """One attempt on a fresh simulated iPhone behind a bridge, as a run makes it."""
+    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
+        plan = AttemptPlan("R", tmp_path / "R", task, 1)
+        rig = Rig(bridge, Phone(bridge.url, effect_timeout_s=0.5))
+        return run_attempt(plan, rig, make_agent(agent_spec)).row
+
+
+def agent_events(run_dir: Path, task_id: str) -> list[dict[str, object]]:
+    return [{"kind": e.kind, **e.params} for e in read_audit(run_dir / "audit.jsonl").events
+            if e.task_id == task_id and e.phase == "agent" and e.stage == "intent"]
+
+
+def test_the_loop_completes_four_suite_tasks_in_a_run(tmp_path: Path) -> None:
+    options = RunOptions((str(ROOT / "environments"),), agent="openai:stand-in", device="sim",
+                         task_globs=FOUR, runs_dir=tmp_path, run_id="R")
+    summary = run_suite(options, lambda line: None)
+    rows = {r.task_id: r for r in summary.rows}
+    assert sorted(rows) == sorted(FOUR)
+    for task_id, row in rows.items():
+        assert row.outcome == "passed", (task_id, row.error, [c.detail for c in row.checks])
+        assert row.claim is not None and row.claim.status == "done"
+        assert row.agent == "openai:stand-in" and not row.out_of_turns
+    assert rows["settings.about.serial"].claim.answer == "MQ163LL/A"  # type: ignore[union-attr]
+    assert rows["calculator.arithmetic"].turns == 7  # open, five taps, done
+    # Every action went through the bridge, under the agent phase.
+    taps = agent_events(tmp_path / "R", "calculator.arithmetic")
+    assert [e["kind"] for e in taps] == ["launch"] + ["tap"] * 5
+    typed = agent_events(tmp_path / "R", "notes.create_titled")
+    assert [e["kind"] for e in typed] == ["launch", "tap", "type", "tap"]
+    # The transcript keeps the conversation, screenshots aside.
+    lines = [json.loads(x) for x in (tmp_path / "R" / "attempts" / "settings.about.serial" / "1"
+                                     / "transcript.jsonl").read_text().splitlines()]
+    roles = [x["message"]["role"] for x in lines if "message" in x]
+    assert roles[:3] == ["system", "user", "assistant"] and roles.count("tool") == 4
+    assert lines[-1]["end"]["claim"]["answer"] == "MQ163LL/A"
+
+
+def test_every_request_carries_the_registry_tools(endpoint: StandIn, tmp_path: Path,
+                                                  suite: dict[str, Task]) -> None:
+    from phoneshell.agents.tools import TOOLS
+
+    attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in")
+    body = endpoint.requests[0]
+    sent = {t["function"]["name"]: t["function"] for t in body["tools"]}
+    assert list(sent) == TOOLS.names()
+    for name, entry in TOOLS.items():
+        assert sent[name]["description"] == entry.description
+        assert sent[name]["parameters"] == entry.parameters
+    first_user = body["messages"][1]["content"]
+    assert first_user.startswith("In Settings, go to the About page")
+    assert "observation 1 · app: SpringBoard" in first_user
+
+
+def test_running_out_of_turns_never_passes(tmp_path: Path, suite: dict[str, Task]) -> None:
+    # Three actions reach About; the dawdling model then observes once more instead of done.
+    task = replace(suite["settings.about.reach"], max_steps=3)
+    row = attempt(tmp_path, task, "openai:stand-in-dawdle")
+    assert all(c.passed for c in row.checks), "the end state is right..."
+    assert row.out_of_turns and row.outcome == "failed"  # ...and still it cannot pass
+    assert row.turns == 3 and "used all 3 tool calls" in row.error
+
+
+def test_an_api_error_before_the_first_reply_skips_the_attempt(
+        endpoint: StandIn, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PHONESHELL_OPENAI_RETRIES", "1")
+    row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in-429")
+    assert row.outcome == "skipped" and row.checks == ()
+    assert row.skip_reason.startswith(f"the agent never ran: the model API at {endpoint.url} "
+                                      "never answered: HTTP 429: Rate limit reached")
+    assert len(endpoint.requests) == 2, "one retry, as configured"
+
+
+def test_an_api_error_mid_run_is_a_failed_claim(tmp_path: Path, suite: dict[str, Task]) -> None:
+    row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in-500-later")
+    assert row.outcome == "failed" and not row.skipped
+    assert row.claim is not None and row.claim.status == "failed"
+    assert "HTTP 500" in row.claim.summary and "HTTP 500" in row.error
+    assert row.turns == 1
+
+
+def test_running_out_of_time_never_passes(tmp_path: Path, suite: dict[str, Task]) -> None:
+    task = replace(suite["settings.about.reach"], timeout_seconds=1.0)
+    row = attempt(tmp_path, task, "openai:stand-in-slow")
+    assert row.timed_out and row.outcome == "failed" and not row.skipped
+    assert row.error == "ran out of time (1s)" and row.turns == 1
+
+
+def test_a_stale_id_is_an_error_message_to_the_model(endpoint: StandIn, tmp_path: Path,
+                                                     suite: dict[str, Task]) -> None:
+    row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in-stale")
+    told = endpoint.requests[-1]["messages"][-1]
+    assert told["role"] == "tool"
+    assert "is from observation 1, but observation 2 is the latest" in told["content"]
+    assert row.claim is not None and row.claim.status == "gave_up"
+    assert "valid only for the observation that issued it" in row.claim.summary
+    assert agent_events(tmp_path / "R", task_id="settings.about.reach") == [], "no tap was sent"
+
+
+def test_a_reply_without_a_tool_call_ends_with_a_failed_claim(
+        tmp_path: Path, suite: dict[str, Task]) -> None:
+    row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in-talk")
+    assert row.claim is not None
+    assert (row.claim.status, row.claim.summary) == ("failed", "I believe the task is complete.")
+    assert row.turns == 1 and row.outcome == "failed"
+
+
+def test_screenshots_are_attached_and_only_the_last_few_kept(
+        endpoint: StandIn, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PHONESHELL_VISION", "1")
+    monkeypatch.setenv("PHONESHELL_VISION_KEEP", "2")
+    row = attempt(tmp_path, suite["calculator.arithmetic"], "openai:stand-in")
+    assert row.outcome == "passed"
+
+    def images(body: dict[str, object]) -> list[str]:
+        return [p["image_url"]["url"] for m in body["messages"]  # type: ignore[attr-defined]
+                if isinstance(m["content"], list) for p in m["content"]
+                if p["type"] == "image_url"]
+
+    counts = [len(images(b)) for b in endpoint.requests]
+    assert max(counts) == 2 and counts[0] == 1
+    last = endpoint.requests[-1]
+    assert "[earlier screenshot omitted]" in json.dumps(last)
+    png = base64.b64decode(images(last)[-1].split(",", 1)[1])
+    assert png.startswith(b"\x89PNG")
+
+
+def test_the_default_endpoint_without_a_key_fails_before_any_phone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("PHONESHELL_OPENAI_BASE_URL", "OPENAI_BASE_URL", "PHONESHELL_OPENAI_API_KEY",
+                 "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(RunError, match="no API key"):
+        make_agent("openai:gpt-4.1")
+    with pytest.raises(RunError, match="needs a model"):
+        make_agent("openai")

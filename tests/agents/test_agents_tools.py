@@ -1,0 +1,152 @@
+"""The tool registry and its observations, on the simulated iPhone behind the bridge (and on
+real page sources): what a model sees, which ids it may use, and what each mistake tells it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from agents.screen_script import find_row, parse_table
+
+from bridge import BridgeServer
+from phoneshell.agents.observation import build_observation
+from phoneshell.agents.tools import TOOLS, PhoneTools, argument_problem
+from phoneshell.audit import read_audit
+from phoneshell.device import Phone, run_step
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Step
+from phoneshell.tree import PageSource
+
+
+@pytest.fixture
+def bridge(tmp_path: Path) -> Iterator[BridgeServer]:
+    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path) as server:
+        server.set_context("R", "t", 1, "agent")
+        yield server
+
+
+@pytest.fixture
+def tools(bridge: BridgeServer) -> PhoneTools:
+    return PhoneTools(bridge.url, settle_s=0.3)
+
+
+def taps(bridge: BridgeServer, tmp_path: Path) -> list[tuple[object, object]]:
+    log = read_audit(tmp_path / "R" / "audit.jsonl")
+    return [(e.params["x"], e.params["y"]) for e in log.events
+            if e.kind == "tap" and e.stage == "intent"]
+
+
+def test_one_registry_of_seven_tools_with_object_schemas() -> None:
+    assert TOOLS.names() == ["observe", "tap", "type", "swipe", "open_app", "press", "done"]
+    for _, tool in TOOLS.items():
+        assert tool.parameters["type"] == "object" and tool.description
+        assert set(tool.parameters["required"]) <= set(tool.parameters["properties"])  # type: ignore[arg-type]
+
+
+def test_a_real_about_page_is_a_short_table(reference: Path) -> None:
+    xml = (reference / "ios-sources" / "settings-general-about-ios26.2-sim.xml").read_text()
+    page = PageSource.parse(xml)
+    observation = build_observation(4, page)
+    text = observation.as_text()
+    assert text.startswith("observation 4 · app: Settings (com.apple.Preferences)\n")
+    rows = parse_table(text)
+    assert len(rows) < len(page.on_screen()) / 4, "folded, not a dump of the tree"
+    model = [r for r in rows if "Model Number" in r.text]
+    assert [r.text for r in model] == ["Model Number, A3256LL/A"], "once, with its value"
+    assert model[0].id.startswith("4.") and model[0].type == "Cell"
+
+
+def test_real_switches_keep_their_state_and_scroll_bars_are_dropped(reference: Path) -> None:
+    motion = PageSource.parse((reference / "ios-sources" / "settings-accessibility-motion-ios26.xml"
+                               ).read_text())
+    text = build_observation(1, motion).as_text()
+    switch = find_row(text, "Reduce Motion")
+    assert switch.type == "Switch" and switch.flags == ("off",)
+    assert all(r.type != "Cell" for r in parse_table(text)), "unnamed cells around rows go"
+    safari = PageSource.parse((reference / "ios-sources" / "safari-start-page-ios26.2-sim.xml"
+                               ).read_text())
+    text = build_observation(1, safari).as_text()
+    assert "scroll bar" not in text
+    assert find_row(text, "Address").flags == ("empty",)
+
+
+def test_ids_are_valid_only_for_the_observation_that_issued_them(tools: PhoneTools) -> None:
+    assert tools.call("tap", {"id": "1.1"}).text == ("there is no observation yet: call observe "
+                                                     "first")
+    first = tools.call("observe", {}).text
+    settings = find_row(first, "Settings").id
+    assert tools.call("observe", {}).text.startswith("observation 2 ")
+    stale = tools.call("tap", {"id": settings})
+    assert stale.error and stale.text == (
+        f"id {settings} is from observation 1, but observation 2 is the latest: an id is valid "
+        "only for the observation that issued it; use an id from observation 2")
+    unknown = tools.call("tap", {"id": "2.99"})
+    assert unknown.error and unknown.text.startswith("observation 2 has no row 99 (its ids run "
+                                                     "2.1 to 2.")
+    assert "there is no observation 7" in tools.call("tap", {"id": "7.1"}).text
+    assert "is not an id" in tools.call("tap", {"id": "Settings"}).text
+    assert tools.call("tap", {"id": 2.1}).text == "tap: 'id' must be a string, not float"
+
+
+def test_a_tap_acts_on_the_element_as_the_observation_showed_it(
+        tools: PhoneTools, bridge: BridgeServer, tmp_path: Path) -> None:
+    seen = tools.call("observe", {}).text
+    settings = find_row(seen, "Settings")
+    # The screen changes behind the model's back; its id still means what it saw.
+    run_step(Phone(bridge.url), Step("open_app", "Notes"))
+    before = len(taps(bridge, tmp_path))
+    tools.call("tap", {"id": settings.id})
+    assert taps(bridge, tmp_path)[before:] == [settings.centre]
+
+
+def test_an_action_that_changes_nothing_keeps_the_ids(tools: PhoneTools) -> None:
+    tools.call("open_app", {"name": "Calculator"})
+    latest = tools.latest
+    assert latest is not None
+    unchanged = tools.call("swipe", {"direction": "down"})
+    assert not unchanged.error and unchanged.text == (
+        f"the screen did not change; observation {latest.number} and its ids are still valid")
+    four = find_row(latest.as_text(), "4").id
+    assert "\tStaticText\t4\t" in tools.call("tap", {"id": four}).text
+
+
+def test_typing_needs_a_focused_field_and_return_submits(tools: PhoneTools) -> None:
+    tools.call("open_app", {"name": "Notes"})
+    refused = tools.call("type", {"text": "hello"})
+    assert refused.error and refused.text.startswith("no text field has focus")
+    screen = tools.call("tap", {"id": find_row(tools.latest.as_text(), "New Note").id}).text  # type: ignore[union-attr]
+    assert find_row(screen, "Note").flags == ("focused", "empty")
+    assert "keyboard: up" in screen
+    typed = tools.call("type", {"text": "first line\nsecond"}).text
+    assert "Note = first line" in typed and "second" in typed
+
+
+def test_mistakes_in_arguments_are_messages(tools: PhoneTools) -> None:
+    assert tools.call("swipe", {"direction": "sideways"}).text == (
+        "swipe: 'direction' must be one of up, down, left, right; got 'sideways'")
+    assert tools.call("tap", {}).text == "tap: missing argument 'id'"
+    assert tools.call("observe", {"x": 1}).text.startswith("observe: unknown argument 'x'")
+    assert tools.call("fly", {}).text.startswith("there is no tool 'fly'; the tools are observe")
+    assert tools.call("tap", "{not json").text.startswith("tap: the arguments are not a JSON")
+    assert tools.call("open_app", {"name": "Nowhere"}).text.startswith("open_app failed: ")
+    assert argument_problem(TOOLS.lookup("done"), {"status": "done"}) == ""
+
+
+def test_the_turn_budget_leaves_room_for_done(bridge: BridgeServer) -> None:
+    tools = PhoneTools(bridge.url, max_turns=2, settle_s=0.3)
+    tools.call("observe", {})
+    tools.call("press", {"button": "home"})
+    refused = tools.call("observe", {})
+    assert refused.error and tools.out_of_turns and tools.turns == 2
+    assert tools.call("done", {"status": "gave_up", "summary": "out of turns"}).text == (
+        "claim recorded: gave_up; the attempt is over")
+    assert tools.claim is not None and tools.turns == 3
+    assert tools.call("observe", {}).text == "done was already called: the attempt is over"
+
+
+def test_screenshots_come_with_every_read_when_asked(bridge: BridgeServer) -> None:
+    tools = PhoneTools(bridge.url, vision=True, settle_s=0.3)
+    reply = tools.call("observe", {})
+    assert reply.screenshot_png is not None and reply.screenshot_png.startswith(b"\x89PNG")
+    assert PhoneTools(bridge.url).call("observe", {}).screenshot_png is None

@@ -1,0 +1,103 @@
+"""The swap test on the simulated iPhone: the public suite accepts wrong finishes, ours tells
+them apart, and the full matrix finds no acceptance the static test did not predict."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=900)
+
+
+def test_a_calculator_finish_fails_the_app_switch_task(tmp_path: Path) -> None:
+    done = phoneshell("swap", "multi.app_switch", "calculator.arithmetic", "--runs", str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr  # the grader was right
+    assert "multi.app_switch <= calculator.arithmetic  incompatible, rejected: correct" in \
+        done.stdout
+    assert "opened_in_order" in done.stdout
+    own = phoneshell("swap", "multi.app_switch", "multi.app_switch", "--runs", str(tmp_path),
+                     "--format", "json")
+    assert json.loads(own.stdout)["pairs"][0]["accepted"] is True
+
+
+def test_a_fresh_note_fails_the_search_task(tmp_path: Path) -> None:
+    done = phoneshell("swap", "notes.search", "notes.create_titled", "--runs", str(tmp_path),
+                      "--format", "json")
+    pair = json.loads(done.stdout)["pairs"][0]
+    assert (pair["by_passed"], pair["accepted"]) == (True, False)
+    assert "1 before the agent, 2 after" in pair["detail"]
+    own = phoneshell("swap", "notes.search", "notes.search", "--runs", str(tmp_path),
+                     "--format", "json")
+    assert json.loads(own.stdout)["pairs"][0]["accepted"] is True
+
+
+def test_the_public_suite_accepts_every_implied_swap(tmp_path: Path, reference: Path) -> None:
+    done = phoneshell("swap", "--implied", str(reference / "phoneshell-environments"),
+                      "--solutions", "environments", "--device", "sim", "--runs", str(tmp_path),
+                      "--format", "json")
+    report = json.loads(done.stdout)
+    assert len(report["pairs"]) == 46
+    assert all(p["scored"] and p["accepted"] and not p["compatible"] for p in report["pairs"])
+    assert report["neg_accuracy"] == 0.0 and done.returncode == 1
+
+
+def test_our_suite_rejects_the_pairs_the_public_suite_accepted(tmp_path: Path,
+                                                               reference: Path) -> None:
+    done = phoneshell("swap", "--pairs-from", str(reference / "phoneshell-environments"),
+                      "environments", "--device", "sim", "--runs", str(tmp_path), "--format",
+                      "json")
+    report = json.loads(done.stdout)
+    pairs = report["pairs"]
+    assert len(pairs) == 46 and done.returncode == 0, done.stderr[-2000:]
+    assert sum(p["compatible"] for p in pairs) == 6
+    assert all(p["accepted"] == p["compatible"] and p["scored"] for p in pairs)
+    assert (report["pos_accuracy"], report["neg_accuracy"], report["balanced_accuracy"]) == \
+        (1.0, 1.0, 1.0)
+
+
+def test_the_full_matrix_finds_no_unexpected_acceptance(tmp_path: Path) -> None:
+    done = phoneshell("swap", "--all", "environments", "--runs", str(tmp_path), "--format",
+                      "json")
+    report = json.loads(done.stdout)
+    assert report["unexpected"] == [], report["unexpected"]
+    assert done.returncode == 0
+    assert all(p["compatible"] for p in report["pairs"] if p["accepted"])
+
+
+def test_only_open_the_app_tasks_pass_a_baseline(tmp_path: Path) -> None:
+    done = phoneshell("baseline", "environments", "--runs", str(tmp_path), "--format", "json")
+    passing = json.loads(done.stdout)["passing"]
+    assert sorted(passing) == ["measure.open", "system.appstore.open", "weather.open"]
+    assert all(set(by) == {"open-app"} for by in passing.values())
+
+
+def test_a_recorded_finish_replays_and_swaps(tmp_path: Path) -> None:
+    first = phoneshell("run", "environments", "--task", "calculator.arithmetic", "--task",
+                       "settings.search.wifi", "--runs", str(tmp_path), "--run-id", "R")
+    assert first.returncode == 0, first.stdout + first.stderr
+    again = phoneshell("run", "environments", "--task", "calculator.arithmetic", "--task",
+                       "settings.search.wifi", "--agent", f"replay:{tmp_path / 'R'}",
+                       "--runs", str(tmp_path), "--run-id", "R2")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "2 attempt(s): 2 passed" in again.stdout
+    swapped = phoneshell("swap", "settings.wifi.switch_visible", "settings.search.wifi",
+                         "--finish-from", str(tmp_path / "R"), "--runs", str(tmp_path),
+                         "--format", "json")
+    pair = json.loads(swapped.stdout)["pairs"][0]
+    assert pair["compatible"] and pair["accepted"] and pair["by_passed"]
+    wrong = phoneshell("swap", "settings.search.wifi", "calculator.arithmetic", "--finish-from",
+                       str(tmp_path / "R"), "--runs", str(tmp_path), "--format", "json")
+    assert json.loads(wrong.stdout)["pairs"][0]["accepted"] is False
+    missing = phoneshell("swap", "settings.search.wifi", "notes.search", "--finish-from",
+                         str(tmp_path / "R"), "--runs", str(tmp_path), "--format", "json")
+    pair = json.loads(missing.stdout)["pairs"][0]
+    assert not pair["scored"] and "no attempt of notes.search" in pair["skip_reason"]

@@ -1,0 +1,141 @@
+"""Swap results exported in AgentHorizon's format and scored strictly: every manifest id in its
+class's denominator, a missing or non-boolean verdict counted as incorrect."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from report.report_rig import ROOT, phoneshell
+
+from phoneshell.report.agenthorizon import item_id, score
+
+TASKS = ("multi.app_switch", "calculator.arithmetic", "weather.open", "weather.read_temperature")
+
+
+@pytest.fixture(scope="module")
+def swap_files(reference: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """`phoneshell swap --format json` on four tasks: graded with the strengthened suite
+    (rejects the incompatible pair) and with the reference checks (accepts it)."""
+    base = tmp_path_factory.mktemp("swap")
+    (base / "ref").mkdir()
+    (base / "env").mkdir()
+    for task_id in TASKS:
+        shutil.copy(reference / "phoneshell-environments" / f"{task_id.replace('.', '_')}.yaml",
+                    base / "ref")
+        shutil.copy(ROOT / "environments" / f"{task_id}.yaml", base / "env")
+    out = {}
+    for name, args in (("suite", ["--pairs-from", str(base / "ref"), str(base / "env")]),
+                       ("reference", ["--implied", str(base / "ref"), "--solutions",
+                                      str(base / "env")])):
+        done = phoneshell("swap", *args, "--device", "sim", "--runs", str(base / "runs"),
+                          "--format", "json")
+        assert done.returncode in (0, 1), done.stderr
+        (base / f"{name}.json").write_text(done.stdout)
+        out[name] = base / f"{name}.json"
+    return out
+
+
+def manifest(folder: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (folder / "manifest.jsonl").read_text().splitlines()]
+
+
+def test_export_writes_the_manifest_and_one_verdict_per_item(swap_files: dict[str, Path],
+                                                             tmp_path: Path) -> None:
+    out = tmp_path / "ah"
+    done = phoneshell("report", "--swap", str(swap_files["suite"]), "--agenthorizon", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = manifest(out)
+    assert {(r["paired_id"], r["original_id"], r["label"]) for r in rows} == {
+        ("multi.app_switch", "calculator.arithmetic", "negative"),
+        ("weather.open", "weather.read_temperature", "positive")}
+    for row in rows:
+        assert row["trajectory_id"] == item_id(row["paired_id"], row["original_id"])
+        assert row["instruction_id"] == row["paired_id"]
+        verdict = json.loads((out / "results" / f"{row['trajectory_id']}.json").read_text())
+        assert verdict["success"] is (row["label"] == "positive")  # the suite gets both right
+    assert "strict score: positive 1/1 = 100.0%, negative 1/1 = 100.0%, balanced 100.0%" in \
+        done.stdout
+    assert "the swap JSON's accuracies agree" in done.stdout
+    record = json.loads((out / "export.json").read_text())
+    assert (record["items"], record["positives"], record["negatives"]) == (2, 1, 1)
+    again = phoneshell("report", "--swap", str(swap_files["suite"]), "--agenthorizon", str(out))
+    assert again.returncode == 0 and manifest(out) == rows  # ids are stable
+
+
+def test_the_reference_checks_accept_the_swapped_finish(swap_files: dict[str, Path],
+                                                        tmp_path: Path) -> None:
+    done = phoneshell("report", "--swap", str(swap_files["reference"]), "--agenthorizon",
+                      str(tmp_path / "ah"), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    scored = json.loads(done.stdout)["agenthorizon"]
+    # the reference files mark nothing compatible: both pairs are negatives, both accepted
+    assert (scored["positives"], scored["negatives"], scored["neg_correct"]) == (0, 2, 0)
+    assert (scored["pos_accuracy"], scored["neg_accuracy"], scored["balanced_accuracy"]) == \
+        (None, 0.0, None)
+    assert scored["agrees_with_swap"] is True
+    stated = json.loads(swap_files["reference"].read_text())
+    assert (stated["neg_accuracy"], stated["balanced_accuracy"]) == (0.0, None)
+
+
+def test_missing_and_non_boolean_verdicts_count_as_incorrect(swap_files: dict[str, Path],
+                                                             tmp_path: Path) -> None:
+    out = tmp_path / "ah"
+    assert phoneshell("report", "--swap", str(swap_files["suite"]), "--agenthorizon",
+                      str(out)).returncode == 0
+    positive, negative = sorted(manifest(out), key=lambda r: r["label"] != "positive")
+    (out / "results" / f"{positive['trajectory_id']}.json").unlink()
+    (out / "results" / f"{negative['trajectory_id']}.json").write_text(
+        json.dumps({"success": "false"}))  # a string, not a boolean
+    got = score(out)
+    assert (got.items, got.positives, got.negatives) == (2, 1, 1)  # the denominators hold
+    assert (got.pos_accuracy, got.neg_accuracy, got.balanced_accuracy) == (0.0, 0.0, 0.0)
+    assert got.missing == (positive["trajectory_id"],)
+    assert got.invalid == (negative["trajectory_id"],)
+    done = phoneshell("report", "--agenthorizon", str(out))
+    assert done.returncode == 0  # scoring alone states no figures to disagree with
+    assert "counted incorrect: 1 missing verdict(s), 1 not a boolean" in done.stdout
+    (out / "results" / "not-an-item.json").write_text(json.dumps({"success": True}))
+    stray = phoneshell("report", "--agenthorizon", str(out))
+    assert stray.returncode == 2 and "not-an-item.json is not an item" in stray.stderr
+
+
+def test_unscored_pairs_and_figures_that_disagree(tmp_path: Path) -> None:
+    pairs = [{"implied": "a", "by": "b", "compatible": True, "accepted": True},
+             {"implied": "b", "by": "a", "compatible": True, "accepted": False,
+              "scored": False, "skip_reason": "b's finish did not pass as b"},
+             {"implied": "c", "by": "a", "compatible": False, "accepted": False}]
+    right = tmp_path / "right.json"
+    right.write_text(json.dumps({"pairs": pairs, "pos_accuracy": 0.5, "neg_accuracy": 1.0,
+                                 "balanced_accuracy": 0.75}))
+    done = phoneshell("report", "--swap", str(right), "--agenthorizon", str(tmp_path / "r"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    unscored = json.loads((tmp_path / "r" / "results" / f"{item_id('b', 'a')}.json").read_text())
+    assert unscored["success"] is None and unscored["status"] == "not_scored"
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({"pairs": pairs, "pos_accuracy": 1.0, "neg_accuracy": 1.0,
+                                 "balanced_accuracy": 1.0}))
+    done = phoneshell("report", "--swap", str(wrong), "--agenthorizon", str(tmp_path / "w"))
+    assert done.returncode == 1
+    assert "DISAGREE: pos_accuracy: the swap JSON says 1.0, the strict score is 0.5" in \
+        done.stdout
+
+
+def test_bad_swap_input_exits_2(tmp_path: Path) -> None:
+    twice = tmp_path / "twice.json"
+    pair = {"implied": "a", "by": "b", "compatible": True, "accepted": True}
+    twice.write_text(json.dumps({"pairs": [pair, pair]}))
+    done = phoneshell("report", "--swap", str(twice), "--agenthorizon", str(tmp_path / "x"))
+    assert done.returncode == 2 and "appears twice" in done.stderr
+    alone = phoneshell("report", "--swap", str(twice))
+    assert alone.returncode == 2 and "--swap needs --agenthorizon" in alone.stderr
+    occupied = tmp_path / "occupied"
+    occupied.mkdir()
+    (occupied / "notes.txt").write_text("mine")
+    right = tmp_path / "one.json"
+    right.write_text(json.dumps({"pairs": [pair]}))
+    done = phoneshell("report", "--swap", str(right), "--agenthorizon", str(occupied))
+    assert done.returncode == 2 and "is not empty and holds no earlier export" in done.stderr

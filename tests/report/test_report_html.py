@@ -1,0 +1,163 @@
+"""The HTML report: one self-contained file, parsed with lxml.html (structure, escaping,
+embedded screenshots, timelines) and, where Chromium is installed, rendered once headless."""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import struct
+import subprocess
+import zlib
+from pathlib import Path
+
+import lxml.html
+import pytest
+from lxml.html import HtmlElement
+from report.report_rig import LIE, phoneshell
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def page(runs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The HTML report of the solution, lying and faulted runs."""
+    path = tmp_path_factory.mktemp("html") / "report.html"
+    done = phoneshell("report", str(runs["SOL"]), str(runs["LIAR"]), str(runs["FLT"]),
+                      "--html", str(path))
+    assert done.returncode == 1 and f"html: {path}" in done.stdout, done.stderr
+    return path
+
+
+@pytest.fixture(scope="module")
+def doc(page: Path) -> HtmlElement:
+    return lxml.html.fromstring(page.read_bytes())
+
+
+def test_summary_and_matrices(doc: HtmlElement) -> None:
+    summary = doc.get_element_by_id("summary")
+    rows = summary.xpath(".//table[@class='summary']/tbody/tr")
+    cells = [[td.text_content() for td in row.xpath("td")] for row in rows]
+    assert [c[:5] for c in cells] == [["solution", "SOL", "8", "8", "8"],
+                                      ["liar", "LIAR", "4", "4", "0"],
+                                      ["solution", "FLT", "3", "2", "2"]]
+    assert cells[1][9] == "4/4 = 100.0%"  # claimed success but failed
+    assert cells[2][7] == "1: rig down (1)" and cells[2][8] == "1"  # skipped, never run
+    tasks = doc.xpath("//section[@id='tasks']/article[@class='task']")
+    assert [t.xpath("h3")[0].text_content().split(" ")[0] for t in tasks] == [
+        "calculator.chain", "clock.tab.alarms", "clock.tab.timers", "settings.about.reach"]
+    matrix = tasks[2].xpath(".//table[@class='matrix']/tbody/tr")
+    assert [[td.get("class") for td in tr.xpath("td")] for tr in matrix] == [
+        ["passed", "passed"], ["failed", None], ["skipped", None]]
+    # every matrix cell links to its attempt's section on the page
+    for href in doc.xpath("//table[@class='matrix']//a/@href"):
+        assert doc.get_element_by_id(href[1:]).tag == "details"
+
+
+def test_each_attempt_shows_instruction_claim_checks_timeline_and_screen(
+        doc: HtmlElement) -> None:
+    attempts = doc.xpath("//details[contains(@class, 'attempt')]")
+    assert len(attempts) == 8 + 4 + 3
+    first = attempts[0]
+    assert "calculator.chain #1" in first.xpath("summary")[0].text_content()
+    assert "(12 plus 8) multiplied by 5" in first.find_class("instruction")[0].text_content()
+    assert first.find_class("claim-status")[0].text_content() == "done"
+    checks = first.xpath(".//table[@class='checks']/tbody/tr")
+    assert checks and all(tr.get("class") == "pass" for tr in checks)
+    assert any("matched '100'" in tr.text_content() for tr in checks)
+    timeline = first.xpath(".//table[@class='timeline']/tbody/tr")
+    cells = [[td.text_content() for td in tr.xpath("td")] for tr in timeline]
+    assert [c[1] for c in cells][:2] == ["setup", "setup"] and cells[-1][1] == "teardown"
+    taps = [c for c in cells if c[1] == "agent" and c[2] == "tap"]
+    assert taps and all(c[6] == "ok" for c in taps)
+    assert any(c[4] == "Button '8'" for c in taps)  # the element under the tap
+    assert any("com.apple.springboard \u2192 com.apple.calculator" in c[5] for c in cells)
+
+
+def test_screenshots_are_embedded_pngs_and_nothing_is_fetched(doc: HtmlElement) -> None:
+    images = doc.xpath("//img[@class='screenshot']")
+    assert len(images) == 8 + 4 + 2  # the skipped attempt has no capture
+    for img in images:
+        src = img.get("src")
+        assert src.startswith("data:image/png;base64,")
+        assert base64.b64decode(src.split(",", 1)[1]).startswith(PNG_MAGIC)
+    assert not doc.xpath("//script | //link | //iframe | //object | //embed")
+    for attribute in doc.xpath("//@src | //@href"):
+        assert attribute.startswith(("data:", "#")), attribute
+    skipped = doc.xpath("//details[contains(@class, 'skipped')]")[0]
+    assert "not scored: rig down" in skipped.text_content()
+    assert "no evidence was captured" in skipped.text_content()
+
+
+def test_text_from_files_is_escaped(doc: HtmlElement, page: Path) -> None:
+    summaries = doc.find_class("claim-summary")
+    lies = [s.text_content() for s in summaries if "pwned" in s.text_content()]
+    assert len(lies) == 4
+    assert lies[0] == LIE.replace("\x1b", "\\x1b")  # the text, shown as text
+    assert not doc.xpath("//dd[@class='claim-summary']/*")  # no element came from it
+    answer = doc.find_class("claim-answer")
+    assert "<i>42</i>" in [a.text_content() for a in answer]
+    raw = page.read_text()
+    assert "<script" not in raw and "\x1b" not in raw
+    assert "&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;" in raw
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists(
+        "/usr/bin/chromium") else None)
+
+
+def _pixels(png: bytes) -> tuple[int, int, set[bytes]]:
+    """Width, height and the distinct pixel values of an 8-bit RGB/RGBA PNG."""
+    assert png.startswith(PNG_MAGIC)
+    at, idat, header = 8, b"", b""
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at:at + 4])
+        kind, body = png[at + 4:at + 8], png[at + 8:at + 8 + length]
+        header = body if kind == b"IHDR" else header
+        idat += body if kind == b"IDAT" else b""
+        at += 12 + length
+    width, height, depth, colour = struct.unpack(">IIBB", header[:10])
+    assert depth == 8 and colour in (2, 6), (depth, colour)
+    bpp = 3 if colour == 2 else 4
+    raw, stride, prior = zlib.decompress(idat), width * bpp, bytearray(width * bpp)
+    seen: set[bytes] = set()
+    for y in range(height):
+        start = y * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for i in range(stride):
+            left = line[i - bpp] if i >= bpp else 0
+            up, corner = prior[i], prior[i - bpp] if i >= bpp else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else
+                                      up if pb <= pc else corner)) & 255
+        seen.update(bytes(line[i:i + bpp]) for i in range(0, stride, bpp * 7))
+        prior = line
+    return width, height, seen
+
+
+def test_chromium_renders_the_page(page: Path, tmp_path: Path) -> None:
+    chromium = _chromium()
+    if chromium is None:
+        reason = "Chromium is not installed (apt-get install chromium), so the page is not rendered"
+        if os.environ.get("PHONESHELL_REQUIRE_CHROMIUM"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    shot = tmp_path / "page.png"
+    done = subprocess.run(
+        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+         f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1000,1400",
+         f"--screenshot={shot}", page.as_uri()],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and shot.exists(), done.stderr[-2000:]
+    width, height, colours = _pixels(shot.read_bytes())
+    assert (width, height) == (1000, 1400)
+    assert len(colours) > 20, "the rendered page is blank"

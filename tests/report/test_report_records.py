@@ -1,0 +1,105 @@
+"""What a report trusts in a run folder: the last row of an attempt, only over skipped rows; the
+task files only when their bytes are the ones the run ran."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import yaml
+from report.report_rig import phoneshell
+
+from phoneshell.report import build_report, load_run
+from phoneshell.runner.results import RunManifest, TaskRef, append_result, read_results
+
+
+def copy_run(run: Path, to: Path) -> Path:
+    shutil.copytree(run, to / run.name)
+    return to / run.name
+
+
+def test_a_scored_attempt_recorded_twice_is_refused(runs: dict[str, Path],
+                                                    tmp_path: Path) -> None:
+    run = copy_run(runs["NUL"], tmp_path)
+    first = read_results(run / "results.jsonl")[0]
+    append_result(run / "results.jsonl", replace(first, outcome="passed", passed=True))
+    done = phoneshell("report", str(run))
+    assert done.returncode == 2
+    assert f"{first.task_id} #1 was scored (failed) and then recorded again" in done.stderr
+
+
+def test_a_row_of_another_run_is_refused(runs: dict[str, Path], tmp_path: Path) -> None:
+    run = copy_run(runs["SOL"], tmp_path)
+    append_result(run / "results.jsonl",
+                  replace(read_results(run / "results.jsonl")[0], run_id="OTHER"))
+    done = phoneshell("report", str(run))
+    assert done.returncode == 2 and "holds a row of run 'OTHER'" in done.stderr
+
+
+def test_last_row_wins_over_skipped_rows_only(runs: dict[str, Path]) -> None:
+    record = load_run(runs["RESUMED"])
+    (again,) = [a for a in record.attempts if a.superseded]
+    assert again.superseded[0].skipped and again.superseded[0].skip_reason.startswith("rig down")
+    assert again.row.passed and again.row.started_at > again.superseded[0].started_at
+    # the timeline is the counted try's: its first action comes after the skipped try began
+    timeline = record.timeline(again)
+    assert timeline and all(a.t >= again.row.started_at for a in timeline)
+    assert {a.phase for a in timeline} >= {"setup", "agent", "teardown"}
+    earlier = [e for e in record.audit.events if e.task_id == again.task_id
+               and e.attempt == again.number and e.t < again.row.started_at]
+    assert earlier  # the skipped try acted too, and is left out of the timeline
+
+
+def test_changed_and_missing_task_files_are_reported_not_guessed(
+        runs: dict[str, Path], tasks_dir: Path, tmp_path: Path) -> None:
+    other = tmp_path / "tasks"
+    shutil.copytree(tasks_dir, other)
+    data = yaml.safe_load((other / "clock.tab.alarms.yaml").read_text())
+    data["instruction"] = "Something else entirely."
+    (other / "clock.tab.alarms.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    (other / "settings.about.reach.yaml").unlink()
+    done = phoneshell("report", str(runs["SOL"]), "--tasks", str(other), "--format", "json")
+    document = json.loads(done.stdout)
+    status = {f["task_id"]: f["status"] for f in document["task_files"]}
+    assert status == {"calculator.chain": "ok", "clock.tab.alarms": "changed",
+                      "clock.tab.timers": "ok", "settings.about.reach": "missing"}
+    assert any("clock.tab.alarms.yaml changed since the run" in w for w in document["warnings"])
+    rows = {t["task_id"]: t for t in document["tasks"]}
+    assert rows["clock.tab.alarms"]["instruction"] == ""  # never the changed file's text
+    assert rows["clock.tab.timers"]["instruction"] == "Launch Clock and move to its Timers tab."
+    tabbar = next(t for t in document["tags"] if t["tag"] == "capability:tabbar")
+    assert tabbar["agents"][0]["attempts"] == 2  # only clock.tab.timers' tags are known
+    fine = json.loads(phoneshell("report", str(runs["SOL"]), "--tasks", str(tasks_dir),
+                                 "--format", "json").stdout)
+    assert {f["status"] for f in fine["task_files"]} == {"ok"} and fine["warnings"] == []
+
+
+def test_a_task_file_gone_from_disk_is_missing(runs: dict[str, Path], tmp_path: Path) -> None:
+    run = copy_run(runs["TIGHT"], tmp_path)
+    manifest = RunManifest.load(run / "run.json")
+    gone = tmp_path / "gone.yaml"
+    replace(manifest, tasks=tuple(TaskRef(t.id, str(gone), t.sha256)
+                                  for t in manifest.tasks)).write(run / "run.json")
+    report = build_report([load_run(run)])
+    (note,) = report.task_files
+    assert (note.status, note.detail) == ("missing", f"its file {gone} is missing")
+    assert report.tasks[0].instruction == "" and report.tags == ()
+
+
+def test_task_files_are_found_from_where_the_run_started(tasks_dir: Path,
+                                                         tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(tasks_dir, project / "tasks")
+    done = phoneshell("run", "tasks", "--task", "clock.tab.alarms", "--runs", "runs",
+                      "--run-id", "R", cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert RunManifest.load(project / "runs" / "R" / "run.json").tasks[0].file == \
+        "tasks/clock.tab.alarms.yaml"
+    # reported from another folder: the relative path is tried from the run's project too
+    document = json.loads(phoneshell("report", str(project / "runs" / "R"), "--format",
+                                     "json", cwd=tmp_path).stdout)
+    assert [(f["file"], f["status"]) for f in document["task_files"]] == [
+        ("tasks/clock.tab.alarms.yaml", "ok")]
+    assert document["tasks"][0]["instruction"] == "Launch Clock and move to its Alarms tab."

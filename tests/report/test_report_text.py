@@ -1,0 +1,150 @@
+"""`phoneshell report` on real run folders, as a user runs it: text and JSON, pass rates with
+intervals, skips never in the denominator, comparisons with McNemar."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from report.report_rig import TIGHT, phoneshell
+
+
+def report_json(*dirs: Path) -> dict[str, Any]:
+    done = phoneshell("report", *map(str, dirs), "--format", "json")
+    assert done.returncode in (0, 1), done.stderr
+    document: dict[str, Any] = json.loads(done.stdout)
+    return document
+
+
+@pytest.fixture(scope="module")
+def sol_nul(runs: dict[str, Path]) -> tuple[str, dict[str, Any]]:
+    """The text and the JSON report of the solution and null runs together."""
+    text = phoneshell("report", str(runs["SOL"]), str(runs["NUL"]))
+    assert text.returncode == 1, text.stderr  # null failed: not everything passed
+    return text.stdout, report_json(runs["SOL"], runs["NUL"])
+
+
+def test_solution_passes_everything_and_null_nothing(sol_nul: tuple[str, Any]) -> None:
+    text, document = sol_nul
+    sol, nul = document["agents"]
+    assert (sol["agent"], sol["run_id"], sol["attempts"], sol["scored"], sol["passed"]) == \
+        ("solution", "SOL", 8, 8, 8)
+    assert sol["pass_rate"] == 1.0 and sol["ci95"] == pytest.approx([0.675592, 1.0], abs=1e-6)
+    assert (nul["agent"], nul["passed"], nul["failed"], nul["pass_rate"]) == ("null", 0, 8, 0.0)
+    assert nul["ci95"] == pytest.approx([0.0, 0.324408], abs=1e-6)
+    assert "solution @ SOL" in text
+    assert "  passed 8/8 = 100.0% of scored  (95% CI 67.6-100.0%)" in text
+    assert "  passed 0/8 = 0.0% of scored  (95% CI 0.0-32.4%)" in text
+
+
+def test_claims_of_honest_agents_agree_with_the_grades(sol_nul: tuple[str, Any]) -> None:
+    text, document = sol_nul
+    sol, nul = document["agents"]
+    assert (sol["claimed_done"], sol["false_claims"], sol["false_claim_rate"]) == (8, 0, 0.0)
+    # null claims gave_up and fails: an honest failure, neither false nor missed
+    assert (nul["claimed_gave_up"], nul["false_claims"], nul["missed_claims"]) == (8, 0, 0)
+    assert "claimed success but failed: 0/8 = 0.0%" in text
+
+
+def test_tags_and_capabilities_are_counted_per_agent(sol_nul: tuple[str, Any]) -> None:
+    text, document = sol_nul
+    tags = {t["tag"]: t for t in document["tags"]}
+    tabbar = tags["capability:tabbar"]
+    assert tabbar["capability"] is True
+    assert [(c["agent"], c["scored"], c["passed"]) for c in tabbar["agents"]] == \
+        [("solution", 4, 4), ("null", 4, 0)]
+    assert tags["settings"]["capability"] is False
+    names = [t["tag"] for t in document["tags"]]
+    assert names.index("capability:tabbar") < names.index("settings")  # capabilities first
+    assert "by capability:" in text and "  tabbar " in text and "by tag:" in text
+
+
+def test_two_runs_are_compared_pair_by_pair(sol_nul: tuple[str, Any]) -> None:
+    text, document = sol_nul
+    (comparison,) = document["comparisons"]
+    assert (comparison["a"], comparison["b"]) == ("solution @ SOL", "null @ NUL")
+    assert (comparison["pairs"], comparison["both_passed"], comparison["only_a"],
+            comparison["only_b"], comparison["neither"]) == (8, 0, 8, 0, 0)
+    assert comparison["p_value"] == 0.0078125 and comparison["significant"] is True
+    assert comparison["too_few"] is False
+    assert {t["task_id"]: t["only_a"] for t in comparison["per_task"]} == {
+        "calculator.chain": 2, "clock.tab.alarms": 2, "clock.tab.timers": 2,
+        "settings.about.reach": 2}
+    assert "solution @ SOL passes more often (McNemar exact p = 0.00781)" in text
+
+
+def test_too_few_discordant_pairs_is_said_plainly(runs: dict[str, Path]) -> None:
+    done = phoneshell("report", str(runs["SOL"]), str(runs["LIAR"]))
+    assert "  both passed 0, only A 4, only B 0, neither 0" in done.stdout
+    assert "too few discordant pairs to tell them apart: 4 (at least 6, all one way, are " \
+           "needed for p < 0.05)" in done.stdout
+
+
+def test_skipped_and_never_run_attempts_are_not_in_the_denominator(
+        runs: dict[str, Path]) -> None:
+    done = phoneshell("report", str(runs["FLT"]))
+    assert done.returncode == 1  # not everything passed: one skipped, one never ran
+    assert "  attempts 3 of 4 planned: 2 scored, 1 skipped (not scored), 1 never run" in \
+        done.stdout
+    assert "  passed 2/2 = 100.0% of scored" in done.stdout
+    assert "  skipped (1): rig down" in done.stdout
+    (flt,) = report_json(runs["FLT"])["agents"]
+    assert (flt["attempts"], flt["scored"], flt["passed"], flt["failed"], flt["pass_rate"],
+            flt["skipped"], flt["not_run"]) == (3, 2, 2, 0, 1.0, 1, 1)
+    assert flt["skip_reasons"] == {"rig down": 1}
+    tabbar = next(t for t in report_json(runs["FLT"])["tags"]
+                  if t["tag"] == "capability:tabbar")["agents"][0]
+    assert (tabbar["attempts"], tabbar["scored"], tabbar["skipped"]) == (2, 1, 1)
+
+
+def test_a_resumed_attempt_replaces_its_skipped_row(runs: dict[str, Path]) -> None:
+    done = phoneshell("report", str(runs["RESUMED"]))
+    assert done.returncode == 0, done.stdout + done.stderr  # every attempt passed
+    assert "  passed 4/4 = 100.0% of scored" in done.stdout
+    assert "1 skipped row(s) replaced by a later try (--resume)" in done.stdout
+    (resumed,) = report_json(runs["RESUMED"])["agents"]
+    assert (resumed["attempts"], resumed["scored"], resumed["skipped"], resumed["superseded"],
+            resumed["not_run"]) == (4, 4, 0, 1, 0)
+
+
+def test_out_of_turns_is_counted_and_no_claim_is_no_rate(runs: dict[str, Path]) -> None:
+    done = phoneshell("report", str(runs["TIGHT"]))
+    assert "  ran out of time 0, out of turns 1 (these never pass)" in done.stdout
+    assert "claimed success but failed: 0/0 (no rate)" in done.stdout
+    (tight,) = report_json(runs["TIGHT"])["agents"]
+    assert (tight["out_of_turns"], tight["no_claim"], tight["with_claim"]) == (1, 1, 0)
+    assert tight["false_claim_rate"] is None and tight["passed"] == 0
+    (task,) = report_json(runs["TIGHT"])["tasks"]
+    assert task["task_id"] == TIGHT and task["runs"][0]["outcomes"] == ["failed"]
+
+
+def _keys(value: object) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() if not isinstance(v, int)
+                             for k in _keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in _keys(v)}
+    return set()
+
+
+def test_every_json_field_is_documented(runs: dict[str, Path]) -> None:
+    document = report_json(runs["SOL"], runs["FLT"])
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "reports.md").read_text()
+    for field in set(document) | set(document["agents"][0]):
+        assert f"| `{field}` |" in doc, f"docs/reports.md has no table row for {field}"
+    skip_kinds = set(document["agents"][1]["skip_reasons"])
+    for field in _keys(document) - skip_kinds:
+        assert f"`{field}`" in doc, f"docs/reports.md does not describe {field}"
+
+
+def test_bad_input_exits_2_with_a_hint(tmp_path: Path, runs: dict[str, Path]) -> None:
+    nothing = phoneshell("report")
+    assert nothing.returncode == 2 and "error: nothing to report" in nothing.stderr
+    not_a_run = phoneshell("report", str(tmp_path))
+    assert not_a_run.returncode == 2
+    assert f"error: {tmp_path} is not a run folder" in not_a_run.stderr
+    assert "hint: " in not_a_run.stderr
+    twice = phoneshell("report", str(runs["SOL"]), str(runs["SOL"]))
+    assert twice.returncode == 2 and "both solution @ SOL" in twice.stderr
