@@ -2,9 +2,10 @@
 
 Pure: a function of (method, path, JSON body) only, so every route's classification is a unit
 test. The rule that keeps the log honest: a POST that is neither a known read nor a named action
-is an `other` action (params {"route": path}), logged like any other. GET, HEAD, OPTIONS and
-DELETE (close a session, release held keys) never act on the screen and are forwarded unlogged.
-Durations in params are seconds, whatever unit the route took.
+is an `other` action (params {"route": path}), logged like any other. GET, HEAD and OPTIONS
+never act on the phone and are forwarded unlogged, and so is DELETE, except `DELETE /session/:sid`:
+real WDA terminates the session's app when it closes a session (`shouldTerminateApp`, on by
+default), so that is a `terminate`. Durations in params are seconds, whatever unit the route took.
 """
 
 from __future__ import annotations
@@ -21,12 +22,16 @@ Aim = Literal["none", "point", "element", "focus"]
 """What the action's target is: nothing, the element under (x, y), the element with id
 `element`, or the focused text field."""
 
-UNLOGGED_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "DELETE"})
+SessionChange = Literal["none", "open", "close"]
+"""What an action does to the WDA session: nothing, create (or replace) it, or delete it."""
+
+UNLOGGED_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 # POST routes (after the /session/<sid> prefix) that only read; `*` matches one segment.
+# Not `appium/settings`: settings such as snapshotMaxDepth change what later reads return.
 KNOWN_READS: tuple[tuple[str, ...], ...] = (
     ("element",), ("elements",), ("element", "*", "element"), ("element", "*", "elements"),
-    ("wda", "apps", "state"), ("appium", "settings"), ("timeouts",), ("wda", "getPasteboard"),
+    ("wda", "apps", "state"), ("timeouts",), ("wda", "getPasteboard"),
 )
 
 
@@ -38,7 +43,10 @@ class Classified:
     params: Mapping[str, Scalar] = field(default_factory=dict)
     aim: Aim = "none"
     session_id: str = ""
-    """The session in the path ("" for sessionless routes): element rects are read under it."""
+    """The session in the path ("" for sessionless routes): elements are read under it."""
+    session: SessionChange = "none"
+    """Whether the request creates or deletes the WDA session (which app it names is known
+    only to the bridge, from the request that created it)."""
 
 
 class _Body:
@@ -182,8 +190,15 @@ def _session(b: _Body, _: tuple[str, ...]) -> Classified:
     # A session with a bundle launches that app; a bare one sends a real phone to the home screen.
     bundle = _bundle_id(b.data)
     if bundle:
-        return Classified("launch", {"bundle_id": bundle, "via": "session"})
-    return Classified("home", {"via": "session"})
+        return Classified("launch", {"bundle_id": bundle, "via": "session"}, session="open")
+    return Classified("home", {"via": "session"}, session="open")
+
+
+def _settings(b: _Body, _: tuple[str, ...]) -> Classified:
+    """`appium/settings`: an `other` naming the settings changed (their values are not kept)."""
+    settings = b.data.get("settings")
+    names = ",".join(settings) if isinstance(settings, Mapping) else None
+    return Classified("other", _params(settings=names))
 
 
 ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
@@ -238,6 +253,7 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("wda", "touch", "perform"), _touch_perform(False)),
     (("wda", "touch", "multi", "perform"), _touch_perform(True)),
     (("url",), lambda b, _: Classified("open_url", _params(url=b.text("url")))),
+    (("appium", "settings"), _settings),
 )
 
 
@@ -278,6 +294,13 @@ def classify(method: str, path: str, body: object) -> Classified | None:
         return None
     session_id, route = split_path(path)
     clean = "/" + "/".join(route)
+    if method == "DELETE":
+        # Closing the session terminates its app on a real phone; other DELETEs (release held
+        # keys and buttons) end what an earlier, logged action began.
+        if session_id and not route:
+            return Classified("terminate", {"via": "delete_session"}, session_id=session_id,
+                              session="close")
+        return None
     if method != "POST":  # WDA serves no PUT or PATCH: whatever it is, it is not a known read
         return Classified("other", {"route": clean}, session_id=session_id)
     if route == ("session",):
@@ -288,6 +311,6 @@ def classify(method: str, path: str, body: object) -> Classified | None:
         ids = _match(pattern, route)
         if ids is not None:
             found = handle(_Body(body), ids)
-            params = {"route": clean} if found.kind == "other" else found.params
-            return Classified(found.kind, params, found.aim, session_id)
+            params = {"route": clean, **found.params} if found.kind == "other" else found.params
+            return Classified(found.kind, params, found.aim, session_id, found.session)
     return Classified("other", {"route": clean}, session_id=session_id)

@@ -6,6 +6,12 @@ file. Each line is one `os.write` on an `O_APPEND` descriptor: after `kill -9` a
 wholly in the file or not at all, because the kernel owns the bytes once the call returns. That
 is durability against a dying process, not against power loss: that needs `fsync=True` (one
 fsync per line). Never forwards anything and never talks HTTP.
+
+A long-lived bridge sees many runs, so descriptors are not kept for the life of the process: at
+most `MAX_OPEN_FILES` run files stay open (the least recently written is closed past that), and
+a file nothing has written to for `IDLE_CLOSE_S` is closed too (`close_idle`, which a serving
+bridge calls as it polls). A closed file is reopened on the next write; its seq continues from
+memory, and from the file itself when it changed while closed.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import os
 import stat
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +32,10 @@ from phoneshell.errors import BridgeError
 from phoneshell.records import Scalar
 
 AUDIT_FILE = "audit.jsonl"
+MAX_OPEN_FILES = 8
+"""Run files a writer keeps open at once; past that the least recently written is closed."""
+IDLE_CLOSE_S = 60.0
+"""A run file nothing has written to for this long is closed (reopened on the next write)."""
 
 
 class AuditWriteError(BridgeError):
@@ -33,14 +44,20 @@ class AuditWriteError(BridgeError):
 
 @dataclass
 class _RunFile:
-    """One run's open log (mutable; guarded by its own lock)."""
+    """One run's log, open or not (mutable; guarded by its own lock, `used_at` by the writer's)."""
 
+    run_id: str
     path: Path
     lock: threading.Lock
     fd: int | None = None
     next_seq: int = 1
     newline_owed: bool = False
     """The file ends mid-line (a torn write): start the next write with a newline."""
+    closed_as: tuple[int, int] | None = None
+    """(inode, size) of the file when this writer closed it: if it is still so on reopening,
+    nobody else wrote to it, and it need not be read again to continue seq."""
+    used_at: float = 0.0
+    """`time.monotonic()` of the last write."""
 
 
 def _last_seq(path: Path) -> tuple[int, bool]:
@@ -63,12 +80,20 @@ class AuditWriter:
     Args:
         runs_dir: the folder holding one folder per run.
         fsync: fsync after every line (survives power loss; costs a disk flush per line).
+        max_open_files: run files kept open at once (least recently written closed first).
+        idle_close_s: close a run file after this long without a write.
     """
 
-    def __init__(self, runs_dir: Path, fsync: bool = False) -> None:
+    def __init__(self, runs_dir: Path, fsync: bool = False,
+                 max_open_files: int = MAX_OPEN_FILES,
+                 idle_close_s: float = IDLE_CLOSE_S) -> None:
         self.runs_dir = runs_dir
         self.fsync = fsync
+        self.max_open_files = max(1, max_open_files)
+        self.idle_close_s = idle_close_s
         self._files: dict[str, _RunFile] = {}
+        self._recent: OrderedDict[str, _RunFile] = OrderedDict()
+        """Runs whose file may be open, least recently written first."""
         self._lock = threading.Lock()
 
     def path_for(self, run_id: str) -> Path:
@@ -79,8 +104,64 @@ class AuditWriter:
         with self._lock:
             found = self._files.get(run_id)
             if found is None:
-                found = self._files[run_id] = _RunFile(self.path_for(run_id), threading.Lock())
+                found = self._files[run_id] = _RunFile(run_id, self.path_for(run_id),
+                                                       threading.Lock())
             return found
+
+    def open_runs(self) -> tuple[str, ...]:
+        """The runs whose file is open right now."""
+        with self._lock:
+            runs = list(self._files.values())
+        return tuple(run.run_id for run in runs if run.fd is not None)
+
+    def _used(self, run: _RunFile) -> None:
+        """Note a write to `run`, then close what is past the limit or idle. Holds no run lock."""
+        now = time.monotonic()
+        with self._lock:
+            run.used_at = now
+            self._recent[run.run_id] = run
+            self._recent.move_to_end(run.run_id)
+            stale = self._take_stale(now)
+        self._close_runs(stale)
+
+    def _take_stale(self, now: float) -> list[_RunFile]:
+        """Remove from `_recent` the runs past the limit or idle. Caller holds self._lock."""
+        stale: list[_RunFile] = []
+        while self._recent:
+            oldest = next(iter(self._recent.values()))
+            if (len(self._recent) <= self.max_open_files
+                    and now - oldest.used_at < self.idle_close_s):
+                break
+            del self._recent[oldest.run_id]
+            stale.append(oldest)
+        return stale
+
+    def _close_runs(self, runs: list[_RunFile]) -> None:
+        # Each under its own lock, taken while holding no other: a write in progress finishes
+        # first, and one that comes after simply reopens the file.
+        for run in runs:
+            with run.lock:
+                self._close_fd(run)
+
+    def close_idle(self) -> None:
+        """Close the files nothing has written to for `idle_close_s`."""
+        with self._lock:
+            stale = self._take_stale(time.monotonic())
+        self._close_runs(stale)
+
+    @staticmethod
+    def _close_fd(run: _RunFile, failed: bool = False) -> None:
+        """Close a run's descriptor, noting what the file was like. Caller holds run.lock."""
+        if run.fd is None:
+            return
+        try:
+            info = os.fstat(run.fd)
+            run.closed_as = (None if failed or not stat.S_ISREG(info.st_mode)
+                             else (info.st_ino, info.st_size))
+        except OSError:
+            run.closed_as = None
+        os.close(run.fd)
+        run.fd = None
 
     def _open(self, run: _RunFile) -> int:
         """Open (or reopen) a run's file for appending; continue its seq. Caller holds run.lock."""
@@ -90,7 +171,9 @@ class AuditWriter:
         run.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(run.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
-            if stat.S_ISREG(os.fstat(fd).st_mode) and not created:
+            info = os.fstat(fd)
+            unchanged = run.closed_as == (info.st_ino, info.st_size)
+            if stat.S_ISREG(info.st_mode) and not created and not unchanged:
                 highest, torn = _last_seq(run.path)
                 run.next_seq = max(run.next_seq, highest + 1)
                 run.newline_owed = run.newline_owed or torn
@@ -119,9 +202,8 @@ class AuditWriter:
             if self.fsync:
                 os.fsync(fd)
         except OSError as exc:
-            if run.fd is not None:  # reopen next time: the file may have been fixed or replaced
-                os.close(run.fd)
-                run.fd = None
+            # Reopen (and reread) next time: the file may have been fixed or replaced.
+            self._close_fd(run, failed=True)
             raise AuditWriteError(f"cannot write the audit log {run.path}: "
                               f"{exc.strerror or exc}",
                               hint="free disk space or fix the permissions of the runs folder; "
@@ -137,15 +219,18 @@ class AuditWriter:
                 ahead).
         """
         run = self._run_file(context.run_id)
-        with run.lock:
-            self._open_for_seq(run)
-            event = AuditEvent(
-                v=AUDIT_VERSION, run_id=context.run_id, task_id=context.task_id,
-                attempt=context.attempt, phase=context.phase, seq=run.next_seq, t=time.time(),
-                kind=kind, stage="intent", params=dict(params), app_before=app_before,
-                target=target)
-            self._write(run, event.to_json())
-            run.next_seq += 1
+        try:
+            with run.lock:
+                self._open_for_seq(run)
+                event = AuditEvent(
+                    v=AUDIT_VERSION, run_id=context.run_id, task_id=context.task_id,
+                    attempt=context.attempt, phase=context.phase, seq=run.next_seq,
+                    t=time.time(), kind=kind, stage="intent", params=dict(params),
+                    app_before=app_before, target=target)
+                self._write(run, event.to_json())
+                run.next_seq += 1
+        finally:
+            self._used(run)  # whatever happened, an open descriptor is counted and closed in turn
         return event
 
     def _open_for_seq(self, run: _RunFile) -> None:
@@ -170,19 +255,19 @@ class AuditWriter:
             stage="outcome", params=intent.params, app_before=intent.app_before,
             app_after=app_after, ok=ok, error=error)
         run = self._run_file(intent.run_id)
-        with run.lock:
-            self._write(run, event.to_json())
+        try:
+            with run.lock:
+                self._write(run, event.to_json())
+        finally:
+            self._used(run)
         return event
 
     def close(self) -> None:
         """Close every open file (the writer reopens on the next write)."""
         with self._lock:
             runs = list(self._files.values())
-        for run in runs:
-            with run.lock:
-                if run.fd is not None:
-                    os.close(run.fd)
-                    run.fd = None
+            self._recent.clear()
+        self._close_runs(runs)
 
 
 _SHARED: dict[Path, AuditWriter] = {}

@@ -4,7 +4,9 @@ Every request (any method, path, query, body) goes upstream unchanged, and the u
 body and end-to-end headers come back unchanged, WDA errors included. Actions (`actions.py`) go
 through the recorder, which writes the intent before forwarding and the outcome after. The
 bridge's own routes live under `/phoneshell/bridge/`, never in WDA's namespace. Binds loopback
-unless told otherwise; a token, when set, is required on every request.
+unless told otherwise; a token, when set, is required on every request. The context routes
+also need the control token, which only the runner holds: the agent is given the bridge's URL
+and token, and must never be able to move its own actions to another run.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from bridge.actions import classify
 from bridge.audit_log import AuditWriteError, AuditWriter, shared_writer
 from bridge.context import UNSCOPED, RunContext, context_from_json, make_context
 from bridge.recorder import Recorder
-from bridge.upstream import HOP_BY_HOP, Reply, Upstream, UpstreamDown
+from bridge.upstream import HOP_BY_HOP, ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
 
 CONTROL_PREFIX = "/phoneshell/bridge/"
 TOKEN_HEADER = "X-Phoneshell-Token"
+CONTROL_TOKEN_HEADER = "X-Phoneshell-Control-Token"
+"""The header carrying the control token (never a URL: URLs are handed to agents and logged)."""
 TOKEN_PATH = "/t/"
 JSON_TYPE = "application/json;charset=UTF-8"
 
@@ -64,23 +68,32 @@ class BridgeServer:
         runs_dir: where run folders (and their audit.jsonl) go.
         resolve_targets: find the element under every tap (keys are always resolved).
         token: when set, every request must carry it (`/t/TOKEN/...` or X-Phoneshell-Token).
+        control_token: the token the context routes need (header X-Phoneshell-Control-Token);
+            keep it from the agent. Without one, those routes are refused over HTTP and the
+            context is set in-process only (`set_context`).
         allow_remote: permit a non-loopback `host`.
         fsync: fsync every audit line (power-loss durability; kill -9 needs no fsync).
         writer: the audit writer to use (default: the process's writer for `runs_dir`).
 
     Raises:
-        BridgeError: a remote bind without `allow_remote` and a token, or a bad WDA URL.
+        BridgeError: a remote bind without `allow_remote` and a token, a control token equal to
+            the token, or a bad WDA URL.
     """
 
     def __init__(self, wda_url: str, host: str = "127.0.0.1", port: int = 0,
                  runs_dir: Path = Path("runs"), resolve_targets: bool = True,
                  token: str | None = None, allow_remote: bool = False, fsync: bool = False,
-                 writer: AuditWriter | None = None) -> None:
+                 writer: AuditWriter | None = None, control_token: str | None = None) -> None:
         if not is_loopback(host) and not (allow_remote and token):
             raise BridgeError(f"refusing to bind the bridge to {host}: it would let anyone on "
                               f"the network drive the phone",
                               hint="bind 127.0.0.1, or pass --allow-remote with --token")
+        if control_token and control_token == token:
+            raise BridgeError("the control token is the same as the token: whoever drives the "
+                              "phone could then change the run its actions are logged under",
+                              hint="use a separate control token, and keep it from the agent")
         self.host, self.port, self.token = host, port, token or None
+        self.control_token = control_token or None
         self.upstream = Upstream(wda_url)
         self.writer = writer or shared_writer(runs_dir, fsync)
         self.recorder = Recorder(self.upstream, self.writer, resolve_targets)
@@ -173,8 +186,14 @@ class BridgeServer:
             return path
         return None
 
-    def control(self, method: str, route: str, body: bytes) -> Reply:
-        """Serve the bridge's own routes: context (GET, POST, DELETE) and health (GET)."""
+    def control(self, method: str, route: str, body: bytes,
+                control_token: str | None = None) -> Reply:
+        """Serve the bridge's own routes: context (GET, POST, DELETE) and health (GET).
+
+        Args:
+            control_token: the X-Phoneshell-Control-Token header, which the context routes
+                need; health does not.
+        """
         route = route.split("?", 1)[0].rstrip("/")
         if route == CONTROL_PREFIX + "health" and method == "GET":
             return wda_value(self.health())
@@ -182,6 +201,9 @@ class BridgeServer:
             return wda_error(404, "unknown command", f"unknown bridge route {method} {route}; "
                              f"routes: GET|POST|DELETE {CONTROL_PREFIX}context, "
                              f"GET {CONTROL_PREFIX}health")
+        refused = self._refuse_control(control_token)
+        if refused is not None:
+            return refused
         if method == "POST":
             try:
                 self._context = context_from_json(json.loads(body or b"null"))
@@ -195,10 +217,30 @@ class BridgeServer:
             return wda_error(405, "unknown method", f"{method} {route} is not served")
         return wda_value(self._context.to_json())
 
-    def handle(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> Reply:
-        """Answer one authorised request: a control route, a read, or a logged action."""
+    def _refuse_control(self, given: str | None) -> Reply | None:
+        """The refusal for a context request without the right control token (None: allowed)."""
+        if self.control_token is None:
+            return wda_error(403, "unsupported operation", "phoneshell bridge: the context "
+                             "routes are off: this bridge has no control token. Start it with "
+                             "one (control_token=..., or `phoneshell bridge --control-token` or "
+                             "PHONESHELL_BRIDGE_CONTROL_TOKEN) and send it in the "
+                             f"{CONTROL_TOKEN_HEADER} header, or set the context in-process "
+                             "with BridgeServer.set_context")
+        if given is None or not hmac.compare_digest(given.encode(), self.control_token.encode()):
+            return wda_error(401, "unauthorized", "phoneshell bridge: the context routes need "
+                             f"the control token in the {CONTROL_TOKEN_HEADER} header")
+        return None
+
+    def handle(self, method: str, path: str, body: bytes, headers: dict[str, str],
+               control_token: str | None = None) -> Reply:
+        """Answer one authorised request: a control route, a read, or a logged action.
+
+        Args:
+            headers: the end-to-end headers to forward (tokens already removed).
+            control_token: the X-Phoneshell-Control-Token header, if sent.
+        """
         if path.startswith(CONTROL_PREFIX):
-            return self.control(method, path, body)
+            return self.control(method, path, body, control_token)
         try:
             decoded = json.loads(body) if body else None
         except ValueError:
@@ -211,12 +253,12 @@ class BridgeServer:
         try:
             if action is None:
                 return forward()
-            return self.recorder.perform(self._context, action, forward)
-        except UpstreamDown as exc:
+            return self.recorder.perform(self._context, action, forward, f"{method} {path}")
+        except ForwardError as exc:
             # 502 is what a gateway says when the server behind it is gone; facebook-wda raises
             # WDABadGateway for it, which no caller mistakes for the agent's own WDA error.
-            return wda_error(502, "unknown error", f"phoneshell bridge: {exc.message} "
-                                                   f"({exc.hint})")
+            hint = f" ({exc.hint})" if exc.hint else ""
+            return wda_error(502, "unknown error", f"phoneshell bridge: {exc.message}{hint}")
         except AuditWriteError as exc:
             return wda_error(500, "unknown error", f"phoneshell bridge refused {method} {path}: "
                                                    f"{exc.message}; the action was NOT sent "
@@ -235,6 +277,10 @@ class _Server(ThreadingHTTPServer):
             self.address_family = socket.AF_INET6
         super().__init__(address, handler)
         self.bridge = bridge
+
+    def service_actions(self) -> None:
+        """Between requests (every poll): close the audit files of runs gone quiet."""
+        self.bridge.writer.close_idle()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -273,9 +319,11 @@ class _Handler(BaseHTTPRequestHandler):
                               f"use the base URL http://HOST:PORT{TOKEN_PATH}TOKEN or the "
                               f"{TOKEN_HEADER} header")
         else:
+            private = {TOKEN_HEADER.lower(), CONTROL_TOKEN_HEADER.lower()}  # never forwarded
             headers = {k: v for k, v in self.headers.items()
-                       if k.lower() not in HOP_BY_HOP and k.lower() != TOKEN_HEADER.lower()}
-            reply = bridge.handle(self.command, path, body, headers)
+                       if k.lower() not in HOP_BY_HOP and k.lower() not in private}
+            reply = bridge.handle(self.command, path, body, headers,
+                                  self.headers.get(CONTROL_TOKEN_HEADER))
         self._reply(reply)
 
     def _reply(self, reply: Reply) -> None:

@@ -1,11 +1,15 @@
 """Run one bridge as a foreground process until SIGINT or SIGTERM (`phoneshell bridge`).
 
 The first line on stdout is `listening on http://HOST:PORT`, flushed, so a parent process can
-wait for it and read the port when `--listen` asked for port 0.
+wait for it and read the port when `--listen` asked for port 0. The control token (which the
+context routes need) comes from `PHONESHELL_BRIDGE_CONTROL_TOKEN` in the bridge's own
+environment when the caller passes none: set it for this process only, never where the agent
+runs.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -15,6 +19,8 @@ from typing import TextIO
 
 from bridge.proxy import BridgeServer
 from phoneshell.errors import BridgeError
+
+CONTROL_TOKEN_ENV = "PHONESHELL_BRIDGE_CONTROL_TOKEN"
 
 
 def parse_listen(listen: str) -> tuple[str, int]:
@@ -37,11 +43,17 @@ def parse_listen(listen: str) -> tuple[str, int]:
 
 def serve(wda_url: str, listen: str = "127.0.0.1:8200", runs_dir: Path = Path("runs"),
           allow_remote: bool = False, token: str | None = None, resolve_targets: bool = True,
-          fsync: bool = False, out: TextIO = sys.stdout) -> int:
+          fsync: bool = False, out: TextIO = sys.stdout,
+          control_token: str | None = None) -> int:
     """Serve a bridge until SIGINT or SIGTERM; return the exit code (0).
 
+    Args:
+        control_token: what the context routes need (default: $PHONESHELL_BRIDGE_CONTROL_TOKEN;
+            with neither, the context routes are refused).
+
     Raises:
-        BridgeError: a bad listen address, a refused remote bind, or a bad WDA URL.
+        BridgeError: a bad listen address, a refused remote bind, a control token equal to the
+            token, or a bad WDA URL.
     """
     host, port = parse_listen(listen)
     stopping = threading.Event()
@@ -52,13 +64,17 @@ def serve(wda_url: str, listen: str = "127.0.0.1:8200", runs_dir: Path = Path("r
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     bridge = BridgeServer(wda_url, host=host, port=port, runs_dir=runs_dir,
                           resolve_targets=resolve_targets, token=token,
-                          allow_remote=allow_remote, fsync=fsync)
+                          allow_remote=allow_remote, fsync=fsync,
+                          control_token=control_token or os.environ.get(CONTROL_TOKEN_ENV))
     try:
         with bridge:
             shown = bridge.url.split("/t/", 1)[0]  # never print the token
             print(f"listening on {shown}", file=out, flush=True)
             print(f"forwarding to {wda_url}; audit logs under {runs_dir}/<run_id>/audit.jsonl",
                   file=out, flush=True)
+            routes = ("need the control token" if bridge.control_token else
+                      f"off (no control token: --control-token or {CONTROL_TOKEN_ENV})")
+            print(f"context routes: {routes}", file=out, flush=True)
             while not stopping.wait(1.0):
                 pass
     finally:

@@ -1,8 +1,9 @@
 """Find an action's target in a WDA JSON page source: the focused field, or the element at a point.
 
 Pure: reads the decoded `GET /source?format=json` tree (notes/wda-stack.md §2.2: short `type`
-names, `rect` in points, `is*` flags as the strings "1"/"0") and never the phone. Also decides
-whether a field is secure, because text typed into one is never written down.
+names, `rect` in points, `is*` flags as the strings "1"/"0"), or an element's own attributes,
+and never the phone. Also decides what must not be written down: text typed into a secure
+field, and which keyboard key was tapped while a secure field (or an unknown one) has focus.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ MASK = "***"
 
 SECURE_TYPES = frozenset({"SecureTextField", "XCUIElementTypeSecureTextField"})
 SECURE_FLAGS = ("isSecure", "secure")
+KEY_TYPES = frozenset({"Key", "XCUIElementTypeKey"})
 
 
 @dataclass(frozen=True)
@@ -102,16 +104,44 @@ def any_secure(tree: object) -> bool:
     return any(is_secure(node) for _, node in _walk(tree))
 
 
+def is_key(node: Mapping[str, object]) -> bool:
+    """Whether a node is a key of the on-screen keyboard."""
+    return node.get("type") in KEY_TYPES
+
+
+def keys_are_secret(tree: object) -> bool:
+    """Whether a key tapped now may type into a secure field.
+
+    True when the focused field is secure, and when no field is marked focused: a keyboard is up,
+    so something has focus, and nothing proves it is not a password field.
+    """
+    focused = focused_node(tree)
+    return focused is None or is_secure(focused)
+
+
 def _text(node: Mapping[str, object], key: str) -> str:
     value = node.get(key)
     return value if isinstance(value, str) else "" if value is None else str(value)
 
 
-def to_target(node: Mapping[str, object]) -> Target:
-    """The audit target for a node: full type name, label, name, and value (masked if secure)."""
+def to_target(node: Mapping[str, object], secret: bool = False) -> Target:
+    """The audit target for a node: full type name, label, name, and value (masked if secure).
+
+    Args:
+        node: a source node, or an element's attributes (`type`, `label`, `name`, `value`).
+        secret: mask label, name and value too (a key tapped into a secure field: its label
+            is the character typed).
+    """
     kind = _text(node, "type")
     if kind and not kind.startswith(TYPE_PREFIX):
         kind = TYPE_PREFIX + kind
+    kind = kind or TYPE_PREFIX + "Other"
+    if secret:
+        return Target(type=kind, label=MASK, name=MASK, value=MASK)
     value = MASK if is_secure(node) else _text(node, "value")
-    return Target(type=kind or TYPE_PREFIX + "Other", label=_text(node, "label"),
-                  name=_text(node, "name"), value=value)
+    return Target(type=kind, label=_text(node, "label"), name=_text(node, "name"), value=value)
+
+
+def target_in(tree: object, node: Mapping[str, object]) -> Target:
+    """The audit target for a node of `tree`, a key's masked while keys may be secret."""
+    return to_target(node, secret=is_key(node) and keys_are_secret(tree))

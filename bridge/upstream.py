@@ -4,7 +4,8 @@ Upstream URLs are `http://host:port[/prefix]`, `https://...` or `http+usbmux://U
 (through facebook-wda's usbmux helper, imported only for that scheme). One connection per
 request, as facebook-wda itself does: a kept-alive connection that the phone closed while idle
 would force a choice between losing a tap and sending it twice. Transport failures become
-`BridgeError`s naming the upstream URL and the request.
+`BridgeError`s naming the upstream URL and the request: `UpstreamDown` when WDA did not answer,
+its parent `ForwardError` when the request could not be sent at all.
 """
 
 from __future__ import annotations
@@ -28,7 +29,11 @@ HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy
                         "content-length"})
 
 
-class UpstreamDown(BridgeError):
+class ForwardError(BridgeError):
+    """A request got no answer from WDA: it could not be sent, or forwarding it failed."""
+
+
+class UpstreamDown(ForwardError):
     """WDA did not answer a request at all (refused, reset, timed out, usbmux failure)."""
 
 
@@ -84,6 +89,7 @@ class Upstream:
 
         Raises:
             UpstreamDown: no answer (refused, reset, timed out, usbmux failure).
+            ForwardError: the request could not be encoded, so nothing was sent.
         """
         conn = None
         try:
@@ -94,6 +100,12 @@ class Upstream:
             kept = tuple((k, v) for k, v in response.getheaders()
                          if k.lower() not in HOP_BY_HOP)
             return Reply(response.status, response.reason, kept, data)
+        except ValueError as exc:
+            # http.client refuses, before sending a byte, a request it cannot encode: a path
+            # that is not ASCII (a client that did not percent-encode it) or a bad header.
+            raise ForwardError(f"cannot send {method} {target!r} to WDA at {self.url}: {exc}",
+                               hint="the client sent a path or header HTTP cannot carry; "
+                                    "percent-encode non-ASCII paths") from exc
         except (OSError, http.client.HTTPException) as exc:
             raise UpstreamDown(f"no answer from WDA at {self.url} to {method} {target}: {exc}",
                               hint="is WDA running at that URL? `phoneshell doctor` checks the "

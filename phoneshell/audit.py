@@ -158,11 +158,23 @@ def parse_audit(text: str, where: str = "audit.jsonl") -> AuditLog:
     return AuditLog(tuple(events), torn, tuple(problems))
 
 
-def read_audit(path: Path) -> AuditLog:
-    """Read an audit.jsonl file (missing file: no events)."""
+def read_audit(path: Path, offset: int = 0) -> AuditLog:
+    """Read an audit.jsonl file (missing file: no events), from byte `offset` on.
+
+    Reading from an offset taken earlier (`audit_size`) gives what was appended since, without
+    reading the whole log again; line numbers in problems then count from the offset.
+    """
     if not path.exists():
         return AuditLog(())
-    return parse_audit(path.read_text(encoding="utf-8", errors="replace"), str(path))
+    with path.open("rb") as log:
+        log.seek(offset)
+        text = log.read().decode("utf-8", errors="replace")
+    return parse_audit(text, str(path))
+
+
+def audit_size(path: Path) -> int:
+    """The log's size in bytes now (0 when it does not exist yet): an offset for `read_audit`."""
+    return path.stat().st_size if path.exists() else 0
 
 
 @dataclass(frozen=True)

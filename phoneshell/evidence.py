@@ -93,7 +93,7 @@ class DeviceRead:
     """A value a harness probe read off the device at capture, e.g. the "Model Number" row."""
 
     probe: str
-    """The probe, e.g. "about_value"."""
+    """The probe, e.g. "settings_value"."""
     arg: str = ""
     """What it read, e.g. "Model Number"."""
     value: str | None = None

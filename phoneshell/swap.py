@@ -21,7 +21,7 @@ from phoneshell.agents import Agent, make_agent
 from phoneshell.agents.replay import ReplayAgent
 from phoneshell.checks import CHECKS, Check
 from phoneshell.checks.kind import signature
-from phoneshell.evidence import Evidence, load_evidence
+from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.runner.attempt import AttemptPlan, Rig, run_attempt
 from phoneshell.tasks import Task
@@ -113,6 +113,8 @@ class Swapper:
         self.rig, self.run_dir, self.run_id = rig, run_dir, run_id
         self.replay_from, self.installed = replay_from, installed
         self._attempts: dict[str, int] = {}
+        self.stopped = ""
+        """Why the phone stopped being usable ("" while it is): nothing more is played."""
 
     def _agent(self, b: Task) -> Agent:
         if self.replay_from is not None:
@@ -123,14 +125,19 @@ class Swapper:
         """Run B's setup and finish, capturing what `extra` checks need too.
 
         Returns:
-            (evidence, its folder relative to the run, why it is missing).
+            (evidence, its folder relative to the run, why it is missing). An attempt the
+            runner skipped (setup failed, a rig fault) has no evidence to grade.
         """
+        if self.stopped:
+            return None, "", f"not run: {self.stopped}"
         attempt = self._attempts[b.id] = self._attempts.get(b.id, 0) + 1
         plan = AttemptPlan(self.run_id, self.run_dir, _merged(b, extra), attempt, self.installed)
-        row = run_attempt(plan, self.rig, self._agent(b)).row
-        if not row.evidence:
-            return None, "", row.skip_reason or "no evidence was captured"
-        return load_evidence(self.run_dir / row.evidence), row.evidence, ""
+        done = run_attempt(plan, self.rig, self._agent(b))
+        if done.rig_down:
+            self.stopped = done.row.skip_reason
+        if done.evidence is None:
+            return None, done.row.evidence, done.row.skip_reason or "no evidence was captured"
+        return done.evidence, done.row.evidence, ""
 
     def pair(self, a: Task, b: Task) -> SwapResult:
         """Replay B's finish with A's needs captured; grade it as B and as A."""

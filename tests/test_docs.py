@@ -23,3 +23,18 @@ def test_every_step_is_in_the_task_format_doc() -> None:
     text = (DOCS / "tasks.md").read_text()
     for name in STEPS.names():
         assert f"| `{name}` |" in text, f"docs/tasks.md does not describe step {name}"
+
+
+def test_every_check_example_in_the_docs_loads() -> None:
+    from phoneshell.tasks import parse_task
+
+    text = (DOCS / "checks.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in text.split("```yaml\n")[1:]]
+    examples = [b for b in blocks if b.lstrip().startswith("- kind:")]
+    assert len(examples) >= len(CHECKS.names())
+    for block in examples:
+        task = ("id: docs.example\nname: Example\napp: com.apple.Preferences\n"
+                "instruction: x\nchecks:\n" + "".join(f"  {line}\n" for line in
+                                                      block.splitlines()))
+        loaded, problems = parse_task(task, "docs/checks.md")
+        assert loaded is not None, (block, [str(p) for p in problems])

@@ -36,7 +36,7 @@ def full_evidence() -> Evidence:
                   Capture("scroll", source(El(label="Serial Number")), 2.0)),
         claim=Claim("done", answer="MQ163LL/A", summary="Opened About"),
         probes=(ProbeReading("notes_titled", "x", before=0, after=1),),
-        reads=(DeviceRead("about_value", "Model Number", "MQ163LL/A"),),
+        reads=(DeviceRead("settings_value", "General > About > Model Number", "MQ163LL/A"),),
         events=(event(1, "intent", app_before="com.apple.springboard"),
                 event(1, "outcome", ok=True, app_after="com.apple.Maps")), audited=True,
         flags=frozenset({"unsettled"}), screenshot_png=b"\x89PNG fake")

@@ -25,6 +25,10 @@ def finish(status: str, answer: str = "", summary: str = "") -> int:
 
 
 def main() -> int:
+    if "PHONESHELL_TASK_FILE" not in os.environ:
+        print("error: no task file: run the harness with PHONESHELL_EXPOSE_TASK_FILE=1 to hand "
+              "it to reference programs like this one", file=sys.stderr)
+        return 2
     task = load_task(os.environ["PHONESHELL_TASK_FILE"])
     phone = Phone(os.environ["PHONESHELL_WDA_URL"])
     budget = int(os.environ.get("PHONESHELL_MAX_STEPS", "25"))

@@ -27,6 +27,7 @@ from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
     CLAIM_FILE,
+    EXPOSE_TASK_FILE,
     INSTRUCTION,
     MAX_STEPS,
     TASK_FILE,
@@ -86,11 +87,16 @@ class CommandAgent:
 
     def environment(self, context: AgentContext, claim_file: Path) -> dict[str, str]:
         """The process environment: the caller's, plus the attempt's variables."""
-        task_file = str(Path(context.task.file).resolve()) if context.task.file else ""
-        return {**os.environ, WDA_URL: context.wda_url, INSTRUCTION: context.instruction,
-                TASK_ID: context.task.id, TASK_FILE: task_file,
-                MAX_STEPS: str(context.max_steps), TIMEOUT_S: f"{context.timeout_s:g}",
-                ATTEMPT_DIR: str(context.workdir.resolve()), CLAIM_FILE: str(claim_file)}
+        env = {**os.environ, WDA_URL: context.wda_url, INSTRUCTION: context.instruction,
+               TASK_ID: context.task.id, MAX_STEPS: str(context.max_steps),
+               TIMEOUT_S: f"{context.timeout_s:g}", ATTEMPT_DIR: str(context.workdir.resolve()),
+               CLAIM_FILE: str(claim_file)}
+        env.pop(TASK_FILE, None)
+        # The task file holds the checks and the reference finish: the answer key. Only a
+        # harness that asks for it (reference and replay programs) hands it on.
+        if os.environ.get(EXPOSE_TASK_FILE) == "1" and context.task.file:
+            env[TASK_FILE] = str(Path(context.task.file).resolve())
+        return env
 
     def run(self, context: AgentContext) -> AgentResult:
         """Run the command to its end or its deadline, then read its claim."""

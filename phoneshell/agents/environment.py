@@ -28,6 +28,9 @@ WDA_URL = "PHONESHELL_WDA_URL"
 INSTRUCTION = "PHONESHELL_INSTRUCTION"
 TASK_ID = "PHONESHELL_TASK_ID"
 TASK_FILE = "PHONESHELL_TASK_FILE"
+EXPOSE_TASK_FILE = "PHONESHELL_EXPOSE_TASK_FILE"
+"""Set to 1 in the harness's environment to hand command agents the task file (reference and
+replay programs only: it holds the checks and the reference finish)."""
 MAX_STEPS = "PHONESHELL_MAX_STEPS"
 TIMEOUT_S = "PHONESHELL_TIMEOUT_S"
 ATTEMPT_DIR = "PHONESHELL_ATTEMPT_DIR"
@@ -37,8 +40,9 @@ VARIABLES: dict[str, str] = {
     WDA_URL: "the bridge's URL: drive the phone here (any WDA client), never elsewhere",
     INSTRUCTION: "the task's instruction, the only thing a model should be told",
     TASK_ID: "the task's id, e.g. settings.about.reach",
-    TASK_FILE: "the task file (with its checks and reference finish: for reference and replay "
-               "agents only, never for a model)",
+    TASK_FILE: "the task file (its checks and reference finish: the answer key); set only when "
+               "the harness runs with `PHONESHELL_EXPOSE_TASK_FILE=1`, for reference and replay "
+               "programs, never for a model",
     MAX_STEPS: "the task's action budget (tool calls); `phoneshell mcp` enforces it",
     TIMEOUT_S: "the wall-clock budget in seconds; the program is killed after it",
     ATTEMPT_DIR: "the attempt's folder, for transcripts and logs",

@@ -22,10 +22,8 @@ from dataclasses import dataclass
 
 from phoneshell.device import SPRINGBOARD, Phone
 from phoneshell.device.apps import name_for
-from phoneshell.tree import APPLICATION, Element, PageSource, shorten
+from phoneshell.tree import APPLICATION, TEXT_INPUTS, Element, PageSource, shorten
 
-TEXT_INPUTS = frozenset(f"XCUIElementType{t}" for t in (
-    "TextField", "SecureTextField", "SearchField", "TextView"))
 CONTROLS = frozenset(f"XCUIElementType{t}" for t in (
     "Button", "Cell", "Link", "Icon", "Switch", "Toggle", "Tab", "SegmentedControl", "Slider",
     "Stepper", "PickerWheel", "MenuItem", "MenuBarItem", "DatePicker", "Picker", "PageIndicator",

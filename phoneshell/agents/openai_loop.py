@@ -275,11 +275,11 @@ class OpenAIAgent:
             reply = self.client.complete(body, min(remaining, REQUEST_TIMEOUT_S), chat.deadline)
         except ModelError as exc:
             chat.transcript.write({"error": str(exc)})
-            if time.monotonic() >= chat.deadline:  # the request outlived the attempt's clock
-                return chat.out_of_time()
-            if not chat.answered:  # the model never took part: nothing to score
+            if not chat.answered:  # the model never took part, even if the clock ran out
                 return AgentResult(ran=False, error=f"the model API at "
                                    f"{self.settings.base_url} never answered: {exc}")
+            if time.monotonic() >= chat.deadline:  # the request outlived the attempt's clock
+                return chat.out_of_time()
             return chat.end(Claim("failed", summary=f"model API error: {exc}"),
                             error=f"model API error: {exc}")
         chat.answered = True

@@ -11,11 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
-from phoneshell.audit import Action, actions, read_audit
+from phoneshell.audit import Action
 from phoneshell.device import Phone, run_step
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.evidence import Claim, load_evidence
 from phoneshell.tasks import Step
+from phoneshell.tree import SPRINGBOARD
 
 
 class OpenAppAgent:
@@ -53,10 +54,10 @@ def recorded_actions(run_dir: Path, task_id: str, attempt: int | None = None,
     attempt = attempt if attempt is not None else captured[0]
     if attempt not in captured:
         raise StepError(f"{run_dir} has no attempt {attempt} of {task_id} with evidence")
-    claim = load_evidence(folder / str(attempt) / "evidence").claim
-    log = read_audit(run_dir / "audit.jsonl")
-    events = [e for e in log.events if e.task_id == task_id and e.attempt == attempt]
-    return tuple(a for a in actions(events) if a.phase == "agent"), claim
+    # The evidence keeps the slice of the log that was graded, so the replay repeats exactly
+    # the actions of that try (a retried attempt reuses its number in the run's log).
+    evidence = load_evidence(folder / str(attempt) / "evidence")
+    return evidence.agent_actions(), evidence.claim
 
 
 def replay_action(phone: Phone, action: Action) -> None:
@@ -70,7 +71,12 @@ def replay_action(phone: Phone, action: Action) -> None:
               and not isinstance(v, bool)}
     if action.kind in ("launch", "activate") and p.get("bundle_id"):
         phone.launch(str(p["bundle_id"]))
-    elif action.kind == "terminate":
+    elif action.kind == "terminate" and p.get("via") == "delete_session":
+        # A closed session ends its app only if it was created to: repeat what the log saw.
+        if action.app_before not in ("", SPRINGBOARD) and action.app_after not in (
+                "", action.app_before):
+            phone.terminate(action.app_before)
+    elif action.kind == "terminate" and p.get("bundle_id"):
         phone.terminate(str(p["bundle_id"]))
     elif action.kind == "home":
         phone.home()

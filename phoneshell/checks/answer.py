@@ -30,7 +30,7 @@ def answer_contains(check: Check, evidence: Evidence) -> Finding:
 
 
 VALUE_PROBE = Field("probe", "str", "The probe that reads the value off the device at capture, "
-                                    "e.g. about_value.", required=True)
+                                    "e.g. settings_value.", required=True)
 VALUE_ARG = Field("text", "str", "What the probe reads, when it needs to be told, e.g. "
                               "General > About > Model Number.")
 
@@ -43,15 +43,16 @@ def _read_need(check: Check) -> tuple[Need, ...]:
             implied_by=Same(), needs=_read_need, probe_kind="value")
 def answer_matches_device(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent's answer contains the value the device itself shows, read by a
-    harness probe at capture (e.g. `probe: about_value`, `text: Model Number` reads that row of
-    Settings > General > About), ignoring case. The expected answer is never written in the task,
-    so the check holds on any phone. Fails when the value could not be read."""
+    harness probe at capture (e.g. `probe: settings_value`, `text: General > About > Model
+    Number` reads that row of Settings > General > About), ignoring case. The expected answer
+    is never written in the task, so the check holds on any phone. Fails when the value could
+    not be read."""
     read = evidence.read(check.probe, check.text)
     what = check.text or check.probe
     if read is None or read.value is None or not read.value.strip():
         why = read.error if read is not None and read.error else "it was not read at capture"
         return Finding(False, f"the device's {what!r} is unknown: {why}",
-                       unproven=f"the device's {what!r} is unknown")
+                       unproven=f"the device's {what!r} is unknown: {why}")
     want = read.value.strip()
     claim = evidence.claim
     if claim is None or not claim.answer.strip():

@@ -14,10 +14,7 @@ from phoneshell.audit import Action
 from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
 from phoneshell.evidence import Evidence
 from phoneshell.fields import Field
-from phoneshell.tree import shorten
-
-SPRINGBOARD = "com.apple.springboard"
-INPUTS = ("SearchField", "TextField", "SecureTextField", "TextView")
+from phoneshell.tree import SPRINGBOARD, TEXT_INPUTS, shorten
 
 APPS = Field("apps", "str_list", "Bundle ids the agent must bring to the front, in this order "
                                  "(other apps may come between).", required=True)
@@ -35,8 +32,11 @@ def _unwatched(evidence: Evidence) -> str:
     """Why the log cannot be trusted to show every action, or "" when it can."""
     if not evidence.audited:
         return "no audit log was recorded for this attempt (it did not run through a bridge)"
-    if "audit_torn" in evidence.all_flags():
+    flags = evidence.all_flags()
+    if "audit_torn" in flags:
         return "the audit log ends in a torn line (the bridge crashed)"
+    if "acted_outside_bridge" in flags:
+        return "something drove the phone outside the bridge, so the log is not the whole story"
     return ""
 
 
@@ -181,7 +181,7 @@ def _spotlight_tap(actions: Sequence[Action], app: str) -> Action | None:
     for index, action in enumerate(actions):
         target = action.target
         if (action.kind == "type" and action.app_before == SPRINGBOARD and target is not None
-                and target.type.removeprefix("XCUIElementType") in INPUTS):
+                and target.type in TEXT_INPUTS):
             searched = True
         after = action.app_after or (actions[index + 1].app_before
                                      if index + 1 < len(actions) else "")

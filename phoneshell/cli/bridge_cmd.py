@@ -28,6 +28,10 @@ def add_parsers(commands: Any) -> None:
     p.add_argument("--token", metavar="T",
                    help=f"require this token on every request (default: ${TOKEN_ENV}); "
                         f"clients use http://HOST:PORT/t/T or the X-Phoneshell-Token header")
+    p.add_argument("--control-token", metavar="C",
+                   help="the token the run-context routes need (default: "
+                        "$PHONESHELL_BRIDGE_CONTROL_TOKEN); without one they are off. Never "
+                        "give it to an agent")
     p.add_argument("--no-targets", action="store_true",
                    help="do not read the element under each tap (keys are always resolved)")
     p.add_argument("--fsync", action="store_true",
@@ -41,4 +45,5 @@ def run_bridge(args: argparse.Namespace) -> int:
 
     return serve(args.wda, listen=args.listen, runs_dir=args.runs,
                  allow_remote=args.allow_remote, token=args.token or os.environ.get(TOKEN_ENV),
-                 resolve_targets=not args.no_targets, fsync=args.fsync)
+                 resolve_targets=not args.no_targets, fsync=args.fsync,
+                 control_token=args.control_token)

@@ -60,4 +60,4 @@ def run_run(args: argparse.Namespace) -> int:
             print(line)
     if summary.stopped:
         return 2
-    return 0 if all(row.passed for row in summary.rows) else 1
+    return 0 if summary.all_passed else 1

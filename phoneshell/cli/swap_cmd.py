@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from bridge import BridgeServer
-from phoneshell.device import Phone
 from phoneshell.errors import RunError
 from phoneshell.implication import implied_pairs
 from phoneshell.records import to_jsonable
 from phoneshell.runner import RunOptions, run_suite
-from phoneshell.runner.attempt import Rig
 from phoneshell.runner.folder import new_run_id
 from phoneshell.runner.phones import open_phones
+from phoneshell.runner.run import make_rig
 from phoneshell.swap import Swapper, SwapResult, accuracy, swap_all, swap_pairs
 from phoneshell.tasks import Task, TaskSet, load_tasks
 
@@ -103,9 +102,8 @@ def _swapper(args: argparse.Namespace, progress: Any) -> Iterator[Swapper]:
         progress(note)
         device = devices[0]
         with BridgeServer(device.url, runs_dir=args.runs) as bridge:
-            effect_s = 1.0 if device.info.kind == "sim" else 5.0
-            rig = Rig(bridge, Phone(bridge.url, effect_timeout_s=effect_s))
-            yield Swapper(rig, args.runs / run_id, run_id, args.finish_from, device.installed)
+            yield Swapper(make_rig(bridge, device), args.runs / run_id, run_id, args.finish_from,
+                          device.installed)
 
 
 def run_swap(args: argparse.Namespace) -> int:
@@ -119,12 +117,11 @@ def run_swap(args: argparse.Namespace) -> int:
     with _swapper(args, progress) as swapper:
         results = (swap_all(swapper, tasks, progress) if args.all
                    else swap_pairs(swapper, pairs, progress))
-        folder = swapper.run_dir
+        folder, stopped = swapper.run_dir, swapper.stopped
     unexpected = [r for r in results if args.all and r.scored and r.accepted
                   and (r.implied, r.by) not in predicted and not r.compatible]
-    if args.all:  # the matrix scores the pairs a grader should tell apart, and the legit ones
-        results = [r for r in results if r.accepted or (r.implied, r.by) in predicted
-                   or r.compatible]
+    if args.all:  # a fixed set: the pairs check text predicts, and the legitimate ones
+        results = [r for r in results if (r.implied, r.by) in predicted or r.compatible]
     score = accuracy(results)
     report = {"pairs": [_row(r) for r in results], "pos_accuracy": score.positive,
               "neg_accuracy": score.negative, "balanced_accuracy": score.balanced,
@@ -137,6 +134,10 @@ def run_swap(args: argparse.Namespace) -> int:
         for line in _summary(results, score, unexpected if args.all else None):
             print(line)
         print(f"evidence: {folder}")
+    if stopped:
+        raise RunError(f"the swap stopped early: {stopped}",
+                       hint="`phoneshell doctor` checks the chain; pairs not played count as "
+                            "wrong")
     return 0 if all(r.correct for r in results) and not unexpected else 1
 
 
@@ -173,6 +174,12 @@ def run_baseline(args: argparse.Namespace) -> int:
     for agent in ("null", "open-app"):
         summary = run_suite(RunOptions(tuple(args.paths), agent=agent, device=args.device,
                                        runs_dir=args.runs), progress=lambda line: None)
+        skipped = [row for row in summary.rows if row.skipped]
+        if summary.stopped or skipped:
+            why = summary.stopped or f"{skipped[0].task_id}: {skipped[0].skip_reason}"
+            raise RunError(f"the {agent} baseline did not run every task ({len(skipped)} "
+                           f"skipped): {why}", hint="a baseline needs every task scored; "
+                                                    "`phoneshell doctor` checks the phone")
         for row in summary.rows:
             held = [r.label for r in row.checks if r.passed]
             if row.passed:

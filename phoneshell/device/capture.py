@@ -87,8 +87,8 @@ def capture_evidence(phone: Phone, task_id: str, needs: Iterable[Need] = (),
         DeviceError: the phone stopped answering (a rig failure, not the agent's).
     """
     captured_at = time.time()
-    foreground = phone.foreground()
     final_xml, settled = read_settled(phone)
+    foreground = phone.foreground()  # after the screen settled: an app switch may be under way
     captures = [Capture("final", final_xml, time.time())]
     flags: set[Flag] = set() if settled else {"unsettled"}
     screenshot = phone.screenshot_png()

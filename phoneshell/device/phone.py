@@ -20,8 +20,7 @@ from wda.usbmux.exceptions import HTTPError as WDAConnectionError
 
 from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable, DeviceUnusable
 from phoneshell.evidence import Foreground
-
-SPRINGBOARD = "com.apple.springboard"
+from phoneshell.tree import SPRINGBOARD
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from phoneshell.device.phone import Phone
+from phoneshell.device.phone import Phone, wait_until
 from phoneshell.device.steps import executes
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
@@ -83,6 +83,12 @@ def choose_wheel(read: WheelRead, spec: str, step: Step) -> int:
     return hits[0]
 
 
+def _turned(phone: Phone, index: int, count: int, step: Step, was: str) -> bool:
+    """Whether the wheel leaves `was` within half the effect timeout (a real one animates)."""
+    return wait_until(lambda: _value(phone, index, count, step)[1] != was,
+                      phone.effect_timeout_s / 2, interval_s=0.1)
+
+
 def _value(phone: Phone, index: int, count: int, step: Step) -> tuple[Element, str]:
     read = WheelRead.of(phone)
     if len(read.wheels) != count:
@@ -116,6 +122,8 @@ def set_picker(phone: Phone, step: Step) -> None:
         y = wheel.y + wheel.height / 2 + direction * offset * wheel.height
         phone.tap(x, y)
         wheel, after = _value(phone, index, count, step)
+        if after == current and _turned(phone, index, count, step, current):
+            wheel, after = _value(phone, index, count, step)  # a real wheel animates first
         if after == current:
             # The end of a wheel that does not wrap (or a tap that did not take): try the
             # other way once; stuck both ways means the value is not on this wheel.

@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from phoneshell.device.phone import Phone
-from phoneshell.device.steps import run_steps, scroll_points
-from phoneshell.errors import DeviceError, PhoneshellError, StepError
+from phoneshell.device.alarms import open_alarms, read_alarms
+from phoneshell.device.phone import Phone, wait_until
+from phoneshell.device.steps import run_steps, screen_signature, scroll_points
+from phoneshell.errors import RIG_DOWN, DeviceError, PhoneshellError, StepError
 from phoneshell.registry import Registry
 from phoneshell.tasks import Step
 from phoneshell.tasks.probes import PROBES
@@ -52,6 +53,8 @@ def run_probe(phone: Phone, name: str, arg: str) -> int | str:
     read = READERS.lookup(name)
     try:
         return read(phone, arg)
+    except RIG_DOWN:
+        raise  # the rig, not the probe: the caller stops
     except (StepError, DeviceError) as exc:
         raise ProbeError(f"probe {name}({arg!r}): {exc.message}") from exc
 
@@ -139,27 +142,44 @@ def safari_tabs(phone: Phone, arg: str) -> int:
     raise ProbeError(f"Safari's tab overview shows no tab count; it shows {page.summary()}")
 
 
+def _scrolled_down(phone: Phone) -> bool:
+    """Scroll down one step; whether anything moved."""
+    before = screen_signature(phone)
+    start, end = scroll_points(phone, "down")
+    phone.drag(start, end)
+    return wait_until(lambda: screen_signature(phone) != before, 1.0)
+
+
+def merge_scrolled(seen: list[str], shown: list[str]) -> list[str]:
+    """Add a scrolled read's rows to what was seen, joined where the end of `seen` is the start
+    of `shown`, so two alarms with the same time on one screen count twice.
+
+    Raises:
+        ProbeError: identical rows span the scroll, so more than one join fits and the count
+            would be a guess.
+    """
+    fits = [k for k in range(min(len(seen), len(shown)), 0, -1) if seen[-k:] == shown[:k]]
+    if len(fits) > 1:
+        raise ProbeError(f"identical rows ({shown[0]!r}) run across a scroll; cannot tell how "
+                         "many there are")
+    return seen + shown[fits[0] if fits else 0:]
+
+
 @probe("alarms")
 def alarms(phone: Phone, arg: str) -> int:
-    """Alarms in Clock's Alarms list (every row with an on/off switch), scrolling through it;
-    with `arg`, only alarms whose row label contains it (e.g. "7:30")."""
-    page = _fresh(phone, CLOCK, Step("tap", "Alarms"))
-    seen: set[str] = set()
+    """Alarms in Clock's Alarms list (rows with their switch, read as the cleanup step reads
+    them), scrolling through it; with `arg`, only rows whose label contains it."""
+    step = Step("probe", "alarms")
+    open_alarms(phone, step)
+    seen = [r.label for r in read_alarms(phone, step).rows]
     for _ in range(SCROLLS):
-        labels = {e.label for e in page.on_screen() if e.type == "XCUIElementTypeCell"
-                  and "alarm" in e.label.lower() and arg.lower() in e.label.lower()}
-        new = labels - seen
-        seen |= labels
-        if not new and len(seen) > 0:
-            break
-        start, end = scroll_points(phone, "down")
-        phone.drag(start, end)
-        after = PageSource.parse(phone.source())
-        if [e.label for e in after.on_screen()] == [e.label for e in page.on_screen()]:
-            break
-        page = after
+        if not _scrolled_down(phone):
+            break  # the list ends: nothing moved
+        seen = merge_scrolled(seen, [r.label for r in read_alarms(phone, step).rows])
+    else:
+        raise ProbeError(f"the alarm list is longer than {SCROLLS} screens; cannot count it")
     _done(phone, CLOCK)
-    return len(seen)
+    return sum(1 for label in seen if arg.lower() in label.lower())
 
 
 def _row_value(page: PageSource, label: str) -> str | None:

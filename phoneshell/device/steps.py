@@ -17,10 +17,8 @@ from phoneshell.device.phone import SPRINGBOARD, Phone, wait_until
 from phoneshell.errors import RIG_DOWN, DeviceError, StepError
 from phoneshell.registry import Registry
 from phoneshell.tasks import STEPS, Step
-from phoneshell.tree import Element, PageSource
+from phoneshell.tree import TEXT_INPUTS, Element, PageSource
 
-INPUT_TYPES = ("XCUIElementTypeTextField", "XCUIElementTypeSecureTextField",
-               "XCUIElementTypeSearchField", "XCUIElementTypeTextView")
 CONTROL_TYPES = frozenset(f"XCUIElementType{t}" for t in (
     "Button", "Cell", "Icon", "Link", "Key", "Switch", "Tab", "SegmentedControl", "MenuItem",
     "PickerWheel", "Slider", "Stepper", "Toggle"))
@@ -88,7 +86,7 @@ def is_home_screen(phone: Phone) -> bool:
         return False
     page = PageSource.parse(phone.source())
     icons = [e for e in page.on_screen() if e.type == "XCUIElementTypeIcon"]
-    typing = any(e.type in INPUT_TYPES for e in page.on_screen())
+    typing = any(e.type in TEXT_INPUTS for e in page.on_screen())
     return bool(icons) and not typing
 
 
@@ -172,7 +170,7 @@ def _find(page: PageSource, text: str, exact: bool = False) -> Element | None:
         if exact and not is_exact:
             continue
         shortest = min((len(t) for t in texts if wanted in t), default=0)
-        rank = (element.type in INPUT_TYPES, not is_exact, element.type not in CONTROL_TYPES,
+        rank = (element.type in TEXT_INPUTS, not is_exact, element.type not in CONTROL_TYPES,
                 shortest, element.y, element.x)
         if best is None or rank < best:
             best, found = rank, element

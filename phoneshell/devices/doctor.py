@@ -30,8 +30,8 @@ from typing import Any, Literal
 from wda.usbmux.exceptions import MuxConnectError, MuxConnectToUsbmuxdError
 
 from phoneshell.device import Phone
+from phoneshell.device.input_probe import probe_input
 from phoneshell.devices import usbmux
-from phoneshell.devices.probe import probe_input
 from phoneshell.devices.resolve import DeviceSpec, resolve_devices, usbmux_url
 from phoneshell.devices.usbmux import PhoneInfo
 from phoneshell.errors import DeviceError

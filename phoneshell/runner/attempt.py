@@ -21,12 +21,12 @@ from pathlib import Path
 
 from bridge import BridgeServer
 from phoneshell.agents import Agent, AgentContext, AgentResult
-from phoneshell.audit import AuditEvent, read_audit
+from phoneshell.audit import AuditEvent, audit_size, read_audit
 from phoneshell.checks import Need
 from phoneshell.device import Phone, capture_evidence, needs_of, run_step, run_steps
+from phoneshell.device.input_probe import probe_input
 from phoneshell.device.phone import SPRINGBOARD
 from phoneshell.device.probes import ProbeError, run_probe
-from phoneshell.devices.probe import probe_input
 from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, RunError, StepError
 from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_evidence
 from phoneshell.grade import Verdict, grade
@@ -51,9 +51,19 @@ class Rig:
         """Log what comes next under this attempt and phase."""
         self.bridge.set_context(plan.run_id, plan.task.id, plan.attempt, phase)
 
-    def audit_slice(self, plan: AttemptPlan) -> tuple[AuditEvent, ...]:
-        """This attempt's events in the run's audit log, every phase so far."""
-        log = read_audit(plan.run_dir / "audit.jsonl")
+    def audit_mark(self, plan: AttemptPlan) -> int:
+        """Where the run's audit log ends now: this try's events all come after it (a retried
+        attempt reuses its task and attempt number, but never its place in the log)."""
+        return audit_size(plan.run_dir / "audit.jsonl")
+
+    def audit_slice(self, plan: AttemptPlan, mark: int) -> tuple[AuditEvent, ...]:
+        """This try's events in the run's audit log since `mark`, every phase so far.
+
+        Other phones may be writing the same log; their lines carry other tasks. A line still
+        being written by one of them is not ours: every action of this try was answered, so its
+        outcome line was written, before this is read.
+        """
+        log = read_audit(plan.run_dir / "audit.jsonl", mark)
         return tuple(e for e in log.events if e.task_id == plan.task.id
                      and e.attempt == plan.attempt and e.run_id == plan.run_id)
 
@@ -126,7 +136,8 @@ def _count(rig: Rig, needs: tuple[Need, ...]) -> Counts:
 
 def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
     """Setup, then the "before" counts; setup runs again after them, so the probes' own taps
-    cannot change where the agent starts."""
+    cannot change where the agent starts. A count that cannot be taken before the agent acts
+    skips the attempt: nothing the agent does could be judged against it."""
     task, phone = plan.task, rig.phone
     counted = tuple(n for n in needs_of(task.checks) if n.what == "probe")
     rig.enter(plan, "setup")
@@ -136,6 +147,9 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
             return {}
         rig.enter(plan, "probe")
         before = _count(rig, counted)
+        missing = [why for value, why in before.values() if value is None]
+        if missing:
+            raise _Skip(f"a probe could not count before the agent acted: {missing[0]}")
         rig.enter(plan, "setup")
         run_steps(phone, task.setup)
     except StepError as exc:
@@ -143,7 +157,8 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
     return before
 
 
-def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts) -> Evidence:
+def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
+             mark: int) -> Evidence:
     """Capture the end state, then the "after" counts and device values, with the audit slice,
     noting an app change nobody logged."""
     known = rig.bridge.last_foreground
@@ -166,7 +181,7 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts) -
         except ProbeError as exc:
             reads.append(DeviceRead(need.name, need.arg, None, exc.message))
     return replace(evidence, flags=frozenset(flags), probes=probes, reads=tuple(reads),
-                   events=rig.audit_slice(plan), audited=True)
+                   events=rig.audit_slice(plan, mark), audited=True)
 
 
 def _teardown(phone: Phone, task: Task, folder: Path) -> Teardown:
@@ -190,6 +205,8 @@ class AttemptResult:
 
     row: ResultRow
     rig_down: bool
+    evidence: Evidence | None = None
+    """What was graded, when the attempt was scored."""
 
 
 def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
@@ -201,8 +218,10 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
     task, folder, phone = plan.task, plan.folder, rig.phone
     folder.mkdir(parents=True, exist_ok=True)
     started = time.time()
+    mark = rig.audit_mark(plan)
     result = AgentResult(ran=False)
     verdict: Verdict | None = None
+    evidence: Evidence | None = None
     evidence_dir = skip_reason = error_type = ""
     rig_down = False
     try:
@@ -211,11 +230,11 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         rig.enter(plan, "agent")
         context = AgentContext(task, task.instruction, rig.bridge.url, task.max_steps,
                                task.timeout_seconds, folder)
-        result = agent.run(context)
+        result = _ran(agent.run(context), rig.audit_slice(plan, mark))
         if not result.ran:
             raise _Skip(f"the agent never ran: {result.error or 'no reason given'}")
         rig.enter(plan, "check")
-        evidence = _capture(rig, plan, result.claim, before)
+        evidence = _capture(rig, plan, result.claim, before, mark)
         save_evidence(evidence, folder / "evidence")
         evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
         verdict = grade(task, evidence)
@@ -253,4 +272,14 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         timed_out=result.timed_out, out_of_turns=result.out_of_turns, error=result.error,
         error_type=error_type, teardown=teardown, evidence=evidence_dir,
         task_sha256=task.sha256, device=plan.device)
-    return AttemptResult(row, rig_down)
+    return AttemptResult(row, rig_down, evidence if scored else None)
+
+
+def _ran(result: AgentResult, events: tuple[AuditEvent, ...]) -> AgentResult:
+    """An agent that says it never ran but acted on the phone did run: its actions are in the
+    log, so whatever stopped it is its failure to score, not a reason to skip."""
+    acted = any(e.phase == "agent" for e in events)
+    if result.ran or not acted:
+        return result
+    summary = f"the agent acted on the phone, then stopped: {result.error or 'no reason'}"
+    return replace(result, ran=True, claim=result.claim or Claim("failed", summary=summary))

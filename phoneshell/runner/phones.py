@@ -8,6 +8,11 @@ straight from WDA, before any bridge is put in front of it.
 from __future__ import annotations
 
 import hashlib
+import json
+import re
+import subprocess
+import sys
+import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -27,6 +32,44 @@ class DeviceHandle:
     info: DeviceInfo
     installed: frozenset[str] | None = None
     """Bundle ids installed on the phone, when the device can tell (None: unknown; WDA can't)."""
+
+
+@contextmanager
+def _sim_here() -> Iterator[str]:
+    from phoneshell.sim import SimServer  # the simulator is a device: only ever started here
+
+    with SimServer() as sim:
+        yield sim.url
+
+
+@contextmanager
+def _sim_process() -> Iterator[str]:
+    """A simulated iPhone in a child process (`phoneshell sim --port 0`), stopped on exit."""
+    child = subprocess.Popen([sys.executable, "-m", "phoneshell", "sim", "--port", "0"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        first = child.stdout.readline()  # "simulated iPhone (...) at http://127.0.0.1:PORT; ..."
+        match = re.search(r"at (http://\S+);", first)
+        if match is None:
+            error = child.stderr.read() if child.stderr else ""
+            raise RunError(f"the simulated iPhone did not start: {first.strip() or error.strip()}",
+                           hint="try `phoneshell sim --port 0` by hand")
+        yield match.group(1)
+    finally:
+        child.terminate()
+        try:
+            child.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.communicate()
+
+
+def _installed(url: str) -> frozenset[str]:
+    """The bundle ids a simulated iPhone has, from its control route (outside WDA's)."""
+    with urllib.request.urlopen(f"{url}/phoneshell/sim/state", timeout=10) as reply:
+        state = json.load(reply)
+    return frozenset(str(b) for b in state["installed"])
 
 
 def describe(url: str, kind: DeviceKind, label: str) -> DeviceInfo:
@@ -57,17 +100,16 @@ def open_phones(spec: str | None, run_id: str) -> Iterator[tuple[list[DeviceHand
         specs = resolve_devices(spec)
     except DeviceError as exc:
         raise RunError(exc.message, hint=exc.hint) from exc
+    sims = sum(1 for d in specs if d.kind == "sim")
     with ExitStack() as stack:
         handles = []
         for device in specs:
             if device.kind == "sim":
-                from phoneshell.sim import SimServer  # a device: only ever started here
-
-                sim = stack.enter_context(SimServer())
-                installed = sim.state()["installed"]
-                assert isinstance(installed, list)
-                handles.append(DeviceHandle(sim.url, describe(sim.url, "sim", device.label),
-                                            frozenset(str(b) for b in installed)))
+                # One simulator shares this process; several each get their own, so they do
+                # not queue for one interpreter while the workers drive them in parallel.
+                url = stack.enter_context(_sim_process() if sims > 1 else _sim_here())
+                handles.append(DeviceHandle(url, describe(url, "sim", device.label),
+                                            _installed(url)))
                 continue
             stack.enter_context(DeviceLock(device.lock_key, run_id))
             handles.append(DeviceHandle(device.url, describe(device.url, device.kind,

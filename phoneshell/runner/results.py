@@ -87,6 +87,9 @@ class ResultRow:
             evidence=f.text("evidence", ""), task_sha256=f.text("task_sha256", ""),
             device=f.text("device", ""))
         f.done()
+        if row.passed != (row.outcome == "passed") or row.skipped != (row.outcome == "skipped"):
+            raise RecordError(f"{f.where}: outcome {row.outcome!r} disagrees with passed="
+                              f"{row.passed}, skipped={row.skipped}")
         return row
 
 

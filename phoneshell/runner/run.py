@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import threading
+import traceback
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from phoneshell.runner.folder import (
     resume_folder,
 )
 from phoneshell.runner.phones import DeviceHandle, open_phones
-from phoneshell.runner.results import ResultRow, append_result
+from phoneshell.runner.results import ResultRow, append_result, read_results
 from phoneshell.tasks import Task, load_tasks
 
 Progress = Callable[[str], None]
@@ -62,6 +63,8 @@ class RunSummary:
     """Why the run stopped early ("" when it ran every attempt)."""
     already_scored: int = 0
     """Attempts a resumed run found scored and did not run again."""
+    all_passed: bool = False
+    """Every planned attempt of the run (not just this invocation's) is recorded and passed."""
 
     def counts(self) -> Counter[str]:
         """Attempts by outcome (this invocation's)."""
@@ -104,12 +107,24 @@ class _Run:
             self.progress(progress_line(self.done, self.total, row))
 
     def worker(self, device: DeviceHandle) -> None:
-        """Run attempts on one phone until none are left or its rig goes down."""
+        """Run attempts on one phone until none are left or its rig goes down.
+
+        A harness error outside any attempt (the bridge cannot bind, the results file cannot be
+        written) stops this phone with the reason and a traceback file; it never vanishes.
+        """
+        try:
+            self._work(device)
+        except Exception as exc:  # noqa: BLE001 - on a thread nobody else would see it
+            trace = self.folder.run_dir / f"worker-{device.info.label}-traceback.txt"
+            trace.write_text(traceback.format_exc())
+            with self.lock:
+                self.down.append(f"{device.info.label}: harness error ({type(exc).__name__}): "
+                                 f"{exc}; see {trace.name}")
+
+    def _work(self, device: DeviceHandle) -> None:
         agent = make_agent(self.agent_spec)  # one agent per phone: adapters may keep state
         with BridgeServer(device.url, runs_dir=self.folder.run_dir.parent) as bridge:
-            # The simulator acts at once; a real phone animates, so give effects time to show.
-            effect_s = 1.0 if device.info.kind == "sim" else 5.0
-            rig = Rig(bridge, Phone(bridge.url, effect_timeout_s=effect_s))
+            rig = make_rig(bridge, device)
             bridge.set_context(self.folder.run_id, "", 0, "probe")  # the preflight's actions
             try:
                 require_rig(rig)
@@ -133,6 +148,13 @@ class _Run:
                     return
 
 
+def make_rig(bridge: BridgeServer, device: DeviceHandle) -> Rig:
+    """The harness's view of a phone behind its bridge."""
+    # The simulator acts at once; a real phone animates, so give effects time to show.
+    effect_s = 1.0 if device.info.kind == "sim" else 5.0
+    return Rig(bridge, Phone(bridge.url, effect_timeout_s=effect_s))
+
+
 def _keep_earlier_try(plan: AttemptPlan, tries: int) -> None:
     """Move an earlier, skipped try of this attempt aside, so nothing recorded is lost."""
     if tries and plan.folder.exists():
@@ -150,6 +172,12 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
         agent_spec, paths, globs, repeat = (recorded.agent, recorded.paths,
                                             recorded.task_globs, recorded.repeat)
     tasks = select_tasks(load_tasks(paths).tasks, globs)
+    if options.resume:  # the run's tasks only: one added to the folder since was never planned
+        planned = {ref.id for ref in recorded.tasks}
+        added = [t.id for t in tasks if t.id not in planned]
+        if added:
+            progress(f"not part of run {options.run_id}, left out: {', '.join(added)}")
+        tasks = [t for t in tasks if t.id in planned]
     make_agent(agent_spec)  # an unknown agent fails before any phone is touched
     run_id = options.run_id or new_run_id()
     with open_phones(options.device, run_id) as (devices, note):
@@ -178,7 +206,16 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
                 raise RunError(f"run {folder.run_id} did not start: {summary.stopped}",
                                hint="`phoneshell doctor --device ...` checks the chain; then "
                                     f"`phoneshell run --resume {folder.run_id}`")
+    final = latest_rows(read_results(folder.run_dir / RESULTS))
+    summary.all_passed = len(final) == len(tasks) * repeat and all(
+        row.passed for row in final.values())
     return summary
+
+
+def latest_rows(rows: Sequence[ResultRow]) -> dict[tuple[str, int], ResultRow]:
+    """The row that counts for each (task, attempt): the last one (only skipped rows are ever
+    followed by another, when `--resume` ran the attempt again)."""
+    return {(row.task_id, row.attempt): row for row in rows}
 
 
 def progress_line(index: int, total: int, row: ResultRow) -> str:

@@ -15,7 +15,7 @@ from phoneshell.sim.apps import Drag
 from phoneshell.sim.faults import TRUNCATE_AT
 from phoneshell.sim.gestures import swipe_drag
 from phoneshell.sim.phone import AppNotInstalled
-from phoneshell.sim.source import to_accessible_json, to_description, to_json, to_xml
+from phoneshell.sim.source import to_accessible_json, to_description, to_json, xml
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import Node
 from phoneshell.sim.wire import KEYBOARD_MESSAGE, Request, Route, WdaError
@@ -37,10 +37,10 @@ def status(ep: Endpoints, req: Request) -> JSON:
             "device": "iphone", "simulated": "phoneshell"}
 
 
-def create_session(ep: Endpoints, req: Request) -> JSON:
-    """`POST /session`: replace the session; go home, or launch the bundle afresh."""
+def _capabilities(body: dict[str, JSON]) -> dict[str, JSON]:
+    """The merged capabilities of a `POST /session` body (W3C and the old desired form)."""
     caps: dict[str, JSON] = {}
-    for source in (req.body.get("desiredCapabilities"), req.body.get("capabilities")):
+    for source in (body.get("desiredCapabilities"), body.get("capabilities")):
         if isinstance(source, dict):
             caps.update(source)
             always, first = source.get("alwaysMatch"), source.get("firstMatch")
@@ -48,33 +48,47 @@ def create_session(ep: Endpoints, req: Request) -> JSON:
                 caps.update(first[0])
             if isinstance(always, dict):
                 caps.update(always)
+    return caps
+
+
+def create_session(ep: Endpoints, req: Request) -> JSON:
+    """`POST /session`: end the old session, then launch the bundle's app, or go home."""
+    caps = _capabilities(req.body)
     bundle = caps.get("bundleId")
+    bundle = bundle if isinstance(bundle, str) and bundle else None
     phone = ep.phone
-    if isinstance(bundle, str) and bundle:
+    # WDA kills the active session first, terminating its app if that session asked for it.
+    ep.end_session()
+    if bundle is not None:
         if bundle not in {a.bundle_id for a in phone.apps()}:
             raise WdaError("session not created", f"Application '{bundle}' is not installed")
-        # WDA's forceAppLaunch (on unless turned off) restarts an app that is already running.
+        # forceAppLaunch (on unless turned off) restarts a running app; off, a running app is
+        # brought forward with its state, which is how a harness adopts the app in front.
         if caps.get("forceAppLaunch", True) is not False:
-            phone.terminate(bundle)
-        phone.launch(bundle)
-    else:
+            phone.relaunch(bundle)
+        else:
+            phone.launch(bundle)
+    elif not ep.faults.on("drop-writes"):
         # Real WDA finding: a session without a bundle id sends the phone to the home screen.
+        # That is a write like the home button, so drop-writes drops it.
         phone.go_home()
     active = phone.active()[0]
-    sid = ep.new_session({"device": "iphone", "sdkVersion": phone.facts.ios_version,
-                          "browserName": bundle if isinstance(bundle, str) else active,
-                          "CFBundleIdentifier": bundle if isinstance(bundle, str) else active})
-    return {"sessionId": sid, "capabilities": ep.capabilities}
+    session = ep.new_session({"device": "iphone", "sdkVersion": phone.facts.ios_version,
+                              "browserName": bundle or active,
+                              "CFBundleIdentifier": bundle or active},
+                             bundle, caps.get("shouldTerminateApp", True) is not False)
+    return {"sessionId": session.id, "capabilities": session.capabilities}
 
 
 def session_info(ep: Endpoints, req: Request) -> JSON:
     """`GET /session/:sid`: the capabilities the session was created with."""
-    return {"sessionId": ep.session_id, "capabilities": ep.capabilities}
+    return {"sessionId": ep.session_id,
+            "capabilities": ep.session.capabilities if ep.session else {}}
 
 
 def delete_session(ep: Endpoints, req: Request) -> JSON:
-    """`DELETE /session/:sid`: end the session."""
-    ep.session_id = None
+    """`DELETE /session/:sid`: end the session (terminating its app if it asked for that)."""
+    ep.end_session()
     return None
 
 
@@ -241,32 +255,34 @@ def set_orientation(ep: Endpoints, req: Request) -> JSON:
 def source(ep: Endpoints, req: Request) -> JSON:
     """`/source?format=xml|json|description` (default xml); see faults for truncation."""
     fmt = req.query.get("format", "xml").lower()
+    screen = ep.phone.screen()
     if fmt == "json":
-        return ep.derived("json", lambda: to_json(ep.phone.screen()))
+        return screen.derived("json", lambda: to_json(screen))
     if fmt == "description":
-        return ep.derived("description", lambda: to_description(ep.phone.screen()))
+        return screen.derived("description", lambda: to_description(screen))
     if fmt != "xml":
         raise WdaError("invalid argument",
                        f"Unknown source format '{fmt}'. Only xml, json and description "
                        "source types are supported.")
     excluded = req.query.get("excluded_attributes", "")
-    xml = ep.derived(f"xml:{excluded}", lambda: to_xml(ep.phone.screen(), [
-        a.strip() for a in excluded.split(",") if a.strip()]))
+    text = xml(screen, [a.strip() for a in excluded.split(",") if a.strip()])
     if ep.faults.on("truncated-source"):
-        data = xml.encode()
+        data = text.encode()
         return data[:int(len(data) * TRUNCATE_AT)].decode(errors="ignore")
-    return xml
+    return text
 
 
 def accessible_source(ep: Endpoints, req: Request) -> JSON:
     """`/wda/accessibleSource`: the accessible elements only."""
-    return ep.derived("accessible", lambda: to_accessible_json(ep.phone.screen()))
+    screen = ep.phone.screen()
+    return screen.derived("accessible", lambda: to_accessible_json(screen))
 
 
 def screenshot(ep: Endpoints, req: Request) -> JSON:
     """`/screenshot`: base64 PNG of the current screen, points x scale pixels, no prefix."""
-    png = ep.derived("png", lambda: render.png(ep.phone.screen(), ep.phone.facts))
-    return base64.b64encode(png).decode("ascii")
+    screen = ep.phone.screen()
+    return screen.derived("screenshot", lambda: base64.b64encode(
+        render.png(screen, ep.phone.facts)).decode("ascii"))
 
 
 def device_info(ep: Endpoints, req: Request) -> JSON:

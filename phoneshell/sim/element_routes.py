@@ -70,9 +70,27 @@ def active_element(ep: Endpoints, req: Request) -> JSON:
     return ep.elements.references(screen, focused[:1])[0]
 
 
+def _not_visible(node: Node) -> WdaError:
+    # WDA's words when an element has no hit point (XCUIElement+FBUtilities), reported as the
+    # failed tap's invalid element state.
+    what = f'"{node.label or node.name or ""}" {node.type}'
+    message = f"The element '{what}' is not visible on the screen and thus is not interactable"
+    return WdaError("invalid element state", "Error Domain=com.facebook.WebDriverAgent Code=1 "
+                    f'"{message}" UserInfo={{NSLocalizedDescription={message}}}')
+
+
+def _tap(ep: Endpoints, node: Node) -> None:
+    if not gestures.tap_element(ep.phone, node):
+        raise _not_visible(node)
+
+
 def click(ep: Endpoints, req: Request) -> JSON:
-    """`POST /element/:uuid/click`: tap the element (its nearest handler runs)."""
-    gestures.tap_element(ep.phone, ep.element(req))
+    """`POST /element/:uuid/click`: tap the element (its nearest handler runs).
+
+    An element off screen is scrolled into view first; one that cannot be (a zero frame, an
+    icon on another home-screen page) answers WDA's not-visible error.
+    """
+    _tap(ep, ep.element(req))
     return None
 
 
@@ -203,17 +221,22 @@ def element_swipe(ep: Endpoints, req: Request) -> JSON:
 def element_hold(ep: Endpoints, req: Request) -> JSON:
     """`POST /wda/element/:uuid/touchAndHold` {"duration"}."""
     node = ep.element(req)
+    shown = node if ep.phone.locked else gestures.on_screen(ep.phone, node)
+    if shown is None:
+        raise _not_visible(node)
     duration = req.body.get("duration", 1.0)
-    ep.phone.hold(*node.frame.center, float(duration) if isinstance(duration, (int, float))
+    ep.phone.hold(*shown.frame.center, float(duration) if isinstance(duration, (int, float))
                   else 1.0)
     return None
 
 
 def element_double_tap(ep: Endpoints, req: Request) -> JSON:
     """`POST /wda/element/:uuid/doubleTap`."""
-    node = ep.element(req)
-    gestures.tap_element(ep.phone, node)
-    gestures.tap_element(ep.phone, node)
+    _tap(ep, ep.element(req))
+    # Every tap re-renders: the second lands on the element as it shows now, if it still does.
+    again = ep.elements.resolve(ep.phone.screen(), req.params.get("uuid", ""))
+    if again is not None:
+        _tap(ep, again)
     return None
 
 

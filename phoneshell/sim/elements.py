@@ -8,11 +8,12 @@ resolves to nothing (WDA's `stale element reference`). Registries are per sessio
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 
 from lxml import etree
 
 from phoneshell.sim.predicates import SelectorError, class_chain, predicate
-from phoneshell.sim.source import to_xml
+from phoneshell.sim.source import xml
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import TYPE_PREFIX, Node, Screen, walk
 
@@ -80,23 +81,39 @@ def find(screen: Screen, using: str, value: str, context: Node | None = None) ->
                         f"supported: {', '.join(STRATEGIES)}")
 
 
+@dataclass(frozen=True)
+class XmlTree:
+    """The XML source parsed by lxml, with each element's node (one per screen, kept on it)."""
+
+    elements: tuple[etree._Element, ...]
+    """Every element in document order, parallel to `Screen.nodes` (the first is the root)."""
+    nodes: dict[etree._Element, Node]
+    """The node each element was serialised from. Holding the elements here also keeps lxml's
+    proxies alive, so xpath results are these very objects."""
+
+
+def xml_tree(screen: Screen) -> XmlTree:
+    """The screen's XML source parsed for xpath, once per screen (finds are polled)."""
+
+    def parse() -> XmlTree:
+        # The same XML the source route serves; lxml's iter() and Screen.nodes walk the tree
+        # in the same order, which maps elements back to nodes.
+        elements = tuple(etree.fromstring(xml(screen).encode()).iter())
+        return XmlTree(elements, dict(zip(elements, screen.nodes, strict=True)))
+
+    return screen.derived("xml-tree", parse)
+
+
 def _xpath(screen: Screen, query: str, scope: Node) -> list[Node]:
-    # Evaluate on the same XML the source route serves, then map elements back to nodes by
-    # document order: lxml's iter() and Screen.nodes walk the tree the same way.
-    doc = etree.fromstring(to_xml(screen).encode())
-    elements = list(doc.iter())
-    by_element = {id(e): n for e, n in zip(elements, screen.nodes, strict=True)}
-    start = doc
-    if scope is not screen.root:
-        start = next(e for e, n in zip(elements, screen.nodes, strict=True) if n is scope)
+    tree = xml_tree(screen)
+    start = tree.elements[screen.nodes.index(scope)]
     try:
         found = start.xpath(query)
     except etree.XPathError as exc:
         raise SelectorError(f"invalid xpath {query!r}: {exc}") from exc
     if not isinstance(found, list):
         raise SelectorError(f"xpath {query!r} does not select elements")
-    return [by_element[id(e)] for e in found if isinstance(e, etree._Element)
-            and id(e) in by_element]
+    return [tree.nodes[e] for e in found if isinstance(e, etree._Element) and e in tree.nodes]
 
 
 def rect(node: Node) -> dict[str, JSON]:

@@ -4,7 +4,9 @@ Routing follows real WDA (notes/wda-stack.md §4.1): a path under /session/:sid 
 session form of a route, any other path its session-free form; unknown paths answer 404
 `unknown command`; a route found under a session id that is not the active one answers 404
 `invalid session id`. One session at a time: `POST /session` replaces it. The active id goes
-at the top level of every response. Transport (HTTP, slowness, closing the socket) is the
+at the top level of every response. Ending a session (deleting or replacing it) terminates its
+app under test when it was created with `shouldTerminateApp` (WDA's default), as FBSession's
+`kill` does. Transport (HTTP, slowness, closing the socket) is the
 server's business; this module maps a request to a reply and never blocks.
 """
 
@@ -12,17 +14,15 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import dataclass
 
 from phoneshell.sim import device_routes, element_routes
 from phoneshell.sim.elements import ElementRegistry
 from phoneshell.sim.faults import Faults
-from phoneshell.sim.phone import Phone
+from phoneshell.sim.phone import SPRINGBOARD, Phone
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import Node
 from phoneshell.sim.wire import Reply, Request, Route, WdaError
-
-T = TypeVar("T")
 
 DEFAULT_SETTINGS: dict[str, JSON] = {
     "snapshotMaxDepth": 50, "useFirstMatch": False, "boundElementsByIndex": False,
@@ -33,6 +33,19 @@ DEFAULT_SETTINGS: dict[str, JSON] = {
     "animationCoolOffTimeout": 2, "keyboardAutocorrection": False, "keyboardPrediction": False,
 }
 """What `GET /session/:sid/appium/settings` reports before anyone changes it."""
+
+
+@dataclass(frozen=True)
+class Session:
+    """The WDA session: its id, what it reports, and the app it was created for."""
+
+    id: str
+    capabilities: dict[str, JSON]
+    """What `GET /session/:sid` and `POST /session` report."""
+    bundle_id: str | None
+    """The app under test (the `bundleId` capability); None for a session without one."""
+    terminate_app: bool
+    """WDA's `shouldTerminateApp` (default true): ending the session terminates the app."""
 
 
 class Endpoints:
@@ -46,12 +59,15 @@ class Endpoints:
     def __init__(self, phone: Phone, faults: Callable[[], Faults]) -> None:
         self.phone = phone
         self._faults = faults
-        self.session_id: str | None = None
-        self.capabilities: dict[str, JSON] = {}
+        self.session: Session | None = None
         self.elements = ElementRegistry()
         self.settings: dict[str, JSON] = dict(DEFAULT_SETTINGS)
         self._routes: tuple[Route, ...] = (*device_routes.ROUTES, *element_routes.ROUTES)
-        self._derived: dict[str, tuple[int, object]] = {}
+
+    @property
+    def session_id(self) -> str | None:
+        """The active session's id (None when there is none)."""
+        return None if self.session is None else self.session.id
 
     @property
     def faults(self) -> Faults:
@@ -91,20 +107,6 @@ class Endpoints:
             return Reply.error(exc, self.reported_session())
         return Reply.envelope(value, self.reported_session())
 
-    def derived(self, name: str, build: Callable[[], T]) -> T:
-        """A value computed from the current screen, reused until the phone changes.
-
-        Sources and screenshots are read far more often than the screen changes (a harness
-        polls them), so each is built once per screen.
-        """
-        generation = self.phone.generation
-        hit = self._derived.get(name)
-        if hit is not None and hit[0] == generation:
-            return hit[1]  # type: ignore[return-value]
-        value = build()
-        self._derived[name] = (generation, value)
-        return value
-
     def element(self, request: Request) -> Node:
         """The node the request's :uuid names.
 
@@ -120,10 +122,27 @@ class Endpoints:
                            "expected state.")
         return node
 
-    def new_session(self, capabilities: dict[str, JSON]) -> str:
-        """Replace the session (and its element ids) with a new one; return its id."""
-        self.session_id = str(uuid.uuid4()).upper()
-        self.capabilities = capabilities
+    def new_session(self, capabilities: dict[str, JSON], bundle_id: str | None,
+                    terminate_app: bool) -> Session:
+        """Make a session active, with fresh element ids and settings.
+
+        End the old one first (`end_session`), before launching the new session's app, as WDA
+        does: ending it afterwards would terminate an app the new session just launched.
+        """
+        self.session = Session(str(uuid.uuid4()).upper(), capabilities, bundle_id,
+                               terminate_app)
         self.elements = ElementRegistry()
         self.settings = dict(DEFAULT_SETTINGS)
-        return self.session_id
+        return self.session
+
+    def end_session(self) -> None:
+        """End the active session, terminating its app if it asked for that (WDA's `kill`).
+
+        Terminating works on a locked phone and under drop-writes, as `apps/terminate` does;
+        SpringBoard is never terminated, and an app that is not running is left alone.
+        """
+        session, self.session = self.session, None
+        if (session is not None and session.terminate_app and session.bundle_id is not None
+                and session.bundle_id != SPRINGBOARD
+                and session.bundle_id in self.phone.running):
+            self.phone.terminate(session.bundle_id)

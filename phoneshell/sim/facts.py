@@ -57,6 +57,11 @@ class DeviceFacts:
         """Every fact as a JSON object (for the state route and state files)."""
         return dict(asdict(self))
 
+    def overrides(self) -> dict[str, JSON]:
+        """The facts that differ from the defaults (what a state file's "facts" holds)."""
+        default = DeviceFacts().to_json()
+        return {k: v for k, v in self.to_json().items() if v != default[k]}
+
     def updated(self, data: dict[str, JSON]) -> DeviceFacts:
         """A copy with the given facts replaced; unknown keys or wrong types are an error.
 

@@ -1,9 +1,9 @@
 """Fault switches of the simulated iPhone, for testing how the harness copes with a bad phone.
 
-* `locked`: `/wda/locked` is true, the lock screen shows, every gesture answers 200 null and
-  changes nothing, and unlock does nothing;
-* `drop-writes`: reads work; taps, keys, drags, button presses and home answer 200 and are
-  ignored; launches still work;
+* `locked`: `/wda/locked` is true, the lock screen shows, every gesture and launch (a new
+  session's too) answers 200 null and changes nothing, and unlock does nothing;
+* `drop-writes`: reads work; taps, keys, drags, button presses and home (a bare session's too)
+  answer 200 and are ignored; launches and terminates still work;
 * `stale-session`: every session-scoped request answers 404 `invalid session id`, and
   `/status` reports no session;
 * `truncated-source`: `/source` (XML) is cut off at 60% of its bytes;

@@ -63,13 +63,44 @@ def tap(phone: Phone, x: int, y: int) -> None:
         activate(phone, target, x, y)
 
 
-def tap_element(phone: Phone, node: Node) -> None:
-    """Tap an element found by a query, as XCUITest does: its nearest handler runs."""
+def tap_element(phone: Phone, node: Node) -> bool:
+    """Tap an element found by a query, as XCUITest does: its nearest handler runs.
+
+    XCUITest scrolls a list to bring the element on screen first; an element no list can
+    bring there (a zero frame, an icon on another home-screen page) cannot be tapped.
+
+    Returns:
+        False, tapping nothing, when the element cannot be brought on screen (WDA answers an
+        error then). A locked phone ignores the tap and answers True, as for every gesture.
+    """
     if phone.locked:
-        return
-    target = actionable(_path_to(phone.screen().root, node))
+        return True
+    shown = on_screen(phone, node)
+    if shown is None:
+        return False
+    target = actionable(_path_to(phone.screen().root, shown))
     if target is not None:
-        activate(phone, target, node.frame.center[0])
+        activate(phone, target, shown.frame.center[0])
+    return True
+
+
+def on_screen(phone: Phone, node: Node) -> Node | None:
+    """`node` as it shows once its list has scrolled it into view; None if it cannot show.
+
+    A zero frame never shows (SpringBoard reports icons on other pages so); an invisible node
+    shows if scrolling a list that holds it makes it visible.
+    """
+    if node.frame.width <= 0 or node.frame.height <= 0:
+        return None
+    if node.visible:
+        return node
+    screen = phone.screen()
+    if node not in screen.nodes or not scroll_into_view(phone, node):
+        return None
+    key = screen.keys[screen.nodes.index(node)]
+    # Scrolling re-renders: find the element again by its identity, with its new frame.
+    shown = phone.screen().by_key.get(key)
+    return shown if shown is not None and shown.visible else None
 
 
 def swipe_drag(frame: Rect, direction: str) -> Drag:

@@ -3,8 +3,9 @@
 Geometry follows the iOS 26 dumps on a 402x874 pt iPhone: navigation bar from y=62 (54 pt, or
 106 with a large title), inset-grouped list rows 370 pt wide at x=16, 52 pt tall, switches 63x31
 at the right, a tab bar in the bottom 83 pt. The helpers build nodes and attach the handlers
-they are given; none keeps state (`table` only records its scroll limit in the `Scroll` it is
-handed). The keyboard has its own module (`keyboard.py`).
+they are given (`search_row` makes its own Cancel, the same in every list); none keeps state
+(`table` only records its scroll limit in the `Scroll` it is handed). The keyboard has its own
+module (`keyboard.py`).
 """
 
 from __future__ import annotations
@@ -12,11 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
+from typing import TYPE_CHECKING
 
 from PIL import ImageFont
 
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll, Wheel, hidden
+
+if TYPE_CHECKING:
+    from phoneshell.sim.apps import Host
 
 NAV_TOP = 62
 NAV_BOTTOM = 116
@@ -234,20 +239,24 @@ def _row_node(row: Row, y: int) -> Node:
                 children=tuple(row.build(frame)))
 
 
-def search_row(field: Field, on_cancel: Handler, *, name: str = "Search") -> Row:
+def search_row(field: Field, host: Host, *, name: str = "Search") -> Row:
     """A list's first row: a search field, narrowed to make room for Cancel while searching.
 
     Searching means the field has focus or holds text, as in iOS lists with a search bar;
-    `on_cancel` should clear the text and dismiss the keyboard (`host.focus(None)`).
+    Cancel clears the text and dismisses the keyboard, as it does in every such list.
     """
     active = field.focused or bool(field.text)
+
+    def cancel() -> None:
+        field.text = ""
+        host.focus(None)
 
     def build(frame: Rect) -> Sequence[Node]:
         width = frame.width - (74 if active else 0)
         nodes = [search_field(field, Rect(frame.x, frame.y + 8, width, 36), name=name)]
         if active:
             nodes.append(button("Cancel", Rect(frame.x + width + 8, frame.y + 8, 66, 36),
-                                on_cancel))
+                                cancel))
         return nodes
 
     return Row(build=build, name="SearchRow", container="Other")

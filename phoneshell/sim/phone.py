@@ -60,8 +60,6 @@ class Phone:
             models.insert(0, sb.APP)
         self._apps = {a.bundle_id: a for a in models}
         self.stores: dict[str, Store] = {}
-        self.generation = 0
-        """Bumped on every change, so readers can cache what they derive from the screen."""
         self._boot()
 
     def _boot(self) -> None:
@@ -83,8 +81,7 @@ class Phone:
         self._boot()
 
     def changed(self) -> None:
-        """Note that state changed: the cached screen is stale."""
-        self.generation += 1
+        """Note that state changed: the cached screen (and all derived from it) is stale."""
         self._screen: Screen | None = None
 
     # -- the Host protocol -------------------------------------------------------------------
@@ -147,6 +144,21 @@ class Phone:
             self.foreground = bundle_id
             sb.close_overlays(self._springboard())
         self.changed()
+
+    def relaunch(self, bundle_id: str) -> None:
+        """Start an app afresh in front, dropping its UI state (WDA's `forceAppLaunch`).
+
+        A locked phone changes nothing: the app is neither terminated nor started, as no
+        launch works on a lock screen.
+
+        Raises:
+            AppNotInstalled: the bundle id names no installed app.
+        """
+        self._model(bundle_id)
+        if self.locked:
+            return
+        self.terminate(bundle_id)
+        self.launch(bundle_id)
 
     def go_home(self) -> None:
         """Show the home screen (closing Spotlight or Notification Centre)."""
@@ -315,11 +327,16 @@ class Phone:
     # -- persistence -------------------------------------------------------------------------
 
     def save_state(self) -> dict[str, JSON]:
-        """What survives a restart: every app's store (the `--state` file's content)."""
+        """What survives a restart (the `--state` file's content): every app's store, and the
+        device facts that differ from the defaults (only when some do)."""
         # A deep copy through JSON: the caller may serialise it after the lock is released.
         stores: dict[str, JSON] = {b: json.loads(json.dumps(s.data))
                                    for b, s in sorted(self.stores.items()) if s.data}
-        return {"version": STATE_VERSION, "stores": stores}
+        state: dict[str, JSON] = {"version": STATE_VERSION, "stores": stores}
+        facts = self._facts.overrides()
+        if facts:
+            state["facts"] = facts
+        return state
 
     def load_state(self, data: JSON) -> None:
         """Replace the stores (and optionally device facts) with a saved state.

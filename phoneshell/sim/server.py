@@ -221,7 +221,7 @@ class SimServer:
                 self.phone.lock()
 
     def save(self, path: str | Path | None = None) -> Path:
-        """Write the persistent state (app stores) as JSON; return where.
+        """Write the persistent state (app stores, fact overrides) as JSON; return where.
 
         Raises:
             PhoneshellError: no path given and no state file configured, or the write failed.

@@ -4,7 +4,7 @@ Formats follow notes/wda-stack.md §2 and the real iOS 26 dumps: XML attribute o
 `supportedAttributes` order, `value`/`name`/`label` are omitted when None, booleans are
 "true"/"false", `index` is the position among siblings, `placeholderValue` only on text inputs,
 and only the application node carries `processId` and `bundleId`. Pure: reads nodes, changes
-nothing.
+nothing (`xml` keeps what it builds on the screen, which is no change to the phone).
 """
 
 from __future__ import annotations
@@ -35,6 +35,15 @@ def to_xml(screen: Screen, excluded: Collection[str] = ()) -> str:
     out: list[str] = [XML_HEADER]
     _xml_node(screen.root, 0, 0, out, screen, frozenset(excluded))
     return "".join(out)
+
+
+def xml(screen: Screen, excluded: Collection[str] = ()) -> str:
+    """`to_xml`, built once per screen (and set of excluded attributes) and kept with it.
+
+    The source route and xpath finds both read it, so a polled find costs no serialisation.
+    """
+    leave_out = tuple(sorted(set(excluded)))
+    return screen.derived("xml:" + ",".join(leave_out), lambda: to_xml(screen, leave_out))
 
 
 def _xml_node(node: Node, index: int, depth: int, out: list[str], screen: Screen,

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import TypeVar, cast
 
 TYPE_PREFIX = "XCUIElementType"
 
 Handler = Callable[[], None]
 """A tap or hold behaviour: a closure over app state, run by the phone under its lock."""
+T = TypeVar("T")
 
 # Real WDA's default `traits` per element type (from the iOS 26 dumps); anything else is "".
 _TRAITS = {
@@ -266,6 +268,19 @@ class Screen:
     """Each node's identity, parallel to `nodes` (see `Screen.of`)."""
     by_key: dict[str, Node] = field(default_factory=dict, compare=False)
     """Nodes by identity, for resolving element ids."""
+    _derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+
+    def derived(self, name: str, build: Callable[[], T]) -> T:
+        """A form of this screen (its XML, JSON, parsed tree, PNG), built once and kept here.
+
+        The phone makes a new `Screen` after every change, so what is derived from one stays
+        right for as long as it is shown. Sources and screenshots are read far more often than
+        the screen changes (facebook-wda polls finds every 0.5 s), so each is built once.
+        Callers hold the phone lock, as for everything else on the phone.
+        """
+        if name not in self._derived:
+            self._derived[name] = build()
+        return cast(T, self._derived[name])
 
     @classmethod
     def of(cls, root: Node, bundle_id: str, pid: int) -> Screen:

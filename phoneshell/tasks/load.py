@@ -354,7 +354,9 @@ def check_tasks(paths: Iterable[str | Path]) -> tuple[list[Task], list[Problem]]
     first_seen: dict[str, Task] = {}
     for path in files:
         try:
-            text = path.read_text(encoding="utf-8")
+            # bytes, then decode: read_text would turn CRLF into LF, and the hash run.json
+            # records must be the file's own (what sha256sum prints)
+            text = path.read_bytes().decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             problems.append(Problem(str(path), 0, 0, f"cannot read the file: {exc}"))
             continue

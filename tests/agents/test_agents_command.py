@@ -50,7 +50,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The whole suite, played by examples/agents/play_solution.py as a command agent."""
     runs = tmp_path_factory.mktemp("runs")
     done = phoneshell("run", "environments", "--device", "sim", "--agent", PLAY, "--runs",
-                      str(runs), "--run-id", "PLAY")
+                      str(runs), "--run-id", "PLAY", env={"PHONESHELL_EXPOSE_TASK_FILE": "1"})
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "80 attempt(s): 80 passed, 0 failed, 0 skipped" in done.stdout
     return runs / "PLAY"
@@ -173,12 +173,23 @@ def test_the_command_gets_the_attempt_in_its_environment(rig: Rig, tmp_path: Pat
     attempt(rig, tmp_path, task, f"{PYTHON} -c {shlex.quote(dump)}")
     folder = tmp_path / "R" / "attempts" / task.id / "1"
     seen = json.loads((folder / "agent.stdout").read_text())
-    assert set(VARIABLES) <= set(seen)
+    assert set(VARIABLES) - {"PHONESHELL_TASK_FILE"} <= set(seen)
+    assert "PHONESHELL_TASK_FILE" not in seen, "the answer key is handed on only when asked"
     assert seen["PHONESHELL_WDA_URL"] == rig.bridge.url
     assert seen["PHONESHELL_INSTRUCTION"] == task.instruction
     assert seen["PHONESHELL_TASK_ID"] == task.id
-    assert Path(seen["PHONESHELL_TASK_FILE"]) == Path(task.file).resolve()
     assert (seen["PHONESHELL_MAX_STEPS"], seen["PHONESHELL_TIMEOUT_S"]) == (
         str(task.max_steps), f"{task.timeout_seconds:g}")
     assert Path(seen["PHONESHELL_ATTEMPT_DIR"]) == folder.resolve()
     assert Path(seen["PHONESHELL_CLAIM_FILE"]) == folder.resolve() / "claim.json"
+
+
+def test_the_task_file_is_handed_on_only_when_the_harness_asks(
+        rig: Rig, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PHONESHELL_EXPOSE_TASK_FILE", "1")
+    dump = "import os; print(os.environ.get('PHONESHELL_TASK_FILE', ''))"
+    task = suite["settings.about.reach"]
+    attempt(rig, tmp_path, task, f"{PYTHON} -c {shlex.quote(dump)}")
+    seen = (tmp_path / "R" / "attempts" / task.id / "1" / "agent.stdout").read_text().strip()
+    assert Path(seen) == Path(task.file).resolve()

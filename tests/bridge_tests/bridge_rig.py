@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import pytest
@@ -25,15 +25,23 @@ from phoneshell.sim.apps import AppModel, Host
 from phoneshell.sim.ui import Field, Node, Rect
 
 LOGIN = "com.example.login"
+CONTROL_TOKEN = "rig-control-token"
+"""The control token of the `rig` fixture's bridge: what the runner holds, never the agent."""
+CONTROL_HEADER = "X-Phoneshell-Control-Token"
 T = TypeVar("T")
 
 
 @dataclass
 class LoginState:
-    """A user name and a password field."""
+    """A user name and a password field, and a PIN field low on the screen."""
 
     user: Field = field(default_factory=lambda: Field(placeholder="User name"))
     password: Field = field(default_factory=lambda: Field(placeholder="Password", secure=True))
+    pin: Field = field(default_factory=lambda: Field(placeholder="PIN", secure=True))
+
+
+PIN_FRAME = Rect(16, 700, 370, 44)
+"""Under the keyboard once it is up (it covers the bottom 291 pt of the 874 pt screen)."""
 
 
 def render_login(state: LoginState, host: Host) -> Node:
@@ -45,6 +53,7 @@ def render_login(state: LoginState, host: Host) -> Node:
         layout.text_field(state.user, Rect(16, 150, 370, 44), name="user"),
         layout.text_field(state.password, Rect(16, 210, 370, 44), name="password"),
         layout.button("Log In", Rect(16, 280, 370, 50), focus(state.user), name="login"),
+        layout.text_field(state.pin, PIN_FRAME, name="pin"),
     ])
 
 
@@ -80,6 +89,18 @@ class Rig:
     def intents(self, run_id: str = "unscoped") -> list[AuditEvent]:
         """The intent lines of a run."""
         return [e for e in self.events(run_id) if e.stage == "intent"]
+
+    def control(self, method: str, body: object = None,
+                token: str | None = CONTROL_TOKEN) -> tuple[int, Any]:
+        """Call the context route as the runner does (with the control token).
+
+        Returns:
+            The HTTP status and the envelope's `value` (the context, or WDA's error object).
+        """
+        data = None if body is None else json.dumps(body).encode()
+        status, _, reply = request(self.bridge.url, method, "/phoneshell/bridge/context", data,
+                                   {CONTROL_HEADER: token} if token else {})
+        return status, json.loads(reply)["value"]
 
     def sim_state(self) -> dict[str, object]:
         """The simulator's own view (foreground, running apps...)."""

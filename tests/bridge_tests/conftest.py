@@ -16,7 +16,7 @@ import pytest
 # the bridge tests can import their helpers by a name of their own.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bridge_rig import LOGIN_APP, Rig, start_bridge  # noqa: E402
+from bridge_rig import CONTROL_TOKEN, LOGIN_APP, Rig, start_bridge  # noqa: E402
 
 from phoneshell.sim import SimServer  # noqa: E402
 from phoneshell.sim.apps import builtin_apps  # noqa: E402
@@ -35,9 +35,9 @@ def sim() -> Iterator[SimServer]:
 
 @pytest.fixture
 def rig(sim: SimServer, tmp_path: Path) -> Iterator[Rig]:
-    """The simulator with a bridge (targets resolved) in front of it."""
+    """The simulator with a bridge (targets resolved, context routes on) in front of it."""
     runs = tmp_path / "runs"
-    bridge, writer = start_bridge(sim, runs)
+    bridge, writer = start_bridge(sim, runs, control_token=CONTROL_TOKEN)
     try:
         yield Rig(sim, bridge, runs)
     finally:

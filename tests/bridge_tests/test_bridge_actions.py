@@ -19,12 +19,12 @@ READS = [
     ("GET", f"{S}/element/E1/rect", None),
     ("GET", f"{S}/alert/text", None),
     ("HEAD", "/status", None),
-    ("DELETE", f"{S}/", None),
+    ("DELETE", f"{S}/actions", None),  # releases what a logged action pressed
+    ("DELETE", "/session", None),
     ("POST", f"{S}/elements", {"using": "class chain", "value": "**/XCUIElementTypeAny"}),
     ("POST", f"{S}/element", {"using": "id", "value": "x"}),
     ("POST", f"{S}/element/E1/elements", {"using": "id", "value": "x"}),
     ("POST", f"{S}/wda/apps/state", {"bundleId": "com.apple.Preferences"}),
-    ("POST", f"{S}/appium/settings", {"settings": {"snapshotMaxDepth": 30}}),
     ("POST", f"{S}/timeouts", {"implicit": 0}),
     ("POST", f"{S}/wda/getPasteboard", {}),
 ]
@@ -53,6 +53,8 @@ ACTIONS = [
     ("POST", f"{S}/wda/apps/activate", {"bundleId": "com.x"}, "activate", {"bundle_id": "com.x"}),
     ("POST", f"{S}/wda/apps/terminate", {"bundleId": "com.x"}, "terminate",
      {"bundle_id": "com.x"}),
+    ("DELETE", f"{S}/", None, "terminate", {"via": "delete_session"}),
+    ("DELETE", S, None, "terminate", {"via": "delete_session"}),
     ("POST", f"{S}/wda/tap", {"x": 100, "y": 200}, "tap",
      {"x": 100, "y": 200, "gesture": "tap"}),
     ("POST", f"{S}/wda/tap/0", {"x": 100, "y": 200}, "tap",
@@ -109,6 +111,10 @@ ACTIONS = [
     ("POST", f"{S}/wda/setPasteboard", {"content": "aGk="}, "other",
      {"route": "/wda/setPasteboard"}),
     ("POST", f"{S}/wda/resetAppAuth", {}, "other", {"route": "/wda/resetAppAuth"}),
+    ("POST", f"{S}/appium/settings",
+     {"settings": {"snapshotMaxDepth": 30, "defaultActiveApplication": "com.x"}}, "other",
+     {"route": "/appium/settings", "settings": "snapshotMaxDepth,defaultActiveApplication"}),
+    ("POST", "/appium/settings", {"settings": "bad"}, "other", {"route": "/appium/settings"}),
     ("PUT", "/wda/anything", {}, "other", {"route": "/wda/anything"}),
 ]
 
@@ -134,6 +140,16 @@ def test_session_id_and_aim_come_with_the_action() -> None:
     assert tap is not None and click is not None and keys is not None and home is not None
     assert (tap.aim, tap.session_id) == ("point", S.split("/")[2])
     assert (click.aim, keys.aim, home.aim, home.session_id) == ("element", "focus", "none", "")
+
+
+def test_creating_and_deleting_a_session_are_marked_as_such() -> None:
+    opened = classify("POST", "/session", SESSION_CAPS)
+    bare = classify("POST", "/session", {"capabilities": {}})
+    closed = classify("DELETE", f"{S}/", None)
+    tap = classify("POST", f"{S}/wda/tap", {"x": 1, "y": 2})
+    assert opened is not None and bare is not None and closed is not None and tap is not None
+    assert (opened.session, bare.session, tap.session) == ("open", "open", "none")
+    assert (closed.session, closed.session_id) == ("close", S.split("/")[2])
 
 
 def test_a_body_that_is_not_json_still_classifies_by_route() -> None:

@@ -7,10 +7,14 @@ import threading
 from pathlib import Path
 
 import pytest
+import wda
+from bridge_rig import wait_for
 
 from bridge.audit_log import AuditWriteError, AuditWriter, shared_writer
 from bridge.context import UNSCOPED, make_context
+from bridge.proxy import BridgeServer
 from phoneshell.audit import Target, actions, read_audit
+from phoneshell.sim import SimServer
 
 
 def test_intent_and_outcome_share_a_seq_and_read_back(tmp_path: Path) -> None:
@@ -120,3 +124,94 @@ def test_bridges_of_a_process_share_one_writer_per_runs_folder(tmp_path: Path) -
     assert shared_writer(tmp_path / "runs" / "." ) is first
     assert shared_writer(tmp_path / "other") is not first
     assert shared_writer(tmp_path / "runs", fsync=True).fsync and first.fsync
+
+
+def open_audit_fds(folder: Path) -> int:
+    """How many of this process's descriptors are open on an audit file under `folder`."""
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue  # closed since listing
+        count += target.startswith(str(folder)) and target.endswith("audit.jsonl")
+    return count
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc (Linux)")
+def test_only_the_most_recently_written_run_files_stay_open(tmp_path: Path) -> None:
+    writer = AuditWriter(tmp_path)  # the default limit: 8 descriptors
+    contexts = [make_context(f"r{n}", "t", 1, "agent") for n in range(20)]
+    for ctx in contexts:
+        intent = writer.write_intent(ctx, "home", {}, "", None)
+        writer.write_outcome(intent, "", True, "")
+    assert open_audit_fds(tmp_path) == len(writer.open_runs()) == 8
+    assert writer.open_runs() == tuple(f"r{n}" for n in range(12, 20))
+    assert writer.write_intent(contexts[0], "home", {}, "", None).seq == 2  # reopened on demand
+    assert open_audit_fds(tmp_path) == 8 and "r0" in writer.open_runs()
+    writer.close()
+    assert open_audit_fds(tmp_path) == 0
+    for n in range(20):
+        log = read_audit(tmp_path / f"r{n}" / "audit.jsonl")
+        assert log.problems == () and log.torn_tail == ""
+        assert [e.seq for e in log.events] == ([1, 1, 2] if n == 0 else [1, 1])
+
+
+def test_a_run_file_changed_while_closed_is_read_again(tmp_path: Path) -> None:
+    writer = AuditWriter(tmp_path, max_open_files=1)
+    first, other = make_context("r", "t", 1, "agent"), make_context("o", "t", 1, "agent")
+    writer.write_intent(first, "home", {}, "", None)
+    writer.write_intent(other, "home", {}, "", None)  # closes r's file
+    assert writer.open_runs() == ("o",)
+    elsewhere = AuditWriter(tmp_path)  # another process continues the run while it is closed
+    assert elsewhere.write_intent(first, "home", {}, "", None).seq == 2
+    elsewhere.close()
+    with (tmp_path / "r" / "audit.jsonl").open("a") as f:  # and dies mid-line
+        f.write('{"v":1,"run_id":"r","seq":3,"ki')
+    assert writer.write_intent(first, "home", {}, "", None).seq == 3
+    writer.close()
+    log = read_audit(tmp_path / "r" / "audit.jsonl")
+    assert [e.seq for e in log.events] == [1, 2, 3] and log.torn_tail == ""
+    assert len(log.problems) == 1  # the fragment, alone on its line
+
+
+def test_lines_stay_whole_while_many_runs_share_few_descriptors(tmp_path: Path) -> None:
+    writer = AuditWriter(tmp_path, max_open_files=2)
+    runs = [make_context(f"r{n}", "t", 1, "agent") for n in range(6)]
+
+    def burst(offset: int) -> None:
+        for i in range(60):
+            ctx = runs[(offset + i) % len(runs)]
+            intent = writer.write_intent(ctx, "type", {"text": "x" * 3000}, "a", None)
+            writer.write_outcome(intent, "a", True, "")
+
+    threads = [threading.Thread(target=burst, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    writer.close()
+    for n in range(6):
+        log = read_audit(tmp_path / f"r{n}" / "audit.jsonl")
+        assert log.problems == () and log.torn_tail == "" and len(log.events) == 80
+        intents = [e.seq for e in log.events if e.stage == "intent"]
+        assert intents == list(range(1, 41))
+        assert all(a.ok for a in actions(log.events))
+
+
+def test_a_serving_bridge_closes_the_files_of_quiet_runs(sim: SimServer, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    writer = AuditWriter(runs, idle_close_s=0.2)
+    bridge = BridgeServer(sim.url, runs_dir=runs, writer=writer).start()
+    try:
+        bridge.set_context("quiet", "t", 1, "agent")
+        client = wda.Client(bridge.url)
+        client.home()
+        assert writer.open_runs() == ("quiet",)
+        wait_for(lambda: writer.open_runs() == (), what="the idle file to be closed")
+        client.home()  # reopened on demand, seq continued
+        assert [e.seq for e in read_audit(runs / "quiet" / "audit.jsonl").events] == [
+            1, 1, 2, 2]
+    finally:
+        bridge.stop()
+        writer.close()

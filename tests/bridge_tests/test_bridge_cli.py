@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -9,6 +10,7 @@ import sys
 from pathlib import Path
 
 import wda
+from bridge_rig import request
 
 from phoneshell.audit import read_audit
 from phoneshell.sim import SimServer
@@ -21,7 +23,8 @@ def test_the_standalone_bridge_serves_logs_and_stops_on_sigterm(sim: SimServer,
         [sys.executable, "-m", "phoneshell", "bridge", "--wda", sim.url, "--listen",
          "127.0.0.1:0", "--runs", str(runs)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-        env={k: v for k, v in os.environ.items() if k != "PHONESHELL_BRIDGE_TOKEN"})
+        env={k: v for k, v in os.environ.items()
+             if k not in ("PHONESHELL_BRIDGE_TOKEN", "PHONESHELL_BRIDGE_CONTROL_TOKEN")})
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline().strip()
@@ -30,6 +33,8 @@ def test_the_standalone_bridge_serves_logs_and_stops_on_sigterm(sim: SimServer,
         client.session("com.apple.calculator")
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=30) == 0
+        rest = proc.stdout.read()  # the process has exited: this cannot block
+        assert "context routes: off (no control token" in rest, rest
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -40,3 +45,32 @@ def test_the_standalone_bridge_serves_logs_and_stops_on_sigterm(sim: SimServer,
     (launch,) = [e for e in read_audit(runs / "unscoped" / "audit.jsonl").events
                  if e.stage == "intent"]
     assert (launch.kind, launch.params["bundle_id"]) == ("launch", "com.apple.calculator")
+
+
+def test_with_a_control_token_the_context_routes_move_actions_to_a_run(sim: SimServer,
+                                                                      tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "phoneshell", "bridge", "--wda", sim.url, "--listen",
+         "127.0.0.1:0", "--runs", str(runs), "--control-token", "C-secret"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        env={k: v for k, v in os.environ.items()
+             if k not in ("PHONESHELL_BRIDGE_TOKEN", "PHONESHELL_BRIDGE_CONTROL_TOKEN")})
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().strip().split()[-1]
+        context = json.dumps({"run_id": "R1", "task_id": "t", "attempt": 1,
+                              "phase": "agent"}).encode()
+        refused = request(url, "POST", "/phoneshell/bridge/context", context)
+        assert refused[0] == 401
+        taken = request(url, "POST", "/phoneshell/bridge/context", context,
+                        {"X-Phoneshell-Control-Token": "C-secret"})
+        assert taken[0] == 200, taken[2]
+        wda.Client(url).session("com.apple.calculator")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    (launch,) = [e for e in read_audit(runs / "R1" / "audit.jsonl").events
+                 if e.stage == "intent"]
+    assert (launch.task_id, launch.phase, launch.kind) == ("t", "agent", "launch")
+    assert not (runs / "unscoped").exists()

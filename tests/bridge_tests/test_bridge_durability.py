@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import wda
-from bridge_rig import request, wait_for
+from bridge_rig import CONTROL_TOKEN, request, wait_for
 
 from phoneshell.audit import read_audit
 from phoneshell.sim import SimServer
@@ -79,7 +79,8 @@ def test_sigkill_mid_burst_leaves_every_received_tap_in_the_log(sim: SimServer,
     threading.Thread(target=relay.serve_forever, kwargs={"poll_interval": 0.05},
                      daemon=True).start()
     runs = tmp_path / "runs"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT),
+           "PHONESHELL_BRIDGE_CONTROL_TOKEN": CONTROL_TOKEN}
     proc = subprocess.Popen(
         [sys.executable, "-m", "phoneshell", "bridge", "--wda", relay.url, "--listen",
          "127.0.0.1:0", "--runs", str(runs), "--no-targets"],
@@ -91,8 +92,8 @@ def test_sigkill_mid_burst_leaves_every_received_tap_in_the_log(sim: SimServer,
         assert first.startswith("listening on http://127.0.0.1:"), first
         url = first.split()[-1]
         context = {"run_id": "kill9", "task_id": "burst", "attempt": 1, "phase": "agent"}
-        assert request(url, "POST", "/phoneshell/bridge/context",
-                       json.dumps(context).encode())[0] == 200
+        assert request(url, "POST", "/phoneshell/bridge/context", json.dumps(context).encode(),
+                       {"X-Phoneshell-Control-Token": CONTROL_TOKEN})[0] == 200
         session = wda.Client(url).session("com.apple.Preferences")
 
         def burst() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import threading
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -13,6 +14,9 @@ import wda
 from bridge_rig import Rig, request, start_bridge
 from wda.exceptions import WDABadGateway
 
+from bridge.actions import classify
+from bridge.context import UNSCOPED
+from bridge.upstream import ForwardError, Reply
 from phoneshell.audit import actions, read_audit
 from phoneshell.sim import SimServer
 
@@ -153,3 +157,50 @@ def test_a_chunked_request_body_is_forwarded_whole(rig: Rig) -> None:
         conn.close()
     tap = actions(rig.events())[-1]
     assert (tap.kind, tap.params["x"], tap.params["y"], tap.ok) == ("tap", 300, 6, True)
+
+
+def raw_request(base: str, request_line: bytes, body: bytes = b"") -> tuple[int, bytes]:
+    """Send bytes HTTP clients refuse to send (a path that is not ASCII); status and body."""
+    parts = urlsplit(base)
+    with socket.create_connection((parts.hostname, parts.port), timeout=10) as conn:
+        conn.sendall(request_line + b"\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        reply = b""
+        while chunk := conn.recv(65536):
+            reply += chunk
+    head, _, data = reply.partition(b"\r\n\r\n")
+    assert head, "the bridge closed the connection without answering"
+    return int(head.split()[1]), data
+
+
+def test_a_request_that_cannot_be_forwarded_is_answered_502_and_its_outcome_logged(
+        rig: Rig) -> None:
+    sid = wda.Client(rig.bridge.url).session("com.apple.Preferences").session_id
+    line = f"POST /session/{sid}/wda/café HTTP/1.1".encode()  # UTF-8, not percent-encoded
+    status, data = raw_request(rig.bridge.url, line, b"{}")
+    error = json.loads(data)["value"]
+    assert status == 502 and error["error"] == "unknown error"
+    assert rig.sim.url in error["message"] and f"POST '/session/{sid}/wda/caf" in error["message"]
+    failed = actions(rig.events())[-1]  # the intent has its outcome
+    assert (failed.kind, failed.params["route"], failed.ok) == ("other", "/wda/cafÃ©", False)
+    assert "cannot send POST" in failed.error
+    status, data = raw_request(rig.bridge.url, "GET /café HTTP/1.1".encode())
+    assert status == 502 and rig.sim.url in json.loads(data)["value"]["message"]  # reads too
+    assert len(actions(rig.events())) == 2
+    assert request(rig.bridge.url, "GET", "/status")[0] == 200  # and the bridge serves on
+
+
+def test_any_error_while_forwarding_is_logged_as_the_outcome(rig: Rig) -> None:
+    action = classify("POST", "/wda/homescreen", None)
+    assert action is not None
+
+    def broken() -> Reply:  # a forward that fails in a way no transport error describes
+        raise RuntimeError("the connection pool is gone")
+
+    with pytest.raises(ForwardError) as raised:
+        rig.bridge.recorder.perform(UNSCOPED, action, broken, "POST /wda/homescreen")
+    assert rig.sim.url in raised.value.message
+    assert "POST /wda/homescreen" in raised.value.message
+    (home,) = actions(rig.events())
+    assert (home.kind, home.ok, home.app_after) == ("home", False, "")
+    assert "RuntimeError: the connection pool is gone" in home.error

@@ -9,7 +9,7 @@ import pytest
 import wda
 from bridge_rig import LOGIN, Rig, request, start_bridge
 
-from phoneshell.audit import Action, AuditEvent, actions
+from phoneshell.audit import Action, AuditEvent, Target, actions
 from phoneshell.sim import SimServer
 
 SETTINGS, CALCULATOR, SPRINGBOARD = "com.apple.Preferences", "com.apple.calculator", \
@@ -170,16 +170,14 @@ def test_w3c_actions_are_logged_as_tap_or_swipe(rig: Rig) -> None:
 def test_context_routes_scope_the_log_and_clear_back_to_unscoped(rig: Rig) -> None:
     base = rig.bridge.url
     body = {"run_id": "R7", "task_id": "settings.wifi", "attempt": 2, "phase": "setup"}
-    status, _, data = request(base, "POST", "/phoneshell/bridge/context",
-                              json.dumps(body).encode())
-    assert status == 200 and json.loads(data)["value"] == body
+    status, answer = rig.control("POST", body)
+    assert status == 200 and answer == body
     client = wda.Client(base)
     session = client.session(SETTINGS)
     rig.bridge.set_context("R7", "settings.wifi", 2, "agent")
     session.tap(300, 6)
-    assert json.loads(request(base, "GET", "/phoneshell/bridge/context")[2])["value"][
-        "phase"] == "agent"
-    status, _, _ = request(base, "DELETE", "/phoneshell/bridge/context")
+    assert rig.control("GET")[1]["phase"] == "agent"
+    assert rig.control("DELETE")[0] == 200
     client.home()
     scoped = rig.events("R7")
     assert [(e.phase, e.kind, e.task_id, e.attempt) for e in scoped if e.stage == "intent"] == [
@@ -190,8 +188,8 @@ def test_context_routes_scope_the_log_and_clear_back_to_unscoped(rig: Rig) -> No
     health = json.loads(request(base, "GET", "/phoneshell/bridge/health")[2])["value"]
     assert health["last_foreground"] == SPRINGBOARD and health["actions_logged"] == 3
     assert health["context"]["run_id"] == "unscoped"
-    bad = request(base, "POST", "/phoneshell/bridge/context", b'{"run_id": "../etc"}')
-    assert bad[0] == 400 and json.loads(bad[2])["value"]["error"] == "invalid argument"
+    status, bad = rig.control("POST", {"run_id": "../etc"})
+    assert status == 400 and bad["error"] == "invalid argument"
 
 
 def test_reads_through_the_bridge_do_not_move_the_last_foreground(rig: Rig) -> None:
@@ -225,3 +223,78 @@ def test_keys_with_no_focused_field_are_masked_while_a_password_field_shows(rig:
     refused = last(rig)
     assert status == 400 and refused.ok is False  # no keyboard: WDA refuses, as a phone does
     assert refused.params["text"] == "***" and refused.target is None
+
+
+def test_key_taps_are_masked_while_a_secure_field_has_focus(rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session(LOGIN)
+    session.tap(100, 170)  # the user name field: its keys may be shown
+    plain = session(className="Key", label="a").get(timeout=5)
+    session.tap(*plain.bounds.center)
+    shown = last(rig)
+    assert shown.target is not None and (shown.target.type, shown.target.label) == (
+        "XCUIElementTypeKey", "a")
+    session.tap(100, 230)  # the password field
+    for letter in "hun":  # a key by point (hit-tested in the source)
+        key = session(className="Key", label=letter).get(timeout=5)
+        session.tap(*key.bounds.center)
+    session(className="Key", label="t").get(timeout=5).tap()  # and by element id
+    keys = actions(rig.events())[-4:]
+    assert [(k.kind, k.ok) for k in keys] == [("tap", True)] * 4
+    assert [k.target for k in keys] == [Target("XCUIElementTypeKey", "***", "***", "***")] * 4
+    assert rig.sim.phone.focused is not None and rig.sim.phone.focused.text == "hunt"
+    text = (rig.runs / "unscoped" / "audit.jsonl").read_text()
+    assert all(f'"label":"{c}"' not in text for c in "hunt")
+
+
+def test_typing_into_an_element_names_that_element_not_the_key_drawn_over_it(rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session(LOGIN)
+    session.tap(100, 230)  # the keyboard comes up over the PIN field
+    pin = session(name="pin").get(timeout=5)
+    pin.set_text("4321")
+    typed = last(rig)
+    assert (typed.kind, typed.ok, typed.params["text"]) == ("type", True, "***")
+    assert typed.target == Target("XCUIElementTypeSecureTextField", "pin", "pin", "***")
+    user = session(name="user").get(timeout=5)
+    user.set_text("alice")
+    plain = last(rig)
+    assert plain.params["text"] == "alice" and plain.target is not None
+    assert (plain.target.type, plain.target.name) == ("XCUIElementTypeTextField", "user")
+    status, _, _ = request(rig.bridge.url, "POST",
+                           f"/session/{session.session_id}/element/no-such-id/value",
+                           b'{"value": "hunter2"}')
+    unread = last(rig)  # the element cannot be read: nothing proves it is not a password
+    assert status == 404 and unread.params["text"] == "***" and unread.target is None
+    text = (rig.runs / "unscoped" / "audit.jsonl").read_text()
+    assert "4321" not in text and "hunter2" not in text
+
+
+def test_closing_a_session_is_logged_as_terminating_its_app(rig: Rig) -> None:
+    client = wda.Client(rig.bridge.url)
+    session = client.session(SETTINGS)
+    session.close()  # DELETE /session/:sid/: real WDA terminates the app it launched
+    closed = last(rig)
+    assert (closed.kind, dict(closed.params), closed.ok) == (
+        "terminate", {"bundle_id": SETTINGS, "via": "delete_session"}, True)
+    assert closed.app_before == SETTINGS
+    status, _, _ = request(rig.bridge.url, "DELETE", f"/session/{session.session_id}")
+    again = last(rig)  # the session is gone: WDA refuses, and the attempt is on record
+    assert status == 404 and (again.kind, again.ok) == ("terminate", False)
+    assert dict(again.params) == {"via": "delete_session"}
+    bare = client.session()
+    bare.close()  # a session opened with no app names none
+    assert dict(last(rig).params) == {"via": "delete_session"}
+    assert request(rig.bridge.url, "DELETE", f"/session/{bare.session_id}/actions")[0] == 404
+    assert last(rig).seq == closed.seq + 3  # releasing held keys is not an action
+
+
+def test_appium_settings_are_logged_as_other_with_the_names_changed(rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session(SETTINGS)
+    assert session.appium_settings()["snapshotMaxDepth"] == 50  # reading them is a read
+    before = len(rig.intents())
+    session.appium_settings({"snapshotMaxDepth": 30, "defaultActiveApplication": SETTINGS})
+    changed = last(rig)
+    assert len(rig.intents()) == before + 1
+    assert (changed.kind, dict(changed.params), changed.ok) == (
+        "other", {"route": "/appium/settings",
+                  "settings": "snapshotMaxDepth,defaultActiveApplication"}, True)
+    assert session.appium_settings()["snapshotMaxDepth"] == 30

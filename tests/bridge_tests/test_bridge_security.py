@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 import wda
-from bridge_rig import request, start_bridge
+from bridge_rig import CONTROL_HEADER, Rig, request, start_bridge
 
 from bridge.proxy import BridgeServer
+from phoneshell.audit import actions
 from phoneshell.errors import BridgeError
 from phoneshell.sim import SimServer
 
@@ -64,6 +65,64 @@ def test_a_token_is_required_as_path_prefix_or_header(sim: SimServer, tmp_path: 
     finally:
         bridge.stop()
         writer.close()
+
+
+def test_the_agents_url_and_token_cannot_move_its_actions_to_another_run(
+        sim: SimServer, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    bridge, writer = start_bridge(sim, runs, token="agent-token", control_token="runner-only")
+    try:
+        bridge.set_context("R1", "settings.wifi", 1, "agent")
+        agent_url = bridge.url  # all the agent is given: the base URL with its token
+        move = json.dumps({"run_id": "elsewhere", "phase": "setup"}).encode()
+        for method, body in (("POST", move), ("DELETE", None), ("GET", None)):
+            for headers in ({}, {CONTROL_HEADER: "agent-token"}, {CONTROL_HEADER: "guess"}):
+                status, _, data = request(agent_url, method, "/phoneshell/bridge/context",
+                                          body, headers)
+                assert status == 401, (method, headers)
+                assert json.loads(data)["value"]["error"] == "unauthorized"
+                assert CONTROL_HEADER in json.loads(data)["value"]["message"]
+        assert bridge.context.run_id == "R1" and bridge.context.phase == "agent"
+        health = json.loads(request(agent_url, "GET", "/phoneshell/bridge/health")[2])
+        assert health["value"]["context"]["run_id"] == "R1"  # health stays readable
+        wda.Client(agent_url).session("com.apple.calculator")
+        (launch,) = actions(Rig(sim, bridge, runs).events("R1"))
+        assert (launch.kind, launch.phase) == ("launch", "agent")
+        assert not (runs / "unscoped").exists() and not (runs / "elsewhere").exists()
+        status, _, data = request(agent_url, "GET", "/phoneshell/bridge/context",
+                                  headers={CONTROL_HEADER: "runner-only"})
+        assert status == 200 and json.loads(data)["value"]["run_id"] == "R1"  # the runner can
+    finally:
+        bridge.stop()
+        writer.close()
+
+
+def test_without_a_control_token_the_context_routes_are_off(sim: SimServer,
+                                                            tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    bridge, writer = start_bridge(sim, runs)
+    try:
+        body = json.dumps({"run_id": "R2", "phase": "agent"}).encode()
+        for method in ("POST", "GET", "DELETE"):
+            status, _, data = request(bridge.url, method, "/phoneshell/bridge/context", body,
+                                      {CONTROL_HEADER: "anything"})
+            error = json.loads(data)["value"]
+            assert status == 403 and error["error"] == "unsupported operation"
+            assert "no control token" in error["message"] and "set_context" in error["message"]
+        assert not bridge.context.scoped
+        bridge.set_context("R2", "t", 1, "agent")  # in-process, as the runner does
+        wda.Client(bridge.url).session("com.apple.calculator")
+        assert [e.kind for e in Rig(sim, bridge, runs).intents("R2")] == ["launch"]
+        assert request(bridge.url, "GET", "/phoneshell/bridge/health")[0] == 200
+    finally:
+        bridge.stop()
+        writer.close()
+
+
+def test_the_control_token_must_differ_from_the_token(tmp_path: Path) -> None:
+    with pytest.raises(BridgeError, match="control token is the same"):
+        BridgeServer("http://127.0.0.1:8100", runs_dir=tmp_path, token="same",
+                     control_token="same")
 
 
 def test_the_bridge_imports_only_the_shared_contract_from_phoneshell() -> None:

@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from bridge.context import context_from_json, make_context
-from bridge.targets import MASK, focused_node, is_secure, node_at, rect_of, to_target
+from bridge.targets import (
+    MASK,
+    focused_node,
+    is_secure,
+    keys_are_secret,
+    node_at,
+    rect_of,
+    target_in,
+    to_target,
+)
 from phoneshell.audit import Target
 from phoneshell.errors import BridgeError
 
@@ -51,6 +60,29 @@ def test_the_focused_field_and_secure_masking() -> None:
     assert not is_secure(node("TextField", 0, 0, 1, 1))
     assert is_secure(node("TextField", 0, 0, 1, 1, isSecure="1"))
     assert focused_node(node("Application", 0, 0, 1, 1)) is None
+
+
+def keyboard_over(field: dict[str, object]) -> dict[str, object]:
+    return node("Application", 0, 0, 402, 874, node("Window", 0, 0, 402, 874, field),
+                node("Keyboard", 0, 583, 402, 291,
+                     node("Key", 224, 645, 34, 42, label="h", name="h")))
+
+
+def test_a_key_is_masked_unless_a_plain_field_is_known_to_have_focus() -> None:
+    plain = keyboard_over(node("TextField", 16, 150, 370, 44, name="user", isFocused="1"))
+    secret = keyboard_over(node("SecureTextField", 16, 210, 370, 44, name="pw", isFocused="1"))
+    unknown = keyboard_over(node("TextField", 16, 150, 370, 44, name="user"))
+    masked = Target("XCUIElementTypeKey", label=MASK, name=MASK, value=MASK)
+    key = node_at(plain, 240, 660)
+    assert key is not None
+    assert target_in(plain, key) == Target("XCUIElementTypeKey", label="h", name="h")
+    assert (keys_are_secret(plain), keys_are_secret(secret), keys_are_secret(unknown)) == (
+        False, True, True)
+    assert target_in(secret, key) == target_in(unknown, key) == masked
+    field = node_at(plain, 100, 170)  # only keys are masked by focus; fields keep their names
+    assert field is not None and target_in(secret, field).name == "user"
+    attributes = {"type": "XCUIElementTypeKey", "label": "h", "name": "h", "value": None}
+    assert to_target(attributes, secret=True) == masked  # an element's attributes read alike
 
 
 def test_rects_are_read_strictly() -> None:

@@ -46,19 +46,20 @@ def test_negated_answer_contains() -> None:
 
 
 def device_check() -> Check:
-    return Check("answer_matches_device", "Model Number", probe="about_value")
+    return Check("answer_matches_device", "General > About > Model Number", probe="settings_value")
 
 
 def with_read(answer: str | None, value: str | None, error: str = "") -> Evidence:
     from phoneshell.evidence import DeviceRead
     claim = Claim("done", answer=answer) if answer is not None else None
-    return Evidence("t", 1.0, claim=claim,
-                    reads=(DeviceRead("about_value", "Model Number", value, error),))
+    read = DeviceRead("settings_value", "General > About > Model Number", value, error)
+    return Evidence("t", 1.0, claim=claim, reads=(read,))
 
 
 def test_answer_matches_the_value_the_device_shows() -> None:
     result = grade_check(device_check(), with_read("It is mq163ll/a.", "MQ163LL/A"))
-    assert result.passed and "the device shows Model Number = 'MQ163LL/A'" in result.detail
+    assert result.passed and "the device shows General > About > Model Number = 'MQ163LL/A'" \
+        in result.detail
 
 
 def test_answer_with_another_phones_value_fails() -> None:
@@ -70,3 +71,13 @@ def test_an_unread_device_value_fails_with_the_reason() -> None:
     result = grade_check(device_check(), with_read("MQ163LL/A", None, "About did not open"))
     assert not result.passed and "About did not open" in result.detail
     assert not grade_check(device_check(), Evidence("t", 1.0)).passed
+
+
+def test_a_negated_device_match_fails_closed_when_the_value_was_not_read() -> None:
+    negated = Check("answer_matches_device", "General > About > Model Number",
+                    probe="settings_value", negate=True)
+    assert grade_check(negated, with_read("A3256LL/A", "MQ163LL/A")).passed
+    assert not grade_check(negated, with_read("MQ163LL/A", "MQ163LL/A")).passed
+    unread = grade_check(negated, with_read("A3256LL/A", None, "About did not open"))
+    assert not unread.passed and "absence unproven" in unread.detail
+    assert "About did not open" in unread.detail

@@ -90,11 +90,25 @@ def test_resume_runs_only_what_was_not_scored(tmp_path: Path) -> None:
     assert len(final) == 5 and final[-1]["task_id"] == skipped["task_id"]
     assert final[-1]["attempt"] == skipped["attempt"] == 2
     assert (tmp_path / "R" / "attempts" / skipped["task_id"] / "2.skipped-1").is_dir()
+    # the retry's evidence holds its own actions only, not those of the try it replaced
+    task_dir = tmp_path / "R" / "attempts" / skipped["task_id"]
+    assert len(agent_actions(task_dir / "1" / "evidence")) >= 2
+    assert agent_actions(task_dir / "2" / "evidence") == agent_actions(task_dir / "1" / "evidence")
+    assert agent_actions(task_dir / "2.skipped-1" / "evidence") == \
+        agent_actions(task_dir / "1" / "evidence")
     manifest = json.loads((tmp_path / "R" / "run.json").read_text())
     assert len(manifest["resumed_at"]) == 1
     nothing = phoneshell("run", "--resume", "R", "--runs", str(tmp_path))
+    assert nothing.returncode == 0, "a resume with nothing left to run still reports the run"
     assert "0 attempt(s)" in nothing.stdout and "4 attempt(s) were already scored" in \
         nothing.stdout
+
+
+def agent_actions(evidence: Path) -> list[tuple[str, str]]:
+    """The kind and params of each agent action in an attempt's slice of the audit log."""
+    lines = [json.loads(x) for x in (evidence / "audit.jsonl").read_text().splitlines()]
+    return [(e["kind"], json.dumps(e["params"], sort_keys=True)) for e in lines
+            if e["phase"] == "agent" and e["stage"] == "intent"]
 
 
 def test_resume_refuses_a_changed_task_and_a_missing_run(tmp_path: Path) -> None:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from phoneshell.device import EXECUTORS, Phone, run_step, run_steps
+from phoneshell.device.apps import bundle_for
 from phoneshell.errors import StepError
-from phoneshell.sim import SimServer
+from phoneshell.sim import SimServer, layout
+from phoneshell.sim.apps import AppModel, Host, builtin_apps
+from phoneshell.sim.ui import Node
 from phoneshell.tasks import STEPS, Step
 
 SETTINGS = "com.apple.Preferences"
@@ -45,6 +48,22 @@ def test_open_app_by_name_and_by_icon(phone: Phone) -> None:
     assert phone.foreground().bundle_id == SETTINGS
     with pytest.raises(StepError, match="no app called 'Nonesuch' on the home screen"):
         run_step(phone, step("open_app", "Nonesuch"))
+
+
+def render_tally(state: object, host: Host) -> Node:
+    return layout.screen(host.facts, [layout.nav_bar(host.facts, "Tally")])
+
+
+TALLY = AppModel("com.example.tally", "Tally", object, render_tally)
+"""An app phoneshell knows no bundle id for: open_app has to find its icon."""
+
+
+def test_open_app_taps_the_icon_of_an_app_it_has_no_bundle_id_for() -> None:
+    assert bundle_for("Tally") is None, "no launch by bundle id to fall back on"
+    with SimServer(apps=[*builtin_apps(), TALLY]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        run_step(phone, step("open_app", "Tally"))
+        assert phone.foreground().bundle_id == "com.example.tally"
 
 
 def test_tap_navigates_and_fails_clearly_on_a_missing_element(phone: Phone) -> None:

@@ -8,8 +8,8 @@ import pytest
 from devices.usbmuxd_standin import OLD_UDID, UDID, FakePhone, UsbmuxdStandin
 
 from phoneshell.device import Phone
+from phoneshell.device.input_probe import screen_difference
 from phoneshell.devices.doctor import RUNGS, Diagnosis, diagnose, doctor_targets
-from phoneshell.devices.probe import screen_difference
 from phoneshell.devices.resolve import DeviceSpec
 from phoneshell.errors import DeviceError
 from phoneshell.sim import SimServer

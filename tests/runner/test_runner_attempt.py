@@ -3,51 +3,29 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import sys
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
+from attempt_rig import run_one
 
-from bridge import BridgeServer
 from phoneshell.agents import AgentContext, AgentResult, make_agent
 from phoneshell.agents.reference import SolutionAgent
+from phoneshell.audit import read_audit
+from phoneshell.checks.kind import Check
 from phoneshell.device import Phone
-from phoneshell.runner import AttemptPlan, run_attempt
-from phoneshell.runner.attempt import Rig
 from phoneshell.sim import SimServer
-from phoneshell.tasks import Step, Task, load_tasks
+from phoneshell.sim.apps import builtin_apps
+from phoneshell.tasks import Step, Task
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def suite() -> dict[str, Task]:
-    return {t.id: t for t in load_tasks([ROOT / "environments"]).tasks}
-
-
-@pytest.fixture
-def sim() -> Iterator[SimServer]:
-    server = SimServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-def attempt(sim: SimServer, tmp_path: Path, task: Task, agent: object) -> object:
-    installed = frozenset(str(b) for b in sim.state()["installed"])  # type: ignore[union-attr]
-    plan = AttemptPlan("r1", tmp_path / "r1", task, 1, installed)
-    with BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
-        rig = Rig(bridge, Phone(bridge.url, effect_timeout_s=0.5))
-        return run_attempt(plan, rig, agent)  # type: ignore[arg-type]
-
-
 def test_the_solution_passes_and_everything_is_written(sim: SimServer, tmp_path: Path,
                                                        suite: dict[str, Task]) -> None:
-    done = attempt(sim, tmp_path, suite["settings.about.serial"], make_agent("solution"))
-    row = done.row  # type: ignore[attr-defined]
-    assert (row.outcome, row.passed, row.skipped, done.rig_down) == ("passed", True, False,  # type: ignore[attr-defined]
+    done = run_one(sim, tmp_path, suite["settings.about.serial"], make_agent("solution"))
+    row = done.row
+    assert (row.outcome, row.passed, row.skipped, done.rig_down) == ("passed", True, False,
                                                                      False)
     assert row.claim.answer == "MQ163LL/A" and row.teardown.ok
     folder = tmp_path / "r1" / "attempts" / "settings.about.serial" / "1"
@@ -58,7 +36,7 @@ def test_the_solution_passes_and_everything_is_written(sim: SimServer, tmp_path:
 
 def test_the_null_agent_is_scored_and_fails(sim: SimServer, tmp_path: Path,
                                             suite: dict[str, Task]) -> None:
-    row = attempt(sim, tmp_path, suite["settings.about.reach"], make_agent("null")).row  # type: ignore[attr-defined]
+    row = run_one(sim, tmp_path, suite["settings.about.reach"], make_agent("null")).row
     assert row.outcome == "failed" and not row.skipped
     assert "in front: 'com.apple.springboard'" in row.checks[0].detail
 
@@ -67,7 +45,7 @@ def test_a_setup_step_that_does_not_take_is_skipped_not_failed(sim: SimServer, t
                                                                suite: dict[str, Task]) -> None:
     task = replace(suite["settings.about.reach"],
                    setup=(Step("launch", "com.apple.Preferences"), Step("tap", "Nowhere row")))
-    row = attempt(sim, tmp_path, task, make_agent("solution")).row  # type: ignore[attr-defined]
+    row = run_one(sim, tmp_path, task, make_agent("solution")).row
     assert row.outcome == "skipped"
     assert row.skip_reason.startswith("setup failed: tap 'Nowhere row'")
     assert row.checks == ()
@@ -76,23 +54,23 @@ def test_a_setup_step_that_does_not_take_is_skipped_not_failed(sim: SimServer, t
 def test_a_locked_phone_stops_the_run(sim: SimServer, tmp_path: Path,
                                       suite: dict[str, Task]) -> None:
     sim.set_faults(["locked"])
-    done = attempt(sim, tmp_path, suite["settings.about.reach"], make_agent("solution"))
-    assert done.rig_down and done.row.outcome == "skipped"  # type: ignore[attr-defined]
-    assert "is locked" in done.row.skip_reason  # type: ignore[attr-defined]
-    assert done.row.teardown.error == "not run: the rig is down"  # type: ignore[attr-defined]
+    done = run_one(sim, tmp_path, suite["settings.about.reach"], make_agent("solution"))
+    assert done.rig_down and done.row.outcome == "skipped"
+    assert "is locked" in done.row.skip_reason
+    assert done.row.teardown.error == "not run: the rig is down"
 
 
 def test_an_app_the_phone_lacks_is_skipped(sim: SimServer, tmp_path: Path,
                                            suite: dict[str, Task]) -> None:
     task = replace(suite["settings.about.reach"], app="com.example.absent")
-    row = attempt(sim, tmp_path, task, make_agent("solution")).row  # type: ignore[attr-defined]
+    row = run_one(sim, tmp_path, task, make_agent("solution")).row
     assert row.skip_reason == "com.example.absent is not installed on this phone"
 
 
 def test_an_agent_that_never_ran_is_skipped(sim: SimServer, tmp_path: Path,
                                             suite: dict[str, Task]) -> None:
     task = replace(suite["settings.about.reach"], solution=None)
-    row = attempt(sim, tmp_path, task, make_agent("solution")).row  # type: ignore[attr-defined]
+    row = run_one(sim, tmp_path, task, make_agent("solution")).row
     assert row.skip_reason == "the agent never ran: task settings.about.reach has no solution"
 
 
@@ -106,7 +84,7 @@ class LateAgent(SolutionAgent):
 
 def test_a_timed_out_attempt_never_passes(sim: SimServer, tmp_path: Path,
                                           suite: dict[str, Task]) -> None:
-    row = attempt(sim, tmp_path, suite["settings.about.reach"], LateAgent()).row  # type: ignore[attr-defined]
+    row = run_one(sim, tmp_path, suite["settings.about.reach"], LateAgent()).row
     assert all(r.passed for r in row.checks), "the end state is right..."
     assert row.outcome == "failed" and row.timed_out  # ...and still it cannot pass
 
@@ -116,7 +94,7 @@ def test_teardown_failures_are_recorded(sim: SimServer, tmp_path: Path,
     task = replace(suite["settings.about.reach"],
                    teardown=(Step("tap", "No such row", file="x.yaml", line=3),
                              Step("terminate", "com.apple.Preferences")))
-    row = attempt(sim, tmp_path, task, make_agent("solution")).row  # type: ignore[attr-defined]
+    row = run_one(sim, tmp_path, task, make_agent("solution")).row
     assert row.outcome == "passed" and not row.teardown.ok
     assert row.teardown.error.startswith("tap 'No such row' (x.yaml:3)")
     assert Phone(sim.url).foreground().bundle_id != "com.apple.Preferences", \
@@ -132,7 +110,7 @@ class BrokenAgent:
 
 def test_a_harness_error_is_recorded_with_its_traceback(sim: SimServer, tmp_path: Path,
                                                         suite: dict[str, Task]) -> None:
-    row = attempt(sim, tmp_path, suite["settings.about.reach"], BrokenAgent()).row  # type: ignore[attr-defined]
+    row = run_one(sim, tmp_path, suite["settings.about.reach"], BrokenAgent()).row
     assert row.outcome == "skipped" and row.error_type == "ZeroDivisionError"
     trace = tmp_path / "r1" / "attempts" / "settings.about.reach" / "1" / "traceback.txt"
     assert "agent bug" in trace.read_text()
@@ -153,10 +131,43 @@ class SideDoorAgent:
 
 def test_acting_outside_the_bridge_is_flagged_in_the_evidence(sim: SimServer, tmp_path: Path,
                                                               suite: dict[str, Task]) -> None:
-    row = attempt(sim, tmp_path, suite["settings.about.reach"], SideDoorAgent(sim.url)).row  # type: ignore[attr-defined]
+    row = run_one(sim, tmp_path, suite["settings.about.reach"], SideDoorAgent(sim.url)).row
     manifest = json.loads((tmp_path / "r1" / row.evidence / "evidence.json").read_text())
     assert "acted_outside_bridge" in manifest["flags"]
-    through = attempt(sim, tmp_path / "b", suite["settings.about.reach"],
-                      make_agent("solution")).row  # type: ignore[attr-defined]
+    through = run_one(sim, tmp_path / "b", suite["settings.about.reach"],
+                      make_agent("solution")).row
     clean = json.loads((tmp_path / "b" / "r1" / through.evidence / "evidence.json").read_text())
     assert clean["flags"] == []
+
+
+def test_a_count_that_cannot_be_taken_before_the_agent_skips_the_attempt(
+        tmp_path: Path, suite: dict[str, Task]) -> None:
+    # a phone without Reminders: Settings works, but the reminders probe cannot count
+    apps = [a for a in builtin_apps() if a.bundle_id != "com.apple.reminders"]
+    task = replace(suite["settings.about.reach"], checks=(
+        *suite["settings.about.reach"].checks,
+        Check("count_unchanged", "Groceries", probe="reminders_titled")))
+    with SimServer(apps=apps) as sim:
+        done = run_one(sim, tmp_path, task, make_agent("solution"))
+    assert done.row.outcome == "skipped" and not done.rig_down
+    assert done.row.skip_reason.startswith("a probe could not count before the agent acted: "
+                                           "probe reminders_titled('Groceries')")
+    agent_moves = [e for e in read_audit(tmp_path / "r1" / "audit.jsonl").events
+                   if e.phase == "agent"]
+    assert agent_moves == [], "the agent never ran on an attempt that could not be scored"
+
+
+def test_a_command_that_acts_then_exits_127_is_scored_not_skipped(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    # exit 127 reads as "could not start"; the audit log says it did start, so it is scored
+    script = tmp_path / "act_then_127.py"
+    script.write_text("import os, sys, wda\n"
+                      "wda.Client(os.environ['PHONESHELL_WDA_URL']).session()"
+                      ".app_activate('com.apple.calculator')\n"
+                      "sys.exit(127)\n")
+    agent = make_agent(f"command:{sys.executable} {script}")
+    row = run_one(sim, tmp_path, suite["settings.about.reach"], agent).row
+    assert row.outcome == "failed" and not row.skipped
+    assert row.claim is not None and row.claim.status == "failed"
+    assert row.claim.summary.startswith("the agent acted on the phone, then stopped: "
+                                        "the command could not start (exit 127)")

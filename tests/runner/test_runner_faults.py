@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,28 +13,17 @@ import pytest
 from bridge import BridgeServer
 from phoneshell.agents import make_agent
 from phoneshell.device import Phone
-from phoneshell.runner import AttemptPlan, run_attempt
+from phoneshell.runner import AttemptPlan, AttemptResult, run_attempt
 from phoneshell.runner.attempt import Rig
 from phoneshell.sim import SimServer
-from phoneshell.tasks import Task, load_tasks
+from phoneshell.tasks import Task
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = ("settings.about.reach", "calculator.arithmetic", "safari.read.heading",
          "notes.create_titled")
 
 
-@pytest.fixture(scope="module")
-def suite() -> dict[str, Task]:
-    return {t.id: t for t in load_tasks([ROOT / "environments"]).tasks}
-
-
-@pytest.fixture
-def sim() -> Iterator[SimServer]:
-    with SimServer() as server:
-        yield server
-
-
-def attempts(sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> list[object]:
+def attempts(sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> list[AttemptResult]:
     rows = []
     with BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
         rig = Rig(bridge, Phone(bridge.url, timeout_s=10, effect_timeout_s=0.3))
@@ -60,7 +48,7 @@ def test_each_fault_skips_every_attempt_with_its_reason(sim: SimServer, tmp_path
         done = attempts(sim, tmp_path, suite)
     finally:
         sim.set_faults([])
-    rows = [result.row for result in done]  # type: ignore[attr-defined]
+    rows = [result.row for result in done]
     for row in rows:
         assert row.outcome == "skipped", (fault, row.task_id, row.outcome, row.checks)
         assert row.skip_reason, (fault, row.task_id)
@@ -72,7 +60,7 @@ def test_a_slow_phone_is_only_slow(sim: SimServer, tmp_path: Path,
                                    suite: dict[str, Task]) -> None:
     sim.set_faults(["slow=0.01"])
     done = attempts(sim, tmp_path, suite)
-    assert [r.row.outcome for r in done] == ["passed"] * len(TASKS)  # type: ignore[attr-defined]
+    assert [r.row.outcome for r in done] == ["passed"] * len(TASKS)
 
 
 def test_a_run_on_a_locked_phone_does_not_start(tmp_path: Path) -> None:

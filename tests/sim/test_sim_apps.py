@@ -81,3 +81,26 @@ def test_hit_testing_rules():
     assert actionable(hit_path(root, 20, 45)) is None  # clipped: the list starts at y=60
     disabled = Node("Button", Rect(0, 0, 10, 10), enabled=False, on_tap=lambda: None)
     assert actionable([disabled]) is None
+
+
+@pytest.mark.parametrize(("bundle_id", "taps"), [
+    ("com.apple.Preferences", ()), ("com.apple.MobileAddressBook", ()),
+    ("com.apple.DocumentsApp", ()), ("com.apple.mobilenotes", ()),
+    ("com.apple.reminders", ()), ("com.apple.weather", ("List",)),
+    ("com.apple.AppStore", ("Search",)), ("com.apple.iBooks", ("Search",)),
+])
+def test_every_search_row_cancels_the_same_way(client, bundle_id, taps):
+    # layout.search_row makes Cancel for every list: it empties the field, the keyboard goes.
+    session = client.session(bundle_id)
+    for name in taps:
+        session(className="Button", name=name).click()
+    field = session(className="SearchField").get(timeout=1)
+    placeholder = field.value
+    field.click()
+    session.send_keys("zq")
+    assert session(className="SearchField").get(timeout=1).value == "zq"
+    session(className="Button", name="Cancel").click()
+    assert session(className="SearchField").get(timeout=1).value == placeholder
+    assert not session(className="Keyboard").exists
+    assert not session(className="Button", name="Cancel").exists
+

@@ -162,6 +162,13 @@ def test_element_tap_routes(settings):
     assert settings(name="com.apple.settings.general").exists
 
 
+def test_click_scrolls_a_row_into_view_first(settings, raw):
+    developer = settings(label="Developer", className="Cell").get(timeout=1)
+    assert developer.visible is False  # below the fold, with a real frame
+    developer.tap()  # POST element/:id/click scrolls the list, as XCUITest does, then taps
+    assert settings(className="NavigationBar", name="Developer").exists
+
+
 def test_element_scroll_swipe_and_hold(settings):
     developer = settings(label="Developer", className="Cell").get(timeout=1)
     assert developer.visible is False

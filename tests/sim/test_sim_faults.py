@@ -57,6 +57,26 @@ def test_drop_writes_ignores_input_but_reads_and_launches(sim, client, app):
     assert client.app_current()["bundleId"] == "com.apple.calculator"
 
 
+def test_locked_session_with_a_bundle_changes_nothing(sim, client, app):
+    app.app_launch(SETTINGS)
+    app(name="General").click()
+    pid = client.app_current()["pid"]
+    sim.fault_on("locked")
+    client.session(SETTINGS)  # forceAppLaunch would restart it; a locked phone launches nothing
+    assert SETTINGS in sim.state()["running"]
+    sim.fault_off("locked")
+    front = client.app_current()
+    assert (front["bundleId"], front["pid"]) == (SETTINGS, pid)
+    assert client(name="About").exists  # still on the page it was on
+
+
+def test_drop_writes_keeps_a_bare_session_from_going_home(sim, client, app):
+    app.app_launch(SETTINGS)
+    sim.fault_on("drop-writes")
+    client.session()  # going home is a write, like the home button
+    assert client.app_current()["bundleId"] == SETTINGS
+
+
 def test_drop_writes_ignores_keys(sim, client):
     session = client.session(SETTINGS)
     session(className="SearchField").click()
@@ -89,14 +109,17 @@ def test_truncated_source(sim, client):
 
 
 def test_slow_adds_latency_to_wda_routes_only(sim, client, raw):
-    sim.fault_on("slow=0.2")
-    assert sim.faults.specs() == ["slow=0.2"]
+    delay_s = 1.0
+    sim.fault_on(f"slow={delay_s:g}")
+    assert sim.faults.specs() == ["slow=1"]
     started = time.monotonic()
     client.status()
-    assert time.monotonic() - started >= 0.2
+    assert time.monotonic() - started >= delay_s  # the wait comes before the answer
     started = time.monotonic()
     raw("GET", "/phoneshell/sim/faults")
-    assert time.monotonic() - started < 0.2
+    # Not slowed: it answers without waiting the delay (a whole second of margin for a loaded
+    # machine, where a loopback request takes milliseconds).
+    assert time.monotonic() - started < delay_s
 
 
 def test_gone_refuses_connections_until_the_python_api_brings_it_back(sim):

@@ -6,6 +6,8 @@ import pytest
 import wda
 from lxml import etree
 
+from phoneshell.sim import elements, source
+
 SETTINGS = "com.apple.Preferences"
 # WDA's FBElementAttribute order, with the optional attributes it writes by default.
 WDA_ORDER = ["type", "value", "name", "label", "enabled", "visible", "accessible", "x", "y",
@@ -127,8 +129,29 @@ def test_description_and_excluded_attributes(raw):
 
 
 @pytest.mark.parametrize("fmt", ["xml", "json"])
-def test_source_is_cached_but_fresh(client, fmt):
+def test_source_follows_every_change(client, fmt):
     first = client.source(format=fmt)
     assert client.source(format=fmt) == first
     client.app_launch(SETTINGS)
     assert client.source(format=fmt) != first
+
+
+def test_sources_are_built_once_per_screen(sim, app):
+    app.app_launch(SETTINGS)
+    app.source()
+    with sim.lock:
+        screen = sim.phone.screen()
+        xml = source.xml(screen)
+    assert app(xpath="//XCUIElementTypeCell[@label='General']").exists  # polled, like a wait
+    app.source()
+    app.source(format="json")
+    with sim.lock:  # reads changed nothing: the same screen, with the same XML and parse
+        assert sim.phone.screen() is screen
+        assert source.xml(screen) is xml
+        tree = elements.xml_tree(screen)
+    assert app(xpath="//XCUIElementTypeCell[@label='Battery']").exists
+    with sim.lock:
+        assert elements.xml_tree(sim.phone.screen()) is tree
+    app(name="General").click()
+    with sim.lock:
+        assert sim.phone.screen() is not screen

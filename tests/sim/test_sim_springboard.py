@@ -43,6 +43,22 @@ def test_page_flip_and_icon_launch(app, client):
     assert icons(client)["Settings"].get("visible") == "true"  # home again: first page
 
 
+def test_an_icon_on_a_page_not_showing_cannot_be_clicked(app, client, raw):
+    calculator = app(className="Icon", label="Calculator").get(timeout=1)
+    assert calculator.bounds.width == 0  # page 2: a zero frame
+    with pytest.raises(wda.WDARequestError) as refused:
+        calculator.tap()  # POST element/:id/click
+    assert refused.value.value["error"] == "invalid element state"
+    assert "is not visible on the screen" in refused.value.value["message"]
+    reply = raw("POST", f"/session/{app.session_id}/wda/element/{calculator.id}/touchAndHold",
+                {"duration": 0.5})
+    assert reply.status == 400 and "not interactable" in reply.value["message"]
+    assert front(client) == SPRINGBOARD
+    app.swipe_left()
+    app(className="Icon", label="Calculator").get(timeout=1).tap()  # showing now: it opens
+    assert front(client) == CALCULATOR
+
+
 def test_spotlight_from_a_downward_drag(app, client):
     app.swipe_down()  # from mid-screen
     assert front(client) == SPRINGBOARD

@@ -11,7 +11,7 @@ import pytest
 import wda
 
 from phoneshell.errors import PhoneshellError
-from phoneshell.sim import SimServer
+from phoneshell.sim import DeviceFacts, SimServer
 
 SETTINGS = "com.apple.Preferences"
 
@@ -76,14 +76,24 @@ def test_save_and_load_state_file(tmp_path):
         assert wifi_value(wda.Client(sim.url).session(SETTINGS)) == "Off"
 
 
-def test_state_file_may_set_device_facts(tmp_path):
+def test_state_file_sets_device_facts_that_survive_a_save_and_restart(tmp_path):
     path = tmp_path / "phone.json"
     path.write_text(json.dumps({"version": 1, "stores": {}, "facts": {"serial": "ABC123"}}))
+    with SimServer(state_file=path):
+        pass  # loads the facts, then saves on stop
+    assert json.loads(path.read_text())["facts"] == {"serial": "ABC123"}
     with SimServer(state_file=path) as sim:
+        assert sim.state()["facts"]["serial"] == "ABC123"
         session = wda.Client(sim.url).session(SETTINGS)
         session(name="General").click()
         session(name="About").click()
         assert session(name="SerialNumber").get(timeout=1).label == "Serial Number, ABC123"
+
+
+def test_facts_given_in_python_are_saved_as_overrides(tmp_path):
+    path = tmp_path / "phone.json"
+    SimServer(state_file=path, facts=DeviceFacts(name="Test Phone", battery_level=0.5)).save()
+    assert json.loads(path.read_text())["facts"] == {"name": "Test Phone", "battery_level": 0.5}
 
 
 def test_save_route(sim, raw, tmp_path):

@@ -12,7 +12,8 @@ An app model is a small module that registers one `AppModel`:
 * behaviour: `on_tap` closures on the nodes, which mutate the state (and may call the `host`:
   launch another app, focus a field, read or write the app's persistent `Store`);
 * optional hooks: `on_drag(state, host, drag) -> bool` for gestures lists do not handle (return
-  True when handled), and `on_url(state, host, url)` with `url_schemes` for apps that open URLs.
+  True when handled; `host.screen()` is what the finger lands on), and
+  `on_url(state, host, url)` with `url_schemes` for apps that open URLs.
 
 Data a real app would keep on disk goes in `host.store(bundle_id)`, never in the state: the
 store survives terminate and lasts for the whole simulator process (and `--state FILE`).
@@ -49,7 +50,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.store import Store
-from phoneshell.sim.ui import Field, Node
+from phoneshell.sim.ui import Field, Node, Screen
 
 S = TypeVar("S")
 
@@ -130,6 +131,13 @@ class Host(Protocol):
 
     def focus(self, field: Field | None) -> None:
         """Give a text field keyboard focus (the keyboard shows), or take focus away."""
+        ...
+
+    def screen(self) -> Screen:
+        """What is on the display now, as last rendered (for hooks that hit-test a drag).
+
+        A hook reads it instead of calling its own `render` again: the phone has it already.
+        """
         ...
 
 

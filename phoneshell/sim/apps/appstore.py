@@ -97,12 +97,7 @@ def _sections(state: AppStoreState, host: Host) -> list[layout.Section]:
         return [layout.Section(tuple(_listing_row(a, state) for a in CATALOGUE
                                      if a.kind == name), header=f"Top {name}")]
     query = state.query
-
-    def cancel() -> None:
-        query.text = ""
-        host.focus(None)
-
-    head = layout.Section((layout.search_row(query, cancel, name="Search"),))
+    head = layout.Section((layout.search_row(query, host, name="Search"),))
     if not query.text.strip():
         return [head, layout.Section(tuple(layout.Row(s, on_tap=_searcher(query, s))
                                            for s in SUGGESTIONS), header="Discover")]

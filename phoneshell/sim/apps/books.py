@@ -97,12 +97,7 @@ def _sections(state: BooksState, host: Host) -> list[layout.Section]:
         return [layout.Section(tuple(_book_row(state, b, "Free") for b in CATALOGUE
                                      if b.title in TOP_FREE), header="Top Free")]
     query = state.query
-
-    def cancel() -> None:
-        query.text = ""
-        host.focus(None)
-
-    head = layout.Section((layout.search_row(query, cancel, name="Books & Audiobooks"),))
+    head = layout.Section((layout.search_row(query, host, name="Books & Audiobooks"),))
     if not query.text.strip():
         return [head, layout.Section(tuple(layout.Row(t, on_tap=_filler(query, t))
                                            for t in TRENDING), header="Trending")]

@@ -74,12 +74,7 @@ def _opener(state: ContactsState, host: Host, contact: Contact) -> Handler:
 def _list(state: ContactsState, host: Host) -> Node:
     f = host.facts
     query = state.query
-
-    def cancel() -> None:
-        query.text = ""
-        host.focus(None)
-
-    sections = [layout.Section((layout.search_row(query, cancel),))]
+    sections = [layout.Section((layout.search_row(query, host),))]
     if query.text.strip():
         found = tuple(layout.Row(c.name, on_tap=_opener(state, host, c))
                       for c in search(query.text))

@@ -77,12 +77,7 @@ def _item_row(state: FilesState, host: Host, item: str, subtitle: str | None = N
 
 def _sections(state: FilesState, host: Host) -> list[layout.Section]:
     query = state.query
-
-    def cancel() -> None:
-        query.text = ""
-        host.focus(None)
-
-    head = layout.Section((layout.search_row(query, cancel),))
+    head = layout.Section((layout.search_row(query, host),))
     if query.text.strip():
         found = tuple(layout.Row(n, subtitle=f, height=64) for n, f in search(query.text))
         return [head, layout.Section(found or (layout.Row("No Results"),))]

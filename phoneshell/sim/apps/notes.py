@@ -62,16 +62,6 @@ def _go(state: NotesState, host: Host, screen: Folder) -> Handler:
     return show
 
 
-def _search_row(state: NotesState, host: Host) -> layout.Row:
-    query = state.query
-
-    def cancel() -> None:
-        query.text = ""
-        host.focus(None)
-
-    return layout.search_row(query, cancel)
-
-
 def _with_delete(table: Node, notes: list[Note], swiped: int | None,
                  remove: Handler) -> Node:
     """The list with a Delete button on the swiped note's row."""
@@ -110,7 +100,7 @@ def _list(state: NotesState, host: Host, compose: Handler) -> Node:
 
     rows = tuple(layout.Row(n.title, subtitle=f"{f.time}  {n.preview}", height=64,
                             on_tap=None if deleted else opener(n)) for n in notes)
-    sections = [] if deleted else [layout.Section((_search_row(state, host),))]
+    sections = [] if deleted else [layout.Section((layout.search_row(state.query, host),))]
     empty = "No Results" if state.query.text.strip() else "No Notes"
     sections.append(layout.Section(rows or (layout.Row(empty),)))
     title = "Recently Deleted" if deleted else "Notes"
@@ -172,7 +162,7 @@ def on_drag(state: NotesState, host: Host, drag: Drag) -> bool:
         return True
     if drag.dx > -SWIPE_TRAVEL:
         return False
-    path = hit_path(render(state, host), drag.from_x, drag.from_y)
+    path = hit_path(host.screen().root, drag.from_x, drag.from_y)
     table = next((n for n in path if n.scroll is not None), None)
     cell = next((n for n in reversed(path) if n.type == "Cell"), None)
     if table is None or cell is None:

@@ -180,12 +180,7 @@ def _overview(state: RemindersState, host: Host) -> Node:
     f = host.facts
     everything = reminders(host.store(BUNDLE_ID))
     query = state.query
-
-    def cancel() -> None:
-        query.text = ""
-        host.focus(None)
-
-    sections = [layout.Section((layout.search_row(query, cancel),))]
+    sections = [layout.Section((layout.search_row(query, host),))]
     if query.text.strip():
         q = query.text.strip().lower()
         found = tuple(_item(host, i, r, str(r.get("list", ""))) for i, r in enumerate(everything)

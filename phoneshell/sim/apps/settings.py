@@ -139,16 +139,6 @@ def _toggler(store: Store, key: str) -> Handler:
     return toggle
 
 
-def _search_row(state: SettingsState, host: Host) -> layout.Row:
-    query = state.query
-
-    def cancel() -> None:
-        query.text = ""
-        host.focus(None)
-
-    return layout.search_row(query, cancel)
-
-
 def _results(state: SettingsState, host: Host) -> list[layout.Section]:
     found = search(state.query.text)
     if not found:
@@ -187,7 +177,7 @@ def render(state: SettingsState, host: Host) -> Node:
     if len(state.stack) == 1:
         nav = layout.nav_bar(f, "Settings", large=True)
         top = layout.LARGE_NAV_BOTTOM
-        sections = [layout.Section((_search_row(state, host),))]
+        sections = [layout.Section((layout.search_row(state.query, host),))]
         sections += (_results(state, host) if state.query.text
                      else _sections(page, state, host))
     else:

@@ -137,18 +137,13 @@ def _opener(state: WeatherState, host: Host, index: int) -> Handler:
 def _listing(state: WeatherState, host: Host) -> Node:
     f = host.facts
     query = state.query
-
-    def cancel() -> None:
-        query.text = ""
-        host.focus(None)
-
     wanted = query.text.strip().lower()
     rows = tuple(
         layout.Row(p.name, subtitle=p.city if p.name == MY_LOCATION else p.local_time,
                    detail=f"{p.temperature}°", height=76, on_tap=_opener(state, host, i))
         for i, p in enumerate(places(host))
         if not wanted or wanted in p.name.lower() or wanted in p.city.lower())
-    sections = [layout.Section((layout.search_row(query, cancel),))]
+    sections = [layout.Section((layout.search_row(query, host),))]
     sections.append(layout.Section(rows) if rows
                     else layout.Section((layout.Row("No Results"),)))
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, f.height - layout.LARGE_NAV_BOTTOM)

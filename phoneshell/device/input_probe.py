@@ -17,8 +17,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageChops
 
-from phoneshell.device import SPRINGBOARD, Phone
-from phoneshell.device.phone import wait_until
+from phoneshell.device.phone import SPRINGBOARD, Phone, wait_until
 from phoneshell.errors import DeviceError
 from phoneshell.tree import PageSource
 

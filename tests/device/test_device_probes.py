@@ -1,0 +1,56 @@
+"""The probes on the simulated iPhone: counts that see duplicates and long lists, values read off
+Settings, and a clear refusal where a count or value cannot be read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from phoneshell.device import Phone
+from phoneshell.device.probes import ProbeError, merge_scrolled, run_probe
+
+
+def alarm(hour: int, minute: int, label: str = "") -> dict[str, Any]:
+    return {"id": 0, "hour": hour, "minute": minute, "label": label, "repeat": "",
+            "enabled": False}
+
+
+def test_two_alarms_at_the_same_time_count_twice(seeded: Any) -> None:
+    with seeded([alarm(7, 30), alarm(7, 30), alarm(8, 0)]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        assert run_probe(phone, "alarms", "7:30") == 2
+        assert run_probe(phone, "alarms", "") == 3
+        assert run_probe(phone, "alarms", "9:15") == 0
+
+
+def test_an_alarm_list_longer_than_the_screen_is_counted_to_the_end(seeded: Any) -> None:
+    many = [alarm(6 + i // 4, (i % 4) * 15) for i in range(24)]
+    with seeded(many) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        assert run_probe(phone, "alarms", "") == 24
+        assert run_probe(phone, "alarms", "11:45") == 1
+
+
+def test_identical_rows_across_a_scroll_are_refused_not_guessed() -> None:
+    assert merge_scrolled(["6:00", "7:00", "7:30"], ["7:00", "7:30", "8:00"]) == \
+        ["6:00", "7:00", "7:30", "8:00"]
+    assert merge_scrolled(["6:00"], ["9:00"]) == ["6:00", "9:00"]
+    with pytest.raises(ProbeError, match="identical rows"):
+        merge_scrolled(["6:00", "7:30", "7:30"], ["7:30", "7:30", "8:00"])
+
+
+def test_settings_values_are_read_by_path(phone: Phone) -> None:
+    assert run_probe(phone, "settings_value", "General > About > Model Number") == "MQ163LL/A"
+    with pytest.raises(ProbeError, match="no row 'Colour' under Settings > General > About"):
+        run_probe(phone, "settings_value", "General > About > Colour")
+
+
+def test_notes_are_counted_by_title_and_by_text(phone: Phone) -> None:
+    # a fresh phone's notes: "phoneshell benchmark", "Groceries" (milk, eggs...), two more
+    assert run_probe(phone, "notes_titled", "Phoneshell Benchmark") == 1
+    assert run_probe(phone, "notes_titled", "benchmark") == 0, "a title is matched whole"
+    assert run_probe(phone, "notes_containing", "milk") == 1
+    with pytest.raises(ProbeError, match="more notes with 'e' than one screen shows"):
+        run_probe(phone, "notes_containing", "e")  # results run on below the keyboard
+    assert run_probe(phone, "notes_containing", "zzqx") == 0

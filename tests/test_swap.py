@@ -1,0 +1,61 @@
+"""The swap test's bookkeeping when the phone misbehaves: a finish that could not be captured is
+not scored (and counts as wrong), and a phone that goes down stops the swaps."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bridge import BridgeServer
+from phoneshell.device import Phone
+from phoneshell.runner.attempt import Rig
+from phoneshell.sim import SimServer
+from phoneshell.swap import Swapper, accuracy, swap_pairs
+from phoneshell.tasks import Task, load_tasks
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def suite() -> dict[str, Task]:
+    return {t.id: t for t in load_tasks([ROOT / "environments"]).tasks}
+
+
+@pytest.fixture
+def swapper(tmp_path: Path) -> Iterator[tuple[SimServer, Swapper]]:
+    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
+        rig = Rig(bridge, Phone(bridge.url, timeout_s=10, effect_timeout_s=0.3))
+        yield sim, Swapper(rig, tmp_path / "S", "S")
+
+
+def test_a_finish_whose_screen_came_back_cut_off_is_not_scored(
+        swapper: tuple[SimServer, Swapper], suite: dict[str, Task]) -> None:
+    sim, swap = swapper
+    sim.set_faults(["truncated-source"])
+    pair = (suite["settings.wifi.switch_visible"], suite["settings.search.wifi"])
+    [result] = swap_pairs(swap, [pair], lambda line: None)
+    assert not result.scored and not result.accepted
+    assert result.skip_reason.startswith("not scored:") and "cut-off" in result.skip_reason
+    assert accuracy([result]).positive == 0.0, "an unscored pair counts as wrong"
+
+
+def test_a_phone_that_goes_down_stops_the_swaps(swapper: tuple[SimServer, Swapper],
+                                                suite: dict[str, Task]) -> None:
+    sim, swap = swapper
+    pairs = [(suite["multi.app_switch"], suite["calculator.arithmetic"]),
+             (suite["notes.search"], suite["notes.create_titled"]),
+             (suite["settings.wifi.switch_visible"], suite["settings.search.wifi"])]
+    lines: list[str] = []
+
+    def progress(line: str) -> None:
+        lines.append(line)
+        if len(lines) == 1:
+            sim.set_faults(["locked"])
+
+    results = swap_pairs(swap, pairs, progress)
+    assert results[0].scored and not results[0].accepted, "the first pair ran on a good phone"
+    assert "is locked" in results[1].skip_reason and "is locked" in swap.stopped
+    assert results[2].skip_reason == f"not scored: not run: {swap.stopped}"
+    assert "NOT SCORED" in lines[2]
