@@ -12,9 +12,10 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 import urllib.request
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 
 from phoneshell.device import Phone
@@ -45,24 +46,29 @@ def _sim_here() -> Iterator[str]:
 @contextmanager
 def _sim_process() -> Iterator[str]:
     """A simulated iPhone in a child process (`phoneshell sim --port 0`), stopped on exit."""
-    child = subprocess.Popen([sys.executable, "-m", "phoneshell", "sim", "--port", "0"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout is not None
-        first = child.stdout.readline()  # "simulated iPhone (...) at http://127.0.0.1:PORT; ..."
-        match = re.search(r"at (http://\S+);", first)
-        if match is None:
-            error = child.stderr.read() if child.stderr else ""
-            raise RunError(f"the simulated iPhone did not start: {first.strip() or error.strip()}",
-                           hint="try `phoneshell sim --port 0` by hand")
-        yield match.group(1)
-    finally:
-        child.terminate()
+    # Its stderr goes to a file, not a pipe nobody drains: a chatty child must never block.
+    with tempfile.TemporaryFile("w+") as errors:
+        child = subprocess.Popen([sys.executable, "-m", "phoneshell", "sim", "--port", "0"],
+                                 stdout=subprocess.PIPE, stderr=errors, text=True)
         try:
-            child.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.communicate()
+            assert child.stdout is not None
+            first = child.stdout.readline()  # "simulated iPhone (...) at http://HOST:PORT; ..."
+            match = re.search(r"at (http://\S+);", first)
+            if match is None:
+                with suppress(subprocess.TimeoutExpired):
+                    child.wait(timeout=10)  # let it finish saying why
+                errors.seek(0)
+                raise RunError("the simulated iPhone did not start: "
+                               f"{first.strip() or errors.read().strip()}",
+                               hint="try `phoneshell sim --port 0` by hand")
+            yield match.group(1)
+        finally:
+            child.terminate()
+            try:
+                child.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.communicate()
 
 
 def _installed(url: str) -> frozenset[str]:

@@ -38,6 +38,18 @@ def test_a_row_of_another_run_is_refused(runs: dict[str, Path], tmp_path: Path) 
     assert done.returncode == 2 and "holds a row of run 'OTHER'" in done.stderr
 
 
+def test_a_row_whose_outcome_contradicts_its_flags_is_refused(runs: dict[str, Path],
+                                                              tmp_path: Path) -> None:
+    run = copy_run(runs["NUL"], tmp_path)
+    results = run / "results.jsonl"
+    row = json.loads(results.read_text().splitlines()[0])
+    row.update(outcome="passed")  # but passed is still false: a hand edit or a torn tool
+    results.write_text(json.dumps(row) + "\n")
+    done = phoneshell("report", str(run))
+    assert done.returncode == 2
+    assert "outcome 'passed' disagrees with passed=False, skipped=False" in done.stderr
+
+
 def test_last_row_wins_over_skipped_rows_only(runs: dict[str, Path]) -> None:
     record = load_run(runs["RESUMED"])
     (again,) = [a for a in record.attempts if a.superseded]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import textwrap
 from pathlib import Path
 
@@ -213,6 +214,12 @@ def test_missing_path_and_empty_folder_are_errors(tmp_path: Path) -> None:
 def test_load_task_and_lookup_by_id(tmp_path: Path) -> None:
     path = write(tmp_path, "a.yaml", GOOD)
     assert load_task(path).id == "demo.task"
-    assert len(load_task(path).sha256) == 64
+    assert load_task(path).sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
     with pytest.raises(KeyError, match="did you mean 'demo.task'"):
         load_tasks([tmp_path]).get("demo.tsk")
+
+
+def test_the_hash_is_the_files_own_line_endings_and_all(tmp_path: Path) -> None:
+    crlf = tmp_path / "a.yaml"
+    crlf.write_bytes(GOOD.replace("\n", "\r\n").encode())
+    assert load_task(crlf).sha256 == hashlib.sha256(crlf.read_bytes()).hexdigest()
