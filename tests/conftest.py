@@ -1,4 +1,5 @@
-"""Shared fixtures: where the reference corpus lives, and small builders of page sources.
+"""Shared fixtures: where the reference corpus lives, the suite's tasks, and a fresh simulated
+iPhone.
 
 The reference data (`../shared/reference`) sits beside the project on every developer machine
 and in CI. Tests that need it skip, saying why, when it is absent (e.g. a clone on its own);
@@ -8,9 +9,13 @@ and in CI. Tests that need it skip, saying why, when it is absent (e.g. a clone 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Task, load_tasks
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = Path(os.environ.get("PHONESHELL_REFERENCE", ROOT.parent / "shared" / "reference"))
@@ -31,3 +36,16 @@ def reference() -> Path:
 def environments() -> Path:
     """The project's own task suite."""
     return ROOT / "environments"
+
+
+@pytest.fixture(scope="session")
+def suite(environments: Path) -> dict[str, Task]:
+    """The suite's tasks by id."""
+    return {t.id: t for t in load_tasks([environments]).tasks}
+
+
+@pytest.fixture
+def sim() -> Iterator[SimServer]:
+    """A fresh simulated iPhone on a free loopback port, stopped after the test."""
+    with SimServer() as server:
+        yield server

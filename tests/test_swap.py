@@ -13,14 +13,9 @@ from phoneshell.device import Phone
 from phoneshell.runner.attempt import Rig
 from phoneshell.sim import SimServer
 from phoneshell.swap import Swapper, accuracy, swap_pairs
-from phoneshell.tasks import Task, load_tasks
+from phoneshell.tasks import Task
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def suite() -> dict[str, Task]:
-    return {t.id: t for t in load_tasks([ROOT / "environments"]).tasks}
 
 
 @pytest.fixture

@@ -91,27 +91,33 @@ def _counted(page: PageSource, rows: list[Element], what: str) -> int:
     return len(rows)
 
 
-def _count_titled(page: PageSource, title: str, what: str) -> int:
+def _searched(phone: Phone, bundle_id: str, text: str) -> PageSource:
+    """The results of an app's own search field for `text`, from a fresh start."""
+    return _fresh(phone, bundle_id, Step("tap", "Search"), Step("type", text))
+
+
+def _count_titled(phone: Phone, bundle_id: str, title: str, what: str) -> int:
+    """Search results whose title is `title`, ignoring case (up to one screen of them)."""
+    page = _searched(phone, bundle_id, title)
     want = title.strip().lower()
-    return _counted(page, _rows(page, lambda label: label.strip().lower() == want),
-                    f"{what} titled {title!r}")
+    count = _counted(page, _rows(page, lambda label: label.strip().lower() == want),
+                     f"{what} titled {title!r}")
+    _done(phone, bundle_id)
+    return count
 
 
 @probe("notes_titled")
 def notes_titled(phone: Phone, arg: str) -> int:
     """Notes whose title (first line) is `arg`, ignoring case: searched for in Notes' own search
     field, counted in the results (up to one screen of them)."""
-    page = _fresh(phone, NOTES, Step("tap", "Search"), Step("type", arg))
-    count = _count_titled(page, arg, "notes")
-    _done(phone, NOTES)
-    return count
+    return _count_titled(phone, NOTES, arg, "notes")
 
 
 @probe("notes_containing")
 def notes_containing(phone: Phone, arg: str) -> int:
     """Notes whose title or text contains `arg`: every row Notes' own search finds for it (up to
     one screen of them)."""
-    page = _fresh(phone, NOTES, Step("tap", "Search"), Step("type", arg))
+    page = _searched(phone, NOTES, arg)
     # Notes' search matches title and text alike: every result row is a note containing `arg`
     count = _counted(page, _rows(page, lambda label: bool(label.strip()), cells_only=True),
                      f"notes with {arg!r}")
@@ -123,10 +129,7 @@ def notes_containing(phone: Phone, arg: str) -> int:
 def reminders_titled(phone: Phone, arg: str) -> int:
     """Reminders whose title is `arg`, ignoring case: searched for in Reminders' search field,
     counted in the results (up to one screen of them)."""
-    page = _fresh(phone, REMINDERS, Step("tap", "Search"), Step("type", arg))
-    count = _count_titled(page, arg, "reminders")
-    _done(phone, REMINDERS)
-    return count
+    return _count_titled(phone, REMINDERS, arg, "reminders")
 
 
 @probe("safari_tabs")

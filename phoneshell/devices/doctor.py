@@ -199,8 +199,7 @@ def diagnose(device: DeviceSpec, usbmuxd: str | None = None, *, timeout_s: float
         if done[name].status == "failed":
             missing[name] = name
     notes: list[str] = []
-    major = walk.ios.split(".", 1)[0]
-    if major.isdigit() and int(major) >= 17 and not walk.simulated:
+    if usbmux.ios_major(walk.ios) >= 17 and not walk.simulated:
         udid = device.udid or "UDID"
         notes.append(IOS17_NOTE.format(ios=walk.ios, udid=udid,
                                        url=device.url or usbmux_url(udid)))

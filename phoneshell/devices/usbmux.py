@@ -65,6 +65,12 @@ MARKETING_NAMES = {
     "iPhone18,2": "iPhone 17 Pro Max",
 }
 
+def ios_major(version: str) -> int:
+    """The major version of an iOS version string ("17.4.1" -> 17; 0 when unknown)."""
+    head = version.split(".", 1)[0]
+    return int(head) if head.isdigit() else 0
+
+
 _SETUP_HINT = ("Linux: `sudo apt install usbmuxd` (it starts when a phone is plugged in; "
                "`sudo systemctl start usbmuxd` otherwise), plug the phone in, unlock it and tap "
                "Trust. macOS: usbmuxd is built in; plug the phone in and trust the Mac. "
@@ -103,8 +109,7 @@ class PhoneInfo:
     @property
     def ios_major(self) -> int:
         """The major iOS version (0 when unknown)."""
-        head = self.ios_version.split(".", 1)[0]
-        return int(head) if head.isdigit() else 0
+        return ios_major(self.ios_version)
 
     def to_json(self) -> dict[str, str | int | bool]:
         """The fields `phoneshell devices --format json` prints."""

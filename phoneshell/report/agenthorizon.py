@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from phoneshell.records import Fields, RecordError, to_jsonable
+from phoneshell.records import Fields, RecordError
 from phoneshell.report.runs import ReportError
 
 EXPORT_VERSION = 1
@@ -256,8 +256,3 @@ def disagreements(swap: SwapResults, got: Score) -> list[str]:
         if not same(stated, scored):
             out.append(f"{name}: the swap JSON says {stated}, the strict score is {scored}")
     return out
-
-
-def score_json(got: Score) -> object:
-    """The score as plain JSON values."""
-    return to_jsonable(got)

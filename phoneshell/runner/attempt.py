@@ -97,21 +97,23 @@ def require_rig(rig: Rig) -> None:
     WDA answers 200 to every gesture on a locked phone or a wedged one, so an agent's failure
     there would be the rig's; it is checked before a failure is scored.
     """
-    try:
-        rig.phone.require_unlocked()
-        probe = probe_input(rig.phone, timeout_s=rig.phone.effect_timeout_s)
-    except DeviceLocked as exc:
-        raise RigDown(exc.message, hint=exc.hint) from exc
+    _require_unlocked(rig.phone)
+    probe = probe_input(rig.phone, timeout_s=rig.phone.effect_timeout_s)
     if not probe.reached:
         raise RigDown(f"{probe.detail} (checked after the attempt failed)",
                       hint="`phoneshell doctor` checks the chain; a wedged phone needs a restart")
 
 
-def _check_rig(phone: Phone, plan: AttemptPlan) -> None:
+def _require_unlocked(phone: Phone) -> None:
+    """A locked phone is the rig down, not a reason to skip one attempt."""
     try:
         phone.require_unlocked()
     except DeviceLocked as exc:
         raise RigDown(exc.message, hint=exc.hint) from exc
+
+
+def _check_rig(phone: Phone, plan: AttemptPlan) -> None:
+    _require_unlocked(phone)
     app = plan.task.app
     # WDA cannot tell an app that is not installed from one that is not running (and XCTest
     # can hang launching one), so the list comes from the device's own channel when it has one.
@@ -171,8 +173,9 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
         flags.add("acted_outside_bridge")
     rig.enter(plan, "probe")
     after = _count(rig, tuple(before))
-    probes = tuple(ProbeReading(n.name, n.arg, before[n][0], after[n][0],
-                                before[n][1] or after[n][1]) for n in before)
+    # every "before" count was taken (else the attempt was skipped): errors are the after's
+    probes = tuple(ProbeReading(n.name, n.arg, before[n][0], after[n][0], after[n][1])
+                   for n in before)
     reads = []
     for need in (n for n in needs if n.what == "read"):
         try:

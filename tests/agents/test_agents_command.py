@@ -23,7 +23,7 @@ from phoneshell.runner import AttemptPlan, run_attempt
 from phoneshell.runner.attempt import Rig
 from phoneshell.runner.results import ResultRow, read_results
 from phoneshell.sim import SimServer
-from phoneshell.tasks import Step, Task, load_tasks
+from phoneshell.tasks import Step, Task
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = shlex.quote(sys.executable)
@@ -38,11 +38,6 @@ def phoneshell(*args: str, env: dict[str, str] | None = None
     full = {**os.environ, "PATH": path, "PYTHONWARNINGS": "error", **(env or {})}
     return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
                           text=True, cwd=ROOT, env=full, timeout=900)
-
-
-@pytest.fixture(scope="module")
-def suite() -> dict[str, Task]:
-    return {t.id: t for t in load_tasks([ROOT / "environments"]).tasks}
 
 
 @pytest.fixture(scope="module")

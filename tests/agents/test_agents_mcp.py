@@ -34,7 +34,7 @@ from phoneshell.device import Phone
 from phoneshell.runner import AttemptPlan, run_attempt
 from phoneshell.runner.attempt import Rig
 from phoneshell.sim import SimServer
-from phoneshell.tasks import Task, load_tasks
+from phoneshell.tasks import Task
 
 ROOT = Path(__file__).resolve().parents[2]
 THREE = ("settings.about.serial", "calculator.arithmetic", "notes.create_titled")
@@ -87,11 +87,6 @@ class McpScriptAgent:
 def rig(tmp_path: Path) -> Iterator[tuple[SimServer, BridgeServer]]:
     with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
         yield sim, bridge
-
-
-@pytest.fixture(scope="module")
-def suite() -> dict[str, Task]:
-    return {t.id: t for t in load_tasks([ROOT / "environments"]).tasks}
 
 
 def test_the_server_lists_the_registry_tools(rig: tuple[SimServer, BridgeServer]) -> None:

@@ -21,16 +21,11 @@ from phoneshell.runner import AttemptPlan, RunOptions, run_attempt, run_suite
 from phoneshell.runner.attempt import Rig
 from phoneshell.runner.results import ResultRow
 from phoneshell.sim import SimServer
-from phoneshell.tasks import Task, load_tasks
+from phoneshell.tasks import Task
 
 ROOT = Path(__file__).resolve().parents[2]
 FOUR = ("settings.about.reach", "settings.about.serial", "calculator.arithmetic",
         "notes.create_titled")
-
-
-@pytest.fixture(scope="module")
-def suite() -> dict[str, Task]:
-    return {t.id: t for t in load_tasks([ROOT / "environments"]).tasks}
 
 
 @pytest.fixture(scope="module")

@@ -21,11 +21,6 @@ from phoneshell.sim import SimServer
 CLOCK = "com.apple.mobiletimer"
 
 
-@pytest.fixture
-def sim() -> Iterator[SimServer]:
-    """A fresh simulator, stopped afterwards."""
-    with SimServer() as server:
-        yield server
 
 
 @pytest.fixture

@@ -27,14 +27,6 @@ def _wda_usbmuxd_restored(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         MuxConnection.USBMUXD_PIPE = saved
 
 
-@pytest.fixture
-def sim() -> Iterator[SimServer]:
-    """A fresh simulated iPhone on a free loopback port."""
-    server = SimServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

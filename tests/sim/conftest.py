@@ -64,26 +64,13 @@ PROBE = AppModel("com.example.probe", "Probe", ProbeState, _render_probe,
                  on_url=_open_probe_url, url_schemes=("probe",))
 
 
-@pytest.fixture
-def sim() -> Iterator[SimServer]:
-    """A fresh simulator on 127.0.0.1:<free port>, stopped afterwards."""
-    server = SimServer()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture
 def probe_sim() -> Iterator[SimServer]:
     """A simulator with the probe app installed next to the built-in ones."""
-    server = SimServer(apps=[*builtin_apps(), PROBE])
-    server.start()
-    try:
+    with SimServer(apps=[*builtin_apps(), PROBE]) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

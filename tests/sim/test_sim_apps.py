@@ -2,33 +2,30 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 import wda
 
-from phoneshell.sim import SimServer, layout
+from phoneshell.sim import SimServer, apps, layout
 from phoneshell.sim.apps import AppModel, Host, builtin_apps, register
 from phoneshell.sim.phone import Phone
 from phoneshell.sim.ui import Node, Rect, Scroll, actionable, hit_path
 
 
-@dataclass
-class CounterState:
-    count: int = 0
+def documented_example() -> AppModel[Any]:
+    """The example app of `phoneshell.sim.apps`' docstring, run as written there."""
+    doc = apps.__doc__ or ""
+    code = textwrap.dedent(doc.split("::\n", 1)[1].split("\nand that is all", 1)[0])
+    made: list[AppModel[Any]] = []
+    exec(code, {"dataclass": dataclass, "Host": Host, "Node": Node, "Rect": Rect,
+                "layout": layout, "AppModel": AppModel, "register": made.append})
+    return made[0]
 
 
-def render_counter(state: CounterState, host: Host) -> Node:
-    def bump() -> None:
-        state.count += 1
-    return layout.screen(host.facts, [
-        layout.nav_bar(host.facts, "Counter"),
-        layout.text(f"Count: {state.count}", Rect(16, 200, 370, 40)),
-        layout.button("Add one", Rect(16, 260, 370, 50), bump),
-    ])
-
-
-COUNTER = AppModel("com.example.counter", "Counter", CounterState, render_counter)
+COUNTER = documented_example()
 
 
 def test_the_documented_example_app_runs():
@@ -44,7 +41,7 @@ def test_the_documented_example_app_runs():
 
 def test_register_refuses_a_second_model_for_a_bundle():
     with pytest.raises(ValueError, match="two app models"):
-        register(AppModel("com.apple.calculator", "Fake", CounterState, render_counter))
+        register(AppModel("com.apple.calculator", "Fake", COUNTER.new_state, COUNTER.render))
 
 
 def test_springboard_is_always_installed():
