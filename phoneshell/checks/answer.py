@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
 from phoneshell.evidence import Evidence
-from phoneshell.fields import Field
+from phoneshell.params import Param
 from phoneshell.tree import shorten
 
-ANSWER_TEXT = Field("text", "str", "Text the agent's answer must contain (case-insensitive).",
+ANSWER_TEXT = Param("text", "str", "Text the agent's answer must contain (case-insensitive).",
                     required=True)
 
 
-@check_kind("answer_contains", family="answer", fields=(ANSWER_TEXT,),
+@check_kind("answer_contains", family="answer", params=(ANSWER_TEXT,),
             implied_by=Contains(("answer_contains",)))
 def answer_contains(check: Check, evidence: Evidence) -> Finding:
     """Passes when the answer the agent reported contains `text`, ignoring case and surrounding
@@ -29,9 +29,9 @@ def answer_contains(check: Check, evidence: Evidence) -> Finding:
     return Finding(holds, f"answer {shorten(claim.answer)!r}; wanted it to contain {want!r}")
 
 
-VALUE_PROBE = Field("probe", "str", "The probe that reads the value off the device at capture, "
+VALUE_PROBE = Param("probe", "str", "The probe that reads the value off the device at capture, "
                                     "e.g. settings_value.", required=True)
-VALUE_ARG = Field("text", "str", "What the probe reads, when it needs to be told, e.g. "
+VALUE_ARG = Param("text", "str", "What the probe reads, when it needs to be told, e.g. "
                               "General > About > Model Number.")
 
 
@@ -39,7 +39,7 @@ def _read_need(check: Check) -> tuple[Need, ...]:
     return (Need("read", check.probe, check.text),)
 
 
-@check_kind("answer_matches_device", family="answer", fields=(VALUE_PROBE, VALUE_ARG),
+@check_kind("answer_matches_device", family="answer", params=(VALUE_PROBE, VALUE_ARG),
             implied_by=Same(), needs=_read_need, probe_kind="value")
 def answer_matches_device(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent's answer contains the value the device itself shows, read by a

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from phoneshell.checks.kind import Check, Finding, Need, Same, check_kind
 from phoneshell.evidence import Evidence, ProbeReading
-from phoneshell.fields import Field
+from phoneshell.params import Param
 
-PROBE = Field("probe", "str", "The probe that counts, e.g. notes_titled, alarms, safari_tabs.",
+PROBE = Param("probe", "str", "The probe that counts, e.g. notes_titled, alarms, safari_tabs.",
               required=True)
-ARG = Field("text", "str", "What the probe counts, e.g. the note title (probe-specific).")
-BY = Field("by", "int", "How much the count must change (default 1).", minimum=1)
+ARG = Param("text", "str", "What the probe counts, e.g. the note title (probe-specific).")
+BY = Param("by", "int", "How much the count must change (default 1).", minimum=1)
 
 
 def _probe_need(check: Check) -> tuple[Need, ...]:
@@ -41,7 +41,7 @@ def _compare(check: Check, evidence: Evidence, change: int) -> Finding:
                                   f"after (change {got:+d}, wanted {change:+d})")
 
 
-@check_kind("count_unchanged", family="effect", fields=(PROBE, ARG), negatable=False,
+@check_kind("count_unchanged", family="effect", params=(PROBE, ARG), negatable=False,
             implied_by=Same(), needs=_probe_need, probe_kind="count")
 def count_unchanged(check: Check, evidence: Evidence) -> Finding:
     """Passes when the probe's count after capture equals its count before the agent acted (a
@@ -49,14 +49,14 @@ def count_unchanged(check: Check, evidence: Evidence) -> Finding:
     return _compare(check, evidence, 0)
 
 
-@check_kind("count_increased", family="effect", fields=(PROBE, ARG, BY), negatable=False,
+@check_kind("count_increased", family="effect", params=(PROBE, ARG, BY), negatable=False,
             implied_by=Same(), needs=_probe_need, probe_kind="count")
 def count_increased(check: Check, evidence: Evidence) -> Finding:
     """Passes when the count grew by exactly `by` (default 1) between before and after."""
     return _compare(check, evidence, check.by or 1)
 
 
-@check_kind("count_decreased", family="effect", fields=(PROBE, ARG, BY), negatable=False,
+@check_kind("count_decreased", family="effect", params=(PROBE, ARG, BY), negatable=False,
             implied_by=Same(), needs=_probe_need, probe_kind="count")
 def count_decreased(check: Check, evidence: Evidence) -> Finding:
     """Passes when the count fell by exactly `by` (default 1) between before and after."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from phoneshell.evidence import Evidence
-from phoneshell.fields import Field
+from phoneshell.params import Param
 from phoneshell.registry import Registry
 
 Family = Literal["state", "path", "effect", "answer"]
@@ -119,7 +119,7 @@ class CheckKind:
     """state (end state), path (audit log), effect (before/after), answer (the claim)."""
     doc: str
     """One paragraph: what passes, what fails."""
-    fields: tuple[Field, ...]
+    params: tuple[Param, ...]
     """Parameters besides `kind`, `negate` and `note`."""
     negatable: bool
     find: Callable[[Check, Evidence], Finding]
@@ -148,7 +148,7 @@ class CheckKind:
 CHECKS: Registry[CheckKind] = Registry("check kind", "phoneshell schema --kinds")
 
 
-def check_kind(name: str, *, family: Family, fields: tuple[Field, ...], negatable: bool = True,
+def check_kind(name: str, *, family: Family, params: tuple[Param, ...], negatable: bool = True,
                implied_by: Rule,
                needs: Callable[[Check], tuple[Need, ...]] | None = None,
                probe_kind: Literal["count", "value", ""] = "",
@@ -158,7 +158,7 @@ def check_kind(name: str, *, family: Family, fields: tuple[Field, ...], negatabl
 
     def add(find: Callable[[Check, Evidence], Finding]) -> Callable[[Check, Evidence], Finding]:
         doc = " ".join((find.__doc__ or "").split())
-        CHECKS.register(name)(CheckKind(name, family, doc, fields, negatable, find, implied_by,
+        CHECKS.register(name)(CheckKind(name, family, doc, params, negatable, find, implied_by,
                                         needs or (lambda check: ()), probe_kind))
         return find
 

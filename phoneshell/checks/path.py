@@ -13,18 +13,18 @@ from collections.abc import Sequence
 from phoneshell.audit import Action
 from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
 from phoneshell.evidence import Evidence
-from phoneshell.fields import Field
+from phoneshell.params import Param
 from phoneshell.tree import SPRINGBOARD, TEXT_INPUTS, shorten
 
-APPS = Field("apps", "str_list", "Bundle ids the agent must bring to the front, in this order "
+APPS = Param("apps", "str_list", "Bundle ids the agent must bring to the front, in this order "
                                  "(other apps may come between).", required=True)
-APP = Field("app", "str", "Bundle id of the app.", required=True)
-IN_APP = Field("app", "str", "Only count it in this app (bundle id in front at the time).")
-TYPED = Field("text", "str", "Text the agent's keystrokes into one field must contain "
+APP = Param("app", "str", "Bundle id of the app.", required=True)
+IN_APP = Param("app", "str", "Only count it in this app (bundle id in front at the time).")
+TYPED = Param("text", "str", "Text the agent's keystrokes into one field must contain "
                              "(case-insensitive).", required=True)
-INTO = Field("into", "str", "The field: matched against its type (SearchField...), label or "
+INTO = Param("into", "str", "The field: matched against its type (SearchField...), label or "
                             "name, case-insensitive substring.")
-TAPPED = Field("text", "str", "Text of the tapped element (label, name or value; "
+TAPPED = Param("text", "str", "Text of the tapped element (label, name or value; "
                               "case-insensitive substring).", required=True)
 
 
@@ -63,7 +63,7 @@ def _short(app: str) -> str:
     return app.removeprefix("com.apple.")
 
 
-@check_kind("opened_in_order", family="path", fields=(APPS,), implied_by=Ordered())
+@check_kind("opened_in_order", family="path", params=(APPS,), implied_by=Ordered())
 def opened_in_order(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent brought the `apps` to the front in this order (a subsequence of the
     apps it brought to the front: others may come between). The app already in front when the
@@ -77,7 +77,7 @@ def opened_in_order(check: Check, evidence: Evidence) -> Finding:
                    unproven=_unwatched(evidence))
 
 
-@check_kind("never_opened", family="path", fields=(APP,), negatable=False, implied_by=Same())
+@check_kind("never_opened", family="path", params=(APP,), negatable=False, implied_by=Same())
 def never_opened(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent never brought `app` to the front and never asked to launch or
     activate it. It is itself an absence, so it fails closed: without a complete audit log, or
@@ -134,7 +134,7 @@ def typed_runs(actions: Sequence[Action]) -> list[tuple[Action, str]]:
     return runs
 
 
-@check_kind("typed_into", family="path", fields=(TYPED, IN_APP, INTO),
+@check_kind("typed_into", family="path", params=(TYPED, IN_APP, INTO),
             implied_by=Contains(("typed_into",)))
 def typed_into(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent's keystrokes into one field (in `app`, matching `into`) contain
@@ -156,7 +156,7 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
                    unproven=doubt)
 
 
-@check_kind("tapped", family="path", fields=(TAPPED, IN_APP), implied_by=Contains(("tapped",)))
+@check_kind("tapped", family="path", params=(TAPPED, IN_APP), implied_by=Contains(("tapped",)))
 def tapped(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent tapped an element whose label, name or value contains `text`
     (in `app`, when given). Needs the bridge's tap targets; taps it could not resolve make an
@@ -192,7 +192,7 @@ def _spotlight_tap(actions: Sequence[Action], app: str) -> Action | None:
     return None
 
 
-@check_kind("opened_via_spotlight", family="path", fields=(APP,), implied_by=Same())
+@check_kind("opened_via_spotlight", family="path", params=(APP,), implied_by=Same())
 def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
     """Passes when `app` came to the front from a tap in SpringBoard's search (Spotlight): the
     agent typed into SpringBoard's search field, then tapped a result (not a home-screen icon)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
 from phoneshell.evidence import Capture, Evidence
-from phoneshell.fields import Field
+from phoneshell.params import Param
 
-APP_TEXT = Field("text", "str", "Bundle id that must be in front (default: the task's `app`).")
-LABEL_TEXT = Field("text", "str", "Text to find in an element's label, name or value "
+APP_TEXT = Param("text", "str", "Bundle id that must be in front (default: the task's `app`).")
+LABEL_TEXT = Param("text", "str", "Text to find in an element's label, name or value "
                    "(case-insensitive substring).", required=True)
-REGEX_TEXT = Field("text", "regex", "Pattern searched in each on-screen element's label, name "
+REGEX_TEXT = Param("text", "regex", "Pattern searched in each on-screen element's label, name "
                    "and value (Python re, case-sensitive; add (?i) to ignore case).",
                    required=True)
-TYPE = Field("type", "str", "Only elements of this WDA type count (the type without its "
+TYPE = Param("type", "str", "Only elements of this WDA type count (the type without its "
                             "XCUIElementType prefix, e.g. NavigationBar, Button, Cell).")
 
 
@@ -30,7 +30,7 @@ def _unproven(evidence: Evidence, captures: tuple[Capture, ...]) -> str:
     return ""
 
 
-@check_kind("foreground_app", family="state", fields=(APP_TEXT,), implied_by=Same())
+@check_kind("foreground_app", family="state", params=(APP_TEXT,), implied_by=Same())
 def foreground_app(check: Check, evidence: Evidence) -> Finding:
     """Passes when the app with bundle id `text` was in front at capture (exact match, from
     `/wda/activeAppInfo`). Fails when another app, or SpringBoard, was in front."""
@@ -57,7 +57,7 @@ def _find_in(check: Check, captures: tuple[Capture, ...], evidence: Evidence) ->
                    unproven=_unproven(evidence, captures))
 
 
-@check_kind("element_exists", family="state", fields=(LABEL_TEXT, TYPE),
+@check_kind("element_exists", family="state", params=(LABEL_TEXT, TYPE),
             implied_by=Contains(("element_exists",)))
 def element_exists(check: Check, evidence: Evidence) -> Finding:
     """Passes when an on-screen element of the final page source has `text` in its label, name
@@ -70,7 +70,7 @@ def _scroll_needs(check: Check) -> tuple[Need, ...]:
     return (Need("scroll"),)
 
 
-@check_kind("element_exists_anywhere", family="state", fields=(LABEL_TEXT, TYPE),
+@check_kind("element_exists_anywhere", family="state", params=(LABEL_TEXT, TYPE),
             implied_by=Contains(("element_exists", "element_exists_anywhere")),
             needs=_scroll_needs)
 def element_exists_anywhere(check: Check, evidence: Evidence) -> Finding:
@@ -85,7 +85,7 @@ def element_exists_anywhere(check: Check, evidence: Evidence) -> Finding:
     return finding
 
 
-@check_kind("regex_on_screen", family="state", fields=(REGEX_TEXT, TYPE), implied_by=Same())
+@check_kind("regex_on_screen", family="state", params=(REGEX_TEXT, TYPE), implied_by=Same())
 def regex_on_screen(check: Check, evidence: Evidence) -> Finding:
     """Passes when the pattern matches the label, name or value of an on-screen element of the
     final page source (each string searched on its own, case-sensitively)."""

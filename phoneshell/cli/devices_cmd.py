@@ -8,9 +8,9 @@ import json
 from contextlib import ExitStack
 from typing import Any
 
-from phoneshell.devices import usbmux
-from phoneshell.devices.doctor import diagnose, doctor_targets
-from phoneshell.devices.resolve import DeviceSpec
+from phoneshell.phones import usbmux
+from phoneshell.phones.doctor import diagnose, doctor_targets
+from phoneshell.phones.resolve import DeviceSpec
 
 EXIT_OK, EXIT_FAILED = 0, 1
 

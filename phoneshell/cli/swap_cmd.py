@@ -15,10 +15,10 @@ from typing import Any
 from bridge import BridgeServer
 from phoneshell.errors import RunError
 from phoneshell.implication import implied_pairs
+from phoneshell.phones.open import open_phones
 from phoneshell.records import to_jsonable
 from phoneshell.runner import RunOptions, run_suite
 from phoneshell.runner.folder import new_run_id
-from phoneshell.runner.phones import open_phones
 from phoneshell.runner.run import make_rig
 from phoneshell.swap import Swapper, SwapResult, accuracy, swap_all, swap_pairs
 from phoneshell.tasks import Task, TaskSet, load_tasks

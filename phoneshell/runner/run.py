@@ -20,6 +20,7 @@ from bridge import BridgeServer
 from phoneshell.agents import make_agent
 from phoneshell.device import Phone
 from phoneshell.errors import RunError
+from phoneshell.phones.open import DeviceHandle, open_phones
 from phoneshell.runner.attempt import AttemptPlan, Rig, RigDown, require_rig, run_attempt
 from phoneshell.runner.folder import (
     RESULTS,
@@ -29,7 +30,6 @@ from phoneshell.runner.folder import (
     new_run_id,
     resume_folder,
 )
-from phoneshell.runner.phones import DeviceHandle, open_phones
 from phoneshell.runner.results import ResultRow, append_result, read_results
 from phoneshell.tasks import Task, load_tasks
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.ui import Field, Node, Rect
+from phoneshell.sim.ui import EditText, Node, Rect
 
 KEYBOARD_HEIGHT = 291
 """Points from the bottom of the screen the keyboard covers (iPhone portrait, no predictions)."""
@@ -46,7 +46,7 @@ def press(state: KeyboardState, key: str) -> str:
     return typed
 
 
-def keyboard(facts: DeviceFacts, field: Field, state: KeyboardState,
+def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
              on_key: Callable[[str], None]) -> Node:
     """The Keyboard node with one Key per key, for the field that has focus.
 

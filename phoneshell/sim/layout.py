@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from PIL import ImageFont
 
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll, Wheel, hidden
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, Wheel, hidden
 
 if TYPE_CHECKING:
     from phoneshell.sim.apps import Host
@@ -103,7 +103,7 @@ def nav_bar(facts: DeviceFacts, title: str, *, back: str | None = None,
                 children=tuple(kids))
 
 
-def search_field(field: Field, frame: Rect, *, name: str = "Search") -> Node:
+def search_field(field: EditText, frame: Rect, *, name: str = "Search") -> Node:
     """A SearchField bound to `field`; tapping it focuses it (the keyboard comes up)."""
     return Node("SearchField", frame, label=name, name=name, value=field.shown_value(),
                 placeholder=field.placeholder, field=field,
@@ -111,7 +111,7 @@ def search_field(field: Field, frame: Rect, *, name: str = "Search") -> Node:
                                 label="Search"),))
 
 
-def text_field(field: Field, frame: Rect, *, name: str | None = None) -> Node:
+def text_field(field: EditText, frame: Rect, *, name: str | None = None) -> Node:
     """A TextField (or SecureTextField, or multi-line TextView) bound to `field`."""
     kind = "SecureTextField" if field.secure else "TextView" if field.multiline else "TextField"
     return Node(kind, frame, label=name or field.placeholder, name=name,
@@ -239,7 +239,7 @@ def _row_node(row: Row, y: int) -> Node:
                 children=tuple(row.build(frame)))
 
 
-def search_row(field: Field, host: Host, *, name: str = "Search") -> Row:
+def search_row(field: EditText, host: Host, *, name: str = "Search") -> Row:
     """A list's first row: a search field, narrowed to make room for Cancel while searching.
 
     Searching means the field has focus or holds text, as in iOS lists with a search bar;

@@ -22,7 +22,7 @@ from phoneshell.sim.apps import springboard as sb
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.keyboard import KeyboardState, keyboard
 from phoneshell.sim.store import JSON, Store
-from phoneshell.sim.ui import Field, Node, Rect, Screen, walk
+from phoneshell.sim.ui import EditText, Node, Rect, Screen, walk
 
 SPRINGBOARD = sb.BUNDLE_ID
 SPRINGBOARD_PID = 58
@@ -69,7 +69,7 @@ class Phone:
         self.volume = 8
         """Ringer/media volume steps, 0-16 (the volume buttons change it)."""
         self._clock_s = 0.0
-        self._focused: Field | None = None
+        self._focused: EditText | None = None
         self.keyboard = KeyboardState()
         self._next_pid = FIRST_APP_PID
         self.running[SPRINGBOARD] = Process(SPRINGBOARD_PID, sb.APP.new_state())
@@ -92,7 +92,7 @@ class Phone:
         return self._facts
 
     @property
-    def focused(self) -> Field | None:
+    def focused(self) -> EditText | None:
         """The text field with keyboard focus, if any."""
         return self._focused
 
@@ -189,7 +189,7 @@ class Phone:
             app.on_url(self.running[app.bundle_id].state, self, url)
             self.changed()
 
-    def focus(self, field: Field | None) -> None:
+    def focus(self, field: EditText | None) -> None:
         """Give `field` keyboard focus (None: dismiss the keyboard)."""
         if self._focused is not None:
             self._focused.focused = False
@@ -272,7 +272,7 @@ class Phone:
             self._screen = self._compose()
         return self._screen
 
-    def keyboard_field(self) -> Field | None:
+    def keyboard_field(self) -> EditText | None:
         """The focused field if it is on screen, i.e. the field the keyboard types into."""
         field = self._focused
         if field is None or self.locked:

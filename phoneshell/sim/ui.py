@@ -4,7 +4,7 @@ A screen is a tree of frozen `Node`s rebuilt from app state after every change. 
 state of their own. What changes between renders lives in small mutable *bindings* owned by the
 app's state object and referenced from the nodes that show them:
 
-* `Field`: a text input's text, placeholder and focus (focus is set only by the phone);
+* `EditText`: a text input's text, placeholder and focus (focus is set only by the phone);
 * `Scroll`: a list's scroll offset (the layout writes how far it can scroll);
 * `Wheel`: a picker wheel's rows and selected row.
 
@@ -77,7 +77,7 @@ ZERO = Rect(0, 0, 0, 0)
 
 
 @dataclass(eq=False)
-class Field:
+class EditText:
     """The live text of one text input, owned by app state (mutable on purpose: it is a binding).
 
     The phone types into the focused field and sets `focused`; apps only read `text` and may
@@ -206,7 +206,7 @@ class Node:
     """Touch-and-hold that needs the point held (a text view selects the word under it)."""
     on_adjust: Callable[[float], None] | None = None
     """For sliders: called with the new position, 0.0 (left) to 1.0 (right)."""
-    field: Field | None = None
+    field: EditText | None = None
     """The text binding of a text input; tapping the node focuses it."""
     scroll: Scroll | None = None
     """Set on a list: drags inside the frame scroll it, and its children are clipped to it."""

@@ -19,7 +19,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from phoneshell.checks import CHECKS, Check, CheckKind
 from phoneshell.errors import Problem, TaskFileError, UnknownName
-from phoneshell.fields import Field
+from phoneshell.params import Param
 from phoneshell.registry import close_matches
 from phoneshell.tasks.model import (
     DEFAULT_MAX_STEPS,
@@ -77,10 +77,10 @@ def read_check(f: NodeFile, node: Node, task_app: str) -> Check:
         kind = _lookup_check(f, keys["kind"][1])
         values: dict[str, object] = {}
         base = BASE_CHECK_KEYS[1:] if kind.negatable else ("note",)
-        accepted = [*base, *(x.name for x in kind.fields)]
-        specs = {x.name: x for x in kind.fields}
-        specs["negate"] = Field("negate", "bool", "")
-        specs["note"] = Field("note", "str", "")
+        accepted = [*base, *(x.name for x in kind.params)]
+        specs = {x.name: x for x in kind.params}
+        specs["negate"] = Param("negate", "bool", "")
+        specs["note"] = Param("note", "str", "")
         ok = True
         for key, key_node, value_node in pairs:
             if key == "kind":
@@ -99,7 +99,7 @@ def read_check(f: NodeFile, node: Node, task_app: str) -> Check:
     elif len(pairs) == 1 and pairs[0][0] in CHECKS:
         key, key_node, value_node = pairs[0]
         kind = CHECKS.lookup(key)
-        main = next((x for x in kind.fields if x.name == "text"), None)
+        main = next((x for x in kind.params if x.name == "text"), None)
         if main is None:
             raise f.error(key_node, f"check kind {key!r} has no short form; write "
                                     f"`kind: {key}` and its fields")
@@ -119,7 +119,7 @@ def read_check(f: NodeFile, node: Node, task_app: str) -> Check:
         if not task_app:
             raise f.error(node, "foreground_app needs `text` (a bundle id) or the task's `app`")
         values["text"] = task_app
-    for spec in kind.fields:
+    for spec in kind.params:
         if spec.required and spec.name not in values:
             raise f.error(node, f"{_a_check(kind.name)} needs `{spec.name}` ({spec.describe()})")
     if kind.probe_kind:
@@ -165,15 +165,15 @@ def read_step(f: NodeFile, node: Node, where: StepList) -> Step:
         if kind.scalar.type == "number":
             return Step(name, seconds=float(cast(float, value)), file=f.path, line=line)
         return Step(name, arg=str(value), file=f.path, line=line)
-    if not kind.fields:
+    if not kind.params:
         raise f.error(value_node, f"step {name!r} takes a single value, not a mapping")
-    specs = {x.name: x for x in kind.fields}
+    specs = {x.name: x for x in kind.params}
     values: dict[str, object] = {}
     for key, key_node, sub in pairs_of(f, value_node, f"step {name!r}"):
         if key not in specs:
             raise f.error(key_node, unknown_key(key, list(specs), f"step {name!r}"))
         values[key] = read_value(f, sub, specs[key], f"step {name!r}")
-    for spec in kind.fields:
+    for spec in kind.params:
         if spec.required and spec.name not in values:
             raise f.error(value_node, f"step {name!r} needs `{spec.name}` ({spec.describe()})")
     if name == "swipe":

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from phoneshell.checks import Check
-from phoneshell.fields import Field
+from phoneshell.params import Param
 from phoneshell.tasks.steps import Step
 
 Difficulty = Literal["easy", "medium", "hard"]
@@ -60,23 +60,23 @@ class Task:
         return None
 
 
-TASK_FIELDS: tuple[Field, ...] = (
-    Field("id", "str", "Unique task id, e.g. settings.about.reach.", required=True),
-    Field("name", "str", "A short title.", required=True),
-    Field("app", "str", "Bundle id the task centres on; the default for foreground_app."),
-    Field("difficulty", "choice", "How hard the task is.", choices=DIFFICULTIES),
-    Field("tags", "str_list", "Free tags; capability:<name> tags group results."),
-    Field("instruction", "str", "What the agent is told (the only thing it is told).",
+TASK_FIELDS: tuple[Param, ...] = (
+    Param("id", "str", "Unique task id, e.g. settings.about.reach.", required=True),
+    Param("name", "str", "A short title.", required=True),
+    Param("app", "str", "Bundle id the task centres on; the default for foreground_app."),
+    Param("difficulty", "choice", "How hard the task is.", choices=DIFFICULTIES),
+    Param("tags", "str_list", "Free tags; capability:<name> tags group results."),
+    Param("instruction", "str", "What the agent is told (the only thing it is told).",
           required=True),
-    Field("setup", "str_list", "Steps run before the agent."),
-    Field("checks", "str_list", "Checks that must all pass.", required=True),
-    Field("teardown", "str_list", "Steps run after the attempt, always."),
-    Field("notes", "str", "Why the task is built this way."),
-    Field("max_steps", "int", "The agent's action budget.", minimum=3),
-    Field("timeout_seconds", "number", "The agent's wall-clock budget in seconds.", minimum=1),
-    Field("solution", "str_list", "A reference finish (steps, ending with answer when the task "
+    Param("setup", "str_list", "Steps run before the agent."),
+    Param("checks", "str_list", "Checks that must all pass.", required=True),
+    Param("teardown", "str_list", "Steps run after the attempt, always."),
+    Param("notes", "str", "Why the task is built this way."),
+    Param("max_steps", "int", "The agent's action budget.", minimum=3),
+    Param("timeout_seconds", "number", "The agent's wall-clock budget in seconds.", minimum=1),
+    Param("solution", "str_list", "A reference finish (steps, ending with answer when the task "
                                   "asks for one); never shown to agents."),
-    Field("compatible_with", "str_list", "Task ids whose finish legitimately satisfies this "
+    Param("compatible_with", "str_list", "Task ids whose finish legitimately satisfies this "
                                          "task."),
 )
 """Top-level keys of a task file (list-valued keys are described further by the schema)."""

@@ -8,7 +8,7 @@ which a schema cannot express.
 from __future__ import annotations
 
 from phoneshell.checks import CHECKS
-from phoneshell.fields import Field, object_schema
+from phoneshell.params import Param, object_schema
 from phoneshell.tasks.model import TASK_FIELDS
 from phoneshell.tasks.probes import PROBES
 from phoneshell.tasks.steps import STEPS, StepKind, StepList
@@ -23,8 +23,8 @@ def _step_schema(kind: StepKind) -> list[dict[str, object]]:
     values: list[dict[str, object]] = []
     if kind.scalar is not None:
         values.append(kind.scalar.json_schema())
-    if kind.fields:
-        values.append(object_schema(kind.fields))
+    if kind.params:
+        values.append(object_schema(kind.params))
     if values:
         value: dict[str, object] = values[0] if len(values) == 1 else {"anyOf": values}
         if kind.bare:
@@ -47,18 +47,18 @@ def check_schema() -> dict[str, object]:
     options = []
     for name, kind in CHECKS.items():
         base: dict[str, object] = {"kind": {"const": name, "description": kind.doc}}
-        extra = [Field("note", "str", "Why the check is there.")]
+        extra = [Param("note", "str", "Why the check is there.")]
         if kind.negatable:
-            extra.insert(0, Field("negate", "bool", "Pass when absent (fails closed on "
+            extra.insert(0, Param("negate", "bool", "Pass when absent (fails closed on "
                                                     "incomplete evidence)."))
-        schema = object_schema((*kind.fields, *extra), base)
+        schema = object_schema((*kind.params, *extra), base)
         if kind.probe_kind:
             properties = schema["properties"]
             assert isinstance(properties, dict)
             properties["probe"] = {"enum": [n for n, p in PROBES.items()
                                             if p.kind == kind.probe_kind],
                                    "description": f"A {kind.probe_kind} probe."}
-        required = ["kind", *(f.name for f in kind.fields
+        required = ["kind", *(f.name for f in kind.params
                               if f.required and name != "foreground_app")]
         schema["required"] = required
         schema["description"] = kind.doc

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from phoneshell.fields import Field
+from phoneshell.params import Param
 from phoneshell.registry import Registry
 
 StepList = Literal["setup", "teardown", "solution"]
@@ -66,9 +66,9 @@ class StepKind:
 
     name: str
     doc: str
-    scalar: Field | None = None
+    scalar: Param | None = None
     """How `- kind: VALUE` is read (into `Step.arg`, or `seconds` for wait); None: no scalar."""
-    fields: tuple[Field, ...] = ()
+    params: tuple[Param, ...] = ()
     """Keys accepted in the mapping form `- kind: {key: value}`."""
     bare: bool = False
     """Whether `- kind` alone is accepted."""
@@ -83,8 +83,8 @@ def _add(kind: StepKind) -> None:
     STEPS.register(kind.name)(kind)
 
 
-BUNDLE = Field("bundle_id", "str", "Bundle id, e.g. com.apple.Preferences.", required=True)
-TEXT = Field("text", "str", "Text of the element (label, name or value; case-insensitive).",
+BUNDLE = Param("bundle_id", "str", "Bundle id, e.g. com.apple.Preferences.", required=True)
+TEXT = Param("text", "str", "Text of the element (label, name or value; case-insensitive).",
              required=True)
 
 _add(StepKind("home", "Go to the home screen and confirm SpringBoard is in front.", bare=True))
@@ -93,47 +93,47 @@ _add(StepKind("terminate", "Stop an app if it runs; confirm it is no longer in f
 _add(StepKind("launch", "Launch an app by bundle id; confirm it came to the front.",
               scalar=BUNDLE))
 _add(StepKind("open_app", "Open an app by its display name (or bundle id); confirm it came to "
-              "the front.", scalar=Field("name", "str", "App name as on the home screen, e.g. "
+              "the front.", scalar=Param("name", "str", "App name as on the home screen, e.g. "
                                          "Settings.", required=True)))
 _add(StepKind("open_url", "Open a URL (in Safari for web links); confirm the app came to the "
-              "front.", scalar=Field("url", "str", "The URL, e.g. https://example.com.",
+              "front.", scalar=Param("url", "str", "The URL, e.g. https://example.com.",
                                      required=True)))
 _add(StepKind("tap", "Tap the on-screen element whose label, name or value contains the text "
               "(the shortest such text wins); confirm the screen changed.",
-              scalar=TEXT, fields=(TEXT,)))
+              scalar=TEXT, params=(TEXT,)))
 _add(StepKind("long_press", "Touch and hold the element matching the text; confirm the screen "
               "changed.", scalar=TEXT,
-              fields=(TEXT, Field("seconds", "number", "How long to hold (default 1).",
+              params=(TEXT, Param("seconds", "number", "How long to hold (default 1).",
                                   minimum=0.1))))
 _add(StepKind("type", "Type into the focused field (a newline presses Return); confirm by "
-              "reading the field back.", scalar=Field("text", "str", "The text to type.",
+              "reading the field back.", scalar=Param("text", "str", "The text to type.",
                                                       required=True),
-              fields=(Field("text", "str", "The text to type.", required=True),)))
+              params=(Param("text", "str", "The text to type.", required=True),)))
 _add(StepKind("swipe", "Scroll the screen: `down` shows what is further down (the finger moves "
               "up). With from/to, drag between two points instead.",
-              scalar=Field("direction", "choice", "Which way the content scrolls.",
+              scalar=Param("direction", "choice", "Which way the content scrolls.",
                            choices=DIRECTIONS),
-              fields=(Field("direction", "choice", "Which way the content scrolls.",
+              params=(Param("direction", "choice", "Which way the content scrolls.",
                             choices=DIRECTIONS),
-                      Field("from", "point", "Start of a drag, in screen points."),
-                      Field("to", "point", "End of a drag, in screen points.")),
+                      Param("from", "point", "Start of a drag, in screen points."),
+                      Param("to", "point", "End of a drag, in screen points.")),
               bare=True))
 _add(StepKind("wait", "Wait a number of seconds (default 1) for the screen to settle.",
-              scalar=Field("seconds", "number", "Seconds to wait.", minimum=0),
-              fields=(Field("seconds", "number", "Seconds to wait.", minimum=0),), bare=True))
+              scalar=Param("seconds", "number", "Seconds to wait.", minimum=0),
+              params=(Param("seconds", "number", "Seconds to wait.", minimum=0),), bare=True))
 _add(StepKind("press", "Press a hardware button.",
-              scalar=Field("button", "choice", "The button.", choices=BUTTONS)))
+              scalar=Param("button", "choice", "The button.", choices=BUTTONS)))
 _add(StepKind("answer", "A solution's final answer: what the agent reports as its answer.",
-              scalar=Field("text", "str", "The answer text.", required=True),
+              scalar=Param("text", "str", "The answer text.", required=True),
               lists=("solution",)))
 _add(StepKind("set_picker", "Turn an on-screen picker wheel to a value by taps above or below "
               "its centre, reading it back after each, as XCTest does; confirm the wheel reads "
               "the value.",
-              fields=(Field("wheel", "str", "Which wheel: text its label, name or value "
+              params=(Param("wheel", "str", "Which wheel: text its label, name or value "
                                             "contains (e.g. `min`, `o'clock`), or its position "
                                             "among the wheels on screen from the left (`\"1\"`, "
                                             "`\"2\"`...).", required=True),
-                      Field("value", "str", "The value the wheel must read, e.g. `5 min`, "
+                      Param("value", "str", "The value the wheel must read, e.g. `5 min`, "
                                             "`7 o'clock`, `AM` (case, spacing and the "
                                             "apostrophe's shape are ignored).",
                             required=True))))

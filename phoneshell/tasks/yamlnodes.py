@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from phoneshell.errors import Problem
-from phoneshell.fields import Field
+from phoneshell.params import Param
 from phoneshell.registry import close_matches
 
 _NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
@@ -73,18 +73,18 @@ def pairs_of(f: NodeFile, node: Node, what: str) -> list[tuple[str, ScalarNode, 
     return pairs
 
 
-def read_value(f: NodeFile, node: Node, spec: Field, what: str) -> object:
+def read_value(f: NodeFile, node: Node, spec: Param, what: str) -> object:
     """Read one field value against its spec, recording a problem (and raising) when wrong."""
     name = f"`{spec.name}` of {what}"
     if spec.type == "str_list":
         if not isinstance(node, SequenceNode):
             raise f.error(node, f"{name} should be {spec.describe()}")
-        return tuple(str(read_value(f, item, Field(spec.name, "str", ""), what))
+        return tuple(str(read_value(f, item, Param(spec.name, "str", ""), what))
                      for item in node.value)
     if spec.type == "point":
         if not (isinstance(node, SequenceNode) and len(node.value) == 2):
             raise f.error(node, f"{name} should be {spec.describe()}")
-        x, y = (read_value(f, item, Field(spec.name, "number", ""), what) for item in node.value)
+        x, y = (read_value(f, item, Param(spec.name, "number", ""), what) for item in node.value)
         return (x, y)
     if not isinstance(node, ScalarNode):
         raise f.error(node, f"{name} should be {spec.describe()}")

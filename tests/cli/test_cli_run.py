@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from phoneshell.devices.lock import DeviceLock
+from phoneshell.phones.lock import DeviceLock
 from phoneshell.sim import SimServer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -50,7 +50,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.store import Store
-from phoneshell.sim.ui import Field, Node, Screen
+from phoneshell.sim.ui import EditText, Node, Screen
 
 S = TypeVar("S")
 
@@ -96,7 +96,7 @@ class Host(Protocol):
         ...
 
     @property
-    def focused(self) -> Field | None:
+    def focused(self) -> EditText | None:
         """The text field with keyboard focus, if any."""
         ...
 
@@ -129,7 +129,7 @@ class Host(Protocol):
         """Open a URL in the app that handles its scheme."""
         ...
 
-    def focus(self, field: Field | None) -> None:
+    def focus(self, field: EditText | None) -> None:
         """Give a text field keyboard focus (the keyboard shows), or take focus away."""
         ...
 

@@ -14,7 +14,7 @@ from typing import Literal
 
 from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Host, register
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.AppStore"
 TABS = ("Today", "Games", "Apps", "Arcade", "Search")
@@ -56,7 +56,7 @@ class AppStoreState:
 
     tab: int = 0
     scrolls: list[Scroll] = field(default_factory=lambda: [Scroll() for _ in TABS])
-    query: Field = field(default_factory=lambda: Field("Games, Apps, Stories and More",
+    query: EditText = field(default_factory=lambda: EditText("Games, Apps, Stories and More",
                                                        return_key="search"))
     signing_in: bool = False
 
@@ -107,7 +107,7 @@ def _sections(state: AppStoreState, host: Host) -> list[layout.Section]:
     return [head, layout.Section(tuple(_listing_row(a, state) for a in found))]
 
 
-def _searcher(query: Field, text: str) -> Handler:
+def _searcher(query: EditText, text: str) -> Handler:
     def fill() -> None:
         query.text = text
     return fill

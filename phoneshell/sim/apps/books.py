@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Host, register
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.iBooks"
 TABS = ("Home", "Library", "Book Store", "Search")
@@ -60,7 +60,7 @@ class BooksState:
     tab: int = 0
     book: Book | None = None
     scrolls: list[Scroll] = field(default_factory=lambda: [Scroll() for _ in TABS])
-    query: Field = field(default_factory=lambda: Field("Books & Audiobooks",
+    query: EditText = field(default_factory=lambda: EditText("Books & Audiobooks",
                                                        return_key="search"))
     signing_in: bool = False
 
@@ -105,7 +105,7 @@ def _sections(state: BooksState, host: Host) -> list[layout.Section]:
     return [head, layout.Section(found or (layout.Row("No Results"),))]
 
 
-def _filler(query: Field, text: str) -> Handler:
+def _filler(query: EditText, text: str) -> Handler:
     def fill() -> None:
         query.text = text
     return fill

@@ -21,7 +21,7 @@ from phoneshell.sim.apps import Drag, Host
 from phoneshell.sim.apps.clock_lists import ListRow, ListState, place, swipe, table
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.store import JSON, Store
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Wheel
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Wheel
 
 BUNDLE_ID = "com.apple.mobiletimer"
 STORE_KEY = "alarms"
@@ -104,7 +104,7 @@ class AlarmEditor:
     hour: Wheel
     minute: Wheel
     period: Wheel
-    label: Field = field(default_factory=lambda: Field("Alarm"))
+    label: EditText = field(default_factory=lambda: EditText("Alarm"))
     snooze: bool = True
     alarm_id: int | None = None
     """None: a new alarm."""

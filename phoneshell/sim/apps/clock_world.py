@@ -20,7 +20,7 @@ from phoneshell.sim.apps.clock_alarms import BUNDLE_ID, PERIODS, wall_time
 from phoneshell.sim.apps.clock_lists import ListRow, ListState, place, swipe, table
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.store import Store
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 STORE_KEY = "cities"
 DEFAULT_CITIES = ("Cupertino",)
@@ -37,7 +37,7 @@ class WorldState:
     """The list's UI state, and the city chooser's search field while it is open."""
 
     rows: ListState = field(default_factory=ListState)
-    chooser: Field | None = None
+    chooser: EditText | None = None
     chooser_scroll: Scroll = field(default_factory=Scroll)
 
 
@@ -101,7 +101,7 @@ def screen(state: WorldState, host: Host) -> list[Node]:
 
     def add() -> None:
         state.rows.revealed = None
-        state.chooser = Field("Search", return_key="search")
+        state.chooser = EditText("Search", return_key="search")
         state.chooser_scroll = Scroll()
         host.focus(state.chooser)
 

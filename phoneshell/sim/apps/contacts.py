@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Host, register
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.MobileAddressBook"
 
@@ -51,7 +51,7 @@ class ContactsState:
 
     open: Contact | None = None
     scroll: Scroll = field(default_factory=Scroll)
-    query: Field = field(default_factory=lambda: Field("Search", return_key="search"))
+    query: EditText = field(default_factory=lambda: EditText("Search", return_key="search"))
 
 
 def search(query: str) -> list[Contact]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Host, register
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.DocumentsApp"
 TABS = ("Recents", "Shared", "Browse")
@@ -46,7 +46,7 @@ class FilesState:
     path: list[str] = field(default_factory=list)
     """Folders pushed under Browse, outermost first (empty: the Browse root)."""
     scrolls: list[Scroll] = field(default_factory=lambda: [Scroll()])
-    query: Field = field(default_factory=lambda: Field("Search", return_key="search"))
+    query: EditText = field(default_factory=lambda: EditText("Search", return_key="search"))
 
 
 def search(query: str) -> list[tuple[str, str]]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.Maps"
 COLLAPSED_TOP = 760
@@ -59,7 +59,7 @@ CATEGORIES = ("Restaurants", "Coffee", "Groceries")
 class MapsState:
     """The query (its focus or text raises the sheet), the open place, the results' scroll."""
 
-    query: Field = field(default_factory=lambda: Field("Search Maps", return_key="search"))
+    query: EditText = field(default_factory=lambda: EditText("Search Maps", return_key="search"))
     place: Place | None = None
     results: Scroll = field(default_factory=Scroll)
 

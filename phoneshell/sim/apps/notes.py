@@ -26,7 +26,7 @@ from phoneshell.sim.apps.notes_edit import (
     render_editor,
     toolbar,
 )
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll, hidden, hit_path
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hidden, hit_path
 
 Folder = Literal["folders", "notes", "deleted"]
 SWIPE_TRAVEL = 60
@@ -38,7 +38,7 @@ class NotesState:
     """Which list shows, the search query, the swiped row, and the note open (if any)."""
 
     screen: Folder = "notes"
-    query: Field = field(default_factory=lambda: Field("Search", return_key="search"))
+    query: EditText = field(default_factory=lambda: EditText("Search", return_key="search"))
     scroll: Scroll = field(default_factory=Scroll)
     swiped: int | None = None
     """The note whose row shows its Delete button."""

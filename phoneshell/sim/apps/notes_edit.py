@@ -20,7 +20,7 @@ from phoneshell.sim.apps import Host
 from phoneshell.sim.apps.notes_data import BUNDLE_ID, delete, discard_if_empty, save
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.render import TEXT_VIEW_INSET, TEXT_VIEW_LINE
-from phoneshell.sim.ui import Field, Handler, Node, Rect
+from phoneshell.sim.ui import EditText, Handler, Node, Rect
 
 PASTEBOARD = "com.apple.pasteboard"
 """The system pasteboard: a store every app shares (Copy Link in Safari, Cut/Copy/Paste here)."""
@@ -29,7 +29,7 @@ MenuKind = Literal["word", "caret"]
 
 
 @dataclass(eq=False)
-class NoteField(Field):
+class NoteField(EditText):
     """A note's text binding that reports every change of its text (Notes saves as you type).
 
     The phone edits `text` directly (typing, deleting, clearing), so the write-through hook sits

@@ -23,7 +23,7 @@ from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.store import JSON, Store
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.reminders"
 DEFAULT_LIST = "Reminders"
@@ -65,8 +65,8 @@ class RemindersState:
     open: str | None = None
     scroll: Scroll = field(default_factory=Scroll)
     overview: Scroll = field(default_factory=Scroll)
-    query: Field = field(default_factory=lambda: Field("Search", return_key="search"))
-    draft: Field | None = None
+    query: EditText = field(default_factory=lambda: EditText("Search", return_key="search"))
+    draft: EditText | None = None
     """The title field of the reminder being added, if one is."""
 
 
@@ -116,7 +116,7 @@ def _new_reminder(state: RemindersState, host: Host) -> Handler:
         commit(state, host)
         if state.open is None or state.open == "Completed":
             state.open, state.scroll = DEFAULT_LIST, Scroll()
-        draft = Field("", on_submit=lambda: commit(state, host))
+        draft = EditText("", on_submit=lambda: commit(state, host))
         state.draft = draft
         state.scroll.offset = 1 << 20  # the new row is last: show it (the table clamps)
         host.focus(draft)
@@ -160,7 +160,7 @@ def _item(host: Host, index: int, reminder: Reminder, note: str | None = None) -
     return layout.Row(title, build=build, name=title)
 
 
-def _draft_row(draft: Field) -> layout.Row:
+def _draft_row(draft: EditText) -> layout.Row:
     def build(frame: Rect) -> Sequence[Node]:
         return [_circle(frame, False, None),
                 layout.text_field(draft, Rect(frame.x + 50, frame.y + 8, frame.width - 66, 36),

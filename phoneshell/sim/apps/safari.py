@@ -40,7 +40,7 @@ from phoneshell.sim.apps.safari_views import (
     web_view,
 )
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.ui import Field, Handler, Node, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Scroll
 
 BUNDLE_ID = "com.apple.mobilesafari"
 PASTEBOARD = "com.apple.pasteboard"
@@ -52,7 +52,7 @@ Menu = Literal["link", "more", "share"]
 class SafariState:
     """What Safari shows besides the tabs themselves (those are in the store)."""
 
-    address: Field = field(default_factory=lambda: Field(PLACEHOLDER, return_key="go"))
+    address: EditText = field(default_factory=lambda: EditText(PLACEHOLDER, return_key="go"))
     view: Literal["page", "tabs"] = "page"
     menu: Menu | None = None
     held: str = ""

@@ -20,7 +20,7 @@ from phoneshell.sim.apps.safari_pages import FAVORITES, Block, Page, is_address
 from phoneshell.sim.apps.safari_tabs import BAR_TOP
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll, hidden
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hidden
 
 PLACEHOLDER = "Search or enter website"
 WEB_TOP = 62
@@ -102,7 +102,7 @@ def start_page(f: DeviceFacts, open_link: LinkAction) -> Node:
                 name="StartPageCollectionView", children=tuple(kids), key="start-page")
 
 
-def address_field(address: Field, frame: Rect, shown: str | None, on_tap: Handler) -> Node:
+def address_field(address: EditText, frame: Rect, shown: str | None, on_tap: Handler) -> Node:
     """The address field: what is typed while editing, else the page's address."""
     value = address.shown_value() if address.focused else shown or PLACEHOLDER
     return Node("TextField", frame, label="Address", name="TabBarItemTitle", value=value,
@@ -120,7 +120,7 @@ class BarActions:
     more: Handler
 
 
-def bottom_bar(f: DeviceFacts, address: Field, shown: str | None, can_go: tuple[bool, bool],
+def bottom_bar(f: DeviceFacts, address: EditText, shown: str | None, can_go: tuple[bool, bool],
                act: BarActions) -> Node:
     """Back, Forward, the address capsule, Tabs and More, along the bottom.
 
@@ -152,7 +152,7 @@ def _icon_button(label: str, name: str, drawn: str, frame: Rect, on_tap: Handler
                 pixels_text=drawn)
 
 
-def editing(f: DeviceFacts, address: Field, cancel: Handler, submit: Handler) -> list[Node]:
+def editing(f: DeviceFacts, address: EditText, cancel: Handler, submit: Handler) -> list[Node]:
     """The address bar above the keyboard, over a sheet of suggestions that cancels on a tap."""
     top = f.height - KEYBOARD_HEIGHT - 56
     typed = address.text.strip()

@@ -25,7 +25,7 @@ from phoneshell.sim.apps.settings_pages import (
     PageSection,
 )
 from phoneshell.sim.store import Store
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.Preferences"
 ROOT = "root"
@@ -37,7 +37,7 @@ class SettingsState:
 
     stack: list[tuple[str, str]] = field(default_factory=lambda: [(ROOT, "Settings")])
     scrolls: list[Scroll] = field(default_factory=lambda: [Scroll()])
-    query: Field = field(default_factory=lambda: Field("Search", return_key="search"))
+    query: EditText = field(default_factory=lambda: EditText("Search", return_key="search"))
 
     def push(self, page_id: str, title: str) -> None:
         """Open a page on top of the current one."""

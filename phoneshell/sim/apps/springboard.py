@@ -19,7 +19,7 @@ from typing import Any, Literal
 from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Drag, Host, register
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.ui import ZERO, Field, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import ZERO, EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.springboard"
 
@@ -47,7 +47,7 @@ class SpringBoardState:
 
     overlay: Overlay = "home"
     pages: Scroll = field(default_factory=lambda: Scroll(horizontal=True))
-    query: Field = field(default_factory=lambda: Field("Search", return_key="go"))
+    query: EditText = field(default_factory=lambda: EditText("Search", return_key="go"))
     behind: str | None = None
     """The app Notification Centre was pulled over (an upward drag returns to it)."""
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Drag, Host, register
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.ui import Field, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.weather"
 MY_LOCATION = "My Location"
@@ -59,7 +59,7 @@ class WeatherState:
     listing: bool = False
     forecast: Scroll = field(default_factory=Scroll)
     places: Scroll = field(default_factory=Scroll)
-    query: Field = field(default_factory=lambda: Field("Search for a city or airport",
+    query: EditText = field(default_factory=lambda: EditText("Search for a city or airport",
                                                        return_key="search"))
 
 

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from devices.usbmuxd_standin import OLD_UDID, UDID, UsbmuxdStandin
+from phones.usbmuxd_standin import OLD_UDID, UDID, UsbmuxdStandin
 
 ROOT = Path(__file__).resolve().parents[2]
 

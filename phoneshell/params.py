@@ -1,6 +1,6 @@
 """Typed parameters of steps and checks: what each accepts, for validation, docs and JSON Schema.
 
-A step or check kind lists its `Field`s; the task loader reads YAML against them and the schema
+A step or check kind lists its `Param`s; the task loader reads YAML against them and the schema
 generator describes them, so the accepted vocabulary is written down once.
 """
 
@@ -10,16 +10,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-FieldType = Literal["str", "bool", "int", "number", "regex", "str_list", "point", "choice"]
+ParamType = Literal["str", "bool", "int", "number", "regex", "str_list", "point", "choice"]
 
 
 @dataclass(frozen=True)
-class Field:
+class Param:
     """One named parameter of a step or check."""
 
     name: str
     """The YAML key."""
-    type: FieldType
+    type: ParamType
     """How the value is read: a non-empty string, a regex (compiled at load), a list..."""
     doc: str
     """One line for people: shown in `phoneshell schema` and docs."""
@@ -64,7 +64,7 @@ class Field:
         return schema
 
 
-def object_schema(fields: Sequence[Field], extra: dict[str, object] | None = None,
+def object_schema(fields: Sequence[Param], extra: dict[str, object] | None = None,
                   ) -> dict[str, object]:
     """Return a closed JSON Schema object with `fields` (plus `extra` properties)."""
     properties: dict[str, object] = dict(extra or {})

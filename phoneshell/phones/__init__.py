@@ -12,8 +12,8 @@ It never starts WDA (docs/real-device.md says how) and reaches WDA only through
 `phoneshell.device.Phone`.
 """
 
-from phoneshell.devices.lock import DeviceLock, Holder
-from phoneshell.devices.resolve import DeviceSpec, resolve_devices
-from phoneshell.devices.usbmux import PhoneInfo, list_phones
+from phoneshell.phones.lock import DeviceLock, Holder
+from phoneshell.phones.resolve import DeviceSpec, resolve_devices
+from phoneshell.phones.usbmux import PhoneInfo, list_phones
 
 __all__ = ["DeviceLock", "DeviceSpec", "Holder", "PhoneInfo", "list_phones", "resolve_devices"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from devices.usbmuxd_standin import OLD_UDID, UDID, FakePhone, UsbmuxdStandin
+from phones.usbmuxd_standin import OLD_UDID, UDID, FakePhone, UsbmuxdStandin
 from wda.usbmux.pyusbmux import MuxConnection
 
 from phoneshell.sim import SimServer

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from devices.usbmuxd_standin import OLD_UDID, UDID, FakePhone, UsbmuxdStandin
+from phones.usbmuxd_standin import OLD_UDID, UDID, FakePhone, UsbmuxdStandin
 
 from phoneshell.device import Phone
 from phoneshell.device.input_probe import screen_difference
-from phoneshell.devices.doctor import RUNGS, Diagnosis, diagnose, doctor_targets
-from phoneshell.devices.resolve import DeviceSpec
 from phoneshell.errors import DeviceError
+from phoneshell.phones.doctor import RUNGS, Diagnosis, diagnose, doctor_targets
+from phoneshell.phones.resolve import DeviceSpec
 from phoneshell.sim import SimServer
 
 

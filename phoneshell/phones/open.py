@@ -1,4 +1,4 @@
-"""The phones a run drives, from `--device` (see `phoneshell.devices.resolve`).
+"""The phones a run drives, from `--device` (see `phoneshell.phones.resolve`).
 
 `sim` (the default) starts one simulated iPhone in this process, `sim:N` starts N; a URL, a udid
 or `all` reaches real phones, each locked for the run. Each phone is described for the manifest
@@ -19,9 +19,9 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 
 from phoneshell.device import Phone
-from phoneshell.devices.lock import DeviceLock
-from phoneshell.devices.resolve import resolve_devices
 from phoneshell.errors import DeviceError, RunError
+from phoneshell.phones.lock import DeviceLock
+from phoneshell.phones.resolve import resolve_devices
 from phoneshell.runner.results import DeviceInfo, DeviceKind
 
 

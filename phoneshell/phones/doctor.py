@@ -31,10 +31,10 @@ from wda.usbmux.exceptions import MuxConnectError, MuxConnectToUsbmuxdError
 
 from phoneshell.device import Phone
 from phoneshell.device.input_probe import probe_input
-from phoneshell.devices import usbmux
-from phoneshell.devices.resolve import DeviceSpec, resolve_devices, usbmux_url
-from phoneshell.devices.usbmux import PhoneInfo
 from phoneshell.errors import DeviceError
+from phoneshell.phones import usbmux
+from phoneshell.phones.resolve import DeviceSpec, resolve_devices, usbmux_url
+from phoneshell.phones.usbmux import PhoneInfo
 
 RungStatus = Literal["ok", "failed", "skipped"]
 RUNGS = ("usbmuxd", "phone", "paired", "wda", "ready", "unlocked", "input")

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 import wda
-from devices.usbmuxd_standin import OLD_UDID, UDID, FakePhone, UsbmuxdStandin
+from phones.usbmuxd_standin import OLD_UDID, UDID, FakePhone, UsbmuxdStandin
 
 from phoneshell.device import Phone
-from phoneshell.devices import usbmux
 from phoneshell.errors import DeviceError
+from phoneshell.phones import usbmux
 
 
 def test_lists_each_phone_with_name_model_ios_and_pairing(usbmuxd: UsbmuxdStandin) -> None:

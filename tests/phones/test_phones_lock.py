@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from phoneshell.devices.lock import DeviceLock, lock_dir
 from phoneshell.errors import RunError
+from phoneshell.phones.lock import DeviceLock, lock_dir
 
 KEY = "00008150001a24e11e78801c"
 HOLDER = """
 import sys
 from pathlib import Path
-from phoneshell.devices.lock import DeviceLock
+from phoneshell.phones.lock import DeviceLock
 lock = DeviceLock(sys.argv[1], run_id=sys.argv[2], directory=Path(sys.argv[3]))
 lock.acquire()
 print("held", flush=True)

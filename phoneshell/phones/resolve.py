@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit
 
-from phoneshell.devices import usbmux
-from phoneshell.devices.usbmux import PhoneInfo
 from phoneshell.errors import DeviceError
+from phoneshell.phones import usbmux
+from phoneshell.phones.usbmux import PhoneInfo
 
 DEFAULT_WDA_PORT = 8100
 MAX_SIMS = 16

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from devices.usbmuxd_standin import OLD_UDID, UDID, UsbmuxdStandin
+from phones.usbmuxd_standin import OLD_UDID, UDID, UsbmuxdStandin
 from wda.usbmux.pyusbmux import MuxConnection
 
-from phoneshell.devices.resolve import DeviceSpec, resolve_devices
 from phoneshell.errors import DeviceError
+from phoneshell.phones.resolve import DeviceSpec, resolve_devices
 
 
 def test_sim_is_a_marker_for_the_caller_to_start() -> None:
