@@ -1,4 +1,5 @@
-"""Finding real phones and checking the chain to them: usbmuxd, lockdown, WDA, the screen.
+"""The phones there are and how to reach them: found over USB, named by `--device`, opened for
+a run (simulated ones started), held by one run at a time, checked end to end.
 
 Rooms:
 
@@ -6,7 +7,7 @@ Rooms:
     resolve   `--device` -> DeviceSpec list (sim, sim:N, URL, UDID, all)
     lock      DeviceLock: one run per phone, across processes, naming the holder
     doctor    diagnose(): usbmuxd -> phone -> paired -> WDA -> ready -> unlocked -> input
-    probe     probe_input(): does a gesture reach the screen (harmless home-page swipes)
+    open      open_phones(): the phones of a run, started (sims) or locked (real), described
 
 It never starts WDA (docs/real-device.md says how) and reaches WDA only through
 `phoneshell.device.Phone`.
