@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bridge.pointer import Chain, summarise_legacy, summarise_w3c
-from phoneshell.audit import ActionKind
-from phoneshell.records import Scalar
+from phoneshell.records import ActionKind, Scalar
 
 Aim = Literal["none", "point", "element", "focus"]
 """What the action's target is: nothing, the element under (x, y), the element with id

@@ -16,7 +16,6 @@ memory, and from the file itself when it changed while closed.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import threading
@@ -27,9 +26,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bridge.context import RunContext
-from phoneshell.audit import AUDIT_VERSION, ActionKind, AuditEvent, Target
 from phoneshell.errors import BridgeError
-from phoneshell.records import Scalar
+from phoneshell.records import (
+    AUDIT_VERSION,
+    ActionKind,
+    AuditEvent,
+    RecordError,
+    Scalar,
+    Target,
+    read_lines,
+)
 
 AUDIT_FILE = "audit.jsonl"
 MAX_OPEN_FILES = 8
@@ -60,18 +66,21 @@ class _RunFile:
     """`time.monotonic()` of the last write."""
 
 
+MAX_LOG_BYTES = 1 << 32
+"""The largest audit log a writer rereads to continue its seq (4 GiB)."""
+
+
 def _last_seq(path: Path) -> tuple[int, bool]:
-    """The highest seq in an existing regular file, and whether its last line is unfinished."""
-    data = path.read_bytes()
-    highest = 0
-    for line in data.split(b"\n"):
-        try:
-            seq = json.loads(line).get("seq") if line.strip() else None
-        except (ValueError, AttributeError):
-            continue  # a torn or foreign line carries no seq we can trust
-        if isinstance(seq, int) and not isinstance(seq, bool):
-            highest = max(highest, seq)
-    return highest, bool(data) and not data.endswith(b"\n")
+    """The highest seq in an existing regular file, and whether its last line is unfinished.
+
+    Read with the one JSONL reader: a torn tail or a line that is not an event carries no seq
+    to trust, and only whole events count.
+    """
+    try:
+        log = read_lines(path, AuditEvent, limit=MAX_LOG_BYTES)
+    except RecordError as exc:
+        raise OSError(f"cannot reread {path} to continue its seq: {exc}") from exc
+    return max((e.seq for e in log), default=0), bool(log.torn)
 
 
 class AuditWriter:

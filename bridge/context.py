@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import cast
 
-from phoneshell.audit import UNSCOPED_RUN, Phase
 from phoneshell.errors import BridgeError
+from phoneshell.records import UNSCOPED_RUN, Phase
 
 CONTEXT_PHASES: tuple[Phase, ...] = ("setup", "probe", "agent", "check", "teardown")
 """The phases a runner may set; `unscoped` belongs to the bridge alone."""

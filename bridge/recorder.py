@@ -31,9 +31,8 @@ from bridge.targets import (
     to_target,
 )
 from bridge.upstream import ForwardError, Reply, Upstream
-from phoneshell.audit import AuditEvent, Target
 from phoneshell.errors import BridgeError
-from phoneshell.records import Scalar
+from phoneshell.records import AuditEvent, Scalar, Target
 
 log = logging.getLogger("bridge")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from phoneshell.audit import Target
+from phoneshell.records import Target
 
 TYPE_PREFIX = "XCUIElementType"
 MASK = "***"

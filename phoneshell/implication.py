@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from phoneshell.checks import CHECKS, Check
-from phoneshell.checks.kind import Contains, Ordered, Same, normal, other_fields, signature
+from phoneshell.checks.kind import Contains, Ordered, Same, normal, others, signature
 from phoneshell.tasks import Task
 
 
@@ -79,11 +79,12 @@ class _Index:
         self._joined: dict[tuple[object, ...], tuple[str, list[int], list[str]]] = {}
         # kind -> (check, task index) for rules that are compared one by one (few checks)
         self.by_kind: dict[str, list[tuple[Check, int]]] = defaultdict(list)
+        self.tasks = tasks
         for index, task in enumerate(tasks):
             for check in task.checks:
                 self.by_kind[check.kind].append((check, index))
                 self.exact[signature(check)].add(index)
-                group = (check.kind, check.negate, other_fields(check))
+                group = (check.kind, check.negate, others(check, "text", "type"))
                 self.texts[group][normal(check.text)].add(index)
 
     def _containing(self, group: tuple[object, ...], needle: str) -> set[int]:
@@ -119,17 +120,17 @@ class _Index:
         if isinstance(rule, Ordered):  # app orders are rare: compare them one by one
             return {index for b, index in self.by_kind[a.kind] if rule.implied(a, b)}
         assert isinstance(rule, Contains)
-        want = normal(a.text)
+        want, rest = normal(a.text), others(a, "text", "type")
+        found: set[int] = set()
         if a.negate:  # b's text must be a substring of a's: try every substring of a's text
-            texts = self.texts.get((a.kind, True, other_fields(a)), {})
-            found: set[int] = set()
+            texts = self.texts.get((a.kind, True, rest), {})
             for i, j in combinations(range(len(want) + 1), 2):
                 found |= texts.get(want[i:j], set())
-            return found
-        found = set()
-        for kind in rule.kinds:
-            found |= self._containing((kind, False, other_fields(a)), want)
-        return found
+        else:
+            for kind in rule.kinds:
+                found |= self._containing((kind, False, rest), want)
+        # the index groups by text; the rule (element types among them) has the last word
+        return {i for i in found if any(rule.implied(a, b) for b in self.tasks[i].checks)}
 
 
 def implied_pairs(tasks: Sequence[Task]) -> list[Pair]:

@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 ParamType = Literal["str", "bool", "int", "number", "regex", "str_list", "point", "choice"]
+ParamValue = str | bool | int | float | tuple[str, ...] | tuple[float, float]
+"""A parameter's value once read: str (str, regex, choice), bool, int, float, a list of strings
+(as a tuple) or a point."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,15 @@ class Param:
     """The accepted values of a `choice` field."""
     minimum: float | None = None
     """The smallest accepted value of an `int` or `number` field."""
+    default: ParamValue | None = None
+    """The value when the key is absent (None: the type's empty value, "" or 0 or ())."""
+
+    def empty(self) -> ParamValue:
+        """The value of this parameter when the key is absent."""
+        if self.default is not None:
+            return self.default
+        empties: dict[str, ParamValue] = {"bool": False, "int": 0, "number": 0.0, "str_list": ()}
+        return empties.get(self.type, "")
 
     def describe(self) -> str:
         """Say what the field accepts, as used in error messages."""

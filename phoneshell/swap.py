@@ -1,4 +1,4 @@
-"""The swap test, played on a phone: replay task B's finish, capture what task A needs too, and
+"""The swap test, played on phones: replay task B's finish, capture what task A needs too, and
 grade the one piece of evidence as B (it must pass) and as A.
 
 When A accepts a finish of B and B's finish does not do what A asks (A does not list B in
@@ -9,56 +9,37 @@ pairs rejected are correct; the positive, negative and balanced accuracies say h
 A's probes are taken before B's finish runs, in the same attempt, so side effects are judged
 against the finish that made them. `--all` replays each finish once, grades it as every task,
 and replays again, with the probes they need, only for the tasks whose other checks passed.
+With several phones (`sim:N`, `all`), the finishes are shared out between them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from bridge import BridgeServer
 from phoneshell.agents import Agent, make_agent
 from phoneshell.agents.replay import ReplayAgent
 from phoneshell.checks import CHECKS, Check
 from phoneshell.checks.kind import signature
+from phoneshell.errors import RunError
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade
+from phoneshell.implication import implied_pairs
+from phoneshell.phones.open import open_phones
+from phoneshell.records import SwapReport, SwapResult
 from phoneshell.runner.attempt import AttemptPlan, Rig, run_attempt
-from phoneshell.tasks import Task
+from phoneshell.runner.folder import new_run_id
+from phoneshell.runner.run import make_rig
+from phoneshell.tasks import Task, TaskSet, load_tasks
 
 Progress = Callable[[str], None]
 
-
-@dataclass(frozen=True)
-class SwapResult:
-    """One ordered pair: B's finish graded as A."""
-
-    implied: str
-    """A: the task graded."""
-    by: str
-    """B: the task whose finish was replayed."""
-    compatible: bool
-    """A lists B in compatible_with: B's finish legitimately does what A asks."""
-    accepted: bool
-    """Graded as A, the finish passed."""
-    by_passed: bool
-    """Graded as B, the finish passed (otherwise the pair proves nothing and is not scored)."""
-    skip_reason: str = ""
-    """Why the pair is not scored ("" when it is)."""
-    detail: str = ""
-    """A's failing checks when rejected, or B's when its own finish failed."""
-    evidence: str = ""
-    """The evidence folder the pair was graded from."""
-
-    @property
-    def scored(self) -> bool:
-        """B's finish ran and passed as B."""
-        return not self.skip_reason
-
-    @property
-    def correct(self) -> bool:
-        """Accepted if compatible, rejected if not; an unscored pair is never correct."""
-        return self.scored and self.accepted == self.compatible
+__all__ = ["Accuracy", "Selection", "SwapResult", "Swapper", "accuracy", "judge", "open_swappers",
+           "play_swaps", "select_pairs"]
 
 
 @dataclass(frozen=True)
@@ -82,20 +63,84 @@ def accuracy(results: Sequence[SwapResult]) -> Accuracy:
     return Accuracy(pos, neg, balanced)
 
 
-def _costly(check: Check) -> bool:
-    """Checks whose evidence takes probes (counts before/after, values read off the device)."""
-    return any(n.what in ("probe", "read") for n in CHECKS.lookup(check.kind).needs(check))
+# -- which pairs --------------------------------------------------------------------------------
 
 
-def _merged(finish: Task, extra: Iterable[Check]) -> Task:
-    """B with other tasks' checks added, so its attempt captures what they need too."""
-    seen = {signature(c) for c in finish.checks}
-    checks = list(finish.checks)
-    for check in extra:
-        if signature(check) not in seen:
-            seen.add(signature(check))
-            checks.append(check)
-    return replace(finish, checks=tuple(checks))
+@dataclass(frozen=True)
+class Selection:
+    """What a swap plays: explicit (A, B) pairs, or every finish against every task (`full`)."""
+
+    pairs: tuple[tuple[Task, Task], ...]
+    """(A, B): B's finish graded as A; empty for `full`."""
+    tasks: tuple[Task, ...]
+    """Every task involved."""
+    predicted: frozenset[tuple[str, str]]
+    """The (A, B) ids the static implication test predicts."""
+    full: bool = False
+    """Every finish graded as every task (`swap --all`)."""
+
+
+def _with_solutions(tasks: Sequence[Task], solutions: str | None) -> dict[str, Task]:
+    """Tasks by id, their `solution` taken from DIR's task of the same id when asked."""
+    by_id = {t.id: t for t in tasks}
+    if solutions is None:
+        return by_id
+    finishes = {t.id: t.solution for t in load_tasks([solutions]).tasks}
+    return {i: replace(t, solution=finishes.get(i, t.solution)) for i, t in by_id.items()}
+
+
+def _predicted(tasks: Sequence[Task]) -> frozenset[tuple[str, str]]:
+    return frozenset((p.implied.id, p.by.id) for p in implied_pairs(tasks))
+
+
+def select_pairs(paths: Sequence[str], *, mode: str, ids: Sequence[str] = (),
+                 pairs_from: str | None = None, solutions: str | None = None) -> Selection:
+    """Choose what to play.
+
+    Args:
+        paths: task files or folders (for `two`: where A and B are).
+        mode: `two` (A and B by id in `ids`), `implied` (every pair the implication test finds
+            in `paths`), `pairs_from` (the pairs it finds in `pairs_from`, graded with `paths`),
+            or `all` (every finish as every task).
+        solutions: take each finish from the task with the same id in this folder.
+
+    Raises:
+        RunError: a pair names a task that is not in `paths`, or `two` without two ids.
+    """
+    graded = _with_solutions(load_tasks(paths).tasks, solutions)
+    tasks = tuple(graded.values())
+    if mode == "two":
+        if len(ids) != 2:
+            raise RunError("swap takes two task ids: A (graded) and B (whose finish is replayed)",
+                           hint="phoneshell swap multi.app_switch calculator.arithmetic")
+        a, b = (TaskSet(tasks).get(i) for i in ids)
+        return Selection(((a, b),), (a, b), _predicted([a, b]))
+    predicted = _predicted(tasks)
+    if mode == "all":
+        return Selection((), tasks, predicted, full=True)
+    source = load_tasks([pairs_from]).tasks if mode == "pairs_from" and pairs_from else tasks
+    found = [(p.implied.id, p.by.id) for p in implied_pairs(source)]
+    missing = sorted({i for pair in found for i in pair} - set(graded))
+    if missing:
+        raise RunError(f"{len(missing)} task(s) of the pairs are not in {' '.join(paths)}: "
+                       f"{', '.join(missing[:5])}", hint="give PATHS holding every task")
+    return Selection(tuple((graded[a], graded[b]) for a, b in found), tasks, predicted)
+
+
+# -- playing on phones -------------------------------------------------------------------------
+
+
+class _Attempts:
+    """Attempt numbers per task, shared by every phone of a swap run (folders never collide)."""
+
+    def __init__(self) -> None:
+        self._next: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, task_id: str) -> int:
+        with self._lock:
+            self._next[task_id] = self._next.get(task_id, 0) + 1
+            return self._next[task_id]
 
 
 class Swapper:
@@ -105,14 +150,17 @@ class Swapper:
         rig: the phone behind its bridge.
         run_dir: where the attempts' evidence goes (`attempts/<B>/<n>/`).
         run_id: the id the bridge logs the attempts under.
-        finishes: how to finish task B: its `solution` (default), or a recorded run to replay.
+        replay_from: replay the agent's recorded actions from this run instead of solutions.
+        installed: bundle ids installed on the phone, when it can say.
+        attempts: attempt numbers shared with the other phones of the run.
     """
 
     def __init__(self, rig: Rig, run_dir: Path, run_id: str, replay_from: Path | None = None,
-                 installed: frozenset[str] | None = None) -> None:
+                 installed: frozenset[str] | None = None,
+                 attempts: _Attempts | None = None) -> None:
         self.rig, self.run_dir, self.run_id = rig, run_dir, run_id
         self.replay_from, self.installed = replay_from, installed
-        self._attempts: dict[str, int] = {}
+        self._attempts = attempts or _Attempts()
         self.stopped = ""
         """Why the phone stopped being usable ("" while it is): nothing more is played."""
 
@@ -130,8 +178,8 @@ class Swapper:
         """
         if self.stopped:
             return None, "", f"not run: {self.stopped}"
-        attempt = self._attempts[b.id] = self._attempts.get(b.id, 0) + 1
-        plan = AttemptPlan(self.run_id, self.run_dir, _merged(b, extra), attempt, self.installed)
+        plan = AttemptPlan(self.run_id, self.run_dir, _merged(b, extra),
+                           self._attempts.take(b.id), self.installed)
         done = run_attempt(plan, self.rig, self._agent(b))
         if done.rig_down:
             self.stopped = done.row.skip_reason
@@ -144,50 +192,18 @@ class Swapper:
         evidence, folder, missing = self.play(b, a.checks)
         return judge(a, b, evidence, folder, missing)
 
+    def finish_against(self, b: Task, tasks: Sequence[Task]) -> list[SwapResult]:
+        """B's finish graded as every other task of `tasks` (one row of the full matrix).
 
-def judge(a: Task, b: Task, evidence: Evidence | None, folder: str, missing: str) -> SwapResult:
-    """Grade one piece of evidence of B's finish as B and as A."""
-    compatible = b.id in a.compatible_with
-    if evidence is None:
-        return SwapResult(a.id, b.id, compatible, False, False, f"not scored: {missing}",
-                          evidence=folder)
-    as_b, as_a = grade(b, evidence), grade(a, evidence)
-    if not as_b.passed:
-        return SwapResult(a.id, b.id, compatible, as_a.passed, False,
-                          f"{b.id}'s finish does not pass {b.id}", _failed(as_b), folder)
-    return SwapResult(a.id, b.id, compatible, as_a.passed, True, "",
-                      "" if as_a.passed else _failed(as_a), folder)
-
-
-def _failed(verdict: Verdict) -> str:
-    return "; ".join(f"{r.label}: {r.detail}" for r in verdict.failed())
-
-
-def swap_pairs(swapper: Swapper, pairs: Sequence[tuple[Task, Task]], progress: Progress,
-               ) -> list[SwapResult]:
-    """Each (A, B): replay B's finish with A's needs; grade as B and A."""
-    results = []
-    for index, (a, b) in enumerate(pairs, start=1):
-        result = swapper.pair(a, b)
-        results.append(result)
-        progress(result_line(index, len(pairs), result))
-    return results
-
-
-def swap_all(swapper: Swapper, tasks: Sequence[Task], progress: Progress,
-             ) -> list[SwapResult]:
-    """Every task's finish graded as every other task (the full matrix).
-
-    Pass one replays each finish once with the cheap evidence every task needs (scrolling)
-    and grades it as every task on its other checks; pass two replays a finish again, with the
-    probes they need, for the tasks whose other checks all passed. An acceptance needs both.
-    """
-    cheap = [c for t in tasks for c in t.checks if not _costly(c)]
-    results: list[SwapResult] = []
-    for index, b in enumerate(tasks, start=1):
-        evidence, folder, missing = swapper.play(b, cheap)
+        Pass one replays the finish once with the cheap evidence every task needs (scrolling)
+        and grades it on each task's cheap checks; pass two replays it again, with the probes
+        they need, for the tasks whose cheap checks all passed. An acceptance needs both.
+        """
+        cheap = [c for t in tasks for c in t.checks if not _costly(c)]
+        evidence, folder, missing = self.play(b, cheap)
+        results: list[SwapResult] = []
         pending: list[Task] = []
-        for a in (t for t in tasks if t is not b):
+        for a in (t for t in tasks if t.id != b.id):
             light = tuple(c for c in a.checks if not _costly(c))
             if len(light) == len(a.checks):
                 results.append(judge(a, b, evidence, folder, missing))
@@ -199,12 +215,147 @@ def swap_all(swapper: Swapper, tasks: Sequence[Task], progress: Progress,
             else:
                 results.append(first)
         if pending:
-            evidence, folder, missing = swapper.play(b, [c for a in pending for c in a.checks])
+            evidence, folder, missing = self.play(b, [c for a in pending for c in a.checks])
             results.extend(judge(a, b, evidence, folder, missing) for a in pending)
-        accepted = [r.implied for r in results if r.by == b.id and r.accepted and r.scored]
-        progress(f"[{index}/{len(tasks)}] {b.id}: its finish passes {len(accepted)} other "
-                 f"task(s)" + (f" ({', '.join(accepted)})" if accepted else ""))
-    return results
+        return results
+
+
+def _costly(check: Check) -> bool:
+    """Checks whose evidence takes probes (counts before/after, values read off the device)."""
+    return any(n.what in ("probe", "read") for n in CHECKS.lookup(check.kind).needs(check))
+
+
+def _merged(finish: Task, extra: Iterable[Check]) -> Task:
+    """B with other tasks' checks added, so its attempt captures what they need too."""
+    seen = {signature(c) for c in finish.checks}
+    checks = list(finish.checks)
+    for check in extra:
+        if signature(check) not in seen:
+            seen.add(signature(check))
+            checks.append(check)
+    return replace(finish, checks=tuple(checks))
+
+
+def judge(a: Task, b: Task, evidence: Evidence | None, folder: str, missing: str) -> SwapResult:
+    """Grade one piece of evidence of B's finish as B and as A."""
+    compatible = b.id in a.compatible_with
+    if evidence is None:
+        return SwapResult(implied=a.id, by=b.id, compatible=compatible, accepted=False,
+                          by_passed=False, skip_reason=f"not scored: {missing}", evidence=folder)
+    as_b, as_a = grade(b, evidence), grade(a, evidence)
+    if not as_b.passed:
+        return SwapResult(implied=a.id, by=b.id, compatible=compatible, accepted=as_a.passed,
+                          by_passed=False, skip_reason=f"{b.id}'s finish does not pass {b.id}",
+                          detail=_failed(as_b), evidence=folder)
+    return SwapResult(implied=a.id, by=b.id, compatible=compatible, accepted=as_a.passed,
+                      by_passed=True, detail="" if as_a.passed else _failed(as_a),
+                      evidence=folder)
+
+
+def _failed(verdict: Verdict) -> str:
+    return "; ".join(f"{r.label}: {r.detail}" for r in verdict.failed())
+
+
+@contextmanager
+def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None = None,
+                  progress: Progress = lambda line: None) -> Iterator[list[Swapper]]:
+    """A swapper for every phone of `--device` (each behind its own bridge), in one run folder.
+
+    Raises:
+        RunError: a bad device spec, or a phone that does not answer.
+    """
+    run_id = "swap-" + new_run_id()
+    attempts = _Attempts()
+    with open_phones(device, run_id) as (devices, note), ExitStack() as bridges:
+        progress(note)
+        swappers = []
+        for handle in devices:
+            bridge = bridges.enter_context(BridgeServer(handle.url, runs_dir=runs_dir))
+            swappers.append(Swapper(make_rig(bridge, handle), runs_dir / run_id, run_id,
+                                    replay_from, handle.installed, attempts))
+        yield swappers
+
+
+def _share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], list[SwapResult]]],
+               ) -> list[list[SwapResult]]:
+    """Run each job on whichever phone is free; results in job order."""
+    done: list[list[SwapResult] | None] = [None] * len(jobs)
+    queue = iter(range(len(jobs)))
+    lock = threading.Lock()
+
+    def work(swapper: Swapper) -> None:
+        while True:
+            with lock:
+                index = next(queue, None)
+            if index is None:
+                return
+            done[index] = jobs[index](swapper)
+
+    if len(swappers) == 1:
+        work(swappers[0])
+    else:
+        threads = [threading.Thread(target=work, args=(s,), name=f"swap-{n}")
+                   for n, s in enumerate(swappers, start=1)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    return [rows or [] for rows in done]
+
+
+def play_swaps(swappers: Sequence[Swapper], selection: Selection,
+               progress: Progress) -> SwapReport:
+    """Play the selection on the phones and score it.
+
+    For a full matrix, the report keeps the pairs the implication test predicts and the
+    compatible ones (a fixed set), and lists the acceptances it did not predict apart.
+    """
+    counter = iter(range(1, 1 << 30))
+    lock = threading.Lock()
+
+    def told(rows: list[SwapResult], line: Callable[[int], str]) -> list[SwapResult]:
+        with lock:
+            progress(line(next(counter)))
+        return rows
+
+    jobs: list[Callable[[Swapper], list[SwapResult]]]
+    if selection.full:
+        tasks, total = selection.tasks, len(selection.tasks)
+
+        def finish_job(b: Task) -> Callable[[Swapper], list[SwapResult]]:
+            def job(swapper: Swapper) -> list[SwapResult]:
+                rows = swapper.finish_against(b, tasks)
+                accepted = [r.implied for r in rows if r.accepted and r.scored]
+                return told(rows, lambda n: f"[{n}/{total}] {b.id}: its finish passes "
+                            f"{len(accepted)} other task(s)"
+                            + (f" ({', '.join(accepted)})" if accepted else ""))
+            return job
+        jobs = [finish_job(b) for b in tasks]
+    else:
+        total = len(selection.pairs)
+
+        def pair_job(a: Task, b: Task) -> Callable[[Swapper], list[SwapResult]]:
+            def job(swapper: Swapper) -> list[SwapResult]:
+                row = swapper.pair(a, b)
+                return told([row], lambda n: result_line(n, total, row))
+            return job
+        jobs = [pair_job(a, b) for a, b in selection.pairs]
+    results = [r for rows in _share_out(swappers, jobs) for r in rows]
+    unexpected: list[SwapResult] = []
+    if selection.full:
+        unexpected = [r for r in results if r.scored and r.accepted and not r.compatible
+                      and (r.implied, r.by) not in selection.predicted]
+        results = [r for r in results if (r.implied, r.by) in selection.predicted
+                   or r.compatible]
+    score = accuracy(results)
+    return SwapReport(pairs=tuple(results), pos_accuracy=score.positive,
+                      neg_accuracy=score.negative, balanced_accuracy=score.balanced,
+                      evidence=str(swappers[0].run_dir), unexpected=tuple(unexpected))
+
+
+def stopped(swappers: Sequence[Swapper]) -> str:
+    """Why phones stopped during the swap ("" when none did)."""
+    return "; ".join(s.stopped for s in swappers if s.stopped)
 
 
 def result_line(index: int, total: int, r: SwapResult) -> str:
@@ -218,3 +369,22 @@ def result_line(index: int, total: int, r: SwapResult) -> str:
     if not r.accepted and r.detail:
         line += f"\n        {r.detail}"
     return line
+
+
+def summary_lines(report: SwapReport, full: bool) -> list[str]:
+    """The closing lines for people: counts and accuracies."""
+    def pct(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.3f}"
+
+    results = report.pairs
+    compatible = [r for r in results if r.compatible]
+    lines = [f"{len(results)} pair(s): {len(compatible)} compatible, "
+             f"{len(results) - len(compatible)} incompatible; "
+             f"{sum(r.accepted and r.scored for r in results)} accepted, "
+             f"{sum(not r.scored for r in results)} not scored",
+             f"positive accuracy {pct(report.pos_accuracy)}, negative accuracy "
+             f"{pct(report.neg_accuracy)}, balanced accuracy {pct(report.balanced_accuracy)}"]
+    if full:
+        lines.append(f"{len(report.unexpected)} acceptance(s) the implication test did not "
+                     "predict" + "".join(f"\n  {r.implied} <= {r.by}" for r in report.unexpected))
+    return lines

@@ -38,12 +38,12 @@ def big_source(count: int) -> str:
 
 
 TASK = Task("bench", "Bench", "grade me", checks=(
-    Check("foreground_app", "com.apple.Preferences"),
-    Check("element_exists", "Setting 39, value 273"),
-    Check("element_exists", "Model Number", negate=True),  # absent: scans every element
-    Check("element_exists_anywhere", "not there at all"),
-    Check("regex_on_screen", r"value \d{5}"),  # misses: every attribute searched
-    Check("answer_contains", "273"),
+    Check.make("foreground_app", "com.apple.Preferences"),
+    Check.make("element_exists", "Setting 39, value 273"),
+    Check.make("element_exists", "Model Number", negate=True),  # absent: scans every element
+    Check.make("element_exists_anywhere", "not there at all"),
+    Check.make("regex_on_screen", r"value \d{5}"),  # misses: every attribute searched
+    Check.make("answer_contains", "273"),
 ))
 
 
@@ -56,9 +56,9 @@ def main() -> None:
     timings = []
     for _ in range(args.runs):
         started = time.perf_counter()
-        evidence = Evidence("bench", 0.0, foreground=Foreground("com.apple.Preferences"),
+        evidence = Evidence("bench", 0.0, foreground=Foreground(bundle_id="com.apple.Preferences"),
                             captures=(Capture("final", xml, 0.0),),
-                            claim=Claim("done", answer="it is 273"))
+                            claim=Claim(status="done", answer="it is 273"))
         verdict = grade(TASK, evidence)
         timings.append((time.perf_counter() - started) * 1000)
     timings.sort()

@@ -34,14 +34,14 @@ def synthetic_suite(size: int, seed: int) -> list[Task]:
     tasks = []
     for n in range(size):
         app = rng.choice(APPS)
-        checks = [Check("foreground_app", app)] if rng.random() < 0.95 else []
+        checks = [Check.make("foreground_app", app)] if rng.random() < 0.95 else []
         for _ in range(rng.choice((1, 1, 1, 2))):
             kind = rng.choice(("element_exists", "element_exists", "element_exists_anywhere",
                                "regex_on_screen", "answer_contains"))
             text = " ".join(rng.sample(WORDS, rng.choice((1, 1, 2, 3))))
             if rng.random() < 0.5:
                 text += f" {rng.randrange(1000)}"
-            checks.append(Check(kind, text, negate=kind != "answer_contains"
+            checks.append(Check.make(kind, text, negate=kind != "answer_contains"
                                 and rng.random() < 0.05))
         tasks.append(Task(f"t{n}", "T", "do it", app=app, checks=tuple(checks)))
     return tasks

@@ -61,8 +61,8 @@ def evidence(*elements: El, foreground: str | None = "com.apple.Preferences",
                                                       for i, s in enumerate(scrolls))
     return Evidence(
         task_id=task_id, captured_at=1.0,
-        foreground=Foreground(foreground) if foreground is not None else None,
+        foreground=Foreground(bundle_id=foreground) if foreground is not None else None,
         captures=captures,
-        claim=Claim("done", answer=answer) if answer is not None else None,
+        claim=Claim(status="done", answer=answer) if answer is not None else None,
         flags=flags,  # type: ignore[arg-type]
     )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 from phoneshell.checks import CHECKS
 from phoneshell.tasks import STEPS
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
 
 
 def test_every_check_kind_has_a_section_with_a_passing_and_a_failing_example() -> None:
@@ -38,3 +40,13 @@ def test_every_check_example_in_the_docs_loads() -> None:
                                                       block.splitlines()))
         loaded, problems = parse_task(task, "docs/checks.md")
         assert loaded is not None, (block, [str(p) for p in problems])
+
+
+def test_the_records_page_is_generated_from_the_models() -> None:
+    spec = importlib.util.spec_from_file_location("record_docs", ROOT / "scripts" /
+                                                  "record_docs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (DOCS / "records.md").read_text() == module.render(), \
+        "docs/records.md is stale: run scripts/record_docs.py > docs/records.md"

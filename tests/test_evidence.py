@@ -31,12 +31,13 @@ def event(seq: int, stage: str, phase: str = "agent", **kw: object) -> AuditEven
 def full_evidence() -> Evidence:
     return Evidence(
         task_id="settings.about.reach", captured_at=1700000000.5,
-        foreground=Foreground("com.apple.Preferences", "Settings", 312),
+        foreground=Foreground(bundle_id="com.apple.Preferences", name="Settings", pid=312),
         captures=(Capture("final", source(El(label="Model Number")), 1.0),
                   Capture("scroll", source(El(label="Serial Number")), 2.0)),
-        claim=Claim("done", answer="MQ163LL/A", summary="Opened About"),
-        probes=(ProbeReading("notes_titled", "x", before=0, after=1),),
-        reads=(DeviceRead("settings_value", "General > About > Model Number", "MQ163LL/A"),),
+        claim=Claim(status="done", answer="MQ163LL/A", summary="Opened About"),
+        probes=(ProbeReading(name="notes_titled", arg="x", before=0, after=1),),
+        reads=(DeviceRead(probe="settings_value", arg="General > About > Model Number",
+                          value="MQ163LL/A"),),
         events=(event(1, "intent", app_before="com.apple.springboard"),
                 event(1, "outcome", ok=True, app_after="com.apple.Maps")), audited=True,
         flags=frozenset({"unsettled"}), screenshot_png=b"\x89PNG fake")
@@ -75,12 +76,14 @@ def manifest(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("change, message", [
     (lambda m: m.update(version=9), "version 9 is not supported"),
     (lambda m: m.pop("task_id"), "missing field 'task_id'"),
-    (lambda m: m.update(extra=1), "unknown field(s) 'extra'"),
-    (lambda m: m.update(flags=["sleepy"]), "unknown flag(s) sleepy"),
-    (lambda m: m["claim"].update(status="maybe"), "should be one of done, gave_up, failed"),
+    (lambda m: m.update(extra=1), "unknown field 'extra'"),
+    (lambda m: m.update(flags=["sleepy"]), "field 'flags.0': Input should be 'unsettled'"),
+    (lambda m: m["claim"].update(status="maybe"),
+     "field 'claim.status': Input should be 'done', 'gave_up' or 'failed'"),
     (lambda m: m["sources"][0].update(file="../../etc/passwd"), "points outside"),
     (lambda m: m["sources"][0].update(file="sources/99-final.xml"), "which is missing"),
-    (lambda m: m["probes"][0].update(before="one"), "should be an integer or null"),
+    (lambda m: m["probes"][0].update(before="one"),
+     "field 'probes.0.before': Input should be a valid integer"),
 ])
 def test_bad_manifests_are_refused_with_the_reason(tmp_path: Path, change: object,
                                                   message: str) -> None:
@@ -97,7 +100,7 @@ def test_missing_folder_and_broken_json(tmp_path: Path) -> None:
     with pytest.raises(EvidenceError, match="evidence.json is missing"):
         load_evidence(tmp_path / "nothing")
     (tmp_path / "evidence.json").write_text("{not json")
-    with pytest.raises(EvidenceError, match="cannot read the evidence manifest"):
+    with pytest.raises(EvidenceError, match="evidence.json: not valid JSON"):
         load_evidence(tmp_path)
 
 

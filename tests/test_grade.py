@@ -9,8 +9,8 @@ from phoneshell.grade import grade
 from phoneshell.tasks import Task
 
 TASK = Task("settings.about.reach", "About", "open About",
-            checks=(Check("foreground_app", "com.apple.Preferences"),
-                    Check("element_exists", "Model Number")))
+            checks=(Check.make("foreground_app", "com.apple.Preferences"),
+                    Check.make("element_exists", "Model Number")))
 
 
 def test_all_checks_pass() -> None:

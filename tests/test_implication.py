@@ -11,6 +11,8 @@ from phoneshell.checks import Check
 from phoneshell.implication import check_implied, implied_pairs, implied_pairs_naive
 from phoneshell.tasks import Task, load_tasks
 
+C = Check.make
+
 
 def ids(pairs: list) -> list[str]:  # type: ignore[type-arg]
     return sorted(f"{p.implied.id} <= {p.by.id}" for p in pairs)
@@ -48,62 +50,62 @@ MODEL = "General > About > Model Number"
 
 
 @pytest.mark.parametrize("a, b, implied", [
-    (Check(F, "com.apple.Maps"), Check(F, "com.apple.Maps"), True),
-    (Check(F, "com.apple.Maps"), Check(F, "com.apple.Maps2"), False),
-    (Check(F, "com.apple.Maps", negate=True), Check(F, "com.apple.Maps"), False),
-    (Check(E, "Storage"), Check(E, "iPhone storage"), True),
-    (Check(E, "iPhone Storage"), Check(E, "Storage"), False),
-    (Check(E, "Storage"), Check(A, "iPhone Storage"), False),  # anywhere never implies on-screen
-    (Check(A, "Storage"), Check(E, "iPhone Storage"), True),
-    (Check(A, "Storage"), Check(A, "iPhone Storage"), True),
-    (Check(E, "Model Number", negate=True), Check(E, "Model", negate=True), True),
-    (Check(E, "Model", negate=True), Check(E, "Model Number", negate=True), False),
-    (Check(E, "Model", negate=True), Check(E, "Model"), False),
-    (Check(A, "Model Number", negate=True), Check(E, "Model", negate=True), False),
-    (Check(R, r"\b423\b"), Check(R, r"\b423\b"), True),
-    (Check(R, r"423"), Check(R, r"\b423\b"), False),  # regexes compare by text only
-    (Check(ANS, "meridian"), Check(ANS, "The MERIDIAN word"), True),
-    (Check(ANS, "meridian"), Check(E, "meridian"), False),
-    (Check(E, "Bluetooth"), Check(E, "Bluetooth", type="NavigationBar"), True),
-    (Check(E, "Bluetooth", type="NavigationBar"), Check(E, "Bluetooth"), False),
-    (Check(E, "Bluetooth", type="NavigationBar"), Check(E, "Bluetooth", type="Cell"), False),
-    (Check(E, "Blue", negate=True, type="Cell"), Check(E, "Blue", negate=True), True),
-    (Check(E, "Blue", negate=True), Check(E, "Blue", negate=True, type="Cell"), False),
-    (Check(R, "^Stop$", type="Button"), Check(R, "^Stop$"), False),
-    (Check("opened_in_order", apps=("a", "c")), Check("opened_in_order", apps=("a", "b", "c")),
+    (C(F, "com.apple.Maps"), C(F, "com.apple.Maps"), True),
+    (C(F, "com.apple.Maps"), C(F, "com.apple.Maps2"), False),
+    (C(F, "com.apple.Maps", negate=True), C(F, "com.apple.Maps"), False),
+    (C(E, "Storage"), C(E, "iPhone storage"), True),
+    (C(E, "iPhone Storage"), C(E, "Storage"), False),
+    (C(E, "Storage"), C(A, "iPhone Storage"), False),  # anywhere never implies on-screen
+    (C(A, "Storage"), C(E, "iPhone Storage"), True),
+    (C(A, "Storage"), C(A, "iPhone Storage"), True),
+    (C(E, "Model Number", negate=True), C(E, "Model", negate=True), True),
+    (C(E, "Model", negate=True), C(E, "Model Number", negate=True), False),
+    (C(E, "Model", negate=True), C(E, "Model"), False),
+    (C(A, "Model Number", negate=True), C(E, "Model", negate=True), False),
+    (C(R, r"\b423\b"), C(R, r"\b423\b"), True),
+    (C(R, r"423"), C(R, r"\b423\b"), False),  # regexes compare by text only
+    (C(ANS, "meridian"), C(ANS, "The MERIDIAN word"), True),
+    (C(ANS, "meridian"), C(E, "meridian"), False),
+    (C(E, "Bluetooth"), C(E, "Bluetooth", type="NavigationBar"), True),
+    (C(E, "Bluetooth", type="NavigationBar"), C(E, "Bluetooth"), False),
+    (C(E, "Bluetooth", type="NavigationBar"), C(E, "Bluetooth", type="Cell"), False),
+    (C(E, "Blue", negate=True, type="Cell"), C(E, "Blue", negate=True), True),
+    (C(E, "Blue", negate=True), C(E, "Blue", negate=True, type="Cell"), False),
+    (C(R, "^Stop$", type="Button"), C(R, "^Stop$"), False),
+    (C("opened_in_order", apps=("a", "c")), C("opened_in_order", apps=("a", "b", "c")),
      True),
-    (Check("opened_in_order", apps=("c", "a")), Check("opened_in_order", apps=("a", "b", "c")),
+    (C("opened_in_order", apps=("c", "a")), C("opened_in_order", apps=("a", "b", "c")),
      False),
-    (Check("opened_in_order", apps=("a", "b", "c"), negate=True),
-     Check("opened_in_order", apps=("a", "c"), negate=True), True),
-    (Check("opened_in_order", apps=("a", "c"), negate=True),
-     Check("opened_in_order", apps=("a", "b", "c"), negate=True), False),
-    (Check("never_opened", app="x"), Check("never_opened", app="x"), True),
-    (Check("never_opened", app="x"), Check("opened_in_order", apps=("y",), negate=True), False),
-    (Check("typed_into", "wi", app="p", into="Search"),
-     Check("typed_into", "Wi-Fi", app="p", into="Search"), True),
-    (Check("typed_into", "wi", app="p", into="Search"),
-     Check("typed_into", "Wi-Fi", app="p", into="Field"), False),
-    (Check("tapped", "Gen"), Check("tapped", "General"), True),
-    (Check("opened_via_spotlight", app="c"), Check("opened_via_spotlight", app="c"), True),
-    (Check("count_unchanged", "n", probe="notes_titled"),
-     Check("count_unchanged", "n", probe="notes_titled"), True),
-    (Check("count_increased", "n", probe="notes_titled", by=1),
-     Check("count_increased", "n", probe="notes_titled", by=2), False),
-    (Check("answer_matches_device", MODEL, probe="settings_value"),
-     Check("answer_matches_device", MODEL, probe="settings_value"), True),
-    (Check("answer_contains", "MQ163"),
-     Check("answer_matches_device", MODEL, probe="settings_value"), False),
+    (C("opened_in_order", apps=("a", "b", "c"), negate=True),
+     C("opened_in_order", apps=("a", "c"), negate=True), True),
+    (C("opened_in_order", apps=("a", "c"), negate=True),
+     C("opened_in_order", apps=("a", "b", "c"), negate=True), False),
+    (C("never_opened", app="x"), C("never_opened", app="x"), True),
+    (C("never_opened", app="x"), C("opened_in_order", apps=("y",), negate=True), False),
+    (C("typed_into", "wi", app="p", into="Search"),
+     C("typed_into", "Wi-Fi", app="p", into="Search"), True),
+    (C("typed_into", "wi", app="p", into="Search"),
+     C("typed_into", "Wi-Fi", app="p", into="Field"), False),
+    (C("tapped", "Gen"), C("tapped", "General"), True),
+    (C("opened_via_spotlight", app="c"), C("opened_via_spotlight", app="c"), True),
+    (C("count_unchanged", "n", probe="notes_titled"),
+     C("count_unchanged", "n", probe="notes_titled"), True),
+    (C("count_increased", "n", probe="notes_titled", by=1),
+     C("count_increased", "n", probe="notes_titled", by=2), False),
+    (C("answer_matches_device", MODEL, probe="settings_value"),
+     C("answer_matches_device", MODEL, probe="settings_value"), True),
+    (C("answer_contains", "MQ163"),
+     C("answer_matches_device", MODEL, probe="settings_value"), False),
 ])
 def test_rules_per_kind(a: Check, b: Check, implied: bool) -> None:
     assert check_implied(a, b) is implied
 
 
 def test_pair_reasons_and_compatibility() -> None:
-    a = Task("a", "A", "open Settings", checks=(Check(F, "com.apple.Preferences"),),
+    a = Task("a", "A", "open Settings", checks=(C(F, "com.apple.Preferences"),),
              compatible_with=("b",))
-    b = Task("b", "B", "open About", checks=(Check(F, "com.apple.Preferences"),
-                                               Check(E, "Model Number")))
+    b = Task("b", "B", "open About", checks=(C(F, "com.apple.Preferences"),
+                                               C(E, "Model Number")))
     pairs = implied_pairs([a, b])
     assert [(p.implied.id, p.by.id, p.compatible) for p in pairs] == [("a", "b", True)]
     assert pairs[0].reasons == ((a.checks[0], b.checks[0]),)
@@ -115,17 +117,21 @@ def random_suite(seed: int, size: int) -> list[Task]:
     words = ["wi-fi", "about", "model number", "storage", "iphone storage", "general", "mod"]
     tasks = []
     for n in range(size):
-        checks = [Check(F, rng.choice(apps))] if rng.random() < 0.8 else []
+        checks = [C(F, rng.choice(apps))] if rng.random() < 0.8 else []
         for _ in range(rng.randint(0 if checks else 1, 2)):
             kind = rng.choice([E, A, R, ANS, "opened_in_order", "typed_into"])
             text = rng.choice(words) + (rng.choice(words) if rng.random() < 0.3 else "")
             negate = kind != ANS and rng.random() < 0.15
             if kind == "opened_in_order":
-                checks.append(Check(kind, apps=tuple(rng.sample(apps, rng.randint(1, 3))),
+                checks.append(C(kind, apps=tuple(rng.sample(apps, rng.randint(1, 3))),
                                     negate=negate))
+            elif kind == "typed_into":
+                checks.append(C(kind, text, negate=negate, into="Search"))
+            elif kind in (E, A, R):  # element types narrow what is found (and what is absent)
+                checks.append(C(kind, text, negate=negate,
+                                         type=rng.choice(["", "", "Cell", "Button"])))
             else:
-                checks.append(Check(kind, text, negate=negate,
-                                    into="Search" if kind == "typed_into" else ""))
+                checks.append(C(kind, text, negate=negate))
         tasks.append(Task(f"t{n}", "T", "do it", checks=tuple(checks)))
     return tasks
 

@@ -3,19 +3,29 @@ not scored (and counts as wrong), and a phone that goes down stops the swaps."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
 from bridge import BridgeServer
 from phoneshell.device import Phone
+from phoneshell.records import SwapResult
 from phoneshell.runner.attempt import Rig
 from phoneshell.sim import SimServer
-from phoneshell.swap import Swapper, accuracy, swap_pairs
+from phoneshell.swap import Selection, Swapper, accuracy, play_swaps
+from phoneshell.swap import _Attempts as Attempts
 from phoneshell.tasks import Task
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def swap_pairs(swappers: list[Swapper], pairs: list[tuple[Task, Task]],
+               progress: Callable[[str], None]) -> tuple[SwapResult, ...]:
+    chosen = Selection(tuple(pairs), tuple({t.id: t for p in pairs for t in p}.values()),
+                       frozenset())
+    return play_swaps(swappers, chosen, progress).pairs
 
 
 @pytest.fixture
@@ -30,7 +40,7 @@ def test_a_finish_whose_screen_came_back_cut_off_is_not_scored(
     sim, swap = swapper
     sim.set_faults(["truncated-source"])
     pair = (suite["settings.wifi.switch_visible"], suite["settings.search.wifi"])
-    [result] = swap_pairs(swap, [pair], lambda line: None)
+    [result] = swap_pairs([swap], [pair], lambda line: None)
     assert not result.scored and not result.accepted
     assert result.skip_reason.startswith("not scored:") and "cut-off" in result.skip_reason
     assert accuracy([result]).positive == 0.0, "an unscored pair counts as wrong"
@@ -49,8 +59,33 @@ def test_a_phone_that_goes_down_stops_the_swaps(swapper: tuple[SimServer, Swappe
         if len(lines) == 1:
             sim.set_faults(["locked"])
 
-    results = swap_pairs(swap, pairs, progress)
+    results = swap_pairs([swap], pairs, progress)
     assert results[0].scored and not results[0].accepted, "the first pair ran on a good phone"
     assert "is locked" in results[1].skip_reason and "is locked" in swap.stopped
     assert results[2].skip_reason == f"not scored: not run: {swap.stopped}"
     assert "NOT SCORED" in lines[2]
+
+
+def test_pairs_are_shared_out_between_phones(tmp_path: Path, suite: dict[str, Task]) -> None:
+    pairs = [(suite["multi.app_switch"], suite["calculator.arithmetic"]),
+             (suite["settings.wifi.switch_visible"], suite["settings.search.wifi"]),
+             (suite["multi.three_apps"], suite["calculator.arithmetic"]),
+             (suite["notes.search"], suite["notes.create_titled"])]
+    attempts = Attempts()
+    with ExitStack() as stack:
+        bridges, swappers = [], []
+        for _ in range(2):
+            sim = stack.enter_context(SimServer())
+            bridge = stack.enter_context(BridgeServer(sim.url, runs_dir=tmp_path))
+            rig = Rig(bridge, Phone(bridge.url, timeout_s=10, effect_timeout_s=1.0))
+            bridges.append(bridge)
+            swappers.append(Swapper(rig, tmp_path / "S", "S", attempts=attempts))
+        results = swap_pairs(swappers, pairs, lambda line: None)
+    assert [(r.implied, r.by) for r in results] == [(a.id, b.id) for a, b in pairs]
+    assert all(r.correct for r in results), [(r.implied, r.accepted) for r in results]
+    assert all(b.recorder.actions_logged > 0 for b in bridges), "both phones played finishes"
+    # one attempt folder per replay, numbered across phones: none overwrote another
+    played = sorted(p.relative_to(tmp_path / "S" / "attempts").as_posix()
+                    for p in (tmp_path / "S" / "attempts").glob("*/*"))
+    assert played == ["calculator.arithmetic/1", "calculator.arithmetic/2",
+                      "notes.create_titled/1", "settings.search.wifi/1"]

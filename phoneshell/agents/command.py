@@ -144,7 +144,7 @@ class CommandAgent:
                                                 f"{stderr or self.command}")
         elif claim is None and code != 0:
             how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
-            claim = Claim("failed", summary=f"the command {how} without a claim")
+            claim = Claim(status="failed", summary=f"the command {how} without a claim")
             errors.append(f"the command {how}" + (f": {stderr}" if stderr else ""))
         elif claim is None:
             errors.append("the command exited without a claim")

@@ -15,14 +15,18 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
 from phoneshell.errors import RunError
-from phoneshell.evidence import CLAIM_STATUSES, Claim, ClaimStatus
-from phoneshell.records import Fields, RecordError
+from phoneshell.records import (
+    CLAIM_STATUSES,
+    Claim,
+    ClaimFile,
+    RecordError,
+    TurnUse,
+    read_record,
+    write_record,
+)
 
 WDA_URL = "PHONESHELL_WDA_URL"
 INSTRUCTION = "PHONESHELL_INSTRUCTION"
@@ -50,15 +54,14 @@ VARIABLES: dict[str, str] = {
 }
 """Every variable a `command:` agent gets, and what it means (docs/agents.md lists these)."""
 
-CLAIM_VERSION = 1
 TURNS_FILE = "turns.json"
+MAX_CLAIM_BYTES = 1024 * 1024
+"""The largest claim file read (an answer is a sentence, not a megabyte)."""
 
 
 def write_claim(path: Path, claim: Claim) -> None:
     """Write the claim file whole (a reader never sees half of it)."""
-    record = {"v": CLAIM_VERSION, "status": claim.status, "answer": claim.answer,
-              "summary": claim.summary}
-    _write_json(path, record)
+    write_record(path, ClaimFile(status=claim.status, answer=claim.answer, summary=claim.summary))
 
 
 def read_claim_file(path: Path) -> Claim | None:
@@ -69,15 +72,7 @@ def read_claim_file(path: Path) -> Claim | None:
     """
     if not path.exists():
         return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RecordError(f"{path}: not a JSON claim ({exc})") from exc
-    f = Fields(data, str(path))
-    f.version("v", CLAIM_VERSION)
-    claim = _claim(f)
-    f.done()
-    return claim
+    return read_record(path, ClaimFile, MAX_CLAIM_BYTES).claim
 
 
 def parse_claim_line(line: str) -> Claim | None:
@@ -88,57 +83,30 @@ def parse_claim_line(line: str) -> Claim | None:
         return None
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("status") not in CLAIM_STATUSES:
         return None
     try:
-        f = Fields(data, "stdout")
-        if "v" in data:
-            f.version("v", CLAIM_VERSION)
-        claim = _claim(f)
-        f.done()
+        return ClaimFile.of({"v": ClaimFile.VERSION, **data}, "stdout").claim  # v optional
     except RecordError:
         return None
-    return claim
-
-
-def _claim(f: Fields) -> Claim:
-    return Claim(cast(ClaimStatus, f.choice("status", CLAIM_STATUSES)), f.text("answer", ""),
-                 f.text("summary", ""))
-
-
-@dataclass(frozen=True)
-class TurnUse:
-    """How much of its budget an MCP-driven agent used (the turns file)."""
-
-    turns: int
-    out_of_turns: bool
 
 
 def write_turns(folder: Path, use: TurnUse) -> None:
     """Record the turns used so far in the attempt folder."""
-    _write_json(folder / TURNS_FILE, {"v": 1, "turns": use.turns,
-                                      "out_of_turns": use.out_of_turns})
+    write_record(folder / TURNS_FILE, use)
 
 
 def read_turns(folder: Path) -> TurnUse | None:
     """The turns file, when a tool server wrote one; None otherwise (or when unreadable)."""
     path = folder / TURNS_FILE
-    try:
-        f = Fields(json.loads(path.read_text(encoding="utf-8")), str(path))
-        f.version("v", 1)
-        use = TurnUse(f.integer("turns"), f.flag("out_of_turns"))
-        f.done()
-    except (OSError, ValueError):  # RecordError is a ValueError
+    if not path.exists():
         return None
-    return use
-
-
-def _write_json(path: Path, record: Mapping[str, object]) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    try:
+        return read_record(path, TurnUse)
+    except RecordError:
+        return None
 
 
 def claim_file_from_env() -> Path:

@@ -27,12 +27,12 @@ from phoneshell.agents.environment import (
     ATTEMPT_DIR,
     CLAIM_FILE,
     MAX_STEPS,
-    TurnUse,
     write_claim,
     write_turns,
 )
 from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools, Reply
 from phoneshell.errors import RIG_DOWN
+from phoneshell.records import TurnUse
 
 
 def list_tools() -> list[types.Tool]:
@@ -83,7 +83,8 @@ class ToolServer:
         if name == "done" and self.tools.claim is not None and self.claim_file is not None:
             write_claim(self.claim_file, self.tools.claim)
         if self.attempt_dir is not None:
-            write_turns(self.attempt_dir, TurnUse(self.tools.turns, self.tools.out_of_turns))
+            write_turns(self.attempt_dir, TurnUse(turns=self.tools.turns,
+                                                        out_of_turns=self.tools.out_of_turns))
 
     def server(self) -> Server:
         """The SDK's server with this state's handlers."""

@@ -280,7 +280,7 @@ class OpenAIAgent:
                                    f"{self.settings.base_url} never answered: {exc}")
             if time.monotonic() >= chat.deadline:  # the request outlived the attempt's clock
                 return chat.out_of_time()
-            return chat.end(Claim("failed", summary=f"model API error: {exc}"),
+            return chat.end(Claim(status="failed", summary=f"model API error: {exc}"),
                             error=f"model API error: {exc}")
         chat.answered = True
         chat.transcript.write({"usage": reply.get("usage"), "id": reply.get("id")})
@@ -294,7 +294,7 @@ class OpenAIAgent:
         chat.add(kept, finish_reason=choice.get("finish_reason"))
         if not calls:  # talking instead of acting ends the attempt; the text is the summary
             chat.talk_turns += 1
-            return chat.end(Claim("failed", summary=str(content or "")),
+            return chat.end(Claim(status="failed", summary=str(content or "")),
                             error="the model replied without a tool call")
         shot: bytes | None = None
         for call in calls:

@@ -17,7 +17,8 @@ class NullAgent:
 
     def run(self, context: AgentContext) -> AgentResult:
         """Return at once."""
-        return AgentResult(ran=True, claim=Claim("gave_up", summary="the null agent does nothing"))
+        return AgentResult(ran=True, claim=Claim(status="gave_up",
+                                                 summary="the null agent does nothing"))
 
 
 class SolutionAgent:
@@ -43,10 +44,11 @@ class SolutionAgent:
                 run_step(phone, step)
             except (StepError, DeviceError) as exc:
                 return AgentResult(ran=True, turns=turns + 1, error=str(exc),
-                                   claim=Claim("failed", summary=str(exc)))
+                                   claim=Claim(status="failed", summary=str(exc)))
             turns += 1
-        return AgentResult(ran=True, turns=turns, claim=Claim(
-            "done", answer=answer, summary=f"played the reference finish of {context.task.id}"))
+        summary = f"played the reference finish of {context.task.id}"
+        return AgentResult(ran=True, turns=turns,
+                           claim=Claim(status="done", answer=answer, summary=summary))
 
 
 def _null(arg: str) -> Agent:

@@ -32,8 +32,8 @@ class OpenAppAgent:
                 run_step(Phone(context.wda_url), Step("launch", app))
             except (StepError, DeviceError) as exc:
                 return AgentResult(ran=True, turns=1, error=str(exc),
-                                   claim=Claim("failed", summary=str(exc)))
-        return AgentResult(ran=True, turns=1, claim=Claim("done", summary=f"opened {app}"))
+                                   claim=Claim(status="failed", summary=str(exc)))
+        return AgentResult(ran=True, turns=1, claim=Claim(status="done", summary=f"opened {app}"))
 
 
 def recorded_actions(run_dir: Path, task_id: str, attempt: int | None = None,
@@ -126,7 +126,7 @@ class ReplayAgent:
                 replay_action(phone, action)
             except (StepError, DeviceError) as exc:
                 return AgentResult(ran=True, turns=turn, error=str(exc),
-                                   claim=Claim("failed", summary=f"replay stopped: {exc}"))
+                                   claim=Claim(status="failed", summary=f"replay stopped: {exc}"))
         return AgentResult(ran=True, turns=len(recorded), claim=claim)
 
 

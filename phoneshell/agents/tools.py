@@ -24,7 +24,7 @@ from phoneshell.agents.observation import Observation, read_screen
 from phoneshell.device import Phone, run_step
 from phoneshell.device.steps import go_home, scroll_points
 from phoneshell.errors import RIG_DOWN, DeviceError, StepError
-from phoneshell.evidence import CLAIM_STATUSES, Claim, ClaimStatus
+from phoneshell.records import CLAIM_STATUSES, Claim, ClaimStatus
 from phoneshell.registry import Registry
 from phoneshell.tasks import Step
 
@@ -318,7 +318,8 @@ def _press(tools: PhoneTools, args: Args) -> Reply:
       ("status",))
 def _done(tools: PhoneTools, args: Args) -> Reply:
     status = cast(ClaimStatus, args["status"])
-    tools.claim = Claim(status, str(args.get("answer", "")), str(args.get("summary", "")))
+    tools.claim = Claim(status=status, answer=str(args.get("answer", "")),
+                        summary=str(args.get("summary", "")))
     return Reply(f"claim recorded: {status}; the attempt is over")
 
 

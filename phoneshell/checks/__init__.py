@@ -10,12 +10,12 @@ from phoneshell.checks.kind import (
     CHECKS,
     Check,
     CheckKind,
-    CheckResult,
     Finding,
     Need,
     grade_check,
     lookup,
 )
+from phoneshell.records import CheckResult
 
 __all__ = ["CHECKS", "Check", "CheckKind", "CheckResult", "Finding", "Need", "answer",
            "effects", "grade_check", "lookup", "path", "state"]

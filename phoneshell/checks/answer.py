@@ -36,7 +36,7 @@ VALUE_ARG = Param("text", "str", "What the probe reads, when it needs to be told
 
 
 def _read_need(check: Check) -> tuple[Need, ...]:
-    return (Need("read", check.probe, check.text),)
+    return (Need("read", check.text_of("probe"), check.text),)
 
 
 @check_kind("answer_matches_device", family="answer", params=(VALUE_PROBE, VALUE_ARG),
@@ -47,8 +47,8 @@ def answer_matches_device(check: Check, evidence: Evidence) -> Finding:
     Number` reads that row of Settings > General > About), ignoring case. The expected answer
     is never written in the task, so the check holds on any phone. Fails when the value could
     not be read."""
-    read = evidence.read(check.probe, check.text)
-    what = check.text or check.probe
+    read = evidence.read(check.text_of("probe"), check.text)
+    what = check.text or check.text_of("probe")
     if read is None or read.value is None or not read.value.strip():
         why = read.error if read is not None and read.error else "it was not read at capture"
         return Finding(False, f"the device's {what!r} is unknown: {why}",

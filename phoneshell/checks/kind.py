@@ -13,40 +13,85 @@ from dataclasses import dataclass
 from typing import Literal
 
 from phoneshell.evidence import Evidence
-from phoneshell.params import Param
+from phoneshell.params import Param, ParamValue
+from phoneshell.records import CheckResult
 from phoneshell.registry import Registry
 
 Family = Literal["state", "path", "effect", "answer"]
+LABEL_ORDER = ("text", "app", "apps", "probe")
+"""Which parameter names a check in reports, first present first."""
 
 
 @dataclass(frozen=True)
 class Check:
-    """One check of a task, as written in its file (validated against its kind)."""
+    """One check of a task, as written in its file (validated against its kind).
+
+    Its parameters are its kind's (`CheckKind.params`): every one present in `values`, in the
+    kind's order, an absent key holding the parameter's empty value. Read them with `text_of`,
+    `list_of` and `int_of`; build a check in code with `Check.make`.
+    """
 
     kind: str
     """The registered check kind, e.g. "foreground_app"."""
-    text: str = ""
-    """The main argument: bundle id, label text, regex, answer word..."""
+    values: tuple[tuple[str, ParamValue], ...] = ()
+    """(name, value) of each of the kind's parameters, in the kind's order."""
     negate: bool = False
     """Pass when the thing is absent; passes only on complete, readable evidence."""
     note: str = ""
     """Why the check is there, for people."""
-    app: str = ""
-    """A bundle id the check is about (path and effect kinds)."""
-    apps: tuple[str, ...] = ()
-    """Bundle ids in order (path kinds)."""
-    into: str = ""
-    """The field typed into, matched against its type, label or name (path kinds)."""
-    probe: str = ""
-    """The probe whose before/after counts are compared (effect kinds)."""
-    by: int = 0
-    """How much a count must change (effect kinds)."""
-    type: str = ""
-    """Only elements of this WDA type count, e.g. NavigationBar (state kinds)."""
     file: str = ""
     """The task file the check came from."""
     line: int = 0
     """The 1-based line of the check in its file."""
+
+    @classmethod
+    def make(cls, kind: str, text: str | None = None, *, negate: bool = False, note: str = "",
+             file: str = "", line: int = 0, **given: ParamValue) -> Check:
+        """A check of `kind` with `text` and the other parameters given (the rest empty).
+
+        Raises:
+            UnknownName: no such kind. ValueError: a parameter the kind does not have.
+        """
+        if text is not None:
+            given["text"] = text
+        params = CHECKS.lookup(kind).params
+        unknown = sorted(set(given) - {p.name for p in params})
+        if unknown:
+            raise ValueError(f"check kind {kind!r} has no parameter(s) {', '.join(unknown)} "
+                             f"(it has {', '.join(p.name for p in params) or 'none'})")
+        values = tuple((p.name, given[p.name] if p.name in given else p.empty())
+                       for p in params)
+        return cls(kind, values, negate, note, file, line)
+
+    def _value(self, name: str) -> ParamValue:
+        for key, value in self.values:
+            if key == name:
+                return value
+        raise KeyError(f"check kind {self.kind!r} has no parameter {name!r}")
+
+    def has(self, name: str) -> bool:
+        """Whether the kind has a parameter called `name`."""
+        return any(key == name for key, _ in self.values)
+
+    def text_of(self, name: str) -> str:
+        """A string parameter ("" when absent)."""
+        value = self._value(name)
+        return value if isinstance(value, str) else ""
+
+    def list_of(self, name: str) -> tuple[str, ...]:
+        """A list-of-strings parameter (() when absent)."""
+        value = self._value(name)
+        return tuple(str(v) for v in value) if isinstance(value, tuple) else ()
+
+    def int_of(self, name: str) -> int:
+        """A whole-number parameter (its default when absent)."""
+        value = self._value(name)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    @property
+    def text(self) -> str:
+        """The main argument, `text` ("" for a kind without one)."""
+        return self.text_of("text") if self.has("text") else ""
 
     @property
     def pattern(self) -> re.Pattern[str]:
@@ -55,8 +100,16 @@ class Check:
 
     def label(self) -> str:
         """A short name for reports: kind, negation and main argument."""
-        arg = self.text or self.app or " > ".join(self.apps) or self.probe
-        where = f" in a {self.type}" if self.type else ""
+        arg: str = ""
+        for name in LABEL_ORDER:
+            if self.has(name):
+                value = self._value(name)
+                arg = (" > ".join(map(str, value)) if isinstance(value, tuple)
+                       else str(value))
+                if arg:
+                    break
+        kind = self.text_of("type") if self.has("type") else ""
+        where = f" in a {kind}" if kind else ""
         return f"{'not ' if self.negate else ''}{self.kind} {arg!r}{where}".rstrip()
 
 
@@ -85,18 +138,6 @@ class Finding:
     holds: bool
     detail: str
     unproven: str = ""
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    """The outcome of one check, with a detail a person can act on."""
-
-    kind: str
-    passed: bool
-    detail: str
-    negate: bool = False
-    label: str = ""
-    """The check as written, shortened (see `Check.label`)."""
 
 
 @dataclass(frozen=True)
@@ -135,14 +176,16 @@ class CheckKind:
         """Grade `check` against `evidence`, applying `negate` so that absence fails closed."""
         finding = self.find(check, evidence)
         if not check.negate:
-            return CheckResult(check.kind, finding.holds, finding.detail, False, check.label())
+            return CheckResult(kind=check.kind, passed=finding.holds, detail=finding.detail,
+                               label=check.label())
         if finding.holds:
             passed, detail = False, f"unexpectedly present: {finding.detail}"
         elif finding.unproven:
             passed, detail = False, f"absence unproven: {finding.unproven}"
         else:
             passed, detail = True, f"correctly absent: {finding.detail}"
-        return CheckResult(check.kind, passed, detail, True, check.label())
+        return CheckResult(kind=check.kind, passed=passed, detail=detail, negate=True,
+                           label=check.label())
 
 
 CHECKS: Registry[CheckKind] = Registry("check kind", "phoneshell schema --kinds")
@@ -175,14 +218,14 @@ def grade_check(check: Check, evidence: Evidence) -> CheckResult:
     return CHECKS.lookup(check.kind).grade(check, evidence)
 
 
-def other_fields(check: Check) -> tuple[object, ...]:
-    """The fields besides kind, text and negation that two checks must share to relate."""
-    return (check.app, check.apps, check.into, check.probe, check.by)
-
-
 def signature(check: Check) -> tuple[object, ...]:
     """Everything that decides what a check passes on (not where it was written)."""
-    return (check.kind, check.negate, check.text, check.type, *other_fields(check))
+    return (check.kind, check.negate, check.values)
+
+
+def others(check: Check, *but: str) -> tuple[tuple[str, ParamValue], ...]:
+    """The check's parameters except `but`: what two checks must share to relate."""
+    return tuple((name, value) for name, value in check.values if name not in but)
 
 
 def type_covered(a: Check, b: Check) -> bool:
@@ -191,9 +234,11 @@ def type_covered(a: Check, b: Check) -> bool:
     Found: an element of b's type is an element, so a without a type is covered; a with a type
     needs the same type. Proven absent: b must have looked at a's type or at every type.
     """
+    mine = a.text_of("type") if a.has("type") else ""
+    theirs = b.text_of("type") if b.has("type") else ""
     if a.negate:
-        return b.type in ("", a.type)
-    return a.type in ("", b.type)
+        return theirs in ("", mine)
+    return mine in ("", theirs)
 
 
 @dataclass(frozen=True)
@@ -223,7 +268,8 @@ class Contains:
 
     def implied(self, a: Check, b: Check) -> bool:
         """Whether any evidence passing b passes a."""
-        if a.negate != b.negate or other_fields(a) != other_fields(b) or not type_covered(a, b):
+        if (a.negate != b.negate or others(a, "text", "type") != others(b, "text", "type")
+                or not type_covered(a, b)):
             return False
         want, have = normal(a.text), normal(b.text)
         if a.negate:
@@ -245,11 +291,10 @@ class Ordered:
 
     def implied(self, a: Check, b: Check) -> bool:
         """Whether any evidence passing b passes a."""
-        if a.kind != b.kind or a.negate != b.negate or a.text != b.text:
+        if a.kind != b.kind or a.negate != b.negate or others(a, "apps") != others(b, "apps"):
             return False
-        if (a.app, a.into, a.probe, a.by) != (b.app, b.into, b.probe, b.by):
-            return False
-        short, long = (b.apps, a.apps) if a.negate else (a.apps, b.apps)
+        short, long = ((b.list_of("apps"), a.list_of("apps")) if a.negate
+                       else (a.list_of("apps"), b.list_of("apps")))
         remaining = iter(long)
         return all(any(app == got for got in remaining) for app in short)
 

@@ -68,11 +68,12 @@ def opened_in_order(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent brought the `apps` to the front in this order (a subsequence of the
     apps it brought to the front: others may come between). The app already in front when the
     agent began does not count as brought."""
+    apps = check.list_of("apps")
     timeline = foreground_timeline(evidence.agent_actions())
     brought = timeline[1:]
-    wanted = " > ".join(_short(a) for a in check.apps)
+    wanted = " > ".join(_short(a) for a in apps)
     shown = " > ".join(_short(a) for a in timeline) or "no app changes"
-    holds = _is_subsequence(check.apps, brought)
+    holds = _is_subsequence(apps, brought)
     return Finding(holds, f"apps in front during the agent's turn: {shown}; wanted {wanted}",
                    unproven=_unwatched(evidence))
 
@@ -82,31 +83,32 @@ def never_opened(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent never brought `app` to the front and never asked to launch or
     activate it. It is itself an absence, so it fails closed: without a complete audit log, or
     when an action has no recorded outcome, it cannot pass."""
-    doubt = _unwatched(evidence)
+    app, doubt = check.text_of("app"), _unwatched(evidence)
     actions = evidence.agent_actions()
     if not doubt and any(a.ok is None for a in actions):
         doubt = "an action has no recorded outcome, so what followed it is unknown"
     brought = foreground_timeline(actions)[1:]
     asked = [a for a in actions if a.kind in ("launch", "activate")
-             and a.params.get("bundle_id") == check.app]
-    if check.app in brought or asked:
+             and a.params.get("bundle_id") == app]
+    if app in brought or asked:
         how = "launched it" if asked else "brought it to the front"
         return Finding(False, f"the agent {how}: {' > '.join(_short(a) for a in brought)}")
     if doubt:
-        return Finding(False, f"cannot show {check.app} was never opened: {doubt}")
-    return Finding(True, f"{check.app} never came to the front in the agent's "
+        return Finding(False, f"cannot show {app} was never opened: {doubt}")
+    return Finding(True, f"{app} never came to the front in the agent's "
                          f"{len(actions)} action(s)")
 
 
 def _field_matches(check: Check, action: Action) -> bool:
-    if check.app and action.app_before != check.app:
+    app, into = check.text_of("app"), check.text_of("into")
+    if app and action.app_before != app:
         return False
-    if not check.into:
+    if not into:
         return True
     target = action.target
     if target is None:
         return False
-    want = check.into.strip().lower()
+    want = into.strip().lower()
     return any(want in text.lower() for text in (target.type, target.label, target.name))
 
 
@@ -142,14 +144,14 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
     before the agent typed does not count."""
     want = check.text.strip().lower()
     runs = typed_runs(evidence.agent_actions())
-    where = (f" into {check.into!r}" if check.into else "") + (
-        f" in {check.app}" if check.app else "")
+    app, into = check.text_of("app"), check.text_of("into")
+    where = (f" into {into!r}" if into else "") + (f" in {app}" if app else "")
     for action, typed in runs:
         if _field_matches(check, action) and want in typed.lower():
             return Finding(True, f"typed {shorten(typed)!r}{where}")
     seen = "; ".join(f"{shorten(t, 30)!r} into {a.target.type if a.target else '?'}"
                      for a, t in runs[-4:]) or "no typing"
-    blind = sum(1 for a, _ in runs if a.target is None and check.into)
+    blind = sum(1 for a, _ in runs if a.target is None and into)
     doubt = _unwatched(evidence) or (
         f"{blind} keystroke action(s) had no resolved field" if blind else "")
     return Finding(False, f"no keystrokes with {check.text!r}{where}; the agent typed: {seen}",
@@ -161,9 +163,9 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent tapped an element whose label, name or value contains `text`
     (in `app`, when given). Needs the bridge's tap targets; taps it could not resolve make an
     absence unproven."""
-    want = check.text.strip().lower()
+    want, app = check.text.strip().lower(), check.text_of("app")
     taps = [a for a in evidence.agent_actions() if a.kind == "tap" and a.ok is not False
-            and (not check.app or a.app_before == check.app)]
+            and (not app or a.app_before == app)]
     for action in taps:
         target = action.target
         if target and any(want in t.lower() for t in (target.label, target.name, target.value)):
@@ -197,15 +199,15 @@ def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
     """Passes when `app` came to the front from a tap in SpringBoard's search (Spotlight): the
     agent typed into SpringBoard's search field, then tapped a result (not a home-screen icon)
     that brought the app up, and never launched or activated it directly."""
-    actions = evidence.agent_actions()
+    app, actions = check.text_of("app"), evidence.agent_actions()
     direct = [a for a in actions if a.kind in ("launch", "activate", "open_url")
-              and a.params.get("bundle_id") == check.app]
+              and a.params.get("bundle_id") == app]
     if direct:
-        return Finding(False, f"the agent launched {check.app} directly ({direct[0].describe()})")
-    tap = _spotlight_tap(actions, check.app)
+        return Finding(False, f"the agent launched {app} directly ({direct[0].describe()})")
+    tap = _spotlight_tap(actions, app)
     if tap is not None:
         what = f" {tap.target.label!r}" if tap.target else ""
-        return Finding(True, f"{check.app} opened from a Spotlight result{what}")
+        return Finding(True, f"{app} opened from a Spotlight result{what}")
     shown = " > ".join(_short(a) for a in foreground_timeline(actions)) or "no app changes"
-    return Finding(False, f"{check.app} was not opened from Spotlight; apps in front: {shown}",
+    return Finding(False, f"{app} was not opened from Spotlight; apps in front: {shown}",
                    unproven=_unwatched(evidence))

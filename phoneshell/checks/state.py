@@ -43,16 +43,17 @@ def foreground_app(check: Check, evidence: Evidence) -> Finding:
 
 
 def _find_in(check: Check, captures: tuple[Capture, ...], evidence: Evidence) -> Finding:
+    only = check.text_of("type")
     for capture in captures:
         hits = [e for e in capture.source.find(check.text)
-                if not check.type or e.short_type == check.type]
+                if not only or e.short_type == only]
         if hits:
             where = "on the final screen" if capture.role == "final" else "while scrolling"
             return Finding(True, f"{check.text!r} found {where} in {hits[0].describe()}")
     final = evidence.final
     seen = final.source.summary() if final is not None else "nothing"
     scope = "on the final screen" if len(captures) <= 1 else f"in {len(captures)} sources"
-    kind = f" in a {check.type}" if check.type else ""
+    kind = f" in a {only}" if only else ""
     return Finding(False, f"{check.text!r} not found{kind} {scope}; the screen shows {seen}",
                    unproven=_unproven(evidence, captures))
 
@@ -93,11 +94,12 @@ def regex_on_screen(check: Check, evidence: Evidence) -> Finding:
     if final is None:
         return Finding(False, f"no page source was captured; wanted /{check.text}/",
                        unproven="no page source was captured")
-    hit = final.source.search(check.pattern, check.type)
+    only = check.text_of("type")
+    hit = final.source.search(check.pattern, only)
     if hit is not None:
         return Finding(True, f"/{check.text}/ matched {hit.matched!r} in the {hit.attribute} of "
                              f"{hit.element.describe()}")
-    kind = f" in a {check.type}" if check.type else ""
+    kind = f" in a {only}" if only else ""
     return Finding(False, f"/{check.text}/ matched nothing{kind} on the final screen; it shows "
                           f"{final.source.summary()}",
                    unproven=_unproven(evidence, (final,)))

@@ -11,7 +11,7 @@ from typing import Any
 from phoneshell.agents.environment import WDA_URL, claim_file_from_env, write_claim
 from phoneshell.agents.tools import tool_table
 from phoneshell.errors import PhoneshellError, RunError
-from phoneshell.evidence import CLAIM_STATUSES, Claim, ClaimStatus
+from phoneshell.records import CLAIM_STATUSES, Claim, ClaimStatus
 
 
 def add_parsers(commands: Any) -> None:
@@ -49,7 +49,7 @@ def run_finish(args: argparse.Namespace) -> int:
     path = claim_file_from_env()
     status: ClaimStatus = args.status
     try:
-        write_claim(path, Claim(status, args.answer, args.summary))
+        write_claim(path, Claim(status=status, answer=args.answer, summary=args.summary))
     except OSError as exc:
         raise RunError(f"cannot write the claim to {path}: {exc}",
                        hint="is the attempt folder still there?") from exc

@@ -8,8 +8,10 @@ import json
 from contextlib import ExitStack
 from typing import Any
 
+from phoneshell.cli.options import add_device_option
 from phoneshell.phones import usbmux
 from phoneshell.phones.doctor import diagnose, doctor_targets
+from phoneshell.phones.open import start_sim
 from phoneshell.phones.resolve import DeviceSpec
 
 EXIT_OK, EXIT_FAILED = 0, 1
@@ -24,9 +26,7 @@ def add_parsers(commands: Any) -> None:
 
     d = commands.add_parser("doctor", help="check the chain to a phone: usbmuxd, trust, WDA, "
                                            "lock, input; with the fix for each failure")
-    d.add_argument("--device", metavar="sim|URL|UDID|all",
-                   help="what to check: `sim` (a simulated iPhone started here), a WDA URL, a "
-                        "phone's udid, or all connected phones (the default)")
+    add_device_option(d, default="all connected USB phones")
     _usbmuxd_option(d)
     d.add_argument("--input-timeout", type=float, default=3.0, metavar="SECONDS",
                    help="how long a swipe may take to show on the screen (default: 3)")
@@ -93,7 +93,4 @@ def _started(target: DeviceSpec, stack: ExitStack) -> DeviceSpec:
     """The target itself, or for `sim` a simulated iPhone started for the check."""
     if target.kind != "sim":
         return target
-    from phoneshell.sim import SimServer  # the simulator is a device: started only here
-
-    sim = stack.enter_context(SimServer())
-    return dataclasses.replace(target, url=sim.url)
+    return dataclasses.replace(target, url=stack.enter_context(start_sim()))

@@ -11,13 +11,12 @@ import sys
 from pathlib import Path
 from typing import Any, cast
 
-from phoneshell.records import to_jsonable
+from phoneshell.records import plain
 from phoneshell.report import agenthorizon
-from phoneshell.report.html_page import write_html
-from phoneshell.report.junit import write_junit
 from phoneshell.report.runs import ReportError, RunRecord, load_run, load_task_paths
 from phoneshell.report.tally import Report, build_report
 from phoneshell.report.text import fraction, render_text
+from phoneshell.report.writers import WRITERS
 
 
 def add_parsers(commands: Any) -> None:
@@ -81,7 +80,7 @@ def _agenthorizon(args: argparse.Namespace, out: Any) -> tuple[bool, object]:
     if swap is not None:
         print("  the swap JSON's accuracies " + ("agree" if not problems else "DISAGREE: "
                                                  + "; ".join(problems)), file=out)
-    result = {"folder": str(folder), **cast(dict[str, object], to_jsonable(got)),
+    result = {"folder": str(folder), **cast(dict[str, object], plain(got)),
               "agrees_with_swap": None if swap is None else not problems}
     return not problems, result
 
@@ -104,15 +103,14 @@ def run_report(args: argparse.Namespace) -> int:
         report = build_report(runs)
         ok = _all_passed(report)
         if as_json:
-            document.update(cast(dict[str, object], to_jsonable(report)))
+            document.update(cast(dict[str, object], plain(report)))
         else:
             print(render_text(report), end="")
-        if args.html is not None:
-            write_html(report, runs, args.html)
-            print(f"html: {args.html}", file=notes)
-        if args.junit is not None:
-            write_junit(runs, args.junit)
-            print(f"junit: {args.junit}", file=notes)
+        for name, write in WRITERS.items():
+            path = getattr(args, name)
+            if path is not None:
+                write(report, runs, path)
+                print(f"{name}: {path}", file=notes)
     if args.agenthorizon is not None:
         agrees, scored = _agenthorizon(args, notes)
         ok = ok and agrees

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-from phoneshell.records import to_jsonable
+from phoneshell.cli.options import add_device_option, progress_printer
+from phoneshell.records import plain
 from phoneshell.runner import RunOptions, run_suite
 from phoneshell.runner.run import summary_lines
 
@@ -18,10 +18,7 @@ def add_parsers(commands: Any) -> None:
     p = commands.add_parser("run", help="run tasks on a phone and grade every attempt")
     p.add_argument("paths", nargs="*", default=["environments"], metavar="PATH",
                    help="task files or folders (default: environments)")
-    p.add_argument("--device", metavar="sim|sim:N|URL|UDID|all",
-                   help="`sim` (a simulated iPhone started here), `sim:N` (N of them, tasks "
-                        "shared out), a WDA URL, a USB phone's udid, or `all` connected phones; "
-                        "default: sim")
+    add_device_option(p)
     p.add_argument("--agent", default="solution", metavar="NAME[:ARG]",
                    help="solution (the reference finish), null (does nothing), ...")
     p.add_argument("--task", dest="tasks", action="append", default=[], metavar="GLOB",
@@ -40,9 +37,7 @@ def add_parsers(commands: Any) -> None:
 def run_run(args: argparse.Namespace) -> int:
     """Run, printing a line per attempt; exit 0 only when every attempt passed."""
     as_json = args.format == "json"
-
-    def progress(line: str) -> None:
-        print(line, file=sys.stderr if as_json else sys.stdout, flush=True)
+    progress = progress_printer(as_json)
 
     options = RunOptions(tuple(args.paths), agent=args.agent, device=args.device,
                          task_globs=tuple(args.tasks), runs_dir=args.runs,
@@ -54,7 +49,7 @@ def run_run(args: argparse.Namespace) -> int:
         print(json.dumps({"run_id": summary.run_id, "run_dir": str(summary.run_dir),
                           "passed": counts["passed"], "failed": counts["failed"],
                           "skipped": counts["skipped"], "stopped": summary.stopped,
-                          "rows": to_jsonable(summary.rows)}, indent=2))
+                          "rows": plain(summary.rows)}, indent=2))
     else:
         for line in summary_lines(summary):
             print(line)

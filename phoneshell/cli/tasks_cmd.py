@@ -11,7 +11,7 @@ from phoneshell.checks import CHECKS
 from phoneshell.evidence import load_evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.implication import describe_pairs, implied_pairs
-from phoneshell.records import to_jsonable
+from phoneshell.records import plain
 from phoneshell.tasks import STEPS, Task, TaskSet, check_tasks, load_task, load_tasks
 from phoneshell.tasks.probes import PROBES
 from phoneshell.tasks.schema import task_schema
@@ -58,7 +58,7 @@ def run_check_tasks(args: argparse.Namespace) -> int:
     warnings = [p for p in problems if p.severity == "warning"]
     if args.format == "json":
         print(json.dumps({"tasks": len(tasks), "errors": len(errors), "warnings": len(warnings),
-                          "problems": to_jsonable(problems)}, indent=2))
+                          "problems": plain(problems)}, indent=2))
     else:
         for problem in problems:
             print(problem)
@@ -123,7 +123,7 @@ def run_grade(args: argparse.Namespace) -> int:
     task = _find_task(args.task, args.tasks)
     verdict = grade(task, load_evidence(Path(args.evidence)))
     if args.format == "json":
-        print(json.dumps(to_jsonable(verdict), indent=2))
+        print(json.dumps(plain(verdict), indent=2))
     else:
         print_verdict(verdict)
     return 0 if verdict.passed else 1

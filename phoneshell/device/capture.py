@@ -12,7 +12,8 @@ from collections.abc import Iterable
 
 from phoneshell.checks import CHECKS, Check, Need
 from phoneshell.device.phone import Phone, wait_until
-from phoneshell.evidence import Capture, Claim, Evidence, Flag
+from phoneshell.evidence import Capture, Claim, Evidence
+from phoneshell.records import Flag
 from phoneshell.tree import PageSource
 
 SCROLL_LIMIT = 8

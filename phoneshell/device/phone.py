@@ -151,8 +151,8 @@ class Phone:
         info = self._get("/wda/activeAppInfo")
         if not isinstance(info, dict) or not info.get("bundleId"):
             raise DeviceError(f"WDA at {self.url} gave no foreground app: {info!r}")
-        return Foreground(str(info["bundleId"]), str(info.get("name") or ""),
-                          int(info.get("pid") or 0))
+        return Foreground(bundle_id=str(info["bundleId"]), name=str(info.get("name") or ""),
+                          pid=int(info.get("pid") or 0))
 
     def source(self) -> str:
         """The XML page source."""

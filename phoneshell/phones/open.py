@@ -22,7 +22,7 @@ from phoneshell.device import Phone
 from phoneshell.errors import DeviceError, RunError
 from phoneshell.phones.lock import DeviceLock
 from phoneshell.phones.resolve import resolve_devices
-from phoneshell.runner.results import DeviceInfo, DeviceKind
+from phoneshell.records import DeviceInfo, DeviceKind
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,8 @@ class DeviceHandle:
 
 
 @contextmanager
-def _sim_here() -> Iterator[str]:
+def start_sim() -> Iterator[str]:
+    """A simulated iPhone in this process, stopped on exit; yields its WDA URL."""
     from phoneshell.sim import SimServer  # the simulator is a device: only ever started here
 
     with SimServer() as sim:
@@ -90,8 +91,9 @@ def describe(url: str, kind: DeviceKind, label: str) -> DeviceInfo:
         raise RunError(f"cannot start the run: {exc.message}", hint=exc.hint) from exc
     udid = str((status.get("ios") or {}).get("udid", ""))
     udid_hash = hashlib.sha256(udid.encode()).hexdigest() if udid else ""
-    return DeviceInfo(kind, label, url, str(status.get("device", "")),
-                      str((status.get("os") or {}).get("version", "")), udid_hash)
+    return DeviceInfo(kind=kind, label=label, url=url, model=str(status.get("device", "")),
+                      ios=str((status.get("os") or {}).get("version", "")),
+                      udid_sha256=udid_hash)
 
 
 @contextmanager
@@ -113,7 +115,7 @@ def open_phones(spec: str | None, run_id: str) -> Iterator[tuple[list[DeviceHand
             if device.kind == "sim":
                 # One simulator shares this process; several each get their own, so they do
                 # not queue for one interpreter while the workers drive them in parallel.
-                url = stack.enter_context(_sim_process() if sims > 1 else _sim_here())
+                url = stack.enter_context(_sim_process() if sims > 1 else start_sim())
                 handles.append(DeviceHandle(url, describe(url, "sim", device.label),
                                             _installed(url)))
                 continue

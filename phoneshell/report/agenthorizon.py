@@ -19,7 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from phoneshell.records import Fields, RecordError
+from phoneshell.records import (
+    HorizonItem,
+    RecordError,
+    SwapReport,
+    SwapResult,
+    read_bytes,
+    read_lines,
+)
 from phoneshell.report.runs import ReportError
 
 EXPORT_VERSION = 1
@@ -32,31 +39,16 @@ Label = Literal["positive", "negative"]
 
 
 @dataclass(frozen=True)
-class SwapPair:
-    """One pair of `phoneshell swap --format json`."""
-
-    implied: str
-    """A: the task whose instruction (and checks) the finish is graded as."""
-    by: str
-    """B: the task whose finish was replayed."""
-    compatible: bool
-    """B's finish legitimately satisfies A's instruction (a positive item)."""
-    accepted: bool | None
-    """Grading B's finish as A passed; None when the pair was not scored (B's own finish did
-    not pass as B, or could not be replayed), which a strict score counts as wrong."""
-    skip_reason: str = ""
-    """Why the pair was not scored ("" when it was)."""
-
-
-@dataclass(frozen=True)
 class SwapResults:
-    """A swap JSON file: its pairs and the accuracies it states."""
+    """A swap JSON file, and the hash of its bytes (recorded in the export)."""
 
-    pairs: tuple[SwapPair, ...]
-    pos_accuracy: float | None
-    neg_accuracy: float | None
-    balanced_accuracy: float | None
+    report: SwapReport
     sha256: str
+
+    @property
+    def pairs(self) -> tuple[SwapResult, ...]:
+        """Every pair in the file."""
+        return self.report.pairs
 
 
 @dataclass(frozen=True)
@@ -84,47 +76,25 @@ def item_id(implied: str, by: str) -> str:
     return str(uuid.uuid5(NAMESPACE, f"{implied}<-{by}"))
 
 
-def _read_pair(f: Fields) -> SwapPair:
-    accepted = f.raw("accepted")
-    if accepted is not None and not isinstance(accepted, bool):
-        raise RecordError(f"{f.where}: field 'accepted' should be true, false or null")
-    scored = f.flag("scored", True)
-    return SwapPair(f.text("implied"), f.text("by"), f.flag("compatible"),
-                    accepted if scored else None, f.text("skip_reason", ""))
-
-
-def _figure(f: Fields, key: str) -> float | None:
-    value = f.raw(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise RecordError(f"{f.where}: field {key!r} should be a number or null, got {value!r}")
-    return float(value)
-
-
 def read_swap(path: Path) -> SwapResults:
-    """Read `phoneshell swap --format json` output (fields beyond the documented ones are
-    ignored, so a newer swap with more detail still exports).
+    """Read `phoneshell swap --format json` output (a versioned `SwapReport`).
 
     Raises:
-        ReportError: the file is missing, not JSON, lacks a field, or names a pair twice.
+        ReportError: the file is missing, not a swap report, or names a pair twice.
     """
     try:
-        raw = path.read_bytes()
-        f = Fields(json.loads(raw), str(path))
-        pairs = f.objs("pairs", _read_pair, required=True)
-        pos, neg, balanced = (_figure(f, k) for k in ("pos_accuracy", "neg_accuracy",
-                                                       "balanced_accuracy"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecordError) as exc:
-        raise ReportError(f"cannot read swap results {path}: {exc}",
+        raw = read_bytes(path)
+        report = SwapReport.parse(raw, str(path))
+    except RecordError as exc:
+        raise ReportError(f"cannot read swap results: {exc}",
                           hint="pass the output of `phoneshell swap ... --format json`") from exc
     seen: set[tuple[str, str]] = set()
-    for pair in pairs:
+    for pair in report.pairs:
         if (pair.implied, pair.by) in seen:
             raise ReportError(f"{path}: the pair {pair.implied} <- {pair.by} appears twice",
                               hint="each (implied, by) pair is one item")
         seen.add((pair.implied, pair.by))
-    return SwapResults(pairs, pos, neg, balanced, hashlib.sha256(raw).hexdigest())
+    return SwapResults(report, hashlib.sha256(raw).hexdigest())
 
 
 def export(swap: SwapResults, source: Path, folder: Path) -> Path:
@@ -147,15 +117,16 @@ def export(swap: SwapResults, source: Path, folder: Path) -> Path:
     lines = []
     for pair in swap.pairs:
         tid = item_id(pair.implied, pair.by)
+        accepted = pair.accepted if pair.scored else None
         lines.append(json.dumps({
             "trajectory_id": tid, "label": "positive" if pair.compatible else "negative",
             "original_id": pair.by, "paired_id": pair.implied, "instruction_id": pair.implied,
         }))
-        verdict = {"success": pair.accepted, "reasoning": (
+        verdict = {"success": accepted, "reasoning": (
             f"{pair.by}'s finish graded as {pair.implied}: "
-            + {True: "accepted", False: "rejected", None: "not scored"}[pair.accepted]
+            + {True: "accepted", False: "rejected", None: "not scored"}[accepted]
             + (f" ({pair.skip_reason})" if pair.skip_reason else "")),
-            "status": "ok" if pair.accepted is not None else "not_scored"}
+            "status": "ok" if accepted is not None else "not_scored"}
         (results / f"{tid}.json").write_text(json.dumps(verdict) + "\n", encoding="utf-8")
     text = "".join(line + "\n" for line in lines)
     (folder / MANIFEST).write_text(text, encoding="utf-8")
@@ -176,22 +147,17 @@ def read_manifest(path: Path) -> dict[str, Label]:
     """
     labels: dict[str, Label] = {}
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+        lines = read_lines(path, HorizonItem)
+    except RecordError as exc:
         raise ReportError(f"cannot read the label manifest {path}: {exc}") from exc
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            f = Fields(json.loads(line), f"{path} line {number}")
-            tid = f.text("trajectory_id")
-            label = f.choice("label", ("positive", "negative"))
-        except (json.JSONDecodeError, RecordError) as exc:
-            raise ReportError(f"{path} line {number}: {exc}") from exc
-        if tid in labels:
-            raise ReportError(f"{path} line {number}: id {tid} appears twice",
+    if lines.problems or lines.torn.strip():
+        raise ReportError(lines.problems[0] if lines.problems
+                          else f"{path}: the last line has no newline (cut off?)")
+    for number, item in enumerate(lines, start=1):
+        if item.trajectory_id in labels:
+            raise ReportError(f"{path}: id {item.trajectory_id} appears twice (item {number})",
                               hint="every manifest id is one item")
-        labels[tid] = "positive" if label == "positive" else "negative"
+        labels[item.trajectory_id] = item.label
     return labels
 
 
@@ -249,9 +215,9 @@ def same(x: float | None, y: float | None) -> bool:
 def disagreements(swap: SwapResults, got: Score) -> list[str]:
     """Where the strict score differs from the figures the swap JSON states ([] when none)."""
     out = []
-    for name, stated, scored in (("pos_accuracy", swap.pos_accuracy, got.pos_accuracy),
-                                 ("neg_accuracy", swap.neg_accuracy, got.neg_accuracy),
-                                 ("balanced_accuracy", swap.balanced_accuracy,
+    for name, stated, scored in (("pos_accuracy", swap.report.pos_accuracy, got.pos_accuracy),
+                                 ("neg_accuracy", swap.report.neg_accuracy, got.neg_accuracy),
+                                 ("balanced_accuracy", swap.report.balanced_accuracy,
                                   got.balanced_accuracy)):
         if not same(stated, scored):
             out.append(f"{name}: the swap JSON says {stated}, the strict score is {scored}")

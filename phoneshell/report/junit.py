@@ -13,6 +13,7 @@ from pathlib import Path
 
 from phoneshell.report.escape import xml_safe
 from phoneshell.report.runs import Attempt, RunRecord
+from phoneshell.report.tally import Report
 
 
 def _case(suite: ET.Element, attempt: Attempt) -> None:
@@ -63,6 +64,6 @@ def junit_xml(runs: Sequence[RunRecord]) -> ET.ElementTree:
     return tree
 
 
-def write_junit(runs: Sequence[RunRecord], path: Path) -> None:
-    """Write the JUnit XML file."""
+def write_junit(report: Report, runs: Sequence[RunRecord], path: Path) -> None:
+    """Write the JUnit XML file (one test case per attempt; `report` is not needed)."""
     junit_xml(runs).write(path, encoding="utf-8", xml_declaration=True)

@@ -15,8 +15,8 @@ from typing import Literal
 
 from phoneshell.audit import Action, AuditLog, actions, read_audit
 from phoneshell.errors import PhoneshellError, TaskFileError
-from phoneshell.records import RecordError
-from phoneshell.runner.results import ResultRow, RunManifest, read_results
+from phoneshell.records import RecordError, ResultRow, RunManifest, read_record
+from phoneshell.runner.folder import read_results
 from phoneshell.tasks import Task, check_tasks, load_tasks
 
 MANIFEST = "run.json"
@@ -105,7 +105,7 @@ class RunRecord:
         started before this try did, so only events from its start on are kept.
         """
         started = attempt.row.started_at
-        return actions(e for e in self.audit.events if e.run_id == self.run_id
+        return actions(e for e in self.audit.records if e.run_id == self.run_id
                        and e.task_id == attempt.task_id and e.attempt == attempt.number
                        and (not attempt.superseded or e.t >= started))
 
@@ -127,7 +127,7 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None) -> RunRecord:
         raise ReportError(f"{run_dir} is not a run folder: {path} is missing",
                           hint="pass folders made by `phoneshell run`, e.g. runs/<run_id>")
     try:
-        manifest = RunManifest.load(path)
+        manifest = read_record(path, RunManifest)
         rows = read_results(run_dir / RESULTS)
     except RecordError as exc:
         raise ReportError(str(exc), hint="docs/runs.md describes run.json and "
@@ -157,7 +157,7 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None) -> RunRecord:
                             "instruction and tags are not shown (pass the files the run used "
                             "with --tasks)")
     log = read_audit(run_dir / AUDIT)
-    if log.problems or log.torn_tail:
+    if log.problems or log.torn:
         warnings.append(f"{run_dir / AUDIT}: "
                         + (log.problems[0] if log.problems else "its last line is torn")
                         + "; timelines may miss actions")

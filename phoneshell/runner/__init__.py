@@ -1,7 +1,8 @@
 """Runs: attempts of tasks against a phone, recorded in a run folder (run.json, results.jsonl)."""
 
+from phoneshell.records import ResultRow, RunManifest
 from phoneshell.runner.attempt import AttemptPlan, AttemptResult, Rig, run_attempt
-from phoneshell.runner.results import ResultRow, RunManifest, read_results
+from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, RunSummary, run_suite
 
 __all__ = ["AttemptPlan", "AttemptResult", "ResultRow", "Rig", "RunManifest", "RunOptions",

@@ -13,7 +13,6 @@ its failure is recorded.
 
 from __future__ import annotations
 
-import json
 import time
 import traceback
 from dataclasses import dataclass, replace
@@ -21,17 +20,23 @@ from pathlib import Path
 
 from bridge import BridgeServer
 from phoneshell.agents import Agent, AgentContext, AgentResult
-from phoneshell.audit import AuditEvent, audit_size, read_audit
+from phoneshell.audit import audit_size, read_audit
 from phoneshell.checks import Need
-from phoneshell.device import Phone, capture_evidence, needs_of, run_step, run_steps
+from phoneshell.device import (
+    Phone,
+    ProbeError,
+    capture_evidence,
+    needs_of,
+    run_probe,
+    run_step,
+    run_steps,
+)
 from phoneshell.device.input_probe import probe_input
 from phoneshell.device.phone import SPRINGBOARD
-from phoneshell.device.probes import ProbeError, run_probe
 from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, RunError, StepError
 from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_evidence
 from phoneshell.grade import Verdict, grade
-from phoneshell.records import to_jsonable
-from phoneshell.runner.results import RESULT_VERSION, Outcome, ResultRow, Teardown
+from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, write_record
 from phoneshell.tasks import Task
 
 
@@ -64,7 +69,7 @@ class Rig:
         outcome line was written, before this is read.
         """
         log = read_audit(plan.run_dir / "audit.jsonl", mark)
-        return tuple(e for e in log.events if e.task_id == plan.task.id
+        return tuple(e for e in log.records if e.task_id == plan.task.id
                      and e.attempt == plan.attempt and e.run_id == plan.run_id)
 
 
@@ -174,15 +179,15 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
     rig.enter(plan, "probe")
     after = _count(rig, tuple(before))
     # every "before" count was taken (else the attempt was skipped): errors are the after's
-    probes = tuple(ProbeReading(n.name, n.arg, before[n][0], after[n][0], after[n][1])
-                   for n in before)
+    probes = tuple(ProbeReading(name=n.name, arg=n.arg, before=before[n][0], after=after[n][0],
+                                error=after[n][1]) for n in before)
     reads = []
     for need in (n for n in needs if n.what == "read"):
         try:
-            reads.append(DeviceRead(need.name, need.arg, str(run_probe(rig.phone, need.name,
-                                                                        need.arg))))
+            value = str(run_probe(rig.phone, need.name, need.arg))
+            reads.append(DeviceRead(probe=need.name, arg=need.arg, value=value))
         except ProbeError as exc:
-            reads.append(DeviceRead(need.name, need.arg, None, exc.message))
+            reads.append(DeviceRead(probe=need.name, arg=need.arg, error=exc.message))
     return replace(evidence, flags=frozenset(flags), probes=probes, reads=tuple(reads),
                    events=rig.audit_slice(plan, mark), audited=True)
 
@@ -199,7 +204,7 @@ def _teardown(phone: Phone, task: Task, folder: Path) -> Teardown:
             with (folder / "traceback.txt").open("a") as out:
                 out.write(traceback.format_exc())
             errors.append(f"harness error in {step.describe()} ({type(exc).__name__}): {exc}")
-    return Teardown(not errors, "; ".join(errors))
+    return Teardown(ok=not errors, error="; ".join(errors))
 
 
 @dataclass(frozen=True)
@@ -241,7 +246,6 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         save_evidence(evidence, folder / "evidence")
         evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
         verdict = grade(task, evidence)
-        (folder / "verdict.json").write_text(json.dumps(to_jsonable(verdict), indent=2) + "\n")
         if not evidence.final or not evidence.final.source.complete:
             raise _Skip("the phone sent only cut-off page sources at capture, so the end state "
                         "cannot be graded (a rig fault)")
@@ -261,21 +265,34 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
     finally:
         rig.enter(plan, "teardown")
         teardown = (_teardown(phone, task, folder) if not rig_down
-                    else Teardown(False, "not run: the rig is down"))
+                    else Teardown(ok=False, error="not run: the rig is down"))
         rig.bridge.clear_context()
-    scored = not skip_reason and verdict is not None
-    passed = bool(scored and verdict and verdict.passed
-                  and not (result.timed_out or result.out_of_turns))
-    outcome: Outcome = "skipped" if not scored else "passed" if passed else "failed"
+    if skip_reason:
+        verdict = None
+    elif verdict is not None:
+        verdict = overrule(verdict, result)
+        write_record(folder / "verdict.json", verdict)  # written once the outcome is known
+    passed = verdict is not None and verdict.passed
+    outcome: Outcome = "skipped" if verdict is None else "passed" if passed else "failed"
     row = ResultRow(
-        v=RESULT_VERSION, run_id=plan.run_id, task_id=task.id, attempt=plan.attempt,
-        agent=agent.name, outcome=outcome, passed=passed, skipped=not scored,
+        run_id=plan.run_id, task_id=task.id, attempt=plan.attempt,
+        agent=agent.name, outcome=outcome, passed=passed, skipped=verdict is None,
         skip_reason=skip_reason, checks=verdict.results if verdict else (), claim=result.claim,
         started_at=started, seconds=round(time.time() - started, 3), turns=result.turns,
         timed_out=result.timed_out, out_of_turns=result.out_of_turns, error=result.error,
         error_type=error_type, teardown=teardown, evidence=evidence_dir,
         task_sha256=task.sha256, device=plan.device)
-    return AttemptResult(row, rig_down, evidence if scored else None)
+    return AttemptResult(row, rig_down, evidence if verdict is not None else None)
+
+
+def overrule(verdict: Verdict, result: AgentResult) -> Verdict:
+    """The verdict of the attempt: a timed-out or out-of-turns agent never passes, whatever its
+    checks say, and the verdict says why."""
+    why = ("the agent ran out of time" if result.timed_out
+           else "the agent ran out of turns" if result.out_of_turns else "")
+    if not why:
+        return verdict
+    return verdict.model_copy(update={"passed": False, "overruled": why})
 
 
 def _ran(result: AgentResult, events: tuple[AuditEvent, ...]) -> AgentResult:
@@ -285,4 +302,4 @@ def _ran(result: AgentResult, events: tuple[AuditEvent, ...]) -> AgentResult:
     if result.ran or not acted:
         return result
     summary = f"the agent acted on the phone, then stopped: {result.error or 'no reason'}"
-    return replace(result, ran=True, claim=result.claim or Claim("failed", summary=summary))
+    return replace(result, ran=True, claim=result.claim or Claim(status="failed", summary=summary))

@@ -7,19 +7,21 @@ from __future__ import annotations
 import secrets
 import subprocess
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from phoneshell import __version__
 from phoneshell.errors import RunError
-from phoneshell.records import RecordError
-from phoneshell.runner.results import (
-    RUN_VERSION,
+from phoneshell.records import (
     DeviceInfo,
+    RecordError,
     ResultRow,
     RunManifest,
     TaskRef,
-    read_results,
+    append_line,
+    read_lines,
+    read_record,
+    write_record,
 )
 from phoneshell.tasks import Task
 
@@ -73,11 +75,11 @@ def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...
                        hint=f"continue it with --resume {run_id}, or choose another --run-id")
     run_dir.mkdir(parents=True, exist_ok=True)
     manifest = RunManifest(
-        version=RUN_VERSION, run_id=run_id, started_at=time.time(),
+        run_id=run_id, started_at=time.time(),
         phoneshell_version=__version__, git_commit=git_commit(), agent=agent, paths=paths,
         task_globs=task_globs, repeat=repeat, devices=tuple(devices),
-        tasks=tuple(TaskRef(t.id, t.file, t.sha256) for t in tasks))
-    manifest.write(run_dir / MANIFEST)
+        tasks=tuple(TaskRef(id=t.id, file=t.file, sha256=t.sha256) for t in tasks))
+    write_record(run_dir / MANIFEST, manifest)
     return RunFolder(run_dir, manifest, frozenset(), {})
 
 
@@ -88,7 +90,7 @@ def load_manifest(runs_dir: Path, run_id: str) -> RunManifest:
         raise RunError(f"no run {run_id} in {runs_dir} ({path} is missing)",
                        hint="`ls` the runs folder, or pass --runs DIR")
     try:
-        return RunManifest.load(path)
+        return read_record(path, RunManifest)
     except RecordError as exc:
         raise RunError(str(exc), hint="run.json is written by phoneshell run; "
                                       "docs/runs.md describes it") from exc
@@ -118,9 +120,26 @@ def resume_folder(runs_dir: Path, manifest: RunManifest, tasks: list[Task],
         rows = read_results(run_dir / RESULTS)
     except RecordError as exc:
         raise RunError(str(exc), hint="results.jsonl is damaged; start a new run") from exc
-    manifest = replace(manifest, resumed_at=(*manifest.resumed_at, time.time()))
-    manifest.write(run_dir / MANIFEST)
+    manifest = manifest.model_copy(update={"resumed_at": (*manifest.resumed_at, time.time())})
+    write_record(run_dir / MANIFEST, manifest)
     return RunFolder(run_dir, manifest, _scored(rows), _tries(rows))
+
+
+def append_result(path: Path, row: ResultRow) -> None:
+    """Append one results row, on disk (fsynced) before returning."""
+    append_line(path, row)
+
+
+def read_results(path: Path) -> list[ResultRow]:
+    """Every row of a results.jsonl (a torn last line, from a crash, is no row).
+
+    Raises:
+        RecordError: a whole line does not match the schema.
+    """
+    lines = read_lines(path, ResultRow)
+    if lines.problems:
+        raise RecordError(lines.problems[0])
+    return list(lines)
 
 
 def _scored(rows: list[ResultRow]) -> frozenset[tuple[str, int]]:

@@ -21,16 +21,18 @@ from phoneshell.agents import make_agent
 from phoneshell.device import Phone
 from phoneshell.errors import RunError
 from phoneshell.phones.open import DeviceHandle, open_phones
+from phoneshell.records import ResultRow
 from phoneshell.runner.attempt import AttemptPlan, Rig, RigDown, require_rig, run_attempt
 from phoneshell.runner.folder import (
     RESULTS,
     RunFolder,
+    append_result,
     create_folder,
     load_manifest,
     new_run_id,
+    read_results,
     resume_folder,
 )
-from phoneshell.runner.results import ResultRow, append_result, read_results
 from phoneshell.tasks import Task, load_tasks
 
 Progress = Callable[[str], None]

@@ -19,7 +19,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from phoneshell.checks import CHECKS, Check, CheckKind
 from phoneshell.errors import Problem, TaskFileError, UnknownName
-from phoneshell.params import Param
+from phoneshell.params import Param, ParamValue
 from phoneshell.registry import close_matches
 from phoneshell.tasks.model import (
     DEFAULT_MAX_STEPS,
@@ -125,13 +125,10 @@ def read_check(f: NodeFile, node: Node, task_app: str) -> Check:
     if kind.probe_kind:
         _check_probe(f, keys["probe"][1] if "probe" in keys else node, str(values["probe"]),
                      kind.name, kind.probe_kind)
-    return Check(kind=kind.name, text=str(values.get("text", "")),
-                 negate=bool(values.get("negate", False)), note=str(values.get("note", "")),
-                 app=str(values.get("app", "")),
-                 apps=cast(tuple[str, ...], values.get("apps", ())),
-                 into=str(values.get("into", "")), probe=str(values.get("probe", "")),
-                 by=cast(int, values.get("by", 0)), type=str(values.get("type", "")),
-                 file=f.path, line=f.line(node))
+    negate, note = bool(values.pop("negate", False)), str(values.pop("note", ""))
+    text = values.pop("text", None)
+    return Check.make(kind.name, None if text is None else str(text), negate=negate, note=note,
+                      file=f.path, line=f.line(node), **cast(dict[str, ParamValue], values))
 
 
 def read_step(f: NodeFile, node: Node, where: StepList) -> Step:

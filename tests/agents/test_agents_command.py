@@ -19,9 +19,10 @@ from bridge import BridgeServer
 from phoneshell.agents import make_agent
 from phoneshell.agents.environment import CLAIM_FILE, VARIABLES, read_claim_file
 from phoneshell.device import Phone
+from phoneshell.records import ResultRow
 from phoneshell.runner import AttemptPlan, run_attempt
 from phoneshell.runner.attempt import Rig
-from phoneshell.runner.results import ResultRow, read_results
+from phoneshell.runner.folder import read_results
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from phoneshell.agents import AGENTS
 from phoneshell.agents.environment import VARIABLES
 from phoneshell.agents.tools import tool_table
-from phoneshell.evidence import CLAIM_STATUSES
+from phoneshell.records import CLAIM_STATUSES
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENTS_MD = (ROOT / "docs" / "agents.md").read_text()

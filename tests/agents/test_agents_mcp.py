@@ -120,7 +120,7 @@ def test_three_suite_tasks_through_mcp_with_every_action_audited(
         assert row.claim is not None and row.claim.status == "done"
     assert rows[0].claim.answer == "MQ163LL/A"  # type: ignore[union-attr]
     assert [r.turns for r in rows] == [5, 8, 6]  # the first observe, the script's moves, done
-    events = [e for e in read_audit(tmp_path / "R" / "audit.jsonl").events
+    events = [e for e in read_audit(tmp_path / "R" / "audit.jsonl").records
               if e.phase == "agent" and e.stage == "intent"]
     kinds = {t: [e.kind for e in events if e.task_id == t] for t in THREE}
     assert kinds == {"settings.about.serial": ["launch", "tap", "tap"],

@@ -17,9 +17,9 @@ from phoneshell.agents import make_agent
 from phoneshell.audit import read_audit
 from phoneshell.device import Phone
 from phoneshell.errors import RunError
+from phoneshell.records import ResultRow
 from phoneshell.runner import AttemptPlan, RunOptions, run_attempt, run_suite
 from phoneshell.runner.attempt import Rig
-from phoneshell.runner.results import ResultRow
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
@@ -54,7 +54,7 @@ def attempt(tmp_path: Path, task: Task, agent_spec: str) -> ResultRow:
 
 
 def agent_events(run_dir: Path, task_id: str) -> list[dict[str, object]]:
-    return [{"kind": e.kind, **e.params} for e in read_audit(run_dir / "audit.jsonl").events
+    return [{"kind": e.kind, **e.params} for e in read_audit(run_dir / "audit.jsonl").records
             if e.task_id == task_id and e.phase == "agent" and e.stage == "intent"]
 
 

@@ -33,7 +33,7 @@ def tools(bridge: BridgeServer) -> PhoneTools:
 
 def taps(bridge: BridgeServer, tmp_path: Path) -> list[tuple[object, object]]:
     log = read_audit(tmp_path / "R" / "audit.jsonl")
-    return [(e.params["x"], e.params["y"]) for e in log.events
+    return [(e.params["x"], e.params["y"]) for e in log.records
             if e.kind == "tap" and e.stage == "intent"]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bridge.actions import classify, split_path
-from phoneshell.audit import ACTION_KINDS
+from phoneshell.records import ACTION_KINDS
 
 S = "/session/CA43AE24-8138-490F-9898-B8BF4D60C5AF"
 W3C = "element-6066-11e4-a52e-4f735466cecf"

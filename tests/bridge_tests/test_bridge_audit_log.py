@@ -20,14 +20,14 @@ from phoneshell.sim import SimServer
 def test_intent_and_outcome_share_a_seq_and_read_back(tmp_path: Path) -> None:
     writer = AuditWriter(tmp_path)
     ctx = make_context("r1", "settings.wifi", 2, "agent")
-    target = Target("XCUIElementTypeButton", label="Wi-Fi")
+    target = Target(type="XCUIElementTypeButton", label="Wi-Fi")
     intent = writer.write_intent(ctx, "tap", {"x": 1, "y": 2}, "com.apple.Preferences", target)
     writer.write_outcome(intent, "com.apple.Preferences", True, "")
     log = read_audit(tmp_path / "r1" / "audit.jsonl")
-    assert log.problems == () and log.torn_tail == ""
-    assert [(e.seq, e.stage, e.task_id, e.attempt, e.phase) for e in log.events] == [
+    assert log.problems == () and log.torn == ""
+    assert [(e.seq, e.stage, e.task_id, e.attempt, e.phase) for e in log.records] == [
         (1, "intent", "settings.wifi", 2, "agent"), (1, "outcome", "settings.wifi", 2, "agent")]
-    (action,) = actions(log.events)
+    (action,) = actions(log.records)
     assert action.target == target and action.ok is True and action.params == {"x": 1, "y": 2}
     writer.close()
 
@@ -35,7 +35,7 @@ def test_intent_and_outcome_share_a_seq_and_read_back(tmp_path: Path) -> None:
 def test_unscoped_actions_go_to_the_unscoped_run(tmp_path: Path) -> None:
     writer = AuditWriter(tmp_path)
     writer.write_intent(UNSCOPED, "home", {}, "", None)
-    (event,) = read_audit(tmp_path / "unscoped" / "audit.jsonl").events
+    (event,) = read_audit(tmp_path / "unscoped" / "audit.jsonl").records
     assert (event.run_id, event.phase, event.task_id, event.attempt) == (
         "unscoped", "unscoped", "", 0)
     writer.close()
@@ -64,8 +64,8 @@ def test_a_torn_tail_is_left_on_its_own_line(tmp_path: Path) -> None:
     assert writer.write_intent(ctx, "home", {}, "", None).seq == 2
     writer.close()
     log = read_audit(path)
-    assert [e.seq for e in log.events] == [1, 2] and log.torn_tail == ""
-    assert len(log.problems) == 1 and "line 2: not JSON" in log.problems[0]
+    assert [e.seq for e in log.records] == [1, 2] and log.torn == ""
+    assert len(log.problems) == 1 and "line 2: not valid JSON" in log.problems[0]
 
 
 def test_seq_is_unique_and_lines_whole_under_concurrent_writers(tmp_path: Path) -> None:
@@ -85,10 +85,10 @@ def test_seq_is_unique_and_lines_whole_under_concurrent_writers(tmp_path: Path) 
         thread.join()
     writer.close()
     log = read_audit(tmp_path / "r" / "audit.jsonl")
-    assert log.problems == () and len(log.events) == 600
-    intents = [e.seq for e in log.events if e.stage == "intent"]
+    assert log.problems == () and len(log.records) == 600
+    intents = [e.seq for e in log.records if e.stage == "intent"]
     assert intents == sorted(intents) == list(range(1, 301))
-    assert all(a.ok for a in actions(log.events))
+    assert all(a.ok for a in actions(log.records))
 
 
 def test_an_unwritable_log_refuses_and_names_the_file(tmp_path: Path) -> None:
@@ -116,7 +116,7 @@ def test_fsync_mode_writes_the_same_lines(tmp_path: Path) -> None:
     writer = AuditWriter(tmp_path, fsync=True)
     writer.write_intent(make_context("r", "t", 1, "agent"), "home", {}, "", None)
     writer.close()
-    assert len(read_audit(tmp_path / "r" / "audit.jsonl").events) == 1
+    assert len(read_audit(tmp_path / "r" / "audit.jsonl").records) == 1
 
 
 def test_bridges_of_a_process_share_one_writer_per_runs_folder(tmp_path: Path) -> None:
@@ -153,8 +153,8 @@ def test_only_the_most_recently_written_run_files_stay_open(tmp_path: Path) -> N
     assert open_audit_fds(tmp_path) == 0
     for n in range(20):
         log = read_audit(tmp_path / f"r{n}" / "audit.jsonl")
-        assert log.problems == () and log.torn_tail == ""
-        assert [e.seq for e in log.events] == ([1, 1, 2] if n == 0 else [1, 1])
+        assert log.problems == () and log.torn == ""
+        assert [e.seq for e in log.records] == ([1, 1, 2] if n == 0 else [1, 1])
 
 
 def test_a_run_file_changed_while_closed_is_read_again(tmp_path: Path) -> None:
@@ -171,7 +171,7 @@ def test_a_run_file_changed_while_closed_is_read_again(tmp_path: Path) -> None:
     assert writer.write_intent(first, "home", {}, "", None).seq == 3
     writer.close()
     log = read_audit(tmp_path / "r" / "audit.jsonl")
-    assert [e.seq for e in log.events] == [1, 2, 3] and log.torn_tail == ""
+    assert [e.seq for e in log.records] == [1, 2, 3] and log.torn == ""
     assert len(log.problems) == 1  # the fragment, alone on its line
 
 
@@ -193,10 +193,10 @@ def test_lines_stay_whole_while_many_runs_share_few_descriptors(tmp_path: Path) 
     writer.close()
     for n in range(6):
         log = read_audit(tmp_path / f"r{n}" / "audit.jsonl")
-        assert log.problems == () and log.torn_tail == "" and len(log.events) == 80
-        intents = [e.seq for e in log.events if e.stage == "intent"]
+        assert log.problems == () and log.torn == "" and len(log.records) == 80
+        intents = [e.seq for e in log.records if e.stage == "intent"]
         assert intents == list(range(1, 41))
-        assert all(a.ok for a in actions(log.events))
+        assert all(a.ok for a in actions(log.records))
 
 
 def test_a_serving_bridge_closes_the_files_of_quiet_runs(sim: SimServer, tmp_path: Path) -> None:
@@ -210,7 +210,7 @@ def test_a_serving_bridge_closes_the_files_of_quiet_runs(sim: SimServer, tmp_pat
         assert writer.open_runs() == ("quiet",)
         wait_for(lambda: writer.open_runs() == (), what="the idle file to be closed")
         client.home()  # reopened on demand, seq continued
-        assert [e.seq for e in read_audit(runs / "quiet" / "audit.jsonl").events] == [
+        assert [e.seq for e in read_audit(runs / "quiet" / "audit.jsonl").records] == [
             1, 1, 2, 2]
     finally:
         bridge.stop()

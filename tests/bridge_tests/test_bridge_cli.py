@@ -42,7 +42,7 @@ def test_the_standalone_bridge_serves_logs_and_stops_on_sigterm(sim: SimServer,
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
-    (launch,) = [e for e in read_audit(runs / "unscoped" / "audit.jsonl").events
+    (launch,) = [e for e in read_audit(runs / "unscoped" / "audit.jsonl").records
                  if e.stage == "intent"]
     assert (launch.kind, launch.params["bundle_id"]) == ("launch", "com.apple.calculator")
 
@@ -70,7 +70,7 @@ def test_with_a_control_token_the_context_routes_move_actions_to_a_run(sim: SimS
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=30)
-    (launch,) = [e for e in read_audit(runs / "R1" / "audit.jsonl").events
+    (launch,) = [e for e in read_audit(runs / "R1" / "audit.jsonl").records
                  if e.stage == "intent"]
     assert (launch.task_id, launch.phase, launch.kind) == ("t", "agent", "launch")
     assert not (runs / "unscoped").exists()

@@ -125,7 +125,7 @@ def test_sigkill_mid_burst_leaves_every_received_tap_in_the_log(sim: SimServer,
     assert 150 <= len(received) < TAPS
     log = read_audit(runs / "kill9" / "audit.jsonl")  # never raises; a torn tail is reported
     assert log.problems == ()
-    intents = [e for e in log.events if e.stage == "intent"]
+    intents = [e for e in log.records if e.stage == "intent"]
     logged = {(e.params["x"], e.params["y"]) for e in intents if e.kind == "tap"}
     missing = [point for point in received if point not in logged]
     assert missing == []

@@ -138,7 +138,7 @@ def test_a_full_disk_refuses_actions(sim: SimServer, tmp_path: Path) -> None:
         status, _, data = request(bridge.url, "POST", "/wda/homescreen")
         assert status == 500 and "No space left" in json.loads(data)["value"]["message"]
         assert request(bridge.url, "GET", "/status")[0] == 200
-        assert read_audit(runs / "unscoped" / "audit.jsonl").events == ()
+        assert read_audit(runs / "unscoped" / "audit.jsonl").records == ()
     finally:
         bridge.stop()
         writer.close()

@@ -16,6 +16,11 @@ SETTINGS, CALCULATOR, SPRINGBOARD = "com.apple.Preferences", "com.apple.calculat
     "com.apple.springboard"
 
 
+def tgt(kind: str, label: str = "", name: str = "", value: str = "") -> Target:
+    """A target by its fields in order: type, label, name, value."""
+    return Target(type=kind, label=label, name=name, value=value)
+
+
 def last(rig: Rig, run_id: str = "unscoped") -> Action:
     """The last action of a run, intent joined with outcome."""
     return actions(rig.events(run_id))[-1]
@@ -240,7 +245,7 @@ def test_key_taps_are_masked_while_a_secure_field_has_focus(rig: Rig) -> None:
     session(className="Key", label="t").get(timeout=5).tap()  # and by element id
     keys = actions(rig.events())[-4:]
     assert [(k.kind, k.ok) for k in keys] == [("tap", True)] * 4
-    assert [k.target for k in keys] == [Target("XCUIElementTypeKey", "***", "***", "***")] * 4
+    assert [k.target for k in keys] == [tgt("XCUIElementTypeKey", "***", "***", "***")] * 4
     assert rig.sim.phone.focused is not None and rig.sim.phone.focused.text == "hunt"
     text = (rig.runs / "unscoped" / "audit.jsonl").read_text()
     assert all(f'"label":"{c}"' not in text for c in "hunt")
@@ -253,7 +258,7 @@ def test_typing_into_an_element_names_that_element_not_the_key_drawn_over_it(rig
     pin.set_text("4321")
     typed = last(rig)
     assert (typed.kind, typed.ok, typed.params["text"]) == ("type", True, "***")
-    assert typed.target == Target("XCUIElementTypeSecureTextField", "pin", "pin", "***")
+    assert typed.target == tgt("XCUIElementTypeSecureTextField", "pin", "pin", "***")
     user = session(name="user").get(timeout=5)
     user.set_text("alice")
     plain = last(rig)

@@ -44,7 +44,7 @@ TREE = node("Application", 0, 0, 402, 874,
 def test_the_deepest_visible_element_under_a_point() -> None:
     hit = node_at(TREE, 70, 315)
     assert hit is not None and to_target(hit) == Target(
-        "XCUIElementTypeStaticText", label="Wi-Fi", name="Wi-Fi", value="Wi-Fi")
+        type="XCUIElementTypeStaticText", label="Wi-Fi", name="Wi-Fi", value="Wi-Fi")
     cell = node_at(TREE, 300, 320)  # inside the cell, beside its text; the hidden twin ignored
     assert cell is not None and cell["name"] == "com.apple.settings.wifi"
     done = node_at(TREE, 360, 810)  # a child outside its zero-size container is still found
@@ -56,7 +56,8 @@ def test_the_deepest_visible_element_under_a_point() -> None:
 def test_the_focused_field_and_secure_masking() -> None:
     field = focused_node(TREE)
     assert field is not None and is_secure(field)
-    assert to_target(field) == Target("XCUIElementTypeSecureTextField", name="pass", value=MASK)
+    assert to_target(field) == Target(type="XCUIElementTypeSecureTextField", name="pass",
+                                      value=MASK)
     assert not is_secure(node("TextField", 0, 0, 1, 1))
     assert is_secure(node("TextField", 0, 0, 1, 1, isSecure="1"))
     assert focused_node(node("Application", 0, 0, 1, 1)) is None
@@ -72,10 +73,10 @@ def test_a_key_is_masked_unless_a_plain_field_is_known_to_have_focus() -> None:
     plain = keyboard_over(node("TextField", 16, 150, 370, 44, name="user", isFocused="1"))
     secret = keyboard_over(node("SecureTextField", 16, 210, 370, 44, name="pw", isFocused="1"))
     unknown = keyboard_over(node("TextField", 16, 150, 370, 44, name="user"))
-    masked = Target("XCUIElementTypeKey", label=MASK, name=MASK, value=MASK)
+    masked = Target(type="XCUIElementTypeKey", label=MASK, name=MASK, value=MASK)
     key = node_at(plain, 240, 660)
     assert key is not None
-    assert target_in(plain, key) == Target("XCUIElementTypeKey", label="h", name="h")
+    assert target_in(plain, key) == Target(type="XCUIElementTypeKey", label="h", name="h")
     assert (keys_are_secret(plain), keys_are_secret(secret), keys_are_secret(unknown)) == (
         False, True, True)
     assert target_in(secret, key) == target_in(unknown, key) == masked

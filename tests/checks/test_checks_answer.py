@@ -9,7 +9,7 @@ from phoneshell.evidence import Claim, Evidence
 
 
 def answer_check(text: str, negate: bool = False) -> Check:
-    return Check("answer_contains", text, negate=negate)
+    return Check.make("answer_contains", text, negate=negate)
 
 
 def test_answer_contains_ignores_case_and_space() -> None:
@@ -28,7 +28,7 @@ def test_answer_contains_reads_the_whole_answer() -> None:
 
 
 def test_answer_contains_never_reads_the_summary() -> None:
-    ev = Evidence("t", 1.0, claim=Claim("done", answer="", summary="the word was MERIDIAN"))
+    ev = Evidence("t", 1.0, claim=Claim(status="done", answer="", summary="the word was MERIDIAN"))
     result = grade_check(answer_check("MERIDIAN"), ev)
     assert not result.passed and "answer is empty" in result.detail and "summary" in result.detail
 
@@ -46,13 +46,15 @@ def test_negated_answer_contains() -> None:
 
 
 def device_check() -> Check:
-    return Check("answer_matches_device", "General > About > Model Number", probe="settings_value")
+    return Check.make("answer_matches_device", "General > About > Model Number",
+                      probe="settings_value")
 
 
 def with_read(answer: str | None, value: str | None, error: str = "") -> Evidence:
     from phoneshell.evidence import DeviceRead
-    claim = Claim("done", answer=answer) if answer is not None else None
-    read = DeviceRead("settings_value", "General > About > Model Number", value, error)
+    claim = Claim(status="done", answer=answer) if answer is not None else None
+    read = DeviceRead(probe="settings_value", arg="General > About > Model Number", value=value,
+                      error=error)
     return Evidence("t", 1.0, claim=claim, reads=(read,))
 
 
@@ -74,7 +76,7 @@ def test_an_unread_device_value_fails_with_the_reason() -> None:
 
 
 def test_a_negated_device_match_fails_closed_when_the_value_was_not_read() -> None:
-    negated = Check("answer_matches_device", "General > About > Model Number",
+    negated = Check.make("answer_matches_device", "General > About > Model Number",
                     probe="settings_value", negate=True)
     assert grade_check(negated, with_read("A3256LL/A", "MQ163LL/A")).passed
     assert not grade_check(negated, with_read("MQ163LL/A", "MQ163LL/A")).passed

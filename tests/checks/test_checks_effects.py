@@ -11,11 +11,13 @@ TITLE = "phoneshell benchmark"
 
 
 def ev(before: int | None, after: int | None, error: str = "") -> Evidence:
-    return Evidence("t", 1.0, probes=(ProbeReading("notes_titled", TITLE, before, after, error),))
+    reading = ProbeReading(name="notes_titled", arg=TITLE, before=before, after=after, error=error)
+    return Evidence("t", 1.0, probes=(reading,))
 
 
 def grade(kind: str, evidence: Evidence, by: int = 0) -> tuple[bool, str]:
-    result = grade_check(Check(kind, TITLE, probe="notes_titled", by=by), evidence)
+    counted = {"by": by} if by else {}  # `by` is a parameter of increases and decreases only
+    result = grade_check(Check.make(kind, TITLE, probe="notes_titled", **counted), evidence)
     return result.passed, result.detail
 
 

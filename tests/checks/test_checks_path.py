@@ -14,6 +14,11 @@ SB, CALC, SAFARI, PREFS = ("com.apple.springboard", "com.apple.calculator",
                            "com.apple.mobilesafari", "com.apple.Preferences")
 
 
+def tgt(kind: str, label: str = "", name: str = "", value: str = "") -> Target:
+    """A target by its fields in order: type, label, name, value."""
+    return Target(type=kind, label=label, name=name, value=value)
+
+
 def act(seq: int, kind: str, before: str, after: str | None, phase: str = "agent",
         target: Target | None = None, **params: object) -> list[AuditEvent]:
     """One action as the bridge logs it: an intent line, then (unless after is None) an outcome."""
@@ -32,15 +37,15 @@ def log(*actions: list[AuditEvent], audited: bool = True,
 
 
 def grade(kind: str, ev: Evidence, negate: bool = False, **fields: object) -> tuple[bool, str]:
-    result = grade_check(Check(kind, negate=negate, **fields), ev)  # type: ignore[arg-type]
+    result = grade_check(Check.make(kind, negate=negate, **fields), ev)  # type: ignore[arg-type]
     return result.passed, result.detail
 
 
 SWITCH = [act(1, "launch", SB, CALC, bundle_id=CALC), act(2, "home", CALC, SB),
-          act(3, "tap", SB, SAFARI, target=Target("XCUIElementTypeIcon", "Safari")),
+          act(3, "tap", SB, SAFARI, target=tgt("XCUIElementTypeIcon", "Safari")),
           act(4, "launch", SAFARI, CALC, bundle_id=CALC)]
 PLAIN_CALC = [act(1, "launch", SB, CALC, bundle_id=CALC),
-              act(2, "tap", CALC, CALC, target=Target("XCUIElementTypeButton", "4"))]
+              act(2, "tap", CALC, CALC, target=tgt("XCUIElementTypeButton", "4"))]
 
 
 # opened_in_order -------------------------------------------------------------------------------
@@ -65,7 +70,7 @@ def test_opened_in_order_ignores_setup_and_the_app_already_in_front() -> None:
 
 
 def test_opened_in_order_sees_a_change_only_the_next_action_noticed() -> None:
-    late = log(act(1, "tap", SB, SB, target=Target("XCUIElementTypeIcon", "Safari")),
+    late = log(act(1, "tap", SB, SB, target=tgt("XCUIElementTypeIcon", "Safari")),
                act(2, "tap", SAFARI, SAFARI))  # the switch showed only at the next read
     assert grade("opened_in_order", late, apps=(SAFARI,))[0]
 
@@ -96,12 +101,12 @@ def test_never_opened_fails_closed_on_partial_logs() -> None:
 
 # typed_into ---------------------------------------------------------------------------------
 
-SEARCH = Target("XCUIElementTypeSearchField", "Search", "Search", "")
+SEARCH = tgt("XCUIElementTypeSearchField", "Search", "Search", "")
 
 
 def test_typed_into_adds_up_keystrokes_into_one_field() -> None:
     ev = log(act(1, "type", PREFS, PREFS, target=SEARCH, text="Wi"),
-             act(2, "type", PREFS, PREFS, target=Target(SEARCH.type, "Search", "Search", "Wi"),
+             act(2, "type", PREFS, PREFS, target=tgt(SEARCH.type, "Search", "Search", "Wi"),
                  text="-Fi"))
     passed, detail = grade("typed_into", ev, text="wi-fi", app=PREFS, into="search")
     assert passed and "'Wi-Fi'" in detail
@@ -111,14 +116,14 @@ def test_typed_into_fails_in_another_app_field_or_without_typing() -> None:
     typed = log(act(1, "type", PREFS, PREFS, target=SEARCH, text="Wi-Fi"))
     assert not grade("typed_into", typed, text="Wi-Fi", app=SAFARI)[0]
     assert not grade("typed_into", typed, text="Wi-Fi", into="TextField")[0]
-    tapped_through = log(act(1, "tap", PREFS, PREFS, target=Target("XCUIElementTypeCell", "Wi-Fi")))
+    tapped_through = log(act(1, "tap", PREFS, PREFS, target=tgt("XCUIElementTypeCell", "Wi-Fi")))
     passed, detail = grade("typed_into", tapped_through, text="Wi-Fi")
     assert not passed and "the agent typed: no typing" in detail
 
 
 def test_typed_into_does_not_count_what_was_there_and_handles_backspace() -> None:
     prefilled = log(act(1, "type", PREFS, PREFS,
-                        target=Target(SEARCH.type, "Search", "Search", "Wi-Fi"), text="x"))
+                        target=tgt(SEARCH.type, "Search", "Search", "Wi-Fi"), text="x"))
     assert not grade("typed_into", prefilled, text="Wi-Fi")[0]
     corrected = log(act(1, "type", PREFS, PREFS, target=SEARCH, text="Wu\b\bi-Fi"))
     assert not grade("typed_into", corrected, text="Wu")[0]
@@ -133,7 +138,7 @@ def test_negated_typed_into_needs_resolved_fields() -> None:
 # tapped --------------------------------------------------------------------------------------
 
 def test_tapped_matches_the_target_and_app() -> None:
-    ev = log(act(1, "tap", PREFS, PREFS, target=Target("XCUIElementTypeCell", "General")))
+    ev = log(act(1, "tap", PREFS, PREFS, target=tgt("XCUIElementTypeCell", "General")))
     assert grade("tapped", ev, text="general", app=PREFS)[0]
     assert not grade("tapped", ev, text="general", app=SAFARI)[0]
     assert not grade("tapped", ev, text="About")[0]
@@ -143,7 +148,7 @@ def test_negated_tapped_is_unproven_when_targets_were_not_resolved() -> None:
     ev = log(act(1, "tap", PREFS, PREFS, x=10, y=20))
     passed, detail = grade("tapped", ev, negate=True, text="Delete")
     assert not passed and "had no resolved target" in detail
-    resolved = log(act(1, "tap", PREFS, PREFS, target=Target("XCUIElementTypeCell", "General")))
+    resolved = log(act(1, "tap", PREFS, PREFS, target=tgt("XCUIElementTypeCell", "General")))
     assert grade("tapped", resolved, negate=True, text="Delete")[0]
 
 
@@ -151,9 +156,9 @@ def test_negated_tapped_is_unproven_when_targets_were_not_resolved() -> None:
 
 def spotlight_run(result_type: str = "XCUIElementTypeCell") -> Sequence[list[AuditEvent]]:
     return [act(1, "swipe", SB, SB),
-            act(2, "type", SB, SB, target=Target("XCUIElementTypeSearchField", "Search"),
+            act(2, "type", SB, SB, target=tgt("XCUIElementTypeSearchField", "Search"),
                 text="Calcu"),
-            act(3, "tap", SB, CALC, target=Target(result_type, "Calculator"))]
+            act(3, "tap", SB, CALC, target=tgt(result_type, "Calculator"))]
 
 
 def test_spotlight_passes_on_a_search_result_tap() -> None:
@@ -164,7 +169,7 @@ def test_spotlight_passes_on_a_search_result_tap() -> None:
 def test_spotlight_fails_on_a_direct_launch_or_an_icon() -> None:
     passed, detail = grade("opened_via_spotlight", log(*PLAIN_CALC), app=CALC)
     assert not passed and "launched com.apple.calculator directly" in detail
-    icon = log(act(1, "tap", SB, CALC, target=Target("XCUIElementTypeIcon", "Calculator")))
+    icon = log(act(1, "tap", SB, CALC, target=tgt("XCUIElementTypeIcon", "Calculator")))
     assert not grade("opened_via_spotlight", icon, app=CALC)[0]
     searched_then_icon = log(*spotlight_run("XCUIElementTypeIcon"))
     assert not grade("opened_via_spotlight", searched_then_icon, app=CALC)[0]

@@ -11,7 +11,7 @@ CALC = "com.apple.calculator"
 
 
 def run(kind: str, text: str, ev: object, negate: bool = False) -> tuple[bool, str]:
-    result = grade_check(Check(kind, text, negate=negate), ev)  # type: ignore[arg-type]
+    result = grade_check(Check.make(kind, text, negate=negate), ev)  # type: ignore[arg-type]
     return result.passed, result.detail
 
 
@@ -144,17 +144,17 @@ def test_negated_regex_passes_on_complete_absence_and_fails_closed_otherwise() -
 def test_type_tells_a_page_title_from_a_row_with_the_same_text() -> None:
     root = evidence(El(type="Cell", label="Bluetooth"), El(type="NavigationBar", name="Settings"))
     page = evidence(El(type="Cell", label="Devices"), El(type="NavigationBar", name="Bluetooth"))
-    title = Check("element_exists", "Bluetooth", type="NavigationBar")
+    title = Check.make("element_exists", "Bluetooth", type="NavigationBar")
     assert not grade_check(title, root).passed
     assert "not found in a NavigationBar" in grade_check(title, root).detail
     assert grade_check(title, page).passed
-    assert grade_check(Check("element_exists", "Bluetooth"), root).passed
+    assert grade_check(Check.make("element_exists", "Bluetooth"), root).passed
 
 
 def test_type_on_regex_and_negation() -> None:
     ev = evidence(El(type="Button", label="Stopwatch"), El(type="Button", label="Start"))
-    assert not grade_check(Check("regex_on_screen", "^Stop$", type="Button"), ev).passed
-    assert grade_check(Check("regex_on_screen", "^Start$", type="Button"), ev).passed
-    assert not grade_check(Check("regex_on_screen", "^Start$", type="StaticText"), ev).passed
-    absent = Check("element_exists", "Stopwatch", negate=True, type="StaticText")
+    assert not grade_check(Check.make("regex_on_screen", "^Stop$", type="Button"), ev).passed
+    assert grade_check(Check.make("regex_on_screen", "^Start$", type="Button"), ev).passed
+    assert not grade_check(Check.make("regex_on_screen", "^Start$", type="StaticText"), ev).passed
+    absent = Check.make("element_exists", "Stopwatch", negate=True, type="StaticText")
     assert grade_check(absent, ev).passed  # only a Button says it

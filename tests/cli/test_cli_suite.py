@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from phoneshell.audit import PHASES, read_audit
+from phoneshell.audit import read_audit
+from phoneshell.records import PHASES
 from phoneshell.tasks import Step, load_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,15 +46,15 @@ def contains_in_order(kinds: list[str], steps: tuple[Step, ...]) -> bool:
 
 def test_every_audit_line_is_whole_and_every_step_is_under_its_phase(solution_run: Path) -> None:
     log = read_audit(solution_run / "audit.jsonl")
-    assert log.torn_tail == "" and log.problems == () and log.events
-    assert {e.run_id for e in log.events} == {"R"}
-    assert all(e.phase in PHASES and e.t > 0 for e in log.events)
-    intents = [e.seq for e in log.events if e.stage == "intent"]
+    assert log.torn == "" and log.problems == () and log.records
+    assert {e.run_id for e in log.records} == {"R"}
+    assert all(e.phase in PHASES and e.t > 0 for e in log.records)
+    intents = [e.seq for e in log.records if e.stage == "intent"]
     assert len(intents) == len(set(intents)), "seq is unique per action"
-    outcomes = {e.seq for e in log.events if e.stage == "outcome"}
+    outcomes = {e.seq for e in log.records if e.stage == "outcome"}
     assert outcomes == set(intents), "every intent has its outcome"
     for task in load_tasks([ROOT / "environments"]).tasks:
-        mine = [e for e in log.events if e.task_id == task.id and e.stage == "intent"]
+        mine = [e for e in log.records if e.task_id == task.id and e.stage == "intent"]
         setup = [e.kind for e in mine if e.phase == "setup"]
         agent = [e.kind for e in mine if e.phase == "agent"]
         assert contains_in_order(setup, task.setup), (task.id, "setup", setup)

@@ -120,7 +120,7 @@ def test_grade_passes_fails_and_reports_json(tmp_path: Path, reference: Path) ->
 
 def test_grade_answer_task_and_bad_inputs(tmp_path: Path, reference: Path) -> None:
     corpus = str(reference / "phoneshell-environments")
-    ev = Evidence("probe.image.one", 1.0, claim=Claim("done", answer="MERIDIAN"))
+    ev = Evidence("probe.image.one", 1.0, claim=Claim(status="done", answer="MERIDIAN"))
     save_evidence(ev, tmp_path / "ev")
     done = phoneshell("grade", str(tmp_path / "ev"), "--task", "probe.image.one", "--tasks", corpus)
     assert done.returncode == 1  # the answer is right but the foreground was never captured

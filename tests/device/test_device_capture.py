@@ -9,7 +9,7 @@ from phoneshell.grade import grade
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
 
-ANYWHERE = Check("element_exists_anywhere", "Developer")
+ANYWHERE = Check.make("element_exists_anywhere", "Developer")
 
 
 def open_settings(phone: Phone) -> None:
@@ -18,7 +18,7 @@ def open_settings(phone: Phone) -> None:
 
 def test_capture_reads_foreground_settled_source_and_screenshot(phone: Phone) -> None:
     open_settings(phone)
-    claim = Claim("done", answer="x")
+    claim = Claim(status="done", answer="x")
     evidence = capture_evidence(phone, "t", (), claim)
     assert evidence.foreground is not None and evidence.foreground.bundle_id == \
         "com.apple.Preferences"
@@ -29,7 +29,8 @@ def test_capture_reads_foreground_settled_source_and_screenshot(phone: Phone) ->
 
 
 def test_needs_come_from_the_checks_without_repeats() -> None:
-    checks = [Check("element_exists", "x"), ANYWHERE, Check("element_exists_anywhere", "y")]
+    checks = [Check.make("element_exists", "x"), ANYWHERE,
+              Check.make("element_exists_anywhere", "y")]
     assert [n.what for n in needs_of(checks)] == ["scroll"]
 
 
@@ -49,7 +50,7 @@ def test_scroll_captures_find_a_row_below_the_fold(phone: Phone) -> None:
 def test_a_screen_with_nothing_to_scroll_still_records_the_pass(phone: Phone) -> None:
     evidence = capture_evidence(phone, "t", needs_of([ANYWHERE]))  # the home screen
     assert [c.role for c in evidence.captures] == ["final", "scroll"]
-    negated = Task("t", "T", "x", checks=(Check("element_exists_anywhere", "Developer",
+    negated = Task("t", "T", "x", checks=(Check.make("element_exists_anywhere", "Developer",
                                                 negate=True),))
     assert grade(negated, evidence).passed
 
@@ -60,6 +61,6 @@ def test_a_cut_off_source_is_flagged_and_absence_fails_closed(sim: SimServer,
     sim.set_faults(["truncated-source"])
     evidence = capture_evidence(phone, "t")
     assert "source_truncated" in evidence.all_flags()
-    task = Task("t", "T", "x", checks=(Check("element_exists", "Model Number", negate=True),))
+    task = Task("t", "T", "x", checks=(Check.make("element_exists", "Model Number", negate=True),))
     result = grade(task, evidence).results[0]
     assert not result.passed and "cut off" in result.detail

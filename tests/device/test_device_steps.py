@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from phoneshell.device import EXECUTORS, Phone, run_step, run_steps
+from phoneshell.device import Phone, run_step, run_steps
 from phoneshell.device.apps import bundle_for
 from phoneshell.errors import StepError
 from phoneshell.sim import SimServer, layout
 from phoneshell.sim.apps import AppModel, Host, builtin_apps
 from phoneshell.sim.ui import Node
-from phoneshell.tasks import STEPS, Step
+from phoneshell.tasks import Step
 
 SETTINGS = "com.apple.Preferences"
 
@@ -21,10 +21,6 @@ def step(kind: str, arg: str = "", **kw: object) -> Step:
 
 def shows(phone: Phone, text: str) -> bool:
     return text in phone.source()
-
-
-def test_every_step_but_answer_has_an_executor() -> None:
-    assert set(STEPS.names()) - {"answer"} == set(EXECUTORS.names())
 
 
 def test_launch_terminate_home(phone: Phone) -> None:

@@ -55,7 +55,7 @@ class LyingAgent:
 
     def run(self, context: AgentContext) -> AgentResult:
         """Return at once, claiming success."""
-        return AgentResult(ran=True, turns=1, claim=Claim("done", answer="<i>42</i>",
+        return AgentResult(ran=True, turns=1, claim=Claim(status="done", answer="<i>42</i>",
                                                           summary=LIE))
 
 

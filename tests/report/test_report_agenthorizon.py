@@ -104,20 +104,23 @@ def test_missing_and_non_boolean_verdicts_count_as_incorrect(swap_files: dict[st
 
 
 def test_unscored_pairs_and_figures_that_disagree(tmp_path: Path) -> None:
-    pairs = [{"implied": "a", "by": "b", "compatible": True, "accepted": True},
+    pairs = [{"implied": "a", "by": "b", "compatible": True, "accepted": True, "by_passed": True},
              {"implied": "b", "by": "a", "compatible": True, "accepted": False,
-              "scored": False, "skip_reason": "b's finish did not pass as b"},
-             {"implied": "c", "by": "a", "compatible": False, "accepted": False}]
+              "by_passed": False, "scored": False, "skip_reason": "b's finish did not pass as b"},
+             {"implied": "c", "by": "a", "compatible": False, "accepted": False,
+              "by_passed": True}]
     right = tmp_path / "right.json"
-    right.write_text(json.dumps({"pairs": pairs, "pos_accuracy": 0.5, "neg_accuracy": 1.0,
-                                 "balanced_accuracy": 0.75}))
+    right.write_text(json.dumps({"version": 1, "pairs": pairs, "pos_accuracy": 0.5,
+                                 "neg_accuracy": 1.0, "balanced_accuracy": 0.75,
+                                 "evidence": "runs/x"}))
     done = phoneshell("report", "--swap", str(right), "--agenthorizon", str(tmp_path / "r"))
     assert done.returncode == 0, done.stdout + done.stderr
     unscored = json.loads((tmp_path / "r" / "results" / f"{item_id('b', 'a')}.json").read_text())
     assert unscored["success"] is None and unscored["status"] == "not_scored"
     wrong = tmp_path / "wrong.json"
-    wrong.write_text(json.dumps({"pairs": pairs, "pos_accuracy": 1.0, "neg_accuracy": 1.0,
-                                 "balanced_accuracy": 1.0}))
+    wrong.write_text(json.dumps({"version": 1, "pairs": pairs, "pos_accuracy": 1.0,
+                                 "neg_accuracy": 1.0, "balanced_accuracy": 1.0,
+                                 "evidence": "runs/x"}))
     done = phoneshell("report", "--swap", str(wrong), "--agenthorizon", str(tmp_path / "w"))
     assert done.returncode == 1
     assert "DISAGREE: pos_accuracy: the swap JSON says 1.0, the strict score is 0.5" in \
@@ -126,8 +129,14 @@ def test_unscored_pairs_and_figures_that_disagree(tmp_path: Path) -> None:
 
 def test_bad_swap_input_exits_2(tmp_path: Path) -> None:
     twice = tmp_path / "twice.json"
-    pair = {"implied": "a", "by": "b", "compatible": True, "accepted": True}
-    twice.write_text(json.dumps({"pairs": [pair, pair]}))
+    pair = {"implied": "a", "by": "b", "compatible": True, "accepted": True, "by_passed": True}
+    twice.write_text(json.dumps({"version": 1, "pairs": [pair, pair], "pos_accuracy": 1.0,
+                                 "neg_accuracy": None, "balanced_accuracy": None,
+                                 "evidence": "runs/x"}))
+    unversioned = tmp_path / "unversioned.json"
+    unversioned.write_text(json.dumps({"pairs": [pair]}))
+    old = phoneshell("report", "--swap", str(unversioned), "--agenthorizon", str(tmp_path / "u"))
+    assert old.returncode == 2 and "missing field 'version'" in old.stderr
     done = phoneshell("report", "--swap", str(twice), "--agenthorizon", str(tmp_path / "x"))
     assert done.returncode == 2 and "appears twice" in done.stderr
     alone = phoneshell("report", "--swap", str(twice))
@@ -136,6 +145,8 @@ def test_bad_swap_input_exits_2(tmp_path: Path) -> None:
     occupied.mkdir()
     (occupied / "notes.txt").write_text("mine")
     right = tmp_path / "one.json"
-    right.write_text(json.dumps({"pairs": [pair]}))
+    right.write_text(json.dumps({"version": 1, "pairs": [pair], "pos_accuracy": 1.0,
+                                 "neg_accuracy": None, "balanced_accuracy": None,
+                                 "evidence": "runs/x"}))
     done = phoneshell("report", "--swap", str(right), "--agenthorizon", str(occupied))
     assert done.returncode == 2 and "is not empty and holds no earlier export" in done.stderr

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import replace
 from pathlib import Path
 
 from report.report_rig import LIAR_COMMAND, LIE, phoneshell
 
 from phoneshell.evidence import Claim
-from phoneshell.runner.results import append_result, read_results
+from phoneshell.runner.folder import append_result, read_results
 
 
 def test_a_command_agent_that_claims_done_and_does_nothing_is_100_percent_false(
@@ -48,10 +47,10 @@ def test_claimed_failure_but_passed_and_no_claim(runs: dict[str, Path], tmp_path
     shutil.copytree(runs["SOL"], run)
     rows = read_results(run / "results.jsonl")
     (run / "results.jsonl").unlink()
-    claims = [Claim("gave_up"), Claim("failed", summary="could not find it"), None]
+    claims = [Claim(status="gave_up"), Claim(status="failed", summary="could not find it"), None]
     for i, row in enumerate(rows):
         append_result(run / "results.jsonl",
-                      replace(row, claim=claims[i]) if i < len(claims) else row)
+                      row.model_copy(update={"claim": claims[i]}) if i < len(claims) else row)
     (agent,) = json.loads(phoneshell("report", str(run), "--format", "json").stdout)["agents"]
     assert (agent["passed"], agent["claimed_done"], agent["claimed_gave_up"],
             agent["claimed_failed"], agent["no_claim"], agent["with_claim"]) == (8, 5, 1, 1, 1, 7)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import replace
 from pathlib import Path
 
 import yaml
 from report.report_rig import phoneshell
 
+from phoneshell.records import RunManifest, TaskRef, read_record, write_record
 from phoneshell.report import build_report, load_run
-from phoneshell.runner.results import RunManifest, TaskRef, append_result, read_results
+from phoneshell.runner.folder import append_result, read_results
 
 
 def copy_run(run: Path, to: Path) -> Path:
@@ -24,7 +24,8 @@ def test_a_scored_attempt_recorded_twice_is_refused(runs: dict[str, Path],
                                                     tmp_path: Path) -> None:
     run = copy_run(runs["NUL"], tmp_path)
     first = read_results(run / "results.jsonl")[0]
-    append_result(run / "results.jsonl", replace(first, outcome="passed", passed=True))
+    append_result(run / "results.jsonl",
+                  first.model_copy(update={"outcome": "passed", "passed": True}))
     done = phoneshell("report", str(run))
     assert done.returncode == 2
     assert f"{first.task_id} #1 was scored (failed) and then recorded again" in done.stderr
@@ -33,7 +34,7 @@ def test_a_scored_attempt_recorded_twice_is_refused(runs: dict[str, Path],
 def test_a_row_of_another_run_is_refused(runs: dict[str, Path], tmp_path: Path) -> None:
     run = copy_run(runs["SOL"], tmp_path)
     append_result(run / "results.jsonl",
-                  replace(read_results(run / "results.jsonl")[0], run_id="OTHER"))
+                  read_results(run / "results.jsonl")[0].model_copy(update={"run_id": "OTHER"}))
     done = phoneshell("report", str(run))
     assert done.returncode == 2 and "holds a row of run 'OTHER'" in done.stderr
 
@@ -59,7 +60,7 @@ def test_last_row_wins_over_skipped_rows_only(runs: dict[str, Path]) -> None:
     timeline = record.timeline(again)
     assert timeline and all(a.t >= again.row.started_at for a in timeline)
     assert {a.phase for a in timeline} >= {"setup", "agent", "teardown"}
-    earlier = [e for e in record.audit.events if e.task_id == again.task_id
+    earlier = [e for e in record.audit.records if e.task_id == again.task_id
                and e.attempt == again.number and e.t < again.row.started_at]
     assert earlier  # the skipped try acted too, and is left out of the timeline
 
@@ -90,10 +91,10 @@ def test_changed_and_missing_task_files_are_reported_not_guessed(
 
 def test_a_task_file_gone_from_disk_is_missing(runs: dict[str, Path], tmp_path: Path) -> None:
     run = copy_run(runs["TIGHT"], tmp_path)
-    manifest = RunManifest.load(run / "run.json")
+    manifest = read_record(run / "run.json", RunManifest)
     gone = tmp_path / "gone.yaml"
-    replace(manifest, tasks=tuple(TaskRef(t.id, str(gone), t.sha256)
-                                  for t in manifest.tasks)).write(run / "run.json")
+    write_record(run / "run.json", manifest.model_copy(update={"tasks": tuple(
+        TaskRef(id=t.id, file=str(gone), sha256=t.sha256) for t in manifest.tasks)}))
     report = build_report([load_run(run)])
     (note,) = report.task_files
     assert (note.status, note.detail) == ("missing", f"its file {gone} is missing")
@@ -107,7 +108,7 @@ def test_task_files_are_found_from_where_the_run_started(tasks_dir: Path,
     done = phoneshell("run", "tasks", "--task", "clock.tab.alarms", "--runs", "runs",
                       "--run-id", "R", cwd=project)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert RunManifest.load(project / "runs" / "R" / "run.json").tasks[0].file == \
+    assert read_record(project / "runs" / "R" / "run.json", RunManifest).tasks[0].file == \
         "tasks/clock.tab.alarms.yaml"
     # reported from another folder: the relative path is tried from the run's project too
     document = json.loads(phoneshell("report", str(project / "runs" / "R"), "--format",

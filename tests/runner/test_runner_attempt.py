@@ -146,13 +146,13 @@ def test_a_count_that_cannot_be_taken_before_the_agent_skips_the_attempt(
     apps = [a for a in builtin_apps() if a.bundle_id != "com.apple.reminders"]
     task = replace(suite["settings.about.reach"], checks=(
         *suite["settings.about.reach"].checks,
-        Check("count_unchanged", "Groceries", probe="reminders_titled")))
+        Check.make("count_unchanged", "Groceries", probe="reminders_titled")))
     with SimServer(apps=apps) as sim:
         done = run_one(sim, tmp_path, task, make_agent("solution"))
     assert done.row.outcome == "skipped" and not done.rig_down
     assert done.row.skip_reason.startswith("a probe could not count before the agent acted: "
                                            "probe reminders_titled('Groceries')")
-    agent_moves = [e for e in read_audit(tmp_path / "r1" / "audit.jsonl").events
+    agent_moves = [e for e in read_audit(tmp_path / "r1" / "audit.jsonl").records
                    if e.phase == "agent"]
     assert agent_moves == [], "the agent never ran on an attempt that could not be scored"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from phoneshell.runner.results import read_results
+from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,0 +1,26 @@
+"""Options several commands share (`--device`), and how long commands report progress."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+DEVICE_HELP = ("`sim` (a simulated iPhone started here), `sim:N` (N of them, work shared out), "
+               "a WDA URL, a USB phone's udid, or `all` connected phones")
+
+
+def add_device_option(parser: argparse.ArgumentParser, default: str = "sim") -> None:
+    """Add `--device`, the same for every command that drives phones."""
+    parser.add_argument("--device", metavar="sim|sim:N|URL|UDID|all",
+                        help=f"{DEVICE_HELP}; default: {default}")
+
+
+def progress_printer(to_stderr: bool) -> Callable[[str], None]:
+    """Print progress lines as they come: on stderr when stdout is for a program (JSON)."""
+    stream = sys.stderr if to_stderr else sys.stdout
+
+    def progress(line: str) -> None:
+        print(line, file=stream, flush=True)
+
+    return progress

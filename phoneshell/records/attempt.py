@@ -1,0 +1,254 @@
+"""The records of one attempt: the evidence manifest, the verdict, the results row, the claim.
+
+Formats in docs/evidence.md and docs/runs.md; each model's field docstrings are the field docs.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import model_validator
+
+from phoneshell.records.base import Part, Record
+
+EVIDENCE_VERSION = 1
+VERDICT_VERSION = 1
+RESULT_VERSION = 1
+CLAIM_VERSION = 1
+
+Role = Literal["final", "scroll"]
+ROLES: tuple[Role, ...] = ("final", "scroll")
+ClaimStatus = Literal["done", "gave_up", "failed"]
+CLAIM_STATUSES: tuple[ClaimStatus, ...] = ("done", "gave_up", "failed")
+Flag = Literal["unsettled", "screen_unreadable", "source_truncated", "acted_outside_bridge",
+               "audit_torn"]
+FLAGS: tuple[Flag, ...] = ("unsettled", "screen_unreadable", "source_truncated",
+                           "acted_outside_bridge", "audit_torn")
+Outcome = Literal["passed", "failed", "skipped"]
+OUTCOMES: tuple[Outcome, ...] = ("passed", "failed", "skipped")
+
+
+class Foreground(Part):
+    """The app in front at capture (`/wda/activeAppInfo`)."""
+
+    bundle_id: str
+    """Its bundle id."""
+    name: str = ""
+    """Its name, when WDA gives one."""
+    pid: int = 0
+    """Its process id (0 when unknown)."""
+
+
+class Claim(Part):
+    """What the agent said it did. Recorded in full and never trusted."""
+
+    status: ClaimStatus
+    """done, gave_up or failed."""
+    answer: str = ""
+    """The information the task asked for, if any; what `answer_contains` reads."""
+    summary: str = ""
+    """Free text: what the agent says it did."""
+
+
+class ClaimFile(Record):
+    """The claim file an agent writes with `phoneshell finish` (or a JSON line on stdout)."""
+
+    VERSION: ClassVar[int] = CLAIM_VERSION
+    VERSION_KEY: ClassVar[str] = "v"
+    v: int = CLAIM_VERSION
+    """Format version (1)."""
+    status: ClaimStatus
+    """done, gave_up or failed."""
+    answer: str = ""
+    """The information the task asked for, if any."""
+    summary: str = ""
+    """Free text: what the agent says it did."""
+
+    @property
+    def claim(self) -> Claim:
+        """The claim it holds."""
+        return Claim(status=self.status, answer=self.answer, summary=self.summary)
+
+
+class TurnUse(Record):
+    """How much of its budget an MCP-driven agent used (the turns file)."""
+
+    VERSION_KEY: ClassVar[str] = "v"
+    v: int = 1
+    """Format version (1)."""
+    turns: int
+    """Actions taken so far."""
+    out_of_turns: bool
+    """Whether the budget ran out."""
+
+
+class ProbeReading(Part):
+    """A count taken by a harness probe before the agent and after capture."""
+
+    name: str
+    """The probe, e.g. "notes_titled"."""
+    arg: str = ""
+    """What it counted, e.g. the note title."""
+    before: int | None = None
+    """The count after setup, before the agent acted; None when it could not be read."""
+    after: int | None = None
+    """The count after capture; None when it could not be read."""
+    error: str = ""
+    """Why a count is missing."""
+
+
+class DeviceRead(Part):
+    """A value a harness probe read off the device at capture, e.g. the "Model Number" row."""
+
+    probe: str
+    """The probe, e.g. "settings_value"."""
+    arg: str = ""
+    """What it read, e.g. "Model Number"."""
+    value: str | None = None
+    """The value shown; None when it could not be read."""
+    error: str = ""
+    """Why the value is missing."""
+
+
+class SourceRef(Part):
+    """One page source file of an evidence folder."""
+
+    file: str
+    """Its path inside the folder, e.g. sources/00-final.xml."""
+    role: Role
+    """`final`: the end state as left by the agent; `scroll`: taken while scrolling it."""
+    taken_at: float = 0.0
+    """Unix time of the read."""
+
+
+class EvidenceManifest(Record):
+    """evidence.json: what an attempt left to grade by, naming the files beside it."""
+
+    VERSION: ClassVar[int] = EVIDENCE_VERSION
+    version: int = EVIDENCE_VERSION
+    """Format version (1)."""
+    task_id: str
+    """The task the attempt was run as (it may be graded as another)."""
+    captured_at: float
+    """Unix time the capture began."""
+    foreground: Foreground | None = None
+    """The app in front at capture; null when it could not be read."""
+    sources: tuple[SourceRef, ...] = ()
+    """Page sources in the order they were taken; the first `final` is the end state."""
+    screenshot: str | None = None
+    """The screenshot's file name (null: none was taken)."""
+    claim: Claim | None = None
+    """The agent's claim; null when it reported none."""
+    probes: tuple[ProbeReading, ...] = ()
+    """Counts taken before the agent and after capture."""
+    reads: tuple[DeviceRead, ...] = ()
+    """Values read off the device at capture."""
+    audit: str | None = None
+    """The attempt's slice of the audit log (null: no bridge logged the attempt)."""
+    flags: tuple[Flag, ...] = ()
+    """Conditions the capture noticed (unsettled screen, unreadable screen...)."""
+
+
+class CheckResult(Part):
+    """The outcome of one check, with a detail a person can act on."""
+
+    kind: str
+    """The check kind."""
+    passed: bool
+    """Whether the check passed (negation applied)."""
+    detail: str
+    """What was expected and what was seen."""
+    negate: bool = False
+    """Whether the check was negated."""
+    label: str = ""
+    """The check as written, shortened (see `Check.label`)."""
+
+
+class Verdict(Record):
+    """verdict.json: the grade of one attempt as one task."""
+
+    VERSION: ClassVar[int] = VERDICT_VERSION
+    version: int = VERDICT_VERSION
+    """Format version (1)."""
+    task_id: str
+    """The task graded as."""
+    evidence_task_id: str
+    """The task the evidence was recorded for (differs in a swap)."""
+    passed: bool
+    """The attempt passes: at least one check, every check passed, and nothing overruled it."""
+    results: tuple[CheckResult, ...]
+    """One per check, in the task's order."""
+    overruled: str = ""
+    """Why the attempt fails although its checks passed (it ran out of time or turns, it acted
+    outside the bridge); "" when nothing overruled the checks."""
+
+    def failed(self) -> tuple[CheckResult, ...]:
+        """The checks that did not pass."""
+        return tuple(r for r in self.results if not r.passed)
+
+
+class Teardown(Part):
+    """How teardown went: it always runs, and its failure is kept, never swallowed."""
+
+    ok: bool
+    """Every teardown step ran."""
+    error: str = ""
+    """What failed."""
+
+
+class ResultRow(Record):
+    """One line of results.jsonl: one attempt of one task."""
+
+    VERSION: ClassVar[int] = RESULT_VERSION
+    VERSION_KEY: ClassVar[str] = "v"
+    v: int = RESULT_VERSION
+    """Format version (1)."""
+    run_id: str
+    """The run."""
+    task_id: str
+    """The task."""
+    attempt: int
+    """1-based attempt number of this task within the run."""
+    agent: str
+    """The agent spec, as given to --agent."""
+    outcome: Outcome
+    """passed, failed or skipped (not scored)."""
+    passed: bool
+    """outcome == passed."""
+    skipped: bool
+    """outcome == skipped."""
+    skip_reason: str
+    """Why the attempt was not scored (setup failed, phone locked, WDA unreachable...)."""
+    checks: tuple[CheckResult, ...]
+    """One result per check (empty when the attempt was not graded)."""
+    claim: Claim | None
+    """The agent's claim in full; never trusted, compared with the grade in reports."""
+    started_at: float
+    """Unix time the attempt began."""
+    seconds: float
+    """How long it took."""
+    turns: int = 0
+    """Actions the agent took, as it reported them."""
+    timed_out: bool = False
+    """The agent ran out of time (the attempt cannot pass)."""
+    out_of_turns: bool = False
+    """The agent ran out of turns (the attempt cannot pass)."""
+    error: str = ""
+    """What went wrong (agent error, or the exception behind a skip)."""
+    error_type: str = ""
+    """The exception type behind a skip or an error."""
+    teardown: Teardown = Teardown(ok=True)
+    """How teardown went."""
+    evidence: str = ""
+    """The evidence folder, relative to the run folder ("" when none was captured)."""
+    task_sha256: str = ""
+    """The hash of the task file's bytes."""
+    device: str = ""
+    """The label of the phone that ran the attempt (see run.json's devices)."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ResultRow:
+        if self.passed != (self.outcome == "passed") or self.skipped != (self.outcome == "skipped"):
+            raise ValueError(f"outcome {self.outcome!r} disagrees with passed={self.passed}, "
+                             f"skipped={self.skipped}")
+        return self

@@ -1,0 +1,80 @@
+"""The audit event: the one contract the bridge (writer) and the grader (reader) share.
+
+Each action the bridge forwards is two lines of `audit.jsonl` with the same `seq`: the intent,
+written and flushed before the request goes to the phone, and the outcome after it answered.
+The schema is documented in docs/audit-log.md.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import Field
+
+from phoneshell.records.base import Part, Record
+
+AUDIT_VERSION = 1
+UNSCOPED_RUN = "unscoped"
+
+Scalar = str | int | float | bool | None
+Phase = Literal["setup", "probe", "agent", "check", "teardown", "unscoped"]
+PHASES: tuple[Phase, ...] = ("setup", "probe", "agent", "check", "teardown", "unscoped")
+ActionKind = Literal["launch", "activate", "terminate", "tap", "type", "home", "press", "swipe",
+                     "open_url", "other"]
+ACTION_KINDS: tuple[ActionKind, ...] = ("launch", "activate", "terminate", "tap", "type", "home",
+                                        "press", "swipe", "open_url", "other")
+"""Every kind the bridge logs. `other` is any POST the bridge does not know as a read or as one
+of the named actions (params {"route": path}): it may change the phone, so it is logged, never
+forwarded silently."""
+Stage = Literal["intent", "outcome"]
+
+
+class Target(Part):
+    """The element an action was aimed at: the focused field for keys, the hit element for taps."""
+
+    type: str
+    """WDA element type, e.g. "XCUIElementTypeSearchField"."""
+    label: str = ""
+    """The element's label."""
+    name: str = ""
+    """The element's name (its accessibility identifier when it has one)."""
+    value: str = ""
+    """The field's value before typing ("***" for a secure field)."""
+
+
+class AuditEvent(Record):
+    """One line of audit.jsonl."""
+
+    VERSION: ClassVar[int] = AUDIT_VERSION
+    VERSION_KEY: ClassVar[str] = "v"
+    v: int = AUDIT_VERSION
+    """Schema version (1)."""
+    run_id: str
+    """The run this action belongs to; "unscoped" when no run context was set."""
+    task_id: str
+    """The task of the attempt ("" when unscoped)."""
+    attempt: int
+    """Attempt number within the run, from 1 (0 when unscoped)."""
+    phase: Phase
+    """Which part of the attempt acted: setup, probe, agent, check, teardown (or unscoped)."""
+    seq: int
+    """Strictly increasing per run; the intent and outcome of one action share it."""
+    t: float
+    """Unix time in seconds when this line was written."""
+    kind: ActionKind
+    """What was done: launch, activate, terminate, tap, type, home, press, swipe, open_url, or
+    other (an unnamed POST; params {"route": path})."""
+    stage: Stage
+    """`intent` (written before forwarding) or `outcome` (after the phone answered)."""
+    params: dict[str, Scalar] = Field(default_factory=dict)
+    """What the request asked for: bundle_id, x/y, text, url, button, from/to points..."""
+    app_before: str = ""
+    """Foreground bundle id just before the action (intent lines)."""
+    app_after: str = ""
+    """Foreground bundle id just after the action (outcome lines)."""
+    target: Target | None = None
+    """The focused field (keys) or the element under the point (taps), when resolved."""
+    ok: bool | None = None
+    """Outcome: whether WDA accepted the request; null on intent lines."""
+    error: str = ""
+    """Outcome: WDA's error or the transport failure, when not ok."""

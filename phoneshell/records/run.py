@@ -1,0 +1,69 @@
+"""run.json: what a run was, so its numbers can be traced, continued and reproduced."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from phoneshell.records.base import Part, Record
+
+RUN_VERSION = 1
+DeviceKind = Literal["sim", "url", "usb"]
+"""sim (a simulated iPhone phoneshell started), url (a WDA URL), usb (a phone found by udid)."""
+
+
+class TaskRef(Part):
+    """A task as the run saw it: which file, and the hash of its bytes."""
+
+    id: str
+    """The task id."""
+    file: str
+    """The task file, as given."""
+    sha256: str
+    """The hash of its bytes."""
+
+
+class DeviceInfo(Part):
+    """A phone the run used."""
+
+    kind: DeviceKind
+    """sim, url or usb."""
+    label: str
+    """How results rows name it: "sim-1", or the first characters of the udid hash."""
+    url: str
+    """Its WDA URL (for a simulated iPhone, the one it had during the run)."""
+    model: str = ""
+    """The model WDA reports."""
+    ios: str = ""
+    """The iOS version WDA reports."""
+    udid_sha256: str = ""
+    """A hash of the udid: enough to tell phones apart, without publishing the udid."""
+
+
+class RunManifest(Record):
+    """run.json."""
+
+    VERSION: ClassVar[int] = RUN_VERSION
+    version: int = RUN_VERSION
+    """Format version (1)."""
+    run_id: str
+    """The run's id (its folder name)."""
+    started_at: float
+    """Unix time the run began."""
+    phoneshell_version: str
+    """The phoneshell that ran it."""
+    git_commit: str
+    """Its git commit ("" outside a checkout)."""
+    agent: str
+    """The agent spec."""
+    paths: tuple[str, ...]
+    """Task files and folders the run was given."""
+    task_globs: tuple[str, ...]
+    """The --task globs ("" for all)."""
+    repeat: int
+    """Attempts per task."""
+    devices: tuple[DeviceInfo, ...]
+    """The phones it ran on."""
+    tasks: tuple[TaskRef, ...]
+    """The tasks it planned."""
+    resumed_at: tuple[float, ...] = ()
+    """When `--resume` continued the run."""

@@ -1,0 +1,111 @@
+"""Write docs/records.md from the record models: every on-disk format, field by field.
+
+The field docs are the models' own docstrings, so the page cannot drift from the code; a test
+compares the committed page with this script's output. Run after changing a record:
+
+    .venv/bin/python scripts/record_docs.py > docs/records.md
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+import typing
+
+from phoneshell.records import (
+    AuditEvent,
+    Claim,
+    ClaimFile,
+    CheckResult,
+    DeviceInfo,
+    DeviceRead,
+    EvidenceManifest,
+    Foreground,
+    HorizonItem,
+    Part,
+    ProbeReading,
+    Record,
+    ResultRow,
+    RunManifest,
+    SourceRef,
+    SwapReport,
+    SwapResult,
+    Target,
+    TaskRef,
+    Teardown,
+    TurnUse,
+    Verdict,
+)
+
+FILES: list[tuple[str, type[Record], list[type[Part]]]] = [
+    ("`audit.jsonl` (one line per event)", AuditEvent, [Target]),
+    ("`results.jsonl` (one line per attempt)", ResultRow, [CheckResult, Claim, Teardown]),
+    ("`run.json`", RunManifest, [DeviceInfo, TaskRef]),
+    ("`evidence/evidence.json`", EvidenceManifest,
+     [Foreground, SourceRef, ProbeReading, DeviceRead]),
+    ("`verdict.json`", Verdict, []),
+    ("the claim file (`phoneshell finish`)", ClaimFile, []),
+    ("`turns.json` (`phoneshell mcp`)", TurnUse, []),
+    ("the swap JSON (`phoneshell swap --format json`)", SwapReport, [SwapResult]),
+    ("an AgentHorizon `manifest.jsonl` line", HorizonItem, []),
+]
+
+HEAD = """# Records: every file phoneshell writes or reads
+
+Generated from the record models in `phoneshell/records/` by `scripts/record_docs.py`; a test
+keeps this page equal to its output. Every record is read strictly: unknown fields, wrong types
+and another version are refused with the file, the line and the field. A record's version key
+(`v` or `version`) must be present in a file; a newer phoneshell bumps it when a format changes.
+
+JSONL files (`audit.jsonl`, `results.jsonl`) follow one rule for a cut-off end: **a line is a
+record only once its newline is written**. Writers write a whole line, newline included, in one
+call, so a last line without its newline is a writer that died mid-line: readers report it as
+torn and never read it as a record (even when it happens to parse), and the next append starts a
+new line. Files are read only when they are regular files (never a FIFO or a device) under a
+size limit, and JSON nesting is bounded, so no input hangs or crashes a reader.
+"""
+
+
+def _type(annotation: object) -> str:
+    """A field's type in words: `str`, `int or null`, `one of 'a', 'b'`, `list of Target`."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Literal:
+        return "one of " + ", ".join(repr(a) for a in args)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_type(a) for a in args)
+    if origin is tuple:
+        return f"list of {_type(args[0])}"
+    if origin is dict:
+        return f"object of {_type(args[1])}"
+    if annotation is type(None):
+        return "null"
+    return getattr(annotation, "__name__", str(annotation))
+
+
+def table(model: type[Record]) -> list[str]:
+    """One row per field: name, type, default, doc."""
+    hints = typing.get_type_hints(model)
+    rows = ["| field | type | default | meaning |", "|---|---|---|---|"]
+    for name, info in model.model_fields.items():
+        default = ("required" if info.is_required()
+                   else f"`{info.get_default(call_default_factory=True)!r}`")
+        doc = " ".join((info.description or "").split()).replace("|", "\\|")
+        rows.append(f"| `{name}` | {_type(hints[name])} | {default} | {doc} |")
+    return rows
+
+
+def render() -> str:
+    """The whole page."""
+    lines = [HEAD]
+    for title, model, parts in FILES:
+        version = f", version {model.VERSION}" if model.VERSION_KEY else ""
+        lines += [f"## {title}: `{model.__name__}`{version}", "",
+                  " ".join((model.__doc__ or "").split()), "", *table(model), ""]
+        for part in parts:
+            lines += [f"### `{part.__name__}`", "", " ".join((part.__doc__ or "").split()), "",
+                      *table(part), ""]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(render())

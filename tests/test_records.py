@@ -1,0 +1,109 @@
+"""Records: one strict, versioned reader for every file, and one policy for a cut-off JSONL tail."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from phoneshell.audit import actions, parse_audit
+from phoneshell.records import (
+    AuditEvent,
+    RecordError,
+    ResultRow,
+    RunManifest,
+    append_line,
+    read_lines,
+    read_record,
+)
+
+LINE = ('{{"v":1,"run_id":"r","task_id":"t","attempt":1,"phase":"agent","seq":{seq},"t":1.5,'
+        '"kind":"tap","stage":"{stage}","params":{{"x":10,"y":20}},"app_before":"a",'
+        '"app_after":"{after}","target":null,"ok":{ok},"error":""}}')
+
+
+def line(seq: int, stage: str, ok: str = "null", after: str = "") -> str:
+    return LINE.format(seq=seq, stage=stage, ok=ok, after=after)
+
+
+def test_round_trip_of_one_event() -> None:
+    log = parse_audit(line(1, "intent") + "\n")
+    assert len(log.records) == 1 and log.torn == "" and log.problems == ()
+    assert parse_audit(log.records[0].to_json() + "\n").records == log.records
+    assert isinstance(log.records[0], AuditEvent)
+
+
+def test_a_line_without_its_newline_is_torn_even_when_it_parses() -> None:
+    # One policy for every JSONL file: the newline commits a record, so a writer that died
+    # before writing it never recorded that line, whatever the bytes happen to be.
+    whole = parse_audit(line(1, "intent") + "\n" + line(1, "outcome", "true", "b"))
+    assert len(whole.records) == 1 and whole.torn.endswith("}")
+    cut = parse_audit(line(1, "intent") + "\n" + line(1, "outcome", "true", "b")[:40])
+    assert len(cut.records) == 1 and cut.torn.startswith('{"v":1')
+
+
+def test_bad_lines_are_problems_with_line_numbers() -> None:
+    text = line(1, "intent") + "\nnot json\n" + line(2, "intent").replace('"tap"', '"poke"') + "\n"
+    log = parse_audit(text, "x.jsonl")
+    assert len(log.records) == 1
+    assert log.problems[0].startswith("x.jsonl line 2: not valid JSON")
+    assert log.problems[1].startswith("x.jsonl line 3: field 'kind'") and "'launch'" in \
+        log.problems[1]
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (lambda t: t.replace('"v":1', '"v":2'), "version 2 is not supported"),
+    (lambda t: t.replace('"v":1,', ""), "missing field 'v'"),
+    (lambda t: t.replace('"seq":1', '"seq":"1"'), "field 'seq'"),
+    (lambda t: t.replace('"seq":1', '"seq":true'), "field 'seq'"),
+    (lambda t: t.replace('"error":""', '"error":"","extra":1'), "unknown field 'extra'"),
+])
+def test_records_are_read_strictly(change: object, says: str) -> None:
+    text = change(line(1, "intent"))  # type: ignore[operator]
+    with pytest.raises(RecordError, match=says):
+        AuditEvent.parse(text, "audit.jsonl line 1")
+
+
+def test_actions_pair_by_seq_and_keep_missing_outcomes() -> None:
+    log = parse_audit("\n".join([line(1, "intent"), line(1, "outcome", "true", "com.b"),
+                                 line(2, "intent")]) + "\n")
+    joined = actions(log.records)
+    assert [(a.seq, a.ok, a.app_after, a.app_before) for a in joined] == [
+        (1, True, "com.b", "a"), (2, None, "", "a")]
+    assert "no outcome" in joined[1].describe() and "(10, 20)" in joined[1].describe()
+
+
+def test_deep_nesting_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    log = parse_audit(line(1, "intent") + "\n" + deep + "\n")
+    assert len(log.records) == 1 and "line 2" in log.problems[0]
+    (tmp_path / "run.json").write_text('{"version": 1, "x": ' + deep + "}")
+    with pytest.raises(RecordError, match="run.json"):
+        read_record(tmp_path / "run.json", RunManifest)
+
+
+def test_only_regular_files_under_the_limit_are_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "results.jsonl"
+    os.mkfifo(fifo)
+    writer = threading.Timer(5.0, lambda: open(fifo, "w").close())  # unblocks a hung reader
+    writer.start()
+    try:
+        with pytest.raises(RecordError, match="not a regular file"):
+            read_lines(fifo, ResultRow)
+    finally:
+        writer.cancel()
+    big = tmp_path / "run.json"
+    big.write_text("{" + " " * 2000 + "}")
+    with pytest.raises(RecordError, match="over the limit of 1,000"):
+        read_record(big, RunManifest, limit=1000)
+
+
+def test_an_append_after_a_torn_tail_starts_a_new_line(tmp_path: Path) -> None:
+    path = tmp_path / "audit.jsonl"
+    path.write_text(line(1, "intent") + "\n" + line(1, "outcome")[:30])
+    event = AuditEvent.parse(line(2, "intent"), "test")
+    append_line(path, event)
+    log = read_lines(path, AuditEvent)
+    assert [e.seq for e in log] == [1, 2] and len(log.problems) == 1 and log.torn == ""
