@@ -8,18 +8,18 @@ field, and which keyboard key was tapped while a secure field (or an unknown one
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from phoneshell.records import Target
+from phoneshell.xcui import KEY_TYPE, SECURE_TYPE, flag, focused, full_type, walk
 
-TYPE_PREFIX = "XCUIElementType"
 MASK = "***"
 """What the log holds instead of text typed into (or read from) a secure field."""
 
-SECURE_TYPES = frozenset({"SecureTextField", "XCUIElementTypeSecureTextField"})
+SECURE_TYPES = frozenset({SECURE_TYPE, full_type(SECURE_TYPE)})
 SECURE_FLAGS = ("isSecure", "secure")
-KEY_TYPES = frozenset({"Key", "XCUIElementTypeKey"})
+KEY_TYPES = frozenset({KEY_TYPE, full_type(KEY_TYPE)})
 
 
 @dataclass(frozen=True)
@@ -52,28 +52,9 @@ def rect_of(value: object) -> Rect | None:
     return Rect(x, y, w, h)
 
 
-def _flag(node: Mapping[str, object], key: str) -> bool:
-    return node.get(key) in ("1", 1, True, "true")
-
-
-def _walk(node: object, depth: int = 0) -> Iterator[tuple[int, Mapping[str, object]]]:
-    """Every node of the tree in document order, with its depth."""
-    if not isinstance(node, Mapping):
-        return
-    yield depth, node
-    children = node.get("children")
-    if isinstance(children, list):
-        for child in children:
-            yield from _walk(child, depth + 1)
-
-
 def focused_node(tree: object) -> Mapping[str, object] | None:
     """The deepest node flagged `isFocused` (the field the keyboard types into), if any."""
-    best: tuple[int, Mapping[str, object]] | None = None
-    for depth, node in _walk(tree):
-        if _flag(node, "isFocused") and (best is None or depth >= best[0]):
-            best = (depth, node)
-    return best[1] if best else None
+    return focused(tree)
 
 
 def node_at(tree: object, x: float, y: float) -> Mapping[str, object] | None:
@@ -83,7 +64,7 @@ def node_at(tree: object, x: float, y: float) -> Mapping[str, object] | None:
     containers (scroll views, zero-size groups) whose frames do not bound their children.
     """
     best: tuple[int, Mapping[str, object]] | None = None
-    for depth, node in _walk(tree):
+    for depth, node in walk(tree):
         rect = rect_of(node.get("rect"))
         if rect is None or not rect.contains(x, y) or node.get("isVisible") == "0":
             continue
@@ -96,12 +77,12 @@ def is_secure(node: Mapping[str, object] | None) -> bool:
     """Whether a node is a secure text input (by type, or by a secure flag)."""
     if node is None:
         return False
-    return node.get("type") in SECURE_TYPES or any(_flag(node, k) for k in SECURE_FLAGS)
+    return node.get("type") in SECURE_TYPES or any(flag(node, k) for k in SECURE_FLAGS)
 
 
 def any_secure(tree: object) -> bool:
     """Whether any secure text input is on screen (a password field may have the focus)."""
-    return any(is_secure(node) for _, node in _walk(tree))
+    return any(is_secure(node) for _, node in walk(tree))
 
 
 def is_key(node: Mapping[str, object]) -> bool:
@@ -132,10 +113,7 @@ def to_target(node: Mapping[str, object], secret: bool = False) -> Target:
         secret: mask label, name and value too (a key tapped into a secure field: its label
             is the character typed).
     """
-    kind = _text(node, "type")
-    if kind and not kind.startswith(TYPE_PREFIX):
-        kind = TYPE_PREFIX + kind
-    kind = kind or TYPE_PREFIX + "Other"
+    kind = full_type(_text(node, "type") or "Other")
     if secret:
         return Target(type=kind, label=MASK, name=MASK, value=MASK)
     value = MASK if is_secure(node) else _text(node, "value")

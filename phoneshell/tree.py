@@ -28,12 +28,10 @@ from typing import NamedTuple
 
 from lxml import etree
 
+from phoneshell.xcui import TYPE_PREFIX
+
 APPLICATION = "XCUIElementTypeApplication"
 STATUS_BAR = "XCUIElementTypeStatusBar"
-TYPE_PREFIX = "XCUIElementType"
-TEXT_INPUTS = frozenset(f"{TYPE_PREFIX}{t}" for t in (
-    "TextField", "SecureTextField", "SearchField", "TextView"))
-"""Types that take keystrokes."""
 SPRINGBOARD = "com.apple.springboard"
 """The home screen's bundle id: in front when no app is."""
 

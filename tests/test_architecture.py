@@ -52,3 +52,27 @@ def test_every_module_says_what_it_owns() -> None:
     missing = [str(p.relative_to(ROOT)) for p in files_under("phoneshell")
                if p.stat().st_size and not ast.get_docstring(ast.parse(p.read_text()))]
     assert missing == []
+
+
+def _phoneshell_imports(*parts: str) -> dict[str, set[str]]:
+    """Which phoneshell modules (outside the parts themselves) each file of `parts` imports."""
+    found: dict[str, set[str]] = {}
+    for path in files_under(*parts):
+        names = {n for n in imports_of(path) if n == "phoneshell" or n.startswith("phoneshell.")}
+        found[str(path.relative_to(ROOT))] = {
+            n for n in names if not any(n.startswith(p.replace("/", ".").removesuffix(".py"))
+                                        for p in parts)}
+    return found
+
+
+def test_the_simulator_is_a_device_reached_only_over_http() -> None:
+    # It may know WDA's vocabulary and raise phoneshell's errors, nothing of the harness.
+    allowed = {"phoneshell.errors", "phoneshell.xcui"}
+    offenders = {f: names - allowed for f, names in _phoneshell_imports("phoneshell/sim").items()
+                 if names - allowed}
+    assert offenders == {}
+
+
+def test_records_and_the_vocabulary_are_leaves() -> None:
+    used = _phoneshell_imports("phoneshell/records", "phoneshell/xcui.py")
+    assert {f: n for f, n in used.items() if n} == {}

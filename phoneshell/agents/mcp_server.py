@@ -30,7 +30,7 @@ from phoneshell.agents.environment import (
     write_claim,
     write_turns,
 )
-from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools, Reply
+from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools, ToolReply
 from phoneshell.errors import RIG_DOWN
 from phoneshell.records import TurnUse
 
@@ -70,7 +70,7 @@ class ToolServer:
                 reply = await anyio.to_thread.run_sync(self.tools.call, params.name,
                                                        dict(params.arguments or {}))
             except RIG_DOWN as exc:
-                reply = Reply(f"the phone cannot be driven: {exc.message} ({exc.hint})",
+                reply = ToolReply(f"the phone cannot be driven: {exc.message} ({exc.hint})",
                               error=True)
             self._record(params.name)
         content: list[types.ContentBlock] = [types.TextContent(text=reply.text)]

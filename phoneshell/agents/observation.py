@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 from phoneshell.device import SPRINGBOARD, Phone
 from phoneshell.device.apps import name_for
-from phoneshell.tree import APPLICATION, TEXT_INPUTS, Element, PageSource, shorten
+from phoneshell.tree import APPLICATION, Element, PageSource, shorten
+from phoneshell.xcui import TEXT_INPUTS
 
 CONTROLS = frozenset(f"XCUIElementType{t}" for t in (
     "Button", "Cell", "Link", "Icon", "Switch", "Toggle", "Tab", "SegmentedControl", "Slider",

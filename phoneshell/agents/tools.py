@@ -49,7 +49,7 @@ checked."""
 
 
 @dataclass(frozen=True)
-class Reply:
+class ToolReply:
     """What a tool call gives back to the model."""
 
     text: str
@@ -83,7 +83,7 @@ class PhoneTools:
         self.out_of_turns = False
         self.claim: Claim | None = None
 
-    def call(self, name: str, arguments: Args | str) -> Reply:
+    def call(self, name: str, arguments: Args | str) -> ToolReply:
         """Run one tool call; mistakes come back as error replies.
 
         Args:
@@ -94,13 +94,13 @@ class PhoneTools:
             DeviceUnreachable, DeviceUnusable, DeviceLocked: the rig is down.
         """
         if name not in TOOLS:
-            return Reply(f"there is no tool {name!r}; the tools are {', '.join(TOOLS.names())}",
+            return ToolReply(f"there is no tool {name!r}; the tools are {', '.join(TOOLS.names())}",
                          error=True)
         if self.claim is not None:
-            return Reply("done was already called: the attempt is over", error=True)
+            return ToolReply("done was already called: the attempt is over", error=True)
         if self.max_turns is not None and self.turns >= self.max_turns and name != "done":
             self.out_of_turns = True
-            return Reply(f"out of turns: all {self.max_turns} tool calls are used; call done",
+            return ToolReply(f"out of turns: all {self.max_turns} tool calls are used; call done",
                          error=True)
         self.turns += 1
         if isinstance(arguments, str):
@@ -109,33 +109,33 @@ class PhoneTools:
             except json.JSONDecodeError:
                 parsed = None
             if not isinstance(parsed, dict):
-                return Reply(f"{name}: the arguments are not a JSON object: {arguments[:200]!r}",
-                             error=True)
+                return ToolReply(f"{name}: the arguments are not a JSON object: "
+                                 f"{arguments[:200]!r}", error=True)
             arguments = cast(Args, parsed)
         tool = TOOLS.lookup(name)
         problem = argument_problem(tool, arguments)
         if problem:
-            return Reply(f"{name}: {problem}", error=True)
+            return ToolReply(f"{name}: {problem}", error=True)
         try:
             return tool.run(self, arguments)
         except RIG_DOWN:
             raise
         except (DeviceError, StepError) as exc:
-            return Reply(f"{name} failed: {exc.message}", error=True)
+            return ToolReply(f"{name} failed: {exc.message}", error=True)
 
     # -- helpers the tools share ----------------------------------------------------------------
 
-    def observe(self) -> Reply:
+    def observe(self) -> ToolReply:
         """Issue a new observation of the screen."""
         self.issued += 1
         self.latest = read_screen(self.phone, self.issued)
         return self._shown(self.latest)
 
-    def _shown(self, observation: Observation) -> Reply:
+    def _shown(self, observation: Observation) -> ToolReply:
         png = self.phone.screenshot_png() if self.vision else None
-        return Reply(observation.as_text(), png)
+        return ToolReply(observation.as_text(), png)
 
-    def after_action(self, before: Observation | None) -> Reply:
+    def after_action(self, before: Observation | None) -> ToolReply:
         """The new observation once the screen changed and settled, or a short line saying it did
         not change (the previous observation and its ids stay valid)."""
         old = before.signature() if before else ""
@@ -145,7 +145,7 @@ class PhoneTools:
             time.sleep(POLL_S)
             seen = read_screen(self.phone, self.issued + 1)
         if seen.signature() == old and before is not None:
-            return Reply(f"the screen did not change; observation {before.number} and its ids "
+            return ToolReply(f"the screen did not change; observation {before.number} and its ids "
                          "are still valid")
         while time.monotonic() < deadline:  # changed: wait for it to stop changing
             time.sleep(POLL_S)
@@ -181,7 +181,7 @@ class PhoneTools:
         return row.centre
 
 
-Handler = Callable[[PhoneTools, Args], Reply]
+Handler = Callable[[PhoneTools, Args], ToolReply]
 
 
 @dataclass(frozen=True)
@@ -239,7 +239,7 @@ AFTER = ("Returns the new observation, or a line saying the screen did not chang
       "focused, disabled, on/off for switches, selected, empty for an empty text field). Ids "
       "belong to this observation only: once a newer observation is issued (by observe, or by "
       "an action that changed the screen), older ids are refused.", {})
-def _observe(tools: PhoneTools, args: Args) -> Reply:
+def _observe(tools: PhoneTools, args: Args) -> ToolReply:
     return tools.observe()
 
 
@@ -247,10 +247,10 @@ def _observe(tools: PhoneTools, args: Args) -> Reply:
       "row 12). The tap lands on the element's centre as that observation recorded it. " + AFTER,
       {"id": {"type": "string", "description": "an id from the latest observation, e.g. \"3.12\""}},
       ("id",))
-def _tap(tools: PhoneTools, args: Args) -> Reply:
+def _tap(tools: PhoneTools, args: Args) -> ToolReply:
     point = tools.resolve(args["id"])
     if isinstance(point, str):
-        return Reply(point, error=True)
+        return ToolReply(point, error=True)
     before = tools.latest
     tools.phone.tap(*point)
     return tools.after_action(before)
@@ -260,12 +260,12 @@ def _tap(tools: PhoneTools, args: Args) -> Reply:
       "observation flags it `focused`). \"\\n\" presses Return. " + AFTER,
       {"text": {"type": "string", "description": "the text to type; \"\\n\" presses Return"}},
       ("text",))
-def _type(tools: PhoneTools, args: Args) -> Reply:
+def _type(tools: PhoneTools, args: Args) -> ToolReply:
     text = str(args["text"])
     if not text:
-        return Reply("nothing to type: text is empty", error=True)
+        return ToolReply("nothing to type: text is empty", error=True)
     if not any(f.focused for f in tools.phone.fields()):
-        return Reply("no text field has focus: tap one first (nothing was typed)", error=True)
+        return ToolReply("no text field has focus: tap one first (nothing was typed)", error=True)
     before = tools.latest
     tools.phone.type_keys(text)
     return tools.after_action(before)
@@ -277,7 +277,7 @@ def _type(tools: PhoneTools, args: Args) -> Reply:
       {"direction": {"type": "string", "enum": list(DIRECTIONS),
                      "description": "where the content you want to see is"}},
       ("direction",))
-def _swipe(tools: PhoneTools, args: Args) -> Reply:
+def _swipe(tools: PhoneTools, args: Args) -> ToolReply:
     before = tools.latest
     start, end = scroll_points(tools.phone, str(args["direction"]))
     tools.phone.drag(start, end)
@@ -287,10 +287,10 @@ def _swipe(tools: PhoneTools, args: Args) -> Reply:
 @tool("open_app", "Open an app by its home-screen name (\"Settings\", \"Notes\") or bundle id, "
       "and wait until it is in front. " + AFTER,
       {"name": {"type": "string", "description": "the app's name or bundle id"}}, ("name",))
-def _open_app(tools: PhoneTools, args: Args) -> Reply:
+def _open_app(tools: PhoneTools, args: Args) -> ToolReply:
     name = str(args["name"]).strip()
     if not name:
-        return Reply("name is empty: give the app's name, e.g. \"Settings\"", error=True)
+        return ToolReply("name is empty: give the app's name, e.g. \"Settings\"", error=True)
     before = tools.latest
     run_step(tools.phone, Step("open_app", name, file="tool call"))
     return tools.after_action(before)
@@ -299,10 +299,10 @@ def _open_app(tools: PhoneTools, args: Args) -> Reply:
 @tool("press", "Press a hardware button: `home` goes to the home screen. " + AFTER,
       {"button": {"type": "string", "enum": list(BUTTONS), "description": "the button"}},
       ("button",))
-def _press(tools: PhoneTools, args: Args) -> Reply:
+def _press(tools: PhoneTools, args: Args) -> ToolReply:
     before = tools.latest
     if not go_home(tools.phone):
-        return Reply("the home screen did not show after pressing home", error=True)
+        return ToolReply("the home screen did not show after pressing home", error=True)
     return tools.after_action(before)
 
 
@@ -316,11 +316,11 @@ def _press(tools: PhoneTools, args: Args) -> Reply:
        "answer": {"type": "string", "description": "the information asked for, or empty"},
        "summary": {"type": "string", "description": "what you did, briefly"}},
       ("status",))
-def _done(tools: PhoneTools, args: Args) -> Reply:
+def _done(tools: PhoneTools, args: Args) -> ToolReply:
     status = cast(ClaimStatus, args["status"])
     tools.claim = Claim(status=status, answer=str(args.get("answer", "")),
                         summary=str(args.get("summary", "")))
-    return Reply(f"claim recorded: {status}; the attempt is over")
+    return ToolReply(f"claim recorded: {status}; the attempt is over")
 
 
 def tool_table() -> str:
@@ -338,4 +338,4 @@ def tool_table() -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["GUIDE", "TOOLS", "PhoneTools", "Reply", "Tool", "argument_problem", "tool_table"]
+__all__ = ["GUIDE", "TOOLS", "PhoneTools", "ToolReply", "Tool", "argument_problem", "tool_table"]

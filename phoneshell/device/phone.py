@@ -21,6 +21,7 @@ from wda.usbmux.exceptions import HTTPError as WDAConnectionError
 from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable, DeviceUnusable
 from phoneshell.evidence import Foreground
 from phoneshell.tree import SPRINGBOARD
+from phoneshell.xcui import flag, short_type, text_inputs
 
 
 @dataclass(frozen=True)
@@ -164,17 +165,9 @@ class Phone:
     def fields(self) -> list[TextInput]:
         """Text inputs in the JSON page source, with which one has focus."""
         tree = self._get("/source?format=json")
-        found: list[TextInput] = []
-        stack = [tree] if isinstance(tree, dict) else []
-        while stack:
-            node = stack.pop()
-            kind = str(node.get("type", ""))
-            if kind in ("TextField", "SecureTextField", "SearchField", "TextView"):
-                found.append(TextInput(kind, str(node.get("label") or ""),
-                                   str(node.get("name") or ""), str(node.get("value") or ""),
-                                   str(node.get("isFocused")) in ("1", "true", "True")))
-            stack.extend(reversed(node.get("children") or []))
-        return found
+        return [TextInput(short_type(str(node.get("type", ""))), str(node.get("label") or ""),
+                          str(node.get("name") or ""), str(node.get("value") or ""),
+                          flag(node, "isFocused")) for node in text_inputs(tree)]
 
     def screenshot_png(self) -> bytes:
         """The screen as PNG bytes."""

@@ -17,7 +17,8 @@ from phoneshell.device.phone import SPRINGBOARD, Phone, wait_until
 from phoneshell.errors import RIG_DOWN, DeviceError, StepError
 from phoneshell.registry import Registry
 from phoneshell.tasks import STEPS, Step
-from phoneshell.tree import TEXT_INPUTS, Element, PageSource
+from phoneshell.tree import Element, PageSource
+from phoneshell.xcui import TEXT_INPUTS
 
 CONTROL_TYPES = frozenset(f"XCUIElementType{t}" for t in (
     "Button", "Cell", "Icon", "Link", "Key", "Switch", "Tab", "SegmentedControl", "MenuItem",

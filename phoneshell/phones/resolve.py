@@ -20,18 +20,16 @@ the same usbmuxd (`usbmux.use_usbmuxd_for_wda`), so the URL works in this proces
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 from urllib.parse import urlsplit
 
 from phoneshell.errors import DeviceError
 from phoneshell.phones import usbmux
 from phoneshell.phones.usbmux import PhoneInfo
+from phoneshell.records import DeviceKind
 
 DEFAULT_WDA_PORT = 8100
 MAX_SIMS = 16
 URL_SCHEMES = ("http://", "https://", "http+usbmux://")
-
-DeviceKind = Literal["sim", "url", "usb"]
 
 
 @dataclass(frozen=True)

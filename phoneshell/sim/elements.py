@@ -15,7 +15,8 @@ from lxml import etree
 from phoneshell.sim.predicates import SelectorError, class_chain, predicate
 from phoneshell.sim.source import xml
 from phoneshell.sim.store import JSON
-from phoneshell.sim.ui import TYPE_PREFIX, Node, Screen, walk
+from phoneshell.sim.ui import Node, Screen, walk
+from phoneshell.xcui import TYPE_PREFIX
 
 W3C_ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
 STRATEGIES = ("accessibility id", "id", "name", "class name", "class chain",

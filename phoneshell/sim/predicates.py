@@ -22,7 +22,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from phoneshell.sim.ui import TYPE_PREFIX, Node, walk
+from phoneshell.sim.ui import Node, walk
+from phoneshell.xcui import TYPE_PREFIX
 
 Matcher = Callable[[Node], bool]
 

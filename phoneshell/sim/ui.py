@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TypeVar, cast
 
-TYPE_PREFIX = "XCUIElementType"
+from phoneshell.xcui import TEXT_INPUT_TYPES, TYPE_PREFIX
 
 Handler = Callable[[], None]
 """A tap or hold behaviour: a closure over app state, run by the phone under its lock."""
@@ -39,7 +39,7 @@ _ACCESSIBLE = frozenset({
 })
 # Containers touches fall through (see hit_path).
 _TRANSPARENT = frozenset({"Other", "Window", "Application", "StatusBar"})
-TEXT_INPUTS = frozenset({"TextField", "SecureTextField", "SearchField", "TextView"})
+TEXT_INPUTS = TEXT_INPUT_TYPES
 """Types that take typing; WDA writes `placeholderValue` only on these."""
 
 

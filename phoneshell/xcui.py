@@ -1,0 +1,69 @@
+"""WDA's element vocabulary and its JSON page source: facts the harness, the bridge and the
+simulated iPhone share, written down once.
+
+XCUITest names element types `XCUIElementType<Short>`; the XML source uses the full name, the
+JSON source (`GET /source?format=json`, notes/wda-stack.md §2.2) the short one, with flags such
+as `isFocused` and `isVisible` as the strings "1"/"0". Pure: no I/O, imports nothing else of
+phoneshell, so the simulator (a device) may use it too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+TYPE_PREFIX = "XCUIElementType"
+TEXT_INPUT_TYPES = frozenset({"TextField", "SecureTextField", "SearchField", "TextView"})
+"""Short types that take keystrokes; WDA writes `placeholderValue` only on these."""
+TEXT_INPUTS = frozenset(TYPE_PREFIX + t for t in TEXT_INPUT_TYPES)
+"""The same, by full type name (as the XML source and the audit log name them)."""
+SECURE_TYPE = "SecureTextField"
+"""A password field: its value reads as bullets, and what is typed into it is never logged."""
+KEY_TYPE = "Key"
+"""A key of the on-screen keyboard (its label is the character it types)."""
+
+Node = Mapping[str, object]
+"""One node of the decoded JSON source."""
+
+
+def full_type(kind: str) -> str:
+    """The full type name of a short or full one ("Button" -> "XCUIElementTypeButton")."""
+    return kind if kind.startswith(TYPE_PREFIX) else TYPE_PREFIX + kind
+
+
+def short_type(kind: str) -> str:
+    """The short type name of a full or short one ("XCUIElementTypeButton" -> "Button")."""
+    return kind.removeprefix(TYPE_PREFIX)
+
+
+def flag(node: Node, key: str) -> bool:
+    """A boolean flag of a JSON node: WDA writes "1"/"0"; other writers use true/1."""
+    return node.get(key) in ("1", 1, True, "true", "True")
+
+
+def walk(tree: object, depth: int = 0) -> Iterator[tuple[int, Node]]:
+    """Every node of a JSON source in document order, with its depth (iterative: real sources
+    nest deep, and a hostile one deeper still)."""
+    stack: list[tuple[int, object]] = [(depth, tree)]
+    while stack:
+        level, node = stack.pop()
+        if not isinstance(node, Mapping):
+            continue
+        yield level, node
+        children = node.get("children")
+        if isinstance(children, list):
+            stack.extend((level + 1, child) for child in reversed(children))
+
+
+def focused(tree: object) -> Node | None:
+    """The deepest node flagged `isFocused` (the field the keyboard types into), if any."""
+    best: tuple[int, Node] | None = None
+    for depth, node in walk(tree):
+        if flag(node, "isFocused") and (best is None or depth >= best[0]):
+            best = (depth, node)
+    return best[1] if best else None
+
+
+def text_inputs(tree: object) -> Iterator[Node]:
+    """The text inputs of a JSON source, in document order."""
+    return (node for _, node in walk(tree) if short_type(str(node.get("type", "")))
+            in TEXT_INPUT_TYPES)
