@@ -69,7 +69,8 @@ class Problem:
     """`error` (the file is rejected) or `warning` (it loads, but probably not as meant)."""
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+        return f"{where}: {self.severity}: {self.message}"
 
 
 class TaskFileError(PhoneshellError):

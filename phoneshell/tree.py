@@ -11,9 +11,14 @@ here once (docs/checks.md quotes it):
   accessibility identifier when the app sets one, else the label). `placeholderValue` is not
   text: a hint in an empty field is not content.
 * **Substring matching** (`element_exists`...) is case-insensitive over each of those three.
-* **Regex matching** (`regex_on_screen`) runs Python `re.search` on each of those three strings
-  of each on-screen element, separately and case-sensitively (use `(?i)` to ignore case), so a
-  pattern never spans two elements or two attributes.
+* **Regex matching** (`regex_on_screen`) searches each of those three strings of each on-screen
+  element, separately and case-sensitively (use `(?i)` to ignore case), so a pattern never spans
+  two elements or two attributes. Patterns are Python `re` syntax, checked with `re` at load and
+  run on the `regex` engine (its version-0 mode keeps `re`'s meaning) because that engine can be
+  stopped: a pattern that backtracks catastrophically (`(a|a)+$` against a field of typed a's)
+  would hold `re` for hours, so a search that takes longer than `PATTERN_BUDGET_S` in all raises
+  `PatternTimeout` and the check fails saying so. Lookbehind, which RE2-style engines lack, is
+  why this is a time limit and not a linear-time engine: the suite's `(?<![0-9])30 min` needs it.
 
 A source cut off mid-document (WDA under memory pressure, or a dropped connection) is parsed as
 far as it goes and marked incomplete: what it shows is real, but absence in it proves nothing.
@@ -22,10 +27,12 @@ far as it goes and marked incomplete: what it shows is real, but absence in it p
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
+import regex
 from lxml import etree
 
 from phoneshell.xcui import TYPE_PREFIX
@@ -77,6 +84,49 @@ class Element(NamedTuple):
         """A short human description: type and the most telling text."""
         shown = self.label or self.value or self.name
         return f"{self.short_type} {shorten(shown)!r}" if shown else self.short_type
+
+
+Pattern = regex.Pattern[str]
+"""A compiled regex_on_screen pattern (`compile_pattern`)."""
+
+PATTERN_BUDGET_S = 1.0
+"""How long one regex check may search a screen, in all. The suite's patterns take well under
+a millisecond on a 5,000-element source; only catastrophic backtracking comes near this."""
+
+
+class PatternError(ValueError):
+    """A pattern that is not valid Python `re` syntax (the message is `re`'s)."""
+
+
+class PatternTimeout(Exception):
+    """A search that ran past its budget: the pattern backtracks catastrophically on this text.
+
+    Args:
+        budget_s: the budget it ran past.
+        where: the element and attribute it was searching, for a person.
+    """
+
+    def __init__(self, budget_s: float, where: str) -> None:
+        super().__init__(f"the search took over {budget_s:g}s (at the {where}) and was stopped:"
+                         " the pattern backtracks catastrophically; avoid nested repetition "
+                         "such as (a+)+ or (a|a)+")
+        self.budget_s = budget_s
+
+
+def compile_pattern(text: str) -> Pattern:
+    """Compile `text` (Python `re` syntax) for the stoppable engine.
+
+    Raises:
+        PatternError: `re` refuses it, or the engine reads it differently (its message says).
+    """
+    try:
+        re.compile(text)
+    except re.error as exc:
+        raise PatternError(str(exc)) from None
+    try:
+        return regex.compile(text, regex.VERSION0)
+    except regex.error as exc:  # valid for re, yet not for the engine: never seen, but say so
+        raise PatternError(f"the regex engine refuses it ({exc})") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,14 +212,24 @@ class PageSource:
         pool = self.elements[1:] if everywhere else self.on_screen()
         return [e for e in pool if e.contains(low)]
 
-    def search(self, pattern: re.Pattern[str], short_type: str = "") -> RegexHit | None:
+    def search(self, pattern: Pattern, short_type: str = "",
+               budget_s: float = PATTERN_BUDGET_S) -> RegexHit | None:
         """The first on-screen (element, attribute) whose text matches `pattern`, or None;
-        with `short_type` (e.g. "Button"), only elements of that type."""
+        with `short_type` (e.g. "Button"), only elements of that type.
+
+        Raises:
+            PatternTimeout: the whole search took longer than `budget_s`.
+        """
+        deadline = time.monotonic() + budget_s
         for element in self.on_screen():
             if short_type and element.short_type != short_type:
                 continue
             for attribute, text in element.texts():
-                match = pattern.search(text)
+                try:
+                    match = pattern.search(text, timeout=max(deadline - time.monotonic(), 0.0))
+                except TimeoutError:
+                    raise PatternTimeout(budget_s, f"{attribute} of {element.describe()}"
+                                         ) from None
                 if match:
                     return RegexHit(element, attribute, match.group(0))
         return None

@@ -5,13 +5,14 @@ from __future__ import annotations
 from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
 from phoneshell.evidence import Capture, Evidence
 from phoneshell.params import Param
+from phoneshell.tree import PatternTimeout
 
 APP_TEXT = Param("text", "str", "Bundle id that must be in front (default: the task's `app`).")
 LABEL_TEXT = Param("text", "str", "Text to find in an element's label, name or value "
                    "(case-insensitive substring).", required=True)
 REGEX_TEXT = Param("text", "regex", "Pattern searched in each on-screen element's label, name "
-                   "and value (Python re, case-sensitive; add (?i) to ignore case).",
-                   required=True)
+                   "and value (Python re syntax, case-sensitive; add (?i) to ignore case; a "
+                   "search that backtracks for over a second fails).", required=True)
 TYPE = Param("type", "str", "Only elements of this WDA type count (the type without its "
                             "XCUIElementType prefix, e.g. NavigationBar, Button, Cell).")
 
@@ -95,7 +96,11 @@ def regex_on_screen(check: Check, evidence: Evidence) -> Finding:
         return Finding(False, f"no page source was captured; wanted /{check.text}/",
                        unproven="no page source was captured")
     only = check.text_of("type")
-    hit = final.source.search(check.pattern, only)
+    try:
+        hit = final.source.search(check.pattern, only)
+    except PatternTimeout as exc:
+        # A stopped search proves neither presence nor absence: negated, it fails too.
+        return Finding(False, f"/{check.text}/: {exc}", unproven=str(exc))
     if hit is not None:
         return Finding(True, f"/{check.text}/ matched {hit.matched!r} in the {hit.attribute} of "
                              f"{hit.element.describe()}")

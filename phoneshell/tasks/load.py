@@ -1,7 +1,11 @@
 """Read task files: whole-file validation with file:line:column problems, before a phone is touched.
 
 The YAML is walked as a node tree (not plain dicts) so every problem points at the line and
-column to fix, and every problem in every file is reported at once.
+column to fix, and every problem in every file is reported at once. A file is bounded before it
+is parsed: over `MAX_TASK_BYTES` it is refused unread (a task file is a few kilobytes; a 50 MB
+one took PyYAML 37 s and 290 MB), and nesting deeper than `MAX_DEPTH` is refused as the parser
+meets it (PyYAML composes nodes recursively, so 100,000 `[` would end in a RecursionError).
+Task ids become folder names (`attempts/<task_id>/`), so they are checked as such.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from phoneshell.checks import CHECKS, Check, CheckKind
 from phoneshell.errors import Problem, TaskFileError, UnknownName
 from phoneshell.params import Param, ParamValue
+from phoneshell.records import RecordError, read_bytes
 from phoneshell.registry import close_matches
 from phoneshell.tasks.model import (
     DEFAULT_MAX_STEPS,
@@ -39,8 +44,37 @@ from phoneshell.tasks.yamlnodes import (
     unknown_key,
 )
 
-ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+"""Task ids, matched whole (`fullmatch`: a `$` would let a trailing newline through)."""
+MAX_ID_CHARS = 100
+"""An id names folders (attempts/<id>/, swap folders of two ids): file systems cap a name at
+255 bytes, and the suite's longest id is 37 characters."""
+MAX_TASK_BYTES = 1024 * 1024
+"""The largest task file read (1 MiB; the suite's largest is under 4 KiB)."""
+MAX_DEPTH = 50
+"""The deepest nesting of lists and mappings a task file may have (the format needs 5)."""
 BASE_CHECK_KEYS = ("kind", "negate", "note")
+
+
+class _TooDeep(yaml.MarkedYAMLError):
+    """Nesting past `MAX_DEPTH`, raised where it starts, before the composer recurses further."""
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing nesting deeper than `MAX_DEPTH`."""
+
+    depth = 0
+
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                where = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+                raise _TooDeep(problem=f"nested more than {MAX_DEPTH} levels deep (the limit; a "
+                                       "task file needs 5)", problem_mark=where)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
 
 def _check_probe(f: NodeFile, node: Node, name: str, kind: str, wanted: str) -> None:
@@ -210,7 +244,7 @@ def _steps(f: NodeFile, node: Node, where: StepList) -> tuple[Step, ...]:
 def _compose(text: str, path: str) -> tuple[Node | None, list[Problem]]:
     """Parse YAML into a node tree, turning syntax errors into a pinned problem."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=_BoundedLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -268,9 +302,12 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
             with contextlib.suppress(Invalid):
                 values[key] = read_value(f, nodes[key], specs[key], "the task")
     task_id, app = str(values.get("id", "")), str(values.get("app", ""))
-    if task_id and not ID_PATTERN.match(task_id):
+    if task_id and not ID_PATTERN.fullmatch(task_id):
         f.error(nodes["id"], f"task id {task_id!r} should use letters, digits, '.', '_' and '-' "
                              "and start with a letter or digit")
+    elif len(task_id) > MAX_ID_CHARS:
+        f.error(nodes["id"], f"task id is {len(task_id)} characters long; the limit is "
+                             f"{MAX_ID_CHARS} (ids name folders)")
     compatible = cast(tuple[str, ...], values.get("compatible_with", ()))
     if task_id in compatible:
         f.error(nodes["compatible_with"], "a task cannot list itself in compatible_with")
@@ -353,9 +390,14 @@ def check_tasks(paths: Iterable[str | Path]) -> tuple[list[Task], list[Problem]]
         try:
             # bytes, then decode: read_text would turn CRLF into LF, and the hash run.json
             # records must be the file's own (what sha256sum prints)
-            text = path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.append(Problem(str(path), 0, 0, f"cannot read the file: {exc}"))
+            text = read_bytes(path, MAX_TASK_BYTES).decode("utf-8")
+        except RecordError as exc:  # names the file: missing, a FIFO, or over the limit
+            problems.append(Problem(str(path), 0, 0, f"cannot read the task file: "
+                                                     f"{str(exc).removeprefix(f'{path}: ')}"))
+            continue
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(str(path), 0, 0, f"not UTF-8 text ({exc.reason} at byte "
+                                                     f"{exc.start})"))
             continue
         task, found = parse_task(text, str(path))
         problems.extend(found)

@@ -6,18 +6,23 @@ problem always points at the text to fix.
 
 from __future__ import annotations
 
-import re
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from phoneshell.errors import Problem
 from phoneshell.params import Param
 from phoneshell.registry import close_matches
+from phoneshell.tree import PatternError, compile_pattern
 
 _NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 NULL_TAG = "tag:yaml.org,2002:null"
+_NUMBERS = SafeConstructor()
+"""YAML's own reading of numbers: `.inf`, `.nan`, `0x1F`, `1_000` and `1:30` are YAML numbers
+that Python's float() and int() refuse or read otherwise."""
 
 
 class Invalid(Exception):
@@ -98,19 +103,23 @@ def read_value(f: NodeFile, node: Node, spec: Param, what: str) -> object:
             raise f.error(node, f"{name} is {raw!r}; it should be {spec.describe()}{hint}")
         if spec.type == "regex":
             try:
-                re.compile(raw)
-            except re.error as exc:
+                compile_pattern(raw)
+            except PatternError as exc:
                 raise f.error(node, f"{name} is not a valid regular expression: {exc}") from exc
         return raw
     if spec.type == "bool":
         if tag != "tag:yaml.org,2002:bool":
             raise f.error(node, f"{name} should be true or false, got {raw!r}")
         return raw.lower() in ("true", "yes", "on")
-    if tag not in _NUMBER_TAGS:
+    if tag not in _NUMBER_TAGS or (spec.type == "int" and tag != _NUMBER_TAGS[0]):
         raise f.error(node, f"{name} should be {spec.describe()}, got {raw!r}")
-    number = float(raw.replace("_", ""))
-    if spec.type == "int" and (tag != _NUMBER_TAGS[0]):
-        raise f.error(node, f"{name} should be {spec.describe()}, got {raw!r}")
+    try:
+        number = (_NUMBERS.construct_yaml_int(node) if tag == _NUMBER_TAGS[0]
+                  else _NUMBERS.construct_yaml_float(node))
+    except (ConstructorError, ValueError) as exc:  # an explicit !!int tag on a non-number
+        raise f.error(node, f"{name} should be {spec.describe()}, got {raw!r}") from exc
+    if not math.isfinite(number):
+        raise f.error(node, f"{name} is {raw}; it should be a finite number")
     if spec.minimum is not None and number < spec.minimum:
         raise f.error(node, f"{name} is {raw}; it should be {spec.describe()}")
-    return int(number) if spec.type == "int" else number
+    return number if spec.type == "int" else float(number)
