@@ -131,10 +131,12 @@ class ReplayAgent:
 
 
 def _open_app(arg: str) -> Agent:
+    """Only open the task's app (a baseline: what passes with it measures nothing asked)."""
     return OpenAppAgent()
 
 
 def _replay(arg: str) -> Agent:
+    """`replay:RUN_DIR`: repeat the agent actions an earlier run logged for the task."""
     if not arg:
         raise StepError("replay needs a run folder: --agent replay:runs/RUN_ID")
     return ReplayAgent(Path(arg))

@@ -215,6 +215,8 @@ class AttemptResult:
     rig_down: bool
     evidence: Evidence | None = None
     """What was graded, when the attempt was scored."""
+    interrupted: bool = False
+    """Ctrl-C stopped it: the row says skipped, and the run should stop after recording it."""
 
 
 def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
@@ -231,7 +233,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
     verdict: Verdict | None = None
     evidence: Evidence | None = None
     evidence_dir = skip_reason = error_type = ""
-    rig_down = False
+    rig_down = interrupted = False
     try:
         _check_rig(phone, plan)
         before = _prepare(rig, plan)
@@ -262,6 +264,8 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         (folder / "traceback.txt").write_text(traceback.format_exc())
         skip_reason = f"harness error ({type(exc).__name__}): {exc}; see traceback.txt"
         error_type = type(exc).__name__
+    except KeyboardInterrupt:  # the user's, not the agent's: never scored, run again on resume
+        skip_reason, error_type, interrupted = "interrupted (Ctrl-C)", "KeyboardInterrupt", True
     finally:
         rig.enter(plan, "teardown")
         teardown = (_teardown(phone, task, folder) if not rig_down
@@ -282,7 +286,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         timed_out=result.timed_out, out_of_turns=result.out_of_turns, error=result.error,
         error_type=error_type, teardown=teardown, evidence=evidence_dir,
         task_sha256=task.sha256, device=plan.device)
-    return AttemptResult(row, rig_down, evidence if verdict is not None else None)
+    return AttemptResult(row, rig_down, evidence if verdict is not None else None, interrupted)
 
 
 def overrule(verdict: Verdict, result: AgentResult) -> Verdict:

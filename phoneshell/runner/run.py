@@ -4,6 +4,10 @@ Every phone gets its own bridge (all writing the run's one audit.jsonl) and its 
 attempts are shared out as workers free up. A phone whose rig goes down stops its worker, and
 its attempt in flight is recorded as skipped; the run stops early only when no phone is left.
 `--resume` continues a run, running only attempts not yet scored.
+
+A task file with an error is left out, named with its file:line, and the other tasks run: one
+broken file must not cost a night's run. Ctrl-C records the attempt in flight as skipped (its
+teardown still runs), keeps every row written, and says how to resume.
 """
 
 from __future__ import annotations
@@ -19,9 +23,10 @@ from pathlib import Path
 from bridge import BridgeServer
 from phoneshell.agents import make_agent
 from phoneshell.device import Phone
-from phoneshell.errors import RunError
+from phoneshell.errors import Problem, RunError, TaskFileError
 from phoneshell.phones.open import DeviceHandle, open_phones
 from phoneshell.records import ResultRow
+from phoneshell.registry import close_matches
 from phoneshell.runner.attempt import AttemptPlan, Rig, RigDown, require_rig, run_attempt
 from phoneshell.runner.folder import (
     RESULTS,
@@ -33,7 +38,7 @@ from phoneshell.runner.folder import (
     read_results,
     resume_folder,
 )
-from phoneshell.tasks import Task, load_tasks
+from phoneshell.tasks import Task, check_tasks, default_task_paths
 
 Progress = Callable[[str], None]
 
@@ -42,7 +47,7 @@ Progress = Callable[[str], None]
 class RunOptions:
     """What `phoneshell run` was asked to do."""
 
-    paths: tuple[str, ...] = ("environments",)
+    paths: tuple[str, ...] = field(default_factory=lambda: tuple(default_task_paths()))
     agent: str = "solution"
     device: str | None = None
     """`sim`, `sim:N`, a WDA URL, a udid or `all`; None: one in-process simulated iPhone."""
@@ -67,21 +72,56 @@ class RunSummary:
     """Attempts a resumed run found scored and did not run again."""
     all_passed: bool = False
     """Every planned attempt of the run (not just this invocation's) is recorded and passed."""
+    left_out: tuple[str, ...] = ()
+    """Task files (or paths) left out because of errors, each printed with its file:line."""
 
     def counts(self) -> Counter[str]:
         """Attempts by outcome (this invocation's)."""
         return Counter(row.outcome for row in self.rows)
 
 
+class RunInterrupted(RunError):
+    """Ctrl-C stopped the run; what was recorded stays, and the hint says how to go on."""
+
+
+LIST_HINT = "`phoneshell check-tasks --list PATHS` lists every task id"
+
+
 def select_tasks(tasks: Sequence[Task], globs: Sequence[str]) -> list[Task]:
-    """Tasks whose id matches any glob (all tasks when there are none)."""
+    """Tasks whose id matches any glob (all tasks when there are none).
+
+    Raises:
+        RunError: a glob matches no task (a typo would silently drop tasks), with the closest
+            ids.
+    """
     if not globs:
         return list(tasks)
-    chosen = [t for t in tasks if any(fnmatch.fnmatchcase(t.id, g) for g in globs)]
-    if not chosen:
-        raise RunError(f"no task id matches {' or '.join(globs)}",
-                       hint="`phoneshell check-tasks PATHS` lists the tasks")
-    return chosen
+    ids = [t.id for t in tasks]
+    for glob in globs:
+        if not any(fnmatch.fnmatchcase(i, glob) for i in ids):
+            close = close_matches(glob, ids)
+            guess = f"; did you mean {close[0]!r}?" if close else ""
+            raise RunError(f"no task id matches {glob!r}{guess}", hint=LIST_HINT)
+    return [t for t in tasks if any(fnmatch.fnmatchcase(t.id, g) for g in globs)]
+
+
+def load_runnable(paths: Sequence[str], progress: Progress) -> tuple[list[Task], tuple[str, ...]]:
+    """The tasks that load, and the files left out: each error is printed with its file:line.
+
+    Raises:
+        TaskFileError: no task loads at all.
+    """
+    tasks, problems = check_tasks(paths)
+    errors = [p for p in problems if p.severity == "error"]
+    if not tasks:
+        raise TaskFileError(problems or [Problem(", ".join(paths), 0, 0, "no task files")])
+    for problem in errors:
+        progress(str(problem))
+    left_out = tuple(dict.fromkeys(p.file for p in errors))
+    if left_out:
+        progress(f"left out {len(left_out)} task file(s) with errors; running the other "
+                 f"{len(tasks)} task(s)")
+    return tasks, left_out
 
 
 class _Run:
@@ -100,6 +140,36 @@ class _Run:
     def next_plan(self) -> tuple[Task, int] | None:
         with self.lock:
             return self.queue.popleft() if self.queue else None
+
+    def stop_handing_out(self) -> int:
+        """Hand out no more attempts (Ctrl-C); return how many were still waiting."""
+        with self.lock:
+            waiting = len(self.queue)
+            self.queue.clear()
+            return waiting
+
+    def go(self, devices: Sequence[DeviceHandle]) -> None:
+        """Run the queue on every phone; Ctrl-C stops handing out attempts, lets those in flight
+        end (they are recorded), and a second Ctrl-C leaves them."""
+        if len(devices) == 1:
+            self.worker(devices[0])  # on this thread: Ctrl-C reaches the attempt itself
+            return
+        # daemon: after a second Ctrl-C the process may exit with attempts still in flight
+        workers = [threading.Thread(target=self.worker, args=(d,), name=d.info.label,
+                                    daemon=True) for d in devices]
+        for thread in workers:
+            thread.start()
+        try:
+            for thread in workers:
+                thread.join()
+        except KeyboardInterrupt:
+            self.stop_handing_out()
+            busy = sum(thread.is_alive() for thread in workers)
+            self.progress(f"interrupted: waiting for the {busy} attempt(s) in flight to end "
+                          "(Ctrl-C again to leave them unrecorded)")
+            for thread in workers:
+                thread.join()
+            raise
 
     def record(self, row: ResultRow) -> None:
         with self.lock:
@@ -144,6 +214,8 @@ class _Run:
                 _keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
                 done = run_attempt(plan, rig, agent)
                 self.record(done.row)
+                if done.interrupted:
+                    raise KeyboardInterrupt  # recorded as skipped; now stop the run
                 if done.rig_down:
                     with self.lock:
                         self.down.append(f"{device.info.label}: {done.row.skip_reason}")
@@ -173,7 +245,8 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
         recorded = load_manifest(options.runs_dir, options.run_id)
         agent_spec, paths, globs, repeat = (recorded.agent, recorded.paths,
                                             recorded.task_globs, recorded.repeat)
-    tasks = select_tasks(load_tasks(paths).tasks, globs)
+    loaded, left_out = load_runnable(paths, progress)
+    tasks = select_tasks(loaded, globs)
     if options.resume:  # the run's tasks only: one added to the folder since was never planned
         planned = {ref.id for ref in recorded.tasks}
         added = [t.id for t in tasks if t.id not in planned]
@@ -191,27 +264,36 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
         plans = [(t, n) for t in tasks for n in range(1, repeat + 1)
                  if (t.id, n) not in folder.scored]
         summary = RunSummary(folder.run_id, folder.run_dir,
-                             already_scored=len(tasks) * repeat - len(plans))
+                             already_scored=len(tasks) * repeat - len(plans), left_out=left_out)
         run = _Run(folder, plans, agent_spec, progress, summary)
-        if len(devices) == 1:
-            run.worker(devices[0])
-        else:
-            workers = [threading.Thread(target=run.worker, args=(d,), name=d.info.label)
-                       for d in devices]
-            for thread in workers:
-                thread.start()
-            for thread in workers:
-                thread.join()
+        try:
+            run.go(devices)
+        except KeyboardInterrupt:
+            raise RunInterrupted(
+                f"interrupted: run {folder.run_id} stopped after {len(summary.rows)} of "
+                f"{len(plans)} attempt(s); every one recorded is kept in {folder.run_dir}",
+                hint=f"continue it: {resume_command(options.runs_dir, folder.run_id)}") from None
         if run.queue or (run.down and len(run.down) == len(devices)):
             summary.stopped = "; ".join(run.down) or "stopped"
             if not summary.rows:
                 raise RunError(f"run {folder.run_id} did not start: {summary.stopped}",
                                hint="`phoneshell doctor --device ...` checks the chain; then "
-                                    f"`phoneshell run --resume {folder.run_id}`")
+                                    f"`{resume_command(options.runs_dir, folder.run_id)}`")
     final = latest_rows(read_results(folder.run_dir / RESULTS))
     summary.all_passed = len(final) == len(tasks) * repeat and all(
         row.passed for row in final.values())
     return summary
+
+
+def resume_command(runs_dir: Path, run_id: str) -> str:
+    """The command that continues a run (naming --runs when it is not the default)."""
+    runs = "" if runs_dir == Path("runs") else f" --runs {runs_dir}"
+    return f"phoneshell run --resume {run_id}{runs}"
+
+
+def report_command(run_dir: Path) -> str:
+    """The command that reads a run's results."""
+    return f"phoneshell report {run_dir}"
 
 
 def latest_rows(rows: Sequence[ResultRow]) -> dict[tuple[str, int], ResultRow]:
@@ -220,23 +302,31 @@ def latest_rows(rows: Sequence[ResultRow]) -> dict[tuple[str, int], ResultRow]:
     return {(row.task_id, row.attempt): row for row in rows}
 
 
+INDENT = " " * 8
+
+
 def progress_line(index: int, total: int, row: ResultRow) -> str:
-    """`[ 3/80] settings.about.reach  passed  1.2s`, then why, for a failure or a skip."""
+    """`[ 3/80] settings.about.reach  passed  1.2s`, then why, for a failure or a skip: the
+    failed checks, and what the agent's program said when it crashed (its stderr's end)."""
     width = len(str(total))
     line = (f"[{index:>{width}}/{total}] {row.task_id:<34} {row.outcome:<7} "
             f"{row.seconds:5.1f}s")
     if row.device and row.device not in ("sim-1", "phone-1"):
         line += f"  on {row.device}"
+    reasons = []
     if row.skipped:
-        line += f"\n        not scored: {row.skip_reason}"
+        reasons.append(f"not scored: {row.skip_reason}")
     elif not row.passed:
-        reasons = [f"{r.label}: {r.detail}" for r in row.checks if not r.passed]
+        reasons += [f"{r.label}: {r.detail}" for r in row.checks if not r.passed]
         if row.timed_out or row.out_of_turns:
             reasons.insert(0, "ran out of time" if row.timed_out else "ran out of turns")
-        line += "".join(f"\n        {reason}" for reason in reasons)
+        if row.error:
+            reasons.append(f"agent: {row.error}")
     if not row.teardown.ok:
-        line += f"\n        teardown failed: {row.teardown.error}"
-    return line
+        reasons.append(f"teardown failed: {row.teardown.error}")
+    # a reason may span lines (a traceback's end): keep each under the attempt it belongs to
+    return line + "".join(f"\n{INDENT}{part}" for reason in reasons
+                          for part in reason.splitlines())
 
 
 def summary_lines(summary: RunSummary) -> list[str]:
@@ -251,7 +341,12 @@ def summary_lines(summary: RunSummary) -> list[str]:
                      "again")
     reasons = Counter(row.skip_reason.split(":")[0] for row in summary.rows if row.skipped)
     lines += [f"  skipped ({n}): {reason}" for reason, n in reasons.most_common()]
+    if summary.left_out:
+        lines.append(f"left out {len(summary.left_out)} task file(s) with errors (listed above): "
+                     f"{', '.join(summary.left_out)}")
     if summary.stopped:
         lines.append(f"the run stopped early: {summary.stopped}")
     lines.append(f"results: {summary.run_dir / RESULTS}")
+    lines.append(f"read them: {report_command(summary.run_dir)}  (add --html report.html for "
+                 "screenshots and timelines)")
     return lines

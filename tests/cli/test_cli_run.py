@@ -53,7 +53,7 @@ def test_null_agent_fails_and_json_goes_to_stdout(tmp_path: Path) -> None:
 
 def test_bad_options_exit_2_with_a_hint(tmp_path: Path) -> None:
     no_match = phoneshell("run", "environments", "--task", "nothing.*", "--runs", str(tmp_path))
-    assert no_match.returncode == 2 and "error: no task id matches nothing.*" in no_match.stderr
+    assert no_match.returncode == 2 and "error: no task id matches 'nothing.*'" in no_match.stderr
     bad_agent = phoneshell("run", "environments", "--agent", "solutoin", "--runs", str(tmp_path))
     assert bad_agent.returncode == 2
     assert "error: unknown agent 'solutoin'; did you mean 'solution'?" in bad_agent.stderr

@@ -1,0 +1,114 @@
+"""A user's first hour with `phoneshell run`: typos get a "did you mean", help lists what it
+promises, a run says how to read it, and Ctrl-C keeps what was recorded and says how to resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from phoneshell.agents import AGENTS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def phoneshell(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None
+               ) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONWARNINGS": "error", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
+                          text=True, cwd=cwd, env=env, timeout=300)
+
+
+def test_a_mistyped_task_gets_a_did_you_mean_and_a_list_that_exists(tmp_path: Path) -> None:
+    done = phoneshell("run", "environments", "--task", "settings.about.rech", "--runs",
+                      str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "error: no task id matches 'settings.about.rech'; did you mean 'settings.about.reach'?",
+        "hint: `phoneshell check-tasks --list PATHS` lists every task id"]
+    # one glob of several matching nothing would silently drop tasks: it is refused too
+    one_of_two = phoneshell("run", "environments", "--task", "settings.*", "--task",
+                            "calculator.arithmatic", "--runs", str(tmp_path))
+    assert one_of_two.returncode == 2
+    assert "did you mean 'calculator.arithmetic'?" in one_of_two.stderr
+    listed = phoneshell("check-tasks", "--list", "environments")
+    assert listed.returncode == 0
+    lines = listed.stdout.splitlines()
+    assert len(lines) == 81 and lines[-1] == "80 task(s) valid, 0 error(s), 0 warning(s)"
+    assert lines[0].split() == ["books.search", "environments/books.search.yaml"]
+
+
+def test_a_missing_path_is_reported_once_without_a_line() -> None:
+    done = phoneshell("run", "nosuch", "--task", "x")
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == ["nosuch: error: no such file or folder",
+                                        "error: 1 error(s) in the task files above",
+                                        "hint: `phoneshell check-tasks PATH` lists every problem"]
+
+
+def test_repeat_zero_is_refused() -> None:
+    done = phoneshell("run", "environments", "--repeat", "0")
+    assert done.returncode == 2
+    assert "argument --repeat: 0 attempts per task would run nothing; give 1 or more" in \
+        done.stderr
+
+
+def test_run_help_lists_every_registered_agent() -> None:
+    done = phoneshell("run", "--help")
+    assert done.returncode == 0
+    listed = done.stdout.split("agents (--agent NAME[:ARG]):\n", 1)[1].splitlines()
+    names = [line.split()[0] for line in listed if line.startswith("  ") and
+             not line.lstrip().startswith("(")]
+    assert names == AGENTS.names()
+    assert all(len(line.split(maxsplit=1)) == 2 for line in listed)  # each with what it does
+
+
+def test_a_run_ends_by_saying_how_to_read_it(tmp_path: Path) -> None:
+    done = phoneshell("run", "environments", "--task", "settings.about.reach", "--agent", "null",
+                      "--runs", str(tmp_path), "--run-id", "R")
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[-1].startswith(f"read them: phoneshell report {tmp_path / 'R'}")
+
+
+def _wait_for(path: Path, deadline_s: float) -> None:
+    deadline = time.monotonic() + deadline_s
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.05)
+
+
+def test_ctrl_c_keeps_what_was_recorded_and_says_how_to_resume(tmp_path: Path) -> None:
+    marker = tmp_path / "started"
+    # the first try of the agent waits to be interrupted; once resumed it gives up at once
+    agent = (f"command:if [ -e {marker} ]; then phoneshell finish --status gave_up; "
+             f"else touch {marker}; sleep 60; fi")
+    runs = tmp_path / "runs"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "phoneshell", "run", "environments", "--task",
+         "settings.about.reach", "--task", "calculator.arithmetic", "--agent", agent, "--runs",
+         str(runs), "--run-id", "R"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env={**os.environ, "PYTHONWARNINGS": "error"})
+    try:
+        _wait_for(marker, 60)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 2, out + err
+    assert "Traceback" not in err
+    assert err.splitlines()[-2:] == [
+        f"error: interrupted: run R stopped after 1 of 2 attempt(s); every one recorded is kept "
+        f"in {runs / 'R'}",
+        f"hint: continue it: phoneshell run --resume R --runs {runs}"]
+    rows = [json.loads(x) for x in (runs / "R" / "results.jsonl").read_text().splitlines()]
+    assert [(r["task_id"], r["outcome"], r["skip_reason"]) for r in rows] == [
+        ("calculator.arithmetic", "skipped", "interrupted (Ctrl-C)")]
+    resumed = phoneshell("run", "--resume", "R", "--runs", str(runs))
+    assert resumed.returncode == 1, resumed.stderr  # the agent gave up: both attempts failed
+    attempts = runs / "R" / "attempts" / "calculator.arithmetic"
+    assert sorted(p.name for p in attempts.iterdir()) == ["1", "1.skipped-1"]
+    assert "2 attempt(s): 0 passed, 2 failed, 0 skipped" in resumed.stdout
