@@ -158,7 +158,8 @@ def test_a_nonzero_exit_without_a_claim_is_a_failed_claim(rig: Rig, tmp_path: Pa
     assert row.outcome == "failed"
     assert row.claim is not None and row.claim.status == "failed"
     assert row.claim.summary == "the command exited with status 3 without a claim"
-    assert row.error == "the command exited with status 3: oops"
+    assert row.error == ("the command exited with status 3; the end of its stderr "
+                         "(agent.stderr):\noops")
 
 
 def test_the_command_gets_the_attempt_in_its_environment(rig: Rig, tmp_path: Path,

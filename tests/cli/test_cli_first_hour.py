@@ -112,3 +112,31 @@ def test_ctrl_c_keeps_what_was_recorded_and_says_how_to_resume(tmp_path: Path) -
     attempts = runs / "R" / "attempts" / "calculator.arithmetic"
     assert sorted(p.name for p in attempts.iterdir()) == ["1", "1.skipped-1"]
     assert "2 attempt(s): 0 passed, 2 failed, 0 skipped" in resumed.stdout
+
+
+def test_a_command_agent_finds_phoneshell_and_its_failures_show_their_cause(
+        tmp_path: Path) -> None:
+    where = tmp_path / "where"
+    agent = ("command:case $PHONESHELL_TASK_ID in "
+             f"settings.about.reach) command -v phoneshell > {where}; "
+             "phoneshell finish --status done --summary 'I opened it';; "
+             "calculator.arithmetic) echo 'Traceback (most recent call last):' >&2; "
+             "echo 'RuntimeError: the model API said 401' >&2; exit 1;; "
+             "*) no-such-agent-program;; esac")
+    # a plain PATH, as a user's shell has it with the venv not activated
+    done = phoneshell("run", "environments", "--task", "settings.about.reach", "--task",
+                      "calculator.arithmetic", "--task", "settings.about.serial", "--agent",
+                      agent, "--runs", str(tmp_path), "--run-id", "R",
+                      env={"PATH": "/usr/bin:/bin"})
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert where.read_text().strip() == str(Path(sys.executable).parent / "phoneshell")
+    rows = {r["task_id"]: r for r in map(json.loads, (tmp_path / "R" / "results.jsonl")
+                                         .read_text().splitlines())}
+    assert rows["settings.about.reach"]["claim"]["summary"] == "I opened it"
+    crashed = done.stdout.split("calculator.arithmetic", 1)[1].split("\n[")[0].splitlines()
+    assert crashed[-3:] == [
+        "        agent: the command exited with status 1; the end of its stderr (agent.stderr):",
+        "        Traceback (most recent call last):",
+        "        RuntimeError: the model API said 401"]
+    assert ("        not scored: the agent never ran: the command could not start (exit 127): "
+            "/bin/sh: 1: no-such-agent-program: not found") in done.stdout.splitlines()
