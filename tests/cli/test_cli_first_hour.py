@@ -140,3 +140,21 @@ def test_a_command_agent_finds_phoneshell_and_its_failures_show_their_cause(
         "        RuntimeError: the model API said 401"]
     assert ("        not scored: the agent never ran: the command could not start (exit 127): "
             "/bin/sh: 1: no-such-agent-program: not found") in done.stdout.splitlines()
+
+
+def test_run_works_from_an_empty_folder_on_the_shipped_suite(tmp_path: Path) -> None:
+    empty = tmp_path / "anywhere"
+    empty.mkdir()
+    done = phoneshell("run", "--task", "settings.about.reach", "--run-id", "R", cwd=empty)
+    assert done.returncode == 0, done.stdout + done.stderr
+    manifest = json.loads((empty / "runs" / "R" / "run.json").read_text())
+    [shipped] = manifest["paths"]
+    assert Path(shipped).is_absolute() and len(list(Path(shipped).glob("*.yaml"))) == 80
+    assert phoneshell("check-tasks", cwd=empty).stdout.splitlines()[-1].startswith(
+        "80 task(s) valid")
+    # a folder `environments/` where the command runs wins over the shipped suite
+    (empty / "environments").mkdir()
+    (empty / "environments" / "mine.yaml").write_text(
+        "id: mine\nname: Mine\ninstruction: x\nchecks:\n  - foreground_app: com.apple.Maps\n")
+    assert phoneshell("check-tasks", "--list", cwd=empty).stdout.splitlines() == [
+        "mine  environments/mine.yaml", "1 task(s) valid, 0 error(s), 0 warning(s)"]
