@@ -154,21 +154,32 @@ class _Run:
         if len(devices) == 1:
             self.worker(devices[0])  # on this thread: Ctrl-C reaches the attempt itself
             return
+        finished = threading.Semaphore(0)
+
+        def work(device: DeviceHandle) -> None:
+            try:
+                self.worker(device)
+            finally:
+                finished.release()
+
         # daemon: after a second Ctrl-C the process may exit with attempts still in flight
-        workers = [threading.Thread(target=self.worker, args=(d,), name=d.info.label,
-                                    daemon=True) for d in devices]
-        for thread in workers:
-            thread.start()
+        for device in devices:
+            threading.Thread(target=work, args=(device,), name=device.info.label,
+                             daemon=True).start()
+        # Waited on through a semaphore, not Thread.join: a join that Ctrl-C interrupts leaves
+        # CPython (before 3.13) taking that thread for ended while it still runs.
+        working = len(devices)
         try:
-            for thread in workers:
-                thread.join()
+            while working:
+                finished.acquire()
+                working -= 1
         except KeyboardInterrupt:
             self.stop_handing_out()
-            busy = sum(thread.is_alive() for thread in workers)
-            self.progress(f"interrupted: waiting for the {busy} attempt(s) in flight to end "
-                          "(Ctrl-C again to leave them unrecorded)")
-            for thread in workers:
-                thread.join()
+            self.progress(f"interrupted: waiting for the attempts in flight on {working} "
+                          "phone(s) to end (Ctrl-C again to leave them unrecorded)")
+            while working:
+                finished.acquire()
+                working -= 1
             raise
 
     def record(self, row: ResultRow) -> None:

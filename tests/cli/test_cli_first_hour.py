@@ -158,3 +158,32 @@ def test_run_works_from_an_empty_folder_on_the_shipped_suite(tmp_path: Path) -> 
         "id: mine\nname: Mine\ninstruction: x\nchecks:\n  - foreground_app: com.apple.Maps\n")
     assert phoneshell("check-tasks", "--list", cwd=empty).stdout.splitlines() == [
         "mine  environments/mine.yaml", "1 task(s) valid, 0 error(s), 0 warning(s)"]
+
+
+def test_ctrl_c_with_several_phones_lets_the_attempts_in_flight_end(tmp_path: Path) -> None:
+    started = tmp_path / "started"
+    started.mkdir()
+    agent = f"command:touch {started}/$PHONESHELL_TASK_ID; sleep 3"
+    runs = tmp_path / "runs"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "phoneshell", "run", "environments", "--task", "settings.about.*",
+         "--task", "calculator.a*", "--task", "calculator.chain", "--device", "sim:2",
+         "--agent", agent, "--runs", str(runs), "--run-id", "R"], cwd=ROOT,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONWARNINGS": "error"})
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(started.iterdir())) < 2:
+            assert time.monotonic() < deadline, "the two first attempts never started"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 2, out + err
+    assert "interrupted: waiting for the attempts in flight on 2 phone(s) to end" in out
+    assert "error: interrupted: run R stopped after 2 of 4 attempt(s)" in err
+    rows = [json.loads(x) for x in (runs / "R" / "results.jsonl").read_text().splitlines()]
+    # both ran to their end (failed: the agent only slept), and nothing else was started
+    assert sorted(r["task_id"] for r in rows) == sorted(p.name for p in started.iterdir())
+    assert [r["outcome"] for r in rows] == ["failed", "failed"]
