@@ -1,11 +1,10 @@
 """Read task files: whole-file validation with file:line:column problems, before a phone is touched.
 
 The YAML is walked as a node tree (not plain dicts) so every problem points at the line and
-column to fix, and every problem in every file is reported at once. A file is bounded before it
-is parsed: over `MAX_TASK_BYTES` it is refused unread (a task file is a few kilobytes; a 50 MB
-one took PyYAML 37 s and 290 MB), and nesting deeper than `MAX_DEPTH` is refused as the parser
-meets it (PyYAML composes nodes recursively, so 100,000 `[` would end in a RecursionError).
-Task ids become folder names (`attempts/<task_id>/`), so they are checked as such.
+column to fix, and every problem in every file is reported at once. A file over `MAX_TASK_BYTES`
+is refused unread (a task file is a few kilobytes; a 50 MB one took PyYAML 37 s and 290 MB), and
+its nesting is bounded as it is parsed (`yamlnodes.compose`). Task ids become folder names
+(`attempts/<task_id>/`), so they are checked as such.
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
-import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from phoneshell.checks import CHECKS, Check, CheckKind
@@ -39,6 +37,7 @@ from phoneshell.tasks.yamlnodes import (
     NULL_TAG,
     Invalid,
     NodeFile,
+    compose,
     pairs_of,
     read_value,
     unknown_key,
@@ -51,30 +50,7 @@ MAX_ID_CHARS = 100
 255 bytes, and the suite's longest id is 37 characters."""
 MAX_TASK_BYTES = 1024 * 1024
 """The largest task file read (1 MiB; the suite's largest is under 4 KiB)."""
-MAX_DEPTH = 50
-"""The deepest nesting of lists and mappings a task file may have (the format needs 5)."""
 BASE_CHECK_KEYS = ("kind", "negate", "note")
-
-
-class _TooDeep(yaml.MarkedYAMLError):
-    """Nesting past `MAX_DEPTH`, raised where it starts, before the composer recurses further."""
-
-
-class _BoundedLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing nesting deeper than `MAX_DEPTH`."""
-
-    depth = 0
-
-    def compose_node(self, parent: Node | None, index: int) -> Node | None:
-        self.depth += 1
-        try:
-            if self.depth > MAX_DEPTH:
-                where = self.peek_event().start_mark  # type: ignore[no-untyped-call]
-                raise _TooDeep(problem=f"nested more than {MAX_DEPTH} levels deep (the limit; a "
-                                       "task file needs 5)", problem_mark=where)
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
 
 
 def _check_probe(f: NodeFile, node: Node, name: str, kind: str, wanted: str) -> None:
@@ -241,23 +217,6 @@ def _steps(f: NodeFile, node: Node, where: StepList) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def _compose(text: str, path: str) -> tuple[Node | None, list[Problem]]:
-    """Parse YAML into a node tree, turning syntax errors into a pinned problem."""
-    try:
-        root = yaml.compose(text, Loader=_BoundedLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = " ".join(filter(None, [exc.context, exc.problem]))
-        return None, [Problem(path, line, col, f"not valid YAML: {problem}")]
-    except yaml.YAMLError as exc:
-        return None, [Problem(path, 1, 1, f"not valid YAML: {exc}")]
-    if root is None:
-        return None, [Problem(path, 1, 1, "the file is empty; a task file is a mapping with "
-                                          "id, name, instruction and checks")]
-    return root, []
-
-
 def _top_level(f: NodeFile, root: Node) -> dict[str, Node]:
     """The task file's keys and value nodes; unknown and missing keys are recorded."""
     specs = {x.name: x for x in TASK_FIELDS}
@@ -286,7 +245,7 @@ def _checks(f: NodeFile, node: Node, app: str) -> tuple[Check, ...]:
 
 def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
     """Validate one task file's text; return the task (None on any error) and every problem."""
-    root, problems = _compose(text, path)
+    root, problems = compose(text, path)
     if root is None:
         return None, problems
     f = NodeFile(path)
