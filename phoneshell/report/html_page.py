@@ -48,8 +48,8 @@ dl.claim dt { font-weight: 600; } dl.claim dd { margin: 0 0 .4em 1.5em; white-sp
 img.screenshot { max-height: 32em; border: 1px solid #ccc; border-radius: 12px; }
 .conclusion { font-weight: 600; }
 .claim-disagrees { color: #fff; background: #b00020; border-radius: 4px; padding: 0 .4em;
-                   font-weight: 600; }
-p.claim-disagrees { display: inline-block; margin: .3em 0; }
+                   font-weight: 600; white-space: nowrap; }
+p.claim-disagrees { display: inline-block; margin: .3em 0; white-space: normal; }
 """
 
 AGENT_COLUMNS = ("agent", "run", "attempts", "scored", "passed", "pass rate", "95% CI",

@@ -333,7 +333,7 @@ class TaskSet:
             if task.id == task_id:
                 return task
         raise UnknownName("task", task_id, close_matches(task_id, self.ids()),
-                          "phoneshell check-tasks PATHS")
+                          "phoneshell check-tasks --list PATHS")
 
     def ids(self) -> list[str]:
         """Every task id, in file order."""
