@@ -16,7 +16,14 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from phoneshell.sim import device_routes, element_routes
+from phoneshell.sim import (
+    alert_routes,
+    device_routes,
+    element_routes,
+    gesture_routes,
+    session_routes,
+    settings,
+)
 from phoneshell.sim.elements import ElementRegistry
 from phoneshell.sim.faults import Faults
 from phoneshell.sim.phone import SPRINGBOARD, Phone
@@ -24,24 +31,12 @@ from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import Node
 from phoneshell.sim.wire import Reply, Request, Route, WdaError
 
-DEFAULT_SETTINGS: dict[str, JSON] = {
-    "snapshotMaxDepth": 50, "useFirstMatch": False, "boundElementsByIndex": False,
-    "reduceMotion": False, "defaultActiveApplication": "auto", "activeAppDetectionPoint": "",
-    "includeNonModalElements": False, "acceptAlertButtonSelector": "",
-    "dismissAlertButtonSelector": "", "screenshotQuality": 3, "mjpegServerFramerate": 10,
-    "mjpegScalingFactor": 100, "customSnapshotTimeout": 15, "waitForIdleTimeout": 10,
-    "animationCoolOffTimeout": 2, "keyboardAutocorrection": False, "keyboardPrediction": False,
-}
-"""What `GET /session/:sid/appium/settings` reports before anyone changes it."""
-
 
 @dataclass(frozen=True)
 class Session:
     """The WDA session: its id, what it reports, and the app it was created for."""
 
     id: str
-    capabilities: dict[str, JSON]
-    """What `GET /session/:sid` and `POST /session` report."""
     bundle_id: str | None
     """The app under test (the `bundleId` capability); None for a session without one."""
     terminate_app: bool
@@ -61,8 +56,10 @@ class Endpoints:
         self._faults = faults
         self.session: Session | None = None
         self.elements = ElementRegistry()
-        self.settings: dict[str, JSON] = dict(DEFAULT_SETTINGS)
-        self._routes: tuple[Route, ...] = (*device_routes.ROUTES, *element_routes.ROUTES)
+        self.settings: dict[str, JSON] = dict(settings.DEFAULTS)
+        self._routes: tuple[Route, ...] = (*session_routes.ROUTES, *device_routes.ROUTES,
+                                           *gesture_routes.ROUTES, *element_routes.ROUTES,
+                                           *alert_routes.ROUTES)
 
     @property
     def session_id(self) -> str | None:
@@ -81,6 +78,8 @@ class Endpoints:
     def handle(self, method: str, path: str, query: dict[str, str],
                body: dict[str, JSON]) -> Reply:
         """Answer one request (path already stripped of its query string)."""
+        if method == "OPTIONS":
+            return Reply.envelope(None, self.reported_session())  # WDA's CORS ping, any path
         parts = tuple(p for p in path.split("/") if p)
         sid: str | None = None
         if len(parts) >= 2 and parts[0] == "session":
@@ -92,9 +91,7 @@ class Endpoints:
             if params is not None:
                 break
         else:
-            error = WdaError("unknown command", f"Unhandled endpoint: {path} -- "
-                                                f"http://127.0.0.1/ with parameters {body}")
-            return Reply.error(error, self.reported_session())
+            return Reply.error(unknown_command(path, query), self.reported_session())
         try:
             if sid is not None and (sid != self.session_id or self.faults.on("stale-session")):
                 raise WdaError("invalid session id", "Session does not exist")
@@ -122,17 +119,15 @@ class Endpoints:
                            "expected state.")
         return node
 
-    def new_session(self, capabilities: dict[str, JSON], bundle_id: str | None,
-                    terminate_app: bool) -> Session:
+    def new_session(self, bundle_id: str | None, terminate_app: bool) -> Session:
         """Make a session active, with fresh element ids and settings.
 
         End the old one first (`end_session`), before launching the new session's app, as WDA
         does: ending it afterwards would terminate an app the new session just launched.
         """
-        self.session = Session(str(uuid.uuid4()).upper(), capabilities, bundle_id,
-                               terminate_app)
+        self.session = Session(str(uuid.uuid4()).upper(), bundle_id, terminate_app)
         self.elements = ElementRegistry()
-        self.settings = dict(DEFAULT_SETTINGS)
+        self.settings = dict(settings.DEFAULTS)
         return self.session
 
     def end_session(self) -> None:
@@ -146,3 +141,16 @@ class Endpoints:
                 and session.bundle_id != SPRINGBOARD
                 and session.bundle_id in self.phone.running):
             self.phone.terminate(session.bundle_id)
+
+
+def unknown_command(path: str, query: dict[str, str]) -> WdaError:
+    """What WDA's catch-all (`FBUnknownCommands`) answers for a route it does not serve.
+
+    Its message prints the request URL as NSURL describes a relative URL ("path -- base") and
+    the route's parameters as NSDictionary describes them: the catch-all's one wildcard.
+    """
+    shown = path + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+    wildcard = path.lstrip("/").replace("\\", "\\\\").replace('"', '\\"')
+    return WdaError("unknown command",
+                    f"Unhandled endpoint: {shown} -- http://127.0.0.1:8100/ with parameters {{\n"
+                    f"    wildcards =     (\n        \"{wildcard}\"\n    );\n}}")

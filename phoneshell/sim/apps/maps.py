@@ -139,4 +139,4 @@ def render(state: MapsState, host: Host) -> Node:
     return layout.screen(f, [world, front], key="maps")
 
 
-APP = register(AppModel(BUNDLE_ID, "Maps", MapsState, render))
+APP = register(AppModel(BUNDLE_ID, "Maps", MapsState, render, rotates=True))

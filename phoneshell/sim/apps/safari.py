@@ -243,4 +243,4 @@ def _overview_actions(state: SafariState, host: Host) -> OverviewActions:
 
 
 APP = register(AppModel(BUNDLE_ID, "Safari", SafariState, render, on_url=on_url,
-                        url_schemes=("http", "https")))
+                        url_schemes=("http", "https"), rotates=True))
