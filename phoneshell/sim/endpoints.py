@@ -29,7 +29,7 @@ from phoneshell.sim.faults import Faults
 from phoneshell.sim.phone import SPRINGBOARD, Phone
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import Node
-from phoneshell.sim.wire import Reply, Request, Route, WdaError
+from phoneshell.sim.wire import Reply, Request, Route, Scope, WdaError
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,12 @@ class Endpoints:
         self._routes: tuple[Route, ...] = (*session_routes.ROUTES, *device_routes.ROUTES,
                                            *gesture_routes.ROUTES, *element_routes.ROUTES,
                                            *alert_routes.ROUTES)
+
+    def implemented(self) -> set[tuple[str, str, Scope]]:
+        """(method, path, scope) of every WDA route the simulator serves, as `wda_routes` has
+        them: the routes here, WDA's CORS ping, and /health (which the server answers)."""
+        served = {(r.method, "/".join(("", *r.parts)), r.scope) for r in self._routes}
+        return served | {("OPTIONS", "/*", "free"), ("GET", "/health", "free")}
 
     @property
     def session_id(self) -> str | None:
