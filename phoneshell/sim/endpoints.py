@@ -105,7 +105,7 @@ class Endpoints:
                 value: JSON = None
             else:
                 value = route.handler(self, Request(method, "/" + "/".join(rest), params,
-                                                    query, body))
+                                                    query, body, sid is not None))
         except WdaError as exc:
             return Reply.error(exc, self.reported_session())
         return Reply.envelope(value, self.reported_session())

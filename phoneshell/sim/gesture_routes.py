@@ -234,7 +234,7 @@ def _locate(ep: Endpoints) -> actions.Locate:
 def perform_actions(ep: Endpoints, req: Request) -> JSON:
     """`POST /actions`: W3C pointer (touch) and key actions (`actions.py`)."""
     try:
-        steps = actions.plan(req.body, _locate(ep) if ep.session is not None else None)
+        steps = actions.plan(req.body, _locate(ep) if req.in_session else None)
     except actions.ActionsError as exc:
         raise WdaError("invalid argument", str(exc)) from exc
     actions.perform(steps, ep.phone)
