@@ -1,13 +1,15 @@
 """The WebDriverAgent service over one simulated phone: routing, the session, fault effects.
 
 Routing follows real WDA (notes/wda-stack.md §4.1): a path under /session/:sid reaches the
-session form of a route, any other path its session-free form; unknown paths answer 404
-`unknown command`; a route found under a session id that is not the active one answers 404
-`invalid session id`. One session at a time: `POST /session` replaces it. The active id goes
-at the top level of every response. Ending a session (deleting or replacing it) terminates its
-app under test when it was created with `shouldTerminateApp` (WDA's default), as FBSession's
-`kill` does. Transport (HTTP, slowness, closing the socket) is the
-server's business; this module maps a request to a reply and never blocks.
+session form of a route, any other path its session-free form; what matches no route answers
+WDA's catch-all 404 `unknown command` (`unknown_command`); a route found under a session id
+that is not the active one answers 404 `invalid session id`. The routes live by room in
+`session_routes`, `device_routes`, `gesture_routes`, `element_routes` and `alert_routes`;
+`wda_routes` lists all of WDA's. One session at a time: `POST /session` replaces it. The active
+id goes at the top level of every response. Ending a session (deleting or replacing it)
+terminates its app under test when it was created with `shouldTerminateApp` (WDA's default),
+as FBSession's `kill` does. Transport (HTTP, slowness, closing the socket) is the server's
+business; this module maps a request to a reply and never blocks.
 """
 
 from __future__ import annotations
