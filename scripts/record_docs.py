@@ -14,9 +14,9 @@ import typing
 
 from phoneshell.records import (
     AuditEvent,
+    CheckResult,
     Claim,
     ClaimFile,
-    CheckResult,
     DeviceInfo,
     DeviceRead,
     EvidenceManifest,
