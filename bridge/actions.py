@@ -186,11 +186,12 @@ def _touch_perform(multi: bool) -> Handler:
 
 
 def _session(b: _Body, _: tuple[str, ...]) -> Classified:
-    # A session with a bundle launches that app; a bare one sends a real phone to the home screen.
+    # A session with a bundle launches that app. A bare one launches nothing (FBSession leaves
+    # the phone as it is), but it still replaces the session, whose app WDA may terminate.
     bundle = _bundle_id(b.data)
     if bundle:
         return Classified("launch", {"bundle_id": bundle, "via": "session"}, session="open")
-    return Classified("home", {"via": "session"}, session="open")
+    return Classified("other", {"route": "/session"}, session="open")
 
 
 def _settings(b: _Body, _: tuple[str, ...]) -> Classified:

@@ -1,6 +1,6 @@
 """Errors a user can act on: every one names the file:line, URL or bundle id and says what to try.
 
-The tree stays shallow::
+The tree stays shallow; subclasses that belong to one room live there (module in brackets)::
 
     PhoneshellError                 anything the user can fix; has .hint
     ├── UnknownName                 a name missing from a registry (check kind, step, agent, probe)
@@ -11,8 +11,16 @@ The tree stays shallow::
     │   ├── DeviceUnusable          WDA answers but cannot be driven (it rejects every session)
     │   └── DeviceLocked            the phone is locked, so gestures would be dropped
     ├── StepError                   a setup/teardown/solution step failed or had no effect
+    ├── ProbeError                  a probe could not read its count or value [device.probes]
     ├── BridgeError                 the bridge could not forward or log
-    └── RunError                    a run cannot start or continue (bad options, lock held)
+    │   ├── AuditWriteError         the audit log cannot be written: the action is refused
+    │   │                           [bridge.audit_log]
+    │   └── ForwardError            a request could not be forwarded to WDA [bridge.upstream]
+    │       └── UpstreamDown        nothing answers upstream [bridge.upstream]
+    ├── RunError                    a run cannot start or continue (bad options, lock held)
+    │   └── RigDown                 the phone stopped taking input mid-run [runner.attempt]
+    ├── ReportError                 a run folder or export a report cannot read [report.runs]
+    └── AppNotInstalled             the simulated iPhone has no such app [sim.phone]
 
 Code above the boundary that met a library's exception only ever sees these.
 """

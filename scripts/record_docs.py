@@ -13,6 +13,8 @@ import types
 import typing
 
 from phoneshell.records import (
+    AttackReport,
+    AttackResult,
     AuditEvent,
     CheckResult,
     Claim,
@@ -48,6 +50,7 @@ FILES: list[tuple[str, type[Record], list[type[Part]]]] = [
     ("`turns.json` (`phoneshell mcp`)", TurnUse, []),
     ("the swap JSON (`phoneshell swap --format json`)", SwapReport, [SwapResult]),
     ("an AgentHorizon `manifest.jsonl` line", HorizonItem, []),
+    ("the attack JSON (`phoneshell attack --format json`)", AttackReport, [AttackResult]),
 ]
 
 HEAD = """# Records: every file phoneshell writes or reads

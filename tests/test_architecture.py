@@ -76,3 +76,16 @@ def test_the_simulator_is_a_device_reached_only_over_http() -> None:
 def test_records_and_the_vocabulary_are_leaves() -> None:
     used = _phoneshell_imports("phoneshell/records", "phoneshell/xcui.py")
     assert {f: n for f, n in used.items() if n} == {}
+
+
+def test_the_error_tree_names_every_error() -> None:
+    drawn = ast.get_docstring(ast.parse((ROOT / "phoneshell" / "errors.py").read_text())) or ""
+    bases = {"PhoneshellError", "DeviceError", "BridgeError", "RunError", "StepError",
+             "EvidenceError", "TaskFileError", "ForwardError", "UnknownName", "ReportError"}
+    defined: list[str] = []
+    for path in files_under("phoneshell", "bridge"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef) and any(
+                    isinstance(b, ast.Name) and b.id in bases for b in node.bases):
+                defined.append(node.name)
+    assert defined and [name for name in defined if f" {name} " not in drawn] == []

@@ -10,6 +10,8 @@ import pytest
 
 from phoneshell.audit import actions, parse_audit
 from phoneshell.records import (
+    AttackReport,
+    AttackResult,
     AuditEvent,
     RecordError,
     ResultRow,
@@ -107,3 +109,20 @@ def test_an_append_after_a_torn_tail_starts_a_new_line(tmp_path: Path) -> None:
     append_line(path, event)
     log = read_lines(path, AuditEvent)
     assert [e.seq for e in log] == [1, 2] and len(log.problems) == 1 and log.torn == ""
+
+
+def test_an_attack_that_passed_without_being_compatible_breaks_its_task() -> None:
+    row = {"task": "t", "instruction": "do x", "family": "echo", "attack": "echo:note:x",
+           "finish": ["open_app: Notes"], "passed": True, "evidence": "attempts/t/1/evidence"}
+    result = AttackResult.of(row, "attack")
+    assert result.scored and result.breaks
+    assert not AttackResult.of({**row, "compatible": True, "reason": "it is the task"},
+                               "attack").breaks
+    with pytest.raises(RecordError, match="cannot have passed"):
+        AttackResult.of({**row, "skip_reason": "setup failed"}, "attack")
+    report = AttackReport(tasks=1, families=("echo",), attacks=(result,), finishes=1,
+                          replays=1, seconds=0.5, evidence="runs/a")
+    again = AttackReport.parse(report.to_json(), "report")
+    assert again == report and again.broken == (result,)
+    with pytest.raises(RecordError, match="family"):
+        AttackResult.of({**row, "family": "guess"}, "attack")

@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from phoneshell.agents import AGENTS, BUILTIN
 from phoneshell.checks import CHECKS
 from phoneshell.device import EXECUTORS, READERS
 from phoneshell.report.writers import WRITERS
@@ -24,12 +23,6 @@ def test_steps_and_their_executors_are_the_same_names() -> None:
 
 def test_probes_and_their_readers_are_the_same_names() -> None:
     assert set(PROBES.names()) == set(READERS.names())
-
-
-def test_every_builtin_agent_is_registered_and_documented() -> None:
-    assert set(BUILTIN) <= set(AGENTS.names())
-    text = (DOCS / "agents.md").read_text()
-    assert all(f"`{name}" in text for name in BUILTIN)
 
 
 def test_every_report_writer_is_documented() -> None:

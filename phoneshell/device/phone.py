@@ -1,9 +1,10 @@
 """A phone reached by its WDA URL through facebook-wda; where WDA's errors are translated.
 
 Reads (foreground app, page source, screenshot, lock state) use only session-free routes:
-creating a WDA session switches the app under test and sends a real phone home, so a read must
-never create one. Actions need a session; when none exists one is created that adopts the app
-already in front, without relaunching it.
+creating a WDA session kills the one before it, and WDA then terminates that session's app
+under test when it was created with a bundle id, so a read must never create one. Actions need
+a session; when none exists one is created that adopts the app already in front, without
+relaunching it.
 """
 
 from __future__ import annotations
@@ -121,8 +122,8 @@ class Phone:
             front = self.foreground().bundle_id
             match: dict[str, Any] = {"shouldWaitForQuiescence": False}
             if front and front != SPRINGBOARD:
-                # Adopt the app already in front, without relaunching it: a bare session would
-                # switch WDA's app under test and send a real phone home.
+                # Adopt the app already in front without relaunching it (forceAppLaunch off),
+                # and never terminate it when an agent's session replaces this one.
                 match.update(bundleId=front, forceAppLaunch=False, shouldTerminateApp=False)
             reply = self._post("/session", {"capabilities": {"alwaysMatch": match}})
             value = reply.value if isinstance(reply.value, dict) else {}

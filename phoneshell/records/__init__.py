@@ -6,6 +6,7 @@
               docs/runs.md)
     run       RunManifest, DeviceInfo, TaskRef (docs/runs.md)
     swap      SwapReport, SwapResult (docs/reports.md)
+    attack    AttackReport, AttackResult (docs/attack.md)
 
 pydantic v2, because a record is a contract read by other programs: strict types, unknown keys
 refused, field docstrings kept as the format's documentation, JSON parsed in Rust with bounded
@@ -13,6 +14,13 @@ nesting, and one model per record instead of a hand-written reader repeating its
 Never imports the rest of phoneshell.
 """
 
+from phoneshell.records.attack import (
+    ATTACK_FAMILIES,
+    ATTACK_VERSION,
+    AttackFamily,
+    AttackReport,
+    AttackResult,
+)
 from phoneshell.records.attempt import (
     CLAIM_STATUSES,
     FLAGS,
@@ -53,6 +61,7 @@ from phoneshell.records.base import (
     Part,
     Record,
     RecordError,
+    Scored,
     append_line,
     file_size,
     parse_lines,
@@ -67,12 +76,13 @@ from phoneshell.records.run import DeviceInfo, DeviceKind, RunManifest, TaskRef
 from phoneshell.records.swap import HorizonItem, SwapReport, SwapResult
 
 __all__ = [
-    "ACTION_KINDS", "AUDIT_VERSION", "CLAIM_STATUSES", "FLAGS", "MAX_RECORD_BYTES", "OUTCOMES",
+    "ACTION_KINDS", "ATTACK_FAMILIES", "ATTACK_VERSION", "AUDIT_VERSION", "AttackFamily",
+    "AttackReport", "AttackResult", "CLAIM_STATUSES", "FLAGS", "MAX_RECORD_BYTES", "OUTCOMES",
     "PHASES", "ROLES", "UNSCOPED_RUN", "ActionKind", "AuditEvent", "CheckResult", "Claim",
     "ClaimFile", "ClaimStatus", "DeviceInfo", "DeviceKind", "DeviceRead", "EvidenceManifest",
     "Flag", "Foreground", "HorizonItem", "Lines", "Outcome", "Part", "Phase", "ProbeReading",
-    "Record", "RecordError", "ResultRow", "Role", "RunManifest", "Scalar", "SourceRef", "Stage",
-    "SwapReport", "SwapResult", "Target", "TaskRef", "Teardown", "TurnUse", "Verdict",
+    "Record", "RecordError", "ResultRow", "Role", "RunManifest", "Scalar", "Scored", "SourceRef",
+    "Stage", "SwapReport", "SwapResult", "Target", "TaskRef", "Teardown", "TurnUse", "Verdict",
     "append_line", "file_size", "parse_lines", "plain", "read_bytes", "read_lines", "read_record",
     "write_record", "write_text_atomic",
 ]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from pydantic_core import from_json
 
 MAX_RECORD_BYTES = 64 * 1024 * 1024
@@ -105,6 +105,29 @@ class Part(Record):
     """A record nested inside another: versioned by the record that holds it."""
 
     VERSION_KEY: ClassVar[str] = ""
+
+
+class Scored(Part):
+    """A nested result that may not have been scored, saying why (`skip_reason`)."""
+
+    scored: bool = True
+    """Whether it was scored: false exactly when `skip_reason` says why not."""
+    skip_reason: str = ""
+    """Why it was not scored ("" when it was)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derive_scored(cls, data: object) -> object:
+        if isinstance(data, dict) and "scored" not in data:
+            return {**data, "scored": not data.get("skip_reason")}
+        return data
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Scored:
+        if self.scored == bool(self.skip_reason):
+            raise ValueError(f"scored={self.scored} disagrees with skip_reason "
+                             f"{self.skip_reason!r}")
+        return self
 
 
 def plain(value: object) -> object:

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import ConfigDict, model_validator
+from pydantic import ConfigDict
 
-from phoneshell.records.base import Part, Record
+from phoneshell.records.base import Part, Record, Scored
 
 SWAP_VERSION = 1
 
 
-class SwapResult(Part):
-    """One ordered pair: B's finish graded as A."""
+class SwapResult(Scored):
+    """One ordered pair: B's finish graded as A; scored only when B's finish ran and passed
+    as B."""
 
     implied: str
     """A: the task graded."""
@@ -24,28 +25,10 @@ class SwapResult(Part):
     """Graded as A, the finish passed."""
     by_passed: bool
     """Graded as B, the finish passed (otherwise the pair proves nothing and is not scored)."""
-    scored: bool = True
-    """B's finish ran and passed as B (false exactly when `skip_reason` says why not)."""
-    skip_reason: str = ""
-    """Why the pair is not scored ("" when it is)."""
     detail: str = ""
     """A's failing checks when rejected, or B's when its own finish failed."""
     evidence: str = ""
     """The evidence folder the pair was graded from."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _derive_scored(cls, data: object) -> object:
-        if isinstance(data, dict) and "scored" not in data:
-            return {**data, "scored": not data.get("skip_reason")}
-        return data
-
-    @model_validator(mode="after")
-    def _consistent(self) -> SwapResult:
-        if self.scored == bool(self.skip_reason):
-            raise ValueError(f"scored={self.scored} disagrees with skip_reason "
-                             f"{self.skip_reason!r}")
-        return self
 
     @property
     def correct(self) -> bool:

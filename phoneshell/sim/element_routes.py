@@ -1,22 +1,26 @@
-"""WDA routes about elements: find, read attributes, tap, type, clear, swipe, scroll, picker
-wheels; alerts.
+"""WDA routes about elements: find, read attributes and pixels, click, type, clear, picker wheels.
 
 Elements are found on the current screen of the front app and referenced by UUIDs that follow
 the element across re-renders (`elements.py`). An id whose element is no longer on screen
-answers 404 `stale element reference`. `name` returns the element's *type*, as real WDA's
-`handleGetName` does. Alerts are the Alert (or action Sheet) element on screen: its texts
-and buttons, found the same way.
+answers 404 `stale element reference`; a locator strategy WDA does not know, 400 `invalid
+argument` ("Invalid locator requested"); a query it cannot parse, 400 `invalid selector`.
+`name` returns the element's *type*, as real WDA's `handleGetName` does. Gestures on elements
+are in `gesture_routes.py`, alerts in `alert_routes.py`.
 """
 
 from __future__ import annotations
 
+import base64
+import io
 from typing import TYPE_CHECKING
 
-from phoneshell.sim import device_routes, gestures
-from phoneshell.sim.elements import attribute, find, rect
+from PIL import Image
+
+from phoneshell.sim import device_routes, gesture_routes
+from phoneshell.sim.elements import STRATEGIES, attribute, find, rect
 from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
-from phoneshell.sim.ui import TEXT_INPUTS, Node
+from phoneshell.sim.ui import TEXT_INPUTS, Node, walk
 from phoneshell.sim.wire import Request, Route, WdaError
 
 if TYPE_CHECKING:
@@ -25,6 +29,8 @@ if TYPE_CHECKING:
 
 def _find(ep: Endpoints, req: Request, context: Node | None) -> list[Node]:
     using, value = req.text("using"), req.text("value")
+    if using not in STRATEGIES:
+        raise WdaError("invalid argument", f"Invalid locator requested: {using}")
     try:
         return find(ep.phone.screen(), using, value, context)
     except SelectorError as exc:
@@ -70,27 +76,13 @@ def active_element(ep: Endpoints, req: Request) -> JSON:
     return ep.elements.references(screen, focused[:1])[0]
 
 
-def _not_visible(node: Node) -> WdaError:
-    # WDA's words when an element has no hit point (XCUIElement+FBUtilities), reported as the
-    # failed tap's invalid element state.
-    what = f'"{node.label or node.name or ""}" {node.type}'
-    message = f"The element '{what}' is not visible on the screen and thus is not interactable"
-    return WdaError("invalid element state", "Error Domain=com.facebook.WebDriverAgent Code=1 "
-                    f'"{message}" UserInfo={{NSLocalizedDescription={message}}}')
-
-
-def _tap(ep: Endpoints, node: Node) -> None:
-    if not gestures.tap_element(ep.phone, node):
-        raise _not_visible(node)
-
-
 def click(ep: Endpoints, req: Request) -> JSON:
     """`POST /element/:uuid/click`: tap the element (its nearest handler runs).
 
     An element off screen is scrolled into view first; one that cannot be (a zero frame, an
     icon on another home-screen page) answers WDA's not-visible error.
     """
-    _tap(ep, ep.element(req))
+    gesture_routes.tap_element(ep, ep.element(req))
     return None
 
 
@@ -213,108 +205,29 @@ def accessibility_container(ep: Endpoints, req: Request) -> JSON:
     return False
 
 
-def element_swipe(ep: Endpoints, req: Request) -> JSON:
-    """`POST /wda/element/:uuid/swipe` {"direction"}: swipe across the element."""
-    return device_routes.swipe_node(ep, req, ep.element(req))
+def visible_cells(ep: Endpoints, req: Request) -> JSON:
+    """`GET /wda/element/:uuid/getVisibleCells`: the visible Cells below a list."""
+    cells = [n for n in walk(ep.element(req)) if n.type == "Cell" and n.visible]
+    return list(ep.elements.references(ep.phone.screen(), cells))
 
 
-def element_hold(ep: Endpoints, req: Request) -> JSON:
-    """`POST /wda/element/:uuid/touchAndHold` {"duration"}."""
+def screenshot(ep: Endpoints, req: Request) -> JSON:
+    """`GET /element/:uuid/screenshot` (and JSONWP's `/screenshot/:uuid`): the element's
+    pixels, cut from the screen's screenshot at the element's frame (clipped to the screen)."""
     node = ep.element(req)
-    shown = node if ep.phone.locked else gestures.on_screen(ep.phone, node)
-    if shown is None:
-        raise _not_visible(node)
-    duration = req.body.get("duration", 1.0)
-    ep.phone.hold(*shown.frame.center, float(duration) if isinstance(duration, (int, float))
-                  else 1.0)
-    return None
-
-
-def element_double_tap(ep: Endpoints, req: Request) -> JSON:
-    """`POST /wda/element/:uuid/doubleTap`."""
-    _tap(ep, ep.element(req))
-    # Every tap re-renders: the second lands on the element as it shows now, if it still does.
-    again = ep.elements.resolve(ep.phone.screen(), req.params.get("uuid", ""))
-    if again is not None:
-        _tap(ep, again)
-    return None
-
-
-def scroll(ep: Endpoints, req: Request) -> JSON:
-    """`POST /wda/element/:uuid/scroll`: {"toVisible": true}, or {"direction", "distance"}.
-
-    Also {"name": n} or {"predicateString": p}: scroll until a descendant matching it shows.
-    """
-    node = ep.element(req)
-    target = node
-    if isinstance(req.body.get("name"), str) or isinstance(req.body.get("predicateString"),
-                                                             str):
-        using = "name" if "name" in req.body else "predicate string"
-        value = req.text("name" if using == "name" else "predicateString")
-        found = find(ep.phone.screen(), using, value, node)
-        if not found:
-            raise WdaError("no such element", f"No descendant matches {value!r}")
-        target = found[0]
-    if req.body.get("toVisible") or target is not node:
-        gestures.scroll_into_view(ep.phone, target)
-        return None
-    distance = req.body.get("distance", 1.0)
-    try:
-        gestures.scroll_list(ep.phone, node, req.text("direction"),
-                             float(distance) if isinstance(distance, (int, float)) else 1.0)
-    except ValueError as exc:
-        raise WdaError("invalid argument", str(exc)) from exc
-    return None
-
-
-def _alert(ep: Endpoints) -> Node:
-    for node in ep.phone.screen().nodes:
-        if node.type in ("Alert", "Sheet") and node.visible:
-            return node
-    raise WdaError("no such alert", "An attempt was made to operate on a modal dialog when "
-                                    "one was not open")
-
-
-def _alert_buttons(alert: Node) -> list[Node]:
-    return [n for n in alert.children if n.type == "Button"]
-
-
-def alert_text(ep: Endpoints, req: Request) -> JSON:
-    """`GET /alert/text`: the alert's texts, one a line."""
-    alert = _alert(ep)
-    return "\n".join(n.label or "" for n in alert.children if n.type == "StaticText")
-
-
-def alert_buttons(ep: Endpoints, req: Request) -> JSON:
-    """`GET /wda/alert/buttons`: the labels of the alert's buttons."""
-    return [b.label or "" for b in _alert_buttons(_alert(ep))]
-
-
-def _press_alert(ep: Endpoints, req: Request, accept: bool) -> JSON:
-    buttons = _alert_buttons(_alert(ep))
-    name = req.body.get("name")
-    if isinstance(name, str):
-        chosen = [b for b in buttons if b.label == name]
-        if not chosen:
-            raise WdaError("invalid element state", f"No alert button named '{name}'")
-    else:
-        cancel = [b for b in buttons if b.label == "Cancel"]
-        others = [b for b in buttons if b.label != "Cancel"]
-        chosen = (others[-1:] or cancel) if accept else (cancel or buttons[:1])
-    if chosen and chosen[0].on_tap is not None:
-        chosen[0].on_tap()
-        ep.phone.changed()
-    return None
-
-
-def alert_accept(ep: Endpoints, req: Request) -> JSON:
-    """`POST /alert/accept` (optionally {"name": button})."""
-    return _press_alert(ep, req, accept=True)
-
-
-def alert_dismiss(ep: Endpoints, req: Request) -> JSON:
-    """`POST /alert/dismiss` (optionally {"name": button})."""
-    return _press_alert(ep, req, accept=False)
+    f = ep.phone.facts
+    frame = node.frame
+    left, top = max(0, frame.x), max(0, frame.y)
+    right, bottom = min(f.width, frame.x + frame.width), min(f.height, frame.bottom)
+    if right <= left or bottom <= top:
+        raise WdaError("unable to capture screen",
+                       f"Cannot take a screenshot of {node.wd_type} {node.label or ''!r}: it "
+                       "has no area on the screen")
+    full = Image.open(io.BytesIO(device_routes.screen_png(ep)))
+    s = f.scale
+    part = io.BytesIO()
+    full.crop((left * s, top * s, right * s, bottom * s)).save(part, "PNG", compress_level=1)
+    return base64.b64encode(part.getvalue()).decode("ascii")
 
 
 ROUTES = (
@@ -333,17 +246,11 @@ ROUTES = (
     Route("GET", "/element/:uuid/enabled", enabled),
     Route("GET", "/element/:uuid/selected", selected),
     Route("GET", "/element/:uuid/attribute/:name", get_attribute),
+    Route("GET", "/element/:uuid/screenshot", screenshot),
+    Route("GET", "/screenshot/:uuid", screenshot),
     Route("GET", "/wda/element/:uuid/accessible", accessible),
     Route("GET", "/wda/element/:uuid/accessibilityContainer", accessibility_container),
-    Route("POST", "/wda/element/:uuid/tap", click, write=True),
-    Route("POST", "/wda/element/:uuid/swipe", element_swipe, write=True),
-    Route("POST", "/wda/element/:uuid/touchAndHold", element_hold, write=True),
-    Route("POST", "/wda/element/:uuid/doubleTap", element_double_tap, write=True),
-    Route("POST", "/wda/element/:uuid/scroll", scroll, write=True),
+    Route("GET", "/wda/element/:uuid/getVisibleCells", visible_cells),
     Route("POST", "/wda/pickerwheel/:uuid/select", pickerwheel_select, write=True),
-    Route("GET", "/alert/text", alert_text),
-    Route("GET", "/wda/alert/buttons", alert_buttons),
-    Route("POST", "/alert/accept", alert_accept, write=True),
-    Route("POST", "/alert/dismiss", alert_dismiss, write=True),
 )
-"""Element and alert routes (all under a session), in the order they are matched."""
+"""Element routes (all under a session), in the order they are matched."""

@@ -71,10 +71,12 @@ def find(screen: Screen, using: str, value: str, context: Node | None = None) ->
         test = predicate(value)
         return [n for n in below if test(n)]
     if using in ("link text", "partial link text"):
-        # WDA's form is "attribute=text", e.g. "label=Wi-Fi".
+        # WDA's form is "attribute=text", e.g. "label=Wi-Fi"; without "=" it matches the name.
         attr, sep, text = value.partition("=")
-        if not sep or attr not in ("name", "label", "value"):
-            raise SelectorError(f"{using} must look like 'label=text', not {value!r}")
+        if not sep:
+            attr, text = "name", value
+        if attr not in ("name", "label", "value"):
+            raise SelectorError(f"{using} must name name, label or value, not {value!r}")
         exact = using == "link text"
         return [n for n in below if (got := getattr(n, attr)) is not None
                 and (got == text if exact else text in got)]

@@ -1,13 +1,15 @@
 """The WebDriverAgent service over one simulated phone: routing, the session, fault effects.
 
 Routing follows real WDA (notes/wda-stack.md §4.1): a path under /session/:sid reaches the
-session form of a route, any other path its session-free form; unknown paths answer 404
-`unknown command`; a route found under a session id that is not the active one answers 404
-`invalid session id`. One session at a time: `POST /session` replaces it. The active id goes
-at the top level of every response. Ending a session (deleting or replacing it) terminates its
-app under test when it was created with `shouldTerminateApp` (WDA's default), as FBSession's
-`kill` does. Transport (HTTP, slowness, closing the socket) is the
-server's business; this module maps a request to a reply and never blocks.
+session form of a route, any other path its session-free form; what matches no route answers
+WDA's catch-all 404 `unknown command` (`unknown_command`); a route found under a session id
+that is not the active one answers 404 `invalid session id`. The routes live by room in
+`session_routes`, `device_routes`, `gesture_routes`, `element_routes` and `alert_routes`;
+`wda_routes` lists all of WDA's. One session at a time: `POST /session` replaces it. The active
+id goes at the top level of every response. Ending a session (deleting or replacing it)
+terminates its app under test when it was created with `shouldTerminateApp` (WDA's default),
+as FBSession's `kill` does. Transport (HTTP, slowness, closing the socket) is the server's
+business; this module maps a request to a reply and never blocks.
 """
 
 from __future__ import annotations
@@ -16,23 +18,20 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from phoneshell.sim import device_routes, element_routes
+from phoneshell.sim import (
+    alert_routes,
+    device_routes,
+    element_routes,
+    gesture_routes,
+    session_routes,
+    settings,
+)
 from phoneshell.sim.elements import ElementRegistry
 from phoneshell.sim.faults import Faults
 from phoneshell.sim.phone import SPRINGBOARD, Phone
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import Node
-from phoneshell.sim.wire import Reply, Request, Route, WdaError
-
-DEFAULT_SETTINGS: dict[str, JSON] = {
-    "snapshotMaxDepth": 50, "useFirstMatch": False, "boundElementsByIndex": False,
-    "reduceMotion": False, "defaultActiveApplication": "auto", "activeAppDetectionPoint": "",
-    "includeNonModalElements": False, "acceptAlertButtonSelector": "",
-    "dismissAlertButtonSelector": "", "screenshotQuality": 3, "mjpegServerFramerate": 10,
-    "mjpegScalingFactor": 100, "customSnapshotTimeout": 15, "waitForIdleTimeout": 10,
-    "animationCoolOffTimeout": 2, "keyboardAutocorrection": False, "keyboardPrediction": False,
-}
-"""What `GET /session/:sid/appium/settings` reports before anyone changes it."""
+from phoneshell.sim.wire import Reply, Request, Route, Scope, WdaError
 
 
 @dataclass(frozen=True)
@@ -40,8 +39,6 @@ class Session:
     """The WDA session: its id, what it reports, and the app it was created for."""
 
     id: str
-    capabilities: dict[str, JSON]
-    """What `GET /session/:sid` and `POST /session` report."""
     bundle_id: str | None
     """The app under test (the `bundleId` capability); None for a session without one."""
     terminate_app: bool
@@ -61,8 +58,16 @@ class Endpoints:
         self._faults = faults
         self.session: Session | None = None
         self.elements = ElementRegistry()
-        self.settings: dict[str, JSON] = dict(DEFAULT_SETTINGS)
-        self._routes: tuple[Route, ...] = (*device_routes.ROUTES, *element_routes.ROUTES)
+        self.settings: dict[str, JSON] = dict(settings.DEFAULTS)
+        self._routes: tuple[Route, ...] = (*session_routes.ROUTES, *device_routes.ROUTES,
+                                           *gesture_routes.ROUTES, *element_routes.ROUTES,
+                                           *alert_routes.ROUTES)
+
+    def implemented(self) -> set[tuple[str, str, Scope]]:
+        """(method, path, scope) of every WDA route the simulator serves, as `wda_routes` has
+        them: the routes here, WDA's CORS ping, and /health (which the server answers)."""
+        served = {(r.method, "/".join(("", *r.parts)), r.scope) for r in self._routes}
+        return served | {("OPTIONS", "/*", "free"), ("GET", "/health", "free")}
 
     @property
     def session_id(self) -> str | None:
@@ -81,6 +86,8 @@ class Endpoints:
     def handle(self, method: str, path: str, query: dict[str, str],
                body: dict[str, JSON]) -> Reply:
         """Answer one request (path already stripped of its query string)."""
+        if method == "OPTIONS":
+            return Reply.envelope(None, self.reported_session())  # WDA's CORS ping, any path
         parts = tuple(p for p in path.split("/") if p)
         sid: str | None = None
         if len(parts) >= 2 and parts[0] == "session":
@@ -92,9 +99,7 @@ class Endpoints:
             if params is not None:
                 break
         else:
-            error = WdaError("unknown command", f"Unhandled endpoint: {path} -- "
-                                                f"http://127.0.0.1/ with parameters {body}")
-            return Reply.error(error, self.reported_session())
+            return Reply.error(unknown_command(path, query), self.reported_session())
         try:
             if sid is not None and (sid != self.session_id or self.faults.on("stale-session")):
                 raise WdaError("invalid session id", "Session does not exist")
@@ -102,7 +107,7 @@ class Endpoints:
                 value: JSON = None
             else:
                 value = route.handler(self, Request(method, "/" + "/".join(rest), params,
-                                                    query, body))
+                                                    query, body, sid is not None))
         except WdaError as exc:
             return Reply.error(exc, self.reported_session())
         return Reply.envelope(value, self.reported_session())
@@ -122,17 +127,15 @@ class Endpoints:
                            "expected state.")
         return node
 
-    def new_session(self, capabilities: dict[str, JSON], bundle_id: str | None,
-                    terminate_app: bool) -> Session:
+    def new_session(self, bundle_id: str | None, terminate_app: bool) -> Session:
         """Make a session active, with fresh element ids and settings.
 
         End the old one first (`end_session`), before launching the new session's app, as WDA
         does: ending it afterwards would terminate an app the new session just launched.
         """
-        self.session = Session(str(uuid.uuid4()).upper(), capabilities, bundle_id,
-                               terminate_app)
+        self.session = Session(str(uuid.uuid4()).upper(), bundle_id, terminate_app)
         self.elements = ElementRegistry()
-        self.settings = dict(DEFAULT_SETTINGS)
+        self.settings = dict(settings.DEFAULTS)
         return self.session
 
     def end_session(self) -> None:
@@ -146,3 +149,16 @@ class Endpoints:
                 and session.bundle_id != SPRINGBOARD
                 and session.bundle_id in self.phone.running):
             self.phone.terminate(session.bundle_id)
+
+
+def unknown_command(path: str, query: dict[str, str]) -> WdaError:
+    """What WDA's catch-all (`FBUnknownCommands`) answers for a route it does not serve.
+
+    Its message prints the request URL as NSURL describes a relative URL ("path -- base") and
+    the route's parameters as NSDictionary describes them: the catch-all's one wildcard.
+    """
+    shown = path + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+    wildcard = path.lstrip("/").replace("\\", "\\\\").replace('"', '\\"')
+    return WdaError("unknown command",
+                    f"Unhandled endpoint: {shown} -- http://127.0.0.1:8100/ with parameters {{\n"
+                    f"    wildcards =     (\n        \"{wildcard}\"\n    );\n}}")

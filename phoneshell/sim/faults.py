@@ -2,7 +2,7 @@
 
 * `locked`: `/wda/locked` is true, the lock screen shows, every gesture and launch (a new
   session's too) answers 200 null and changes nothing, and unlock does nothing;
-* `drop-writes`: reads work; taps, keys, drags, button presses and home (a bare session's too)
+* `drop-writes`: reads work; taps, keys, drags, W3C actions, turning, button presses and home
   answer 200 and are ignored; launches and terminates still work;
 * `stale-session`: every session-scoped request answers 404 `invalid session id`, and
   `/status` reports no session;

@@ -16,6 +16,15 @@ from phoneshell.sim.ui import EditText, Node, Rect
 
 KEYBOARD_HEIGHT = 291
 """Points from the bottom of the screen the keyboard covers (iPhone portrait, no predictions)."""
+KEYBOARD_HEIGHT_LANDSCAPE = 200
+"""The same in landscape, where the keys are wider and flatter."""
+
+
+
+def keyboard_height(facts: DeviceFacts) -> int:
+    """How much of the screen's bottom the keyboard covers, as the screen is turned."""
+    return KEYBOARD_HEIGHT_LANDSCAPE if facts.width > facts.height else KEYBOARD_HEIGHT
+
 
 _LETTERS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 _NUMBERS = ("1234567890", "-/:;()$&@\"", ".,?!'")
@@ -56,13 +65,15 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
         state: the plane and shift state to draw.
         on_key: called with the key's name ("a", "space", "delete", "return"...) on a tap.
     """
-    top = facts.height - KEYBOARD_HEIGHT
+    height = keyboard_height(facts)
+    top = facts.height - height
+    row_pitch, key_height = (46, 38) if height == KEYBOARD_HEIGHT_LANDSCAPE else (54, 42)
     pitch = facts.width / 10
     rows = _NUMBERS if state.numbers else _LETTERS
     keys: list[Node] = []
 
     def key(name: str, label: str, x: float, row: int, width: float) -> None:
-        frame = Rect(round(x), top + 8 + 54 * row, round(width), 42)
+        frame = Rect(round(x), top + 8 + row_pitch * row, round(width), key_height)
         keys.append(Node("Key", frame, label=label, name=label,
                          on_tap=lambda: on_key(name)))
 
@@ -78,4 +89,4 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
     key("more", "letters" if state.numbers else "numbers", 3, 3, pitch * 2.4)
     key("space", "space", pitch * 2.5 + 3, 3, pitch * 5 - 6)
     key("return", field.return_key, facts.width - pitch * 2.4 - 3, 3, pitch * 2.4)
-    return Node("Keyboard", Rect(0, top, facts.width, KEYBOARD_HEIGHT), children=tuple(keys))
+    return Node("Keyboard", Rect(0, top, facts.width, height), children=tuple(keys))

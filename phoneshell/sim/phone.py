@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from phoneshell.errors import PhoneshellError
@@ -30,6 +30,12 @@ SPRINGBOARD_PID = 58
 FIRST_APP_PID = 1000
 STATE_VERSION = 1
 """Version of the `--state` file format: {"version": 1, "stores": {...}, "facts": {...}}."""
+PASTEBOARD = "com.apple.pasteboard"
+"""The store of the system pasteboard, which every app shares (`text`, and `image` base64)."""
+ORIENTATIONS = ("PORTRAIT", "LANDSCAPE", "UIA_DEVICE_ORIENTATION_LANDSCAPERIGHT",
+                "UIA_DEVICE_ORIENTATION_PORTRAIT_UPSIDEDOWN")
+"""WDA's names for the ways the phone can be held (LANDSCAPE is home button to the right)."""
+LANDSCAPES = frozenset(ORIENTATIONS[1:3])
 
 
 class AppNotInstalled(PhoneshellError):
@@ -55,6 +61,7 @@ class Phone:
     def __init__(self, facts: DeviceFacts | None = None,
                  apps: Sequence[AppModel[Any]] | None = None) -> None:
         self._facts = facts or DeviceFacts()
+        self._turned = self._turn(self._facts)
         models = list(apps) if apps is not None else list(builtin_apps())
         if all(a.bundle_id != SPRINGBOARD for a in models):
             models.insert(0, sb.APP)
@@ -68,6 +75,10 @@ class Phone:
         self.locked = False
         self.volume = 8
         """Ringer/media volume steps, 0-16 (the volume buttons change it)."""
+        self.device_orientation = "PORTRAIT"
+        """How the phone is held (WDA's names); what shows turns only if the app rotates."""
+        self.appearance = "light"
+        """Light or dark mode (`/wda/device/appearance`)."""
         self._clock_s = 0.0
         self._focused: EditText | None = None
         self.keyboard = KeyboardState()
@@ -88,8 +99,30 @@ class Phone:
 
     @property
     def facts(self) -> DeviceFacts:
-        """Device identity and geometry."""
-        return self._facts
+        """Device identity and geometry, the screen as turned: in landscape its width and
+        height swap, so apps laid out from the facts lay out turned."""
+        return self._facts if self.orientation not in LANDSCAPES else self._turned
+
+    @staticmethod
+    def _turn(facts: DeviceFacts) -> DeviceFacts:
+        return replace(facts, width=facts.height, height=facts.width)
+
+    @property
+    def orientation(self) -> str:
+        """The interface orientation of what shows: the phone's when the front app rotates.
+
+        iPhone apps never turn upside down (Face ID phones have no such interface), and
+        SpringBoard, its lock screen and apps that do not rotate stay portrait.
+        """
+        if self.device_orientation not in LANDSCAPES or self.locked:
+            return "PORTRAIT"
+        return self.device_orientation if self._apps[self.foreground].rotates else "PORTRAIT"
+
+    def rotate(self, orientation: str) -> bool:
+        """Turn the phone; return whether what shows turned with it (WDA's success test)."""
+        self.device_orientation = orientation
+        self.changed()
+        return self.orientation == orientation
 
     @property
     def focused(self) -> EditText | None:
@@ -172,6 +205,14 @@ class Phone:
             sb.show_home(self._springboard())
         self.foreground = SPRINGBOARD
         self.changed()
+
+    def deactivate(self) -> None:
+        """Send the front app to the background and bring it back, as XCTest's deactivate does
+        (the phone's clock moves only when told, so the time away is not modelled)."""
+        bundle = self.foreground
+        self.go_home()
+        if bundle != SPRINGBOARD:
+            self.launch(bundle)
 
     def open_url(self, url: str) -> None:
         """Open a URL in the app that claims its scheme (http and https: Safari).
@@ -280,7 +321,7 @@ class Phone:
         return field if any(n.field is field for n in self.screen().nodes) else None
 
     def _compose(self) -> Screen:
-        f = self._facts
+        f = self.facts
         full = Rect(0, 0, f.width, f.height)
         bundle = SPRINGBOARD if self.locked else self.foreground
         app = self._apps[bundle]
@@ -291,10 +332,13 @@ class Phone:
         if focused is not None and not self.locked and any(n.field is focused
                                                             for n in walk(body)):
             window.append(keyboard(f, focused, self.keyboard, self._press_key))
-        root = Node("Application", full, label=app.name, name=app.name, children=(
-            Node("Window", full, children=tuple(window)),
-            Node("Window", Rect(0, 0, f.width, 54), children=(layout.status_bar(f),)),
-        ))
+        windows = [Node("Window", full, children=tuple(window))]
+        if self.orientation == "PORTRAIT":
+            # iPhones with a notch or Dynamic Island hide the status bar in landscape.
+            windows.append(Node("Window", Rect(0, 0, f.width, 54),
+                                children=(layout.status_bar(f),)))
+        root = Node("Application", full, label=app.name, name=app.name,
+                    children=tuple(windows))
         return Screen.of(root, bundle, self.running[bundle].pid)
 
     def _press_key(self, key: str) -> None:
@@ -353,5 +397,6 @@ class Phone:
             raise PhoneshellError('"stores" and "facts" must be JSON objects',
                                   hint="delete the file to start from a fresh phone")
         self._facts = self._facts.updated(facts)
+        self._turned = self._turn(self._facts)
         self.stores = {b: Store(v) for b, v in stores.items() if isinstance(v, dict)}
         self._boot()

@@ -69,7 +69,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(reply.body)
 
-    do_GET = do_POST = do_DELETE = do_PUT = _serve
+    do_GET = do_POST = do_DELETE = do_PUT = do_OPTIONS = _serve
 
     def log_message(self, format: str, *args: Any) -> None:
         """Stay quiet: a harness polls the phone many times a second."""

@@ -62,6 +62,8 @@ class Request:
     """Path parameters, e.g. {"uuid": "..."} for /element/:uuid/click."""
     query: dict[str, str]
     body: dict[str, JSON]
+    in_session: bool = False
+    """Whether it came under /session/:sid (a session-free form has no element ids to use)."""
 
     def number(self, key: str) -> float:
         """A required numeric body field.

@@ -36,8 +36,8 @@ class LoginState:
     """A user name and a password field, and a PIN field low on the screen."""
 
     user: EditText = field(default_factory=lambda: EditText(placeholder="User name"))
-    password: EditText = field(default_factory=lambda: EditText(placeholder="Password",
-                                                                 secure=True))
+    password: EditText = field(
+        default_factory=lambda: EditText(placeholder="Password", secure=True))
     pin: EditText = field(default_factory=lambda: EditText(placeholder="PIN", secure=True))
 
 

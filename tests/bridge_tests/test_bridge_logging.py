@@ -144,13 +144,16 @@ def test_home_buttons_swipes_urls_and_other_posts(rig: Rig) -> None:
     assert (opened.kind, opened.params["url"], opened.ok) == ("open_url", "prefs:root=General",
                                                               False)
     assert "no installed app opens prefs" in opened.error
-    with pytest.raises(wda.WDAError):
-        session.set_clipboard("copied")  # not served by this phone; the attempt is on record
+    session.set_clipboard("copied")  # changes what apps paste: an unnamed action, on record
     other = last(rig)
     assert (other.kind, dict(other.params)) == ("other", {"route": "/wda/setPasteboard"})
-    client.session()  # a session without a bundle sends a real phone home
+    with pytest.raises(wda.WDAError):
+        session.press_duration("home", 1.0)  # performIoHidEvent: not served by this phone
+    hid = last(rig)
+    assert (hid.kind, hid.ok) == ("press", False)
+    client.session()  # a session without a bundle launches nothing, as FBSession does
     bare = last(rig)
-    assert (bare.kind, dict(bare.params)) == ("home", {"via": "session"})
+    assert (bare.kind, dict(bare.params)) == ("other", {"route": "/session"})
 
 
 def test_w3c_actions_are_logged_as_tap_or_swipe(rig: Rig) -> None:

@@ -71,6 +71,7 @@ def test_every_attempt_has_its_evidence_and_audit_slice(solution_run: Path) -> N
         assert manifest["flags"] == [], (row["task_id"], manifest["flags"])
 
 
+@pytest.mark.suite
 def test_the_null_agent_passes_no_task(tmp_path: Path) -> None:
     done = run("--agent", "null", "--runs", str(tmp_path), "--format", "json")
     report = json.loads(done.stdout)

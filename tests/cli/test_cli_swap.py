@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -64,6 +66,7 @@ def test_our_suite_rejects_the_pairs_the_public_suite_accepted(tmp_path: Path,
         (1.0, 1.0, 1.0)
 
 
+@pytest.mark.suite
 def test_the_full_matrix_finds_no_unexpected_acceptance(tmp_path: Path) -> None:
     done = phoneshell("swap", "--all", "environments", "--runs", str(tmp_path), "--format",
                       "json")
@@ -73,6 +76,17 @@ def test_the_full_matrix_finds_no_unexpected_acceptance(tmp_path: Path) -> None:
     assert all(p["compatible"] for p in report["pairs"] if p["accepted"])
 
 
+def test_a_baseline_names_the_tasks_that_pass_without_the_work(tmp_path: Path) -> None:
+    files = [str(ROOT / "environments" / f"{t}.yaml") for t in ("weather.open",
+                                                                 "settings.about.reach")]
+    done = phoneshell("baseline", *files, "--runs", str(tmp_path), "--format", "json")
+    assert done.returncode == 1, done.stderr
+    assert json.loads(done.stdout)["passing"] == {"weather.open": {"open-app": [
+        "foreground_app 'com.apple.weather'"]}}
+    assert "baseline null: running 2 task(s)" in done.stderr  # progress, not two silent minutes
+
+
+@pytest.mark.suite
 def test_only_open_the_app_tasks_pass_a_baseline(tmp_path: Path) -> None:
     done = phoneshell("baseline", "environments", "--runs", str(tmp_path), "--format", "json")
     passing = json.loads(done.stdout)["passing"]

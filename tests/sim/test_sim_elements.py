@@ -51,8 +51,15 @@ def test_find_strategies(settings, raw, using, value, count):
     assert len(ids(raw, settings.session_id, using, value)) == count
 
 
+def test_an_unknown_locator_strategy_is_an_invalid_argument(settings, raw):
+    # WDA raises FBElementAttributeUnknownException, which it answers as invalid argument.
+    reply = raw("POST", f"/session/{settings.session_id}/elements",
+                {"using": "css selector", "value": "button"})
+    assert (reply.status, reply.value["error"]) == (400, "invalid argument")
+    assert reply.value["message"] == "Invalid locator requested: css selector"
+
+
 @pytest.mark.parametrize(("using", "value"), [
-    ("css selector", "button"),
     ("class chain", "**/XCUIElementTypeCell[`label === 'x'`]"),
     ("class chain", "**/Cell"),
     ("predicate string", "label == "),

@@ -46,11 +46,13 @@ def test_unknown_route_is_unknown_command(raw):
     assert set(reply.value) == {"error", "message", "traceback"}
 
 
-def test_session_without_bundle_goes_home(client):
+def test_session_without_bundle_leaves_the_front_app_alone(client):
+    # FBSession launches nothing without a bundle id: the phone stays where it is.
     client.app_launch(SETTINGS)
-    assert client.app_current()["bundleId"] == SETTINGS
+    client(name="General").click()
     client.session()
-    assert client.app_current()["bundleId"] == SPRINGBOARD
+    assert client.app_current()["bundleId"] == SETTINGS
+    assert client(name="About").exists
 
 
 def test_session_with_bundle_launches_it_afresh(client):
@@ -85,11 +87,15 @@ def test_close_ends_the_session(client, raw):
 
 def test_session_free_and_session_forms(app, raw):
     sid = app.session_id
-    for path in ("/wda/activeAppInfo", "/source", "/wda/locked", "/wda/healthcheck",
-                 "/wda/device/info", "/screenshot"):
+    for path in ("/wda/activeAppInfo", "/source", "/wda/locked", "/wda/device/info",
+                 "/screenshot", "/wda/screen", "/window/size", "/orientation", "/rotation"):
         assert raw("GET", path).status == 200, path
         assert raw("GET", f"/session/{sid}{path}").status == 200, path
-    # pressButton, apps/*, tap, keys and elements exist only with a session.
+    # WDA registers the health check and home without a session only...
+    for method, path in (("GET", "/wda/healthcheck"), ("POST", "/wda/homescreen")):
+        assert raw(method, path).status == 200, path
+        assert raw(method, f"/session/{sid}{path}").value["error"] == "unknown command", path
+    # ...and pressButton, apps/*, tap, keys and elements with one only.
     assert raw("POST", "/wda/tap", {"x": 1, "y": 1}).status == 404
     assert raw("POST", f"/session/{sid}/wda/tap", {"x": 1, "y": 1}).status == 200
 
@@ -101,16 +107,22 @@ def test_app_lifecycle(client, app):
     app.app_activate(CALCULATOR)
     assert app.app_state(SETTINGS).value == 3
     assert client.app_current()["bundleId"] == CALCULATOR
-    listed = {a["bundleId"] for a in app.app_list()}
-    assert {SETTINGS, CALCULATOR, SPRINGBOARD} <= listed
+    # The active apps: the one in front first, then SpringBoard, which is always active.
+    assert [a["bundleId"] for a in app.app_list()] == [CALCULATOR, SPRINGBOARD]
     assert app.app_terminate(SETTINGS).value is True
     assert app.app_terminate(SETTINGS).value is False
     assert app.app_state(SETTINGS).value == 1
 
 
-def test_launching_an_unknown_app_is_an_error(app):
-    with pytest.raises(wda.WDAUnknownError):
+def test_launching_an_unknown_app_is_an_invalid_argument(app, raw):
+    # XCTest raises its missing-application exception, which WDA answers as invalid argument.
+    with pytest.raises(wda.WDARequestError) as caught:
         app.app_launch("com.example.missing")
+    assert caught.value.value["error"] == "invalid argument"
+    assert "'com.example.missing' is not installed" in caught.value.value["message"]
+    reply = raw("POST", "/session", {"capabilities": {"alwaysMatch": {
+        "bundleId": "com.example.missing"}}})
+    assert (reply.status, reply.value["error"]) == (500, "session not created")
 
 
 def test_activate_route_and_app_info(app, raw):
@@ -156,9 +168,12 @@ def test_geometry_routes(app):
     assert app.battery_info() == {"level": 0.87, "state": 1}
 
 
-def test_orientation_cannot_turn(app, raw):
+def test_settings_does_not_turn(app, raw):
+    app.app_launch(SETTINGS)
     reply = raw("POST", f"/session/{app.session_id}/orientation", {"orientation": "LANDSCAPE"})
-    assert reply.status == 500 and reply.value["error"] == "unsupported operation"
+    assert (reply.status, reply.value) == (500, {"error": "unknown error", "traceback": "",
+                                                 "message": "Unable To Rotate Device"})
+    assert app.orientation == "PORTRAIT" and app.window_size() == (402, 874)
 
 
 def test_appium_settings_round_trip(app):

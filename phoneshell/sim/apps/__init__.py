@@ -159,6 +159,11 @@ class AppModel(Generic[S]):
     url_schemes: tuple[str, ...] = ()
     home_icon: bool = True
     """Whether the app has a home-screen icon (SpringBoard itself does not)."""
+    rotates: bool = False
+    """Whether the app turns to landscape with the phone. On an iPhone Safari, Notes,
+    Calculator and most document apps do; SpringBoard, Settings, Clock, Weather, Compass and
+    the App Store stay portrait. The phone lays the app out turned (its `facts` swap width and
+    height), so an app needs no code of its own to rotate."""
 
 
 _REGISTRY: dict[str, AppModel[Any]] = {}

@@ -156,4 +156,4 @@ def render(state: BooksState, host: Host) -> Node:
                          key=f"books:{tab}")
 
 
-APP = register(AppModel(BUNDLE_ID, "Books", BooksState, render))
+APP = register(AppModel(BUNDLE_ID, "Books", BooksState, render, rotates=True))

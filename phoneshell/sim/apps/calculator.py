@@ -237,4 +237,4 @@ def render(state: CalculatorState, host: Host) -> Node:
     return layout.screen(f, [result, *keys], key="calculator")
 
 
-APP = register(AppModel(BUNDLE_ID, "Calculator", CalculatorState, render))
+APP = register(AppModel(BUNDLE_ID, "Calculator", CalculatorState, render, rotates=True))

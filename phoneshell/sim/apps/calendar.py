@@ -242,4 +242,5 @@ def on_drag(state: CalendarState, host: Host, drag: Drag) -> bool:
     return True
 
 
-APP = register(AppModel(BUNDLE_ID, "Calendar", CalendarState, render, on_drag=on_drag))
+APP = register(AppModel(BUNDLE_ID, "Calendar", CalendarState, render, on_drag=on_drag,
+                        rotates=True))

@@ -123,4 +123,4 @@ def render(state: ContactsState, host: Host) -> Node:
     return _card(state, host, state.open) if state.open else _list(state, host)
 
 
-APP = register(AppModel(BUNDLE_ID, "Contacts", ContactsState, render))
+APP = register(AppModel(BUNDLE_ID, "Contacts", ContactsState, render, rotates=True))

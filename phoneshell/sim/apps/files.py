@@ -141,4 +141,4 @@ def _pop_all(state: FilesState) -> None:
     del state.path[:], state.scrolls[1:]
 
 
-APP = register(AppModel(BUNDLE_ID, "Files", FilesState, render))
+APP = register(AppModel(BUNDLE_ID, "Files", FilesState, render, rotates=True))

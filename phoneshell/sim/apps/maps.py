@@ -20,7 +20,8 @@ from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.Maps"
-COLLAPSED_TOP = 760
+COLLAPSED_HEIGHT = 114
+"""The collapsed search sheet, along the bottom of the screen however it is turned."""
 RAISED_TOP = 70
 
 
@@ -91,7 +92,7 @@ def _sheet(state: MapsState, host: Host) -> Node:
     f = host.facts
     query = state.query
     raised = query.focused or bool(query.text)
-    top = RAISED_TOP if raised else COLLAPSED_TOP
+    top = RAISED_TOP if raised else f.height - COLLAPSED_HEIGHT
     width = f.width - 32 - (74 if raised else 0)
     kids = [layout.search_field(query, Rect(16, top + 14, width, 40), name="Search Maps")]
     if raised:
@@ -139,4 +140,4 @@ def render(state: MapsState, host: Host) -> Node:
     return layout.screen(f, [world, front], key="maps")
 
 
-APP = register(AppModel(BUNDLE_ID, "Maps", MapsState, render))
+APP = register(AppModel(BUNDLE_ID, "Maps", MapsState, render, rotates=True))

@@ -175,4 +175,5 @@ def on_drag(state: NotesState, host: Host, drag: Drag) -> bool:
     return True
 
 
-APP = register(AppModel(BUNDLE_ID, "Notes", NotesState, render, on_drag=on_drag))
+APP = register(AppModel(BUNDLE_ID, "Notes", NotesState, render, on_drag=on_drag,
+                        rotates=True))

@@ -241,4 +241,4 @@ def render(state: RemindersState, host: Host) -> Node:
     return _list(state, host, state.open) if state.open else _overview(state, host)
 
 
-APP = register(AppModel(BUNDLE_ID, "Reminders", RemindersState, render))
+APP = register(AppModel(BUNDLE_ID, "Reminders", RemindersState, render, rotates=True))

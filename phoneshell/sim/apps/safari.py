@@ -22,9 +22,9 @@ from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.apps.safari_pages import Page, is_address, load, search_url
 from phoneshell.sim.apps.safari_tabs import (
-    BAR_TOP,
     OverviewActions,
     Window,
+    bar_top,
     load_window,
     overview,
     save_window,
@@ -147,7 +147,7 @@ def _overlay(f: DeviceFacts, state: SafariState, host: Host) -> Node | None:
             ("Reload", act(lambda: setattr(state.scroll, "offset", 0))),
             ("New Tab", act(lambda: _change(state, host, lambda w: w.open()))),
             ("Add to Reading List", act(add_to_reading_list)), ("Share\u2026", share),
-        ], BAR_TOP - 184, 136, dismiss)
+        ], bar_top(f) - 184, 136, dismiss)
     return None
 
 
@@ -243,4 +243,4 @@ def _overview_actions(state: SafariState, host: Host) -> OverviewActions:
 
 
 APP = register(AppModel(BUNDLE_ID, "Safari", SafariState, render, on_url=on_url,
-                        url_schemes=("http", "https")))
+                        url_schemes=("http", "https"), rotates=True))

@@ -21,8 +21,13 @@ from phoneshell.sim.ui import Handler, Node, Rect, Scroll, hidden
 
 CARD_WIDTH, CARD_HEIGHT, CARD_GAP = 177, 230, 16
 GRID_TOP = 62
-BAR_TOP = 776
-"""Where Safari's bottom bar starts (as in the iOS 26 dumps: 776-874)."""
+BAR_HEIGHT = 98
+"""Safari's bottom bar (as in the iOS 26 dumps: 776-874), along the bottom however turned."""
+
+
+def bar_top(f: DeviceFacts) -> int:
+    """Where Safari's bottom bar starts on the screen as it is turned."""
+    return f.height - BAR_HEIGHT
 
 
 @dataclass
@@ -148,7 +153,7 @@ def overview(f: DeviceFacts, window: Window, private: bool, normal_count: int, s
         scroll: the grid's scroll offset.
         act: what the controls do.
     """
-    viewport = Rect(0, GRID_TOP, f.width, BAR_TOP - GRID_TOP)
+    viewport = Rect(0, GRID_TOP, f.width, bar_top(f) - GRID_TOP)
     rows = (len(window.tabs) + 1) // 2
     scroll.clamp(CARD_GAP + rows * (CARD_HEIGHT + CARD_GAP) - viewport.height)
     cards: list[Node] = []
@@ -166,7 +171,7 @@ def overview(f: DeviceFacts, window: Window, private: bool, normal_count: int, s
     grid = Node("CollectionView", viewport, name="TabOverview", children=tuple(cards),
                 scroll=scroll, key="tab-overview")
     group = f"{normal_count} Tab{'s' if normal_count != 1 else ''}"
-    bar = Node("Toolbar", Rect(0, BAR_TOP, f.width, f.height - BAR_TOP), children=(
+    bar = Node("Toolbar", Rect(0, bar_top(f), f.width, BAR_HEIGHT), children=(
         Node("Button", Rect(16, 796, 48, 48), label="New Tab", name="AddTabButton",
              traits="Button", on_tap=act.new_tab, pixels_text="+"),
         layout.button("Private", Rect(110, 800, 84, 40), act.show_private(True),

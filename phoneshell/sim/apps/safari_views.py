@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from phoneshell.sim import layout
 from phoneshell.sim.apps.safari_pages import FAVORITES, Block, Page, is_address
-from phoneshell.sim.apps.safari_tabs import BAR_TOP
+from phoneshell.sim.apps.safari_tabs import BAR_HEIGHT, bar_top
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hidden
@@ -72,7 +72,7 @@ def block_node(block: Block, y: int, width: int, open_link: LinkAction,
 def web_view(f: DeviceFacts, page: Page, scroll: Scroll, open_link: LinkAction,
              hold_link: LinkAction) -> Node:
     """A loaded page: its blocks top to bottom, scrolled by `scroll` (off-view ones hidden)."""
-    viewport = Rect(0, WEB_TOP, f.width, BAR_TOP - WEB_TOP)
+    viewport = Rect(0, WEB_TOP, f.width, bar_top(f) - WEB_TOP)
     y, placed = MARGIN, []
     for block in page.blocks:
         node, height = block_node(block, viewport.y + y - scroll.offset, f.width - 2 * MARGIN,
@@ -98,7 +98,7 @@ def start_page(f: DeviceFacts, open_link: LinkAction) -> Node:
              layout.text("In the last seven days, Safari has prevented 0 trackers from "
                          "profiling you.", Rect(36, 290, 330, 44),
                          name="TrackersPreventedCount")]
-    return Node("CollectionView", Rect(0, WEB_TOP, f.width, BAR_TOP - WEB_TOP),
+    return Node("CollectionView", Rect(0, WEB_TOP, f.width, bar_top(f) - WEB_TOP),
                 name="StartPageCollectionView", children=tuple(kids), key="start-page")
 
 
@@ -131,16 +131,19 @@ def bottom_bar(f: DeviceFacts, address: EditText, shown: str | None, can_go: tup
         can_go: whether Back and Forward are enabled.
         act: what the controls do.
     """
-    capsule = Node("Other", Rect(106, 792, 190, 48), name="CapsuleNavigationBar", children=(
-        address_field(address, Rect(110, 798, 182, 36), shown, act.edit),))
-    return Node("Other", Rect(0, BAR_TOP, f.width, f.height - BAR_TOP), children=(
-        layout.button("Back", Rect(8, 792, 50, 48), act.back, name="BackButton",
+    top = bar_top(f)
+    capsule = Node("Other", Rect(106, top + 16, 190, 48), name="CapsuleNavigationBar",
+                   children=(address_field(address, Rect(110, top + 22, 182, 36), shown,
+                                           act.edit),))
+    return Node("Other", Rect(0, top, f.width, BAR_HEIGHT), children=(
+        layout.button("Back", Rect(8, top + 16, 50, 48), act.back, name="BackButton",
                       enabled=can_go[0]),
-        _icon_button("Forward", "ForwardButton", ">", Rect(60, 792, 44, 48), act.forward,
+        _icon_button("Forward", "ForwardButton", ">", Rect(60, top + 16, 44, 48), act.forward,
                      enabled=can_go[1]),
         capsule,
-        _icon_button("Tabs", "TabOverviewButton", "[ ]", Rect(300, 792, 44, 48), act.tabs),
-        _icon_button("More", "MoreMenuButton", "...", Rect(348, 792, 44, 48), act.more),
+        _icon_button("Tabs", "TabOverviewButton", "[ ]", Rect(300, top + 16, 44, 48),
+                     act.tabs),
+        _icon_button("More", "MoreMenuButton", "...", Rect(348, top + 16, 44, 48), act.more),
     ))
 
 

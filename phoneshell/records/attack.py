@@ -1,0 +1,96 @@
+"""The attack test's results (`phoneshell attack --format json`): cheap finishes graded as tasks.
+
+Each result is one finish, generated from a task file without doing the task (nothing, only
+opening the app, echoing a check's words, hedging the answer...), replayed on a phone through
+the bridge and graded as that task. Its evidence folder stays, so the finish can be graded again
+or shown to a judge: the task graded, the family, the evidence and whether it passed are the
+contract a judge benchmark reads.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import Field, model_validator
+
+from phoneshell.records.base import Record, Scored
+
+ATTACK_VERSION = 1
+
+AttackFamily = Literal["null", "open-app", "echo", "shotgun", "result-only", "truncated", "near",
+                       "swap"]
+ATTACK_FAMILIES: tuple[AttackFamily, ...] = ("null", "open-app", "echo", "shotgun",
+                                             "result-only", "truncated", "near", "swap")
+"""Every family, in the order they are generated and reported (docs/attack.md)."""
+
+
+class AttackResult(Scored):
+    """One cheap finish, replayed once and graded as one task."""
+
+    task: str
+    """The task the finish was graded as."""
+    instruction: str
+    """That task's instruction: what the finish is judged against."""
+    family: AttackFamily
+    """How the finish was made: null, open-app, echo, shotgun, result-only, truncated, near or
+    swap."""
+    attack: str
+    """The finish's id, unique within its task and stable across runs (e.g.
+    `echo:spotlight:Model Number`, `truncated:-1`, `swap:settings.search.wifi`); the key a task
+    file's `compatible_attacks` names."""
+    # lax: `Scored` fills in `scored` before validation, which then reads Python lists, not JSON
+    finish: tuple[str, ...] = Field(strict=False)
+    """The finish's steps, as a task file would write them."""
+    answer: str = ""
+    """The answer the finish claimed ("" for none)."""
+    passed: bool
+    """Graded as `task`, the finish passed."""
+    compatible: bool = False
+    """The task file lists this attack in `compatible_attacks`: the finish does what the
+    instruction asks, so passing is right."""
+    reason: str = ""
+    """The task file's one-line reason, when compatible."""
+    detail: str = ""
+    """The checks that failed, when it failed; the checks that held, when it passed."""
+    evidence: str = ""
+    """The evidence folder it was graded from, relative to the report's `evidence` folder."""
+
+    @model_validator(mode="after")
+    def _graded_to_pass(self) -> AttackResult:
+        if self.passed and not self.scored:
+            raise ValueError("a finish that was not graded cannot have passed")
+        return self
+
+    @property
+    def breaks(self) -> bool:
+        """The finish passed without doing what the task asks: a hole in the task's checks."""
+        return self.passed and not self.compatible
+
+
+class AttackReport(Record):
+    """The attack JSON: every cheap finish tried on every task, and what it cost to try them."""
+
+    VERSION: ClassVar[int] = ATTACK_VERSION
+    version: int = ATTACK_VERSION
+    """Format version (1)."""
+    tasks: int
+    """How many tasks were attacked."""
+    families: tuple[AttackFamily, ...]
+    """The families generated."""
+    attacks: tuple[AttackResult, ...]
+    """Every (finish, task) graded, by task then family."""
+    finishes: int
+    """Distinct finishes played (a finish several tasks generate under the same setup is
+    played once and graded as each)."""
+    replays: int
+    """Attempts played on phones, including the second play of a finish whose cheap checks all
+    held, to take the probe counts its remaining checks need."""
+    seconds: float
+    """Wall-clock time of the whole attack."""
+    evidence: str
+    """The run folder holding every replay's evidence."""
+
+    @property
+    def broken(self) -> tuple[AttackResult, ...]:
+        """The attacks that passed a task without doing it."""
+        return tuple(a for a in self.attacks if a.breaks)

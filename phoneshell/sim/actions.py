@@ -1,0 +1,312 @@
+"""W3C actions (`POST /actions`) on the simulated iPhone: check them as WDA does, touch and type.
+
+WDA's `FBW3CActionsSynthesizer` accepts sources of type `pointer` (with `pointerType` "touch"
+only: a phone has no mouse) and `key`; their items run in parallel, each source on its own
+clock. Checked as WDA checks them, each failure an `invalid argument`: a pointerDown,
+pointerUp or pause needs a position before it (a pointerMove); viewport moves need both x and
+y; origins are "viewport", "pointer" or an element; a key down needs its key up in the same run
+and a key up its key down. `pointerCancel` cancels the item before it.
+
+What the phone does with a touch follows iOS: a finger that comes up within `TAP_SLOP_PT` of
+where it went down is a tap, or a long press when it stayed down `LONG_PRESS_S` or more; one
+that moved further is a drag from where it went down to where it came up; touches of several
+fingers that overlap in time are a multi-finger gesture (a pinch) that no modelled control
+takes. Typed text goes to the focused field at the time of the last key up of a run, as WDA
+types it; with no field focused it goes nowhere, as on a phone. Every touch and every run of
+keys happens in time order, so a tap on a field and typing into it can share one request.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from phoneshell.sim.apps import Drag
+from phoneshell.sim.store import JSON
+
+TAP_SLOP_PT = 10.0
+"""How far a finger may drift and still tap: UIKit's own allowance is about 10 points."""
+LONG_PRESS_S = 0.5
+"""UILongPressGestureRecognizer's default minimumPressDuration."""
+W3C_ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
+
+# WebDriver's private-use key codes and what XCTest types for them; other special keys (shift,
+# control, arrows) type nothing.
+SPECIAL_KEYS = {"\ue003": "\b", "\ue017": "\b", "\ue006": "\n", "\ue007": "\n", "\ue004": "\t",
+                "\ue00d": " "}
+
+Locate = Callable[[str, float, float], tuple[float, float]]
+"""Where an element-relative move lands: (element id, x, y) -> screen point; raises WdaError."""
+
+
+class ActionsError(ValueError):
+    """Actions WDA refuses (answered as `invalid argument`)."""
+
+
+@dataclass(frozen=True)
+class Touch:
+    """One finger's contact: where it went down and came up, and when (ms into the request)."""
+
+    down: tuple[float, float]
+    up: tuple[float, float]
+    start_ms: float
+    end_ms: float
+    moved: bool
+    finger: int
+
+    @property
+    def held_s(self) -> float:
+        """How long the finger stayed down."""
+        return (self.end_ms - self.start_ms) / 1000.0
+
+
+@dataclass(frozen=True)
+class Typing:
+    """A run of keys, typed when its last key comes up."""
+
+    text: str
+    at_ms: float
+
+
+def _number(item: dict[str, JSON], key: str) -> float | None:
+    value = item.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ActionsError(f"'{key}' must be a number in '{item}'")
+    return float(value)
+
+
+def _duration(item: dict[str, JSON]) -> float:
+    duration = _number(item, "duration") or 0.0
+    if duration < 0:
+        raise ActionsError(f"'duration' must not be negative in '{item}'")
+    return duration
+
+
+def _element_id(origin: JSON) -> str | None:
+    if isinstance(origin, dict):
+        for key in (W3C_ELEMENT_KEY, "ELEMENT"):
+            found = origin.get(key)
+            if isinstance(found, str):
+                return found
+        return None
+    if isinstance(origin, str) and origin not in ("viewport", "pointer"):
+        return origin
+    return None
+
+
+def _without_cancelled(items: list[JSON]) -> list[dict[str, JSON]]:
+    kept: list[dict[str, JSON]] = []
+    for item in items:
+        if not isinstance(item, dict):
+            raise ActionsError(f"action items must be objects, got {item!r}")
+        if item.get("type") == "pointerCancel":
+            if kept:
+                kept.pop()  # WDA's preprocessing drops the item a cancel follows
+            continue
+        kept.append(item)
+    return kept
+
+
+class _Finger:
+    """Follows one pointer source through its items."""
+
+    def __init__(self, finger: int, locate: Locate | None) -> None:
+        self.finger = finger
+        self.locate = locate
+        self.at: tuple[float, float] | None = None
+        self.clock_ms = 0.0
+        self.down: tuple[float, float] | None = None
+        self.down_ms = 0.0
+        self.moved = False
+        self.touches: list[Touch] = []
+
+    def move(self, item: dict[str, JSON]) -> None:
+        origin = item.get("origin", "viewport")
+        x, y = _number(item, "x"), _number(item, "y")
+        if (x is None) != (y is None) or (origin == "viewport" and x is None):
+            raise ActionsError(f"Both 'x' and 'y' options should be set for '{item}' action item")
+        element = _element_id(origin)
+        if element is not None:
+            if self.locate is None:
+                raise ActionsError(f"Unsupported origin type '{origin}' is set for '{item}' "
+                                   "action item: there is no session to know elements from")
+            self.at = self.locate(element, x or 0.0, y or 0.0)
+        elif origin == "pointer":
+            if self.at is None:
+                raise ActionsError(f"There is no previous item for '{item}' action item, "
+                                   "however origin is set to 'pointer'")
+            self.at = (self.at[0] + (x or 0.0), self.at[1] + (y or 0.0))
+        elif origin == "viewport":
+            self.at = (x or 0.0, y or 0.0)
+        else:
+            raise ActionsError(f"Unsupported origin type '{origin}' is set for '{item}' action "
+                               "item. Supported origin types: pointer, viewport or an element")
+        self.clock_ms += _duration(item)
+        if self.down is not None and not self.moved:
+            self.moved = math.dist(self.down, self.at) > TAP_SLOP_PT
+
+    def step(self, item: dict[str, JSON]) -> None:
+        kind = item.get("type")
+        if kind == "pointerMove":
+            self.move(item)
+            return
+        if kind not in ("pointerDown", "pointerUp", "pause"):
+            raise ActionsError(f"action item type '{kind}' is not supported. Only the following "
+                               "action item types are supported: pause, pointerUp, pointerDown, "
+                               "pointerMove")
+        if kind == "pause":
+            self.clock_ms += _duration(item)
+            return
+        if self.at is None:
+            raise ActionsError(f"The '{item}' action item must be preceded by pointerMove item")
+        if kind == "pointerDown":
+            if self.down is None:
+                self.down, self.down_ms, self.moved = self.at, self.clock_ms, False
+            return
+        if self.down is None:
+            raise ActionsError(f"Pointer Up must not be the first action in '{item}'")
+        self.touches.append(Touch(self.down, self.at, self.down_ms, self.clock_ms, self.moved,
+                                  self.finger))
+        self.down = None
+
+
+def _pointer(source: dict[str, JSON], finger: int, locate: Locate | None) -> list[Touch]:
+    parameters = source.get("parameters")
+    kind = parameters.get("pointerType", "mouse") if isinstance(parameters, dict) else "mouse"
+    if kind != "touch":
+        raise ActionsError(f"Only pointer type 'touch' is supported. '{kind}' is given instead "
+                           f"for action with id '{source.get('id')}'")
+    items = source.get("actions")
+    if not isinstance(items, list) or not items:
+        raise ActionsError("It is mandatory to have at least one gesture item defined for each "
+                           f"action. Action with id '{source.get('id')}' contains none")
+    hand = _Finger(finger, locate)
+    for item in _without_cancelled(items):
+        hand.step(item)
+    if hand.down is not None and hand.at is not None:
+        # A finger still down when the chain ends is lifted there, as XCTest ends the event path.
+        hand.touches.append(Touch(hand.down, hand.at, hand.down_ms, hand.clock_ms, hand.moved,
+                                  finger))
+    return hand.touches
+
+
+def _keys(source: dict[str, JSON]) -> list[Typing]:
+    items = source.get("actions")
+    if not isinstance(items, list) or not items:
+        raise ActionsError("It is mandatory to have at least one item defined for each action. "
+                           f"Action with id '{source.get('id')}' contains none")
+    runs: list[Typing] = []
+    held: list[str] = []
+    typed: list[str] = []
+    clock_ms = 0.0
+    for item in _without_cancelled(items):
+        kind = item.get("type")
+        if kind == "pause":
+            clock_ms += _duration(item)
+            continue
+        value = item.get("value")
+        if kind not in ("keyDown", "keyUp") or not isinstance(value, str):
+            raise ActionsError(f"'{source.get('id')}' action item '{item}' is not a keyDown, "
+                               "keyUp or pause with a string value")
+        if kind == "keyDown":
+            held.append(value)
+            continue
+        if value not in held:
+            raise ActionsError(f"Key Up action '{value}' is not balanced with a preceding Key "
+                               f"Down one in '{item}'")
+        held.remove(value)
+        typed.append(SPECIAL_KEYS.get(value, "") if "\ue000" <= value <= "\uf8ff" else value)
+        if not held:
+            runs.append(Typing("".join(typed), clock_ms))
+            typed = []
+    if held:
+        raise ActionsError(f"Key Down action '{held[0]}' must have a closing Key Up successor "
+                           f"in '{source.get('id')}'")
+    return runs
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a request does, in time order: touches (single or several fingers) and typing."""
+
+    steps: tuple[tuple[Touch, ...] | Typing, ...]
+
+
+def plan(body: dict[str, JSON], locate: Locate | None) -> Plan:
+    """Check a W3C actions body and order what it does.
+
+    Args:
+        body: the request body, {"actions": [source, ...]}.
+        locate: resolves element origins (None without a session: element origins are refused).
+
+    Raises:
+        ActionsError: WDA would refuse the actions.
+    """
+    sources = body.get("actions")
+    if not isinstance(sources, list):
+        raise ActionsError("'actions' must be a list of action sources")
+    touches: list[Touch] = []
+    typing: list[Typing] = []
+    for index, source in enumerate(sources):
+        if not isinstance(source, dict) or source.get("type") not in ("pointer", "key"):
+            kind = source.get("type") if isinstance(source, dict) else source
+            raise ActionsError(f"Only actions of '['pointer', 'key']' types are supported. "
+                               f"'{kind}' is given instead for action #{index + 1}")
+        if source["type"] == "pointer":
+            touches += _pointer(source, index, locate)
+        else:
+            typing += _keys(source)
+    return Plan(tuple(_order(touches, typing)))
+
+
+def _order(touches: list[Touch], typing: list[Typing]) -> list[tuple[Touch, ...] | Typing]:
+    groups: list[list[Touch]] = []
+    for touch in sorted(touches, key=lambda t: (t.start_ms, t.finger)):
+        if groups and any(t.finger != touch.finger and touch.start_ms < t.end_ms
+                          for t in groups[-1]):
+            groups[-1].append(touch)  # fingers down together: one multi-finger gesture
+        else:
+            groups.append([touch])
+    timed: list[tuple[float, int, tuple[Touch, ...] | Typing]] = [
+        (g[0].start_ms, 0, tuple(g)) for g in groups]
+    timed += [(t.at_ms, 1, t) for t in typing]
+    return [step for _, _, step in sorted(timed, key=lambda s: (s[0], s[1]))]
+
+
+class Hands(Protocol):
+    """What a plan needs from the phone (the phone implements it)."""
+
+    def tap(self, x: int, y: int) -> None:
+        """Tap a point."""
+
+    def hold(self, x: int, y: int, duration_s: float) -> None:
+        """Touch and hold a point."""
+
+    def drag(self, drag: Drag) -> None:
+        """Drag one finger."""
+
+    def type_text(self, text: str) -> bool:
+        """Type into the focused field."""
+
+
+def perform(steps: Plan, hands: Hands) -> None:
+    """Carry a plan out on the phone."""
+    for step in steps.steps:
+        if isinstance(step, Typing):
+            if step.text:
+                hands.type_text(step.text)
+            continue
+        if len({t.finger for t in step}) > 1:
+            continue  # a pinch or two-finger gesture: no modelled control takes one
+        touch = step[0]
+        (x0, y0), (x1, y1) = touch.down, touch.up
+        if touch.moved:
+            hands.drag(Drag(round(x0), round(y0), round(x1), round(y1), touch.held_s))
+        elif touch.held_s >= LONG_PRESS_S:
+            hands.hold(round(x0), round(y0), touch.held_s)
+        else:
+            hands.tap(round(x0), round(y0))

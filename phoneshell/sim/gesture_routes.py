@@ -1,0 +1,281 @@
+"""WDA's gesture routes: taps, holds, swipes, drags, scrolls, pinches, typing and W3C actions.
+
+Most come in two forms, as FBElementCommands registers them: `/wda/<gesture>` acts on the app
+and `/wda/element/:uuid/<gesture>` on an element. Where WDA reads `x` and `y`
+(`targetWithXyCoordinatesFromRequest`) both must be given or neither: with them the gesture
+lands at that point of the screen, whichever form was called; without them on the element, or
+on the whole app. An element that no list can bring on screen answers WDA's not-visible
+error. Gestures no modelled control takes (pinch, rotate, two-finger taps) answer 200 and
+change nothing, as they would over such controls on a phone.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from phoneshell.sim import actions, gestures
+from phoneshell.sim.apps import Drag
+from phoneshell.sim.elements import find
+from phoneshell.sim.predicates import SelectorError
+from phoneshell.sim.store import JSON
+from phoneshell.sim.ui import Node, Rect
+from phoneshell.sim.wire import KEYBOARD_MESSAGE, Handler, Request, Route, WdaError
+
+if TYPE_CHECKING:
+    from phoneshell.sim.endpoints import Endpoints
+
+Target = tuple[int, int] | Node
+"""A point of the screen, or an element (the application node for the app itself)."""
+
+
+def not_visible(node: Node) -> WdaError:
+    """WDA's error for an element without a hit point (XCUIElement+FBUtilities)."""
+    what = f'"{node.label or node.name or ""}" {node.type}'
+    message = f"The element '{what}' is not visible on the screen and thus is not interactable"
+    return WdaError("invalid element state", "Error Domain=com.facebook.WebDriverAgent Code=1 "
+                    f'"{message}" UserInfo={{NSLocalizedDescription={message}}}')
+
+
+def _element_or_app(ep: Endpoints, req: Request) -> Node:
+    return ep.element(req) if "uuid" in req.params else ep.phone.screen().root
+
+
+def target(ep: Endpoints, req: Request) -> Target:
+    """Where a gesture goes: (x, y) when both are given, else the element or the app."""
+    x, y = req.body.get("x"), req.body.get("y")
+    if x is None and y is None:
+        return _element_or_app(ep, req)
+    if x is None or y is None:
+        raise WdaError("invalid argument", "Both x and y coordinates must be provided")
+    return round(req.number("x")), round(req.number("y"))
+
+
+def shown(ep: Endpoints, node: Node) -> Node:
+    """The element as it shows once scrolled into view (a locked phone: as it is).
+
+    Raises:
+        WdaError: WDA's not-visible error when no list can bring it on screen.
+    """
+    found = node if ep.phone.locked else gestures.on_screen(ep.phone, node)
+    if found is None:
+        raise not_visible(node)
+    return found
+
+
+def tap_element(ep: Endpoints, node: Node) -> None:
+    """Tap an element as XCUITest does (scrolling it into view), or fail like WDA."""
+    if not gestures.tap_element(ep.phone, node):
+        raise not_visible(node)
+
+
+def _tap(ep: Endpoints, where: Target) -> None:
+    if isinstance(where, Node):
+        tap_element(ep, where)
+    else:
+        ep.phone.tap(*where)
+
+
+def tap(ep: Endpoints, req: Request) -> JSON:
+    """`/wda/tap` and `/wda/element/:uuid/tap`."""
+    _tap(ep, target(ep, req))
+    return None
+
+
+def double_tap(ep: Endpoints, req: Request) -> JSON:
+    """`doubleTap`: two taps; the second lands on the element as it shows after the first."""
+    where = target(ep, req)
+    _tap(ep, where)
+    if isinstance(where, Node) and "uuid" in req.params:
+        again = ep.elements.resolve(ep.phone.screen(), req.params["uuid"])
+        if again is None:
+            return None  # the first tap took the element away
+        where = again
+    _tap(ep, where)
+    return None
+
+
+def touch_and_hold(ep: Endpoints, req: Request) -> JSON:
+    """`touchAndHold` {"duration"}: a press shorter than a long press is a tap."""
+    where = target(ep, req)
+    duration = req.body.get("duration", 0.0)
+    seconds = float(duration) if isinstance(duration, (int, float)) else 0.0
+    if seconds < actions.LONG_PRESS_S:
+        _tap(ep, where)
+        return None
+    x, y = where if not isinstance(where, Node) else shown(ep, where).frame.center
+    ep.phone.hold(x, y, seconds)
+    return None
+
+
+def taps(ep: Endpoints, req: Request) -> JSON:
+    """`tapWithNumberOfTaps` {"numberOfTaps", "numberOfTouches"}: one finger taps N times."""
+    if req.body.get("numberOfTaps") is None or req.body.get("numberOfTouches") is None:
+        raise WdaError("invalid argument", "Both 'numberOfTaps' and 'numberOfTouches' "
+                                           "arguments must be provided")
+    node = _element_or_app(ep, req)
+    if round(req.number("numberOfTouches")) == 1:
+        for _ in range(max(0, round(req.number("numberOfTaps")))):
+            tap_element(ep, node)
+    return None
+
+
+def untaken(ep: Endpoints, req: Request) -> JSON:
+    """`twoFingerTap`, `pinch`, `rotate`: no modelled control takes them; the target must exist."""
+    _element_or_app(ep, req)
+    return None
+
+
+def _swipe_frame(where: Target, ep: Endpoints) -> Rect:
+    if isinstance(where, Node):
+        return where.frame
+    f = ep.phone.facts
+    return Rect(where[0] - f.width // 2, where[1] - f.height // 2, f.width, f.height)
+
+
+def swipe(ep: Endpoints, req: Request) -> JSON:
+    """`swipe` {"direction"}: across the middle of the element, app or around a point."""
+    direction = req.body.get("direction")
+    if not isinstance(direction, str):
+        raise WdaError("invalid argument", "Missing 'direction' parameter")
+    if direction.lower() not in ("up", "down", "left", "right"):
+        raise WdaError("invalid argument", f"Unsupported swipe direction '{direction}'. Only "
+                       "the following directions are supported: (up, down, left, right)")
+    ep.phone.drag(gestures.swipe_drag(_swipe_frame(target(ep, req), ep), direction.lower()))
+    return None
+
+
+def drag(ep: Endpoints, req: Request) -> JSON:
+    """`dragfromtoforduration`: points relative to the element's frame, or to the screen."""
+    origin = ep.element(req).frame if "uuid" in req.params else Rect(0, 0, 0, 0)
+    duration = req.body.get("duration", req.body.get("pressDuration", 0.0))
+    ep.phone.drag(Drag(origin.x + round(req.number("fromX")),
+                       origin.y + round(req.number("fromY")),
+                       origin.x + round(req.number("toX")), origin.y + round(req.number("toY")),
+                       float(duration) if isinstance(duration, (int, float)) else 0.0))
+    return None
+
+
+def press_and_drag(ep: Endpoints, req: Request) -> JSON:
+    """`pressAndDragWithVelocity`: from an element to `toElement`, or between two points."""
+    if "uuid" not in req.params:
+        return drag(ep, req)
+    start = shown(ep, ep.element(req)).frame.center
+    to = ep.elements.resolve(ep.phone.screen(), str(req.body.get("toElement", "")))
+    if to is None:
+        raise WdaError("stale element reference", "The destination element "
+                       f"\"{req.body.get('toElement')}\" is not present in the current view")
+    ep.phone.drag(Drag(*start, *to.frame.center))
+    return None
+
+
+def scroll(ep: Endpoints, req: Request) -> JSON:
+    """`scroll`: {"name"} or {"predicateString"} until that descendant shows, {"direction",
+    "distance"} by a share of the list, or {"toVisible": true} to bring the element itself."""
+    node = _element_or_app(ep, req)
+    for key, using in (("name", "id"), ("predicateString", "predicate string")):
+        value = req.body.get(key)
+        if isinstance(value, str):
+            try:
+                found = find(ep.phone.screen(), using, value, node)
+            except SelectorError as exc:
+                raise WdaError("invalid selector", str(exc)) from exc
+            if not found:
+                what = "identifier" if key == "name" else "predicate"
+                raise WdaError("no such element", f"'{value}' {what} didn't match any elements")
+            gestures.scroll_into_view(ep.phone, found[-1])
+            return None
+    direction = req.body.get("direction")
+    if isinstance(direction, str):
+        distance = req.body.get("distance", 1.0)
+        try:
+            share = float(distance) if isinstance(distance, (int, float, str)) else 1.0
+        except ValueError:
+            share = 0.0  # NSString doubleValue reads what is not a number as 0
+        if direction in ("up", "down", "left", "right"):
+            gestures.scroll_list(ep.phone, node, direction, share)
+        return None
+    if req.body.get("toVisible"):
+        gestures.scroll_into_view(ep.phone, node)
+        return None
+    raise WdaError("invalid argument", "Unsupported scroll type")
+
+
+def scroll_to(ep: Endpoints, req: Request) -> JSON:
+    """`/wda/element/:uuid/scrollTo`: scroll the element's list until it is on screen."""
+    shown(ep, ep.element(req))
+    return None
+
+
+def keys(ep: Endpoints, req: Request) -> JSON:
+    """`/wda/keys` {"value": [chars]}: type into the focused field, or fail like WDA."""
+    value = req.body.get("value")
+    text = "".join(v for v in value if isinstance(v, str)) if isinstance(value, list) else value
+    if not isinstance(text, str):
+        raise WdaError("invalid argument", "'value' must be a list of strings")
+    if not ep.phone.type_text(text):
+        raise WdaError("invalid element state", KEYBOARD_MESSAGE)
+    return None
+
+
+def _locate(ep: Endpoints) -> actions.Locate:
+    def locate(element_id: str, dx: float, dy: float) -> tuple[float, float]:
+        node = ep.elements.resolve(ep.phone.screen(), element_id)
+        if node is None:
+            raise WdaError("stale element reference", f"The previously found element "
+                           f"\"{element_id}\" is not present in the current view anymore")
+        if node.frame.width <= 0 or node.frame.height <= 0:
+            raise not_visible(node)
+        # W3C puts an element-relative origin at the centre of the element's rectangle.
+        x, y = node.frame.center
+        return x + dx, y + dy
+    return locate
+
+
+def perform_actions(ep: Endpoints, req: Request) -> JSON:
+    """`POST /actions`: W3C pointer (touch) and key actions (`actions.py`)."""
+    try:
+        steps = actions.plan(req.body, _locate(ep) if req.in_session else None)
+    except actions.ActionsError as exc:
+        raise WdaError("invalid argument", str(exc)) from exc
+    actions.perform(steps, ep.phone)
+    return None
+
+
+def dismiss_keyboard(ep: Endpoints, req: Request) -> JSON:
+    """`/wda/keyboard/dismiss` {"keyNames"}: press one of the named keys until it goes.
+
+    An iPhone keyboard has no hide key, so WDA presses the keys it is told (say "return" or
+    "Done"); with none of them on the keyboard it cannot dismiss it. No keyboard: nothing to do.
+    """
+    if ep.phone.keyboard_field() is None:
+        return None
+    names = req.body.get("keyNames")
+    for name in names if isinstance(names, list) else []:
+        key = next((n for n in ep.phone.screen().nodes
+                    if n.type in ("Key", "Button") and n.label == name and n.on_tap), None)
+        if key is not None and key.on_tap is not None:
+            key.on_tap()
+            ep.phone.changed()
+            if ep.phone.keyboard_field() is None:
+                return None
+    raise WdaError("invalid element state", "Did not know how to dismiss the keyboard. Try to "
+                   "dismiss it in the way supported by your application under test.")
+
+
+def _both(gesture: str, handler: Handler) -> tuple[Route, Route]:
+    return (Route("POST", f"/wda/{gesture}", handler, write=True),
+            Route("POST", f"/wda/element/:uuid/{gesture}", handler, write=True))
+
+
+ROUTES = (
+    *_both("tap", tap), *_both("doubleTap", double_tap), *_both("touchAndHold", touch_and_hold),
+    *_both("twoFingerTap", untaken), *_both("tapWithNumberOfTaps", taps),
+    *_both("swipe", swipe), *_both("scroll", scroll), *_both("pinch", untaken),
+    *_both("rotate", untaken), *_both("dragfromtoforduration", drag),
+    *_both("pressAndDragWithVelocity", press_and_drag),
+    Route("POST", "/wda/element/:uuid/scrollTo", scroll_to, write=True),
+    Route("POST", "/wda/keys", keys, write=True),
+    Route("POST", "/actions", perform_actions, "both", write=True),
+    Route("POST", "/wda/keyboard/dismiss", dismiss_keyboard, write=True),
+)
+"""Gesture routes, in the order they are matched."""

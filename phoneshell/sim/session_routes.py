@@ -1,0 +1,198 @@
+"""WDA routes about the session and apps: status, sessions, app lifecycle, URLs, settings, timeouts.
+
+Behaviour follows appium/WebDriverAgent's FBSessionCommands and FBSession: a new session first
+ends the old one (terminating its app under test when that session asked for it), then parses
+the W3C `capabilities` (`capabilities.py`), then launches the `bundleId` app if it names one:
+`forceAppLaunch` (on by default) restarts it, off it brings a background app forward and leaves
+a front one alone. A session without a bundle id changes nothing on screen. An app that is not
+installed fails the session with `session not created`, and `apps/launch` / `apps/activate`
+with `invalid argument`, WDA's answer to XCTest's missing-application exception.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from phoneshell.sim import capabilities, settings
+from phoneshell.sim.phone import SPRINGBOARD, AppNotInstalled
+from phoneshell.sim.store import JSON
+from phoneshell.sim.wire import Request, Route, WdaError
+
+if TYPE_CHECKING:
+    from phoneshell.sim.endpoints import Endpoints
+
+WDA_VERSION = "16.12.8"
+"""The appium/WebDriverAgent release the simulator answers as (its settings, routes, errors)."""
+
+
+def status(ep: Endpoints, req: Request) -> JSON:
+    """`GET /status`: WDA's readiness report; the session id travels at the top level."""
+    f = ep.phone.facts
+    return {"ready": True, "message": "WebDriverAgent is ready to accept commands",
+            "state": "success",
+            "os": {"name": "iOS", "version": f.ios_version, "sdkVersion": f.ios_version,
+                   "testmanagerdVersion": 65535},
+            "ios": {"ip": "127.0.0.1"},
+            "build": {"time": "Jan  9 2026 09:41:00", "version": WDA_VERSION,
+                      "productBundleIdentifier": "com.facebook.WebDriverAgentRunner"},
+            "device": "iphone", "simulated": "phoneshell"}
+
+
+def _missing(bundle: str) -> str:
+    return f"The application '{bundle}' is not installed on the device under test"
+
+
+def session_capabilities(ep: Endpoints) -> dict[str, JSON]:
+    """What WDA reports for the session: read live from the app the session acts on."""
+    bundle = ep.phone.active()[0]
+    app = next(a for a in ep.phone.apps() if a.bundle_id == bundle)
+    return {"device": "iphone", "sdkVersion": ep.phone.facts.ios_version,
+            "browserName": app.name, "CFBundleIdentifier": bundle}
+
+
+def create_session(ep: Endpoints, req: Request) -> JSON:
+    """`POST /session`: end the old session, then start the new one (see the module docstring)."""
+    ep.end_session()  # WDA kills the active session before it even reads the request
+    try:
+        caps = capabilities.parse(req.body)
+    except capabilities.CapabilitiesError as exc:
+        raise WdaError("session not created", str(exc)) from exc
+    bundle = caps.get("bundleId")
+    if bundle is not None and not isinstance(bundle, str):
+        raise WdaError("session not created", f"'bundleId' must be a string, got {bundle!r}")
+    phone = ep.phone
+    if bundle:
+        if bundle not in {a.bundle_id for a in phone.apps()}:
+            raise WdaError("session not created", _missing(bundle))
+        state = phone.app_state(bundle)
+        if state < 3 or capabilities.flag(caps, "forceAppLaunch", True):
+            phone.relaunch(bundle)
+        elif state == 3:
+            phone.launch(bundle)
+    url = caps.get("initialUrl")
+    if isinstance(url, str):
+        try:
+            phone.open_url(url)
+        except AppNotInstalled as exc:
+            raise WdaError("session not created",
+                           f"Cannot open the URL {url}. Original error: {exc.message}") from exc
+    session = ep.new_session(bundle or None, capabilities.flag(caps, "shouldTerminateApp", True))
+    alert_action = caps.get("defaultAlertAction")
+    if isinstance(alert_action, str):
+        ep.settings = settings.apply(ep.settings, {"defaultAlertAction": alert_action})
+    return {"sessionId": session.id, "capabilities": session_capabilities(ep)}
+
+
+def session_info(ep: Endpoints, req: Request) -> JSON:
+    """`GET /session/:sid`: the session and the app it acts on now."""
+    return {"sessionId": ep.session_id, "capabilities": session_capabilities(ep)}
+
+
+def delete_session(ep: Endpoints, req: Request) -> JSON:
+    """`DELETE /session/:sid`: end the session (terminating its app if it asked for that)."""
+    ep.end_session()
+    return None
+
+
+def launch(ep: Endpoints, req: Request) -> JSON:
+    """`apps/launch` and `apps/activate`: start or bring forward (state is kept if running)."""
+    bundle = req.text("bundleId")
+    try:
+        ep.phone.launch(bundle)
+    except AppNotInstalled as exc:
+        raise WdaError("invalid argument", _missing(bundle)) from exc
+    return None
+
+
+def launch_unattached(ep: Endpoints, req: Request) -> JSON:
+    """`POST /wda/apps/launchUnattached`: launch through the workspace, outside the session."""
+    try:
+        ep.phone.launch(req.text("bundleId"))
+    except AppNotInstalled as exc:
+        raise WdaError("unknown error", "LSApplicationWorkspace failed to launch app") from exc
+    return None
+
+
+def terminate(ep: Endpoints, req: Request) -> JSON:
+    """`apps/terminate`: true if the app was running."""
+    try:
+        return ep.phone.terminate(req.text("bundleId"))
+    except AppNotInstalled:
+        return False
+
+
+def app_state(ep: Endpoints, req: Request) -> JSON:
+    """`apps/state`: 1 not running, 3 background, 4 foreground."""
+    return ep.phone.app_state(req.text("bundleId"))
+
+
+def app_list(ep: Endpoints, req: Request) -> JSON:
+    """`apps/list`: the active apps, as XCTest's accessibility client lists them.
+
+    The app in front comes first; SpringBoard follows it, since it stays active under every
+    app (it draws the status bar and the home indicator), and is alone on the home screen.
+    """
+    front, pid = ep.phone.active()
+    listed: list[JSON] = [{"pid": pid, "bundleId": front}]
+    if front != SPRINGBOARD:
+        listed.append({"pid": ep.phone.running[SPRINGBOARD].pid, "bundleId": SPRINGBOARD})
+    return listed
+
+
+def open_url(ep: Endpoints, req: Request) -> JSON:
+    """`POST /session/:sid/url` {"url"}: open it in the app for its scheme (http: Safari)."""
+    if not isinstance(req.body.get("url"), str):
+        raise WdaError("invalid argument", "URL is required")
+    try:
+        ep.phone.open_url(req.text("url"))
+    except AppNotInstalled as exc:
+        raise WdaError("unknown error", exc.message) from exc
+    return None
+
+
+def get_settings(ep: Endpoints, req: Request) -> JSON:
+    """`GET /appium/settings`: all 33 of WDA's settings (`settings.py`)."""
+    return dict(ep.settings)
+
+
+def set_settings(ep: Endpoints, req: Request) -> JSON:
+    """`POST /appium/settings` {"settings": {...}}: apply them as WDA does, return the result."""
+    update = req.body.get("settings")
+    if not isinstance(update, dict):
+        raise WdaError("invalid argument", "'settings' must be an object")
+    try:
+        ep.settings = settings.apply(ep.settings, update)
+    except settings.SettingsError as exc:
+        raise WdaError("invalid argument", str(exc)) from exc
+    return dict(ep.settings)
+
+
+def timeouts(ep: Endpoints, req: Request) -> JSON:
+    """`POST /timeouts`: accepted and ignored, as WDA does (it waits in its own way)."""
+    return None
+
+
+def healthcheck(ep: Endpoints, req: Request) -> JSON:
+    """`/wda/healthcheck`."""
+    return None
+
+
+ROUTES = (
+    Route("GET", "/status", status, "free"),
+    Route("POST", "/session", create_session, "free"),
+    Route("GET", "", session_info),
+    Route("DELETE", "", delete_session),
+    Route("GET", "/wda/healthcheck", healthcheck, "free"),
+    Route("POST", "/wda/apps/launch", launch),
+    Route("POST", "/wda/apps/activate", launch),
+    Route("POST", "/wda/apps/launchUnattached", launch_unattached, "free"),
+    Route("POST", "/wda/apps/terminate", terminate),
+    Route("POST", "/wda/apps/state", app_state),
+    Route("GET", "/wda/apps/list", app_list),
+    Route("POST", "/url", open_url),
+    Route("GET", "/appium/settings", get_settings),
+    Route("POST", "/appium/settings", set_settings),
+    Route("POST", "/timeouts", timeouts),
+)
+"""Session and app routes, in the order they are matched."""
+

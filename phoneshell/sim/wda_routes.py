@@ -1,0 +1,100 @@
+"""Every route of WebDriverAgent 16.x, as its command handlers register them: the simulator's map.
+
+Read from appium/WebDriverAgent's `routes` arrays (FBSessionCommands, FBCustomCommands,
+FBElementCommands, FBFindElementCommands, FBAlertViewCommands, FBOrientationCommands,
+FBDebugCommands, FBScreenshotCommands, FBTouchActionCommands, FBVideoCommands and the server's
+own /health, /calibrate and /wda/shutdown). A route registered plainly lives only under
+`/session/:sessionID`; `.withoutSession` registers the plain path only; WDA lists a route twice
+where it serves both. Anything else, and any of these the simulator does not implement, falls
+to WDA's catch-all `FBUnknownCommands`: 404 `unknown command`. `docs/simulator.md` lists this
+table with what is implemented, and a test keeps the two in step.
+"""
+
+from __future__ import annotations
+
+from phoneshell.sim.wire import Scope
+
+_SESSION: tuple[tuple[str, str], ...] = (
+    # FBSessionCommands
+    ("POST", "/url"), ("POST", "/wda/apps/launch"), ("POST", "/wda/apps/activate"),
+    ("POST", "/wda/apps/terminate"), ("POST", "/wda/apps/state"), ("GET", "/wda/apps/list"),
+    ("GET", ""), ("DELETE", ""), ("GET", "/appium/settings"), ("POST", "/appium/settings"),
+    # FBCustomCommands
+    ("POST", "/timeouts"), ("POST", "/wda/deactivateApp"), ("POST", "/wda/keyboard/dismiss"),
+    ("GET", "/wda/batteryInfo"), ("POST", "/wda/pressButton"),
+    ("POST", "/wda/performAccessibilityAudit"), ("POST", "/wda/performIoHidEvent"),
+    ("POST", "/wda/expectNotification"), ("POST", "/wda/siri/activate"),
+    ("POST", "/wda/resetAppAuth"), ("POST", "/wda/element/:uuid/keyboardInput"),
+    # FBElementCommands
+    ("GET", "/window/rect"), ("GET", "/element/:uuid/enabled"), ("GET", "/element/:uuid/rect"),
+    ("GET", "/element/:uuid/attribute/:name"), ("GET", "/element/:uuid/text"),
+    ("GET", "/element/:uuid/displayed"), ("GET", "/element/:uuid/selected"),
+    ("GET", "/element/:uuid/name"), ("POST", "/element/:uuid/value"),
+    ("POST", "/element/:uuid/click"), ("POST", "/element/:uuid/clear"),
+    ("GET", "/element/:uuid/screenshot"), ("GET", "/screenshot/:uuid"),
+    ("GET", "/wda/element/:uuid/accessible"), ("GET", "/wda/element/:uuid/accessibilityContainer"),
+    ("POST", "/wda/element/:uuid/swipe"), ("POST", "/wda/swipe"),
+    ("POST", "/wda/element/:uuid/pinch"), ("POST", "/wda/pinch"),
+    ("POST", "/wda/element/:uuid/rotate"), ("POST", "/wda/rotate"),
+    ("POST", "/wda/element/:uuid/doubleTap"), ("POST", "/wda/doubleTap"),
+    ("POST", "/wda/element/:uuid/twoFingerTap"), ("POST", "/wda/twoFingerTap"),
+    ("POST", "/wda/element/:uuid/tapWithNumberOfTaps"), ("POST", "/wda/tapWithNumberOfTaps"),
+    ("POST", "/wda/element/:uuid/touchAndHold"), ("POST", "/wda/touchAndHold"),
+    ("POST", "/wda/element/:uuid/scroll"), ("POST", "/wda/scroll"),
+    ("POST", "/wda/element/:uuid/scrollTo"),
+    ("POST", "/wda/element/:uuid/dragfromtoforduration"), ("POST", "/wda/dragfromtoforduration"),
+    ("POST", "/wda/element/:uuid/pressAndDragWithVelocity"),
+    ("POST", "/wda/pressAndDragWithVelocity"),
+    ("POST", "/wda/element/:uuid/forceTouch"), ("POST", "/wda/forceTouch"),
+    ("POST", "/wda/element/:uuid/tap"), ("POST", "/wda/tap"),
+    ("POST", "/wda/pickerwheel/:uuid/select"), ("POST", "/wda/keys"),
+    # FBFindElementCommands
+    ("POST", "/element"), ("POST", "/elements"), ("POST", "/element/:uuid/element"),
+    ("POST", "/element/:uuid/elements"), ("GET", "/wda/element/:uuid/getVisibleCells"),
+    ("GET", "/element/active"),
+    # FBAlertViewCommands
+    ("POST", "/alert/text"), ("GET", "/wda/alert/buttons"),
+)
+
+_FREE: tuple[tuple[str, str], ...] = (
+    ("POST", "/session"), ("GET", "/status"), ("GET", "/wda/healthcheck"),
+    ("POST", "/wda/homescreen"), ("POST", "/wda/apps/launchUnattached"),
+    ("POST", "/wda/device/appearance"), ("OPTIONS", "/*"),
+    ("GET", "/health"), ("GET", "/calibrate"), ("GET", "/wda/shutdown"),
+)
+
+_BOTH: tuple[tuple[str, str], ...] = (
+    ("POST", "/wda/lock"), ("POST", "/wda/unlock"), ("GET", "/wda/locked"),
+    ("GET", "/wda/screen"), ("GET", "/wda/activeAppInfo"), ("POST", "/wda/setPasteboard"),
+    ("POST", "/wda/getPasteboard"), ("GET", "/wda/device/info"), ("GET", "/wda/device/location"),
+    ("GET", "/wda/simulatedLocation"), ("POST", "/wda/simulatedLocation"),
+    ("DELETE", "/wda/simulatedLocation"),
+    ("GET", "/window/size"),
+    ("GET", "/alert/text"), ("POST", "/alert/accept"), ("POST", "/alert/dismiss"),
+    ("GET", "/orientation"), ("POST", "/orientation"), ("GET", "/rotation"), ("POST", "/rotation"),
+    ("GET", "/wda/deviceOrientation"),
+    ("GET", "/source"), ("GET", "/wda/accessibleSource"), ("GET", "/screenshot"),
+    ("POST", "/actions"), ("POST", "/wda/touch/perform"), ("POST", "/wda/touch/multi/perform"),
+    ("POST", "/wda/video/start"), ("POST", "/wda/video/stop"), ("GET", "/wda/video"),
+)
+
+WDA_ROUTES: tuple[tuple[str, str, Scope], ...] = (
+    *((m, p, "session") for m, p in _SESSION),
+    *((m, p, "free") for m, p in _FREE),
+    *((m, p, "both") for m, p in _BOTH),
+)
+"""(method, path pattern, scope) of every WDA 16.x route; paths are relative to the session."""
+
+NOT_JSON = frozenset({("GET", "/health"), ("GET", "/calibrate"), ("GET", "/wda/shutdown")})
+"""Routes the server answers with plain text or HTML rather than WDA's JSON envelope."""
+
+
+def forms(method: str, path: str, scope: Scope) -> list[str]:
+    """The request lines a route answers, e.g. ["GET /source", "GET /session/:sid/source"]."""
+    shown = path or ""
+    out = []
+    if scope in ("free", "both"):
+        out.append(f"{method} {shown or '/'}")
+    if scope in ("session", "both"):
+        out.append(f"{method} /session/:sid{shown}")
+    return out
