@@ -18,7 +18,8 @@ The tree stays shallow; subclasses that belong to one room live there (module in
     │   └── ForwardError            a request could not be forwarded to WDA [bridge.upstream]
     │       └── UpstreamDown        nothing answers upstream [bridge.upstream]
     ├── RunError                    a run cannot start or continue (bad options, lock held)
-    │   └── RigDown                 the phone stopped taking input mid-run [runner.attempt]
+    │   ├── RigDown                 the phone stopped taking input mid-run [runner.attempt]
+    │   └── RunInterrupted          Ctrl-C stopped the run; the hint says how to resume [runner.run]
     ├── ReportError                 a run folder or export a report cannot read [report.runs]
     └── AppNotInstalled             the simulated iPhone has no such app [sim.phone]
 
