@@ -22,7 +22,7 @@ from bridge.proxy import BridgeServer
 from phoneshell.audit import AuditEvent, read_audit
 from phoneshell.sim import SimServer, layout
 from phoneshell.sim.apps import AppModel, Host
-from phoneshell.sim.ui import Field, Node, Rect
+from phoneshell.sim.ui import EditText, Node, Rect
 
 LOGIN = "com.example.login"
 CONTROL_TOKEN = "rig-control-token"
@@ -35,9 +35,10 @@ T = TypeVar("T")
 class LoginState:
     """A user name and a password field, and a PIN field low on the screen."""
 
-    user: Field = field(default_factory=lambda: Field(placeholder="User name"))
-    password: Field = field(default_factory=lambda: Field(placeholder="Password", secure=True))
-    pin: Field = field(default_factory=lambda: Field(placeholder="PIN", secure=True))
+    user: EditText = field(default_factory=lambda: EditText(placeholder="User name"))
+    password: EditText = field(default_factory=lambda: EditText(placeholder="Password",
+                                                                secure=True))
+    pin: EditText = field(default_factory=lambda: EditText(placeholder="PIN", secure=True))
 
 
 PIN_FRAME = Rect(16, 700, 370, 44)
@@ -45,7 +46,7 @@ PIN_FRAME = Rect(16, 700, 370, 44)
 
 
 def render_login(state: LoginState, host: Host) -> Node:
-    def focus(which: Field) -> Callable[[], None]:
+    def focus(which: EditText) -> Callable[[], None]:
         return lambda: host.focus(which)
 
     return layout.screen(host.facts, [
