@@ -33,7 +33,8 @@ def shown(client: wda.Client) -> list[str]:
 
 
 def address(session: wda.Client) -> str:
-    return session(name="TabBarItemTitle").get(timeout=1).value
+    """The address field's value, without the left-to-right mark Safari puts before a host."""
+    return session(name="TabBarItemTitle").get(timeout=1).value.removeprefix("\u200e")
 
 
 def go_to(session: wda.Client, typed: str) -> None:
@@ -51,9 +52,22 @@ def test_start_page_like_the_dump(safari, client):
     assert field.value == "Search or enter website"
     assert safari(name="StartPageCollectionView").exists
     assert safari(label="Favorites").exists
-    back = safari(name="BackButton").get(timeout=1)
+    # On the start page the bar's buttons carry no identifier: WDA names them by label.
+    back = safari(name="Back").get(timeout=1)
     assert back.label == "Back" and back.enabled is False
+    assert safari(name="More", className="Button").exists
+    assert safari(name="VoiceSearchButton").exists
     assert tree(client).get("name") == "Safari"
+
+
+def test_a_loaded_page_has_the_bar_of_the_dump(safari, client):
+    go_to(safari, "example.com")
+    assert safari(name="TabBarItemTitle").get(timeout=1).value == "\u200eexample.com"
+    for name, label in [("BackButton", "Back"), ("MoreMenuButton", "More"),
+                        ("PageFormatMenuButton", "Page Menu"), ("ReloadButton", "refresh")]:
+        assert safari(name=name).get(timeout=1).label == label
+    window = tree(client).find(".//XCUIElementTypeOther[@name]")
+    assert window.get("name").startswith("SafariWindow?View=Narrow&")
 
 
 def test_address_bar_focuses_with_the_keyboard_and_loads_a_page(safari, client):
@@ -68,6 +82,8 @@ def test_address_bar_focuses_with_the_keyboard_and_loads_a_page(safari, client):
     assert heading.label == "Example Domain"
     header = tree(client).find(".//XCUIElementTypeStaticText[@label='Example Domain']")
     assert header.get("traits") == "Header, StaticText"
+    level = tree(client).find(".//XCUIElementTypeOther[@traits='Header']")
+    assert (level.get("label"), level.get("value")) == ("Example Domain", "1")
     web = tree(client).find(".//XCUIElementTypeWebView")
     assert web is not None and web.get("name") == "WebView"
     assert web.find(".//XCUIElementTypeLink[@label='More information...']") is not None
@@ -90,7 +106,7 @@ def test_open_url_opens_safari_on_the_page(app, client):
 def test_words_in_the_address_bar_search_the_web(safari, client):
     go_to(safari, "iso 8601 date format")
     assert address(safari) == "iso 8601 date format"
-    document = tree(client).find(".//XCUIElementTypeWebView/XCUIElementTypeOther")
+    document = tree(client).find(".//XCUIElementTypeWebView//XCUIElementTypeOther[@label]")
     assert document.get("label") == "iso 8601 date format - Google Search"
     links = [e.get("label") for e in tree(client).iter("XCUIElementTypeLink")]
     assert links and all("iso 8601 date format" in link.lower() for link in links)
