@@ -103,7 +103,8 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont |
 
 _SUBSTITUTES = {"\u00f7": "/", "\u00d7": "x", "\u2212": "-", "\u2013": "-", "\u2014": "-",
                 "\u2022": "*", "\u25cf": "*", "\u2019": "'", "\u2713": "v", "\u2190": "<-",
-                "\u2192": "->", "\u2032": "'", "\u2033": '"', "\u25cb": "o"}
+                "\u2192": "->", "\u2032": "'", "\u2033": '"', "\u25cb": "o",
+                "\u200e": ""}
 
 
 @lru_cache(maxsize=1024)
@@ -271,6 +272,9 @@ def _paint_button(p: _Painter, node: Node, light: bool) -> None:
     r, d, s = node.frame, p.draw, p.s
     if node.children:
         return  # a row's Button: its texts and icons draw themselves
+    if node.name == "chevron":  # a table row's disclosure indicator
+        p.text("\u203a", Rect(r.x - 4, r.y - 5, 16, 24), GREY, pt=22, center=True, wrap=False)
+        return
     # A button shows its label; its value is state (a selected tab's "1"), not what is drawn.
     label = node.pixels_text or node.label or node.value or ""
     if "StaticText" in node.trait_text:
