@@ -58,6 +58,12 @@ def test_start_page_like_the_dump(safari, client):
     assert safari(name="More", className="Button").exists
     assert safari(name="VoiceSearchButton").exists
     assert tree(client).get("name") == "Safari"
+    favorites = safari(name="favoritesItemIdentifierContent").find_elements()
+    assert [f.label for f in favorites] == ["Apple", "Bing", "Google", "Wikipedia"]
+    safari(name="close").click()  # the Customize Start Page card goes, for good
+    safari.app_terminate(SAFARI)
+    safari.app_launch(SAFARI)
+    assert not safari(name="onboardingItemIdentifierContent-CustomizeStartPage").exists
 
 
 def test_a_loaded_page_has_the_bar_of_the_dump(safari, client):
@@ -197,6 +203,26 @@ def test_link_menu_on_a_long_press(sim, safari, client):
     safari(label="More information...", className="Link").tap_hold(1.0)
     safari(label="Open in New Tab").click()
     assert [t["title"] for t in stored_tabs(sim)] == ["Example Domain", "Example Domains"]
+
+
+def test_the_share_sheet_is_a_popover_with_an_activity_list(sim, safari, client):
+    go_to(safari, "squoosh.app")
+    safari(name="MoreMenuButton").click()
+    safari(label="Share\u2026").click()
+    popover = tree(client).find(".//XCUIElementTypePopover")
+    assert popover is not None
+    cells = [(c.get("name"), c.get("label")) for c in popover.iter("XCUIElementTypeCell")]
+    assert ("actionGroupCell", "Copy") in cells and ("shareCell", "More") in cells
+    assert safari(name="LP.CaptionBar.BottomCaption").get(timeout=1).label == "squoosh.app"
+    # Behind the popover the page is there but not visible, as the dump shows it.
+    assert safari(label="Squoosh", className="StaticText").get(timeout=1).visible is False
+    safari(className="Cell", label="Copy").click()
+    assert not safari(className="Popover").exists
+    assert sim.state()["stores"]["com.apple.pasteboard"]["text"] == "https://squoosh.app/"
+    safari(name="MoreMenuButton").click()
+    safari(label="Share\u2026").click()
+    safari(name="PopoverDismissRegion").get(timeout=1).tap()  # a tap outside: it goes
+    assert not safari(className="Popover").exists
 
 
 def test_a_tap_on_a_link_is_not_a_hold(safari):
