@@ -245,6 +245,7 @@ def _row(c: Comparison) -> str:
     return (f"{c.screen:<34} {c.sim.depth:>3}/{c.real.depth:<3} {c.depth_ratio:5.2f}  "
             f"{c.sim.elements:>4}/{c.real.elements:<4} {c.elements_ratio:5.2f}  "
             f"{c.sim.wrappers:>4}/{c.real.wrappers:<4}  "
+            f"{len(c.real.attributes & c.sim.attributes):>2}/{len(c.real.attributes):<2}  "
             f"{len(c.shared_pairs):>3}/{len(c.real.pairs):<3} {c.pairs_ratio:5.2f}  "
             f"{'yes' if c.meets_goal else 'NO'}")
 
@@ -262,6 +263,7 @@ def main() -> int:
             "screen": c.screen, "dump": c.dump, "depth": [c.sim.depth, c.real.depth],
             "elements": [c.sim.elements, c.real.elements],
             "wrappers": [c.sim.wrappers, c.real.wrappers],
+            "attributes": [len(c.real.attributes & c.sim.attributes), len(c.real.attributes)],
             "pairs": [len(c.shared_pairs), len(c.real.pairs)],
             "missing_pairs": [list(p) for p in c.missing_pairs],
             "missing_attributes": c.missing_attributes,
@@ -269,7 +271,7 @@ def main() -> int:
         } for c in results], indent=2))
     else:
         print(f"{'screen':<34} {'depth':<13} {'elements':<17} {'wrappers':<10} "
-              f"{'pairs':<13} goal")
+              f"{'attrs':<6} {'pairs':<13} goal")
         for c in results:
             print(_row(c))
         for c in results:
