@@ -58,19 +58,34 @@ def focused_node(tree: object) -> Mapping[str, object] | None:
 
 
 def node_at(tree: object, x: float, y: float) -> Mapping[str, object] | None:
-    """The deepest visible node whose frame contains (x, y); the later of equals, as drawn on top.
+    """The element at (x, y), hit-tested as the screen draws it (later siblings lie on top, so
+    a keyboard's window beats the app under it): the topmost deepest visible *accessible* node
+    whose frame contains the point, else, when none does, the topmost deepest visible node.
 
+    Accessible first because that is what VoiceOver's hit-test names: real iOS trees lay unnamed
+    views over whole cells and screens (the General > About and Settings dumps), so the deepest
+    node under a finger is often an empty `Other` while the cell under it is what was touched.
     Children are searched even when a parent's frame misses the point, because real sources have
     containers (scroll views, zero-size groups) whose frames do not bound their children.
     """
-    best: tuple[int, Mapping[str, object]] | None = None
-    for depth, node in walk(tree):
-        rect = rect_of(node.get("rect"))
-        if rect is None or not rect.contains(x, y) or node.get("isVisible") == "0":
-            continue
-        if best is None or depth >= best[0]:
-            best = (depth, node)
-    return best[1] if best else None
+    return _topmost(tree, x, y, spoken=True) or _topmost(tree, x, y, spoken=False)
+
+
+def _topmost(node: object, x: float, y: float, spoken: bool) -> Mapping[str, object] | None:
+    """The last-drawn deepest visible node containing (x, y) (only accessible ones: `spoken`)."""
+    if not isinstance(node, Mapping):
+        return None
+    children = node.get("children")
+    if isinstance(children, list):
+        for child in reversed(children):
+            hit = _topmost(child, x, y, spoken)
+            if hit is not None:
+                return hit
+    rect = rect_of(node.get("rect"))
+    if (rect is None or not rect.contains(x, y) or node.get("isVisible") == "0"
+            or (spoken and not flag(node, "isAccessible"))):
+        return None
+    return node
 
 
 def is_secure(node: Mapping[str, object] | None) -> bool:

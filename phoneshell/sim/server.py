@@ -14,6 +14,7 @@ Control routes live outside WDA's namespace, under /phoneshell/sim/:
     POST /phoneshell/sim/faults   {"faults": [...]} replaces the set; {"on": [...]}, {"off": [...]}
     POST /phoneshell/sim/save     write the state file ({"path": FILE} to choose another)
     POST /phoneshell/sim/clock    {"advance": SECONDS}: move the running clock forward
+    POST /phoneshell/sim/notify   {"app": BUNDLE_ID, "title": ..., "body": ...}: post a notification
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ CONTROL_PREFIX = "/phoneshell/sim/"
 HEALTH_PAGE = ("<!DOCTYPE html><html><title>Health Check</title><body><p>I-AM-ALIVE</p></body>"
                "</html>")
 """What current WDA answers on /health (tidevice's keeper looks for I-AM-ALIVE)."""
+NOTIFY_EXAMPLE = 'e.g. {"app": "com.apple.mobiletimer", "title": "Timer", "body": "Done"}'
 
 
 class _HttpServer(ThreadingHTTPServer):
@@ -85,14 +87,18 @@ class SimServer:
         faults: faults switched on from the start, e.g. ["locked", "slow=0.5"].
         facts: device facts (default: iPhone 17 Pro, iOS 26.2).
         apps: installed app models (default: every built-in app).
+        locale: the region format every screen follows (en_US, en_GB); overrides `facts`.
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0,
                  state_file: str | Path | None = None, faults: Iterable[str] = (), *,
                  facts: DeviceFacts | None = None,
-                 apps: Sequence[AppModel[Any]] | None = None) -> None:
+                 apps: Sequence[AppModel[Any]] | None = None,
+                 locale: str | None = None) -> None:
         self.host, self.port = host, port
         self.state_file = Path(state_file) if state_file is not None else None
+        if locale is not None:
+            facts = (facts or DeviceFacts()).updated({"locale": locale})
         self.phone = Phone(facts, apps)
         self.lock = threading.RLock()
         """Held while any request works on the phone; hold it to touch `phone` directly."""
@@ -264,6 +270,18 @@ class SimServer:
                 raise PhoneshellError(str(exc), hint='e.g. {"advance": 1.5}') from exc
             return self.phone.clock_s
 
+    def notify(self, app: str, title: str, body: str = "") -> None:
+        """Post a notification from an installed app (its banner comes up over any screen).
+
+        Raises:
+            PhoneshellError: the app is not installed, or title and body are both empty.
+        """
+        with self.lock:
+            try:
+                self.phone.post_notification(app, title, body)
+            except ValueError as exc:
+                raise PhoneshellError(str(exc), hint=NOTIFY_EXAMPLE) from exc
+
     # -- requests -----------------------------------------------------------------------------
 
     def dispatch(self, method: str, path: str, query: dict[str, str], raw: bytes) -> Reply:
@@ -305,6 +323,13 @@ class SimServer:
                     raise PhoneshellError('"advance" must be a number of seconds',
                                           hint='e.g. {"advance": 1.5}')
                 return _plain({"clock_s": self.advance_clock(float(advance))})
+            if (method, action) == ("POST", "notify"):
+                texts = [body.get(k, "") for k in ("app", "title", "body")]
+                if not all(isinstance(t, str) for t in texts):
+                    raise PhoneshellError('"app", "title" and "body" must be strings',
+                                          hint=NOTIFY_EXAMPLE)
+                self.notify(*(str(t) for t in texts))
+                return _plain({"notified": texts[0]})
         except (PhoneshellError, WdaError) as exc:
             return _plain({"error": str(exc), "hint": getattr(exc, "hint", "")}, 400)
         return _plain({"error": f"unknown control route {method} {CONTROL_PREFIX}{action}"}, 404)
@@ -352,6 +377,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fault", action="append", default=[], metavar="NAME",
                         help="switch a fault on: locked, drop-writes, stale-session, "
                              "truncated-source, slow[=SECONDS], gone (repeatable)")
+    parser.add_argument("--locale", default=None, metavar="ID",
+                        help="region format of every screen: en_US (default) or en_GB")
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
@@ -360,7 +387,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     Raises:
         PhoneshellError: a bad fault name, an unreadable state file, or a port in use.
     """
-    server = SimServer(args.host, args.port, args.state, args.fault).start()
+    server = SimServer(args.host, args.port, args.state, args.fault,
+                       locale=args.locale).start()
     # SIGTERM (a process manager) and SIGINT (Ctrl-C, also when started in the background,
     # where it would be ignored) both stop cleanly, so the state file is written.
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -67,8 +67,9 @@ def test_taps_carry_the_point_or_element_and_the_element_under_it(rig: Rig) -> N
     session = wda.Client(rig.bridge.url).session(SETTINGS)
     session(name="com.apple.settings.wifi").click()  # find + rect are reads; the tap is logged
     clicked = last(rig)
-    assert (clicked.kind, clicked.params["x"], clicked.params["y"]) == ("tap", 201, 432)
-    assert clicked.target is not None and clicked.target.type == "XCUIElementTypeCell"
+    assert (clicked.kind, clicked.params["x"], clicked.params["y"]) == ("tap", 201, 371)
+    # iOS 26's Settings root: the row is a Button inside an unnamed cell.
+    assert clicked.target is not None and clicked.target.type == "XCUIElementTypeButton"
     assert clicked.target.label == "Wi-Fi"
     assert [e.kind for e in rig.intents()] == ["launch", "tap"]  # find and rect: reads
     session.app_terminate(SETTINGS)  # back to the root list
@@ -165,9 +166,9 @@ def test_w3c_actions_are_logged_as_tap_or_swipe(rig: Rig) -> None:
         request(rig.bridge.url, "POST", f"/session/{sid}/actions", json.dumps(body).encode())
         return rig.intents()[-1]
 
-    tap = perform({"type": "pointerMove", "x": 201, "y": 432}, {"type": "pointerDown"},
+    tap = perform({"type": "pointerMove", "x": 201, "y": 371}, {"type": "pointerDown"},
                   {"type": "pointerUp"})
-    assert (tap.kind, tap.params["x"], tap.params["y"]) == ("tap", 201, 432)
+    assert (tap.kind, tap.params["x"], tap.params["y"]) == ("tap", 201, 371)
     assert tap.target is not None and tap.target.label == "Wi-Fi"
     swipe = perform({"type": "pointerMove", "x": 200, "y": 700}, {"type": "pointerDown"},
                     {"type": "pointerMove", "x": 200, "y": 300, "duration": 100},

@@ -17,12 +17,13 @@ SETTINGS = "com.apple.Preferences"
 
 
 def wifi_value(session: wda.Client) -> str:
-    return session(label="Wi-Fi", className="Cell").get(timeout=1).value
+    return session(label="Wi-Fi", className="Button").get(timeout=1).value
 
 
 def switch_wifi_off(session: wda.Client) -> None:
-    session(label="Wi-Fi", className="Cell").click()
-    session(className="Switch", label="Wi-Fi").click()
+    session(label="Wi-Fi", className="Button").click()
+    # The knob inside the row-wide switch: only it toggles, as on a phone.
+    session(xpath="//XCUIElementTypeSwitch[@label='Wi-Fi']/XCUIElementTypeSwitch").click()
     session(name="BackButton").click()
 
 
