@@ -37,9 +37,10 @@ class AttackOutcome:
 def run_attack(paths: Sequence[str], device: str | None, runs_dir: Path,
                families: Sequence[AttackFamily] = ATTACK_FAMILIES,
                solutions: str | None = None, progress: Progress = lambda line: None,
-               ) -> AttackOutcome:
+               only: Sequence[str] = ()) -> AttackOutcome:
     """Load the tasks of `paths` (their reference finishes from `solutions` when given), play
-    every family's finishes on `device`, and grade them.
+    every family's finishes on `device` (only the attack ids `only`, when given), and grade
+    them.
 
     Raises:
         TaskFileError: a task file is malformed. RunError: a bad device spec, or a phone that
@@ -47,6 +48,6 @@ def run_attack(paths: Sequence[str], device: str | None, runs_dir: Path,
     """
     tasks = tuple(with_solutions(load_tasks(paths).tasks, solutions).values())
     with open_swappers(device, runs_dir, progress=progress, kind="attack") as swappers:
-        report = play_attacks(swappers, tasks, families, progress)
+        report = play_attacks(swappers, tasks, families, progress, only)
         why = stopped(swappers)
     return AttackOutcome(report, why)

@@ -97,14 +97,17 @@ def _swaps(task: Task, tasks: Sequence[Task], played: Sequence[Graded]) -> list[
 
 
 def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
-                 families: Sequence[AttackFamily], progress: Progress) -> AttackReport:
-    """Make every family's finishes for `tasks`, play each distinct one once, grade it."""
+                 families: Sequence[AttackFamily], progress: Progress,
+                 only: Sequence[str] = ()) -> AttackReport:
+    """Make every family's finishes for `tasks` (only the attack ids `only`, when given), play
+    each distinct one once, grade it."""
     started = time.monotonic()
-    made = attacks(tasks, families)
+    made = [a for a in attacks(tasks, families) if not only or a.id in only]
     groups: dict[tuple[object, ...], list[Attack]] = {}
     for attack in made:
         groups.setdefault(_group_key(attack), []).append(attack)
-    finishers = [t for t in tasks if t.solution] if "swap" in families else []
+    finishers = [t for t in tasks if t.solution and "swap" in families
+                 and (not only or f"swap:{t.id}" in only)]
     total = len(groups) + len(finishers)
     counter = iter(range(1, total + 1))
     lock = threading.Lock()

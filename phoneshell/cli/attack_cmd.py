@@ -26,6 +26,9 @@ def add_parsers(commands: Any) -> None:
                    help="task files or folders (default environments)")
     p.add_argument("--family", action="append", choices=ATTACK_FAMILIES, metavar="FAMILY",
                    help=f"only this family (repeatable): {', '.join(ATTACK_FAMILIES)}")
+    p.add_argument("--attack", action="append", default=[], metavar="ID",
+                   help="only the finish with this id (repeatable), e.g. echo:spotlight:Clear "
+                        "or truncated:-1: to look again at one that passed")
     p.add_argument("--solutions", metavar="DIR",
                    help="take each task's reference finish from the task with the same id in "
                         "DIR (for task files without one)")
@@ -40,7 +43,7 @@ def run_attack_cmd(args: argparse.Namespace) -> int:
     families: tuple[AttackFamily, ...] = tuple(
         f for f in ATTACK_FAMILIES if not args.family or f in args.family)
     outcome = run_attack(args.paths, args.device, args.runs, families, args.solutions,
-                         progress_printer(to_stderr=True))
+                         progress_printer(to_stderr=True), args.attack)
     report = outcome.report
     if args.format == "json":
         print(json.dumps(report.to_plain(), indent=2, ensure_ascii=False))

@@ -60,7 +60,10 @@ def test_the_cheap_finish_breaks_the_weakened_task_only(
         swapper: Swapper, suite: dict[str, Task], task_id: str, drop: tuple[str, ...],
         add: tuple[Check, ...], family: AttackFamily, attack: str) -> None:
     task = suite[task_id]
-    report = play(swapper, [task, weakened(task, drop, add)], family)
+    report = play_attacks([swapper], [task, weakened(task, drop, add)], (family,),
+                          lambda line: None, (attack,))
+    assert (report.finishes, report.replays, len(report.attacks)) == (1, 1, 2), \
+        "one play, graded as both tasks"
     assert broken(report) == {(f"{task_id}.weak", attack)}, [
         (r.task, r.attack, r.detail) for r in report.attacks]
     hardened = next(r for r in report.attacks if r.task == task_id and r.attack == attack)
@@ -71,9 +74,10 @@ def test_an_echo_into_settings_search_breaks_a_task_without_the_field_check(
         swapper: Swapper, suite: dict[str, Task]) -> None:
     task = suite["settings.scroll.to_bottom"]
     fragile = replace(weakened(task), checks=tuple(c for c in task.checks if not c.negate))
-    report = play(swapper, [task, fragile], "echo")
-    assert ("settings.scroll.to_bottom.weak", "echo:search:Developer") in broken(report)
-    assert not any(r.task == task.id for r in report.broken)
+    report = play_attacks([swapper], [task, fragile], ("echo",), lambda line: None,
+                          ("echo:search:Developer",))
+    assert broken(report) == {("settings.scroll.to_bottom.weak", "echo:search:Developer")}
+    assert report.replays == 1 and len(report.attacks) == 2
 
 
 def test_a_finish_two_tasks_make_is_played_once(swapper: Swapper,
@@ -86,3 +90,16 @@ def test_a_finish_two_tasks_make_is_played_once(swapper: Swapper,
     assert report.finishes == 1 and report.replays == 1 < len(report.attacks)
     assert report.attacks[0].evidence == report.attacks[1].evidence
     assert (Path(report.evidence) / report.attacks[0].evidence / "evidence.json").is_file()
+
+
+@pytest.mark.parametrize(("task_id", "family", "attack", "because"), [
+    ("compass.read_heading", "shotgun", "shotgun", "hedges"),
+    ("notes.type_punctuation", "near", "near:2>1", "newest_note is 'benchmark-test (v1)'"),
+    ("system.notifications.open", "echo", "echo:spotlight:Clear", "matched nothing"),
+], ids=["hedging", "exact-text", "typed-is-not-shown"])
+def test_the_suite_task_rejects_the_cheap_finish_for_the_hardened_reason(
+        swapper: Swapper, suite: dict[str, Task], task_id: str, family: AttackFamily,
+        attack: str, because: str) -> None:
+    report = play_attacks([swapper], [suite[task_id]], (family,), lambda line: None, (attack,))
+    [result] = report.attacks
+    assert result.scored and not result.passed and because in result.detail, result.detail
