@@ -15,6 +15,7 @@ passes is a hole in the task's checks, unless the task file lists it in `compati
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from phoneshell.attack.families import FAMILIES, Attack, attacks
@@ -27,11 +28,13 @@ __all__ = ["ATTACK_FAMILIES", "FAMILIES", "Attack", "AttackOutcome", "attacks", 
            "run_attack", "summary_lines"]
 
 
+@dataclass(frozen=True)
 class AttackOutcome:
-    """The report, and why phones stopped before every finish was played ("" when none did)."""
+    """What `run_attack` found."""
 
-    def __init__(self, report: AttackReport, stopped: str) -> None:
-        self.report, self.stopped = report, stopped
+    report: AttackReport
+    stopped: str
+    """Why phones stopped before every finish was played ("" when none did)."""
 
 
 def run_attack(paths: Sequence[str], device: str | None, runs_dir: Path,

@@ -77,7 +77,7 @@ def step_key(step: Step) -> tuple[object, ...]:
     return (step.kind, step.arg, step.seconds, step.start, step.end, step.options)
 
 
-def _reference(task: Task) -> tuple[Step, ...]:
+def reference(task: Task) -> tuple[Step, ...]:
     """The reference finish's steps, without its answer."""
     return tuple(s for s in task.solution or () if s.kind != "answer")
 
@@ -163,7 +163,7 @@ def shotgun(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
         return
     listed = _candidates(task, tasks)
     if len(listed) > 1:
-        yield Attack(task, "shotgun", "shotgun", _reference(task) or _opened(task),
+        yield Attack(task, "shotgun", "shotgun", reference(task) or _opened(task),
                      ", ".join(listed))
 
 
@@ -182,7 +182,7 @@ def result_only(task: Task) -> Iterator[Attack]:
 def truncated(task: Task) -> Iterator[Attack]:
     """The reference finish stopped short: its last 1, 2, ... steps left out; its last typing
     left unsent, or cut in half. The reference answer is still claimed."""
-    steps, answer = _reference(task), task.answer()
+    steps, answer = reference(task), task.answer()
     for cut in range(1, len(steps)):
         yield Attack(task, "truncated", f"truncated:-{cut}", steps[:-cut], answer)
     typed = [i for i, s in enumerate(steps) if s.kind == "type"]
@@ -205,7 +205,7 @@ def truncated(task: Task) -> Iterator[Attack]:
 
 def near(task: Task) -> Iterator[Attack]:
     """The reference finish with one number of a wheel value or of typed text one off."""
-    steps, answer = _reference(task), task.answer()
+    steps, answer = reference(task), task.answer()
     for index, step in enumerate(steps):
         if step.kind == "set_picker":
             value = step.option("value")
@@ -240,7 +240,7 @@ def attacks(tasks: Sequence[Task], families: Sequence[AttackFamily]) -> list[Att
     second finish of the same task equal to an earlier one."""
     made: list[Attack] = []
     for task in tasks:
-        seen = {(tuple(map(step_key, _reference(task))), task.answer())}
+        seen = {(tuple(map(step_key, reference(task))), task.answer())}
         for family in families:
             if family not in FAMILIES:
                 continue

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from phoneshell.attack.families import Attack, attacks, step_key
+from phoneshell.attack.families import Attack, attacks, reference, step_key
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport, AttackResult
@@ -92,7 +92,8 @@ def _swaps(task: Task, tasks: Sequence[Task], played: Sequence[Graded]) -> list[
     """The sibling finishes that passed as other tasks (rejections are `phoneshell swap --all`'s
     to report), each as a `swap:<task>` attack on the task it passed."""
     by_id = {t.id: t for t in tasks}
-    return [_result(Attack(by_id[g.task], "swap", f"swap:{task.id}", task.solution or ()), g)
+    return [_result(Attack(by_id[g.task], "swap", f"swap:{task.id}", reference(task),
+                           task.answer()), g)
             for g in played if g.passed]
 
 
