@@ -16,6 +16,8 @@ import pytest
 from lxml.html import HtmlElement
 from report.report_rig import LIE, phoneshell
 
+from phoneshell.checks import Check
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -111,7 +113,9 @@ def test_failed_attempts_are_open_and_false_claims_are_marked_on_them(
 
 def test_labels_show_patterns_as_written(doc: HtmlElement) -> None:
     labels = {td.text_content() for td in doc.xpath("//table[@class='checks']//td[2]")}
-    assert "regex_on_screen '\\b100\\b'" in labels, labels
+    assert "regex_on_screen '^100$' in a StaticText" in labels, labels
+    # a pattern's backslashes stay single, as in the task file (repr would double them)
+    assert Check.make("regex_on_screen", r"\b100\b").label() == "regex_on_screen '\\b100\\b'"
 
 
 def test_text_from_files_is_escaped(doc: HtmlElement, page: Path) -> None:
