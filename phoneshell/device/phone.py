@@ -148,6 +148,11 @@ class Phone:
         value = self._get("/status")
         return value if isinstance(value, dict) else {}
 
+    def device_info(self) -> dict[str, Any]:
+        """WDA's `/wda/device/info` (name, model, its own `uuid` for the phone)."""
+        value = self._get("/wda/device/info")
+        return value if isinstance(value, dict) else {}
+
     def foreground(self) -> Foreground:
         """The app in front (`/wda/activeAppInfo`)."""
         info = self._get("/wda/activeAppInfo")
@@ -188,6 +193,10 @@ class Phone:
             raise DeviceLocked(f"the phone at {self.url} is locked: WDA would accept gestures "
                                "and do nothing", hint="unlock the phone and set Auto-Lock to "
                                                       "Never (Settings > Display & Brightness)")
+
+    def unlock(self) -> None:
+        """Unlock the phone (WDA can, on a phone without a passcode)."""
+        self._post("/wda/unlock")
 
     def app_state(self, bundle_id: str) -> int:
         """XCUIApplicationState: 1 not running, 3 background, 4 foreground."""
