@@ -33,6 +33,8 @@ class Admitted:
 
     actor: Actor
     path: str
+    grant: object = None
+    """What the grant was made for (`grant(for_=...)`), for an agent or a revoked one."""
 
 
 def _same(given: str, secret: str) -> bool:
@@ -48,8 +50,8 @@ class Access:
 
     def __init__(self, token: str | None = None) -> None:
         self.token = token or None
-        self._grant: str | None = None
-        self._revoked: list[str] = []
+        self._grant: tuple[str, object] | None = None
+        self._revoked: list[tuple[str, object]] = []
         self._lock = threading.Lock()
 
     @property
@@ -57,8 +59,11 @@ class Access:
         """Whether an agent holds a grant now."""
         return self._grant is not None
 
-    def grant(self) -> str:
+    def grant(self, for_: object = None) -> str:
         """A new secret for the agent of one attempt (any earlier grant is revoked).
+
+        Args:
+            for_: what the grant is for (the attempt), given back with every request under it.
 
         Raises:
             BridgeError: the bridge has no token of its own, so it would be open to anyone.
@@ -68,8 +73,9 @@ class Access:
                               hint="start it with token=...")
         with self._lock:
             self._revoke_locked()
-            self._grant = secrets.token_urlsafe(24)
-            return self._grant
+            secret = secrets.token_urlsafe(24)
+            self._grant = (secret, for_)
+            return secret
 
     def revoke(self) -> None:
         """End the agent's grant: its secret stops working now."""
@@ -98,8 +104,9 @@ class Access:
             return None
         if self.token is not None and _same(given, self.token):
             return Admitted("harness", rest)
-        if grant is not None and _same(given, grant):
-            return Admitted("agent", rest)
-        if any(_same(given, old) for old in revoked):
-            return Admitted("revoked", rest)
+        if grant is not None and _same(given, grant[0]):
+            return Admitted("agent", rest, grant[1])
+        late = next((old for old in revoked if _same(given, old[0])), None)
+        if late is not None:
+            return Admitted("revoked", rest, late[1])
         return None

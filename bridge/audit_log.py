@@ -373,12 +373,12 @@ class AuditWriter:
             AuditWriteError: the log cannot be read back.
         """
         run = self._run_file(run_id)
-        with run.lock:
+        with run.lock:  # no line of this writer's lands between the read and the record of it
             ours = {off: digest for off, digest in run.ours.items() if off >= start}
-        try:
-            data = read_bytes(run.path, MAX_LOG_BYTES, start) if run.path.exists() else b""
-        except RecordError as exc:
-            raise AuditWriteError(f"cannot read back the audit log: {exc}") from exc
+            try:
+                data = read_bytes(run.path, MAX_LOG_BYTES, start) if run.path.exists() else b""
+            except RecordError as exc:
+                raise AuditWriteError(f"cannot read back the audit log: {exc}") from exc
         events: list[AuditEvent] = []
         forged: list[str] = []
         offset = start

@@ -90,7 +90,8 @@ class _Handler(BaseHTTPRequestHandler):
             private = {TOKEN_HEADER.lower(), CONTROL_TOKEN_HEADER.lower()}  # never forwarded
             headers = {k: v for k, v in self.headers.items() if k.lower() not in private}
             reply = bridge.handle(self.command, admitted.path, body, headers,
-                                  self.headers.get(CONTROL_TOKEN_HEADER), admitted.actor)
+                                  self.headers.get(CONTROL_TOKEN_HEADER), admitted.actor,
+                                  admitted.grant)
         self._reply(reply)
 
     def _reply(self, reply: Reply) -> None:

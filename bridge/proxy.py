@@ -141,7 +141,7 @@ class BridgeServer:
         Raises:
             BridgeError: the bridge has no token of its own.
         """
-        secret = self.access.grant()
+        secret = self.access.grant(for_=self._context)
         self.confined = confined
         return f"{self.base_url}{TOKEN_PATH}{secret}"
 
@@ -262,13 +262,16 @@ class BridgeServer:
         return None
 
     def handle(self, method: str, path: str, body: bytes, headers: dict[str, str],
-               control_token: str | None = None, actor: Actor = "harness") -> Reply:
+               control_token: str | None = None, actor: Actor = "harness",
+               granted: object = None) -> Reply:
         """Answer one authorised request: a control route, a read, or a logged action.
 
         Args:
             headers: the client's headers (tokens already removed).
             control_token: the X-Phoneshell-Control-Token header, if sent.
             actor: who sent it (`access.Actor`).
+            granted: the context an agent's grant was made under: a request on a revoked
+                grant is logged there, with the attempt it belonged to.
         """
         if path.startswith(CONTROL_PREFIX) and actor != "revoked":
             return self.control(method, path, body, control_token)
@@ -281,7 +284,8 @@ class BridgeServer:
             request = admit(method, path, headers, body)
             action = classify_request(request)
         except Refused as exc:
-            return self._refuse(method, path, exc)
+            late = granted if actor == "revoked" and isinstance(granted, RunContext) else None
+            return self._refuse(method, path, exc, late)
         try:
             if action is None:
                 return self._read(request, headers)
@@ -316,11 +320,13 @@ class BridgeServer:
                               token)
         return reply
 
-    def _refuse(self, method: str, path: str, exc: Refused) -> Reply:
-        """Log a refused request (under the current context) and answer WDA's error."""
+    def _refuse(self, method: str, path: str, exc: Refused,
+                context: RunContext | None = None) -> Reply:
+        """Log a refused request (under `context`, else the current one) and answer WDA's
+        error."""
         shown = path.split("?", 1)[0][:200]
         try:
-            self.writer.write_refusal(self._context, "other", {"route": shown,
+            self.writer.write_refusal(context or self._context, "other", {"route": shown,
                                                               "method": method[:16]},
                                       exc.reason)
         except AuditWriteError as error:  # refused either way: a full disk is no 500 for it

@@ -35,6 +35,9 @@ class DeviceHandle:
     info: DeviceInfo
     installed: frozenset[str] | None = None
     """Bundle ids installed on the phone, when the device can tell (None: unknown; WDA can't)."""
+    simulated: bool = False
+    """A phoneshell simulator (its /status says so): effects at once, screens still until
+    input, whoever started it."""
 
 
 @contextmanager
@@ -146,12 +149,13 @@ def open_phones(spec: str | None, run_id: str) -> Iterator[tuple[list[DeviceHand
                 # not queue for one interpreter while the workers drive them in parallel.
                 url = stack.enter_context(_sim_process() if sims > 1 else start_sim())
                 handles.append(DeviceHandle(url, describe(url, "sim", device.label),
-                                            _installed(url)))
+                                            _installed(url), simulated=True))
                 continue
             status = _status(device.url)
             _lock(stack, device, status, run_id)
             handles.append(DeviceHandle(device.url, describe(device.url, device.kind,
-                                                             device.label, status)))
+                                                             device.label, status),
+                                        simulated=status.get("simulated") == "phoneshell"))
         where = ", ".join(h.info.url for h in handles)  # never a simulator's secret
         if all(h.info.kind == "sim" for h in handles):
             note = ("no --device given: " if spec is None else "") + (

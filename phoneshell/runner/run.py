@@ -169,7 +169,8 @@ def rig_for(device: DeviceHandle, runs_dir: Path) -> AbstractContextManager[Rig]
     """The rig of a phone the run opened: a simulator the harness started sits behind a secret
     path, and a USB phone behind usbmuxd, so only the bridge reaches either."""
     private = device.info.kind == "sim" or device.url.startswith("http+usbmux://")
-    return open_rig(device.url, runs_dir, device.info.kind, private)
+    return open_rig(device.url, runs_dir, "sim" if device.simulated else device.info.kind,
+                    private)
 
 
 def preflight(rig: Rig, run_id: str) -> None:

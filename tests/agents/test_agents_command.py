@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -17,7 +18,8 @@ import pytest
 
 from phoneshell.agents import make_agent
 from phoneshell.agents.environment import CLAIM_FILE, VARIABLES, read_claim_file
-from phoneshell.records import ResultRow
+from phoneshell.audit import read_audit
+from phoneshell.records import ResultRow, RunManifest, read_record
 from phoneshell.runner import AttemptPlan, Rig, open_rig, run_attempt
 from phoneshell.runner.folder import read_results
 from phoneshell.sim import SimServer
@@ -53,6 +55,11 @@ def test_a_command_playing_the_solution_passes_every_task(played: Path,
                                                           suite: dict[str, Task]) -> None:
     rows = read_results(played / "results.jsonl")
     assert len(rows) == 80 and all(r.outcome == "passed" for r in rows)
+    manifest = read_record(played / "run.json", RunManifest)
+    assert manifest.sandbox == "bwrap" or not shutil.which("bwrap")  # it ran sandboxed
+    alarms = [e for e in read_audit(played / "audit.jsonl").records
+              if e.stage in ("custody", "refused")]
+    assert alarms == [], "no false alarm over the whole suite, sandboxed"
     for row in rows:
         task = suite[row.task_id]
         assert row.claim is not None and row.claim.status == "done"
