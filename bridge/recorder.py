@@ -11,7 +11,8 @@ What it reads costs a real phone 40-500 ms a request, so it reads only what coul
 (`custody.py` keeps what is known):
 
 * after every action, one XML page source: the front app (its `bundleId`), a digest of the
-  screen, and the tree the next tap is hit-tested against;
+  screen, and the tree the next tap is hit-tested against (none after terminating an app that
+  is not in front: that changes nothing on screen);
 * before an action, nothing while the agent is `confined` (it cannot reach the phone but through
   this bridge, so nothing but a logged action changed it); otherwise one XML source, compared
   with what the last action left (the chain of custody);
@@ -296,10 +297,19 @@ class Recorder:
                                                "repeats, report it with the request") from exc
             ok, error = outcome_of(reply)
             self._note_session(action, reply, ok)
-            after = self.read_screen()
+            after = known if self._cannot_change(action, known) else self.read_screen()
             self.custody.finish_action(after)
             self._finish(intent, after, ok, mask_echoes(error, body, params, secret))
             return reply
+
+    @staticmethod
+    def _cannot_change(action: Classified, known: Observation) -> bool:
+        """Whether the phone shows what it showed before, whatever the action did: terminating an
+        app that is not in front changes neither the front app nor the screen (setup and
+        teardown do it often, to start from a cold app)."""
+        bundle = action.params.get("bundle_id")
+        return (action.kind == "terminate" and action.session == "none" and bool(known.app)
+                and known.tree is not None and isinstance(bundle, str) and bundle != known.app)
 
     def _finish(self, intent: AuditEvent, after: Observation, ok: bool, error: str) -> None:
         """Write the outcome; a failure here cannot undo the action, so it is reported only."""

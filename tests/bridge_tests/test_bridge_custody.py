@@ -124,3 +124,17 @@ def test_a_screen_that_moves_by_itself_is_compared_by_its_front_app_only(
     finally:
         bridge.stop()
         writer.close()
+
+
+def test_terminating_an_app_not_in_front_reads_nothing(guarded: Rig) -> None:
+    session = wda.Client(guarded.bridge.grant_agent(confined=True)).session(SETTINGS)
+    session.app_launch(CALCULATOR)
+    reads = guarded.bridge.recorder.own_reads
+    session.app_terminate(SETTINGS)  # in the background: the screen stays as it was
+    assert guarded.bridge.recorder.own_reads == reads
+    terminated = actions(guarded.events("R"))[-1]
+    assert (terminated.app_before, terminated.app_after) == (CALCULATOR, CALCULATOR)
+    session.app_terminate(CALCULATOR)  # in front: the phone goes home, so it is read
+    assert guarded.bridge.recorder.own_reads == reads + 1
+    assert actions(guarded.events("R"))[-1].app_after == "com.apple.springboard"
+    assert breaks(guarded) == []
