@@ -10,7 +10,7 @@ every WDA would read it alike is refused, naming what is wrong:
   log one route while the phone took another);
 * a query on anything but a read; a repeated query key;
 * a body that is not one JSON object in UTF-8 (NaN, Infinity and repeated keys included: JSON
-  parsers disagree on them), a body on a read, a body over `MAX_BODY_BYTES`, a compressed body;
+  parsers disagree on them), a body on a read, a compressed body;
 * a path that is not one of WDA's routes (`phoneshell.wda_routes`), and `GET /wda/shutdown`.
 
 The body's meaning (which fields an action reads, with which types) is checked where the action
@@ -28,7 +28,8 @@ from urllib.parse import parse_qsl, urlencode
 from phoneshell.wda_routes import RouteMatch, find_route
 
 MAX_BODY_BYTES = 64 * 1024 * 1024
-"""The largest request body admitted (a pasteboard image, a long touch chain fit well inside)."""
+"""The largest request body read (a pasteboard image, a long touch chain fit well inside); the
+HTTP layer refuses a longer one before reading it."""
 MAX_JSON_DEPTH = 64
 """How deep a request body may nest (W3C action chains are four levels deep)."""
 _SEGMENT = re.compile(r"[A-Za-z0-9._:-]+")
@@ -203,8 +204,6 @@ def admit(method: str, target: str, headers: Mapping[str, str], raw: bytes) -> C
     lowered = {k.lower(): v for k, v in headers.items()}
     if lowered.get("content-encoding", "identity").lower() != "identity":
         raise Refused("the body is compressed (Content-Encoding); send it plain")
-    if len(raw) > MAX_BODY_BYTES:
-        raise Refused(f"the body is {len(raw):,} bytes, over {MAX_BODY_BYTES:,}", status=413)
     segments, raw_query = split_target(target)
     body = decode_body(raw)
     query = _query(raw_query)

@@ -11,6 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING
 
 from bridge.access import TOKEN_HEADER, TOKEN_PATH
+from bridge.gate import MAX_BODY_BYTES
 from bridge.upstream import Reply
 
 if TYPE_CHECKING:
@@ -59,10 +60,15 @@ class _Handler(BaseHTTPRequestHandler):
     server: BridgeHTTPServer
 
     def _read_body(self) -> bytes:
+        """The whole body, at most `MAX_BODY_BYTES` (ValueError past that, or when malformed)."""
         if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
             chunks: list[bytes] = []
+            total = 0
             while True:
                 size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                total += size
+                if total > MAX_BODY_BYTES:
+                    raise ValueError(f"a body over {MAX_BODY_BYTES:,} bytes")
                 if size == 0:
                     while self.rfile.readline() not in (b"\r\n", b"\n", b""):
                         pass  # trailers
@@ -70,29 +76,32 @@ class _Handler(BaseHTTPRequestHandler):
                 chunks.append(self.rfile.read(size))
                 self.rfile.readline()
         length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_BODY_BYTES:
+            raise ValueError(f"a body of {length:,} bytes, over {MAX_BODY_BYTES:,}")
         return self.rfile.read(length) if length > 0 else b""
 
     def _serve(self) -> None:
-        try:
-            body = self._read_body()
-        except ValueError:
-            self.close_connection = True  # the stream is out of step: drop the connection
-            self._reply(wda_error(400, "invalid argument", "phoneshell bridge: bad chunked "
-                                                          "request body"))
-            return
         bridge = self.server.bridge
+        # Who it is first: a stranger's body is never read (it could be any size).
         admitted = bridge.access.admit(self.path, self.headers.get(TOKEN_HEADER))
         if admitted is None:
-            reply = wda_error(401, "unauthorized", "phoneshell bridge: missing or wrong token; "
-                              f"use the base URL http://HOST:PORT{TOKEN_PATH}TOKEN or the "
-                              f"{TOKEN_HEADER} header")
-        else:
-            private = {TOKEN_HEADER.lower(), CONTROL_TOKEN_HEADER.lower()}  # never forwarded
-            headers = {k: v for k, v in self.headers.items() if k.lower() not in private}
-            reply = bridge.handle(self.command, admitted.path, body, headers,
+            self.close_connection = True
+            self._reply(wda_error(401, "unauthorized", "phoneshell bridge: missing or wrong "
+                                  f"token; use the base URL http://HOST:PORT{TOKEN_PATH}TOKEN "
+                                  f"or the {TOKEN_HEADER} header"))
+            return
+        try:
+            body = self._read_body()
+        except ValueError as exc:
+            self.close_connection = True  # the stream is out of step: drop the connection
+            self._reply(wda_error(400, "invalid argument", f"phoneshell bridge: bad request "
+                                                          f"body ({exc})"))
+            return
+        private = {TOKEN_HEADER.lower(), CONTROL_TOKEN_HEADER.lower()}  # never forwarded
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in private}
+        self._reply(bridge.handle(self.command, admitted.path, body, headers,
                                   self.headers.get(CONTROL_TOKEN_HEADER), admitted.actor,
-                                  admitted.grant)
-        self._reply(reply)
+                                  admitted.grant))
 
     def _reply(self, reply: Reply) -> None:
         # One request per connection, as WDA clients use it: facebook-wda opens a connection per

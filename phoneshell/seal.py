@@ -160,6 +160,13 @@ class Sealer:
         for path in sealed_files(folder):
             self.files[path.relative_to(self.run_dir).as_posix()] = _sha256(path)
 
+    def moved(self, old: Path, new: Path) -> None:
+        """An attempt folder was moved aside (a skipped try, before its attempt runs again)."""
+        before = old.relative_to(self.run_dir).as_posix() + "/"
+        after = new.relative_to(self.run_dir).as_posix() + "/"
+        self.files = {(after + path[len(before):] if path.startswith(before) else path): digest
+                      for path, digest in self.files.items()}
+
     def seal(self, manifest: RunManifest) -> RunManifest:
         """Write run.json with the current seal, signed; return it."""
         audit_head, audit_lines, audit_end = self.audit_chain()

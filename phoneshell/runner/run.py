@@ -155,7 +155,7 @@ class _Run:
                 task, attempt = item
                 plan = AttemptPlan(self.folder.run_id, self.folder.run_dir, task, attempt,
                                    device.installed, device.info.label, self.sandbox)
-                _keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
+                self._keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
                 done = run_attempt(plan, rig, agent)
                 self.record(done.row, plan.folder)
                 if done.rig_down:
@@ -163,6 +163,17 @@ class _Run:
                         self.down.append(f"{device.info.label}: "
                                          f"{done.row.skip_reason or done.row.error}")
                     return
+
+
+    def _keep_earlier_try(self, plan: AttemptPlan, tries: int) -> None:
+        """Move an earlier, skipped try of this attempt aside, so nothing recorded is lost (and
+        its sealed files are sealed where they now are)."""
+        if tries and plan.folder.exists():
+            aside = plan.folder.with_name(f"{plan.attempt}.skipped-{tries}")
+            with self.lock:
+                plan.folder.rename(aside)
+                self.sealer.moved(plan.folder, aside)
+                self.manifest = self.sealer.seal(self.manifest)
 
 
 def rig_for(device: DeviceHandle, runs_dir: Path) -> AbstractContextManager[Rig]:
@@ -212,10 +223,6 @@ def unconfined_line(kind: SandboxKind, note: str) -> str:
             if kind in ("none", "unavailable") else "")
 
 
-def _keep_earlier_try(plan: AttemptPlan, tries: int) -> None:
-    """Move an earlier, skipped try of this attempt aside, so nothing recorded is lost."""
-    if tries and plan.folder.exists():
-        plan.folder.rename(plan.folder.with_name(f"{plan.attempt}.skipped-{tries}"))
 
 
 def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
@@ -263,6 +270,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
         summary = RunSummary(folder.run_id, folder.run_dir,
                              already_scored=len(tasks) * repeat - len(plans))
         run = _Run(folder, plans, agent_spec, progress, summary, sandbox, sealer)
+        run.manifest = sealer.seal(run.manifest)  # a run cut short at once is verifiable too
         if len(devices) == 1:
             run.worker(devices[0])
         else:

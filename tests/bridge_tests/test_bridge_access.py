@@ -4,7 +4,9 @@ and the bridge's health out of the agent's reach."""
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import wda
@@ -43,6 +45,21 @@ def test_a_stranger_is_refused_and_leaves_no_line(guarded: Rig) -> None:
         assert request(base, "GET", path)[0] == 401
     assert request(base, "POST", "/wda/homescreen")[0] == 401
     assert not (guarded.runs / "R" / "audit.jsonl").exists()  # nobody known: nothing logged
+
+
+def test_a_strangers_body_is_never_read(guarded: Rig) -> None:
+    where = urlsplit(guarded.bridge.base_url)
+    with socket.create_connection((where.hostname, where.port), timeout=10) as conn:
+        conn.sendall(b"POST /wda/homescreen HTTP/1.1\r\nHost: x\r\n"
+                     b"Content-Length: 1000000000000\r\n\r\n")  # and never sends it
+        assert conn.recv(4096).split(b" ")[1] == b"401"
+    agent_url = guarded.bridge.grant_agent()
+    where = urlsplit(agent_url)
+    with socket.create_connection((where.hostname, where.port), timeout=10) as conn:
+        conn.sendall(f"POST {where.path}/wda/homescreen HTTP/1.1\r\nHost: x\r\n".encode()
+                     + b"Content-Length: 1000000000000\r\n\r\n")
+        reply = conn.recv(4096)
+        assert reply.split(b" ")[1] == b"400" and b"over 67,108,864" in reply
 
 
 def test_a_bridge_without_a_token_grants_nothing(sim: SimServer, tmp_path: Path) -> None:
