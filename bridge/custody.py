@@ -6,11 +6,14 @@ tree). After an action the bridge reads the phone and that becomes what is `know
 observation that differs, with no action between, means something changed the phone outside the
 bridge: a `Break`. Two things are not breaks:
 
-* a change seen within `settle_s` of the last action's answer: a real phone finishes a
-  transition (an app opening after a tap on its icon) after WDA has answered, so that is taken
-  as the action's late effect (0 on the simulated iPhone, whose effects are immediate; an
-  adversary acting outside the bridge inside that window on a real phone is not caught here,
-  which is what the sandbox is for);
+* on a real phone, a change before the phone has settled after the last action: it finishes a
+  transition (an app opening after a tap on its icon) after WDA has answered, so the state the
+  log vouches for is the first one seen at least `settle_s` after the answer (an agent whose
+  model took ten seconds to reply sees the app the tap opened; that is no break). Until that
+  observation, changes are the action's late effects; from it on, any change is a break. On the
+  simulated iPhone, whose effects are immediate, the read right after the action settles it. An
+  adversary acting outside the bridge before a real phone's state is settled is not caught here,
+  which is what the sandbox is for;
 * a read that raced an action (it started before the action or ran while it did): it may show
   either side of the action.
 
@@ -64,6 +67,8 @@ class Custody:
         self._generation = 0
         self._in_flight = False
         self._answered_at = float("-inf")
+        self._settled = True
+        """What is known is what the last action left, settled (compared against from now)."""
         self._lock = threading.Lock()
 
     def read_token(self) -> int:
@@ -92,7 +97,8 @@ class Custody:
             return found
 
     def _compare(self, seen: Observation) -> Break | None:
-        if time.monotonic() - self._answered_at <= self.settle_s:
+        if not self._settled:  # the action may still be taking effect: this is its effect
+            self._settled = time.monotonic() - self._answered_at >= self.settle_s
             return None
         known = self.known
         app_moved = bool(known.app and seen.app and seen.app != known.app)
@@ -125,4 +131,5 @@ class Custody:
             self.known = after
             self._in_flight = False
             self._answered_at = time.monotonic()
+            self._settled = self.settle_s <= 0
             self._generation += 1

@@ -11,6 +11,7 @@ from bridge_rig import LOGIN, Rig, request, start_bridge
 
 from bridge.custody import Custody
 from phoneshell.audit import actions, custody_breaks
+from phoneshell.records import AuditEvent
 from phoneshell.sim import SimServer
 
 SETTINGS, CALCULATOR, SAFARI = "com.apple.Preferences", "com.apple.calculator", \
@@ -27,6 +28,11 @@ def outside(sim: SimServer, path: str, body: dict[str, object]) -> None:
 
 def launch_outside(sim: SimServer, bundle: str) -> None:
     outside(sim, "/wda/apps/launch", {"bundleId": bundle})
+
+
+def custody_lines(rig: Rig) -> list[AuditEvent]:
+    """Every custody line of the unscoped run (whatever the phase)."""
+    return [e for e in rig.events() if e.stage == "custody"]
 
 
 def breaks(rig: Rig) -> list[tuple[str, str]]:
@@ -105,7 +111,26 @@ def test_a_real_phones_late_effect_is_no_break(sim: SimServer, tmp_path: Path) -
         session = wda.Client(bridge.url).session(CALCULATOR)
         launch_outside(sim, SAFARI)  # to the bridge, as an app a tap opened a moment later
         session.app_current()
-        assert custody_breaks(Rig(sim, bridge, runs).events()) == ()
+        assert custody_lines(Rig(sim, bridge, runs)) == []
+    finally:
+        bridge.stop()
+        writer.close()
+
+
+def test_a_real_phone_is_settled_by_the_first_look_after_its_window(
+        sim: SimServer, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    # A window shorter than any request: the first read after the action is already past it.
+    bridge, writer = start_bridge(sim, runs, custody=Custody(settle_s=1e-6))
+    try:
+        session = wda.Client(bridge.url).session(CALCULATOR)
+        launch_outside(sim, SAFARI)  # to the bridge, what a slow transition looks like
+        session.app_current()  # the first look after the action: what it left, settled
+        assert custody_lines(Rig(sim, bridge, runs)) == []
+        launch_outside(sim, SETTINGS)
+        session.app_current()  # a change after the settled state: nothing logged explains it
+        (brk,) = custody_lines(Rig(sim, bridge, runs))
+        assert (brk.app_before, brk.app_after) == (SAFARI, SETTINGS)
     finally:
         bridge.stop()
         writer.close()
@@ -120,7 +145,7 @@ def test_a_screen_that_moves_by_itself_is_compared_by_its_front_app_only(
         session.tap(100, 170)
         outside(sim, "/wda/keys", {"value": ["x"]})
         session.source()
-        assert custody_breaks(Rig(sim, bridge, runs).events()) == ()
+        assert custody_lines(Rig(sim, bridge, runs)) == []
     finally:
         bridge.stop()
         writer.close()
