@@ -113,8 +113,8 @@ class Custody:
         self.known = Observation(
             app=seen.app or known.app,
             screen=seen.screen or known.screen,
-            tree=seen.tree if seen.tree is not None else known.tree,
-            focus_known=seen.focus_known if seen.tree is not None else known.focus_known)
+            page=seen.page if seen.page is not None else known.page,
+            focus_known=seen.focus_known if seen.page is not None else known.focus_known)
 
     def start_action(self) -> None:
         """An action is about to be forwarded: reads from now on may show either side of it."""

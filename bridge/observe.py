@@ -13,10 +13,11 @@ screen give the same digest.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from lxml import etree
@@ -35,6 +36,21 @@ SKIPPED_TYPES = frozenset({"StatusBar"})
 Tree = Mapping[str, object]
 
 
+class Page:
+    """A page source as read, turned into the JSON source's shape only when a target is looked
+    for in it (most pages are replaced by the next read before anyone looks)."""
+
+    def __init__(self, tree: Tree | None = None, xml_root: etree._Element | None = None) -> None:
+        self._tree, self._xml_root = tree, xml_root
+
+    @functools.cached_property
+    def tree(self) -> Tree | None:
+        """The tree (short types, `rect`, "1"/"0" flags), as `bridge.targets` reads it."""
+        if self._tree is not None or self._xml_root is None:
+            return self._tree
+        return _tree_from_root(self._xml_root)
+
+
 @dataclass(frozen=True)
 class Observation:
     """What one read showed ("" and None for what it could not show)."""
@@ -43,15 +59,20 @@ class Observation:
     """The front app's bundle id."""
     screen: str = ""
     """A digest of the screen."""
-    tree: Tree | None = None
-    """The page tree in the JSON source's shape (short types, `rect`, "1"/"0" flags)."""
+    page: Page | None = None
+    """The page source, for targets."""
     focus_known: bool = False
-    """The tree says which field has focus (only the JSON source does)."""
+    """The page says which field has focus (only the JSON source does)."""
+
+    @property
+    def tree(self) -> Tree | None:
+        """The page tree in the JSON source's shape (built on first use)."""
+        return self.page.tree if self.page is not None else None
 
     @property
     def empty(self) -> bool:
         """Nothing was learnt."""
-        return not (self.app or self.screen or self.tree is not None)
+        return not (self.app or self.screen or self.page is not None)
 
 
 def _value(reply_body: bytes) -> object:
@@ -82,12 +103,20 @@ def _from_xml_node(element: etree._Element) -> dict[str, object]:
     return node
 
 
+def _parse(xml: str) -> etree._Element | None:
+    try:
+        return etree.fromstring(xml.encode("utf-8"), _XML_PARSER)
+    except (etree.XMLSyntaxError, ValueError):
+        return None  # a cut-off read
+
+
 def tree_from_xml(xml: str) -> Tree | None:
     """The XML page source as a JSON-source tree; None when it does not parse (a cut-off read)."""
-    try:
-        root = etree.fromstring(xml.encode("utf-8"), _XML_PARSER)
-    except (etree.XMLSyntaxError, ValueError):
-        return None
+    root = _parse(xml)
+    return _tree_from_root(root) if root is not None else None
+
+
+def _tree_from_root(root: etree._Element) -> Tree:
     top = _from_xml_node(root)
     stack = [(root, top)]
     while stack:  # iterative: real sources nest deep
@@ -100,26 +129,52 @@ def tree_from_xml(xml: str) -> Tree | None:
     return top
 
 
-def digest(tree: Tree) -> str:
-    """A short digest of a screen (see the module docstring)."""
+Row = tuple[int, str, str, str, str, tuple[int, ...]]
+"""What the digest reads of a node: depth, short type, name, label, value, frame."""
+
+
+def _digest(rows: Iterator[Row]) -> str:
+    """A short digest of a screen's rows in document order (see the module docstring)."""
     hasher = hashlib.sha256()
     skip_below: int | None = None
-    for depth, node in walk(tree):
+    for depth, kind, name, label, value, frame in rows:
         if skip_below is not None and depth > skip_below:
             continue
         skip_below = None
-        kind = short_type(str(node.get("type") or ""))
         if kind in SKIPPED_TYPES:
             skip_below = depth
             continue
-        rect = node.get("rect")
-        frame = [round(float(v)) if isinstance(v, (int, float)) else 0
-                 for v in ((rect.get(k) for k in ("x", "y", "width", "height"))
-                           if isinstance(rect, Mapping) else ())]
-        fields = [str(depth), kind, *(str(node.get(k) or "") for k in ("name", "label", "value")),
-                  *map(str, frame)]
+        fields = (str(depth), kind, name, label, value, *map(str, frame))
         hasher.update("\x1f".join(fields).encode("utf-8", "replace") + b"\x1e")
     return hasher.hexdigest()[:DIGEST_CHARS]
+
+
+def _json_rows(tree: Tree) -> Iterator[Row]:
+    for depth, node in walk(tree):
+        rect = node.get("rect")
+        frame = tuple(round(float(v)) if isinstance(v, (int, float)) else 0
+                      for v in ((rect.get(k) for k in ("x", "y", "width", "height"))
+                                if isinstance(rect, Mapping) else ()))
+        yield (depth, short_type(str(node.get("type") or "")), str(node.get("name") or ""),
+               str(node.get("label") or ""), str(node.get("value") or ""), frame)
+
+
+def _xml_rows(root: etree._Element) -> Iterator[Row]:
+    stack: list[tuple[int, etree._Element]] = [(0, root)]
+    while stack:  # iterative and in document order, as `walk` is
+        depth, element = stack.pop()
+        if not isinstance(element.tag, str):
+            continue
+        get = element.get
+        frame = tuple(round(_number(get(k))) for k in ("x", "y", "width", "height"))
+        yield (depth, short_type(get("type") or str(element.tag)), get("name") or "",
+               get("label") or "", get("value") or "", frame)
+        stack.extend((depth + 1, child) for child in reversed(element))
+
+
+def digest(tree: Tree) -> str:
+    """A short digest of a screen from its JSON-source tree."""
+    return _digest(_json_rows(tree))
 
 
 def front_app(value: object) -> str:
@@ -132,15 +187,17 @@ def from_xml(xml: str) -> Observation:
     """What an XML page source shows (the app from its first line even when it is cut off)."""
     match = _ROOT_BUNDLE.search(xml[:4096].encode("utf-8", "replace"))
     app = match.group(1).decode("utf-8", "replace") if match else ""
-    tree = tree_from_xml(xml)
-    return Observation(app, digest(tree) if tree is not None else "", tree, False)
+    root = _parse(xml)
+    if root is None:
+        return Observation(app)
+    return Observation(app, _digest(_xml_rows(root)), Page(xml_root=root), False)
 
 
 def from_json_tree(tree: object) -> Observation:
     """What a JSON page source shows."""
     if not isinstance(tree, Mapping):
         return Observation()
-    return Observation("", digest(tree), tree, True)
+    return Observation("", digest(tree), Page(tree), True)
 
 
 def from_read(method: str, route: str, query: tuple[tuple[str, str], ...],

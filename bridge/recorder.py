@@ -185,7 +185,7 @@ class Recorder:
         if action.aim == "point" and point is None:
             return Aimed(None, False)
         known = self.custody.known
-        if known.tree is None or (point is None and not known.focus_known):
+        if known.page is None or (point is None and not known.focus_known):
             seen = self._read_focus() if point is None else self.read_screen()
             self.observe(context, seen, "GET " + (JSON_ROUTE if point is None else XML_ROUTE))
             known = self.custody.known
@@ -309,7 +309,7 @@ class Recorder:
         teardown do it often, to start from a cold app)."""
         bundle = action.params.get("bundle_id")
         return (action.kind == "terminate" and action.session == "none" and bool(known.app)
-                and known.tree is not None and isinstance(bundle, str) and bundle != known.app)
+                and known.page is not None and isinstance(bundle, str) and bundle != known.app)
 
     def _finish(self, intent: AuditEvent, after: Observation, ok: bool, error: str) -> None:
         """Write the outcome; a failure here cannot undo the action, so it is reported only."""

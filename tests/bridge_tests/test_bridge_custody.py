@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import wda
 from bridge_rig import LOGIN, Rig, request, start_bridge
 
 from bridge.custody import Custody
+from bridge.observe import from_json_tree, from_xml
 from phoneshell.audit import actions, custody_breaks
 from phoneshell.records import AuditEvent
 from phoneshell.sim import SimServer
@@ -163,3 +165,14 @@ def test_terminating_an_app_not_in_front_reads_nothing(guarded: Rig) -> None:
     assert guarded.bridge.recorder.own_reads == reads + 1
     assert actions(guarded.events("R"))[-1].app_after == "com.apple.springboard"
     assert breaks(guarded) == []
+
+
+@pytest.mark.parametrize("app", [SETTINGS, CALCULATOR, SAFARI, LOGIN])
+def test_the_xml_and_json_sources_of_a_screen_digest_alike(sim: SimServer, app: str) -> None:
+    client = wda.Client(sim.url)
+    client.session(app)
+    xml, tree = from_xml(client.source()), from_json_tree(client.source(format="json"))
+    assert xml.app == app and xml.screen == tree.screen and len(xml.screen) == 16
+    assert xml.tree is not None and xml.tree["type"] == "Application"
+    client.session(CALCULATOR if app != CALCULATOR else SETTINGS)
+    assert from_xml(client.source()).screen != xml.screen
