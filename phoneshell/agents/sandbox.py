@@ -164,7 +164,7 @@ def sandbox_profile(scratch: Path, reads: Sequence[Path]) -> str:
 
 def _shares() -> tuple[Path, ...]:
     raw = os.environ.get(SHARE_ENV, "")
-    return tuple(Path(p).resolve() for p in raw.split(os.pathsep) if p)
+    return tuple(Path(p).expanduser().resolve() for p in raw.split(os.pathsep) if p)
 
 
 @functools.lru_cache(maxsize=4)
