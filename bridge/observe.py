@@ -110,12 +110,6 @@ def _parse(xml: str) -> etree._Element | None:
         return None  # a cut-off read
 
 
-def tree_from_xml(xml: str) -> Tree | None:
-    """The XML page source as a JSON-source tree; None when it does not parse (a cut-off read)."""
-    root = _parse(xml)
-    return _tree_from_root(root) if root is not None else None
-
-
 def _tree_from_root(root: etree._Element) -> Tree:
     top = _from_xml_node(root)
     stack = [(root, top)]
