@@ -1,13 +1,18 @@
 """The WebDriverAgent bridge: a logging proxy that writes every action of a run to audit.jsonl.
 
-Imports from phoneshell only the shared contract (`phoneshell.audit`, `phoneshell.records`,
-`phoneshell.errors`); everything else it knows, it learns over HTTP. Modules:
+Imports from phoneshell only the shared contract (`phoneshell.records`, `phoneshell.errors`,
+`phoneshell.xcui`, `phoneshell.wda_routes`); everything else it knows, it learns over HTTP.
+Modules:
 
-* `proxy`: the HTTP server (`BridgeServer`), auth, control routes, forwarding;
+* `proxy`: the bridge (`BridgeServer`): control routes, refusals, reads, forwarding;
+* `http_server`: reading requests and writing replies; `access`: tokens and per-agent grants;
+* `gate`: one canonical form of each request, or a refusal (pure);
 * `actions`: which requests are actions, with which kind and params (pure);
 * `pointer`: touch chains (W3C actions, TouchAction) summarised as a tap or swipe (pure);
 * `targets`: the focused field or the element under a point in a JSON source (pure);
 * `recorder`: intent, forward, outcome for one action, with foreground and target;
+* `custody`: what the phone showed after each action, and changes nothing logged explains;
+* `observe`: what a read shows (front app, tree, screen digest) (pure);
 * `audit_log`: the append-only writer of `<runs>/<run_id>/audit.jsonl`;
 * `upstream`: the connection to WDA; `context`: run/task/attempt/phase;
 * `serve`: the standalone process behind `phoneshell bridge`.

@@ -47,8 +47,6 @@ STATUS_BAR = "XCUIElementTypeStatusBar"
 KEYBOARD = "XCUIElementTypeKeyboard"
 KEYBOARD_TYPES = frozenset({"Keyboard", "Key"})
 """Short types a check names to match the keyboard itself."""
-SPRINGBOARD = "com.apple.springboard"
-"""The home screen's bundle id: in front when no app is."""
 
 
 class Element(NamedTuple):

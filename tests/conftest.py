@@ -21,6 +21,16 @@ ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = Path(os.environ.get("PHONESHELL_REFERENCE", ROOT.parent / "shared" / "reference"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def signing_key(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The key runs are sealed with: one of the test session's own, never the user's (the CLI
+    run as a subprocess inherits it through the environment)."""
+    path = tmp_path_factory.mktemp("config") / "run-signing.key"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PHONESHELL_KEY_FILE", str(path))
+        yield path
+
+
 @pytest.fixture(scope="session")
 def reference() -> Path:
     """The reference data folder (task corpus, baseline pairs, real WDA sources)."""

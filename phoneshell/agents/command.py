@@ -16,6 +16,8 @@ the file wins when both are there, and the last valid line wins among lines.
 * A non-zero exit without a claim is a `failed` claim naming the exit status. Either way the end
   of its stderr (a traceback's last lines) goes into the row's error, which the run prints under
   the attempt's progress line.
+* It runs in the attempt's sandbox (`sandbox.py`), with a scratch folder of its own (`agent/` in
+  the attempt folder: `PHONESHELL_ATTEMPT_DIR`, where its claim and turns files go).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import sys
 import time
 from pathlib import Path
 
+from phoneshell.agents import sandbox
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
@@ -38,6 +41,7 @@ from phoneshell.agents.environment import (
     TASK_FILE,
     TASK_ID,
     TIMEOUT_S,
+    TURNS_FILE,
     WDA_URL,
     parse_claim_line,
     read_claim_file,
@@ -53,6 +57,8 @@ GRACE_S = 2.0
 CANNOT_START = (126, 127)
 """The shell's exit statuses for "not executable" and "not found"."""
 STDOUT, STDERR, CLAIM = "agent.stdout", "agent.stderr", "claim.json"
+SCRATCH = "agent"
+"""The program's own folder inside the attempt folder (all of it the program can write)."""
 
 
 def _stop_group(process: subprocess.Popen[bytes]) -> None:
@@ -107,12 +113,16 @@ class CommandAgent:
         self.name = f"command:{command}"
 
     def environment(self, context: AgentContext, claim_file: Path) -> dict[str, str]:
-        """The process environment: the harness's, its bin folder first on PATH, plus the
-        attempt's variables."""
-        env = {**os.environ, "PATH": harness_path(), WDA_URL: context.wda_url,
+        """The process environment: the caller's (less the harness's own variables), its bin
+        folder first on PATH (so `phoneshell finish` is the harness's), plus the attempt's
+        variables."""
+        confined = context.sandbox is not None and context.sandbox.confines
+        scratch = claim_file.parent
+        env = {**sandbox.environment(dict(os.environ), scratch, confined),
+               "PATH": harness_path(), WDA_URL: context.wda_url,
                INSTRUCTION: context.instruction,
                TASK_ID: context.task.id, MAX_STEPS: str(context.max_steps),
-               TIMEOUT_S: f"{context.timeout_s:g}", ATTEMPT_DIR: str(context.workdir.resolve()),
+               TIMEOUT_S: f"{context.timeout_s:g}", ATTEMPT_DIR: str(scratch),
                CLAIM_FILE: str(claim_file)}
         env.pop(TASK_FILE, None)
         # The task file holds the checks and the reference finish: the answer key. Only a
@@ -124,14 +134,18 @@ class CommandAgent:
     def run(self, context: AgentContext) -> AgentResult:
         """Run the command to its end or its deadline, then read its claim."""
         folder = context.workdir.resolve()
-        folder.mkdir(parents=True, exist_ok=True)
-        claim_file = folder / CLAIM
+        scratch = folder / SCRATCH
+        scratch.mkdir(parents=True, exist_ok=True)
+        claim_file = scratch / CLAIM
         claim_file.unlink(missing_ok=True)
+        env = self.environment(context, claim_file)
+        box = context.sandbox or sandbox.Sandbox("none")
+        reads = [Path(env[TASK_FILE])] if TASK_FILE in env else []
+        argv = box.wrap([SHELL, "-c", self.command], self.command, scratch, Path.cwd(), reads)
         with (folder / STDOUT).open("wb") as out, (folder / STDERR).open("wb") as err:
             try:
                 process = subprocess.Popen(
-                    [SHELL, "-c", self.command], stdin=subprocess.DEVNULL, stdout=out,
-                    stderr=err, env=self.environment(context, claim_file),
+                    argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
                     start_new_session=True)
             except OSError as exc:
                 return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
@@ -149,15 +163,19 @@ class CommandAgent:
     def _result(self, folder: Path, code: int, timed_out: bool, timeout_s: float) -> AgentResult:
         errors: list[str] = []
         claim: Claim | None = None
+        scratch = folder / SCRATCH
+        linked = [p.name for p in (scratch / CLAIM, scratch / TURNS_FILE) if p.is_symlink()]
+        if linked:  # the harness reads what the program wrote, never what a link points at
+            errors.append(f"ignored {', '.join(linked)}: a symbolic link, not a file")
         try:
-            claim = read_claim_file(folder / CLAIM)
+            claim = None if CLAIM in linked else read_claim_file(scratch / CLAIM)
         except RecordError as exc:
             errors.append(f"unreadable claim file: {exc}")
         if claim is None:
             for line in (folder / STDOUT).read_text(encoding="utf-8", errors="replace"
                                                     ).splitlines():
                 claim = parse_claim_line(line) or claim
-        use = read_turns(folder)
+        use = None if TURNS_FILE in linked else read_turns(scratch)
         turns, out_of_turns = (use.turns, use.out_of_turns) if use else (0, False)
         stderr = _tail(folder / STDERR)
         if timed_out:

@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from phoneshell.agents import AGENTS
+from phoneshell.agents.sandbox import CHOICES
 from phoneshell.cli.options import add_device_option, progress_printer
 from phoneshell.records import plain
 from phoneshell.runner import RunOptions, run_suite
-from phoneshell.runner.run import report_command, summary_lines
+from phoneshell.runner.lines import report_command, summary_lines
 from phoneshell.tasks import PATHS_HELP, default_task_paths
 
 
@@ -59,6 +60,11 @@ def add_parsers(commands: Any) -> None:
     p.add_argument("--resume", metavar="RUN_ID",
                    help="continue run RUN_ID: run only the attempts it has not scored yet "
                         "(its agent, tasks and --repeat come from its run.json)")
+    p.add_argument("--sandbox", choices=CHOICES, default="auto",
+                   help="how command: agents are confined: auto (bubblewrap on Linux, "
+                        "sandbox-exec on macOS, else none, said at start), bwrap, "
+                        "sandbox-exec, or none (unconfined; recorded, and every report of the "
+                        "run says its results are not tamper-proof); default auto")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_run)
 
@@ -71,7 +77,7 @@ def run_run(args: argparse.Namespace) -> int:
     options = RunOptions(tuple(args.paths), agent=args.agent, device=args.device,
                          task_globs=tuple(args.tasks), runs_dir=args.runs,
                          run_id=args.resume or args.run_id, repeat=args.repeat,
-                         resume=bool(args.resume))
+                         resume=bool(args.resume), sandbox=args.sandbox)
     summary = run_suite(options, progress)
     if as_json:
         counts = summary.counts()

@@ -39,6 +39,9 @@ def add_parsers(commands: Any) -> None:
                    help="take each finish from the task with the same id in DIR")
     p.add_argument("--finish-from", type=Path, metavar="RUN_DIR",
                    help="replay the agent's recorded actions from a run instead of solutions")
+    p.add_argument("--unverified", action="store_true",
+                   help="replay from a --finish-from run whose files do not match its seal, "
+                        "every mismatch shown (refused without this)")
     add_device_option(p)
     p.add_argument("--runs", type=Path, default=Path("runs"), metavar="DIR")
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -64,7 +67,8 @@ def run_swap(args: argparse.Namespace) -> int:
     selection = select_pairs(args.args if mode != "two" else args.tasks, mode=mode,
                              ids=args.args if mode == "two" else (), pairs_from=args.pairs_from,
                              solutions=args.solutions)
-    with open_swappers(args.device, args.runs, args.finish_from, progress) as swappers:
+    with open_swappers(args.device, args.runs, args.finish_from, progress,
+                       unverified=args.unverified) as swappers:
         report = play_swaps(swappers, selection, progress)
         why = stopped(swappers)
     if args.format == "json":

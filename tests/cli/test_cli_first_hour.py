@@ -83,14 +83,16 @@ def _wait_for(path: Path, deadline_s: float) -> None:
 
 def test_ctrl_c_keeps_what_was_recorded_and_says_how_to_resume(tmp_path: Path) -> None:
     marker = tmp_path / "started"
-    # the first try of the agent waits to be interrupted; once resumed it gives up at once
+    # the first try of the agent waits to be interrupted; once resumed it gives up at once (the
+    # marker is in the test's folder, which a sandboxed agent cannot write: run it unconfined)
     agent = (f"command:if [ -e {marker} ]; then phoneshell finish --status gave_up; "
              f"else touch {marker}; sleep 60; fi")
     runs = tmp_path / "runs"
     process = subprocess.Popen(
         [sys.executable, "-m", "phoneshell", "run", "environments", "--task",
          "settings.about.reach", "--task", "calculator.arithmetic", "--agent", agent, "--runs",
-         str(runs), "--run-id", "R"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+         str(runs), "--run-id", "R", "--sandbox", "none"], cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True, env={**os.environ, "PYTHONWARNINGS": "error"})
     try:
         _wait_for(marker, 60)
@@ -116,9 +118,8 @@ def test_ctrl_c_keeps_what_was_recorded_and_says_how_to_resume(tmp_path: Path) -
 
 def test_a_command_agent_finds_phoneshell_and_its_failures_show_their_cause(
         tmp_path: Path) -> None:
-    where = tmp_path / "where"
     agent = ("command:case $PHONESHELL_TASK_ID in "
-             f"settings.about.reach) command -v phoneshell > {where}; "
+             "settings.about.reach) command -v phoneshell >&2; "
              "phoneshell finish --status done --summary 'I opened it';; "
              "calculator.arithmetic) echo 'Traceback (most recent call last):' >&2; "
              "echo 'RuntimeError: the model API said 401' >&2; exit 1;; "
@@ -129,7 +130,8 @@ def test_a_command_agent_finds_phoneshell_and_its_failures_show_their_cause(
                       agent, "--runs", str(tmp_path), "--run-id", "R",
                       env={"PATH": "/usr/bin:/bin"})
     assert done.returncode == 1, done.stdout + done.stderr
-    assert where.read_text().strip() == str(Path(sys.executable).parent / "phoneshell")
+    where = tmp_path / "R" / "attempts" / "settings.about.reach" / "1" / "agent.stderr"
+    assert where.read_text().splitlines()[0] == str(Path(sys.executable).parent / "phoneshell")
     rows = {r["task_id"]: r for r in map(json.loads, (tmp_path / "R" / "results.jsonl")
                                          .read_text().splitlines())}
     assert rows["settings.about.reach"]["claim"]["summary"] == "I opened it"
@@ -163,12 +165,12 @@ def test_run_works_from_an_empty_folder_on_the_shipped_suite(tmp_path: Path) -> 
 def test_ctrl_c_with_several_phones_lets_the_attempts_in_flight_end(tmp_path: Path) -> None:
     started = tmp_path / "started"
     started.mkdir()
-    agent = f"command:touch {started}/$PHONESHELL_TASK_ID; sleep 3"
+    agent = f"command:touch {started}/$PHONESHELL_TASK_ID; sleep 3"  # unconfined, to touch it
     runs = tmp_path / "runs"
     process = subprocess.Popen(
         [sys.executable, "-m", "phoneshell", "run", "environments", "--task", "settings.about.*",
          "--task", "calculator.a*", "--task", "calculator.chain", "--device", "sim:2",
-         "--agent", agent, "--runs", str(runs), "--run-id", "R"], cwd=ROOT,
+         "--agent", agent, "--runs", str(runs), "--run-id", "R", "--sandbox", "none"], cwd=ROOT,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONWARNINGS": "error"})
     try:
