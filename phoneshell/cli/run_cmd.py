@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from phoneshell.cli.options import add_device_option, progress_printer
+from phoneshell.cli.options import add_device_option, add_latency_option, progress_printer
 from phoneshell.records import plain
 from phoneshell.runner import RunOptions, run_suite
 from phoneshell.runner.run import summary_lines
@@ -19,6 +19,7 @@ def add_parsers(commands: Any) -> None:
     p.add_argument("paths", nargs="*", default=["environments"], metavar="PATH",
                    help="task files or folders (default: environments)")
     add_device_option(p)
+    add_latency_option(p)
     p.add_argument("--agent", default="solution", metavar="NAME[:ARG]",
                    help="solution (the reference finish), null (does nothing), ...")
     p.add_argument("--task", dest="tasks", action="append", default=[], metavar="GLOB",
@@ -40,6 +41,7 @@ def run_run(args: argparse.Namespace) -> int:
     progress = progress_printer(as_json)
 
     options = RunOptions(tuple(args.paths), agent=args.agent, device=args.device,
+                         latency=args.latency,
                          task_globs=tuple(args.tasks), runs_dir=args.runs,
                          run_id=args.resume or args.run_id, repeat=max(1, args.repeat),
                          resume=bool(args.resume))

@@ -7,6 +7,7 @@ API (the runner and `phoneshell doctor` call it; it never starts anything):
     spec                     gives
     None, "sim"              one DeviceSpec(kind="sim", url=""): the caller starts a simulator
     "sim:N"                  N of them (1 to 16)
+    "sim:auto"               as many as suit the cores this process may use (`auto_sims`)
     "http://HOST:PORT"       that WDA (https:// too); lock key HOST:PORT
     "http+usbmux://UDID:P"   that WDA through usbmuxd; lock key the udid
     "UDID"                   the connected phone with that udid, at http+usbmux://UDID:8100
@@ -19,6 +20,7 @@ the same usbmuxd (`usbmux.use_usbmuxd_for_wda`), so the URL works in this proces
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -104,11 +106,26 @@ def resolve_devices(spec: str | None, *, usbmuxd: str | None = None,
     return [_from_phone(phone, 1, wda_port)]
 
 
+def auto_sims(cores: int | None = None) -> int:
+    """How many simulated iPhones `sim:auto` starts: one per core this process may use.
+
+    Each simulator is a process of its own, and the run's workers share this one (the bridges,
+    the harness, the agents), so a core per phone keeps both sides busy; measured on two cores
+    (docs/simulator.md#several-simulated-iphones), a third phone only queued for the CPU.
+    """
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+            (os.cpu_count() or 1)
+    return max(1, min(MAX_SIMS, cores))
+
+
 def _sim_count(spec: str) -> int:
     count = spec.removeprefix("sim:") if spec != "sim" else "1"
+    if count == "auto":
+        return auto_sims()
     if not count.isdigit() or not 1 <= int(count) <= MAX_SIMS:
         raise DeviceError(f"--device {spec!r}: the number of simulated iPhones must be 1 to "
-                          f"{MAX_SIMS}", hint="e.g. --device sim:4")
+                          f"{MAX_SIMS}, or auto", hint="e.g. --device sim:4, --device sim:auto")
     return int(count)
 
 
@@ -146,5 +163,5 @@ def _looks_like_udid(spec: str) -> bool:
     return len(spec) >= 6 and all(c in "0123456789abcdefABCDEF-" for c in spec)
 
 
-__all__ = ["DEFAULT_WDA_PORT", "DeviceKind", "DeviceSpec", "MAX_SIMS", "resolve_devices",
-           "usbmux_url"]
+__all__ = ["DEFAULT_WDA_PORT", "DeviceKind", "DeviceSpec", "MAX_SIMS", "auto_sims",
+           "resolve_devices", "usbmux_url"]

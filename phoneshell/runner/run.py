@@ -46,6 +46,8 @@ class RunOptions:
     agent: str = "solution"
     device: str | None = None
     """`sim`, `sim:N`, a WDA URL, a udid or `all`; None: one in-process simulated iPhone."""
+    latency: str = "none"
+    """The simulated iPhones' latency profile: "iphone" answers as slowly as a real one."""
     task_globs: tuple[str, ...] = ()
     runs_dir: Path = Path("runs")
     run_id: str | None = None
@@ -182,7 +184,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
         tasks = [t for t in tasks if t.id in planned]
     make_agent(agent_spec)  # an unknown agent fails before any phone is touched
     run_id = options.run_id or new_run_id()
-    with open_phones(options.device, run_id) as (devices, note):
+    with open_phones(options.device, run_id, options.latency) as (devices, note):
         progress(note)
         infos = [d.info for d in devices]
         folder = (resume_folder(options.runs_dir, recorded, tasks, infos) if options.resume

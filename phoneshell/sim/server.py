@@ -35,6 +35,7 @@ from phoneshell.sim.apps import AppModel
 from phoneshell.sim.endpoints import Endpoints
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.faults import Faults
+from phoneshell.sim.latency import PROFILES, Latency
 from phoneshell.sim.phone import Phone
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Reply, WdaError
@@ -85,13 +86,16 @@ class SimServer:
         faults: faults switched on from the start, e.g. ["locked", "slow=0.5"].
         facts: device facts (default: iPhone 17 Pro, iOS 26.2).
         apps: installed app models (default: every built-in app).
+        latency: "iphone" delays each WDA route as a real iPhone takes to answer it
+            (`sim/latency.py`); "none" delays nothing. Both count requests in `latency.tally`.
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0,
                  state_file: str | Path | None = None, faults: Iterable[str] = (), *,
                  facts: DeviceFacts | None = None,
-                 apps: Sequence[AppModel[Any]] | None = None) -> None:
+                 apps: Sequence[AppModel[Any]] | None = None, latency: str = "none") -> None:
         self.host, self.port = host, port
+        self.latency = Latency(latency)
         self.state_file = Path(state_file) if state_file is not None else None
         self.phone = Phone(facts, apps)
         self.lock = threading.RLock()
@@ -280,7 +284,11 @@ class SimServer:
                 body = _json_object(raw)
             except WdaError as exc:
                 return Reply.error(exc, self.endpoints.reported_session())
-            return self.endpoints.handle(method, path, query, body)
+            # Inside the lock: a phone answers WDA commands one at a time.
+            time.sleep(self.latency.charge(method, path, query, body))
+            reply = self.endpoints.handle(method, path, query, body)
+            self.latency.tally.answered(reply.body)
+            return reply
 
     def _control(self, method: str, action: str, raw: bytes) -> Reply:
         try:
@@ -352,6 +360,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fault", action="append", default=[], metavar="NAME",
                         help="switch a fault on: locked, drop-writes, stale-session, "
                              "truncated-source, slow[=SECONDS], gone (repeatable)")
+    parser.add_argument("--latency", choices=("none", *PROFILES), default="none",
+                        help="answer each WDA route as slowly as a real phone does "
+                             "(docs/simulator.md#latency; default: %(default)s)")
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
@@ -360,14 +371,15 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     Raises:
         PhoneshellError: a bad fault name, an unreadable state file, or a port in use.
     """
-    server = SimServer(args.host, args.port, args.state, args.fault).start()
+    server = SimServer(args.host, args.port, args.state, args.fault,
+                       latency=args.latency).start()
     # SIGTERM (a process manager) and SIGINT (Ctrl-C, also when started in the background,
     # where it would be ignored) both stop cleanly, so the state file is written.
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: server.request_stop())
     faults = ", ".join(server.faults.specs()) or "none"
-    print(f"simulated iPhone (WebDriverAgent protocol) at {server.url}; faults: {faults}",
-          file=out, flush=True)
+    print(f"simulated iPhone (WebDriverAgent protocol) at {server.url}; faults: {faults}; "
+          f"latency: {server.latency.profile}", file=out, flush=True)
     print("press Ctrl-C to stop" + (f"; state is saved to {server.state_file}"
                                      if server.state_file else ""), file=out, flush=True)
     server.serve_forever()
