@@ -19,7 +19,6 @@ from PIL import Image, ImageChops
 
 from phoneshell.device.phone import SPRINGBOARD, Phone, wait_until
 from phoneshell.errors import DeviceError
-from phoneshell.tree import PageSource
 
 CHANGED_FRACTION = 0.01
 """A swipe counts as seen when more than this share of the screen changed (a clock tick is less)."""
@@ -48,8 +47,7 @@ def probe_input(phone: Phone, timeout_s: float = 3.0) -> InputProbe:
     if front != SPRINGBOARD:
         return InputProbe(False, f"input does not reach the screen: home was pressed and "
                                  f"{front} stayed in front")
-    source = PageSource.parse(phone.source())
-    width, height = source.width or 390, source.height or 844
+    width, height = phone.screen_size()
     y = height // 2
     left, right = (round(width * 0.1), y), (round(width * 0.9), y)
     before = phone.screenshot_png()
