@@ -111,11 +111,13 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
         installed = frozenset(str(b) for b in sim.state()["installed"])  # type: ignore[union-attr]
         sim.latency.tally.take()
         started = time.perf_counter()
-        for n in range(1, repeat + 1):
-            for task in tasks:
-                phases.new_attempt()
-                plan = AttemptPlan("bench", Path(runs) / "bench", task, n, installed, "sim-1")
-                rows.append(run_attempt(plan, rig, agent).row)
+        with rig.phone.keeping_reads():  # as a run's worker keeps them between agents
+            for n in range(1, repeat + 1):
+                for task in tasks:
+                    phases.new_attempt()
+                    plan = AttemptPlan("bench", Path(runs) / "bench", task, n, installed,
+                                       "sim-1")
+                    rows.append(run_attempt(plan, rig, agent).row)
         phases.enter("setup")
         wall_s = time.perf_counter() - started
         tally = sim.latency.tally.take()

@@ -204,9 +204,16 @@ class Phone:
     def foreground(self) -> Foreground:
         """The app in front: named by the application node of a source kept since the last
         action (WDA reads both off its one active application), else `/wda/activeAppInfo`."""
+        return self.kept_foreground() or self._once("foreground", self._foreground)
+
+    def kept_foreground(self) -> Foreground | None:
+        """The app in front as far as the reads kept since the last action say, asking
+        nothing (None when they do not say)."""
         kept = self._kept or {}
-        named = app_of_source(kept["source"]) if "source" in kept else None
-        return named or self._once("foreground", self._foreground)
+        if "foreground" in kept:
+            found: Foreground = kept["foreground"]
+            return found
+        return app_of_source(kept["source"]) if "source" in kept else None
 
     def _foreground(self) -> Foreground:
         info = self._get("/wda/activeAppInfo")

@@ -57,6 +57,9 @@ class Rig:
 
     def enter(self, plan: AttemptPlan, phase: str) -> None:
         """Log what comes next under this attempt and phase."""
+        if "agent" in (phase, self.bridge.context.phase):
+            # The agent acts through its own client: nothing the harness read before it holds.
+            self.phone.forget()
         self.bridge.set_context(plan.run_id, plan.task.id, plan.attempt, phase)
 
     def audit_mark(self, plan: AttemptPlan) -> int:

@@ -139,17 +139,20 @@ class _Run:
                 return
             finally:
                 bridge.clear_context()
-            while (item := self.next_plan()) is not None:
-                task, attempt = item
-                plan = AttemptPlan(self.folder.run_id, self.folder.run_dir, task, attempt,
-                                   device.installed, device.info.label)
-                _keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
-                done = run_attempt(plan, rig, agent)
-                self.record(done.row)
-                if done.rig_down:
-                    with self.lock:
-                        self.down.append(f"{device.info.label}: {done.row.skip_reason}")
-                    return
+            # Between two agents only the harness acts: a read taken in one teardown still
+            # holds in the next setup (the rig forgets them around each agent).
+            with rig.phone.keeping_reads():
+                while (item := self.next_plan()) is not None:
+                    task, attempt = item
+                    plan = AttemptPlan(self.folder.run_id, self.folder.run_dir, task, attempt,
+                                       device.installed, device.info.label)
+                    _keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
+                    done = run_attempt(plan, rig, agent)
+                    self.record(done.row)
+                    if done.rig_down:
+                        with self.lock:
+                            self.down.append(f"{device.info.label}: {done.row.skip_reason}")
+                        return
 
 
 def make_rig(bridge: BridgeServer, device: DeviceHandle) -> Rig:

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 from phoneshell.device import Phone, capture_evidence, run_probe, run_step, run_steps
+from phoneshell.device.input_probe import probe_input
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step
 
@@ -94,3 +95,16 @@ def test_an_alarm_list_that_ends_on_screen_is_counted_without_a_drag(seeded: Any
         phone = Phone(sim.url, effect_timeout_s=1.0)
         assert run_probe(phone, "alarms", "") == 2
         assert "POST /wda/dragfromtoforduration" not in asked(sim)
+
+
+def test_the_input_probe_with_an_app_in_front_is_the_home_press(sim: SimServer,
+                                                                phone: Phone) -> None:
+    in_settings(phone, sim)
+    seen = probe_input(phone, timeout_s=1.0)
+    assert seen.reached and seen.detail == ("pressing home put the home screen in front of "
+                                            "com.apple.Preferences")
+    sent = asked(sim)
+    assert "POST /wda/dragfromtoforduration" not in sent and "GET /screenshot" not in sent
+    seen = probe_input(phone, timeout_s=1.0)  # on the home screen: the pages are the proof
+    assert seen.reached and "a sideways swipe" in seen.detail
+    assert asked(sim)["POST /wda/dragfromtoforduration"] == 2
