@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 
 DEVICE_HELP = ("`sim` (a simulated iPhone started here), `sim:N` (N of them, work shared out; "
-               "`sim:auto`: one a core), "
+               "`sim:auto`: two a core), "
                "a WDA URL, a USB phone's udid, or `all` connected phones")
 
 

@@ -23,8 +23,8 @@ def test_sim_is_a_marker_for_the_caller_to_start() -> None:
             resolve_devices(bad)
 
 
-def test_sim_auto_starts_one_phone_a_core_within_the_limit() -> None:
-    assert [auto_sims(c) for c in (1, 2, 8, 64)] == [1, 2, 8, 16]
+def test_sim_auto_starts_two_phones_a_core_within_the_limit() -> None:
+    assert [auto_sims(c) for c in (1, 2, 8, 64)] == [2, 4, 16, 16]
     assert len(resolve_devices("sim:auto")) == auto_sims() >= 1
 
 
