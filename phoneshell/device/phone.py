@@ -79,7 +79,8 @@ class Phone:
     def keeping_reads(self) -> Iterator[Phone]:
         """Within this block, ask each read once and reuse it until an action is sent or time
         is let pass (`poll`, `forget`). Blocks nest; the reads are dropped when the outermost
-        ends, since another client (the agent) may act on the phone between blocks."""
+        ends. Another client (the agent, through the bridge) acting on the phone is invisible
+        here: whoever holds a block while one may act must `forget` afterwards."""
         outermost = self._kept is None
         if outermost:
             self._kept = {}

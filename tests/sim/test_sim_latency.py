@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import wda
@@ -81,3 +82,9 @@ def test_phoneshell_sim_says_its_latency() -> None:
     finally:
         child.terminate()
         child.communicate(timeout=10)
+
+
+def test_the_docs_show_every_figure_with_its_source() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "simulator.md").read_text()
+    for row in IPHONE:
+        assert f"| `{row.method} {row.pattern}` | {row.seconds:g} | {row.source} |" in docs, row
