@@ -1,148 +1,254 @@
-"""Time the suite on simulated iPhones, count what it asks of the phone, and what the sandbox costs.
+"""Measure what the harness costs on a real phone, and what several simulated phones buy.
 
-    python scripts/bench_run.py [--paths environments] [--phones 1 4]
-    python scripts/bench_run.py --requests       # requests per logged action, rig checks
-    python scripts/bench_run.py --sandbox-cost   # what bubblewrap adds to starting an agent
+Costs (the default): runs the tasks on one simulated iPhone in this process, as slow as a real
+one (`--latency iphone`), with the reference finishes. Every request is counted twice: where it
+reaches the phone (the simulator's tally, under the attempt's phase) and where it reaches the
+bridge (from the harness or the agent), so the bridge's own reads are the difference. It prints,
+per attempt: requests and modelled seconds (the latency table's price of each request) by
+phase, split into the agent's own and the harness's; the agent's share of the modelled time
+and of the wall time; requests by phase and route; and the reads that repeated the one before
+with nothing in between that could have changed it.
 
-The default times the whole suite with the reference finishes on one simulated iPhone and on
-four, and prints both wall times, the ratio, and the outcome counts (every attempt should pass).
+Pairs (`--pairs N`): runs the suite N times on `sim:1` and on `sim:M` (`--phones M`, default
+the `sim:auto` choice), alternately, so both see the same machine load, and prints the wall
+time of each and each pair's ratio.
 
-`--requests` plays the suite attempt by attempt on one simulated iPhone through a bridge and
-counts, from the simulator's own request counts: what the bridge itself reads per logged action
-(target: at most one on average), everything the phone is asked per logged action, and, with the
-null agent (every attempt fails), what the rig check after a failure costs.
-
-`--sandbox-cost` measures starting a program under bubblewrap against starting it plainly, and a
-minimal command agent's attempts with `--sandbox bwrap` against `--sandbox none` (target: under
-100 ms an attempt).
+    python scripts/bench_run.py [--latency iphone|none] [--agent solution] [--task GLOB]
+    python scripts/bench_run.py --pairs 3 [--phones 2] [--latency none]
 """
 
 from __future__ import annotations
 
 import argparse
-import shlex
+import secrets
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
-from phoneshell.agents import AgentContext, make_agent
-from phoneshell.agents.sandbox import Sandbox, choose
-from phoneshell.audit import actions, read_audit
-from phoneshell.runner import AttemptPlan, RunOptions, open_rig, run_attempt, run_suite
+from bridge import BridgeServer
+from bridge.access import Actor
+from bridge.custody import Custody
+from bridge.upstream import Reply
+from phoneshell.agents import make_agent
+from phoneshell.audit import read_audit
+from phoneshell.device import Phone
+from phoneshell.phones.resolve import resolve_devices
+from phoneshell.records import ResultRow
+from phoneshell.runner import AttemptPlan, Rig, RunOptions, run_attempt, run_suite
+from phoneshell.runner.selection import select_tasks
 from phoneshell.sim import SimServer
-from phoneshell.tasks import load_tasks
+from phoneshell.sim.latency import RouteCount, route_of
+from phoneshell.tasks import Task, load_tasks
+
+PHASES = ("setup", "probe", "agent", "check", "rig check", "teardown")
 
 
-def wall_times(paths: list[str], phones: list[int]) -> None:
-    timings: dict[int, float] = {}
-    with tempfile.TemporaryDirectory() as runs:
-        for count in phones:
-            started = time.perf_counter()
-            summary = run_suite(RunOptions(tuple(paths), device=f"sim:{count}",
-                                           runs_dir=Path(runs)), progress=lambda line: None)
-            timings[count] = time.perf_counter() - started
-            counts = summary.counts()
-            print(f"sim:{count}: {timings[count]:6.1f} s for {len(summary.rows)} attempts "
-                  f"({counts['passed']} passed, {counts['failed']} failed, "
-                  f"{counts['skipped']} skipped)", flush=True)
-    first, *rest = phones
-    for count in rest:
-        print(f"sim:{first} / sim:{count} wall time ratio: {timings[first] / timings[count]:.2f}")
+@dataclass
+class Phases:
+    """Which phase the attempt is in, as the runner tells the rig, and the wall time of each."""
+
+    label: str = "setup"
+    since: float = field(default_factory=time.perf_counter)
+    wall_s: Counter[str] = field(default_factory=Counter)
+    checked: bool = False
+    bridge: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    """Requests the bridge received (from the harness or the agent) by phase and route."""
+    sim: SimServer | None = None
+
+    def enter(self, phase: str) -> None:
+        """Move to `phase`; a second `check` in one attempt is the rig check after a failure."""
+        label = "rig check" if phase == "check" and self.checked else phase
+        self.checked = self.checked or phase == "check"
+        now = time.perf_counter()
+        self.wall_s[self.label] += now - self.since
+        self.label, self.since = label, now
+        if self.sim is not None:
+            self.sim.latency.tally.phase = label
+
+    def new_attempt(self) -> None:
+        """The runner's rig check before setup belongs to the setup of the next attempt."""
+        self.checked = False
+        self.enter("setup")
 
 
-def requests(paths: list[str], agent_spec: str) -> None:
-    """Play every task once and count what the phone was asked."""
-    tasks = load_tasks(paths).tasks
-    outcomes: Counter[str] = Counter()
-    with tempfile.TemporaryDirectory() as runs, SimServer() as sim, \
-            open_rig(sim.url, Path(runs), "sim", private=True) as rig:
+class CountingBridge(BridgeServer):
+    """The bridge, counting each request it receives under the current phase."""
+
+    phases: Phases
+
+    def handle(self, method: str, path: str, body: bytes, headers: dict[str, str],
+               control_token: str | None = None, actor: Actor = "harness",
+               granted: object = None) -> Reply:
+        url = urlsplit(path)
+        if not url.path.startswith("/phoneshell/"):
+            route, _ = route_of(method, url.path, dict(parse_qsl(url.query)))
+            self.phases.bridge[self.phases.label][route] += 1
+        return super().handle(method, path, body, headers, control_token, actor, granted)
+
+
+@dataclass(frozen=True)
+class PhasedRig(Rig):
+    """The runner's rig, telling the counters which phase the attempt is in."""
+
+    phases: Phases = field(default_factory=Phases)
+
+    def enter(self, run_id: str, task_id: str, attempt: int, phase: str) -> None:
+        super().enter(run_id, task_id, attempt, phase)
+        self.phases.enter(phase)
+
+
+def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: float,
+                  repeat: int) -> None:
+    """Run every task `repeat` times on one simulator and print what it cost."""
+    phases = Phases()
+    rows: list[ResultRow] = []
+    with tempfile.TemporaryDirectory() as runs, SimServer(latency=latency) as sim, \
+            CountingBridge(sim.url, runs_dir=Path(runs), token=secrets.token_urlsafe(24),
+                           control_token=secrets.token_urlsafe(24),
+                           custody=Custody(screens_static=True)) as bridge:
+        phases.sim, bridge.phases = sim, phases
+        rig = PhasedRig(bridge, Phone(bridge.url, effect_timeout_s=effect_s), phases)
         agent = make_agent(agent_spec)
-        before = sim.request_counts()
-        for n, task in enumerate(tasks, start=1):
-            plan = AttemptPlan("B", Path(runs) / "B", task, n)
-            outcomes[run_attempt(plan, rig, agent).row.outcome] += 1
-        after = sim.request_counts()
-        log = read_audit(Path(runs) / "B" / "audit.jsonl").records
-    grew = Counter({k: after[k] - before.get(k, 0) for k in after})
-    logged = len(actions(log))
-    own = rig.bridge.recorder.own_reads
-    agent_logged = sum(1 for a in actions(log) if a.phase == "agent")
-    failed = outcomes["failed"]
-    # Each attempt reads the lock once before setup; the check after a failure reads it again
-    # (and probes input only when the attempt's log cannot vouch for it).
-    rechecks = grew["GET /wda/locked"] - len(tasks)
-    print(f"{agent_spec}: {len(tasks)} attempts ({dict(outcomes)}), {logged} logged actions "
-          f"({agent_logged} the agent's)")
-    print(f"  the bridge's own reads: {own} = {own / logged:.2f} per logged action")
-    print(f"  the phone was asked {grew['total']} requests = "
-          f"{grew['total'] / logged:.2f} per logged action, of which:")
-    for route, count in grew.most_common(8):
-        if route != "total":
-            print(f"    {count:6}  {route}")
-    print(f"  {failed} failed attempt(s) re-read the lock {rechecks} time(s) to check the rig; "
-          f"{grew['total'] / len(tasks):.1f} requests an attempt in all")
-
-
-def spawn_ms(argv: list[str], count: int) -> float:
-    samples = []
-    for _ in range(count):
+        installed = frozenset(str(b) for b in sim.state()["installed"])  # type: ignore[union-attr]
+        sim.latency.tally.take()
         started = time.perf_counter()
-        subprocess.run(argv, check=True)
-        samples.append((time.perf_counter() - started) * 1000)
-    return statistics.median(samples)
+        with rig.phone.keeping_reads():  # as a run's worker keeps them between agents
+            for n in range(1, repeat + 1):
+                for task in tasks:
+                    phases.new_attempt()
+                    plan = AttemptPlan("bench", Path(runs) / "bench", task, n, installed,
+                                       "sim-1")
+                    rows.append(run_attempt(plan, rig, agent).row)
+        phases.enter("setup")
+        wall_s = time.perf_counter() - started
+        tally = sim.latency.tally.take()
+        # Logged actions by phase (the rig check logs under `check`: it is counted there).
+        log = read_audit(Path(runs) / "bench" / "audit.jsonl").records
+        actions = Counter(e.phase for e in log if e.stage == "intent")
+    report_costs(rows, tally, phases, wall_s, latency, actions)
 
 
-def sandbox_cost(paths: list[str], count: int) -> None:
-    """Starting a program in bubblewrap, and a minimal command agent's turn, with and without.
+def _totals(counts: dict[str, RouteCount]) -> tuple[int, float, int]:
+    return (sum(c.count for c in counts.values()), sum(c.seconds for c in counts.values()),
+            sum(c.repeats for c in counts.values()))
 
-    The turns alternate, and medians are taken, so a busy machine weighs on both alike.
-    """
-    bwrap = choose("bwrap")
-    with tempfile.TemporaryDirectory() as scratch:
-        boxed = bwrap.wrap(["/bin/true"], "true", Path(scratch), Path.cwd())
-        plain, inside = spawn_ms(["/bin/true"], count), spawn_ms(boxed, count)
-    print(f"start /bin/true: {plain:.1f} ms plain, {inside:.1f} ms in bubblewrap "
-          f"(+{inside - plain:.1f} ms, median of {count})")
-    claim = '{"status": "gave_up", "summary": "measuring"}'
-    agent = make_agent(f"command:echo {shlex.quote(claim)}")
-    task = load_tasks(paths).tasks[0]
-    turns: dict[str, list[float]] = {"none": [], "bwrap": []}
-    with tempfile.TemporaryDirectory() as folder:
-        for n in range(count):
-            for sandbox in (Sandbox("none", "measuring"), bwrap):
-                context = AgentContext(task, task.instruction, "http://127.0.0.1:9", 1, 30.0,
-                                       Path(folder) / str(n) / sandbox.kind, sandbox)
+
+def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
+                 phases: Phases, wall_s: float, latency: str, actions: Counter[str]) -> None:
+    """Print the per-attempt figures (see the module docstring)."""
+    n = max(1, len(rows))
+    outcomes = Counter(r.outcome for r in rows)
+    print(f"{len(rows)} attempts ({outcomes['passed']} passed, {outcomes['failed']} failed, "
+          f"{outcomes['skipped']} skipped); latency {latency}; wall {wall_s:.1f} s "
+          f"({wall_s / n:.2f} s an attempt)")
+    print(f"\n{'phase':<11}{'requests':>10}{'bridge':>8}{'modelled s':>12}{'bridge s':>10}"
+          f"{'wall s':>9}{'repeats':>9}   (per attempt)")
+    agent_s = harness_s = 0.0
+    agent_n = harness_n = 0
+    for phase in PHASES:
+        counts = tally.get(phase, {})
+        total, seconds, repeats = _totals(counts)
+        received = phases.bridge.get(phase, Counter())
+        own = sum(received.values())
+        added = {r: c for r, c in counts.items() if c.count > received.get(r, 0)}
+        bridge_n = total - own
+        bridge_s = sum(c.seconds * (c.count - received.get(r, 0)) / c.count
+                       for r, c in added.items())
+        print(f"{phase:<11}{total / n:>10.1f}{bridge_n / n:>8.1f}{seconds / n:>12.2f}"
+              f"{bridge_s / n:>10.2f}{phases.wall_s[phase] / n:>9.2f}{repeats / n:>9.1f}")
+        if phase == "agent":
+            agent_n, agent_s = own, seconds - bridge_s
+            harness_n, harness_s = harness_n + bridge_n, harness_s + bridge_s
+        else:
+            harness_n, harness_s = harness_n + total, harness_s + seconds
+    print(f"\nagent's own requests: {agent_n / n:.1f} an attempt, {agent_s / n:.2f} s modelled")
+    print(f"harness requests:     {harness_n / n:.1f} an attempt, {harness_s / n:.2f} s modelled"
+          f" (the bridge's reads in the agent phase included)")
+    total_s = agent_s + harness_s
+    print(f"agent's share of the modelled time: {agent_s / total_s:.0%}" if total_s else "")
+    if latency != "none":
+        agent_wall = phases.wall_s["agent"] - sum(
+            c.seconds * (c.count - phases.bridge["agent"].get(r, 0)) / c.count
+            for r, c in tally.get("agent", {}).items())
+        print(f"agent's share of the wall time:     {agent_wall / wall_s:.0%} (the agent "
+              "phase's wall time less the bridge's modelled reads)")
+    added = {p: _totals(tally.get(p, {}))[0] - sum(phases.bridge.get(p, Counter()).values())
+             for p in PHASES}
+    for label, which in (("agent", ("agent",)), ("all phases", PHASES)):
+        logged = sum(actions[p] for p in which)
+        extra = sum(added[p] for p in which)
+        if logged:
+            print(f"bridge round trips per logged action, {label}: {extra / logged:.2f} "
+                  f"({extra} over {logged} actions)")
+    _routes(tally, phases, n)
+    failed = [r for r in rows if not r.passed]
+    for row in failed[:10]:
+        print(f"  {row.outcome}: {row.task_id}/{row.attempt}: "
+              f"{row.skip_reason or '; '.join(c.detail for c in row.checks if not c.passed)}")
+
+
+def _routes(tally: dict[str, dict[str, RouteCount]], phases: Phases, n: int) -> None:
+    print("\nrequests per attempt by phase and route (bridge: of them, the bridge's own)")
+    for phase in PHASES:
+        counts = tally.get(phase, {})
+        if not counts:
+            continue
+        print(f"  {phase}")
+        received = phases.bridge.get(phase, Counter())
+        for route, c in sorted(counts.items(), key=lambda kv: -kv[1].seconds):
+            own = c.count - received.get(route, 0)
+            extra = f"  bridge {own / n:.2f}" if own else ""
+            print(f"    {c.count / n:7.2f}  {c.seconds / n:6.2f} s  {route}{extra}"
+                  + (f"  repeats {c.repeats / n:.2f}" if c.repeats else ""))
+
+
+def measure_pairs(paths: Iterable[str], globs: tuple[str, ...], pairs: int, phones: int,
+                  latency: str) -> None:
+    """Wall time of the suite on sim:1 and sim:`phones`, alternately, `pairs` times."""
+    ratios = []
+    with tempfile.TemporaryDirectory() as runs:
+        for i in range(pairs):
+            times = {}
+            for count in (1, phones) if i % 2 == 0 else (phones, 1):
                 started = time.perf_counter()
-                agent.run(context)
-                turns[sandbox.kind].append((time.perf_counter() - started) * 1000)
-    none, boxed_ms = statistics.median(turns["none"]), statistics.median(turns["bwrap"])
-    print(f"a minimal command agent's turn: {none:.0f} ms unconfined, {boxed_ms:.0f} ms "
-          f"sandboxed: the sandbox adds {boxed_ms - none:.0f} ms an attempt (target < 100 ms; "
-          f"median of {count} each)")
+                summary = run_suite(RunOptions(tuple(paths), device=f"sim:{count}",
+                                               latency=latency, task_globs=globs,
+                                               runs_dir=Path(runs)), progress=lambda _: None)
+                times[count] = time.perf_counter() - started
+                c = summary.counts()
+                print(f"pair {i + 1}: sim:{count} {times[count]:6.1f} s ({c['passed']} passed, "
+                      f"{c['failed']} failed, {c['skipped']} skipped)", flush=True)
+            ratios.append(times[1] / times[phones])
+            print(f"pair {i + 1}: sim:1 / sim:{phones} = {ratios[-1]:.2f}", flush=True)
+    print(f"speed-up of sim:{phones} over sim:1: median {statistics.median(ratios):.2f} "
+          f"(pairs: {', '.join(f'{r:.2f}' for r in ratios)})")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--paths", nargs="+", default=["environments"])
-    parser.add_argument("--phones", type=int, nargs="+", default=[1, 4])
-    parser.add_argument("--requests", action="store_true",
-                        help="count requests per logged action (solution, then null agent)")
-    parser.add_argument("--sandbox-cost", action="store_true",
-                        help="what bubblewrap adds to starting an agent")
-    parser.add_argument("--count", type=int, default=20, help="samples for --sandbox-cost")
+    parser.add_argument("--task", dest="tasks", action="append", default=[], metavar="GLOB")
+    parser.add_argument("--agent", default="solution")
+    parser.add_argument("--latency", choices=("iphone", "none"), default="iphone")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--effect-s", type=float, default=5.0,
+                        help="how long a step's effect may take (a real phone's: 5 s)")
+    parser.add_argument("--pairs", type=int, default=0,
+                        help="instead: this many interleaved pairs of sim:1 and sim:M runs")
+    parser.add_argument("--phones", type=int, default=0, help="M for --pairs (default: auto)")
     args = parser.parse_args()
-    if args.requests:
-        requests(args.paths, "solution")
-        requests(args.paths, "null")
-    elif args.sandbox_cost:
-        sandbox_cost(args.paths, args.count)
-    else:
-        wall_times(args.paths, args.phones)
+    if args.pairs:
+        phones = args.phones or len(resolve_devices("sim:auto"))
+        measure_pairs(args.paths, tuple(args.tasks), args.pairs, phones, args.latency)
+        return
+    tasks = select_tasks(load_tasks(args.paths).tasks, args.tasks)
+    measure_costs(tasks, args.agent, args.latency, args.effect_s, args.repeat)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

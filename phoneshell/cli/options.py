@@ -6,14 +6,27 @@ import argparse
 import sys
 from collections.abc import Callable
 
-DEVICE_HELP = ("`sim` (a simulated iPhone started here), `sim:N` (N of them, work shared out), "
+DEVICE_HELP = ("`sim` (a simulated iPhone started here), `sim:N` (N of them, work shared out; "
+               "`sim:auto`: two a core), "
                "a WDA URL, a USB phone's udid, or `all` connected phones")
 
 
 def add_device_option(parser: argparse.ArgumentParser, default: str = "sim") -> None:
     """Add `--device`, the same for every command that drives phones."""
-    parser.add_argument("--device", metavar="sim|sim:N|URL|UDID|all",
+    parser.add_argument("--device", metavar="sim|sim:N|sim:auto|URL|UDID|all",
                         help=f"{DEVICE_HELP}; default: {default}")
+
+
+LATENCIES = ("none", "iphone")
+"""The simulator's latency profiles (`phoneshell.sim.latency`), named here so that building
+the parser does not import the simulator."""
+
+
+def add_latency_option(parser: argparse.ArgumentParser) -> None:
+    """Add `--latency`, which slows simulated iPhones to a real phone's pace."""
+    parser.add_argument("--latency", choices=LATENCIES, default="none",
+                        help="with --device sim or sim:N: answer each WDA route as slowly as "
+                             "a real iPhone does (docs/simulator.md#latency)")
 
 
 def progress_printer(to_stderr: bool) -> Callable[[str], None]:

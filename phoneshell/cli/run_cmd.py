@@ -9,7 +9,7 @@ from typing import Any
 
 from phoneshell.agents import AGENTS
 from phoneshell.agents.sandbox import CHOICES
-from phoneshell.cli.options import add_device_option, progress_printer
+from phoneshell.cli.options import add_device_option, add_latency_option, progress_printer
 from phoneshell.records import plain
 from phoneshell.runner import RunOptions, run_suite
 from phoneshell.runner.lines import report_command, summary_lines
@@ -47,6 +47,7 @@ def add_parsers(commands: Any) -> None:
     p.add_argument("paths", nargs="*", default=default_task_paths(), metavar="PATH",
                    help=PATHS_HELP)
     add_device_option(p)
+    add_latency_option(p)
     p.add_argument("--agent", default="solution", metavar="NAME[:ARG]",
                    help="the agent to run (listed below; default: solution)")
     p.add_argument("--task", dest="tasks", action="append", default=[], metavar="GLOB",
@@ -75,6 +76,7 @@ def run_run(args: argparse.Namespace) -> int:
     as_json = args.format == "json"
     progress = progress_printer(as_json)
     options = RunOptions(tuple(args.paths), agent=args.agent, device=args.device,
+                         latency=args.latency,
                          task_globs=tuple(args.tasks), runs_dir=args.runs,
                          run_id=args.resume or args.run_id, repeat=args.repeat,
                          resume=bool(args.resume), sandbox=args.sandbox)

@@ -7,11 +7,13 @@ solution agent) and for capture. Reads never create a WDA session.
 # Every module that registers a step executor or a probe reader, listed: importing the device
 # layer fills both registries whatever else is imported (tests keep them in step with the task
 # vocabularies, `tasks.STEPS` and `tasks.PROBES`).
-from phoneshell.device import alarms, notes, pickers, probes, steps  # noqa: F401
+from phoneshell.device import alarms, cleanup, notes, pickers, probes, steps  # noqa: F401
 from phoneshell.device.capture import capture_evidence, needs_of
+from phoneshell.device.cleanup import Readings, cleanup_counts, with_counts
 from phoneshell.device.phone import SPRINGBOARD, Phone
 from phoneshell.device.probes import READERS, ProbeError, run_probe
 from phoneshell.device.steps import EXECUTORS, run_step, run_steps
 
-__all__ = ["EXECUTORS", "READERS", "SPRINGBOARD", "Phone", "ProbeError", "capture_evidence",
-           "needs_of", "run_probe", "run_step", "run_steps"]
+__all__ = ["EXECUTORS", "READERS", "SPRINGBOARD", "Phone", "ProbeError", "Readings",
+           "capture_evidence", "cleanup_counts", "needs_of", "run_probe", "run_step", "run_steps",
+           "with_counts"]

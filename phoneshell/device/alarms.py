@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from phoneshell.device.phone import Phone, wait_until
-from phoneshell.device.steps import executes, screen_signature
+from phoneshell.device.phone import Phone
+from phoneshell.device.steps import executes, run_steps, screen_signature
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
@@ -35,11 +36,13 @@ ALARM_TABS = ("Alarms", "Alarm")
 ALARM_ROW = re.compile(r"^\d{1,2}:\d{2}\s?(AM|PM)\b")
 ARTIFACT = re.compile(r"^\d{1,2}:\d{2}\s?(AM|PM), Alarm$")
 """A row with no name and no repeat. `\\s` also takes iOS's narrow no-break space."""
+LISTS = ("XCUIElementTypeTable", "XCUIElementTypeCollectionView")
 MAX_DELETES = 40
 MAX_SCROLLS = 100
 TRUST_READS = 3
 SWIPE_FROM, SWIPE_TO = 0.55, 0.15
-"""Where the delete swipe starts and ends, as shares of the row's width."""
+"""Where the delete swipe starts and ends, as shares of the row's width (clear of a switch at
+the row's end)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,9 @@ class AlarmList:
     """Where the list starts (below the navigation bar)."""
     bottom: int
     """Where it ends (above the tab bar)."""
+    ends: bool = False
+    """Whether the list's last row is on screen: read off the source, which holds every row
+    the list has loaded, so no drag is needed to find the end (see `_ends_on_screen`)."""
 
     def slots(self) -> list[tuple[str, int]]:
         """(label, y) of each row, top to bottom."""
@@ -134,7 +140,7 @@ def read_alarms(phone: Phone, step: Step) -> AlarmList:
         StepError: Clock is not in front on its Alarms tab, or no read could be trusted.
     """
     for _ in range(TRUST_READS):
-        page = PageSource.parse(phone.source())
+        page = phone.page()
         if page.bundle_id != CLOCK:
             raise _fail(step, f"Clock is not in front ({page.bundle_id or 'unknown'} is)")
         if not _on_alarms(page):
@@ -144,10 +150,28 @@ def read_alarms(phone: Phone, step: Step) -> AlarmList:
             shown = page.on_screen()
             navs = [e.y + e.height for e in shown if e.type == "XCUIElementTypeNavigationBar"]
             bars = [e.y for e in shown if e.type == "XCUIElementTypeTabBar"]
-            return AlarmList(tuple(rows), max(navs, default=110),
-                             min(bars, default=page.height - 83))
+            bottom = min(bars, default=page.height - 83)
+            return AlarmList(tuple(rows), max(navs, default=110), bottom,
+                             _ends_on_screen(page, bottom))
+        phone.forget()  # not to be trusted: read again
     raise _fail(step, f"no trustworthy read of the alarm list in {TRUST_READS} tries (cut off, "
                       "or rows without their switches)")
+
+
+def _ends_on_screen(page: PageSource, bottom: int) -> bool:
+    """Whether the list's last row is whole on screen above `bottom` and inside the list's own
+    frame. A list loads (and its source shows) every row that reaches into its frame, so when
+    the last row in the source ends inside the frame, no row follows it; a last row cut off,
+    hidden, or ending just at the frame's edge leaves the question to a drag."""
+    cells = [e for e in page.elements if e.type == "XCUIElementTypeCell"
+             and ALARM_ROW.match(e.label)]
+    if not cells:
+        return True
+    last = max(cells, key=lambda e: e.y + e.height)
+    frames = [e.y + e.height for e in page.elements if e.type in LISTS
+              and e.y <= last.y and e.y + e.height >= last.y]
+    return (last.visible and last.y + last.height <= bottom
+            and last.y + last.height < max(frames, default=0))
 
 
 def open_alarms(phone: Phone, step: Step) -> None:
@@ -156,19 +180,17 @@ def open_alarms(phone: Phone, step: Step) -> None:
     Raises:
         StepError: Clock did not come to the front, or the tab could not be selected.
     """
-    phone.terminate(CLOCK)
-    phone.launch(CLOCK)
-    if not wait_until(lambda: phone.foreground().bundle_id == CLOCK, phone.effect_timeout_s * 2):
-        raise _fail(step, f"Clock did not come to the front (in front: "
-                          f"{phone.foreground().bundle_id})")
-    page = PageSource.parse(phone.source())
+    try:
+        run_steps(phone, [Step("terminate", CLOCK), Step("launch", CLOCK)])
+    except StepError as exc:
+        raise _fail(step, f"Clock would not restart: {exc.message}") from exc
+    page = phone.page()
     tab = _alarms_tab(page)
     if tab is None:
         raise _fail(step, "Clock shows no Alarms tab")
     if not _on_alarms(page):
         phone.tap(tab.x + tab.width / 2, tab.y + tab.height / 2)
-    if not wait_until(lambda: _on_alarms(PageSource.parse(phone.source())),
-                      phone.effect_timeout_s):
+    if not phone.poll(lambda: _on_alarms(phone.page()), phone.effect_timeout_s):
         raise _fail(step, "tapping Clock's Alarms tab did not select it")
 
 
@@ -190,20 +212,32 @@ def _gap_closed(before: list[tuple[str, int]], gone: int, after: list[tuple[str,
     return False
 
 
-def _delete(phone: Phone, step: Step, row: AlarmRow) -> None:
-    cell = row.cell
+def swipe_to_delete(phone: Phone, step: Step, cell: Element) -> Callable[[], Element | None]:
+    """Swipe a list row left and wait for the Delete button it reveals; return a finder of that
+    button in the row (reading the screen as it stands when called).
+
+    Raises:
+        StepError: no Delete button showed in the row.
+    """
     y = cell.y + cell.height / 2
     phone.drag((cell.x + cell.width * SWIPE_FROM, y), (cell.x + cell.width * SWIPE_TO, y), 0.1)
 
     def delete_button() -> Element | None:
-        page = PageSource.parse(phone.source())
-        return next((e for e in page.on_screen() if e.type == "XCUIElementTypeButton"
+        return next((e for e in phone.page().on_screen() if e.type == "XCUIElementTypeButton"
                      and e.label == "Delete" and cell.y <= e.y + e.height // 2
                      < cell.y + cell.height), None)
 
-    if not wait_until(lambda: delete_button() is not None, phone.effect_timeout_s):
-        raise _fail(step, f"swiping {row.label!r} left did not show its Delete button")
-    # Re-read right before the tap: the row must still be the one that was swiped.
+    if not phone.poll(lambda: delete_button() is not None, phone.effect_timeout_s):
+        raise _fail(step, f"swiping {cell.label!r} left did not show its Delete button")
+    return delete_button
+
+
+def _delete(phone: Phone, step: Step, row: AlarmRow) -> None:
+    cell = row.cell
+    delete_button = swipe_to_delete(phone, step, cell)
+    # Read again right before the tap (the list may still be moving after the swipe): the
+    # row must still be the one that was swiped.
+    phone.forget()
     now = read_alarms(phone, step)
     if (row.label, cell.y) not in now.slots():
         raise _fail(step, f"the list moved while deleting {row.label!r}; nothing was deleted")
@@ -213,7 +247,7 @@ def _delete(phone: Phone, step: Step, row: AlarmRow) -> None:
     before = now.slots()
     gone = before.index((row.label, cell.y))
     phone.tap(button.x + button.width / 2, button.y + button.height / 2)
-    if not wait_until(lambda: _gap_closed(before, gone, read_alarms(phone, step).slots()),
+    if not phone.poll(lambda: _gap_closed(before, gone, read_alarms(phone, step).slots()),
                       phone.effect_timeout_s):
         after = read_alarms(phone, step).slots()
         lost = Counter(label for label, _ in before) - Counter(label for label, _ in after)
@@ -233,7 +267,7 @@ def clean_alarms(phone: Phone, step: Step) -> None:
             _delete(phone, step, row)
             deleted += 1
             continue
-        if scrolls >= MAX_SCROLLS or not view.rows:
+        if scrolls >= MAX_SCROLLS or not view.rows or view.ends:
             return
         # Show the next half screen of the list (less than a screen, so no row that was cut
         # off at the bottom is skipped); a drag that changes nothing means the end.
@@ -248,4 +282,4 @@ def _scroll_on(phone: Phone, view: AlarmList) -> bool:
     x, middle = first.x + first.width * 0.4, (view.top + view.bottom) / 2
     height = view.bottom - view.top
     phone.drag((x, middle + height / 4), (x, middle - height / 4))
-    return wait_until(lambda: screen_signature(phone) != before, 1.0)
+    return phone.poll(lambda: screen_signature(phone) != before, 1.0)

@@ -3,6 +3,9 @@ whatever extra the task's checks declared they need (sources while scrolling, fo
 
 Everything is read through session-free routes. Capture reads; the only thing it does to the
 phone is scroll, and only when a check asked for it, after the final source is safely taken.
+The screen counts as settled when the screenshots taken before and after the source agree: a
+real phone takes as long for a screenshot whatever the screen holds, while a source grows with
+it (1.27 s at depth 25), so settling is waited for on screenshots, not on repeated sources.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import time
 from collections.abc import Iterable
 
 from phoneshell.checks import CHECKS, Check, Need
+from phoneshell.device.input_probe import CHANGED_FRACTION, screen_difference
 from phoneshell.device.phone import Phone, wait_until
 from phoneshell.evidence import Capture, Claim, Evidence
 from phoneshell.records import Flag
@@ -32,19 +36,24 @@ def needs_of(checks: Iterable[Check]) -> tuple[Need, ...]:
     return tuple(found)
 
 
-def read_settled(phone: Phone) -> tuple[str, bool]:
-    """Read the page source until two whole reads in a row agree; return the last read and
-    whether they did. A read WDA cut off never counts as agreeing, so a cut-off source is kept
-    only when no whole one came before the deadline."""
-    reads = [phone.source()]
+def read_settled(phone: Phone) -> tuple[str, bytes, bool]:
+    """Read the page source between two screenshots until the screenshots agree (within the
+    share of the screen a ticking clock may change) and the source is whole; return the last
+    source, the last screenshot and whether they did. A source WDA cut off never counts, so a
+    cut-off source is kept only when no whole one came before the deadline."""
+    shots = [phone.screenshot_png()]
+    sources: list[str] = []
 
     def agreed() -> bool:
-        reads.append(phone.source())
-        return reads[-1] == reads[-2] and PageSource.parse(reads[-1]).complete
+        phone.forget()
+        sources.append(phone.source())
+        shots.append(phone.screenshot_png())
+        return (screen_difference(shots[-2], shots[-1]) <= CHANGED_FRACTION
+                and phone.page().complete)
 
     # As long as a step's effect may take to show: the phone's animations, not ours.
     settled = wait_until(agreed, phone.effect_timeout_s, interval_s=0.1)
-    return reads[-1], settled
+    return sources[-1], shots[-1], settled
 
 
 def _scroll_area(page: PageSource) -> tuple[float, float, float, float] | None:
@@ -62,7 +71,7 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
     A screen with nothing to scroll gets one more read, so the evidence shows the pass was made.
     """
     area = _scroll_area(PageSource.parse(final_xml))
-    if area is None:
+    if area is None:  # the final source, kept: nothing has moved since
         return [Capture("scroll", phone.source(), time.time())]
     x, y, width, height = area
     middle = x + width / 2
@@ -88,14 +97,14 @@ def capture_evidence(phone: Phone, task_id: str, needs: Iterable[Need] = (),
         DeviceError: the phone stopped answering (a rig failure, not the agent's).
     """
     captured_at = time.time()
-    final_xml, settled = read_settled(phone)
-    foreground = phone.foreground()  # after the screen settled: an app switch may be under way
-    captures = [Capture("final", final_xml, time.time())]
-    flags: set[Flag] = set() if settled else {"unsettled"}
-    screenshot = phone.screenshot_png()
-    for need in needs:
-        if need.what == "scroll":
-            captures.extend(scroll_captures(phone, final_xml))
+    with phone.keeping_reads():
+        final_xml, screenshot, settled = read_settled(phone)
+        foreground = phone.foreground()  # after the screen settled: an app switch may be on
+        captures = [Capture("final", final_xml, time.time())]
+        flags: set[Flag] = set() if settled else {"unsettled"}
+        for need in needs:
+            if need.what == "scroll":
+                captures.extend(scroll_captures(phone, final_xml))
     return Evidence(task_id=task_id, captured_at=captured_at, foreground=foreground,
                     captures=tuple(captures), claim=claim, flags=frozenset(flags),
                     screenshot_png=screenshot)

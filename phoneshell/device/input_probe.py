@@ -6,8 +6,11 @@ API:
     probe_input(phone, timeout_s=3.0) -> InputProbe     reached: bool, detail: str
     screen_difference(png_a, png_b) -> float            share of the screen that differs
 
-It presses home, then pages the home screen sideways and back, comparing screenshots. It never
-taps, so it opens, changes and deletes nothing; the phone ends on the home page it started on.
+With an app in front it presses home: the home screen replacing the app is a gesture that
+reached the screen, and nothing more is needed (a press is a HID event, as a touch is, and a
+wedged event system or a locked phone drops both). On the home screen already it pages the home
+screen sideways and back, comparing screenshots. It never taps, so it opens, changes and deletes
+nothing; the phone ends on the home screen, on the page it was on.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ from dataclasses import dataclass
 from PIL import Image, ImageChops
 
 from phoneshell.device.phone import SPRINGBOARD, Phone, wait_until
+from phoneshell.device.steps import is_home_screen
 from phoneshell.errors import DeviceError
-from phoneshell.tree import PageSource
 
 CHANGED_FRACTION = 0.01
 """A swipe counts as seen when more than this share of the screen changed (a clock tick is less)."""
@@ -35,7 +38,8 @@ class InputProbe:
 
 
 def probe_input(phone: Phone, timeout_s: float = 3.0) -> InputProbe:
-    """Go home, swipe sideways and back; input reaches the screen if the screenshot changed.
+    """Press home when an app is in front (the home screen coming up is the proof); on the
+    home screen, swipe sideways and back (a changed screenshot is the proof).
 
     Args:
         phone: the phone, through WDA.
@@ -44,12 +48,23 @@ def probe_input(phone: Phone, timeout_s: float = 3.0) -> InputProbe:
     Raises:
         DeviceError: WDA failed a request (unreachable, no session, a screenshot not a PNG).
     """
-    front = _go_home(phone, timeout_s)
-    if front != SPRINGBOARD:
-        return InputProbe(False, f"input does not reach the screen: home was pressed and "
-                                 f"{front} stayed in front")
-    source = PageSource.parse(phone.source())
-    width, height = source.width or 390, source.height or 844
+    with phone.keeping_reads():
+        if is_home_screen(phone):  # one source: it names the app in front too
+            return _page_sideways(phone, timeout_s)
+        was = phone.foreground().bundle_id
+        front = _go_home(phone, timeout_s)
+        if front != SPRINGBOARD:
+            return InputProbe(False, f"input does not reach the screen: home was pressed and "
+                                     f"{front} stayed in front")
+        if was != SPRINGBOARD:
+            return InputProbe(True, f"pressing home put the home screen in front of {was}")
+        return _page_sideways(phone, timeout_s)
+
+
+def _page_sideways(phone: Phone, timeout_s: float) -> InputProbe:
+    """Swipe the home screen to a neighbouring page and back; input reaches the screen when
+    the screenshot changed."""
+    width, height = phone.screen_size()
     y = height // 2
     left, right = (round(width * 0.1), y), (round(width * 0.9), y)
     before = phone.screenshot_png()
@@ -107,11 +122,11 @@ def _wait_for_change(phone: Phone, before: bytes, timeout_s: float) -> float:
 def _go_home(phone: Phone, timeout_s: float) -> str:
     """Press home (WDA's route, then the hardware button); return the app then in front."""
     phone.home()
-    if wait_until(lambda: phone.foreground().bundle_id == SPRINGBOARD, timeout_s):
+    if phone.poll(lambda: phone.foreground().bundle_id == SPRINGBOARD, timeout_s):
         return SPRINGBOARD
     # /wda/homescreen sometimes does nothing on a real phone; the button press is the fallback.
     phone.press("home")
-    wait_until(lambda: phone.foreground().bundle_id == SPRINGBOARD, timeout_s)
+    phone.poll(lambda: phone.foreground().bundle_id == SPRINGBOARD, timeout_s)
     return phone.foreground().bundle_id
 
 

@@ -13,11 +13,11 @@ second line says "No additional text", as Notes writes it for a note of one line
 
 from __future__ import annotations
 
-from phoneshell.device.phone import Phone, wait_until
+from phoneshell.device.phone import Phone
 from phoneshell.device.steps import executes, run_steps
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
-from phoneshell.tree import Element, PageSource
+from phoneshell.tree import Element
 
 NOTES = "com.apple.mobilenotes"
 MAX_DELETES = 40
@@ -30,7 +30,7 @@ SWIPE_FROM, SWIPE_TO = 0.8, 0.2
 
 def _results(phone: Phone, exact: str = "") -> list[Element]:
     """The result rows, top first; with `exact`, only rows of a note that is just that text."""
-    page = PageSource.parse(phone.source())
+    page = phone.page()
     rows = sorted((e for e in page.on_screen() if e.type == "XCUIElementTypeCell"
                    and e.label.strip().lower() not in NO_RESULTS), key=lambda e: e.y)
     if not exact:
@@ -49,29 +49,28 @@ def _delete_top(phone: Phone, step: Step, rows: list[Element], exact: str) -> No
     found: list[Element] = []
 
     def delete_shown() -> bool:
-        page = PageSource.parse(phone.source())
+        page = phone.page()
         found[:] = [e for e in page.on_screen() if e.type == "XCUIElementTypeButton"
                     and e.label == "Delete"]
         return bool(found)
 
-    if not wait_until(delete_shown, phone.effect_timeout_s):
+    if not phone.poll(delete_shown, phone.effect_timeout_s):
         raise StepError(f"{step.describe()}: swiping the note {top.label!r} showed no Delete")
     phone.tap(found[0].x + found[0].width / 2, found[0].y + found[0].height / 2)
-    if not wait_until(lambda: len(_results(phone, exact)) < len(rows), phone.effect_timeout_s):
+    if not phone.poll(lambda: len(_results(phone, exact)) < len(rows), phone.effect_timeout_s):
         raise StepError(f"{step.describe()}: the note {top.label!r} was not deleted")
 
 
 def _search(phone: Phone, step: Step, text: str) -> None:
     """Type `text` into Notes' search field, found by its type: a note titled "Search" (runs
     leave those too) must not be what gets tapped."""
-    page = PageSource.parse(phone.source())
+    page = phone.page()
     field = next((e for e in page.on_screen() if e.type == "XCUIElementTypeSearchField"), None)
     if field is None:
         raise StepError(f"{step.describe()}: Notes shows no search field; it shows "
                         f"{page.summary()}")
     phone.tap(field.x + field.width / 2, field.y + field.height / 2)
-    if not wait_until(lambda: PageSource.parse(phone.source()).keyboard_up,
-                      phone.effect_timeout_s):
+    if not phone.poll(lambda: phone.page().keyboard_up, phone.effect_timeout_s):
         raise StepError(f"{step.describe()}: tapping Notes' search field brought no keyboard")
     run_steps(phone, [Step("type", text)])
 

@@ -5,23 +5,36 @@ creating a WDA session kills the one before it, and WDA then terminates that ses
 under test when it was created with a bundle id, so a read must never create one. Actions need
 a session; when none exists one is created that adopts the app already in front, without
 relaunching it.
+
+Every read costs a real phone a round trip (a source 160-210 ms), so inside `keeping_reads` a
+read is asked once and reused until something could have changed its answer: any action sent
+(launch, tap, keys...), and any wait (`poll` forgets between its tries, `forget` does it by
+hand). Outside that block every read goes to the phone.
 """
 
 from __future__ import annotations
 
 import base64
+import html
 import json
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import wda
 from wda.usbmux.exceptions import HTTPError as WDAConnectionError
 
 from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable, DeviceUnusable
 from phoneshell.evidence import Foreground
+from phoneshell.tree import PageSource
 from phoneshell.xcui import SPRINGBOARD, flag, short_type, text_inputs
+
+T = TypeVar("T")
+APP_NODE = re.compile(r"<XCUIElementTypeApplication\b([^>]*)>")
+ATTRIBUTE = re.compile(r'(\w+)="([^"]*)"')
 
 
 @dataclass(frozen=True)
@@ -57,6 +70,44 @@ class Phone:
         self.timeout_s = timeout_s
         self.effect_timeout_s = effect_timeout_s
         self._sid: str | None = None
+        self._kept: dict[str, Any] | None = None
+        """Reads kept for reuse (None: not keeping; see `keeping_reads`)."""
+
+    # -- reads asked once -------------------------------------------------------------------
+
+    @contextmanager
+    def keeping_reads(self) -> Iterator[Phone]:
+        """Within this block, ask each read once and reuse it until an action is sent or time
+        is let pass (`poll`, `forget`). Blocks nest; the reads are dropped when the outermost
+        ends. Another client (the agent, through the bridge) acting on the phone is invisible
+        here: whoever holds a block while one may act must `forget` afterwards."""
+        outermost = self._kept is None
+        if outermost:
+            self._kept = {}
+        try:
+            yield self
+        finally:
+            if outermost:
+                self._kept = None
+
+    def forget(self) -> None:
+        """Drop every kept read: the phone may have changed since it was asked."""
+        if self._kept:
+            self._kept.clear()
+
+    def _once(self, key: str, ask: Callable[[], T]) -> T:
+        if self._kept is None:
+            return ask()
+        if key not in self._kept:
+            self._kept[key] = ask()
+        value: T = self._kept[key]
+        return value
+
+    def poll(self, holds: Callable[[], bool], timeout_s: float, interval_s: float = 0.05,
+             ) -> bool:
+        """Ask `holds` until it is true or the deadline passes, reading afresh each time after
+        the first (the first may reuse what was read since the last action)."""
+        return wait_until(holds, timeout_s, interval_s, between=self.forget)
 
     # -- the boundary -----------------------------------------------------------------------
 
@@ -100,8 +151,12 @@ class Phone:
         except _StaleSession as exc:
             raise DeviceError(f"WDA at {self.url} answered {exc} with invalid session id") from exc
 
-    def _session_post(self, path: str, data: dict[str, Any] | None = None) -> Any:
-        """POST under the current session; a stale session is re-resolved once."""
+    def _session_post(self, path: str, data: dict[str, Any] | None = None,
+                      reads: bool = False) -> Any:
+        """POST under the current session; a stale session is re-resolved once. Unless it only
+        `reads`, the request may change the phone, so kept reads are dropped first."""
+        if not reads:
+            self.forget()
         for _ in range(2):
             sid = self._session()
             try:
@@ -153,7 +208,20 @@ class Phone:
         return value if isinstance(value, dict) else {}
 
     def foreground(self) -> Foreground:
-        """The app in front (`/wda/activeAppInfo`)."""
+        """The app in front: named by the application node of a source kept since the last
+        action (WDA reads both off its one active application), else `/wda/activeAppInfo`."""
+        return self.kept_foreground() or self._once("foreground", self._foreground)
+
+    def kept_foreground(self) -> Foreground | None:
+        """The app in front as far as the reads kept since the last action say, asking
+        nothing (None when they do not say)."""
+        kept = self._kept or {}
+        if "foreground" in kept:
+            found: Foreground = kept["foreground"]
+            return found
+        return app_of_source(kept["source"]) if "source" in kept else None
+
+    def _foreground(self) -> Foreground:
         info = self._get("/wda/activeAppInfo")
         if not isinstance(info, dict) or not info.get("bundleId"):
             raise DeviceError(f"WDA at {self.url} gave no foreground app: {info!r}")
@@ -162,6 +230,31 @@ class Phone:
 
     def source(self) -> str:
         """The XML page source."""
+        return self._once("source", self._source)
+
+    def page(self) -> PageSource:
+        """The XML page source, parsed (once per kept read)."""
+        return self._once("page", lambda: PageSource.parse(self.source()))
+
+    def screen_size(self) -> tuple[float, float]:
+        """The screen in points: from a source already read, else `/window/size` (a small
+        read; a source is a big one)."""
+        kept = self._kept or {}
+        if "source" in kept and self.page().width > 0 and self.page().height > 0:
+            return float(self.page().width), float(self.page().height)
+        return self._once("size", self._window_size)
+
+    def _window_size(self) -> tuple[float, float]:
+        value = self._get("/window/size")
+        try:
+            width, height = float(value["width"]), float(value["height"])
+        except (TypeError, KeyError, ValueError) as exc:
+            raise DeviceError(f"WDA at {self.url} sent no screen size: {value!r}") from exc
+        if width <= 0 or height <= 0:
+            raise DeviceError(f"WDA at {self.url} sent an empty screen size: {value!r}")
+        return width, height
+
+    def _source(self) -> str:
         value = self._get("/source?format=xml")
         if not isinstance(value, str):
             raise DeviceError(f"WDA at {self.url} sent a page source that is not text")
@@ -169,6 +262,9 @@ class Phone:
 
     def fields(self) -> list[TextInput]:
         """Text inputs in the JSON page source, with which one has focus."""
+        return self._once("fields", self._fields)
+
+    def _fields(self) -> list[TextInput]:
         tree = self._get("/source?format=json")
         return [TextInput(short_type(str(node.get("type", ""))), str(node.get("label") or ""),
                           str(node.get("name") or ""), str(node.get("value") or ""),
@@ -198,8 +294,9 @@ class Phone:
         self._post("/wda/unlock")
 
     def app_state(self, bundle_id: str) -> int:
-        """XCUIApplicationState: 1 not running, 3 background, 4 foreground."""
-        return int(self._session_post("/wda/apps/state", {"bundleId": bundle_id}) or 0)
+        """XCUIApplicationState: 1 not running, 2 suspended, 3 background, 4 foreground."""
+        return self._once(f"state {bundle_id}", lambda: int(self._session_post(
+            "/wda/apps/state", {"bundleId": bundle_id}, reads=True) or 0))
 
     # -- actions (session) --------------------------------------------------------------------
 
@@ -215,6 +312,7 @@ class Phone:
 
     def home(self) -> None:
         """Press home through WDA's session-free home route."""
+        self.forget()
         self._post("/wda/homescreen")
 
     def press(self, button: str) -> None:
@@ -246,6 +344,18 @@ class Phone:
         self._session_post("/url", {"url": url})
 
 
+def app_of_source(xml: str) -> Foreground | None:
+    """The app an XML source's application node names (None when it names none)."""
+    node = APP_NODE.search(xml, 0, 4000)
+    attributes = dict(ATTRIBUTE.findall(node.group(1))) if node else {}
+    bundle = html.unescape(attributes.get("bundleId", ""))
+    if not bundle:
+        return None
+    pid = attributes.get("processId", "")
+    return Foreground(bundle_id=bundle, name=html.unescape(attributes.get("name", "")),
+                      pid=int(pid) if pid.isdigit() else 0)
+
+
 def _gateway_message(exc: Exception) -> str:
     """The message inside a 502 reply's WDA-shaped body, or the body itself."""
     body = exc.args[1] if len(exc.args) > 1 else ""
@@ -264,8 +374,9 @@ def _wda_message(exc: Exception) -> str:
 
 
 def wait_until(predicate: Callable[[], bool], timeout_s: float, interval_s: float = 0.05,
-               ) -> bool:
-    """Poll `predicate` until it holds or the deadline passes; return whether it held."""
+               between: Callable[[], None] | None = None) -> bool:
+    """Poll `predicate` until it holds or the deadline passes; return whether it held.
+    `between` runs after each pause, before the next try."""
     deadline = time.monotonic() + timeout_s
     while True:
         if predicate():
@@ -273,6 +384,8 @@ def wait_until(predicate: Callable[[], bool], timeout_s: float, interval_s: floa
         if time.monotonic() >= deadline:
             return False
         time.sleep(interval_s)
+        if between is not None:
+            between()
 
 
 __all__ = ["Phone", "SPRINGBOARD", "TextInput", "wait_until"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from phoneshell.device.phone import Phone, wait_until
+from phoneshell.device.phone import Phone
 from phoneshell.device.steps import executes
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
@@ -85,7 +85,7 @@ def choose_wheel(read: WheelRead, spec: str, step: Step) -> int:
 
 def _turned(phone: Phone, index: int, count: int, step: Step, was: str) -> bool:
     """Whether the wheel leaves `was` within half the effect timeout (a real one animates)."""
-    return wait_until(lambda: _value(phone, index, count, step)[1] != was,
+    return phone.poll(lambda: _value(phone, index, count, step)[1] != was,
                       phone.effect_timeout_s / 2, interval_s=0.1)
 
 

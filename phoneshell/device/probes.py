@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 
 from phoneshell.device.alarms import open_alarms, read_alarms
-from phoneshell.device.phone import Phone, wait_until
+from phoneshell.device.phone import Phone
 from phoneshell.device.steps import run_steps, screen_signature, scroll_points
 from phoneshell.errors import RIG_DOWN, DeviceError, PhoneshellError, StepError
 from phoneshell.registry import Registry
@@ -52,28 +52,41 @@ def run_probe(phone: Phone, name: str, arg: str) -> int | str:
     """
     read = READERS.lookup(name)
     try:
-        return read(phone, arg)
+        with phone.keeping_reads():
+            return read(phone, arg)
     except RIG_DOWN:
         raise  # the rig, not the probe: the caller stops
     except (StepError, DeviceError) as exc:
         raise ProbeError(f"probe {name}({arg!r}): {exc.message}") from exc
 
 
-def _fresh(phone: Phone, bundle_id: str, *steps: Step) -> PageSource:
+def fresh_app(phone: Phone, bundle_id: str, *steps: Step) -> PageSource:
     """Start an app from scratch, run steps in it, and return the screen."""
     run_steps(phone, [Step("terminate", bundle_id), Step("launch", bundle_id), *steps])
-    return PageSource.parse(phone.source())
+    return phone.page()
 
 
-def _done(phone: Phone, bundle_id: str) -> None:
+def stop_app(phone: Phone, bundle_id: str) -> None:
     run_steps(phone, [Step("terminate", bundle_id)])
 
 
 NO_RESULTS = ("no results", "no matches")
 
 
-def _rows(page: PageSource, matches: Callable[[str], bool], cells_only: bool = False,
-          ) -> list[Element]:
+def titled(title: str) -> Callable[[str], bool]:
+    """Whether a result row's label is `title`, ignoring case and outer spaces."""
+    want = title.strip().lower()
+    return lambda label: label.strip().lower() == want
+
+
+def any_note(label: str) -> bool:
+    """Every row of Notes' search: it matches title and text alike, so each result contains
+    what was searched for."""
+    return bool(label.strip())
+
+
+def result_rows(page: PageSource, matches: Callable[[str], bool], cells_only: bool = False,
+                ) -> list[Element]:
     """Result rows whose label matches: cells, or, in lists without cells (Reminders), the
     titles themselves. A cell and the title text inside it count once."""
     shown = [e for e in page.on_screen() if e.label.strip().lower() not in NO_RESULTS]
@@ -91,18 +104,16 @@ def _counted(page: PageSource, rows: list[Element], what: str) -> int:
     return len(rows)
 
 
-def _searched(phone: Phone, bundle_id: str, text: str) -> PageSource:
+def searched(phone: Phone, bundle_id: str, text: str) -> PageSource:
     """The results of an app's own search field for `text`, from a fresh start."""
-    return _fresh(phone, bundle_id, Step("tap", "Search"), Step("type", text))
+    return fresh_app(phone, bundle_id, Step("tap", "Search"), Step("type", text))
 
 
 def _count_titled(phone: Phone, bundle_id: str, title: str, what: str) -> int:
     """Search results whose title is `title`, ignoring case (up to one screen of them)."""
-    page = _searched(phone, bundle_id, title)
-    want = title.strip().lower()
-    count = _counted(page, _rows(page, lambda label: label.strip().lower() == want),
-                     f"{what} titled {title!r}")
-    _done(phone, bundle_id)
+    page = searched(phone, bundle_id, title)
+    count = _counted(page, result_rows(page, titled(title)), f"{what} titled {title!r}")
+    stop_app(phone, bundle_id)
     return count
 
 
@@ -117,11 +128,9 @@ def notes_titled(phone: Phone, arg: str) -> int:
 def notes_containing(phone: Phone, arg: str) -> int:
     """Notes whose title or text contains `arg`: every row Notes' own search finds for it (up to
     one screen of them)."""
-    page = _searched(phone, NOTES, arg)
-    # Notes' search matches title and text alike: every result row is a note containing `arg`
-    count = _counted(page, _rows(page, lambda label: bool(label.strip()), cells_only=True),
-                     f"notes with {arg!r}")
-    _done(phone, NOTES)
+    page = searched(phone, NOTES, arg)
+    count = _counted(page, result_rows(page, any_note, cells_only=True), f"notes with {arg!r}")
+    stop_app(phone, NOTES)
     return count
 
 
@@ -129,7 +138,7 @@ def notes_containing(phone: Phone, arg: str) -> int:
 def newest_note(phone: Phone, arg: str) -> str:
     """The text of the note at the top of Notes' list (the one edited last: Notes sorts by date
     edited), read from its text view after opening it."""
-    page = _fresh(phone, NOTES)
+    page = fresh_app(phone, NOTES)
     cells = [e for e in page.on_screen() if e.type == "XCUIElementTypeCell"
              and e.label.strip().lower() not in NO_RESULTS]
     if not cells:
@@ -139,14 +148,14 @@ def newest_note(phone: Phone, arg: str) -> str:
     opened: list[PageSource] = []
 
     def note_open() -> bool:
-        opened[:] = [PageSource.parse(phone.source())]
+        opened[:] = [phone.page()]
         return any(e.type == "XCUIElementTypeTextView" for e in opened[0].on_screen())
 
-    if not wait_until(note_open, phone.effect_timeout_s):
+    if not phone.poll(note_open, phone.effect_timeout_s):
         raise ProbeError(f"the note {top.label!r} did not open; Notes shows "
                          f"{opened[0].summary() if opened else 'nothing'}")
     view = next(e for e in opened[0].on_screen() if e.type == "XCUIElementTypeTextView")
-    _done(phone, NOTES)
+    stop_app(phone, NOTES)
     return view.value
 
 
@@ -161,11 +170,21 @@ def reminders_titled(phone: Phone, arg: str) -> int:
 def safari_tabs(phone: Phone, arg: str) -> int:
     """Open Safari tabs (not private ones): the number the tab overview's "N Tabs" button
     shows."""
-    page = _fresh(phone, SAFARI, Step("tap", "Tabs"))
+    page = fresh_app(phone, SAFARI, Step("tap", "Tabs"))
+    count = tab_count(page)
+    stop_app(phone, SAFARI)
+    return count
+
+
+def tab_count(page: PageSource) -> int:
+    """The number Safari's tab overview shows ("27 Tabs").
+
+    Raises:
+        ProbeError: the screen shows no tab count.
+    """
     for element in page.on_screen():
         match = re.fullmatch(r"(\d+) Tabs?", element.label.strip())
         if match:
-            _done(phone, SAFARI)
             return int(match.group(1))
     raise ProbeError(f"Safari's tab overview shows no tab count; it shows {page.summary()}")
 
@@ -175,7 +194,7 @@ def _scrolled_down(phone: Phone) -> bool:
     before = screen_signature(phone)
     start, end = scroll_points(phone, "down")
     phone.drag(start, end)
-    return wait_until(lambda: screen_signature(phone) != before, 1.0)
+    return phone.poll(lambda: screen_signature(phone) != before, 1.0)
 
 
 def merge_scrolled(seen: list[str], shown: list[str]) -> list[str]:
@@ -199,14 +218,18 @@ def alarms(phone: Phone, arg: str) -> int:
     them), scrolling through it; with `arg`, only rows whose label contains it."""
     step = Step("probe", "alarms")
     open_alarms(phone, step)
-    seen = [r.label for r in read_alarms(phone, step).rows]
+    view = read_alarms(phone, step)
+    seen = [r.label for r in view.rows]
     for _ in range(SCROLLS):
-        if not _scrolled_down(phone):
-            break  # the list ends: nothing moved
-        seen = merge_scrolled(seen, [r.label for r in read_alarms(phone, step).rows])
+        # The source shows where the list ends; only a list ending just at the screen's edge
+        # is dragged to find out (and then nothing moving means the end).
+        if view.ends or not _scrolled_down(phone):
+            break
+        view = read_alarms(phone, step)
+        seen = merge_scrolled(seen, [r.label for r in view.rows])
     else:
         raise ProbeError(f"the alarm list is longer than {SCROLLS} screens; cannot count it")
-    _done(phone, CLOCK)
+    stop_app(phone, CLOCK)
     return sum(1 for label in seen if arg.lower() in label.lower())
 
 
@@ -224,15 +247,15 @@ def settings_value(phone: Phone, arg: str) -> str:
     """The value of a Settings row, by path: `General > About > Model Number` opens General,
     then About, and reads the row "Model Number" (scrolling down to it if needed)."""
     *pages, row = [part.strip() for part in arg.split(">")]
-    page = _fresh(phone, SETTINGS, *(Step("tap", p) for p in pages))
+    page = fresh_app(phone, SETTINGS, *(Step("tap", p) for p in pages))
     for _ in range(SCROLLS):
         value = _row_value(page, row)
         if value is not None:
-            _done(phone, SETTINGS)
+            stop_app(phone, SETTINGS)
             return value
         start, end = scroll_points(phone, "down")
         phone.drag(start, end)
-        page = PageSource.parse(phone.source())
+        page = phone.page()
     raise ProbeError(f"no row {row!r} under Settings > {' > '.join(pages)}")
 
 
@@ -246,14 +269,14 @@ def _first_match(page: PageSource, pattern: str, what: str) -> str:
 @probe("weather_temperature")
 def weather_temperature(phone: Phone, arg: str) -> str:
     """The current temperature Weather shows for My Location when it opens (e.g. "57°")."""
-    value = _first_match(_fresh(phone, WEATHER), r"^-?\d+°$", "temperature")
-    _done(phone, WEATHER)
+    value = _first_match(fresh_app(phone, WEATHER), r"^-?\d+°$", "temperature")
+    stop_app(phone, WEATHER)
     return value
 
 
 @probe("compass_heading")
 def compass_heading(phone: Phone, arg: str) -> str:
     """The heading Compass shows (e.g. "274° W")."""
-    value = _first_match(_fresh(phone, COMPASS), r"^\d+°\s*(N|NE|E|SE|S|SW|W|NW)$", "heading")
-    _done(phone, COMPASS)
+    value = _first_match(fresh_app(phone, COMPASS), r"^\d+°\s*(N|NE|E|SE|S|SW|W|NW)$", "heading")
+    stop_app(phone, COMPASS)
     return value

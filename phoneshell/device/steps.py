@@ -4,6 +4,11 @@ WDA answers 200 to a tap on a locked phone, to a launch that left the app in the
 to keys that went nowhere, so no step trusts its reply: a launch is confirmed by the foreground
 app, a tap by a change on screen, typing by reading the field back. A step that does not take
 effect raises `StepError` naming the step and where it was written.
+
+Each read costs a real phone a round trip, so steps keep their reads (`Phone.keeping_reads`):
+the source a tap was aimed by is the one its change is judged against, a list of steps reuses
+what the step before read, and a step whose effect already holds (`terminate` of an app that
+is not running, `home` on the home screen) sends nothing.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from phoneshell.device.apps import bundle_for
-from phoneshell.device.phone import SPRINGBOARD, Phone, wait_until
+from phoneshell.device.phone import SPRINGBOARD, Phone
 from phoneshell.errors import RIG_DOWN, DeviceError, StepError
 from phoneshell.registry import Registry
 from phoneshell.tasks import STEPS, Step
@@ -24,6 +29,9 @@ CONTROL_TYPES = frozenset(f"XCUIElementType{t}" for t in (
     "Button", "Cell", "Icon", "Link", "Key", "Switch", "Tab", "SegmentedControl", "MenuItem",
     "PickerWheel", "Slider", "Stepper", "Toggle"))
 """Types a person taps; a label with the same text (a calculator's display) loses to them."""
+
+NOT_RUNNING = 1
+"""XCUIApplicationState.notRunning."""
 
 Executor = Callable[[Phone, Step], None]
 EXECUTORS: Registry[Executor] = Registry("step", "phoneshell schema --steps")
@@ -46,7 +54,8 @@ def run_step(phone: Phone, step: Step) -> None:
         raise StepError(f"{step.describe()}: this phoneshell cannot run {step.kind!r} steps "
                         "on a phone", hint="`phoneshell schema --steps` lists the steps")
     try:
-        EXECUTORS.lookup(step.kind)(phone, step)
+        with phone.keeping_reads():
+            EXECUTORS.lookup(step.kind)(phone, step)
     except (StepError, *RIG_DOWN):
         raise  # a broken rig is not the step's fault: the caller stops the run
     except DeviceError as exc:
@@ -54,9 +63,11 @@ def run_step(phone: Phone, step: Step) -> None:
 
 
 def run_steps(phone: Phone, steps: Iterable[Step]) -> None:
-    """Run steps in order, stopping at the first that fails."""
-    for step in steps:
-        run_step(phone, step)
+    """Run steps in order, stopping at the first that fails (each reuses what the one before
+    read, when nothing could have changed it since)."""
+    with phone.keeping_reads():
+        for step in steps:
+            run_step(phone, step)
 
 
 def _fail(step: Step, what: str) -> StepError:
@@ -65,7 +76,7 @@ def _fail(step: Step, what: str) -> StepError:
 
 def screen_signature(phone: Phone) -> str:
     """A hash of what is on screen and which app is in front, to tell whether a step changed it."""
-    page = PageSource.parse(phone.source())
+    page = phone.page()
     shown = [(e.type, e.label, e.name, e.value, e.traits, e.x, e.y) for e in page.on_screen()]
     return hashlib.sha1(repr((page.bundle_id, shown)).encode()).hexdigest()
 
@@ -73,7 +84,7 @@ def screen_signature(phone: Phone) -> str:
 def _changes_screen(phone: Phone, step: Step, act: Callable[[], None], what: str) -> None:
     before = screen_signature(phone)
     act()
-    if not wait_until(lambda: screen_signature(phone) != before, phone.effect_timeout_s):
+    if not phone.poll(lambda: screen_signature(phone) != before, phone.effect_timeout_s):
         raise _fail(step, f"{what} had no visible effect")
 
 
@@ -83,21 +94,27 @@ def _in_front(phone: Phone, bundle_id: str) -> bool:
 
 def is_home_screen(phone: Phone) -> bool:
     """SpringBoard in front showing app icons (not Spotlight or Notification Center)."""
+    page = phone.page()  # first: its application node says which app is in front
     if not _in_front(phone, SPRINGBOARD):
         return False
-    page = PageSource.parse(phone.source())
     icons = [e for e in page.on_screen() if e.type == "XCUIElementTypeIcon"]
     typing = any(e.type in TEXT_INPUTS for e in page.on_screen())
     return bool(icons) and not typing
 
 
 def go_home(phone: Phone) -> bool:
-    """Go to the home screen, trying WDA's route, the home button and the bottom-edge swipe."""
-    width, height = screen_size(phone)
-    for attempt in (phone.home, lambda: phone.press("home"),
-                    lambda: phone.drag((width / 2, height - 2), (width / 2, height * 0.4))):
+    """Go to the home screen, trying WDA's route, the home button and the bottom-edge swipe
+    (nothing when it already shows)."""
+    if is_home_screen(phone):
+        return True
+
+    def swipe_up() -> None:
+        width, height = phone.screen_size()
+        phone.drag((width / 2, height - 2), (width / 2, height * 0.4))
+
+    for attempt in (phone.home, lambda: phone.press("home"), swipe_up):
         attempt()
-        if wait_until(lambda: is_home_screen(phone), phone.effect_timeout_s / 2):
+        if phone.poll(lambda: is_home_screen(phone), phone.effect_timeout_s / 2):
             return True
     return False
 
@@ -112,16 +129,22 @@ def _home(phone: Phone, step: Step) -> None:
 @executes("launch")
 def _launch(phone: Phone, step: Step) -> None:
     phone.launch(step.arg)
-    if not wait_until(lambda: _in_front(phone, step.arg), phone.effect_timeout_s * 2):
+    if not phone.poll(lambda: _in_front(phone, step.arg), phone.effect_timeout_s * 2):
         raise _fail(step, f"{step.arg} did not come to the front (in front: "
                           f"{phone.foreground().bundle_id}); is it installed?")
 
 
 @executes("terminate")
 def _terminate(phone: Phone, step: Step) -> None:
+    # Terminating an app that is not running costs a real phone half a second for nothing;
+    # one known to be in front is running, and needs no asking.
+    front = phone.kept_foreground()
+    if (front is None or front.bundle_id != step.arg) and \
+            phone.app_state(step.arg) == NOT_RUNNING:
+        return
     phone.terminate(step.arg)
-    if not wait_until(lambda: phone.app_state(step.arg) < 3 and not _in_front(phone, step.arg),
-                      phone.effect_timeout_s):
+    # 3 and 4 are running (in the background, in front); 2 is suspended, 1 not running.
+    if not phone.poll(lambda: phone.app_state(step.arg) < 3, phone.effect_timeout_s):
         raise _fail(step, f"{step.arg} is still running")
 
 
@@ -133,14 +156,14 @@ def _open_app(phone: Phone, step: Step) -> None:
         return
     if not go_home(phone):
         raise _fail(step, "the home screen did not show, so the app icon cannot be found")
-    width, height = screen_size(phone)
     for _page in range(4):  # look through the home-screen pages, as a person would
-        icon = _find(PageSource.parse(phone.source()), step.arg, exact=True)
+        icon = _find(phone.page(), step.arg, exact=True)
         if icon is not None:
             phone.tap(*_centre(icon))
-            if wait_until(lambda: not _in_front(phone, SPRINGBOARD), phone.effect_timeout_s * 2):
+            if phone.poll(lambda: not _in_front(phone, SPRINGBOARD), phone.effect_timeout_s * 2):
                 return
             raise _fail(step, "tapping the icon did not open the app")
+        width, height = phone.screen_size()
         phone.drag((width * 0.8, height / 2), (width * 0.2, height / 2))
     raise _fail(step, f"no app called {step.arg!r} on the home screen")
 
@@ -150,11 +173,11 @@ def _open_url(phone: Phone, step: Step) -> None:
     before = phone.foreground().bundle_id
     phone.open_url(step.arg)
     web = step.arg.lower().startswith(("http://", "https://"))
-    if web and not wait_until(lambda: _in_front(phone, "com.apple.mobilesafari"),
+    if web and not phone.poll(lambda: _in_front(phone, "com.apple.mobilesafari"),
                               phone.effect_timeout_s * 2):
         raise _fail(step, f"Safari did not come to the front (in front: "
                           f"{phone.foreground().bundle_id})")
-    if not web and not wait_until(lambda: phone.foreground().bundle_id != before,
+    if not web and not phone.poll(lambda: phone.foreground().bundle_id != before,
                                   phone.effect_timeout_s * 2):
         raise _fail(step, "no app opened the URL")
 
@@ -184,7 +207,7 @@ def _centre(element: Element) -> tuple[float, float]:
 
 def _element_step(phone: Phone, step: Step, act: Callable[[float, float], None],
                   verb: str) -> None:
-    page = PageSource.parse(phone.source())
+    page = phone.page()
     element = _find(page, step.arg)
     if element is None:
         raise _fail(step, f"no on-screen element matches {step.arg!r}; the screen shows "
@@ -224,22 +247,14 @@ def _type(phone: Phone, step: Step) -> None:
             return len(now.value) >= len(field.value) + len(text)
         return text in now.value
 
-    if not wait_until(read_back, phone.effect_timeout_s):
+    if not phone.poll(read_back, phone.effect_timeout_s):
         raise _fail(step, f"the {field.type} did not show {text!r} after typing")
-
-
-def screen_size(phone: Phone) -> tuple[float, float]:
-    """The screen in points, from the application frame of the source (a session-free read)."""
-    page = PageSource.parse(phone.source())
-    if page.width <= 0 or page.height <= 0:
-        raise DeviceError(f"WDA at {phone.url} sent a page source without a screen size")
-    return float(page.width), float(page.height)
 
 
 def scroll_points(phone: Phone, direction: str) -> tuple[tuple[float, float],
                                                          tuple[float, float]]:
     """Drag points that scroll the content `direction` (down: the finger moves up)."""
-    w, h = screen_size(phone)
+    w, h = phone.screen_size()
     return {
         "down": ((w / 2, h * 0.7), (w / 2, h * 0.3)),
         "up": ((w / 2, h * 0.3), (w / 2, h * 0.7)),
@@ -260,11 +275,12 @@ def _swipe(phone: Phone, step: Step) -> None:
 @executes("wait")
 def _wait(phone: Phone, step: Step) -> None:
     time.sleep(step.seconds)
+    phone.forget()  # the wait is there for the screen to change
 
 
 @executes("press")
 def _press(phone: Phone, step: Step) -> None:
     phone.press(step.arg)
-    if step.arg == "home" and not wait_until(lambda: _in_front(phone, SPRINGBOARD),
+    if step.arg == "home" and not phone.poll(lambda: _in_front(phone, SPRINGBOARD),
                                              phone.effect_timeout_s):
         raise _fail(step, "SpringBoard did not come to the front")

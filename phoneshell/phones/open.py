@@ -41,21 +41,21 @@ class DeviceHandle:
 
 
 @contextmanager
-def start_sim() -> Iterator[str]:
+def start_sim(latency: str = "none") -> Iterator[str]:
     """A simulated iPhone in this process, stopped on exit; yields its WDA URL."""
     from phoneshell.sim import SimServer  # the simulator is a device: only ever started here
 
-    with SimServer(secret=SimServer.new_secret()) as sim:
+    with SimServer(secret=SimServer.new_secret(), latency=latency) as sim:
         yield sim.url
 
 
 @contextmanager
-def _sim_process() -> Iterator[str]:
+def _sim_process(latency: str = "none") -> Iterator[str]:
     """A simulated iPhone in a child process (`phoneshell sim --port 0`), stopped on exit."""
     # Its stderr goes to a file, not a pipe nobody drains: a chatty child must never block.
     with tempfile.TemporaryFile("w+") as errors:
         child = subprocess.Popen([sys.executable, "-m", "phoneshell", "sim", "--port", "0",
-                                  "--secret-path"],
+                                  "--secret-path", "--latency", latency],
                                  stdout=subprocess.PIPE, stderr=errors, text=True)
         try:
             assert child.stdout is not None
@@ -129,25 +129,35 @@ def _lock(stack: ExitStack, device: DeviceSpec, status: dict[str, object], run_i
 
 
 @contextmanager
-def open_phones(spec: str | None, run_id: str) -> Iterator[tuple[list[DeviceHandle], str]]:
+def open_phones(spec: str | None, run_id: str, latency: str = "none",
+                ) -> Iterator[tuple[list[DeviceHandle], str]]:
     """Start or reach the phones of `--device`, each locked for this run (other processes
     cannot drive it meanwhile); yield them and a line to tell the user.
 
+    Args:
+        latency: the simulators' latency profile (`phoneshell sim --latency`).
+
     Raises:
-        RunError: a bad spec, a phone another run holds, or a phone not answering.
+        RunError: a bad spec, a latency for a real phone, a phone another run holds, or a
+            phone not answering.
     """
     try:
         specs = resolve_devices(spec)
     except DeviceError as exc:
         raise RunError(exc.message, hint=exc.hint) from exc
     sims = sum(1 for d in specs if d.kind == "sim")
+    if latency != "none" and sims < len(specs):
+        raise RunError(f"--latency {latency} slows the simulated iPhone down to a real "
+                       f"phone's pace; --device {spec} is a real phone, which has its own",
+                       hint="drop --latency, or use --device sim or sim:N")
     with ExitStack() as stack:
         handles = []
         for device in specs:
             if device.kind == "sim":
                 # One simulator shares this process; several each get their own, so they do
                 # not queue for one interpreter while the workers drive them in parallel.
-                url = stack.enter_context(_sim_process() if sims > 1 else start_sim())
+                url = stack.enter_context(_sim_process(latency) if sims > 1
+                                          else start_sim(latency))
                 handles.append(DeviceHandle(url, describe(url, "sim", device.label),
                                             _installed(url), simulated=True))
                 continue

@@ -30,11 +30,14 @@ from phoneshell.checks import Need
 from phoneshell.device import (
     Phone,
     ProbeError,
+    Readings,
     capture_evidence,
+    cleanup_counts,
     needs_of,
     run_probe,
     run_step,
     run_steps,
+    with_counts,
 )
 from phoneshell.device.phone import SPRINGBOARD
 from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, StepError
@@ -116,7 +119,9 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
     cannot change where the agent starts. A count that cannot be taken before the agent acts
     skips the attempt: nothing the agent does could be judged against it."""
     task, phone = plan.task, rig.phone
-    counted = tuple(n for n in needs_of(task.checks) if n.what == "probe")
+    # the checks' counts, and those teardown deletes by (most often the same)
+    counted = tuple(dict.fromkeys([*(n for n in needs_of(task.checks) if n.what == "probe"),
+                                   *(Need("probe", *c) for c in cleanup_counts(task.teardown))]))
     _enter(rig, plan, "setup")
     try:
         run_steps(phone, task.setup)
@@ -164,12 +169,19 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
                    events=events, audited=True)
 
 
-def _teardown(phone: Phone, task: Task, folder: Path) -> Teardown:
+def _readings(before: Counts, evidence: Evidence | None) -> Readings:
+    """The attempt's counts, before the agent and after capture, for the teardown to clean by."""
+    if evidence is not None and evidence.probes:
+        return {(p.name, p.arg): (p.before, p.after) for p in evidence.probes}
+    return {(n.name, n.arg): (value, None) for n, (value, _) in before.items()}
+
+
+def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings) -> Teardown:
     """Run every teardown step, even after one fails; report what failed, never raise."""
     errors = []
     for step in task.teardown:
         try:
-            run_step(phone, step)
+            run_step(phone, with_counts(step, readings))
         except (StepError, DeviceError) as exc:
             errors.append(str(exc))
         except Exception as exc:  # noqa: BLE001 - a harness bug must not hide the attempt
@@ -206,6 +218,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
     evidence: Evidence | None = None
     evidence_dir = skip_reason = error_type = ""
     rig_down = interrupted = False
+    before: Counts = {}
     try:
         _check_rig(phone, plan)
         before = _prepare(rig, plan)
@@ -246,7 +259,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         skip_reason, error_type, interrupted = "interrupted (Ctrl-C)", "KeyboardInterrupt", True
     finally:
         _enter(rig, plan, "teardown")
-        teardown = (_teardown(phone, task, folder) if not rig_down
+        teardown = (_teardown(phone, task, folder, _readings(before, evidence)) if not rig_down
                     else Teardown(ok=False, error="not run: the rig is down"))
         rig.bridge.clear_context()
     distrusted = verdict.overruled if verdict is not None and not skip_reason else ""

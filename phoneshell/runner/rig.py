@@ -25,7 +25,7 @@ from bridge.custody import Custody
 from bridge.observe import from_xml
 from phoneshell.audit import Action, actions, audit_size
 from phoneshell.device import Phone
-from phoneshell.device.phone import SPRINGBOARD, wait_until
+from phoneshell.device.phone import SPRINGBOARD
 from phoneshell.errors import DeviceLocked, RunError
 from phoneshell.records import AuditEvent, DeviceKind
 
@@ -53,6 +53,9 @@ class Rig:
 
     def enter(self, run_id: str, task_id: str, attempt: int, phase: str) -> None:
         """Log what comes next under this attempt and phase."""
+        if "agent" in (phase, self.bridge.context.phase):
+            # The agent acts through its own client: nothing the harness read before it holds.
+            self.phone.forget()
         self.bridge.set_context(run_id, task_id, attempt, phase)
 
     def audit_mark(self, run_dir: Path) -> int:
@@ -117,6 +120,11 @@ def _changed(action: Action) -> bool:
     return app or screen
 
 
+def refused(events: Sequence[AuditEvent]) -> bool:
+    """Whether WDA answered any of the agent's logged actions with an error."""
+    return any(a.phase == "agent" and a.ok is False for a in actions(events))
+
+
 def agent_input(events: Sequence[AuditEvent]) -> bool:
     """Whether the agent sent the phone any gesture at all."""
     return any(a.phase == "agent" and a.kind in GESTURES for a in actions(events))
@@ -126,17 +134,24 @@ def check_rig(rig: Rig, events: Sequence[AuditEvent]) -> None:
     """Raise `RigDown` when the phone no longer takes input, before a failure is scored.
 
     WDA answers 200 to every gesture on a locked or wedged phone, so an agent's failure there
-    would be the rig's. One read for the lock; then nothing more when the attempt's log already
-    shows input reaching the phone, or shows the agent sending none (then nothing the phone did
-    or did not do explains its failure).
+    would be the rig's. One read for the lock, and one session read when WDA refused any of the
+    agent's actions; then nothing more when the attempt's log already shows input reaching the
+    phone, or shows the agent sending none (then nothing the phone did or did not do explains
+    its failure).
 
     Raises:
         RigDown: the phone is locked, or input does not reach the screen.
+        DeviceError: WDA refuses the harness's session too (`errors.RIG_DOWN` kinds: the rig).
     """
     try:
         rig.phone.require_unlocked()
     except DeviceLocked as exc:
         raise RigDown(exc.message, hint=exc.hint) from exc
+    if refused(events):
+        # WDA turned the agent's own actions down: one session read says whether it turns the
+        # harness down too (a rig fault, raised as such), or only the agent's requests.
+        rig.phone.forget()
+        rig.phone.app_state(SPRINGBOARD)
     if responded(events) or not agent_input(events):
         return
     if not input_reaches(rig.phone):
@@ -154,13 +169,13 @@ def input_reaches(phone: Phone) -> bool:
     before = from_xml(phone.source())
     if before.app and before.app != SPRINGBOARD:
         phone.home()
-        return wait_until(lambda: from_xml(phone.source()).app == SPRINGBOARD,
+        return phone.poll(lambda: from_xml(phone.source()).app == SPRINGBOARD,
                           phone.effect_timeout_s)
     size = _screen_size(before.tree)
     y = size[1] // 2
     right, left = (round(size[0] * 0.9), y), (round(size[0] * 0.1), y)
     phone.drag(right, left)
-    moved = wait_until(lambda: from_xml(phone.source()).screen != before.screen,
+    moved = phone.poll(lambda: from_xml(phone.source()).screen != before.screen,
                        phone.effect_timeout_s)
     phone.drag(left, right)
     return moved

@@ -60,6 +60,8 @@ class RunOptions:
     agent: str = "solution"
     device: str | None = None
     """`sim`, `sim:N`, a WDA URL, a udid or `all`; None: one in-process simulated iPhone."""
+    latency: str = "none"
+    """The simulated iPhones' latency profile: "iphone" answers as slowly as a real one."""
     task_globs: tuple[str, ...] = ()
     runs_dir: Path = Path("runs")
     run_id: str | None = None
@@ -192,20 +194,23 @@ class _Run:
                     self.down.append(f"{device.info.label}: {exc.message} (before any "
                                      "attempt)")
                 return
-            while (item := self.next_plan()) is not None:
-                task, attempt = item
-                plan = AttemptPlan(self.folder.run_id, self.folder.run_dir, task, attempt,
-                                   device.installed, device.info.label, self.sandbox)
-                self._keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
-                done = run_attempt(plan, rig, agent)
-                self.record(done.row, plan.folder)
-                if done.interrupted:
-                    raise KeyboardInterrupt  # recorded as skipped; now stop the run
-                if done.rig_down:
-                    with self.lock:
-                        self.down.append(f"{device.info.label}: "
-                                         f"{done.row.skip_reason or done.row.error}")
-                    return
+            # Between two agents only the harness acts: a read taken in one teardown still
+            # holds in the next setup (the rig forgets them around each agent).
+            with rig.phone.keeping_reads():
+                while (item := self.next_plan()) is not None:
+                    task, attempt = item
+                    plan = AttemptPlan(self.folder.run_id, self.folder.run_dir, task, attempt,
+                                       device.installed, device.info.label, self.sandbox)
+                    self._keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
+                    done = run_attempt(plan, rig, agent)
+                    self.record(done.row, plan.folder)
+                    if done.interrupted:
+                        raise KeyboardInterrupt  # recorded as skipped; now stop the run
+                    if done.rig_down:
+                        with self.lock:
+                            self.down.append(f"{device.info.label}: "
+                                             f"{done.row.skip_reason or done.row.error}")
+                        return
 
 
     def _keep_earlier_try(self, plan: AttemptPlan, tries: int) -> None:
@@ -298,7 +303,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
     key = load_key(create=True)
     if unconfined_line(kind, why):
         progress(unconfined_line(kind, why))
-    with open_phones(options.device, run_id) as (devices, note):
+    with open_phones(options.device, run_id, options.latency) as (devices, note):
         progress(note)
         infos = [d.info for d in devices]
         folder = (resume_folder(options.runs_dir, recorded, tasks, infos, kind, why)

@@ -47,6 +47,7 @@ from phoneshell.sim.apps import AppModel
 from phoneshell.sim.endpoints import Endpoints
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.faults import Faults
+from phoneshell.sim.latency import PROFILES, Latency
 from phoneshell.sim.phone import Phone
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Reply, WdaError
@@ -107,18 +108,22 @@ class SimServer:
         apps: installed app models (default: every built-in app).
         locale: the region format every screen follows (en_US, en_GB); overrides `facts`.
         secret: serve every route only under `/<secret>/` (see the module docstring).
+        latency: "iphone" delays each WDA route as a real iPhone takes to answer it
+            (`sim/latency.py`); "none" delays nothing. Both count requests in `latency.tally`.
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0,
                  state_file: str | Path | None = None, faults: Iterable[str] = (), *,
                  facts: DeviceFacts | None = None,
                  apps: Sequence[AppModel[Any]] | None = None,
-                 locale: str | None = None, secret: str | None = None) -> None:
+                 locale: str | None = None, secret: str | None = None,
+                 latency: str = "none") -> None:
         if secret is not None and (not secret.isalnum() or len(secret) < 16):
             raise PhoneshellError("a simulator secret must be 16 or more letters and digits",
                                   hint="SimServer.new_secret() makes one")
         self.host, self.port = host, port
         self.secret = secret
+        self.latency = Latency(latency)
         self.state_file = Path(state_file) if state_file is not None else None
         if locale is not None:
             facts = (facts or DeviceFacts()).updated({"locale": locale})
@@ -376,7 +381,11 @@ class SimServer:
                 body = _json_object(raw)
             except WdaError as exc:
                 return Reply.error(exc, self.endpoints.reported_session())
-            return self.endpoints.handle(method, path, query, body)
+            # Inside the lock: a phone answers WDA commands one at a time.
+            time.sleep(self.latency.charge(method, path, query, body))
+            reply = self.endpoints.handle(method, path, query, body)
+            self.latency.tally.answered(reply.body)
+            return reply
 
     def _control(self, method: str, action: str, query: dict[str, str], raw: bytes) -> Reply:
         try:
@@ -471,6 +480,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="serve only under a random secret path, printed in the URL (how "
                              "phoneshell starts its own simulators: only who reads the URL can "
                              "drive it)")
+    parser.add_argument("--latency", choices=("none", *PROFILES), default="none",
+                        help="answer each WDA route as slowly as a real phone does "
+                             "(docs/simulator.md#latency; default: %(default)s)")
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
@@ -481,14 +493,14 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """
     secret = SimServer.new_secret() if args.secret_path else None
     server = SimServer(args.host, args.port, args.state, args.fault, locale=args.locale,
-                       secret=secret).start()
+                       secret=secret, latency=args.latency).start()
     # SIGTERM (a process manager) and SIGINT (Ctrl-C, also when started in the background,
     # where it would be ignored) both stop cleanly, so the state file is written.
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: server.request_stop())
     faults = ", ".join(server.faults.specs()) or "none"
-    print(f"simulated iPhone (WebDriverAgent protocol) at {server.url}; faults: {faults}",
-          file=out, flush=True)
+    print(f"simulated iPhone (WebDriverAgent protocol) at {server.url}; faults: {faults}; "
+          f"latency: {server.latency.profile}", file=out, flush=True)
     print("press Ctrl-C to stop" + (f"; state is saved to {server.state_file}"
                                      if server.state_file else ""), file=out, flush=True)
     server.serve_forever()

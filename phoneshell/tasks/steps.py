@@ -19,6 +19,8 @@ StepList = Literal["setup", "teardown", "solution"]
 ALL_LISTS: tuple[StepList, ...] = ("setup", "teardown", "solution")
 DIRECTIONS = ("up", "down", "left", "right")
 BUTTONS = ("home", "volumeUp", "volumeDown")
+DELETABLE = ("notes_titled", "notes_containing", "reminders_titled", "safari_tabs")
+"""Count probes whose growth `delete_created` knows how to delete (phoneshell/device/cleanup)."""
 
 
 @dataclass(frozen=True)
@@ -150,3 +152,11 @@ _add(StepKind("clean_notes", "Delete the notes runs left behind: every note Note
 _add(StepKind("clean_alarms", "Delete alarms a run left behind (unnamed, one-off, switched "
               "off), so Clock does not slow down over many runs.", bare=True,
               lists=("setup", "teardown")))
+_add(StepKind("delete_created", "Delete what the agent added to a count (the task's side-effect "
+              "probe, counted before the agent and after capture): as many as it grew by, newest "
+              "first, through the app's own UI; nothing when it did not grow.",
+              params=(Param("probe", "choice", "The count probe whose growth to delete.",
+                            required=True, choices=DELETABLE),
+                      Param("text", "str", "The probe's argument (the check's `text`).")),
+              lists=("teardown",)))
+

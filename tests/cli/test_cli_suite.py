@@ -23,6 +23,9 @@ KINDS = {"home": {"home", "press", "swipe"}, "terminate": {"terminate"}, "launch
          "open_app": {"launch", "tap"}, "open_url": {"open_url"}, "tap": {"tap"},
          "long_press": {"tap"}, "type": {"type"}, "swipe": {"swipe"}, "press": {"press"},
          "set_picker": {"tap", "type", "swipe"}, "clean_alarms": {"terminate", "launch", "tap"}}
+ALREADY = {"home", "terminate"}
+"""Steps that send nothing when their effect already holds (the home screen shows, the app is
+not running): a read showed there was nothing to do."""
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -59,7 +62,7 @@ def test_the_phones_ledger_holds_exactly_what_the_log_holds(solution_run: Path,
 def contains_in_order(kinds: list[str], steps: tuple[Step, ...]) -> bool:
     remaining = iter(kinds)
     return all(any(kind in KINDS[step.kind] for kind in remaining)
-               for step in steps if step.kind in KINDS)
+               for step in steps if step.kind in KINDS and step.kind not in ALREADY)
 
 
 def test_every_audit_line_is_whole_and_every_step_is_under_its_phase(solution_run: Path) -> None:

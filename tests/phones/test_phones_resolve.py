@@ -8,8 +8,9 @@ import pytest
 from phones.usbmuxd_standin import OLD_UDID, UDID, UsbmuxdStandin
 from wda.usbmux.pyusbmux import MuxConnection
 
-from phoneshell.errors import DeviceError
-from phoneshell.phones.resolve import DeviceSpec, resolve_devices
+from phoneshell.errors import DeviceError, RunError
+from phoneshell.phones.open import open_phones
+from phoneshell.phones.resolve import DeviceSpec, auto_sims, resolve_devices
 
 
 def test_sim_is_a_marker_for_the_caller_to_start() -> None:
@@ -18,8 +19,19 @@ def test_sim_is_a_marker_for_the_caller_to_start() -> None:
     assert [d.label for d in resolve_devices("sim:3")] == ["sim-1", "sim-2", "sim-3"]
     assert resolve_devices("sim")[0].lock_key == ""
     for bad in ("sim:0", "sim:17", "sim:x"):
-        with pytest.raises(DeviceError, match="must be 1 to 16"):
+        with pytest.raises(DeviceError, match="must be 1 to 16, or auto"):
             resolve_devices(bad)
+
+
+def test_sim_auto_starts_two_phones_a_core_within_the_limit() -> None:
+    assert [auto_sims(c) for c in (1, 2, 8, 64)] == [2, 4, 16, 16]
+    assert len(resolve_devices("sim:auto")) == auto_sims() >= 1
+
+
+def test_a_latency_is_for_simulated_phones_only() -> None:
+    with pytest.raises(RunError, match="--latency iphone .* is a real phone"), \
+            open_phones("http://127.0.0.1:9", "run", latency="iphone"):
+        pass
 
 
 def test_urls_pass_through_with_a_lock_key() -> None:

@@ -69,7 +69,10 @@ def test_each_attempt_shows_instruction_claim_checks_timeline_and_screen(
     assert any("matched '100'" in tr.text_content() for tr in checks)
     timeline = first.xpath(".//table[@class='timeline']/tbody/tr")
     cells = [[td.text_content() for td in tr.xpath("td")] for tr in timeline]
-    assert [c[1] for c in cells][:2] == ["setup", "setup"] and cells[-1][1] == "teardown"
+    # in phase order (setup sent nothing: a fresh phone already is as it asks), ending in teardown
+    order = ("setup", "agent", "check", "teardown")
+    phases = [order.index(c[1]) for c in cells]
+    assert phases == sorted(phases) and cells[0][1] == "agent" and cells[-1][1] == "teardown"
     taps = [c for c in cells if c[1] == "agent" and c[2] == "tap"]
     assert taps and all(c[6] == "ok" for c in taps)
     assert any(c[4] == "Button '8'" for c in taps)  # the element under the tap
@@ -79,7 +82,9 @@ def test_each_attempt_shows_instruction_claim_checks_timeline_and_screen(
 def test_screenshots_are_files_beside_the_page_and_nothing_else_is_fetched(
         doc: HtmlElement, page: Path) -> None:
     images = doc.xpath("//img[@class='screenshot']")
-    assert len(images) == 8 + 4 + 2  # the skipped attempt has no capture
+    # the skipped attempt too: its end state was captured before the phone was found refusing
+    # sessions (the report shows it, marked not scored)
+    assert len(images) == 8 + 4 + 3
     for img in images:
         src = img.get("src")
         assert src.startswith("report_files/") and src.endswith(".png"), src
@@ -92,7 +97,7 @@ def test_screenshots_are_files_beside_the_page_and_nothing_else_is_fetched(
     assert page.stat().st_size < 200_000 and b"base64" not in page.read_bytes()
     skipped = doc.xpath("//details[contains(@class, 'skipped')]")[0]
     assert "not scored: rig down" in skipped.text_content()
-    assert "no evidence was captured" in skipped.text_content()
+    assert skipped.xpath(".//img[@class='screenshot']")  # captured, then found not scorable
 
 
 def test_failed_attempts_are_open_and_false_claims_are_marked_on_them(

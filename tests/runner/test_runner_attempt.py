@@ -16,6 +16,7 @@ from phoneshell.checks.kind import Check
 from phoneshell.device import Phone
 from phoneshell.sim import SimServer
 from phoneshell.sim.apps import builtin_apps
+from phoneshell.sim.apps.notes_data import SEED
 from phoneshell.tasks import Step, Task
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -171,3 +172,16 @@ def test_a_command_that_acts_then_exits_127_is_scored_not_skipped(
     assert row.claim is not None and row.claim.status == "failed"
     assert row.claim.summary.startswith("the agent acted on the phone, then stopped: "
                                         "the command could not start (exit 127)")
+
+
+def test_teardown_deletes_what_the_agent_made_so_attempts_repeat(sim: SimServer, tmp_path: Path,
+                                                                 suite: dict[str, Task]) -> None:
+    for attempt in (1, 2, 3):
+        row = run_one(sim, tmp_path, suite["notes.create_titled"], make_agent("solution"),
+                      attempt).row
+        assert row.passed and row.teardown.ok, (row.checks, row.teardown)
+        notes = sim.state()["stores"]["com.apple.mobilenotes"]["notes"]  # type: ignore[index]
+        assert [n["text"] for n in notes] == list(SEED), "the agent's note went, the rest stay"
+    made = [(e.phase, e.kind) for e in read_audit(tmp_path / "r1" / "audit.jsonl").records
+            if e.stage == "intent" and e.phase == "teardown"]
+    assert ("teardown", "tap") in made, "deleted through Notes' own UI, by the bridge"

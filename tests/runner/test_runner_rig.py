@@ -10,6 +10,7 @@ import pytest
 import wda
 
 from phoneshell.audit import read_audit
+from phoneshell.errors import RIG_DOWN
 from phoneshell.records import AuditEvent
 from phoneshell.runner import Rig, open_rig
 from phoneshell.runner.rig import RigDown, check_rig
@@ -62,3 +63,29 @@ def test_a_phone_that_drops_input_is_found(sim: SimServer, rig: Rig, tmp_path: P
     sim.set_faults(["drop-writes"])
     with pytest.raises(RigDown, match="input does not reach the screen"):
         check_rig(rig, events)
+
+
+def test_actions_wda_refused_on_a_phone_that_refuses_the_harness_too_are_the_rigs(
+        sim: SimServer, rig: Rig, tmp_path: Path) -> None:
+    session = wda.Client(rig.bridge.grant_agent(confined=True)).session("com.apple.Preferences")
+    sim.set_faults(["stale-session"])
+    with pytest.raises(wda.WDAError):
+        session.tap(100, 370)
+    rig.bridge.revoke_agent()
+    rig.enter("R", "t", 1, "check")
+    events = list(read_audit(tmp_path / "R" / "audit.jsonl").records)
+    with pytest.raises(RIG_DOWN, match="rejected every session"):
+        check_rig(rig, events)
+
+
+def test_actions_wda_refused_on_a_phone_that_works_cost_a_session_read_more(
+        sim: SimServer, rig: Rig, tmp_path: Path) -> None:
+    session = wda.Client(rig.bridge.grant_agent(confined=True)).session("com.apple.Preferences")
+    with pytest.raises(wda.WDAError):  # the agent's own bad request: no such app
+        session.app_launch("com.example.no-such-app")
+    rig.bridge.revoke_agent()
+    rig.enter("R", "t", 1, "check")
+    events = list(read_audit(tmp_path / "R" / "audit.jsonl").records)
+    assert any(e.phase == "agent" and e.ok is False for e in events)
+    # the lock, a session for the harness (a run's has one from setup), and one session read
+    assert cost(sim, rig, events) == 3

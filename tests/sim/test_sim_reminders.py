@@ -118,3 +118,33 @@ def test_reminders_are_kept_in_the_store_and_reset_clears_them(tmp_path):
         sim.reset()
         session = wda.Client(sim.url).session(REMINDERS)
         assert session(className="Cell", name="Groceries").get(timeout=1).label == "Groceries, 4"
+
+
+def _swipe_row(session: wda.Client, title: str, leftwards: bool = True) -> None:
+    x, y = session(className="Cell", name=title).get(timeout=1).bounds.center
+    fro, to = (x + 100, x - 100) if leftwards else (x - 100, x + 100)
+    session.swipe(fro, y, to, y, 0.1)
+
+
+def test_a_swipe_left_on_a_row_shows_delete_which_removes_that_reminder(reminders, sim):
+    reminders(className="Cell", name="Reminders").click()
+    assert not reminders(className="Button", name="Delete").exists
+    _swipe_row(reminders, "Renew passport")
+    reminders(className="Button", name="Delete").click()
+    saved = [r["title"] for r in sim.state()["stores"][REMINDERS]["reminders"]]
+    assert "Renew passport" not in saved and "Book car service" in saved and len(saved) == 23
+
+
+def test_a_swipe_right_hides_delete_and_search_results_swipe_too(reminders, client, sim):
+    reminders(className="Cell", name="Reminders").click()
+    _swipe_row(reminders, "Water the plants")
+    assert reminders(className="Button", name="Delete").exists
+    _swipe_row(reminders, "Water the plants", leftwards=False)
+    assert not reminders(className="Button", name="Delete").exists
+    reminders(className="Button", label="Lists").click()
+    reminders(className="SearchField").click()
+    reminders.send_keys("dentist")
+    _swipe_row(reminders, "Call the dentist")
+    reminders(className="Button", name="Delete").click()
+    assert "Call the dentist" not in [r["title"] for r in
+                                      sim.state()["stores"][REMINDERS]["reminders"]]

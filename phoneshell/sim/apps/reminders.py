@@ -7,7 +7,9 @@ list opens it: its reminders, each with a completion circle, over a "New Reminde
 typing a title and Return, or "Done", saves it; an empty title saves nothing. From the overview
 "New Reminder" opens the Reminders list first (a real phone shows a sheet there instead).
 Tapping a circle completes a reminder (it moves to Completed; tapping it there undoes that).
-Searching the overview lists reminders whose title contains the query.
+Searching the overview lists reminders whose title contains the query. A swipe left on a
+reminder's row (in a list or in the search results) shows its Delete, which removes it; a swipe
+right hides it again.
 
 Reminders live in the store under `reminders` (objects with title, list, done, flagged, due),
 so they survive terminate and carry over between tasks. A fresh phone has `SEED`: more
@@ -20,10 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from phoneshell.sim import layout, lists
-from phoneshell.sim.apps import AppModel, Host, register
+from phoneshell.sim.apps import AppModel, Drag, Host, register
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.store import JSON, Store
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hit_path
 
 BUNDLE_ID = "com.apple.reminders"
 DEFAULT_LIST = "Reminders"
@@ -33,6 +35,8 @@ NEW_IN: dict[str, dict[str, JSON]] = {"Today": {"due": "Today"}, "Scheduled": {"
                                       "Flagged": {"flagged": True}}
 """What a reminder added in a smart list gets so that it belongs there."""
 TOOLBAR_HEIGHT = 74
+SWIPE_TRAVEL = 60
+"""A horizontal drag at least this long swipes a row (shorter ones are not gestures)."""
 
 Reminder = dict[str, JSON]
 
@@ -68,6 +72,8 @@ class RemindersState:
     query: EditText = field(default_factory=lambda: EditText("Search", return_key="search"))
     draft: EditText | None = None
     """The title field of the reminder being added, if one is."""
+    swiped: int | None = None
+    """The reminder (its place in the store) whose row shows Delete."""
 
 
 def reminders(store: Store) -> list[Reminder]:
@@ -144,7 +150,17 @@ def _circle(frame: Rect, done: bool, on_tap: Handler | None) -> Node:
     return replace(node, pixels_text="\u25cf" if done else "\u25cb")
 
 
-def _item(host: Host, index: int, reminder: Reminder, note: str | None = None) -> lists.Row:
+def _deleter(state: RemindersState, host: Host, index: int) -> Handler:
+    def remove() -> None:
+        saved = _saved(host.store(BUNDLE_ID))
+        if index < len(saved):
+            del saved[index]
+        state.swiped = None
+    return remove
+
+
+def _item(state: RemindersState, host: Host, index: int, reminder: Reminder,
+          note: str | None = None) -> lists.Row:
     title, done = str(reminder.get("title", "")), reminder.get("done") is True
     detail = note or str(reminder.get("due") or "") or None
 
@@ -155,6 +171,10 @@ def _item(host: Host, index: int, reminder: Reminder, note: str | None = None) -
         if detail:
             nodes.append(layout.text(detail, Rect(frame.x + 50, frame.y + 30,
                                                   layout.text_width(detail, 15), 18)))
+        if state.swiped == index:
+            nodes.append(layout.button("Delete", Rect(frame.x + frame.width - 84, frame.y, 84,
+                                                      frame.height),
+                                       _deleter(state, host, index)))
         return nodes
 
     return lists.Row(title, build=build, name=title)
@@ -182,9 +202,8 @@ def _overview(state: RemindersState, host: Host) -> Node:
     query = state.query
     sections = [lists.Section((lists.search_row(query, host),))]
     if query.text.strip():
-        q = query.text.strip().lower()
-        found = tuple(_item(host, i, r, str(r.get("list", ""))) for i, r in enumerate(everything)
-                      if q in str(r.get("title", "")).lower())
+        found = tuple(_item(state, host, i, everything[i], str(everything[i].get("list", "")))
+                      for i in _shown(state, host))
         sections.append(lists.Section(found or (lists.Row("No Results"),)))
     else:
         def tiles(frame: Rect) -> Sequence[Node]:
@@ -212,7 +231,7 @@ def _overview(state: RemindersState, host: Host) -> Node:
 def _list(state: RemindersState, host: Host, name: str) -> Node:
     f = host.facts
     everything = reminders(host.store(BUNDLE_ID))
-    rows = [_item(host, i, r) for i, r in enumerate(everything) if in_list(r, name)]
+    rows = [_item(state, host, i, everything[i]) for i in _shown(state, host)]
     if state.draft is not None:
         rows.append(_draft_row(state.draft))
     if not rows:
@@ -241,4 +260,38 @@ def render(state: RemindersState, host: Host) -> Node:
     return _list(state, host, state.open) if state.open else _overview(state, host)
 
 
-APP = register(AppModel(BUNDLE_ID, "Reminders", RemindersState, render, rotates=True))
+def _shown(state: RemindersState, host: Host) -> list[int]:
+    """Where in the store the reminder rows showing are, in order: the open list's, or the
+    overview's search results."""
+    everything = reminders(host.store(BUNDLE_ID))
+    if state.open:
+        return [i for i, r in enumerate(everything) if in_list(r, state.open)]
+    query = state.query.text.strip().lower()
+    return [i for i, r in enumerate(everything)
+            if query and query in str(r.get("title", "")).lower()]
+
+
+def on_drag(state: RemindersState, host: Host, drag: Drag) -> bool:
+    """A swipe left on a reminder's row shows its Delete; a swipe right hides it again."""
+    if drag.vertical or state.draft is not None:
+        return False
+    if drag.dx > -SWIPE_TRAVEL:
+        hid = drag.dx > SWIPE_TRAVEL and state.swiped is not None
+        if hid:
+            state.swiped = None
+        return hid
+    path = hit_path(host.screen().root, drag.from_x, drag.from_y)
+    table = next((n for n in path if n.scroll is not None), None)
+    cell = next((n for n in reversed(path) if n.type == "Cell"), None)
+    shown = _shown(state, host)
+    if table is None or cell is None or not shown:
+        return False
+    cells = [c for c in table.children if c.type == "Cell"][-len(shown):]
+    if cell not in cells:
+        return False
+    state.swiped = shown[cells.index(cell)]
+    return True
+
+
+APP = register(AppModel(BUNDLE_ID, "Reminders", RemindersState, render, on_drag=on_drag,
+                        rotates=True))

@@ -1,0 +1,182 @@
+"""The `delete_created` step: remove what an attempt added to a count, and nothing that was there.
+
+A task whose agent creates something (a note, a reminder, a tab) counts it before the agent and
+after capture, with its side-effect check's probe. Its teardown names the same probe:
+
+    teardown:
+    - delete_created: {probe: notes_titled, text: phoneshell benchmark}
+
+The runner binds the attempt's two counts into the step (`with_counts`), and the step deletes as
+many as the count grew by, newest first, through the app's own UI as a person would: a note or a
+reminder by a swipe left and its Delete, a tab by its card's Close, checking after each that
+exactly that one went. Nothing is deleted when the count did not grow, or when there is no count
+from before the agent (it never ran), so what was there before is never touched. "Newest" is
+the app's own order: Notes lists the most recently edited first; Reminders and Safari add new
+ones last. When the count after capture is missing, the step counts again itself.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+
+from phoneshell.device.alarms import swipe_to_delete
+from phoneshell.device.phone import Phone
+from phoneshell.device.probes import (
+    NOTES,
+    REMINDERS,
+    SAFARI,
+    ProbeError,
+    any_note,
+    fresh_app,
+    result_rows,
+    run_probe,
+    searched,
+    stop_app,
+    tab_count,
+    titled,
+)
+from phoneshell.device.steps import executes, scroll_points
+from phoneshell.errors import StepError
+from phoneshell.registry import Registry
+from phoneshell.tasks import Step
+from phoneshell.tree import Element, PageSource
+
+Readings = Mapping[tuple[str, str], tuple[int | None, int | None]]
+"""(probe, text) -> (the count before the agent, the count after capture); None: not taken."""
+Deleter = Callable[[Phone, Step, str, int], None]
+"""Delete the `n` newest of what probe counts for `text`."""
+DELETERS: Registry[Deleter] = Registry("deletable probe", "phoneshell schema --steps")
+CELL = "XCUIElementTypeCell"
+MAX_SCROLLS = 20
+
+
+def cleanup_counts(steps: Iterable[Step]) -> tuple[tuple[str, str], ...]:
+    """The (probe, text) counts that `delete_created` steps among `steps` need taken."""
+    return tuple((s.option("probe"), s.option("text")) for s in steps
+                 if s.kind == "delete_created")
+
+
+def with_counts(step: Step, counts: Readings) -> Step:
+    """`step` with this attempt's counts of its probe bound in (only `delete_created` uses them;
+    any other step comes back as it is)."""
+    if step.kind != "delete_created":
+        return step
+    before, after = counts.get((step.option("probe"), step.option("text")), (None, None))
+    bound = tuple((k, v) for k, v in step.options if k not in ("before", "after"))
+    return replace(step, options=(*bound, ("before", "" if before is None else str(before)),
+                                  ("after", "" if after is None else str(after))))
+
+
+@executes("delete_created")
+def delete_created(phone: Phone, step: Step) -> None:
+    """Delete what the count grew by since before the agent (see the module docstring)."""
+    probe, text = step.option("probe"), step.option("text")
+    before, after = step.option("before"), step.option("after")
+    if not before:
+        return  # no count before the agent: it never ran, so it made nothing
+    try:
+        now = int(after) if after else int(run_probe(phone, probe, text))
+        if now > int(before):
+            DELETERS.lookup(probe)(phone, step, text, now - int(before))
+    except ProbeError as exc:
+        raise _fail(step, exc.message) from exc
+
+
+def _fail(step: Step, what: str) -> StepError:
+    return StepError(f"{step.describe()}: {what}")
+
+
+def _centre(element: Element) -> tuple[float, float]:
+    return element.x + element.width / 2, element.y + element.height / 2
+
+
+def _named(element: Element) -> str:
+    return element.label or element.name
+
+
+def _cells(page: PageSource) -> Counter[str]:
+    """Every row of the list by label (or name), shown or not (to see that only one went)."""
+    return Counter(_named(e) for e in page.elements if e.type == CELL)
+
+
+def _row_of(page: PageSource, found: Element) -> Element:
+    """The list row (cell) a result is shown in: a result may be the row's title text."""
+    x, y = _centre(found)
+    return next((e for e in page.on_screen() if e.type == CELL and e.x <= x < e.x + e.width
+                 and e.y <= y < e.y + e.height), found)
+
+
+def _delete_row(phone: Phone, step: Step, found: Element) -> None:
+    """Swipe the row of `found` left, tap its Delete, and check that it, and only it, went."""
+    page = phone.page()
+    row, before = _row_of(page, found), _cells(page)
+    button = swipe_to_delete(phone, step, row)()
+    if button is None:
+        raise _fail(step, f"the Delete button of {found.label!r} went away")
+    phone.tap(*_centre(button))
+
+    def gone() -> bool:
+        return before - _cells(phone.page()) == Counter({_named(row): 1})
+
+    if not phone.poll(gone, phone.effect_timeout_s):
+        lost = before - _cells(phone.page())
+        raise _fail(step, f"deleting {found.label!r} did not take exactly that row away (rows "
+                          f"gone: {sorted(lost.elements())})")
+
+
+def _delete_found(phone: Phone, step: Step, bundle_id: str, text: str, n: int,
+                  matches: Callable[[str], bool], newest_first: bool) -> None:
+    """Search the app for `text` and delete the `n` newest result rows that match."""
+    page = searched(phone, bundle_id, text)
+    for _ in range(n):
+        rows = result_rows(page, matches)
+        if not rows:
+            raise _fail(step, f"no result row for {text!r} is left on screen to delete")
+        _delete_row(phone, step, rows[0] if newest_first else rows[-1])
+        page = phone.page()
+    stop_app(phone, bundle_id)
+
+
+@DELETERS.register("notes_titled")
+def _notes_titled(phone: Phone, step: Step, text: str, n: int) -> None:
+    _delete_found(phone, step, NOTES, text, n, titled(text), newest_first=True)
+
+
+@DELETERS.register("notes_containing")
+def _notes_containing(phone: Phone, step: Step, text: str, n: int) -> None:
+    _delete_found(phone, step, NOTES, text, n, any_note, newest_first=True)
+
+
+@DELETERS.register("reminders_titled")
+def _reminders_titled(phone: Phone, step: Step, text: str, n: int) -> None:
+    _delete_found(phone, step, REMINDERS, text, n, titled(text), newest_first=False)
+
+
+@DELETERS.register("safari_tabs")
+def _safari_tabs(phone: Phone, step: Step, text: str, n: int) -> None:
+    """Close the `n` newest tabs: the last cards of the overview, scrolled to when needed."""
+    page = fresh_app(phone, SAFARI, Step("tap", "Tabs"))
+    for _ in range(n):
+        count = tab_count(page)
+        for _scroll in range(MAX_SCROLLS):
+            closes = [e for e in page.elements if e.type.endswith("Button") and e.label == "Close"]
+            if not closes:
+                raise _fail(step, f"Safari's tab overview shows no tab to close ({count} open)")
+            if closes[-1].visible:
+                break
+            phone.drag(*scroll_points(phone, "down"))
+            page = phone.page()
+        else:
+            raise _fail(step, "the newest tab's card never came on screen")
+        phone.tap(*_centre(closes[-1]))
+        left = count - 1
+        if not phone.poll(lambda: tab_count(phone.page()) == left,  # noqa: B023 - used at once
+                          phone.effect_timeout_s):
+            raise _fail(step, f"closing the newest tab did not leave {left} open")
+        page = phone.page()
+    stop_app(phone, SAFARI)
+
+
+__all__ = ["DELETERS", "Readings", "cleanup_counts", "delete_created", "with_counts"]

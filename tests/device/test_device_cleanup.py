@@ -1,0 +1,102 @@
+"""`delete_created` on the simulated iPhone: it deletes what the count grew by, newest first, and
+never what was there before the agent."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from phoneshell.device import Phone, run_step, with_counts
+from phoneshell.device.cleanup import DELETERS
+from phoneshell.errors import StepError
+from phoneshell.sim import SimServer
+from phoneshell.sim.apps.reminders import SEED
+from phoneshell.tasks import Step
+from phoneshell.tasks.steps import DELETABLE
+
+NOTES, REMINDERS, SAFARI = "com.apple.mobilenotes", "com.apple.reminders", \
+    "com.apple.mobilesafari"
+TITLE = "phoneshell benchmark"
+
+
+def step(probe: str, text: str, before: int | None, after: int | None) -> Step:
+    bare = Step("delete_created", text, options=(("probe", probe), ("text", text)),
+                file="t.yaml", line=9)
+    return with_counts(bare, {(probe, text): (before, after)})
+
+
+@contextmanager
+def phone_with(tmp_path: Path, stores: dict[str, Any]) -> Iterator[tuple[SimServer, Phone]]:
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"version": 1, "stores": stores}))
+    with SimServer(state_file=path) as sim:
+        yield sim, Phone(sim.url, effect_timeout_s=1.0)
+
+
+def notes(*texts: str) -> dict[str, Any]:
+    """Notes' store: the first text is the most recently edited."""
+    return {NOTES: {"notes": [{"id": i, "text": t, "modified": 100 - i}
+                              for i, t in enumerate(texts, 1)],
+                    "deleted": [], "next_id": len(texts) + 1, "clock": 100}}
+
+
+def kept(sim: SimServer, app: str, key: str) -> list[Any]:
+    return list(sim.state()["stores"][app][key])  # type: ignore[index]
+
+
+def test_the_newest_notes_go_and_the_one_there_before_stays(tmp_path: Path) -> None:
+    made = notes(f"{TITLE}\nmade by the agent", f"{TITLE}\nmade first", "Groceries",
+                 f"{TITLE}\nthere before")
+    with phone_with(tmp_path, made) as (sim, phone):
+        run_step(phone, step("notes_titled", TITLE, 1, 3))
+        left = [n["text"] for n in kept(sim, NOTES, "notes")]
+    assert left == ["Groceries", f"{TITLE}\nthere before"]
+
+
+def test_nothing_is_sent_when_the_count_did_not_grow_or_was_never_taken(tmp_path: Path) -> None:
+    with phone_with(tmp_path, notes(f"{TITLE}\nx", f"{TITLE}\ny")) as (sim, phone):
+        sim.latency.tally.take()
+        run_step(phone, step("notes_titled", TITLE, 2, 2))
+        run_step(phone, step("notes_titled", TITLE, None, None))
+        run_step(phone, step("notes_titled", TITLE, 3, 1))
+        assert sim.latency.tally.take() == {}
+        assert len(kept(sim, NOTES, "notes")) == 2
+
+
+def test_without_a_count_after_capture_it_counts_again(tmp_path: Path) -> None:
+    with phone_with(tmp_path, notes("anchor", "anchor point", "Trip")) as (sim, phone):
+        run_step(phone, step("notes_containing", "anchor", 1, None))
+        assert [n["text"] for n in kept(sim, NOTES, "notes")] == ["anchor point", "Trip"]
+
+
+def test_the_newest_reminder_is_the_last_and_only_it_goes(tmp_path: Path) -> None:
+    parcel = {"title": "collect parcel", "list": "Reminders", "done": False,
+              "flagged": False, "due": ""}
+    store = {REMINDERS: {"reminders": [*SEED, {**parcel, "due": "Friday"}, parcel]}}
+    with phone_with(tmp_path, store) as (sim, phone):
+        run_step(phone, step("reminders_titled", "collect parcel", 1, 2))
+        left = kept(sim, REMINDERS, "reminders")
+    assert len(left) == len(SEED) + 1 and left[-1]["due"] == "Friday"
+
+
+def test_the_newest_tabs_are_closed(tmp_path: Path) -> None:
+    urls = ["https://www.apple.com/", "https://example.com/", "https://blolabel.ai/probe/one/"]
+    tabs = [{"url": u, "title": u, "back": [], "forward": []} for u in urls]
+    with phone_with(tmp_path, {SAFARI: {"tabs": tabs, "active": 2}}) as (sim, phone):
+        run_step(phone, step("safari_tabs", "", 1, 3))
+        assert [t["url"] for t in kept(sim, SAFARI, "tabs")] == urls[:1]
+
+
+def test_a_count_that_grew_more_than_what_is_there_fails_with_the_step(tmp_path: Path) -> None:
+    with phone_with(tmp_path, notes(f"{TITLE}\nonly one")) as (_, phone), \
+            pytest.raises(StepError, match=r"delete_created .*\(t\.yaml:9\): no result row"):
+        run_step(phone, step("notes_titled", TITLE, 0, 2))
+
+
+def test_every_deletable_probe_has_its_deleter() -> None:
+    assert sorted(DELETERS.names()) == sorted(DELETABLE)
