@@ -1,7 +1,8 @@
 """The WebDriverAgent bridge: a logging proxy that writes every action of a run to audit.jsonl.
 
 Imports from phoneshell only the shared contract (`phoneshell.audit`, `phoneshell.records`,
-`phoneshell.errors`); everything else it knows, it learns over HTTP. Modules:
+`phoneshell.errors`, and `phoneshell.frames` for how trajectory frames are scaled); everything
+else it knows, it learns over HTTP. Modules:
 
 * `proxy`: the HTTP server (`BridgeServer`), auth, control routes, forwarding;
 * `actions`: which requests are actions, with which kind and params (pure);
@@ -9,6 +10,7 @@ Imports from phoneshell only the shared contract (`phoneshell.audit`, `phoneshel
 * `targets`: the focused field or the element under a point in a JSON source (pure);
 * `recorder`: intent, forward, outcome for one action, with foreground and target;
 * `audit_log`: the append-only writer of `<runs>/<run_id>/audit.jsonl`;
+* `trajectory`: screenshots of the agent's turn, one per action (`--trajectory`);
 * `upstream`: the connection to WDA; `context`: run/task/attempt/phase;
 * `serve`: the standalone process behind `phoneshell bridge`.
 """

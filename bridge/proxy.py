@@ -24,6 +24,7 @@ from bridge.actions import classify
 from bridge.audit_log import AuditWriteError, AuditWriter, shared_writer
 from bridge.context import UNSCOPED, RunContext, context_from_json, make_context
 from bridge.recorder import Recorder
+from bridge.trajectory import Trajectory
 from bridge.upstream import HOP_BY_HOP, ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
 
@@ -74,6 +75,8 @@ class BridgeServer:
         allow_remote: permit a non-loopback `host`.
         fsync: fsync every audit line (power-loss durability; kill -9 needs no fsync).
         writer: the audit writer to use (default: the process's writer for `runs_dir`).
+        trajectory_px: when above 0, capture a screenshot at the start of each agent turn and
+            after each agent action, scaled to this long edge (bridge/trajectory.py).
 
     Raises:
         BridgeError: a remote bind without `allow_remote` and a token, a control token equal to
@@ -83,7 +86,8 @@ class BridgeServer:
     def __init__(self, wda_url: str, host: str = "127.0.0.1", port: int = 0,
                  runs_dir: Path = Path("runs"), resolve_targets: bool = True,
                  token: str | None = None, allow_remote: bool = False, fsync: bool = False,
-                 writer: AuditWriter | None = None, control_token: str | None = None) -> None:
+                 writer: AuditWriter | None = None, control_token: str | None = None,
+                 trajectory_px: int = 0) -> None:
         if not is_loopback(host) and not (allow_remote and token):
             raise BridgeError(f"refusing to bind the bridge to {host}: it would let anyone on "
                               f"the network drive the phone",
@@ -97,6 +101,10 @@ class BridgeServer:
         self.upstream = Upstream(wda_url)
         self.writer = writer or shared_writer(runs_dir, fsync)
         self.recorder = Recorder(self.upstream, self.writer, resolve_targets)
+        self.trajectory = (Trajectory(self.upstream, self.writer.runs_dir, trajectory_px)
+                           if trajectory_px > 0 else None)
+        if self.trajectory is not None:
+            self.recorder.after_action = self.trajectory.after
         self._context = UNSCOPED
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -128,7 +136,14 @@ class BridgeServer:
             BridgeError: a run id that is not a plain folder name, or an unknown phase.
         """
         self._context = make_context(run_id, task_id, attempt, phase)
+        self._entered()
         return self._context
+
+    def _entered(self) -> None:
+        """A new context is set: with trajectory capture on, an agent's turn starts with a
+        frame of the screen it is handed."""
+        if self.trajectory is not None:
+            self.trajectory.start(self._context, self.recorder.last_seq)
 
     def clear_context(self) -> None:
         """Log the next actions under the unscoped run."""
@@ -207,6 +222,7 @@ class BridgeServer:
         if method == "POST":
             try:
                 self._context = context_from_json(json.loads(body or b"null"))
+                self._entered()
             except ValueError as exc:
                 return wda_error(400, "invalid argument", f"the context is not JSON: {exc}")
             except BridgeError as exc:

@@ -103,6 +103,9 @@ class Recorder:
         self._session_app: tuple[str, str] = ("", "")
         """(session id, bundle id) of the session created through this bridge: WDA keeps one
         session, and closing it terminates the app it was created with."""
+        self.after_action: Callable[[RunContext, AuditEvent, str], None] | None = None
+        """Called after each answered action's outcome, with its intent and app after
+        (trajectory capture); it must not raise."""
         self._lock = threading.Lock()
 
     def foreground(self) -> str:
@@ -230,7 +233,10 @@ class Recorder:
                                                "repeats, report it with the request") from exc
             ok, error = outcome_of(reply)
             self._note_session(action, reply, ok)
-            self._finish(intent, self.foreground(), ok, error)
+            app_after = self.foreground()
+            self._finish(intent, app_after, ok, error)
+            if self.after_action is not None:  # still in this action's turn: its screen
+                self.after_action(context, intent, app_after)
             return reply
 
     def _finish(self, intent: AuditEvent, app_after: str, ok: bool, error: str) -> None:

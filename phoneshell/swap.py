@@ -27,6 +27,7 @@ from phoneshell.checks import CHECKS, Check
 from phoneshell.checks.kind import signature
 from phoneshell.errors import RunError
 from phoneshell.evidence import Evidence
+from phoneshell.frames import DEFAULT_LONG_EDGE
 from phoneshell.grade import Verdict, grade
 from phoneshell.implication import implied_pairs
 from phoneshell.phones.open import open_phones
@@ -258,8 +259,10 @@ def _failed(verdict: Verdict) -> str:
 
 @contextmanager
 def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None = None,
-                  progress: Progress = lambda line: None) -> Iterator[list[Swapper]]:
-    """A swapper for every phone of `--device` (each behind its own bridge), in one run folder.
+                  progress: Progress = lambda line: None,
+                  trajectory: bool = False) -> Iterator[list[Swapper]]:
+    """A swapper for every phone of `--device` (each behind its own bridge), in one run folder;
+    with `trajectory`, each finish's screens are kept, as `run --trajectory` keeps an agent's.
 
     Raises:
         RunError: a bad device spec, or a phone that does not answer.
@@ -270,7 +273,9 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
         progress(note)
         swappers = []
         for handle in devices:
-            bridge = bridges.enter_context(BridgeServer(handle.url, runs_dir=runs_dir))
+            bridge = bridges.enter_context(BridgeServer(
+                handle.url, runs_dir=runs_dir,
+                trajectory_px=DEFAULT_LONG_EDGE if trajectory else 0))
             swappers.append(Swapper(make_rig(bridge, handle), runs_dir / run_id, run_id,
                                     replay_from, handle.installed, attempts))
         yield swappers

@@ -30,6 +30,10 @@ def add_parsers(commands: Any) -> None:
     p.add_argument("--resume", metavar="RUN_ID",
                    help="continue run RUN_ID: run only the attempts it has not scored yet "
                         "(its agent, tasks and --repeat come from its run.json)")
+    p.add_argument("--trajectory", action="store_true",
+                   help="keep a screenshot of the start of each agent turn and of the screen "
+                        "after each agent action, for judges (`phoneshell judgeset`); costs a "
+                        "WDA screenshot per action")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_run)
 
@@ -42,7 +46,7 @@ def run_run(args: argparse.Namespace) -> int:
     options = RunOptions(tuple(args.paths), agent=args.agent, device=args.device,
                          task_globs=tuple(args.tasks), runs_dir=args.runs,
                          run_id=args.resume or args.run_id, repeat=max(1, args.repeat),
-                         resume=bool(args.resume))
+                         resume=bool(args.resume), trajectory=args.trajectory)
     summary = run_suite(options, progress)
     if as_json:
         counts = summary.counts()

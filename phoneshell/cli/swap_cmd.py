@@ -39,6 +39,9 @@ def add_parsers(commands: Any) -> None:
                    help="replay the agent's recorded actions from a run instead of solutions")
     add_device_option(p)
     p.add_argument("--runs", type=Path, default=Path("runs"), metavar="DIR")
+    p.add_argument("--trajectory", action="store_true",
+                   help="keep a screenshot after each action of a finish, as `run "
+                        "--trajectory` does")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_swap)
 
@@ -61,7 +64,8 @@ def run_swap(args: argparse.Namespace) -> int:
     selection = select_pairs(args.args if mode != "two" else args.tasks, mode=mode,
                              ids=args.args if mode == "two" else (), pairs_from=args.pairs_from,
                              solutions=args.solutions)
-    with open_swappers(args.device, args.runs, args.finish_from, progress) as swappers:
+    with open_swappers(args.device, args.runs, args.finish_from, progress,
+                       args.trajectory) as swappers:
         report = play_swaps(swappers, selection, progress)
         why = stopped(swappers)
     if args.format == "json":

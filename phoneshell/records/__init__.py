@@ -7,6 +7,9 @@
     run       RunManifest, DeviceInfo, TaskRef (docs/runs.md)
     swap      SwapReport, SwapResult (docs/reports.md)
     attack    AttackReport, AttackResult (docs/attack.md)
+    trajectory  TrajectoryFrame: the bridge's per-step screenshots (docs/judges.md)
+    judges    JudgeSetManifest, LabelRow, JudgeItem, JudgeRun, JudgeAnswer, JudgeScore
+              (docs/judges.md)
 
 pydantic v2, because a record is a contract read by other programs: strict types, unknown keys
 refused, field docstrings kept as the format's documentation, JSON parsed in Rust with bounded
@@ -72,8 +75,31 @@ from phoneshell.records.base import (
     write_record,
     write_text_atomic,
 )
+from phoneshell.records.judges import (
+    LABEL_TYPES,
+    AgentRate,
+    AnswerStatus,
+    Excluded,
+    Group,
+    ItemFrame,
+    ItemStep,
+    JudgeAnswer,
+    JudgeItem,
+    JudgeRun,
+    JudgeScore,
+    JudgeSetManifest,
+    Label,
+    LabelRow,
+    LabelType,
+    Origin,
+    Ranking,
+    Rate,
+    SetSource,
+    WrongItem,
+)
 from phoneshell.records.run import DeviceInfo, DeviceKind, RunManifest, TaskRef
 from phoneshell.records.swap import HorizonItem, SwapReport, SwapResult
+from phoneshell.records.trajectory import FrameKind, TrajectoryFrame
 
 __all__ = [
     "ACTION_KINDS", "ATTACK_FAMILIES", "ATTACK_VERSION", "AUDIT_VERSION", "AttackFamily",
@@ -85,4 +111,9 @@ __all__ = [
     "Stage", "SwapReport", "SwapResult", "Target", "TaskRef", "Teardown", "TurnUse", "Verdict",
     "append_line", "file_size", "parse_lines", "plain", "read_bytes", "read_lines", "read_record",
     "write_record", "write_text_atomic",
+    # the judge benchmark
+    "LABEL_TYPES", "AgentRate", "AnswerStatus", "Excluded", "FrameKind", "Group", "ItemFrame",
+    "ItemStep", "JudgeAnswer", "JudgeItem", "JudgeRun", "JudgeScore", "JudgeSetManifest",
+    "Label", "LabelRow", "LabelType", "Origin", "Ranking", "Rate", "SetSource",
+    "TrajectoryFrame", "WrongItem",
 ]

@@ -20,6 +20,7 @@ from bridge import BridgeServer
 from phoneshell.agents import make_agent
 from phoneshell.device import Phone
 from phoneshell.errors import RunError
+from phoneshell.frames import DEFAULT_LONG_EDGE
 from phoneshell.phones.open import DeviceHandle, open_phones
 from phoneshell.records import ResultRow
 from phoneshell.runner.attempt import AttemptPlan, Rig, RigDown, require_rig, run_attempt
@@ -52,6 +53,11 @@ class RunOptions:
     repeat: int = 1
     resume: bool = False
     """Continue the run `run_id` (its agent, tasks and repeat count come from its run.json)."""
+    trajectory: bool = False
+    """Capture a screenshot at the start of each agent turn and after each agent action, for
+    judges (docs/judges.md). Off by default: it costs a WDA screenshot per action, about a
+    quarter of a second on the simulated iPhone (which renders a full-size PNG) and more on a
+    real phone."""
 
 
 @dataclass
@@ -88,9 +94,10 @@ class _Run:
     """Shared state of a run's workers: the queue of attempts and the results file."""
 
     def __init__(self, folder: RunFolder, plans: list[tuple[Task, int]], agent_spec: str,
-                 progress: Progress, summary: RunSummary) -> None:
+                 progress: Progress, summary: RunSummary, trajectory: bool = False) -> None:
         self.folder, self.agent_spec, self.progress, self.summary = (
             folder, agent_spec, progress, summary)
+        self.trajectory = trajectory
         self.queue: deque[tuple[Task, int]] = deque(plans)
         self.total = len(plans)
         self.done = 0
@@ -125,7 +132,8 @@ class _Run:
 
     def _work(self, device: DeviceHandle) -> None:
         agent = make_agent(self.agent_spec)  # one agent per phone: adapters may keep state
-        with BridgeServer(device.url, runs_dir=self.folder.run_dir.parent) as bridge:
+        with BridgeServer(device.url, runs_dir=self.folder.run_dir.parent,
+                          trajectory_px=DEFAULT_LONG_EDGE if self.trajectory else 0) as bridge:
             rig = make_rig(bridge, device)
             bridge.set_context(self.folder.run_id, "", 0, "probe")  # the preflight's actions
             try:
@@ -192,7 +200,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
                  if (t.id, n) not in folder.scored]
         summary = RunSummary(folder.run_id, folder.run_dir,
                              already_scored=len(tasks) * repeat - len(plans))
-        run = _Run(folder, plans, agent_spec, progress, summary)
+        run = _Run(folder, plans, agent_spec, progress, summary, options.trajectory)
         if len(devices) == 1:
             run.worker(devices[0])
         else:
