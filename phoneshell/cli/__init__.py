@@ -17,6 +17,7 @@ from phoneshell.cli import (
     agent_cmd,
     bridge_cmd,
     devices_cmd,
+    judge_cmd,
     report_cmd,
     run_cmd,
     sim_cmd,
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     report_cmd.add_parsers(commands)
     agent_cmd.add_parsers(commands)
     swap_cmd.add_parsers(commands)
+    judge_cmd.add_parsers(commands)
     return parser
 
 
