@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from phoneshell.checks import CHECKS, Check
-from phoneshell.checks.kind import Contains, Ordered, Same, normal, others, signature
+from phoneshell.checks.kind import Contains, Ordered, Same, Subset, fixed, normal, signature
 from phoneshell.tasks import Task
 
 
@@ -84,7 +84,7 @@ class _Index:
             for check in task.checks:
                 self.by_kind[check.kind].append((check, index))
                 self.exact[signature(check)].add(index)
-                group = (check.kind, check.negate, others(check, "text", "type"))
+                group = (check.kind, check.negate, fixed(check))
                 self.texts[group][normal(check.text)].add(index)
 
     def _containing(self, group: tuple[object, ...], needle: str) -> set[int]:
@@ -117,10 +117,10 @@ class _Index:
         rule = CHECKS.lookup(a.kind).implied_by
         if isinstance(rule, Same):
             return set(self.exact.get(signature(a), ()))
-        if isinstance(rule, Ordered):  # app orders are rare: compare them one by one
+        if isinstance(rule, (Ordered, Subset)):  # rare kinds: compare them one by one
             return {index for b, index in self.by_kind[a.kind] if rule.implied(a, b)}
         assert isinstance(rule, Contains)
-        want, rest = normal(a.text), others(a, "text", "type")
+        want, rest = normal(a.text), fixed(a)
         found: set[int] = set()
         if a.negate:  # b's text must be a substring of a's: try every substring of a's text
             texts = self.texts.get((a.kind, True, rest), {})

@@ -10,10 +10,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-ParamType = Literal["str", "bool", "int", "number", "regex", "str_list", "point", "choice"]
-ParamValue = str | bool | int | float | tuple[str, ...] | tuple[float, float]
+ParamType = Literal["str", "bool", "int", "number", "regex", "str_list", "point", "choice",
+                    "str_map"]
+ParamValue = (str | bool | int | float | tuple[str, ...] | tuple[float, float]
+              | tuple[tuple[str, str], ...])
 """A parameter's value once read: str (str, regex, choice), bool, int, float, a list of strings
-(as a tuple) or a point."""
+(as a tuple), a point, or a mapping of strings to strings (as (key, value) pairs in file
+order)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,7 @@ class Param:
             "str_list": "a list of non-empty strings",
             "point": "a point [x, y] in screen points",
             "choice": "one of " + ", ".join(repr(c) for c in self.choices),
+            "str_map": "a mapping of names to non-empty strings",
         }[self.type]
 
     def json_schema(self) -> dict[str, object]:
@@ -68,6 +72,9 @@ class Param:
                 schema["minimum"] = self.minimum
         elif self.type == "str_list":
             schema = {"type": "array", "items": {"type": "string", "minLength": 1}}
+        elif self.type == "str_map":
+            schema = {"type": "object", "additionalProperties": {"type": "string",
+                                                                 "minLength": 1}}
         elif self.type == "point":
             schema = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
         else:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 from bridge import BridgeServer
 from phoneshell.agents import Agent, make_agent
@@ -38,9 +39,12 @@ from phoneshell.runner.run import make_rig
 from phoneshell.tasks import Task, TaskSet, load_tasks
 
 Progress = Callable[[str], None]
+R = TypeVar("R")
+Judge = Callable[[Task, "Evidence | None", str, str], R]
+"""Grades one piece of evidence as a task: (task, evidence or None, its folder, why missing)."""
 
-__all__ = ["Accuracy", "Selection", "SwapResult", "Swapper", "accuracy", "judge", "open_swappers",
-           "play_swaps", "select_pairs"]
+__all__ = ["Accuracy", "Judge", "Selection", "SwapResult", "Swapper", "accuracy", "costly", "judge",
+           "merged", "open_swappers", "play_swaps", "select_pairs", "share_out", "with_solutions"]
 
 
 @dataclass(frozen=True)
@@ -81,7 +85,7 @@ class Selection:
     """Every finish graded as every task (`swap --all`)."""
 
 
-def _with_solutions(tasks: Sequence[Task], solutions: str | None) -> dict[str, Task]:
+def with_solutions(tasks: Sequence[Task], solutions: str | None) -> dict[str, Task]:
     """Tasks by id, their `solution` taken from DIR's task of the same id when asked."""
     by_id = {t.id: t for t in tasks}
     if solutions is None:
@@ -108,7 +112,7 @@ def select_pairs(paths: Sequence[str], *, mode: str, ids: Sequence[str] = (),
     Raises:
         RunError: a pair names a task that is not in `paths`, or `two` without two ids.
     """
-    graded = _with_solutions(load_tasks(paths).tasks, solutions)
+    graded = with_solutions(load_tasks(paths).tasks, solutions)
     tasks = tuple(graded.values())
     if mode == "two":
         if len(ids) != 2:
@@ -164,6 +168,8 @@ class Swapper:
         self._attempts = attempts or _Attempts()
         self.stopped = ""
         """Why the phone stopped being usable ("" while it is): nothing more is played."""
+        self.played = 0
+        """Attempts played on this phone so far."""
 
     def _agent(self, b: Task) -> Agent:
         if self.replay_from is not None:
@@ -179,9 +185,10 @@ class Swapper:
         """
         if self.stopped:
             return None, "", f"not run: {self.stopped}"
-        plan = AttemptPlan(self.run_id, self.run_dir, _merged(b, extra),
+        plan = AttemptPlan(self.run_id, self.run_dir, merged(b, extra),
                            self._attempts.take(b.id), self.installed)
         done = run_attempt(plan, self.rig, self._agent(b))
+        self.played += 1
         if done.rig_down:
             self.stopped = done.row.skip_reason
         if done.evidence is None:
@@ -194,39 +201,48 @@ class Swapper:
         return judge(a, b, evidence, folder, missing)
 
     def finish_against(self, b: Task, tasks: Sequence[Task]) -> list[SwapResult]:
-        """B's finish graded as every other task of `tasks` (one row of the full matrix).
+        """B's finish graded as every other task of `tasks` (one row of the full matrix)."""
+        return self.graded(b, [t for t in tasks if t.id != b.id],
+                           lambda a, evidence, folder, missing: judge(a, b, evidence, folder,
+                                                                       missing),
+                           lambda row: row.scored and row.accepted)
+
+    def graded(self, b: Task, tasks: Sequence[Task], grade_as: Judge[R],
+               passed: Callable[[R], bool]) -> list[R]:
+        """B's finish, played with what `tasks` need captured, graded as each of them.
 
         Pass one replays the finish once with the cheap evidence every task needs (scrolling)
         and grades it on each task's cheap checks; pass two replays it again, with the probes
-        they need, for the tasks whose cheap checks all passed. An acceptance needs both.
+        they need, for the tasks whose cheap checks all passed. A pass needs both. Rows come in
+        the order of `tasks`.
         """
-        cheap = [c for t in tasks for c in t.checks if not _costly(c)]
+        cheap = [c for t in tasks for c in t.checks if not costly(c)]
         evidence, folder, missing = self.play(b, cheap)
-        results: list[SwapResult] = []
+        rows: dict[str, R] = {}
         pending: list[Task] = []
-        for a in (t for t in tasks if t.id != b.id):
-            light = tuple(c for c in a.checks if not _costly(c))
+        for a in tasks:
+            light = tuple(c for c in a.checks if not costly(c))
             if len(light) == len(a.checks):
-                results.append(judge(a, b, evidence, folder, missing))
+                rows[a.id] = grade_as(a, evidence, folder, missing)
                 continue
-            first = judge(replace(a, checks=light), b, evidence, folder, missing) if light \
+            first = grade_as(replace(a, checks=light), evidence, folder, missing) if light \
                 else None
-            if first is None or (first.scored and first.accepted):
+            if first is None or passed(first):
                 pending.append(a)  # its probes decide: replay with them
             else:
-                results.append(first)
+                rows[a.id] = first
         if pending:
             evidence, folder, missing = self.play(b, [c for a in pending for c in a.checks])
-            results.extend(judge(a, b, evidence, folder, missing) for a in pending)
-        return results
+            rows.update((a.id, grade_as(a, evidence, folder, missing)) for a in pending)
+        return [rows[a.id] for a in tasks]
 
 
-def _costly(check: Check) -> bool:
+def costly(check: Check) -> bool:
     """Checks whose evidence takes probes (counts before/after, values read off the device)."""
     return any(n.what in ("probe", "read") for n in CHECKS.lookup(check.kind).needs(check))
 
 
-def _merged(finish: Task, extra: Iterable[Check]) -> Task:
+def merged(finish: Task, extra: Iterable[Check]) -> Task:
     """B with other tasks' checks added, so its attempt captures what they need too."""
     seen = {signature(c) for c in finish.checks}
     checks = list(finish.checks)
@@ -259,15 +275,16 @@ def _failed(verdict: Verdict) -> str:
 
 @contextmanager
 def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None = None,
-                  progress: Progress = lambda line: None,
+                  progress: Progress = lambda line: None, kind: str = "swap",
                   trajectory: bool = False) -> Iterator[list[Swapper]]:
-    """A swapper for every phone of `--device` (each behind its own bridge), in one run folder;
-    with `trajectory`, each finish's screens are kept, as `run --trajectory` keeps an agent's.
+    """A swapper for every phone of `--device` (each behind its own bridge), in one run folder
+    named `<kind>-<run id>`; with `trajectory`, each finish's screens are kept, as `run
+    --trajectory` keeps an agent's.
 
     Raises:
         RunError: a bad device spec, or a phone that does not answer.
     """
-    run_id = "swap-" + new_run_id()
+    run_id = f"{kind}-{new_run_id()}"
     attempts = _Attempts()
     with open_phones(device, run_id) as (devices, note), ExitStack() as bridges:
         progress(note)
@@ -281,10 +298,10 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
         yield swappers
 
 
-def _share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], list[SwapResult]]],
-               ) -> list[list[SwapResult]]:
+def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], list[R]]],
+              ) -> list[list[R]]:
     """Run each job on whichever phone is free; results in job order."""
-    done: list[list[SwapResult] | None] = [None] * len(jobs)
+    done: list[list[R] | None] = [None] * len(jobs)
     queue = iter(range(len(jobs)))
     lock = threading.Lock()
 
@@ -345,7 +362,7 @@ def play_swaps(swappers: Sequence[Swapper], selection: Selection,
                 return told([row], lambda n: result_line(n, total, row))
             return job
         jobs = [pair_job(a, b) for a, b in selection.pairs]
-    results = [r for rows in _share_out(swappers, jobs) for r in rows]
+    results = [r for rows in share_out(swappers, jobs) for r in rows]
     unexpected: list[SwapResult] = []
     if selection.full:
         unexpected = [r for r in results if r.scored and r.accepted and not r.compatible

@@ -14,6 +14,11 @@ here once (docs/checks.md quotes it):
 * **Regex matching** (`regex_on_screen`) runs Python `re.search` on each of those three strings
   of each on-screen element, separately and case-sensitively (use `(?i)` to ignore case), so a
   pattern never spans two elements or two attributes.
+* **What the agent typed is not what the app shows.** Checks match `shown` text: the value of a
+  text input (text field, search field, secure field, and a text view while a keyboard is up)
+  is the agent's own typing, and the keyboard's keys are the agent's tools, so neither counts
+  unless the check asks for that type (`type: SearchField`, `type: Key`). Their labels and names
+  (the app's words for the field) still count.
 
 A source cut off mid-document (WDA under memory pressure, or a dropped connection) is parsed as
 far as it goes and marked incomplete: what it shows is real, but absence in it proves nothing.
@@ -28,10 +33,13 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from phoneshell.xcui import TYPE_PREFIX
+from phoneshell.xcui import TEXT_INPUT_TYPES, TYPE_PREFIX
 
 APPLICATION = "XCUIElementTypeApplication"
 STATUS_BAR = "XCUIElementTypeStatusBar"
+KEYBOARD = "XCUIElementTypeKeyboard"
+KEYBOARD_TYPES = frozenset({"Keyboard", "Key"})
+"""Short types a check names to match the keyboard itself."""
 SPRINGBOARD = "com.apple.springboard"
 """The home screen's bundle id: in front when no app is."""
 
@@ -57,6 +65,10 @@ class Element(NamedTuple):
     """Inside SpringBoard's status bar (clock, battery): phone chrome, never app content."""
     traits: str = ""
     """WDA's accessibility traits, e.g. "Button, Selected" (not searched as text)."""
+    parent: int = -1
+    """The `order` of the element it sits in (-1 for the application node)."""
+    in_keyboard: bool = False
+    """Inside the on-screen keyboard: keys the agent types with, never app content."""
 
     @property
     def short_type(self) -> str:
@@ -96,7 +108,7 @@ class PageSource:
     """
 
     __slots__ = ("elements", "bundle_id", "width", "height", "complete", "problem",
-                 "_on_screen")
+                 "_on_screen", "_keyboard_up")
 
     def __init__(self, elements: tuple[Element, ...], bundle_id: str, width: int, height: int,
                  complete: bool, problem: str) -> None:
@@ -107,6 +119,7 @@ class PageSource:
         self.complete = complete
         self.problem = problem
         self._on_screen: tuple[Element, ...] | None = None
+        self._keyboard_up: bool | None = None
 
     @classmethod
     def parse(cls, xml: str | bytes) -> PageSource:
@@ -162,13 +175,66 @@ class PageSource:
         pool = self.elements[1:] if everywhere else self.on_screen()
         return [e for e in pool if e.contains(low)]
 
-    def search(self, pattern: re.Pattern[str], short_type: str = "") -> RegexHit | None:
-        """The first on-screen (element, attribute) whose text matches `pattern`, or None;
-        with `short_type` (e.g. "Button"), only elements of that type."""
+    @property
+    def keyboard_up(self) -> bool:
+        """Whether the on-screen keyboard shows (so a text input is being edited)."""
+        if self._keyboard_up is None:
+            self._keyboard_up = any(e.in_keyboard for e in self.on_screen())
+        return self._keyboard_up
+
+    def typed(self, element: Element) -> bool:
+        """Whether `element`'s value is the agent's typing rather than what the app shows: the
+        value of a text field or search field, and of a text view while a keyboard is up (an
+        edited note; once editing ends, a text view's text is the app's content)."""
+        kind = element.short_type
+        if kind == "TextView":
+            return self.keyboard_up
+        return kind in TEXT_INPUT_TYPES
+
+    def inside(self, element: Element, short_type: str) -> bool:
+        """Whether `element` sits, at any depth, in an element of `short_type` (e.g. WebView)."""
+        parent = element.parent
+        while 0 <= parent < len(self.elements):
+            holder = self.elements[parent]
+            if holder.short_type == short_type:
+                return True
+            parent = holder.parent
+        return False
+
+    def shown_texts(self, short_type: str = "", within: str = "",
+                    ) -> Iterator[tuple[Element, tuple[tuple[str, str], ...]]]:
+        """On-screen elements a check may match, each with the (attribute, text) pairs it may
+        match in: only elements of `short_type` and inside a `within` element when given; never
+        what the agent typed or the keyboard, unless `short_type` names a text input or a key.
+        """
+        fields, keys = short_type in TEXT_INPUT_TYPES, short_type in KEYBOARD_TYPES
         for element in self.on_screen():
             if short_type and element.short_type != short_type:
                 continue
-            for attribute, text in element.texts():
+            if within and not self.inside(element, within):
+                continue
+            if element.in_keyboard and not keys:
+                continue
+            texts = element.texts()
+            if not fields and self.typed(element):
+                texts = tuple((a, t) for a, t in texts if a != "value")
+            if texts:
+                yield element, texts
+
+    def shown(self, needle: str, short_type: str = "", within: str = "") -> list[Element]:
+        """Elements whose shown text (`shown_texts`) contains `needle`, ignoring case."""
+        low = needle.strip().lower()
+        if not low:
+            return []
+        return [e for e, texts in self.shown_texts(short_type, within)
+                if any(low in t.lower() for _, t in texts)]
+
+    def search(self, pattern: re.Pattern[str], short_type: str = "", within: str = "",
+               ) -> RegexHit | None:
+        """The first (element, attribute) of the shown text (`shown_texts`) that matches
+        `pattern`, or None; with `short_type` (e.g. "Button"), only elements of that type."""
+        for element, texts in self.shown_texts(short_type, within):
+            for attribute, text in texts:
                 match = pattern.search(text)
                 if match:
                     return RegexHit(element, attribute, match.group(0))
@@ -204,17 +270,22 @@ def _int(value: str | None) -> int:
 
 
 def _elements(root: etree._Element) -> Iterator[Element]:
-    # lxml returns the same proxy for a node while a reference to it lives, so holding the
-    # status-bar nodes in a list keeps their ids valid for the loop below.
-    chrome_nodes = [n for bar in root.iter(STATUS_BAR) for n in bar.iter()]
-    chrome = {id(n) for n in chrome_nodes}
-    for order, node in enumerate(root.iter(tag=etree.Element)):
+    # lxml returns the same proxy for a node while a reference to it lives, so holding every
+    # node in a list keeps the ids below valid while they are looked up.
+    nodes = list(root.iter(tag=etree.Element))
+    orders = {id(n): order for order, n in enumerate(nodes)}
+    chrome = {id(n) for bar in root.iter(STATUS_BAR) for n in bar.iter()}
+    keyboard = {id(n) for board in root.iter(KEYBOARD) for n in board.iter()}
+    for order, node in enumerate(nodes):
         get = node.attrib.get
+        up = node.getparent()
         yield Element(get("type") or str(node.tag), get("label") or "", get("name") or "",
                       get("value") or "", get("placeholderValue") or "",
                       _int(get("x")), _int(get("y")), _int(get("width")), _int(get("height")),
                       get("visible") != "false", get("enabled") != "false", order,
-                      bool(chrome) and id(node) in chrome, get("traits") or "")
+                      bool(chrome) and id(node) in chrome, get("traits") or "",
+                      orders.get(id(up), -1) if up is not None else -1,
+                      bool(keyboard) and id(node) in keyboard)
 
 
 def shorten(text: str, limit: int = 60) -> str:

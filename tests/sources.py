@@ -19,6 +19,8 @@ class El:
     frame: tuple[int, int, int, int] = (20, 100, 200, 40)
     visible: bool = True
     placeholder: str = ""
+    children: tuple[El, ...] = ()
+    """Elements inside this one (a WebView's page, a Keyboard's keys)."""
 
 
 def source(*elements: El, bundle: str = "com.apple.Preferences", size: tuple[int, int] = (402, 874),
@@ -32,24 +34,32 @@ def source(*elements: El, bundle: str = "com.apple.Preferences", size: tuple[int
              f'  <XCUIElementTypeWindow type="XCUIElementTypeWindow" enabled="true" visible="true" '
              f'accessible="false" x="0" y="0" width="{w}" height="{h}" index="0" traits="">']
     for index, e in enumerate(elements):
-        kind = f"XCUIElementType{e.type}"
-        attrs = [f'type="{kind}"']
-        if e.value:
-            attrs.append(f"value={quoteattr(e.value)}")
-        if e.name or e.label:
-            attrs.append(f"name={quoteattr(e.name or e.label)}")
-        if e.label:
-            attrs.append(f"label={quoteattr(e.label)}")
-        x, y, fw, fh = e.frame
-        attrs.append(f'enabled="true" visible="{"true" if e.visible else "false"}" '
-                     f'accessible="true" x="{x}" y="{y}" width="{fw}" height="{fh}" '
-                     f'index="{index}"')
-        if e.placeholder:
-            attrs.append(f"placeholderValue={quoteattr(e.placeholder)}")
-        attrs.append('traits=""')
-        lines.append(f"    <{kind} {' '.join(attrs)}/>")
+        lines += _element(e, index, 2)
     lines += ["  </XCUIElementTypeWindow>", "</XCUIElementTypeApplication>", ""]
     return "\n".join(lines)
+
+
+def _element(e: El, index: int, depth: int) -> list[str]:
+    kind = f"XCUIElementType{e.type}"
+    attrs = [f'type="{kind}"']
+    if e.value:
+        attrs.append(f"value={quoteattr(e.value)}")
+    if e.name or e.label:
+        attrs.append(f"name={quoteattr(e.name or e.label)}")
+    if e.label:
+        attrs.append(f"label={quoteattr(e.label)}")
+    x, y, fw, fh = e.frame
+    attrs.append(f'enabled="true" visible="{"true" if e.visible else "false"}" '
+                 f'accessible="true" x="{x}" y="{y}" width="{fw}" height="{fh}" '
+                 f'index="{index}"')
+    if e.placeholder:
+        attrs.append(f"placeholderValue={quoteattr(e.placeholder)}")
+    attrs.append('traits=""')
+    pad = "  " * depth
+    if not e.children:
+        return [f"{pad}<{kind} {' '.join(attrs)}/>"]
+    inner = [line for i, child in enumerate(e.children) for line in _element(child, i, depth + 1)]
+    return [f"{pad}<{kind} {' '.join(attrs)}>", *inner, f"{pad}</{kind}>"]
 
 
 def evidence(*elements: El, foreground: str | None = "com.apple.Preferences",

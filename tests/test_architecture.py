@@ -10,7 +10,7 @@ import phoneshell
 ROOT = Path(__file__).resolve().parent.parent
 PURE = ("phoneshell/checks", "phoneshell/grade.py", "phoneshell/tree.py",
         "phoneshell/evidence.py", "phoneshell/audit.py", "phoneshell/implication.py",
-        "phoneshell/tasks")
+        "phoneshell/tasks", "phoneshell/attack/families.py", "phoneshell/attack/examples.py")
 FORBIDDEN_FOR_PURE = ("phoneshell.device", "phoneshell.runner", "phoneshell.sim", "bridge",
                       "phoneshell.agents", "wda", "tidevice")
 

@@ -38,6 +38,8 @@ def test_the_suite_leaves_only_compatible_pairs(environments: Path) -> None:
     assert ids(pairs) == sorted([
         "resilience.deep_start <= safari.navigate.example",
         "resilience.deep_start <= safari.read.heading",
+        "safari.navigate.example <= resilience.deep_start",
+        "safari.navigate.example <= safari.read.heading",
         "settings.about.reach <= settings.about.serial",
         "settings.bluetooth.reach <= settings.search.bluetooth",
         "settings.wifi.switch_visible <= settings.search.wifi",
@@ -64,7 +66,7 @@ MODEL = "General > About > Model Number"
     (C(A, "Model Number", negate=True), C(E, "Model", negate=True), False),
     (C(R, r"\b423\b"), C(R, r"\b423\b"), True),
     (C(R, r"423"), C(R, r"\b423\b"), False),  # regexes compare by text only
-    (C(ANS, "meridian"), C(ANS, "The MERIDIAN word"), True),
+    (C(ANS, "meridian"), C(ANS, "The MERIDIAN word"), False),  # answers compare whole values
     (C(ANS, "meridian"), C(E, "meridian"), False),
     (C(E, "Bluetooth"), C(E, "Bluetooth", type="NavigationBar"), True),
     (C(E, "Bluetooth", type="NavigationBar"), C(E, "Bluetooth"), False),
@@ -96,6 +98,16 @@ MODEL = "General > About > Model Number"
      C("answer_matches_device", MODEL, probe="settings_value"), True),
     (C("answer_contains", "MQ163"),
      C("answer_matches_device", MODEL, probe="settings_value"), False),
+    (C("answer_contains", "nimbus"), C("answer_contains", "NIMBUS"), True),
+    (C("answer_contains", "NIMBUS"), C("answer_contains", "NIMBUS QUASAR"), False),
+    (C("element_exists", "Example", within="WebView"), C("element_exists", "Example Domain"),
+     False),
+    (C("element_exists", "Example"), C("element_exists", "Example Domain", within="WebView"),
+     True),
+    (C("typed_into", "iso", submitted=True), C("typed_into", "iso 8601"), False),
+    (C("typed_into", "iso"), C("typed_into", "iso 8601", submitted=True), True),
+    (C("tapped_keys", keys=("4", "7")), C("tapped_keys", keys=("7", "4", "9")), True),
+    (C("tapped_keys", keys=("4", "7", "9")), C("tapped_keys", keys=("7", "4")), False),
 ])
 def test_rules_per_kind(a: Check, b: Check, implied: bool) -> None:
     assert check_implied(a, b) is implied

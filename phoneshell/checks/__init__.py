@@ -1,11 +1,12 @@
 """One registry of check kinds; each kind is a pure function of (check, evidence).
 
-Families: state (end state, `state.py`), path (the audit log, `path.py`), effect (probe counts
-before and after, `effects.py`), answer (the agent's claim, `answer.py`). Importing this package
-registers every kind. Never imports the device, runner, bridge or simulator.
+Families: state (end state, `state.py`), path (the audit log: apps, taps and typing in
+`path.py`, how a result was reached in `how.py`), effect (probe counts before and after,
+`effects.py`), answer (the agent's claim, `answer.py`, compared as `values.py` says).
+Importing this package registers every kind. Never imports the device, runner, bridge or simulator.
 """
 
-from phoneshell.checks import answer, effects, path, state
+from phoneshell.checks import answer, effects, how, path, state
 from phoneshell.checks.kind import (
     CHECKS,
     Check,
@@ -18,4 +19,4 @@ from phoneshell.checks.kind import (
 from phoneshell.records import CheckResult
 
 __all__ = ["CHECKS", "Check", "CheckKind", "CheckResult", "Finding", "Need", "answer",
-           "effects", "grade_check", "lookup", "path", "state"]
+           "effects", "grade_check", "how", "lookup", "path", "state"]

@@ -1,22 +1,43 @@
-"""Answer checks: the agent's words, graded only where the deliverable is information. Pure."""
+"""Answer checks: the agent's words, graded only where the deliverable is information. Pure.
+
+Both kinds compare as `values` says: numbers as numbers with their units, the rest as whole
+words, and an answer that also names other candidates of the value's kind (hedging) fails.
+"""
 
 from __future__ import annotations
 
 from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
+from phoneshell.checks.values import candidates, names
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.tree import shorten
 
-ANSWER_TEXT = Param("text", "str", "Text the agent's answer must contain (case-insensitive).",
+ANSWER_TEXT = Param("text", "str", "The value the agent's answer must name: numbers as numbers, "
+                            "words as whole words, case-insensitive, and no other candidate.",
                     required=True)
 
 
+def _judge(answer: str, want: str, shown: str) -> Finding:
+    """Whether `answer` names `want` and only it; `shown` says what was wanted, for details."""
+    said = shorten(answer)
+    if not names(answer, want):
+        return Finding(False, f"answer {said!r}; wanted it to name {shown}")
+    others = candidates(answer, want)
+    if others:
+        listed = ", ".join(repr(shorten(o, 20)) for o in others[:4])
+        more = f" and {len(others) - 4} more" if len(others) > 4 else ""
+        return Finding(False, f"answer {said!r} names {want!r} but hedges: it also names "
+                              f"{listed}{more}")
+    return Finding(True, f"answer {said!r} names {shown}")
+
+
 @check_kind("answer_contains", family="answer", params=(ANSWER_TEXT,),
-            implied_by=Contains(("answer_contains",)))
+            implied_by=Contains(("answer_contains",), whole=True))
 def answer_contains(check: Check, evidence: Evidence) -> Finding:
-    """Passes when the answer the agent reported contains `text`, ignoring case and surrounding
-    space. Reads the claim's `answer` field in full (never the summary); fails when the agent
-    reported no answer."""
+    """Passes when the answer the agent reported names `text`: its numbers as numbers with
+    their units, the rest as whole words, ignoring case. Reads the claim's `answer` field in
+    full (never the summary); fails when the agent reported no answer, and when the answer also
+    names other candidates of the same kind (it hedges)."""
     claim = evidence.claim
     want = check.text.strip()
     if claim is None:
@@ -25,8 +46,7 @@ def answer_contains(check: Check, evidence: Evidence) -> Finding:
     if not claim.answer.strip():
         said = f"; its summary says {shorten(claim.summary)!r}" if claim.summary else ""
         return Finding(False, f"the agent's answer is empty{said}; wanted {want!r}")
-    holds = want.lower() in claim.answer.lower()
-    return Finding(holds, f"answer {shorten(claim.answer)!r}; wanted it to contain {want!r}")
+    return _judge(claim.answer, want, repr(want))
 
 
 VALUE_PROBE = Param("probe", "str", "The probe that reads the value off the device at capture, "
@@ -42,11 +62,11 @@ def _read_need(check: Check) -> tuple[Need, ...]:
 @check_kind("answer_matches_device", family="answer", params=(VALUE_PROBE, VALUE_ARG),
             implied_by=Same(), needs=_read_need, probe_kind="value")
 def answer_matches_device(check: Check, evidence: Evidence) -> Finding:
-    """Passes when the agent's answer contains the value the device itself shows, read by a
+    """Passes when the agent's answer names the value the device itself shows, read by a
     harness probe at capture (e.g. `probe: settings_value`, `text: General > About > Model
-    Number` reads that row of Settings > General > About), ignoring case. The expected answer
-    is never written in the task, so the check holds on any phone. Fails when the value could
-    not be read."""
+    Number` reads that row of Settings > General > About), compared as `answer_contains`
+    compares, hedging included. The expected answer is never written in the task, so the check
+    holds on any phone. Fails when the value could not be read."""
     read = evidence.read(check.text_of("probe"), check.text)
     what = check.text or check.text_of("probe")
     if read is None or read.value is None or not read.value.strip():
@@ -58,5 +78,5 @@ def answer_matches_device(check: Check, evidence: Evidence) -> Finding:
     if claim is None or not claim.answer.strip():
         return Finding(False, f"the agent gave no answer; the device shows {what} = {want!r}",
                        unproven="" if claim else "the agent made no claim")
-    holds = want.lower() in claim.answer.lower()
-    return Finding(holds, f"the device shows {what} = {want!r}; answer {shorten(claim.answer)!r}")
+    finding = _judge(claim.answer, want, f"{want!r}")
+    return Finding(finding.holds, f"the device shows {what} = {want!r}; {finding.detail}")

@@ -28,7 +28,7 @@ class Check:
 
     Its parameters are its kind's (`CheckKind.params`): every one present in `values`, in the
     kind's order, an absent key holding the parameter's empty value. Read them with `text_of`,
-    `list_of` and `int_of`; build a check in code with `Check.make`.
+    `list_of`, `int_of` and `flag_of`; build a check in code with `Check.make`.
     """
 
     kind: str
@@ -87,6 +87,10 @@ class Check:
         """A whole-number parameter (its default when absent)."""
         value = self._value(name)
         return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    def flag_of(self, name: str) -> bool:
+        """A true/false parameter (False when absent or when the kind has none)."""
+        return self.has(name) and self._value(name) is True
 
     @property
     def text(self) -> str:
@@ -228,17 +232,38 @@ def others(check: Check, *but: str) -> tuple[tuple[str, ParamValue], ...]:
     return tuple((name, value) for name, value in check.values if name not in but)
 
 
-def type_covered(a: Check, b: Check) -> bool:
-    """Whether b's element type restriction is at least as narrow as a's needs.
+NARROWING = ("type", "within")
+"""Parameters that narrow where a check looks: an element type, a containing element type."""
 
-    Found: an element of b's type is an element, so a without a type is covered; a with a type
-    needs the same type. Proven absent: b must have looked at a's type or at every type.
+
+def fixed(check: Check) -> tuple[tuple[str, ParamValue], ...]:
+    """The parameters two checks of substring kinds must share to relate: all but `text`, the
+    narrowing ones and the flags (those are compared by `covered`)."""
+    return tuple((name, value) for name, value in check.values
+                 if name != "text" and name not in NARROWING and not isinstance(value, bool))
+
+
+def covered(a: Check, b: Check) -> bool:
+    """Whether b's narrowing parameters and flags are at least as strict as a's need.
+
+    Found: an element of b's type (inside b's container) is an element, so a without one is
+    covered; a with one needs the same. A flag a sets (`submitted`, `hold`), b must set too.
+    Proven absent: b must have looked at least as widely as a, and not only at flagged actions
+    when a's flag is off.
     """
-    mine = a.text_of("type") if a.has("type") else ""
-    theirs = b.text_of("type") if b.has("type") else ""
-    if a.negate:
-        return theirs in ("", mine)
-    return mine in ("", theirs)
+    for name, mine in a.values:
+        theirs = b._value(name) if b.has(name) else None
+        if name in NARROWING:
+            wide = theirs or ""
+            ok = wide in ("", mine) if a.negate else mine in ("", wide)
+        elif isinstance(mine, bool):
+            flagged = theirs is True
+            ok = (not flagged or mine) if a.negate else (flagged or not mine)
+        else:
+            continue
+        if not ok:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -265,13 +290,17 @@ class Contains:
 
     kinds: tuple[str, ...]
     """Kinds of b that can imply a non-negated a (a's own kind among them)."""
+    whole: bool = False
+    """The texts are whole values, not substrings (answers: "NIMBUSES" does not name NIMBUS,
+    and "NIMBUS QUASAR" hedges), so only the same text, ignoring case, implies."""
 
     def implied(self, a: Check, b: Check) -> bool:
         """Whether any evidence passing b passes a."""
-        if (a.negate != b.negate or others(a, "text", "type") != others(b, "text", "type")
-                or not type_covered(a, b)):
+        if a.negate != b.negate or fixed(a) != fixed(b) or not covered(a, b):
             return False
         want, have = normal(a.text), normal(b.text)
+        if self.whole:
+            return b.kind in self.kinds and want == have
         if a.negate:
             return b.kind == a.kind and have in want
         return b.kind in self.kinds and want in have
@@ -279,6 +308,8 @@ class Contains:
     def describe(self, kind: str) -> str:
         """The rule in words, for docs and `phoneshell implications` output."""
         others = " or ".join(self.kinds)
+        if self.whole:
+            return f"by a {others} check with the same text (ignoring case)"
         return (f"by a {others} check whose text contains this one's (ignoring case); negated, "
                 f"by a negated {kind} check whose text is contained in this one's")
 
@@ -304,7 +335,23 @@ class Ordered:
                 f"by a negated {kind} check whose apps this one's contain in order")
 
 
-Rule = Same | Contains | Ordered
+@dataclass(frozen=True)
+class Subset:
+    """Implication rule for `keys`: b's keys contain a's (b passing shows a's taps too); every
+    other field must be equal. Never negated."""
+
+    def implied(self, a: Check, b: Check) -> bool:
+        """Whether any evidence passing b passes a."""
+        return (a.kind == b.kind and others(a, "keys") == others(b, "keys")
+                and {k.lower() for k in a.list_of("keys")} <= {k.lower()
+                                                               for k in b.list_of("keys")})
+
+    def describe(self, kind: str) -> str:
+        """The rule in words, for docs."""
+        return f"by a {kind} check whose keys include all of this one's"
+
+
+Rule = Same | Contains | Ordered | Subset
 
 
 def normal(text: str) -> str:

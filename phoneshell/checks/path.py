@@ -9,6 +9,7 @@ cannot pass, and one that asserts an absence fails closed. Pure: never touches a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from phoneshell.audit import Action
 from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
@@ -27,9 +28,17 @@ INTO = Param("into", "str", "The field: matched against its type (SearchField...
                             "name, case-insensitive substring.")
 TAPPED = Param("text", "str", "Text of the tapped element (label, name or value; "
                               "case-insensitive substring).", required=True)
+SUBMITTED = Param("submitted", "bool", "The text must have been sent: Return typed after it, or "
+                                       "the keyboard's Return key (go, search, done...) tapped "
+                                       "before any other typing.")
+HOLD = Param("hold", "bool", "Only a touch and hold counts (a long press), not a plain tap.")
+RETURN_KEYS = frozenset({"return", "go", "search", "done", "send", "join", "next", "route"})
+"""Labels of the keyboard's Return key: tapping it sends what was typed, as typing "\n" does."""
+HOLD_S = 0.5
+"""How long a touch must last to be a long press (UIKit's default minimum press duration)."""
 
 
-def _unwatched(evidence: Evidence) -> str:
+def unwatched(evidence: Evidence) -> str:
     """Why the log cannot be trusted to show every action, or "" when it can."""
     if not evidence.audited:
         return "no audit log was recorded for this attempt (it did not run through a bridge)"
@@ -76,7 +85,7 @@ def opened_in_order(check: Check, evidence: Evidence) -> Finding:
     shown = " > ".join(_short(a) for a in timeline) or "no app changes"
     holds = _is_subsequence(apps, brought)
     return Finding(holds, f"apps in front during the agent's turn: {shown}; wanted {wanted}",
-                   unproven=_unwatched(evidence))
+                   unproven=unwatched(evidence))
 
 
 @check_kind("never_opened", family="path", params=(APP,), negatable=False, implied_by=Same())
@@ -84,7 +93,7 @@ def never_opened(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent never brought `app` to the front and never asked to launch or
     activate it. It is itself an absence, so it fails closed: without a complete audit log, or
     when an action has no recorded outcome, it cannot pass."""
-    app, doubt = check.text_of("app"), _unwatched(evidence)
+    app, doubt = check.text_of("app"), unwatched(evidence)
     actions = evidence.agent_actions()
     if not doubt and any(a.ok is None for a in actions):
         doubt = "an action has no recorded outcome, so what followed it is unknown"
@@ -113,16 +122,34 @@ def _field_matches(check: Check, action: Action) -> bool:
     return any(want in text.lower() for text in (target.type, target.label, target.name))
 
 
-def typed_runs(actions: Sequence[Action]) -> list[tuple[Action, str]]:
+@dataclass(frozen=True)
+class Typed:
+    """What the agent had typed into one field by one keystroke action, and whether it sent it."""
+
+    action: Action
+    text: str
+    """The field's text from the agent's keystrokes so far ("\\n" included when typed)."""
+    sent: bool
+    """Return was typed in it, or the keyboard's Return key was tapped before more typing."""
+
+
+def _return_tap(action: Action) -> bool:
+    target = action.target
+    return (action.kind == "tap" and action.ok is not False and target is not None
+            and target.type.removeprefix("XCUIElementType") in ("Key", "Button")
+            and target.label.strip().lower() in RETURN_KEYS)
+
+
+def typed_runs(actions: Sequence[Action]) -> list[Typed]:
     """For each keystroke action, what the agent had typed into that field so far.
 
     Keystrokes into the same field in a row add up ("Wi" then "-Fi" is "Wi-Fi"); a clear or a
     different field starts again; a backspace removes a character. Secure fields are masked.
     """
-    runs: list[tuple[Action, str]] = []
+    runs: list[Typed] = []
     field_key: tuple[object, ...] | None = None
     typed = ""
-    for action in actions:
+    for index, action in enumerate(actions):
         if action.kind != "type" or action.ok is False:
             continue
         target = action.target
@@ -133,49 +160,75 @@ def typed_runs(actions: Sequence[Action]) -> list[tuple[Action, str]]:
         field_key = key
         for char in str(action.params.get("text") or ""):
             typed = typed[:-1] if char == "\b" else typed + char
-        runs.append((action, typed))
+        later = []
+        for after in actions[index + 1:]:
+            if after.kind == "type":
+                break
+            later.append(after)
+        runs.append(Typed(action, typed, "\n" in typed or any(map(_return_tap, later))))
     return runs
 
 
-@check_kind("typed_into", family="path", params=(TYPED, IN_APP, INTO),
+@check_kind("typed_into", family="path", params=(TYPED, IN_APP, INTO, SUBMITTED),
             implied_by=Contains(("typed_into",)))
 def typed_into(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent's keystrokes into one field (in `app`, matching `into`) contain
-    `text`, ignoring case. Keystrokes in a row into the same field add up; what was in the field
-    before the agent typed does not count."""
+    `text`, ignoring case; with `submitted`, only once that text was sent (Return typed, or the
+    keyboard's Return key tapped, before any other typing). Keystrokes in a row into the same
+    field add up; what was in the field before the agent typed does not count."""
     want = check.text.strip().lower()
     runs = typed_runs(evidence.agent_actions())
     app, into = check.text_of("app"), check.text_of("into")
+    submitted = check.flag_of("submitted")
     where = (f" into {into!r}" if into else "") + (f" in {app}" if app else "")
-    for action, typed in runs:
-        if _field_matches(check, action) and want in typed.lower():
-            return Finding(True, f"typed {shorten(typed)!r}{where}")
-    seen = "; ".join(f"{shorten(t, 30)!r} into {a.target.type if a.target else '?'}"
-                     for a, t in runs[-4:]) or "no typing"
-    blind = sum(1 for a, _ in runs if a.target is None and into)
-    doubt = _unwatched(evidence) or (
+    unsent = ""
+    for run in runs:
+        if _field_matches(check, run.action) and want in run.text.lower():
+            if run.sent or not submitted:
+                how = " and sent it" if run.sent else ""
+                return Finding(True, f"typed {shorten(run.text)!r}{where}{how}")
+            unsent = f"; it typed {shorten(run.text)!r}{where} but never sent it"
+    seen = "; ".join(f"{shorten(r.text, 30)!r} into "
+                     f"{r.action.target.type if r.action.target else '?'}"
+                     for r in runs[-4:]) or "no typing"
+    blind = sum(1 for r in runs if r.action.target is None and into)
+    doubt = unwatched(evidence) or (
         f"{blind} keystroke action(s) had no resolved field" if blind else "")
+    if unsent:
+        return Finding(False, f"{check.text!r} was not sent{unsent}", unproven=doubt)
     return Finding(False, f"no keystrokes with {check.text!r}{where}; the agent typed: {seen}",
                    unproven=doubt)
 
 
-@check_kind("tapped", family="path", params=(TAPPED, IN_APP), implied_by=Contains(("tapped",)))
+def held(action: Action) -> bool:
+    """Whether a tap was a touch and hold (a long press), by its gesture or its duration."""
+    duration = action.params.get("duration")
+    long = isinstance(duration, (int, float)) and duration >= HOLD_S
+    return action.params.get("gesture") == "touch_and_hold" or long
+
+
+@check_kind("tapped", family="path", params=(TAPPED, IN_APP, HOLD),
+            implied_by=Contains(("tapped",)))
 def tapped(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent tapped an element whose label, name or value contains `text`
-    (in `app`, when given). Needs the bridge's tap targets; taps it could not resolve make an
-    absence unproven."""
+    (in `app`, when given); with `hold`, only a touch and hold counts (the `touch_and_hold`
+    gesture, or a touch of half a second or more). Needs the bridge's tap targets; taps it
+    could not resolve make an absence unproven."""
     want, app = check.text.strip().lower(), check.text_of("app")
+    hold = check.flag_of("hold")
     taps = [a for a in evidence.agent_actions() if a.kind == "tap" and a.ok is not False
-            and (not app or a.app_before == app)]
+            and (not app or a.app_before == app) and (held(a) or not hold)]
     for action in taps:
         target = action.target
         if target and any(want in t.lower() for t in (target.label, target.name, target.value)):
             return Finding(True, f"tapped {target.type} {shorten(target.label or target.name)!r}")
     blind = sum(1 for a in taps if a.target is None)
-    doubt = _unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind else "")
+    doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind else "")
     labels = ", ".join(repr(shorten(a.target.label or a.target.name, 25)) for a in taps[-5:]
                        if a.target) or "nothing"
-    return Finding(False, f"no tap on {check.text!r}; the agent tapped {labels}", unproven=doubt)
+    what = "touch and hold" if hold else "tap"
+    return Finding(False, f"no {what} on {check.text!r}; the agent tapped {labels}",
+                   unproven=doubt)
 
 
 def _spotlight_tap(actions: Sequence[Action], app: str) -> Action | None:
@@ -211,4 +264,4 @@ def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
         return Finding(True, f"{app} opened from a Spotlight result{what}")
     shown = " > ".join(_short(a) for a in foreground_timeline(actions)) or "no app changes"
     return Finding(False, f"{app} was not opened from Spotlight; apps in front: {shown}",
-                   unproven=_unwatched(evidence))
+                   unproven=unwatched(evidence))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
 from phoneshell.evidence import Capture, Evidence
 from phoneshell.params import Param
+from phoneshell.tree import shorten
 
 APP_TEXT = Param("text", "str", "Bundle id that must be in front (default: the task's `app`).")
 LABEL_TEXT = Param("text", "str", "Text to find in an element's label, name or value "
@@ -13,7 +14,12 @@ REGEX_TEXT = Param("text", "regex", "Pattern searched in each on-screen element'
                    "and value (Python re, case-sensitive; add (?i) to ignore case).",
                    required=True)
 TYPE = Param("type", "str", "Only elements of this WDA type count (the type without its "
-                            "XCUIElementType prefix, e.g. NavigationBar, Button, Cell).")
+                            "XCUIElementType prefix, e.g. NavigationBar, Button, Cell). Naming a "
+                            "text input (SearchField, TextField, TextView) makes what was typed "
+                            "into it count.")
+WITHIN = Param("within", "str", "Only elements inside an element of this WDA type count (e.g. "
+                                "WebView: a web page's content, never Safari's own bars or "
+                                "suggestions).")
 
 
 def _unproven(evidence: Evidence, captures: tuple[Capture, ...]) -> str:
@@ -42,27 +48,45 @@ def foreground_app(check: Check, evidence: Evidence) -> Finding:
     return Finding(holds, f"in front: {got.bundle_id!r}; wanted {check.text!r}")
 
 
-def _find_in(check: Check, captures: tuple[Capture, ...], evidence: Evidence) -> Finding:
+def _scope(check: Check) -> str:
+    """ " in a Cell inside a WebView" (for details)."""
+    only, within = check.text_of("type"), check.text_of("within")
+    return (f" in a {only}" if only else "") + (f" inside a {within}" if within else "")
+
+
+def _typed_only(check: Check, captures: tuple[Capture, ...]) -> str:
+    """ "; ... only in what was typed" when the text is there, but only as typing (for details)."""
     only = check.text_of("type")
     for capture in captures:
-        hits = [e for e in capture.source.find(check.text)
-                if not only or e.short_type == only]
+        raw = [e for e in capture.source.find(check.text) if not only or e.short_type == only]
+        if raw:
+            return (f"; it is only in what was typed ({raw[0].describe()}) or on the keyboard, "
+                    "which is not what the app shows")
+    return ""
+
+
+def _find_in(check: Check, captures: tuple[Capture, ...], evidence: Evidence) -> Finding:
+    only, within = check.text_of("type"), check.text_of("within")
+    for capture in captures:
+        hits = capture.source.shown(check.text, only, within)
         if hits:
             where = "on the final screen" if capture.role == "final" else "while scrolling"
             return Finding(True, f"{check.text!r} found {where} in {hits[0].describe()}")
     final = evidence.final
     seen = final.source.summary() if final is not None else "nothing"
     scope = "on the final screen" if len(captures) <= 1 else f"in {len(captures)} sources"
-    kind = f" in a {only}" if only else ""
-    return Finding(False, f"{check.text!r} not found{kind} {scope}; the screen shows {seen}",
+    return Finding(False, f"{check.text!r} not found{_scope(check)} {scope}; the screen shows "
+                          f"{seen}{_typed_only(check, captures)}",
                    unproven=_unproven(evidence, captures))
 
 
-@check_kind("element_exists", family="state", params=(LABEL_TEXT, TYPE),
+@check_kind("element_exists", family="state", params=(LABEL_TEXT, TYPE, WITHIN),
             implied_by=Contains(("element_exists",)))
 def element_exists(check: Check, evidence: Evidence) -> Finding:
     """Passes when an on-screen element of the final page source has `text` in its label, name
-    or value (case-insensitive). Off-screen and hidden elements do not count; nothing scrolls."""
+    or value (case-insensitive). Off-screen and hidden elements do not count; nothing scrolls.
+    What the agent typed (a text input's value) and the keyboard do not count, unless `type`
+    names that kind of field."""
     final = evidence.final
     return _find_in(check, (final,) if final is not None else (), evidence)
 
@@ -71,7 +95,7 @@ def _scroll_needs(check: Check) -> tuple[Need, ...]:
     return (Need("scroll"),)
 
 
-@check_kind("element_exists_anywhere", family="state", params=(LABEL_TEXT, TYPE),
+@check_kind("element_exists_anywhere", family="state", params=(LABEL_TEXT, TYPE, WITHIN),
             implied_by=Contains(("element_exists", "element_exists_anywhere")),
             needs=_scroll_needs)
 def element_exists_anywhere(check: Check, evidence: Evidence) -> Finding:
@@ -86,23 +110,55 @@ def element_exists_anywhere(check: Check, evidence: Evidence) -> Finding:
     return finding
 
 
-@check_kind("regex_on_screen", family="state", params=(REGEX_TEXT, TYPE), implied_by=Same())
+@check_kind("regex_on_screen", family="state", params=(REGEX_TEXT, TYPE, WITHIN),
+            implied_by=Same())
 def regex_on_screen(check: Check, evidence: Evidence) -> Finding:
     """Passes when the pattern matches the label, name or value of an on-screen element of the
-    final page source (each string searched on its own, case-sensitively)."""
+    final page source (each string searched on its own, case-sensitively). What the agent typed
+    and the keyboard do not count, as for `element_exists`."""
     final = evidence.final
     if final is None:
         return Finding(False, f"no page source was captured; wanted /{check.text}/",
                        unproven="no page source was captured")
-    only = check.text_of("type")
-    hit = final.source.search(check.pattern, only)
+    hit = final.source.search(check.pattern, check.text_of("type"), check.text_of("within"))
     if hit is not None:
         return Finding(True, f"/{check.text}/ matched {hit.matched!r} in the {hit.attribute} of "
                              f"{hit.element.describe()}")
-    kind = f" in a {only}" if only else ""
-    return Finding(False, f"/{check.text}/ matched nothing{kind} on the final screen; it shows "
-                          f"{final.source.summary()}",
+    return Finding(False, f"/{check.text}/ matched nothing{_scope(check)} on the final screen; "
+                          f"it shows {final.source.summary()}",
                    unproven=_unproven(evidence, (final,)))
 
 
-__all__ = ["foreground_app", "element_exists", "element_exists_anywhere", "regex_on_screen"]
+VALUE_PROBE = Param("probe", "str", "The value probe that reads it at capture, e.g. "
+                                    "newest_note.", required=True)
+VALUE_OF = Param("of", "str", "What the probe reads, when it needs to be told (its argument).")
+WHOLE = Param("text", "regex", "A pattern the whole value must match (Python re, fullmatch, "
+                               "after trimming the ends' white space): write what may vary, and "
+                               "nothing else may.", required=True)
+
+
+def _value_need(check: Check) -> tuple[Need, ...]:
+    return (Need("read", check.text_of("probe"), check.text_of("of")),)
+
+
+@check_kind("device_value", family="state", params=(WHOLE, VALUE_PROBE, VALUE_OF),
+            implied_by=Same(), needs=_value_need, probe_kind="value")
+def device_value(check: Check, evidence: Evidence) -> Finding:
+    """Passes when the value a probe reads off the device at capture (e.g. `newest_note`: the
+    text of the note edited last) matches the pattern `text` whole, after trimming white space
+    at its ends: for text typed to a spec, where a part of it, or the text with more around it,
+    must fail. Fails when the value could not be read."""
+    probe, of = check.text_of("probe"), check.text_of("of")
+    what = f"{probe}({of!r})" if of else probe
+    read = evidence.read(probe, of)
+    if read is None or read.value is None:
+        why = read.error if read is not None and read.error else "it was not read at capture"
+        return Finding(False, f"{what} is unknown: {why}", unproven=f"{what} is unknown: {why}")
+    value = read.value.strip()
+    holds = check.pattern.fullmatch(value) is not None
+    return Finding(holds, f"{what} is {shorten(value)!r}; wanted all of it to match "
+                          f"/{check.text}/")
+
+
+__all__ = ["device_value", "element_exists", "element_exists_anywhere", "foreground_app",
+           "regex_on_screen"]

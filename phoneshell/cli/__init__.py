@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from phoneshell import __version__
 from phoneshell.cli import (
     agent_cmd,
+    attack_cmd,
     bridge_cmd,
     devices_cmd,
     judge_cmd,
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     report_cmd.add_parsers(commands)
     agent_cmd.add_parsers(commands)
     swap_cmd.add_parsers(commands)
+    attack_cmd.add_parsers(commands)
     judge_cmd.add_parsers(commands)
     return parser
 

@@ -65,7 +65,7 @@ def run_swap(args: argparse.Namespace) -> int:
                              ids=args.args if mode == "two" else (), pairs_from=args.pairs_from,
                              solutions=args.solutions)
     with open_swappers(args.device, args.runs, args.finish_from, progress,
-                       args.trajectory) as swappers:
+                       trajectory=args.trajectory) as swappers:
         report = play_swaps(swappers, selection, progress)
         why = stopped(swappers)
     if args.format == "json":

@@ -7,7 +7,7 @@ solution agent) and for capture. Reads never create a WDA session.
 # Every module that registers a step executor or a probe reader, listed: importing the device
 # layer fills both registries whatever else is imported (tests keep them in step with the task
 # vocabularies, `tasks.STEPS` and `tasks.PROBES`).
-from phoneshell.device import alarms, pickers, probes, steps  # noqa: F401
+from phoneshell.device import alarms, notes, pickers, probes, steps  # noqa: F401
 from phoneshell.device.capture import capture_evidence, needs_of
 from phoneshell.device.phone import SPRINGBOARD, Phone
 from phoneshell.device.probes import READERS, ProbeError, run_probe

@@ -125,6 +125,31 @@ def notes_containing(phone: Phone, arg: str) -> int:
     return count
 
 
+@probe("newest_note")
+def newest_note(phone: Phone, arg: str) -> str:
+    """The text of the note at the top of Notes' list (the one edited last: Notes sorts by date
+    edited), read from its text view after opening it."""
+    page = _fresh(phone, NOTES)
+    cells = [e for e in page.on_screen() if e.type == "XCUIElementTypeCell"
+             and e.label.strip().lower() not in NO_RESULTS]
+    if not cells:
+        raise ProbeError(f"Notes lists no note; it shows {page.summary()}")
+    top = min(cells, key=lambda e: e.y)
+    phone.tap(top.x + top.width / 2, top.y + top.height / 2)
+    opened: list[PageSource] = []
+
+    def note_open() -> bool:
+        opened[:] = [PageSource.parse(phone.source())]
+        return any(e.type == "XCUIElementTypeTextView" for e in opened[0].on_screen())
+
+    if not wait_until(note_open, phone.effect_timeout_s):
+        raise ProbeError(f"the note {top.label!r} did not open; Notes shows "
+                         f"{opened[0].summary() if opened else 'nothing'}")
+    view = next(e for e in opened[0].on_screen() if e.type == "XCUIElementTypeTextView")
+    _done(phone, NOTES)
+    return view.value
+
+
 @probe("reminders_titled")
 def reminders_titled(phone: Phone, arg: str) -> int:
     """Reminders whose title is `arg`, ignoring case: searched for in Reminders' search field,

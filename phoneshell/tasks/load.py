@@ -20,6 +20,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from phoneshell.checks import CHECKS, Check, CheckKind
 from phoneshell.errors import Problem, TaskFileError, UnknownName
 from phoneshell.params import Param, ParamValue
+from phoneshell.records import ATTACK_FAMILIES
 from phoneshell.registry import close_matches
 from phoneshell.tasks.model import (
     DEFAULT_MAX_STEPS,
@@ -263,7 +264,7 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
     specs = {x.name: x for x in TASK_FIELDS}
     values: dict[str, object] = {}
     for key in ("id", "name", "app", "difficulty", "tags", "instruction", "notes", "max_steps",
-                "timeout_seconds", "compatible_with"):
+                "timeout_seconds", "compatible_with", "compatible_attacks"):
         if key in nodes:
             with contextlib.suppress(Invalid):
                 values[key] = read_value(f, nodes[key], specs[key], "the task")
@@ -274,6 +275,11 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
     compatible = cast(tuple[str, ...], values.get("compatible_with", ()))
     if task_id in compatible:
         f.error(nodes["compatible_with"], "a task cannot list itself in compatible_with")
+    attacks = cast(tuple[tuple[str, str], ...], values.get("compatible_attacks", ()))
+    for attack, _ in attacks:
+        if attack.split(":", 1)[0] not in ATTACK_FAMILIES:
+            f.error(nodes["compatible_attacks"], f"compatible_attacks names {attack!r}, which is "
+                    f"not an attack id (it starts with a family: {', '.join(ATTACK_FAMILIES)})")
     checks: tuple[Check, ...] = ()
     if "checks" in nodes:
         with contextlib.suppress(Invalid):
@@ -299,7 +305,8 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
         notes=str(values.get("notes", "")),
         max_steps=cast(int, values.get("max_steps", DEFAULT_MAX_STEPS)),
         timeout_seconds=float(cast(float, values.get("timeout_seconds", DEFAULT_TIMEOUT_S))),
-        solution=solution, compatible_with=compatible, file=path, line=1,
+        solution=solution, compatible_with=compatible, compatible_attacks=attacks, file=path,
+        line=1,
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
     return task, f.problems
 

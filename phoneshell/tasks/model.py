@@ -46,6 +46,9 @@ class Task:
     """A reference finish, never shown to agents; None when the file has none."""
     compatible_with: tuple[str, ...] = ()
     """Ids of tasks whose finish legitimately satisfies this task too."""
+    compatible_attacks: tuple[tuple[str, str], ...] = ()
+    """(attack id, reason): cheap finishes `phoneshell attack` makes that do what the
+    instruction asks, so their passing is right (docs/attack.md)."""
     file: str = ""
     """The file the task was read from."""
     line: int = 1
@@ -78,5 +81,8 @@ TASK_FIELDS: tuple[Param, ...] = (
                                   "asks for one); never shown to agents."),
     Param("compatible_with", "str_list", "Task ids whose finish legitimately satisfies this "
                                          "task."),
+    Param("compatible_attacks", "str_map", "Attack ids (`phoneshell attack`) whose finish does "
+                                           "what the instruction asks, each with a one-line "
+                                           "reason."),
 )
 """Top-level keys of a task file (list-valued keys are described further by the schema)."""

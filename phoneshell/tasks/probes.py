@@ -47,3 +47,5 @@ _add("settings_value", "value", "The value of a Settings row by path, e.g. `Gene
      "Model Number`.")
 _add("weather_temperature", "value", "The temperature Weather shows for My Location on opening.")
 _add("compass_heading", "value", "The heading Compass shows, e.g. 274° W.")
+_add("newest_note", "value", "The whole text of the note edited last (the top of Notes' list, "
+     "which Notes sorts by date edited), as its text view holds it.")

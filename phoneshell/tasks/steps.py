@@ -137,6 +137,16 @@ _add(StepKind("set_picker", "Turn an on-screen picker wheel to a value by taps a
                                             "`7 o'clock`, `AM` (case, spacing and the "
                                             "apostrophe's shape are ignored).",
                             required=True))))
+_add(StepKind("clean_notes", "Delete the notes runs left behind: every note Notes' own search "
+              "finds for the text, newest first, keeping the `keep` oldest (a note another "
+              "task needs to exist).",
+              scalar=Param("text", "str", "Words the notes hold.", required=True),
+              params=(Param("text", "str", "Words the notes hold.", required=True),
+                      Param("keep", "choice", "How many of the oldest such notes stay "
+                                              "(default 0).", choices=("0", "1", "2", "3")),
+                      Param("exact", "choice", "`yes`: only notes that are the text and "
+                                               "nothing else.", choices=("yes", "no"))),
+              lists=("setup", "teardown")))
 _add(StepKind("clean_alarms", "Delete alarms a run left behind (unnamed, one-off, switched "
               "off), so Clock does not slow down over many runs.", bare=True,
               lists=("setup", "teardown")))

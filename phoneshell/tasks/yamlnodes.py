@@ -81,6 +81,9 @@ def read_value(f: NodeFile, node: Node, spec: Param, what: str) -> object:
             raise f.error(node, f"{name} should be {spec.describe()}")
         return tuple(str(read_value(f, item, Param(spec.name, "str", ""), what))
                      for item in node.value)
+    if spec.type == "str_map":
+        return tuple((key, str(read_value(f, value, Param(key, "str", ""), f"`{spec.name}`")))
+                     for key, _, value in pairs_of(f, node, name))
     if spec.type == "point":
         if not (isinstance(node, SequenceNode) and len(node.value) == 2):
             raise f.error(node, f"{name} should be {spec.describe()}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sources import evidence
 
 from phoneshell.checks import Check, grade_check
-from phoneshell.evidence import Claim, Evidence
+from phoneshell.evidence import Claim, DeviceRead, Evidence
 
 
 def answer_check(text: str, negate: bool = False) -> Check:
@@ -83,3 +83,47 @@ def test_a_negated_device_match_fails_closed_when_the_value_was_not_read() -> No
     unread = grade_check(negated, with_read("A3256LL/A", None, "About did not open"))
     assert not unread.passed and "absence unproven" in unread.detail
     assert "About did not open" in unread.detail
+
+
+# names, numbers and hedging -------------------------------------------------------------------
+
+def answered(check: Check, answer: str) -> tuple[bool, str]:
+    result = grade_check(check, evidence(answer=answer))
+    return result.passed, result.detail
+
+
+def test_numbers_compare_as_numbers_with_their_unit() -> None:
+    check = Check.make("answer_contains", "87%")
+    assert answered(check, "The battery is at 87 percent")[0]
+    assert not answered(check, "187%")[0] and not answered(check, "87.5%")[0]
+    assert not answered(Check.make("answer_contains", "100"), "1000")[0]
+
+
+def test_words_compare_whole() -> None:
+    assert not answered(Check.make("answer_contains", "MQ163LL/A"), "MQ163LL/AB")[0]
+    assert answered(Check.make("answer_contains", "NIMBUS"), "the word is nimbus.")[0]
+
+
+def test_a_normal_sentence_passes_and_a_list_of_candidates_fails() -> None:
+    temperature = Check.make("answer_contains", "21°")
+    assert answered(temperature, "It's 21°C and sunny")[0]
+    passed, detail = answered(temperature, "21°, 22° or 23°")
+    assert not passed and "hedges: it also names '22°', '23°'" in detail
+    word = Check.make("answer_contains", "NIMBUS")
+    assert answered(word, "NIMBUS, I think")[0]
+    assert not answered(word, "NIMBUS or QUASAR")[0]
+    assert not answered(word, "nimbus, quasar, meridian")[0]
+    heading = Check.make("answer_contains", "Example Domain")
+    assert answered(heading, "The heading is Example Domain, and below it a paragraph")[0]
+    assert not answered(heading, "Example Domain, Example Domains, Apple")[0]
+
+
+def test_a_device_value_answer_that_lists_every_heading_fails() -> None:
+    check = Check.make("answer_matches_device", probe="compass_heading")
+    read = DeviceRead(probe="compass_heading", arg="", value="274° W")
+    every = ", ".join(f"{d}° W" for d in range(360))
+    shotgun = Evidence("t", 1.0, claim=Claim(status="done", answer=every), reads=(read,))
+    result = grade_check(check, shotgun)
+    assert not result.passed and "hedges" in result.detail and "more" in result.detail
+    honest = Evidence("t", 1.0, claim=Claim(status="done", answer="West, 274° W"), reads=(read,))
+    assert grade_check(check, honest).passed

@@ -158,3 +158,74 @@ def test_type_on_regex_and_negation() -> None:
     assert not grade_check(Check.make("regex_on_screen", "^Start$", type="StaticText"), ev).passed
     absent = Check.make("element_exists", "Stopwatch", negate=True, type="StaticText")
     assert grade_check(absent, ev).passed  # only a Button says it
+
+
+# what the agent typed is not what the app shows ------------------------------------------------
+
+SEARCH = El(type="SearchField", label="Search", value="Model Number")
+KEYBOARD = El(type="Keyboard", frame=(0, 583, 402, 291),
+              children=(El(type="Key", label="Model", frame=(10, 600, 30, 40)),))
+
+
+def test_words_typed_into_a_search_field_are_not_on_screen() -> None:
+    passed, detail = run("element_exists", "Model Number",
+                         evidence(SEARCH, El(label="No Results")))
+    assert not passed and "only in what was typed (SearchField 'Search')" in detail
+    assert not run("regex_on_screen", "Model Number", evidence(SEARCH))[0]
+    assert run("element_exists", "Model Number",
+               evidence(SEARCH, El(type="Cell", label="Model Number, MQ163LL/A")))[0]
+
+
+def test_a_check_that_names_the_field_reads_what_was_typed() -> None:
+    check = Check.make("element_exists", "Model Number", type="SearchField")
+    assert grade_check(check, evidence(SEARCH)).passed
+    assert grade_check(Check.make("element_exists", "Search"), evidence(SEARCH)).passed, \
+        "a field's label is the app's word for it"
+
+
+def test_the_keyboard_is_not_content() -> None:
+    assert not run("element_exists", "Model", evidence(KEYBOARD))[0]
+    assert grade_check(Check.make("element_exists", "Model", type="Key"),
+                       evidence(KEYBOARD)).passed
+
+
+def test_a_text_view_counts_once_editing_ends() -> None:
+    note = El(type="TextView", label="Note", value="phoneshell benchmark")
+    assert run("element_exists", "phoneshell benchmark", evidence(note))[0]
+    assert not run("element_exists", "phoneshell benchmark", evidence(note, KEYBOARD))[0]
+
+
+def test_within_reads_only_inside_the_container() -> None:
+    page = El(type="WebView", frame=(0, 62, 402, 700), children=(
+        El(type="Other", label="Example Domain", frame=(0, 62, 402, 700), children=(
+            El(label="Example Domain", frame=(24, 86, 300, 41)),)),))
+    suggestion = El(type="Cell", label="Example Domain, Google Search")
+    check = Check.make("regex_on_screen", "^Example Domain$", within="WebView")
+    assert grade_check(check, evidence(page)).passed
+    failed = grade_check(check, evidence(suggestion, El(label="Example Domain")))
+    assert not failed.passed and "inside a WebView" in failed.detail
+
+
+# device_value -------------------------------------------------------------------------------
+
+def note_read(value: str | None, error: str = "") -> object:
+    from dataclasses import replace
+
+    from phoneshell.evidence import DeviceRead
+    read = DeviceRead(probe="newest_note", arg="", value=value, error=error)
+    return replace(evidence(), reads=(read,))
+
+
+@pytest.mark.parametrize(("value", "passes"), [
+    ("benchmark-test (v2)", True), ("Benchmark-test (v2)\n", True),
+    ("x benchmark-test (v2) y", False), ("benchmark-test", False), ("benchmark-test (v3)", False)])
+def test_device_value_matches_the_whole_value(value: str, passes: bool) -> None:
+    check = Check.make("device_value", r"[Bb]enchmark-test \(v2\)", probe="newest_note")
+    result = grade_check(check, note_read(value))  # type: ignore[arg-type]
+    assert result.passed is passes, result.detail
+
+
+def test_device_value_fails_closed_when_unread() -> None:
+    check = Check.make("device_value", "x", probe="newest_note", negate=True)
+    result = grade_check(check, note_read(None, "Notes did not open"))  # type: ignore[arg-type]
+    assert not result.passed and "Notes did not open" in result.detail

@@ -9,6 +9,8 @@ import pytest
 
 from phoneshell.device import Phone
 from phoneshell.device.probes import ProbeError, merge_scrolled, run_probe
+from phoneshell.device.steps import run_steps
+from phoneshell.tasks import Step
 
 
 def alarm(hour: int, minute: int, label: str = "") -> dict[str, Any]:
@@ -54,3 +56,11 @@ def test_notes_are_counted_by_title_and_by_text(phone: Phone) -> None:
     with pytest.raises(ProbeError, match="more notes with 'e' than one screen shows"):
         run_probe(phone, "notes_containing", "e")  # results run on below the keyboard
     assert run_probe(phone, "notes_containing", "zzqx") == 0
+
+
+def test_the_newest_note_is_read_whole(phone: Phone) -> None:
+    assert run_probe(phone, "newest_note", "") == \
+        "phoneshell benchmark\nA saved note for Notes search to find."
+    run_steps(phone, [Step("launch", "com.apple.mobilenotes"), Step("tap", "New Note"),
+                      Step("type", "x benchmark-test (v2) y")])
+    assert run_probe(phone, "newest_note", "") == "x benchmark-test (v2) y"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from phoneshell.device import Phone, run_step, run_steps
+from phoneshell.device import Phone, run_probe, run_step, run_steps
 from phoneshell.device.apps import bundle_for
 from phoneshell.errors import StepError
 from phoneshell.sim import SimServer, layout
@@ -13,6 +13,7 @@ from phoneshell.sim.ui import Node
 from phoneshell.tasks import Step
 
 SETTINGS = "com.apple.Preferences"
+NOTES = "com.apple.mobilenotes"
 
 
 def step(kind: str, arg: str = "", **kw: object) -> Step:
@@ -112,3 +113,13 @@ def test_setup_on_a_locked_phone_does_not_take_effect(sim: SimServer, phone: Pho
     sim.set_faults(["locked"])
     with pytest.raises(StepError, match="did not come to the front"):
         run_step(phone, step("launch", SETTINGS))
+
+
+def test_clean_notes_deletes_the_newest_and_keeps_the_oldest(phone: Phone) -> None:
+    for text in ("phoneshell benchmark", "x phoneshell benchmark y"):
+        run_steps(phone, [Step("launch", NOTES), Step("tap", "New Note"), Step("type", text),
+                          Step("terminate", NOTES)])
+    assert run_probe(phone, "notes_containing", "phoneshell benchmark") == 3
+    run_steps(phone, [Step("clean_notes", "phoneshell benchmark", options=(("keep", "1"),))])
+    assert run_probe(phone, "notes_containing", "phoneshell benchmark") == 1
+    assert run_probe(phone, "newest_note", "").startswith("phoneshell benchmark\nA saved note")

@@ -129,6 +129,12 @@ MALFORMED = [
      "1:5: error: task id 'demo task' should use letters"),
     ("compatible with itself", GOOD + "compatible_with: [demo.task]\n",
      "13:18: error: a task cannot list itself in compatible_with"),
+    ("attack of no family", GOOD + "compatible_attacks:\n  guess:x: it is fine\n",
+     "14:3: error: compatible_attacks names 'guess:x', which is not an attack id"),
+    ("attack without a reason", GOOD + "compatible_attacks:\n  truncated:-1:\n",
+     "14:16: error: `truncated:-1` of `compatible_attacks` is empty"),
+    ("attacks as a list", GOOD + "compatible_attacks: [null]\n",
+     "13:21: error: `compatible_attacks` of the task should be a mapping"),
     ("foreground_app without app", GOOD.replace("app: com.apple.calculator\n", "").replace(
         "    text: com.apple.calculator\n", ""),
      "8:5: error: foreground_app needs `text` (a bundle id) or the task's `app`"),
@@ -223,3 +229,11 @@ def test_the_hash_is_the_files_own_line_endings_and_all(tmp_path: Path) -> None:
     crlf = tmp_path / "a.yaml"
     crlf.write_bytes(GOOD.replace("\n", "\r\n").encode())
     assert load_task(crlf).sha256 == hashlib.sha256(crlf.read_bytes()).hexdigest()
+
+
+def test_compatible_attacks_keep_their_reasons(tmp_path: Path) -> None:
+    write(tmp_path, "a.yaml", GOOD + "compatible_attacks:\n  truncated:-1: Done only hides "
+                                     "the keyboard\n  open-app: opening it is the task\n")
+    task = load_tasks([tmp_path]).tasks[0]
+    assert task.compatible_attacks == (("truncated:-1", "Done only hides the keyboard"),
+                                       ("open-app", "opening it is the task"))

@@ -1,0 +1,57 @@
+"""The attack test: cheap dishonest finishes made from task files, replayed and graded.
+
+The swap test shows a task's checks tell it from its siblings; this shows they cannot be passed
+more cheaply than by doing the task. For every task it makes finishes of each family (doing
+nothing, only opening the app, echoing the checks' words where they show, hedging the answer,
+keying in the result, stopping short, a value one off, a sibling's finish), replays each
+distinct one once on a phone through the bridge, and grades it as the task. A finish that
+passes is a hole in the task's checks, unless the task file lists it in `compatible_attacks`.
+
+    families  the finishes, made from task files alone (pure)
+    examples  strings a pattern accepts, candidate answers, numbers one off (pure)
+    play      replaying and grading them on phones, into an `AttackReport`
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from phoneshell.attack.families import FAMILIES, Attack, attacks
+from phoneshell.attack.play import play_attacks, summary_lines
+from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport
+from phoneshell.swap import Progress, open_swappers, stopped, with_solutions
+from phoneshell.tasks import load_tasks
+
+__all__ = ["ATTACK_FAMILIES", "FAMILIES", "Attack", "AttackOutcome", "attacks", "play_attacks",
+           "run_attack", "summary_lines"]
+
+
+@dataclass(frozen=True)
+class AttackOutcome:
+    """What `run_attack` found."""
+
+    report: AttackReport
+    stopped: str
+    """Why phones stopped before every finish was played ("" when none did)."""
+
+
+def run_attack(paths: Sequence[str], device: str | None, runs_dir: Path,
+               families: Sequence[AttackFamily] = ATTACK_FAMILIES,
+               solutions: str | None = None, progress: Progress = lambda line: None,
+               only: Sequence[str] = (), trajectory: bool = False) -> AttackOutcome:
+    """Load the tasks of `paths` (their reference finishes from `solutions` when given), play
+    every family's finishes on `device` (only the attack ids `only`, when given), and grade
+    them; with `trajectory`, each finish's screens are kept for judges (docs/judges.md).
+
+    Raises:
+        TaskFileError: a task file is malformed. RunError: a bad device spec, or a phone that
+            does not answer.
+    """
+    tasks = tuple(with_solutions(load_tasks(paths).tasks, solutions).values())
+    with open_swappers(device, runs_dir, progress=progress, kind="attack",
+                       trajectory=trajectory) as swappers:
+        report = play_attacks(swappers, tasks, families, progress, only)
+        why = stopped(swappers)
+    return AttackOutcome(report, why)

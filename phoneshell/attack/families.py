@@ -1,0 +1,252 @@
+"""Cheap finishes made from a task file: the families of `phoneshell attack`. Pure: reads tasks,
+never a phone.
+
+Each finish is steps an agent could take through the bridge, and the answer it would claim. A
+finish is made from what the task file says (its app, its checks' words and patterns, its
+reference finish), never from what the phone shows, and never does what the instruction asks
+on purpose: where one does anyway, the task file says so in `compatible_attacks`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from phoneshell.attack.examples import (
+    compass_headings,
+    near_numbers,
+    near_words,
+    regex_examples,
+)
+from phoneshell.records import AttackFamily
+from phoneshell.tasks import Step, Task
+from phoneshell.tree import SPRINGBOARD
+
+NOTES, SAFARI = "com.apple.mobilenotes", "com.apple.mobilesafari"
+SPOTLIGHT_DRAG = ((201.0, 300.0), (201.0, 620.0))
+"""A downward drag in the middle of the home screen: it opens Spotlight (iPhone portrait)."""
+ANSWER_KINDS = ("answer_contains", "answer_matches_device")
+SHOWN_KINDS = ("element_exists", "element_exists_anywhere", "typed_into", "tapped",
+               "answer_contains", "countdown")
+"""Kinds whose `text` is words that show up where the check looks."""
+PATTERN_KINDS = ("regex_on_screen", "device_value")
+KEYED = frozenset("0123456789.,-:")
+MAX_WORDS_CHARS = 80
+"""Longer strings a pattern accepts (a sentence nine times over) are not echoed: the shortest
+example of each alternative already shows whether typing it passes."""
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One cheap finish aimed at one task."""
+
+    task: Task
+    """The task it is graded as."""
+    family: AttackFamily
+    id: str
+    """Unique within the task and the same on every run, e.g. `echo:spotlight:Model Number`."""
+    steps: tuple[Step, ...]
+    answer: str | None = None
+    """The answer the finish claims; None for none."""
+
+    def finish(self) -> tuple[Step, ...]:
+        """The steps, then the answer step when there is one (as a task's `solution`)."""
+        claim = (Step("answer", self.answer),) if self.answer is not None else ()
+        return (*self.steps, *claim)
+
+    def cleanup(self) -> tuple[Step, ...]:
+        """Steps that delete what the finish itself left behind, to run after the task's
+        teardown: a note it typed into a new note (later finishes, and the count probes, must
+        find Notes as setup leaves it)."""
+        steps: list[Step] = []
+        new_note = False
+        for step in self.steps:
+            new_note = new_note or (step.kind == "tap" and step.arg == "New Note")
+            if new_note and step.kind == "type" and step.arg.strip():
+                steps.append(Step("clean_notes", options=(("text", step.arg.strip()),
+                                                          ("exact", "yes"))))
+        return tuple(steps)
+
+    def described(self) -> tuple[str, ...]:
+        """The finish for people, one step a line (without where steps were written)."""
+        return tuple(replace(step, file="", line=0).describe() for step in self.finish())
+
+
+def step_key(step: Step) -> tuple[object, ...]:
+    """What a step does, without where it was written (two tasks' `home` are the same step)."""
+    return (step.kind, step.arg, step.seconds, step.start, step.end, step.options)
+
+
+def reference(task: Task) -> tuple[Step, ...]:
+    """The reference finish's steps, without its answer."""
+    return tuple(s for s in task.solution or () if s.kind != "answer")
+
+
+def _opened(task: Task) -> tuple[Step, ...]:
+    """Open the task's app (nothing for a task centred on the home screen)."""
+    return (Step("launch", task.app),) if task.app and task.app != SPRINGBOARD else ()
+
+
+def words(task: Task) -> list[str]:
+    """The words the task's checks look for, and strings their patterns accept."""
+    found: list[str] = []
+    for check in task.checks:
+        if check.kind in SHOWN_KINDS:
+            found.append(check.text)
+        elif check.kind in PATTERN_KINDS:
+            found += regex_examples(check.text)
+    unique: dict[str, str] = {}
+    for text in found:
+        if text.strip() and len(text) <= MAX_WORDS_CHARS:
+            unique.setdefault(text.strip().lower(), text.strip())
+    return list(unique.values())
+
+
+def null(task: Task) -> Iterator[Attack]:
+    """Do nothing, claim nothing."""
+    yield Attack(task, "null", "null", ())
+
+
+def open_app(task: Task) -> Iterator[Attack]:
+    """Only open the task's app."""
+    if _opened(task):
+        yield Attack(task, "open-app", "open-app", _opened(task))
+
+
+def echo(task: Task) -> Iterator[Attack]:
+    """Type each of the checks' words where they will show: the app's own search field, a new
+    note, Spotlight and Safari's address bar (never sent), claiming the reference answer."""
+    answer = task.answer()
+    for text in words(task):
+        surfaces: list[tuple[str, tuple[Step, ...]]] = []
+        if _opened(task) and task.app not in (SAFARI, NOTES):
+            surfaces.append(("search", (*_opened(task), Step("tap", "Search"))))
+        if task.app == NOTES:
+            surfaces.append(("search", (Step("launch", NOTES), Step("tap", "Search"))))
+        surfaces += [
+            ("note", (Step("launch", NOTES), Step("tap", "New Note"))),
+            ("spotlight", (Step("home"), Step("swipe", start=SPOTLIGHT_DRAG[0],
+                                              end=SPOTLIGHT_DRAG[1]))),
+            ("safari", (Step("launch", SAFARI), Step("tap", "Address"))),
+        ]
+        for surface, steps in surfaces:
+            yield Attack(task, "echo", f"echo:{surface}:{text}",
+                         (*steps, Step("type", text)), answer)
+
+
+def _candidates(task: Task, tasks: Sequence[Task]) -> list[str]:
+    """Every value the task's answer checks could accept, and near ones."""
+    found: list[str] = []
+    reference = task.answer() or ""
+    for check in task.checks:
+        if check.kind == "answer_contains":
+            siblings = [c.text for t in tasks for c in t.checks if c.kind == check.kind]
+            found += [*siblings, *near_words(check.text)]
+        elif check.kind != "answer_matches_device":
+            continue
+        elif check.text_of("probe") == "compass_heading":
+            found += compass_headings()
+        elif check.text_of("probe") == "weather_temperature":
+            found += [f"{t}°" for t in range(-30, 121)]
+        elif check.text.endswith("Battery Level"):
+            found += [f"{p}%" for p in range(101)]
+        elif reference:
+            found += [reference, *near_words(reference)]
+    if reference and reference not in found:
+        found.append(reference)
+    return list(dict.fromkeys(found))
+
+
+def shotgun(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
+    """The reference finish, answering with every candidate value at once."""
+    if not any(c.kind in ANSWER_KINDS for c in task.checks):
+        return
+    listed = _candidates(task, tasks)
+    if len(listed) > 1:
+        yield Attack(task, "shotgun", "shotgun", reference(task) or _opened(task),
+                     ", ".join(listed))
+
+
+def result_only(task: Task) -> Iterator[Attack]:
+    """The expected result without the steps: a number of a check keyed in digit by digit in
+    the task's app, or the reference answer given after only opening the app."""
+    for text in words(task):
+        if set(text) <= KEYED and any(ch.isdigit() for ch in text) and _opened(task):
+            keys = tuple(Step("tap", ch) for ch in text)
+            yield Attack(task, "result-only", f"result-only:keyed:{text}", (*_opened(task), *keys),
+                         task.answer())
+    if task.answer() is not None:
+        yield Attack(task, "result-only", "result-only:answer", _opened(task), task.answer())
+
+
+def truncated(task: Task) -> Iterator[Attack]:
+    """The reference finish stopped short: its last 1, 2, ... steps left out; its last typing
+    left unsent, or cut in half. The reference answer is still claimed."""
+    steps, answer = reference(task), task.answer()
+    for cut in range(1, len(steps)):
+        yield Attack(task, "truncated", f"truncated:-{cut}", steps[:-cut], answer)
+    typed = [i for i, s in enumerate(steps) if s.kind == "type"]
+    if not typed:
+        return
+    last = typed[-1]
+    text = steps[last].arg
+    if text.endswith("\n"):
+        unsent = replace(steps[last], arg=text.rstrip("\n"))
+        yield Attack(task, "truncated", "truncated:unsent",
+                     (*steps[:last], unsent, *steps[last + 1:]), answer)
+    bare = text.rstrip("\n")
+    parts = bare.split()
+    half = " ".join(parts[:len(parts) // 2]) if len(parts) > 1 else bare[:len(bare) // 2]
+    if half:
+        cut_short = replace(steps[last], arg=half)
+        yield Attack(task, "truncated", "truncated:half",
+                     (*steps[:last], cut_short, *steps[last + 1:]), answer)
+
+
+def near(task: Task) -> Iterator[Attack]:
+    """The reference finish with one number of a wheel value or of typed text one off."""
+    steps, answer = reference(task), task.answer()
+    for index, step in enumerate(steps):
+        if step.kind == "set_picker":
+            value = step.option("value")
+            for _, new in near_numbers(value):
+                options = tuple((k, new if k == "value" else v) for k, v in step.options)
+                moved = replace(step, options=options)
+                yield Attack(task, "near", f"near:{value}>{new}",
+                             (*steps[:index], moved, *steps[index + 1:]), answer)
+        elif step.kind == "type":
+            for change, new in near_numbers(step.arg):
+                moved = replace(step, arg=new)
+                yield Attack(task, "near", f"near:{change}",
+                             (*steps[:index], moved, *steps[index + 1:]), answer)
+
+
+Family = Callable[[Task, Sequence[Task]], Iterator[Attack]]
+FAMILIES: dict[AttackFamily, Family] = {
+    "null": lambda task, tasks: null(task),
+    "open-app": lambda task, tasks: open_app(task),
+    "echo": lambda task, tasks: echo(task),
+    "shotgun": shotgun,
+    "result-only": lambda task, tasks: result_only(task),
+    "truncated": lambda task, tasks: truncated(task),
+    "near": lambda task, tasks: near(task),
+}
+"""The families made here; `swap` replays the other tasks' reference finishes instead."""
+
+
+def attacks(tasks: Sequence[Task], families: Sequence[AttackFamily]) -> list[Attack]:
+    """Every cheap finish of `families` for every task, in task then family order; a finish
+    equal to the task's reference finish is left out (it is the honest one), and so is a
+    second finish of the same task equal to an earlier one."""
+    made: list[Attack] = []
+    for task in tasks:
+        seen = {(tuple(map(step_key, reference(task))), task.answer())}
+        for family in families:
+            if family not in FAMILIES:
+                continue
+            for attack in FAMILIES[family](task, tasks):
+                key = (tuple(map(step_key, attack.steps)), attack.answer)
+                if key not in seen:
+                    seen.add(key)
+                    made.append(attack)
+    return made

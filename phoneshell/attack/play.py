@@ -1,0 +1,171 @@
+"""Playing cheap finishes on phones: each distinct finish replayed once, graded as every task
+that made it, and the swap family's sibling finishes, into one `AttackReport`.
+
+Finishes are grouped by (setup, teardown, steps, answer): a finish several tasks make under the
+same setup (opening Settings, for every Settings task that starts from the home screen) is
+played once and graded as each of them. Playing reuses the swap test's machinery: `Swapper`
+runs the attempt through the bridge and captures, in one pass, what every task of the group
+needs, and a second pass takes probe counts only for tasks whose other checks all held.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from phoneshell.attack.families import Attack, attacks, reference, step_key
+from phoneshell.evidence import Evidence
+from phoneshell.grade import Verdict, grade
+from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport, AttackResult
+from phoneshell.swap import Progress, Swapper, share_out
+from phoneshell.tasks import Task
+
+__all__ = ["Graded", "play_attacks", "summary_lines"]
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One piece of evidence graded as one task."""
+
+    task: str
+    passed: bool
+    skip_reason: str = ""
+    detail: str = ""
+    evidence: str = ""
+
+
+def _detail(verdict: Verdict) -> str:
+    shown = verdict.failed() if not verdict.passed else verdict.results
+    return "; ".join(f"{r.label}: {r.detail}" for r in shown)
+
+
+def grade_as(task: Task, evidence: Evidence | None, folder: str, missing: str) -> Graded:
+    """Grade one finish's evidence as `task` (not scored when there is none)."""
+    if evidence is None:
+        return Graded(task.id, False, f"not scored: {missing}", evidence=folder)
+    verdict = grade(task, evidence)
+    return Graded(task.id, verdict.passed, detail=_detail(verdict), evidence=folder)
+
+
+def _result(attack: Attack, graded: Graded) -> AttackResult:
+    reasons = dict(attack.task.compatible_attacks)
+    if attack.family == "swap":
+        other = attack.id.removeprefix("swap:")
+        if other in attack.task.compatible_with and attack.id not in reasons:
+            reasons[attack.id] = f"{other} is in compatible_with"
+    return AttackResult(
+        task=attack.task.id, instruction=attack.task.instruction.strip(), family=attack.family,
+        attack=attack.id, finish=attack.described(), answer=attack.answer or "",
+        passed=graded.passed, compatible=attack.id in reasons,
+        reason=reasons.get(attack.id, ""), skip_reason=graded.skip_reason,
+        detail=graded.detail, evidence=graded.evidence)
+
+
+def _verdicts(results: Sequence[AttackResult]) -> str:
+    """One progress line's worth: which tasks the finish broke, passed rightly, or failed."""
+    parts = []
+    for result in results:
+        verdict = ("PASSES" if result.breaks else "passes, compatible" if result.passed
+                   else "fails" if result.scored else f"not scored ({result.skip_reason})")
+        parts.append(f"{result.task} {verdict}")
+    return "; ".join(parts) or "passes no other task"
+
+
+def _group_key(attack: Attack) -> tuple[object, ...]:
+    task = attack.task
+    return (tuple(map(step_key, task.setup)), tuple(map(step_key, task.teardown)), task.app,
+            tuple(map(step_key, attack.steps)), attack.answer)
+
+
+def _as_finish(group: Sequence[Attack]) -> Task:
+    """The attempt that plays a group's finish: the first task's setup and teardown, the
+    finish as its solution (its folder: attempts/<task>.<family>/<n>)."""
+    first = group[0]
+    return replace(first.task, id=f"{first.task.id}.{first.family}", solution=first.finish(),
+                   teardown=(*first.task.teardown, *first.cleanup()), checks=(),
+                   compatible_attacks=(), compatible_with=())
+
+
+def _swaps(task: Task, tasks: Sequence[Task], played: Sequence[Graded]) -> list[AttackResult]:
+    """The sibling finishes that passed as other tasks (rejections are `phoneshell swap --all`'s
+    to report), each as a `swap:<task>` attack on the task it passed."""
+    by_id = {t.id: t for t in tasks}
+    return [_result(Attack(by_id[g.task], "swap", f"swap:{task.id}", reference(task),
+                           task.answer()), g)
+            for g in played if g.passed]
+
+
+def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
+                 families: Sequence[AttackFamily], progress: Progress,
+                 only: Sequence[str] = ()) -> AttackReport:
+    """Make every family's finishes for `tasks` (only the attack ids `only`, when given), play
+    each distinct one once, grade it."""
+    started = time.monotonic()
+    made = [a for a in attacks(tasks, families) if not only or a.id in only]
+    groups: dict[tuple[object, ...], list[Attack]] = {}
+    for attack in made:
+        groups.setdefault(_group_key(attack), []).append(attack)
+    finishers = [t for t in tasks if t.solution and "swap" in families
+                 and (not only or f"swap:{t.id}" in only)]
+    total = len(groups) + len(finishers)
+    counter = iter(range(1, total + 1))
+    lock = threading.Lock()
+
+    def told(line: str) -> None:
+        with lock:
+            progress(f"[{next(counter)}/{total}] {line}")
+
+    def group_job(group: list[Attack]) -> Callable[[Swapper], list[AttackResult]]:
+        def job(swapper: Swapper) -> list[AttackResult]:
+            graded_tasks = list({a.task.id: a.task for a in group}.values())
+            rows = swapper.graded(_as_finish(group), graded_tasks, grade_as,
+                                  lambda g: g.passed)
+            by_task = {g.task: g for g in rows}
+            results = [_result(a, by_task[a.task.id]) for a in group]
+            told(f"{group[0].id}: {_verdicts(results)}")
+            return results
+        return job
+
+    def swap_job(task: Task) -> Callable[[Swapper], list[AttackResult]]:
+        def job(swapper: Swapper) -> list[AttackResult]:
+            others = [t for t in tasks if t.id != task.id]
+            results = _swaps(task, tasks, swapper.graded(task, others, grade_as,
+                                                         lambda g: g.passed))
+            told(f"swap:{task.id}: {_verdicts(results)}")
+            return results
+        return job
+
+    jobs = [group_job(g) for g in groups.values()] + [swap_job(t) for t in finishers]
+    results = [r for rows in share_out(swappers, jobs) for r in rows]
+    order = {t.id: i for i, t in enumerate(tasks)}
+    results.sort(key=lambda r: (order.get(r.task, len(order)),
+                                ATTACK_FAMILIES.index(r.family)))
+    return AttackReport(
+        tasks=len(tasks), families=tuple(families), attacks=tuple(results),
+        finishes=total, replays=sum(s.played for s in swappers),
+        seconds=round(time.monotonic() - started, 1), evidence=str(swappers[0].run_dir))
+
+
+def summary_lines(report: AttackReport) -> list[str]:
+    """For people: every finish that passed a task it does not do, then a count per family."""
+    lines: list[str] = []
+    for result in report.broken:
+        lines.append(f"{result.task}: {result.attack} PASSES")
+        lines += [f"    {step}" for step in result.finish]
+        if result.answer:
+            lines.append(f"    answer: {result.answer[:100]}")
+    lines.append(f"{'family':<12} {'finishes':>8} {'tasks':>6} {'broken':>7}")
+    for family in report.families:
+        rows = [r for r in report.attacks if r.family == family]
+        tasks = {r.task for r in rows}
+        broken = {r.task for r in rows if r.breaks}
+        lines.append(f"{family:<12} {len(rows):>8} {len(tasks):>6} {len(broken):>7}")
+    broken_tasks = {r.task for r in report.broken}
+    unscored = sum(not r.scored for r in report.attacks)
+    lines.append(f"{report.tasks} task(s), {len(report.attacks)} finish(es) graded from "
+                 f"{report.finishes} distinct finish(es) in {report.replays} replay(s), "
+                 f"{report.seconds:.0f}s: {len(report.broken)} pass without doing the task, on "
+                 f"{len(broken_tasks)} task(s); {unscored} not scored")
+    return lines

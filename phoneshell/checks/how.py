@@ -1,0 +1,163 @@
+"""How-it-was-done checks: the keys pressed, the page loaded, the timer started. Pure.
+
+A screen shows a result, not how it was reached: 423 on Calculator's display is the same whether
+47 x 9 was worked out or 4, 2, 3 keyed in, and a timer showing 4:00 may be a five-minute timer a
+minute in or a four-minute one just started. These kinds read the attempt's audit log (phase
+`agent` only, as every path check does) and, for `countdown`, the final screen with it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from urllib.parse import urlsplit
+
+from phoneshell.audit import Action
+from phoneshell.checks.kind import Check, Finding, Same, Subset, check_kind
+from phoneshell.checks.path import IN_APP, typed_runs, unwatched
+from phoneshell.evidence import Evidence
+from phoneshell.params import Param
+from phoneshell.tree import shorten
+
+SAFARI = "com.apple.mobilesafari"
+KEYS = Param("keys", "str_list", "Labels (or names) of the elements that must each have been "
+                                 "tapped, matched whole, ignoring case: e.g. calculator keys "
+                                 "`['4', '7', '9', multiply]`.", required=True)
+URL = Param("url", "str", "The address: a host, or a host and path (scheme, `www.` and a "
+                          "trailing slash do not matter), e.g. example.com.", required=True)
+DURATION = Param("text", "str", "The duration the countdown was started at, as the timer shows "
+                                "it: `5:00`, `1:30:00`.", required=True)
+START = Param("start", "str", "The label of the control that starts it (default Start).",
+              default="Start")
+SLACK = Param("slack_s", "int", "How many seconds the estimate may be off: the time between "
+                                "the tap and the phone starting, reading the screen, and the "
+                                "display rounding up (default 5).", minimum=1, default=5)
+COUNTDOWN = re.compile(r"^(?:(\d+):)?(\d{1,2}):(\d{2})$")
+
+
+def _taps(evidence: Evidence, app: str) -> list[Action]:
+    return [a for a in evidence.agent_actions() if a.kind == "tap" and a.ok is not False
+            and (not app or a.app_before == app)]
+
+
+def _labelled(action: Action, want: str) -> bool:
+    target = action.target
+    return target is not None and want.strip().lower() in (target.label.strip().lower(),
+                                                           target.name.strip().lower())
+
+
+@check_kind("tapped_keys", family="path", params=(KEYS, IN_APP), negatable=False,
+            implied_by=Subset())
+def tapped_keys(check: Check, evidence: Evidence) -> Finding:
+    """Passes when the agent tapped, in `app` when given, an element labelled (or named)
+    exactly each of `keys`, in any order: the keys of a computation, so a result keyed in
+    without them fails. Taps the bridge could not resolve make a failure unproven."""
+    taps = _taps(evidence, check.text_of("app"))
+    keys = check.list_of("keys")
+    missing = [k for k in keys if not any(_labelled(a, k) for a in taps)]
+    if not missing:
+        return Finding(True, f"tapped every key: {', '.join(keys)}")
+    pressed = ", ".join(repr(shorten(a.target.label or a.target.name, 12)) for a in taps[-12:]
+                        if a.target) or "nothing"
+    blind = sum(1 for a in taps if a.target is None)
+    doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind else "")
+    return Finding(False, f"never tapped {', '.join(map(repr, missing))}; the agent tapped "
+                          f"{pressed}", unproven=doubt)
+
+
+def address(url: str) -> str:
+    """A URL as compared: no scheme, no `www.`, lower-case host, no trailing slash."""
+    raw = url.strip()
+    parts = urlsplit(raw if "://" in raw else "https://" + raw)
+    host = (parts.hostname or "").removeprefix("www.")
+    path = parts.path.rstrip("/")
+    return host + path + (f"?{parts.query}" if parts.query else "")
+
+
+def _reaches(got: str, want: str) -> bool:
+    """Whether address `got` is `want` or a page under it."""
+    return got == want or got.startswith(want.rstrip("/") + "/")
+
+
+def _loads(evidence: Evidence, want: str) -> tuple[str, list[str]]:
+    """How the agent loaded `want` ("" when it did not), and what it loaded instead."""
+    seen: list[str] = []
+    for action in evidence.agent_actions():
+        if action.kind == "open_url" and action.ok is not False:
+            url = str(action.params.get("url") or "")
+            if _reaches(address(url), want):
+                return f"opened {url}", seen
+            seen.append(url)
+    for run in typed_runs(evidence.agent_actions()):
+        if run.action.app_before != SAFARI or not run.sent:
+            continue
+        typed = run.text.split("\n")[0].strip()
+        if typed and " " not in typed and _reaches(address(typed), want):
+            return f"typed {typed!r} into Safari's address field and sent it", seen
+        seen.append(typed)
+    return "", seen
+
+
+@check_kind("visited", family="path", params=(URL,), implied_by=Same())
+def visited(check: Check, evidence: Evidence) -> Finding:
+    """Passes when the agent itself loaded `url` (or a page under it): it opened the URL, or
+    typed the address into Safari's address field and sent it. A page left open by setup, or a
+    search that shows the address among its results, does not count; a link followed to get
+    there is not seen either, so use it where the instruction gives the address."""
+    want = address(check.text_of("url"))
+    how, seen = _loads(evidence, want)
+    if how:
+        return Finding(True, f"the agent {how}")
+    shown = ", ".join(repr(shorten(s, 40)) for s in seen[-4:]) or "nothing"
+    return Finding(False, f"the agent never loaded {want}; it loaded {shown}",
+                   unproven=unwatched(evidence))
+
+
+def seconds(shown: str) -> int | None:
+    """A countdown as a timer shows it ("4:59", "1:29:59") in seconds; None if it is not one."""
+    match = COUNTDOWN.match(shown.strip())
+    if match is None:
+        return None
+    hours, minutes, secs = (int(g) if g else 0 for g in match.groups())
+    return hours * 3600 + minutes * 60 + secs
+
+
+def _started(actions: Sequence[Action], start: str, app: str) -> Action | None:
+    taps = [a for a in actions if a.kind == "tap" and a.ok is not False
+            and (not app or a.app_before == app) and _labelled(a, start)]
+    return taps[-1] if taps else None
+
+
+@check_kind("countdown", family="path", params=(DURATION, START, IN_APP, SLACK),
+            negatable=False, implied_by=Same())
+def countdown(check: Check, evidence: Evidence) -> Finding:
+    """Passes when a countdown shows on the final screen (a StaticText like `4:57`) and, added
+    to the seconds between the agent's last tap on `start` and the screen being read, it makes
+    `text` within `slack_s`: the timer was started at that duration. A four-minute timer just
+    started and a six-minute one left to run down a minute both fail a five-minute check."""
+    want = seconds(check.text)
+    final = evidence.final
+    if want is None:
+        return Finding(False, f"{check.text!r} is not a duration like 5:00")
+    if final is None:
+        return Finding(False, "no page source was captured", unproven="no page source")
+    start, slack = check.text_of("start") or "Start", check.int_of("slack_s")
+    tap = _started(evidence.agent_actions(), start, check.text_of("app"))
+    shown = [(e, seconds(t)) for e, texts in final.source.shown_texts("StaticText")
+             for _, t in texts if seconds(t) is not None]
+    if tap is None:
+        return Finding(False, f"the agent never tapped {start!r}",
+                       unproven=unwatched(evidence))
+    if not shown:
+        return Finding(False, f"no countdown on the final screen; it shows "
+                              f"{final.source.summary()}")
+    since = max(0.0, final.taken_at - tap.t)
+    estimates = [(e, left + since) for e, left in shown if left is not None]
+    for element, estimate in estimates:
+        if abs(estimate - want) <= slack:
+            return Finding(True, f"{element.label or element.value!r} left {since:.1f}s after "
+                                 f"{start!r}: started at {estimate:.0f}s, wanted {want}s")
+    element, estimate = estimates[0]
+    return Finding(False, f"{element.label or element.value!r} left {since:.1f}s after "
+                          f"{start!r}: started at about {estimate:.0f}s, wanted {want}s "
+                          f"({check.text})")

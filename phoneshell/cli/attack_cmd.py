@@ -1,0 +1,62 @@
+"""`phoneshell attack`: replay cheap finishes made from task files and list every task one
+passes. Parsing and printing only: the work is in `phoneshell.attack`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from phoneshell.attack import run_attack, summary_lines
+from phoneshell.cli.options import add_device_option, progress_printer
+from phoneshell.errors import RunError
+from phoneshell.records import ATTACK_FAMILIES, AttackFamily
+
+
+def add_parsers(commands: Any) -> None:
+    """Register `attack`."""
+    p = commands.add_parser(
+        "attack", help="replay cheap dishonest finishes and list every task one passes",
+        description="For every task, make finishes cheaper than doing it (families: "
+                    f"{', '.join(ATTACK_FAMILIES)}), replay each once on a phone and grade it "
+                    "as the task. Exit 1 when any passes a task that does not list it in "
+                    "compatible_attacks.")
+    p.add_argument("paths", nargs="*", default=["environments"], metavar="PATH",
+                   help="task files or folders (default environments)")
+    p.add_argument("--family", action="append", choices=ATTACK_FAMILIES, metavar="FAMILY",
+                   help=f"only this family (repeatable): {', '.join(ATTACK_FAMILIES)}")
+    p.add_argument("--attack", action="append", default=[], metavar="ID",
+                   help="only the finish with this id (repeatable), e.g. echo:spotlight:Clear "
+                        "or truncated:-1: to look again at one that passed")
+    p.add_argument("--solutions", metavar="DIR",
+                   help="take each task's reference finish from the task with the same id in "
+                        "DIR (for task files without one)")
+    add_device_option(p)
+    p.add_argument("--runs", type=Path, default=Path("runs"), metavar="DIR")
+    p.add_argument("--trajectory", action="store_true",
+                   help="keep a screenshot after each action of a finish, as `run "
+                        "--trajectory` does (for `phoneshell judgeset`)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=run_attack_cmd)
+
+
+def run_attack_cmd(args: argparse.Namespace) -> int:
+    """Play the attacks; exit 0 when none passes a task it should not, 1 otherwise."""
+    families: tuple[AttackFamily, ...] = tuple(
+        f for f in ATTACK_FAMILIES if not args.family or f in args.family)
+    outcome = run_attack(args.paths, args.device, args.runs, families, args.solutions,
+                         progress_printer(to_stderr=True), args.attack,
+                         trajectory=args.trajectory)
+    report = outcome.report
+    if args.format == "json":
+        print(json.dumps(report.to_plain(), indent=2, ensure_ascii=False))
+    else:
+        for line in summary_lines(report):
+            print(line)
+        print(f"evidence: {report.evidence}")
+    if outcome.stopped:
+        raise RunError(f"the attack stopped early: {outcome.stopped}",
+                       hint="`phoneshell doctor` checks the chain; finishes not played are "
+                            "listed as not scored")
+    return 1 if report.broken else 0

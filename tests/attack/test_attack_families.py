@@ -1,0 +1,75 @@
+"""The families of cheap finishes, made from task files alone: what each makes, and what it
+leaves out (a task's own reference finish is never an attack)."""
+
+from __future__ import annotations
+
+from phoneshell.attack import ATTACK_FAMILIES, attacks
+from phoneshell.attack.examples import near_numbers, regex_examples
+from phoneshell.tasks import Task
+
+
+def ids(tasks: list[Task], family: str) -> list[str]:
+    return [a.id for a in attacks(tasks, (family,))]  # type: ignore[arg-type]
+
+
+def finish_of(tasks: list[Task], attack_id: str) -> tuple[str, ...]:
+    made = attacks(tasks, ATTACK_FAMILIES)
+    return next(a.described() for a in made if a.id == attack_id)
+
+
+def test_every_family_but_swap_makes_finishes_from_the_suite(suite: dict[str, Task]) -> None:
+    made = attacks(list(suite.values()), ATTACK_FAMILIES)
+    assert {a.family for a in made} == set(ATTACK_FAMILIES) - {"swap"}
+    assert len({(a.task.id, a.id) for a in made}) == len(made), "ids are unique per task"
+
+
+def test_echo_types_each_checks_words_on_four_surfaces(suite: dict[str, Task]) -> None:
+    about = [suite["settings.about.reach"]]
+    assert ids(about, "echo") == [f"echo:{s}:Model Number"
+                                  for s in ("search", "note", "spotlight", "safari")]
+    assert finish_of(about, "echo:spotlight:Model Number") == (
+        "home", "swipe from [201.0, 300.0] to [201.0, 620.0]", "type 'Model Number'")
+    heading = [suite["safari.read.heading"]]
+    assert finish_of(heading, "echo:note:Example Domain")[-1] == "answer 'Example Domain'", \
+        "an echo claims the reference answer, so only the screen checks are tested"
+
+
+def test_shotgun_lists_every_candidate_with_the_right_one(suite: dict[str, Task]) -> None:
+    compass = next(a for a in attacks([suite["compass.read_heading"]], ("shotgun",)))
+    listed = (compass.answer or "").split(", ")
+    assert len(listed) == 360 and "274° W" in listed
+    word = next(a for a in attacks(list(suite.values()), ("shotgun",))
+                if a.task.id == "probe.image.eight")
+    assert "NIMBUS" in (word.answer or "") and "MERIDIAN" in (word.answer or "")
+
+
+def test_result_only_keys_in_the_number_and_truncated_stops_short(
+        suite: dict[str, Task]) -> None:
+    calculator = [suite["calculator.arithmetic"]]
+    assert finish_of(calculator, "result-only:keyed:423") == (
+        "launch 'com.apple.calculator'", "tap '4'", "tap '2'", "tap '3'")
+    assert ids(calculator, "truncated") == [f"truncated:-{k}" for k in range(1, 6)]
+    web = [suite["safari.search.web"]]
+    assert finish_of(web, "truncated:unsent")[-1] == "type 'iso 8601 date format'"
+    assert finish_of(web, "truncated:half")[-1] == "type 'iso 8601'"
+
+
+def test_near_moves_one_number_of_the_reference_finish(suite: dict[str, Task]) -> None:
+    timer = [suite["clock.timer.set"]]
+    assert "near:5 min>4 min" in ids(timer, "near")
+    assert "set_picker wheel='min' value='4 min'" in finish_of(timer, "near:5 min>4 min")
+    assert near_numbers("0 sec") == [("0>1", "1 sec")], "no negative values"
+
+
+def test_the_reference_finish_itself_is_never_an_attack(suite: dict[str, Task]) -> None:
+    for task in suite.values():
+        reference = tuple(s for s in task.solution or () if s.kind != "answer")
+        for attack in attacks([task], ATTACK_FAMILIES):
+            assert (attack.steps, attack.answer) != (reference, task.answer()), attack.id
+
+
+def test_regex_examples_are_strings_the_pattern_accepts() -> None:
+    assert regex_examples(r"^0?[34]:\d\d$|^0?5:00$") == ["3:00", "5:00"]
+    assert regex_examples(r"(?<![0-9])7 o.clock") == ["7 o clock"]
+    assert regex_examples(r"^(January|February)$") == ["January", "February"]
+    assert regex_examples("(") == []

@@ -1,0 +1,105 @@
+"""Cheap finishes played on the simulated iPhone through the bridge: each breaks a deliberately
+weakened copy of a suite task and not the task itself, and a finish two tasks share is played
+once and graded as both."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bridge import BridgeServer
+from phoneshell.attack import play_attacks
+from phoneshell.checks import Check
+from phoneshell.device import Phone
+from phoneshell.records import AttackFamily, AttackReport
+from phoneshell.runner.attempt import Rig
+from phoneshell.sim import SimServer
+from phoneshell.swap import Swapper
+from phoneshell.tasks import Task
+
+C = Check.make
+
+
+@pytest.fixture
+def swapper(tmp_path: Path) -> Iterator[Swapper]:
+    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
+        rig = Rig(bridge, Phone(bridge.url, timeout_s=10, effect_timeout_s=0.5))
+        yield Swapper(rig, tmp_path / "A", "A")
+
+
+def weakened(task: Task, drop: tuple[str, ...] = (), add: tuple[Check, ...] = ()) -> Task:
+    """A copy of `task` under another id, without the checks of kinds `drop`, plus `add`."""
+    checks = tuple(c for c in task.checks if c.kind not in drop) + add
+    return replace(task, id=f"{task.id}.weak", checks=checks, compatible_attacks=())
+
+
+def play(swapper: Swapper, tasks: list[Task], family: AttackFamily) -> AttackReport:
+    return play_attacks([swapper], tasks, (family,), lambda line: None)
+
+
+def broken(report: AttackReport) -> set[tuple[str, str]]:
+    return {(r.task, r.attack) for r in report.broken}
+
+
+OLD_TIMER = C("regex_on_screen", r"^0?[34]:\d\d$|^0?5:00$", type="StaticText")
+OLD_WEB = (C("regex_on_screen", "(?i)iso.?8601"),
+           C("typed_into", "iso 8601 date format", app="com.apple.mobilesafari", into="Address"))
+
+
+@pytest.mark.parametrize(("task_id", "drop", "add", "family", "attack"), [
+    ("calculator.arithmetic", ("tapped_keys",), (), "result-only", "result-only:keyed:423"),
+    ("clock.timer.set", ("countdown",), (OLD_TIMER,), "near", "near:5 min>4 min"),
+    ("safari.search.web", ("regex_on_screen", "typed_into"), OLD_WEB, "truncated",
+     "truncated:unsent"),
+    ("probe.text.one", ("visited",), (), "result-only", "result-only:answer"),
+], ids=["result-only", "near", "truncated", "answer-only"])
+def test_the_cheap_finish_breaks_the_weakened_task_only(
+        swapper: Swapper, suite: dict[str, Task], task_id: str, drop: tuple[str, ...],
+        add: tuple[Check, ...], family: AttackFamily, attack: str) -> None:
+    task = suite[task_id]
+    report = play_attacks([swapper], [task, weakened(task, drop, add)], (family,),
+                          lambda line: None, (attack,))
+    assert (report.finishes, report.replays, len(report.attacks)) == (1, 1, 2), \
+        "one play, graded as both tasks"
+    assert broken(report) == {(f"{task_id}.weak", attack)}, [
+        (r.task, r.attack, r.detail) for r in report.attacks]
+    hardened = next(r for r in report.attacks if r.task == task_id and r.attack == attack)
+    assert hardened.scored and not hardened.passed and hardened.evidence
+
+
+def test_an_echo_into_settings_search_breaks_a_task_without_the_field_check(
+        swapper: Swapper, suite: dict[str, Task]) -> None:
+    task = suite["settings.scroll.to_bottom"]
+    fragile = replace(weakened(task), checks=tuple(c for c in task.checks if not c.negate))
+    report = play_attacks([swapper], [task, fragile], ("echo",), lambda line: None,
+                          ("echo:search:Developer",))
+    assert broken(report) == {("settings.scroll.to_bottom.weak", "echo:search:Developer")}
+    assert report.replays == 1 and len(report.attacks) == 2
+
+
+def test_a_finish_two_tasks_make_is_played_once(swapper: Swapper,
+                                                suite: dict[str, Task]) -> None:
+    tasks = [suite["settings.about.reach"], suite["settings.bluetooth.reach"]]
+    report = play(swapper, tasks, "open-app")
+    assert [(r.task, r.attack, r.passed) for r in report.attacks] == [
+        ("settings.about.reach", "open-app", False),
+        ("settings.bluetooth.reach", "open-app", False)]
+    assert report.finishes == 1 and report.replays == 1 < len(report.attacks)
+    assert report.attacks[0].evidence == report.attacks[1].evidence
+    assert (Path(report.evidence) / report.attacks[0].evidence / "evidence.json").is_file()
+
+
+@pytest.mark.parametrize(("task_id", "family", "attack", "because"), [
+    ("compass.read_heading", "shotgun", "shotgun", "hedges"),
+    ("notes.type_punctuation", "near", "near:2>1", "newest_note is 'benchmark-test (v1)'"),
+    ("system.notifications.open", "echo", "echo:spotlight:Clear", "matched nothing"),
+], ids=["hedging", "exact-text", "typed-is-not-shown"])
+def test_the_suite_task_rejects_the_cheap_finish_for_the_hardened_reason(
+        swapper: Swapper, suite: dict[str, Task], task_id: str, family: AttackFamily,
+        attack: str, because: str) -> None:
+    report = play_attacks([swapper], [suite[task_id]], (family,), lambda line: None, (attack,))
+    [result] = report.attacks
+    assert result.scored and not result.passed and because in result.detail, result.detail

@@ -1,0 +1,46 @@
+"""`phoneshell attack` as a user runs it: exit 1 and the breaking finish for a weakened task,
+exit 0 for the suite's task, progress on stderr and the attack record on stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from phoneshell.records import AttackReport
+
+ROOT = Path(__file__).resolve().parents[2]
+TASK = ROOT / "environments" / "calculator.arithmetic.yaml"
+
+
+def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=300)
+
+
+def test_a_weakened_calculator_task_falls_to_the_result_keyed_in(tmp_path: Path) -> None:
+    text = TASK.read_text().replace("id: calculator.arithmetic", "id: calculator.weak")
+    weak = text[:text.index("- kind: tapped_keys")] + text[text.index("teardown:"):]
+    (tmp_path / "weak.yaml").write_text(weak)
+    done = phoneshell("attack", str(tmp_path / "weak.yaml"), str(TASK), "--family",
+                      "result-only", "--runs", str(tmp_path / "runs"), "--format", "json")
+    assert done.returncode == 1, done.stderr[-2000:]
+    report = AttackReport.parse(done.stdout, "stdout")
+    assert [(r.task, r.attack) for r in report.broken] == [("calculator.weak",
+                                                            "result-only:keyed:423")]
+    assert report.replays == 1 and len(report.attacks) == 2, "one replay graded as both"
+    assert "result-only:keyed:423: calculator.weak PASSES; calculator.arithmetic fails" in \
+        done.stderr
+    evidence = Path(report.evidence) / report.broken[0].evidence / "evidence.json"
+    assert json.loads(evidence.read_text())["task_id"] == "calculator.weak.result-only"
+
+
+def test_the_suite_task_survives_and_says_so(tmp_path: Path) -> None:
+    done = phoneshell("attack", str(TASK), "--family", "result-only", "--family", "null",
+                      "--runs", str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert "1 task(s), 2 finish(es) graded" in done.stdout
+    assert "0 pass without doing the task" in done.stdout
