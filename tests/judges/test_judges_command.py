@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from judges.judges_rig import ROOT, Made
 
 from phoneshell.judges import JudgeError, JudgeOptions, judge_set, make_judge, score
 from phoneshell.records import JudgeScore
+from phoneshell.report import agenthorizon
 
 ALWAYS = """
 import json, sys
@@ -41,6 +43,11 @@ MALFORMED = """
 import json, sys
 item = json.load(sys.stdin)["item"]
 print("yes" if item["steps"] else json.dumps({"success": 1}))
+"""
+MIXED = """
+import json, sys
+steps = json.load(sys.stdin)["item"]["steps"]
+print(json.dumps({"success": len(steps) > 1}) if len(steps) != 1 else "one step: not sure")
 """
 COUNTED = """
 import json, os, sys, time
@@ -80,6 +87,20 @@ def test_a_judge_that_always_says_success(made: Made, tmp_path: Path) -> None:
     assert [(a.phone_rate, a.judge_rate) for a in result.ranking.agents] == [(1.0, 1.0),
                                                                             (0.0, 1.0)]
     assert result.ranking.mae == 0.5
+
+
+def test_agenthorizons_layout_scores_the_same(made: Made, tmp_path: Path) -> None:
+    result = judged(made, program(tmp_path, "mixed", MIXED), tmp_path / "out")
+    assert result.invalid and 0 < result.negative_accuracy.correct < result.negatives
+    folder = tmp_path / "horizon"  # their label file beside a judge run's results/
+    shutil.copytree(tmp_path / "out" / "results", folder / "results")
+    shutil.copy(made.judgeset.folder / "agenthorizon" / "manifest.jsonl", folder)
+    strict = agenthorizon.score(folder)
+    assert (strict.items, strict.positives, strict.negatives) == (
+        result.items, result.positives, result.negatives)
+    assert (strict.pos_accuracy, strict.neg_accuracy) == (result.recall.rate,
+                                                          result.negative_accuracy.rate)
+    assert len(strict.invalid) == result.invalid
 
 
 def test_a_judge_that_reads_the_labels_scores_one(made: Made, tmp_path: Path,
