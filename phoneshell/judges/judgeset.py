@@ -132,11 +132,12 @@ class _Frames:
 
 
 def redactor(task_ids: Sequence[str]) -> Callable[[str], str]:
-    """Replace task ids in free text (harness agents name the task they played)."""
+    """Replace task ids in free text: harness agents name the task they played, and the attack
+    plays a finish as `<task>.<family>`, which would tell a judge it is a cheap finish."""
     names = sorted({t for t in task_ids if t}, key=len, reverse=True)
     if not names:
         return lambda text: text
-    pattern = re.compile("|".join(re.escape(n) for n in names))
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")(?:\.[\w-]+)*\b")
     return lambda text: pattern.sub(REDACTED, text)
 
 

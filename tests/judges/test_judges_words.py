@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from phoneshell.audit import Action
+from phoneshell.judges.judgeset import redactor
 from phoneshell.judges.words import claim_words, sentence
 from phoneshell.records import ActionKind, Claim, Scalar, Target
 
@@ -53,3 +54,11 @@ def test_a_claim_in_words() -> None:
     assert claim_words(Claim(status="done", answer="42", summary="did it")) == \
         "status done; answer '42'; summary 'did it'"
     assert claim_words(Claim(status="gave_up")) == "status gave_up"
+
+
+def test_task_ids_are_redacted_from_free_text() -> None:
+    redact = redactor(["calculator.arithmetic", "notes.search"])
+    assert redact("played the reference finish of calculator.arithmetic.open-app") == \
+        "played the reference finish of [task]"
+    assert redact("notes.search. Done; notes.searching stays") == \
+        "[task]. Done; notes.searching stays"
