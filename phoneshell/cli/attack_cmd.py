@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from phoneshell.attack import run_attack, summary_lines
-from phoneshell.cli.options import add_device_option, progress_printer
+from phoneshell.cli.options import add_device_option, add_trajectory_option, progress_printer
 from phoneshell.errors import RunError
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily
 
@@ -34,9 +34,7 @@ def add_parsers(commands: Any) -> None:
                         "DIR (for task files without one)")
     add_device_option(p)
     p.add_argument("--runs", type=Path, default=Path("runs"), metavar="DIR")
-    p.add_argument("--trajectory", action="store_true",
-                   help="keep a screenshot after each action of a finish, as `run "
-                        "--trajectory` does (for `phoneshell judgeset`)")
+    add_trajectory_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_attack_cmd)
 

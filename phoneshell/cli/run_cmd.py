@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from phoneshell.cli.options import add_device_option, progress_printer
+from phoneshell.cli.options import add_device_option, add_trajectory_option, progress_printer
 from phoneshell.records import plain
 from phoneshell.runner import RunOptions, run_suite
 from phoneshell.runner.run import summary_lines
@@ -30,10 +30,7 @@ def add_parsers(commands: Any) -> None:
     p.add_argument("--resume", metavar="RUN_ID",
                    help="continue run RUN_ID: run only the attempts it has not scored yet "
                         "(its agent, tasks and --repeat come from its run.json)")
-    p.add_argument("--trajectory", action="store_true",
-                   help="keep a screenshot of the start of each agent turn and of the screen "
-                        "after each agent action, for judges (`phoneshell judgeset`); costs a "
-                        "WDA screenshot per action")
+    add_trajectory_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_run)
 

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from phoneshell.cli.options import add_device_option, progress_printer
+from phoneshell.cli.options import add_device_option, add_trajectory_option, progress_printer
 from phoneshell.errors import RunError
 from phoneshell.records import plain
 from phoneshell.runner.baseline import run_baselines
@@ -39,9 +39,7 @@ def add_parsers(commands: Any) -> None:
                    help="replay the agent's recorded actions from a run instead of solutions")
     add_device_option(p)
     p.add_argument("--runs", type=Path, default=Path("runs"), metavar="DIR")
-    p.add_argument("--trajectory", action="store_true",
-                   help="keep a screenshot after each action of a finish, as `run "
-                        "--trajectory` does")
+    add_trajectory_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_swap)
 
