@@ -82,9 +82,10 @@ def add_parsers(commands: Any) -> None:
     p.set_defaults(run=run_judge)
 
 
-def _positive(value: int, flag: str) -> int:
+def _positive(value: int, flag: str, default: int) -> int:
     if value < 1:
-        raise JudgeError(f"{flag} must be at least 1 (got {value})")
+        raise JudgeError(f"{flag} must be at least 1 (got {value})",
+                         hint=f"e.g. {flag} {default} (the default)")
     return value
 
 
@@ -112,8 +113,8 @@ def run_judgeset(args: argparse.Namespace) -> int:
     sources = Sources(tuple(args.runs), tuple(args.swaps), tuple(args.attacks),
                       tuple(args.tasks or ["environments"]), run_tasks=bool(args.tasks))
     progress = progress_printer(to_stderr=True)
-    manifest = build_judgeset(args.out, sources, _positive(args.frame_px, "--frame-px"),
-                              progress)
+    frame_px = _positive(args.frame_px, "--frame-px", DEFAULT_LONG_EDGE)
+    manifest = build_judgeset(args.out, sources, frame_px, progress)
     if args.format == "json":
         print(json.dumps(manifest.to_plain(), indent=2))
     else:
@@ -165,8 +166,9 @@ def _slug(spec: str) -> str:
 
 def run_judge(args: argparse.Namespace) -> int:
     """Judge every item, score; exit 0 when the judge was right on every item, 1 otherwise."""
-    options = JudgeOptions(_positive(args.frames, "--frames"),
-                           _positive(args.long_edge, "--long-edge"), args.timeout_s)
+    options = JudgeOptions(_positive(args.frames, "--frames", DEFAULT_FRAMES),
+                           _positive(args.long_edge, "--long-edge", DEFAULT_LONG_EDGE),
+                           args.timeout_s)
     judgeset = open_judgeset(args.judgeset)
     judge = make_judge(args.judge, options)
     out = args.out or args.judgeset / "judged" / _slug(judge.name)

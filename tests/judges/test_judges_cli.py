@@ -9,7 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from judges.judges_rig import ROOT, Made
+
+from phoneshell.cli import main
 
 
 def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
@@ -32,7 +35,8 @@ def test_judgeset_prints_its_counts_by_label_type(made: Made, tmp_path: Path) ->
     assert again.returncode == 0 and json.loads(again.stdout)["counts"] == {"failed": 2}
 
 
-def test_bad_input_is_named_with_a_hint(made: Made, tmp_path: Path) -> None:
+def test_bad_input_is_named_with_a_hint(made: Made, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
     cases = [
         (["judgeset", "--out", str(tmp_path / "a"), "--run", str(tmp_path)],
          f"error: --run {tmp_path}: {tmp_path} is not a run folder"),
@@ -44,8 +48,8 @@ def test_bad_input_is_named_with_a_hint(made: Made, tmp_path: Path) -> None:
         (["judge", str(made.judgeset.folder), "--judge", "command:true", "--frames", "0"],
          "error: --frames must be at least 1"),
     ]
-    for args, message in cases:
-        done = phoneshell(*args)
-        assert (done.returncode, done.stdout) == (2, ""), (args, done.stderr)
-        assert message in done.stderr and "Traceback" not in done.stderr, done.stderr
-    assert "hint:" in phoneshell("judgeset", "--out", str(tmp_path / "b")).stderr
+    for args, message in cases:  # in process: main() is what the console script runs
+        code = main(args)
+        out, err = capsys.readouterr()
+        assert (code, out) == (2, ""), (args, err)
+        assert message in err and "Traceback" not in err and "hint:" in err, err
