@@ -1,14 +1,18 @@
 """The WebDriverAgent bridge: a logging proxy that writes every action of a run to audit.jsonl.
 
-Imports from phoneshell only the shared contract (`phoneshell.audit`, `phoneshell.records`,
-`phoneshell.errors`, and `phoneshell.frames` for how trajectory frames are scaled); everything
-else it knows, it learns over HTTP. Modules:
+Imports from phoneshell only the shared contract (`phoneshell.records`, `phoneshell.errors`,
+`phoneshell.xcui`, `phoneshell.wda_routes`, and `phoneshell.frames` for how trajectory frames
+are scaled); everything else it knows, it learns over HTTP. Modules:
 
-* `proxy`: the HTTP server (`BridgeServer`), auth, control routes, forwarding;
+* `proxy`: the bridge (`BridgeServer`): control routes, refusals, reads, forwarding;
+* `http_server`: reading requests and writing replies; `access`: tokens and per-agent grants;
+* `gate`: one canonical form of each request, or a refusal (pure);
 * `actions`: which requests are actions, with which kind and params (pure);
 * `pointer`: touch chains (W3C actions, TouchAction) summarised as a tap or swipe (pure);
 * `targets`: the focused field or the element under a point in a JSON source (pure);
 * `recorder`: intent, forward, outcome for one action, with foreground and target;
+* `custody`: what the phone showed after each action, and changes nothing logged explains;
+* `observe`: what a read shows (front app, tree, screen digest) (pure);
 * `audit_log`: the append-only writer of `<runs>/<run_id>/audit.jsonl`;
 * `trajectory`: screenshots of the agent's turn, one per action (`--trajectory`);
 * `upstream`: the connection to WDA; `context`: run/task/attempt/phase;
@@ -20,6 +24,7 @@ from bridge.audit_log import AuditWriter, shared_writer
 from bridge.context import RunContext
 from bridge.proxy import BridgeServer
 from bridge.serve import serve
+from bridge.trajectory import Trajectory
 
-__all__ = ["AuditWriter", "BridgeServer", "Classified", "RunContext", "classify", "serve",
-           "shared_writer"]
+__all__ = ["AuditWriter", "BridgeServer", "Classified", "RunContext", "Trajectory", "classify",
+           "serve", "shared_writer"]

@@ -1,21 +1,27 @@
-"""Classify a WebDriverAgent request: a read (forwarded unlogged) or an action with kind and params.
+"""Classify an admitted WebDriverAgent request: a read (forwarded unlogged) or an action.
 
-Pure: a function of (method, path, JSON body) only, so every route's classification is a unit
-test. The rule that keeps the log honest: a POST that is neither a known read nor a named action
-is an `other` action (params {"route": path}), logged like any other. GET, HEAD and OPTIONS
-never act on the phone and are forwarded unlogged, and so is DELETE, except `DELETE /session/:sid`:
-real WDA terminates the session's app when it closes a session (`shouldTerminateApp`, on by
-default), so that is a `terminate`. Durations in params are seconds, whatever unit the route took.
+Pure: a function of the canonical request (`gate.Canonical`), so every route's classification
+is a unit test. The rules that keep the log honest: a WDA route that can change the phone and is
+not a named action is an `other` action (params {"route": path}), logged like any other; GET and
+OPTIONS never act and are forwarded unlogged; `DELETE /session/:sid` is a `terminate` (real WDA
+terminates the session's app when it closes a session, `shouldTerminateApp` being on by
+default). Every body field an action is logged by is read with the type WDA reads it with, and
+a field of another type (a number sent as a string, a list of characters holding a number, both
+`value` and `text`) is refused (`gate.Refused`), never guessed: WDA would coerce it one way and
+the log would say another. Durations in params are seconds, whatever unit the route took.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bridge.gate import Canonical, Refused, admit, json_type
 from bridge.pointer import Chain, summarise_legacy, summarise_w3c
 from phoneshell.records import ActionKind, Scalar
+from phoneshell.wda_routes import is_input, match_parts
 
 Aim = Literal["none", "point", "element", "focus"]
 """What the action's target is: nothing, the element under (x, y), the element with id
@@ -24,14 +30,6 @@ Aim = Literal["none", "point", "element", "focus"]
 SessionChange = Literal["none", "open", "close"]
 """What an action does to the WDA session: nothing, create (or replace) it, or delete it."""
 
-UNLOGGED_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-
-# POST routes (after the /session/<sid> prefix) that only read; `*` matches one segment.
-# Not `appium/settings`: settings such as snapshotMaxDepth change what later reads return.
-KNOWN_READS: tuple[tuple[str, ...], ...] = (
-    ("element",), ("elements",), ("element", "*", "element"), ("element", "*", "elements"),
-    ("wda", "apps", "state"), ("timeouts",), ("wda", "getPasteboard"),
-)
 
 
 @dataclass(frozen=True)
@@ -49,22 +47,38 @@ class Classified:
 
 
 class _Body:
-    """Typed reads from a JSON request body that may be anything (or nothing)."""
+    """Typed reads from a request body: absent is None, present with another type is refused."""
 
     def __init__(self, data: object) -> None:
         self.data: Mapping[str, object] = data if isinstance(data, Mapping) else {}
 
     def num(self, key: str) -> int | float | None:
         value = self.data.get(key)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if value is None:
             return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            # WDA reads numbers with doubleValue, which turns "100" and true into numbers too.
+            raise Refused(f"{key!r} must be a number, not {json_type(value)}")
         return value
 
     def text(self, key: str) -> str | None:
+        """A string field (a bundle id, a URL, a button name)."""
+        value = self.data.get(key)
+        if value is None or isinstance(value, str):
+            return value
+        raise Refused(f"{key!r} must be a string, not {json_type(value)}")
+
+    def typed(self, key: str) -> str | None:
+        """Text to type: a string, or a list of strings WDA joins."""
         value = self.data.get(key)
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return "".join(value)  # WDA joins a list of characters the same way
-        return value if isinstance(value, str) else None
+        if value is None or isinstance(value, str):
+            return value
+        # WDA joins a list's items by their descriptions, so [1, "a"] types "1a".
+        what = "a list holding " + ", ".join(sorted({json_type(v) for v in value})) \
+            if isinstance(value, list) else json_type(value)
+        raise Refused(f"{key!r} must be a string or a list of strings, not {what}")
 
 
 def _params(**values: Scalar) -> dict[str, Scalar]:
@@ -73,7 +87,11 @@ def _params(**values: Scalar) -> dict[str, Scalar]:
 
 
 def _bundle_id(data: Mapping[str, object]) -> str | None:
-    """The bundle id a new session asks for (W3C alwaysMatch/firstMatch or JSONWP desired)."""
+    """The bundle id a new session asks for (W3C alwaysMatch/firstMatch or JSONWP desired).
+
+    Raises:
+        Refused: a bundle id that is not a string (WDA would not launch what the log names).
+    """
     caps = data.get("capabilities")
     candidates: list[object] = []
     if isinstance(caps, Mapping):
@@ -81,13 +99,20 @@ def _bundle_id(data: Mapping[str, object]) -> str | None:
         first = caps.get("firstMatch")
         candidates.extend(first if isinstance(first, list) else [])
     candidates.append(data.get("desiredCapabilities"))
+    named: list[str] = []
     for cap in candidates:
         if isinstance(cap, Mapping):
             for key in ("bundleId", "appium:bundleId"):
                 value = cap.get(key)
-                if isinstance(value, str) and value:
-                    return value
-    return None
+                if value is not None and not isinstance(value, str):
+                    raise Refused(f"the capability {key!r} must be a string")
+                if isinstance(value, str) and value and value not in named:
+                    named.append(value)
+    if len(named) > 1:
+        # Which one WDA takes depends on how it merges capability sets: the log cannot know.
+        raise Refused(f"the capabilities name {len(named)} apps ({', '.join(named[:3])}): "
+                      "name one")
+    return named[0] if named else None
 
 
 Handler = Callable[[_Body, tuple[str, ...]], Classified]
@@ -114,7 +139,10 @@ def _alert(gesture: str) -> Handler:
 
 def _typing(via: str) -> Handler:
     def handle(b: _Body, ids: tuple[str, ...]) -> Classified:
-        text = "" if via == "clear" else b.text("value") or b.text("text") or ""
+        if "value" in b.data and "text" in b.data:
+            # WDA types `value` and ignores `text`; a reader taking `text` would log other keys.
+            raise Refused("the body has both 'value' and 'text': send one")
+        text = "" if via == "clear" else b.typed("value") or b.typed("text") or ""
         element = ids[0] if ids else None
         aim: Aim = "element" if element else "focus" if via in ("keys", "alert") else "none"
         return Classified("type", _params(text=text, element=element, via=via), aim)
@@ -159,7 +187,17 @@ def _pt(value: float) -> int | float:
 
 
 def _chain_action(chain: Chain, gesture: str) -> Classified:
-    """One kind for a whole touch chain: typing wins (it must be masked), then swipe, then tap."""
+    """One action for a whole touch chain: keys, a swipe (a move or two fingers) or a tap.
+
+    A chain one line cannot describe is refused: keys with touches (the touches could move the
+    focus to a password field before the keys are typed), or a finger that touches twice.
+    """
+    if chain.text and chain.touches:
+        raise Refused("the actions both touch and type: send the touches and the keys as two "
+                      "requests, so each is logged as what it is")
+    if chain.repeated:
+        raise Refused("a finger touches the screen more than once in one actions request: send "
+                      "each touch as its own request (or use /wda/doubleTap)")
     if chain.text:
         return Classified("type", _params(text=chain.text, via=gesture), "focus")
     if not chain.touches:
@@ -207,25 +245,25 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("wda", "apps", "activate"), _app("activate")),
     (("wda", "apps", "terminate"), _app("terminate")),
     (("wda", "tap"), _tap("tap")),
-    (("wda", "tap", "*"), _tap("tap")),
-    (("wda", "element", "*", "tap"), _tap("tap")),
-    (("element", "*", "click"), _tap("click")),
+    (("wda", "tap", ":id"), _tap("tap")),  # facebook-wda's fallback (gate.LEGACY_TAP)
+    (("wda", "element", ":id", "tap"), _tap("tap")),
+    (("element", ":id", "click"), _tap("click")),
     (("wda", "doubleTap"), _tap("double_tap")),
-    (("wda", "element", "*", "doubleTap"), _tap("double_tap")),
+    (("wda", "element", ":id", "doubleTap"), _tap("double_tap")),
     (("wda", "touchAndHold"), _tap("touch_and_hold")),
-    (("wda", "element", "*", "touchAndHold"), _tap("touch_and_hold")),
+    (("wda", "element", ":id", "touchAndHold"), _tap("touch_and_hold")),
     (("wda", "twoFingerTap"), _tap("two_finger_tap")),
-    (("wda", "element", "*", "twoFingerTap"), _tap("two_finger_tap")),
+    (("wda", "element", ":id", "twoFingerTap"), _tap("two_finger_tap")),
     (("wda", "tapWithNumberOfTaps"), _tap("taps")),
-    (("wda", "element", "*", "tapWithNumberOfTaps"), _tap("taps")),
+    (("wda", "element", ":id", "tapWithNumberOfTaps"), _tap("taps")),
     (("wda", "forceTouch"), _tap("force_touch")),
-    (("wda", "element", "*", "forceTouch"), _tap("force_touch")),
+    (("wda", "element", ":id", "forceTouch"), _tap("force_touch")),
     (("alert", "accept"), _alert("alert_accept")),
     (("alert", "dismiss"), _alert("alert_dismiss")),
     (("wda", "keyboard", "dismiss"), _alert("keyboard_dismiss")),
     (("wda", "keys"), _typing("keys")),
-    (("element", "*", "value"), _typing("element")),
-    (("element", "*", "clear"), _typing("clear")),
+    (("element", ":id", "value"), _typing("element")),
+    (("element", ":id", "clear"), _typing("clear")),
     (("alert", "text"), _typing("alert")),
     (("wda", "siri", "activate"), _typing("siri")),
     (("wda", "homescreen"), lambda b, _: Classified("home")),
@@ -236,19 +274,19 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("wda", "unlock"), _press("unlock")),
     (("wda", "performIoHidEvent"), _hid),
     (("wda", "dragfromtoforduration"), _drag("drag")),
-    (("wda", "element", "*", "dragfromtoforduration"), _drag("drag")),
+    (("wda", "element", ":id", "dragfromtoforduration"), _drag("drag")),
     (("wda", "pressAndDragWithVelocity"), _drag("press_and_drag")),
-    (("wda", "element", "*", "pressAndDragWithVelocity"), _drag("press_and_drag")),
+    (("wda", "element", ":id", "pressAndDragWithVelocity"), _drag("press_and_drag")),
     (("wda", "swipe"), _swipe("swipe")),
-    (("wda", "element", "*", "swipe"), _swipe("swipe")),
+    (("wda", "element", ":id", "swipe"), _swipe("swipe")),
     (("wda", "scroll"), _swipe("scroll")),
-    (("wda", "element", "*", "scroll"), _swipe("scroll")),
-    (("wda", "element", "*", "scrollTo"), _swipe("scroll_to")),
+    (("wda", "element", ":id", "scroll"), _swipe("scroll")),
+    (("wda", "element", ":id", "scrollTo"), _swipe("scroll_to")),
     (("wda", "pinch"), _swipe("pinch")),
-    (("wda", "element", "*", "pinch"), _swipe("pinch")),
+    (("wda", "element", ":id", "pinch"), _swipe("pinch")),
     (("wda", "rotate"), _swipe("rotate")),
-    (("wda", "element", "*", "rotate"), _swipe("rotate")),
-    (("wda", "pickerwheel", "*", "select"), _swipe("picker_select")),
+    (("wda", "element", ":id", "rotate"), _swipe("rotate")),
+    (("wda", "pickerwheel", ":id", "select"), _swipe("picker_select")),
     (("actions",), _w3c),
     (("wda", "touch", "perform"), _touch_perform(False)),
     (("wda", "touch", "multi", "perform"), _touch_perform(True)),
@@ -257,60 +295,44 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
 )
 
 
-def split_path(path: str) -> tuple[str, tuple[str, ...]]:
-    """Split a request path into (session id or "", route segments), ignoring query and slashes.
+def classify_request(request: Canonical) -> Classified | None:
+    """Classify one admitted request; None means a read, forwarded without logging.
 
-    `/session/<SID>/wda/tap/` gives ("<SID>", ("wda", "tap")); `/session` gives ("", ("session",)).
+    Raises:
+        Refused: a body field the action would be logged by has a type WDA would read otherwise.
     """
-    segments = tuple(s for s in path.split("?", 1)[0].split("/") if s)
-    if len(segments) >= 2 and segments[0] == "session":
-        return segments[1], segments[2:]
-    return "", segments
-
-
-def _match(pattern: tuple[str, ...], route: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The segments `*` matched, or None when the route does not fit the pattern."""
-    if len(pattern) != len(route):
+    found = request.route
+    session_id = found.session_id
+    if not is_input(request.method, found.pattern):
         return None
-    wild = []
-    for want, got in zip(pattern, route, strict=True):
-        if want == "*":
-            wild.append(got)
-        elif want != got:
-            return None
-    return tuple(wild)
-
-
-def classify(method: str, path: str, body: object) -> Classified | None:
-    """Classify one request; None means a read, forwarded without logging.
-
-    Args:
-        method: the HTTP method as sent.
-        path: the request path, with or without the /session/<sid> prefix and query.
-        body: the decoded JSON body (None when there is none or it is not JSON).
-    """
-    method = method.upper()
-    if method in UNLOGGED_METHODS:
-        return None
-    session_id, route = split_path(path)
-    clean = "/" + "/".join(route)
-    if method == "DELETE":
-        # Closing the session terminates its app on a real phone; other DELETEs (release held
-        # keys and buttons) end what an earlier, logged action began.
-        if session_id and not route:
+    route = tuple(p for p in found.pattern.split("/") if p)
+    clean = found.pattern
+    for name, value in found.params.items():  # ":uuid" -> the id, as the patterns below want
+        clean = clean.replace(f":{name}", value)
+    concrete = tuple(p for p in clean.split("/") if p)
+    if request.method == "DELETE":
+        if not route:  # closing the session terminates its app on a real phone
             return Classified("terminate", {"via": "delete_session"}, session_id=session_id,
                               session="close")
-        return None
-    if method != "POST":  # WDA serves no PUT or PATCH: whatever it is, it is not a known read
         return Classified("other", {"route": clean}, session_id=session_id)
+    body = _Body(request.body)
     if route == ("session",):
-        return _session(_Body(body), ())
-    if any(_match(pattern, route) is not None for pattern in KNOWN_READS):
-        return None
+        return _session(body, ())
     for pattern, handle in ROUTES:
-        ids = _match(pattern, route)
-        if ids is not None:
-            found = handle(_Body(body), ids)
-            params = {"route": clean, **found.params} if found.kind == "other" else found.params
-            return Classified(found.kind, params, found.aim, session_id, found.session)
+        captured = match_parts(pattern, concrete)
+        if captured is not None:
+            action = handle(body, tuple(captured.values()))
+            params = {"route": clean, **action.params} if action.kind == "other" \
+                else action.params
+            return Classified(action.kind, params, action.aim, session_id, action.session)
     return Classified("other", {"route": clean}, session_id=session_id)
+
+
+def classify(method: str, target: str, body: object = None) -> Classified | None:
+    """Admit and classify one request given as decoded JSON (for tests and tools).
+
+    Raises:
+        Refused: the request is not one WDA route read one way only.
+    """
+    raw = b"" if body is None else json.dumps(body).encode()
+    return classify_request(admit(method.upper(), target, {}, raw))

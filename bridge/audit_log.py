@@ -12,29 +12,40 @@ most `MAX_OPEN_FILES` run files stay open (the least recently written is closed 
 a file nothing has written to for `IDLE_CLOSE_S` is closed too (`close_idle`, which a serving
 bridge calls as it polls). A closed file is reopened on the next write; its seq continues from
 memory, and from the file itself when it changed while closed.
+
+The writer also keeps, in memory, what it wrote: the hash chain over the file's lines (the
+run's seal records its head, `phoneshell.records.seal`) and where each of its lines lies. So
+`verify` can tell the lines it wrote from lines someone else put in the file (an agent with
+the run folder in reach): only its own are ever graded. A file changed while the writer had it
+closed is never taken into the chain: the seal then shows the change.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bridge.context import RunContext
+from bridge.custody import Break
 from phoneshell.errors import BridgeError
 from phoneshell.records import (
     AUDIT_VERSION,
+    CHAIN_START,
     ActionKind,
     AuditEvent,
     RecordError,
     Scalar,
     Target,
-    read_lines,
+    chain_step,
+    parse_lines,
+    read_bytes,
 )
 
 AUDIT_FILE = "audit.jsonl"
@@ -64,23 +75,55 @@ class _RunFile:
     nobody else wrote to it, and it need not be read again to continue seq."""
     used_at: float = 0.0
     """`time.monotonic()` of the last write."""
+    opened: bool = False
+    """This writer has opened the file before (a change it finds later is not its own)."""
+    chain: str = CHAIN_START
+    """The hash chain over the file's lines as this writer knows them."""
+    lines: int = 0
+    """Lines in the chain."""
+    end: int = 0
+    """The byte offset just past the last chained line."""
+    torn: bytes = b""
+    """The unfinished last line (no newline yet): the next write completes it."""
+    ours: dict[int, bytes] = field(default_factory=dict)
+    """Byte offset -> sha256 of each line this writer wrote."""
+
+
+@dataclass(frozen=True)
+class Verified:
+    """A stretch of a run's audit log as checked against what the writer wrote."""
+
+    events: tuple[AuditEvent, ...]
+    """The lines the writer wrote, in file order."""
+    forged: tuple[str, ...]
+    """Lines it did not write (or wrote and cannot find), each described."""
 
 
 MAX_LOG_BYTES = 1 << 32
 """The largest audit log a writer rereads to continue its seq (4 GiB)."""
 
 
-def _last_seq(path: Path) -> tuple[int, bool]:
-    """The highest seq in an existing regular file, and whether its last line is unfinished.
+def _digest(line: bytes) -> bytes:
+    return hashlib.sha256(line).digest()
+
+
+def _reread(path: Path) -> tuple[int, bytes, str, int, int]:
+    """What an existing regular file holds: the highest seq, its unfinished last line, and the
+    chain head, line count and end offset of its complete lines.
 
     Read with the one JSONL reader: a torn tail or a line that is not an event carries no seq
     to trust, and only whole events count.
     """
     try:
-        log = read_lines(path, AuditEvent, limit=MAX_LOG_BYTES)
+        data = read_bytes(path, MAX_LOG_BYTES)
     except RecordError as exc:
         raise OSError(f"cannot reread {path} to continue its seq: {exc}") from exc
-    return max((e.seq for e in log), default=0), bool(log.torn)
+    log = parse_lines(data, AuditEvent, str(path))
+    head, lines, end = CHAIN_START, 0, 0
+    for line in data[:data.rfind(b"\n") + 1].split(b"\n")[:-1]:
+        head, lines = chain_step(head, line), lines + 1
+    end = data.rfind(b"\n") + 1
+    return max((e.seq for e in log), default=0), data[end:], head, lines, end
 
 
 class AuditWriter:
@@ -178,14 +221,19 @@ class AuditWriter:
             return run.fd
         created = not run.path.exists()
         run.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(run.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        # O_NOFOLLOW: a log swapped for a symlink must not send the next line somewhere else.
+        fd = os.open(run.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+                     | os.O_NOFOLLOW, 0o644)
         try:
             info = os.fstat(fd)
             unchanged = run.closed_as == (info.st_ino, info.st_size)
             if stat.S_ISREG(info.st_mode) and not created and not unchanged:
-                highest, torn = _last_seq(run.path)
+                highest, torn, head, lines, end = _reread(run.path)
                 run.next_seq = max(run.next_seq, highest + 1)
-                run.newline_owed = run.newline_owed or torn
+                run.newline_owed = run.newline_owed or bool(torn)
+                if not run.opened:  # written before this writer: it starts the chain
+                    run.chain, run.lines, run.end, run.torn = head, lines, end, torn
+            run.opened = True
             if created and self.fsync:  # the new directory entry must survive power loss too
                 dir_fd = os.open(run.path.parent, os.O_RDONLY)
                 try:
@@ -200,14 +248,22 @@ class AuditWriter:
 
     def _write(self, run: _RunFile, line: str) -> None:
         """Append one line with a single write. Caller holds run.lock."""
-        data = (("\n" if run.newline_owed else "") + line + "\n").encode("utf-8")
+        text = line.encode("utf-8")
         try:
             fd = self._open(run)
+            mend = run.newline_owed
+            data = (b"\n" if mend else b"") + text + b"\n"
             written = os.write(fd, data)
             if written != len(data):  # a full disk can take part of a line: mend it next time
                 run.newline_owed = True
+                run.torn = (run.torn if mend else b"") + data[int(mend):written]
                 raise OSError(28, f"only {written} of {len(data)} bytes written")
-            run.newline_owed = False
+            end = os.lseek(fd, 0, os.SEEK_CUR)  # O_APPEND: just past what was written
+            if mend:  # the newline completed an unfinished line: it is a line of the file now
+                run.chain, run.lines = chain_step(run.chain, run.torn), run.lines + 1
+            run.chain, run.lines, run.end = chain_step(run.chain, text), run.lines + 1, end
+            run.ours[end - len(text) - 1] = _digest(text)
+            run.newline_owed, run.torn = False, b""
             if self.fsync:
                 os.fsync(fd)
         except OSError as exc:
@@ -220,22 +276,51 @@ class AuditWriter:
 
     def write_intent(self, context: RunContext, kind: ActionKind,
                      params: Mapping[str, Scalar], app_before: str,
-                     target: Target | None) -> AuditEvent:
+                     target: Target | None, screen_before: str = "") -> AuditEvent:
         """Take the run's next seq and append the intent line; return the event written.
 
         Raises:
             AuditWriteError: the line could not be written whole (the action must not go
                 ahead).
         """
+        return self._append_new(context, lambda seq: AuditEvent(
+            v=AUDIT_VERSION, run_id=context.run_id, task_id=context.task_id,
+            attempt=context.attempt, phase=context.phase, seq=seq, t=time.time(), kind=kind,
+            stage="intent", params=dict(params), app_before=app_before, target=target,
+            screen_before=screen_before))
+
+    def write_refusal(self, context: RunContext, kind: ActionKind,
+                      params: Mapping[str, Scalar], reason: str) -> AuditEvent:
+        """Append a `refused` line: a request that was not forwarded, and why.
+
+        Raises:
+            AuditWriteError: the line could not be written.
+        """
+        return self._append_new(context, lambda seq: AuditEvent(
+            v=AUDIT_VERSION, run_id=context.run_id, task_id=context.task_id,
+            attempt=context.attempt, phase=context.phase, seq=seq, t=time.time(), kind=kind,
+            stage="refused", params=dict(params), ok=False, error=reason))
+
+    def write_custody(self, context: RunContext, found: Break, via: str) -> AuditEvent:
+        """Append a `custody` line: the phone changed with no logged action to explain it.
+
+        Raises:
+            AuditWriteError: the line could not be written.
+        """
+        return self._append_new(context, lambda seq: AuditEvent(
+            v=AUDIT_VERSION, run_id=context.run_id, task_id=context.task_id,
+            attempt=context.attempt, phase=context.phase, seq=seq, t=time.time(), kind="other",
+            stage="custody", params={"via": via}, app_before=found.was_app,
+            app_after=found.seen_app, screen_before=found.was_screen,
+            screen_after=found.seen_screen, error=found.describe()))
+
+    def _append_new(self, context: RunContext, make: Callable[[int], AuditEvent]) -> AuditEvent:
+        """Append the line `make` builds with the run's next seq."""
         run = self._run_file(context.run_id)
         try:
             with run.lock:
                 self._open_for_seq(run)
-                event = AuditEvent(
-                    v=AUDIT_VERSION, run_id=context.run_id, task_id=context.task_id,
-                    attempt=context.attempt, phase=context.phase, seq=run.next_seq,
-                    t=time.time(), kind=kind, stage="intent", params=dict(params),
-                    app_before=app_before, target=target)
+                event = make(run.next_seq)
                 self._write(run, event.to_json())
                 run.next_seq += 1
         finally:
@@ -252,7 +337,7 @@ class AuditWriter:
                                    "there") from exc
 
     def write_outcome(self, intent: AuditEvent, app_after: str, ok: bool,
-                      error: str) -> AuditEvent:
+                      error: str, screen_after: str = "") -> AuditEvent:
         """Append the outcome line of an action, under its intent's seq.
 
         Raises:
@@ -262,7 +347,8 @@ class AuditWriter:
             v=intent.v, run_id=intent.run_id, task_id=intent.task_id, attempt=intent.attempt,
             phase=intent.phase, seq=intent.seq, t=time.time(), kind=intent.kind,
             stage="outcome", params=intent.params, app_before=intent.app_before,
-            app_after=app_after, ok=ok, error=error)
+            app_after=app_after, screen_before=intent.screen_before, screen_after=screen_after,
+            ok=ok, error=error)
         run = self._run_file(intent.run_id)
         try:
             with run.lock:
@@ -270,6 +356,40 @@ class AuditWriter:
         finally:
             self._used(run)
         return event
+
+    def chain_state(self, run_id: str) -> tuple[str, int, int]:
+        """The chain head, line count and end offset of a run's log as this writer wrote it
+        (what the run's seal records)."""
+        run = self._run_file(run_id)
+        with run.lock:
+            if not run.opened and run.path.exists():
+                self._open(run)
+            return run.chain, run.lines, run.end
+
+    def verify(self, run_id: str, start: int) -> Verified:
+        """A run's log from byte `start`: the lines this writer wrote, and any it did not.
+
+        Raises:
+            AuditWriteError: the log cannot be read back.
+        """
+        run = self._run_file(run_id)
+        with run.lock:  # no line of this writer's lands between the read and the record of it
+            ours = {off: digest for off, digest in run.ours.items() if off >= start}
+            try:
+                data = read_bytes(run.path, MAX_LOG_BYTES, start) if run.path.exists() else b""
+            except RecordError as exc:
+                raise AuditWriteError(f"cannot read back the audit log: {exc}") from exc
+        events: list[AuditEvent] = []
+        forged: list[str] = []
+        offset = start
+        for line in data.split(b"\n")[:-1]:
+            if ours.pop(offset, None) == _digest(line):
+                events.append(AuditEvent.parse(line, f"{run.path} at byte {offset}"))
+            elif line.strip():
+                forged.append(f"byte {offset}: {line[:120].decode('utf-8', 'replace')!r}")
+            offset += len(line) + 1
+        forged += [f"byte {off}: a line the bridge wrote there is gone" for off in sorted(ours)]
+        return Verified(tuple(events), tuple(forged))
 
     def close(self) -> None:
         """Close every open file (the writer reopens on the next write)."""

@@ -7,18 +7,15 @@ explicit `unscoped` run. A run id names a folder, so it is checked before it can
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import cast
 
 from phoneshell.errors import BridgeError
-from phoneshell.records import UNSCOPED_RUN, Phase
+from phoneshell.records import UNSCOPED_RUN, Phase, RecordError, check_name
 
 CONTEXT_PHASES: tuple[Phase, ...] = ("setup", "probe", "agent", "check", "teardown")
 """The phases a runner may set; `unscoped` belongs to the bridge alone."""
-
-_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 
 @dataclass(frozen=True)
@@ -51,12 +48,16 @@ def make_context(run_id: str, task_id: str, attempt: int, phase: str) -> RunCont
     Raises:
         BridgeError: a run id that is not a plain folder name, or an unknown phase.
     """
-    if not isinstance(run_id, str) or not _RUN_ID.fullmatch(run_id) or run_id == UNSCOPED_RUN:
-        raise BridgeError(f"bad run_id {run_id!r}: want letters, digits, '.', '_' or '-' "
-                          f"(at most 128, not starting with '.'), and not {UNSCOPED_RUN!r}",
+    try:
+        check_name(run_id, "run_id")
+        if task_id:
+            check_name(task_id, "task_id")
+    except RecordError as exc:
+        raise BridgeError(str(exc), hint="the run id names the folder runs/<run_id>/, the "
+                                         "task id attempts/<task_id>/") from None
+    if run_id == UNSCOPED_RUN:
+        raise BridgeError(f"bad run_id {run_id!r}: it is the bridge's own",
                           hint="the run id names the folder runs/<run_id>/")
-    if not isinstance(task_id, str):
-        raise BridgeError(f"bad task_id {task_id!r}: want a string")
     if not isinstance(attempt, int) or isinstance(attempt, bool) or attempt < 0:
         raise BridgeError(f"bad attempt {attempt!r}: want an integer >= 0")
     if phase not in CONTEXT_PHASES:

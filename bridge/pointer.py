@@ -2,7 +2,10 @@
 
 A chain is reduced to where the finger went down, how far it moved while down, where it came up
 and how long it stayed down. Pure: reads a request body, never the phone. A chain whose finger
-never moves further than `TAP_SLOP_PT` is a tap, as iOS itself would take it.
+never moves further than `TAP_SLOP_PT` is a tap, as iOS itself would take it. A step this
+summary cannot read one way only (a coordinate that is not a number, a key that is not a string,
+an action type WDA does not define) is refused (`gate.Refused`): WDA would read it some way, and
+the log must not guess which.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from bridge.gate import Refused, json_type
 
 TAP_SLOP_PT = 10.0
 """How far (points) a finger may drift and still tap: UIKit's own slop is about 10 pt."""
@@ -48,11 +53,16 @@ class Chain:
     text: str
     fingers: int
     """How many pointer sources touched the screen (2 for a pinch)."""
+    repeated: bool = False
+    """Some finger touched the screen more than once (one line cannot describe it)."""
 
 
-def _number(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+def _number(step: Mapping[str, object], key: str) -> float | None:
+    value = step.get(key)
+    if value is None:
         return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise Refused(f"an action step's {key!r} must be a number, not {json_type(value)}")
     return float(value)
 
 
@@ -62,7 +72,20 @@ def _element_of(origin: object) -> str:
             found = origin.get(key)
             if isinstance(found, str):
                 return found
-    return origin if isinstance(origin, str) and origin not in ("viewport", "pointer") else ""
+        raise Refused("an action's origin names no element")
+    if origin is None:
+        return ""
+    if isinstance(origin, str):
+        return origin if origin not in ("viewport", "pointer") else ""
+    raise Refused(f"an action's origin must be 'viewport', 'pointer' or an element, not "
+                  f"{json_type(origin)}")
+
+
+def _steps(source: Mapping[str, object]) -> list[Mapping[str, object]]:
+    steps = source.get("actions")
+    if not isinstance(steps, list) or not all(isinstance(s, Mapping) for s in steps):
+        raise Refused("an action source's 'actions' must be a list of objects")
+    return steps
 
 
 class _Finger:
@@ -101,15 +124,13 @@ class _Finger:
         return self.touches
 
 
-def _w3c_pointer(steps: Sequence[object]) -> list[Touch]:
+def _w3c_pointer(steps: Sequence[Mapping[str, object]]) -> list[Touch]:
     finger = _Finger()
     for step in steps:
-        if not isinstance(step, Mapping):
-            continue
         kind = step.get("type")
-        duration_s = (_number(step.get("duration")) or 0.0) / 1000.0  # W3C durations are ms
+        duration_s = (_number(step, "duration") or 0.0) / 1000.0  # W3C durations are ms
         if kind == "pointerMove":
-            x, y = _number(step.get("x")) or 0.0, _number(step.get("y")) or 0.0
+            x, y = _number(step, "x") or 0.0, _number(step, "y") or 0.0
             origin = step.get("origin", "viewport")
             if origin == "pointer":
                 finger.move(Point(finger.at.x + x, finger.at.y + y, finger.at.element))
@@ -122,40 +143,54 @@ def _w3c_pointer(steps: Sequence[object]) -> list[Touch]:
             finger.release()
         elif kind == "pause":
             finger.wait(duration_s)
+        elif kind != "pointerCancel":
+            raise Refused(f"unknown pointer action type {kind!r:.40}")
     return finger.finish()
 
 
-def _w3c_keys(steps: Sequence[object]) -> str:
+def _w3c_keys(steps: Sequence[Mapping[str, object]]) -> str:
     typed = []
     for step in steps:
-        if isinstance(step, Mapping) and step.get("type") == "keyDown":
-            value = step.get("value")
-            if isinstance(value, str):
-                typed.append(value if value < "\ue000" or value > "\uf8ff"
-                             else _SPECIAL_KEYS.get(value, ""))
+        kind, value = step.get("type"), step.get("value")
+        if kind in ("keyDown", "keyUp") and not isinstance(value, str):
+            raise Refused(f"a key action's value must be a string, not {json_type(value)}")
+        if kind not in ("keyDown", "keyUp", "pause"):
+            raise Refused(f"unknown key action type {kind!r:.40}")
+        if kind == "keyDown" and isinstance(value, str):
+            typed.append(value if value < "\ue000" or value > "\uf8ff"
+                         else _SPECIAL_KEYS.get(value, ""))
     return "".join(typed)
 
 
 def summarise_w3c(body: Mapping[str, object]) -> Chain:
-    """Summarise a W3C actions body (`POST /actions`)."""
+    """Summarise a W3C actions body (`POST /actions`).
+
+    Raises:
+        Refused: a source or step that cannot be read one way only.
+    """
     touches: list[Touch] = []
-    text, fingers = "", 0
+    text, fingers, repeated = "", 0, False
     sources = body.get("actions")
-    for source in sources if isinstance(sources, list) else []:
-        if not isinstance(source, Mapping) or not isinstance(source.get("actions"), list):
-            continue
-        steps: list[object] = source["actions"]
+    if not isinstance(sources, list):
+        raise Refused("'actions' must be a list of input sources")
+    for source in sources:
+        if not isinstance(source, Mapping):
+            raise Refused("an input source must be an object")
+        steps = _steps(source)
         if source.get("type") == "pointer":
             found = _w3c_pointer(steps)
             touches.extend(found)
             fingers += bool(found)
+            repeated = repeated or len(found) > 1
         elif source.get("type") == "key":
             text += _w3c_keys(steps)
-    return Chain(tuple(touches), text, fingers)
+        elif source.get("type") != "none":
+            raise Refused(f"unknown input source type {source.get('type')!r:.40}")
+    return Chain(tuple(touches), text, fingers, repeated)
 
 
 def _legacy_point(options: Mapping[str, object], finger: _Finger) -> Point:
-    x, y = _number(options.get("x")), _number(options.get("y"))
+    x, y = _number(options, "x"), _number(options, "y")
     element = _element_of(options.get("element"))
     if x is None and y is None and not element:
         return finger.at
@@ -166,23 +201,26 @@ def _legacy_chain(steps: Sequence[object]) -> list[Touch]:
     finger = _Finger()
     for step in steps:
         if not isinstance(step, Mapping):
-            continue
-        options = step.get("options")
-        opts: Mapping[str, object] = options if isinstance(options, Mapping) else {}
+            raise Refused("a touch action must be an object")
+        options = step.get("options", {})
+        if not isinstance(options, Mapping):
+            raise Refused("a touch action's 'options' must be an object")
         action = step.get("action")
         if action in ("press", "longPress", "tap"):
-            finger.move(_legacy_point(opts, finger))
+            finger.move(_legacy_point(options, finger))
             finger.press()
             if action == "longPress":
-                finger.wait((_number(opts.get("duration")) or 500.0) / 1000.0)
+                finger.wait((_number(options, "duration") or 500.0) / 1000.0)
             if action == "tap":
                 finger.release()
         elif action == "moveTo":
-            finger.move(_legacy_point(opts, finger))
+            finger.move(_legacy_point(options, finger))
         elif action == "wait":
-            finger.wait((_number(opts.get("ms")) or 0.0) / 1000.0)
+            finger.wait((_number(options, "ms") or 0.0) / 1000.0)
         elif action == "release":
             finger.release()
+        else:
+            raise Refused(f"unknown touch action {action!r:.40}")
     return finger.finish()
 
 
@@ -190,13 +228,15 @@ def summarise_legacy(body: Mapping[str, object], multi: bool) -> Chain:
     """Summarise an Appium TouchAction body (`/wda/touch/perform`, `/wda/touch/multi/perform`)."""
     chains = body.get("actions")
     if not isinstance(chains, list):
-        return Chain((), "", 0)
+        raise Refused("'actions' must be a list")
     groups: list[object] = chains if multi else [chains]
     touches: list[Touch] = []
-    fingers = 0
+    fingers, repeated = 0, False
     for group in groups:
-        if isinstance(group, list):
-            found = _legacy_chain(group)
-            touches.extend(found)
-            fingers += bool(found)
-    return Chain(tuple(touches), "", fingers)
+        if not isinstance(group, list):
+            raise Refused("each finger's touch actions must be a list")
+        found = _legacy_chain(group)
+        touches.extend(found)
+        fingers += bool(found)
+        repeated = repeated or len(found) > 1
+    return Chain(tuple(touches), "", fingers, repeated)

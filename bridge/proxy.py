@@ -1,52 +1,49 @@
 """The bridge server: a WDA-protocol HTTP proxy in front of one phone that logs every action.
 
-Every request (any method, path, query, body) goes upstream unchanged, and the upstream status,
-body and end-to-end headers come back unchanged, WDA errors included. Actions (`actions.py`) go
-through the recorder, which writes the intent before forwarding and the outcome after. The
-bridge's own routes live under `/phoneshell/bridge/`, never in WDA's namespace. Binds loopback
-unless told otherwise; a token, when set, is required on every request. The context routes
-also need the control token, which only the runner holds: the agent is given the bridge's URL
-and token, and must never be able to move its own actions to another run.
+Every request is admitted once (`gate.py`: one canonical form, or refused), classified
+(`actions.py`), and forwarded in that canonical form: reads unlogged (but observed for custody),
+actions through the recorder, which writes the intent before forwarding and the outcome after.
+What is not a WDA route, cannot be read one way only, or would end WDA is refused and, when a
+known client sent it, logged as `refused`. The bridge's own routes live under
+`/phoneshell/bridge/` and need the control token, which only the runner holds; any other
+`/phoneshell/` route (a simulator's control routes) is refused, never forwarded. Binds loopback
+unless told otherwise; with a token (`access.py`) every request needs it or the current agent's
+grant, and a revoked grant is refused.
 """
 
 from __future__ import annotations
 
+import functools
 import hmac
 import ipaddress
 import json
-import socket
+import logging
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
 
-from bridge.actions import classify
+from bridge.access import TOKEN_PATH, Access, Actor
+from bridge.actions import classify_request
 from bridge.audit_log import AuditWriteError, AuditWriter, shared_writer
 from bridge.context import UNSCOPED, RunContext, context_from_json, make_context
+from bridge.custody import Custody
+from bridge.gate import Canonical, Refused, admit
+from bridge.http_server import CONTROL_TOKEN_HEADER, BridgeHTTPServer, wda_error, wda_value
+from bridge.observe import from_read
 from bridge.recorder import Recorder
 from bridge.trajectory import Trajectory
-from bridge.upstream import HOP_BY_HOP, ForwardError, Reply, Upstream
+from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
 
+log = logging.getLogger("bridge")
+
 CONTROL_PREFIX = "/phoneshell/bridge/"
-TOKEN_HEADER = "X-Phoneshell-Token"
-CONTROL_TOKEN_HEADER = "X-Phoneshell-Control-Token"
-"""The header carrying the control token (never a URL: URLs are handed to agents and logged)."""
-TOKEN_PATH = "/t/"
-JSON_TYPE = "application/json;charset=UTF-8"
-
-
-def wda_error(status: int, error: str, message: str) -> Reply:
-    """A reply in WDA's error shape, which every WDA client knows how to raise."""
-    body = json.dumps({"value": {"error": error, "message": message, "traceback": ""},
-                       "sessionId": None}).encode()
-    return Reply(status, "", (("Content-Type", JSON_TYPE),), body)
-
-
-def wda_value(value: object) -> Reply:
-    """A 200 reply in WDA's envelope (for the bridge's own routes)."""
-    body = json.dumps({"value": value, "sessionId": None}).encode()
-    return Reply(200, "OK", (("Content-Type", JSON_TYPE),), body)
+FOREIGN_PREFIX = "/phoneshell/"
+"""Control routes of whatever is behind the bridge (a simulator's faults, reset, save): never
+forwarded, whoever asks."""
+FORWARDED_HEADERS = frozenset({"accept", "user-agent"})
+"""The client headers passed on (the bridge sets Content-Type and Content-Length itself, for
+the body it re-serialised); anything else could make WDA read the request otherwise."""
 
 
 def is_loopback(host: str) -> bool:
@@ -59,6 +56,10 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+DEFAULT_SETTLE_S = 2.0
+"""How long after an action a real phone may still be finishing it (an app opening)."""
+
+
 class BridgeServer:
     """A logging WDA proxy for one phone; start it, point any WDA client at `.url`.
 
@@ -68,15 +69,18 @@ class BridgeServer:
         port: port to bind (0: any free port).
         runs_dir: where run folders (and their audit.jsonl) go.
         resolve_targets: find the element under every tap (keys are always resolved).
-        token: when set, every request must carry it (`/t/TOKEN/...` or X-Phoneshell-Token).
-        control_token: the token the context routes need (header X-Phoneshell-Control-Token);
-            keep it from the agent. Without one, those routes are refused over HTTP and the
-            context is set in-process only (`set_context`).
+        token: when set, every request must carry it (`/t/TOKEN/...` or X-Phoneshell-Token),
+            or the grant of the current agent (`grant_agent`).
+        control_token: the token the bridge's own routes need (header
+            X-Phoneshell-Control-Token); keep it from the agent. Without one, those routes are
+            refused over HTTP and the context is set in-process only (`set_context`).
         allow_remote: permit a non-loopback `host`.
         fsync: fsync every audit line (power-loss durability; kill -9 needs no fsync).
         writer: the audit writer to use (default: the process's writer for `runs_dir`).
-        trajectory_px: when above 0, capture a screenshot at the start of each agent turn and
-            after each agent action, scaled to this long edge (bridge/trajectory.py).
+        custody: how changes between actions are judged (default: a real phone's, with a
+            2-second settle window and front-app comparisons only).
+        trajectory: when given, a screenshot at the start of each agent turn and after each
+            agent action goes to it (bridge/trajectory.py); share one among a run's bridges.
 
     Raises:
         BridgeError: a remote bind without `allow_remote` and a token, a control token equal to
@@ -87,7 +91,7 @@ class BridgeServer:
                  runs_dir: Path = Path("runs"), resolve_targets: bool = True,
                  token: str | None = None, allow_remote: bool = False, fsync: bool = False,
                  writer: AuditWriter | None = None, control_token: str | None = None,
-                 trajectory_px: int = 0) -> None:
+                 custody: Custody | None = None, trajectory: Trajectory | None = None) -> None:
         if not is_loopback(host) and not (allow_remote and token):
             raise BridgeError(f"refusing to bind the bridge to {host}: it would let anyone on "
                               f"the network drive the phone",
@@ -96,28 +100,63 @@ class BridgeServer:
             raise BridgeError("the control token is the same as the token: whoever drives the "
                               "phone could then change the run its actions are logged under",
                               hint="use a separate control token, and keep it from the agent")
-        self.host, self.port, self.token = host, port, token or None
+        self.host, self.port = host, port
+        self.access = Access(token)
         self.control_token = control_token or None
         self.upstream = Upstream(wda_url)
         self.writer = writer or shared_writer(runs_dir, fsync)
-        self.recorder = Recorder(self.upstream, self.writer, resolve_targets)
-        self.trajectory = (Trajectory(self.upstream, self.writer.runs_dir, trajectory_px)
-                           if trajectory_px > 0 else None)
-        if self.trajectory is not None:
-            self.recorder.after_action = self.trajectory.after
+        self.recorder = Recorder(self.upstream, self.writer, resolve_targets,
+                                 custody or Custody(settle_s=DEFAULT_SETTLE_S))
+        self.trajectory = trajectory
+        if trajectory is not None:
+            self.recorder.after_action = functools.partial(trajectory.after,
+                                                           self.recorder.own_read)
+        self.confined = False
+        """Nothing but this bridge can reach the phone now (the runner says so per attempt):
+        what the last action left needs no read before the next."""
         self._context = UNSCOPED
-        self._server: _Server | None = None
+        self._server: BridgeHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
     @property
-    def url(self) -> str:
-        """The base URL clients use (with the token path prefix when a token is set)."""
+    def token(self) -> str | None:
+        """The bridge's own token (None: none)."""
+        return self.access.token
+
+    @property
+    def base_url(self) -> str:
+        """http://HOST:PORT, with no secret in it."""
         if self._server is None:
             raise BridgeError("the bridge is not started", hint="call start() first")
         host, port = self._server.socket.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
-        base = f"http://{shown}:{port}"
-        return f"{base}{TOKEN_PATH}{self.token}" if self.token else base
+        return f"http://{shown}:{port}"
+
+    @property
+    def url(self) -> str:
+        """The base URL the token's holder uses (with the token path prefix when there is one).
+        Never hand it to an agent: `grant_agent` makes the agent's."""
+        return f"{self.base_url}{TOKEN_PATH}{self.token}" if self.token else self.base_url
+
+    def grant_agent(self, confined: bool = False) -> str:
+        """A URL for the agent of one attempt, with a secret of its own (any earlier grant ends).
+
+        Args:
+            confined: the agent cannot reach the phone but through this bridge (it runs
+                sandboxed, or in-process without a shell), so custody needs no reads before
+                its actions; otherwise every action is preceded by one.
+
+        Raises:
+            BridgeError: the bridge has no token of its own.
+        """
+        secret = self.access.grant(for_=self._context)
+        self.confined = confined
+        return f"{self.base_url}{TOKEN_PATH}{secret}"
+
+    def revoke_agent(self) -> None:
+        """End the agent's grant: its URL stops working at once (later requests are refused and
+        logged as the agent's)."""
+        self.access.revoke()
 
     @property
     def context(self) -> RunContext:
@@ -141,22 +180,27 @@ class BridgeServer:
 
     def _entered(self) -> None:
         """A new context is set: with trajectory capture on, an agent's turn starts with a
-        frame of the screen it is handed."""
+        frame of the screen it is handed, read like an action's (holding the action lock)."""
         if self.trajectory is not None:
-            self.trajectory.start(self._context, self.recorder.last_seq)
+            with self.recorder.exclusive():
+                self.trajectory.start(self.recorder.own_read, self._context,
+                                      self.recorder.last_seq)
 
     def clear_context(self) -> None:
         """Log the next actions under the unscoped run."""
         self._context = UNSCOPED
 
     def health(self) -> dict[str, object]:
-        """What `GET /phoneshell/bridge/health` shows."""
-        return {"ready": True, "upstream": self.upstream.url,
+        """What `GET /phoneshell/bridge/health` shows (never the phone's own URL: whoever reads
+        it could drive the phone around the bridge)."""
+        return {"ready": True,
                 "last_foreground": self.recorder.last_foreground,
                 "actions_logged": self.recorder.actions_logged,
+                "own_reads": self.recorder.own_reads,
                 "last_seq": self.recorder.last_seq,
                 "outcomes_lost": self.recorder.outcomes_lost,
                 "resolve_targets": self.recorder.resolve_targets,
+                "agent_granted": self.access.granted, "confined": self.confined,
                 "context": self._context.to_json(),
                 "audit_file": str(self.writer.path_for(self._context.run_id))}
 
@@ -164,7 +208,7 @@ class BridgeServer:
         """Bind and serve in a background thread; return self."""
         if self._server is not None:
             return self
-        server = _Server((self.host.strip("[]"), self.port), _Handler, self)
+        server = BridgeHTTPServer((self.host.strip("[]"), self.port), self)
         self._server = server
         self._thread = threading.Thread(target=server.serve_forever, kwargs={
             "poll_interval": 0.05}, name=f"bridge:{server.server_address[1]}", daemon=True)
@@ -188,37 +232,25 @@ class BridgeServer:
                  tb: TracebackType | None) -> None:
         self.stop()
 
-    def authorise(self, path: str, header: str | None) -> str | None:
-        """The path to serve (token prefix stripped), or None when the token is wrong."""
-        if self.token is None:
-            return path
-        if path.startswith(TOKEN_PATH):
-            given, _, rest = path[len(TOKEN_PATH):].partition("/")
-            given, query_sep, query = given.partition("?")
-            if hmac.compare_digest(given.encode(), self.token.encode()):
-                return "/" + rest + (query_sep + query if query_sep else "")
-        if header is not None and hmac.compare_digest(header.encode(), self.token.encode()):
-            return path
-        return None
-
     def control(self, method: str, route: str, body: bytes,
                 control_token: str | None = None) -> Reply:
-        """Serve the bridge's own routes: context (GET, POST, DELETE) and health (GET).
+        """Serve the bridge's own routes: context (GET, POST, DELETE) and health (GET); both
+        need the control token.
 
         Args:
-            control_token: the X-Phoneshell-Control-Token header, which the context routes
-                need; health does not.
+            control_token: the X-Phoneshell-Control-Token header.
         """
         route = route.split("?", 1)[0].rstrip("/")
-        if route == CONTROL_PREFIX + "health" and method == "GET":
-            return wda_value(self.health())
-        if route != CONTROL_PREFIX + "context":
+        if route not in (CONTROL_PREFIX + "health", CONTROL_PREFIX + "context"):
             return wda_error(404, "unknown command", f"unknown bridge route {method} {route}; "
                              f"routes: GET|POST|DELETE {CONTROL_PREFIX}context, "
                              f"GET {CONTROL_PREFIX}health")
         refused = self._refuse_control(control_token)
         if refused is not None:
             return refused
+        if route == CONTROL_PREFIX + "health":
+            return (wda_value(self.health()) if method == "GET" else
+                    wda_error(405, "unknown method", f"{method} {route} is not served"))
         if method == "POST":
             try:
                 self._context = context_from_json(json.loads(body or b"null"))
@@ -236,129 +268,86 @@ class BridgeServer:
     def _refuse_control(self, given: str | None) -> Reply | None:
         """The refusal for a context request without the right control token (None: allowed)."""
         if self.control_token is None:
-            return wda_error(403, "unsupported operation", "phoneshell bridge: the context "
+            return wda_error(403, "unsupported operation", "phoneshell bridge: the control "
                              "routes are off: this bridge has no control token. Start it with "
                              "one (control_token=..., or `phoneshell bridge --control-token` or "
                              "PHONESHELL_BRIDGE_CONTROL_TOKEN) and send it in the "
                              f"{CONTROL_TOKEN_HEADER} header, or set the context in-process "
                              "with BridgeServer.set_context")
         if given is None or not hmac.compare_digest(given.encode(), self.control_token.encode()):
-            return wda_error(401, "unauthorized", "phoneshell bridge: the context routes need "
+            return wda_error(401, "unauthorized", "phoneshell bridge: the control routes need "
                              f"the control token in the {CONTROL_TOKEN_HEADER} header")
         return None
 
     def handle(self, method: str, path: str, body: bytes, headers: dict[str, str],
-               control_token: str | None = None) -> Reply:
+               control_token: str | None = None, actor: Actor = "harness",
+               granted: object = None) -> Reply:
         """Answer one authorised request: a control route, a read, or a logged action.
 
         Args:
-            headers: the end-to-end headers to forward (tokens already removed).
+            headers: the client's headers (tokens already removed).
             control_token: the X-Phoneshell-Control-Token header, if sent.
+            actor: who sent it (`access.Actor`).
+            granted: the context an agent's grant was made under: a request on a revoked
+                grant is logged there, with the attempt it belonged to.
         """
-        if path.startswith(CONTROL_PREFIX):
+        if path.startswith(CONTROL_PREFIX) and actor != "revoked":
             return self.control(method, path, body, control_token)
         try:
-            decoded = json.loads(body) if body else None
-        except ValueError:
-            decoded = None  # WDA will refuse it; the route still decides whether it is logged
-        action = classify(method, path, decoded)
-
-        def forward() -> Reply:
-            return self.upstream.send(method, path, body if body or method == "POST" else None,
-                                      headers)
+            if actor == "revoked":
+                raise Refused("the agent's access ended with its attempt", 401, "unauthorized")
+            if path.startswith(FOREIGN_PREFIX):
+                raise Refused("control routes of the phone behind the bridge are not "
+                              "forwarded", 403, "unsupported operation")
+            request = admit(method, path, headers, body)
+            action = classify_request(request)
+        except Refused as exc:
+            late = granted if actor == "revoked" and isinstance(granted, RunContext) else None
+            return self._refuse(method, path, exc, late)
         try:
             if action is None:
-                return forward()
-            return self.recorder.perform(self._context, action, forward, f"{method} {path}")
+                return self._read(request, headers)
+            return self.recorder.perform(self._context, action,
+                                         lambda: self._forward(request, headers),
+                                         request.describe(), request.body, self.confined)
         except ForwardError as exc:
             # 502 is what a gateway says when the server behind it is gone; facebook-wda raises
             # WDABadGateway for it, which no caller mistakes for the agent's own WDA error.
             hint = f" ({exc.hint})" if exc.hint else ""
             return wda_error(502, "unknown error", f"phoneshell bridge: {exc.message}{hint}")
         except AuditWriteError as exc:
-            return wda_error(500, "unknown error", f"phoneshell bridge refused {method} {path}: "
-                                                   f"{exc.message}; the action was NOT sent "
-                                                   f"to the phone")
+            return wda_error(500, "unknown error", f"phoneshell bridge refused "
+                                                   f"{request.describe()}: {exc.message}; the "
+                                                   f"action was NOT sent to the phone")
 
+    def _forward(self, request: Canonical, headers: dict[str, str]) -> Reply:
+        """Send the canonical request: its rebuilt target, its re-serialised body."""
+        kept = {k: v for k, v in headers.items() if k.lower() in FORWARDED_HEADERS}
+        data = request.data
+        if data is not None:
+            kept["Content-Type"] = "application/json"
+        return self.upstream.send(request.method, request.target, data, kept)
 
-class _Server(ThreadingHTTPServer):
-    """The HTTP server, knowing its bridge."""
+    def _read(self, request: Canonical, headers: dict[str, str]) -> Reply:
+        """Forward a read, and note what it showed of the phone."""
+        token = self.recorder.custody.read_token()
+        reply = self._forward(request, headers)
+        seen = from_read(request.method, request.route.pattern, request.query, reply.status,
+                         reply.body)
+        self.recorder.observe(self._context, seen, f"{request.method} {request.route.pattern}",
+                              token)
+        return reply
 
-    daemon_threads = True
-    request_queue_size = 128  # a burst of new connections (one per facebook-wda request)
-
-    def __init__(self, address: tuple[str, int], handler: type[_Handler],
-                 bridge: BridgeServer) -> None:
-        if ":" in address[0]:
-            self.address_family = socket.AF_INET6
-        super().__init__(address, handler)
-        self.bridge = bridge
-
-    def service_actions(self) -> None:
-        """Between requests (every poll): close the audit files of runs gone quiet."""
-        self.bridge.writer.close_idle()
-
-
-class _Handler(BaseHTTPRequestHandler):
-    """One client connection: read the request, let the bridge answer, write the reply."""
-
-    protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-    server: _Server
-
-    def _read_body(self) -> bytes:
-        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-            chunks: list[bytes] = []
-            while True:
-                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                if size == 0:
-                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                        pass  # trailers
-                    return b"".join(chunks)
-                chunks.append(self.rfile.read(size))
-                self.rfile.readline()
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length > 0 else b""
-
-    def _serve(self) -> None:
+    def _refuse(self, method: str, path: str, exc: Refused,
+                context: RunContext | None = None) -> Reply:
+        """Log a refused request (under `context`, else the current one) and answer WDA's
+        error."""
+        shown = path.split("?", 1)[0][:200]
         try:
-            body = self._read_body()
-        except ValueError:
-            self.close_connection = True  # the stream is out of step: drop the connection
-            self._reply(wda_error(400, "invalid argument", "phoneshell bridge: bad chunked "
-                                                          "request body"))
-            return
-        bridge = self.server.bridge
-        path = bridge.authorise(self.path, self.headers.get(TOKEN_HEADER))
-        if path is None:
-            reply = wda_error(401, "unauthorized", "phoneshell bridge: missing or wrong token; "
-                              f"use the base URL http://HOST:PORT{TOKEN_PATH}TOKEN or the "
-                              f"{TOKEN_HEADER} header")
-        else:
-            private = {TOKEN_HEADER.lower(), CONTROL_TOKEN_HEADER.lower()}  # never forwarded
-            headers = {k: v for k, v in self.headers.items()
-                       if k.lower() not in HOP_BY_HOP and k.lower() not in private}
-            reply = bridge.handle(self.command, path, body, headers,
-                                  self.headers.get(CONTROL_TOKEN_HEADER))
-        self._reply(reply)
-
-    def _reply(self, reply: Reply) -> None:
-        # One request per connection, as WDA clients use it: facebook-wda opens a connection per
-        # request and never closes it, so a kept-alive one would hold a server thread until the
-        # client's garbage collector ran.
-        self.close_connection = True
-        self.send_response_only(reply.status, reply.reason or None)
-        self.send_header("Connection", "close")
-        for name, value in reply.headers:
-            self.send_header(name, value)
-        if self.command == "HEAD":
-            self.end_headers()
-            return
-        self.send_header("Content-Length", str(len(reply.body)))
-        self.end_headers()
-        self.wfile.write(reply.body)
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - base signature
-        """Stay quiet: the audit log is the record, and stderr belongs to the CLI."""
-
-    do_GET = do_POST = do_DELETE = do_PUT = do_PATCH = do_HEAD = do_OPTIONS = _serve
+            self.writer.write_refusal(context or self._context, "other", {"route": shown,
+                                                              "method": method[:16]},
+                                      exc.reason)
+        except AuditWriteError as error:  # refused either way: a full disk is no 500 for it
+            log.error("refused %s %s but could not log it: %s", method, shown, error.message)
+        return wda_error(exc.status, exc.error,
+                         f"phoneshell bridge refused {method} {shown}: {exc.reason}")

@@ -1,4 +1,4 @@
-"""Log one action around its forwarding: foreground and target, intent, forward, outcome.
+"""Log one action around its forwarding: custody, target, intent, forward, after-read, outcome.
 
 The order is the guarantee: the intent line is on disk before the request leaves for the phone,
 so a crash can leave an intent without an outcome, never an action without an intent. If the
@@ -6,6 +6,23 @@ intent cannot be written, the request is refused and never forwarded; once it is
 way forwarding can end writes an outcome. Actions of one bridge are serialised: WDA performs
 gestures one at a time anyway, and only then do `app_before` and `app_after` describe this
 action and not a neighbour's.
+
+What it reads costs a real phone 40-500 ms a request, so it reads only what could have changed
+(`custody.py` keeps what is known):
+
+* after every action, one XML page source: the front app (its `bundleId`), a digest of the
+  screen, and the tree the next tap is hit-tested against (none after terminating an app that
+  is not in front: that changes nothing on screen);
+* before an action, nothing while the agent is `confined` (it cannot reach the phone but through
+  this bridge, so nothing but a logged action changed it); otherwise one XML source, compared
+  with what the last action left (the chain of custody);
+* for keys, the focused field from the last JSON source a client read since the last action, or
+  one JSON source; for a tap, the last tree known;
+* for an action aimed at an element id, that element's attributes;
+* with trajectory capture on (`after_action`), one screenshot after each agent action, taken
+  after its outcome line and before the lock is let go (`trajectory.py`).
+
+Any client read that passes through the bridge refreshes what is known, and is compared too.
 """
 
 from __future__ import annotations
@@ -19,6 +36,8 @@ from dataclasses import dataclass
 from bridge.actions import Classified
 from bridge.audit_log import AuditWriter
 from bridge.context import RunContext
+from bridge.custody import Break, Custody
+from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation, from_json_tree, from_xml
 from bridge.targets import (
     MASK,
     any_secure,
@@ -26,6 +45,7 @@ from bridge.targets import (
     is_key,
     is_secure,
     keys_are_secret,
+    mask_echoes,
     node_at,
     target_in,
     to_target,
@@ -33,11 +53,10 @@ from bridge.targets import (
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
 from phoneshell.records import AuditEvent, Scalar, Target
+from phoneshell.xcui import SPRINGBOARD
 
 log = logging.getLogger("bridge")
 
-SOURCE_ROUTE = "/source?format=json"
-FOREGROUND_ROUTE = "/wda/activeAppInfo"
 ELEMENT_ATTRIBUTES = ("type", "label", "name", "value")
 """What an element-aimed action reads of its element (`GET .../element/:id/attribute/NAME`)."""
 ERROR_TEXT_MAX = 500
@@ -87,39 +106,80 @@ class Recorder:
         upstream: the phone's WDA.
         writer: the audit writer (shared by the bridges of a process).
         resolve_targets: find the element under taps (keys are always resolved, for masking).
+        custody: what is known of the phone, and how strictly changes are judged.
     """
 
-    def __init__(self, upstream: Upstream, writer: AuditWriter, resolve_targets: bool) -> None:
+    def __init__(self, upstream: Upstream, writer: AuditWriter, resolve_targets: bool,
+                 custody: Custody | None = None) -> None:
         self.upstream = upstream
         self.writer = writer
         self.resolve_targets = resolve_targets
-        self.last_foreground = ""
-        """The foreground last read around an action (never from reads passed through: a
-        capture made through the bridge must not hide an app change made outside it)."""
+        self.custody = custody or Custody()
         self.actions_logged = 0
         self.last_seq = 0
         self.outcomes_lost = 0
         """Actions that reached the phone but whose outcome line could not be written."""
+        self.own_reads = 0
+        """Requests the bridge itself sent to read the phone (its cost on a real phone)."""
         self._session_app: tuple[str, str] = ("", "")
         """(session id, bundle id) of the session created through this bridge: WDA keeps one
         session, and closing it terminates the app it was created with."""
         self.after_action: Callable[[RunContext, AuditEvent, str], None] | None = None
-        """Called after each answered action's outcome, with its intent and app after
-        (trajectory capture); it must not raise."""
+        """Called after each answered action's outcome line, still holding the action lock, with
+        the context, the intent and the app after (trajectory capture); it must not raise."""
         self._lock = threading.Lock()
 
-    def foreground(self) -> str:
-        """The front app's bundle id ("" when WDA cannot say); remembered as the last known."""
+    def exclusive(self) -> threading.Lock:
+        """The action lock: hold it to read the phone between actions with no action racing
+        the read (a trajectory's start frame)."""
+        return self._lock
+
+    @property
+    def last_foreground(self) -> str:
+        """The front app as the log last showed it ("" before any)."""
+        return self.custody.known.app
+
+    def own_read(self, route: str) -> object:
+        """The bridge's own read of a WDA route, counted in `own_reads`.
+
+        Raises:
+            BridgeError: no answer, or WDA's error.
+        """
+        self.own_reads += 1
+        return self.upstream.read(route)
+
+    def read_screen(self) -> Observation:
+        """One XML page source: the front app, the screen's digest and its tree."""
         try:
-            value = self.upstream.read(FOREGROUND_ROUTE)
+            value = self.own_read(XML_ROUTE)
         except BridgeError as exc:
-            log.debug("no foreground: %s", exc)
-            return ""
-        bundle = value.get("bundleId") if isinstance(value, dict) else None
-        if not isinstance(bundle, str):
-            return ""
-        self.last_foreground = bundle
-        return bundle
+            log.debug("no source: %s", exc)
+            return Observation()
+        return from_xml(value) if isinstance(value, str) else Observation()
+
+    def _read_focus(self) -> Observation:
+        """One JSON page source (the only one that says which field has focus)."""
+        try:
+            return from_json_tree(self.own_read(JSON_ROUTE))
+        except BridgeError as exc:
+            log.debug("no JSON source: %s", exc)
+            return Observation()
+
+    def observe(self, context: RunContext, seen: Observation, via: str,
+                token: int | None = None) -> Break | None:
+        """Note what a read showed; log a custody line when it shows a change no action explains.
+
+        Args:
+            via: the read, as "METHOD /route", for the log.
+            token: from `custody.read_token()` when the read passed through (None: our own).
+        """
+        found = self.custody.observe(seen, token)
+        if found is not None:
+            try:
+                self.writer.write_custody(context, found, via)
+            except BridgeError as exc:
+                log.error("a custody break was seen but not logged: %s", exc)
+        return found
 
     @staticmethod
     def _point(action: Classified) -> tuple[float, float] | None:
@@ -129,8 +189,9 @@ class Recorder:
             return float(x), float(y)
         return None
 
-    def aim(self, action: Classified) -> Aimed:
-        """Resolve the target of an action (always for typing, on request for taps)."""
+    def aim(self, context: RunContext, action: Classified) -> Aimed:
+        """Resolve the target of an action (always for typing, on request for taps), from the
+        tree known since the last action, or one read now."""
         typing = action.kind == "type"
         if action.aim == "none" or not (typing or self.resolve_targets):
             return Aimed(None, False)
@@ -139,11 +200,14 @@ class Recorder:
         point = self._point(action) if action.aim == "point" else None
         if action.aim == "point" and point is None:
             return Aimed(None, False)
-        try:
-            tree = self.upstream.read(SOURCE_ROUTE)
-        except BridgeError as exc:
+        known = self.custody.known
+        if known.page is None or (point is None and not known.focus_known):
+            seen = self._read_focus() if point is None else self.read_screen()
+            self.observe(context, seen, "GET " + (JSON_ROUTE if point is None else XML_ROUTE))
+            known = self.custody.known
+        tree = known.tree
+        if tree is None or (point is None and not known.focus_known):
             # Unreadable screen: nothing proves the field is not a password field.
-            log.debug("no target for %s: %s", action.kind, exc)
             return Aimed(None, typing)
         if point is None:  # aimed at the focus
             node: Mapping[str, object] | None = focused_node(tree)
@@ -151,6 +215,15 @@ class Recorder:
                 return Aimed(None, any_secure(tree))
         else:
             node = node_at(tree, *point)
+            if node is not None and is_key(node) and not known.focus_known:
+                # A key types its label: whether that is secret depends on the focus, which
+                # only the JSON source tells.
+                seen = self._read_focus()
+                self.observe(context, seen, f"GET {JSON_ROUTE}")
+                tree = seen.tree
+                node = node_at(tree, *point) if tree is not None else None
+                if tree is None or node is None:
+                    return Aimed(None, False)
         if node is None:
             return Aimed(None, False)
         return Aimed(target_in(tree, node), is_secure(node))
@@ -164,7 +237,7 @@ class Recorder:
         scope = f"/session/{action.session_id}" if action.session_id else ""
         base = f"{scope}/element/{action.params.get('element')}/attribute/"
         try:
-            attributes = {name: self.upstream.read(base + name) for name in ELEMENT_ATTRIBUTES}
+            attributes = {name: self.own_read(base + name) for name in ELEMENT_ATTRIBUTES}
             if not isinstance(attributes["type"], str) or not attributes["type"]:
                 raise BridgeError(f"WDA gave no type for {base}type")
         except BridgeError as exc:
@@ -173,11 +246,9 @@ class Recorder:
             return Aimed(None, typing)
         secret = False
         if is_key(attributes):  # its label is the character it types: mask it if that is secret
-            try:
-                secret = keys_are_secret(self.upstream.read(SOURCE_ROUTE))
-            except BridgeError as exc:
-                log.debug("no focus for a key tap: %s", exc)
-                secret = True
+            known = self.custody.known
+            tree = known.tree if known.focus_known else self._read_focus().tree
+            secret = tree is None or keys_are_secret(tree)
         return Aimed(to_target(attributes, secret), is_secure(attributes))
 
     def _session_params(self, action: Classified) -> dict[str, Scalar]:
@@ -197,11 +268,14 @@ class Recorder:
             self._session_app = ("", "")
 
     def perform(self, context: RunContext, action: Classified, forward: Callable[[], Reply],
-                request: str = "") -> Reply:
-        """Log the intent, forward, log the outcome; return the phone's reply.
+                request: str = "", body: object = None, confined: bool = False) -> Reply:
+        """Check custody, log the intent, forward, read the phone, log the outcome.
 
         Args:
             request: the request as "METHOD PATH", to name it in errors.
+            body: the request's decoded body, so what WDA echoes of it can be masked.
+            confined: nothing but this bridge can reach the phone now, so what the last
+                action left is still what the phone shows (no read before the action).
 
         Raises:
             AuditWriteError: the intent could not be written; nothing was forwarded.
@@ -209,40 +283,58 @@ class Recorder:
                 outcome is logged, ok false.
         """
         with self._lock:
-            app_before = self.foreground()
-            aimed = self.aim(action)
+            if not confined or not self.custody.known.app:
+                self.observe(context, self.read_screen(), f"GET {XML_ROUTE}")
+            aimed = self.aim(context, action)
+            known = self.custody.known
             params = self._session_params(action)
+            secret = ""
             if aimed.secure and params.get("text"):
-                params["text"] = MASK
-            intent = self.writer.write_intent(context, action.kind, params, app_before,
-                                              aimed.target)
+                secret, params["text"] = str(params["text"]), MASK
+            intent = self.writer.write_intent(context, action.kind, params, known.app,
+                                              aimed.target, known.screen)
             self.actions_logged += 1
             self.last_seq = intent.seq
+            self.custody.start_action()
             try:
                 reply = forward()
             except ForwardError as exc:
-                self._finish(intent, "", False, exc.message[:ERROR_TEXT_MAX])
+                self.custody.finish_action(Observation())
+                self._finish(intent, Observation(), False, exc.message[:ERROR_TEXT_MAX])
                 raise
             except Exception as exc:  # noqa: BLE001 - translated below, never swallowed
                 # Whatever else went wrong, the request may have left: the intent must not
                 # stay open, and the client must get an answer (the proxy's 502).
+                self.custody.finish_action(Observation())
                 error = f"forwarding {request or action.kind} to WDA at {self.upstream.url} " \
                         f"failed: {type(exc).__name__}: {exc}"
-                self._finish(intent, "", False, error[:ERROR_TEXT_MAX])
+                self._finish(intent, Observation(), False, error[:ERROR_TEXT_MAX])
                 raise ForwardError(error, hint="the outcome is logged with ok false; if it "
                                                "repeats, report it with the request") from exc
             ok, error = outcome_of(reply)
             self._note_session(action, reply, ok)
-            app_after = self.foreground()
-            self._finish(intent, app_after, ok, error)
-            if self.after_action is not None:  # still in this action's turn: its screen
-                self.after_action(context, intent, app_after)
+            after = known if self._cannot_change(action, known) else self.read_screen()
+            self.custody.finish_action(after)
+            self._finish(intent, after, ok, mask_echoes(error, body, params, secret))
+            if self.after_action is not None:  # still this action's turn: the screen it left
+                self.after_action(context, intent, after.app)
             return reply
 
-    def _finish(self, intent: AuditEvent, app_after: str, ok: bool, error: str) -> None:
+    @staticmethod
+    def _cannot_change(action: Classified, known: Observation) -> bool:
+        """Whether the phone shows what it showed before, whatever the action did: terminating an
+        app that is not in front changes neither the front app nor the screen (setup and
+        teardown do it often, to start from a cold app), unless the home screen is in front:
+        its tree holds a card for every running app (the app switcher's)."""
+        bundle = action.params.get("bundle_id")
+        return (action.kind == "terminate" and action.session == "none"
+                and known.app not in ("", SPRINGBOARD)
+                and known.page is not None and isinstance(bundle, str) and bundle != known.app)
+
+    def _finish(self, intent: AuditEvent, after: Observation, ok: bool, error: str) -> None:
         """Write the outcome; a failure here cannot undo the action, so it is reported only."""
         try:
-            self.writer.write_outcome(intent, app_after, ok, error)
+            self.writer.write_outcome(intent, after.app, ok, error, after.screen)
         except BridgeError as exc:
             self.outcomes_lost += 1
             log.error("action #%d reached the phone but its outcome was not logged: %s",

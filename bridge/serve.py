@@ -68,7 +68,7 @@ def serve(wda_url: str, listen: str = "127.0.0.1:8200", runs_dir: Path = Path("r
                           control_token=control_token or os.environ.get(CONTROL_TOKEN_ENV))
     try:
         with bridge:
-            shown = bridge.url.split("/t/", 1)[0]  # never print the token
+            shown = bridge.base_url  # never print the token
             print(f"listening on {shown}", file=out, flush=True)
             print(f"forwarding to {wda_url}; audit logs under {runs_dir}/<run_id>/audit.jsonl",
                   file=out, flush=True)

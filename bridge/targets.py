@@ -3,11 +3,14 @@
 Pure: reads the decoded `GET /source?format=json` tree (notes/wda-stack.md §2.2: short `type`
 names, `rect` in points, `is*` flags as the strings "1"/"0"), or an element's own attributes,
 and never the phone. Also decides what must not be written down: text typed into a secure
-field, and which keyboard key was tapped while a secure field (or an unknown one) has focus.
+field, which keyboard key was tapped while a secure field (or an unknown one) has focus, and
+what of a request WDA echoes back in its error messages.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -58,19 +61,34 @@ def focused_node(tree: object) -> Mapping[str, object] | None:
 
 
 def node_at(tree: object, x: float, y: float) -> Mapping[str, object] | None:
-    """The deepest visible node whose frame contains (x, y); the later of equals, as drawn on top.
+    """The element at (x, y), hit-tested as the screen draws it (later siblings lie on top, so
+    a keyboard's window beats the app under it): the topmost deepest visible *accessible* node
+    whose frame contains the point, else, when none does, the topmost deepest visible node.
 
+    Accessible first because that is what VoiceOver's hit-test names: real iOS trees lay unnamed
+    views over whole cells and screens (the General > About and Settings dumps), so the deepest
+    node under a finger is often an empty `Other` while the cell under it is what was touched.
     Children are searched even when a parent's frame misses the point, because real sources have
     containers (scroll views, zero-size groups) whose frames do not bound their children.
     """
-    best: tuple[int, Mapping[str, object]] | None = None
-    for depth, node in walk(tree):
-        rect = rect_of(node.get("rect"))
-        if rect is None or not rect.contains(x, y) or node.get("isVisible") == "0":
-            continue
-        if best is None or depth >= best[0]:
-            best = (depth, node)
-    return best[1] if best else None
+    return _topmost(tree, x, y, spoken=True) or _topmost(tree, x, y, spoken=False)
+
+
+def _topmost(node: object, x: float, y: float, spoken: bool) -> Mapping[str, object] | None:
+    """The last-drawn deepest visible node containing (x, y) (only accessible ones: `spoken`)."""
+    if not isinstance(node, Mapping):
+        return None
+    children = node.get("children")
+    if isinstance(children, list):
+        for child in reversed(children):
+            hit = _topmost(child, x, y, spoken)
+            if hit is not None:
+                return hit
+    rect = rect_of(node.get("rect"))
+    if (rect is None or not rect.contains(x, y) or node.get("isVisible") == "0"
+            or (spoken and not flag(node, "isAccessible"))):
+        return None
+    return node
 
 
 def is_secure(node: Mapping[str, object] | None) -> bool:
@@ -123,3 +141,61 @@ def to_target(node: Mapping[str, object], secret: bool = False) -> Target:
 def target_in(tree: object, node: Mapping[str, object]) -> Target:
     """The audit target for a node of `tree`, a key's masked while keys may be secret."""
     return to_target(node, secret=is_key(node) and keys_are_secret(tree))
+
+
+ECHO_MIN_CHARS = 3
+"""Request strings shorter than this are left in an error message unless they are secret: masking
+every "a" would leave the message unreadable, and such a string says little."""
+
+
+TEXT_KEYS = frozenset({"value", "text", "content"})
+"""Where a request carries what a person typed or copied: keys and fields (`value`, `text`), W3C
+key actions (`value`), the pasteboard (`content`, base64). The rest of a body is the protocol's
+own vocabulary ("pointerMove", "touch"), which an error message may name."""
+
+
+def _strings(value: object) -> list[str]:
+    """The text a request carries (see `TEXT_KEYS`), a list of characters also joined, and
+    base64 text also decoded."""
+    found: list[str] = []
+    stack: list[tuple[object, bool]] = [(value, False)]
+    while stack:
+        item, text = stack.pop()
+        if isinstance(item, str) and text:
+            found.append(item)
+            found.extend(_decoded(item))
+        elif isinstance(item, Mapping):
+            stack.extend((v, text or k in TEXT_KEYS) for k, v in item.items())
+        elif isinstance(item, list):
+            if text and all(isinstance(v, str) for v in item):
+                found.append("".join(item))
+            stack.extend((v, text) for v in item)
+    return found
+
+
+def _decoded(text: str) -> list[str]:
+    """A pasteboard's content arrives base64-encoded; WDA may echo it decoded."""
+    if len(text) < 8 or len(text) % 4:
+        return []
+    try:
+        plain = base64.b64decode(text, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return []
+    return [plain] if plain.isprintable() else []
+
+
+def mask_echoes(message: str, body: object, logged: Mapping[str, object],
+                secret: str = "") -> str:
+    """WDA's error message with what the request sent but the log does not show masked.
+
+    WDA's messages repeat a request's arguments ("... value 'hunter2' ..."); a string the log
+    itself holds (a bundle id, a URL) may stay, anything else of the body may not. `secret` (the
+    text typed into a secure field) is masked whatever its length.
+    """
+    shown = {str(v) for v in logged.values() if v is not None}
+    hidden = {s for s in _strings(body) if len(s) >= ECHO_MIN_CHARS and s not in shown}
+    if secret:
+        hidden.add(secret)
+    for text in sorted(hidden, key=len, reverse=True):  # longest first: no half-masked words
+        message = message.replace(text, MASK)
+    return message

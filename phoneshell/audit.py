@@ -59,6 +59,10 @@ class Action:
     ok: bool | None
     """None when the log has the intent only (the bridge died before the phone answered)."""
     error: str
+    screen_before: str = ""
+    """A digest of the screen the action was aimed at ("" when none was read)."""
+    screen_after: str = ""
+    """A digest of the screen after it ("" when none was read, or no outcome)."""
 
     def describe(self) -> str:
         """A short human line: kind, the main parameter and the outcome."""
@@ -73,12 +77,19 @@ class Action:
 
 
 def actions(events: Iterable[AuditEvent]) -> tuple[Action, ...]:
-    """Pair each intent with its outcome by seq (per run), in seq order."""
+    """Pair each intent with its outcome by seq (per run), in seq order.
+
+    Refused requests and custody lines are not actions: nothing reached the phone through the
+    bridge (see `refusals` and `custody_breaks`).
+    """
     intents: dict[tuple[str, int], AuditEvent] = {}
     outcomes: dict[tuple[str, int], AuditEvent] = {}
     for event in events:
         key = (event.run_id, event.seq)
-        (intents if event.stage == "intent" else outcomes)[key] = event
+        if event.stage == "intent":
+            intents[key] = event
+        elif event.stage == "outcome":
+            outcomes[key] = event
     merged: list[Action] = []
     for key in sorted(set(intents) | set(outcomes), key=lambda k: (k[0], k[1])):
         intent, outcome = intents.get(key), outcomes.get(key)
@@ -93,5 +104,33 @@ def actions(events: Iterable[AuditEvent]) -> tuple[Action, ...]:
                     outcome.target if outcome else None),
             ok=outcome.ok if outcome else None,
             error=outcome.error if outcome else "",
+            screen_before=(intent or first).screen_before,
+            screen_after=outcome.screen_after if outcome else "",
         ))
     return tuple(merged)
+
+
+CUSTODY_PHASES: tuple[Phase, ...] = ("agent", "check")
+"""Where a custody line is the agent's doing: while it ran, and at capture (a change made after
+its last logged action shows there). Before it started, nothing of it was running."""
+
+
+def custody_breaks(events: Iterable[AuditEvent]) -> tuple[AuditEvent, ...]:
+    """The custody lines written while the agent ran or at capture: each a change of the phone
+    that no logged action explains."""
+    return tuple(e for e in events if e.stage == "custody" and e.phase in CUSTODY_PHASES)
+
+
+def refusals(events: Iterable[AuditEvent]) -> tuple[AuditEvent, ...]:
+    """The requests the bridge refused (never forwarded), with why in `error`."""
+    return tuple(e for e in events if e.stage == "refused")
+
+
+def describe_break(event: AuditEvent) -> str:
+    """One line for a custody break: what the log last showed, what the phone showed, where."""
+    was = event.app_before or "an unknown app"
+    seen = event.app_after or "an unknown app"
+    what = (f"{seen} was in front where the log last showed {was}" if seen != was else
+            f"the screen of {seen} changed")
+    via = event.params.get("via")
+    return f"#{event.seq} {event.phase}: {what}" + (f" (seen by {via})" if via else "")

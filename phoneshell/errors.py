@@ -18,7 +18,8 @@ The tree stays shallow; subclasses that belong to one room live there (module in
     │   └── ForwardError            a request could not be forwarded to WDA [bridge.upstream]
     │       └── UpstreamDown        nothing answers upstream [bridge.upstream]
     ├── RunError                    a run cannot start or continue (bad options, lock held)
-    │   └── RigDown                 the phone stopped taking input mid-run [runner.attempt]
+    │   ├── RigDown                 the phone stopped taking input mid-run [runner.attempt]
+    │   └── RunInterrupted          Ctrl-C stopped the run; the hint says how to resume [runner.run]
     ├── ReportError                 a run folder or export a report cannot read [report.runs]
     ├── JudgeError                  a judgeset that cannot be built or read, a judge run that
     │                               cannot start or resume [judges.sources]
@@ -79,7 +80,8 @@ class Problem:
     """`error` (the file is rejected) or `warning` (it loads, but probably not as meant)."""
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+        return f"{where}: {self.severity}: {self.message}"
 
 
 class TaskFileError(PhoneshellError):

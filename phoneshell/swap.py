@@ -21,21 +21,22 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
-from bridge import BridgeServer
+from bridge import Trajectory
 from phoneshell.agents import Agent, make_agent
 from phoneshell.agents.replay import ReplayAgent
 from phoneshell.checks import CHECKS, Check
 from phoneshell.checks.kind import signature
 from phoneshell.errors import RunError
 from phoneshell.evidence import Evidence
-from phoneshell.frames import DEFAULT_LONG_EDGE
 from phoneshell.grade import Verdict, grade
 from phoneshell.implication import implied_pairs
 from phoneshell.phones.open import open_phones
 from phoneshell.records import SwapReport, SwapResult
-from phoneshell.runner.attempt import AttemptPlan, Rig, run_attempt
+from phoneshell.runner.attempt import AttemptPlan, run_attempt
 from phoneshell.runner.folder import new_run_id
-from phoneshell.runner.run import make_rig
+from phoneshell.runner.rig import Rig
+from phoneshell.runner.run import rig_for
+from phoneshell.seal import require_verified, verify_run
 from phoneshell.tasks import Task, TaskSet, load_tasks
 
 Progress = Callable[[str], None]
@@ -276,25 +277,30 @@ def _failed(verdict: Verdict) -> str:
 @contextmanager
 def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None = None,
                   progress: Progress = lambda line: None, kind: str = "swap",
-                  trajectory: bool = False) -> Iterator[list[Swapper]]:
+                  unverified: bool = False, trajectory: bool = False) -> Iterator[list[Swapper]]:
     """A swapper for every phone of `--device` (each behind its own bridge), in one run folder
-    named `<kind>-<run id>`; with `trajectory`, each finish's screens are kept, as `run
-    --trajectory` keeps an agent's.
+    named `<kind>-<run id>`; with `trajectory`, the finishes' screens are kept (`--trajectory`).
+
+    Args:
+        replay_from: a run whose recorded finishes are replayed; it must match its seal (or,
+            with `unverified`, its problems are reported through `progress`).
 
     Raises:
-        RunError: a bad device spec, or a phone that does not answer.
+        RunError: a bad device spec, a phone that does not answer, or a run to replay whose
+            files do not match its seal.
     """
+    if replay_from is not None:
+        require_verified(replay_from, verify_run(replay_from), unverified, progress)
     run_id = f"{kind}-{new_run_id()}"
     attempts = _Attempts()
+    frames = Trajectory(runs_dir) if trajectory else None
     with open_phones(device, run_id) as (devices, note), ExitStack() as bridges:
         progress(note)
         swappers = []
         for handle in devices:
-            bridge = bridges.enter_context(BridgeServer(
-                handle.url, runs_dir=runs_dir,
-                trajectory_px=DEFAULT_LONG_EDGE if trajectory else 0))
-            swappers.append(Swapper(make_rig(bridge, handle), runs_dir / run_id, run_id,
-                                    replay_from, handle.installed, attempts))
+            rig = bridges.enter_context(rig_for(handle, runs_dir, frames))
+            swappers.append(Swapper(rig, runs_dir / run_id, run_id, replay_from,
+                                    handle.installed, attempts))
         yield swappers
 
 

@@ -11,9 +11,14 @@ here once (docs/checks.md quotes it):
   accessibility identifier when the app sets one, else the label). `placeholderValue` is not
   text: a hint in an empty field is not content.
 * **Substring matching** (`element_exists`...) is case-insensitive over each of those three.
-* **Regex matching** (`regex_on_screen`) runs Python `re.search` on each of those three strings
-  of each on-screen element, separately and case-sensitively (use `(?i)` to ignore case), so a
-  pattern never spans two elements or two attributes.
+* **Regex matching** (`regex_on_screen`) searches each of those three strings of each on-screen
+  element, separately and case-sensitively (use `(?i)` to ignore case), so a pattern never spans
+  two elements or two attributes. Patterns are Python `re` syntax, checked with `re` at load and
+  run on the `regex` engine (its version-0 mode keeps `re`'s meaning) because that engine can be
+  stopped: a pattern that backtracks catastrophically (`(a|a)+$` against a field of typed a's)
+  would hold `re` for hours, so a search that takes longer than `PATTERN_BUDGET_S` in all raises
+  `PatternTimeout` and the check fails saying so. Lookbehind, which RE2-style engines lack, is
+  why this is a time limit and not a linear-time engine: the suite's `(?<![0-9])30 min` needs it.
 * **What the agent typed is not what the app shows.** Checks match `shown` text: the value of a
   text input (text field, search field, secure field, and a text view while a keyboard is up)
   is the agent's own typing, and the keyboard's keys are the agent's tools, so neither counts
@@ -27,10 +32,12 @@ far as it goes and marked incomplete: what it shows is real, but absence in it p
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
+import regex
 from lxml import etree
 
 from phoneshell.xcui import TEXT_INPUT_TYPES, TYPE_PREFIX
@@ -40,8 +47,6 @@ STATUS_BAR = "XCUIElementTypeStatusBar"
 KEYBOARD = "XCUIElementTypeKeyboard"
 KEYBOARD_TYPES = frozenset({"Keyboard", "Key"})
 """Short types a check names to match the keyboard itself."""
-SPRINGBOARD = "com.apple.springboard"
-"""The home screen's bundle id: in front when no app is."""
 
 
 class Element(NamedTuple):
@@ -89,6 +94,49 @@ class Element(NamedTuple):
         """A short human description: type and the most telling text."""
         shown = self.label or self.value or self.name
         return f"{self.short_type} {shorten(shown)!r}" if shown else self.short_type
+
+
+Pattern = regex.Pattern[str]
+"""A compiled regex_on_screen pattern (`compile_pattern`)."""
+
+PATTERN_BUDGET_S = 1.0
+"""How long one regex check may search a screen, in all. The suite's patterns take well under
+a millisecond on a 5,000-element source; only catastrophic backtracking comes near this."""
+
+
+class PatternError(ValueError):
+    """A pattern that is not valid Python `re` syntax (the message is `re`'s)."""
+
+
+class PatternTimeout(Exception):
+    """A search that ran past its budget: the pattern backtracks catastrophically on this text.
+
+    Args:
+        budget_s: the budget it ran past.
+        where: the element and attribute it was searching, for a person.
+    """
+
+    def __init__(self, budget_s: float, where: str) -> None:
+        super().__init__(f"the search took over {budget_s:g}s (at the {where}) and was stopped:"
+                         " the pattern backtracks catastrophically; avoid nested repetition "
+                         "such as (a+)+ or (a|a)+")
+        self.budget_s = budget_s
+
+
+def compile_pattern(text: str) -> Pattern:
+    """Compile `text` (Python `re` syntax) for the stoppable engine.
+
+    Raises:
+        PatternError: `re` refuses it, or the engine reads it differently (its message says).
+    """
+    try:
+        re.compile(text)
+    except re.error as exc:
+        raise PatternError(str(exc)) from None
+    try:
+        return regex.compile(text, regex.VERSION0)
+    except regex.error as exc:  # valid for re, yet not for the engine: never seen, but say so
+        raise PatternError(f"the regex engine refuses it ({exc})") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,13 +277,22 @@ class PageSource:
         return [e for e, texts in self.shown_texts(short_type, within)
                 if any(low in t.lower() for _, t in texts)]
 
-    def search(self, pattern: re.Pattern[str], short_type: str = "", within: str = "",
-               ) -> RegexHit | None:
+    def search(self, pattern: Pattern, short_type: str = "", within: str = "",
+               budget_s: float = PATTERN_BUDGET_S) -> RegexHit | None:
         """The first (element, attribute) of the shown text (`shown_texts`) that matches
-        `pattern`, or None; with `short_type` (e.g. "Button"), only elements of that type."""
+        `pattern`, or None; with `short_type` (e.g. "Button"), only elements of that type.
+
+        Raises:
+            PatternTimeout: the whole search took longer than `budget_s`.
+        """
+        deadline = time.monotonic() + budget_s
         for element, texts in self.shown_texts(short_type, within):
             for attribute, text in texts:
-                match = pattern.search(text)
+                try:
+                    match = pattern.search(text, timeout=max(deadline - time.monotonic(), 0.0))
+                except TimeoutError:
+                    raise PatternTimeout(budget_s, f"{attribute} of {element.describe()}"
+                                         ) from None
                 if match:
                     return RegexHit(element, attribute, match.group(0))
         return None

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 TYPE_PREFIX = "XCUIElementType"
+SPRINGBOARD = "com.apple.springboard"
+"""The home screen's bundle id: in front when no app is."""
 TEXT_INPUT_TYPES = frozenset({"TextField", "SecureTextField", "SearchField", "TextView"})
 """Short types that take keystrokes; WDA writes `placeholderValue` only on these."""
 TEXT_INPUTS = frozenset(TYPE_PREFIX + t for t in TEXT_INPUT_TYPES)

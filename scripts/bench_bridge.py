@@ -3,8 +3,12 @@
 In one process: a simulated iPhone, a bridge without tap-target resolution and one with it.
 Each request opens a new connection, as facebook-wda does. Prints median and p99 latency of a
 read (`GET /status`, `GET /source`) and of a logged action (`POST /wda/tap` on a harmless point,
-the status bar), and what the bridge adds to each. Targets: added median <= 1 ms for reads and
-<= 3 ms for logged actions without target resolution.
+the status bar), and what the bridge adds to each. Targets: added median <= 1 ms for a read
+that shows nothing of the screen (`/status`), and <= 10 ms for a logged action: its one page
+source read after the action (the chain of custody, the next tap's target) is parsed and
+digested here, which on a real phone costs one request of 160-210 ms whatever the parsing.
+A page source passing through is parsed too (what it shows is compared with what the log
+vouches for).
 
     python scripts/bench_bridge.py [--requests 400]
 """
@@ -91,7 +95,7 @@ def main() -> None:
     action = added["action POST /wda/tap, no targets"][0]
     resolve = added["action POST /wda/tap, with targets"][0] - action
     print(f"\nadded median: read {read:.2f} ms (target <= 1), logged action {action:.2f} ms "
-          f"(target <= 3); tap target resolution costs {resolve:.2f} ms more")
+          f"(target <= 10); tap target resolution costs {resolve:.2f} ms more")
 
 
 if __name__ == "__main__":

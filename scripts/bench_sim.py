@@ -59,8 +59,10 @@ def main() -> int:
             with sim.lock:
                 sim.phone.changed()
 
-        # The Airplane Mode switch: each tap really toggles it, so every tap changes state.
-        switch = session(className="Switch", label="Airplane Mode").get(timeout=1).bounds.center
+        # The Airplane Mode switch's knob (the row-wide switch's centre is its label, which
+        # toggles nothing): each tap really toggles it, so every tap changes state.
+        switch = session(xpath="//XCUIElementTypeSwitch[@label='Airplane Mode']"
+                               "/XCUIElementTypeSwitch").get(timeout=1).bounds.center
         report("source() xml, repeat", timed(count, client.source))
         report("source() xml, fresh", timed(count, client.source, touch))
         report("source(format=json), fresh", timed(count, lambda: client.source(format="json"),

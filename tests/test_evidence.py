@@ -23,7 +23,7 @@ from phoneshell.evidence import (
 
 
 def event(seq: int, stage: str, phase: str = "agent", **kw: object) -> AuditEvent:
-    return AuditEvent(v=1, run_id="r1", task_id="t", attempt=1, phase=phase, seq=seq, t=1.0 + seq,
+    return AuditEvent(v=2, run_id="r1", task_id="t", attempt=1, phase=phase, seq=seq, t=1.0 + seq,
                       kind="launch", stage=stage, params={"bundle_id": "com.apple.Maps"},
                       **kw)  # type: ignore[arg-type]
 
@@ -107,6 +107,6 @@ def test_missing_folder_and_broken_json(tmp_path: Path) -> None:
 def test_a_torn_audit_tail_is_flagged_not_fatal(tmp_path: Path) -> None:
     save_evidence(full_evidence(), tmp_path)
     with (tmp_path / "audit.jsonl").open("a") as log:
-        log.write('{"v": 1, "run_id": "r1", "se')
+        log.write('{"v": 2, "run_id": "r1", "se')
     loaded = load_evidence(tmp_path)
     assert "audit_torn" in loaded.flags and len(loaded.events) == 2

@@ -21,7 +21,7 @@ from phoneshell.records import (
     read_record,
 )
 
-LINE = ('{{"v":1,"run_id":"r","task_id":"t","attempt":1,"phase":"agent","seq":{seq},"t":1.5,'
+LINE = ('{{"v":2,"run_id":"r","task_id":"t","attempt":1,"phase":"agent","seq":{seq},"t":1.5,'
         '"kind":"tap","stage":"{stage}","params":{{"x":10,"y":20}},"app_before":"a",'
         '"app_after":"{after}","target":null,"ok":{ok},"error":""}}')
 
@@ -43,7 +43,7 @@ def test_a_line_without_its_newline_is_torn_even_when_it_parses() -> None:
     whole = parse_audit(line(1, "intent") + "\n" + line(1, "outcome", "true", "b"))
     assert len(whole.records) == 1 and whole.torn.endswith("}")
     cut = parse_audit(line(1, "intent") + "\n" + line(1, "outcome", "true", "b")[:40])
-    assert len(cut.records) == 1 and cut.torn.startswith('{"v":1')
+    assert len(cut.records) == 1 and cut.torn.startswith('{"v":2')
 
 
 def test_bad_lines_are_problems_with_line_numbers() -> None:
@@ -56,8 +56,8 @@ def test_bad_lines_are_problems_with_line_numbers() -> None:
 
 
 @pytest.mark.parametrize(("change", "says"), [
-    (lambda t: t.replace('"v":1', '"v":2'), "version 2 is not supported"),
-    (lambda t: t.replace('"v":1,', ""), "missing field 'v'"),
+    (lambda t: t.replace('"v":2', '"v":1'), "version 1 is not supported"),
+    (lambda t: t.replace('"v":2,', ""), "missing field 'v'"),
     (lambda t: t.replace('"seq":1', '"seq":"1"'), "field 'seq'"),
     (lambda t: t.replace('"seq":1', '"seq":true'), "field 'seq'"),
     (lambda t: t.replace('"error":""', '"error":"","extra":1'), "unknown field 'extra'"),

@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bridge import BridgeServer
-from phoneshell.device import Phone
 from phoneshell.records import SwapResult
-from phoneshell.runner.attempt import Rig
+from phoneshell.runner import open_rig
 from phoneshell.sim import SimServer
 from phoneshell.swap import Selection, Swapper, accuracy, play_swaps
 from phoneshell.swap import _Attempts as Attempts
@@ -30,8 +28,8 @@ def swap_pairs(swappers: list[Swapper], pairs: list[tuple[Task, Task]],
 
 @pytest.fixture
 def swapper(tmp_path: Path) -> Iterator[tuple[SimServer, Swapper]]:
-    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
-        rig = Rig(bridge, Phone(bridge.url, timeout_s=10, effect_timeout_s=0.3))
+    with SimServer() as sim, open_rig(sim.url, tmp_path, timeout_s=10,
+                                      effect_timeout_s=0.3) as rig:
         yield sim, Swapper(rig, tmp_path / "S", "S")
 
 
@@ -76,9 +74,9 @@ def test_pairs_are_shared_out_between_phones(tmp_path: Path, suite: dict[str, Ta
         bridges, swappers = [], []
         for _ in range(2):
             sim = stack.enter_context(SimServer())
-            bridge = stack.enter_context(BridgeServer(sim.url, runs_dir=tmp_path))
-            rig = Rig(bridge, Phone(bridge.url, timeout_s=10, effect_timeout_s=1.0))
-            bridges.append(bridge)
+            rig = stack.enter_context(open_rig(sim.url, tmp_path, timeout_s=10,
+                                               effect_timeout_s=1.0))
+            bridges.append(rig.bridge)
             swappers.append(Swapper(rig, tmp_path / "S", "S", attempts=attempts))
         results = swap_pairs(swappers, pairs, lambda line: None)
     assert [(r.implied, r.by) for r in results] == [(a.id, b.id) for a, b in pairs]

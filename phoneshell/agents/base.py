@@ -11,6 +11,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Protocol
 
+from phoneshell.agents.sandbox import Sandbox
 from phoneshell.evidence import Claim
 from phoneshell.registry import Registry
 from phoneshell.tasks import Task
@@ -31,7 +32,10 @@ class AgentContext:
     max_steps: int
     timeout_s: float
     workdir: Path
-    """A folder of the attempt the agent may write to (transcripts, logs)."""
+    """The attempt's folder: an agent in this process may write transcripts there; a program
+    gets a scratch folder inside it (`agent/`) and sees nothing else of it."""
+    sandbox: Sandbox | None = None
+    """How a program agent is confined (None: unconfined, as for a test calling it directly)."""
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,11 @@
 """`command:<cmd>`: run any program as the agent, told about the attempt through its environment.
 
 The command line runs under `/bin/sh -c` in its own process group, in the current folder, with
-the variables of `environment.VARIABLES` set (the bridge URL, the instruction, the budgets, the
-claim file...). It reports its claim with `phoneshell finish` (the claim file) or with a JSON
-line on stdout; the file wins when both are there, and the last valid line wins among lines.
+the harness's environment, the variables of `environment.VARIABLES` set (the bridge URL, the
+instruction, the budgets, the claim file...), and the harness's own bin folder first on PATH, so
+`phoneshell finish` runs the harness's phoneshell from a plain shell, venv activated or not.
+It reports its claim with `phoneshell finish` (the claim file) or with a JSON line on stdout;
+the file wins when both are there, and the last valid line wins among lines.
 
 * Out of time: the whole process group is stopped (SIGTERM, then SIGKILL) and the attempt is
   `timed_out`, so it cannot pass. Whatever the program left running is stopped the same way when
@@ -11,7 +13,11 @@ line on stdout; the file wins when both are there, and the last valid line wins 
 * stdout and stderr are kept in the attempt folder (`agent.stdout`, `agent.stderr`).
 * A program that cannot start (the shell's exit 126 or 127, without a claim) never ran: the
   attempt is skipped, with the shell's message.
-* A non-zero exit without a claim is a `failed` claim naming the exit status.
+* A non-zero exit without a claim is a `failed` claim naming the exit status. Either way the end
+  of its stderr (a traceback's last lines) goes into the row's error, which the run prints under
+  the attempt's progress line.
+* It runs in the attempt's sandbox (`sandbox.py`), with a scratch folder of its own (`agent/` in
+  the attempt folder: `PHONESHELL_ATTEMPT_DIR`, where its claim and turns files go).
 """
 
 from __future__ import annotations
@@ -20,9 +26,11 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
+from phoneshell.agents import sandbox
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
@@ -33,6 +41,7 @@ from phoneshell.agents.environment import (
     TASK_FILE,
     TASK_ID,
     TIMEOUT_S,
+    TURNS_FILE,
     WDA_URL,
     parse_claim_line,
     read_claim_file,
@@ -48,6 +57,8 @@ GRACE_S = 2.0
 CANNOT_START = (126, 127)
 """The shell's exit statuses for "not executable" and "not found"."""
 STDOUT, STDERR, CLAIM = "agent.stdout", "agent.stderr", "claim.json"
+SCRATCH = "agent"
+"""The program's own folder inside the attempt folder (all of it the program can write)."""
 
 
 def _stop_group(process: subprocess.Popen[bytes]) -> None:
@@ -70,12 +81,28 @@ def _stop_group(process: subprocess.Popen[bytes]) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def _tail(path: Path, limit: int = 300) -> str:
+TAIL_LINES, TAIL_CHARS = 6, 600
+"""How much of the end of a program's stderr a row keeps: a traceback's last lines."""
+
+
+def _tail(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace").strip()
+        with path.open("rb") as handle:  # a crash log can be large: read only its end
+            handle.seek(max(handle.seek(0, os.SEEK_END) - 4 * TAIL_CHARS, 0))
+            text = handle.read().decode("utf-8", errors="replace")
     except OSError:
         return ""
-    return text[-limit:]
+    lines = [line.rstrip() for line in text.strip().splitlines() if line.strip()]
+    return "\n".join(lines[-TAIL_LINES:])[-TAIL_CHARS:]
+
+
+def harness_path() -> str:
+    """PATH with the running interpreter's bin folder first (a venv's holds `phoneshell`)."""
+    # Not resolved: a venv's python is a link into the base install, whose bin folder has no
+    # phoneshell.
+    here = os.path.dirname(sys.executable) if sys.executable else ""
+    rest = [p for p in os.environ.get("PATH", os.defpath).split(os.pathsep) if p and p != here]
+    return os.pathsep.join([here, *rest] if here else rest)
 
 
 class CommandAgent:
@@ -86,10 +113,16 @@ class CommandAgent:
         self.name = f"command:{command}"
 
     def environment(self, context: AgentContext, claim_file: Path) -> dict[str, str]:
-        """The process environment: the caller's, plus the attempt's variables."""
-        env = {**os.environ, WDA_URL: context.wda_url, INSTRUCTION: context.instruction,
+        """The process environment: the caller's (less the harness's own variables), its bin
+        folder first on PATH (so `phoneshell finish` is the harness's), plus the attempt's
+        variables."""
+        confined = context.sandbox is not None and context.sandbox.confines
+        scratch = claim_file.parent
+        env = {**sandbox.environment(dict(os.environ), scratch, confined),
+               "PATH": harness_path(), WDA_URL: context.wda_url,
+               INSTRUCTION: context.instruction,
                TASK_ID: context.task.id, MAX_STEPS: str(context.max_steps),
-               TIMEOUT_S: f"{context.timeout_s:g}", ATTEMPT_DIR: str(context.workdir.resolve()),
+               TIMEOUT_S: f"{context.timeout_s:g}", ATTEMPT_DIR: str(scratch),
                CLAIM_FILE: str(claim_file)}
         env.pop(TASK_FILE, None)
         # The task file holds the checks and the reference finish: the answer key. Only a
@@ -101,14 +134,18 @@ class CommandAgent:
     def run(self, context: AgentContext) -> AgentResult:
         """Run the command to its end or its deadline, then read its claim."""
         folder = context.workdir.resolve()
-        folder.mkdir(parents=True, exist_ok=True)
-        claim_file = folder / CLAIM
+        scratch = folder / SCRATCH
+        scratch.mkdir(parents=True, exist_ok=True)
+        claim_file = scratch / CLAIM
         claim_file.unlink(missing_ok=True)
+        env = self.environment(context, claim_file)
+        box = context.sandbox or sandbox.Sandbox("none")
+        reads = [Path(env[TASK_FILE])] if TASK_FILE in env else []
+        argv = box.wrap([SHELL, "-c", self.command], self.command, scratch, Path.cwd(), reads)
         with (folder / STDOUT).open("wb") as out, (folder / STDERR).open("wb") as err:
             try:
                 process = subprocess.Popen(
-                    [SHELL, "-c", self.command], stdin=subprocess.DEVNULL, stdout=out,
-                    stderr=err, env=self.environment(context, claim_file),
+                    argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
                     start_new_session=True)
             except OSError as exc:
                 return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
@@ -126,15 +163,19 @@ class CommandAgent:
     def _result(self, folder: Path, code: int, timed_out: bool, timeout_s: float) -> AgentResult:
         errors: list[str] = []
         claim: Claim | None = None
+        scratch = folder / SCRATCH
+        linked = [p.name for p in (scratch / CLAIM, scratch / TURNS_FILE) if p.is_symlink()]
+        if linked:  # the harness reads what the program wrote, never what a link points at
+            errors.append(f"ignored {', '.join(linked)}: a symbolic link, not a file")
         try:
-            claim = read_claim_file(folder / CLAIM)
+            claim = None if CLAIM in linked else read_claim_file(scratch / CLAIM)
         except RecordError as exc:
             errors.append(f"unreadable claim file: {exc}")
         if claim is None:
             for line in (folder / STDOUT).read_text(encoding="utf-8", errors="replace"
                                                     ).splitlines():
                 claim = parse_claim_line(line) or claim
-        use = read_turns(folder)
+        use = None if TURNS_FILE in linked else read_turns(scratch)
         turns, out_of_turns = (use.turns, use.out_of_turns) if use else (0, False)
         stderr = _tail(folder / STDERR)
         if timed_out:
@@ -145,7 +186,8 @@ class CommandAgent:
         elif claim is None and code != 0:
             how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
             claim = Claim(status="failed", summary=f"the command {how} without a claim")
-            errors.append(f"the command {how}" + (f": {stderr}" if stderr else ""))
+            said = f"; the end of its stderr ({STDERR}):\n{stderr}" if stderr else ""
+            errors.append(f"the command {how}{said}")
         elif claim is None:
             errors.append("the command exited without a claim")
         if out_of_turns:
@@ -155,6 +197,7 @@ class CommandAgent:
 
 
 def _command(arg: str) -> Agent:
+    """`command:CMD`: run a shell command line as the agent (docs/agents.md)."""
     if not arg.strip():
         raise RunError("the command agent needs a command line",
                        hint="--agent 'command:python my_agent.py' (see docs/agents.md)")

@@ -41,7 +41,8 @@ ATTEMPT_DIR = "PHONESHELL_ATTEMPT_DIR"
 CLAIM_FILE = "PHONESHELL_CLAIM_FILE"
 
 VARIABLES: dict[str, str] = {
-    WDA_URL: "the bridge's URL: drive the phone here (any WDA client), never elsewhere",
+    WDA_URL: "a bridge URL of the agent's own, for this attempt only: drive the phone here (any "
+             "WDA client); there is no other way to it",
     INSTRUCTION: "the task's instruction, the only thing a model should be told",
     TASK_ID: "the task's id, e.g. settings.about.reach",
     TASK_FILE: "the task file (its checks and reference finish: the answer key); set only when "
@@ -49,8 +50,10 @@ VARIABLES: dict[str, str] = {
                "programs, never for a model",
     MAX_STEPS: "the task's action budget (tool calls); `phoneshell mcp` enforces it",
     TIMEOUT_S: "the wall-clock budget in seconds; the program is killed after it",
-    ATTEMPT_DIR: "the attempt's folder, for transcripts and logs",
-    CLAIM_FILE: "where `phoneshell finish` (or the MCP server's done) writes the claim",
+    ATTEMPT_DIR: "the agent's own scratch folder (`agent/` in the attempt folder), for "
+                 "transcripts and logs; its HOME in the sandbox",
+    CLAIM_FILE: "where `phoneshell finish` (or the MCP server's done) writes the claim (in the "
+                "scratch folder)",
 }
 """Every variable a `command:` agent gets, and what it means (docs/agents.md lists these)."""
 

@@ -225,9 +225,37 @@ def _select(page: PageSource) -> tuple[list[Element], bool]:
             seen.add(key)
     # A group or control that shows no text of its own ("Dock", a cell named REDUCE_MOTION)
     # around rows of its own says nothing more than they do.
-    return [e for e in kept if not (
+    kept = [e for e in kept if not (
         (e.type == "XCUIElementTypeOther" or not _shown(e))
-        and any(c is not e and _inside(c, e) for c in kept))], keyboard
+        and any(c is not e and _inside(c, e) for c in kept))]
+    return _fold_knobs(kept), keyboard
+
+
+def _fold_knobs(kept: list[Element]) -> list[Element]:
+    """One row per row-wide switch: its label with its knob's frame.
+
+    From iOS 17 a settings row's Switch spans the whole row (the Motion dump) and holds an
+    unlabelled Switch, the knob; a tap on the row's centre lands on the label and toggles
+    nothing, so the row is offered where the knob is, and the bare knob is not offered twice.
+    """
+    knobs = [k for k in kept if _is_switch(k) and not k.label]
+    paired: dict[int, Element] = {}
+    for element in kept:
+        if _is_switch(element) and element.label:
+            knob = next((k for k in knobs if _inside(k, element)
+                         and all(v is not k for v in paired.values())), None)
+            if knob is not None:
+                paired[id(element)] = knob
+    taken = {id(k) for k in paired.values()}
+    out = []
+    for element in kept:
+        if id(element) in taken:
+            continue
+        knob = paired.get(id(element))
+        if knob is not None:
+            element = element._replace(x=knob.x, y=knob.y, width=knob.width, height=knob.height)
+        out.append(element)
+    return out
 
 
 def build_observation(number: int, page: PageSource,

@@ -332,6 +332,7 @@ def _call_of(call: Message) -> Message:
 
 
 def _openai(arg: str) -> Agent:
+    """`openai:MODEL`: a tool-calling loop against an OpenAI-compatible endpoint."""
     if not arg:
         raise RunError("the openai agent needs a model name",
                        hint="--agent openai:MODEL, e.g. openai:gpt-4.1")

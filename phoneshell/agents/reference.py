@@ -52,10 +52,12 @@ class SolutionAgent:
 
 
 def _null(arg: str) -> Agent:
+    """Do nothing and claim gave_up (what passes with it passes without an agent)."""
     return NullAgent()
 
 
 def _solution(arg: str) -> Agent:
+    """Play the task's reference finish (the harness's own check that a task can pass)."""
     return SolutionAgent()
 
 

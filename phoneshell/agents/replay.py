@@ -2,8 +2,9 @@
 (repeats, through the bridge, the agent actions an earlier attempt of the same task logged).
 
 Replaying a recorded finish is how the swap test grades a real agent's finish of task B as task
-A. What the log cannot reproduce (text typed into a secure field is logged as ***; a click on an
-element whose target was not resolved) stops the replay with the reason.
+A. A run is replayed only when its files match its seal (`phoneshell.seal`). What the log cannot
+reproduce (text typed into a secure field is logged as ***; a click on an element whose target
+was not resolved) stops the replay with the reason.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from phoneshell.audit import Action
 from phoneshell.device import Phone, run_step
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.evidence import Claim, load_evidence
+from phoneshell.seal import require_verified, verify_run
 from phoneshell.tasks import Step
-from phoneshell.tree import SPRINGBOARD
+from phoneshell.xcui import SPRINGBOARD
 
 
 class OpenAppAgent:
@@ -131,12 +133,16 @@ class ReplayAgent:
 
 
 def _open_app(arg: str) -> Agent:
+    """Only open the task's app (a baseline: what passes with it measures nothing asked)."""
     return OpenAppAgent()
 
 
 def _replay(arg: str) -> Agent:
+    """`replay:RUN_DIR`: repeat the agent actions an earlier run logged for the task."""
     if not arg:
         raise StepError("replay needs a run folder: --agent replay:runs/RUN_ID")
+    # What is replayed is graded again: only a run that still matches its seal.
+    require_verified(Path(arg), verify_run(Path(arg)), unverified=False, warn=print)
     return ReplayAgent(Path(arg))
 
 

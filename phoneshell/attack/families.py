@@ -20,7 +20,7 @@ from phoneshell.attack.examples import (
 )
 from phoneshell.records import AttackFamily
 from phoneshell.tasks import Step, Task
-from phoneshell.tree import SPRINGBOARD
+from phoneshell.xcui import SPRINGBOARD
 
 NOTES, SAFARI = "com.apple.mobilenotes", "com.apple.mobilesafari"
 SPOTLIGHT_DRAG = ((201.0, 300.0), (201.0, 620.0))

@@ -7,7 +7,6 @@ which extra evidence it needs captured, and when another check implies it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -16,6 +15,7 @@ from phoneshell.evidence import Evidence
 from phoneshell.params import Param, ParamValue
 from phoneshell.records import CheckResult
 from phoneshell.registry import Registry
+from phoneshell.tree import Pattern, compile_pattern
 
 Family = Literal["state", "path", "effect", "answer"]
 LABEL_ORDER = ("text", "app", "apps", "probe")
@@ -98,7 +98,7 @@ class Check:
         return self.text_of("text") if self.has("text") else ""
 
     @property
-    def pattern(self) -> re.Pattern[str]:
+    def pattern(self) -> Pattern:
         """`text` compiled as a regex (valid: the loader compiled it already)."""
         return _compiled(self.text)
 
@@ -114,16 +114,25 @@ class Check:
                     break
         kind = self.text_of("type") if self.has("type") else ""
         where = f" in a {kind}" if kind else ""
-        return f"{'not ' if self.negate else ''}{self.kind} {arg!r}{where}".rstrip()
+        return f"{'not ' if self.negate else ''}{self.kind} {as_written(arg)}{where}".rstrip()
 
 
-_PATTERNS: dict[str, re.Pattern[str]] = {}
+def as_written(text: str) -> str:
+    """`text` quoted as the task file has it: backslashes stay single (`'\\b423\\b'`, not the
+    doubled ones `repr` prints), only line breaks and control characters are escaped, so a
+    label stays on one line."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    quote = '"' if "'" in shown and '"' not in shown else "'"
+    return f"{quote}{shown}{quote}"
 
 
-def _compiled(text: str) -> re.Pattern[str]:
+_PATTERNS: dict[str, Pattern] = {}
+
+
+def _compiled(text: str) -> Pattern:
     pattern = _PATTERNS.get(text)
     if pattern is None:
-        pattern = _PATTERNS[text] = re.compile(text)
+        pattern = _PATTERNS[text] = compile_pattern(text)
     return pattern
 
 

@@ -15,8 +15,8 @@ from phoneshell.audit import Action
 from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
-from phoneshell.tree import SPRINGBOARD, shorten
-from phoneshell.xcui import TEXT_INPUTS
+from phoneshell.tree import shorten
+from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS
 
 APPS = Param("apps", "str_list", "Bundle ids the agent must bring to the front, in this order "
                                  "(other apps may come between).", required=True)

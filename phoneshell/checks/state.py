@@ -5,14 +5,14 @@ from __future__ import annotations
 from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
 from phoneshell.evidence import Capture, Evidence
 from phoneshell.params import Param
-from phoneshell.tree import shorten
+from phoneshell.tree import PatternTimeout, shorten
 
 APP_TEXT = Param("text", "str", "Bundle id that must be in front (default: the task's `app`).")
 LABEL_TEXT = Param("text", "str", "Text to find in an element's label, name or value "
                    "(case-insensitive substring).", required=True)
 REGEX_TEXT = Param("text", "regex", "Pattern searched in each on-screen element's label, name "
-                   "and value (Python re, case-sensitive; add (?i) to ignore case).",
-                   required=True)
+                   "and value (Python re syntax, case-sensitive; add (?i) to ignore case; a "
+                   "search that backtracks for over a second fails).", required=True)
 TYPE = Param("type", "str", "Only elements of this WDA type count (the type without its "
                             "XCUIElementType prefix, e.g. NavigationBar, Button, Cell). Naming a "
                             "text input (SearchField, TextField, TextView) makes what was typed "
@@ -120,7 +120,11 @@ def regex_on_screen(check: Check, evidence: Evidence) -> Finding:
     if final is None:
         return Finding(False, f"no page source was captured; wanted /{check.text}/",
                        unproven="no page source was captured")
-    hit = final.source.search(check.pattern, check.text_of("type"), check.text_of("within"))
+    try:
+        hit = final.source.search(check.pattern, check.text_of("type"), check.text_of("within"))
+    except PatternTimeout as exc:
+        # A stopped search proves neither presence nor absence: negated, it fails too.
+        return Finding(False, f"/{check.text}/: {exc}", unproven=str(exc))
     if hit is not None:
         return Finding(True, f"/{check.text}/ matched {hit.matched!r} in the {hit.attribute} of "
                              f"{hit.element.describe()}")

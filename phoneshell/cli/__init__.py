@@ -52,10 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def report_error(exc: PhoneshellError) -> None:
     """Print a user-fixable error as `error:` and `hint:` lines on stderr."""
+    message = exc.message
     if isinstance(exc, TaskFileError):
         for problem in exc.problems:
             print(problem, file=sys.stderr)
-    print(f"error: {exc.message}", file=sys.stderr)
+        errors = sum(p.severity == "error" for p in exc.problems)
+        message = f"{errors} error(s) in the task files above"  # each printed once, above
+    print(f"error: {message}", file=sys.stderr)
     if exc.hint:
         print(f"hint: {exc.hint}", file=sys.stderr)
 

@@ -55,6 +55,9 @@ def add_parsers(commands: Any) -> None:
                         "and tags (default: environments); given, run folders use them too")
     p.add_argument("--frame-px", type=int, default=DEFAULT_LONG_EDGE, metavar="PX",
                    help=f"long edge of the frames kept (default {DEFAULT_LONG_EDGE})")
+    p.add_argument("--unverified", action="store_true",
+                   help="build from run folders whose files do not match their seal too, every "
+                        "mismatch shown and their items marked (refused without this)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_judgeset)
 
@@ -99,6 +102,9 @@ def manifest_lines(manifest: JudgeSetManifest, out: Path) -> list[str]:
     if manifest.without_step_frames:
         lines.append(f"  {manifest.without_step_frames} item(s) have only start and end screens "
                      "(recorded without --trajectory)")
+    if manifest.unverified:
+        lines.append(f"  UNVERIFIED: {manifest.unverified} item(s) come from runs whose files "
+                     "do not match their seal (--unverified); their labels may be forged")
     if manifest.duplicates:
         lines.append(f"  {manifest.duplicates} duplicate(s) left out (same instruction, actions "
                      "and claim as an earlier item)")
@@ -111,7 +117,8 @@ def manifest_lines(manifest: JudgeSetManifest, out: Path) -> list[str]:
 def run_judgeset(args: argparse.Namespace) -> int:
     """Build the judgeset; exit 0 when it holds items, 2 when it could not be built."""
     sources = Sources(tuple(args.runs), tuple(args.swaps), tuple(args.attacks),
-                      tuple(args.tasks or ["environments"]), run_tasks=bool(args.tasks))
+                      tuple(args.tasks or ["environments"]), run_tasks=bool(args.tasks),
+                      unverified=args.unverified)
     progress = progress_printer(to_stderr=True)
     frame_px = _positive(args.frame_px, "--frame-px", DEFAULT_LONG_EDGE)
     manifest = build_judgeset(args.out, sources, frame_px, progress)
@@ -170,9 +177,14 @@ def run_judge(args: argparse.Namespace) -> int:
                            _positive(args.long_edge, "--long-edge", DEFAULT_LONG_EDGE),
                            args.timeout_s)
     judgeset = open_judgeset(args.judgeset)
+    progress = progress_printer(to_stderr=True)
+    if judgeset.manifest.unverified:
+        progress(f"UNVERIFIED: {judgeset.manifest.unverified} item(s) of {args.judgeset} come "
+                 "from runs whose files did not match their seal; the score rests on their "
+                 "labels")
     judge = make_judge(args.judge, options)
     out = args.out or args.judgeset / "judged" / _slug(judge.name)
-    judged = judge_set(judgeset, judge, out, options, progress_printer(to_stderr=True))
+    judged = judge_set(judgeset, judge, out, options, progress)
     result = score(judge.name, judgeset.manifest.set_id, read_labels(judgeset), judged.answers)
     write_record(out / "score.json", result)
     if args.html is not None:

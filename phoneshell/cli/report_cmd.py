@@ -33,6 +33,9 @@ def add_parsers(commands: Any) -> None:
     p.add_argument("--tasks", nargs="+", metavar="PATH",
                    help="task files or folders to read instructions and tags from, instead of "
                         "the files run.json names (a changed file is reported, never used)")
+    p.add_argument("--unverified", action="store_true",
+                   help="report runs whose files do not match their seal, every mismatch "
+                        "shown as a warning (refused without this)")
     p.add_argument("--swap", type=Path, metavar="SWAP_JSON",
                    help="output of `phoneshell swap ... --format json`: export it to "
                         "--agenthorizon DIR and score it")
@@ -44,7 +47,7 @@ def add_parsers(commands: Any) -> None:
 
 def _load(args: argparse.Namespace) -> list[RunRecord]:
     tasks = load_task_paths(args.tasks) if args.tasks else None
-    runs = [load_run(d, tasks) for d in args.run_dirs]
+    runs = [load_run(d, tasks, args.unverified) for d in args.run_dirs]
     labels = [r.label for r in runs]
     twice = next((x for x in labels if labels.count(x) > 1), None)
     if twice is not None:

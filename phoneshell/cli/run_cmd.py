@@ -7,53 +7,91 @@ import json
 from pathlib import Path
 from typing import Any
 
+from phoneshell.agents import AGENTS
+from phoneshell.agents.sandbox import CHOICES
 from phoneshell.cli.options import add_device_option, add_trajectory_option, progress_printer
 from phoneshell.records import plain
 from phoneshell.runner import RunOptions, run_suite
-from phoneshell.runner.run import summary_lines
+from phoneshell.runner.lines import report_command, summary_lines
+from phoneshell.tasks import PATHS_HELP, default_task_paths
+
+
+def agents_epilog() -> str:
+    """Every agent `--agent` takes, from the agent registry, one line each."""
+    lines = ["agents (--agent NAME[:ARG]):"]
+    for name, factory in AGENTS.items():
+        about = (factory.__doc__ or "").strip().splitlines()
+        lines.append(f"  {name:<10} {about[0] if about else ''}")
+    lines.append("  (and any installed through the `phoneshell.agents` entry-point group; "
+                 "docs/agents.md)")
+    return "\n".join(lines)
+
+
+def positive(text: str) -> int:
+    """A whole number >= 1 (`--repeat 0` would silently run nothing, or once)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} attempts per task would run nothing; give 1 "
+                                         "or more")
+    return value
 
 
 def add_parsers(commands: Any) -> None:
     """Register `run`."""
-    p = commands.add_parser("run", help="run tasks on a phone and grade every attempt")
-    p.add_argument("paths", nargs="*", default=["environments"], metavar="PATH",
-                   help="task files or folders (default: environments)")
+    p = commands.add_parser("run", help="run tasks on a phone and grade every attempt",
+                            epilog=agents_epilog(),
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("paths", nargs="*", default=default_task_paths(), metavar="PATH",
+                   help=PATHS_HELP)
     add_device_option(p)
     p.add_argument("--agent", default="solution", metavar="NAME[:ARG]",
-                   help="solution (the reference finish), null (does nothing), ...")
+                   help="the agent to run (listed below; default: solution)")
     p.add_argument("--task", dest="tasks", action="append", default=[], metavar="GLOB",
-                   help="only task ids matching GLOB (repeatable)")
+                   help="only task ids matching GLOB (repeatable; `phoneshell check-tasks "
+                        "--list` lists the ids)")
     p.add_argument("--runs", type=Path, default=Path("runs"), metavar="DIR",
                    help="where run folders go (default: runs)")
     p.add_argument("--run-id", metavar="ID", help="name of the run folder (default: a new id)")
-    p.add_argument("--repeat", type=int, default=1, metavar="N", help="attempts per task")
+    p.add_argument("--repeat", type=positive, default=1, metavar="N",
+                   help="attempts per task (default: 1)")
     p.add_argument("--resume", metavar="RUN_ID",
                    help="continue run RUN_ID: run only the attempts it has not scored yet "
                         "(its agent, tasks and --repeat come from its run.json)")
+    p.add_argument("--sandbox", choices=CHOICES, default="auto",
+                   help="how command: agents are confined: auto (bubblewrap on Linux, "
+                        "sandbox-exec on macOS, else none, said at start), bwrap, "
+                        "sandbox-exec, or none (unconfined; recorded, and every report of the "
+                        "run says its results are not tamper-proof); default auto")
     add_trajectory_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_run)
 
 
 def run_run(args: argparse.Namespace) -> int:
-    """Run, printing a line per attempt; exit 0 only when every attempt passed."""
+    """Run, printing a line per attempt; exit 0 only when every attempt passed and no task file
+    was left out."""
     as_json = args.format == "json"
     progress = progress_printer(as_json)
-
     options = RunOptions(tuple(args.paths), agent=args.agent, device=args.device,
                          task_globs=tuple(args.tasks), runs_dir=args.runs,
-                         run_id=args.resume or args.run_id, repeat=max(1, args.repeat),
-                         resume=bool(args.resume), trajectory=args.trajectory)
+                         run_id=args.resume or args.run_id, repeat=args.repeat,
+                         resume=bool(args.resume), sandbox=args.sandbox,
+                         trajectory=args.trajectory)
     summary = run_suite(options, progress)
     if as_json:
         counts = summary.counts()
         print(json.dumps({"run_id": summary.run_id, "run_dir": str(summary.run_dir),
                           "passed": counts["passed"], "failed": counts["failed"],
                           "skipped": counts["skipped"], "stopped": summary.stopped,
+                          "left_out": list(summary.left_out),
+                          "report": report_command(summary.run_dir),
                           "rows": plain(summary.rows)}, indent=2))
     else:
         for line in summary_lines(summary):
             print(line)
     if summary.stopped:
         return 2
-    return 0 if summary.all_passed else 1
+    return 0 if summary.all_passed and not summary.left_out else 1

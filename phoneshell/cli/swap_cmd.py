@@ -14,6 +14,7 @@ from phoneshell.errors import RunError
 from phoneshell.records import plain
 from phoneshell.runner.baseline import run_baselines
 from phoneshell.swap import open_swappers, play_swaps, select_pairs, stopped, summary_lines
+from phoneshell.tasks import PATHS_HELP, default_task_paths
 
 
 def add_parsers(commands: Any) -> None:
@@ -31,12 +32,16 @@ def add_parsers(commands: Any) -> None:
     mode.add_argument("--pairs-from", metavar="OTHER",
                       help="the pairs the implication test finds in OTHER, graded with PATHS")
     mode.add_argument("--all", action="store_true", help="every finish graded as every task")
-    p.add_argument("--tasks", nargs="+", default=["environments"], metavar="PATH",
-                   help="where A and B are (two-id form; default environments)")
+    p.add_argument("--tasks", nargs="+", default=default_task_paths(), metavar="PATH",
+                   help="where A and B are (two-id form); default: ./environments, else the "
+                        "shipped suite")
     p.add_argument("--solutions", metavar="DIR",
                    help="take each finish from the task with the same id in DIR")
     p.add_argument("--finish-from", type=Path, metavar="RUN_DIR",
                    help="replay the agent's recorded actions from a run instead of solutions")
+    p.add_argument("--unverified", action="store_true",
+                   help="replay from a --finish-from run whose files do not match its seal, "
+                        "every mismatch shown (refused without this)")
     add_device_option(p)
     p.add_argument("--runs", type=Path, default=Path("runs"), metavar="DIR")
     add_trajectory_option(p)
@@ -45,7 +50,8 @@ def add_parsers(commands: Any) -> None:
 
     p = commands.add_parser("baseline", help="which checks pass with no agent, or after only "
                                              "opening the task's app")
-    p.add_argument("paths", nargs="*", default=["environments"], metavar="PATH")
+    p.add_argument("paths", nargs="*", default=default_task_paths(), metavar="PATH",
+                   help=PATHS_HELP)
     add_device_option(p)
     p.add_argument("--runs", type=Path, default=Path("runs"), metavar="DIR")
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -63,7 +69,7 @@ def run_swap(args: argparse.Namespace) -> int:
                              ids=args.args if mode == "two" else (), pairs_from=args.pairs_from,
                              solutions=args.solutions)
     with open_swappers(args.device, args.runs, args.finish_from, progress,
-                       trajectory=args.trajectory) as swappers:
+                       unverified=args.unverified, trajectory=args.trajectory) as swappers:
         report = play_swaps(swappers, selection, progress)
         why = stopped(swappers)
     if args.format == "json":

@@ -4,26 +4,38 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from phoneshell.checks import CHECKS
+from phoneshell.errors import TaskFileError
 from phoneshell.evidence import load_evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.implication import describe_pairs, implied_pairs
 from phoneshell.records import plain
-from phoneshell.tasks import STEPS, Task, TaskSet, check_tasks, load_task, load_tasks
+from phoneshell.seal import require_verified, verify_evidence
+from phoneshell.tasks import (
+    PATHS_HELP,
+    STEPS,
+    Task,
+    TaskSet,
+    check_tasks,
+    default_task_paths,
+    load_task,
+    load_tasks,
+)
 from phoneshell.tasks.probes import PROBES
 from phoneshell.tasks.schema import task_schema
-
-DEFAULT_TASKS = "environments"
 
 
 def add_parsers(commands: Any) -> None:
     """Register this module's subcommands."""
     p = commands.add_parser("check-tasks", help="validate task files (exit 1 on any error)")
-    p.add_argument("paths", nargs="*", default=[DEFAULT_TASKS], metavar="PATH",
-                   help="task files or folders (default: environments)")
+    p.add_argument("paths", nargs="*", default=default_task_paths(), metavar="PATH",
+                   help=PATHS_HELP)
+    p.add_argument("--list", action="store_true",
+                   help="also print every valid task: its id, then its file")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_check_tasks)
 
@@ -35,7 +47,8 @@ def add_parsers(commands: Any) -> None:
 
     p = commands.add_parser("implications",
                             help="find tasks whose checks pass on another task's finish")
-    p.add_argument("paths", nargs="*", default=[DEFAULT_TASKS], metavar="PATH")
+    p.add_argument("paths", nargs="*", default=default_task_paths(), metavar="PATH",
+                   help=PATHS_HELP)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when any pair is not marked compatible_with")
@@ -45,9 +58,12 @@ def add_parsers(commands: Any) -> None:
     p.add_argument("evidence", metavar="EVIDENCE_DIR")
     p.add_argument("--task", required=True, metavar="FILE_OR_ID",
                    help="a task file, or a task id found in --tasks")
-    p.add_argument("--tasks", nargs="+", default=[DEFAULT_TASKS], metavar="PATH",
-                   help="where to look up a task id (default: environments)")
+    p.add_argument("--tasks", nargs="+", default=default_task_paths(), metavar="PATH",
+                   help=f"where to look up a task id; {PATHS_HELP.removeprefix('task files or ')}")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--unverified", action="store_true",
+                   help="grade evidence whose files do not match its run's seal, marked so "
+                        "(refused without this)")
     p.set_defaults(run=run_grade)
 
 
@@ -58,8 +74,13 @@ def run_check_tasks(args: argparse.Namespace) -> int:
     warnings = [p for p in problems if p.severity == "warning"]
     if args.format == "json":
         print(json.dumps({"tasks": len(tasks), "errors": len(errors), "warnings": len(warnings),
-                          "problems": plain(problems)}, indent=2))
+                          "problems": plain(problems),
+                          "ids": {t.id: t.file for t in tasks}}, indent=2))
     else:
+        if args.list:
+            width = max((len(t.id) for t in tasks), default=0)
+            for task in tasks:
+                print(f"{task.id:<{width}}  {task.file}")
         for problem in problems:
             print(problem)
         print(f"{len(tasks)} task(s) valid, {len(errors)} error(s), {len(warnings)} warning(s)")
@@ -101,11 +122,18 @@ def run_implications(args: argparse.Namespace) -> int:
 
 
 def _find_task(spec: str, search: list[str]) -> Task:
+    """The task file `spec`, or the task with id `spec` among `search`, which loads even when
+    another file there is broken (that one cannot be the task asked for)."""
     path = Path(spec)
     if path.suffix in (".yaml", ".yml") or path.is_file():
         return load_task(path)
-    tasks: TaskSet = load_tasks(search)
-    return tasks.get(spec)
+    tasks, problems = check_tasks(search)
+    found = next((t for t in tasks if t.id == spec), None)
+    if found is not None:
+        return found
+    if any(p.severity == "error" for p in problems):
+        raise TaskFileError(problems)  # the broken file may be the one that holds it
+    return TaskSet(tuple(tasks)).get(spec)  # "did you mean"
 
 
 def print_verdict(verdict: Verdict) -> None:
@@ -116,11 +144,24 @@ def print_verdict(verdict: Verdict) -> None:
     print(f"{graded}: {'PASSED' if verdict.passed else 'FAILED'}")
     for result in verdict.results:
         print(f"  {'pass' if result.passed else 'FAIL'}  {result.label}: {result.detail}")
+    if verdict.overruled:
+        print(f"  failed whatever its checks say: {verdict.overruled}")
 
 
 def run_grade(args: argparse.Namespace) -> int:
-    """Grade an evidence folder as a task; exit 0 when it passes, 1 when it fails."""
+    """Grade an evidence folder as a task; exit 0 when it passes, 1 when it fails.
+
+    Evidence from a run is graded only when it matches the run's seal (`--unverified`: graded
+    anyway, with every mismatch printed on stderr).
+    """
     task = _find_task(args.task, args.tasks)
+    run_dir, problems = verify_evidence(Path(args.evidence))
+    if run_dir is None:
+        print(f"note: {args.evidence} is not inside a run folder: no seal vouches for it",
+              file=sys.stderr)
+    else:
+        require_verified(run_dir, problems, args.unverified,
+                         lambda line: print(f"warning: {line}", file=sys.stderr))
     verdict = grade(task, load_evidence(Path(args.evidence)))
     if args.format == "json":
         print(json.dumps(plain(verdict), indent=2))

@@ -21,8 +21,7 @@ from wda.usbmux.exceptions import HTTPError as WDAConnectionError
 
 from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable, DeviceUnusable
 from phoneshell.evidence import Foreground
-from phoneshell.tree import SPRINGBOARD
-from phoneshell.xcui import flag, short_type, text_inputs
+from phoneshell.xcui import SPRINGBOARD, flag, short_type, text_inputs
 
 
 @dataclass(frozen=True)
@@ -148,6 +147,11 @@ class Phone:
         value = self._get("/status")
         return value if isinstance(value, dict) else {}
 
+    def device_info(self) -> dict[str, Any]:
+        """WDA's `/wda/device/info` (name, model, its own `uuid` for the phone)."""
+        value = self._get("/wda/device/info")
+        return value if isinstance(value, dict) else {}
+
     def foreground(self) -> Foreground:
         """The app in front (`/wda/activeAppInfo`)."""
         info = self._get("/wda/activeAppInfo")
@@ -188,6 +192,10 @@ class Phone:
             raise DeviceLocked(f"the phone at {self.url} is locked: WDA would accept gestures "
                                "and do nothing", hint="unlock the phone and set Auto-Lock to "
                                                       "Never (Settings > Display & Brightness)")
+
+    def unlock(self) -> None:
+        """Unlock the phone (WDA can, on a phone without a passcode)."""
+        self._post("/wda/unlock")
 
     def app_state(self, bundle_id: str) -> int:
         """XCUIApplicationState: 1 not running, 3 background, 4 foreground."""

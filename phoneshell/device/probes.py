@@ -22,7 +22,7 @@ from phoneshell.errors import RIG_DOWN, DeviceError, PhoneshellError, StepError
 from phoneshell.registry import Registry
 from phoneshell.tasks import Step
 from phoneshell.tasks.probes import PROBES
-from phoneshell.tree import Element, PageSource
+from phoneshell.tree import Element, PageSource, compile_pattern
 
 NOTES, REMINDERS, SAFARI, SETTINGS = ("com.apple.mobilenotes", "com.apple.reminders",
                                       "com.apple.mobilesafari", "com.apple.Preferences")
@@ -237,7 +237,7 @@ def settings_value(phone: Phone, arg: str) -> str:
 
 
 def _first_match(page: PageSource, pattern: str, what: str) -> str:
-    hit = page.search(re.compile(pattern))
+    hit = page.search(compile_pattern(pattern))
     if hit is None:
         raise ProbeError(f"no {what} on screen; it shows {page.summary()}")
     return hit.matched

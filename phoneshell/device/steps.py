@@ -82,7 +82,7 @@ def _in_front(phone: Phone, bundle_id: str) -> bool:
 
 
 def is_home_screen(phone: Phone) -> bool:
-    """SpringBoard in front showing app icons (not Spotlight or Notification Centre)."""
+    """SpringBoard in front showing app icons (not Spotlight or Notification Center)."""
     if not _in_front(phone, SPRINGBOARD):
         return False
     page = PageSource.parse(phone.source())

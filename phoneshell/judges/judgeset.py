@@ -8,7 +8,9 @@
       agenthorizon/              the same items in AgentHorizon's layout (horizon.py)
 
 Item ids are random UUIDs and frame names are numbers, so nothing a judge is shown names the
-task a trajectory was played as, its source or its label. Reads files only.
+task a trajectory was played as, its source or its label. Run folders are read once they match
+their seal (`--unverified`: anyway, their items marked), and of a sealed run's trajectory.jsonl
+only the lines its seal vouches for (whose frames it verified). Reads files only.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from phoneshell.judges.horizon import write_horizon
 from phoneshell.judges.sources import Draft, Gathered, JudgeError, from_attack, from_run, from_swap
 from phoneshell.judges.words import sentence
 from phoneshell.records import (
+    TRAJECTORY_FILE,
     Claim,
     Excluded,
     ItemFrame,
@@ -43,12 +46,14 @@ from phoneshell.records import (
     RecordError,
     SetSource,
     TrajectoryFrame,
+    parse_lines,
     read_bytes,
     read_lines,
     read_record,
     write_record,
 )
 from phoneshell.runner.folder import git_commit
+from phoneshell.seal import sealed_log
 from phoneshell.tasks import Task, load_tasks
 
 MANIFEST = "judgeset.json"
@@ -56,7 +61,6 @@ LABELS = "labels.jsonl"
 ITEMS = "items"
 ITEM = "item.json"
 HORIZON = "agenthorizon"
-TRAJECTORY = "trajectory.jsonl"
 REDACTED = "[task]"
 Progress = Callable[[str], None]
 
@@ -72,6 +76,8 @@ class Sources:
     """Task files for swap and attack results (their instructions and tags)."""
     run_tasks: bool = False
     """Read run folders' tasks from `tasks` too, instead of the files run.json names."""
+    unverified: bool = False
+    """Build from run folders that do not match their seal too, their items marked."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +100,7 @@ def gather(sources: Sources) -> tuple[Gathered, list[Task]]:
     by_id = {t.id: t for t in tasks}
     found = Gathered([], [], {})
     for run_dir in sources.runs:
-        from_run(run_dir, tasks if sources.run_tasks else None, found)
+        from_run(run_dir, tasks if sources.run_tasks else None, found, sources.unverified)
     for path in sources.swaps:
         from_swap(path, by_id, found)
     for path in sources.attacks:
@@ -111,11 +117,7 @@ class _Frames:
     def of(self, run_dir: Path, evidence: Evidence) -> list[TrajectoryFrame]:
         """The frames of the attempt `evidence` was captured from, in order (start first)."""
         if run_dir not in self._read:
-            try:
-                lines = read_lines(run_dir / TRAJECTORY, TrajectoryFrame)
-            except RecordError as exc:
-                raise JudgeError(str(exc)) from exc
-            self._read[run_dir] = lines.records
+            self._read[run_dir] = self._lines(run_dir)
         if not evidence.events:
             return []
         first = evidence.events[0]
@@ -129,6 +131,19 @@ class _Frames:
         starts = [f for f in mine if f.kind == "start" and first.t <= f.t <= until]
         after = {f.seq: f for f in mine if f.kind == "action" and f.seq in seqs}
         return starts[-1:] + [after[a.seq] for a in acts if a.seq in after]
+
+    @staticmethod
+    def _lines(run_dir: Path) -> tuple[TrajectoryFrame, ...]:
+        """A folder's frame lines: of a sealed run, those its seal vouches for (none when it
+        sealed no trajectory, whatever file is there); of a swap or attack folder, all."""
+        path = run_dir / TRAJECTORY_FILE
+        try:
+            sealed = sealed_log(run_dir, TRAJECTORY_FILE)
+            if sealed is None:
+                return read_lines(path, TrajectoryFrame).records
+        except RecordError as exc:
+            raise JudgeError(str(exc)) from exc
+        return parse_lines(sealed, TrajectoryFrame, str(path)).records
 
 
 def redactor(task_ids: Sequence[str]) -> Callable[[str], str]:
@@ -193,7 +208,8 @@ def build_item(draft: Draft, frames: _Frames, frame_px: int,
         label_type=draft.label_type, family=draft.family, origin=draft.origin,
         source=draft.source, task_id=draft.task_id, trajectory_task=draft.trajectory_task,
         agent=draft.agent, attempt=first.attempt if first else 0, tags=draft.tags,
-        detail=draft.detail, evidence=str(draft.evidence), step_frames=bool(taken))
+        detail=draft.detail, evidence=str(draft.evidence), step_frames=bool(taken),
+        unverified=draft.unverified)
     return Built(item, label, tuple(pngs))
 
 
@@ -233,6 +249,8 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
     null run and the attack's null finish are the same trajectory), and counted.
     """
     found, tasks = gather(sources)
+    for line in found.warnings:
+        progress(line)
     redact = redactor([t.id for t in tasks] + [d.task_id for d in found.drafts]
                       + [d.trajectory_task for d in found.drafts])
     _prepare(out)
@@ -268,10 +286,12 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
         git_commit=git_commit(), frame_px=frame_px, items=tuple(r.id for r in labels),
         counts=dict(Counter(r.label_type for r in labels)),
         families=dict(Counter(r.family for r in labels if r.family)),
-        sources=tuple(SetSource(origin=o, path=p, sha256=found.hashes[p], items=taken_from[p])
+        sources=tuple(SetSource(origin=o, path=p, sha256=found.hashes[p], items=taken_from[p],
+                                unverified=found.unverified.get(p, ()))
                       for p, o in origins.items()),
         excluded=tuple(found.excluded), duplicates=duplicates,
-        without_step_frames=sum(not r.step_frames for r in labels))
+        without_step_frames=sum(not r.step_frames for r in labels),
+        unverified=sum(r.unverified for r in labels))
     write_record(out / MANIFEST, manifest)
     return manifest
 

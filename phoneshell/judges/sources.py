@@ -2,6 +2,9 @@
 positive, failed: an honest failure), swap results (a sibling's finish) and attack results (a
 cheap finish).
 
+A run folder is read as `phoneshell report` reads it: only once it matches its seal, or, asked
+for (`unverified`), with every mismatch a warning and its items marked.
+
 An item has a clean label only when the phone's grade and the task file agree: a swap or attack
 finish the phone accepted although the task does not list it as compatible is a hole in the
 task's checks, not a positive, and is left out with the reason. Reads files only.
@@ -11,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from phoneshell.errors import PhoneshellError
@@ -54,6 +57,8 @@ class Draft:
     detail: str
     tags: tuple[str, ...] = ()
     agent: str = ""
+    unverified: bool = False
+    """Its run folder did not match its seal."""
 
     @property
     def positive(self) -> bool:
@@ -69,6 +74,10 @@ class Gathered:
     excluded: list[Excluded]
     hashes: dict[str, str]
     """Source path -> sha256 of its results file."""
+    unverified: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Run folder -> what of it did not match its seal (read with `unverified`)."""
+    warnings: list[str] = field(default_factory=list)
+    """What a report of the runs would warn of (a seal not matched, agents unconfined)."""
 
 
 def _sha256(path: Path) -> str:
@@ -84,13 +93,22 @@ def _checks(results: Sequence[CheckResult], passed: bool) -> str:
     return "; ".join(f"{r.label or r.kind}: {r.detail}" for r in results if not r.passed)
 
 
-def from_run(run_dir: Path, tasks: Sequence[Task] | None, into: Gathered) -> None:
-    """Every scored attempt of a run: passed is positive, failed an honest failure."""
+def from_run(run_dir: Path, tasks: Sequence[Task] | None, into: Gathered,
+             unverified: bool = False) -> None:
+    """Every scored attempt of a run: passed is positive, failed an honest failure.
+
+    Raises:
+        JudgeError: not a run folder, a damaged one, or one that does not match its seal
+            (unless `unverified`).
+    """
     try:
-        run = load_run(run_dir, tasks)
+        run = load_run(run_dir, tasks, unverified)
     except PhoneshellError as exc:
         raise JudgeError(f"--run {run_dir}: {exc.message}", hint=exc.hint) from exc
     into.hashes[str(run_dir)] = _sha256(run_dir / "results.jsonl")
+    into.warnings += run.warnings
+    if run.problems:
+        into.unverified[str(run_dir)] = run.problems
     for attempt in run.attempts:
         row, what = attempt.row, f"{run.run_id}: {attempt.task_id} #{attempt.number}"
         task = run.task(attempt.task_id)
@@ -104,7 +122,7 @@ def from_run(run_dir: Path, tasks: Sequence[Task] | None, into: Gathered) -> Non
         into.drafts.append(Draft(
             task.instruction, task.id, task.id, "positive" if row.passed else "failed", "",
             "run", str(run_dir), run_dir, run_dir / row.evidence,
-            _checks(row.checks, row.passed), task.tags, run.label))
+            _checks(row.checks, row.passed), task.tags, run.label, bool(run.problems)))
 
 
 def _locate(given: str, near: Path) -> Path:

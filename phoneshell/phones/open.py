@@ -1,8 +1,10 @@
 """The phones a run drives, from `--device` (see `phoneshell.phones.resolve`).
 
-`sim` (the default) starts one simulated iPhone in this process, `sim:N` starts N; a URL, a udid
-or `all` reaches real phones, each locked for the run. Each phone is described for the manifest
-straight from WDA, before any bridge is put in front of it.
+`sim` (the default) starts one simulated iPhone in this process, `sim:N` starts N, each behind a
+secret path only this process knows (so only the run's bridge can drive it); a URL, a udid or
+`all` reaches real phones, each locked for the run under every name it answers to. Each phone
+is described for the manifest straight from WDA, before any bridge is put in front of it; the
+manifest never holds a simulator's secret.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from phoneshell.device import Phone
 from phoneshell.errors import DeviceError, RunError
 from phoneshell.phones.lock import DeviceLock
-from phoneshell.phones.resolve import resolve_devices
+from phoneshell.phones.resolve import DeviceSpec, identity_keys, resolve_devices
 from phoneshell.records import DeviceInfo, DeviceKind
 
 
@@ -33,6 +35,9 @@ class DeviceHandle:
     info: DeviceInfo
     installed: frozenset[str] | None = None
     """Bundle ids installed on the phone, when the device can tell (None: unknown; WDA can't)."""
+    simulated: bool = False
+    """A phoneshell simulator (its /status says so): effects at once, screens still until
+    input, whoever started it."""
 
 
 @contextmanager
@@ -40,7 +45,7 @@ def start_sim() -> Iterator[str]:
     """A simulated iPhone in this process, stopped on exit; yields its WDA URL."""
     from phoneshell.sim import SimServer  # the simulator is a device: only ever started here
 
-    with SimServer() as sim:
+    with SimServer(secret=SimServer.new_secret()) as sim:
         yield sim.url
 
 
@@ -49,7 +54,8 @@ def _sim_process() -> Iterator[str]:
     """A simulated iPhone in a child process (`phoneshell sim --port 0`), stopped on exit."""
     # Its stderr goes to a file, not a pipe nobody drains: a chatty child must never block.
     with tempfile.TemporaryFile("w+") as errors:
-        child = subprocess.Popen([sys.executable, "-m", "phoneshell", "sim", "--port", "0"],
+        child = subprocess.Popen([sys.executable, "-m", "phoneshell", "sim", "--port", "0",
+                                  "--secret-path"],
                                  stdout=subprocess.PIPE, stderr=errors, text=True)
         try:
             assert child.stdout is not None
@@ -79,21 +85,47 @@ def _installed(url: str) -> frozenset[str]:
     return frozenset(str(b) for b in state["installed"])
 
 
-def describe(url: str, kind: DeviceKind, label: str) -> DeviceInfo:
-    """Ask WDA who the phone is (model, iOS, udid hash).
+def _status(url: str) -> dict[str, object]:
+    """WDA's /status.
 
     Raises:
         RunError: nothing answers at `url`, so the run cannot start.
     """
     try:
-        status = Phone(url).status()
+        return Phone(url).status()
     except DeviceError as exc:
         raise RunError(f"cannot start the run: {exc.message}", hint=exc.hint) from exc
-    udid = str((status.get("ios") or {}).get("udid", ""))
+
+
+def describe(url: str, kind: DeviceKind, label: str,
+             status: dict[str, object] | None = None) -> DeviceInfo:
+    """Ask WDA who the phone is (model, iOS, udid hash); a simulator's URL is recorded without
+    its secret path.
+
+    Raises:
+        RunError: nothing answers at `url`, so the run cannot start.
+    """
+    status = _status(url) if status is None else status
+    ios = status.get("ios")
+    udid = str(ios.get("udid", "")) if isinstance(ios, dict) else ""
     udid_hash = hashlib.sha256(udid.encode()).hexdigest() if udid else ""
-    return DeviceInfo(kind=kind, label=label, url=url, model=str(status.get("device", "")),
-                      ios=str((status.get("os") or {}).get("version", "")),
+    system = status.get("os")
+    shown = url.split("/", 3)
+    return DeviceInfo(kind=kind, label=label,
+                      url="/".join(shown[:3]) if kind == "sim" else url,
+                      model=str(status.get("device", "")),
+                      ios=str(system.get("version", "")) if isinstance(system, dict) else "",
                       udid_sha256=udid_hash)
+
+
+def _lock(stack: ExitStack, device: DeviceSpec, status: dict[str, object], run_id: str) -> None:
+    """Lock the phone under every name it answers to, so no other run drives it by another."""
+    try:
+        info = Phone(device.url).device_info()
+    except DeviceError:
+        info = {}  # an older WDA without the route: the spec's own key still holds
+    for key in identity_keys(device, status, info):
+        stack.enter_context(DeviceLock(key, run_id))
 
 
 @contextmanager
@@ -117,12 +149,14 @@ def open_phones(spec: str | None, run_id: str) -> Iterator[tuple[list[DeviceHand
                 # not queue for one interpreter while the workers drive them in parallel.
                 url = stack.enter_context(_sim_process() if sims > 1 else start_sim())
                 handles.append(DeviceHandle(url, describe(url, "sim", device.label),
-                                            _installed(url)))
+                                            _installed(url), simulated=True))
                 continue
-            stack.enter_context(DeviceLock(device.lock_key, run_id))
+            status = _status(device.url)
+            _lock(stack, device, status, run_id)
             handles.append(DeviceHandle(device.url, describe(device.url, device.kind,
-                                                             device.label)))
-        where = ", ".join(h.url for h in handles)
+                                                             device.label, status),
+                                        simulated=status.get("simulated") == "phoneshell"))
+        where = ", ".join(h.info.url for h in handles)  # never a simulator's secret
         if all(h.info.kind == "sim" for h in handles):
             note = ("no --device given: " if spec is None else "") + (
                 f"running on a simulated iPhone at {where}" if len(handles) == 1 else

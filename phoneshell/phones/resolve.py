@@ -15,10 +15,19 @@ API (the runner and `phoneshell doctor` call it; it never starts anything):
 A UDID that is not connected, or `all` with no phone, is a `DeviceError` that lists the udids
 usbmuxd does list. Whenever a spec yields an `http+usbmux://` URL, facebook-wda is pointed at
 the same usbmuxd (`usbmux.use_usbmuxd_for_wda`), so the URL works in this process.
+
+One phone has one lock, however it is spelled: a URL's lock key is its canonical address (the
+host name resolved, every loopback address one `loopback`, the default port filled in, the path
+without a trailing slash), and `identity_keys` adds what the phone says of itself (a simulator's
+instance id, a real phone's WDA device id), so two URLs reaching one phone share a lock.
 """
 
 from __future__ import annotations
 
+import ipaddress
+import re
+import socket
+from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -54,13 +63,58 @@ class DeviceSpec:
 
     @property
     def lock_key(self) -> str:
-        """What `DeviceLock` locks: the udid, else the URL's host:port ("" for a simulator)."""
+        """What `DeviceLock` locks: the udid, else the URL's canonical address ("" for a
+        simulator the caller starts)."""
         if self.udid:
             return self.udid.replace("-", "").lower()
         if self.kind == "sim":
             return ""
-        where = urlsplit(self.url)
-        return f"{where.hostname}:{where.port or (443 if where.scheme == 'https' else 80)}"
+        return canonical_address(self.url)
+
+
+def canonical_address(url: str) -> str:
+    """`host:port[/path]` of a WDA URL, the same however it is spelled.
+
+    `http://localhost:8100/`, `http://127.0.0.1:8100` and `http://[::1]:8100` are all
+    `loopback:8100`; other host names are resolved to their first address.
+    """
+    where = urlsplit(url)
+    port = where.port or (443 if where.scheme == "https" else 80)
+    host = (where.hostname or "").lower()
+    try:
+        found = sorted({str(info[4][0]) for info in socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM)})
+    except (OSError, UnicodeError):
+        found = []
+    addresses = [a.split("%", 1)[0] for a in found] or [host]
+    try:
+        loopback = all(ipaddress.ip_address(a).is_loopback for a in addresses)
+    except ValueError:
+        loopback = False
+    name = "loopback" if loopback else addresses[0]
+    path = re.sub("/+", "/", where.path).rstrip("/")
+    return f"{name}:{port}{path}"
+
+
+def identity_keys(spec: DeviceSpec, status: Mapping[str, object],
+                  info: Mapping[str, object]) -> list[str]:
+    """Every lock key of a phone: its spec's, and what it says of itself.
+
+    Args:
+        status: WDA's `/status` value (a simulated iPhone names its `instance` there).
+        info: WDA's `/wda/device/info` value (a real phone's `uuid`, the same over any URL;
+            simulators all report one fixed uuid, so theirs is not used).
+    """
+    keys = [spec.lock_key] if spec.lock_key else []
+    instance = status.get("instance")
+    if status.get("simulated") == "phoneshell":
+        if isinstance(instance, str) and instance:
+            keys.append(f"sim-{instance.lower()}")
+    else:
+        uuid = info.get("uuid")
+        if isinstance(uuid, str) and uuid:
+            keys.append(f"device-{uuid.replace('-', '').lower()}")
+    return keys
 
 
 def usbmux_url(udid: str, port: int = DEFAULT_WDA_PORT) -> str:
@@ -146,5 +200,5 @@ def _looks_like_udid(spec: str) -> bool:
     return len(spec) >= 6 and all(c in "0123456789abcdefABCDEF-" for c in spec)
 
 
-__all__ = ["DEFAULT_WDA_PORT", "DeviceKind", "DeviceSpec", "MAX_SIMS", "resolve_devices",
-           "usbmux_url"]
+__all__ = ["DEFAULT_WDA_PORT", "DeviceKind", "DeviceSpec", "MAX_SIMS", "canonical_address",
+           "identity_keys", "resolve_devices", "usbmux_url"]

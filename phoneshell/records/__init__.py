@@ -5,6 +5,8 @@
     attempt   EvidenceManifest, Verdict, ResultRow, Claim, ClaimFile, TurnUse (docs/evidence.md,
               docs/runs.md)
     run       RunManifest, DeviceInfo, TaskRef (docs/runs.md)
+    names     check_name: run and task ids that become folder names
+    seal      Seal, LogSeal, FileSeal: a run's files as signed in run.json; the hash chain
     swap      SwapReport, SwapResult (docs/reports.md)
     attack    AttackReport, AttackResult (docs/attack.md)
     trajectory  TrajectoryFrame: the bridge's per-step screenshots (docs/judges.md)
@@ -50,6 +52,7 @@ from phoneshell.records.audit import (
     ACTION_KINDS,
     AUDIT_VERSION,
     PHASES,
+    STAGES,
     UNSCOPED_RUN,
     ActionKind,
     AuditEvent,
@@ -97,23 +100,40 @@ from phoneshell.records.judges import (
     SetSource,
     WrongItem,
 )
+from phoneshell.records.names import NAME_MAX, check_name
 from phoneshell.records.run import DeviceInfo, DeviceKind, RunManifest, TaskRef
+from phoneshell.records.seal import (
+    CHAIN_START,
+    TAMPER_PROOF,
+    FileSeal,
+    LogSeal,
+    SandboxKind,
+    Seal,
+    chain_of,
+    chain_step,
+)
 from phoneshell.records.swap import HorizonItem, SwapReport, SwapResult
-from phoneshell.records.trajectory import FrameKind, TrajectoryFrame
+from phoneshell.records.trajectory import (
+    FRAMES_DIR,
+    TRAJECTORY_FILE,
+    FrameKind,
+    TrajectoryFrame,
+)
 
 __all__ = [
-    "ACTION_KINDS", "ATTACK_FAMILIES", "ATTACK_VERSION", "AUDIT_VERSION", "AttackFamily",
-    "AttackReport", "AttackResult", "CLAIM_STATUSES", "FLAGS", "MAX_RECORD_BYTES", "OUTCOMES",
-    "PHASES", "ROLES", "UNSCOPED_RUN", "ActionKind", "AuditEvent", "CheckResult", "Claim",
-    "ClaimFile", "ClaimStatus", "DeviceInfo", "DeviceKind", "DeviceRead", "EvidenceManifest",
-    "Flag", "Foreground", "HorizonItem", "Lines", "Outcome", "Part", "Phase", "ProbeReading",
-    "Record", "RecordError", "ResultRow", "Role", "RunManifest", "Scalar", "Scored", "SourceRef",
-    "Stage", "SwapReport", "SwapResult", "Target", "TaskRef", "Teardown", "TurnUse", "Verdict",
-    "append_line", "file_size", "parse_lines", "plain", "read_bytes", "read_lines", "read_record",
-    "write_record", "write_text_atomic",
+    "ACTION_KINDS", "ATTACK_FAMILIES", "ATTACK_VERSION", "AUDIT_VERSION", "CHAIN_START",
+    "CLAIM_STATUSES", "FLAGS", "MAX_RECORD_BYTES", "NAME_MAX", "OUTCOMES", "PHASES", "ROLES",
+    "STAGES", "TAMPER_PROOF", "UNSCOPED_RUN", "ActionKind", "AttackFamily", "AttackReport",
+    "AttackResult", "AuditEvent", "CheckResult", "Claim", "ClaimFile", "ClaimStatus", "DeviceInfo",
+    "DeviceKind", "DeviceRead", "EvidenceManifest", "FileSeal", "Flag", "Foreground",
+    "HorizonItem", "Lines", "LogSeal", "Outcome", "Part", "Phase", "ProbeReading", "Record",
+    "RecordError", "ResultRow", "Role", "RunManifest", "SandboxKind", "Scalar", "Scored", "Seal",
+    "SourceRef", "Stage", "SwapReport", "SwapResult", "Target", "TaskRef", "Teardown", "TurnUse",
+    "Verdict", "append_line", "chain_of", "chain_step", "check_name", "file_size", "parse_lines",
+    "plain", "read_bytes", "read_lines", "read_record", "write_record", "write_text_atomic",
     # the judge benchmark
-    "LABEL_TYPES", "AgentRate", "AnswerStatus", "Excluded", "FrameKind", "Group", "ItemFrame",
-    "ItemStep", "JudgeAnswer", "JudgeItem", "JudgeRun", "JudgeScore", "JudgeSetManifest",
-    "Label", "LabelRow", "LabelType", "Origin", "Ranking", "Rate", "SetSource",
-    "TrajectoryFrame", "WrongItem",
+    "FRAMES_DIR", "LABEL_TYPES", "TRAJECTORY_FILE", "AgentRate", "AnswerStatus", "Excluded",
+    "FrameKind", "Group", "ItemFrame", "ItemStep", "JudgeAnswer", "JudgeItem", "JudgeRun",
+    "JudgeScore", "JudgeSetManifest", "Label", "LabelRow", "LabelType", "Origin", "Ranking",
+    "Rate", "SetSource", "TrajectoryFrame", "WrongItem",
 ]

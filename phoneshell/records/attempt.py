@@ -21,9 +21,12 @@ ROLES: tuple[Role, ...] = ("final", "scroll")
 ClaimStatus = Literal["done", "gave_up", "failed"]
 CLAIM_STATUSES: tuple[ClaimStatus, ...] = ("done", "gave_up", "failed")
 Flag = Literal["unsettled", "screen_unreadable", "source_truncated", "acted_outside_bridge",
-               "audit_torn"]
+               "audit_torn", "audit_forged"]
 FLAGS: tuple[Flag, ...] = ("unsettled", "screen_unreadable", "source_truncated",
-                           "acted_outside_bridge", "audit_torn")
+                           "acted_outside_bridge", "audit_torn", "audit_forged")
+"""`acted_outside_bridge`: the phone changed with no logged action to explain it (a custody line
+in the attempt's log); `audit_forged`: the run's audit.jsonl held lines for this attempt that
+the bridge never wrote (they are left out of the evidence). Either fails the attempt."""
 Outcome = Literal["passed", "failed", "skipped"]
 OUTCOMES: tuple[Outcome, ...] = ("passed", "failed", "skipped")
 

@@ -129,6 +129,9 @@ class LabelRow(Record):
     """The evidence folder the label was graded from."""
     step_frames: bool = False
     """Whether screenshots after each action were captured (else only start and end)."""
+    unverified: bool = False
+    """Its run folder did not match its seal (built with `--unverified`): the label, and what
+    the judge is shown, may have been changed after the run."""
 
 
 class SetSource(Part):
@@ -142,6 +145,9 @@ class SetSource(Part):
     """The hash of its results file (results.jsonl for a run, the JSON otherwise)."""
     items: int
     """Items taken from it."""
+    unverified: tuple[str, ...] = ()
+    """What of the run folder did not match its seal, when the set was built with
+    `--unverified` (empty: it matched, or the source is not a sealed run)."""
 
 
 class Excluded(Part):
@@ -186,6 +192,8 @@ class JudgeSetManifest(Record):
     without_step_frames: int = 0
     """Items whose trajectory has only its start and end screens (captured without
     `--trajectory`)."""
+    unverified: int = 0
+    """Items from run folders that did not match their seal (built with `--unverified`)."""
 
 
 class JudgeRun(Record):

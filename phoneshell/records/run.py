@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from phoneshell.records.base import Part, Record
+from phoneshell.records.seal import TAMPER_PROOF, SandboxKind, Seal
 
-RUN_VERSION = 1
+RUN_VERSION = 2
 DeviceKind = Literal["sim", "url", "usb"]
 """sim (a simulated iPhone phoneshell started), url (a WDA URL), usb (a phone found by udid)."""
 
@@ -30,7 +31,8 @@ class DeviceInfo(Part):
     label: str
     """How results rows name it: "sim-1", or the first characters of the udid hash."""
     url: str
-    """Its WDA URL (for a simulated iPhone, the one it had during the run)."""
+    """Its WDA URL (for a simulated iPhone, its address during the run, without the secret path
+    only the harness knew)."""
     model: str = ""
     """The model WDA reports."""
     ios: str = ""
@@ -44,7 +46,7 @@ class RunManifest(Record):
 
     VERSION: ClassVar[int] = RUN_VERSION
     version: int = RUN_VERSION
-    """Format version (1)."""
+    """Format version (2)."""
     run_id: str
     """The run's id (its folder name)."""
     started_at: float
@@ -67,3 +69,15 @@ class RunManifest(Record):
     """The tasks it planned."""
     resumed_at: tuple[float, ...] = ()
     """When `--resume` continued the run."""
+    sandbox: SandboxKind = "in-process"
+    """How the agent was confined (`phoneshell run --sandbox`): bwrap, sandbox-exec, none,
+    unavailable or in-process (see docs/security.md)."""
+    sandbox_note: str = ""
+    """Why the agent ran unconfined ("" when it was confined)."""
+    seal: Seal | None = None
+    """The digests of the run's files, signed (null until the first attempt is sealed)."""
+
+    @property
+    def tamper_proof(self) -> bool:
+        """Whether the agent could neither reach the run folder nor the signing key."""
+        return self.sandbox in TAMPER_PROOF

@@ -2,7 +2,9 @@
 took during the agent's turn, tied to the audit seq of the action it followed.
 
 Written by the bridge when trajectory capture is on (`--trajectory`), read by
-`phoneshell judgeset`. Frames are PNG files beside it (`frames/`), scaled down to a long edge.
+`phoneshell judgeset`. Frames are PNG files beside it (`frames/`), scaled down to a long edge;
+each line holds its frame's sha256, and a run's seal holds the hash chain over the lines, so
+frames are sealed with them (`phoneshell.seal`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,10 @@ from typing import ClassVar, Literal
 from phoneshell.records.base import Record
 
 TRAJECTORY_VERSION = 1
+TRAJECTORY_FILE = "trajectory.jsonl"
+"""The file, in the run folder."""
+FRAMES_DIR = "frames"
+"""The folder of the frames, in the run folder."""
 
 FrameKind = Literal["start", "action"]
 """`start`: the screen when the agent's turn began, before its first action; `action`: the
@@ -42,6 +48,8 @@ class TrajectoryFrame(Record):
     """The app in front when it was taken ("" when WDA could not say)."""
     file: str = ""
     """The PNG, relative to the run folder (`frames/...`); "" when the screenshot failed."""
+    sha256: str = ""
+    """The sha256 of the PNG as the bridge wrote it ("" when there is no file)."""
     width: int = 0
     """Its width in pixels (0 when there is no file)."""
     height: int = 0

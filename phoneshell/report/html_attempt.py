@@ -1,24 +1,45 @@
-"""One attempt in the HTML report: the instruction, the claim, each check with its detail, the
-action timeline from audit.jsonl, and the final screenshot embedded as a data URI.
+"""One attempt in the HTML report: the instruction, the claim (marked when the phone's grade
+disagrees with it), each check with its detail, the action timeline from audit.jsonl, and the
+final screenshot, saved as a file in a folder beside the page.
+
+Screenshots are files, not data URIs: embedded, 160 attempts made a 9 MB page that a browser
+parses whole before it shows anything; as files at full resolution the page stays small, loads
+them lazily, and small text on the screen stays readable (scaling down would need an image
+library and blur the evidence a person checks the grade against).
 
 Every piece of text read from a run folder goes through `h` (escaped); nothing here fetches
-anything, so the page makes no request when opened.
+anything beyond the screenshots folder, so the page makes no other request when opened.
 """
 
 from __future__ import annotations
 
-import base64
 import re
+from dataclasses import dataclass
+from pathlib import Path
 
 from phoneshell.audit import Action
 from phoneshell.errors import EvidenceError
 from phoneshell.evidence import load_evidence
 from phoneshell.report.escape import h
 from phoneshell.report.runs import Attempt, RunRecord
+from phoneshell.report.tally import claim_disagreement
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 PARAMS_SHOWN = 160
 """Characters of an action's parameters shown in the timeline before it is cut."""
+
+
+@dataclass(frozen=True)
+class ScreenshotFolder:
+    """The folder beside the HTML page its screenshots are written to."""
+
+    path: Path
+
+    def save(self, name: str, png: bytes) -> str:
+        """Write one screenshot; return its `src`, relative to the page."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        (self.path / name).write_bytes(png)
+        return f"{self.path.name}/{name}"
 
 
 def anchor(run_index: int, task_id: str, number: int) -> str:
@@ -84,7 +105,7 @@ def checks_html(attempt: Attempt) -> str:
 
 
 def claim_html(attempt: Attempt) -> str:
-    """The agent's claim in full, or that it made none."""
+    """The agent's claim in full (marked when the grade disagrees), or that it made none."""
     claim = attempt.row.claim
     if claim is None:
         return '<p class="claim none">the agent reported no claim</p>'
@@ -93,11 +114,16 @@ def claim_html(attempt: Attempt) -> str:
         parts.append(f'<dt>answer</dt><dd class="claim-answer">{h(claim.answer)}</dd>')
     if claim.summary:
         parts.append(f'<dt>summary</dt><dd class="claim-summary">{h(claim.summary)}</dd>')
-    return f'<dl class="claim">{"".join(parts)}</dl>'
+    disagrees = claim_disagreement(attempt.row)
+    mark = (f'<p class="claim-disagrees">{h(disagrees)}: the agent said {h(claim.status)}, '
+            f"the phone graded the attempt {h(attempt.row.outcome)}</p>" if disagrees else "")
+    return f'{mark}<dl class="claim">{"".join(parts)}</dl>'
 
 
-def screenshot_html(run: RunRecord, attempt: Attempt) -> str:
-    """The final screenshot as an embedded PNG, the evidence flags, or why there is none."""
+def screenshot_html(run: RunRecord, attempt: Attempt, folder: ScreenshotFolder,
+                    name: str) -> str:
+    """The final screenshot (written to `folder` as `name`), the evidence flags, or why there
+    is none."""
     if not attempt.row.evidence:
         return '<p class="none">no evidence was captured (the attempt ended before capture)</p>'
     try:
@@ -113,13 +139,15 @@ def screenshot_html(run: RunRecord, attempt: Attempt) -> str:
         return out + '<p class="none">no screenshot was captured</p>'
     if not png.startswith(PNG_MAGIC):
         return out + '<p class="bad">the screenshot file is not a PNG</p>'
-    data = base64.b64encode(png).decode("ascii")
-    return (out + f'<img class="screenshot" alt="final screenshot of {h(attempt.task_id)} '
-            f'#{attempt.number}" src="data:image/png;base64,{data}">')
+    src = folder.save(name, png)
+    return (out + f'<img class="screenshot" loading="lazy" alt="final screenshot of '
+            f'{h(attempt.task_id)} #{attempt.number}" src="{h(src)}">')
 
 
-def attempt_html(run: RunRecord, run_index: int, attempt: Attempt) -> str:
-    """The whole section of one attempt (a closed <details>, its summary line showing)."""
+def attempt_html(run: RunRecord, run_index: int, attempt: Attempt,
+                 shots: ScreenshotFolder) -> str:
+    """The whole section of one attempt: a <details>, open when the attempt failed (that is
+    what a reader came for), its summary line marking a claim the grade disagrees with."""
     row = attempt.row
     task = run.task(attempt.task_id)
     instruction = (f'<p class="instruction">{h(task.instruction)}</p>' if task else
@@ -138,14 +166,17 @@ def attempt_html(run: RunRecord, run_index: int, attempt: Attempt) -> str:
     extra += [f'<p class="superseded">an earlier try was not scored and was run again: '
               f"{h(r.skip_reason)}</p>" for r in attempt.superseded]
     where = anchor(run_index, row.task_id, row.attempt)
+    disagrees = claim_disagreement(row)
+    badge = f' &middot; <span class="claim-disagrees">{h(disagrees)}</span>' if disagrees else ""
+    opened = " open" if row.outcome == "failed" else ""
     return (
-        f'<details class="attempt {h(row.outcome)}" id="{where}">'
+        f'<details class="attempt {h(row.outcome)}" id="{where}"{opened}>'
         f"<summary>{h(row.task_id)} #{row.attempt} &middot; {h(run.label)} &middot; "
         f'<span class="outcome">{h(row.outcome)}</span> &middot; {row.seconds:.1f}s, '
-        f"{row.turns} turn(s)</summary>"
+        f"{row.turns} turn(s){badge}</summary>"
         f"<h4>Instruction</h4>{instruction}{''.join(extra)}"
         f"<h4>Claim</h4>{claim_html(attempt)}"
         f"<h4>Checks</h4>{checks_html(attempt)}"
         f"<h4>Timeline</h4>{timeline_html(run.timeline(attempt))}"
-        f"<h4>Final screen</h4>{screenshot_html(run, attempt)}"
+        f"<h4>Final screen</h4>{screenshot_html(run, attempt, shots, f'{where}.png')}"
         "</details>")

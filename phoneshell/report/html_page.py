@@ -1,6 +1,6 @@
-"""The HTML report: one self-contained file (inline CSS, screenshots as data URIs, no script, no
-external request) with the summary tables, the comparisons, and per task its pass matrix and
-attempts (html_attempt).
+"""The HTML report: one page (inline CSS, no script, no external request) with the summary
+tables, the comparisons, and per task its pass matrix and attempts (html_attempt); the final
+screenshots go to a folder beside it, `<page name>_files/`, which travels with the page.
 """
 
 from __future__ import annotations
@@ -10,9 +10,16 @@ from pathlib import Path
 
 from phoneshell import __version__
 from phoneshell.report.escape import h
-from phoneshell.report.html_attempt import anchor, attempt_html
+from phoneshell.report.html_attempt import ScreenshotFolder, anchor, attempt_html
 from phoneshell.report.runs import RunRecord
-from phoneshell.report.tally import CAPABILITY, Report, TagNumbers, TaskRow
+from phoneshell.report.tally import (
+    CAPABILITY,
+    FALSE_CLAIM,
+    MISSED_CLAIM,
+    Report,
+    TagNumbers,
+    TaskRow,
+)
 from phoneshell.report.text import fraction, interval, pct
 
 CSS = """
@@ -40,11 +47,14 @@ dl.claim dt { font-weight: 600; } dl.claim dd { margin: 0 0 .4em 1.5em; white-sp
 .timeline { font-size: 12px; } .timeline .phase-agent td:nth-child(2) { font-weight: 700; }
 img.screenshot { max-height: 32em; border: 1px solid #ccc; border-radius: 12px; }
 .conclusion { font-weight: 600; }
+.claim-disagrees { color: #fff; background: #b00020; border-radius: 4px; padding: 0 .4em;
+                   font-weight: 600; white-space: nowrap; }
+p.claim-disagrees { display: inline-block; margin: .3em 0; white-space: normal; }
 """
 
 AGENT_COLUMNS = ("agent", "run", "attempts", "scored", "passed", "pass rate", "95% CI",
-                 "skipped", "never run", "claimed success but failed",
-                 "claimed failure but passed", "no claim", "timed out", "out of turns")
+                 "skipped", "never run", FALSE_CLAIM, MISSED_CLAIM, "no claim", "timed out",
+                 "out of turns")
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]], css: str) -> str:
@@ -131,7 +141,7 @@ def _matrix(row: TaskRow, runs: Sequence[RunRecord]) -> str:
             f"<tbody>{''.join(lines)}</tbody></table>")
 
 
-def tasks_html(report: Report, runs: Sequence[RunRecord]) -> str:
+def tasks_html(report: Report, runs: Sequence[RunRecord], shots: ScreenshotFolder) -> str:
     """Per task: its instruction and tags, the pass matrix, then each attempt in full."""
     parts = []
     for row in report.tasks:
@@ -140,15 +150,15 @@ def tasks_html(report: Report, runs: Sequence[RunRecord]) -> str:
                  '<p class="none">the task file is missing or changed since the run</p>')
         if row.tags:
             about += f'<p class="tags">tags: {h(", ".join(row.tags))}</p>'
-        attempts = "".join(attempt_html(run, i, a) for i, run in enumerate(runs)
+        attempts = "".join(attempt_html(run, i, a, shots) for i, run in enumerate(runs)
                            for a in run.attempts if a.task_id == row.task_id)
         parts.append(f'<article class="task"><h3>{title}</h3>{about}{_matrix(row, runs)}'
                      f"{attempts}</article>")
     return f'<section id="tasks"><h2>Tasks</h2>{"".join(parts)}</section>'
 
 
-def render_html(report: Report, runs: Sequence[RunRecord]) -> str:
-    """The whole report as one HTML document."""
+def render_html(report: Report, runs: Sequence[RunRecord], shots: ScreenshotFolder) -> str:
+    """The whole report as one HTML document; screenshots are written to `shots` as it goes."""
     warnings = "".join(f"<li>{h(w)}</li>" for w in report.warnings)
     sources = ", ".join(h(run.run_dir) for run in runs)
     return (
@@ -159,9 +169,15 @@ def render_html(report: Report, runs: Sequence[RunRecord]) -> str:
         f"{h(__version__)}</p>"
         + (f'<ul class="warnings">{warnings}</ul>' if warnings else "")
         + summary_html(report) + tags_html(report.tags, [r.label for r in runs])
-        + comparisons_html(report) + tasks_html(report, runs) + "</body></html>\n")
+        + comparisons_html(report) + tasks_html(report, runs, shots) + "</body></html>\n")
+
+
+def screenshots_folder(page: Path) -> Path:
+    """Where the screenshots of the page at `page` go: `report_files/` beside `report.html`."""
+    return page.with_name(f"{page.stem}_files")
 
 
 def write_html(report: Report, runs: Sequence[RunRecord], path: Path) -> None:
-    """Write the HTML report."""
-    path.write_text(render_html(report, runs), encoding="utf-8")
+    """Write the HTML report, and its screenshots into the folder beside it."""
+    path.write_text(render_html(report, runs, ScreenshotFolder(screenshots_folder(path))),
+                    encoding="utf-8")

@@ -17,6 +17,7 @@ from phoneshell.audit import Action, AuditLog, actions, read_audit
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.records import RecordError, ResultRow, RunManifest, read_record
 from phoneshell.runner.folder import read_results
+from phoneshell.seal import verify_run
 from phoneshell.tasks import Task, check_tasks, load_tasks
 
 MANIFEST = "run.json"
@@ -73,6 +74,9 @@ class RunRecord:
     warnings: tuple[str, ...] = ()
     audit: AuditLog = field(default=AuditLog(()), repr=False, compare=False)
     """The run's audit.jsonl, for timelines."""
+    problems: tuple[str, ...] = ()
+    """What of the folder does not match its seal (read with `unverified` only; each is a
+    warning too)."""
 
     @property
     def run_id(self) -> str:
@@ -110,22 +114,31 @@ class RunRecord:
                        and (not attempt.superseded or e.t >= started))
 
 
-def load_run(run_dir: Path, tasks: Sequence[Task] | None = None) -> RunRecord:
-    """Read a run folder.
+def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
+             unverified: bool = False) -> RunRecord:
+    """Read a run folder, once it matches its seal.
 
     Args:
         run_dir: the folder holding run.json and results.jsonl.
         tasks: tasks loaded from `--tasks`, used instead of the files run.json names.
+        unverified: read a run whose files do not match its seal, every mismatch a warning.
 
     Raises:
-        ReportError: no run.json, a damaged file, a row of another run, or a scored attempt
-            recorded twice (resuming never re-runs a scored attempt; a file with two was edited
-            or merged, and either number would be untrue).
+        ReportError: no run.json, files that do not match the seal (unless `unverified`), a
+            damaged file, a row of another run, or a scored attempt recorded twice (resuming
+            never re-runs a scored attempt; a file with two was edited or merged, and either
+            number would be untrue).
     """
     path = run_dir / MANIFEST
     if not path.exists():
         raise ReportError(f"{run_dir} is not a run folder: {path} is missing",
                           hint="pass folders made by `phoneshell run`, e.g. runs/<run_id>")
+    problems = verify_run(run_dir)
+    if problems and not unverified:
+        raise ReportError(f"{run_dir} does not match its seal: " + "; ".join(problems[:3])
+                          + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""),
+                          hint="its files were changed after the run; --unverified reports it "
+                               "anyway, marked")
     try:
         manifest = read_record(path, RunManifest)
         rows = read_results(run_dir / RESULTS)
@@ -133,6 +146,11 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None) -> RunRecord:
         raise ReportError(str(exc), hint="docs/runs.md describes run.json and "
                                          "results.jsonl") from exc
     warnings: list[str] = []
+    warnings += [f"UNVERIFIED {manifest.run_id}: {line}" for line in problems]
+    if not manifest.tamper_proof:
+        warnings.append(f"{manifest.run_id}: its agents ran unconfined ({manifest.sandbox}: "
+                        f"{manifest.sandbox_note or 'no sandbox'}); its results are not "
+                        "tamper-proof")
     foreign = next((r for r in rows if r.run_id != manifest.run_id), None)
     if foreign is not None:
         raise ReportError(f"{run_dir / RESULTS} holds a row of run {foreign.run_id!r} "
@@ -161,7 +179,8 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None) -> RunRecord:
         warnings.append(f"{run_dir / AUDIT}: "
                         + (log.problems[0] if log.problems else "its last line is torn")
                         + "; timelines may miss actions")
-    return RunRecord(run_dir, manifest, attempts, task_files, tuple(warnings), log)
+    return RunRecord(run_dir, manifest, attempts, task_files, tuple(warnings), log,
+                     tuple(problems))
 
 
 def _attempts(rows: list[ResultRow], run_dir: Path) -> tuple[Attempt, ...]:

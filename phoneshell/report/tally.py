@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from phoneshell.records import ResultRow
 from phoneshell.report.compare import Comparison, compare
 from phoneshell.report.runs import Attempt, RunRecord
 from phoneshell.report.stats import wilson
@@ -152,6 +153,21 @@ class Report:
     warnings: tuple[str, ...]
 
 
+FALSE_CLAIM, MISSED_CLAIM = "claimed success but failed", "claimed failure but passed"
+
+
+def claim_disagreement(row: ResultRow) -> str:
+    """How a scored attempt's claim disagrees with the phone's grade ("" when it agrees, or
+    when there is no claim or no grade)."""
+    if row.skipped or row.claim is None:
+        return ""
+    if row.claim.status == "done" and not row.passed:
+        return FALSE_CLAIM
+    if row.claim.status != "done" and row.passed:
+        return MISSED_CLAIM
+    return ""
+
+
 def agent_numbers(run: RunRecord) -> AgentNumbers:
     """Count one run's attempts, skips and claims."""
     rows = [a.row for a in run.attempts]
@@ -159,8 +175,8 @@ def agent_numbers(run: RunRecord) -> AgentNumbers:
     passed = sum(r.passed for r in scored)
     claims = Counter(r.claim.status if r.claim else "none" for r in scored)
     with_claim = len(scored) - claims["none"]
-    false_claims = sum(1 for r in scored if r.claim and r.claim.status == "done" and not r.passed)
-    missed = sum(1 for r in scored if r.claim and r.claim.status != "done" and r.passed)
+    disagreements = Counter(claim_disagreement(r) for r in scored)
+    false_claims, missed = disagreements[FALSE_CLAIM], disagreements[MISSED_CLAIM]
     planned = {(t.id, n) for t in run.manifest.tasks for n in range(1, run.manifest.repeat + 1)}
     recorded = {(a.task_id, a.number) for a in run.attempts}
     return AgentNumbers(

@@ -1,14 +1,18 @@
 """One attempt: setup -> agent -> capture -> grade -> teardown, and one results row.
 
 Everything acts through the bridge, each part under its phase (setup, agent, check, teardown),
-so the audit log shows who did what; the agent is handed only the bridge's URL. The evidence
-carries the attempt's slice of that log.
+so the audit log shows who did what. The agent is handed only a URL of its own, granted for its
+turn and revoked when it ends. The evidence carries the attempt's slice of that log, as the
+bridge wrote it: lines someone else put in the file are left out, and fail the attempt
+(`audit_forged`), as does a change of the phone no logged action explains
+(`acted_outside_bridge`, from the custody lines).
 
 Only what the agent could have caused is scored. A locked phone, a setup step that did not take,
 an app that is not installed or an agent that never ran make the attempt skipped, with the
-reason. A rig that stops answering raises `RigDown` so the run stops instead of recording a
-string of failures. A timed-out or out-of-turns attempt never passes. Teardown always runs and
-its failure is recorded.
+reason. A rig failure that follows the agent's own logged actions (it locked the phone, ended
+WDA's session, terminated WDA) is its failure, with the reason. Any other rig failure raises
+`RigDown` so the run stops instead of recording a string of failures. A timed-out or
+out-of-turns attempt never passes. Teardown always runs and its failure is recorded.
 """
 
 from __future__ import annotations
@@ -18,9 +22,10 @@ import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bridge import BridgeServer
 from phoneshell.agents import Agent, AgentContext, AgentResult
-from phoneshell.audit import audit_size, read_audit
+from phoneshell.agents.command import CommandAgent
+from phoneshell.agents.sandbox import Sandbox
+from phoneshell.audit import actions, custody_breaks
 from phoneshell.checks import Need
 from phoneshell.device import (
     Phone,
@@ -31,46 +36,13 @@ from phoneshell.device import (
     run_step,
     run_steps,
 )
-from phoneshell.device.input_probe import probe_input
 from phoneshell.device.phone import SPRINGBOARD
-from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, RunError, StepError
+from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, StepError
 from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, write_record
+from phoneshell.runner.rig import Rig, RigDown, check_rig
 from phoneshell.tasks import Task
-
-
-class RigDown(RunError):
-    """The phone or WDA cannot run attempts any more; the run stops."""
-
-
-@dataclass(frozen=True)
-class Rig:
-    """The phone as attempts use it: the bridge in front of it, and the harness's `Phone` on the
-    bridge's URL (so the harness's own steps are logged too)."""
-
-    bridge: BridgeServer
-    phone: Phone
-
-    def enter(self, plan: AttemptPlan, phase: str) -> None:
-        """Log what comes next under this attempt and phase."""
-        self.bridge.set_context(plan.run_id, plan.task.id, plan.attempt, phase)
-
-    def audit_mark(self, plan: AttemptPlan) -> int:
-        """Where the run's audit log ends now: this try's events all come after it (a retried
-        attempt reuses its task and attempt number, but never its place in the log)."""
-        return audit_size(plan.run_dir / "audit.jsonl")
-
-    def audit_slice(self, plan: AttemptPlan, mark: int) -> tuple[AuditEvent, ...]:
-        """This try's events in the run's audit log since `mark`, every phase so far.
-
-        Other phones may be writing the same log; their lines carry other tasks. A line still
-        being written by one of them is not ours: every action of this try was answered, so its
-        outcome line was written, before this is read.
-        """
-        log = read_audit(plan.run_dir / "audit.jsonl", mark)
-        return tuple(e for e in log.records if e.task_id == plan.task.id
-                     and e.attempt == plan.attempt and e.run_id == plan.run_id)
 
 
 @dataclass(frozen=True)
@@ -85,6 +57,8 @@ class AttemptPlan:
     """Bundle ids installed on the phone, when the device can say (WDA cannot)."""
     device: str = ""
     """The label of the phone it runs on (recorded in the results row)."""
+    sandbox: Sandbox | None = None
+    """How a program agent is confined (None: unconfined)."""
 
     @property
     def folder(self) -> Path:
@@ -96,17 +70,13 @@ class _Skip(Exception):
     """Not scored: the reason is the message."""
 
 
-def require_rig(rig: Rig) -> None:
-    """Raise `RigDown` when the phone is locked or input no longer reaches its screen.
+def _enter(rig: Rig, plan: AttemptPlan, phase: str) -> None:
+    rig.enter(plan.run_id, plan.task.id, plan.attempt, phase)
 
-    WDA answers 200 to every gesture on a locked phone or a wedged one, so an agent's failure
-    there would be the rig's; it is checked before a failure is scored.
-    """
-    _require_unlocked(rig.phone)
-    probe = probe_input(rig.phone, timeout_s=rig.phone.effect_timeout_s)
-    if not probe.reached:
-        raise RigDown(f"{probe.detail} (checked after the attempt failed)",
-                      hint="`phoneshell doctor` checks the chain; a wedged phone needs a restart")
+
+def _slice(rig: Rig, plan: AttemptPlan, mark: int) -> tuple[tuple[AuditEvent, ...],
+                                                            tuple[str, ...]]:
+    return rig.audit_slice(plan.run_id, plan.task.id, plan.attempt, mark)
 
 
 def _require_unlocked(phone: Phone) -> None:
@@ -147,17 +117,17 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
     skips the attempt: nothing the agent does could be judged against it."""
     task, phone = plan.task, rig.phone
     counted = tuple(n for n in needs_of(task.checks) if n.what == "probe")
-    rig.enter(plan, "setup")
+    _enter(rig, plan, "setup")
     try:
         run_steps(phone, task.setup)
         if not counted:
             return {}
-        rig.enter(plan, "probe")
+        _enter(rig, plan, "probe")
         before = _count(rig, counted)
         missing = [why for value, why in before.values() if value is None]
         if missing:
             raise _Skip(f"a probe could not count before the agent acted: {missing[0]}")
-        rig.enter(plan, "setup")
+        _enter(rig, plan, "setup")
         run_steps(phone, task.setup)
     except StepError as exc:
         raise _Skip(f"setup failed: {exc}") from exc
@@ -166,17 +136,13 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
 
 def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
              mark: int) -> Evidence:
-    """Capture the end state, then the "after" counts and device values, with the audit slice,
-    noting an app change nobody logged."""
-    known = rig.bridge.last_foreground
+    """Capture the end state, then the "after" counts and device values, with the audit slice
+    as the bridge wrote it; flag a change nobody logged and lines the bridge never wrote."""
     needs = needs_of(plan.task.checks)
+    # The capture's reads pass through the bridge, which compares what they show with what
+    # the agent's last logged action left: a change in between is a custody line.
     evidence = capture_evidence(rig.phone, plan.task.id, needs, claim)
-    flags = set(evidence.flags)
-    # The bridge saw the foreground around the last logged action; a different app at capture,
-    # with no action in between, means something drove the phone outside the bridge.
-    if known and evidence.foreground and evidence.foreground.bundle_id != known:
-        flags.add("acted_outside_bridge")
-    rig.enter(plan, "probe")
+    _enter(rig, plan, "probe")
     after = _count(rig, tuple(before))
     # every "before" count was taken (else the attempt was skipped): errors are the after's
     probes = tuple(ProbeReading(name=n.name, arg=n.arg, before=before[n][0], after=after[n][0],
@@ -188,8 +154,14 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
             reads.append(DeviceRead(probe=need.name, arg=need.arg, value=value))
         except ProbeError as exc:
             reads.append(DeviceRead(probe=need.name, arg=need.arg, error=exc.message))
+    events, forged = _slice(rig, plan, mark)
+    flags = set(evidence.flags)
+    if custody_breaks(events):
+        flags.add("acted_outside_bridge")
+    if forged:
+        flags.add("audit_forged")
     return replace(evidence, flags=frozenset(flags), probes=probes, reads=tuple(reads),
-                   events=rig.audit_slice(plan, mark), audited=True)
+                   events=events, audited=True)
 
 
 def _teardown(phone: Phone, task: Task, folder: Path) -> Teardown:
@@ -215,6 +187,8 @@ class AttemptResult:
     rig_down: bool
     evidence: Evidence | None = None
     """What was graded, when the attempt was scored."""
+    interrupted: bool = False
+    """Ctrl-C stopped it: the row says skipped, and the run should stop after recording it."""
 
 
 def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
@@ -226,22 +200,20 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
     task, folder, phone = plan.task, plan.folder, rig.phone
     folder.mkdir(parents=True, exist_ok=True)
     started = time.time()
-    mark = rig.audit_mark(plan)
+    mark = rig.audit_mark(plan.run_dir)
     result = AgentResult(ran=False)
     verdict: Verdict | None = None
     evidence: Evidence | None = None
     evidence_dir = skip_reason = error_type = ""
-    rig_down = False
+    rig_down = interrupted = False
     try:
         _check_rig(phone, plan)
         before = _prepare(rig, plan)
-        rig.enter(plan, "agent")
-        context = AgentContext(task, task.instruction, rig.bridge.url, task.max_steps,
-                               task.timeout_seconds, folder)
-        result = _ran(agent.run(context), rig.audit_slice(plan, mark))
+        _enter(rig, plan, "agent")
+        result = _ran(_run_agent(plan, rig, agent), _slice(rig, plan, mark)[0])
         if not result.ran:
             raise _Skip(f"the agent never ran: {result.error or 'no reason given'}")
-        rig.enter(plan, "check")
+        _enter(rig, plan, "check")
         evidence = _capture(rig, plan, result.claim, before, mark)
         save_evidence(evidence, folder / "evidence")
         evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
@@ -250,23 +222,34 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
             raise _Skip("the phone sent only cut-off page sources at capture, so the end state "
                         "cannot be graded (a rig fault)")
         if not verdict.passed or result.timed_out or result.out_of_turns:
-            rig.enter(plan, "check")
-            require_rig(rig)  # a failure is scored only if the phone still takes input
+            _enter(rig, plan, "check")
+            check_rig(rig, evidence.events)  # a failure is scored only if the phone takes input
     except _Skip as exc:
         skip_reason = str(exc)
-    except (RigDown, *RIG_DOWN) as exc:
-        skip_reason, error_type, rig_down = f"rig down: {exc}", type(exc).__name__, True
-    except DeviceError as exc:  # WDA refused something the harness needed: not the agent's fault
-        skip_reason, error_type = f"device error: {exc}", type(exc).__name__
+    except (RigDown, *RIG_DOWN, DeviceError) as exc:
+        cause = agent_broke_rig(_slice(rig, plan, mark)[0]) if result.ran else ""
+        down = isinstance(exc, (RigDown, *RIG_DOWN))
+        if cause:  # the agent's own doing: its failure, not a skip
+            verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False,
+                              results=verdict.results if verdict else (),
+                              overruled=f"{cause}, and then {exc}")
+            rig_down = down and not _recover(rig, plan)
+        elif isinstance(exc, DeviceError) and not down:  # WDA refused the harness something
+            skip_reason, error_type = f"device error: {exc}", type(exc).__name__
+        else:
+            skip_reason, error_type, rig_down = f"rig down: {exc}", type(exc).__name__, True
     except Exception as exc:  # noqa: BLE001 - a bug in one attempt is data; the run goes on
         (folder / "traceback.txt").write_text(traceback.format_exc())
         skip_reason = f"harness error ({type(exc).__name__}): {exc}; see traceback.txt"
         error_type = type(exc).__name__
+    except KeyboardInterrupt:  # the user's, not the agent's: never scored, run again on resume
+        skip_reason, error_type, interrupted = "interrupted (Ctrl-C)", "KeyboardInterrupt", True
     finally:
-        rig.enter(plan, "teardown")
+        _enter(rig, plan, "teardown")
         teardown = (_teardown(phone, task, folder) if not rig_down
                     else Teardown(ok=False, error="not run: the rig is down"))
         rig.bridge.clear_context()
+    distrusted = verdict.overruled if verdict is not None and not skip_reason else ""
     if skip_reason:
         verdict = None
     elif verdict is not None:
@@ -279,20 +262,73 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         agent=agent.name, outcome=outcome, passed=passed, skipped=verdict is None,
         skip_reason=skip_reason, checks=verdict.results if verdict else (), claim=result.claim,
         started_at=started, seconds=round(time.time() - started, 3), turns=result.turns,
-        timed_out=result.timed_out, out_of_turns=result.out_of_turns, error=result.error,
+        timed_out=result.timed_out, out_of_turns=result.out_of_turns,
+        error="; ".join(e for e in (result.error, distrusted) if e),
         error_type=error_type, teardown=teardown, evidence=evidence_dir,
         task_sha256=task.sha256, device=plan.device)
-    return AttemptResult(row, rig_down, evidence if verdict is not None else None)
+    return AttemptResult(row, rig_down, evidence if verdict is not None else None, interrupted)
+
+
+def _run_agent(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
+    """Grant the agent a URL of its own for its turn, run it, and revoke the grant whatever
+    happened: nothing it left behind can use the phone after."""
+    program = isinstance(agent, CommandAgent)
+    # A program in the sandbox cannot reach a private phone; an agent in this process has no
+    # shell at all. Either way the bridge is the only way to the phone while it runs.
+    confined = not program or (plan.sandbox is not None and plan.sandbox.confines
+                               and rig.private)
+    url = rig.bridge.grant_agent(confined=confined)
+    try:
+        task = plan.task
+        return agent.run(AgentContext(task, task.instruction, url, task.max_steps,
+                                      task.timeout_seconds, plan.folder, plan.sandbox))
+    finally:
+        rig.bridge.revoke_agent()
+
+
+WDA_BUNDLE_MARKS = ("WebDriverAgent", ".xctrunner")
+"""How a WDA runner's bundle id reads (com.facebook.WebDriverAgentRunner.xctrunner)."""
+
+
+def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
+    """What the agent did, by its own logged actions, that can break the rig ("" when none):
+    locking the phone, ending WDA's session, terminating WDA."""
+    for action in actions(events):
+        if action.phase != "agent":
+            continue
+        button, bundle = action.params.get("button"), str(action.params.get("bundle_id", ""))
+        if action.kind == "press" and button in ("lock", "hid:12:48"):
+            return f"the agent locked the phone (#{action.seq} press {button})"
+        if action.kind == "terminate" and action.params.get("via") == "delete_session":
+            return f"the agent ended WDA's session (#{action.seq} DELETE /session)"
+        if action.kind == "terminate" and any(mark in bundle for mark in WDA_BUNDLE_MARKS):
+            return f"the agent terminated WDA itself (#{action.seq} terminate {bundle})"
+    return ""
+
+
+def _recover(rig: Rig, plan: AttemptPlan) -> bool:
+    """After the agent broke the rig: unlock the phone if that is what it did, and say whether
+    the phone works again (so the run goes on)."""
+    _enter(rig, plan, "teardown")
+    try:
+        if rig.phone.locked():
+            rig.phone.unlock()
+        rig.phone.require_unlocked()
+        rig.phone.foreground()
+    except DeviceError:
+        return False
+    return True
 
 
 def overrule(verdict: Verdict, result: AgentResult) -> Verdict:
     """The verdict of the attempt: a timed-out or out-of-turns agent never passes, whatever its
-    checks say, and the verdict says why."""
+    checks say, and the verdict says why (after any reason the grade already gave)."""
     why = ("the agent ran out of time" if result.timed_out
            else "the agent ran out of turns" if result.out_of_turns else "")
     if not why:
         return verdict
-    return verdict.model_copy(update={"passed": False, "overruled": why})
+    reasons = "; ".join(r for r in (verdict.overruled, why) if r)
+    return verdict.model_copy(update={"passed": False, "overruled": reasons})
 
 
 def _ran(result: AgentResult, events: tuple[AuditEvent, ...]) -> AgentResult:

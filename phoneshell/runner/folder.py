@@ -17,8 +17,10 @@ from phoneshell.records import (
     RecordError,
     ResultRow,
     RunManifest,
+    SandboxKind,
     TaskRef,
     append_line,
+    check_name,
     read_lines,
     read_record,
     write_record,
@@ -32,6 +34,33 @@ RESULTS = "results.jsonl"
 def new_run_id() -> str:
     """A sortable, unique run id: 20261130-061500-3fa2."""
     return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(2)
+
+
+def check_run_id(run_id: str) -> str:
+    """The run id, when it is a plain folder name.
+
+    Raises:
+        RunError: it would name a folder outside the runs folder, or no usable folder at all.
+    """
+    try:
+        return check_name(run_id, "run id")
+    except RecordError as exc:
+        raise RunError(str(exc), hint="a run id names the folder runs/<run_id>/, e.g. "
+                                      "--run-id nightly-1") from None
+
+
+def check_task_ids(tasks: list[Task]) -> None:
+    """Refuse a task whose id could not name its attempts folder.
+
+    Raises:
+        RunError: naming the task file and the id.
+    """
+    for task in tasks:
+        try:
+            check_name(task.id, "task id")
+        except RecordError as exc:
+            raise RunError(f"{task.file}: {exc}", hint="a task id names the folder "
+                                                       "attempts/<task_id>/") from None
 
 
 def git_commit() -> str:
@@ -63,13 +92,15 @@ class RunFolder:
 
 def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...],
                   task_globs: tuple[str, ...], repeat: int, tasks: list[Task],
-                  devices: list[DeviceInfo]) -> RunFolder:
-    """Make a new run folder and write its manifest.
+                  devices: list[DeviceInfo], sandbox: SandboxKind = "in-process",
+                  sandbox_note: str = "") -> RunFolder:
+    """Make a new run folder and write its manifest (how agents are confined included).
 
     Raises:
         RunError: a run with that id already exists.
     """
-    run_dir = runs_dir / run_id
+    run_dir = runs_dir / check_run_id(run_id)
+    check_task_ids(tasks)
     if (run_dir / MANIFEST).exists() or (run_dir / RESULTS).exists():
         raise RunError(f"run {run_id} already exists in {runs_dir}",
                        hint=f"continue it with --resume {run_id}, or choose another --run-id")
@@ -78,14 +109,15 @@ def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...
         run_id=run_id, started_at=time.time(),
         phoneshell_version=__version__, git_commit=git_commit(), agent=agent, paths=paths,
         task_globs=task_globs, repeat=repeat, devices=tuple(devices),
-        tasks=tuple(TaskRef(id=t.id, file=t.file, sha256=t.sha256) for t in tasks))
+        tasks=tuple(TaskRef(id=t.id, file=t.file, sha256=t.sha256) for t in tasks),
+        sandbox=sandbox, sandbox_note=sandbox_note)
     write_record(run_dir / MANIFEST, manifest)
     return RunFolder(run_dir, manifest, frozenset(), {})
 
 
 def load_manifest(runs_dir: Path, run_id: str) -> RunManifest:
     """The manifest of an existing run (raises `RunError` naming what is wrong)."""
-    path = runs_dir / run_id / MANIFEST
+    path = runs_dir / check_run_id(run_id) / MANIFEST
     if not path.exists():
         raise RunError(f"no run {run_id} in {runs_dir} ({path} is missing)",
                        hint="`ls` the runs folder, or pass --runs DIR")
@@ -97,8 +129,10 @@ def load_manifest(runs_dir: Path, run_id: str) -> RunManifest:
 
 
 def resume_folder(runs_dir: Path, manifest: RunManifest, tasks: list[Task],
-                  devices: list[DeviceInfo]) -> RunFolder:
-    """Continue a run: same agent, tasks (unchanged files) and phones.
+                  devices: list[DeviceInfo], sandbox: SandboxKind = "in-process",
+                  sandbox_note: str = "") -> RunFolder:
+    """Continue a run: same agent, tasks (unchanged files) and phones. A run continued with
+    its agents unconfined is recorded so, whatever it began with.
 
     Raises:
         RunError: a task file changed since the run began, or the phones differ.
@@ -120,7 +154,10 @@ def resume_folder(runs_dir: Path, manifest: RunManifest, tasks: list[Task],
         rows = read_results(run_dir / RESULTS)
     except RecordError as exc:
         raise RunError(str(exc), hint="results.jsonl is damaged; start a new run") from exc
-    manifest = manifest.model_copy(update={"resumed_at": (*manifest.resumed_at, time.time())})
+    update: dict[str, object] = {"resumed_at": (*manifest.resumed_at, time.time())}
+    if manifest.tamper_proof and sandbox in ("none", "unavailable"):
+        update.update(sandbox=sandbox, sandbox_note=f"resumed unconfined: {sandbox_note}")
+    manifest = manifest.model_copy(update=update)
     write_record(run_dir / MANIFEST, manifest)
     return RunFolder(run_dir, manifest, _scored(rows), _tries(rows))
 

@@ -3,38 +3,51 @@
 Every phone gets its own bridge (all writing the run's one audit.jsonl) and its own worker; the
 attempts are shared out as workers free up. A phone whose rig goes down stops its worker, and
 its attempt in flight is recorded as skipped; the run stops early only when no phone is left.
-`--resume` continues a run, running only attempts not yet scored.
+After every attempt the run's files are sealed into run.json (`phoneshell.seal`). `--resume`
+continues a run whose seal holds, running only attempts not yet scored.
+
+A task file with an error is left out, named with its file:line, and the other tasks run: one
+broken file must not cost a night's run. Ctrl-C records the attempt in flight as skipped (its
+teardown still runs), keeps every row written, and says how to resume.
 """
 
 from __future__ import annotations
 
-import fnmatch
+import functools
 import threading
 import traceback
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bridge import BridgeServer
+from bridge import Trajectory, shared_writer
 from phoneshell.agents import make_agent
-from phoneshell.device import Phone
-from phoneshell.errors import RunError
-from phoneshell.frames import DEFAULT_LONG_EDGE
+from phoneshell.agents.command import CommandAgent
+from phoneshell.agents.sandbox import Sandbox, choose
+from phoneshell.device.input_probe import probe_input
+from phoneshell.errors import DeviceError, RunError
 from phoneshell.phones.open import DeviceHandle, open_phones
-from phoneshell.records import ResultRow
-from phoneshell.runner.attempt import AttemptPlan, Rig, RigDown, require_rig, run_attempt
+from phoneshell.records import TRAJECTORY_FILE, ResultRow, RunManifest, SandboxKind
+from phoneshell.runner.attempt import AttemptPlan, run_attempt
 from phoneshell.runner.folder import (
     RESULTS,
     RunFolder,
     append_result,
+    check_run_id,
+    check_task_ids,
     create_folder,
     load_manifest,
     new_run_id,
     read_results,
     resume_folder,
 )
-from phoneshell.tasks import Task, load_tasks
+from phoneshell.runner.lines import progress_line, resume_command
+from phoneshell.runner.rig import Rig, RigDown, open_rig
+from phoneshell.runner.selection import load_runnable, select_tasks
+from phoneshell.seal import Sealer, load_key, verify_run
+from phoneshell.tasks import Task, default_task_paths
 
 Progress = Callable[[str], None]
 
@@ -43,7 +56,7 @@ Progress = Callable[[str], None]
 class RunOptions:
     """What `phoneshell run` was asked to do."""
 
-    paths: tuple[str, ...] = ("environments",)
+    paths: tuple[str, ...] = field(default_factory=lambda: tuple(default_task_paths()))
     agent: str = "solution"
     device: str | None = None
     """`sim`, `sim:N`, a WDA URL, a udid or `all`; None: one in-process simulated iPhone."""
@@ -53,11 +66,13 @@ class RunOptions:
     repeat: int = 1
     resume: bool = False
     """Continue the run `run_id` (its agent, tasks and repeat count come from its run.json)."""
+    sandbox: str = "auto"
+    """How `command:` agents are confined: auto, bwrap, sandbox-exec or none."""
     trajectory: bool = False
     """Capture a screenshot at the start of each agent turn and after each agent action, for
-    judges (docs/judges.md). Off by default: it costs a WDA screenshot per action, about a
-    quarter of a second on the simulated iPhone (which renders a full-size PNG) and more on a
-    real phone."""
+    judges (docs/judges.md); a resumed run that captured them goes on capturing. Off by
+    default: it costs a WDA screenshot per action, about a quarter of a second on the simulated
+    iPhone (which renders a full-size PNG) and more on a real phone."""
 
 
 @dataclass
@@ -69,6 +84,8 @@ class RunSummary:
     rows: list[ResultRow] = field(default_factory=list)
     stopped: str = ""
     """Why the run stopped early ("" when it ran every attempt)."""
+    left_out: tuple[str, ...] = ()
+    """Task files (or paths) left out because of errors, each printed with its file:line."""
     already_scored: int = 0
     """Attempts a resumed run found scored and did not run again."""
     all_passed: bool = False
@@ -79,25 +96,20 @@ class RunSummary:
         return Counter(row.outcome for row in self.rows)
 
 
-def select_tasks(tasks: Sequence[Task], globs: Sequence[str]) -> list[Task]:
-    """Tasks whose id matches any glob (all tasks when there are none)."""
-    if not globs:
-        return list(tasks)
-    chosen = [t for t in tasks if any(fnmatch.fnmatchcase(t.id, g) for g in globs)]
-    if not chosen:
-        raise RunError(f"no task id matches {' or '.join(globs)}",
-                       hint="`phoneshell check-tasks PATHS` lists the tasks")
-    return chosen
+class RunInterrupted(RunError):
+    """Ctrl-C stopped the run; what was recorded stays, and the hint says how to go on."""
 
 
 class _Run:
-    """Shared state of a run's workers: the queue of attempts and the results file."""
+    """Shared state of a run's workers: the queue of attempts, the results file, the seal."""
 
     def __init__(self, folder: RunFolder, plans: list[tuple[Task, int]], agent_spec: str,
-                 progress: Progress, summary: RunSummary, trajectory: bool = False) -> None:
+                 progress: Progress, summary: RunSummary, sandbox: Sandbox,
+                 sealer: Sealer, trajectory: Trajectory | None = None) -> None:
         self.folder, self.agent_spec, self.progress, self.summary = (
             folder, agent_spec, progress, summary)
-        self.trajectory = trajectory
+        self.sandbox, self.sealer, self.trajectory = sandbox, sealer, trajectory
+        self.manifest = folder.manifest
         self.queue: deque[tuple[Task, int]] = deque(plans)
         self.total = len(plans)
         self.done = 0
@@ -108,9 +120,54 @@ class _Run:
         with self.lock:
             return self.queue.popleft() if self.queue else None
 
-    def record(self, row: ResultRow) -> None:
+    def stop_handing_out(self) -> int:
+        """Hand out no more attempts (Ctrl-C); return how many were still waiting."""
+        with self.lock:
+            waiting = len(self.queue)
+            self.queue.clear()
+            return waiting
+
+    def go(self, devices: Sequence[DeviceHandle]) -> None:
+        """Run the queue on every phone; Ctrl-C stops handing out attempts, lets those in flight
+        end (they are recorded), and a second Ctrl-C leaves them."""
+        if len(devices) == 1:
+            self.worker(devices[0])  # on this thread: Ctrl-C reaches the attempt itself
+            return
+        finished = threading.Semaphore(0)
+
+        def work(device: DeviceHandle) -> None:
+            try:
+                self.worker(device)
+            finally:
+                finished.release()
+
+        # daemon: after a second Ctrl-C the process may exit with attempts still in flight
+        for device in devices:
+            threading.Thread(target=work, args=(device,), name=device.info.label,
+                             daemon=True).start()
+        # Waited on through a semaphore, not Thread.join: a join that Ctrl-C interrupts leaves
+        # CPython (before 3.13) taking that thread for ended while it still runs.
+        working = len(devices)
+        try:
+            while working:
+                finished.acquire()
+                working -= 1
+        except KeyboardInterrupt:
+            self.stop_handing_out()
+            self.progress(f"interrupted: waiting for the attempts in flight on {working} "
+                          "phone(s) to end (Ctrl-C again to leave them unrecorded)")
+            while working:
+                finished.acquire()
+                working -= 1
+            raise
+
+    def record(self, row: ResultRow, folder: Path) -> None:
+        """Append the row, then seal the run with it and the attempt's files."""
         with self.lock:
             append_result(self.folder.run_dir / RESULTS, row)
+            self.sealer.add_result(row)
+            self.sealer.add_attempt(folder)
+            self.manifest = self.sealer.seal(self.manifest)
             self.summary.rows.append(row)
             self.done += 1
             self.progress(progress_line(self.done, self.total, row))
@@ -132,43 +189,97 @@ class _Run:
 
     def _work(self, device: DeviceHandle) -> None:
         agent = make_agent(self.agent_spec)  # one agent per phone: adapters may keep state
-        with BridgeServer(device.url, runs_dir=self.folder.run_dir.parent,
-                          trajectory_px=DEFAULT_LONG_EDGE if self.trajectory else 0) as bridge:
-            rig = make_rig(bridge, device)
-            bridge.set_context(self.folder.run_id, "", 0, "probe")  # the preflight's actions
+        with rig_for(device, self.folder.run_dir.parent, self.trajectory) as rig:
             try:
-                require_rig(rig)
+                preflight(rig, self.folder.run_id)
             except RigDown as exc:
                 with self.lock:
                     self.down.append(f"{device.info.label}: {exc.message} (before any "
                                      "attempt)")
                 return
-            finally:
-                bridge.clear_context()
             while (item := self.next_plan()) is not None:
                 task, attempt = item
                 plan = AttemptPlan(self.folder.run_id, self.folder.run_dir, task, attempt,
-                                   device.installed, device.info.label)
-                _keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
+                                   device.installed, device.info.label, self.sandbox)
+                self._keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
                 done = run_attempt(plan, rig, agent)
-                self.record(done.row)
+                self.record(done.row, plan.folder)
+                if done.interrupted:
+                    raise KeyboardInterrupt  # recorded as skipped; now stop the run
                 if done.rig_down:
                     with self.lock:
-                        self.down.append(f"{device.info.label}: {done.row.skip_reason}")
+                        self.down.append(f"{device.info.label}: "
+                                         f"{done.row.skip_reason or done.row.error}")
                     return
 
 
-def make_rig(bridge: BridgeServer, device: DeviceHandle) -> Rig:
-    """The harness's view of a phone behind its bridge."""
-    # The simulator acts at once; a real phone animates, so give effects time to show.
-    effect_s = 1.0 if device.info.kind == "sim" else 5.0
-    return Rig(bridge, Phone(bridge.url, effect_timeout_s=effect_s))
+    def _keep_earlier_try(self, plan: AttemptPlan, tries: int) -> None:
+        """Move an earlier, skipped try of this attempt aside, so nothing recorded is lost (and
+        its sealed files are sealed where they now are)."""
+        if tries and plan.folder.exists():
+            aside = plan.folder.with_name(f"{plan.attempt}.skipped-{tries}")
+            with self.lock:
+                plan.folder.rename(aside)
+                self.sealer.moved(plan.folder, aside)
+                self.manifest = self.sealer.seal(self.manifest)
 
 
-def _keep_earlier_try(plan: AttemptPlan, tries: int) -> None:
-    """Move an earlier, skipped try of this attempt aside, so nothing recorded is lost."""
-    if tries and plan.folder.exists():
-        plan.folder.rename(plan.folder.with_name(f"{plan.attempt}.skipped-{tries}"))
+def rig_for(device: DeviceHandle, runs_dir: Path, trajectory: Trajectory | None = None,
+            ) -> AbstractContextManager[Rig]:
+    """The rig of a phone the run opened: a simulator the harness started sits behind a secret
+    path, and a USB phone behind usbmuxd, so only the bridge reaches either. With `trajectory`,
+    the agent's screens are kept there."""
+    private = device.info.kind == "sim" or device.url.startswith("http+usbmux://")
+    return open_rig(device.url, runs_dir, "sim" if device.simulated else device.info.kind,
+                    private, trajectory=trajectory)
+
+
+def captures_frames(options: RunOptions, recorded: RunManifest | None) -> bool:
+    """Whether the run keeps the agent's screens: asked for, or a resumed run that did (its
+    seal then goes on vouching for trajectory.jsonl)."""
+    sealed = recorded.seal.logs if recorded is not None and recorded.seal is not None else ()
+    return options.trajectory or any(log.path == TRAJECTORY_FILE for log in sealed)
+
+
+def preflight(rig: Rig, run_id: str) -> None:
+    """Before any attempt: the phone is unlocked and takes input (logged under the run).
+
+    Raises:
+        RigDown: it does not.
+    """
+    rig.enter(run_id, "", 0, "probe")
+    try:
+        rig.phone.require_unlocked()
+        probe = probe_input(rig.phone, timeout_s=rig.phone.effect_timeout_s)
+    except DeviceError as exc:
+        raise RigDown(exc.message, hint=exc.hint) from exc
+    finally:
+        rig.bridge.clear_context()
+    if not probe.reached:
+        raise RigDown(f"{probe.detail} (checked before the run)",
+                      hint="`phoneshell doctor` checks the chain; a wedged phone needs a restart")
+
+
+def sandbox_for(agent_spec: str, choice: str) -> tuple[Sandbox, SandboxKind, str]:
+    """The sandbox for the run's agent, and what run.json records: in-process for an agent
+    that is harness code (it has no shell to reach anything with).
+
+    Raises:
+        RunError: a sandbox asked for by name that this machine cannot give.
+    """
+    sandbox = choose(choice)
+    if not isinstance(make_agent(agent_spec), CommandAgent):
+        return sandbox, "in-process", ""
+    return sandbox, sandbox.kind, sandbox.note
+
+
+def unconfined_line(kind: SandboxKind, note: str) -> str:
+    """What a run says at start, and reports say of it, when agents ran unconfined."""
+    return (f"agents run UNCONFINED ({note}): the agent can reach the run folder and the "
+            f"phone around the bridge; this run's results are not tamper-proof"
+            if kind in ("none", "unavailable") else "")
+
+
 
 
 def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
@@ -181,41 +292,64 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
         recorded = load_manifest(options.runs_dir, options.run_id)
         agent_spec, paths, globs, repeat = (recorded.agent, recorded.paths,
                                             recorded.task_globs, recorded.repeat)
-    tasks = select_tasks(load_tasks(paths).tasks, globs)
+    loaded, left_out = load_runnable(paths, progress)
+    tasks = select_tasks(loaded, globs)
+    if options.resume:
+        problems = verify_run(options.runs_dir / recorded.run_id)
+        if problems and recorded.seal is not None:
+            raise RunError(f"run {options.run_id} does not match its seal, so it cannot be "
+                           "continued: " + "; ".join(problems[:3]),
+                           hint="start a new run; `phoneshell report` says what changed")
     if options.resume:  # the run's tasks only: one added to the folder since was never planned
         planned = {ref.id for ref in recorded.tasks}
         added = [t.id for t in tasks if t.id not in planned]
         if added:
             progress(f"not part of run {options.run_id}, left out: {', '.join(added)}")
         tasks = [t for t in tasks if t.id in planned]
-    make_agent(agent_spec)  # an unknown agent fails before any phone is touched
-    run_id = options.run_id or new_run_id()
+    check_task_ids(tasks)
+    sandbox, kind, why = sandbox_for(agent_spec, options.sandbox)  # also: an unknown agent
+    run_id = check_run_id(options.run_id or new_run_id())
+    key = load_key(create=True)
+    if unconfined_line(kind, why):
+        progress(unconfined_line(kind, why))
     with open_phones(options.device, run_id) as (devices, note):
         progress(note)
         infos = [d.info for d in devices]
-        folder = (resume_folder(options.runs_dir, recorded, tasks, infos) if options.resume
-                  else create_folder(options.runs_dir, run_id, agent_spec, paths, globs,
-                                     repeat, tasks, infos))
+        folder = (resume_folder(options.runs_dir, recorded, tasks, infos, kind, why)
+                  if options.resume else
+                  create_folder(options.runs_dir, run_id, agent_spec, paths, globs, repeat,
+                                tasks, infos, kind, why))
+        writer = shared_writer(options.runs_dir)
+        chain = functools.partial(writer.chain_state, folder.run_id)  # the bridge's view
+        trajectory = (Trajectory(options.runs_dir)
+                      if captures_frames(options, recorded if options.resume else None) else None)
+        frames = functools.partial(trajectory.chain_state, folder.run_id) if trajectory else None
+        sealer = (Sealer.resume(folder.run_dir, key, chain, folder.manifest, frames)
+                  if options.resume else Sealer(folder.run_dir, key, chain, frames_chain=frames))
         plans = [(t, n) for t in tasks for n in range(1, repeat + 1)
                  if (t.id, n) not in folder.scored]
         summary = RunSummary(folder.run_id, folder.run_dir,
-                             already_scored=len(tasks) * repeat - len(plans))
-        run = _Run(folder, plans, agent_spec, progress, summary, options.trajectory)
-        if len(devices) == 1:
-            run.worker(devices[0])
-        else:
-            workers = [threading.Thread(target=run.worker, args=(d,), name=d.info.label)
-                       for d in devices]
-            for thread in workers:
-                thread.start()
-            for thread in workers:
-                thread.join()
+                             already_scored=len(tasks) * repeat - len(plans), left_out=left_out)
+        run = _Run(folder, plans, agent_spec, progress, summary, sandbox, sealer, trajectory)
+        run.manifest = sealer.seal(run.manifest)  # a run cut short at once is verifiable too
+        try:
+            run.go(devices)
+        except KeyboardInterrupt:
+            raise RunInterrupted(
+                f"interrupted: run {folder.run_id} stopped after {len(summary.rows)} of "
+                f"{len(plans)} attempt(s); every one recorded is kept in {folder.run_dir}",
+                hint=f"continue it: {resume_command(options.runs_dir, folder.run_id)}") from None
+        finally:
+            # what the phones logged after the last attempt (a preflight, with nothing left to
+            # run or a rig down before any attempt) is sealed too, or the run would not verify
+            with run.lock:
+                run.manifest = sealer.seal(run.manifest)
         if run.queue or (run.down and len(run.down) == len(devices)):
             summary.stopped = "; ".join(run.down) or "stopped"
             if not summary.rows:
                 raise RunError(f"run {folder.run_id} did not start: {summary.stopped}",
                                hint="`phoneshell doctor --device ...` checks the chain; then "
-                                    f"`phoneshell run --resume {folder.run_id}`")
+                                    f"`{resume_command(options.runs_dir, folder.run_id)}`")
     final = latest_rows(read_results(folder.run_dir / RESULTS))
     summary.all_passed = len(final) == len(tasks) * repeat and all(
         row.passed for row in final.values())
@@ -226,40 +360,3 @@ def latest_rows(rows: Sequence[ResultRow]) -> dict[tuple[str, int], ResultRow]:
     """The row that counts for each (task, attempt): the last one (only skipped rows are ever
     followed by another, when `--resume` ran the attempt again)."""
     return {(row.task_id, row.attempt): row for row in rows}
-
-
-def progress_line(index: int, total: int, row: ResultRow) -> str:
-    """`[ 3/80] settings.about.reach  passed  1.2s`, then why, for a failure or a skip."""
-    width = len(str(total))
-    line = (f"[{index:>{width}}/{total}] {row.task_id:<34} {row.outcome:<7} "
-            f"{row.seconds:5.1f}s")
-    if row.device and row.device not in ("sim-1", "phone-1"):
-        line += f"  on {row.device}"
-    if row.skipped:
-        line += f"\n        not scored: {row.skip_reason}"
-    elif not row.passed:
-        reasons = [f"{r.label}: {r.detail}" for r in row.checks if not r.passed]
-        if row.timed_out or row.out_of_turns:
-            reasons.insert(0, "ran out of time" if row.timed_out else "ran out of turns")
-        line += "".join(f"\n        {reason}" for reason in reasons)
-    if not row.teardown.ok:
-        line += f"\n        teardown failed: {row.teardown.error}"
-    return line
-
-
-def summary_lines(summary: RunSummary) -> list[str]:
-    """The closing lines: counts, skip reasons, where the files are."""
-    counts = summary.counts()
-    scored = counts["passed"] + counts["failed"]
-    rate = f" ({counts['passed'] / scored:.0%} of scored)" if scored else ""
-    lines = [f"{len(summary.rows)} attempt(s): {counts['passed']} passed, {counts['failed']} "
-             f"failed, {counts['skipped']} skipped{rate}"]
-    if summary.already_scored:
-        lines.append(f"  {summary.already_scored} attempt(s) were already scored and not run "
-                     "again")
-    reasons = Counter(row.skip_reason.split(":")[0] for row in summary.rows if row.skipped)
-    lines += [f"  skipped ({n}): {reason}" for reason, n in reasons.most_common()]
-    if summary.stopped:
-        lines.append(f"the run stopped early: {summary.stopped}")
-    lines.append(f"results: {summary.run_dir / RESULTS}")
-    return lines

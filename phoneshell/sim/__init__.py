@@ -11,8 +11,9 @@ package imports nothing from the rest of phoneshell except `phoneshell.errors`. 
     elements        element ids, find strategies, attributes;  predicates: NSPredicate, class chains
     faults          the fault switches
     phone           device state: apps, front app, stores, lock, focus;  gestures: input
-    facts, store    device facts;  JSON values and the per-app persistent store
+    facts, store    device facts and the locale;  JSON values and the per-app persistent store
     ui, layout      the node model and the helpers that build screens;  keyboard: the keyboard
+    lists, windows  lists as iOS 26 shows them;  the windows of a tree and the status bar
     source, render  page sources (XML, JSON) and screenshots (PNG)
     apps/           app models and their interface (see `phoneshell.sim.apps`)
 

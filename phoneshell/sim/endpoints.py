@@ -31,7 +31,8 @@ from phoneshell.sim.faults import Faults
 from phoneshell.sim.phone import SPRINGBOARD, Phone
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import Node
-from phoneshell.sim.wire import Reply, Request, Route, Scope, WdaError
+from phoneshell.sim.wire import Reply, Request, Route, WdaError
+from phoneshell.wda_routes import Scope
 
 
 @dataclass(frozen=True)
@@ -51,10 +52,14 @@ class Endpoints:
     Args:
         phone: the simulated phone the commands act on.
         faults: returns the faults currently switched on.
+        instance_id: this simulator's id (default: a new random one).
     """
 
-    def __init__(self, phone: Phone, faults: Callable[[], Faults]) -> None:
+    def __init__(self, phone: Phone, faults: Callable[[], Faults], instance_id: str = "") -> None:
         self.phone = phone
+        self.instance_id = instance_id or uuid.uuid4().hex
+        """Names this simulated phone (in `/status`): two URLs that reach the same simulator
+        report the same id, so a device lock can tell one phone spelled two ways."""
         self._faults = faults
         self.session: Session | None = None
         self.elements = ElementRegistry()

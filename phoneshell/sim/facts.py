@@ -1,17 +1,108 @@
-"""Device facts of the simulated iPhone: identity, screen geometry, battery, clock. Configurable.
+"""Device facts of the simulated iPhone (identity, screen, battery, clock) and its locale.
 
 Defaults describe an iPhone 17 Pro on iOS 26.2 (402x874 points at scale 3), the device of the
-reference dumps. The clock is frozen at Apple's 9:41 so that two reads of an unchanged screen
-are identical: the harness detects a tap's effect by comparing sources, and a ticking clock
-would look like an effect.
+reference dumps, set up for the United States (`en_US`, what WDA's `/wda/device/info` reports
+as `currentLocale`). The clock is frozen at Apple's 9:41 on a fixed date so that two reads of an
+unchanged screen are identical: the harness detects a tap's effect by comparing sources, and a
+ticking clock would look like an effect.
+
+One locale drives every screen: `DeviceFacts.conventions` is what apps format dates, times,
+temperatures and spellings with ("Notification Center" in en_US, "Notification Centre" in
+en_GB), so no app hard-codes a region's habits.
 """
 
 from __future__ import annotations
 
+import datetime
+import re
 from dataclasses import asdict, dataclass, fields, replace
+from datetime import date
+from functools import cached_property
 
 from phoneshell.errors import PhoneshellError
 from phoneshell.sim.store import JSON
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+"""In `date.weekday()` order."""
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+
+
+@dataclass(frozen=True)
+class Conventions:
+    """How one locale writes what apps show. Screens are written in US English; `spell` turns
+    a US word into the locale's own."""
+
+    code: str
+    """The locale identifier, as WDA reports it ("en_US")."""
+    region: str = "United States"
+    """The region's name, as Language & Region shows it."""
+    day_first: bool = False
+    """Dates read "Tuesday 9 January" (True) or "Tuesday, January 9" (False)."""
+    fahrenheit: bool = True
+    """Weather shows °F (the US) or °C."""
+    sunday_first: bool = True
+    """Calendar weeks start on Sunday (the US) or Monday."""
+    spellings: tuple[tuple[str, str], ...] = ()
+    """(US word stem, local stem) pairs, matched at word starts ("Center" -> "Centre")."""
+
+    @cached_property
+    def _pattern(self) -> re.Pattern[str] | None:
+        if not self.spellings:
+            return None
+        return re.compile(r"\b(" + "|".join(re.escape(us) for us, _ in self.spellings) + ")")
+
+    def spell(self, text: str) -> str:
+        """`text` with US spellings replaced by the locale's ("Optimized" -> "Optimised")."""
+        pattern = self._pattern
+        if pattern is None:
+            return text
+        local = dict(self.spellings)
+        return pattern.sub(lambda m: local[m.group(1)], text)
+
+    def long_date(self, day: date) -> str:
+        """Weekday, month and day, as the lock screen writes them."""
+        weekday, month = WEEKDAYS[day.weekday()], MONTHS[day.month - 1]
+        if self.day_first:
+            return f"{weekday} {day.day} {month}"
+        return f"{weekday}, {month} {day.day}"
+
+    def short_date(self, day: date, year: bool = False) -> str:
+        """"Jan 31" or "31 Jan" (with the year: "Jan 9, 2027" or "9 Jan 2027")."""
+        month = MONTHS[day.month - 1][:3]
+        if self.day_first:
+            return f"{day.day} {month}" + (f" {day.year}" if year else "")
+        return f"{month} {day.day}" + (f", {day.year}" if year else "")
+
+    def temperature(self, fahrenheit: float) -> int:
+        """A temperature in the locale's unit, rounded as Weather shows it."""
+        return round(fahrenheit if self.fahrenheit else (fahrenheit - 32) * 5 / 9)
+
+
+_BRITISH = (("Center", "Centre"), ("center", "centre"), ("Favorite", "Favourite"),
+            ("favorite", "favourite"), ("Color", "Colour"), ("color", "colour"),
+            ("Neighbor", "Neighbour"), ("Optimized", "Optimised"),
+            ("Capitalization", "Capitalisation"), ("Customize", "Customise"),
+            ("customize", "customise"), ("Organize", "Organise"), ("Gray", "Grey"))
+LOCALES = {
+    "en_US": Conventions("en_US"),
+    "en_GB": Conventions("en_GB", "United Kingdom", day_first=True, fahrenheit=False,
+                         sunday_first=False, spellings=_BRITISH),
+}
+"""The locales the simulator can show."""
+
+
+def conventions_for(code: str) -> Conventions:
+    """The conventions of a locale identifier.
+
+    Raises:
+        PhoneshellError: the simulator does not model that locale.
+    """
+    found = LOCALES.get(code)
+    if found is None:
+        raise PhoneshellError(f"the simulated iPhone has no locale {code!r}",
+                              hint=f"use one of: {', '.join(LOCALES)}")
+    return found
 
 
 @dataclass(frozen=True)
@@ -41,12 +132,58 @@ class DeviceFacts:
     battery_state: int = 1
     """UIDeviceBatteryState: 1 unplugged, 2 charging, 3 full."""
     locale: str = "en_US"
+    """The region format every screen follows (see `conventions`); en_US or en_GB."""
     time_zone: str = "America/Los_Angeles"
     time: str = "9:41"
-    """The status-bar and lock-screen time, frozen (see the module docstring)."""
-    date: str = "Tuesday 9 January"
+    """The wall time, 24-hour "H:MM", frozen (see the module docstring)."""
+    date: str = "2024-01-09"
+    """Today, ISO 8601 (a Tuesday), frozen like the time."""
     wifi_network: str = "HomeNet"
     """The network Wi-Fi is joined to while the Wi-Fi switch is on."""
+
+    def __post_init__(self) -> None:
+        conventions_for(self.locale)
+        try:
+            date.fromisoformat(self.date)
+        except ValueError as exc:
+            raise PhoneshellError(f"device fact 'date' must be YYYY-MM-DD, not {self.date!r}",
+                                  hint='e.g. "2024-01-09"') from exc
+        if not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", self.time):
+            raise PhoneshellError(f"device fact 'time' must be 24-hour H:MM, not {self.time!r}",
+                                  hint='e.g. "9:41" or "17:05"')
+
+    @property
+    def conventions(self) -> Conventions:
+        """How this phone's locale writes dates, temperatures and words."""
+        return conventions_for(self.locale)
+
+    @property
+    def today(self) -> datetime.date:
+        """The phone's (frozen) date."""
+        return datetime.date.fromisoformat(self.date)
+
+    @property
+    def clock(self) -> tuple[int, int]:
+        """The wall time as (hour 0-23, minute)."""
+        hour, minute = self.time.split(":")
+        return int(hour), int(minute)
+
+    @property
+    def time_text(self) -> str:
+        """The wall time as VoiceOver reads the status bar: "9:41 AM"."""
+        hour, minute = self.clock
+        return f"{(hour + 11) % 12 + 1}:{minute:02d} {'AM' if hour < 12 else 'PM'}"
+
+    @property
+    def clock_face(self) -> str:
+        """The wall time as the lock screen draws it, without AM/PM: "9:41"."""
+        hour, minute = self.clock
+        return f"{(hour + 11) % 12 + 1}:{minute:02d}"
+
+    @property
+    def date_text(self) -> str:
+        """Today as the lock screen and Notification Center write it."""
+        return self.conventions.long_date(self.today)
 
     @property
     def battery_percent(self) -> str:
@@ -66,7 +203,8 @@ class DeviceFacts:
         """A copy with the given facts replaced; unknown keys or wrong types are an error.
 
         Raises:
-            PhoneshellError: a key that is not a fact, or a value of the wrong type.
+            PhoneshellError: a key that is not a fact, a value of the wrong type, or a value
+                the phone cannot show (an unknown locale, a malformed date).
         """
         known = {f.name: type(getattr(self, f.name)) for f in fields(self)}
         changes: dict[str, object] = {}

@@ -6,7 +6,7 @@ system gesture. A locked phone ignores every gesture, as a real one does while W
 answers 200 (typing fails instead: a lock screen has no keyboard). System gestures, checked in
 this order:
 
-* a downward drag starting at the top edge (y < 40) opens Notification Centre from anywhere;
+* a downward drag starting at the top edge (y < 40) opens Notification Center from anywhere;
 * an upward drag starting at the bottom edge goes home;
 * a rightward drag starting at the left edge (x < 20) presses the page's back button;
 * then the front app's own `on_drag` hook, then the list, page view, slider or picker wheel

@@ -1,27 +1,25 @@
 """Layout helpers that turn screen descriptions into node trees, so app screens are data.
 
 Geometry follows the iOS 26 dumps on a 402x874 pt iPhone: navigation bar from y=62 (54 pt, or
-106 with a large title), inset-grouped list rows 370 pt wide at x=16, 52 pt tall, switches 63x31
-at the right, a tab bar in the bottom 83 pt. The helpers build nodes and attach the handlers
-they are given (`search_row` makes its own Cancel, the same in every list); none keeps state
-(`table` only records its scroll limit in the `Scroll` it is handed). The keyboard has its own
-module (`keyboard.py`).
+106 with a large title), a tab bar in the bottom 83 pt. Shapes follow them too: `screen` puts an
+app's views inside the chain of unnamed container views UIKit's window, navigation controller
+and transition views leave in every real tree (`wrap` makes such chains), and controls are named
+and flagged as the dumps show them (a navigation bar's title is an accessible Header, its back
+button is "BackButton"). The helpers build nodes and attach the handlers they are given; none
+keeps state. Lists and their rows live in `lists.py`, the windows around a screen in
+`windows.py`, the keyboard in `keyboard.py`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from functools import lru_cache, partial
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from functools import lru_cache
 
 from PIL import ImageFont
 
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, Wheel, hidden
-
-if TYPE_CHECKING:
-    from phoneshell.sim.apps import Host
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Wheel
 
 NAV_TOP = 62
 NAV_BOTTOM = 116
@@ -29,8 +27,6 @@ NAV_BOTTOM = 116
 LARGE_NAV_BOTTOM = 168
 """Where content starts under a large-title navigation bar (a root list)."""
 TAB_BAR_HEIGHT = 83
-ROW_HEIGHT = 52
-ROW_X, ROW_WIDTH = 16, 370
 
 
 @lru_cache(maxsize=4096)
@@ -48,16 +44,49 @@ def _measuring_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size * 4)  # measured large: less rounding
 
 
+def wrap(node: Node, levels: int, frame: Rect | None = None, *, visible: bool = True) -> Node:
+    """`node` inside `levels` unnamed `Other`s of `frame` (default: the node's own frame).
+
+    UIKit leaves such views around everything (a cell's content view, a controller's view, a
+    transition view), and WDA lists each one: the real trees are three to four times deeper
+    than the controls they hold, and a client that walks them must meet the same depth here.
+    """
+    at = frame or node.frame
+    for _ in range(levels):
+        node = Node("Other", at, children=(node,), visible=visible)
+    return node
+
+
 def screen(facts: DeviceFacts, children: Sequence[Node], *, key: str | None = None) -> Node:
-    """A full-screen container for an app's body (what `render` usually returns)."""
-    return Node("Other", Rect(0, 0, facts.width, facts.height), children=tuple(children), key=key)
+    """A full-screen app body (what `render` usually returns), nested as UIKit nests it.
+
+    Leading `NavigationBar`s sit beside the content, as in a navigation controller; the rest
+    goes, in order, into the content view three wrappers further down. Around both: the window's
+    root controller and transition views (eight levels in every iOS 26 dump), with the empty
+    sibling views UIKit keeps there.
+    """
+    full = Rect(0, 0, facts.width, facts.height)
+    split = next((i for i, c in enumerate(children) if c.type != "NavigationBar"), len(children))
+    bars, rest = tuple(children[:split]), tuple(children[split:])
+    content = wrap(Node("Other", full, children=rest), 3)
+    # A navigation controller keeps its (empty, hidden) palette container after the content.
+    palette = wrap(Node("Other", full, visible=False), 1, visible=False)
+    inner = wrap(Node("Other", full, children=(*bars, content, palette), key=key), 2)
+    controller = Node("Other", full, children=(inner, wrap(Node("Other", full), 1)))
+    return wrap(controller, 4)
 
 
 def text(label: str, frame: Rect, *, header: bool = False, name: str | None = None,
-         visible: bool = True, pixels_text: str | None = None) -> Node:
-    """A StaticText whose value, name and label are the text (as WDA reports labels)."""
+         visible: bool = True, pixels_text: str | None = None,
+         accessible: bool | None = None) -> Node:
+    """A StaticText whose value, name and label are the text (as WDA reports labels).
+
+    Text inside a cell or a button is read with it, not on its own: pass `accessible=False`
+    there, as the real trees mark it.
+    """
     return Node("StaticText", frame, label=label, name=name or label, value=label,
-                visible=visible, traits="Header" if header else None, pixels_text=pixels_text)
+                visible=visible, traits="Header" if header else None, pixels_text=pixels_text,
+                accessible=accessible)
 
 
 def centred_text(facts: DeviceFacts, label: str, y: int, size: int = 17) -> Node:
@@ -74,8 +103,8 @@ def button(label: str, frame: Rect, on_tap: Handler | None, *, name: str | None 
                 selected=selected, traits=traits, on_tap=on_tap)
 
 
-def image(name: str, frame: Rect, *, label: str | None = None) -> Node:
-    """A decorative Image (SF Symbol names such as "chevron.forward")."""
+def image(name: str | None, frame: Rect, *, label: str | None = None) -> Node:
+    """A decorative Image (SF Symbol names such as "chevron.forward"; None: an unnamed one)."""
     return Node("Image", frame, name=name, label=label)
 
 
@@ -84,7 +113,7 @@ def nav_bar(facts: DeviceFacts, title: str, *, back: str | None = None,
             trailing: Sequence[Node] = ()) -> Node:
     """A NavigationBar named after its page, with a back button labelled with the previous page.
 
-    The back button is named "BackButton", as in the real Settings dump; an edge swipe from the
+    The back button is named "BackButton", as in the real Settings dumps; an edge swipe from the
     left finds it by that name, so any app gets edge-swipe back for free.
     """
     width = facts.width
@@ -104,11 +133,19 @@ def nav_bar(facts: DeviceFacts, title: str, *, back: str | None = None,
 
 
 def search_field(field: EditText, frame: Rect, *, name: str = "Search") -> Node:
-    """A SearchField bound to `field`; tapping it focuses it (the keyboard comes up)."""
+    """A SearchField bound to `field`; tapping it focuses it (the keyboard comes up).
+
+    As in the iOS 26 dumps, the magnifying glass and the dictation button inside it are not
+    accessible on their own: VoiceOver reads the field.
+    """
+    glass = image("magnifyingglass", Rect(frame.x + 13, frame.y + 9, 22, 19), label="Search")
+    kids = [glass]
+    if not field.text:
+        dictate = Rect(frame.x + frame.width - 34, frame.y + 8, 18, 22)
+        kids.append(Node("Button", dictate, label="Dictate", name="Dictate", accessible=False,
+                         traits="Button"))
     return Node("SearchField", frame, label=name, name=name, value=field.shown_value(),
-                placeholder=field.placeholder, field=field,
-                children=(image("magnifyingglass", Rect(frame.x + 12, frame.y + 9, 20, 20),
-                                label="Search"),))
+                placeholder=field.placeholder, field=field, children=tuple(kids))
 
 
 def text_field(field: EditText, frame: Rect, *, name: str | None = None) -> Node:
@@ -120,7 +157,10 @@ def text_field(field: EditText, frame: Rect, *, name: str | None = None) -> Node
 
 def switch(label: str, on: bool, frame: Rect, on_toggle: Handler | None, *,
            name: str | None = None, enabled: bool = True) -> Node:
-    """A Switch whose value is "1" (on) or "0" (off)."""
+    """A plain Switch (the knob only) whose value is "1" (on) or "0" (off).
+
+    Settings-style rows, where the switch element spans the whole row, are `lists.Row`s.
+    """
     return Node("Switch", frame, label=label, name=name or label, value="1" if on else "0",
                 enabled=enabled, on_tap=on_toggle)
 
@@ -130,136 +170,6 @@ def slider(label: str, position: float, frame: Rect, on_adjust: Callable[[float]
     """A Slider at `position` (0.0-1.0); WDA reports its value as a percentage string."""
     return Node("Slider", frame, label=label, name=name or label,
                 value=f"{round(position * 100)}%", on_adjust=on_adjust)
-
-
-@dataclass(frozen=True)
-class Row:
-    """One row of a list. Plain rows show a title, and optionally a detail, switch or chevron."""
-
-    title: str = ""
-    detail: str | None = None
-    """Right-hand text (a link row's current value, an info row's value)."""
-    subtitle: str | None = None
-    on_tap: Handler | None = None
-    switch: bool | None = None
-    """None: no switch; True/False: a switch in that state (tapping the row toggles it)."""
-    on_switch: Handler | None = None
-    chevron: bool = False
-    name: str | None = None
-    """The cell's accessibility identifier (default: the title)."""
-    height: int = ROW_HEIGHT
-    build: Callable[[Rect], Sequence[Node]] | None = None
-    """For custom rows (a search field, a slider): build the content inside the given frame."""
-    container: str = "Cell"
-    """The element type wrapping a custom row ("Other" for one that is not a list cell)."""
-
-
-@dataclass(frozen=True)
-class Section:
-    """Rows grouped under an optional header and footer."""
-
-    rows: tuple[Row, ...]
-    header: str | None = None
-    footer: str | None = None
-
-
-def cell(row: Row, frame: Rect) -> Node:
-    """A Cell for a plain row: StaticText title, then detail, switch and chevron as set.
-
-    A row with a tap handler reports its detail as the cell's value ("Wi-Fi" / "HomeNet"); an
-    info row joins it into the label ("Model Number, MQ163LL/A"), as the About page does.
-    """
-    x, y, h = frame.x, frame.y, frame.height
-    kids: list[Node] = []
-    title_y = y + (h - 22) // 2 - (9 if row.subtitle else 0)
-    room = frame.width - 48
-    kids.append(text(row.title, Rect(x + 16, title_y, min(room, text_width(row.title)), 22)))
-    if row.subtitle:
-        kids.append(text(row.subtitle, Rect(x + 16, title_y + 22,
-                                            min(room, text_width(row.subtitle, 15)), 18)))
-    right = x + frame.width - (34 if row.chevron else 16)
-    if row.detail:
-        w = text_width(row.detail)
-        kids.append(text(row.detail, Rect(right - w, y + (h - 22) // 2, w, 22)))
-    toggle = row.on_switch
-    if row.switch is not None:
-        kids.append(switch(row.title, row.switch, Rect(x + frame.width - 79, y + (h - 31) // 2,
-                                                       63, 31), toggle))
-    if row.chevron:
-        kids.append(image("chevron.forward", Rect(x + frame.width - 26, y + (h - 13) // 2, 8, 13)))
-    label, value = row.title, None
-    if row.detail and row.on_tap is None:
-        label = f"{row.title}, {row.detail}"
-    elif row.detail:
-        value = row.detail
-    return Node("Cell", frame, label=label, name=row.name or row.title, value=value,
-                on_tap=row.on_tap or toggle, children=tuple(kids))
-
-
-def table(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key: str) -> Node:
-    """A scrollable inset-grouped list inside `viewport`, scrolled by `scroll`.
-
-    Rows keep their frames when scrolled out of the viewport but become `visible=False` (a row
-    counts as on screen while its centre is inside the viewport). Writes the scroll limit into
-    `scroll`. `key` names the list for element identity (use the page id).
-    """
-    y = 18
-    placed: list[tuple[int, Callable[[int], Node]]] = []
-    for section in sections:
-        if section.header:
-            placed.append((y + 14, partial(_caption, section.header.upper(), 1)))
-            y += 38
-        for row in section.rows:
-            placed.append((y, partial(_row_node, row)))
-            y += row.height
-        if section.footer:
-            lines = 1 + len(section.footer) // 44
-            placed.append((y + 8, partial(_caption, section.footer, lines)))
-            y += 16 + 18 * lines
-        y += 20
-    scroll.clamp(y + 16 - viewport.height)
-    top = viewport.y - scroll.offset
-    kids = []
-    for offset, build in placed:
-        node = build(top + offset)
-        centre = node.frame.y + node.frame.height // 2
-        kids.append(node if viewport.y <= centre < viewport.bottom else hidden(node))
-    return Node("Table", viewport, children=tuple(kids), scroll=scroll, key=key)
-
-
-def _caption(label: str, lines: int, y: int) -> Node:
-    return text(label, Rect(32, y, 338, 18 * lines))
-
-
-def _row_node(row: Row, y: int) -> Node:
-    frame = Rect(ROW_X, y, ROW_WIDTH, row.height)
-    if row.build is None:
-        return cell(row, frame)
-    return Node(row.container, frame, name=row.name, traits="",
-                children=tuple(row.build(frame)))
-
-
-def search_row(field: EditText, host: Host, *, name: str = "Search") -> Row:
-    """A list's first row: a search field, narrowed to make room for Cancel while searching.
-
-    Searching means the field has focus or holds text, as in iOS lists with a search bar;
-    Cancel clears the text and dismisses the keyboard, as it does in every such list.
-    """
-    active = field.focused or bool(field.text)
-
-    def cancel() -> None:
-        field.text = ""
-        host.focus(None)
-
-    def build(frame: Rect) -> Sequence[Node]:
-        width = frame.width - (74 if active else 0)
-        nodes = [search_field(field, Rect(frame.x, frame.y + 8, width, 36), name=name)]
-        if active:
-            nodes.append(button("Cancel", Rect(frame.x + width + 8, frame.y + 8, 66, 36),
-                                cancel))
-        return nodes
-
-    return Row(build=build, name="SearchRow", container="Other")
 
 
 def tab_bar(facts: DeviceFacts, tabs: Sequence[tuple[str, Handler]], selected: int) -> Node:
@@ -295,7 +205,7 @@ def page_sheet(facts: DeviceFacts, children: Sequence[Node], *, top: int = NAV_T
     """
     panel = Node("Other", Rect(0, top, facts.width, facts.height - top),
                  children=tuple(children), opaque=True, key=key)
-    return Node("Other", Rect(0, 0, facts.width, facts.height), children=(panel,),
+    return Node("Other", Rect(0, 0, facts.width, facts.height), children=(wrap(panel, 2),),
                 on_tap=_ignore)
 
 
@@ -309,6 +219,7 @@ def alert(facts: DeviceFacts, title: str, message: str,
     bw = w // max(1, len(actions))
     kids += [button(label, Rect(x + i * bw, top + 130, bw, 44), handler)
              for i, (label, handler) in enumerate(actions)]
+    # Its texts and buttons are its own children: WDA's alert routes read them there.
     box = Node("Alert", Rect(x, top, w, 174), name=title, label=title, children=tuple(kids))
     # The dimmed backdrop swallows taps: nothing behind an alert can be touched.
     return Node("Other", Rect(0, 0, facts.width, facts.height), children=(box,),
@@ -333,14 +244,3 @@ def sheet(facts: DeviceFacts, title: str, actions: Sequence[tuple[str, Handler]]
 
 def _ignore() -> None:
     """A tap that lands on a modal backdrop and does nothing."""
-
-
-def status_bar(facts: DeviceFacts) -> Node:
-    """The status bar: the frozen time and a battery indicator (no percentage, as on iOS)."""
-    level = round(facts.battery_level * 100)
-    return Node("StatusBar", Rect(0, 0, facts.width, 54), children=(
-        Node("StaticText", Rect(52, 22, 44, 21), label=facts.time, name=facts.time,
-             value=facts.time, traits="StaticText, UpdatesFrequently"),
-        Node("Other", Rect(330, 22, 32, 13), name=f"{level} percent battery power",
-             label=f"{level} percent battery power", accessible=True),
-    ))

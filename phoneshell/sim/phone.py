@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from phoneshell.errors import PhoneshellError
-from phoneshell.sim import gestures, layout
+from phoneshell.sim import gestures
 from phoneshell.sim.apps import AppModel, Drag, builtin_apps
 from phoneshell.sim.apps import springboard as sb
 from phoneshell.sim.facts import DeviceFacts
@@ -194,7 +194,7 @@ class Phone:
         self.launch(bundle_id)
 
     def go_home(self) -> None:
-        """Show the home screen (closing Spotlight or Notification Centre)."""
+        """Show the home screen (closing Spotlight or Notification Center)."""
         if self.locked:
             return
         self.focus(None)
@@ -322,23 +322,19 @@ class Phone:
 
     def _compose(self) -> Screen:
         f = self.facts
-        full = Rect(0, 0, f.width, f.height)
         bundle = SPRINGBOARD if self.locked else self.foreground
         app = self._apps[bundle]
-        state = self.running[bundle].state
-        body = sb.lock_screen(f) if self.locked else app.render(state, self)
-        window = [body]
+        # SpringBoard decides the windows: the app's (or its own, or the lock screen's when
+        # there is no body), the keyboard's, the system's, a banner's.
+        body = None if self.locked else app.render(self.running[bundle].state, self)
         focused = self._focused
-        if focused is not None and not self.locked and any(n.field is focused
+        keys = None
+        if body is not None and focused is not None and any(n.field is focused
                                                             for n in walk(body)):
-            window.append(keyboard(f, focused, self.keyboard, self._press_key))
-        windows = [Node("Window", full, children=tuple(window))]
-        if self.orientation == "PORTRAIT":
-            # iPhones with a notch or Dynamic Island hide the status bar in landscape.
-            windows.append(Node("Window", Rect(0, 0, f.width, 54),
-                                children=(layout.status_bar(f),)))
-        root = Node("Application", full, label=app.name, name=app.name,
-                    children=tuple(windows))
+            keys = keyboard(f, focused, self.keyboard, self._press_key)
+        root = Node("Application", Rect(0, 0, f.width, f.height), label=app.name,
+                    name=app.name, children=sb.windows_of(self._springboard(), self, body, keys,
+                                                          front=bundle))
         return Screen.of(root, bundle, self.running[bundle].pid)
 
     def _press_key(self, key: str) -> None:
@@ -360,8 +356,17 @@ class Phone:
         process = self.running.get(bundle_id)
         return None if process is None else process.state
 
+    def post_notification(self, app: str, title: str, body: str) -> None:
+        """Post a notification from an installed app: its banner shows over what is in front.
+
+        Raises:
+            ValueError: `app` is not installed, or title and body are both empty.
+        """
+        sb.notify(self._springboard(), self, app, title, body)
+        self.changed()
+
     def open_notification_centre(self) -> None:
-        """Pull Notification Centre down over whatever is in front."""
+        """Pull Notification Center down over whatever is in front."""
         behind = None if self.foreground == SPRINGBOARD else self.foreground
         self.focus(None)
         self.foreground = SPRINGBOARD

@@ -103,7 +103,8 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont |
 
 _SUBSTITUTES = {"\u00f7": "/", "\u00d7": "x", "\u2212": "-", "\u2013": "-", "\u2014": "-",
                 "\u2022": "*", "\u25cf": "*", "\u2019": "'", "\u2713": "v", "\u2190": "<-",
-                "\u2192": "->", "\u2032": "'", "\u2033": '"', "\u25cb": "o"}
+                "\u2192": "->", "\u2032": "'", "\u2033": '"', "\u25cb": "o",
+                "\u200e": ""}
 
 
 @lru_cache(maxsize=1024)
@@ -145,6 +146,8 @@ def _paint(p: _Painter, node: Node, light: bool) -> None:
     s = p.s
     if node.opaque:
         d.rounded_rectangle(p.box(r), 12 * s, fill=BACKGROUND, outline=SEPARATOR, width=s)
+    if kind == "Popover":
+        d.rounded_rectangle(p.box(r), 26 * s, fill=WHITE, outline=SEPARATOR, width=s)
     if kind == "Cell":
         d.rectangle(p.box(r), fill=WHITE)
         d.line((((r.x + 16) * s, r.bottom * s - 1), ((r.x + r.width) * s, r.bottom * s - 1)),
@@ -163,7 +166,8 @@ def _paint(p: _Painter, node: Node, light: bool) -> None:
                center=True, wrap=False)
     elif kind in ("SearchField", "TextField", "SecureTextField", "TextView"):
         _paint_field(p, node)
-    elif kind == "Switch":
+    elif kind == "Switch" and not any(c.type == "Switch" for c in node.children):
+        # A row-wide switch (the Motion dump's) is drawn by its label and its knob.
         on = node.value == "1"
         pill = Rect(r.x + r.width - 51, r.y + (r.height - 31) // 2, 51, 31)
         d.rounded_rectangle(p.box(pill), 15 * s, fill=GREEN if on else (233, 233, 234))
@@ -194,6 +198,9 @@ def _paint(p: _Painter, node: Node, light: bool) -> None:
         # Web links are blue, as Safari draws them; WDA marks their text with the Link trait.
         colour = BLUE if "Link" in node.trait_text else ink
         p.text(_label(node), r, colour, pt=r.height * 0.8 if r.height > 40 else 17)
+    elif kind == "Other" and node.label and node.is_accessible and not node.children:
+        # A list footer: grey words under its section.
+        p.text(node.label, Rect(r.x + 16, r.y + 4, r.width - 32, r.height - 8), GREY, pt=13)
     elif kind == "Image" and node.pixels_text:
         # A picture of a word (Safari's image probe pages): a tinted panel, the word large.
         d.rounded_rectangle(p.box(r), 12 * s, fill=PICTURE)
@@ -263,8 +270,16 @@ def _paint_text_view(p: _Painter, node: Node) -> None:
 
 def _paint_button(p: _Painter, node: Node, light: bool) -> None:
     r, d, s = node.frame, p.draw, p.s
+    if node.children:
+        return  # a row's Button: its texts and icons draw themselves
+    if node.name == "chevron":  # a table row's disclosure indicator
+        p.text("\u203a", Rect(r.x - 4, r.y - 5, 16, 24), GREY, pt=22, center=True, wrap=False)
+        return
     # A button shows its label; its value is state (a selected tab's "1"), not what is drawn.
     label = node.pixels_text or node.label or node.value or ""
+    if "StaticText" in node.trait_text:
+        p.text(label, r, BLACK if light else WHITE, wrap=False)  # a switch row's title
+        return
     if min(r.width, r.height) >= 60:
         # Keypad-sized buttons are drawn as filled keys, so their grid reads as a keypad.
         fill = (BLUE if node.selected else ORANGE if label in OPERATOR_SYMBOLS
@@ -280,11 +295,25 @@ def _paint_button(p: _Painter, node: Node, light: bool) -> None:
 
 
 def _walk(p: _Painter, node: Node, light: bool) -> None:
+    if node.type == "StatusBar":
+        return  # drawn from the facts (`_status_bar`), as every screen shows it
     if node.visible and node.frame.intersects(p.bounds):
         _paint(p, node, light)
-    light = light or node.type in _LIGHT_CONTAINERS
+    light = light or node.type in _LIGHT_CONTAINERS or (node.opaque and node.type == "Other")
     for child in node.children:
         _walk(p, child, light)
+
+
+def _status_bar(p: _Painter, facts: DeviceFacts, screen: Screen, light: bool) -> None:
+    """The time and battery at the top: SpringBoard's status bar, which the screenshot shows
+    over every app though only SpringBoard's tree lists it (and hides while the cover sheet's
+    big clock shows)."""
+    bars = [n for n in screen.nodes if n.type == "StatusBar"]
+    if bars and not bars[0].visible:
+        return
+    ink = BLACK if light else WHITE
+    p.text(facts.clock_face, Rect(40, 18, 64, 24), ink, pt=17, center=True, wrap=False)
+    p.text(facts.battery_percent, Rect(330, 18, 44, 24), ink, pt=13, center=True, wrap=False)
 
 
 def png(screen: Screen, facts: DeviceFacts, compress_level: int = 1) -> bytes:
@@ -295,6 +324,7 @@ def png(screen: Screen, facts: DeviceFacts, compress_level: int = 1) -> bytes:
     image.putpalette([*(WALLPAPER if dark else BACKGROUND), *([0] * 765)])
     painter = _Painter(image, s, Rect(0, 0, facts.width, facts.height))
     _walk(painter, screen.root, not dark)
+    _status_bar(painter, facts, screen, not dark)
     out = io.BytesIO()
     image.save(out, "PNG", compress_level=compress_level)
     return out.getvalue()

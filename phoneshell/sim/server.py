@@ -12,18 +12,30 @@ Control routes live outside WDA's namespace, under /phoneshell/sim/:
     POST /phoneshell/sim/reset    a freshly booted phone with empty stores (faults stay)
     GET  /phoneshell/sim/faults   {"faults": ["slow=0.25", ...]}
     POST /phoneshell/sim/faults   {"faults": [...]} replaces the set; {"on": [...]}, {"off": [...]}
-    POST /phoneshell/sim/save     write the state file ({"path": FILE} to choose another)
+    POST /phoneshell/sim/save     write the state file (only the one it was started with)
     POST /phoneshell/sim/clock    {"advance": SECONDS}: move the running clock forward
+    POST /phoneshell/sim/notify   {"app": BUNDLE_ID, "title": ..., "body": ...}: post a notification
+    GET  /phoneshell/sim/requests {"total": N, "routes": {"GET /source": n, ...}}: what it served
+    GET  /phoneshell/sim/ledger   {"total": N, "inputs": [...]}: every input it received
+                                  (`?since=N`: only those after the Nth)
+
+With a secret (`SimServer(secret=...)`, `phoneshell sim --secret-path`), every route, WDA's and
+the control routes, is served only under `/<secret>/`; anything else answers a bare 404, so a
+process that finds the port finds nothing it can use. The harness starts its simulators so, and
+never hands the secret to an agent: an agent reaches the phone only through the bridge.
 """
 
 from __future__ import annotations
 
 import argparse
+import hmac
 import json
+import secrets
 import signal
 import sys
 import threading
 import time
+from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -38,11 +50,17 @@ from phoneshell.sim.faults import Faults
 from phoneshell.sim.phone import Phone
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Reply, WdaError
+from phoneshell.wda_routes import find_route, is_input
 
 CONTROL_PREFIX = "/phoneshell/sim/"
+LEDGER_MAX = 100_000
+"""Inputs the ledger keeps (the oldest go first; its total still counts them)."""
+NOT_FOUND = Reply(404, b"not found\n", "text/plain; charset=utf-8")
+"""What a simulator with a secret answers a path outside it: nothing a WDA client knows."""
 HEALTH_PAGE = ("<!DOCTYPE html><html><title>Health Check</title><body><p>I-AM-ALIVE</p></body>"
                "</html>")
 """What current WDA answers on /health (tidevice's keeper looks for I-AM-ALIVE)."""
+NOTIFY_EXAMPLE = 'e.g. {"app": "com.apple.mobiletimer", "title": "Timer", "body": "Done"}'
 
 
 class _HttpServer(ThreadingHTTPServer):
@@ -61,8 +79,10 @@ class _Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
-        reply = self.server.sim.dispatch(self.command, url.path.rstrip("/") or "/",
-                                         dict(parse_qsl(url.query)), raw)
+        sim = self.server.sim
+        path = sim.inside_secret(url.path)
+        reply = NOT_FOUND if path is None else sim.dispatch(
+            self.command, path.rstrip("/") or "/", dict(parse_qsl(url.query)), raw)
         self.send_response(reply.status)
         self.send_header("Content-Type", reply.content_type)
         self.send_header("Content-Length", str(len(reply.body)))
@@ -85,28 +105,86 @@ class SimServer:
         faults: faults switched on from the start, e.g. ["locked", "slow=0.5"].
         facts: device facts (default: iPhone 17 Pro, iOS 26.2).
         apps: installed app models (default: every built-in app).
+        locale: the region format every screen follows (en_US, en_GB); overrides `facts`.
+        secret: serve every route only under `/<secret>/` (see the module docstring).
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0,
                  state_file: str | Path | None = None, faults: Iterable[str] = (), *,
                  facts: DeviceFacts | None = None,
-                 apps: Sequence[AppModel[Any]] | None = None) -> None:
+                 apps: Sequence[AppModel[Any]] | None = None,
+                 locale: str | None = None, secret: str | None = None) -> None:
+        if secret is not None and (not secret.isalnum() or len(secret) < 16):
+            raise PhoneshellError("a simulator secret must be 16 or more letters and digits",
+                                  hint="SimServer.new_secret() makes one")
         self.host, self.port = host, port
+        self.secret = secret
         self.state_file = Path(state_file) if state_file is not None else None
+        if locale is not None:
+            facts = (facts or DeviceFacts()).updated({"locale": locale})
         self.phone = Phone(facts, apps)
         self.lock = threading.RLock()
         """Held while any request works on the phone; hold it to touch `phone` directly."""
         self._faults = Faults()
         self.endpoints = Endpoints(self.phone, lambda: self._faults)
+        self._counts: Counter[str] = Counter()
+        self._ledger: deque[dict[str, JSON]] = deque(maxlen=LEDGER_MAX)
+        self._ledger_total = 0
+        self._books = threading.Lock()
+        """Guards the request counts and the ledger (requests are served on many threads)."""
         self._httpd: _HttpServer | None = None
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         self.set_faults(faults)
 
+    @staticmethod
+    def new_secret() -> str:
+        """A fresh random secret for `secret=` (128 bits, hex)."""
+        return secrets.token_hex(16)
+
     @property
     def url(self) -> str:
-        """The base URL to give facebook-wda, e.g. http://127.0.0.1:8100."""
-        return f"http://{self.host}:{self.port}"
+        """The base URL to give facebook-wda, e.g. http://127.0.0.1:8100 (with the secret path
+        when there is one)."""
+        base = f"http://{self.host}:{self.port}"
+        return f"{base}/{self.secret}" if self.secret else base
+
+    @property
+    def instance_id(self) -> str:
+        """This simulator's id, as `/status` reports it."""
+        return self.endpoints.instance_id
+
+    def inside_secret(self, path: str) -> str | None:
+        """The path with the secret prefix taken off (None: not under the secret)."""
+        if self.secret is None:
+            return path
+        first, _, rest = path.lstrip("/").partition("/")
+        if not hmac.compare_digest(first.encode(), self.secret.encode()):
+            return None
+        return "/" + rest
+
+    def request_counts(self) -> dict[str, int]:
+        """How many requests each route got ("GET /source": n), and "total"."""
+        with self._books:
+            return {"total": sum(self._counts.values()), **self._counts}
+
+    def ledger(self, since: int = 0) -> tuple[int, list[dict[str, JSON]]]:
+        """Every input received (each `n`, `t`, `method`, `path`, `route`), after the `since`th;
+        and how many were received in all."""
+        with self._books:
+            return self._ledger_total, [e for e in self._ledger
+                                        if isinstance(e["n"], int) and e["n"] > since]
+
+    def _note(self, method: str, path: str) -> None:
+        """Count a WDA request and, when it is an input, write it in the ledger."""
+        found = find_route(method, tuple(p for p in path.split("/") if p))
+        route = f"{method} {found.pattern or '/session/:sid'}" if found else f"{method} ?"
+        with self._books:
+            self._counts[route] += 1
+            if found is not None and is_input(method, found.pattern):
+                self._ledger_total += 1
+                self._ledger.append({"n": self._ledger_total, "t": time.time(),
+                                     "method": method, "path": path, "route": route})
 
     @property
     def faults(self) -> Faults:
@@ -223,6 +301,11 @@ class SimServer:
     def save(self, path: str | Path | None = None) -> Path:
         """Write the persistent state (app stores, fact overrides) as JSON; return where.
 
+        Args:
+            path: where to write (in-process callers only: the control route saves only to the
+                state file the simulator was started with, so a request cannot write a file
+                anywhere the simulator's user can).
+
         Raises:
             PhoneshellError: no path given and no state file configured, or the write failed.
         """
@@ -264,12 +347,25 @@ class SimServer:
                 raise PhoneshellError(str(exc), hint='e.g. {"advance": 1.5}') from exc
             return self.phone.clock_s
 
+    def notify(self, app: str, title: str, body: str = "") -> None:
+        """Post a notification from an installed app (its banner comes up over any screen).
+
+        Raises:
+            PhoneshellError: the app is not installed, or title and body are both empty.
+        """
+        with self.lock:
+            try:
+                self.phone.post_notification(app, title, body)
+            except ValueError as exc:
+                raise PhoneshellError(str(exc), hint=NOTIFY_EXAMPLE) from exc
+
     # -- requests -----------------------------------------------------------------------------
 
     def dispatch(self, method: str, path: str, query: dict[str, str], raw: bytes) -> Reply:
         """Answer one HTTP request (called on the server's handler threads)."""
         if path.startswith(CONTROL_PREFIX):
-            return self._control(method, path[len(CONTROL_PREFIX):], raw)
+            return self._control(method, path[len(CONTROL_PREFIX):], query, raw)
+        self._note(method, path)
         faults = self._faults
         if faults.on("slow"):
             time.sleep(faults.slow_s)  # outside the lock: a slow phone still takes requests
@@ -282,9 +378,17 @@ class SimServer:
                 return Reply.error(exc, self.endpoints.reported_session())
             return self.endpoints.handle(method, path, query, body)
 
-    def _control(self, method: str, action: str, raw: bytes) -> Reply:
+    def _control(self, method: str, action: str, query: dict[str, str], raw: bytes) -> Reply:
         try:
             body = _json_object(raw)
+            if (method, action) == ("GET", "requests"):
+                return _plain(dict[str, JSON](self.request_counts()))
+            if (method, action) == ("GET", "ledger"):
+                since = query.get("since", "0")
+                if not since.isdigit():
+                    raise PhoneshellError("?since= must be a count of inputs", hint="?since=12")
+                total, inputs = self.ledger(int(since))
+                return _plain({"total": total, "inputs": list[JSON](inputs)})
             if (method, action) == ("GET", "state"):
                 return _plain(self.state())
             if (method, action) == ("POST", "reset"):
@@ -296,15 +400,24 @@ class SimServer:
                 self._change_faults(body)
                 return _plain({"faults": list[JSON](self._faults.specs())})
             if (method, action) == ("POST", "save"):
-                path = body.get("path")
-                saved = self.save(path if isinstance(path, str) else None)
-                return _plain({"saved": str(saved)})
+                if "path" in body:
+                    raise PhoneshellError("the save route writes only the simulator's own state "
+                                          "file; it takes no path",
+                                          hint="start the simulator with --state FILE")
+                return _plain({"saved": str(self.save())})
             if (method, action) == ("POST", "clock"):
                 advance = body.get("advance", 0)
                 if not isinstance(advance, (int, float)) or isinstance(advance, bool):
                     raise PhoneshellError('"advance" must be a number of seconds',
                                           hint='e.g. {"advance": 1.5}')
                 return _plain({"clock_s": self.advance_clock(float(advance))})
+            if (method, action) == ("POST", "notify"):
+                texts = [body.get(k, "") for k in ("app", "title", "body")]
+                if not all(isinstance(t, str) for t in texts):
+                    raise PhoneshellError('"app", "title" and "body" must be strings',
+                                          hint=NOTIFY_EXAMPLE)
+                self.notify(*(str(t) for t in texts))
+                return _plain({"notified": texts[0]})
         except (PhoneshellError, WdaError) as exc:
             return _plain({"error": str(exc), "hint": getattr(exc, "hint", "")}, 400)
         return _plain({"error": f"unknown control route {method} {CONTROL_PREFIX}{action}"}, 404)
@@ -352,6 +465,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fault", action="append", default=[], metavar="NAME",
                         help="switch a fault on: locked, drop-writes, stale-session, "
                              "truncated-source, slow[=SECONDS], gone (repeatable)")
+    parser.add_argument("--locale", default=None, metavar="ID",
+                        help="region format of every screen: en_US (default) or en_GB")
+    parser.add_argument("--secret-path", action="store_true",
+                        help="serve only under a random secret path, printed in the URL (how "
+                             "phoneshell starts its own simulators: only who reads the URL can "
+                             "drive it)")
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
@@ -360,7 +479,9 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     Raises:
         PhoneshellError: a bad fault name, an unreadable state file, or a port in use.
     """
-    server = SimServer(args.host, args.port, args.state, args.fault).start()
+    secret = SimServer.new_secret() if args.secret_path else None
+    server = SimServer(args.host, args.port, args.state, args.fault, locale=args.locale,
+                       secret=secret).start()
     # SIGTERM (a process manager) and SIGINT (Ctrl-C, also when started in the background,
     # where it would be ignored) both stop cleanly, so the state file is written.
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -35,7 +35,7 @@ def status(ep: Endpoints, req: Request) -> JSON:
             "ios": {"ip": "127.0.0.1"},
             "build": {"time": "Jan  9 2026 09:41:00", "version": WDA_VERSION,
                       "productBundleIdentifier": "com.facebook.WebDriverAgentRunner"},
-            "device": "iphone", "simulated": "phoneshell"}
+            "device": "iphone", "simulated": "phoneshell", "instance": ep.instance_id}
 
 
 def _missing(bundle: str) -> str:

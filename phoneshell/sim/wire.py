@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from phoneshell.sim.store import JSON
+from phoneshell.wda_routes import Scope, match_parts
 
 if TYPE_CHECKING:
     from phoneshell.sim.endpoints import Endpoints
@@ -47,8 +48,6 @@ class WdaError(Exception):
         return HTTP_CODES.get(self.error, 500)
 
 
-Scope = Literal["free", "session", "both"]
-"""Where a route exists: without a session prefix, only under /session/:sid, or both."""
 
 
 @dataclass(frozen=True)
@@ -108,15 +107,7 @@ class Route:
 
     def match(self, method: str, path_parts: tuple[str, ...]) -> dict[str, str] | None:
         """Path parameters if this route takes the request, else None."""
-        if method != self.method or len(self.parts) != len(path_parts):
-            return None
-        params = {}
-        for want, got in zip(self.parts, path_parts, strict=True):
-            if want.startswith(":"):
-                params[want[1:]] = got
-            elif want != got:
-                return None
-        return params
+        return match_parts(self.parts, path_parts) if method == self.method else None
 
 
 @dataclass(frozen=True)

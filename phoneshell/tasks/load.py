@@ -1,7 +1,10 @@
 """Read task files: whole-file validation with file:line:column problems, before a phone is touched.
 
 The YAML is walked as a node tree (not plain dicts) so every problem points at the line and
-column to fix, and every problem in every file is reported at once.
+column to fix, and every problem in every file is reported at once. A file over `MAX_TASK_BYTES`
+is refused unread (a task file is a few kilobytes; a 50 MB one took PyYAML 37 s and 290 MB), and
+its nesting is bounded as it is parsed (`yamlnodes.compose`). Task ids become folder names
+(`attempts/<task_id>/`), so they are checked as such.
 """
 
 from __future__ import annotations
@@ -14,13 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
-import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from phoneshell.checks import CHECKS, Check, CheckKind
 from phoneshell.errors import Problem, TaskFileError, UnknownName
 from phoneshell.params import Param, ParamValue
-from phoneshell.records import ATTACK_FAMILIES
+from phoneshell.records import ATTACK_FAMILIES, RecordError, read_bytes
 from phoneshell.registry import close_matches
 from phoneshell.tasks.model import (
     DEFAULT_MAX_STEPS,
@@ -35,12 +37,19 @@ from phoneshell.tasks.yamlnodes import (
     NULL_TAG,
     Invalid,
     NodeFile,
+    compose,
     pairs_of,
     read_value,
     unknown_key,
 )
 
-ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+"""Task ids, matched whole (`fullmatch`: a `$` would let a trailing newline through)."""
+MAX_ID_CHARS = 100
+"""An id names folders (attempts/<id>/, swap folders of two ids): file systems cap a name at
+255 bytes, and the suite's longest id is 37 characters."""
+MAX_TASK_BYTES = 1024 * 1024
+"""The largest task file read (1 MiB; the suite's largest is under 4 KiB)."""
 BASE_CHECK_KEYS = ("kind", "negate", "note")
 
 
@@ -208,23 +217,6 @@ def _steps(f: NodeFile, node: Node, where: StepList) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def _compose(text: str, path: str) -> tuple[Node | None, list[Problem]]:
-    """Parse YAML into a node tree, turning syntax errors into a pinned problem."""
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = " ".join(filter(None, [exc.context, exc.problem]))
-        return None, [Problem(path, line, col, f"not valid YAML: {problem}")]
-    except yaml.YAMLError as exc:
-        return None, [Problem(path, 1, 1, f"not valid YAML: {exc}")]
-    if root is None:
-        return None, [Problem(path, 1, 1, "the file is empty; a task file is a mapping with "
-                                          "id, name, instruction and checks")]
-    return root, []
-
-
 def _top_level(f: NodeFile, root: Node) -> dict[str, Node]:
     """The task file's keys and value nodes; unknown and missing keys are recorded."""
     specs = {x.name: x for x in TASK_FIELDS}
@@ -253,7 +245,7 @@ def _checks(f: NodeFile, node: Node, app: str) -> tuple[Check, ...]:
 
 def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
     """Validate one task file's text; return the task (None on any error) and every problem."""
-    root, problems = _compose(text, path)
+    root, problems = compose(text, path)
     if root is None:
         return None, problems
     f = NodeFile(path)
@@ -269,9 +261,12 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
             with contextlib.suppress(Invalid):
                 values[key] = read_value(f, nodes[key], specs[key], "the task")
     task_id, app = str(values.get("id", "")), str(values.get("app", ""))
-    if task_id and not ID_PATTERN.match(task_id):
+    if task_id and not ID_PATTERN.fullmatch(task_id):
         f.error(nodes["id"], f"task id {task_id!r} should use letters, digits, '.', '_' and '-' "
                              "and start with a letter or digit")
+    elif len(task_id) > MAX_ID_CHARS:
+        f.error(nodes["id"], f"task id is {len(task_id)} characters long; the limit is "
+                             f"{MAX_ID_CHARS} (ids name folders)")
     compatible = cast(tuple[str, ...], values.get("compatible_with", ()))
     if task_id in compatible:
         f.error(nodes["compatible_with"], "a task cannot list itself in compatible_with")
@@ -344,7 +339,7 @@ class TaskSet:
             if task.id == task_id:
                 return task
         raise UnknownName("task", task_id, close_matches(task_id, self.ids()),
-                          "phoneshell check-tasks PATHS")
+                          "phoneshell check-tasks --list PATHS")
 
     def ids(self) -> list[str]:
         """Every task id, in file order."""
@@ -360,9 +355,14 @@ def check_tasks(paths: Iterable[str | Path]) -> tuple[list[Task], list[Problem]]
         try:
             # bytes, then decode: read_text would turn CRLF into LF, and the hash run.json
             # records must be the file's own (what sha256sum prints)
-            text = path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.append(Problem(str(path), 0, 0, f"cannot read the file: {exc}"))
+            text = read_bytes(path, MAX_TASK_BYTES).decode("utf-8")
+        except RecordError as exc:  # names the file: missing, a FIFO, or over the limit
+            problems.append(Problem(str(path), 0, 0, f"cannot read the task file: "
+                                                     f"{str(exc).removeprefix(f'{path}: ')}"))
+            continue
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(str(path), 0, 0, f"not UTF-8 text ({exc.reason} at byte "
+                                                     f"{exc.start})"))
             continue
         task, found = parse_task(text, str(path))
         problems.extend(found)

@@ -1,23 +1,70 @@
 """Reading YAML nodes against field specs, keeping the line and column of everything read.
 
-The task loader walks `yaml.compose` node trees (not plain dicts) through these helpers, so a
-problem always points at the text to fix.
+The task loader walks node trees (`compose`, not plain dicts) through these helpers, so a
+problem always points at the text to fix. Nesting deeper than `MAX_DEPTH` is refused where it
+starts: PyYAML composes nodes recursively, so 100,000 `[` would end in a RecursionError.
 """
 
 from __future__ import annotations
 
-import re
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import yaml
+from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from phoneshell.errors import Problem
 from phoneshell.params import Param
 from phoneshell.registry import close_matches
+from phoneshell.tree import PatternError, compile_pattern
 
 _NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 NULL_TAG = "tag:yaml.org,2002:null"
+_NUMBERS = SafeConstructor()
+"""YAML's own reading of numbers: `.inf`, `.nan`, `0x1F`, `1_000` and `1:30` are YAML numbers
+that Python's float() and int() refuse or read otherwise."""
+MAX_DEPTH = 50
+"""The deepest nesting of lists and mappings a task file may have (the format needs 5)."""
+
+
+class _TooDeep(yaml.MarkedYAMLError):
+    """Nesting past `MAX_DEPTH`, raised where it starts, before the composer recurses further."""
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing nesting deeper than `MAX_DEPTH`."""
+
+    depth = 0
+
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                where = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+                raise _TooDeep(problem=f"nested more than {MAX_DEPTH} levels deep (the limit; a "
+                                       "task file needs 5)", problem_mark=where)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+def compose(text: str, path: str) -> tuple[Node | None, list[Problem]]:
+    """Parse YAML into a node tree, turning syntax errors into a pinned problem."""
+    try:
+        root = yaml.compose(text, Loader=_BoundedLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = " ".join(filter(None, [exc.context, exc.problem]))
+        return None, [Problem(path, line, col, f"not valid YAML: {problem}")]
+    except yaml.YAMLError as exc:
+        return None, [Problem(path, 1, 1, f"not valid YAML: {exc}")]
+    if root is None:
+        return None, [Problem(path, 1, 1, "the file is empty; a task file is a mapping with "
+                                          "id, name, instruction and checks")]
+    return root, []
 
 
 class Invalid(Exception):
@@ -101,19 +148,23 @@ def read_value(f: NodeFile, node: Node, spec: Param, what: str) -> object:
             raise f.error(node, f"{name} is {raw!r}; it should be {spec.describe()}{hint}")
         if spec.type == "regex":
             try:
-                re.compile(raw)
-            except re.error as exc:
+                compile_pattern(raw)
+            except PatternError as exc:
                 raise f.error(node, f"{name} is not a valid regular expression: {exc}") from exc
         return raw
     if spec.type == "bool":
         if tag != "tag:yaml.org,2002:bool":
             raise f.error(node, f"{name} should be true or false, got {raw!r}")
         return raw.lower() in ("true", "yes", "on")
-    if tag not in _NUMBER_TAGS:
+    if tag not in _NUMBER_TAGS or (spec.type == "int" and tag != _NUMBER_TAGS[0]):
         raise f.error(node, f"{name} should be {spec.describe()}, got {raw!r}")
-    number = float(raw.replace("_", ""))
-    if spec.type == "int" and (tag != _NUMBER_TAGS[0]):
-        raise f.error(node, f"{name} should be {spec.describe()}, got {raw!r}")
+    try:
+        number = (_NUMBERS.construct_yaml_int(node) if tag == _NUMBER_TAGS[0]
+                  else _NUMBERS.construct_yaml_float(node))
+    except (ConstructorError, ValueError) as exc:  # an explicit !!int tag on a non-number
+        raise f.error(node, f"{name} should be {spec.describe()}, got {raw!r}") from exc
+    if not math.isfinite(number):
+        raise f.error(node, f"{name} is {raw}; it should be a finite number")
     if spec.minimum is not None and number < spec.minimum:
         raise f.error(node, f"{name} is {raw}; it should be {spec.describe()}")
-    return int(number) if spec.type == "int" else number
+    return number if spec.type == "int" else float(number)

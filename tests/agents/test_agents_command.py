@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -15,13 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from bridge import BridgeServer
 from phoneshell.agents import make_agent
 from phoneshell.agents.environment import CLAIM_FILE, VARIABLES, read_claim_file
-from phoneshell.device import Phone
-from phoneshell.records import ResultRow
-from phoneshell.runner import AttemptPlan, run_attempt
-from phoneshell.runner.attempt import Rig
+from phoneshell.audit import read_audit
+from phoneshell.records import ResultRow, RunManifest, read_record
+from phoneshell.runner import AttemptPlan, Rig, open_rig, run_attempt
 from phoneshell.runner.folder import read_results
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
@@ -59,6 +58,11 @@ def play(runs: Path, *globs: str) -> Path:
 def check_played(played: Path, suite: dict[str, Task], count: int) -> None:
     rows = read_results(played / "results.jsonl")
     assert len(rows) == count and all(r.outcome == "passed" for r in rows)
+    manifest = read_record(played / "run.json", RunManifest)
+    assert manifest.sandbox == "bwrap" or not shutil.which("bwrap")  # it ran sandboxed
+    alarms = [e for e in read_audit(played / "audit.jsonl").records
+              if e.stage in ("custody", "refused")]
+    assert alarms == [], "no false alarm over the tasks played, sandboxed"
     for row in rows:
         task = suite[row.task_id]
         assert row.claim is not None and row.claim.status == "done"
@@ -89,7 +93,7 @@ def test_the_rows_keep_each_claim_in_full(played: Path) -> None:
         claim = json.loads(line)["claim"]
         assert set(claim) == {"status", "answer", "summary"}
         assert claim == vars(read_claim_file(played / "attempts" / json.loads(line)["task_id"]
-                                             / "1" / "claim.json"))
+                                             / "1" / "agent" / "claim.json"))
 
 
 def test_a_liar_claims_done_on_tasks_it_fails(tmp_path: Path) -> None:
@@ -129,8 +133,8 @@ def test_finish_writes_the_claim_file(tmp_path: Path) -> None:
 
 @pytest.fixture
 def rig(tmp_path: Path) -> Iterator[Rig]:
-    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
-        yield Rig(bridge, Phone(bridge.url, effect_timeout_s=0.5))
+    with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.5) as rig:
+        yield rig
 
 
 def attempt(rig: Rig, tmp_path: Path, task: Task, command: str) -> ResultRow:
@@ -178,7 +182,8 @@ def test_a_nonzero_exit_without_a_claim_is_a_failed_claim(rig: Rig, tmp_path: Pa
     assert row.outcome == "failed"
     assert row.claim is not None and row.claim.status == "failed"
     assert row.claim.summary == "the command exited with status 3 without a claim"
-    assert row.error == "the command exited with status 3: oops"
+    assert row.error == ("the command exited with status 3; the end of its stderr "
+                         "(agent.stderr):\noops")
 
 
 def test_the_command_gets_the_attempt_in_its_environment(rig: Rig, tmp_path: Path,
@@ -191,13 +196,14 @@ def test_the_command_gets_the_attempt_in_its_environment(rig: Rig, tmp_path: Pat
     seen = json.loads((folder / "agent.stdout").read_text())
     assert set(VARIABLES) - {"PHONESHELL_TASK_FILE"} <= set(seen)
     assert "PHONESHELL_TASK_FILE" not in seen, "the answer key is handed on only when asked"
-    assert seen["PHONESHELL_WDA_URL"] == rig.bridge.url
+    agent_url = seen["PHONESHELL_WDA_URL"]  # a URL of its own, never the harness's
+    assert agent_url.startswith(rig.bridge.base_url + "/t/") and agent_url != rig.bridge.url
     assert seen["PHONESHELL_INSTRUCTION"] == task.instruction
     assert seen["PHONESHELL_TASK_ID"] == task.id
     assert (seen["PHONESHELL_MAX_STEPS"], seen["PHONESHELL_TIMEOUT_S"]) == (
         str(task.max_steps), f"{task.timeout_seconds:g}")
-    assert Path(seen["PHONESHELL_ATTEMPT_DIR"]) == folder.resolve()
-    assert Path(seen["PHONESHELL_CLAIM_FILE"]) == folder.resolve() / "claim.json"
+    assert Path(seen["PHONESHELL_ATTEMPT_DIR"]) == folder.resolve() / "agent"  # its scratch
+    assert Path(seen["PHONESHELL_CLAIM_FILE"]) == folder.resolve() / "agent" / "claim.json"
 
 
 def test_the_task_file_is_handed_on_only_when_the_harness_asks(

@@ -19,7 +19,6 @@ import pytest
 from agents.screen_script import SCRIPTS, find_row, parse_table
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from bridge import BridgeServer
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
@@ -30,9 +29,7 @@ from phoneshell.agents.environment import (
 )
 from phoneshell.agents.tools import TOOLS
 from phoneshell.audit import read_audit
-from phoneshell.device import Phone
-from phoneshell.runner import AttemptPlan, run_attempt
-from phoneshell.runner.attempt import Rig
+from phoneshell.runner import AttemptPlan, Rig, open_rig, run_attempt
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
@@ -84,14 +81,15 @@ class McpScriptAgent:
 
 
 @pytest.fixture
-def rig(tmp_path: Path) -> Iterator[tuple[SimServer, BridgeServer]]:
-    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
-        yield sim, bridge
+def rig(tmp_path: Path) -> Iterator[tuple[SimServer, Rig]]:
+    with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.5) as found:
+        yield sim, found
 
 
-def test_the_server_lists_the_registry_tools(rig: tuple[SimServer, BridgeServer]) -> None:
+def test_the_server_lists_the_registry_tools(rig: tuple[SimServer, Rig]) -> None:
     async def listed() -> tuple[list[object], list[str]]:
-        async with stdio_client(server(rig[1].url, {"PHONESHELL_VISION": "1"})) as (read, write), \
+        async with stdio_client(server(rig[1].bridge.url, {"PHONESHELL_VISION": "1"})) as (
+                read, write), \
                 ClientSession(read, write) as session:
             await session.initialize()
             seen = await session.call_tool("observe", {})
@@ -107,14 +105,12 @@ def test_the_server_lists_the_registry_tools(rig: tuple[SimServer, BridgeServer]
 
 
 def test_three_suite_tasks_through_mcp_with_every_action_audited(
-        rig: tuple[SimServer, BridgeServer], tmp_path: Path, suite: dict[str, Task]) -> None:
-    _, bridge = rig
+        rig: tuple[SimServer, Rig], tmp_path: Path, suite: dict[str, Task]) -> None:
     agent = McpScriptAgent()
     rows = []
     for task_id in THREE:
         plan = AttemptPlan("R", tmp_path / "R", suite[task_id], 1)
-        rows.append(run_attempt(plan, Rig(bridge, Phone(bridge.url, effect_timeout_s=0.5)),
-                                agent).row)
+        rows.append(run_attempt(plan, rig[1], agent).row)
     for row in rows:
         assert row.outcome == "passed", (row.task_id, row.error, [c.detail for c in row.checks])
         assert row.claim is not None and row.claim.status == "done"
@@ -130,12 +126,12 @@ def test_three_suite_tasks_through_mcp_with_every_action_audited(
     assert aimed == agent.taps, "each tap landed where the observation put the element"
 
 
-def test_the_budget_is_enforced_and_recorded(rig: tuple[SimServer, BridgeServer],
+def test_the_budget_is_enforced_and_recorded(rig: tuple[SimServer, Rig],
                                             tmp_path: Path) -> None:
     env = {MAX_STEPS: "1", ATTEMPT_DIR: str(tmp_path), CLAIM_FILE: str(tmp_path / "claim.json")}
 
     async def spend() -> tuple[str, str]:
-        async with stdio_client(server(rig[1].url, env)) as (read, write), \
+        async with stdio_client(server(rig[1].bridge.url, env)) as (read, write), \
                 ClientSession(read, write) as session:
             await session.initialize()
             await session.call_tool("observe", {})

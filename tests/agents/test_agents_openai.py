@@ -12,14 +12,11 @@ from pathlib import Path
 import pytest
 from agents.openai_standin import API_KEY, StandIn
 
-from bridge import BridgeServer
 from phoneshell.agents import make_agent
 from phoneshell.audit import read_audit
-from phoneshell.device import Phone
 from phoneshell.errors import RunError
 from phoneshell.records import ResultRow
-from phoneshell.runner import AttemptPlan, RunOptions, run_attempt, run_suite
-from phoneshell.runner.attempt import Rig
+from phoneshell.runner import AttemptPlan, RunOptions, open_rig, run_attempt, run_suite
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
@@ -47,9 +44,8 @@ def endpoint(stand_in: StandIn, monkeypatch: pytest.MonkeyPatch) -> StandIn:
 
 def attempt(tmp_path: Path, task: Task, agent_spec: str) -> ResultRow:
     """One attempt on a fresh simulated iPhone behind a bridge, as a run makes it."""
-    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
+    with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.5) as rig:
         plan = AttemptPlan("R", tmp_path / "R", task, 1)
-        rig = Rig(bridge, Phone(bridge.url, effect_timeout_s=0.5))
         return run_attempt(plan, rig, make_agent(agent_spec)).row
 
 

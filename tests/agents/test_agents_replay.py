@@ -13,7 +13,7 @@ from phoneshell.device import Phone
 from phoneshell.errors import StepError
 from phoneshell.records import Scalar
 from phoneshell.sim import SimServer
-from phoneshell.tree import SPRINGBOARD
+from phoneshell.xcui import SPRINGBOARD
 
 CALC = "com.apple.calculator"
 

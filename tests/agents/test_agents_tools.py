@@ -63,6 +63,9 @@ def test_real_switches_keep_their_state_and_scroll_bars_are_dropped(reference: P
     text = build_observation(1, motion).as_text()
     switch = find_row(text, "Reduce Motion")
     assert switch.type == "Switch" and switch.flags == ("off",)
+    # The row-wide switch is offered where its knob is: only the knob toggles on a phone.
+    assert switch.centre == (336, 160), "the knob's centre (305 + 63 / 2, 146 + 29 / 2)"
+    assert not [r for r in parse_table(text) if r.type == "Switch" and not r.text]
     assert all(r.type != "Cell" for r in parse_table(text)), "unnamed cells around rows go"
     safari = PageSource.parse((reference / "ios-sources" / "safari-start-page-ios26.2-sim.xml"
                                ).read_text())

@@ -10,12 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bridge import BridgeServer
 from phoneshell.attack import play_attacks
 from phoneshell.checks import Check
-from phoneshell.device import Phone
 from phoneshell.records import AttackFamily, AttackReport
-from phoneshell.runner.attempt import Rig
+from phoneshell.runner.rig import open_rig
 from phoneshell.sim import SimServer
 from phoneshell.swap import Swapper
 from phoneshell.tasks import Task
@@ -25,8 +23,8 @@ C = Check.make
 
 @pytest.fixture
 def swapper(tmp_path: Path) -> Iterator[Swapper]:
-    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
-        rig = Rig(bridge, Phone(bridge.url, timeout_s=10, effect_timeout_s=0.5))
+    with SimServer() as sim, open_rig(sim.url, tmp_path, timeout_s=10,
+                                      effect_timeout_s=0.5) as rig:
         yield Swapper(rig, tmp_path / "A", "A")
 
 
@@ -73,7 +71,8 @@ def test_the_cheap_finish_breaks_the_weakened_task_only(
 def test_an_echo_into_settings_search_breaks_a_task_without_the_field_check(
         swapper: Swapper, suite: dict[str, Task]) -> None:
     task = suite["settings.scroll.to_bottom"]
-    fragile = replace(weakened(task), checks=tuple(c for c in task.checks if not c.negate))
+    fragile = replace(weakened(task), checks=tuple(
+        c for c in task.checks if c.text != "com.apple.settings.developer"))
     report = play_attacks([swapper], [task, fragile], ("echo",), lambda line: None,
                           ("echo:search:Developer",))
     assert broken(report) == {("settings.scroll.to_bottom.weak", "echo:search:Developer")}

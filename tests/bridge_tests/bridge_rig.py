@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from bridge.audit_log import AuditWriter
+from bridge.custody import Custody
 from bridge.proxy import BridgeServer
 from phoneshell.audit import AuditEvent, read_audit
 from phoneshell.sim import SimServer, layout
@@ -110,8 +111,10 @@ class Rig:
 
 
 def start_bridge(sim: SimServer, runs: Path, **options: object) -> tuple[BridgeServer, AuditWriter]:
-    """A started bridge in front of `sim` with its own writer (the caller stops both)."""
+    """A started bridge in front of `sim` with its own writer (the caller stops both), judging
+    custody as for a simulated iPhone (effects at once, screens still until input)."""
     writer = AuditWriter(runs)
+    options.setdefault("custody", Custody(settle_s=0.0, screens_static=True))
     bridge = BridgeServer(sim.url, runs_dir=runs, writer=writer, **options)  # type: ignore[arg-type]
     return bridge.start(), writer
 

@@ -43,3 +43,17 @@ def rig(sim: SimServer, tmp_path: Path) -> Iterator[Rig]:
     finally:
         bridge.stop()
         writer.close()
+
+
+@pytest.fixture
+def guarded(sim: SimServer, tmp_path: Path) -> Iterator[Rig]:
+    """A bridge as the runner starts one: its own token, a control token, context R/t/1/agent
+    (grant the agent its URL in the test: `guarded.bridge.grant_agent()`)."""
+    runs = tmp_path / "runs"
+    bridge, writer = start_bridge(sim, runs, token="harness-token", control_token="control")
+    bridge.set_context("R", "t", 1, "agent")
+    try:
+        yield Rig(sim, bridge, runs)
+    finally:
+        bridge.stop()
+        writer.close()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.actions import classify, split_path
+from bridge.actions import classify
+from bridge.gate import Refused
 from phoneshell.records import ACTION_KINDS
 
 S = "/session/CA43AE24-8138-490F-9898-B8BF4D60C5AF"
@@ -18,9 +19,7 @@ READS = [
     ("GET", f"{S}/window/size", None),
     ("GET", f"{S}/element/E1/rect", None),
     ("GET", f"{S}/alert/text", None),
-    ("HEAD", "/status", None),
-    ("DELETE", f"{S}/actions", None),  # releases what a logged action pressed
-    ("DELETE", "/session", None),
+    ("OPTIONS", "/status", None),
     ("POST", f"{S}/elements", {"using": "class chain", "value": "**/XCUIElementTypeAny"}),
     ("POST", f"{S}/element", {"using": "id", "value": "x"}),
     ("POST", f"{S}/element/E1/elements", {"using": "id", "value": "x"}),
@@ -57,11 +56,10 @@ ACTIONS = [
     ("DELETE", S, None, "terminate", {"via": "delete_session"}),
     ("POST", f"{S}/wda/tap", {"x": 100, "y": 200}, "tap",
      {"x": 100, "y": 200, "gesture": "tap"}),
-    ("POST", f"{S}/wda/tap/0", {"x": 100, "y": 200}, "tap",
-     {"x": 100, "y": 200, "gesture": "tap"}),
-    ("POST", f"{S}/wda/tap/E1", {}, "tap", {"element": "E1", "gesture": "tap"}),
     ("POST", f"{S}/wda/element/E1/tap", {}, "tap", {"element": "E1", "gesture": "tap"}),
     ("POST", f"{S}/element/E1/click", None, "tap", {"element": "E1", "gesture": "click"}),
+    ("POST", f"{S}/wda/tap/0", {"x": 100, "y": 200}, "tap",  # facebook-wda's fallback
+     {"x": 100, "y": 200, "gesture": "tap"}),
     ("POST", f"{S}/wda/doubleTap", {"x": 1, "y": 2}, "tap",
      {"x": 1, "y": 2, "gesture": "double_tap"}),
     ("POST", f"{S}/wda/touchAndHold", {"x": 1, "y": 2, "duration": 1.5}, "tap",
@@ -81,7 +79,6 @@ ACTIONS = [
     ("POST", f"{S}/wda/siri/activate", {"text": "what time is it"}, "type",
      {"text": "what time is it", "via": "siri"}),
     ("POST", "/wda/homescreen", None, "home", {}),
-    ("POST", f"{S}/wda/homescreen", None, "home", {}),
     ("POST", f"{S}/wda/deactivateApp", {"duration": 2}, "home",
      {"via": "deactivate_app", "duration": 2}),
     ("POST", f"{S}/wda/pressButton", {"name": "volumeUp"}, "press", {"button": "volumeUp"}),
@@ -114,9 +111,27 @@ ACTIONS = [
     ("POST", f"{S}/appium/settings",
      {"settings": {"snapshotMaxDepth": 30, "defaultActiveApplication": "com.x"}}, "other",
      {"route": "/appium/settings", "settings": "snapshotMaxDepth,defaultActiveApplication"}),
-    ("POST", "/appium/settings", {"settings": "bad"}, "other", {"route": "/appium/settings"}),
-    ("PUT", "/wda/anything", {}, "other", {"route": "/wda/anything"}),
+    ("POST", f"{S}/appium/settings", {"settings": "bad"}, "other",
+     {"route": "/appium/settings"}),
+    ("DELETE", "/wda/simulatedLocation", None, "other", {"route": "/wda/simulatedLocation"}),
 ]
+
+REFUSED = [
+    ("HEAD", "/status", None, "not a WebDriverAgent route"),
+    ("DELETE", f"{S}/actions", None, "not a WebDriverAgent route"),
+    ("PUT", "/wda/anything", {}, "not a WebDriverAgent route"),
+    ("POST", "/wda/tap/0", {"x": 1, "y": 2}, "not a WebDriverAgent route"),  # session only
+    ("GET", "/wda/shutdown", None, "would end WebDriverAgent"),
+    ("POST", "/appium/settings", {}, "not a WebDriverAgent route"),  # session-only route
+    ("POST", f"{S}/wda/homescreen", None, "not a WebDriverAgent route"),  # session-free only
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body", "why"), REFUSED)
+def test_what_is_not_a_wda_route_is_refused(method: str, path: str, body: object,
+                                            why: str) -> None:
+    with pytest.raises(Refused, match=why):
+        classify(method, path, body)
 
 
 @pytest.mark.parametrize(("method", "path", "body", "kind", "params"), ACTIONS)
@@ -152,15 +167,9 @@ def test_creating_and_deleting_a_session_are_marked_as_such() -> None:
     assert (closed.session, closed.session_id) == ("close", S.split("/")[2])
 
 
-def test_a_body_that_is_not_json_still_classifies_by_route() -> None:
+def test_an_empty_body_classifies_by_route() -> None:
     found = classify("POST", f"{S}/wda/tap", None)
     assert found is not None and found.kind == "tap" and dict(found.params) == {"gesture": "tap"}
-
-
-def test_split_path_ignores_query_and_slashes() -> None:
-    assert split_path("/session/X/wda/tap/?a=1") == ("X", ("wda", "tap"))
-    assert split_path("/session") == ("", ("session",))
-    assert split_path("/source?format=json") == ("", ("source",))
 
 
 def pointer(*steps: dict[str, object], kind: str = "pointer") -> dict[str, object]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -15,6 +17,8 @@ from bridge.context import UNSCOPED, make_context
 from bridge.proxy import BridgeServer
 from phoneshell.audit import Target, actions, read_audit
 from phoneshell.sim import SimServer
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_intent_and_outcome_share_a_seq_and_read_back(tmp_path: Path) -> None:
@@ -98,18 +102,51 @@ def test_an_unwritable_log_refuses_and_names_the_file(tmp_path: Path) -> None:
         writer.write_intent(make_context("r", "t", 1, "agent"), "home", {}, "", None)
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
-def test_a_full_disk_refuses_and_recovers_when_the_file_is_fixed(tmp_path: Path) -> None:
+FULL_DISK = """
+import resource, signal, sys
+from pathlib import Path
+from bridge.audit_log import AuditWriteError, AuditWriter
+from bridge.context import make_context
+from phoneshell.audit import read_audit
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+folder = Path(sys.argv[1])
+writer = AuditWriter(folder)
+ctx = make_context("r", "t", 1, "agent")
+writer.write_intent(ctx, "home", {}, "", None)
+resource.setrlimit(resource.RLIMIT_FSIZE, ((folder / "r" / "audit.jsonl").stat().st_size + 40,
+                                           hard))
+try:
+    writer.write_intent(ctx, "home", {"text": "x" * 500}, "", None)
+except AuditWriteError as exc:
+    print("refused:", exc.message)
+resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+print("then:", writer.write_intent(ctx, "home", {}, "", None).seq)
+log = read_audit(folder / "r" / "audit.jsonl")
+print("whole:", [e.seq for e in log.records], len(log.problems), repr(log.torn))
+"""
+
+
+def test_a_full_disk_refuses_and_recovers_when_there_is_room_again(tmp_path: Path) -> None:
+    # A file size limit fails a write the way a full disk does, part of a line written.
+    done = subprocess.run([sys.executable, "-c", FULL_DISK, str(tmp_path)], capture_output=True,
+                          text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("refused: cannot write the audit log") and "only" in lines[0]
+    assert lines[1] == "then: 2"
+    assert lines[2] == "whole: [1, 2] 1 ''"  # the torn line was mended into one bad line
+
+
+def test_an_audit_log_swapped_for_a_symlink_is_not_followed(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.txt"
     path = tmp_path / "r" / "audit.jsonl"
     path.parent.mkdir()
-    path.symlink_to("/dev/full")  # every write fails with ENOSPC, as on a full disk
+    path.symlink_to(elsewhere)
     writer = AuditWriter(tmp_path)
-    ctx = make_context("r", "t", 1, "agent")
-    with pytest.raises(AuditWriteError, match="No space left"):
-        writer.write_intent(ctx, "home", {}, "", None)
-    path.unlink()
-    assert writer.write_intent(ctx, "home", {}, "", None).seq == 1
-    writer.close()
+    with pytest.raises(AuditWriteError, match="symbolic link"):
+        writer.write_intent(make_context("r", "t", 1, "agent"), "home", {}, "", None)
+    assert not elsewhere.exists()
 
 
 def test_fsync_mode_writes_the_same_lines(tmp_path: Path) -> None:

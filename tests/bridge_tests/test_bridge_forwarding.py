@@ -28,7 +28,6 @@ from phoneshell.sim import SimServer
     ("GET", "/wda/activeAppInfo", None),
     ("GET", "/health", None),  # HTML, not JSON: passed through as it is
     ("GET", "/session/not-a-session/window/size", None),  # WDA error: 404 invalid session id
-    ("GET", "/wda/no/such/route", None),  # 404 unknown command
     ("POST", "/session/not-a-session/elements", b'{"using": "id", "value": "x"}'),
 ])
 def test_reads_come_back_unchanged_and_unlogged(rig: Rig, method: str, path: str,
@@ -40,6 +39,17 @@ def test_reads_come_back_unchanged_and_unlogged(rig: Rig, method: str, path: str
     for header in ("content-type", "content-length"):
         assert bridged[1][header] == direct[1][header]
     assert not (rig.runs / "unscoped" / "audit.jsonl").exists()
+
+
+def test_a_route_wda_does_not_serve_is_refused_as_wda_would_refuse_it(rig: Rig) -> None:
+    direct = request(rig.sim.url, "GET", "/wda/no/such/route")
+    bridged = request(rig.bridge.url, "GET", "/wda/no/such/route")
+    assert bridged[0] == direct[0] == 404
+    error = json.loads(bridged[2])["value"]
+    assert error["error"] == json.loads(direct[2])["value"]["error"] == "unknown command"
+    assert "not a WebDriverAgent route" in error["message"]
+    (refused,) = rig.events()
+    assert (refused.stage, refused.params["route"]) == ("refused", "/wda/no/such/route")
 
 
 def test_a_wda_error_on_an_action_passes_through_and_is_logged_not_ok(rig: Rig) -> None:
@@ -127,16 +137,16 @@ def test_an_unwritable_log_refuses_actions_and_keeps_serving_reads(sim: SimServe
         writer.close()
 
 
-@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
-def test_a_full_disk_refuses_actions(sim: SimServer, tmp_path: Path) -> None:
+def test_a_log_swapped_for_a_symlink_refuses_actions(sim: SimServer, tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     (runs / "R").mkdir(parents=True)
-    (runs / "R" / "audit.jsonl").symlink_to("/dev/full")
+    (runs / "R" / "audit.jsonl").symlink_to(tmp_path / "elsewhere")
     bridge, writer = start_bridge(sim, runs)
     try:
         bridge.set_context("R", "t", 1, "agent")
         status, _, data = request(bridge.url, "POST", "/wda/homescreen")
-        assert status == 500 and "No space left" in json.loads(data)["value"]["message"]
+        assert status == 500 and "symbolic links" in json.loads(data)["value"]["message"]
+        assert not (tmp_path / "elsewhere").exists()
         assert request(bridge.url, "GET", "/status")[0] == 200
         assert read_audit(runs / "unscoped" / "audit.jsonl").records == ()
     finally:
@@ -173,20 +183,18 @@ def raw_request(base: str, request_line: bytes, body: bytes = b"") -> tuple[int,
     return int(head.split()[1]), data
 
 
-def test_a_request_that_cannot_be_forwarded_is_answered_502_and_its_outcome_logged(
-        rig: Rig) -> None:
+def test_a_path_that_is_not_ascii_is_refused_and_logged(rig: Rig) -> None:
     sid = wda.Client(rig.bridge.url).session("com.apple.Preferences").session_id
     line = f"POST /session/{sid}/wda/café HTTP/1.1".encode()  # UTF-8, not percent-encoded
     status, data = raw_request(rig.bridge.url, line, b"{}")
     error = json.loads(data)["value"]
-    assert status == 502 and error["error"] == "unknown error"
-    assert rig.sim.url in error["message"] and f"POST '/session/{sid}/wda/caf" in error["message"]
-    failed = actions(rig.events())[-1]  # the intent has its outcome
-    assert (failed.kind, failed.params["route"], failed.ok) == ("other", "/wda/cafÃ©", False)
-    assert "cannot send POST" in failed.error
+    assert status == 400 and error["error"] == "invalid argument"
+    assert "holds a character outside" in error["message"]
+    refused = rig.events()[-1]
+    assert (refused.stage, refused.params["route"]) == ("refused", f"/session/{sid}/wda/cafÃ©")
     status, data = raw_request(rig.bridge.url, "GET /café HTTP/1.1".encode())
-    assert status == 502 and rig.sim.url in json.loads(data)["value"]["message"]  # reads too
-    assert len(actions(rig.events())) == 2
+    assert status == 400  # reads too
+    assert len(actions(rig.events())) == 1  # the session only: nothing else was forwarded
     assert request(rig.bridge.url, "GET", "/status")[0] == 200  # and the bridge serves on
 
 

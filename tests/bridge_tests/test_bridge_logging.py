@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import wda
-from bridge_rig import LOGIN, Rig, request, start_bridge
+from bridge_rig import CONTROL_HEADER, CONTROL_TOKEN, LOGIN, Rig, request, start_bridge
 
 from phoneshell.audit import Action, AuditEvent, Target, actions
 from phoneshell.sim import SimServer
@@ -67,8 +67,9 @@ def test_taps_carry_the_point_or_element_and_the_element_under_it(rig: Rig) -> N
     session = wda.Client(rig.bridge.url).session(SETTINGS)
     session(name="com.apple.settings.wifi").click()  # find + rect are reads; the tap is logged
     clicked = last(rig)
-    assert (clicked.kind, clicked.params["x"], clicked.params["y"]) == ("tap", 201, 432)
-    assert clicked.target is not None and clicked.target.type == "XCUIElementTypeCell"
+    assert (clicked.kind, clicked.params["x"], clicked.params["y"]) == ("tap", 201, 371)
+    # iOS 26's Settings root: the row is a Button inside an unnamed cell.
+    assert clicked.target is not None and clicked.target.type == "XCUIElementTypeButton"
     assert clicked.target.label == "Wi-Fi"
     assert [e.kind for e in rig.intents()] == ["launch", "tap"]  # find and rect: reads
     session.app_terminate(SETTINGS)  # back to the root list
@@ -165,9 +166,9 @@ def test_w3c_actions_are_logged_as_tap_or_swipe(rig: Rig) -> None:
         request(rig.bridge.url, "POST", f"/session/{sid}/actions", json.dumps(body).encode())
         return rig.intents()[-1]
 
-    tap = perform({"type": "pointerMove", "x": 201, "y": 432}, {"type": "pointerDown"},
+    tap = perform({"type": "pointerMove", "x": 201, "y": 371}, {"type": "pointerDown"},
                   {"type": "pointerUp"})
-    assert (tap.kind, tap.params["x"], tap.params["y"]) == ("tap", 201, 432)
+    assert (tap.kind, tap.params["x"], tap.params["y"]) == ("tap", 201, 371)
     assert tap.target is not None and tap.target.label == "Wi-Fi"
     swipe = perform({"type": "pointerMove", "x": 200, "y": 700}, {"type": "pointerDown"},
                     {"type": "pointerMove", "x": 200, "y": 300, "duration": 100},
@@ -193,19 +194,25 @@ def test_context_routes_scope_the_log_and_clear_back_to_unscoped(rig: Rig) -> No
     (home,) = rig.intents("unscoped")
     assert (home.kind, home.run_id, home.phase, home.attempt, home.task_id) == (
         "home", "unscoped", "unscoped", 0, "")
-    health = json.loads(request(base, "GET", "/phoneshell/bridge/health")[2])["value"]
+    health = json.loads(request(base, "GET", "/phoneshell/bridge/health",
+                                headers={CONTROL_HEADER: CONTROL_TOKEN})[2])["value"]
     assert health["last_foreground"] == SPRINGBOARD and health["actions_logged"] == 3
     assert health["context"]["run_id"] == "unscoped"
     status, bad = rig.control("POST", {"run_id": "../etc"})
     assert status == 400 and bad["error"] == "invalid argument"
 
 
-def test_reads_through_the_bridge_do_not_move_the_last_foreground(rig: Rig) -> None:
+def test_a_read_that_shows_a_change_nothing_logged_explains_is_a_custody_line(rig: Rig) -> None:
     session = wda.Client(rig.bridge.url).session(SETTINGS)
     with rig.sim.lock:
         rig.sim.phone.launch(CALCULATOR)  # something acting outside the bridge
     assert session.app_current()["bundleId"] == CALCULATOR
-    assert rig.bridge.last_foreground == SETTINGS  # so the runner can see the difference
+    (custody,) = [e for e in rig.events() if e.stage == "custody"]
+    assert (custody.app_before, custody.app_after) == (SETTINGS, CALCULATOR)
+    assert custody.params["via"] == "GET /wda/activeAppInfo"
+    assert "outside the bridge" in custody.error
+    session.app_current()  # seen once: the same front app again is no new break
+    assert [e.stage for e in rig.events()].count("custody") == 1
 
 
 def test_tap_targets_can_be_switched_off_but_keys_are_always_resolved(sim: SimServer,

@@ -53,6 +53,20 @@ def test_the_deepest_visible_element_under_a_point() -> None:
     assert outside is None
 
 
+def test_an_accessible_element_wins_over_the_empty_views_laid_over_it() -> None:
+    # The General > About dump's cell: content, then a background view over the whole cell.
+    frame = (20, 292, 362, 54)
+    about = node("Application", 0, 0, 402, 874, node(
+        "Cell", *frame, node("Other", *frame, node("StaticText", 36, 308, 113, 22,
+                                                   label="Model Number", isAccessible="0")),
+        node("Other", *frame, node("Other", *frame)),
+        label="Model Number, A3256LL/A", name="ProductModel", isAccessible="1"))
+    hit = node_at(about, 300, 318)
+    assert hit is not None and hit["name"] == "ProductModel"
+    text = node_at(about, 40, 318)  # on the title: still the cell VoiceOver reads
+    assert text is not None and text["name"] == "ProductModel"
+
+
 def test_the_focused_field_and_secure_masking() -> None:
     field = focused_node(TREE)
     assert field is not None and is_secure(field)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from phoneshell.phones.lock import DeviceLock
+from phoneshell.runner import RunOptions, run_suite
 from phoneshell.sim import SimServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +54,7 @@ def test_null_agent_fails_and_json_goes_to_stdout(tmp_path: Path) -> None:
 
 def test_bad_options_exit_2_with_a_hint(tmp_path: Path) -> None:
     no_match = phoneshell("run", "environments", "--task", "nothing.*", "--runs", str(tmp_path))
-    assert no_match.returncode == 2 and "error: no task id matches nothing.*" in no_match.stderr
+    assert no_match.returncode == 2 and "error: no task id matches 'nothing.*'" in no_match.stderr
     bad_agent = phoneshell("run", "environments", "--agent", "solutoin", "--runs", str(tmp_path))
     assert bad_agent.returncode == 2
     assert "error: unknown agent 'solutoin'; did you mean 'solution'?" in bad_agent.stderr
@@ -71,37 +72,54 @@ def test_an_unreachable_device_cannot_start_a_run(tmp_path: Path) -> None:
 
 
 def test_resume_runs_only_what_was_not_scored(tmp_path: Path) -> None:
-    first = phoneshell("run", "environments", "--task", "settings.about.reach", "--task",
-                       "calculator.arithmetic", "--repeat", "2", "--runs", str(tmp_path),
-                       "--run-id", "R")
-    assert first.returncode == 0, first.stderr
+    # A real skip: the phone's sessions go stale after the first attempt, so the rig is down,
+    # the second attempt is skipped and the run stops there.
+    with SimServer() as sim:
+        def progress(line: str) -> None:
+            if line.startswith("[1/"):
+                sim.set_faults(["stale-session"])
+
+        first = run_suite(RunOptions(("environments",), device=sim.url, task_globs=(
+            "settings.about.reach", "calculator.arithmetic"), repeat=2, runs_dir=tmp_path,
+            run_id="R"), progress)
+    assert [r.outcome for r in first.rows] == ["passed", "skipped"] and first.stopped
+    skipped = first.rows[1]
     results = tmp_path / "R" / "results.jsonl"
-    rows = results.read_text().splitlines()
-    # make the second attempt of one task look skipped, as a rig failure would have left it
-    skipped = json.loads(rows[1])
-    skipped.update(outcome="skipped", passed=False, skipped=True, skip_reason="rig down: test",
-                   checks=[])
-    results.write_text("\n".join([rows[0], json.dumps(skipped), *rows[2:]]) + "\n")
-    again = phoneshell("run", "--resume", "R", "--runs", str(tmp_path))
-    assert again.returncode == 0, again.stdout + again.stderr
-    assert "1 attempt(s): 1 passed" in again.stdout
-    assert "3 attempt(s) were already scored and not run again" in again.stdout
-    final = [json.loads(x) for x in results.read_text().splitlines()]
-    assert len(final) == 5 and final[-1]["task_id"] == skipped["task_id"]
-    assert final[-1]["attempt"] == skipped["attempt"] == 2
-    assert (tmp_path / "R" / "attempts" / skipped["task_id"] / "2.skipped-1").is_dir()
-    # the retry's evidence holds its own actions only, not those of the try it replaced
-    task_dir = tmp_path / "R" / "attempts" / skipped["task_id"]
-    assert len(agent_actions(task_dir / "1" / "evidence")) >= 2
-    assert agent_actions(task_dir / "2" / "evidence") == agent_actions(task_dir / "1" / "evidence")
-    assert agent_actions(task_dir / "2.skipped-1" / "evidence") == \
-        agent_actions(task_dir / "1" / "evidence")
-    manifest = json.loads((tmp_path / "R" / "run.json").read_text())
-    assert len(manifest["resumed_at"]) == 1
-    nothing = phoneshell("run", "--resume", "R", "--runs", str(tmp_path))
+    with SimServer() as sim:
+        again = phoneshell("run", "--resume", "R", "--runs", str(tmp_path), "--device", sim.url)
+        assert again.returncode == 0, again.stdout + again.stderr
+        assert "3 attempt(s): 3 passed" in again.stdout
+        assert "1 attempt(s) were already scored and not run again" in again.stdout
+        final = [json.loads(x) for x in results.read_text().splitlines()]
+        assert len(final) == 5
+        retried = next(r for r in final[2:] if r["task_id"] == skipped.task_id)
+        assert retried["attempt"] == skipped.attempt == 2 and retried["outcome"] == "passed"
+        assert (tmp_path / "R" / "attempts" / skipped.task_id / "2.skipped-1").is_dir()
+        # the retry's evidence holds its own actions only, not those of the try it replaced
+        task_dir = tmp_path / "R" / "attempts" / skipped.task_id
+        assert len(agent_actions(task_dir / "1" / "evidence")) >= 2
+        assert agent_actions(task_dir / "2" / "evidence") == \
+            agent_actions(task_dir / "1" / "evidence")
+        manifest = json.loads((tmp_path / "R" / "run.json").read_text())
+        assert len(manifest["resumed_at"]) == 1
+        nothing = phoneshell("run", "--resume", "R", "--runs", str(tmp_path), "--device",
+                             sim.url)
     assert nothing.returncode == 0, "a resume with nothing left to run still reports the run"
     assert "0 attempt(s)" in nothing.stdout and "4 attempt(s) were already scored" in \
         nothing.stdout
+
+
+def test_resume_refuses_a_run_that_does_not_match_its_seal(tmp_path: Path) -> None:
+    first = phoneshell("run", "environments", "--task", "calculator.arithmetic", "--runs",
+                       str(tmp_path), "--run-id", "R")
+    assert first.returncode == 0, first.stderr
+    results = tmp_path / "R" / "results.jsonl"
+    row = json.loads(results.read_text())
+    row.update(outcome="skipped", passed=False, skipped=True, skip_reason="rig down: edited",
+               checks=[])  # a hand edit that would have the attempt run again
+    results.write_text(json.dumps(row) + "\n")
+    again = phoneshell("run", "--resume", "R", "--runs", str(tmp_path))
+    assert again.returncode == 2 and "does not match its seal" in again.stderr
 
 
 def agent_actions(evidence: Path) -> list[tuple[str, str]]:
@@ -144,12 +162,12 @@ def test_a_phone_another_run_holds_is_refused_naming_the_holder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PHONESHELL_LOCK_DIR", str(tmp_path / "locks"))
     with SimServer() as sim:
-        host_port = sim.url.removeprefix("http://")
-        with DeviceLock(host_port, "other-run", directory=tmp_path / "locks"):
+        key = "loopback:" + sim.url.rsplit(":", 1)[1]  # however the URL spells loopback
+        with DeviceLock(key, "other-run", directory=tmp_path / "locks"):
             taken = phoneshell("run", "environments", "--task", "settings.about.reach",
                                "--device", sim.url, "--runs", str(tmp_path))
         assert taken.returncode == 2
-        assert f"error: device {host_port} is in use by" in taken.stderr
+        assert f"error: device {key} is in use by" in taken.stderr
         assert "other-run" in taken.stderr
         free = phoneshell("run", "environments", "--task", "settings.about.reach",
                           "--device", sim.url, "--runs", str(tmp_path))

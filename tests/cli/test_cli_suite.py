@@ -7,12 +7,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from phoneshell.audit import read_audit
+from phoneshell.audit import actions, read_audit
 from phoneshell.records import PHASES
+from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, load_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,12 +32,28 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def solution_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def phone() -> Iterator[SimServer]:
+    """The simulated iPhone the suite runs on, kept here so its own ledger can be read."""
+    with SimServer() as sim:
+        yield sim
+
+
+@pytest.fixture(scope="module")
+def solution_run(tmp_path_factory: pytest.TempPathFactory, phone: SimServer) -> Path:
     runs = tmp_path_factory.mktemp("runs")
-    done = run("--device", "sim", "--agent", "solution", "--runs", str(runs), "--run-id", "R")
+    done = run("--device", phone.url, "--agent", "solution", "--runs", str(runs), "--run-id",
+               "R")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "80 attempt(s): 80 passed, 0 failed, 0 skipped" in done.stdout
     return runs / "R"
+
+
+def test_the_phones_ledger_holds_exactly_what_the_log_holds(solution_run: Path,
+                                                           phone: SimServer) -> None:
+    log = read_audit(solution_run / "audit.jsonl")
+    assert phone.ledger()[0] == len(actions(log.records))  # every input logged, none missed
+    assert [e for e in log.records if e.stage in ("custody", "refused")] == [], \
+        "no false alarm over the whole suite"
 
 
 def contains_in_order(kinds: list[str], steps: tuple[Step, ...]) -> bool:

@@ -115,3 +115,17 @@ def test_a_recorded_finish_replays_and_swaps(tmp_path: Path) -> None:
                          str(tmp_path / "R"), "--runs", str(tmp_path), "--format", "json")
     pair = json.loads(missing.stdout)["pairs"][0]
     assert not pair["scored"] and "no attempt of notes.search" in pair["skip_reason"]
+    # A recorded finish whose log was edited after the run is not replayed, unless asked.
+    with (tmp_path / "R" / "audit.jsonl").open("a") as log:
+        log.write("\n")
+    edited = phoneshell("swap", "settings.wifi.switch_visible", "settings.search.wifi",
+                        "--finish-from", str(tmp_path / "R"), "--runs", str(tmp_path))
+    assert edited.returncode == 2 and "does not match its seal" in edited.stderr
+    assert "audit.jsonl: 1 byte(s) (1 line(s)) were added after the last seal" in edited.stderr
+    shown = phoneshell("swap", "settings.wifi.switch_visible", "settings.search.wifi",
+                       "--finish-from", str(tmp_path / "R"), "--runs", str(tmp_path),
+                       "--unverified")
+    assert "UNVERIFIED" in shown.stdout + shown.stderr
+    replayed = phoneshell("run", "environments", "--task", "calculator.arithmetic", "--agent",
+                          f"replay:{tmp_path / 'R'}", "--runs", str(tmp_path), "--run-id", "R3")
+    assert replayed.returncode == 2 and "does not match its seal" in replayed.stderr

@@ -133,3 +133,19 @@ def test_grade_answer_task_and_bad_inputs(tmp_path: Path, reference: Path) -> No
                          "--tasks", corpus)
     assert unknown.returncode == 2
     assert "error: unknown task 'probe.image.on'; did you mean 'probe.image.one'?" in unknown.stderr
+
+
+def test_grade_checks_the_runs_seal_before_believing_its_evidence(tmp_path: Path) -> None:
+    ran = phoneshell("run", "environments", "--task", "settings.about.reach", "--runs",
+                     str(tmp_path), "--run-id", "R")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    folder = tmp_path / "R" / "attempts" / "settings.about.reach" / "1" / "evidence"
+    sealed = phoneshell("grade", str(folder), "--task", "settings.about.reach")
+    assert sealed.returncode == 0 and sealed.stderr == "", sealed.stderr
+    source = next((folder / "sources").glob("*-final.xml"))
+    source.write_text(source.read_text().replace("About", "Abut"))  # an edit after the run
+    refused = phoneshell("grade", str(folder), "--task", "settings.about.reach")
+    assert refused.returncode == 2 and "does not match its seal" in refused.stderr
+    assert "-final.xml: changed since it was sealed" in refused.stderr
+    shown = phoneshell("grade", str(folder), "--task", "settings.about.reach", "--unverified")
+    assert shown.returncode in (0, 1) and "warning: UNVERIFIED" in shown.stderr

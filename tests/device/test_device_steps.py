@@ -75,7 +75,7 @@ def test_tap_navigates_and_fails_clearly_on_a_missing_element(phone: Phone) -> N
 def test_a_tap_the_phone_drops_is_an_error(sim: SimServer, phone: Phone) -> None:
     run_step(phone, step("open_app", "Settings"))
     sim.set_faults(["drop-writes"])
-    with pytest.raises(StepError, match="tapping Cell 'General' had no visible effect"):
+    with pytest.raises(StepError, match="tapping Button 'General' had no visible effect"):
         run_step(phone, step("tap", "General"))
 
 
@@ -98,9 +98,9 @@ def test_swipe_scrolls_and_an_ineffective_swipe_is_an_error(phone: Phone) -> Non
     run_step(phone, step("swipe", "up"))
 
 
-def test_swipe_between_points_opens_notification_centre(phone: Phone) -> None:
+def test_swipe_between_points_opens_notification_center(phone: Phone) -> None:
     run_step(phone, step("swipe", start=(60.0, 2.0), end=(60.0, 640.0)))
-    assert shows(phone, "Notification Centre")
+    assert shows(phone, "SBCoverSheetWindow")
 
 
 def test_press_home_and_wait(phone: Phone) -> None:

@@ -25,8 +25,8 @@ def test_sim_is_a_marker_for_the_caller_to_start() -> None:
 def test_urls_pass_through_with_a_lock_key() -> None:
     (spec,) = resolve_devices("http://127.0.0.1:8100/")
     assert (spec.kind, spec.url, spec.udid, spec.lock_key) == (
-        "url", "http://127.0.0.1:8100", "", "127.0.0.1:8100")
-    assert resolve_devices("https://phone.lan")[0].lock_key == "phone.lan:443"
+        "url", "http://127.0.0.1:8100", "", "loopback:8100")
+    assert resolve_devices("https://phone.lan")[0].lock_key == "phone.lan:443"  # unresolved
     with pytest.raises(DeviceError, match="names no host"):
         resolve_devices("http://")
 

@@ -51,11 +51,14 @@ def test_claimed_failure_but_passed_and_no_claim(runs: dict[str, Path], tmp_path
     for i, row in enumerate(rows):
         append_result(run / "results.jsonl",
                       row.model_copy(update={"claim": claims[i]}) if i < len(claims) else row)
-    (agent,) = json.loads(phoneshell("report", str(run), "--format", "json").stdout)["agents"]
+    # The rows were rewritten here, so the run no longer matches its seal: shown, marked.
+    (agent,) = json.loads(phoneshell("report", str(run), "--format", "json",
+                                     "--unverified").stdout)["agents"]
     assert (agent["passed"], agent["claimed_done"], agent["claimed_gave_up"],
             agent["claimed_failed"], agent["no_claim"], agent["with_claim"]) == (8, 5, 1, 1, 1, 7)
     assert (agent["missed_claims"], agent["missed_claim_rate"]) == (2, 2 / 7)
     assert agent["false_claims"] == 0
-    text = phoneshell("report", str(run)).stdout
+    text = phoneshell("report", str(run), "--unverified").stdout
     assert "    claimed failure but passed: 2/7 = 28.6%" in text
+    assert "warning: UNVERIFIED SOL: results.jsonl:" in text
     assert "1 with no claim" in text

@@ -1,9 +1,9 @@
-"""The HTML report: one self-contained file, parsed with lxml.html (structure, escaping,
-embedded screenshots, timelines) and, where Chromium is installed, rendered once headless."""
+"""The HTML report: one page and its screenshots folder, parsed with lxml.html (structure,
+escaping, screenshots, timelines, claims the phone disagrees with) and, where Chromium is
+installed, rendered once headless."""
 
 from __future__ import annotations
 
-import base64
 import os
 import shutil
 import struct
@@ -15,6 +15,8 @@ import lxml.html
 import pytest
 from lxml.html import HtmlElement
 from report.report_rig import LIE, phoneshell
+
+from phoneshell.checks import Check
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -74,19 +76,46 @@ def test_each_attempt_shows_instruction_claim_checks_timeline_and_screen(
     assert any("com.apple.springboard \u2192 com.apple.calculator" in c[5] for c in cells)
 
 
-def test_screenshots_are_embedded_pngs_and_nothing_is_fetched(doc: HtmlElement) -> None:
+def test_screenshots_are_files_beside_the_page_and_nothing_else_is_fetched(
+        doc: HtmlElement, page: Path) -> None:
     images = doc.xpath("//img[@class='screenshot']")
     assert len(images) == 8 + 4 + 2  # the skipped attempt has no capture
     for img in images:
         src = img.get("src")
-        assert src.startswith("data:image/png;base64,")
-        assert base64.b64decode(src.split(",", 1)[1]).startswith(PNG_MAGIC)
+        assert src.startswith("report_files/") and src.endswith(".png"), src
+        assert (page.parent / src).read_bytes().startswith(PNG_MAGIC)
+        assert img.get("loading") == "lazy"
     assert not doc.xpath("//script | //link | //iframe | //object | //embed")
     for attribute in doc.xpath("//@src | //@href"):
-        assert attribute.startswith(("data:", "#")), attribute
+        assert attribute.startswith(("report_files/", "#")), attribute
+    # the page itself carries no image data: it stays small however many attempts it shows
+    assert page.stat().st_size < 200_000 and b"base64" not in page.read_bytes()
     skipped = doc.xpath("//details[contains(@class, 'skipped')]")[0]
     assert "not scored: rig down" in skipped.text_content()
     assert "no evidence was captured" in skipped.text_content()
+
+
+def test_failed_attempts_are_open_and_false_claims_are_marked_on_them(
+        doc: HtmlElement) -> None:
+    attempts = doc.xpath("//details[contains(@class, 'attempt')]")
+    opened = {a.get("id") for a in attempts if a.get("open") is not None}
+    failed = {a.get("id") for a in attempts if "failed" in a.get("class").split()}
+    assert failed and opened == failed
+    marked = [a for a in attempts if a.xpath("summary/span[@class='claim-disagrees']")]
+    # the liar's four attempts claimed done and failed; nothing else disagrees
+    assert len(marked) == 4 and all("LIAR" in a.xpath("summary")[0].text_content()
+                                    for a in marked)
+    for attempt in marked:
+        note = attempt.xpath(".//p[@class='claim-disagrees']")[0].text_content()
+        assert note == ("claimed success but failed: the agent said done, the phone graded "
+                        "the attempt failed")
+
+
+def test_labels_show_patterns_as_written(doc: HtmlElement) -> None:
+    labels = {td.text_content() for td in doc.xpath("//table[@class='checks']//td[2]")}
+    assert "regex_on_screen '^100$' in a StaticText" in labels, labels
+    # a pattern's backslashes stay single, as in the task file (repr would double them)
+    assert Check.make("regex_on_screen", r"\b100\b").label() == "regex_on_screen '\\b100\\b'"
 
 
 def test_text_from_files_is_escaped(doc: HtmlElement, page: Path) -> None:

@@ -26,7 +26,8 @@ def test_a_scored_attempt_recorded_twice_is_refused(runs: dict[str, Path],
     first = read_results(run / "results.jsonl")[0]
     append_result(run / "results.jsonl",
                   first.model_copy(update={"outcome": "passed", "passed": True}))
-    done = phoneshell("report", str(run))
+    assert "does not match its seal" in phoneshell("report", str(run)).stderr
+    done = phoneshell("report", str(run), "--unverified")  # a hand-edited run, shown anyway
     assert done.returncode == 2
     assert f"{first.task_id} #1 was scored (failed) and then recorded again" in done.stderr
 
@@ -35,7 +36,7 @@ def test_a_row_of_another_run_is_refused(runs: dict[str, Path], tmp_path: Path) 
     run = copy_run(runs["SOL"], tmp_path)
     append_result(run / "results.jsonl",
                   read_results(run / "results.jsonl")[0].model_copy(update={"run_id": "OTHER"}))
-    done = phoneshell("report", str(run))
+    done = phoneshell("report", str(run), "--unverified")
     assert done.returncode == 2 and "holds a row of run 'OTHER'" in done.stderr
 
 
@@ -46,7 +47,7 @@ def test_a_row_whose_outcome_contradicts_its_flags_is_refused(runs: dict[str, Pa
     row = json.loads(results.read_text().splitlines()[0])
     row.update(outcome="passed")  # but passed is still false: a hand edit or a torn tool
     results.write_text(json.dumps(row) + "\n")
-    done = phoneshell("report", str(run))
+    done = phoneshell("report", str(run), "--unverified")
     assert done.returncode == 2
     assert "outcome 'passed' disagrees with passed=False, skipped=False" in done.stderr
 
@@ -95,7 +96,7 @@ def test_a_task_file_gone_from_disk_is_missing(runs: dict[str, Path], tmp_path: 
     gone = tmp_path / "gone.yaml"
     write_record(run / "run.json", manifest.model_copy(update={"tasks": tuple(
         TaskRef(id=t.id, file=str(gone), sha256=t.sha256) for t in manifest.tasks)}))
-    report = build_report([load_run(run)])
+    report = build_report([load_run(run, unverified=True)])  # run.json was edited by hand
     (note,) = report.task_files
     assert (note.status, note.detail) == ("missing", f"its file {gone} is missing")
     assert report.tasks[0].instruction == "" and report.tags == ()

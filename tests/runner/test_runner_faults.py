@@ -10,11 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bridge import BridgeServer
 from phoneshell.agents import make_agent
-from phoneshell.device import Phone
-from phoneshell.runner import AttemptPlan, AttemptResult, run_attempt
-from phoneshell.runner.attempt import Rig
+from phoneshell.runner import AttemptPlan, AttemptResult, open_rig, run_attempt
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
@@ -25,8 +22,7 @@ TASKS = ("settings.about.reach", "calculator.arithmetic", "safari.read.heading",
 
 def attempts(sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> list[AttemptResult]:
     rows = []
-    with BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
-        rig = Rig(bridge, Phone(bridge.url, timeout_s=10, effect_timeout_s=0.3))
+    with open_rig(sim.url, tmp_path, timeout_s=10, effect_timeout_s=0.3) as rig:
         for n, task_id in enumerate(TASKS, start=1):
             plan = AttemptPlan("r1", tmp_path / "r1", suite[task_id], n)
             rows.append(run_attempt(plan, rig, make_agent("solution")))

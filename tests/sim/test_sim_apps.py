@@ -87,7 +87,7 @@ def test_hit_testing_rules():
     ("com.apple.AppStore", ("Search",)), ("com.apple.iBooks", ("Search",)),
 ])
 def test_every_search_row_cancels_the_same_way(client, bundle_id, taps):
-    # layout.search_row makes Cancel for every list: it empties the field, the keyboard goes.
+    # lists.search_row makes Cancel for every list: it empties the field, the keyboard goes.
     session = client.session(bundle_id)
     for name in taps:
         session(className="Button", name=name).click()

@@ -29,7 +29,7 @@ def test_opens_on_today_with_the_date(store):
     tabs = [b.label for b in store(xpath="//XCUIElementTypeTabBar/*").find_elements()]
     assert tabs == ["Today", "Games", "Apps", "Arcade", "Search"]
     assert store(className="Button", label="Today").get(timeout=1).value == "1"
-    assert store(label="TUESDAY 9 JANUARY").exists and store(label="APP OF THE DAY").exists
+    assert store(label="TUESDAY, JANUARY 9").exists and store(label="APP OF THE DAY").exists
 
 
 def test_tabs_list_their_apps(store):

@@ -9,8 +9,8 @@ import pytest
 import wda
 from lxml import etree
 
-from phoneshell.sim import DeviceFacts
-from phoneshell.sim.apps.calendar import add_months, today
+from phoneshell.sim import DeviceFacts, SimServer
+from phoneshell.sim.apps.calendar import add_months
 
 CALENDAR = "com.apple.mobilecal"
 WEEKDAY_PATTERN = re.compile(r"Mon|Tue|Wed|Thu|Fri|Sat|Sun")
@@ -103,14 +103,19 @@ def test_views_are_forgotten_on_terminate(cal, client):
     assert "Tuesday  January 9, 2024" in shown(client)
 
 
-@pytest.mark.parametrize(("said", "expected"), [
-    ("Tuesday 9 January", date(2024, 1, 9)),
-    ("Thursday 9 January", date(2025, 1, 9)),
-    ("Monday, March 3", date(2025, 3, 3)),
-    ("Friday 29 February", date(2025, 1, 1)),  # no such Friday near 2025: a fixed fallback
+@pytest.mark.parametrize(("locale", "line", "first"), [
+    ("en_US", "Monday  March 3, 2025", "Sunday"),
+    ("en_GB", "Monday  3 March 2025", "Monday"),
 ])
-def test_today_comes_from_the_device_date(said, expected):
-    assert today(DeviceFacts(date=said)) == expected
+def test_today_and_the_week_follow_the_device_date_and_locale(locale, line, first):
+    with SimServer(facts=DeviceFacts(date="2025-03-03"), locale=locale) as sim:
+        client = wda.Client(sim.url)
+        client.session(CALENDAR)
+        assert line in shown(client)
+        root = etree.fromstring(client.source().encode())
+        weekdays = [e.get("name") for e in root.iter("XCUIElementTypeStaticText")
+                    if e.get("name", "").endswith("day") and len(e.get("name")) > 5]
+        assert weekdays[0] == first
 
 
 def test_add_months_clamps_the_day():

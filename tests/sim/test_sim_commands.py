@@ -23,7 +23,9 @@ def test_element_screenshots_cut_the_element_out_of_the_screen(settings, raw):
                  f"/session/{sid}/screenshot/{general.id}"):
         png = Image.open(io.BytesIO(base64.b64decode(raw("GET", path).value)))
         assert png.size == (general.bounds.width * 3, general.bounds.height * 3)
-    hidden = settings(label="Developer").get()  # below the fold: its frame is off screen
+    settings.home()  # an icon on a home-screen page not showing has a zero frame
+    hidden = settings(label="Calculator", className="Icon").get()
+    assert hidden.bounds.width == 0
     reply = raw("GET", f"/session/{sid}/element/{hidden.id}/screenshot")
     assert (reply.status, reply.value["error"]) == (500, "unable to capture screen")
 
@@ -70,12 +72,12 @@ def test_gesture_arguments_are_checked_as_wda_checks_them(settings, raw):
 def test_element_gestures_taps_and_visible_cells(settings, raw):
     sid = settings.session_id
     general = settings(label="General").get()
-    table = settings(className="Table").get()
+    table = settings(className="CollectionView").get()  # iOS 26's Settings root
     cells = raw("GET", f"/session/{sid}/wda/element/{table.id}/getVisibleCells").value
     assert cells and all(c["ELEMENT"] for c in cells)
-    developer = settings(label="Developer").get()
-    assert raw("POST", f"/session/{sid}/wda/element/{developer.id}/scrollTo").status == 200
-    assert settings(label="Developer").get().displayed
+    camera = settings(name="com.apple.settings.camera").get()  # the next row below the fold
+    assert raw("POST", f"/session/{sid}/wda/element/{camera.id}/scrollTo").status == 200
+    assert settings(name="com.apple.settings.camera").get().displayed
     raw("POST", f"/session/{sid}/wda/element/{table.id}/scroll", {"name": general.name})
     assert raw("POST", f"/session/{sid}/wda/element/{general.id}/tapWithNumberOfTaps",
                {"numberOfTaps": 1, "numberOfTouches": 1}).status == 200

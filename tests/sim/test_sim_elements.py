@@ -26,22 +26,22 @@ def ids(raw, sid, using, value):
     ("name", "General", 1),
     ("class name", "XCUIElementTypeNavigationBar", 1),
     ("class name", "SearchField", 1),
-    ("class chain", "**/XCUIElementTypeCell[`label == 'General'`]", 1),
+    ("class chain", "**/XCUIElementTypeButton[`label == 'General'`]", 1),
     ("class chain", "**/XCUIElementTypeAny[`name == 'General'`]", 1),
-    ("class chain", "**/XCUIElementTypeCell[`label BEGINSWITH 'Wi'`]", 1),
-    ("class chain", "**/XCUIElementTypeCell[`label CONTAINS 'Bright' AND visible == 1`]", 1),
+    ("class chain", "**/XCUIElementTypeButton[`label BEGINSWITH 'Wi'`]", 1),
+    ("class chain", "**/XCUIElementTypeButton[`label CONTAINS 'Access' AND visible == 1`]", 1),
     ("class chain", "**/XCUIElementTypeStaticText[`name MATCHES 'Gen.*'`]", 1),
     ("class chain", "**/XCUIElementTypeCell[2]", 1),
     ("class chain", "**/XCUIElementTypeCell[-1]", 1),
-    ("class chain", "XCUIElementTypeWindow/XCUIElementTypeOther/XCUIElementTypeNavigationBar", 1),
+    ("class chain", "**/XCUIElementTypeNavigationBar/XCUIElementTypeStaticText", 1),
     ("class chain", "**/XCUIElementTypeCell[$name == 'General'$]", 1),
-    ("class chain", "**/XCUIElementTypeCell[`label == 'Home Screen & App Library'`]", 1),
-    ("predicate string", "type == 'XCUIElementTypeCell' AND label == 'Battery'", 1),
-    ("predicate string", "label ==[c] 'bluetooth' AND type == 'XCUIElementTypeCell'", 1),
+    ("class chain", "**/XCUIElementTypeButton[`label == 'Apple Intelligence & Siri'`]", 1),
+    ("predicate string", "type == 'XCUIElementTypeButton' AND label == 'Battery'", 1),
+    ("predicate string", "label ==[c] 'bluetooth' AND type == 'XCUIElementTypeButton'", 1),
     ("predicate string", "name ENDSWITH '.wifi' OR name ENDSWITH '.bluetooth'", 2),
-    ("predicate string", "NOT (visible == true) AND label == 'Developer'", 2),
-    ("predicate string", "label LIKE 'Gen*' AND type == 'XCUIElementTypeCell'", 1),
-    ("xpath", "//XCUIElementTypeCell[@label='General']", 1),
+    ("predicate string", "NOT (visible == true) AND label == 'Camera'", 2),
+    ("predicate string", "label LIKE 'Gen*' AND type == 'XCUIElementTypeButton'", 1),
+    ("xpath", "//XCUIElementTypeButton[@label='General']", 1),
     ("xpath", "//*[@label='Battery']", 2),
     ("link text", "label=Camera", 2),
     ("partial link text", "label=Came", 2),
@@ -82,13 +82,13 @@ def test_escaped_quote_in_class_chain(client):
 
 def test_facebook_wda_selectors(settings):
     assert settings(name="General").exists
-    assert settings(label="General", className="Cell").exists
-    assert settings(nameContains="Bright").exists
-    assert settings(labelContains="Privacy").exists
+    assert settings(label="General", className="Button").exists
+    assert settings(nameContains="Access").exists
+    assert settings(labelContains="Intelligence").exists
     assert settings(predicate="label == 'Battery'").exists
-    assert settings(xpath="//Cell[@label='Battery']").exists
+    assert settings(xpath="//Button[@label='Battery']").exists
     assert settings(id="com.apple.settings.wifi").exists
-    assert settings(className="Switch").count() == 1
+    assert settings(className="Switch").count() == 2  # Airplane Mode: the row and its knob
     with pytest.raises(wda.WDARequestError):
         settings(classChain="**/Nope[").exists  # noqa: B018 - the property makes the request
 
@@ -117,9 +117,9 @@ def test_ids_are_stable_and_go_stale(settings, raw):
 
 
 def test_element_reads(settings):
-    cell = settings(label="General", className="Cell").get(timeout=1)
-    assert cell.name == "XCUIElementTypeCell"  # WDA's name route answers the type
-    assert cell.className == "XCUIElementTypeCell"
+    cell = settings(label="General", className="Button").get(timeout=1)
+    assert cell.name == "XCUIElementTypeButton"  # WDA's name route answers the type
+    assert cell.className == "XCUIElementTypeButton"
     assert cell.label == "General"
     assert cell.text == "General"
     assert cell.value is None
@@ -127,7 +127,7 @@ def test_element_reads(settings):
     assert cell.accessible is True
     assert cell.accessibility_container is False
     assert cell.bounds.width == 370
-    wifi = settings(label="Wi-Fi", className="Cell").get(timeout=1)
+    wifi = settings(label="Wi-Fi", className="Button").get(timeout=1)
     assert wifi.value == "HomeNet" and wifi.text == "HomeNet"
 
 
@@ -136,7 +136,7 @@ def test_element_attribute_route(settings, raw):
     [field] = ids(raw, sid, "class name", "XCUIElementTypeSearchField")
     base = f"/session/{sid}/element/{field}"
     assert raw("GET", f"{base}/attribute/placeholderValue").value == "Search"
-    assert raw("GET", f"{base}/attribute/rect").value["height"] == 36
+    assert raw("GET", f"{base}/attribute/rect").value["height"] == 38
     assert raw("GET", f"{base}/attribute/traits").value == "SearchField"
     assert raw("GET", f"{base}/selected").value is False
     assert raw("GET", f"{base}/attribute/frobnicate").value is None
@@ -150,7 +150,7 @@ def test_tap_type_clear_and_active_element(settings, raw):
     assert field.value == "Batt"
     active = raw("GET", f"/session/{sid}/element/active").value["ELEMENT"]
     assert active == field.id
-    assert settings(label="Battery", className="Cell").exists
+    assert settings(label="Battery", className="Button").exists
     field.clear_text()
     assert field.value == "Search"  # an empty field reports its placeholder
 
@@ -170,33 +170,34 @@ def test_element_tap_routes(settings):
 
 
 def test_click_scrolls_a_row_into_view_first(settings, raw):
-    developer = settings(label="Developer", className="Cell").get(timeout=1)
-    assert developer.visible is False  # below the fold, with a real frame
-    developer.tap()  # POST element/:id/click scrolls the list, as XCUITest does, then taps
-    assert settings(className="NavigationBar", name="Developer").exists
+    camera = settings(label="Camera", className="Button").get(timeout=1)
+    assert camera.visible is False  # just below the fold, with a real frame
+    camera.tap()  # POST element/:id/click scrolls the list, as XCUITest does, then taps
+    assert settings(className="NavigationBar", name="Camera").exists
 
 
 def test_element_scroll_swipe_and_hold(settings):
-    developer = settings(label="Developer", className="Cell").get(timeout=1)
-    assert developer.visible is False
-    developer.scroll()  # toVisible
-    assert developer.visible is True
-    table = settings(className="Table").get(timeout=1)
+    camera = settings(label="Camera", className="Button").get(timeout=1)
+    assert camera.visible is False
+    camera.scroll()  # toVisible
+    assert camera.visible is True
+    table = settings(className="CollectionView").get(timeout=1)
     table.scroll("up", 10.0)
-    assert settings(label="General", className="Cell").get(timeout=1).visible is True
-    settings(label="General", className="Cell").get(timeout=1).tap_hold(0.5)
+    assert settings(label="General", className="Button").get(timeout=1).visible is True
+    settings(label="General", className="Button").get(timeout=1).tap_hold(0.5)
     assert settings(name="About").exists  # a hold without a hold action taps
 
 
 def test_element_swipe_route(settings, raw):
     sid = settings.session_id
-    [table] = ids(raw, sid, "class name", "XCUIElementTypeTable")
+    [table] = ids(raw, sid, "class name", "XCUIElementTypeCollectionView")
     assert raw("POST", f"/session/{sid}/wda/element/{table}/swipe",
                {"direction": "up"}).status == 200
-    assert settings(label="Developer", className="Cell").get(timeout=1).visible is False
-    for _ in range(4):
+    # Far below the fold a list has made no cell yet, as UIKit makes cells near the view.
+    assert not settings(label="Developer", className="Button").exists
+    for _ in range(6):
         raw("POST", f"/session/{sid}/wda/element/{table}/swipe", {"direction": "up"})
-    assert settings(label="Developer", className="Cell").get(timeout=1).visible is True
+    assert settings(label="Developer", className="Button").get(timeout=1).visible is True
     bad = raw("POST", f"/session/{sid}/wda/element/{table}/swipe", {"direction": "sideways"})
     assert bad.status == 400 and bad.value["error"] == "invalid argument"
 

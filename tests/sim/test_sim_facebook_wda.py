@@ -32,14 +32,16 @@ def test_session_app_lifecycle_and_bundle_id(client):
 def test_find_by_every_selector_and_click(client):
     s = client.session(SETTINGS)
     assert s(label="General").exists and s(name=GENERAL).exists
-    assert s(label="General", className="Cell").exists and s(text=GENERAL).exists
+    assert s(label="General", className="Button").exists and s(text=GENERAL).exists
     assert s(labelContains="Genera").exists and s(nameMatches=".*settings.gen.*").exists
-    assert s(xpath='//Cell[@label="General"]').exists
-    assert s(classChain='**/XCUIElementTypeCell[`label == "General"`]').exists
-    assert s(predicate='label == "General" AND type == "XCUIElementTypeCell"').exists
+    # iOS 26's Settings root: the row's id and label are on a Button inside an unnamed Cell
+    assert s(xpath='//Cell//Button[@label="General"]').exists
+    assert s(classChain='**/XCUIElementTypeCell/**/XCUIElementTypeButton[`label == "General"`]'
+             ).exists
+    assert s(predicate='label == "General" AND type == "XCUIElementTypeButton"').exists
     assert s(id=GENERAL).exists and not s(label="No Such Row").exists
-    cell = s(label="General").get(timeout=2)
-    assert cell.className == "XCUIElementTypeCell" and cell.visible and cell.enabled
+    cell = s(label="General", className="Button").get(timeout=2)
+    assert cell.className == "XCUIElementTypeButton" and cell.visible and cell.enabled
     assert cell.bounds.width > 0 and cell.text == "General"
     cell.click()
     assert s(name="About").wait(2)
@@ -62,15 +64,16 @@ def test_send_keys_set_text_and_clear(client):
 
 def test_swipe_scroll_tap_hold_and_double_tap(client):
     s = client.session(SETTINGS)
-    general = s(label="General").get(timeout=2)
+    general = s(name=GENERAL).get(timeout=2)
     top = general.bounds.y
     s.swipe_up()
-    assert s(label="General").get().bounds.y < top
+    assert s(name=GENERAL).get().bounds.y < top
     s.swipe_down()
-    assert s(label="General").get().bounds.y == top
-    developer = s(label="Developer").get()
-    developer.scroll()  # scroll to visible
-    assert s(label="Developer").get().displayed
+    assert s(name=GENERAL).get().bounds.y == top
+    camera = s(name="com.apple.settings.camera").get()  # the next row below the fold
+    assert not camera.displayed
+    camera.scroll()  # scroll to visible
+    assert s(name="com.apple.settings.camera").get().displayed
     s.swipe(200, 300, 200, 700, 0.1)
     s(label="General").get().tap_hold(0.2)  # a short hold is a tap
     assert s(name="About").wait(2)

@@ -92,7 +92,7 @@ def test_swipe_left_reveals_delete(sim, notes, client):
     assert "Trip ideas" not in rows(client)
     assert notes(label="3 Notes").exists
     notes(name="BackButton").click()  # to Folders
-    notes(label="Recently Deleted", className="Cell").click()
+    notes(name="Recently Deleted", className="Cell").click()
     assert rows(client) == ["Trip ideas"]
     assert stored(sim, "deleted") == ["Trip ideas\nLisbon in spring, Kyoto in autumn."]
 

@@ -20,7 +20,8 @@ def reminders(client: wda.Client) -> wda.Client:
 def titles(client: wda.Client, visible_only: bool = False) -> list[str]:
     """The reminder titles in the open list, in order (each cell's first text)."""
     root = etree.fromstring(client.source().encode())
-    firsts = [cell.find("XCUIElementTypeStaticText") for cell in root.iter("XCUIElementTypeCell")]
+    firsts = [cell.find(".//XCUIElementTypeStaticText")
+              for cell in root.iter("XCUIElementTypeCell")]
     return [t.get("label") for t in firsts
             if t is not None and (not visible_only or t.get("visible") == "true")]
 
@@ -34,15 +35,18 @@ def test_overview_shows_smart_lists_and_my_lists(reminders):
     for name, count in [("Today", "2"), ("Scheduled", "5"), ("All", "23"), ("Flagged", "2"),
                         ("Completed", "1")]:
         assert reminders(className="Button", name=name).get(timeout=1).value == count
-    assert reminders(className="Cell", name="Reminders").get(timeout=1).value == "19"
-    assert reminders(className="Cell", name="Groceries").get(timeout=1).value == "4"
+    assert reminders(className="Cell", name="Reminders").get(timeout=1).label == "Reminders, 19"
+    assert reminders(className="Cell", name="Groceries").get(timeout=1).label == "Groceries, 4"
 
 
 def test_the_list_is_longer_than_the_screen(reminders, client):
     reminders(className="Cell", name="Reminders").click()
     shown = titles(client)
-    assert len(shown) == 19 and "Sort the recycling" in shown
-    assert "Sort the recycling" not in titles(client, visible_only=True)
+    # Rows far below the fold have no cell yet (UIKit makes cells near the view only).
+    assert len(shown) < 19 and "Sort the recycling" not in shown
+    for _ in range(3):
+        reminders.swipe_up()
+    assert "Sort the recycling" in titles(client, visible_only=True)
 
 
 def test_new_reminder_is_focused_typed_and_saved_with_return(reminders, client):
@@ -63,10 +67,9 @@ def test_a_saved_reminder_survives_terminate(reminders, client):
     add(reminders, "collect parcel\n")
     reminders.app_terminate(REMINDERS)
     reminders.app_launch(REMINDERS)
-    assert reminders(className="Cell", name="Reminders").get(timeout=1).value == "20"
+    assert reminders(className="Cell", name="Reminders").get(timeout=1).label == "Reminders, 20"
     reminders(className="Cell", name="Reminders").click()
-    assert "collect parcel" in titles(client)
-    assert "collect parcel" not in titles(client, visible_only=True)  # below the fold again
+    assert "collect parcel" not in titles(client)  # far below the fold again: no cell yet
 
 
 def test_done_saves_and_an_empty_title_saves_nothing(reminders, client):
@@ -86,12 +89,12 @@ def test_new_reminder_from_the_overview_opens_the_default_list(reminders, client
 
 def test_completing_moves_a_reminder_to_completed(reminders, client):
     reminders(className="Cell", name="Groceries").click()
-    reminders(xpath="//XCUIElementTypeCell[@name='Eggs']/XCUIElementTypeButton").click()
+    reminders(xpath="//XCUIElementTypeCell[@name='Eggs']//XCUIElementTypeButton").click()
     assert "Eggs" not in titles(client)
     reminders(name="BackButton").click()
     reminders(className="Button", name="Completed").click()
     assert titles(client) == ["Eggs", "Renew car insurance"]
-    reminders(xpath="//XCUIElementTypeCell[@name='Eggs']/XCUIElementTypeButton").click()
+    reminders(xpath="//XCUIElementTypeCell[@name='Eggs']//XCUIElementTypeButton").click()
     assert titles(client) == ["Renew car insurance"]
 
 
@@ -114,4 +117,4 @@ def test_reminders_are_kept_in_the_store_and_reset_clears_them(tmp_path):
                               "flagged": False, "due": ""}
         sim.reset()
         session = wda.Client(sim.url).session(REMINDERS)
-        assert session(className="Cell", name="Groceries").get(timeout=1).value == "4"
+        assert session(className="Cell", name="Groceries").get(timeout=1).label == "Groceries, 4"

@@ -33,7 +33,8 @@ def shown(client: wda.Client) -> list[str]:
 
 
 def address(session: wda.Client) -> str:
-    return session(name="TabBarItemTitle").get(timeout=1).value
+    """The address field's value, without the left-to-right mark Safari puts before a host."""
+    return session(name="TabBarItemTitle").get(timeout=1).value.removeprefix("\u200e")
 
 
 def go_to(session: wda.Client, typed: str) -> None:
@@ -51,9 +52,28 @@ def test_start_page_like_the_dump(safari, client):
     assert field.value == "Search or enter website"
     assert safari(name="StartPageCollectionView").exists
     assert safari(label="Favorites").exists
-    back = safari(name="BackButton").get(timeout=1)
+    # On the start page the bar's buttons carry no identifier: WDA names them by label.
+    back = safari(name="Back").get(timeout=1)
     assert back.label == "Back" and back.enabled is False
+    assert safari(name="More", className="Button").exists
+    assert safari(name="VoiceSearchButton").exists
     assert tree(client).get("name") == "Safari"
+    favorites = safari(name="favoritesItemIdentifierContent").find_elements()
+    assert [f.label for f in favorites] == ["Apple", "Bing", "Google", "Wikipedia"]
+    safari(name="close").click()  # the Customize Start Page card goes, for good
+    safari.app_terminate(SAFARI)
+    safari.app_launch(SAFARI)
+    assert not safari(name="onboardingItemIdentifierContent-CustomizeStartPage").exists
+
+
+def test_a_loaded_page_has_the_bar_of_the_dump(safari, client):
+    go_to(safari, "example.com")
+    assert safari(name="TabBarItemTitle").get(timeout=1).value == "\u200eexample.com"
+    for name, label in [("BackButton", "Back"), ("MoreMenuButton", "More"),
+                        ("PageFormatMenuButton", "Page Menu"), ("ReloadButton", "refresh")]:
+        assert safari(name=name).get(timeout=1).label == label
+    window = tree(client).find(".//XCUIElementTypeOther[@name]")
+    assert window.get("name").startswith("SafariWindow?View=Narrow&")
 
 
 def test_address_bar_focuses_with_the_keyboard_and_loads_a_page(safari, client):
@@ -68,6 +88,8 @@ def test_address_bar_focuses_with_the_keyboard_and_loads_a_page(safari, client):
     assert heading.label == "Example Domain"
     header = tree(client).find(".//XCUIElementTypeStaticText[@label='Example Domain']")
     assert header.get("traits") == "Header, StaticText"
+    level = tree(client).find(".//XCUIElementTypeOther[@traits='Header']")
+    assert (level.get("label"), level.get("value")) == ("Example Domain", "1")
     web = tree(client).find(".//XCUIElementTypeWebView")
     assert web is not None and web.get("name") == "WebView"
     assert web.find(".//XCUIElementTypeLink[@label='More information...']") is not None
@@ -90,7 +112,7 @@ def test_open_url_opens_safari_on_the_page(app, client):
 def test_words_in_the_address_bar_search_the_web(safari, client):
     go_to(safari, "iso 8601 date format")
     assert address(safari) == "iso 8601 date format"
-    document = tree(client).find(".//XCUIElementTypeWebView/XCUIElementTypeOther")
+    document = tree(client).find(".//XCUIElementTypeWebView//XCUIElementTypeOther[@label]")
     assert document.get("label") == "iso 8601 date format - Google Search"
     links = [e.get("label") for e in tree(client).iter("XCUIElementTypeLink")]
     assert links and all("iso 8601 date format" in link.lower() for link in links)
@@ -181,6 +203,26 @@ def test_link_menu_on_a_long_press(sim, safari, client):
     safari(label="More information...", className="Link").tap_hold(1.0)
     safari(label="Open in New Tab").click()
     assert [t["title"] for t in stored_tabs(sim)] == ["Example Domain", "Example Domains"]
+
+
+def test_the_share_sheet_is_a_popover_with_an_activity_list(sim, safari, client):
+    go_to(safari, "squoosh.app")
+    safari(name="MoreMenuButton").click()
+    safari(label="Share\u2026").click()
+    popover = tree(client).find(".//XCUIElementTypePopover")
+    assert popover is not None
+    cells = [(c.get("name"), c.get("label")) for c in popover.iter("XCUIElementTypeCell")]
+    assert ("actionGroupCell", "Copy") in cells and ("shareCell", "More") in cells
+    assert safari(name="LP.CaptionBar.BottomCaption").get(timeout=1).label == "squoosh.app"
+    # Behind the popover the page is there but not visible, as the dump shows it.
+    assert safari(label="Squoosh", className="StaticText").get(timeout=1).visible is False
+    safari(className="Cell", label="Copy").click()
+    assert not safari(className="Popover").exists
+    assert sim.state()["stores"]["com.apple.pasteboard"]["text"] == "https://squoosh.app/"
+    safari(name="MoreMenuButton").click()
+    safari(label="Share\u2026").click()
+    safari(name="PopoverDismissRegion").get(timeout=1).tap()  # a tap outside: it goes
+    assert not safari(className="Popover").exists
 
 
 def test_a_tap_on_a_link_is_not_a_hold(safari):

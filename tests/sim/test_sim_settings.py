@@ -9,10 +9,13 @@ from lxml import etree
 from phoneshell.sim import DeviceFacts, SimServer
 
 SETTINGS = "com.apple.Preferences"
-ROOT_ROWS = ["Wi-Fi", "Bluetooth", "Cellular", "Battery", "General", "Accessibility", "Camera",
-             "Display & Brightness", "Home Screen & App Library", "Search", "Siri", "StandBy",
-             "Wallpaper", "Notifications", "Sounds & Haptics", "Focus", "Screen Time",
-             "Privacy & Security", "App Store", "Wallet", "Apps", "Developer"]
+ROOT_ROWS = ["Apple Account", "Airplane Mode", "Wi-Fi", "Bluetooth", "Cellular", "Battery",
+             "General", "Accessibility", "Action Button", "Apple Intelligence & Siri", "Camera",
+             "Control Center", "Display & Brightness", "Home Screen & App Library", "Search",
+             "StandBy", "Wallpaper", "Notifications", "Sounds & Haptics", "Focus",
+             "Screen Time", "Face ID & Passcode", "Emergency SOS", "Privacy & Security",
+             "Game Center", "iCloud", "Wallet & Apple Pay", "Apps", "Developer"]
+"""The iOS 26.2 root on a phone: the dump's rows in its order, with the rows a phone adds."""
 
 
 @pytest.fixture
@@ -21,10 +24,18 @@ def settings(client: wda.Client) -> wda.Client:
     return client.session(SETTINGS)
 
 
-def cells(client: wda.Client, visible_only: bool = False) -> list[str]:
+def rows(client: wda.Client, visible_only: bool = False) -> list[str]:
+    """The rows of the list showing: a cell's label, or (in the root's unnamed cells) the
+    title of the Button or Switch inside it."""
     root = etree.fromstring(client.source().encode())
-    return [c.get("label") for c in root.iter("XCUIElementTypeCell")
-            if not visible_only or c.get("visible") == "true"]
+    found = []
+    for cell in root.iter("XCUIElementTypeCell"):
+        control = cell if cell.get("label") else next(
+            (e for e in cell.iter("XCUIElementTypeButton", "XCUIElementTypeSwitch")
+             if e.get("label")), None)
+        if control is not None and (not visible_only or control.get("visible") == "true"):
+            found.append(control.get("label").split(", ")[0])
+    return found
 
 
 def title(client: wda.Client) -> str:
@@ -33,23 +44,36 @@ def title(client: wda.Client) -> str:
 
 
 def test_root_list_has_a_real_phones_rows_in_order(settings, client):
-    labels = cells(client)
-    assert [r for r in labels if r in ROOT_ROWS] == ROOT_ROWS
-    assert labels[-1] == "Developer"
-    assert "Developer" not in cells(client, visible_only=True)  # needs scrolling
+    seen: list[str] = []
+    for _ in range(8):
+        seen += [r for r in rows(client) if r not in seen]
+        settings.swipe_up()
+    assert seen == ROOT_ROWS
+    settings.swipe_down()
+
+
+def test_rows_are_made_only_near_the_view(settings, client):
+    first = rows(client)
+    assert "Developer" not in first  # far below: no cell yet, as UIKit makes cells lazily
+    assert "Camera" in first and "Camera" not in rows(client, visible_only=True)
+    button = settings(name="com.apple.settings.general").get(timeout=1)
+    assert button.className == "XCUIElementTypeButton" and button.label == "General"
+    [cell] = etree.fromstring(client.source().encode()).xpath(
+        "//XCUIElementTypeCell[.//XCUIElementTypeButton[@label='General']]")
+    assert cell.get("accessible") == "false" and "name" not in cell.attrib
 
 
 def test_scrolling_to_the_bottom_and_back(settings, client):
     for _ in range(6):
         settings.swipe_up()
-    visible = cells(client, visible_only=True)
+    visible = rows(client, visible_only=True)
     assert "Developer" in visible and "General" not in visible
     before = client.source()
     settings.swipe_up()
     assert client.source() == before  # already at the end: the list does not move
     for _ in range(6):
         settings.swipe_down()
-    assert "General" in cells(client, visible_only=True)
+    assert "General" in rows(client, visible_only=True)
 
 
 def test_general_about_model_number(settings, client):
@@ -85,11 +109,14 @@ def test_edge_swipe_goes_back(settings, client):
 
 
 def test_search_lists_and_opens_a_page(settings, client):
-    settings(className="SearchField").click()
+    field = settings(className="SearchField").get(timeout=1)
+    assert field.bounds.y > 780  # iOS 26: in the bottom toolbar
+    field.click()
+    assert settings(className="SearchField").get(timeout=1).bounds.y < 583  # over the keys
     settings.send_keys("Wi-Fi")
-    assert cells(client) == ["Wi-Fi"]
+    assert rows(client) == ["Wi-Fi"]
     assert settings(name="Cancel").exists
-    settings(label="Wi-Fi", className="Cell").click()
+    settings(label="Wi-Fi", className="Button").click()
     assert title(client) == "Wi-Fi"
     assert not settings(className="Keyboard").exists
 
@@ -98,8 +125,8 @@ def test_search_result_opens_with_its_parents_underneath(settings, client):
     settings(className="SearchField").click()
     settings.send_keys("Storage\n")  # Return dismisses the keyboard and keeps the results
     assert not settings(className="Keyboard").exists
-    assert "iPhone Storage" in cells(client)
-    settings(label="iPhone Storage", className="Cell").click()
+    assert "iPhone Storage" in rows(client)
+    settings(name="iPhone Storage", className="Button").click()
     assert title(client) == "iPhone Storage"
     assert settings(name="BackButton").get(timeout=1).label == "General"
 
@@ -107,35 +134,38 @@ def test_search_result_opens_with_its_parents_underneath(settings, client):
 def test_search_cancel_restores_the_list(settings, client):
     settings(className="SearchField").click()
     settings.send_keys("zzz")
-    assert cells(client) == ["No Results"]
+    assert rows(client) == ["No Results"]
     settings(name="Cancel").click()
-    assert "General" in cells(client)
+    assert "General" in rows(client)
 
 
-def test_wifi_switch_toggles(settings, client):
-    settings(label="Wi-Fi", className="Cell").click()
+def test_wifi_switch_toggles_by_its_knob_only(settings, client):
+    settings(label="Wi-Fi", className="Button").click()
     switch = settings(className="Switch", label="Wi-Fi").get(timeout=1)
-    assert switch.value == "1"
+    assert switch.value == "1" and switch.bounds.width > 300  # the row-wide switch
     assert settings(label="HomeNet, Connected").exists
-    switch.click()
+    switch.click()  # its centre is the label, which does nothing on a phone either
+    assert settings(className="Switch", label="Wi-Fi").get(timeout=1).value == "1"
+    settings(xpath="//XCUIElementTypeSwitch[@label='Wi-Fi']/XCUIElementTypeSwitch").click()
     assert settings(className="Switch", label="Wi-Fi").get(timeout=1).value == "0"
     assert not settings(label="HomeNet, Connected").exists
     settings(name="BackButton").click()
-    assert settings(label="Wi-Fi", className="Cell").get(timeout=1).value == "Off"
+    assert settings(label="Wi-Fi", className="Button").get(timeout=1).value == "Off"
 
 
 def test_bluetooth_and_battery_pages(settings, client):
-    settings(label="Bluetooth", className="Cell").click()
+    settings(label="Bluetooth", className="Button").click()
     assert settings(className="Switch", label="Bluetooth").get(timeout=1).value == "1"
     settings(name="BackButton").click()
-    settings(label="Battery", className="Cell").click()
+    settings(label="Battery", className="Button").click()
     assert settings(label="Battery Level, 87%").exists
     assert settings(className="Switch", label="Battery Percentage").exists
-    assert settings(label="Battery Health", className="Cell").exists
+    assert settings(label="Battery Health, Normal", className="Cell").exists
 
 
 def test_text_size_has_a_slider_and_larger_text(settings, client):
-    settings(label="Display & Brightness", className="Cell").click()
+    settings.swipe_up()  # below the fold on a phone's root list
+    settings(label="Display & Brightness", className="Button").click()
     settings(label="Text Size", className="Cell").click()
     slider = settings(className="Slider", label="Text Size").get(timeout=1)
     assert slider.value == "50%"
@@ -158,17 +188,19 @@ def test_text_size_has_a_slider_and_larger_text(settings, client):
 ])
 def test_pages_reachable_by_taps(settings, path, expect):
     for label in path:
-        settings(label=label, className="Cell").click()
+        # The root's row Button, a sub-page's Cell; the click route scrolls a row that is
+        # below the fold into view first, as XCUITest does.
+        settings(label=label).get(timeout=1).tap()
     assert settings(label=expect).exists
 
 
 def test_rows_scrolled_past_are_recovered(settings, client):
     for _ in range(3):
         settings.swipe_up()
-    assert "General" not in cells(client, visible_only=True)
+    assert "General" not in rows(client, visible_only=True)
     settings.swipe_down()
     settings.swipe_down()
-    settings(label="General", className="Cell").click()
+    settings(label="General", className="Button").click()
     assert title(client) == "General"
 
 

@@ -1,4 +1,5 @@
-"""SpringBoard: home pages and icons, Spotlight, Notification Centre, system gestures, keyboard."""
+"""SpringBoard: home pages and icons, Spotlight, Notification Center, notifications and their
+banners, the windows of every tree, system gestures, keyboard."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ def front(client: wda.Client) -> str:
 
 def icons(client: wda.Client) -> dict[str, etree._Element]:
     root = etree.fromstring(client.source().encode())
-    return {e.get("label"): e for e in root.iter("XCUIElementTypeIcon")}
+    # Pages are unnamed Icon containers, as in the dump; the app icons are labelled.
+    return {e.get("label"): e for e in root.iter("XCUIElementTypeIcon") if e.get("label")}
 
 
 def test_home_has_an_icon_for_every_app(app, client):
@@ -112,22 +114,89 @@ def test_typing_by_tapping_keys(app, client):
     assert app(className="SearchField").get(timeout=1).value == "caX "
 
 
-def test_notification_centre_from_the_top_edge(app, client):
+def test_notification_center_from_the_top_edge(app, client):
     app.app_launch(CALCULATOR)
     app.swipe(60, 0, 60, 500)
     assert front(client) == SPRINGBOARD
-    assert app(label="Notification Centre").exists
+    assert app(className="Window", name="SBCoverSheetWindow").exists
     assert app(label="No Older Notifications").exists
+    assert app(label="Tuesday, January 9").exists  # en_US, as the phone reports
     app.swipe_up()
     assert front(client) == CALCULATOR  # dismissed back to the app underneath
 
 
-def test_notification_centre_from_home_and_home_closes_it(app, client):
+def test_notification_center_from_home_and_home_closes_it(app, client):
     app.swipe(200, 10, 200, 600)
-    assert app(label="Notification Centre").exists
+    assert app(name="SBCoverSheetWindow").exists
     client.home()
-    assert not app(label="Notification Centre").exists
+    assert not app(name="SBCoverSheetWindow").exists
     assert icons(client)["Settings"].get("visible") == "true"
+
+
+def notify(raw, **body):
+    reply = raw("POST", "/phoneshell/sim/notify", body)
+    assert reply.status == 200, reply.json
+    return reply
+
+
+def test_a_notification_shows_a_banner_over_the_app_that_opens_its_app(app, client, raw):
+    app.app_launch(CALCULATOR)
+    notify(raw, app="com.apple.mobiletimer", title="Timer", body="Your timer is done")
+    banner = app(name="NotificationShortLookView").get(timeout=1)
+    assert banner.label == "CLOCK, now, Timer, Your timer is done"
+    assert app(name="NotificationTitle").get(timeout=1).label == "Timer"
+    assert front(client) == CALCULATOR  # the app stays in front under the banner
+    banner.click()
+    assert front(client) == "com.apple.mobiletimer"
+    assert not app(name="NotificationShortLookView").exists
+
+
+def test_a_banner_goes_after_five_seconds_and_waits_in_notification_center(app, client, raw):
+    notify(raw, app="com.apple.mobiletimer", title="Timer", body="Done")
+    assert app(name="NotificationShortLookView").exists
+    raw("POST", "/phoneshell/sim/clock", {"advance": 5})
+    assert not app(name="NotificationShortLookView").exists
+    app.swipe(60, 2, 60, 640)
+    cell = app(name="ListCell").get(timeout=1)
+    assert cell.label == "CLOCK, now, Timer, Done" and cell.className == "XCUIElementTypeScrollView"
+    assert not app(label="No Older Notifications").exists
+    cell.click()
+    assert front(client) == "com.apple.mobiletimer"
+    app.swipe(60, 2, 60, 640)
+    assert not app(name="ListCell").exists  # opened: gone from the list
+
+
+def test_posting_needs_an_installed_app_and_words(raw):
+    missing = raw("POST", "/phoneshell/sim/notify", {"app": "com.example.nope", "title": "x"})
+    assert missing.status == 400 and "com.example.nope" in missing.json["error"]
+    empty = raw("POST", "/phoneshell/sim/notify", {"app": "com.apple.mobiletimer"})
+    assert empty.status == 400 and empty.json["hint"]
+    wrong = raw("POST", "/phoneshell/sim/notify", {"app": 3})
+    assert wrong.status == 400
+
+
+def test_only_springboard_has_the_status_bar(app, client):
+    home = etree.fromstring(client.source().encode())
+    [bar] = home.iter("XCUIElementTypeStatusBar")
+    texts = {e.get("name") for e in bar.iter() if e.get("name")}
+    assert {"9:41 AM", "87% battery power", "Cellular"} <= texts
+    windows = home.findall("XCUIElementTypeWindow")
+    assert len(windows) > 10 and sum(w.get("visible") == "true" for w in windows) == 2
+    app.app_launch(SETTINGS)
+    assert not list(etree.fromstring(client.source().encode()).iter("XCUIElementTypeStatusBar"))
+
+
+def test_the_home_screen_is_shaped_like_the_dump(app, client):
+    root = etree.fromstring(client.source().encode())
+    pill = root.find(".//XCUIElementTypeOther[@name='spotlight-pill']")
+    assert (pill.get("label"), pill.get("value"), pill.get("accessible")) == (
+        "Search", "Page 1 of 2", "true")
+    [icons_view] = root.xpath("//*[@name='Home screen icons']")
+    pages = icons_view.xpath(".//XCUIElementTypeIcon[not(@name)]")
+    assert [p.get("width") for p in pages] == ["0", "0"]  # page containers have no frame
+    dock = root.find(".//XCUIElementTypeOther[@name='Dock']")
+    assert [i.get("name") for i in dock.iter("XCUIElementTypeIcon")] == [
+        "Phone", "Safari", "Messages", "Music"]
 
 
 def test_upward_drag_from_the_bottom_edge_goes_home(app, client):

@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import sys
+import urllib.request
 
 import pytest
 import wda
@@ -17,12 +18,13 @@ SETTINGS = "com.apple.Preferences"
 
 
 def wifi_value(session: wda.Client) -> str:
-    return session(label="Wi-Fi", className="Cell").get(timeout=1).value
+    return session(label="Wi-Fi", className="Button").get(timeout=1).value
 
 
 def switch_wifi_off(session: wda.Client) -> None:
-    session(label="Wi-Fi", className="Cell").click()
-    session(className="Switch", label="Wi-Fi").click()
+    session(label="Wi-Fi", className="Button").click()
+    # The knob inside the row-wide switch: only it toggles, as on a phone.
+    session(xpath="//XCUIElementTypeSwitch[@label='Wi-Fi']/XCUIElementTypeSwitch").click()
     session(name="BackButton").click()
 
 
@@ -98,11 +100,22 @@ def test_facts_given_in_python_are_saved_as_overrides(tmp_path):
 
 def test_save_route(sim, raw, tmp_path):
     target = tmp_path / "saved.json"
-    reply = raw("POST", "/phoneshell/sim/save", {"path": str(target)})
-    assert reply.status == 200 and json.loads(target.read_text())["version"] == 1
+    # A request may not choose the file: it would write wherever the simulator's user can.
+    refused = raw("POST", "/phoneshell/sim/save", {"path": str(target)})
+    assert refused.status == 400 and "takes no path" in refused.json["error"]
+    assert not target.exists()
     nowhere = raw("POST", "/phoneshell/sim/save")
     assert nowhere.status == 400 and "no state file" in nowhere.json["error"]
     assert raw("GET", "/phoneshell/sim/nope").status == 404
+
+
+def test_the_save_route_writes_the_state_file_it_was_started_with(tmp_path):
+    path = tmp_path / "phone.json"
+    with SimServer(state_file=path) as sim:
+        reply = urllib.request.urlopen(urllib.request.Request(
+            f"{sim.url}/phoneshell/sim/save", data=b"{}", method="POST"))
+        assert json.loads(reply.read())["saved"] == str(path)
+    assert json.loads(path.read_text())["version"] == 1
 
 
 @pytest.mark.parametrize("content", ["not json", '{"version": 9}', '{"version": 1, "stores": []}',

@@ -53,10 +53,10 @@ def test_find_click_and_send_keys(driver):
     general = driver.find_element(AppiumBy.ACCESSIBILITY_ID, "com.apple.settings.general")
     assert general.get_attribute("label") == "General" and general.is_displayed()
     assert len(driver.find_elements(AppiumBy.CLASS_NAME, "XCUIElementTypeCell")) > 5
-    assert driver.find_element(AppiumBy.XPATH, '//XCUIElementTypeCell[@label="General"]').id \
+    assert driver.find_element(AppiumBy.XPATH, '//XCUIElementTypeButton[@label="General"]').id \
         == general.id
     found = driver.find_element("predicate string",
-                                "label == 'Wi-Fi' AND type == 'XCUIElementTypeCell'")
+                                "label == 'Wi-Fi' AND type == 'XCUIElementTypeButton'")
     assert found.get_attribute("label") == "Wi-Fi"
     search = driver.find_element(AppiumBy.CLASS_NAME, "XCUIElementTypeSearchField")
     search.click()

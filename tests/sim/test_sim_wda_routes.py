@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from phoneshell.sim import SimServer
-from phoneshell.sim.wda_routes import WDA_ROUTES, forms
+from phoneshell.wda_routes import WDA_ROUTES, forms
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "simulator.md"
 UNKNOWN_MESSAGE = re.compile(r"^Unhandled endpoint: (/\S*) -- http://127\.0\.0\.1:8100/ "

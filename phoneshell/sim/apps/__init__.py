@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -98,6 +98,11 @@ class Host(Protocol):
     @property
     def focused(self) -> EditText | None:
         """The text field with keyboard focus, if any."""
+        ...
+
+    @property
+    def running(self) -> Mapping[str, object]:
+        """The apps with a process (SpringBoard too), by bundle id, in launch order."""
         ...
 
     @property

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
@@ -67,7 +67,7 @@ def search(query: str) -> list[Listing]:
     return [a for a in CATALOGUE if q and (q in a.name.lower() or q in a.subtitle.lower())]
 
 
-def _listing_row(app: Listing, state: AppStoreState) -> layout.Row:
+def _listing_row(app: Listing, state: AppStoreState) -> lists.Row:
     def get() -> None:
         state.signing_in = True
 
@@ -77,34 +77,34 @@ def _listing_row(app: Listing, state: AppStoreState) -> layout.Row:
                 layout.button("Get", Rect(frame.x + frame.width - 86, frame.y + 22, 70, 32),
                               get, name=f"Get {app.name}")]
 
-    return layout.Row(app.name, build=build, height=76, name=app.name)
+    return lists.Row(app.name, build=build, height=76, name=app.name)
 
 
-def _story_row(kicker: str, title: str, line: str) -> layout.Row:
+def _story_row(kicker: str, title: str, line: str) -> lists.Row:
     def build(frame: Rect) -> Sequence[Node]:
         return [layout.text(kicker, Rect(frame.x + 16, frame.y + 16, 200, 18)),
                 layout.text(title, Rect(frame.x + 16, frame.y + 40, 300, 34)),
                 layout.text(line, Rect(frame.x + 16, frame.y + frame.height - 40, 300, 22))]
 
-    return layout.Row(title, build=build, height=220, name=title)
+    return lists.Row(title, build=build, height=220, name=title)
 
 
-def _sections(state: AppStoreState, host: Host) -> list[layout.Section]:
+def _sections(state: AppStoreState, host: Host) -> list[lists.Section]:
     name = TABS[state.tab]
     if name == "Today":
-        return [layout.Section(tuple(_story_row(*s) for s in STORIES))]
+        return [lists.Section(tuple(_story_row(*s) for s in STORIES))]
     if name != "Search":
-        return [layout.Section(tuple(_listing_row(a, state) for a in CATALOGUE
+        return [lists.Section(tuple(_listing_row(a, state) for a in CATALOGUE
                                      if a.kind == name), header=f"Top {name}")]
     query = state.query
-    head = layout.Section((layout.search_row(query, host, name="Search"),))
+    head = lists.Section((lists.search_row(query, host, name="Search"),))
     if not query.text.strip():
-        return [head, layout.Section(tuple(layout.Row(s, on_tap=_searcher(query, s))
+        return [head, lists.Section(tuple(lists.Row(s, on_tap=_searcher(query, s))
                                            for s in SUGGESTIONS), header="Discover")]
     found = search(query.text)
     if not found:
-        return [head, layout.Section((layout.Row("No Results"),))]
-    return [head, layout.Section(tuple(_listing_row(a, state) for a in found))]
+        return [head, lists.Section((lists.Row("No Results"),))]
+    return [head, lists.Section(tuple(_listing_row(a, state) for a in found))]
 
 
 def _searcher(query: EditText, text: str) -> Handler:
@@ -119,11 +119,11 @@ def render(state: AppStoreState, host: Host) -> Node:
     name = TABS[state.tab]
     kids = [layout.nav_bar(f, name, large=True)]
     if name == "Today":
-        kids.append(layout.text(f.date.upper(), Rect(16, 100, layout.text_width(f.date, 13) + 20,
-                                                      16)))
+        day = f.date_text.upper()
+        kids.append(layout.text(day, Rect(16, 100, layout.text_width(day, 13) + 20, 16)))
     bottom = f.height - layout.TAB_BAR_HEIGHT
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, bottom - layout.LARGE_NAV_BOTTOM)
-    kids.append(layout.table(state.scrolls[state.tab], viewport, _sections(state, host),
+    kids.append(lists.table(state.scrolls[state.tab], viewport, _sections(state, host),
                              key=f"tab:{name}"))
 
     def choose(index: int) -> Handler:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
@@ -75,34 +75,34 @@ def search(query: str) -> list[Book]:
     return [b for b in CATALOGUE if q and (q in _words(b.title) or q in _words(b.author))]
 
 
-def _book_row(state: BooksState, book: Book, detail: str | None = None) -> layout.Row:
+def _book_row(state: BooksState, book: Book, detail: str | None = None) -> lists.Row:
     def open_book() -> None:
         state.book = book
 
-    return layout.Row(book.title, subtitle=book.author, detail=detail, height=64,
+    return lists.Row(book.title, subtitle=book.author, detail=detail, height=64,
                       on_tap=open_book)
 
 
-def _sections(state: BooksState, host: Host) -> list[layout.Section]:
+def _sections(state: BooksState, host: Host) -> list[lists.Section]:
     tab = TABS[state.tab]
     if tab == "Home":
         reading = tuple(_book_row(state, b, b.progress) for b in CATALOGUE if b.progress)
         wanted = tuple(_book_row(state, b) for b in CATALOGUE if b.title in WANT_TO_READ)
-        return [layout.Section(reading, header="Continue"),
-                layout.Section(wanted, header="Want to Read")]
+        return [lists.Section(reading, header="Continue"),
+                lists.Section(wanted, header="Want to Read")]
     if tab == "Library":
-        return [layout.Section(tuple(_book_row(state, b) for b in CATALOGUE if b.owned),
+        return [lists.Section(tuple(_book_row(state, b) for b in CATALOGUE if b.owned),
                                header="Books")]
     if tab == "Book Store":
-        return [layout.Section(tuple(_book_row(state, b, "Free") for b in CATALOGUE
+        return [lists.Section(tuple(_book_row(state, b, "Free") for b in CATALOGUE
                                      if b.title in TOP_FREE), header="Top Free")]
     query = state.query
-    head = layout.Section((layout.search_row(query, host, name="Books & Audiobooks"),))
+    head = lists.Section((lists.search_row(query, host, name="Books & Audiobooks"),))
     if not query.text.strip():
-        return [head, layout.Section(tuple(layout.Row(t, on_tap=_filler(query, t))
+        return [head, lists.Section(tuple(lists.Row(t, on_tap=_filler(query, t))
                                            for t in TRENDING), header="Trending")]
     found = tuple(_book_row(state, b) for b in search(query.text))
-    return [head, layout.Section(found or (layout.Row("No Results"),))]
+    return [head, lists.Section(found or (lists.Row("No Results"),))]
 
 
 def _filler(query: EditText, text: str) -> Handler:
@@ -150,7 +150,7 @@ def render(state: BooksState, host: Host) -> Node:
         return layout.screen(f, nodes, key=f"books:{state.book.title}")
     bottom = f.height - layout.TAB_BAR_HEIGHT
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, bottom - layout.LARGE_NAV_BOTTOM)
-    table = layout.table(state.scrolls[state.tab], viewport, _sections(state, host),
+    table = lists.table(state.scrolls[state.tab], viewport, _sections(state, host),
                          key=f"tab:{tab}")
     return layout.screen(f, [layout.nav_bar(f, tab, large=True), table, tabs],
                          key=f"books:{tab}")

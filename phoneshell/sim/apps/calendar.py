@@ -8,8 +8,8 @@ day moves down again. "View" opens a sheet to pick Day, Week, Month or Year dire
 by a day or a week; swiping up or down moves the month and year views by a month or a year.
 
 Weekday headers are accessibility elements named in full ("Sunday"), drawn as initials ("S").
-Today is the phone's frozen date (`DeviceFacts.date`, "Tuesday 9 January"), in the year nearest
-2025 on which that date falls on that weekday (2024). Events are data (`EVENTS`), read-only.
+Today is the phone's frozen date (`DeviceFacts.date`, Tuesday 9 January 2024). Weeks start on
+Sunday or Monday as the phone's locale has them. Events are data (`EVENTS`), read-only.
 """
 
 from __future__ import annotations
@@ -19,19 +19,14 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Literal
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Drag, Host, register
-from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.facts import MONTHS, WEEKDAYS, DeviceFacts
 from phoneshell.sim.ui import Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.mobilecal"
 View = Literal["Day", "Week", "Month", "Year"]
 VIEWS: tuple[View, ...] = ("Day", "Week", "Month", "Year")
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-"""In `date.weekday()` order; weeks are shown from Sunday, as in the en_US locale."""
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December")
-ANCHOR_YEAR = 2025
 HOUR_HEIGHT = 52
 TOOLBAR_HEIGHT = 74
 EVENTS = ((0, 10, "Team Stand-up"), (0, 12, "Lunch with Anna"), (0, 16, "Dentist"),
@@ -52,20 +47,8 @@ class CalendarState:
 
 
 def today(facts: DeviceFacts) -> date:
-    """The phone's date: day and month from `facts.date`, the year matching its weekday."""
-    words = facts.date.replace(",", " ").split()
-    weekday = next((WEEKDAYS.index(w) for w in words if w in WEEKDAYS), None)
-    month = next((MONTHS.index(w) + 1 for w in words if w in MONTHS), 1)
-    day = next((int(w) for w in words if w.isdigit()), 1)
-    for year in sorted(range(ANCHOR_YEAR - 6, ANCHOR_YEAR + 7),
-                       key=lambda y: (abs(y - ANCHOR_YEAR), y)):
-        try:
-            found = date(year, month, day)
-        except ValueError:
-            continue
-        if weekday is None or found.weekday() == weekday:
-            return found
-    return date(ANCHOR_YEAR, 1, 1)
+    """The phone's (frozen) date."""
+    return facts.today
 
 
 def add_months(day: date, months: int) -> date:
@@ -80,14 +63,23 @@ def add_months(day: date, months: int) -> date:
     return date(year, month + 1, 1)
 
 
-def week_start(day: date) -> date:
-    """The Sunday starting the week that holds `day`."""
-    return day - timedelta(days=(day.weekday() + 1) % 7)
+def _lead(day: date, f: DeviceFacts) -> int:
+    """Days between the start of the week (Sunday or Monday, by locale) and `day`."""
+    return (day.weekday() + 1) % 7 if f.conventions.sunday_first else day.weekday()
 
 
-def date_line(day: date) -> str:
-    """The day view's heading, as the real app writes it: "Tuesday  January 9, 2024"."""
-    return f"{WEEKDAYS[day.weekday()]}  {MONTHS[day.month - 1]} {day.day}, {day.year}"
+def week_start(day: date, f: DeviceFacts) -> date:
+    """The first day (Sunday or Monday, by locale) of the week that holds `day`."""
+    return day - timedelta(days=_lead(day, f))
+
+
+def date_line(day: date, f: DeviceFacts) -> str:
+    """The day view's heading, as the real app writes it: "Tuesday  January 9, 2024" (en_US)
+    or "Tuesday  9 January 2024" (en_GB)."""
+    weekday, month = WEEKDAYS[day.weekday()], MONTHS[day.month - 1]
+    if f.conventions.day_first:
+        return f"{weekday}  {day.day} {month} {day.year}"
+    return f"{weekday}  {month} {day.day}, {day.year}"
 
 
 def events_on(facts: DeviceFacts, day: date) -> list[tuple[int, str]]:
@@ -102,14 +94,14 @@ def _hour(hour: int) -> str:
 
 def _weekday_header(f: DeviceFacts, y: int) -> list[Node]:
     width = f.width // 7
-    sunday_first = WEEKDAYS[6:] + WEEKDAYS[:6]
+    order = WEEKDAYS[6:] + WEEKDAYS[:6] if f.conventions.sunday_first else WEEKDAYS
     return [layout.text(name, Rect(i * width + width // 2 - 8, y, 16, 16), pixels_text=name[0])
-            for i, name in enumerate(sunday_first)]
+            for i, name in enumerate(order)]
 
 
 def _hours(state: CalendarState, f: DeviceFacts, top: int,
            events: Sequence[tuple[int, str]]) -> Node:
-    def hour_row(hour: int) -> layout.Row:
+    def hour_row(hour: int) -> lists.Row:
         titles = [t for h, t in events if h == hour]
 
         def build(frame: Rect) -> Sequence[Node]:
@@ -118,29 +110,29 @@ def _hours(state: CalendarState, f: DeviceFacts, top: int,
                                           HOUR_HEIGHT - 8)) for i, t in enumerate(titles[:2])]
             return nodes
 
-        return layout.Row(build=build, height=HOUR_HEIGHT, name=_hour(hour), container="Other")
+        return lists.Row(build=build, height=HOUR_HEIGHT, name=_hour(hour), container="Other")
 
     viewport = Rect(0, top, f.width, f.height - TOOLBAR_HEIGHT - top)
-    return layout.table(state.hours, viewport, [layout.Section(tuple(
+    return lists.table(state.hours, viewport, [lists.Section(tuple(
         hour_row(h) for h in range(24)))], key="hours")
 
 
 def _day(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
-    start, width = week_start(shown), f.width // 7
+    start, width = week_start(shown, f), f.width // 7
     nodes = _weekday_header(f, layout.NAV_BOTTOM + 4)
     for i in range(7):
         day = start + timedelta(days=i)
         nodes.append(layout.button(str(day.day), Rect(i * width + 6, layout.NAV_BOTTOM + 24,
                                                       width - 12, 36),
                                    _showing(state, day, "Day"), selected=day == shown))
-    line = date_line(shown)
+    line = date_line(shown, f)
     nodes.append(layout.text(line, Rect((f.width - layout.text_width(line)) // 2,
                                         layout.NAV_BOTTOM + 66, layout.text_width(line), 22)))
     return [*nodes, _hours(state, f, layout.NAV_BOTTOM + 96, events_on(f, shown))]
 
 
 def _week(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
-    start, width = week_start(shown), f.width // 7
+    start, width = week_start(shown, f), f.width // 7
     nodes: list[Node] = []
     events: list[tuple[int, str]] = []
     for i in range(7):
@@ -159,7 +151,7 @@ def _month(state: CalendarState, f: DeviceFacts, shown: date, now: date) -> list
     nodes = [layout.text(title, Rect(16, layout.NAV_BOTTOM + 4, layout.text_width(title, 28),
                                      34), header=True)]
     nodes += _weekday_header(f, layout.NAV_BOTTOM + 48)
-    lead = (first.weekday() + 1) % 7
+    lead = _lead(first, f)
     day = first
     while day.month == first.month:
         cell = lead + day.day - 1

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import Drag, Host
 from phoneshell.sim.apps.clock_lists import ListRow, ListState, place, swipe, table
 from phoneshell.sim.facts import DeviceFacts
@@ -247,16 +247,16 @@ def sheet(state: AlarmsState, host: Host) -> Node | None:
                           [(editor.hour, Rect(46, 130, 100, 216)),
                            (editor.minute, Rect(151, 130, 100, 216)),
                            (editor.period, Rect(256, 130, 100, 216))])]
-    x, w, h = layout.ROW_X, layout.ROW_WIDTH, layout.ROW_HEIGHT
+    x, w, h = lists.ROW_X, lists.ROW_WIDTH, lists.ROW_HEIGHT
     label_cell = Node("Cell", Rect(x, 422, w, h), label="Label", name="Label", children=(
         layout.text("Label", Rect(x + 16, 437, 60, 22)),
         layout.text_field(editor.label, Rect(x + 110, 430, w - 126, 36), name="Label")))
-    kids += [layout.cell(layout.Row("Repeat", detail="Never", chevron=True, on_tap=_nothing),
+    kids += [lists.cell(lists.Row("Repeat", detail="Never", chevron=True, on_tap=_nothing),
                          Rect(x, 370, w, h)),
              label_cell,
-             layout.cell(layout.Row("Sound", detail="Radial", chevron=True, on_tap=_nothing),
+             lists.cell(lists.Row("Sound", detail="Radial", chevron=True, on_tap=_nothing),
                          Rect(x, 474, w, h)),
-             layout.cell(layout.Row("Snooze", switch=editor.snooze, on_switch=snooze),
+             lists.cell(lists.Row("Snooze", switch=editor.snooze, on_switch=snooze),
                          Rect(x, 526, w, h))]
     if editor.alarm_id is not None:
         kids.append(layout.button("Delete Alarm", Rect(x, 598, w, h), delete))

@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from phoneshell.sim import layout
 from phoneshell.sim.apps import Drag
+from phoneshell.sim.lists import quiet
 from phoneshell.sim.ui import Handler, Node, Rect, Scroll, hidden
 
 ROW_HEIGHT = 96
@@ -80,7 +82,8 @@ def table(state: ListState, viewport: Rect, rows: Sequence[ListRow], *, key: str
     for p in place(state, viewport, rows):
         node = _cell(state, p.row, p.frame)
         kids.append(node if p.shown else hidden(node))
-    return Node("Table", viewport, children=tuple(kids), scroll=state.scroll, key=key)
+    return Node("Other", viewport, children=(
+        Node("Table", viewport, children=tuple(kids), scroll=state.scroll, key=key),))
 
 
 def _cell(state: ListState, row: ListRow, frame: Rect) -> Node:
@@ -100,7 +103,9 @@ def _cell(state: ListState, row: ListRow, frame: Rect) -> Node:
         kids.append(Node("Button", Rect(frame.x + frame.width - DELETE_WIDTH, frame.y,
                                         DELETE_WIDTH, frame.height), label="Delete",
                          name="Delete", on_tap=_deleter(state, row)))
-    return Node("Cell", frame, label=row.label, children=tuple(kids),
+    # As in a UITableView: the content in the cell's content view, read with the cell.
+    content = layout.wrap(Node("Other", frame, children=tuple(quiet(k) for k in kids)), 1)
+    return Node("Cell", frame, label=row.label, children=(content,),
                 on_tap=_tapper(state, row), key=row.key)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import Host
 from phoneshell.sim.ui import Node, Rect, Scroll, Wheel
 
@@ -90,10 +90,10 @@ def stopwatch(state: StopwatchState, host: Host) -> list[Node]:
     if elapsed > 0:
         marks = [0.0, *state.splits, elapsed]
         laps = [(i, marks[i] - marks[i - 1]) for i in range(1, len(marks))]
-        rows = [layout.Row(f"Lap {i}", detail=stopwatch_text(t)) for i, t in reversed(laps)]
+        rows = [lists.Row(f"Lap {i}", detail=stopwatch_text(t)) for i, t in reversed(laps)]
     top = 540
     viewport = Rect(0, top, f.width, f.height - layout.TAB_BAR_HEIGHT - top)
-    laps_table = layout.table(state.scroll, viewport, [layout.Section(tuple(rows))],
+    laps_table = lists.table(state.scroll, viewport, [lists.Section(tuple(rows))],
                               key="laps")
     return [display, *buttons, laps_table]
 
@@ -166,9 +166,9 @@ def timers(state: TimerState, host: Host) -> list[Node]:
                 layout.button("Cancel", left_button, cancel),
                 layout.button("Resume", right_button, resume) if paused
                 else layout.button("Pause", right_button, pause)]
-    ends = layout.cell(layout.Row("When Timer Ends", detail="Radar", chevron=True,
-                                  on_tap=_nothing), Rect(layout.ROW_X, 560, layout.ROW_WIDTH,
-                                                         layout.ROW_HEIGHT))
+    ends = lists.cell(lists.Row("When Timer Ends", detail="Radar", chevron=True,
+                                  on_tap=_nothing), Rect(lists.ROW_X, 560, lists.ROW_WIDTH,
+                                                         lists.ROW_HEIGHT))
     return [nav, *body, ends]
 
 

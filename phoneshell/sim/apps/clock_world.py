@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import Drag, Host
 from phoneshell.sim.apps.clock_alarms import BUNDLE_ID, PERIODS, wall_time
 from phoneshell.sim.apps.clock_lists import ListRow, ListState, place, swipe, table
@@ -142,12 +142,12 @@ def sheet(state: WorldState, host: Host) -> Node | None:
 
     wanted = query.text.strip().lower()
     found = [c for c in CITIES if wanted in c.lower()]
-    rows = tuple(layout.Row(c, on_tap=chooser(c)) for c in found) or (layout.Row("No Results"),)
+    rows = tuple(lists.Row(c, on_tap=chooser(c)) for c in found) or (lists.Row("No Results"),)
     title = "Choose a City."
     top, width = layout.NAV_TOP + 12, layout.text_width(title)
     kids = [layout.text(title, Rect((f.width - width) // 2, top, width, 22), header=True),
             layout.search_field(query, Rect(16, top + 34, f.width - 102, 36)),
             layout.button("Cancel", Rect(f.width - 80, top + 34, 70, 36), close),
-            layout.table(state.chooser_scroll, Rect(0, top + 80, f.width, f.height - top - 80),
-                         [layout.Section(rows)], key="city-chooser")]
+            lists.table(state.chooser_scroll, Rect(0, top + 80, f.width, f.height - top - 80),
+                         [lists.Section(rows)], key="city-chooser")]
     return layout.page_sheet(f, kids, key="city-sheet")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
@@ -74,21 +74,21 @@ def _opener(state: ContactsState, host: Host, contact: Contact) -> Handler:
 def _list(state: ContactsState, host: Host) -> Node:
     f = host.facts
     query = state.query
-    sections = [layout.Section((layout.search_row(query, host),))]
+    sections = [lists.Section((lists.search_row(query, host),))]
     if query.text.strip():
-        found = tuple(layout.Row(c.name, on_tap=_opener(state, host, c))
+        found = tuple(lists.Row(c.name, on_tap=_opener(state, host, c))
                       for c in search(query.text))
-        sections.append(layout.Section(found, header="Top Name Matches") if found
-                        else layout.Section((layout.Row("No Results"),)))
+        sections.append(lists.Section(found, header="Top Name Matches") if found
+                        else lists.Section((lists.Row("No Results"),)))
     else:
         ordered = sorted(CONTACTS, key=lambda c: c.last)
         for initial in sorted({c.last[0].upper() for c in ordered}):
-            sections.append(layout.Section(
-                tuple(layout.Row(c.name, on_tap=_opener(state, host, c))
+            sections.append(lists.Section(
+                tuple(lists.Row(c.name, on_tap=_opener(state, host, c))
                       for c in ordered if c.last[0].upper() == initial), header=initial))
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, f.height - layout.LARGE_NAV_BOTTOM)
     return layout.screen(f, [layout.nav_bar(f, "Contacts", large=True),
-                             layout.table(state.scroll, viewport, sections, key="contacts")],
+                             lists.table(state.scroll, viewport, sections, key="contacts")],
                          key="contacts:list")
 
 
@@ -111,8 +111,8 @@ def _card(state: ContactsState, host: Host, contact: Contact) -> Node:
     # Calling and messaging need the Phone and Messages apps, which are not modelled.
     kids += [layout.button(a, Rect(16 + i * 94, 270, 88, 60), None, enabled=False)
              for i, a in enumerate(("message", "call", "video", "mail"))]
-    kids += [layout.cell(layout.Row(label, subtitle=value, height=64),
-                         Rect(layout.ROW_X, 350 + 64 * i, layout.ROW_WIDTH, 64))
+    kids += [lists.cell(lists.Row(label, subtitle=value, height=64),
+                         Rect(lists.ROW_X, 350 + 64 * i, lists.ROW_WIDTH, 64))
              for i, (label, value) in enumerate((("mobile", contact.phone),
                                                   ("email", contact.email)))]
     return layout.screen(f, kids, key=f"contacts:{contact.name}")

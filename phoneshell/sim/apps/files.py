@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
@@ -66,38 +66,38 @@ def _opener(state: FilesState, host: Host, folder: str) -> Handler:
     return open_folder
 
 
-def _item_row(state: FilesState, host: Host, item: str, subtitle: str | None = None) -> layout.Row:
+def _item_row(state: FilesState, host: Host, item: str, subtitle: str | None = None) -> lists.Row:
     name = item.rstrip("/")
     if item.endswith("/"):
-        return layout.Row(name, subtitle=subtitle, chevron=True,
+        return lists.Row(name, subtitle=subtitle, chevron=True,
                           on_tap=_opener(state, host, name),
-                          height=64 if subtitle else layout.ROW_HEIGHT)
-    return layout.Row(name, subtitle=subtitle, height=64 if subtitle else layout.ROW_HEIGHT)
+                          height=64 if subtitle else lists.ROW_HEIGHT)
+    return lists.Row(name, subtitle=subtitle, height=64 if subtitle else lists.ROW_HEIGHT)
 
 
-def _sections(state: FilesState, host: Host) -> list[layout.Section]:
+def _sections(state: FilesState, host: Host) -> list[lists.Section]:
     query = state.query
-    head = layout.Section((layout.search_row(query, host),))
+    head = lists.Section((lists.search_row(query, host),))
     if query.text.strip():
-        found = tuple(layout.Row(n, subtitle=f, height=64) for n, f in search(query.text))
-        return [head, layout.Section(found or (layout.Row("No Results"),))]
+        found = tuple(lists.Row(n, subtitle=f, height=64) for n, f in search(query.text))
+        return [head, lists.Section(found or (lists.Row("No Results"),))]
     tab = TABS[state.tab]
     if tab == "Recents":
-        return [head, layout.Section(tuple(layout.Row(n, subtitle=f, height=64)
+        return [head, lists.Section(tuple(lists.Row(n, subtitle=f, height=64)
                                            for n, f in RECENTS))]
     if tab == "Shared":
-        return [head, layout.Section(tuple(layout.Row(n, subtitle=s, height=64)
+        return [head, lists.Section(tuple(lists.Row(n, subtitle=s, height=64)
                                            for n, s in SHARED))]
     if state.path:
         items = FOLDERS.get(state.path[-1], ())
         rows = tuple(_item_row(state, host, i) for i in items)
-        return [head, layout.Section(rows or (layout.Row("No items"),))]
+        return [head, lists.Section(rows or (lists.Row("No items"),))]
     return [head,
-            layout.Section(tuple(_item_row(state, host, f"{loc}/") for loc in LOCATIONS),
+            lists.Section(tuple(_item_row(state, host, f"{loc}/") for loc in LOCATIONS),
                            header="Locations"),
-            layout.Section(tuple(_item_row(state, host, f"{fav}/") for fav in FAVORITES),
+            lists.Section(tuple(_item_row(state, host, f"{fav}/") for fav in FAVORITES),
                            header="Favorites"),
-            layout.Section(tuple(layout.Row(t) for t in TAGS), header="Tags")]
+            lists.Section(tuple(lists.Row(t) for t in TAGS), header="Tags")]
 
 
 def render(state: FilesState, host: Host) -> Node:
@@ -114,7 +114,7 @@ def render(state: FilesState, host: Host) -> Node:
     bottom = f.height - layout.TAB_BAR_HEIGHT
     scroll = state.scrolls[-1] if deep else state.scrolls[0]
     where = "/".join(state.path) if deep else tab
-    table = layout.table(scroll, Rect(0, top, f.width, bottom - top), _sections(state, host),
+    table = lists.table(scroll, Rect(0, top, f.width, bottom - top), _sections(state, host),
                          key=f"list:{where}")
 
     def choose(index: int) -> Handler:

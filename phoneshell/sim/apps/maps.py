@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
@@ -104,14 +104,14 @@ def _sheet(state: MapsState, host: Host) -> Node:
         bottom = f.height - (KEYBOARD_HEIGHT if query.focused else 0)
         viewport = Rect(0, top + 64, f.width, bottom - top - 64)
         if query.text.strip():
-            found = tuple(layout.Row(p.name, subtitle=p.subtitle, height=64,
+            found = tuple(lists.Row(p.name, subtitle=p.subtitle, height=64,
                                      on_tap=_opener(state, host, p))
                           for p in search(query.text))
-            sections = [layout.Section(found or (layout.Row("No Results"),))]
+            sections = [lists.Section(found or (lists.Row("No Results"),))]
         else:
-            sections = [layout.Section(tuple(layout.Row(c, on_tap=_filler(state, c))
+            sections = [lists.Section(tuple(lists.Row(c, on_tap=_filler(state, c))
                                              for c in CATEGORIES), header="Find Nearby")]
-        kids.append(layout.table(state.results, viewport, sections, key="results"))
+        kids.append(lists.table(state.results, viewport, sections, key="results"))
     return Node("Other", Rect(0, top, f.width, f.height - top), name="Sheet",
                 children=tuple(kids))
 

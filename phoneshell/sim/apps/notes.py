@@ -13,10 +13,10 @@ tasks; a fresh phone has a few seeded notes, one titled "phoneshell benchmark".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Drag, Host, register
 from phoneshell.sim.apps.notes_data import BUNDLE_ID, Note, delete, read
 from phoneshell.sim.apps.notes_edit import (
@@ -26,7 +26,7 @@ from phoneshell.sim.apps.notes_edit import (
     render_editor,
     toolbar,
 )
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hidden, hit_path
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hit_path
 
 Folder = Literal["folders", "notes", "deleted"]
 SWIPE_TRAVEL = 60
@@ -62,23 +62,6 @@ def _go(state: NotesState, host: Host, screen: Folder) -> Handler:
     return show
 
 
-def _with_delete(table: Node, notes: list[Note], swiped: int | None,
-                 remove: Handler) -> Node:
-    """The list with a Delete button on the swiped note's row."""
-    cells = [c for c in table.children if c.type == "Cell"]
-    if swiped is None or len(cells) != len(notes):
-        return table
-    kids = list(table.children)
-    for cell, note in zip(cells, notes, strict=True):
-        if note.id == swiped:
-            f = cell.frame
-            button = layout.button("Delete", Rect(f.x + f.width - 84, f.y, 84, f.height),
-                                   remove)
-            kids[kids.index(cell)] = replace(cell, children=(
-                *cell.children, button if cell.visible else hidden(button)))
-    return replace(table, children=tuple(kids))
-
-
 def _list(state: NotesState, host: Host, compose: Handler) -> Node:
     f, store = host.facts, host.store(BUNDLE_ID)
     deleted = state.screen == "deleted"
@@ -98,33 +81,35 @@ def _list(state: NotesState, host: Host, compose: Handler) -> Node:
             delete(store, state.swiped)
         state.swiped = None
 
-    rows = tuple(layout.Row(n.title, subtitle=f"{f.time}  {n.preview}", height=64,
-                            on_tap=None if deleted else opener(n)) for n in notes)
-    sections = [] if deleted else [layout.Section((layout.search_row(state.query, host),))]
+    rows = tuple(lists.Row(n.title, subtitle=f"{f.time_text}  {n.preview}", height=64,
+                           on_tap=None if deleted else opener(n), key=f"note:{n.id}",
+                           swipe=("Delete", remove) if n.id == state.swiped else None)
+                 for n in notes)
+    sections = [] if deleted else [lists.Section((lists.search_row(state.query, host),))]
     empty = "No Results" if state.query.text.strip() else "No Notes"
-    sections.append(layout.Section(rows or (layout.Row(empty),)))
+    sections.append(lists.Section(rows or (lists.Row(empty),)))
     title = "Recently Deleted" if deleted else "Notes"
     nav = layout.nav_bar(f, title, back="Folders", on_back=_go(state, host, "folders"),
                          large=True)
     top = layout.LARGE_NAV_BOTTOM
     viewport = Rect(0, top, f.width, f.height - layout.TAB_BAR_HEIGHT - top)
-    table = layout.table(state.scroll, viewport, sections, key=f"list:{state.screen}")
+    table = lists.table(state.scroll, viewport, sections, key=f"list:{state.screen}")
     count = len(read(store, state.screen))
     return layout.screen(f, [
-        nav, _with_delete(table, notes, state.swiped, remove),
+        nav, table,
         toolbar(f, f"{count} Note{'s' if count != 1 else ''}", compose),
     ], key=f"notes:{state.screen}")
 
 
 def _folders(state: NotesState, host: Host, compose: Handler) -> Node:
     f, store = host.facts, host.store(BUNDLE_ID)
-    rows = (layout.Row("Notes", detail=str(len(read(store))), chevron=True,
+    rows = (lists.Row("Notes", detail=str(len(read(store))), chevron=True,
                        on_tap=_go(state, host, "notes")),
-            layout.Row("Recently Deleted", detail=str(len(read(store, "deleted"))),
+            lists.Row("Recently Deleted", detail=str(len(read(store, "deleted"))),
                        chevron=True, on_tap=_go(state, host, "deleted")))
     top = layout.LARGE_NAV_BOTTOM
     viewport = Rect(0, top, f.width, f.height - layout.TAB_BAR_HEIGHT - top)
-    table = layout.table(state.scroll, viewport, [layout.Section(rows, header="iCloud")],
+    table = lists.table(state.scroll, viewport, [lists.Section(rows, header="iCloud")],
                          key="folders")
     return layout.screen(f, [layout.nav_bar(f, "Folders", large=True), table,
                              toolbar(f, None, compose)], key="notes:folders")
@@ -163,15 +148,10 @@ def on_drag(state: NotesState, host: Host, drag: Drag) -> bool:
     if drag.dx > -SWIPE_TRAVEL:
         return False
     path = hit_path(host.screen().root, drag.from_x, drag.from_y)
-    table = next((n for n in path if n.scroll is not None), None)
     cell = next((n for n in reversed(path) if n.type == "Cell"), None)
-    if table is None or cell is None:
+    if cell is None or not (cell.key or "").startswith("note:"):
         return False
-    cells = [c for c in table.children if c.type == "Cell"]
-    notes = shown_notes(state, host)
-    if len(cells) != len(notes):
-        return False
-    state.swiped = notes[cells.index(cell)].id
+    state.swiped = int((cell.key or "").removeprefix("note:"))
     return True
 
 

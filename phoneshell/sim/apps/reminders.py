@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.store import JSON, Store
@@ -144,7 +144,7 @@ def _circle(frame: Rect, done: bool, on_tap: Handler | None) -> Node:
     return replace(node, pixels_text="\u25cf" if done else "\u25cb")
 
 
-def _item(host: Host, index: int, reminder: Reminder, note: str | None = None) -> layout.Row:
+def _item(host: Host, index: int, reminder: Reminder, note: str | None = None) -> lists.Row:
     title, done = str(reminder.get("title", "")), reminder.get("done") is True
     detail = note or str(reminder.get("due") or "") or None
 
@@ -157,15 +157,15 @@ def _item(host: Host, index: int, reminder: Reminder, note: str | None = None) -
                                                   layout.text_width(detail, 15), 18)))
         return nodes
 
-    return layout.Row(title, build=build, name=title)
+    return lists.Row(title, build=build, name=title)
 
 
-def _draft_row(draft: EditText) -> layout.Row:
+def _draft_row(draft: EditText) -> lists.Row:
     def build(frame: Rect) -> Sequence[Node]:
         return [_circle(frame, False, None),
                 layout.text_field(draft, Rect(frame.x + 50, frame.y + 8, frame.width - 66, 36),
                                   name="Title")]
-    return layout.Row(build=build)
+    return lists.Row(build=build)
 
 
 def _toolbar(state: RemindersState, host: Host, f_width: int, top: int,
@@ -180,12 +180,12 @@ def _overview(state: RemindersState, host: Host) -> Node:
     f = host.facts
     everything = reminders(host.store(BUNDLE_ID))
     query = state.query
-    sections = [layout.Section((layout.search_row(query, host),))]
+    sections = [lists.Section((lists.search_row(query, host),))]
     if query.text.strip():
         q = query.text.strip().lower()
         found = tuple(_item(host, i, r, str(r.get("list", ""))) for i, r in enumerate(everything)
                       if q in str(r.get("title", "")).lower())
-        sections.append(layout.Section(found or (layout.Row("No Results"),)))
+        sections.append(lists.Section(found or (lists.Row("No Results"),)))
     else:
         def tiles(frame: Rect) -> Sequence[Node]:
             return [layout.button(name, Rect(frame.x + (i % 2) * 189, frame.y + (i // 2) * 86,
@@ -193,16 +193,16 @@ def _overview(state: RemindersState, host: Host) -> Node:
                                   value=str(sum(in_list(r, name) for r in everything)))
                     for i, name in enumerate(SMART_LISTS)]
 
-        sections.append(layout.Section((layout.Row(build=tiles, height=250, name="Smart Lists",
+        sections.append(lists.Section((lists.Row(build=tiles, height=250, name="Smart Lists",
                                                    container="Other"),)))
-        sections.append(layout.Section(tuple(
-            layout.Row(name, detail=str(sum(in_list(r, name) for r in everything)),
+        sections.append(lists.Section(tuple(
+            lists.Row(name, detail=str(sum(in_list(r, name) for r in everything)),
                        chevron=True, on_tap=_opener(state, name)) for name in MY_LISTS),
             header="My Lists"))
     bar = Node("NavigationBar", Rect(0, layout.NAV_TOP, f.width,
                                      layout.NAV_BOTTOM - layout.NAV_TOP), name="Lists")
     bottom = f.height - TOOLBAR_HEIGHT
-    table = layout.table(state.overview, Rect(0, layout.NAV_BOTTOM, f.width,
+    table = lists.table(state.overview, Rect(0, layout.NAV_BOTTOM, f.width,
                                               bottom - layout.NAV_BOTTOM), sections,
                          key="overview")
     return layout.screen(f, [bar, table, _toolbar(state, host, f.width, bottom, True)],
@@ -216,7 +216,7 @@ def _list(state: RemindersState, host: Host, name: str) -> Node:
     if state.draft is not None:
         rows.append(_draft_row(state.draft))
     if not rows:
-        rows.append(layout.Row("No Reminders"))
+        rows.append(lists.Row("No Reminders"))
 
     def back() -> None:
         commit(state, host)
@@ -229,9 +229,9 @@ def _list(state: RemindersState, host: Host, name: str) -> Node:
     nav = layout.nav_bar(f, name, back="Lists", on_back=back, large=True, trailing=trailing)
     editing = state.draft is not None and state.draft.focused
     bottom = f.height - (KEYBOARD_HEIGHT if editing else TOOLBAR_HEIGHT)
-    table = layout.table(state.scroll, Rect(0, layout.LARGE_NAV_BOTTOM, f.width,
+    table = lists.table(state.scroll, Rect(0, layout.LARGE_NAV_BOTTOM, f.width,
                                             bottom - layout.LARGE_NAV_BOTTOM),
-                         [layout.Section(tuple(rows))], key=f"list:{name}")
+                         [lists.Section(tuple(rows))], key=f"list:{name}")
     toolbar = _toolbar(state, host, f.width, f.height - TOOLBAR_HEIGHT, name != "Completed")
     return layout.screen(f, [nav, table, toolbar], key=f"reminders:{name}")
 

@@ -18,8 +18,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Host, register
+from phoneshell.sim.apps.safari_bars import (
+    PLACEHOLDER,
+    BarActions,
+    bottom_bar,
+    editing,
+    link_preview,
+    menu,
+    share_sheet,
+)
 from phoneshell.sim.apps.safari_pages import Page, is_address, load, search_url
 from phoneshell.sim.apps.safari_tabs import (
     OverviewActions,
@@ -29,18 +37,9 @@ from phoneshell.sim.apps.safari_tabs import (
     overview,
     save_window,
 )
-from phoneshell.sim.apps.safari_views import (
-    PLACEHOLDER,
-    BarActions,
-    bottom_bar,
-    editing,
-    link_preview,
-    menu,
-    start_page,
-    web_view,
-)
+from phoneshell.sim.apps.safari_views import safari_window, start_page, web_view
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.ui import EditText, Handler, Node, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.mobilesafari"
 PASTEBOARD = "com.apple.pasteboard"
@@ -133,9 +132,11 @@ def _overlay(f: DeviceFacts, state: SafariState, host: Host) -> Node | None:
         state.menu, state.held = ("share", page.url) if page is not None else (None, "")
 
     if state.menu == "share" and target is not None:
-        return layout.sheet(f, target.address, [
-            ("Copy", act(copy_link)), ("Add to Reading List", act(add_to_reading_list))],
-            dismiss)
+        bookmark = act(lambda: host.store(BUNDLE_ID).records("bookmarks").append(
+            {"url": target.url, "title": target.title}))
+        return share_sheet(f, target, {"Copy": act(copy_link),
+                                       "Add to Reading List": act(add_to_reading_list),
+                                       "Add to Bookmarks": bookmark}, dismiss)
     if state.menu == "link" and target is not None:
         return menu(f, "ContextMenu", [
             ("Open in New Tab", act(lambda: _change(state, host, lambda w: w.open(target)))),
@@ -196,22 +197,30 @@ def render(state: SafariState, host: Host) -> Node:
 
     tab = window.current
     page = load(tab.url) if tab.url else None
-    content = (web_view(f, page, state.scroll, open_link, hold_link) if page is not None
-               else start_page(f, open_link))
-    kids = [content]
+    if page is not None:
+        content = [web_view(f, page, state.scroll, open_link, hold_link)]
+    else:
+        store = host.store(BUNDLE_ID)
+        card = None if store.flag("start_card_closed", False) else (
+            lambda: store.put("start_card_closed", True))
+        content = start_page(f, open_link, card)
+    bar: Node | None = None
+    overlay = None
     if state.address.focused:
-        kids += editing(f, state.address, cancel, submit)
+        content += editing(f, state.address, cancel, submit, is_address(state.address.text))
     else:
         actions = BarActions(
             back=lambda: _change(state, host, lambda w: w.current.go_back()),
             forward=lambda: _change(state, host, lambda w: w.current.go_forward()),
-            edit=begin_edit, tabs=show_tabs, more=show_more)
-        kids.append(bottom_bar(f, state.address, page.address if page else None,
-                               (bool(tab.back), bool(tab.forward)), actions))
+            edit=begin_edit, tabs=show_tabs, more=show_more,
+            reload=lambda: setattr(state.scroll, "offset", 0))
+        bar = bottom_bar(f, state.address, page, (bool(tab.back), bool(tab.forward)), actions)
         overlay = _overlay(f, state, host)
-        if overlay is not None:
-            kids.append(overlay)
-    return layout.screen(f, kids, key="safari")
+    shown = safari_window(f, content, bar, secure=page.secure if page else False,
+                   covered=state.menu == "share")
+    full = Rect(0, 0, f.width, f.height)
+    return Node("Other", full, key="safari", children=(shown, *(() if overlay is None
+                                                                 else (overlay,))))
 
 
 def _overview_actions(state: SafariState, host: Host) -> OverviewActions:

@@ -4,8 +4,9 @@ A page is a title and a column of blocks (headings, paragraphs, links, captions,
 `safari.py` lays the blocks out inside the WebView. The sites modelled: example.com (and .org,
 .net; any scheme, `www.`, trailing slash), IANA's page behind its "More information..." link, the
 image probe pages `https://blolabel.ai/probe/<one..ten>/`, Google and Bing (their search results
-for any query), Wikipedia and Wiktionary articles for any title, apple.com. Any other host loads
-Safari's "can't open the page" error page.
+for any query), Wikipedia and Wiktionary articles for any title, apple.com, and squoosh.app (the
+page of the iOS 26 share-sheet dump). Any other host loads Safari's "can't open the page" error
+page.
 
 A probe page's picture word is a `picture` block: `safari.py` draws it as an Image whose word
 exists only in the screenshot's pixels (`Node.pixels_text`), never in any attribute of the page
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import parse_qs, quote, quote_plus, unquote, urlsplit
 
-BlockKind = Literal["heading", "text", "caption", "link", "picture"]
+BlockKind = Literal["heading", "text", "caption", "link", "picture", "button", "image"]
 
 PROBE_WORDS: dict[str, tuple[str, str]] = {
     "one": ("MERIDIAN", "CARDAMOM"), "two": ("SALTWORT", "PELICAN"),
@@ -41,7 +42,8 @@ class Block:
 
     kind: BlockKind
     text: str
-    """What it says (for a picture: the word drawn in its pixels, and nowhere else)."""
+    """What it says (for a picture: the word drawn in its pixels, and nowhere else; for an
+    image: its alternative text; for a button: its label, "" for an unlabelled one)."""
     href: str | None = None
     """For links: the URL it opens."""
 
@@ -76,6 +78,16 @@ def caption(words: str) -> Block:
 def link(label: str, href: str) -> Block:
     """A link that opens `href`."""
     return Block("link", label, href)
+
+
+def web_button(label: str) -> Block:
+    """A page's own button (it does nothing here: the simulated web runs no scripts)."""
+    return Block("button", label)
+
+
+def image(alt: str) -> Block:
+    """An image with alternative text, which VoiceOver reads."""
+    return Block("image", alt)
 
 
 def is_address(typed: str) -> bool:
@@ -198,6 +210,30 @@ def _apple(url: str, host: str, path: str, query: dict[str, list[str]]) -> Page:
                                      text("iPad"), text("Watch")))
 
 
+def _squoosh(url: str, host: str, path: str, query: dict[str, list[str]]) -> Page:
+    # The page of the iOS 26 share-sheet dump, as its accessible elements read.
+    return Page(url, "Squoosh", host, (
+        heading("Squoosh"), web_button(""), text("OR"), web_button("Paste"), text("Or"),
+        text("try one"), text("of these:"), web_button("Large photo 2.8MB"),
+        web_button("Artwork 2.9MB"), web_button("Device screen 1.6MB"),
+        web_button("SVG icon 13KB"), heading("Small"),
+        text("Smaller images mean faster load times. Squoosh can reduce file size and "
+             "maintain high quality."),
+        image("silhouette of a large 1.4 megabyte image shrunk into a smaller 80 kilobyte "
+              "image"),
+        heading("Simple"),
+        text("Open your image, inspect the differences, then save instantly. Feeling "
+             "adventurous? Adjust the settings for even smaller files."),
+        image("grid of multiple shrunk images displaying various options"),
+        heading("Secure"),
+        text("Worried about privacy? Images never leave your device since Squoosh does all "
+             "the work locally."),
+        image("silhouette of a cloud with a 'no' symbol on top"),
+        link("Privacy", "https://github.com/GoogleChromeLabs/squoosh/blob/dev/README.md"),
+        link("Source on Github", "https://github.com/GoogleChromeLabs/squoosh"),
+    ))
+
+
 def _cannot_open(url: str, host: str) -> Page:
     return Page(url, "Cannot Open Page", host or url, (
         heading("Safari Can\u2019t Open the Page"),
@@ -214,7 +250,7 @@ _SITES: tuple[tuple[str, Site], ...] = (
     ("example.com", _example), ("example.org", _example), ("example.net", _example),
     ("iana.org", _iana), ("blolabel.ai", _probe), ("google.com", _search),
     ("bing.com", _search), ("wikipedia.org", _wiki), ("wiktionary.org", _wiki),
-    ("apple.com", _apple),
+    ("apple.com", _apple), ("squoosh.app", _squoosh),
 )
 
 FAVORITES = (("Apple", "https://www.apple.com/"), ("Bing", "https://www.bing.com/"),

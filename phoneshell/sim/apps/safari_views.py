@@ -1,32 +1,34 @@
-"""How Safari's screens are laid out: web content, the start page, the bottom bar, address
-editing, and menus. Pure layout: every function builds nodes from data and the handlers it is
-given, and changes nothing (`safari.py` owns the state and the behaviour).
+"""How Safari's content is laid out: the window around it, web pages, and the start page.
 
-Element names follow the iOS 26 dumps: a page is an `XCUIElementTypeWebView` named "WebView"
-holding a document `Other` named after the page title, with headings (StaticText, traits "Header,
-StaticText"), paragraphs, and `Link`s wrapping a StaticText; the bottom bar has "BackButton"
-(labelled "Back"), the address capsule "CapsuleNavigationBar" with the TextField
-"TabBarItemTitle" (labelled "Address"), and "MoreMenuButton"; the start page is the collection
-"StartPageCollectionView". Forward ("ForwardButton") and Tabs ("TabOverviewButton") are icons.
+Pure layout: every function builds nodes from data and the handlers it is given, and changes
+nothing (`safari.py` owns the state and the behaviour; the bottom bar, address editing, menus and
+the share sheet are in `safari_bars.py`). Shapes follow the iOS 26 dumps: the window is an
+`Other` named "SafariWindow?View=Narrow&...", a page is a `ScrollView` holding the
+"TabDocument?..." view, the `WebView` named "WebView" and, a few wrappers down, a document `Other`
+named after the page title; a heading is an `Other` (value: its level, traits "Header") around a
+StaticText (traits "Header, StaticText"), a link a `Link` around its StaticText. The start page
+is the collection "StartPageCollectionView": the Customize Start Page card, Favorites and the
+Privacy Report, each under its identifier ("favoritesItemIdentifierContent"...).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from phoneshell.sim import layout
-from phoneshell.sim.apps.safari_pages import FAVORITES, Block, Page, is_address
-from phoneshell.sim.apps.safari_tabs import BAR_HEIGHT, bar_top
+from phoneshell.sim.apps.safari_pages import FAVORITES, Block, Page
+from phoneshell.sim.apps.safari_tabs import bar_top
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hidden
+from phoneshell.sim.lists import scroll_bars
+from phoneshell.sim.ui import Handler, Node, Rect, Scroll, hidden
 
-PLACEHOLDER = "Search or enter website"
 WEB_TOP = 62
 """Where web content starts (below the status bar), as in the dumps."""
 MARGIN = 24
 """Web content's left and right margin."""
+WINDOW_UUID = "59D4EDC6-84A3-494C-A617-A948485E587B"
+TAB_UUID = "72842639-ADBB-4D56-A4D1-75153F22FAA2"
+"""Safari names its window and tab views with UUIDs; fixed here, so sources repeat exactly."""
 
 LinkAction = Callable[[str], Handler]
 """Given a link's URL, what a tap (or a hold) on it does."""
@@ -55,6 +57,13 @@ def block_node(block: Block, y: int, width: int, open_link: LinkAction,
     if block.kind == "picture":
         # The word is in the pixels only: no name, label or value carries it.
         return Node("Image", Rect(x, y, width, 160), pixels_text=block.text), 160
+    if block.kind == "image":
+        return Node("Image", Rect(x, y, width, 200), name=block.text, label=block.text,
+                    accessible=True), 200
+    if block.kind == "button":
+        frame = Rect(x, y, max(60, layout.text_width(block.text) + 24), 44)
+        return Node("Button", frame, name=block.text or None, label=block.text or None,
+                    traits="Button", on_tap=_nothing), 44
     if block.kind == "link" and block.href is not None:
         frame = Rect(x, y, min(width, layout.text_width(block.text)), 22)
         # As in the dumps, the Link is a container; VoiceOver reads the text inside it.
@@ -65,8 +74,16 @@ def block_node(block: Block, y: int, width: int, open_link: LinkAction,
     size, pitch = {"heading": (32, 41), "caption": (15, 20)}.get(block.kind, (17, 22))
     lines = _lines(block.text, size, width)
     w = width if lines > 1 else min(width, layout.text_width(block.text, size))
-    traits = "Header, StaticText" if block.kind == "heading" else None
-    return _text(block.text, Rect(x, y, w, pitch * lines), traits), pitch * lines
+    frame = Rect(x, y, w, pitch * lines)
+    if block.kind == "heading":
+        words = _text(block.text, frame, "Header, StaticText")
+        return Node("Other", frame, name=block.text, label=block.text, value="1",
+                    traits="Header", children=(layout.wrap(words, 1),)), pitch * lines
+    return layout.wrap(_text(block.text, frame), 1), pitch * lines
+
+
+def _nothing() -> None:
+    """A web page's button: the simulated web runs no scripts."""
 
 
 def web_view(f: DeviceFacts, page: Page, scroll: Scroll, open_link: LinkAction,
@@ -82,115 +99,123 @@ def web_view(f: DeviceFacts, page: Page, scroll: Scroll, open_link: LinkAction,
     scroll.clamp(y + MARGIN - viewport.height)
     shown = [n if viewport.y <= n.frame.y + n.frame.height // 2 < viewport.bottom else hidden(n)
              for n in placed]
+    full = Rect(0, 0, f.width, f.height)
     document = Node("Other", viewport, name=page.title, label=page.title, children=tuple(shown))
-    return Node("WebView", viewport, name="WebView", children=(document,), scroll=scroll,
-                key=f"web:{page.url}")
+    content = Node("WebView", full, children=(
+        Node("Other", full, visible=False),
+        Node("WebView", full, children=(layout.wrap(document, 3, full),)),
+        *scroll_bars(scroll, viewport, y + MARGIN)))
+    web = Node("WebView", viewport, name="WebView", children=(content,), scroll=scroll,
+               key=f"web:{page.url}")
+    return _tab_document(full, web, loaded=True)
 
 
-def start_page(f: DeviceFacts, open_link: LinkAction) -> Node:
-    """What a blank tab shows: Favorites and the Privacy Report."""
-    kids = [layout.text("Favorites", Rect(16, 90, 123, 27), header=True)]
-    for i, (title, url) in enumerate(FAVORITES):
-        frame = Rect(16 + i * 94, 126, 84, 96)
-        kids.append(Node("Cell", frame, label=title, name=title, on_tap=open_link(url),
-                         children=(layout.text(title, Rect(frame.x, frame.y + 74, 84, 18)),)))
-    kids += [layout.text("Privacy Report", Rect(16, 250, 151, 27), header=True),
-             layout.text("In the last seven days, Safari has prevented 0 trackers from "
-                         "profiling you.", Rect(36, 290, 330, 44),
-                         name="TrackersPreventedCount")]
-    return Node("CollectionView", Rect(0, WEB_TOP, f.width, bar_top(f) - WEB_TOP),
-                name="StartPageCollectionView", children=tuple(kids), key="start-page")
+def _tab_document(full: Rect, web: Node, *, loaded: bool) -> Node:
+    name = (f"TabDocument?IsLoadedUsingDesktopUserAgent=false&InReaderMode=false&UUID="
+            f"{TAB_UUID}&IsPrivate=false&IsPageLoaded={'true' if loaded else 'false'}")
+    return Node("ScrollView", full, visible=loaded, children=(
+        Node("Other", full, name=name, visible=loaded, children=(web,)),))
 
 
-def address_field(address: EditText, frame: Rect, shown: str | None, on_tap: Handler) -> Node:
-    """The address field: what is typed while editing, else the page's address."""
-    value = address.shown_value() if address.focused else shown or PLACEHOLDER
-    return Node("TextField", frame, label="Address", name="TabBarItemTitle", value=value,
-                placeholder=PLACEHOLDER, field=address, on_tap=on_tap)
+def start_page(f: DeviceFacts, open_link: LinkAction, card: Handler | None) -> list[Node]:
+    """What a blank tab shows: the Customize Start Page card (while `card` can close it),
+    Favorites and the Privacy Report, in the collection the start-page dump has.
 
-
-@dataclass(frozen=True)
-class BarActions:
-    """What the bottom bar's controls do."""
-
-    back: Handler
-    forward: Handler
-    edit: Handler
-    tabs: Handler
-    more: Handler
-
-
-def bottom_bar(f: DeviceFacts, address: EditText, shown: str | None, can_go: tuple[bool, bool],
-               act: BarActions) -> Node:
-    """Back, Forward, the address capsule, Tabs and More, along the bottom.
-
-    Args:
-        f: screen geometry.
-        address: the address field's binding.
-        shown: what the address field shows (None: the placeholder).
-        can_go: whether Back and Forward are enabled.
-        act: what the controls do.
+    Returns the empty tab document (hidden) and the start page's views.
     """
-    top = bar_top(f)
-    capsule = Node("Other", Rect(106, top + 16, 190, 48), name="CapsuleNavigationBar",
-                   children=(address_field(address, Rect(110, top + 22, 182, 36), shown,
-                                           act.edit),))
-    return Node("Other", Rect(0, top, f.width, BAR_HEIGHT), children=(
-        layout.button("Back", Rect(8, top + 16, 50, 48), act.back, name="BackButton",
-                      enabled=can_go[0]),
-        _icon_button("Forward", "ForwardButton", ">", Rect(60, top + 16, 44, 48), act.forward,
-                     enabled=can_go[1]),
-        capsule,
-        _icon_button("Tabs", "TabOverviewButton", "[ ]", Rect(300, top + 16, 44, 48),
-                     act.tabs),
-        _icon_button("More", "MoreMenuButton", "...", Rect(348, top + 16, 44, 48), act.more),
-    ))
+    full = Rect(0, 0, f.width, f.height)
+    spell = f.conventions.spell
+    kids: list[Node] = [Node("Other", full), Node("Other", full)]
+    top = 82
+    if card is not None:
+        kids.append(_customize_card(f, top, card))
+        top += 328
+    kids.append(_header(spell("Favorites"), "favoritesItemIdentifierHeader", top, 123))
+    for i, (title, url) in enumerate(FAVORITES):
+        frame = Rect(16 + i * 99, top + 37, 72, 95)
+        kids.append(Node("Cell", frame, label=title, name="favoritesItemIdentifierContent",
+                         traits="Button", accessible=True, on_tap=open_link(url), children=(
+                             Node("Other", frame, children=(layout.text(
+                                 title, Rect(frame.x - 6, frame.y + 80, 84, 15),
+                                 accessible=False),)),)))
+    top += 161
+    kids.append(_header("Privacy Report", "privacyReportIdentifierHeader", top, 151))
+    report = Rect(16, top + 36, 370, 79)
+    kids.append(Node("Cell", report, name="privacyReportIdentifierContent", children=(
+        layout.wrap(Node("Other", report, visible=False), 1, visible=False),
+        Node("Other", report, children=(
+            layout.text("0", Rect(36, report.y + 20, 21, 39), name="0 blocked trackers"),
+            Node("StaticText", Rect(77, report.y + 20, 289, 39),
+                 name="TrackersPreventedCount?TrackingPreventionDataExists=false",
+                 label="In the last seven days, Safari has prevented 0 trackers from "
+                       "profiling you.",
+                 value="In the last seven days, Safari has prevented 0 trackers from "
+                       "profiling you."))))))
+    edit = Rect(16, report.bottom + 29, 370, 51)
+    kids.append(Node("Cell", edit, name="com.apple.mobilesafari.framework-customization-"
+                                        "sectionContent", children=(Node("Other", edit, children=(
+                                            Node("Other", Rect(165, edit.y + 8, 72, 35),
+                                                 visible=False),
+                                            Node("Button", Rect(165, edit.y + 8, 72, 35),
+                                                 name="customizationsSheetButton", label="Edit",
+                                                 traits="Button", on_tap=_nothing, children=(
+                                                     layout.text("Edit", Rect(185, edit.y + 15,
+                                                                              32, 21),
+                                                                 accessible=False),)))),)))
+    viewport = Rect(0, WEB_TOP, f.width, bar_top(f) - WEB_TOP)
+    # The page does not scroll here: what falls below the bar (in landscape) is not visible.
+    kids = [k if k.frame.y + k.frame.height // 2 < viewport.bottom else hidden(k) for k in kids]
+    kids += scroll_bars(Scroll(), viewport, edit.bottom + 20)
+    grid = Node("CollectionView", viewport, name="StartPageCollectionView", children=tuple(kids),
+                key="start-page")
+    views = layout.wrap(Node("Other", full, children=(Node("Other", full, visible=False),
+                                                      grid)), 5)
+    empty = _tab_document(full, Node("WebView", full, name="WebView", visible=False),
+                          loaded=False)
+    return [empty, views]
 
 
-def _icon_button(label: str, name: str, drawn: str, frame: Rect, on_tap: Handler, *,
-                 enabled: bool = True) -> Node:
-    # Safari's toolbar buttons are icons: the label is for VoiceOver, the pixels show a glyph.
-    return Node("Button", frame, label=label, name=name, enabled=enabled,
-                traits="Button" if enabled else "NotEnabled, Button", on_tap=on_tap,
-                pixels_text=drawn)
+def _header(label: str, name: str, y: int, width: int) -> Node:
+    return Node("Other", Rect(16, y, 370, 37), name=name, traits="Header", children=(
+        Node("Other", Rect(16, y, width, 27), children=(
+            layout.text(label, Rect(16, y, width, 27)),)),))
 
 
-def editing(f: DeviceFacts, address: EditText, cancel: Handler, submit: Handler) -> list[Node]:
-    """The address bar above the keyboard, over a sheet of suggestions that cancels on a tap."""
-    top = f.height - KEYBOARD_HEIGHT - 56
-    typed = address.text.strip()
-    kids: list[Node] = []
-    if typed:
-        hint = "Go to site" if is_address(typed) else "Google Search"
-        kids.append(layout.cell(layout.Row(typed, subtitle=hint, on_tap=submit),
-                                Rect(16, WEB_TOP + 16, 370, 64)))
-    sheet = Node("Other", Rect(0, WEB_TOP, f.width, top - WEB_TOP), name="Suggestions",
-                 children=tuple(kids), on_tap=cancel, opaque=True)
-    bar = Node("Other", Rect(0, top, f.width, 56), name="CapsuleNavigationBar", children=(
-        address_field(address, Rect(16, top + 6, 292, 40), None, _keep_editing),
-        layout.button("Cancel", Rect(316, top + 6, 74, 40), cancel),
-    ))
-    return [sheet, bar]
+def _customize_card(f: DeviceFacts, top: int, close: Handler) -> Node:
+    frame = Rect(16, top, 370, 299)
+    words = f.conventions.spell("Customize your wallpaper and sections that appear when "
+                                "creating new tabs.")
+    action = f.conventions.spell("Customize Start Page")
+    body = Node("Other", Rect(36, top + 20, 330, 259), children=(
+        layout.text("Start Page", Rect(159, top + 20, 84, 21)),
+        Node("Other", Rect(46, top + 52, 310, 131), children=(
+            layout.image("SafariOnboardingCustomizeStartPage", Rect(46, top + 52, 310, 131)),)),
+        layout.text(words, Rect(36, top + 194, 330, 39)),
+        Node("Button", Rect(36, top + 244, 330, 35), name="onboardingButton-CustomizeStartPage",
+             label=action, traits="Button", on_tap=_nothing, children=(
+                 layout.text(action, Rect(114, top + 251, 173, 21), accessible=False),))))
+    return Node("Cell", frame, name="onboardingItemIdentifierContent-CustomizeStartPage",
+                children=(layout.wrap(Node("Other", frame, visible=False), 1, visible=False),
+                          Node("Other", frame, children=(
+                              body, Node("Button", Rect(347, top + 16, 23, 23), name="close",
+                                         label="close", traits="Button", on_tap=close)))))
 
 
-def _keep_editing() -> None:
-    """Tapping the address field while it is being edited only keeps focus there."""
-
-
-def menu(f: DeviceFacts, name: str, items: Sequence[tuple[str, Handler]], top: int, left: int,
-         dismiss: Handler, above: Sequence[Node] = ()) -> Node:
-    """A context menu of buttons over a full-screen backdrop that a tap outside dismisses."""
-    width = 250
-    buttons = tuple(layout.button(label, Rect(left, top + 44 * i, width, 44), handler)
-                    for i, (label, handler) in enumerate(items))
-    box = Node("Menu", Rect(left, top, width, 44 * len(items)), children=buttons, opaque=True)
-    return Node("Other", Rect(0, 0, f.width, f.height), name=name, children=(*above, box),
-                on_tap=dismiss)
-
-
-def link_preview(target: Page) -> Node:
-    """The preview of a held link's page, above its menu."""
-    return Node("Other", Rect(16, 120, 370, 240), name="LinkPreview", opaque=True, children=(
-        layout.text(target.title, Rect(32, 140, 338, 26), header=True),
-        layout.text(target.address, Rect(32, 172, 338, 20)),
-    ))
+def safari_window(f: DeviceFacts, content: Sequence[Node], bar: Node | None, *, secure: bool,
+           covered: bool = False) -> Node:
+    """Safari's window: the named window view holding the content and the bottom bar, inside
+    the wrapper views of every UIKit window. `covered`: a popover is up, so VoiceOver (and the
+    tree) marks everything behind it not visible, as the share-sheet dump shows."""
+    full = Rect(0, 0, f.width, f.height)
+    name = (f"SafariWindow?View=Narrow&BarsKeptMinimized=false&UUID={WINDOW_UUID}&UsingLowered"
+            f"Bar=true&IsSecure={'true' if secure else 'false'}&IsTabBarAvailable=false")
+    status = Rect(0, 0, f.width, 49)
+    hidden_bar = Node("Other", status, visible=False, children=(
+        Node("Other", status, visible=False), Node("Other", status, visible=False)))
+    views = Node("Other", full, children=(Node("Other", full, children=(
+        hidden_bar, Node("Other", Rect(0, 0, f.width, WEB_TOP)), *content)),))
+    safari = Node("Other", full, name=name, children=(views, *(() if bar is None else (bar,))))
+    inner = layout.wrap(Node("Other", full, children=(
+        safari, layout.wrap(Node("Other", full, visible=False), 1, visible=False))), 7)
+    chain = Node("Other", full, children=(inner, layout.wrap(Node("Other", full), 1)))
+    return hidden(chain) if covered else chain

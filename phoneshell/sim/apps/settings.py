@@ -4,17 +4,19 @@ Pages are data in `settings_pages.py`; this module turns a page into a navigatio
 scrollable list, and holds the behaviour: push a page when a link row is tapped, pop it with the
 back button (or the left-edge swipe, which presses it), toggle switches and move sliders (their
 values live in Settings' persistent store, so a switched-off Wi-Fi stays off after a terminate),
-and filter the root list by the search field at its top: typing "Wi-Fi" lists the Wi-Fi page,
-and tapping a result opens it with its parents underneath, so back leads up the hierarchy.
+and filter the root list by the search field in its bottom toolbar (iOS 26; it rises above the
+keyboard while typing): typing "Wi-Fi" lists the Wi-Fi page, and tapping a result opens it with
+its parents underneath, so back leads up the hierarchy. The root is the iOS 26.2 dump's
+collection list (`lists.grouped`), the other pages tables (`lists.table`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.apps.settings_pages import (
     PAGES,
@@ -24,11 +26,14 @@ from phoneshell.sim.apps.settings_pages import (
     PageRow,
     PageSection,
 )
+from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.store import Store
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.Preferences"
 ROOT = "root"
+TOOLBAR_TOP = 788
+"""Where the root's bottom toolbar (the search field) begins, as in the iOS 26.2 dump."""
 
 
 @dataclass
@@ -85,33 +90,50 @@ def search(query: str) -> list[Page]:
 def values(host: Host) -> dict[str, str]:
     """What braces in page data may name: device facts and a few derived values."""
     f, store = host.facts, host.store(BUNDLE_ID)
-    out = {k: str(v) for k, v in f.to_json().items()}
+    out = {k.name: str(getattr(f, k.name)) for k in fields(f)}
     wifi = store.flag("wifi", SWITCH_DEFAULTS["wifi"])
+    today = f.today
     out.update(battery_percent=f.battery_percent,
                wifi_status=f.wifi_network if wifi else "Off",
                bluetooth_status="On" if store.flag("bluetooth", True) else "Off",
                app_count=str(sum(1 for a in host.apps() if a.home_icon)),
-               app_list=", ".join(sorted(a.name for a in host.apps() if a.home_icon)))
+               app_list=", ".join(sorted(a.name for a in host.apps() if a.home_icon)),
+               region=f.conventions.region,
+               warranty_expiry=f.conventions.short_date(today.replace(year=today.year + 3),
+                                                        year=True))
     return out
 
 
-def _fill(text: str | None, known: dict[str, str]) -> str | None:
-    if text is None:
-        return None
-    return re.sub(r"\{(\w+)\}", lambda m: known.get(m.group(1), m.group(0)), text)
+def _filler(host: Host) -> Callable[[str | None], str | None]:
+    """Fills braces in page data and spells the result as the phone's locale does."""
+    known, spell = values(host), host.facts.conventions.spell
+
+    def fill(text: str | None) -> str | None:
+        if text is None:
+            return None
+        if "{" in text:
+            text = re.sub(r"\{(\w+)\}", lambda m: known.get(m.group(1), m.group(0)), text)
+        return spell(text)
+
+    return fill
 
 
-def _row(row: PageRow, state: SettingsState, store: Store, known: dict[str, str]) -> layout.Row:
-    title = _fill(row.title, known) or ""
-    detail = _fill(row.detail, known)
+def _row(row: PageRow, state: SettingsState, store: Store, fill: Callable[[str | None],
+                                                                          str | None],
+         icons: bool) -> lists.Row:
+    title = fill(row.title) or ""
+    detail = fill(row.detail)
+    # The root list shows each row's icon (the Apple Account's picture is "apple.id").
+    icon = (("apple.id" if row.subtitle else "") if icons else None)
     if row.kind == "link" and row.target is not None:
         target = row.target
-        return layout.Row(title, detail=detail, subtitle=row.subtitle, chevron=True,
-                          name=row.ident, height=76 if row.subtitle else layout.ROW_HEIGHT,
-                          on_tap=lambda: state.push(target, title))
+        return lists.Row(title, detail=detail, subtitle=fill(row.subtitle), chevron=True,
+                         name=row.ident, icon=icon,
+                         height=91 if row.subtitle else lists.ROW_HEIGHT,
+                         on_tap=lambda: state.push(target, title))
     if row.kind == "switch" and row.key is not None:
-        return layout.Row(title, switch=store.flag(row.key, SWITCH_DEFAULTS.get(row.key, False)),
-                          on_switch=_toggler(store, row.key), name=row.ident)
+        return lists.Row(title, switch=store.flag(row.key, SWITCH_DEFAULTS.get(row.key, False)),
+                         on_switch=_toggler(store, row.key), name=row.ident, icon=icon)
     if row.kind == "slider" and row.key is not None:
         key = row.key
         position = store.number(key, SLIDER_DEFAULTS.get(key, 0.5))
@@ -121,7 +143,7 @@ def _row(row: PageRow, state: SettingsState, store: Store, known: dict[str, str]
                                                         frame.width - 32, 32),
                                   lambda v: store.put(key, round(v, 3)))]
 
-        return layout.Row(title, build=build, name=title)
+        return lists.Row(title, build=build, name=title)
     if row.kind == "note":
         lines = 1 + len(title) // 40
 
@@ -129,8 +151,8 @@ def _row(row: PageRow, state: SettingsState, store: Store, known: dict[str, str]
             return [layout.text(title, Rect(frame.x + 16, frame.y + 12, frame.width - 32,
                                             22 * lines))]
 
-        return layout.Row(title, build=paragraph, height=24 + 22 * lines)
-    return layout.Row(title, detail=detail, name=row.ident)
+        return lists.Row(title, build=paragraph, height=24 + 22 * lines)
+    return lists.Row(title, detail=detail, name=row.ident)
 
 
 def _toggler(store: Store, key: str) -> Handler:
@@ -139,17 +161,17 @@ def _toggler(store: Store, key: str) -> Handler:
     return toggle
 
 
-def _results(state: SettingsState, host: Host) -> list[layout.Section]:
+def _results(state: SettingsState, host: Host) -> list[lists.Section]:
     found = search(state.query.text)
     if not found:
-        return [layout.Section((layout.Row("No Results"),))]
+        return [lists.Section((lists.Row("No Results"),))]
     rows = []
     for page in found:
         parents = [PAGES[p].title for p in trail(page.id)[1:-1]]
-        rows.append(layout.Row(page.title, subtitle=" > ".join(parents) or None, chevron=True,
-                               height=64 if parents else layout.ROW_HEIGHT,
-                               on_tap=_opener(state, host, page.id)))
-    return [layout.Section(tuple(rows), header="Results")]
+        rows.append(lists.Row(page.title, subtitle=" > ".join(parents) or None, chevron=True,
+                              height=64 if parents else lists.ROW_HEIGHT,
+                              on_tap=_opener(state, host, page.id)))
+    return [lists.Section(tuple(rows), header="Results")]
 
 
 def _opener(state: SettingsState, host: Host, page_id: str) -> Handler:
@@ -161,12 +183,27 @@ def _opener(state: SettingsState, host: Host, page_id: str) -> Handler:
     return open_result
 
 
-def _sections(page: Page, state: SettingsState, host: Host) -> list[layout.Section]:
-    store, known = host.store(BUNDLE_ID), values(host)
+def _sections(page: Page, state: SettingsState, host: Host) -> list[lists.Section]:
+    store, fill = host.store(BUNDLE_ID), _filler(host)
     shown: list[PageSection] = [s for s in page.sections if s.when is None
                                 or store.flag(s.when, SWITCH_DEFAULTS.get(s.when, False))]
-    return [layout.Section(tuple(_row(r, state, store, known) for r in s.rows),
-                           header=s.header, footer=_fill(s.footer, known)) for s in shown]
+    icons = page.id == ROOT
+    return [lists.Section(tuple(_row(r, state, store, fill, icons) for r in s.rows),
+                          header=fill(s.header), footer=fill(s.footer)) for s in shown]
+
+
+def _search_bar(state: SettingsState, host: Host, active: bool) -> Node:
+    """iOS 26's bottom toolbar with the search field; above the keyboard while typing."""
+    f = host.facts
+    typing = state.query.focused
+    top = f.height - KEYBOARD_HEIGHT - 58 if typing else TOOLBAR_TOP
+    field = Rect(32, top + 15, 337, 38)
+    nodes = lists.search_bar(state.query, host, field, active=active)
+    capsule = layout.wrap(Node("Other", Rect(27, top + 10, 347, 48), children=tuple(nodes)), 2)
+    holder = Node("Other", Rect(28, top + 10, 346, 48), children=(
+        Node("Other", Rect(28, top + 10, 0, 0), visible=False, children=(capsule,)),))
+    return Node("Toolbar", Rect(0, top, f.width, f.height - top), name="Toolbar",
+                label="Toolbar", children=(layout.wrap(holder, 1),))
 
 
 def render(state: SettingsState, host: Host) -> Node:
@@ -174,19 +211,19 @@ def render(state: SettingsState, host: Host) -> Node:
     f = host.facts
     page_id, title = state.stack[-1]
     page = PAGES.get(page_id, Page(page_id, title, ()))
-    if len(state.stack) == 1:
-        nav = layout.nav_bar(f, "Settings", large=True)
-        top = layout.LARGE_NAV_BOTTOM
-        sections = [layout.Section((layout.search_row(state.query, host),))]
-        sections += (_results(state, host) if state.query.text
-                     else _sections(page, state, host))
-    else:
-        nav = layout.nav_bar(f, title, back=state.stack[-2][1], on_back=state.pop)
-        top = layout.NAV_BOTTOM
-        sections = _sections(page, state, host)
-    viewport = Rect(0, top, f.width, f.height - top)
-    table = layout.table(state.scrolls[-1], viewport, sections, key=f"page:{page_id}")
-    return layout.screen(f, [nav, table], key=f"settings:{page_id}")
+    if len(state.stack) > 1:
+        nav = layout.nav_bar(f, f.conventions.spell(title), back=f.conventions.spell(
+            state.stack[-2][1]), on_back=state.pop)
+        viewport = Rect(0, layout.NAV_BOTTOM, f.width, f.height - layout.NAV_BOTTOM)
+        table = lists.table(state.scrolls[-1], viewport, _sections(page, state, host),
+                            key=f"page:{page_id}")
+        return layout.screen(f, [nav, table], key=f"settings:{page_id}")
+    active = state.query.focused or bool(state.query.text)
+    sections = _results(state, host) if state.query.text else _sections(page, state, host)
+    viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, TOOLBAR_TOP - layout.LARGE_NAV_BOTTOM)
+    root = lists.grouped(state.scrolls[-1], viewport, sections, key=f"page:{page_id}")
+    return layout.screen(f, [layout.nav_bar(f, "Settings", large=True), root,
+                             _search_bar(state, host, active)], key="settings:root")
 
 
 APP = register(AppModel(BUNDLE_ID, "Settings", SettingsState, render))

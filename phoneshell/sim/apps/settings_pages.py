@@ -1,10 +1,12 @@
 """The pages of the Settings app, as data: titles, sections, rows, and the page each row opens.
 
 A row's `detail` may name device facts or derived values in braces ("{model_number}",
-"{wifi_status}"); `settings.py` fills them in. A row with `switch` shows a switch backed by a
-boolean in Settings' store (`SWITCH_DEFAULTS` gives each one's factory value). To add a page: add
-a `Page` to `PAGES` and a `link(...)` row to it from its parent. Rows and idents of the root list
-and of General > About follow the iOS 26.2 dumps in ../shared/reference/ios-sources/.
+"{wifi_status}"); `settings.py` fills them in. Titles are written in US English and shown in
+the phone's spelling. A row with `switch` shows a switch backed by a boolean in Settings' store
+(`SWITCH_DEFAULTS` gives each one's factory value). To add a page: add a `Page` to `PAGES` and a
+`link(...)` row to it from its parent. The root list, General > About and Accessibility > Motion
+follow the iOS 26 dumps in ../shared/reference/ios-sources/ (rows, order, identifiers); the
+other pages are a real phone's rows, named by their titles.
 """
 
 from __future__ import annotations
@@ -97,12 +99,15 @@ SWITCH_DEFAULTS: dict[str, bool] = {
     "battery_percentage": True, "low_power": False, "ask_to_join": True, "auto_join": True,
     "dark_auto": False, "bold_text": False, "true_tone": True, "raise_to_wake": True,
     "larger_sizes": False, "reduce_motion": False, "autoplay_images": True,
+    "autoplay_video": True, "autoplay_effects": True, "steady_cursor": False,
+    "limit_frame_rate": False,
     "button_shapes": False, "auto_update": True, "time_24h": False, "time_auto": True,
     "auto_caps": True, "auto_correct": True, "spelling": True, "caps_lock": True,
     "predictive": True, "smart_punct": True, "char_preview": True, "period_shortcut": True,
     "grid": False, "standby": True, "silent": False, "show_recent": True, "siri_side": True,
     "location": True, "dev_dark": False, "ui_automation": True, "hotspot": False,
     "airdrop_nearby": True, "voiceover": False, "zoom": False, "optimized_charging": True,
+    "cc_in_apps": True,
 }
 SLIDER_DEFAULTS: dict[str, float] = {"text_size": 0.5, "brightness": 0.7, "larger_size": 0.5}
 
@@ -117,23 +122,30 @@ _ROOT = Page("root", "Settings", (
         link("Battery", "battery", None, _ident("battery"))),
     sec(link("General", "general", None, _ident("general")),
         link("Accessibility", "accessibility", None, _ident("accessibility")),
+        link("Action Button", "action_button", None, _ident("actionButton")),
+        link("Apple Intelligence & Siri", "siri", None, _ident("siri")),
         link("Camera", "camera", None, _ident("camera")),
+        link("Control Center", "control_center", None, _ident("controlCenter")),
         link("Display & Brightness", "display", None, _ident("display")),
         link("Home Screen & App Library", "home_screen", None, _ident("homeScreen")),
         link("Search", "search", None, _ident("search")),
-        link("Siri", "siri", None, _ident("siri")),
         link("StandBy", "standby", None, _ident("standBy")),
         link("Wallpaper", "wallpaper", None, _ident("wallpaper"))),
     sec(link("Notifications", "notifications", None, _ident("notifications")),
         link("Sounds & Haptics", "sounds", None, _ident("sounds")),
         link("Focus", "focus", None, _ident("focus")),
         link("Screen Time", "screen_time", None, _ident("screenTime"))),
-    sec(link("Privacy & Security", "privacy", None, _ident("privacy"))),
-    sec(link("App Store", "app_store", None, _ident("appStore")),
-        link("Wallet", "wallet", None, _ident("wallet"))),
+    sec(link("Face ID & Passcode", "passcode", None, _ident("passcode")),
+        link("Emergency SOS", "sos", None, _ident("sos")),
+        link("Privacy & Security", "privacy", None, _ident("privacy"))),
+    sec(link("Game Center", "game_center", None, _ident("gameCenter")),
+        link("iCloud", "icloud", None, _ident("iCloud")),
+        link("Wallet & Apple Pay", "wallet", None, _ident("wallet"))),
     sec(link("Apps", "apps", None, _ident("apps"))),
     sec(link("Developer", "developer", None, _ident("developer"))),
 ))
+"""The iOS 26.2 root as a real phone lists it; the dump (a simulator) has the same order and
+identifiers without the radio, battery and payment rows."""
 
 _GENERAL = Page("general", "General", (
     sec(link("About", "about"), link("Software Update", "software_update")),
@@ -151,22 +163,24 @@ _GENERAL = Page("general", "General", (
 
 _ABOUT = Page("about", "About", (
     sec(info("Name", "{name}", "NAME_CELL_ID"),
-        info("iOS Version", "{ios_version}", "SW_VERSION_SPECIFIER"),
+        link("iOS Version", "ios_version", "{ios_version}", "SW_VERSION_SPECIFIER"),
         info("Model Name", "{model}", "ProductModelName"),
         info("Model Number", "{model_number}", "ProductModel"),
         info("Serial Number", "{serial}", "SerialNumber")),
-    sec(info("Songs", "0"), info("Videos", "0"), info("Photos", "0"),
-        info("Applications", "{app_count}"), info("Capacity", "{capacity}"),
-        info("Available", "{available}")),
+    sec(info("Songs", "0", "SONGS"), info("Videos", "0", "VIDEOS"),
+        info("Photos", "0", "PHOTOS"), info("Applications", "{app_count}", "APPLICATIONS"),
+        info("Capacity", "{capacity}", "User Data Capacity"),
+        info("Available", "{available}", "User Data Available")),
     sec(info("Wi-Fi Address", "F0:99:B6:4C:21:7A"), info("Bluetooth", "F0:99:B6:4C:21:7B"),
         info("Modem Firmware", "1.20.03")),
-    sec(link("Certificate Trust Settings", "certificates")),
+    sec(link("Certificate Trust Settings", "certificates", None, "CERT_TRUST_SETTINGS")),
 ), keywords=("model", "serial", "version", "capacity"))
+"""Rows and identifiers of the iOS 26.2 dump; a phone adds the radio rows (Wi-Fi Address...)."""
 
 _WIFI = Page("wifi", "Wi-Fi", (
     sec(switch("Wi-Fi", "wifi"), footer="Wi-Fi networks appear here when Wi-Fi is on."),
     sec(info("{wifi_network}", "Connected"), header="My Networks", when="wifi"),
-    sec(info("Cafe Guest", "Open"), info("Neighbour-5G", "Secure"),
+    sec(info("Cafe Guest", "Open"), info("Neighbor-5G", "Secure"),
         info("Library Wi-Fi", "Open"), header="Other Networks", when="wifi"),
     sec(switch("Ask to Join Networks", "ask_to_join"), switch("Auto-Join Hotspot", "auto_join")),
 ), keywords=("wireless", "network", "wlan"))
@@ -238,8 +252,19 @@ _MOTION = Page("motion", "Motion", (
         footer="Reduce the motion of the user interface, including the parallax effect of "
                "icons."),
     sec(switch("Auto-Play Animated Images", "autoplay_images",
-               "REDUCE_MOTION_AUTOPLAY_ANIMATED_IMAGES")),
+               "REDUCE_MOTION_AUTOPLAY_ANIMATED_IMAGES"),
+        switch("Auto-Play Video Previews", "autoplay_video",
+               "REDUCE_MOTION_AUTOPLAY_VIDEO_PREVIEWS"),
+        switch("Auto-Play Message Effects", "autoplay_effects",
+               "ReduceMotionAutoplayMessagesEffects"),
+        footer="Control if videos, animated images, and full screen effects in messages play "
+               "automatically."),
+    sec(switch("Prefer Non-Blinking Cursor", "steady_cursor", "PREFER_NONBLINKING_CURSOR"),
+        footer="Prefer the cursor indicator in text does not blink."),
+    sec(switch("Limit Frame Rate", "limit_frame_rate", "REFRESH_RATE"),
+        footer="Sets the maximum frame rate of the display to 60 frames per second."),
 ))
+"""The Accessibility > Motion dump's rows, identifiers, defaults and footers."""
 
 _SOFTWARE_UPDATE = Page("software_update", "Software Update", (
     sec(link("Automatic Updates", "auto_updates", "On"), link("Beta Updates", "beta", "Off")),
@@ -265,7 +290,7 @@ _FONTS = Page("fonts", "Fonts", (
 
 _KEYBOARD = Page("keyboard", "Keyboard", (
     sec(link("Keyboards", "keyboards", "2"), link("Text Replacement", "text_replacement")),
-    sec(switch("Auto-Capitalisation", "auto_caps"), switch("Auto-Correction", "auto_correct"),
+    sec(switch("Auto-Capitalization", "auto_caps"), switch("Auto-Correction", "auto_correct"),
         switch("Check Spelling", "spelling"), switch("Enable Caps Lock", "caps_lock"),
         switch("Predictive Text", "predictive"), switch("Smart Punctuation", "smart_punct"),
         switch("Character Preview", "char_preview"),
@@ -287,13 +312,13 @@ PAGES: dict[str, Page] = {p.id: p for p in (
             link("Cellular Data Options", "cellular_options", "Roaming Off"),
             link("Personal Hotspot", "hotspot", "Off"), keywords=("mobile data",)),
     _simple("battery_health", "Battery Health", info("Maximum Capacity", "100%"),
-            switch("Optimised Battery Charging", "optimized_charging")),
+            switch("Optimized Battery Charging", "optimized_charging")),
     _simple("camera", "Camera", link("Formats", "formats"),
             link("Record Video", "record_video", "1080p at 30 fps"), switch("Grid", "grid")),
     _simple("home_screen", "Home Screen & App Library", info("Newly Downloaded Apps",
                                                              "Add to Home Screen")),
     _simple("search", "Search", switch("Show Recent Searches", "show_recent")),
-    _simple("siri", "Siri", link("Talk to Siri", "talk_to_siri", "Off"),
+    _simple("siri", "Apple Intelligence & Siri", link("Talk to Siri", "talk_to_siri", "Off"),
             switch("Press Side Button for Siri", "siri_side")),
     _simple("standby", "StandBy", switch("StandBy", "standby")),
     _simple("wallpaper", "Wallpaper", action("Add New Wallpaper")),
@@ -306,15 +331,18 @@ PAGES: dict[str, Page] = {p.id: p for p in (
     _simple("privacy", "Privacy & Security", link("Location Services", "location", "On"),
             link("Tracking", "tracking")),
     _simple("app_store", "App Store", switch("App Updates", "auto_update")),
+    _simple("control_center", "Control Center", switch("Access Within Apps", "cc_in_apps")),
+    _simple("passcode", "Face ID & Passcode", action("Turn Passcode On")),
     _simple("wallet", "Wallet & Apple Pay", action("Add Card")),
-    _simple("apps", "Apps", note("{app_list}")),
+    _simple("apps", "Apps", link("App Store", "app_store"), note("{app_list}")),
     _simple("developer", "Developer", switch("Dark Appearance", "dev_dark"),
             switch("Enable UI Automation", "ui_automation")),
     _simple("airdrop", "AirDrop", switch("Bringing Devices Together", "airdrop_nearby"),
             info("Receiving", "Contacts Only")),
-    _simple("applecare", "AppleCare & Warranty", info("Limited Warranty", "Expires 9 Jan 2027")),
+    _simple("applecare", "AppleCare & Warranty",
+            info("Limited Warranty", "Expires {warranty_expiry}")),
     _simple("language", "Language & Region", info("iPhone Language", "English"),
-            info("Region", "United States")),
+            info("Region", "{region}")),
     _simple("vpn", "VPN & Device Management", info("VPN", "Not Connected")),
     _simple("transfer_reset", "Transfer or Reset iPhone", action("Prepare for New iPhone"),
             action("Reset"), action("Erase All Content and Settings")),

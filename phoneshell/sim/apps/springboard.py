@@ -1,55 +1,76 @@
-"""SpringBoard (com.apple.springboard): home screen pages and dock, Spotlight, Notification Centre.
+"""SpringBoard (com.apple.springboard): home screen, Spotlight, Notification Center, windows.
 
-Also draws the lock screen. Spotlight and Notification Centre are overlays of SpringBoard, so
-`activeAppInfo` reports com.apple.springboard while they show, as on a real phone; the root's
-name and label are a single space, as in the real dumps. Icons on pages that are not showing
-have zero frames and `visible="false"` (real SpringBoard does the same).
+Also draws the lock screen, posts notifications (`notifications.py`) and decides the windows
+of every tree (`windows`): SpringBoard's own, a dozen system windows with the status bar among
+them, or an app's window with a notification banner over it. Spotlight and Notification Center
+are overlays of SpringBoard, so `activeAppInfo` reports com.apple.springboard while they show,
+as on a real phone; the root's name and label are a single space, as in the real dumps.
 
-Gestures handled here (`on_drag`): a downward drag from mid-screen on the home screen opens
-Spotlight; an upward drag dismisses Notification Centre (back to the app underneath). The phone
-itself handles the top-edge drag that opens Notification Centre from anywhere.
+The home screen is the iOS 26.5 dump's: every page is an unnamed `Icon` container with a zero
+frame, the page showing holds its icons at their frames, the others' icons have zero frames
+and `visible="false"` (real SpringBoard reports them so); below the pages the "spotlight-pill"
+(labelled "Search", valued "Page 2 of 2") around the `PageIndicator`, then the Dock.
+
+Gestures handled here (`on_drag`): a sideways drag flips home pages; a downward drag from
+mid-screen on the home screen opens Spotlight; an upward drag dismisses Notification Center
+(back to the app underneath). The phone itself handles the top-edge drag that opens it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, windows
 from phoneshell.sim.apps import AppModel, Drag, Host, register
+from phoneshell.sim.apps.notifications import (
+    BANNER_S,
+    Notice,
+    banner,
+    notices,
+    notification_list,
+    post,
+    remove,
+)
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.ui import ZERO, EditText, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import ZERO, EditText, Handler, Node, Rect, Scroll, hidden
 
 BUNDLE_ID = "com.apple.springboard"
 
 # Where a stock iPhone puts Apple's apps; installed apps not listed go on the last page.
 HOME_PAGES = (
-    ("com.apple.mobilecal", "com.apple.mobileslideshow", "com.apple.camera",
-     "com.apple.mobilemail", "com.apple.mobiletimer", "com.apple.Maps", "com.apple.weather",
-     "com.apple.reminders", "com.apple.mobilenotes", "com.apple.stocks", "com.apple.iBooks",
-     "com.apple.AppStore", "com.apple.Health", "com.apple.Home", "com.apple.Passbook",
-     "com.apple.Preferences"),
-    ("com.apple.calculator", "com.apple.compass", "com.apple.measure",
-     "com.apple.MobileAddressBook", "com.apple.DocumentsApp", "com.apple.shortcuts"),
+    ("com.apple.facetime", "com.apple.mobilecal", "com.apple.mobileslideshow",
+     "com.apple.camera", "com.apple.mobilemail", "com.apple.mobiletimer", "com.apple.Maps",
+     "com.apple.weather", "com.apple.reminders", "com.apple.mobilenotes", "com.apple.stocks",
+     "com.apple.iBooks", "com.apple.AppStore", "com.apple.podcasts", "com.apple.tv",
+     "com.apple.Health", "com.apple.Home", "com.apple.Passbook", "com.apple.Preferences"),
+    ("com.apple.Fitness", "com.apple.Bridge", "com.apple.MobileAddressBook",
+     "com.apple.DocumentsApp", "com.apple.Preview", "com.apple.calculator", "com.apple.compass",
+     "com.apple.measure", "com.apple.shortcuts", "com.apple.findmy", "com.apple.Translate",
+     "com.apple.VoiceMemos", "com.apple.tips"),
 )
 DOCK = ("com.apple.mobilephone", "com.apple.mobilesafari", "com.apple.MobileSMS",
         "com.apple.Music")
 ICONS_PER_PAGE = 24
 ICON_COLUMNS = (28, 120, 213, 306)
+PILL = Rect(162, 703, 78, 31)
 
 Overlay = Literal["home", "spotlight", "notifications"]
 
 
 @dataclass
 class SpringBoardState:
-    """What SpringBoard shows: the home page, or an overlay over it."""
+    """What SpringBoard shows: the home page, or an overlay over it; and the banner."""
 
     overlay: Overlay = "home"
     pages: Scroll = field(default_factory=lambda: Scroll(horizontal=True))
     query: EditText = field(default_factory=lambda: EditText("Search", return_key="go"))
     behind: str | None = None
-    """The app Notification Centre was pulled over (an upward drag returns to it)."""
+    """The app Notification Center was pulled over (an upward drag returns to it)."""
+    banner: Notice | None = None
+    """The notification whose banner is up (until it times out, is tapped, or moves to
+    Notification Center)."""
 
 
 def show_home(state: SpringBoardState) -> None:
@@ -60,14 +81,23 @@ def show_home(state: SpringBoardState) -> None:
 
 
 def close_overlays(state: SpringBoardState) -> None:
-    """Close Spotlight or Notification Centre, keeping the home page that was showing."""
+    """Close Spotlight or Notification Center, keeping the home page that was showing."""
     state.overlay, state.behind = "home", None
     state.query.text = ""
 
 
 def open_notification_centre(state: SpringBoardState, behind: str | None) -> None:
-    """Pull Notification Centre down over the home screen or over the app `behind`."""
-    state.overlay, state.behind = "notifications", behind
+    """Pull Notification Center down over the home screen or over the app `behind`."""
+    state.overlay, state.behind, state.banner = "notifications", behind, None
+
+
+def notify(state: SpringBoardState, host: Host, app: str, title: str, body: str) -> None:
+    """Post a notification from `app`: it is kept, and its banner comes up.
+
+    Raises:
+        ValueError: `app` is not installed, or there is nothing to say.
+    """
+    state.banner = post(host, app, title, body)
 
 
 def open_spotlight(state: SpringBoardState, host: Host) -> None:
@@ -99,36 +129,74 @@ def home_layout(apps: Sequence[AppModel[Any]]) -> tuple[list[list[AppModel[Any]]
     return [p for p in pages if p] or [[]], dock
 
 
-def _icon(app: AppModel[Any], frame: Rect, host: Host, shown: bool) -> Node:
-    return Node("Icon", frame if shown else ZERO, label=app.name, name=app.name,
-                visible=shown, accessible=shown, on_tap=lambda: host.launch(app.bundle_id))
+def _icon(app: AppModel[Any], frame: Rect, host: Host, shown: bool, dock: bool = False) -> Node:
+    launch = _launcher(host, app)
+    if not shown:
+        return Node("Icon", ZERO, label=app.name, name=app.name, visible=False,
+                    accessible=False, traits="", on_tap=launch)
+    x, y = frame.x + 2, frame.y + 2
+    art = Rect(x, y, frame.width - 4, 64)
+    if dock:
+        kids: tuple[Node, ...] = (layout.wrap(Node("Other", art, visible=False), 3,
+                                              visible=False),)
+    else:
+        label = Rect(frame.x + 2, frame.y + 69, frame.width - 4, 20)
+        # The name under the icon is drawn, not an element: its views are hidden.
+        name_view = hidden(Node("Other", label, name="label-view", children=(
+            Node("Other", label, children=(
+                layout.image(None, Rect(label.x - 17, label.y - 19, label.width + 34, 57)),
+                layout.image(None, label))),)))
+        kids = (Node("Other", Rect(x, y, art.width, 78), children=(
+            layout.wrap(Node("Other", art), 2), name_view)),)
+    return Node("Icon", frame, label=app.name, name=app.name, on_tap=launch, children=kids)
+
+
+def _pill(state: SpringBoardState, host: Host, page: str) -> Node:
+    """The "Search" pill under the icons: the page indicator, and Spotlight's way in."""
+    inner = Node("Other", PILL, children=(
+        layout.image("magnifyingglass", Rect(173, 713, 12, 11), label="Search"),
+        layout.text("Search", Rect(188, 711, 41, 15), accessible=False)))
+    return Node("Other", PILL, name="spotlight-pill", label="Search", value=page,
+                traits="Adjustable", accessible=True, on_tap=lambda: open_spotlight(state, host),
+                children=(
+                    Node("PageIndicator", Rect(PILL.x, PILL.y, PILL.width, 36),
+                         name="Page control", value=page, traits="Adjustable"),
+                    Node("Other", PILL, name="spotlight-pill", children=(inner,))))
+
+
+def _layers(full: Rect) -> tuple[Node, ...]:
+    """The empty widget, folder and drag layers SpringBoard keeps over its icons."""
+    return tuple(Node("Other", full, children=(
+        layout.wrap(Node("Other", full, children=(layout.wrap(Node("Other", full), 1),)), 1),
+        layout.wrap(Node("Other", full), 1))) for _ in range(3))
 
 
 def _home(state: SpringBoardState, host: Host) -> Node:
     f = host.facts
+    full = Rect(0, 0, f.width, f.height)
     pages, dock = home_layout(host.apps())
     state.pages.clamp((len(pages) - 1) * f.width, page=f.width)
     current = state.pages.offset // f.width
     page_nodes = []
     for p, apps in enumerate(pages):
         icons = tuple(_icon(app, Rect(ICON_COLUMNS[i % 4], 88 + 100 * (i // 4), 69, 91), host,
-                                p == current) for i, app in enumerate(apps))
-        page_nodes.append(Node("Other", Rect(0, 0, f.width, f.height), children=icons,
-                               visible=p == current, key=f"page{p}"))
-    search_pill = Node(
-        "PageIndicator", Rect(162, 703, 78, 36), name="Page control",
-        value=f"Page {current + 1} of {len(pages)}", traits="Adjustable",
-        on_tap=lambda: open_spotlight(state, host),
-        children=(layout.image("magnifyingglass", Rect(173, 713, 12, 11), label="Search"),
-                  layout.text("Search", Rect(188, 711, 41, 15))))
-    dock_icons = tuple(_icon(app, Rect(ICON_COLUMNS[i], 771, 68, 69), host, True)
+                            p == current) for i, app in enumerate(apps))
+        page_nodes.append(Node("Icon", ZERO, children=icons, visible=p == current,
+                               accessible=False, traits="", key=f"page{p}"))
+    dock_icons = tuple(_icon(app, Rect(ICON_COLUMNS[i], 771, 68, 69), host, True, dock=True)
                        for i, app in enumerate(dock))
-    return layout.screen(f, [
-        Node("ScrollView", Rect(0, 0, f.width, 700), children=tuple(page_nodes),
-             scroll=state.pages, key="home-pages"),
-        search_pill,
-        Node("Other", Rect(12, 759, f.width - 24, 93), name="Dock", children=dock_icons),
-    ], key="home")
+    dock_view = Node("Other", Rect(0, 753, f.width, 104), name="Dock", label="Dock",
+                     children=(Node("Other", Rect(0, 753, f.width, 104)), *dock_icons))
+    icons_view = Node("Other", full, children=(
+        Node("Other", Rect(f.width, 0, f.width, f.height), visible=False),
+        *page_nodes, _pill(state, host, f"Page {current + 1} of {len(pages)}"),
+        Node("Other", Rect(0, 753, f.width, 121), children=(
+            Node("Other", Rect(17, 753, 368, 104), children=(dock_view,)),))))
+    return Node("Other", full, key="home", children=(
+        layout.wrap(Node("Other", Rect(0, 0, f.width, 100), visible=False), 1, visible=False),
+        Node("Other", full, name="Home screen icons", children=(
+            layout.wrap(icons_view, 1), *_layers(full))),
+        Node("Other", full)))
 
 
 def matches(apps: Sequence[AppModel[Any]], query: str) -> list[AppModel[Any]]:
@@ -156,43 +224,64 @@ def _spotlight(state: SpringBoardState, host: Host) -> Node:
     elif found:
         kids.append(layout.text("Applications", Rect(20, 120, 120, 20), header=True))
         for i, app in enumerate(found[:6]):
-            row = layout.Row(app.name, subtitle="Application", on_tap=_launcher(host, app))
-            kids.append(layout.cell(row, Rect(16, 150 + 60 * i, 370, 60)))
+            frame = Rect(16, 150 + 60 * i, 370, 60)
+            kids.append(Node("Cell", frame, label=app.name, name=app.name, traits="Button",
+                             on_tap=_launcher(host, app), children=(layout.wrap(Node(
+                                 "Other", frame, children=(
+                                     layout.text(app.name, Rect(32, frame.y + 9, 300, 22),
+                                                 accessible=False),
+                                     layout.text("Application", Rect(32, frame.y + 33, 300, 18),
+                                                 accessible=False))), 1),)))
     else:
         kids.append(layout.text("No Results", Rect(150, 200, 102, 22)))
-    return layout.screen(f, kids, key="spotlight")
+    return layout.wrap(Node("Other", Rect(0, 0, f.width, f.height), children=tuple(kids),
+                            key="spotlight"), 3)
 
 
 def _launcher(host: Host, app: AppModel[Any]) -> Handler:
     return lambda: host.launch(app.bundle_id)
 
 
-def _centred(f: DeviceFacts, text: str, y: int, height: int) -> Node:
+def _centred(f: DeviceFacts, text: str, y: int, height: int, name: str | None = None) -> Node:
     width = layout.text_width(text, round(height * 0.8))
-    return layout.text(text, Rect((f.width - width) // 2, y, width, height))
+    return layout.text(text, Rect((f.width - width) // 2, y, width, height), name=name)
 
 
-def _clock(f: DeviceFacts) -> list[Node]:
-    return [_centred(f, f.date, 78, 24), _centred(f, f.time, 100, 96)]
-
-
-def _notifications(state: SpringBoardState, host: Host) -> Node:
+def _cover_sheet(state: SpringBoardState, host: Host, locked: bool) -> Node:
+    """The cover sheet (SBCoverSheetWindow): the lock screen, or Notification Center."""
     f = host.facts
-    return layout.screen(f, [
-        *_clock(f),
-        layout.text("Notification Centre", Rect(20, 520, 200, 24), header=True),
-        _centred(f, "No Older Notifications", 560, 20),
-    ], key="notifications")
+    full = Rect(0, 0, f.width, f.height)
+    waiting = notices(host)
+    clock = Node("Other", Rect(0, 0, f.width, 2 * f.height), name="lockscreen-date-view",
+                 children=(_centred(f, f.date_text, 72, 37), _centred(f, f.clock_face, 89, 144,
+                                                                        name=f.time_text)))
+    kids: list[Node] = [clock]
+    if waiting:
+        kids.append(notification_list(host, waiting, _opener(state, host)))
+    elif not locked:
+        # Inferred (no dump of an empty list): what iOS writes where no notification waits.
+        kids.append(_centred(f, "No Older Notifications", 560, 20))
+    if locked:
+        kids += [layout.image("lock.fill", Rect(190, 60, 22, 28), label="Locked"),
+                 layout.button("Flashlight", Rect(46, 760, 50, 50), None),
+                 layout.button("Camera", Rect(306, 760, 50, 50), None)]
+    indicator = Node("Other", Rect(129, 861, 144, 5), name="Home indicator",
+                     label="Home indicator", enabled=False, traits="NotEnabled",
+                     children=(layout.wrap(Node("Other", Rect(129, 861, 144, 5)), 3),))
+    page = layout.wrap(Node("Other", full, children=tuple(kids)), 1)
+    return Node("Other", full, key="lock" if locked else "notifications", children=(
+        layout.wrap(Node("Other", full, visible=False), 2, visible=False),
+        Node("Other", full, children=(page, layout.wrap(indicator, 3)))))
 
 
-def lock_screen(f: DeviceFacts) -> Node:
-    """The lock screen body: clock, date, and the two quick-action buttons."""
-    return layout.screen(f, [
-        layout.image("lock.fill", Rect(190, 60, 22, 28), label="Locked"),
-        *_clock(f),
-        layout.button("Flashlight", Rect(46, 760, 50, 50), None),
-        layout.button("Camera", Rect(306, 760, 50, 50), None),
-    ], key="lock")
+def _opener(state: SpringBoardState, host: Host) -> Callable[[Notice], Handler]:
+    def opener(notice: Notice) -> Handler:
+        def open_it() -> None:
+            remove(host, notice)
+            close_overlays(state)
+            host.launch(notice.app)
+        return open_it
+    return opener
 
 
 def render(state: SpringBoardState, host: Host) -> Node:
@@ -200,12 +289,50 @@ def render(state: SpringBoardState, host: Host) -> Node:
     if state.overlay == "spotlight":
         return _spotlight(state, host)
     if state.overlay == "notifications":
-        return _notifications(state, host)
+        return _cover_sheet(state, host, locked=False)
     return _home(state, host)
 
 
+def _banner(state: SpringBoardState, host: Host) -> list[Node]:
+    notice = state.banner
+    if notice is None or host.clock_s - notice.posted_s >= BANNER_S:
+        return []
+
+    def open_it() -> None:
+        state.banner = None
+        remove(host, notice)
+        host.launch(notice.app)
+
+    return [banner(host, notice, open_it)]
+
+
+def windows_of(state: SpringBoardState, host: Host, body: Node | None, keyboard: Node | None,
+               *, front: str) -> tuple[Node, ...]:
+    """Every window of the tree in front: `body` (None: the phone is locked) in its window,
+    the keyboard's, SpringBoard's system windows when it is in front, and a banner if one is
+    up. Only SpringBoard's tree has the status bar, as in the dumps."""
+    f = host.facts
+    if front != BUNDLE_ID:
+        return windows.app_windows(f, body, keyboard, _banner(state, host)) if body else ()
+    full = Rect(0, 0, f.width, f.height)
+    names = {a.bundle_id: a.name for a in host.apps()}
+    recent = [(b, names[b]) for b in host.running if b != BUNDLE_ID and b in names]
+    system = [*windows.island_windows(f), windows.switcher_window(f, recent),
+              *windows.hidden_windows(f, 4)]
+    tail = windows.hidden_windows(f, 3)
+    if body is None or state.overlay == "notifications":
+        cover = _cover_sheet(state, host, locked=True) if body is None else body
+        return (*system, Node("Window", full, name="SBCoverSheetWindow", children=(cover,)),
+                Node("Window", full, visible=False, children=(
+                    windows.status_bar(f, clock=False, visible=False),)), *tail)
+    own = windows.app_windows(f, body, keyboard)
+    return (*own, *system, Node("Window", full, children=(windows.status_bar(f),)),
+            *_banner(state, host), *tail)
+
+
 def on_drag(state: SpringBoardState, host: Host, drag: Drag) -> bool:
-    """Spotlight from a downward drag on the home screen; dismiss Notification Centre upwards."""
+    """Flip pages sideways, Spotlight from a downward drag on the home screen, dismiss
+    Notification Center upwards."""
     if state.overlay == "notifications" and drag.vertical and drag.dy < -60:
         behind = state.behind
         show_home(state)
@@ -214,6 +341,12 @@ def on_drag(state: SpringBoardState, host: Host, drag: Drag) -> bool:
         return True
     if state.overlay == "home" and drag.vertical and drag.dy > 60:
         open_spotlight(state, host)
+        return True
+    if state.overlay == "home" and not drag.vertical and abs(drag.dx) > 60:
+        # The pages follow the finger and settle on the nearest whole page; the screen as
+        # drawn knows how many pages there are.
+        host.screen()
+        state.pages.scroll_by(-drag.dx)
         return True
     return False
 

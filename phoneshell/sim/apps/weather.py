@@ -5,9 +5,10 @@ the conditions and the day's high and low, over a scrollable forecast (hourly, t
 A horizontal swipe moves between saved locations; the "List" button shows every location with
 a search field that filters them, and tapping one opens its page.
 
-The weather never changes: it is data in `PLACES` (°F, as an en_US phone shows it). A state file
-may set My Location's reading through the app's store: `temperature` (a number) and
-`conditions` (text), e.g. `{"com.apple.weather": {"temperature": 18}}`.
+The weather never changes: it is data in `PLACES`, in °F, shown in the locale's unit (°F in
+en_US, °C in en_GB). A state file may set My Location's reading through the app's store:
+`temperature` (a number, °F) and `conditions` (text), e.g.
+`{"com.apple.weather": {"temperature": 64}}`.
 """
 
 from __future__ import annotations
@@ -15,14 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from phoneshell.sim import layout
+from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Drag, Host, register
-from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.facts import WEEKDAYS, DeviceFacts
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.weather"
 MY_LOCATION = "My Location"
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 @dataclass(frozen=True)
@@ -74,23 +74,22 @@ def places(host: Host) -> tuple[Place, ...]:
 
 def _days(f: DeviceFacts) -> list[str]:
     """"Today" and the next nine weekdays, counted from the phone's date."""
-    first = f.date.split(" ", 1)[0]
-    start = WEEKDAYS.index(first) if first in WEEKDAYS else 0
+    start = f.today.weekday()
     return ["Today"] + [WEEKDAYS[(start + i) % 7][:3] for i in range(1, 10)]
 
 
-def _hourly(place: Place) -> layout.Row:
+def _hourly(place: Place, f: DeviceFacts) -> lists.Row:
     def build(frame: Rect) -> Sequence[Node]:
         width = frame.width // len(HOURS)
         nodes = []
         for i, (hour, step) in enumerate(zip(HOURS, HOURLY_STEPS, strict=True)):
             x = frame.x + i * width
             nodes.append(layout.text(hour, Rect(x + 8, frame.y + 14, width - 16, 20)))
-            nodes.append(layout.text(f"{place.temperature + step}°",
+            nodes.append(layout.text(f"{f.conventions.temperature(place.temperature + step)}°",
                                      Rect(x + 8, frame.y + 60, width - 16, 22)))
         return nodes
 
-    return layout.Row(build=build, height=100, name="Hourly Forecast")
+    return lists.Row(build=build, height=100, name="Hourly Forecast")
 
 
 def _page(state: WeatherState, host: Host) -> Node:
@@ -101,16 +100,18 @@ def _page(state: WeatherState, host: Host) -> Node:
     header = [layout.centred_text(f, place.name, 80, 34)]
     if place.name == MY_LOCATION:
         header.append(layout.centred_text(f, place.city, 124, 15))
-    header += [layout.centred_text(f, f"{place.temperature}°", 150, 96),
+    deg = f.conventions.temperature
+    header += [layout.centred_text(f, f"{deg(place.temperature)}°", 150, 96),
                layout.centred_text(f, place.conditions, 268, 20),
-               layout.centred_text(f, f"H:{place.high}°  L:{place.low}°", 296, 20)]
+               layout.centred_text(f, f"H:{deg(place.high)}°  L:{deg(place.low)}°", 296, 20)]
     days = _days(f)
-    ten_day = tuple(layout.Row(day, detail=f"{place.low - i % 3}° – {place.high + i % 4}°")
+    ten_day = tuple(lists.Row(day, detail=f"{deg(place.low - i % 3)}° – "
+                                          f"{deg(place.high + i % 4)}°")
                     for i, day in enumerate(days))
-    sections = [layout.Section((_hourly(place),), header="Hourly Forecast"),
-                layout.Section(ten_day, header="10-Day Forecast")]
+    sections = [lists.Section((_hourly(place, f),), header="Hourly Forecast"),
+                lists.Section(ten_day, header="10-Day Forecast")]
     viewport = Rect(0, 340, f.width, TOOLBAR_TOP - 340)
-    table = layout.table(state.forecast, viewport, sections, key=f"forecast:{place.name}")
+    table = lists.table(state.forecast, viewport, sections, key=f"forecast:{place.name}")
 
     def open_list() -> None:
         state.listing = True
@@ -139,16 +140,17 @@ def _listing(state: WeatherState, host: Host) -> Node:
     query = state.query
     wanted = query.text.strip().lower()
     rows = tuple(
-        layout.Row(p.name, subtitle=p.city if p.name == MY_LOCATION else p.local_time,
-                   detail=f"{p.temperature}°", height=76, on_tap=_opener(state, host, i))
+        lists.Row(p.name, subtitle=p.city if p.name == MY_LOCATION else p.local_time,
+                  detail=f"{f.conventions.temperature(p.temperature)}°", height=76,
+                  on_tap=_opener(state, host, i))
         for i, p in enumerate(places(host))
         if not wanted or wanted in p.name.lower() or wanted in p.city.lower())
-    sections = [layout.Section((layout.search_row(query, host),))]
-    sections.append(layout.Section(rows) if rows
-                    else layout.Section((layout.Row("No Results"),)))
+    sections = [lists.Section((lists.search_row(query, host),))]
+    sections.append(lists.Section(rows) if rows
+                    else lists.Section((lists.Row("No Results"),)))
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, f.height - layout.LARGE_NAV_BOTTOM)
     return layout.screen(f, [layout.nav_bar(f, "Weather", large=True),
-                             layout.table(state.places, viewport, sections, key="places")],
+                             lists.table(state.places, viewport, sections, key="places")],
                          key="weather:list")
 
 

@@ -1,4 +1,4 @@
-"""Every route of WebDriverAgent 16.x, as its command handlers register them: the simulator's map.
+"""Every route of WebDriverAgent 16.x, as its command handlers register them: WDA's map, shared.
 
 Read from appium/WebDriverAgent's `routes` arrays (FBSessionCommands, FBCustomCommands,
 FBElementCommands, FBFindElementCommands, FBAlertViewCommands, FBOrientationCommands,
@@ -7,12 +7,18 @@ own /health, /calibrate and /wda/shutdown). A route registered plainly lives onl
 `/session/:sessionID`; `.withoutSession` registers the plain path only; WDA lists a route twice
 where it serves both. Anything else, and any of these the simulator does not implement, falls
 to WDA's catch-all `FBUnknownCommands`: 404 `unknown command`. `docs/simulator.md` lists this
-table with what is implemented, and a test keeps the two in step.
+table with what is implemented, and a test keeps the two in step. The bridge forwards only what
+`find_route` finds here. Pure data and matching: imports nothing of phoneshell, so the simulator
+(a device) and the bridge both read it.
 """
 
 from __future__ import annotations
 
-from phoneshell.sim.wire import Scope
+from dataclasses import dataclass
+from typing import Literal
+
+Scope = Literal["free", "session", "both"]
+"""Where a route exists: without a session prefix, only under /session/:sid, or both."""
 
 _SESSION: tuple[tuple[str, str], ...] = (
     # FBSessionCommands
@@ -98,3 +104,68 @@ def forms(method: str, path: str, scope: Scope) -> list[str]:
     if scope in ("session", "both"):
         out.append(f"{method} /session/:sid{shown}")
     return out
+
+
+@dataclass(frozen=True)
+class RouteMatch:
+    """A request line matched to one of WDA's routes."""
+
+    method: str
+    pattern: str
+    """The route's path pattern relative to the session, e.g. "/element/:uuid/click"."""
+    session_id: str
+    """The :sessionID of the path ("" for a session-free form)."""
+    params: dict[str, str]
+    """The pattern's captured segments, e.g. {"uuid": "..."}."""
+
+
+def match_parts(pattern: tuple[str, ...], segments: tuple[str, ...]) -> dict[str, str] | None:
+    """The segments a pattern's `:name` parts capture, or None when the path does not fit."""
+    if len(pattern) != len(segments):
+        return None
+    captured = {}
+    for want, got in zip(pattern, segments, strict=True):
+        if want.startswith(":"):
+            captured[want[1:]] = got
+        elif want != got:
+            return None
+    return captured
+
+
+def find_route(method: str, segments: tuple[str, ...]) -> RouteMatch | None:
+    """The WDA route a request line takes (its path split into segments), or None.
+
+    A path under `/session/:sid` matches the session forms, any other path the session-free
+    ones, as WDA's router does; `OPTIONS` is WDA's CORS ping on any path.
+    """
+    if method == "OPTIONS":
+        return RouteMatch(method, "/*", "", {})
+    sid = ""
+    rest = segments
+    scopes: tuple[Scope, ...] = ("free", "both")
+    if len(segments) >= 2 and segments[0] == "session":
+        sid, rest, scopes = segments[1], segments[2:], ("session", "both")
+    for want, pattern, scope in WDA_ROUTES:
+        if want != method or scope not in scopes:
+            continue
+        params = match_parts(tuple(p for p in pattern.split("/") if p), rest)
+        if params is not None:
+            return RouteMatch(method, pattern, sid, params)
+    return None
+
+
+POST_READS = frozenset({"/element", "/elements", "/element/:uuid/element",
+                        "/element/:uuid/elements", "/wda/apps/state", "/wda/getPasteboard",
+                        "/timeouts"})
+"""POST routes that only read (finds, an app's state, the pasteboard) or set how long the
+client's own finds wait: nothing reaches the phone's screen or its apps."""
+
+
+def is_input(method: str, pattern: str) -> bool:
+    """Whether a request on a WDA route can change the phone (everything but reads).
+
+    `GET /wda/shutdown` counts: it ends WDA itself.
+    """
+    if (method, pattern) == ("GET", "/wda/shutdown"):
+        return True
+    return method not in ("GET", "HEAD", "OPTIONS") and pattern not in POST_READS

@@ -1,0 +1,112 @@
+"""Who may use a bridge: its own token (the harness), per-attempt grants (the agent), nobody else.
+
+A token or a grant travels in the URL as the first path segments, `/t/SECRET/...` (so any WDA
+client works with the base URL as it is), or in the `X-Phoneshell-Token` header. The runner
+grants the agent of each attempt its own secret and revokes it when the attempt ends: a program
+the agent left behind, or another process on the machine, has nothing that still works. A
+bridge with neither a token nor a grant is open (the standalone `phoneshell bridge` on loopback,
+for a person driving it). Secrets are compared in constant time.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+from dataclasses import dataclass
+from typing import Literal
+
+from phoneshell.errors import BridgeError
+
+TOKEN_PATH = "/t/"
+TOKEN_HEADER = "X-Phoneshell-Token"
+Actor = Literal["open", "harness", "agent", "revoked"]
+"""Who sent a request: anyone (an open bridge), the token's holder, the agent of the current
+grant, or an agent whose grant was revoked (refused, and logged as such)."""
+REVOKED_KEPT = 64
+"""Revoked secrets remembered, so a request with one is logged as a late agent's."""
+
+
+@dataclass(frozen=True)
+class Admitted:
+    """A request's sender, and its path with the secret taken off."""
+
+    actor: Actor
+    path: str
+    grant: object = None
+    """What the grant was made for (`grant(for_=...)`), for an agent or a revoked one."""
+
+
+def _same(given: str, secret: str) -> bool:
+    return hmac.compare_digest(given.encode(), secret.encode())
+
+
+class Access:
+    """The secrets a bridge accepts.
+
+    Args:
+        token: the bridge's own token (None: open until a grant is made).
+    """
+
+    def __init__(self, token: str | None = None) -> None:
+        self.token = token or None
+        self._grant: tuple[str, object] | None = None
+        self._revoked: list[tuple[str, object]] = []
+        self._lock = threading.Lock()
+
+    @property
+    def granted(self) -> bool:
+        """Whether an agent holds a grant now."""
+        return self._grant is not None
+
+    def grant(self, for_: object = None) -> str:
+        """A new secret for the agent of one attempt (any earlier grant is revoked).
+
+        Args:
+            for_: what the grant is for (the attempt), given back with every request under it.
+
+        Raises:
+            BridgeError: the bridge has no token of its own, so it would be open to anyone.
+        """
+        if self.token is None:
+            raise BridgeError("a bridge that grants agents access needs a token of its own",
+                              hint="start it with token=...")
+        with self._lock:
+            self._revoke_locked()
+            secret = secrets.token_urlsafe(24)
+            self._grant = (secret, for_)
+            return secret
+
+    def revoke(self) -> None:
+        """End the agent's grant: its secret stops working now."""
+        with self._lock:
+            self._revoke_locked()
+
+    def _revoke_locked(self) -> None:
+        if self._grant is not None:
+            self._revoked = [*self._revoked[-(REVOKED_KEPT - 1):], self._grant]
+            self._grant = None
+
+    def admit(self, path: str, header: str | None) -> Admitted | None:
+        """Who sent a request with this path and token header (None: nobody allowed)."""
+        given, rest = None, path
+        if path.startswith(TOKEN_PATH):
+            given, _, tail = path[len(TOKEN_PATH):].partition("/")
+            given, query_sep, query = given.partition("?")
+            rest = "/" + tail + (query_sep + query if query_sep else "")
+        elif header is not None:
+            given = header
+        with self._lock:
+            grant, revoked = self._grant, list(self._revoked)
+        if self.token is None and grant is None and not revoked:
+            return Admitted("open", path)
+        if given is None:
+            return None
+        if self.token is not None and _same(given, self.token):
+            return Admitted("harness", rest)
+        if grant is not None and _same(given, grant[0]):
+            return Admitted("agent", rest, grant[1])
+        late = next((old for old in revoked if _same(given, old[0])), None)
+        if late is not None:
+            return Admitted("revoked", rest, late[1])
+        return None

@@ -1,0 +1,228 @@
+"""Admit a request once, in one canonical form, or refuse it: the log and the phone read the same.
+
+Pure: a function of the request line, headers and body. The bridge logs what it parsed here and
+forwards the same thing re-serialised (path rebuilt from its segments, query re-encoded, JSON
+re-dumped), so no second reader can take the bytes another way. What it cannot parse so that
+every WDA would read it alike is refused, naming what is wrong:
+
+* a fragment (`#`), a percent-escape, a backslash, `.` or `..`, an empty segment (`//`) or a
+  character outside `[A-Za-z0-9._:-]` in the path (real WDA unescapes paths; the bridge would
+  log one route while the phone took another);
+* a query on anything but a read; a repeated query key;
+* a body that is not one JSON object in UTF-8 (NaN, Infinity and repeated keys included: JSON
+  parsers disagree on them), a body on a read, a compressed body;
+* a path that is not one of WDA's routes (`phoneshell.wda_routes`), and `GET /wda/shutdown`.
+
+The body's meaning (which fields an action reads, with which types) is checked where the action
+is classified (`actions.py`), which raises `Refused` the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode
+
+from phoneshell.wda_routes import RouteMatch, find_route
+
+MAX_BODY_BYTES = 64 * 1024 * 1024
+"""The largest request body read (a pasteboard image, a long touch chain fit well inside); the
+HTTP layer refuses a longer one before reading it."""
+MAX_JSON_DEPTH = 64
+"""How deep a request body may nest (W3C action chains are four levels deep)."""
+_SEGMENT = re.compile(r"[A-Za-z0-9._:-]+")
+FORBIDDEN = frozenset({("GET", "/wda/shutdown")})
+LEGACY_TAP = "/wda/tap/:uuid"
+"""WDA before 6.0 tapped here; facebook-wda still falls back to it (`/wda/tap/0`) whenever
+`/wda/tap` fails, so it is admitted and logged as the tap it is (WDA 16 answers it 404)."""
+"""WDA routes no client of the bridge may use: shutting WDA down ends every later attempt."""
+READ_METHODS = frozenset({"GET", "OPTIONS"})
+
+
+def json_type(value: object) -> str:
+    """A value's JSON type, for messages that must not repeat the value (it may be a password)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+class Refused(Exception):
+    """A request the bridge will not forward; the message says why, for the client and the log."""
+
+    def __init__(self, reason: str, status: int = 400, error: str = "invalid argument") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+        self.error = error
+        """WDA's error name for the client."""
+
+
+@dataclass(frozen=True)
+class Canonical:
+    """A request as the bridge understood it; `target` and `data` are what is forwarded."""
+
+    method: str
+    segments: tuple[str, ...]
+    """The path's segments, e.g. ("session", "SID", "wda", "tap")."""
+    query: tuple[tuple[str, str], ...]
+    """The query's pairs (reads only)."""
+    body: Mapping[str, object] | None
+    """The decoded JSON object (None: no body)."""
+    route: RouteMatch
+    """The WDA route it takes."""
+
+    @property
+    def path(self) -> str:
+        """The canonical path, without the query."""
+        return "/" + "/".join(self.segments)
+
+    @property
+    def target(self) -> str:
+        """The canonical request target: path and re-encoded query."""
+        return self.path + ("?" + urlencode(self.query) if self.query else "")
+
+    @property
+    def data(self) -> bytes | None:
+        """The body to forward: the decoded object dumped again (None: no body)."""
+        if self.body is None:
+            return None
+        return json.dumps(self.body, ensure_ascii=False, separators=(",", ":")).encode()
+
+    def describe(self) -> str:
+        """`METHOD /path` for messages."""
+        return f"{self.method} {self.target}"
+
+
+def _refuse_constant(name: str) -> object:
+    raise Refused(f"the body holds {name}, which JSON parsers read differently")
+
+
+def _no_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    keys = [k for k, _ in pairs]
+    if len(keys) != len(set(keys)):
+        twice = next(k for k in keys if keys.count(k) > 1)
+        raise Refused(f"the body repeats the key {twice!r}: one parser would take the first, "
+                      "another the last")
+    return dict(pairs)
+
+
+def _depth(value: object) -> int:
+    """How deep a decoded JSON value nests (iteratively: a hostile body may be very deep)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        deepest = max(deepest, level)
+        if isinstance(item, dict):
+            stack.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, level + 1) for v in item)
+    return deepest
+
+
+def decode_body(raw: bytes) -> dict[str, object] | None:
+    """The body as one JSON object (None when empty).
+
+    Raises:
+        Refused: not UTF-8, not JSON, not an object, ambiguous (NaN, repeated keys), too deep.
+    """
+    if not raw.strip():
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Refused(f"the body is not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_no_repeats)
+    except RecursionError:
+        raise Refused("the body nests too deep") from None
+    except ValueError as exc:
+        raise Refused(f"the body is not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise Refused(f"the body must be a JSON object, not {type(data).__name__}")
+    if _depth(data) > MAX_JSON_DEPTH:
+        raise Refused(f"the body nests deeper than {MAX_JSON_DEPTH} levels")
+    return data
+
+
+def split_target(target: str) -> tuple[tuple[str, ...], str]:
+    """The path's segments and the raw query of a request target.
+
+    Raises:
+        Refused: a fragment, escape, dot segment, empty segment or odd character in the path.
+    """
+    if not target.startswith("/"):
+        raise Refused(f"the request target {target[:80]!r} is not a path")
+    if "#" in target:
+        raise Refused("the path has a fragment ('#'): WDA and the bridge would read different "
+                      "routes")
+    path, _, query = target.partition("?")
+    if path != "/" and path.endswith("/"):
+        path = path[:-1]  # WDA's routes carry no trailing slash; forward them without it
+    segments = tuple(path.split("/")[1:]) if path != "/" else ()
+    for segment in segments:
+        if segment in ("", ".", ".."):
+            raise Refused(f"the path {path[:120]!r} has an empty or dot segment")
+        if not _SEGMENT.fullmatch(segment):
+            raise Refused(f"the path segment {segment[:60]!r} holds a character outside "
+                          "[A-Za-z0-9._:-] (an escape or a separator WDA would read otherwise)")
+    return segments, query
+
+
+def _query(raw: str) -> tuple[tuple[str, str], ...]:
+    if not raw:
+        return ()
+    try:
+        pairs = parse_qsl(raw, keep_blank_values=True, strict_parsing=True)
+    except ValueError as exc:
+        raise Refused(f"the query {raw[:80]!r} is malformed ({exc})") from None
+    keys = [k for k, _ in pairs]
+    if len(keys) != len(set(keys)):
+        raise Refused(f"the query {raw[:80]!r} repeats a key")
+    return tuple(pairs)
+
+
+def admit(method: str, target: str, headers: Mapping[str, str], raw: bytes) -> Canonical:
+    """Parse one request into its canonical form.
+
+    Args:
+        method: the request method as sent.
+        target: the request target (path and query) with any token prefix removed.
+        headers: the request headers (names in any case).
+        raw: the whole body.
+
+    Raises:
+        Refused: the request cannot be read one way only, or is not a WDA route.
+    """
+    lowered = {k.lower(): v for k, v in headers.items()}
+    if lowered.get("content-encoding", "identity").lower() != "identity":
+        raise Refused("the body is compressed (Content-Encoding); send it plain")
+    segments, raw_query = split_target(target)
+    body = decode_body(raw)
+    query = _query(raw_query)
+    if query and method != "GET":
+        raise Refused(f"{method} with a query: only reads take one")
+    if method in READ_METHODS or method == "DELETE":
+        if body:
+            raise Refused(f"a body on {method}: WDA ignores it, so it would be logged unread")
+        body = None
+    elif method == "POST" and body is None:
+        body = {}  # WDA reads an empty body as no arguments
+    route = find_route(method, segments)
+    if (route is None and method == "POST" and len(segments) == 5 and segments[0] == "session"
+            and segments[2:4] == ("wda", "tap")):
+        route = RouteMatch(method, LEGACY_TAP, segments[1], {"uuid": segments[4]})
+    if route is None:
+        raise Refused(f"{method} {'/' + '/'.join(segments)} is not a WebDriverAgent route",
+                      status=404, error="unknown command")
+    if (method, route.pattern) in FORBIDDEN:
+        raise Refused(f"{method} {route.pattern} would end WebDriverAgent; the bridge does not "
+                      "forward it", status=403, error="unsupported operation")
+    return Canonical(method, segments, query, body, route)

@@ -1,0 +1,210 @@
+"""The sandbox a `command:` agent runs in: its own scratch folder, a read-only system, the network.
+
+An agent with a shell will take any shortcut it can reach, so the program sees only:
+
+* a read-only system (`/usr`, the libraries, the few files of `/etc` programs and TLS need),
+  the Python it runs on and phoneshell's own package (for `phoneshell finish` and `mcp`);
+* the files named on its command line (read-only), and the task file when the harness hands it
+  on (`PHONESHELL_EXPOSE_TASK_FILE=1`, reference programs only);
+* extra read-only paths listed in `PHONESHELL_SANDBOX_SHARE` (`:`-separated: an agent's own
+  config or binaries);
+* its scratch folder, writable, also its HOME;
+* the network, because models are remote APIs: which is why every local endpoint (the bridge,
+  a simulator the harness started) needs a secret the agent is not given.
+
+It never sees the project, `environments/`, the run folder, the signing key, `/var/run/usbmuxd`
+or other processes. On Linux that is bubblewrap (`bwrap`: new mount, PID, IPC and UTS
+namespaces, all capabilities dropped, killed with its parent); on macOS `sandbox-exec` with a
+generated profile (file access as above; it cannot hide other processes, and is not tested
+here). `--sandbox none` runs the program unconfined; so does a machine with neither, and the run
+says so and records it (`run.json`'s `sandbox`).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from phoneshell.errors import RunError
+from phoneshell.records import SandboxKind
+
+SandboxChoice = Literal["auto", "bwrap", "sandbox-exec", "none"]
+CHOICES: tuple[SandboxChoice, ...] = ("auto", "bwrap", "sandbox-exec", "none")
+SHARE_ENV = "PHONESHELL_SANDBOX_SHARE"
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+ETC_FILES = ("resolv.conf", "hosts", "host.conf", "nsswitch.conf", "gai.conf", "passwd",
+             "group", "localtime", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ssl",
+             "ca-certificates", "ca-certificates.conf", "pki", "protocols", "services",
+             "mime.types", "os-release", "alternatives")
+"""What of /etc programs need (names, TLS roots, the loader): not shadow, not ssh keys."""
+HARNESS_ONLY = ("PHONESHELL_BRIDGE_CONTROL_TOKEN", "PHONESHELL_EXPOSE_TASK_FILE",
+                "PHONESHELL_KEY_FILE", "PHONESHELL_LOCK_DIR", SHARE_ENV)
+"""The harness's own variables, never passed to an agent."""
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How command agents are confined."""
+
+    kind: SandboxKind
+    """bwrap, sandbox-exec, none (asked for) or unavailable (nothing here can)."""
+    note: str = ""
+    """Why agents run unconfined ("" when they do not)."""
+    program: str = ""
+    """The sandbox's own executable."""
+    shares: tuple[Path, ...] = field(default=())
+    """Extra read-only paths (`PHONESHELL_SANDBOX_SHARE`)."""
+
+    @property
+    def confines(self) -> bool:
+        """Whether programs run confined."""
+        return self.kind in ("bwrap", "sandbox-exec")
+
+    def wrap(self, argv: Sequence[str], command: str, scratch: Path, cwd: Path,
+             reads: Sequence[Path] = ()) -> list[str]:
+        """The command line that runs `argv` in the sandbox.
+
+        Args:
+            command: the agent's command line, whose files it may read.
+            scratch: the agent's writable folder.
+            cwd: the folder the program starts in (its command line's relative paths).
+            reads: more files it may read (the task file, when handed on).
+        """
+        visible = [*_runtime(), *named_files(command, cwd), *reads, *self.shares]
+        if self.kind == "bwrap":
+            return [self.program, *_bwrap_args(scratch, cwd, visible), "--", *argv]
+        if self.kind == "sandbox-exec":
+            return [self.program, "-p", sandbox_profile(scratch, visible), *argv]
+        return list(argv)
+
+
+def environment(env: dict[str, str], scratch: Path, confined: bool) -> dict[str, str]:
+    """The agent's environment: the caller's (its API keys included), without the harness's
+    own variables; confined, HOME and TMPDIR are the sandbox's."""
+    kept = {k: v for k, v in env.items() if k not in HARNESS_ONLY}
+    if confined:
+        kept.update(HOME=str(scratch), TMPDIR="/tmp")
+    return kept
+
+
+def named_files(command: str, cwd: Path) -> list[Path]:
+    """Existing regular files named by the words of a command line (`python my_agent.py`):
+    the program needs to read them. Folders are not opened up this way."""
+    try:
+        words = shlex.split(command)
+    except ValueError:  # unbalanced quotes: the shell will say so; look at the plain words
+        words = command.split()
+    found = []
+    for word in words:
+        path = Path(word) if os.path.isabs(word) else cwd / word
+        if path.is_file():
+            found.append(path.resolve())
+    return found
+
+
+def _package_dir(name: str) -> list[Path]:
+    spec = importlib.util.find_spec(name)
+    origin = spec.origin if spec is not None else None
+    return [Path(origin).resolve().parent] if origin else []
+
+
+def _runtime() -> list[Path]:
+    """What any agent program needs to run: this Python, and phoneshell's own code (for
+    `phoneshell finish` and `phoneshell mcp`; in an editable install it lives in the project,
+    of which nothing else is opened)."""
+    places = {Path(sys.base_prefix), Path(sys.prefix), Path(sys.executable).resolve().parent,
+              *_package_dir("phoneshell"), *_package_dir("bridge")}
+    return sorted(places)
+
+
+def _bwrap_args(scratch: Path, cwd: Path, reads: Sequence[Path]) -> list[str]:
+    args = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+            "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for place in SYSTEM_DIRS:
+        if os.path.islink(place):
+            args += ["--symlink", os.readlink(place), place]
+        elif os.path.isdir(place):
+            args += ["--ro-bind", place, place]
+    for name in ETC_FILES:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    for path in reads:
+        args += ["--ro-bind-try", str(path), str(path)]
+    args += ["--bind", str(scratch), str(scratch), "--dir", str(cwd), "--chdir", str(cwd)]
+    return args
+
+
+def sandbox_profile(scratch: Path, reads: Sequence[Path]) -> str:
+    """A `sandbox-exec` profile (macOS): read the system and `reads`, write only `scratch`, use
+    the network but not usbmuxd's socket."""
+    def quoted(path: Path | str) -> str:
+        return '"' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    readable = ["/usr", "/bin", "/sbin", "/System", "/Library", "/private/etc", "/dev",
+                "/private/var/db/timezone", *map(str, reads)]
+    lines = ["(version 1)", "(deny default)", "(allow process-fork)", "(allow process-exec)",
+             "(allow signal (target same-sandbox))", "(allow sysctl-read)", "(allow mach-lookup)",
+             "(allow ipc-posix-shm)", "(allow network*)",
+             '(deny network-outbound (remote unix-socket (path-literal "/var/run/usbmuxd")))',
+             '(allow file-read-metadata (literal "/"))',
+             *(f"(allow file-read* (subpath {quoted(p)}))" for p in readable),
+             f"(allow file-read* file-write* (subpath {quoted(scratch)}))",
+             '(allow file-read* file-write* (subpath "/private/tmp"))']
+    return "\n".join(lines) + "\n"
+
+
+def _shares() -> tuple[Path, ...]:
+    raw = os.environ.get(SHARE_ENV, "")
+    return tuple(Path(p).expanduser().resolve() for p in raw.split(os.pathsep) if p)
+
+
+@functools.lru_cache(maxsize=4)
+def _bwrap_works(program: str) -> str:
+    """"" when bubblewrap can make a sandbox here, else why not (the kernel may forbid user
+    namespaces to unprivileged users)."""
+    probe = [program, "--ro-bind", "/", "/", "--unshare-pid", "--die-with-parent",
+             "--cap-drop", "ALL", "--proc", "/proc", "--dev", "/dev", "--", "true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"bwrap could not run ({exc})"
+    return "" if done.returncode == 0 else f"bwrap fails here: {done.stderr.strip()[:200]}"
+
+
+def choose(choice: str) -> Sandbox:
+    """The sandbox for `--sandbox CHOICE`.
+
+    Raises:
+        RunError: an unknown choice, or one named explicitly that this machine cannot give.
+    """
+    if choice not in CHOICES:
+        raise RunError(f"--sandbox {choice!r}: want one of {', '.join(CHOICES)}")
+    if choice == "none":
+        return Sandbox("none", "--sandbox none was given")
+    bwrap = shutil.which("bwrap")
+    why = ""
+    if choice in ("auto", "bwrap") and sys.platform.startswith("linux"):
+        why = "bubblewrap (bwrap) is not installed" if bwrap is None else _bwrap_works(bwrap)
+        if bwrap is not None and not why:
+            return Sandbox("bwrap", program=bwrap, shares=_shares())
+    exec_path = shutil.which("sandbox-exec")
+    if choice in ("auto", "sandbox-exec") and sys.platform == "darwin" and exec_path:
+        return Sandbox("sandbox-exec", program=exec_path, shares=_shares())
+    if choice == "auto" and not why:
+        why = f"no sandbox is known for {sys.platform}"
+    elif choice == "sandbox-exec":
+        why = "sandbox-exec exists only on macOS"
+    if choice != "auto":
+        raise RunError(f"--sandbox {choice}: {why}",
+                       hint="install bubblewrap (apt-get install bubblewrap), or choose "
+                            "--sandbox none to run agents unconfined (recorded as such)")
+    return Sandbox("unavailable", why)

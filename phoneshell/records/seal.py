@@ -1,0 +1,80 @@
+"""The seal of a run: digests of its files, kept in run.json and signed (docs/security.md).
+
+Append-only logs (audit.jsonl, results.jsonl) are sealed as a hash chain over their lines, so a
+verifier can say which line first differs and whether lines were added after sealing; other
+files by their sha256. The chain rule lives here because two writers keep it as they write (the
+bridge for the audit log, the runner for results) and one verifier recomputes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Literal
+
+from phoneshell.records.base import Part
+
+CHAIN_START = hashlib.sha256(b"phoneshell chain v1").hexdigest()
+"""The chain head of an empty log."""
+SandboxKind = Literal["bwrap", "sandbox-exec", "none", "unavailable", "in-process"]
+"""How agents of a run were confined: `bwrap` (Linux), `sandbox-exec` (macOS), `none` (asked
+for), `unavailable` (asked for, but nothing on this machine can), `in-process` (the agent is
+harness code with no shell, e.g. `solution` or `openai:`)."""
+TAMPER_PROOF: frozenset[SandboxKind] = frozenset({"bwrap", "sandbox-exec", "in-process"})
+"""With these, an agent can neither reach the run folder nor the signing key."""
+
+
+def chain_step(head: str, line: bytes) -> str:
+    """The next chain head after one line (its bytes, without the newline)."""
+    return hashlib.sha256(bytes.fromhex(head) + hashlib.sha256(line).digest()).hexdigest()
+
+
+def chain_of(data: bytes) -> tuple[str, int, int]:
+    """The chain head, line count and byte count of the complete lines in `data` (a torn
+    last line, with no newline yet, is not part of it)."""
+    head, lines = CHAIN_START, 0
+    body, newline, _ = data.rpartition(b"\n")
+    if not newline:
+        return head, 0, 0
+    for line in body.split(b"\n"):
+        head = chain_step(head, line)
+        lines += 1
+    return head, lines, len(body) + 1
+
+
+class LogSeal(Part):
+    """An append-only log as sealed: its first `bytes` bytes hold `lines` lines chaining to
+    `chain`."""
+
+    path: str
+    """The file, relative to the run folder."""
+    lines: int
+    """Lines sealed."""
+    bytes: int
+    """Bytes sealed (lines written later follow them)."""
+    chain: str
+    """The chain head after the last sealed line."""
+
+
+class FileSeal(Part):
+    """A file as sealed."""
+
+    path: str
+    """The file, relative to the run folder."""
+    sha256: str
+    """The sha256 of its bytes."""
+
+
+class Seal(Part):
+    """What run.json vouches for, signed with a key kept outside the run folder."""
+
+    sealed_at: float
+    """Unix time of the last sealing (after each attempt, and at the end of the run)."""
+    key_id: str
+    """The first 16 hex digits of the key's own sha256: which key signed it."""
+    logs: tuple[LogSeal, ...]
+    """audit.jsonl and results.jsonl; trajectory.jsonl too when the run kept the agent's
+    screens (each frame sealed by the sha256 its line holds)."""
+    files: tuple[FileSeal, ...]
+    """Every attempt's evidence files and verdict, sorted by path."""
+    signature: str = ""
+    """HMAC-SHA256 of run.json with this field empty (hex)."""

@@ -1,0 +1,178 @@
+"""The rig: one phone behind a bridge the runner holds the keys to, and whether it still works.
+
+The bridge gets a token of its own (the harness's `Phone` drives through it) and a control
+token, both random, both kept in this process. Each attempt's agent is granted a URL of its own
+and the grant is revoked when it stops (`runner.attempt`). How strictly the bridge judges
+custody follows the phone: a simulated iPhone acts at once and its screens change on input
+alone; a real one finishes transitions after WDA answers.
+
+The rig check after a failure is cheap: one read says whether the phone is locked, and the
+attempt's own log usually shows the phone answering input (an action that changed the screen);
+only when it shows input going nowhere is input probed, with a handful of requests.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from bridge import BridgeServer, Trajectory
+from bridge.audit_log import AuditWriteError
+from bridge.custody import Custody
+from bridge.observe import from_xml
+from phoneshell.audit import Action, actions, audit_size
+from phoneshell.device import Phone
+from phoneshell.device.phone import SPRINGBOARD, wait_until
+from phoneshell.errors import DeviceLocked, RunError
+from phoneshell.records import AuditEvent, DeviceKind
+
+REAL_SETTLE_S = 2.0
+"""How long a real phone may go on finishing an action after WDA answered (an app opening)."""
+GESTURES = frozenset({"tap", "type", "home", "press", "swipe"})
+"""Input the touch screen and buttons take. A launch is no proof of those: WDA launches apps
+through XCTest even on a phone whose touches go nowhere."""
+
+
+class RigDown(RunError):
+    """The phone or WDA cannot run attempts any more; the run stops."""
+
+
+@dataclass(frozen=True)
+class Rig:
+    """The phone as attempts use it: the bridge in front of it, and the harness's `Phone` on the
+    bridge's URL (so the harness's own steps are logged too)."""
+
+    bridge: BridgeServer
+    phone: Phone
+    private: bool = False
+    """Nothing but the bridge can reach the phone (a simulator behind a secret path, a USB phone
+    through usbmuxd): a sandboxed agent cannot go around the bridge."""
+
+    def enter(self, run_id: str, task_id: str, attempt: int, phase: str) -> None:
+        """Log what comes next under this attempt and phase."""
+        self.bridge.set_context(run_id, task_id, attempt, phase)
+
+    def audit_mark(self, run_dir: Path) -> int:
+        """Where the run's audit log ends now: this try's events all come after it (a retried
+        attempt reuses its task and attempt number, but never its place in the log)."""
+        return audit_size(run_dir / "audit.jsonl")
+
+    def audit_slice(self, run_id: str, task_id: str, attempt: int, mark: int,
+                    ) -> tuple[tuple[AuditEvent, ...], tuple[str, ...]]:
+        """This try's events since `mark`, every phase so far, as the bridge wrote them; and
+        the lines in that stretch of the file the bridge did not write (never graded).
+
+        Other phones may be writing the same log; their lines carry other tasks. A line still
+        being written by one of them is not ours: every action of this try was answered, so its
+        outcome line was written, before this is read.
+        """
+        try:
+            found = self.bridge.writer.verify(run_id, mark)
+        except AuditWriteError as exc:
+            raise RunError(exc.message, hint="the run folder must stay readable") from exc
+        mine = tuple(e for e in found.events if e.task_id == task_id
+                     and e.attempt == attempt and e.run_id == run_id)
+        return mine, found.forged
+
+
+@contextmanager
+def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool = False,
+             timeout_s: float = 60.0, effect_timeout_s: float | None = None,
+             trajectory: Trajectory | None = None) -> Iterator[Rig]:
+    """A bridge with fresh secrets in front of the phone at `url`, and the harness's `Phone`.
+
+    Args:
+        kind: sim (effects at once, screens still until input) or a real phone.
+        private: the phone can be reached only through this bridge (see `Rig.private`).
+        timeout_s: how long the harness waits for WDA to answer a request.
+        effect_timeout_s: how long it waits for an effect to show (default: 1 s on a
+            simulator, which acts at once; 5 s on a real phone, which animates).
+        trajectory: keep the agent's screens there (`--trajectory`; one for a run's rigs).
+    """
+    sim = kind == "sim"
+    custody = Custody(settle_s=0.0, screens_static=True) if sim else Custody(REAL_SETTLE_S)
+    bridge = BridgeServer(url, runs_dir=runs_dir, token=secrets.token_urlsafe(24),
+                          control_token=secrets.token_urlsafe(24), custody=custody,
+                          trajectory=trajectory)
+    effect_s = effect_timeout_s if effect_timeout_s is not None else 1.0 if sim else 5.0
+    with bridge:
+        yield Rig(bridge, Phone(bridge.url, timeout_s, effect_s), private)
+
+
+def responded(events: Sequence[AuditEvent]) -> bool:
+    """Whether the agent's own logged gestures show the phone answering: one that changed the
+    front app or the screen."""
+    for action in actions(events):
+        if action.phase != "agent" or action.kind not in GESTURES or not action.ok:
+            continue
+        if _changed(action):
+            return True
+    return False
+
+
+def _changed(action: Action) -> bool:
+    app = bool(action.app_before and action.app_after and action.app_before != action.app_after)
+    screen = bool(action.screen_before and action.screen_after
+                  and action.screen_before != action.screen_after)
+    return app or screen
+
+
+def agent_input(events: Sequence[AuditEvent]) -> bool:
+    """Whether the agent sent the phone any gesture at all."""
+    return any(a.phase == "agent" and a.kind in GESTURES for a in actions(events))
+
+
+def check_rig(rig: Rig, events: Sequence[AuditEvent]) -> None:
+    """Raise `RigDown` when the phone no longer takes input, before a failure is scored.
+
+    WDA answers 200 to every gesture on a locked or wedged phone, so an agent's failure there
+    would be the rig's. One read for the lock; then nothing more when the attempt's log already
+    shows input reaching the phone, or shows the agent sending none (then nothing the phone did
+    or did not do explains its failure).
+
+    Raises:
+        RigDown: the phone is locked, or input does not reach the screen.
+    """
+    try:
+        rig.phone.require_unlocked()
+    except DeviceLocked as exc:
+        raise RigDown(exc.message, hint=exc.hint) from exc
+    if responded(events) or not agent_input(events):
+        return
+    if not input_reaches(rig.phone):
+        raise RigDown("input does not reach the screen: the home button left the same screen "
+                      "in front, and a sideways swipe did not move it (checked after the "
+                      "attempt failed)",
+                      hint="`phoneshell doctor` checks the chain; a wedged phone needs a restart")
+
+
+def input_reaches(phone: Phone) -> bool:
+    """Press home and see the screen change; at home already, page it sideways and back.
+
+    A handful of requests: the press, a page source or two, the swipes.
+    """
+    before = from_xml(phone.source())
+    if before.app and before.app != SPRINGBOARD:
+        phone.home()
+        return wait_until(lambda: from_xml(phone.source()).app == SPRINGBOARD,
+                          phone.effect_timeout_s)
+    size = _screen_size(before.tree)
+    y = size[1] // 2
+    right, left = (round(size[0] * 0.9), y), (round(size[0] * 0.1), y)
+    phone.drag(right, left)
+    moved = wait_until(lambda: from_xml(phone.source()).screen != before.screen,
+                       phone.effect_timeout_s)
+    phone.drag(left, right)
+    return moved
+
+
+def _screen_size(tree: object) -> tuple[int, int]:
+    rect = tree.get("rect") if isinstance(tree, dict) else None
+    if isinstance(rect, dict):
+        width, height = rect.get("width"), rect.get("height")
+        if isinstance(width, (int, float)) and isinstance(height, (int, float)) and width > 0:
+            return int(width), int(height)
+    return 390, 844

@@ -1,0 +1,336 @@
+"""Tamper evidence: seal a run's files into run.json with a key kept outside the run folder, and
+verify a run before anything believes it.
+
+The key is 32 random bytes in `$PHONESHELL_KEY_FILE`, else `$XDG_CONFIG_HOME/phoneshell/
+run-signing.key`, else `~/.config/phoneshell/run-signing.key`, created (mode 0600) on first use.
+An agent in the sandbox sees neither the run folder nor that file. The seal (`records.seal`)
+holds the hash chain heads of audit.jsonl (as the bridge wrote it, from its memory, not from the
+file) and results.jsonl (as the runner wrote it), and the sha256 of every attempt's evidence
+files and verdict; run.json is then signed with HMAC-SHA256 under the key. A run that keeps
+the agent's screens (`--trajectory`) has its trajectory.jsonl sealed the same way (as the
+bridge wrote it), and each frame by the sha256 its line holds. The runner seals after every
+attempt, so a run cut short is still verifiable up to its last attempt.
+
+`verify_run` recomputes everything and lists what does not match; `report`, `grade`, `swap
+--finish-from` and `judgeset` refuse a run with problems unless asked to show it anyway
+(`--unverified`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from phoneshell.errors import RunError
+from phoneshell.records import (
+    CHAIN_START,
+    TRAJECTORY_FILE,
+    FileSeal,
+    LogSeal,
+    RecordError,
+    ResultRow,
+    RunManifest,
+    Seal,
+    TrajectoryFrame,
+    chain_of,
+    chain_step,
+    parse_lines,
+    read_bytes,
+    read_record,
+    write_record,
+)
+
+KEY_ENV = "PHONESHELL_KEY_FILE"
+KEY_BYTES = 32
+AUDIT, RESULTS, MANIFEST = "audit.jsonl", "results.jsonl", "run.json"
+MAX_SEALED_BYTES = 1 << 32
+"""The largest file a seal is checked against (4 GiB)."""
+
+__all__ = ["KEY_ENV", "ChainState", "Sealer", "key_path", "load_key", "require_verified",
+           "sealed_files", "sealed_log", "verify_evidence", "verify_run"]
+
+ChainState = Callable[[], tuple[str, int, int]]
+"""Returns a log's (chain head, lines, end offset) as its writer wrote it."""
+
+
+def key_path() -> Path:
+    """Where the signing key lives (see the module docstring)."""
+    if os.environ.get(KEY_ENV):
+        return Path(os.environ[KEY_ENV])
+    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(config) / "phoneshell" / "run-signing.key"
+
+
+def load_key(create: bool = False) -> bytes:
+    """The signing key; made on first use when `create`.
+
+    Raises:
+        RunError: no key (and not asked to make one), or it cannot be read or written.
+    """
+    path = key_path()
+    if create and not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except FileExistsError:
+            pass  # another run made it a moment ago: read that one
+        except OSError as exc:
+            raise RunError(f"cannot create the signing key {path}: {exc.strerror or exc}",
+                           hint=f"set {KEY_ENV} to a file you can write") from exc
+        else:
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_hex(KEY_BYTES) + "\n")
+    try:
+        text = path.read_text(encoding="ascii").strip()
+        key = bytes.fromhex(text)
+    except FileNotFoundError:
+        raise RunError(f"no signing key at {path}: runs sealed on another machine or account "
+                       "cannot be verified here",
+                       hint=f"point {KEY_ENV} at the key the run was sealed with") from None
+    except (OSError, ValueError) as exc:
+        raise RunError(f"cannot read the signing key {path}: {exc}",
+                       hint=f"it holds {KEY_BYTES} bytes in hex; {KEY_ENV} names another") \
+            from exc
+    if len(key) != KEY_BYTES:
+        raise RunError(f"the signing key {path} is not {KEY_BYTES} bytes")
+    return key
+
+
+def key_id(key: bytes) -> str:
+    """Which key signed a seal, without revealing it."""
+    return hashlib.sha256(key).hexdigest()[:16]
+
+
+def _signature(manifest: RunManifest, key: bytes) -> str:
+    """HMAC-SHA256 over run.json as it would be written with an empty signature."""
+    assert manifest.seal is not None
+    blank = manifest.model_copy(update={"seal": manifest.seal.model_copy(
+        update={"signature": ""})})
+    text = json.dumps(blank.to_plain(), sort_keys=True, separators=(",", ":"))
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(read_bytes(path, MAX_SEALED_BYTES)).hexdigest()
+
+
+def sealed_files(folder: Path) -> list[Path]:
+    """The files of an attempt folder a seal covers: its evidence and its verdict."""
+    found = [p for p in (folder / "evidence").rglob("*") if p.is_file()]
+    verdict = folder / "verdict.json"
+    return sorted([*found, *([verdict] if verdict.is_file() else [])])
+
+
+@dataclass
+class Sealer:
+    """Seals one run as it goes: call `add_result` for each row appended, `add_attempt` once an
+    attempt's files are written, then `seal`.
+
+    Args:
+        run_dir: the run folder.
+        key: the signing key.
+        audit_chain: returns the audit log's (chain head, lines, end offset) as the bridge
+            wrote it.
+        frames_chain: the same of trajectory.jsonl, for a run that keeps the agent's screens.
+    """
+
+    run_dir: Path
+    key: bytes
+    audit_chain: ChainState
+    results: tuple[str, int, int] = (CHAIN_START, 0, 0)
+    files: dict[str, str] = field(default_factory=dict)
+    frames_chain: ChainState | None = None
+
+    @classmethod
+    def resume(cls, run_dir: Path, key: bytes, audit_chain: ChainState,
+               manifest: RunManifest, frames_chain: ChainState | None = None) -> Sealer:
+        """Carry on sealing a run whose seal was verified: its results and files so far."""
+        data = read_bytes(run_dir / RESULTS, MAX_SEALED_BYTES) if (run_dir / RESULTS).exists() \
+            else b""
+        files = {f.path: f.sha256 for f in manifest.seal.files} if manifest.seal else {}
+        return cls(run_dir, key, audit_chain, chain_of(data), files, frames_chain)
+
+    def add_result(self, row: ResultRow) -> None:
+        """A row was appended to results.jsonl (exactly its JSON and a newline)."""
+        head, lines, end = self.results
+        line = row.to_json().encode("utf-8")
+        self.results = (chain_step(head, line), lines + 1, end + len(line) + 1)
+
+    def add_attempt(self, folder: Path) -> None:
+        """Hash an attempt's evidence and verdict, just written."""
+        for path in sealed_files(folder):
+            self.files[path.relative_to(self.run_dir).as_posix()] = _sha256(path)
+
+    def moved(self, old: Path, new: Path) -> None:
+        """An attempt folder was moved aside (a skipped try, before its attempt runs again)."""
+        before = old.relative_to(self.run_dir).as_posix() + "/"
+        after = new.relative_to(self.run_dir).as_posix() + "/"
+        self.files = {(after + path[len(before):] if path.startswith(before) else path): digest
+                      for path, digest in self.files.items()}
+
+    def seal(self, manifest: RunManifest) -> RunManifest:
+        """Write run.json with the current seal, signed; return it."""
+        audit_head, audit_lines, audit_end = self.audit_chain()
+        head, lines, end = self.results
+        logs = [LogSeal(path=AUDIT, lines=audit_lines, bytes=audit_end, chain=audit_head),
+                LogSeal(path=RESULTS, lines=lines, bytes=end, chain=head)]
+        if self.frames_chain is not None:
+            frames_head, frames_lines, frames_end = self.frames_chain()
+            logs.append(LogSeal(path=TRAJECTORY_FILE, lines=frames_lines, bytes=frames_end,
+                                chain=frames_head))
+        unsigned = manifest.model_copy(update={"seal": Seal(
+            sealed_at=time.time(), key_id=key_id(self.key), logs=tuple(logs),
+            files=tuple(FileSeal(path=p, sha256=d) for p, d in sorted(self.files.items())))})
+        assert unsigned.seal is not None
+        signed = unsigned.model_copy(update={"seal": unsigned.seal.model_copy(
+            update={"signature": _signature(unsigned, self.key)})})
+        write_record(self.run_dir / MANIFEST, signed)
+        return signed
+
+
+def _check_log(run_dir: Path, sealed: LogSeal) -> list[str]:
+    path = run_dir / sealed.path
+    try:
+        data = read_bytes(path, MAX_SEALED_BYTES) if path.exists() else b""
+    except RecordError as exc:
+        return [str(exc)]
+    head, lines, end = chain_of(data[:sealed.bytes])
+    problems = []
+    if (head, lines, end) != (sealed.chain, sealed.lines, sealed.bytes):
+        problems.append(f"{sealed.path}: its first {sealed.lines} line(s) are not the ones "
+                        f"sealed (lines were changed, added in between or removed)")
+    if len(data) > sealed.bytes:
+        extra = data[sealed.bytes:].count(b"\n")
+        problems.append(f"{sealed.path}: {len(data) - sealed.bytes} byte(s) ({extra} line(s)) "
+                        "were added after the last seal")
+    return problems
+
+
+def _check_files(run_dir: Path, seal: Seal, only: str) -> list[str]:
+    problems = []
+    sealed = {f.path: f.sha256 for f in seal.files if f.path.startswith(only)}
+    for rel, digest in sealed.items():
+        path = run_dir / rel
+        try:
+            if _sha256(path) != digest:
+                problems.append(f"{rel}: changed since it was sealed")
+        except RecordError:
+            problems.append(f"{rel}: missing (it was sealed)")
+    attempts = run_dir / "attempts"
+    present = [p for folder in sorted(attempts.glob("*/*")) if folder.is_dir()
+               for p in sealed_files(folder)] if attempts.is_dir() else []
+    for path in present:
+        rel = path.relative_to(run_dir).as_posix()
+        if rel.startswith(only) and rel not in sealed:
+            problems.append(f"{rel}: not sealed (it was added or rewritten outside the run)")
+    return problems
+
+
+def verify_run(run_dir: Path, only: str = "") -> list[str]:
+    """Everything about a run folder that does not match its seal ([] when it all does).
+
+    Args:
+        only: check only the sealed files under this path (an attempt folder, relative to the
+            run folder, e.g. "attempts/t/1/"); the logs and signature are checked always.
+    """
+    try:
+        manifest = read_record(run_dir / MANIFEST, RunManifest)
+    except RecordError as exc:
+        return [str(exc)]
+    seal = manifest.seal
+    if seal is None:
+        return [f"{run_dir / MANIFEST} has no seal: the run sealed no attempt"]
+    try:
+        key = load_key()
+    except RunError as exc:
+        return [exc.message]
+    if seal.key_id != key_id(key):
+        return [f"run {manifest.run_id} was sealed with another key ({seal.key_id}); this "
+                f"one is {key_id(key)}"]
+    if not hmac.compare_digest(seal.signature, _signature(manifest, key)):
+        return [f"{run_dir / MANIFEST}: changed since it was signed"]
+    problems: list[str] = []
+    for log in seal.logs:
+        problems += _check_log(run_dir, log)
+        if log.path == TRAJECTORY_FILE:
+            problems += _check_frames(run_dir, log)
+    return problems + _check_files(run_dir, seal, only)
+
+
+def sealed_log(run_dir: Path, name: str) -> bytes | None:
+    """The part of a run's log its seal vouches for (b"" when the seal holds no such log);
+    None for a folder with no sealed run.json (a swap or attack folder, never sealed).
+
+    Raises:
+        RecordError: the log, or run.json, cannot be read.
+    """
+    if not (run_dir / MANIFEST).is_file():
+        return None
+    seal = read_record(run_dir / MANIFEST, RunManifest).seal
+    if seal is None:
+        return None
+    sealed = next((log for log in seal.logs if log.path == name), None)
+    return _sealed_part(run_dir, sealed) if sealed is not None else b""
+
+
+def _sealed_part(run_dir: Path, sealed: LogSeal) -> bytes:
+    """The first bytes of a log its seal vouches for, as the file holds them now."""
+    path = run_dir / sealed.path
+    return read_bytes(path, MAX_SEALED_BYTES)[:sealed.bytes] if path.is_file() else b""
+
+
+def _check_frames(run_dir: Path, sealed: LogSeal) -> list[str]:
+    """Every frame the sealed lines of trajectory.jsonl name still holds the bytes its line
+    records."""
+    try:
+        data = _sealed_part(run_dir, sealed)
+    except RecordError as exc:
+        return [str(exc)]
+    problems = []
+    for frame in parse_lines(data, TrajectoryFrame, str(run_dir / sealed.path)):
+        if not frame.file:
+            continue
+        try:
+            if _sha256(run_dir / frame.file) != frame.sha256:
+                problems.append(f"{frame.file}: changed since it was sealed")
+        except RecordError:
+            problems.append(f"{frame.file}: missing (it was sealed)")
+    return problems
+
+
+def require_verified(run_dir: Path, problems: Iterable[str], unverified: bool,
+                     warn: Callable[[str], None]) -> None:
+    """Refuse a run with problems, or (with `unverified`) warn loudly through `warn(line)`.
+
+    Raises:
+        RunError: naming every problem.
+    """
+    found = list(problems)
+    if not found:
+        return
+    if not unverified:
+        raise RunError(f"{run_dir} does not match its seal: " + "; ".join(found[:5])
+                       + (f" (and {len(found) - 5} more)" if len(found) > 5 else ""),
+                       hint="its files were changed after the run; --unverified shows it "
+                            "anyway, marked")
+    for line in found:
+        warn(f"UNVERIFIED {run_dir}: {line}")
+
+
+def verify_evidence(folder: Path) -> tuple[Path | None, list[str]]:
+    """The run an evidence folder belongs to (`runs/<id>/attempts/<task>/<n>/evidence`), and
+    what of it does not match the run's seal; (None, []) for a folder outside any run."""
+    where = folder.resolve()
+    if where.name != "evidence" or len(where.parents) < 4:
+        return None, []
+    attempt, run_dir = where.parent, where.parents[3]
+    if not (run_dir / MANIFEST).is_file() or attempt.parent.parent.name != "attempts":
+        return None, []
+    return run_dir, verify_run(run_dir, attempt.relative_to(run_dir).as_posix() + "/")

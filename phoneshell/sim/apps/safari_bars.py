@@ -1,0 +1,234 @@
+"""Safari's controls: the bottom bar, address editing, menus, and the share sheet.
+
+Pure layout, like `safari_views.py`. Names follow the iOS 26 dumps. The bottom bar is the view
+"CapsuleViewController": on the start page its buttons carry no identifier, so WDA names them
+by label ("Back", "More"), and the capsule holds the address field "TabBarItemTitle" (labelled
+"Address") and "VoiceSearchButton"; once a page is loaded they are "BackButton",
+"PageFormatMenuButton", the address (its value the host after a U+200E left-to-right mark, as
+Safari writes it), "ReloadButton" and "MoreMenuButton". iOS 26's compact bar has no Forward or
+Tabs button; the simulator keeps "ForwardButton" and "TabOverviewButton" ("Tabs") beside the
+capsule (inferred from the bottom-bar layout), so tabs stay one tap away as the suite expects.
+The share sheet is the dump's `Popover` over a "PopoverDismissRegion": a header naming the page,
+then an activity list of "shareCell"s (apps) and "actionGroupCell"s (Copy, Add to Bookmarks, Add
+to Reading List, View More).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from phoneshell.sim import layout
+from phoneshell.sim.apps.safari_pages import Page
+from phoneshell.sim.apps.safari_tabs import bar_top
+from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.keyboard import keyboard_height
+from phoneshell.sim.ui import EditText, Handler, Node, Rect
+
+PLACEHOLDER = "Search or enter website"
+LTR_MARK = "\u200e"
+"""What Safari puts before a URL in the address field's value."""
+SHARE_APPS = ("Messages", "Mail", "Reminders", "More")
+SHARE_ACTIONS = ("Copy", "Add to Bookmarks", "Add to Reading List", "View More")
+
+
+def address_field(address: EditText, frame: Rect, shown: str | None, on_tap: Handler) -> Node:
+    """The address field: what is typed while editing, else the page's address."""
+    value = address.shown_value() if address.focused else (
+        LTR_MARK + shown if shown else PLACEHOLDER)
+    return Node("TextField", frame, label="Address", name="TabBarItemTitle", value=value,
+                placeholder=None if shown else PLACEHOLDER, field=address, on_tap=on_tap)
+
+
+@dataclass(frozen=True)
+class BarActions:
+    """What the bottom bar's controls do."""
+
+    back: Handler
+    forward: Handler
+    edit: Handler
+    tabs: Handler
+    more: Handler
+    reload: Handler
+
+
+def _slot(frame: Rect, control: Node) -> Node:
+    return layout.wrap(control, 2, frame)
+
+
+def bottom_bar(f: DeviceFacts, address: EditText, page: Page | None, can_go: tuple[bool, bool],
+               act: BarActions) -> Node:
+    """The bottom bar: Back, Forward, the address capsule, Tabs and More.
+
+    Args:
+        f: screen geometry.
+        address: the address field's binding.
+        page: the page showing (None: the start page).
+        can_go: whether Back and Forward are enabled.
+        act: what the controls do.
+    """
+    loaded = page is not None
+    y = bar_top(f) + 16  # the bar hangs from the bottom edge, portrait or landscape
+    capsule = Rect(100, y, 200, 48)
+    field = Rect(140, y + 14, 120, 21)
+    inner: list[Node] = []
+    if loaded:
+        inner.append(Node("Button", Rect(104, y + 4, 40, 40), name="PageFormatMenuButton",
+                          label="Page Menu", traits="Button", on_tap=_nothing, children=(
+                              Node("StaticText", Rect(104, y + 4, 0, 0), visible=False),)))
+    inner.append(address_field(address, field, page.address if page else None, act.edit))
+    if loaded:
+        inner.append(_icon_button("refresh", "ReloadButton", "C", Rect(266, y + 13, 19, 22),
+                                  act.reload))
+    else:
+        inner.append(_icon_button("Voice Search", "VoiceSearchButton", "m",
+                                  Rect(266, y + 13, 18, 22), _nothing))
+    bar_view = Node("Other", capsule, name="CapsuleNavigationBar?isSelected=true&"
+                                             "isDistractionControlOverlayUp=false",
+                    traits="Selected", children=tuple(inner))
+    back = Rect(8, y, 44, 48)
+    more = Rect(350, y, 44, 48)
+    backdrop = Rect(0, bar_top(f), f.width, f.height - bar_top(f))
+    full = Rect(0, 0, f.width, f.height)
+    return Node("Other", full, name="CapsuleViewController", children=(
+        layout.wrap(Node("Other", Rect(0, 0, f.width, 62)), 1),
+        Node("Other", backdrop, children=(layout.wrap(Node("Other", backdrop), 6),
+                                          layout.wrap(Node("Other", backdrop), 1))),
+        _slot(back, layout.button("Back", back, act.back, enabled=can_go[0],
+                                  name="BackButton" if loaded else "Back")),
+        _slot(Rect(52, y, 44, 48), _icon_button("Forward", "ForwardButton", ">",
+                                                  Rect(52, y, 44, 48), act.forward,
+                                                  enabled=can_go[1])),
+        layout.wrap(bar_view, 3),
+        _slot(Rect(304, y, 44, 48), _icon_button("Tabs", "TabOverviewButton", "[ ]",
+                                                   Rect(304, y, 44, 48), act.tabs)),
+        _slot(more, _icon_button("More", "MoreMenuButton" if loaded else "More", "...", more,
+                                 act.more)),
+    ))
+
+
+def _nothing() -> None:
+    """A control the simulator does not model (voice search, the page menu)."""
+
+
+def _icon_button(label: str, name: str, drawn: str, frame: Rect, on_tap: Handler, *,
+                 enabled: bool = True) -> Node:
+    # Safari's toolbar buttons are icons: the label is for VoiceOver, the pixels show a glyph.
+    return Node("Button", frame, label=label, name=name, enabled=enabled,
+                traits="Button" if enabled else "NotEnabled, Button", on_tap=on_tap,
+                pixels_text=drawn)
+
+
+def editing(f: DeviceFacts, address: EditText, cancel: Handler, submit: Handler,
+            is_address: bool) -> list[Node]:
+    """The address bar above the keyboard, over a sheet of suggestions that cancels on a tap."""
+    top = f.height - keyboard_height(f) - 56
+    typed = address.text.strip()
+    kids: list[Node] = []
+    if typed:
+        hint = "Go to site" if is_address else "Google Search"
+        frame = Rect(16, 78, 370, 64)
+        kids.append(Node("Cell", frame, label=typed, name=typed, traits="Button",
+                         on_tap=submit, children=(layout.wrap(Node("Other", frame, children=(
+                             layout.text(typed, Rect(32, 87, 338, 22), accessible=False),
+                             layout.text(hint, Rect(32, 111, 338, 18), accessible=False))),
+                             1),)))
+    sheet = Node("Other", Rect(0, 62, f.width, top - 62), name="Suggestions",
+                 children=tuple(kids), on_tap=cancel, opaque=True)
+    bar = Node("Other", Rect(0, top, f.width, 56), name="CapsuleNavigationBar", children=(
+        address_field(address, Rect(16, top + 6, 292, 40), None, _keep_editing),
+        layout.button("Cancel", Rect(316, top + 6, 74, 40), cancel),
+    ))
+    return [sheet, bar]
+
+
+def _keep_editing() -> None:
+    """Tapping the address field while it is being edited only keeps focus there."""
+
+
+def menu(f: DeviceFacts, name: str, items: Sequence[tuple[str, Handler]], top: int, left: int,
+         dismiss: Handler, above: Sequence[Node] = ()) -> Node:
+    """A context menu of buttons over a full-screen backdrop that a tap outside dismisses."""
+    width = 250
+    buttons = tuple(layout.button(label, Rect(left, top + 44 * i, width, 44), handler)
+                    for i, (label, handler) in enumerate(items))
+    box = Node("Menu", Rect(left, top, width, 44 * len(items)), children=buttons, opaque=True)
+    return Node("Other", Rect(0, 0, f.width, f.height), name=name, children=(*above, box),
+                on_tap=dismiss)
+
+
+def link_preview(target: Page) -> Node:
+    """The preview of a held link's page, above its menu."""
+    return Node("Other", Rect(16, 120, 370, 240), name="LinkPreview", opaque=True, children=(
+        layout.text(target.title, Rect(32, 140, 338, 26), header=True),
+        layout.text(target.address, Rect(32, 172, 338, 20)),
+    ))
+
+
+def share_sheet(f: DeviceFacts, page: Page, actions: dict[str, Handler],
+                dismiss: Handler) -> Node:
+    """The share sheet as iOS 26 shows it on a phone: a Popover over a dismiss region.
+
+    Args:
+        f: screen geometry.
+        page: the page being shared (its title and host head the sheet).
+        actions: what each action cell does, by label (others dismiss the sheet).
+        dismiss: what a tap outside the popover, or on an app, does.
+    """
+    full = Rect(0, 0, f.width, f.height)
+    box = Rect(9, 477, 384, 388)
+    header = Node("NavigationBar", Rect(box.x, box.y, box.width, 126), name=page.title,
+                  children=(
+                      Node("Image", Rect(box.x + 24, box.y + 24, 65, 65), accessible=True),
+                      Node("Other", Rect(box.x + 103, box.y + 24, 257, 19),
+                           name="LP.CaptionBar.TopCaption", label=page.title, accessible=True),
+                      Node("Other", Rect(box.x + 103, box.y + 42, 257, 21),
+                           name="LP.CaptionBar.BottomCaption", label=page.address,
+                           accessible=True),
+                      Node("Button", Rect(box.x + 103, box.y + 73, 92, 37), name="Options ",
+                           label="Options ", traits="Button", on_tap=_nothing, children=(
+                               layout.text("Options ", Rect(box.x + 115, box.y + 81, 68, 21),
+                                           accessible=False),))))
+    apps = _cell_row(box.x + 9, box.y + 125, 123, "shareCell", SHARE_APPS,
+                     dict.fromkeys(SHARE_APPS, dismiss))
+    acts = _cell_row(box.x + 9, box.y + 249, 139, "actionGroupCell", SHARE_ACTIONS,
+                     {a: actions.get(a, dismiss) for a in SHARE_ACTIONS})
+    activity = Node("CollectionView", box, name="activityCollectionView", children=(
+        layout.wrap(Node("Other", Rect(box.x, box.y, box.width, 181)), 1),
+        Node("Other", box), apps, acts,
+        Node("Other", Rect(box.x + 15, box.y + 248, 336, 2), name="collectionView.footerView")))
+    content = Node("Other", box, children=(
+        header, layout.wrap(Node("Other", box, name="shareSheet.activity.contentView",
+                                 children=(activity, Node("Other", Rect(box.x + 15, box.y + 125,
+                                                                        336, 2)))), 2),
+        layout.wrap(Node("Other", box, visible=False), 1, visible=False)))
+    remote = Node("Other", box, name="ShareSheet.RemoteContainerView",
+                  children=(layout.wrap(content, 7),))
+    backdrop = layout.wrap(Node("Other", Rect(box.x - 1, box.y, box.width + 1, box.height)), 4)
+    popover = Node("Popover", box, opaque=True, children=(
+        Node("Image", Rect(box.x - 150, box.y - 150, 684, 688), visible=False),
+        layout.wrap(Node("Other", box, children=(
+            Node("Other", Rect(box.x, box.y, 0, 0), visible=False, children=(backdrop,)),)), 5),
+        Node("Other", box, children=(
+            Node("Other", box, name="ActivityListView", children=(remote,)),))))
+    region = Node("Other", full, name="PopoverDismissRegion", label="dismiss popup",
+                  on_tap=dismiss)
+    return Node("Other", full, children=(region, popover))
+
+
+def _cell_row(x: int, y: int, height: int, name: str, labels: Sequence[str],
+              actions: dict[str, Handler]) -> Node:
+    """One scrolling row of share-sheet cells (apps, or actions)."""
+    cells = []
+    for i, label in enumerate(labels):
+        frame = Rect(x + 88 * i, y, 83, height)
+        title = Rect(frame.x, frame.y + height - 31, 83, 15)
+        cells.append(Node("Cell", frame, name=name, label=label, traits="Button",
+                          accessible=True, on_tap=actions[label], children=(
+                              Node("Other", frame, children=(
+                                  Node("Other", title, children=(
+                                      layout.text(label, title, name="cellTitleLabel",
+                                                  accessible=False),)),
+                                  layout.image("activityImageView",
+                                               Rect(frame.x + 7, frame.y + 16, 69, 69)))),)))
+    return Node("ScrollView", Rect(x, y, 348, height), children=tuple(cells))

@@ -1,0 +1,346 @@
+"""Lists as iOS 26 shows them: rows in sections, in the two shapes Apple's apps are built from.
+
+* `table`: an inset-grouped UITableView, as on Settings' sub-pages (the General > About and
+  Accessibility > Motion dumps). A row is a `Cell` named by its identifier and labelled
+  "Title, Detail"; VoiceOver reads the cell, so the texts inside it are not accessible. A switch
+  row is the Motion dump's: an accessible `Switch` spanning the row (named by the identifier,
+  labelled with the title) around a label `Button` and the knob, an unnamed inner `Switch`. Only
+  the knob toggles: XCUITest taps an element's centre, and the centre of a row-wide switch is
+  its label, which does nothing on a phone either.
+* `grouped`: the iOS 26 Settings root, a UICollectionView list. Its cells are unnamed and not
+  accessible; the `Button` inside carries the identifier (`com.apple.settings.general`), the
+  title and the action.
+
+Both nest their rows in the wrapper views UIKit leaves (content views, background views,
+separators), and both hold only the rows near their visible part, as UIKit makes cells only for
+those: rows further away are not in the tree at all, rows on the edge keep their frames with
+`visible="false"`. `search_row` is a list's search field with its Cancel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import TYPE_CHECKING
+
+from phoneshell.sim.layout import button, image, search_field, text, text_width, wrap
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hidden
+
+if TYPE_CHECKING:
+    from phoneshell.sim.apps import Host
+
+ROW_HEIGHT = 52
+ROW_X, ROW_WIDTH = 16, 370
+"""Where the rows of a grouped list lie (the Settings root)."""
+TABLE_X, TABLE_WIDTH = 20, 362
+"""Where the cells of a table lie (Settings' sub-pages)."""
+MARGIN = ROW_HEIGHT
+"""How far past its visible part a list keeps rows in the tree (the dumps hold one more)."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a list. Plain rows show a title, and optionally a detail, switch or chevron."""
+
+    title: str = ""
+    detail: str | None = None
+    """Right-hand text (a link row's current value, an info row's value)."""
+    subtitle: str | None = None
+    on_tap: Handler | None = None
+    switch: bool | None = None
+    """None: no switch; True/False: a switch in that state (its knob toggles it)."""
+    on_switch: Handler | None = None
+    chevron: bool = False
+    name: str | None = None
+    """The row's accessibility identifier (default: the title)."""
+    height: int = ROW_HEIGHT
+    build: Callable[[Rect], Sequence[Node]] | None = None
+    """For custom rows (a search field, a slider): build the content inside the given frame."""
+    container: str = "Cell"
+    """The element type wrapping a custom row ("Other" for one that is not a list cell)."""
+    icon: str | None = None
+    """The Settings root's coloured icon at the left (an image name; "" for an unnamed one)."""
+    swipe: tuple[str, Handler] | None = None
+    """A swiped row's action button over its right end ("Delete"), with what it does."""
+    key: str | None = None
+    """The row's identity for element ids and hooks (default: from its identifier)."""
+
+    @property
+    def ident(self) -> str:
+        """The identifier the row's element is named by."""
+        return self.name or self.title
+
+
+@dataclass(frozen=True)
+class Section:
+    """Rows grouped under an optional header and footer."""
+
+    rows: tuple[Row, ...]
+    header: str | None = None
+    footer: str | None = None
+
+
+def _switch_row(row: Row, frame: Rect, left: int, icon: Sequence[Node] = ()) -> Node:
+    """The Motion dump's switch: a row-wide Switch around its label Button and the knob."""
+    x, y, h = frame.x, frame.y, frame.height
+    state = "1" if row.switch else "0"
+    label = Node("Button", Rect(left, y + (h - 22) // 2, text_width(row.title), 22),
+                 label=row.title, name=row.ident, traits="StaticText, Button", accessible=False)
+    knob = Node("Switch", Rect(x + frame.width - 77, y + (h - 29) // 2, 63, 29), value=state,
+                traits="ToggleButton, Button", accessible=False, on_tap=row.on_switch)
+    return Node("Switch", Rect(x + 16, y + (h - 29) // 2, frame.width - 32, 29),
+                label=row.title, name=row.ident, value=state,
+                traits="ToggleButton, StaticText, Button", children=(*icon, label, knob))
+
+
+def _texts(row: Row, frame: Rect, left: int, right: int) -> list[Node]:
+    """The title (and subtitle, detail) of a row as texts read with their row."""
+    y, h = frame.y, frame.height
+    room = right - left
+    title_y = y + (h - 22) // 2 - (10 if row.subtitle else 0)
+    kids = [text(row.title, Rect(left, title_y, min(room, text_width(row.title)), 22),
+                 accessible=False)]
+    if row.subtitle:
+        kids.append(text(row.subtitle, Rect(left, title_y + 24,
+                                            min(room, text_width(row.subtitle, 15)), 36),
+                         accessible=False))
+    if row.detail:
+        w = min(room // 2, text_width(row.detail))
+        kids.append(text(row.detail, Rect(right - w, y + (h - 22) // 2, w, 22),
+                         accessible=False))
+    return kids
+
+
+def cell(row: Row, frame: Rect) -> Node:
+    """A table Cell for a plain row (the General > About dump's shape).
+
+    A row's detail joins its label ("Model Number, MQ163LL/A"; a link row's too: "iOS Version,
+    26.2"), and title and detail sit in a Button named like the cell; a link row ends in a
+    disabled "chevron" button, as the dump's rows do.
+    """
+    if row.switch is not None:
+        return Node("Cell", frame, name=row.ident, traits="", accessible=False,
+                    key=f"row:{row.ident}",
+                    children=(wrap(_switch_row(row, frame, frame.x + 16), 2, frame),))
+    x, y, w, h = frame.x, frame.y, frame.width, frame.height
+    texts = _texts(row, frame, x + 16, x + w - (30 if row.chevron else 16))
+    label = f"{row.title}, {row.detail}" if row.detail else row.title
+    content: Sequence[Node] = texts
+    if row.detail:
+        content = [Node("Button", Rect(x + 16, y + (h - 21) // 2, w - 32, 21), label=label,
+                        name=row.ident, traits="StaticText, Button", accessible=False,
+                        children=tuple(texts))]
+    kids = [wrap(Node("Other", frame, children=tuple(content)), 1),
+            wrap(Node("Other", frame), 1),
+            Node("Other", Rect(x + 16, y + h - 2, w - 16, 2))]
+    if row.chevron:
+        kids.append(Node("Button", Rect(x + w - 31, y + (h - 15) // 2, 11, 15), label="chevron",
+                         name="chevron", enabled=False, traits="NotEnabled, Button",
+                         accessible=False))
+    if row.swipe is not None:
+        action, act = row.swipe
+        kids.append(button(action, Rect(x + w - 84, y, 84, h), act))
+    return Node("Cell", frame, label=label, name=row.ident,
+                traits="Button" if row.on_tap else "", on_tap=row.on_tap,
+                key=row.key or f"row:{row.ident}", children=tuple(kids))
+
+
+def _grouped_cell(row: Row, frame: Rect) -> Node:
+    """A Settings-root cell: unnamed, holding the Button (or Switch) that is the row."""
+    x, y, w, h = frame.x, frame.y, frame.width, frame.height
+    left = x + 16
+    icon: list[Node] = []
+    if row.icon is not None:
+        size = 60 if row.subtitle else 30
+        icon.append(image(row.icon or None, Rect(x + 13, y + (h - size) // 2, size, size),
+                          label=row.icon or None))
+        left = x + 13 + size + (8 if row.subtitle else 12)
+    if row.switch is not None:
+        control = _switch_row(row, frame, left, icon)
+    else:
+        right = x + w - (34 if row.chevron else 16)
+        kids = [*icon, *_texts(row, frame, left, right)]
+        if row.chevron:
+            kids.append(image("chevron.forward", Rect(x + w - 26, y + (h - 13) // 2, 8, 13)))
+        label = f"{row.title}, {row.subtitle}" if row.subtitle else row.title
+        control = Node("Button", frame, label=label, name=row.ident, value=row.detail,
+                       traits="StaticText, Button", on_tap=row.on_tap, children=tuple(kids))
+    selected = wrap(Node("Other", frame, visible=False), 1, visible=False)
+    return Node("Cell", frame, traits="", accessible=False, key=f"row:{row.ident}",
+                children=(selected, wrap(control, 3, frame)))
+
+
+def _custom(row: Row, frame: Rect) -> Node:
+    assert row.build is not None
+    built = tuple(row.build(frame))
+    if row.container == "Cell" and row.title:
+        # VoiceOver reads a cell as one element: the texts inside it are not read apart.
+        built = tuple(quiet(n) for n in built)
+    inner = wrap(Node("Other", frame, children=built), 1)
+    return Node(row.container, frame, name=row.name, traits="",
+                label=row.title if row.container == "Cell" and row.title else None,
+                accessible=row.container == "Cell" and bool(row.title),
+                children=(inner,), key=row.key or f"row:{row.name or row.container}")
+
+
+def quiet(node: Node) -> Node:
+    """`node` with every text in it read with its cell, not on its own (not accessible)."""
+    if node.type == "StaticText":
+        return replace(node, accessible=False)
+    if not node.children:
+        return node
+    return replace(node, children=tuple(quiet(c) for c in node.children))
+
+
+def _header(label: str, y: int, width: int) -> Node:
+    return Node("Other", Rect(0, y, width, 38), name=label, children=(
+        text(label, Rect(TABLE_X + 16, y + 14, min(width - 72, text_width(label, 13)), 18),
+             header=True),))
+
+
+def _footer(label: str, y: int, lines: int, width: int) -> Node:
+    """A section footer, as the Motion dump has them: a named Other around the text."""
+    height = 16 + 18 * lines
+    return Node("Other", Rect(0, y, width, height), name=label, children=(
+        Node("Other", Rect(TABLE_X, y, TABLE_WIDTH, height), name=label, label=label,
+             accessible=True),))
+
+
+def scroll_bars(scroll: Scroll, viewport: Rect, content: int) -> list[Node]:
+    """The scroll indicators every UIScrollView holds; hidden while nothing scrolls."""
+    pages = max(1, -(-content // max(1, viewport.height)))
+    vertical = f"Vertical scroll bar, {pages} page{'s' if pages > 1 else ''}"
+    share = f"{round(100 * scroll.offset / scroll.limit) if scroll.limit else 0}%"
+    horizontal = "Horizontal scroll bar, 1 page"
+    bottom = viewport.bottom
+    return [
+        Node("Other", Rect(viewport.x + viewport.width - 33, viewport.y, 30, viewport.height),
+             name=vertical, label=vertical, value=share, traits="Adjustable", visible=False,
+             children=(Node("Other", Rect(viewport.x + viewport.width - 6, viewport.y + 3, 3,
+                                          max(3, viewport.height - 6)), visible=False),)),
+        Node("Other", Rect(62, bottom - 33, 278, 30), name=horizontal, label=horizontal,
+             value="0%", traits="Adjustable", visible=False,
+             children=(Node("Other", Rect(65, bottom - 6, 272, 3), visible=False),)),
+    ]
+
+
+def _band(x: int, width: int, height: int, y: int) -> Node:
+    """An empty view across a list: a section's background, a separator, a spacer."""
+    return Node("Other", Rect(x, y, width, height))
+
+
+def _row_at(build: Callable[[Row, Rect], Node], row: Row, x: int, width: int, extra: int,
+            y: int) -> Node:
+    return build(row, Rect(x, y, width, row.height + extra))
+
+
+Placed = tuple[int, int, Callable[[int], Node]]
+"""(top, height, build at y) of one node of a list, in content coordinates."""
+
+
+def _place(sections: Sequence[Section], width: int, grouped: bool) -> tuple[list[Placed], int]:
+    """Where every header, row, separator and footer of a list goes; and the content height."""
+    placed: list[Placed] = []
+    y = 0
+    row_node = _grouped_cell if grouped else cell
+    left, span = (ROW_X, ROW_WIDTH) if grouped else (TABLE_X, TABLE_WIDTH)
+    for s, section in enumerate(sections):
+        if section.header:
+            placed.append((y, 38, partial(_header, section.header.upper(), width=width)))
+            y += 38
+        elif not grouped:
+            placed.append((y, 18, partial(_band, 0, width, 18)))
+            y += 17
+        elif s:
+            height = sum(r.height for r in section.rows) + 34
+            placed.append((y - 17, height, partial(_band, left - 32, span + 64, height)))
+        for i, row in enumerate(section.rows):
+            build = row_node if row.build is None else _custom
+            placed.append((y, row.height, partial(_row_at, build, row, left, span,
+                                                  0 if grouped else 1)))
+            if grouped and i < len(section.rows) - 1:
+                placed.append((y + row.height - 1, 2, partial(_band, left + 56, span - 72, 2)))
+            y += row.height + (0 if grouped else 1)
+        if section.footer:
+            lines = 1 + len(section.footer) // 44
+            placed.append((y, 16 + 18 * lines, partial(_footer, section.footer, lines=lines,
+                                                       width=width)))
+            y += 16 + 18 * lines
+        elif not grouped:
+            placed.append((y, 19, partial(_band, 0, width, 19)))
+        y += 34 if grouped else 18
+    return placed, y + 16
+
+
+def _rows_in_view(placed: list[Placed], scroll: Scroll, viewport: Rect) -> list[Node]:
+    top = viewport.y - scroll.offset
+    kids = []
+    for offset, height, build in placed:
+        y = top + offset
+        if y + height < viewport.y - MARGIN or y > viewport.bottom + MARGIN:
+            continue  # no cell is made for a row this far out of view
+        node = build(y)
+        centre = y + height // 2
+        kids.append(node if viewport.y <= centre < viewport.bottom else hidden(node))
+    return kids
+
+
+def table(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key: str) -> Node:
+    """An inset-grouped Table inside `viewport`, scrolled by `scroll`.
+
+    Writes the scroll limit into `scroll`. `key` names the list for element identity (use the
+    page id). Returned inside the view controller's view that frames it.
+    """
+    placed, content = _place(sections, viewport.x + viewport.width, grouped=False)
+    scroll.clamp(content - viewport.height)
+    kids = [*_rows_in_view(placed, scroll, viewport), *scroll_bars(scroll, viewport, content)]
+    return Node("Other", viewport, children=(
+        Node("Table", viewport, children=tuple(kids), scroll=scroll, key=key),))
+
+
+def grouped(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key: str,
+            name: str | None = None) -> Node:
+    """The Settings root's list: a CollectionView of unnamed cells holding the row Buttons."""
+    width = viewport.x + viewport.width
+    placed, content = _place(sections, width, grouped=True)
+    scroll.clamp(content - viewport.height)
+    backdrop = Node("Other", Rect(-16, viewport.y - scroll.offset - 1580, width + 32,
+                                  content + 1600))
+    kids = [backdrop, Node("Other", Rect(0, 0, width, viewport.bottom)),
+            *_rows_in_view(placed, scroll, viewport), *scroll_bars(scroll, viewport, content)]
+    lists = Node("CollectionView", viewport, name=name, children=tuple(kids), scroll=scroll,
+                 key=key)
+    anchor = Node("Other", Rect(width // 2, viewport.y + viewport.height // 2, 0, 0),
+                  visible=False)
+    return Node("Other", viewport, children=(lists, anchor))
+
+
+def search_row(field: EditText, host: Host, *, name: str = "Search") -> Row:
+    """A list's first row: a search field, narrowed to make room for Cancel while searching.
+
+    Searching means the field has focus or holds text, as in iOS lists with a search bar;
+    Cancel clears the text and dismisses the keyboard, as it does in every such list.
+    """
+    active = field.focused or bool(field.text)
+
+    def build(frame: Rect) -> Sequence[Node]:
+        return search_bar(field, host, Rect(frame.x, frame.y + 8, frame.width, 36),
+                          active=active, name=name)
+
+    return Row(build=build, name="SearchRow", container="Other")
+
+
+def search_bar(field: EditText, host: Host, frame: Rect, *, active: bool,
+               name: str = "Search") -> list[Node]:
+    """A search field in `frame`, with Cancel beside it while `active`."""
+    width = frame.width - (74 if active else 0)
+    nodes = [search_field(field, Rect(frame.x, frame.y, width, frame.height), name=name)]
+    if active:
+        def cancel() -> None:
+            field.text = ""
+            host.focus(None)
+
+        nodes.append(button("Cancel", Rect(frame.x + width + 8, frame.y, 66, frame.height),
+                            cancel))
+    return nodes

@@ -1,0 +1,285 @@
+"""Compare the simulated iPhone's screens with the real iOS 26 WebDriverAgent dumps they copy.
+
+For each screen there is a real `GET /source` of (`../shared/reference/ios-sources/`), this
+drives a fresh simulator to the same screen with the unmodified facebook-wda client over HTTP,
+reads its source, and measures both trees the same way:
+
+* depth: the longest chain of elements from the application node down (the root counts 1);
+* elements: every element, the application node included;
+* wrappers: unnamed `Other`s (no name, label or value), the layout views UIKit leaves in;
+* attributes: the set of attribute names written anywhere in the tree;
+* pairs: the (type, name) of every element with `accessible="true"`, what VoiceOver and most
+  agents find things by.
+
+A screen meets the goal when its depth is at least 0.6 and its element count at least 0.5 of
+the real one's, at least half of the real accessible pairs are among the simulator's, and every
+real element the simulator shows (same type and label) has its real identifier there too.
+`tests/sim/test_sim_fidelity.py` holds every screen to that goal, reusing `SCREENS` and
+`measure` from here.
+
+Usage: .venv/bin/python scripts/fidelity.py [--reference DIR] [--format json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import wda
+from lxml import etree
+
+from phoneshell.sim import SimServer
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ROOT.parent / "shared" / "reference" / "ios-sources"
+DEPTH_GOAL, ELEMENTS_GOAL, PAIRS_GOAL = 0.6, 0.5, 0.5
+TYPE_PREFIX = "XCUIElementType"
+SETTINGS, SAFARI = "com.apple.Preferences", "com.apple.mobilesafari"
+CLOCK = "com.apple.mobiletimer"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the report measures of one page source."""
+
+    depth: int
+    elements: int
+    wrappers: int
+    attributes: frozenset[str]
+    pairs: frozenset[tuple[str, str]]
+    """(short type, name) of every accessible element; name "" when it has none."""
+    ids: frozenset[tuple[str, str, str]]
+    """(short type, label, name) of every accessible element whose name is an identifier (it
+    differs from its label: WDA names an element by its label only when it has no id)."""
+
+
+def measure(xml: str | bytes) -> Shape:
+    """Measure one WDA XML page source.
+
+    Raises:
+        ValueError: the text is not XML.
+    """
+    data = xml.encode() if isinstance(xml, str) else xml
+    try:
+        root = etree.fromstring(data)
+    except etree.XMLSyntaxError as exc:
+        raise ValueError(f"not a page source: {exc}") from exc
+    depth, elements, wrappers = 0, 0, 0
+    attributes: set[str] = set()
+    pairs: set[tuple[str, str]] = set()
+    ids: set[tuple[str, str, str]] = set()
+    stack = [(root, 1)]
+    while stack:
+        node, level = stack.pop()
+        depth, elements = max(depth, level), elements + 1
+        attributes.update(node.attrib)
+        kind = str(node.get("type", node.tag)).removeprefix(TYPE_PREFIX)
+        if kind == "Other" and not ({"name", "label", "value"} & set(node.attrib)):
+            wrappers += 1
+        if node.get("accessible") == "true":
+            name, label = node.get("name", ""), node.get("label", "")
+            pairs.add((kind, name))
+            if name and label and name != label:
+                ids.add((kind, label, name))
+        stack.extend((child, level + 1) for child in node)
+    return Shape(depth, elements, wrappers, frozenset(attributes), frozenset(pairs),
+                 frozenset(ids))
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One screen, simulated against real."""
+
+    screen: str
+    dump: str
+    sim: Shape
+    real: Shape
+
+    @property
+    def depth_ratio(self) -> float:
+        """Simulator depth over real depth."""
+        return self.sim.depth / self.real.depth
+
+    @property
+    def elements_ratio(self) -> float:
+        """Simulator element count over the real count."""
+        return self.sim.elements / self.real.elements
+
+    @property
+    def shared_pairs(self) -> frozenset[tuple[str, str]]:
+        """Real accessible (type, name) pairs the simulator has too."""
+        return self.real.pairs & self.sim.pairs
+
+    @property
+    def pairs_ratio(self) -> float:
+        """The share of real accessible pairs the simulator has."""
+        return len(self.shared_pairs) / len(self.real.pairs) if self.real.pairs else 1.0
+
+    @property
+    def missing_pairs(self) -> list[tuple[str, str]]:
+        """Real accessible pairs the simulator lacks, sorted."""
+        return sorted(self.real.pairs - self.sim.pairs)
+
+    @property
+    def missing_attributes(self) -> list[str]:
+        """Attribute names the real dump writes and the simulator never does."""
+        return sorted(self.real.attributes - self.sim.attributes)
+
+    @property
+    def wrong_ids(self) -> list[tuple[str, str, str, str]]:
+        """(type, label, real id, simulator name) where the simulator shows the element (same
+        type and label) under another name than its real identifier."""
+        ours: dict[tuple[str, str], set[str]] = {}
+        for kind, label, name in self.sim.ids:
+            ours.setdefault((kind, label), set()).add(name)
+        for kind, name in self.sim.pairs:
+            ours.setdefault((kind, name), set()).add(name)  # named by its label: no id
+        return sorted((kind, label, name, ", ".join(sorted(ours[kind, label])))
+                      for kind, label, name in self.real.ids
+                      if (kind, label) in ours and name not in ours[kind, label])
+
+    @property
+    def meets_goal(self) -> bool:
+        """Depth, element count and shared pairs all at their goals."""
+        return (self.depth_ratio >= DEPTH_GOAL and self.elements_ratio >= ELEMENTS_GOAL
+                and self.pairs_ratio >= PAIRS_GOAL and not self.wrong_ids)
+
+
+def _wait(check: Callable[[], bool], what: str, timeout_s: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the simulator never showed {what}")
+        time.sleep(0.02)
+
+
+def _notify(sim_url: str) -> None:
+    """Post a notification through the simulator's control route (no app here posts one)."""
+    request = urllib.request.Request(
+        f"{sim_url}/phoneshell/sim/notify", method="POST",
+        data=json.dumps({"app": CLOCK, "title": "Timer", "body": "Your timer is done"}).encode())
+    with urllib.request.urlopen(request, timeout=10):
+        pass
+
+
+def _settings(*path: str) -> Reach:
+    def reach(client: wda.Client, sim_url: str) -> None:
+        session = client.session(SETTINGS)
+        for label in path:
+            session(label=label).get(timeout=5).tap()
+        if path:
+            _wait(lambda: session(className="NavigationBar", name=path[-1]).exists, path[-1])
+    return reach
+
+
+def _safari_start(client: wda.Client, sim_url: str) -> None:
+    client.session(SAFARI)
+
+
+def _safari_share(client: wda.Client, sim_url: str) -> None:
+    session = client.session()
+    session.open_url("https://squoosh.app/")
+    session(name="MoreMenuButton").get(timeout=5).tap()
+    session(label="Share\u2026").get(timeout=5).tap()
+    _wait(lambda: session(className="Popover").exists, "the share sheet")
+
+
+def _home_page_two(client: wda.Client, sim_url: str) -> None:
+    session = client.session()
+    session.swipe_left()
+    _wait(lambda: session(className="PageIndicator", value="Page 2 of 2").exists, "page 2")
+
+
+def _notification_center(client: wda.Client, sim_url: str) -> None:
+    session = client.session()
+    _notify(sim_url)
+    session.swipe(60, 2, 60, 640)
+    _wait(lambda: session(name="ListCell").exists, "Notification Center's list")
+
+
+def _banner(client: wda.Client, sim_url: str) -> None:
+    # The dump's SpringBoard has an app's card in its switcher: use one, then come home.
+    session = client.session(SETTINGS)
+    session.home()
+    _notify(sim_url)
+    _wait(lambda: session(name="NotificationShortLookView").exists, "the banner")
+
+
+Reach = Callable[[wda.Client, str], None]
+"""Drive a fresh simulator (facebook-wda client, its URL) to a screen."""
+
+SCREENS: dict[str, tuple[str, Reach]] = {
+    "Settings": ("settings-root-ios26.2-sim.xml", _settings()),
+    "Settings > General > About": ("settings-general-about-ios26.2-sim.xml",
+                                   _settings("General", "About")),
+    "Settings > Accessibility > Motion": ("settings-accessibility-motion-ios26.xml",
+                                          _settings("Accessibility", "Motion")),
+    "Safari start page": ("safari-start-page-ios26.2-sim.xml", _safari_start),
+    "Safari share sheet": ("safari-squoosh-share-sheet-ios26.xml", _safari_share),
+    "Home screen, page 2": ("springboard-home-page2-ios26.5-sim.xml", _home_page_two),
+    "Notification Center": ("springboard-notification-center-ios26-sim.xml",
+                            _notification_center),
+    "Notification banner": ("springboard-notification-banner-ios26-sim.xml", _banner),
+}
+"""Screen -> (the real dump's file name, how to reach the screen on a fresh simulator)."""
+
+
+def compare(screen: str, sources: Path = SOURCES) -> Comparison:
+    """Reach `screen` on a fresh simulator and measure it against its real dump."""
+    dump, reach = SCREENS[screen]
+    real = measure((sources / dump).read_bytes())
+    with SimServer() as sim:
+        client = wda.Client(sim.url)
+        reach(client, sim.url)
+        ours = measure(client.source())
+    return Comparison(screen, dump, ours, real)
+
+
+def _row(c: Comparison) -> str:
+    return (f"{c.screen:<34} {c.sim.depth:>3}/{c.real.depth:<3} {c.depth_ratio:5.2f}  "
+            f"{c.sim.elements:>4}/{c.real.elements:<4} {c.elements_ratio:5.2f}  "
+            f"{c.sim.wrappers:>4}/{c.real.wrappers:<4}  "
+            f"{len(c.real.attributes & c.sim.attributes):>2}/{len(c.real.attributes):<2}  "
+            f"{len(c.shared_pairs):>3}/{len(c.real.pairs):<3} {c.pairs_ratio:5.2f}  "
+            f"{'yes' if c.meets_goal else 'NO'}")
+
+
+def main() -> int:
+    """Print the fidelity table; exit 1 when a screen misses the goal."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reference", type=Path, default=SOURCES,
+                        help="folder of real dumps (default: %(default)s)")
+    parser.add_argument("--format", choices=("table", "json"), default="table")
+    args = parser.parse_args()
+    results = [compare(screen, args.reference) for screen in SCREENS]
+    if args.format == "json":
+        print(json.dumps([{
+            "screen": c.screen, "dump": c.dump, "depth": [c.sim.depth, c.real.depth],
+            "elements": [c.sim.elements, c.real.elements],
+            "wrappers": [c.sim.wrappers, c.real.wrappers],
+            "attributes": [len(c.real.attributes & c.sim.attributes), len(c.real.attributes)],
+            "pairs": [len(c.shared_pairs), len(c.real.pairs)],
+            "missing_pairs": [list(p) for p in c.missing_pairs],
+            "missing_attributes": c.missing_attributes,
+            "wrong_ids": [list(w) for w in c.wrong_ids], "meets_goal": c.meets_goal,
+        } for c in results], indent=2))
+    else:
+        print(f"{'screen':<34} {'depth':<13} {'elements':<17} {'wrappers':<10} "
+              f"{'attrs':<6} {'pairs':<13} goal")
+        for c in results:
+            print(_row(c))
+        for c in results:
+            if c.missing_pairs or c.missing_attributes or c.wrong_ids:
+                print(f"\n{c.screen}: missing pairs {c.missing_pairs}; "
+                      f"missing attributes {c.missing_attributes}; wrong ids {c.wrong_ids}")
+    return 0 if all(c.meets_goal for c in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

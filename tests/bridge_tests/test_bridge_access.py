@@ -1,0 +1,103 @@
+"""One way to the phone: a secret per attempt, revoked when it ends; the phone's own control routes
+and the bridge's health out of the agent's reach."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import wda
+from bridge_rig import CONTROL_HEADER, Rig, request
+
+from bridge.proxy import BridgeServer
+from phoneshell.audit import actions, refusals
+from phoneshell.errors import BridgeError
+from phoneshell.sim import SimServer
+
+CALCULATOR = "com.apple.calculator"
+
+
+def test_the_agent_gets_its_own_secret_which_ends_with_its_attempt(guarded: Rig) -> None:
+    agent_url = guarded.bridge.grant_agent()
+    assert "harness-token" not in agent_url and agent_url.startswith(guarded.bridge.base_url)
+    wda.Client(agent_url).session(CALCULATOR)
+    assert guarded.sim.state()["foreground"] == CALCULATOR
+    guarded.bridge.revoke_agent()
+    status, _, data = request(agent_url, "POST", "/wda/homescreen")
+    assert status == 401 and "access ended" in json.loads(data)["value"]["message"]
+    assert request(agent_url, "GET", "/status")[0] == 401  # reads too
+    assert guarded.sim.state()["foreground"] == CALCULATOR  # the late request never arrived
+    late = refusals(guarded.events("R"))
+    assert [e.params["route"] for e in late] == ["/wda/homescreen", "/status"]
+    next_url = guarded.bridge.grant_agent()
+    assert next_url != agent_url and request(agent_url, "GET", "/status")[0] == 401
+    assert request(next_url, "GET", "/status")[0] == 200
+    assert request(guarded.bridge.url, "GET", "/status")[0] == 200  # the harness's token holds
+
+
+def test_a_stranger_is_refused_and_leaves_no_line(guarded: Rig) -> None:
+    guarded.bridge.grant_agent()
+    base = guarded.bridge.base_url
+    for path in ("/status", "/t/guess/status", "/t/harness-token-x/status"):
+        assert request(base, "GET", path)[0] == 401
+    assert request(base, "POST", "/wda/homescreen")[0] == 401
+    assert not (guarded.runs / "R" / "audit.jsonl").exists()  # nobody known: nothing logged
+
+
+def test_a_strangers_body_is_never_read(guarded: Rig) -> None:
+    where = urlsplit(guarded.bridge.base_url)
+    with socket.create_connection((where.hostname, where.port), timeout=10) as conn:
+        conn.sendall(b"POST /wda/homescreen HTTP/1.1\r\nHost: x\r\n"
+                     b"Content-Length: 1000000000000\r\n\r\n")  # and never sends it
+        assert conn.recv(4096).split(b" ")[1] == b"401"
+    agent_url = guarded.bridge.grant_agent()
+    where = urlsplit(agent_url)
+    with socket.create_connection((where.hostname, where.port), timeout=10) as conn:
+        conn.sendall(f"POST {where.path}/wda/homescreen HTTP/1.1\r\nHost: x\r\n".encode()
+                     + b"Content-Length: 1000000000000\r\n\r\n")
+        reply = b""
+        while chunk := conn.recv(4096):  # the bridge closes the connection after it
+            reply += chunk
+        assert reply.split(b" ")[1] == b"400" and b"over 67,108,864" in reply
+
+
+def test_a_bridge_without_a_token_grants_nothing(sim: SimServer, tmp_path: Path) -> None:
+    with pytest.raises(BridgeError, match="needs a token"), \
+            BridgeServer(sim.url, runs_dir=tmp_path) as bridge:
+        bridge.grant_agent()
+
+
+@pytest.mark.parametrize(("method", "path", "body"), [
+    ("POST", "/phoneshell/sim/faults", {"on": ["locked"]}),
+    ("POST", "/phoneshell/sim/save", {"path": "/tmp/anywhere.json"}),
+    ("POST", "/phoneshell/sim/reset", {}),
+    ("GET", "/phoneshell/sim/state", None),
+])
+def test_the_phones_control_routes_are_never_forwarded(guarded: Rig, method: str, path: str,
+                                                       body: object) -> None:
+    agent_url = guarded.bridge.grant_agent()
+    wda.Client(agent_url).session(CALCULATOR)
+    for base in (agent_url, guarded.bridge.url):  # whoever asks
+        data = None if body is None else json.dumps(body).encode()
+        status, _, reply = request(base, method, path, data)
+        assert status == 403 and "not forwarded" in json.loads(reply)["value"]["message"]
+    state = guarded.sim.state()
+    assert not state["locked"] and state["faults"] == [] and state["foreground"] == CALCULATOR
+    assert not Path("/tmp/anywhere.json").exists()
+    assert [e.params["route"] for e in refusals(guarded.events("R"))] == [path, path]
+    assert [a.kind for a in actions(guarded.events("R"))] == ["launch"]
+
+
+def test_health_needs_the_control_token_and_never_names_the_phone(guarded: Rig) -> None:
+    agent_url = guarded.bridge.grant_agent()
+    for base in (agent_url, guarded.bridge.url):
+        status, _, data = request(base, "GET", "/phoneshell/bridge/health")
+        assert status == 401 and guarded.sim.url not in data.decode()
+    status, _, data = request(guarded.bridge.url, "GET", "/phoneshell/bridge/health",
+                              headers={CONTROL_HEADER: "control"})
+    health = json.loads(data)["value"]
+    assert status == 200 and health["agent_granted"] is True
+    assert guarded.sim.url not in data.decode() and "upstream" not in health

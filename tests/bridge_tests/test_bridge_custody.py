@@ -1,0 +1,178 @@
+"""The chain of custody: each action's before is what the last one left; a change in between that
+no logged action explains is a custody line. And what it costs the phone in requests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import wda
+from bridge_rig import LOGIN, Rig, request, start_bridge
+
+from bridge.custody import Custody
+from bridge.observe import from_json_tree, from_xml
+from phoneshell.audit import actions, custody_breaks
+from phoneshell.records import AuditEvent
+from phoneshell.sim import SimServer
+
+SETTINGS, CALCULATOR, SAFARI = "com.apple.Preferences", "com.apple.calculator", \
+    "com.apple.mobilesafari"
+
+
+def outside(sim: SimServer, path: str, body: dict[str, object]) -> None:
+    """Something drives the phone without the bridge (a program with the phone's own URL), in
+    the session the bridge's client made."""
+    sid = sim.state()["session"]
+    status = request(sim.url, "POST", f"/session/{sid}{path}", json.dumps(body).encode())[0]
+    assert status == 200
+
+
+def launch_outside(sim: SimServer, bundle: str) -> None:
+    outside(sim, "/wda/apps/launch", {"bundleId": bundle})
+
+
+def custody_lines(rig: Rig) -> list[AuditEvent]:
+    """Every custody line of the unscoped run (whatever the phase)."""
+    return [e for e in rig.events() if e.stage == "custody"]
+
+
+def breaks(rig: Rig) -> list[tuple[str, str]]:
+    return [(e.app_before, e.app_after) for e in custody_breaks(rig.events("R"))]
+
+
+def test_each_action_starts_where_the_last_one_left_the_phone(guarded: Rig) -> None:
+    session = wda.Client(guarded.bridge.grant_agent()).session(SETTINGS)
+    session.tap(100, 300)
+    session.app_launch(CALCULATOR)
+    session.tap(300, 6)
+    done = actions(guarded.events("R"))
+    assert [(a.app_before, a.app_after) for a in done[1:]] == [
+        (SETTINGS, done[1].app_after), (done[1].app_after, CALCULATOR),
+        (CALCULATOR, CALCULATOR)]
+    assert all(a.app_before == b.app_after for a, b in zip(done[1:], done, strict=False))
+    assert all(len(a.target and a.target.type or "") > 0 for a in done if a.kind == "tap")
+    assert breaks(guarded) == []
+
+
+def test_acting_outside_then_a_logged_no_op_is_caught(guarded: Rig) -> None:
+    session = wda.Client(guarded.bridge.grant_agent()).session(CALCULATOR)
+    launch_outside(guarded.sim, SAFARI)
+    session.tap(300, 6)  # a no-op through the bridge, to make the log look continuous
+    assert breaks(guarded) == [(CALCULATOR, SAFARI)]
+    (brk,) = custody_breaks(guarded.events("R"))
+    assert brk.params["via"] == "GET /source" and brk.phase == "agent"
+
+
+def test_a_confined_agent_costs_one_read_per_action(guarded: Rig) -> None:
+    session = wda.Client(guarded.bridge.grant_agent(confined=True)).session(SETTINGS)
+    before = guarded.sim.request_counts()
+    reads = guarded.bridge.recorder.own_reads
+    for _ in range(4):
+        session.tap(300, 6)
+    session.app_launch(CALCULATOR)
+    session.home()
+    after = guarded.sim.request_counts()
+    grew = {k: after[k] - before.get(k, 0) for k in after if after[k] != before.get(k, 0)}
+    assert guarded.bridge.recorder.own_reads - reads == 6  # the XML source after each action
+    assert grew == {"total": 13, "GET /source": 6, "POST /wda/tap": 4,
+                    "POST /wda/apps/launch": 1, "POST /wda/homescreen": 1,
+                    "GET /wda/locked": 1}  # facebook-wda's own read before a launch
+    assert breaks(guarded) == []
+
+
+def test_a_confined_grant_trusts_the_last_after_and_capture_still_compares(guarded: Rig) -> None:
+    session = wda.Client(guarded.bridge.grant_agent(confined=True)).session(CALCULATOR)
+    launch_outside(guarded.sim, SAFARI)
+    # Confined, there is no read before the tap (nothing else could reach the phone), so a lie
+    # about confinement lets this change pass as the tap's doing: the sandbox must hold.
+    session.tap(300, 6)
+    assert breaks(guarded) == []
+    assert actions(guarded.events("R"))[-1].app_after == SAFARI
+    session.source()  # any read that passes through compares what it shows
+    guarded.bridge.set_context("R", "t", 1, "check")
+    launch_outside(guarded.sim, SETTINGS)
+    wda.Client(guarded.bridge.url).app_current()  # the capture's read after the agent
+    assert breaks(guarded) == [(SAFARI, SETTINGS)]
+
+
+def test_typing_outside_the_bridge_changes_the_screen_digest(guarded: Rig) -> None:
+    session = wda.Client(guarded.bridge.grant_agent()).session(LOGIN)
+    session.tap(100, 170)
+    outside(guarded.sim, "/wda/keys", {"value": list("typed elsewhere")})  # the app stays in front
+    session.source()
+    (brk,) = custody_breaks(guarded.events("R"))
+    assert brk.app_before == brk.app_after == LOGIN and brk.screen_before != brk.screen_after
+    assert "screen" in brk.error
+
+
+def test_a_real_phones_late_effect_is_no_break(sim: SimServer, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    bridge, writer = start_bridge(sim, runs, custody=Custody(settle_s=30.0))
+    try:
+        session = wda.Client(bridge.url).session(CALCULATOR)
+        launch_outside(sim, SAFARI)  # to the bridge, as an app a tap opened a moment later
+        session.app_current()
+        assert custody_lines(Rig(sim, bridge, runs)) == []
+    finally:
+        bridge.stop()
+        writer.close()
+
+
+def test_a_real_phone_is_settled_by_the_first_look_after_its_window(
+        sim: SimServer, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    # A window shorter than any request: the first read after the action is already past it.
+    bridge, writer = start_bridge(sim, runs, custody=Custody(settle_s=1e-6))
+    try:
+        session = wda.Client(bridge.url).session(CALCULATOR)
+        launch_outside(sim, SAFARI)  # to the bridge, what a slow transition looks like
+        session.app_current()  # the first look after the action: what it left, settled
+        assert custody_lines(Rig(sim, bridge, runs)) == []
+        launch_outside(sim, SETTINGS)
+        session.app_current()  # a change after the settled state: nothing logged explains it
+        (brk,) = custody_lines(Rig(sim, bridge, runs))
+        assert (brk.app_before, brk.app_after) == (SAFARI, SETTINGS)
+    finally:
+        bridge.stop()
+        writer.close()
+
+
+def test_a_screen_that_moves_by_itself_is_compared_by_its_front_app_only(
+        sim: SimServer, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    bridge, writer = start_bridge(sim, runs, custody=Custody(settle_s=0.0))
+    try:
+        session = wda.Client(bridge.url).session(LOGIN)
+        session.tap(100, 170)
+        outside(sim, "/wda/keys", {"value": ["x"]})
+        session.source()
+        assert custody_lines(Rig(sim, bridge, runs)) == []
+    finally:
+        bridge.stop()
+        writer.close()
+
+
+def test_terminating_an_app_not_in_front_reads_nothing(guarded: Rig) -> None:
+    session = wda.Client(guarded.bridge.grant_agent(confined=True)).session(SETTINGS)
+    session.app_launch(CALCULATOR)
+    reads = guarded.bridge.recorder.own_reads
+    session.app_terminate(SETTINGS)  # in the background: the screen stays as it was
+    assert guarded.bridge.recorder.own_reads == reads
+    terminated = actions(guarded.events("R"))[-1]
+    assert (terminated.app_before, terminated.app_after) == (CALCULATOR, CALCULATOR)
+    session.app_terminate(CALCULATOR)  # in front: the phone goes home, so it is read
+    assert guarded.bridge.recorder.own_reads == reads + 1
+    assert actions(guarded.events("R"))[-1].app_after == "com.apple.springboard"
+    assert breaks(guarded) == []
+
+
+@pytest.mark.parametrize("app", [SETTINGS, CALCULATOR, SAFARI, LOGIN])
+def test_the_xml_and_json_sources_of_a_screen_digest_alike(sim: SimServer, app: str) -> None:
+    client = wda.Client(sim.url)
+    client.session(app)
+    xml, tree = from_xml(client.source()), from_json_tree(client.source(format="json"))
+    assert xml.app == app and xml.screen == tree.screen and len(xml.screen) == 16
+    assert xml.tree is not None and xml.tree["type"] == "Application"
+    client.session(CALCULATOR if app != CALCULATOR else SETTINGS)
+    assert from_xml(client.source()).screen != xml.screen

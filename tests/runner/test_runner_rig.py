@@ -1,0 +1,64 @@
+"""The rig check after a failure: a read or two when the attempt's own log vouches for the phone,
+a handful of requests when it does not, and it still finds a phone that drops input."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import wda
+
+from phoneshell.audit import read_audit
+from phoneshell.records import AuditEvent
+from phoneshell.runner import Rig, open_rig
+from phoneshell.runner.rig import RigDown, check_rig
+from phoneshell.sim import SimServer
+
+
+@pytest.fixture
+def rig(sim: SimServer, tmp_path: Path) -> Iterator[Rig]:
+    with open_rig(sim.url, tmp_path, effect_timeout_s=0.3) as found:
+        found.enter("R", "t", 1, "agent")
+        yield found
+
+
+def agent_turn(rig: Rig, tmp_path: Path, *taps: tuple[int, int]) -> list[AuditEvent]:
+    """The agent's logged taps in Settings, as an attempt's slice of the log."""
+    session = wda.Client(rig.bridge.grant_agent(confined=True)).session("com.apple.Preferences")
+    for x, y in taps:
+        session.tap(x, y)
+    rig.bridge.revoke_agent()
+    rig.enter("R", "t", 1, "check")
+    return list(read_audit(tmp_path / "R" / "audit.jsonl").records)
+
+
+def cost(sim: SimServer, rig: Rig, events: list[AuditEvent]) -> int:
+    before = sim.request_counts()["total"]
+    check_rig(rig, events)
+    return sim.request_counts()["total"] - before
+
+
+def test_a_log_that_shows_the_phone_answering_costs_one_read(sim: SimServer, rig: Rig,
+                                                             tmp_path: Path) -> None:
+    events = agent_turn(rig, tmp_path, (100, 370))  # opens Wi-Fi: the screen changed
+    assert cost(sim, rig, events) == 1
+
+
+def test_an_agent_that_sent_no_gesture_costs_one_read(sim: SimServer, rig: Rig,
+                                                      tmp_path: Path) -> None:
+    events = agent_turn(rig, tmp_path)  # only the session's launch: no gesture
+    assert cost(sim, rig, events) == 1
+
+
+def test_gestures_that_changed_nothing_are_probed_in_a_handful_of_requests(
+        sim: SimServer, rig: Rig, tmp_path: Path) -> None:
+    events = agent_turn(rig, tmp_path, (300, 6))  # the status bar: nothing happens
+    assert 2 < cost(sim, rig, events) <= 6
+
+
+def test_a_phone_that_drops_input_is_found(sim: SimServer, rig: Rig, tmp_path: Path) -> None:
+    events = agent_turn(rig, tmp_path, (300, 6))
+    sim.set_faults(["drop-writes"])
+    with pytest.raises(RigDown, match="input does not reach the screen"):
+        check_rig(rig, events)

@@ -1,0 +1,40 @@
+"""Every simulator screen with a real iOS 26 dump is held to its shape (scripts/fidelity.py).
+
+Each case drives a fresh simulator to the screen with facebook-wda over HTTP, reads its source,
+and measures it against the dump: depth and element count at least 0.6 and 0.5 of the real
+ones, at least half of the real accessible (type, name) pairs, and the real identifier on every
+element both show.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fidelity import DEPTH_GOAL, ELEMENTS_GOAL, PAIRS_GOAL, SCREENS, compare, measure
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_screen_is_shaped_like_its_real_dump(screen: str, reference: Path) -> None:
+    found = compare(screen, reference / "ios-sources")
+    assert found.depth_ratio >= DEPTH_GOAL, (found.sim.depth, found.real.depth)
+    assert found.elements_ratio >= ELEMENTS_GOAL, (found.sim.elements, found.real.elements)
+    assert found.pairs_ratio >= PAIRS_GOAL, found.missing_pairs
+    assert found.wrong_ids == []
+    assert found.missing_attributes == []
+
+
+def test_the_measure_counts_what_it_says() -> None:
+    xml = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+           '<XCUIElementTypeApplication type="XCUIElementTypeApplication" name="A" label="A">'
+           '<XCUIElementTypeOther type="XCUIElementTypeOther" accessible="false">'
+           '<XCUIElementTypeCell type="XCUIElementTypeCell" name="ROW" label="Row, 1" '
+           'accessible="true"/>'
+           '<XCUIElementTypeStaticText type="XCUIElementTypeStaticText" name="Row" label="Row" '
+           'accessible="true"/></XCUIElementTypeOther></XCUIElementTypeApplication>')
+    shape = measure(xml)
+    assert (shape.depth, shape.elements, shape.wrappers) == (3, 4, 1)
+    assert shape.pairs == {("Cell", "ROW"), ("StaticText", "Row")}
+    assert shape.ids == {("Cell", "Row, 1", "ROW")}
+    with pytest.raises(ValueError, match="not a page source"):
+        measure("<unclosed")
