@@ -1,8 +1,8 @@
 """The WebDriverAgent bridge: a logging proxy that writes every action of a run to audit.jsonl.
 
 Imports from phoneshell only the shared contract (`phoneshell.records`, `phoneshell.errors`,
-`phoneshell.xcui`, `phoneshell.wda_routes`); everything else it knows, it learns over HTTP.
-Modules:
+`phoneshell.xcui`, `phoneshell.wda_routes`, and `phoneshell.frames` for how trajectory frames
+are scaled); everything else it knows, it learns over HTTP. Modules:
 
 * `proxy`: the bridge (`BridgeServer`): control routes, refusals, reads, forwarding;
 * `http_server`: reading requests and writing replies; `access`: tokens and per-agent grants;
@@ -14,6 +14,7 @@ Modules:
 * `custody`: what the phone showed after each action, and changes nothing logged explains;
 * `observe`: what a read shows (front app, tree, screen digest) (pure);
 * `audit_log`: the append-only writer of `<runs>/<run_id>/audit.jsonl`;
+* `trajectory`: screenshots of the agent's turn, one per action (`--trajectory`);
 * `upstream`: the connection to WDA; `context`: run/task/attempt/phase;
 * `serve`: the standalone process behind `phoneshell bridge`.
 """
@@ -23,6 +24,7 @@ from bridge.audit_log import AuditWriter, shared_writer
 from bridge.context import RunContext
 from bridge.proxy import BridgeServer
 from bridge.serve import serve
+from bridge.trajectory import Trajectory
 
-__all__ = ["AuditWriter", "BridgeServer", "Classified", "RunContext", "classify", "serve",
-           "shared_writer"]
+__all__ = ["AuditWriter", "BridgeServer", "Classified", "RunContext", "Trajectory", "classify",
+           "serve", "shared_writer"]

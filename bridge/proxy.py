@@ -13,6 +13,7 @@ grant, and a revoked grant is refused.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import ipaddress
 import json
@@ -30,6 +31,7 @@ from bridge.gate import Canonical, Refused, admit
 from bridge.http_server import CONTROL_TOKEN_HEADER, BridgeHTTPServer, wda_error, wda_value
 from bridge.observe import from_read
 from bridge.recorder import Recorder
+from bridge.trajectory import Trajectory
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
 
@@ -77,6 +79,8 @@ class BridgeServer:
         writer: the audit writer to use (default: the process's writer for `runs_dir`).
         custody: how changes between actions are judged (default: a real phone's, with a
             2-second settle window and front-app comparisons only).
+        trajectory: when given, a screenshot at the start of each agent turn and after each
+            agent action goes to it (bridge/trajectory.py); share one among a run's bridges.
 
     Raises:
         BridgeError: a remote bind without `allow_remote` and a token, a control token equal to
@@ -87,7 +91,7 @@ class BridgeServer:
                  runs_dir: Path = Path("runs"), resolve_targets: bool = True,
                  token: str | None = None, allow_remote: bool = False, fsync: bool = False,
                  writer: AuditWriter | None = None, control_token: str | None = None,
-                 custody: Custody | None = None) -> None:
+                 custody: Custody | None = None, trajectory: Trajectory | None = None) -> None:
         if not is_loopback(host) and not (allow_remote and token):
             raise BridgeError(f"refusing to bind the bridge to {host}: it would let anyone on "
                               f"the network drive the phone",
@@ -103,6 +107,10 @@ class BridgeServer:
         self.writer = writer or shared_writer(runs_dir, fsync)
         self.recorder = Recorder(self.upstream, self.writer, resolve_targets,
                                  custody or Custody(settle_s=DEFAULT_SETTLE_S))
+        self.trajectory = trajectory
+        if trajectory is not None:
+            self.recorder.after_action = functools.partial(trajectory.after,
+                                                           self.recorder.own_read)
         self.confined = False
         """Nothing but this bridge can reach the phone now (the runner says so per attempt):
         what the last action left needs no read before the next."""
@@ -167,7 +175,16 @@ class BridgeServer:
             BridgeError: a run id that is not a plain folder name, or an unknown phase.
         """
         self._context = make_context(run_id, task_id, attempt, phase)
+        self._entered()
         return self._context
+
+    def _entered(self) -> None:
+        """A new context is set: with trajectory capture on, an agent's turn starts with a
+        frame of the screen it is handed, read like an action's (holding the action lock)."""
+        if self.trajectory is not None:
+            with self.recorder.exclusive():
+                self.trajectory.start(self.recorder.own_read, self._context,
+                                      self.recorder.last_seq)
 
     def clear_context(self) -> None:
         """Log the next actions under the unscoped run."""
@@ -237,6 +254,7 @@ class BridgeServer:
         if method == "POST":
             try:
                 self._context = context_from_json(json.loads(body or b"null"))
+                self._entered()
             except ValueError as exc:
                 return wda_error(400, "invalid argument", f"the context is not JSON: {exc}")
             except BridgeError as exc:

@@ -18,7 +18,9 @@ What it reads costs a real phone 40-500 ms a request, so it reads only what coul
   with what the last action left (the chain of custody);
 * for keys, the focused field from the last JSON source a client read since the last action, or
   one JSON source; for a tap, the last tree known;
-* for an action aimed at an element id, that element's attributes.
+* for an action aimed at an element id, that element's attributes;
+* with trajectory capture on (`after_action`), one screenshot after each agent action, taken
+  after its outcome line and before the lock is let go (`trajectory.py`).
 
 Any client read that passes through the bridge refreshes what is known, and is compared too.
 """
@@ -122,21 +124,34 @@ class Recorder:
         self._session_app: tuple[str, str] = ("", "")
         """(session id, bundle id) of the session created through this bridge: WDA keeps one
         session, and closing it terminates the app it was created with."""
+        self.after_action: Callable[[RunContext, AuditEvent, str], None] | None = None
+        """Called after each answered action's outcome line, still holding the action lock, with
+        the context, the intent and the app after (trajectory capture); it must not raise."""
         self._lock = threading.Lock()
+
+    def exclusive(self) -> threading.Lock:
+        """The action lock: hold it to read the phone between actions with no action racing
+        the read (a trajectory's start frame)."""
+        return self._lock
 
     @property
     def last_foreground(self) -> str:
         """The front app as the log last showed it ("" before any)."""
         return self.custody.known.app
 
-    def _read(self, route: str) -> object:
+    def own_read(self, route: str) -> object:
+        """The bridge's own read of a WDA route, counted in `own_reads`.
+
+        Raises:
+            BridgeError: no answer, or WDA's error.
+        """
         self.own_reads += 1
         return self.upstream.read(route)
 
     def read_screen(self) -> Observation:
         """One XML page source: the front app, the screen's digest and its tree."""
         try:
-            value = self._read(XML_ROUTE)
+            value = self.own_read(XML_ROUTE)
         except BridgeError as exc:
             log.debug("no source: %s", exc)
             return Observation()
@@ -145,7 +160,7 @@ class Recorder:
     def _read_focus(self) -> Observation:
         """One JSON page source (the only one that says which field has focus)."""
         try:
-            return from_json_tree(self._read(JSON_ROUTE))
+            return from_json_tree(self.own_read(JSON_ROUTE))
         except BridgeError as exc:
             log.debug("no JSON source: %s", exc)
             return Observation()
@@ -222,7 +237,7 @@ class Recorder:
         scope = f"/session/{action.session_id}" if action.session_id else ""
         base = f"{scope}/element/{action.params.get('element')}/attribute/"
         try:
-            attributes = {name: self._read(base + name) for name in ELEMENT_ATTRIBUTES}
+            attributes = {name: self.own_read(base + name) for name in ELEMENT_ATTRIBUTES}
             if not isinstance(attributes["type"], str) or not attributes["type"]:
                 raise BridgeError(f"WDA gave no type for {base}type")
         except BridgeError as exc:
@@ -301,6 +316,8 @@ class Recorder:
             after = known if self._cannot_change(action, known) else self.read_screen()
             self.custody.finish_action(after)
             self._finish(intent, after, ok, mask_echoes(error, body, params, secret))
+            if self.after_action is not None:  # still this action's turn: the screen it left
+                self.after_action(context, intent, after.app)
             return reply
 
     @staticmethod

@@ -18,9 +18,11 @@ The tree stays shallow; subclasses that belong to one room live there (module in
     │   └── ForwardError            a request could not be forwarded to WDA [bridge.upstream]
     │       └── UpstreamDown        nothing answers upstream [bridge.upstream]
     ├── RunError                    a run cannot start or continue (bad options, lock held)
-    │   ├── RigDown                 the phone stopped taking input mid-run [runner.attempt]
+    │   ├── RigDown                 the phone stopped taking input mid-run [runner.rig]
     │   └── RunInterrupted          Ctrl-C stopped the run; the hint says how to resume [runner.run]
     ├── ReportError                 a run folder or export a report cannot read [report.runs]
+    ├── JudgeError                  a judgeset that cannot be built or read, a judge run that
+    │                               cannot start or resume [judges.sources]
     └── AppNotInstalled             the simulated iPhone has no such app [sim.phone]
 
 Code above the boundary that met a library's exception only ever sees these.

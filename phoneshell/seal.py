@@ -6,11 +6,14 @@ run-signing.key`, else `~/.config/phoneshell/run-signing.key`, created (mode 060
 An agent in the sandbox sees neither the run folder nor that file. The seal (`records.seal`)
 holds the hash chain heads of audit.jsonl (as the bridge wrote it, from its memory, not from the
 file) and results.jsonl (as the runner wrote it), and the sha256 of every attempt's evidence
-files and verdict; run.json is then signed with HMAC-SHA256 under the key. The runner seals
-after every attempt, so a run cut short is still verifiable up to its last attempt.
+files and verdict; run.json is then signed with HMAC-SHA256 under the key. A run that keeps
+the agent's screens (`--trajectory`) has its trajectory.jsonl sealed the same way (as the
+bridge wrote it), and each frame by the sha256 its line holds. The runner seals after every
+attempt, so a run cut short is still verifiable up to its last attempt.
 
-`verify_run` recomputes everything and lists what does not match; `report`, `grade` and `swap
---finish-from` refuse a run with problems unless asked to show it anyway (`--unverified`).
+`verify_run` recomputes everything and lists what does not match; `report`, `grade`, `swap
+--finish-from` and `judgeset` refuse a run with problems unless asked to show it anyway
+(`--unverified`).
 """
 
 from __future__ import annotations
@@ -28,14 +31,17 @@ from pathlib import Path
 from phoneshell.errors import RunError
 from phoneshell.records import (
     CHAIN_START,
+    TRAJECTORY_FILE,
     FileSeal,
     LogSeal,
     RecordError,
     ResultRow,
     RunManifest,
     Seal,
+    TrajectoryFrame,
     chain_of,
     chain_step,
+    parse_lines,
     read_bytes,
     read_record,
     write_record,
@@ -48,7 +54,7 @@ MAX_SEALED_BYTES = 1 << 32
 """The largest file a seal is checked against (4 GiB)."""
 
 __all__ = ["KEY_ENV", "ChainState", "Sealer", "key_path", "load_key", "require_verified",
-           "sealed_files", "verify_evidence", "verify_run"]
+           "sealed_files", "sealed_log", "verify_evidence", "verify_run"]
 
 ChainState = Callable[[], tuple[str, int, int]]
 """Returns a log's (chain head, lines, end offset) as its writer wrote it."""
@@ -132,6 +138,7 @@ class Sealer:
         key: the signing key.
         audit_chain: returns the audit log's (chain head, lines, end offset) as the bridge
             wrote it.
+        frames_chain: the same of trajectory.jsonl, for a run that keeps the agent's screens.
     """
 
     run_dir: Path
@@ -139,15 +146,16 @@ class Sealer:
     audit_chain: ChainState
     results: tuple[str, int, int] = (CHAIN_START, 0, 0)
     files: dict[str, str] = field(default_factory=dict)
+    frames_chain: ChainState | None = None
 
     @classmethod
     def resume(cls, run_dir: Path, key: bytes, audit_chain: ChainState,
-               manifest: RunManifest) -> Sealer:
+               manifest: RunManifest, frames_chain: ChainState | None = None) -> Sealer:
         """Carry on sealing a run whose seal was verified: its results and files so far."""
         data = read_bytes(run_dir / RESULTS, MAX_SEALED_BYTES) if (run_dir / RESULTS).exists() \
             else b""
         files = {f.path: f.sha256 for f in manifest.seal.files} if manifest.seal else {}
-        return cls(run_dir, key, audit_chain, chain_of(data), files)
+        return cls(run_dir, key, audit_chain, chain_of(data), files, frames_chain)
 
     def add_result(self, row: ResultRow) -> None:
         """A row was appended to results.jsonl (exactly its JSON and a newline)."""
@@ -171,10 +179,14 @@ class Sealer:
         """Write run.json with the current seal, signed; return it."""
         audit_head, audit_lines, audit_end = self.audit_chain()
         head, lines, end = self.results
+        logs = [LogSeal(path=AUDIT, lines=audit_lines, bytes=audit_end, chain=audit_head),
+                LogSeal(path=RESULTS, lines=lines, bytes=end, chain=head)]
+        if self.frames_chain is not None:
+            frames_head, frames_lines, frames_end = self.frames_chain()
+            logs.append(LogSeal(path=TRAJECTORY_FILE, lines=frames_lines, bytes=frames_end,
+                                chain=frames_head))
         unsigned = manifest.model_copy(update={"seal": Seal(
-            sealed_at=time.time(), key_id=key_id(self.key),
-            logs=(LogSeal(path=AUDIT, lines=audit_lines, bytes=audit_end, chain=audit_head),
-                  LogSeal(path=RESULTS, lines=lines, bytes=end, chain=head)),
+            sealed_at=time.time(), key_id=key_id(self.key), logs=tuple(logs),
             files=tuple(FileSeal(path=p, sha256=d) for p, d in sorted(self.files.items())))})
         assert unsigned.seal is not None
         signed = unsigned.model_copy(update={"seal": unsigned.seal.model_copy(
@@ -247,7 +259,50 @@ def verify_run(run_dir: Path, only: str = "") -> list[str]:
     problems: list[str] = []
     for log in seal.logs:
         problems += _check_log(run_dir, log)
+        if log.path == TRAJECTORY_FILE:
+            problems += _check_frames(run_dir, log)
     return problems + _check_files(run_dir, seal, only)
+
+
+def sealed_log(run_dir: Path, name: str) -> bytes | None:
+    """The part of a run's log its seal vouches for (b"" when the seal holds no such log);
+    None for a folder with no sealed run.json (a swap or attack folder, never sealed).
+
+    Raises:
+        RecordError: the log, or run.json, cannot be read.
+    """
+    if not (run_dir / MANIFEST).is_file():
+        return None
+    seal = read_record(run_dir / MANIFEST, RunManifest).seal
+    if seal is None:
+        return None
+    sealed = next((log for log in seal.logs if log.path == name), None)
+    return _sealed_part(run_dir, sealed) if sealed is not None else b""
+
+
+def _sealed_part(run_dir: Path, sealed: LogSeal) -> bytes:
+    """The first bytes of a log its seal vouches for, as the file holds them now."""
+    path = run_dir / sealed.path
+    return read_bytes(path, MAX_SEALED_BYTES)[:sealed.bytes] if path.is_file() else b""
+
+
+def _check_frames(run_dir: Path, sealed: LogSeal) -> list[str]:
+    """Every frame the sealed lines of trajectory.jsonl name still holds the bytes its line
+    records."""
+    try:
+        data = _sealed_part(run_dir, sealed)
+    except RecordError as exc:
+        return [str(exc)]
+    problems = []
+    for frame in parse_lines(data, TrajectoryFrame, str(run_dir / sealed.path)):
+        if not frame.file:
+            continue
+        try:
+            if _sha256(run_dir / frame.file) != frame.sha256:
+                problems.append(f"{frame.file}: changed since it was sealed")
+        except RecordError:
+            problems.append(f"{frame.file}: missing (it was sealed)")
+    return problems
 
 
 def require_verified(run_dir: Path, problems: Iterable[str], unverified: bool,

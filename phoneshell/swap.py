@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
+from bridge import Trajectory
 from phoneshell.agents import Agent, make_agent
 from phoneshell.agents.replay import ReplayAgent
 from phoneshell.checks import CHECKS, Check
@@ -276,9 +277,9 @@ def _failed(verdict: Verdict) -> str:
 @contextmanager
 def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None = None,
                   progress: Progress = lambda line: None, kind: str = "swap",
-                  unverified: bool = False) -> Iterator[list[Swapper]]:
+                  unverified: bool = False, trajectory: bool = False) -> Iterator[list[Swapper]]:
     """A swapper for every phone of `--device` (each behind its own bridge), in one run folder
-    named `<kind>-<run id>`.
+    named `<kind>-<run id>`; with `trajectory`, the finishes' screens are kept (`--trajectory`).
 
     Args:
         replay_from: a run whose recorded finishes are replayed; it must match its seal (or,
@@ -292,11 +293,12 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
         require_verified(replay_from, verify_run(replay_from), unverified, progress)
     run_id = f"{kind}-{new_run_id()}"
     attempts = _Attempts()
+    frames = Trajectory(runs_dir) if trajectory else None
     with open_phones(device, run_id) as (devices, note), ExitStack() as bridges:
         progress(note)
         swappers = []
         for handle in devices:
-            rig = bridges.enter_context(rig_for(handle, runs_dir))
+            rig = bridges.enter_context(rig_for(handle, runs_dir, frames))
             swappers.append(Swapper(rig, runs_dir / run_id, run_id, replay_from,
                                     handle.installed, attempts))
         yield swappers

@@ -112,7 +112,7 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
                            control_token=secrets.token_urlsafe(24),
                            custody=Custody(screens_static=True)) as bridge:
         phases.sim, bridge.phases = sim, phases
-        rig = PhasedRig(bridge, Phone(bridge.url, effect_timeout_s=effect_s), phases)
+        rig = PhasedRig(bridge, Phone(bridge.url, effect_timeout_s=effect_s), phases=phases)
         agent = make_agent(agent_spec)
         installed = frozenset(str(b) for b in sim.state()["installed"])  # type: ignore[union-attr]
         sim.latency.tally.take()

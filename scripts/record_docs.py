@@ -13,6 +13,7 @@ import types
 import typing
 
 from phoneshell.records import (
+    AgentRate,
     AttackReport,
     AttackResult,
     AuditEvent,
@@ -22,21 +23,36 @@ from phoneshell.records import (
     DeviceInfo,
     DeviceRead,
     EvidenceManifest,
+    Excluded,
     Foreground,
+    Group,
     HorizonItem,
+    ItemFrame,
+    ItemStep,
+    JudgeAnswer,
+    JudgeItem,
+    JudgeRun,
+    JudgeScore,
+    JudgeSetManifest,
+    LabelRow,
     Part,
     ProbeReading,
+    Ranking,
+    Rate,
     Record,
     ResultRow,
     RunManifest,
+    SetSource,
     SourceRef,
     SwapReport,
     SwapResult,
     Target,
     TaskRef,
     Teardown,
+    TrajectoryFrame,
     TurnUse,
     Verdict,
+    WrongItem,
 )
 
 FILES: list[tuple[str, type[Record], list[type[Part]]]] = [
@@ -51,6 +67,14 @@ FILES: list[tuple[str, type[Record], list[type[Part]]]] = [
     ("the swap JSON (`phoneshell swap --format json`)", SwapReport, [SwapResult]),
     ("an AgentHorizon `manifest.jsonl` line", HorizonItem, []),
     ("the attack JSON (`phoneshell attack --format json`)", AttackReport, [AttackResult]),
+    ("`trajectory.jsonl` (one line per frame, `--trajectory`)", TrajectoryFrame, []),
+    ("a judgeset's `judgeset.json`", JudgeSetManifest, [SetSource, Excluded]),
+    ("a judgeset's `labels.jsonl` (one line per item)", LabelRow, []),
+    ("a judgeset's `items/<id>/item.json`", JudgeItem, [ItemStep, ItemFrame]),
+    ("a judge run's `judge.json`", JudgeRun, []),
+    ("a judge run's `results/<id>.json`", JudgeAnswer, []),
+    ("a judge run's `score.json` (`phoneshell judge --format json`)", JudgeScore,
+     [Rate, Group, WrongItem, Ranking, AgentRate]),
 ]
 
 HEAD = """# Records: every file phoneshell writes or reads

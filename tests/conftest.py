@@ -8,12 +8,14 @@ and in CI. Tests that need it skip, saying why, when it is absent (e.g. a clone 
 
 from __future__ import annotations
 
+import fcntl
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from phoneshell.seal import load_key
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task, load_tasks
 
@@ -24,10 +26,18 @@ REFERENCE = Path(os.environ.get("PHONESHELL_REFERENCE", ROOT.parent / "shared" /
 @pytest.fixture(scope="session", autouse=True)
 def signing_key(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The key runs are sealed with: one of the test session's own, never the user's (the CLI
-    run as a subprocess inherits it through the environment)."""
-    path = tmp_path_factory.mktemp("config") / "run-signing.key"
+    run as a subprocess inherits it through the environment). Its xdist workers share it, as
+    one user's commands do: a run one worker made (the judges' shared judgeset) is verified in
+    another."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "config"
+    folder.mkdir(exist_ok=True)
+    path = folder / "run-signing.key"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PHONESHELL_KEY_FILE", str(path))
+        with (folder / "lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # one worker makes it; the others read it whole
+            load_key(create=True)
         yield path
 
 

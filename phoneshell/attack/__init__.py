@@ -40,17 +40,18 @@ class AttackOutcome:
 def run_attack(paths: Sequence[str], device: str | None, runs_dir: Path,
                families: Sequence[AttackFamily] = ATTACK_FAMILIES,
                solutions: str | None = None, progress: Progress = lambda line: None,
-               only: Sequence[str] = ()) -> AttackOutcome:
+               only: Sequence[str] = (), trajectory: bool = False) -> AttackOutcome:
     """Load the tasks of `paths` (their reference finishes from `solutions` when given), play
     every family's finishes on `device` (only the attack ids `only`, when given), and grade
-    them.
+    them; with `trajectory`, each finish's screens are kept for judges (docs/judges.md).
 
     Raises:
         TaskFileError: a task file is malformed. RunError: a bad device spec, or a phone that
             does not answer.
     """
     tasks = tuple(with_solutions(load_tasks(paths).tasks, solutions).values())
-    with open_swappers(device, runs_dir, progress=progress, kind="attack") as swappers:
+    with open_swappers(device, runs_dir, progress=progress, kind="attack",
+                       trajectory=trajectory) as swappers:
         report = play_attacks(swappers, tasks, families, progress, only)
         why = stopped(swappers)
     return AttackOutcome(report, why)

@@ -18,6 +18,7 @@ from phoneshell.cli import (
     attack_cmd,
     bridge_cmd,
     devices_cmd,
+    judge_cmd,
     report_cmd,
     run_cmd,
     sim_cmd,
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     agent_cmd.add_parsers(commands)
     swap_cmd.add_parsers(commands)
     attack_cmd.add_parsers(commands)
+    judge_cmd.add_parsers(commands)
     return parser
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from phoneshell.attack import run_attack, summary_lines
-from phoneshell.cli.options import add_device_option, progress_printer
+from phoneshell.cli.options import add_device_option, add_trajectory_option, progress_printer
 from phoneshell.errors import RunError
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily
 
@@ -34,6 +34,7 @@ def add_parsers(commands: Any) -> None:
                         "DIR (for task files without one)")
     add_device_option(p)
     p.add_argument("--runs", type=Path, default=Path("runs"), metavar="DIR")
+    add_trajectory_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_attack_cmd)
 
@@ -43,7 +44,8 @@ def run_attack_cmd(args: argparse.Namespace) -> int:
     families: tuple[AttackFamily, ...] = tuple(
         f for f in ATTACK_FAMILIES if not args.family or f in args.family)
     outcome = run_attack(args.paths, args.device, args.runs, families, args.solutions,
-                         progress_printer(to_stderr=True), args.attack)
+                         progress_printer(to_stderr=True), args.attack,
+                         trajectory=args.trajectory)
     report = outcome.report
     if args.format == "json":
         print(json.dumps(report.to_plain(), indent=2, ensure_ascii=False))

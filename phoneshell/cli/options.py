@@ -1,4 +1,5 @@
-"""Options several commands share (`--device`), and how long commands report progress."""
+"""Options several commands share (`--device`, `--trajectory`), and how long commands report
+progress."""
 
 from __future__ import annotations
 
@@ -27,6 +28,14 @@ def add_latency_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--latency", choices=LATENCIES, default="none",
                         help="with --device sim or sim:N: answer each WDA route as slowly as "
                              "a real iPhone does (docs/simulator.md#latency)")
+
+
+def add_trajectory_option(parser: argparse.ArgumentParser) -> None:
+    """Add `--trajectory`, the same for every command that plays attempts (run, swap, attack)."""
+    parser.add_argument("--trajectory", action="store_true",
+                        help="keep a screenshot of the start of each agent turn and of the "
+                             "screen after each agent action, for judges (`phoneshell "
+                             "judgeset`); costs a WDA screenshot per action")
 
 
 def progress_printer(to_stderr: bool) -> Callable[[str], None]:

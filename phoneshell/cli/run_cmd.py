@@ -9,7 +9,12 @@ from typing import Any
 
 from phoneshell.agents import AGENTS
 from phoneshell.agents.sandbox import CHOICES
-from phoneshell.cli.options import add_device_option, add_latency_option, progress_printer
+from phoneshell.cli.options import (
+    add_device_option,
+    add_latency_option,
+    add_trajectory_option,
+    progress_printer,
+)
 from phoneshell.records import plain
 from phoneshell.runner import RunOptions, run_suite
 from phoneshell.runner.lines import report_command, summary_lines
@@ -66,6 +71,7 @@ def add_parsers(commands: Any) -> None:
                         "sandbox-exec on macOS, else none, said at start), bwrap, "
                         "sandbox-exec, or none (unconfined; recorded, and every report of the "
                         "run says its results are not tamper-proof); default auto")
+    add_trajectory_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_run)
 
@@ -79,7 +85,8 @@ def run_run(args: argparse.Namespace) -> int:
                          latency=args.latency,
                          task_globs=tuple(args.tasks), runs_dir=args.runs,
                          run_id=args.resume or args.run_id, repeat=args.repeat,
-                         resume=bool(args.resume), sandbox=args.sandbox)
+                         resume=bool(args.resume), sandbox=args.sandbox,
+                         trajectory=args.trajectory)
     summary = run_suite(options, progress)
     if as_json:
         counts = summary.counts()

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from phoneshell.cli.options import add_device_option, progress_printer
+from phoneshell.cli.options import add_device_option, add_trajectory_option, progress_printer
 from phoneshell.errors import RunError
 from phoneshell.records import plain
 from phoneshell.runner.baseline import run_baselines
@@ -44,6 +44,7 @@ def add_parsers(commands: Any) -> None:
                         "every mismatch shown (refused without this)")
     add_device_option(p)
     p.add_argument("--runs", type=Path, default=Path("runs"), metavar="DIR")
+    add_trajectory_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_swap)
 
@@ -68,7 +69,7 @@ def run_swap(args: argparse.Namespace) -> int:
                              ids=args.args if mode == "two" else (), pairs_from=args.pairs_from,
                              solutions=args.solutions)
     with open_swappers(args.device, args.runs, args.finish_from, progress,
-                       unverified=args.unverified) as swappers:
+                       unverified=args.unverified, trajectory=args.trajectory) as swappers:
         report = play_swaps(swappers, selection, progress)
         why = stopped(swappers)
     if args.format == "json":

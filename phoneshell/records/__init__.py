@@ -9,6 +9,9 @@
     seal      Seal, LogSeal, FileSeal: a run's files as signed in run.json; the hash chain
     swap      SwapReport, SwapResult (docs/reports.md)
     attack    AttackReport, AttackResult (docs/attack.md)
+    trajectory  TrajectoryFrame: the bridge's per-step screenshots (docs/judges.md)
+    judges    JudgeSetManifest, LabelRow, JudgeItem, JudgeRun, JudgeAnswer, JudgeScore
+              (docs/judges.md)
 
 pydantic v2, because a record is a contract read by other programs: strict types, unknown keys
 refused, field docstrings kept as the format's documentation, JSON parsed in Rust with bounded
@@ -75,6 +78,28 @@ from phoneshell.records.base import (
     write_record,
     write_text_atomic,
 )
+from phoneshell.records.judges import (
+    LABEL_TYPES,
+    AgentRate,
+    AnswerStatus,
+    Excluded,
+    Group,
+    ItemFrame,
+    ItemStep,
+    JudgeAnswer,
+    JudgeItem,
+    JudgeRun,
+    JudgeScore,
+    JudgeSetManifest,
+    Label,
+    LabelRow,
+    LabelType,
+    Origin,
+    Ranking,
+    Rate,
+    SetSource,
+    WrongItem,
+)
 from phoneshell.records.names import NAME_MAX, check_name
 from phoneshell.records.run import DeviceInfo, DeviceKind, RunManifest, TaskRef
 from phoneshell.records.seal import (
@@ -88,6 +113,12 @@ from phoneshell.records.seal import (
     chain_step,
 )
 from phoneshell.records.swap import HorizonItem, SwapReport, SwapResult
+from phoneshell.records.trajectory import (
+    FRAMES_DIR,
+    TRAJECTORY_FILE,
+    FrameKind,
+    TrajectoryFrame,
+)
 
 __all__ = [
     "ACTION_KINDS", "ATTACK_FAMILIES", "ATTACK_VERSION", "AUDIT_VERSION", "CHAIN_START",
@@ -100,4 +131,9 @@ __all__ = [
     "SourceRef", "Stage", "SwapReport", "SwapResult", "Target", "TaskRef", "Teardown", "TurnUse",
     "Verdict", "append_line", "chain_of", "chain_step", "check_name", "file_size", "parse_lines",
     "plain", "read_bytes", "read_lines", "read_record", "write_record", "write_text_atomic",
+    # the judge benchmark
+    "FRAMES_DIR", "LABEL_TYPES", "TRAJECTORY_FILE", "AgentRate", "AnswerStatus", "Excluded",
+    "FrameKind", "Group", "ItemFrame", "ItemStep", "JudgeAnswer", "JudgeItem", "JudgeRun",
+    "JudgeScore", "JudgeSetManifest", "Label", "LabelRow", "LabelType", "Origin", "Ranking",
+    "Rate", "SetSource", "TrajectoryFrame", "WrongItem",
 ]

@@ -72,7 +72,8 @@ class Seal(Part):
     key_id: str
     """The first 16 hex digits of the key's own sha256: which key signed it."""
     logs: tuple[LogSeal, ...]
-    """audit.jsonl and results.jsonl."""
+    """audit.jsonl and results.jsonl; trajectory.jsonl too when the run kept the agent's
+    screens (each frame sealed by the sha256 its line holds)."""
     files: tuple[FileSeal, ...]
     """Every attempt's evidence files and verdict, sorted by path."""
     signature: str = ""

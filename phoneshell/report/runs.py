@@ -74,6 +74,9 @@ class RunRecord:
     warnings: tuple[str, ...] = ()
     audit: AuditLog = field(default=AuditLog(()), repr=False, compare=False)
     """The run's audit.jsonl, for timelines."""
+    problems: tuple[str, ...] = ()
+    """What of the folder does not match its seal (read with `unverified` only; each is a
+    warning too)."""
 
     @property
     def run_id(self) -> str:
@@ -176,7 +179,8 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
         warnings.append(f"{run_dir / AUDIT}: "
                         + (log.problems[0] if log.problems else "its last line is torn")
                         + "; timelines may miss actions")
-    return RunRecord(run_dir, manifest, attempts, task_files, tuple(warnings), log)
+    return RunRecord(run_dir, manifest, attempts, task_files, tuple(warnings), log,
+                     tuple(problems))
 
 
 def _attempts(rows: list[ResultRow], run_dir: Path) -> tuple[Attempt, ...]:

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from bridge import BridgeServer
+from bridge import BridgeServer, Trajectory
 from bridge.audit_log import AuditWriteError
 from bridge.custody import Custody
 from bridge.observe import from_xml
@@ -83,7 +83,8 @@ class Rig:
 
 @contextmanager
 def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool = False,
-             timeout_s: float = 60.0, effect_timeout_s: float | None = None) -> Iterator[Rig]:
+             timeout_s: float = 60.0, effect_timeout_s: float | None = None,
+             trajectory: Trajectory | None = None) -> Iterator[Rig]:
     """A bridge with fresh secrets in front of the phone at `url`, and the harness's `Phone`.
 
     Args:
@@ -92,11 +93,13 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
         timeout_s: how long the harness waits for WDA to answer a request.
         effect_timeout_s: how long it waits for an effect to show (default: 1 s on a
             simulator, which acts at once; 5 s on a real phone, which animates).
+        trajectory: keep the agent's screens there (`--trajectory`; one for a run's rigs).
     """
     sim = kind == "sim"
     custody = Custody(settle_s=0.0, screens_static=True) if sim else Custody(REAL_SETTLE_S)
     bridge = BridgeServer(url, runs_dir=runs_dir, token=secrets.token_urlsafe(24),
-                          control_token=secrets.token_urlsafe(24), custody=custody)
+                          control_token=secrets.token_urlsafe(24), custody=custody,
+                          trajectory=trajectory)
     effect_s = effect_timeout_s if effect_timeout_s is not None else 1.0 if sim else 5.0
     with bridge:
         yield Rig(bridge, Phone(bridge.url, timeout_s, effect_s), private)

@@ -22,14 +22,14 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bridge import shared_writer
+from bridge import Trajectory, shared_writer
 from phoneshell.agents import make_agent
 from phoneshell.agents.command import CommandAgent
 from phoneshell.agents.sandbox import Sandbox, choose
 from phoneshell.device.input_probe import probe_input
 from phoneshell.errors import DeviceError, RunError
 from phoneshell.phones.open import DeviceHandle, open_phones
-from phoneshell.records import ResultRow, SandboxKind
+from phoneshell.records import TRAJECTORY_FILE, ResultRow, RunManifest, SandboxKind
 from phoneshell.runner.attempt import AttemptPlan, run_attempt
 from phoneshell.runner.folder import (
     RESULTS,
@@ -70,6 +70,11 @@ class RunOptions:
     """Continue the run `run_id` (its agent, tasks and repeat count come from its run.json)."""
     sandbox: str = "auto"
     """How `command:` agents are confined: auto, bwrap, sandbox-exec or none."""
+    trajectory: bool = False
+    """Capture a screenshot at the start of each agent turn and after each agent action, for
+    judges (docs/judges.md); a resumed run that captured them goes on capturing. Off by
+    default: it costs a WDA screenshot per action, about a quarter of a second on the simulated
+    iPhone (which renders a full-size PNG) and more on a real phone."""
 
 
 @dataclass
@@ -102,10 +107,10 @@ class _Run:
 
     def __init__(self, folder: RunFolder, plans: list[tuple[Task, int]], agent_spec: str,
                  progress: Progress, summary: RunSummary, sandbox: Sandbox,
-                 sealer: Sealer) -> None:
+                 sealer: Sealer, trajectory: Trajectory | None = None) -> None:
         self.folder, self.agent_spec, self.progress, self.summary = (
             folder, agent_spec, progress, summary)
-        self.sandbox, self.sealer = sandbox, sealer
+        self.sandbox, self.sealer, self.trajectory = sandbox, sealer, trajectory
         self.manifest = folder.manifest
         self.queue: deque[tuple[Task, int]] = deque(plans)
         self.total = len(plans)
@@ -186,7 +191,7 @@ class _Run:
 
     def _work(self, device: DeviceHandle) -> None:
         agent = make_agent(self.agent_spec)  # one agent per phone: adapters may keep state
-        with rig_for(device, self.folder.run_dir.parent) as rig:
+        with rig_for(device, self.folder.run_dir.parent, self.trajectory) as rig:
             try:
                 preflight(rig, self.folder.run_id)
             except RigDown as exc:
@@ -224,12 +229,21 @@ class _Run:
                 self.manifest = self.sealer.seal(self.manifest)
 
 
-def rig_for(device: DeviceHandle, runs_dir: Path) -> AbstractContextManager[Rig]:
+def rig_for(device: DeviceHandle, runs_dir: Path, trajectory: Trajectory | None = None,
+            ) -> AbstractContextManager[Rig]:
     """The rig of a phone the run opened: a simulator the harness started sits behind a secret
-    path, and a USB phone behind usbmuxd, so only the bridge reaches either."""
+    path, and a USB phone behind usbmuxd, so only the bridge reaches either. With `trajectory`,
+    the agent's screens are kept there."""
     private = device.info.kind == "sim" or device.url.startswith("http+usbmux://")
     return open_rig(device.url, runs_dir, "sim" if device.simulated else device.info.kind,
-                    private)
+                    private, trajectory=trajectory)
+
+
+def captures_frames(options: RunOptions, recorded: RunManifest | None) -> bool:
+    """Whether the run keeps the agent's screens: asked for, or a resumed run that did (its
+    seal then goes on vouching for trajectory.jsonl)."""
+    sealed = recorded.seal.logs if recorded is not None and recorded.seal is not None else ()
+    return options.trajectory or any(log.path == TRAJECTORY_FILE for log in sealed)
 
 
 def preflight(rig: Rig, run_id: str) -> None:
@@ -312,13 +326,16 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
                                 tasks, infos, kind, why))
         writer = shared_writer(options.runs_dir)
         chain = functools.partial(writer.chain_state, folder.run_id)  # the bridge's view
-        sealer = (Sealer.resume(folder.run_dir, key, chain, folder.manifest) if options.resume
-                  else Sealer(folder.run_dir, key, chain))
+        trajectory = (Trajectory(options.runs_dir)
+                      if captures_frames(options, recorded if options.resume else None) else None)
+        frames = functools.partial(trajectory.chain_state, folder.run_id) if trajectory else None
+        sealer = (Sealer.resume(folder.run_dir, key, chain, folder.manifest, frames)
+                  if options.resume else Sealer(folder.run_dir, key, chain, frames_chain=frames))
         plans = [(t, n) for t in tasks for n in range(1, repeat + 1)
                  if (t.id, n) not in folder.scored]
         summary = RunSummary(folder.run_id, folder.run_dir,
                              already_scored=len(tasks) * repeat - len(plans), left_out=left_out)
-        run = _Run(folder, plans, agent_spec, progress, summary, sandbox, sealer)
+        run = _Run(folder, plans, agent_spec, progress, summary, sandbox, sealer, trajectory)
         run.manifest = sealer.seal(run.manifest)  # a run cut short at once is verifiable too
         try:
             run.go(devices)
@@ -327,6 +344,11 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
                 f"interrupted: run {folder.run_id} stopped after {len(summary.rows)} of "
                 f"{len(plans)} attempt(s); every one recorded is kept in {folder.run_dir}",
                 hint=f"continue it: {resume_command(options.runs_dir, folder.run_id)}") from None
+        finally:
+            # what the phones logged after the last attempt (a preflight, with nothing left to
+            # run or a rig down before any attempt) is sealed too, or the run would not verify
+            with run.lock:
+                run.manifest = sealer.seal(run.manifest)
         if run.queue or (run.down and len(run.down) == len(devices)):
             summary.stopped = "; ".join(run.down) or "stopped"
             if not summary.rows:

@@ -1,0 +1,122 @@
+"""Audit-logged actions in words a person (or a judge model) reads: "Tapped Button '7'".
+
+Pure: one action in, one sentence out. The words say what the harness saw the agent do, never
+what the agent says it did.
+"""
+
+from __future__ import annotations
+
+from phoneshell.audit import Action
+from phoneshell.records import Claim, Scalar
+
+TEXT_SHOWN = 200
+"""Characters of typed text or a URL shown before it is cut."""
+
+_GESTURES = {
+    "double_tap": "Double-tapped", "touch_and_hold": "Touched and held",
+    "two_finger_tap": "Tapped with two fingers", "force_touch": "Force-touched",
+    "taps": "Tapped several times", "alert_accept": "Accepted the alert",
+    "alert_dismiss": "Dismissed the alert", "keyboard_dismiss": "Dismissed the keyboard",
+}
+_SWIPES = {"scroll": "Scrolled", "scroll_to": "Scrolled to", "pinch": "Pinched",
+           "rotate": "Rotated", "picker_select": "Turned a picker wheel",
+           "multi_touch": "Moved several fingers"}
+
+
+def _quoted(value: Scalar) -> str:
+    text = str(value)
+    return repr(text if len(text) <= TEXT_SHOWN else text[:TEXT_SHOWN] + "...")
+
+
+def _element(action: Action) -> str:
+    """The target as "Button '7'" ("" when unresolved)."""
+    if action.target is None:
+        return ""
+    kind = action.target.type.removeprefix("XCUIElementType")
+    name = action.target.label or action.target.name
+    return f"{kind} {name!r}" if name else kind
+
+
+def _point(action: Action, x: str = "x", y: str = "y") -> str:
+    px, py = action.params.get(x), action.params.get(y)
+    return f"({px}, {py})" if px is not None and py is not None else ""
+
+
+def _tap(action: Action) -> str:
+    gesture = str(action.params.get("gesture", "tap"))
+    verb = _GESTURES.get(gesture, "Tapped")
+    if gesture.startswith("alert_"):
+        button = action.params.get("button")
+        return verb + (f" with {_quoted(button)}" if button else "")
+    if gesture == "keyboard_dismiss":
+        return verb
+    where = _element(action) or (f"at {_point(action)}" if _point(action) else "an element")
+    return f"{verb} {where}"
+
+
+def _type(action: Action) -> str:
+    into = _element(action)
+    where = f" into {into}" if into else ""
+    if action.params.get("via") == "clear":
+        return f"Cleared the text of {into or 'a field'}"
+    return f"Typed {_quoted(action.params.get('text', ''))}{where}"
+
+
+def _swipe(action: Action) -> str:
+    verb = _SWIPES.get(str(action.params.get("gesture", "")), "Swiped")
+    direction = action.params.get("direction")
+    start, end = _point(action, "from_x", "from_y"), _point(action, "to_x", "to_y")
+    if start and end:
+        return f"{verb} from {start} to {end}"
+    return f"{verb} {direction}" if direction else verb
+
+
+def _app(verb: str, action: Action) -> str:
+    bundle = action.params.get("bundle_id")
+    return f"{verb} {bundle}" if bundle else f"{verb} an app"
+
+
+def sentence(action: Action) -> str:
+    """The action in words, with what changed in front and how the phone answered."""
+    kind = action.kind
+    if kind == "launch":
+        text = _app("Opened", action)
+    elif kind == "activate":
+        text = _app("Brought to the front", action)
+    elif kind == "terminate":
+        text = _app("Closed", action)
+    elif kind == "tap":
+        text = _tap(action)
+    elif kind == "type":
+        text = _type(action)
+    elif kind == "home":
+        text = "Went to the Home Screen"
+    elif kind == "press":
+        text = f"Pressed the {action.params.get('button', '')} button".replace("  ", " ")
+    elif kind == "swipe":
+        text = _swipe(action)
+    elif kind == "open_url":
+        text = f"Opened the URL {_quoted(action.params.get('url', ''))}"
+    else:
+        text = f"Sent the request POST {action.params.get('route', '?')}"
+    if action.ok is False:
+        text += f" (the phone refused it: {action.error[:120]})"
+    elif action.ok is None:
+        text += " (no answer from the phone was logged)"
+    elif action.app_after and action.app_after not in (action.app_before,
+                                                       action.params.get("bundle_id")):
+        text += f"; now in front: {action.app_after}"
+    return text
+
+
+def claim_words(claim: Claim | None) -> str:
+    """What the agent reported, in words: "status done; answer '42'; summary '...'" ("" for
+    no claim)."""
+    if claim is None:
+        return ""
+    said = [f"status {claim.status}"]
+    if claim.answer:
+        said.append(f"answer {claim.answer!r}")
+    if claim.summary:
+        said.append(f"summary {claim.summary!r}")
+    return "; ".join(said)
