@@ -62,6 +62,11 @@ def recorded_actions(run_dir: Path, task_id: str, attempt: int | None = None,
     return evidence.agent_actions(), evidence.claim
 
 
+LONG_PRESS_S = 0.5
+"""A touch held this long is a long press to iOS (a W3C chain logs it as a tap with its
+duration)."""
+
+
 def replay_action(phone: Phone, action: Action) -> None:
     """Send one logged action again.
 
@@ -96,8 +101,9 @@ def replay_action(phone: Phone, action: Action) -> None:
         phone.drag((number["from_x"], number["from_y"]), (number["to_x"], number["to_y"]),
                    number.get("duration", 0.0))
     elif action.kind == "tap" and {"x", "y"} <= set(number):
-        if p.get("gesture") == "hold":
-            phone.touch_and_hold(number["x"], number["y"], number.get("duration", 1.0))
+        held = number.get("duration", 0.0)
+        if p.get("gesture") == "touch_and_hold" or held >= LONG_PRESS_S:
+            phone.touch_and_hold(number["x"], number["y"], held or 1.0)
         else:
             phone.tap(number["x"], number["y"])
     elif action.kind == "tap" and action.target is not None and (action.target.label

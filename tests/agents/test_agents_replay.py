@@ -49,3 +49,17 @@ def test_what_the_log_cannot_reproduce_is_refused_by_name(phone: Phone) -> None:
         replay_action(phone, logged("tap", {}))
     with pytest.raises(StepError, match="does not say enough"):
         replay_action(phone, logged("terminate", {}))
+
+
+@pytest.mark.parametrize("params", [
+    {"x": 100, "y": 400, "gesture": "touch_and_hold", "duration": 1.0},  # /wda/touchAndHold
+    {"x": 100, "y": 400, "gesture": "w3c_actions", "duration": 0.8},  # a W3C long press
+], ids=["touch-and-hold", "w3c-long-press"])
+def test_a_logged_long_press_is_replayed_as_one(params: Mapping[str, Scalar]) -> None:
+    with SimServer() as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        phone.launch(CALC)
+        before, _ = sim.ledger()
+        replay_action(phone, logged("tap", params))
+        _, inputs = sim.ledger(before)
+    assert [e["route"] for e in inputs] == ["POST /wda/touchAndHold"]
