@@ -35,6 +35,8 @@ class Param:
     """The accepted values of a `choice` field."""
     minimum: float | None = None
     """The smallest accepted value of an `int` or `number` field."""
+    maximum: float | None = None
+    """The largest accepted value of an `int` or `number` field."""
     default: ParamValue | None = None
     """The value when the key is absent (None: the type's empty value, "" or 0 or ())."""
 
@@ -50,14 +52,19 @@ class Param:
         return {
             "str": "a non-empty string",
             "bool": "true or false",
-            "int": "a whole number" + (f" >= {self.minimum:g}" if self.minimum is not None else ""),
-            "number": "a number" + (f" >= {self.minimum:g}" if self.minimum is not None else ""),
+            "int": "a whole number" + self._bounds(),
+            "number": "a number" + self._bounds(),
             "regex": "a regular expression (Python `re` syntax)",
             "str_list": "a list of non-empty strings",
             "point": "a point [x, y] in screen points",
             "choice": "one of " + ", ".join(repr(c) for c in self.choices),
             "str_map": "a mapping of names to non-empty strings",
         }[self.type]
+
+    def _bounds(self) -> str:
+        low = f" >= {self.minimum:g}" if self.minimum is not None else ""
+        high = f" <= {self.maximum:g}" if self.maximum is not None else ""
+        return low + ("," if low and high else "") + high
 
     def json_schema(self) -> dict[str, object]:
         """Return the JSON Schema fragment for this field's value."""
@@ -70,6 +77,8 @@ class Param:
             schema = {"type": "integer" if self.type == "int" else "number"}
             if self.minimum is not None:
                 schema["minimum"] = self.minimum
+            if self.maximum is not None:
+                schema["maximum"] = self.maximum
         elif self.type == "str_list":
             schema = {"type": "array", "items": {"type": "string", "minLength": 1}}
         elif self.type == "str_map":

@@ -75,8 +75,10 @@ TASK_FIELDS: tuple[Param, ...] = (
     Param("checks", "str_list", "Checks that must all pass.", required=True),
     Param("teardown", "str_list", "Steps run after the attempt, always."),
     Param("notes", "str", "Why the task is built this way."),
-    Param("max_steps", "int", "The agent's action budget.", minimum=3),
-    Param("timeout_seconds", "number", "The agent's wall-clock budget in seconds.", minimum=1),
+    # Upper bounds: a typo (a timeout in milliseconds) must not hold a phone for days.
+    Param("max_steps", "int", "The agent's action budget.", minimum=3, maximum=1000),
+    Param("timeout_seconds", "number", "The agent's wall-clock budget in seconds.", minimum=1,
+          maximum=3600),
     Param("solution", "str_list", "A reference finish (steps, ending with answer when the task "
                                   "asks for one); never shown to agents."),
     Param("compatible_with", "str_list", "Task ids whose finish legitimately satisfies this "

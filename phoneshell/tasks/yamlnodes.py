@@ -165,6 +165,7 @@ def read_value(f: NodeFile, node: Node, spec: Param, what: str) -> object:
         raise f.error(node, f"{name} should be {spec.describe()}, got {raw!r}") from exc
     if not math.isfinite(number):
         raise f.error(node, f"{name} is {raw}; it should be a finite number")
-    if spec.minimum is not None and number < spec.minimum:
+    if ((spec.minimum is not None and number < spec.minimum)
+            or (spec.maximum is not None and number > spec.maximum)):
         raise f.error(node, f"{name} is {raw}; it should be {spec.describe()}")
     return number if spec.type == "int" else float(number)

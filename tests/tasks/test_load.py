@@ -121,7 +121,10 @@ MALFORMED = [
     ("negative wait", GOOD.replace("  - home\n", "  - wait: -1\n"),
      "6:11: error: `seconds` of step 'wait' is -1; it should be a number >= 0"),
     ("max_steps too small", GOOD + "max_steps: 2\n",
-     "13:12: error: `max_steps` of the task is 2; it should be a whole number >= 3"),
+     "13:12: error: `max_steps` of the task is 2; it should be a whole number >= 3, <= 1000"),
+    ("timeout in milliseconds", GOOD + "timeout_seconds: 300000\n",
+     "13:18: error: `timeout_seconds` of the task is 300000; it should be a number >= 1, "
+     "<= 3600"),
     ("bad difficulty", GOOD + "difficulty: medum\n",
      "13:13: error: `difficulty` of the task is 'medum'; it should be one of 'easy', 'medium', "
      "'hard' (did you mean 'medium'?)"),
