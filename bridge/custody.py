@@ -21,7 +21,15 @@ Screen digests are compared only when the phone's screens change on input alone
 (`screens_static`: the simulated iPhone, whose clock moves only when told); a real phone's
 screens animate, scroll and tick by themselves, so there only the front app is compared.
 The known tree is reused for the next action's target until an action could have changed it.
-Pure state, no I/O; the recorder feeds it and writes what it finds.
+
+An action's "after" may be left `pending` when nothing but the bridge can reach the phone (a
+confined agent's turn and the harness's steps): the phone can then change only by a logged
+action, so the first whole read after the answer (a client's XML source passing through, or the
+bridge's own before the next action) shows what the action left as surely as a read made at
+once, and costs nothing when a client reads anyway. Until it comes, no other read is compared
+or kept (it may be one the next action's before-read outdates), and `settle` takes the first one
+that is whole and raced no action. Pure state, no I/O; the recorder feeds it and writes what it
+finds.
 """
 
 from __future__ import annotations
@@ -69,7 +77,14 @@ class Custody:
         self._answered_at = float("-inf")
         self._settled = True
         """What is known is what the last action left, settled (compared against from now)."""
+        self._pending = False
+        """The last action's after is not read yet (`settle` takes it)."""
         self._lock = threading.Lock()
+
+    @property
+    def pending(self) -> bool:
+        """The last action was answered and its after is not read yet."""
+        return self._pending
 
     def read_token(self) -> int:
         """Take before forwarding a read; give back to `observe` with what it showed."""
@@ -89,12 +104,38 @@ class Custody:
         if seen.empty:
             return None
         with self._lock:
-            if token is not None and (token < 0 or token != self._generation
-                                      or self._in_flight):
-                return None  # it ran while an action did: either side of it may show
+            if self._pending or self._raced(token):
+                # Pending: nothing is known to compare with; only `settle` may fill it in.
+                # Raced: it ran while an action did, so either side of it may show.
+                return None
             found = self._compare(seen)
             self._merge(seen)
             return found
+
+    def _raced(self, token: int | None) -> bool:
+        return token is not None and (token < 0 or token != self._generation
+                                      or self._in_flight)
+
+    def settle(self, seen: Observation, token: int | None = None) -> bool:
+        """Take a read as the pending after of the last action; say whether it was taken.
+
+        Args:
+            token: from `read_token` for a client's read, taken only when whole (the front app
+                and the screen: an XML source) and raced no action; None for the bridge's own
+                read under the action lock, taken whatever it showed (an unreadable phone
+                leaves the after unknown, as an unreadable read right after the action would).
+        """
+        if token is not None and not (seen.app and seen.screen):
+            return False
+        with self._lock:
+            if not self._pending or self._raced(token):
+                return False
+            self.known, self._pending = seen, False
+            # As if it had been read at once: a real phone's later changes are still late
+            # effects until one read comes `settle_s` after the answer.
+            self._settled = (self.settle_s <= 0
+                             or time.monotonic() - self._answered_at >= self.settle_s)
+            return True
 
     def _compare(self, seen: Observation) -> Break | None:
         if not self._settled:  # the action may still be taking effect: this is its effect
@@ -122,13 +163,15 @@ class Custody:
             self._generation += 1
             self._in_flight = True
 
-    def finish_action(self, after: Observation) -> None:
-        """The action was answered and the phone read again: that is what is known now.
+    def finish_action(self, after: Observation | None) -> None:
+        """The action was answered and the phone read again: that is what is known now (None:
+        not read yet, `pending` until `settle`).
 
         Whatever the read could not show is unknown, never carried over from before the action.
         """
         with self._lock:
-            self.known = after
+            self.known = after or Observation()
+            self._pending = after is None
             self._in_flight = False
             self._answered_at = time.monotonic()
             self._settled = self.settle_s <= 0

@@ -149,6 +149,10 @@ class BridgeServer:
         Raises:
             BridgeError: the bridge has no token of its own.
         """
+        if not confined:
+            # An agent that can reach the phone around the bridge must not find an after
+            # pending: what it did first would be taken for the last logged action's doing.
+            self.recorder.settle()
         secret = self.access.grant(for_=self._context)
         self.confined = confined
         return f"{self.base_url}{TOKEN_PATH}{secret}"
@@ -174,20 +178,26 @@ class BridgeServer:
         Raises:
             BridgeError: a run id that is not a plain folder name, or an unknown phase.
         """
-        self._context = make_context(run_id, task_id, attempt, phase)
-        self._entered()
-        return self._context
+        return self._enter(make_context(run_id, task_id, attempt, phase))
 
-    def _entered(self) -> None:
-        """A new context is set: with trajectory capture on, an agent's turn starts with a
-        frame of the screen it is handed, read like an action's (holding the action lock)."""
+    def _enter(self, context: RunContext) -> RunContext:
+        """Log what comes next under `context`. With trajectory capture on, an agent's turn
+        starts with a frame of the screen it is handed, read like an action's (holding the
+        action lock)."""
+        now = self._context
+        if (context.run_id, context.task_id, context.attempt) != (now.run_id, now.task_id,
+                                                                 now.attempt):
+            self.recorder.settle()  # an attempt's log is whole when the next one starts
+        self._context = context
         if self.trajectory is not None:
             with self.recorder.exclusive():
                 self.trajectory.start(self.recorder.own_read, self._context,
                                       self.recorder.last_seq)
+        return context
 
     def clear_context(self) -> None:
-        """Log the next actions under the unscoped run."""
+        """Log the next actions under the unscoped run (the last one's outcome written)."""
+        self.recorder.settle()
         self._context = UNSCOPED
 
     def health(self) -> dict[str, object]:
@@ -219,6 +229,7 @@ class BridgeServer:
         """Stop serving and release the port (the shared writer stays open for other bridges)."""
         server, self._server = self._server, None
         if server is not None:
+            self.recorder.settle()  # no outcome line left unwritten
             server.shutdown()
             server.server_close()
         if self._thread is not None:
@@ -253,8 +264,7 @@ class BridgeServer:
                     wda_error(405, "unknown method", f"{method} {route} is not served"))
         if method == "POST":
             try:
-                self._context = context_from_json(json.loads(body or b"null"))
-                self._entered()
+                self._enter(context_from_json(json.loads(body or b"null")))
             except ValueError as exc:
                 return wda_error(400, "invalid argument", f"the context is not JSON: {exc}")
             except BridgeError as exc:

@@ -12,10 +12,14 @@ What it reads costs a real phone 40-500 ms a request, so it reads only what coul
 
 * after every action, one XML page source: the front app (its `bundleId`), a digest of the
   screen, and the tree the next tap is hit-tested against (none after terminating an app that
-  is not in front: that changes nothing on screen);
-* before an action, nothing while the agent is `confined` (it cannot reach the phone but through
-  this bridge, so nothing but a logged action changed it); otherwise one XML source, compared
-  with what the last action left (the chain of custody);
+  is not in front: that changes nothing on screen). While the agent is `confined` (it cannot
+  reach the phone but through this bridge, so nothing but a logged action changes it) that read
+  is put off (`custody.py`): the next client read of a whole XML source is it, and the outcome
+  line is written then; otherwise the bridge's own read before the next action is, and the
+  outcome is written before that action's intent. `settle` writes a pending outcome (one read)
+  where the log must be whole: an attempt's end, an unconfined grant, the bridge's stop;
+* before an action, nothing while the agent is `confined` and the last after is known;
+  otherwise one XML source, compared with what the last action left (the chain of custody);
 * for keys, the focused field from the last JSON source a client read since the last action, or
   one JSON source; for a tap, the last tree known;
 * for an action aimed at an element id, that element's attributes;
@@ -23,6 +27,8 @@ What it reads costs a real phone 40-500 ms a request, so it reads only what coul
   after its outcome line and before the lock is let go (`trajectory.py`).
 
 Any client read that passes through the bridge refreshes what is known, and is compared too.
+So a confined agent that reads the screen before each action (most do) costs the phone no read
+of the bridge's at all.
 """
 
 from __future__ import annotations
@@ -124,6 +130,8 @@ class Recorder:
         self._session_app: tuple[str, str] = ("", "")
         """(session id, bundle id) of the session created through this bridge: WDA keeps one
         session, and closing it terminates the app it was created with."""
+        self._pending: tuple[AuditEvent, bool, str] | None = None
+        """(intent, ok, error) of the answered action whose after is not read yet."""
         self.after_action: Callable[[RunContext, AuditEvent, str], None] | None = None
         """Called after each answered action's outcome line, still holding the action lock, with
         the context, the intent and the app after (trajectory capture); it must not raise."""
@@ -173,6 +181,18 @@ class Recorder:
             via: the read, as "METHOD /route", for the log.
             token: from `custody.read_token()` when the read passed through (None: our own).
         """
+        if self._pending is not None:
+            # The first whole read since the last action is its after. A client's read takes
+            # the lock (without waiting: an action holding it reads the after itself), so the
+            # outcome line is written before any next intent; our own reads hold it already.
+            if token is None:
+                self._settle(seen, None)
+            elif self._lock.acquire(blocking=False):
+                try:
+                    self._settle(seen, token)
+                finally:
+                    self._lock.release()
+            return None
         found = self.custody.observe(seen, token)
         if found is not None:
             try:
@@ -283,7 +303,8 @@ class Recorder:
                 outcome is logged, ok false.
         """
         with self._lock:
-            if not confined or not self.custody.known.app:
+            if not confined or not self.custody.known.app or self._pending is not None:
+                # the last action's after, when pending, and this one's before
                 self.observe(context, self.read_screen(), f"GET {XML_ROUTE}")
             aimed = self.aim(context, action)
             known = self.custody.known
@@ -313,12 +334,36 @@ class Recorder:
                                                "repeats, report it with the request") from exc
             ok, error = outcome_of(reply)
             self._note_session(action, reply, ok)
+            error = mask_echoes(error, body, params, secret)
+            if confined and self.after_action is None and not self._cannot_change(action,
+                                                                                   known):
+                # Nothing but this bridge reaches the phone: the next whole read is the after
+                # (a trajectory frame, though, is taken now, after the outcome line).
+                self.custody.finish_action(None)
+                self._pending = (intent, ok, error)
+                return reply
             after = known if self._cannot_change(action, known) else self.read_screen()
             self.custody.finish_action(after)
-            self._finish(intent, after, ok, mask_echoes(error, body, params, secret))
+            self._finish(intent, after, ok, error)
             if self.after_action is not None:  # still this action's turn: the screen it left
                 self.after_action(context, intent, after.app)
             return reply
+
+    def _settle(self, seen: Observation, token: int | None) -> None:
+        """Write the pending outcome with `seen` as its after, if custody takes it (the caller
+        holds the action lock)."""
+        pending = self._pending
+        if pending is not None and self.custody.settle(seen, token):
+            self._pending = None
+            intent, ok, error = pending
+            self._finish(intent, seen, ok, error)
+
+    def settle(self) -> None:
+        """Write the last action's outcome now, if its after is still pending (one read): where
+        the log must be whole before anyone else acts or reads it. Never raises."""
+        with self._lock:
+            if self._pending is not None:
+                self._settle(self.read_screen(), None)
 
     @staticmethod
     def _cannot_change(action: Classified, known: Observation) -> bool:

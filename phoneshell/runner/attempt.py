@@ -77,9 +77,9 @@ def _enter(rig: Rig, plan: AttemptPlan, phase: str) -> None:
     rig.enter(plan.run_id, plan.task.id, plan.attempt, phase)
 
 
-def _slice(rig: Rig, plan: AttemptPlan, mark: int) -> tuple[tuple[AuditEvent, ...],
-                                                            tuple[str, ...]]:
-    return rig.audit_slice(plan.run_id, plan.task.id, plan.attempt, mark)
+def _slice(rig: Rig, plan: AttemptPlan, mark: int, outcomes: bool = True,
+           ) -> tuple[tuple[AuditEvent, ...], tuple[str, ...]]:
+    return rig.audit_slice(plan.run_id, plan.task.id, plan.attempt, mark, outcomes)
 
 
 def _require_unlocked(phone: Phone) -> None:
@@ -223,7 +223,9 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         _check_rig(phone, plan)
         before = _prepare(rig, plan)
         _enter(rig, plan, "agent")
-        result = _ran(_run_agent(plan, rig, agent), _slice(rig, plan, mark)[0])
+        # whether the agent acted shows in intents: the capture's first source is the after
+        # of its last action, free, so no read is spent on it here
+        result = _ran(_run_agent(plan, rig, agent), _slice(rig, plan, mark, outcomes=False)[0])
         if not result.ran:
             raise _Skip(f"the agent never ran: {result.error or 'no reason given'}")
         _enter(rig, plan, "check")

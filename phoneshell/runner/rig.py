@@ -64,14 +64,20 @@ class Rig:
         return audit_size(run_dir / "audit.jsonl")
 
     def audit_slice(self, run_id: str, task_id: str, attempt: int, mark: int,
-                    ) -> tuple[tuple[AuditEvent, ...], tuple[str, ...]]:
+                    outcomes: bool = True) -> tuple[tuple[AuditEvent, ...], tuple[str, ...]]:
         """This try's events since `mark`, every phase so far, as the bridge wrote them; and
         the lines in that stretch of the file the bridge did not write (never graded).
 
         Other phones may be writing the same log; their lines carry other tasks. A line still
         being written by one of them is not ours: every action of this try was answered, so its
         outcome line was written, before this is read.
+
+        Args:
+            outcomes: have the bridge write the last action's outcome first when its after is
+                still pending (one read); False where intents are enough.
         """
+        if outcomes:
+            self.bridge.recorder.settle()
         try:
             found = self.bridge.writer.verify(run_id, mark)
         except AuditWriteError as exc:

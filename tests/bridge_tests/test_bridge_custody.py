@@ -74,11 +74,53 @@ def test_a_confined_agent_costs_one_read_per_action(guarded: Rig) -> None:
     session.home()
     after = guarded.sim.request_counts()
     grew = {k: after[k] - before.get(k, 0) for k in after if after[k] != before.get(k, 0)}
-    assert guarded.bridge.recorder.own_reads - reads == 6  # the XML source after each action
+    # No client read came between: the bridge's source before each action is the last one's
+    # after (the session's included); the home button's is still to come.
+    assert guarded.bridge.recorder.own_reads - reads == 6
     assert grew == {"total": 13, "GET /source": 6, "POST /wda/tap": 4,
                     "POST /wda/apps/launch": 1, "POST /wda/homescreen": 1,
                     "GET /wda/locked": 1}  # facebook-wda's own read before a launch
+    assert actions(guarded.events("R"))[-1].ok is None
+    guarded.bridge.clear_context()  # the attempt is over: its log is made whole
+    assert guarded.bridge.recorder.own_reads - reads == 7
+    done = actions(guarded.events("R"))
+    assert done[-1].app_after == "com.apple.springboard" and all(a.ok for a in done)
+    assert all(a.app_before == b.app_after and a.screen_before == b.screen_after
+               for a, b in zip(done[1:], done, strict=False))
     assert breaks(guarded) == []
+
+
+def test_a_confined_agent_that_reads_before_acting_costs_no_read_of_the_bridge(
+        guarded: Rig) -> None:
+    session = wda.Client(guarded.bridge.grant_agent(confined=True)).session(SETTINGS)
+    reads = guarded.bridge.recorder.own_reads
+    for _ in range(3):
+        session.source()  # the agent looks, then acts: the look is the last action's after
+        session.tap(100, 370)
+        session.source(format="json")  # not whole (no front app): it is no after
+        session.app_activate(SETTINGS)
+    session.app_current()
+    session.source()
+    assert guarded.bridge.recorder.own_reads == reads + 3  # a JSON source left a tap unread
+    events = [e for e in guarded.events("R") if e.stage in ("intent", "outcome")]
+    # each outcome line comes before the next intent: nothing acted in between
+    assert [e.stage for e in events] == ["intent", "outcome"] * (len(events) // 2)
+    done = actions(events)
+    assert all(a.app_before == b.app_after and a.screen_before == b.screen_after
+               for a, b in zip(done[1:], done, strict=False))
+    assert done[-1].app_after == SETTINGS and breaks(guarded) == []
+
+
+def test_a_pending_after_is_read_before_an_unconfined_agent_gets_the_phone(
+        guarded: Rig) -> None:
+    wda.Client(guarded.bridge.grant_agent(confined=True)).session(CALCULATOR)
+    guarded.bridge.revoke_agent()
+    agent = wda.Client(guarded.bridge.grant_agent())
+    launch_outside(guarded.sim, SAFARI)  # around the bridge, before anything read the phone
+    agent.session(CALCULATOR)  # then a logged launch, to make the log look continuous
+    first, second = actions(guarded.events("R"))[-2:]
+    assert first.app_after == CALCULATOR and second.app_before == SAFARI
+    assert breaks(guarded) == [(CALCULATOR, SAFARI)]
 
 
 def test_a_confined_grant_trusts_the_last_after_and_capture_still_compares(guarded: Rig) -> None:
@@ -88,8 +130,9 @@ def test_a_confined_grant_trusts_the_last_after_and_capture_still_compares(guard
     # about confinement lets this change pass as the tap's doing: the sandbox must hold.
     session.tap(300, 6)
     assert breaks(guarded) == []
+    assert actions(guarded.events("R"))[-1].ok is None  # its after is the next whole read
+    session.source()  # the tap's after, then any read that passes through compares
     assert actions(guarded.events("R"))[-1].app_after == SAFARI
-    session.source()  # any read that passes through compares what it shows
     guarded.bridge.set_context("R", "t", 1, "check")
     launch_outside(guarded.sim, SETTINGS)
     wda.Client(guarded.bridge.url).app_current()  # the capture's read after the agent
@@ -156,12 +199,14 @@ def test_a_screen_that_moves_by_itself_is_compared_by_its_front_app_only(
 def test_terminating_an_app_not_in_front_reads_nothing(guarded: Rig) -> None:
     session = wda.Client(guarded.bridge.grant_agent(confined=True)).session(SETTINGS)
     session.app_launch(CALCULATOR)
+    session.source()  # the launch's after
     reads = guarded.bridge.recorder.own_reads
     session.app_terminate(SETTINGS)  # in the background: the screen stays as it was
     assert guarded.bridge.recorder.own_reads == reads
     terminated = actions(guarded.events("R"))[-1]
     assert (terminated.app_before, terminated.app_after) == (CALCULATOR, CALCULATOR)
     session.app_terminate(CALCULATOR)  # in front: the phone goes home, so it is read
+    guarded.bridge.recorder.settle()  # (no client read came: the bridge's own)
     assert guarded.bridge.recorder.own_reads == reads + 1
     assert actions(guarded.events("R"))[-1].app_after == "com.apple.springboard"
     assert breaks(guarded) == []

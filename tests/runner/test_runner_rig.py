@@ -31,7 +31,7 @@ def agent_turn(rig: Rig, tmp_path: Path, *taps: tuple[int, int]) -> list[AuditEv
         session.tap(x, y)
     rig.bridge.revoke_agent()
     rig.enter("R", "t", 1, "check")
-    return list(read_audit(tmp_path / "R" / "audit.jsonl").records)
+    return list(rig.audit_slice("R", "t", 1, 0)[0])  # as the runner reads it: outcomes written
 
 
 def cost(sim: SimServer, rig: Rig, events: list[AuditEvent]) -> int:
@@ -85,7 +85,7 @@ def test_actions_wda_refused_on_a_phone_that_works_cost_a_session_read_more(
         session.app_launch("com.example.no-such-app")
     rig.bridge.revoke_agent()
     rig.enter("R", "t", 1, "check")
-    events = list(read_audit(tmp_path / "R" / "audit.jsonl").records)
+    events = list(rig.audit_slice("R", "t", 1, 0)[0])
     assert any(e.phase == "agent" and e.ok is False for e in events)
     # the lock, a session for the harness (a run's has one from setup), and one session read
     assert cost(sim, rig, events) == 3
