@@ -51,6 +51,7 @@ def solution_run(tmp_path_factory: pytest.TempPathFactory, phone: SimServer) -> 
     return runs / "R"
 
 
+@pytest.mark.suite
 def test_the_phones_ledger_holds_exactly_what_the_log_holds(solution_run: Path,
                                                            phone: SimServer) -> None:
     log = read_audit(solution_run / "audit.jsonl")
@@ -65,6 +66,7 @@ def contains_in_order(kinds: list[str], steps: tuple[Step, ...]) -> bool:
                for step in steps if step.kind in KINDS and step.kind not in ALREADY)
 
 
+@pytest.mark.suite
 def test_every_audit_line_is_whole_and_every_step_is_under_its_phase(solution_run: Path) -> None:
     log = read_audit(solution_run / "audit.jsonl")
     assert log.torn == "" and log.problems == () and log.records
@@ -83,6 +85,7 @@ def test_every_audit_line_is_whole_and_every_step_is_under_its_phase(solution_ru
         assert contains_in_order(agent, task.solution), (task.id, "agent", agent)
 
 
+@pytest.mark.suite
 def test_every_attempt_has_its_evidence_and_audit_slice(solution_run: Path) -> None:
     rows = [json.loads(x) for x in (solution_run / "results.jsonl").read_text().splitlines()]
     assert len(rows) == 80 and all(r["passed"] for r in rows)

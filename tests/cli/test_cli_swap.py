@@ -42,6 +42,7 @@ def test_a_fresh_note_fails_the_search_task(tmp_path: Path) -> None:
     assert json.loads(own.stdout)["pairs"][0]["accepted"] is True
 
 
+@pytest.mark.suite
 def test_the_public_suite_accepts_every_implied_swap(tmp_path: Path, reference: Path) -> None:
     done = phoneshell("swap", "--implied", str(reference / "phoneshell-environments"),
                       "--solutions", "environments", "--device", "sim", "--runs", str(tmp_path),
@@ -52,6 +53,7 @@ def test_the_public_suite_accepts_every_implied_swap(tmp_path: Path, reference: 
     assert report["neg_accuracy"] == 0.0 and done.returncode == 1
 
 
+@pytest.mark.suite
 def test_our_suite_rejects_the_pairs_the_public_suite_accepted(tmp_path: Path,
                                                                reference: Path) -> None:
     done = phoneshell("swap", "--pairs-from", str(reference / "phoneshell-environments"),
