@@ -13,6 +13,7 @@ from pathlib import Path
 
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
 from phoneshell.audit import Action
+from phoneshell.checks.path import held
 from phoneshell.device import Phone, run_step
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.evidence import Claim, load_evidence
@@ -62,11 +63,6 @@ def recorded_actions(run_dir: Path, task_id: str, attempt: int | None = None,
     return evidence.agent_actions(), evidence.claim
 
 
-LONG_PRESS_S = 0.5
-"""A touch held this long is a long press to iOS (a W3C chain logs it as a tap with its
-duration)."""
-
-
 def replay_action(phone: Phone, action: Action) -> None:
     """Send one logged action again.
 
@@ -101,9 +97,8 @@ def replay_action(phone: Phone, action: Action) -> None:
         phone.drag((number["from_x"], number["from_y"]), (number["to_x"], number["to_y"]),
                    number.get("duration", 0.0))
     elif action.kind == "tap" and {"x", "y"} <= set(number):
-        held = number.get("duration", 0.0)
-        if p.get("gesture") == "touch_and_hold" or held >= LONG_PRESS_S:
-            phone.touch_and_hold(number["x"], number["y"], held or 1.0)
+        if held(action):
+            phone.touch_and_hold(number["x"], number["y"], number.get("duration") or 1.0)
         else:
             phone.tap(number["x"], number["y"])
     elif action.kind == "tap" and action.target is not None and (action.target.label
