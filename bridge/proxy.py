@@ -187,7 +187,10 @@ class BridgeServer:
         now = self._context
         if (context.run_id, context.task_id, context.attempt) != (now.run_id, now.task_id,
                                                                  now.attempt):
-            self.recorder.settle()  # an attempt's log is whole when the next one starts
+            # An attempt's log is whole when the next one starts, but for a harness step's
+            # after (most often teardown's terminate): the next setup's first whole read is
+            # that, and the step's outcome line still comes before any next intent.
+            self.recorder.settle(agents_only=True)
         self._context = context
         if self.trajectory is not None:
             with self.recorder.exclusive():
@@ -196,8 +199,9 @@ class BridgeServer:
         return context
 
     def clear_context(self) -> None:
-        """Log the next actions under the unscoped run (the last one's outcome written)."""
-        self.recorder.settle()
+        """Log the next actions under the unscoped run (the last agent action's outcome
+        written; a harness step's may wait for the next whole read, as at an attempt change)."""
+        self.recorder.settle(agents_only=True)
         self._context = UNSCOPED
 
     def health(self) -> dict[str, object]:

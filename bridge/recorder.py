@@ -358,11 +358,17 @@ class Recorder:
             intent, ok, error = pending
             self._finish(intent, seen, ok, error)
 
-    def settle(self) -> None:
+    def settle(self, agents_only: bool = False) -> None:
         """Write the last action's outcome now, if its after is still pending (one read): where
-        the log must be whole before anyone else acts or reads it. Never raises."""
+        the log must be whole before anyone else acts or reads it. Never raises.
+
+        Args:
+            agents_only: only an agent's action is settled; a harness step's after may wait
+                for the next whole read (an attempt's teardown: the next setup reads anyway).
+        """
         with self._lock:
-            if self._pending is not None:
+            pending = self._pending
+            if pending is not None and not (agents_only and pending[0].phase != "agent"):
                 self._settle(self.read_screen(), None)
 
     @staticmethod

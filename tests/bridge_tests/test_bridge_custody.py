@@ -221,3 +221,27 @@ def test_the_xml_and_json_sources_of_a_screen_digest_alike(sim: SimServer, app: 
     assert xml.tree is not None and xml.tree["type"] == "Application"
     client.session(CALCULATOR if app != CALCULATOR else SETTINGS)
     assert from_xml(client.source()).screen != xml.screen
+
+
+def test_a_teardowns_after_waits_for_the_next_attempts_first_read(guarded: Rig) -> None:
+    bridge = guarded.bridge
+    session = wda.Client(bridge.grant_agent(confined=True)).session(CALCULATOR)
+    session.tap(300, 6)
+    bridge.revoke_agent()
+    reads = bridge.recorder.own_reads
+    bridge.set_context("R", "t", 1, "teardown")
+    harness = wda.Client(bridge.url)
+    harness.app_terminate(CALCULATOR)  # its before is the tap's after, read now
+    assert bridge.recorder.own_reads == reads + 1
+    bridge.clear_context()
+    bridge.set_context("R", "t", 2, "setup")
+    # The attempt ended with no read spent on its teardown's after: the next one reads anyway.
+    assert bridge.recorder.own_reads == reads + 1
+    assert actions(guarded.events("R"))[-1].ok is None
+    harness.source()  # the next setup's first look (is the home screen up?) is that after
+    events = [e for e in guarded.events("R") if e.stage in ("intent", "outcome")]
+    assert [e.stage for e in events] == ["intent", "outcome"] * (len(events) // 2)
+    terminated = actions(events)[-1]
+    assert (terminated.phase, terminated.ok) == ("teardown", True)
+    assert terminated.app_after == "com.apple.springboard"
+    assert bridge.recorder.own_reads == reads + 1 and breaks(guarded) == []
