@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from sources import El, source
 
+from phoneshell.patterns import PatternError, PatternTimeout, compile_pattern
 from phoneshell.tasks import load_tasks
-from phoneshell.tree import PageSource, PatternError, PatternTimeout, compile_pattern
+from phoneshell.tree import PageSource
 
 
 def test_real_settings_source_parses_with_bundle_and_counts(reference: Path) -> None:
