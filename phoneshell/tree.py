@@ -27,19 +27,23 @@ here once (docs/checks.md quotes it):
 
 A source cut off mid-document (WDA under memory pressure, or a dropped connection) is parsed as
 far as it goes and marked incomplete: what it shows is real, but absence in it proves nothing.
+A source that declares a document type is not read at all (WDA never writes one; entity bombs
+and external entities come in that way). Sources are read in one pass by expat, the C parser
+calling back per element, which is what makes 5,000 elements cheap (scripts/bench_grade.py);
+a faulty one is read again by libxml2, whose recovery reads on past a fault.
 """
 
 from __future__ import annotations
 
-import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
+from xml.parsers import expat
 
-import regex
 from lxml import etree
 
+from phoneshell.patterns import PATTERN_BUDGET_S, Pattern, PatternTimeout
 from phoneshell.xcui import TEXT_INPUT_TYPES, TYPE_PREFIX
 
 APPLICATION = "XCUIElementTypeApplication"
@@ -96,49 +100,6 @@ class Element(NamedTuple):
         return f"{self.short_type} {shorten(shown)!r}" if shown else self.short_type
 
 
-Pattern = regex.Pattern[str]
-"""A compiled regex_on_screen pattern (`compile_pattern`)."""
-
-PATTERN_BUDGET_S = 1.0
-"""How long one regex check may search a screen, in all. The suite's patterns take well under
-a millisecond on a 5,000-element source; only catastrophic backtracking comes near this."""
-
-
-class PatternError(ValueError):
-    """A pattern that is not valid Python `re` syntax (the message is `re`'s)."""
-
-
-class PatternTimeout(Exception):
-    """A search that ran past its budget: the pattern backtracks catastrophically on this text.
-
-    Args:
-        budget_s: the budget it ran past.
-        where: the element and attribute it was searching, for a person.
-    """
-
-    def __init__(self, budget_s: float, where: str) -> None:
-        super().__init__(f"the search took over {budget_s:g}s (at the {where}) and was stopped:"
-                         " the pattern backtracks catastrophically; avoid nested repetition "
-                         "such as (a+)+ or (a|a)+")
-        self.budget_s = budget_s
-
-
-def compile_pattern(text: str) -> Pattern:
-    """Compile `text` (Python `re` syntax) for the stoppable engine.
-
-    Raises:
-        PatternError: `re` refuses it, or the engine reads it differently (its message says).
-    """
-    try:
-        re.compile(text)
-    except re.error as exc:
-        raise PatternError(str(exc)) from None
-    try:
-        return regex.compile(text, regex.VERSION0)
-    except regex.error as exc:  # valid for re, yet not for the engine: never seen, but say so
-        raise PatternError(f"the regex engine refuses it ({exc})") from None
-
-
 @dataclass(frozen=True, slots=True)
 class RegexHit:
     """Where a pattern matched: the element, the attribute and the matched text."""
@@ -173,26 +134,22 @@ class PageSource:
     def parse(cls, xml: str | bytes) -> PageSource:
         """Parse WDA's XML `/source`; never raises on bad input (see `complete`, `problem`)."""
         data = xml.encode("utf-8") if isinstance(xml, str) else xml
-        if not data.strip():
+        if not data or data.isspace():
             return cls((), "", 0, 0, False, "the page source is empty")
-        complete, problem = True, ""
-        root: etree._Element | None
+        reader = _Reader()
         try:
-            root = etree.fromstring(data, parser=_STRICT)
-        except etree.XMLSyntaxError as exc:
-            complete, problem = False, f"the page source is cut off or malformed ({exc})"
-            try:
-                root = etree.fromstring(data, parser=_RECOVER)
-            except etree.XMLSyntaxError:
-                root = None
-        if root is None:
-            return cls((), "", 0, 0, False, problem or "the page source could not be parsed")
-        elements = tuple(_elements(root))
+            problem = reader.read(data)
+        except (expat.ExpatError, LookupError, ValueError):  # also: an encoding expat lacks
+            # expat stops at the first fault; libxml2 reads on past one, as past the unescaped
+            # "<" some WDA versions wrote into attributes (appium/appium#16035)
+            reader = _Reader()
+            problem = reader.recover(data)
+        elements = tuple(reader.elements)
         if not elements:
             return cls((), "", 0, 0, False, problem or "the page source has no elements")
         top = elements[0]
-        bundle = root.get("bundleId", "") if top.type == APPLICATION else ""
-        return cls(elements, bundle, top.width, top.height, complete, problem)
+        bundle = reader.bundle_id if top.type == APPLICATION else ""
+        return cls(elements, bundle, top.width, top.height, not problem, problem)
 
     @property
     def readable(self) -> bool:
@@ -311,38 +268,102 @@ class PageSource:
 
 _STRICT = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
 _RECOVER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True, recover=True)
+_DOCTYPE = "the page source declares a document type, which WDA never does"
+"""The refusal: a DTD is how entity expansion (billion laughs) and external entities (local
+files) come in, so no source with one is read."""
 
 
-def _int(value: str | None) -> int:
-    if not value:
-        return 0
+class _Refused(Exception):
+    """A document type declaration met while reading (see `_DOCTYPE`)."""
+
+
+def _refuse(*_: object) -> None:
+    raise _Refused
+
+
+class _Reader:
+    """Elements from a parser's start and end events, in one pass: each one's parent and whether
+    it sits in the status bar or the keyboard come down a stack of the elements still open."""
+
+    __slots__ = ("elements", "bundle_id", "_open")
+
+    def __init__(self) -> None:
+        self.elements: list[Element] = []
+        self.bundle_id = ""
+        self._open: list[tuple[int, bool, bool]] = []
+
+    def read(self, data: bytes) -> str:
+        """Read a well-formed `data` with expat, fast: "" or `_DOCTYPE`.
+
+        Raises:
+            expat.ExpatError, LookupError, ValueError: it is not, or not in a known encoding.
+        """
+        parser = expat.ParserCreate()
+        parser.StartElementHandler, parser.EndElementHandler = self.start, self.end
+        parser.StartDoctypeDeclHandler = _refuse
+        try:
+            parser.Parse(data, True)
+        except _Refused:
+            return _DOCTYPE
+        return ""
+
+    def recover(self, data: bytes) -> str:
+        """Read `data` with libxml2, recovering what it can from a faulty one; return what was
+        wrong ("" when nothing: an encoding expat lacks)."""
+        problem = ""
+        try:
+            root = etree.fromstring(data, parser=_STRICT)
+        except etree.XMLSyntaxError as exc:
+            problem = f"the page source is cut off or malformed ({exc})"
+            try:
+                root = etree.fromstring(data, parser=_RECOVER)
+            except etree.XMLSyntaxError:
+                return problem
+        if root is None:
+            return problem or "the page source could not be parsed"
+        if root.getroottree().docinfo.internalDTD is not None:
+            return _DOCTYPE
+        for event, node in etree.iterwalk(root, events=("start", "end")):
+            if event == "start":
+                self.start(str(node.tag), node.attrib)
+            else:
+                self.end(str(node.tag))
+        return problem
+
+    def start(self, tag: str, attrib: Mapping[str, str]) -> None:
+        """Open an element (expat's StartElementHandler)."""
+        get, order = attrib.get, len(self.elements)
+        if self._open:
+            parent, bar, board = self._open[-1]
+            bar, board = bar or tag == STATUS_BAR, board or tag == KEYBOARD
+        else:
+            parent, bar, board = -1, tag == STATUS_BAR, tag == KEYBOARD
+            self.bundle_id = get("bundleId") or ""
+        try:  # WDA writes whole points; anything else takes the careful path
+            x, y = int(get("x") or 0), int(get("y") or 0)
+            width, height = int(get("width") or 0), int(get("height") or 0)
+        except ValueError:
+            x, y, width, height = (_points(get(k)) for k in ("x", "y", "width", "height"))
+        # tuple.__new__ skips NamedTuple's Python-level __new__: a third of the build, per node
+        self.elements.append(_new(Element, (
+            get("type") or tag, get("label") or "", get("name") or "", get("value") or "",
+            get("placeholderValue") or "", x, y, width, height, get("visible") != "false",
+            get("enabled") != "false", order, bar, get("traits") or "", parent, board)))
+        self._open.append((order, bar, board))
+
+    def end(self, tag: str) -> None:
+        """Close the innermost open element (expat's EndElementHandler)."""
+        self._open.pop()
+
+
+_new = tuple.__new__
+
+
+def _points(value: str | None) -> int:
     try:
-        return int(value)
-    except ValueError:
-        pass
-    try:
-        return int(float(value))
+        return int(float(value or 0))
     except (ValueError, OverflowError):  # "inf"/"nan" from a broken frame: treat as no frame
         return 0
-
-
-def _elements(root: etree._Element) -> Iterator[Element]:
-    # lxml returns the same proxy for a node while a reference to it lives, so holding every
-    # node in a list keeps the ids below valid while they are looked up.
-    nodes = list(root.iter(tag=etree.Element))
-    orders = {id(n): order for order, n in enumerate(nodes)}
-    chrome = {id(n) for bar in root.iter(STATUS_BAR) for n in bar.iter()}
-    keyboard = {id(n) for board in root.iter(KEYBOARD) for n in board.iter()}
-    for order, node in enumerate(nodes):
-        get = node.attrib.get
-        up = node.getparent()
-        yield Element(get("type") or str(node.tag), get("label") or "", get("name") or "",
-                      get("value") or "", get("placeholderValue") or "",
-                      _int(get("x")), _int(get("y")), _int(get("width")), _int(get("height")),
-                      get("visible") != "false", get("enabled") != "false", order,
-                      bool(chrome) and id(node) in chrome, get("traits") or "",
-                      orders.get(id(up), -1) if up is not None else -1,
-                      bool(keyboard) and id(node) in keyboard)
 
 
 def shorten(text: str, limit: int = 60) -> str:

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from sources import El, source
 
+from phoneshell.patterns import PatternError, PatternTimeout, compile_pattern
 from phoneshell.tasks import load_tasks
-from phoneshell.tree import PageSource, PatternError, PatternTimeout, compile_pattern
+from phoneshell.tree import PageSource
 
 
 def test_real_settings_source_parses_with_bundle_and_counts(reference: Path) -> None:
@@ -112,6 +113,76 @@ def test_status_bar_is_chrome_not_content() -> None:
     assert page.find("battery") and all(e.label == "Battery" for e in page.find("battery"))
     assert page.search(compile_pattern(r"\d+%")) is None
     assert page.find("battery power", everywhere=True)
+
+
+
+def test_parents_and_chrome_come_down_the_tree() -> None:
+    xml = source(El(label="Before"),
+                 El(type="Keyboard", children=(El(type="Other", children=(El(type="Key"),)),)),
+                 El(label="After"), El(type="StatusBar", children=(El(label="9:41"),)))
+    for page in (PageSource.parse(xml), PageSource.parse(xml + "<")):  # fast path, libxml2's
+        assert [e.order for e in page.elements] == list(range(9))
+        assert [e.parent for e in page.elements] == [-1, 0, 1, 1, 3, 4, 1, 1, 7]
+        assert [e.in_keyboard for e in page.elements] == [False] * 3 + [True] * 3 + [False] * 3
+        assert [e.in_status_bar for e in page.elements] == [False] * 7 + [True] * 2
+
+
+def test_a_fault_at_the_end_loses_nothing_of_a_real_dump(reference: Path) -> None:
+    for path in sorted((reference / "ios-sources").glob("*.xml")):
+        xml = path.read_text()
+        whole, faulty = PageSource.parse(xml), PageSource.parse(xml + "<junk")
+        assert whole.complete and not faulty.complete and "malformed" in faulty.problem
+        assert faulty.elements == whole.elements, path.name  # libxml2 reads what expat reads
+        assert (faulty.bundle_id, faulty.width) == (whole.bundle_id, whole.width)
+
+
+def test_a_fault_mid_document_is_read_past() -> None:
+    # WDA has written an unescaped "<" into attribute values (appium/appium#16035)
+    xml = source(El(label="First"), El(type="TextField", value="Test <>"), El(label="After"))
+    page = PageSource.parse(xml.replace("Test &lt;&gt;", "Test <>"))
+    assert not page.complete and "malformed" in page.problem
+    assert page.find("After") and page.elements[3].value == "Test <>"
+
+
+def test_frames_in_fractions_of_a_point_are_cut_to_whole_points() -> None:
+    page = PageSource.parse(source(El(label="Odd")).replace('x="20"', 'x="20.75"'))
+    assert page.elements[2].x == 20 and page.complete
+
+
+def test_an_encoding_expat_lacks_is_read_as_before() -> None:
+    xml = source(El(label="Shown")).replace('encoding="UTF-8"', 'encoding="Shift_JIS"')
+    page = PageSource.parse(xml)
+    assert page.complete and page.find("Shown")
+    unknown = PageSource.parse(xml.replace("Shift_JIS", "no-such-encoding"))
+    assert not unknown.complete and "encoding" in unknown.problem
+
+
+def _doctype(tmp_path: Path) -> str:
+    """A billion laughs (10**10 'lol's) and an external entity naming a local file."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("s3cret")
+    laughs = ['<!ENTITY l0 "lol">'] + [f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">'
+                                       for i in range(1, 11)]
+    return (f'<!DOCTYPE XCUIElementTypeApplication [{"".join(laughs)}'
+            f'<!ENTITY file SYSTEM "{secret.as_uri()}">]>')
+
+
+@pytest.mark.parametrize("declaration", ['<?xml version="1.0" encoding="UTF-8"?>',
+                                         '<?xml version="1.0" encoding="Shift_JIS"?>'])
+def test_a_document_type_is_refused_unread(tmp_path: Path, declaration: str) -> None:
+    # Shift_JIS takes the libxml2 path (expat lacks it), which must refuse it as well
+    _, rest = source(El(label="&l10;", value="&file;")).replace("&amp;", "&").split("\n", 1)
+    page = PageSource.parse(f"{declaration}\n{_doctype(tmp_path)}\n{rest}")
+    assert not page.readable and not page.complete and "document type" in page.problem
+    assert not any("lol" in e.label or "s3cret" in e.value for e in page.elements)
+
+
+
+def test_even_a_harmless_document_type_is_refused() -> None:
+    # expat would expand this one without complaint: refusing every DTD is what stops it
+    head, rest = source(El(label="&word;")).replace("&amp;", "&").split("\n", 1)
+    page = PageSource.parse(f'{head}\n<!DOCTYPE a [<!ENTITY word "harmless">]>\n{rest}')
+    assert not page.readable and "document type" in page.problem
 
 
 # the regex engine: Python re's meaning, stopped when it backtracks catastrophically -----------

@@ -13,9 +13,9 @@ from typing import Literal
 
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param, ParamValue
+from phoneshell.patterns import Pattern, compile_pattern
 from phoneshell.records import CheckResult
 from phoneshell.registry import Registry
-from phoneshell.tree import Pattern, compile_pattern
 
 Family = Literal["state", "path", "effect", "answer"]
 LABEL_ORDER = ("text", "app", "apps", "probe")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
 from phoneshell.evidence import Capture, Evidence
 from phoneshell.params import Param
-from phoneshell.tree import PatternTimeout, shorten
+from phoneshell.patterns import PatternTimeout
+from phoneshell.tree import shorten
 
 APP_TEXT = Param("text", "str", "Bundle id that must be in front (default: the task's `app`).")
 LABEL_TEXT = Param("text", "str", "Text to find in an element's label, name or value "

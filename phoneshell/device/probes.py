@@ -19,10 +19,11 @@ from phoneshell.device.alarms import open_alarms, read_alarms
 from phoneshell.device.phone import Phone
 from phoneshell.device.steps import run_steps, screen_signature, scroll_points
 from phoneshell.errors import RIG_DOWN, DeviceError, PhoneshellError, StepError
+from phoneshell.patterns import compile_pattern
 from phoneshell.registry import Registry
 from phoneshell.tasks import Step
 from phoneshell.tasks.probes import PROBES
-from phoneshell.tree import Element, PageSource, compile_pattern
+from phoneshell.tree import Element, PageSource
 
 NOTES, REMINDERS, SAFARI, SETTINGS = ("com.apple.mobilenotes", "com.apple.reminders",
                                       "com.apple.mobilesafari", "com.apple.Preferences")

@@ -17,8 +17,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from phoneshell.errors import Problem
 from phoneshell.params import Param
+from phoneshell.patterns import PatternError, compile_pattern
 from phoneshell.registry import close_matches
-from phoneshell.tree import PatternError, compile_pattern
 
 _NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 NULL_TAG = "tag:yaml.org,2002:null"
