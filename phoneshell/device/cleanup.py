@@ -12,7 +12,9 @@ reminder by a swipe left and its Delete, a tab by its card's Close, checking aft
 exactly that one went. Nothing is deleted when the count did not grow, or when there is no count
 from before the agent (it never ran), so what was there before is never touched. "Newest" is
 the app's own order: Notes lists the most recently edited first; Reminders and Safari add new
-ones last. When the count after capture is missing, the step counts again itself.
+ones last. When the count after capture is missing, the step counts again itself. When that
+count left its search results up (`run_probe`'s `leave_open`) and nothing acted since, the step
+starts from them; with nothing to delete, it stops their app.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from phoneshell.device.probes import (
     SAFARI,
     ProbeError,
     any_note,
+    close_left_search,
     fresh_app,
     result_rows,
     run_probe,
@@ -80,6 +83,8 @@ def delete_created(phone: Phone, step: Step) -> None:
         now = int(after) if after else int(run_probe(phone, probe, text))
         if now > int(before):
             DELETERS.lookup(probe)(phone, step, text, now - int(before))
+        else:
+            close_left_search(phone)
     except ProbeError as exc:
         raise _fail(step, exc.message) from exc
 

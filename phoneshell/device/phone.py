@@ -72,6 +72,8 @@ class Phone:
         self._sid: str | None = None
         self._kept: dict[str, Any] | None = None
         """Reads kept for reuse (None: not keeping; see `keeping_reads`)."""
+        self._left = ""
+        """What a harness procedure said it left on screen (`leave`); "" once anything acted."""
 
     # -- reads asked once -------------------------------------------------------------------
 
@@ -92,8 +94,19 @@ class Phone:
 
     def forget(self) -> None:
         """Drop every kept read: the phone may have changed since it was asked."""
+        self._left = ""
         if self._kept:
             self._kept.clear()
+
+    def leave(self, what: str) -> None:
+        """Say what is left on screen on purpose (a search's results, say), for a later step to
+        start from instead of getting there again. It holds until the next action or wait
+        through this object (`forget`), or another client's turn (the runner forgets then)."""
+        self._left = what
+
+    def left(self) -> str:
+        """What `leave` said is on screen, if nothing has acted or waited since ("" if not)."""
+        return self._left
 
     def _once(self, key: str, ask: Callable[[], T]) -> T:
         if self._kept is None:

@@ -6,14 +6,17 @@ the device shows (`settings_value`: the Model Number row). A probe works the sam
 simulated iPhone and on a real one, because it only taps, types and reads as a person would.
 
 Each probe starts its app fresh (terminate, launch), so what the agent left on screen cannot
-hide anything, and stops it again when done. A probe that cannot read its answer raises
-`ProbeError` with the reason; the check that needed it then fails closed.
+hide anything, and stops it again when done, unless a count may leave its search results up for
+the step after it (`run_probe`'s `leave_open`: the teardown's `delete_created`). A probe that
+cannot read its answer raises `ProbeError` with the reason; the check that needed it then fails
+closed.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from contextvars import ContextVar
 
 from phoneshell.device.alarms import open_alarms, read_alarms
 from phoneshell.device.phone import Phone
@@ -28,6 +31,9 @@ from phoneshell.tree import Element, PageSource
 NOTES, REMINDERS, SAFARI, SETTINGS = ("com.apple.mobilenotes", "com.apple.reminders",
                                       "com.apple.mobilesafari", "com.apple.Preferences")
 WEATHER, COMPASS, CLOCK = "com.apple.weather", "com.apple.compass", "com.apple.mobiletimer"
+SEARCH_FIELD = "XCUIElementTypeSearchField"
+SEARCHED = " searched "
+"""What `searched` tells `Phone.leave`: the bundle id, this, the text."""
 SCROLLS = 6
 
 
@@ -45,13 +51,23 @@ def probe(name: str) -> Callable[[Reader], Reader]:
     return READERS.register(name)
 
 
-def run_probe(phone: Phone, name: str, arg: str) -> int | str:
+_LEAVE_OPEN: ContextVar[bool] = ContextVar("leave_open", default=False)
+"""Whether the probe running now may leave its search up (`run_probe`'s `leave_open`)."""
+
+
+def run_probe(phone: Phone, name: str, arg: str, leave_open: bool = False) -> int | str:
     """Run probe `name` for `arg`; a count probe returns an int, a value probe a string.
+
+    Args:
+        leave_open: a probe that counts search results may leave them up (`Phone.leave`) for
+            the next step, which starts from them if nothing acted in between (the teardown's
+            `delete_created` of what it counted), instead of stopping its app.
 
     Raises:
         ProbeError: the probe could not read its answer (the message says why).
     """
     read = READERS.lookup(name)
+    token = _LEAVE_OPEN.set(leave_open)
     try:
         with phone.keeping_reads():
             return read(phone, arg)
@@ -59,6 +75,8 @@ def run_probe(phone: Phone, name: str, arg: str) -> int | str:
         raise  # the rig, not the probe: the caller stops
     except (StepError, DeviceError) as exc:
         raise ProbeError(f"probe {name}({arg!r}): {exc.message}") from exc
+    finally:
+        _LEAVE_OPEN.reset(token)
 
 
 def fresh_app(phone: Phone, bundle_id: str, *steps: Step) -> PageSource:
@@ -106,15 +124,40 @@ def _counted(page: PageSource, rows: list[Element], what: str) -> int:
 
 
 def searched(phone: Phone, bundle_id: str, text: str) -> PageSource:
-    """The results of an app's own search field for `text`, from a fresh start."""
-    return fresh_app(phone, bundle_id, Step("tap", "Search"), Step("type", text))
+    """The results of an app's own search field for `text`, from a fresh start; or, when a
+    count left them up (`run_probe`'s `leave_open`) and nothing acted since, those, once a read
+    shows the app in front with `text` in its search field."""
+    key = f"{bundle_id}{SEARCHED}{text}"
+    if phone.left() == key:
+        phone.forget()  # read afresh: deletions are aimed by this read, so it must be now's
+        page = phone.page()
+        if page.bundle_id == bundle_id and any(
+                e.type == SEARCH_FIELD and e.value == text for e in page.on_screen()):
+            return page
+    page = fresh_app(phone, bundle_id, Step("tap", "Search"), Step("type", text))
+    phone.leave(key)
+    return page
+
+
+def done_searching(phone: Phone, bundle_id: str) -> None:
+    """Stop the app a search ran in, unless the probe may leave its results up."""
+    if not _LEAVE_OPEN.get():
+        stop_app(phone, bundle_id)
+
+
+def close_left_search(phone: Phone) -> None:
+    """Stop the app whose search results a count left up, if they are still up (nothing to
+    delete came of them)."""
+    bundle_id, searched_, _ = phone.left().partition(SEARCHED)
+    if searched_:
+        stop_app(phone, bundle_id)
 
 
 def _count_titled(phone: Phone, bundle_id: str, title: str, what: str) -> int:
     """Search results whose title is `title`, ignoring case (up to one screen of them)."""
     page = searched(phone, bundle_id, title)
     count = _counted(page, result_rows(page, titled(title)), f"{what} titled {title!r}")
-    stop_app(phone, bundle_id)
+    done_searching(phone, bundle_id)
     return count
 
 
@@ -131,7 +174,7 @@ def notes_containing(phone: Phone, arg: str) -> int:
     one screen of them)."""
     page = searched(phone, NOTES, arg)
     count = _counted(page, result_rows(page, any_note, cells_only=True), f"notes with {arg!r}")
-    stop_app(phone, NOTES)
+    done_searching(phone, NOTES)
     return count
 
 

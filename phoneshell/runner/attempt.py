@@ -45,7 +45,7 @@ from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, write_record
 from phoneshell.runner.rig import Rig, RigDown, check_rig
-from phoneshell.tasks import Task
+from phoneshell.tasks import Step, Task
 
 
 @dataclass(frozen=True)
@@ -102,12 +102,17 @@ def _check_rig(phone: Phone, plan: AttemptPlan) -> None:
 Counts = dict[Need, tuple[int | None, str]]
 
 
-def _count(rig: Rig, needs: tuple[Need, ...]) -> Counts:
-    """Take each count probe (phase `probe`); a failed probe gives None and its reason."""
+def _count(rig: Rig, needs: tuple[Need, ...], then: tuple[Step, ...] = ()) -> Counts:
+    """Take each count probe (phase `probe`); a failed probe gives None and its reason. When
+    `then` (the teardown) begins by deleting what the last count counted, that count leaves its
+    search up for it: one launch and one search serve both."""
     counts: Counts = {}
-    for need in needs:
+    first = then[0] if then else None
+    for n, need in enumerate(needs):
+        leave = (n == len(needs) - 1 and first is not None and first.kind == "delete_created"
+                 and (first.option("probe"), first.option("text")) == (need.name, need.arg))
         try:
-            value = run_probe(rig.phone, need.name, need.arg)
+            value = run_probe(rig.phone, need.name, need.arg, leave_open=leave)
             counts[need] = (int(value), "")
         except ProbeError as exc:
             counts[need] = (None, exc.message)
@@ -148,10 +153,6 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
     # the agent's last logged action left: a change in between is a custody line.
     evidence = capture_evidence(rig.phone, plan.task.id, needs, claim)
     _enter(rig, plan, "probe")
-    after = _count(rig, tuple(before))
-    # every "before" count was taken (else the attempt was skipped): errors are the after's
-    probes = tuple(ProbeReading(name=n.name, arg=n.arg, before=before[n][0], after=after[n][0],
-                                error=after[n][1]) for n in before)
     reads = []
     for need in (n for n in needs if n.what == "read"):
         try:
@@ -159,6 +160,11 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
             reads.append(DeviceRead(probe=need.name, arg=need.arg, value=value))
         except ProbeError as exc:
             reads.append(DeviceRead(probe=need.name, arg=need.arg, error=exc.message))
+    # the counts last, so the teardown that deletes by them may start where they end
+    after = _count(rig, tuple(before), plan.task.teardown)
+    # every "before" count was taken (else the attempt was skipped): errors are the after's
+    probes = tuple(ProbeReading(name=n.name, arg=n.arg, before=before[n][0], after=after[n][0],
+                                error=after[n][1]) for n in before)
     events, forged = _slice(rig, plan, mark)
     flags = set(evidence.flags)
     if custody_breaks(events):

@@ -13,6 +13,7 @@ import pytest
 
 from phoneshell.device import Phone, run_step, with_counts
 from phoneshell.device.cleanup import DELETERS
+from phoneshell.device.probes import run_probe
 from phoneshell.errors import StepError
 from phoneshell.sim import SimServer
 from phoneshell.sim.apps.reminders import SEED
@@ -100,3 +101,53 @@ def test_a_count_that_grew_more_than_what_is_there_fails_with_the_step(tmp_path:
 
 def test_every_deletable_probe_has_its_deleter() -> None:
     assert sorted(DELETERS.names()) == sorted(DELETABLE)
+
+
+def routes(sim: SimServer) -> set[str]:
+    """The routes the phone was sent since the last look (any phase)."""
+    return {route for counts in sim.latency.tally.take().values() for route in counts}
+
+
+def test_a_count_left_up_is_where_the_deletion_starts(tmp_path: Path) -> None:
+    made = notes(f"{TITLE}\nmade by the agent", f"{TITLE}\nthere before")
+    with phone_with(tmp_path, made) as (sim, phone):
+        assert run_probe(phone, "notes_titled", TITLE, leave_open=True) == 2
+        assert phone.app_state(NOTES) == 4  # in front, its search still up
+        routes(sim)
+        run_step(phone, step("notes_titled", TITLE, 1, 2))
+        sent = routes(sim)
+        assert "POST /wda/apps/launch" not in sent and "POST /wda/keys" not in sent
+        assert [n["text"] for n in kept(sim, NOTES, "notes")] == [f"{TITLE}\nthere before"]
+        assert phone.app_state(NOTES) == 1
+
+
+def test_a_count_left_up_with_nothing_to_delete_is_closed(tmp_path: Path) -> None:
+    with phone_with(tmp_path, notes(f"{TITLE}\nthere before")) as (sim, phone):
+        assert run_probe(phone, "notes_titled", TITLE, leave_open=True) == 1
+        routes(sim)
+        run_step(phone, step("notes_titled", TITLE, 1, 1))
+        assert routes(sim) == {"POST /wda/apps/terminate", "POST /wda/apps/state"}
+        assert phone.app_state(NOTES) == 1 and len(kept(sim, NOTES, "notes")) == 1
+
+
+@pytest.mark.parametrize("between", ["a tap through the phone", "another client going home"])
+def test_anything_between_sends_the_deletion_back_to_a_fresh_search(tmp_path: Path,
+                                                                    between: str) -> None:
+    made = notes(f"{TITLE}\nmade by the agent", "Groceries", f"{TITLE}\nthere before")
+    with phone_with(tmp_path, made) as (sim, phone):
+        run_probe(phone, "notes_titled", TITLE, leave_open=True)
+        if between == "a tap through the phone":
+            phone.tap(200, 120)  # whatever it did, the search may be gone
+        else:  # unseen by this phone object: the fresh read at the start shows it
+            Phone(sim.url).home()
+        routes(sim)
+        run_step(phone, step("notes_titled", TITLE, 1, 2))
+        assert "POST /wda/apps/launch" in routes(sim)
+        assert [n["text"] for n in kept(sim, NOTES, "notes")] == [
+            "Groceries", f"{TITLE}\nthere before"]
+
+
+def test_without_leave_open_a_count_stops_its_app(tmp_path: Path) -> None:
+    with phone_with(tmp_path, notes(f"{TITLE}\nx")) as (_, phone):
+        assert run_probe(phone, "notes_titled", TITLE) == 1
+        assert phone.app_state(NOTES) == 1 and phone.left() == ""
