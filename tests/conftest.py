@@ -20,6 +20,13 @@ from phoneshell.sim import SimServer
 from phoneshell.tasks import Task, load_tasks
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: one worker more than the cores. Much of a test's time is spent waiting (on a
+    simulator's answer, a subprocess, an effect's deadline), so a third worker on two cores
+    took the whole run from 246 s to 227 s."""
+    return len(os.sched_getaffinity(0)) + 1
 REFERENCE = Path(os.environ.get("PHONESHELL_REFERENCE", ROOT.parent / "shared" / "reference"))
 
 
