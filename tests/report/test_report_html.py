@@ -195,3 +195,19 @@ def test_chromium_renders_the_page(page: Path, tmp_path: Path) -> None:
     width, height, colours = _pixels(shot.read_bytes())
     assert (width, height) == (1000, 1400)
     assert len(colours) > 20, "the rendered page is blank"
+
+
+
+def test_an_attempt_never_captured_says_so_and_why(tasks_dir: Path, tmp_path: Path) -> None:
+    ran = phoneshell("run", str(tasks_dir), "--task", "settings.about.reach", "--agent",
+                     "command:/nowhere/agent", "--runs", str(tmp_path), "--run-id", "NONE")
+    assert "skipped" in ran.stdout, ran.stdout + ran.stderr
+    path = tmp_path / "report.html"
+    shown = phoneshell("report", str(tmp_path / "NONE"), "--html", str(path))
+    assert f"html: {path}" in shown.stdout, shown.stderr
+    (attempt,) = lxml.html.fromstring(path.read_bytes()).xpath("//details[@class='attempt "
+                                                               "skipped']")
+    said = [p.text_content() for p in attempt.xpath(".//p")]
+    assert any(s.startswith("not scored: the agent never ran") for s in said), said
+    assert "no evidence was captured (the attempt ended before capture)" in said
+    assert not attempt.xpath(".//img")  # no screen to show, and none made up
