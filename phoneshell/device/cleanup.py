@@ -12,13 +12,16 @@ reminder by a swipe left and its Delete, a tab by its card's Close, checking aft
 exactly that one went. Nothing is deleted when the count did not grow, or when there is no count
 from before the agent (it never ran), so what was there before is never touched. "Newest" is
 the app's own order: Notes lists the most recently edited first; Reminders and Safari add new
-ones last. When the count after capture is missing, the step counts again itself. When that
+ones last. A searched count also binds what each row it counted before the agent showed (`kept`),
+and then only rows not among those go; when one of those is no longer shown as it was (an
+edited note moves to the top of Notes' list), nothing is deleted and the step fails, saying so. When the count after capture is missing, the step counts again itself. When that
 count left its search results up (`run_probe`'s `leave_open`) and nothing acted since, the step
 starts from them; with nothing to delete, it stops their app.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
@@ -34,6 +37,7 @@ from phoneshell.device.probes import (
     close_left_search,
     fresh_app,
     result_rows,
+    row_texts,
     run_probe,
     searched,
     stop_app,
@@ -52,6 +56,8 @@ Deleter = Callable[[Phone, Step, str, int], None]
 """Delete the `n` newest of what probe counts for `text`."""
 DELETERS: Registry[Deleter] = Registry("deletable probe", "phoneshell schema --steps")
 CELL = "XCUIElementTypeCell"
+KEPT = "kept"
+"""The option `with_counts` binds the rows of the count before the agent under (JSON)."""
 MAX_SCROLLS = 20
 
 
@@ -61,15 +67,26 @@ def cleanup_counts(steps: Iterable[Step]) -> tuple[tuple[str, str], ...]:
                  if s.kind == "delete_created")
 
 
-def with_counts(step: Step, counts: Readings) -> Step:
-    """`step` with this attempt's counts of its probe bound in (only `delete_created` uses them;
-    any other step comes back as it is)."""
+def with_counts(step: Step, counts: Readings,
+                rows: Mapping[tuple[str, str], tuple[str, ...]] | None = None) -> Step:
+    """`step` with this attempt's counts of its probe bound in, and the rows its count before
+    the agent was made of when the probe lists them (`probes.ROWS`): only `delete_created`
+    uses them; any other step comes back as it is."""
     if step.kind != "delete_created":
         return step
-    before, after = counts.get((step.option("probe"), step.option("text")), (None, None))
-    bound = tuple((k, v) for k, v in step.options if k not in ("before", "after"))
+    key = (step.option("probe"), step.option("text"))
+    before, after = counts.get(key, (None, None))
+    bound = tuple((k, v) for k, v in step.options if k not in ("before", "after", KEPT))
+    kept = (rows or {}).get(key)
     return replace(step, options=(*bound, ("before", "" if before is None else str(before)),
-                                  ("after", "" if after is None else str(after))))
+                                  ("after", "" if after is None else str(after)),
+                                  *(((KEPT, json.dumps(kept)),) if kept is not None else ())))
+
+
+def _kept(step: Step) -> Counter[str] | None:
+    """The rows the count before the agent was made of, if bound (`with_counts`)."""
+    given = step.option(KEPT)
+    return Counter(json.loads(given)) if given else None
 
 
 @executes("delete_created")
@@ -133,13 +150,30 @@ def _delete_row(phone: Phone, step: Step, found: Element) -> None:
 
 def _delete_found(phone: Phone, step: Step, bundle_id: str, text: str, n: int,
                   matches: Callable[[str], bool], newest_first: bool) -> None:
-    """Search the app for `text` and delete the `n` newest result rows that match."""
+    """Search the app for `text` and delete the `n` newest result rows that match; when the
+    rows of the count before the agent are known, only rows that are not among them, and
+    nothing at all when one of them is no longer there as it was (an edited note moves to the
+    top of Notes' list, where "newest" would take it for the attempt's)."""
     page = searched(phone, bundle_id, text)
+    kept, made = _kept(step), None
+    if kept is not None:
+        shown = Counter(row_texts(page, r) for r in result_rows(page, matches))
+        changed = kept - shown
+        if changed:
+            raise _fail(step, f"{next(iter(changed))!r}, there before the agent, is no longer "
+                              "shown as it was (edited or gone), so which rows the attempt "
+                              "made cannot be told: none deleted")
+        made = shown - kept
     for _ in range(n):
         rows = result_rows(page, matches)
+        if made is not None:
+            rows = [r for r in rows if made[row_texts(page, r)] > 0]
         if not rows:
             raise _fail(step, f"no result row for {text!r} is left on screen to delete")
-        _delete_row(phone, step, rows[0] if newest_first else rows[-1])
+        target = rows[0] if newest_first else rows[-1]
+        if made is not None:
+            made[row_texts(page, target)] -= 1
+        _delete_row(phone, step, target)
         page = phone.page()
     stop_app(phone, bundle_id)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from contextvars import ContextVar
+from typing import TypeVar
 
 from phoneshell.device.alarms import open_alarms, read_alarms
 from phoneshell.device.phone import Phone
@@ -31,7 +32,7 @@ from phoneshell.tree import Element, PageSource
 NOTES, REMINDERS, SAFARI, SETTINGS = ("com.apple.mobilenotes", "com.apple.reminders",
                                       "com.apple.mobilesafari", "com.apple.Preferences")
 WEATHER, COMPASS, CLOCK = "com.apple.weather", "com.apple.compass", "com.apple.mobiletimer"
-SEARCH_FIELD = "XCUIElementTypeSearchField"
+SEARCH_FIELD, STATIC_TEXT = "XCUIElementTypeSearchField", "XCUIElementTypeStaticText"
 SEARCHED = " searched "
 """What `searched` tells `Phone.leave`: the bundle id, this, the text."""
 SCROLLS = 6
@@ -43,6 +44,10 @@ class ProbeError(PhoneshellError):
 
 Reader = Callable[[Phone, str], "int | str"]
 READERS: Registry[Reader] = Registry("probe", "phoneshell schema --probes")
+RowReader = Callable[[Phone, str], tuple[str, ...]]
+"""What a count that counts result rows counted: each row as it shows (`row_texts`)."""
+ROWS: Registry[RowReader] = Registry("row-counting probe", "phoneshell schema --probes")
+T = TypeVar("T")
 
 
 def probe(name: str) -> Callable[[Reader], Reader]:
@@ -66,7 +71,17 @@ def run_probe(phone: Phone, name: str, arg: str, leave_open: bool = False) -> in
     Raises:
         ProbeError: the probe could not read its answer (the message says why).
     """
-    read = READERS.lookup(name)
+    return _running(phone, name, arg, leave_open, READERS.lookup(name))
+
+
+def run_rows(phone: Phone, name: str, arg: str, leave_open: bool = False) -> tuple[str, ...]:
+    """Run count probe `name` (one in `ROWS`) for `arg`, returning each row it counted as the
+    row shows (`row_texts`): the count, and what it was made of. See `run_probe`."""
+    return _running(phone, name, arg, leave_open, ROWS.lookup(name))
+
+
+def _running(phone: Phone, name: str, arg: str, leave_open: bool,
+             read: Callable[[Phone, str], T]) -> T:
     token = _LEAVE_OPEN.set(leave_open)
     try:
         with phone.keeping_reads():
@@ -153,29 +168,66 @@ def close_left_search(phone: Phone) -> None:
         stop_app(phone, bundle_id)
 
 
-def _count_titled(phone: Phone, bundle_id: str, title: str, what: str) -> int:
+def row_texts(page: PageSource, row: Element) -> str:
+    """What a result row shows, as one string: the texts inside it (a note's title, then its
+    date and first words), or its label when it holds none. Two notes with one title differ
+    here, and an edited note differs from what it was."""
+    inside = [e.label for e in page.on_screen() if e.type == STATIC_TEXT and e.label
+              and _holds(page, row, e)]
+    return " | ".join(inside) if inside else row.label
+
+
+def _holds(page: PageSource, holder: Element, element: Element) -> bool:
+    parent = element.parent
+    while parent > holder.order:  # parents come before their children in document order
+        parent = page.elements[parent].parent
+    return parent == holder.order
+
+
+def _rows_titled(phone: Phone, bundle_id: str, title: str, what: str) -> tuple[str, ...]:
     """Search results whose title is `title`, ignoring case (up to one screen of them)."""
     page = searched(phone, bundle_id, title)
-    count = _counted(page, result_rows(page, titled(title)), f"{what} titled {title!r}")
+    rows = result_rows(page, titled(title))
+    _counted(page, rows, f"{what} titled {title!r}")
     done_searching(phone, bundle_id)
-    return count
+    return tuple(row_texts(page, r) for r in rows)
+
+
+@ROWS.register("notes_titled")
+def notes_titled_rows(phone: Phone, arg: str) -> tuple[str, ...]:
+    """Notes whose title (first line) is `arg`, ignoring case: searched for in Notes' own search
+    field, counted in the results (up to one screen of them)."""
+    return _rows_titled(phone, NOTES, arg, "notes")
+
+
+@ROWS.register("notes_containing")
+def notes_containing_rows(phone: Phone, arg: str) -> tuple[str, ...]:
+    """Notes whose title or text contains `arg`: every row Notes' own search finds for it (up to
+    one screen of them)."""
+    page = searched(phone, NOTES, arg)
+    rows = result_rows(page, any_note, cells_only=True)
+    _counted(page, rows, f"notes with {arg!r}")
+    done_searching(phone, NOTES)
+    return tuple(row_texts(page, r) for r in rows)
+
+
+@ROWS.register("reminders_titled")
+def reminders_titled_rows(phone: Phone, arg: str) -> tuple[str, ...]:
+    """Reminders whose title is `arg`, ignoring case: searched for in Reminders' search field,
+    counted in the results (up to one screen of them)."""
+    return _rows_titled(phone, REMINDERS, arg, "reminders")
 
 
 @probe("notes_titled")
 def notes_titled(phone: Phone, arg: str) -> int:
-    """Notes whose title (first line) is `arg`, ignoring case: searched for in Notes' own search
-    field, counted in the results (up to one screen of them)."""
-    return _count_titled(phone, NOTES, arg, "notes")
+    """How many `notes_titled_rows` finds."""
+    return len(notes_titled_rows(phone, arg))
 
 
 @probe("notes_containing")
 def notes_containing(phone: Phone, arg: str) -> int:
-    """Notes whose title or text contains `arg`: every row Notes' own search finds for it (up to
-    one screen of them)."""
-    page = searched(phone, NOTES, arg)
-    count = _counted(page, result_rows(page, any_note, cells_only=True), f"notes with {arg!r}")
-    done_searching(phone, NOTES)
-    return count
+    """How many `notes_containing_rows` finds."""
+    return len(notes_containing_rows(phone, arg))
 
 
 @probe("newest_note")
@@ -205,9 +257,8 @@ def newest_note(phone: Phone, arg: str) -> str:
 
 @probe("reminders_titled")
 def reminders_titled(phone: Phone, arg: str) -> int:
-    """Reminders whose title is `arg`, ignoring case: searched for in Reminders' search field,
-    counted in the results (up to one screen of them)."""
-    return _count_titled(phone, REMINDERS, arg, "reminders")
+    """How many `reminders_titled_rows` finds."""
+    return len(reminders_titled_rows(phone, arg))
 
 
 @probe("safari_tabs")

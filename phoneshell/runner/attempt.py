@@ -21,6 +21,7 @@ import time
 import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from phoneshell.agents import Agent, AgentContext, AgentResult
 from phoneshell.agents.command import CommandAgent
@@ -28,6 +29,7 @@ from phoneshell.agents.sandbox import Sandbox
 from phoneshell.audit import actions, custody_breaks
 from phoneshell.checks import Need
 from phoneshell.device import (
+    ROWS,
     Phone,
     ProbeError,
     Readings,
@@ -35,6 +37,7 @@ from phoneshell.device import (
     cleanup_counts,
     needs_of,
     run_probe,
+    run_rows,
     run_step,
     run_steps,
     with_counts,
@@ -99,7 +102,16 @@ def _check_rig(phone: Phone, plan: AttemptPlan) -> None:
         raise _Skip(f"{app} is not installed on this phone")
 
 
-Counts = dict[Need, tuple[int | None, str]]
+class Count(NamedTuple):
+    """One count probe's reading: the number, or None and why not; and, for a probe that counts
+    rows (`ROWS`), the rows it counted (teardown deletes only rows that were not among them)."""
+
+    value: int | None
+    why: str = ""
+    rows: tuple[str, ...] | None = None
+
+
+Counts = dict[Need, Count]
 
 
 def _count(rig: Rig, needs: tuple[Need, ...], then: tuple[Step, ...] = ()) -> Counts:
@@ -112,10 +124,13 @@ def _count(rig: Rig, needs: tuple[Need, ...], then: tuple[Step, ...] = ()) -> Co
         leave = (n == len(needs) - 1 and first is not None and first.kind == "delete_created"
                  and (first.option("probe"), first.option("text")) == (need.name, need.arg))
         try:
-            value = run_probe(rig.phone, need.name, need.arg, leave_open=leave)
-            counts[need] = (int(value), "")
+            if need.name in ROWS:
+                rows = run_rows(rig.phone, need.name, need.arg, leave_open=leave)
+                counts[need] = Count(len(rows), rows=rows)
+            else:
+                counts[need] = Count(int(run_probe(rig.phone, need.name, need.arg, leave)))
         except ProbeError as exc:
-            counts[need] = (None, exc.message)
+            counts[need] = Count(None, exc.message)
     return counts
 
 
@@ -134,7 +149,7 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
             return {}
         _enter(rig, plan, "probe")
         before = _count(rig, counted)
-        missing = [why for value, why in before.values() if value is None]
+        missing = [count.why for count in before.values() if count.value is None]
         if missing:
             raise _Skip(f"a probe could not count before the agent acted: {missing[0]}")
         _enter(rig, plan, "setup")
@@ -163,8 +178,8 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
     # the counts last, so the teardown that deletes by them may start where they end
     after = _count(rig, tuple(before), plan.task.teardown)
     # every "before" count was taken (else the attempt was skipped): errors are the after's
-    probes = tuple(ProbeReading(name=n.name, arg=n.arg, before=before[n][0], after=after[n][0],
-                                error=after[n][1]) for n in before)
+    probes = tuple(ProbeReading(name=n.name, arg=n.arg, before=before[n].value,
+                                after=after[n].value, error=after[n].why) for n in before)
     events, forged = _slice(rig, plan, mark)
     flags = set(evidence.flags)
     if custody_breaks(events):
@@ -179,15 +194,17 @@ def _readings(before: Counts, evidence: Evidence | None) -> Readings:
     """The attempt's counts, before the agent and after capture, for the teardown to clean by."""
     if evidence is not None and evidence.probes:
         return {(p.name, p.arg): (p.before, p.after) for p in evidence.probes}
-    return {(n.name, n.arg): (value, None) for n, (value, _) in before.items()}
+    return {(n.name, n.arg): (count.value, None) for n, count in before.items()}
 
 
-def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings) -> Teardown:
+def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
+              before: Counts) -> Teardown:
     """Run every teardown step, even after one fails; report what failed, never raise."""
     errors = []
+    rows = {(n.name, n.arg): c.rows for n, c in before.items() if c.rows is not None}
     for step in task.teardown:
         try:
-            run_step(phone, with_counts(step, readings))
+            run_step(phone, with_counts(step, readings, rows))
         except (StepError, DeviceError) as exc:
             errors.append(str(exc))
         except Exception as exc:  # noqa: BLE001 - a harness bug must not hide the attempt
@@ -267,8 +284,8 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         skip_reason, error_type, interrupted = "interrupted (Ctrl-C)", "KeyboardInterrupt", True
     finally:
         _enter(rig, plan, "teardown")
-        teardown = (_teardown(phone, task, folder, _readings(before, evidence)) if not rig_down
-                    else Teardown(ok=False, error="not run: the rig is down"))
+        teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
+                    _teardown(phone, task, folder, _readings(before, evidence), before))
         rig.bridge.clear_context()
     distrusted = verdict.overruled if verdict is not None and not skip_reason else ""
     if skip_reason:

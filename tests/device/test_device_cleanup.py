@@ -13,7 +13,7 @@ import pytest
 
 from phoneshell.device import Phone, run_step, with_counts
 from phoneshell.device.cleanup import DELETERS
-from phoneshell.device.probes import run_probe
+from phoneshell.device.probes import run_probe, run_rows
 from phoneshell.errors import StepError
 from phoneshell.sim import SimServer
 from phoneshell.sim.apps.reminders import SEED
@@ -25,10 +25,13 @@ NOTES, REMINDERS, SAFARI = "com.apple.mobilenotes", "com.apple.reminders", \
 TITLE = "phoneshell benchmark"
 
 
-def step(probe: str, text: str, before: int | None, after: int | None) -> Step:
+def step(probe: str, text: str, before: int | None, after: int | None,
+         rows: tuple[str, ...] | None = None) -> Step:
+    """The step as the runner binds it: the counts, and the rows of the one before if known."""
     bare = Step("delete_created", text, options=(("probe", probe), ("text", text)),
                 file="t.yaml", line=9)
-    return with_counts(bare, {(probe, text): (before, after)})
+    return with_counts(bare, {(probe, text): (before, after)},
+                       {(probe, text): rows} if rows is not None else None)
 
 
 @contextmanager
@@ -151,3 +154,37 @@ def test_without_leave_open_a_count_stops_its_app(tmp_path: Path) -> None:
     with phone_with(tmp_path, notes(f"{TITLE}\nx")) as (_, phone):
         assert run_probe(phone, "notes_titled", TITLE) == 1
         assert phone.app_state(NOTES) == 1 and phone.left() == ""
+
+
+def counted_rows(tmp_path: Path, stores: dict[str, Any], probe: str, text: str
+                 ) -> tuple[str, ...]:
+    """The rows a count took on a phone holding `stores` (the count before the agent)."""
+    (tmp_path / "before").mkdir()
+    with phone_with(tmp_path / "before", stores) as (_, phone):
+        return run_rows(phone, probe, text)
+
+
+def test_rows_there_before_are_never_deleted_even_when_edited_after(tmp_path: Path) -> None:
+    there = notes(f"{TITLE}\nthere before", "Groceries")
+    rows = counted_rows(tmp_path, there, "notes_titled", TITLE)
+    assert rows == (f"{TITLE} | 9:41 AM  there before",)
+    # The agent made a note with the title, then edited the one that was there: Notes now
+    # lists that one first, where "the newest" would have been deleted.
+    after = notes(f"{TITLE}\nthere before, edited", f"{TITLE}\nmade by the agent", "Groceries")
+    with phone_with(tmp_path, after) as (sim, phone), \
+            pytest.raises(StepError, match=r"there before the agent, is no longer shown as it "
+                                           r"was \(edited or gone\).*none deleted"):
+        run_step(phone, step("notes_titled", TITLE, 1, 2, rows))
+    left = [n["text"] for n in kept(sim, NOTES, "notes")]
+    assert left == [f"{TITLE}\nthere before, edited", f"{TITLE}\nmade by the agent", "Groceries"]
+
+
+def test_with_the_rows_known_only_the_new_ones_go_whatever_their_order(tmp_path: Path) -> None:
+    there = notes(f"{TITLE}\nthere before", "Groceries")
+    rows = counted_rows(tmp_path, there, "notes_titled", TITLE)
+    # the note there before was opened last (its text unchanged): it is listed first
+    after = notes(f"{TITLE}\nthere before", f"{TITLE}\nmade by the agent", "Groceries")
+    with phone_with(tmp_path, after) as (sim, phone):
+        run_step(phone, step("notes_titled", TITLE, 1, 2, rows))
+        assert [n["text"] for n in kept(sim, NOTES, "notes")] == [f"{TITLE}\nthere before",
+                                                                  "Groceries"]

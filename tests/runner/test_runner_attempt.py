@@ -185,3 +185,19 @@ def test_teardown_deletes_what_the_agent_made_so_attempts_repeat(sim: SimServer,
     made = [(e.phase, e.kind) for e in read_audit(tmp_path / "r1" / "audit.jsonl").records
             if e.stage == "intent" and e.phase == "teardown"]
     assert ("teardown", "tap") in made, "deleted through Notes' own UI, by the bridge"
+
+
+def test_teardown_never_deletes_a_note_that_was_there_though_edited_last(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    task = suite["notes.create_titled"]
+    # The finish, then the note that was there before opened and edited: Notes now lists it
+    # first, where "the newest" would be taken for the one the attempt made.
+    edits = replace(task, solution=(*task.solution, Step("tap", "Notes"),
+                                    Step("tap", "A saved note for Notes search to find."),
+                                    Step("tap", "A saved note for Notes search to find."),
+                                    Step("type", " Edited.")))
+    row = run_one(sim, tmp_path, edits, make_agent("solution")).row
+    assert row.passed and not row.teardown.ok
+    assert "none deleted" in row.teardown.error, row.teardown.error
+    notes = [n["text"] for n in sim.state()["stores"]["com.apple.mobilenotes"]["notes"]]  # type: ignore[index]
+    assert len(notes) == len(SEED) + 1 and any(t.endswith("Edited.") for t in notes), notes
