@@ -10,13 +10,14 @@ The runner binds the attempt's two counts into the step (`with_counts`), and the
 many as the count grew by, newest first, through the app's own UI as a person would: a note or a
 reminder by a swipe left and its Delete, a tab by its card's Close, checking after each that
 exactly that one went. Nothing is deleted when the count did not grow, or when there is no count
-from before the agent (it never ran), so what was there before is never touched. "Newest" is
-the app's own order: Notes lists the most recently edited first; Reminders and Safari add new
-ones last. A searched count also binds what each row it counted before the agent showed (`kept`),
-and then only rows not among those go; when one of those is no longer shown as it was (an
-edited note moves to the top of Notes' list), nothing is deleted and the step fails, saying so. When the count after capture is missing, the step counts again itself. When that
-count left its search results up (`run_probe`'s `leave_open`) and nothing acted since, the step
-starts from them; with nothing to delete, it stops their app.
+from before the agent (it never ran), so what was there before is never touched. "Newest" is the
+app's own order: Notes lists the most recently edited first; Reminders and Safari add new ones
+last. A searched count also binds what each row it counted before the agent showed (`kept`), and
+then only rows not among those go; when one of those is no longer shown as it was (an edited note
+moves to the top of Notes' list), nothing is deleted and the step fails, saying so. When the count
+after capture is missing, the step counts again itself. When that count left its search results up
+(`run_probe`'s `leave_open`) and nothing acted since, the step starts from them; with nothing to
+delete, it stops their app.
 """
 
 from __future__ import annotations

@@ -2,11 +2,11 @@
 
 `SimServer` runs a `ThreadingHTTPServer` on a background thread; one lock serialises every
 request's work on the phone, as a real phone serialises WDA commands. It is what `phoneshell
-sim` runs (`add_arguments` and `run` are the CLI's hooks) and what tests and the in-process
-default device start on port 0. It must never import harness code: the harness reaches the
+sim` runs (`sim.command` holds the CLI's hooks) and what tests and the in-process default device
+start on port 0. It must never import harness code: the harness reaches the
 simulator over HTTP only, exactly as it reaches a phone.
 
-Control routes live outside WDA's namespace, under /phoneshell/sim/:
+Control routes (`sim.control`) live outside WDA's namespace, under /phoneshell/sim/:
 
     GET  /phoneshell/sim/state    foreground app, running apps, lock, faults, stores, facts
     POST /phoneshell/sim/reset    a freshly booted phone with empty stores (faults stay)
@@ -27,33 +27,30 @@ never hands the secret to an agent: an agent reaches the phone only through the 
 
 from __future__ import annotations
 
-import argparse
 import hmac
 import json
 import secrets
-import signal
-import sys
 import threading
 import time
 from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from phoneshell.errors import PhoneshellError
 from phoneshell.sim.apps import AppModel
+from phoneshell.sim.control import CONTROL_PREFIX, NOTIFY_EXAMPLE, control, json_object
 from phoneshell.sim.endpoints import Endpoints
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.faults import Faults
-from phoneshell.sim.latency import PROFILES, Latency
+from phoneshell.sim.latency import Latency
 from phoneshell.sim.phone import Phone
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Reply, WdaError
 from phoneshell.wda_routes import find_route, is_input
 
-CONTROL_PREFIX = "/phoneshell/sim/"
 LEDGER_MAX = 100_000
 """Inputs the ledger keeps (the oldest go first; its total still counts them)."""
 NOT_FOUND = Reply(404, b"not found\n", "text/plain; charset=utf-8")
@@ -61,7 +58,6 @@ NOT_FOUND = Reply(404, b"not found\n", "text/plain; charset=utf-8")
 HEALTH_PAGE = ("<!DOCTYPE html><html><title>Health Check</title><body><p>I-AM-ALIVE</p></body>"
                "</html>")
 """What current WDA answers on /health (tidevice's keeper looks for I-AM-ALIVE)."""
-NOTIFY_EXAMPLE = 'e.g. {"app": "com.apple.mobiletimer", "title": "Timer", "body": "Done"}'
 
 
 class _HttpServer(ThreadingHTTPServer):
@@ -369,7 +365,7 @@ class SimServer:
     def dispatch(self, method: str, path: str, query: dict[str, str], raw: bytes) -> Reply:
         """Answer one HTTP request (called on the server's handler threads)."""
         if path.startswith(CONTROL_PREFIX):
-            return self._control(method, path[len(CONTROL_PREFIX):], query, raw)
+            return control(self, method, path[len(CONTROL_PREFIX):], query, raw)
         self._note(method, path)
         faults = self._faults
         if faults.on("slow"):
@@ -378,7 +374,7 @@ class SimServer:
             return Reply(200, HEALTH_PAGE.encode(), "text/html;charset=UTF-8")
         with self.lock:
             try:
-                body = _json_object(raw)
+                body = json_object(raw)
             except WdaError as exc:
                 return Reply.error(exc, self.endpoints.reported_session())
             # Inside the lock: a phone answers WDA commands one at a time.
@@ -386,122 +382,3 @@ class SimServer:
             reply = self.endpoints.handle(method, path, query, body)
             self.latency.tally.answered(reply.body)
             return reply
-
-    def _control(self, method: str, action: str, query: dict[str, str], raw: bytes) -> Reply:
-        try:
-            body = _json_object(raw)
-            if (method, action) == ("GET", "requests"):
-                return _plain(dict[str, JSON](self.request_counts()))
-            if (method, action) == ("GET", "ledger"):
-                since = query.get("since", "0")
-                if not since.isdigit():
-                    raise PhoneshellError("?since= must be a count of inputs", hint="?since=12")
-                total, inputs = self.ledger(int(since))
-                return _plain({"total": total, "inputs": list[JSON](inputs)})
-            if (method, action) == ("GET", "state"):
-                return _plain(self.state())
-            if (method, action) == ("POST", "reset"):
-                self.reset()
-                return _plain(self.state())
-            if (method, action) == ("GET", "faults"):
-                return _plain({"faults": list[JSON](self._faults.specs())})
-            if (method, action) == ("POST", "faults"):
-                self._change_faults(body)
-                return _plain({"faults": list[JSON](self._faults.specs())})
-            if (method, action) == ("POST", "save"):
-                if "path" in body:
-                    raise PhoneshellError("the save route writes only the simulator's own state "
-                                          "file; it takes no path",
-                                          hint="start the simulator with --state FILE")
-                return _plain({"saved": str(self.save())})
-            if (method, action) == ("POST", "clock"):
-                advance = body.get("advance", 0)
-                if not isinstance(advance, (int, float)) or isinstance(advance, bool):
-                    raise PhoneshellError('"advance" must be a number of seconds',
-                                          hint='e.g. {"advance": 1.5}')
-                return _plain({"clock_s": self.advance_clock(float(advance))})
-            if (method, action) == ("POST", "notify"):
-                texts = [body.get(k, "") for k in ("app", "title", "body")]
-                if not all(isinstance(t, str) for t in texts):
-                    raise PhoneshellError('"app", "title" and "body" must be strings',
-                                          hint=NOTIFY_EXAMPLE)
-                self.notify(*(str(t) for t in texts))
-                return _plain({"notified": texts[0]})
-        except (PhoneshellError, WdaError) as exc:
-            return _plain({"error": str(exc), "hint": getattr(exc, "hint", "")}, 400)
-        return _plain({"error": f"unknown control route {method} {CONTROL_PREFIX}{action}"}, 404)
-
-    def _change_faults(self, body: dict[str, JSON]) -> None:
-        def names(key: str) -> list[str]:
-            value = body.get(key, [])
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise PhoneshellError(f'"{key}" must be a list of fault names',
-                                      hint='e.g. {"on": ["slow=0.5"]}')
-            return [v for v in value if isinstance(v, str)]
-
-        if "faults" in body:
-            self.set_faults(names("faults"))
-        for spec in names("on"):
-            self.fault_on(spec)
-        for name in names("off"):
-            self.fault_off(name)
-
-
-def _json_object(raw: bytes) -> dict[str, JSON]:
-    if not raw.strip():
-        return {}
-    try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        raise WdaError("invalid argument", f"the request body is not JSON: {exc}") from exc
-    if not isinstance(data, dict):
-        raise WdaError("invalid argument", "the request body must be a JSON object")
-    return data
-
-
-def _plain(value: JSON, status: int = 200) -> Reply:
-    return Reply(status, json.dumps(value, indent=2).encode())
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add `phoneshell sim`'s options to a parser."""
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to bind (default: %(default)s)")
-    parser.add_argument("--port", type=int, default=8100,
-                        help="port to bind (default: %(default)s)")
-    parser.add_argument("--state", metavar="FILE",
-                        help="load phone state from FILE at start (if present), save it on exit")
-    parser.add_argument("--fault", action="append", default=[], metavar="NAME",
-                        help="switch a fault on: locked, drop-writes, stale-session, "
-                             "truncated-source, slow[=SECONDS], gone (repeatable)")
-    parser.add_argument("--locale", default=None, metavar="ID",
-                        help="region format of every screen: en_US (default) or en_GB")
-    parser.add_argument("--secret-path", action="store_true",
-                        help="serve only under a random secret path, printed in the URL (how "
-                             "phoneshell starts its own simulators: only who reads the URL can "
-                             "drive it)")
-    parser.add_argument("--latency", choices=("none", *PROFILES), default="none",
-                        help="answer each WDA route as slowly as a real phone does "
-                             "(docs/simulator.md#latency; default: %(default)s)")
-
-
-def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """Run `phoneshell sim` until interrupted; return the exit code.
-
-    Raises:
-        PhoneshellError: a bad fault name, an unreadable state file, or a port in use.
-    """
-    secret = SimServer.new_secret() if args.secret_path else None
-    server = SimServer(args.host, args.port, args.state, args.fault, locale=args.locale,
-                       secret=secret, latency=args.latency).start()
-    # SIGTERM (a process manager) and SIGINT (Ctrl-C, also when started in the background,
-    # where it would be ignored) both stop cleanly, so the state file is written.
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: server.request_stop())
-    faults = ", ".join(server.faults.specs()) or "none"
-    print(f"simulated iPhone (WebDriverAgent protocol) at {server.url}; faults: {faults}; "
-          f"latency: {server.latency.profile}", file=out, flush=True)
-    print("press Ctrl-C to stop" + (f"; state is saved to {server.state_file}"
-                                     if server.state_file else ""), file=out, flush=True)
-    server.serve_forever()
-    return 0
