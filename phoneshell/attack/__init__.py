@@ -21,6 +21,7 @@ from pathlib import Path
 from phoneshell.attack.families import FAMILIES, Attack, attacks
 from phoneshell.attack.play import play_attacks, summary_lines
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport
+from phoneshell.runner.selection import select_tasks
 from phoneshell.swap import Progress, open_swappers, stopped, with_solutions
 from phoneshell.tasks import load_tasks
 
@@ -40,16 +41,19 @@ class AttackOutcome:
 def run_attack(paths: Sequence[str], device: str | None, runs_dir: Path,
                families: Sequence[AttackFamily] = ATTACK_FAMILIES,
                solutions: str | None = None, progress: Progress = lambda line: None,
-               only: Sequence[str] = (), trajectory: bool = False) -> AttackOutcome:
-    """Load the tasks of `paths` (their reference finishes from `solutions` when given), play
-    every family's finishes on `device` (only the attack ids `only`, when given), and grade
-    them; with `trajectory`, each finish's screens are kept for judges (docs/judges.md).
+               only: Sequence[str] = (), trajectory: bool = False,
+               task_globs: Sequence[str] = ()) -> AttackOutcome:
+    """Load the tasks of `paths` (their reference finishes from `solutions` when given; only
+    ids matching `task_globs`, when given: their finishes, graded as them), play every family's
+    finishes on `device` (only the attack ids `only`, when given), and grade them; with
+    `trajectory`, each finish's screens are kept for judges (docs/judges.md).
 
     Raises:
-        TaskFileError: a task file is malformed. RunError: a bad device spec, or a phone that
-            does not answer.
+        TaskFileError: a task file is malformed. RunError: a bad device spec, a glob that
+            matches no task, or a phone that does not answer.
     """
-    tasks = tuple(with_solutions(load_tasks(paths).tasks, solutions).values())
+    loaded = with_solutions(load_tasks(paths).tasks, solutions).values()
+    tasks = tuple(select_tasks(tuple(loaded), task_globs))
     with open_swappers(device, runs_dir, progress=progress, kind="attack",
                        trajectory=trajectory) as swappers:
         report = play_attacks(swappers, tasks, families, progress, only)

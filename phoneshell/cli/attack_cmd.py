@@ -12,6 +12,7 @@ from phoneshell.attack import run_attack, summary_lines
 from phoneshell.cli.options import add_device_option, add_trajectory_option, progress_printer
 from phoneshell.errors import RunError
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily
+from phoneshell.tasks import PATHS_HELP, default_task_paths
 
 
 def add_parsers(commands: Any) -> None:
@@ -22,8 +23,11 @@ def add_parsers(commands: Any) -> None:
                     f"{', '.join(ATTACK_FAMILIES)}), replay each once on a phone and grade it "
                     "as the task. Exit 1 when any passes a task that does not list it in "
                     "compatible_attacks.")
-    p.add_argument("paths", nargs="*", default=["environments"], metavar="PATH",
-                   help="task files or folders (default environments)")
+    p.add_argument("paths", nargs="*", default=default_task_paths(), metavar="PATH",
+                   help=PATHS_HELP)
+    p.add_argument("--task", dest="tasks", action="append", default=[], metavar="GLOB",
+                   help="only task ids matching GLOB (repeatable): their finishes, graded as "
+                        "them")
     p.add_argument("--family", action="append", choices=ATTACK_FAMILIES, metavar="FAMILY",
                    help=f"only this family (repeatable): {', '.join(ATTACK_FAMILIES)}")
     p.add_argument("--attack", action="append", default=[], metavar="ID",
@@ -45,7 +49,7 @@ def run_attack_cmd(args: argparse.Namespace) -> int:
         f for f in ATTACK_FAMILIES if not args.family or f in args.family)
     outcome = run_attack(args.paths, args.device, args.runs, families, args.solutions,
                          progress_printer(to_stderr=True), args.attack,
-                         trajectory=args.trajectory)
+                         trajectory=args.trajectory, task_globs=args.tasks)
     report = outcome.report
     if args.format == "json":
         print(json.dumps(report.to_plain(), indent=2, ensure_ascii=False))

@@ -28,6 +28,7 @@ from phoneshell.judges.base import DEFAULT_TIMEOUT_S
 from phoneshell.judges.html import write_judge_html
 from phoneshell.records import JudgeScore, JudgeSetManifest, Rate, write_record
 from phoneshell.report.text import interval, pct
+from phoneshell.tasks import default_task_paths
 
 WRONG_SHOWN = 10
 
@@ -52,7 +53,8 @@ def add_parsers(commands: Any) -> None:
                                                "negatives by family (repeatable)")
     p.add_argument("--tasks", nargs="+", metavar="PATH",
                    help="task files or folders for the swap and attack results' instructions "
-                        "and tags (default: environments); given, run folders use them too")
+                        "and tags (default: ./environments when there is one, else the suite "
+                        "shipped with phoneshell); given, run folders use them too")
     p.add_argument("--frame-px", type=int, default=DEFAULT_LONG_EDGE, metavar="PX",
                    help=f"long edge of the frames kept (default {DEFAULT_LONG_EDGE})")
     p.add_argument("--unverified", action="store_true",
@@ -117,7 +119,7 @@ def manifest_lines(manifest: JudgeSetManifest, out: Path) -> list[str]:
 def run_judgeset(args: argparse.Namespace) -> int:
     """Build the judgeset; exit 0 when it holds items, 2 when it could not be built."""
     sources = Sources(tuple(args.runs), tuple(args.swaps), tuple(args.attacks),
-                      tuple(args.tasks or ["environments"]), run_tasks=bool(args.tasks),
+                      tuple(args.tasks or default_task_paths()), run_tasks=bool(args.tasks),
                       unverified=args.unverified)
     progress = progress_printer(to_stderr=True)
     frame_px = _positive(args.frame_px, "--frame-px", DEFAULT_LONG_EDGE)

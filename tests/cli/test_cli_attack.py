@@ -44,3 +44,20 @@ def test_the_suite_task_survives_and_says_so(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
     assert "1 task(s), 2 finish(es) graded" in done.stdout
     assert "0 pass without doing the task" in done.stdout
+
+
+def test_task_globs_pick_what_is_attacked_from_the_suite_anywhere(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    # from a folder with no environments/: the suite shipped with phoneshell, as `run` does
+    done = subprocess.run([sys.executable, "-m", "phoneshell", "attack", "--task",
+                           "calculator.a*", "--task", "settings.about.reach", "--family", "null",
+                           "--runs", str(tmp_path), "--format", "json"], capture_output=True,
+                          text=True, cwd=tmp_path, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = AttackReport.parse(done.stdout, "stdout")
+    assert sorted({a.task for a in report.attacks}) == ["calculator.arithmetic",
+                                                        "settings.about.reach"]
+    typo = phoneshell("attack", "--task", "setings.about*", "--runs", str(tmp_path))
+    assert typo.returncode == 2
+    assert "no task id matches 'setings.about*'; did you mean 'settings.about.reach'?" in \
+        typo.stderr
