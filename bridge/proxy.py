@@ -21,6 +21,7 @@ import logging
 import threading
 from pathlib import Path
 from types import TracebackType
+from typing import NamedTuple
 
 from bridge.access import TOKEN_PATH, Access, Actor
 from bridge.actions import classify_request
@@ -29,7 +30,7 @@ from bridge.context import UNSCOPED, RunContext, context_from_json, make_context
 from bridge.custody import Custody
 from bridge.gate import Canonical, Refused, admit
 from bridge.http_server import CONTROL_TOKEN_HEADER, BridgeHTTPServer, wda_error, wda_value
-from bridge.observe import from_read
+from bridge.observe import from_read, from_xml
 from bridge.recorder import Recorder
 from bridge.trajectory import Trajectory
 from bridge.upstream import ForwardError, Reply, Upstream
@@ -58,6 +59,13 @@ def is_loopback(host: str) -> bool:
 
 DEFAULT_SETTLE_S = 2.0
 """How long after an action a real phone may still be finishing it (an app opening)."""
+
+
+class ScreenMark(NamedTuple):
+    """What the bridge last saw on screen (`BridgeServer.screen_mark`)."""
+
+    app: str
+    screen: str
 
 
 class BridgeServer:
@@ -171,6 +179,23 @@ class BridgeServer:
     def last_foreground(self) -> str:
         """The foreground app read around the last action ("" before any)."""
         return self.recorder.last_foreground
+
+    def screen_mark(self) -> ScreenMark | None:
+        """The front app and screen digest a whole read made since the last action showed;
+        None while that action's after is still pending (no read came after it) or when none
+        showed the screen. Take it before reading again: `shows` then says whether a later
+        source shows the same screen, which held still in between."""
+        with self.recorder.exclusive():
+            known = self.recorder.custody.known
+            if self.recorder.custody.pending or not (known.app and known.screen):
+                return None
+            return ScreenMark(known.app, known.screen)
+
+    @staticmethod
+    def shows(mark: ScreenMark, xml: str) -> bool:
+        """Whether an XML page source shows the screen `mark` was taken of."""
+        seen = from_xml(xml)
+        return ScreenMark(seen.app, seen.screen) == mark
 
     def set_context(self, run_id: str, task_id: str, attempt: int, phase: str) -> RunContext:
         """Log the next actions under this run, task, attempt and phase.

@@ -5,13 +5,15 @@ Everything is read through session-free routes. Capture reads; the only thing it
 phone is scroll, and only when a check asked for it, after the final source is safely taken.
 The screen counts as settled when the screenshots taken before and after the source agree: a
 real phone takes as long for a screenshot whatever the screen holds, while a source grows with
-it (1.27 s at depth 25), so settling is waited for on screenshots, not on repeated sources.
+it (1.27 s at depth 25), so settling is waited for on screenshots, not on repeated sources. Or
+when the source shows what a read made since the last action showed (`held`, from the bridge):
+the screen held still from that read to this one.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from phoneshell.checks import CHECKS, Check, Need
 from phoneshell.device.input_probe import CHANGED_FRACTION, screen_difference
@@ -36,11 +38,26 @@ def needs_of(checks: Iterable[Check]) -> tuple[Need, ...]:
     return tuple(found)
 
 
-def read_settled(phone: Phone) -> tuple[str, bytes, bool]:
+Held = Callable[[str], bool]
+"""Whether a page source shows the screen a read made since the last action showed (the
+bridge's `shows`, with the mark it took before capture)."""
+
+
+def read_settled(phone: Phone, held: Held | None = None) -> tuple[str, bytes, bool]:
     """Read the page source between two screenshots until the screenshots agree (within the
     share of the screen a ticking clock may change) and the source is whole; return the last
     source, the last screenshot and whether they did. A source WDA cut off never counts, so a
-    cut-off source is kept only when no whole one came before the deadline."""
+    cut-off source is kept only when no whole one came before the deadline.
+
+    With `held`: a whole source that shows what a read since the last action showed is settled
+    already (the screen held still from that read to this one), and one screenshot after it is
+    the picture; any other goes on as above.
+    """
+    if held is not None:
+        phone.forget()
+        source = phone.source()
+        if phone.page().complete and held(source):
+            return source, phone.screenshot_png(), True
     shots = [phone.screenshot_png()]
     sources: list[str] = []
 
@@ -90,15 +107,15 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
 
 
 def capture_evidence(phone: Phone, task_id: str, needs: Iterable[Need] = (),
-                     claim: Claim | None = None) -> Evidence:
-    """Read the end state off the phone.
+                     claim: Claim | None = None, held: Held | None = None) -> Evidence:
+    """Read the end state off the phone (`held`: see `read_settled`).
 
     Raises:
         DeviceError: the phone stopped answering (a rig failure, not the agent's).
     """
     captured_at = time.time()
     with phone.keeping_reads():
-        final_xml, screenshot, settled = read_settled(phone)
+        final_xml, screenshot, settled = read_settled(phone, held)
         foreground = phone.foreground()  # after the screen settled: an app switch may be on
         captures = [Capture("final", final_xml, time.time())]
         flags: set[Flag] = set() if settled else {"unsettled"}

@@ -17,6 +17,7 @@ out-of-turns attempt never passes. Teardown always runs and its failure is recor
 
 from __future__ import annotations
 
+import functools
 import time
 import traceback
 from dataclasses import dataclass, replace
@@ -166,7 +167,11 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
     needs = needs_of(plan.task.checks)
     # The capture's reads pass through the bridge, which compares what they show with what
     # the agent's last logged action left: a change in between is a custody line.
-    evidence = capture_evidence(rig.phone, plan.task.id, needs, claim)
+    # What the agent last looked at after its last action, if it did: a capture that shows
+    # the same screen needs no second screenshot to prove it settled.
+    look = rig.bridge.screen_mark()
+    held = functools.partial(rig.bridge.shows, look) if look is not None else None
+    evidence = capture_evidence(rig.phone, plan.task.id, needs, claim, held)
     _enter(rig, plan, "probe")
     reads = []
     for need in (n for n in needs if n.what == "read"):

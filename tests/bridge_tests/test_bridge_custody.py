@@ -245,3 +245,20 @@ def test_a_teardowns_after_waits_for_the_next_attempts_first_read(guarded: Rig) 
     assert (terminated.phase, terminated.ok) == ("teardown", True)
     assert terminated.app_after == "com.apple.springboard"
     assert bridge.recorder.own_reads == reads + 1 and breaks(guarded) == []
+
+
+def test_a_look_after_the_last_action_marks_the_screen_capture_compares_with(
+        guarded: Rig) -> None:
+    bridge = guarded.bridge
+    session = wda.Client(bridge.grant_agent(confined=True)).session(SETTINGS)
+    session.tap(100, 300)
+    assert bridge.screen_mark() is None  # the tap's after is pending: nobody has looked yet
+    looked = session.source()
+    mark = bridge.screen_mark()
+    assert mark is not None and mark.app == SETTINGS
+    assert bridge.shows(mark, looked) and bridge.shows(mark, wda.Client(bridge.url).source())
+    session.home()
+    assert bridge.screen_mark() is None
+    home = session.source()
+    assert not bridge.shows(mark, home)
+    assert bridge.shows(bridge.screen_mark(), home)  # type: ignore[arg-type]

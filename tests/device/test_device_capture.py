@@ -64,3 +64,29 @@ def test_a_cut_off_source_is_flagged_and_absence_fails_closed(sim: SimServer,
     task = Task("t", "T", "x", checks=(Check.make("element_exists", "Model Number", negate=True),))
     result = grade(task, evidence).results[0]
     assert not result.passed and "cut off" in result.detail
+
+
+def grew(sim: SimServer, before: dict[str, int]) -> dict[str, int]:
+    after = sim.request_counts()
+    return {k: v - before.get(k, 0) for k, v in after.items()
+            if k != "total" and v != before.get(k, 0)}
+
+
+def test_a_screen_a_look_since_the_last_action_saw_takes_one_screenshot(
+        sim: SimServer, phone: Phone) -> None:
+    open_settings(phone)
+    seen = phone.source()
+    before = sim.request_counts()
+    evidence = capture_evidence(phone, "t", (), None, held=lambda xml: xml == seen)
+    assert grew(sim, before) == {"GET /source": 1, "GET /screenshot": 1}
+    assert evidence.final is not None and evidence.final.xml == seen
+    assert evidence.screenshot_png is not None and evidence.all_flags() == frozenset()
+
+
+def test_a_screen_unlike_the_last_look_is_settled_between_two_screenshots(
+        sim: SimServer, phone: Phone) -> None:
+    open_settings(phone)
+    before = sim.request_counts()
+    evidence = capture_evidence(phone, "t", (), None, held=lambda xml: False)
+    assert grew(sim, before) == {"GET /source": 2, "GET /screenshot": 2}
+    assert evidence.all_flags() == frozenset()
