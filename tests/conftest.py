@@ -26,7 +26,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: one worker more than the cores. Much of a test's time is spent waiting (on a
     simulator's answer, a subprocess, an effect's deadline), so a third worker on two cores
     took the whole run from 246 s to 227 s."""
-    return len(os.sched_getaffinity(0)) + 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1  # (macOS has no affinity call: all its cores are the process's)
 REFERENCE = Path(os.environ.get("PHONESHELL_REFERENCE", ROOT.parent / "shared" / "reference"))
 
 
