@@ -190,8 +190,9 @@ def test_teardown_deletes_what_the_agent_made_so_attempts_repeat(sim: SimServer,
 def test_teardown_never_deletes_a_note_that_was_there_though_edited_last(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     task = suite["notes.create_titled"]
-    # The finish, then the note that was there before opened and edited: Notes now lists it
-    # first, where "the newest" would be taken for the one the attempt made.
+    # The finish, then the note that was there before opened (the first tap) and edited (the
+    # second puts the cursor in its text): Notes now lists it first, where "the newest" would
+    # be taken for the one the attempt made.
     edits = replace(task, solution=(*task.solution, Step("tap", "Notes"),
                                     Step("tap", "A saved note for Notes search to find."),
                                     Step("tap", "A saved note for Notes search to find."),
