@@ -23,7 +23,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from phoneshell import __version__
@@ -54,7 +54,7 @@ from phoneshell.records import (
 )
 from phoneshell.runner.folder import git_commit
 from phoneshell.seal import sealed_log
-from phoneshell.tasks import Task, load_tasks
+from phoneshell.tasks import Task, default_task_paths, load_tasks
 
 MANIFEST = "judgeset.json"
 LABELS = "labels.jsonl"
@@ -72,8 +72,9 @@ class Sources:
     runs: tuple[Path, ...] = ()
     swaps: tuple[Path, ...] = ()
     attacks: tuple[Path, ...] = ()
-    tasks: tuple[str, ...] = ("environments",)
-    """Task files for swap and attack results (their instructions and tags)."""
+    tasks: tuple[str, ...] = field(default_factory=lambda: tuple(default_task_paths()))
+    """Task files for swap and attack results (their instructions and tags); by default the
+    suite, found as `run` finds it (./environments, else the copy shipped with phoneshell)."""
     run_tasks: bool = False
     """Read run folders' tasks from `tasks` too, instead of the files run.json names."""
     unverified: bool = False
