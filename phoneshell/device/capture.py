@@ -12,15 +12,17 @@ the screen held still from that read to this one.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from phoneshell.checks import CHECKS, Check, Need
 from phoneshell.device.input_probe import CHANGED_FRACTION, screen_difference
 from phoneshell.device.phone import Phone, wait_until
 from phoneshell.evidence import Capture, Claim, Evidence
 from phoneshell.records import Flag
-from phoneshell.tree import PageSource
+from phoneshell.tree import Element, PageSource
 
 SCROLL_LIMIT = 8
 """Drags per direction when capturing a list; long enough for a few screens of rows."""
@@ -73,28 +75,91 @@ def read_settled(phone: Phone, held: Held | None = None) -> tuple[str, bytes, bo
     return sources[-1], shots[-1], settled
 
 
-def _scroll_area(page: PageSource) -> tuple[float, float, float, float] | None:
-    """The largest on-screen scrollable container (x, y, width, height), if any."""
-    areas = [e for e in page.on_screen() if e.type in SCROLLABLE and e.height > 100]
+class Position(NamedTuple):
+    """Where a scroll view stands, as its vertical scroll indicator tells VoiceOver."""
+
+    pages: int
+    percent: int
+
+
+_BAR = re.compile(r"Vertical scroll bar, (\d+) pages?")
+_PERCENT = re.compile(r"(-?\d+)%")
+
+
+def _positions(page: PageSource) -> dict[int, Position]:
+    """Each scroll view's position, by its `order`, from the indicator UIKit puts in every one
+    ("Vertical scroll bar, 2 pages", value "100%"): an adjustable `Other`, which nothing an
+    agent types or names (a note, a reminder: cells) can pass for."""
+    found: dict[int, Position] = {}
+    for element in page.elements:
+        if element.type != "XCUIElementTypeOther" or "Adjustable" not in element.traits:
+            continue
+        bar, percent = _BAR.fullmatch(element.name), _PERCENT.fullmatch(element.value)
+        if bar and percent:
+            found.setdefault(element.parent, Position(int(bar[1]), int(percent[1])))
+    return found
+
+
+def scroll_position(page: PageSource, area: Element) -> Position | None:
+    """How many screens `area` holds and how far down it stands; None when the source shows no
+    indicator for it (then only dragging tells where a list ends)."""
+    return _positions(page).get(area.order)
+
+
+def scroll_area(page: PageSource) -> Element | None:
+    """The scroll view a capture drags: of those whose frame is on screen, the one whose indicator
+    says it holds the most screens, else the largest. Its `visible` is not asked: iOS 26 marks
+    collection, scroll and web views visible="false" while they fill the screen (Settings'
+    root, Safari's start page), and only what is in them is marked truly."""
+    width, height = page.width, page.height
+    areas = [e for e in page.elements[1:] if e.type in SCROLLABLE and e.height > 100
+             and e.width > 0 and (width <= 0 or (e.x < width and e.x + e.width > 0))
+             and (height <= 0 or (e.y < height and e.y + e.height > 0))]
     if not areas:
         return None
-    biggest = max(areas, key=lambda e: e.width * e.height)
-    return biggest.x, biggest.y, biggest.width, biggest.height
+    positions = _positions(page)
+
+    def rank(area: Element) -> tuple[int, int]:
+        position = positions.get(area.order)
+        pages = position.pages if position is not None and position.pages > 1 else 0
+        return pages, area.width * area.height
+
+    return max(areas, key=rank)
+
+
+def _at_end(page: PageSource, downward: bool) -> bool:
+    """Whether the page's scroll area stands at the end a pass in this direction goes to."""
+    area = scroll_area(page)
+    position = scroll_position(page, area) if area is not None else None
+    if position is None:
+        return False
+    return position.pages <= 1 or (position.percent >= 100 if downward
+                                   else position.percent <= 0)
 
 
 def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
     """Scroll the final screen down to its end, then up to its top, keeping each new source.
 
+    Where a list ends is read from its scroll indicator when the source has one: a list that
+    fits on one screen is not dragged at all, a pass stops at the source that shows its end,
+    and a pass toward an end the final screen already shows is not made (each drag a real
+    phone makes costs it 1.4 s, and proving "nothing moved" cost one more). Without an
+    indicator, a pass goes on until a drag changes nothing.
+
     A screen with nothing to scroll gets one more read, so the evidence shows the pass was made.
     """
-    area = _scroll_area(PageSource.parse(final_xml))
-    if area is None:  # the final source, kept: nothing has moved since
+    page = PageSource.parse(final_xml)
+    area = scroll_area(page)
+    if area is None or (_at_end(page, True) and _at_end(page, False)):
+        # the final source, kept: nothing has moved since
         return [Capture("scroll", phone.source(), time.time())]
-    x, y, width, height = area
-    middle = x + width / 2
-    low, high = y + height * 0.75, y + height * 0.25
+    middle = area.x + area.width / 2
+    low, high = area.y + area.height * 0.75, area.y + area.height * 0.25
     captures: list[Capture] = []
-    for start, end in (((middle, low), (middle, high)), ((middle, high), (middle, low))):
+    for downward, start, end in ((True, (middle, low), (middle, high)),
+                                 (False, (middle, high), (middle, low))):
+        if _at_end(page, downward):
+            continue  # the final screen shows that end: the other pass sees all of it
         previous = final_xml if not captures else captures[-1].xml
         for _ in range(SCROLL_LIMIT):
             phone.drag(start, end)
@@ -103,6 +168,8 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
                 break
             captures.append(Capture("scroll", xml, time.time()))
             previous = xml
+            if _at_end(phone.page(), downward):
+                break
     return captures or [Capture("scroll", phone.source(), time.time())]
 
 

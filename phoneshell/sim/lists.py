@@ -309,8 +309,10 @@ def grouped(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key:
                                   content + 1600))
     kids = [backdrop, Node("Other", Rect(0, 0, width, viewport.bottom)),
             *_rows_in_view(placed, scroll, viewport), *scroll_bars(scroll, viewport, content)]
+    # visible="false" while it fills the screen, as iOS 26 reports it (the real root dump):
+    # only its rows are marked as shown
     lists = Node("CollectionView", viewport, name=name, children=tuple(kids), scroll=scroll,
-                 key=key)
+                 key=key, visible=False)
     anchor = Node("Other", Rect(width // 2, viewport.y + viewport.height // 2, 0, 0),
                   visible=False)
     return Node("Other", viewport, children=(lists, anchor))

@@ -325,7 +325,7 @@ def hidden(node: Node) -> Node:
 
 
 def hit_path(root: Node, x: int, y: int) -> list[Node]:
-    """The path from `root` to the topmost, deepest visible node containing the point.
+    """The path from `root` to the topmost, deepest visible node (or list) containing the point.
 
     Later siblings are drawn on top, so they are tried first. A list clips its children to its
     own frame, so a row scrolled under a navigation bar cannot take the bar's taps. Plain
@@ -338,7 +338,10 @@ def hit_path(root: Node, x: int, y: int) -> list[Node]:
         below = hit_path(child, x, y)
         if below:
             return [root, *below]
-    if root.visible and root.frame.contains(x, y) and not _passes_touches(root):
+    # A list takes a drag on its blank space whatever it tells accessibility: iOS 26 reports
+    # Settings' root collection view visible="false" while it fills the screen.
+    if ((root.visible or root.scroll is not None) and root.frame.contains(x, y)
+            and not _passes_touches(root)):
         return [root]
     return []
 

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import pytest
+
 from phoneshell.checks import Check
 from phoneshell.device import Phone, capture_evidence, needs_of, run_steps
+from phoneshell.device.capture import Position, scroll_area, scroll_position
 from phoneshell.evidence import Claim
 from phoneshell.grade import grade
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
+from phoneshell.tree import PageSource
 
 ANYWHERE = Check.make("element_exists_anywhere", "Developer")
 
@@ -90,3 +97,84 @@ def test_a_screen_unlike_the_last_look_is_settled_between_two_screenshots(
     evidence = capture_evidence(phone, "t", (), None, held=lambda xml: False)
     assert grew(sim, before) == {"GET /source": 2, "GET /screenshot": 2}
     assert evidence.all_flags() == frozenset()
+
+
+def drags(sim: SimServer, before: dict[str, int]) -> int:
+    return grew(sim, before).get("POST /wda/dragfromtoforduration", 0)
+
+
+@pytest.mark.parametrize(("dump", "kind", "position"), [
+    ("settings-root-ios26.2-sim.xml", "CollectionView", Position(pages=2, percent=0)),
+    ("safari-start-page-ios26.2-sim.xml", "CollectionView", Position(pages=2, percent=0)),
+    ("settings-general-about-ios26.2-sim.xml", "Table", Position(pages=2, percent=0)),
+    ("settings-accessibility-motion-ios26.xml", "Table", Position(pages=1, percent=0)),
+])
+def test_real_dumps_give_the_scroll_view_and_where_it_stands(reference: Path, dump: str,
+                                                             kind: str,
+                                                             position: Position) -> None:
+    xml = (reference / "ios-sources" / dump).read_text()
+    page = PageSource.parse(xml)
+    # iOS 26 marks Settings' collection view and Safari's start page visible="false" while
+    # they fill the screen: a capture that asked would find nothing to scroll there
+    area = scroll_area(page)
+    assert area is not None and area.short_type == kind
+    assert scroll_position(page, area) == position
+    # a row an agent named like one (a reminder, a note) is not the indicator
+    fake = ('<XCUIElementTypeCell type="XCUIElementTypeCell" value="0%" '
+            'name="Vertical scroll bar, 1 page" label="Vertical scroll bar, 1 page" '
+            'enabled="true" visible="true" accessible="true" x="0" y="200" width="402" '
+            'height="44" index="0" traits=""/>')
+    opened = re.search(rf'<XCUIElementType{kind} [^>]*>', xml)
+    assert opened is not None
+    posed = PageSource.parse(xml[:opened.end()] + fake + xml[opened.end():])
+    posed_area = scroll_area(posed)
+    assert posed_area is not None and scroll_position(posed, posed_area) == position
+    # a source without indicators (an older iOS, a custom view) leaves it to dragging
+    bare = PageSource.parse(re.sub(r'name="Vertical scroll bar[^"]*"', 'name=""', xml))
+    bare_area = scroll_area(bare)
+    assert bare_area is not None and scroll_position(bare, bare_area) is None
+
+
+def test_a_list_that_fits_one_screen_is_read_not_dragged(sim: SimServer, phone: Phone) -> None:
+    run_steps(phone, [Step("open_app", "Books")])
+    before = sim.request_counts()
+    evidence = capture_evidence(phone, "t", needs_of([ANYWHERE]))
+    assert drags(sim, before) == 0
+    assert [c.role for c in evidence.captures] == ["final", "scroll"]
+    absent = Task("t", "T", "x", checks=(ANYWHERE,))  # Books holds no "Developer"
+    assert not grade(absent, evidence).passed
+    negated = Task("t", "T", "x", checks=(Check.make("element_exists_anywhere", "Developer",
+                                                negate=True),))
+    assert grade(negated, evidence).passed
+
+
+def test_a_pass_stops_at_the_source_that_shows_the_end(sim: SimServer, phone: Phone) -> None:
+    open_settings(phone)  # at the top of three screens
+    before = sim.request_counts()
+    evidence = capture_evidence(phone, "t", needs_of([ANYWHERE]))
+    scrolled = [c for c in evidence.captures if c.role == "scroll"]
+    # down to the end and no further: no drag to prove nothing moves, no pass back up
+    assert drags(sim, before) == len(scrolled) == 4
+    last = scrolled[-1].source
+    area = scroll_area(last)
+    assert area is not None and scroll_position(last, area) == Position(pages=3, percent=100)
+    assert grade(Task("t", "T", "x", checks=(ANYWHERE,)), evidence).passed
+
+
+def test_a_list_left_at_its_end_is_scrolled_back_up_only(sim: SimServer, phone: Phone) -> None:
+    open_settings(phone)
+    for _ in range(8):  # the agent scrolled to the bottom
+        phone.drag((200, 600), (200, 200))
+    page = phone.page()
+    area = scroll_area(page)
+    assert area is not None and scroll_position(page, area) == Position(pages=3, percent=100)
+    assert not page.find("General")
+    before = sim.request_counts()
+    evidence = capture_evidence(phone, "t", needs_of([Check.make("element_exists_anywhere",
+                                                                 "General")]))
+    assert drags(sim, before) == 4
+    task = Task("t", "T", "x", checks=(Check.make("element_exists_anywhere", "General"),))
+    verdict = grade(task, evidence)
+    assert verdict.passed and "while scrolling" in verdict.results[0].detail
+    missing = Task("t", "T", "x", checks=(Check.make("element_exists_anywhere", "Nowhere"),))
+    assert not grade(missing, evidence).passed

@@ -156,3 +156,21 @@ def test_sources_are_built_once_per_screen(sim, app):
     app(name="General").click()
     with sim.lock:
         assert sim.phone.screen() is not screen
+
+
+def test_collection_views_are_reported_as_real_ios_26_reports_them(client, reference):
+    """Settings' root list and Safari's start page are visible="false" in the real dumps while
+    they fill the screen; a harness that asks `visible` of a list finds none to scroll there."""
+    real = etree.parse(str(reference / "ios-sources" / "settings-root-ios26.2-sim.xml"))
+    client.app_launch(SETTINGS)
+    ours = parse(client)
+    for tree in (real.getroot(), ours):
+        (lists,) = tree.iter("XCUIElementTypeCollectionView")
+        assert lists.get("visible") == "false"
+        assert int(lists.get("height")) > 500
+    # and it still scrolls, however far, as UIKit's does: dragged on the blank space after the
+    # last row too, it goes on to the end its scroll indicator shows
+    for _ in range(8):
+        client.swipe(200, 600, 200, 200, 0)
+    bar = next(e for e in parse(client).iter() if e.get("name", "").startswith("Vertical scroll"))
+    assert bar.get("value") == "100%"

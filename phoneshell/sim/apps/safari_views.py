@@ -167,7 +167,7 @@ def start_page(f: DeviceFacts, open_link: LinkAction, card: Handler | None) -> l
     kids = [k if k.frame.y + k.frame.height // 2 < viewport.bottom else hidden(k) for k in kids]
     kids += scroll_bars(Scroll(), viewport, edit.bottom + 20)
     grid = Node("CollectionView", viewport, name="StartPageCollectionView", children=tuple(kids),
-                key="start-page")
+                key="start-page", visible=False)  # as the real start page dump has it
     views = layout.wrap(Node("Other", full, children=(Node("Other", full, visible=False),
                                                       grid)), 5)
     empty = _tab_document(full, Node("WebView", full, name="WebView", visible=False),
