@@ -13,7 +13,9 @@ reads its source, and measures both trees the same way:
 
 A screen meets the goal when its depth is at least 0.6 and its element count at least 0.5 of
 the real one's, at least half of the real accessible pairs are among the simulator's, and every
-real element the simulator shows (same type and label) has its real identifier there too.
+real element the simulator shows (same type and label) has its real identifier there too, and
+every scroll view both show is reported `visible` as the real one is (iOS 26 reports Settings'
+root list "false" while it fills the screen).
 `tests/sim/test_sim_fidelity.py` holds every screen to that goal, reusing `SCREENS` and
 `measure` from here.
 
@@ -42,6 +44,7 @@ DEPTH_GOAL, ELEMENTS_GOAL, PAIRS_GOAL = 0.6, 0.5, 0.5
 TYPE_PREFIX = "XCUIElementType"
 SETTINGS, SAFARI = "com.apple.Preferences", "com.apple.mobilesafari"
 CLOCK = "com.apple.mobiletimer"
+SCROLL_VIEWS = ("Table", "CollectionView", "ScrollView", "WebView")
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,9 @@ class Shape:
     ids: frozenset[tuple[str, str, str]]
     """(short type, label, name) of every accessible element whose name is an identifier (it
     differs from its label: WDA names an element by its label only when it has no id)."""
+    lists: frozenset[tuple[str, str, str]] = frozenset()
+    """(short type, name, visible) of every scroll view taller than 100 points: iOS 26 reports
+    some visible="false" while they fill the screen, and a harness that asks is misled."""
 
 
 def measure(xml: str | bytes) -> Shape:
@@ -74,6 +80,7 @@ def measure(xml: str | bytes) -> Shape:
     attributes: set[str] = set()
     pairs: set[tuple[str, str]] = set()
     ids: set[tuple[str, str, str]] = set()
+    lists: set[tuple[str, str, str]] = set()
     stack = [(root, 1)]
     while stack:
         node, level = stack.pop()
@@ -87,9 +94,11 @@ def measure(xml: str | bytes) -> Shape:
             pairs.add((kind, name))
             if name and label and name != label:
                 ids.add((kind, label, name))
+        if kind in SCROLL_VIEWS and float(node.get("height", "0")) > 100:
+            lists.add((kind, node.get("name", ""), node.get("visible", "")))
         stack.extend((child, level + 1) for child in node)
     return Shape(depth, elements, wrappers, frozenset(attributes), frozenset(pairs),
-                 frozenset(ids))
+                 frozenset(ids), frozenset(lists))
 
 
 @dataclass(frozen=True)
@@ -145,10 +154,27 @@ class Comparison:
                       if (kind, label) in ours and name not in ours[kind, label])
 
     @property
+    def wrong_visible(self) -> list[tuple[str, str, str]]:
+        """(type, name, real visible) of each scroll view both show that the real dump reports
+        one way only and the simulator never reports that way."""
+        def seen(shape: Shape) -> dict[tuple[str, str], set[str]]:
+            found: dict[tuple[str, str], set[str]] = {}
+            for kind, name, visible in shape.lists:
+                found.setdefault((kind, name), set()).add(visible)
+            return found
+
+        real, ours = seen(self.real), seen(self.sim)
+        return sorted((kind, name, next(iter(shown))) for (kind, name), shown in real.items()
+                      if len(shown) == 1 and (kind, name) in ours
+                      and not shown & ours[kind, name])
+
+    @property
     def meets_goal(self) -> bool:
-        """Depth, element count and shared pairs all at their goals."""
+        """Depth, element count and shared pairs all at their goals, no identifier or scroll
+        view's visibility other than the real one."""
         return (self.depth_ratio >= DEPTH_GOAL and self.elements_ratio >= ELEMENTS_GOAL
-                and self.pairs_ratio >= PAIRS_GOAL and not self.wrong_ids)
+                and self.pairs_ratio >= PAIRS_GOAL and not self.wrong_ids
+                and not self.wrong_visible)
 
 
 def _wait(check: Callable[[], bool], what: str, timeout_s: float = 5.0) -> None:
@@ -267,7 +293,8 @@ def main() -> int:
             "pairs": [len(c.shared_pairs), len(c.real.pairs)],
             "missing_pairs": [list(p) for p in c.missing_pairs],
             "missing_attributes": c.missing_attributes,
-            "wrong_ids": [list(w) for w in c.wrong_ids], "meets_goal": c.meets_goal,
+            "wrong_ids": [list(w) for w in c.wrong_ids],
+            "wrong_visible": [list(w) for w in c.wrong_visible], "meets_goal": c.meets_goal,
         } for c in results], indent=2))
     else:
         print(f"{'screen':<34} {'depth':<13} {'elements':<17} {'wrappers':<10} "
@@ -275,9 +302,10 @@ def main() -> int:
         for c in results:
             print(_row(c))
         for c in results:
-            if c.missing_pairs or c.missing_attributes or c.wrong_ids:
+            if c.missing_pairs or c.missing_attributes or c.wrong_ids or c.wrong_visible:
                 print(f"\n{c.screen}: missing pairs {c.missing_pairs}; "
-                      f"missing attributes {c.missing_attributes}; wrong ids {c.wrong_ids}")
+                      f"missing attributes {c.missing_attributes}; wrong ids {c.wrong_ids}; "
+                      f"scroll views visible otherwise {c.wrong_visible}")
     return 0 if all(c.meets_goal for c in results) else 1
 
 

@@ -2,8 +2,8 @@
 
 Each case drives a fresh simulator to the screen with facebook-wda over HTTP, reads its source,
 and measures it against the dump: depth and element count at least 0.6 and 0.5 of the real
-ones, at least half of the real accessible (type, name) pairs, and the real identifier on every
-element both show.
+ones, at least half of the real accessible (type, name) pairs, the real identifier on every
+element both show, and each scroll view both show reported `visible` as the real one is.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ def test_the_screen_is_shaped_like_its_real_dump(screen: str, reference: Path) -
     assert found.elements_ratio >= ELEMENTS_GOAL, (found.sim.elements, found.real.elements)
     assert found.pairs_ratio >= PAIRS_GOAL, found.missing_pairs
     assert found.wrong_ids == []
+    assert found.wrong_visible == []
     assert found.missing_attributes == []
 
 

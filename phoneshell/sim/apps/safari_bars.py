@@ -193,7 +193,8 @@ def share_sheet(f: DeviceFacts, page: Page, actions: dict[str, Handler],
                      dict.fromkeys(SHARE_APPS, dismiss))
     acts = _cell_row(box.x + 9, box.y + 249, 139, "actionGroupCell", SHARE_ACTIONS,
                      {a: actions.get(a, dismiss) for a in SHARE_ACTIONS})
-    activity = Node("CollectionView", box, name="activityCollectionView", children=(
+    # visible="false", as the real share sheet dump reports it
+    activity = Node("CollectionView", box, name="activityCollectionView", visible=False, children=(
         layout.wrap(Node("Other", Rect(box.x, box.y, box.width, 181)), 1),
         Node("Other", box), apps, acts,
         Node("Other", Rect(box.x + 15, box.y + 248, 336, 2), name="collectionView.footerView")))
