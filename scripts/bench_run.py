@@ -6,8 +6,9 @@ reaches the phone (the simulator's tally, under the attempt's phase) and where i
 bridge (from the harness or the agent), so the bridge's own reads are the difference. It prints,
 per attempt: requests and modelled seconds (the latency table's price of each request) by
 phase, split into the agent's own and the harness's; the agent's share of the modelled time
-and of the wall time; requests by phase and route; and the reads that repeated the one before
-with nothing in between that could have changed it.
+and of the wall time; requests by phase and route; the reads that repeated the one before
+with nothing in between that could have changed it; and the harness's and the agent's seconds
+an attempt by kind of task (`kind_of`: plain, with probes, the rest).
 
 Pairs (`--pairs N`): runs the suite N times on `sim:1` and on `sim:M` (`--phones M`, default
 the `sim:auto` choice), alternately, so both see the same machine load, and prints the wall
@@ -36,7 +37,7 @@ from bridge.custody import Custody
 from bridge.upstream import Reply
 from phoneshell.agents import make_agent
 from phoneshell.audit import read_audit
-from phoneshell.device import Phone
+from phoneshell.device import Phone, needs_of
 from phoneshell.phones.resolve import resolve_devices
 from phoneshell.records import ResultRow
 from phoneshell.runner import AttemptPlan, Rig, RunOptions, run_attempt, run_suite
@@ -116,6 +117,8 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
         agent = make_agent(agent_spec)
         installed = frozenset(str(b) for b in sim.state()["installed"])  # type: ignore[union-attr]
         sim.latency.tally.take()
+        tally: dict[str, dict[str, RouteCount]] = {}
+        kinds: dict[str, KindCost] = {kind: KindCost() for kind in KINDS}
         started = time.perf_counter()
         with rig.phone.keeping_reads():  # as a run's worker keeps them between agents
             for n in range(1, repeat + 1):
@@ -123,14 +126,83 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
                     phases.new_attempt()
                     plan = AttemptPlan("bench", Path(runs) / "bench", task, n, installed,
                                        "sim-1")
+                    received = Counter(phases.bridge["agent"])
                     rows.append(run_attempt(plan, rig, agent).row)
+                    # what this attempt cost (its teardown's put-off read is the next's)
+                    counts = sim.latency.tally.take()
+                    kinds[kind_of(task)].add(counts, phases.bridge["agent"] - received)
+                    _merge(tally, counts)
         phases.enter("setup")
         wall_s = time.perf_counter() - started
-        tally = sim.latency.tally.take()
+        _merge(tally, sim.latency.tally.take())
         # Logged actions by phase (the rig check logs under `check`: it is counted there).
         log = read_audit(Path(runs) / "bench" / "audit.jsonl").records
         actions = Counter(e.phase for e in log if e.stage == "intent")
     report_costs(rows, tally, phases, wall_s, latency, actions)
+    report_kinds(kinds)
+
+
+KINDS = ("plain", "probes", "the rest")
+"""Kinds of task by what the harness must do for them (`kind_of`)."""
+
+
+def kind_of(task: Task) -> str:
+    """`probes`: a count or a device value to read; `plain`: setup and teardown only stop apps
+    and go home, and nothing is scrolled at capture; `the rest`: everything else (a page to
+    load, a deep screen to open, a scroll capture, several apps)."""
+    needs = {need.what for need in needs_of(task.checks)}
+    if needs & {"probe", "read"}:
+        return "probes"
+    simple = all(step.kind in ("terminate", "home") for step in (*task.setup, *task.teardown))
+    apps = {step.arg for step in (*task.setup, *task.teardown) if step.kind == "terminate"}
+    return "plain" if simple and not needs and len(apps) <= 1 else "the rest"
+
+
+def _merge(into: dict[str, dict[str, RouteCount]],
+           counts: dict[str, dict[str, RouteCount]]) -> None:
+    for phase, routes in counts.items():
+        for route, count in routes.items():
+            kept = into.setdefault(phase, {}).setdefault(route, RouteCount())
+            kept.count += count.count
+            kept.seconds += count.seconds
+            kept.repeats += count.repeats
+
+
+def _bridge_own_s(counts: dict[str, RouteCount], received: Counter[str]) -> float:
+    """The modelled seconds of the requests the phone got beyond those the bridge received:
+    the bridge's own reads."""
+    return sum(c.seconds * (c.count - received.get(r, 0)) / c.count
+               for r, c in counts.items() if c.count > received.get(r, 0))
+
+
+@dataclass
+class KindCost:
+    """What the attempts of one kind of task cost, modelled."""
+
+    attempts: int = 0
+    agent_s: float = 0.0
+    harness_s: float = 0.0
+
+    def add(self, counts: dict[str, dict[str, RouteCount]], received: Counter[str]) -> None:
+        """Add one attempt's requests (`received`: the agent phase's, as the bridge got them)."""
+        agent = counts.get("agent", {})
+        bridge_s = _bridge_own_s(agent, received)
+        everything = sum(c.seconds for routes in counts.values() for c in routes.values())
+        own = sum(c.seconds for c in agent.values()) - bridge_s
+        self.attempts += 1
+        self.agent_s += own
+        self.harness_s += everything - own
+
+
+def report_kinds(kinds: dict[str, KindCost]) -> None:
+    """Print the harness's and the agent's modelled seconds an attempt, by kind of task."""
+    print("\nby kind of task (kind_of), modelled s an attempt")
+    print(f"  {'kind':<10}{'attempts':>9}{'harness s':>11}{'agent s':>9}{'agent share':>13}")
+    for kind, cost in kinds.items():
+        if cost.attempts:
+            n, total = cost.attempts, cost.agent_s + cost.harness_s
+            print(f"  {kind:<10}{n:>9}{cost.harness_s / n:>11.2f}{cost.agent_s / n:>9.2f}"
+                  f"{cost.agent_s / total if total else 0:>13.0%}")
 
 
 def _totals(counts: dict[str, RouteCount]) -> tuple[int, float, int]:
@@ -155,10 +227,8 @@ def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
         total, seconds, repeats = _totals(counts)
         received = phases.bridge.get(phase, Counter())
         own = sum(received.values())
-        added = {r: c for r, c in counts.items() if c.count > received.get(r, 0)}
         bridge_n = total - own
-        bridge_s = sum(c.seconds * (c.count - received.get(r, 0)) / c.count
-                       for r, c in added.items())
+        bridge_s = _bridge_own_s(counts, received)
         print(f"{phase:<11}{total / n:>10.1f}{bridge_n / n:>8.1f}{seconds / n:>12.2f}"
               f"{bridge_s / n:>10.2f}{phases.wall_s[phase] / n:>9.2f}{repeats / n:>9.1f}")
         if phase == "agent":
@@ -172,9 +242,8 @@ def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
     total_s = agent_s + harness_s
     print(f"agent's share of the modelled time: {agent_s / total_s:.0%}" if total_s else "")
     if latency != "none":
-        agent_wall = phases.wall_s["agent"] - sum(
-            c.seconds * (c.count - phases.bridge["agent"].get(r, 0)) / c.count
-            for r, c in tally.get("agent", {}).items())
+        agent_wall = phases.wall_s["agent"] - _bridge_own_s(tally.get("agent", {}),
+                                                             phases.bridge["agent"])
         print(f"agent's share of the wall time:     {agent_wall / wall_s:.0%} (the agent "
               "phase's wall time less the bridge's modelled reads)")
     added = {p: _totals(tally.get(p, {}))[0] - sum(phases.bridge.get(p, Counter()).values())

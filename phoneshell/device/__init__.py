@@ -11,9 +11,16 @@ from phoneshell.device import alarms, cleanup, notes, pickers, probes, steps  # 
 from phoneshell.device.capture import capture_evidence, needs_of
 from phoneshell.device.cleanup import Readings, cleanup_counts, with_counts
 from phoneshell.device.phone import SPRINGBOARD, Phone
-from phoneshell.device.probes import READERS, ROWS, ProbeError, run_probe, run_rows
+from phoneshell.device.probes import (
+    READERS,
+    ROWS,
+    ProbeError,
+    run_probe,
+    run_rows,
+    starts_where_counted,
+)
 from phoneshell.device.steps import EXECUTORS, run_step, run_steps
 
 __all__ = ["EXECUTORS", "READERS", "ROWS", "SPRINGBOARD", "Phone", "ProbeError", "Readings",
            "capture_evidence", "cleanup_counts", "needs_of", "run_probe", "run_rows", "run_step",
-           "run_steps", "with_counts"]
+           "run_steps", "starts_where_counted", "with_counts"]

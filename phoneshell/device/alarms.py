@@ -174,12 +174,22 @@ def _ends_on_screen(page: PageSource, bottom: int) -> bool:
             and last.y + last.height < max(frames, default=0))
 
 
+ALARMS_LEFT = f"{CLOCK} alarms"
+"""What the `alarms` count tells `Phone.leave` when it leaves the list up, unscrolled."""
+
+
 def open_alarms(phone: Phone, step: Step) -> None:
-    """Restart Clock and select its Alarms tab.
+    """Restart Clock and select its Alarms tab; or, when the `alarms` count left that tab up
+    (`Phone.leave`) and nothing acted since, keep it, once a fresh read shows it is still so.
 
     Raises:
         StepError: Clock did not come to the front, or the tab could not be selected.
     """
+    if phone.left() == ALARMS_LEFT:
+        phone.forget()  # read afresh: what is deleted next is aimed by what shows now
+        page = phone.page()
+        if page.bundle_id == CLOCK and _on_alarms(page):
+            return
     try:
         run_steps(phone, [Step("terminate", CLOCK), Step("launch", CLOCK)])
     except StepError as exc:

@@ -6,8 +6,9 @@ the device shows (`settings_value`: the Model Number row). A probe works the sam
 simulated iPhone and on a real one, because it only taps, types and reads as a person would.
 
 Each probe starts its app fresh (terminate, launch), so what the agent left on screen cannot
-hide anything, and stops it again when done, unless a count may leave its search results up for
-the step after it (`run_probe`'s `leave_open`: the teardown's `delete_created`). A probe that
+hide anything, and stops it again when done, unless a count may leave its screen up for the step
+after it (`run_probe`'s `leave_open`, `starts_where_counted`: the teardown's `delete_created`
+starts from the search results, `clean_alarms` from an alarm list that fit one screen). A probe that
 cannot read its answer raises `ProbeError` with the reason; the check that needed it then fails
 closed.
 """
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TypeVar
 
-from phoneshell.device.alarms import open_alarms, read_alarms
+from phoneshell.device.alarms import ALARMS_LEFT, open_alarms, read_alarms
 from phoneshell.device.phone import Phone
 from phoneshell.device.steps import run_steps, screen_signature, scroll_points
 from phoneshell.errors import RIG_DOWN, DeviceError, PhoneshellError, StepError
@@ -64,9 +65,9 @@ def run_probe(phone: Phone, name: str, arg: str, leave_open: bool = False) -> in
     """Run probe `name` for `arg`; a count probe returns an int, a value probe a string.
 
     Args:
-        leave_open: a probe that counts search results may leave them up (`Phone.leave`) for
-            the next step, which starts from them if nothing acted in between (the teardown's
-            `delete_created` of what it counted), instead of stopping its app.
+        leave_open: a count may leave its screen up (`Phone.leave`) for the next step, which
+            starts from it if nothing acted in between (`starts_where_counted`), instead of
+            stopping its app.
 
     Raises:
         ProbeError: the probe could not read its answer (the message says why).
@@ -158,6 +159,15 @@ def done_searching(phone: Phone, bundle_id: str) -> None:
     """Stop the app a search ran in, unless the probe may leave its results up."""
     if not _LEAVE_OPEN.get():
         stop_app(phone, bundle_id)
+
+
+def starts_where_counted(step: Step, name: str, arg: str) -> bool:
+    """Whether teardown step `step` can start where count `name`(`arg`) ends, when the count
+    leaves its screen up (`run_probe`'s `leave_open`): the `delete_created` of what that count
+    counted starts from its search results, `clean_alarms` from the `alarms` list."""
+    if step.kind == "delete_created":
+        return (step.option("probe"), step.option("text")) == (name, arg)
+    return step.kind == "clean_alarms" and name == "alarms"
 
 
 def close_left_search(phone: Phone) -> None:
@@ -315,6 +325,10 @@ def alarms(phone: Phone, arg: str) -> int:
     open_alarms(phone, step)
     view = read_alarms(phone, step)
     seen = [r.label for r in view.rows]
+    if view.ends and _LEAVE_OPEN.get():
+        # the whole list on one screen, not moved: the cleanup after may start from it
+        phone.leave(ALARMS_LEFT)
+        return sum(1 for label in seen if arg.lower() in label.lower())
     for _ in range(SCROLLS):
         # The source shows where the list ends; only a list ending just at the screen's edge
         # is dragged to find out (and then nothing moving means the end).

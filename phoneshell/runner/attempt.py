@@ -41,6 +41,7 @@ from phoneshell.device import (
     run_rows,
     run_step,
     run_steps,
+    starts_where_counted,
     with_counts,
 )
 from phoneshell.device.phone import SPRINGBOARD
@@ -117,13 +118,14 @@ Counts = dict[Need, Count]
 
 def _count(rig: Rig, needs: tuple[Need, ...], then: tuple[Step, ...] = ()) -> Counts:
     """Take each count probe (phase `probe`); a failed probe gives None and its reason. When
-    `then` (the teardown) begins by deleting what the last count counted, that count leaves its
-    search up for it: one launch and one search serve both."""
+    `then` (the teardown) begins with a step that can start where the last count ends (deleting
+    what it counted, cleaning the alarm list it read), that count leaves its screen up for it:
+    one launch (and one search) serve both."""
     counts: Counts = {}
     first = then[0] if then else None
     for n, need in enumerate(needs):
-        leave = (n == len(needs) - 1 and first is not None and first.kind == "delete_created"
-                 and (first.option("probe"), first.option("text")) == (need.name, need.arg))
+        leave = (n == len(needs) - 1 and first is not None
+                 and starts_where_counted(first, need.name, need.arg))
         try:
             if need.name in ROWS:
                 rows = run_rows(rig.phone, need.name, need.arg, leave_open=leave)

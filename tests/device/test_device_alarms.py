@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from phoneshell.device import Phone, run_step, run_steps
-from phoneshell.device.alarms import MAX_DELETES
+from phoneshell.device import Phone, run_probe, run_step, run_steps
+from phoneshell.device.alarms import ALARMS_LEFT, MAX_DELETES
 from phoneshell.errors import StepError
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, load_task
@@ -119,3 +119,43 @@ def test_the_suites_teardown_removes_an_alarm_saved_against_the_instruction(envi
         sim.phone.changed()
     run_steps(phone, task.teardown)
     assert stored(sim) == []
+
+
+def sent(sim: SimServer) -> set[str]:
+    """The routes the phone was sent since the last look."""
+    return {route for counts in sim.latency.tally.take().values() for route in counts}
+
+
+def test_a_count_that_saw_the_whole_list_is_where_the_cleaning_starts(seeded):
+    with seeded([alarm(7, 30), *KEEPERS]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        assert run_probe(phone, "alarms", "", leave_open=True) == 5
+        assert phone.left() == ALARMS_LEFT and phone.app_state(CLOCK) == 4
+        sent(sim)
+        run_step(phone, CLEAN)
+        routes = sent(sim)
+        assert "POST /wda/apps/launch" not in routes
+        assert "POST /wda/apps/terminate" not in routes
+        assert len(stored(sim)) == len(KEEPERS) and (7, 30) not in [a[:2] for a in stored(sim)]
+
+
+@pytest.mark.parametrize("between", ["a tap through the phone", "another client going home"])
+def test_anything_between_restarts_clock_for_the_cleaning(seeded, between):
+    with seeded([alarm(7, 30), *KEEPERS]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        run_probe(phone, "alarms", "", leave_open=True)
+        if between == "a tap through the phone":
+            phone.tap(200, 120)  # whatever it did (Edit mode?), the list may not be as read
+        else:  # unseen by this phone object: the fresh read at the start shows it
+            Phone(sim.url).home()
+        sent(sim)
+        run_step(phone, CLEAN)
+        assert "POST /wda/apps/launch" in sent(sim)
+        assert len(stored(sim)) == len(KEEPERS) and on_alarms_tab(phone)
+
+
+def test_a_list_longer_than_the_screen_is_not_left_up(seeded):
+    with seeded([alarm(h, 0, label=f"Alarm {h}") for h in range(20)]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        assert run_probe(phone, "alarms", "", leave_open=True) == 20
+        assert phone.left() == "" and phone.app_state(CLOCK) == 1
