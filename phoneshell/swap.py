@@ -35,11 +35,10 @@ from phoneshell.records import SwapReport, SwapResult
 from phoneshell.runner.attempt import AttemptPlan, run_attempt
 from phoneshell.runner.folder import new_run_id
 from phoneshell.runner.rig import Rig
-from phoneshell.runner.run import rig_for
+from phoneshell.runner.run import Progress, rig_for
 from phoneshell.seal import require_verified, verify_run
 from phoneshell.tasks import Task, TaskSet, load_tasks
 
-Progress = Callable[[str], None]
 R = TypeVar("R")
 Judge = Callable[[Task, "Evidence | None", str, str], R]
 """Grades one piece of evidence as a task: (task, evidence or None, its folder, why missing)."""

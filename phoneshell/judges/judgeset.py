@@ -53,6 +53,7 @@ from phoneshell.records import (
     write_record,
 )
 from phoneshell.runner.folder import git_commit
+from phoneshell.runner.run import Progress
 from phoneshell.seal import sealed_log
 from phoneshell.tasks import Task, default_task_paths, load_tasks
 
@@ -62,7 +63,6 @@ ITEMS = "items"
 ITEM = "item.json"
 HORIZON = "agenthorizon"
 REDACTED = "[task]"
-Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,11 +31,11 @@ from phoneshell.records import (
     write_text_atomic,
 )
 from phoneshell.runner.folder import git_commit
+from phoneshell.runner.run import Progress
 
 RUN = "judge.json"
 RESULTS = "results"
 RAW = "raw"
-Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
