@@ -8,12 +8,12 @@ and in CI. Tests that need it skip, saying why, when it is absent (e.g. a clone 
 
 from __future__ import annotations
 
-import fcntl
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from session_folder import made_once
 
 from phoneshell.seal import load_key
 from phoneshell.sim import SimServer
@@ -37,15 +37,14 @@ def signing_key(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     run as a subprocess inherits it through the environment). Its xdist workers share it, as
     one user's commands do: a run one worker made (the judges' shared judgeset) is verified in
     another."""
-    base = tmp_path_factory.getbasetemp()
-    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "config"
-    folder.mkdir(exist_ok=True)
-    path = folder / "run-signing.key"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PHONESHELL_KEY_FILE", str(path))
-        with (folder / "lock").open("w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # one worker makes it; the others read it whole
+        def make(folder: Path) -> None:
+            folder.mkdir()
+            patch.setenv("PHONESHELL_KEY_FILE", str(folder / "run-signing.key"))
             load_key(create=True)
+
+        path = made_once(tmp_path_factory, "config", make) / "run-signing.key"
+        patch.setenv("PHONESHELL_KEY_FILE", str(path))
         yield path
 
 

@@ -83,10 +83,10 @@ def _wait_for(path: Path, deadline_s: float) -> None:
 
 def test_ctrl_c_keeps_what_was_recorded_and_says_how_to_resume(tmp_path: Path) -> None:
     marker = tmp_path / "started"
-    # the first try of the agent waits to be interrupted; once resumed it gives up at once (the
-    # marker is in the test's folder, which a sandboxed agent cannot write: run it unconfined)
-    agent = (f"command:if [ -e {marker} ]; then phoneshell finish --status gave_up; "
-             f"else touch {marker}; sleep 60; fi")
+    # the first try of the agent waits to be interrupted; once resumed it ends at once, having
+    # done nothing (the marker is in the test's folder, which a sandboxed agent cannot write:
+    # run it unconfined)
+    agent = f"command:if [ -e {marker} ]; then exit 0; else touch {marker}; sleep 60; fi"
     runs = tmp_path / "runs"
     process = subprocess.Popen(
         [sys.executable, "-m", "phoneshell", "run", "environments", "--task",
@@ -110,7 +110,7 @@ def test_ctrl_c_keeps_what_was_recorded_and_says_how_to_resume(tmp_path: Path) -
     assert [(r["task_id"], r["outcome"], r["skip_reason"]) for r in rows] == [
         ("calculator.arithmetic", "skipped", "interrupted (Ctrl-C)")]
     resumed = phoneshell("run", "--resume", "R", "--runs", str(runs))
-    assert resumed.returncode == 1, resumed.stderr  # the agent gave up: both attempts failed
+    assert resumed.returncode == 1, resumed.stderr  # the agent did nothing: both attempts failed
     attempts = runs / "R" / "attempts" / "calculator.arithmetic"
     assert sorted(p.name for p in attempts.iterdir()) == ["1", "1.skipped-1"]
     assert "2 attempt(s): 0 passed, 2 failed, 0 skipped" in resumed.stdout

@@ -8,24 +8,12 @@ playing it; tests only read it (judges write their answers to their own folders)
 
 from __future__ import annotations
 
-import fcntl
-import os
-
 import pytest
 from judges.judges_rig import Made, load_made, make_judgeset
+from session_folder import made_once
 
 
 @pytest.fixture(scope="session")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Made:
     """A judgeset of positives, honest failures, a swapped negative and attack negatives."""
-    base = tmp_path_factory.getbasetemp()
-    # under xdist each worker's folder sits in the session's: share that one, never a folder
-    # another session (older code) left behind
-    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "judges-rig"
-    shared.mkdir(exist_ok=True)
-    with (shared / "lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        if not (shared / "done").exists():
-            make_judgeset(shared / "made")
-            (shared / "done").touch()
-    return load_made(shared / "made")
+    return load_made(made_once(tmp_path_factory, "judges-rig", make_judgeset))

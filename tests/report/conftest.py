@@ -1,4 +1,5 @@
-"""Run folders shared by the report tests: each is made once per session by the real runner."""
+"""Run folders shared by the report tests: made once per test session by the real runner, by
+whichever xdist worker gets there first; tests only read them (and copy one to edit it)."""
 
 from __future__ import annotations
 
@@ -16,26 +17,40 @@ from report.report_rig import (
     lying_run,
     resumed_run,
 )
+from session_folder import made_once
 
 
-@pytest.fixture(scope="session")
-def tasks_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The test tasks, copied out of environments/."""
-    return copy_tasks(tmp_path_factory.mktemp("report") / "tasks")
-
-
-@pytest.fixture(scope="session")
-def runs(tmp_path_factory: pytest.TempPathFactory, tasks_dir: Path) -> dict[str, Path]:
-    """Run folders by name: SOL (solution, 2 repeats), NUL (null, 2 repeats), TIGHT (out of
-    turns), CMD (the example lying command agent), LIAR (an in-process liar with markup in its
-    claim), FLT (rig down after two attempts), RESUMED (FLT continued on a healthy phone)."""
-    folder = tmp_path_factory.mktemp("runs")
+def make_runs(folder: Path) -> None:
+    """The test tasks copied into `folder / "tasks"` and every run of `RUNS` played on them."""
+    tasks = copy_tasks(folder / "tasks")
+    played = folder / "runs"
     only = [arg for task_id in TASKS for arg in ("--task", task_id)]
     plans = {"SOL": [*only, "--repeat", "2"], "NUL": [*only, "--repeat", "2", "--agent", "null"],
              "TIGHT": ["--task", TIGHT], "CMD": [*only, "--agent", LIAR_COMMAND]}
     with ThreadPoolExecutor(1) as pool:  # the subprocess runs go on while these run here
-        started = pool.submit(cli_runs, folder, tasks_dir, plans)
-        made = {"LIAR": lying_run(folder, tasks_dir), "FLT": faulted_run(folder, tasks_dir)}
-        made.update(started.result())
-    made["RESUMED"] = resumed_run(made["FLT"], tmp_path_factory.mktemp("resumed"))
-    return made
+        started = pool.submit(cli_runs, played, tasks, plans)
+        lying_run(played, tasks)
+        faulted = faulted_run(played, tasks)
+        started.result()
+    resumed_run(faulted, folder / "resumed")
+
+
+@pytest.fixture(scope="session")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder holding the test tasks and the runs."""
+    return made_once(tmp_path_factory, "report-runs", make_runs)
+
+
+@pytest.fixture(scope="session")
+def tasks_dir(made: Path) -> Path:
+    """The test tasks, copied out of environments/."""
+    return made / "tasks"
+
+
+@pytest.fixture(scope="session")
+def runs(made: Path) -> dict[str, Path]:
+    """Run folders by name: SOL (solution, 2 repeats), NUL (null, 2 repeats), TIGHT (out of
+    turns), CMD (the example lying command agent), LIAR (an in-process liar with markup in its
+    claim), FLT (rig down after two attempts), RESUMED (FLT continued on a healthy phone)."""
+    played = {name: made / "runs" / name for name in ("SOL", "NUL", "TIGHT", "CMD", "LIAR", "FLT")}
+    return {**played, "RESUMED": made / "resumed" / "FLT"}
