@@ -6,7 +6,8 @@ reaches the phone (the simulator's tally, under the attempt's phase) and where i
 bridge (from the harness or the agent), so the bridge's own reads are the difference. It prints,
 per attempt: requests and modelled seconds (the latency table's price of each request) by
 phase, split into the agent's own and the harness's; the agent's share of the modelled time
-and of the wall time; requests by phase and route; the reads that repeated the one before
+and of the wall time (and, priced in, with a model's thinking time before each action);
+requests by phase and route; the reads that repeated the one before
 with nothing in between that could have changed it; and the harness's and the agent's seconds
 an attempt by kind of task (`kind_of`: plain, with probes, the rest).
 
@@ -47,6 +48,9 @@ from phoneshell.sim.latency import RouteCount, route_of
 from phoneshell.tasks import Task, load_tasks
 
 PHASES = ("setup", "probe", "agent", "check", "rig check", "teardown")
+THINK_S = (1.0, 3.0)
+"""Seconds a model's agent may take per action (a fast model; a usual one with a screenshot),
+priced in on top of the agent's requests to show its share of a real run (not slept)."""
 
 
 @dataclass
@@ -241,6 +245,12 @@ def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
           f" (the bridge's reads in the agent phase included)")
     total_s = agent_s + harness_s
     print(f"agent's share of the modelled time: {agent_s / total_s:.0%}" if total_s else "")
+    steps = actions["agent"]
+    for think_s in THINK_S:
+        # a model's agent thinks before each action; the reference finishes never do
+        thinking = agent_s + think_s * steps
+        print(f"  with a model's {think_s:.0f} s of thought before each of its "
+              f"{steps / n:.1f} actions an attempt: {thinking / (thinking + harness_s):.0%}")
     if latency != "none":
         agent_wall = phases.wall_s["agent"] - _bridge_own_s(tally.get("agent", {}),
                                                              phases.bridge["agent"])
