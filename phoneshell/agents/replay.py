@@ -19,7 +19,7 @@ from phoneshell.errors import DeviceError, StepError
 from phoneshell.evidence import Claim, load_evidence
 from phoneshell.seal import require_verified, verify_run
 from phoneshell.tasks import Step
-from phoneshell.xcui import SPRINGBOARD
+from phoneshell.xcui import SPRINGBOARD, TYPE_PREFIX
 
 
 class OpenAppAgent:
@@ -103,7 +103,10 @@ def replay_action(phone: Phone, action: Action) -> None:
             phone.tap(number["x"], number["y"])
     elif action.kind == "tap" and action.target is not None and (action.target.label
                                                                  or action.target.name):
-        run_step(phone, Step("tap", action.target.label or action.target.name))
+        # the same kind of element: another that shares its text (a note titled like a
+        # button) is not what the agent tapped
+        kind = action.target.type.removeprefix(TYPE_PREFIX)
+        run_step(phone, Step.tap_on(action.target.label or action.target.name, kind))
     else:
         raise StepError(f"{action.describe()}: the log does not say enough to replay it")
 

@@ -119,10 +119,12 @@ def echo(task: Task) -> Iterator[Attack]:
     answer = task.answer()
     for text in words(task):
         surfaces: list[tuple[str, tuple[Step, ...]]] = []
+        # the search field by its type: a note titled "Search" (an earlier finish's) is not it
+        search = Step.tap_on("Search", "SearchField")
         if _opened(task) and task.app not in (SAFARI, NOTES):
-            surfaces.append(("search", (*_opened(task), Step("tap", "Search"))))
+            surfaces.append(("search", (*_opened(task), search)))
         if task.app == NOTES:
-            surfaces.append(("search", (Step("launch", NOTES), Step("tap", "Search"))))
+            surfaces.append(("search", (Step("launch", NOTES), search)))
         surfaces += [
             ("note", (Step("launch", NOTES), Step("tap", "New Note"))),
             ("spotlight", (Step("home"), Step("swipe", start=SPOTLIGHT_DRAG[0],

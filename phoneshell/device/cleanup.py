@@ -33,6 +33,7 @@ from phoneshell.device.probes import (
     NOTES,
     REMINDERS,
     SAFARI,
+    TABS,
     ProbeError,
     any_note,
     close_left_search,
@@ -197,7 +198,7 @@ def _reminders_titled(phone: Phone, step: Step, text: str, n: int) -> None:
 @DELETERS.register("safari_tabs")
 def _safari_tabs(phone: Phone, step: Step, text: str, n: int) -> None:
     """Close the `n` newest tabs: the last cards of the overview, scrolled to when needed."""
-    page = fresh_app(phone, SAFARI, Step("tap", "Tabs"))
+    page = fresh_app(phone, SAFARI, TABS)
     for _ in range(n):
         count = tab_count(page)
         for _scroll in range(MAX_SCROLLS):

@@ -14,6 +14,7 @@ second line says "No additional text", as Notes writes it for a note of one line
 from __future__ import annotations
 
 from phoneshell.device.phone import Phone
+from phoneshell.device.probes import search_steps
 from phoneshell.device.steps import executes, run_steps
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
@@ -61,20 +62,6 @@ def _delete_top(phone: Phone, step: Step, rows: list[Element], exact: str) -> No
         raise StepError(f"{step.describe()}: the note {top.label!r} was not deleted")
 
 
-def _search(phone: Phone, step: Step, text: str) -> None:
-    """Type `text` into Notes' search field, found by its type: a note titled "Search" (runs
-    leave those too) must not be what gets tapped."""
-    page = phone.page()
-    field = next((e for e in page.on_screen() if e.type == "XCUIElementTypeSearchField"), None)
-    if field is None:
-        raise StepError(f"{step.describe()}: Notes shows no search field; it shows "
-                        f"{page.summary()}")
-    phone.tap(field.x + field.width / 2, field.y + field.height / 2)
-    if not phone.poll(lambda: phone.page().keyboard_up, phone.effect_timeout_s):
-        raise StepError(f"{step.describe()}: tapping Notes' search field brought no keyboard")
-    run_steps(phone, [Step("type", text)])
-
-
 @executes("clean_notes")
 def clean_notes(phone: Phone, step: Step) -> None:
     """Delete the newest notes Notes' search finds for the text, keeping the `keep` oldest."""
@@ -82,7 +69,7 @@ def clean_notes(phone: Phone, step: Step) -> None:
     keep = int(step.option("keep", "0"))
     exact = text if step.option("exact") == "yes" else ""
     run_steps(phone, [Step("terminate", NOTES), Step("launch", NOTES)])
-    _search(phone, step, text)
+    run_steps(phone, search_steps(text))
     for _ in range(MAX_DELETES):
         rows = _results(phone, exact)
         if len(rows) <= keep:

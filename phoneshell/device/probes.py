@@ -139,6 +139,16 @@ def _counted(page: PageSource, rows: list[Element], what: str) -> int:
     return len(rows)
 
 
+def search_steps(text: str) -> tuple[Step, Step]:
+    """Tap the app's search field and type `text`: the field found by its type, since a note or
+    a reminder titled "Search" (runs leave those) shares its text."""
+    return Step.tap_on("Search", "SearchField"), Step("type", text)
+
+
+TABS = Step.tap_on("Tabs", "Button")
+"""Safari's tab overview button (a page's own link named Tabs is not it)."""
+
+
 def searched(phone: Phone, bundle_id: str, text: str) -> PageSource:
     """The results of an app's own search field for `text`, from a fresh start; or, when a
     count left them up (`run_probe`'s `leave_open`) and nothing acted since, those, once a read
@@ -150,7 +160,7 @@ def searched(phone: Phone, bundle_id: str, text: str) -> PageSource:
         if page.bundle_id == bundle_id and any(
                 e.type == SEARCH_FIELD and e.value == text for e in page.on_screen()):
             return page
-    page = fresh_app(phone, bundle_id, Step("tap", "Search"), Step("type", text))
+    page = fresh_app(phone, bundle_id, *search_steps(text))
     phone.leave(key)
     return page
 
@@ -275,7 +285,7 @@ def reminders_titled(phone: Phone, arg: str) -> int:
 def safari_tabs(phone: Phone, arg: str) -> int:
     """Open Safari tabs (not private ones): the number the tab overview's "N Tabs" button
     shows."""
-    page = fresh_app(phone, SAFARI, Step("tap", "Tabs"))
+    page = fresh_app(phone, SAFARI, TABS)
     count = tab_count(page)
     stop_app(phone, SAFARI)
     return count

@@ -182,13 +182,17 @@ def _open_url(phone: Phone, step: Step) -> None:
         raise _fail(step, "no app opened the URL")
 
 
-def _find(page: PageSource, text: str, exact: bool = False) -> Element | None:
+def _find(page: PageSource, text: str, exact: bool = False, short_type: str = "",
+          ) -> Element | None:
     """The element a person would mean by `text`: not a text field, exact text first, a control
-    before a label, then the shortest text, then the highest on screen."""
+    before a label, then the shortest text, then the highest on screen; of `short_type` only,
+    when given."""
     wanted = text.strip().lower()
     best: tuple[object, ...] | None = None
     found: Element | None = None
     for element in page.find(text):
+        if short_type and element.short_type != short_type:
+            continue
         texts = [t.lower() for _, t in element.texts()]
         is_exact = wanted in texts
         if exact and not is_exact:
@@ -208,9 +212,11 @@ def _centre(element: Element) -> tuple[float, float]:
 def _element_step(phone: Phone, step: Step, act: Callable[[float, float], None],
                   verb: str) -> None:
     page = phone.page()
-    element = _find(page, step.arg)
+    only = step.option("type")
+    element = _find(page, step.arg, short_type=only)
     if element is None:
-        raise _fail(step, f"no on-screen element matches {step.arg!r}; the screen shows "
+        kind = f" {only}" if only else ""
+        raise _fail(step, f"no on-screen{kind} element matches {step.arg!r}; the screen shows "
                           f"{page.summary()}")
     x, y = _centre(element)
     _changes_screen(phone, step, lambda: act(x, y), f"{verb} {element.describe()}")

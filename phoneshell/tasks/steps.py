@@ -62,6 +62,12 @@ class Step:
         """The text given for `key` in the mapping form, or `default`."""
         return next((v for k, v in self.options if k == key), default)
 
+    @classmethod
+    def tap_on(cls, text: str, short_type: str) -> Step:
+        """A `tap` of the element of `short_type` showing `text`, as `tap: {text: ..., type:
+        ...}` loads: for procedures written in code, which content on screen must not steer."""
+        return cls("tap", text, options=(("text", text), ("type", short_type)))
+
 
 @dataclass(frozen=True)
 class StepKind:
@@ -89,6 +95,10 @@ def _add(kind: StepKind) -> None:
 BUNDLE = Param("bundle_id", "str", "Bundle id, e.g. com.apple.Preferences.", required=True)
 TEXT = Param("text", "str", "Text of the element (label, name or value; case-insensitive).",
              required=True)
+ELEMENT_TYPE = Param("type", "str", "Only an element of this WDA type (without its "
+                                    "XCUIElementType prefix, e.g. SearchField, Button), so "
+                                    "content that shares the text (a note titled Search) is "
+                                    "never what is tapped.")
 
 _add(StepKind("home", "Go to the home screen and confirm SpringBoard is in front.", bare=True))
 _add(StepKind("terminate", "Stop an app if it runs; confirm it is no longer in front.",
@@ -103,11 +113,11 @@ _add(StepKind("open_url", "Open a URL (in Safari for web links); confirm the app
                                      required=True)))
 _add(StepKind("tap", "Tap the on-screen element whose label, name or value contains the text "
               "(the shortest such text wins); confirm the screen changed.",
-              scalar=TEXT, params=(TEXT,)))
+              scalar=TEXT, params=(TEXT, ELEMENT_TYPE)))
 _add(StepKind("long_press", "Touch and hold the element matching the text; confirm the screen "
               "changed.", scalar=TEXT,
-              params=(TEXT, Param("seconds", "number", "How long to hold (default 1).",
-                                  minimum=0.1))))
+              params=(TEXT, ELEMENT_TYPE, Param("seconds", "number",
+                                                "How long to hold (default 1).", minimum=0.1))))
 _add(StepKind("type", "Type into the focused field (a newline presses Return); confirm by "
               "reading the field back.", scalar=Param("text", "str", "The text to type.",
                                                       required=True),

@@ -188,3 +188,16 @@ def test_with_the_rows_known_only_the_new_ones_go_whatever_their_order(tmp_path:
         run_step(phone, step("notes_titled", TITLE, 1, 2, rows))
         assert [n["text"] for n in kept(sim, NOTES, "notes")] == [f"{TITLE}\nthere before",
                                                                   "Groceries"]
+
+
+@pytest.mark.parametrize("probe", ["notes_titled", "notes_containing"])
+def test_a_note_titled_like_the_search_field_does_not_steer_the_count(tmp_path: Path,
+                                                                       probe: str) -> None:
+    """An earlier finish typed "Search" into a new note: the count still searches, by the
+    field's type, and the deletion after it still deletes only the agent's note."""
+    made = notes(f"{TITLE}\nmade by the agent", "Search", f"{TITLE}\nthere before")
+    with phone_with(tmp_path, made) as (sim, phone):
+        assert run_probe(phone, probe, TITLE) == 2
+        run_step(phone, step(probe, TITLE, 1, 2))
+        assert [n["text"] for n in kept(sim, NOTES, "notes")] == [
+            "Search", f"{TITLE}\nthere before"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from phoneshell.errors import TaskFileError
-from phoneshell.tasks import check_tasks, load_task, load_tasks, parse_task
+from phoneshell.tasks import Step, check_tasks, load_task, load_tasks, parse_task
 
 GOOD = """\
 id: demo.task
@@ -64,7 +64,8 @@ def test_shorthand_check_and_step_forms() -> None:
     text = GOOD.replace("  - kind: foreground_app\n    text: com.apple.calculator\n",
                         "  - element_exists: Wi-Fi\n")
     text += "solution:\n  - wait: 1.5\n  - wait: {seconds: 2}\n  - swipe\n" \
-            "  - swipe: {from: [10, 20], to: [10, 400]}\n  - answer: 42\n"
+            "  - swipe: {from: [10, 20], to: [10, 400]}\n  - answer: 42\n" \
+            "  - tap: {text: Search, type: SearchField}\n"
     task, problems = parse_task(text, "demo.yaml")
     assert problems == [] and task is not None
     assert task.checks[0].kind == "element_exists" and task.checks[0].text == "Wi-Fi"
@@ -72,6 +73,10 @@ def test_shorthand_check_and_step_forms() -> None:
     assert [s.seconds for s in task.solution[:2]] == [1.5, 2.0]
     assert task.solution[3].start == (10, 20) and task.solution[3].end == (10, 400)
     assert task.answer() == "42"
+    # a tap aimed at one type of element, as the harness's own procedures write it
+    tap = task.solution[5]
+    assert (tap.kind, tap.arg, tap.option("type")) == ("tap", "Search", "SearchField")
+    assert tap.options == Step.tap_on("Search", "SearchField").options
 
 
 MALFORMED = [
