@@ -157,7 +157,8 @@ def _open_app(phone: Phone, step: Step) -> None:
     if not go_home(phone):
         raise _fail(step, "the home screen did not show, so the app icon cannot be found")
     for _page in range(4):  # look through the home-screen pages, as a person would
-        icon = _find(phone.page(), step.arg, exact=True)
+        # an Icon: a widget showing the name (a note titled "Calculator") is not the app
+        icon = _find(phone.page(), step.arg, exact=True, short_type="Icon")
         if icon is not None:
             phone.tap(*_centre(icon))
             if phone.poll(lambda: not _in_front(phone, SPRINGBOARD), phone.effect_timeout_s * 2):
