@@ -22,11 +22,13 @@ the file wins when both are there, and the last valid line wins among lines.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -59,6 +61,25 @@ CANNOT_START = (126, 127)
 STDOUT, STDERR, CLAIM = "agent.stdout", "agent.stderr", "claim.json"
 SCRATCH = "agent"
 """The program's own folder inside the attempt folder (all of it the program can write)."""
+
+
+_RUNNING: set[int] = set()
+"""The process groups of the programs running now, for `stop_running` (any thread's)."""
+_RUNNING_LOCK = threading.Lock()
+
+
+def stop_running() -> None:
+    """SIGKILL every program's process group still running: the process is leaving with
+    attempts in flight (a second Ctrl-C), and an unconfined program left behind would go on
+    acting on the phone. Registered to run at exit."""
+    with _RUNNING_LOCK:
+        groups = list(_RUNNING)
+    for pgid in groups:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signal.SIGKILL)
+
+
+atexit.register(stop_running)
 
 
 def _stop_group(process: subprocess.Popen[bytes]) -> None:
@@ -149,6 +170,8 @@ class CommandAgent:
                     start_new_session=True)
             except OSError as exc:
                 return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
+            with _RUNNING_LOCK:
+                _RUNNING.add(process.pid)  # start_new_session: the group is named after it
             timed_out = False
             try:
                 code = process.wait(timeout=context.timeout_s)
@@ -156,6 +179,8 @@ class CommandAgent:
                 timed_out = True
             finally:
                 _stop_group(process)  # the program and anything it left running
+                with _RUNNING_LOCK:
+                    _RUNNING.discard(process.pid)
             if timed_out:
                 code = process.wait()
         return self._result(folder, code, timed_out, context.timeout_s)

@@ -189,3 +189,45 @@ def test_ctrl_c_with_several_phones_lets_the_attempts_in_flight_end(tmp_path: Pa
     # both ran to their end (failed: the agent only slept), and nothing else was started
     assert sorted(r["task_id"] for r in rows) == sorted(p.name for p in started.iterdir())
     assert [r["outcome"] for r in rows] == ["failed", "failed"]
+
+
+def _gone(pid: int) -> bool:
+    """Whether the process has ended (a zombie no one reaped has ended too)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith(("Z", "X"))
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
+def test_a_second_ctrl_c_leaves_no_agent_running(tmp_path: Path) -> None:
+    """Leaving the attempts in flight unrecorded must not leave their programs acting on the
+    phone: an unconfined one would go on through WDA directly."""
+    started = tmp_path / "started"
+    started.mkdir()
+    agent = f"command:echo $$ > {started}/$PHONESHELL_TASK_ID; exec sleep 60"
+    out = tmp_path / "out"
+    with out.open("w") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "phoneshell", "run", "environments", "--task",
+             "settings.about.*", "--device", "sim:2", "--agent", agent, "--runs",
+             str(tmp_path / "runs"), "--sandbox", "none"], cwd=ROOT, stdout=sink,
+            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONWARNINGS": "error"})
+        try:
+            deadline = time.monotonic() + 60
+            while len([p for p in started.iterdir() if p.read_text().strip()]) < 2:
+                assert time.monotonic() < deadline, "the two first attempts never started"
+                time.sleep(0.05)
+            process.send_signal(signal.SIGINT)
+            while "waiting for the attempts in flight" not in out.read_text():
+                assert time.monotonic() < deadline, "the first Ctrl-C was not taken"
+                time.sleep(0.05)
+            process.send_signal(signal.SIGINT)
+            _, err = process.communicate(timeout=30)
+        finally:
+            process.kill()
+    assert process.returncode == 2, err
+    pids = [int(p.read_text()) for p in started.iterdir()]
+    deadline = time.monotonic() + 10
+    while not all(_gone(pid) for pid in pids):
+        assert time.monotonic() < deadline, f"agents still running: {pids}"
+        time.sleep(0.05)
