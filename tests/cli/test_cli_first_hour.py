@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from phoneshell.agents import BUILTIN
@@ -74,11 +75,15 @@ def test_a_run_ends_by_saying_how_to_read_it(tmp_path: Path) -> None:
     assert done.stdout.splitlines()[-1].startswith(f"read them: phoneshell report {tmp_path / 'R'}")
 
 
-def _wait_for(path: Path, deadline_s: float) -> None:
+def _until(holds: Callable[[], bool], what: str, deadline_s: float = 60) -> None:
     deadline = time.monotonic() + deadline_s
-    while not path.exists():
-        assert time.monotonic() < deadline, f"{path} never appeared"
+    while not holds():
+        assert time.monotonic() < deadline, what
         time.sleep(0.05)
+
+
+def _wait_for(path: Path, deadline_s: float) -> None:
+    _until(path.exists, f"{path} never appeared", deadline_s)
 
 
 def test_ctrl_c_keeps_what_was_recorded_and_says_how_to_resume(tmp_path: Path) -> None:
@@ -174,10 +179,7 @@ def test_ctrl_c_with_several_phones_lets_the_attempts_in_flight_end(tmp_path: Pa
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONWARNINGS": "error"})
     try:
-        deadline = time.monotonic() + 60
-        while len(list(started.iterdir())) < 2:
-            assert time.monotonic() < deadline, "the two first attempts never started"
-            time.sleep(0.05)
+        _until(lambda: len(list(started.iterdir())) >= 2, "the two first attempts never started")
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:
@@ -213,21 +215,15 @@ def test_a_second_ctrl_c_leaves_no_agent_running(tmp_path: Path) -> None:
              str(tmp_path / "runs"), "--sandbox", "none"], cwd=ROOT, stdout=sink,
             stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONWARNINGS": "error"})
         try:
-            deadline = time.monotonic() + 60
-            while len([p for p in started.iterdir() if p.read_text().strip()]) < 2:
-                assert time.monotonic() < deadline, "the two first attempts never started"
-                time.sleep(0.05)
+            _until(lambda: len([p for p in started.iterdir() if p.read_text().strip()]) >= 2,
+                   "the two first attempts never started")
             process.send_signal(signal.SIGINT)
-            while "waiting for the attempts in flight" not in out.read_text():
-                assert time.monotonic() < deadline, "the first Ctrl-C was not taken"
-                time.sleep(0.05)
+            _until(lambda: "waiting for the attempts in flight" in out.read_text(),
+                   "the first Ctrl-C was not taken")
             process.send_signal(signal.SIGINT)
             _, err = process.communicate(timeout=30)
         finally:
             process.kill()
     assert process.returncode == 2, err
     pids = [int(p.read_text()) for p in started.iterdir()]
-    deadline = time.monotonic() + 10
-    while not all(_gone(pid) for pid in pids):
-        assert time.monotonic() < deadline, f"agents still running: {pids}"
-        time.sleep(0.05)
+    _until(lambda: all(_gone(pid) for pid in pids), f"agents still running: {pids}", 10)
