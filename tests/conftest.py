@@ -34,7 +34,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 def pytest_configure(config: pytest.Config) -> None:
     """Keep compiled bytecode, as Python does by default: where PYTHONDONTWRITEBYTECODE is set
     (some machine images set it), each of the ~170 CLI subprocesses the tests start recompiled
-    phoneshell, about 0.35 s of CPU a call. The caches go where Python puts them, ignored by git."""
+    phoneshell, about 0.4 s a call. The caches go where Python puts them, ignored by git."""
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.dont_write_bytecode = False
 
