@@ -7,9 +7,9 @@ bridge (from the harness or the agent), so the bridge's own reads are the differ
 per attempt: requests and modelled seconds (the latency table's price of each request) by
 phase, split into the agent's own and the harness's; the agent's share of the modelled time
 and of the wall time (and, priced in, with a model's thinking time before each action);
-requests by phase and route; the reads that repeated the one before
-with nothing in between that could have changed it; and the harness's and the agent's seconds
-an attempt by kind of task (`kind_of`: plain, with probes, the rest).
+requests by phase and route; the reads that repeated the one before with nothing in between
+that could have changed it; and the harness's and the agent's seconds an attempt by kind of
+task (`kind_of`: plain, with probes, the rest).
 
 Pairs (`--pairs N`): runs the suite N times on `sim:1` and on `sim:M` (`--phones M`, default
 the `sim:auto` choice), alternately, so both see the same machine load, and prints the wall
