@@ -12,6 +12,7 @@ are scaled); everything else it knows, it learns over HTTP. Modules:
 * `targets`: the focused field or the element under a point in a JSON source (pure);
 * `recorder`: intent, forward, outcome for one action, with foreground and target;
 * `custody`: what the phone showed after each action, and changes nothing logged explains;
+* `looks`: what a client last looked at since the last action, for capture to compare with;
 * `observe`: what a read shows (front app, tree, screen digest) (pure);
 * `audit_log`: the append-only writer of `<runs>/<run_id>/audit.jsonl`;
 * `trajectory`: screenshots of the agent's turn, one per action (`--trajectory`);

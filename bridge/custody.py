@@ -91,6 +91,12 @@ class Custody:
         with self._lock:
             return -1 if self._in_flight else self._generation
 
+    def unchanged_since(self, token: int) -> bool:
+        """Whether no action started or was answered since `read_token` gave `token` (a read
+        taken while one was in flight never counts)."""
+        with self._lock:
+            return 0 <= token == self._generation
+
     def observe(self, seen: Observation, token: int | None = None) -> Break | None:
         """Compare an observation with what is known, then know it.
 

@@ -21,7 +21,6 @@ import logging
 import threading
 from pathlib import Path
 from types import TracebackType
-from typing import NamedTuple
 
 from bridge.access import TOKEN_PATH, Access, Actor
 from bridge.actions import classify_request
@@ -30,9 +29,10 @@ from bridge.context import UNSCOPED, RunContext, context_from_json, make_context
 from bridge.custody import Custody
 from bridge.gate import Canonical, Refused, admit
 from bridge.http_server import CONTROL_TOKEN_HEADER, BridgeHTTPServer, wda_error, wda_value
-from bridge.observe import from_read, from_xml
+from bridge.looks import Looks, ScreenMark
+from bridge.observe import from_read
 from bridge.recorder import Recorder
-from bridge.trajectory import Trajectory
+from bridge.trajectory import SCREENSHOT_ROUTE, Trajectory
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
 
@@ -59,13 +59,6 @@ def is_loopback(host: str) -> bool:
 
 DEFAULT_SETTLE_S = 2.0
 """How long after an action a real phone may still be finishing it (an app opening)."""
-
-
-class ScreenMark(NamedTuple):
-    """What the bridge last saw on screen (`BridgeServer.screen_mark`)."""
-
-    app: str
-    screen: str
 
 
 class BridgeServer:
@@ -119,6 +112,7 @@ class BridgeServer:
         if trajectory is not None:
             self.recorder.after_action = functools.partial(trajectory.after,
                                                            self.recorder.own_read)
+        self.looks = Looks(self.recorder.custody)
         self.confined = False
         """Nothing but this bridge can reach the phone now (the runner says so per attempt):
         what the last action left needs no read before the next."""
@@ -181,21 +175,19 @@ class BridgeServer:
         return self.recorder.last_foreground
 
     def screen_mark(self) -> ScreenMark | None:
-        """The front app and screen digest a whole read made since the last action showed;
-        None while that action's after is still pending (no read came after it) or when none
-        showed the screen. Take it before reading again: `shows` then says whether a later
-        source shows the same screen, which held still in between."""
+        """The front app and screen digest a whole read made since the last action showed
+        (`Looks.mark`). Take it before reading again: `shows` then says whether a later source
+        shows the same screen, which held still in between."""
         with self.recorder.exclusive():
-            known = self.recorder.custody.known
-            if self.recorder.custody.pending or not (known.app and known.screen):
-                return None
-            return ScreenMark(known.app, known.screen)
+            return self.looks.mark()
 
-    @staticmethod
-    def shows(mark: ScreenMark, xml: str) -> bool:
-        """Whether an XML page source shows the screen `mark` was taken of."""
-        seen = from_xml(xml)
-        return ScreenMark(seen.app, seen.screen) == mark
+    shows = staticmethod(Looks.shows)
+
+    def screen_look(self) -> bytes | None:
+        """The last screenshot a client took after the last action (`Looks.picture`). Capture
+        compares its own screenshot with it: the same picture means the screen held still from
+        that look to now."""
+        return self.looks.picture()
 
     def set_context(self, run_id: str, task_id: str, attempt: int, phase: str) -> RunContext:
         """Log the next actions under this run, task, attempt and phase.
@@ -368,9 +360,12 @@ class BridgeServer:
         return self.upstream.send(request.method, request.target, data, kept)
 
     def _read(self, request: Canonical, headers: dict[str, str]) -> Reply:
-        """Forward a read, and note what it showed of the phone."""
+        """Forward a read, and note what it showed of the phone (a client's screenshot taken
+        after the last action, racing none, is kept: `screen_look`)."""
         token = self.recorder.custody.read_token()
         reply = self._forward(request, headers)
+        if (request.method, request.route.pattern) == ("GET", SCREENSHOT_ROUTE):
+            self.looks.keep(token, reply)
         seen = from_read(request.method, request.route.pattern, request.query, reply.status,
                          reply.body)
         self.recorder.observe(self._context, seen, f"{request.method} {request.route.pattern}",

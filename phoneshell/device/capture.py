@@ -6,8 +6,9 @@ phone is scroll, and only when a check asked for it, after the final source is s
 The screen counts as settled when the screenshots taken before and after the source agree: a
 real phone takes as long for a screenshot whatever the screen holds, while a source grows with
 it (1.27 s at depth 25), so settling is waited for on screenshots, not on repeated sources. Or
-when the source shows what a read made since the last action showed (`held`, from the bridge):
-the screen held still from that read to this one.
+when the source shows what a read made since the last action showed (`held`, from the bridge),
+or the screenshot after it agrees with one taken since the last action (`seen`: an agent that
+looks by pictures): the screen held still from that look to this one.
 """
 
 from __future__ import annotations
@@ -45,22 +46,33 @@ Held = Callable[[str], bool]
 bridge's `shows`, with the mark it took before capture)."""
 
 
-def read_settled(phone: Phone, held: Held | None = None) -> tuple[str, bytes, bool]:
+def read_settled(phone: Phone, held: Held | None = None, seen: bytes | None = None,
+                 ) -> tuple[str, bytes, bool]:
     """Read the page source between two screenshots until the screenshots agree (within the
     share of the screen a ticking clock may change) and the source is whole; return the last
     source, the last screenshot and whether they did. A source WDA cut off never counts, so a
     cut-off source is kept only when no whole one came before the deadline.
 
-    With `held`: a whole source that shows what a read since the last action showed is settled
-    already (the screen held still from that read to this one), and one screenshot after it is
-    the picture; any other goes on as above.
+    A look since the last action can stand for the first screenshot: with `held`, a whole
+    source that shows what a read since the last action showed is settled already (the screen
+    held still from that read to this one), and one screenshot after it is the picture; with
+    `seen` (a screenshot taken since the last action), a whole source followed by a screenshot
+    that agrees with it is settled too (the screen held still from that look to this one).
+    Anything else goes on as above.
     """
-    if held is not None:
+    shots: list[bytes] = []
+    if held is not None or seen is not None:
         phone.forget()
         source = phone.source()
-        if phone.page().complete and held(source):
+        whole = phone.page().complete
+        if whole and held is not None and held(source):
             return source, phone.screenshot_png(), True
-    shots = [phone.screenshot_png()]
+        shot = phone.screenshot_png()
+        if whole and seen is not None and screen_difference(seen, shot) <= CHANGED_FRACTION:
+            return source, shot, True
+        shots.append(shot)
+    else:
+        shots.append(phone.screenshot_png())
     sources: list[str] = []
 
     def agreed() -> bool:
@@ -174,15 +186,16 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
 
 
 def capture_evidence(phone: Phone, task_id: str, needs: Iterable[Need] = (),
-                     claim: Claim | None = None, held: Held | None = None) -> Evidence:
-    """Read the end state off the phone (`held`: see `read_settled`).
+                     claim: Claim | None = None, held: Held | None = None,
+                     seen: bytes | None = None) -> Evidence:
+    """Read the end state off the phone (`held`, `seen`: see `read_settled`).
 
     Raises:
         DeviceError: the phone stopped answering (a rig failure, not the agent's).
     """
     captured_at = time.time()
     with phone.keeping_reads():
-        final_xml, screenshot, settled = read_settled(phone, held)
+        final_xml, screenshot, settled = read_settled(phone, held, seen)
         foreground = phone.foreground()  # after the screen settled: an app switch may be on
         captures = [Capture("final", final_xml, time.time())]
         flags: set[Flag] = set() if settled else {"unsettled"}

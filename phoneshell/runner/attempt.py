@@ -173,7 +173,10 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
     # the same screen needs no second screenshot to prove it settled.
     look = rig.bridge.screen_mark()
     held = functools.partial(rig.bridge.shows, look) if look is not None else None
-    evidence = capture_evidence(rig.phone, plan.task.id, needs, claim, held)
+    # or a screenshot it took since (an agent that looks by pictures): capture's own
+    # screenshot agreeing with it proves the same
+    evidence = capture_evidence(rig.phone, plan.task.id, needs, claim, held,
+                                rig.bridge.screen_look())
     _enter(rig, plan, "probe")
     reads = []
     for need in (n for n in needs if n.what == "read"):

@@ -262,3 +262,18 @@ def test_a_look_after_the_last_action_marks_the_screen_capture_compares_with(
     home = session.source()
     assert not bridge.shows(mark, home)
     assert bridge.shows(bridge.screen_mark(), home)  # type: ignore[arg-type]
+
+
+def test_a_screenshot_after_the_last_action_is_the_look_capture_compares_with(
+        guarded: Rig) -> None:
+    bridge = guarded.bridge
+    session = wda.Client(bridge.grant_agent(confined=True)).session(SETTINGS)
+    assert bridge.screen_look() is None
+    session.tap(100, 300)
+    assert bridge.screen_look() is None  # nobody has looked since the tap
+    picture = session.screenshot(format="raw")
+    assert bridge.screen_look() == picture and picture[:4] == b"\x89PNG"
+    session.source()  # a read is no action: the look still stands
+    assert bridge.screen_look() == picture
+    session.home()
+    assert bridge.screen_look() is None  # an action since: that picture may be out of date

@@ -99,6 +99,28 @@ def test_a_screen_unlike_the_last_look_is_settled_between_two_screenshots(
     assert evidence.all_flags() == frozenset()
 
 
+def test_a_screenshot_since_the_last_action_stands_for_the_first(sim: SimServer,
+                                                                  phone: Phone) -> None:
+    open_settings(phone)
+    seen = phone.screenshot_png()  # an agent that looks by pictures looked after its last tap
+    before = sim.request_counts()
+    evidence = capture_evidence(phone, "t", (), None, seen=seen)
+    assert grew(sim, before) == {"GET /source": 1, "GET /screenshot": 1}
+    assert evidence.final is not None and evidence.final.source.find("General")
+    assert evidence.all_flags() == frozenset()
+
+
+def test_a_screenshot_of_another_screen_proves_nothing(sim: SimServer, phone: Phone) -> None:
+    seen = phone.screenshot_png()  # the home screen, before Settings opened
+    open_settings(phone)
+    before = sim.request_counts()
+    evidence = capture_evidence(phone, "t", (), None, seen=seen)
+    # its own screenshot disagrees: a second source and screenshot prove the screen settled
+    assert grew(sim, before) == {"GET /source": 2, "GET /screenshot": 2}
+    assert evidence.final is not None and evidence.final.source.find("General")
+    assert evidence.all_flags() == frozenset()
+
+
 def drags(sim: SimServer, before: dict[str, int]) -> int:
     return grew(sim, before).get("POST /wda/dragfromtoforduration", 0)
 

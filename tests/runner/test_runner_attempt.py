@@ -7,6 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import wda
 from attempt_rig import run_one
 
 from phoneshell.agents import AgentContext, AgentResult, make_agent
@@ -202,3 +203,32 @@ def test_teardown_never_deletes_a_note_that_was_there_though_edited_last(
     assert "none deleted" in row.teardown.error, row.teardown.error
     notes = [n["text"] for n in sim.state()["stores"]["com.apple.mobilenotes"]["notes"]]  # type: ignore[index]
     assert len(notes) == len(SEED) + 1 and any(t.endswith("Edited.") for t in notes), notes
+
+
+class PictureAgent:
+    """Opens Settings and taps Wi-Fi; with `look`, then looks by a screenshot, as agents that
+    read pictures do (never a page source)."""
+
+    name = "picture"
+
+    def __init__(self, look: bool) -> None:
+        self.look = look
+
+    def run(self, context: AgentContext) -> AgentResult:
+        session = wda.Client(context.wda_url).session("com.apple.Preferences")
+        session.tap(100, 370)
+        if self.look:
+            session.screenshot(format="raw")
+        return AgentResult(ran=True, claim=None)
+
+
+def test_a_screenshot_after_the_last_action_spares_capture_one(sim: SimServer, tmp_path: Path,
+                                                                suite: dict[str, Task]) -> None:
+    shots = []
+    for look in (False, True):
+        before = sim.request_counts().get("GET /screenshot", 0)
+        run_one(sim, tmp_path / str(look), suite["settings.about.reach"], PictureAgent(look))
+        shots.append(sim.request_counts().get("GET /screenshot", 0) - before)
+    # capture proves the screen settled with two screenshots around its source; the agent's
+    # own, taken after its last tap, stands for the first
+    assert shots[1] == shots[0] >= 2
