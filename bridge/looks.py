@@ -56,7 +56,7 @@ class Looks:
         if not isinstance(value, str) or not self.custody.unchanged_since(token):
             return
         try:
-            png = base64.b64decode(value, validate=True)
+            png = base64.b64decode(value)  # as facebook-wda reads it: line breaks allowed
         except binascii.Error:
             return
         with self._lock:
