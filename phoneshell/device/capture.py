@@ -123,12 +123,17 @@ def scroll_area(page: PageSource) -> Element | None:
     says it holds the most screens, else the largest. Its `visible` is not asked: iOS 26 marks
     collection, scroll and web views visible="false" while they fill the screen (Settings'
     root, Safari's start page), and only what is in them is marked truly."""
+    return _standing(page)[0]
+
+
+def _standing(page: PageSource) -> tuple[Element | None, Position | None]:
+    """The page's scroll view (`scroll_area`) and where it stands, reading the page once."""
     width, height = page.width, page.height
     areas = [e for e in page.elements[1:] if e.type in SCROLLABLE and e.height > 100
              and e.width > 0 and (width <= 0 or (e.x < width and e.x + e.width > 0))
              and (height <= 0 or (e.y < height and e.y + e.height > 0))]
     if not areas:
-        return None
+        return None, None
     positions = _positions(page)
 
     def rank(area: Element) -> tuple[int, int]:
@@ -136,13 +141,12 @@ def scroll_area(page: PageSource) -> Element | None:
         pages = position.pages if position is not None and position.pages > 1 else 0
         return pages, area.width * area.height
 
-    return max(areas, key=rank)
+    area = max(areas, key=rank)
+    return area, positions.get(area.order)
 
 
-def _at_end(page: PageSource, downward: bool) -> bool:
-    """Whether the page's scroll area stands at the end a pass in this direction goes to."""
-    area = scroll_area(page)
-    position = scroll_position(page, area) if area is not None else None
+def _at_end(position: Position | None, downward: bool) -> bool:
+    """Whether a scroll view standing at `position` is at the end a pass this way goes to."""
     if position is None:
         return False
     return position.pages <= 1 or (position.percent >= 100 if downward
@@ -160,9 +164,8 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
 
     A screen with nothing to scroll gets one more read, so the evidence shows the pass was made.
     """
-    page = PageSource.parse(final_xml)
-    area = scroll_area(page)
-    if area is None or (_at_end(page, True) and _at_end(page, False)):
+    area, position = _standing(PageSource.parse(final_xml))
+    if area is None or (_at_end(position, True) and _at_end(position, False)):
         # the final source, kept: nothing has moved since
         return [Capture("scroll", phone.source(), time.time())]
     middle = area.x + area.width / 2
@@ -170,7 +173,7 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
     captures: list[Capture] = []
     for downward, start, end in ((True, (middle, low), (middle, high)),
                                  (False, (middle, high), (middle, low))):
-        if _at_end(page, downward):
+        if _at_end(position, downward):
             continue  # the final screen shows that end: the other pass sees all of it
         previous = final_xml if not captures else captures[-1].xml
         for _ in range(SCROLL_LIMIT):
@@ -180,7 +183,7 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
                 break
             captures.append(Capture("scroll", xml, time.time()))
             previous = xml
-            if _at_end(phone.page(), downward):
+            if _at_end(_standing(phone.page())[1], downward):
                 break
     return captures or [Capture("scroll", phone.source(), time.time())]
 
