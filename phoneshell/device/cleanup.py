@@ -167,14 +167,15 @@ def _delete_found(phone: Phone, step: Step, bundle_id: str, text: str, n: int,
                               "made cannot be told: none deleted")
         made = shown - kept
     for _ in range(n):
-        rows = result_rows(page, matches)
+        rows = [(r, row_texts(page, r) if made is not None else "")
+                for r in result_rows(page, matches)]
         if made is not None:
-            rows = [r for r in rows if made[row_texts(page, r)] > 0]
+            rows = [(r, shown_as) for r, shown_as in rows if made[shown_as] > 0]
         if not rows:
             raise _fail(step, f"no result row for {text!r} is left on screen to delete")
-        target = rows[0] if newest_first else rows[-1]
+        target, shown_as = rows[0] if newest_first else rows[-1]
         if made is not None:
-            made[row_texts(page, target)] -= 1
+            made[shown_as] -= 1
         _delete_row(phone, step, target)
         page = phone.page()
     stop_app(phone, bundle_id)
