@@ -72,6 +72,16 @@ def test_tap_navigates_and_fails_clearly_on_a_missing_element(phone: Phone) -> N
     assert "'General'" in caught.value.message  # what the screen shows instead
 
 
+def test_a_tap_of_one_type_takes_only_that_type(phone: Phone) -> None:
+    run_steps(phone, [step("open_app", "Notes")])
+    # the search field by its type; the magnifier Image labelled Search is not it
+    run_step(phone, Step.tap_on("Search", "SearchField"))
+    assert phone.page().keyboard_up
+    with pytest.raises(StepError) as caught:
+        run_step(phone, Step.tap_on("Search", "Slider"))
+    assert "no on-screen Slider element matches 'Search'" in caught.value.message
+
+
 def test_a_tap_the_phone_drops_is_an_error(sim: SimServer, phone: Phone) -> None:
     run_step(phone, step("open_app", "Settings"))
     sim.set_faults(["drop-writes"])

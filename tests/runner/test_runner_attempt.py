@@ -227,8 +227,12 @@ def test_a_screenshot_after_the_last_action_spares_capture_one(sim: SimServer, t
     shots = []
     for look in (False, True):
         before = sim.request_counts().get("GET /screenshot", 0)
-        run_one(sim, tmp_path / str(look), suite["settings.about.reach"], PictureAgent(look))
+        row = run_one(sim, tmp_path / str(look), suite["settings.about.reach"],
+                      PictureAgent(look)).row
         shots.append(sim.request_counts().get("GET /screenshot", 0) - before)
+        # Wi-Fi is not About: the picture proves the screen settled, not that it is right
+        manifest = tmp_path / str(look) / "r1" / str(row.evidence) / "evidence.json"
+        assert row.outcome == "failed" and json.loads(manifest.read_text())["flags"] == []
     # capture proves the screen settled with two screenshots around its source; the agent's
     # own, taken after its last tap, stands for the first
     assert shots[1] == shots[0] >= 2

@@ -11,7 +11,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fidelity import DEPTH_GOAL, ELEMENTS_GOAL, PAIRS_GOAL, SCREENS, compare, measure
+from fidelity import (
+    DEPTH_GOAL,
+    ELEMENTS_GOAL,
+    PAIRS_GOAL,
+    SCREENS,
+    Comparison,
+    Shape,
+    compare,
+    measure,
+)
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
@@ -37,5 +46,15 @@ def test_the_measure_counts_what_it_says() -> None:
     assert (shape.depth, shape.elements, shape.wrappers) == (3, 4, 1)
     assert shape.pairs == {("Cell", "ROW"), ("StaticText", "Row")}
     assert shape.ids == {("Cell", "Row, 1", "ROW")}
+    # a scroll view's visibility, held to the real dump's
+    def shaped(visible: str) -> Shape:
+        lists = ('<XCUIElementTypeCollectionView type="XCUIElementTypeCollectionView" '
+                 f'visible="{visible}" height="600"/>')
+        return measure(xml.replace('accessible="false">', f'accessible="false">{lists}', 1))
+
+    assert shaped("false").lists == {("CollectionView", "", "false")}
+    assert Comparison("s", "d", shaped("true"), shaped("false")).wrong_visible == [
+        ("CollectionView", "", "false")]
+    assert Comparison("s", "d", shaped("false"), shaped("false")).wrong_visible == []
     with pytest.raises(ValueError, match="not a page source"):
         measure("<unclosed")
