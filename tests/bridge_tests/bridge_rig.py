@@ -110,6 +110,40 @@ class Rig:
         return state
 
 
+MACHINE_MADE = frozenset({"screen_before", "screen_after", "element", "run_id"})
+"""Record fields the harness makes up (digests, element ids): a secret made of digits may
+appear inside one by chance, as `4321` did inside a timestamp."""
+
+
+def written_words(audit: Path) -> list[str]:
+    """Every string the log holds that came from the phone or the client, field by field.
+
+    A leak check must look here, not in the raw text: a PIN is digits, and digits fill the
+    timestamps, digests and ids of every line.
+    """
+    found: list[str] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if key not in MACHINE_MADE:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for line in audit.read_text().splitlines():
+        walk(json.loads(line))
+    return found
+
+
+def leaked(audit: Path, *secrets: str) -> list[str]:
+    """The written strings holding any of `secrets`: empty when none leaked."""
+    return [word for word in written_words(audit) if any(s in word for s in secrets)]
+
+
 def start_bridge(sim: SimServer, runs: Path, **options: object) -> tuple[BridgeServer, AuditWriter]:
     """A started bridge in front of `sim` with its own writer (the caller stops both), judging
     custody as for a simulated iPhone (effects at once, screens still until input)."""
