@@ -165,9 +165,14 @@ def searched(phone: Phone, bundle_id: str, text: str) -> PageSource:
     return page
 
 
+def leaving_open() -> bool:
+    """Whether the count running now may leave its screen up (`run_probe`'s `leave_open`)."""
+    return _LEAVE_OPEN.get()
+
+
 def done_searching(phone: Phone, bundle_id: str) -> None:
     """Stop the app a search ran in, unless the probe may leave its results up."""
-    if not _LEAVE_OPEN.get():
+    if not leaving_open():
         stop_app(phone, bundle_id)
 
 
@@ -181,10 +186,10 @@ def starts_where_counted(step: Step, name: str, arg: str) -> bool:
 
 
 def close_left_search(phone: Phone) -> None:
-    """Stop the app whose search results a count left up, if they are still up (nothing to
-    delete came of them)."""
-    bundle_id, searched_, _ = phone.left().partition(SEARCHED)
-    if searched_:
+    """Stop the app whose screen a count left up (its search results, a Clock tab), if it is
+    still up: nothing to delete came of it. What was left is named by its bundle id first."""
+    bundle_id = phone.left().split(" ", 1)[0]
+    if bundle_id:
         stop_app(phone, bundle_id)
 
 

@@ -376,12 +376,14 @@ class Phone:
     # -- persistence -------------------------------------------------------------------------
 
     def save_state(self) -> dict[str, JSON]:
-        """What survives a restart (the `--state` file's content): every app's store, and the
-        device facts that differ from the defaults (only when some do)."""
+        """What survives a restart (the `--state` file's content): every app's store, the
+        running clock (stores hold readings of it: when a timer ends), and the device facts
+        that differ from the defaults (only when some do)."""
         # A deep copy through JSON: the caller may serialise it after the lock is released.
         stores: dict[str, JSON] = {b: json.loads(json.dumps(s.data))
                                    for b, s in sorted(self.stores.items()) if s.data}
-        state: dict[str, JSON] = {"version": STATE_VERSION, "stores": stores}
+        state: dict[str, JSON] = {"version": STATE_VERSION, "stores": stores,
+                                  "clock_s": self._clock_s}
         facts = self._facts.overrides()
         if facts:
             state["facts"] = facts
@@ -405,3 +407,6 @@ class Phone:
         self._turned = self._turn(self._facts)
         self.stores = {b: Store(v) for b, v in stores.items() if isinstance(v, dict)}
         self._boot()
+        clock_s = data.get("clock_s", 0.0)
+        if isinstance(clock_s, (int, float)) and not isinstance(clock_s, bool) and clock_s > 0:
+            self._clock_s = float(clock_s)  # a timer kept in a store ends when it would have

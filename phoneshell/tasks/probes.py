@@ -43,6 +43,10 @@ _add("reminders_titled", "count", "Reminders whose title is `arg`, ignoring case
 _add("safari_tabs", "count", "Open (not private) Safari tabs, as the tab overview counts them.")
 _add("alarms", "count", "Alarms in Clock's Alarms list; with `arg`, only those whose row "
      "contains it (e.g. 7:30).")
+_add("clock_timers", "count", "Timers running or paused in Clock: a Pause or Resume button each "
+     "on its Timers tab.")
+_add("stopwatch", "count", "1 when Clock's stopwatch is not at zero (running, or stopped with time "
+     "on it), else 0.")
 _add("settings_value", "value", "The value of a Settings row by path, e.g. `General > About > "
      "Model Number`.")
 _add("weather_temperature", "value", "The temperature Weather shows for My Location on opening.")

@@ -19,7 +19,8 @@ StepList = Literal["setup", "teardown", "solution"]
 ALL_LISTS: tuple[StepList, ...] = ("setup", "teardown", "solution")
 DIRECTIONS = ("up", "down", "left", "right")
 BUTTONS = ("home", "volumeUp", "volumeDown")
-DELETABLE = ("notes_titled", "notes_containing", "reminders_titled", "safari_tabs")
+DELETABLE = ("notes_titled", "notes_containing", "reminders_titled", "safari_tabs",
+             "clock_timers", "stopwatch")
 """Count probes whose growth `delete_created` knows how to delete (phoneshell/device/cleanup)."""
 
 
@@ -150,6 +151,12 @@ _add(StepKind("set_picker", "Turn an on-screen picker wheel to a value by taps a
                                             "`7 o'clock`, `AM` (case, spacing and the "
                                             "apostrophe's shape are ignored).",
                             required=True))))
+_add(StepKind("select_tab", "Select a tab of the tab bar in front by its label (nothing when it "
+              "is selected already); confirm it reads selected. Apps such as Clock reopen on "
+              "the last tab used, so a setup that needs a known tab selects it, and a "
+              "reference finish that needs one selects it rather than taps it.",
+              scalar=Param("text", "str", "The tab's label, e.g. `World Clock`.",
+                           required=True)))
 _add(StepKind("clean_notes", "Delete the notes runs left behind: every note Notes' own search "
               "finds for the text, newest first, keeping the `keep` oldest (a note another "
               "task needs to exist).",

@@ -95,8 +95,8 @@ def lying_run(runs: Path, tasks: Path) -> Path:
 
 def faulted_run(runs: Path, tasks: Path) -> Path:
     """The solution on the four tasks on a simulator that goes bad after two attempts: its
-    sessions go stale, the rig is down, the third attempt is skipped and the fourth never
-    runs."""
+    sessions go stale, the rig is down, the third attempt is skipped (in its setup, which opens
+    Clock) and the fourth never runs."""
     done = 0
     with SimServer() as sim:
         def progress(line: str) -> None:

@@ -7,6 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 import wda
 from attempt_rig import run_one
 
@@ -186,6 +187,35 @@ def test_teardown_deletes_what_the_agent_made_so_attempts_repeat(sim: SimServer,
     made = [(e.phase, e.kind) for e in read_audit(tmp_path / "r1" / "audit.jsonl").records
             if e.stage == "intent" and e.phase == "teardown"]
     assert ("teardown", "tap") in made, "deleted through Notes' own UI, by the bridge"
+
+
+@pytest.mark.parametrize(("task_id", "key", "idle"), [
+    ("clock.timer.set", "timer", {"ends": None, "paused_left": None}),
+    ("clock.stopwatch.start", "stopwatch", {"since": None, "banked": 0.0, "splits": []})])
+def test_a_timer_or_stopwatch_an_attempt_started_is_stopped_by_its_teardown(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task], task_id: str, key: str,
+        idle: dict[str, object]) -> None:
+    # a phone keeps both going after Clock is terminated: a timer left would ring mid-run
+    for attempt in (1, 2):
+        row = run_one(sim, tmp_path, suite[task_id], make_agent("solution"), attempt).row
+        assert row.passed and row.teardown.ok, (row.checks, row.teardown)
+        assert sim.state()["stores"]["com.apple.mobiletimer"][key] == idle  # type: ignore[index]
+
+
+@pytest.mark.parametrize(("left_by", "task_id"), [
+    ("clock.timer.set", "clock.tab.timers"), ("clock.alarm.set_time", "clock.tab.alarms"),
+    ("clock.tab.alarms", "clock.worldclock.tab")])
+def test_the_tab_an_earlier_attempt_left_clock_on_passes_no_later_task(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task], left_by: str,
+        task_id: str) -> None:
+    # Clock reopens on the last tab used: only opening it must not finish a tab task
+    first = run_one(sim, tmp_path, suite[left_by], make_agent("solution")).row
+    assert first.passed
+    task = suite[task_id]
+    opened = replace(task, solution=(Step("launch", "com.apple.mobiletimer"),))
+    row = run_one(sim, tmp_path, opened, make_agent("solution"), 2).row
+    assert row.outcome == "failed", row.checks
+    assert run_one(sim, tmp_path, task, make_agent("solution"), 3).row.passed
 
 
 def test_teardown_never_deletes_a_note_that_was_there_though_edited_last(

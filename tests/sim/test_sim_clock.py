@@ -92,11 +92,45 @@ def test_first_launch_opens_on_world_clock_and_tabs_mark_the_selected_one(clock)
     assert clock(name="World Clock", className="Button").get(timeout=1).value is None
 
 
-def test_a_fresh_launch_starts_on_world_clock_again(clock):
+def test_clock_reopens_on_the_last_tab_even_after_a_terminate(clock, sim):
     clock(name="Stopwatch").click()
     clock.app_terminate(CLOCK)
     clock.app_launch(CLOCK)
+    assert clock(name="Stopwatch", className="Button").get(timeout=1).value == "1"
+    assert clock(name="World Clock", className="Button").get(timeout=1).value is None
+    sim.phone.reset()  # a new phone opens on the first tab
+    clock.app_launch(CLOCK)
     assert clock(name="World Clock", className="Button").get(timeout=1).value == "1"
+
+
+def test_a_running_stopwatch_and_timer_outlive_a_terminate(clock, client, raw):
+    clock(name="Stopwatch").click()
+    clock(name="Start").click()
+    advance(raw, 2)
+    clock(name="Lap").click()
+    clock.app_terminate(CLOCK)
+    advance(raw, 3)  # Clock is not running: a phone's stopwatch keeps time all the same
+    clock.app_launch(CLOCK)
+    assert {"00:05.00", "Lap 1, 00:02.00"} <= set(shown_texts(client))
+    assert clock(name="Stop").exists
+    clock(name="Timers").click()
+    wheels(clock)[1].set_text("5 min")
+    clock(name="Start").click()
+    clock(name="Pause").click()
+    clock.app_terminate(CLOCK)
+    advance(raw, 60)
+    clock.app_launch(CLOCK)  # still paused, on the tab left
+    assert "5:00" in shown_texts(client) and clock(name="Resume").exists
+    clock(name="Resume").click()
+    clock.app_terminate(CLOCK)
+    advance(raw, 120)
+    clock.app_launch(CLOCK)
+    assert "3:00" in shown_texts(client)
+    assert values(clock) == []  # the countdown shows, not the picker
+    clock.app_terminate(CLOCK)
+    advance(raw, 180)  # it ran out while Clock was closed
+    clock.app_launch(CLOCK)
+    assert values(clock) == ["0 hours", "15 min", "0 sec"]  # the wheels are per launch
 
 
 def test_adding_a_city_filters_by_typing_and_persists(clock, client):
@@ -416,7 +450,9 @@ def seeded(tmp_path: Path) -> Iterator[SimServer]:
         "alarms": [{"id": 1, "hour": 6, "minute": 0, "label": "Wake Up",
                     "repeat": "every weekday", "enabled": True},
                    {"id": 2, "hour": 25, "minute": 0}, "not an alarm"],
-        "cities": [{"city": "Tokyo"}, {"city": "Atlantis"}]}}}
+        "cities": [{"city": "Tokyo"}, {"city": "Atlantis"}],
+        "tab": "Nowhere", "stopwatch": {"since": "soon", "banked": True, "splits": [1, "x"]},
+        "timer": ["not", "a", "record"]}}}
     path = tmp_path / "state.json"
     path.write_text(json.dumps(state))
     with SimServer(state_file=path) as server:
@@ -429,3 +465,13 @@ def test_alarms_and_cities_come_from_the_state_file_and_bad_records_are_skipped(
     assert not any(t.startswith("Cupertino") for t in shown_texts(session))
     session(name="Alarms").click()
     assert alarm_labels(session) == ["6:00 AM, Wake Up, every weekday"]
+
+
+def test_a_bad_stored_tab_stopwatch_or_timer_reads_as_none(seeded):
+    client = wda.Client(seeded.url)
+    clock = client.session(CLOCK)
+    assert clock(name="World Clock", className="Button").get(timeout=1).value == "1"
+    clock(name="Stopwatch").click()
+    assert "00:00.00" in shown_texts(client) and clock(name="Start").exists
+    clock(name="Timers").click()
+    assert values(clock) == ["0 hours", "15 min", "0 sec"]

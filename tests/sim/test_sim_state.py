@@ -73,9 +73,25 @@ def test_save_and_load_state_file(tmp_path):
     with SimServer(state_file=path) as sim:
         switch_wifi_off(wda.Client(sim.url).session(SETTINGS))
     saved = json.loads(path.read_text())
-    assert saved == {"version": 1, "stores": {SETTINGS: {"wifi": False}}}
+    assert saved == {"version": 1, "stores": {SETTINGS: {"wifi": False}}, "clock_s": 0.0}
     with SimServer(state_file=path) as sim:
         assert wifi_value(wda.Client(sim.url).session(SETTINGS)) == "Off"
+
+
+def test_a_timer_kept_in_the_state_file_runs_on_from_where_it_stood(tmp_path):
+    path = tmp_path / "phone.json"
+    with SimServer(state_file=path) as sim:
+        sim.advance_clock(1000)  # the clock a timer's end is read on
+        clock = wda.Client(sim.url).session("com.apple.mobiletimer")
+        clock(name="Timers").click()
+        clock(name="Start").click()  # 15 minutes, ending at 1,900 s
+        sim.advance_clock(60)
+    saved = json.loads(path.read_text())
+    assert saved["clock_s"] == 1060.0
+    with SimServer(state_file=path) as sim:
+        sim.advance_clock(1)
+        clock = wda.Client(sim.url).session("com.apple.mobiletimer")
+        assert clock(label="13:59").exists  # not 31:39, as a clock started again at 0 would say
 
 
 def test_state_file_sets_device_facts_that_survive_a_save_and_restart(tmp_path):

@@ -12,8 +12,10 @@ comparing sources does not mistake a tick for an effect.
   ("4:59", or "1:29:59" from an hour up) with "Cancel" and "Pause" ("Resume" while paused). At
   zero the timer is over and the picker shows again with the last duration.
 
-Both are per-launch UI state here; a real phone keeps them running after Clock is terminated
-(see docs/simulator.md, known differences).
+Like a phone, Clock keeps the stopwatch and the timer in its store (`stopwatch`: since, banked,
+splits; `timer`: ends, paused_left), as readings of the running clock, so both run on after
+Clock is terminated and show where they stand when it is opened again. The picker's wheels and
+the lap list's scroll are per launch: a new launch shows the default 15 minutes.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from dataclasses import dataclass, field
 
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import Host
+from phoneshell.sim.apps.clock_alarms import BUNDLE_ID
+from phoneshell.sim.store import JSON, Store
 from phoneshell.sim.ui import Node, Rect, Scroll, Wheel
 
 HOURS = tuple(f"{h} hour" if h == 1 else f"{h} hours" for h in range(24))
@@ -30,21 +34,54 @@ MINUTES = tuple(f"{m} min" for m in range(60))
 SECONDS = tuple(f"{s} sec" for s in range(60))
 BUTTON = 90
 """The round buttons' size in points."""
+STOPWATCH_KEY, TIMER_KEY = "stopwatch", "timer"
+
+
+def _reading(value: JSON) -> float | None:
+    """A number from the store; None for anything else (a hand-edited state file)."""
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        else None
+
+
+def _record(store: Store, key: str) -> dict[str, JSON]:
+    value = store.data.get(key)
+    return value if isinstance(value, dict) else {}
 
 
 @dataclass
-class StopwatchState:
-    """Banked time, when it was last started (None: stopped), and the lap splits."""
+class Stopwatch:
+    """The stopwatch as Clock keeps it: banked time, when it was last started (None: stopped),
+    and the lap splits."""
 
     since_s: float | None = None
     banked_s: float = 0.0
     splits: list[float] = field(default_factory=list)
     """Elapsed time at each Lap press."""
-    scroll: Scroll = field(default_factory=Scroll)
+
+    @classmethod
+    def read(cls, store: Store) -> Stopwatch:
+        """The stored stopwatch (at zero when none is stored)."""
+        record = _record(store, STOPWATCH_KEY)
+        splits = record.get("splits")
+        marks = [_reading(v) for v in splits] if isinstance(splits, list) else []
+        return cls(_reading(record.get("since")), _reading(record.get("banked")) or 0.0,
+                   [m for m in marks if m is not None])
+
+    def write(self, store: Store) -> None:
+        """Keep it in the store."""
+        store.put(STOPWATCH_KEY, {"since": self.since_s, "banked": self.banked_s,
+                                  "splits": list(self.splits)})
 
     def elapsed(self, now_s: float) -> float:
         """Seconds on the stopwatch at clock reading `now_s`."""
         return self.banked_s + (now_s - self.since_s if self.since_s is not None else 0.0)
+
+
+@dataclass
+class StopwatchState:
+    """What lasts one launch: the lap list's scroll."""
+
+    scroll: Scroll = field(default_factory=Scroll)
 
 
 def stopwatch_text(seconds: float) -> str:
@@ -58,21 +95,26 @@ def stopwatch_text(seconds: float) -> str:
 
 def stopwatch(state: StopwatchState, host: Host) -> list[Node]:
     """The Stopwatch tab."""
-    f, now = host.facts, host.clock_s
-    elapsed = state.elapsed(now)
-    running = state.since_s is not None
+    f, now, store = host.facts, host.clock_s, host.store(BUNDLE_ID)
+    watch = Stopwatch.read(store)
+    elapsed = watch.elapsed(now)
+    running = watch.since_s is not None
 
     def start() -> None:
-        state.since_s = host.clock_s
+        watch.since_s = host.clock_s
+        watch.write(store)
 
     def stop() -> None:
-        state.banked_s, state.since_s = state.elapsed(host.clock_s), None
+        watch.banked_s, watch.since_s = watch.elapsed(host.clock_s), None
+        watch.write(store)
 
     def lap() -> None:
-        state.splits.append(state.elapsed(host.clock_s))
+        watch.splits.append(watch.elapsed(host.clock_s))
+        watch.write(store)
 
     def reset() -> None:
-        state.banked_s, state.splits = 0.0, []
+        watch.banked_s, watch.splits = 0.0, []
+        watch.write(store)
 
     shown = stopwatch_text(elapsed)
     width = min(f.width - 32, layout.text_width(shown, 76))
@@ -88,7 +130,7 @@ def stopwatch(state: StopwatchState, host: Host) -> list[Node]:
                    layout.button("Start", right, start)]
     rows = []
     if elapsed > 0:
-        marks = [0.0, *state.splits, elapsed]
+        marks = [0.0, *watch.splits, elapsed]
         laps = [(i, marks[i] - marks[i - 1]) for i in range(1, len(marks))]
         rows = [lists.Row(f"Lap {i}", detail=stopwatch_text(t)) for i, t in reversed(laps)]
     top = 540
@@ -99,19 +141,23 @@ def stopwatch(state: StopwatchState, host: Host) -> list[Node]:
 
 
 @dataclass
-class TimerState:
-    """The duration wheels, and when a running timer ends or how long a paused one has left."""
+class Timer:
+    """The timer as Clock keeps it: when a running one ends, or how long a paused one has left
+    (neither: no timer, or it is over)."""
 
-    hours: Wheel = field(default_factory=lambda: Wheel(HOURS, 0, wrap=True))
-    minutes: Wheel = field(default_factory=lambda: Wheel(MINUTES, 15, wrap=True))
-    seconds: Wheel = field(default_factory=lambda: Wheel(SECONDS, 0, wrap=True))
     ends_s: float | None = None
     """The clock reading at which the running timer reaches zero."""
     paused_left_s: float | None = None
 
-    def duration_s(self) -> int:
-        """What the wheels are set to, in seconds."""
-        return self.hours.index * 3600 + self.minutes.index * 60 + self.seconds.index
+    @classmethod
+    def read(cls, store: Store) -> Timer:
+        """The stored timer (none when none is stored)."""
+        record = _record(store, TIMER_KEY)
+        return cls(_reading(record.get("ends")), _reading(record.get("paused_left")))
+
+    def write(self, store: Store) -> None:
+        """Keep it in the store."""
+        store.put(TIMER_KEY, {"ends": self.ends_s, "paused_left": self.paused_left_s})
 
     def left_s(self, now_s: float) -> float | None:
         """Seconds left on a running or paused timer; None when none is set or it is over."""
@@ -120,6 +166,19 @@ class TimerState:
         if self.ends_s is not None and self.ends_s > now_s:
             return self.ends_s - now_s
         return None
+
+
+@dataclass
+class TimerState:
+    """What lasts one launch: the duration wheels."""
+
+    hours: Wheel = field(default_factory=lambda: Wheel(HOURS, 0, wrap=True))
+    minutes: Wheel = field(default_factory=lambda: Wheel(MINUTES, 15, wrap=True))
+    seconds: Wheel = field(default_factory=lambda: Wheel(SECONDS, 0, wrap=True))
+
+    def duration_s(self) -> int:
+        """What the wheels are set to, in seconds."""
+        return self.hours.index * 3600 + self.minutes.index * 60 + self.seconds.index
 
 
 def countdown_text(seconds: float) -> str:
@@ -132,21 +191,25 @@ def countdown_text(seconds: float) -> str:
 
 def timers(state: TimerState, host: Host) -> list[Node]:
     """The Timers tab: the picker while idle, the countdown while running or paused."""
-    f = host.facts
-    left = state.left_s(host.clock_s)
+    f, store = host.facts, host.store(BUNDLE_ID)
+    timer = Timer.read(store)
+    left = timer.left_s(host.clock_s)
+
+    def keep(ends_s: float | None, paused_left_s: float | None) -> None:
+        Timer(ends_s, paused_left_s).write(store)
 
     def start() -> None:
-        state.ends_s, state.paused_left_s = host.clock_s + state.duration_s(), None
+        keep(host.clock_s + state.duration_s(), None)
 
     def cancel() -> None:
-        state.ends_s = state.paused_left_s = None
+        keep(None, None)
 
     def pause() -> None:
-        state.paused_left_s, state.ends_s = state.left_s(host.clock_s), None
+        keep(None, timer.left_s(host.clock_s))
 
     def resume() -> None:
-        if state.paused_left_s is not None:
-            state.ends_s, state.paused_left_s = host.clock_s + state.paused_left_s, None
+        if timer.paused_left_s is not None:
+            keep(host.clock_s + timer.paused_left_s, None)
 
     nav = layout.nav_bar(f, "Timers", large=True)
     left_button = Rect(24, 430, BUTTON, BUTTON)
@@ -161,7 +224,7 @@ def timers(state: TimerState, host: Host) -> list[Node]:
     else:
         shown = countdown_text(left)
         width = min(f.width - 32, layout.text_width(shown, 76))
-        paused = state.paused_left_s is not None
+        paused = timer.paused_left_s is not None
         body = [layout.text(shown, Rect((f.width - width) // 2, 220, width, 96)),
                 layout.button("Cancel", left_button, cancel),
                 layout.button("Resume", right_button, resume) if paused

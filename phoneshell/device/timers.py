@@ -1,0 +1,154 @@
+"""Clock's stopwatch and timers as counts, the `select_tab` step, and deleting what an attempt
+started.
+
+A phone keeps a timer running, and a stopwatch going, after Clock is terminated: a timer an
+attempt started rings minutes later over another task, and a stopwatch left going shows "Stop"
+to the next attempt's agent before it has done anything. So the tasks that start one count it
+before the agent and after capture (`clock_timers`, `stopwatch`), and their teardown's
+`delete_created` cancels or resets only what the count grew by; a timer or stopwatch that ran
+before the attempt is left alone.
+
+Clock also reopens on the last tab used, so a task that asks for a tab selects another in its
+setup (`select_tab`), and a probe selects its own tab whatever Clock opened on.
+
+    clock_timers  timers running or paused: a Pause or Resume button each, on the Timers tab
+    stopwatch     1 when the stopwatch is not at zero (running: Stop; stopped: Reset), else 0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from phoneshell.device.cleanup import DELETERS
+from phoneshell.device.phone import Phone
+from phoneshell.device.probes import CLOCK, leaving_open, probe, stop_app
+from phoneshell.device.steps import executes, run_steps
+from phoneshell.errors import StepError
+from phoneshell.tasks import Step
+from phoneshell.tree import Element, PageSource
+
+BUTTON = "XCUIElementTypeButton"
+TIMER_TABS = ("Timers", "Timer")
+"""The tab's label: "Timers" from iOS 17, "Timer" before."""
+STOPWATCH_TABS = ("Stopwatch",)
+RUNNING = ("Pause", "Resume")
+"""One of these per timer that is running or paused."""
+NOT_AT_ZERO = ("Stop", "Reset")
+"""A stopwatch running shows Stop; one stopped with time on it, Reset."""
+
+
+def _fail(step: Step, what: str) -> StepError:
+    return StepError(f"{step.describe()}: {what}")
+
+
+def _buttons(page: PageSource, labels: tuple[str, ...]) -> list[Element]:
+    return [e for e in page.on_screen() if e.type == BUTTON and e.label in labels]
+
+
+def _selected(page: PageSource, labels: tuple[str, ...]) -> bool:
+    """Whether the tab bar's button with one of `labels` reads selected (trait or value)."""
+    return any("Selected" in e.traits or e.value == "1" for e in _buttons(page, labels))
+
+
+def select(phone: Phone, step: Step, labels: tuple[str, ...]) -> PageSource:
+    """Select the tab with one of `labels` in the app in front (nothing when it already is);
+    the screen it shows.
+
+    Raises:
+        StepError: no such tab, or it did not read selected after a tap.
+    """
+    page = phone.page()
+    if _selected(page, labels):
+        return page
+    tabs = _buttons(page, labels)
+    if not tabs:
+        raise _fail(step, f"no {labels[0]!r} tab on screen; it shows {page.summary()}")
+    phone.tap(tabs[0].x + tabs[0].width / 2, tabs[0].y + tabs[0].height / 2)
+    if not phone.poll(lambda: _selected(phone.page(), labels), phone.effect_timeout_s):
+        raise _fail(step, f"tapping the {labels[0]!r} tab did not select it")
+    return phone.page()
+
+
+@executes("select_tab")
+def _select_tab(phone: Phone, step: Step) -> None:
+    select(phone, step, (step.arg,))
+
+
+def _left_key(labels: tuple[str, ...]) -> str:
+    return f"{CLOCK} {labels[0].lower()}"
+
+
+def open_tab(phone: Phone, step: Step, labels: tuple[str, ...]) -> PageSource:
+    """Clock restarted on the tab with one of `labels`; or, when a count left that tab up
+    (`Phone.leave`) and nothing acted since, that tab, once a fresh read shows it still is."""
+    if phone.left() == _left_key(labels):
+        phone.forget()  # read afresh: what is cancelled next is aimed by what shows now
+        page = phone.page()
+        if page.bundle_id == CLOCK and _selected(page, labels):
+            return page
+    try:
+        run_steps(phone, [Step("terminate", CLOCK), Step("launch", CLOCK)])
+    except StepError as exc:
+        raise _fail(step, f"Clock would not restart: {exc.message}") from exc
+    return select(phone, step, labels)
+
+
+def _count(phone: Phone, name: str, labels: tuple[str, ...],
+           counted: Callable[[PageSource], int]) -> int:
+    page = open_tab(phone, Step("probe", name), labels)
+    found = counted(page)
+    if leaving_open():
+        phone.leave(_left_key(labels))  # the cleanup after may start from this tab
+    else:
+        stop_app(phone, CLOCK)
+    return found
+
+
+@probe("clock_timers")
+def clock_timers(phone: Phone, arg: str) -> int:
+    """Timers running or paused: the Pause and Resume buttons on Clock's Timers tab."""
+    return _count(phone, "clock_timers", TIMER_TABS, lambda p: len(_buttons(p, RUNNING)))
+
+
+@probe("stopwatch")
+def stopwatch(phone: Phone, arg: str) -> int:
+    """1 when Clock's stopwatch is not at zero (a Stop or Reset button shows), else 0."""
+    return _count(phone, "stopwatch", STOPWATCH_TABS,
+                  lambda p: min(1, len(_buttons(p, NOT_AT_ZERO))))
+
+
+def _tap_until(phone: Phone, step: Step, label: str, done: Callable[[PageSource], bool]) -> None:
+    found = _buttons(phone.page(), (label,))
+    if not found or not found[0].enabled:
+        raise _fail(step, f"no {label!r} button to tap; Clock shows {phone.page().summary()}")
+    phone.tap(found[0].x + found[0].width / 2, found[0].y + found[0].height / 2)
+    if not phone.poll(lambda: done(phone.page()), phone.effect_timeout_s):
+        raise _fail(step, f"tapping {label!r} did not do it; Clock shows {phone.page().summary()}")
+
+
+@DELETERS.register("clock_timers")
+def _cancel_timers(phone: Phone, step: Step, text: str, n: int) -> None:
+    """Cancel `n` timers, one Cancel at a time, each checked gone (one running or paused timer
+    fewer) before the next."""
+    page = open_tab(phone, step, TIMER_TABS)
+    for _ in range(n):
+        running = len(_buttons(page, RUNNING))
+        if not running:
+            raise _fail(step, "no running or paused timer left to cancel")
+        _tap_until(phone, step, "Cancel", _fewer_than(running))
+        page = phone.page()
+
+
+def _fewer_than(running: int) -> Callable[[PageSource], bool]:
+    return lambda page: len(_buttons(page, RUNNING)) < running
+
+
+@DELETERS.register("stopwatch")
+def _reset_stopwatch(phone: Phone, step: Step, text: str, n: int) -> None:
+    """Stop the stopwatch if it runs, then reset it to zero."""
+    page = open_tab(phone, step, STOPWATCH_TABS)
+    if _buttons(page, ("Stop",)):
+        _tap_until(phone, step, "Stop", lambda p: not _buttons(p, ("Stop",)))
+        page = phone.page()
+    if _buttons(page, ("Reset",)):  # stopped at once, a stopwatch may read zero already
+        _tap_until(phone, step, "Reset", lambda p: not _buttons(p, NOT_AT_ZERO))

@@ -1,0 +1,129 @@
+"""Clock's stopwatch and timers on the simulated iPhone: the `clock_timers` and `stopwatch`
+counts, `delete_created` cancelling or resetting only what an attempt started, and
+`select_tab`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from phoneshell.device import Phone, run_step, with_counts
+from phoneshell.device.probes import run_probe
+from phoneshell.errors import StepError
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Step
+
+CLOCK = "com.apple.mobiletimer"
+RUNNING_TIMER = {"ends": 1300.0, "paused_left": None}
+"""Ends 300 s after the seeded clock's 1,000 s: a five-minute timer just started."""
+PAUSED_TIMER = {"ends": None, "paused_left": 90.0}
+RUNNING_WATCH = {"since": 990.0, "banked": 0.0, "splits": []}
+STOPPED_WATCH = {"since": None, "banked": 12.5, "splits": [3.0]}
+
+
+@contextmanager
+def clock_with(tmp_path: Path, **kept: Any) -> Iterator[tuple[SimServer, Phone]]:
+    """A phone whose Clock store holds `kept` (tab, stopwatch, timer), its clock at 1,000 s."""
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"version": 1, "stores": {CLOCK: kept}, "clock_s": 1000.0}))
+    with SimServer(state_file=path) as sim:
+        yield sim, Phone(sim.url, effect_timeout_s=1.0)
+
+
+def stored(sim: SimServer, key: str) -> Any:
+    return sim.state()["stores"][CLOCK].get(key)  # type: ignore[index, union-attr]
+
+
+def delete(probe: str, before: int | None, after: int | None) -> Step:
+    bare = Step("delete_created", "", options=(("probe", probe), ("text", "")),
+                file="t.yaml", line=7)
+    return with_counts(bare, {(probe, ""): (before, after)})
+
+
+def routes(sim: SimServer) -> set[str]:
+    return {route for phase in sim.latency.tally.take().values() for route in phase}
+
+
+@pytest.mark.parametrize(("timer", "tab", "count"), [
+    (None, "Alarms", 0), (RUNNING_TIMER, "Stopwatch", 1), (PAUSED_TIMER, "Timers", 1)])
+def test_the_timers_count_reads_the_timers_tab_whatever_clock_opens_on(
+        tmp_path: Path, timer: dict[str, Any] | None, tab: str, count: int) -> None:
+    with clock_with(tmp_path, tab=tab, **({"timer": timer} if timer else {})) as (sim, phone):
+        assert run_probe(phone, "clock_timers", "") == count
+        assert phone.app_state(CLOCK) == 1  # stopped again: nothing left up by default
+        assert stored(sim, "tab") == "Timers"
+
+
+@pytest.mark.parametrize(("watch", "count"), [
+    (None, 0), (RUNNING_WATCH, 1), (STOPPED_WATCH, 1)])
+def test_the_stopwatch_count_is_one_when_it_is_not_at_zero(
+        tmp_path: Path, watch: dict[str, Any] | None, count: int) -> None:
+    with clock_with(tmp_path, **({"stopwatch": watch} if watch else {})) as (_, phone):
+        assert run_probe(phone, "stopwatch", "") == count
+
+
+def test_a_timer_the_attempt_started_is_cancelled(tmp_path: Path) -> None:
+    with clock_with(tmp_path, timer=RUNNING_TIMER) as (sim, phone):
+        run_step(phone, delete("clock_timers", 0, 1))
+        assert stored(sim, "timer") == {"ends": None, "paused_left": None}
+        assert run_probe(phone, "clock_timers", "") == 0
+
+
+@pytest.mark.parametrize(("before", "after"), [(1, 1), (None, 1), (2, 1)])
+def test_a_timer_there_before_the_agent_is_never_cancelled(
+        tmp_path: Path, before: int | None, after: int) -> None:
+    with clock_with(tmp_path, timer=RUNNING_TIMER) as (sim, phone):
+        run_step(phone, delete("clock_timers", before, after))
+        assert stored(sim, "timer") == RUNNING_TIMER
+
+
+@pytest.mark.parametrize("watch", [RUNNING_WATCH, STOPPED_WATCH])
+def test_a_stopwatch_the_attempt_started_is_stopped_and_reset(
+        tmp_path: Path, watch: dict[str, Any]) -> None:
+    with clock_with(tmp_path, stopwatch=watch) as (sim, phone):
+        run_step(phone, delete("stopwatch", 0, 1))
+        assert stored(sim, "stopwatch") == {"since": None, "banked": 0.0, "splits": []}
+
+
+def test_a_stopwatch_going_before_the_agent_keeps_going(tmp_path: Path) -> None:
+    with clock_with(tmp_path, stopwatch=RUNNING_WATCH) as (sim, phone):
+        run_step(phone, delete("stopwatch", 1, 1))
+        assert stored(sim, "stopwatch") == RUNNING_WATCH
+
+
+def test_a_count_left_up_is_where_the_cancelling_starts(tmp_path: Path) -> None:
+    with clock_with(tmp_path, timer=RUNNING_TIMER) as (sim, phone):
+        assert run_probe(phone, "clock_timers", "", leave_open=True) == 1
+        assert phone.app_state(CLOCK) == 4  # in front, on its Timers tab
+        routes(sim)
+        run_step(phone, delete("clock_timers", 0, 1))
+        assert "POST /wda/apps/launch" not in routes(sim)
+        assert stored(sim, "timer") == {"ends": None, "paused_left": None}
+
+
+def test_a_count_that_grew_by_more_than_shows_fails_naming_the_step(tmp_path: Path) -> None:
+    with clock_with(tmp_path, timer=RUNNING_TIMER) as (_, phone), pytest.raises(
+            StepError, match=r"delete_created .*\(t\.yaml:7\): no running or paused timer"):
+        run_step(phone, delete("clock_timers", 0, 2))
+
+
+def test_select_tab_taps_only_when_the_tab_is_not_selected(tmp_path: Path) -> None:
+    with clock_with(tmp_path, tab="Alarms") as (sim, phone):
+        run_step(phone, Step("launch", CLOCK))
+        run_step(phone, Step("select_tab", "World Clock"))
+        assert stored(sim, "tab") == "World Clock"
+        routes(sim)
+        run_step(phone, Step("select_tab", "World Clock"))  # already: no tap
+        assert "POST /wda/tap" not in routes(sim)
+
+
+def test_select_tab_fails_naming_the_step_when_there_is_no_such_tab(tmp_path: Path) -> None:
+    with clock_with(tmp_path) as (_, phone):
+        run_step(phone, Step("launch", CLOCK))
+        with pytest.raises(StepError, match=r"select_tab 'Bedtime' \(c\.yaml:3\): no 'Bedtime'"):
+            run_step(phone, Step("select_tab", "Bedtime", file="c.yaml", line=3))
