@@ -176,13 +176,18 @@ class Swapper:
             return ReplayAgent(self.replay_from, task_id=b.id)
         return make_agent("solution")
 
-    def play(self, b: Task, extra: Iterable[Check] = ()) -> tuple[Evidence | None, str, str]:
-        """Run B's setup and finish, capturing what `extra` checks need too.
+    def play(self, b: Task, extra: Iterable[Check] = (),
+             left_by: Task | None = None) -> tuple[Evidence | None, str, str]:
+        """Run B's setup and finish, capturing what `extra` checks need too; with `left_by`,
+        after an attempt of that task's reference finish (ungraded: its setup, finish and
+        teardown, so B starts from what such an attempt leaves on the phone).
 
         Returns:
             (evidence, its folder relative to the run, why it is missing). An attempt the
             runner skipped (setup failed, a rig fault) has no evidence to grade.
         """
+        if left_by is not None:
+            self.play(replace(left_by, id=f"{left_by.id}.before", checks=()))
         if self.stopped:
             return None, "", f"not run: {self.stopped}"
         plan = AttemptPlan(self.run_id, self.run_dir, merged(b, extra),
@@ -208,8 +213,9 @@ class Swapper:
                            lambda row: row.scored and row.accepted)
 
     def graded(self, b: Task, tasks: Sequence[Task], grade_as: Judge[R],
-               passed: Callable[[R], bool]) -> list[R]:
-        """B's finish, played with what `tasks` need captured, graded as each of them.
+               passed: Callable[[R], bool], left_by: Task | None = None) -> list[R]:
+        """B's finish, played with what `tasks` need captured, graded as each of them (each
+        play after an attempt of `left_by`, when given: see `play`).
 
         Pass one replays the finish once with the cheap evidence every task needs (scrolling)
         and grades it on each task's cheap checks; pass two replays it again, with the probes
@@ -217,7 +223,7 @@ class Swapper:
         the order of `tasks`.
         """
         cheap = [c for t in tasks for c in t.checks if not costly(c)]
-        evidence, folder, missing = self.play(b, cheap)
+        evidence, folder, missing = self.play(b, cheap, left_by)
         rows: dict[str, R] = {}
         pending: list[Task] = []
         for a in tasks:
@@ -232,7 +238,8 @@ class Swapper:
             else:
                 rows[a.id] = first
         if pending:
-            evidence, folder, missing = self.play(b, [c for a in pending for c in a.checks])
+            evidence, folder, missing = self.play(b, [c for a in pending for c in a.checks],
+                                                  left_by)
             rows.update((a.id, grade_as(a, evidence, folder, missing)) for a in pending)
         return [rows[a.id] for a in tasks]
 

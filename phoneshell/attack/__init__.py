@@ -57,6 +57,6 @@ def run_attack(paths: Sequence[str], device: str | None, runs_dir: Path,
     tasks = tuple(select_tasks(tuple(loaded), task_globs))
     with open_swappers(device, runs_dir, progress=progress, kind="attack",
                        trajectory=trajectory) as swappers:
-        report = play_attacks(swappers, tasks, families, progress, only)
+        report = play_attacks(swappers, tasks, families, progress, only, pool=tuple(loaded))
         why = stopped(swappers)
     return AttackOutcome(report, why)

@@ -48,6 +48,9 @@ class Attack:
     steps: tuple[Step, ...]
     answer: str | None = None
     """The answer the finish claims; None for none."""
+    left_by: Task | None = None
+    """A task whose reference attempt (its setup, finish and teardown) runs on the phone first,
+    so this finish starts from what that attempt left (the residue family)."""
 
     def finish(self) -> tuple[Step, ...]:
         """The steps, then the answer step when there is one (as a task's `solution`)."""
@@ -68,8 +71,27 @@ class Attack:
         return tuple(steps)
 
     def described(self) -> tuple[str, ...]:
-        """The finish for people, one step a line (without where steps were written)."""
-        return tuple(replace(step, file="", line=0).describe() for step in self.finish())
+        """The finish for people, one step a line (without where steps were written), after the
+        attempt it starts from, when there is one."""
+        after = (f"(after an attempt of {self.left_by.id}: its setup, reference finish and "
+                 "teardown)",) if self.left_by is not None else ()
+        return (*after, *(replace(step, file="", line=0).describe() for step in self.finish()))
+
+
+def residue(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
+    """Only open the task's app (nothing for a task centred on the home screen) right after an
+    honest attempt of a task on the same app, itself included: what that attempt left on the
+    phone through its own teardown (a running timer, the tab Clock reopens on, a page Safari
+    restores) must not pass this task. The reference answer is claimed, so only the screen and
+    path checks are tested. None for a task that opening its app (and answering) rightly passes:
+    `open-app` or `result-only:answer`, the same finish without an attempt before it, in its
+    `compatible_attacks`."""
+    if {"open-app", "result-only:answer"} & set(dict(task.compatible_attacks)):
+        return
+    for earlier in tasks:
+        if earlier.solution and earlier.app == task.app:
+            yield Attack(task, "residue", f"residue:{earlier.id}", _opened(task), task.answer(),
+                         left_by=earlier)
 
 
 def step_key(step: Step) -> tuple[object, ...]:
@@ -232,23 +254,29 @@ FAMILIES: dict[AttackFamily, Family] = {
     "result-only": lambda task, tasks: result_only(task),
     "truncated": lambda task, tasks: truncated(task),
     "near": lambda task, tasks: near(task),
+    "residue": residue,
 }
 """The families made here; `swap` replays the other tasks' reference finishes instead."""
 
 
-def attacks(tasks: Sequence[Task], families: Sequence[AttackFamily]) -> list[Attack]:
-    """Every cheap finish of `families` for every task, in task then family order; a finish
-    equal to the task's reference finish is left out (it is the honest one), and so is a
-    second finish of the same task equal to an earlier one."""
+def attacks(tasks: Sequence[Task], families: Sequence[AttackFamily],
+            pool: Sequence[Task] = ()) -> list[Attack]:
+    """Every cheap finish of `families` for every task, in task then family order, drawing on
+    `pool` (default: `tasks`) for what other tasks give (answers, earlier attempts); a finish
+    equal to the task's reference finish is left out (it is the honest one, after whatever
+    attempt), and so is a second finish of the same task equal to an earlier one (after the
+    same attempt)."""
     made: list[Attack] = []
     for task in tasks:
-        seen = {(tuple(map(step_key, reference(task))), task.answer())}
+        honest = (tuple(map(step_key, reference(task))), task.answer())
+        seen: set[tuple[object, ...]] = set()
         for family in families:
             if family not in FAMILIES:
                 continue
-            for attack in FAMILIES[family](task, tasks):
-                key = (tuple(map(step_key, attack.steps)), attack.answer)
-                if key not in seen:
+            for attack in FAMILIES[family](task, pool or tasks):
+                steps = (tuple(map(step_key, attack.steps)), attack.answer)
+                key = (*steps, attack.left_by.id if attack.left_by else "")
+                if steps != honest and key not in seen:
                     seen.add(key)
                     made.append(attack)
     return made

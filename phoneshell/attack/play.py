@@ -77,7 +77,8 @@ def _verdicts(results: Sequence[AttackResult]) -> str:
 def _group_key(attack: Attack) -> tuple[object, ...]:
     task = attack.task
     return (tuple(map(step_key, task.setup)), tuple(map(step_key, task.teardown)), task.app,
-            tuple(map(step_key, attack.steps)), attack.answer)
+            tuple(map(step_key, attack.steps)), attack.answer,
+            attack.left_by.id if attack.left_by else "")
 
 
 def _as_finish(group: Sequence[Attack]) -> Task:
@@ -100,11 +101,12 @@ def _swaps(task: Task, tasks: Sequence[Task], played: Sequence[Graded]) -> list[
 
 def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
                  families: Sequence[AttackFamily], progress: Progress,
-                 only: Sequence[str] = ()) -> AttackReport:
-    """Make every family's finishes for `tasks` (only the attack ids `only`, when given), play
-    each distinct one once, grade it."""
+                 only: Sequence[str] = (), pool: Sequence[Task] = ()) -> AttackReport:
+    """Make every family's finishes for `tasks` (only the attack ids `only`, when given), drawing
+    on `pool` (default: `tasks`) for what other tasks give, play each distinct one once, grade
+    it."""
     started = time.monotonic()
-    made = [a for a in attacks(tasks, families) if not only or a.id in only]
+    made = [a for a in attacks(tasks, families, pool) if not only or a.id in only]
     groups: dict[tuple[object, ...], list[Attack]] = {}
     for attack in made:
         groups.setdefault(_group_key(attack), []).append(attack)
@@ -122,7 +124,7 @@ def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
         def job(swapper: Swapper) -> list[AttackResult]:
             graded_tasks = list({a.task.id: a.task for a in group}.values())
             rows = swapper.graded(_as_finish(group), graded_tasks, grade_as,
-                                  lambda g: g.passed)
+                                  lambda g: g.passed, left_by=group[0].left_by)
             by_task = {g.task: g for g in rows}
             results = [_result(a, by_task[a.task.id]) for a in group]
             told(f"{group[0].id}: {_verdicts(results)}")

@@ -18,9 +18,10 @@ from phoneshell.records.base import Record, Scored
 ATTACK_VERSION = 1
 
 AttackFamily = Literal["null", "open-app", "echo", "shotgun", "result-only", "truncated", "near",
-                       "swap"]
+                       "residue", "swap"]
 ATTACK_FAMILIES: tuple[AttackFamily, ...] = ("null", "open-app", "echo", "shotgun",
-                                             "result-only", "truncated", "near", "swap")
+                                             "result-only", "truncated", "near", "residue",
+                                             "swap")
 """Every family, in the order they are generated and reported (docs/attack.md)."""
 
 
@@ -32,12 +33,12 @@ class AttackResult(Scored):
     instruction: str
     """That task's instruction: what the finish is judged against."""
     family: AttackFamily
-    """How the finish was made: null, open-app, echo, shotgun, result-only, truncated, near or
-    swap."""
+    """How the finish was made: null, open-app, echo, shotgun, result-only, truncated, near,
+    residue or swap."""
     attack: str
     """The finish's id, unique within its task and stable across runs (e.g.
-    `echo:spotlight:Model Number`, `truncated:-1`, `swap:settings.search.wifi`); the key a task
-    file's `compatible_attacks` names."""
+    `echo:spotlight:Model Number`, `truncated:-1`, `residue:clock.timer.set`,
+    `swap:settings.search.wifi`); the key a task file's `compatible_attacks` names."""
     # lax: `Scored` fills in `scored` before validation, which then reads Python lists, not JSON
     finish: tuple[str, ...] = Field(strict=False)
     """The finish's steps, as a task file would write them."""

@@ -73,3 +73,20 @@ def test_regex_examples_are_strings_the_pattern_accepts() -> None:
     assert regex_examples(r"(?<![0-9])7 o.clock") == ["7 o clock"]
     assert regex_examples(r"^(January|February)$") == ["January", "February"]
     assert regex_examples("(") == []
+
+
+def test_residue_opens_the_app_after_each_attempt_on_the_same_app(
+        suite: dict[str, Task]) -> None:
+    tasks = list(suite.values())
+    made = [a for a in attacks([suite["clock.tab.timers"]], ("residue",), tasks)]
+    clock = sorted(t.id for t in tasks if t.app == "com.apple.mobiletimer" and t.solution)
+    assert [a.id for a in made] == [f"residue:{t}" for t in clock]
+    assert all(a.left_by is not None and a.left_by.id == a.id.removeprefix("residue:")
+               for a in made)
+    assert finish_of(tasks, "residue:clock.timer.set")[:2] == (
+        "(after an attempt of clock.timer.set: its setup, reference finish and teardown)",
+        "launch 'com.apple.mobiletimer'")
+    # a task that only opening its app rightly passes is passed so whatever came before
+    assert ids([suite["measure.open"]], "residue") == []
+    assert ids([suite["compass.read_heading"]], "residue") == [], \
+        "opening Compass and answering is the task: result-only:answer is compatible"

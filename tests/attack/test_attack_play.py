@@ -102,3 +102,20 @@ def test_the_suite_task_rejects_the_cheap_finish_for_the_hardened_reason(
     report = play_attacks([swapper], [suite[task_id]], (family,), lambda line: None, (attack,))
     [result] = report.attacks
     assert result.scored and not result.passed and because in result.detail, result.detail
+
+
+def test_residue_finds_the_tab_an_earlier_attempt_left_and_not_after_the_setup_fix(
+        swapper: Swapper, suite: dict[str, Task]) -> None:
+    task = suite["clock.tab.timers"]
+    # before: setup only stopped Clock, which a phone reopens on the last tab used
+    trusting = replace(task, id="clock.tab.timers.weak", setup=task.setup[:1] + task.setup[-1:],
+                       compatible_attacks=())
+    assert [s.kind for s in trusting.setup] == ["terminate", "home"]
+    report = play_attacks([swapper], [task, trusting], ("residue",), lambda line: None,
+                          ("residue:clock.timer.set",), pool=[*suite.values(), trusting])
+    assert broken(report) == {("clock.tab.timers.weak", "residue:clock.timer.set")}, [
+        (r.task, r.attack, r.detail) for r in report.attacks]
+    fixed = next(r for r in report.attacks if r.task == task.id)
+    assert fixed.scored and not fixed.passed and "Timers" in fixed.detail, fixed.detail
+    # each task's finish after its own attempt of clock.timer.set: two plays of it, two opens
+    assert report.replays == 4
