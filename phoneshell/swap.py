@@ -15,36 +15,23 @@ With several phones (`sim:N`, `all`), the finishes are shared out between them.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import TypeVar
 
-from bridge import Trajectory
-from phoneshell.agents import Agent, make_agent
-from phoneshell.agents.replay import ReplayAgent
-from phoneshell.checks import CHECKS, Check
-from phoneshell.checks.kind import signature
 from phoneshell.errors import RunError
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.implication import implied_pairs
-from phoneshell.phones.open import open_phones
 from phoneshell.records import SwapReport, SwapResult
-from phoneshell.runner.attempt import AttemptPlan, run_attempt
-from phoneshell.runner.folder import new_run_id
-from phoneshell.runner.rig import Rig
-from phoneshell.runner.run import Progress, rig_for
-from phoneshell.seal import require_verified, verify_run
+from phoneshell.replays import Judge, Swapper, costly, merged, open_swappers, share_out, stopped
+from phoneshell.runner.run import Progress
 from phoneshell.tasks import Task, TaskSet, load_tasks
 
-R = TypeVar("R")
-Judge = Callable[[Task, "Evidence | None", str, str], R]
-"""Grades one piece of evidence as a task: (task, evidence or None, its folder, why missing)."""
-
-__all__ = ["Accuracy", "Judge", "Selection", "SwapResult", "Swapper", "accuracy", "costly", "judge",
-           "merged", "open_swappers", "play_swaps", "select_pairs", "share_out", "with_solutions"]
+__all__ = ["Accuracy", "Judge", "Selection", "SwapResult", "Swapper", "accuracy", "costly",
+           "finish_against", "judge", "merged", "open_swappers", "pair", "play_swaps",
+           "select_pairs", "share_out", "stopped", "with_solutions"]
+"""The replaying machinery (`Swapper`, `open_swappers`, `share_out`...) lives in
+`phoneshell.replays`; it is named here too, where the swap test's callers find it."""
 
 
 @dataclass(frozen=True)
@@ -132,132 +119,18 @@ def select_pairs(paths: Sequence[str], *, mode: str, ids: Sequence[str] = (),
     return Selection(tuple((graded[a], graded[b]) for a, b in found), tasks, predicted)
 
 
-# -- playing on phones -------------------------------------------------------------------------
+def pair(swapper: Swapper, a: Task, b: Task) -> SwapResult:
+    """Replay B's finish with A's needs captured; grade it as B and as A."""
+    evidence, folder, missing = swapper.play(b, a.checks)
+    return judge(a, b, evidence, folder, missing)
 
 
-class _Attempts:
-    """Attempt numbers per task, shared by every phone of a swap run (folders never collide)."""
-
-    def __init__(self) -> None:
-        self._next: dict[str, int] = {}
-        self._lock = threading.Lock()
-
-    def take(self, task_id: str) -> int:
-        with self._lock:
-            self._next[task_id] = self._next.get(task_id, 0) + 1
-            return self._next[task_id]
-
-
-class Swapper:
-    """Replays finishes on one phone and grades them as other tasks.
-
-    Args:
-        rig: the phone behind its bridge.
-        run_dir: where the attempts' evidence goes (`attempts/<B>/<n>/`).
-        run_id: the id the bridge logs the attempts under.
-        replay_from: replay the agent's recorded actions from this run instead of solutions.
-        installed: bundle ids installed on the phone, when it can say.
-        attempts: attempt numbers shared with the other phones of the run.
-    """
-
-    def __init__(self, rig: Rig, run_dir: Path, run_id: str, replay_from: Path | None = None,
-                 installed: frozenset[str] | None = None,
-                 attempts: _Attempts | None = None) -> None:
-        self.rig, self.run_dir, self.run_id = rig, run_dir, run_id
-        self.replay_from, self.installed = replay_from, installed
-        self._attempts = attempts or _Attempts()
-        self.stopped = ""
-        """Why the phone stopped being usable ("" while it is): nothing more is played."""
-        self.played = 0
-        """Attempts played on this phone so far."""
-
-    def _agent(self, b: Task) -> Agent:
-        if self.replay_from is not None:
-            return ReplayAgent(self.replay_from, task_id=b.id)
-        return make_agent("solution")
-
-    def play(self, b: Task, extra: Iterable[Check] = (),
-             left_by: Task | None = None) -> tuple[Evidence | None, str, str]:
-        """Run B's setup and finish, capturing what `extra` checks need too; with `left_by`,
-        after an attempt of that task's reference finish (ungraded: its setup, finish and
-        teardown, so B starts from what such an attempt leaves on the phone).
-
-        Returns:
-            (evidence, its folder relative to the run, why it is missing). An attempt the
-            runner skipped (setup failed, a rig fault) has no evidence to grade.
-        """
-        if left_by is not None:
-            self.play(replace(left_by, id=f"{left_by.id}.before", checks=()))
-        if self.stopped:
-            return None, "", f"not run: {self.stopped}"
-        plan = AttemptPlan(self.run_id, self.run_dir, merged(b, extra),
-                           self._attempts.take(b.id), self.installed)
-        done = run_attempt(plan, self.rig, self._agent(b))
-        self.played += 1
-        if done.rig_down:
-            self.stopped = done.row.skip_reason
-        if done.evidence is None:
-            return None, done.row.evidence, done.row.skip_reason or "no evidence was captured"
-        return done.evidence, done.row.evidence, ""
-
-    def pair(self, a: Task, b: Task) -> SwapResult:
-        """Replay B's finish with A's needs captured; grade it as B and as A."""
-        evidence, folder, missing = self.play(b, a.checks)
-        return judge(a, b, evidence, folder, missing)
-
-    def finish_against(self, b: Task, tasks: Sequence[Task]) -> list[SwapResult]:
-        """B's finish graded as every other task of `tasks` (one row of the full matrix)."""
-        return self.graded(b, [t for t in tasks if t.id != b.id],
-                           lambda a, evidence, folder, missing: judge(a, b, evidence, folder,
-                                                                       missing),
-                           lambda row: row.scored and row.accepted)
-
-    def graded(self, b: Task, tasks: Sequence[Task], grade_as: Judge[R],
-               passed: Callable[[R], bool], left_by: Task | None = None) -> list[R]:
-        """B's finish, played with what `tasks` need captured, graded as each of them (each
-        play after an attempt of `left_by`, when given: see `play`).
-
-        Pass one replays the finish once with the cheap evidence every task needs (scrolling)
-        and grades it on each task's cheap checks; pass two replays it again, with the probes
-        they need, for the tasks whose cheap checks all passed. A pass needs both. Rows come in
-        the order of `tasks`.
-        """
-        cheap = [c for t in tasks for c in t.checks if not costly(c)]
-        evidence, folder, missing = self.play(b, cheap, left_by)
-        rows: dict[str, R] = {}
-        pending: list[Task] = []
-        for a in tasks:
-            light = tuple(c for c in a.checks if not costly(c))
-            if len(light) == len(a.checks):
-                rows[a.id] = grade_as(a, evidence, folder, missing)
-                continue
-            first = grade_as(replace(a, checks=light), evidence, folder, missing) if light \
-                else None
-            if first is None or passed(first):
-                pending.append(a)  # its probes decide: replay with them
-            else:
-                rows[a.id] = first
-        if pending:
-            evidence, folder, missing = self.play(b, [c for a in pending for c in a.checks],
-                                                  left_by)
-            rows.update((a.id, grade_as(a, evidence, folder, missing)) for a in pending)
-        return [rows[a.id] for a in tasks]
-
-
-def costly(check: Check) -> bool:
-    """Checks whose evidence takes probes (counts before/after, values read off the device)."""
-    return any(n.what in ("probe", "read") for n in CHECKS.lookup(check.kind).needs(check))
-
-
-def merged(finish: Task, extra: Iterable[Check]) -> Task:
-    """B with other tasks' checks added, so its attempt captures what they need too."""
-    seen = {signature(c) for c in finish.checks}
-    checks = list(finish.checks)
-    for check in extra:
-        if signature(check) not in seen:
-            seen.add(signature(check))
-            checks.append(check)
-    return replace(finish, checks=tuple(checks))
+def finish_against(swapper: Swapper, b: Task, tasks: Sequence[Task]) -> list[SwapResult]:
+    """B's finish graded as every other task of `tasks` (one row of the full matrix)."""
+    return swapper.graded(b, [t for t in tasks if t.id != b.id],
+                          lambda a, evidence, folder, missing: judge(a, b, evidence, folder,
+                                                                      missing),
+                          lambda row: row.scored and row.accepted)
 
 
 def judge(a: Task, b: Task, evidence: Evidence | None, folder: str, missing: str) -> SwapResult:
@@ -278,63 +151,6 @@ def judge(a: Task, b: Task, evidence: Evidence | None, folder: str, missing: str
 
 def _failed(verdict: Verdict) -> str:
     return "; ".join(f"{r.label}: {r.detail}" for r in verdict.failed())
-
-
-@contextmanager
-def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None = None,
-                  progress: Progress = lambda line: None, kind: str = "swap",
-                  unverified: bool = False, trajectory: bool = False) -> Iterator[list[Swapper]]:
-    """A swapper for every phone of `--device` (each behind its own bridge), in one run folder
-    named `<kind>-<run id>`; with `trajectory`, the finishes' screens are kept (`--trajectory`).
-
-    Args:
-        replay_from: a run whose recorded finishes are replayed; it must match its seal (or,
-            with `unverified`, its problems are reported through `progress`).
-
-    Raises:
-        RunError: a bad device spec, a phone that does not answer, or a run to replay whose
-            files do not match its seal.
-    """
-    if replay_from is not None:
-        require_verified(replay_from, verify_run(replay_from), unverified, progress)
-    run_id = f"{kind}-{new_run_id()}"
-    attempts = _Attempts()
-    frames = Trajectory(runs_dir) if trajectory else None
-    with open_phones(device, run_id) as (devices, note), ExitStack() as bridges:
-        progress(note)
-        swappers = []
-        for handle in devices:
-            rig = bridges.enter_context(rig_for(handle, runs_dir, frames))
-            swappers.append(Swapper(rig, runs_dir / run_id, run_id, replay_from,
-                                    handle.installed, attempts))
-        yield swappers
-
-
-def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], list[R]]],
-              ) -> list[list[R]]:
-    """Run each job on whichever phone is free; results in job order."""
-    done: list[list[R] | None] = [None] * len(jobs)
-    queue = iter(range(len(jobs)))
-    lock = threading.Lock()
-
-    def work(swapper: Swapper) -> None:
-        while True:
-            with lock:
-                index = next(queue, None)
-            if index is None:
-                return
-            done[index] = jobs[index](swapper)
-
-    if len(swappers) == 1:
-        work(swappers[0])
-    else:
-        threads = [threading.Thread(target=work, args=(s,), name=f"swap-{n}")
-                   for n, s in enumerate(swappers, start=1)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    return [rows or [] for rows in done]
 
 
 def play_swaps(swappers: Sequence[Swapper], selection: Selection,
@@ -358,7 +174,7 @@ def play_swaps(swappers: Sequence[Swapper], selection: Selection,
 
         def finish_job(b: Task) -> Callable[[Swapper], list[SwapResult]]:
             def job(swapper: Swapper) -> list[SwapResult]:
-                rows = swapper.finish_against(b, tasks)
+                rows = finish_against(swapper, b, tasks)
                 accepted = [r.implied for r in rows if r.accepted and r.scored]
                 return told(rows, lambda n: f"[{n}/{total}] {b.id}: its finish passes "
                             f"{len(accepted)} other task(s)"
@@ -370,7 +186,7 @@ def play_swaps(swappers: Sequence[Swapper], selection: Selection,
 
         def pair_job(a: Task, b: Task) -> Callable[[Swapper], list[SwapResult]]:
             def job(swapper: Swapper) -> list[SwapResult]:
-                row = swapper.pair(a, b)
+                row = pair(swapper, a, b)
                 return told([row], lambda n: result_line(n, total, row))
             return job
         jobs = [pair_job(a, b) for a, b in selection.pairs]
@@ -385,11 +201,6 @@ def play_swaps(swappers: Sequence[Swapper], selection: Selection,
     return SwapReport(pairs=tuple(results), pos_accuracy=score.positive,
                       neg_accuracy=score.negative, balanced_accuracy=score.balanced,
                       evidence=str(swappers[0].run_dir), unexpected=tuple(unexpected))
-
-
-def stopped(swappers: Sequence[Swapper]) -> str:
-    """Why phones stopped during the swap ("" when none did)."""
-    return "; ".join(s.stopped for s in swappers if s.stopped)
 
 
 def result_line(index: int, total: int, r: SwapResult) -> str:

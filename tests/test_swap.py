@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from phoneshell.records import SwapResult
+from phoneshell.replays import _Attempts as Attempts
 from phoneshell.runner import open_rig
 from phoneshell.sim import SimServer
 from phoneshell.swap import Selection, Swapper, accuracy, play_swaps
-from phoneshell.swap import _Attempts as Attempts
 from phoneshell.tasks import Task
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -21,9 +21,10 @@ from pathlib import Path
 from phoneshell.attack.families import FAMILIES, Attack, attacks
 from phoneshell.attack.play import play_attacks, summary_lines
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport
+from phoneshell.replays import open_swappers, stopped
 from phoneshell.runner.run import Progress
 from phoneshell.runner.selection import select_tasks
-from phoneshell.swap import open_swappers, stopped, with_solutions
+from phoneshell.swap import with_solutions
 from phoneshell.tasks import load_tasks
 
 __all__ = ["ATTACK_FAMILIES", "FAMILIES", "Attack", "AttackOutcome", "attacks", "play_attacks",

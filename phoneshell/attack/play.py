@@ -19,8 +19,8 @@ from phoneshell.attack.families import Attack, attacks, reference, step_key
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport, AttackResult
+from phoneshell.replays import Swapper, share_out
 from phoneshell.runner.run import Progress
-from phoneshell.swap import Swapper, share_out
 from phoneshell.tasks import Task
 
 __all__ = ["Graded", "play_attacks", "summary_lines"]

@@ -13,9 +13,9 @@ import pytest
 from phoneshell.attack import play_attacks
 from phoneshell.checks import Check
 from phoneshell.records import AttackFamily, AttackReport
+from phoneshell.replays import Swapper
 from phoneshell.runner.rig import open_rig
 from phoneshell.sim import SimServer
-from phoneshell.swap import Swapper
 from phoneshell.tasks import Task
 
 C = Check.make
