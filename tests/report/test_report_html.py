@@ -16,7 +16,11 @@ import pytest
 from lxml.html import HtmlElement
 from report.report_rig import LIE, phoneshell
 
+from phoneshell.agents import AGENTS, AgentContext, AgentResult
 from phoneshell.checks import Check
+from phoneshell.evidence import Claim
+from phoneshell.runner import RunOptions, run_suite
+from phoneshell.sim import SimServer
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -211,3 +215,35 @@ def test_an_attempt_never_captured_says_so_and_why(tasks_dir: Path, tmp_path: Pa
     assert any(s.startswith("not scored: the agent never ran") for s in said), said
     assert "no evidence was captured (the attempt ended before capture)" in said
     assert not attempt.xpath(".//img")  # no screen to show, and none made up
+
+
+class _FaultDuringTurn:
+    """Claims done and does nothing; meanwhile the phone locks on its own (not through the
+    bridge, so not the agent's doing): a rig fault found only after capture."""
+
+    name = "fault-during-turn"
+    sim: SimServer | None = None
+
+    def run(self, context: AgentContext) -> AgentResult:
+        assert self.sim is not None
+        self.sim.set_faults(["locked"])
+        return AgentResult(ran=True, turns=1, claim=Claim(status="done"))
+
+
+def test_an_attempt_captured_then_found_not_scorable_shows_its_screen(tmp_path: Path) -> None:
+    if _FaultDuringTurn.name not in AGENTS:
+        AGENTS.register(_FaultDuringTurn.name)(lambda arg: _FaultDuringTurn())
+    with SimServer() as sim:
+        _FaultDuringTurn.sim = sim
+        summary = run_suite(RunOptions(("environments",), agent=_FaultDuringTurn.name,
+                                       device=sim.url, task_globs=("settings.about.reach",),
+                                       runs_dir=tmp_path, run_id="R"), lambda line: None)
+    [row] = summary.rows
+    assert row.skipped and row.skip_reason.startswith("rig down") and row.evidence, row
+    page = tmp_path / "report.html"
+    done = phoneshell("report", str(tmp_path / "R"), "--html", str(page))
+    assert done.returncode == 1 and f"html: {page}" in done.stdout, done.stdout + done.stderr
+    skipped = lxml.html.fromstring(page.read_bytes()).xpath(
+        "//details[contains(@class, 'skipped')]")[0]
+    assert "not scored: rig down" in skipped.text_content()
+    assert skipped.xpath(".//img[@class='screenshot']")  # captured, then found not scorable
