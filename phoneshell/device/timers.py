@@ -21,13 +21,13 @@ from collections.abc import Callable
 
 from phoneshell.device.cleanup import DELETERS
 from phoneshell.device.phone import Phone
-from phoneshell.device.probes import CLOCK, leaving_open, probe, stop_app
+from phoneshell.device.probes import CLOCK, ProbeError, leaving_open, probe, stop_app
 from phoneshell.device.steps import executes, run_steps
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
 
-BUTTON = "XCUIElementTypeButton"
+BUTTON, WHEEL = "XCUIElementTypeButton", "XCUIElementTypePickerWheel"
 TIMER_TABS = ("Timers", "Timer")
 """The tab's label: "Timers" from iOS 17, "Timer" before."""
 STOPWATCH_TABS = ("Stopwatch",)
@@ -104,17 +104,44 @@ def _count(phone: Phone, name: str, labels: tuple[str, ...],
     return found
 
 
+def _running_timers(page: PageSource) -> int:
+    """One per Pause or Resume button; none only when the idle picker shows instead (a tab
+    showing neither is not read as "no timer": a timer left running would ring mid-run).
+
+    Raises:
+        ProbeError: the tab shows neither.
+    """
+    found = len(_buttons(page, RUNNING))
+    if not found and not any(e.type == WHEEL for e in page.on_screen()):
+        raise ProbeError("Clock's Timers tab shows neither a running timer (Pause, Resume) nor "
+                         f"the timer picker; it shows {page.summary()}")
+    return found
+
+
+def _stopwatch_going(page: PageSource) -> int:
+    """1 when a Stop or Reset button shows; 0 only when Start shows without them.
+
+    Raises:
+        ProbeError: the tab shows none of Start, Stop and Reset.
+    """
+    if _buttons(page, NOT_AT_ZERO):
+        return 1
+    if not _buttons(page, ("Start",)):
+        raise ProbeError("Clock's Stopwatch tab shows none of Start, Stop and Reset; it shows "
+                         f"{page.summary()}")
+    return 0
+
+
 @probe("clock_timers")
 def clock_timers(phone: Phone, arg: str) -> int:
     """Timers running or paused: the Pause and Resume buttons on Clock's Timers tab."""
-    return _count(phone, "clock_timers", TIMER_TABS, lambda p: len(_buttons(p, RUNNING)))
+    return _count(phone, "clock_timers", TIMER_TABS, _running_timers)
 
 
 @probe("stopwatch")
 def stopwatch(phone: Phone, arg: str) -> int:
     """1 when Clock's stopwatch is not at zero (a Stop or Reset button shows), else 0."""
-    return _count(phone, "stopwatch", STOPWATCH_TABS,
-                  lambda p: min(1, len(_buttons(p, NOT_AT_ZERO))))
+    return _count(phone, "stopwatch", STOPWATCH_TABS, _stopwatch_going)
 
 
 def _tap_until(phone: Phone, step: Step, label: str, done: Callable[[PageSource], bool]) -> None:

@@ -5,18 +5,21 @@ counts, `delete_created` cancelling or resetting only what an attempt started, a
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sources import El, source
 
 from phoneshell.device import Phone, run_step, with_counts
-from phoneshell.device.probes import run_probe
+from phoneshell.device.probes import ProbeError, run_probe
+from phoneshell.device.timers import _running_timers, _stopwatch_going
 from phoneshell.errors import StepError
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step
+from phoneshell.tree import PageSource
 
 CLOCK = "com.apple.mobiletimer"
 RUNNING_TIMER = {"ends": 1300.0, "paused_left": None}
@@ -127,3 +130,23 @@ def test_select_tab_fails_naming_the_step_when_there_is_no_such_tab(tmp_path: Pa
         run_step(phone, Step("launch", CLOCK))
         with pytest.raises(StepError, match=r"select_tab 'Bedtime' \(c\.yaml:3\): no 'Bedtime'"):
             run_step(phone, Step("select_tab", "Bedtime", file="c.yaml", line=3))
+
+
+@pytest.mark.parametrize(("read", "shown", "count"), [
+    (_running_timers, (El("Button", label="Pause"), El("Button", label="Cancel")), 1),
+    (_running_timers, (El("PickerWheel", value="15 min"), El("Button", label="Start")), 0),
+    (_running_timers, (El("NavigationBar", label="Timers"),), None),
+    (_stopwatch_going, (El("Button", label="Reset"), El("Button", label="Start")), 1),
+    (_stopwatch_going, (El("Button", label="Lap"), El("Button", label="Start")), 0),
+    (_stopwatch_going, (El("Button", label="Lap"),), None),
+], ids=["timer-running", "timer-idle", "timer-unreadable", "stopwatch-stopped",
+        "stopwatch-zero", "stopwatch-unreadable"])
+def test_a_tab_showing_neither_state_is_unreadable_not_zero(
+        read: Callable[[PageSource], int], shown: tuple[El, ...], count: int | None) -> None:
+    # a real phone's layout the counts do not know must not read as "nothing to stop"
+    page = PageSource.parse(source(*shown, bundle=CLOCK))
+    if count is None:
+        with pytest.raises(ProbeError, match="shows"):
+            read(page)
+    else:
+        assert read(page) == count
