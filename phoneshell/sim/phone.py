@@ -29,7 +29,8 @@ SPRINGBOARD_PID = 58
 """SpringBoard starts early in boot, so its pid is small and stays put."""
 FIRST_APP_PID = 1000
 STATE_VERSION = 1
-"""Version of the `--state` file format: {"version": 1, "stores": {...}, "facts": {...}}."""
+"""Version of the `--state` file format: {"version": 1, "stores": {...}, "facts": {...},
+"clock_s": 12.5} (facts and clock_s optional)."""
 PASTEBOARD = "com.apple.pasteboard"
 """The store of the system pasteboard, which every app shares (`text`, and `image` base64)."""
 ORIENTATIONS = ("PORTRAIT", "LANDSCAPE", "UIA_DEVICE_ORIENTATION_LANDSCAPERIGHT",
