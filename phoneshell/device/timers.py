@@ -45,9 +45,14 @@ def _buttons(page: PageSource, labels: tuple[str, ...]) -> list[Element]:
     return [e for e in page.on_screen() if e.type == BUTTON and e.label in labels]
 
 
+def _tabs(page: PageSource, labels: tuple[str, ...]) -> list[Element]:
+    """The tab bar's buttons with one of `labels` (content named like a tab is not one)."""
+    return [e for e in _buttons(page, labels) if page.inside(e, "TabBar")]
+
+
 def _selected(page: PageSource, labels: tuple[str, ...]) -> bool:
     """Whether the tab bar's button with one of `labels` reads selected (trait or value)."""
-    return any("Selected" in e.traits or e.value == "1" for e in _buttons(page, labels))
+    return any("Selected" in e.traits or e.value == "1" for e in _tabs(page, labels))
 
 
 def select(phone: Phone, step: Step, labels: tuple[str, ...]) -> PageSource:
@@ -60,7 +65,7 @@ def select(phone: Phone, step: Step, labels: tuple[str, ...]) -> PageSource:
     page = phone.page()
     if _selected(page, labels):
         return page
-    tabs = _buttons(page, labels)
+    tabs = _tabs(page, labels)
     if not tabs:
         raise _fail(step, f"no {labels[0]!r} tab on screen; it shows {page.summary()}")
     phone.tap(tabs[0].x + tabs[0].width / 2, tabs[0].y + tabs[0].height / 2)

@@ -15,7 +15,7 @@ from sources import El, source
 
 from phoneshell.device import Phone, run_step, with_counts
 from phoneshell.device.probes import ProbeError, run_probe
-from phoneshell.device.timers import _running_timers, _stopwatch_going
+from phoneshell.device.timers import _running_timers, _selected, _stopwatch_going
 from phoneshell.errors import StepError
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step
@@ -150,3 +150,10 @@ def test_a_tab_showing_neither_state_is_unreadable_not_zero(
             read(page)
     else:
         assert read(page) == count
+
+
+def test_only_the_tab_bar_s_button_counts_as_the_tab() -> None:
+    named_like_a_tab = El("Button", label="Alarms", value="1")
+    assert not _selected(PageSource.parse(source(named_like_a_tab, bundle=CLOCK)), ("Alarms",))
+    in_the_bar = El("TabBar", label="Tab Bar", children=(named_like_a_tab,))
+    assert _selected(PageSource.parse(source(in_the_bar, bundle=CLOCK)), ("Alarms",))
