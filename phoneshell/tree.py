@@ -80,6 +80,11 @@ class Element(NamedTuple):
     """Inside the on-screen keyboard: keys the agent types with, never app content."""
 
     @property
+    def centre(self) -> tuple[float, float]:
+        """The middle of its frame, where a tap on it lands."""
+        return self.x + self.width / 2, self.y + self.height / 2
+
+    @property
     def short_type(self) -> str:
         """The type without WDA's prefix, e.g. "Button"."""
         return self.type[len(TYPE_PREFIX):] if self.type.startswith(TYPE_PREFIX) else self.type

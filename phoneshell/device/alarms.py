@@ -199,7 +199,7 @@ def open_alarms(phone: Phone, step: Step) -> None:
     if tab is None:
         raise _fail(step, "Clock shows no Alarms tab")
     if not _on_alarms(page):
-        phone.tap(tab.x + tab.width / 2, tab.y + tab.height / 2)
+        phone.tap(*tab.centre)
     if not phone.poll(lambda: _on_alarms(phone.page()), phone.effect_timeout_s):
         raise _fail(step, "tapping Clock's Alarms tab did not select it")
 
@@ -256,7 +256,7 @@ def _delete(phone: Phone, step: Step, row: AlarmRow) -> None:
         raise _fail(step, f"the Delete button of {row.label!r} went away")
     before = now.slots()
     gone = before.index((row.label, cell.y))
-    phone.tap(button.x + button.width / 2, button.y + button.height / 2)
+    phone.tap(*button.centre)
     if not phone.poll(lambda: _gap_closed(before, gone, read_alarms(phone, step).slots()),
                       phone.effect_timeout_s):
         after = read_alarms(phone, step).slots()

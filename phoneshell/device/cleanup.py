@@ -112,10 +112,6 @@ def _fail(step: Step, what: str) -> StepError:
     return StepError(f"{step.describe()}: {what}")
 
 
-def _centre(element: Element) -> tuple[float, float]:
-    return element.x + element.width / 2, element.y + element.height / 2
-
-
 def _named(element: Element) -> str:
     return element.label or element.name
 
@@ -127,7 +123,7 @@ def _cells(page: PageSource) -> Counter[str]:
 
 def _row_of(page: PageSource, found: Element) -> Element:
     """The list row (cell) a result is shown in: a result may be the row's title text."""
-    x, y = _centre(found)
+    x, y = found.centre
     return next((e for e in page.on_screen() if e.type == CELL and e.x <= x < e.x + e.width
                  and e.y <= y < e.y + e.height), found)
 
@@ -139,7 +135,7 @@ def _delete_row(phone: Phone, step: Step, found: Element) -> None:
     button = swipe_to_delete(phone, step, row)()
     if button is None:
         raise _fail(step, f"the Delete button of {found.label!r} went away")
-    phone.tap(*_centre(button))
+    phone.tap(*button.centre)
 
     def gone() -> bool:
         return before - _cells(phone.page()) == Counter({_named(row): 1})
@@ -212,7 +208,7 @@ def _safari_tabs(phone: Phone, step: Step, text: str, n: int) -> None:
             page = phone.page()
         else:
             raise _fail(step, "the newest tab's card never came on screen")
-        phone.tap(*_centre(closes[-1]))
+        phone.tap(*closes[-1].centre)
         left = count - 1
         if not phone.poll(lambda: tab_count(phone.page()) == left,  # noqa: B023 - used at once
                           phone.effect_timeout_s):

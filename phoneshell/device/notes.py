@@ -57,7 +57,7 @@ def _delete_top(phone: Phone, step: Step, rows: list[Element], exact: str) -> No
 
     if not phone.poll(delete_shown, phone.effect_timeout_s):
         raise StepError(f"{step.describe()}: swiping the note {top.label!r} showed no Delete")
-    phone.tap(found[0].x + found[0].width / 2, found[0].y + found[0].height / 2)
+    phone.tap(*found[0].centre)
     if not phone.poll(lambda: len(_results(phone, exact)) < len(rows), phone.effect_timeout_s):
         raise StepError(f"{step.describe()}: the note {top.label!r} was not deleted")
 

@@ -265,7 +265,7 @@ def newest_note(phone: Phone, arg: str) -> str:
     if not cells:
         raise ProbeError(f"Notes lists no note; it shows {page.summary()}")
     top = min(cells, key=lambda e: e.y)
-    phone.tap(top.x + top.width / 2, top.y + top.height / 2)
+    phone.tap(*top.centre)
     opened: list[PageSource] = []
 
     def note_open() -> bool:

@@ -160,7 +160,7 @@ def _open_app(phone: Phone, step: Step) -> None:
         # an Icon: a widget showing the name (a note titled "Calculator") is not the app
         icon = _find(phone.page(), step.arg, exact=True, short_type="Icon")
         if icon is not None:
-            phone.tap(*_centre(icon))
+            phone.tap(*icon.centre)
             if phone.poll(lambda: not _in_front(phone, SPRINGBOARD), phone.effect_timeout_s * 2):
                 return
             raise _fail(step, "tapping the icon did not open the app")
@@ -206,10 +206,6 @@ def _find(page: PageSource, text: str, exact: bool = False, short_type: str = ""
     return found
 
 
-def _centre(element: Element) -> tuple[float, float]:
-    return element.x + element.width / 2, element.y + element.height / 2
-
-
 def _element_step(phone: Phone, step: Step, act: Callable[[float, float], None],
                   verb: str) -> None:
     page = phone.page()
@@ -219,7 +215,7 @@ def _element_step(phone: Phone, step: Step, act: Callable[[float, float], None],
         kind = f" {only}" if only else ""
         raise _fail(step, f"no on-screen{kind} element matches {step.arg!r}; the screen shows "
                           f"{page.summary()}")
-    x, y = _centre(element)
+    x, y = element.centre
     _changes_screen(phone, step, lambda: act(x, y), f"{verb} {element.describe()}")
 
 

@@ -68,7 +68,7 @@ def select(phone: Phone, step: Step, labels: tuple[str, ...]) -> PageSource:
     tabs = _tabs(page, labels)
     if not tabs:
         raise _fail(step, f"no {labels[0]!r} tab on screen; it shows {page.summary()}")
-    phone.tap(tabs[0].x + tabs[0].width / 2, tabs[0].y + tabs[0].height / 2)
+    phone.tap(*tabs[0].centre)
     if not phone.poll(lambda: _selected(phone.page(), labels), phone.effect_timeout_s):
         raise _fail(step, f"tapping the {labels[0]!r} tab did not select it")
     return phone.page()
@@ -153,7 +153,7 @@ def _tap_until(phone: Phone, step: Step, label: str, done: Callable[[PageSource]
     found = _buttons(phone.page(), (label,))
     if not found or not found[0].enabled:
         raise _fail(step, f"no {label!r} button to tap; Clock shows {phone.page().summary()}")
-    phone.tap(found[0].x + found[0].width / 2, found[0].y + found[0].height / 2)
+    phone.tap(*found[0].centre)
     if not phone.poll(lambda: done(phone.page()), phone.effect_timeout_s):
         raise _fail(step, f"tapping {label!r} did not do it; Clock shows {phone.page().summary()}")
 
