@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from phoneshell.device.phone import Phone
-from phoneshell.device.steps import executes, run_steps, screen_signature
+from phoneshell.device.steps import executes, run_steps, screen_signature, still_left
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
@@ -178,6 +178,18 @@ ALARMS_LEFT = f"{CLOCK} alarms"
 """What the `alarms` count tells `Phone.leave` when it leaves the list up, unscrolled."""
 
 
+def restart_clock(phone: Phone, step: Step) -> None:
+    """Terminate and launch Clock: no sheet or Edit mode left over from the agent.
+
+    Raises:
+        StepError: Clock did not come to the front again.
+    """
+    try:
+        run_steps(phone, [Step("terminate", CLOCK), Step("launch", CLOCK)])
+    except StepError as exc:
+        raise _fail(step, f"Clock would not restart: {exc.message}") from exc
+
+
 def open_alarms(phone: Phone, step: Step) -> None:
     """Restart Clock and select its Alarms tab; or, when the `alarms` count left that tab up
     (`Phone.leave`) and nothing acted since, keep it, once a fresh read shows it is still so.
@@ -185,15 +197,9 @@ def open_alarms(phone: Phone, step: Step) -> None:
     Raises:
         StepError: Clock did not come to the front, or the tab could not be selected.
     """
-    if phone.left() == ALARMS_LEFT:
-        phone.forget()  # read afresh: what is deleted next is aimed by what shows now
-        page = phone.page()
-        if page.bundle_id == CLOCK and _on_alarms(page):
-            return
-    try:
-        run_steps(phone, [Step("terminate", CLOCK), Step("launch", CLOCK)])
-    except StepError as exc:
-        raise _fail(step, f"Clock would not restart: {exc.message}") from exc
+    if still_left(phone, ALARMS_LEFT, CLOCK, _on_alarms) is not None:
+        return
+    restart_clock(phone, step)
     page = phone.page()
     tab = _alarms_tab(page)
     if tab is None:

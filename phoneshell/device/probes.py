@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from phoneshell.device.alarms import ALARMS_LEFT, open_alarms, read_alarms
 from phoneshell.device.phone import Phone
-from phoneshell.device.steps import run_steps, screen_signature, scroll_points
+from phoneshell.device.steps import run_steps, screen_signature, scroll_points, still_left
 from phoneshell.errors import RIG_DOWN, DeviceError, PhoneshellError, StepError
 from phoneshell.patterns import compile_pattern
 from phoneshell.registry import Registry
@@ -154,12 +154,10 @@ def searched(phone: Phone, bundle_id: str, text: str) -> PageSource:
     count left them up (`run_probe`'s `leave_open`) and nothing acted since, those, once a read
     shows the app in front with `text` in its search field."""
     key = f"{bundle_id}{SEARCHED}{text}"
-    if phone.left() == key:
-        phone.forget()  # read afresh: deletions are aimed by this read, so it must be now's
-        page = phone.page()
-        if page.bundle_id == bundle_id and any(
-                e.type == SEARCH_FIELD and e.value == text for e in page.on_screen()):
-            return page
+    left = still_left(phone, key, bundle_id, lambda p: any(
+        e.type == SEARCH_FIELD and e.value == text for e in p.on_screen()))
+    if left is not None:
+        return left
     page = fresh_app(phone, bundle_id, *search_steps(text))
     phone.leave(key)
     return page

@@ -62,6 +62,18 @@ def run_step(phone: Phone, step: Step) -> None:
         raise StepError(f"{step.describe()}: {exc.message}", hint=exc.hint) from exc
 
 
+def still_left(phone: Phone, what: str, bundle_id: str,
+               shows: Callable[[PageSource], bool]) -> PageSource | None:
+    """The screen a count left up on purpose (`Phone.leave(what)`), read afresh, when nothing
+    acted since and it still shows so (`bundle_id` in front, `shows` true); None otherwise, and
+    the caller gets there again. Read afresh: what is deleted next is aimed by what shows now."""
+    if phone.left() != what:
+        return None
+    phone.forget()
+    page = phone.page()
+    return page if page.bundle_id == bundle_id and shows(page) else None
+
+
 def run_steps(phone: Phone, steps: Iterable[Step]) -> None:
     """Run steps in order, stopping at the first that fails (each reuses what the one before
     read, when nothing could have changed it since)."""

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from phoneshell.device.alarms import restart_clock
 from phoneshell.device.cleanup import DELETERS
 from phoneshell.device.phone import Phone
 from phoneshell.device.probes import CLOCK, ProbeError, leaving_open, probe, stop_app
-from phoneshell.device.steps import executes, run_steps
+from phoneshell.device.steps import executes, still_left
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
@@ -86,15 +87,10 @@ def _left_key(labels: tuple[str, ...]) -> str:
 def open_tab(phone: Phone, step: Step, labels: tuple[str, ...]) -> PageSource:
     """Clock restarted on the tab with one of `labels`; or, when a count left that tab up
     (`Phone.leave`) and nothing acted since, that tab, once a fresh read shows it still is."""
-    if phone.left() == _left_key(labels):
-        phone.forget()  # read afresh: what is cancelled next is aimed by what shows now
-        page = phone.page()
-        if page.bundle_id == CLOCK and _selected(page, labels):
-            return page
-    try:
-        run_steps(phone, [Step("terminate", CLOCK), Step("launch", CLOCK)])
-    except StepError as exc:
-        raise _fail(step, f"Clock would not restart: {exc.message}") from exc
+    page = still_left(phone, _left_key(labels), CLOCK, lambda p: _selected(p, labels))
+    if page is not None:
+        return page
+    restart_clock(phone, step)
     return select(phone, step, labels)
 
 
