@@ -218,6 +218,24 @@ def test_the_tab_an_earlier_attempt_left_clock_on_passes_no_later_task(
     assert run_one(sim, tmp_path, task, make_agent("solution"), 3).row.passed
 
 
+def test_a_stopwatch_another_attempt_left_going_does_not_pass_for_starting_it(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    # an agent of another Clock task starts the stopwatch and leaves it: its teardown has no
+    # count of it, and a phone keeps it going
+    other = suite["clock.tab.alarms"]
+    leaver = replace(other, solution=(*(other.solution or ()), Step("select_tab", "Stopwatch"),
+                                      Step("tap", "Start")))
+    run_one(sim, tmp_path, leaver, make_agent("solution"))  # fails its own task: no matter
+    kept = sim.state()["stores"]["com.apple.mobiletimer"]["stopwatch"]  # type: ignore[index]
+    assert kept["since"] is not None, "still going after that attempt's teardown"  # type: ignore[index]
+    task = suite["clock.stopwatch.start"]
+    peek = replace(task, solution=(Step("launch", "com.apple.mobiletimer"),
+                                   Step("select_tab", "Stopwatch")))
+    row = run_one(sim, tmp_path, peek, make_agent("solution"), 2).row
+    assert row.outcome == "failed" and [r.kind for r in row.checks if not r.passed] == [
+        "tapped"], row.checks
+
+
 def test_teardown_never_deletes_a_note_that_was_there_though_edited_last(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     task = suite["notes.create_titled"]
