@@ -20,8 +20,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from phoneshell.apps import name_for
 from phoneshell.device import SPRINGBOARD, Phone
-from phoneshell.device.apps import name_for
 from phoneshell.tree import APPLICATION, Element, PageSource, shorten
 from phoneshell.xcui import TEXT_INPUTS
 

@@ -73,8 +73,14 @@ class Attack:
     def described(self) -> tuple[str, ...]:
         """The finish for people, one step a line (without where steps were written), after the
         attempt it starts from, when there is one."""
-        after = (f"(after an attempt of {self.left_by.id}: its setup, reference finish and "
-                 "teardown)",) if self.left_by is not None else ()
+        after: tuple[str, ...] = ()
+        if self.family == "leaver" and self.left_by is not None:
+            after = (f"(after an attempt of {self.left_by.id.split(LEAVING)[0]} whose agent "
+                     f"played {self.task.id}'s reference finish instead of its own, then "
+                     "that task's teardown)",)
+        elif self.left_by is not None:
+            after = (f"(after an attempt of {self.left_by.id}: its setup, reference finish and "
+                     "teardown)",)
         return (*after, *(replace(step, file="", line=0).describe() for step in self.finish()))
 
 
@@ -92,6 +98,50 @@ def residue(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
         if earlier.solution and earlier.app == task.app:
             yield Attack(task, "residue", f"residue:{earlier.id}", _opened(task), task.answer(),
                          left_by=earlier)
+
+
+def leaver(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
+    """Only open the task's app right after an attempt of another task whose agent played this
+    task's reference finish instead of its own, then that task's teardown: what one attempt's
+    agent leaves on the phone (an app left open on the page asked for, a stopwatch left going)
+    must not pass a later attempt of this task. The earlier tasks: one of each distinct setup
+    and teardown among those of the same app (not the task's own: `residue` plays that), and
+    the first of another app whose teardown leaves this task's app running. The reference
+    answer is claimed. None for the tasks `residue` leaves out."""
+    finish = reference(task)
+    if not finish or {"open-app", "result-only:answer"} & set(dict(task.compatible_attacks)):
+        return
+    seen = {_shape(task)}
+    other_app = False
+    for earlier in tasks:
+        same = earlier.app == task.app
+        if _shape(earlier) in seen or not same and (other_app or _stops(earlier, task.app)):
+            continue
+        seen.add(_shape(earlier))
+        other_app = other_app or not same
+        # what the task's own teardown deletes (its count's growth) goes too, or later
+        # attempts find it piled up (Notes refuses to count a screenful of the same title)
+        deleting = tuple(s for s in task.teardown if s.kind in CLEANING)
+        left = replace(earlier, id=f"{earlier.id}{LEAVING}{task.id}", solution=finish,
+                       checks=(), teardown=(*deleting, *earlier.teardown))
+        yield Attack(task, "leaver", f"leaver:{earlier.id}", _opened(task), task.answer(),
+                     left_by=left)
+
+
+CLEANING = frozenset({"delete_created", "clean_notes", "clean_alarms"})
+"""Teardown steps that delete what an agent made."""
+LEAVING = ".leaving."
+"""Joins the earlier task's id and the task's in a leaver's attempt (its folder's name)."""
+
+
+def _shape(task: Task) -> tuple[object, ...]:
+    return tuple(map(step_key, task.setup)), tuple(map(step_key, task.teardown))
+
+
+def _stops(task: Task, app: str) -> bool:
+    """The task's teardown stops `app` (SpringBoard never stops)."""
+    return app == SPRINGBOARD or any(s.kind == "terminate" and s.arg == app
+                                     for s in task.teardown)
 
 
 def step_key(step: Step) -> tuple[object, ...]:
@@ -255,6 +305,7 @@ FAMILIES: dict[AttackFamily, Family] = {
     "truncated": lambda task, tasks: truncated(task),
     "near": lambda task, tasks: near(task),
     "residue": residue,
+    "leaver": leaver,
 }
 """The families made here; `swap` replays the other tasks' reference finishes instead."""
 

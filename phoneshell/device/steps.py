@@ -17,7 +17,7 @@ import hashlib
 import time
 from collections.abc import Callable, Iterable
 
-from phoneshell.device.apps import bundle_for
+from phoneshell.apps import bundle_for
 from phoneshell.device.phone import SPRINGBOARD, Phone
 from phoneshell.errors import RIG_DOWN, DeviceError, StepError
 from phoneshell.registry import Registry

@@ -90,3 +90,34 @@ def test_residue_opens_the_app_after_each_attempt_on_the_same_app(
     assert ids([suite["measure.open"]], "residue") == []
     assert ids([suite["compass.read_heading"]], "residue") == [], \
         "opening Compass and answering is the task: result-only:answer is compatible"
+
+
+def test_leaver_plays_the_tasks_own_finish_in_each_other_kind_of_attempt(
+        suite: dict[str, Task]) -> None:
+    tasks = list(suite.values())
+    wrong_app = suite["resilience.wrong_app"]
+    made = attacks([wrong_app], ("leaver",), tasks)
+    # one Settings task of each other setup and teardown (the plain settings.* shape, the
+    # scrolled list), and the first task of another app whose teardown leaves Settings
+    # running (not deep_start: it stops Settings); never its own shape (residue plays its own
+    # attempt) nor a second task of a shape already played
+    assert [a.id for a in made] == ["leaver:books.search", "leaver:resilience.scrolled_list",
+                                    "leaver:settings.about.reach"]
+    for attack in made:
+        assert attack.left_by is not None
+        assert attack.left_by.solution == tuple(s for s in wrong_app.solution or ()
+                                                if s.kind != "answer")
+        assert attack.left_by.checks == ()
+    books = made[0].left_by
+    assert books is not None and books.setup == suite["books.search"].setup
+    assert finish_of(tasks, "leaver:books.search")[0].startswith(
+        "(after an attempt of books.search whose agent played ")
+    # a task with a teardown that deletes what its agent made deletes it after a leaver too
+    titled = next(a for a in attacks([suite["notes.create_titled"]], ("leaver",), tasks)
+                  if a.id == "leaver:notes.type_punctuation")
+    assert titled.left_by is not None
+    assert titled.left_by.teardown[0] == suite["notes.create_titled"].teardown[0]
+    assert titled.left_by.teardown[1:] == suite["notes.type_punctuation"].teardown
+    # left out where residue is: opening the app rightly passes whatever came before
+    assert ids([suite["measure.open"]], "leaver") == []
+    assert ids([suite["compass.read_heading"]], "leaver") == []

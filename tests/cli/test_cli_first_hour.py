@@ -162,7 +162,8 @@ def test_run_works_from_an_empty_folder_on_the_shipped_suite(tmp_path: Path) -> 
     # a folder `environments/` where the command runs wins over the shipped suite
     (empty / "environments").mkdir()
     (empty / "environments" / "mine.yaml").write_text(
-        "id: mine\nname: Mine\ninstruction: x\nchecks:\n  - foreground_app: com.apple.Maps\n")
+        "id: mine\nname: Mine\ninstruction: x\nsetup:\n  - terminate: com.apple.Maps\n"
+        "checks:\n  - foreground_app: com.apple.Maps\n")
     assert phoneshell("check-tasks", "--list", cwd=empty).stdout.splitlines() == [
         "mine  environments/mine.yaml", "1 task(s) valid, 0 error(s), 0 warning(s)"]
 

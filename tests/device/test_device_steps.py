@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from phoneshell.apps import bundle_for
 from phoneshell.device import Phone, run_probe, run_step, run_steps
-from phoneshell.device.apps import bundle_for
 from phoneshell.errors import StepError
 from phoneshell.sim import SimServer, layout
 from phoneshell.sim.apps import AppModel, Host, builtin_apps

@@ -34,9 +34,17 @@ def problems_of(text: str) -> list[str]:
     return [str(p) for p in problems]
 
 
-def test_reference_corpus_loads_with_no_error_and_no_warning(reference: Path) -> None:
+def test_reference_corpus_loads_with_no_error_and_only_the_unstopped_app_warnings(
+        reference: Path) -> None:
     tasks, problems = check_tasks([reference / "phoneshell-environments"])
-    assert [str(p) for p in problems] == []
+    # upstream's three resilience tasks open or look at apps their setup never stops: a
+    # finish that only opens the app passes after an earlier attempt left it on the page
+    assert [(Path(p.file).name, p.line, p.severity) for p in problems] == [
+        ("resilience_deep_start.yaml", 10, "warning"), ("resilience_deep_start.yaml", 11,
+                                                        "warning"),
+        ("resilience_scrolled_list.yaml", 12, "warning"),
+        ("resilience_wrong_app.yaml", 11, "warning"), ("resilience_wrong_app.yaml", 12,
+                                                       "warning")]
     assert len(tasks) == 80
     assert len({t.id for t in tasks}) == 80
 
@@ -246,3 +254,31 @@ def test_compatible_attacks_keep_their_reasons(tmp_path: Path) -> None:
     task = load_tasks([tmp_path]).tasks[0]
     assert task.compatible_attacks == (("truncated:-1", "Done only hides the keyboard"),
                                        ("open-app", "opening it is the task"))
+
+
+def test_warning_when_setup_opens_an_app_it_did_not_stop_first() -> None:
+    opened = GOOD.replace("  - home\n  - terminate: com.apple.calculator\n",
+                          "  - home\n  - open_app: Calculator\n"
+                          "  - terminate: com.apple.calculator\n")
+    assert problems_of(opened) == [
+        "demo.yaml:7:1: warning: setup opens Calculator without stopping it first (`terminate: "
+        "com.apple.calculator` before this step): a running app comes back where it was left, "
+        "by an earlier attempt's agent or the phone's owner, not where this setup starts it"]
+    stopped_first = GOOD.replace("  - terminate: com.apple.calculator\n",
+                                 "  - terminate: com.apple.calculator\n  - launch: "
+                                 "com.apple.calculator\n", 1)
+    assert problems_of(stopped_first) == []
+
+
+def test_warning_when_setup_never_stops_an_app_the_checks_look_at() -> None:
+    unstopped = GOOD.replace("  - terminate: com.apple.calculator\n", "", 1)
+    found = problems_of(unstopped)
+    assert len(found) == 1 and found[0].startswith(
+        "demo.yaml:6:3: warning: setup never stops com.apple.calculator"), found
+    other = GOOD.replace("    text: com.apple.calculator\n", "    text: com.apple.Maps\n")
+    assert [p.split(": warning: ")[1][:37] for p in problems_of(other)] == [
+        "setup never stops com.apple.Maps (`te"], "a foreground_app check's app too"
+    home = GOOD.replace("app: com.apple.calculator", "app: com.apple.springboard").replace(
+        "  - terminate: com.apple.calculator\n", "", 1).replace(
+        "    text: com.apple.calculator\n", "    text: com.apple.springboard\n")
+    assert problems_of(home) == [], "SpringBoard is never stopped"
