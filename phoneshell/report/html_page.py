@@ -53,6 +53,7 @@ p.claim-disagrees { display: inline-block; margin: .3em 0; white-space: normal; 
 """
 
 AGENT_COLUMNS = ("agent", "run", "attempts", "scored", "passed", "pass rate", "95% CI",
+                 "of planned, at least",
                  "skipped", "never run", FALSE_CLAIM, MISSED_CLAIM, "no claim", "timed out",
                  "out of turns")
 
@@ -72,14 +73,16 @@ def summary_html(report: Report) -> str:
         rows.append([
             h(n.agent), h(n.run_id), str(n.attempts), str(n.scored), str(n.passed),
             h(pct(n.pass_rate)), h(interval(n.ci95).removeprefix("95% CI ")),
+            h(fraction(n.passed, n.planned, n.pass_floor)),
             f"{n.skipped}" + (f": {reasons}" if reasons else ""), str(n.not_run),
             h(fraction(n.false_claims, n.with_claim, n.false_claim_rate)),
             h(fraction(n.missed_claims, n.with_claim, n.missed_claim_rate)),
             str(n.no_claim), str(n.timed_out), str(n.out_of_turns)])
     return ("<section id=\"summary\"><h2>Summary</h2>"
             "<p>Pass rates count scored attempts only: a skipped attempt (not scored) or one "
-            "never run is not a failure and is never in the denominator. Claim rates are over "
-            "scored attempts with a claim.</p>"
+            "never run is not a failure and is never in the denominator. &ldquo;Of planned, at "
+            "least&rdquo; counts every attempt not scored as failed: no skip can raise it. "
+            "Claim rates are over scored attempts with a claim.</p>"
             + _table(AGENT_COLUMNS, rows, "summary") + "</section>")
 
 

@@ -52,6 +52,9 @@ class AgentNumbers:
     """passed / scored; null when nothing was scored."""
     ci95: tuple[float, float] | None
     """Wilson 95% interval of pass_rate; null when nothing was scored."""
+    pass_floor: float | None
+    """passed / planned: the rate if every attempt not scored (skipped or never run) had failed,
+    which no skip can raise; null when nothing was planned."""
     skipped: int
     """Attempts not scored (setup failed, rig down...): never counted as failed."""
     skip_reasons: dict[str, int]
@@ -183,7 +186,8 @@ def agent_numbers(run: RunRecord) -> AgentNumbers:
         agent=run.agent, run_id=run.run_id, run_dir=str(run.run_dir), planned=run.planned,
         attempts=len(rows), not_run=len(planned - recorded), scored=len(scored), passed=passed,
         failed=len(scored) - passed, pass_rate=rate(passed, len(scored)),
-        ci95=wilson(passed, len(scored)), skipped=len(rows) - len(scored),
+        ci95=wilson(passed, len(scored)), pass_floor=rate(passed, run.planned),
+        skipped=len(rows) - len(scored),
         skip_reasons=dict(Counter(skip_category(r.skip_reason) for r in rows if r.skipped)
                           .most_common()),
         superseded=sum(len(a.superseded) for a in run.attempts),

@@ -32,6 +32,9 @@ def _agent_lines(n: AgentNumbers) -> list[str]:
                      f"({interval(n.ci95)})")
     else:
         lines.append("  passed: no attempt was scored, so there is no pass rate")
+    if n.planned > n.scored:
+        lines.append(f"  passed {fraction(n.passed, n.planned, n.pass_floor)} of planned (at "
+                     "least: every attempt not scored counted as failed, which no skip can raise)")
     for reason, count in n.skip_reasons.items():
         lines.append(f"  skipped ({count}): {reason}")
     if n.superseded:

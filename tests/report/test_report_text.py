@@ -94,6 +94,10 @@ def test_skipped_and_never_run_attempts_are_not_in_the_denominator(
     assert (flt["attempts"], flt["scored"], flt["passed"], flt["failed"], flt["pass_rate"],
             flt["skipped"], flt["not_run"]) == (3, 2, 2, 0, 1.0, 1, 1)
     assert flt["skip_reasons"] == {"rig down": 1}
+    # what no skip can raise: 2 of 4 planned, the skipped and the never-run counted as failed
+    assert "  passed 2/4 = 50.0% of planned (at least: every attempt not scored counted as " \
+           "failed, which no skip can raise)" in done.stdout
+    assert flt["pass_floor"] == 0.5
     tabbar = next(t for t in report_json(runs["FLT"])["tags"]
                   if t["tag"] == "capability:tabbar")["agents"][0]
     assert (tabbar["attempts"], tabbar["scored"], tabbar["skipped"]) == (2, 1, 1)
@@ -103,6 +107,7 @@ def test_a_resumed_attempt_replaces_its_skipped_row(runs: dict[str, Path]) -> No
     done = phoneshell("report", str(runs["RESUMED"]))
     assert done.returncode == 0, done.stdout + done.stderr  # every attempt passed
     assert "  passed 4/4 = 100.0% of scored" in done.stdout
+    assert "of planned" not in done.stdout, "every planned attempt was scored"
     assert "1 skipped row(s) replaced by a later try (--resume)" in done.stdout
     (resumed,) = report_json(runs["RESUMED"])["agents"]
     assert (resumed["attempts"], resumed["scored"], resumed["skipped"], resumed["superseded"],
