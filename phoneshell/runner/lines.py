@@ -59,6 +59,9 @@ def summary_lines(summary: RunSummary) -> list[str]:
     rate = f" ({counts['passed'] / scored:.0%} of scored)" if scored else ""
     lines = [f"{len(summary.rows)} attempt(s): {counts['passed']} passed, {counts['failed']} "
              f"failed, {counts['skipped']} skipped{rate}"]
+    if summary.planned > scored:  # what no skip, and no attempt left unrun, can raise
+        lines.append(f"  at least {counts['passed'] / summary.planned:.0%} of the "
+                     f"{summary.planned} planned: every attempt not scored counted as failed")
     if summary.already_scored:
         lines.append(f"  {summary.already_scored} attempt(s) were already scored and not run "
                      "again")

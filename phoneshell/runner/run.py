@@ -90,6 +90,8 @@ class RunSummary:
     """Task files (or paths) left out because of errors, each printed with its file:line."""
     already_scored: int = 0
     """Attempts a resumed run found scored and did not run again."""
+    planned: int = 0
+    """Attempts this invocation set out to run."""
     all_passed: bool = False
     """Every planned attempt of the run (not just this invocation's) is recorded and passed."""
 
@@ -334,7 +336,8 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
         plans = [(t, n) for t in tasks for n in range(1, repeat + 1)
                  if (t.id, n) not in folder.scored]
         summary = RunSummary(folder.run_id, folder.run_dir,
-                             already_scored=len(tasks) * repeat - len(plans), left_out=left_out)
+                             already_scored=len(tasks) * repeat - len(plans), left_out=left_out,
+                             planned=len(plans))
         run = _Run(folder, plans, agent_spec, progress, summary, sandbox, sealer, trajectory)
         run.manifest = sealer.seal(run.manifest)  # a run cut short at once is verifiable too
         try:

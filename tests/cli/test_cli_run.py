@@ -12,6 +12,7 @@ import pytest
 
 from phoneshell.phones.lock import DeviceLock
 from phoneshell.runner import RunOptions, run_suite
+from phoneshell.runner.lines import summary_lines
 from phoneshell.sim import SimServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,12 +84,16 @@ def test_resume_runs_only_what_was_not_scored(tmp_path: Path) -> None:
             "settings.about.reach", "calculator.arithmetic"), repeat=2, runs_dir=tmp_path,
             run_id="R"), progress)
     assert [r.outcome for r in first.rows] == ["passed", "skipped"] and first.stopped
+    # one passed of four planned: the skipped and the two never run counted as failed
+    assert "  at least 25% of the 4 planned: every attempt not scored counted as failed" in \
+        summary_lines(first)
     skipped = first.rows[1]
     results = tmp_path / "R" / "results.jsonl"
     with SimServer() as sim:
         again = phoneshell("run", "--resume", "R", "--runs", str(tmp_path), "--device", sim.url)
         assert again.returncode == 0, again.stdout + again.stderr
         assert "3 attempt(s): 3 passed" in again.stdout
+        assert "at least" not in again.stdout, "all 3 planned this time were scored"
         assert "1 attempt(s) were already scored and not run again" in again.stdout
         final = [json.loads(x) for x in results.read_text().splitlines()]
         assert len(final) == 5
