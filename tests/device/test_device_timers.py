@@ -14,6 +14,7 @@ import pytest
 from sources import El, source
 
 from phoneshell.device import Phone, run_step, with_counts
+from phoneshell.device.alarms import _alarms_tab, _on_alarms
 from phoneshell.device.probes import ProbeError, run_probe
 from phoneshell.device.timers import _running_timers, _selected, _stopwatch_going
 from phoneshell.errors import StepError
@@ -157,3 +158,13 @@ def test_only_the_tab_bar_s_button_counts_as_the_tab() -> None:
     assert not _selected(PageSource.parse(source(named_like_a_tab, bundle=CLOCK)), ("Alarms",))
     in_the_bar = El("TabBar", label="Tab Bar", children=(named_like_a_tab,))
     assert _selected(PageSource.parse(source(in_the_bar, bundle=CLOCK)), ("Alarms",))
+
+
+def test_the_alarms_count_and_cleaning_take_the_tab_bar_s_alarms_only() -> None:
+    # the same rule as select_tab: a button named Alarms in the content is never the tab
+    named_like_a_tab = El("Button", label="Alarms", value="1")
+    alone = PageSource.parse(source(named_like_a_tab, bundle=CLOCK))
+    assert _alarms_tab(alone) is None and not _on_alarms(alone)
+    in_the_bar = PageSource.parse(source(
+        El("TabBar", label="Tab Bar", children=(named_like_a_tab,)), bundle=CLOCK))
+    assert _alarms_tab(in_the_bar) is not None and _on_alarms(in_the_bar)
