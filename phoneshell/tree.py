@@ -201,6 +201,13 @@ class PageSource:
             return self.keyboard_up
         return kind in TEXT_INPUT_TYPES
 
+    def holds(self, holder: Element, element: Element) -> bool:
+        """Whether `element` sits, at any depth, inside `holder` (of this page)."""
+        parent = element.parent
+        while parent > holder.order:  # parents come before their children in document order
+            parent = self.elements[parent].parent
+        return parent == holder.order
+
     def inside(self, element: Element, short_type: str) -> bool:
         """Whether `element` sits, at any depth, in an element of `short_type` (e.g. WebView)."""
         parent = element.parent

@@ -36,10 +36,10 @@ def _results(phone: Phone, exact: str = "") -> list[Element]:
                    and e.label.strip().lower() not in NO_RESULTS), key=lambda e: e.y)
     if not exact:
         return rows
-    lines = {e.parent: e.label.strip().lower() for e in page.on_screen()
-             if e.label.strip().lower().endswith(ONE_LINE)}
+    # the row's second line, at whatever depth the row holds it (iOS 26 nests it in a view)
+    one_line = [e for e in page.on_screen() if e.label.strip().lower().endswith(ONE_LINE)]
     return [r for r in rows if r.label.strip().lower() == exact.strip().lower()
-            and r.order in lines]
+            and any(page.holds(r, e) for e in one_line)]
 
 
 def _delete_top(phone: Phone, step: Step, rows: list[Element], exact: str) -> None:

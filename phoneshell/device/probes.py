@@ -196,15 +196,8 @@ def row_texts(page: PageSource, row: Element) -> str:
     date and first words), or its label when it holds none. Two notes with one title differ
     here, and an edited note differs from what it was."""
     inside = [e.label for e in page.on_screen() if e.type == STATIC_TEXT and e.label
-              and _holds(page, row, e)]
+              and page.holds(row, e)]
     return " | ".join(inside) if inside else row.label
-
-
-def _holds(page: PageSource, holder: Element, element: Element) -> bool:
-    parent = element.parent
-    while parent > holder.order:  # parents come before their children in document order
-        parent = page.elements[parent].parent
-    return parent == holder.order
 
 
 def _rows_titled(phone: Phone, bundle_id: str, title: str, what: str) -> tuple[str, ...]:

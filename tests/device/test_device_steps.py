@@ -133,3 +133,17 @@ def test_clean_notes_deletes_the_newest_and_keeps_the_oldest(phone: Phone) -> No
     run_steps(phone, [Step("clean_notes", "phoneshell benchmark", options=(("keep", "1"),))])
     assert run_probe(phone, "notes_containing", "phoneshell benchmark") == 1
     assert run_probe(phone, "newest_note", "").startswith("phoneshell benchmark\nA saved note")
+
+
+def test_clean_notes_exact_deletes_only_notes_that_are_the_text_and_nothing_else(
+        phone: Phone) -> None:
+    # the seeded note is titled the same but has a second line: it stays
+    for text in ("phoneshell benchmark", "x phoneshell benchmark"):
+        run_steps(phone, [Step("launch", NOTES), Step("tap", "New Note"), Step("type", text),
+                          Step("terminate", NOTES)])
+    assert run_probe(phone, "notes_titled", "phoneshell benchmark") == 2
+    run_steps(phone, [Step("clean_notes", options=(("text", "phoneshell benchmark"),
+                                                    ("exact", "yes")))])
+    assert run_probe(phone, "notes_titled", "phoneshell benchmark") == 1
+    assert run_probe(phone, "notes_containing", "phoneshell benchmark") == 2
+    assert run_probe(phone, "newest_note", "").startswith("x phoneshell benchmark")
