@@ -121,6 +121,23 @@ def custody_breaks(events: Iterable[AuditEvent]) -> tuple[AuditEvent, ...]:
     return tuple(e for e in events if e.stage == "custody" and e.phase in CUSTODY_PHASES)
 
 
+def apps_in_front(events: Iterable[AuditEvent], phases: Iterable[Phase] = CUSTODY_PHASES,
+                  ) -> tuple[str, ...]:
+    """Every app the log shows in front, or launched, while the agent ran and at capture (by
+    default), in the order first seen: each action's app before and after, a launch's bundle
+    id, and what a custody line found in front (a change no action explains)."""
+    wanted = set(phases)
+    seen: dict[str, None] = {}
+    for event in events:
+        if event.phase not in wanted:
+            continue
+        launched = event.params.get("bundle_id") if event.kind in ("launch", "activate") else ""
+        for bundle in (event.app_before, event.app_after, launched):
+            if isinstance(bundle, str) and bundle:
+                seen.setdefault(bundle, None)
+    return tuple(seen)
+
+
 def refusals(events: Iterable[AuditEvent]) -> tuple[AuditEvent, ...]:
     """The requests the bridge refused (never forwarded), with why in `error`."""
     return tuple(e for e in events if e.stage == "refused")

@@ -197,6 +197,9 @@ class Teardown(Part):
     """Every teardown step ran."""
     error: str = ""
     """What failed."""
+    stopped: tuple[str, ...] = ()
+    """Apps the agent had in front that the task's teardown does not stop, stopped after it, so
+    the next attempt does not find them where this agent left them (bundle ids)."""
 
 
 class ResultRow(Record):

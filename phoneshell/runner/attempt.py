@@ -27,7 +27,7 @@ from typing import NamedTuple
 from phoneshell.agents import Agent, AgentContext, AgentResult
 from phoneshell.agents.command import CommandAgent
 from phoneshell.agents.sandbox import Sandbox
-from phoneshell.audit import actions, custody_breaks
+from phoneshell.audit import actions, apps_in_front, custody_breaks
 from phoneshell.checks import Need
 from phoneshell.device import (
     ROWS,
@@ -207,12 +207,23 @@ def _readings(before: Counts, evidence: Evidence | None) -> Readings:
     return {(n.name, n.arg): (count.value, None) for n, count in before.items()}
 
 
+def _left_running(task: Task, used: tuple[str, ...]) -> tuple[Step, ...]:
+    """A terminate for each app the agent had in front that the teardown does not stop (never
+    SpringBoard, never WDA): a running app resumes where it was left, and the next attempt's
+    agent, or an answer it reads, must not start from there."""
+    stopped = {s.arg for s in task.teardown if s.kind == "terminate"}
+    return tuple(Step("terminate", app, file=task.file) for app in used
+                 if app not in stopped and app != SPRINGBOARD
+                 and not any(mark in app for mark in WDA_BUNDLE_MARKS))
+
+
 def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
-              before: Counts) -> Teardown:
-    """Run every teardown step, even after one fails; report what failed, never raise."""
+              before: Counts, left: tuple[Step, ...] = ()) -> Teardown:
+    """Run every teardown step, then stop the apps the agent left running (`left`), even after
+    one fails; report what failed, never raise."""
     errors = []
     rows = {(n.name, n.arg): c.rows for n, c in before.items() if c.rows is not None}
-    for step in task.teardown:
+    for step in (*task.teardown, *left):
         try:
             run_step(phone, with_counts(step, readings, rows))
         except (StepError, DeviceError) as exc:
@@ -221,7 +232,8 @@ def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
             with (folder / "traceback.txt").open("a") as out:
                 out.write(traceback.format_exc())
             errors.append(f"harness error in {step.describe()} ({type(exc).__name__}): {exc}")
-    return Teardown(ok=not errors, error="; ".join(errors))
+    return Teardown(ok=not errors, error="; ".join(errors),
+                    stopped=tuple(step.arg for step in left))
 
 
 @dataclass(frozen=True)
@@ -294,8 +306,10 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         skip_reason, error_type, interrupted = "interrupted (Ctrl-C)", "KeyboardInterrupt", True
     finally:
         _enter(rig, plan, "teardown")
+        left = _left_running(task, apps_in_front(_slice(rig, plan, mark)[0])) \
+            if result.ran and not rig_down else ()
         teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
-                    _teardown(phone, task, folder, _readings(before, evidence), before))
+                    _teardown(phone, task, folder, _readings(before, evidence), before, left))
         rig.bridge.clear_context()
     distrusted = verdict.overruled if verdict is not None and not skip_reason else ""
     if skip_reason:
