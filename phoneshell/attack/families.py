@@ -60,10 +60,13 @@ class Attack:
     def cleanup(self) -> tuple[Step, ...]:
         """Steps that delete what the finish itself left behind, to run after the task's
         teardown: a note it typed into a new note (later finishes, and the count probes, must
-        find Notes as setup leaves it)."""
+        find Notes as setup leaves it); for a leaver, also a note the attempt before it typed,
+        which is left for the finish to be graded on and goes only after it."""
         steps: list[Step] = []
         new_note = False
-        for step in self.steps:
+        typed = (*(self.left_by.solution or () if self.family == "leaver" and self.left_by
+                   else ()), *self.steps)
+        for step in typed:
             new_note = new_note or (step.kind == "tap" and step.arg == "New Note")
             if new_note and step.kind == "type" and step.arg.strip():
                 steps.append(Step("clean_notes", options=(("text", step.arg.strip()),
@@ -106,8 +109,10 @@ def leaver(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
     agent leaves on the phone (an app left open on the page asked for, a stopwatch left going)
     must not pass a later attempt of this task. The earlier tasks: one of each distinct setup
     and teardown among those of the same app (not the task's own: `residue` plays that), and
-    the first of another app whose teardown leaves this task's app running. The reference
-    answer is claimed. None for the tasks `residue` leaves out."""
+    the first of another app whose teardown leaves this task's app running. What that attempt
+    made stays for the finish (its teardown deletes only what its own count saw grow); a note
+    it typed goes after the finish (`cleanup`). The reference answer is claimed. None for the
+    tasks `residue` leaves out."""
     finish = reference(task)
     if not finish or {"open-app", "result-only:answer"} & set(dict(task.compatible_attacks)):
         return
@@ -119,17 +124,12 @@ def leaver(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
             continue
         seen.add(_shape(earlier))
         other_app = other_app or not same
-        # what the task's own teardown deletes (its count's growth) goes too, or later
-        # attempts find it piled up (Notes refuses to count a screenful of the same title)
-        deleting = tuple(s for s in task.teardown if s.kind in CLEANING)
         left = replace(earlier, id=f"{earlier.id}{LEAVING}{task.id}", solution=finish,
-                       checks=(), teardown=(*deleting, *earlier.teardown))
+                       checks=())
         yield Attack(task, "leaver", f"leaver:{earlier.id}", _opened(task), task.answer(),
                      left_by=left)
 
 
-CLEANING = frozenset({"delete_created", "clean_notes", "clean_alarms"})
-"""Teardown steps that delete what an agent made."""
 LEAVING = ".leaving."
 """Joins the earlier task's id and the task's in a leaver's attempt (its folder's name)."""
 

@@ -121,20 +121,17 @@ def test_residue_finds_the_tab_an_earlier_attempt_left_and_not_after_the_setup_f
     assert report.replays == 4
 
 
-def test_leaver_finds_an_app_another_attempt_left_open_and_not_after_the_setup_fix(
+def test_leaver_finds_a_stopwatch_another_attempt_s_agent_left_going(
         swapper: Swapper, suite: dict[str, Task]) -> None:
-    task = suite["resilience.wrong_app"]
-    # before: setup opened Calculator over whatever Settings page was left running
-    assert [s.kind for s in task.setup[:2]] == ["terminate", "terminate"]
-    trusting = replace(task, id="resilience.wrong_app.weak", setup=task.setup[2:],
-                       compatible_attacks=())
+    task = suite["clock.stopwatch.start"]
+    # before: the task checked only that Stop shows, not that its own agent tapped Start
+    trusting = weakened(task, drop=("tapped",))
     report = play_attacks([swapper], [task, trusting], ("leaver",), lambda line: None,
-                          ("leaver:books.search",), pool=[*suite.values(), trusting])
-    # a Books attempt whose agent went to Display & Brightness instead, and whose teardown
-    # stops only Books: the next attempt's agent only opens Settings
-    assert broken(report) == {("resilience.wrong_app.weak", "leaver:books.search")}, [
+                          ("leaver:clock.tab.alarms",), pool=[*suite.values(), trusting])
+    # a clock.tab.alarms attempt whose agent started the stopwatch instead, and whose teardown
+    # only stops Clock: the next attempt's agent only opens Clock
+    assert broken(report) == {("clock.stopwatch.start.weak", "leaver:clock.tab.alarms")}, [
         (r.task, r.attack, r.detail) for r in report.attacks]
     fixed = next(r for r in report.attacks if r.task == task.id)
-    assert fixed.scored and not fixed.passed and "'Display' not found" in fixed.detail, \
-        fixed.detail
+    assert fixed.scored and not fixed.passed and "tapped 'Start'" in fixed.detail, fixed.detail
     assert report.replays == 4
