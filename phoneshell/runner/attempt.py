@@ -45,7 +45,7 @@ from phoneshell.device import (
     with_counts,
 )
 from phoneshell.device.phone import SPRINGBOARD
-from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, StepError
+from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, PhoneshellError, StepError
 from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, write_record
@@ -207,6 +207,15 @@ def _readings(before: Counts, evidence: Evidence | None) -> Readings:
     return {(n.name, n.arg): (count.value, None) for n, count in before.items()}
 
 
+def _agent_apps(rig: Rig, plan: AttemptPlan, mark: int) -> tuple[str, ...]:
+    """The apps the attempt's log shows in front while the agent ran (none when the log cannot
+    be read now: the teardown still runs, and the failure to read shows where it matters)."""
+    try:
+        return apps_in_front(_slice(rig, plan, mark)[0])
+    except (PhoneshellError, *RIG_DOWN):
+        return ()
+
+
 def _left_running(task: Task, used: tuple[str, ...]) -> tuple[Step, ...]:
     """A terminate for each app the agent had in front that the teardown does not stop (never
     SpringBoard, never WDA): a running app resumes where it was left, and the next attempt's
@@ -306,7 +315,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         skip_reason, error_type, interrupted = "interrupted (Ctrl-C)", "KeyboardInterrupt", True
     finally:
         _enter(rig, plan, "teardown")
-        left = _left_running(task, apps_in_front(_slice(rig, plan, mark)[0])) \
+        left = _left_running(task, _agent_apps(rig, plan, mark)) \
             if result.ran and not rig_down else ()
         teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
                     _teardown(phone, task, folder, _readings(before, evidence), before, left))
