@@ -27,7 +27,7 @@ from typing import NamedTuple
 from phoneshell.agents import Agent, AgentContext, AgentResult
 from phoneshell.agents.command import CommandAgent
 from phoneshell.agents.sandbox import Sandbox
-from phoneshell.audit import actions, apps_in_front, custody_breaks
+from phoneshell.audit import custody_breaks
 from phoneshell.checks import Need
 from phoneshell.device import (
     ROWS,
@@ -49,6 +49,7 @@ from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, PhoneshellErr
 from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, write_record
+from phoneshell.runner.aftermath import agent_broke_rig, left_running
 from phoneshell.runner.rig import Rig, RigDown, check_rig
 from phoneshell.tasks import Step, Task
 
@@ -207,23 +208,14 @@ def _readings(before: Counts, evidence: Evidence | None) -> Readings:
     return {(n.name, n.arg): (count.value, None) for n, count in before.items()}
 
 
-def _agent_apps(rig: Rig, plan: AttemptPlan, mark: int) -> tuple[str, ...]:
-    """The apps the attempt's log shows in front while the agent ran (none when the log cannot
-    be read now: the teardown still runs, and the failure to read shows where it matters)."""
+def _left_running(rig: Rig, plan: AttemptPlan, mark: int) -> tuple[Step, ...]:
+    """Terminates for the apps the agent left running (`aftermath.left_running`); none when
+    the log cannot be read now: the teardown still runs, and the failure to read shows where
+    it matters."""
     try:
-        return apps_in_front(_slice(rig, plan, mark)[0])
+        return left_running(plan.task, _slice(rig, plan, mark)[0])
     except (PhoneshellError, *RIG_DOWN):
         return ()
-
-
-def _left_running(task: Task, used: tuple[str, ...]) -> tuple[Step, ...]:
-    """A terminate for each app the agent had in front that the teardown does not stop (never
-    SpringBoard, never WDA): a running app resumes where it was left, and the next attempt's
-    agent, or an answer it reads, must not start from there."""
-    stopped = {s.arg for s in task.teardown if s.kind == "terminate"}
-    return tuple(Step("terminate", app, file=task.file) for app in used
-                 if app not in stopped and app != SPRINGBOARD
-                 and not any(mark in app for mark in WDA_BUNDLE_MARKS))
 
 
 def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
@@ -315,8 +307,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         skip_reason, error_type, interrupted = "interrupted (Ctrl-C)", "KeyboardInterrupt", True
     finally:
         _enter(rig, plan, "teardown")
-        left = _left_running(task, _agent_apps(rig, plan, mark)) \
-            if result.ran and not rig_down else ()
+        left = _left_running(rig, plan, mark) if result.ran and not rig_down else ()
         teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
                     _teardown(phone, task, folder, _readings(before, evidence), before, left))
         rig.bridge.clear_context()
@@ -355,26 +346,6 @@ def _run_agent(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
                                       task.timeout_seconds, plan.folder, plan.sandbox))
     finally:
         rig.bridge.revoke_agent()
-
-
-WDA_BUNDLE_MARKS = ("WebDriverAgent", ".xctrunner")
-"""How a WDA runner's bundle id reads (com.facebook.WebDriverAgentRunner.xctrunner)."""
-
-
-def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
-    """What the agent did, by its own logged actions, that can break the rig ("" when none):
-    locking the phone, ending WDA's session, terminating WDA."""
-    for action in actions(events):
-        if action.phase != "agent":
-            continue
-        button, bundle = action.params.get("button"), str(action.params.get("bundle_id", ""))
-        if action.kind == "press" and button in ("lock", "hid:12:48"):
-            return f"the agent locked the phone (#{action.seq} press {button})"
-        if action.kind == "terminate" and action.params.get("via") == "delete_session":
-            return f"the agent ended WDA's session (#{action.seq} DELETE /session)"
-        if action.kind == "terminate" and any(mark in bundle for mark in WDA_BUNDLE_MARKS):
-            return f"the agent terminated WDA itself (#{action.seq} terminate {bundle})"
-    return ""
 
 
 def _recover(rig: Rig, plan: AttemptPlan) -> bool:

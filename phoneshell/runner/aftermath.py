@@ -1,0 +1,41 @@
+"""What an agent's turn left on the phone, read from the attempt's audit log: a rig it broke by
+its own actions (then its failure, not a skip), and apps it left running that the task's
+teardown does not stop (the runner stops them after it). Pure: reads events, never a phone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from phoneshell.audit import actions, apps_in_front
+from phoneshell.records import AuditEvent
+from phoneshell.tasks import Step, Task
+from phoneshell.xcui import SPRINGBOARD
+
+WDA_BUNDLE_MARKS = ("WebDriverAgent", ".xctrunner")
+"""How a WDA runner's bundle id reads (com.facebook.WebDriverAgentRunner.xctrunner)."""
+
+
+def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
+    """What the agent did, by its own logged actions, that can break the rig ("" when none):
+    locking the phone, ending WDA's session, terminating WDA."""
+    for action in actions(events):
+        if action.phase != "agent":
+            continue
+        button, bundle = action.params.get("button"), str(action.params.get("bundle_id", ""))
+        if action.kind == "press" and button in ("lock", "hid:12:48"):
+            return f"the agent locked the phone (#{action.seq} press {button})"
+        if action.kind == "terminate" and action.params.get("via") == "delete_session":
+            return f"the agent ended WDA's session (#{action.seq} DELETE /session)"
+        if action.kind == "terminate" and any(mark in bundle for mark in WDA_BUNDLE_MARKS):
+            return f"the agent terminated WDA itself (#{action.seq} terminate {bundle})"
+    return ""
+
+
+def left_running(task: Task, events: Iterable[AuditEvent]) -> tuple[Step, ...]:
+    """A terminate for each app the log shows in front while the agent ran (or at capture) that
+    the task's teardown does not stop, never SpringBoard or WDA: a running app resumes where it
+    was left, and the next attempt's agent must not start from there."""
+    stopped = {s.arg for s in task.teardown if s.kind == "terminate"}
+    return tuple(Step("terminate", app, file=task.file) for app in apps_in_front(events)
+                 if app not in stopped and app != SPRINGBOARD
+                 and not any(mark in app for mark in WDA_BUNDLE_MARKS))
