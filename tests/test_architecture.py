@@ -10,7 +10,8 @@ import phoneshell
 ROOT = Path(__file__).resolve().parent.parent
 PURE = ("phoneshell/checks", "phoneshell/grade.py", "phoneshell/tree.py",
         "phoneshell/evidence.py", "phoneshell/audit.py", "phoneshell/implication.py",
-        "phoneshell/tasks", "phoneshell/attack/families.py", "phoneshell/attack/examples.py")
+        "phoneshell/tasks", "phoneshell/attack/families.py", "phoneshell/attack/examples.py",
+        "phoneshell/runner/aftermath.py")
 FORBIDDEN_FOR_PURE = ("phoneshell.device", "phoneshell.runner", "phoneshell.sim", "bridge",
                       "phoneshell.agents", "wda", "tidevice")
 
