@@ -106,13 +106,13 @@ def residue(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
 def leaver(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
     """Only open the task's app right after an attempt of another task whose agent played this
     task's reference finish instead of its own, then that task's teardown: what one attempt's
-    agent leaves on the phone (an app left open on the page asked for, a stopwatch left going)
-    must not pass a later attempt of this task. The earlier tasks: one of each distinct setup
-    and teardown among those of the same app (not the task's own: `residue` plays that), and
-    the first of another app whose teardown leaves this task's app running. What that attempt
-    made stays for the finish (its teardown deletes only what its own count saw grow); a note
-    it typed goes after the finish (`cleanup`). The reference answer is claimed. None for the
-    tasks `residue` leaves out."""
+    agent leaves on the phone (a stopwatch left going; an app left open on the page asked for,
+    before the runner stopped those) must not pass a later attempt of this task. The earlier
+    tasks: one of each distinct setup and teardown among those of the same app (not the task's
+    own: `residue` plays that), and the first of another app whose teardown leaves this task's
+    app running. What that attempt made stays for the finish (its teardown deletes only what its
+    own count saw grow); a note it typed goes after the finish (`cleanup`). The reference answer
+    is claimed. None for the tasks `residue` leaves out."""
     finish = reference(task)
     if not finish or {"open-app", "result-only:answer"} & set(dict(task.compatible_attacks)):
         return

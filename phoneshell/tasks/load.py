@@ -317,8 +317,9 @@ def _warn_unstopped(f: NodeFile, setup_node: Node, app: str, checks: Sequence[Ch
     on the page an earlier attempt's agent left it on, or the phone's owner. So the setup must
     stop each app it opens before opening it, and each app the checks look at (the task's
     app, apps a `foreground_app` check names) somewhere; otherwise a finish that only opens the
-    app passes after an earlier attempt left it on the page asked for (`phoneshell attack`'s
-    `leaver` finishes).
+    app passes after someone left it on the page asked for (how `phoneshell attack`'s `leaver`
+    broke `resilience.wrong_app`). The runner stops what an agent leaves running, but not what
+    the phone's owner left before the run.
     """
     stopped: set[str] = set()
     warned: set[str] = set()
