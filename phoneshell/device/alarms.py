@@ -95,14 +95,15 @@ def _fail(step: Step, what: str) -> StepError:
     return StepError(f"{step.describe()}: {what}")
 
 
-def _tab_buttons(page: PageSource) -> list[Element]:
-    """The tab bar's buttons (content named like a tab, an alarm's own button, is not one)."""
+def tab_buttons(page: PageSource, labels: tuple[str, ...] | None = None) -> list[Element]:
+    """The tab bar's buttons, those with one of `labels` when given (content named like a tab,
+    an alarm's own button, is not one)."""
     return [e for e in page.on_screen() if e.type == "XCUIElementTypeButton"
-            and page.inside(e, "TabBar")]
+            and (labels is None or e.label in labels) and page.inside(e, "TabBar")]
 
 
 def _alarms_tab(page: PageSource) -> Element | None:
-    return next((e for e in _tab_buttons(page) if e.label in ALARM_TABS), None)
+    return next(iter(tab_buttons(page, ALARM_TABS)), None)
 
 
 def _on_alarms(page: PageSource) -> bool:
@@ -113,7 +114,7 @@ def _on_alarms(page: PageSource) -> bool:
         return False
     if "Selected" in tab.traits or tab.value == "1":
         return True
-    tabs = [e for e in _tab_buttons(page) if "Selected" in e.traits or e.value == "1"]
+    tabs = [e for e in tab_buttons(page) if "Selected" in e.traits or e.value == "1"]
     return not tabs and any(e.type == "XCUIElementTypeNavigationBar"
                             and (e.name in ALARM_TABS or e.label in ALARM_TABS)
                             for e in page.on_screen())

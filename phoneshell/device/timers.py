@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from phoneshell.device.alarms import restart_clock
+from phoneshell.device.alarms import restart_clock, tab_buttons
 from phoneshell.device.cleanup import DELETERS
 from phoneshell.device.phone import Phone
 from phoneshell.device.probes import CLOCK, ProbeError, leaving_open, probe, stop_app
@@ -46,14 +46,9 @@ def _buttons(page: PageSource, labels: tuple[str, ...]) -> list[Element]:
     return [e for e in page.on_screen() if e.type == BUTTON and e.label in labels]
 
 
-def _tabs(page: PageSource, labels: tuple[str, ...]) -> list[Element]:
-    """The tab bar's buttons with one of `labels` (content named like a tab is not one)."""
-    return [e for e in _buttons(page, labels) if page.inside(e, "TabBar")]
-
-
 def _selected(page: PageSource, labels: tuple[str, ...]) -> bool:
     """Whether the tab bar's button with one of `labels` reads selected (trait or value)."""
-    return any("Selected" in e.traits or e.value == "1" for e in _tabs(page, labels))
+    return any("Selected" in e.traits or e.value == "1" for e in tab_buttons(page, labels))
 
 
 def select(phone: Phone, step: Step, labels: tuple[str, ...]) -> PageSource:
@@ -66,7 +61,7 @@ def select(phone: Phone, step: Step, labels: tuple[str, ...]) -> PageSource:
     page = phone.page()
     if _selected(page, labels):
         return page
-    tabs = _tabs(page, labels)
+    tabs = tab_buttons(page, labels)
     if not tabs:
         raise _fail(step, f"no {labels[0]!r} tab on screen; it shows {page.summary()}")
     phone.tap(*tabs[0].centre)
