@@ -208,12 +208,14 @@ def _readings(before: Counts, evidence: Evidence | None) -> Readings:
     return {(n.name, n.arg): (count.value, None) for n, count in before.items()}
 
 
-def _left_running(rig: Rig, plan: AttemptPlan, mark: int) -> tuple[Step, ...]:
-    """Terminates for the apps the agent left running (`aftermath.left_running`); none when
-    the log cannot be read now: the teardown still runs, and the failure to read shows where
-    it matters."""
+def _left_running(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | None,
+                  ) -> tuple[Step, ...]:
+    """Terminates for the apps the agent left running (`aftermath.left_running`), from the log
+    the capture read, or read now when nothing was captured; none when the log cannot be read:
+    the teardown still runs, and the failure to read shows where it matters."""
     try:
-        return left_running(plan.task, _slice(rig, plan, mark)[0])
+        events = evidence.events if evidence is not None else _slice(rig, plan, mark)[0]
+        return left_running(plan.task, events)
     except (PhoneshellError, *RIG_DOWN):
         return ()
 
@@ -307,7 +309,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         skip_reason, error_type, interrupted = "interrupted (Ctrl-C)", "KeyboardInterrupt", True
     finally:
         _enter(rig, plan, "teardown")
-        left = _left_running(rig, plan, mark) if result.ran and not rig_down else ()
+        left = _left_running(rig, plan, mark, evidence) if result.ran and not rig_down else ()
         teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
                     _teardown(phone, task, folder, _readings(before, evidence), before, left))
         rig.bridge.clear_context()
