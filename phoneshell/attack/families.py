@@ -64,9 +64,8 @@ class Attack:
         which is left for the finish to be graded on and goes only after it."""
         steps: list[Step] = []
         new_note = False
-        typed = (*(self.left_by.solution or () if self.family == "leaver" and self.left_by
-                   else ()), *self.steps)
-        for step in typed:
+        before = self.left_by.solution or () if self.family == "leaver" and self.left_by else ()
+        for step in (*before, *self.steps):
             new_note = new_note or (step.kind == "tap" and step.arg == "New Note")
             if new_note and step.kind == "type" and step.arg.strip():
                 steps.append(Step("clean_notes", options=(("text", step.arg.strip()),
