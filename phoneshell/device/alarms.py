@@ -58,10 +58,14 @@ class AlarmRow:
         return self.cell.label
 
     @property
+    def on(self) -> bool:
+        """Whether its switch reads on (a switch that cannot be read counts as on)."""
+        return self.switch is None or self.switch.value != "0"
+
+    @property
     def is_artifact(self) -> bool:
         """Unnamed, one-off, and switched off (a switch that cannot be read counts as on)."""
-        return (bool(ARTIFACT.match(self.label)) and self.switch is not None
-                and self.switch.value == "0")
+        return bool(ARTIFACT.match(self.label)) and not self.on
 
 
 @dataclass(frozen=True)
@@ -81,14 +85,31 @@ class AlarmList:
         """(label, y) of each row, top to bottom."""
         return [(r.label, r.cell.y) for r in self.rows]
 
-    def target(self) -> AlarmRow | None:
-        """The first artifact whose whole row is on screen (only those can be swiped)."""
+    def target(self, wanted: Callable[[AlarmRow], bool]) -> AlarmRow | None:
+        """The first row `wanted` takes whose whole row is on screen (only those can be
+        swiped)."""
         for row in self.rows:
             c = row.cell
-            if row.is_artifact and c.height > 60 and c.y >= self.top and c.y + c.height <= \
+            if wanted(row) and c.height > 60 and c.y >= self.top and c.y + c.height <= \
                     self.bottom:
                 return row
         return None
+
+
+SWITCHED = " | "
+"""Between an alarm's label and its switch in `alarm_text`."""
+
+
+def alarm_text(row: AlarmRow) -> str:
+    """An alarm as the `alarms` count lists it: its label and whether it is on ("7:30 AM,
+    Alarm | on"). An owner's alarm switched off and one an agent saved at the same time share
+    a label, and only the switch tells which to delete."""
+    return f"{row.label}{SWITCHED}{'on' if row.on else 'off'}"
+
+
+def alarm_label(text: str) -> str:
+    """The label part of an `alarm_text`."""
+    return text.rsplit(SWITCHED, 1)[0]
 
 
 def _fail(step: Step, what: str) -> StepError:
@@ -278,23 +299,34 @@ def _delete(phone: Phone, step: Step, row: AlarmRow) -> None:
 
 @executes("clean_alarms")
 def clean_alarms(phone: Phone, step: Step) -> None:
-    """Delete artifact alarms one per read, top to bottom, scrolling down when none is shown."""
+    """Delete artifact alarms (see the module docstring)."""
+    delete_alarms(phone, step, lambda row: row.is_artifact, MAX_DELETES)
+
+
+def delete_alarms(phone: Phone, step: Step, wanted: Callable[[AlarmRow], bool], limit: int,
+                  took: Callable[[AlarmRow], None] | None = None) -> int:
+    """Delete the rows `wanted` takes (asked again for each read; `took` is told of each row
+    deleted), one per read, top to bottom, scrolling down when none is shown, at most `limit`;
+    return how many went."""
     open_alarms(phone, step)
     deleted = scrolls = 0
-    while deleted < MAX_DELETES:
+    while deleted < limit:
         view = read_alarms(phone, step)
-        row = view.target()
+        row = view.target(wanted)
         if row is not None:
             _delete(phone, step, row)
             deleted += 1
+            if took is not None:
+                took(row)
             continue
         if scrolls >= MAX_SCROLLS or not view.rows or view.ends:
-            return
+            break
         # Show the next half screen of the list (less than a screen, so no row that was cut
         # off at the bottom is skipped); a drag that changes nothing means the end.
         if not _scroll_on(phone, view):
-            return
+            break
         scrolls += 1
+    return deleted
 
 
 def _scroll_on(phone: Phone, view: AlarmList) -> bool:

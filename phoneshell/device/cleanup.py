@@ -27,9 +27,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
-from phoneshell.device.alarms import swipe_to_delete
+from phoneshell.device.alarms import AlarmRow, alarm_text, delete_alarms, swipe_to_delete
 from phoneshell.device.phone import Phone
 from phoneshell.device.probes import (
+    CLOCK,
     NOTES,
     REMINDERS,
     SAFARI,
@@ -41,6 +42,7 @@ from phoneshell.device.probes import (
     result_rows,
     row_texts,
     run_probe,
+    run_rows,
     searched,
     stop_app,
     tab_count,
@@ -190,6 +192,35 @@ def _notes_containing(phone: Phone, step: Step, text: str, n: int) -> None:
 @DELETERS.register("reminders_titled")
 def _reminders_titled(phone: Phone, step: Step, text: str, n: int) -> None:
     _delete_found(phone, step, REMINDERS, text, n, titled(text), newest_first=False)
+
+
+@DELETERS.register("alarms")
+def _alarms(phone: Phone, step: Step, text: str, n: int) -> None:
+    """Delete the `n` alarms the list gained: rows (label and switch) not among those counted
+    before the agent. Nothing goes when those rows are not known, or when one of them is no
+    longer shown as it was (switched, edited or gone): then which are the attempt's cannot be
+    told, and an owner's alarm is never taken for one."""
+    kept = _kept(step)
+    if kept is None:
+        raise _fail(step, "the alarms counted before the agent are not known, so which the "
+                          "attempt made cannot be told: none deleted")
+    now = Counter(run_rows(phone, "alarms", text, leave_open=True))
+    changed, made = kept - now, now - kept
+    if changed:
+        raise _fail(step, f"{next(iter(changed))!r}, there before the agent, is no longer shown "
+                          "as it was (switched, edited or gone), so which alarms the attempt "
+                          "made cannot be told: none deleted")
+
+    def wanted(row: AlarmRow) -> bool:
+        return made[alarm_text(row)] > 0
+
+    def took(row: AlarmRow) -> None:
+        made[alarm_text(row)] -= 1
+
+    gone = delete_alarms(phone, step, wanted, min(n, sum(made.values())), took)
+    if gone < n:
+        raise _fail(step, f"{gone} of the {n} alarms the attempt added were found to delete")
+    stop_app(phone, CLOCK)
 
 
 @DELETERS.register("safari_tabs")

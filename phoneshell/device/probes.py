@@ -20,7 +20,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TypeVar
 
-from phoneshell.device.alarms import ALARMS_LEFT, open_alarms, read_alarms
+from phoneshell.device.alarms import ALARMS_LEFT, alarm_label, alarm_text, open_alarms, read_alarms
 from phoneshell.device.phone import Phone
 from phoneshell.device.steps import run_steps, screen_signature, scroll_points, still_left
 from phoneshell.errors import RIG_DOWN, DeviceError, PhoneshellError, StepError
@@ -323,29 +323,41 @@ def merge_scrolled(seen: list[str], shown: list[str]) -> list[str]:
     return seen + shown[fits[0] if fits else 0:]
 
 
-@probe("alarms")
-def alarms(phone: Phone, arg: str) -> int:
+@ROWS.register("alarms")
+def alarms_rows(phone: Phone, arg: str) -> tuple[str, ...]:
     """Alarms in Clock's Alarms list (rows with their switch, read as the cleanup step reads
-    them), scrolling through it; with `arg`, only rows whose label contains it."""
+    them), each as `alarm_text` shows it, scrolling through the list; with `arg`, only rows
+    whose label contains it."""
     step = Step("probe", "alarms")
     open_alarms(phone, step)
     view = read_alarms(phone, step)
-    seen = [r.label for r in view.rows]
+    seen = [alarm_text(r) for r in view.rows]
     if view.ends and _LEAVE_OPEN.get():
         # the whole list on one screen, not moved: the cleanup after may start from it
         phone.leave(ALARMS_LEFT)
-        return sum(1 for label in seen if arg.lower() in label.lower())
+        return _labelled(seen, arg)
     for _ in range(SCROLLS):
         # The source shows where the list ends; only a list ending just at the screen's edge
         # is dragged to find out (and then nothing moving means the end).
         if view.ends or not _scrolled_down(phone):
             break
         view = read_alarms(phone, step)
-        seen = merge_scrolled(seen, [r.label for r in view.rows])
+        seen = merge_scrolled(seen, [alarm_text(r) for r in view.rows])
     else:
         raise ProbeError(f"the alarm list is longer than {SCROLLS} screens; cannot count it")
     stop_app(phone, CLOCK)
-    return sum(1 for label in seen if arg.lower() in label.lower())
+    return _labelled(seen, arg)
+
+
+def _labelled(rows: list[str], arg: str) -> tuple[str, ...]:
+    """The rows whose label (before the switch) contains `arg`, ignoring case."""
+    return tuple(r for r in rows if arg.lower() in alarm_label(r).lower())
+
+
+@probe("alarms")
+def alarms(phone: Phone, arg: str) -> int:
+    """How many `alarms_rows` lists."""
+    return len(alarms_rows(phone, arg))
 
 
 def _row_value(page: PageSource, label: str) -> str | None:

@@ -12,19 +12,19 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from phoneshell.apps import bundle_for
 from phoneshell.checks import CHECKS, Check, CheckKind
 from phoneshell.errors import Problem, TaskFileError, UnknownName
 from phoneshell.params import Param, ParamValue
 from phoneshell.records import ATTACK_FAMILIES, RecordError, read_bytes
 from phoneshell.registry import close_matches
+from phoneshell.tasks.hygiene import warn_uncleaned, warn_unstopped
 from phoneshell.tasks.model import (
     DEFAULT_MAX_STEPS,
     DEFAULT_TIMEOUT_S,
@@ -43,7 +43,6 @@ from phoneshell.tasks.yamlnodes import (
     read_value,
     unknown_key,
 )
-from phoneshell.xcui import SPRINGBOARD
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 """Task ids, matched whole (`fullmatch`: a `$` would let a trailing newline through)."""
@@ -291,7 +290,8 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
             s.kind == "answer" for s in solution):
         f.warn(nodes["solution"], "the task checks the answer (answer_contains) but its "
                                   "solution has no `answer` step, so it cannot pass")
-    _warn_unstopped(f, nodes.get("setup") or root, app, checks, lists.get("setup", ()))
+    warn_unstopped(f, nodes.get("setup") or root, app, checks, lists.get("setup", ()))
+    warn_uncleaned(f, nodes.get("teardown") or root, checks, lists.get("teardown", ()))
     f.problems.sort(key=lambda p: (p.line, p.column))
     if any(p.severity == "error" for p in f.problems):
         return None, f.problems
@@ -307,41 +307,6 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
         line=1,
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
     return task, f.problems
-
-
-def _warn_unstopped(f: NodeFile, setup_node: Node, app: str, checks: Sequence[Check],
-                    setup: Sequence[Step]) -> None:
-    """Warn where the agent, or the setup, could find an app where someone else left it.
-
-    Launching an app that is already running brings it back where it was (WDA activates it):
-    on the page an earlier attempt's agent left it on, or the phone's owner. So the setup must
-    stop each app it opens before opening it, and each app the checks look at (the task's
-    app, apps a `foreground_app` check names) somewhere; otherwise a finish that only opens the
-    app passes after someone left it on the page asked for (how `phoneshell attack`'s `leaver`
-    broke `resilience.wrong_app`). The runner stops what an agent leaves running, but not what
-    the phone's owner left before the run.
-    """
-    stopped: set[str] = set()
-    warned: set[str] = set()
-    for step in setup:
-        bundle = bundle_for(step.arg) if step.kind in ("launch", "open_app") else None
-        if step.kind == "terminate":
-            stopped.add(step.arg)
-        elif bundle and bundle != SPRINGBOARD and bundle not in stopped | warned:
-            warned.add(bundle)
-            f.problems.append(Problem(
-                f.path, step.line, 1,
-                f"setup opens {step.arg} without stopping it first (`terminate: {bundle}` "
-                "before this step): a running app comes back where it was left, by an earlier "
-                "attempt's agent or the phone's owner, not where this setup starts it",
-                "warning"))
-    looked_at = [app, *(c.text for c in checks if c.kind == "foreground_app")]
-    for bundle in dict.fromkeys(looked_at):
-        if bundle and bundle != SPRINGBOARD and bundle not in stopped | warned:
-            f.warn(setup_node, f"setup never stops {bundle} (`terminate: {bundle}`), which the "
-                               "checks look at: when it is running, the agent's first launch "
-                               "of it resumes wherever it was left, so only opening it can "
-                               "pass after an earlier attempt left it on the page asked for")
 
 
 def task_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[Problem]]:

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from phoneshell.device import Phone, run_probe, run_step, run_steps
+from phoneshell.device import Phone, run_probe, run_step, run_steps, with_counts
 from phoneshell.device.alarms import ALARMS_LEFT, MAX_DELETES
+from phoneshell.device.probes import run_rows
 from phoneshell.errors import StepError
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, load_task
@@ -159,3 +160,53 @@ def test_a_list_longer_than_the_screen_is_not_left_up(seeded):
         phone = Phone(sim.url, effect_timeout_s=1.0)
         assert run_probe(phone, "alarms", "", leave_open=True) == 20
         assert phone.left() == "" and phone.app_state(CLOCK) == 1
+
+
+def made(rows_before: tuple[str, ...], before: int, after: int) -> Step:
+    """`delete_created` of the alarms count, bound as the runner binds it."""
+    bare = Step("delete_created", "", options=(("probe", "alarms"), ("text", "")),
+                file="teardown.yaml", line=4)
+    return with_counts(bare, {("alarms", ""): (before, after)}, {("alarms", ""): rows_before})
+
+
+def test_only_the_alarm_the_agent_saved_goes_not_the_owners_at_the_same_time(seeded):
+    # The owner's one-off 7:30 is switched off; the agent saves another 7:30, switched on. Same
+    # label: only the switch tells them apart, and the owner's must stay as it was.
+    with seeded([alarm(7, 30), *KEEPERS]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        rows = run_rows(phone, "alarms", "")
+        assert "7:30 AM, Alarm | off" in rows
+        with sim.lock:
+            sim.phone.store(CLOCK).records("alarms").append(alarm(7, 30, enabled=True) | {"id": 99})
+            sim.phone.changed()
+        run_step(phone, made(rows, len(rows), len(rows) + 1))
+        assert stored(sim) == sorted([(7, 30, "", "", False), *(
+            (a["hour"], a["minute"], a["label"], a["repeat"], a["enabled"]) for a in KEEPERS)])
+
+
+def test_an_alarm_switched_since_the_count_means_none_is_deleted(seeded):
+    with seeded([alarm(8, 15, enabled=True), *KEEPERS]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        rows = run_rows(phone, "alarms", "")
+        with sim.lock:  # the agent switches the 8:15 off and saves a new one
+            records = sim.phone.store(CLOCK).records("alarms")
+            records[0]["enabled"] = False
+            records.append(alarm(10, 0, enabled=True) | {"id": 99})
+            sim.phone.changed()
+        left = stored(sim)
+        with pytest.raises(StepError) as caught:
+            run_step(phone, made(rows, len(rows), len(rows) + 1))
+        assert caught.value.message.startswith("delete_created probe='alarms'")
+        assert "(teardown.yaml:4): '8:15 AM, Alarm | on', there before the agent, is no longer " \
+               "shown as it was" in caught.value.message
+        assert stored(sim) == left
+
+
+def test_without_the_rows_counted_before_no_alarm_is_deleted(seeded):
+    with seeded([alarm(7, 30, enabled=True)]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        bare = Step("delete_created", "", options=(("probe", "alarms"), ("text", "")),
+                    file="teardown.yaml", line=4)
+        with pytest.raises(StepError, match="which the attempt made cannot be told"):
+            run_step(phone, with_counts(bare, {("alarms", ""): (0, 1)}))
+        assert stored(sim) == [(7, 30, "", "", True)]

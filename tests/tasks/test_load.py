@@ -282,3 +282,29 @@ def test_warning_when_setup_never_stops_an_app_the_checks_look_at() -> None:
         "  - terminate: com.apple.calculator\n", "", 1).replace(
         "    text: com.apple.calculator\n", "    text: com.apple.springboard\n")
     assert problems_of(home) == [], "SpringBoard is never stopped"
+
+
+COUNTED = GOOD.replace("teardown:\n",
+                       "  - kind: count_unchanged\n    probe: clock_timers\nteardown:\n")
+
+
+def test_a_count_teardown_never_deletes_from_is_a_warning_naming_the_step_to_add() -> None:
+    found = problems_of(COUNTED)
+    assert len(found) == 1 and found[0].startswith("demo.yaml:14:3: warning: the checks count "
+                                                   "clock_timers before and after the agent"), found
+    assert "`delete_created: {probe: clock_timers}`" in found[0]
+    deleting = COUNTED.replace("teardown:\n",
+                               "teardown:\n  - delete_created: {probe: clock_timers}\n")
+    assert problems_of(deleting) == []
+
+
+def test_a_count_nothing_can_delete_is_not_warned_of() -> None:
+    # a value probe (nothing to delete) and a count of another argument than the teardown's
+    valued = GOOD.replace("teardown:\n", "  - kind: answer_matches_device\n"
+                                         "    probe: settings_value\n"
+                                         "    text: Battery > Battery Level\nteardown:\n")
+    assert problems_of(valued) == []
+    other = COUNTED.replace("probe: clock_timers\n", "probe: notes_titled\n    text: a\n").replace(
+        "teardown:\n", "teardown:\n  - delete_created: {probe: notes_titled, text: b}\n")
+    found = problems_of(other)
+    assert len(found) == 1 and "`delete_created: {probe: notes_titled, text: a}`" in found[0]

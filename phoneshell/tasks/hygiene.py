@@ -1,0 +1,75 @@
+"""Warnings about what a task leaves to chance between attempts: an app someone else left
+where it was, and what an agent adds that nobody deletes. Pure: reads the parsed task only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from yaml.nodes import Node
+
+from phoneshell.apps import bundle_for
+from phoneshell.checks import CHECKS, Check
+from phoneshell.errors import Problem
+from phoneshell.tasks.steps import DELETABLE, Step
+from phoneshell.tasks.yamlnodes import NodeFile
+from phoneshell.xcui import SPRINGBOARD
+
+
+def warn_unstopped(f: NodeFile, setup_node: Node, app: str, checks: Sequence[Check],
+                    setup: Sequence[Step]) -> None:
+    """Warn where the agent, or the setup, could find an app where someone else left it.
+
+    Launching an app that is already running brings it back where it was (WDA activates it):
+    on the page an earlier attempt's agent left it on, or the phone's owner. So the setup must
+    stop each app it opens before opening it, and each app the checks look at (the task's
+    app, apps a `foreground_app` check names) somewhere; otherwise a finish that only opens the
+    app passes after someone left it on the page asked for (how `phoneshell attack`'s `leaver`
+    broke `resilience.wrong_app`). The runner stops what an agent leaves running, but not what
+    the phone's owner left before the run.
+    """
+    stopped: set[str] = set()
+    warned: set[str] = set()
+    for step in setup:
+        bundle = bundle_for(step.arg) if step.kind in ("launch", "open_app") else None
+        if step.kind == "terminate":
+            stopped.add(step.arg)
+        elif bundle and bundle != SPRINGBOARD and bundle not in stopped | warned:
+            warned.add(bundle)
+            f.problems.append(Problem(
+                f.path, step.line, 1,
+                f"setup opens {step.arg} without stopping it first (`terminate: {bundle}` "
+                "before this step): a running app comes back where it was left, by an earlier "
+                "attempt's agent or the phone's owner, not where this setup starts it",
+                "warning"))
+    looked_at = [app, *(c.text for c in checks if c.kind == "foreground_app")]
+    for bundle in dict.fromkeys(looked_at):
+        if bundle and bundle != SPRINGBOARD and bundle not in stopped | warned:
+            f.warn(setup_node, f"setup never stops {bundle} (`terminate: {bundle}`), which the "
+                               "checks look at: when it is running, the agent's first launch "
+                               "of it resumes wherever it was left, so only opening it can "
+                               "pass after an earlier attempt left it on the page asked for")
+
+
+def warn_uncleaned(f: NodeFile, teardown_node: Node, checks: Sequence[Check],
+                   teardown: Sequence[Step]) -> None:
+    """Warn where a check counts something teardown could delete and does not.
+
+    A count check is taken before the agent and after capture anyway, so deleting what the count
+    grew by costs nothing when it did not grow. Without it, what an agent adds, even against
+    the instruction ("do not save it"), stays on the phone: an alarm rings, a running timer
+    hides the wheels every later timer task needs, and later attempts fail for it.
+    """
+    deleted = {(s.option("probe"), s.option("text")) for s in teardown
+               if s.kind == "delete_created"}
+    for check in checks:
+        for need in CHECKS.lookup(check.kind).needs(check):
+            if need.what != "probe" or need.name not in DELETABLE \
+                    or (need.name, need.arg) in deleted:
+                continue
+            deleted.add((need.name, need.arg))
+            text = f", text: {need.arg}" if need.arg else ""
+            f.warn(teardown_node, f"the checks count {need.name} before and after the agent, "
+                                  f"but teardown never deletes what that count grew by "
+                                  f"(`delete_created: {{probe: {need.name}{text}}}`): what an "
+                                  "agent adds, even against the instruction, stays on the "
+                                  "phone for every later attempt")

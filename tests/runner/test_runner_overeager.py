@@ -1,0 +1,50 @@
+"""An agent that does more than it was told (starts the timer it should only dial, saves the
+alarm it should only open) fails, and leaves nothing on the phone: every later attempt finds the
+phone as the first found it. Played through the runner on one simulated iPhone whose state
+persists across attempts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from phoneshell.device import Phone, run_probe, run_rows
+from phoneshell.runner.folder import read_results
+from phoneshell.runner.run import RunOptions, run_suite
+from phoneshell.sim import SimServer
+
+OVERDONE = {"clock.timer.set_minutes": "Start", "clock.timer.set_hours_minutes": "Start",
+            "clock.alarm.reach_picker": "Save", "clock.alarm.set_time": "Save"}
+"""Each task told not to start or save, and the tap that does it anyway."""
+
+
+def test_an_agent_that_starts_or_saves_against_the_instruction_leaves_nothing_behind(
+        tmp_path: Path, environments: Path) -> None:
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    for n, (task_id, tap) in enumerate(OVERDONE.items()):
+        task = yaml.safe_load((environments / f"{task_id}.yaml").read_text())
+        task["id"] = f"overdone.{n}"
+        task["solution"].append({"tap": tap})
+        task.pop("compatible_with", None)
+        task.pop("compatible_attacks", None)
+        (tasks / f"a{n}.yaml").write_text(yaml.safe_dump(task, sort_keys=False))
+    for task_id in OVERDONE:  # then the tasks themselves, played as written
+        (tasks / f"b-{task_id}.yaml").write_text((environments / f"{task_id}.yaml").read_text())
+    with SimServer() as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        alarms = run_rows(phone, "alarms", "")
+        summary = run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
+                                       run_id="R"), lambda line: None)
+        rows = read_results(tmp_path / "R" / "results.jsonl")
+        overdone = [r for r in rows if r.task_id.startswith("overdone.")]
+        assert len(overdone) == 4 and not any(r.passed or r.skipped for r in overdone)
+        for row in overdone:  # failed for doing it, whatever the screen shows
+            failed = [c.label for c in row.checks if not c.passed]
+            assert any(label.startswith("count_unchanged") for label in failed), failed
+        assert all(r.teardown is None or r.teardown.ok for r in rows), \
+            [r.teardown for r in rows if r.teardown is not None]
+        assert sorted(r.task_id for r in rows if r.passed) == sorted(OVERDONE), summary
+        assert run_probe(phone, "clock_timers", "") == 0
+        assert run_rows(phone, "alarms", "") == alarms
