@@ -184,11 +184,13 @@ def starts_where_counted(step: Step, name: str, arg: str) -> bool:
 
 
 def close_left_search(phone: Phone) -> None:
-    """Stop the app whose screen a count left up (its search results, a Clock tab), if it is
-    still up: nothing to delete came of it. What was left is named by its bundle id first."""
-    bundle_id = phone.left().split(" ", 1)[0]
-    if bundle_id:
-        stop_app(phone, bundle_id)
+    """Stop the app whose search results a count left up, if they are still up: nothing to
+    delete came of them, and an app reopens on a search typed into it. A plain screen a count
+    left (a Clock tab) stays for the next step, which may start from it (`clean_alarms` after
+    the alarms count) or stops the app. What was left is named by its bundle id first."""
+    left = phone.left()
+    if SEARCHED in left:
+        stop_app(phone, left.split(" ", 1)[0])
 
 
 def row_texts(page: PageSource, row: Element) -> str:

@@ -210,3 +210,14 @@ def test_without_the_rows_counted_before_no_alarm_is_deleted(seeded):
         with pytest.raises(StepError, match="which the attempt made cannot be told"):
             run_step(phone, with_counts(bare, {("alarms", ""): (0, 1)}))
         assert stored(sim) == [(7, 30, "", "", True)]
+
+
+def test_nothing_to_delete_leaves_the_list_up_for_the_cleaning_after(seeded):
+    # clock.alarm.set_time's teardown: delete_created, then clean_alarms, from one launch
+    with seeded([alarm(7, 30), *KEEPERS]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        rows = run_rows(phone, "alarms", "", leave_open=True)
+        sent(sim)
+        run_steps(phone, [made(rows, len(rows), len(rows)), CLEAN])
+        assert "POST /wda/apps/launch" not in sent(sim)
+        assert len(stored(sim)) == len(KEEPERS) and on_alarms_tab(phone)
