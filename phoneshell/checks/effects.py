@@ -1,9 +1,14 @@
 """Side-effect checks: counts a harness probe took after setup (before the agent) and after
 capture, compared. "Search for the note" must not create one; "create a note" must create
-exactly one. A count that could not be read makes the check fail, with the reason. Pure.
+exactly one. A count that could not be read makes the check fail, with the reason. With
+`none_before`, the count before the agent is also the task's start state: any there means the
+phone is not where the task starts, and the runner does not score the attempt (`not_at_start`).
+Pure.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable
 
 from phoneshell.checks.kind import Check, Finding, Need, Same, check_kind
 from phoneshell.evidence import Evidence, ProbeReading
@@ -13,6 +18,10 @@ PROBE = Param("probe", "str", "The probe that counts, e.g. notes_titled, alarms,
               required=True)
 ARG = Param("text", "str", "What the probe counts, e.g. the note title (probe-specific).")
 BY = Param("by", "int", "How much the count must change (default 1).", minimum=1, default=1)
+NONE_BEFORE = Param("none_before", "bool", "The task starts with none of what the probe counts: "
+                    "any before the agent means the phone is not in the task's start state (an "
+                    "earlier attempt or the phone's owner left one), and the attempt is not "
+                    "scored.")
 
 
 def _probe_need(check: Check) -> tuple[Need, ...]:
@@ -36,6 +45,22 @@ def _counts(check: Check, evidence: Evidence) -> tuple[ProbeReading | None, str]
     return reading, ""
 
 
+def not_at_start(checks: Iterable[Check], before: Callable[[Need], int | None]) -> str:
+    """Why the phone is not in the state the task starts from, by the counts taken before the
+    agent (`before`: a need's count, None when not taken): a count a `none_before` check says
+    starts at none that is above it ("" when every such count is none)."""
+    for check in checks:
+        if not check.flag_of(NONE_BEFORE.name):
+            continue
+        need = _probe_need(check)[0]
+        found = before(need)
+        if found:
+            return (f"{_what(check)} counted {found} before the agent, where the task starts from "
+                    f"none: the phone is not in the task's start state (an earlier attempt's "
+                    f"agent, or the phone's owner, left {'it' if found == 1 else 'them'})")
+    return ""
+
+
 def _compare(check: Check, evidence: Evidence, change: int) -> Finding:
     reading, problem = _counts(check, evidence)
     if reading is None or reading.before is None or reading.after is None:
@@ -46,7 +71,7 @@ def _compare(check: Check, evidence: Evidence, change: int) -> Finding:
                                   f"after (change {got:+d}, wanted {change:+d})")
 
 
-@check_kind("count_unchanged", family="effect", params=(PROBE, ARG), negatable=False,
+@check_kind("count_unchanged", family="effect", params=(PROBE, ARG, NONE_BEFORE), negatable=False,
             implied_by=Same(), needs=_probe_need, probe_kind="count")
 def count_unchanged(check: Check, evidence: Evidence) -> Finding:
     """Passes when the probe's count after capture equals its count before the agent acted (a
@@ -54,8 +79,8 @@ def count_unchanged(check: Check, evidence: Evidence) -> Finding:
     return _compare(check, evidence, 0)
 
 
-@check_kind("count_increased", family="effect", params=(PROBE, ARG, BY), negatable=False,
-            implied_by=Same(), needs=_probe_need, probe_kind="count")
+@check_kind("count_increased", family="effect", params=(PROBE, ARG, BY, NONE_BEFORE),
+            negatable=False, implied_by=Same(), needs=_probe_need, probe_kind="count")
 def count_increased(check: Check, evidence: Evidence) -> Finding:
     """Passes when the count grew by exactly `by` (default 1) between before and after."""
     return _compare(check, evidence, check.int_of("by"))

@@ -29,6 +29,7 @@ from phoneshell.agents.command import CommandAgent
 from phoneshell.agents.sandbox import Sandbox
 from phoneshell.audit import custody_breaks
 from phoneshell.checks import Need
+from phoneshell.checks.effects import not_at_start
 from phoneshell.device import (
     ROWS,
     Phone,
@@ -156,6 +157,10 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
         missing = [count.why for count in before.values() if count.value is None]
         if missing:
             raise _Skip(f"a probe could not count before the agent acted: {missing[0]}")
+        elsewhere = not_at_start(task.checks, lambda need: before[need].value
+                                 if need in before else None)
+        if elsewhere:
+            raise _Skip(elsewhere)
         _enter(rig, plan, "setup")
         run_steps(phone, task.setup)
     except StepError as exc:

@@ -64,21 +64,22 @@ OLD_WEB = (C("regex_on_screen", "(?i)iso.?8601"),
            C("typed_into", "iso 8601 date format", app="com.apple.mobilesafari", into="Address"))
 
 
-@pytest.mark.parametrize(("task_id", "drop", "add", "family", "attack"), [
-    ("calculator.arithmetic", ("tapped_keys",), (), "result-only", "result-only:keyed:423"),
-    ("clock.timer.set", ("countdown",), (OLD_TIMER,), "near", "near:5 min>4 min"),
+@pytest.mark.parametrize(("task_id", "drop", "add", "family", "attack", "replays"), [
+    ("calculator.arithmetic", ("tapped_keys",), (), "result-only", "result-only:keyed:423", 1),
+    # a second play for the timer count, once the copy's cheap checks all held
+    ("clock.timer.set", ("countdown",), (OLD_TIMER,), "near", "near:5 min>4 min", 2),
     ("safari.search.web", ("regex_on_screen", "typed_into"), OLD_WEB, "truncated",
-     "truncated:unsent"),
-    ("probe.text.one", ("visited",), (), "result-only", "result-only:answer"),
+     "truncated:unsent", 1),
+    ("probe.text.one", ("visited",), (), "result-only", "result-only:answer", 1),
 ], ids=["result-only", "near", "truncated", "answer-only"])
 def test_the_cheap_finish_breaks_the_weakened_task_only(
         swapper: Swapper, suite: dict[str, Task], task_id: str, drop: tuple[str, ...],
-        add: tuple[Check, ...], family: AttackFamily, attack: str) -> None:
+        add: tuple[Check, ...], family: AttackFamily, attack: str, replays: int) -> None:
     task = suite[task_id]
     report = play_attacks([swapper], [task, weakened(task, drop, add)], (family,),
                           lambda line: None, (attack,))
-    assert (report.finishes, report.replays, len(report.attacks)) == (1, 1, 2), \
-        "one play, graded as both tasks"
+    assert (report.finishes, report.replays, len(report.attacks)) == (1, replays, 2), \
+        "one play (and one for the counts), graded as both tasks"
     assert broken(report) == {(f"{task_id}.weak", attack)}, [
         (r.task, r.attack, r.detail) for r in report.attacks]
     hardened = next(r for r in report.attacks if r.task == task_id and r.attack == attack)

@@ -48,3 +48,28 @@ def test_an_agent_that_starts_or_saves_against_the_instruction_leaves_nothing_be
         assert sorted(r.task_id for r in rows if r.passed) == sorted(OVERDONE), summary
         assert run_probe(phone, "clock_timers", "") == 0
         assert run_rows(phone, "alarms", "") == alarms
+
+
+def test_a_timer_an_agent_started_where_nothing_counts_it_makes_later_timer_tasks_not_scored(
+        tmp_path: Path, environments: Path) -> None:
+    # Asked only to open the Timers tab, the agent starts a timer. Nothing in that task counts
+    # timers, so it stays running; every later timer task then finds no wheels and no Start.
+    # Those attempts are not the later agents' failures: they are not scored, saying why.
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    wander = yaml.safe_load((environments / "clock.tab.timers.yaml").read_text())
+    wander["solution"].append({"tap": "Start"})
+    (tasks / "a.yaml").write_text(yaml.safe_dump(wander, sort_keys=False))
+    timers = ("clock.timer.set", "clock.timer.set_minutes", "clock.timer.set_hours_minutes")
+    for task_id in timers:
+        (tasks / f"b-{task_id}.yaml").write_text((environments / f"{task_id}.yaml").read_text())
+    with SimServer() as sim:
+        summary = run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
+                                       run_id="R"), lambda line: None)
+    rows = {r.task_id: r for r in read_results(tmp_path / "R" / "results.jsonl")}
+    assert rows["clock.tab.timers"].passed, "the tab was opened; nothing there counts timers"
+    for task_id in timers:
+        assert rows[task_id].skipped and not rows[task_id].passed, rows[task_id]
+        assert "clock_timers counted 1 before the agent, where the task starts from none" in \
+               rows[task_id].skip_reason, rows[task_id].skip_reason
+    assert summary.planned == 4
