@@ -27,7 +27,7 @@ from typing import NamedTuple
 from phoneshell.agents import Agent, AgentContext, AgentResult
 from phoneshell.agents.command import CommandAgent
 from phoneshell.agents.sandbox import Sandbox
-from phoneshell.audit import custody_breaks
+from phoneshell.audit import apps_in_front, custody_breaks
 from phoneshell.checks import Need
 from phoneshell.checks.effects import not_at_start
 from phoneshell.device import (
@@ -78,6 +78,10 @@ class AttemptPlan:
 
 class _Skip(Exception):
     """Not scored: the reason is the message."""
+
+
+class _OwnLeftover(Exception):
+    """Not in the task's start state by what this run's agent left earlier: its failure."""
 
 
 def _enter(rig: Rig, plan: AttemptPlan, phase: str) -> None:
@@ -157,8 +161,10 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
         missing = [count.why for count in before.values() if count.value is None]
         if missing:
             raise _Skip(f"a probe could not count before the agent acted: {missing[0]}")
-        elsewhere = not_at_start(task.checks, lambda need: before[need].value
-                                 if need in before else None)
+        elsewhere = not_at_start(task.checks, lambda n: before[n].value if n in before else None)
+        if elsewhere and task.app in rig.agent_apps:
+            raise _OwnLeftover(f"{elsewhere}; this run's agent had {task.app} in front in an "
+                               "earlier attempt on this phone, so it is the agent's own doing")
         if elsewhere:
             raise _Skip(elsewhere)
         _enter(rig, plan, "setup")
@@ -220,6 +226,7 @@ def _left_running(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | N
     the teardown still runs, and the failure to read shows where it matters."""
     try:
         events = evidence.events if evidence is not None else _slice(rig, plan, mark)[0]
+        rig.agent_apps.update(apps_in_front(events))
         return left_running(plan.task, events)
     except (PhoneshellError, *RIG_DOWN):
         return ()
@@ -292,6 +299,9 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         if not verdict.passed or result.timed_out or result.out_of_turns:
             _enter(rig, plan, "check")
             check_rig(rig, evidence.events)  # a failure is scored only if the phone takes input
+    except _OwnLeftover as exc:  # the agent is not handed a phone it already spoiled
+        verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False, results=(),
+                          overruled=str(exc))
     except _Skip as exc:
         skip_reason = str(exc)
     except (RigDown, *RIG_DOWN, DeviceError) as exc:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bridge import BridgeServer, Trajectory
@@ -50,6 +50,9 @@ class Rig:
     private: bool = False
     """Nothing but the bridge can reach the phone (a simulator behind a secret path, a USB phone
     through usbmuxd): a sandboxed agent cannot go around the bridge."""
+    agent_apps: set[str] = field(default_factory=set)
+    """The apps this run's agent has had in front on this phone so far (its attempts' logs):
+    what it may have left there is its own doing."""
 
     def enter(self, run_id: str, task_id: str, attempt: int, phase: str) -> None:
         """Log what comes next under this attempt and phase."""
