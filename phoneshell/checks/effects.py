@@ -2,8 +2,8 @@
 capture, compared. "Search for the note" must not create one; "create a note" must create
 exactly one. A count that could not be read makes the check fail, with the reason. With
 `none_before`, the count before the agent is also the task's start state: any there means the
-phone is not where the task starts, and the runner does not score the attempt (`not_at_start`).
-Pure.
+phone is not where the task starts (`not_at_start`), and the runner hands the agent nothing: the
+attempt fails when this run's agent left them, and is not scored otherwise. Pure.
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ PROBE = Param("probe", "str", "The probe that counts, e.g. notes_titled, alarms,
 ARG = Param("text", "str", "What the probe counts, e.g. the note title (probe-specific).")
 BY = Param("by", "int", "How much the count must change (default 1).", minimum=1, default=1)
 NONE_BEFORE = Param("none_before", "bool", "The task starts with none of what the probe counts: "
-                    "any before the agent means the phone is not in the task's start state (an "
-                    "earlier attempt or the phone's owner left one), and the attempt is not "
-                    "scored.")
+                    "with any before the agent, the agent is not handed the phone, and the "
+                    "attempt fails when this run's agent left them, else is not scored.")
 
 
 def _probe_need(check: Check) -> tuple[Need, ...]:
