@@ -1,7 +1,8 @@
 """An agent that does more than it was told (starts the timer it should only dial, saves the
 alarm it should only open) fails, and leaves nothing on the phone: every later attempt finds the
-phone as the first found it. Played through the runner on one simulated iPhone whose state
-persists across attempts."""
+phone as the first found it. A timer started where nothing counts timers fails the run's own
+later timer attempts; one the phone's owner left makes them not scored, and stays. Played through
+the runner on one simulated iPhone whose state persists across attempts."""
 
 from __future__ import annotations
 
