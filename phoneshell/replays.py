@@ -19,7 +19,7 @@ from typing import TypeVar
 from bridge import Trajectory
 from phoneshell.agents import Agent, make_agent
 from phoneshell.agents.replay import ReplayAgent
-from phoneshell.checks import CHECKS, Check
+from phoneshell.checks import Check, needs_of
 from phoneshell.checks.kind import signature
 from phoneshell.evidence import Evidence
 from phoneshell.phones.open import open_phones
@@ -136,7 +136,7 @@ class Swapper:
 
 def costly(check: Check) -> bool:
     """Checks whose evidence takes probes (counts before/after, values read off the device)."""
-    return any(n.what in ("probe", "read") for n in CHECKS.lookup(check.kind).needs(check))
+    return any(n.what in ("probe", "read") for n in needs_of((check,)))
 
 
 def merged(finish: Task, extra: Iterable[Check]) -> Task:

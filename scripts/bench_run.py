@@ -38,7 +38,8 @@ from bridge.custody import Custody
 from bridge.upstream import Reply
 from phoneshell.agents import make_agent
 from phoneshell.audit import read_audit
-from phoneshell.device import Phone, needs_of
+from phoneshell.checks import needs_of
+from phoneshell.device import Phone
 from phoneshell.phones.resolve import resolve_devices
 from phoneshell.records import ResultRow
 from phoneshell.runner import AttemptPlan, Rig, RunOptions, run_attempt, run_suite

@@ -15,8 +15,9 @@ from phoneshell.checks.kind import (
     Need,
     grade_check,
     lookup,
+    needs_of,
 )
 from phoneshell.records import CheckResult
 
 __all__ = ["CHECKS", "Check", "CheckKind", "CheckResult", "Finding", "Need", "answer",
-           "effects", "grade_check", "how", "lookup", "path", "state"]
+           "effects", "grade_check", "how", "lookup", "needs_of", "path", "state"]

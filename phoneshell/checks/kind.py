@@ -7,7 +7,7 @@ which extra evidence it needs captured, and when another check implies it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -224,6 +224,16 @@ def check_kind(name: str, *, family: Family, params: tuple[Param, ...], negatabl
 def lookup(name: str) -> CheckKind:
     """The check kind called `name` (raises `UnknownName` with close matches)."""
     return CHECKS.lookup(name)
+
+
+def needs_of(checks: Iterable[Check]) -> tuple[Need, ...]:
+    """Every extra capture the checks declared, without repeats, in check order."""
+    found: list[Need] = []
+    for check in checks:
+        for need in CHECKS.lookup(check.kind).needs(check):
+            if need not in found:
+                found.append(need)
+    return tuple(found)
 
 
 def grade_check(check: Check, evidence: Evidence) -> CheckResult:

@@ -8,7 +8,7 @@ solution agent) and for capture. Reads never create a WDA session.
 # layer fills both registries whatever else is imported (tests keep them in step with the task
 # vocabularies, `tasks.STEPS` and `tasks.PROBES`).
 from phoneshell.device import alarms, cleanup, notes, pickers, probes, steps, timers  # noqa: F401
-from phoneshell.device.capture import capture_evidence, needs_of
+from phoneshell.device.capture import capture_evidence
 from phoneshell.device.cleanup import Readings, cleanup_counts, with_counts
 from phoneshell.device.phone import SPRINGBOARD, Phone
 from phoneshell.device.probes import (
@@ -22,5 +22,5 @@ from phoneshell.device.probes import (
 from phoneshell.device.steps import EXECUTORS, run_step, run_steps
 
 __all__ = ["EXECUTORS", "READERS", "ROWS", "SPRINGBOARD", "Phone", "ProbeError", "Readings",
-           "capture_evidence", "cleanup_counts", "needs_of", "run_probe", "run_rows", "run_step",
-           "run_steps", "starts_where_counted", "with_counts"]
+           "capture_evidence", "cleanup_counts", "run_probe", "run_rows", "run_step", "run_steps",
+           "starts_where_counted", "with_counts"]

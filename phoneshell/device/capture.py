@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
-from phoneshell.checks import CHECKS, Check, Need
+from phoneshell.checks import Need
 from phoneshell.device.input_probe import CHANGED_FRACTION, screen_difference
 from phoneshell.device.phone import Phone, wait_until
 from phoneshell.evidence import Capture, Claim, Evidence
@@ -29,16 +29,6 @@ SCROLL_LIMIT = 8
 """Drags per direction when capturing a list; long enough for a few screens of rows."""
 SCROLLABLE = ("XCUIElementTypeTable", "XCUIElementTypeCollectionView",
               "XCUIElementTypeScrollView", "XCUIElementTypeWebView")
-
-
-def needs_of(checks: Iterable[Check]) -> tuple[Need, ...]:
-    """Every extra capture the checks declared, without repeats, in check order."""
-    found: list[Need] = []
-    for check in checks:
-        for need in CHECKS.lookup(check.kind).needs(check):
-            if need not in found:
-                found.append(need)
-    return tuple(found)
 
 
 Held = Callable[[str], bool]

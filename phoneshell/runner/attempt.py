@@ -28,7 +28,7 @@ from phoneshell.agents import Agent, AgentContext, AgentResult
 from phoneshell.agents.command import CommandAgent
 from phoneshell.agents.sandbox import Sandbox
 from phoneshell.audit import apps_in_front, custody_breaks
-from phoneshell.checks import Need
+from phoneshell.checks import Need, needs_of
 from phoneshell.checks.effects import not_at_start
 from phoneshell.device import (
     ROWS,
@@ -37,7 +37,6 @@ from phoneshell.device import (
     Readings,
     capture_evidence,
     cleanup_counts,
-    needs_of,
     run_probe,
     run_rows,
     run_step,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from yaml.nodes import Node
 
 from phoneshell.apps import bundle_for
-from phoneshell.checks import CHECKS, Check
+from phoneshell.checks import Check, needs_of
 from phoneshell.errors import Problem
 from phoneshell.tasks.steps import DELETABLE, Step
 from phoneshell.tasks.yamlnodes import NodeFile
@@ -61,15 +61,13 @@ def warn_uncleaned(f: NodeFile, teardown_node: Node, checks: Sequence[Check],
     """
     deleted = {(s.option("probe"), s.option("text")) for s in teardown
                if s.kind == "delete_created"}
-    for check in checks:
-        for need in CHECKS.lookup(check.kind).needs(check):
-            if need.what != "probe" or need.name not in DELETABLE \
-                    or (need.name, need.arg) in deleted:
-                continue
-            deleted.add((need.name, need.arg))
-            text = f", text: {need.arg}" if need.arg else ""
-            f.warn(teardown_node, f"the checks count {need.name} before and after the agent, "
-                                  f"but teardown never deletes what that count grew by "
-                                  f"(`delete_created: {{probe: {need.name}{text}}}`): what an "
-                                  "agent adds, even against the instruction, stays on the "
-                                  "phone for every later attempt")
+    for need in needs_of(checks):
+        if need.what != "probe" or need.name not in DELETABLE \
+                or (need.name, need.arg) in deleted:
+            continue
+        text = f", text: {need.arg}" if need.arg else ""
+        f.warn(teardown_node, f"the checks count {need.name} before and after the agent, but "
+                              f"teardown never deletes what that count grew by "
+                              f"(`delete_created: {{probe: {need.name}{text}}}`): what an agent "
+                              "adds, even against the instruction, stays on the phone for every "
+                              "later attempt")

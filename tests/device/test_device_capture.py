@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from phoneshell.checks import Check
-from phoneshell.device import Phone, capture_evidence, needs_of, run_steps
+from phoneshell.checks import Check, needs_of
+from phoneshell.device import Phone, capture_evidence, run_steps
 from phoneshell.device.capture import Position, scroll_area, scroll_position
 from phoneshell.evidence import Claim
 from phoneshell.grade import grade
