@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from phoneshell.audit import actions, apps_in_front
+from phoneshell.audit import actions
 from phoneshell.records import AuditEvent
 from phoneshell.tasks import Step, Task
 from phoneshell.xcui import SPRINGBOARD
@@ -31,11 +31,11 @@ def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
     return ""
 
 
-def left_running(task: Task, events: Iterable[AuditEvent]) -> tuple[Step, ...]:
-    """A terminate for each app the log shows in front while the agent ran (or at capture) that
-    the task's teardown does not stop, never SpringBoard or WDA: a running app resumes where it
-    was left, and the next attempt's agent must not start from there."""
+def left_running(task: Task, shown: Iterable[str]) -> tuple[Step, ...]:
+    """A terminate for each app `shown` in front while the agent ran (or at capture: the log's
+    `apps_in_front`) that the task's teardown does not stop, never SpringBoard or WDA: a running
+    app resumes where it was left, and the next attempt's agent must not start from there."""
     stopped = {s.arg for s in task.teardown if s.kind == "terminate"}
-    return tuple(Step("terminate", app, file=task.file) for app in apps_in_front(events)
+    return tuple(Step("terminate", app, file=task.file) for app in shown
                  if app not in stopped and app != SPRINGBOARD
                  and not any(mark in app for mark in WDA_BUNDLE_MARKS))

@@ -218,17 +218,18 @@ def _readings(before: Counts, evidence: Evidence | None) -> Readings:
     return {(n.name, n.arg): (count.value, None) for n, count in before.items()}
 
 
-def _left_running(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | None,
-                  ) -> tuple[Step, ...]:
-    """Terminates for the apps the agent left running (`aftermath.left_running`), from the log
-    the capture read, or read now when nothing was captured; none when the log cannot be read:
-    the teardown still runs, and the failure to read shows where it matters."""
+def _after_agent(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | None,
+                 ) -> tuple[Step, ...]:
+    """The apps the agent had in front (the log the capture read, else read now), kept in
+    `Rig.agent_apps`; a terminate for each it left running (`aftermath.left_running`). None
+    when the log cannot be read: the teardown still runs, and the failure shows elsewhere."""
     try:
         events = evidence.events if evidence is not None else _slice(rig, plan, mark)[0]
-        rig.agent_apps.update(apps_in_front(events))
-        return left_running(plan.task, events)
     except (PhoneshellError, *RIG_DOWN):
         return ()
+    shown = apps_in_front(events)
+    rig.agent_apps.update(shown)
+    return left_running(plan.task, shown)
 
 
 def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
@@ -323,7 +324,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         skip_reason, error_type, interrupted = "interrupted (Ctrl-C)", "KeyboardInterrupt", True
     finally:
         _enter(rig, plan, "teardown")
-        left = _left_running(rig, plan, mark, evidence) if result.ran and not rig_down else ()
+        left = _after_agent(rig, plan, mark, evidence) if result.ran and not rig_down else ()
         teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
                     _teardown(phone, task, folder, _readings(before, evidence), before, left))
         rig.bridge.clear_context()

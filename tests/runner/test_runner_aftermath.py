@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from audit_logs import CALC, PREFS, SAFARI, SB, act
 
+from phoneshell.audit import apps_in_front
 from phoneshell.records import AuditEvent
 from phoneshell.runner.aftermath import left_running
 from phoneshell.tasks import Step, Task
@@ -20,7 +21,7 @@ def task(*stops: str) -> Task:
 
 
 def stopped(events: list[AuditEvent], *stops: str) -> list[str]:
-    return [s.arg for s in left_running(task(*stops), events)]
+    return [s.arg for s in left_running(task(*stops), apps_in_front(events))]
 
 
 def test_apps_the_agent_had_in_front_beyond_the_teardown_are_stopped() -> None:
