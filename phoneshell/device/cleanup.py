@@ -110,6 +110,22 @@ def delete_created(phone: Phone, step: Step) -> None:
         raise _fail(step, exc.message) from exc
 
 
+def _made(step: Step, kept: Counter[str], shown: Counter[str], how: str,
+          what: str) -> Counter[str]:
+    """The rows shown now that were not among those counted before the agent (`kept`).
+
+    Raises:
+        StepError: a row that was there is no longer shown as it was (`how` it can change):
+            which `what` the attempt made cannot be told, and none is deleted.
+    """
+    changed = kept - shown
+    if changed:
+        raise _fail(step, f"{next(iter(changed))!r}, there before the agent, is no longer shown "
+                          f"as it was ({how}), so which {what} the attempt made cannot be told: "
+                          "none deleted")
+    return shown - kept
+
+
 def _fail(step: Step, what: str) -> StepError:
     return StepError(f"{step.describe()}: {what}")
 
@@ -158,12 +174,7 @@ def _delete_found(phone: Phone, step: Step, bundle_id: str, text: str, n: int,
     kept, made = _kept(step), None
     if kept is not None:
         shown = Counter(row_texts(page, r) for r in result_rows(page, matches))
-        changed = kept - shown
-        if changed:
-            raise _fail(step, f"{next(iter(changed))!r}, there before the agent, is no longer "
-                              "shown as it was (edited or gone), so which rows the attempt "
-                              "made cannot be told: none deleted")
-        made = shown - kept
+        made = _made(step, kept, shown, "edited or gone", "rows")
     for _ in range(n):
         rows = [(r, row_texts(page, r) if made is not None else "")
                 for r in result_rows(page, matches)]
@@ -205,11 +216,7 @@ def _alarms(phone: Phone, step: Step, text: str, n: int) -> None:
         raise _fail(step, "the alarms counted before the agent are not known, so which the "
                           "attempt made cannot be told: none deleted")
     now = Counter(run_rows(phone, "alarms", text, leave_open=True))
-    changed, made = kept - now, now - kept
-    if changed:
-        raise _fail(step, f"{next(iter(changed))!r}, there before the agent, is no longer shown "
-                          "as it was (switched, edited or gone), so which alarms the attempt "
-                          "made cannot be told: none deleted")
+    made = _made(step, kept, now, "switched, edited or gone", "alarms")
 
     def wanted(row: AlarmRow) -> bool:
         return made[alarm_text(row)] > 0
