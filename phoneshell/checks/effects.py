@@ -3,7 +3,8 @@ capture, compared. "Search for the note" must not create one; "create a note" mu
 exactly one. A count that could not be read makes the check fail, with the reason. With
 `none_before`, the count before the agent is also the task's start state: any there means the
 phone is not where the task starts (`not_at_start`), and the runner hands the agent nothing: the
-attempt fails when this run's agent left them, and is not scored otherwise. Pure.
+attempt fails when this run's agent left them, and is not scored otherwise (`runner.counts`).
+Pure.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ PROBE = Param("probe", "str", "The probe that counts, e.g. notes_titled, alarms,
 ARG = Param("text", "str", "What the probe counts, e.g. the note title (probe-specific).")
 BY = Param("by", "int", "How much the count must change (default 1).", minimum=1, default=1)
 NONE_BEFORE = Param("none_before", "bool", "The task starts with none of what the probe counts: "
-                    "with any before the agent, the agent is not handed the phone, and the "
-                    "attempt fails when this run's agent left them, else is not scored.")
+                    "with any before the agent, the agent is not handed the phone; the attempt "
+                    "fails (and teardown deletes them) when this run counted none on this phone "
+                    "earlier, so its agents left them, and is not scored otherwise.")
 
 
 def _probe_need(check: Check) -> tuple[Need, ...]:
@@ -28,8 +30,7 @@ def _probe_need(check: Check) -> tuple[Need, ...]:
 
 
 def _what(check: Check) -> str:
-    probe = check.text_of("probe")
-    return f"{probe}({check.text!r})" if check.text else probe
+    return counted(_probe_need(check)[0])
 
 
 def _counts(check: Check, evidence: Evidence) -> tuple[ProbeReading | None, str]:
@@ -44,20 +45,24 @@ def _counts(check: Check, evidence: Evidence) -> tuple[ProbeReading | None, str]
     return reading, ""
 
 
-def not_at_start(checks: Iterable[Check], before: Callable[[Need], int | None]) -> str:
+def starts_at_none(checks: Iterable[Check]) -> tuple[Need, ...]:
+    """The counts the task starts with none of: those its `none_before` checks take."""
+    return tuple(dict.fromkeys(_probe_need(check)[0] for check in checks
+                               if check.flag_of(NONE_BEFORE.name)))
+
+
+def not_at_start(checks: Iterable[Check], before: Callable[[Need], int | None],
+                 ) -> tuple[tuple[Need, int], ...]:
     """Why the phone is not in the state the task starts from, by the counts taken before the
-    agent (`before`: a need's count, None when not taken): a count a `none_before` check says
-    starts at none that is above it ("" when every such count is none)."""
-    for check in checks:
-        if not check.flag_of(NONE_BEFORE.name):
-            continue
-        need = _probe_need(check)[0]
-        found = before(need)
-        if found:
-            return (f"{_what(check)} counted {found} before the agent, where the task starts from "
-                    f"none: the phone is not in the task's start state (an earlier attempt's "
-                    f"agent, or the phone's owner, left {'it' if found == 1 else 'them'})")
-    return ""
+    agent (`before`: a need's count, None when not taken): each count a `none_before` check says
+    starts at none that is above it, with what it counted (none: the phone is where it starts)."""
+    found = ((need, before(need)) for need in starts_at_none(checks))
+    return tuple((need, count) for need, count in found if count)
+
+
+def counted(need: Need) -> str:
+    """A count as reasons name it: `notes_titled('Groceries')`, `clock_timers`."""
+    return f"{need.name}({need.arg!r})" if need.arg else need.name
 
 
 def _compare(check: Check, evidence: Evidence, change: int) -> Finding:

@@ -22,26 +22,21 @@ import time
 import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import NamedTuple
 
 from phoneshell.agents import Agent, AgentContext, AgentResult
 from phoneshell.agents.command import CommandAgent
 from phoneshell.agents.sandbox import Sandbox
 from phoneshell.audit import apps_in_front, custody_breaks
 from phoneshell.checks import Need, needs_of
-from phoneshell.checks.effects import not_at_start
 from phoneshell.device import (
-    ROWS,
     Phone,
     ProbeError,
     Readings,
     capture_evidence,
     cleanup_counts,
     run_probe,
-    run_rows,
     run_step,
     run_steps,
-    starts_where_counted,
     with_counts,
 )
 from phoneshell.device.phone import SPRINGBOARD
@@ -50,6 +45,7 @@ from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, write_record
 from phoneshell.runner.aftermath import agent_broke_rig, left_running
+from phoneshell.runner.counts import Counts, Leftover, after_teardown, start_state, take_counts
 from phoneshell.runner.rig import Rig, RigDown, check_rig
 from phoneshell.tasks import Step, Task
 
@@ -79,10 +75,6 @@ class _Skip(Exception):
     """Not scored: the reason is the message."""
 
 
-class _OwnLeftover(Exception):
-    """Not in the task's start state by what this run's agent left earlier: its failure."""
-
-
 def _enter(rig: Rig, plan: AttemptPlan, phase: str) -> None:
     rig.enter(plan.run_id, plan.task.id, plan.attempt, phase)
 
@@ -109,39 +101,6 @@ def _check_rig(phone: Phone, plan: AttemptPlan) -> None:
         raise _Skip(f"{app} is not installed on this phone")
 
 
-class Count(NamedTuple):
-    """One count probe's reading: the number, or None and why not; and, for a probe that counts
-    rows (`ROWS`), the rows it counted (teardown deletes only rows that were not among them)."""
-
-    value: int | None
-    why: str = ""
-    rows: tuple[str, ...] | None = None
-
-
-Counts = dict[Need, Count]
-
-
-def _count(rig: Rig, needs: tuple[Need, ...], then: tuple[Step, ...] = ()) -> Counts:
-    """Take each count probe (phase `probe`); a failed probe gives None and its reason. When
-    `then` (the teardown) begins with a step that can start where the last count ends (deleting
-    what it counted, cleaning the alarm list it read), that count leaves its screen up for it:
-    one launch (and one search) serve both."""
-    counts: Counts = {}
-    first = then[0] if then else None
-    for n, need in enumerate(needs):
-        leave = (n == len(needs) - 1 and first is not None
-                 and starts_where_counted(first, need.name, need.arg))
-        try:
-            if need.name in ROWS:
-                rows = run_rows(rig.phone, need.name, need.arg, leave_open=leave)
-                counts[need] = Count(len(rows), rows=rows)
-            else:
-                counts[need] = Count(int(run_probe(rig.phone, need.name, need.arg, leave)))
-        except ProbeError as exc:
-            counts[need] = Count(None, exc.message)
-    return counts
-
-
 def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
     """Setup, then the "before" counts; setup runs again after them, so the probes' own taps
     cannot change where the agent starts. A count that cannot be taken before the agent acts
@@ -156,14 +115,12 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
         if not counted:
             return {}
         _enter(rig, plan, "probe")
-        before = _count(rig, counted)
+        seen_none = frozenset(rig.at_none)
+        before = take_counts(rig, counted)
         missing = [count.why for count in before.values() if count.value is None]
         if missing:
             raise _Skip(f"a probe could not count before the agent acted: {missing[0]}")
-        elsewhere = not_at_start(task.checks, lambda n: before[n].value if n in before else None)
-        if elsewhere and task.app in rig.agent_apps:
-            raise _OwnLeftover(f"{elsewhere}; this run's agent had {task.app} in front in an "
-                               "earlier attempt on this phone, so it is the agent's own doing")
+        elsewhere = start_state(rig, task, before, seen_none)  # raises Leftover: an agent's
         if elsewhere:
             raise _Skip(elsewhere)
         _enter(rig, plan, "setup")
@@ -197,7 +154,7 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
         except ProbeError as exc:
             reads.append(DeviceRead(probe=need.name, arg=need.arg, error=exc.message))
     # the counts last, so the teardown that deletes by them may start where they end
-    after = _count(rig, tuple(before), plan.task.teardown)
+    after = take_counts(rig, before, plan.task.teardown)
     # every "before" count was taken (else the attempt was skipped): errors are the after's
     probes = tuple(ProbeReading(name=n.name, arg=n.arg, before=before[n].value,
                                 after=after[n].value, error=after[n].why) for n in before)
@@ -220,16 +177,14 @@ def _readings(before: Counts, evidence: Evidence | None) -> Readings:
 
 def _after_agent(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | None,
                  ) -> tuple[Step, ...]:
-    """The apps the agent had in front (the log the capture read, else read now), kept in
-    `Rig.agent_apps`; a terminate for each it left running (`aftermath.left_running`). None
-    when the log cannot be read: the teardown still runs, and the failure shows elsewhere."""
+    """A terminate for each app the agent left running (`aftermath.left_running`), by the log
+    the capture read, else read now. None when the log cannot be read: the teardown still runs,
+    and the failure shows elsewhere."""
     try:
         events = evidence.events if evidence is not None else _slice(rig, plan, mark)[0]
     except (PhoneshellError, *RIG_DOWN):
         return ()
-    shown = apps_in_front(events)
-    rig.agent_apps.update(shown)
-    return left_running(plan.task, shown)
+    return left_running(plan.task, apps_in_front(events))
 
 
 def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
@@ -299,9 +254,10 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         if not verdict.passed or result.timed_out or result.out_of_turns:
             _enter(rig, plan, "check")
             check_rig(rig, evidence.events)  # a failure is scored only if the phone takes input
-    except _OwnLeftover as exc:  # the agent is not handed a phone it already spoiled
+    except Leftover as exc:  # the agent is not handed a phone its like already spoiled
         verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False, results=(),
                           overruled=str(exc))
+        before = exc.counts  # teardown deletes what was left
     except _Skip as exc:
         skip_reason = str(exc)
     except (RigDown, *RIG_DOWN, DeviceError) as exc:
@@ -327,6 +283,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         left = _after_agent(rig, plan, mark, evidence) if result.ran and not rig_down else ()
         teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
                     _teardown(phone, task, folder, _readings(before, evidence), before, left))
+        after_teardown(rig, task, before, teardown)
         rig.bridge.clear_context()
     distrusted = verdict.overruled if verdict is not None and not skip_reason else ""
     if skip_reason:

@@ -24,6 +24,7 @@ from bridge.audit_log import AuditWriteError
 from bridge.custody import Custody
 from bridge.observe import from_xml
 from phoneshell.audit import Action, actions, audit_size
+from phoneshell.checks import Need
 from phoneshell.device import Phone
 from phoneshell.device.phone import SPRINGBOARD
 from phoneshell.errors import DeviceLocked, RunError
@@ -50,9 +51,9 @@ class Rig:
     private: bool = False
     """Nothing but the bridge can reach the phone (a simulator behind a secret path, a USB phone
     through usbmuxd): a sandboxed agent cannot go around the bridge."""
-    agent_apps: set[str] = field(default_factory=set)
-    """The apps this run's agent has had in front on this phone so far (its attempts' logs):
-    what it may have left there is its own doing."""
+    at_none: set[Need] = field(default_factory=set)
+    """The counts this run last saw at none on this phone (`runner.counts`): any found there
+    later are its agents' doing."""
 
     def enter(self, run_id: str, task_id: str, attempt: int, phase: str) -> None:
         """Log what comes next under this attempt and phase."""

@@ -31,6 +31,7 @@ from phoneshell.errors import DeviceError, RunError
 from phoneshell.phones.open import DeviceHandle, open_phones
 from phoneshell.records import TRAJECTORY_FILE, ResultRow, RunManifest, SandboxKind
 from phoneshell.runner.attempt import AttemptPlan, run_attempt
+from phoneshell.runner.counts import count_start
 from phoneshell.runner.folder import (
     RESULTS,
     RunFolder,
@@ -115,6 +116,7 @@ class _Run:
         self.sandbox, self.sealer, self.trajectory = sandbox, sealer, trajectory
         self.manifest = folder.manifest
         self.queue: deque[tuple[Task, int]] = deque(plans)
+        self.tasks = tuple({task.id: task for task, _ in plans}.values())
         self.total = len(plans)
         self.done = 0
         self.down: list[str] = []
@@ -196,11 +198,14 @@ class _Run:
         with rig_for(device, self.folder.run_dir.parent, self.trajectory) as rig:
             try:
                 preflight(rig, self.folder.run_id)
-            except RigDown as exc:
+                there = count_start(rig, self.folder.run_id, self.tasks)
+            except (RigDown, DeviceError) as exc:
                 with self.lock:
                     self.down.append(f"{device.info.label}: {exc.message} (before any "
                                      "attempt)")
                 return
+            if there:
+                self.progress(f"{device.info.label}: {there}")
             # Between two agents only the harness acts: a read taken in one teardown still
             # holds in the next setup (the rig forgets them around each agent).
             with rig.phone.keeping_reads():

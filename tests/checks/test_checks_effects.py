@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from phoneshell.checks import Check, Need, grade_check
-from phoneshell.checks.effects import not_at_start
+from phoneshell.checks.effects import not_at_start, starts_at_none
 from phoneshell.evidence import Evidence, ProbeReading
 
 TITLE = "phoneshell benchmark"
@@ -48,11 +48,8 @@ def test_a_count_above_none_before_the_agent_is_not_the_tasks_start_state() -> N
     timers = Check.make("count_unchanged", probe="clock_timers", none_before=True)
     counted = Check.make("count_increased", TITLE, probe="notes_titled")  # no start state
     need = Need("probe", "clock_timers", "")
-    found = not_at_start((counted, timers), {need: 1}.get)
-    assert found.startswith("clock_timers counted 1 before the agent, where the task starts "
-                            "from none: the phone is not in the task's start state"), found
-    assert found.endswith("left it)")
-    assert not_at_start((counted, timers), {need: 2}.get).endswith("left them)")
-    assert not_at_start((counted, timers), {need: 0}.get) == ""
-    assert not_at_start((counted, timers), {}.get) == ""  # not taken: a count check says why
-    assert not_at_start((counted,), {Need("probe", "notes_titled", TITLE): 3}.get) == ""
+    assert starts_at_none((counted, timers, timers)) == (need,)
+    assert not_at_start((counted, timers), {need: 2}.get) == ((need, 2),)
+    assert not_at_start((counted, timers), {need: 0}.get) == ()
+    assert not_at_start((counted, timers), {}.get) == ()  # not taken: a count check says why
+    assert not_at_start((counted,), {Need("probe", "notes_titled", TITLE): 3}.get) == ()

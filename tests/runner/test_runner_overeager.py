@@ -1,8 +1,9 @@
 """An agent that does more than it was told (starts the timer it should only dial, saves the
 alarm it should only open) fails, and leaves nothing on the phone: every later attempt finds the
-phone as the first found it. A timer started where nothing counts timers fails the run's own
-later timer attempts; one the phone's owner left makes them not scored, and stays. Played through
-the runner on one simulated iPhone whose state persists across attempts."""
+phone as the first found it. A timer an agent started where nothing counts timers (in front of
+the bridge or around it) fails the next timer attempt, which cancels it; one the phone's owner
+left makes them not scored, and stays. Played through the runner on one simulated iPhone whose
+state persists across attempts."""
 
 from __future__ import annotations
 
@@ -10,11 +11,17 @@ from pathlib import Path
 
 import yaml
 
+from phoneshell.agents import AgentContext, AgentResult
+from phoneshell.agents.base import AGENTS
+from phoneshell.agents.reference import SolutionAgent
 from phoneshell.device import Phone, run_probe, run_rows, run_steps
+from phoneshell.records import ResultRow
 from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.sim import SimServer
-from phoneshell.tasks import load_task
+from phoneshell.tasks import Step, load_task
+
+CLOCK = "com.apple.mobiletimer"
 
 OVERDONE = {"clock.timer.set_minutes": "Start", "clock.timer.set_hours_minutes": "Start",
             "clock.alarm.reach_picker": "Save", "clock.alarm.set_time": "Save"}
@@ -61,12 +68,34 @@ def timer_tasks(environments: Path, tasks: Path) -> None:
         (tasks / f"b-{task_id}.yaml").write_text((environments / f"{task_id}.yaml").read_text())
 
 
-def test_a_timer_the_runs_agent_left_running_fails_its_later_timer_attempts(
+def run_timers(tasks: Path, runs: Path, agent: str = "solution",
+               device: str | None = None) -> dict[str, ResultRow]:
+    """Run the tasks in `tasks` (file names set the order) and return the rows by task."""
+    lines: list[str] = []
+    run_suite(RunOptions(paths=(str(tasks),), agent=agent, device=device, runs_dir=runs,
+                         run_id="R"), lines.append)
+    assert not any("already has" in line for line in lines), lines
+    return {r.task_id: r for r in read_results(runs / "R" / "results.jsonl")}
+
+
+def assert_first_fails_and_the_rest_pass(rows: dict[str, ResultRow]) -> None:
+    """The first timer attempt fails for what an earlier agent left, and deletes it; the
+    others find the phone as the run found it and pass."""
+    first = rows[TIMER_TASKS[0]]
+    assert first.outcome == "failed" and first.turns == 0, first
+    assert LEFTOVER in first.error and "an earlier attempt's agent left them" in first.error
+    assert "(its teardown deletes them)" in first.error
+    assert first.teardown is not None and first.teardown.ok, first.teardown
+    assert all(rows[task_id].passed for task_id in TIMER_TASKS[1:]), rows
+
+
+def test_a_timer_the_runs_agent_left_running_fails_the_next_timer_attempt_only(
         tmp_path: Path, environments: Path) -> None:
     # Asked only to open the Timers tab, the agent starts a timer. Nothing in that task counts
-    # timers, so it stays running; every later timer task then finds no wheels and no Start.
-    # The run's agent spoiled them itself: they fail, saying why, and are not handed the phone
-    # (not scored, they would turn its later failures into skips by its own doing).
+    # timers, so it stays running, and a timer task would find no wheels and no Start. The run
+    # counted none before any agent acted, so it is an agent's: the next timer attempt fails,
+    # saying why (not scored, the agent would turn the failures it expects into skips), and
+    # its teardown cancels it, so the timer attempts after it start clean.
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     wander = yaml.safe_load((environments / "clock.tab.timers.yaml").read_text())
@@ -74,31 +103,69 @@ def test_a_timer_the_runs_agent_left_running_fails_its_later_timer_attempts(
     (tasks / "a.yaml").write_text(yaml.safe_dump(wander, sort_keys=False))
     timer_tasks(environments, tasks)
     with SimServer() as sim:
-        run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
-                             run_id="R"), lambda line: None)
-    rows = {r.task_id: r for r in read_results(tmp_path / "R" / "results.jsonl")}
+        rows = run_timers(tasks, tmp_path, device=sim.url)
+        assert run_probe(Phone(sim.url), "clock_timers", "") == 0
     assert rows["clock.tab.timers"].passed, "the tab was opened; nothing there counts timers"
-    for task_id in TIMER_TASKS:
-        row = rows[task_id]
-        assert row.outcome == "failed" and row.turns == 0, row
-        assert LEFTOVER in row.error and "the agent's own doing" in row.error, row.error
+    assert_first_fails_and_the_rest_pass(rows)
+
+
+class Around(SolutionAgent):
+    """Plays the reference finish through the bridge; in a task outside Clock it also starts a
+    timer on the phone's own WDA (as Siri would, or a shell that found the phone), so Clock
+    never shows in front in the bridge's log."""
+
+    name = "around"
+
+    def __init__(self, phone_url: str) -> None:
+        self.phone_url = phone_url
+
+    def run(self, context: AgentContext) -> AgentResult:
+        result = super().run(context)
+        if context.task.app != CLOCK:
+            phone = Phone(self.phone_url)
+            run_steps(phone, (Step("launch", CLOCK), Step("select_tab", "Timers"),
+                              Step("tap", "Start"), Step("home")))
+        return result
+
+
+AGENTS.register("around")(Around)
+
+
+def test_a_timer_started_where_the_log_never_shows_clock_is_still_the_agents(
+        tmp_path: Path, environments: Path) -> None:
+    # Nothing in the bridge's log shows Clock in front: only the counts say who left the
+    # timer (none when the run began, one now, and only agents acted between).
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "a.yaml").write_text((environments / "settings.about.reach.yaml").read_text())
+    timer_tasks(environments, tasks)
+    with SimServer() as sim:
+        rows = run_timers(tasks, tmp_path, agent=f"around:{sim.url}", device=sim.url)
+        assert run_probe(Phone(sim.url), "clock_timers", "") == 0
+    around = rows["settings.about.reach"]
+    assert around.outcome == "failed" and "outside the bridge" in around.error, around
+    assert_first_fails_and_the_rest_pass(rows)
 
 
 def test_a_timer_running_before_the_run_makes_timer_attempts_not_scored(
         tmp_path: Path, environments: Path) -> None:
     # The phone's owner left a timer running: no agent of this run did, so nothing is its
-    # failure, and nothing the harness did not make is cancelled.
+    # failure, and nothing the harness did not make is cancelled. The run says so at once.
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     timer_tasks(environments, tasks)
+    lines: list[str] = []
     with SimServer() as sim:
         owner = Phone(sim.url, effect_timeout_s=1.0)
         run_steps(owner, load_task(environments / "clock.timer.set.yaml").solution or ())
         assert run_probe(owner, "clock_timers", "") == 1
         summary = run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
-                                       run_id="R"), lambda line: None)
+                                       run_id="R"), lines.append)
         assert run_probe(owner, "clock_timers", "") == 1, "the owner's timer is not cancelled"
+    assert any("before the run the phone already has clock_timers 1" in line for line in lines)
     rows = read_results(tmp_path / "R" / "results.jsonl")
     assert [r.task_id for r in rows if r.skipped] == sorted(TIMER_TASKS), rows
-    assert all(LEFTOVER in r.skip_reason and "own doing" not in r.skip_reason for r in rows)
+    for row in rows:
+        assert LEFTOVER in row.skip_reason and "so they are left alone" in row.skip_reason
+        assert "agent left" not in row.skip_reason
     assert summary.planned == 3 and not summary.rows[0].passed
