@@ -172,6 +172,30 @@ def test_tabs_overview_new_tab_and_persistence(sim, safari, client):
     assert len(stored_tabs(sim)) == 3
 
 
+def visible_cards(client: wda.Client) -> list[str]:
+    return [e.get("label") for e in tree(client).iter("XCUIElementTypeCell")
+            if e.get("visible") == "true"]
+
+
+def test_the_overview_opens_on_the_tab_in_front(sim, safari, client):
+    pages = ["one", "two", "three", "four", "five", "six", "seven", "eight"]
+    for page in pages:  # eight tabs: four rows, more than one screen holds
+        safari.open_url(f"https://blolabel.ai/probe/{page}/")
+    safari(name="TabOverviewButton").click()
+    newest = visible_cards(client)
+    assert newest and newest[-1] == "blolabel probe" and len(newest) < len(pages)
+    assert tree(client).findall(".//XCUIElementTypeCell")[-1].get("visible") == "true"
+    safari(label="Done", className="Button").click()
+    safari.app_terminate(SAFARI)
+    store = sim.state()["stores"][SAFARI]
+    assert store["active"] == len(pages) - 1
+    safari.app_launch(SAFARI)
+    safari(name="TabOverviewButton").click()  # the newest is still in front: same place
+    assert tree(client).findall(".//XCUIElementTypeCell")[-1].get("visible") == "true"
+    cells = tree(client).findall(".//XCUIElementTypeCell")
+    assert cells[0].get("visible") == "false", "the first tabs are scrolled out of sight"
+
+
 def test_closing_tabs_and_private_tabs_are_not_kept(sim, safari):
     safari.open_url("https://example.com/")
     safari(name="TabOverviewButton").click()

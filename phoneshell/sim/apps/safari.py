@@ -35,6 +35,7 @@ from phoneshell.sim.apps.safari_tabs import (
     bar_top,
     load_window,
     overview,
+    reveal,
     save_window,
 )
 from phoneshell.sim.apps.safari_views import safari_window, start_page, web_view
@@ -191,6 +192,7 @@ def render(state: SafariState, host: Host) -> Node:
 
     def show_tabs() -> None:
         state.view, state.menu = "tabs", None
+        reveal(f, window, state.grid)  # the overview opens on the tab in front
 
     def show_more() -> None:
         state.menu, state.held = "more", ""

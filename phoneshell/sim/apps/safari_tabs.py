@@ -141,6 +141,19 @@ class OverviewActions:
     show_private: Callable[[bool], Handler]
 
 
+def _viewport(f: DeviceFacts) -> Rect:
+    return Rect(0, GRID_TOP, f.width, bar_top(f) - GRID_TOP)
+
+
+def reveal(f: DeviceFacts, window: Window, scroll: Scroll) -> None:
+    """Scroll the grid so the card of the tab in front shows whole, as Safari opens its
+    overview (shrinking that tab into its card): with many tabs, at the newest one opened."""
+    top = CARD_GAP + (window.active // 2) * (CARD_HEIGHT + CARD_GAP)
+    height = _viewport(f).height
+    if not scroll.offset <= top <= top + CARD_HEIGHT <= scroll.offset + height:
+        scroll.offset = max(0, top + CARD_HEIGHT + CARD_GAP - height)
+
+
 def overview(f: DeviceFacts, window: Window, private: bool, normal_count: int, scroll: Scroll,
              act: OverviewActions) -> Node:
     """The tab overview: a grid of tab cards, then New Tab, the groups, and Done at the bottom.
@@ -153,7 +166,7 @@ def overview(f: DeviceFacts, window: Window, private: bool, normal_count: int, s
         scroll: the grid's scroll offset.
         act: what the controls do.
     """
-    viewport = Rect(0, GRID_TOP, f.width, bar_top(f) - GRID_TOP)
+    viewport = _viewport(f)
     rows = (len(window.tabs) + 1) // 2
     scroll.clamp(CARD_GAP + rows * (CARD_HEIGHT + CARD_GAP) - viewport.height)
     cards: list[Node] = []
