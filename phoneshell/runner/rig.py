@@ -55,6 +55,12 @@ class Rig:
     """The counts this run last saw at none on this phone (`runner.counts`): any found there
     later are its agents' doing."""
 
+    def __post_init__(self) -> None:
+        # Until an agent is granted, only the harness drives the phone through this bridge:
+        # what its last action left needs no read before the next (`BridgeServer.confined`),
+        # as between the attempts of a confined agent.
+        self.bridge.confined = True
+
     def enter(self, run_id: str, task_id: str, attempt: int, phase: str) -> None:
         """Log what comes next under this attempt and phase."""
         if "agent" in (phase, self.bridge.context.phase):
