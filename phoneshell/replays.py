@@ -9,6 +9,7 @@ per phone of `--device` in one run folder, and `share_out` runs jobs on whicheve
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -23,7 +24,9 @@ from phoneshell.checks import Check, needs_of
 from phoneshell.checks.kind import signature
 from phoneshell.evidence import Evidence
 from phoneshell.phones.open import open_phones
+from phoneshell.runner import tidy
 from phoneshell.runner.attempt import AttemptPlan, run_attempt
+from phoneshell.runner.counts import count_start
 from phoneshell.runner.folder import new_run_id
 from phoneshell.runner.rig import Rig
 from phoneshell.runner.run import Progress, rig_for
@@ -72,6 +75,9 @@ class Swapper:
         """Why the phone stopped being usable ("" while it is): nothing more is played."""
         self.played = 0
         """Attempts played on this phone so far."""
+        self.tabs: int | None = None
+        """Safari's tabs when the swap began (`runner.tidy`); None: not counted."""
+        self.note: Progress = lambda line: None
 
     def _agent(self, b: Task) -> Agent:
         if self.replay_from is not None:
@@ -96,11 +102,20 @@ class Swapper:
                            self._attempts.take(b.id), self.installed)
         done = run_attempt(plan, self.rig, self._agent(b))
         self.played += 1
+        if not done.rig_down and self.played % tidy.TIDY_EVERY == 0:
+            self.tidy()
         if done.rig_down:
             self.stopped = done.row.skip_reason
         if done.evidence is None:
             return None, done.row.evidence, done.row.skip_reason or "no evidence was captured"
         return done.evidence, done.row.evidence, ""
+
+    def tidy(self) -> None:
+        """Close the Safari tabs the swap opened on this phone so far."""
+        if self.tabs is not None and not self.stopped:
+            line = tidy.close_tabs(self.rig, self.run_id, self.tabs)
+            if line:
+                self.note(line)
 
     def graded(self, b: Task, tasks: Sequence[Task], grade_as: Judge[R],
                passed: Callable[[R], bool], left_by: Task | None = None) -> list[R]:
@@ -153,11 +168,17 @@ def merged(finish: Task, extra: Iterable[Check]) -> Task:
 @contextmanager
 def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None = None,
                   progress: Progress = lambda line: None, kind: str = "swap",
-                  unverified: bool = False, trajectory: bool = False) -> Iterator[list[Swapper]]:
+                  unverified: bool = False, trajectory: bool = False,
+                  tasks: Sequence[Task] = ()) -> Iterator[list[Swapper]]:
     """A swapper for every phone of `--device` (each behind its own bridge), in one run folder
     named `<kind>-<run id>`; with `trajectory`, the finishes' screens are kept (`--trajectory`).
+    Before any finish, each phone's counts of what the tasks start from none of are taken, as a
+    run takes them (`runner.counts`); the Safari tabs the finishes open are closed as a run
+    closes its own (`runner.tidy`).
 
     Args:
+        tasks: the tasks whose finishes will be played (Safari's tabs are counted when any of
+            them uses Safari).
         replay_from: a run whose recorded finishes are replayed; it must match its seal (or,
             with `unverified`, its problems are reported through `progress`).
 
@@ -175,9 +196,23 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
         swappers = []
         for handle in devices:
             rig = bridges.enter_context(rig_for(handle, runs_dir, frames))
-            swappers.append(Swapper(rig, runs_dir / run_id, run_id, replay_from,
-                                    handle.installed, attempts))
+            swapper = Swapper(rig, runs_dir / run_id, run_id, replay_from, handle.installed,
+                              attempts)
+            swapper.note = functools.partial(_labelled, progress, handle.info.label)
+            # before any finish, as a run does: what the tasks start from none of (whatever a
+            # finish leaves of it is then a finish's), and the tabs the finishes will open
+            swapper.note(count_start(rig, run_id, tasks))
+            swapper.tabs, uncounted = tidy.count_tabs(rig, run_id, tasks)
+            swapper.note(uncounted)
+            swappers.append(swapper)
         yield swappers
+        for swapper in swappers:
+            swapper.tidy()
+
+
+def _labelled(progress: Progress, label: str, line: str) -> None:
+    if line:
+        progress(f"{label}: {line}")
 
 
 def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], list[R]]],

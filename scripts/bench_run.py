@@ -5,8 +5,9 @@ one (`--latency iphone`), with the reference finishes. Every request is counted 
 reaches the phone (the simulator's tally, under the attempt's phase) and where it reaches the
 bridge (from the harness or the agent), so the bridge's own reads are the difference. It prints,
 per attempt: requests and modelled seconds (the latency table's price of each request) by
-phase (what a run does once before its first attempt spread over its attempts), split into the agent's own and the harness's; the agent's share of the modelled time
-and of the wall time (and, priced in, with a model's thinking time before each action);
+phase (what a run does once, before its first attempt and after its last, spread over its
+attempts), split into the agent's own and the harness's; the agent's share of the modelled
+time and of the wall time (and, priced in, with a model's thinking time before each action);
 requests by phase and route; the reads that repeated the one before with nothing in between
 that could have changed it; and the harness's and the agent's seconds an attempt by kind of
 task (`kind_of`: plain, with probes, the rest).
@@ -42,7 +43,7 @@ from phoneshell.checks import needs_of
 from phoneshell.device import Phone
 from phoneshell.phones.resolve import resolve_devices
 from phoneshell.records import ResultRow
-from phoneshell.runner import AttemptPlan, Rig, RunOptions, run_attempt, run_suite
+from phoneshell.runner import AttemptPlan, Rig, RunOptions, run_attempt, run_suite, tidy
 from phoneshell.runner.counts import count_start
 from phoneshell.runner.run import preflight
 from phoneshell.runner.selection import select_tasks
@@ -50,9 +51,10 @@ from phoneshell.sim import SimServer
 from phoneshell.sim.latency import RouteCount, route_of
 from phoneshell.tasks import Task, load_tasks
 
-PHASES = ("run start", "setup", "probe", "agent", "check", "rig check", "teardown")
-"""`run start`: once a run, before any attempt (the input check, the counts of what the tasks
-start from none of), spread over the run's attempts."""
+PHASES = ("run start", "setup", "probe", "agent", "check", "rig check", "teardown", "run end")
+"""`run start` and `run end`: once a run, before its first attempt (the input check, the counts
+of what the tasks start from none of, Safari's tabs) and after its last (closing the tabs it
+opened: `runner.tidy`), spread over the run's attempts."""
 THINK_S = (1.0, 3.0)
 """Seconds a model's agent may take per action (a fast model; a usual one with a screenshot),
 priced in on top of the agent's requests to show its share of a real run (not slept)."""
@@ -66,16 +68,16 @@ class Phases:
     since: float = field(default_factory=time.perf_counter)
     wall_s: Counter[str] = field(default_factory=Counter)
     checked: bool = False
-    starting: bool = False
-    """Before any attempt: every request is the run's own (`run start`)."""
+    outside: str = ""
+    """Before the first attempt or after the last: every request is the run's own (`run start`,
+    `run end`)."""
     bridge: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     """Requests the bridge received (from the harness or the agent) by phase and route."""
     sim: SimServer | None = None
 
     def enter(self, phase: str) -> None:
         """Move to `phase`; a second `check` in one attempt is the rig check after a failure."""
-        label = ("run start" if self.starting else
-                 "rig check" if phase == "check" and self.checked else phase)
+        label = self.outside or ("rig check" if phase == "check" and self.checked else phase)
         self.checked = self.checked or phase == "check"
         now = time.perf_counter()
         self.wall_s[self.label] += now - self.since
@@ -130,10 +132,11 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
         installed = frozenset(str(b) for b in sim.state()["installed"])  # type: ignore[union-attr]
         sim.latency.tally.take()
         tally: dict[str, dict[str, RouteCount]] = {}
-        phases.starting = True  # what a run does once per phone before its first attempt
+        phases.outside = "run start"  # what a run does once per phone before its first attempt
         preflight(rig, "bench")
         count_start(rig, "bench", tasks)
-        phases.starting = False
+        tabs, _ = tidy.count_tabs(rig, "bench", tasks)
+        phases.outside = ""
         _merge(tally, sim.latency.tally.take())
         kinds: dict[str, KindCost] = {kind: KindCost() for kind in KINDS}
         started = time.perf_counter()
@@ -149,7 +152,10 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
                     counts = sim.latency.tally.take()
                     kinds[kind_of(task)].add(counts, phases.bridge["agent"] - received)
                     _merge(tally, counts)
-        phases.enter("setup")
+            phases.outside = "run end"  # and once after its last
+            if tabs is not None:
+                tidy.close_tabs(rig, "bench", tabs)
+        phases.enter("run end")
         wall_s = time.perf_counter() - started
         _merge(tally, sim.latency.tally.take())
         # Logged actions by phase (the rig check logs under `check`: it is counted there).

@@ -57,7 +57,7 @@ def run_attack(paths: Sequence[str], device: str | None, runs_dir: Path,
     loaded = with_solutions(load_tasks(paths).tasks, solutions).values()
     tasks = tuple(select_tasks(tuple(loaded), task_globs))
     with open_swappers(device, runs_dir, progress=progress, kind="attack",
-                       trajectory=trajectory) as swappers:
+                       trajectory=trajectory, tasks=tuple(loaded)) as swappers:
         report = play_attacks(swappers, tasks, families, progress, only, pool=tuple(loaded))
         why = stopped(swappers)
     return AttackOutcome(report, why)

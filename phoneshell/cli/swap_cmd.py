@@ -69,7 +69,8 @@ def run_swap(args: argparse.Namespace) -> int:
                              ids=args.args if mode == "two" else (), pairs_from=args.pairs_from,
                              solutions=args.solutions)
     with open_swappers(args.device, args.runs, args.finish_from, progress,
-                       unverified=args.unverified, trajectory=args.trajectory) as swappers:
+                       unverified=args.unverified, trajectory=args.trajectory,
+                       tasks=selection.tasks) as swappers:
         report = play_swaps(swappers, selection, progress)
         why = stopped(swappers)
     if args.format == "json":

@@ -34,11 +34,9 @@ from phoneshell.device.probes import (
     NOTES,
     REMINDERS,
     SAFARI,
-    TABS,
     ProbeError,
     any_note,
     close_left_search,
-    fresh_app,
     result_rows,
     row_texts,
     run_probe,
@@ -46,6 +44,7 @@ from phoneshell.device.probes import (
     searched,
     stop_app,
     tab_count,
+    tab_overview,
     titled,
 )
 from phoneshell.device.steps import executes, scroll_points
@@ -233,7 +232,7 @@ def _alarms(phone: Phone, step: Step, text: str, n: int) -> None:
 @DELETERS.register("safari_tabs")
 def _safari_tabs(phone: Phone, step: Step, text: str, n: int) -> None:
     """Close the `n` newest tabs: the last cards of the overview, scrolled to when needed."""
-    page = fresh_app(phone, SAFARI, TABS)
+    page = tab_overview(phone)
     for _ in range(n):
         count = tab_count(page)
         for _scroll in range(MAX_SCROLLS):

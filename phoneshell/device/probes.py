@@ -279,13 +279,26 @@ def reminders_titled(phone: Phone, arg: str) -> int:
     return len(reminders_titled_rows(phone, arg))
 
 
+OVERVIEW_LEFT = f"{SAFARI} tab overview"
+"""What the tabs count leaves up for the closing of tabs after it (`Phone.leave`)."""
+
+
+def tab_overview(phone: Phone) -> PageSource:
+    """Safari's tab overview, from a fresh start; or, when the tabs count left it up
+    (`run_probe`'s `leave_open`) and nothing acted since, that, read afresh."""
+    left = still_left(phone, OVERVIEW_LEFT, SAFARI, lambda page: _shown_tabs(page) is not None)
+    return left if left is not None else fresh_app(phone, SAFARI, TABS)
+
+
 @probe("safari_tabs")
 def safari_tabs(phone: Phone, arg: str) -> int:
     """Open Safari tabs (not private ones): the number the tab overview's "N Tabs" button
     shows."""
-    page = fresh_app(phone, SAFARI, TABS)
-    count = tab_count(page)
-    stop_app(phone, SAFARI)
+    count = tab_count(tab_overview(phone))
+    if leaving_open():
+        phone.leave(OVERVIEW_LEFT)
+    else:
+        stop_app(phone, SAFARI)
     return count
 
 
@@ -295,11 +308,18 @@ def tab_count(page: PageSource) -> int:
     Raises:
         ProbeError: the screen shows no tab count.
     """
+    count = _shown_tabs(page)
+    if count is None:
+        raise ProbeError(f"Safari's tab overview shows no tab count; it shows {page.summary()}")
+    return count
+
+
+def _shown_tabs(page: PageSource) -> int | None:
     for element in page.on_screen():
         match = re.fullmatch(r"(\d+) Tabs?", element.label.strip())
         if match:
             return int(match.group(1))
-    raise ProbeError(f"Safari's tab overview shows no tab count; it shows {page.summary()}")
+    return None
 
 
 def _scrolled_down(phone: Phone) -> bool:

@@ -30,6 +30,7 @@ from phoneshell.device.input_probe import probe_input
 from phoneshell.errors import DeviceError, RunError
 from phoneshell.phones.open import DeviceHandle, open_phones
 from phoneshell.records import TRAJECTORY_FILE, ResultRow, RunManifest, SandboxKind
+from phoneshell.runner import tidy
 from phoneshell.runner.attempt import AttemptPlan, run_attempt
 from phoneshell.runner.counts import count_start
 from phoneshell.runner.folder import (
@@ -195,24 +196,27 @@ class _Run:
 
     def _work(self, device: DeviceHandle) -> None:
         agent = make_agent(self.agent_spec)  # one agent per phone: adapters may keep state
+        label, run_id = device.info.label, self.folder.run_id
         with rig_for(device, self.folder.run_dir.parent, self.trajectory) as rig:
             try:
-                preflight(rig, self.folder.run_id)
-                there = count_start(rig, self.folder.run_id, self.tasks)
+                preflight(rig, run_id)
+                there = count_start(rig, run_id, self.tasks)
+                tabs, uncounted = tidy.count_tabs(rig, run_id, self.tasks)
             except (RigDown, DeviceError) as exc:
                 with self.lock:
-                    self.down.append(f"{device.info.label}: {exc.message} (before any "
-                                     "attempt)")
+                    self.down.append(f"{label}: {exc.message} (before any attempt)")
                 return
-            if there:
-                self.progress(f"{device.info.label}: {there}")
+            for line in (there, uncounted):
+                if line:
+                    self.progress(f"{label}: {line}")
+            played = 0
             # Between two agents only the harness acts: a read taken in one teardown still
             # holds in the next setup (the rig forgets them around each agent).
             with rig.phone.keeping_reads():
                 while (item := self.next_plan()) is not None:
                     task, attempt = item
-                    plan = AttemptPlan(self.folder.run_id, self.folder.run_dir, task, attempt,
-                                       device.installed, device.info.label, self.sandbox)
+                    plan = AttemptPlan(run_id, self.folder.run_dir, task, attempt,
+                                       device.installed, label, self.sandbox)
                     self._keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
                     done = run_attempt(plan, rig, agent)
                     self.record(done.row, plan.folder)
@@ -220,10 +224,19 @@ class _Run:
                         raise KeyboardInterrupt  # recorded as skipped; now stop the run
                     if done.rig_down:
                         with self.lock:
-                            self.down.append(f"{device.info.label}: "
-                                             f"{done.row.skip_reason or done.row.error}")
+                            self.down.append(f"{label}: {done.row.skip_reason or done.row.error}")
                         return
+                    played += 1
+                    if tabs is not None and played % tidy.TIDY_EVERY == 0:
+                        self._tidy(rig, label, tabs)
+                if tabs is not None and played % tidy.TIDY_EVERY:
+                    self._tidy(rig, label, tabs)
 
+    def _tidy(self, rig: Rig, label: str, tabs: int) -> None:
+        """Close the Safari tabs this run opened on the phone (`runner.tidy`)."""
+        line = tidy.close_tabs(rig, self.folder.run_id, tabs)
+        if line:
+            self.progress(f"{label}: {line}")
 
     def _keep_earlier_try(self, plan: AttemptPlan, tries: int) -> None:
         """Move an earlier, skipped try of this attempt aside, so nothing recorded is lost (and

@@ -96,6 +96,21 @@ def test_the_newest_tabs_are_closed(tmp_path: Path) -> None:
         assert [t["url"] for t in kept(sim, SAFARI, "tabs")] == urls[:1]
 
 
+def test_the_tabs_count_left_up_is_where_the_closing_starts(tmp_path: Path) -> None:
+    urls = [f"https://blolabel.ai/probe/{n}/" for n in ("one", "two", "three", "four", "five",
+                                                         "six", "seven", "eight")]
+    tabs = [{"url": u, "title": u, "back": [], "forward": []} for u in urls]
+    with phone_with(tmp_path, {SAFARI: {"tabs": tabs, "active": 7}}) as (sim, phone):
+        assert run_probe(phone, "safari_tabs", "", leave_open=True) == 8
+        routes(sim)
+        run_step(phone, step("safari_tabs", "", 5, 8))
+        sent = routes(sim)  # the overview opened on the newest tab: no launch, no scrolling
+        assert "POST /wda/apps/launch" not in sent
+        assert "POST /wda/dragfromtoforduration" not in sent
+        assert [t["url"] for t in kept(sim, SAFARI, "tabs")] == urls[:5]
+        assert phone.app_state(SAFARI) == 1
+
+
 def test_a_count_that_grew_more_than_what_is_there_fails_with_the_step(tmp_path: Path) -> None:
     with phone_with(tmp_path, notes(f"{TITLE}\nonly one")) as (_, phone), \
             pytest.raises(StepError, match=r"delete_created .*\(t\.yaml:9\): no result row"):

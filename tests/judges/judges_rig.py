@@ -65,7 +65,7 @@ def attack_report(summary: RunSummary, tasks: Path, family: str, path: Path) -> 
 def swap_report(tasks: Path, runs: Path, device: str, path: Path) -> Path:
     """`phoneshell swap multi.app_switch calculator.arithmetic --trajectory --format json`."""
     selection = select_pairs([str(tasks)], mode="two", ids=SWAPPED)
-    with open_swappers(device, runs, trajectory=True) as swappers:
+    with open_swappers(device, runs, trajectory=True, tasks=selection.tasks) as swappers:
         report: SwapReport = play_swaps(swappers, selection, lambda line: None)
     path.write_text(json.dumps(report.to_plain()), encoding="utf-8")
     return path

@@ -1,0 +1,89 @@
+"""A run leaves Safari's tabs as it found them: each URL an agent opens from outside takes a new
+tab, and a phone that collects them run after run ends with a Safari that refuses new ones. The
+run closes the tabs it opened, newest first, and never the phone's own. Played through the runner
+on one simulated iPhone whose state persists across attempts."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from phoneshell.audit import read_audit
+from phoneshell.device import Phone, run_steps
+from phoneshell.runner import tidy
+from phoneshell.runner.run import RunOptions, run_suite
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Step, Task
+
+OWNERS = ("https://example.com/", "https://www.apple.com/", "https://en.wikipedia.org/")
+OPENING = ("probe.text.one", "probe.text.two", "probe.text.three", "safari.navigate.example",
+           "calculator.arithmetic")
+"""Three tasks whose finishes open a URL from outside (a new tab each), one whose finish types
+its URL into the tab in front (no new tab), and one without Safari."""
+
+
+def tab_urls(sim: SimServer) -> list[str]:
+    safari = sim.state()["stores"].get(tidy.SAFARI, {})  # type: ignore[union-attr]
+    return [tab["url"] for tab in safari["tabs"]]  # type: ignore[index]
+
+
+def copy_tasks(environments: Path, into: Path, ids: tuple[str, ...]) -> Path:
+    into.mkdir()
+    for n, task_id in enumerate(ids):  # file names keep the order
+        shutil.copy(environments / f"{task_id}.yaml", into / f"{n}-{task_id}.yaml")
+    return into
+
+
+def run(tasks: Path, sim: SimServer, runs: Path, repeat: int = 1) -> list[str]:
+    lines: list[str] = []
+    summary = run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=runs,
+                                   run_id="R", repeat=repeat), lines.append)
+    assert all(row.passed for row in summary.rows), summary.rows
+    return lines
+
+
+def owners_phone(sim: SimServer) -> None:
+    run_steps(Phone(sim.url), [Step("open_url", url) for url in OWNERS])
+    assert tab_urls(sim) == list(OWNERS)
+
+
+def test_the_tabs_a_run_opened_are_closed_and_the_phones_own_stay(
+        tmp_path: Path, environments: Path) -> None:
+    tasks = copy_tasks(environments, tmp_path / "tasks", OPENING)
+    with SimServer() as sim:
+        owners_phone(sim)
+        lines = run(tasks, sim, tmp_path)
+        assert tab_urls(sim) == list(OWNERS), "the newest are the run's; the first the owner's"
+    assert "phone-1: closed the 3 Safari tab(s) this run opened; 3 open, as the run found " \
+           "them" in lines
+
+
+def test_a_long_run_closes_its_tabs_as_it_goes(tmp_path: Path, environments: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tidy, "TIDY_EVERY", 4)  # as 100 is for the suite
+    tasks = copy_tasks(environments, tmp_path / "tasks", ("probe.text.one",))
+    with SimServer() as sim:
+        owners_phone(sim)
+        lines = run(tasks, sim, tmp_path, repeat=10)
+        assert tab_urls(sim) == list(OWNERS)
+    closed = [line for line in lines if "Safari tab(s) this run opened" in line]
+    assert closed == [f"phone-1: closed the {n} Safari tab(s) this run opened; 3 open, as the "
+                      "run found them" for n in (4, 4, 2)], lines
+
+
+def test_a_run_without_safari_leaves_its_tabs_uncounted(
+        tmp_path: Path, environments: Path, suite: dict[str, Task]) -> None:
+    assert not tidy.uses_safari(suite["calculator.arithmetic"])
+    assert all(tidy.uses_safari(suite[t]) for t in OPENING[:4])
+    assert tidy.uses_safari(suite["multi.app_switch"])  # Safari is one of its apps
+    tasks = copy_tasks(environments, tmp_path / "tasks", ("calculator.arithmetic",))
+    with SimServer() as sim:
+        owners_phone(sim)
+        lines = run(tasks, sim, tmp_path)
+        assert tab_urls(sim) == list(OWNERS)
+    assert not any("Safari" in line for line in lines)
+    runs = [e for e in read_audit(tmp_path / "R" / "audit.jsonl").records
+            if not e.task_id and e.stage == "intent"]
+    assert runs and not any(e.kind == "launch" for e in runs), "Safari was not opened to count"
