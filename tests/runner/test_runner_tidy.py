@@ -12,6 +12,7 @@ import pytest
 
 from phoneshell.audit import read_audit
 from phoneshell.device import Phone, run_steps
+from phoneshell.replays import open_swappers
 from phoneshell.runner import tidy
 from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.sim import SimServer
@@ -87,3 +88,19 @@ def test_a_run_without_safari_leaves_its_tabs_uncounted(
     runs = [e for e in read_audit(tmp_path / "R" / "audit.jsonl").records
             if not e.task_id and e.stage == "intent"]
     assert runs and not any(e.kind == "launch" for e in runs), "Safari was not opened to count"
+
+
+def test_the_swap_closes_the_tabs_its_finishes_opened(tmp_path: Path,
+                                                      suite: dict[str, Task]) -> None:
+    tasks = [suite["probe.text.one"], suite["probe.text.two"]]
+    lines: list[str] = []
+    with SimServer() as sim:
+        owners_phone(sim)
+        with open_swappers(sim.url, tmp_path, progress=lines.append, tasks=tasks) as swappers:
+            for task in tasks:
+                evidence, _, missing = swappers[0].play(task)
+                assert evidence is not None, missing
+            assert len(tab_urls(sim)) == len(OWNERS) + 2
+        assert tab_urls(sim) == list(OWNERS)
+    assert any(line.endswith("closed the 2 Safari tab(s) this run opened; 3 open, as the run "
+                             "found them") for line in lines), lines
