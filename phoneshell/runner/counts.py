@@ -77,7 +77,9 @@ def take_counts(rig: Rig, needs: Iterable[Need], then: tuple[Step, ...] = ()) ->
 def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> str:
     """Before any agent acts on the rig's phone: count what the run's tasks start from none of
     (logged under the run, phase `probe`). Return a line for the user when some are there
-    already: those tasks will not be scored ("" when none are, or none is counted)."""
+    already, or cannot be counted: those tasks will not be scored while they stay, and what an
+    agent leaves of what was not counted is not told from the owner's ("" when all are at
+    none)."""
     needs = tuple(dict.fromkeys(need for task in tasks for need in starts_at_none(task.checks)))
     if not needs:
         return ""
@@ -87,8 +89,14 @@ def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> str:
     finally:
         rig.bridge.clear_context()
     there = [f"{counted(need)} {count.value}" for need, count in counts.items() if count.value]
-    return ("before the run the phone already has " + ", ".join(there) + ": the tasks that "
-            "start from none of these will not be scored while they stay" if there else "")
+    unknown = [f"{counted(need)} ({count.why})" for need, count in counts.items()
+               if count.value is None]
+    lines = ([f"before the run the phone already has {', '.join(there)}: the tasks that start "
+              "from none of these will not be scored while they stay"] if there else [])
+    if unknown:
+        lines.append(f"could not count before the run {'; '.join(unknown)}: what an agent leaves "
+                     "of it will not be told from what was there")
+    return "; ".join(lines)
 
 
 class Leftover(Exception):

@@ -19,6 +19,7 @@ from phoneshell.records import ResultRow
 from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.sim import SimServer
+from phoneshell.sim.apps import builtin_apps
 from phoneshell.tasks import Step, load_task
 
 CLOCK = "com.apple.mobiletimer"
@@ -169,3 +170,19 @@ def test_a_timer_running_before_the_run_makes_timer_attempts_not_scored(
         assert LEFTOVER in row.skip_reason and "so they are left alone" in row.skip_reason
         assert "agent left" not in row.skip_reason
     assert summary.planned == 3 and not summary.rows[0].passed
+
+
+def test_a_start_count_that_cannot_be_taken_is_said_at_once(tmp_path: Path,
+                                                           environments: Path) -> None:
+    # a phone without Clock: nothing to count timers with before the run
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    timer_tasks(environments, tasks)
+    lines: list[str] = []
+    with SimServer(apps=[a for a in builtin_apps() if a.bundle_id != CLOCK]) as sim:
+        run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
+                             run_id="R"), lines.append)
+    said = [line for line in lines if "before the run" in line]
+    assert len(said) == 1 and said[0].startswith("phone-1: could not count before the run "
+                                                 "clock_timers (probe clock_timers"), lines
+    assert said[0].endswith("what an agent leaves of it will not be told from what was there")
