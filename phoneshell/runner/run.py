@@ -220,8 +220,12 @@ class _Run:
                     self._keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
                     done = run_attempt(plan, rig, agent)
                     self.record(done.row, plan.folder)
-                    if done.interrupted:
-                        raise KeyboardInterrupt  # recorded as skipped; now stop the run
+                    if done.interrupted:  # recorded as skipped; now stop the run
+                        if tabs is not None:
+                            self.progress(f"{label}: closing the Safari tabs this run opened "
+                                          "before it stops (Ctrl-C again to leave them)")
+                            self._tidy(rig, label, tabs)
+                        raise KeyboardInterrupt
                     if done.rig_down:
                         with self.lock:
                             self.down.append(f"{label}: {done.row.skip_reason or done.row.error}")

@@ -10,8 +10,8 @@ tasks uses Safari, and closes the newest ones beyond that count after every `TID
 attempts on that phone and when its attempts end: the phone's own tabs stay, as they were
 (Safari adds a tab at the end of its overview, and the newest are closed first).
 
-A run stopped by Ctrl-C or a rig that went down leaves its tabs; the next run counts them as the
-phone's own.
+Ctrl-C closes them before the run stops (a second Ctrl-C leaves them); a rig that went down
+leaves its tabs, and the next run counts them as the phone's own.
 """
 
 from __future__ import annotations

@@ -5,7 +5,12 @@ on one simulated iPhone whose state persists across attempts."""
 
 from __future__ import annotations
 
+import shlex
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +23,7 @@ from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
 
+ROOT = Path(__file__).resolve().parents[2]
 OWNERS = ("https://example.com/", "https://www.apple.com/", "https://en.wikipedia.org/")
 OPENING = ("probe.text.one", "probe.text.two", "probe.text.three", "safari.navigate.example",
            "calculator.arithmetic")
@@ -104,3 +110,32 @@ def test_the_swap_closes_the_tabs_its_finishes_opened(tmp_path: Path,
         assert tab_urls(sim) == list(OWNERS)
     assert any(line.endswith("closed the 2 Safari tab(s) this run opened; 3 open, as the run "
                              "found them") for line in lines), lines
+
+
+def test_ctrl_c_closes_the_tabs_before_the_run_stops(tmp_path: Path) -> None:
+    marker = tmp_path / "started"
+    opener = (f"{shlex.quote(sys.executable)} -c \"import os, wda; wda.Client(os.environ["
+              "'PHONESHELL_WDA_URL']).session().open_url('https://blolabel.ai/probe/one/')\"")
+    # the first task's agent opens a tab; the second's waits to be interrupted
+    agent = (f"command:case $PHONESHELL_TASK_ID in probe.text.one) {opener};; "
+             f"*) touch {marker}; sleep 60;; esac")
+    with SimServer() as sim:
+        owners_phone(sim)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "phoneshell", "run", "environments", "--task",
+             "probe.text.one", "--task", "settings.about.reach", "--agent", agent, "--device",
+             sim.url, "--runs", str(tmp_path / "runs"), "--sandbox", "none"], cwd=ROOT,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while not marker.exists():
+                assert time.monotonic() < deadline and process.poll() is None
+                time.sleep(0.05)
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=60)
+        finally:
+            process.kill()
+        assert process.returncode == 2, out + err
+        assert tab_urls(sim) == list(OWNERS)
+    assert "closing the Safari tabs this run opened before it stops" in out
+    assert "closed the 1 Safari tab(s) this run opened; 3 open, as the run found them" in out
