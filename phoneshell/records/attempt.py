@@ -200,6 +200,9 @@ class Teardown(Part):
     stopped: tuple[str, ...] = ()
     """Apps the agent had in front that the task's teardown does not stop, stopped after it, so
     the next attempt does not find them where this agent left them (bundle ids)."""
+    switched: tuple[str, ...] = ()
+    """Settings switches the agent tapped, and what came of them: "Wi-Fi: set back on", or why
+    one stays as the agent left it (`device.switches`)."""
 
 
 class ResultRow(Record):

@@ -163,6 +163,9 @@ def attempt_html(run: RunRecord, run_index: int, attempt: Attempt,
         extra.append(f'<p class="error">agent error: {h(row.error)}</p>')
     if not row.teardown.ok:
         extra.append(f'<p class="bad">teardown failed: {h(row.teardown.error)}</p>')
+    if row.teardown.switched:
+        extra.append('<p class="error">Settings switches the agent tapped: '
+                     f'{h("; ".join(row.teardown.switched))}</p>')
     extra += [f'<p class="superseded">an earlier try was not scored and was run again: '
               f"{h(r.skip_reason)}</p>" for r in attempt.superseded]
     where = anchor(run_index, row.task_id, row.attempt)

@@ -1,12 +1,15 @@
 """What an agent's turn left on the phone, read from the attempt's audit log: a rig it broke by
-its own actions (then its failure, not a skip), and apps it left running that the task's
-teardown does not stop (the runner stops them after it). Pure: reads events, never a phone."""
+its own actions (then its failure, not a skip), apps it left running that the task's teardown
+does not stop (the runner stops them after it), and Settings switches it flipped (the runner sets
+them back). Pure: reads events, never a phone."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from phoneshell.audit import actions
+from phoneshell.device.probes import SETTINGS
+from phoneshell.device.switches import SWITCH
 from phoneshell.records import AuditEvent
 from phoneshell.tasks import Step, Task
 from phoneshell.xcui import SPRINGBOARD
@@ -39,3 +42,16 @@ def left_running(task: Task, shown: Iterable[str]) -> tuple[Step, ...]:
     return tuple(Step("terminate", app, file=task.file) for app in shown
                  if app not in stopped and app != SPRINGBOARD
                  and not any(mark in app for mark in WDA_BUNDLE_MARKS))
+
+
+def flipped_switches(events: Iterable[AuditEvent]) -> dict[str, bool]:
+    """The Settings switches the agent tapped (by label; the bridge logs the labelled switch
+    around a tapped knob), each with whether it was on before its first tap: what
+    `device.switches.set_switch` sets back."""
+    was: dict[str, bool] = {}
+    for action in actions(events):
+        target = action.target
+        if (action.phase == "agent" and action.kind == "tap" and target is not None
+                and target.type == SWITCH and target.label and action.app_before == SETTINGS):
+            was.setdefault(target.label, target.value == "1")
+    return was

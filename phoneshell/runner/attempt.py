@@ -20,8 +20,10 @@ from __future__ import annotations
 import functools
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from phoneshell.agents import Agent, AgentContext, AgentResult
 from phoneshell.agents.command import CommandAgent
@@ -40,11 +42,12 @@ from phoneshell.device import (
     with_counts,
 )
 from phoneshell.device.phone import SPRINGBOARD
+from phoneshell.device.switches import set_switch
 from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, PhoneshellError, StepError
 from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, write_record
-from phoneshell.runner.aftermath import agent_broke_rig, left_running
+from phoneshell.runner.aftermath import agent_broke_rig, flipped_switches, left_running
 from phoneshell.runner.counts import Counts, Leftover, after_teardown, start_state, take_counts
 from phoneshell.runner.rig import Rig, RigDown, check_rig
 from phoneshell.tasks import Step, Task
@@ -175,35 +178,61 @@ def _readings(before: Counts, evidence: Evidence | None) -> Readings:
     return {(n.name, n.arg): (count.value, None) for n, count in before.items()}
 
 
-def _after_agent(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | None,
-                 ) -> tuple[Step, ...]:
-    """A terminate for each app the agent left running (`aftermath.left_running`), by the log
-    the capture read, else read now. None when the log cannot be read: the teardown still runs,
-    and the failure shows elsewhere."""
+class _Left(NamedTuple):
+    """What the agent left that the task's teardown does not undo (`aftermath`)."""
+
+    running: tuple[Step, ...] = ()
+    """A terminate for each app it left running."""
+    switches: dict[str, bool] = {}
+    """The Settings switches it tapped, each with whether it was on before."""
+
+
+def _after_agent(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | None) -> _Left:
+    """What the agent left, by the log the capture read, else read now. Nothing when the log
+    cannot be read: the teardown still runs, and the failure shows elsewhere."""
     try:
         events = evidence.events if evidence is not None else _slice(rig, plan, mark)[0]
     except (PhoneshellError, *RIG_DOWN):
-        return ()
-    return left_running(plan.task, apps_in_front(events))
+        return _Left()
+    return _Left(left_running(plan.task, apps_in_front(events)), flipped_switches(events))
 
 
 def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
-              before: Counts, left: tuple[Step, ...] = ()) -> Teardown:
-    """Run every teardown step, then stop the apps the agent left running (`left`), even after
-    one fails; report what failed, never raise."""
-    errors = []
+              before: Counts, left: _Left) -> Teardown:
+    """Run every teardown step, then stop the apps the agent left running and set back the
+    Settings switches it tapped (`left`), even after one fails; report what failed, never
+    raise."""
+    errors: list[str] = []
     rows = {(n.name, n.arg): c.rows for n, c in before.items() if c.rows is not None}
-    for step in (*task.teardown, *left):
+
+    def attempt(what: str, do: Callable[[], object]) -> object:
         try:
-            run_step(phone, with_counts(step, readings, rows))
+            return do()
         except (StepError, DeviceError) as exc:
             errors.append(str(exc))
         except Exception as exc:  # noqa: BLE001 - a harness bug must not hide the attempt
             with (folder / "traceback.txt").open("a") as out:
                 out.write(traceback.format_exc())
-            errors.append(f"harness error in {step.describe()} ({type(exc).__name__}): {exc}")
+            errors.append(f"harness error in {what} ({type(exc).__name__}): {exc}")
+        return None
+
+    for step in (*task.teardown, *left.running):
+        attempt(step.describe(), functools.partial(run_step, phone,
+                                                   with_counts(step, readings, rows)))
+    switched = []
+    for label, was_on in left.switches.items():
+        state = "on" if was_on else "off"
+        found = attempt(f"setting back the switch {label!r}",
+                        functools.partial(set_switch, phone, label, was_on))
+        if found:
+            switched.append(f"{label}: set back {state}")
+        elif found is False:
+            switched.append(f"{label}: was {state}; not on Settings' first page or its own "
+                            "page, so left as the agent left it")
+        else:  # the error says why
+            switched.append(f"{label}: was {state}; could not be set back")
     return Teardown(ok=not errors, error="; ".join(errors),
-                    stopped=tuple(step.arg for step in left))
+                    stopped=tuple(step.arg for step in left.running), switched=tuple(switched))
 
 
 @dataclass(frozen=True)
@@ -280,7 +309,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         skip_reason, error_type, interrupted = "interrupted (Ctrl-C)", "KeyboardInterrupt", True
     finally:
         _enter(rig, plan, "teardown")
-        left = _after_agent(rig, plan, mark, evidence) if result.ran and not rig_down else ()
+        left = _after_agent(rig, plan, mark, evidence) if result.ran and not rig_down else _Left()
         teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
                     _teardown(phone, task, folder, _readings(before, evidence), before, left))
         after_teardown(rig, task, before, teardown)
