@@ -22,6 +22,10 @@ SECURE_TYPE = "SecureTextField"
 """A password field: its value reads as bullets, and what is typed into it is never logged."""
 KEY_TYPE = "Key"
 """A key of the on-screen keyboard (its label is the character it types)."""
+SWITCH = TYPE_PREFIX + "Switch"
+"""A switch; in a Settings row, one labelled with the row's title around an unlabelled knob."""
+SETTINGS = "com.apple.Preferences"
+"""Settings' bundle id."""
 
 Node = Mapping[str, object]
 """One node of the decoded JSON source."""

@@ -29,9 +29,9 @@ from phoneshell.registry import Registry
 from phoneshell.tasks import Step
 from phoneshell.tasks.probes import PROBES
 from phoneshell.tree import Element, PageSource
+from phoneshell.xcui import SETTINGS
 
-NOTES, REMINDERS, SAFARI, SETTINGS = ("com.apple.mobilenotes", "com.apple.reminders",
-                                      "com.apple.mobilesafari", "com.apple.Preferences")
+NOTES, REMINDERS, SAFARI = "com.apple.mobilenotes", "com.apple.reminders", "com.apple.mobilesafari"
 WEATHER, COMPASS, CLOCK = "com.apple.weather", "com.apple.compass", "com.apple.mobiletimer"
 SEARCH_FIELD, STATIC_TEXT = "XCUIElementTypeSearchField", "XCUIElementTypeStaticText"
 SEARCHED = " searched "

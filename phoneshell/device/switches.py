@@ -15,13 +15,12 @@ nothing on a phone, so the knob is tapped.
 from __future__ import annotations
 
 from phoneshell.device.phone import Phone
-from phoneshell.device.probes import SETTINGS, fresh_app, stop_app
+from phoneshell.device.probes import fresh_app, stop_app
 from phoneshell.device.steps import run_steps
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
-
-SWITCH = "XCUIElementTypeSwitch"
+from phoneshell.xcui import SETTINGS, SWITCH
 
 
 def _switch(page: PageSource, label: str) -> Element | None:

@@ -8,11 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from phoneshell.audit import actions
-from phoneshell.device.probes import SETTINGS
-from phoneshell.device.switches import SWITCH
 from phoneshell.records import AuditEvent
 from phoneshell.tasks import Step, Task
-from phoneshell.xcui import SPRINGBOARD
+from phoneshell.xcui import SETTINGS, SPRINGBOARD, SWITCH
 
 WDA_BUNDLE_MARKS = ("WebDriverAgent", ".xctrunner")
 """How a WDA runner's bundle id reads (com.facebook.WebDriverAgentRunner.xctrunner)."""

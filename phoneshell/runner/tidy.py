@@ -20,11 +20,10 @@ from collections.abc import Iterable
 
 from phoneshell.apps import bundle_for
 from phoneshell.device import ProbeError, run_probe, run_step, with_counts
+from phoneshell.device.probes import SAFARI
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step, Task
-
-SAFARI = "com.apple.mobilesafari"
 
 TABS = "safari_tabs"
 TIDY_EVERY = 100
