@@ -205,7 +205,8 @@ def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
     errors: list[str] = []
     rows = {(n.name, n.arg): c.rows for n, c in before.items() if c.rows is not None}
 
-    def attempt(what: str, do: Callable[[], object]) -> object:
+    def guarded(what: str, do: Callable[[], object]) -> object:
+        """`do()`, or None with its failure kept in `errors`."""
         try:
             return do()
         except (StepError, DeviceError) as exc:
@@ -217,12 +218,12 @@ def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
         return None
 
     for step in (*task.teardown, *left.running):
-        attempt(step.describe(), functools.partial(run_step, phone,
+        guarded(step.describe(), functools.partial(run_step, phone,
                                                    with_counts(step, readings, rows)))
     switched = []
     for label, was_on in left.switches.items():
         state = "on" if was_on else "off"
-        found = attempt(f"setting back the switch {label!r}",
+        found = guarded(f"setting back the switch {label!r}",
                         functools.partial(set_switch, phone, label, was_on))
         if found:
             switched.append(f"{label}: set back {state}")
