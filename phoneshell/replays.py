@@ -26,10 +26,9 @@ from phoneshell.evidence import Evidence
 from phoneshell.phones.open import open_phones
 from phoneshell.runner import tidy
 from phoneshell.runner.attempt import AttemptPlan, run_attempt
-from phoneshell.runner.counts import count_start
 from phoneshell.runner.folder import new_run_id
 from phoneshell.runner.rig import Rig
-from phoneshell.runner.run import Progress, rig_for
+from phoneshell.runner.run import Progress, labelled, rig_for
 from phoneshell.seal import require_verified, verify_run
 from phoneshell.tasks import Task
 
@@ -73,11 +72,14 @@ class Swapper:
         self._attempts = attempts or _Attempts()
         self.stopped = ""
         """Why the phone stopped being usable ("" while it is): nothing more is played."""
-        self.played = 0
-        """Attempts played on this phone so far."""
-        self.tabs: int | None = None
-        """Safari's tabs when the swap began (`runner.tidy`); None: not counted."""
+        self.housekeeping = tidy.PhoneTidy(rig, run_id, None)
+        """The tabs to close as finishes open them (`open_swappers` counts them)."""
         self.note: Progress = lambda line: None
+
+    @property
+    def played(self) -> int:
+        """Attempts played on this phone so far."""
+        return self.housekeeping.played
 
     def _agent(self, b: Task) -> Agent:
         if self.replay_from is not None:
@@ -101,21 +103,14 @@ class Swapper:
         plan = AttemptPlan(self.run_id, self.run_dir, merged(b, extra),
                            self._attempts.take(b.id), self.installed)
         done = run_attempt(plan, self.rig, self._agent(b))
-        self.played += 1
-        if not done.rig_down and self.played % tidy.TIDY_EVERY == 0:
-            self.tidy()
         if done.rig_down:
+            self.housekeeping.played += 1
             self.stopped = done.row.skip_reason
+        else:
+            self.note(self.housekeeping.attempt_done())
         if done.evidence is None:
             return None, done.row.evidence, done.row.skip_reason or "no evidence was captured"
         return done.evidence, done.row.evidence, ""
-
-    def tidy(self) -> None:
-        """Close the Safari tabs the swap opened on this phone so far."""
-        if self.tabs is not None and not self.stopped:
-            line = tidy.close_tabs(self.rig, self.run_id, self.tabs)
-            if line:
-                self.note(line)
 
     def graded(self, b: Task, tasks: Sequence[Task], grade_as: Judge[R],
                passed: Callable[[R], bool], left_by: Task | None = None) -> list[R]:
@@ -198,21 +193,17 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
             rig = bridges.enter_context(rig_for(handle, runs_dir, frames))
             swapper = Swapper(rig, runs_dir / run_id, run_id, replay_from, handle.installed,
                               attempts)
-            swapper.note = functools.partial(_labelled, progress, handle.info.label)
+            swapper.note = functools.partial(labelled, progress, handle.info.label)
             # before any finish, as a run does: what the tasks start from none of (whatever a
             # finish leaves of it is then a finish's), and the tabs the finishes will open
-            swapper.note(count_start(rig, run_id, tasks))
-            swapper.tabs, uncounted = tidy.count_tabs(rig, run_id, tasks)
-            swapper.note(uncounted)
+            swapper.housekeeping, lines = tidy.start_phone(rig, run_id, tasks)
+            for line in lines:
+                swapper.note(line)
             swappers.append(swapper)
         yield swappers
         for swapper in swappers:
-            swapper.tidy()
-
-
-def _labelled(progress: Progress, label: str, line: str) -> None:
-    if line:
-        progress(f"{label}: {line}")
+            if not swapper.stopped:
+                swapper.note(swapper.housekeeping.finish())
 
 
 def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], list[R]]],

@@ -44,7 +44,6 @@ from phoneshell.device import Phone
 from phoneshell.phones.resolve import resolve_devices
 from phoneshell.records import ResultRow
 from phoneshell.runner import AttemptPlan, Rig, RunOptions, run_attempt, run_suite, tidy
-from phoneshell.runner.counts import count_start
 from phoneshell.runner.run import preflight
 from phoneshell.runner.selection import select_tasks
 from phoneshell.sim import SimServer
@@ -54,7 +53,7 @@ from phoneshell.tasks import Task, load_tasks
 PHASES = ("run start", "setup", "probe", "agent", "check", "rig check", "teardown", "run end")
 """`run start` and `run end`: once a run, before its first attempt (the input check, the counts
 of what the tasks start from none of, Safari's tabs) and after its last (closing the tabs it
-opened: `runner.tidy`), spread over the run's attempts."""
+opened, as it also does every 100 attempts: `runner.tidy`), spread over the run's attempts."""
 THINK_S = (1.0, 3.0)
 """Seconds a model's agent may take per action (a fast model; a usual one with a screenshot),
 priced in on top of the agent's requests to show its share of a real run (not slept)."""
@@ -134,8 +133,7 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
         tally: dict[str, dict[str, RouteCount]] = {}
         phases.outside = "run start"  # what a run does once per phone before its first attempt
         preflight(rig, "bench")
-        count_start(rig, "bench", tasks)
-        tabs, _ = tidy.count_tabs(rig, "bench", tasks)
+        housekeeping, _ = tidy.start_phone(rig, "bench", tasks)
         phases.outside = ""
         _merge(tally, sim.latency.tally.take())
         kinds: dict[str, KindCost] = {kind: KindCost() for kind in KINDS}
@@ -152,9 +150,11 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
                     counts = sim.latency.tally.take()
                     kinds[kind_of(task)].add(counts, phases.bridge["agent"] - received)
                     _merge(tally, counts)
+                    phases.outside = "run end"  # what the run does between attempts
+                    housekeeping.attempt_done()
+                    phases.outside = ""
             phases.outside = "run end"  # and once after its last
-            if tabs is not None:
-                tidy.close_tabs(rig, "bench", tabs)
+            housekeeping.finish()
         phases.enter("run end")
         wall_s = time.perf_counter() - started
         _merge(tally, sim.latency.tally.take())

@@ -29,13 +29,12 @@ from phoneshell.agents import Agent, AgentContext, AgentResult
 from phoneshell.agents.command import CommandAgent
 from phoneshell.agents.sandbox import Sandbox
 from phoneshell.audit import apps_in_front, custody_breaks
-from phoneshell.checks import Need, needs_of
+from phoneshell.checks import needs_of
 from phoneshell.device import (
     Phone,
     ProbeError,
     Readings,
     capture_evidence,
-    cleanup_counts,
     run_probe,
     run_step,
     run_steps,
@@ -48,7 +47,14 @@ from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, write_record
 from phoneshell.runner.aftermath import agent_broke_rig, flipped_switches, left_running
-from phoneshell.runner.counts import Counts, Leftover, after_teardown, start_state, take_counts
+from phoneshell.runner.counts import (
+    Counts,
+    Leftover,
+    after_teardown,
+    cleaned,
+    start_state,
+    take_counts,
+)
 from phoneshell.runner.rig import Rig, RigDown, check_rig
 from phoneshell.tasks import Step, Task
 
@@ -111,7 +117,7 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
     task, phone = plan.task, rig.phone
     # the checks' counts, and those teardown deletes by (most often the same)
     counted = tuple(dict.fromkeys([*(n for n in needs_of(task.checks) if n.what == "probe"),
-                                   *(Need("probe", *c) for c in cleanup_counts(task.teardown))]))
+                                   *cleaned(task)]))
     _enter(rig, plan, "setup")
     try:
         run_steps(phone, task.setup)

@@ -99,6 +99,11 @@ def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> str:
     return "; ".join(lines)
 
 
+def cleaned(task: Task) -> tuple[Need, ...]:
+    """The counts the task's teardown deletes by (`delete_created`), in teardown order."""
+    return tuple(Need("probe", *count) for count in cleanup_counts(task.teardown))
+
+
 class Leftover(Exception):
     """The phone is not in the task's start state, by this run's agents' doing: the attempt fails
     (the message says why), and `counts` are the counts its teardown deletes by (none before
@@ -122,7 +127,7 @@ def start_state(rig: Rig, task: Task, before: Counts, seen_none: frozenset[Need]
     what = "; ".join(f"{counted(need)} counted {count} before the agent, where the task starts "
                      "from none" for need, count in found)
     if all(need in seen_none for need, _ in found):
-        deleted = {Need("probe", *c) for c in cleanup_counts(task.teardown)}
+        deleted = set(cleaned(task))
         spoiled = {need for need, _ in found}
         fate = ("its teardown deletes them" if spoiled <= deleted
                 else "nothing in its teardown deletes them")
@@ -143,7 +148,6 @@ def after_teardown(rig: Rig, task: Task, before: Counts, teardown: Teardown) -> 
     none."""
     if not teardown.ok:
         return
-    for probe, arg in cleanup_counts(task.teardown):
-        need = Need("probe", probe, arg)
+    for need in cleaned(task):
         if need in before and before[need].value == 0:
             rig.at_none.add(need)

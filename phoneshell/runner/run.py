@@ -32,7 +32,6 @@ from phoneshell.phones.open import DeviceHandle, open_phones
 from phoneshell.records import TRAJECTORY_FILE, ResultRow, RunManifest, SandboxKind
 from phoneshell.runner import tidy
 from phoneshell.runner.attempt import AttemptPlan, run_attempt
-from phoneshell.runner.counts import count_start
 from phoneshell.runner.folder import (
     RESULTS,
     RunFolder,
@@ -200,16 +199,14 @@ class _Run:
         with rig_for(device, self.folder.run_dir.parent, self.trajectory) as rig:
             try:
                 preflight(rig, run_id)
-                there = count_start(rig, run_id, self.tasks)
-                tabs, uncounted = tidy.count_tabs(rig, run_id, self.tasks)
+                housekeeping, lines = tidy.start_phone(rig, run_id, self.tasks)
             except (RigDown, DeviceError) as exc:
                 with self.lock:
                     self.down.append(f"{label}: {exc.message} (before any attempt)")
                 return
-            for line in (there, uncounted):
-                if line:
-                    self.progress(f"{label}: {line}")
-            played = 0
+            say = functools.partial(labelled, self.progress, label)
+            for line in lines:
+                say(line)
             # Between two agents only the harness acts: a read taken in one teardown still
             # holds in the next setup (the rig forgets them around each agent).
             with rig.phone.keeping_reads():
@@ -221,26 +218,17 @@ class _Run:
                     done = run_attempt(plan, rig, agent)
                     self.record(done.row, plan.folder)
                     if done.interrupted:  # recorded as skipped; now stop the run
-                        if tabs is not None:
-                            self.progress(f"{label}: closing the Safari tabs this run opened "
-                                          "before it stops (Ctrl-C again to leave them)")
-                            self._tidy(rig, label, tabs)
+                        if housekeeping.tabs is not None:
+                            say("closing the Safari tabs this run opened before it stops "
+                                "(Ctrl-C again to leave them)")
+                            say(housekeeping.close())
                         raise KeyboardInterrupt
                     if done.rig_down:
                         with self.lock:
                             self.down.append(f"{label}: {done.row.skip_reason or done.row.error}")
                         return
-                    played += 1
-                    if tabs is not None and played % tidy.TIDY_EVERY == 0:
-                        self._tidy(rig, label, tabs)
-                if tabs is not None and played % tidy.TIDY_EVERY:
-                    self._tidy(rig, label, tabs)
-
-    def _tidy(self, rig: Rig, label: str, tabs: int) -> None:
-        """Close the Safari tabs this run opened on the phone (`runner.tidy`)."""
-        line = tidy.close_tabs(rig, self.folder.run_id, tabs)
-        if line:
-            self.progress(f"{label}: {line}")
+                    say(housekeeping.attempt_done())
+                say(housekeeping.finish())
 
     def _keep_earlier_try(self, plan: AttemptPlan, tries: int) -> None:
         """Move an earlier, skipped try of this attempt aside, so nothing recorded is lost (and
@@ -251,6 +239,12 @@ class _Run:
                 plan.folder.rename(aside)
                 self.sealer.moved(plan.folder, aside)
                 self.manifest = self.sealer.seal(self.manifest)
+
+
+def labelled(progress: Progress, label: str, line: str) -> None:
+    """Say `line` as the phone `label`'s, when there is one."""
+    if line:
+        progress(f"{label}: {line}")
 
 
 def rig_for(device: DeviceHandle, runs_dir: Path, trajectory: Trajectory | None = None,

@@ -17,11 +17,13 @@ leaves its tabs, and the next run counts them as the phone's own.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from phoneshell.apps import bundle_for
 from phoneshell.device import ProbeError, run_probe, run_step, with_counts
 from phoneshell.device.probes import SAFARI
 from phoneshell.errors import DeviceError, StepError
+from phoneshell.runner.counts import count_start
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step, Task
 
@@ -74,3 +76,42 @@ def close_tabs(rig: Rig, run_id: str, start: int) -> str:
         rig.bridge.clear_context()
     return (f"closed the {now - start} Safari tab(s) this run opened; {start} open, as the "
             "run found them")
+
+
+@dataclass
+class PhoneTidy:
+    """One phone's housekeeping for a run (or a swap): its tabs when the run began, and the
+    attempts played on it since; each method returns a line for the user ("" when none)."""
+
+    rig: Rig
+    run_id: str
+    tabs: int | None
+    """Safari's tabs before the first attempt; None: not counted (nothing is closed)."""
+    played: int = 0
+
+    def attempt_done(self) -> str:
+        """Count an attempt; every `TIDY_EVERY`, close the tabs opened so far."""
+        self.played += 1
+        return self.close() if self.played % TIDY_EVERY == 0 else ""
+
+    def finish(self) -> str:
+        """After the last attempt: close the tabs opened since the last closing, if any
+        attempt was played since."""
+        return self.close() if self.played % TIDY_EVERY else ""
+
+    def close(self) -> str:
+        """Close the tabs opened since the run began (`close_tabs`)."""
+        return close_tabs(self.rig, self.run_id, self.tabs) if self.tabs is not None else ""
+
+
+def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy, list[str]]:
+    """Before the first attempt on a phone: count what the tasks start from none of
+    (`counts.count_start`) and Safari's tabs; the phone's housekeeping, and lines for the user.
+
+    Raises:
+        DeviceError: the rig is down (a count that merely fails is said in the lines).
+    """
+    tasks = tuple(tasks)
+    there = count_start(rig, run_id, tasks)
+    tabs, uncounted = count_tabs(rig, run_id, tasks)
+    return PhoneTidy(rig, run_id, tabs), [line for line in (there, uncounted) if line]
