@@ -33,6 +33,8 @@ from phoneshell.tree import PageSource
 from phoneshell.xcui import SPRINGBOARD, flag, short_type, text_inputs
 
 T = TypeVar("T")
+NOT_RUNNING = 1
+"""XCUIApplicationState.notRunning."""
 APP_NODE = re.compile(r"<XCUIElementTypeApplication\b([^>]*)>")
 ATTRIBUTE = re.compile(r'(\w+)="([^"]*)"')
 
@@ -320,8 +322,13 @@ class Phone:
                                                 "shouldWaitForQuiescence": False})
 
     def terminate(self, bundle_id: str) -> bool:
-        """Stop an app; True if it was running."""
-        return bool(self._session_post("/wda/apps/terminate", {"bundleId": bundle_id}))
+        """Stop an app; True if it was running. WDA answers after XCTest's `terminate`, which
+        returns once the app has exited (and fails the request when it does not), so the app's
+        state is known from the answer and kept as a read would be."""
+        was_running = bool(self._session_post("/wda/apps/terminate", {"bundleId": bundle_id}))
+        if self._kept is not None:
+            self._kept[f"state {bundle_id}"] = NOT_RUNNING
+        return was_running
 
     def home(self) -> None:
         """Press home through WDA's session-free home route."""

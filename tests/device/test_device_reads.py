@@ -60,7 +60,25 @@ def test_terminating_an_app_that_is_not_running_sends_no_terminate(sim: SimServe
                           "GET /wda/activeAppInfo": 1}
     in_settings(phone, sim)
     run_step(phone, Step("terminate", SETTINGS))
-    assert asked(sim) == {"POST /wda/apps/state": 2, "POST /wda/apps/terminate": 1}
+    # WDA's answer comes after the app exited: no state read after it
+    assert asked(sim) == {"POST /wda/apps/state": 1, "POST /wda/apps/terminate": 1}
+    assert sim.state()["foreground"] == "com.apple.springboard"
+
+
+def test_a_terminated_app_is_known_not_running_until_an_action(sim: SimServer,
+                                                               phone: Phone) -> None:
+    """A teardown's terminate answers the next setup's question (the runner keeps reads from
+    one teardown to the next setup, where only the harness acts)."""
+    in_settings(phone, sim)
+    with phone.keeping_reads():
+        run_step(phone, Step("terminate", SETTINGS))
+        asked(sim)
+        run_step(phone, Step("terminate", SETTINGS))
+        assert asked(sim) == {}, "the answer said it exited"
+        run_step(phone, Step("launch", SETTINGS))
+        asked(sim)
+        run_step(phone, Step("terminate", SETTINGS))
+        assert asked(sim)["POST /wda/apps/terminate"] == 1, "a launch since: asked and sent"
     assert sim.state()["foreground"] == "com.apple.springboard"
 
 
