@@ -53,13 +53,15 @@ from bridge.targets import (
     keys_are_secret,
     mask_echoes,
     node_at,
+    page_title,
+    rect_of,
     target_in,
     to_target,
 )
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
 from phoneshell.records import AuditEvent, Scalar, Target
-from phoneshell.xcui import SPRINGBOARD
+from phoneshell.xcui import SPRINGBOARD, short_type
 
 log = logging.getLogger("bridge")
 
@@ -265,11 +267,33 @@ class Recorder:
             log.debug("no target for %s: %s", action.kind, exc)
             return Aimed(None, typing)
         secret = False
+        known = self.custody.known
         if is_key(attributes):  # its label is the character it types: mask it if that is secret
-            known = self.custody.known
             tree = known.tree if known.focus_known else self._read_focus().tree
             secret = tree is None or keys_are_secret(tree)
-        return Aimed(to_target(attributes, secret), is_secure(attributes))
+        elif short_type(str(attributes["type"])) == "Switch" and not attributes["label"]:
+            row = self._switch_row(base)
+            if row is not None:
+                return row
+        page = page_title(known.tree) if known.tree is not None else ""
+        return Aimed(to_target(attributes, secret, page), is_secure(attributes))
+
+    def _switch_row(self, base: str) -> Aimed | None:
+        """A switch's knob named by id is logged as the labelled switch around it, as a tap at
+        the knob's point is (`node_at`): the label says which setting it flipped. One more read
+        (its rect), only for an unlabelled switch; None when the row cannot be found."""
+        try:
+            rect = rect_of(self.own_read(base.removesuffix("/attribute/") + "/rect"))
+        except BridgeError as exc:
+            log.debug("no rect for a switch: %s", exc)
+            return None
+        known = self.custody.known
+        tree = known.tree if known.tree is not None else self.read_screen().tree
+        node = node_at(tree, *rect.centre) if rect is not None and tree is not None else None
+        if node is None or short_type(str(node.get("type", ""))) != "Switch" \
+                or not node.get("label"):
+            return None
+        return Aimed(target_in(tree, node), False)
 
     def _session_params(self, action: Classified) -> dict[str, Scalar]:
         """The action's params, naming the app when it closes the session this bridge opened."""

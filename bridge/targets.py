@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from phoneshell.records import Target
-from phoneshell.xcui import KEY_TYPE, SECURE_TYPE, flag, focused, full_type, walk
+from phoneshell.xcui import KEY_TYPE, SECURE_TYPE, flag, focused, full_type, short_type, walk
 
 MASK = "***"
 """What the log holds instead of text typed into (or read from) a secure field."""
@@ -123,24 +123,37 @@ def _text(node: Mapping[str, object], key: str) -> str:
     return value if isinstance(value, str) else "" if value is None else str(value)
 
 
-def to_target(node: Mapping[str, object], secret: bool = False) -> Target:
+def to_target(node: Mapping[str, object], secret: bool = False, page: str = "") -> Target:
     """The audit target for a node: full type name, label, name, and value (masked if secure).
 
     Args:
         node: a source node, or an element's attributes (`type`, `label`, `name`, `value`).
         secret: mask label, name and value too (a key tapped into a secure field: its label
             is the character typed).
+        page: the title of the page it is on (`page_title`).
     """
     kind = full_type(_text(node, "type") or "Other")
     if secret:
-        return Target(type=kind, label=MASK, name=MASK, value=MASK)
+        return Target(type=kind, label=MASK, name=MASK, value=MASK, page=page)
     value = MASK if is_secure(node) else _text(node, "value")
-    return Target(type=kind, label=_text(node, "label"), name=_text(node, "name"), value=value)
+    return Target(type=kind, label=_text(node, "label"), name=_text(node, "name"), value=value,
+                  page=page)
+
+
+def page_title(tree: object) -> str:
+    """The title of the page on screen: the name of the last-drawn visible navigation bar (a
+    sheet's over the page under it), "" when none shows."""
+    title = ""
+    for _, node in walk(tree):
+        if short_type(_text(node, "type")) == "NavigationBar" and node.get("isVisible") != "0":
+            title = _text(node, "name")
+    return title
 
 
 def target_in(tree: object, node: Mapping[str, object]) -> Target:
-    """The audit target for a node of `tree`, a key's masked while keys may be secret."""
-    return to_target(node, secret=is_key(node) and keys_are_secret(tree))
+    """The audit target for a node of `tree`, a key's masked while keys may be secret, with the
+    title of the page it is on."""
+    return to_target(node, secret=is_key(node) and keys_are_secret(tree), page=page_title(tree))
 
 
 ECHO_MIN_CHARS = 3

@@ -1,11 +1,13 @@
-"""Setting a Settings switch back to where it was, as a person would: open Settings, find the
-switch, tap its knob if it is not where it should be, and see it move.
+"""Setting a Settings switch back to where it was, as a person would: open Settings, go to the
+page the switch is on, tap its knob if it is not where it should be, and see it move.
 
-The bridge logs which switch an agent flipped, by its label, and whether it was on
-(`runner.aftermath.flipped_switches`), but not the page it is on. `set_switch` looks where the
-switches that matter to other tasks live: on Settings' first page (Airplane Mode), or on the
-page its first-page row of the same name opens (Wi-Fi, Bluetooth). A switch anywhere else is
-reported as not found, and stays as the agent left it.
+The bridge logs which switch an agent flipped, by its label, whether it was on, and the title
+of the page it was on (`runner.aftermath.flipped_switches`). `set_switch` goes to that page the
+way a person does: by its row on Settings' first page when it shows there (Wi-Fi, General),
+else through Settings' search, which finds pages by title (Motion, VoiceOver). A switch on the
+first page (Airplane Mode) needs no going. When the log has no page (an element named by id),
+it looks on the page named like the switch (Wi-Fi's). A page or switch not found is reported,
+and the switch stays as the agent left it.
 
 A switch row is the Motion dump's: a `Switch` spanning the row, labelled with its title, around
 an unlabelled `Switch`, the knob. Tapping the row's centre lands on its title, which does
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from phoneshell.device.phone import Phone
 from phoneshell.device.probes import fresh_app, stop_app
-from phoneshell.device.steps import run_steps
+from phoneshell.device.steps import run_steps, screen_signature
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
@@ -38,25 +40,69 @@ def _knob(page: PageSource, switch: Element) -> Element:
                  if e.type == SWITCH and not e.label and inside(e)), switch)
 
 
-def set_switch(phone: Phone, label: str, on: bool) -> bool:
-    """Set the Settings switch `label` on or off, where Settings shows it on its first page or
-    on the page of the same name; return False (having changed nothing) when neither does.
+FIRST_PAGE = "Settings"
+"""The title of Settings' first page."""
+SCROLLS = 2
+"""Drags down a page to find a switch below its first screen (each costs a real phone 1.4 s)."""
+
+
+def _open_page(phone: Phone, root: PageSource, title: str) -> bool:
+    """From Settings' first page, open the page `title`: by its row when it shows, else by
+    searching for it and tapping the result of that title. False when neither finds it."""
+    row = next((e for e in root.on_screen() if e.label == title and e.type != SWITCH), None)
+    if row is not None:
+        run_steps(phone, [Step("tap", title)])
+        return True
+    search = next((e for e in root.on_screen() if e.short_type == "SearchField"), None)
+    if search is None:
+        return False
+    phone.tap(*search.centre)
+    run_steps(phone, [Step("type", title)])
+    results = [e for e in phone.page().on_screen()
+               if e.short_type in ("Cell", "Button", "StaticText") and e.label == title]
+    if not results:
+        return False
+    run_steps(phone, [Step("tap", title)])
+    return True
+
+
+def _find_switch(phone: Phone, label: str) -> tuple[PageSource, Element] | None:
+    """The switch `label` on the page in front, scrolling down a little for it."""
+    page = phone.page()
+    for tries in range(SCROLLS + 1):
+        switch = _switch(page, label)
+        if switch is not None:
+            return page, switch
+        if tries == SCROLLS:
+            break
+        before = screen_signature(phone)
+        width, height = phone.screen_size()
+        phone.drag((width / 2, height * 0.7), (width / 2, height * 0.3))
+        if screen_signature(phone) == before:
+            break  # the page's end: nothing moved
+        page = phone.page()
+    return None
+
+
+def set_switch(phone: Phone, label: str, on: bool, page: str = "") -> bool:
+    """Set the Settings switch `label` on or off on the page titled `page` (the switch's own
+    page when "": Wi-Fi's is named like it); return False (having changed nothing) when the
+    page or the switch is not found.
 
     Raises:
         StepError: the knob was tapped and the switch did not move (the message names it).
     """
-    page = fresh_app(phone, SETTINGS)
-    switch = _switch(page, label)
-    if switch is None and any(e.label == label and e.type != SWITCH for e in page.on_screen()):
-        run_steps(phone, [Step("tap", label)])
-        page = phone.page()
-        switch = _switch(page, label)
-    if switch is None:
+    root = fresh_app(phone, SETTINGS)
+    found = (root, switch) if (switch := _switch(root, label)) is not None else None
+    if found is None and (page or label) != FIRST_PAGE and _open_page(phone, root, page or label):
+        found = _find_switch(phone, label)
+    if found is None:
         stop_app(phone, SETTINGS)
         return False
+    shown, switch = found
     want = "1" if on else "0"
     if switch.value != want:
-        phone.tap(*_knob(page, switch).centre)
+        phone.tap(*_knob(shown, switch).centre)
         if not phone.poll(lambda: getattr(_switch(phone.page(), label), "value", "") == want,
                           phone.effect_timeout_s):
             raise StepError(f"the Settings switch {label!r} did not turn "

@@ -46,6 +46,9 @@ class Target(Part):
     """The element's name (its accessibility identifier when it has one)."""
     value: str = ""
     """The field's value before typing ("***" for a secure field)."""
+    page: str = ""
+    """The title of the page it was on: the name of the navigation bar on screen ("" when none
+    showed, or the element was named by id). A Settings switch is set back on this page."""
 
 
 class AuditEvent(Record):

@@ -42,14 +42,14 @@ def left_running(task: Task, shown: Iterable[str]) -> tuple[Step, ...]:
                  and not any(mark in app for mark in WDA_BUNDLE_MARKS))
 
 
-def flipped_switches(events: Iterable[AuditEvent]) -> dict[str, bool]:
-    """The Settings switches the agent tapped (by label; the bridge logs the labelled switch
-    around a tapped knob), each with whether it was on before its first tap: what
-    `device.switches.set_switch` sets back."""
-    was: dict[str, bool] = {}
+def flipped_switches(events: Iterable[AuditEvent]) -> dict[tuple[str, str], bool]:
+    """The Settings switches the agent tapped, by label and the title of the page it was on
+    (the bridge logs the labelled switch around a tapped knob, and the page), each with
+    whether it was on before its first tap: what `device.switches.set_switch` sets back."""
+    was: dict[tuple[str, str], bool] = {}
     for action in actions(events):
         target = action.target
         if (action.phase == "agent" and action.kind == "tap" and target is not None
                 and target.type == SWITCH and target.label and action.app_before == SETTINGS):
-            was.setdefault(target.label, target.value == "1")
+            was.setdefault((target.label, target.page), target.value == "1")
     return was

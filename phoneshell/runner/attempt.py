@@ -189,8 +189,8 @@ class _Left(NamedTuple):
 
     running: tuple[Step, ...] = ()
     """A terminate for each app it left running."""
-    switches: dict[str, bool] = {}
-    """The Settings switches it tapped, each with whether it was on before."""
+    switches: dict[tuple[str, str], bool] = {}
+    """The Settings switches it tapped, by label and page, each with whether it was on before."""
 
 
 def _after_agent(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | None) -> _Left:
@@ -227,15 +227,18 @@ def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
         guarded(step.describe(), functools.partial(run_step, phone,
                                                    with_counts(step, readings, rows)))
     switched = []
-    for label, was_on in left.switches.items():
+    # last flipped first, as an undo goes: a switch may hide the rows of others (Wi-Fi off
+    # hides Ask to Join Networks), so each is found as the agent found it
+    for (label, page), was_on in reversed(left.switches.items()):
         state = "on" if was_on else "off"
         found = guarded(f"setting back the switch {label!r}",
-                        functools.partial(set_switch, phone, label, was_on))
+                        functools.partial(set_switch, phone, label, was_on, page))
         if found:
             switched.append(f"{label}: set back {state}")
         elif found is False:
-            switched.append(f"{label}: was {state}; not on Settings' first page or its own "
-                            "page, so left as the agent left it")
+            where = f"on the page {page!r}" if page else "on a page of its name"
+            switched.append(f"{label}: was {state}; not found {where}, so left as the agent "
+                            "left it")
         else:  # the error says why
             switched.append(f"{label}: was {state}; could not be set back")
     return Teardown(ok=not errors, error="; ".join(errors),

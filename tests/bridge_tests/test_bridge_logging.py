@@ -16,9 +16,9 @@ SETTINGS, CALCULATOR, SPRINGBOARD = "com.apple.Preferences", "com.apple.calculat
     "com.apple.springboard"
 
 
-def tgt(kind: str, label: str = "", name: str = "", value: str = "") -> Target:
-    """A target by its fields in order: type, label, name, value."""
-    return Target(type=kind, label=label, name=name, value=value)
+def tgt(kind: str, label: str = "", name: str = "", value: str = "", page: str = "") -> Target:
+    """A target by its fields in order: type, label, name, value, page."""
+    return Target(type=kind, label=label, name=name, value=value, page=page)
 
 
 def last(rig: Rig, run_id: str = "unscoped") -> Action:
@@ -84,6 +84,27 @@ def test_taps_carry_the_point_or_element_and_the_element_under_it(rig: Rig) -> N
     double, hold = actions(rig.events())[-2:]
     assert (double.kind, double.params["gesture"]) == ("tap", "double_tap")
     assert dict(hold.params) == {"x": 300, "y": 6, "gesture": "touch_and_hold", "duration": 0.2}
+
+
+def test_a_switch_is_logged_labelled_with_its_page_however_its_knob_is_tapped(rig: Rig,
+                                                                              sim: SimServer,
+                                                                              ) -> None:
+    """The runner sets back the switches an agent flipped by label and page: a knob named by
+    id (unlabelled) is logged as the row around it, as a tap at its point is."""
+    session = wda.Client(rig.bridge.url).session(SETTINGS)
+    session(name="com.apple.settings.wifi").click()
+    assert last(rig).target is not None and last(rig).target.page == "Settings"
+    knob = '//XCUIElementTypeSwitch[@label="{}"]/XCUIElementTypeSwitch'
+    session(xpath=knob.format("Ask to Join Networks")).get(timeout=5).tap()  # by id
+    by_id = last(rig)
+    session(xpath=knob.format("Wi-Fi")).click()  # at its point
+    at_point = last(rig)
+    assert "element" in by_id.params and "x" in at_point.params
+    assert [(a.target.type, a.target.label, a.target.value, a.target.page)
+            for a in (by_id, at_point) if a.target is not None] == [
+        ("XCUIElementTypeSwitch", "Ask to Join Networks", "1", "Wi-Fi"),
+        ("XCUIElementTypeSwitch", "Wi-Fi", "1", "Wi-Fi")]
+    assert sim.state()["stores"][SETTINGS] == {"ask_to_join": False, "wifi": False}
 
 
 def test_typing_logs_the_text_and_the_focused_field(rig: Rig) -> None:
@@ -255,7 +276,8 @@ def test_key_taps_are_masked_while_a_secure_field_has_focus(rig: Rig) -> None:
     session(className="Key", label="t").get(timeout=5).tap()  # and by element id
     keys = actions(rig.events())[-4:]
     assert [(k.kind, k.ok) for k in keys] == [("tap", True)] * 4
-    assert [k.target for k in keys] == [tgt("XCUIElementTypeKey", "***", "***", "***")] * 4
+    assert [k.target for k in keys] == [tgt("XCUIElementTypeKey", "***", "***", "***",
+                                            "Log In")] * 4
     assert rig.sim.phone.focused is not None and rig.sim.phone.focused.text == "hunt"
     text = (rig.runs / "unscoped" / "audit.jsonl").read_text()
     assert all(f'"label":"{c}"' not in text for c in "hunt")
@@ -268,7 +290,7 @@ def test_typing_into_an_element_names_that_element_not_the_key_drawn_over_it(rig
     pin.set_text("4321")
     typed = last(rig)
     assert (typed.kind, typed.ok, typed.params["text"]) == ("type", True, "***")
-    assert typed.target == tgt("XCUIElementTypeSecureTextField", "pin", "pin", "***")
+    assert typed.target == tgt("XCUIElementTypeSecureTextField", "pin", "pin", "***", "Log In")
     user = session(name="user").get(timeout=5)
     user.set_text("alice")
     plain = last(rig)

@@ -117,3 +117,16 @@ def test_a_context_is_checked_before_it_names_a_folder() -> None:
             context_from_json(bad)
     with pytest.raises(BridgeError, match="phase"):
         make_context("r", "t", 1, "grading")
+
+
+def test_a_target_names_the_page_it_is_on_by_the_navigation_bar_drawn_last() -> None:
+    switch = node("Switch", 16, 300, 370, 52, label="Reduce Motion", value="0")
+    page = node("Application", 0, 0, 402, 874,
+                node("NavigationBar", 0, 62, 402, 54, name="Motion"),
+                node("NavigationBar", 0, 62, 402, 54, name="Accessibility", isVisible="0"),
+                switch)
+    assert target_in(page, switch).page == "Motion"  # the bar still in the tree is not shown
+    sheet = dict(page, children=[*page["children"],  # type: ignore[misc]
+                                 node("NavigationBar", 0, 400, 402, 54, name="Share")])
+    assert target_in(sheet, switch).page == "Share"
+    assert target_in(TREE, switch).page == ""  # no bar: no page

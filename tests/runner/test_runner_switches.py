@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import lxml.html
@@ -15,22 +16,26 @@ import lxml.html
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.agents.base import AGENTS
 from phoneshell.agents.reference import SolutionAgent
-from phoneshell.device import Phone
+from phoneshell.audit import actions, read_audit
+from phoneshell.device import Phone, run_steps
 from phoneshell.device.switches import set_switch
 from phoneshell.records import ResultRow
 from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.sim import SimServer
+from phoneshell.tasks import Step
+from phoneshell.tree import Element
 
 SETTINGS = "com.apple.Preferences"
-FLIPPED = ("Wi-Fi", "Ask to Join Networks")
-"""Two switches on the Wi-Fi page: the first is the page's own, the second is found nowhere
-else."""
+FLIPPED = ("Ask to Join Networks", "Wi-Fi")
+"""Two switches on the Wi-Fi page, in the order tapped: Wi-Fi off hides the first, so only an
+undo in reverse order finds it."""
 
 
 class Flipper(SolutionAgent):
     """Plays the reference finish, then taps the knob of each switch in `FLIPPED` on the screen
-    it ends on."""
+    it ends on, then goes to Accessibility > Motion through Settings' search and turns Reduce
+    Motion on."""
 
     name = "flipper"
 
@@ -39,11 +44,24 @@ class Flipper(SolutionAgent):
         if context.task.app == SETTINGS:
             phone = Phone(context.wda_url)
             for label in FLIPPED:
-                page = phone.page()
-                row = next(e for e in page.on_screen() if e.label == label
-                           and e.type == "XCUIElementTypeSwitch")
-                phone.tap(row.x + row.width - 30, row.y + row.height // 2)  # its knob
+                flip(phone, label)
+            tap(phone, lambda e: e.name == "BackButton")
+            tap(phone, lambda e: e.short_type == "SearchField")
+            run_steps(phone, [Step("type", "Motion"), Step("tap", "Motion")])
+            flip(phone, "Reduce Motion")
         return result
+
+
+def tap(phone: Phone, which: Callable[[Element], bool]) -> None:
+    """Tap the first element on screen that is `which`."""
+    phone.tap(*next(e for e in phone.page().on_screen() if which(e)).centre)
+
+
+def flip(phone: Phone, label: str) -> None:
+    """Tap the knob of the switch `label` on screen."""
+    row = next(e for e in phone.page().on_screen()
+               if e.label == label and e.type == "XCUIElementTypeSwitch")
+    phone.tap(row.x + row.width - 30, row.y + row.height // 2)
 
 
 AGENTS.register("flipper")(lambda arg: Flipper())
@@ -64,24 +82,34 @@ def run(tmp_path: Path, environments: Path, task_ids: tuple[str, ...], agent: st
     return {r.task_id: r for r in read_results(tmp_path / "R" / "results.jsonl")}
 
 
-def test_a_switch_the_agent_flipped_is_set_back_and_one_it_cannot_find_is_said(
+def test_the_switches_the_agent_flipped_are_set_back_where_it_flipped_them(
         tmp_path: Path, environments: Path) -> None:
     with SimServer() as sim:
         rows = run(tmp_path, environments, ("settings.wifi.switch_visible",), "flipper", sim)
         stored = switches(sim)
-    row = rows["settings.wifi.switch_visible"]
-    assert row.passed and row.teardown is not None and row.teardown.ok, row
-    assert row.teardown.switched == (
-        "Wi-Fi: set back on",
-        "Ask to Join Networks: was on; not on Settings' first page or its own page, so left as "
-        "the agent left it")
-    assert stored.get("wifi", True) is True and stored.get("ask_to_join") is False, stored
+    row = rows["settings.wifi.switch_visible"]  # failed: it ends on Motion, not Wi-Fi
+    assert row.outcome == "failed" and row.teardown is not None and row.teardown.ok, row
+    assert row.teardown.switched == ("Reduce Motion: set back off", "Wi-Fi: set back on",
+                                     "Ask to Join Networks: set back on")
+    assert (stored.get("wifi"), stored.get("ask_to_join"), stored.get("reduce_motion")) == (
+        True, True, False), stored
     html = tmp_path / "report.html"
     shown = subprocess.run([sys.executable, "-m", "phoneshell", "report", str(tmp_path / "R"),
                             "--html", str(html)], capture_output=True, text=True, timeout=300)
-    assert shown.returncode == 0, shown.stderr
+    assert shown.returncode == 1, shown.stderr  # made, with a failed attempt
     said = lxml.html.fromstring(html.read_bytes()).text_content()
-    assert "Settings switches the agent tapped: Wi-Fi: set back on; Ask to Join Networks" in said
+    assert ("Settings switches the agent tapped: Reduce Motion: set back off; Wi-Fi: set back "
+            "on; Ask to Join Networks: set back on") in said
+
+
+def test_the_log_names_the_page_of_each_switch_tapped(tmp_path: Path,
+                                                      environments: Path) -> None:
+    with SimServer() as sim:
+        run(tmp_path, environments, ("settings.wifi.switch_visible",), "flipper", sim)
+    taps = [a.target for a in actions(read_audit(tmp_path / "R" / "audit.jsonl"))
+            if a.phase == "agent" and a.target is not None and a.target.type.endswith("Switch")]
+    assert [(t.label, t.page) for t in taps] == [
+        ("Ask to Join Networks", "Wi-Fi"), ("Wi-Fi", "Wi-Fi"), ("Reduce Motion", "Motion")]
 
 
 def test_an_agent_that_flips_nothing_costs_nothing(tmp_path: Path, environments: Path) -> None:
@@ -100,4 +128,13 @@ def test_set_switch_sets_a_first_page_switch_and_finds_no_other(sim: SimServer) 
     assert switches(sim)["airplane"] is True
     assert set_switch(phone, "Airplane Mode", False) and switches(sim)["airplane"] is False
     assert set_switch(phone, "Bluetooth", True)  # already on: nothing tapped
-    assert not set_switch(phone, "Bold Text", False)  # on Display & Brightness, not looked for
+    assert set_switch(phone, "Bold Text", True, "Display & Brightness")  # by its row
+    assert set_switch(phone, "Low Power Mode", True, "Battery")
+    assert set_switch(phone, "Reduce Motion", True, "Motion")  # by search
+    assert (switches(sim)["bold_text"], switches(sim)["low_power"],
+            switches(sim)["reduce_motion"]) == (True, True, True)
+    assert not set_switch(phone, "Bold Text", False)  # no page logged, and none named so
+    assert not set_switch(phone, "Reduce Motion", False, "Sounds & Haptics")  # not on it
+    assert not set_switch(phone, "Reduce Motion", False, "No Such Page")
+    assert switches(sim)["bold_text"] is True and switches(sim)["reduce_motion"] is True
+    assert sim.state()["foreground"] == "com.apple.springboard"

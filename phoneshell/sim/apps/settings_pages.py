@@ -182,7 +182,8 @@ _WIFI = Page("wifi", "Wi-Fi", (
     sec(info("{wifi_network}", "Connected"), header="My Networks", when="wifi"),
     sec(info("Cafe Guest", "Open"), info("Neighbor-5G", "Secure"),
         info("Library Wi-Fi", "Open"), header="Other Networks", when="wifi"),
-    sec(switch("Ask to Join Networks", "ask_to_join"), switch("Auto-Join Hotspot", "auto_join")),
+    sec(switch("Ask to Join Networks", "ask_to_join"), switch("Auto-Join Hotspot", "auto_join"),
+        when="wifi"),
 ), keywords=("wireless", "network", "wlan"))
 
 _BLUETOOTH = Page("bluetooth", "Bluetooth", (
