@@ -45,11 +45,17 @@ def left_running(task: Task, shown: Iterable[str]) -> tuple[Step, ...]:
 def flipped_switches(events: Iterable[AuditEvent]) -> dict[tuple[str, str], bool]:
     """The Settings switches the agent tapped, by label and the title of the page it was on
     (the bridge logs the labelled switch around a tapped knob, and the page), each with
-    whether it was on before its first tap: what `device.switches.set_switch` sets back."""
+    whether it was on before the attempt first tapped it: what
+    `device.switches.set_switch` sets back. A setup that flipped one the agent then tapped is
+    undone too: the phone is left as the attempt found it, not as its setup made it."""
     was: dict[tuple[str, str], bool] = {}
+    tapped: set[tuple[str, str]] = set()
     for action in actions(events):
         target = action.target
-        if (action.phase == "agent" and action.kind == "tap" and target is not None
+        if (action.phase in ("setup", "agent") and action.kind == "tap" and target is not None
                 and target.type == SWITCH and target.label and action.app_before == SETTINGS):
-            was.setdefault((target.label, target.page), target.value == "1")
-    return was
+            key = (target.label, target.page)
+            was.setdefault(key, target.value == "1")
+            if action.phase == "agent":
+                tapped.add(key)
+    return {key: on for key, on in was.items() if key in tapped}

@@ -1,14 +1,14 @@
 """Which apps the runner stops after an agent's turn, read from hand-written audit logs: never
 SpringBoard or WDA, never what the teardown stops already, and an app seen only by a custody
-line too."""
+line too; and which Settings switches it sets back, to what."""
 
 from __future__ import annotations
 
 from audit_logs import CALC, PREFS, SAFARI, SB, act
 
-from phoneshell.audit import apps_in_front
+from phoneshell.audit import Target, apps_in_front
 from phoneshell.records import AuditEvent
-from phoneshell.runner.aftermath import left_running
+from phoneshell.runner.aftermath import flipped_switches, left_running
 from phoneshell.tasks import Step, Task
 
 WDA = "com.facebook.WebDriverAgentRunner.xctrunner"
@@ -43,3 +43,23 @@ def test_an_app_only_a_custody_line_saw_is_stopped_too() -> None:
     custody = AuditEvent(v=1, run_id="r", task_id="t", attempt=1, phase="check", seq=5, t=5.0,
                          kind="other", stage="custody", app_before=CALC, app_after=MAPS)
     assert stopped([*act(1, "launch", SB, CALC, bundle_id=CALC), custody], CALC) == [MAPS]
+
+
+def knob(label: str, on: bool, page: str) -> Target:
+    return Target(type="XCUIElementTypeSwitch", label=label, value="1" if on else "0", page=page)
+
+
+def test_switches_the_agent_tapped_go_back_to_where_the_attempt_found_them() -> None:
+    events = [*act(1, "tap", PREFS, PREFS, phase="setup", target=knob("Wi-Fi", True, "Wi-Fi")),
+              *act(2, "tap", PREFS, PREFS, phase="setup", target=knob("Zoom", False, "Zoom")),
+              *act(3, "tap", PREFS, PREFS, target=knob("Wi-Fi", False, "Wi-Fi")),
+              *act(4, "tap", PREFS, PREFS, target=knob("Wi-Fi", True, "Wi-Fi")),
+              *act(5, "tap", PREFS, PREFS, target=knob("Bold Text", False, "Display")),
+              *act(6, "tap", PREFS, PREFS, target=knob("Bold Text", True, "Display")),
+              *act(7, "tap", CALC, CALC, target=knob("Bold Text", True, "Display")),
+              *act(8, "tap", PREFS, PREFS, phase="teardown", target=knob("Siri", True, "Siri"))]
+    # Wi-Fi: as before the setup flipped it (on); Zoom: only the setup tapped it (the task's
+    # own business); Bold Text: its first tap in Settings; another app's switch, and the
+    # teardown's, are not the agent's
+    assert flipped_switches(events) == {("Wi-Fi", "Wi-Fi"): True,
+                                        ("Bold Text", "Display"): False}
