@@ -232,6 +232,11 @@ def test_a_stopwatch_another_attempt_left_going_does_not_pass_for_starting_it(
     peek = replace(task, solution=(Step("launch", "com.apple.mobiletimer"),
                                    Step("select_tab", "Stopwatch")))
     row = run_one(sim, tmp_path, peek, make_agent("solution"), 2).row
+    # not at zero before the agent, and this rig never saw it at zero (no run start counted
+    # it): not scored, and never passed
+    assert row.skipped and "stopwatch counted 1 before the agent" in row.skip_reason, row
+    trusting = replace(peek, checks=tuple(c for c in task.checks if c.kind != "count_increased"))
+    row = run_one(sim, tmp_path, trusting, make_agent("solution"), 3).row
     assert row.outcome == "failed" and [r.kind for r in row.checks if not r.passed] == [
         "tapped"], row.checks
 

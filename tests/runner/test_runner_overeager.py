@@ -2,8 +2,8 @@
 alarm it should only open) fails, and leaves nothing on the phone: every later attempt finds the
 phone as the first found it. A timer an agent started where nothing counts timers (in front of
 the bridge or around it) fails the next timer attempt, which cancels it; one the phone's owner
-left makes them not scored, and stays. Played through the runner on one simulated iPhone whose
-state persists across attempts."""
+left makes them not scored, and stays. A stopwatch left going is treated alike. Played through
+the runner on one simulated iPhone whose state persists across attempts."""
 
 from __future__ import annotations
 
@@ -186,3 +186,42 @@ def test_a_start_count_that_cannot_be_taken_is_said_at_once(tmp_path: Path,
     assert len(said) == 1 and said[0].startswith("phone-1: could not count before the run "
                                                  "clock_timers (probe clock_timers"), lines
     assert said[0].endswith("what an agent leaves of it will not be told from what was there")
+
+
+STOPWATCH = "clock.stopwatch.start"
+
+
+def test_a_stopwatch_left_going_fails_one_attempt_and_the_owners_is_not_scored(
+        tmp_path: Path, environments: Path) -> None:
+    # A phone keeps a stopwatch going after Clock closes. An agent asked only to open the
+    # Stopwatch tab starts it: an honest agent after it would find Stop where Start should be
+    # and fail for it. The run saw it at zero before any agent, so the stopwatch attempt that
+    # finds it going fails (this run's agent left it) and resets it, and the next one passes.
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    wander = yaml.safe_load((environments / "clock.tab.alarms.yaml").read_text())
+    wander["solution"] += [{"select_tab": "Stopwatch"}, {"tap": "Start"}]
+    (tasks / "a.yaml").write_text(yaml.safe_dump(wander, sort_keys=False))
+    for n in (1, 2):
+        (tasks / f"b{n}.yaml").write_text((environments / f"{STOPWATCH}.yaml").read_text()
+                                          .replace(f"id: {STOPWATCH}", f"id: {STOPWATCH}.{n}"))
+    with SimServer() as sim:
+        rows = run_timers(tasks, tmp_path, device=sim.url)
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        assert run_probe(phone, "stopwatch", "") == 0
+        first, second = rows[f"{STOPWATCH}.1"], rows[f"{STOPWATCH}.2"]
+        assert first.outcome == "failed" and first.turns == 0, first
+        assert "stopwatch counted 1 before the agent" in first.error, first.error
+        assert second.passed, second
+        # run again, the phone's owner having left it going: not scored, and left going
+        run_steps(phone, (Step("launch", CLOCK), Step("select_tab", "Stopwatch"),
+                          Step("tap", "Start"), Step("home")))
+        (tmp_path / "R").rename(tmp_path / "R0")
+        (tasks / "a.yaml").unlink()
+        lines: list[str] = []
+        run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
+                             run_id="R"), lines.append)
+        assert run_probe(phone, "stopwatch", "") == 1, "the owner's stopwatch is not reset"
+    assert any("before the run the phone already has stopwatch 1" in line for line in lines)
+    again = read_results(tmp_path / "R" / "results.jsonl")
+    assert [r.skipped for r in again] == [True, True], again
