@@ -218,9 +218,9 @@ class _Run:
                     done = run_attempt(plan, rig, agent)
                     self.record(done.row, plan.folder)
                     if done.interrupted:  # recorded as skipped; now stop the run
-                        if housekeeping.tabs is not None:
-                            say("closing the Safari tabs this run opened before it stops "
-                                "(Ctrl-C again to leave them)")
+                        if housekeeping.tidies:
+                            say(f"before it stops, the run {housekeeping.tidies} (Ctrl-C "
+                                "again to leave them)")
                             say(housekeeping.close())
                         raise KeyboardInterrupt
                     if done.rig_down:

@@ -1,4 +1,4 @@
-"""What a run leaves on a phone that no task cleans up: Safari's tabs.
+"""What a run leaves on a phone that no task cleans up: Safari's tabs, and alarms.
 
 A URL opened from outside Safari (`POST /url`, which agents and reference finishes use) takes
 a new tab each time, so a suite run on one phone leaves about twenty, and nothing an attempt
@@ -10,72 +10,136 @@ tasks uses Safari, and closes the newest ones beyond that count after every `TID
 attempts on that phone and when its attempts end: the phone's own tabs stay, as they were
 (Safari adds a tab at the end of its overview, and the newest are closed first).
 
-Ctrl-C closes them before the run stops (a second Ctrl-C leaves them); a rig that went down
-leaves its tabs, and the next run counts them as the phone's own.
+An alarm an agent saves in a task that does not count alarms (a wandering agent in any Clock
+task does) stays too, and on a phone it rings, over whatever attempt runs then. When any task
+uses Clock, the run lists the alarms before its first attempt (each row's label and switch),
+and at the same times deletes every alarm not among them: the harness never makes an alarm, and
+between the two only the run's agents act. The phone's own alarms stay; when one of them was
+switched or edited since, which alarms are the agents' cannot be told, and none is deleted.
+
+Ctrl-C tidies before the run stops (a second Ctrl-C leaves it all); a rig that went down leaves
+what its agents made, and the next run counts it as the phone's own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from phoneshell.apps import bundle_for
-from phoneshell.device import ProbeError, run_probe, run_step, with_counts
-from phoneshell.device.probes import SAFARI
+from phoneshell.device import ProbeError, run_probe, run_rows, run_step, with_counts
+from phoneshell.device.probes import CLOCK, SAFARI
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.runner.counts import count_start
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step, Task
 
+T = TypeVar("T")
 TABS = "safari_tabs"
 TIDY_EVERY = 100
 """Attempts on one phone between closings: a run's tabs never near Safari's limit of about 500
 (the suite opens about one tab every four attempts)."""
 
 
-def uses_safari(task: Task) -> bool:
-    """Whether the task's app is Safari, or any of its steps open Safari or a URL."""
+ALARMS = "alarms"
+
+
+def uses_app(task: Task, bundle_id: str) -> bool:
+    """Whether the task's app is `bundle_id`, or any of its steps start or stop it."""
     steps = (*task.setup, *task.teardown, *(task.solution or ()))
-    return task.app == SAFARI or any(
-        step.kind == "open_url" or (step.kind in ("launch", "terminate") and step.arg == SAFARI)
-        or (step.kind == "open_app" and (bundle_for(step.arg) or step.arg) == SAFARI)
+    return task.app == bundle_id or any(
+        (step.kind in ("launch", "terminate") and step.arg == bundle_id)
+        or (step.kind == "open_app" and (bundle_for(step.arg) or step.arg) == bundle_id)
         for step in steps)
+
+
+def uses_safari(task: Task) -> bool:
+    """Whether the task uses Safari, or any of its steps open a URL."""
+    steps = (*task.setup, *task.teardown, *(task.solution or ()))
+    return uses_app(task, SAFARI) or any(step.kind == "open_url" for step in steps)
+
+
+def _before_run(rig: Rig, run_id: str, used: bool, read: Callable[[], T], unread: str,
+                ) -> tuple[T | None, str]:
+    """Before the first attempt, when `used`: `read()` (logged under the run, phase `probe`),
+    or None and a line for the user saying `unread` and why."""
+    if not used:
+        return None, ""
+    rig.enter(run_id, "", 0, "probe")
+    try:
+        return read(), ""
+    except ProbeError as exc:
+        return None, f"{unread}: {exc.message}"
+    finally:
+        rig.bridge.clear_context()
 
 
 def count_tabs(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[int | None, str]:
     """Before the first attempt: how many tabs the phone's Safari has (None when no task uses
     Safari, or when they cannot be counted), and a line for the user when they cannot."""
-    if not any(uses_safari(task) for task in tasks):
-        return None, ""
-    rig.enter(run_id, "", 0, "probe")
+    return _before_run(rig, run_id, any(uses_safari(task) for task in tasks),
+                       lambda: int(run_probe(rig.phone, TABS, "")),
+                       "Safari's tabs could not be counted before the run, so the tabs it "
+                       "opens will be left open")
+
+
+def list_alarms(rig: Rig, run_id: str, tasks: Iterable[Task],
+                ) -> tuple[tuple[str, ...] | None, str]:
+    """Before the first attempt: the phone's alarms, as their rows show (None when no task uses
+    Clock, or when they cannot be listed), and a line for the user when they cannot."""
+    return _before_run(rig, run_id, any(uses_app(task, CLOCK) for task in tasks),
+                       lambda: run_rows(rig.phone, ALARMS, ""),
+                       "the alarms could not be listed before the run, so any its agents save "
+                       "will stay")
+
+
+def _delete_since(rig: Rig, run_id: str, probe: str, app: str, start: int,
+                  now: Callable[[], int], rows: tuple[str, ...] | None, what: str,
+                  ) -> tuple[int, str]:
+    """Delete what `probe` counts beyond `start` (`now()` counts it, leaving its screen up for
+    the deleting; `rows`: what the start count was made of), logged under the run, phase
+    `teardown`: how many went, or why none could (naming `what`)."""
+    rig.enter(run_id, "", 0, "teardown")
     try:
-        return int(run_probe(rig.phone, TABS, "")), ""
+        count = now()
+        if count <= start:
+            run_step(rig.phone, Step("terminate", app))
+            return 0, ""
+        run_step(rig.phone, with_counts(Step("delete_created", options=(("probe", probe),)),
+                                        {(probe, ""): (start, count)},
+                                        None if rows is None else {(probe, ""): rows}))
+        return count - start, ""
     except ProbeError as exc:
-        return None, (f"Safari's tabs could not be counted before the run, so the tabs it opens "
-                      f"will be left open: {exc.message}")
+        return 0, f"{what} could not be counted, so they stay: {exc.message}"
+    except (StepError, DeviceError) as exc:
+        return 0, f"{what} could not all be removed: {exc}"
     finally:
         rig.bridge.clear_context()
 
 
 def close_tabs(rig: Rig, run_id: str, start: int) -> str:
-    """Close the tabs opened since Safari had `start` (logged under the run, phase
-    `teardown`); say what was done, or why it could not be ("" when none were opened)."""
-    rig.enter(run_id, "", 0, "teardown")
-    try:
-        now = int(run_probe(rig.phone, TABS, "", leave_open=True))  # the overview stays up
-        if now <= start:
-            run_step(rig.phone, Step("terminate", SAFARI))
-            return ""
-        run_step(rig.phone, with_counts(Step("delete_created", options=(("probe", TABS),)),
-                                        {(TABS, ""): (start, now)}))
-    except ProbeError as exc:
-        return f"the Safari tabs this run opened could not be counted, so they stay: {exc.message}"
-    except (StepError, DeviceError) as exc:
-        return f"the Safari tabs this run opened could not all be closed: {exc}"
-    finally:
-        rig.bridge.clear_context()
-    return (f"closed the {now - start} Safari tab(s) this run opened; {start} open, as the "
-            "run found them")
+    """Close the tabs opened since Safari had `start`; say what was done, or why it could not
+    be ("" when none were opened)."""
+    gone, why = _delete_since(rig, run_id, TABS, SAFARI, start,
+                              lambda: int(run_probe(rig.phone, TABS, "", leave_open=True)),
+                              None, "the Safari tabs this run opened")
+    return why or (f"closed the {gone} Safari tab(s) this run opened; {start} open, as the run "
+                   "found them" if gone else "")
+
+
+def delete_alarms_left(rig: Rig, run_id: str, start: tuple[str, ...]) -> str:
+    """Delete the alarms not among `start`; say what was done, or why it could not be ("" when
+    there were none)."""
+    def now() -> int:
+        rows = run_rows(rig.phone, ALARMS, "", leave_open=True)
+        return len(start) + sum((Counter(rows) - Counter(start)).values())
+
+    gone, why = _delete_since(rig, run_id, ALARMS, CLOCK, len(start), now, start,
+                              "the alarms this run's agents saved")
+    return why or (f"deleted the {gone} alarm(s) this run's agents saved; {len(start)} left, as "
+                   "the run found them" if gone else "")
 
 
 @dataclass
@@ -87,26 +151,40 @@ class PhoneTidy:
     run_id: str
     tabs: int | None
     """Safari's tabs before the first attempt; None: not counted (nothing is closed)."""
+    alarms: tuple[str, ...] | None = None
+    """The alarms before the first attempt; None: not listed (nothing is deleted)."""
     played: int = 0
 
+    @property
+    def tidies(self) -> str:
+        """What `close` puts back, for the user ("" when nothing was counted)."""
+        return " and ".join(what for what, counted in (
+            ("closes the Safari tabs this run opened", self.tabs is not None),
+            ("deletes the alarms its agents saved", self.alarms is not None)) if counted)
+
     def attempt_done(self) -> str:
-        """Count an attempt; every `TIDY_EVERY`, close the tabs opened so far."""
+        """Count an attempt; every `TIDY_EVERY`, tidy what was left so far."""
         self.played += 1
         return self.close() if self.played % TIDY_EVERY == 0 else ""
 
     def finish(self) -> str:
-        """After the last attempt: close the tabs opened since the last closing, if any
-        attempt was played since."""
+        """After the last attempt: tidy what was left since the last tidying, if any attempt
+        was played since."""
         return self.close() if self.played % TIDY_EVERY else ""
 
     def close(self) -> str:
-        """Close the tabs opened since the run began (`close_tabs`)."""
-        return close_tabs(self.rig, self.run_id, self.tabs) if self.tabs is not None else ""
+        """Close the tabs opened since the run began (`close_tabs`), and delete the alarms
+        saved since (`delete_alarms_left`)."""
+        said = (close_tabs(self.rig, self.run_id, self.tabs) if self.tabs is not None else "",
+                delete_alarms_left(self.rig, self.run_id, self.alarms)
+                if self.alarms is not None else "")
+        return "; ".join(line for line in said if line)
 
 
 def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy, list[str]]:
     """Before the first attempt on a phone: count what the tasks start from none of
-    (`counts.count_start`) and Safari's tabs; the phone's housekeeping, and lines for the user.
+    (`counts.count_start`), Safari's tabs and the alarms; the phone's housekeeping, and lines
+    for the user.
 
     Raises:
         DeviceError: the rig is down (a count that merely fails is said in the lines).
@@ -114,4 +192,6 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
     tasks = tuple(tasks)
     there = count_start(rig, run_id, tasks)
     tabs, uncounted = count_tabs(rig, run_id, tasks)
-    return PhoneTidy(rig, run_id, tabs), [line for line in (there, uncounted) if line]
+    alarms, unlisted = list_alarms(rig, run_id, tasks)
+    return PhoneTidy(rig, run_id, tabs, alarms), [line for line in (there, uncounted, unlisted)
+                                                  if line]

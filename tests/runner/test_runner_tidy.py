@@ -1,7 +1,8 @@
 """A run leaves Safari's tabs as it found them: each URL an agent opens from outside takes a new
 tab, and a phone that collects them run after run ends with a Safari that refuses new ones. The
-run closes the tabs it opened, newest first, and never the phone's own. Played through the runner
-on one simulated iPhone whose state persists across attempts."""
+run closes the tabs it opened, newest first, and never the phone's own. Alarms its agents saved
+where no task counts them go too. Played through the runner on one simulated iPhone whose state
+persists across attempts."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from phoneshell.audit import read_audit
-from phoneshell.device import Phone, run_steps
+from phoneshell.device import Phone, run_rows, run_steps
 from phoneshell.replays import open_swappers
 from phoneshell.runner import tidy
 from phoneshell.runner.run import RunOptions, run_suite
@@ -137,5 +138,45 @@ def test_ctrl_c_closes_the_tabs_before_the_run_stops(tmp_path: Path) -> None:
             process.kill()
         assert process.returncode == 2, out + err
         assert tab_urls(sim) == list(OWNERS)
-    assert "closing the Safari tabs this run opened before it stops" in out
+    assert "before it stops, the run closes the Safari tabs this run opened" in out
     assert "closed the 1 Safari tab(s) this run opened; 3 open, as the run found them" in out
+
+
+def test_alarms_agents_saved_where_no_task_counts_them_are_deleted_and_the_phones_stay(
+        tmp_path: Path, environments: Path) -> None:
+    # Asked only to open the Alarms tab, the agent saves a new alarm: nothing in that task
+    # counts alarms, and on a phone it would ring over a later attempt. The run listed the
+    # alarms before its first attempt, and deletes the ones it did not list, every N attempts
+    # and at its end; the owner's alarm stays.
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    wander = (environments / "clock.tab.alarms.yaml").read_text().replace(
+        "- tap: Alarms", "- tap: Alarms\n- tap: Add\n- tap: Save")
+    for n in range(3):
+        (tasks / f"{n}.yaml").write_text(wander.replace("id: clock.tab.alarms",
+                                                        f"id: clock.tab.alarms.{n}"))
+    with SimServer() as sim:
+        owner = Phone(sim.url, effect_timeout_s=1.0)
+        run_steps(owner, [Step("launch", tidy.CLOCK), Step("select_tab", "Alarms"),
+                          Step("tap", "Add"), Step("tap", "Save"), Step("terminate", tidy.CLOCK)])
+        mine = run_rows(owner, tidy.ALARMS, "")
+        assert len(mine) == 1
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(tidy, "TIDY_EVERY", 2)
+            lines = run(tasks, sim, tmp_path)
+        assert run_rows(owner, tidy.ALARMS, "") == mine
+    said = [line for line in lines if "alarm(s)" in line]
+    assert said == ["phone-1: deleted the 2 alarm(s) this run's agents saved; 1 left, as the run "
+                    "found them",
+                    "phone-1: deleted the 1 alarm(s) this run's agents saved; 1 left, as the run "
+                    "found them"], lines
+
+
+def test_a_run_without_clock_never_lists_the_alarms(tmp_path: Path,
+                                                     environments: Path) -> None:
+    tasks = copy_tasks(environments, tmp_path / "tasks", ("calculator.arithmetic",))
+    with SimServer() as sim:
+        run(tasks, sim, tmp_path)
+        launched = [e.params.get("bundle_id") for e in read_audit(tmp_path / "R" / "audit.jsonl")
+                    if e.kind == "launch"]
+    assert tidy.CLOCK not in launched, launched
