@@ -210,7 +210,7 @@ def render(state: SettingsState, host: Host) -> Node:
     """The page on top of the stack: its navigation bar over its scrollable list."""
     f = host.facts
     page_id, title = state.stack[-1]
-    page = PAGES.get(page_id, Page(page_id, title, ()))
+    page = PAGES[page_id]
     if len(state.stack) > 1:
         nav = layout.nav_bar(f, f.conventions.spell(title), back=f.conventions.spell(
             state.stack[-2][1]), on_back=state.pop)
