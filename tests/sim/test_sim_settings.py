@@ -222,6 +222,20 @@ def test_pages_once_blank_show_their_rows(settings, client, path, expect):
     assert rows(client)[:len(expect)] == expect
 
 
+def test_voiceover_switch_turns_on_and_its_row_says_so(settings, client, sim):
+    settings(label="Accessibility", className="Button").click()
+    assert settings(name="VoiceOver").get(timeout=1).label == "VoiceOver, Off"
+    settings(name="VoiceOver").get(timeout=1).tap()
+    assert title(client) == "VoiceOver"
+    settings(xpath="//XCUIElementTypeSwitch[@label='VoiceOver']/XCUIElementTypeSwitch").click()
+    assert settings(className="Switch", label="VoiceOver").get(timeout=1).value == "1"
+    assert sim.state()["stores"][SETTINGS]["voiceover"] is True
+    settings(name="BackButton").click()
+    assert title(client) == "Accessibility"
+    assert settings(name="VoiceOver").get(timeout=1).label == "VoiceOver, On"
+    assert settings(name="Zoom").get(timeout=1).label == "Zoom, Off"  # its own switch
+
+
 @pytest.mark.parametrize(("query", "found", "parent"), [
     ("VoiceOver", "VoiceOver", "Accessibility"),  # by its title
     ("blue light", "Night Shift", "Display & Brightness"),  # by a keyword

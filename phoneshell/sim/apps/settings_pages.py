@@ -1,14 +1,16 @@
 """The pages of the Settings app, as data: titles, sections, rows, and the page each row opens.
 
 A row's `detail` may name device facts or derived values in braces ("{model_number}",
-"{wifi_status}"); `settings.py` fills them in. Titles are written in US English and shown in
-the phone's spelling. A row with `switch` shows a switch backed by a boolean in Settings' store
-(`SWITCH_DEFAULTS` gives each one's factory value). To add a page: add a `Page` to `PAGES` and a
-`link(...)` row to it from its parent. Every link opens a page with rows, as on a phone (a test
-walks them), so a deeper item without a page of its own is an `info` row. The root list, General
-> About and Accessibility > Motion follow the iOS 26 dumps in ../shared/reference/ios-sources/
-(rows, order, identifiers); the other pages are a real phone's rows (iOS 26, or iOS 18 where 26
-did not change them), named by their titles, only the top of a long page.
+"{wifi_status}"), or a switch ("{switch:voiceover}" reads "On" or "Off", so Accessibility's
+VoiceOver row follows the VoiceOver page's switch, as on a phone); `settings.py` fills them in.
+Titles are written in US English and shown in the phone's spelling. A row with `switch` shows a
+switch backed by a boolean in Settings' store (`SWITCH_DEFAULTS` gives each one's factory value).
+To add a page: add a `Page` to `PAGES` and a `link(...)` row to it from its parent. Every link
+opens a page with rows, as on a phone (a test walks them), so a deeper item without a page of
+its own is an `info` row. The root list, General > About and Accessibility > Motion follow the
+iOS 26 dumps in ../shared/reference/ios-sources/ (rows, order, identifiers); the other pages are
+a real phone's rows (iOS 26, or iOS 18 where 26 did not change them), named by their titles,
+only the top of a long page.
 """
 
 from __future__ import annotations
@@ -135,7 +137,7 @@ _ROOT = Page("root", "Settings", (
                          "and more.")),
     sec(switch("Airplane Mode", "airplane", _ident("airplaneMode")),
         link("Wi-Fi", "wifi", "{wifi_status}", _ident("wifi")),
-        link("Bluetooth", "bluetooth", "{bluetooth_status}", _ident("bluetooth")),
+        link("Bluetooth", "bluetooth", "{switch:bluetooth}", _ident("bluetooth")),
         link("Cellular", "cellular", None, _ident("cellular")),
         link("Battery", "battery", None, _ident("battery"))),
     sec(link("General", "general", None, _ident("general")),
@@ -246,23 +248,28 @@ _LARGER_TEXT = Page("larger_text", "Larger Text", (
 ))
 
 _ACCESSIBILITY = Page("accessibility", "Accessibility", (
-    sec(link("VoiceOver", "voiceover", "Off"), link("Zoom", "zoom", "Off"),
+    sec(link("VoiceOver", "voiceover", "{switch:voiceover}"),
+        link("Zoom", "zoom", "{switch:zoom}"),
         link("Display & Text Size", "display_text"), link("Motion", "motion"),
-        link("Spoken Content", "spoken"), link("Audio Descriptions", "audio_desc", "Off"),
+        link("Spoken Content", "spoken"),
+        link("Audio Descriptions", "audio_desc", "{switch:audio_descriptions}"),
         header="Vision"),
     sec(link("Touch", "touch"), link("Face ID & Attention", "faceid_attention"),
-        link("Switch Control", "switch_control", "Off"),
-        link("Voice Control", "voice_control", "Off"), link("Side Button", "side_button"),
+        link("Switch Control", "switch_control", "{switch:switch_control}"),
+        link("Voice Control", "voice_control", "{switch:voice_control}"),
+        link("Side Button", "side_button"),
         link("Keyboards", "a11y_keyboards"), header="Physical and Motor"),
-    sec(link("Hearing Devices", "hearing"), link("Sound Recognition", "sound_recog", "Off"),
+    sec(link("Hearing Devices", "hearing"),
+        link("Sound Recognition", "sound_recog", "{switch:sound_recognition}"),
         link("Subtitles & Captioning", "subtitles"), header="Hearing"),
-    sec(link("Guided Access", "guided_access", "Off"),
+    sec(link("Guided Access", "guided_access", "{switch:guided_access}"),
         link("Accessibility Shortcut", "a11y_shortcut", "Off"),
         link("Per-App Settings", "per_app"), header="General"),
 ))
 
 _DISPLAY_TEXT = Page("display_text", "Display & Text Size", (
-    sec(switch("Bold Text", "bold_text"), link("Larger Text", "larger_text", "Off"),
+    sec(switch("Bold Text", "bold_text"),
+        link("Larger Text", "larger_text", "{switch:larger_sizes}"),
         switch("Button Shapes", "button_shapes")),
 ))
 
@@ -555,8 +562,8 @@ PAGES: dict[str, Page] = {p.id: p for p in (
     _simple("account", "Apple Account", note("Sign in to your iPhone"),
             action("Sign in Manually")),
     _simple("cellular", "Cellular", switch("Cellular Data", "cellular_data"),
-            link("Cellular Data Options", "cellular_options", "Roaming Off"),
-            link("Personal Hotspot", "hotspot", "Off"), keywords=("mobile data",)),
+            link("Cellular Data Options", "cellular_options", "Roaming {switch:data_roaming}"),
+            link("Personal Hotspot", "hotspot", "{switch:hotspot}"), keywords=("mobile data",)),
     _simple("battery_health", "Battery Health", info("Maximum Capacity", "100%"),
             switch("Optimized Battery Charging", "optimized_charging")),
     _simple("camera", "Camera", link("Formats", "formats"),
@@ -569,12 +576,14 @@ PAGES: dict[str, Page] = {p.id: p for p in (
     _simple("standby", "StandBy", switch("StandBy", "standby")),
     _simple("wallpaper", "Wallpaper", action("Add New Wallpaper")),
     _simple("notifications", "Notifications", link("Show Previews", "previews", "Always"),
-            link("Screen Sharing", "screen_sharing", "Notifications Off")),
+            link("Screen Sharing", "screen_sharing",
+                 "Notifications {switch:screen_sharing_notifications}")),
     _simple("sounds", "Sounds & Haptics", switch("Silent Mode", "silent"),
             link("Ringtone", "ringtone", "Reflection")),
     _simple("focus", "Focus", link("Do Not Disturb", "dnd"), link("Sleep", "sleep")),
     _simple("screen_time", "Screen Time", link("App & Website Activity", "activity")),
-    _simple("privacy", "Privacy & Security", link("Location Services", "location", "On"),
+    _simple("privacy", "Privacy & Security",
+            link("Location Services", "location", "{switch:location}"),
             link("Tracking", "tracking")),
     _simple("app_store", "App Store", switch("App Updates", "auto_update")),
     _simple("control_center", "Control Center", switch("Access Within Apps", "cc_in_apps")),
