@@ -1,4 +1,5 @@
-"""Settings: the root list, scrolling, navigation and back, search, switches, About's facts."""
+"""Settings: the root list, scrolling, navigation and back, search, switches, About's facts, and
+a page with rows behind every link row."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import wda
 from lxml import etree
 
 from phoneshell.sim import DeviceFacts, SimServer
+from phoneshell.sim.apps.settings_pages import PAGES
 
 SETTINGS = "com.apple.Preferences"
 ROOT_ROWS = ["Apple Account", "Airplane Mode", "Wi-Fi", "Bluetooth", "Cellular", "Battery",
@@ -192,6 +194,59 @@ def test_pages_reachable_by_taps(settings, path, expect):
         # below the fold into view first, as XCUITest does.
         settings(label=label).get(timeout=1).tap()
     assert settings(label=expect).exists
+
+
+def test_every_link_row_opens_a_page_with_rows():
+    # A phone shows content behind every row; a link to no page opened a bare title.
+    blank = [f"{page.title} > {row.title}" for page in PAGES.values()
+             for section in page.sections for row in section.rows
+             if row.kind == "link" and not any(
+                 s.rows for s in getattr(PAGES.get(row.target or ""), "sections", ())
+                 if s.when is None)]
+    assert blank == []
+
+
+@pytest.mark.parametrize(("path", "expect"), [
+    (["Accessibility", "Switch Control"], ["Switch Control"]),
+    (["Accessibility", "Touch"], ["AssistiveTouch", "Reachability", "Haptic Touch"]),
+    (["Cellular", "Personal Hotspot"], ["Allow Others to Join", "Wi-Fi Password"]),
+    (["General", "AirPlay & Continuity"], ["Automatically AirPlay", "Transfer to HomePod"]),
+    (["General", "Keyboard", "Keyboards"], ["English (US)", "Emoji", "Add New Keyboard…"]),
+    (["Battery", "Charging"], ["Optimized Battery Charging"]),
+])
+def test_pages_once_blank_show_their_rows(settings, client, path, expect):
+    settings(label=path[0]).get(timeout=1).tap()  # the root's row Button
+    for name in path[1:]:
+        settings(name=name).get(timeout=1).tap()  # a sub-page's Cell, named by its title
+    assert title(client) == path[-1]
+    assert rows(client)[:len(expect)] == expect
+
+
+def test_voiceover_switch_turns_on_and_its_row_says_so(settings, client, sim):
+    settings(label="Accessibility", className="Button").click()
+    assert settings(name="VoiceOver").get(timeout=1).label == "VoiceOver, Off"
+    settings(name="VoiceOver").get(timeout=1).tap()
+    assert title(client) == "VoiceOver"
+    settings(xpath="//XCUIElementTypeSwitch[@label='VoiceOver']/XCUIElementTypeSwitch").click()
+    assert settings(className="Switch", label="VoiceOver").get(timeout=1).value == "1"
+    assert sim.state()["stores"][SETTINGS]["voiceover"] is True
+    settings(name="BackButton").click()
+    assert title(client) == "Accessibility"
+    assert settings(name="VoiceOver").get(timeout=1).label == "VoiceOver, On"
+    assert settings(name="Zoom").get(timeout=1).label == "Zoom, Off"  # its own switch
+
+
+@pytest.mark.parametrize(("query", "found", "parent"), [
+    ("VoiceOver", "VoiceOver", "Accessibility"),  # by its title
+    ("blue light", "Night Shift", "Display & Brightness"),  # by a keyword
+])
+def test_search_finds_pages_by_title_and_keyword(settings, client, query, found, parent):
+    settings(className="SearchField").click()
+    settings.send_keys(query + "\n")
+    assert rows(client) == [found]
+    settings(name=found, className="Button").click()
+    assert title(client) == found
+    assert settings(name="BackButton").get(timeout=1).label == parent
 
 
 def test_rows_scrolled_past_are_recovered(settings, client):

@@ -88,14 +88,16 @@ def search(query: str) -> list[Page]:
 
 
 def values(host: Host) -> dict[str, str]:
-    """What braces in page data may name: device facts and a few derived values."""
+    """What braces in page data may name: device facts, a few derived values, and each switch
+    as "On" or "Off" (`switch:voiceover`), which a link row to the switch's page shows."""
     f, store = host.facts, host.store(BUNDLE_ID)
     out = {k.name: str(getattr(f, k.name)) for k in fields(f)}
+    out.update({f"switch:{key}": "On" if store.flag(key, on) else "Off"
+                for key, on in SWITCH_DEFAULTS.items()})
     wifi = store.flag("wifi", SWITCH_DEFAULTS["wifi"])
     today = f.today
     out.update(battery_percent=f.battery_percent,
                wifi_status=f.wifi_network if wifi else "Off",
-               bluetooth_status="On" if store.flag("bluetooth", True) else "Off",
                app_count=str(sum(1 for a in host.apps() if a.home_icon)),
                app_list=", ".join(sorted(a.name for a in host.apps() if a.home_icon)),
                region=f.conventions.region,
@@ -112,7 +114,7 @@ def _filler(host: Host) -> Callable[[str | None], str | None]:
         if text is None:
             return None
         if "{" in text:
-            text = re.sub(r"\{(\w+)\}", lambda m: known.get(m.group(1), m.group(0)), text)
+            text = re.sub(r"\{([\w:]+)\}", lambda m: known.get(m.group(1), m.group(0)), text)
         return spell(text)
 
     return fill
@@ -210,7 +212,7 @@ def render(state: SettingsState, host: Host) -> Node:
     """The page on top of the stack: its navigation bar over its scrollable list."""
     f = host.facts
     page_id, title = state.stack[-1]
-    page = PAGES.get(page_id, Page(page_id, title, ()))
+    page = PAGES[page_id]
     if len(state.stack) > 1:
         nav = layout.nav_bar(f, f.conventions.spell(title), back=f.conventions.spell(
             state.stack[-2][1]), on_back=state.pop)
