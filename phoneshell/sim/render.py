@@ -67,18 +67,21 @@ class _Painter:
 
     def text(self, text: str, r: Rect, ink: RGB, *, pt: float = 17.0, center: bool = False,
              right: bool = False, wrap: bool = True) -> None:
-        """Draw text in a frame: shrunk to fit one line, else wrapped, never below 11 pt."""
+        """Draw text in a frame: shrunk to fit one line, else wrapped, never below 11 pt. A
+        newline starts a line (a footer's paragraphs, a note's lines)."""
         s, draw = self.s, self.draw
-        text = printable(text)
+        paragraphs = printable(text).split("\n")
         px = max(11 * s, int(min(pt, max(r.height, 12) * 0.8) * s))
         font = _font(px)
         width = r.width * s
-        while draw.textlength(text, font=font) > width and px > 13 * s:
+        while max(draw.textlength(line, font=font) for line in paragraphs) > width \
+                and px > 13 * s:
             px -= 2 * s
             font = _font(px)
-        lines = _wrap(draw, text, font, width) if wrap else [text]
+        lines = [line for paragraph in paragraphs
+                 for line in (_wrap(draw, paragraph, font, width) if wrap else [paragraph])]
         if len(lines) > 1 and px * 1.15 * len(lines) > r.height * s * 1.5:
-            lines = [_truncate(draw, text, font, width)]
+            lines = [_truncate(draw, paragraphs[0], font, width)]
         top = r.y * s + max(0, (r.height * s - px * len(lines)) // 2)
         for i, line in enumerate(lines):
             w = draw.textlength(line, font=font)

@@ -57,3 +57,21 @@ def test_text_the_font_lacks_is_drawn_as_near_ascii():
     assert printable("7 × 3 ÷ 1 − 2") == "7 x 3 / 1 - 2"
     assert printable("Café") == "Cafe"
     assert printable("plain") == "plain"
+
+
+def test_text_with_line_breaks_is_drawn_line_by_line(client, app):
+    # a footer of two paragraphs (VoiceOver's) failed every screenshot of its page
+    facts = DeviceFacts()
+
+    def shot(label: str) -> Image.Image:
+        root = Node("Application", Rect(0, 0, 402, 874), children=(
+            Node("Other", Rect(16, 300, 370, 120), label=label, accessible=True),))
+        return Image.open(io.BytesIO(render.png(Screen.of(root, "x", 1), facts)))
+
+    two = shot("First paragraph.\nSecond paragraph.")
+    assert ImageChops.difference(two.convert("RGB"), shot("First paragraph.").convert("RGB")
+                                 ).getbbox() is not None, "the second line is drawn too"
+    app.app_launch("com.apple.Preferences")
+    app(name="Accessibility").click()
+    app(name="VoiceOver").click()
+    assert client.screenshot().size == (1206, 2622)
