@@ -46,24 +46,35 @@ SCROLLS = 2
 """Drags down a page to find a switch below its first screen (each costs a real phone 1.4 s)."""
 
 
+ROW_TYPES = frozenset(f"XCUIElementType{t}" for t in ("Cell", "Button", "StaticText"))
+"""What a row that opens a page is made of (not the search field, which may share its title)."""
+
+
+def _row(page: PageSource, title: str) -> Element | None:
+    return next((e for e in page.on_screen() if e.type in ROW_TYPES and e.label == title), None)
+
+
+def page_title(page: PageSource) -> str:
+    """The title of the page in front: its navigation bar's name ("" when none shows)."""
+    bars = [e.name for e in page.on_screen() if e.short_type == "NavigationBar"]
+    return bars[-1] if bars else ""
+
+
 def _open_page(phone: Phone, root: PageSource, title: str) -> bool:
     """From Settings' first page, open the page `title`: by its row when it shows, else by
-    searching for it and tapping the result of that title. False when neither finds it."""
-    row = next((e for e in root.on_screen() if e.label == title and e.type != SWITCH), None)
-    if row is not None:
-        run_steps(phone, [Step("tap", title)])
-        return True
-    search = next((e for e in root.on_screen() if e.short_type == "SearchField"), None)
-    if search is None:
-        return False
-    phone.tap(*search.centre)
-    run_steps(phone, [Step("type", title)])
-    results = [e for e in phone.page().on_screen()
-               if e.short_type in ("Cell", "Button", "StaticText") and e.label == title]
-    if not results:
-        return False
-    run_steps(phone, [Step("tap", title)])
-    return True
+    searching for it and tapping the result of that title; True once the page is in front."""
+    row = _row(root, title)
+    if row is None:
+        search = next((e for e in root.on_screen() if e.short_type == "SearchField"), None)
+        if search is None:
+            return False
+        phone.tap(*search.centre)
+        run_steps(phone, [Step("type", title)])
+        row = _row(phone.page(), title)
+        if row is None:
+            return False
+    phone.tap(*row.centre)
+    return phone.poll(lambda: page_title(phone.page()) == title, phone.effect_timeout_s)
 
 
 def _find_switch(phone: Phone, label: str) -> tuple[PageSource, Element] | None:

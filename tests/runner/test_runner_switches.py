@@ -131,6 +131,9 @@ def test_set_switch_sets_a_first_page_switch_and_finds_no_other(sim: SimServer) 
     assert set_switch(phone, "Bold Text", True, "Display & Brightness")  # by its row
     assert set_switch(phone, "Low Power Mode", True, "Battery")
     assert set_switch(phone, "Reduce Motion", True, "Motion")  # by search
+    # a page titled like the search field ("Search"), below the first screen
+    assert set_switch(phone, "Show Recent Searches", False, "Search")
+    assert switches(sim)["show_recent"] is False
     assert (switches(sim)["bold_text"], switches(sim)["low_power"],
             switches(sim)["reduce_motion"]) == (True, True, True)
     assert not set_switch(phone, "Bold Text", False)  # no page logged, and none named so
