@@ -17,6 +17,11 @@ and at the same times deletes every alarm not among them: the harness never make
 between the two only the run's agents act. The phone's own alarms stay; when one of them was
 switched or edited since, which alarms are the agents' cannot be told, and none is deleted.
 
+A timer or a stopwatch an agent leaves going after the last attempt that would fail for it
+(`counts.start_state`) would make every later run take it for the owner's and not score its
+tasks that start from none of it. So when its attempts end, the run counts again what it counted
+at none before its first attempt (`none_before`), and stops all of it that runs.
+
 Ctrl-C tidies before the run stops (a second Ctrl-C leaves it all); a rig that went down leaves
 what its agents made, and the next run counts it as the phone's own.
 """
@@ -29,10 +34,12 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from phoneshell.apps import bundle_for
+from phoneshell.checks import Need
+from phoneshell.checks.effects import counted
 from phoneshell.device import ProbeError, run_probe, run_rows, run_step, with_counts
 from phoneshell.device.probes import CLOCK, SAFARI
 from phoneshell.errors import DeviceError, StepError
-from phoneshell.runner.counts import count_start
+from phoneshell.runner.counts import count_start, take_counts
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step, Task
 
@@ -153,6 +160,9 @@ class PhoneTidy:
     """Safari's tabs before the first attempt; None: not counted (nothing is closed)."""
     alarms: tuple[str, ...] | None = None
     """The alarms before the first attempt; None: not listed (nothing is deleted)."""
+    none_at_start: frozenset[Need] = frozenset()
+    """What the run's tasks start from none of, counted at none before the first attempt:
+    whatever of it is there when the run ends, its agents left (`delete_left`)."""
     played: int = 0
 
     @property
@@ -160,7 +170,9 @@ class PhoneTidy:
         """What `close` puts back, for the user ("" when nothing was counted)."""
         return " and ".join(what for what, counted in (
             ("closes the Safari tabs this run opened", self.tabs is not None),
-            ("deletes the alarms its agents saved", self.alarms is not None)) if counted)
+            ("deletes the alarms its agents saved", self.alarms is not None),
+            ("stops the timers and stopwatch its agents left going", bool(self.none_at_start)),
+        ) if counted)
 
     def attempt_done(self) -> str:
         """Count an attempt; every `TIDY_EVERY`, tidy what was left so far."""
@@ -168,9 +180,13 @@ class PhoneTidy:
         return self.close() if self.played % TIDY_EVERY == 0 else ""
 
     def finish(self) -> str:
-        """After the last attempt: tidy what was left since the last tidying, if any attempt
-        was played since."""
-        return self.close() if self.played % TIDY_EVERY else ""
+        """After the last attempt (or when the run is stopped): tidy what was left since the
+        last tidying, if any attempt was played since, and delete what the agents left of what
+        the run started from none of. Not before: the next attempt that starts from none of it
+        fails for it (`counts.start_state`), as it should."""
+        said = (self.close() if self.played % TIDY_EVERY else "",
+                delete_left(self.rig, self.run_id, self.none_at_start))
+        return "; ".join(line for line in said if line)
 
     def close(self) -> str:
         """Close the tabs opened since the run began (`close_tabs`), and delete the alarms
@@ -179,6 +195,39 @@ class PhoneTidy:
                 delete_alarms_left(self.rig, self.run_id, self.alarms)
                 if self.alarms is not None else "")
         return "; ".join(line for line in said if line)
+
+
+def delete_left(rig: Rig, run_id: str, needs: Iterable[Need]) -> str:
+    """Count `needs` (logged under the run, phase `teardown`) and delete all of each that is
+    there: they were at none before the first attempt, the harness never makes them, and only
+    the run's agents acted since. Say what went, or why it could not ("" when none was
+    there). Left, a timer or a stopwatch would make the next run's tasks that start from none
+    of it not scored, as the owner's."""
+    needs = tuple(sorted(needs, key=lambda need: (need.name, need.arg)))
+    if not needs:
+        return ""
+    rig.enter(run_id, "", 0, "teardown")
+    said: list[str] = []
+    try:
+        for need, count in take_counts(rig, needs).items():
+            if count.value is None:
+                said.append(f"{counted(need)} could not be counted, so what this run's agents "
+                            f"left of it stays: {count.why}")
+            elif count.value:
+                key = (need.name, need.arg)
+                step = Step("delete_created", options=(("probe", need.name), ("text", need.arg)))
+                try:
+                    run_step(rig.phone, with_counts(step, {key: (0, count.value)},
+                                                    None if count.rows is None else {key: ()}))
+                except (StepError, DeviceError) as exc:
+                    said.append(f"{counted(need)} {count.value} this run's agents left could "
+                                f"not be deleted: {exc}")
+                else:
+                    rig.at_none.add(need)
+                    said.append(f"deleted {counted(need)} {count.value} this run's agents left")
+    finally:
+        rig.bridge.clear_context()
+    return "; ".join(said)
 
 
 def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy, list[str]]:
@@ -191,7 +240,8 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
     """
     tasks = tuple(tasks)
     there = count_start(rig, run_id, tasks)
+    none_at_start = frozenset(rig.at_none)  # what count_start saw at none: the rig is new
     tabs, uncounted = count_tabs(rig, run_id, tasks)
     alarms, unlisted = list_alarms(rig, run_id, tasks)
-    return PhoneTidy(rig, run_id, tabs, alarms), [line for line in (there, uncounted, unlisted)
-                                                  if line]
+    return (PhoneTidy(rig, run_id, tabs, alarms, none_at_start),
+            [line for line in (there, uncounted, unlisted) if line])

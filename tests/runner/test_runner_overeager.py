@@ -227,3 +227,28 @@ def test_a_stopwatch_left_going_fails_one_attempt_and_the_owners_is_not_scored(
     assert any("before the run the phone already has stopwatch 1" in line for line in lines)
     again = read_results(tmp_path / "R" / "results.jsonl")
     assert [r.skipped for r in again] == [True, True], again
+
+
+def test_what_the_runs_agents_left_going_at_its_end_is_stopped_so_the_next_run_scores(
+        tmp_path: Path, environments: Path) -> None:
+    # The last attempt's agent starts the stopwatch and a timer, and no attempt comes after to
+    # fail for them. Left, the next run would take them for the owner's and not score its
+    # stopwatch and timer tasks, run after run. The run saw none at its start, so they are
+    # its agents': it stops them when it ends.
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "a.yaml").write_text((environments / f"{STOPWATCH}.yaml").read_text())
+    (tasks / "b.yaml").write_text((environments / "clock.timer.set_minutes.yaml").read_text())
+    wander = yaml.safe_load((environments / "clock.tab.timers.yaml").read_text())
+    wander["solution"] += [{"tap": "Start"}, {"select_tab": "Stopwatch"}, {"tap": "Start"}]
+    (tasks / "z.yaml").write_text(yaml.safe_dump(wander, sort_keys=False))
+    with SimServer() as sim:
+        lines: list[str] = []
+        run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
+                             run_id="R0"), lines.append)
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        assert (run_probe(phone, "stopwatch", ""), run_probe(phone, "clock_timers", "")) == (0, 0)
+        assert "phone-1: deleted clock_timers 1 this run's agents left; deleted stopwatch 1 " \
+               "this run's agents left" in lines, lines
+        rows = run_timers(tasks, tmp_path, device=sim.url)  # the next run, all three again
+    assert rows[STOPWATCH].passed and rows["clock.timer.set_minutes"].passed, rows
