@@ -1,10 +1,10 @@
 """Side-effect checks: counts a harness probe took after setup (before the agent) and after
 capture, compared. "Search for the note" must not create one; "create a note" must create
 exactly one. A count that could not be read makes the check fail, with the reason. With
-`none_before`, the count before the agent is also the task's start state: any there means the
-phone is not where the task starts (`not_at_start`), and the runner hands the agent nothing: the
-attempt fails when this run's agent left them, and is not scored otherwise (`runner.counts`).
-Pure.
+`none_before` (or `some_before`), the count before the agent is also the task's start state:
+any there (none there) means the phone is not where the task starts (`not_at_start`), and the
+runner hands the agent nothing: the attempt fails when this run's agents made it so, and is not
+scored otherwise (`runner.counts`). Pure.
 """
 
 from __future__ import annotations
@@ -23,6 +23,11 @@ NONE_BEFORE = Param("none_before", "bool", "The task starts with none of what th
                     "with any before the agent, the agent is not handed the phone; the attempt "
                     "fails (and teardown deletes them) when this run counted none on this phone "
                     "earlier, so its agents left them, and is not scored otherwise.")
+SOME_BEFORE = Param("some_before", "bool", "The task starts with some of what the probe counts "
+                    "(the note a search must find): with none before the agent, the agent is not "
+                    "handed the phone; the attempt fails when this run counted some on this phone "
+                    "earlier, so its agents deleted them, and is not scored otherwise (make it "
+                    "on the phone first).")
 
 
 def _probe_need(check: Check) -> tuple[Need, ...]:
@@ -45,19 +50,28 @@ def _counts(check: Check, evidence: Evidence) -> tuple[ProbeReading | None, str]
     return reading, ""
 
 
-def starts_at_none(checks: Iterable[Check]) -> tuple[Need, ...]:
-    """The counts the task starts with none of: those its `none_before` checks take."""
-    return tuple(dict.fromkeys(_probe_need(check)[0] for check in checks
-                               if check.flag_of(NONE_BEFORE.name)))
+def starts_at_none(checks: Iterable[Check], flag: str = NONE_BEFORE.name) -> tuple[Need, ...]:
+    """The counts the task starts with none of: those its `none_before` checks take (with
+    `flag="some_before"`: those it starts with some of)."""
+    return tuple(dict.fromkeys(_probe_need(check)[0] for check in checks if check.flag_of(flag)))
+
+
+def starts_with_some(checks: Iterable[Check]) -> tuple[Need, ...]:
+    """The counts the task starts with some of: those its `some_before` checks take."""
+    return starts_at_none(checks, SOME_BEFORE.name)
 
 
 def not_at_start(checks: Iterable[Check], before: Callable[[Need], int | None],
                  ) -> tuple[tuple[Need, int], ...]:
     """Why the phone is not in the state the task starts from, by the counts taken before the
     agent (`before`: a need's count, None when not taken): each count a `none_before` check says
-    starts at none that is above it, with what it counted (none: the phone is where it starts)."""
-    found = ((need, before(need)) for need in starts_at_none(checks))
-    return tuple((need, count) for need, count in found if count)
+    starts at none that is above it, and each a `some_before` check says starts with some that
+    is at none, with what it counted (none: the phone is where it starts)."""
+    checks = tuple(checks)
+    above = ((need, before(need)) for need in starts_at_none(checks))
+    empty = ((need, before(need)) for need in starts_with_some(checks))
+    return (tuple((need, count) for need, count in above if count)
+            + tuple((need, 0) for need, count in empty if count == 0))
 
 
 def counted(need: Need) -> str:
@@ -75,7 +89,8 @@ def _compare(check: Check, evidence: Evidence, change: int) -> Finding:
                                   f"after (change {got:+d}, wanted {change:+d})")
 
 
-@check_kind("count_unchanged", family="effect", params=(PROBE, ARG, NONE_BEFORE), negatable=False,
+@check_kind("count_unchanged", family="effect", params=(PROBE, ARG, NONE_BEFORE, SOME_BEFORE),
+            negatable=False,
             implied_by=Same(), needs=_probe_need, probe_kind="count")
 def count_unchanged(check: Check, evidence: Evidence) -> Finding:
     """Passes when the probe's count after capture equals its count before the agent acted (a
@@ -83,14 +98,15 @@ def count_unchanged(check: Check, evidence: Evidence) -> Finding:
     return _compare(check, evidence, 0)
 
 
-@check_kind("count_increased", family="effect", params=(PROBE, ARG, BY, NONE_BEFORE),
+@check_kind("count_increased", family="effect", params=(PROBE, ARG, BY, NONE_BEFORE, SOME_BEFORE),
             negatable=False, implied_by=Same(), needs=_probe_need, probe_kind="count")
 def count_increased(check: Check, evidence: Evidence) -> Finding:
     """Passes when the count grew by exactly `by` (default 1) between before and after."""
     return _compare(check, evidence, check.int_of("by"))
 
 
-@check_kind("count_decreased", family="effect", params=(PROBE, ARG, BY), negatable=False,
+@check_kind("count_decreased", family="effect", params=(PROBE, ARG, BY, SOME_BEFORE),
+            negatable=False,
             implied_by=Same(), needs=_probe_need, probe_kind="count")
 def count_decreased(check: Check, evidence: Evidence) -> Finding:
     """Passes when the count fell by exactly `by` (default 1) between before and after."""

@@ -124,12 +124,12 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
         if not counted:
             return {}
         _enter(rig, plan, "probe")
-        seen_none = frozenset(rig.at_none)
+        seen_none, seen_some = frozenset(rig.at_none), frozenset(rig.at_some)
         before = take_counts(rig, counted)
         missing = [count.why for count in before.values() if count.value is None]
         if missing:
             raise _Skip(f"a probe could not count before the agent acted: {missing[0]}")
-        elsewhere = start_state(rig, task, before, seen_none)  # raises Leftover: an agent's
+        elsewhere = start_state(rig, task, before, seen_none, seen_some)  # raises Leftover
         if elsewhere:
             raise _Skip(elsewhere)
         _enter(rig, plan, "setup")

@@ -12,6 +12,12 @@ above none where the rig last saw none is an agent's doing: that attempt fails a
 deletes them, so the next attempt starts clean. One found above none that the rig never saw at
 none (there before the run: the owner's; or a teardown that could not delete it) makes the
 attempt not scored, and is left alone.
+
+A task that starts from some of something (`some_before`: the note a search must find) is the
+mirror: found at none where the rig last saw some (`Rig.at_some`), this run's agents deleted it,
+and the attempt fails (nothing brings it back, so later attempts of the task fail too); at none
+where the rig never saw some, the phone lacks it (on a real phone, make it first), and the
+attempt is not scored.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from phoneshell.checks import Need
-from phoneshell.checks.effects import counted, not_at_start, starts_at_none
+from phoneshell.checks.effects import counted, not_at_start, starts_at_none, starts_with_some
 from phoneshell.device import (
     ROWS,
     ProbeError,
@@ -51,7 +57,7 @@ def take_counts(rig: Rig, needs: Iterable[Need], then: tuple[Step, ...] = ()) ->
     its reason. When `then` (the teardown) begins with a step that can start where the last count
     ends (deleting what it counted, cleaning the alarm list it read), that count leaves its
     screen up for it: one launch (and one search) serve both. What each shows is noted in
-    `Rig.at_none`."""
+    `Rig.at_none` and `Rig.at_some`."""
     counts: Counts = {}
     needs = tuple(needs)
     first = then[0] if then else None
@@ -67,32 +73,40 @@ def take_counts(rig: Rig, needs: Iterable[Need], then: tuple[Step, ...] = ()) ->
         except ProbeError as exc:
             counts[need] = Count(None, exc.message)
     for need, count in counts.items():
+        rig.at_none.discard(need)
+        rig.at_some.discard(need)
         if count.value == 0:
             rig.at_none.add(need)
-        else:  # some, or not known
-            rig.at_none.discard(need)
+        elif count.value:
+            rig.at_some.add(need)
     return counts
 
 
 def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> str:
-    """Before any agent acts on the rig's phone: count what the run's tasks start from none of
-    (logged under the run, phase `probe`). Return a line for the user when some are there
-    already, or cannot be counted: those tasks will not be scored while they stay, and what an
-    agent leaves of what was not counted is not told from the owner's ("" when all are at
-    none)."""
-    needs = tuple(dict.fromkeys(need for task in tasks for need in starts_at_none(task.checks)))
-    if not needs:
+    """Before any agent acts on the rig's phone: count what the run's tasks start from none or
+    from some of (logged under the run, phase `probe`). Return a line for the user when the
+    phone is not in those start states already, or they cannot be counted: those tasks will not
+    be scored while it stays so, and what an agent does to what was not counted is not told from
+    the owner's doing ("" when all are where the tasks start)."""
+    tasks = tuple(tasks)
+    none = tuple(dict.fromkeys(need for task in tasks for need in starts_at_none(task.checks)))
+    some = tuple(dict.fromkeys(need for task in tasks for need in starts_with_some(task.checks)))
+    if not none and not some:
         return ""
     rig.enter(run_id, "", 0, "probe")
     try:
-        counts = take_counts(rig, needs)
+        counts = take_counts(rig, dict.fromkeys((*none, *some)))
     finally:
         rig.bridge.clear_context()
-    there = [f"{counted(need)} {count.value}" for need, count in counts.items() if count.value]
+    there = [f"{counted(need)} {counts[need].value}" for need in none if counts[need].value]
+    lacks = [counted(need) for need in some if counts[need].value == 0]
     unknown = [f"{counted(need)} ({count.why})" for need, count in counts.items()
                if count.value is None]
     lines = ([f"before the run the phone already has {', '.join(there)}: the tasks that start "
               "from none of these will not be scored while they stay"] if there else [])
+    if lacks:
+        lines.append(f"before the run the phone has no {', '.join(lacks)}: the tasks that start "
+                     "from some will not be scored until it has (make it on the phone first)")
     if unknown:
         lines.append(f"could not count before the run {'; '.join(unknown)}: what an agent leaves "
                      "of it will not be told from what was there")
@@ -114,40 +128,58 @@ class Leftover(Exception):
         self.counts = counts
 
 
-def start_state(rig: Rig, task: Task, before: Counts, seen_none: frozenset[Need]) -> str:
+def start_state(rig: Rig, task: Task, before: Counts, seen_none: frozenset[Need],
+                seen_some: frozenset[Need] = frozenset()) -> str:
     """Why the phone is not where the task starts, by `before` ("" when it is).
 
     Raises:
         Leftover: what is there was counted at none on this phone earlier in the run
-            (`seen_none`, as it stood before these counts): an agent's.
+            (`seen_none`, as it stood before these counts), or what is gone was counted there
+            (`seen_some`): the agents' doing.
     """
     found = not_at_start(task.checks, lambda need: before[need].value if need in before else None)
     if not found:
         return ""
+    above = {need for need, count in found if count}
+    gone = {need for need, count in found if not count}
     what = "; ".join(f"{counted(need)} counted {count} before the agent, where the task starts "
-                     "from none" for need, count in found)
-    if all(need in seen_none for need, _ in found):
+                     f"from {'none' if count else 'some'}" for need, count in found)
+    if above <= seen_none and gone <= seen_some:
         deleted = set(cleaned(task))
-        spoiled = {need for need, _ in found}
-        fate = ("its teardown deletes them" if spoiled <= deleted
-                else "nothing in its teardown deletes them")
+        fates = ([("its teardown deletes them" if above <= deleted
+                   else "nothing in its teardown deletes them")] if above else [])
+        if gone:
+            fates.append("nothing brings back what was deleted")
         # what stays is still the agents' doing, for the attempts that find it next
-        rig.at_none.update(spoiled - deleted)
+        rig.at_none.update(above - deleted)
+        rig.at_some.update(gone)
+        seen, did = (("none", "left them") if not gone else ("some", "deleted them") if not above
+                     else ("them where the task starts", "did this"))
         raise Leftover(
-            f"{what}: this run counted none on this phone earlier, and only its agents have "
-            f"acted on it since, so an earlier attempt's agent left them ({fate})",
+            f"{what}: this run counted {seen} on this phone earlier, and only its agents have "
+            f"acted on it since, so an earlier attempt's agent {did} ({'; '.join(fates)})",
             {need: Count(0, rows=() if count.rows is not None else None)
-             if need in spoiled else count for need, count in before.items()})
-    return (f"{what}: the phone is not in the task's start state, and this run has not seen "
-            "none of them on this phone since they could have come (there before the run, or "
-            "left where a teardown could not delete them), so they are left alone")
+             if need in above else count for need, count in before.items()})
+    why = []
+    if above:
+        why.append("this run has not seen none of them on this phone since they could have come "
+                   "(there before the run, or left where a teardown could not delete them), so "
+                   "they are left alone")
+    if gone:
+        why.append("this run has not seen any on this phone: the phone lacks what the task "
+                   "starts from (on a real phone, make it first)")
+    return f"{what}: the phone is not in the task's start state, and {'; and '.join(why)}"
 
 
 def after_teardown(rig: Rig, task: Task, before: Counts, teardown: Teardown) -> None:
-    """A teardown that ran clean deleted back to the count before the agent: note those at
-    none."""
+    """A teardown that ran clean deleted back to the count before the agent: note each count it
+    deleted by as that one was (what the attempt made, counted after it, is gone: a note a
+    create task made and its teardown deleted was never the phone's to lose)."""
     if not teardown.ok:
         return
     for need in cleaned(task):
-        if need in before and before[need].value == 0:
-            rig.at_none.add(need)
+        value = before[need].value if need in before else None
+        if value is not None:
+            rig.at_none.discard(need)
+            rig.at_some.discard(need)
+            (rig.at_some if value else rig.at_none).add(need)

@@ -54,6 +54,9 @@ class Rig:
     at_none: set[Need] = field(default_factory=set)
     """The counts this run last saw at none on this phone (`runner.counts`): any found there
     later are its agents' doing."""
+    at_some: set[Need] = field(default_factory=set)
+    """The counts this run last saw above none on this phone: none found there later is its
+    agents' doing."""
 
     def __post_init__(self) -> None:
         # Until an agent is granted, only the harness drives the phone through this bridge:

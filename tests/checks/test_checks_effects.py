@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from phoneshell.checks import Check, Need, grade_check
-from phoneshell.checks.effects import not_at_start, starts_at_none
+from phoneshell.checks.effects import not_at_start, starts_at_none, starts_with_some
 from phoneshell.evidence import Evidence, ProbeReading
 
 TITLE = "phoneshell benchmark"
@@ -53,3 +53,12 @@ def test_a_count_above_none_before_the_agent_is_not_the_tasks_start_state() -> N
     assert not_at_start((counted, timers), {need: 0}.get) == ()
     assert not_at_start((counted, timers), {}.get) == ()  # not taken: a count check says why
     assert not_at_start((counted,), {Need("probe", "notes_titled", TITLE): 3}.get) == ()
+
+
+def test_a_count_at_none_before_the_agent_is_not_the_start_of_a_task_that_needs_some() -> None:
+    search = Check.make("count_unchanged", TITLE, probe="notes_titled", some_before=True)
+    need = Need("probe", "notes_titled", TITLE)
+    assert starts_with_some((search,)) == (need,) and starts_at_none((search,)) == ()
+    assert not_at_start((search,), {need: 0}.get) == ((need, 0),)
+    assert not_at_start((search,), {need: 2}.get) == ()
+    assert not_at_start((search,), {}.get) == ()  # not taken: the count check says why

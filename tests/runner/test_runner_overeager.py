@@ -14,7 +14,7 @@ import yaml
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.agents.base import AGENTS
 from phoneshell.agents.reference import SolutionAgent
-from phoneshell.device import Phone, run_probe, run_rows, run_steps
+from phoneshell.device import Phone, run_probe, run_rows, run_step, run_steps
 from phoneshell.records import ResultRow
 from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite
@@ -252,3 +252,52 @@ def test_what_the_runs_agents_left_going_at_its_end_is_stopped_so_the_next_run_s
                "this run's agents left" in lines, lines
         rows = run_timers(tasks, tmp_path, device=sim.url)  # the next run, all three again
     assert rows[STOPWATCH].passed and rows["clock.timer.set_minutes"].passed, rows
+
+
+NOTE = "phoneshell benchmark"
+
+
+class Deleter(SolutionAgent):
+    """Plays the reference finish; in a Settings task it also deletes the note that
+    notes.search looks for (an agent that wanders into Notes and tidies up)."""
+
+    name = "deleter"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        result = super().run(context)
+        if context.task.app != "com.apple.mobilenotes":
+            run_step(Phone(context.wda_url), Step("delete_created", options=(
+                ("probe", "notes_titled"), ("text", NOTE), ("before", "0"), ("after", "1"))))
+        return result
+
+
+AGENTS.register("deleter")(lambda arg: Deleter())
+
+
+def test_a_note_the_task_starts_from_deleted_by_the_runs_agent_fails_it_and_none_is_not_scored(
+        tmp_path: Path, environments: Path) -> None:
+    # notes.search needs its note there to find. An agent of this run deleted it: the search
+    # attempt fails for it (not the next honest agent's failure, nor a skip it could want).
+    # The next run finds no such note before its first attempt: not scored, and said.
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "a.yaml").write_text((environments / "settings.about.reach.yaml").read_text())
+    (tasks / "b.yaml").write_text((environments / "notes.search.yaml").read_text())
+    with SimServer() as sim:
+        rows = run_timers(tasks, tmp_path, agent="deleter", device=sim.url)
+        search = rows["notes.search"]
+        assert search.outcome == "failed" and search.turns == 0, search
+        assert (f"notes_titled('{NOTE}') counted 0 before the agent, where the task starts from "
+                "some") in search.error and "agent deleted them" in search.error, search.error
+        # the next run creates and deletes a note of that title before the search (its
+        # teardown's doing, not an agent's loss)
+        (tasks / "a0.yaml").write_text((environments / "notes.create_titled.yaml").read_text())
+        lines: list[str] = []
+        run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
+                             run_id="R2"), lines.append)
+    assert f"phone-1: before the run the phone has no notes_titled('{NOTE}'): the tasks that " \
+           "start from some will not be scored until it has (make it on the phone first)" in lines
+    again = {r.task_id: r for r in read_results(tmp_path / "R2" / "results.jsonl")}
+    assert again["notes.search"].skipped and "the phone lacks what the task starts from" in \
+        again["notes.search"].skip_reason, again["notes.search"]
+    assert again["settings.about.reach"].passed and again["notes.create_titled"].passed
