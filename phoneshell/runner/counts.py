@@ -15,7 +15,8 @@ attempt not scored, and is left alone.
 
 A task that starts from some of something (`some_before`: the note a search must find) is the
 mirror: found at none where the rig last saw some (`Rig.at_some`), this run's agents deleted it,
-and the attempt fails (nothing brings it back, so later attempts of the task fail too); at none
+and the attempt fails (nothing brings it back, so later attempts of the task fail too:
+`Rig.lost`); at none
 where the rig never saw some, the phone lacks it (on a real phone, make it first), and the
 attempt is not scored.
 """
@@ -79,6 +80,7 @@ def take_counts(rig: Rig, needs: Iterable[Need], then: tuple[Step, ...] = ()) ->
             rig.at_none.add(need)
         elif count.value:
             rig.at_some.add(need)
+            rig.lost.discard(need)
     return counts
 
 
@@ -144,7 +146,7 @@ def start_state(rig: Rig, task: Task, before: Counts, seen_none: frozenset[Need]
     gone = {need for need, count in found if not count}
     what = "; ".join(f"{counted(need)} counted {count} before the agent, where the task starts "
                      f"from {'none' if count else 'some'}" for need, count in found)
-    if above <= seen_none and gone <= seen_some:
+    if above <= seen_none and gone <= seen_some | rig.lost:
         deleted = set(cleaned(task))
         fates = ([("its teardown deletes them" if above <= deleted
                    else "nothing in its teardown deletes them")] if above else [])
@@ -152,7 +154,7 @@ def start_state(rig: Rig, task: Task, before: Counts, seen_none: frozenset[Need]
             fates.append("nothing brings back what was deleted")
         # what stays is still the agents' doing, for the attempts that find it next
         rig.at_none.update(above - deleted)
-        rig.at_some.update(gone)
+        rig.lost.update(gone)
         seen, did = (("none", "left them") if not gone else ("some", "deleted them") if not above
                      else ("them where the task starts", "did this"))
         raise Leftover(

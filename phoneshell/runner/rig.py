@@ -57,6 +57,9 @@ class Rig:
     at_some: set[Need] = field(default_factory=set)
     """The counts this run last saw above none on this phone: none found there later is its
     agents' doing."""
+    lost: set[Need] = field(default_factory=set)
+    """Counts its agents emptied where a task starts from some (`runner.counts`): found still
+    empty later, that is their doing too, until some are counted again."""
 
     def __post_init__(self) -> None:
         # Until an agent is granted, only the harness drives the phone through this bridge:

@@ -1,4 +1,5 @@
-"""What a run leaves on a phone that no task cleans up: Safari's tabs, and alarms.
+"""What a run's agents leave on a phone that no task cleans up: Safari's tabs, alarms, and
+timers or a stopwatch left going.
 
 A URL opened from outside Safari (`POST /url`, which agents and reference finishes use) takes
 a new tab each time, so a suite run on one phone leaves about twenty, and nothing an attempt
@@ -20,7 +21,8 @@ switched or edited since, which alarms are the agents' cannot be told, and none 
 A timer or a stopwatch an agent leaves going after the last attempt that would fail for it
 (`counts.start_state`) would make every later run take it for the owner's and not score its
 tasks that start from none of it. So when its attempts end, the run counts again what it counted
-at none before its first attempt (`none_before`), and stops all of it that runs.
+at none before its first attempt (`none_before`, and a `some_before` count the phone had none
+of), and deletes all of it that is there.
 
 Ctrl-C tidies before the run stops (a second Ctrl-C leaves it all); a rig that went down leaves
 what its agents made, and the next run counts it as the phone's own.
@@ -44,13 +46,10 @@ from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step, Task
 
 T = TypeVar("T")
-TABS = "safari_tabs"
+TABS, ALARMS = "safari_tabs", "alarms"
 TIDY_EVERY = 100
 """Attempts on one phone between closings: a run's tabs never near Safari's limit of about 500
 (the suite opens about one tab every four attempts)."""
-
-
-ALARMS = "alarms"
 
 
 def uses_app(task: Task, bundle_id: str) -> bool:
@@ -167,11 +166,13 @@ class PhoneTidy:
 
     @property
     def tidies(self) -> str:
-        """What `close` puts back, for the user ("" when nothing was counted)."""
+        """What the run puts back when it stops (`finish`), for the user ("" when nothing was
+        counted)."""
         return " and ".join(what for what, counted in (
             ("closes the Safari tabs this run opened", self.tabs is not None),
             ("deletes the alarms its agents saved", self.alarms is not None),
-            ("stops the timers and stopwatch its agents left going", bool(self.none_at_start)),
+            ("deletes what its agents left where it counted none (a timer going, the "
+             "stopwatch)", bool(self.none_at_start)),
         ) if counted)
 
     def attempt_done(self) -> str:

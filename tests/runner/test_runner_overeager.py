@@ -282,13 +282,18 @@ def test_a_note_the_task_starts_from_deleted_by_the_runs_agent_fails_it_and_none
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     (tasks / "a.yaml").write_text((environments / "settings.about.reach.yaml").read_text())
-    (tasks / "b.yaml").write_text((environments / "notes.search.yaml").read_text())
+    for n in (1, 2):  # the search twice: both find it gone, both fail for it
+        (tasks / f"b{n}.yaml").write_text((environments / "notes.search.yaml").read_text()
+                                          .replace("id: notes.search", f"id: notes.search.{n}"))
     with SimServer() as sim:
         rows = run_timers(tasks, tmp_path, agent="deleter", device=sim.url)
-        search = rows["notes.search"]
-        assert search.outcome == "failed" and search.turns == 0, search
-        assert (f"notes_titled('{NOTE}') counted 0 before the agent, where the task starts from "
-                "some") in search.error and "agent deleted them" in search.error, search.error
+        for n in (1, 2):
+            search = rows[f"notes.search.{n}"]
+            assert search.outcome == "failed" and search.turns == 0, search
+            assert (f"notes_titled('{NOTE}') counted 0 before the agent, where the task starts "
+                    "from some") in search.error and "agent deleted them" in search.error, search
+        (tasks / "b2.yaml").unlink()
+        (tasks / "b1.yaml").write_text((environments / "notes.search.yaml").read_text())
         # the next run creates and deletes a note of that title before the search (its
         # teardown's doing, not an agent's loss)
         (tasks / "a0.yaml").write_text((environments / "notes.create_titled.yaml").read_text())
