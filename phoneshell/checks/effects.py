@@ -50,15 +50,19 @@ def _counts(check: Check, evidence: Evidence) -> tuple[ProbeReading | None, str]
     return reading, ""
 
 
-def starts_at_none(checks: Iterable[Check], flag: str = NONE_BEFORE.name) -> tuple[Need, ...]:
-    """The counts the task starts with none of: those its `none_before` checks take (with
-    `flag="some_before"`: those it starts with some of)."""
-    return tuple(dict.fromkeys(_probe_need(check)[0] for check in checks if check.flag_of(flag)))
+def _flagged(checks: Iterable[Check], flag: Param) -> tuple[Need, ...]:
+    return tuple(dict.fromkeys(_probe_need(check)[0] for check in checks
+                               if check.flag_of(flag.name)))
+
+
+def starts_at_none(checks: Iterable[Check]) -> tuple[Need, ...]:
+    """The counts the task starts with none of: those its `none_before` checks take."""
+    return _flagged(checks, NONE_BEFORE)
 
 
 def starts_with_some(checks: Iterable[Check]) -> tuple[Need, ...]:
     """The counts the task starts with some of: those its `some_before` checks take."""
-    return starts_at_none(checks, SOME_BEFORE.name)
+    return _flagged(checks, SOME_BEFORE)
 
 
 def not_at_start(checks: Iterable[Check], before: Callable[[Need], int | None],
