@@ -30,6 +30,7 @@ what its agents made, and the next run counts it as the phone's own.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -52,19 +53,21 @@ TIDY_EVERY = 100
 (the suite opens about one tab every four attempts)."""
 
 
+def _steps(task: Task) -> tuple[Step, ...]:
+    return (*task.setup, *task.teardown, *(task.solution or ()))
+
+
 def uses_app(task: Task, bundle_id: str) -> bool:
     """Whether the task's app is `bundle_id`, or any of its steps start or stop it."""
-    steps = (*task.setup, *task.teardown, *(task.solution or ()))
     return task.app == bundle_id or any(
         (step.kind in ("launch", "terminate") and step.arg == bundle_id)
         or (step.kind == "open_app" and (bundle_for(step.arg) or step.arg) == bundle_id)
-        for step in steps)
+        for step in _steps(task))
 
 
 def uses_safari(task: Task) -> bool:
     """Whether the task uses Safari, or any of its steps open a URL."""
-    steps = (*task.setup, *task.teardown, *(task.solution or ()))
-    return uses_app(task, SAFARI) or any(step.kind == "open_url" for step in steps)
+    return uses_app(task, SAFARI) or any(step.kind == "open_url" for step in _steps(task))
 
 
 def _before_run(rig: Rig, run_id: str, used: bool, read: Callable[[], T], unread: str,
@@ -103,19 +106,20 @@ def list_alarms(rig: Rig, run_id: str, tasks: Iterable[Task],
 
 def _delete_since(rig: Rig, run_id: str, probe: str, app: str, start: int,
                   now: Callable[[], int], rows: tuple[str, ...] | None, what: str,
-                  ) -> tuple[int, str]:
-    """Delete what `probe` counts beyond `start` (`now()` counts it, leaving its screen up for
-    the deleting; `rows`: what the start count was made of), logged under the run, phase
-    `teardown`: how many went, or why none could (naming `what`)."""
+                  text: str = "") -> tuple[int, str]:
+    """Delete what `probe` counts (of `text`) beyond `start` (`now()` counts it, leaving its
+    screen up for the deleting; `rows`: what the start count was made of), logged under the
+    run, phase `teardown`: how many went, or why none could (naming `what`)."""
     rig.enter(run_id, "", 0, "teardown")
     try:
         count = now()
         if count <= start:
             run_step(rig.phone, Step("terminate", app))
             return 0, ""
-        run_step(rig.phone, with_counts(Step("delete_created", options=(("probe", probe),)),
-                                        {(probe, ""): (start, count)},
-                                        None if rows is None else {(probe, ""): rows}))
+        key = (probe, text)
+        run_step(rig.phone, with_counts(
+            Step("delete_created", options=(("probe", probe), ("text", text))),
+            {key: (start, count)}, None if rows is None else {key: rows}))
         return count - start, ""
     except ProbeError as exc:
         return 0, f"{what} could not be counted, so they stay: {exc.message}"
@@ -208,26 +212,23 @@ def delete_left(rig: Rig, run_id: str, needs: Iterable[Need]) -> str:
     if not needs:
         return ""
     rig.enter(run_id, "", 0, "teardown")
-    said: list[str] = []
     try:
-        for need, count in take_counts(rig, needs).items():
-            if count.value is None:
-                said.append(f"{counted(need)} could not be counted, so what this run's agents "
-                            f"left of it stays: {count.why}")
-            elif count.value:
-                key = (need.name, need.arg)
-                step = Step("delete_created", options=(("probe", need.name), ("text", need.arg)))
-                try:
-                    run_step(rig.phone, with_counts(step, {key: (0, count.value)},
-                                                    None if count.rows is None else {key: ()}))
-                except (StepError, DeviceError) as exc:
-                    said.append(f"{counted(need)} {count.value} this run's agents left could "
-                                f"not be deleted: {exc}")
-                else:
-                    rig.at_none.add(need)
-                    said.append(f"deleted {counted(need)} {count.value} this run's agents left")
+        counts = take_counts(rig, needs)
     finally:
         rig.bridge.clear_context()
+    said: list[str] = []
+    for need, count in counts.items():
+        if count.value is None:
+            said.append(f"{counted(need)} could not be counted, so what this run's agents left "
+                        f"of it stays: {count.why}")
+        elif count.value:
+            left = f"{counted(need)} {count.value} this run's agents left"
+            gone, why = _delete_since(rig, run_id, need.name, "", 0,  # some there: no app stopped
+                                      functools.partial(int, count.value),  # counted already
+                                      None if count.rows is None else (), left, need.arg)
+            if gone:
+                rig.at_none.add(need)
+            said.append(why or f"deleted {left}")
     return "; ".join(said)
 
 
