@@ -160,6 +160,7 @@ def _cancel_timers(phone: Phone, step: Step, text: str, n: int) -> None:
             raise _fail(step, "no running or paused timer left to cancel")
         _tap_until(phone, step, "Cancel", _fewer_than(running))
         page = phone.page()
+    stop_app(phone, CLOCK)  # as every deleter leaves its app: the run's end tidies by them too
 
 
 def _fewer_than(running: int) -> Callable[[PageSource], bool]:
@@ -175,3 +176,4 @@ def _reset_stopwatch(phone: Phone, step: Step, text: str, n: int) -> None:
         page = phone.page()
     if _buttons(page, ("Reset",)):  # stopped at once, a stopwatch may read zero already
         _tap_until(phone, step, "Reset", lambda p: not _buttons(p, NOT_AT_ZERO))
+    stop_app(phone, CLOCK)

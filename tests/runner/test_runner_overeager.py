@@ -246,6 +246,8 @@ def test_what_the_runs_agents_left_going_at_its_end_is_stopped_so_the_next_run_s
         lines: list[str] = []
         run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
                              run_id="R0"), lines.append)
+        # and the run leaves the phone on its home screen, as it found it, not in Clock
+        assert sim.state()["foreground"] == "com.apple.springboard", sim.state()["foreground"]
         phone = Phone(sim.url, effect_timeout_s=1.0)
         assert (run_probe(phone, "stopwatch", ""), run_probe(phone, "clock_timers", "")) == (0, 0)
         assert "phone-1: deleted clock_timers 1 this run's agents left; deleted stopwatch 1 " \
