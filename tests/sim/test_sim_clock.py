@@ -347,6 +347,18 @@ def test_the_stopwatch_runs_on_the_sims_clock(clock, client, raw):
     assert "00:00.00" in shown_texts(client) and not clock(label="Lap 1, 00:03.50").exists
 
 
+def test_a_stopwatch_stopped_before_the_clock_moved_is_at_zero_with_no_laps(clock, client, sim):
+    # The sim's clock moves only when told, so Start, Lap, Stop read one instant: the
+    # stopwatch is at zero, shows as a reset one does, and keeps no lap it cannot show.
+    clock(name="Stopwatch").click()
+    clock(name="Start").click()
+    clock(name="Lap").click()
+    clock(name="Stop").click()
+    assert "00:00.00" in shown_texts(client) and clock(name="Start").exists
+    assert clock(name="Lap").get(timeout=1).enabled is False
+    assert sim.state()["stores"][CLOCK]["stopwatch"]["splits"] == []
+
+
 def test_a_timer_counts_down_pauses_and_ends(clock, client, raw):
     clock(name="Timers").click()
     assert values(clock) == ["0 hours", "15 min", "0 sec"]

@@ -106,6 +106,10 @@ def stopwatch(state: StopwatchState, host: Host) -> list[Node]:
 
     def stop() -> None:
         watch.banked_s, watch.since_s = watch.elapsed(host.clock_s), None
+        if not watch.banked_s:
+            # Stopped with no time on it (the clock moves only when told, a phone's always
+            # does): it is at zero, as after a reset, and keeps no laps it could not show.
+            watch.splits = []
         watch.write(store)
 
     def lap() -> None:
