@@ -65,6 +65,8 @@ class Row:
     """A swiped row's action button over its right end ("Delete"), with what it does."""
     key: str | None = None
     """The row's identity for element ids and hooks (default: from its identifier)."""
+    checked: bool = False
+    """A checkmark at the row's right end: the option chosen in a list of options."""
 
     @property
     def ident(self) -> str:
@@ -138,11 +140,17 @@ def cell(row: Row, frame: Rect) -> Node:
         kids.append(Node("Button", Rect(x + w - 31, y + (h - 15) // 2, 11, 15), label="chevron",
                          name="chevron", enabled=False, traits="NotEnabled, Button",
                          accessible=False))
+    if row.checked:
+        # UIKit's checkmark accessory: a Button labelled "checkmark" inside the cell, which
+        # itself reports no selection (no Selected trait, no value), as upstream found on iOS 26
+        kids.append(Node("Button", Rect(x + w - 36, y + (h - 20) // 2, 20, 20),
+                         label="checkmark", name="checkmark", traits="Button",
+                         accessible=False))
     if row.swipe is not None:
         action, act = row.swipe
         kids.append(button(action, Rect(x + w - 84, y, 84, h), act))
     return Node("Cell", frame, label=label, name=row.ident,
-                traits="Button" if row.on_tap else "", on_tap=row.on_tap,
+                traits="Button" if row.on_tap or row.checked else "", on_tap=row.on_tap,
                 key=row.key or f"row:{row.ident}", children=tuple(kids))
 
 

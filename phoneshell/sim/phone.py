@@ -19,6 +19,8 @@ from phoneshell.errors import PhoneshellError
 from phoneshell.sim import gestures
 from phoneshell.sim.apps import AppModel, Drag, builtin_apps
 from phoneshell.sim.apps import springboard as sb
+from phoneshell.sim.apps.settings import BUNDLE_ID as SETTINGS
+from phoneshell.sim.apps.settings import auto_lock_s
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.keyboard import KeyboardState, keyboard
 from phoneshell.sim.store import JSON, Store
@@ -81,6 +83,8 @@ class Phone:
         self.appearance = "light"
         """Light or dark mode (`/wda/device/appearance`)."""
         self._clock_s = 0.0
+        self._touched_s = 0.0
+        """The clock's reading at the last touch or key (Auto-Lock counts from it)."""
         self._focused: EditText | None = None
         self.keyboard = KeyboardState()
         self._next_pid = FIRST_APP_PID
@@ -140,7 +144,9 @@ class Phone:
 
         It moves only when told (the control route, `SimServer.advance_clock`), so a running
         stopwatch or timer shows the same time on every read until a test advances it: a
-        ticking display would look like an effect to a harness comparing sources.
+        ticking display would look like an effect to a harness comparing sources. When it
+        moves past Settings' Auto-Lock time since the last touch, the phone locks, as a phone
+        left alone does (a phone set up for phoneshell, as this one is, says Never).
 
         Raises:
             ValueError: `seconds` is negative.
@@ -148,6 +154,9 @@ class Phone:
         if seconds < 0:
             raise ValueError(f"the clock only moves forward, not by {seconds} s")
         self._clock_s += seconds
+        idle_s = auto_lock_s(self.store(SETTINGS))
+        if idle_s is not None and self._clock_s - self._touched_s >= idle_s:
+            self.lock()  # Auto-Lock: as long untouched as Settings allows
         self.changed()
 
     def store(self, bundle_id: str) -> Store:
@@ -284,18 +293,22 @@ class Phone:
 
     def tap(self, x: int, y: int) -> None:
         """Tap a point: the topmost visible element there reacts."""
+        self._touched_s = self._clock_s
         gestures.tap(self, x, y)
 
     def hold(self, x: int, y: int, duration_s: float) -> None:
         """Touch and hold a point."""
+        self._touched_s = self._clock_s
         gestures.hold(self, x, y, duration_s)
 
     def drag(self, drag: Drag) -> None:
         """Drag a finger: scroll lists, flip pages, or make a system gesture."""
+        self._touched_s = self._clock_s
         gestures.drag(self, drag)
 
     def type_text(self, text: str) -> bool:
         """Type into the focused field; False (and nothing typed) when no field has focus."""
+        self._touched_s = self._clock_s
         return gestures.type_text(self, text)
 
     def press_button(self, name: str) -> None:
@@ -304,6 +317,7 @@ class Phone:
         Raises:
             ValueError: any other name.
         """
+        self._touched_s = self._clock_s
         gestures.press_button(self, name)
 
     # -- what is on screen -------------------------------------------------------------------

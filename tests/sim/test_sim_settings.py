@@ -236,6 +236,61 @@ def test_voiceover_switch_turns_on_and_its_row_says_so(settings, client, sim):
     assert settings(name="Zoom").get(timeout=1).label == "Zoom, Off"  # its own switch
 
 
+def checked(client: wda.Client) -> list[str]:
+    """The rows showing a checkmark: the cell around each "checkmark" button."""
+    root = etree.fromstring(client.source().encode())
+    return [cell.get("label") for cell in root.iter("XCUIElementTypeCell")
+            if any(b.get("label") == "checkmark" for b in cell.iter("XCUIElementTypeButton"))]
+
+
+def test_an_option_chosen_moves_the_checkmark_and_its_link_names_it(settings, client, sim):
+    settings.swipe_up()  # below the first screen, and not in the tree until near it
+    settings(label="Display & Brightness", className="Button").click()
+    assert settings(name="Auto-Lock").get(timeout=1).label == "Auto-Lock, Never"
+    settings(name="Auto-Lock").get(timeout=1).tap()
+    assert title(client) == "Auto-Lock" and checked(client) == ["Never"]
+    # as on iOS 26, the chosen cell reports no selection of its own: only its checkmark shows
+    never = settings(name="Never", className="Cell").get(timeout=1)
+    assert never.label == "Never" and never.value is None
+    settings(name="1 minute", className="Cell").get(timeout=1).tap()
+    assert checked(client) == ["1 minute"]
+    assert sim.state()["stores"][SETTINGS]["auto_lock"] == "1 minute"
+    settings(name="BackButton").click()
+    assert settings(name="Auto-Lock").get(timeout=1).label == "Auto-Lock, 1 minute"
+    client.app_terminate(SETTINGS)  # kept in Settings' store, as on a phone
+    settings = client.session(SETTINGS)
+    settings.swipe_up()
+    settings(label="Display & Brightness", className="Button").click()
+    assert settings(name="Auto-Lock").get(timeout=1).label == "Auto-Lock, 1 minute"
+
+
+def test_a_link_names_a_long_option_as_a_phone_shortens_it(settings, client):
+    settings.swipe_up()
+    settings(label="Camera", className="Button").click()
+    assert settings(name="Record Video").get(timeout=1).label == "Record Video, 1080p at 30 fps"
+    settings(name="Record Video").get(timeout=1).tap()
+    settings(name="4K at 60 fps", className="Cell").get(timeout=1).tap()
+    assert checked(client) == ["4K at 60 fps"]
+    settings(name="BackButton").click()
+    assert settings(name="Record Video").get(timeout=1).label == "Record Video, 4K at 60 fps"
+
+
+def test_auto_lock_locks_a_phone_left_untouched_that_long(settings, client, sim):
+    assert not client.locked()
+    sim.advance_clock(3600)  # Never, as a phone set up for phoneshell is
+    assert not client.locked()
+    settings.swipe_up()  # below the first screen, and not in the tree until near it
+    settings(label="Display & Brightness", className="Button").click()
+    settings(name="Auto-Lock").get(timeout=1).tap()
+    settings(name="30 seconds", className="Cell").get(timeout=1).tap()
+    sim.advance_clock(20)
+    settings(name="BackButton").click()  # a touch: the 30 seconds count again from here
+    sim.advance_clock(20)
+    assert not client.locked()
+    sim.advance_clock(10)
+    assert client.locked()
+
+
 @pytest.mark.parametrize(("query", "found", "parent"), [
     ("VoiceOver", "VoiceOver", "Accessibility"),  # by its title
     ("blue light", "Night Shift", "Display & Brightness"),  # by a keyword

@@ -2,8 +2,8 @@
 
 Pages are data in `settings_pages.py`; this module turns a page into a navigation bar and a
 scrollable list, and holds the behaviour: push a page when a link row is tapped, pop it with the
-back button (or the left-edge swipe, which presses it), toggle switches and move sliders (their
-values live in Settings' persistent store, so a switched-off Wi-Fi stays off after a terminate),
+back button (or the left-edge swipe, which presses it), toggle switches, move sliders and
+choose options (their values live in Settings' persistent store, so a switched-off Wi-Fi stays off after a terminate),
 and filter the root list by the search field in its bottom toolbar (iOS 26; it rises above the
 keyboard while typing): typing "Wi-Fi" lists the Wi-Fi page, and tapping a result opens it with
 its parents underneath, so back leads up the hierarchy. The root is the iOS 26.2 dump's
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, fields
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.apps.settings_pages import (
+    CHOICE_DEFAULTS,
     PAGES,
     SLIDER_DEFAULTS,
     SWITCH_DEFAULTS,
@@ -94,6 +95,8 @@ def values(host: Host) -> dict[str, str]:
     out = {k.name: str(getattr(f, k.name)) for k in fields(f)}
     out.update({f"switch:{key}": "On" if store.flag(key, on) else "Off"
                 for key, on in SWITCH_DEFAULTS.items()})
+    out.update({f"choice:{key}": SHORT.get((key, chosen), chosen)
+                for key, chosen in ((k, chosen_option(store, k)) for k in CHOICE_DEFAULTS)})
     wifi = store.flag("wifi", SWITCH_DEFAULTS["wifi"])
     today = f.today
     out.update(battery_percent=f.battery_percent,
@@ -104,6 +107,24 @@ def values(host: Host) -> dict[str, str]:
                warranty_expiry=f.conventions.short_date(today.replace(year=today.year + 3),
                                                         year=True))
     return out
+
+
+SHORT = {(row.key, row.title): row.detail for page in PAGES.values() for section in page.sections
+         for row in section.rows if row.kind == "choice" and row.key and row.detail}
+"""How a page's link names an option chosen in it, where it shortens the option's title."""
+
+
+def chosen_option(store: Store, key: str) -> str:
+    """The title of the option chosen in the choice list `key`."""
+    return store.text(key, CHOICE_DEFAULTS[key])
+
+
+def auto_lock_s(store: Store) -> float | None:
+    """How long the phone stays unlocked untouched, by Auto-Lock's choice (None: Never)."""
+    amount, _, unit = chosen_option(store, "auto_lock").partition(" ")
+    if not amount.isdigit():
+        return None
+    return float(amount) * (60 if unit.startswith("minute") else 1)
 
 
 def _filler(host: Host) -> Callable[[str | None], str | None]:
@@ -133,6 +154,10 @@ def _row(row: PageRow, state: SettingsState, store: Store, fill: Callable[[str |
                          name=row.ident, icon=icon,
                          height=91 if row.subtitle else lists.ROW_HEIGHT,
                          on_tap=lambda: state.push(target, title))
+    if row.kind == "choice" and row.key is not None:
+        key, option = row.key, row.title
+        return lists.Row(title, checked=chosen_option(store, key) == option, name=row.ident,
+                         on_tap=lambda: store.put(key, option))
     if row.kind == "switch" and row.key is not None:
         return lists.Row(title, switch=store.flag(row.key, SWITCH_DEFAULTS.get(row.key, False)),
                          on_switch=_toggler(store, row.key), name=row.ident, icon=icon)
@@ -154,7 +179,7 @@ def _row(row: PageRow, state: SettingsState, store: Store, fill: Callable[[str |
                                             22 * lines))]
 
         return lists.Row(title, build=paragraph, height=24 + 22 * lines)
-    return lists.Row(title, detail=detail, name=row.ident)
+    return lists.Row(title, detail=detail, name=row.ident, checked=row.chosen)
 
 
 def _toggler(store: Store, key: str) -> Handler:

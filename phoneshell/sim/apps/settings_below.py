@@ -8,6 +8,7 @@ from __future__ import annotations
 from phoneshell.sim.apps.settings_rows import (
     Page,
     action,
+    checked,
     choices,
     feature,
     info,
@@ -67,7 +68,7 @@ ACCESSIBILITY_PAGES: tuple[Page, ...] = (
     feature("voice_control", "Voice Control", "voice_control",
              "Voice Control allows you to use your voice to control iPhone."),
     simple("side_button", "Side Button",
-            *choices("Default", "Slow", "Slowest", selected="Default"),
+            *choices("side_button", "Default", "Slow", "Slowest", selected="Default"),
             footer="Adjust the speed required to double or triple-click the side button."),
     Page("a11y_keyboards", "Keyboards", (
         sec(info("Full Keyboard Access", "Off"), header="Hardware Keyboards",
@@ -124,9 +125,8 @@ GENERAL_PAGES: tuple[Page, ...] = (
             info("Background App Refresh", "Wi-Fi & Cellular Data"),
             footer="Allow apps to refresh their content when on Wi-Fi or cellular in the "
                    "background. Turning off apps may help preserve battery life."),
-    simple("dictionary", "Dictionary", info("Apple Dictionary", "Selected"),
-            info("New Oxford American Dictionary", "Selected"),
-            info("Oxford American Writer’s Thesaurus", "Selected")),
+    simple("dictionary", "Dictionary", checked("Apple Dictionary"),
+            checked("New Oxford American Dictionary"), checked("Oxford American Writer’s Thesaurus")),
     Page("legal", "Legal & Regulatory", (
         sec(info("Legal Notices"), info("License"), info("Warranty"), info("RF Exposure")),
         sec(info("Regulatory")),
@@ -151,7 +151,7 @@ GENERAL_PAGES: tuple[Page, ...] = (
             footer="Automatically install iOS software updates when this iPhone is connected "
                    "to Wi-Fi, charging, and locked."),
     )),
-    simple("beta", "Beta Updates", *choices("Off", selected="Off"),
+    simple("beta", "Beta Updates", *choices("beta", "Off", selected="Off"),
             footer="Receive beta updates on this iPhone to test-drive pre-release versions of "
                    "iOS and provide feedback to help make Apple software even better."),
 )
@@ -159,7 +159,8 @@ GENERAL_PAGES: tuple[Page, ...] = (
 
 OTHER_PAGES: tuple[Page, ...] = (
     simple("action_button", "Action Button",
-            *choices("Silent Mode", "Focus", "Camera", "Flashlight", selected="Silent Mode"),
+            *choices("action_button", "Silent Mode", "Focus", "Camera", "Flashlight",
+                     selected="Silent Mode"),
             footer="Switch between Silent and Ring for calls and alerts."),
     Page("sos", "Emergency SOS", (
         sec(switch("Call with Hold and Release", "sos_hold_release")),
@@ -180,8 +181,10 @@ OTHER_PAGES: tuple[Page, ...] = (
             footer="To reduce battery aging, iPhone learns from your daily charging routine so "
                    "it can wait to finish charging past 80% until you need to use it."),
     simple("auto_lock", "Auto-Lock",
-            *choices("30 seconds", "1 minute", "2 minutes", "3 minutes", "4 minutes",
-                     "5 minutes", "Never", selected="30 seconds"),
+            # "Never" as real-device.md asks a phone for phoneshell to be set up (a phone ships
+            # with "30 seconds"): the simulated iPhone is such a phone
+            *choices("auto_lock", "30 seconds", "1 minute", "2 minutes", "3 minutes",
+                     "4 minutes", "5 minutes", "Never", selected="Never"),
             keywords=("screen timeout",)),
     Page("night_shift", "Night Shift", (
         sec(note("Night Shift automatically shifts the colors of your display to the warmer end "
@@ -191,7 +194,8 @@ OTHER_PAGES: tuple[Page, ...] = (
         sec(switch("Manually Enable Until Tomorrow", "night_shift_manual")),
         sec(slider("Color Temperature", "night_shift_warmth"), header="Color Temperature"),
     ), keywords=("blue light",)),
-    simple("display_zoom", "Display Zoom", *choices("Default", "Larger Text", selected="Default"),
+    simple("display_zoom", "Display Zoom", *choices("display_zoom", "Default", "Larger Text",
+                                                    selected="Default"),
             footer="Choose a view for iPhone. Larger Text shows larger controls. Default shows "
                    "more content."),
     Page("location", "Location Services", (
@@ -212,26 +216,28 @@ OTHER_PAGES: tuple[Page, ...] = (
         sec(info("People"), info("Apps"), header="Allow Notifications"),
     )),
     simple("previews", "Show Previews",
-            *choices("Always", "When Unlocked", "Never", selected="Always")),
+            *choices("previews", "Always", "When Unlocked", "Never", selected="Always")),
     simple("screen_sharing", "Screen Sharing",
             switch("Allow Notifications", "screen_sharing_notifications")),
     Page("ringtone", "Ringtone", (
         sec(info("Haptics", "Synchronized")),
-        sec(*choices("Reflection (Default)", "Apex", "Beacon", "Bulletin", "By The Seaside",
-                     "Chimes", selected="Reflection (Default)"), header="Ringtones"),
+        sec(*choices("ringtone", ("Reflection (Default)", "Reflection"), "Apex", "Beacon",
+                     "Bulletin", "By The Seaside", "Chimes", selected="Reflection (Default)"),
+            header="Ringtones"),
     )),
     Page("formats", "Formats", (
-        sec(*choices("High Efficiency", "Most Compatible", selected="High Efficiency"),
+        sec(*choices("formats", "High Efficiency", "Most Compatible", selected="High Efficiency"),
             header="Camera Capture",
             footer="To reduce file size, capture photos and videos in the high efficiency "
                    "HEIF/HEVC format. Most Compatible will always use JPEG/H.264."),
     ), keywords=("heif", "jpeg")),
     simple("record_video", "Record Video",
-            *choices("720p HD at 30 fps", "1080p HD at 30 fps", "1080p HD at 60 fps",
+            *choices("record_video", *((f"{q} HD at {r}", f"{q} at {r}") for q, r in (
+                ("720p", "30 fps"), ("1080p", "30 fps"), ("1080p", "60 fps"))),
                      "4K at 24 fps", "4K at 25 fps", "4K at 30 fps", "4K at 60 fps",
                      selected="1080p HD at 30 fps"), keywords=("4k",)),
     simple("talk_to_siri", "Talk to Siri",
-            *choices("“Siri” or “Hey Siri”", "“Hey Siri”", "Off", selected="Off"),
+            *choices("talk_to_siri", "“Siri” or “Hey Siri”", "“Hey Siri”", "Off", selected="Off"),
             keywords=("hey siri",)),
 )
 """The pages below the root's other rows, by parent: root, Cellular, Battery, Display &

@@ -31,7 +31,7 @@ from phoneshell.sim.apps.settings_rows import (
     switch,
 )
 
-__all__ = ["PAGES", "SLIDER_DEFAULTS", "SWITCH_DEFAULTS", "Page", "PageRow", "PageSection"]
+__all__ = ["CHOICE_DEFAULTS", "PAGES", "SLIDER_DEFAULTS", "SWITCH_DEFAULTS", "Page", "PageRow", "PageSection"]
 
 
 def _ident(short: str) -> str:
@@ -162,9 +162,9 @@ _DISPLAY = Page("display", "Display & Brightness", (
     sec(link("Text Size", "text_size"), switch("Bold Text", "bold_text")),
     sec(slider("Brightness", "brightness"), switch("True Tone", "true_tone"),
         header="Brightness"),
-    sec(link("Night Shift", "night_shift", "Off"), link("Auto-Lock", "auto_lock", "30 seconds"),
+    sec(link("Night Shift", "night_shift", "Off"), link("Auto-Lock", "auto_lock", "{choice:auto_lock}"),
         switch("Raise to Wake", "raise_to_wake")),
-    sec(link("Display Zoom", "display_zoom", "Default"), header="Display"),
+    sec(link("Display Zoom", "display_zoom", "{choice:display_zoom}"), header="Display"),
 ), keywords=("brightness", "dark mode", "appearance"))
 
 _TEXT_SIZE = Page("text_size", "Text Size", (
@@ -227,7 +227,7 @@ _MOTION = Page("motion", "Motion", (
 """The Accessibility > Motion dump's rows, identifiers, defaults and footers."""
 
 _SOFTWARE_UPDATE = Page("software_update", "Software Update", (
-    sec(link("Automatic Updates", "auto_updates", "On"), link("Beta Updates", "beta", "Off")),
+    sec(link("Automatic Updates", "auto_updates", "On"), link("Beta Updates", "beta", "{choice:beta}")),
     sec(note("iOS {ios_version}"), note("iOS is up to date")),
 ), keywords=("update", "ios"))
 
@@ -270,19 +270,20 @@ PAGES: dict[str, Page] = {p.id: p for p in (
     simple("battery_health", "Battery Health", info("Maximum Capacity", "100%"),
             switch("Optimized Battery Charging", "optimized_charging")),
     simple("camera", "Camera", link("Formats", "formats"),
-            link("Record Video", "record_video", "1080p at 30 fps"), switch("Grid", "grid")),
+            link("Record Video", "record_video", "{choice:record_video}"), switch("Grid", "grid")),
     simple("home_screen", "Home Screen & App Library", info("Newly Downloaded Apps",
                                                              "Add to Home Screen")),
     simple("search", "Search", switch("Show Recent Searches", "show_recent")),
-    simple("siri", "Apple Intelligence & Siri", link("Talk to Siri", "talk_to_siri", "Off"),
+    simple("siri", "Apple Intelligence & Siri", link("Talk to Siri", "talk_to_siri", "{choice:talk_to_siri}"),
             switch("Press Side Button for Siri", "siri_side")),
     simple("standby", "StandBy", switch("StandBy", "standby")),
     simple("wallpaper", "Wallpaper", action("Add New Wallpaper")),
-    simple("notifications", "Notifications", link("Show Previews", "previews", "Always"),
+    simple("notifications", "Notifications",
+            link("Show Previews", "previews", "{choice:previews}"),
             link("Screen Sharing", "screen_sharing",
                  "Notifications {switch:screen_sharing_notifications}")),
     simple("sounds", "Sounds & Haptics", switch("Silent Mode", "silent"),
-            link("Ringtone", "ringtone", "Reflection")),
+            link("Ringtone", "ringtone", "{choice:ringtone}")),
     simple("focus", "Focus", link("Do Not Disturb", "dnd"), link("Sleep", "sleep")),
     simple("screen_time", "Screen Time", link("App & Website Activity", "activity")),
     simple("privacy", "Privacy & Security",
@@ -307,3 +308,9 @@ PAGES: dict[str, Page] = {p.id: p for p in (
 )}
 """Every page: each link row's target is here, with rows, as every row on a phone opens a page
 with content."""
+
+CHOICE_DEFAULTS: dict[str, str] = {row.key: row.title for page in PAGES.values()
+                                   for section in page.sections for row in section.rows
+                                   if row.kind == "choice" and row.key and row.chosen}
+"""Each choice list's option as a new phone has it (Auto-Lock: as a phone set up for
+phoneshell has it), by store key."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-RowKind = Literal["link", "info", "switch", "slider", "note", "button"]
+RowKind = Literal["link", "info", "switch", "slider", "note", "button", "choice"]
 
 
 @dataclass(frozen=True)
@@ -21,10 +21,13 @@ class PageRow:
     detail: str | None = None
     """Right-hand text; braces name values filled in at render ("{ios_version}")."""
     key: str | None = None
-    """For switches and sliders: the Settings store key holding the value."""
+    """For switches, sliders and choices: the Settings store key holding the value (a choice
+    list's key holds the title of the option chosen)."""
     ident: str | None = None
     """The cell's accessibility identifier (name), when the real one differs from the title."""
     subtitle: str | None = None
+    chosen: bool = False
+    """For a choice: whether it is the option a new phone has chosen."""
 
 
 @dataclass(frozen=True)
@@ -57,10 +60,22 @@ def info(title: str, detail: str = "", ident: str | None = None) -> PageRow:
     return PageRow("info", title, detail=detail, ident=ident)
 
 
-def choices(*titles: str, selected: str) -> tuple[PageRow, ...]:
-    """A list of options with a checkmark on one, shown as Display & Brightness shows "Light":
-    the checked row's detail is "Selected"."""
-    return tuple(info(t, "Selected" if t == selected else "") for t in titles)
+def choices(key: str, *options: str | tuple[str, str], selected: str) -> tuple[PageRow, ...]:
+    """A list of options, one chosen, as Auto-Lock's: tapping one moves the checkmark to it, and
+    the store key `key` keeps its title. An option given as (title, short) shows `short` where
+    the page's link names the choice (`{choice:key}`: "Record Video, 1080p at 30 fps")."""
+    rows = []
+    for option in options:
+        title, short = option if isinstance(option, tuple) else (option, None)
+        rows.append(PageRow("choice", title, key=key, detail=short, chosen=title == selected))
+    if sum(row.chosen for row in rows) != 1:
+        raise ValueError(f"the choice list {key!r} has no option {selected!r}")
+    return tuple(rows)
+
+
+def checked(title: str) -> PageRow:
+    """A row that shows a checkmark and cannot be changed here (Dictionary's lists)."""
+    return PageRow("info", title, chosen=True)
 
 
 def switch(title: str, key: str, ident: str | None = None) -> PageRow:
