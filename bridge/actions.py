@@ -23,9 +23,10 @@ from bridge.pointer import Chain, summarise_legacy, summarise_w3c
 from phoneshell.records import ActionKind, Scalar
 from phoneshell.wda_routes import is_input, match_parts
 
-Aim = Literal["none", "point", "element", "focus"]
-"""What the action's target is: nothing, the element under (x, y), the element with id
-`element`, or the focused text field."""
+Aim = Literal["none", "point", "from", "element", "focus"]
+"""What the action's target is: nothing, the element under (x, y), the element under where a
+drag starts (from_x, from_y: a slider it moves), the element with id `element`, or the focused
+text field."""
 
 SessionChange = Literal["none", "open", "close"]
 """What an action does to the WDA session: nothing, create (or replace) it, or delete it."""
@@ -164,10 +165,13 @@ def _hid(b: _Body, _: tuple[str, ...]) -> Classified:
 def _drag(gesture: str) -> Handler:
     def handle(b: _Body, ids: tuple[str, ...]) -> Classified:
         duration = b.num("duration")
-        return Classified("swipe", _params(
+        params = _params(
             from_x=b.num("fromX"), from_y=b.num("fromY"), to_x=b.num("toX"), to_y=b.num("toY"),
             duration=duration if duration is not None else b.num("pressDuration"),
-            element=ids[0] if ids else None, gesture=gesture))
+            element=ids[0] if ids else None, gesture=gesture)
+        # an element's drag takes points inside it, so only a screen drag is hit-tested
+        aim: Aim = "from" if not ids and "from_x" in params and "from_y" in params else "none"
+        return Classified("swipe", params, aim)
     return handle
 
 
@@ -209,7 +213,8 @@ def _chain_action(chain: Chain, gesture: str) -> Classified:
         return Classified("swipe", _params(
             from_x=_pt(first.down.x), from_y=_pt(first.down.y), to_x=_pt(first.up.x),
             to_y=_pt(first.up.y), duration=round(first.held_s, 3), element=element,
-            gesture="multi_touch" if chain.fingers > 1 else gesture))
+            gesture="multi_touch" if chain.fingers > 1 else gesture),
+            "from" if chain.fingers == 1 and not element else "none")
     aim: Aim = "element" if element else "point"
     return Classified("tap", _params(x=_pt(first.down.x), y=_pt(first.down.y), element=element,
                                      duration=round(first.held_s, 3), gesture=gesture), aim)

@@ -53,6 +53,7 @@ from bridge.targets import (
     keys_are_secret,
     mask_echoes,
     node_at,
+    offers_choice,
     page_title,
     rect_of,
     target_in,
@@ -205,8 +206,9 @@ class Recorder:
 
     @staticmethod
     def _point(action: Classified) -> tuple[float, float] | None:
-        """The screen point a point-aimed action names."""
-        x, y = action.params.get("x"), action.params.get("y")
+        """The screen point a point-aimed action names (where a drag starts, for "from")."""
+        names = ("from_x", "from_y") if action.aim == "from" else ("x", "y")
+        x, y = (action.params.get(name) for name in names)
         if isinstance(x, (int, float)) and isinstance(y, (int, float)):
             return float(x), float(y)
         return None
@@ -219,8 +221,9 @@ class Recorder:
             return Aimed(None, False)
         if action.aim == "element":
             return self._aim_element(action, typing)
-        point = self._point(action) if action.aim == "point" else None
-        if action.aim == "point" and point is None:
+        pointed = action.aim in ("point", "from")
+        point = self._point(action) if pointed else None
+        if pointed and point is None:
             return Aimed(None, False)
         known = self.custody.known
         if known.page is None or (point is None and not known.focus_known):
@@ -272,25 +275,32 @@ class Recorder:
             tree = known.tree if known.focus_known else self._read_focus().tree
             secret = tree is None or keys_are_secret(tree)
         elif short_type(str(attributes["type"])) == "Switch" and not attributes["label"]:
-            row = self._switch_row(base)
+            row = self._row_at(base, "Switch")
+            if row is not None:
+                return row
+        elif short_type(str(attributes["type"])) == "Cell" and known.tree is not None \
+                and offers_choice(known.tree):
+            row = self._row_at(base, "Cell")
             if row is not None:
                 return row
         page = page_title(known.tree) if known.tree is not None else ""
         return Aimed(to_target(attributes, secret, page), is_secure(attributes))
 
-    def _switch_row(self, base: str) -> Aimed | None:
-        """A switch's knob named by id is logged as the labelled switch around it, as a tap at
-        the knob's point is (`node_at`): the label says which setting it flipped. One more read
-        (its rect), only for an unlabelled switch; None when the row cannot be found."""
+    def _row_at(self, base: str, kind: str) -> Aimed | None:
+        """An element named by id, logged as the row of type `kind` at its centre, as a tap at
+        that point is (`node_at`): a switch's knob as the labelled switch around it (its label
+        says which setting it flipped), a cell of a list of options with the option chosen
+        before. One more read (its rect), only for such elements; None when the row cannot be
+        found."""
         try:
             rect = rect_of(self.own_read(base.removesuffix("/attribute/") + "/rect"))
         except BridgeError as exc:
-            log.debug("no rect for a switch: %s", exc)
+            log.debug("no rect for a %s: %s", kind, exc)
             return None
         known = self.custody.known
         tree = known.tree if known.tree is not None else self.read_screen().tree
         node = node_at(tree, *rect.centre) if rect is not None and tree is not None else None
-        if node is None or short_type(str(node.get("type", ""))) != "Switch" \
+        if node is None or short_type(str(node.get("type", ""))) != kind \
                 or not node.get("label"):
             return None
         return Aimed(target_in(tree, node), False)

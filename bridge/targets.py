@@ -15,7 +15,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from phoneshell.records import Target
-from phoneshell.xcui import KEY_TYPE, SECURE_TYPE, flag, focused, full_type, short_type, walk
+from phoneshell.xcui import (
+    CHECKMARK,
+    KEY_TYPE,
+    LISTS,
+    SECURE_TYPE,
+    flag,
+    focused,
+    full_type,
+    short_type,
+    walk,
+)
 
 MASK = "***"
 """What the log holds instead of text typed into (or read from) a secure field."""
@@ -123,7 +133,55 @@ def _text(node: Mapping[str, object], key: str) -> str:
     return value if isinstance(value, str) else "" if value is None else str(value)
 
 
-def to_target(node: Mapping[str, object], secret: bool = False, page: str = "") -> Target:
+def _kind(node: Mapping[str, object]) -> str:
+    return short_type(_text(node, "type"))
+
+
+def _ancestry(tree: object, node: Mapping[str, object]) -> list[Mapping[str, object]]:
+    """The nodes from the root down to `node` (itself last); [] when it is not in `tree`."""
+    stack: list[tuple[object, tuple[Mapping[str, object], ...]]] = [(tree, ())]
+    while stack:
+        item, above = stack.pop()
+        if not isinstance(item, Mapping):
+            continue
+        line = (*above, item)
+        if item is node:
+            return list(line)
+        children = item.get("children")
+        if isinstance(children, list):
+            stack.extend((child, line) for child in children)
+    return []
+
+
+def _holds_checkmark(cell: Mapping[str, object]) -> bool:
+    return any(_kind(n) == "Button" and _text(n, "label") == CHECKMARK for _, n in walk(cell)
+               if n is not cell)
+
+
+def offers_choice(tree: object) -> bool:
+    """Whether the screen shows a list of options (a checkmark in a cell)."""
+    return any(_kind(n) == "Button" and _text(n, "label") == CHECKMARK for _, n in walk(tree))
+
+
+def chosen_before(tree: object, node: Mapping[str, object]) -> str:
+    """For a node in a list of options (a cell, or inside one, of a list where exactly one cell
+    holds UIKit's checkmark), the label of the cell holding it: the option chosen before a tap
+    on `node`. "" anywhere else, and where several cells are checked (which one a tap changes
+    cannot be told)."""
+    line = _ancestry(tree, node)
+    cells = [i for i, n in enumerate(line) if _kind(n) == "Cell"]
+    if not cells:
+        return ""
+    lists = [n for n in line[:cells[-1]] if _kind(n) in LISTS]
+    scope = lists[-1] if lists else line[max(cells[-1] - 1, 0)]
+    checked = [n for _, n in walk(scope) if _kind(n) == "Cell" and _holds_checkmark(n)]
+    if len(checked) != 1:
+        return ""
+    return _text(checked[0], "label") or _text(checked[0], "name")
+
+
+def to_target(node: Mapping[str, object], secret: bool = False, page: str = "",
+              chosen: str = "") -> Target:
     """The audit target for a node: full type name, label, name, and value (masked if secure).
 
     Args:
@@ -131,13 +189,14 @@ def to_target(node: Mapping[str, object], secret: bool = False, page: str = "") 
         secret: mask label, name and value too (a key tapped into a secure field: its label
             is the character typed).
         page: the title of the page it is on (`page_title`).
+        chosen: in a list of options, the one chosen before (`chosen_before`).
     """
     kind = full_type(_text(node, "type") or "Other")
     if secret:
         return Target(type=kind, label=MASK, name=MASK, value=MASK, page=page)
     value = MASK if is_secure(node) else _text(node, "value")
     return Target(type=kind, label=_text(node, "label"), name=_text(node, "name"), value=value,
-                  page=page)
+                  page=page, chosen=chosen)
 
 
 def page_title(tree: object) -> str:
@@ -152,8 +211,10 @@ def page_title(tree: object) -> str:
 
 def target_in(tree: object, node: Mapping[str, object]) -> Target:
     """The audit target for a node of `tree`, a key's masked while keys may be secret, with the
-    title of the page it is on."""
-    return to_target(node, secret=is_key(node) and keys_are_secret(tree), page=page_title(tree))
+    title of the page it is on and, in a list of options, the option chosen before."""
+    secret = is_key(node) and keys_are_secret(tree)
+    return to_target(node, secret=secret, page=page_title(tree),
+                     chosen="" if secret else chosen_before(tree, node))
 
 
 ECHO_MIN_CHARS = 3

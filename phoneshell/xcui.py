@@ -26,6 +26,16 @@ SWITCH = TYPE_PREFIX + "Switch"
 """A switch; in a Settings row, one labelled with the row's title around an unlabelled knob."""
 SETTINGS = "com.apple.Preferences"
 """Settings' bundle id."""
+CELL = TYPE_PREFIX + "Cell"
+"""A row of a list (a table's or a collection view's)."""
+SLIDER = TYPE_PREFIX + "Slider"
+"""A slider: its value reads as a percentage ("50%"); WDA sets it by a position from 0 to 1."""
+CHECKMARK = "checkmark"
+"""The label of UIKit's checkmark accessory: a Button inside the cell of the option chosen in a
+list of options (Auto-Lock's). iOS 26 reports no other sign of the choice: the cell has no
+Selected trait and no value (upstream phoneshell proved its choices by this button)."""
+LISTS = frozenset({"Table", "CollectionView"})
+"""Short types of the views that hold a list's cells."""
 
 Node = Mapping[str, object]
 """One node of the decoded JSON source."""

@@ -1,10 +1,10 @@
 """`wander`: an agent that acts at random, to show what a run leaves on a phone.
 
 A model under training wanders: it taps what it sees, types into whatever has focus, flips
-switches, starts the stopwatch, saves an alarm, and moves on to another app. Played over the
-suite before the reference finishes on the same phone, `wander` shows what a run puts back and
-what it cannot (see docs/runs.md), and whether an honest agent after it still passes every
-task. It never passes a task on purpose and claims nothing.
+switches, chooses options, drags sliders, starts the stopwatch, saves an alarm, and moves on to
+another app. Played over the suite before the reference finishes on the same phone, `wander`
+shows what a run puts back and what it cannot (see docs/runs.md), and whether an honest agent
+after it still passes every task. It never passes a task on purpose and claims nothing.
 
 `--agent wander[:SEED[:ACTIONS]]`: SEED (default 1) makes the walk repeatable: each attempt's
 actions come from the seed, the task and the attempt, not from the order attempts run in.
@@ -19,7 +19,7 @@ from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
 from phoneshell.device import Phone
 from phoneshell.errors import PhoneshellError
 from phoneshell.tree import Element
-from phoneshell.xcui import SWITCH
+from phoneshell.xcui import SLIDER, SWITCH
 
 TAPPABLE = frozenset(("Button", "Cell", "Switch", "Icon", "Link", "Key", "SearchField",
                       "TextField", "TextView", "StaticText", "Tab"))
@@ -54,6 +54,12 @@ class WanderAgent:
         elif roll < 0.12:
             phone.home()
         elif roll < 0.27:
+            sliders = [e for e in phone.page().on_screen() if e.type == SLIDER]
+            if sliders and rng.random() < 0.5:  # a slider's thumb, dragged along it
+                slider = rng.choice(sliders)
+                x, y = slider.centre
+                phone.drag((x, y), (slider.x + rng.random() * slider.width, y))
+                return
             width, height = phone.screen_size()
             ends = (height * 0.7, height * 0.3)
             start, end = ends if rng.random() < 0.7 else ends[::-1]

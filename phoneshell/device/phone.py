@@ -39,6 +39,10 @@ APP_NODE = re.compile(r"<XCUIElementTypeApplication\b([^>]*)>")
 ATTRIBUTE = re.compile(r'(\w+)="([^"]*)"')
 
 
+W3C_ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+"""The key a W3C reply names a found element by (WDA also sends "ELEMENT")."""
+
+
 @dataclass(frozen=True)
 class TextInput:
     """A text field as the JSON page source describes it (for reading typing back)."""
@@ -358,6 +362,20 @@ class Phone:
     def type_keys(self, text: str) -> None:
         """Type into whatever has focus (WDA wants a list of characters)."""
         self._session_post("/wda/keys", {"value": list(text)})
+
+    def set_slider(self, label: str, position: float) -> None:
+        """Move the slider labelled `label` to `position` (0 to 1) by WDA's element value
+        route, which moves it by XCTest's `adjust(toNormalizedSliderPosition:)` (WDA refuses a
+        value outside 0..1, and reads a percentage as its number)."""
+        quoted = "'" + label.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        found = self._session_post("/element", {
+            "using": "predicate string",
+            "value": f"type == 'XCUIElementTypeSlider' AND label == {quoted}"}, reads=True)
+        element = (found.get("ELEMENT") or found.get(W3C_ELEMENT)) if isinstance(found, dict) \
+            else None
+        if not element:
+            raise DeviceError(f"WDA at {self.url} found no slider labelled {label!r}")
+        self._session_post(f"/element/{element}/value", {"value": f"{position:.3f}"})
 
     def open_url(self, url: str) -> None:
         """Open a URL the way the system would."""

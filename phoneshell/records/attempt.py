@@ -201,8 +201,9 @@ class Teardown(Part):
     """Apps the agent had in front that the task's teardown does not stop, stopped after it, so
     the next attempt does not find them where this agent left them (bundle ids)."""
     switched: tuple[str, ...] = ()
-    """Settings switches the agent tapped, and what came of them: "Wi-Fi: set back on", or why
-    one stays as the agent left it (`device.switches`)."""
+    """Settings values the agent changed (switches, options, sliders), and what came of them:
+    "Wi-Fi: set back on", "Auto-Lock: set back to Never", "Text Size: set back to 50%", or why
+    one stays as the agent left it (`device.settings_values`)."""
 
 
 class ResultRow(Record):

@@ -49,6 +49,10 @@ class Target(Part):
     page: str = ""
     """The title of the page it was on: the name of the navigation bar on screen ("" when none
     showed, or the element was named by id). A Settings switch is set back on this page."""
+    chosen: str = ""
+    """For a row of a list of options (one of its cells holds UIKit's checkmark: Auto-Lock's),
+    the label of the option chosen before the action ("" elsewhere): a Settings choice the
+    agent changed is set back to it."""
 
 
 class AuditEvent(Record):

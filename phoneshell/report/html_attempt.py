@@ -164,7 +164,7 @@ def attempt_html(run: RunRecord, run_index: int, attempt: Attempt,
     if not row.teardown.ok:
         extra.append(f'<p class="bad">teardown failed: {h(row.teardown.error)}</p>')
     if row.teardown.switched:
-        extra.append('<p class="error">Settings switches the agent tapped: '
+        extra.append('<p class="error">Settings values the agent changed: '
                      f'{h("; ".join(row.teardown.switched))}</p>')
     extra += [f'<p class="superseded">an earlier try was not scored and was run again: '
               f"{h(r.skip_reason)}</p>" for r in attempt.superseded]

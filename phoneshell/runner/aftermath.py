@@ -1,16 +1,18 @@
 """What an agent's turn left on the phone, read from the attempt's audit log: a rig it broke by
 its own actions (then its failure, not a skip), apps it left running that the task's teardown
-does not stop (the runner stops them after it), and Settings switches it flipped (the runner sets
-them back). Pure: reads events, never a phone."""
+does not stop (the runner stops them after it), and Settings values it changed (switches,
+options, sliders: the runner sets them back). Pure: reads events, never a phone."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
 
-from phoneshell.audit import actions
+from phoneshell.audit import Action, actions
 from phoneshell.records import AuditEvent
 from phoneshell.tasks import Step, Task
-from phoneshell.xcui import SETTINGS, SPRINGBOARD, SWITCH
+from phoneshell.xcui import CELL, SETTINGS, SLIDER, SPRINGBOARD, SWITCH
 
 WDA_BUNDLE_MARKS = ("WebDriverAgent", ".xctrunner")
 """How a WDA runner's bundle id reads (com.facebook.WebDriverAgentRunner.xctrunner)."""
@@ -42,20 +44,61 @@ def left_running(task: Task, shown: Iterable[str]) -> tuple[Step, ...]:
                  and not any(mark in app for mark in WDA_BUNDLE_MARKS))
 
 
-def flipped_switches(events: Iterable[AuditEvent]) -> dict[tuple[str, str], bool]:
-    """The Settings switches the agent tapped, by label and the title of the page it was on
-    (the bridge logs the labelled switch around a tapped knob, and the page), each with
-    whether it was on before the attempt first tapped it: what
-    `device.switches.set_switch` sets back. A setup that flipped one the agent then tapped is
-    undone too: the phone is left as the attempt found it, not as its setup made it."""
-    was: dict[tuple[str, str], bool] = {}
-    tapped: set[tuple[str, str]] = set()
+SettingKind = Literal["switch", "choice", "slider"]
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A Settings value the agent changed, and what it was before the attempt first changed it
+    (what `device.settings_values` sets back)."""
+
+    kind: SettingKind
+    label: str
+    """The switch's or the slider's label; for a choice, the title of its list's page."""
+    page: str
+    """The title of the page it was changed on ("" when the log has none)."""
+    was: str
+    """What it was: "1" or "0" for a switch, the option chosen, the slider's value ("50%")."""
+
+    @property
+    def shown(self) -> str:
+        """What it was, for a person: "on", "Never", "50%"."""
+        if self.kind == "switch":
+            return "on" if self.was == "1" else "off"
+        return self.was
+
+
+def _setting(action: Action) -> Changed | None:
+    """The Settings value an action in Settings aimed at, with what it was before."""
+    target = action.target
+    if target is None or action.app_before != SETTINGS:
+        return None
+    if action.kind == "tap" and target.type == SWITCH and target.label:
+        return Changed("switch", target.label, target.page, "1" if target.value == "1" else "0")
+    if action.kind == "tap" and target.type == CELL and target.chosen and target.page:
+        return Changed("choice", target.page, target.page, target.chosen)
+    if action.kind in ("tap", "swipe", "type") and target.type == SLIDER and target.label:
+        return Changed("slider", target.label, target.page, target.value)
+    return None
+
+
+def changed_settings(events: Iterable[AuditEvent]) -> tuple[Changed, ...]:
+    """The Settings values the agent changed, in the order it first touched them: switches it
+    tapped (the bridge logs the labelled switch around a tapped knob), options it tapped in a
+    list of options (logged with the option chosen before), and sliders it tapped, dragged or
+    set, each with the title of the page it was on and what it was before the attempt first
+    touched it. A setup that changed one the agent then touched is undone too: the phone is left
+    as the attempt found it, not as its setup made it."""
+    was: dict[tuple[str, str, str], Changed] = {}
+    touched: set[tuple[str, str, str]] = set()
     for action in actions(events):
-        target = action.target
-        if (action.phase in ("setup", "agent") and action.kind == "tap" and target is not None
-                and target.type == SWITCH and target.label and action.app_before == SETTINGS):
-            key = (target.label, target.page)
-            was.setdefault(key, target.value == "1")
-            if action.phase == "agent":
-                tapped.add(key)
-    return {key: on for key, on in was.items() if key in tapped}
+        if action.phase not in ("setup", "agent"):
+            continue
+        found = _setting(action)
+        if found is None:
+            continue
+        key = (found.kind, found.label, found.page)
+        was.setdefault(key, found)
+        if action.phase == "agent":
+            touched.add(key)
+    return tuple(changed for key, changed in was.items() if key in touched)

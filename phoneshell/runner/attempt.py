@@ -41,12 +41,17 @@ from phoneshell.device import (
     with_counts,
 )
 from phoneshell.device.phone import SPRINGBOARD
-from phoneshell.device.switches import set_switch
+from phoneshell.device.settings_values import set_back
 from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, PhoneshellError, StepError
 from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, write_record
-from phoneshell.runner.aftermath import agent_broke_rig, flipped_switches, left_running
+from phoneshell.runner.aftermath import (
+    Changed,
+    agent_broke_rig,
+    changed_settings,
+    left_running,
+)
 from phoneshell.runner.counts import (
     Counts,
     Leftover,
@@ -189,8 +194,9 @@ class _Left(NamedTuple):
 
     running: tuple[Step, ...] = ()
     """A terminate for each app it left running."""
-    switches: dict[tuple[str, str], bool] = {}
-    """The Settings switches it tapped, by label and page, each with whether it was on before."""
+    settings: tuple[Changed, ...] = ()
+    """The Settings values it changed, in the order it first touched them, each with what it
+    was before."""
 
 
 def _after_agent(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | None) -> _Left:
@@ -200,13 +206,13 @@ def _after_agent(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | No
         events = evidence.events if evidence is not None else _slice(rig, plan, mark)[0]
     except (PhoneshellError, *RIG_DOWN):
         return _Left()
-    return _Left(left_running(plan.task, apps_in_front(events)), flipped_switches(events))
+    return _Left(left_running(plan.task, apps_in_front(events)), changed_settings(events))
 
 
 def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
               before: Counts, left: _Left) -> Teardown:
     """Run every teardown step, then stop the apps the agent left running and set back the
-    Settings switches it tapped (`left`), even after one fails; report what failed, never
+    Settings values it changed (`left`), even after one fails; report what failed, never
     raise."""
     errors: list[str] = []
     rows = {(n.name, n.arg): c.rows for n, c in before.items() if c.rows is not None}
@@ -227,20 +233,21 @@ def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
         guarded(step.describe(), functools.partial(run_step, phone,
                                                    with_counts(step, readings, rows)))
     switched = []
-    # last flipped first, as an undo goes: a switch may hide the rows of others (Wi-Fi off
+    # last changed first, as an undo goes: a switch may hide the rows of others (Wi-Fi off
     # hides Ask to Join Networks), so each is found as the agent found it
-    for (label, page), was_on in reversed(left.switches.items()):
-        state = "on" if was_on else "off"
-        found = guarded(f"setting back the switch {label!r}",
-                        functools.partial(set_switch, phone, label, was_on, page))
+    for changed in reversed(left.settings):
+        found = guarded(f"setting back {changed.kind} {changed.label!r}",
+                        functools.partial(set_back, phone, changed.kind, changed.label,
+                                          changed.page, changed.was))
+        back = f"back {changed.shown}" if changed.kind == "switch" else f"back to {changed.shown}"
         if found:
-            switched.append(f"{label}: set back {state}")
+            switched.append(f"{changed.label}: set {back}")
         elif found is False:
-            where = f"on the page {page!r}" if page else "on a page of its name"
-            switched.append(f"{label}: was {state}; not found {where}, so left as the agent "
-                            "left it")
+            where = f"on the page {changed.page!r}" if changed.page else "on a page of its name"
+            switched.append(f"{changed.label}: was {changed.shown}; not found {where}, so left "
+                            "as the agent left it")
         else:  # the error says why
-            switched.append(f"{label}: was {state}; could not be set back")
+            switched.append(f"{changed.label}: was {changed.shown}; could not be set back")
     return Teardown(ok=not errors, error="; ".join(errors),
                     stopped=tuple(step.arg for step in left.running), switched=tuple(switched))
 

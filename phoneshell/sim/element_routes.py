@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 from typing import TYPE_CHECKING
 
 from PIL import Image
@@ -86,6 +87,16 @@ def click(ep: Endpoints, req: Request) -> JSON:
     return None
 
 
+LEADING_NUMBER = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def float_value(text: str) -> float:
+    """A string's number as NSString's `floatValue` reads it: its leading number, ignoring
+    what follows, and 0 when it starts with none."""
+    match = LEADING_NUMBER.match(text)
+    return float(match.group()) if match else 0.0
+
+
 def set_value(ep: Endpoints, req: Request) -> JSON:
     """`POST /element/:uuid/value` {"value"|"text"}: type into a field, set a slider, or turn a
     picker wheel to the row with exactly that text (XCTest's adjust-to-value)."""
@@ -103,12 +114,14 @@ def set_value(ep: Endpoints, req: Request) -> JSON:
         ep.phone.changed()
         return None
     if node.on_adjust is not None:
-        try:
-            position = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
-        except ValueError as exc:
-            raise WdaError("invalid argument", f"not a slider position: {text!r}") from exc
-        node.on_adjust(max(0.0, min(1.0, position)))
-        ep.phone.changed()
+        # WDA reads the text with NSString's floatValue (its leading number, else 0: "50%" is
+        # 50) and refuses a position outside 0..1; XCTest then adjusts the slider to it.
+        position = float_value(text)
+        if not 0.0 <= position <= 1.0:
+            raise WdaError("invalid argument", "Value of slider should be in 0..1 range")
+        if not ep.phone.locked:
+            node.on_adjust(position)
+            ep.phone.changed()
         return None
     if node.field is None or node.type not in TEXT_INPUTS:
         raise WdaError("invalid element state",

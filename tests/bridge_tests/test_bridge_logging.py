@@ -95,16 +95,38 @@ def test_a_switch_is_logged_labelled_with_its_page_however_its_knob_is_tapped(ri
     session(name="com.apple.settings.wifi").click()
     assert last(rig).target is not None and last(rig).target.page == "Settings"
     knob = '//XCUIElementTypeSwitch[@label="{}"]/XCUIElementTypeSwitch'
-    session(xpath=knob.format("Ask to Join Networks")).get(timeout=5).tap()  # by id
-    by_id = last(rig)
-    session(xpath=knob.format("Wi-Fi")).click()  # at its point
-    at_point = last(rig)
-    assert "element" in by_id.params and "x" in at_point.params
-    assert [(a.target.type, a.target.label, a.target.value, a.target.page)
-            for a in (by_id, at_point) if a.target is not None] == [
+    assert [(t.type, t.label, t.value, t.page) for t in tapped_both_ways(
+        rig, session(xpath=knob.format("Ask to Join Networks")),
+        session(xpath=knob.format("Wi-Fi")))] == [
         ("XCUIElementTypeSwitch", "Ask to Join Networks", "1", "Wi-Fi"),
         ("XCUIElementTypeSwitch", "Wi-Fi", "1", "Wi-Fi")]
     assert sim.state()["stores"][SETTINGS] == {"ask_to_join": False, "wifi": False}
+
+
+def tapped_both_ways(rig: Rig, by_id: wda.Selector, at_point: wda.Selector) -> list[Target]:
+    """Tap one element by its id and another at its point; the targets logged, in that order."""
+    by_id.get(timeout=5).tap()
+    first = last(rig)
+    at_point.click()
+    second = last(rig)
+    assert "element" in first.params and "x" in second.params
+    return [a.target for a in (first, second) if a.target is not None]
+
+
+def test_a_tap_on_an_option_is_logged_with_the_option_chosen_before(rig: Rig,
+                                                                     sim: SimServer) -> None:
+    """The runner sets back a Settings choice an agent changed to the option the log says was
+    chosen before, whether the cell was tapped at its point or by id."""
+    session = wda.Client(rig.bridge.url).session(SETTINGS)
+    session.swipe_up()
+    session(label="Display & Brightness", className="Button").click()
+    session(name="Auto-Lock").click()
+    assert [(t.type, t.label, t.page, t.chosen) for t in tapped_both_ways(
+        rig, session(name="1 minute", className="Cell"),
+        session(name="5 minutes", className="Cell"))] == [
+        ("XCUIElementTypeCell", "1 minute", "Auto-Lock", "Never"),
+        ("XCUIElementTypeCell", "5 minutes", "Auto-Lock", "1 minute")]
+    assert sim.state()["stores"][SETTINGS]["auto_lock"] == "5 minutes"
 
 
 def test_typing_logs_the_text_and_the_focused_field(rig: Rig) -> None:

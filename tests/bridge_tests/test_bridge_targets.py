@@ -7,6 +7,7 @@ import pytest
 from bridge.context import context_from_json, make_context
 from bridge.targets import (
     MASK,
+    chosen_before,
     focused_node,
     is_secure,
     keys_are_secret,
@@ -130,3 +131,33 @@ def test_a_target_names_the_page_it_is_on_by_the_navigation_bar_drawn_last() -> 
                                  node("NavigationBar", 0, 400, 402, 54, name="Share")])
     assert target_in(sheet, switch).page == "Share"
     assert target_in(TREE, switch).page == ""  # no bar: no page
+
+
+def option(title: str, y: int, chosen: bool = False) -> dict[str, object]:
+    """A cell of a list of options as Settings draws it: the chosen one holds the checkmark."""
+    mark = (node("Button", 346, y + 16, 20, 20, label="checkmark", name="checkmark",
+                 isAccessible="0"),) if chosen else ()
+    return node("Cell", 20, y, 362, 52,
+                node("Other", 20, y, 362, 52, node("StaticText", 36, y + 15, 90, 22,
+                                                   label=title, isAccessible="0")),
+                *mark, label=title, name=title, isAccessible="1")
+
+
+def test_a_tap_in_a_list_of_options_names_the_option_chosen_before() -> None:
+    never, minute = option("Never", 133, chosen=True), option("1 minute", 186)
+    page = node("Application", 0, 0, 402, 874,
+                node("NavigationBar", 0, 62, 402, 54, name="Auto-Lock"),
+                node("Table", 0, 116, 402, 758, node("Other", 0, 116, 402, 17), never, minute))
+    hit = node_at(page, 200, 210)
+    assert hit is minute
+    assert (target_in(page, minute).chosen, target_in(page, minute).page) == ("Never",
+                                                                              "Auto-Lock")
+    assert target_in(page, never).chosen == "Never"  # the chosen one itself: no change
+    inside = minute["children"][0]  # type: ignore[index]
+    assert chosen_before(page, inside) == "Never"  # a text inside the row: the same list
+    # no checkmark, two of them (several chosen), or no row: no option is named
+    plain = node("Table", 0, 116, 402, 758, option("Wi-Fi", 133), option("Bluetooth", 186))
+    assert target_in(plain, plain["children"][0]).chosen == ""  # type: ignore[index]
+    both = node("Table", 0, 116, 402, 758, option("A", 133, True), option("B", 186, True))
+    assert chosen_before(both, both["children"][1]) == ""  # type: ignore[index]
+    assert target_in(TREE, TREE).chosen == ""

@@ -1,6 +1,6 @@
 """Which apps the runner stops after an agent's turn, read from hand-written audit logs: never
 SpringBoard or WDA, never what the teardown stops already, and an app seen only by a custody
-line too; and which Settings switches it sets back, to what."""
+line too; and which Settings values (switches, options, sliders) it sets back, to what."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from audit_logs import CALC, PREFS, SAFARI, SB, act
 
 from phoneshell.audit import Target, apps_in_front
 from phoneshell.records import AuditEvent
-from phoneshell.runner.aftermath import flipped_switches, left_running
+from phoneshell.runner.aftermath import Changed, changed_settings, left_running
 from phoneshell.tasks import Step, Task
 
 WDA = "com.facebook.WebDriverAgentRunner.xctrunner"
@@ -61,5 +61,27 @@ def test_switches_the_agent_tapped_go_back_to_where_the_attempt_found_them() -> 
     # Wi-Fi: as before the setup flipped it (on); Zoom: only the setup tapped it (the task's
     # own business); Bold Text: its first tap in Settings; another app's switch, and the
     # teardown's, are not the agent's
-    assert flipped_switches(events) == {("Wi-Fi", "Wi-Fi"): True,
-                                        ("Bold Text", "Display"): False}
+    assert changed_settings(events) == (Changed("switch", "Wi-Fi", "Wi-Fi", "1"),
+                                        Changed("switch", "Bold Text", "Display", "0"))
+
+
+def test_options_and_sliders_the_agent_changed_go_back_to_what_they_were() -> None:
+    def option(label: str, chosen: str) -> Target:
+        return Target(type="XCUIElementTypeCell", label=label, page="Auto-Lock", chosen=chosen)
+
+    slider = Target(type="XCUIElementTypeSlider", label="Text Size", value="50%",
+                    page="Text Size")
+    moved = slider.model_copy(update={"value": "83%"})
+    events = [*act(1, "tap", PREFS, PREFS, target=option("1 minute", "Never")),
+              *act(2, "swipe", PREFS, PREFS, target=slider),
+              *act(3, "tap", PREFS, PREFS, target=option("5 minutes", "1 minute")),
+              *act(4, "type", PREFS, PREFS, target=moved, text="0.2"),
+              # a plain row (no list of options), and a list with no page named: nothing
+              *act(5, "tap", PREFS, PREFS, target=Target(type="XCUIElementTypeCell",
+                                                         label="General", page="Settings")),
+              *act(6, "tap", PREFS, PREFS, target=option("Never", "x").model_copy(
+                  update={"page": ""}))]
+    assert changed_settings(events) == (Changed("choice", "Auto-Lock", "Auto-Lock", "Never"),
+                                        Changed("slider", "Text Size", "Text Size", "50%"))
+    assert [c.shown for c in changed_settings(events)] == ["Never", "50%"]
+    assert Changed("switch", "Wi-Fi", "Wi-Fi", "1").shown == "on"

@@ -1,7 +1,7 @@
 """A wandering agent over the whole suite, then the reference finishes on the same phone: no
 honest attempt fails for what it left, and what the runs can tell an agent changed is as it was
-(Settings' switches, alarms, timers, the stopwatch, Safari's tabs). Slow (three suite runs):
-marked `suite`, run by .ci/run."""
+(Settings' switches, options and sliders, alarms, timers, the stopwatch, Safari's tabs). Slow
+(three suite runs): marked `suite`, run by .ci/run."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.sim import SimServer
-from phoneshell.sim.apps.settings_pages import SLIDER_DEFAULTS, SWITCH_DEFAULTS
+from phoneshell.sim.apps.settings_pages import CHOICE_DEFAULTS, SLIDER_DEFAULTS, SWITCH_DEFAULTS
 
 pytestmark = pytest.mark.suite
 
@@ -20,7 +20,7 @@ def kept(sim: SimServer) -> dict[str, object]:
     stores = sim.state()["stores"]
     clock = stores.get("com.apple.mobiletimer", {})
     watch = clock.get("stopwatch", {})  # type: ignore[union-attr]
-    settings = {**SWITCH_DEFAULTS, **SLIDER_DEFAULTS,
+    settings = {**SWITCH_DEFAULTS, **SLIDER_DEFAULTS, **CHOICE_DEFAULTS,
                 **stores.get("com.apple.Preferences", {})}  # type: ignore[dict-item]
     return {"settings": settings,
             "alarms": clock.get("alarms", []),  # type: ignore[union-attr]

@@ -172,7 +172,10 @@ def test_text_size_has_a_slider_and_larger_text(settings, client):
     slider = settings(className="Slider", label="Text Size").get(timeout=1)
     assert slider.value == "50%"
     assert settings(label="Larger Text", className="Cell").exists
-    slider.set_text("80%")
+    slider.set_text("0.8")  # WDA's element value sets a slider by its position, 0 to 1
+    assert settings(className="Slider", label="Text Size").get(timeout=1).value == "80%"
+    with pytest.raises(wda.WDAError, match="0..1 range"):
+        slider.set_text("80%")  # read as 80, as WDA's floatValue reads it: refused
     assert settings(className="Slider", label="Text Size").get(timeout=1).value == "80%"
     x, y = slider.bounds.center
     settings.swipe(x, y, x - 100, y)

@@ -1,13 +1,14 @@
-"""Settings (com.apple.Preferences): data-driven pages, navigation, search, switches, sliders.
+"""Settings (com.apple.Preferences): data-driven pages, navigation, search, switches, sliders,
+options.
 
 Pages are data in `settings_pages.py`; this module turns a page into a navigation bar and a
 scrollable list, and holds the behaviour: push a page when a link row is tapped, pop it with the
-back button (or the left-edge swipe, which presses it), toggle switches, move sliders and
-choose options (their values live in Settings' persistent store, so a switched-off Wi-Fi stays off after a terminate),
-and filter the root list by the search field in its bottom toolbar (iOS 26; it rises above the
-keyboard while typing): typing "Wi-Fi" lists the Wi-Fi page, and tapping a result opens it with
-its parents underneath, so back leads up the hierarchy. The root is the iOS 26.2 dump's
-collection list (`lists.grouped`), the other pages tables (`lists.table`).
+back button (or the left-edge swipe, which presses it), toggle switches, move sliders and choose
+options (their values live in Settings' persistent store, so a switched-off Wi-Fi stays off
+after a terminate), and filter the root list by the search field in its bottom toolbar (iOS 26;
+it rises above the keyboard while typing): typing "Wi-Fi" lists the Wi-Fi page, and tapping a
+result opens it with its parents underneath, so back leads up the hierarchy. The root is the
+iOS 26.2 dump's collection list (`lists.grouped`), the other pages tables (`lists.table`).
 """
 
 from __future__ import annotations

@@ -126,7 +126,8 @@ GENERAL_PAGES: tuple[Page, ...] = (
             footer="Allow apps to refresh their content when on Wi-Fi or cellular in the "
                    "background. Turning off apps may help preserve battery life."),
     simple("dictionary", "Dictionary", checked("Apple Dictionary"),
-            checked("New Oxford American Dictionary"), checked("Oxford American Writer’s Thesaurus")),
+            checked("New Oxford American Dictionary"),
+            checked("Oxford American Writer’s Thesaurus")),
     Page("legal", "Legal & Regulatory", (
         sec(info("Legal Notices"), info("License"), info("Warranty"), info("RF Exposure")),
         sec(info("Regulatory")),

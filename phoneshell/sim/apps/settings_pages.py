@@ -31,7 +31,8 @@ from phoneshell.sim.apps.settings_rows import (
     switch,
 )
 
-__all__ = ["CHOICE_DEFAULTS", "PAGES", "SLIDER_DEFAULTS", "SWITCH_DEFAULTS", "Page", "PageRow", "PageSection"]
+__all__ = ["CHOICE_DEFAULTS", "PAGES", "SLIDER_DEFAULTS", "SWITCH_DEFAULTS", "Page", "PageRow",
+           "PageSection"]
 
 
 def _ident(short: str) -> str:
@@ -162,7 +163,8 @@ _DISPLAY = Page("display", "Display & Brightness", (
     sec(link("Text Size", "text_size"), switch("Bold Text", "bold_text")),
     sec(slider("Brightness", "brightness"), switch("True Tone", "true_tone"),
         header="Brightness"),
-    sec(link("Night Shift", "night_shift", "Off"), link("Auto-Lock", "auto_lock", "{choice:auto_lock}"),
+    sec(link("Night Shift", "night_shift", "Off"),
+        link("Auto-Lock", "auto_lock", "{choice:auto_lock}"),
         switch("Raise to Wake", "raise_to_wake")),
     sec(link("Display Zoom", "display_zoom", "{choice:display_zoom}"), header="Display"),
 ), keywords=("brightness", "dark mode", "appearance"))
@@ -227,7 +229,8 @@ _MOTION = Page("motion", "Motion", (
 """The Accessibility > Motion dump's rows, identifiers, defaults and footers."""
 
 _SOFTWARE_UPDATE = Page("software_update", "Software Update", (
-    sec(link("Automatic Updates", "auto_updates", "On"), link("Beta Updates", "beta", "{choice:beta}")),
+    sec(link("Automatic Updates", "auto_updates", "On"),
+        link("Beta Updates", "beta", "{choice:beta}")),
     sec(note("iOS {ios_version}"), note("iOS is up to date")),
 ), keywords=("update", "ios"))
 
@@ -274,7 +277,8 @@ PAGES: dict[str, Page] = {p.id: p for p in (
     simple("home_screen", "Home Screen & App Library", info("Newly Downloaded Apps",
                                                              "Add to Home Screen")),
     simple("search", "Search", switch("Show Recent Searches", "show_recent")),
-    simple("siri", "Apple Intelligence & Siri", link("Talk to Siri", "talk_to_siri", "{choice:talk_to_siri}"),
+    simple("siri", "Apple Intelligence & Siri",
+            link("Talk to Siri", "talk_to_siri", "{choice:talk_to_siri}"),
             switch("Press Side Button for Siri", "siri_side")),
     simple("standby", "StandBy", switch("StandBy", "standby")),
     simple("wallpaper", "Wallpaper", action("Add New Wallpaper")),

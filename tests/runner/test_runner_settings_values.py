@@ -1,7 +1,10 @@
 """An agent that flips Settings switches it was not asked to (Wi-Fi off on the Wi-Fi page) leaves
-a phone every later network task fails on, on a real one. The bridge logs which switch it
-tapped and whether it was on; the runner sets it back after the attempt, or says why it cannot.
-Played through the runner on one simulated iPhone whose state persists across attempts."""
+a phone every later network task fails on, on a real one; one that chooses Auto-Lock's 30
+seconds leaves a phone that locks in the middle of later attempts, and one that drags Text Size
+leaves every later screen laid out in another size. The bridge logs which switch it tapped and
+whether it was on, which option it chose and which was chosen before, which slider it moved
+and where it stood; the runner sets each back after the attempt, or says why it cannot. Played
+through the runner on one simulated iPhone whose state persists across attempts."""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from phoneshell.agents.base import AGENTS
 from phoneshell.agents.reference import SolutionAgent
 from phoneshell.audit import actions, read_audit
 from phoneshell.device import Phone, run_steps
-from phoneshell.device.switches import set_switch
+from phoneshell.device.settings_values import set_back, set_choice, set_slider, set_switch
 from phoneshell.records import ResultRow
 from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite
@@ -67,6 +70,28 @@ def flip(phone: Phone, label: str) -> None:
 AGENTS.register("flipper")(lambda arg: Flipper())
 
 
+class Chooser(SolutionAgent):
+    """Plays the reference finish, then in Settings chooses Auto-Lock's 30 seconds and drags
+    Text Size's slider to its left end."""
+
+    name = "chooser"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        result = super().run(context)
+        phone = Phone(context.wda_url)
+        run_steps(phone, [Step("terminate", SETTINGS), Step("launch", SETTINGS),
+                          Step("swipe", "down"), Step("tap", "Display & Brightness"),
+                          Step("tap", "Auto-Lock"), Step("tap", "30 seconds")])
+        tap(phone, lambda e: e.name == "BackButton")
+        run_steps(phone, [Step("tap", "Text Size")])
+        slider = next(e for e in phone.page().on_screen() if e.short_type == "Slider")
+        phone.drag(slider.centre, (slider.x + 2, slider.centre[1]))
+        return result
+
+
+AGENTS.register("chooser")(lambda arg: Chooser())
+
+
 def switches(sim: SimServer) -> dict[str, object]:
     return dict(sim.state()["stores"].get(SETTINGS, {}))  # type: ignore[arg-type]
 
@@ -98,7 +123,7 @@ def test_the_switches_the_agent_flipped_are_set_back_where_it_flipped_them(
                             "--html", str(html)], capture_output=True, text=True, timeout=300)
     assert shown.returncode == 1, shown.stderr  # made, with a failed attempt
     said = lxml.html.fromstring(html.read_bytes()).text_content()
-    assert ("Settings switches the agent tapped: Reduce Motion: set back off; Wi-Fi: set back "
+    assert ("Settings values the agent changed: Reduce Motion: set back off; Wi-Fi: set back "
             "on; Ask to Join Networks: set back on") in said
 
 
@@ -120,6 +145,43 @@ def test_an_agent_that_flips_nothing_costs_nothing(tmp_path: Path, environments:
     assert row.passed and row.teardown is not None and row.teardown.switched == ()
     assert sum(c.count for phase in launches.values() for route, c in phase.items()
                if route == "POST /wda/apps/launch") == 1, "only the agent's own launch"
+
+
+def test_an_option_chosen_and_a_slider_moved_are_set_back_to_what_they_were(
+        tmp_path: Path, environments: Path) -> None:
+    with SimServer() as sim:
+        rows = run(tmp_path, environments, ("settings.about.reach",), "chooser", sim)
+        stored = switches(sim)
+    teardown = rows["settings.about.reach"].teardown
+    assert teardown is not None and teardown.ok, teardown
+    assert teardown.switched == ("Text Size: set back to 50%", "Auto-Lock: set back to Never")
+    assert (stored["auto_lock"], stored["text_size"]) == ("Never", 0.5), stored
+    moved = [a for a in actions(read_audit(tmp_path / "R" / "audit.jsonl"))
+             if a.phase == "agent" and a.kind == "swipe" and a.target is not None]
+    # a drag is logged with what it started on: the list it scrolled, the slider it moved
+    assert [(a.target.type, a.target.label, a.target.value) for a in moved] == [
+        ("XCUIElementTypeButton", "General", ""),
+        ("XCUIElementTypeSlider", "Text Size", "50%")]
+
+
+def test_set_choice_and_set_slider_go_where_the_value_is_and_find_nothing_else(
+        sim: SimServer) -> None:
+    phone = Phone(sim.url, effect_timeout_s=1.0)
+    assert set_choice(phone, "Auto-Lock", "2 minutes")  # by search: not on the first page
+    assert switches(sim)["auto_lock"] == "2 minutes"
+    assert set_choice(phone, "Auto-Lock", "2 minutes")  # chosen already: nothing tapped
+    assert set_back(phone, "choice", "Record Video", "Record Video", "4K at 60 fps")
+    assert set_slider(phone, "Text Size", "80%", "Text Size")
+    assert switches(sim)["text_size"] == 0.8
+    assert set_back(phone, "slider", "Text Size", "Text Size", "30%")
+    assert switches(sim)["text_size"] == 0.3
+    assert not set_choice(phone, "Auto-Lock", "Ten years")  # no such option
+    assert not set_choice(phone, "No Such Page", "Never")
+    assert not set_slider(phone, "Text Size", "loud", "Text Size")  # not a percentage
+    assert not set_slider(phone, "Brightness", "10%", "Text Size")  # not on that page
+    assert (switches(sim)["auto_lock"], switches(sim)["record_video"],
+            switches(sim)["text_size"]) == ("2 minutes", "4K at 60 fps", 0.3)
+    assert sim.state()["foreground"] == "com.apple.springboard"
 
 
 def test_set_switch_sets_a_first_page_switch_and_finds_no_other(sim: SimServer) -> None:

@@ -1,0 +1,232 @@
+"""Setting a Settings value back to where it was, as a person would: open Settings, go to the
+page it is on, and change it back if it is not where it should be, then see it there. A value is
+a switch (Wi-Fi), the option chosen in a list of options (Auto-Lock's "Never") or a slider's
+position (Text Size's "50%").
+
+The bridge logs what an agent changed: a switch by its label and whether it was on, a tap in a
+list of options with the option chosen before, a slider by its label and value, each with the
+title of the page it was on (`runner.aftermath.changed_settings`). Each setter here goes to that
+page the way a person does: by its row on Settings' first page when it shows there (Wi-Fi,
+General), else through Settings' search, which finds pages by title (Motion, Auto-Lock). A
+switch on the first page (Airplane Mode) needs no going; when the log has no page for a switch
+(an element named by id before any screen was read), it looks on the page named like it
+(Wi-Fi's). A page or value not found is reported, and the value stays as the agent left it.
+
+A switch row is the Motion dump's: a `Switch` spanning the row, labelled with its title, around
+an unlabelled `Switch`, the knob. Tapping the row's centre lands on its title, which does
+nothing on a phone, so the knob is tapped. An option is chosen by tapping its cell, and shows
+chosen by the checkmark button inside the cell (iOS 26 reports nothing else). A slider is set by
+WDA's element value route, which moves it by XCTest's `adjust(toNormalizedSliderPosition:)`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from phoneshell.device.phone import Phone
+from phoneshell.device.probes import fresh_app, stop_app
+from phoneshell.device.steps import run_steps, screen_signature
+from phoneshell.errors import StepError
+from phoneshell.tasks import Step
+from phoneshell.tree import Element, PageSource
+from phoneshell.xcui import CELL, CHECKMARK, SETTINGS, SLIDER, SWITCH
+
+FIRST_PAGE = "Settings"
+"""The title of Settings' first page."""
+SCROLLS = 2
+"""Drags down a page to find a value below its first screen (each costs a real phone 1.4 s)."""
+ROW_TYPES = frozenset(f"XCUIElementType{t}" for t in ("Cell", "Button", "StaticText"))
+"""What a row that opens a page is made of (not the search field, which may share its title)."""
+PERCENT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
+SLIDER_SLACK = 1.0
+"""How far (in percent) a slider may land from where it was set: XCTest's adjustment is "best
+effort", and a slider of steps (Text Size's) lands on the nearest."""
+
+Find = Callable[[PageSource], Element | None]
+
+
+def _labelled(kind: str, label: str) -> Find:
+    return lambda page: next((e for e in page.on_screen() if e.type == kind and e.label == label),
+                             None)
+
+
+def _knob(page: PageSource, switch: Element) -> Element:
+    """The unlabelled switch inside the row's, or the row's own when it has none."""
+    return next((e for e in page.on_screen()
+                 if e.type == SWITCH and not e.label and _inside(e, switch)), switch)
+
+
+def _inside(element: Element, row: Element) -> bool:
+    x, y = element.centre
+    return row.x <= x <= row.x + row.width and row.y <= y <= row.y + row.height
+
+
+def checked(page: PageSource, cell: Element) -> bool:
+    """Whether the cell of an option holds UIKit's checkmark: the option is the one chosen."""
+    return any(e.label == CHECKMARK and e.type.endswith("Button") and _inside(e, cell)
+               for e in page.on_screen())
+
+
+def _row(page: PageSource, title: str) -> Element | None:
+    return next((e for e in page.on_screen() if e.type in ROW_TYPES and e.label == title), None)
+
+
+def page_title(page: PageSource) -> str:
+    """The title of the page in front: its navigation bar's name ("" when none shows)."""
+    bars = [e.name for e in page.on_screen() if e.short_type == "NavigationBar"]
+    return bars[-1] if bars else ""
+
+
+def _open_page(phone: Phone, root: PageSource, title: str) -> bool:
+    """From Settings' first page, open the page `title`: by its row when it shows, else by
+    searching for it and tapping the result of that title; True once the page is in front."""
+    row = _row(root, title)
+    if row is None:
+        search = next((e for e in root.on_screen() if e.short_type == "SearchField"), None)
+        if search is None:
+            return False
+        phone.tap(*search.centre)
+        run_steps(phone, [Step("type", title)])
+        row = _row(phone.page(), title)
+        if row is None:
+            return False
+    phone.tap(*row.centre)
+    return phone.poll(lambda: page_title(phone.page()) == title, phone.effect_timeout_s)
+
+
+def _find_on_page(phone: Phone, find: Find) -> tuple[PageSource, Element] | None:
+    """What `find` finds on the page in front, scrolling down a little for it."""
+    page = phone.page()
+    for tries in range(SCROLLS + 1):
+        found = find(page)
+        if found is not None:
+            return page, found
+        if tries == SCROLLS:
+            break
+        before = screen_signature(phone)
+        width, height = phone.screen_size()
+        phone.drag((width / 2, height * 0.7), (width / 2, height * 0.3))
+        if screen_signature(phone) == before:
+            break  # the page's end: nothing moved
+        page = phone.page()
+    return None
+
+
+def _on(phone: Phone, page: str, find: Find, on_first_page: bool = False,
+        ) -> tuple[PageSource, Element] | None:
+    """Open Settings afresh and go to the page titled `page` (staying on the first page when
+    what `find` finds shows there and `on_first_page` allows it); what it finds there, or None
+    (Settings stopped) when the page or the thing is not found."""
+    root = fresh_app(phone, SETTINGS)
+    found = find(root) if on_first_page else None
+    if found is not None:
+        return root, found
+    if page != FIRST_PAGE and _open_page(phone, root, page):
+        there = _find_on_page(phone, find)
+        if there is not None:
+            return there
+    stop_app(phone, SETTINGS)
+    return None
+
+
+def set_switch(phone: Phone, label: str, on: bool, page: str = "") -> bool:
+    """Set the Settings switch `label` on or off on the page titled `page` (the switch's own
+    page when "": Wi-Fi's is named like it); return False (having changed nothing) when the
+    page or the switch is not found.
+
+    Raises:
+        StepError: the knob was tapped and the switch did not move (the message names it).
+    """
+    find = _labelled(SWITCH, label)
+    found = _on(phone, page or label, find, on_first_page=True)
+    if found is None:
+        return False
+    shown, switch = found
+    want = "1" if on else "0"
+    if switch.value != want:
+        phone.tap(*_knob(shown, switch).centre)
+        if not phone.poll(lambda: getattr(find(phone.page()), "value", "") == want,
+                          phone.effect_timeout_s):
+            raise StepError(f"the Settings switch {label!r} did not turn "
+                            f"{'on' if on else 'off'} when its knob was tapped")
+    stop_app(phone, SETTINGS)
+    return True
+
+
+def set_choice(phone: Phone, page: str, option: str) -> bool:
+    """Choose `option` in the list of options on the Settings page titled `page` (Auto-Lock's
+    "Never"); return False (having changed nothing) when the page or the option is not found.
+
+    Raises:
+        StepError: the option was tapped and did not become the one chosen.
+    """
+    find = _labelled(CELL, option)
+    found = _on(phone, page, find)
+    if found is None:
+        return False
+    shown, cell = found
+    if not checked(shown, cell):
+        phone.tap(*cell.centre)
+
+        def chosen() -> bool:
+            now = phone.page()
+            row = find(now)
+            return row is not None and checked(now, row)
+
+        if not phone.poll(chosen, phone.effect_timeout_s):
+            raise StepError(f"the option {option!r} on the Settings page {page!r} did not "
+                            "show its checkmark when tapped")
+    stop_app(phone, SETTINGS)
+    return True
+
+
+def percent(value: str) -> float | None:
+    """A slider's value as WDA reads it ("50%") in percent; None when it is not one."""
+    match = PERCENT.match(value)
+    return float(match.group(1)) if match else None
+
+
+def set_slider(phone: Phone, label: str, value: str, page: str) -> bool:
+    """Set the slider `label` on the Settings page titled `page` back to `value` (as WDA read
+    it: "50%"); return False (having changed nothing) when the page or the slider is not found,
+    or `value` is not a percentage.
+
+    Raises:
+        StepError: the slider was set and did not land at `value`.
+    """
+    want = percent(value)
+    find = _labelled(SLIDER, label)
+    found = _on(phone, page, find) if want is not None else None
+    if found is None or want is None:
+        return False
+
+    def there() -> bool:
+        got = percent(getattr(find(phone.page()), "value", "") or "")
+        return got is not None and abs(got - want) <= SLIDER_SLACK
+
+    if not there():
+        phone.set_slider(label, want / 100)
+        if not phone.poll(there, phone.effect_timeout_s):
+            raise StepError(f"the Settings slider {label!r} did not go back to {value} when "
+                            "set")
+    stop_app(phone, SETTINGS)
+    return True
+
+
+def set_back(phone: Phone, kind: str, label: str, page: str, was: str) -> bool:
+    """Set one Settings value back to what it was: a switch (`was` "1" or "0"), the option
+    chosen on the page `page` (`was` its title, `label` unused), or a slider (`was` as WDA
+    read it); False when its page or the value is not found.
+
+    Raises:
+        StepError: it was changed back and did not show so.
+        ValueError: `kind` is none of switch, choice, slider.
+    """
+    if kind == "switch":
+        return set_switch(phone, label, was == "1", page)
+    if kind == "choice":
+        return set_choice(phone, page, was)
+    if kind == "slider":
+        return set_slider(phone, label, was, page)
+    raise ValueError(f"no Settings value of kind {kind!r}")
