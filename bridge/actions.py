@@ -169,8 +169,10 @@ def _drag(gesture: str) -> Handler:
             from_x=b.num("fromX"), from_y=b.num("fromY"), to_x=b.num("toX"), to_y=b.num("toY"),
             duration=duration if duration is not None else b.num("pressDuration"),
             element=ids[0] if ids else None, gesture=gesture)
-        # an element's drag takes points inside it, so only a screen drag is hit-tested
-        aim: Aim = "from" if not ids and "from_x" in params and "from_y" in params else "none"
+        # an element's drag moves that element (its points are inside it); a screen drag, what
+        # lies where it starts
+        aim: Aim = "element" if ids else "from" if "from_x" in params and "from_y" in params \
+            else "none"
         return Classified("swipe", params, aim)
     return handle
 
@@ -181,7 +183,7 @@ def _swipe(gesture: str) -> Handler:
         if direction is None and b.data.get("toVisible"):
             direction = "visible"
         return Classified("swipe", _params(direction=direction, element=ids[0] if ids else None,
-                                           gesture=gesture))
+                                           gesture=gesture), "element" if ids else "none")
     return handle
 
 
@@ -214,7 +216,7 @@ def _chain_action(chain: Chain, gesture: str) -> Classified:
             from_x=_pt(first.down.x), from_y=_pt(first.down.y), to_x=_pt(first.up.x),
             to_y=_pt(first.up.y), duration=round(first.held_s, 3), element=element,
             gesture="multi_touch" if chain.fingers > 1 else gesture),
-            "from" if chain.fingers == 1 and not element else "none")
+            "none" if chain.fingers > 1 else "element" if element else "from")
     aim: Aim = "element" if element else "point"
     return Classified("tap", _params(x=_pt(first.down.x), y=_pt(first.down.y), element=element,
                                      duration=round(first.held_s, 3), gesture=gesture), aim)

@@ -271,34 +271,37 @@ class Recorder:
             return Aimed(None, typing)
         secret = False
         known = self.custody.known
+        tree = known.tree
         if is_key(attributes):  # its label is the character it types: mask it if that is secret
             tree = known.tree if known.focus_known else self._read_focus().tree
             secret = tree is None or keys_are_secret(tree)
         elif short_type(str(attributes["type"])) == "Switch" and not attributes["label"]:
-            row = self._row_at(base, "Switch")
+            row = self._row_at(base, "Switch", tree)
             if row is not None:
                 return row
-        elif short_type(str(attributes["type"])) == "Cell" and known.tree is not None \
-                and offers_choice(known.tree):
-            row = self._row_at(base, "Cell")
+        elif short_type(str(attributes["type"])) == "Cell":
+            # Whether it is an option (the screen shows a checkmark) is read off the screen,
+            # as for a tap at its point: a cell tapped by id is set back alike.
+            tree = tree if tree is not None else self.read_screen().tree
+            row = self._row_at(base, "Cell", tree) if tree is not None and offers_choice(tree) \
+                else None
             if row is not None:
                 return row
-        page = page_title(known.tree) if known.tree is not None else ""
+        page = page_title(tree) if tree is not None else ""
         return Aimed(to_target(attributes, secret, page), is_secure(attributes))
 
-    def _row_at(self, base: str, kind: str) -> Aimed | None:
+    def _row_at(self, base: str, kind: str, tree: object | None) -> Aimed | None:
         """An element named by id, logged as the row of type `kind` at its centre, as a tap at
         that point is (`node_at`): a switch's knob as the labelled switch around it (its label
         says which setting it flipped), a cell of a list of options with the option chosen
-        before. One more read (its rect), only for such elements; None when the row cannot be
-        found."""
+        before. One more read (its rect), only for such elements, and the screen when `tree`
+        (the screen last read) is None; None when the row cannot be found."""
         try:
             rect = rect_of(self.own_read(base.removesuffix("/attribute/") + "/rect"))
         except BridgeError as exc:
             log.debug("no rect for a %s: %s", kind, exc)
             return None
-        known = self.custody.known
-        tree = known.tree if known.tree is not None else self.read_screen().tree
+        tree = tree if tree is not None else self.read_screen().tree
         node = node_at(tree, *rect.centre) if rect is not None and tree is not None else None
         if node is None or short_type(str(node.get("type", ""))) != kind \
                 or not node.get("label"):

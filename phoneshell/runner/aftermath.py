@@ -68,12 +68,25 @@ class Changed:
         return self.was
 
 
+def _sideways(action: Action) -> bool:
+    """Whether a swipe went more sideways than up or down (as a switch's thumb slides)."""
+    params = action.params
+    if params.get("direction") in ("left", "right"):
+        return True
+    ends = [params.get(k) for k in ("from_x", "from_y", "to_x", "to_y")]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in ends):
+        return False
+    from_x, from_y, to_x, to_y = (float(v) for v in ends)  # type: ignore[arg-type]
+    return abs(to_x - from_x) > abs(to_y - from_y)
+
+
 def _setting(action: Action) -> Changed | None:
     """The Settings value an action in Settings aimed at, with what it was before."""
     target = action.target
     if target is None or action.app_before != SETTINGS:
         return None
-    if action.kind == "tap" and target.type == SWITCH and target.label:
+    if (action.kind == "tap" or (action.kind == "swipe" and _sideways(action))) \
+            and target.type == SWITCH and target.label:
         return Changed("switch", target.label, target.page, "1" if target.value == "1" else "0")
     if action.kind == "tap" and target.type == CELL and target.chosen and target.page:
         return Changed("choice", target.page, target.page, target.chosen)
@@ -84,10 +97,10 @@ def _setting(action: Action) -> Changed | None:
 
 def changed_settings(events: Iterable[AuditEvent]) -> tuple[Changed, ...]:
     """The Settings values the agent changed, in the order it first touched them: switches it
-    tapped (the bridge logs the labelled switch around a tapped knob), options it tapped in a
-    list of options (logged with the option chosen before), and sliders it tapped, dragged or
-    set, each with the title of the page it was on and what it was before the attempt first
-    touched it. A setup that changed one the agent then touched is undone too: the phone is left
+    tapped or slid sideways (the bridge logs the labelled switch around a knob), options it
+    tapped in a list of options (logged with the option chosen before), and sliders it tapped,
+    dragged or set, each with the title of the page it was on and what it was before the
+    attempt first touched it. A setup that changed one the agent then touched is undone too: the phone is left
     as the attempt found it, not as its setup made it."""
     was: dict[tuple[str, str, str], Changed] = {}
     touched: set[tuple[str, str, str]] = set()

@@ -9,8 +9,9 @@ this order:
 * a downward drag starting at the top edge (y < 40) opens Notification Center from anywhere;
 * an upward drag starting at the bottom edge goes home;
 * a rightward drag starting at the left edge (x < 20) presses the page's back button;
-* then the front app's own `on_drag` hook, then the list, page view, slider or picker wheel
-  under the finger.
+* then the front app's own `on_drag` hook, then the switch knob, list, page view, slider or
+  picker wheel under the finger (a knob slid sideways toggles as a tap would, when it slides
+  toward the other side: right turns it on, left off, as a UISwitch's thumb does).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ BOTTOM_EDGE = 40
 LEFT_EDGE = 20
 MIN_TRAVEL = 60
 """Shorter drags are not gestures (a finger that barely moved)."""
+KNOB_TRAVEL = 10
+"""How far a switch's thumb must slide to flip it (the knob is 63 points wide)."""
 
 # WebDriver key codes facebook-wda users send for Backspace, Return and Enter.
 _BACKSPACE = {DELETE, "\ue003"}
@@ -211,6 +214,11 @@ def _app_drag(phone: Phone, move: Drag) -> bool:
 def _scroll_or_adjust(phone: Phone, move: Drag) -> None:
     path = hit_path(phone.screen().root, move.from_x, move.from_y)
     for node in reversed(path):
+        if node.type == "Switch" and node.on_tap is not None and not move.vertical:
+            if node.enabled and abs(move.dx) >= KNOB_TRAVEL \
+                    and (move.dx > 0) == (node.value == "0"):
+                node.on_tap()
+            return
         if node.wheel is not None and move.vertical and node.enabled:
             # Rows follow the finger, without momentum: dragging up brings later rows in.
             node.wheel.step(round(-move.dy / max(1, node.wheel.row_height)))

@@ -157,6 +157,20 @@ def test_session_id_and_aim_come_with_the_action() -> None:
     assert (click.aim, keys.aim, home.aim, home.session_id) == ("element", "focus", "none", "")
 
 
+def test_a_drag_is_aimed_at_what_it_moves() -> None:
+    """A screen drag at the element where the finger goes down (a slider it moves, the list it
+    scrolls), an element's drag or swipe at that element; a direction alone names nothing."""
+    drag = {"fromX": 60, "fromY": 300, "toX": 300, "toY": 300, "duration": 0}
+    screen = classify("POST", f"{S}/wda/dragfromtoforduration", drag)
+    on_element = classify("POST", f"{S}/wda/element/E2/dragfromtoforduration", drag)
+    swiped = classify("POST", f"{S}/wda/element/E3/swipe", {"direction": "left"})
+    anywhere = classify("POST", f"{S}/wda/swipe", {"direction": "left"})
+    assert screen is not None and on_element is not None and swiped is not None
+    assert anywhere is not None
+    assert (screen.aim, on_element.aim, swiped.aim, anywhere.aim) == (
+        "from", "element", "element", "none")
+
+
 def test_creating_and_deleting_a_session_are_marked_as_such() -> None:
     opened = classify("POST", "/session", SESSION_CAPS)
     bare = classify("POST", "/session", {"capabilities": {}})
@@ -195,7 +209,7 @@ def test_w3c_pointer_that_moves_is_a_swipe_with_relative_moves_added_up() -> Non
                                  "x": 0, "y": -600},
                                 {"type": "pointerUp"})]}
     found = classify("POST", f"{S}/actions", body)
-    assert found is not None and found.kind == "swipe"
+    assert found is not None and found.kind == "swipe" and found.aim == "from"
     assert dict(found.params) == {"from_x": 200, "from_y": 700, "to_x": 200, "to_y": 100,
                                   "duration": 0.25, "gesture": "actions"}
 
@@ -210,7 +224,7 @@ def test_w3c_element_origin_and_two_fingers() -> None:
     finger = [{"type": "pointerMove", "x": 100, "y": 100}, {"type": "pointerDown"},
               {"type": "pointerUp"}]
     pinch = classify("POST", f"{S}/actions", {"actions": [pointer(*finger), pointer(*finger)]})
-    assert pinch is not None and pinch.kind == "swipe"
+    assert pinch is not None and pinch.kind == "swipe" and pinch.aim == "none"
     assert pinch.params["gesture"] == "multi_touch"
 
 

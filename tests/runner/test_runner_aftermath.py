@@ -65,7 +65,7 @@ def test_switches_the_agent_tapped_go_back_to_where_the_attempt_found_them() -> 
                                         Changed("switch", "Bold Text", "Display", "0"))
 
 
-def test_options_and_sliders_the_agent_changed_go_back_to_what_they_were() -> None:
+def test_options_sliders_and_slid_switches_go_back_to_what_they_were() -> None:
     def option(label: str, chosen: str) -> Target:
         return Target(type="XCUIElementTypeCell", label=label, page="Auto-Lock", chosen=chosen)
 
@@ -80,8 +80,14 @@ def test_options_and_sliders_the_agent_changed_go_back_to_what_they_were() -> No
               *act(5, "tap", PREFS, PREFS, target=Target(type="XCUIElementTypeCell",
                                                          label="General", page="Settings")),
               *act(6, "tap", PREFS, PREFS, target=option("Never", "x").model_copy(
-                  update={"page": ""}))]
+                  update={"page": ""})),
+              # a switch's thumb slid sideways flips it; a scroll that starts on its row does not
+              *act(7, "swipe", PREFS, PREFS, target=knob("Bold Text", False, "Display"),
+                   from_x=340, from_y=300, to_x=370, to_y=302),
+              *act(8, "swipe", PREFS, PREFS, target=knob("Zoom", False, "Zoom"),
+                   from_x=200, from_y=600, to_x=200, to_y=200)]
     assert changed_settings(events) == (Changed("choice", "Auto-Lock", "Auto-Lock", "Never"),
-                                        Changed("slider", "Text Size", "Text Size", "50%"))
-    assert [c.shown for c in changed_settings(events)] == ["Never", "50%"]
+                                        Changed("slider", "Text Size", "Text Size", "50%"),
+                                        Changed("switch", "Bold Text", "Display", "0"))
+    assert [c.shown for c in changed_settings(events)] == ["Never", "50%", "off"]
     assert Changed("switch", "Wi-Fi", "Wi-Fi", "1").shown == "on"

@@ -71,8 +71,8 @@ AGENTS.register("flipper")(lambda arg: Flipper())
 
 
 class Chooser(SolutionAgent):
-    """Plays the reference finish, then in Settings chooses Auto-Lock's 30 seconds and drags
-    Text Size's slider to its left end."""
+    """Plays the reference finish, then in Settings chooses Auto-Lock's 30 seconds, slides Bold
+    Text's knob on, and drags Text Size's slider to its left end."""
 
     name = "chooser"
 
@@ -83,6 +83,10 @@ class Chooser(SolutionAgent):
                           Step("swipe", "down"), Step("tap", "Display & Brightness"),
                           Step("tap", "Auto-Lock"), Step("tap", "30 seconds")])
         tap(phone, lambda e: e.name == "BackButton")
+        bold = next(e for e in phone.page().on_screen()
+                    if e.label == "Bold Text" and e.type == "XCUIElementTypeSwitch")
+        knob = (bold.x + bold.width - 40, bold.centre[1])
+        phone.drag(knob, (knob[0] + 30, knob[1]))  # the thumb slid right: on
         run_steps(phone, [Step("tap", "Text Size")])
         slider = next(e for e in phone.page().on_screen() if e.short_type == "Slider")
         phone.drag(slider.centre, (slider.x + 2, slider.centre[1]))
@@ -154,13 +158,16 @@ def test_an_option_chosen_and_a_slider_moved_are_set_back_to_what_they_were(
         stored = switches(sim)
     teardown = rows["settings.about.reach"].teardown
     assert teardown is not None and teardown.ok, teardown
-    assert teardown.switched == ("Text Size: set back to 50%", "Auto-Lock: set back to Never")
-    assert (stored["auto_lock"], stored["text_size"]) == ("Never", 0.5), stored
+    assert teardown.switched == ("Text Size: set back to 50%", "Bold Text: set back off",
+                                 "Auto-Lock: set back to Never")
+    assert (stored["auto_lock"], stored["text_size"], stored["bold_text"]) == (
+        "Never", 0.5, False), stored
     moved = [a for a in actions(read_audit(tmp_path / "R" / "audit.jsonl"))
              if a.phase == "agent" and a.kind == "swipe" and a.target is not None]
     # a drag is logged with what it started on: the list it scrolled, the slider it moved
     assert [(a.target.type, a.target.label, a.target.value) for a in moved] == [
         ("XCUIElementTypeButton", "General", ""),
+        ("XCUIElementTypeSwitch", "Bold Text", "0"),
         ("XCUIElementTypeSlider", "Text Size", "50%")]
 
 

@@ -155,6 +155,24 @@ def test_wifi_switch_toggles_by_its_knob_only(settings, client):
     assert settings(label="Wi-Fi", className="Button").get(timeout=1).value == "Off"
 
 
+def test_a_switch_thumb_slid_toward_its_other_side_flips_it(settings, client):
+    settings(label="Wi-Fi", className="Button").click()
+    knob = settings(xpath="//XCUIElementTypeSwitch[@label='Wi-Fi']/XCUIElementTypeSwitch")
+    x, y = knob.get(timeout=1).bounds.center
+
+    def wifi() -> str:
+        return settings(className="Switch", label="Wi-Fi").get(timeout=1).value
+
+    settings.swipe(x - 15, y, x + 15, y)  # on already: sliding right changes nothing
+    assert wifi() == "1"
+    settings.swipe(x + 15, y, x - 15, y)
+    assert wifi() == "0"
+    settings.swipe(x, y, x + 4, y)  # barely moved: not a slide
+    assert wifi() == "0"
+    settings.swipe(x - 15, y, x + 15, y)
+    assert wifi() == "1"
+
+
 def test_bluetooth_and_battery_pages(settings, client):
     settings(label="Bluetooth", className="Button").click()
     assert settings(className="Switch", label="Bluetooth").get(timeout=1).value == "1"
