@@ -100,8 +100,8 @@ def changed_settings(events: Iterable[AuditEvent]) -> tuple[Changed, ...]:
     tapped or slid sideways (the bridge logs the labelled switch around a knob), options it
     tapped in a list of options (logged with the option chosen before), and sliders it tapped,
     dragged or set, each with the title of the page it was on and what it was before the
-    attempt first touched it. A setup that changed one the agent then touched is undone too: the phone is left
-    as the attempt found it, not as its setup made it."""
+    attempt first touched it. A setup that changed one the agent then touched is undone too:
+    the phone is left as the attempt found it, not as its setup made it."""
     was: dict[tuple[str, str, str], Changed] = {}
     touched: set[tuple[str, str, str]] = set()
     for action in actions(events):
