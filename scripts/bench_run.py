@@ -17,6 +17,7 @@ the `sim:auto` choice), alternately, so both see the same machine load, and prin
 time of each and each pair's ratio.
 
     python scripts/bench_run.py [--latency iphone|none] [--agent solution] [--task GLOB]
+                                [--by-task N]  # also the N tasks whose harness costs most
     python scripts/bench_run.py --pairs 3 [--phones 2] [--latency none]
 """
 
@@ -117,7 +118,7 @@ class PhasedRig(Rig):
 
 
 def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: float,
-                  repeat: int) -> None:
+                  repeat: int, by_task: int = 0) -> None:
     """Run every task `repeat` times on one simulator and print what it cost."""
     phases = Phases()
     rows: list[ResultRow] = []
@@ -137,6 +138,7 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
         phases.outside = ""
         _merge(tally, sim.latency.tally.take())
         kinds: dict[str, KindCost] = {kind: KindCost() for kind in KINDS}
+        each: dict[str, KindCost] = defaultdict(KindCost)
         started = time.perf_counter()
         with rig.phone.keeping_reads():  # as a run's worker keeps them between agents
             for n in range(1, repeat + 1):
@@ -149,6 +151,7 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
                     # what this attempt cost (its teardown's put-off read is the next's)
                     counts = sim.latency.tally.take()
                     kinds[kind_of(task)].add(counts, phases.bridge["agent"] - received)
+                    each[task.id].add(counts, phases.bridge["agent"] - received)
                     _merge(tally, counts)
                     phases.outside = "run end"  # what the run does between attempts
                     housekeeping.attempt_done()
@@ -163,6 +166,8 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
         actions = Counter(e.phase for e in log if e.stage == "intent")
     report_costs(rows, tally, phases, wall_s, latency, actions)
     report_kinds(kinds)
+    if by_task:
+        report_tasks(each, by_task)
 
 
 KINDS = ("plain", "probes", "the rest")
@@ -226,6 +231,17 @@ def report_kinds(kinds: dict[str, KindCost]) -> None:
             n, total = cost.attempts, cost.agent_s + cost.harness_s
             print(f"  {kind:<10}{n:>9}{cost.harness_s / n:>11.2f}{cost.agent_s / n:>9.2f}"
                   f"{cost.agent_s / total if total else 0:>13.0%}")
+
+
+def report_tasks(each: dict[str, KindCost], most: int) -> None:
+    """Print the `most` tasks whose harness costs the most, modelled s an attempt."""
+    print(f"\nthe {most} tasks whose harness costs most, modelled s an attempt")
+    print(f"  {'task':<36}{'harness s':>10}{'agent s':>9}{'agent share':>13}")
+    ranked = sorted(each.items(), key=lambda item: -item[1].harness_s / item[1].attempts)
+    for task_id, cost in ranked[:most]:
+        n, total = cost.attempts, cost.agent_s + cost.harness_s
+        print(f"  {task_id:<36}{cost.harness_s / n:>10.2f}{cost.agent_s / n:>9.2f}"
+              f"{cost.agent_s / total if total else 0:>13.0%}")
 
 
 def _totals(counts: dict[str, RouteCount]) -> tuple[int, float, int]:
@@ -339,13 +355,15 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=0,
                         help="instead: this many interleaved pairs of sim:1 and sim:M runs")
     parser.add_argument("--phones", type=int, default=0, help="M for --pairs (default: auto)")
+    parser.add_argument("--by-task", type=int, default=0, metavar="N",
+                        help="also list the N tasks whose harness costs the most")
     args = parser.parse_args()
     if args.pairs:
         phones = args.phones or len(resolve_devices("sim:auto"))
         measure_pairs(args.paths, tuple(args.tasks), args.pairs, phones, args.latency)
         return
     tasks = select_tasks(load_tasks(args.paths).tasks, args.tasks)
-    measure_costs(tasks, args.agent, args.latency, args.effect_s, args.repeat)
+    measure_costs(tasks, args.agent, args.latency, args.effect_s, args.repeat, args.by_task)
 
 
 if __name__ == "__main__":
