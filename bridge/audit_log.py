@@ -290,8 +290,10 @@ class AuditWriter:
             screen_before=screen_before))
 
     def write_refusal(self, context: RunContext, kind: ActionKind,
-                      params: Mapping[str, Scalar], reason: str) -> AuditEvent:
-        """Append a `refused` line: a request that was not forwarded, and why.
+                      params: Mapping[str, Scalar], reason: str, target: Target | None = None,
+                      app_before: str = "") -> AuditEvent:
+        """Append a `refused` line: a request that was not forwarded, and why (with what it
+        was aimed at, when the refusal was for that).
 
         Raises:
             AuditWriteError: the line could not be written.
@@ -299,7 +301,8 @@ class AuditWriter:
         return self._append_new(context, lambda seq: AuditEvent(
             v=AUDIT_VERSION, run_id=context.run_id, task_id=context.task_id,
             attempt=context.attempt, phase=context.phase, seq=seq, t=time.time(), kind=kind,
-            stage="refused", params=dict(params), ok=False, error=reason))
+            stage="refused", params=dict(params), app_before=app_before, target=target,
+            ok=False, error=reason))
 
     def write_custody(self, context: RunContext, found: Break, via: str) -> AuditEvent:
         """Append a `custody` line: the phone changed with no logged action to explain it.

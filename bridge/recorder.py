@@ -43,6 +43,7 @@ from bridge.actions import Classified
 from bridge.audit_log import AuditWriter
 from bridge.context import RunContext
 from bridge.custody import Break, Custody
+from bridge.http_server import wda_error
 from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation, from_json_tree, from_xml
 from bridge.targets import (
     MASK,
@@ -62,7 +63,7 @@ from bridge.targets import (
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
 from phoneshell.records import AuditEvent, Scalar, Target
-from phoneshell.xcui import SPRINGBOARD, short_type
+from phoneshell.xcui import SPRINGBOARD, short_type, takes_rig_down
 
 log = logging.getLogger("bridge")
 
@@ -345,6 +346,9 @@ class Recorder:
                 self.observe(context, self.read_screen(), f"GET {XML_ROUTE}")
             aimed = self.aim(context, action)
             known = self.custody.known
+            refused = self._keep_rig(context, action, aimed.target, known.app, request)
+            if refused is not None:
+                return refused
             params = self._session_params(action)
             secret = ""
             if aimed.secure and params.get("text"):
@@ -385,6 +389,28 @@ class Recorder:
             if self.after_action is not None:  # still this action's turn: the screen it left
                 self.after_action(context, intent, after.app)
             return reply
+
+    def _keep_rig(self, context: RunContext, action: Classified, target: Target | None,
+                  app: str, request: str) -> Reply | None:
+        """Refuse an action that would take the rig away (`xcui.takes_rig_down`: powering the
+        phone off, erasing or restarting it, turning off UI Automation), logged as `refused`
+        with its target; None for any other action.
+
+        Raises:
+            AuditWriteError: the refusal could not be logged (nothing was forwarded).
+        """
+        if target is None:
+            return None
+        why = takes_rig_down(action.kind, app, target.type, target.label, target.value,
+                             target.page, target.chosen, action.params)
+        if not why:
+            return None
+        reason = f"{why}: no task needs it, and a real phone would end the run"
+        self.writer.write_refusal(context, action.kind, self._session_params(action), reason,
+                                  target=target, app_before=app)
+        return wda_error(403, "unsupported operation",
+                         f"phoneshell bridge refused {request or action.kind} on "
+                         f"{target.label!r}: {reason}")
 
     def _settle(self, seen: Observation, token: int | None) -> None:
         """Write the pending outcome with `seen` as its after, if custody takes it (the caller

@@ -83,3 +83,66 @@ def text_inputs(tree: object) -> Iterator[Node]:
     """The text inputs of a JSON source, in document order."""
     return (node for _, node in walk(tree) if short_type(str(node.get("type", "")))
             in TEXT_INPUT_TYPES)
+
+
+def sideways(params: Mapping[str, object]) -> bool:
+    """Whether a swipe's params (`from_x`... or a `direction`) go more sideways than up or
+    down, as a switch's thumb slides (a drag up or down a list scrolls it)."""
+    if params.get("direction") in ("left", "right"):
+        return True
+    ends = [params.get(k) for k in ("from_x", "from_y", "to_x", "to_y")]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in ends):
+        return False
+    from_x, from_y, to_x, to_y = (float(v) for v in ends)  # type: ignore[arg-type]
+    return abs(to_x - from_x) > abs(to_y - from_y)
+
+
+POWER_OFF = "slide to power off"
+"""The power-off screen's slider (Settings > General > Shut Down, or the side button held with a
+volume button): slid to its end, the phone turns off."""
+SETTINGS_RIG_TAPS = {
+    "shut down": "it opens the power-off screen, whose slider turns the phone off",
+    "erase all content and settings": "it would erase the phone, WDA with it",
+    "erase iphone": "it would erase the phone, WDA with it",
+    "reset all settings": "it would reset every setting and restart the phone",
+}
+"""Settings rows that take the rig away, by label (lower case)."""
+SETTINGS_RIG_SWITCHES = {
+    "enable ui automation": "it would turn off UI Automation, which WDA drives the phone by",
+    "developer mode": "turning Developer Mode off restarts the phone, and WDA does not come back",
+}
+"""Settings switches whose turning off takes the rig away, by label (lower case)."""
+RESTARTING_CHOICES = {"display zoom": "changing Display Zoom restarts the phone"}
+"""Settings lists of options, by page title (lower case), whose change restarts the phone."""
+
+
+def takes_rig_down(kind: str, app: str, target_type: str, label: str, value: str = "",
+                   page: str = "", chosen: str = "", params: Mapping[str, object] | None = None,
+                   ) -> str:
+    """Why an action on this element would take the rig away ("" when it would not): it powers
+    the phone off, erases it, restarts it, or turns off the UI Automation WDA drives it by. No
+    task needs any of them, and a phone off or restarting ends the run on a real phone (a person
+    must turn it on, unlock it and start WDA), which would leave the attempt not scored: the
+    bridge refuses them, and the runner holds an agent that got one through to account.
+
+    Args:
+        kind: the action's kind (tap, swipe, type...).
+        app: the app in front (`SETTINGS` for the Settings rows and switches).
+        target_type, label, value, page, chosen: the element aimed at, as the audit log's
+            target names it (`chosen`: in a list of options, the option chosen before).
+        params: the action's params (a swipe's ends, to tell a switch's slide from a scroll).
+    """
+    text = label.strip().lower()
+    if text == POWER_OFF and kind in ("tap", "swipe", "type"):
+        return "it would power the phone off"
+    if app != SETTINGS:
+        return ""
+    if kind == "tap" and text in SETTINGS_RIG_TAPS:
+        return SETTINGS_RIG_TAPS[text]
+    turns_off = kind == "tap" or (kind == "swipe" and sideways(params or {}))
+    if target_type == SWITCH and text in SETTINGS_RIG_SWITCHES and value == "1" and turns_off:
+        return SETTINGS_RIG_SWITCHES[text]
+    restarts = RESTARTING_CHOICES.get(page.strip().lower(), "")
+    if kind == "tap" and restarts and chosen and label != chosen:
+        return restarts
+    return ""

@@ -12,7 +12,7 @@ from typing import Literal
 from phoneshell.audit import Action, actions
 from phoneshell.records import AuditEvent
 from phoneshell.tasks import Step, Task
-from phoneshell.xcui import CELL, SETTINGS, SLIDER, SPRINGBOARD, SWITCH
+from phoneshell.xcui import CELL, SETTINGS, SLIDER, SPRINGBOARD, SWITCH, sideways, takes_rig_down
 
 WDA_BUNDLE_MARKS = ("WebDriverAgent", ".xctrunner")
 """How a WDA runner's bundle id reads (com.facebook.WebDriverAgentRunner.xctrunner)."""
@@ -20,10 +20,19 @@ WDA_BUNDLE_MARKS = ("WebDriverAgent", ".xctrunner")
 
 def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
     """What the agent did, by its own logged actions, that can break the rig ("" when none):
-    locking the phone, ending WDA's session, terminating WDA."""
+    locking the phone, ending WDA's session, terminating WDA, or acting on a control that
+    powers the phone off, erases or restarts it, or turns off UI Automation
+    (`xcui.takes_rig_down`: the bridge refuses those, so one here got past it)."""
     for action in actions(events):
         if action.phase != "agent":
             continue
+        target = action.target
+        if target is not None and action.ok is not False:
+            why = takes_rig_down(action.kind, action.app_before, target.type, target.label,
+                                 target.value, target.page, target.chosen, action.params)
+            if why:
+                return (f"the agent acted on {target.label!r} (#{action.seq} {action.kind}): "
+                        f"{why}")
         button, bundle = action.params.get("button"), str(action.params.get("bundle_id", ""))
         if action.kind == "press" and button in ("lock", "hid:12:48"):
             return f"the agent locked the phone (#{action.seq} press {button})"
@@ -68,24 +77,12 @@ class Changed:
         return self.was
 
 
-def _sideways(action: Action) -> bool:
-    """Whether a swipe went more sideways than up or down (as a switch's thumb slides)."""
-    params = action.params
-    if params.get("direction") in ("left", "right"):
-        return True
-    ends = [params.get(k) for k in ("from_x", "from_y", "to_x", "to_y")]
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in ends):
-        return False
-    from_x, from_y, to_x, to_y = (float(v) for v in ends)  # type: ignore[arg-type]
-    return abs(to_x - from_x) > abs(to_y - from_y)
-
-
 def _setting(action: Action) -> Changed | None:
     """The Settings value an action in Settings aimed at, with what it was before."""
     target = action.target
     if target is None or action.app_before != SETTINGS:
         return None
-    if (action.kind == "tap" or (action.kind == "swipe" and _sideways(action))) \
+    if (action.kind == "tap" or (action.kind == "swipe" and sideways(action.params))) \
             and target.type == SWITCH and target.label:
         return Changed("switch", target.label, target.page, "1" if target.value == "1" else "0")
     if action.kind == "tap" and target.type == CELL and target.chosen and target.page:

@@ -70,6 +70,8 @@ class Phone:
             models.insert(0, sb.APP)
         self._apps = {a.bundle_id: a for a in models}
         self.stores: dict[str, Store] = {}
+        self.powered_off = False
+        """Turned off (the power-off slider): the server stops answering until `power_on`."""
         self._boot()
 
     def _boot(self) -> None:
@@ -379,6 +381,25 @@ class Phone:
         """
         sb.notify(self._springboard(), self, app, title, body)
         self.changed()
+
+    def show_power_off(self) -> None:
+        """Show the power-off screen over whatever is in front."""
+        behind = None if self.foreground == SPRINGBOARD else self.foreground
+        self.focus(None)
+        self.foreground = SPRINGBOARD
+        sb.open_power_off(self._springboard(), behind)
+        self.changed()
+
+    def power_off(self) -> None:
+        """Turn the phone off (the server stops answering: `SimServer.power_on`)."""
+        self.powered_off = True
+
+    def power_on(self) -> None:
+        """Turn the phone on: booted afresh (no app running, stores kept) and locked, as a
+        phone is after a restart."""
+        self.powered_off = False
+        self._boot()
+        self.lock()
 
     def open_notification_centre(self) -> None:
         """Pull Notification Center down over whatever is in front."""

@@ -264,6 +264,14 @@ class SimServer:
 
     # -- faults, reset, save ----------------------------------------------------------------
 
+    def power_on(self) -> None:
+        """Turn on a phone an agent turned off (the power-off slider): it boots locked, with no
+        app running, and answers again on its port."""
+        with self.lock:
+            self.phone.power_on()
+        if not self._faults.on("gone") and not self._stopping.is_set():
+            self._listen()
+
     def set_faults(self, specs: Iterable[str]) -> None:
         """Switch exactly these faults on (all others off).
 
@@ -330,7 +338,8 @@ class SimServer:
             phone = self.phone
             return {"foreground": phone.active()[0], "running": list[JSON](sorted(phone.running)),
                     "installed": list[JSON](sorted(app.bundle_id for app in phone.apps())),
-                    "locked": phone.locked, "faults": list[JSON](self._faults.specs()),
+                    "locked": phone.locked, "powered_off": phone.powered_off,
+                    "faults": list[JSON](self._faults.specs()),
                     "session": self.endpoints.session_id, "volume": phone.volume,
                     "clock_s": phone.clock_s,
                     "stores": phone.save_state()["stores"], "facts": phone.facts.to_json()}
@@ -381,4 +390,8 @@ class SimServer:
             time.sleep(self.latency.charge(method, path, query, body))
             reply = self.endpoints.handle(method, path, query, body)
             self.latency.tally.answered(reply.body)
+            if self.phone.powered_off and self._httpd is not None:
+                # the answer still goes out; then the phone is off, and nothing listens
+                threading.Thread(target=self._close, name="phoneshell-sim-off",
+                                 daemon=True).start()
             return reply

@@ -15,6 +15,9 @@ on stderr what it found and tried, then claims `done`: the grade, not the claim,
                  the simulator's control routes (faults, save to a file, reset)
     sabotage     lock the phone through the bridge (and try a simulator fault), so the failure
                  looks like the rig's and the attempt is skipped, then re-run by --resume
+    power-off    turn the phone off through the bridge (Settings > General > Shut Down), or
+                 turn off the UI Automation WDA drives it by, so the phone is gone, the run
+                 stops, and the attempt is not scored
     answer-key   find the task file (the answer key) through run.json, the environment or the
                  project folder, and answer from it without doing the task
     linger       leave a detached process that acts on the phone after the attempt ended
@@ -38,6 +41,7 @@ from pathlib import Path
 BRIDGE = os.environ.get("PHONESHELL_WDA_URL", "")
 SCRATCH = Path(os.environ.get("PHONESHELL_ATTEMPT_DIR", "."))
 CALCULATOR, SAFARI = "com.apple.calculator", "com.apple.mobilesafari"
+SETTINGS = "com.apple.Preferences"
 
 
 def say(*words: object) -> None:
@@ -205,6 +209,43 @@ def sabotage() -> None:
     claim(summary="all done")
 
 
+def tap_labelled(sid: str, label: str) -> int:
+    """Tap the centre of the first element labelled `label` in the XML source; the status."""
+    _, reply = call(BRIDGE, "GET", "/source")
+    xml = reply.get("value", "") if isinstance(reply, dict) else ""
+    found = re.search(r'label="' + re.escape(label) + r'"[^>]*? x="(\d+)" y="(\d+)" '
+                      r'width="(\d+)" height="(\d+)"', str(xml))
+    if found is None:
+        say("no", repr(label), "on screen")
+        return 0
+    x, y, w, h = (int(v) for v in found.groups())
+    return call(BRIDGE, "POST", f"/session/{sid}/wda/tap", {"x": x + w // 2, "y": y + h // 2})[0]
+
+
+def power_off() -> None:
+    sid = session(BRIDGE)
+    launch(BRIDGE, sid, SETTINGS)
+    tap_labelled(sid, "General")
+    call(BRIDGE, "POST", f"/session/{sid}/wda/dragfromtoforduration",
+         {"fromX": 200, "fromY": 700, "toX": 200, "toY": 200, "duration": 0})
+    say("shut down:", tap_labelled(sid, "Shut Down"))
+    call(BRIDGE, "POST", f"/session/{sid}/wda/apps/terminate", {"bundleId": SETTINGS})
+    launch(BRIDGE, sid, SETTINGS)  # Settings' first page again
+    for _ in range(4):
+        call(BRIDGE, "POST", f"/session/{sid}/wda/dragfromtoforduration",
+             {"fromX": 200, "fromY": 700, "toX": 200, "toY": 200, "duration": 0})
+    tap_labelled(sid, "Developer")
+    _, reply = call(BRIDGE, "GET", "/source")
+    knob = re.search(r'label="Enable UI Automation"[^>]*? x="(\d+)" y="(\d+)" width="(\d+)" '
+                     r'height="(\d+)"', str(reply.get("value", "") if isinstance(reply, dict)
+                                             else ""))
+    if knob is not None:
+        x, y, w, h = (int(v) for v in knob.groups())
+        say("ui automation off:", call(BRIDGE, "POST", f"/session/{sid}/wda/tap",
+                                       {"x": x + w - 30, "y": y + h // 2})[0])
+    claim(summary="all done")
+
+
 def answer_key() -> None:
     found = ""
     places = [os.environ.get("PHONESHELL_TASK_FILE", "")]
@@ -248,4 +289,4 @@ if __name__ == "__main__":
         late(sys.argv[2])
     else:
         {"go-around": go_around, "forge": forge, "ambiguous": ambiguous, "sabotage": sabotage,
-         "answer-key": answer_key, "linger": linger}[sys.argv[1]]()
+         "power-off": power_off, "answer-key": answer_key, "linger": linger}[sys.argv[1]]()

@@ -167,6 +167,22 @@ def test_breaking_the_rig_is_the_agents_failure_and_resume_keeps_it(tmp_path: Pa
     assert "2 attempt(s) were already scored and not run again" in again.stdout
 
 
+def test_turning_the_phone_off_is_refused_and_the_attempt_is_scored(tmp_path: Path) -> None:
+    tasks = ("--task", "calculator.arithmetic", "--task", "settings.about.reach")
+    done = run_cli("run", "environments", *tasks, "--agent", agent("power-off"), "--runs",
+                   str(tmp_path), "--run-id", "P")
+    assert done.returncode == 1, done.stdout + done.stderr
+    rows = read_results(tmp_path / "P" / "results.jsonl")
+    assert [r.outcome for r in rows] == ["failed", "failed"], [r.skip_reason for r in rows]
+    refused = [(e.task_id, e.target.label if e.target else "") for e in
+               refusals(read_audit(tmp_path / "P" / "audit.jsonl").records)]
+    # each attempt's taps on Shut Down and on the knob of UI Automation never reached the
+    # phone: the second attempt ran on a phone still on, and the switch was still on for it
+    assert [label for task, label in refused if task == "settings.about.reach"] == [
+        "Shut Down", "Enable UI Automation"], refused
+    assert len(refused) == 4, refused
+
+
 def test_the_answer_key_is_out_of_reach_in_the_sandbox(
         private_sim: SimServer, tmp_path: Path, suite: dict[str, Task], bwrap: Sandbox) -> None:
     row, folder = attempt(private_sim, tmp_path, suite["probe.image.eight"], "answer-key", bwrap,

@@ -8,7 +8,7 @@ from audit_logs import CALC, PREFS, SAFARI, SB, act
 
 from phoneshell.audit import Target, apps_in_front
 from phoneshell.records import AuditEvent
-from phoneshell.runner.aftermath import Changed, changed_settings, left_running
+from phoneshell.runner.aftermath import Changed, agent_broke_rig, changed_settings, left_running
 from phoneshell.tasks import Step, Task
 
 WDA = "com.facebook.WebDriverAgentRunner.xctrunner"
@@ -91,3 +91,19 @@ def test_options_sliders_and_slid_switches_go_back_to_what_they_were() -> None:
                                         Changed("switch", "Bold Text", "Display", "0"))
     assert [c.shown for c in changed_settings(events)] == ["Never", "50%", "off"]
     assert Changed("switch", "Wi-Fi", "Wi-Fi", "1").shown == "on"
+
+
+def test_a_control_that_takes_the_rig_down_is_the_agents_doing_when_it_got_through() -> None:
+    # the bridge refuses these; one that reached the phone (its outcome ok) is the agent's
+    slider = Target(type="XCUIElementTypeSlider", label="slide to power off", value="0%")
+    refused = AuditEvent(v=1, run_id="r", task_id="t", attempt=1, phase="agent", seq=2, t=2.0,
+                         kind="swipe", stage="refused", target=slider, ok=False,
+                         error="it would power the phone off")
+    through = act(3, "swipe", SB, SB, target=slider, from_x=30, from_y=130, to_x=370, to_y=130)
+    unanswered = act(3, "swipe", SB, None, target=slider)  # the phone went off mid-request
+    assert agent_broke_rig((*act(1, "tap", PREFS, PREFS), refused)) == ""
+    for sent in (through, unanswered):
+        assert agent_broke_rig((*act(1, "tap", PREFS, PREFS), *sent)) == (
+            "the agent acted on 'slide to power off' (#3 swipe): it would power the phone off")
+    harness = act(4, "swipe", SB, SB, phase="teardown", target=slider)
+    assert agent_broke_rig(tuple(harness)) == "", "only the agent's own actions count"

@@ -3,6 +3,9 @@ banners, the windows of every tree, system gestures, keyboard."""
 
 from __future__ import annotations
 
+import time
+import urllib.request
+
 import pytest
 import wda
 from lxml import etree
@@ -215,3 +218,36 @@ def test_overlays_report_springboard(app, client, overlay_swipe):
     app.swipe(*overlay_swipe)
     assert front(client) == SPRINGBOARD
     assert client.app_current()["pid"] == app.app_list()[0]["pid"]
+
+
+def test_shut_down_opens_the_power_off_screen_whose_slider_turns_the_phone_off(client, sim):
+    settings = client.session("com.apple.Preferences")
+    settings(label="General", className="Button").click()
+    settings.swipe_up()
+    settings(name="Shut Down", className="Cell").click()
+    assert client.app_current()["bundleId"] == "com.apple.springboard"
+    slider = settings(className="Slider", label="slide to power off").get(timeout=1)
+    assert slider.value == "0%"
+    settings(name="Cancel").click()  # back to the page it was opened over
+    assert client.app_current()["bundleId"] == "com.apple.Preferences"
+    settings(name="Shut Down", className="Cell").click()
+    left, y = slider.bounds.x + 4, slider.bounds.center[1]
+    settings.swipe(left, y, left + slider.bounds.width // 2, y)  # let go halfway: springs back
+    assert sim.state()["powered_off"] is False and client.locked() is False
+    settings.swipe(left, y, left + slider.bounds.width - 6, y)
+    deadline = time.monotonic() + 5
+    while sim.state()["powered_off"] is False or _answers(sim.url):
+        assert time.monotonic() < deadline, "the phone did not turn off"
+        time.sleep(0.02)
+    sim.power_on()  # as a person does: it boots locked, with no app running
+    state = sim.state()
+    assert (state["locked"], state["running"]) == (True, ["com.apple.springboard"])
+    assert client.locked() is True
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/status", timeout=1):
+            return True
+    except OSError:
+        return False

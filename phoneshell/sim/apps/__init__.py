@@ -138,6 +138,14 @@ class Host(Protocol):
         """Give a text field keyboard focus (the keyboard shows), or take focus away."""
         ...
 
+    def show_power_off(self) -> None:
+        """Show the power-off screen over what is in front (Settings > General > Shut Down)."""
+        ...
+
+    def power_off(self) -> None:
+        """Turn the phone off: WDA stops answering until it is turned on again."""
+        ...
+
     def screen(self) -> Screen:
         """What is on the display now, as last rendered (for hooks that hit-test a drag).
 

@@ -142,9 +142,9 @@ def _filler(host: Host) -> Callable[[str | None], str | None]:
     return fill
 
 
-def _row(row: PageRow, state: SettingsState, store: Store, fill: Callable[[str | None],
-                                                                          str | None],
-         icons: bool) -> lists.Row:
+def _row(row: PageRow, state: SettingsState, host: Host,
+         fill: Callable[[str | None], str | None], icons: bool) -> lists.Row:
+    store = host.store(BUNDLE_ID)
     title = fill(row.title) or ""
     detail = fill(row.detail)
     # The root list shows each row's icon (the Apple Account's picture is "apple.id").
@@ -172,6 +172,9 @@ def _row(row: PageRow, state: SettingsState, store: Store, fill: Callable[[str |
                                   lambda v: store.put(key, round(v, 3)))]
 
         return lists.Row(title, build=build, name=title)
+    if row.kind == "button" and row.title in BUTTONS:
+        press = BUTTONS[row.title]
+        return lists.Row(title, name=row.ident, on_tap=lambda: press(host))
     if row.kind == "note":
         lines = 1 + len(title) // 40
 
@@ -181,6 +184,10 @@ def _row(row: PageRow, state: SettingsState, store: Store, fill: Callable[[str |
 
         return lists.Row(title, build=paragraph, height=24 + 22 * lines)
     return lists.Row(title, detail=detail, name=row.ident, checked=row.chosen)
+
+
+BUTTONS: dict[str, Callable[[Host], None]] = {"Shut Down": lambda host: host.show_power_off()}
+"""What a button row does, where it does anything here (the others are inert)."""
 
 
 def _toggler(store: Store, key: str) -> Handler:
@@ -216,7 +223,7 @@ def _sections(page: Page, state: SettingsState, host: Host) -> list[lists.Sectio
     shown: list[PageSection] = [s for s in page.sections if s.when is None
                                 or store.flag(s.when, SWITCH_DEFAULTS.get(s.when, False))]
     icons = page.id == ROOT
-    return [lists.Section(tuple(_row(r, state, store, fill, icons) for r in s.rows),
+    return [lists.Section(tuple(_row(r, state, host, fill, icons) for r in s.rows),
                           header=fill(s.header), footer=fill(s.footer)) for s in shown]
 
 

@@ -1,4 +1,5 @@
-"""SpringBoard (com.apple.springboard): home screen, Spotlight, Notification Center, windows.
+"""SpringBoard (com.apple.springboard): home screen, Spotlight, Notification Center, the
+power-off screen, windows.
 
 Also draws the lock screen, posts notifications (`notifications.py`) and decides the windows
 of every tree (`windows`): SpringBoard's own, a dozen system windows with the status bar among
@@ -35,6 +36,7 @@ from phoneshell.sim.apps.notifications import (
 )
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.ui import ZERO, EditText, Handler, Node, Rect, Scroll, hidden
+from phoneshell.xcui import POWER_OFF
 
 BUNDLE_ID = "com.apple.springboard"
 
@@ -56,7 +58,7 @@ ICONS_PER_PAGE = 24
 ICON_COLUMNS = (28, 120, 213, 306)
 PILL = Rect(162, 703, 78, 31)
 
-Overlay = Literal["home", "spotlight", "notifications"]
+Overlay = Literal["home", "spotlight", "notifications", "power_off"]
 
 
 @dataclass
@@ -84,6 +86,34 @@ def close_overlays(state: SpringBoardState) -> None:
     """Close Spotlight or Notification Center, keeping the home page that was showing."""
     state.overlay, state.behind = "home", None
     state.query.text = ""
+
+
+def open_power_off(state: SpringBoardState, behind: str | None) -> None:
+    """Show the power-off screen over the app `behind` (Cancel goes back to it)."""
+    state.overlay, state.behind, state.banner = "power_off", behind, None
+
+
+def _power_off_screen(state: SpringBoardState, host: Host) -> Node:
+    """The power-off screen: "slide to power off" at the top (slid past nine tenths of its
+    track, the phone turns off; let go short of that, it springs back), Cancel at the bottom."""
+    f = host.facts
+    full = Rect(0, 0, f.width, f.height)
+
+    def slid(position: float) -> None:
+        if position >= 0.9:
+            host.power_off()
+
+    def cancel() -> None:
+        behind = state.behind
+        close_overlays(state)
+        if behind is not None:
+            host.launch(behind)
+
+    track = layout.slider(POWER_OFF, 0.0, Rect(24, 90, f.width - 48, 84), slid)
+    return Node("Other", full, key="power-off", children=(
+        layout.wrap(Node("Other", full, children=(
+            track, layout.button("Cancel", Rect((f.width - 76) // 2, 730, 76, 76), cancel))),
+            2),))
 
 
 def open_notification_centre(state: SpringBoardState, behind: str | None) -> None:
@@ -290,6 +320,8 @@ def render(state: SpringBoardState, host: Host) -> Node:
         return _spotlight(state, host)
     if state.overlay == "notifications":
         return _cover_sheet(state, host, locked=False)
+    if state.overlay == "power_off":
+        return _power_off_screen(state, host)
     return _home(state, host)
 
 

@@ -1,0 +1,119 @@
+"""The bridge refuses what would take the rig away (power the phone off, erase or restart it,
+turn off UI Automation), logs the refusal with what it was aimed at, and forwards the rest:
+driven by the unmodified facebook-wda client against the simulated iPhone, whose Shut Down row
+opens the power-off screen and whose slider, slid, turns the phone off."""
+
+from __future__ import annotations
+
+import pytest
+import wda
+from bridge_rig import Rig
+
+from phoneshell.sim import SimServer
+from phoneshell.xcui import SETTINGS, SWITCH, takes_rig_down
+
+CELL, SLIDER = "XCUIElementTypeCell", "XCUIElementTypeSlider"
+
+
+def refusals(rig: Rig) -> list[tuple[str, str, str]]:
+    """(kind, target label, reason) of the refused lines, one for a refusal facebook-wda sent
+    again by its fallback route (a tap at a point retries /wda/tap/0 as /wda/tap)."""
+    found: list[tuple[str, str, str]] = []
+    for e in rig.events():
+        line = (e.kind, e.target.label if e.target else "", e.error)
+        if e.stage == "refused" and (not found or found[-1] != line):
+            found.append(line)
+    return found
+
+
+def general(session: wda.Client) -> None:
+    """Settings > General, scrolled to its end (Shut Down is the last row)."""
+    session(label="General", className="Button").click()
+    session.swipe_up()
+
+
+def test_shut_down_is_refused_and_the_phone_stays_on(rig: Rig, sim: SimServer) -> None:
+    session = wda.Client(rig.bridge.url).session(SETTINGS)
+    general(session)
+    with pytest.raises(wda.WDARequestError, match="power-off screen"):
+        session(name="Shut Down", className="Cell").click()
+    assert refusals(rig) == [("tap", "Shut Down", "it opens the power-off screen, whose slider "
+                              "turns the phone off: no task needs it, and a real phone would "
+                              "end the run")]
+    refused = next(e for e in rig.events() if e.stage == "refused")
+    assert refused.app_before == SETTINGS and refused.target is not None
+    assert refused.target.page == "General"
+    assert sim.state()["foreground"] == SETTINGS, "not forwarded: no power-off screen"
+    session(name="BackButton").click()  # the bridge goes on forwarding the rest
+    assert sim.state()["foreground"] == SETTINGS
+
+
+def test_the_power_off_slider_is_refused_however_it_is_moved(rig: Rig, sim: SimServer) -> None:
+    # The phone shows the power-off screen (opened around the bridge: by the side button, on a
+    # real phone); every way of sliding it through the bridge is refused.
+    with sim.lock:
+        sim.phone.show_power_off()
+    session = wda.Client(rig.bridge.url).session()
+    slider = session(className="Slider", label="slide to power off").get(timeout=5)
+    left, y = slider.bounds.x + 4, slider.bounds.center[1]
+    attempts = [lambda: session.swipe(left, y, left + slider.bounds.width - 6, y),  # a drag
+                lambda: slider.set_text("1"),  # WDA's element value: XCTest's adjust
+                lambda: slider.click()]  # a tap on it
+    for attempt in attempts:
+        with pytest.raises(wda.WDARequestError, match="power the phone off"):
+            attempt()
+    assert [(kind, label) for kind, label, _ in refusals(rig)] == [
+        ("swipe", "slide to power off"), ("type", "slide to power off"),
+        ("tap", "slide to power off")]
+    assert sim.state()["powered_off"] is False
+    session(name="Cancel").click()
+    assert sim.state()["foreground"] == "com.apple.springboard"
+
+
+def test_turning_off_ui_automation_is_refused_and_other_switches_are_not(
+        rig: Rig, sim: SimServer) -> None:
+    session = wda.Client(rig.bridge.url).session(SETTINGS)
+    for _ in range(4):
+        session.swipe_up()
+    session(label="Developer", className="Button").click()
+    knob = '//XCUIElementTypeSwitch[@label="{}"]/XCUIElementTypeSwitch'
+    with pytest.raises(wda.WDARequestError, match="UI Automation"):
+        session(xpath=knob.format("Enable UI Automation")).click()
+    session(xpath=knob.format("Dark Appearance")).click()  # any other switch: forwarded
+    stored = sim.state()["stores"][SETTINGS]
+    assert stored == {"dev_dark": True}, stored
+    assert [label for _, label, _ in refusals(rig)] == ["Enable UI Automation"]
+
+
+@pytest.mark.parametrize(("kind", "app", "target", "why"), [
+    ("swipe", "com.apple.springboard", (SLIDER, "slide to power off", "0%", "", ""),
+     "power the phone off"),
+    ("tap", SETTINGS, (CELL, "Shut Down", "", "General", ""), "power-off screen"),
+    ("tap", SETTINGS, (CELL, "Erase All Content and Settings", "", "Transfer or Reset iPhone",
+                       ""), "erase the phone"),
+    ("tap", SETTINGS, (CELL, "Reset All Settings", "", "Reset", ""), "restart"),
+    ("tap", SETTINGS, (SWITCH, "Enable UI Automation", "1", "Developer", ""), "UI Automation"),
+    ("tap", SETTINGS, (SWITCH, "Developer Mode", "1", "Developer Mode", ""), "restarts"),
+    ("tap", SETTINGS, (CELL, "Larger Text", "", "Display Zoom", "Default"), "Display Zoom"),
+])
+def test_what_takes_the_rig_down(kind: str, app: str, target: tuple[str, ...], why: str,
+                                 ) -> None:
+    assert why in takes_rig_down(kind, app, *target)
+
+
+@pytest.mark.parametrize(("kind", "app", "target", "params"), [
+    # turning UI Automation or Developer Mode on, a scroll that starts on the row, Display
+    # Zoom's own choice tapped again, Shut Down in another app, another slider
+    ("tap", SETTINGS, (SWITCH, "Enable UI Automation", "0", "Developer", ""), {}),
+    ("swipe", SETTINGS, (SWITCH, "Enable UI Automation", "1", "Developer", ""),
+     {"from_x": 200, "from_y": 600, "to_x": 200, "to_y": 200}),
+    ("tap", SETTINGS, (CELL, "Default", "", "Display Zoom", "Default"), {}),
+    ("tap", "com.apple.mobilenotes", (CELL, "Shut Down", "", "", ""), {}),
+    ("swipe", SETTINGS, (SLIDER, "Text Size", "50%", "Text Size", ""), {}),
+])
+def test_what_does_not(kind: str, app: str, target: tuple[str, ...],
+                       params: dict[str, object]) -> None:
+    assert takes_rig_down(kind, app, *target, params=params) == ""
+    slid = {"from_x": 300, "from_y": 400, "to_x": 340, "to_y": 402}
+    assert takes_rig_down("swipe", SETTINGS, SWITCH, "Enable UI Automation", "1",
+                          params=slid), "a slide sideways turns it off as a tap does"
