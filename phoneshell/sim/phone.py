@@ -11,7 +11,7 @@ one object to drive. Not thread-safe: the server holds one lock around it.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -384,11 +384,7 @@ class Phone:
 
     def show_power_off(self) -> None:
         """Show the power-off screen over whatever is in front."""
-        behind = None if self.foreground == SPRINGBOARD else self.foreground
-        self.focus(None)
-        self.foreground = SPRINGBOARD
-        sb.open_power_off(self._springboard(), behind)
-        self.changed()
+        self._over_front(sb.open_power_off)
 
     def power_off(self) -> None:
         """Turn the phone off (the server stops answering: `SimServer.power_on`)."""
@@ -403,10 +399,16 @@ class Phone:
 
     def open_notification_centre(self) -> None:
         """Pull Notification Center down over whatever is in front."""
+        self._over_front(sb.open_notification_centre)
+
+    def _over_front(self, open_overlay: Callable[[sb.SpringBoardState, str | None], None],
+                    ) -> None:
+        """Open a SpringBoard overlay over the app in front (SpringBoard comes to the front;
+        the overlay keeps the app to go back to)."""
         behind = None if self.foreground == SPRINGBOARD else self.foreground
         self.focus(None)
         self.foreground = SPRINGBOARD
-        sb.open_notification_centre(self._springboard(), behind)
+        open_overlay(self._springboard(), behind)
         self.changed()
 
     # -- persistence -------------------------------------------------------------------------

@@ -155,25 +155,26 @@ def test_requests_read_two_ways_and_the_phones_own_routes_are_refused(
     assert inputs_match_the_log(private_sim, tmp_path)
 
 
-def test_breaking_the_rig_is_the_agents_failure_and_resume_keeps_it(tmp_path: Path) -> None:
+def run_two(attack: str, tmp_path: Path, run_id: str) -> list[ResultRow]:
+    """Run the attack on two tasks through the CLI; both must be scored, and failed."""
     tasks = ("--task", "calculator.arithmetic", "--task", "settings.about.reach")
-    done = run_cli("run", "environments", *tasks, "--agent", agent("sabotage"), "--runs",
-                   str(tmp_path), "--run-id", "S")
+    done = run_cli("run", "environments", *tasks, "--agent", agent(attack), "--runs",
+                   str(tmp_path), "--run-id", run_id)
     assert done.returncode == 1, done.stdout + done.stderr
-    rows = read_results(tmp_path / "S" / "results.jsonl")
-    assert [r.outcome for r in rows] == ["failed", "failed"]  # never skipped, and the run went on
+    rows = read_results(tmp_path / run_id / "results.jsonl")
+    assert [r.outcome for r in rows] == ["failed", "failed"], [r.skip_reason for r in rows]
+    return rows
+
+
+def test_breaking_the_rig_is_the_agents_failure_and_resume_keeps_it(tmp_path: Path) -> None:
+    rows = run_two("sabotage", tmp_path, "S")  # never skipped, and the run went on
     assert all("the agent locked the phone" in r.error for r in rows), [r.error for r in rows]
     again = run_cli("run", "--resume", "S", "--runs", str(tmp_path))
     assert "2 attempt(s) were already scored and not run again" in again.stdout
 
 
 def test_turning_the_phone_off_is_refused_and_the_attempt_is_scored(tmp_path: Path) -> None:
-    tasks = ("--task", "calculator.arithmetic", "--task", "settings.about.reach")
-    done = run_cli("run", "environments", *tasks, "--agent", agent("power-off"), "--runs",
-                   str(tmp_path), "--run-id", "P")
-    assert done.returncode == 1, done.stdout + done.stderr
-    rows = read_results(tmp_path / "P" / "results.jsonl")
-    assert [r.outcome for r in rows] == ["failed", "failed"], [r.skip_reason for r in rows]
+    run_two("power-off", tmp_path, "P")
     refused = [(e.task_id, e.target.label if e.target else "") for e in
                refusals(read_audit(tmp_path / "P" / "audit.jsonl").records)]
     # each attempt's taps on Shut Down and on the knob of UI Automation never reached the
