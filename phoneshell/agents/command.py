@@ -132,6 +132,10 @@ class CommandAgent:
     def __init__(self, command: str) -> None:
         self.command = command
         self.name = f"command:{command}"
+        self.started = False
+        """Whether the command has started in one of this run's attempts: then it can start,
+        and a later exit 126 or 127 is the program's own (a program can exit with any status;
+        one that wants its failure not scored would exit with the shell's "not found")."""
 
     def environment(self, context: AgentContext, claim_file: Path) -> dict[str, str]:
         """The process environment: the caller's (less the harness's own variables), its bin
@@ -205,7 +209,7 @@ class CommandAgent:
         stderr = _tail(folder / STDERR)
         if timed_out:
             errors.insert(0, f"ran out of time ({timeout_s:g}s); the command was stopped")
-        elif claim is None and code in CANNOT_START:
+        elif claim is None and code in CANNOT_START and not self.started:
             return AgentResult(ran=False, error=f"the command could not start (exit {code}): "
                                                 f"{stderr or self.command}")
         elif claim is None and code != 0:
@@ -217,6 +221,7 @@ class CommandAgent:
             errors.append("the command exited without a claim")
         if out_of_turns:
             errors.append("used its whole turn budget")
+        self.started = True
         return AgentResult(ran=True, claim=claim, turns=turns, timed_out=timed_out,
                            out_of_turns=out_of_turns, error="; ".join(errors))
 

@@ -169,6 +169,20 @@ def test_a_command_that_cannot_start_is_skipped(rig: Rig, tmp_path: Path,
     assert "/no/such/agent" in row.skip_reason
 
 
+def test_a_command_that_started_before_cannot_have_a_failure_skipped_as_not_starting(
+        rig: Rig, tmp_path: Path, suite: dict[str, Task]) -> None:
+    # A program may exit with the shell's "not found" to have an attempt it would fail not
+    # scored; once it has started in the run, it can start, and the exit is its own.
+    dodge = ('case "$PHONESHELL_ATTEMPT_DIR" in */2/agent) echo "sh: 1: agent: not found" >&2; '
+             'exit 127;; esac')
+    agent = make_agent(f"command:{dodge}")
+    rows = [run_attempt(AttemptPlan("R", tmp_path / "R", suite["settings.about.reach"], n), rig,
+                        agent).row for n in (1, 2)]
+    assert [r.outcome for r in rows] == ["failed", "failed"], [r.skip_reason for r in rows]
+    assert rows[1].claim is not None
+    assert rows[1].claim.summary == "the command exited with status 127 without a claim"
+
+
 def test_a_json_line_on_stdout_is_a_claim(rig: Rig, tmp_path: Path,
                                           suite: dict[str, Task]) -> None:
     line = json.dumps({"status": "gave_up", "answer": "", "summary": "could not find About"})
