@@ -22,6 +22,7 @@ from bridge.gate import Canonical, Refused, admit, json_type
 from bridge.pointer import Chain, summarise_legacy, summarise_w3c
 from phoneshell.records import ActionKind, Scalar
 from phoneshell.wda_routes import is_input, match_parts
+from phoneshell.xcui import HARMLESS_SETTINGS, WDA_SETTINGS
 
 Aim = Literal["none", "point", "from", "element", "focus"]
 """What the action's target is: nothing, the element under (x, y), the element under where a
@@ -230,9 +231,32 @@ def _touch_perform(multi: bool) -> Handler:
     return lambda b, _: _chain_action(summarise_legacy(b.data, multi), "touch_perform")
 
 
+def _session_settings(data: Mapping[str, object]) -> list[str]:
+    """The WDA settings a new session's capabilities set that only `HARMLESS_SETTINGS` may be
+    (WDA takes several settings as capabilities too, `appium:` prefixed or not)."""
+    caps = data.get("capabilities")
+    sets: list[object] = [data.get("desiredCapabilities")]
+    if isinstance(caps, Mapping):
+        first = caps.get("firstMatch")
+        sets += [caps.get("alwaysMatch"), *(first if isinstance(first, list) else [])]
+    named = {str(key).removeprefix("appium:") for cap in sets if isinstance(cap, Mapping)
+             for key in cap}
+    return sorted((named & WDA_SETTINGS) - HARMLESS_SETTINGS)
+
+
+def _refuse_settings(names: list[str], how: str) -> Refused:
+    return Refused(f"the WDA settings {', '.join(names)} change what the phone's reads show, "
+                   "how WDA answers, or the phone's own settings, which the harness grades and "
+                   f"logs by; only these may be {how} through the bridge: "
+                   f"{', '.join(sorted(HARMLESS_SETTINGS))}", 403, "unsupported operation")
+
+
 def _session(b: _Body, _: tuple[str, ...]) -> Classified:
     # A session with a bundle launches that app. A bare one launches nothing (FBSession leaves
     # the phone as it is), but it still replaces the session, whose app WDA may terminate.
+    kept = _session_settings(b.data)
+    if kept:
+        raise _refuse_settings(kept, "given as a session's capabilities")
     bundle = _bundle_id(b.data)
     if bundle:
         return Classified("launch", {"bundle_id": bundle, "via": "session"}, session="open")
@@ -240,9 +264,16 @@ def _session(b: _Body, _: tuple[str, ...]) -> Classified:
 
 
 def _settings(b: _Body, _: tuple[str, ...]) -> Classified:
-    """`appium/settings`: an `other` naming the settings changed (their values are not kept)."""
+    """`appium/settings`: an `other` naming the settings changed (their values are not kept).
+
+    Raises:
+        Refused: it changes a setting other than the harmless ones (`HARMLESS_SETTINGS`).
+    """
     settings = b.data.get("settings")
     names = ",".join(settings) if isinstance(settings, Mapping) else None
+    kept = sorted(set(settings) - HARMLESS_SETTINGS) if isinstance(settings, Mapping) else []
+    if kept:
+        raise _refuse_settings(kept, "changed")
     return Classified("other", _params(settings=names))
 
 

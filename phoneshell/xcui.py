@@ -40,6 +40,35 @@ LISTS = frozenset({"Table", "CollectionView"})
 Node = Mapping[str, object]
 """One node of the decoded JSON source."""
 
+WDA_SETTINGS = frozenset({
+    "shouldUseCompactResponses", "elementResponseAttributes", "mjpegServerScreenshotQuality",
+    "mjpegServerFramerate", "mjpegScalingFactor", "mjpegFixOrientation", "screenshotQuality",
+    "keyboardAutocorrection", "keyboardPrediction", "snapshotMaxDepth", "snapshotMaxChildren",
+    "useFirstMatch", "waitForIdleTimeout", "animationCoolOffTimeout", "boundElementsByIndex",
+    "reduceMotion", "defaultActiveApplication", "activeAppDetectionPoint",
+    "acceptAlertButtonSelector", "dismissAlertButtonSelector", "autoClickAlertSelector",
+    "defaultAlertAction", "maxTypingFrequency", "respectSystemAlerts", "useClearTextShortcut",
+    "includeHittableInPageSource", "includeNativeFrameInPageSource",
+    "includeNativeAccessibilityElementInPageSource", "includeMinMaxValueInPageSource",
+    "includeCustomActionsInPageSource", "enforceCustomSnapshots", "limitXpathContextScope",
+    "screenshotOrientation"})
+"""WDA 16.x's settings (`/appium/settings`; several may also be given as a new session's
+capabilities)."""
+HARMLESS_SETTINGS = frozenset({
+    "mjpegServerScreenshotQuality", "mjpegServerFramerate", "mjpegScalingFactor",
+    "mjpegFixOrientation", "screenshotQuality", "useFirstMatch", "boundElementsByIndex",
+    "limitXpathContextScope", "shouldUseCompactResponses", "elementResponseAttributes",
+    "maxTypingFrequency", "useClearTextShortcut"})
+"""WDA settings a client may change through the bridge: how WDA finds elements, shapes its
+element replies, types and streams. The others change what the harness reads off the phone and
+logs by (`snapshotMaxDepth` cuts every page source short, so an absence passes and a tapped
+switch logs as its container; `defaultActiveApplication`, `activeAppDetectionPoint` and
+`respectSystemAlerts` which app is in front; the `include...InPageSource` ones every screen
+digest), how long WDA waits before it answers (`waitForIdleTimeout`: a harness that times out
+takes the phone for down), whether it answers alerts by itself, how screenshots turn, or the
+phone's own settings (`reduceMotion`, the keyboard's autocorrection and prediction, which stay
+after the run); keys WDA does not know may mean that in a newer WDA."""
+
 
 def full_type(kind: str) -> str:
     """The full type name of a short or full one ("Button" -> "XCUIElementTypeButton")."""

@@ -109,8 +109,8 @@ ACTIONS = [
      {"route": "/wda/setPasteboard"}),
     ("POST", f"{S}/wda/resetAppAuth", {}, "other", {"route": "/wda/resetAppAuth"}),
     ("POST", f"{S}/appium/settings",
-     {"settings": {"snapshotMaxDepth": 30, "defaultActiveApplication": "com.x"}}, "other",
-     {"route": "/appium/settings", "settings": "snapshotMaxDepth,defaultActiveApplication"}),
+     {"settings": {"screenshotQuality": 1, "useFirstMatch": True}}, "other",
+     {"route": "/appium/settings", "settings": "screenshotQuality,useFirstMatch"}),
     ("POST", f"{S}/appium/settings", {"settings": "bad"}, "other",
      {"route": "/appium/settings"}),
     ("DELETE", "/wda/simulatedLocation", None, "other", {"route": "/wda/simulatedLocation"}),
@@ -123,6 +123,21 @@ REFUSED = [
     ("POST", "/wda/tap/0", {"x": 1, "y": 2}, "not a WebDriverAgent route"),  # session only
     ("GET", "/wda/shutdown", None, "would end WebDriverAgent"),
     ("POST", "/appium/settings", {}, "not a WebDriverAgent route"),  # session-only route
+    # settings that change what the harness reads, how WDA answers, or the phone's own
+    ("POST", f"{S}/appium/settings", {"settings": {"snapshotMaxDepth": 3}},
+     "snapshotMaxDepth change what the phone's reads show"),
+    ("POST", f"{S}/appium/settings",
+     {"settings": {"screenshotQuality": 1, "defaultActiveApplication": "com.x",
+                   "waitForIdleTimeout": 600, "reduceMotion": True}},
+     "defaultActiveApplication, reduceMotion, waitForIdleTimeout change"),
+    ("POST", f"{S}/appium/settings", {"settings": {"pageSourceExcludedAttributes": "visible"}},
+     "pageSourceExcludedAttributes"),  # unknown to WDA 16.x: may be read-shaping in a newer one
+    ("POST", "/session", {"capabilities": {"alwaysMatch": {
+        "bundleId": "com.apple.Preferences", "appium:defaultAlertAction": "accept"}}},
+     "defaultAlertAction change"),  # WDA takes some settings as capabilities too
+    ("POST", "/session", {"desiredCapabilities": {"waitForIdleTimeout": 600},
+                          "capabilities": {"firstMatch": [{"snapshotMaxDepth": 2}]}},
+     "snapshotMaxDepth, waitForIdleTimeout"),
     ("POST", f"{S}/wda/homescreen", None, "not a WebDriverAgent route"),  # session-free only
 ]
 

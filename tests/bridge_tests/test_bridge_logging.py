@@ -351,10 +351,16 @@ def test_appium_settings_are_logged_as_other_with_the_names_changed(rig: Rig) ->
     session = wda.Client(rig.bridge.url).session(SETTINGS)
     assert session.appium_settings()["snapshotMaxDepth"] == 50  # reading them is a read
     before = len(rig.intents())
-    session.appium_settings({"snapshotMaxDepth": 30, "defaultActiveApplication": SETTINGS})
+    session.appium_settings({"screenshotQuality": 1, "maxTypingFrequency": 30})
     changed = last(rig)
     assert len(rig.intents()) == before + 1
     assert (changed.kind, dict(changed.params), changed.ok) == (
         "other", {"route": "/appium/settings",
-                  "settings": "snapshotMaxDepth,defaultActiveApplication"}, True)
-    assert session.appium_settings()["snapshotMaxDepth"] == 30
+                  "settings": "screenshotQuality,maxTypingFrequency"}, True)
+    assert session.appium_settings()["maxTypingFrequency"] == 30
+    # one that would cut every page source short is refused, logged, and never reaches WDA
+    with pytest.raises(wda.WDARequestError, match="snapshotMaxDepth"):
+        session.appium_settings({"snapshotMaxDepth": 2})
+    assert session.appium_settings()["snapshotMaxDepth"] == 50
+    refused = [e for e in rig.events() if e.stage == "refused"]
+    assert len(refused) == 1 and "snapshotMaxDepth" in refused[0].error

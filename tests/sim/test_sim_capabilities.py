@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from phoneshell.sim.settings import DEFAULTS
+from phoneshell.xcui import HARMLESS_SETTINGS, WDA_SETTINGS
 
 SETTINGS, SAFARI = "com.apple.Preferences", "com.apple.mobilesafari"
 
@@ -77,6 +78,8 @@ def test_settings_have_wdas_keys_types_and_rules(client, raw):
     path = f"/session/{sid}/appium/settings"
     got = raw("GET", path).value
     assert got == DEFAULTS and len(got) == 33
+    assert set(got) == WDA_SETTINGS  # the names the bridge refuses or lets through
+    assert HARMLESS_SETTINGS < WDA_SETTINGS
     assert {k: type(v).__name__ for k, v in got.items()
             if k in ("keyboardPrediction", "waitForIdleTimeout", "elementResponseAttributes",
                      "limitXpathContextScope")} == {
