@@ -145,8 +145,13 @@ def test_a_command_agent_finds_phoneshell_and_its_failures_show_their_cause(
         "        agent: the command exited with status 1; the end of its stderr (agent.stderr):",
         "        Traceback (most recent call last):",
         "        RuntimeError: the model API said 401"]
-    assert ("        not scored: the agent never ran: the command could not start (exit 127): "
-            "/bin/sh: 1: no-such-agent-program: not found") in done.stdout.splitlines()
+    # the command started in the attempts before, so a program it names that is not found is
+    # its failure, with the shell's words, not a command that could not start
+    lost = done.stdout.split("settings.about.serial", 1)[1].splitlines()
+    said = lost.index("        agent: the command exited with status 127; the end of its "
+                      "stderr (agent.stderr):")
+    assert lost[0].split()[0] == "failed", lost
+    assert lost[said + 1] == "        /bin/sh: 1: no-such-agent-program: not found", lost
 
 
 def test_run_works_from_an_empty_folder_on_the_shipped_suite(tmp_path: Path) -> None:
