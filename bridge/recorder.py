@@ -393,24 +393,23 @@ class Recorder:
     def _keep_rig(self, context: RunContext, action: Classified, target: Target | None,
                   app: str, request: str) -> Reply | None:
         """Refuse an action that would take the rig away (`xcui.takes_rig_down`: powering the
-        phone off, erasing or restarting it, turning off UI Automation), logged as `refused`
-        with its target; None for any other action.
+        phone off, erasing or restarting it, turning off UI Automation, stopping WDA), logged as
+        `refused` with its target; None for any other action.
 
         Raises:
             AuditWriteError: the refusal could not be logged (nothing was forwarded).
         """
-        if target is None:
-            return None
-        why = takes_rig_down(action.kind, app, target.type, target.label, target.value,
-                             target.page, target.chosen, action.params)
+        seen = target or Target(type="")
+        why = takes_rig_down(action.kind, app, seen.type, seen.label, seen.value, seen.page,
+                             seen.chosen, action.params)
         if not why:
             return None
         reason = f"{why}: no task needs it, and a real phone would end the run"
         self.writer.write_refusal(context, action.kind, self._session_params(action), reason,
                                   target=target, app_before=app)
+        on = f" on {target.label!r}" if target is not None and target.label else ""
         return wda_error(403, "unsupported operation",
-                         f"phoneshell bridge refused {request or action.kind} on "
-                         f"{target.label!r}: {reason}")
+                         f"phoneshell bridge refused {request or action.kind}{on}: {reason}")
 
     def _settle(self, seen: Observation, token: int | None) -> None:
         """Write the pending outcome with `seen` as its after, if custody takes it (the caller

@@ -126,6 +126,15 @@ def sideways(params: Mapping[str, object]) -> bool:
     return abs(to_x - from_x) > abs(to_y - from_y)
 
 
+WDA_BUNDLE_MARKS = ("WebDriverAgent", ".xctrunner")
+"""How a WDA runner's bundle id reads (com.facebook.WebDriverAgentRunner.xctrunner)."""
+
+
+def is_wda(bundle_id: str) -> bool:
+    """Whether a bundle id is WDA's runner (the XCTest host that answers every request)."""
+    return any(mark in bundle_id for mark in WDA_BUNDLE_MARKS)
+
+
 POWER_OFF = "slide to power off"
 """The power-off screen's slider (Settings > General > Shut Down, or the side button held with a
 volume button): slid to its end, the phone turns off."""
@@ -155,13 +164,15 @@ def takes_rig_down(kind: str, app: str, target_type: str, label: str, value: str
     bridge refuses them, and the runner holds an agent that got one through to account.
 
     Args:
-        kind: the action's kind (tap, swipe, type...).
+        kind: the action's kind (tap, swipe, type, terminate...).
         app: the app in front (`SETTINGS` for the Settings rows and switches).
         target_type, label, value, page, chosen: the element aimed at, as the audit log's
             target names it (`chosen`: in a list of options, the option chosen before).
         params: the action's params (a swipe's ends, to tell a switch's slide from a scroll).
     """
     text = label.strip().lower()
+    if kind == "terminate" and is_wda(str((params or {}).get("bundle_id", ""))):
+        return "it would stop WDA, which answers every request the harness and the agent send"
     if text == POWER_OFF and kind in ("tap", "swipe", "type"):
         return "it would power the phone off"
     if app != SETTINGS:

@@ -12,10 +12,16 @@ from typing import Literal
 from phoneshell.audit import Action, actions
 from phoneshell.records import AuditEvent
 from phoneshell.tasks import Step, Task
-from phoneshell.xcui import CELL, SETTINGS, SLIDER, SPRINGBOARD, SWITCH, sideways, takes_rig_down
-
-WDA_BUNDLE_MARKS = ("WebDriverAgent", ".xctrunner")
-"""How a WDA runner's bundle id reads (com.facebook.WebDriverAgentRunner.xctrunner)."""
+from phoneshell.xcui import (
+    CELL,
+    SETTINGS,
+    SLIDER,
+    SPRINGBOARD,
+    SWITCH,
+    is_wda,
+    sideways,
+    takes_rig_down,
+)
 
 
 def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
@@ -38,7 +44,7 @@ def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
             return f"the agent locked the phone (#{action.seq} press {button})"
         if action.kind == "terminate" and action.params.get("via") == "delete_session":
             return f"the agent ended WDA's session (#{action.seq} DELETE /session)"
-        if action.kind == "terminate" and any(mark in bundle for mark in WDA_BUNDLE_MARKS):
+        if action.kind == "terminate" and is_wda(bundle):
             return f"the agent terminated WDA itself (#{action.seq} terminate {bundle})"
     return ""
 
@@ -50,7 +56,7 @@ def left_running(task: Task, shown: Iterable[str]) -> tuple[Step, ...]:
     stopped = {s.arg for s in task.teardown if s.kind == "terminate"}
     return tuple(Step("terminate", app, file=task.file) for app in shown
                  if app not in stopped and app != SPRINGBOARD
-                 and not any(mark in app for mark in WDA_BUNDLE_MARKS))
+                 and not is_wda(app))
 
 
 SettingKind = Literal["switch", "choice", "slider"]

@@ -85,6 +85,16 @@ def test_turning_off_ui_automation_is_refused_and_other_switches_are_not(
     assert [label for _, label, _ in refusals(rig)] == ["Enable UI Automation"]
 
 
+def test_stopping_wda_is_refused(rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session()
+    with pytest.raises(wda.WDARequestError, match="stop WDA"):
+        session.app_terminate("com.facebook.WebDriverAgentRunner.xctrunner")
+    refused = [e for e in rig.events() if e.stage == "refused"]
+    assert [(e.kind, e.params.get("bundle_id")) for e in refused] == [
+        ("terminate", "com.facebook.WebDriverAgentRunner.xctrunner")]
+    assert session.app_terminate("com.apple.Preferences") is not None  # any other app: sent
+
+
 @pytest.mark.parametrize(("kind", "app", "target", "why"), [
     ("swipe", "com.apple.springboard", (SLIDER, "slide to power off", "0%", "", ""),
      "power the phone off"),
