@@ -1,10 +1,13 @@
-"""WDA's element vocabulary and its JSON page source: facts the harness, the bridge and the
-simulated iPhone share, written down once.
+"""WDA's element vocabulary and its JSON page source, its settings, and the iOS controls that
+take a rig away: facts the harness, the bridge and the simulated iPhone share, written down once.
 
 XCUITest names element types `XCUIElementType<Short>`; the XML source uses the full name, the
 JSON source (`GET /source?format=json`, notes/wda-stack.md §2.2) the short one, with flags such
-as `isFocused` and `isVisible` as the strings "1"/"0". Pure: no I/O, imports nothing else of
-phoneshell, so the simulator (a device) may use it too.
+as `isFocused` and `isVisible` as the strings "1"/"0". Which WDA settings change what the
+harness reads (`HARMLESS_SETTINGS` are the others), and which controls power a phone off,
+restart, erase it or stop WDA (`takes_rig_down`), the bridge refuses by and the runner holds
+an agent to account by. Pure: no I/O, imports nothing else of phoneshell, so the simulator (a
+device) may use it too.
 """
 
 from __future__ import annotations
