@@ -33,11 +33,16 @@ HTTP layer refuses a longer one before reading it."""
 MAX_JSON_DEPTH = 64
 """How deep a request body may nest (W3C action chains are four levels deep)."""
 _SEGMENT = re.compile(r"[A-Za-z0-9._:-]+")
-FORBIDDEN = frozenset({("GET", "/wda/shutdown")})
+FORBIDDEN = {
+    ("GET", "/wda/shutdown"): "would end WebDriverAgent",
+    ("POST", "/wda/resetAppAuth"): "would reset an app's privacy permissions, which nothing "
+                                   "sets back: later attempts would meet its permission prompts",
+}
+"""WDA routes no client of the bridge may use, and why: shutting WDA down ends every later
+attempt; an app's permissions reset stay reset after the run."""
 LEGACY_TAP = "/wda/tap/:uuid"
 """WDA before 6.0 tapped here; facebook-wda still falls back to it (`/wda/tap/0`) whenever
 `/wda/tap` fails, so it is admitted and logged as the tap it is (WDA 16 answers it 404)."""
-"""WDA routes no client of the bridge may use: shutting WDA down ends every later attempt."""
 READ_METHODS = frozenset({"GET", "OPTIONS"})
 
 
@@ -223,6 +228,6 @@ def admit(method: str, target: str, headers: Mapping[str, str], raw: bytes) -> C
         raise Refused(f"{method} {'/' + '/'.join(segments)} is not a WebDriverAgent route",
                       status=404, error="unknown command")
     if (method, route.pattern) in FORBIDDEN:
-        raise Refused(f"{method} {route.pattern} would end WebDriverAgent; the bridge does not "
-                      "forward it", status=403, error="unsupported operation")
+        raise Refused(f"{method} {route.pattern} {FORBIDDEN[method, route.pattern]}; the bridge "
+                      "does not forward it", status=403, error="unsupported operation")
     return Canonical(method, segments, query, body, route)

@@ -107,7 +107,6 @@ ACTIONS = [
      {"url": "https://example.com"}),
     ("POST", f"{S}/wda/setPasteboard", {"content": "aGk="}, "other",
      {"route": "/wda/setPasteboard"}),
-    ("POST", f"{S}/wda/resetAppAuth", {}, "other", {"route": "/wda/resetAppAuth"}),
     ("POST", f"{S}/appium/settings",
      {"settings": {"screenshotQuality": 1, "useFirstMatch": True}}, "other",
      {"route": "/appium/settings", "settings": "screenshotQuality,useFirstMatch"}),
@@ -122,6 +121,7 @@ REFUSED = [
     ("PUT", "/wda/anything", {}, "not a WebDriverAgent route"),
     ("POST", "/wda/tap/0", {"x": 1, "y": 2}, "not a WebDriverAgent route"),  # session only
     ("GET", "/wda/shutdown", None, "would end WebDriverAgent"),
+    ("POST", f"{S}/wda/resetAppAuth", {}, "privacy permissions"),  # nothing sets them back
     ("POST", "/appium/settings", {}, "not a WebDriverAgent route"),  # session-only route
     # settings that change what the harness reads, how WDA answers, or the phone's own
     ("POST", f"{S}/appium/settings", {"settings": {"snapshotMaxDepth": 3}},
