@@ -91,6 +91,11 @@ WDA_ROUTES: tuple[tuple[str, str, Scope], ...] = (
 )
 """(method, path pattern, scope) of every WDA 16.x route; paths are relative to the session."""
 
+DEVICE_STATES = {"/orientation": "orientation", "/rotation": "orientation",
+                 "/wda/device/appearance": "appearance", "/wda/simulatedLocation": "location"}
+"""The routes that change the phone's own state rather than an app's, by the state they change:
+how it is held, light or dark, a simulated location (`device.device_state` sets them back)."""
+
 NOT_JSON = frozenset({("GET", "/health"), ("GET", "/calibrate"), ("GET", "/wda/shutdown")})
 """Routes the server answers with plain text or HTML rather than WDA's JSON envelope."""
 

@@ -171,20 +171,22 @@ class Phone:
             raise DeviceError(f"WDA at {self.url} answered {exc} with invalid session id") from exc
 
     def _session_post(self, path: str, data: dict[str, Any] | None = None,
-                      reads: bool = False) -> Any:
-        """POST under the current session; a stale session is re-resolved once. Unless it only
-        `reads`, the request may change the phone, so kept reads are dropped first."""
+                      reads: bool = False, method: str = "POST") -> Any:
+        """POST (or `method`) under the current session; a stale session is re-resolved once.
+        Unless it only `reads`, the request may change the phone, so kept reads are dropped
+        first."""
         if not reads:
             self.forget()
         for _ in range(2):
             sid = self._session()
             try:
-                return self._request("POST", f"/session/{sid}{path}", data,
-                                     what=f"POST /session/*{path}").value
+                return self._request(method, f"/session/{sid}{path}", data,
+                                     what=f"{method} /session/*{path}").value
             except _StaleSession:
                 self._sid = None
-        raise DeviceUnusable(f"WDA at {self.url} rejected every session for POST /session/*{path}",
-                          hint="restart WDA; `phoneshell doctor` checks the chain")
+        raise DeviceUnusable(f"WDA at {self.url} rejected every session for {method} "
+                             f"/session/*{path}",
+                             hint="restart WDA; `phoneshell doctor` checks the chain")
 
     def _session(self) -> str:
         """The session to act in: WDA's current one, or a new one that keeps the app in front."""
@@ -362,6 +364,20 @@ class Phone:
     def type_keys(self, text: str) -> None:
         """Type into whatever has focus (WDA wants a list of characters)."""
         self._session_post("/wda/keys", {"value": list(text)})
+
+    def read(self, path: str) -> Any:
+        """A session-free read the steps have no method for (`/wda/device/info`): its value."""
+        return self._get(path)
+
+    def act(self, path: str, data: dict[str, Any] | None, method: str = "POST",
+            session: bool = True) -> Any:
+        """Send a request that changes the phone and that the steps have no method for (the
+        phone's own state: `/orientation`, `/wda/device/appearance`), under the session or,
+        for a route WDA serves only without one, not."""
+        if session:
+            return self._session_post(path, data, method=method)
+        self.forget()
+        return self._request(method, path, data).value
 
     def set_slider(self, label: str, position: float) -> None:
         """Move the slider labelled `label` to `position` (0 to 1) by WDA's element value

@@ -201,9 +201,10 @@ class Teardown(Part):
     """Apps the agent had in front that the task's teardown does not stop, stopped after it, so
     the next attempt does not find them where this agent left them (bundle ids)."""
     switched: tuple[str, ...] = ()
-    """Settings values the agent changed (switches, options, sliders), and what came of them:
-    "Wi-Fi: set back on", "Auto-Lock: set back to Never", "Text Size: set back to 50%", or why
-    one stays as the agent left it (`device.settings_values`)."""
+    """Settings values the agent changed (switches, options, sliders), and the phone's own
+    state (orientation, appearance, location), and what came of them: "Wi-Fi: set back on",
+    "Auto-Lock: set back to Never", "orientation: set back to PORTRAIT", or why one stays as the
+    agent left it (`runner.setback`)."""
 
 
 class ResultRow(Record):

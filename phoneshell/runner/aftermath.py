@@ -12,6 +12,7 @@ from typing import Literal
 from phoneshell.audit import Action, actions
 from phoneshell.records import AuditEvent
 from phoneshell.tasks import Step, Task
+from phoneshell.wda_routes import DEVICE_STATES
 from phoneshell.xcui import (
     CELL,
     SETTINGS,
@@ -57,6 +58,19 @@ def left_running(task: Task, shown: Iterable[str]) -> tuple[Step, ...]:
     return tuple(Step("terminate", app, file=task.file) for app in shown
                  if app not in stopped and app != SPRINGBOARD
                  and not is_wda(app))
+
+
+def changed_device(events: Iterable[AuditEvent]) -> tuple[str, ...]:
+    """The phone's own states the agent sent a change of (`wda_routes.DEVICE_STATES`: how it
+    is held, light or dark, a simulated location), in the order first sent; whatever WDA
+    answered, since a phone turns even where WDA answers "Unable To Rotate Device"."""
+    found: list[str] = []
+    for action in actions(events):
+        route = str(action.params.get("route", ""))
+        if (action.phase == "agent" and action.kind == "other" and route in DEVICE_STATES
+                and DEVICE_STATES[route] not in found):
+            found.append(DEVICE_STATES[route])
+    return tuple(found)
 
 
 SettingKind = Literal["switch", "choice", "slider"]

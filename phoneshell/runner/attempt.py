@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
@@ -41,7 +41,6 @@ from phoneshell.device import (
     with_counts,
 )
 from phoneshell.device.phone import SPRINGBOARD
-from phoneshell.device.settings_values import set_back
 from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, PhoneshellError, StepError
 from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_evidence
 from phoneshell.grade import Verdict, grade
@@ -49,6 +48,7 @@ from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, write_r
 from phoneshell.runner.aftermath import (
     Changed,
     agent_broke_rig,
+    changed_device,
     changed_settings,
     left_running,
 )
@@ -61,6 +61,7 @@ from phoneshell.runner.counts import (
     take_counts,
 )
 from phoneshell.runner.rig import Rig, RigDown, check_rig
+from phoneshell.runner.setback import set_back_device, set_back_settings
 from phoneshell.tasks import Step, Task
 
 
@@ -197,6 +198,8 @@ class _Left(NamedTuple):
     settings: tuple[Changed, ...] = ()
     """The Settings values it changed, in the order it first touched them, each with what it
     was before."""
+    device: tuple[str, ...] = ()
+    """The phone's own states it changed (`aftermath.changed_device`)."""
 
 
 def _after_agent(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | None) -> _Left:
@@ -206,14 +209,15 @@ def _after_agent(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | No
         events = evidence.events if evidence is not None else _slice(rig, plan, mark)[0]
     except (PhoneshellError, *RIG_DOWN):
         return _Left()
-    return _Left(left_running(plan.task, apps_in_front(events)), changed_settings(events))
+    return _Left(left_running(plan.task, apps_in_front(events)), changed_settings(events),
+                 changed_device(events))
 
 
 def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
-              before: Counts, left: _Left) -> Teardown:
+              before: Counts, left: _Left, device_before: Mapping[str, str]) -> Teardown:
     """Run every teardown step, then stop the apps the agent left running and set back the
-    Settings values it changed (`left`), even after one fails; report what failed, never
-    raise."""
+    Settings values and the phone's own state it changed (`left`; the phone's, to what the run
+    found: `device_before`), even after one fails; report what failed, never raise."""
     errors: list[str] = []
     rows = {(n.name, n.arg): c.rows for n, c in before.items() if c.rows is not None}
 
@@ -232,22 +236,8 @@ def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
     for step in (*task.teardown, *left.running):
         guarded(step.describe(), functools.partial(run_step, phone,
                                                    with_counts(step, readings, rows)))
-    switched = []
-    # last changed first, as an undo goes: a switch may hide the rows of others (Wi-Fi off
-    # hides Ask to Join Networks), so each is found as the agent found it
-    for changed in reversed(left.settings):
-        found = guarded(f"setting back {changed.kind} {changed.label!r}",
-                        functools.partial(set_back, phone, changed.kind, changed.label,
-                                          changed.page, changed.was))
-        back = f"back {changed.shown}" if changed.kind == "switch" else f"back to {changed.shown}"
-        if found:
-            switched.append(f"{changed.label}: set {back}")
-        elif found is False:
-            where = f"on the page {changed.page!r}" if changed.page else "on a page of its name"
-            switched.append(f"{changed.label}: was {changed.shown}; not found {where}, so left "
-                            "as the agent left it")
-        else:  # the error says why
-            switched.append(f"{changed.label}: was {changed.shown}; could not be set back")
+    switched = [*set_back_settings(phone, left.settings, guarded),
+                *set_back_device(phone, left.device, device_before, guarded)]
     return Teardown(ok=not errors, error="; ".join(errors),
                     stopped=tuple(step.arg for step in left.running), switched=tuple(switched))
 
@@ -328,7 +318,8 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         _enter(rig, plan, "teardown")
         left = _after_agent(rig, plan, mark, evidence) if result.ran and not rig_down else _Left()
         teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
-                    _teardown(phone, task, folder, _readings(before, evidence), before, left))
+                    _teardown(phone, task, folder, _readings(before, evidence), before, left,
+                              rig.device_start))
         after_teardown(rig, task, before, teardown)
         rig.bridge.clear_context()
     distrusted = verdict.overruled if verdict is not None and not skip_reason else ""

@@ -60,6 +60,9 @@ class Rig:
     lost: set[Need] = field(default_factory=set)
     """Counts its agents emptied where a task starts from some (`runner.counts`): found still
     empty later, that is their doing too, until some are counted again."""
+    device_start: dict[str, str] = field(default_factory=dict)
+    """The phone's own state before the run's first attempt (`device.device_state`: how it is
+    held, light or dark, a simulated location): what an agent changed of it is set back to."""
 
     def __post_init__(self) -> None:
         # Until an agent is granted, only the harness drives the phone through this bridge:

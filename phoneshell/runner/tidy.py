@@ -40,6 +40,7 @@ from phoneshell.apps import bundle_for
 from phoneshell.checks import Need
 from phoneshell.checks.effects import counted
 from phoneshell.device import ProbeError, run_probe, run_rows, run_step, with_counts
+from phoneshell.device.device_state import read_device_state
 from phoneshell.device.probes import CLOCK, SAFARI
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.runner.counts import count_start, take_counts
@@ -241,6 +242,7 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
         DeviceError: the rig is down (a count that merely fails is said in the lines).
     """
     tasks = tuple(tasks)
+    rig.device_start.update(read_device_state(rig.phone))
     there = count_start(rig, run_id, tasks)
     none_at_start = frozenset(rig.at_none)  # what count_start saw at none: the rig is new
     tabs, uncounted = count_tabs(rig, run_id, tasks)

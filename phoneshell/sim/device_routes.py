@@ -201,6 +201,31 @@ def set_appearance(ep: Endpoints, req: Request) -> JSON:
     return None
 
 
+def simulated_location(ep: Endpoints, req: Request) -> JSON:
+    """`GET /wda/simulatedLocation`: the location XCTest makes the phone report, nulls when
+    none is set."""
+    where = ep.phone.simulated_location
+    latitude, longitude = where if where is not None else (None, None)
+    return {"latitude": latitude, "longitude": longitude, "uniquenessThreshold": None}
+
+
+def set_simulated_location(ep: Endpoints, req: Request) -> JSON:
+    """`POST /wda/simulatedLocation` {"latitude", "longitude"}: simulate where the phone is
+    (nothing modelled reads it: Weather shows its own cities)."""
+    latitude, longitude = req.body.get("latitude"), req.body.get("longitude")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+               for v in (latitude, longitude)):
+        raise WdaError("invalid argument", "Both latitude and longitude must be provided")
+    ep.phone.simulated_location = (float(latitude), float(longitude))  # type: ignore[arg-type]
+    return None
+
+
+def clear_simulated_location(ep: Endpoints, req: Request) -> JSON:
+    """`DELETE /wda/simulatedLocation`: the phone reports where it is again."""
+    ep.phone.simulated_location = None
+    return None
+
+
 def battery_info(ep: Endpoints, req: Request) -> JSON:
     """`/wda/batteryInfo`: level 0-1 and UIDeviceBatteryState."""
     return {"level": ep.phone.facts.battery_level, "state": ep.phone.facts.battery_state}
@@ -253,6 +278,9 @@ ROUTES = (
     Route("GET", "/screenshot", screenshot, "both"),
     Route("GET", "/wda/device/info", device_info, "both"),
     Route("POST", "/wda/device/appearance", set_appearance, "free"),
+    Route("GET", "/wda/simulatedLocation", simulated_location, "both"),
+    Route("POST", "/wda/simulatedLocation", set_simulated_location, "both"),
+    Route("DELETE", "/wda/simulatedLocation", clear_simulated_location, "both"),
     Route("GET", "/wda/batteryInfo", battery_info),
     Route("GET", "/window/size", window_size, "both"),
     Route("GET", "/window/rect", window_rect),

@@ -84,6 +84,9 @@ class Phone:
         """How the phone is held (WDA's names); what shows turns only if the app rotates."""
         self.appearance = "light"
         """Light or dark mode (`/wda/device/appearance`)."""
+        self.simulated_location: tuple[float, float] | None = None
+        """The latitude and longitude XCTest makes the phone report (`/wda/simulatedLocation`);
+        None: its own."""
         self._clock_s = 0.0
         self._touched_s = 0.0
         """The clock's reading at the last touch or key (Auto-Lock counts from it)."""

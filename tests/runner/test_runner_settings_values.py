@@ -8,6 +8,7 @@ through the runner on one simulated iPhone whose state persists across attempts.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import lxml.html
+import wda
 
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.agents.base import AGENTS
@@ -94,6 +96,43 @@ class Chooser(SolutionAgent):
 
 
 AGENTS.register("chooser")(lambda arg: Chooser())
+
+
+class Turner(SolutionAgent):
+    """Plays the reference finish, then turns the phone to landscape, makes it light and
+    simulates a location, through WDA's own routes (facebook-wda's orientation setter among
+    them)."""
+
+    name = "turner"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        result = super().run(context)
+        client = wda.Client(context.wda_url)
+        session = client.session()
+        with contextlib.suppress(wda.WDAError):  # Settings stays portrait: WDA says so
+            session.orientation = "LANDSCAPE"
+        client.http.post("/wda/device/appearance", {"name": "light"})
+        session.http.post("/wda/simulatedLocation", {"latitude": 48.85, "longitude": 2.35})
+        return result
+
+
+AGENTS.register("turner")(lambda arg: Turner())
+
+
+def test_the_phones_own_state_an_agent_changed_is_set_back_to_what_the_run_found(
+        tmp_path: Path, environments: Path) -> None:
+    with SimServer() as sim:
+        with sim.lock:
+            sim.phone.appearance = "dark"  # the owner's, before the run: it stays
+        rows = run(tmp_path, environments, ("settings.about.reach",), "turner", sim)
+        with sim.lock:
+            phone = sim.phone
+            after = (phone.device_orientation, phone.appearance, phone.simulated_location)
+    teardown = rows["settings.about.reach"].teardown
+    assert teardown is not None and teardown.ok, teardown
+    assert teardown.switched == ("location: set back to none", "appearance: set back to dark",
+                                 "orientation: set back to PORTRAIT")
+    assert after == ("PORTRAIT", "dark", None)
 
 
 def switches(sim: SimServer) -> dict[str, object]:

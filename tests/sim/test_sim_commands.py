@@ -84,6 +84,19 @@ def test_element_gestures_taps_and_visible_cells(settings, raw):
     assert settings(name="About").exists
 
 
+def test_a_simulated_location_is_kept_reported_and_cleared(settings, raw):
+    nowhere = {"latitude": None, "longitude": None, "uniquenessThreshold": None}
+    assert raw("GET", "/wda/simulatedLocation").value == nowhere
+    sid = settings.session_id
+    assert raw("POST", f"/session/{sid}/wda/simulatedLocation",
+               {"latitude": 48.85, "longitude": 2.35}).status == 200
+    assert raw("GET", "/wda/simulatedLocation").value["latitude"] == 48.85
+    refused = raw("POST", "/wda/simulatedLocation", {"latitude": "north"})
+    assert (refused.status, refused.value["error"]) == (400, "invalid argument")
+    assert raw("DELETE", "/wda/simulatedLocation").status == 200
+    assert raw("GET", "/wda/simulatedLocation").value == nowhere
+
+
 def test_deactivate_appearance_and_alert_typing(settings, raw, client):
     sid = settings.session_id
     assert raw("POST", f"/session/{sid}/wda/deactivateApp", {"duration": 1}).status == 200

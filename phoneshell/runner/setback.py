@@ -1,0 +1,67 @@
+"""Setting back what an agent changed that no teardown step undoes: the Settings values it
+changed (switches, options, sliders) and the phone's own state it changed through WDA (how the
+phone is held, light or dark, a simulated location). Each is put back to what it was before the
+attempt touched it (a Settings value, by the log) or before the run began (the phone's state, as
+read then), last changed first, and said for the results row (`teardown.switched`)."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Mapping
+
+from phoneshell.device import Phone
+from phoneshell.device.device_state import set_device_state
+from phoneshell.device.settings_values import set_back
+from phoneshell.runner.aftermath import Changed
+
+Guarded = Callable[[str, Callable[[], object]], object]
+"""Runs what it is given and returns its result, or None once it has kept the failure."""
+
+
+def set_back_settings(phone: Phone, changed: tuple[Changed, ...], guarded: Guarded,
+                      ) -> list[str]:
+    """Set back each Settings value the agent changed, last changed first (a switch may hide
+    the rows of others: Wi-Fi off hides Ask to Join Networks, so each is found as the agent
+    found it); one line for each."""
+    said = []
+    for value in reversed(changed):
+        found = guarded(f"setting back {value.kind} {value.label!r}",
+                        functools.partial(set_back, phone, value.kind, value.label, value.page,
+                                          value.was))
+        back = f"back {value.shown}" if value.kind == "switch" else f"back to {value.shown}"
+        if found:
+            said.append(f"{value.label}: set {back}")
+        elif found is False:
+            where = f"on the page {value.page!r}" if value.page else "on a page of its name"
+            said.append(f"{value.label}: was {value.shown}; not found {where}, so left as the "
+                        "agent left it")
+        else:  # the error says why
+            said.append(f"{value.label}: was {value.shown}; could not be set back")
+    return said
+
+
+def shown(name: str, value: str) -> str:
+    """A phone state's value for a person ("PORTRAIT", "dark", "48.85, 2.35", "none")."""
+    if name == "location" and value:
+        where = json.loads(value)
+        return f"{where['latitude']}, {where['longitude']}"
+    return value or "none"
+
+
+def set_back_device(phone: Phone, changed: tuple[str, ...], before: Mapping[str, str],
+                    guarded: Guarded) -> list[str]:
+    """Set back each state of the phone the agent changed to what the run found (`before`);
+    one line for each, saying so where the run could not read it."""
+    said = []
+    for name in reversed(changed):
+        if name not in before:
+            said.append(f"{name}: changed by the agent; what it was before the run could not be "
+                        "read, so left as the agent left it")
+            continue
+        done = guarded(f"setting back the phone's {name}",
+                       functools.partial(set_device_state, phone, name, before[name]))
+        was = shown(name, before[name])
+        said.append(f"{name}: set back to {was}" if done else
+                    f"{name}: was {was}; could not be set back")
+    return said
