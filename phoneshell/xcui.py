@@ -146,8 +146,11 @@ SETTINGS_RIG_TAPS = {
     "erase all content and settings": "it would erase the phone, WDA with it",
     "erase iphone": "it would erase the phone, WDA with it",
     "reset all settings": "it would reset every setting and restart the phone",
+    "iphone language": "it opens the language list: another language renames every control "
+                       "the harness and its tasks read by, and restarts the phone's screens",
 }
-"""Settings rows that take the rig away, by label (lower case)."""
+"""Settings rows that take the rig away, by title (lower case; a row labelled "Title, Detail"
+by its title)."""
 SETTINGS_RIG_SWITCHES = {
     "enable ui automation": "it would turn off UI Automation, which WDA drives the phone by",
     "developer mode": "turning Developer Mode off restarts the phone, and WDA does not come back",
@@ -180,8 +183,9 @@ def takes_rig_down(kind: str, app: str, target_type: str, label: str, value: str
         return "it would power the phone off"
     if app != SETTINGS:
         return ""
-    if kind == "tap" and text in SETTINGS_RIG_TAPS:
-        return SETTINGS_RIG_TAPS[text]
+    title = text.split(", ", 1)[0]
+    if kind == "tap" and title in SETTINGS_RIG_TAPS:
+        return SETTINGS_RIG_TAPS[title]
     turns_off = kind == "tap" or (kind == "swipe" and sideways(params or {}))
     if target_type == SWITCH and text in SETTINGS_RIG_SWITCHES and value == "1" and turns_off:
         return SETTINGS_RIG_SWITCHES[text]

@@ -102,6 +102,8 @@ def test_stopping_wda_is_refused(rig: Rig) -> None:
     ("tap", SETTINGS, (CELL, "Erase All Content and Settings", "", "Transfer or Reset iPhone",
                        ""), "erase the phone"),
     ("tap", SETTINGS, (CELL, "Reset All Settings", "", "Reset", ""), "restart"),
+    ("tap", SETTINGS, (CELL, "iPhone Language, English", "", "Language & Region", ""),
+     "another language"),
     ("tap", SETTINGS, (SWITCH, "Enable UI Automation", "1", "Developer", ""), "UI Automation"),
     ("tap", SETTINGS, (SWITCH, "Developer Mode", "1", "Developer Mode", ""), "restarts"),
     ("tap", SETTINGS, (CELL, "Larger Text", "", "Display Zoom", "Default"), "Display Zoom"),
