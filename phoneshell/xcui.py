@@ -37,6 +37,11 @@ CHECKMARK = "checkmark"
 """The label of UIKit's checkmark accessory: a Button inside the cell of the option chosen in a
 list of options (Auto-Lock's). iOS 26 reports no other sign of the choice: the cell has no
 Selected trait and no value (upstream phoneshell proved its choices by this button)."""
+CONTROL_TOGGLES = {"airplane-mode-button": "Airplane Mode",
+                   "cellular-data-button": "Cellular Data", "wifi-button": "Wi-Fi",
+                   "bluetooth-button": "Bluetooth"}
+"""Control Center's connectivity toggles (SpringBoard Switches valued "1"/"0") by the name real
+iPhones give them, with what each switches; their labels vary ("Wi-Fi, HomeNet")."""
 LISTS = frozenset({"Table", "CollectionView"})
 """Short types of the views that hold a list's cells."""
 

@@ -1,10 +1,10 @@
 """`wander`: an agent that acts at random, to show what a run leaves on a phone.
 
 A model under training wanders: it taps what it sees, types into whatever has focus, flips
-switches, chooses options, drags sliders, starts the stopwatch, saves an alarm, and moves on to
-another app. Played over the suite before the reference finishes on the same phone, `wander`
-shows what a run puts back and what it cannot (see docs/runs.md), and whether an honest agent
-after it still passes every task. It never passes a task on purpose and claims nothing.
+switches, chooses options, drags sliders, pulls Control Center down and flips its toggles,
+starts the stopwatch, saves an alarm, and moves on to another app. Played over the suite before
+the reference finishes on the same phone, `wander` shows what a run puts back and what it
+cannot (see docs/runs.md), and whether an honest agent after it still passes every task. It never passes a task on purpose and claims nothing.
 
 `--agent wander[:SEED[:ACTIONS]]`: SEED (default 1) makes the walk repeatable: each attempt's
 actions come from the seed, the task and the attempt, not from the order attempts run in.
@@ -64,6 +64,10 @@ class WanderAgent:
             ends = (height * 0.7, height * 0.3)
             start, end = ends if rng.random() < 0.7 else ends[::-1]
             phone.drag((width / 2, start), (width / 2, end))
+        elif roll < 0.30:  # from the top edge: Notification Center, or Control Center
+            width, height = phone.screen_size()
+            x = width * rng.choice((0.3, 0.9))
+            phone.drag((x, 2), (x, height * 0.4))
         elif roll < 0.37 and any(field.focused for field in phone.fields()):
             phone.type_keys(rng.choice(WORDS))
         else:

@@ -197,7 +197,8 @@ def echo(task: Task) -> Iterator[Attack]:
         if task.app == NOTES:
             surfaces.append(("search", (Step("launch", NOTES), search)))
         surfaces += [
-            ("note", (Step("launch", NOTES), Step("tap", "New Note"))),
+            # the toolbar's button: an empty note is listed as "New Note" too
+            ("note", (Step("launch", NOTES), Step.tap_on("New Note", "Button"))),
             ("spotlight", (Step("home"), Step("swipe", start=SPOTLIGHT_DRAG[0],
                                               end=SPOTLIGHT_DRAG[1]))),
             ("safari", (Step("launch", SAFARI), Step("tap", "Address"))),

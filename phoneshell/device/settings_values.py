@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from phoneshell.device.control_center import set_toggle
 from phoneshell.device.phone import Phone
 from phoneshell.device.probes import fresh_app, stop_app
 from phoneshell.device.steps import run_steps, screen_signature
@@ -216,12 +217,13 @@ def set_slider(phone: Phone, label: str, value: str, page: str) -> bool:
 
 def set_back(phone: Phone, kind: str, label: str, page: str, was: str) -> bool:
     """Set one Settings value back to what it was: a switch (`was` "1" or "0"), the option
-    chosen on the page `page` (`was` its title, `label` unused), or a slider (`was` as WDA
-    read it); False when its page or the value is not found.
+    chosen on the page `page` (`was` its title, `label` unused), a slider (`was` as WDA read
+    it), or a Control Center toggle (`label` its name, `was` "1" or "0"); False when its page
+    or the value is not found.
 
     Raises:
         StepError: it was changed back and did not show so.
-        ValueError: `kind` is none of switch, choice, slider.
+        ValueError: `kind` is none of switch, choice, slider, control.
     """
     if kind == "switch":
         return set_switch(phone, label, was == "1", page)
@@ -229,4 +231,6 @@ def set_back(phone: Phone, kind: str, label: str, page: str, was: str) -> bool:
         return set_choice(phone, page, was)
     if kind == "slider":
         return set_slider(phone, label, was, page)
+    if kind == "control":
+        return set_toggle(phone, label, was == "1")
     raise ValueError(f"no Settings value of kind {kind!r}")

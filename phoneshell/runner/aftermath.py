@@ -15,6 +15,7 @@ from phoneshell.tasks import Step, Task
 from phoneshell.wda_routes import DEVICE_STATES
 from phoneshell.xcui import (
     CELL,
+    CONTROL_TOGGLES,
     SETTINGS,
     SLIDER,
     SPRINGBOARD,
@@ -73,7 +74,7 @@ def changed_device(events: Iterable[AuditEvent]) -> tuple[str, ...]:
     return tuple(found)
 
 
-SettingKind = Literal["switch", "choice", "slider"]
+SettingKind = Literal["switch", "choice", "slider", "control"]
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,8 @@ class Changed:
 
     kind: SettingKind
     label: str
-    """The switch's or the slider's label; for a choice, the title of its list's page."""
+    """The switch's or the slider's label; for a choice, the title of its list's page; for a
+    Control Center toggle, its name (`wifi-button`)."""
     page: str
     """The title of the page it was changed on ("" when the log has none)."""
     was: str
@@ -92,14 +94,24 @@ class Changed:
     @property
     def shown(self) -> str:
         """What it was, for a person: "on", "Never", "50%"."""
-        if self.kind == "switch":
+        if self.kind in ("switch", "control"):
             return "on" if self.was == "1" else "off"
         return self.was
+
+    @property
+    def title(self) -> str:
+        """What it is, for a person: "Wi-Fi", "Auto-Lock", "Wi-Fi (Control Center)"."""
+        if self.kind == "control":
+            return f"{CONTROL_TOGGLES.get(self.label, self.label)} (Control Center)"
+        return self.label
 
 
 def _setting(action: Action) -> Changed | None:
     """The Settings value an action in Settings aimed at, with what it was before."""
     target = action.target
+    if (target is not None and action.kind == "tap" and action.app_before == SPRINGBOARD
+            and target.type == SWITCH and target.name in CONTROL_TOGGLES):
+        return Changed("control", target.name, "", "1" if target.value == "1" else "0")
     if target is None or action.app_before != SETTINGS:
         return None
     if (action.kind == "tap" or (action.kind == "swipe" and sideways(action.params))) \
@@ -115,10 +127,11 @@ def _setting(action: Action) -> Changed | None:
 def changed_settings(events: Iterable[AuditEvent]) -> tuple[Changed, ...]:
     """The Settings values the agent changed, in the order it first touched them: switches it
     tapped or slid sideways (the bridge logs the labelled switch around a knob), options it
-    tapped in a list of options (logged with the option chosen before), and sliders it tapped,
-    dragged or set, each with the title of the page it was on and what it was before the
-    attempt first touched it. A setup that changed one the agent then touched is undone too:
-    the phone is left as the attempt found it, not as its setup made it."""
+    tapped in a list of options (logged with the option chosen before), sliders it tapped,
+    dragged or set, and Control Center's toggles it tapped (by their names), each with the
+    title of the page it was on and what it was before the attempt first touched it. A setup
+    that changed one the agent then touched is undone too: the phone is left as the attempt
+    found it, not as its setup made it."""
     was: dict[tuple[str, str, str], Changed] = {}
     touched: set[tuple[str, str, str]] = set()
     for action in actions(events):

@@ -29,15 +29,17 @@ def set_back_settings(phone: Phone, changed: tuple[Changed, ...], guarded: Guard
         found = guarded(f"setting back {value.kind} {value.label!r}",
                         functools.partial(set_back, phone, value.kind, value.label, value.page,
                                           value.was))
-        back = f"back {value.shown}" if value.kind == "switch" else f"back to {value.shown}"
+        back = f"back {value.shown}" if value.kind in ("switch", "control") else \
+            f"back to {value.shown}"
         if found:
-            said.append(f"{value.label}: set {back}")
+            said.append(f"{value.title}: set {back}")
         elif found is False:
-            where = f"on the page {value.page!r}" if value.page else "on a page of its name"
-            said.append(f"{value.label}: was {value.shown}; not found {where}, so left as the "
+            where = ("in Control Center" if value.kind == "control" else
+                     f"on the page {value.page!r}" if value.page else "on a page of its name")
+            said.append(f"{value.title}: was {value.shown}; not found {where}, so left as the "
                         "agent left it")
         else:  # the error says why
-            said.append(f"{value.label}: was {value.shown}; could not be set back")
+            said.append(f"{value.title}: was {value.shown}; could not be set back")
     return said
 
 

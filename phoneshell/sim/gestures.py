@@ -6,7 +6,8 @@ system gesture. A locked phone ignores every gesture, as a real one does while W
 answers 200 (typing fails instead: a lock screen has no keyboard). System gestures, checked in
 this order:
 
-* a downward drag starting at the top edge (y < 40) opens Notification Center from anywhere;
+* a downward drag starting at the top edge (y < 40) opens Notification Center from anywhere,
+  or Control Center when it starts on the edge's right part (x past seven tenths of the width);
 * an upward drag starting at the bottom edge goes home;
 * a rightward drag starting at the left edge (x < 20) presses the page's back button;
 * then the front app's own `on_drag` hook, then the switch knob, list, page view, slider or
@@ -31,6 +32,8 @@ BOTTOM_EDGE = 40
 LEFT_EDGE = 20
 MIN_TRAVEL = 60
 """Shorter drags are not gestures (a finger that barely moved)."""
+CONTROL_CENTER_FROM = 0.7
+"""A top-edge drag this far across (or more) opens Control Center, as on a Face ID iPhone."""
 KNOB_TRAVEL = 10
 """How far a switch's thumb must slide to flip it (the knob is 63 points wide)."""
 
@@ -185,7 +188,10 @@ def drag(phone: Phone, move: Drag) -> None:
                 min(max(move.to_x, 0), f.width - 1), min(max(move.to_y, 0), f.height - 1),
                 move.duration_s)
     if move.from_y < TOP_EDGE and move.vertical and move.dy > MIN_TRAVEL:
-        phone.open_notification_centre()
+        if move.from_x >= f.width * CONTROL_CENTER_FROM:
+            phone.open_control_center()  # the status bar's right: battery and signal
+        else:
+            phone.open_notification_centre()
     elif move.from_y >= f.height - BOTTOM_EDGE and move.vertical and move.dy < -MIN_TRAVEL:
         phone.go_home()
     elif move.from_x < LEFT_EDGE and not move.vertical and move.dx > MIN_TRAVEL:

@@ -404,6 +404,10 @@ class Phone:
         """Pull Notification Center down over whatever is in front."""
         self._over_front(sb.open_notification_centre)
 
+    def open_control_center(self) -> None:
+        """Pull Control Center down over whatever is in front."""
+        self._over_front(sb.open_control_center)
+
     def _over_front(self, open_overlay: Callable[[sb.SpringBoardState, str | None], None],
                     ) -> None:
         """Open a SpringBoard overlay over the app in front (SpringBoard comes to the front;

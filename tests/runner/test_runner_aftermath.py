@@ -90,6 +90,25 @@ def test_options_sliders_and_slid_switches_go_back_to_what_they_were() -> None:
                                         Changed("slider", "Text Size", "Text Size", "50%"),
                                         Changed("switch", "Bold Text", "Display", "0"))
     assert [c.shown for c in changed_settings(events)] == ["Never", "50%", "off"]
+
+
+def test_control_center_toggles_the_agent_tapped_go_back_by_their_names() -> None:
+    def toggle(name: str, label: str, on: bool) -> Target:
+        return Target(type="XCUIElementTypeSwitch", label=label, name=name,
+                      value="1" if on else "0")
+
+    events = [*act(1, "tap", SB, SB, target=toggle("wifi-button", "Wi-Fi, HomeNet", True)),
+              *act(2, "tap", SB, SB, target=toggle("wifi-button", "Wi-Fi, Off", False)),
+              *act(3, "tap", SB, SB, target=toggle("airplane-mode-button", "Airplane Mode",
+                                                      False)),
+              # a switch of another name on SpringBoard, and one in an app: not Control Center's
+              *act(4, "tap", SB, SB, target=toggle("something-else", "Something", True)),
+              *act(5, "tap", CALC, CALC, target=toggle("wifi-button", "Wi-Fi", True))]
+    changed = changed_settings(events)
+    assert changed == (Changed("control", "wifi-button", "", "1"),
+                       Changed("control", "airplane-mode-button", "", "0"))
+    assert [(c.title, c.shown) for c in changed] == [("Wi-Fi (Control Center)", "on"),
+                                                     ("Airplane Mode (Control Center)", "off")]
     assert Changed("switch", "Wi-Fi", "Wi-Fi", "1").shown == "on"
 
 

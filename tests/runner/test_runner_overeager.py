@@ -308,3 +308,25 @@ def test_a_note_the_task_starts_from_deleted_by_the_runs_agent_fails_it_and_none
     assert again["notes.search"].skipped and "the phone lacks what the task starts from" in \
         again["notes.search"].skip_reason, again["notes.search"]
     assert again["settings.about.reach"].passed and again["notes.create_titled"].passed
+
+
+def test_a_note_an_agent_left_without_a_title_does_not_steer_the_notes_finishes(
+        tmp_path: Path, environments: Path) -> None:
+    # An agent that left a note with nothing on its first line (a random one typed Return
+    # into a new note) leaves a row Notes lists as "New Note", above the toolbar's New Note
+    # button: a finish that tapped "New Note" opened that note, and typed into no field.
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    notes = ("notes.create_titled", "notes.type_long", "notes.type_punctuation",
+             "notes.text_select")
+    for task_id in notes:
+        (tasks / f"{task_id}.yaml").write_text((environments / f"{task_id}.yaml").read_text())
+    with SimServer() as sim:
+        run_steps(Phone(sim.url, effect_timeout_s=1.0), [
+            Step("launch", "com.apple.mobilenotes"), Step.tap_on("New Note", "Button"),
+            Step("type", "\n"), Step("terminate", "com.apple.mobilenotes")])
+        run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
+                             run_id="R"), lambda line: None)
+    rows = read_results(tmp_path / "R" / "results.jsonl")
+    assert [(r.task_id, r.outcome) for r in rows] == [(t, "passed") for t in sorted(notes)], \
+        [(r.task_id, r.error) for r in rows if not r.passed]

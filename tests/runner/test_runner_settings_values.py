@@ -23,6 +23,7 @@ from phoneshell.agents.base import AGENTS
 from phoneshell.agents.reference import SolutionAgent
 from phoneshell.audit import actions, read_audit
 from phoneshell.device import Phone, run_steps
+from phoneshell.device.control_center import set_toggle
 from phoneshell.device.settings_values import set_back, set_choice, set_slider, set_switch
 from phoneshell.records import ResultRow
 from phoneshell.runner.folder import read_results
@@ -117,6 +118,48 @@ class Turner(SolutionAgent):
 
 
 AGENTS.register("turner")(lambda arg: Turner())
+
+
+class Puller(SolutionAgent):
+    """Plays the reference finish, then pulls Control Center down and turns Airplane Mode on
+    and Wi-Fi off there."""
+
+    name = "puller"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        result = super().run(context)
+        phone = Phone(context.wda_url)
+        width, _ = phone.screen_size()
+        phone.drag((width * 0.9, 2), (width * 0.9, 300))
+        for name in ("airplane-mode-button", "wifi-button"):
+            tap(phone, lambda e, name=name: e.name == name)  # type: ignore[misc]
+        return result
+
+
+AGENTS.register("puller")(lambda arg: Puller())
+
+
+def test_control_center_toggles_the_agent_flipped_are_set_back_there(
+        tmp_path: Path, environments: Path) -> None:
+    with SimServer() as sim:
+        rows = run(tmp_path, environments, ("calculator.arithmetic",), "puller", sim)
+        stored, front = switches(sim), sim.state()["foreground"]
+    teardown = rows["calculator.arithmetic"].teardown
+    assert teardown is not None and teardown.ok, teardown
+    assert teardown.switched == ("Wi-Fi (Control Center): set back on",
+                                 "Airplane Mode (Control Center): set back off")
+    assert (stored.get("wifi"), stored.get("airplane")) == (True, False), stored
+    assert front == "com.apple.springboard"
+
+
+def test_set_toggle_flips_a_control_center_toggle_and_finds_no_other(sim: SimServer) -> None:
+    phone = Phone(sim.url, effect_timeout_s=1.0)
+    assert set_toggle(phone, "bluetooth-button", False)
+    assert switches(sim)["bluetooth"] is False
+    assert set_toggle(phone, "bluetooth-button", False)  # off already: nothing tapped
+    assert not set_toggle(phone, "flashlight-button", True)
+    assert switches(sim) == {"bluetooth": False}
+    assert sim.state()["foreground"] == "com.apple.springboard"
 
 
 def test_the_phones_own_state_an_agent_changed_is_set_back_to_what_the_run_found(

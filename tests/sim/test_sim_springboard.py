@@ -251,3 +251,24 @@ def _answers(url: str) -> bool:
             return True
     except OSError:
         return False
+
+
+def test_control_center_from_the_top_edges_right_part_switches_settings_own_values(
+        app, client, sim):
+    app.app_launch(CALCULATOR)
+    app.swipe(360, 2, 360, 300)  # the right of the status bar: Control Center
+    assert front(client) == SPRINGBOARD
+    assert app(name="ControlCenterView").exists
+    wifi = app(className="Switch", name="wifi-button").get(timeout=1)
+    assert (wifi.label, wifi.value) == ("Wi-Fi, HomeNet", "1")
+    assert app(className="Switch", name="airplane-mode-button").get(timeout=1).value == "0"
+    wifi.click()
+    assert app(className="Switch", name="wifi-button").get(timeout=1).label == "Wi-Fi, Off"
+    assert sim.state()["stores"]["com.apple.Preferences"] == {"wifi": False}
+    client.tap(300, 600)  # the empty space around the modules closes it, back to the app
+    assert front(client) == CALCULATOR
+    app.swipe(360, 2, 360, 300)
+    client.home()  # and home closes it
+    assert not app(name="ControlCenterView").exists and front(client) == SPRINGBOARD
+    app.swipe(120, 2, 120, 500)  # further left, the same drag opens Notification Center
+    assert app(name="SBCoverSheetWindow").exists and not app(name="ControlCenterView").exists

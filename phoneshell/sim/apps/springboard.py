@@ -1,5 +1,5 @@
-"""SpringBoard (com.apple.springboard): home screen, Spotlight, Notification Center, the
-power-off screen, windows.
+"""SpringBoard (com.apple.springboard): home screen, Spotlight, Notification Center, windows;
+the power-off screen and Control Center (`system_screens`).
 
 Also draws the lock screen, posts notifications (`notifications.py`) and decides the windows
 of every tree (`windows`): SpringBoard's own, a dozen system windows with the status bar among
@@ -34,9 +34,9 @@ from phoneshell.sim.apps.notifications import (
     post,
     remove,
 )
+from phoneshell.sim.apps.system_screens import control_center, power_off_screen
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.ui import ZERO, EditText, Handler, Node, Rect, Scroll, hidden
-from phoneshell.xcui import POWER_OFF
 
 BUNDLE_ID = "com.apple.springboard"
 
@@ -58,7 +58,7 @@ ICONS_PER_PAGE = 24
 ICON_COLUMNS = (28, 120, 213, 306)
 PILL = Rect(162, 703, 78, 31)
 
-Overlay = Literal["home", "spotlight", "notifications", "power_off"]
+Overlay = Literal["home", "spotlight", "notifications", "power_off", "control"]
 
 
 @dataclass
@@ -93,27 +93,19 @@ def open_power_off(state: SpringBoardState, behind: str | None) -> None:
     state.overlay, state.behind, state.banner = "power_off", behind, None
 
 
-def _power_off_screen(state: SpringBoardState, host: Host) -> Node:
-    """The power-off screen: "slide to power off" at the top (slid past nine tenths of its
-    track, the phone turns off; let go short of that, it springs back), Cancel at the bottom."""
-    f = host.facts
-    full = Rect(0, 0, f.width, f.height)
+def open_control_center(state: SpringBoardState, behind: str | None) -> None:
+    """Pull Control Center down over the home screen or over the app `behind`."""
+    state.overlay, state.behind, state.banner = "control", behind, None
 
-    def slid(position: float) -> None:
-        if position >= 0.9:
-            host.power_off()
 
-    def cancel() -> None:
+def _backer(state: SpringBoardState, host: Host) -> Handler:
+    """Close the overlay, back to the app it was opened over."""
+    def back() -> None:
         behind = state.behind
         close_overlays(state)
         if behind is not None:
             host.launch(behind)
-
-    track = layout.slider(POWER_OFF, 0.0, Rect(24, 90, f.width - 48, 84), slid)
-    return Node("Other", full, key="power-off", children=(
-        layout.wrap(Node("Other", full, children=(
-            track, layout.button("Cancel", Rect((f.width - 76) // 2, 730, 76, 76), cancel))),
-            2),))
+    return back
 
 
 def open_notification_centre(state: SpringBoardState, behind: str | None) -> None:
@@ -321,7 +313,9 @@ def render(state: SpringBoardState, host: Host) -> Node:
     if state.overlay == "notifications":
         return _cover_sheet(state, host, locked=False)
     if state.overlay == "power_off":
-        return _power_off_screen(state, host)
+        return power_off_screen(host, _backer(state, host))
+    if state.overlay == "control":
+        return control_center(host, _backer(state, host))
     return _home(state, host)
 
 
