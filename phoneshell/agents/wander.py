@@ -4,7 +4,8 @@ A model under training wanders: it taps what it sees, types into whatever has fo
 switches, chooses options, drags sliders, pulls Control Center down and flips its toggles,
 starts the stopwatch, saves an alarm, and moves on to another app. Played over the suite before
 the reference finishes on the same phone, `wander` shows what a run puts back and what it
-cannot (see docs/runs.md), and whether an honest agent after it still passes every task. It never passes a task on purpose and claims nothing.
+cannot (see docs/runs.md), and whether an honest agent after it still passes every task. It
+never passes a task on purpose and claims nothing.
 
 `--agent wander[:SEED[:ACTIONS]]`: SEED (default 1) makes the walk repeatable: each attempt's
 actions come from the seed, the task and the attempt, not from the order attempts run in.
