@@ -153,14 +153,14 @@ def _ancestry(tree: object, node: Mapping[str, object]) -> list[Mapping[str, obj
     return []
 
 
-def _holds_checkmark(cell: Mapping[str, object]) -> bool:
-    return any(_kind(n) == "Button" and _text(n, "label") == CHECKMARK for _, n in walk(cell)
-               if n is not cell)
+def _holds_checkmark(tree: object) -> bool:
+    """Whether UIKit's checkmark button is in `tree` (a cell: it is the option chosen)."""
+    return any(_kind(n) == "Button" and _text(n, "label") == CHECKMARK for _, n in walk(tree))
 
 
 def offers_choice(tree: object) -> bool:
     """Whether the screen shows a list of options (a checkmark in a cell)."""
-    return any(_kind(n) == "Button" and _text(n, "label") == CHECKMARK for _, n in walk(tree))
+    return _holds_checkmark(tree)
 
 
 def chosen_before(tree: object, node: Mapping[str, object]) -> str:

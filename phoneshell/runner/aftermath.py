@@ -1,7 +1,8 @@
 """What an agent's turn left on the phone, read from the attempt's audit log: a rig it broke by
 its own actions (then its failure, not a skip), apps it left running that the task's teardown
-does not stop (the runner stops them after it), and Settings values it changed (switches,
-options, sliders: the runner sets them back). Pure: reads events, never a phone."""
+does not stop (the runner stops them after it), the Settings values it changed (switches,
+options, sliders, Control Center's toggles) and the phone's own state it changed through WDA
+(the runner sets them back: `runner.setback`). Pure: reads events, never a phone."""
 
 from __future__ import annotations
 
@@ -89,7 +90,8 @@ class Changed:
     page: str
     """The title of the page it was changed on ("" when the log has none)."""
     was: str
-    """What it was: "1" or "0" for a switch, the option chosen, the slider's value ("50%")."""
+    """What it was: "1" or "0" for a switch or a toggle, the option chosen, the slider's value
+    ("50%")."""
 
     @property
     def shown(self) -> str:
@@ -107,7 +109,8 @@ class Changed:
 
 
 def _setting(action: Action) -> Changed | None:
-    """The Settings value an action in Settings aimed at, with what it was before."""
+    """The Settings value an action in Settings (or a Control Center toggle one on SpringBoard)
+    aimed at, with what it was before."""
     target = action.target
     if (target is not None and action.kind == "tap" and action.app_before == SPRINGBOARD
             and target.type == SWITCH and target.name in CONTROL_TOGGLES):

@@ -1,8 +1,9 @@
 """Setting back what an agent changed that no teardown step undoes: the Settings values it
-changed (switches, options, sliders) and the phone's own state it changed through WDA (how the
-phone is held, light or dark, a simulated location). Each is put back to what it was before the
-attempt touched it (a Settings value, by the log) or before the run began (the phone's state, as
-read then), last changed first, and said for the results row (`teardown.switched`)."""
+changed (switches, options, sliders, and Control Center's connectivity toggles) and the phone's
+own state it changed through WDA (how the phone is held, light or dark, a simulated location).
+Each is put back to what it was before the attempt touched it (a Settings value, by the log) or
+before the run began (the phone's state, as read then), last changed first, and said for the
+results row (`teardown.switched`)."""
 
 from __future__ import annotations
 
