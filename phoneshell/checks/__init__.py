@@ -13,6 +13,7 @@ from phoneshell.checks.kind import (
     CheckKind,
     Finding,
     Need,
+    decided_unscrolled,
     grade_check,
     lookup,
     needs_of,
@@ -20,4 +21,5 @@ from phoneshell.checks.kind import (
 from phoneshell.records import CheckResult
 
 __all__ = ["CHECKS", "Check", "CheckKind", "CheckResult", "Finding", "Need", "answer",
-           "effects", "grade_check", "how", "lookup", "needs_of", "path", "state"]
+           "decided_unscrolled", "effects", "grade_check", "how", "lookup", "needs_of", "path",
+           "state"]

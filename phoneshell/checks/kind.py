@@ -241,6 +241,16 @@ def grade_check(check: Check, evidence: Evidence) -> CheckResult:
     return CHECKS.lookup(check.kind).grade(check, evidence)
 
 
+def decided_unscrolled(checks: Iterable[Check], evidence: Evidence) -> bool:
+    """Whether the scroll captures the checks ask for could change nothing: every check that
+    asks for them is not negated and already passes on `evidence` (the final screen alone). A
+    pass found on the final screen stays a pass whatever scrolling adds; absence, or a negated
+    check, is proven only by looking (so those scroll)."""
+    return all(not check.negate and grade_check(check, evidence).passed
+               for check in checks
+               if any(n.what == "scroll" for n in CHECKS.lookup(check.kind).needs(check)))
+
+
 def signature(check: Check) -> tuple[object, ...]:
     """Everything that decides what a check passes on (not where it was written)."""
     return (check.kind, check.negate, check.values)

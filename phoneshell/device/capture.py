@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import NamedTuple
 
 from phoneshell.checks import Need
@@ -180,8 +181,14 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
 
 def capture_evidence(phone: Phone, task_id: str, needs: Iterable[Need] = (),
                      claim: Claim | None = None, held: Held | None = None,
-                     seen: bytes | None = None) -> Evidence:
+                     seen: bytes | None = None,
+                     decided: Callable[[Evidence], bool] | None = None) -> Evidence:
     """Read the end state off the phone (`held`, `seen`: see `read_settled`).
+
+    Args:
+        decided: given the evidence of the final screen alone, whether scrolling could change
+            no check's outcome (`checks.decided_unscrolled`): then a scroll need is not
+            captured, and the list is not dragged (1.4 s a drag on a real phone).
 
     Raises:
         DeviceError: the phone stopped answering (a rig failure, not the agent's).
@@ -190,11 +197,12 @@ def capture_evidence(phone: Phone, task_id: str, needs: Iterable[Need] = (),
     with phone.keeping_reads():
         final_xml, screenshot, settled = read_settled(phone, held, seen)
         foreground = phone.foreground()  # after the screen settled: an app switch may be on
-        captures = [Capture("final", final_xml, time.time())]
         flags: set[Flag] = set() if settled else {"unsettled"}
-        for need in needs:
-            if need.what == "scroll":
-                captures.extend(scroll_captures(phone, final_xml))
-    return Evidence(task_id=task_id, captured_at=captured_at, foreground=foreground,
-                    captures=tuple(captures), claim=claim, flags=frozenset(flags),
-                    screenshot_png=screenshot)
+        evidence = Evidence(task_id=task_id, captured_at=captured_at, foreground=foreground,
+                            captures=(Capture("final", final_xml, time.time()),), claim=claim,
+                            flags=frozenset(flags), screenshot_png=screenshot)
+        if not any(need.what == "scroll" for need in needs) or (
+                decided is not None and decided(evidence)):
+            return evidence
+        scrolled = tuple(scroll_captures(phone, final_xml))
+    return replace(evidence, captures=evidence.captures + scrolled)

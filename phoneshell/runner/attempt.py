@@ -29,7 +29,7 @@ from phoneshell.agents import Agent, AgentContext, AgentResult
 from phoneshell.agents.command import CommandAgent
 from phoneshell.agents.sandbox import Sandbox
 from phoneshell.audit import apps_in_front, custody_breaks
-from phoneshell.checks import needs_of
+from phoneshell.checks import decided_unscrolled, needs_of
 from phoneshell.device import (
     Phone,
     ProbeError,
@@ -159,7 +159,8 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
     # or a screenshot it took since (an agent that looks by pictures): capture's own
     # screenshot agreeing with it proves the same
     evidence = capture_evidence(rig.phone, plan.task.id, needs, claim, held,
-                                rig.bridge.screen_look())
+                                rig.bridge.screen_look(),
+                                functools.partial(decided_unscrolled, plan.task.checks))
     _enter(rig, plan, "probe")
     reads = []
     for need in (n for n in needs if n.what == "read"):

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 import pytest
 
-from phoneshell.checks import Check, needs_of
+from phoneshell.checks import Check, decided_unscrolled, needs_of
 from phoneshell.device import Phone, capture_evidence, run_steps
 from phoneshell.device.capture import Position, scroll_area, scroll_position
-from phoneshell.evidence import Claim
+from phoneshell.evidence import Claim, Evidence
 from phoneshell.grade import grade
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
@@ -52,6 +53,36 @@ def test_scroll_captures_find_a_row_below_the_fold(phone: Phone) -> None:
     assert verdict.passed and "while scrolling" in verdict.results[0].detail
     # the final source was taken before anything moved: Developer is not in it
     assert scrolled.final is not None and not scrolled.final.source.find("Developer")
+
+
+def capture_deciding(phone: Phone, *checks: Check) -> Evidence:
+    return capture_evidence(phone, "t", needs_of(checks),
+                            decided=functools.partial(decided_unscrolled, checks))
+
+
+def test_a_row_the_final_screen_shows_is_not_scrolled_for(sim: SimServer, phone: Phone) -> None:
+    open_settings(phone)
+    shown = Check.make("element_exists_anywhere", "General")
+    before = sim.request_counts()
+    evidence = capture_deciding(phone, shown)
+    assert [c.role for c in evidence.captures] == ["final"]
+    assert "POST /wda/dragfromtoforduration" not in grew(sim, before)
+    assert grade(Task("t", "T", "x", checks=(shown,)), evidence).passed
+
+
+@pytest.mark.parametrize("checks", [
+    (ANYWHERE,),  # below the fold: only scrolling finds it
+    (Check.make("element_exists_anywhere", "General"), ANYWHERE),  # one shown is not enough
+    (Check.make("element_exists_anywhere", "Nowhere at all", negate=True),),  # absence: look
+], ids=["below-the-fold", "one-of-two-shown", "negated"])
+def test_what_the_final_screen_does_not_decide_is_scrolled_for(
+        sim: SimServer, phone: Phone, checks: tuple[Check, ...]) -> None:
+    open_settings(phone)
+    before = sim.request_counts()
+    evidence = capture_deciding(phone, *checks)
+    assert "scroll" in [c.role for c in evidence.captures]
+    assert grew(sim, before).get("POST /wda/dragfromtoforduration", 0) >= 1
+    assert grade(Task("t", "T", "x", checks=checks), evidence).passed
 
 
 def test_a_screen_with_nothing_to_scroll_still_records_the_pass(phone: Phone) -> None:
