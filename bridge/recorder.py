@@ -21,7 +21,8 @@ What it reads costs a real phone 40-500 ms a request, so it reads only what coul
 * before an action, nothing while the agent is `confined` and the last after is known;
   otherwise one XML source, compared with what the last action left (the chain of custody);
 * for keys, the focused field from the last JSON source a client read since the last action, or
-  one JSON source; for a tap, the last tree known;
+  from the last XML source when it holds one text input in all under the keyboard
+  (`targets.input_with_focus`), or one JSON source; for a tap, the last tree known;
 * for an action aimed at an element id, that element's attributes;
 * with trajectory capture on (`after_action`), one screenshot after each agent action, taken
   after its outcome line and before the lock is let go (`trajectory.py`).
@@ -48,7 +49,7 @@ from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation, from_json_tree, f
 from bridge.targets import (
     MASK,
     any_secure,
-    focused_node,
+    input_with_focus,
     is_key,
     is_secure,
     keys_are_secret,
@@ -227,16 +228,21 @@ class Recorder:
         if pointed and point is None:
             return Aimed(None, False)
         known = self.custody.known
-        if known.page is None or (point is None and not known.focus_known):
+        # Typing goes to the focus, which a JSON source flags; an XML one tells it only when it
+        # holds one text input in all and the keyboard shows (`input_with_focus`).
+        told = known.page is not None and (
+            point is not None or input_with_focus(known.tree, known.focus_known) is not None)
+        if not told:
             seen = self._read_focus() if point is None else self.read_screen()
             self.observe(context, seen, "GET " + (JSON_ROUTE if point is None else XML_ROUTE))
             known = self.custody.known
         tree = known.tree
-        if tree is None or (point is None and not known.focus_known):
+        if tree is None or (point is None and not known.focus_known
+                            and input_with_focus(tree, False) is None):
             # Unreadable screen: nothing proves the field is not a password field.
             return Aimed(None, typing)
         if point is None:  # aimed at the focus
-            node: Mapping[str, object] | None = focused_node(tree)
+            node: Mapping[str, object] | None = input_with_focus(tree, known.focus_known)
             if node is None:  # focus unknown: a password field on screen may be taking it
                 return Aimed(None, any_secure(tree))
         else:

@@ -20,6 +20,7 @@ from phoneshell.xcui import (
     KEY_TYPE,
     LISTS,
     SECURE_TYPE,
+    TEXT_INPUT_TYPES,
     flag,
     focused,
     full_type,
@@ -33,6 +34,7 @@ MASK = "***"
 SECURE_TYPES = frozenset({SECURE_TYPE, full_type(SECURE_TYPE)})
 SECURE_FLAGS = ("isSecure", "secure")
 KEY_TYPES = frozenset({KEY_TYPE, full_type(KEY_TYPE)})
+KEYBOARD_TYPE = "Keyboard"
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,20 @@ def rect_of(value: object) -> Rect | None:
 def focused_node(tree: object) -> Mapping[str, object] | None:
     """The deepest node flagged `isFocused` (the field the keyboard types into), if any."""
     return focused(tree)
+
+
+def input_with_focus(tree: object, focus_known: bool) -> Mapping[str, object] | None:
+    """The text input with focus: the one flagged `isFocused` in a tree that says (a JSON
+    source); in one that does not (an XML source), the tree's only text input while the
+    keyboard shows, for the keyboard is up only for an input with focus. None: not told."""
+    if focus_known:
+        return focused_node(tree)
+    nodes = [node for _, node in walk(tree)]
+    if not any(node.get("type") == KEYBOARD_TYPE and flag(node, "isVisible") for node in nodes):
+        return None
+    inputs = [node for node in nodes
+              if short_type(str(node.get("type", ""))) in TEXT_INPUT_TYPES]
+    return inputs[0] if len(inputs) == 1 else None
 
 
 def node_at(tree: object, x: float, y: float) -> Mapping[str, object] | None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import quoteattr
 
 from phoneshell.evidence import Capture, Claim, Evidence, Foreground
+from phoneshell.sim import SimServer
 
 
 @dataclass(frozen=True)
@@ -76,3 +77,12 @@ def evidence(*elements: El, foreground: str | None = "com.apple.Preferences",
         claim=Claim(status="done", answer=answer) if answer is not None else None,
         flags=flags,  # type: ignore[arg-type]
     )
+
+
+JSON_SOURCE = "GET /source (json)"
+
+
+def json_sources(sim: SimServer) -> int:
+    """JSON page sources `sim` was asked for since its tally was last taken (it takes it)."""
+    return sum(routes[JSON_SOURCE].count for routes in sim.latency.tally.take().values()
+               if JSON_SOURCE in routes)

@@ -30,7 +30,7 @@ from wda.usbmux.exceptions import HTTPError as WDAConnectionError
 from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable, DeviceUnusable
 from phoneshell.evidence import Foreground
 from phoneshell.tree import PageSource
-from phoneshell.xcui import SPRINGBOARD, flag, short_type, text_inputs
+from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS, flag, short_type, text_inputs
 
 T = TypeVar("T")
 NOT_RUNNING = 1
@@ -52,6 +52,15 @@ class TextInput:
     name: str
     value: str
     focused: bool
+
+
+def _sole_input(page: PageSource) -> TextInput | None:
+    """The page's one text input, as focused, when it holds exactly one (None otherwise)."""
+    inputs = [e for e in page.elements if e.type in TEXT_INPUTS]
+    if len(inputs) != 1:
+        return None
+    e = inputs[0]
+    return TextInput(short_type(e.type), e.label, e.name, e.value, True)
 
 
 class _StaleSession(Exception):
@@ -284,6 +293,27 @@ class Phone:
     def fields(self) -> list[TextInput]:
         """Text inputs in the JSON page source, with which one has focus."""
         return self._once("fields", self._fields)
+
+    def focused_input(self) -> TextInput | None:
+        """The text input with focus. An XML source read since the last action tells it when
+        it shows the keyboard and holds one text input in all (the keyboard is up only for an
+        input with focus); otherwise the JSON source, which flags focus, is asked (a type step
+        after a tap reads the screen once, not twice: 0.19 s on a real phone)."""
+        if "source" in (self._kept or {}) and self.page().keyboard_up:
+            only = _sole_input(self.page())
+            if only is not None:
+                return only
+        return next((f for f in self.fields() if f.focused), None)
+
+    def input_shows(self, kind: str, holds: Callable[[TextInput], bool]) -> bool:
+        """Whether the text input of short type `kind` with focus passes `holds`: read off the
+        XML source when it holds one text input in all, of that type, and it passes (the read
+        then serves whatever looks at the screen next); else off the JSON source."""
+        only = _sole_input(self.page())
+        if only is not None and only.type == kind and holds(only):
+            return True
+        now = next((f for f in self.fields() if f.focused and f.type == kind), None)
+        return now is not None and holds(now)
 
     def _fields(self) -> list[TextInput]:
         tree = self._get("/source?format=json")

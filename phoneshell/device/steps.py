@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from phoneshell.apps import bundle_for
-from phoneshell.device.phone import NOT_RUNNING, SPRINGBOARD, Phone
+from phoneshell.device.phone import NOT_RUNNING, SPRINGBOARD, Phone, TextInput
 from phoneshell.errors import RIG_DOWN, DeviceError, StepError
 from phoneshell.registry import Registry
 from phoneshell.tasks import STEPS, Step
@@ -241,25 +241,21 @@ def _long_press(phone: Phone, step: Step) -> None:
 
 @executes("type")
 def _type(phone: Phone, step: Step) -> None:
-    focused = [f for f in phone.fields() if f.focused]
-    if not focused:
+    field = phone.focused_input()
+    if field is None:
         raise _fail(step, "no text field has focus; tap the field first")
-    field = focused[0]
     text = step.arg.replace("\r", "")
     if "\n" in text:  # Return submits: the field may lose focus, so the screen is the witness
         _changes_screen(phone, step, lambda: phone.type_keys(text), "typing and Return")
         return
     phone.type_keys(text)
 
-    def read_back() -> bool:
-        now = next((f for f in phone.fields() if f.focused and f.type == field.type), None)
-        if now is None:
-            return False
+    def shows(now: TextInput) -> bool:
         if field.type == "SecureTextField":  # dots only: the length is all that can be read
             return len(now.value) >= len(field.value) + len(text)
         return text in now.value
 
-    if not phone.poll(read_back, phone.effect_timeout_s):
+    if not phone.poll(lambda: phone.input_shows(field.type, shows), phone.effect_timeout_s):
         raise _fail(step, f"the {field.type} did not show {text!r} after typing")
 
 

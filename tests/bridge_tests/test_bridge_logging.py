@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import wda
 from bridge_rig import CONTROL_HEADER, CONTROL_TOKEN, LOGIN, Rig, leaked, request, start_bridge
+from sources import json_sources
 
 from phoneshell.audit import Action, AuditEvent, Target, actions
 from phoneshell.sim import SimServer
@@ -144,6 +145,31 @@ def test_typing_logs_the_text_and_the_focused_field(rig: Rig) -> None:
     assert cleared.target is not None and cleared.target.value == "wifi"  # before the clear
     field.set_text("blue")
     assert dict(last(rig).params) == {"text": "blue", "element": field.id, "via": "element"}
+
+
+def test_typing_after_a_read_that_shows_one_field_under_the_keyboard_costs_no_read(
+        rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session(SETTINGS)
+    session(name="Search", className="SearchField").click()
+    wda.Client(rig.bridge.url).source()  # the client looks: one input, the keyboard up
+    rig.sim.latency.tally.take()
+    session.send_keys("wifi")
+    typed = last(rig)
+    assert json_sources(rig.sim) == 0  # the focus came from that look
+    assert typed.target is not None and typed.target.type == "XCUIElementTypeSearchField"
+    assert dict(typed.params) == {"text": "wifi", "via": "keys"}
+
+
+def test_typing_where_two_fields_show_asks_which_has_focus(rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session(LOGIN)
+    session.tap(100, 230)  # the password field, under the user name field
+    wda.Client(rig.bridge.url).source()  # two inputs: the XML cannot say which is typed into
+    rig.sim.latency.tally.take()
+    session.send_keys("hunter2")
+    secret = last(rig)
+    assert json_sources(rig.sim) == 1  # one JSON source, for the focus
+    assert secret.params["text"] == "***" and secret.target is not None
+    assert secret.target.type == "XCUIElementTypeSecureTextField"
 
 
 def test_secure_fields_are_masked_and_the_text_never_written(rig: Rig) -> None:

@@ -9,6 +9,7 @@ from bridge.targets import (
     MASK,
     chosen_before,
     focused_node,
+    input_with_focus,
     is_secure,
     keys_are_secret,
     node_at,
@@ -161,3 +162,26 @@ def test_a_tap_in_a_list_of_options_names_the_option_chosen_before() -> None:
     both = node("Table", 0, 116, 402, 758, option("A", 133, True), option("B", 186, True))
     assert chosen_before(both, both["children"][1]) == ""  # type: ignore[index]
     assert target_in(TREE, TREE).chosen == ""
+
+
+def xml_shaped(*inputs: dict[str, object], keyboard: bool = True) -> dict[str, object]:
+    """A tree as an XML source gives it: no node says which has focus."""
+    kids = [{k: v for k, v in field.items() if k != "isFocused"} for field in inputs]
+    if keyboard:
+        kids.append(node("Keyboard", 0, 560, 402, 300, node("Key", 10, 600, 30, 40, label="a")))
+    return node("Application", 0, 0, 402, 874, node("Window", 0, 0, 402, 874, *kids))
+
+
+def test_an_xml_tree_tells_the_focus_only_by_its_one_input_under_a_keyboard() -> None:
+    search = node("SearchField", 16, 150, 370, 36, name="Search")
+    found = input_with_focus(xml_shaped(search), focus_known=False)
+    assert found is not None and found["name"] == "Search"
+    secret = input_with_focus(xml_shaped(node("SecureTextField", 16, 200, 370, 36, name="pw")),
+                              focus_known=False)
+    assert secret is not None and is_secure(secret)  # so its typing is masked
+    # two inputs: either may have it; no keyboard: none has it
+    assert input_with_focus(xml_shaped(search, node("SecureTextField", 16, 200, 370, 36)),
+                            focus_known=False) is None
+    assert input_with_focus(xml_shaped(search, keyboard=False), focus_known=False) is None
+    # a JSON tree says: the flagged one, however many there are
+    assert input_with_focus(TREE, focus_known=True) == focused_node(TREE)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import pytest
+from sources import json_sources
 
 from phoneshell.apps import bundle_for
 from phoneshell.device import Phone, run_probe, run_step, run_steps
 from phoneshell.errors import StepError
 from phoneshell.sim import SimServer, layout
 from phoneshell.sim.apps import AppModel, Host, builtin_apps
-from phoneshell.sim.ui import Node
+from phoneshell.sim.ui import EditText, Node, Rect
 from phoneshell.tasks import Step
 
 SETTINGS = "com.apple.Preferences"
@@ -45,6 +48,44 @@ def test_open_app_by_name_and_by_icon(phone: Phone) -> None:
     assert phone.foreground().bundle_id == SETTINGS
     with pytest.raises(StepError, match="no app called 'Nonesuch' on the home screen"):
         run_step(phone, step("open_app", "Nonesuch"))
+
+
+def test_typing_into_the_one_field_a_tap_focused_reads_no_json_source(sim: SimServer,
+                                                                      phone: Phone) -> None:
+    run_steps(phone, [step("launch", SETTINGS)])
+    sim.latency.tally.take()
+    run_steps(phone, [Step.tap_on("Search", "SearchField"), step("type", "wifi")])
+    assert json_sources(sim) == 0  # the tap's own read shows one input under the keyboard
+    assert any(e.value == "wifi" for e in phone.page().on_screen()
+               if e.type == "XCUIElementTypeSearchField")
+
+
+@dataclass
+class Form:
+    name: EditText = field(default_factory=lambda: EditText(placeholder="Name"))
+    note: EditText = field(default_factory=lambda: EditText(placeholder="Note"))
+
+
+def render_form(state: Form, host: Host) -> Node:
+    return layout.screen(host.facts, [
+        layout.nav_bar(host.facts, "Form"),
+        layout.text_field(state.name, Rect(16, 150, 370, 44), name="name"),
+        layout.text_field(state.note, Rect(16, 210, 370, 44), name="note")])
+
+
+FORM = AppModel("com.example.form", "Form", Form, render_form)
+
+
+def test_typing_where_two_fields_show_asks_which_has_focus() -> None:
+    with SimServer(apps=[*builtin_apps(), FORM]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        run_steps(phone, [step("launch", "com.example.form")])
+        sim.latency.tally.take()
+        run_steps(phone, [step("tap", "Note"), step("type", "second")])
+        assert json_sources(sim) >= 1  # the XML source cannot say which of two is typed into
+        typed = {e.name: e.value for e in phone.page().elements
+                 if e.type == "XCUIElementTypeTextField"}
+        assert typed == {"name": "Name", "note": "second"}
 
 
 def render_tally(state: object, host: Host) -> Node:
