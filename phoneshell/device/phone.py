@@ -52,6 +52,8 @@ class TextInput:
     name: str
     value: str
     focused: bool
+    alone: bool = False
+    """The only text input in the source it was read from."""
 
 
 def _sole_input(page: PageSource) -> TextInput | None:
@@ -60,7 +62,7 @@ def _sole_input(page: PageSource) -> TextInput | None:
     if len(inputs) != 1:
         return None
     e = inputs[0]
-    return TextInput(short_type(e.type), e.label, e.name, e.value, True)
+    return TextInput(short_type(e.type), e.label, e.name, e.value, True, alone=True)
 
 
 class _StaleSession(Exception):
@@ -305,21 +307,23 @@ class Phone:
                 return only
         return next((f for f in self.fields() if f.focused), None)
 
-    def input_shows(self, kind: str, holds: Callable[[TextInput], bool]) -> bool:
-        """Whether the text input of short type `kind` with focus passes `holds`: read off the
-        XML source when it holds one text input in all, of that type, and it passes (the read
-        then serves whatever looks at the screen next); else off the JSON source."""
-        only = _sole_input(self.page())
-        if only is not None and only.type == kind and holds(only):
-            return True
-        now = next((f for f in self.fields() if f.focused and f.type == kind), None)
+    def input_shows(self, field: TextInput, holds: Callable[[TextInput], bool]) -> bool:
+        """Whether the text input with focus, of `field`'s type, passes `holds`. When `field`
+        was the screen's only text input, read off the XML source if it still holds one
+        input in all, of that type, and it passes (the read then serves whatever looks at the
+        screen next); else off the JSON source."""
+        if field.alone:
+            only = _sole_input(self.page())
+            if only is not None and only.type == field.type and holds(only):
+                return True
+        now = next((f for f in self.fields() if f.focused and f.type == field.type), None)
         return now is not None and holds(now)
 
     def _fields(self) -> list[TextInput]:
-        tree = self._get("/source?format=json")
+        nodes = list(text_inputs(self._get("/source?format=json")))
         return [TextInput(short_type(str(node.get("type", ""))), str(node.get("label") or ""),
                           str(node.get("name") or ""), str(node.get("value") or ""),
-                          flag(node, "isFocused")) for node in text_inputs(tree)]
+                          flag(node, "isFocused"), alone=len(nodes) == 1) for node in nodes]
 
     def screenshot_png(self) -> bytes:
         """The screen as PNG bytes."""

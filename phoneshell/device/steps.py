@@ -255,7 +255,7 @@ def _type(phone: Phone, step: Step) -> None:
             return len(now.value) >= len(field.value) + len(text)
         return text in now.value
 
-    if not phone.poll(lambda: phone.input_shows(field.type, shows), phone.effect_timeout_s):
+    if not phone.poll(lambda: phone.input_shows(field, shows), phone.effect_timeout_s):
         raise _fail(step, f"the {field.type} did not show {text!r} after typing")
 
 
