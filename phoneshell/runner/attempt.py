@@ -56,9 +56,10 @@ from phoneshell.runner.counts import (
     Counts,
     Leftover,
     after_teardown,
-    cleaned,
+    counts_of,
     start_state,
     take_counts,
+    uncountable,
 )
 from phoneshell.runner.rig import Rig, RigDown, check_rig
 from phoneshell.runner.setback import set_back_device, set_back_settings
@@ -119,11 +120,10 @@ def _check_rig(phone: Phone, plan: AttemptPlan) -> None:
 def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
     """Setup, then the "before" counts; setup runs again after them, so the probes' own taps
     cannot change where the agent starts. A count that cannot be taken before the agent acts
-    skips the attempt: nothing the agent does could be judged against it."""
+    skips the attempt (nothing the agent does could be judged against it), unless this run
+    counted it on this phone before: then its agents spoiled it (`counts.uncountable`)."""
     task, phone = plan.task, rig.phone
-    # the checks' counts, and those teardown deletes by (most often the same)
-    counted = tuple(dict.fromkeys([*(n for n in needs_of(task.checks) if n.what == "probe"),
-                                   *cleaned(task)]))
+    counted = counts_of(task)  # the checks' counts, and those teardown deletes by
     _enter(rig, plan, "setup")
     try:
         run_steps(phone, task.setup)
@@ -131,7 +131,11 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
             return {}
         _enter(rig, plan, "probe")
         seen_none, seen_some = frozenset(rig.at_none), frozenset(rig.at_some)
+        readable = frozenset(rig.counted)
         before = take_counts(rig, counted)
+        spoiled = uncountable(before, readable)
+        if spoiled:
+            raise Leftover(spoiled, before)  # teardown deletes nothing: nothing was counted
         missing = [count.why for count in before.values() if count.value is None]
         if missing:
             raise _Skip(f"a probe could not count before the agent acted: {missing[0]}")

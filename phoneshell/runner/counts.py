@@ -19,6 +19,13 @@ and the attempt fails (nothing brings it back, so later attempts of the task fai
 `Rig.lost`); at none
 where the rig never saw some, the phone lacks it (on a real phone, make it first), and the
 attempt is not scored.
+
+A count that cannot be taken before the agent (more notes to count than one screen shows) makes
+the attempt not scored, unless the rig read a number for it earlier in the run (`Rig.counted`;
+the run counts every count its tasks take before its first attempt, `count_start`): then an
+earlier attempt's agent made it uncountable (a note with the counted words, made again and
+again), and the attempt fails, as every later one of the task then does. Else an agent could
+turn the attempts it would fail into skips by burying what they count.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from phoneshell.checks import Need
+from phoneshell.checks import Need, needs_of
 from phoneshell.checks.effects import counted, not_at_start, starts_at_none, starts_with_some
 from phoneshell.device import (
     ROWS,
@@ -74,6 +81,8 @@ def take_counts(rig: Rig, needs: Iterable[Need], then: tuple[Step, ...] = ()) ->
         except ProbeError as exc:
             counts[need] = Count(None, exc.message)
     for need, count in counts.items():
+        if count.value is not None:
+            rig.counted.add(need)
         rig.at_none.discard(need)
         rig.at_some.discard(need)
         if count.value == 0:
@@ -84,20 +93,23 @@ def take_counts(rig: Rig, needs: Iterable[Need], then: tuple[Step, ...] = ()) ->
     return counts
 
 
-def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> str:
-    """Before any agent acts on the rig's phone: count what the run's tasks start from none or
-    from some of (logged under the run, phase `probe`). Return a line for the user when the
-    phone is not in those start states already, or they cannot be counted: those tasks will not
-    be scored while it stays so, and what an agent does to what was not counted is not told from
-    the owner's doing ("" when all are where the tasks start)."""
+def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[str, Counts]:
+    """Before any agent acts on the rig's phone: take every count the run's tasks take (logged
+    under the run, phase `probe`), so that one an agent makes uncountable later is told from
+    one that never was (`Rig.counted`), and see whether the phone is where the tasks that start
+    from none or from some of one start. Return a line for the user when it is not, or a count
+    cannot be taken: those tasks will not be scored while it stays so, and what an agent does to
+    what was not counted is not told from the owner's doing ("" when all are where the tasks
+    start); and the counts."""
     tasks = tuple(tasks)
     none = tuple(dict.fromkeys(need for task in tasks for need in starts_at_none(task.checks)))
     some = tuple(dict.fromkeys(need for task in tasks for need in starts_with_some(task.checks)))
-    if not none and not some:
-        return ""
+    every = dict.fromkeys((*none, *some, *(need for task in tasks for need in counts_of(task))))
+    if not every:
+        return "", {}
     rig.enter(run_id, "", 0, "probe")
     try:
-        counts = take_counts(rig, dict.fromkeys((*none, *some)))
+        counts = take_counts(rig, every)
     finally:
         rig.bridge.clear_context()
     there = [f"{counted(need)} {counts[need].value}" for need in none if counts[need].value]
@@ -112,7 +124,26 @@ def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> str:
     if unknown:
         lines.append(f"could not count before the run {'; '.join(unknown)}: what an agent leaves "
                      "of it will not be told from what was there")
-    return "; ".join(lines)
+    return "; ".join(lines), counts
+
+
+def counts_of(task: Task) -> tuple[Need, ...]:
+    """The counts an attempt at `task` takes before its agent: its checks' and its
+    teardown's."""
+    return tuple(dict.fromkeys([*(n for n in needs_of(task.checks) if n.what == "probe"),
+                                *cleaned(task)]))
+
+
+def uncountable(before: Counts, counted_before: frozenset[Need]) -> str:
+    """Why an earlier attempt's agent is to blame for the counts `before` could not take
+    (those the rig read a number for earlier in the run: `counted_before`); "" when none."""
+    spoiled = [need for need, count in before.items()
+               if count.value is None and need in counted_before]
+    return "; ".join(
+        f"{counted(need)} could not be counted before the agent ({before[need].why}), where "
+        "this run counted it on this phone earlier, and only its agents have acted on it "
+        "since: an earlier attempt's agent made it uncountable (nothing can delete what cannot "
+        "be counted, so later attempts of the task fail too)" for need in spoiled)
 
 
 def cleaned(task: Task) -> tuple[Need, ...]:

@@ -60,6 +60,9 @@ class Rig:
     lost: set[Need] = field(default_factory=set)
     """Counts its agents emptied where a task starts from some (`runner.counts`): found still
     empty later, that is their doing too, until some are counted again."""
+    counted: set[Need] = field(default_factory=set)
+    """The counts this run read a number for on this phone: found uncountable later (more
+    than a screen of notes to count, say), that is its agents' doing (`runner.counts`)."""
     device_start: dict[str, str] = field(default_factory=dict)
     """The phone's own state before the run's first attempt (`device.device_state`: how it is
     held, light or dark, a simulated location): what an agent changed of it is set back to."""

@@ -259,6 +259,18 @@ def test_what_the_runs_agents_left_going_at_its_end_is_stopped_so_the_next_run_s
 NOTE = "phoneshell benchmark"
 
 
+def settings_then_twice(tmp_path: Path, environments: Path, task_id: str) -> Path:
+    """A folder of tasks: a Settings task (where an agent may wander off), then `task_id`
+    twice (as `task_id.1` and `task_id.2`)."""
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "a.yaml").write_text((environments / "settings.about.reach.yaml").read_text())
+    for n in (1, 2):
+        (tasks / f"b{n}.yaml").write_text((environments / f"{task_id}.yaml").read_text()
+                                          .replace(f"id: {task_id}", f"id: {task_id}.{n}"))
+    return tasks
+
+
 class Deleter(SolutionAgent):
     """Plays the reference finish; in a Settings task it also deletes the note that
     notes.search looks for (an agent that wanders into Notes and tidies up)."""
@@ -281,12 +293,7 @@ def test_a_note_the_task_starts_from_deleted_by_the_runs_agent_fails_it_and_none
     # notes.search needs its note there to find. An agent of this run deleted it: the search
     # attempt fails for it (not the next honest agent's failure, nor a skip it could want).
     # The next run finds no such note before its first attempt: not scored, and said.
-    tasks = tmp_path / "tasks"
-    tasks.mkdir()
-    (tasks / "a.yaml").write_text((environments / "settings.about.reach.yaml").read_text())
-    for n in (1, 2):  # the search twice: both find it gone, both fail for it
-        (tasks / f"b{n}.yaml").write_text((environments / "notes.search.yaml").read_text()
-                                          .replace("id: notes.search", f"id: notes.search.{n}"))
+    tasks = settings_then_twice(tmp_path, environments, "notes.search")  # both fail for it
     with SimServer() as sim:
         rows = run_timers(tasks, tmp_path, agent="deleter", device=sim.url)
         for n in (1, 2):
@@ -330,3 +337,54 @@ def test_a_note_an_agent_left_without_a_title_does_not_steer_the_notes_finishes(
     rows = read_results(tmp_path / "R" / "results.jsonl")
     assert [(r.task_id, r.outcome) for r in rows] == [(t, "passed") for t in sorted(notes)], \
         [(r.task_id, r.error) for r in rows if not r.passed]
+
+
+class Burier(SolutionAgent):
+    """Plays the reference finish; in a Settings task it also makes notes with the words
+    notes.text_select counts, more than one screen of search results (an agent burying what a
+    later attempt it would fail counts, to make that attempt a skip)."""
+
+    name = "burier"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        if context.task.app != "com.apple.mobilenotes":
+            bury(Phone(context.wda_url, effect_timeout_s=1.0))
+        return super().run(context)
+
+
+def bury(phone: Phone, notes: int = 6) -> None:
+    for n in range(notes):
+        run_steps(phone, [Step("launch", "com.apple.mobilenotes"),
+                          Step.tap_on("New Note", "Button"), Step("type", f"anchor {n}"),
+                          Step("terminate", "com.apple.mobilenotes")])
+
+
+AGENTS.register("burier")(lambda arg: Burier())
+
+
+def test_a_count_the_runs_agent_made_uncountable_fails_its_task_and_the_owners_is_not_scored(
+        tmp_path: Path, environments: Path) -> None:
+    # The run counted notes with "anchor" before its first attempt. An agent of the run then
+    # made so many that they cannot be counted: each later text_select attempt fails for it,
+    # not a skip (which would take the attempt out of the agent's score).
+    tasks = settings_then_twice(tmp_path, environments, "notes.text_select")
+    with SimServer() as sim:
+        rows = run_timers(tasks, tmp_path, agent="burier", device=sim.url)
+        assert rows["settings.about.reach"].passed
+        for n in (1, 2):
+            select = rows[f"notes.text_select.{n}"]
+            assert select.outcome == "failed" and select.turns == 0, select
+            assert "notes_containing('anchor') could not be counted before the agent" in \
+                select.error and "an earlier attempt's agent made it uncountable" in \
+                select.error, select
+        # The next run finds them before its first attempt: the owner's for all it can tell
+        lines: list[str] = []
+        run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
+                             run_id="R2"), lines.append)
+    assert any("could not count before the run notes_containing('anchor')" in line
+               for line in lines), lines
+    again = {r.task_id: r for r in read_results(tmp_path / "R2" / "results.jsonl")}
+    for n in (1, 2):
+        select = again[f"notes.text_select.{n}"]
+        assert select.skipped and "a probe could not count before the agent acted" in \
+            select.skip_reason, select
