@@ -7,7 +7,16 @@ solution agent) and for capture. Reads never create a WDA session.
 # Every module that registers a step executor or a probe reader, listed: importing the device
 # layer fills both registries whatever else is imported (tests keep them in step with the task
 # vocabularies, `tasks.STEPS` and `tasks.PROBES`).
-from phoneshell.device import alarms, cleanup, notes, pickers, probes, steps, timers  # noqa: F401
+from phoneshell.device import (  # noqa: F401
+    alarms,
+    cleanup,
+    notes,
+    pickers,
+    probes,
+    steps,
+    timers,
+    world_clock,
+)
 from phoneshell.device.capture import capture_evidence
 from phoneshell.device.cleanup import Readings, cleanup_counts, with_counts
 from phoneshell.device.phone import SPRINGBOARD, Phone

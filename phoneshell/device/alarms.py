@@ -185,12 +185,16 @@ def read_alarms(phone: Phone, step: Step) -> AlarmList:
 
 
 def _ends_on_screen(page: PageSource, bottom: int) -> bool:
-    """Whether the list's last row is whole on screen above `bottom` and inside the list's own
-    frame. A list loads (and its source shows) every row that reaches into its frame, so when
-    the last row in the source ends inside the frame, no row follows it; a last row cut off,
-    hidden, or ending just at the frame's edge leaves the question to a drag."""
-    cells = [e for e in page.elements if e.type == "XCUIElementTypeCell"
-             and ALARM_ROW.match(e.label)]
+    return ends_on_screen(page, bottom, lambda cell: bool(ALARM_ROW.match(cell.label)))
+
+
+def ends_on_screen(page: PageSource, bottom: float, is_row: Callable[[Element], bool]) -> bool:
+    """Whether the list's last row (a cell `is_row` takes) is whole on screen above `bottom`
+    and inside the list's own frame. A list loads (and its source shows) every row that reaches
+    into its frame, so when the last row in the source ends inside the frame, no row follows
+    it; a last row cut off, hidden, or ending just at the frame's edge leaves the question to a
+    drag."""
+    cells = [e for e in page.elements if e.type == "XCUIElementTypeCell" and is_row(e)]
     if not cells:
         return True
     last = max(cells, key=lambda e: e.y + e.height)

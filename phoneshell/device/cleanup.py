@@ -86,7 +86,7 @@ def with_counts(step: Step, counts: Readings,
                                   *(((KEPT, json.dumps(kept)),) if kept is not None else ())))
 
 
-def _kept(step: Step) -> Counter[str] | None:
+def kept_rows(step: Step) -> Counter[str] | None:
     """The rows the count before the agent was made of, if bound (`with_counts`)."""
     given = step.option(KEPT)
     return Counter(json.loads(given)) if given else None
@@ -109,7 +109,7 @@ def delete_created(phone: Phone, step: Step) -> None:
         raise _fail(step, exc.message) from exc
 
 
-def _made(step: Step, kept: Counter[str], shown: Counter[str], how: str,
+def made_rows(step: Step, kept: Counter[str], shown: Counter[str], how: str,
           what: str) -> Counter[str]:
     """The rows shown now that were not among those counted before the agent (`kept`).
 
@@ -170,10 +170,10 @@ def _delete_found(phone: Phone, step: Step, bundle_id: str, text: str, n: int,
     nothing at all when one of them is no longer there as it was (an edited note moves to the
     top of Notes' list, where "newest" would take it for the attempt's)."""
     page = searched(phone, bundle_id, text)
-    kept, made = _kept(step), None
+    kept, made = kept_rows(step), None
     if kept is not None:
         shown = Counter(row_texts(page, r) for r in result_rows(page, matches))
-        made = _made(step, kept, shown, "edited or gone", "rows")
+        made = made_rows(step, kept, shown, "edited or gone", "rows")
     for _ in range(n):
         rows = [(r, row_texts(page, r) if made is not None else "")
                 for r in result_rows(page, matches)]
@@ -210,12 +210,12 @@ def _alarms(phone: Phone, step: Step, text: str, n: int) -> None:
     before the agent. Nothing goes when those rows are not known, or when one of them is no
     longer shown as it was (switched, edited or gone): then which are the attempt's cannot be
     told, and an owner's alarm is never taken for one."""
-    kept = _kept(step)
+    kept = kept_rows(step)
     if kept is None:
         raise _fail(step, "the alarms counted before the agent are not known, so which the "
                           "attempt made cannot be told: none deleted")
     now = Counter(run_rows(phone, "alarms", text, leave_open=True))
-    made = _made(step, kept, now, "switched, edited or gone", "alarms")
+    made = made_rows(step, kept, now, "switched, edited or gone", "alarms")
 
     def wanted(row: AlarmRow) -> bool:
         return made[alarm_text(row)] > 0

@@ -322,7 +322,7 @@ def _shown_tabs(page: PageSource) -> int | None:
     return None
 
 
-def _scrolled_down(phone: Phone) -> bool:
+def scrolled_down(phone: Phone) -> bool:
     """Scroll down one step; whether anything moved."""
     before = screen_signature(phone)
     start, end = scroll_points(phone, "down")
@@ -361,7 +361,7 @@ def alarms_rows(phone: Phone, arg: str) -> tuple[str, ...]:
     for _ in range(SCROLLS):
         # The source shows where the list ends; only a list ending just at the screen's edge
         # is dragged to find out (and then nothing moving means the end).
-        if view.ends or not _scrolled_down(phone):
+        if view.ends or not scrolled_down(phone):
             break
         view = read_alarms(phone, step)
         seen = merge_scrolled(seen, [alarm_text(r) for r in view.rows])

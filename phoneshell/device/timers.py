@@ -75,14 +75,15 @@ def _select_tab(phone: Phone, step: Step) -> None:
     select(phone, step, (step.arg,))
 
 
-def _left_key(labels: tuple[str, ...]) -> str:
+def left_key(labels: tuple[str, ...]) -> str:
+    """What a count that leaves Clock on the tab with one of `labels` tells `Phone.leave`."""
     return f"{CLOCK} {labels[0].lower()}"
 
 
 def open_tab(phone: Phone, step: Step, labels: tuple[str, ...]) -> PageSource:
     """Clock restarted on the tab with one of `labels`; or, when a count left that tab up
     (`Phone.leave`) and nothing acted since, that tab, once a fresh read shows it still is."""
-    page = still_left(phone, _left_key(labels), CLOCK, lambda p: _selected(p, labels))
+    page = still_left(phone, left_key(labels), CLOCK, lambda p: _selected(p, labels))
     if page is not None:
         return page
     restart_clock(phone, step)
@@ -94,7 +95,7 @@ def _count(phone: Phone, name: str, labels: tuple[str, ...],
     page = open_tab(phone, Step("probe", name), labels)
     found = counted(page)
     if leaving_open():
-        phone.leave(_left_key(labels))  # the cleanup after may start from this tab
+        phone.leave(left_key(labels))  # the cleanup after may start from this tab
     else:
         stop_app(phone, CLOCK)
     return found

@@ -1,5 +1,5 @@
-"""What a run's agents leave on a phone that no task cleans up: Safari's tabs, alarms, and
-timers or a stopwatch left going.
+"""What a run's agents leave on a phone that no task cleans up: Safari's tabs, alarms, World
+Clock's cities, and timers or a stopwatch left going.
 
 A URL opened from outside Safari (`POST /url`, which agents and reference finishes use) takes
 a new tab each time, so a suite run on one phone leaves about twenty, and nothing an attempt
@@ -17,6 +17,8 @@ uses Clock, the run lists the alarms before its first attempt (each row's label 
 and at the same times deletes every alarm not among them: the harness never makes an alarm, and
 between the two only the run's agents act. The phone's own alarms stay; when one of them was
 switched or edited since, which alarms are the agents' cannot be told, and none is deleted.
+World Clock's cities are treated alike (listed by name: Clock lists a city once), so a city an
+agent adds is deleted and the phone's own stay.
 
 A timer or a stopwatch an agent leaves going after the last attempt that would fail for it
 (`counts.start_state`) would make every later run take it for the owner's and not score its
@@ -48,7 +50,7 @@ from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step, Task
 
 T = TypeVar("T")
-TABS, ALARMS = "safari_tabs", "alarms"
+TABS, ALARMS, CITIES = "safari_tabs", "alarms", "world_clocks"
 TIDY_EVERY = 100
 """Attempts on one phone between closings: a run's tabs never near Safari's limit of about 500
 (the suite opens about one tab every four attempts)."""
@@ -105,6 +107,16 @@ def list_alarms(rig: Rig, run_id: str, tasks: Iterable[Task],
                        "will stay")
 
 
+def list_cities(rig: Rig, run_id: str, tasks: Iterable[Task],
+                ) -> tuple[tuple[str, ...] | None, str]:
+    """Before the first attempt: World Clock's cities (None when no task uses Clock, or when
+    they cannot be listed), and a line for the user when they cannot."""
+    return _before_run(rig, run_id, any(uses_app(task, CLOCK) for task in tasks),
+                       lambda: run_rows(rig.phone, CITIES, ""),
+                       "World Clock's cities could not be listed before the run, so any its "
+                       "agents add will stay")
+
+
 def _delete_since(rig: Rig, run_id: str, probe: str, app: str, start: int,
                   now: Callable[[], int], rows: tuple[str, ...] | None, what: str,
                   text: str = "") -> tuple[int, str]:
@@ -153,6 +165,18 @@ def delete_alarms_left(rig: Rig, run_id: str, start: tuple[str, ...]) -> str:
                    "the run found them" if gone else "")
 
 
+def delete_cities_left(rig: Rig, run_id: str, start: tuple[str, ...]) -> str:
+    """Delete World Clock's cities not among `start`; say what was done, or why it could not be
+    ("" when there were none)."""
+    def now() -> int:
+        return len(start) + len(set(run_rows(rig.phone, CITIES, "", leave_open=True)) - set(start))
+
+    gone, why = _delete_since(rig, run_id, CITIES, CLOCK, len(start), now, start,
+                              "the World Clock cities this run's agents added")
+    return why or (f"deleted the {gone} World Clock cit{'y' if gone == 1 else 'ies'} this run's "
+                   f"agents added; {len(start)} left, as the run found them" if gone else "")
+
+
 @dataclass
 class PhoneTidy:
     """One phone's housekeeping for a run (or a swap): its tabs when the run began, and the
@@ -164,6 +188,8 @@ class PhoneTidy:
     """Safari's tabs before the first attempt; None: not counted (nothing is closed)."""
     alarms: tuple[str, ...] | None = None
     """The alarms before the first attempt; None: not listed (nothing is deleted)."""
+    cities: tuple[str, ...] | None = None
+    """World Clock's cities before the first attempt; None: not listed (nothing is deleted)."""
     none_at_start: frozenset[Need] = frozenset()
     """What the run's tasks start from none of, counted at none before the first attempt:
     whatever of it is there when the run ends, its agents left (`delete_left`)."""
@@ -176,6 +202,7 @@ class PhoneTidy:
         return " and ".join(what for what, counted in (
             ("closes the Safari tabs this run opened", self.tabs is not None),
             ("deletes the alarms its agents saved", self.alarms is not None),
+            ("deletes the World Clock cities they added", self.cities is not None),
             ("deletes what its agents left where it counted none (a timer going, the "
              "stopwatch)", bool(self.none_at_start)),
         ) if counted)
@@ -196,10 +223,13 @@ class PhoneTidy:
 
     def close(self) -> str:
         """Close the tabs opened since the run began (`close_tabs`), and delete the alarms
-        saved since (`delete_alarms_left`)."""
+        saved since (`delete_alarms_left`) and the World Clock cities added since
+        (`delete_cities_left`)."""
         said = (close_tabs(self.rig, self.run_id, self.tabs) if self.tabs is not None else "",
                 delete_alarms_left(self.rig, self.run_id, self.alarms)
-                if self.alarms is not None else "")
+                if self.alarms is not None else "",
+                delete_cities_left(self.rig, self.run_id, self.cities)
+                if self.cities is not None else "")
         return "; ".join(line for line in said if line)
 
 
@@ -251,5 +281,6 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
     listed = counts.get(Need("probe", ALARMS, ""))  # a task counts every alarm: listed already
     alarms, unlisted = ((listed.rows, "") if listed is not None and listed.rows is not None
                         else list_alarms(rig, run_id, tasks))
-    return (PhoneTidy(rig, run_id, tabs, alarms, none_at_start),
-            [line for line in (there, uncounted, unlisted) if line])
+    cities, no_cities = list_cities(rig, run_id, tasks)
+    return (PhoneTidy(rig, run_id, tabs, alarms, cities, none_at_start),
+            [line for line in (there, uncounted, unlisted, no_cities) if line])

@@ -47,6 +47,8 @@ _add("clock_timers", "count", "Timers running or paused in Clock: a Pause or Res
      "on its Timers tab.")
 _add("stopwatch", "count", "1 when Clock's stopwatch is not at zero (running, or stopped with time "
      "on it), else 0.")
+_add("world_clocks", "count", "Cities in Clock's World Clock list; with `arg`, only those whose "
+     "name contains it.")
 _add("settings_value", "value", "The value of a Settings row by path, e.g. `General > About > "
      "Model Number`.")
 _add("weather_temperature", "value", "The temperature Weather shows for My Location on opening.")

@@ -20,7 +20,7 @@ ALL_LISTS: tuple[StepList, ...] = ("setup", "teardown", "solution")
 DIRECTIONS = ("up", "down", "left", "right")
 BUTTONS = ("home", "volumeUp", "volumeDown")
 DELETABLE = ("notes_titled", "notes_containing", "reminders_titled", "safari_tabs",
-             "clock_timers", "stopwatch", "alarms")
+             "clock_timers", "stopwatch", "alarms", "world_clocks")
 """Count probes whose growth `delete_created` knows how to delete (phoneshell/device/cleanup)."""
 
 

@@ -183,11 +183,13 @@ def test_a_start_count_that_cannot_be_taken_is_said_at_once(tmp_path: Path,
         run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
                              run_id="R"), lines.append)
     said = [line for line in lines if "before the run" in line]
-    assert len(said) == 2 and said[0].startswith("phone-1: could not count before the run "
+    assert len(said) == 3 and said[0].startswith("phone-1: could not count before the run "
                                                  "clock_timers (probe clock_timers"), lines
     assert said[0].endswith("what an agent leaves of it will not be told from what was there")
     assert said[1].startswith("phone-1: the alarms could not be listed before the run, so any "
                               "its agents save will stay: "), said
+    assert said[2].startswith("phone-1: World Clock's cities could not be listed before the "
+                              "run, so any its agents add will stay: "), said
 
 
 STOPWATCH = "clock.stopwatch.start"
@@ -388,3 +390,39 @@ def test_a_count_the_runs_agent_made_uncountable_fails_its_task_and_the_owners_i
         select = again[f"notes.text_select.{n}"]
         assert select.skipped and "a probe could not count before the agent acted" in \
             select.skip_reason, select
+
+
+class Traveller(SolutionAgent):
+    """Adds London to World Clock, then plays the reference finish (an agent that wanders
+    off to World Clock in a Clock task)."""
+
+    name = "traveller"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        run_steps(Phone(context.wda_url, effect_timeout_s=1.0), [
+            Step("launch", CLOCK), Step("select_tab", "World Clock"),
+            Step.tap_on("Add", "Button"), Step("type", "Lond"), Step("tap", "London"),
+            Step("terminate", CLOCK)])
+        return super().run(context)
+
+
+AGENTS.register("traveller")(lambda arg: Traveller())
+
+
+def test_a_city_the_runs_agent_added_to_world_clock_is_deleted_when_it_ends(
+        tmp_path: Path, environments: Path) -> None:
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "a.yaml").write_text((environments / "clock.tab.alarms.yaml").read_text())
+    with SimServer() as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        run_steps(phone, [Step("launch", CLOCK), Step("select_tab", "World Clock"),
+                          Step.tap_on("Add", "Button"), Step("type", "Paris"),
+                          Step("tap", "Paris"), Step("terminate", CLOCK)])  # the owner's
+        lines: list[str] = []
+        run_suite(RunOptions(paths=(str(tasks),), agent="traveller", device=sim.url,
+                             runs_dir=tmp_path, run_id="R"), lines.append)
+        assert run_rows(phone, "world_clocks", "") == ("Cupertino", "Paris")
+    assert "phone-1: deleted the 1 World Clock city this run's agents added; 2 left, as the " \
+           "run found them" in lines, lines
+    assert read_results(tmp_path / "R" / "results.jsonl")[0].passed

@@ -1,7 +1,7 @@
 """A wandering agent over the whole suite, then the reference finishes on the same phone: no
 honest attempt fails for what it left, and what the runs can tell an agent changed is as it was
-(Settings' switches, options and sliders, alarms, timers, the stopwatch, Safari's tabs). Slow
-(three suite runs): marked `suite`, run by .ci/run."""
+(Settings' switches, options and sliders, alarms, World Clock's cities, timers, the stopwatch,
+Safari's tabs). Slow (three suite runs): marked `suite`, run by .ci/run."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ def kept(sim: SimServer) -> dict[str, object]:
                 **stores.get("com.apple.Preferences", {})}  # type: ignore[dict-item]
     return {"settings": settings,
             "alarms": clock.get("alarms", []),  # type: ignore[union-attr]
+            "cities": clock.get("cities"),  # type: ignore[union-attr]
             "timer running": (clock.get("timer") or {}).get("ends") is not None,  # type: ignore[union-attr]
             "stopwatch going": watch.get("since") is not None or bool(watch.get("banked")),
             "tabs": len(stores.get("com.apple.mobilesafari", {}).get("tabs", [])),  # type: ignore[union-attr]
