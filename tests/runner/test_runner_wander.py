@@ -12,6 +12,7 @@ import pytest
 from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.sim import SimServer
+from phoneshell.sim.apps.clock_world import DEFAULT_CITIES
 from phoneshell.sim.apps.settings_pages import CHOICE_DEFAULTS, SLIDER_DEFAULTS, SWITCH_DEFAULTS
 
 pytestmark = pytest.mark.suite
@@ -24,7 +25,8 @@ def kept(sim: SimServer) -> dict[str, object]:
                 **stores.get("com.apple.Preferences", {})}  # type: ignore[dict-item]
     return {"settings": settings,
             "alarms": clock.get("alarms", []),  # type: ignore[union-attr]
-            "cities": clock.get("cities"),  # type: ignore[union-attr]
+            "cities": clock.get("cities") or [  # type: ignore[union-attr]
+                {"city": city} for city in DEFAULT_CITIES],
             "timer running": (clock.get("timer") or {}).get("ends") is not None,  # type: ignore[union-attr]
             "stopwatch going": watch.get("since") is not None or bool(watch.get("banked")),
             "tabs": len(stores.get("com.apple.mobilesafari", {}).get("tabs", [])),  # type: ignore[union-attr]
