@@ -40,7 +40,7 @@ from typing import TypeVar
 
 from phoneshell.apps import bundle_for
 from phoneshell.checks import Need
-from phoneshell.checks.effects import counted, starts_at_none
+from phoneshell.checks.effects import counted, starts_at_none, starts_with_some
 from phoneshell.device import ProbeError, run_probe, run_rows, run_step, with_counts
 from phoneshell.device.device_state import read_device_state
 from phoneshell.device.probes import CLOCK, SAFARI
@@ -274,9 +274,11 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
     tasks = tuple(tasks)
     rig.device_start.update(read_device_state(rig.phone))
     there, counts = count_start(rig, run_id, tasks)
-    # what count_start saw at none of what the tasks start from none of: the rig is new
+    # what count_start saw at none of what the tasks start from none or some of: the rig is
+    # new (it also took the tasks' other counts, which no task starts from none of)
     none_at_start = frozenset(rig.at_none) & {
-        need for task in tasks for need in starts_at_none(task.checks)}
+        need for task in tasks
+        for need in (*starts_at_none(task.checks), *starts_with_some(task.checks))}
     tabs, uncounted = count_tabs(rig, run_id, tasks)
     listed = counts.get(Need("probe", ALARMS, ""))  # a task counts every alarm: listed already
     alarms, unlisted = ((listed.rows, "") if listed is not None and listed.rows is not None

@@ -22,7 +22,7 @@ from phoneshell.sim import SimServer
 from phoneshell.sim.apps import builtin_apps
 from phoneshell.tasks import Step, load_task
 
-CLOCK = "com.apple.mobiletimer"
+CLOCK, NOTES = "com.apple.mobiletimer", "com.apple.mobilenotes"
 
 OVERDONE = {"clock.timer.set_minutes": "Start", "clock.timer.set_hours_minutes": "Start",
             "clock.alarm.reach_picker": "Save", "clock.alarm.set_time": "Save"}
@@ -341,27 +341,29 @@ def test_a_note_an_agent_left_without_a_title_does_not_steer_the_notes_finishes(
         [(r.task_id, r.error) for r in rows if not r.passed]
 
 
-class Burier(SolutionAgent):
-    """Plays the reference finish; in a Settings task it also makes notes with the words
-    notes.text_select counts, more than one screen of search results (an agent burying what a
-    later attempt it would fail counts, to make that attempt a skip)."""
+class Detour(SolutionAgent):
+    """Takes a detour first (steps of its own, in any task whose app is not `spared`), then
+    plays the reference finish: an agent that wanders off and leaves something behind."""
 
-    name = "burier"
+    def __init__(self, name: str, detour: tuple[Step, ...], spared: str) -> None:
+        super().__init__()
+        self.name, self.detour, self.spared = name, detour, spared
 
     def run(self, context: AgentContext) -> AgentResult:
-        if context.task.app != "com.apple.mobilenotes":
-            bury(Phone(context.wda_url, effect_timeout_s=1.0))
+        if context.task.app != self.spared:
+            run_steps(Phone(context.wda_url, effect_timeout_s=1.0), self.detour)
         return super().run(context)
 
 
-def bury(phone: Phone, notes: int = 6) -> None:
-    for n in range(notes):
-        run_steps(phone, [Step("launch", "com.apple.mobilenotes"),
-                          Step.tap_on("New Note", "Button"), Step("type", f"anchor {n}"),
-                          Step("terminate", "com.apple.mobilenotes")])
+def new_note(text: str) -> tuple[Step, ...]:
+    return (Step("launch", NOTES), Step.tap_on("New Note", "Button"), Step("type", text),
+            Step("terminate", NOTES))
 
 
-AGENTS.register("burier")(lambda arg: Burier())
+# notes with the words notes.text_select counts, more than one screen of search results: an
+# agent burying what a later attempt it would fail counts, to make that attempt a skip
+AGENTS.register("burier")(lambda arg: Detour(
+    "burier", tuple(step for n in range(6) for step in new_note(f"anchor {n}")), NOTES))
 
 
 def test_a_count_the_runs_agent_made_uncountable_fails_its_task_and_the_owners_is_not_scored(
@@ -392,21 +394,10 @@ def test_a_count_the_runs_agent_made_uncountable_fails_its_task_and_the_owners_i
             select.skip_reason, select
 
 
-class Traveller(SolutionAgent):
-    """Adds London to World Clock, then plays the reference finish (an agent that wanders
-    off to World Clock in a Clock task)."""
-
-    name = "traveller"
-
-    def run(self, context: AgentContext) -> AgentResult:
-        run_steps(Phone(context.wda_url, effect_timeout_s=1.0), [
-            Step("launch", CLOCK), Step("select_tab", "World Clock"),
-            Step.tap_on("Add", "Button"), Step("type", "Lond"), Step("tap", "London"),
-            Step("terminate", CLOCK)])
-        return super().run(context)
-
-
-AGENTS.register("traveller")(lambda arg: Traveller())
+# London added to World Clock, in a Clock task
+AGENTS.register("traveller")(lambda arg: Detour("traveller", (
+    Step("launch", CLOCK), Step("select_tab", "World Clock"), Step.tap_on("Add", "Button"),
+    Step("type", "Lond"), Step("tap", "London"), Step("terminate", CLOCK)), ""))
 
 
 def test_a_city_the_runs_agent_added_to_world_clock_is_deleted_when_it_ends(
@@ -426,3 +417,27 @@ def test_a_city_the_runs_agent_added_to_world_clock_is_deleted_when_it_ends(
     assert "phone-1: deleted the 1 World Clock city this run's agents added; 2 left, as the " \
            "run found them" in lines, lines
     assert read_results(tmp_path / "R" / "results.jsonl")[0].passed
+
+
+# a note titled as the one notes.search looks for, made in a Settings task
+AGENTS.register("maker")(lambda arg: Detour("maker", new_note(NOTE), NOTES))
+
+
+def test_what_a_task_starts_from_some_of_that_the_phone_lacked_is_deleted_when_the_run_ends(
+        tmp_path: Path, environments: Path) -> None:
+    # The phone had no such note before the run; an agent of the run made one. Only its agents
+    # acted since, so the run deletes it when it ends, and the phone is as it found it.
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "a.yaml").write_text((environments / "settings.about.reach.yaml").read_text())
+    (tasks / "b.yaml").write_text((environments / "notes.search.yaml").read_text())
+    with SimServer() as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        run_step(phone, Step("delete_created", options=(
+            ("probe", "notes_titled"), ("text", NOTE), ("before", "0"), ("after", "1"))))
+        assert run_probe(phone, "notes_titled", NOTE) == 0
+        lines: list[str] = []
+        run_suite(RunOptions(paths=(str(tasks),), agent="maker", device=sim.url,
+                             runs_dir=tmp_path, run_id="R"), lines.append)
+        assert run_probe(phone, "notes_titled", NOTE) == 0
+    assert f"phone-1: deleted notes_titled('{NOTE}') 1 this run's agents left" in lines, lines
