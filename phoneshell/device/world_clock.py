@@ -78,7 +78,7 @@ def _ends(page: PageSource) -> bool:
 
 
 @ROWS.register("world_clocks")
-def world_clockrows_of(phone: Phone, arg: str) -> tuple[str, ...]:
+def world_clock_rows(phone: Phone, arg: str) -> tuple[str, ...]:
     """The cities of Clock's World Clock list, top to bottom, scrolling through it; with
     `arg`, only those whose name contains it (ignoring case)."""
     page = open_tab(phone, Step("probe", "world_clocks"), WORLD_TABS)
@@ -101,7 +101,7 @@ def world_clockrows_of(phone: Phone, arg: str) -> tuple[str, ...]:
 @probe("world_clocks")
 def world_clocks(phone: Phone, arg: str) -> int:
     """How many cities `world_clock_rows` lists."""
-    return len(world_clockrows_of(phone, arg))
+    return len(world_clock_rows(phone, arg))
 
 
 def delete_cities(phone: Phone, step: Step, cities: Iterable[str]) -> None:
