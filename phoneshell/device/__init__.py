@@ -23,6 +23,7 @@ from phoneshell.device.phone import SPRINGBOARD, Phone
 from phoneshell.device.probes import (
     READERS,
     ROWS,
+    Overflow,
     ProbeError,
     run_probe,
     run_rows,
@@ -30,6 +31,6 @@ from phoneshell.device.probes import (
 )
 from phoneshell.device.steps import EXECUTORS, run_step, run_steps
 
-__all__ = ["EXECUTORS", "READERS", "ROWS", "SPRINGBOARD", "Phone", "ProbeError", "Readings",
-           "capture_evidence", "cleanup_counts", "run_probe", "run_rows", "run_step", "run_steps",
-           "starts_where_counted", "with_counts"]
+__all__ = ["EXECUTORS", "READERS", "ROWS", "SPRINGBOARD", "Overflow", "Phone", "ProbeError",
+           "Readings", "capture_evidence", "cleanup_counts", "run_probe", "run_rows", "run_step",
+           "run_steps", "starts_where_counted", "with_counts"]

@@ -43,6 +43,12 @@ class ProbeError(PhoneshellError):
     """A probe could not read what it was asked for; the message says why."""
 
 
+class Overflow(ProbeError):
+    """A count found more than it can read (rows beyond one screen of results, identical rows
+    across a scroll, a list longer than it scrolls): the phone holds too much of what is
+    counted, where any other `ProbeError` says the phone could not be read."""
+
+
 Reader = Callable[[Phone, str], "int | str"]
 READERS: Registry[Reader] = Registry("probe", "phoneshell schema --probes")
 RowReader = Callable[[Phone, str], tuple[str, ...]]
@@ -135,7 +141,7 @@ def _counted(page: PageSource, rows: list[Element], what: str) -> int:
     """How many rows; refuses when they might run on below what the screen shows."""
     bottom = page.height * 0.55  # where the keyboard begins: rows below it may be hidden
     if rows and max(r.y + r.height for r in rows) > bottom:
-        raise ProbeError(f"more {what} than one screen shows; cannot count them")
+        raise Overflow(f"more {what} than one screen shows; cannot count them")
     return len(rows)
 
 
@@ -340,7 +346,7 @@ def merge_scrolled(seen: list[str], shown: list[str]) -> list[str]:
     """
     fits = [k for k in range(min(len(seen), len(shown)), 0, -1) if seen[-k:] == shown[:k]]
     if len(fits) > 1:
-        raise ProbeError(f"identical rows ({shown[0]!r}) run across a scroll; cannot tell how "
+        raise Overflow(f"identical rows ({shown[0]!r}) run across a scroll; cannot tell how "
                          "many there are")
     return seen + shown[fits[0] if fits else 0:]
 
@@ -366,7 +372,7 @@ def alarms_rows(phone: Phone, arg: str) -> tuple[str, ...]:
         view = read_alarms(phone, step)
         seen = merge_scrolled(seen, [alarm_text(r) for r in view.rows])
     else:
-        raise ProbeError(f"the alarm list is longer than {SCROLLS} screens; cannot count it")
+        raise Overflow(f"the alarm list is longer than {SCROLLS} screens; cannot count it")
     stop_app(phone, CLOCK)
     return _labelled(seen, arg)
 

@@ -23,6 +23,7 @@ from phoneshell.device.probes import (
     ROWS,
     SCROLLS,
     STATIC_TEXT,
+    Overflow,
     ProbeError,
     leaving_open,
     merge_scrolled,
@@ -90,7 +91,7 @@ def world_clock_rows(phone: Phone, arg: str) -> tuple[str, ...]:
         scrolled, page = True, phone.page()
         seen = merge_scrolled(seen, [city for city, _ in rows_of(page)])
     else:
-        raise ProbeError(f"the World Clock list is longer than {SCROLLS} screens; cannot count it")
+        raise Overflow(f"the World Clock list is longer than {SCROLLS} screens; cannot count it")
     if leaving_open() and not scrolled:
         phone.leave(left_key(WORLD_TABS))  # the deleting after may start from this tab
     else:

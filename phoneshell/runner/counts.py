@@ -20,12 +20,13 @@ and the attempt fails (nothing brings it back, so later attempts of the task fai
 where the rig never saw some, the phone lacks it (on a real phone, make it first), and the
 attempt is not scored.
 
-A count that cannot be taken before the agent (more notes to count than one screen shows) makes
-the attempt not scored, unless the rig read a number for it earlier in the run (`Rig.counted`;
-the run counts every count its tasks take before its first attempt, `count_start`): then an
-earlier attempt's agent made it uncountable (a note with the counted words, made again and
-again), and the attempt fails, as every later one of the task then does. Else an agent could
-turn the attempts it would fail into skips by burying what they count.
+A count that cannot be taken before the agent makes the attempt not scored, unless it held more
+than the probe can read (more notes than one screen shows: `device.Overflow`) where the rig read
+a number for it earlier in the run (`Rig.counted`; the run counts every count its tasks take
+before its first attempt, `count_start`): then an earlier attempt's agent made it uncountable (a
+note with the counted words, made again and again), and the attempt fails, as every later one of
+the task then does. Else an agent could turn the attempts it would fail into skips by burying
+what they count. A phone that fails to serve a count (the app does not open) blames no one.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from phoneshell.checks import Need, needs_of
 from phoneshell.checks.effects import counted, not_at_start, starts_at_none, starts_with_some
 from phoneshell.device import (
     ROWS,
+    Overflow,
     ProbeError,
     cleanup_counts,
     run_probe,
@@ -55,6 +57,9 @@ class Count(NamedTuple):
     value: int | None
     why: str = ""
     rows: tuple[str, ...] | None = None
+    overflow: bool = False
+    """Not taken because there was more to count than the probe can read (`device.Overflow`),
+    not because the phone could not be read."""
 
 
 Counts = dict[Need, Count]
@@ -79,7 +84,7 @@ def take_counts(rig: Rig, needs: Iterable[Need], then: tuple[Step, ...] = ()) ->
             else:
                 counts[need] = Count(int(run_probe(rig.phone, need.name, need.arg, leave)))
         except ProbeError as exc:
-            counts[need] = Count(None, exc.message)
+            counts[need] = Count(None, exc.message, overflow=isinstance(exc, Overflow))
     for need, count in counts.items():
         if count.value is not None:
             rig.counted.add(need)
@@ -135,10 +140,12 @@ def counts_of(task: Task) -> tuple[Need, ...]:
 
 
 def uncountable(before: Counts, counted_before: frozenset[Need]) -> str:
-    """Why an earlier attempt's agent is to blame for the counts `before` could not take
-    (those the rig read a number for earlier in the run: `counted_before`); "" when none."""
+    """Why an earlier attempt's agent is to blame for the counts `before` could not take for
+    holding more than the probe can read (those the rig read a number for earlier in the run:
+    `counted_before`); "" when none. A count the phone failed to serve (the app would not open)
+    blames no one: on a real phone that is as likely the rig as an agent."""
     spoiled = [need for need, count in before.items()
-               if count.value is None and need in counted_before]
+               if count.overflow and need in counted_before]
     return "; ".join(
         f"{counted(need)} could not be counted before the agent ({before[need].why}), where "
         "this run counted it on this phone earlier, and only its agents have acted on it "

@@ -14,8 +14,10 @@ import yaml
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.agents.base import AGENTS
 from phoneshell.agents.reference import SolutionAgent
+from phoneshell.checks import Need
 from phoneshell.device import Phone, run_probe, run_rows, run_step, run_steps
 from phoneshell.records import ResultRow
+from phoneshell.runner.counts import Count, uncountable
 from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.sim import SimServer
@@ -441,3 +443,13 @@ def test_what_a_task_starts_from_some_of_that_the_phone_lacked_is_deleted_when_t
                              runs_dir=tmp_path, run_id="R"), lines.append)
         assert run_probe(phone, "notes_titled", NOTE) == 0
     assert f"phone-1: deleted notes_titled('{NOTE}') 1 this run's agents left" in lines, lines
+
+
+def test_only_a_count_holding_more_than_its_probe_reads_blames_an_earlier_agent() -> None:
+    need = Need("probe", "notes_containing", "anchor")
+    buried = {need: Count(None, "more notes with 'anchor' than one screen shows", overflow=True)}
+    unserved = {need: Count(None, "Notes would not open")}  # the phone's, or the rig's
+    assert "an earlier attempt's agent made it uncountable" in uncountable(buried,
+                                                                            frozenset({need}))
+    assert uncountable(unserved, frozenset({need})) == ""
+    assert uncountable(buried, frozenset()) == ""  # never counted here: the owner's, not scored
