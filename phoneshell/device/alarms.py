@@ -159,6 +159,12 @@ def _rows(page: PageSource) -> tuple[list[AlarmRow], bool]:
     return rows, all(r.switch is not None for r in rows)
 
 
+def list_bottom(page: PageSource) -> int:
+    """Where a Clock list ends on screen: the top of the tab bar."""
+    return min((e.y for e in page.on_screen() if e.type == "XCUIElementTypeTabBar"),
+               default=page.height - 83)
+
+
 def read_alarms(phone: Phone, step: Step) -> AlarmList:
     """Read Clock's Alarms tab until a read can be trusted.
 
@@ -175,8 +181,7 @@ def read_alarms(phone: Phone, step: Step) -> AlarmList:
         if page.complete and complete:
             shown = page.on_screen()
             navs = [e.y + e.height for e in shown if e.type == "XCUIElementTypeNavigationBar"]
-            bars = [e.y for e in shown if e.type == "XCUIElementTypeTabBar"]
-            bottom = min(bars, default=page.height - 83)
+            bottom = list_bottom(page)
             return AlarmList(tuple(rows), max(navs, default=110), bottom,
                              _ends_on_screen(page, bottom))
         phone.forget()  # not to be trusted: read again

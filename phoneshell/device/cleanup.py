@@ -109,7 +109,7 @@ def delete_created(phone: Phone, step: Step) -> None:
         raise _fail(step, exc.message) from exc
 
 
-def made_rows(step: Step, kept: Counter[str], shown: Counter[str], how: str,
+def _made(step: Step, kept: Counter[str], shown: Counter[str], how: str,
           what: str) -> Counter[str]:
     """The rows shown now that were not among those counted before the agent (`kept`).
 
@@ -173,7 +173,7 @@ def _delete_found(phone: Phone, step: Step, bundle_id: str, text: str, n: int,
     kept, made = kept_rows(step), None
     if kept is not None:
         shown = Counter(row_texts(page, r) for r in result_rows(page, matches))
-        made = made_rows(step, kept, shown, "edited or gone", "rows")
+        made = _made(step, kept, shown, "edited or gone", "rows")
     for _ in range(n):
         rows = [(r, row_texts(page, r) if made is not None else "")
                 for r in result_rows(page, matches)]
@@ -215,7 +215,7 @@ def _alarms(phone: Phone, step: Step, text: str, n: int) -> None:
         raise _fail(step, "the alarms counted before the agent are not known, so which the "
                           "attempt made cannot be told: none deleted")
     now = Counter(run_rows(phone, "alarms", text, leave_open=True))
-    made = made_rows(step, kept, now, "switched, edited or gone", "alarms")
+    made = _made(step, kept, now, "switched, edited or gone", "alarms")
 
     def wanted(row: AlarmRow) -> bool:
         return made[alarm_text(row)] > 0

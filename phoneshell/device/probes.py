@@ -347,7 +347,7 @@ def merge_scrolled(seen: list[str], shown: list[str]) -> list[str]:
     fits = [k for k in range(min(len(seen), len(shown)), 0, -1) if seen[-k:] == shown[:k]]
     if len(fits) > 1:
         raise Overflow(f"identical rows ({shown[0]!r}) run across a scroll; cannot tell how "
-                         "many there are")
+                       "many there are")
     return seen + shown[fits[0] if fits else 0:]
 
 

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from phoneshell.device.alarms import ends_on_screen, swipe_to_delete
+from phoneshell.device.alarms import ends_on_screen, list_bottom, swipe_to_delete
 from phoneshell.device.cleanup import DELETERS, kept_rows
 from phoneshell.device.phone import Phone
 from phoneshell.device.probes import (
@@ -68,14 +68,8 @@ def rows_of(page: PageSource) -> list[tuple[str, Element]]:
     return [(_city(page, cell), cell) for cell in cells]
 
 
-def _bottom(page: PageSource) -> float:
-    """Where the list ends on screen: the top of the tab bar."""
-    return min((e.y for e in page.on_screen() if e.type == "XCUIElementTypeTabBar"),
-               default=page.height - 83)
-
-
 def _ends(page: PageSource) -> bool:
-    return ends_on_screen(page, _bottom(page), lambda cell: page.inside(cell, "Table"))
+    return ends_on_screen(page, list_bottom(page), lambda cell: page.inside(cell, "Table"))
 
 
 @ROWS.register("world_clocks")
@@ -141,8 +135,9 @@ def delete_cities(phone: Phone, step: Step, cities: Iterable[str]) -> None:
 def _find(phone: Phone, page: PageSource, city: str) -> Element | None:
     """The whole row of `city` on screen, scrolling down to it (None: not below here)."""
     for _ in range(SCROLLS):
-        whole = [cell for name, cell in rows_of(page) if name == city
-                 and cell.y + cell.height <= _bottom(page)]
+        bottom = list_bottom(page)
+        whole = [cell for name, cell in rows_of(page)
+                 if name == city and cell.y + cell.height <= bottom]
         if whole:
             return whole[0]
         if _ends(page) or not scrolled_down(phone):
