@@ -110,6 +110,16 @@ def session_id_of(reply: Reply) -> str:
     return found if isinstance(found, str) else ""
 
 
+def _focus_of(known: Observation) -> tuple[bool, Mapping[str, object] | None]:
+    """Whether the page known says where typing goes, and the input it goes to: a JSON source
+    flags the focus (told, even when no field has it); an XML one tells it only when it holds
+    one text input in all and the keyboard shows (`targets.input_with_focus`)."""
+    if known.page is None:
+        return False, None
+    node = input_with_focus(known.tree, known.focus_known)
+    return known.focus_known or node is not None, node
+
+
 class Recorder:
     """The action pipeline of one bridge (one phone).
 
@@ -228,21 +238,17 @@ class Recorder:
         if pointed and point is None:
             return Aimed(None, False)
         known = self.custody.known
-        # Typing goes to the focus, which a JSON source flags; an XML one tells it only when it
-        # holds one text input in all and the keyboard shows (`input_with_focus`).
-        told = known.page is not None and (
-            point is not None or input_with_focus(known.tree, known.focus_known) is not None)
+        told, node = _focus_of(known) if point is None else (known.page is not None, None)
         if not told:
             seen = self._read_focus() if point is None else self.read_screen()
             self.observe(context, seen, "GET " + (JSON_ROUTE if point is None else XML_ROUTE))
             known = self.custody.known
+            told, node = _focus_of(known) if point is None else (known.page is not None, None)
         tree = known.tree
-        if tree is None or (point is None and not known.focus_known
-                            and input_with_focus(tree, False) is None):
+        if tree is None or not told:
             # Unreadable screen: nothing proves the field is not a password field.
             return Aimed(None, typing)
         if point is None:  # aimed at the focus
-            node: Mapping[str, object] | None = input_with_focus(tree, known.focus_known)
             if node is None:  # focus unknown: a password field on screen may be taking it
                 return Aimed(None, any_secure(tree))
         else:

@@ -160,6 +160,19 @@ def test_typing_after_a_read_that_shows_one_field_under_the_keyboard_costs_no_re
     assert dict(typed.params) == {"text": "wifi", "via": "keys"}
 
 
+def test_typing_after_a_json_look_that_shows_no_focus_asks_nothing_more(guarded: Rig) -> None:
+    url = guarded.bridge.grant_agent(confined=True)
+    session = wda.Client(url).session(SETTINGS)
+    session.source()  # the launch's after
+    session.source(format="json")  # no field has focus: the look says so
+    guarded.sim.latency.tally.take()
+    status, _, _ = request(url, "POST", f"/session/{session.session_id}/wda/keys",
+                           b'{"value": ["w", "i"]}')
+    assert status == 400 and json_sources(guarded.sim) == 0  # no keyboard: WDA refuses
+    typed = actions(guarded.events("R"))[-1]
+    assert typed.kind == "type" and typed.target is None
+
+
 def test_typing_where_two_fields_show_asks_which_has_focus(rig: Rig) -> None:
     session = wda.Client(rig.bridge.url).session(LOGIN)
     session.tap(100, 230)  # the password field, under the user name field
