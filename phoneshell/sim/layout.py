@@ -211,16 +211,25 @@ def page_sheet(facts: DeviceFacts, children: Sequence[Node], *, top: int = NAV_T
 
 def alert(facts: DeviceFacts, title: str, message: str,
           actions: Sequence[tuple[str, Handler]]) -> Node:
-    """A centred Alert over a dimmed screen; WDA's alert routes read and press it."""
-    w, top = 300, facts.height // 2 - 90
+    """A centred Alert over a dimmed screen; WDA's alert routes read and press it.
+
+    Two buttons sit side by side; three or more, or two whose titles do not fit side by side,
+    are stacked, as UIAlertController lays them out ("Delete App", "Remove from Home Screen",
+    "Cancel").
+    """
+    w, count = 300, max(1, len(actions))
+    stacked = count > 2 or any(text_width(label) > w // count - 16 for label, _ in actions)
+    height = 130 + 44 * (count if stacked else 1)
+    top = facts.height // 2 - (height // 2 if stacked else 90)
     x = (facts.width - w) // 2
     kids = [text(title, Rect(x + 16, top + 20, w - 32, 22), header=True),
             text(message, Rect(x + 16, top + 46, w - 32, 40))]
-    bw = w // max(1, len(actions))
-    kids += [button(label, Rect(x + i * bw, top + 130, bw, 44), handler)
-             for i, (label, handler) in enumerate(actions)]
+    bw = w if stacked else w // count
+    kids += [button(label, Rect(x + (0 if stacked else i * bw), top + 130 + (44 * i if stacked
+                                                                          else 0), bw, 44),
+                    handler) for i, (label, handler) in enumerate(actions)]
     # Its texts and buttons are its own children: WDA's alert routes read them there.
-    box = Node("Alert", Rect(x, top, w, 174), name=title, label=title, children=tuple(kids))
+    box = Node("Alert", Rect(x, top, w, height), name=title, label=title, children=tuple(kids))
     # The dimmed backdrop swallows taps: nothing behind an alert can be touched.
     return Node("Other", Rect(0, 0, facts.width, facts.height), children=(box,),
                 on_tap=_ignore)
@@ -240,6 +249,18 @@ def sheet(facts: DeviceFacts, title: str, actions: Sequence[tuple[str, Handler]]
     # A tap on the dimmed backdrop cancels the sheet, as on iOS.
     return Node("Other", Rect(0, 0, facts.width, facts.height), children=(box,),
                 on_tap=on_cancel)
+
+
+def menu(f: DeviceFacts, name: str, items: Sequence[tuple[str, Handler]], top: int, left: int,
+         dismiss: Handler, above: Sequence[Node] = ()) -> Node:
+    """A context menu of buttons over a full-screen backdrop (named `name`) that a tap outside
+    dismisses; `above` are drawn over the backdrop beside it (a held link's preview)."""
+    width = 250
+    buttons = tuple(button(label, Rect(left, top + 44 * i, width, 44), handler)
+                    for i, (label, handler) in enumerate(items))
+    box = Node("Menu", Rect(left, top, width, 44 * len(items)), children=buttons, opaque=True)
+    return Node("Other", Rect(0, 0, f.width, f.height), name=name, children=(*above, box),
+                on_tap=dismiss)
 
 
 def _ignore() -> None:

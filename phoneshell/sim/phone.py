@@ -17,7 +17,7 @@ from typing import Any
 
 from phoneshell.errors import PhoneshellError
 from phoneshell.sim import gestures
-from phoneshell.sim.apps import AppModel, Drag, builtin_apps
+from phoneshell.sim.apps import AppModel, Drag, builtin_apps, installs
 from phoneshell.sim.apps import springboard as sb
 from phoneshell.sim.apps.settings import BUNDLE_ID as SETTINGS
 from phoneshell.sim.apps.settings import auto_lock_s
@@ -42,7 +42,8 @@ LANDSCAPES = frozenset(ORIENTATIONS[1:3])
 
 
 class AppNotInstalled(PhoneshellError):
-    """A launch, activate or URL named an app the simulator does not model."""
+    """A launch, activate or URL named an app the phone does not have installed (one the
+    simulator does not model, or one deleted or offloaded)."""
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,11 @@ class Phone:
         return self.stores.setdefault(bundle_id, Store())
 
     def apps(self) -> Sequence[AppModel[Any]]:
-        """Every installed app model."""
+        """Every installed app model (not deleted, not offloaded: `installs.py`)."""
+        return installs.installed(self)
+
+    def models(self) -> Sequence[AppModel[Any]]:
+        """Every app model the phone was made with, installed or not."""
         return list(self._apps.values())
 
     def launch(self, bundle_id: str) -> None:
@@ -236,7 +241,7 @@ class Phone:
             AppNotInstalled: no installed app handles the scheme.
         """
         scheme = url.split(":", 1)[0].lower()
-        app = next((a for a in self._apps.values() if scheme in a.url_schemes), None)
+        app = next((a for a in self.apps() if scheme in a.url_schemes), None)
         if app is None or app.on_url is None:
             raise AppNotInstalled(f"no installed app opens {scheme}: URLs ({url})",
                                   hint="the simulator's apps are listed in docs/simulator.md")
@@ -362,9 +367,11 @@ class Phone:
 
     def _model(self, bundle_id: str) -> AppModel[Any]:
         app = self._apps.get(bundle_id)
-        if app is None:
+        # A deleted or offloaded app is not installed: WDA's launch fails as for any other.
+        if app is None or bundle_id in installs.missing(self):
             raise AppNotInstalled(f"app {bundle_id} is not installed on the simulated iPhone",
-                                  hint="the simulator's apps are listed in docs/simulator.md")
+                                  hint="the simulator's apps are listed in docs/simulator.md; "
+                                       "a reset reinstalls a deleted or offloaded one")
         return app
 
     def _springboard(self) -> sb.SpringBoardState:

@@ -2,10 +2,10 @@
 
 Every visible element is drawn at its frame (points x scale pixels): list rows as white bands,
 buttons as blue text or filled keys, switches as pills (green when on), text fields as rounded
-boxes (blue outline while focused), home-screen icons as coloured tiles, the keyboard's keys,
-and every label or value as text large enough for a vision model to read. A node's
-`pixels_text` is drawn in place of its label: that text exists in the pixels only, never in
-the page source (Safari's image probe pages rely on this).
+boxes (blue outline while focused), home-screen icons as coloured tiles (in edit mode with
+their minus badges), the keyboard's keys, and every label or value as text large enough for a
+vision model to read. A node's `pixels_text` is drawn in place of its label: that text exists
+in the pixels only, never in the page source (Safari's image probe pages rely on this).
 
 Drawn in palette mode with Pillow's default font: non-antialiased text at 3x is still sharp,
 and a palette PNG encodes several times faster than RGB (the Settings root takes ~20 ms).
@@ -44,7 +44,8 @@ TEXT_VIEW_LINE = 22
 """Points from one line of a text view to the next."""
 OPERATOR_SYMBOLS = frozenset("\u00f7\u00d7\u2212+=")
 """Keys showing these are drawn orange, as Calculator's operator column is."""
-_LIGHT_CONTAINERS = frozenset({"Cell", "Alert", "Sheet", "Keyboard", "TabBar"})
+_LIGHT_CONTAINERS = frozenset({"Cell", "Alert", "Sheet", "Keyboard", "TabBar", "Menu",
+                               "Popover"})
 
 
 @lru_cache(maxsize=64)
@@ -277,6 +278,10 @@ def _paint_button(p: _Painter, node: Node, light: bool) -> None:
         return  # a row's Button: its texts and icons draw themselves
     if node.name == "chevron":  # a table row's disclosure indicator
         p.text("\u203a", Rect(r.x - 4, r.y - 5, 16, 24), GREY, pt=22, center=True, wrap=False)
+        return
+    if node.name == "DeleteButton":  # edit mode's minus badge on a home-screen icon
+        d.ellipse(p.box(r), fill=(118, 118, 128), outline=WHITE, width=s)
+        p.text("-", r, WHITE, pt=22, center=True, wrap=False)
         return
     # A button shows its label; its value is state (a selected tab's "1"), not what is drawn.
     label = node.pixels_text or node.label or node.value or ""

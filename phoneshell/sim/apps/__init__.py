@@ -122,12 +122,21 @@ class Host(Protocol):
         """Every installed app, SpringBoard included, in registration order."""
         ...
 
+    def models(self) -> Sequence[AppModel[Any]]:
+        """Every app model the phone was made with, deleted or not (a reset reinstalls them);
+        `installs.py` says which are installed."""
+        ...
+
     def launch(self, bundle_id: str) -> None:
         """Bring an app to the front, starting it if it is not running."""
         ...
 
     def go_home(self) -> None:
         """Show the home screen, as the home button does."""
+        ...
+
+    def terminate(self, bundle_id: str) -> bool:
+        """Stop an installed app, dropping its UI state (its store stays); say if it ran."""
         ...
 
     def open_url(self, url: str) -> None:

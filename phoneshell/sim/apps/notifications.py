@@ -99,6 +99,13 @@ def remove(host: Host, notice: Notice) -> None:
     records[:] = [r for r in records if Notice.from_json(r) != notice]
 
 
+def drop_app(host: Host, app: str) -> None:
+    """Forget every notification of `app` (it was deleted, and its notifications with it)."""
+    raw = host.store(BUNDLE_ID).data.get("notifications")
+    if isinstance(raw, list):
+        raw[:] = [r for r in raw if (n := Notice.from_json(r)) is not None and n.app != app]
+
+
 def _platter(notice: Notice, frame: Rect, now_s: float, *, accessible: bool) -> Node:
     """The notification's platter: app, time, title and body."""
     x, y, w = frame.x, frame.y, frame.width

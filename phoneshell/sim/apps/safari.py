@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.apps.safari_bars import (
     PLACEHOLDER,
@@ -25,8 +26,6 @@ from phoneshell.sim.apps.safari_bars import (
     bottom_bar,
     editing,
     link_preview,
-    menu,
-    share_sheet,
 )
 from phoneshell.sim.apps.safari_pages import Page, is_address, load, search_url
 from phoneshell.sim.apps.safari_tabs import (
@@ -40,6 +39,7 @@ from phoneshell.sim.apps.safari_tabs import (
 )
 from phoneshell.sim.apps.safari_views import safari_window, start_page, web_view
 from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.share_sheet import share_sheet
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.mobilesafari"
@@ -135,17 +135,17 @@ def _overlay(f: DeviceFacts, state: SafariState, host: Host) -> Node | None:
     if state.menu == "share" and target is not None:
         bookmark = act(lambda: host.store(BUNDLE_ID).records("bookmarks").append(
             {"url": target.url, "title": target.title}))
-        return share_sheet(f, target, {"Copy": act(copy_link),
-                                       "Add to Reading List": act(add_to_reading_list),
-                                       "Add to Bookmarks": bookmark}, dismiss)
+        return share_sheet(f, target.title, target.address, {
+            "Copy": act(copy_link), "Add to Reading List": act(add_to_reading_list),
+            "Add to Bookmarks": bookmark}, dismiss)
     if state.menu == "link" and target is not None:
-        return menu(f, "ContextMenu", [
+        return layout.menu(f, "ContextMenu", [
             ("Open in New Tab", act(lambda: _change(state, host, lambda w: w.open(target)))),
             ("Add to Reading List", act(add_to_reading_list)),
             ("Copy Link", act(copy_link)), ("Share\u2026", share),
         ], 376, 16, dismiss, above=[link_preview(target)])
     if state.menu == "more":
-        return menu(f, "MoreMenu", [
+        return layout.menu(f, "MoreMenu", [
             ("Reload", act(lambda: setattr(state.scroll, "offset", 0))),
             ("New Tab", act(lambda: _change(state, host, lambda w: w.open()))),
             ("Add to Reading List", act(add_to_reading_list)), ("Share\u2026", share),

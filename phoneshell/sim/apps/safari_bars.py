@@ -1,4 +1,4 @@
-"""Safari's controls: the bottom bar, address editing, menus, and the share sheet.
+"""Safari's controls: the bottom bar, address editing, and the preview over a held link's menu.
 
 Pure layout, like `safari_views.py`. Names follow the iOS 26 dumps. The bottom bar is the view
 "CapsuleViewController": on the start page its buttons carry no identifier, so WDA names them
@@ -8,14 +8,11 @@ by label ("Back", "More"), and the capsule holds the address field "TabBarItemTi
 Safari writes it), "ReloadButton" and "MoreMenuButton". iOS 26's compact bar has no Forward or
 Tabs button; the simulator keeps "ForwardButton" and "TabOverviewButton" ("Tabs") beside the
 capsule (inferred from the bottom-bar layout), so tabs stay one tap away as the suite expects.
-The share sheet is the dump's `Popover` over a "PopoverDismissRegion": a header naming the page,
-then an activity list of "shareCell"s (apps) and "actionGroupCell"s (Copy, Add to Bookmarks, Add
-to Reading List, View More).
+Its menus are `layout.menu`s; its share sheet is the system's (`share_sheet.py`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from phoneshell.sim import layout
@@ -28,8 +25,6 @@ from phoneshell.sim.ui import EditText, Handler, Node, Rect
 PLACEHOLDER = "Search or enter website"
 LTR_MARK = "\u200e"
 """What Safari puts before a URL in the address field's value."""
-SHARE_APPS = ("Messages", "Mail", "Reminders", "More")
-SHARE_ACTIONS = ("Copy", "Add to Bookmarks", "Add to Reading List", "View More")
 
 
 def address_field(address: EditText, frame: Rect, shown: str | None, on_tap: Handler) -> Node:
@@ -146,90 +141,9 @@ def _keep_editing() -> None:
     """Tapping the address field while it is being edited only keeps focus there."""
 
 
-def menu(f: DeviceFacts, name: str, items: Sequence[tuple[str, Handler]], top: int, left: int,
-         dismiss: Handler, above: Sequence[Node] = ()) -> Node:
-    """A context menu of buttons over a full-screen backdrop that a tap outside dismisses."""
-    width = 250
-    buttons = tuple(layout.button(label, Rect(left, top + 44 * i, width, 44), handler)
-                    for i, (label, handler) in enumerate(items))
-    box = Node("Menu", Rect(left, top, width, 44 * len(items)), children=buttons, opaque=True)
-    return Node("Other", Rect(0, 0, f.width, f.height), name=name, children=(*above, box),
-                on_tap=dismiss)
-
-
 def link_preview(target: Page) -> Node:
     """The preview of a held link's page, above its menu."""
     return Node("Other", Rect(16, 120, 370, 240), name="LinkPreview", opaque=True, children=(
         layout.text(target.title, Rect(32, 140, 338, 26), header=True),
         layout.text(target.address, Rect(32, 172, 338, 20)),
     ))
-
-
-def share_sheet(f: DeviceFacts, page: Page, actions: dict[str, Handler],
-                dismiss: Handler) -> Node:
-    """The share sheet as iOS 26 shows it on a phone: a Popover over a dismiss region.
-
-    Args:
-        f: screen geometry.
-        page: the page being shared (its title and host head the sheet).
-        actions: what each action cell does, by label (others dismiss the sheet).
-        dismiss: what a tap outside the popover, or on an app, does.
-    """
-    full = Rect(0, 0, f.width, f.height)
-    box = Rect(9, 477, 384, 388)
-    header = Node("NavigationBar", Rect(box.x, box.y, box.width, 126), name=page.title,
-                  children=(
-                      Node("Image", Rect(box.x + 24, box.y + 24, 65, 65), accessible=True),
-                      Node("Other", Rect(box.x + 103, box.y + 24, 257, 19),
-                           name="LP.CaptionBar.TopCaption", label=page.title, accessible=True),
-                      Node("Other", Rect(box.x + 103, box.y + 42, 257, 21),
-                           name="LP.CaptionBar.BottomCaption", label=page.address,
-                           accessible=True),
-                      Node("Button", Rect(box.x + 103, box.y + 73, 92, 37), name="Options ",
-                           label="Options ", traits="Button", on_tap=_nothing, children=(
-                               layout.text("Options ", Rect(box.x + 115, box.y + 81, 68, 21),
-                                           accessible=False),))))
-    apps = _cell_row(box.x + 9, box.y + 125, 123, "shareCell", SHARE_APPS,
-                     dict.fromkeys(SHARE_APPS, dismiss))
-    acts = _cell_row(box.x + 9, box.y + 249, 139, "actionGroupCell", SHARE_ACTIONS,
-                     {a: actions.get(a, dismiss) for a in SHARE_ACTIONS})
-    # visible="false", as the real share sheet dump reports it
-    activity = Node("CollectionView", box, name="activityCollectionView", visible=False, children=(
-        layout.wrap(Node("Other", Rect(box.x, box.y, box.width, 181)), 1),
-        Node("Other", box), apps, acts,
-        Node("Other", Rect(box.x + 15, box.y + 248, 336, 2), name="collectionView.footerView")))
-    content = Node("Other", box, children=(
-        header, layout.wrap(Node("Other", box, name="shareSheet.activity.contentView",
-                                 children=(activity, Node("Other", Rect(box.x + 15, box.y + 125,
-                                                                        336, 2)))), 2),
-        layout.wrap(Node("Other", box, visible=False), 1, visible=False)))
-    remote = Node("Other", box, name="ShareSheet.RemoteContainerView",
-                  children=(layout.wrap(content, 7),))
-    backdrop = layout.wrap(Node("Other", Rect(box.x - 1, box.y, box.width + 1, box.height)), 4)
-    popover = Node("Popover", box, opaque=True, children=(
-        Node("Image", Rect(box.x - 150, box.y - 150, 684, 688), visible=False),
-        layout.wrap(Node("Other", box, children=(
-            Node("Other", Rect(box.x, box.y, 0, 0), visible=False, children=(backdrop,)),)), 5),
-        Node("Other", box, children=(
-            Node("Other", box, name="ActivityListView", children=(remote,)),))))
-    region = Node("Other", full, name="PopoverDismissRegion", label="dismiss popup",
-                  on_tap=dismiss)
-    return Node("Other", full, children=(region, popover))
-
-
-def _cell_row(x: int, y: int, height: int, name: str, labels: Sequence[str],
-              actions: dict[str, Handler]) -> Node:
-    """One scrolling row of share-sheet cells (apps, or actions)."""
-    cells = []
-    for i, label in enumerate(labels):
-        frame = Rect(x + 88 * i, y, 83, height)
-        title = Rect(frame.x, frame.y + height - 31, 83, 15)
-        cells.append(Node("Cell", frame, name=name, label=label, traits="Button",
-                          accessible=True, on_tap=actions[label], children=(
-                              Node("Other", frame, children=(
-                                  Node("Other", title, children=(
-                                      layout.text(label, title, name="cellTitleLabel",
-                                                  accessible=False),)),
-                                  layout.image("activityImageView",
-                                               Rect(frame.x + 7, frame.y + 16, 69, 69)))),)))
-    return Node("ScrollView", Rect(x, y, 348, height), children=tuple(cells))

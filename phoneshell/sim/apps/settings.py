@@ -9,6 +9,8 @@ after a terminate), and filter the root list by the search field in its bottom t
 it rises above the keyboard while typing): typing "Wi-Fi" lists the Wi-Fi page, and tapping a
 result opens it with its parents underneath, so back leads up the hierarchy. The root is the
 iOS 26.2 dump's collection list (`lists.grouped`), the other pages tables (`lists.table`).
+iPhone Storage lists the apps, each with a page that offloads or deletes it
+(`settings_storage.py`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field, fields
 
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
+from phoneshell.sim.apps import settings_storage as storage
 from phoneshell.sim.apps.settings_pages import (
     CHOICE_DEFAULTS,
     PAGES,
@@ -40,11 +43,13 @@ TOOLBAR_TOP = 788
 
 @dataclass
 class SettingsState:
-    """The navigation stack (page id and title per level), a scroll per level, the query."""
+    """The navigation stack (page id and title per level), a scroll per level, the query, and
+    the action sheet asking to confirm offloading or deleting an app."""
 
     stack: list[tuple[str, str]] = field(default_factory=lambda: [(ROOT, "Settings")])
     scrolls: list[Scroll] = field(default_factory=lambda: [Scroll()])
     query: EditText = field(default_factory=lambda: EditText("Search", return_key="search"))
+    confirm: storage.Confirm | None = None
 
     def push(self, page_id: str, title: str) -> None:
         """Open a page on top of the current one."""
@@ -52,10 +57,15 @@ class SettingsState:
         self.scrolls.append(Scroll())
 
     def pop(self) -> None:
-        """Go back one level (the root stays)."""
+        """Go back one level (the root stays), closing a sheet asking about this page."""
+        self.confirm = None
         if len(self.stack) > 1:
             self.stack.pop()
             self.scrolls.pop()
+
+    def ask(self, confirm: storage.Confirm | None) -> None:
+        """Show the action sheet `confirm` (None: close it)."""
+        self.confirm = confirm
 
 
 def _parents() -> dict[str, str]:
@@ -218,13 +228,20 @@ def _opener(state: SettingsState, host: Host, page_id: str) -> Handler:
     return open_result
 
 
-def _sections(page: Page, state: SettingsState, host: Host) -> list[lists.Section]:
-    store, fill = host.store(BUNDLE_ID), _filler(host)
+def _sections(page_id: str, state: SettingsState, host: Host) -> list[lists.Section]:
+    """A page's sections: its data's, filled in; iPhone Storage's apps below its own rows."""
+    app = storage.app_of(page_id)
+    if app is not None:
+        return storage.app_page(host, app, state.ask)
+    page, store, fill = PAGES[page_id], host.store(BUNDLE_ID), _filler(host)
     shown: list[PageSection] = [s for s in page.sections if s.when is None
                                 or store.flag(s.when, SWITCH_DEFAULTS.get(s.when, False))]
     icons = page.id == ROOT
-    return [lists.Section(tuple(_row(r, state, host, fill, icons) for r in s.rows),
-                          header=fill(s.header), footer=fill(s.footer)) for s in shown]
+    sections = [lists.Section(tuple(_row(r, state, host, fill, icons) for r in s.rows),
+                              header=fill(s.header), footer=fill(s.footer)) for s in shown]
+    if page_id == storage.STORAGE:
+        sections.append(storage.app_list(host, state.push))
+    return sections
 
 
 def _search_bar(state: SettingsState, host: Host, active: bool) -> Node:
@@ -245,16 +262,18 @@ def render(state: SettingsState, host: Host) -> Node:
     """The page on top of the stack: its navigation bar over its scrollable list."""
     f = host.facts
     page_id, title = state.stack[-1]
-    page = PAGES[page_id]
     if len(state.stack) > 1:
         nav = layout.nav_bar(f, f.conventions.spell(title), back=f.conventions.spell(
             state.stack[-2][1]), on_back=state.pop)
         viewport = Rect(0, layout.NAV_BOTTOM, f.width, f.height - layout.NAV_BOTTOM)
-        table = lists.table(state.scrolls[-1], viewport, _sections(page, state, host),
+        table = lists.table(state.scrolls[-1], viewport, _sections(page_id, state, host),
                             key=f"page:{page_id}")
-        return layout.screen(f, [nav, table], key=f"settings:{page_id}")
+        confirm = state.confirm
+        sheet = [] if confirm is None else [
+            storage.confirm_sheet(host, confirm, lambda: state.ask(None), state.pop)]
+        return layout.screen(f, [nav, table, *sheet], key=f"settings:{page_id}")
     active = state.query.focused or bool(state.query.text)
-    sections = _results(state, host) if state.query.text else _sections(page, state, host)
+    sections = _results(state, host) if state.query.text else _sections(page_id, state, host)
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, TOOLBAR_TOP - layout.LARGE_NAV_BOTTOM)
     root = lists.grouped(state.scrolls[-1], viewport, sections, key=f"page:{page_id}")
     return layout.screen(f, [layout.nav_bar(f, "Settings", large=True), root,

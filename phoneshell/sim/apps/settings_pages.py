@@ -237,9 +237,8 @@ _SOFTWARE_UPDATE = Page("software_update", "Software Update", (
 _STORAGE = Page("storage", "iPhone Storage", (
     sec(info("iPhone", "54.65 GB of {capacity} Used")),
     sec(info("Offload Unused Apps", "Off"), header="Recommendations"),
-    sec(info("Photos", "21.3 GB"), info("Messages", "8.1 GB"), info("Music", "6.4 GB"),
-        info("Safari", "412 MB"), info("Notes", "96 MB"), info("Calculator", "3.1 MB")),
 ), keywords=("storage", "space", "disk"))
+"""iPhone Storage's own rows; the apps are listed below them by `settings_storage.py`."""
 
 _DATETIME = Page("datetime", "Date & Time", (
     sec(switch("24-Hour Time", "time_24h")),

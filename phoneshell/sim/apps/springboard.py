@@ -10,7 +10,8 @@ as on a real phone; the root's name and label are a single space, as in the real
 The home screen is the iOS 26.5 dump's: every page is an unnamed `Icon` container with a zero
 frame, the page showing holds its icons at their frames, the others' icons have zero frames
 and `visible="false"` (real SpringBoard reports them so); below the pages the "spotlight-pill"
-(labelled "Search", valued "Page 2 of 2") around the `PageIndicator`, then the Dock.
+(labelled "Search", valued "Page 2 of 2") around the `PageIndicator`, then the Dock. Which apps
+have an icon is `installs`' to say; a hold on an icon opens its menu (`home_menu`).
 
 Gestures handled here (`on_drag`): a sideways drag flips home pages; a downward drag from
 mid-screen on the home screen opens Spotlight; an upward drag dismisses Notification Center
@@ -24,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from phoneshell.sim import layout, windows
-from phoneshell.sim.apps import AppModel, Drag, Host, register
+from phoneshell.sim.apps import AppModel, Drag, Host, installs, register
+from phoneshell.sim.apps.home_menu import HomeMenu, home_layers, live_icon
 from phoneshell.sim.apps.notifications import (
     BANNER_S,
     Notice,
@@ -73,19 +75,24 @@ class SpringBoardState:
     banner: Notice | None = None
     """The notification whose banner is up (until it times out, is tapped, or moves to
     Notification Center)."""
+    menu: HomeMenu = field(default_factory=HomeMenu)
+    """An icon's menu, share sheet or alert over the home screen, and edit mode (`home_menu`)."""
 
 
 def show_home(state: SpringBoardState) -> None:
-    """The home button on SpringBoard: close an overlay, or on the home screen go to page 1."""
-    if state.overlay == "home":
+    """The home button on SpringBoard: close an overlay (or an icon's menu, alert, edit mode),
+    or on the home screen go to page 1."""
+    if state.overlay == "home" and not state.menu.busy:
         state.pages.offset = 0
     close_overlays(state)
 
 
 def close_overlays(state: SpringBoardState) -> None:
-    """Close Spotlight or Notification Center, keeping the home page that was showing."""
+    """Close Spotlight or Notification Center (and an icon's menu, edit mode), keeping the home
+    page that was showing."""
     state.overlay, state.behind = "home", None
     state.query.text = ""
+    state.menu.close()
 
 
 def open_power_off(state: SpringBoardState, behind: str | None) -> None:
@@ -196,16 +203,18 @@ def _layers(full: Rect) -> tuple[Node, ...]:
 def _home(state: SpringBoardState, host: Host) -> Node:
     f = host.facts
     full = Rect(0, 0, f.width, f.height)
-    pages, dock = home_layout(host.apps())
+    pages, dock = home_layout(installs.on_home(host))
     state.pages.clamp((len(pages) - 1) * f.width, page=f.width)
     current = state.pages.offset // f.width
     page_nodes = []
     for p, apps in enumerate(pages):
-        icons = tuple(_icon(app, Rect(ICON_COLUMNS[i % 4], 88 + 100 * (i // 4), 69, 91), host,
-                            p == current) for i, app in enumerate(apps))
+        icons = tuple(live_icon(_icon(app, Rect(ICON_COLUMNS[i % 4], 88 + 100 * (i // 4), 69, 91),
+                                      host, p == current), app, state.menu, host)
+                      for i, app in enumerate(apps))
         page_nodes.append(Node("Icon", ZERO, children=icons, visible=p == current,
                                accessible=False, traits="", key=f"page{p}"))
-    dock_icons = tuple(_icon(app, Rect(ICON_COLUMNS[i], 771, 68, 69), host, True, dock=True)
+    dock_icons = tuple(live_icon(_icon(app, Rect(ICON_COLUMNS[i], 771, 68, 69), host, True,
+                                       dock=True), app, state.menu, host)
                        for i, app in enumerate(dock))
     dock_view = Node("Other", Rect(0, 753, f.width, 104), name="Dock", label="Dock",
                      children=(Node("Other", Rect(0, 753, f.width, 104)), *dock_icons))
@@ -218,7 +227,7 @@ def _home(state: SpringBoardState, host: Host) -> Node:
         layout.wrap(Node("Other", Rect(0, 0, f.width, 100), visible=False), 1, visible=False),
         Node("Other", full, name="Home screen icons", children=(
             layout.wrap(icons_view, 1), *_layers(full))),
-        Node("Other", full)))
+        Node("Other", full), *home_layers(state.menu, host)))
 
 
 def matches(apps: Sequence[AppModel[Any]], query: str) -> list[AppModel[Any]]:
@@ -301,7 +310,7 @@ def _opener(state: SpringBoardState, host: Host) -> Callable[[Notice], Handler]:
         def open_it() -> None:
             remove(host, notice)
             close_overlays(state)
-            host.launch(notice.app)
+            installs.open_app(host, notice.app)
         return open_it
     return opener
 
@@ -321,13 +330,14 @@ def render(state: SpringBoardState, host: Host) -> Node:
 
 def _banner(state: SpringBoardState, host: Host) -> list[Node]:
     notice = state.banner
-    if notice is None or host.clock_s - notice.posted_s >= BANNER_S:
+    # A deleted app's notifications go with it, the banner showing too.
+    if notice is None or host.clock_s - notice.posted_s >= BANNER_S or notice not in notices(host):
         return []
 
     def open_it() -> None:
         state.banner = None
         remove(host, notice)
-        host.launch(notice.app)
+        installs.open_app(host, notice.app)
 
     return [banner(host, notice, open_it)]
 
@@ -365,7 +375,9 @@ def on_drag(state: SpringBoardState, host: Host, drag: Drag) -> bool:
         if behind is not None:
             host.launch(behind)
         return True
-    if state.overlay == "home" and drag.vertical and drag.dy > 60:
+    if state.overlay == "home" and state.menu.prompt is not None:
+        return True  # a drag across an icon's menu or alert moves nothing
+    if state.overlay == "home" and drag.vertical and drag.dy > 60 and not state.menu.editing:
         open_spotlight(state, host)
         return True
     if state.overlay == "home" and not drag.vertical and abs(drag.dx) > 60:
