@@ -64,7 +64,7 @@ from bridge.targets import (
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
 from phoneshell.records import AuditEvent, Scalar, Target
-from phoneshell.xcui import SPRINGBOARD, short_type, takes_rig_down
+from phoneshell.xcui import SPRINGBOARD, removes_app, short_type, takes_rig_down
 
 log = logging.getLogger("bridge")
 
@@ -405,8 +405,9 @@ class Recorder:
     def _keep_rig(self, context: RunContext, action: Classified, target: Target | None,
                   app: str, request: str) -> Reply | None:
         """Refuse an action that would take the rig away (`xcui.takes_rig_down`: powering the
-        phone off, erasing or restarting it, turning off UI Automation, stopping WDA), logged as
-        `refused` with its target; None for any other action.
+        phone off, erasing or restarting it, turning off UI Automation, stopping WDA) or remove
+        an app (`xcui.removes_app`: deleting or offloading it, taking it off the Home Screen),
+        logged as `refused` with its target; None for any other action.
 
         Raises:
             AuditWriteError: the refusal could not be logged (nothing was forwarded).
@@ -414,9 +415,13 @@ class Recorder:
         seen = target or Target(type="")
         why = takes_rig_down(action.kind, app, seen.type, seen.label, seen.value, seen.page,
                              seen.chosen, action.params)
-        if not why:
+        removal = "" if why else removes_app(action.kind, app, seen.label, seen.name,
+                                             action.params)
+        if not why and not removal:
             return None
-        reason = f"{why}: no task needs it, and a real phone would end the run"
+        reason = (f"{why}: no task needs it, and a real phone would end the run" if why else
+                  f"{removal}: no task needs it, nothing brings an app back, and the later "
+                  "tasks on it could not be played")
         self.writer.write_refusal(context, action.kind, self._session_params(action), reason,
                                   target=target, app_before=app)
         on = f" on {target.label!r}" if target is not None and target.label else ""

@@ -198,3 +198,48 @@ def takes_rig_down(kind: str, app: str, target_type: str, label: str, value: str
     if kind == "tap" and restarts and chosen and label != chosen:
         return restarts
     return ""
+
+
+REMOVAL_TAPS = {
+    "remove app": "it opens the choice to delete the app or take it off the Home Screen",
+    "delete app": "it would delete the app and everything it keeps",
+    "remove from home screen": "it would take the app's icon off the Home Screen",
+    "edit home screen": "it opens the Home Screen's edit mode, where icons are deleted and "
+                        "moved",
+    "offload app": "it would uninstall the app (iOS keeps its documents)",
+}
+"""Controls that delete an app, uninstall it or change the owner's Home Screen, by label (lower
+case): SpringBoard's icon menu ("Remove App", then "Delete App" or "Remove from Home Screen"),
+its App Library menu ("Delete App"), its edit mode, and Settings > General > iPhone Storage's
+app pages ("Offload App", "Delete App")."""
+REMOVAL_BADGE = "DeleteButton"
+"""The identifier of the badge each icon wears in the Home Screen's edit mode (a tap on it asks
+to delete the app or take it off the Home Screen)."""
+ALERT_PRESSES = frozenset({"alert_accept", "alert_dismiss"})
+"""The bridge's gestures for WDA's alert routes, which press an alert's button by its label."""
+
+
+def removes_app(kind: str, app: str, label: str, name: str = "",
+                params: Mapping[str, object] | None = None) -> str:
+    """Why an action would delete an app, uninstall it or rearrange the owner's Home Screen (""
+    when it would not). Nothing a run does brings an app back: the owner's app and data would be
+    gone, and every later task on it could not be played (a skip the agent would have made).
+
+    Args:
+        kind: the action's kind (tap, swipe, type...).
+        app: the app in front.
+        label, name: the element aimed at, as the audit log's target names it.
+        params: the action's params: an alert's button pressed through WDA's alert routes is
+            named there (`button`), not by a target.
+    """
+    if kind != "tap" or app not in (SPRINGBOARD, SETTINGS):
+        return ""
+    params = params or {}
+    pressed = params.get("button") if params.get("gesture") in ALERT_PRESSES else None
+    text = (pressed if isinstance(pressed, str) else label).strip().lower()
+    if app == SPRINGBOARD and name == REMOVAL_BADGE:
+        return "it asks to delete the app or take it off the Home Screen"
+    if app == SPRINGBOARD and text == "delete":
+        # SpringBoard's only Delete button is the one that confirms deleting an app.
+        return REMOVAL_TAPS["delete app"]
+    return REMOVAL_TAPS.get(text, "")

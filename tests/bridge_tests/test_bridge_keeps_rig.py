@@ -10,7 +10,9 @@ import wda
 from bridge_rig import Rig
 
 from phoneshell.sim import SimServer
-from phoneshell.xcui import SETTINGS, SWITCH, takes_rig_down
+from phoneshell.sim.apps.home_menu import Prompt
+from phoneshell.sim.ui import Rect
+from phoneshell.xcui import SETTINGS, SPRINGBOARD, SWITCH, removes_app, takes_rig_down
 
 CELL, SLIDER = "XCUIElementTypeCell", "XCUIElementTypeSlider"
 
@@ -129,3 +131,84 @@ def test_what_does_not(kind: str, app: str, target: tuple[str, ...],
     slid = {"from_x": 300, "from_y": 400, "to_x": 340, "to_y": 402}
     assert takes_rig_down("swipe", SETTINGS, SWITCH, "Enable UI Automation", "1",
                           params=slid), "a slide sideways turns it off as a tap does"
+
+
+@pytest.mark.parametrize(("app", "label", "name", "params", "why"), [
+    (SPRINGBOARD, "Remove App", "", {}, "delete the app or take it off"),
+    (SPRINGBOARD, "Delete App", "", {}, "delete the app"),
+    (SPRINGBOARD, "Remove from Home Screen", "", {}, "off the Home Screen"),
+    (SPRINGBOARD, "Edit Home Screen", "", {}, "edit mode"),
+    (SPRINGBOARD, "Delete", "", {}, "delete the app"),  # the confirming alert's button
+    (SPRINGBOARD, "Weather", "DeleteButton", {}, "delete the app or take it off"),
+    (SPRINGBOARD, "", "", {"gesture": "alert_accept", "button": "Delete App"}, "delete the app"),
+    (SPRINGBOARD, "", "", {"gesture": "alert_dismiss", "button": "Delete"}, "delete the app"),
+    (SETTINGS, "Offload App", "", {}, "uninstall the app"),
+    (SETTINGS, "Delete App", "", {}, "delete the app"),
+])
+def test_what_removes_an_app(app: str, label: str, name: str, params: dict[str, object],
+                             why: str) -> None:
+    assert why in removes_app("tap", app, label, name, params)
+
+
+@pytest.mark.parametrize(("kind", "app", "label", "name", "params"), [
+    ("tap", SPRINGBOARD, "Weather", "Weather", {}),  # opening it, or holding it for its menu
+    ("tap", SPRINGBOARD, "Share App", "", {}),
+    ("tap", SPRINGBOARD, "Cancel", "", {"gesture": "alert_dismiss", "button": "Cancel"}),
+    ("tap", "com.apple.mobilenotes", "Delete", "", {}),  # a note's own Delete
+    ("tap", "com.apple.mobilenotes", "", "", {"gesture": "alert_accept", "button": "Delete"}),
+    ("swipe", SPRINGBOARD, "Remove App", "", {}),
+    ("tap", SETTINGS, "iPhone Storage", "", {}),
+])
+def test_what_removes_no_app(kind: str, app: str, label: str, name: str,
+                             params: dict[str, object]) -> None:
+    assert removes_app(kind, app, label, name, params) == ""
+
+
+WEATHER = "com.apple.weather"
+
+
+def test_deleting_an_app_is_refused_every_way_the_phone_offers(rig: Rig, sim: SimServer) -> None:
+    """Its icon's menu (Remove App), the edit mode that puts a remove badge on every icon,
+    the alerts' buttons pressed by WDA's alert routes, and Settings' iPhone Storage: each is
+    refused, and Weather stays on the phone with its icon."""
+    client = wda.Client(rig.bridge.url)
+    session = client.session()
+    icon = session(className="Icon", name="Weather").get(timeout=5)
+    icon.tap_hold(1.3)  # the menu opens: holding an icon is not refused
+    assert session(label="Share App").exists
+    for label in ("Remove App", "Edit Home Screen"):
+        with pytest.raises(wda.WDARequestError, match="nothing brings an app back"):
+            session(label=label, className="Button").click()
+    # edit mode and the Remove alert, opened around the bridge (a person at the phone)
+    menu = sim.phone.running[SPRINGBOARD].state.menu
+    with sim.lock:
+        menu.prompt, menu.editing = None, True
+        sim.phone.changed()
+    with pytest.raises(wda.WDARequestError, match="delete the app or take it off"):
+        session(name="DeleteButton", className="Button").click()
+    remove = Prompt("remove", WEATHER, "Weather", Rect(*icon.bounds))
+    with sim.lock:
+        menu.prompt, menu.editing = remove, False
+        sim.phone.changed()
+    for press in (lambda: client.alert.click("Delete App"),  # accept, by name
+                  lambda: session.http.post("/alert/dismiss",
+                                            data={"name": "Remove from Home Screen"})):
+        with pytest.raises(wda.WDARequestError, match="nothing brings an app back"):
+            press()
+    client.alert.dismiss()  # Cancel: forwarded
+    settings = client.session(SETTINGS)
+    settings(label="General", className="Button").click()
+    settings(label="iPhone Storage").click()
+    row = settings(labelContains="Weather,")  # "Weather, 53 MB", far down the list
+    for _ in range(8):
+        if row.exists:
+            break
+        settings.swipe_up()
+    row.click()
+    with pytest.raises(wda.WDARequestError, match="uninstall the app"):
+        settings(label="Offload App").click()
+    with pytest.raises(wda.WDARequestError, match="delete the app and everything"):
+        settings(label="Delete App").click()
+    assert WEATHER in sim.state()["installed"]
+    assert [label for _, label, _ in refusals(rig)] == [
+        "Remove App", "Edit Home Screen", "Remove App", "", "", "Offload App", "Delete App"]
