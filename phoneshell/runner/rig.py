@@ -22,7 +22,7 @@ from pathlib import Path
 from bridge import BridgeServer, Trajectory
 from bridge.audit_log import AuditWriteError
 from bridge.custody import Custody
-from bridge.observe import from_xml
+from bridge.observe import Observation, from_xml
 from phoneshell.audit import Action, actions, audit_size
 from phoneshell.checks import Need
 from phoneshell.device import Phone
@@ -193,23 +193,36 @@ def check_rig(rig: Rig, events: Sequence[AuditEvent]) -> None:
 
 
 def input_reaches(phone: Phone) -> bool:
-    """Press home and see the screen change; at home already, page it sideways and back.
+    """Press home and see the screen change; on the home screen's first page already, page it
+    sideways and back.
 
-    A handful of requests: the press, a page source or two, the swipes.
+    A handful of requests: the press, a page source or two, the swipes. Home is pressed on
+    SpringBoard too: it closes Spotlight, Notification Center, Control Center or an icon's menu,
+    and goes back to the first page, none of which a sideways drag moves. Where home changes
+    nothing, a drag that moves nothing is tried the other way (a home screen of one page has
+    nothing to page to; a phone opens the App Library there, the simulator has none): only a
+    screen that moves neither way has input going nowhere. An agent that left any of these
+    showing, then failed, would else have its failure skipped as the rig's, and the run stopped.
     """
     before = from_xml(phone.source())
-    if before.app and before.app != SPRINGBOARD:
-        phone.home()
-        return phone.poll(lambda: from_xml(phone.source()).app == SPRINGBOARD,
-                          phone.effect_timeout_s)
+    phone.home()
+    if phone.poll(lambda: _moved(phone, before), phone.effect_timeout_s):
+        return True
     size = _screen_size(before.tree)
     y = size[1] // 2
     right, left = (round(size[0] * 0.9), y), (round(size[0] * 0.1), y)
-    phone.drag(right, left)
-    moved = phone.poll(lambda: from_xml(phone.source()).screen != before.screen,
-                       phone.effect_timeout_s)
-    phone.drag(left, right)
-    return moved
+    for start, end in ((right, left), (left, right)):
+        phone.drag(start, end)
+        if phone.poll(lambda: _moved(phone, before), phone.effect_timeout_s):
+            phone.drag(end, start)
+            return True
+    return False
+
+
+def _moved(phone: Phone, before: Observation) -> bool:
+    """Whether the phone shows another app or another screen than `before`."""
+    now = from_xml(phone.source())
+    return now.app != before.app or now.screen != before.screen
 
 
 def _screen_size(tree: object) -> tuple[int, int]:

@@ -3,7 +3,7 @@ a handful of requests when it does not, and it still finds a phone that drops in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -89,3 +89,26 @@ def test_actions_wda_refused_on_a_phone_that_works_cost_a_session_read_more(
     assert any(e.phase == "agent" and e.ok is False for e in events)
     # the lock, a session for the harness (a run's has one from setup), and one session read
     assert cost(sim, rig, events) == 3
+
+
+@pytest.mark.parametrize("leave", [
+    lambda s: s.swipe(360, 400, 40, 400),  # the home screen's last page (2 of 2)
+    lambda s: s.swipe(200, 300, 200, 600),  # Spotlight, over the home screen
+])
+def test_a_home_screen_left_where_a_sideways_drag_moves_nothing_takes_input(
+        sim: SimServer, rig: Rig, tmp_path: Path, leave: Callable[[wda.Client], None]) -> None:
+    """An agent that left SpringBoard where paging sideways moves nothing (its last page,
+    Spotlight), then tapped something that changed nothing and failed, failed on a phone that
+    works: its failure is scored, not skipped as the rig's (which would stop the run)."""
+    session = wda.Client(rig.bridge.grant_agent(confined=True)).session()
+    leave(session)
+    session.tap(300, 6)  # the status bar: nothing happens
+    rig.bridge.revoke_agent()
+    rig.enter("R", "t", 1, "check")
+    # its own drag changed the screen; a log of only its dud tap would not
+    dud = [e for e in rig.audit_slice("R", "t", 1, 0)[0] if e.kind != "swipe"]
+    check_rig(rig, dud)  # no RigDown
+    leave(wda.Client(sim.url).session())
+    sim.set_faults(["drop-writes"])
+    with pytest.raises(RigDown, match="input does not reach the screen"):
+        check_rig(rig, dud)
