@@ -18,9 +18,15 @@ from phoneshell.xcui import TYPE_PREFIX
 XML_HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
 # libxml2's text writer escapes these inside attribute values.
+_INVALID = frozenset(chr(c) for c in (*range(0x20), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF)
+                     if chr(c) not in "\n\r\t")
+"""Characters XML 1.0 does not allow. WDA drops them from every text it writes into the source
+(`fb_xmlSafeStringWithReplacement:@""`), so a control character typed into a note reads as if
+it were not there: written raw, it would make the whole source malformed."""
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
-                          "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
-_NEEDS_ESCAPING = frozenset('&<>"\n\r\t')
+                          "\n": "&#10;", "\r": "&#13;", "\t": "&#9;",
+                          **dict.fromkeys(_INVALID)})
+_NEEDS_ESCAPING = frozenset('&<>"\n\r\t') | _INVALID
 
 
 def _flag(value: bool) -> str:

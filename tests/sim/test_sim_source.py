@@ -174,3 +174,16 @@ def test_collection_views_are_reported_as_real_ios_26_reports_them(client, refer
         client.swipe(200, 600, 200, 200, 0)
     bar = next(e for e in parse(client).iter() if e.get("name", "").startswith("Vertical scroll"))
     assert bar.get("value") == "100%"
+
+
+def test_characters_xml_forbids_are_dropped_as_wda_drops_them(client):
+    """Typed into a field, a control character or a lone surrogate reads as if it were not
+    there (WDA's fb_xmlSafeStringWithReplacement:@""): the source stays well-formed."""
+    session = client.session()
+    session.swipe(200, 300, 200, 600)  # Spotlight, its field focused
+    session.send_keys("Gym\x01\x1f\ufffe<&>")
+    xml = client.source()
+    root = etree.fromstring(xml.encode())  # would raise on a raw control character
+    values = [e.get("value") for e in root.iter() if e.get("type") ==
+              "XCUIElementTypeSearchField"]
+    assert values == ["Gym<&>"]
