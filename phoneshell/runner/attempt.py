@@ -61,7 +61,7 @@ from phoneshell.runner.counts import (
     take_counts,
     uncountable,
 )
-from phoneshell.runner.rig import Rig, RigDown, check_rig
+from phoneshell.runner.rig import Rig, RigDown, check_rig, reads_whole
 from phoneshell.runner.setback import set_back_device, set_back_settings
 from phoneshell.tasks import Step, Task
 
@@ -290,8 +290,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
         verdict = grade(task, evidence)
         if not evidence.final or not evidence.final.source.complete:
-            raise _Skip("the phone sent only cut-off page sources at capture, so the end state "
-                        "cannot be graded (a rig fault)")
+            verdict = _unreadable(rig, verdict, evidence)
         if not verdict.passed or result.timed_out or result.out_of_turns:
             _enter(rig, plan, "check")
             check_rig(rig, evidence.events)  # a failure is scored only if the phone takes input
@@ -362,6 +361,22 @@ def _run_agent(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
                                       task.timeout_seconds, plan.folder, plan.sandbox))
     finally:
         rig.bridge.revoke_agent()
+
+
+def _unreadable(rig: Rig, verdict: Verdict, evidence: Evidence) -> Verdict:
+    """The end state, read only cut off or malformed: the agent's failure where the phone reads
+    its home screen whole (else it could leave such a screen to have any attempt not scored).
+
+    Raises:
+        _Skip: the phone reads nothing whole: a rig fault.
+    """
+    problem = evidence.final.source.problem if evidence.final else "no page source"
+    if not reads_whole(rig.phone):
+        raise _Skip(f"the phone sent only cut-off page sources at capture ({problem}), and on its "
+                    "home screen too, so the end state cannot be graded (a rig fault)")
+    return verdict.model_copy(update={"passed": False, "overruled": (
+        f"the screen the agent left could not be read whole at capture ({problem}), where the "
+        "phone reads its home screen whole: an end state nobody can grade")})
 
 
 def _recover(rig: Rig, plan: AttemptPlan) -> bool:

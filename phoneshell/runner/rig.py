@@ -219,6 +219,16 @@ def input_reaches(phone: Phone) -> bool:
     return False
 
 
+def reads_whole(phone: Phone) -> bool:
+    """Whether the phone reads its home screen whole (home, then a source or a few), after the
+    screen an agent left could not be read whole: then that screen was the trouble, not the
+    phone (a page too big for WDA to write out, text WDA wrote raw), and the agent left an end
+    state nobody can grade; otherwise the phone is."""
+    phone.home()
+    return phone.poll(lambda: phone.page().complete and phone.page().bundle_id == SPRINGBOARD,
+                      phone.effect_timeout_s)
+
+
 def _moved(phone: Phone, before: Observation) -> bool:
     """Whether the phone shows another app or another screen than `before`."""
     now = from_xml(phone.source())

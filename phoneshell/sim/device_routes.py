@@ -158,7 +158,7 @@ def source(ep: Endpoints, req: Request) -> JSON:
                        "source types are supported.")
     excluded = req.query.get("excluded_attributes", "")
     text = xml(screen, [a.strip() for a in excluded.split(",") if a.strip()])
-    if ep.faults.on("truncated-source"):
+    if ep.faults.cuts_off(screen.bundle_id):
         data = text.encode()
         return data[:int(len(data) * TRUNCATE_AT)].decode(errors="ignore")
     return text

@@ -6,7 +6,8 @@
   answer 200 and are ignored; launches and terminates still work;
 * `stale-session`: every session-scoped request answers 404 `invalid session id`, and
   `/status` reports no session;
-* `truncated-source`: `/source` (XML) is cut off at 60% of its bytes;
+* `truncated-source`: `/source` (XML) is cut off at 60% of its bytes; `truncated-source=BUNDLE`
+  only while that app is in front (a screen too big for WDA to write out, as a huge web page);
 * `slow`: every WDA request waits first; `slow=SECONDS` sets how long (default 0.25);
 * `gone`: the listening socket is closed, so connections are refused; only the Python API
   (`SimServer.set_faults`) reopens it.
@@ -33,6 +34,8 @@ class Faults:
 
     active: frozenset[str] = frozenset()
     slow_s: float = DEFAULT_SLOW_S
+    truncated_in: str = ""
+    """The app whose screens `truncated-source` cuts off ("": every screen)."""
 
     @classmethod
     def parse(cls, specs: Iterable[str]) -> Faults:
@@ -42,16 +45,19 @@ class Faults:
             PhoneshellError: an unknown fault name or a bad delay.
         """
         active: set[str] = set()
-        slow_s = DEFAULT_SLOW_S
+        slow_s, truncated_in = DEFAULT_SLOW_S, ""
         for spec in specs:
             name, sep, arg = spec.strip().partition("=")
             if name not in NAMES:
                 raise PhoneshellError(f"unknown fault {name!r}",
                                       hint=f"faults are: {', '.join(NAMES)}")
-            if sep:
+            if sep and name == "truncated-source":
+                truncated_in = arg.strip()
+            elif sep:
                 if name != "slow":
                     raise PhoneshellError(f"fault {name!r} takes no value ({spec!r})",
-                                          hint="only slow takes one: slow=SECONDS")
+                                          hint="only slow and truncated-source take one: "
+                                               "slow=SECONDS, truncated-source=BUNDLE")
                 try:
                     slow_s = float(arg)
                 except ValueError:
@@ -60,7 +66,7 @@ class Faults:
                     raise PhoneshellError(f"bad delay in {spec!r}",
                                           hint="use slow=SECONDS with 0 <= SECONDS <= 60")
             active.add(name)
-        return cls(frozenset(active), slow_s)
+        return cls(frozenset(active), slow_s, truncated_in)
 
     def on(self, name: str) -> bool:
         """Whether a fault is switched on."""
@@ -68,4 +74,11 @@ class Faults:
 
     def specs(self) -> list[str]:
         """The faults as strings `parse` accepts, in a stable order."""
-        return [f"slow={self.slow_s:g}" if n == "slow" else n for n in NAMES if n in self.active]
+        valued = {"slow": f"slow={self.slow_s:g}",
+                  "truncated-source": f"truncated-source={self.truncated_in}"
+                  if self.truncated_in else "truncated-source"}
+        return [valued.get(n, n) for n in NAMES if n in self.active]
+
+    def cuts_off(self, front: str) -> bool:
+        """Whether `/source` is cut off while `front` is the app in front."""
+        return self.on("truncated-source") and self.truncated_in in ("", front)

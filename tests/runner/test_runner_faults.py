@@ -70,3 +70,20 @@ def test_a_run_on_a_locked_phone_does_not_start(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "error: run R did not start: phone-1:" in done.stderr and "is locked" in done.stderr
     assert not (tmp_path / "R" / "results.jsonl").exists()
+
+
+def test_an_end_state_cut_off_where_the_phone_reads_whole_elsewhere_is_the_agents_failure(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """A screen only it cannot write out whole (a huge web page; text an old WDA wrote raw) is
+    the screen the agent left: were it a skip, an agent could leave one to have any attempt it
+    would fail not scored."""
+    sim.set_faults(["truncated-source=com.apple.Preferences"])
+    try:
+        with open_rig(sim.url, tmp_path, timeout_s=10, effect_timeout_s=0.3) as rig:
+            plan = AttemptPlan("r1", tmp_path / "r1", suite["settings.about.reach"], 1)
+            row = run_attempt(plan, rig, make_agent("solution")).row
+    finally:
+        sim.set_faults([])
+    assert row.outcome == "failed", (row.outcome, row.skip_reason)
+    assert "could not be read whole at capture" in row.error
+    assert "reads its home screen whole" in row.error

@@ -108,6 +108,18 @@ def test_truncated_source(sim, client):
     assert client.source(format="json")["type"] == "Application"
 
 
+def test_truncated_source_in_one_app_only(sim, client):
+    """A screen too big for WDA to write out: only that app's sources are cut off."""
+    sim.fault_on(f"truncated-source={SETTINGS}")
+    assert sim.faults.specs() == [f"truncated-source={SETTINGS}"]
+    etree.fromstring(client.source().encode())  # the home screen: whole
+    client.app_launch(SETTINGS)
+    with pytest.raises(etree.XMLSyntaxError):
+        etree.fromstring(client.source().encode())
+    client.home()
+    etree.fromstring(client.source().encode())
+
+
 def test_slow_adds_latency_to_wda_routes_only(sim, client, raw):
     delay_s = 1.0
     sim.fault_on(f"slow={delay_s:g}")
