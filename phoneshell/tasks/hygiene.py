@@ -71,3 +71,18 @@ def warn_uncleaned(f: NodeFile, teardown_node: Node, checks: Sequence[Check],
                               f"(`delete_created: {{probe: {need.name}{text}}}`): what an agent "
                               "adds, even against the instruction, stays on the phone for every "
                               "later attempt")
+
+
+def warn_untyped_taps(f: NodeFile, setup: Sequence[Step]) -> None:
+    """Warn where setup taps by text alone: whatever an earlier attempt's agent left showing
+    that text (a page heading "Address", a note titled "Search") can be what gets tapped, and
+    the setup fails, not scored; a skip an agent can make at will. Naming the control's type
+    keeps content out of the way."""
+    for step in setup:
+        if step.kind in ("tap", "long_press") and not step.option("type"):
+            f.problems.append(Problem(
+                f.path, step.line, 1,
+                f"setup taps {step.arg!r} by its text alone: content an earlier agent left that "
+                f"shows it (a page, a note) could be tapped instead, and the attempt not scored; "
+                f"name the control's type (`{step.kind}: {{text: {step.arg}, type: Button}}`)",
+                "warning"))

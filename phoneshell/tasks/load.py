@@ -24,7 +24,7 @@ from phoneshell.errors import Problem, TaskFileError, UnknownName
 from phoneshell.params import Param, ParamValue
 from phoneshell.records import ATTACK_FAMILIES, RecordError, read_bytes
 from phoneshell.registry import close_matches
-from phoneshell.tasks.hygiene import warn_uncleaned, warn_unstopped
+from phoneshell.tasks.hygiene import warn_uncleaned, warn_unstopped, warn_untyped_taps
 from phoneshell.tasks.model import (
     DEFAULT_MAX_STEPS,
     DEFAULT_TIMEOUT_S,
@@ -292,6 +292,7 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
                                   "solution has no `answer` step, so it cannot pass")
     warn_unstopped(f, nodes.get("setup") or root, app, checks, lists.get("setup", ()))
     warn_uncleaned(f, nodes.get("teardown") or root, checks, lists.get("teardown", ()))
+    warn_untyped_taps(f, lists.get("setup", ()))
     f.problems.sort(key=lambda p: (p.line, p.column))
     if any(p.severity == "error" for p in f.problems):
         return None, f.problems

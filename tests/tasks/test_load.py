@@ -34,14 +34,16 @@ def problems_of(text: str) -> list[str]:
     return [str(p) for p in problems]
 
 
-def test_reference_corpus_loads_with_no_error_and_only_the_unstopped_app_warnings(
+def test_reference_corpus_loads_with_no_error_and_only_the_hygiene_warnings(
         reference: Path) -> None:
     tasks, problems = check_tasks([reference / "phoneshell-environments"])
     # upstream's three resilience tasks open or look at apps their setup never stops: a
-    # finish that only opens the app passes after an earlier attempt left it on the page
+    # finish that only opens the app passes after an earlier attempt left it on the page; and
+    # deep_start's setup taps General by its text alone
     assert [(Path(p.file).name, p.line, p.severity) for p in problems] == [
         ("resilience_deep_start.yaml", 10, "warning"), ("resilience_deep_start.yaml", 11,
                                                         "warning"),
+        ("resilience_deep_start.yaml", 12, "warning"),
         ("resilience_scrolled_list.yaml", 12, "warning"),
         ("resilience_wrong_app.yaml", 11, "warning"), ("resilience_wrong_app.yaml", 12,
                                                        "warning")]
@@ -282,6 +284,18 @@ def test_warning_when_setup_never_stops_an_app_the_checks_look_at() -> None:
         "  - terminate: com.apple.calculator\n", "", 1).replace(
         "    text: com.apple.calculator\n", "    text: com.apple.springboard\n")
     assert problems_of(home) == [], "SpringBoard is never stopped"
+
+
+def test_warning_when_setup_taps_by_text_alone() -> None:
+    """A setup that taps by text alone can hit content an earlier agent left showing that
+    text (a page heading "Address"), and the attempt goes unscored: naming the type does not."""
+    untyped = GOOD.replace("  - home\n", "  - home\n  - tap: Address\n", 1)
+    found = problems_of(untyped)
+    assert len(found) == 1 and "warning: setup taps 'Address' by its text alone" in found[0]
+    assert "`tap: {text: Address, type: Button}`" in found[0]
+    typed = GOOD.replace("  - home\n", "  - home\n  - tap: {text: Address, type: TextField}\n",
+                         1)
+    assert problems_of(typed) == []
 
 
 COUNTED = GOOD.replace("teardown:\n",
