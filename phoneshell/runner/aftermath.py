@@ -112,8 +112,12 @@ def _setting(action: Action) -> Changed | None:
     """The Settings value an action in Settings (or a Control Center toggle one on SpringBoard)
     aimed at, with what it was before."""
     target = action.target
-    if (target is not None and action.kind == "tap" and action.app_before == SPRINGBOARD
-            and target.type == SWITCH and target.name in CONTROL_TOGGLES):
+    # A drag that starts on a Control Center toggle flips it too (a short one lifts inside the
+    # control, as a tap does; the simulator flips one slid sideways): setting back one that
+    # did not change costs a read and changes nothing.
+    if (target is not None and action.kind in ("tap", "swipe")
+            and action.app_before == SPRINGBOARD and target.type == SWITCH
+            and target.name in CONTROL_TOGGLES):
         return Changed("control", target.name, "", "1" if target.value == "1" else "0")
     if target is None or action.app_before != SETTINGS:
         return None
@@ -131,7 +135,7 @@ def changed_settings(events: Iterable[AuditEvent]) -> tuple[Changed, ...]:
     """The Settings values the agent changed, in the order it first touched them: switches it
     tapped or slid sideways (the bridge logs the labelled switch around a knob), options it
     tapped in a list of options (logged with the option chosen before), sliders it tapped,
-    dragged or set, and Control Center's toggles it tapped (by their names), each with the
+    dragged or set, and Control Center's toggles it tapped or dragged (by their names), each with the
     title of the page it was on and what it was before the attempt first touched it. A setup
     that changed one the agent then touched is undone too: the phone is left as the attempt
     found it, not as its setup made it."""

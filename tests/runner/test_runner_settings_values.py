@@ -15,6 +15,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 import lxml.html
 import wda
 
@@ -122,9 +124,11 @@ AGENTS.register("turner")(lambda arg: Turner())
 
 class Puller(SolutionAgent):
     """Plays the reference finish, then pulls Control Center down and turns Airplane Mode on
-    and Wi-Fi off there."""
+    and Wi-Fi off there: tapped, or (`slide`) slid sideways."""
 
-    name = "puller"
+    def __init__(self, slide: bool) -> None:
+        super().__init__()
+        self.name, self.slide = "slider" if slide else "puller", slide
 
     def run(self, context: AgentContext) -> AgentResult:
         result = super().run(context)
@@ -132,17 +136,24 @@ class Puller(SolutionAgent):
         width, _ = phone.screen_size()
         phone.drag((width * 0.9, 2), (width * 0.9, 300))
         for name in ("airplane-mode-button", "wifi-button"):
-            tap(phone, lambda e, name=name: e.name == name)  # type: ignore[misc]
+            if self.slide:  # toward the side that turns it the other way, as a knob
+                toggle = next(e for e in phone.page().on_screen() if e.name == name)
+                (x, y), way = toggle.centre, 1 if toggle.value == "0" else -1
+                phone.drag((x - 20 * way, y), (x + 25 * way, y))
+            else:
+                tap(phone, lambda e, name=name: e.name == name)  # type: ignore[misc]
         return result
 
 
-AGENTS.register("puller")(lambda arg: Puller())
+AGENTS.register("puller")(lambda arg: Puller(slide=False))
+AGENTS.register("slider")(lambda arg: Puller(slide=True))
 
 
+@pytest.mark.parametrize("agent", ["puller", "slider"])
 def test_control_center_toggles_the_agent_flipped_are_set_back_there(
-        tmp_path: Path, environments: Path) -> None:
+        tmp_path: Path, environments: Path, agent: str) -> None:
     with SimServer() as sim:
-        rows = run(tmp_path, environments, ("calculator.arithmetic",), "puller", sim)
+        rows = run(tmp_path, environments, ("calculator.arithmetic",), agent, sim)
         stored, front = switches(sim), sim.state()["foreground"]
     teardown = rows["calculator.arithmetic"].teardown
     assert teardown is not None and teardown.ok, teardown
