@@ -18,7 +18,13 @@ from phoneshell.device import (  # noqa: F401
     world_clock,
 )
 from phoneshell.device.capture import capture_evidence
-from phoneshell.device.cleanup import Readings, cleanup_counts, with_counts
+from phoneshell.device.cleanup import (
+    Readings,
+    alarms_to_turn,
+    cleanup_counts,
+    switch_alarms_back,
+    with_counts,
+)
 from phoneshell.device.phone import SPRINGBOARD, Phone
 from phoneshell.device.probes import (
     READERS,
@@ -32,5 +38,6 @@ from phoneshell.device.probes import (
 from phoneshell.device.steps import EXECUTORS, run_step, run_steps
 
 __all__ = ["EXECUTORS", "READERS", "ROWS", "SPRINGBOARD", "Overflow", "Phone", "ProbeError",
-           "Readings", "capture_evidence", "cleanup_counts", "run_probe", "run_rows", "run_step",
-           "run_steps", "starts_where_counted", "with_counts"]
+           "Readings", "alarms_to_turn", "capture_evidence", "cleanup_counts", "run_probe",
+           "run_rows", "run_step", "run_steps", "starts_where_counted", "switch_alarms_back",
+           "with_counts"]

@@ -1,10 +1,13 @@
-"""The `clean_alarms` step: delete the alarms runs left behind, one per read, and nothing else.
+"""Reading and deleting Clock's alarms, one per read, and nothing else: what the `clean_alarms`
+step (`cleanup`) and the `alarms` count and deleter stand on.
 
 Agents save alarms despite "do not save"; upstream collected 640 of them and every read of
 Clock slowed from 154 ms to 2.6 s (notes/upstream-phoneshell.md §5.3, findings 18-20). An
 alarm is a run's artifact only when its row says nothing but a time and "Alarm" (no name, no
 repeat: "7:30 AM, Alarm") and its switch reads off (a one-off alarm that has rung switches
-itself off). A switch that cannot be read counts as on, so that alarm stays.
+itself off). A switch that cannot be read counts as on, so that alarm stays; and an alarm the
+attempt counted before its agent is never one (`cleanup.clean_alarms`): an agent can switch off
+an owner's alarm, and it would read as an artifact.
 
 Only what WDA offers is used, so the same procedure runs on a real phone's Clock: Clock is
 restarted (no sheet or Edit mode left over from the agent), its Alarms tab selected, then per
@@ -25,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from phoneshell.device.phone import Phone
-from phoneshell.device.steps import executes, run_steps, screen_signature, still_left
+from phoneshell.device.steps import run_steps, screen_signature, still_left
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
@@ -110,6 +113,11 @@ def alarm_text(row: AlarmRow) -> str:
 def alarm_label(text: str) -> str:
     """The label part of an `alarm_text`."""
     return text.rsplit(SWITCHED, 1)[0]
+
+
+def alarm_on(text: str) -> bool:
+    """Whether an `alarm_text` reads switched on."""
+    return text.rsplit(SWITCHED, 1)[-1] == "on"
 
 
 def _fail(step: Step, what: str) -> StepError:
@@ -283,6 +291,26 @@ def swipe_to_delete(phone: Phone, step: Step, cell: Element) -> Callable[[], Ele
     return delete_button
 
 
+def flip_switch(phone: Phone, step: Step, row: AlarmRow) -> None:
+    """Tap an alarm's switch, and see it read the other way on the same row.
+
+    Raises:
+        StepError: the row has no switch, or the switch did not turn.
+    """
+    if row.switch is None:
+        raise _fail(step, f"{row.label!r} shows no switch to turn")
+    was = row.on
+    phone.tap(*row.switch.centre)
+
+    def turned() -> bool:
+        now = read_alarms(phone, step)
+        return any(r.label == row.label and r.cell.y == row.cell.y and r.on != was
+                   for r in now.rows)
+
+    if not phone.poll(turned, phone.effect_timeout_s):
+        raise _fail(step, f"tapping the switch of {row.label!r} did not turn it")
+
+
 def _delete(phone: Phone, step: Step, row: AlarmRow) -> None:
     cell = row.cell
     delete_button = swipe_to_delete(phone, step, cell)
@@ -306,24 +334,19 @@ def _delete(phone: Phone, step: Step, row: AlarmRow) -> None:
                           f"longer shown: {sorted(lost.elements())})")
 
 
-@executes("clean_alarms")
-def clean_alarms(phone: Phone, step: Step) -> None:
-    """Delete artifact alarms (see the module docstring)."""
-    delete_alarms(phone, step, lambda row: row.is_artifact, MAX_DELETES)
-
-
 def delete_alarms(phone: Phone, step: Step, wanted: Callable[[AlarmRow], bool], limit: int,
-                  took: Callable[[AlarmRow], None] | None = None) -> int:
+                  took: Callable[[AlarmRow], None] | None = None,
+                  act: Callable[[Phone, Step, AlarmRow], None] | None = None) -> int:
     """Delete the rows `wanted` takes (asked again for each read; `took` is told of each row
     deleted), one per read, top to bottom, scrolling down when none is shown, at most `limit`;
-    return how many went."""
+    return how many went. With `act`, do that to each instead (`flip_switch`)."""
     open_alarms(phone, step)
     deleted = scrolls = 0
     while deleted < limit:
         view = read_alarms(phone, step)
         row = view.target(wanted)
         if row is not None:
-            _delete(phone, step, row)
+            (act or _delete)(phone, step, row)
             deleted += 1
             if took is not None:
                 took(row)

@@ -27,7 +27,16 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
-from phoneshell.device.alarms import AlarmRow, alarm_text, delete_alarms, swipe_to_delete
+from phoneshell.device.alarms import (
+    MAX_DELETES,
+    AlarmRow,
+    alarm_label,
+    alarm_on,
+    alarm_text,
+    delete_alarms,
+    flip_switch,
+    swipe_to_delete,
+)
 from phoneshell.device.phone import Phone
 from phoneshell.device.probes import (
     CLOCK,
@@ -73,8 +82,13 @@ def cleanup_counts(steps: Iterable[Step]) -> tuple[tuple[str, str], ...]:
 def with_counts(step: Step, counts: Readings,
                 rows: Mapping[tuple[str, str], tuple[str, ...]] | None = None) -> Step:
     """`step` with this attempt's counts of its probe bound in, and the rows its count before
-    the agent was made of when the probe lists them (`probes.ROWS`): only `delete_created`
-    uses them; any other step comes back as it is."""
+    the agent was made of when the probe lists them (`probes.ROWS`): `delete_created` uses
+    them, and `clean_alarms` the alarms counted before the agent (which it spares); any other
+    step comes back as it is."""
+    if step.kind == "clean_alarms":
+        listed = (rows or {}).get(("alarms", ""))
+        return step if listed is None else replace(step, options=(
+            *step.options, (KEPT, json.dumps(listed))))
     if step.kind != "delete_created":
         return step
     key = (step.option("probe"), step.option("text"))
@@ -90,6 +104,58 @@ def kept_rows(step: Step) -> Counter[str] | None:
     """The rows the count before the agent was made of, if bound (`with_counts`)."""
     given = step.option(KEPT)
     return Counter(json.loads(given)) if given else None
+
+
+@executes("clean_alarms")
+def clean_alarms(phone: Phone, step: Step) -> None:
+    """Delete artifact alarms (unnamed, one-off, switched off: `alarms.AlarmRow.is_artifact`),
+    sparing every alarm whose label the attempt counted before its agent, when it counted them
+    (`with_counts`): an owner's one-off alarm an agent switched off reads as an artifact, and
+    is the owner's."""
+    kept = kept_rows(step)
+    spared = _labels(kept) if kept is not None else Counter()
+    delete_alarms(phone, step, lambda row: row.is_artifact and not spared[row.label],
+                  MAX_DELETES)
+
+
+def alarms_to_turn(start: Iterable[str], now: Iterable[str]) -> dict[str, int]:
+    """How many alarms of each label to turn on (positive) or off (negative) for the list `now`
+    to be switched as `start` was (`alarms` rows), of the labels it holds as many of as `start`
+    did (for the others, which is which cannot be told)."""
+    start, now = tuple(start), tuple(now)
+    before, after = _labels(Counter(start)), _labels(Counter(now))
+    on_before = Counter(alarm_label(r) for r in start if alarm_on(r))
+    on_now = Counter(alarm_label(r) for r in now if alarm_on(r))
+    return {label: on_before[label] - on_now[label] for label in before
+            if after[label] == before[label] and on_before[label] != on_now[label]}
+
+
+def switch_alarms_back(phone: Phone, start: Iterable[str]) -> tuple[str, ...]:
+    """Turn each alarm's switch back to how `start` (`alarms` rows, before the run) had it, for
+    each label the list holds as many alarms of as `start` did (else which is which cannot be
+    told, and none of that label is touched); return the label of each alarm turned.
+
+    Raises:
+        ProbeError: the alarms could not be listed.
+        StepError: a switch did not turn.
+    """
+    step = Step("probe", "alarms")
+    turn = alarms_to_turn(start, run_rows(phone, "alarms", "", leave_open=True))
+    if not turn:
+        return ()
+    turned: list[str] = []
+
+    def wanted(row: AlarmRow) -> bool:
+        left = turn.get(row.label, 0)
+        return (left > 0 and not row.on) or (left < 0 and row.on)
+
+    def took(row: AlarmRow) -> None:
+        turn[row.label] += 1 if row.on else -1  # it was on: one fewer to turn off
+        turned.append(row.label)
+
+    delete_alarms(phone, step, wanted, sum(abs(n) for n in turn.values()), took, flip_switch)
+    stop_app(phone, CLOCK)
+    return tuple(turned)
 
 
 @executes("delete_created")
@@ -206,27 +272,38 @@ def _reminders_titled(phone: Phone, step: Step, text: str, n: int) -> None:
 
 @DELETERS.register("alarms")
 def _alarms(phone: Phone, step: Step, text: str, n: int) -> None:
-    """Delete the `n` alarms the list gained: rows (label and switch) not among those counted
-    before the agent. Nothing goes when those rows are not known, or when one of them is no
-    longer shown as it was (switched, edited or gone): then which are the attempt's cannot be
-    told, and an owner's alarm is never taken for one."""
+    """Delete the `n` alarms the list gained: labels (time, name, repeat) not among those counted
+    before the agent, each a row whose label and switch were not (an owner's alarm an agent
+    switched off keeps its label, and stays). Nothing goes when those rows are not known, or
+    when a label counted before is no longer shown (edited or gone): then which are the
+    attempt's cannot be told, and an owner's alarm is never taken for one."""
     kept = kept_rows(step)
     if kept is None:
         raise _fail(step, "the alarms counted before the agent are not known, so which the "
                           "attempt made cannot be told: none deleted")
     now = Counter(run_rows(phone, "alarms", text, leave_open=True))
-    made = _made(step, kept, now, "switched, edited or gone", "alarms")
+    made = _made(step, _labels(kept), _labels(now), "edited or gone", "alarms")
+    new_rows = now - kept
 
     def wanted(row: AlarmRow) -> bool:
-        return made[alarm_text(row)] > 0
+        return made[row.label] > 0 and new_rows[alarm_text(row)] > 0
 
     def took(row: AlarmRow) -> None:
-        made[alarm_text(row)] -= 1
+        made[row.label] -= 1
+        new_rows[alarm_text(row)] -= 1
 
     gone = delete_alarms(phone, step, wanted, min(n, sum(made.values())), took)
     if gone < n:
         raise _fail(step, f"{gone} of the {n} alarms the attempt added were found to delete")
     stop_app(phone, CLOCK)
+
+
+def _labels(rows: Counter[str]) -> Counter[str]:
+    """Alarm rows by label alone, their switches left out (`alarm_label`)."""
+    found: Counter[str] = Counter()
+    for row, times in rows.items():
+        found[alarm_label(row)] += times
+    return found
 
 
 @DELETERS.register("safari_tabs")

@@ -41,7 +41,16 @@ from typing import TypeVar
 from phoneshell.apps import bundle_for
 from phoneshell.checks import Need
 from phoneshell.checks.effects import counted, starts_at_none, starts_with_some
-from phoneshell.device import ProbeError, run_probe, run_rows, run_step, with_counts
+from phoneshell.device import (
+    ProbeError,
+    alarms_to_turn,
+    run_probe,
+    run_rows,
+    run_step,
+    switch_alarms_back,
+    with_counts,
+)
+from phoneshell.device.alarms import alarm_label
 from phoneshell.device.device_state import read_device_state
 from phoneshell.device.probes import CLOCK, SAFARI
 from phoneshell.errors import DeviceError, StepError
@@ -153,16 +162,34 @@ def close_tabs(rig: Rig, run_id: str, start: int) -> str:
 
 
 def delete_alarms_left(rig: Rig, run_id: str, start: tuple[str, ...]) -> str:
-    """Delete the alarms not among `start`; say what was done, or why it could not be ("" when
-    there were none)."""
+    """Delete the alarms not among `start`, then turn back the switches of those that were
+    (an agent that switches the owner's alarm off silences it for good); say what was done, or
+    why it could not be ("" when there was nothing to do)."""
+    listed: list[tuple[str, ...]] = []
+
     def now() -> int:
         rows = run_rows(rig.phone, ALARMS, "", leave_open=True)
-        return len(start) + sum((Counter(rows) - Counter(start)).values())
+        listed.append(rows)
+        # by label: an owner's alarm an agent switched is not one it saved
+        return len(start) + sum((Counter(map(alarm_label, rows))
+                                 - Counter(map(alarm_label, start))).values())
 
     gone, why = _delete_since(rig, run_id, ALARMS, CLOCK, len(start), now, start,
                               "the alarms this run's agents saved")
-    return why or (f"deleted the {gone} alarm(s) this run's agents saved; {len(start)} left, as "
+    said = why or (f"deleted the {gone} alarm(s) this run's agents saved; {len(start)} left, as "
                    "the run found them" if gone else "")
+    if why or not listed or not alarms_to_turn(start, listed[0]):
+        return said
+    rig.enter(run_id, "", 0, "teardown")
+    try:
+        turned = switch_alarms_back(rig.phone, start)
+        back = f"turned back the switch of {len(turned)} alarm(s) an agent turned: " \
+               f"{', '.join(turned)}" if turned else ""
+    except (ProbeError, StepError, DeviceError) as exc:
+        back = f"the alarms an agent switched could not all be turned back: {exc}"
+    finally:
+        rig.bridge.clear_context()
+    return "; ".join(line for line in (said, back) if line)
 
 
 def delete_cities_left(rig: Rig, run_id: str, start: tuple[str, ...]) -> str:

@@ -184,7 +184,7 @@ def test_only_the_alarm_the_agent_saved_goes_not_the_owners_at_the_same_time(see
             (a["hour"], a["minute"], a["label"], a["repeat"], a["enabled"]) for a in KEEPERS)])
 
 
-def test_an_alarm_switched_since_the_count_means_none_is_deleted(seeded):
+def test_an_alarm_switched_since_the_count_stays_and_the_new_one_goes(seeded):
     with seeded([alarm(8, 15, enabled=True), *KEEPERS]) as sim:
         phone = Phone(sim.url, effect_timeout_s=1.0)
         rows = run_rows(phone, "alarms", "")
@@ -193,12 +193,26 @@ def test_an_alarm_switched_since_the_count_means_none_is_deleted(seeded):
             records[0]["enabled"] = False
             records.append(alarm(10, 0, enabled=True) | {"id": 99})
             sim.phone.changed()
+        left = [a for a in stored(sim) if a[:2] != (10, 0)]
+        run_step(phone, made(rows, len(rows), len(rows) + 1))
+        assert stored(sim) == left, "the switched one is the owner's, off as the agent left it"
+
+
+def test_an_alarm_edited_since_the_count_means_none_is_deleted(seeded):
+    with seeded([alarm(8, 15, enabled=True), *KEEPERS]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        rows = run_rows(phone, "alarms", "")
+        with sim.lock:  # the agent moves the 8:15 to 8:20 and saves a new one
+            records = sim.phone.store(CLOCK).records("alarms")
+            records[0]["minute"] = 20
+            records.append(alarm(10, 0, enabled=True) | {"id": 99})
+            sim.phone.changed()
         left = stored(sim)
         with pytest.raises(StepError) as caught:
             run_step(phone, made(rows, len(rows), len(rows) + 1))
         assert caught.value.message.startswith("delete_created probe='alarms'")
-        assert "(teardown.yaml:4): '8:15 AM, Alarm | on', there before the agent, is no longer " \
-               "shown as it was" in caught.value.message
+        assert "(teardown.yaml:4): '8:15 AM, Alarm', there before the agent, is no longer " \
+               "shown as it was (edited or gone)" in caught.value.message
         assert stored(sim) == left
 
 
@@ -221,3 +235,20 @@ def test_nothing_to_delete_leaves_the_list_up_for_the_cleaning_after(seeded):
         run_steps(phone, [made(rows, len(rows), len(rows)), CLEAN])
         assert "POST /wda/apps/launch" not in sent(sim)
         assert len(stored(sim)) == len(KEEPERS) and on_alarms_tab(phone)
+
+
+def test_clean_alarms_spares_what_the_attempt_counted_before_its_agent(seeded):
+    # An owner's one-off alarm an agent switched off reads as an artifact; the teardown that
+    # counted alarms before the agent knows it was there, and keeps it. Unbound (a task that
+    # counts no alarms), the step sweeps as it always did.
+    with seeded([alarm(7, 30, enabled=True), *KEEPERS]) as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        rows = run_rows(phone, "alarms", "")
+        with sim.lock:  # the agent switches the owner's 7:30 off
+            sim.phone.store(CLOCK).records("alarms")[0]["enabled"] = False
+            sim.phone.changed()
+        left = stored(sim)
+        run_step(phone, with_counts(CLEAN, {}, {("alarms", ""): rows}))
+        assert stored(sim) == left
+        run_step(phone, CLEAN)
+        assert (7, 30, "", "", False) not in stored(sim)

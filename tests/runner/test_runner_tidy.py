@@ -180,3 +180,34 @@ def test_a_run_without_clock_never_lists_the_alarms(tmp_path: Path,
         launched = [e.params.get("bundle_id") for e in read_audit(tmp_path / "R" / "audit.jsonl")
                     if e.kind == "launch"]
     assert tidy.CLOCK not in launched, launched
+
+
+def test_an_owners_alarm_an_agent_switched_off_is_kept_and_turned_back_on(
+        tmp_path: Path, environments: Path) -> None:
+    # The agent switches the owner's one-off alarm off (it then reads as a run's artifact:
+    # unnamed, one-off, off) and saves one of its own; a later honest attempt's teardown
+    # cleans artifact alarms. The owner's alarm must stay, and ring again: the run turns its
+    # switch back when it ends, after deleting the agent's.
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    owners = "6:41 AM, Alarm"
+    switcher = (environments / "clock.tab.alarms.yaml").read_text().replace(
+        "id: clock.tab.alarms", "id: clock.a.switcher").replace(
+        "- tap: Alarms", f"- tap: Alarms\n- tap: {{text: '{owners}', type: Switch}}\n"
+                         "- tap: {text: Add, type: Button}\n- tap: {text: Save, type: Button}")
+    (tasks / "a.switcher.yaml").write_text(switcher)  # runs first: files go in name order
+    shutil.copy(environments / "clock.alarm.set_time.yaml", tasks)
+    with SimServer() as sim:
+        owner = Phone(sim.url, effect_timeout_s=1.0)
+        run_steps(owner, [Step("launch", tidy.CLOCK), Step("select_tab", "Alarms"),
+                          Step.tap_on("Add", "Button"),
+                          Step("set_picker", options=(("wheel", "o'clock"),
+                                                      ("value", "6 o'clock"))),
+                          Step.tap_on("Save", "Button"), Step("terminate", tidy.CLOCK)])
+        assert run_rows(owner, tidy.ALARMS, "") == (f"{owners} | on",)
+        lines = run(tasks, sim, tmp_path)
+        assert run_rows(owner, tidy.ALARMS, "") == (f"{owners} | on",), lines
+    said = [line for line in lines if "alarm(s)" in line]
+    assert said == ["phone-1: deleted the 1 alarm(s) this run's agents saved; 1 left, as the run "
+                    "found them; turned back the switch of 1 alarm(s) an agent turned: "
+                    f"{owners}"], lines
