@@ -32,6 +32,7 @@ from phoneshell.device.probes import (
     scrolled_down,
     stop_app,
 )
+from phoneshell.device.steps import run_steps
 from phoneshell.device.timers import left_key, open_tab
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
@@ -130,6 +131,35 @@ def delete_cities(phone: Phone, step: Step, cities: Iterable[str]) -> None:
                               f"should (it shows {[c for c, _ in rows_of(phone.page())]})")
         page = phone.page()
     stop_app(phone, CLOCK)
+
+
+def add_cities(phone: Phone, step: Step, cities: Iterable[str]) -> None:
+    """Add each of `cities` to World Clock as a person does: Add, the city's name typed into the
+    chooser's search field, the city tapped among the results (on a phone a result may carry
+    its country: "London, U.K."); all checked in the list after. Clock is stopped after.
+
+    Raises:
+        StepError: the chooser found no such city, or a city is not in the list after.
+    """
+    cities = tuple(cities)
+    open_tab(phone, step, WORLD_TABS)
+    for city in cities:
+        run_steps(phone, (Step.tap_on("Add", "Button"), Step("type", city)))
+        result = next((e for e in phone.page().on_screen() if e.type == CELL
+                       and (e.label == city or e.label.startswith(f"{city}, "))), None)
+        if result is None:
+            raise _fail(step, f"World Clock's chooser lists no {city!r} to add back")
+        phone.tap(*result.centre)
+        if not phone.poll(lambda: _on_list(phone.page()), phone.effect_timeout_s):
+            raise _fail(step, f"choosing {city!r} did not close World Clock's chooser")
+    missing = set(cities) - set(world_clock_rows(phone, ""))  # stops Clock
+    if missing:
+        raise _fail(step, f"{sorted(missing)} did not come back to World Clock")
+
+
+def _on_list(page: PageSource) -> bool:
+    """Whether the World Clock list shows (its chooser closed)."""
+    return not any(e.type == "XCUIElementTypeSearchField" for e in page.on_screen())
 
 
 def _find(phone: Phone, page: PageSource, city: str) -> Element | None:

@@ -52,6 +52,7 @@ from phoneshell.device import (
 )
 from phoneshell.device.alarms import alarm_label
 from phoneshell.device.device_state import read_device_state
+from phoneshell.device.world_clock import add_cities
 from phoneshell.device.probes import CLOCK, SAFARI
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.runner.counts import count_start, take_counts
@@ -193,15 +194,33 @@ def delete_alarms_left(rig: Rig, run_id: str, start: tuple[str, ...]) -> str:
 
 
 def delete_cities_left(rig: Rig, run_id: str, start: tuple[str, ...]) -> str:
-    """Delete World Clock's cities not among `start`; say what was done, or why it could not be
-    ("" when there were none)."""
+    """Delete World Clock's cities not among `start`, and add back those of `start` an agent
+    deleted (the run listed them by name); say what was done, or why it could not be (""
+    when there was nothing to do)."""
+    listed: list[tuple[str, ...]] = []
+
     def now() -> int:
-        return len(start) + len(set(run_rows(rig.phone, CITIES, "", leave_open=True)) - set(start))
+        listed.append(run_rows(rig.phone, CITIES, "", leave_open=True))
+        return len(start) + len(set(listed[-1]) - set(start))
 
     gone, why = _delete_since(rig, run_id, CITIES, CLOCK, len(start), now, start,
                               "the World Clock cities this run's agents added")
-    return why or (f"deleted the {gone} World Clock cit{'y' if gone == 1 else 'ies'} this run's "
-                   f"agents added; {len(start)} left, as the run found them" if gone else "")
+    said = why or (f"deleted the {gone} World Clock cit{'y' if gone == 1 else 'ies'} this run's "
+                   f"agents added" if gone else "")
+    lost = [city for city in start if listed and city not in listed[0]]
+    if lost and not why:
+        rig.enter(run_id, "", 0, "teardown")
+        try:
+            add_cities(rig.phone, Step("probe", CITIES), lost)
+            back = f"added back the World Clock cities an agent deleted: {', '.join(lost)}"
+        except (ProbeError, StepError, DeviceError) as exc:
+            back = f"the World Clock cities an agent deleted could not all be added back: {exc}"
+        finally:
+            rig.bridge.clear_context()
+        said = "; ".join(line for line in (said, back) if line)
+    if said and not why:
+        said += f"; {len(start)} left, as the run found them"
+    return said
 
 
 @dataclass

@@ -16,6 +16,7 @@ from phoneshell.agents.base import AGENTS
 from phoneshell.agents.reference import SolutionAgent
 from phoneshell.checks import Need
 from phoneshell.device import Phone, run_probe, run_rows, run_step, run_steps
+from phoneshell.device.world_clock import delete_cities
 from phoneshell.records import ResultRow
 from phoneshell.runner.counts import Count, uncountable
 from phoneshell.runner.folder import read_results
@@ -419,6 +420,38 @@ def test_a_city_the_runs_agent_added_to_world_clock_is_deleted_when_it_ends(
     assert "phone-1: deleted the 1 World Clock city this run's agents added; 2 left, as the " \
            "run found them" in lines, lines
     assert read_results(tmp_path / "R" / "results.jsonl")[0].passed
+
+
+class Unpacker(SolutionAgent):
+    """Plays the reference finish, then deletes the owner's Paris from World Clock."""
+
+    name = "unpacker"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        result = super().run(context)
+        delete_cities(Phone(context.wda_url, effect_timeout_s=1.0), Step("swipe"), ["Paris"])
+        return result
+
+
+AGENTS.register("unpacker")(lambda arg: Unpacker())
+
+
+def test_a_city_the_runs_agent_deleted_from_world_clock_is_added_back_when_it_ends(
+        tmp_path: Path, environments: Path) -> None:
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "a.yaml").write_text((environments / "clock.tab.alarms.yaml").read_text())
+    with SimServer() as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        run_steps(phone, [Step("launch", CLOCK), Step("select_tab", "World Clock"),
+                          Step.tap_on("Add", "Button"), Step("type", "Paris"),
+                          Step("tap", "Paris"), Step("terminate", CLOCK)])  # the owner's
+        lines: list[str] = []
+        run_suite(RunOptions(paths=(str(tasks),), agent="unpacker", device=sim.url,
+                             runs_dir=tmp_path, run_id="R"), lines.append)
+        assert run_rows(phone, "world_clocks", "") == ("Cupertino", "Paris")
+    assert "phone-1: added back the World Clock cities an agent deleted: Paris; 2 left, as the " \
+           "run found them" in lines, lines
 
 
 # a note titled as the one notes.search looks for, made in a Settings task
