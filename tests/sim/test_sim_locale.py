@@ -56,3 +56,17 @@ def test_the_cli_option_names_a_bad_locale():
     assert done.returncode == 2
     assert "error: the simulated iPhone has no locale 'xx_YY'" in done.stderr
     assert "hint: use one of: en_US, en_GB" in done.stderr
+
+
+@pytest.mark.parametrize(("locale", "typed", "shown"), [
+    (None, "Game Center", "Game Center"),
+    ("en_GB", "Game Centre", "Game Centre"),  # as the phone names it everywhere
+    ("en_GB", "Game Center", "Game Centre"),
+])
+def test_settings_search_finds_a_page_by_the_name_the_phone_shows(locale, typed, shown):
+    with SimServer(locale=locale) as sim:
+        settings = wda.Client(sim.url).session(SETTINGS)
+        settings(className="SearchField").get(timeout=1).tap()
+        settings.send_keys(typed)
+        settings(label=shown, className="Button").get(timeout=1).tap()
+        assert settings(className="NavigationBar", name=shown).exists

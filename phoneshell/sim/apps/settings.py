@@ -90,13 +90,16 @@ def trail(page_id: str) -> list[str]:
     return chain[::-1] if chain[-1] == ROOT else [ROOT, page_id]
 
 
-def search(query: str) -> list[Page]:
-    """Pages whose title or keywords contain the query (case-insensitive), in page order."""
+def search(query: str, spell: Callable[[str], str] = str) -> list[Page]:
+    """Pages whose title (as `spell` writes it for the phone's locale, or in US spelling) or
+    keywords contain the query (case-insensitive), in page order: an en_GB phone finds "Game
+    Centre" by the name it shows."""
     q = query.strip().lower()
     if not q:
         return []
     return [p for p in PAGES.values() if p.id != ROOT
-            and (q in p.title.lower() or any(q in k for k in p.keywords))]
+            and (q in p.title.lower() or q in spell(p.title).lower()
+                 or any(q in k for k in p.keywords))]
 
 
 def values(host: Host) -> dict[str, str]:
@@ -207,13 +210,15 @@ def _toggler(store: Store, key: str) -> Handler:
 
 
 def _results(state: SettingsState, host: Host) -> list[lists.Section]:
-    found = search(state.query.text)
+    spell = host.facts.conventions.spell
+    found = search(state.query.text, spell)
     if not found:
         return [lists.Section((lists.Row("No Results"),))]
     rows = []
     for page in found:
-        parents = [PAGES[p].title for p in trail(page.id)[1:-1]]
-        rows.append(lists.Row(page.title, subtitle=" > ".join(parents) or None, chevron=True,
+        parents = [spell(PAGES[p].title) for p in trail(page.id)[1:-1]]
+        rows.append(lists.Row(spell(page.title), subtitle=" > ".join(parents) or None,
+                              chevron=True,
                               height=64 if parents else lists.ROW_HEIGHT,
                               on_tap=_opener(state, host, page.id)))
     return [lists.Section(tuple(rows), header="Results")]
