@@ -7,10 +7,14 @@ are scaled); everything else it knows, it learns over HTTP. Modules:
 * `proxy`: the bridge (`BridgeServer`): control routes, refusals, reads, forwarding;
 * `http_server`: reading requests and writing replies; `access`: tokens and per-agent grants;
 * `gate`: one canonical form of each request, or a refusal (pure);
-* `actions`: which requests are actions, with which kind and params (pure);
-* `pointer`: touch chains (W3C actions, TouchAction) summarised as a tap or swipe (pure);
+* `actions`: which requests are actions, with which kind and params (pure), as a `Classified`
+  (`classified`);
+* `pointer`: touch chains (W3C actions, TouchAction) summarised finger by finger, refused when
+  they hold several gestures or a touch the log could not name (pure); `chains`: the one
+  action a chain is logged as (pure);
 * `targets`: the focused field or the element under a point in a JSON source (pure);
-* `recorder`: intent, forward, outcome for one action, with foreground and target;
+* `recorder`: intent, forward, outcome for one action, with foreground and target; `aiming`:
+  its reads of the phone, and each action's target (each finger's, for several);
 * `custody`: what the phone showed after each action, and changes nothing logged explains;
 * `looks`: what a client last looked at since the last action, for capture to compare with;
 * `observe`: what a read shows (front app, tree, screen digest) (pure);
@@ -20,8 +24,9 @@ are scaled); everything else it knows, it learns over HTTP. Modules:
 * `serve`: the standalone process behind `phoneshell bridge`.
 """
 
-from bridge.actions import Classified, classify
+from bridge.actions import classify
 from bridge.audit_log import AuditWriter, shared_writer
+from bridge.classified import Classified
 from bridge.context import RunContext
 from bridge.proxy import BridgeServer
 from bridge.serve import serve

@@ -8,44 +8,26 @@ terminates the session's app when it closes a session, `shouldTerminateApp` bein
 default). Every body field an action is logged by is read with the type WDA reads it with, and
 a field of another type (a number sent as a string, a list of characters holding a number, both
 `value` and `text`) is refused (`gate.Refused`), never guessed: WDA would coerce it one way and
-the log would say another. Durations in params are seconds, whatever unit the route took.
+the log would say another. So is a touch the log could not name by what it touches: a tap with
+neither a point nor an element (WDA touches the middle of the app), a point offset from an
+element, a pinch or rotate of the whole app; and a touch chain holding more than one gesture
+(`pointer.py`, `chains.py`). Durations in params are seconds, whatever unit the route took.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import replace
 
+from bridge.chains import chain_action
+from bridge.classified import Aim, Classified
+from bridge.classified import params as _params
 from bridge.gate import Canonical, Refused, admit, json_type
-from bridge.pointer import Chain, summarise_legacy, summarise_w3c
-from phoneshell.records import ActionKind, Scalar
+from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
+from phoneshell.records import ActionKind
 from phoneshell.wda_routes import is_input, match_parts
 from phoneshell.xcui import HARMLESS_SETTINGS, WDA_SETTINGS
-
-Aim = Literal["none", "point", "from", "element", "focus"]
-"""What the action's target is: nothing, the element under (x, y), the element under where a
-drag starts (from_x, from_y: a slider it moves), the element with id `element`, or the focused
-text field."""
-
-SessionChange = Literal["none", "open", "close"]
-"""What an action does to the WDA session: nothing, create (or replace) it, or delete it."""
-
-
-
-@dataclass(frozen=True)
-class Classified:
-    """An action request: what to log and what to resolve as its target."""
-
-    kind: ActionKind
-    params: Mapping[str, Scalar] = field(default_factory=dict)
-    aim: Aim = "none"
-    session_id: str = ""
-    """The session in the path ("" for sessionless routes): elements are read under it."""
-    session: SessionChange = "none"
-    """Whether the request creates or deletes the WDA session (which app it names is known
-    only to the bridge, from the request that created it)."""
 
 
 class _Body:
@@ -81,11 +63,6 @@ class _Body:
         what = "a list holding " + ", ".join(sorted({json_type(v) for v in value})) \
             if isinstance(value, list) else json_type(value)
         raise Refused(f"{key!r} must be a string or a list of strings, not {what}")
-
-
-def _params(**values: Scalar) -> dict[str, Scalar]:
-    """Keyword params without the ones the request did not carry."""
-    return {k: v for k, v in values.items() if v is not None}
 
 
 def _bundle_id(data: Mapping[str, object]) -> str | None:
@@ -124,14 +101,26 @@ def _app(kind: ActionKind, via: str | None = None) -> Handler:
     return lambda b, _: Classified(kind, _params(bundle_id=b.text("bundleId"), via=via))
 
 
-def _tap(gesture: str) -> Handler:
-    """A tap-like gesture at (x, y), or on the element named in the path (x, y then relative)."""
+def _tap(gesture: str, at_point: bool = True) -> Handler:
+    """A tap-like gesture at (x, y), or on the element named in the path.
+
+    `at_point`: the route reads x and y (WDA's twoFingerTap and tapWithNumberOfTaps read none).
+    Refused when it names neither (WDA then touches the middle of the app, whatever is drawn
+    there), and when it names both: WDA takes x and y from the element's corner (the simulator
+    from the screen's), so the touch may land outside the element the log would name.
+    """
     def handle(b: _Body, ids: tuple[str, ...]) -> Classified:
         element = ids[0] if ids and ids[0] != "0" else None  # legacy /wda/tap/0: no element
-        params = _params(x=b.num("x"), y=b.num("y"), element=element, gesture=gesture,
-                         duration=b.num("duration"))
-        aim: Aim = "element" if element else "point" if "x" in params and "y" in params else "none"
-        return Classified("tap", params, aim)
+        x, y = (b.num("x"), b.num("y")) if at_point else (None, None)
+        if element and (x is not None or y is not None):
+            raise unnamed("x and y with an element are an offset from its corner, which may "
+                           "lie outside it", "send the point on screen, without the element")
+        if not element and (x is None or y is None):
+            raise unnamed("without an element" + (" or a point (x and y)" if at_point else "")
+                           + " WDA touches the middle of the app",
+                           "name the element" + (" or the point" if at_point else ""))
+        params = _params(x=x, y=y, element=element, gesture=gesture, duration=b.num("duration"))
+        return Classified("tap", params, "element" if element else "point")
     return handle
 
 
@@ -164,22 +153,40 @@ def _hid(b: _Body, _: tuple[str, ...]) -> Classified:
 
 
 def _drag(gesture: str) -> Handler:
+    """A drag by screen points, aimed at what lies where it starts (the slider it moves, the
+    list it scrolls); `pressAndDragWithVelocity` on an element drags from that element to
+    `toElement` (WDA reads no points then), aimed at the element.
+
+    Refused: `dragfromtoforduration` on an element (its points are offsets from the element's
+    corner, which may lie outside it), and a screen drag missing a point (WDA reads it as 0).
+    """
     def handle(b: _Body, ids: tuple[str, ...]) -> Classified:
         duration = b.num("duration")
-        params = _params(
-            from_x=b.num("fromX"), from_y=b.num("fromY"), to_x=b.num("toX"), to_y=b.num("toY"),
-            duration=duration if duration is not None else b.num("pressDuration"),
-            element=ids[0] if ids else None, gesture=gesture)
-        # an element's drag moves that element (its points are inside it); a screen drag, what
-        # lies where it starts
-        aim: Aim = "element" if ids else "from" if "from_x" in params and "from_y" in params \
-            else "none"
-        return Classified("swipe", params, aim)
+        duration = duration if duration is not None else b.num("pressDuration")
+        if ids and gesture == "press_and_drag":
+            return Classified("swipe", _params(duration=duration, element=ids[0],
+                                               gesture=gesture), "element")
+        if ids:
+            raise unnamed("a drag on an element starts and ends at offsets from the element's "
+                           "corner, which may lie outside it",
+                           "drag by points on screen (/wda/dragfromtoforduration)")
+        ends = [b.num(key) for key in ("fromX", "fromY", "toX", "toY")]
+        if any(end is None for end in ends):
+            raise Refused("a drag needs fromX, fromY, toX and toY: WDA reads a missing one as 0")
+        from_x, from_y, to_x, to_y = ends
+        return Classified("swipe", _params(from_x=from_x, from_y=from_y, to_x=to_x, to_y=to_y,
+                                           duration=duration, gesture=gesture), "from")
     return handle
 
 
-def _swipe(gesture: str) -> Handler:
+def _swipe(gesture: str, needs_element: bool = False) -> Handler:
+    """A swipe, scroll, pinch or rotate on the element in the path, or on the whole app.
+    `needs_element`: refused without one (a pinch or rotate of the whole app puts two fingers
+    at points the log cannot name)."""
     def handle(b: _Body, ids: tuple[str, ...]) -> Classified:
+        if needs_element and not ids:
+            raise unnamed(f"without an element WDA makes the {gesture} on the whole app, with "
+                           "two fingers", "name the element")
         direction = b.text("direction")
         if direction is None and b.data.get("toVisible"):
             direction = "visible"
@@ -188,47 +195,12 @@ def _swipe(gesture: str) -> Handler:
     return handle
 
 
-def _pt(value: float) -> int | float:
-    """A chain coordinate as the client wrote it: 100, not 100.0."""
-    return int(value) if value.is_integer() else value
-
-
-def _chain_action(chain: Chain, gesture: str) -> Classified:
-    """One action for a whole touch chain: keys, a swipe (a move or two fingers) or a tap.
-
-    A chain one line cannot describe is refused: keys with touches (the touches could move the
-    focus to a password field before the keys are typed), or a finger that touches twice.
-    """
-    if chain.text and chain.touches:
-        raise Refused("the actions both touch and type: send the touches and the keys as two "
-                      "requests, so each is logged as what it is")
-    if chain.repeated:
-        raise Refused("a finger touches the screen more than once in one actions request: send "
-                      "each touch as its own request (or use /wda/doubleTap)")
-    if chain.text:
-        return Classified("type", _params(text=chain.text, via=gesture), "focus")
-    if not chain.touches:
-        return Classified("other")  # moves without a touch: nothing to name, still logged
-    moved = [t for t in chain.touches if t.moved]
-    first = moved[0] if moved else chain.touches[0]
-    element = first.down.element or None
-    if chain.fingers > 1 or moved:
-        return Classified("swipe", _params(
-            from_x=_pt(first.down.x), from_y=_pt(first.down.y), to_x=_pt(first.up.x),
-            to_y=_pt(first.up.y), duration=round(first.held_s, 3), element=element,
-            gesture="multi_touch" if chain.fingers > 1 else gesture),
-            "none" if chain.fingers > 1 else "element" if element else "from")
-    aim: Aim = "element" if element else "point"
-    return Classified("tap", _params(x=_pt(first.down.x), y=_pt(first.down.y), element=element,
-                                     duration=round(first.held_s, 3), gesture=gesture), aim)
-
-
 def _w3c(b: _Body, _: tuple[str, ...]) -> Classified:
-    return _chain_action(summarise_w3c(b.data), "actions")
+    return chain_action(summarise_w3c(b.data), "actions")
 
 
 def _touch_perform(multi: bool) -> Handler:
-    return lambda b, _: _chain_action(summarise_legacy(b.data, multi), "touch_perform")
+    return lambda b, _: chain_action(summarise_legacy(b.data, multi), "touch_perform")
 
 
 def _session_settings(data: Mapping[str, object]) -> list[str]:
@@ -290,10 +262,10 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("wda", "element", ":id", "doubleTap"), _tap("double_tap")),
     (("wda", "touchAndHold"), _tap("touch_and_hold")),
     (("wda", "element", ":id", "touchAndHold"), _tap("touch_and_hold")),
-    (("wda", "twoFingerTap"), _tap("two_finger_tap")),
-    (("wda", "element", ":id", "twoFingerTap"), _tap("two_finger_tap")),
-    (("wda", "tapWithNumberOfTaps"), _tap("taps")),
-    (("wda", "element", ":id", "tapWithNumberOfTaps"), _tap("taps")),
+    (("wda", "twoFingerTap"), _tap("two_finger_tap", at_point=False)),
+    (("wda", "element", ":id", "twoFingerTap"), _tap("two_finger_tap", at_point=False)),
+    (("wda", "tapWithNumberOfTaps"), _tap("taps", at_point=False)),
+    (("wda", "element", ":id", "tapWithNumberOfTaps"), _tap("taps", at_point=False)),
     (("wda", "forceTouch"), _tap("force_touch")),
     (("wda", "element", ":id", "forceTouch"), _tap("force_touch")),
     (("alert", "accept"), _alert("alert_accept")),
@@ -320,9 +292,9 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("wda", "scroll"), _swipe("scroll")),
     (("wda", "element", ":id", "scroll"), _swipe("scroll")),
     (("wda", "element", ":id", "scrollTo"), _swipe("scroll_to")),
-    (("wda", "pinch"), _swipe("pinch")),
+    (("wda", "pinch"), _swipe("pinch", needs_element=True)),
     (("wda", "element", ":id", "pinch"), _swipe("pinch")),
-    (("wda", "rotate"), _swipe("rotate")),
+    (("wda", "rotate"), _swipe("rotate", needs_element=True)),
     (("wda", "element", ":id", "rotate"), _swipe("rotate")),
     (("wda", "pickerwheel", ":id", "select"), _swipe("picker_select")),
     (("actions",), _w3c),
@@ -362,7 +334,8 @@ def classify_request(request: Canonical) -> Classified | None:
             action = handle(body, tuple(captured.values()))
             params = {"route": clean, **action.params} if action.kind == "other" \
                 else action.params
-            return Classified(action.kind, params, action.aim, session_id, action.session)
+            others = tuple(replace(o, session_id=session_id) for o in action.others)
+            return replace(action, params=params, session_id=session_id, others=others)
     return Classified("other", {"route": clean}, session_id=session_id)
 
 

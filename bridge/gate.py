@@ -10,7 +10,8 @@ every WDA would read it alike is refused, naming what is wrong:
   log one route while the phone took another);
 * a query on anything but a read; a repeated query key;
 * a body that is not one JSON object in UTF-8 (NaN, Infinity and repeated keys included: JSON
-  parsers disagree on them), a body on a read, a compressed body;
+  parsers disagree on them; a lone surrogate escape such as `\\ud800`, which is no character),
+  a body on a read, a compressed body;
 * a path that is not one of WDA's routes (`phoneshell.wda_routes`), and `GET /wda/shutdown`.
 
 The body's meaning (which fields an action reads, with which types) is checked where the action
@@ -136,7 +137,8 @@ def decode_body(raw: bytes) -> dict[str, object] | None:
     """The body as one JSON object (None when empty).
 
     Raises:
-        Refused: not UTF-8, not JSON, not an object, ambiguous (NaN, repeated keys), too deep.
+        Refused: not UTF-8, not JSON, not an object, ambiguous (NaN, repeated keys), too deep,
+            or holding a lone surrogate.
     """
     if not raw.strip():
         return None
@@ -154,6 +156,13 @@ def decode_body(raw: bytes) -> dict[str, object] | None:
         raise Refused(f"the body must be a JSON object, not {type(data).__name__}")
     if _depth(data) > MAX_JSON_DEPTH:
         raise Refused(f"the body nests deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        # A JSON escape of half a UTF-16 pair ("\ud800") decodes to no character: it cannot
+        # be logged or forwarded as UTF-8, and WDA would read it some way of its own.
+        raise Refused("the body holds a lone surrogate escape (such as \\ud800), half of a "
+                      "character: it is not text; send whole characters") from None
     return data
 
 

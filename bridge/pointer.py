@@ -1,11 +1,28 @@
-"""Summarise a touch chain (W3C `/actions`, legacy `/wda/touch/perform`) as one tap or swipe.
+"""Summarise a touch chain (W3C `/actions`, legacy `/wda/touch/perform`): each finger's one touch.
 
-A chain is reduced to where the finger went down, how far it moved while down, where it came up
-and how long it stayed down. Pure: reads a request body, never the phone. A chain whose finger
-never moves further than `TAP_SLOP_PT` is a tap, as iOS itself would take it. A step this
-summary cannot read one way only (a coordinate that is not a number, a key that is not a string,
-an action type WDA does not define) is refused (`gate.Refused`): WDA would read it some way, and
-the log must not guess which.
+A finger's touch is reduced to where it went down, how far it moved while down, where it came
+up, and when it went down and came up (ms into the request, on the finger's own clock: WDA gives
+each pointer source, and each legacy chain, its own event path starting at 0). Pure: reads a
+request body, never the phone. A touch that never moves further than `TAP_SLOP_PT` is a tap, as
+iOS itself would take it.
+
+Only chains that WDA (`FBW3CActionsSynthesizer`, `FBAppiumActionsSynthesizer`), the simulator
+and this summary read alike are admitted; anything else is refused (`gate.Refused`), never
+guessed:
+
+* a finger that touches the screen more than once (several gestures in one request), or moves
+  or touches again after it lifted;
+* a W3C pointer that moves while up, but right before it goes down: WDA starts a touch at a
+  pointer's first move (`initForTouchAtPoint`), so a move that is not followed by its
+  pointerDown is a touch the summary would not see;
+* a W3C `pointerCancel` (WDA drops the item before it; the spec cancels the touch), a duration
+  on pointerDown or pointerUp (WDA adds it to the finger's clock; the spec gives them none), a
+  negative duration, a touch that never lifts, a legacy `tap` with a `count`;
+* a touch the log could not name by what it touches (`unnamed`): one that goes down at an
+  offset from an element (WDA measures it from the element's centre or corner, so it may land
+  outside the element the log would name), or moves between points measured from different
+  elements (or from an element and the screen);
+* a coordinate that is not a number, a key that is not a string, an unknown action type.
 """
 
 from __future__ import annotations
@@ -18,12 +35,30 @@ from bridge.gate import Refused, json_type
 
 TAP_SLOP_PT = 10.0
 """How far (points) a finger may drift and still tap: UIKit's own slop is about 10 pt."""
+LEGACY_TAP_MS = 100.0
+"""How long WDA holds a legacy `tap` down (FB_TAP_DURATION_MS)."""
+LEGACY_LONG_PRESS_MS = 600.0
+"""How long WDA holds a legacy `longPress` without a duration (FB_LONG_TAP_DURATION_MS)."""
 
 W3C_ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
 
 # WebDriver's private-use key codes that type a character; every other special key types nothing.
 _SPECIAL_KEYS = {"\ue003": "\b", "\ue006": "\n", "\ue007": "\n", "\ue004": "\t",
                  "\ue00d": " "}
+
+SEVERAL_GESTURES = "send each gesture in its own request, so each is logged with what it touched"
+
+
+def several_gestures(what: str) -> Refused:
+    """The refusal of a request that holds more than one gesture (`what` says how)."""
+    return Refused(f"{what}: that is more than one gesture in one request; {SEVERAL_GESTURES}",
+                   403, "unsupported operation")
+
+
+def unnamed(what: str, instead: str) -> Refused:
+    """The refusal of a touch the log could not name by what it touches (`what` says why)."""
+    return Refused(f"{what}, so the log could not name what it touches; {instead}", 403,
+                   "unsupported operation")
 
 
 @dataclass(frozen=True)
@@ -37,24 +72,52 @@ class Point:
 
 @dataclass(frozen=True)
 class Touch:
-    """One finger's path: down, furthest drift, up, and time held (seconds)."""
+    """One finger's contact: where it went down, came up, whether it moved, and when."""
 
     down: Point
     up: Point
     moved: bool
-    held_s: float
+    start_ms: float
+    end_ms: float
+
+    @property
+    def held_s(self) -> float:
+        """How long the finger stayed down (seconds)."""
+        return (self.end_ms - self.start_ms) / 1000.0
 
 
 @dataclass(frozen=True)
 class Chain:
-    """What a whole action request did: the touches of every finger and the keys typed."""
+    """What a whole action request did: each touching finger's touch, and the keys typed."""
 
     touches: tuple[Touch, ...]
+    """One per finger that touched the screen, in the order of the request's sources."""
     text: str
-    fingers: int
-    """How many pointer sources touched the screen (2 for a pinch)."""
-    repeated: bool = False
-    """Some finger touched the screen more than once (one line cannot describe it)."""
+
+    @property
+    def fingers(self) -> int:
+        """How many fingers touched the screen (2 for a pinch)."""
+        return len(self.touches)
+
+    @property
+    def together(self) -> bool:
+        """Whether every finger is down at one moment (a pinch, a two-finger tap), rather than
+        some lifting before others go down: WDA plays those as separate touches, one after
+        another, each landing on whatever the one before left on screen."""
+        return max(t.start_ms for t in self.touches) < min(t.end_ms for t in self.touches)
+
+
+def _at(x: float, y: float, element: str) -> Point:
+    """A point, absolute or on an element: on an element only its own hit point (no offset).
+
+    Raises:
+        Refused: an offset from an element (WDA measures it from the element's centre or
+            corner: the touch may land outside the element the log would name).
+    """
+    if element and (x or y):
+        raise unnamed("a point offset from an element may lie outside it",
+                      "send the point on screen, or the element without x and y")
+    return Point(x, y, element)
 
 
 def _number(step: Mapping[str, object], key: str) -> float | None:
@@ -64,6 +127,13 @@ def _number(step: Mapping[str, object], key: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise Refused(f"an action step's {key!r} must be a number, not {json_type(value)}")
     return float(value)
+
+
+def _duration_ms(step: Mapping[str, object], key: str = "duration") -> float:
+    found = _number(step, key) or 0.0
+    if found < 0:
+        raise Refused(f"an action step's {key!r} must not be negative")
+    return found
 
 
 def _element_of(origin: object) -> str:
@@ -89,61 +159,106 @@ def _steps(source: Mapping[str, object]) -> list[Mapping[str, object]]:
 
 
 class _Finger:
-    """Follows one finger through its steps (mutable, local to one summary)."""
+    """Follows one finger through its steps: at most one touch (mutable, local to a summary)."""
 
     def __init__(self) -> None:
         self.at = Point(0.0, 0.0)
+        self.clock_ms = 0.0
         self.down: Point | None = None
+        self.down_ms = 0.0
         self.moved = False
-        self.held_s = 0.0
-        self.touches: list[Touch] = []
+        self.touch: Touch | None = None
+
+    def place(self, to: Point) -> None:
+        """Where the finger is before it goes down."""
+        if self.touch is not None:
+            raise several_gestures("a finger moves or touches the screen again after it lifted")
+        self.at = to
 
     def move(self, to: Point) -> None:
+        """A move while down: past the slop, a drag.
+
+        Raises:
+            Refused: a point measured from another element than the touch's, or from an
+                element when the touch is on the screen's (or the other way round): the log
+                could not tell which way the finger went (a switch's slide from a scroll).
+        """
+        assert self.down is not None, "moves while up are places"
+        if to.element != self.down.element:
+            raise unnamed("a finger moves between points measured from different elements (or "
+                          "from an element and the screen)", "send points on screen")
         self.at = to
-        if self.down is not None and not self.moved:
-            if to.element != self.down.element:
-                self.moved = True  # relative to something else: no way to call it a tap
-            else:
-                self.moved = math.hypot(to.x - self.down.x, to.y - self.down.y) > TAP_SLOP_PT
+        if not self.moved:
+            self.moved = math.hypot(to.x - self.down.x, to.y - self.down.y) > TAP_SLOP_PT
 
     def press(self) -> None:
-        if self.down is None:
-            self.down, self.moved, self.held_s = self.at, False, 0.0
-
-    def wait(self, seconds: float) -> None:
+        if self.touch is not None:
+            raise several_gestures("a finger touches the screen more than once")
         if self.down is not None:
-            self.held_s += max(0.0, seconds)
+            # WDA starts a second touch (another event path) at a second press
+            raise Refused("a finger presses again without lifting")
+        # where it goes down, reached by moves relative to the pointer too: on an element only
+        # its own hit point
+        self.down = _at(self.at.x, self.at.y, self.at.element)
+        self.down_ms, self.moved = self.clock_ms, False
+
+    def wait(self, ms: float) -> None:
+        self.clock_ms += ms
 
     def release(self) -> None:
+        if self.down is None:
+            raise Refused("a finger lifts without having touched the screen")
+        self.touch = Touch(self.down, self.at, self.moved, self.down_ms, self.clock_ms)
+        self.down = None
+
+    def finish(self) -> Touch | None:
         if self.down is not None:
-            self.touches.append(Touch(self.down, self.at, self.moved, self.held_s))
-            self.down = None
-
-    def finish(self) -> list[Touch]:
-        self.release()  # a chain that never lifts the finger still touched the screen
-        return self.touches
+            raise Refused("a touch never lifts: end it with its pointerUp (or release)")
+        return self.touch
 
 
-def _w3c_pointer(steps: Sequence[Mapping[str, object]]) -> list[Touch]:
+def _w3c_move(finger: _Finger, step: Mapping[str, object], then: object) -> None:
+    x, y = _number(step, "x") or 0.0, _number(step, "y") or 0.0
+    origin = step.get("origin", "viewport")
+    to = Point(finger.at.x + x, finger.at.y + y, finger.at.element) if origin == "pointer" \
+        else _at(x, y, _element_of(origin))
+    if finger.down is not None:
+        finger.move(to)
+    elif then == "pointerDown":
+        finger.place(to)
+    else:
+        finger.place(to)  # a second touch is named as such first
+        raise Refused("a pointer moves without going down right after: WDA starts a touch at "
+                      "a pointer's first move, so put its pointerDown right after the move to "
+                      "where it touches")
+    finger.wait(_duration_ms(step))
+
+
+def _w3c_pointer(steps: Sequence[Mapping[str, object]]) -> Touch | None:
     finger = _Finger()
-    for step in steps:
+    for index, step in enumerate(steps):
         kind = step.get("type")
-        duration_s = (_number(step, "duration") or 0.0) / 1000.0  # W3C durations are ms
+        before = steps[index - 1].get("type") if index else None
         if kind == "pointerMove":
-            x, y = _number(step, "x") or 0.0, _number(step, "y") or 0.0
-            origin = step.get("origin", "viewport")
-            if origin == "pointer":
-                finger.move(Point(finger.at.x + x, finger.at.y + y, finger.at.element))
-            else:
-                finger.move(Point(x, y, _element_of(origin)))
-            finger.wait(duration_s)
-        elif kind == "pointerDown":
+            then = steps[index + 1].get("type") if index + 1 < len(steps) else None
+            _w3c_move(finger, step, then)
+        elif kind in ("pointerDown", "pointerUp"):
+            if _duration_ms(step):
+                raise Refused(f"a {kind} with a duration: WDA waits it out, the W3C spec gives "
+                              f"{kind} none; use a pause")
+            if kind == "pointerUp":
+                finger.release()
+                continue
+            if before != "pointerMove" and finger.touch is None:
+                raise Refused("a pointerDown must come right after the move to where it "
+                              "touches (WDA touches at that move)")
             finger.press()
-        elif kind == "pointerUp":
-            finger.release()
         elif kind == "pause":
-            finger.wait(duration_s)
-        elif kind != "pointerCancel":
+            finger.wait(_duration_ms(step))
+        elif kind == "pointerCancel":
+            raise Refused("a pointerCancel: WDA drops the step before it, the W3C spec cancels "
+                          "the touch; send the chain without it")
+        else:
             raise Refused(f"unknown pointer action type {kind!r:.40}")
     return finger.finish()
 
@@ -166,10 +281,11 @@ def summarise_w3c(body: Mapping[str, object]) -> Chain:
     """Summarise a W3C actions body (`POST /actions`).
 
     Raises:
-        Refused: a source or step that cannot be read one way only.
+        Refused: a source or step that cannot be read one way only, or a finger that touches
+            more than once.
     """
     touches: list[Touch] = []
-    text, fingers, repeated = "", 0, False
+    text = ""
     sources = body.get("actions")
     if not isinstance(sources, list):
         raise Refused("'actions' must be a list of input sources")
@@ -179,14 +295,12 @@ def summarise_w3c(body: Mapping[str, object]) -> Chain:
         steps = _steps(source)
         if source.get("type") == "pointer":
             found = _w3c_pointer(steps)
-            touches.extend(found)
-            fingers += bool(found)
-            repeated = repeated or len(found) > 1
+            touches.extend([found] if found is not None else [])
         elif source.get("type") == "key":
             text += _w3c_keys(steps)
         elif source.get("type") != "none":
             raise Refused(f"unknown input source type {source.get('type')!r:.40}")
-    return Chain(tuple(touches), text, fingers, repeated)
+    return Chain(tuple(touches), text)
 
 
 def _legacy_point(options: Mapping[str, object], finger: _Finger) -> Point:
@@ -194,10 +308,35 @@ def _legacy_point(options: Mapping[str, object], finger: _Finger) -> Point:
     element = _element_of(options.get("element"))
     if x is None and y is None and not element:
         return finger.at
-    return Point(x or 0.0, y or 0.0, element)
+    return _at(x or 0.0, y or 0.0, element)
 
 
-def _legacy_chain(steps: Sequence[object]) -> list[Touch]:
+def _legacy_step(finger: _Finger, action: object, options: Mapping[str, object]) -> None:
+    """One Appium TouchAction step, timed as FBAppiumActionsSynthesizer times it."""
+    if action in ("press", "longPress", "tap"):
+        if action == "tap" and _number(options, "count") not in (None, 1.0):
+            raise several_gestures("a tap with a count taps more than once")
+        finger.place(_legacy_point(options, finger))
+        finger.press()
+        if action == "longPress":
+            finger.wait(_duration_ms(options) if "duration" in options else LEGACY_LONG_PRESS_MS)
+        if action == "tap":
+            finger.wait(LEGACY_TAP_MS)
+            finger.release()
+    elif action == "moveTo":
+        if finger.down is None:
+            raise Refused("a moveTo while no finger is down (WDA moves a lifted touch)")
+        finger.move(_legacy_point(options, finger))
+        finger.wait(_duration_ms(options))
+    elif action == "wait":
+        finger.wait(_duration_ms(options, "ms"))
+    elif action == "release":
+        finger.release()
+    else:
+        raise Refused(f"unknown touch action {action!r:.40}")
+
+
+def _legacy_chain(steps: Sequence[object]) -> Touch | None:
     finger = _Finger()
     for step in steps:
         if not isinstance(step, Mapping):
@@ -205,38 +344,25 @@ def _legacy_chain(steps: Sequence[object]) -> list[Touch]:
         options = step.get("options", {})
         if not isinstance(options, Mapping):
             raise Refused("a touch action's 'options' must be an object")
-        action = step.get("action")
-        if action in ("press", "longPress", "tap"):
-            finger.move(_legacy_point(options, finger))
-            finger.press()
-            if action == "longPress":
-                finger.wait((_number(options, "duration") or 500.0) / 1000.0)
-            if action == "tap":
-                finger.release()
-        elif action == "moveTo":
-            finger.move(_legacy_point(options, finger))
-        elif action == "wait":
-            finger.wait((_number(options, "ms") or 0.0) / 1000.0)
-        elif action == "release":
-            finger.release()
-        else:
-            raise Refused(f"unknown touch action {action!r:.40}")
+        _legacy_step(finger, step.get("action"), options)
     return finger.finish()
 
 
 def summarise_legacy(body: Mapping[str, object], multi: bool) -> Chain:
-    """Summarise an Appium TouchAction body (`/wda/touch/perform`, `/wda/touch/multi/perform`)."""
+    """Summarise an Appium TouchAction body (`/wda/touch/perform`, `/wda/touch/multi/perform`).
+
+    Raises:
+        Refused: a step that cannot be read one way only, or a finger that touches more than
+            once.
+    """
     chains = body.get("actions")
     if not isinstance(chains, list):
         raise Refused("'actions' must be a list")
     groups: list[object] = chains if multi else [chains]
     touches: list[Touch] = []
-    fingers, repeated = 0, False
     for group in groups:
         if not isinstance(group, list):
             raise Refused("each finger's touch actions must be a list")
         found = _legacy_chain(group)
-        touches.extend(found)
-        fingers += bool(found)
-        repeated = repeated or len(found) > 1
-    return Chain(tuple(touches), "", fingers, repeated)
+        touches.extend([found] if found is not None else [])
+    return Chain(tuple(touches), "")

@@ -37,30 +37,17 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 
-from bridge.actions import Classified
+from bridge.aiming import Aiming
 from bridge.audit_log import AuditWriter
+from bridge.classified import Classified
 from bridge.context import RunContext
 from bridge.custody import Break, Custody
 from bridge.http_server import wda_error
-from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation, from_json_tree, from_xml
-from bridge.targets import (
-    MASK,
-    any_secure,
-    input_with_focus,
-    is_key,
-    is_secure,
-    keys_are_secret,
-    mask_echoes,
-    node_at,
-    offers_choice,
-    page_title,
-    rect_of,
-    target_in,
-    to_target,
-)
+from bridge.observe import XML_ROUTE, Observation
+from bridge.pointer import SEVERAL_GESTURES
+from bridge.targets import MASK, mask_echoes
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
 from phoneshell.records import AuditEvent, Scalar, Target
@@ -68,18 +55,14 @@ from phoneshell.xcui import SPRINGBOARD, removes_app, short_type, takes_rig_down
 
 log = logging.getLogger("bridge")
 
-ELEMENT_ATTRIBUTES = ("type", "label", "name", "value")
-"""What an element-aimed action reads of its element (`GET .../element/:id/attribute/NAME`)."""
 ERROR_TEXT_MAX = 500
 
 
-@dataclass(frozen=True)
-class Aimed:
-    """What the action was aimed at, once resolved."""
-
-    target: Target | None
-    secure: bool
-    """The text goes into a secure field, or the field could not be read (so it might)."""
+def _named(target: Target | None) -> str:
+    """An element as a refusal names it: "Switch 'Wi-Fi'"."""
+    if target is None:
+        return "nothing the screen names"
+    return f"{short_type(target.type)} {target.label or target.name!r}"
 
 
 def outcome_of(reply: Reply) -> tuple[bool, str]:
@@ -110,17 +93,7 @@ def session_id_of(reply: Reply) -> str:
     return found if isinstance(found, str) else ""
 
 
-def _focus_of(known: Observation) -> tuple[bool, Mapping[str, object] | None]:
-    """Whether the page known says where typing goes, and the input it goes to: a JSON source
-    flags the focus (told, even when no field has it); an XML one tells it only when it holds
-    one text input in all and the keyboard shows (`targets.input_with_focus`)."""
-    if known.page is None:
-        return False, None
-    node = input_with_focus(known.tree, known.focus_known)
-    return known.focus_known or node is not None, node
-
-
-class Recorder:
+class Recorder(Aiming):
     """The action pipeline of one bridge (one phone).
 
     Args:
@@ -162,32 +135,6 @@ class Recorder:
         """The front app as the log last showed it ("" before any)."""
         return self.custody.known.app
 
-    def own_read(self, route: str) -> object:
-        """The bridge's own read of a WDA route, counted in `own_reads`.
-
-        Raises:
-            BridgeError: no answer, or WDA's error.
-        """
-        self.own_reads += 1
-        return self.upstream.read(route)
-
-    def read_screen(self) -> Observation:
-        """One XML page source: the front app, the screen's digest and its tree."""
-        try:
-            value = self.own_read(XML_ROUTE)
-        except BridgeError as exc:
-            log.debug("no source: %s", exc)
-            return Observation()
-        return from_xml(value) if isinstance(value, str) else Observation()
-
-    def _read_focus(self) -> Observation:
-        """One JSON page source (the only one that says which field has focus)."""
-        try:
-            return from_json_tree(self.own_read(JSON_ROUTE))
-        except BridgeError as exc:
-            log.debug("no JSON source: %s", exc)
-            return Observation()
-
     def observe(self, context: RunContext, seen: Observation, via: str,
                 token: int | None = None) -> Break | None:
         """Note what a read showed; log a custody line when it shows a change no action explains.
@@ -215,111 +162,6 @@ class Recorder:
             except BridgeError as exc:
                 log.error("a custody break was seen but not logged: %s", exc)
         return found
-
-    @staticmethod
-    def _point(action: Classified) -> tuple[float, float] | None:
-        """The screen point a point-aimed action names (where a drag starts, for "from")."""
-        names = ("from_x", "from_y") if action.aim == "from" else ("x", "y")
-        x, y = (action.params.get(name) for name in names)
-        if isinstance(x, (int, float)) and isinstance(y, (int, float)):
-            return float(x), float(y)
-        return None
-
-    def aim(self, context: RunContext, action: Classified) -> Aimed:
-        """Resolve the target of an action (always for typing, on request for taps), from the
-        tree known since the last action, or one read now."""
-        typing = action.kind == "type"
-        if action.aim == "none" or not (typing or self.resolve_targets):
-            return Aimed(None, False)
-        if action.aim == "element":
-            return self._aim_element(action, typing)
-        pointed = action.aim in ("point", "from")
-        point = self._point(action) if pointed else None
-        if pointed and point is None:
-            return Aimed(None, False)
-        known = self.custody.known
-        told, node = _focus_of(known) if point is None else (known.page is not None, None)
-        if not told:
-            seen = self._read_focus() if point is None else self.read_screen()
-            self.observe(context, seen, "GET " + (JSON_ROUTE if point is None else XML_ROUTE))
-            known = self.custody.known
-            told, node = _focus_of(known) if point is None else (known.page is not None, None)
-        tree = known.tree
-        if tree is None or not told:
-            # Unreadable screen: nothing proves the field is not a password field.
-            return Aimed(None, typing)
-        if point is None:  # aimed at the focus
-            if node is None:  # focus unknown: a password field on screen may be taking it
-                return Aimed(None, any_secure(tree))
-        else:
-            node = node_at(tree, *point)
-            if node is not None and is_key(node) and not known.focus_known:
-                # A key types its label: whether that is secret depends on the focus, which
-                # only the JSON source tells.
-                seen = self._read_focus()
-                self.observe(context, seen, f"GET {JSON_ROUTE}")
-                tree = seen.tree
-                node = node_at(tree, *point) if tree is not None else None
-                if tree is None or node is None:
-                    return Aimed(None, False)
-        if node is None:
-            return Aimed(None, False)
-        return Aimed(target_in(tree, node), is_secure(node))
-
-    def _aim_element(self, action: Classified, typing: bool) -> Aimed:
-        """The element an action names by id, from its own attributes.
-
-        Never hit-test its rect: a field under the keyboard would be taken for the key drawn
-        over it, and text typed into a password field logged as typed at that key.
-        """
-        scope = f"/session/{action.session_id}" if action.session_id else ""
-        base = f"{scope}/element/{action.params.get('element')}/attribute/"
-        try:
-            attributes = {name: self.own_read(base + name) for name in ELEMENT_ATTRIBUTES}
-            if not isinstance(attributes["type"], str) or not attributes["type"]:
-                raise BridgeError(f"WDA gave no type for {base}type")
-        except BridgeError as exc:
-            # Unreadable element: nothing proves it is not a password field.
-            log.debug("no target for %s: %s", action.kind, exc)
-            return Aimed(None, typing)
-        secret = False
-        known = self.custody.known
-        tree = known.tree
-        if is_key(attributes):  # its label is the character it types: mask it if that is secret
-            tree = known.tree if known.focus_known else self._read_focus().tree
-            secret = tree is None or keys_are_secret(tree)
-        elif short_type(str(attributes["type"])) == "Switch" and not attributes["label"]:
-            row = self._row_at(base, "Switch", tree)
-            if row is not None:
-                return row
-        elif short_type(str(attributes["type"])) == "Cell":
-            # Whether it is an option (the screen shows a checkmark) is read off the screen,
-            # as for a tap at its point: a cell tapped by id is set back alike.
-            tree = tree if tree is not None else self.read_screen().tree
-            row = self._row_at(base, "Cell", tree) if tree is not None and offers_choice(tree) \
-                else None
-            if row is not None:
-                return row
-        page = page_title(tree) if tree is not None else ""
-        return Aimed(to_target(attributes, secret, page), is_secure(attributes))
-
-    def _row_at(self, base: str, kind: str, tree: object | None) -> Aimed | None:
-        """An element named by id, logged as the row of type `kind` at its centre, as a tap at
-        that point is (`node_at`): a switch's knob as the labelled switch around it (its label
-        says which setting it flipped), a cell of a list of options with the option chosen
-        before. One more read (its rect), only for such elements, and the screen when `tree`
-        (the screen last read) is None; None when the row cannot be found."""
-        try:
-            rect = rect_of(self.own_read(base.removesuffix("/attribute/") + "/rect"))
-        except BridgeError as exc:
-            log.debug("no rect for a %s: %s", kind, exc)
-            return None
-        tree = tree if tree is not None else self.read_screen().tree
-        node = node_at(tree, *rect.centre) if rect is not None and tree is not None else None
-        if node is None or short_type(str(node.get("type", ""))) != kind \
-                or not node.get("label"):
-            return None
-        return Aimed(target_in(tree, node), False)
 
     def _session_params(self, action: Classified) -> dict[str, Scalar]:
         """The action's params, naming the app when it closes the session this bridge opened."""
@@ -358,7 +200,7 @@ class Recorder:
                 self.observe(context, self.read_screen(), f"GET {XML_ROUTE}")
             aimed = self.aim(context, action)
             known = self.custody.known
-            refused = self._keep_rig(context, action, aimed.target, known.app, request)
+            refused = self._refuse_touches(context, action, aimed.target, known.app, request)
             if refused is not None:
                 return refused
             params = self._session_params(action)
@@ -402,6 +244,28 @@ class Recorder:
                 self.after_action(context, intent, after.app)
             return reply
 
+    def _refuse_touches(self, context: RunContext, action: Classified, target: Target | None,
+                        app: str, request: str) -> Reply | None:
+        """Refuse an action for what it touches (None: forward it): one that would take the rig
+        away or remove an app (`_keep_rig`), by any of its fingers; and several fingers down
+        together that touch different elements, since the log names one target an action (each
+        other finger is aimed as its own one-finger action, from the same screen).
+
+        Raises:
+            AuditWriteError: the refusal could not be logged (nothing was forwarded).
+        """
+        refused = self._keep_rig(context, action, target, app, request)
+        for finger in action.others:
+            if refused is None:
+                touched = self.aim(context, finger).target
+                refused = self._keep_rig(context, finger, touched, app, request)
+                if refused is None and touched != target:
+                    refused = self._refusal(context, action, target, app, request, (
+                        f"its fingers touch different elements ({_named(target)} and "
+                        f"{_named(touched)}), and the log names one target an action; "
+                        f"{SEVERAL_GESTURES}"))
+        return refused
+
     def _keep_rig(self, context: RunContext, action: Classified, target: Target | None,
                   app: str, request: str) -> Reply | None:
         """Refuse an action that would take the rig away (`xcui.takes_rig_down`: powering the
@@ -419,9 +283,14 @@ class Recorder:
                                              action.params)
         if not why and not removal:
             return None
-        reason = (f"{why}: no task needs it, and a real phone would end the run" if why else
-                  f"{removal}: no task needs it, nothing brings an app back, and the later "
-                  "tasks on it could not be played")
+        return self._refusal(context, action, target, app, request, (
+            f"{why}: no task needs it, and a real phone would end the run" if why else
+            f"{removal}: no task needs it, nothing brings an app back, and the later tasks on "
+            "it could not be played"))
+
+    def _refusal(self, context: RunContext, action: Classified, target: Target | None,
+                 app: str, request: str, reason: str) -> Reply:
+        """Log an action as `refused` with its target and `reason`, and answer WDA's 403."""
         self.writer.write_refusal(context, action.kind, self._session_params(action), reason,
                                   target=target, app_before=app)
         on = f" on {target.label!r}" if target is not None and target.label else ""

@@ -42,6 +42,24 @@ class LoginState:
     pin: EditText = field(default_factory=lambda: EditText(placeholder="PIN", secure=True))
 
 
+TOUCH = {"pointerType": "touch"}
+"""A W3C pointer source's parameters for a finger (WDA drives touch screens only)."""
+
+
+def touch(x: float, y: float, hold_ms: float = 80, after_ms: float = 0,
+          to: tuple[float, float] | None = None, name: str = "finger1") -> dict[str, object]:
+    """A W3C finger that goes down at (x, y) `after_ms` into the request (its move there takes
+    that long), stays `hold_ms` (moving to `to` meanwhile, when given) and lifts."""
+    steps: list[dict[str, object]] = [
+        {"type": "pointerMove", "duration": after_ms, "x": x, "y": y}, {"type": "pointerDown"}]
+    if to is None:
+        steps.append({"type": "pause", "duration": hold_ms})
+    else:
+        steps.append({"type": "pointerMove", "duration": hold_ms, "x": to[0], "y": to[1]})
+    steps.append({"type": "pointerUp"})
+    return {"type": "pointer", "id": name, "parameters": TOUCH, "actions": steps}
+
+
 PIN_FRAME = Rect(16, 700, 370, 44)
 """Under the keyboard once it is up (it covers the bottom 291 pt of the 874 pt screen)."""
 
@@ -151,6 +169,15 @@ def start_bridge(sim: SimServer, runs: Path, **options: object) -> tuple[BridgeS
     options.setdefault("custody", Custody(settle_s=0.0, screens_static=True))
     bridge = BridgeServer(sim.url, runs_dir=runs, writer=writer, **options)  # type: ignore[arg-type]
     return bridge.start(), writer
+
+
+def perform(rig: Rig, sid: str, *sources: dict[str, object]) -> tuple[int, str]:
+    """POST a W3C actions request as an agent would: the status and WDA's message ("" on
+    success)."""
+    body = json.dumps({"actions": list(sources)}).encode()
+    status, _, data = request(rig.bridge.url, "POST", f"/session/{sid}/actions", body)
+    value = json.loads(data).get("value")
+    return status, str(value.get("message", "")) if isinstance(value, dict) else ""
 
 
 def request(base: str, method: str, path: str, body: bytes | None = None,

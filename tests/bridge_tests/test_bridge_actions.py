@@ -102,7 +102,17 @@ ACTIONS = [
      {"direction": "visible", "element": "E1", "gesture": "scroll"}),
     ("POST", f"{S}/wda/scroll", {"direction": "down"}, "swipe",
      {"direction": "down", "gesture": "scroll"}),
-    ("POST", f"{S}/wda/pinch", {"scale": 2, "velocity": 1}, "swipe", {"gesture": "pinch"}),
+    ("POST", f"{S}/wda/element/E1/pinch", {"scale": 2, "velocity": 1}, "swipe",
+     {"element": "E1", "gesture": "pinch"}),
+    # WDA reads no point on these: x and y are not logged
+    ("POST", f"{S}/wda/element/E1/tapWithNumberOfTaps",
+     {"numberOfTaps": 2, "numberOfTouches": 1, "x": 5, "y": 6}, "tap",
+     {"element": "E1", "gesture": "taps"}),
+    ("POST", f"{S}/wda/element/E1/twoFingerTap", {}, "tap",
+     {"element": "E1", "gesture": "two_finger_tap"}),
+    ("POST", f"{S}/wda/element/E1/pressAndDragWithVelocity",
+     {"pressDuration": 0.5, "toElement": "E2", "velocity": 500, "fromX": 1, "fromY": 2},
+     "swipe", {"element": "E1", "duration": 0.5, "gesture": "press_and_drag"}),
     ("POST", f"{S}/url", {"url": "https://example.com"}, "open_url",
      {"url": "https://example.com"}),
     ("POST", f"{S}/wda/setPasteboard", {"content": "aGk="}, "other",
@@ -139,6 +149,23 @@ REFUSED = [
                           "capabilities": {"firstMatch": [{"snapshotMaxDepth": 2}]}},
      "snapshotMaxDepth, waitForIdleTimeout"),
     ("POST", f"{S}/wda/homescreen", None, "not a WebDriverAgent route"),  # session-free only
+    # touches the log could not name: WDA would touch the middle of the app, or a point
+    # measured from an element's corner, which may lie outside it
+    ("POST", f"{S}/wda/tap", None, "WDA touches the middle of the app"),
+    ("POST", f"{S}/wda/tap/0", {"x": 1}, "WDA touches the middle of the app"),
+    ("POST", f"{S}/wda/doubleTap", {}, "WDA touches the middle of the app"),
+    ("POST", f"{S}/wda/twoFingerTap", {}, "without an element WDA touches the middle"),
+    ("POST", f"{S}/wda/tapWithNumberOfTaps", {"numberOfTaps": 1, "numberOfTouches": 1,
+                                              "x": 200, "y": 400}, "the middle of the app"),
+    ("POST", f"{S}/wda/pinch", {"scale": 2, "velocity": 1}, "the pinch on the whole app"),
+    ("POST", f"{S}/wda/rotate", {"rotation": 1, "velocity": 1}, "the rotate on the whole app"),
+    ("POST", f"{S}/wda/element/E1/tap", {"x": 20, "y": 800}, "offset from its corner"),
+    ("POST", f"{S}/wda/element/E1/touchAndHold", {"x": 0, "y": 0, "duration": 2},
+     "offset from its corner"),
+    ("POST", f"{S}/wda/element/E1/dragfromtoforduration",
+     {"fromX": 30, "fromY": 132, "toX": 376, "toY": 132, "duration": 0}, "offsets from the"),
+    ("POST", f"{S}/wda/dragfromtoforduration", {"fromX": 30, "toX": 376, "toY": 132},
+     "WDA reads a missing one as 0"),
 ]
 
 
@@ -177,7 +204,8 @@ def test_a_drag_is_aimed_at_what_it_moves() -> None:
     scrolls), an element's drag or swipe at that element; a direction alone names nothing."""
     drag = {"fromX": 60, "fromY": 300, "toX": 300, "toY": 300, "duration": 0}
     screen = classify("POST", f"{S}/wda/dragfromtoforduration", drag)
-    on_element = classify("POST", f"{S}/wda/element/E2/dragfromtoforduration", drag)
+    on_element = classify("POST", f"{S}/wda/element/E2/pressAndDragWithVelocity",
+                          {"pressDuration": 0, "toElement": "E4", "velocity": 100})
     swiped = classify("POST", f"{S}/wda/element/E3/swipe", {"direction": "left"})
     anywhere = classify("POST", f"{S}/wda/swipe", {"direction": "left"})
     assert screen is not None and on_element is not None and swiped is not None
@@ -197,8 +225,9 @@ def test_creating_and_deleting_a_session_are_marked_as_such() -> None:
 
 
 def test_an_empty_body_classifies_by_route() -> None:
-    found = classify("POST", f"{S}/wda/tap", None)
-    assert found is not None and found.kind == "tap" and dict(found.params) == {"gesture": "tap"}
+    found = classify("POST", f"{S}/element/E1/click", None)
+    assert found is not None and found.kind == "tap"
+    assert dict(found.params) == {"element": "E1", "gesture": "click"}
 
 
 def pointer(*steps: dict[str, object], kind: str = "pointer") -> dict[str, object]:
@@ -237,10 +266,13 @@ def test_w3c_element_origin_and_two_fingers() -> None:
     assert tap is not None and tap.kind == "tap" and tap.aim == "element"
     assert tap.params["element"] == "E7"
     finger = [{"type": "pointerMove", "x": 100, "y": 100}, {"type": "pointerDown"},
-              {"type": "pointerUp"}]
-    pinch = classify("POST", f"{S}/actions", {"actions": [pointer(*finger), pointer(*finger)]})
-    assert pinch is not None and pinch.kind == "swipe" and pinch.aim == "none"
-    assert pinch.params["gesture"] == "multi_touch"
+              {"type": "pause", "duration": 100}, {"type": "pointerUp"}]
+    two = classify("POST", f"{S}/actions", {"actions": [pointer(*finger), pointer(*finger)]})
+    assert two is not None and two.kind == "tap" and two.aim == "point"
+    assert dict(two.params) == {"x": 100, "y": 100, "duration": 0.1, "gesture": "multi_touch",
+                                "fingers": 2}
+    assert [dict(other.params) for other in two.others] == [dict(two.params)]
+    assert two.others[0].session_id == two.session_id == S.split("/")[2]
 
 
 def test_w3c_key_actions_are_typing() -> None:
@@ -251,10 +283,13 @@ def test_w3c_key_actions_are_typing() -> None:
     assert dict(found.params) == {"text": "hi\n", "via": "actions"}
 
 
-def test_w3c_moves_without_touching_are_still_logged() -> None:
+def test_w3c_pauses_alone_are_still_logged_and_a_move_alone_is_a_touch() -> None:
     found = classify("POST", f"{S}/actions",
-                     {"actions": [pointer({"type": "pointerMove", "x": 1, "y": 2})]})
+                     {"actions": [pointer({"type": "pause", "duration": 10})]})
     assert found is not None and dict(found.params) == {"route": "/actions"}
+    with pytest.raises(Refused, match="WDA starts a touch at a pointer's first move"):
+        classify("POST", f"{S}/actions",
+                 {"actions": [pointer({"type": "pointerMove", "x": 1, "y": 2})]})
 
 
 def test_legacy_touch_perform() -> None:

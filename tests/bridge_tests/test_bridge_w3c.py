@@ -3,29 +3,14 @@ a keystroke, aimed at what they touched and typed into, and the path checks grad
 
 from __future__ import annotations
 
-import json
-
 import wda
-from bridge_rig import Rig, request
+from bridge_rig import Rig, perform, touch
 
 from phoneshell.audit import actions
 from phoneshell.checks import Check, grade_check
 from phoneshell.evidence import Evidence
 
 SETTINGS = "com.apple.Preferences"
-TOUCH = {"pointerType": "touch"}
-
-
-def _perform(rig: Rig, sid: str, *sources: dict[str, object]) -> int:
-    body = json.dumps({"actions": list(sources)}).encode()
-    status, _, _ = request(rig.bridge.url, "POST", f"/session/{sid}/actions", body)
-    return status
-
-
-def _tap(x: int, y: int) -> dict[str, object]:
-    return {"type": "pointer", "id": "finger1", "parameters": TOUCH, "actions": [
-        {"type": "pointerMove", "duration": 0, "x": x, "y": y}, {"type": "pointerDown"},
-        {"type": "pause", "duration": 80}, {"type": "pointerUp"}]}
 
 
 def _keys(text: str) -> dict[str, object]:
@@ -46,8 +31,8 @@ def test_a_w3c_tap_and_w3c_keys_are_logged_and_graded(rig: Rig) -> None:
     field = session(className="SearchField").get(timeout=5)
     x, y = field.bounds.center
     rig.bridge.set_context("R1", "settings.search", 1, "agent")
-    assert _perform(rig, session.session_id, _tap(x, y)) == 200
-    assert _perform(rig, session.session_id, _keys("Wi-Fi")) == 200
+    assert perform(rig, session.session_id, touch(x, y))[0] == 200
+    assert perform(rig, session.session_id, _keys("Wi-Fi"))[0] == 200
     tap, typed = actions(rig.events("R1"))[-2:]
     assert (tap.kind, tap.params["x"], tap.params["y"], tap.params["gesture"]) == (
         "tap", x, y, "actions")
@@ -66,8 +51,8 @@ def test_a_w3c_tap_and_w3c_keys_are_logged_and_graded(rig: Rig) -> None:
 
 def test_a_w3c_tap_the_phone_refuses_is_logged_as_failed(rig: Rig) -> None:
     sid = wda.Client(rig.bridge.url).session(SETTINGS).session_id
-    mouse = {**_tap(100, 100), "parameters": {"pointerType": "mouse"}}
-    assert _perform(rig, sid, mouse) == 400  # WDA drives touch screens only
+    mouse = {**touch(100, 100), "parameters": {"pointerType": "mouse"}}
+    assert perform(rig, sid, mouse)[0] == 400  # WDA drives touch screens only
     refused = actions(rig.events())[-1]
     assert (refused.kind, refused.ok) == ("tap", False)
     assert "Only pointer type 'touch' is supported" in refused.error

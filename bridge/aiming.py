@@ -1,0 +1,211 @@
+"""Aim an action: resolve what it touches or types into, from what is known of the phone.
+
+The bridge's own reads of the phone live here too (`own_read`, `read_screen`, `_read_focus`),
+counted, since aiming is what most of them are for. Targets come from the tree known since the
+last action (`custody.py`), or from one read now when it does not tell: the focused field for
+keys, the element under a point for a tap (where a drag starts for a drag), an element's own
+attributes for an action on an element id. A gesture several fingers make together is aimed
+finger by finger, each other finger's own action (`Classified.others`) like any action, from the
+same screen: the recorder then checks that they all touch what the logged one does.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bridge.classified import Classified
+from bridge.context import RunContext
+from bridge.custody import Break, Custody
+from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation, from_json_tree, from_xml
+from bridge.targets import (
+    any_secure,
+    input_with_focus,
+    is_key,
+    is_secure,
+    keys_are_secret,
+    node_at,
+    offers_choice,
+    page_title,
+    rect_of,
+    target_in,
+    to_target,
+)
+from bridge.upstream import Upstream
+from phoneshell.errors import BridgeError
+from phoneshell.records import Target
+from phoneshell.xcui import short_type
+
+log = logging.getLogger("bridge")
+
+ELEMENT_ATTRIBUTES = ("type", "label", "name", "value")
+"""What an element-aimed action reads of its element (`GET .../element/:id/attribute/NAME`)."""
+
+
+@dataclass(frozen=True)
+class Aimed:
+    """What the action was aimed at, once resolved."""
+
+    target: Target | None
+    secure: bool
+    """The text goes into a secure field, or the field could not be read (so it might)."""
+
+
+def _focus_of(known: Observation) -> tuple[bool, Mapping[str, object] | None]:
+    """Whether the page known says where typing goes, and the input it goes to: a JSON source
+    flags the focus (told, even when no field has it); an XML one tells it only when it holds
+    one text input in all and the keyboard shows (`targets.input_with_focus`)."""
+    if known.page is None:
+        return False, None
+    node = input_with_focus(known.tree, known.focus_known)
+    return known.focus_known or node is not None, node
+
+
+class Aiming:
+    """The reads and the aiming of the recorder (its base): what it needs of the recorder is
+    the phone (`upstream`), what is known of it (`custody`), whether taps are aimed at all
+    (`resolve_targets`), and `observe`, which notes what a read showed."""
+
+    upstream: Upstream
+    custody: Custody
+    resolve_targets: bool
+    own_reads: int
+    """Requests the bridge itself sent to read the phone (its cost on a real phone)."""
+
+    def observe(self, context: RunContext, seen: Observation, via: str,
+                token: int | None = None) -> Break | None:
+        """Note what a read showed (the recorder's: it may log a custody break)."""
+        raise NotImplementedError
+
+    def own_read(self, route: str) -> object:
+        """The bridge's own read of a WDA route, counted in `own_reads`.
+
+        Raises:
+            BridgeError: no answer, or WDA's error.
+        """
+        self.own_reads += 1
+        return self.upstream.read(route)
+
+    def read_screen(self) -> Observation:
+        """One XML page source: the front app, the screen's digest and its tree."""
+        try:
+            value = self.own_read(XML_ROUTE)
+        except BridgeError as exc:
+            log.debug("no source: %s", exc)
+            return Observation()
+        return from_xml(value) if isinstance(value, str) else Observation()
+
+    def _read_focus(self) -> Observation:
+        """One JSON page source (the only one that says which field has focus)."""
+        try:
+            return from_json_tree(self.own_read(JSON_ROUTE))
+        except BridgeError as exc:
+            log.debug("no JSON source: %s", exc)
+            return Observation()
+
+    @staticmethod
+    def _point(action: Classified) -> tuple[float, float] | None:
+        """The screen point a point-aimed action names (where a drag starts, for "from")."""
+        names = ("from_x", "from_y") if action.aim == "from" else ("x", "y")
+        x, y = (action.params.get(name) for name in names)
+        if isinstance(x, (int, float)) and isinstance(y, (int, float)):
+            return float(x), float(y)
+        return None
+
+    def aim(self, context: RunContext, action: Classified) -> Aimed:
+        """Resolve the target of an action (always for typing, on request for taps), from the
+        tree known since the last action, or one read now."""
+        typing = action.kind == "type"
+        if action.aim == "none" or not (typing or self.resolve_targets):
+            return Aimed(None, False)
+        if action.aim == "element":
+            return self._aim_element(action, typing)
+        pointed = action.aim in ("point", "from")
+        point = self._point(action) if pointed else None
+        if pointed and point is None:
+            return Aimed(None, False)
+        known = self.custody.known
+        told, node = _focus_of(known) if point is None else (known.page is not None, None)
+        if not told:
+            seen = self._read_focus() if point is None else self.read_screen()
+            self.observe(context, seen, "GET " + (JSON_ROUTE if point is None else XML_ROUTE))
+            known = self.custody.known
+            told, node = _focus_of(known) if point is None else (known.page is not None, None)
+        tree = known.tree
+        if tree is None or not told:
+            # Unreadable screen: nothing proves the field is not a password field.
+            return Aimed(None, typing)
+        if point is None:  # aimed at the focus
+            if node is None:  # focus unknown: a password field on screen may be taking it
+                return Aimed(None, any_secure(tree))
+        else:
+            node = node_at(tree, *point)
+            if node is not None and is_key(node) and not known.focus_known:
+                # A key types its label: whether that is secret depends on the focus, which
+                # only the JSON source tells.
+                seen = self._read_focus()
+                self.observe(context, seen, f"GET {JSON_ROUTE}")
+                tree = seen.tree
+                node = node_at(tree, *point) if tree is not None else None
+                if tree is None or node is None:
+                    return Aimed(None, False)
+        if node is None:
+            return Aimed(None, False)
+        return Aimed(target_in(tree, node), is_secure(node))
+
+    def _aim_element(self, action: Classified, typing: bool) -> Aimed:
+        """The element an action names by id, from its own attributes.
+
+        Never hit-test its rect: a field under the keyboard would be taken for the key drawn
+        over it, and text typed into a password field logged as typed at that key.
+        """
+        scope = f"/session/{action.session_id}" if action.session_id else ""
+        base = f"{scope}/element/{action.params.get('element')}/attribute/"
+        try:
+            attributes = {name: self.own_read(base + name) for name in ELEMENT_ATTRIBUTES}
+            if not isinstance(attributes["type"], str) or not attributes["type"]:
+                raise BridgeError(f"WDA gave no type for {base}type")
+        except BridgeError as exc:
+            # Unreadable element: nothing proves it is not a password field.
+            log.debug("no target for %s: %s", action.kind, exc)
+            return Aimed(None, typing)
+        secret = False
+        known = self.custody.known
+        tree = known.tree
+        if is_key(attributes):  # its label is the character it types: mask it if that is secret
+            tree = known.tree if known.focus_known else self._read_focus().tree
+            secret = tree is None or keys_are_secret(tree)
+        elif short_type(str(attributes["type"])) == "Switch" and not attributes["label"]:
+            row = self._row_at(base, "Switch", tree)
+            if row is not None:
+                return row
+        elif short_type(str(attributes["type"])) == "Cell":
+            # Whether it is an option (the screen shows a checkmark) is read off the screen,
+            # as for a tap at its point: a cell tapped by id is set back alike.
+            tree = tree if tree is not None else self.read_screen().tree
+            row = self._row_at(base, "Cell", tree) if tree is not None and offers_choice(tree) \
+                else None
+            if row is not None:
+                return row
+        page = page_title(tree) if tree is not None else ""
+        return Aimed(to_target(attributes, secret, page), is_secure(attributes))
+
+    def _row_at(self, base: str, kind: str, tree: object | None) -> Aimed | None:
+        """An element named by id, logged as the row of type `kind` at its centre, as a tap at
+        that point is (`node_at`): a switch's knob as the labelled switch around it (its label
+        says which setting it flipped), a cell of a list of options with the option chosen
+        before. One more read (its rect), only for such elements, and the screen when `tree`
+        (the screen last read) is None; None when the row cannot be found."""
+        try:
+            rect = rect_of(self.own_read(base.removesuffix("/attribute/") + "/rect"))
+        except BridgeError as exc:
+            log.debug("no rect for a %s: %s", kind, exc)
+            return None
+        tree = tree if tree is not None else self.read_screen().tree
+        node = node_at(tree, *rect.centre) if rect is not None and tree is not None else None
+        if node is None or short_type(str(node.get("type", ""))) != kind \
+                or not node.get("label"):
+            return None
+        return Aimed(target_in(tree, node), False)
+

@@ -1,0 +1,71 @@
+"""One logged action for a touch chain (W3C `/actions`, legacy touch perform): keys, one finger's
+tap or swipe, or several fingers down together.
+
+Pure, over `pointer.Chain`. What one line cannot describe is refused (`gate.Refused`): keys
+with touches, and fingers that are not all down at one moment (several gestures). Fingers down
+together are one gesture, logged as the finger a control under them takes as a change, with the
+other fingers' own actions in `others`, for the recorder to aim and check each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bridge.classified import Classified, params
+from bridge.gate import Refused
+from bridge.pointer import Chain, Touch, several_gestures
+from phoneshell.xcui import sideways
+
+
+def _pt(value: float) -> int | float:
+    """A chain coordinate as the client wrote it: 100, not 100.0."""
+    return int(value) if value.is_integer() else value
+
+
+def _touch_action(touch: Touch, gesture: str, fingers: int | None = None) -> Classified:
+    """One finger's touch as a tap (it stayed within the slop) or a swipe (it moved), aimed at
+    the element it went down on."""
+    element = touch.down.element or None
+    if touch.moved:
+        return Classified("swipe", params(
+            from_x=_pt(touch.down.x), from_y=_pt(touch.down.y), to_x=_pt(touch.up.x),
+            to_y=_pt(touch.up.y), duration=round(touch.held_s, 3), element=element,
+            gesture=gesture, fingers=fingers), "element" if element else "from")
+    return Classified("tap", params(x=_pt(touch.down.x), y=_pt(touch.down.y), element=element,
+                                    duration=round(touch.held_s, 3), gesture=gesture,
+                                    fingers=fingers), "element" if element else "point")
+
+
+def _lead(fingers: list[Classified]) -> Classified:
+    """The finger a multi-finger gesture is logged as: one that taps, else one that slides
+    sideways, else the first. What a control under the fingers takes as a change comes first
+    (a switch flips at a tap or a sideways slide, not at a scroll), so the set-back finds it."""
+    taps = [f for f in fingers if f.kind == "tap"]
+    sideways_ones = [f for f in fingers if sideways(f.params)]
+    return (taps or sideways_ones or fingers)[0]
+
+
+def chain_action(chain: Chain, gesture: str) -> Classified:
+    """One action for a whole touch chain: keys, one finger's tap or swipe, or several fingers
+    down together (logged as its lead finger, the others in `others`).
+
+    A chain one line cannot describe is refused: keys with touches (the touches could move the
+    focus to a password field before the keys are typed), or fingers that are not all down at
+    one moment (one lifts before another goes down: several gestures, each landing on what the
+    one before left on screen). A finger that touches twice is refused where it is read.
+    """
+    if chain.text and chain.touches:
+        raise Refused("the actions both touch and type: send the touches and the keys as two "
+                      "requests, so each is logged as what it is")
+    if chain.text:
+        return Classified("type", params(text=chain.text, via=gesture), "focus")
+    if not chain.touches:
+        return Classified("other")  # pauses only: nothing touched, still logged
+    if chain.fingers == 1:
+        return _touch_action(chain.touches[0], gesture)
+    if not chain.together:
+        raise several_gestures(f"the {chain.fingers} fingers are not all down at one moment "
+                               "(one lifts before another goes down)")
+    fingers = [_touch_action(t, "multi_touch", chain.fingers) for t in chain.touches]
+    lead = _lead(fingers)
+    return replace(lead, others=tuple(f for f in fingers if f is not lead))

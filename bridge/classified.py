@@ -1,0 +1,45 @@
+"""What the log makes of an admitted request that acts: a `Classified` action.
+
+Its kind and params (the audit line), what its target is to be resolved from (`aim`), the
+session it runs under, and, for several fingers down together, each other finger's own action.
+Shared by the classifier (`actions.py`, `chains.py`) and the recorder that aims and logs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from phoneshell.records import ActionKind, Scalar
+
+Aim = Literal["none", "point", "from", "element", "focus"]
+"""What the action's target is: nothing, the element under (x, y), the element under where a
+drag starts (from_x, from_y: a slider it moves), the element with id `element`, or the focused
+text field."""
+
+SessionChange = Literal["none", "open", "close"]
+"""What an action does to the WDA session: nothing, create (or replace) it, or delete it."""
+
+
+@dataclass(frozen=True)
+class Classified:
+    """An action request: what to log and what to resolve as its target."""
+
+    kind: ActionKind
+    params: Mapping[str, Scalar] = field(default_factory=dict)
+    aim: Aim = "none"
+    session_id: str = ""
+    """The session in the path ("" for sessionless routes): elements are read under it."""
+    session: SessionChange = "none"
+    """Whether the request creates or deletes the WDA session (which app it names is known
+    only to the bridge, from the request that created it)."""
+    others: tuple[Classified, ...] = ()
+    """For several fingers down together, every finger but the one logged, each as its own
+    one-finger action: each must be aimed at what the logged one is (the log names one target
+    an action), and none may touch what the bridge refuses."""
+
+
+def params(**values: Scalar) -> dict[str, Scalar]:
+    """Keyword params without the ones the request did not carry."""
+    return {k: v for k, v in values.items() if v is not None}
