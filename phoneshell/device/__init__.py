@@ -13,12 +13,14 @@ from phoneshell.device import (  # noqa: F401
     notes,
     pickers,
     probes,
+    results,
     steps,
     timers,
     world_clock,
 )
 from phoneshell.device.capture import capture_evidence
 from phoneshell.device.cleanup import (
+    DIGGERS,
     Readings,
     alarms_to_turn,
     cleanup_counts,
@@ -27,8 +29,10 @@ from phoneshell.device.cleanup import (
 )
 from phoneshell.device.phone import SPRINGBOARD, Phone
 from phoneshell.device.probes import (
+    COUNTED_IN,
     READERS,
     ROWS,
+    SEARCHES,
     Overflow,
     ProbeError,
     run_probe,
@@ -37,7 +41,7 @@ from phoneshell.device.probes import (
 )
 from phoneshell.device.steps import EXECUTORS, run_step, run_steps
 
-__all__ = ["EXECUTORS", "READERS", "ROWS", "SPRINGBOARD", "Overflow", "Phone", "ProbeError",
-           "Readings", "alarms_to_turn", "capture_evidence", "cleanup_counts", "run_probe",
-           "run_rows", "run_step", "run_steps", "starts_where_counted", "switch_alarms_back",
-           "with_counts"]
+__all__ = ["COUNTED_IN", "DIGGERS", "EXECUTORS", "READERS", "ROWS", "SEARCHES", "SPRINGBOARD",
+           "Overflow", "Phone", "ProbeError", "Readings", "alarms_to_turn", "capture_evidence",
+           "cleanup_counts", "run_probe", "run_rows", "run_step", "run_steps",
+           "starts_where_counted", "switch_alarms_back", "with_counts"]

@@ -35,38 +35,34 @@ from phoneshell.device.alarms import (
     alarm_text,
     delete_alarms,
     flip_switch,
-    swipe_to_delete,
 )
 from phoneshell.device.phone import Phone
 from phoneshell.device.probes import (
     CLOCK,
-    NOTES,
-    REMINDERS,
     SAFARI,
+    Overflow,
     ProbeError,
-    any_note,
     close_left_search,
-    result_rows,
-    row_texts,
     run_probe,
     run_rows,
-    searched,
     stop_app,
     tab_count,
     tab_overview,
-    titled,
 )
 from phoneshell.device.steps import executes, scroll_points
 from phoneshell.errors import StepError
 from phoneshell.registry import Registry
 from phoneshell.tasks import Step
-from phoneshell.tree import Element, PageSource
 
 Readings = Mapping[tuple[str, str], tuple[int | None, int | None]]
 """(probe, text) -> (the count before the agent, the count after capture); None: not taken."""
 Deleter = Callable[[Phone, Step, str, int], None]
 """Delete the `n` newest of what probe counts for `text`."""
 DELETERS: Registry[Deleter] = Registry("deletable probe", "phoneshell schema --steps")
+Digger = Callable[[Phone, Step, str, Counter[str]], int]
+"""Delete, newest first, the rows of what probe counts for `text` beyond those `kept` (counted
+before), until what is left can be counted again (`results.dig_out`); return how many went."""
+DIGGERS: Registry[Digger] = Registry("probe that digs out", "phoneshell schema --steps")
 CELL = "XCUIElementTypeCell"
 KEPT = "kept"
 """The option `with_counts` binds the rows of the count before the agent under (JSON)."""
@@ -166,16 +162,25 @@ def delete_created(phone: Phone, step: Step) -> None:
     if not before:
         return  # no count before the agent: it never ran, so it made nothing
     try:
-        now = int(after) if after else int(run_probe(phone, probe, text))
+        try:
+            now = int(after) if after else int(run_probe(phone, probe, text))
+        except Overflow:
+            # more than one screen of results: an agent made them, newest on top; dig down
+            # to what can be counted, sparing what was counted before the agent, then go on
+            kept = kept_rows(step)
+            if kept is None or probe not in DIGGERS:
+                raise
+            DIGGERS.lookup(probe)(phone, step, text, kept)
+            now = int(run_probe(phone, probe, text))
         if now > int(before):
             DELETERS.lookup(probe)(phone, step, text, now - int(before))
         else:
             close_left_search(phone)
     except ProbeError as exc:
-        raise _fail(step, exc.message) from exc
+        raise step_error(step, exc.message) from exc
 
 
-def _made(step: Step, kept: Counter[str], shown: Counter[str], how: str,
+def made_since(step: Step, kept: Counter[str], shown: Counter[str], how: str,
           what: str) -> Counter[str]:
     """The rows shown now that were not among those counted before the agent (`kept`).
 
@@ -185,89 +190,14 @@ def _made(step: Step, kept: Counter[str], shown: Counter[str], how: str,
     """
     changed = kept - shown
     if changed:
-        raise _fail(step, f"{next(iter(changed))!r}, there before the agent, is no longer shown "
-                          f"as it was ({how}), so which {what} the attempt made cannot be told: "
-                          "none deleted")
+        raise step_error(step, f"{next(iter(changed))!r}, there before the agent, is no longer "
+                               f"shown as it was ({how}), so which {what} the attempt made "
+                               "cannot be told: none deleted")
     return shown - kept
 
 
-def _fail(step: Step, what: str) -> StepError:
+def step_error(step: Step, what: str) -> StepError:
     return StepError(f"{step.describe()}: {what}")
-
-
-def _named(element: Element) -> str:
-    return element.label or element.name
-
-
-def _cells(page: PageSource) -> Counter[str]:
-    """Every row of the list by label (or name), shown or not (to see that only one went)."""
-    return Counter(_named(e) for e in page.elements if e.type == CELL)
-
-
-def _row_of(page: PageSource, found: Element) -> Element:
-    """The list row (cell) a result is shown in: a result may be the row's title text."""
-    x, y = found.centre
-    return next((e for e in page.on_screen() if e.type == CELL and e.x <= x < e.x + e.width
-                 and e.y <= y < e.y + e.height), found)
-
-
-def _delete_row(phone: Phone, step: Step, found: Element) -> None:
-    """Swipe the row of `found` left, tap its Delete, and check that it, and only it, went."""
-    page = phone.page()
-    row, before = _row_of(page, found), _cells(page)
-    button = swipe_to_delete(phone, step, row)()
-    if button is None:
-        raise _fail(step, f"the Delete button of {found.label!r} went away")
-    phone.tap(*button.centre)
-
-    def gone() -> bool:
-        return before - _cells(phone.page()) == Counter({_named(row): 1})
-
-    if not phone.poll(gone, phone.effect_timeout_s):
-        lost = before - _cells(phone.page())
-        raise _fail(step, f"deleting {found.label!r} did not take exactly that row away (rows "
-                          f"gone: {sorted(lost.elements())})")
-
-
-def _delete_found(phone: Phone, step: Step, bundle_id: str, text: str, n: int,
-                  matches: Callable[[str], bool], newest_first: bool) -> None:
-    """Search the app for `text` and delete the `n` newest result rows that match; when the
-    rows of the count before the agent are known, only rows that are not among them, and
-    nothing at all when one of them is no longer there as it was (an edited note moves to the
-    top of Notes' list, where "newest" would take it for the attempt's)."""
-    page = searched(phone, bundle_id, text)
-    kept, made = kept_rows(step), None
-    if kept is not None:
-        shown = Counter(row_texts(page, r) for r in result_rows(page, matches))
-        made = _made(step, kept, shown, "edited or gone", "rows")
-    for _ in range(n):
-        rows = [(r, row_texts(page, r) if made is not None else "")
-                for r in result_rows(page, matches)]
-        if made is not None:
-            rows = [(r, shown_as) for r, shown_as in rows if made[shown_as] > 0]
-        if not rows:
-            raise _fail(step, f"no result row for {text!r} is left on screen to delete")
-        target, shown_as = rows[0] if newest_first else rows[-1]
-        if made is not None:
-            made[shown_as] -= 1
-        _delete_row(phone, step, target)
-        page = phone.page()
-    stop_app(phone, bundle_id)
-
-
-@DELETERS.register("notes_titled")
-def _notes_titled(phone: Phone, step: Step, text: str, n: int) -> None:
-    _delete_found(phone, step, NOTES, text, n, titled(text), newest_first=True)
-
-
-@DELETERS.register("notes_containing")
-def _notes_containing(phone: Phone, step: Step, text: str, n: int) -> None:
-    _delete_found(phone, step, NOTES, text, n, any_note, newest_first=True)
-
-
-@DELETERS.register("reminders_titled")
-def _reminders_titled(phone: Phone, step: Step, text: str, n: int) -> None:
-    _delete_found(phone, step, REMINDERS, text, n, titled(text), newest_first=False)
 
 
 @DELETERS.register("alarms")
@@ -279,10 +209,10 @@ def _alarms(phone: Phone, step: Step, text: str, n: int) -> None:
     attempt's cannot be told, and an owner's alarm is never taken for one."""
     kept = kept_rows(step)
     if kept is None:
-        raise _fail(step, "the alarms counted before the agent are not known, so which the "
-                          "attempt made cannot be told: none deleted")
+        raise step_error(step, "the alarms counted before the agent are not known, so which "
+                               "the attempt made cannot be told: none deleted")
     now = Counter(run_rows(phone, "alarms", text, leave_open=True))
-    made = _made(step, _labels(kept), _labels(now), "edited or gone", "alarms")
+    made = made_since(step, _labels(kept), _labels(now), "edited or gone", "alarms")
     new_rows = now - kept
 
     def wanted(row: AlarmRow) -> bool:
@@ -294,7 +224,7 @@ def _alarms(phone: Phone, step: Step, text: str, n: int) -> None:
 
     gone = delete_alarms(phone, step, wanted, min(n, sum(made.values())), took)
     if gone < n:
-        raise _fail(step, f"{gone} of the {n} alarms the attempt added were found to delete")
+        raise step_error(step, f"{gone} of the {n} alarms the attempt added were found to delete")
     stop_app(phone, CLOCK)
 
 
@@ -315,18 +245,19 @@ def _safari_tabs(phone: Phone, step: Step, text: str, n: int) -> None:
         for _scroll in range(MAX_SCROLLS):
             closes = [e for e in page.elements if e.type.endswith("Button") and e.label == "Close"]
             if not closes:
-                raise _fail(step, f"Safari's tab overview shows no tab to close ({count} open)")
+                raise step_error(step, "Safari's tab overview shows no tab to close "
+                                       f"({count} open)")
             if closes[-1].visible:
                 break
             phone.drag(*scroll_points(phone, "down"))
             page = phone.page()
         else:
-            raise _fail(step, "the newest tab's card never came on screen")
+            raise step_error(step, "the newest tab's card never came on screen")
         phone.tap(*closes[-1].centre)
         left = count - 1
         if not phone.poll(lambda: tab_count(phone.page()) == left,  # noqa: B023 - used at once
                           phone.effect_timeout_s):
-            raise _fail(step, f"closing the newest tab did not leave {left} open")
+            raise step_error(step, f"closing the newest tab did not leave {left} open")
         page = phone.page()
     stop_app(phone, SAFARI)
 

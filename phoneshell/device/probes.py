@@ -137,10 +137,15 @@ def result_rows(page: PageSource, matches: Callable[[str], bool], cells_only: bo
     return [e for e in shown if e.type == "XCUIElementTypeStaticText" and matches(e.label)]
 
 
+def fits_on_screen(page: PageSource, rows: list[Element]) -> bool:
+    """Whether search results end above the keyboard (rows below it may hide more)."""
+    bottom = page.height * 0.55  # where the keyboard begins
+    return not rows or max(r.y + r.height for r in rows) <= bottom
+
+
 def _counted(page: PageSource, rows: list[Element], what: str) -> int:
     """How many rows; refuses when they might run on below what the screen shows."""
-    bottom = page.height * 0.55  # where the keyboard begins: rows below it may be hidden
-    if rows and max(r.y + r.height for r in rows) > bottom:
+    if not fits_on_screen(page, rows):
         raise Overflow(f"more {what} than one screen shows; cannot count them")
     return len(rows)
 
@@ -158,15 +163,35 @@ TABS = Step.tap_on("Tabs", "Button")
 def searched(phone: Phone, bundle_id: str, text: str) -> PageSource:
     """The results of an app's own search field for `text`, from a fresh start; or, when a
     count left them up (`run_probe`'s `leave_open`) and nothing acted since, those, once a read
-    shows the app in front with `text` in its search field."""
+    shows the app in front with `text` in its search field; or, when it left the same app's
+    results for another text up, those cleared (the field's "Clear text") and `text` typed in
+    their place: one launch serves a run of searches (the counts a run takes at its start)."""
     key = f"{bundle_id}{SEARCHED}{text}"
-    left = still_left(phone, key, bundle_id, lambda p: any(
-        e.type == SEARCH_FIELD and e.value == text for e in p.on_screen()))
+    left = still_left(phone, key, bundle_id, lambda p: _searching(p, text))
     if left is not None:
         return left
-    page = fresh_app(phone, bundle_id, *search_steps(text))
+    other = phone.left()
+    before = other.partition(SEARCHED)[2] if other.startswith(f"{bundle_id}{SEARCHED}") else ""
+    if before and still_left(phone, other, bundle_id, lambda p: _searching(p, before)):
+        run_steps(phone, [Step.tap_on("Clear text", "Button"), Step("type", text)])
+        page = phone.page()
+    else:
+        page = fresh_app(phone, bundle_id, *search_steps(text))
     phone.leave(key)
     return page
+
+
+def _searching(page: PageSource, text: str) -> bool:
+    return any(e.type == SEARCH_FIELD and e.value == text for e in page.on_screen())
+
+
+SEARCHES = {"notes_titled": NOTES, "notes_containing": NOTES, "reminders_titled": REMINDERS}
+"""The counts taken in an app's own search field, by the app."""
+COUNTED_IN = {**SEARCHES, "alarms": CLOCK, "clock_timers": CLOCK, "stopwatch": CLOCK,
+              "world_clocks": CLOCK}
+"""The counts that may leave their app up for the next count in it, by the app: consecutive
+counts in one app share its launch (a search cleared and typed again: `searched`; another of
+Clock's tabs selected: `alarms.restart_clock`)."""
 
 
 def leaving_open() -> bool:

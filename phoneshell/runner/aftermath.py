@@ -135,10 +135,10 @@ def changed_settings(events: Iterable[AuditEvent]) -> tuple[Changed, ...]:
     """The Settings values the agent changed, in the order it first touched them: switches it
     tapped or slid sideways (the bridge logs the labelled switch around a knob), options it
     tapped in a list of options (logged with the option chosen before), sliders it tapped,
-    dragged or set, and Control Center's toggles it tapped or dragged (by their names), each with the
-    title of the page it was on and what it was before the attempt first touched it. A setup
-    that changed one the agent then touched is undone too: the phone is left as the attempt
-    found it, not as its setup made it."""
+    dragged or set, and Control Center's toggles it tapped or dragged (by their names), each
+    with the title of the page it was on and what it was before the attempt first touched it.
+    A setup that changed one the agent then touched is undone too: the phone is left as the
+    attempt found it, not as its setup made it."""
     was: dict[tuple[str, str, str], Changed] = {}
     touched: set[tuple[str, str, str]] = set()
     for action in actions(events):

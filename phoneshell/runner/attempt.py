@@ -57,6 +57,7 @@ from phoneshell.runner.counts import (
     Leftover,
     after_teardown,
     counts_of,
+    dig_from_start,
     start_state,
     take_counts,
     uncountable,
@@ -135,7 +136,7 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
         before = take_counts(rig, counted)
         spoiled = uncountable(before, readable)
         if spoiled:
-            raise Leftover(spoiled, before)  # teardown deletes nothing: nothing was counted
+            raise Leftover(spoiled, dig_from_start(rig, before))  # teardown digs it out
         missing = [count.why for count in before.values() if count.value is None]
         if missing:
             raise _Skip(f"a probe could not count before the agent acted: {missing[0]}")

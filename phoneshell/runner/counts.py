@@ -37,6 +37,7 @@ from typing import NamedTuple
 from phoneshell.checks import Need, needs_of
 from phoneshell.checks.effects import counted, not_at_start, starts_at_none, starts_with_some
 from phoneshell.device import (
+    COUNTED_IN,
     ROWS,
     Overflow,
     ProbeError,
@@ -75,8 +76,12 @@ def take_counts(rig: Rig, needs: Iterable[Need], then: tuple[Step, ...] = ()) ->
     needs = tuple(needs)
     first = then[0] if then else None
     for n, need in enumerate(needs):
-        leave = (n == len(needs) - 1 and first is not None
-                 and starts_where_counted(first, need.name, need.arg))
+        after = needs[n + 1] if n + 1 < len(needs) else None
+        # the next count is taken in the same app: it starts from where this one ends
+        leave = (after is not None and need.name in COUNTED_IN
+                 and COUNTED_IN.get(after.name) == COUNTED_IN[need.name]) or (
+                     after is None and first is not None
+                     and starts_where_counted(first, need.name, need.arg))
         try:
             if need.name in ROWS:
                 rows = run_rows(rig.phone, need.name, need.arg, leave_open=leave)
@@ -109,7 +114,9 @@ def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[str, Coun
     tasks = tuple(tasks)
     none = tuple(dict.fromkeys(need for task in tasks for need in starts_at_none(task.checks)))
     some = tuple(dict.fromkeys(need for task in tasks for need in starts_with_some(task.checks)))
-    every = dict.fromkeys((*none, *some, *(need for task in tasks for need in counts_of(task))))
+    every = dict.fromkeys(sorted(  # an app once for all its counts (`take_counts`)
+        dict.fromkeys((*none, *some, *(need for task in tasks for need in counts_of(task)))),
+        key=lambda need: COUNTED_IN.get(need.name, "")))
     if not every:
         return "", {}
     rig.enter(run_id, "", 0, "probe")
@@ -117,6 +124,8 @@ def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[str, Coun
         counts = take_counts(rig, every)
     finally:
         rig.bridge.clear_context()
+    rig.listed.update({need: count.rows for need, count in counts.items()
+                       if count.rows is not None})
     there = [f"{counted(need)} {counts[need].value}" for need in none if counts[need].value]
     lacks = [counted(need) for need in some if counts[need].value == 0]
     unknown = [f"{counted(need)} ({count.why})" for need, count in counts.items()
@@ -149,8 +158,18 @@ def uncountable(before: Counts, counted_before: frozenset[Need]) -> str:
     return "; ".join(
         f"{counted(need)} could not be counted before the agent ({before[need].why}), where "
         "this run counted it on this phone earlier, and only its agents have acted on it "
-        "since: an earlier attempt's agent made it uncountable (nothing can delete what cannot "
-        "be counted, so later attempts of the task fail too)" for need in spoiled)
+        "since: an earlier attempt's agent made it uncountable (its teardown deletes down to "
+        "what the run counted first, where it can tell)" for need in spoiled)
+
+
+def dig_from_start(rig: Rig, before: Counts) -> Counts:
+    """`before`, with each count that could not be taken for holding too much replaced by what
+    the run counted before its first attempt (`Rig.listed`), for the teardown to delete down
+    to: what buried it is the agents', and the next attempt must find the phone as the run
+    did."""
+    return {need: Count(len(rig.listed[need]), rows=rig.listed[need])
+            if count.overflow and need in rig.listed else count
+            for need, count in before.items()}
 
 
 def cleaned(task: Task) -> tuple[Need, ...]:

@@ -63,6 +63,10 @@ class Rig:
     counted: set[Need] = field(default_factory=set)
     """The counts this run read a number for on this phone: found uncountable later (more
     than a screen of notes to count, say), that is its agents' doing (`runner.counts`)."""
+    listed: dict[Need, tuple[str, ...]] = field(default_factory=dict)
+    """What each count that lists its rows (`device.ROWS`) showed before the run's first
+    attempt: what a count its agents buried beyond counting is dug back down to
+    (`counts.uncountable`), and what the run deletes down to when it ends (`tidy`)."""
     device_start: dict[str, str] = field(default_factory=dict)
     """The phone's own state before the run's first attempt (`device.device_state`: how it is
     held, light or dark, a simulated location): what an agent changed of it is set back to."""

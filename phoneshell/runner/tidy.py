@@ -42,6 +42,9 @@ from phoneshell.apps import bundle_for
 from phoneshell.checks import Need
 from phoneshell.checks.effects import counted, starts_at_none, starts_with_some
 from phoneshell.device import (
+    DIGGERS,
+    SEARCHES,
+    Overflow,
     ProbeError,
     alarms_to_turn,
     run_probe,
@@ -52,8 +55,8 @@ from phoneshell.device import (
 )
 from phoneshell.device.alarms import alarm_label
 from phoneshell.device.device_state import read_device_state
-from phoneshell.device.world_clock import add_cities
 from phoneshell.device.probes import CLOCK, SAFARI
+from phoneshell.device.world_clock import add_cities
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.runner.counts import count_start, take_counts
 from phoneshell.runner.rig import Rig
@@ -150,6 +153,47 @@ def _delete_since(rig: Rig, run_id: str, probe: str, app: str, start: int,
         return 0, f"{what} could not all be removed: {exc}"
     finally:
         rig.bridge.clear_context()
+
+
+def delete_rows_left(rig: Rig, run_id: str) -> str:
+    """Count again each count of notes or reminders the run listed before its first attempt
+    (`Rig.listed`; one launch of an app for all its searches) and delete down to what it
+    listed, digging out first where an agent buried it beyond counting: notes with the words a
+    task counts, made where no task deletes them, would make the next run's attempts of that
+    task fail, or not be scored. Say what went, or why it could not ("" when nothing was
+    left)."""
+    listed = {need: rows for need, rows in rig.listed.items() if need.name in DIGGERS}
+    if not listed:
+        return ""
+    rig.enter(run_id, "", 0, "teardown")
+    try:
+        counts = take_counts(rig, sorted(listed, key=lambda n: (SEARCHES[n.name], n.name, n.arg)))
+    finally:
+        rig.bridge.clear_context()
+    said: list[str] = []
+    for need, count in counts.items():
+        rows = listed[need]
+        if count.value is not None and count.value <= len(rows) or \
+                count.value is None and not count.overflow:
+            if count.value is None:
+                said.append(f"{counted(need)} could not be counted, so what this run's agents "
+                            f"left of it stays: {count.why}")
+            continue
+        dug = [0]
+
+        def now(need: Need = need, rows: tuple[str, ...] = rows, dug: list[int] = dug) -> int:
+            try:
+                return int(run_probe(rig.phone, need.name, need.arg, leave_open=True))
+            except Overflow:
+                dug[0] = DIGGERS.lookup(need.name)(rig.phone, Step("probe", need.name),
+                                                   need.arg, Counter(rows))
+                return int(run_probe(rig.phone, need.name, need.arg, leave_open=True))
+
+        gone, why = _delete_since(rig, run_id, need.name, SEARCHES[need.name], len(rows), now,
+                                  rows, f"{counted(need)} this run's agents left", need.arg)
+        said.append(why or f"deleted {counted(need)} {gone + dug[0]} this run's agents left; "
+                           f"{len(rows)} left, as the run found them")
+    return "; ".join(said)
 
 
 def close_tabs(rig: Rig, run_id: str, start: int) -> str:
@@ -264,7 +308,8 @@ class PhoneTidy:
         the run started from none of. Not before: the next attempt that starts from none of it
         fails for it (`counts.start_state`), as it should."""
         said = (self.close() if self.played % TIDY_EVERY else "",
-                delete_left(self.rig, self.run_id, self.none_at_start))
+                delete_left(self.rig, self.run_id, self.none_at_start),
+                delete_rows_left(self.rig, self.run_id) if self.played else "")
         return "; ".join(line for line in said if line)
 
     def close(self) -> str:

@@ -140,10 +140,18 @@ def search_field(field: EditText, frame: Rect, *, name: str = "Search") -> Node:
     """
     glass = image("magnifyingglass", Rect(frame.x + 13, frame.y + 9, 22, 19), label="Search")
     kids = [glass]
+    end = Rect(frame.x + frame.width - 34, frame.y + 8, 18, 22)
     if not field.text:
-        dictate = Rect(frame.x + frame.width - 34, frame.y + 8, 18, 22)
-        kids.append(Node("Button", dictate, label="Dictate", name="Dictate", accessible=False,
+        kids.append(Node("Button", end, label="Dictate", name="Dictate", accessible=False,
                          traits="Button"))
+    else:
+        # UIKit's clear button, in the field while it holds text (XCUITest suites tap it as
+        # searchField.buttons["Clear text"]); the field keeps its focus.
+        def clear() -> None:
+            field.text = ""
+
+        kids.append(Node("Button", end, label="Clear text", name="Clear text", traits="Button",
+                         on_tap=clear))
     return Node("SearchField", frame, label=name, name=name, value=field.shown_value(),
                 placeholder=field.placeholder, field=field, children=tuple(kids))
 

@@ -13,7 +13,7 @@ import pytest
 
 from phoneshell.device import Phone, run_step, with_counts
 from phoneshell.device.cleanup import DELETERS
-from phoneshell.device.probes import run_probe, run_rows
+from phoneshell.device.probes import ProbeError, run_probe, run_rows
 from phoneshell.errors import StepError
 from phoneshell.sim import SimServer
 from phoneshell.sim.apps.reminders import SEED
@@ -216,3 +216,43 @@ def test_a_note_titled_like_the_search_field_does_not_steer_the_count(tmp_path: 
         run_step(phone, step(probe, TITLE, 1, 2))
         assert [n["text"] for n in kept(sim, NOTES, "notes")] == [
             "Search", f"{TITLE}\nthere before"]
+
+
+def test_a_count_buried_beyond_counting_is_dug_out_down_to_the_rows_before(
+        tmp_path: Path) -> None:
+    # More notes with the title than a screen of results shows: uncountable, until the newest
+    # rows shown more often than they were counted before go, one per search; then the rest
+    # beyond the count before go as usual. The note there before stays.
+    there = notes("Groceries", f"{TITLE}\nthere before")
+    rows = counted_rows(tmp_path, there, "notes_titled", TITLE)
+    buried = notes(*(f"{TITLE}\nmade by the agent" for _ in range(9)), "Groceries",
+                   f"{TITLE}\nthere before")
+    with phone_with(tmp_path, buried) as (sim, phone):
+        with pytest.raises(ProbeError, match="than one screen shows"):
+            run_probe(phone, "notes_titled", TITLE)
+        run_step(phone, step("notes_titled", TITLE, 1, None, rows))
+        assert [n["text"] for n in kept(sim, NOTES, "notes")] == ["Groceries",
+                                                                  f"{TITLE}\nthere before"]
+
+
+def test_a_buried_count_whose_rows_on_screen_were_all_there_before_is_left(
+        tmp_path: Path) -> None:
+    # what buried it is not on screen to tell from what was there: nothing goes
+    there = notes(*(f"{TITLE}\nthere {n}" for n in range(9)))
+    with phone_with(tmp_path, there) as (sim, phone), \
+            pytest.raises(StepError, match="each one shown was there before"):
+        run_step(phone, step("notes_titled", TITLE, 9, None,
+                             tuple(f"{TITLE} | 9:41 AM  there {n}" for n in range(9))))
+    assert len(kept(sim, NOTES, "notes")) == 9
+
+
+def test_a_run_of_searches_in_one_app_shares_its_launch(tmp_path: Path) -> None:
+    # each count leaves its results up for the next, which clears the field and types its own
+    with phone_with(tmp_path, notes("anchor", f"{TITLE}\nx", "Trip")) as (sim, phone):
+        sim.latency.tally.take()
+        assert run_probe(phone, "notes_titled", TITLE, leave_open=True) == 1
+        assert run_probe(phone, "notes_containing", "anchor", leave_open=True) == 1
+        assert run_probe(phone, "notes_containing", "Trip") == 1
+        launches = sum(count.count for routes in sim.latency.tally.take().values()
+                       for route, count in routes.items() if route == "POST /wda/apps/launch")
+        assert launches == 1

@@ -369,32 +369,48 @@ AGENTS.register("burier")(lambda arg: Detour(
     "burier", tuple(step for n in range(6) for step in new_note(f"anchor {n}")), NOTES))
 
 
-def test_a_count_the_runs_agent_made_uncountable_fails_its_task_and_the_owners_is_not_scored(
+def test_a_count_the_runs_agent_made_uncountable_fails_its_task_once_and_is_dug_out(
         tmp_path: Path, environments: Path) -> None:
     # The run counted notes with "anchor" before its first attempt. An agent of the run then
-    # made so many that they cannot be counted: each later text_select attempt fails for it,
-    # not a skip (which would take the attempt out of the agent's score).
+    # made so many that they cannot be counted: the next text_select attempt fails for it, not
+    # a skip (which would take the attempt out of the agent's score), and its teardown digs the
+    # notes out down to what the run counted first. The attempt after it is scored as usual, and
+    # the next run finds the phone as this one did.
     tasks = settings_then_twice(tmp_path, environments, "notes.text_select")
     with SimServer() as sim:
         rows = run_timers(tasks, tmp_path, agent="burier", device=sim.url)
         assert rows["settings.about.reach"].passed
-        for n in (1, 2):
-            select = rows[f"notes.text_select.{n}"]
-            assert select.outcome == "failed" and select.turns == 0, select
-            assert "notes_containing('anchor') could not be counted before the agent" in \
-                select.error and "an earlier attempt's agent made it uncountable" in \
-                select.error, select
-        # The next run finds them before its first attempt: the owner's for all it can tell
+        first, second = rows["notes.text_select.1"], rows["notes.text_select.2"]
+        assert first.outcome == "failed" and first.turns == 0, first
+        assert "notes_containing('anchor') could not be counted before the agent" in \
+            first.error and "an earlier attempt's agent made it uncountable" in first.error
+        assert first.teardown is not None and first.teardown.ok, first.teardown
+        assert second.passed, second
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        assert run_rows(phone, "notes_containing", "anchor") == ()
         lines: list[str] = []
         run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
                              run_id="R2"), lines.append)
-    assert any("could not count before the run notes_containing('anchor')" in line
-               for line in lines), lines
-    again = {r.task_id: r for r in read_results(tmp_path / "R2" / "results.jsonl")}
-    for n in (1, 2):
-        select = again[f"notes.text_select.{n}"]
-        assert select.skipped and "a probe could not count before the agent acted" in \
-            select.skip_reason, select
+    assert not any("could not count before the run" in line for line in lines), lines
+    again = read_results(tmp_path / "R2" / "results.jsonl")
+    assert [r.outcome for r in again] == ["passed"] * 3, again
+
+
+def test_notes_an_agent_buried_a_count_under_are_dug_out_when_the_run_ends(
+        tmp_path: Path, environments: Path) -> None:
+    # Buried after the last attempt that counts them, nothing in the run would delete them; the
+    # run's end counts them again and digs them out, so the next run can count them.
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "a.yaml").write_text((environments / "notes.text_select.yaml").read_text())
+    (tasks / "b.yaml").write_text((environments / "settings.about.reach.yaml").read_text())
+    with SimServer() as sim:
+        lines: list[str] = []
+        run_suite(RunOptions(paths=(str(tasks),), agent="burier", device=sim.url,
+                             runs_dir=tmp_path, run_id="R"), lines.append)
+        assert run_rows(Phone(sim.url, effect_timeout_s=1.0), "notes_containing", "anchor") == ()
+    assert "phone-1: deleted notes_containing('anchor') 6 this run's agents left; 0 left, as " \
+           "the run found them" in lines, lines
 
 
 # London added to World Clock, in a Clock task

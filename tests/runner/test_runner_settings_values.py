@@ -15,9 +15,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 import lxml.html
+import pytest
 import wda
 
 from phoneshell.agents import AgentContext, AgentResult

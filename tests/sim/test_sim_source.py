@@ -187,3 +187,15 @@ def test_characters_xml_forbids_are_dropped_as_wda_drops_them(client):
     values = [e.get("value") for e in root.iter() if e.get("type") ==
               "XCUIElementTypeSearchField"]
     assert values == ["Gym<&>"]
+
+
+def test_a_search_field_holding_text_has_a_clear_text_button(client):
+    """As UIKit's: searchField.buttons["Clear text"], which empties the field."""
+    session = client.session("com.apple.Preferences")
+    field = session(className="SearchField")
+    assert not field.child(label="Clear text").exists
+    field.get(timeout=1).tap()
+    session.send_keys("Wi-Fi")
+    field.child(label="Clear text", className="Button").get(timeout=1).tap()
+    assert field.get(timeout=1).value in ("Search", None, "")
+    assert not field.child(label="Clear text").exists
