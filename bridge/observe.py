@@ -127,6 +127,11 @@ def _tree_from_root(root: etree._Element) -> Tree:
 
 Row = tuple[int, str, str, str, str, tuple[int, ...]]
 """What the digest reads of a node: depth, short type, name, label, value, frame."""
+_NOT_IN_XML = dict.fromkeys(c for c in (*range(0x20), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF)
+                            if chr(c) not in "\t\n\r")
+"""Characters WDA drops from the XML source (`fb_xmlSafeStringWithReplacement:@""`) and keeps
+in the JSON one: left out of the digest, so one screen read both ways digests alike (a note
+holding a control character an agent typed would else read as a change nobody made)."""
 
 
 def _digest(rows: Iterator[Row]) -> str:
@@ -140,7 +145,8 @@ def _digest(rows: Iterator[Row]) -> str:
         if kind in SKIPPED_TYPES:
             skip_below = depth
             continue
-        fields = (str(depth), kind, name, label, value, *map(str, frame))
+        fields = (str(depth), kind, name.translate(_NOT_IN_XML), label.translate(_NOT_IN_XML),
+                  value.translate(_NOT_IN_XML), *map(str, frame))
         hasher.update("\x1f".join(fields).encode("utf-8", "replace") + b"\x1e")
     return hasher.hexdigest()[:DIGEST_CHARS]
 

@@ -14,6 +14,7 @@ from bridge.custody import Custody
 from bridge.observe import from_json_tree, from_xml
 from phoneshell.audit import actions, custody_breaks
 from phoneshell.records import AuditEvent
+from phoneshell.xcui import walk
 from phoneshell.sim import SimServer
 
 SETTINGS, CALCULATOR, SAFARI = "com.apple.Preferences", "com.apple.calculator", \
@@ -277,3 +278,17 @@ def test_a_screenshot_after_the_last_action_is_the_look_capture_compares_with(
     assert bridge.screen_look() == picture
     session.home()
     assert bridge.screen_look() is None  # an action since: that picture may be out of date
+
+
+def test_a_control_character_typed_reads_alike_in_both_sources(guarded: Rig) -> None:
+    """WDA drops the characters XML forbids from the XML source and keeps them in the JSON one:
+    one screen read both ways after an agent typed one is the same screen, not a change nobody
+    made (an honest attempt after such an agent failed as acted_outside_bridge)."""
+    session = wda.Client(guarded.bridge.grant_agent()).session()
+    session.swipe(200, 300, 200, 600)  # Spotlight, its field focused
+    session.send_keys("Gym\x01")
+    xml = wda.Client(guarded.sim.url).source()
+    as_json = wda.Client(guarded.sim.url).source(format="json")
+    assert "\x01" not in xml
+    assert any(node.get("value") == "Gym\x01" for _, node in walk(as_json))
+    assert from_xml(xml).screen == from_json_tree(as_json).screen
