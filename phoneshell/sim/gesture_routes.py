@@ -18,7 +18,7 @@ from phoneshell.sim.apps import Drag
 from phoneshell.sim.elements import find
 from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
-from phoneshell.sim.ui import Node, Rect
+from phoneshell.sim.ui import Node, Rect, actionable, hit_path
 from phoneshell.sim.wire import KEYBOARD_MESSAGE, Handler, Request, Route, WdaError
 
 if TYPE_CHECKING:
@@ -81,16 +81,36 @@ def tap(ep: Endpoints, req: Request) -> JSON:
     return None
 
 
+def _under(ep: Endpoints, where: Target) -> tuple[str, str, str, Rect] | None:
+    """What a tap at `where` lands on (the front app, and the control's type, label and frame),
+    to tell whether a tap moved the phone to another screen."""
+    x, y = where.frame.center if isinstance(where, Node) else where
+    node = actionable(hit_path(ep.phone.screen().root, x, y))
+    return None if node is None else (ep.phone.active()[0], node.type, node.label or "",
+                                      node.frame)
+
+
+def _taps(ep: Endpoints, req: Request, where: Target, count: int) -> None:
+    """`count` taps at `where`, quick as a double tap. After one that took the phone to another
+    screen (a row opening its page, an app opening) the rest land while the screen is still
+    moving, and a phone drops them (UIKit takes no touches during a transition); taps on a
+    control that stays (a switch, a key) all count. By id, each tap finds the element as it
+    shows after the one before, and none is left to tap when the first took it away."""
+    for n in range(count):
+        if n and isinstance(where, Node) and "uuid" in req.params:
+            again = ep.elements.resolve(ep.phone.screen(), req.params["uuid"])
+            if again is None:
+                return  # the tap before took the element away
+            where = again
+        before = _under(ep, where)
+        _tap(ep, where)
+        if _under(ep, where) != before:
+            return
+
+
 def double_tap(ep: Endpoints, req: Request) -> JSON:
-    """`doubleTap`: two taps; the second lands on the element as it shows after the first."""
-    where = target(ep, req)
-    _tap(ep, where)
-    if isinstance(where, Node) and "uuid" in req.params:
-        again = ep.elements.resolve(ep.phone.screen(), req.params["uuid"])
-        if again is None:
-            return None  # the first tap took the element away
-        where = again
-    _tap(ep, where)
+    """`doubleTap`: two quick taps (see `_taps`)."""
+    _taps(ep, req, target(ep, req), 2)
     return None
 
 
@@ -114,8 +134,7 @@ def taps(ep: Endpoints, req: Request) -> JSON:
                                            "arguments must be provided")
     node = _element_or_app(ep, req)
     if round(req.number("numberOfTouches")) == 1:
-        for _ in range(max(0, round(req.number("numberOfTaps")))):
-            tap_element(ep, node)
+        _taps(ep, req, node, max(0, round(req.number("numberOfTaps"))))
     return None
 
 

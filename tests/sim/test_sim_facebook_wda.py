@@ -167,3 +167,24 @@ def test_appium_settings(client):
     assert changed["snapshotMaxDepth"] == 30 and "noSuchSetting" not in changed
     assert changed["screenshotOrientation"] == "landscapeLeft"
     assert client.session().appium_settings()["snapshotMaxDepth"] == 50  # a new session resets
+
+
+def test_a_double_tap_that_opens_a_page_opens_only_that_page(client):
+    """The second tap lands while the page slides in, and a phone drops it: a double tap on
+    General opens General, not whatever row of General lies under the finger."""
+    s = client.session(SETTINGS)
+    x, y = s(label="General", className="Button").get(timeout=2).bounds.center
+    s.double_tap(x, y)
+    assert s(className="NavigationBar", name="General").wait(2)
+    assert s(label="About").exists, "still on General, not on the row below the finger"
+
+
+def test_a_double_tap_on_a_switch_flips_it_twice(client, sim):
+    s = client.session(SETTINGS)
+    s(label="General", className="Button").get(timeout=2).tap()
+    s(label="Date & Time").get(timeout=2).tap()
+    knob = s(xpath='//XCUIElementTypeSwitch[@label="24-Hour Time"]/XCUIElementTypeSwitch').get(
+        timeout=2)
+    x, y = knob.bounds.center
+    s.double_tap(x, y)
+    assert sim.state()["stores"]["com.apple.Preferences"].get("time_24h") is False
