@@ -40,6 +40,11 @@ from phoneshell.xcui import short_type
 log = logging.getLogger("bridge")
 
 ELEMENT_ATTRIBUTES = ("type", "label", "name", "value")
+CONTAINERS = frozenset({"Application", "Window", "Other", "Group", "Table", "CollectionView",
+                        "ScrollView", "WebView", "NavigationBar", "Toolbar", "TabBar", "Sheet",
+                        "Alert", "Map", "Image"})
+"""Short types of elements that hold controls rather than being one: tapped by id, what lies
+at their middle is what a phone acts on (`Aiming._landing`)."""
 """What an element-aimed action reads of its element (`GET .../element/:id/attribute/NAME`)."""
 
 
@@ -173,14 +178,22 @@ class Aiming:
         secret = False
         known = self.custody.known
         tree = known.tree
+        kind = short_type(str(attributes["type"]))
+        if not typing and kind in CONTAINERS:
+            # XCUITest taps an element at the middle of what shows of it: for a container (a
+            # list, a screen, a bar) that is whatever control lies there, which is what a
+            # phone then acts on (a row, a switch, Shut Down), and what the log must name.
+            landed = self._landing(base, tree)
+            if landed is not None:
+                return landed
         if is_key(attributes):  # its label is the character it types: mask it if that is secret
             tree = known.tree if known.focus_known else self._read_focus().tree
             secret = tree is None or keys_are_secret(tree)
-        elif short_type(str(attributes["type"])) == "Switch" and not attributes["label"]:
+        elif kind == "Switch" and not attributes["label"]:
             row = self._row_at(base, "Switch", tree)
             if row is not None:
                 return row
-        elif short_type(str(attributes["type"])) == "Cell":
+        elif kind == "Cell":
             # Whether it is an option (the screen shows a checkmark) is read off the screen,
             # as for a tap at its point: a cell tapped by id is set back alike.
             tree = tree if tree is not None else self.read_screen().tree
@@ -190,6 +203,31 @@ class Aiming:
                 return row
         page = page_title(tree) if tree is not None else ""
         return Aimed(to_target(attributes, secret, page), is_secure(attributes))
+
+    def _landing(self, base: str, tree: object | None) -> Aimed | None:
+        """What a tap on an element named by id lands on: the node at the middle of the part of
+        its frame on screen (one more read: its rect; and the screen when `tree` is None);
+        None when that cannot be told, or nothing but the element itself is there."""
+        try:
+            rect = rect_of(self.own_read(base.removesuffix("/attribute/") + "/rect"))
+        except BridgeError as exc:
+            log.debug("no rect for a container: %s", exc)
+            return None
+        tree = tree if tree is not None else self.read_screen().tree
+        if rect is None or tree is None:
+            return None
+        screen = rect_of(tree.get("rect")) if isinstance(tree, Mapping) else None
+        left, top = max(rect.x, screen.x if screen else rect.x), max(rect.y, 0.0)
+        right = min(rect.x + rect.width, screen.x + screen.width if screen else rect.x +
+                    rect.width)
+        bottom = min(rect.y + rect.height, screen.y + screen.height if screen else rect.y +
+                     rect.height)
+        if right <= left or bottom <= top:
+            return None
+        node = node_at(tree, (left + right) / 2, (top + bottom) / 2)
+        if node is None or short_type(str(node.get("type", ""))) in CONTAINERS:
+            return None
+        return Aimed(target_in(tree, node), is_secure(node))
 
     def _row_at(self, base: str, kind: str, tree: object | None) -> Aimed | None:
         """An element named by id, logged as the row of type `kind` at its centre, as a tap at

@@ -5,13 +5,16 @@ opens the power-off screen and whose slider, slid, turns the phone off."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import wda
-from bridge_rig import Rig
+from bridge_rig import CONTROL_TOKEN, Rig, start_bridge
 
-from phoneshell.sim import SimServer
+from phoneshell.sim import SimServer, layout
+from phoneshell.sim.apps import AppModel, Host, builtin_apps
 from phoneshell.sim.apps.home_menu import Prompt
-from phoneshell.sim.ui import Rect
+from phoneshell.sim.ui import Node, Rect
 from phoneshell.xcui import SETTINGS, SPRINGBOARD, SWITCH, removes_app, takes_rig_down
 
 CELL, SLIDER = "XCUIElementTypeCell", "XCUIElementTypeSlider"
@@ -212,3 +215,34 @@ def test_deleting_an_app_is_refused_every_way_the_phone_offers(rig: Rig, sim: Si
     assert WEATHER in sim.state()["installed"]
     assert [label for _, label, _ in refusals(rig)] == [
         "Remove App", "Edit Home Screen", "Remove App", "", "", "Offload App", "Delete App"]
+
+
+BOXED = "com.example.boxed"
+
+
+def render_boxed(state: object, host: Host) -> Node:
+    """A screen-wide container whose middle holds a power-off slider (as the power-off screen
+    puts it under a finger): tapped by id, the container is tapped there."""
+    slider = Node("Slider", Rect(40, 420, 322, 34), label="slide to power off", value="0%",
+                  on_tap=lambda: None)
+    return layout.screen(host.facts, [Node("Other", Rect(0, 100, 402, 660), name="box",
+                                           children=(slider,))])
+
+
+def test_a_container_tapped_by_id_is_checked_for_what_lies_at_its_middle(
+        tmp_path: Path) -> None:
+    """XCUITest taps an element at the middle of what shows of it: a list, a screen, a bar
+    tapped by id is the control at its middle tapped, and is refused and logged as that."""
+    sim = SimServer(apps=[*builtin_apps(), AppModel(BOXED, "Boxed", lambda: None, render_boxed)])
+    with sim:
+        bridge, writer = start_bridge(sim, tmp_path, control_token=CONTROL_TOKEN)
+        try:
+            session = wda.Client(bridge.url).session(BOXED)
+            box = session(name="box", className="Other").get(timeout=2)
+            with pytest.raises(wda.WDARequestError, match="power the phone off"):
+                session.http.post(f"/session/{session.session_id}/element/{box.id}/click")
+            refusals_seen = refusals(Rig(sim, bridge, tmp_path))
+        finally:
+            bridge.stop()
+            writer.close()
+    assert refusals_seen[0][:2] == ("tap", "slide to power off")
