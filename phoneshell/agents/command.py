@@ -25,6 +25,9 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import re
+import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -45,7 +48,7 @@ from phoneshell.agents.environment import (
     TIMEOUT_S,
     TURNS_FILE,
     WDA_URL,
-    parse_claim_line,
+    claim_from_stdout,
     read_claim_file,
     read_turns,
 )
@@ -132,10 +135,12 @@ class CommandAgent:
     def __init__(self, command: str) -> None:
         self.command = command
         self.name = f"command:{command}"
-        self.started = False
-        """Whether the command has started in one of this run's attempts: then it can start,
-        and a later exit 126 or 127 is the program's own (a program can exit with any status;
-        one that wants its failure not scored would exit with the shell's "not found")."""
+        self.started = _finds_program(command)
+        """Whether the command can start: its program was found before it ran (`_finds_program`),
+        or it started in one of this run's attempts. Then an exit 126 or 127 is the program's own
+        (a program can exit with any status; one that wants its failure not scored would exit
+        with the shell's "not found", as it could on a run's first attempts if only starting
+        told)."""
 
     def environment(self, context: AgentContext, claim_file: Path) -> dict[str, str]:
         """The process environment: the caller's (less the harness's own variables), its bin
@@ -201,9 +206,7 @@ class CommandAgent:
         except RecordError as exc:
             errors.append(f"unreadable claim file: {exc}")
         if claim is None:
-            for line in (folder / STDOUT).read_text(encoding="utf-8", errors="replace"
-                                                    ).splitlines():
-                claim = parse_claim_line(line) or claim
+            claim = claim_from_stdout(folder / STDOUT)
         use = None if TURNS_FILE in linked else read_turns(scratch)
         turns, out_of_turns = (use.turns, use.out_of_turns) if use else (0, False)
         stderr = _tail(folder / STDERR)
@@ -224,6 +227,32 @@ class CommandAgent:
         self.started = True
         return AgentResult(ran=True, claim=claim, turns=turns, timed_out=timed_out,
                            out_of_turns=out_of_turns, error="; ".join(errors))
+
+
+def _finds_program(command: str) -> bool:
+    """Whether the program a simple command line runs is there: its first word after any
+    `NAME=value` assignments, a file that can be executed, or a name found on PATH. False for
+    what cannot be told so (shell syntax, a builtin): then only a start in the run says so."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError:
+        return False
+    if any(word and set(word) <= set("();<>|&") for word in words):
+        return False  # a list, a pipe, a redirection, a subshell: shell syntax
+    words = [w for w in words if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", w)]
+    if not words or words[0] in SHELL_WORDS or any(c in words[0] for c in "$`*?[~"):
+        return False
+    program = words[0]
+    if "/" in program:
+        return os.path.isfile(program) and os.access(program, os.X_OK)
+    return shutil.which(program) is not None
+
+
+SHELL_WORDS = frozenset({"exec", "exit", "cd", "eval", "command", "env", "nohup", "time", "if",
+                         "for", "while", "case", "{", "(", "!", "builtin", "source", "."})
+"""Words that run something else, or nothing: the program is not the first word."""
 
 
 def _command(arg: str) -> Agent:

@@ -96,6 +96,35 @@ def parse_claim_line(line: str) -> Claim | None:
         return None
 
 
+STDOUT_CHUNK = 1 << 16
+
+
+def claim_from_stdout(path: Path) -> Claim | None:
+    """The last claim line (`parse_claim_line`) in a program's stdout, read in chunks: a line
+    longer than a claim file may be (`MAX_CLAIM_BYTES`) is passed over unread, so gigabytes
+    printed on one line cost the harness a chunk of memory, not gigabytes (which made the
+    attempt a "harness error" skip under a memory limit)."""
+    claim: Claim | None = None
+    line, oversized = bytearray(), False
+    with path.open("rb") as out:
+        while chunk := out.read(STDOUT_CHUNK):
+            *whole, rest = chunk.split(b"\n")
+            for piece in whole:
+                if not oversized and len(line) + len(piece) <= MAX_CLAIM_BYTES:
+                    line += piece
+                    claim = parse_claim_line(line.decode("utf-8", "replace")) or claim
+                line.clear()
+                oversized = False
+            oversized = oversized or len(line) + len(rest) > MAX_CLAIM_BYTES
+            if not oversized:
+                line += rest
+            else:
+                line.clear()
+    if line and not oversized:
+        claim = parse_claim_line(line.decode("utf-8", "replace")) or claim
+    return claim
+
+
 def write_turns(folder: Path, use: TurnUse) -> None:
     """Record the turns used so far in the attempt folder."""
     write_record(folder / TURNS_FILE, use)

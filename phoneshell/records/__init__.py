@@ -28,6 +28,7 @@ from phoneshell.records.attack import (
 )
 from phoneshell.records.attempt import (
     CLAIM_STATUSES,
+    CLAIM_TEXT_MAX,
     FLAGS,
     OUTCOMES,
     ROLES,
@@ -47,6 +48,7 @@ from phoneshell.records.attempt import (
     Teardown,
     TurnUse,
     Verdict,
+    bounded,
 )
 from phoneshell.records.audit import (
     ACTION_KINDS,
@@ -122,15 +124,16 @@ from phoneshell.records.trajectory import (
 
 __all__ = [
     "ACTION_KINDS", "ATTACK_FAMILIES", "ATTACK_VERSION", "AUDIT_VERSION", "CHAIN_START",
-    "CLAIM_STATUSES", "FLAGS", "MAX_RECORD_BYTES", "NAME_MAX", "OUTCOMES", "PHASES", "ROLES",
-    "STAGES", "TAMPER_PROOF", "UNSCOPED_RUN", "ActionKind", "AttackFamily", "AttackReport",
-    "AttackResult", "AuditEvent", "CheckResult", "Claim", "ClaimFile", "ClaimStatus", "DeviceInfo",
-    "DeviceKind", "DeviceRead", "EvidenceManifest", "FileSeal", "Flag", "Foreground",
-    "HorizonItem", "Lines", "LogSeal", "Outcome", "Part", "Phase", "ProbeReading", "Record",
-    "RecordError", "ResultRow", "Role", "RunManifest", "SandboxKind", "Scalar", "Scored", "Seal",
-    "SourceRef", "Stage", "SwapReport", "SwapResult", "Target", "TaskRef", "Teardown", "TurnUse",
-    "Verdict", "append_line", "chain_of", "chain_step", "check_name", "file_size", "parse_lines",
-    "plain", "read_bytes", "read_lines", "read_record", "write_record", "write_text_atomic",
+    "CLAIM_STATUSES", "CLAIM_TEXT_MAX", "FLAGS", "MAX_RECORD_BYTES", "NAME_MAX", "OUTCOMES",
+    "PHASES", "ROLES", "STAGES", "TAMPER_PROOF", "UNSCOPED_RUN", "ActionKind", "AttackFamily",
+    "AttackReport", "AttackResult", "AuditEvent", "CheckResult", "Claim", "ClaimFile",
+    "ClaimStatus", "DeviceInfo", "DeviceKind", "DeviceRead", "EvidenceManifest", "FileSeal",
+    "Flag", "Foreground", "HorizonItem", "Lines", "LogSeal", "Outcome", "Part", "Phase",
+    "ProbeReading", "Record", "RecordError", "ResultRow", "Role", "RunManifest", "SandboxKind",
+    "Scalar", "Scored", "Seal", "SourceRef", "Stage", "SwapReport", "SwapResult", "Target",
+    "TaskRef", "Teardown", "TurnUse", "Verdict", "append_line", "bounded", "chain_of",
+    "chain_step", "check_name", "file_size", "parse_lines", "plain", "read_bytes", "read_lines",
+    "read_record", "write_record", "write_text_atomic",
     # the judge benchmark
     "FRAMES_DIR", "LABEL_TYPES", "TRAJECTORY_FILE", "AgentRate", "AnswerStatus", "Excluded",
     "FrameKind", "Group", "ItemFrame", "ItemStep", "JudgeAnswer", "JudgeItem", "JudgeRun",

@@ -53,6 +53,24 @@ class Claim(Part):
     """Free text: what the agent says it did."""
 
 
+CLAIM_TEXT_MAX = 4096
+"""Characters of a claim's answer and of its summary that are kept: a task's answer is a word or
+a number, and a claim of megabytes (a stdout line has no other limit) made every row after it
+unreadable once `results.jsonl` passed its size limit."""
+
+
+def bounded(claim: Claim) -> Claim:
+    """`claim` with its answer and summary cut to `CLAIM_TEXT_MAX` characters, saying so."""
+    def cut(text: str) -> str:
+        if len(text) <= CLAIM_TEXT_MAX:
+            return text
+        return f"{text[:CLAIM_TEXT_MAX]} [cut: {len(text) - CLAIM_TEXT_MAX:,} more characters]"
+
+    if len(claim.answer) <= CLAIM_TEXT_MAX and len(claim.summary) <= CLAIM_TEXT_MAX:
+        return claim
+    return claim.model_copy(update={"answer": cut(claim.answer), "summary": cut(claim.summary)})
+
+
 class ClaimFile(Record):
     """The claim file an agent writes with `phoneshell finish` (or a JSON line on stdout)."""
 

@@ -44,7 +44,7 @@ from phoneshell.device.phone import SPRINGBOARD
 from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, PhoneshellError, StepError
 from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_evidence
 from phoneshell.grade import Verdict, grade
-from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, write_record
+from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, bounded, write_record
 from phoneshell.runner.aftermath import (
     Changed,
     agent_broke_rig,
@@ -407,7 +407,10 @@ def overrule(verdict: Verdict, result: AgentResult) -> Verdict:
 
 def _ran(result: AgentResult, events: tuple[AuditEvent, ...]) -> AgentResult:
     """An agent that says it never ran but acted on the phone did run: its actions are in the
-    log, so whatever stopped it is its failure to score, not a reason to skip."""
+    log, so whatever stopped it is its failure to score, not a reason to skip. Its claim is
+    kept to a bounded size (`records.bounded`)."""
+    if result.claim is not None:
+        result = replace(result, claim=bounded(result.claim))
     acted = any(e.phase == "agent" for e in events)
     if result.ran or not acted:
         return result

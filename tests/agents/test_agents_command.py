@@ -17,9 +17,16 @@ from pathlib import Path
 import pytest
 
 from phoneshell.agents import make_agent
-from phoneshell.agents.environment import CLAIM_FILE, VARIABLES, read_claim_file
+from phoneshell.agents.environment import (
+    CLAIM_FILE,
+    MAX_CLAIM_BYTES,
+    STDOUT_CHUNK,
+    VARIABLES,
+    claim_from_stdout,
+    read_claim_file,
+)
 from phoneshell.audit import read_audit
-from phoneshell.records import ResultRow, RunManifest, read_record
+from phoneshell.records import CLAIM_TEXT_MAX, ResultRow, RunManifest, read_record
 from phoneshell.runner import AttemptPlan, Rig, open_rig, run_attempt
 from phoneshell.runner.folder import read_results
 from phoneshell.sim import SimServer
@@ -169,6 +176,18 @@ def test_a_command_that_cannot_start_is_skipped(rig: Rig, tmp_path: Path,
     assert "/no/such/agent" in row.skip_reason
 
 
+def test_a_program_found_before_it_runs_cannot_have_its_first_failure_skipped(
+        rig: Rig, tmp_path: Path, suite: dict[str, Task]) -> None:
+    # Its program is there before it runs: a "not found" exit on the run's first attempt is the
+    # program's own doing (it looked at the task and dodged it), scored as failed.
+    dodge = "import sys; print('sh: 1: agent: not found', file=sys.stderr); sys.exit(127)"
+    row = attempt(rig, tmp_path, suite["settings.about.reach"],
+                  f"{PYTHON} -c {shlex.quote(dodge)}")
+    assert row.outcome == "failed", row.skip_reason
+    assert row.claim is not None
+    assert row.claim.summary == "the command exited with status 127 without a claim"
+
+
 def test_a_command_that_started_before_cannot_have_a_failure_skipped_as_not_starting(
         rig: Rig, tmp_path: Path, suite: dict[str, Task]) -> None:
     # A program may exit with the shell's "not found" to have an attempt it would fail not
@@ -190,6 +209,33 @@ def test_a_json_line_on_stdout_is_a_claim(rig: Rig, tmp_path: Path,
     row = attempt(rig, tmp_path, suite["settings.about.reach"], command)
     assert row.claim is not None
     assert (row.claim.status, row.claim.summary) == ("gave_up", "could not find About")
+
+
+def test_a_huge_stdout_is_read_in_chunks_and_a_huge_claim_is_cut(
+        rig: Rig, tmp_path: Path, suite: dict[str, Task]) -> None:
+    # 3 MB on one line (read past, not into memory), then a claim whose answer is 100 KB: the
+    # row keeps the claim, its answer cut to CLAIM_TEXT_MAX characters and saying so (a claim of
+    # megabytes once made results.jsonl too big to read, every honest row with it)
+    script = ("import json, sys; sys.stdout.write('x' * 3_000_000 + '\\n'); "
+              "print(json.dumps({'status': 'done', 'answer': 'y' * 100_000}))")
+    row = attempt(rig, tmp_path, suite["settings.about.reach"],
+                  f"{PYTHON} -c {shlex.quote(script)}")
+    assert row.claim is not None and row.claim.status == "done"
+    assert row.claim.answer.startswith("y" * CLAIM_TEXT_MAX + " [cut: ")
+    assert row.claim.answer.endswith(f"{100_000 - CLAIM_TEXT_MAX:,} more characters]")
+
+
+def test_claim_lines_are_found_past_lines_too_long_to_be_one(tmp_path: Path) -> None:
+    claim = json.dumps({"status": "gave_up", "summary": "ok"})
+    out = tmp_path / "stdout"
+    out.write_bytes(b"{" + b"z" * (MAX_CLAIM_BYTES + STDOUT_CHUNK) + b"}\n" + claim.encode()
+                    + b"\n" + b"{" + b"w" * (2 * STDOUT_CHUNK))  # a long last line, unended
+    found = claim_from_stdout(out)
+    assert found is not None and (found.status, found.summary) == ("gave_up", "ok")
+    out.write_bytes(claim.encode())  # one line, no newline
+    assert claim_from_stdout(out) is not None
+    out.write_bytes(b"{" + b"z" * (MAX_CLAIM_BYTES + 10) + b"}")
+    assert claim_from_stdout(out) is None
 
 
 def test_a_nonzero_exit_without_a_claim_is_a_failed_claim(rig: Rig, tmp_path: Path,
