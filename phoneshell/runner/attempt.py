@@ -62,7 +62,8 @@ from phoneshell.runner.counts import (
     take_counts,
     uncountable,
 )
-from phoneshell.runner.rig import Rig, RigDown, check_rig, reads_whole
+from phoneshell.runner.endstate import UnreadableEndState, capture_or_blame, unreadable
+from phoneshell.runner.rig import Rig, RigDown, check_rig
 from phoneshell.runner.setback import set_back_device, set_back_settings
 from phoneshell.tasks import Step, Task
 
@@ -286,12 +287,19 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         if not result.ran:
             raise _Skip(f"the agent never ran: {result.error or 'no reason given'}")
         _enter(rig, plan, "check")
-        evidence = _capture(rig, plan, result.claim, before, mark)
+        evidence = capture_or_blame(phone, functools.partial(
+            _capture, rig, plan, result.claim, before, mark))
         save_evidence(evidence, folder / "evidence")
         evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
         verdict = grade(task, evidence)
         if not evidence.final or not evidence.final.source.complete:
-            verdict = _unreadable(rig, verdict, evidence)
+            problem = evidence.final.source.problem if evidence.final else "no page source"
+            blamed = unreadable(phone, verdict, evidence)
+            if blamed is None:
+                raise _Skip(f"the phone sent only cut-off page sources at capture ({problem}), "
+                            "and on its home screen too, so the end state cannot be graded (a "
+                            "rig fault)")
+            verdict = blamed
         if not verdict.passed or result.timed_out or result.out_of_turns:
             _enter(rig, plan, "check")
             check_rig(rig, evidence.events)  # a failure is scored only if the phone takes input
@@ -299,6 +307,9 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False, results=(),
                           overruled=str(exc))
         before = exc.counts  # teardown deletes what was left
+    except UnreadableEndState as exc:  # the phone reads elsewhere: the agent's screen did this
+        verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False, results=(),
+                          overruled=str(exc))
     except _Skip as exc:
         skip_reason = str(exc)
     except (RigDown, *RIG_DOWN, DeviceError) as exc:
@@ -362,22 +373,6 @@ def _run_agent(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
                                       task.timeout_seconds, plan.folder, plan.sandbox))
     finally:
         rig.bridge.revoke_agent()
-
-
-def _unreadable(rig: Rig, verdict: Verdict, evidence: Evidence) -> Verdict:
-    """The end state, read only cut off or malformed: the agent's failure where the phone reads
-    its home screen whole (else it could leave such a screen to have any attempt not scored).
-
-    Raises:
-        _Skip: the phone reads nothing whole: a rig fault.
-    """
-    problem = evidence.final.source.problem if evidence.final else "no page source"
-    if not reads_whole(rig.phone):
-        raise _Skip(f"the phone sent only cut-off page sources at capture ({problem}), and on its "
-                    "home screen too, so the end state cannot be graded (a rig fault)")
-    return verdict.model_copy(update={"passed": False, "overruled": (
-        f"the screen the agent left could not be read whole at capture ({problem}), where the "
-        "phone reads its home screen whole: an end state nobody can grade")})
 
 
 def _recover(rig: Rig, plan: AttemptPlan) -> bool:

@@ -148,6 +148,7 @@ def source(ep: Endpoints, req: Request) -> JSON:
     """`/source?format=xml|json|description` (default xml); see faults for truncation."""
     fmt = req.query.get("format", "xml").lower()
     screen = ep.phone.screen()
+    _take_snapshot(ep, screen.bundle_id)
     if fmt == "json":
         return screen.derived("json", lambda: to_json(screen))
     if fmt == "description":
@@ -162,6 +163,13 @@ def source(ep: Endpoints, req: Request) -> JSON:
         data = text.encode()
         return data[:int(len(data) * TRUNCATE_AT)].decode(errors="ignore")
     return text
+
+
+def _take_snapshot(ep: Endpoints, front: str) -> None:
+    """Answer WDA's error for a snapshot it could not take, where the `unreadable` fault says."""
+    if ep.faults.chokes_on(front):
+        raise WdaError("unknown error", f"Cannot take a snapshot of the accessibility tree of "
+                                        f"'{front}' within the timeout")
 
 
 def accessible_source(ep: Endpoints, req: Request) -> JSON:
@@ -180,6 +188,7 @@ def screen_png(ep: Endpoints) -> bytes:
 def screenshot(ep: Endpoints, req: Request) -> JSON:
     """`/screenshot`: base64 PNG of the current screen, points x scale pixels, no prefix."""
     screen = ep.phone.screen()
+    _take_snapshot(ep, screen.bundle_id)
     return screen.derived("screenshot",
                           lambda: base64.b64encode(screen_png(ep)).decode("ascii"))
 

@@ -8,6 +8,8 @@
   `/status` reports no session;
 * `truncated-source`: `/source` (XML) is cut off at 60% of its bytes; `truncated-source=BUNDLE`
   only while that app is in front (a screen too big for WDA to write out, as a huge web page);
+* `unreadable=BUNDLE`: while that app is in front, every page source and screenshot answers
+  WDA's error for a snapshot it could not take (a screen WDA chokes on);
 * `slow`: every WDA request waits first; `slow=SECONDS` sets how long (default 0.25);
 * `gone`: the listening socket is closed, so connections are refused; only the Python API
   (`SimServer.set_faults`) reopens it.
@@ -22,7 +24,8 @@ from dataclasses import dataclass
 
 from phoneshell.errors import PhoneshellError
 
-NAMES = ("locked", "drop-writes", "stale-session", "truncated-source", "slow", "gone")
+NAMES = ("locked", "drop-writes", "stale-session", "truncated-source", "unreadable", "slow",
+         "gone")
 DEFAULT_SLOW_S = 0.25
 TRUNCATE_AT = 0.6
 """The fraction of the XML source's bytes `truncated-source` keeps."""
@@ -36,6 +39,8 @@ class Faults:
     slow_s: float = DEFAULT_SLOW_S
     truncated_in: str = ""
     """The app whose screens `truncated-source` cuts off ("": every screen)."""
+    unreadable_in: str = ""
+    """The app whose screens `unreadable` makes unreadable."""
 
     @classmethod
     def parse(cls, specs: Iterable[str]) -> Faults:
@@ -45,14 +50,19 @@ class Faults:
             PhoneshellError: an unknown fault name or a bad delay.
         """
         active: set[str] = set()
-        slow_s, truncated_in = DEFAULT_SLOW_S, ""
+        slow_s, truncated_in, unreadable_in = DEFAULT_SLOW_S, "", ""
         for spec in specs:
             name, sep, arg = spec.strip().partition("=")
             if name not in NAMES:
                 raise PhoneshellError(f"unknown fault {name!r}",
                                       hint=f"faults are: {', '.join(NAMES)}")
+            if name == "unreadable" and not arg.strip():
+                raise PhoneshellError(f"fault 'unreadable' names the app whose screens it makes "
+                                      f"unreadable ({spec!r})", hint="unreadable=BUNDLE")
             if sep and name == "truncated-source":
                 truncated_in = arg.strip()
+            elif sep and name == "unreadable":
+                unreadable_in = arg.strip()
             elif sep:
                 if name != "slow":
                     raise PhoneshellError(f"fault {name!r} takes no value ({spec!r})",
@@ -66,7 +76,7 @@ class Faults:
                     raise PhoneshellError(f"bad delay in {spec!r}",
                                           hint="use slow=SECONDS with 0 <= SECONDS <= 60")
             active.add(name)
-        return cls(frozenset(active), slow_s, truncated_in)
+        return cls(frozenset(active), slow_s, truncated_in, unreadable_in)
 
     def on(self, name: str) -> bool:
         """Whether a fault is switched on."""
@@ -76,9 +86,14 @@ class Faults:
         """The faults as strings `parse` accepts, in a stable order."""
         valued = {"slow": f"slow={self.slow_s:g}",
                   "truncated-source": f"truncated-source={self.truncated_in}"
-                  if self.truncated_in else "truncated-source"}
+                  if self.truncated_in else "truncated-source",
+                  "unreadable": f"unreadable={self.unreadable_in}"}
         return [valued.get(n, n) for n in NAMES if n in self.active]
 
     def cuts_off(self, front: str) -> bool:
         """Whether `/source` is cut off while `front` is the app in front."""
         return self.on("truncated-source") and self.truncated_in in ("", front)
+
+    def chokes_on(self, front: str) -> bool:
+        """Whether no source or screenshot can be taken while `front` is the app in front."""
+        return self.on("unreadable") and self.unreadable_in == front

@@ -162,13 +162,14 @@ def test_a_count_that_cannot_be_taken_before_the_agent_skips_the_attempt(
 
 def test_a_command_that_acts_then_exits_127_is_scored_not_skipped(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
-    # exit 127 reads as "could not start"; the audit log says it did start, so it is scored
+    # exit 127 reads as "could not start" where nothing told its program was there (shell
+    # syntax around it); the audit log says it did start, so it is scored
     script = tmp_path / "act_then_127.py"
     script.write_text("import os, sys, wda\n"
                       "wda.Client(os.environ['PHONESHELL_WDA_URL']).session()"
                       ".app_activate('com.apple.calculator')\n"
                       "sys.exit(127)\n")
-    agent = make_agent(f"command:{sys.executable} {script}")
+    agent = make_agent(f"command:cd {tmp_path} && {sys.executable} {script}")
     row = run_one(sim, tmp_path, suite["settings.about.reach"], agent).row
     assert row.outcome == "failed" and not row.skipped
     assert row.claim is not None and row.claim.status == "failed"

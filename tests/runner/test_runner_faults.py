@@ -87,3 +87,22 @@ def test_an_end_state_cut_off_where_the_phone_reads_whole_elsewhere_is_the_agent
     assert row.outcome == "failed", (row.outcome, row.skip_reason)
     assert "could not be read whole at capture" in row.error
     assert "reads its home screen whole" in row.error
+
+
+def test_an_end_state_the_phone_cannot_read_where_it_reads_elsewhere_is_the_agents_failure(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """A screen WDA chokes on (its reading outlasts the harness's wait, or WDA gives up on it):
+    capture waits for the phone to answer, tries again, then reads the home screen; whole there,
+    the end state was the agent's to leave readable. As a skip, or the rig reported down (which
+    stops the run), an agent could leave such a screen to have any attempt not scored."""
+    sim.set_faults(["unreadable=com.apple.Preferences"])
+    try:
+        with open_rig(sim.url, tmp_path, timeout_s=10, effect_timeout_s=0.3) as rig:
+            plan = AttemptPlan("r1", tmp_path / "r1", suite["settings.about.reach"], 1)
+            result = run_attempt(plan, rig, make_agent("solution"))
+    finally:
+        sim.set_faults([])
+    row = result.row
+    assert row.outcome == "failed" and not result.rig_down, (row.outcome, row.skip_reason)
+    assert "could not be read at capture" in row.error
+    assert "answers again and reads its home screen whole" in row.error

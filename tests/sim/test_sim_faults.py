@@ -168,3 +168,16 @@ def test_gone_over_the_control_route(sim, raw):
 def test_bad_fault_names_are_user_errors(spec):
     with pytest.raises(PhoneshellError):
         SimServer(faults=[spec])
+
+
+def test_unreadable_makes_one_apps_screens_unreadable(sim, client):
+    """A screen WDA chokes on: sources and screenshots fail while that app is in front."""
+    sim.fault_on(f"unreadable={SETTINGS}")
+    assert sim.faults.specs() == [f"unreadable={SETTINGS}"]
+    client.source()  # the home screen reads
+    client.app_launch(SETTINGS)
+    for read in (client.source, lambda: client.source(format="json"), client.screenshot):
+        with pytest.raises(wda.WDAError):
+            read()
+    client.home()
+    client.source()

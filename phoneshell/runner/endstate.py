@@ -1,0 +1,87 @@
+"""When the phone will not show the end state an agent left: capture retried once the phone
+answers again, and the agent's failure where the phone reads its home screen whole.
+
+A screen WDA cannot read, or reads only cut off (a page too big to write out, text an old WDA
+wrote raw, a screen whose reading outlasts the harness's wait), is the screen the agent left.
+Were it a skip, or the rig reported down (which stops the run), an agent could leave one to
+have any attempt it would fail not scored. So: a capture that finds the phone not answering
+waits for it to answer again and captures once more (a phone's hiccup passes then); one that
+still cannot read the screen, or reads it only cut off, presses home and reads there. A phone
+that reads its home screen whole was fine, and the end state was the agent's to leave
+readable: its failure, said so. A phone that does not is the rig: not scored, or down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from phoneshell.device import Phone
+from phoneshell.device.phone import wait_until
+from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked
+from phoneshell.evidence import Evidence
+from phoneshell.grade import Verdict
+from phoneshell.runner.rig import reads_whole
+
+T = TypeVar("T")
+
+ANSWER_AGAIN_S = 120.0
+"""How long a capture that found the phone not answering waits for it to answer again."""
+
+
+class UnreadableEndState(Exception):
+    """The phone answers and reads its home screen whole, but not the screen the agent left:
+    the attempt fails, and the message says why."""
+
+
+def answers(phone: Phone, within_s: float = ANSWER_AGAIN_S) -> bool:
+    """Whether WDA answers `/status` within `within_s` (polled, a request at a time)."""
+    def asked() -> bool:
+        try:
+            phone.status()
+        except (*RIG_DOWN, DeviceError):
+            return False
+        return True
+
+    return wait_until(asked, within_s, interval_s=1.0)
+
+
+def capture_or_blame(phone: Phone, capture: Callable[[], T]) -> T:
+    """`capture()`; when the phone did not answer it, once more after it answers again.
+
+    Raises:
+        UnreadableEndState: the second capture failed too, where the phone reads its home
+            screen whole.
+        DeviceError, and the `errors.RIG_DOWN` kinds: the phone does not answer again, or reads
+            nothing whole: the rig (a locked phone is always the rig's or an agent's lock,
+            told elsewhere).
+    """
+    try:
+        return capture()
+    except DeviceLocked:
+        raise
+    except (*RIG_DOWN, DeviceError):
+        if not answers(phone):
+            raise
+    try:
+        return capture()
+    except DeviceLocked:
+        raise
+    except (*RIG_DOWN, DeviceError) as exc:
+        if not reads_whole(phone):
+            raise
+        raise UnreadableEndState(
+            f"the screen the agent left could not be read at capture ({exc}), where the phone "
+            "answers again and reads its home screen whole: an end state nobody can "
+            "grade") from exc
+
+
+def unreadable(phone: Phone, verdict: Verdict, evidence: Evidence) -> Verdict | None:
+    """The end state, read only cut off or malformed: the agent's failure where the phone reads
+    its home screen whole; None where it does not (a rig fault: not scored)."""
+    problem = evidence.final.source.problem if evidence.final else "no page source"
+    if not reads_whole(phone):
+        return None
+    return verdict.model_copy(update={"passed": False, "overruled": (
+        f"the screen the agent left could not be read whole at capture ({problem}), where the "
+        "phone reads its home screen whole: an end state nobody can grade")})
