@@ -210,13 +210,17 @@ class PageSource:
 
     def inside(self, element: Element, short_type: str) -> bool:
         """Whether `element` sits, at any depth, in an element of `short_type` (e.g. WebView)."""
+        return self.holder(element, short_type) is not None
+
+    def holder(self, element: Element, short_type: str) -> Element | None:
+        """The nearest element of `short_type` `element` sits in, at any depth (a text's Cell)."""
         parent = element.parent
         while 0 <= parent < len(self.elements):
             holder = self.elements[parent]
             if holder.short_type == short_type:
-                return True
+                return holder
             parent = holder.parent
-        return False
+        return None
 
     def shown_texts(self, short_type: str = "", within: str = "",
                     ) -> Iterator[tuple[Element, tuple[tuple[str, str], ...]]]:

@@ -17,7 +17,7 @@ from phoneshell.checks.kind import Check, Finding, Same, Subset, check_kind
 from phoneshell.checks.path import IN_APP, typed_runs, unwatched
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
-from phoneshell.tree import shorten
+from phoneshell.tree import Element, PageSource, shorten
 
 SAFARI = "com.apple.mobilesafari"
 KEYS = Param("keys", "str_list", "Labels (or names) of the elements that must each have been "
@@ -122,6 +122,23 @@ def seconds(shown: str) -> int | None:
     return hours * 3600 + minutes * 60 + secs
 
 
+MERIDIEM = re.compile(r"^[ap]\.?\s?m\.?$", re.IGNORECASE)
+"""AM or PM, as a time of day shows it beside its digits ("AM", "p.m.")."""
+
+
+def _time_of_day(page: PageSource, element: Element, text: str) -> bool:
+    """Whether a countdown-like text is a time of day: beside an AM or PM in its own row or
+    group (World Clock's "4:41" "AM", an alarm's "9:41" "AM"), or in a row labelled with it
+    and AM or PM ("Sydney, 4:41 AM")."""
+    for other in page.elements:
+        if other.parent == element.parent and other is not element and \
+                MERIDIEM.match(other.label.strip() or other.value.strip()):
+            return True
+    row = page.holder(element, "Cell")
+    return row is not None and re.search(rf"(?<![\d:]){re.escape(text)}\s?[AaPp]\.?[Mm]\b",
+                                         row.label) is not None
+
+
 def _started(actions: Sequence[Action], start: str, app: str) -> Action | None:
     taps = [a for a in actions if a.kind == "tap" and a.ok is not False
             and (not app or a.app_before == app) and _labelled(a, start)]
@@ -131,10 +148,11 @@ def _started(actions: Sequence[Action], start: str, app: str) -> Action | None:
 @check_kind("countdown", family="path", params=(DURATION, START, IN_APP, SLACK),
             negatable=False, implied_by=Same())
 def countdown(check: Check, evidence: Evidence) -> Finding:
-    """Passes when a countdown shows on the final screen (a StaticText like `4:57`) and, added
-    to the seconds between the agent's last tap on `start` and the screen being read, it makes
-    `text` within `slack_s`: the timer was started at that duration. A four-minute timer just
-    started and a six-minute one left to run down a minute both fail a five-minute check."""
+    """Passes when a countdown shows on the final screen (a StaticText like `4:57`, not a time
+    of day: beside AM or PM, or in a row labelled with the time and AM or PM) and, added to the
+    seconds between the agent's last tap on `start` and the screen being read, it makes `text`
+    within `slack_s`: the timer was started at that duration. A four-minute timer just started
+    and a six-minute one left to run down a minute both fail a five-minute check."""
     want = seconds(check.text)
     final = evidence.final
     if want is None:
@@ -143,8 +161,10 @@ def countdown(check: Check, evidence: Evidence) -> Finding:
         return Finding(False, "no page source was captured", unproven="no page source")
     start, slack = check.text_of("start") or "Start", check.int_of("slack_s")
     tap = _started(evidence.agent_actions(), start, check.text_of("app"))
+    # a time of day reads like a countdown ("4:41" in World Clock): it never counts as one
     shown = [(e, seconds(t)) for e, texts in final.source.shown_texts("StaticText")
-             for _, t in texts if seconds(t) is not None]
+             for _, t in texts if seconds(t) is not None
+             and not _time_of_day(final.source, e, t.strip())]
     if tap is None:
         return Finding(False, f"the agent never tapped {start!r}",
                        unproven=unwatched(evidence))

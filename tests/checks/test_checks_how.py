@@ -109,6 +109,24 @@ def test_a_shorter_or_longer_timer_fails() -> None:
     assert not grade("countdown", timer("5:00", 100.0, 160.0), text="5:00")[0]  # type: ignore[arg-type]
 
 
+def test_a_time_of_day_is_never_the_countdown() -> None:
+    """World Clock's "4:41" beside its "AM" (a city chosen, and a wait timed, to fit the check),
+    or in a row labelled "Sydney, 4:41 AM", reads like a countdown and is not one; the timer's
+    own label still counts beside it."""
+    def final(*elements: El) -> object:
+        ev = timer("0:00", 100.0, 119.0)
+        return replace(ev, captures=(Capture("final", source(*elements, bundle=TIMER),  # type: ignore[attr-defined]
+                                             119.0),))
+
+    beside = El("Cell", "Sydney", children=(El(label="4:41"), El(label="AM")))
+    row = El("Cell", "Sydney, 4:41 AM", children=(El(label="4:41"),))
+    for shown in (beside, row, El("Cell", "Tokyo", children=(El(label="4:41"),
+                                                             El(label="p.m.")))):
+        passed, detail = grade("countdown", final(shown), text="5:00")  # type: ignore[arg-type]
+        assert not passed and "no countdown on the final screen" in detail, detail
+    assert grade("countdown", final(beside, El(label="4:41")), text="5:00")[0]  # type: ignore[arg-type]
+
+
 def test_countdown_needs_the_start_tap() -> None:
     never = log()
     shown = replace(never, captures=(Capture("final", source(El(label="5:00")), 1.0),))
