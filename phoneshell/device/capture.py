@@ -182,13 +182,16 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
 def capture_evidence(phone: Phone, task_id: str, needs: Iterable[Need] = (),
                      claim: Claim | None = None, held: Held | None = None,
                      seen: bytes | None = None,
-                     decided: Callable[[Evidence], bool] | None = None) -> Evidence:
+                     decided: Callable[[Evidence], bool] | None = None,
+                     clock_runs: bool = True) -> Evidence:
     """Read the end state off the phone (`held`, `seen`: see `read_settled`).
 
     Args:
         decided: given the evidence of the final screen alone, whether scrolling could change
             no check's outcome (`checks.decided_unscrolled`): then a scroll need is not
             captured, and the list is not dragged (1.4 s a drag on a real phone).
+        clock_runs: whether the phone's clock runs as a real phone's does (False: flagged
+            `clock_still`, phoneshell's simulator).
 
     Raises:
         DeviceError: the phone stopped answering (a rig failure, not the agent's).
@@ -198,6 +201,8 @@ def capture_evidence(phone: Phone, task_id: str, needs: Iterable[Need] = (),
         final_xml, screenshot, settled = read_settled(phone, held, seen)
         foreground = phone.foreground()  # after the screen settled: an app switch may be on
         flags: set[Flag] = set() if settled else {"unsettled"}
+        if not clock_runs:
+            flags.add("clock_still")
         evidence = Evidence(task_id=task_id, captured_at=captured_at, foreground=foreground,
                             captures=(Capture("final", final_xml, time.time()),), claim=claim,
                             flags=frozenset(flags), screenshot_png=screenshot)

@@ -21,12 +21,14 @@ ROLES: tuple[Role, ...] = ("final", "scroll")
 ClaimStatus = Literal["done", "gave_up", "failed"]
 CLAIM_STATUSES: tuple[ClaimStatus, ...] = ("done", "gave_up", "failed")
 Flag = Literal["unsettled", "screen_unreadable", "source_truncated", "acted_outside_bridge",
-               "audit_torn", "audit_forged"]
+               "audit_torn", "audit_forged", "clock_still"]
 FLAGS: tuple[Flag, ...] = ("unsettled", "screen_unreadable", "source_truncated",
-                           "acted_outside_bridge", "audit_torn", "audit_forged")
+                           "acted_outside_bridge", "audit_torn", "audit_forged", "clock_still")
 """`acted_outside_bridge`: the phone changed with no logged action to explain it (a custody line
 in the attempt's log); `audit_forged`: the run's audit.jsonl held lines for this attempt that
-the bridge never wrote (they are left out of the evidence). Either fails the attempt."""
+the bridge never wrote (they are left out of the evidence). Either fails the attempt.
+`clock_still`: the phone's clock did not run (phoneshell's simulated iPhone, whose clock moves
+only when told): a running timer on it stands where it started."""
 Outcome = Literal["passed", "failed", "skipped"]
 OUTCOMES: tuple[Outcome, ...] = ("passed", "failed", "skipped")
 

@@ -166,7 +166,8 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
     # screenshot agreeing with it proves the same
     evidence = capture_evidence(rig.phone, plan.task.id, needs, claim, held,
                                 rig.bridge.screen_look(),
-                                functools.partial(decided_unscrolled, plan.task.checks))
+                                functools.partial(decided_unscrolled, plan.task.checks),
+                                rig.clock_runs)
     _enter(rig, plan, "probe")
     reads = []
     for need in (n for n in needs if n.what == "read"):

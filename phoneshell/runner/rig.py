@@ -51,6 +51,9 @@ class Rig:
     private: bool = False
     """Nothing but the bridge can reach the phone (a simulator behind a secret path, a USB phone
     through usbmuxd): a sandboxed agent cannot go around the bridge."""
+    clock_runs: bool = True
+    """The phone's clock runs as a real phone's does (False: phoneshell's simulator, whose clock
+    moves only when told; its evidence is flagged `clock_still`)."""
     at_none: set[Need] = field(default_factory=set)
     """The counts this run last saw at none on this phone (`runner.counts`): any found there
     later are its agents' doing."""
@@ -134,7 +137,7 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
                           trajectory=trajectory)
     effect_s = effect_timeout_s if effect_timeout_s is not None else 1.0 if sim else 5.0
     with bridge:
-        yield Rig(bridge, Phone(bridge.url, timeout_s, effect_s), private)
+        yield Rig(bridge, Phone(bridge.url, timeout_s, effect_s), private, clock_runs=not sim)
 
 
 def responded(events: Sequence[AuditEvent]) -> bool:

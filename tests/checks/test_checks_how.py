@@ -127,6 +127,17 @@ def test_a_time_of_day_is_never_the_countdown() -> None:
     assert grade("countdown", final(beside, El(label="4:41")), text="5:00")[0]  # type: ignore[arg-type]
 
 
+def test_on_a_phone_whose_clock_stands_still_the_countdown_is_read_as_shown() -> None:
+    """The simulator's timers do not tick: "5:00" read 20 s after Start is a 5-minute timer
+    there, and "4:00" read a minute after it is a 4-minute one."""
+    def still(ev: object) -> object:
+        return replace(ev, flags=frozenset({"clock_still"}))  # type: ignore[type-var]
+
+    assert grade("countdown", still(timer("5:00", 100.0, 120.0)), text="5:00")[0]  # type: ignore[arg-type]
+    passed, detail = grade("countdown", still(timer("4:00", 100.0, 161.0)), text="5:00")  # type: ignore[arg-type]
+    assert not passed and "started at about 240s" in detail
+
+
 def test_countdown_needs_the_start_tap() -> None:
     never = log()
     shown = replace(never, captures=(Capture("final", source(El(label="5:00")), 1.0),))

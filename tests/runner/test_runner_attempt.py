@@ -140,7 +140,7 @@ def test_acting_outside_the_bridge_is_flagged_in_the_evidence(sim: SimServer, tm
     through = run_one(sim, tmp_path / "b", suite["settings.about.reach"],
                       make_agent("solution")).row
     clean = json.loads((tmp_path / "b" / "r1" / through.evidence / "evidence.json").read_text())
-    assert clean["flags"] == []
+    assert clean["flags"] == ["clock_still"]  # the simulator's, and nothing else
 
 
 def test_a_count_that_cannot_be_taken_before_the_agent_skips_the_attempt(
@@ -286,7 +286,8 @@ def test_a_screenshot_after_the_last_action_spares_capture_one(sim: SimServer, t
         shots.append(sim.request_counts().get("GET /screenshot", 0) - before)
         # Wi-Fi is not About: the picture proves the screen settled, not that it is right
         manifest = tmp_path / str(look) / "r1" / str(row.evidence) / "evidence.json"
-        assert row.outcome == "failed" and json.loads(manifest.read_text())["flags"] == []
+        assert row.outcome == "failed"
+        assert json.loads(manifest.read_text())["flags"] == ["clock_still"]  # settled
     # capture proves the screen settled with two screenshots around its source; the agent's
     # own, taken after its last tap, stands for the first
     assert shots[1] == shots[0] >= 2

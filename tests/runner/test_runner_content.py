@@ -1,7 +1,8 @@
 """What an agent leaves showing cannot steer the harness's own taps: a Safari tab left on a page
 headed "Address", a note titled "Search". Setups and reference finishes name the type of the
 control they tap, so an honest attempt after such an agent is played and scored, not skipped
-(a setup that fails is a skip, and an agent could make it one at will)."""
+(a setup that fails is a skip, and an agent could make it one at will). And what the end state
+is read against: the simulator's clock, which stands still."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from attempt_rig import run_one
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.agents.reference import SolutionAgent
 from phoneshell.device import Phone, run_steps
+from phoneshell.evidence import load_evidence
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
 
@@ -50,3 +52,14 @@ def test_a_note_titled_search_does_not_steer_the_notes_search_finish(
     run_one(sim, tmp_path, suite["settings.about.reach"], titled)
     row = run_one(sim, tmp_path, suite["notes.search"], SolutionAgent(), attempt=2).row
     assert row.outcome == "passed", (row.skip_reason, row.checks)
+
+
+def test_evidence_from_the_simulator_says_its_clock_stood_still(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Its timers do not tick, so `countdown` must not add the seconds an agent took after
+    Start (a slow honest agent failed clock.timer.set on it, and a 4-minute timer read a
+    minute later passed as a 5-minute one)."""
+    row = run_one(sim, tmp_path, suite["clock.timer.set"], SolutionAgent()).row
+    assert row.passed, row.checks
+    evidence = load_evidence(tmp_path / "r1" / row.evidence)
+    assert "clock_still" in evidence.flags
