@@ -224,8 +224,35 @@ def _element_step(phone: Phone, step: Step, act: Callable[[float, float], None],
         kind = f" {only}" if only else ""
         raise _fail(step, f"no on-screen{kind} element matches {step.arg!r}; the screen shows "
                           f"{page.summary()}")
-    x, y = element.centre
+    x, y = _word_in(element, step.arg) or element.centre
     _changes_screen(phone, step, lambda: act(x, y), f"{verb} {element.describe()}")
+
+
+LINE_PT, CHAR_PT, INSET_PT = 22.0, 8.5, 8.0
+"""A text view's lines (17 pt body text: 22 pt a line, about 8.5 pt a character) and its inset:
+enough to put a finger on a word, which is no element of its own."""
+
+
+def _word_in(element: Element, text: str) -> tuple[float, float] | None:
+    """Where `text` shows inside a multi-line text view that holds it among other text (a
+    word of a note): a finger held there holds the word, where the view's middle is blank
+    space (the caret's menu, not the word's). None for anything else."""
+    value = element.value
+    at = value.lower().find(text.strip().lower())
+    if element.type != "XCUIElementTypeTextView" or at < 0 or value.strip() == "":
+        return None
+    per_line = max(1, int((element.width - 2 * INSET_PT) // CHAR_PT))
+    row = col = 0
+    for line in value[:at].split("\n")[:-1]:
+        row += 1 + len(line) // per_line
+    col = len(value[:at].split("\n")[-1])
+    row, col = row + col // per_line, col % per_line
+    x = element.x + INSET_PT + (col + len(text.strip()) / 2) * CHAR_PT
+    y = element.y + INSET_PT + (row + 0.5) * LINE_PT
+    if not (element.x <= x < element.x + element.width and element.y <= y < element.y +
+            element.height):
+        return None
+    return x, y
 
 
 @executes("tap")

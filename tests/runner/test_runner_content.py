@@ -63,3 +63,27 @@ def test_evidence_from_the_simulator_says_its_clock_stood_still(
     assert row.passed, row.checks
     evidence = load_evidence(tmp_path / "r1" / row.evidence)
     assert "clock_still" in evidence.flags
+
+
+class BlankHolder(SolutionAgent):
+    """Types the word into a new note, then holds blank space below it instead of the word."""
+
+    def run(self, context: AgentContext) -> AgentResult:
+        phone = Phone(context.wda_url, effect_timeout_s=1.0)
+        run_steps(phone, (Step("open_app", "Notes"), Step.tap_on("New Note", "Button"),
+                          Step("type", "anchor")))
+        phone.touch_and_hold(200, 500, 1.0)
+        return AgentResult(ran=True)
+
+
+def test_holding_blank_space_is_not_holding_the_word(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Blank space held shows the caret's menu (Select, Select All, Paste), the word held its
+    own (Cut, Copy, Look Up): only the word passes notes.text_select, and the reference finish
+    holds the word, inside the note's text view, where its middle is blank."""
+    task = suite["notes.text_select"]
+    blank = run_one(sim, tmp_path / "blank", task, BlankHolder()).row
+    assert blank.outcome == "failed"
+    assert [c.kind for c in blank.checks if not c.passed] == ["regex_on_screen"]
+    honest = run_one(sim, tmp_path / "word", task, SolutionAgent(), attempt=2).row
+    assert honest.passed, honest.checks
