@@ -195,6 +195,41 @@ class Sealer:
         return signed
 
 
+def set_aside_unsealed(run_dir: Path, into: Path) -> list[str]:
+    """Before a run goes on (`--resume`): cut each of its logs back to what its last seal
+    holds, moving what followed into `into`, and say what was moved. A run stopped in the
+    middle (a full disk, a crash) could not seal what it wrote last, which would keep it from
+    being continued; what is kept is all the seal vouches for. Nothing is touched when the
+    manifest's signature or a log's sealed part does not hold: verification refuses the run
+    then, as it should."""
+    try:
+        manifest, key = read_record(run_dir / MANIFEST, RunManifest), load_key()
+    except (RecordError, RunError):
+        return []
+    seal = manifest.seal
+    if seal is None or seal.key_id != key_id(key) or not hmac.compare_digest(
+            seal.signature, _signature(manifest, key)):
+        return []
+    moved: list[str] = []
+    for log in seal.logs:
+        path = run_dir / log.path
+        try:
+            data = read_bytes(path, MAX_SEALED_BYTES) if path.exists() else b""
+        except RecordError:
+            continue
+        if len(data) <= log.bytes or chain_of(data[:log.bytes]) != (log.chain, log.lines,
+                                                                     log.bytes):
+            continue
+        into.mkdir(parents=True, exist_ok=True)
+        (into / f"{log.path}.{int(time.time())}.tail").write_bytes(data[log.bytes:])
+        with path.open("r+b") as out:
+            out.truncate(log.bytes)
+            os.fsync(out.fileno())
+        lines = data[log.bytes:].count(b"\n")
+        moved.append(f"{log.path}: {lines} line(s) after the last seal")
+    return moved
+
+
 def _check_log(run_dir: Path, sealed: LogSeal) -> list[str]:
     path = run_dir / sealed.path
     try:

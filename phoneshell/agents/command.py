@@ -33,6 +33,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from phoneshell.agents import sandbox
@@ -181,18 +182,21 @@ class CommandAgent:
                 return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
             with _RUNNING_LOCK:
                 _RUNNING.add(process.pid)  # start_new_session: the group is named after it
-            timed_out = False
+            timed_out, overfull = False, ""
             try:
-                code = process.wait(timeout=context.timeout_s)
-            except subprocess.TimeoutExpired:
-                timed_out = True
+                code, timed_out, overfull = _watch(process, context.timeout_s, folder)
             finally:
                 _stop_group(process)  # the program and anything it left running
                 with _RUNNING_LOCK:
                     _RUNNING.discard(process.pid)
-            if timed_out:
+            if timed_out or overfull:
                 code = process.wait()
-        return self._result(folder, code, timed_out, context.timeout_s)
+        result = self._result(folder, code, timed_out, context.timeout_s)
+        if overfull:  # stopped for it: its failure, whatever it claimed
+            claim = Claim(status="failed", summary=f"stopped: {overfull}")
+            return replace(result, ran=True, claim=claim,
+                           error="; ".join(e for e in (overfull, result.error) if e))
+        return result
 
     def _result(self, folder: Path, code: int, timed_out: bool, timeout_s: float) -> AgentResult:
         errors: list[str] = []
@@ -253,6 +257,57 @@ def _finds_program(command: str) -> bool:
 SHELL_WORDS = frozenset({"exec", "exit", "cd", "eval", "command", "env", "nohup", "time", "if",
                          "for", "while", "case", "{", "(", "!", "builtin", "source", "."})
 """Words that run something else, or nothing: the program is not the first word."""
+
+
+FOLDER_MAX_BYTES = 1 << 30
+"""The most an agent may write into its attempt folder (its scratch folder, stdout, stderr): the
+folder is on the disk that holds the run, and an agent that filled it crashed the run, and
+left no rows."""
+FOLDER_MAX_FILES = 100_000
+WATCH_S = 1.0
+
+
+def _watch(process: subprocess.Popen[bytes], timeout_s: float, folder: Path,
+           ) -> tuple[int, bool, str]:
+    """Wait for the program, looking at its folder every `WATCH_S`: its exit code (0 when it
+    was cut short), whether it ran out of time, and why it was stopped for what it wrote
+    ("" when it was not)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            return process.wait(timeout=min(WATCH_S, max(0.0, deadline - time.monotonic()))), \
+                False, ""
+        except subprocess.TimeoutExpired:
+            if time.monotonic() >= deadline:
+                return 0, True, ""
+        written = _written(folder)
+        if written:
+            return 0, False, written
+
+
+def _written(folder: Path) -> str:
+    """Why what is in `folder` is too much ("" when it is not)."""
+    size = files = 0
+    stack = [folder]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            files += 1
+            if files > FOLDER_MAX_FILES:
+                return f"it made more than {FOLDER_MAX_FILES:,} files in its folder"
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                else:
+                    size += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
+            if size > FOLDER_MAX_BYTES:
+                return f"it wrote more than {FOLDER_MAX_BYTES >> 20:,} MiB into its folder"
+    return ""
 
 
 def _command(arg: str) -> Agent:

@@ -126,10 +126,15 @@ def _runtime() -> list[Path]:
     return sorted(places)
 
 
+TMP_BYTES = 1 << 30
+"""The most the agent's /tmp may hold (a tmpfs: memory): with no limit, an agent filling it
+takes the machine's memory, and the harness with it."""
+
+
 def _bwrap_args(scratch: Path, cwd: Path, reads: Sequence[Path]) -> list[str]:
     args = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+            "--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
     for place in SYSTEM_DIRS:
         if os.path.islink(place):
             args += ["--symlink", os.readlink(place), place]
@@ -171,8 +176,10 @@ def _shares() -> tuple[Path, ...]:
 def _bwrap_works(program: str) -> str:
     """"" when bubblewrap can make a sandbox here, else why not (the kernel may forbid user
     namespaces to unprivileged users)."""
+    # `--size` (bubblewrap 0.5 and later) is asked for too: every sandbox caps its /tmp
     probe = [program, "--ro-bind", "/", "/", "--unshare-pid", "--die-with-parent",
-             "--cap-drop", "ALL", "--proc", "/proc", "--dev", "/dev", "--", "true"]
+             "--cap-drop", "ALL", "--proc", "/proc", "--dev", "/dev", "--size", "1048576",
+             "--tmpfs", "/tmp", "--", "true"]
     try:
         done = subprocess.run(probe, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError) as exc:

@@ -8,6 +8,7 @@ print `error:` and `hint:` lines, never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 import traceback
 from collections.abc import Sequence
@@ -77,8 +78,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_UNUSABLE
     except BrokenPipeError:  # `phoneshell ... | head`: the reader left, nothing to report
         return EXIT_OK
+    except OSError as exc:
+        if exc.errno not in DISK_FULL:
+            return _bug()
+        # Not a bug: what was recorded before stays (every record is appended or replaced
+        # whole), and a run goes on from there with --resume.
+        report_error(PhoneshellError(
+            f"the disk is full{f' writing {exc.filename}' if exc.filename else ''}: {exc.strerror}",
+            hint="free some space; a run's attempts recorded so far stay, and `phoneshell run "
+                 "--resume RUN_ID` plays the rest"))
+        return EXIT_UNUSABLE
     except Exception:  # noqa: BLE001 - the last resort: a bug, shown in full to be reported
-        traceback.print_exc()
-        print("error: this is a bug in phoneshell; please report it with the traceback above",
-              file=sys.stderr)
-        return EXIT_BUG
+        return _bug()
+
+
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+def _bug() -> int:
+    traceback.print_exc()
+    print("error: this is a bug in phoneshell; please report it with the traceback above",
+          file=sys.stderr)
+    return EXIT_BUG

@@ -74,6 +74,10 @@ class RunManifest(Record):
     unavailable or in-process (see docs/security.md)."""
     sandbox_note: str = ""
     """Why the agent ran unconfined ("" when it was confined)."""
+    set_aside: tuple[str, ...] = ()
+    """What a `--resume` found written after the run's last seal and moved to `incomplete/`
+    (the end of a log, the folder of an attempt with no row): what a run stopped in the middle
+    (a full disk, a crash) left unsealed, or what someone else wrote; never graded."""
     seal: Seal | None = None
     """The digests of the run's files, signed (null until the first attempt is sealed)."""
 

@@ -151,6 +151,10 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
         warnings.append(f"{manifest.run_id}: its agents ran unconfined ({manifest.sandbox}: "
                         f"{manifest.sandbox_note or 'no sandbox'}); its results are not "
                         "tamper-proof")
+    if manifest.set_aside:
+        warnings.append(f"{manifest.run_id}: resumed after setting aside what was written after "
+                        f"its last seal ({'; '.join(manifest.set_aside)}): see "
+                        f"{run_dir / 'incomplete'}")
     foreign = next((r for r in rows if r.run_id != manifest.run_id), None)
     if foreign is not None:
         raise ReportError(f"{run_dir / RESULTS} holds a row of run {foreign.run_id!r} "

@@ -130,9 +130,10 @@ def load_manifest(runs_dir: Path, run_id: str) -> RunManifest:
 
 def resume_folder(runs_dir: Path, manifest: RunManifest, tasks: list[Task],
                   devices: list[DeviceInfo], sandbox: SandboxKind = "in-process",
-                  sandbox_note: str = "") -> RunFolder:
+                  sandbox_note: str = "", set_aside: list[str] | None = None) -> RunFolder:
     """Continue a run: same agent, tasks (unchanged files) and phones. A run continued with
-    its agents unconfined is recorded so, whatever it began with.
+    its agents unconfined is recorded so, whatever it began with; what the resume set aside
+    as unsealed (`set_aside`) is recorded too, for every report to say.
 
     Raises:
         RunError: a task file changed since the run began, or the phones differ.
@@ -154,7 +155,8 @@ def resume_folder(runs_dir: Path, manifest: RunManifest, tasks: list[Task],
         rows = read_results(run_dir / RESULTS)
     except RecordError as exc:
         raise RunError(str(exc), hint="results.jsonl is damaged; start a new run") from exc
-    update: dict[str, object] = {"resumed_at": (*manifest.resumed_at, time.time())}
+    update: dict[str, object] = {"resumed_at": (*manifest.resumed_at, time.time()),
+                                 "set_aside": (*manifest.set_aside, *(set_aside or ()))}
     if manifest.tamper_proof and sandbox in ("none", "unavailable"):
         update.update(sandbox=sandbox, sandbox_note=f"resumed unconfined: {sandbox_note}")
     manifest = manifest.model_copy(update=update)
@@ -189,3 +191,38 @@ def _tries(rows: list[ResultRow]) -> dict[tuple[str, int], int]:
         key = (row.task_id, row.attempt)
         tried[key] = tried.get(key, 0) + 1
     return tried
+
+
+INCOMPLETE = "incomplete"
+"""Where a resume moves the folders of attempts that left no row (the run stopped in the middle
+of them: a full disk, a crash)."""
+
+
+def set_aside_incomplete(run_dir: Path) -> list[str]:
+    """Move the folder of every attempt that has no results row to `incomplete/`, and name each
+    moved: a run stopped in the middle of an attempt (a full disk, a crash) left its evidence
+    half written and never sealed, which would keep the run from being continued; the attempt
+    is played again, in a fresh folder. Nothing there was graded, so nothing recorded moves.
+
+    Raises:
+        RunError: results.jsonl cannot be read.
+    """
+    try:
+        rows = read_results(run_dir / RESULTS)
+    except RecordError as exc:
+        raise RunError(str(exc), hint="results.jsonl is damaged; start a new run") from exc
+    recorded = {(r.task_id, str(r.attempt)) for r in rows}
+    attempts = run_dir / "attempts"
+    moved: list[str] = []
+    folders = sorted(attempts.glob("*/*")) if attempts.is_dir() else []
+    for folder in folders:
+        # a number: an attempt's own folder (a skipped try's, moved aside before it ran
+        # again, is named "2.skipped-1" and stays where its seal has it)
+        if not folder.is_dir() or not folder.name.isdigit() or \
+                (folder.parent.name, folder.name) in recorded:
+            continue
+        target = run_dir / INCOMPLETE / f"{folder.parent.name}-{folder.name}-{int(time.time())}"
+        target.parent.mkdir(exist_ok=True)
+        folder.rename(target)
+        moved.append(f"{folder.parent.name}/{folder.name}")
+    return moved

@@ -33,6 +33,7 @@ from phoneshell.records import TRAJECTORY_FILE, ResultRow, RunManifest, SandboxK
 from phoneshell.runner import tidy
 from phoneshell.runner.attempt import AttemptPlan, run_attempt
 from phoneshell.runner.folder import (
+    INCOMPLETE,
     RESULTS,
     RunFolder,
     append_result,
@@ -43,11 +44,12 @@ from phoneshell.runner.folder import (
     new_run_id,
     read_results,
     resume_folder,
+    set_aside_incomplete,
 )
 from phoneshell.runner.lines import progress_line, resume_command
 from phoneshell.runner.rig import Rig, RigDown, open_rig
 from phoneshell.runner.selection import load_runnable, select_tasks
-from phoneshell.seal import Sealer, load_key, verify_run
+from phoneshell.seal import Sealer, load_key, set_aside_unsealed, verify_run
 from phoneshell.tasks import Task, default_task_paths
 
 Progress = Callable[[str], None]
@@ -317,8 +319,16 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
                                             recorded.task_globs, recorded.repeat)
     loaded, left_out = load_runnable(paths, progress)
     tasks = select_tasks(loaded, globs)
+    aside: list[str] = []
     if options.resume:
-        problems = verify_run(options.runs_dir / recorded.run_id)
+        run_dir = options.runs_dir / recorded.run_id
+        aside = [*set_aside_unsealed(run_dir, run_dir / INCOMPLETE),
+                 *(f"attempt {moved}" for moved in set_aside_incomplete(run_dir))]
+        if aside:
+            progress(f"the run stopped before it sealed what it wrote last; set aside in "
+                     f"{INCOMPLETE}/, never graded: {'; '.join(aside)} (its attempts are "
+                     "played again)")
+        problems = verify_run(run_dir)
         if problems and recorded.seal is not None:
             raise RunError(f"run {options.run_id} does not match its seal, so it cannot be "
                            "continued: " + "; ".join(problems[:3]),
@@ -338,7 +348,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
     with open_phones(options.device, run_id, options.latency) as (devices, note):
         progress(note)
         infos = [d.info for d in devices]
-        folder = (resume_folder(options.runs_dir, recorded, tasks, infos, kind, why)
+        folder = (resume_folder(options.runs_dir, recorded, tasks, infos, kind, why, aside)
                   if options.resume else
                   create_folder(options.runs_dir, run_id, agent_spec, paths, globs, repeat,
                                 tasks, infos, kind, why))

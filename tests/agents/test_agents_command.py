@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from phoneshell.agents import make_agent
+from phoneshell.agents import command, make_agent
 from phoneshell.agents.environment import (
     CLAIM_FILE,
     MAX_CLAIM_BYTES,
@@ -277,3 +277,25 @@ def test_the_task_file_is_handed_on_only_when_the_harness_asks(
     attempt(rig, tmp_path, task, f"{PYTHON} -c {shlex.quote(dump)}")
     seen = (tmp_path / "R" / "attempts" / task.id / "1" / "agent.stdout").read_text().strip()
     assert Path(seen) == Path(task.file).resolve()
+
+
+@pytest.mark.parametrize(("limit", "value", "script", "why"), [
+    ("FOLDER_MAX_BYTES", 1 << 20,
+     "import os, time; f = open(os.path.join(os.environ['PHONESHELL_ATTEMPT_DIR'], 'fill'), 'wb')"
+     "\nwhile True: f.write(b'0' * 65536); f.flush()",
+     "it wrote more than 1 MiB into its folder"),
+    ("FOLDER_MAX_FILES", 50,
+     "import os, itertools\nfor n in itertools.count(): open(os.path.join("
+     "os.environ['PHONESHELL_ATTEMPT_DIR'], str(n)), 'w').close()",
+     "it made more than 50 files in its folder"),
+])
+def test_an_agent_that_floods_its_folder_is_stopped_and_fails(
+        rig: Rig, tmp_path: Path, suite: dict[str, Task], monkeypatch: pytest.MonkeyPatch,
+        limit: str, value: int, script: str, why: str) -> None:
+    # its folder is on the disk that holds the run: filled, the run crashed and kept no rows
+    monkeypatch.setattr(command, limit, value)
+    row = attempt(rig, tmp_path, suite["settings.about.reach"],
+                  f"{PYTHON} -c {shlex.quote(script)}")
+    assert row.outcome == "failed" and not row.timed_out
+    assert row.claim is not None and row.claim.summary == f"stopped: {why}"
+    assert why in row.error

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -180,3 +182,38 @@ def test_a_phone_another_run_holds_is_refused_naming_the_holder(
                           "--device", sim.url, "--runs", str(tmp_path))
         assert free.returncode == 0, free.stdout + free.stderr
         assert f"running on {sim.url}" in free.stdout
+
+
+def test_a_run_killed_in_the_middle_of_an_attempt_can_be_resumed(tmp_path: Path) -> None:
+    # killed (a crash, a full disk, a power cut) before it sealed what it wrote last: the
+    # audit lines and the folder of the attempt in flight are not sealed, and refused the
+    # resume. They are set aside, never graded, the attempt is played again, and every
+    # report says so.
+    mark = tmp_path / "stalled"
+    agent = (f"command:case $PHONESHELL_TASK_ID in settings.about.reach) if [ ! -e {mark} ]; "
+             f"then touch {mark}; sleep 60; fi;; esac; echo '{{\"status\": \"gave_up\"}}'")
+    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    run = subprocess.Popen(
+        [sys.executable, "-m", "phoneshell", "run", "environments", "--task",
+         "calculator.arithmetic", "--task", "settings.about.reach", "--agent", agent,
+         "--sandbox", "none", "--runs", str(tmp_path), "--run-id", "R"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not mark.exists():
+            assert time.monotonic() < deadline and run.poll() is None
+            time.sleep(0.05)
+    finally:
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=30)
+    assert len((tmp_path / "R" / "results.jsonl").read_text().splitlines()) == 1
+    again = phoneshell("run", "--resume", "R", "--runs", str(tmp_path), "--sandbox", "none")
+    assert again.returncode == 1, again.stdout + again.stderr  # done, gave up: not all passed
+    assert "set aside in incomplete/, never graded:" in again.stdout
+    assert "attempt settings.about.reach/1" in again.stdout
+    rows = [json.loads(x) for x in (tmp_path / "R" / "results.jsonl").read_text().splitlines()]
+    assert [(r["task_id"], r["outcome"]) for r in rows] == [
+        ("calculator.arithmetic", "failed"), ("settings.about.reach", "failed")]
+    report = phoneshell("report", str(tmp_path / "R"))
+    assert report.returncode == 1, report.stderr  # verified; not all passed
+    assert "resumed after setting aside what was written after its last seal" in report.stdout
