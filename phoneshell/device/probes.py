@@ -346,11 +346,16 @@ def tab_count(page: PageSource) -> int:
 
 
 def _shown_tabs(page: PageSource) -> int | None:
-    for element in page.on_screen():
-        match = re.fullmatch(r"(\d+) Tabs?", element.label.strip())
-        if match:
-            return int(match.group(1))
-    return None
+    """The overview's toolbar button that says how many tabs there are ("27 Tabs"), never a
+    card's title: a page titled "500 Tabs" would else set how many tabs the run closes. The
+    button named TabGroupsButton, else the last button so labelled (the toolbar comes after
+    the cards)."""
+    counted = [(element, match) for element in page.on_screen()
+               if element.type == "XCUIElementTypeButton"
+               and (match := re.fullmatch(r"(\d+) Tabs?", element.label.strip()))]
+    named = [pair for pair in counted if pair[0].name == "TabGroupsButton"]
+    found = (named or counted)[-1:]
+    return int(found[0][1].group(1)) if found else None
 
 
 def scrolled_down(phone: Phone) -> bool:

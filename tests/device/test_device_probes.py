@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sources import El, source
 
 from phoneshell.device import Phone
-from phoneshell.device.probes import ProbeError, merge_scrolled, run_probe
+from phoneshell.device.probes import ProbeError, merge_scrolled, run_probe, tab_count
 from phoneshell.device.steps import run_steps
 from phoneshell.tasks import Step
+from phoneshell.tree import PageSource
 
 
 def alarm(hour: int, minute: int, label: str = "") -> dict[str, Any]:
@@ -64,3 +66,13 @@ def test_the_newest_note_is_read_whole(phone: Phone) -> None:
     run_steps(phone, [Step("launch", "com.apple.mobilenotes"), Step("tap", "New Note"),
                       Step("type", "x benchmark-test (v2) y")])
     assert run_probe(phone, "newest_note", "") == "x benchmark-test (v2) y"
+
+
+def test_the_tab_count_is_the_toolbars_never_a_cards_title() -> None:
+    # a page titled "500 Tabs" would else set how many tabs the run's tidy closes
+    cards = (El("Button", "500 Tabs", frame=(20, 120, 170, 220)),
+             El(label="500 Tabs", frame=(20, 350, 170, 20)))
+    toolbar = El("Button", "3 Tabs", name="TabGroupsButton", frame=(150, 800, 100, 44))
+    assert tab_count(PageSource.parse(source(*cards, toolbar))) == 3
+    unnamed = El("Button", "3 Tabs", frame=(150, 800, 100, 44))
+    assert tab_count(PageSource.parse(source(*cards, unnamed))) == 3
