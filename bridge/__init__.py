@@ -8,7 +8,9 @@ are scaled); everything else it knows, it learns over HTTP. Modules:
 * `http_server`: reading requests and writing replies; `access`: tokens and per-agent grants;
 * `gate`: one canonical form of each request, or a refusal (pure);
 * `actions`: which requests are actions, with which kind and params (pure), as a `Classified`
-  (`classified`);
+  (`classified`); `sessions`: a new session's capabilities and WDA's settings (pure);
+* `limits`: how long a request may keep the phone busy, how much it may type, and where on the
+  screen it may touch (pure);
 * `pointer`: touch chains (W3C actions, TouchAction) summarised finger by finger, refused when
   they hold several gestures or a touch the log could not name (pure); `chains`: the one
   action a chain is logged as (pure);

@@ -10,13 +10,18 @@ a field of another type (a number sent as a string, a list of characters holding
 `value` and `text`) is refused (`gate.Refused`), never guessed: WDA would coerce it one way and
 the log would say another. So is a touch the log could not name by what it touches: a tap with
 neither a point nor an element (WDA touches the middle of the app), a point offset from an
-element, a pinch or rotate of the whole app; and a touch chain holding more than one gesture
-(`pointer.py`, `chains.py`). Durations in params are seconds, whatever unit the route took.
+element, a pinch or rotate of the whole app, a swipe at a point; and a touch chain holding more
+than one gesture (`pointer.py`, `chains.py`). Durations in params are seconds, whatever unit the
+route took. A request that would keep the phone busy longer than a gesture or a task's typing
+needs (a hold, a drag at a crawl, a novel typed) is refused too (`limits.py`), and so is a
+button named by a usage page or usage WDA would read as another (12.0, 48.4). A new session's
+capabilities and WDA's settings are read in `sessions.py`.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
@@ -24,10 +29,19 @@ from bridge.chains import chain_action
 from bridge.classified import Aim, Classified
 from bridge.classified import params as _params
 from bridge.gate import Canonical, Refused, admit, json_type
+from bridge.limits import (
+    LONGEST_TRAVEL_PT,
+    MAX_SCROLL_DISTANCE,
+    MAX_TAPS,
+    check_gesture,
+    check_paced,
+    check_typing,
+    travel_s,
+)
 from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
+from bridge.sessions import session_action, settings_action
 from phoneshell.records import ActionKind
 from phoneshell.wda_routes import is_input, match_parts
-from phoneshell.xcui import HARMLESS_SETTINGS, WDA_SETTINGS
 
 
 class _Body:
@@ -44,6 +58,21 @@ class _Body:
             # WDA reads numbers with doubleValue, which turns "100" and true into numbers too.
             raise Refused(f"{key!r} must be a number, not {json_type(value)}")
         return value
+
+    def whole(self, key: str) -> int:
+        """A whole number WDA reads with unsignedIntValue (which drops a fraction and wraps a
+        negative round), as the log must name it.
+
+        Raises:
+            Refused: missing (WDA reads 0), not a number, negative or not whole.
+        """
+        value = self.num(key)
+        if value is None:
+            raise Refused(f"{key!r} is missing: WDA reads a missing one as 0")
+        if value < 0 or value != int(value):
+            raise Refused(f"{key!r} must be a whole number of 0 or more: WDA reads it with "
+                          "unsignedIntValue, so the log would name another one than it takes")
+        return int(value)
 
     def text(self, key: str) -> str | None:
         """A string field (a bundle id, a URL, a button name)."""
@@ -63,35 +92,6 @@ class _Body:
         what = "a list holding " + ", ".join(sorted({json_type(v) for v in value})) \
             if isinstance(value, list) else json_type(value)
         raise Refused(f"{key!r} must be a string or a list of strings, not {what}")
-
-
-def _bundle_id(data: Mapping[str, object]) -> str | None:
-    """The bundle id a new session asks for (W3C alwaysMatch/firstMatch or JSONWP desired).
-
-    Raises:
-        Refused: a bundle id that is not a string (WDA would not launch what the log names).
-    """
-    caps = data.get("capabilities")
-    candidates: list[object] = []
-    if isinstance(caps, Mapping):
-        candidates.append(caps.get("alwaysMatch"))
-        first = caps.get("firstMatch")
-        candidates.extend(first if isinstance(first, list) else [])
-    candidates.append(data.get("desiredCapabilities"))
-    named: list[str] = []
-    for cap in candidates:
-        if isinstance(cap, Mapping):
-            for key in ("bundleId", "appium:bundleId"):
-                value = cap.get(key)
-                if value is not None and not isinstance(value, str):
-                    raise Refused(f"the capability {key!r} must be a string")
-                if isinstance(value, str) and value and value not in named:
-                    named.append(value)
-    if len(named) > 1:
-        # Which one WDA takes depends on how it merges capability sets: the log cannot know.
-        raise Refused(f"the capabilities name {len(named)} apps ({', '.join(named[:3])}): "
-                      "name one")
-    return named[0] if named else None
 
 
 Handler = Callable[[_Body, tuple[str, ...]], Classified]
@@ -120,8 +120,21 @@ def _tap(gesture: str, at_point: bool = True) -> Handler:
                            + " WDA touches the middle of the app",
                            "name the element" + (" or the point" if at_point else ""))
         params = _params(x=x, y=y, element=element, gesture=gesture, duration=b.num("duration"))
-        return Classified("tap", params, "element" if element else "point")
+        if gesture == "taps":
+            _count_taps(b)
+        points = ((x, y),) if x is not None and y is not None else ()
+        return Classified("tap", params, "element" if element else "point", points=points)
     return handle
+
+
+def _count_taps(b: _Body) -> None:
+    """Refuse a `tapWithNumberOfTaps` that taps more than `MAX_TAPS` times (XCTest plays each
+    tap in turn, WDA reading the count with integerValue), or with more than five fingers."""
+    taps, touches = b.num("numberOfTaps"), b.num("numberOfTouches")
+    if (taps is not None and int(taps) > MAX_TAPS) or (touches is not None and int(touches) > 5):
+        raise Refused(f"numberOfTaps {taps}, numberOfTouches {touches}: the bridge allows up to "
+                      f"{MAX_TAPS} taps (a person's gesture holds at most three) of up to five "
+                      "fingers", 403, "unsupported operation")
 
 
 def _alert(gesture: str) -> Handler:
@@ -134,6 +147,7 @@ def _typing(via: str) -> Handler:
             # WDA types `value` and ignores `text`; a reader taking `text` would log other keys.
             raise Refused("the body has both 'value' and 'text': send one")
         text = "" if via == "clear" else b.typed("value") or b.typed("text") or ""
+        check_typing(text, b.num("frequency"))
         element = ids[0] if ids else None
         aim: Aim = "element" if element else "focus" if via in ("keys", "alert") else "none"
         return Classified("type", _params(text=text, element=element, via=via), aim)
@@ -148,7 +162,10 @@ def _press(button: str | None = None) -> Handler:
 
 
 def _hid(b: _Body, _: tuple[str, ...]) -> Classified:
-    page, usage = b.num("page"), b.num("usage")
+    """An IOHID event: a button named by its usage page and usage, as WDA reads them (12.0 and
+    48.4 are the power button, 12 and 48, to WDA's unsignedIntValue: refused, not logged as
+    another button than the phone presses)."""
+    page, usage = b.whole("page"), b.whole("usage")
     return Classified("press", _params(button=f"hid:{page}:{usage}", duration=b.num("duration")))
 
 
@@ -163,6 +180,8 @@ def _drag(gesture: str) -> Handler:
     def handle(b: _Body, ids: tuple[str, ...]) -> Classified:
         duration = b.num("duration")
         duration = duration if duration is not None else b.num("pressDuration")
+        if gesture == "press_and_drag":
+            _check_press_and_drag(b, None if ids else ("fromX", "fromY", "toX", "toY"))
         if ids and gesture == "press_and_drag":
             return Classified("swipe", _params(duration=duration, element=ids[0],
                                                gesture=gesture), "element")
@@ -170,13 +189,25 @@ def _drag(gesture: str) -> Handler:
             raise unnamed("a drag on an element starts and ends at offsets from the element's "
                            "corner, which may lie outside it",
                            "drag by points on screen (/wda/dragfromtoforduration)")
-        ends = [b.num(key) for key in ("fromX", "fromY", "toX", "toY")]
-        if any(end is None for end in ends):
+        found = [b.num(key) for key in ("fromX", "fromY", "toX", "toY")]
+        ends = [end for end in found if end is not None]
+        if len(ends) < 4:
             raise Refused("a drag needs fromX, fromY, toX and toY: WDA reads a missing one as 0")
         from_x, from_y, to_x, to_y = ends
         return Classified("swipe", _params(from_x=from_x, from_y=from_y, to_x=to_x, to_y=to_y,
-                                           duration=duration, gesture=gesture), "from")
+                                           duration=duration, gesture=gesture), "from",
+                          points=((from_x, from_y), (to_x, to_y)))
     return handle
+
+
+def _check_press_and_drag(b: _Body, ends: tuple[str, ...] | None) -> None:
+    """Refuse a `pressAndDragWithVelocity` that plays longer than a gesture may: its press, its
+    travel at `velocity` (between its points, or at most across the screen between elements)
+    and its hold, one after another."""
+    points = [b.num(key) or 0.0 for key in ends] if ends else None
+    distance = math.dist(points[:2], points[2:]) if points else LONGEST_TRAVEL_PT
+    check_gesture("its press, drag and hold", (b.num("pressDuration") or 0.0)
+                  + travel_s(b.num("velocity"), distance) + (b.num("holdDuration") or 0.0))
 
 
 def _swipe(gesture: str, needs_element: bool = False) -> Handler:
@@ -187,6 +218,11 @@ def _swipe(gesture: str, needs_element: bool = False) -> Handler:
         if needs_element and not ids:
             raise unnamed(f"without an element WDA makes the {gesture} on the whole app, with "
                            "two fingers", "name the element")
+        if gesture == "swipe" and ("x" in b.data or "y" in b.data):
+            raise unnamed("a swipe at a point crosses a frame the size of the screen centred "
+                          "there, starting and ending where the log could not name",
+                          "drag between points on screen (/wda/dragfromtoforduration)")
+        _check_pace(gesture, b)
         direction = b.text("direction")
         if direction is None and b.data.get("toVisible"):
             direction = "visible"
@@ -195,58 +231,34 @@ def _swipe(gesture: str, needs_element: bool = False) -> Handler:
     return handle
 
 
+def _check_pace(gesture: str, b: _Body) -> None:
+    """Refuse a swipe, pinch or rotation slower than a gesture may be (at most across the
+    screen at `velocity`; a scale or an angle at its velocity), or a scroll further than
+    `MAX_SCROLL_DISTANCE` list lengths."""
+    if gesture == "swipe":
+        check_gesture("a swipe at that velocity", travel_s(b.num("velocity")))
+    elif gesture == "pinch":
+        check_paced("a pinch", abs((b.num("scale") or 1.0) - 1.0), b.num("velocity"))
+    elif gesture == "rotate":
+        check_paced("a rotation", b.num("rotation"), b.num("velocity"))
+    distance = b.data.get("distance")
+    if gesture == "scroll" and isinstance(distance, (int, float, str)):
+        try:  # WDA reads it with doubleValue, a string's too
+            far = abs(float(distance))
+        except ValueError:
+            far = 0.0
+        if not far <= MAX_SCROLL_DISTANCE:
+            raise Refused(f"a scroll {distance!s:.20} list lengths long: WDA scrolls it in "
+                          "several drags, one after another, and the bridge allows up to "
+                          f"{MAX_SCROLL_DISTANCE:g} a request", 403, "unsupported operation")
+
+
 def _w3c(b: _Body, _: tuple[str, ...]) -> Classified:
     return chain_action(summarise_w3c(b.data), "actions")
 
 
 def _touch_perform(multi: bool) -> Handler:
     return lambda b, _: chain_action(summarise_legacy(b.data, multi), "touch_perform")
-
-
-def _session_settings(data: Mapping[str, object]) -> list[str]:
-    """The WDA settings a new session's capabilities set that only `HARMLESS_SETTINGS` may be
-    (WDA takes several settings as capabilities too, `appium:` prefixed or not)."""
-    caps = data.get("capabilities")
-    sets: list[object] = [data.get("desiredCapabilities")]
-    if isinstance(caps, Mapping):
-        first = caps.get("firstMatch")
-        sets += [caps.get("alwaysMatch"), *(first if isinstance(first, list) else [])]
-    named = {str(key).removeprefix("appium:") for cap in sets if isinstance(cap, Mapping)
-             for key in cap}
-    return sorted((named & WDA_SETTINGS) - HARMLESS_SETTINGS)
-
-
-def _refuse_settings(names: list[str], how: str) -> Refused:
-    return Refused(f"the WDA settings {', '.join(names)} change what the phone's reads show, "
-                   "how WDA answers, or the phone's own settings, which the harness grades and "
-                   f"logs by; only these may be {how} through the bridge: "
-                   f"{', '.join(sorted(HARMLESS_SETTINGS))}", 403, "unsupported operation")
-
-
-def _session(b: _Body, _: tuple[str, ...]) -> Classified:
-    # A session with a bundle launches that app. A bare one launches nothing (FBSession leaves
-    # the phone as it is), but it still replaces the session, whose app WDA may terminate.
-    kept = _session_settings(b.data)
-    if kept:
-        raise _refuse_settings(kept, "given as a session's capabilities")
-    bundle = _bundle_id(b.data)
-    if bundle:
-        return Classified("launch", {"bundle_id": bundle, "via": "session"}, session="open")
-    return Classified("other", {"route": "/session"}, session="open")
-
-
-def _settings(b: _Body, _: tuple[str, ...]) -> Classified:
-    """`appium/settings`: an `other` naming the settings changed (their values are not kept).
-
-    Raises:
-        Refused: it changes a setting other than the harmless ones (`HARMLESS_SETTINGS`).
-    """
-    settings = b.data.get("settings")
-    names = ",".join(settings) if isinstance(settings, Mapping) else None
-    kept = sorted(set(settings) - HARMLESS_SETTINGS) if isinstance(settings, Mapping) else []
-    if kept:
-        raise _refuse_settings(kept, "changed")
-    return Classified("other", _params(settings=names))
 
 
 ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
@@ -275,7 +287,6 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("element", ":id", "value"), _typing("element")),
     (("element", ":id", "clear"), _typing("clear")),
     (("alert", "text"), _typing("alert")),
-    (("wda", "siri", "activate"), _typing("siri")),
     (("wda", "homescreen"), lambda b, _: Classified("home")),
     (("wda", "deactivateApp"), lambda b, _: Classified(
         "home", _params(via="deactivate_app", duration=b.num("duration")))),
@@ -301,8 +312,20 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("wda", "touch", "perform"), _touch_perform(False)),
     (("wda", "touch", "multi", "perform"), _touch_perform(True)),
     (("url",), lambda b, _: Classified("open_url", _params(url=b.text("url")))),
-    (("appium", "settings"), _settings),
+    (("appium", "settings"), lambda b, _: settings_action(b.data)),
 )
+
+
+def _checked(action: Classified) -> Classified:
+    """The action, once its duration (seconds) is found no longer than a gesture may be.
+
+    Raises:
+        Refused: it would keep the phone busy too long (`limits.check_gesture`).
+    """
+    duration = action.params.get("duration")
+    if isinstance(duration, (int, float)) and not isinstance(duration, bool):
+        check_gesture("its duration", float(duration))
+    return action
 
 
 def classify_request(request: Canonical) -> Classified | None:
@@ -327,11 +350,11 @@ def classify_request(request: Canonical) -> Classified | None:
         return Classified("other", {"route": clean}, session_id=session_id)
     body = _Body(request.body)
     if route == ("session",):
-        return _session(body, ())
+        return _checked(session_action(body.data))
     for pattern, handle in ROUTES:
         captured = match_parts(pattern, concrete)
         if captured is not None:
-            action = handle(body, tuple(captured.values()))
+            action = _checked(handle(body, tuple(captured.values())))
             params = {"route": clean, **action.params} if action.kind == "other" \
                 else action.params
             others = tuple(replace(o, session_id=session_id) for o in action.others)

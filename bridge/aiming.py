@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from bridge.classified import Classified
 from bridge.context import RunContext
 from bridge.custody import Break, Custody
+from bridge.limits import SCREEN_SLACK_PT, outside
 from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation, from_json_tree, from_xml
 from bridge.targets import (
     any_secure,
@@ -39,6 +40,9 @@ from phoneshell.xcui import short_type
 
 log = logging.getLogger("bridge")
 
+WINDOW_SIZE_ROUTE = "/window/size"
+"""WDA's screen size in points, turned as the interface is (WDA swaps what XCTest reports when
+it gives a landscape screen a portrait frame: `FBAdjustDimensionsForApplication`)."""
 ELEMENT_ATTRIBUTES = ("type", "label", "name", "value")
 CONTAINERS = frozenset({"Application", "Window", "Other", "Group", "Table", "CollectionView",
                         "ScrollView", "WebView", "NavigationBar", "Toolbar", "TabBar", "Sheet",
@@ -117,6 +121,45 @@ class Aiming:
         if isinstance(x, (int, float)) and isinstance(y, (int, float)):
             return float(x), float(y)
         return None
+
+    def off_screen(self, action: Classified) -> str:
+        """Why the action names a point off the screen ("" when every point it names is on it,
+        within `SCREEN_SLACK_PT`).
+
+        The screen is the root of the page known since the last action (free); a point outside
+        it is checked against WDA's window size (one read), which is turned as the interface
+        is, before it is refused (when that read fails too, the phone is gone: the action is
+        forwarded, to get the phone's own silence). A phone clamps such a point its own way
+        (the simulator to the screen's edge, XCTest maybe not at all), so the log could not say
+        what it touched, nor which way it slid: a switch's knob dragged to (-4664, -5840) slid
+        sideways, flipped, on the simulator, and was logged as a scroll that changes nothing.
+        No task needs one. (A phone whose XCTest frames a landscape screen as portrait, which
+        WDA's window size corrects, passes a point in the part of that frame off the screen.)
+        """
+        points = action.points
+        page = self.custody.known.page
+        screen = page.root_rect if page is not None else None
+        if not points or (screen is not None and not outside(points, *screen)):
+            return ""
+        try:
+            size = self.own_read(WINDOW_SIZE_ROUTE)
+            width, height = (size.get(k) if isinstance(size, Mapping) else None
+                             for k in ("width", "height"))
+            if not isinstance(width, (int, float)) or not isinstance(height, (int, float)):
+                raise BridgeError(f"WDA gave no window size: {str(size)[:80]}")
+        except BridgeError as exc:
+            # A phone that answers no read will not take the action either: forwarded, it gets
+            # the 502 that says the phone is gone (a refusal would pass it off as the agent's).
+            log.debug("no window size: %s", exc)
+            return ""
+        off = outside(points, 0.0, 0.0, float(width), float(height))
+        if not off:
+            return ""
+        x, y = off[0]
+        return (f"it touches ({x:g}, {y:g}), off the {width:g} x {height:g} pt screen (by more "
+                f"than {SCREEN_SLACK_PT:g} pt): a phone clamps such a point its own way, so the "
+                "log could not say what it touched nor which way it slid; send points on the "
+                "screen")
 
     def aim(self, context: RunContext, action: Classified) -> Aimed:
         """Resolve the target of an action (always for typing, on request for taps), from the

@@ -2,9 +2,10 @@
 tap or swipe, or several fingers down together.
 
 Pure, over `pointer.Chain`. What one line cannot describe is refused (`gate.Refused`): keys
-with touches, and fingers that are not all down at one moment (several gestures). Fingers down
-together are one gesture, logged as the finger a control under them takes as a change, with the
-other fingers' own actions in `others`, for the recorder to aim and check each.
+with touches, and fingers that are not all down at one moment (several gestures); so is a chain
+that keeps the phone busy too long (`limits.py`). Fingers down together are one gesture, logged
+as the finger a control under them takes as a change, with the other fingers' own actions in
+`others`, for the recorder to aim and check each.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import replace
 
 from bridge.classified import Classified, params
 from bridge.gate import Refused
+from bridge.limits import check_gesture, check_typing
 from bridge.pointer import Chain, Touch, several_gestures
 from phoneshell.xcui import sideways
 
@@ -30,10 +32,12 @@ def _touch_action(touch: Touch, gesture: str, fingers: int | None = None) -> Cla
         return Classified("swipe", params(
             from_x=_pt(touch.down.x), from_y=_pt(touch.down.y), to_x=_pt(touch.up.x),
             to_y=_pt(touch.up.y), duration=round(touch.held_s, 3), element=element,
-            gesture=gesture, fingers=fingers), "element" if element else "from")
+            gesture=gesture, fingers=fingers), "element" if element else "from",
+            points=touch.points)
     return Classified("tap", params(x=_pt(touch.down.x), y=_pt(touch.down.y), element=element,
                                     duration=round(touch.held_s, 3), gesture=gesture,
-                                    fingers=fingers), "element" if element else "point")
+                                    fingers=fingers), "element" if element else "point",
+                      points=touch.points)
 
 
 def _lead(fingers: list[Classified]) -> Classified:
@@ -52,12 +56,15 @@ def chain_action(chain: Chain, gesture: str) -> Classified:
     A chain one line cannot describe is refused: keys with touches (the touches could move the
     focus to a password field before the keys are typed), or fingers that are not all down at
     one moment (one lifts before another goes down: several gestures, each landing on what the
-    one before left on screen). A finger that touches twice is refused where it is read.
+    one before left on screen). A finger that touches twice is refused where it is read. So is
+    a chain that plays longer than a gesture may, or types more than a request may (`limits`).
     """
+    check_gesture("its steps, pauses included,", chain.length_ms / 1000.0)
     if chain.text and chain.touches:
         raise Refused("the actions both touch and type: send the touches and the keys as two "
                       "requests, so each is logged as what it is")
     if chain.text:
+        check_typing(chain.text, None)
         return Classified("type", params(text=chain.text, via=gesture), "focus")
     if not chain.touches:
         return Classified("other")  # pauses only: nothing touched, still logged
@@ -68,4 +75,5 @@ def chain_action(chain: Chain, gesture: str) -> Classified:
                                "(one lifts before another goes down)")
     fingers = [_touch_action(t, "multi_touch", chain.fingers) for t in chain.touches]
     lead = _lead(fingers)
-    return replace(lead, others=tuple(f for f in fingers if f is not lead))
+    return replace(lead, others=tuple(f for f in fingers if f is not lead),
+                   points=tuple(p for t in chain.touches for p in t.points))

@@ -34,6 +34,10 @@ class Classified:
     session: SessionChange = "none"
     """Whether the request creates or deletes the WDA session (which app it names is known
     only to the bridge, from the request that created it)."""
+    points: tuple[tuple[float, float], ...] = ()
+    """Every point on screen (absolute, in points) the action names for a finger, its own and
+    its other fingers': a tap's, a drag's ends, each point a touch chain's finger goes down at or
+    moves through. The recorder refuses one off the screen (`Aiming.off_screen`)."""
     others: tuple[Classified, ...] = ()
     """For several fingers down together, every finger but the one logged, each as its own
     one-finger action: each must be aimed at what the logged one is (the log names one target

@@ -10,9 +10,11 @@ every WDA would read it alike is refused, naming what is wrong:
   log one route while the phone took another);
 * a query on anything but a read; a repeated query key;
 * a body that is not one JSON object in UTF-8 (NaN, Infinity and repeated keys included: JSON
-  parsers disagree on them; a lone surrogate escape such as `\\ud800`, which is no character),
-  a body on a read, a compressed body;
-* a path that is not one of WDA's routes (`phoneshell.wda_routes`), and `GET /wda/shutdown`.
+  parsers disagree on them; a lone surrogate escape such as `\\ud800`, which is no character;
+  a number no double holds, such as `1e400`, which Python and WDA read as infinity), a body on a
+  read, a compressed body;
+* a path that is not one of WDA's routes (`phoneshell.wda_routes`), and the routes no client
+  may use (`FORBIDDEN`: WDA's shutdown, an app's permissions reset, Siri).
 
 The body's meaning (which fields an action reads, with which types) is checked where the action
 is classified (`actions.py`), which raises `Refused` the same way.
@@ -21,7 +23,9 @@ is classified (`actions.py`), which raises `Refused` the same way.
 from __future__ import annotations
 
 import json
+import math
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode
@@ -38,9 +42,14 @@ FORBIDDEN = {
     ("GET", "/wda/shutdown"): "would end WebDriverAgent",
     ("POST", "/wda/resetAppAuth"): "would reset an app's privacy permissions, which nothing "
                                    "sets back: later attempts would meet its permission prompts",
+    ("POST", "/wda/siri/activate"): "would hand Siri a request, which can turn Wi-Fi or Airplane "
+                                    "Mode off, restart the phone, or call and message people: "
+                                    "the log could not say what Siri did, and nothing sets it "
+                                    "back; no task needs Siri",
 }
 """WDA routes no client of the bridge may use, and why: shutting WDA down ends every later
-attempt; an app's permissions reset stay reset after the run."""
+attempt; an app's permissions reset stay reset after the run; Siri acts on the phone (and
+beyond it) by words the log cannot turn into actions."""
 LEGACY_TAP = "/wda/tap/:uuid"
 """WDA before 6.0 tapped here; facebook-wda still falls back to it (`/wda/tap/0`) whenever
 `/wda/tap` fails, so it is admitted and logged as the tap it is (WDA 16 answers it 404)."""
@@ -111,6 +120,26 @@ def _refuse_constant(name: str) -> object:
     raise Refused(f"the body holds {name}, which JSON parsers read differently")
 
 
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or an exponent, refused when no double holds it (`1e400`
+    is infinity to Python and to WDA's doubleValue: the log could not write the number down,
+    and the phone would touch no point the log names)."""
+    number = float(text)
+    if not math.isfinite(number):
+        raise Refused(f"the body holds the number {text[:40]}, too large for a double: WDA "
+                      "reads it as infinity")
+    return number
+
+
+def _whole(text: str) -> int:
+    """A JSON integer, refused when a double cannot hold it (WDA reads numbers as doubles)."""
+    number = int(text)
+    if abs(number) > sys.float_info.max:
+        raise Refused(f"the body holds a {len(text)}-digit integer, too large for a double: "
+                      "WDA reads it as infinity")
+    return number
+
+
 def _no_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
     keys = [k for k, _ in pairs]
     if len(keys) != len(set(keys)):
@@ -137,8 +166,8 @@ def decode_body(raw: bytes) -> dict[str, object] | None:
     """The body as one JSON object (None when empty).
 
     Raises:
-        Refused: not UTF-8, not JSON, not an object, ambiguous (NaN, repeated keys), too deep,
-            or holding a lone surrogate.
+        Refused: not UTF-8, not JSON, not an object, ambiguous (NaN, repeated keys, a number
+            no double holds), too deep, or holding a lone surrogate.
     """
     if not raw.strip():
         return None
@@ -147,7 +176,8 @@ def decode_body(raw: bytes) -> dict[str, object] | None:
     except UnicodeDecodeError as exc:
         raise Refused(f"the body is not UTF-8 ({exc.reason} at byte {exc.start})") from None
     try:
-        data = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_no_repeats)
+        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite,
+                          parse_int=_whole, object_pairs_hook=_no_repeats)
     except RecursionError:
         raise Refused("the body nests too deep") from None
     except ValueError as exc:

@@ -30,6 +30,7 @@ JSON_ROUTE = "/source?format=json"
 _ROOT_BUNDLE = re.compile(rb'<XCUIElementTypeApplication\b[^>]*?\sbundleId="([^"]*)"')
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 DIGEST_CHARS = 16
+_RECT = ("x", "y", "width", "height")
 SKIPPED_TYPES = frozenset({"StatusBar"})
 """Subtrees the digest leaves out: they change without anyone acting."""
 
@@ -49,6 +50,22 @@ class Page:
         if self._tree is not None or self._xml_root is None:
             return self._tree
         return _tree_from_root(self._xml_root)
+
+    @property
+    def root_rect(self) -> tuple[float, float, float, float] | None:
+        """The root's frame (x, y, width, height): the application's, which is the screen's
+        (read off the XML root without building the tree); None when the page has none."""
+        parts: list[float] = []
+        if self._xml_root is not None:
+            found = [self._xml_root.get(k) for k in _RECT]
+            parts = [_number(v) for v in found] if None not in found else []
+        elif self._tree is not None and isinstance(self._tree.get("rect"), Mapping):
+            rect: Mapping[str, object] = self._tree["rect"]  # type: ignore[assignment]
+            parts = [float(v) for v in (rect.get(k) for k in _RECT)
+                     if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if len(parts) != 4 or parts[2] <= 0 or parts[3] <= 0:
+            return None
+        return parts[0], parts[1], parts[2], parts[3]
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,10 @@ guessed:
   negative duration, a touch that never lifts, a legacy `tap` with a `count`;
 * a touch the log could not name by what it touches (`unnamed`): one that goes down at an
   offset from an element (WDA measures it from the element's centre or corner, so it may land
-  outside the element the log would name), or moves between points measured from different
-  elements (or from an element and the screen);
+  outside the element the log would name), moves between points measured from different
+  elements (or from an element and the screen), or goes down on an element and then moves
+  past the slop (where it goes, off the screen or not, the log could tell only from the
+  element's frame);
 * a coordinate that is not a number, a key that is not a string, an unknown action type.
 """
 
@@ -79,6 +81,8 @@ class Touch:
     moved: bool
     start_ms: float
     end_ms: float
+    points: tuple[tuple[float, float], ...] = ()
+    """Every point on screen the finger went down at or moved through (absolute points)."""
 
     @property
     def held_s(self) -> float:
@@ -93,6 +97,9 @@ class Chain:
     touches: tuple[Touch, ...]
     """One per finger that touched the screen, in the order of the request's sources."""
     text: str
+    length_ms: float = 0.0
+    """How long WDA plays the request: its longest source's steps, pauses included (WDA gives
+    each source its own clock, and answers once every one has played)."""
 
     @property
     def fingers(self) -> int:
@@ -168,6 +175,7 @@ class _Finger:
         self.down_ms = 0.0
         self.moved = False
         self.touch: Touch | None = None
+        self.points: list[tuple[float, float]] = []
 
     def place(self, to: Point) -> None:
         """Where the finger is before it goes down."""
@@ -190,6 +198,15 @@ class _Finger:
         self.at = to
         if not self.moved:
             self.moved = math.hypot(to.x - self.down.x, to.y - self.down.y) > TAP_SLOP_PT
+        if self.moved and to.element:
+            raise unnamed("a finger that goes down on an element and moves from there goes "
+                          "where only the element's frame could tell (off the screen, maybe)",
+                          "send the drag's points on screen")
+        self._note(to)
+
+    def _note(self, at: Point) -> None:
+        if not at.element:
+            self.points.append((at.x, at.y))
 
     def press(self) -> None:
         if self.touch is not None:
@@ -201,6 +218,7 @@ class _Finger:
         # its own hit point
         self.down = _at(self.at.x, self.at.y, self.at.element)
         self.down_ms, self.moved = self.clock_ms, False
+        self._note(self.down)
 
     def wait(self, ms: float) -> None:
         self.clock_ms += ms
@@ -208,7 +226,8 @@ class _Finger:
     def release(self) -> None:
         if self.down is None:
             raise Refused("a finger lifts without having touched the screen")
-        self.touch = Touch(self.down, self.at, self.moved, self.down_ms, self.clock_ms)
+        self.touch = Touch(self.down, self.at, self.moved, self.down_ms, self.clock_ms,
+                           tuple(self.points))
         self.down = None
 
     def finish(self) -> Touch | None:
@@ -234,7 +253,8 @@ def _w3c_move(finger: _Finger, step: Mapping[str, object], then: object) -> None
     finger.wait(_duration_ms(step))
 
 
-def _w3c_pointer(steps: Sequence[Mapping[str, object]]) -> Touch | None:
+def _w3c_pointer(steps: Sequence[Mapping[str, object]]) -> _Finger:
+    """Follow one W3C pointer's steps (`finish` then gives its touch, `clock_ms` its length)."""
     finger = _Finger()
     for index, step in enumerate(steps):
         kind = step.get("type")
@@ -260,13 +280,16 @@ def _w3c_pointer(steps: Sequence[Mapping[str, object]]) -> Touch | None:
                           "the touch; send the chain without it")
         else:
             raise Refused(f"unknown pointer action type {kind!r:.40}")
-    return finger.finish()
+    return finger
 
 
-def _w3c_keys(steps: Sequence[Mapping[str, object]]) -> str:
-    typed = []
+def _w3c_keys(steps: Sequence[Mapping[str, object]]) -> tuple[str, float]:
+    """The text a W3C key source types, and how long its pauses take (ms)."""
+    typed, paused = [], 0.0
     for step in steps:
         kind, value = step.get("type"), step.get("value")
+        if kind == "pause":
+            paused += _duration_ms(step)
         if kind in ("keyDown", "keyUp") and not isinstance(value, str):
             raise Refused(f"a key action's value must be a string, not {json_type(value)}")
         if kind not in ("keyDown", "keyUp", "pause"):
@@ -274,7 +297,7 @@ def _w3c_keys(steps: Sequence[Mapping[str, object]]) -> str:
         if kind == "keyDown" and isinstance(value, str):
             typed.append(value if value < "\ue000" or value > "\uf8ff"
                          else _SPECIAL_KEYS.get(value, ""))
-    return "".join(typed)
+    return "".join(typed), paused
 
 
 def summarise_w3c(body: Mapping[str, object]) -> Chain:
@@ -285,7 +308,7 @@ def summarise_w3c(body: Mapping[str, object]) -> Chain:
             more than once.
     """
     touches: list[Touch] = []
-    text = ""
+    text, length_ms = "", 0.0
     sources = body.get("actions")
     if not isinstance(sources, list):
         raise Refused("'actions' must be a list of input sources")
@@ -294,13 +317,15 @@ def summarise_w3c(body: Mapping[str, object]) -> Chain:
             raise Refused("an input source must be an object")
         steps = _steps(source)
         if source.get("type") == "pointer":
-            found = _w3c_pointer(steps)
+            finger = _w3c_pointer(steps)
+            found, length_ms = finger.finish(), max(length_ms, finger.clock_ms)
             touches.extend([found] if found is not None else [])
         elif source.get("type") == "key":
-            text += _w3c_keys(steps)
-        elif source.get("type") != "none":
+            typed, paused = _w3c_keys(steps)
+            text, length_ms = text + typed, max(length_ms, paused)
+        elif source.get("type") != "none":  # WDA refuses a "none" source: nothing is played
             raise Refused(f"unknown input source type {source.get('type')!r:.40}")
-    return Chain(tuple(touches), text)
+    return Chain(tuple(touches), text, length_ms)
 
 
 def _legacy_point(options: Mapping[str, object], finger: _Finger) -> Point:
@@ -336,7 +361,8 @@ def _legacy_step(finger: _Finger, action: object, options: Mapping[str, object])
         raise Refused(f"unknown touch action {action!r:.40}")
 
 
-def _legacy_chain(steps: Sequence[object]) -> Touch | None:
+def _legacy_chain(steps: Sequence[object]) -> _Finger:
+    """Follow one TouchAction chain (`finish` then gives its touch, `clock_ms` its length)."""
     finger = _Finger()
     for step in steps:
         if not isinstance(step, Mapping):
@@ -345,7 +371,7 @@ def _legacy_chain(steps: Sequence[object]) -> Touch | None:
         if not isinstance(options, Mapping):
             raise Refused("a touch action's 'options' must be an object")
         _legacy_step(finger, step.get("action"), options)
-    return finger.finish()
+    return finger
 
 
 def summarise_legacy(body: Mapping[str, object], multi: bool) -> Chain:
@@ -360,9 +386,11 @@ def summarise_legacy(body: Mapping[str, object], multi: bool) -> Chain:
         raise Refused("'actions' must be a list")
     groups: list[object] = chains if multi else [chains]
     touches: list[Touch] = []
+    length_ms = 0.0
     for group in groups:
         if not isinstance(group, list):
             raise Refused("each finger's touch actions must be a list")
-        found = _legacy_chain(group)
+        finger = _legacy_chain(group)
+        found, length_ms = finger.finish(), max(length_ms, finger.clock_ms)
         touches.extend([found] if found is not None else [])
-    return Chain(tuple(touches), "")
+    return Chain(tuple(touches), "", length_ms)

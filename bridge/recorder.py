@@ -24,6 +24,8 @@ What it reads costs a real phone 40-500 ms a request, so it reads only what coul
   from the last XML source when it holds one text input in all under the keyboard
   (`targets.input_with_focus`), or one JSON source; for a tap, the last tree known;
 * for an action aimed at an element id, that element's attributes;
+* for a touch at a point off the known screen's frame, WDA's window size (turned as the
+  interface is), before it is refused for lying off the screen (`Aiming.off_screen`);
 * with trajectory capture on (`after_action`), one screenshot after each agent action, taken
   after its outcome line and before the lock is let go (`trajectory.py`).
 
@@ -51,7 +53,7 @@ from bridge.targets import MASK, mask_echoes
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
 from phoneshell.records import AuditEvent, Scalar, Target
-from phoneshell.xcui import SPRINGBOARD, removes_app, short_type, takes_rig_down
+from phoneshell.xcui import SPRINGBOARD, outlasts_run, removes_app, short_type, takes_rig_down
 
 log = logging.getLogger("bridge")
 
@@ -198,6 +200,9 @@ class Recorder(Aiming):
             if not confined or not self.custody.known.app or self._pending is not None:
                 # the last action's after, when pending, and this one's before
                 self.observe(context, self.read_screen(), f"GET {XML_ROUTE}")
+            off = self.off_screen(action)
+            if off:
+                return self._refusal(context, action, None, self.custody.known.app, request, off)
             aimed = self.aim(context, action)
             known = self.custody.known
             refused = self._refuse_touches(context, action, aimed.target, known.app, request)
@@ -269,9 +274,11 @@ class Recorder(Aiming):
     def _keep_rig(self, context: RunContext, action: Classified, target: Target | None,
                   app: str, request: str) -> Reply | None:
         """Refuse an action that would take the rig away (`xcui.takes_rig_down`: powering the
-        phone off, erasing or restarting it, turning off UI Automation, stopping WDA) or remove
+        phone off, erasing or restarting it, turning off UI Automation, stopping WDA), remove
         an app (`xcui.removes_app`: deleting or offloading it, taking it off the Home Screen),
-        logged as `refused` with its target; None for any other action.
+        or change what outlasts the run (`xcui.outlasts_run`: the keyboard's dictionary, the
+        Home Screen's layout, every app's permissions...), logged as `refused` with its target;
+        None for any other action.
 
         Raises:
             AuditWriteError: the refusal could not be logged (nothing was forwarded).
@@ -281,12 +288,15 @@ class Recorder(Aiming):
                              seen.chosen, action.params)
         removal = "" if why else removes_app(action.kind, app, seen.label, seen.name,
                                              action.params)
-        if not why and not removal:
+        lasting = "" if why or removal else outlasts_run(action.kind, app, seen.label,
+                                                         action.params)
+        if not why and not removal and not lasting:
             return None
         return self._refusal(context, action, target, app, request, (
             f"{why}: no task needs it, and a real phone would end the run" if why else
             f"{removal}: no task needs it, nothing brings an app back, and the later tasks on "
-            "it could not be played"))
+            "it could not be played" if removal else
+            f"{lasting}: no task needs it, and nothing after the run sets it back"))
 
     def _refusal(self, context: RunContext, action: Classified, target: Target | None,
                  app: str, request: str, reason: str) -> Reply:

@@ -4,10 +4,11 @@ take a rig away: facts the harness, the bridge and the simulated iPhone share, w
 XCUITest names element types `XCUIElementType<Short>`; the XML source uses the full name, the
 JSON source (`GET /source?format=json`, notes/wda-stack.md §2.2) the short one, with flags such
 as `isFocused` and `isVisible` as the strings "1"/"0". Which WDA settings change what the
-harness reads (`HARMLESS_SETTINGS` are the others), and which controls power a phone off,
-restart, erase it or stop WDA (`takes_rig_down`), the bridge refuses by and the runner holds
-an agent to account by. Pure: no I/O, imports nothing else of phoneshell, so the simulator (a
-device) may use it too.
+harness reads (`HARMLESS_SETTINGS` are the others, `PINNED_SETTINGS` only at WDA's default),
+which controls power a phone off, restart, erase it or stop WDA (`takes_rig_down`), delete an
+app (`removes_app`) or change what outlasts the run (`outlasts_run`): the bridge refuses by
+them, and the runner holds an agent to account by the first. Pure: no I/O, imports nothing
+else of phoneshell, so the simulator (a device) may use it too.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ HARMLESS_SETTINGS = frozenset({
     "mjpegServerScreenshotQuality", "mjpegServerFramerate", "mjpegScalingFactor",
     "mjpegFixOrientation", "screenshotQuality", "useFirstMatch", "boundElementsByIndex",
     "limitXpathContextScope", "shouldUseCompactResponses", "elementResponseAttributes",
-    "maxTypingFrequency", "useClearTextShortcut"})
+    "useClearTextShortcut"})
 """WDA settings a client may change through the bridge: how WDA finds elements, shapes its
 element replies, types and streams. The others change what the harness reads off the phone and
 logs by (`snapshotMaxDepth` cuts every page source short, so an absence passes and a tapped
@@ -76,6 +77,16 @@ digest), how long WDA waits before it answers (`waitForIdleTimeout`: a harness t
 takes the phone for down), whether it answers alerts by itself, how screenshots turn, or the
 phone's own settings (`reduceMotion`, the keyboard's autocorrection and prediction, which stay
 after the run); keys WDA does not know may mean that in a newer WDA."""
+PINNED_SETTINGS: Mapping[str, object] = {"maxTypingFrequency": 60}
+"""WDA settings a client may send only at WDA's default value (Appium sends
+`maxTypingFrequency: 60` with every new session). WDA's settings are global and the harness
+adopts the session it finds, so another typing speed would last into the harness's own steps:
+slower, a step that types times out and the phone is taken for down; faster, a real phone drops
+keys."""
+SESSION_DELAYS = frozenset({"eventloopIdleDelaySec"})
+"""Capabilities of a new session that delay every later command while above 0 (WDA waits that
+long for each app's event loop to idle, globally and after the session): the harness's reads
+would time out. Appium sends them as 0, which is let through."""
 
 
 def full_type(kind: str) -> str:
@@ -153,9 +164,31 @@ SETTINGS_RIG_TAPS = {
     "reset all settings": "it would reset every setting and restart the phone",
     "iphone language": "it opens the language list: another language renames every control "
                        "the harness and its tasks read by, and restarts the phone's screens",
+    "add language\u2026": "it opens the languages to add, whose choice asks to make it the "
+                          "phone's language (\"Use ...\"): another language renames every "
+                          "control the harness and its tasks read by",
+    "reset network settings": "it would remove every saved Wi-Fi network and password and the "
+                              "cellular and VPN settings, and restart the phone",
+    "clear trusted computers": "it would make the phone forget the computers it trusts, the one "
+                               "that starts WDA on it too, until a person trusts it again",
+    "update now": "it would install an iOS update, which restarts the phone (and may leave "
+                  "WDA's build unable to run on it)",
+    "install now": "it would install an iOS update, which restarts the phone (and may leave "
+                   "WDA's build unable to run on it)",
+    "download and install": "it would install an iOS update, which restarts the phone (and may "
+                            "leave WDA's build unable to run on it)",
 }
-"""Settings rows that take the rig away, by title (lower case; a row labelled "Title, Detail"
-by its title)."""
+"""Settings rows and buttons that take the rig away, by title (lower case; a row labelled
+"Title, Detail" by its title; "..." for "\u2026"): Shut Down, the erase and reset options of
+General > Transfer or Reset iPhone (and their confirming buttons), Language & Region's language
+lists, Developer's trust reset, Software Update's installs."""
+SPRINGBOARD_RIG_TAPS = {
+    "restart": "it would restart the phone (AssistiveTouch's Device > More > Restart)",
+    "lock screen": "it would lock the phone (AssistiveTouch's Device > Lock Screen), logged as a "
+                   "tap rather than as the lock it is",
+}
+"""Controls of SpringBoard's menus that take the rig away, by label (lower case):
+AssistiveTouch's, which float over any app."""
 SETTINGS_RIG_SWITCHES = {
     "enable ui automation": "it would turn off UI Automation, which WDA drives the phone by",
     "developer mode": "turning Developer Mode off restarts the phone, and WDA does not come back",
@@ -186,9 +219,11 @@ def takes_rig_down(kind: str, app: str, target_type: str, label: str, value: str
         return "it would stop WDA, which answers every request the harness and the agent send"
     if text == POWER_OFF and kind in ("tap", "swipe", "type"):
         return "it would power the phone off"
+    if app == SPRINGBOARD and kind == "tap":
+        return SPRINGBOARD_RIG_TAPS.get(_pressed(label, params), "")
     if app != SETTINGS:
         return ""
-    title = text.split(", ", 1)[0]
+    title = _pressed(label, params).split(", ", 1)[0]
     if kind == "tap" and title in SETTINGS_RIG_TAPS:
         return SETTINGS_RIG_TAPS[title]
     turns_off = kind == "tap" or (kind == "swipe" and sideways(params or {}))
@@ -219,6 +254,15 @@ ALERT_PRESSES = frozenset({"alert_accept", "alert_dismiss"})
 """The bridge's gestures for WDA's alert routes, which press an alert's button by its label."""
 
 
+def _pressed(label: str, params: Mapping[str, object] | None) -> str:
+    """What a tap pressed, lower case, "..." as "\u2026": the alert button WDA's alert routes
+    press by name (`params["button"]`), else the target's label."""
+    params = params or {}
+    pressed = params.get("button") if params.get("gesture") in ALERT_PRESSES else None
+    text = pressed if isinstance(pressed, str) else label
+    return text.strip().lower().replace("...", "\u2026")
+
+
 def removes_app(kind: str, app: str, label: str, name: str = "",
                 params: Mapping[str, object] | None = None) -> str:
     """Why an action would delete an app, uninstall it or rearrange the owner's Home Screen (""
@@ -234,12 +278,53 @@ def removes_app(kind: str, app: str, label: str, name: str = "",
     """
     if kind != "tap" or app not in (SPRINGBOARD, SETTINGS):
         return ""
-    params = params or {}
-    pressed = params.get("button") if params.get("gesture") in ALERT_PRESSES else None
-    text = (pressed if isinstance(pressed, str) else label).strip().lower()
+    text = _pressed(label, params)
     if app == SPRINGBOARD and name == REMOVAL_BADGE:
         return "it asks to delete the app or take it off the Home Screen"
     if app == SPRINGBOARD and text == "delete":
         # SpringBoard's only Delete button is the one that confirms deleting an app.
         return REMOVAL_TAPS["delete app"]
     return REMOVAL_TAPS.get(text, "")
+
+
+SETTINGS_LASTING_TAPS = {
+    "reset keyboard dictionary": "it would erase every word the owner's keyboard has learnt",
+    "reset home screen layout": "it would put the owner's Home Screen back to Apple's layout, "
+                                "moving every icon and undoing its folders",
+    "reset location & privacy": "it would reset every app's location and privacy permissions: "
+                                "later attempts would meet their prompts",
+    "forget this network": "it would forget a Wi-Fi network and its password",
+    "forget this device": "it would forget a paired Bluetooth device",
+    "sign out": "it would sign the owner out of their account, taking its data off the phone",
+}
+"""Settings buttons whose change outlasts the run and that no set-back undoes, by title (lower
+case): the other options of General > Transfer or Reset iPhone > Reset (and their confirming
+buttons), forgetting a network or a device, signing out."""
+SPRINGBOARD_LASTING = {
+    "sos": "it would call emergency services",
+    "emergency sos": "it would call emergency services",
+    "emergency call": "it would call emergency services",
+}
+"""Controls on SpringBoard that reach beyond the phone, by label (lower case): AssistiveTouch's
+SOS and the power-off screen's emergency slider (slid or tapped)."""
+
+
+def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] | None = None,
+                 ) -> str:
+    """Why an action would change what outlasts the run ("" when it would not): the keyboard's
+    dictionary, the Home Screen's layout, every app's permissions, a saved network, the owner's
+    account, an emergency call. Nothing after the run sets them back, and no task needs them.
+
+    Args:
+        kind: the action's kind (tap, swipe, type...).
+        app: the app in front.
+        label: the element aimed at, as the audit log's target names it.
+        params: the action's params: an alert's button pressed through WDA's alert routes is
+            named there (`button`), not by a target.
+    """
+    text = _pressed(label, params)
+    if app == SETTINGS and kind == "tap":
+        return SETTINGS_LASTING_TAPS.get(text.split(", ", 1)[0], "")
+    if app == SPRINGBOARD and kind in ("tap", "swipe", "type"):
+        return SPRINGBOARD_LASTING.get(text, "")
+    return ""

@@ -26,6 +26,21 @@ from phoneshell.xcui import (
     takes_rig_down,
 )
 
+POWER_BUTTON = (12, 48)
+"""The side (power) button as an IOHID event: the consumer page (0x0C), Power (0x30)."""
+
+
+def _power_button(button: object) -> bool:
+    """Whether a press's button is the side button named by its IOHID page and usage, read as
+    numbers the way WDA reads them (unsignedIntValue drops a fraction): a log written before the
+    bridge refused fractions may hold "hid:12.0:48.0" or "hid:12:48.4", WDA's 12 and 48."""
+    kind, _, numbers = str(button).partition(":")
+    try:
+        found = tuple(int(float(n)) for n in numbers.split(":"))
+    except (ValueError, OverflowError):
+        return False
+    return kind == "hid" and found == POWER_BUTTON
+
 
 def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
     """What the agent did, by its own logged actions, that can break the rig ("" when none):
@@ -43,7 +58,7 @@ def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
                 return (f"the agent acted on {target.label!r} (#{action.seq} {action.kind}): "
                         f"{why}")
         button, bundle = action.params.get("button"), str(action.params.get("bundle_id", ""))
-        if action.kind == "press" and button in ("lock", "hid:12:48"):
+        if action.kind == "press" and (button == "lock" or _power_button(button)):
             return f"the agent locked the phone (#{action.seq} press {button})"
         if action.kind == "terminate" and action.params.get("via") == "delete_session":
             return f"the agent ended WDA's session (#{action.seq} DELETE /session)"

@@ -192,3 +192,35 @@ def request(base: str, method: str, path: str, body: bytes | None = None,
         return response.status, {k.lower(): v for k, v in response.getheaders()}, data
     finally:
         conn.close()
+
+
+def post(rig: Rig, path: str, body: object) -> tuple[int, str]:
+    """POST a body (JSON, or raw bytes sent as they are) as an agent would: the status and
+    WDA's message ("" on success)."""
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    status, _, reply = request(rig.bridge.url, "POST", path, data)
+    value = json.loads(reply).get("value")
+    return status, str(value.get("message", "")) if isinstance(value, dict) else ""
+
+
+def refused_unsent(rig: Rig, path: str, body: object, run_id: str = "unscoped") -> str:
+    """POST `body` and check it was refused (403 or 400), logged as the last `refused` line, and
+    never reached the phone (the simulator's ledger of inputs holds nothing new); the message."""
+    inputs, _ = rig.sim.ledger()
+    logged = [e for e in rig.events(run_id) if e.stage in ("intent", "refused")]
+    status, message = post(rig, path, body)
+    assert status in (400, 403) and "phoneshell bridge refused" in message, (status, message)
+    assert rig.sim.ledger()[0] == inputs, f"the phone got {path}"
+    now = [e for e in rig.events(run_id) if e.stage in ("intent", "refused")]
+    assert [e.stage for e in now[len(logged):]] == ["refused"], "not logged as one refusal"
+    assert now[-1].error and now[-1].error in message
+    return message
+
+
+def sent(rig: Rig, path: str, body: object, answered: int = 200) -> None:
+    """POST `body` and check it reached the phone (one input in the simulator's ledger) and
+    was answered `answered` (the simulator answers 404 to the few WDA routes it lacks)."""
+    inputs, _ = rig.sim.ledger()
+    status, message = post(rig, path, body)
+    assert status == answered, (path, message)
+    assert rig.sim.ledger()[0] == inputs + 1, f"{path} did not reach the phone"

@@ -76,8 +76,6 @@ ACTIONS = [
     ("POST", f"{S}/element/E1/value", {"text": "bob"}, "type",
      {"text": "bob", "element": "E1", "via": "element"}),
     ("POST", f"{S}/element/E1/clear", None, "type", {"text": "", "element": "E1", "via": "clear"}),
-    ("POST", f"{S}/wda/siri/activate", {"text": "what time is it"}, "type",
-     {"text": "what time is it", "via": "siri"}),
     ("POST", "/wda/homescreen", None, "home", {}),
     ("POST", f"{S}/wda/deactivateApp", {"duration": 2}, "home",
      {"via": "deactivate_app", "duration": 2}),
@@ -205,7 +203,7 @@ def test_a_drag_is_aimed_at_what_it_moves() -> None:
     drag = {"fromX": 60, "fromY": 300, "toX": 300, "toY": 300, "duration": 0}
     screen = classify("POST", f"{S}/wda/dragfromtoforduration", drag)
     on_element = classify("POST", f"{S}/wda/element/E2/pressAndDragWithVelocity",
-                          {"pressDuration": 0, "toElement": "E4", "velocity": 100})
+                          {"pressDuration": 0, "toElement": "E4", "velocity": 1000})
     swiped = classify("POST", f"{S}/wda/element/E3/swipe", {"direction": "left"})
     anywhere = classify("POST", f"{S}/wda/swipe", {"direction": "left"})
     assert screen is not None and on_element is not None and swiped is not None

@@ -14,8 +14,8 @@ from bridge.custody import Custody
 from bridge.observe import from_json_tree, from_xml
 from phoneshell.audit import actions, custody_breaks
 from phoneshell.records import AuditEvent
-from phoneshell.xcui import walk
 from phoneshell.sim import SimServer
+from phoneshell.xcui import walk
 
 SETTINGS, CALCULATOR, SAFARI = "com.apple.Preferences", "com.apple.calculator", \
     "com.apple.mobilesafari"

@@ -5,6 +5,8 @@ opens the power-off screen and whose slider, slid, turns the phone off."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,9 +17,16 @@ from phoneshell.sim import SimServer, layout
 from phoneshell.sim.apps import AppModel, Host, builtin_apps
 from phoneshell.sim.apps.home_menu import Prompt
 from phoneshell.sim.ui import Node, Rect
-from phoneshell.xcui import SETTINGS, SPRINGBOARD, SWITCH, removes_app, takes_rig_down
+from phoneshell.xcui import (
+    SETTINGS,
+    SPRINGBOARD,
+    SWITCH,
+    outlasts_run,
+    removes_app,
+    takes_rig_down,
+)
 
-CELL, SLIDER = "XCUIElementTypeCell", "XCUIElementTypeSlider"
+CELL, SLIDER, BUTTON = "XCUIElementTypeCell", "XCUIElementTypeSlider", "XCUIElementTypeButton"
 
 
 def refusals(rig: Rig) -> list[tuple[str, str, str]]:
@@ -112,10 +121,56 @@ def test_stopping_wda_is_refused(rig: Rig) -> None:
     ("tap", SETTINGS, (SWITCH, "Enable UI Automation", "1", "Developer", ""), "UI Automation"),
     ("tap", SETTINGS, (SWITCH, "Developer Mode", "1", "Developer Mode", ""), "restarts"),
     ("tap", SETTINGS, (CELL, "Larger Text", "", "Display Zoom", "Default"), "Display Zoom"),
+    # General > Transfer or Reset iPhone > Reset's sheet, and its confirming button
+    ("tap", SETTINGS, (BUTTON, "Reset Network Settings", "", "Reset", ""), "restart the phone"),
+    ("tap", SETTINGS, (CELL, "Add Language\u2026", "", "Language & Region", ""),
+     "renames every control"),
+    ("tap", SETTINGS, (CELL, "Add Language...", "", "Language & Region", ""),
+     "renames every control"),
+    ("tap", SETTINGS, (BUTTON, "Clear Trusted Computers", "", "Developer", ""),
+     "starts WDA on it"),
+    ("tap", SETTINGS, (BUTTON, "Update Now", "", "Software Update", ""), "restarts the phone"),
+    ("tap", SETTINGS, (BUTTON, "Install Now", "", "Software Update", ""), "restarts the phone"),
+    ("tap", SETTINGS, (BUTTON, "Download and Install", "", "Software Update", ""),
+     "restarts the phone"),
+    # AssistiveTouch's menu: Device > More > Restart, Device > Lock Screen
+    ("tap", SPRINGBOARD, (BUTTON, "Restart", "", "", ""), "restart the phone"),
+    ("tap", SPRINGBOARD, (BUTTON, "Lock Screen", "", "", ""), "lock the phone"),
 ])
 def test_what_takes_the_rig_down(kind: str, app: str, target: tuple[str, ...], why: str,
                                  ) -> None:
     assert why in takes_rig_down(kind, app, *target)
+
+
+def test_a_confirming_button_pressed_by_name_takes_the_rig_down_as_its_row_does() -> None:
+    pressed = {"gesture": "alert_accept", "button": "Reset Network Settings"}
+    assert "restart the phone" in takes_rig_down("tap", SETTINGS, "", "", params=pressed)
+
+
+@pytest.mark.parametrize(("kind", "app", "label", "why"), [
+    ("tap", SETTINGS, "Reset Keyboard Dictionary", "keyboard has learnt"),
+    ("tap", SETTINGS, "Reset Home Screen Layout", "Home Screen back"),
+    ("tap", SETTINGS, "Reset Location & Privacy", "permissions"),
+    ("tap", SETTINGS, "Forget This Network", "Wi-Fi network"),
+    ("tap", SETTINGS, "Forget This Device", "Bluetooth device"),
+    ("tap", SETTINGS, "Sign Out", "sign the owner out"),
+    ("tap", SPRINGBOARD, "SOS", "emergency services"),
+    ("swipe", SPRINGBOARD, "Emergency Call", "emergency services"),
+])
+def test_what_outlasts_the_run(kind: str, app: str, label: str, why: str) -> None:
+    assert why in outlasts_run(kind, app, label)
+
+
+@pytest.mark.parametrize(("kind", "app", "label", "params"), [
+    ("tap", SETTINGS, "Reset", {}),  # the row that opens the choices
+    ("tap", SETTINGS, "Keyboards", {}),
+    ("tap", "com.apple.mobilenotes", "Sign Out", {}),
+    ("swipe", SETTINGS, "Reset Keyboard Dictionary", {}),
+    ("tap", SETTINGS, "", {"gesture": "alert_dismiss", "button": "Cancel"}),
+])
+def test_what_does_not_outlast_the_run(kind: str, app: str, label: str,
+                                       params: dict[str, object]) -> None:
+    assert outlasts_run(kind, app, label, params) == ""
 
 
 @pytest.mark.parametrize(("kind", "app", "target", "params"), [
@@ -127,6 +182,10 @@ def test_what_takes_the_rig_down(kind: str, app: str, target: tuple[str, ...], w
     ("tap", SETTINGS, (CELL, "Default", "", "Display Zoom", "Default"), {}),
     ("tap", "com.apple.mobilenotes", (CELL, "Shut Down", "", "", ""), {}),
     ("swipe", SETTINGS, (SLIDER, "Text Size", "50%", "Text Size", ""), {}),
+    # Reset's page itself, a Restart or Lock Screen in an app, Notifications' "Lock Screen"
+    ("tap", SETTINGS, (CELL, "Reset", "", "Transfer or Reset iPhone", ""), {}),
+    ("tap", "com.example.game", (BUTTON, "Restart", "", "", ""), {}),
+    ("tap", SETTINGS, (BUTTON, "Lock Screen", "", "Alerts", ""), {}),
 ])
 def test_what_does_not(kind: str, app: str, target: tuple[str, ...],
                        params: dict[str, object]) -> None:
@@ -246,3 +305,55 @@ def test_a_container_tapped_by_id_is_checked_for_what_lies_at_its_middle(
             bridge.stop()
             writer.close()
     assert refusals_seen[0][:2] == ("tap", "slide to power off")
+
+
+RESET_OPTIONS = ("Reset Network Settings", "Reset Keyboard Dictionary",
+                 "Reset Home Screen Layout", "Reset Location & Privacy", "Add Language\u2026",
+                 "Clear Trusted Computers", "Update Now", "Forget This Network", "Sign Out")
+"""Settings' buttons that take the rig away or outlast the run; the simulated Settings has no
+page for them, so a stand-in Settings shows them all on one page."""
+
+
+def render_reset(state: list[str], host: Host) -> Node:
+    """A stand-in Settings page of `RESET_OPTIONS`; a tap on one notes its label in `state`."""
+    rows = [layout.button(label, Rect(16, 160 + 56 * n, 370, 44),
+                          functools.partial(state.append, label))
+            for n, label in enumerate((*RESET_OPTIONS, "Cancel"))]
+    return layout.screen(host.facts, [layout.nav_bar(host.facts, "Reset"), *rows])
+
+
+@pytest.fixture
+def reset_page(tmp_path: Path) -> Iterator[tuple[Rig, list[str]]]:
+    """The simulator with a stand-in Settings (`render_reset`) behind a bridge, and the labels
+    tapped on it."""
+    tapped: list[str] = []
+    apps = [a for a in builtin_apps() if a.bundle_id != SETTINGS]
+    sim = SimServer(apps=[*apps, AppModel(SETTINGS, "Settings", lambda: tapped, render_reset)])
+    with sim:
+        bridge, writer = start_bridge(sim, tmp_path, control_token=CONTROL_TOKEN)
+        try:
+            yield Rig(sim, bridge, tmp_path), tapped
+        finally:
+            bridge.stop()
+            writer.close()
+
+
+@pytest.mark.parametrize("label", RESET_OPTIONS)
+def test_each_reset_option_is_refused_on_the_phone(reset_page: tuple[Rig, list[str]],
+                                                   label: str) -> None:
+    """Tapped at its point, by its element, or pressed by name as an alert's button: refused,
+    logged with its target, and never tapped; Cancel beside it is."""
+    rig, tapped = reset_page
+    session = wda.Client(rig.bridge.url).session(SETTINGS)
+    row = session(label=label, className="Button").get(timeout=5)
+    inputs, _ = rig.sim.ledger()
+    for attempt in (lambda: session.tap(*row.bounds.center), row.click,
+                    lambda: session.http.post("/alert/accept", data={"name": label})):
+        with pytest.raises(wda.WDARequestError, match="no task needs it"):
+            attempt()
+    assert rig.sim.ledger()[0] == inputs and tapped == []
+    # (the tap at its point and the click on it are one line here: `refusals` folds repeats)
+    assert [(kind, target) for kind, target, _ in refusals(rig)] == [("tap", label),
+                                                                     ("tap", "")]
+    session(label="Cancel", className="Button").click()
+    assert tapped == ["Cancel"]

@@ -126,3 +126,13 @@ def test_a_control_that_takes_the_rig_down_is_the_agents_doing_when_it_got_throu
             "the agent acted on 'slide to power off' (#3 swipe): it would power the phone off")
     harness = act(4, "swipe", SB, SB, phase="teardown", target=slider)
     assert agent_broke_rig(tuple(harness)) == "", "only the agent's own actions count"
+
+
+def test_the_power_button_named_by_its_hid_numbers_is_a_lock_however_they_are_written() -> None:
+    """WDA reads an IOHID page and usage with unsignedIntValue: 12.0 and 48.4 are 12 and 48, the
+    side button (the bridge now refuses fractions; an older log may hold them)."""
+    for button in ("hid:12:48", "hid:12.0:48.0", "hid:12:48.4", "hid:12.9:48"):
+        found = agent_broke_rig(tuple(act(1, "press", CALC, CALC, button=button)))
+        assert found == f"the agent locked the phone (#1 press {button})", button
+    for button in ("hid:12:64", "hid:7:48", "hid:x:48", "hid:12", "volumeUp"):
+        assert agent_broke_rig(tuple(act(1, "press", CALC, CALC, button=button))) == "", button
