@@ -44,9 +44,10 @@ def _power_button(button: object) -> bool:
 
 def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
     """What the agent did, by its own logged actions, that can break the rig ("" when none):
-    locking the phone, ending WDA's session, terminating WDA, or acting on a control that
-    powers the phone off, erases or restarts it, or turns off UI Automation
-    (`xcui.takes_rig_down`: the bridge refuses those, so one here got past it)."""
+    locking the phone, ending WDA's session, terminating WDA, acting on a control that powers
+    the phone off, erases or restarts it, or turns off UI Automation (`xcui.takes_rig_down`:
+    the bridge refuses those, so one here got past it), or sending a command WDA was still
+    running when the bridge stopped waiting (the phone answers nothing else meanwhile)."""
     for action in actions(events):
         if action.phase != "agent":
             continue
@@ -64,7 +65,15 @@ def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
             return f"the agent ended WDA's session (#{action.seq} DELETE /session)"
         if action.kind == "terminate" and is_wda(bundle):
             return f"the agent terminated WDA itself (#{action.seq} terminate {bundle})"
+        if action.ok is False and UPSTREAM_TIMEOUT in action.error:
+            # WDA runs one command at a time: while the agent's runs on, nothing else answers
+            return (f"the agent's #{action.seq} {action.kind} kept WDA busy past the bridge's "
+                    f"wait ({action.error})")
     return ""
+
+
+UPSTREAM_TIMEOUT = "timed out"
+"""How the bridge's log words an action WDA did not answer in time (`bridge.upstream`)."""
 
 
 def left_running(task: Task, shown: Iterable[str]) -> tuple[Step, ...]:

@@ -136,3 +136,18 @@ def test_the_power_button_named_by_its_hid_numbers_is_a_lock_however_they_are_wr
         assert found == f"the agent locked the phone (#1 press {button})", button
     for button in ("hid:12:64", "hid:7:48", "hid:x:48", "hid:12", "volumeUp"):
         assert agent_broke_rig(tuple(act(1, "press", CALC, CALC, button=button))) == "", button
+
+
+def test_a_command_wda_was_still_running_when_the_bridge_stopped_waiting_is_the_agents() -> None:
+    """WDA runs one command at a time: while the agent's runs on, the harness's reads time out
+    and the rig looks down; the log shows whose command that was."""
+    intent, done = act(5, "tap", CALC, CALC, duration=900.0)
+    busy = done.model_copy(update={"ok": False, "error": "no answer from WDA at http://phone "
+                                                         "to POST /wda/touchAndHold: timed out"})
+    assert agent_broke_rig((intent, busy)) == (
+        "the agent's #5 tap kept WDA busy past the bridge's wait (no answer from WDA at "
+        "http://phone to POST /wda/touchAndHold: timed out)")
+    refused = done.model_copy(update={"ok": False, "error": "invalid element state"})
+    assert agent_broke_rig((intent, refused)) == "", "an error WDA answered with is not it"
+    theirs = [e.model_copy(update={"phase": "teardown"}) for e in (intent, busy)]
+    assert agent_broke_rig(tuple(theirs)) == "", "only the agent's own actions count"
