@@ -46,10 +46,17 @@ FORBIDDEN = {
                                     "Mode off, restart the phone, or call and message people: "
                                     "the log could not say what Siri did, and nothing sets it "
                                     "back; no task needs Siri",
+    ("POST", "/wda/getPasteboard"): "would read the phone's pasteboard, which holds what its "
+                                    "owner copied last (a password, an address); a person "
+                                    "sees it only by pasting, which the log shows",
+    ("POST", "/wda/setPasteboard"): "would replace what the phone's owner copied last, which "
+                                    "nothing sets back (WDA cannot read it without showing it "
+                                    "to whoever reads); type the text instead",
 }
 """WDA routes no client of the bridge may use, and why: shutting WDA down ends every later
 attempt; an app's permissions reset stay reset after the run; Siri acts on the phone (and
-beyond it) by words the log cannot turn into actions."""
+beyond it) by words the log cannot turn into actions; the pasteboard is the owner's, read or
+replaced around the phone's own screens."""
 LEGACY_TAP = "/wda/tap/:uuid"
 """WDA before 6.0 tapped here; facebook-wda still falls back to it (`/wda/tap/0`) whenever
 `/wda/tap` fails, so it is admitted and logged as the tap it is (WDA 16 answers it 404)."""

@@ -25,7 +25,6 @@ READS = [
     ("POST", f"{S}/element/E1/elements", {"using": "id", "value": "x"}),
     ("POST", f"{S}/wda/apps/state", {"bundleId": "com.apple.Preferences"}),
     ("POST", f"{S}/timeouts", {"implicit": 0}),
-    ("POST", f"{S}/wda/getPasteboard", {}),
 ]
 
 
@@ -113,8 +112,6 @@ ACTIONS = [
      "swipe", {"element": "E1", "duration": 0.5, "gesture": "press_and_drag"}),
     ("POST", f"{S}/url", {"url": "https://example.com"}, "open_url",
      {"url": "https://example.com"}),
-    ("POST", f"{S}/wda/setPasteboard", {"content": "aGk="}, "other",
-     {"route": "/wda/setPasteboard"}),
     ("POST", f"{S}/appium/settings",
      {"settings": {"screenshotQuality": 1, "useFirstMatch": True}}, "other",
      {"route": "/appium/settings", "settings": "screenshotQuality,useFirstMatch"}),
@@ -130,6 +127,8 @@ REFUSED = [
     ("POST", "/wda/tap/0", {"x": 1, "y": 2}, "not a WebDriverAgent route"),  # session only
     ("GET", "/wda/shutdown", None, "would end WebDriverAgent"),
     ("POST", f"{S}/wda/resetAppAuth", {}, "privacy permissions"),  # nothing sets them back
+    ("POST", f"{S}/wda/getPasteboard", {}, "what its owner copied last"),  # the owner's
+    ("POST", f"{S}/wda/setPasteboard", {"content": "aGk="}, "nothing sets back"),
     ("POST", "/appium/settings", {}, "not a WebDriverAgent route"),  # session-only route
     # settings that change what the harness reads, how WDA answers, or the phone's own
     ("POST", f"{S}/appium/settings", {"settings": {"snapshotMaxDepth": 3}},

@@ -227,9 +227,11 @@ def test_home_buttons_swipes_urls_and_other_posts(rig: Rig) -> None:
     assert (opened.kind, opened.params["url"], opened.ok) == ("open_url", "prefs:root=General",
                                                               False)
     assert "no installed app opens prefs" in opened.error
-    session.set_clipboard("copied")  # changes what apps paste: an unnamed action, on record
-    other = last(rig)
-    assert (other.kind, dict(other.params)) == ("other", {"route": "/wda/setPasteboard"})
+    with pytest.raises(wda.WDAError, match="copied last"):
+        session.set_clipboard("copied")  # the owner's pasteboard: refused, on record
+    refused = rig.events()[-1]
+    assert refused.stage == "refused"
+    assert str(refused.params["route"]).endswith("/wda/setPasteboard")
     with pytest.raises(wda.WDAError):
         session.press_duration("home", 1.0)  # performIoHidEvent: not served by this phone
     hid = last(rig)
