@@ -25,6 +25,7 @@ from typing import Protocol
 
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.store import JSON
+from phoneshell.sim.wire import finite
 
 TAP_SLOP_PT = 10.0
 """How far a finger may drift and still tap: UIKit's own allowance is about 10 points."""
@@ -74,9 +75,10 @@ def _number(item: dict[str, JSON], key: str) -> float | None:
     value = item.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    number = finite(value)
+    if number is None:
         raise ActionsError(f"'{key}' must be a number in '{item}'")
-    return float(value)
+    return number
 
 
 def _duration(item: dict[str, JSON]) -> float:
@@ -146,6 +148,9 @@ class _Finger:
             raise ActionsError(f"Unsupported origin type '{origin}' is set for '{item}' action "
                                "item. Supported origin types: pointer, viewport or an element")
         self.clock_ms += _duration(item)
+        if not all(map(math.isfinite, self.at)):
+            # Finite moves can still add up past what a double holds.
+            raise ActionsError(f"The '{item}' action item takes the pointer past any screen")
         if self.down is not None and not self.moved:
             self.moved = math.dist(self.down, self.at) > TAP_SLOP_PT
 

@@ -53,11 +53,12 @@ def parse(body: dict[str, JSON]) -> dict[str, JSON]:
         raise CapabilitiesError("'alwaysMatch' must be an object and 'firstMatch' a list of "
                                 f"objects in {json.dumps(caps)}")
     required = _strip(always)
+    names = set(required)  # once: a body may hold thousands of entries
     for candidate in first or [{}]:
         if not isinstance(candidate, dict):
             raise CapabilitiesError(f"'firstMatch' entries must be objects, got {candidate!r}")
         extra = _strip(candidate)
-        if not set(extra) & set(required):
+        if names.isdisjoint(extra):
             return {**required, **extra}
     raise CapabilitiesError(f"Could not find matching capabilities from {json.dumps(caps)}")
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from phoneshell.errors import PhoneshellError
 from phoneshell.sim.store import JSON
-from phoneshell.sim.wire import Reply, WdaError
+from phoneshell.sim.wire import Reply, WdaError, json_object
 
 if TYPE_CHECKING:
     from phoneshell.sim.server import SimServer
@@ -79,23 +79,6 @@ def _change_faults(sim: SimServer, body: dict[str, JSON]) -> None:
         sim.fault_on(spec)
     for name in names("off"):
         sim.fault_off(name)
-
-
-def json_object(raw: bytes) -> dict[str, JSON]:
-    """A request body as a JSON object ({} when empty).
-
-    Raises:
-        WdaError: not JSON, or not an object (WDA's `invalid argument`).
-    """
-    if not raw.strip():
-        return {}
-    try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        raise WdaError("invalid argument", f"the request body is not JSON: {exc}") from exc
-    if not isinstance(data, dict):
-        raise WdaError("invalid argument", "the request body must be a JSON object")
-    return data
 
 
 def plain(value: JSON, status: int = 200) -> Reply:

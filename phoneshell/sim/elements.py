@@ -95,13 +95,18 @@ class XmlTree:
     proxies alive, so xpath results are these very objects."""
 
 
+_PARSER = etree.XMLParser(huge_tree=True, resolve_entities=False, no_network=True)
+"""Reads a source of any size: libxml2 refuses a text of over 10 MB (a note that long) unless
+told, and the source is the simulator's own XML, with no entities to expand."""
+
+
 def xml_tree(screen: Screen) -> XmlTree:
     """The screen's XML source parsed for xpath, once per screen (finds are polled)."""
 
     def parse() -> XmlTree:
         # The same XML the source route serves; lxml's iter() and Screen.nodes walk the tree
         # in the same order, which maps elements back to nodes.
-        elements = tuple(etree.fromstring(xml(screen).encode()).iter())
+        elements = tuple(etree.fromstring(xml(screen).encode(), _PARSER).iter())
         return XmlTree(elements, dict(zip(elements, screen.nodes, strict=True)))
 
     return screen.derived("xml-tree", parse)

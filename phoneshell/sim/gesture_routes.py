@@ -11,6 +11,7 @@ change nothing, as they would over such controls on a phone.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from phoneshell.sim import actions, gestures
@@ -24,6 +25,9 @@ from phoneshell.sim.wire import KEYBOARD_MESSAGE, Handler, Request, Route, WdaEr
 if TYPE_CHECKING:
     from phoneshell.sim.endpoints import Endpoints
 
+MOST_TAPS = 1000
+"""The most taps one `tapWithNumberOfTaps` makes: XCTest would build an event of every one, and
+a count of 1e300 would never end."""
 Target = tuple[int, int] | Node
 """A point of the screen, or an element (the application node for the app itself)."""
 
@@ -133,8 +137,12 @@ def taps(ep: Endpoints, req: Request) -> JSON:
         raise WdaError("invalid argument", "Both 'numberOfTaps' and 'numberOfTouches' "
                                            "arguments must be provided")
     node = _element_or_app(ep, req)
+    count = round(req.number("numberOfTaps"))
+    if count > MOST_TAPS:
+        raise WdaError("invalid argument", f"'numberOfTaps' must be at most {MOST_TAPS}, got "
+                                           f"{count}")
     if round(req.number("numberOfTouches")) == 1:
-        _taps(ep, req, node, max(0, round(req.number("numberOfTaps"))))
+        _taps(ep, req, node, max(0, count))
     return None
 
 
@@ -210,6 +218,9 @@ def scroll(ep: Endpoints, req: Request) -> JSON:
             share = float(distance) if isinstance(distance, (int, float, str)) else 1.0
         except ValueError:
             share = 0.0  # NSString doubleValue reads what is not a number as 0
+        if not math.isfinite(share):
+            raise WdaError("invalid argument", f"'distance' must be a finite number, got "
+                                               f"{distance!r}")
         if direction in ("up", "down", "left", "right"):
             gestures.scroll_list(ep.phone, node, direction, share)
         return None

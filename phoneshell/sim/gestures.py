@@ -17,6 +17,7 @@ this order:
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from phoneshell.sim.apps import Drag
@@ -38,8 +39,11 @@ KNOB_TRAVEL = 10
 """How far a switch's thumb must slide to flip it (the knob is 63 points wide)."""
 
 # WebDriver key codes facebook-wda users send for Backspace, Return and Enter.
-_BACKSPACE = {DELETE, "\ue003"}
-_ENTER = {RETURN, "\r", "\ue006", "\ue007"}
+_BACKSPACE = frozenset({DELETE, "\ue003"})
+_ENTER = frozenset({RETURN, "\r", "\ue006", "\ue007"})
+_EDITS = _BACKSPACE | _ENTER
+_ENDS_EDITING = re.compile("[" + "".join(sorted(_ENTER)) + "]")
+"""Return in a field of one line: it ends editing there."""
 
 
 def activate(phone: Phone, node: Node, x: int | None = None, y: int | None = None) -> None:
@@ -152,29 +156,48 @@ def press_key(phone: Phone, key: str) -> None:
 def type_text(phone: Phone, text: str) -> bool:
     """Type into the focused field ("\\b" deletes, "\\n" is Return).
 
+    Typing costs what the text's length does: each run of characters up to a Return that ends
+    editing is applied to the field in one assignment (a note saves once per run, not once a
+    character), so a million characters type in a moment.
+
     Returns:
         False, typing nothing, when no field on screen has focus (WDA answers an error then).
     """
     field = None if phone.locked else phone.keyboard_field()
     if field is None:
         return False
-    for char in text:
-        if field is not phone.focused:
-            # Return moved focus: type on only if another field on screen took it.
-            field = phone.keyboard_field()
-            if field is None:
-                break
-        if char in _BACKSPACE:
-            field.text = field.text[:-1]
-        elif char in _ENTER and not field.multiline:
-            # Return ends editing first: a submit handler may move focus elsewhere.
-            phone.focus(None)
-            if field.on_submit is not None:
-                field.on_submit()
-        else:
-            field.text += "\n" if char in _ENTER else char
+    start = 0
+    while field is not None:
+        found = None if field.multiline else _ENDS_EDITING.search(text, start)
+        stop = len(text) if found is None else found.start()
+        if stop > start:
+            field.text = _typed(field.text, text[start:stop])
+        if found is None:
+            break
+        # Return ends editing first: a submit handler may move focus elsewhere.
+        phone.focus(None)
+        if field.on_submit is not None:
+            field.on_submit()
+        start = stop + 1
+        # Type on only if another field on screen took the focus.
+        field = phone.keyboard_field() if start < len(text) else None
     phone.changed()
     return True
+
+
+def _typed(before: str, run: str) -> str:
+    """A field's text after typing `run` into it (Backspace deletes, Return is a newline)."""
+    if not _EDITS.intersection(run):
+        return before + run
+    kept, typed = len(before), list[str]()
+    for char in run:
+        if char not in _BACKSPACE:
+            typed.append("\n" if char in _ENTER else char)
+        elif typed:
+            typed.pop()
+        else:
+            kept = max(0, kept - 1)
+    return before[:kept] + "".join(typed)
 
 
 def drag(phone: Phone, move: Drag) -> None:

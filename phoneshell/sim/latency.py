@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from phoneshell.errors import PhoneshellError
 from phoneshell.sim.store import JSON
 
+LONGEST_S = 86_400.0
+"""The longest a request is held back, however long the gesture it asks for."""
 KEYS_PER_S = 60.0
 """WDA's default `maxTypingFrequency`: characters typed per second."""
 
@@ -201,7 +203,8 @@ class Latency:
         seconds = cost_s(self.table, method, parts, body)
         read = method in ("GET", "HEAD") or (method, "/".join(parts)) in READS
         self.tally.add(route, seconds, read)
-        return 0.0 if self.profile == "none" else seconds
+        # A hold of 1e300 s would overflow time.sleep; a day is as long as forever to a caller.
+        return 0.0 if self.profile == "none" else min(seconds, LONGEST_S)
 
 
 __all__ = ["IPHONE", "Latency", "PROFILES", "RouteCost", "RouteCount", "Tally", "cost_s",

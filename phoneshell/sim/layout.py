@@ -29,13 +29,22 @@ LARGE_NAV_BOTTOM = 168
 TAB_BAR_HEIGHT = 83
 
 
-@lru_cache(maxsize=4096)
+MEASURED = 1000
+"""The most characters `text_width` measures: a thousand run wider than any screen at any
+size, so a longer text (a pasted book) costs a frame no more than that."""
+
+
 def text_width(text: str, size: int = 17) -> int:
     """The width in points of text at `size` points, in the font screenshots are drawn with.
 
     Real frames hug the glyphs; measuring with the screenshot font keeps the drawn text inside
     the frame the source reports.
     """
+    return _width(text[:MEASURED], size)
+
+
+@lru_cache(maxsize=4096)
+def _width(text: str, size: int) -> int:
     return max(1, round(_measuring_font(size).getlength(text) / 4) + 2)
 
 

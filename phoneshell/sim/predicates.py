@@ -5,9 +5,9 @@ The subset real clients send (facebook-wda's selectors, Appium users, models wri
 * predicates: `attr OP value` joined by AND / OR / NOT and parentheses; attributes `name`,
   `label`, `value`, `type`, `visible`, `enabled`, `accessible`, `selected`, `placeholderValue`,
   `rawIdentifier` (the `wd`-prefixed spellings too); operators `==`, `!=`, `CONTAINS`,
-  `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES` (a full-string regex), each optionally `[c]`
-  (case-insensitive) or `[cd]`; values in single or double quotes (backslash escapes), numbers,
-  true/false/YES/NO, nil;
+  `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES` (a full-string regex, given `MATCHES_S` per
+  query), each optionally `[c]` (case-insensitive) or `[cd]`; values in single or double quotes
+  (backslash escapes), numbers, true/false/YES/NO, nil;
 * class chains: steps separated by "/", each `**` (any depth below) or a type
   (`XCUIElementTypeButton`, `XCUIElementTypeAny`, `*`) with optional `` [`predicate`] ``,
   `[$predicate$]` (some descendant matches) and `[n]` (1-based; negative counts from the end).
@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+import regex
 
 from phoneshell.sim.ui import Node, walk
 from phoneshell.xcui import TYPE_PREFIX
@@ -52,6 +55,8 @@ _BOOL_ATTRS: dict[str, Callable[[Node], bool]] = {
     "accessible": lambda n: n.is_accessible, "selected": lambda n: n.selected,
     "hasfocus": lambda n: n.focused, "focused": lambda n: n.focused,
 }
+MATCHES_S = 2.0
+"""How long one query's MATCHES regexes may run, over every element they test."""
 _OPERATORS = ("==", "=", "!=", "<>", "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES")
 
 
@@ -184,10 +189,21 @@ def _string_test(op: str, want: str, fold: bool) -> Callable[[str], bool]:
     if op == "LIKE":
         return lambda got: fnmatch.fnmatchcase(got, want)
     try:
-        pattern = re.compile(want, re.IGNORECASE if fold else 0)
-    except re.error as exc:
+        pattern = regex.compile(want, regex.IGNORECASE if fold else 0)
+    except regex.error as exc:
         raise SelectorError(f"bad MATCHES regex {want!r}: {exc}") from exc
-    return lambda got: pattern.fullmatch(got) is not None
+    # A regex can backtrack for ages ("(x+x+)+y" on a long label): a query gets a few seconds
+    # in all, then fails, rather than holding the phone.
+    deadline = time.monotonic() + MATCHES_S
+
+    def matches(got: str) -> bool:
+        try:
+            return pattern.fullmatch(got, timeout=max(0.0, deadline - time.monotonic())) \
+                is not None
+        except TimeoutError as exc:
+            raise SelectorError(f"MATCHES regex {want!r} took over {MATCHES_S} s") from exc
+
+    return matches
 
 
 def predicate(text: str) -> Matcher:

@@ -7,21 +7,25 @@ their minus badges), the keyboard's keys, and every label or value as text large
 vision model to read. A node's `pixels_text` is drawn in place of its label: that text exists
 in the pixels only, never in the page source (Safari's image probe pages rely on this).
 
-Drawn in palette mode with Pillow's default font: non-antialiased text at 3x is still sharp,
-and a palette PNG encodes several times faster than RGB (the Settings root takes ~20 ms).
+Which characters of a text are drawn, on which lines, is `render_text`'s: only what can show is
+ever measured, so a screenshot costs what it shows however long its texts are. Drawn in palette
+mode with Pillow's default font: non-antialiased text at 3x is still sharp, and a palette PNG
+encodes several times faster than RGB (the Settings root takes ~20 ms).
 """
 
 from __future__ import annotations
 
 import io
-import unicodedata
 import zlib
-from functools import lru_cache
+from itertools import islice
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.render_text import Fit, font, paragraphs, printable, text_length
 from phoneshell.sim.ui import Node, Rect, Screen
+
+__all__ = ["OPERATOR_SYMBOLS", "TEXT_VIEW_INSET", "TEXT_VIEW_LINE", "png", "printable"]
 
 RGB = tuple[int, int, int]
 BACKGROUND: RGB = (242, 242, 247)
@@ -48,11 +52,6 @@ _LIGHT_CONTAINERS = frozenset({"Cell", "Alert", "Sheet", "Keyboard", "TabBar", "
                                "Popover"})
 
 
-@lru_cache(maxsize=64)
-def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=px)
-
-
 class _Painter:
     """Draws one screen; `s` is the scale (pixels per point)."""
 
@@ -60,6 +59,10 @@ class _Painter:
         self.draw = ImageDraw.Draw(image)
         self.s = scale
         self.bounds = bounds
+        self.widest = 2 * image.width
+        """No line is laid out wider than this (pixels): a frame far wider than the screen
+        shows no more of its text than two screens' worth."""
+        self.height = image.height
 
     def box(self, r: Rect, inset: int = 0) -> tuple[int, int, int, int]:
         s = self.s
@@ -69,70 +72,49 @@ class _Painter:
     def text(self, text: str, r: Rect, ink: RGB, *, pt: float = 17.0, center: bool = False,
              right: bool = False, wrap: bool = True) -> None:
         """Draw text in a frame: shrunk to fit one line, else wrapped, never below 11 pt. A
-        newline starts a line (a footer's paragraphs, a note's lines)."""
+        newline starts a line (a footer's paragraphs, a note's lines); text too tall for the
+        frame is its first line, cut with an ellipsis. Only what can show is laid out."""
         s, draw = self.s, self.draw
-        paragraphs = printable(text).split("\n")
-        px = max(11 * s, int(min(pt, max(r.height, 12) * 0.8) * s))
-        font = _font(px)
-        width = r.width * s
-        while max(draw.textlength(line, font=font) for line in paragraphs) > width \
-                and px > 13 * s:
-            px -= 2 * s
-            font = _font(px)
-        lines = [line for paragraph in paragraphs
-                 for line in (_wrap(draw, paragraph, font, width) if wrap else [paragraph])]
-        if len(lines) > 1 and px * 1.15 * len(lines) > r.height * s * 1.5:
-            lines = [_truncate(draw, paragraphs[0], font, width)]
+        width = min(r.width * s, self.widest)
+        px = self._shrunk(text, r, max(11 * s, int(min(pt, max(r.height, 12) * 0.8) * s)),
+                          width)
+        fit = Fit(px, width, self.widest)
+        lines = list(islice(fit.lines(text, wrap), self._most_lines(r, px)))
+        if self._too_tall(r, px, len(lines)):
+            lines = [fit.truncated(text)]
         top = r.y * s + max(0, (r.height * s - px * len(lines)) // 2)
         for i, line in enumerate(lines):
-            w = draw.textlength(line, font=font)
+            y = top + i * px * 1.15
+            if y > self.height:
+                break  # below the screen, as every line after it
+            w = text_length(line, px) if center or right else 0
             x = r.x * s + ((width - w) // 2 if center else width - w if right else 0)
-            draw.text((x, top + i * px * 1.15), line, fill=ink, font=font)
+            draw.text((x, y), line, fill=ink, font=font(px))
 
+    def _shrunk(self, text: str, r: Rect, px: int, width: float) -> int:
+        """The font size (pixels), down to 13 pt 2 pt at a time, at which every paragraph fits
+        the width (only as many as could show are measured, each only as far as could)."""
+        s = self.s
+        if px <= 13 * s:
+            return px
+        smallest = Fit(11 * s, width)
+        heads = [printable(smallest.head(text, start, end))
+                 for start, end in islice(paragraphs(text), self._most_lines(r, 11 * s))]
+        while max(text_length(head, px) for head in heads) > width and px > 13 * s:
+            px -= 2 * s
+        return px
 
-def _wrap(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont |
-          ImageFont.ImageFont, width: int) -> list[str]:
-    if draw.textlength(text, font=font) <= width:
-        return [text]
-    lines, line = [], ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if line and draw.textlength(trial, font=font) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    return [*lines, line]
+    def _too_tall(self, r: Rect, px: int, lines: int) -> bool:
+        """Whether that many lines overflow the frame by half: then only the first is drawn."""
+        return lines > 1 and px * 1.15 * lines > r.height * self.s * 1.5
 
-
-_SUBSTITUTES = {"\u00f7": "/", "\u00d7": "x", "\u2212": "-", "\u2013": "-", "\u2014": "-",
-                "\u2022": "*", "\u25cf": "*", "\u2019": "'", "\u2713": "v", "\u2190": "<-",
-                "\u2192": "->", "\u2032": "'", "\u2033": '"', "\u25cb": "o",
-                "\u200e": ""}
-
-
-@lru_cache(maxsize=1024)
-def _drawable(char: str) -> str:
-    """The char, or the nearest the default font has (it covers basic Latin only)."""
-    font = _font(40)
-    if char.isspace() or font.getmask(char).getbbox() != font.getmask("\uffff").getbbox():
-        return char
-    if char in _SUBSTITUTES:
-        return _SUBSTITUTES[char]
-    base = unicodedata.normalize("NFKD", char)[:1]
-    return base if base and base != char and _drawable(base) == base else "?"
-
-
-def printable(text: str) -> str:
-    """Text with characters the screenshot font lacks replaced by near ASCII (x for ×)."""
-    return text if text.isascii() else "".join(_drawable(c) for c in text)
-
-
-def _truncate(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont |
-              ImageFont.ImageFont, width: int) -> str:
-    while len(text) > 1 and draw.textlength(text + "\u2026", font=font) > width:
-        text = text[:-1]
-    return text.rstrip() + "\u2026"
+    def _most_lines(self, r: Rect, px: int) -> int:
+        """The fewest lines too tall for the frame, or enough to fill two screens."""
+        screens = int(2 * self.height // (px * 1.15)) + 2
+        most = max(2, min(screens, int(r.height * self.s * 1.5 // (px * 1.15))))
+        while most < screens and not self._too_tall(r, px, most):
+            most += 1
+        return most
 
 
 def _tile_colour(name: str) -> RGB:
@@ -248,7 +230,10 @@ def _paint_field(p: _Painter, node: Node) -> None:
     inner = Rect(r.x + 36, r.y, r.width - 44, r.height)
     p.text(shown, inner, BLACK if typed else GREY, pt=17, wrap=False)
     if node.focused:
-        end = inner.x * s + int(p.draw.textlength(shown if typed else "", font=_font(17 * s)))
+        # After the last character (of the line it is on), or past the screen's edge when the
+        # text runs beyond it.
+        typed_head = shown[:Fit(17 * s, p.widest).cap] if typed else ""
+        end = inner.x * s + int(text_length(typed_head.rpartition("\n")[2], 17 * s))
         d.line(((end + s, (r.y + 8) * s), (end + s, (r.bottom - 8) * s)), fill=BLUE,
                width=2 * s)
 
@@ -258,16 +243,15 @@ def _paint_text_view(p: _Painter, node: Node) -> None:
     r, s = node.frame, p.s
     typed = node.field is not None and bool(node.field.text)
     shown = (node.value or "") if typed else (node.placeholder or "")
-    font = _font(17 * s)
-    lines = [line for paragraph in shown.split("\n")
-             for line in _wrap(p.draw, printable(paragraph), font, r.width * s)]
-    lines = lines[:max(1, (r.height - TEXT_VIEW_INSET) // TEXT_VIEW_LINE)]
+    fit = Fit(17 * s, min(r.width * s, p.widest))
+    rows = max(1, (r.height - TEXT_VIEW_INSET) // TEXT_VIEW_LINE)
+    lines = list(islice(fit.lines(shown), rows))
     for i, line in enumerate(lines):
         p.draw.text((r.x * s, (r.y + TEXT_VIEW_INSET + i * TEXT_VIEW_LINE) * s), line,
-                    fill=BLACK if typed else GREY, font=font)
+                    fill=BLACK if typed else GREY, font=font(17 * s))
     if node.focused:
         # The caret after the last character (typing always appends).
-        x = r.x * s + (int(p.draw.textlength(lines[-1], font=font)) if typed else 0)
+        x = r.x * s + (int(text_length(lines[-1], 17 * s)) if typed else 0)
         top = (r.y + TEXT_VIEW_INSET + (len(lines) - 1 if typed else 0) * TEXT_VIEW_LINE) * s
         p.draw.line(((x + s, top), (x + s, top + 20 * s)), fill=BLUE, width=2 * s)
 

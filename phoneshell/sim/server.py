@@ -41,14 +41,14 @@ from urllib.parse import parse_qsl, urlsplit
 
 from phoneshell.errors import PhoneshellError
 from phoneshell.sim.apps import AppModel
-from phoneshell.sim.control import CONTROL_PREFIX, NOTIFY_EXAMPLE, control, json_object
+from phoneshell.sim.control import CONTROL_PREFIX, NOTIFY_EXAMPLE, control
 from phoneshell.sim.endpoints import Endpoints
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.faults import Faults
 from phoneshell.sim.latency import Latency
 from phoneshell.sim.phone import Phone
 from phoneshell.sim.store import JSON
-from phoneshell.sim.wire import Reply, WdaError
+from phoneshell.sim.wire import Reply, WdaError, json_object, read_body
 from phoneshell.wda_routes import find_route, is_input
 
 LEDGER_MAX = 100_000
@@ -74,12 +74,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _serve(self) -> None:
         url = urlsplit(self.path)
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
         sim = self.server.sim
         path = sim.inside_secret(url.path)
-        reply = NOT_FOUND if path is None else sim.dispatch(
-            self.command, path.rstrip("/") or "/", dict(parse_qsl(url.query)), raw)
+        try:
+            # Read before the phone's lock is taken; each answer closes its connection (HTTP
+            # 1.0), so a body refused unread leaves no bytes behind for a next request.
+            raw = read_body(self.headers.get("Content-Length"), self.rfile)
+        except WdaError as exc:
+            reply = NOT_FOUND if path is None else Reply.error(
+                exc, sim.endpoints.reported_session())
+        else:
+            reply = NOT_FOUND if path is None else sim.dispatch(
+                self.command, path.rstrip("/") or "/", dict(parse_qsl(url.query)), raw)
         self.send_response(reply.status)
         self.send_header("Content-Type", reply.content_type)
         self.send_header("Content-Length", str(len(reply.body)))

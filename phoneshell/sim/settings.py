@@ -12,6 +12,7 @@ defaults. The simulator stores every value and reports it back; none changes sou
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 
@@ -111,14 +112,13 @@ def _truthy(value: JSON) -> bool:
 
 
 def _number(key: str, value: JSON) -> float:
-    if isinstance(value, bool):
-        return float(value)
-    if isinstance(value, (int, float)):
-        return float(value)
     try:
-        return float(str(value))
-    except ValueError as exc:
+        number = float(value) if isinstance(value, (bool, int, float)) else float(str(value))
+    except (ValueError, OverflowError) as exc:
         raise SettingsError(f"'{key}' must be a number, got {value!r}") from exc
+    if not math.isfinite(number):  # "inf" and "nan" read as numbers no setting can be
+        raise SettingsError(f"'{key}' must be a finite number, got {value!r}")
+    return number
 
 
 def apply(current: Mapping[str, JSON], update: Mapping[str, JSON]) -> dict[str, JSON]:

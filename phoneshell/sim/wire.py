@@ -1,14 +1,18 @@
-"""WebDriverAgent's wire format: requests, the response envelope, W3C errors and their HTTP codes.
+"""WebDriverAgent's wire format: request bodies, requests, the response envelope, W3C errors.
 
 Facts from notes/wda-stack.md §1.3 and §4.1: every response is `{"value": V, "sessionId": S}`
 (no `status`), pretty-printed, `application/json;charset=UTF-8`; errors put
 `{"error", "message", "traceback"}` in `value` with the HTTP code WDA uses for that error.
-facebook-wda ignores the HTTP code and reads only `value.error`, so both must be right.
+facebook-wda ignores the HTTP code and reads only `value.error`, so both must be right. A body
+WDA could not take (too big, not JSON, a number no double holds) is `invalid argument` before
+any route sees it (`json_object`), and every number a route reads is finite (`Request.number`).
 """
 
 from __future__ import annotations
 
+import io
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -48,6 +52,103 @@ class WdaError(Exception):
         return HTTP_CODES.get(self.error, 500)
 
 
+MAX_BODY = 50 * 1024 * 1024
+"""The largest request body taken (bytes): WDA's `maximumHTTPRequestBodySize` default."""
+
+
+def read_body(length: str | None, stream: io.BufferedIOBase) -> bytes:
+    """A request's body of `length` (its Content-Length) bytes off the stream.
+
+    Raises:
+        WdaError: a length that is no count of bytes, or one over `MAX_BODY` (that body is
+            read and dropped, as WDA drops it), both `invalid argument`.
+    """
+    count = (length or "0").strip()
+    if not (count.isascii() and count.isdigit() and len(count) < 19):
+        raise WdaError("invalid argument", f"Content-Length {count[:40]!r} is not a count of "
+                                           "bytes")
+    left = int(count)
+    if left <= MAX_BODY:
+        return stream.read(left)
+    while left > 0 and (chunk := stream.read(min(left, 1 << 20))):
+        left -= len(chunk)
+    raise WdaError("invalid argument", "Request body exceeds the configured limit of "
+                                       f"{MAX_BODY} bytes")
+
+
+def json_object(raw: bytes) -> dict[str, JSON]:
+    """A request body as a JSON object ({} when empty).
+
+    Only what a phone's JSON parser reads is taken: every number finite (1e400 is infinity to
+    Python, and `NaN` and `Infinity` are not JSON), nesting at most `MAX_DEPTH` deep. So no
+    route ever meets a number it cannot turn into a point, or a structure too deep to print.
+
+    Raises:
+        WdaError: not JSON, not an object, or any of the above (WDA's `invalid argument`).
+    """
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw, parse_float=_finite, parse_int=_finite_int,
+                          parse_constant=_no_constant)
+    except RecursionError as exc:
+        raise WdaError("invalid argument", _TOO_DEEP) from exc
+    except ValueError as exc:
+        raise WdaError("invalid argument", f"the request body is not JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise WdaError("invalid argument", "the request body must be a JSON object")
+    if _deeper_than(data, MAX_DEPTH):
+        raise WdaError("invalid argument", _TOO_DEEP)
+    return data
+
+
+MAX_DEPTH = 512
+"""The deepest nesting a body may have (no WDA command nests more than a few levels)."""
+_TOO_DEEP = f"the request body nests objects and arrays over {MAX_DEPTH} deep"
+
+
+def _finite(text: str) -> float:
+    number = finite(float(text))
+    if number is None:
+        raise ValueError(f"{text[:40]} is not a finite number")
+    return number
+
+
+def _finite_int(text: str) -> int:
+    number = int(text)
+    if finite(number) is None:
+        raise ValueError(f"{text[:40]} is not a finite number")
+    return number
+
+
+def _no_constant(text: str) -> JSON:
+    raise ValueError(f"{text} is not a number JSON knows")
+
+
+def finite(value: JSON) -> float | None:
+    """A JSON number as a float; None for anything else, or a number no double holds finitely
+    (infinity and NaN, which no point or duration can be)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _deeper_than(value: JSON, most: int) -> bool:
+    """Whether objects and arrays nest deeper than `most` (without recursing: a body is data)."""
+    stack: list[tuple[dict[str, JSON] | list[JSON], int]] = []
+    if isinstance(value, (dict, list)):
+        stack.append((value, 1))
+    while stack:
+        item, depth = stack.pop()
+        if depth > most:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return False
 
 
 @dataclass(frozen=True)
@@ -71,9 +172,10 @@ class Request:
             WdaError: invalid argument when missing or not a number.
         """
         value = self.body.get(key)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        number = finite(value)
+        if number is None:
             raise WdaError("invalid argument", f"'{key}' must be a number, got {value!r}")
-        return float(value)
+        return number
 
     def text(self, key: str) -> str:
         """A required string body field.

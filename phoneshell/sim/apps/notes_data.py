@@ -97,7 +97,8 @@ def save(store: Store, note_id: int | None, text: str) -> int:
         notes.append(Note(note_id, text, clock))
     else:
         notes = [Note(n.id, text, clock) if n.id == note_id else n for n in notes]
-    _write(store, notes, deleted)
+    # Kept most recent first, as the list shows them (a run of typing saves once).
+    _write(store, sorted(notes, key=lambda n: -n.modified), deleted)
     return note_id
 
 

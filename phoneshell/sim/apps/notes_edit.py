@@ -5,14 +5,16 @@ title). Every edit is written to the store at once, as Notes autosaves, so a not
 never closed survives a terminate. Holding a word selects it and shows the edit menu ("Cut",
 "Copy", "Paste", "Select All", "Look Up"); holding where there is no word shows the caret's menu
 ("Select", "Select All", and "Paste" when the pasteboard has text). A tap in the text dismisses
-it. Words are found under the finger with the same wrapping the screenshot draws (17 pt text on
-22 pt lines, `render.TEXT_VIEW_*`).
+it. Words are found under the finger on the lines the screenshot draws (its own layout,
+`render_text.Fit`: 17 pt text on 22 pt lines, `render.TEXT_VIEW_*`, a word too long for a line
+broken over several), and only on the lines the text view shows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Literal
 
 from phoneshell.sim import layout
@@ -20,6 +22,7 @@ from phoneshell.sim.apps import Host
 from phoneshell.sim.apps.notes_data import BUNDLE_ID, delete, discard_if_empty, save
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.render import TEXT_VIEW_INSET, TEXT_VIEW_LINE
+from phoneshell.sim.render_text import WORD, Fit
 from phoneshell.sim.ui import EditText, Handler, Node, Rect
 
 PASTEBOARD = "com.apple.pasteboard"
@@ -76,27 +79,33 @@ def close_editor(host: Host, editor: Editor) -> None:
     discard_if_empty(host.store(BUNDLE_ID), editor.note_id)
 
 
-def word_spans(text: str, frame: Rect) -> list[tuple[int, int, Rect]]:
-    """Every word of `text` as drawn in `frame`: (start, end, frame of the word)."""
+def word_spans(text: str, frame: Rect, scale: int = 3) -> list[tuple[int, int, Rect]]:
+    """The words of `text` on the lines `frame` shows, where the screenshot draws them (its
+    own layout, at `scale` pixels a point): (start, end, frame of the word). A word broken
+    over lines has a frame on each."""
+    fit = Fit(17 * scale, frame.width * scale)
+    rows = max(1, (frame.height - TEXT_VIEW_INSET) // TEXT_VIEW_LINE)
     spans: list[tuple[int, int, Rect]] = []
-    row, offset = 0, 0
-    for paragraph in text.split("\n"):
-        line_start, line = offset, ""
-        position = offset
-        for word in paragraph.split():
-            start = text.index(word, position)
-            position = start + len(word)
-            trial = f"{line} {word}" if line else word
-            if line and layout.text_width(trial) > frame.width:
-                # Wrapped, as the screenshot wraps it: the word starts the next line.
-                row, trial, line_start = row + 1, word, start
-            before = text[line_start:start]
-            x = frame.x + (layout.text_width(before) if before else 0)
-            y = frame.y + TEXT_VIEW_INSET + row * TEXT_VIEW_LINE
-            spans.append((start, position, Rect(x, y, layout.text_width(word) - 2,
-                                                TEXT_VIEW_LINE)))
-            line = trial
-        row, offset = row + 1, offset + len(paragraph) + 1
+    broken: tuple[int, list[Rect]] | None = None  # a word running on: its start, its pieces
+    for row, line in enumerate(islice(fit.spans(text), rows)):
+        y = frame.y + TEXT_VIEW_INSET + row * TEXT_VIEW_LINE
+        drawn = ""
+        for first, last in line:
+            for match in WORD.finditer(text, first, last):
+                start, end = match.span()
+                x = frame.x + round(fit.measure(drawn + text[first:start]) / scale)
+                width = round(fit.measure(text[start:end]) / scale)
+                pieces = [Rect(x, y, width, TEXT_VIEW_LINE)]
+                if broken is not None and start == first:
+                    start, pieces = broken[0], broken[1] + pieces
+                broken = None
+                if end == last and end < len(text) and not text[end].isspace():
+                    broken = start, pieces
+                    continue
+                spans += [(start, end, piece) for piece in pieces]
+            drawn += text[first:last] + " "
+    if broken is not None:
+        spans += [(broken[0], len(text), piece) for piece in broken[1]]
     return spans
 
 
@@ -104,7 +113,8 @@ def hold_at(editor: Editor, host: Host, x: int, y: int) -> None:
     """Touch and hold in the text: select the word under the finger, or place the caret."""
     host.focus(editor.text)
     text = editor.text.text
-    hit = next(((s, e) for s, e, r in word_spans(text, TEXT_FRAME) if r.contains(x, y)), None)
+    spans = word_spans(text, TEXT_FRAME, host.facts.scale)
+    hit = next(((s, e) for s, e, r in spans if r.contains(x, y)), None)
     editor.selection = hit or (len(text), len(text))
     editor.menu = "word" if hit else "caret"
 
@@ -135,7 +145,7 @@ def _menu_items(editor: Editor, host: Host) -> list[tuple[str, Handler]]:
         editor.selection, editor.menu = (0, len(field_.text)), "word"
 
     def select_word() -> None:
-        spans = word_spans(field_.text, TEXT_FRAME)
+        spans = word_spans(field_.text, TEXT_FRAME, host.facts.scale)
         near = [(s, e) for s, e, _ in spans if s <= start] or [(s, e) for s, e, _ in spans]
         if near:
             editor.selection, editor.menu = near[-1], "word"
@@ -157,7 +167,7 @@ def _menu_items(editor: Editor, host: Host) -> list[tuple[str, Handler]]:
 def _menu(editor: Editor, host: Host) -> Node:
     items = _menu_items(editor, host)
     widths = [layout.text_width(label) + 16 for label, _ in items]
-    spans = [r for s, e, r in word_spans(editor.text.text, TEXT_FRAME)
+    spans = [r for s, e, r in word_spans(editor.text.text, TEXT_FRAME, host.facts.scale)
              if s < editor.selection[1] and e > editor.selection[0]]
     anchor = spans[0] if spans else Rect(TEXT_FRAME.x, TEXT_FRAME.y + TEXT_VIEW_INSET, 1,
                                          TEXT_VIEW_LINE)
