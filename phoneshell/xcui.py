@@ -154,6 +154,9 @@ def is_wda(bundle_id: str) -> bool:
     return any(mark in bundle_id for mark in WDA_BUNDLE_MARKS)
 
 
+SIDE_BUTTON = "hid:12:48"
+"""The side (power) button as the bridge logs an IOHID press of it: the consumer page (0x0C),
+Power (0x30)."""
 POWER_OFF = "slide to power off"
 """The power-off screen's slider (Settings > General > Shut Down, or the side button held with a
 volume button): slid to its end, the phone turns off."""
@@ -217,6 +220,10 @@ def takes_rig_down(kind: str, app: str, target_type: str, label: str, value: str
     text = label.strip().lower()
     if kind == "terminate" and is_wda(str((params or {}).get("bundle_id", ""))):
         return "it would stop WDA, which answers every request the harness and the agent send"
+    if kind == "press" and (params or {}).get("button") == SIDE_BUTTON:
+        return ("it presses the side button, which five times quickly calls emergency services "
+                "(Emergency SOS) and held opens the power-off slider; `/wda/lock` locks the "
+                "phone")
     if text == POWER_OFF and kind in ("tap", "swipe", "type"):
         return "it would power the phone off"
     if app == SPRINGBOARD and kind == "tap":

@@ -17,7 +17,6 @@ import wda
 from bridge_rig import TOUCH, Rig, post, refused_unsent, sent, touch
 
 from phoneshell.audit import actions
-from phoneshell.runner.aftermath import agent_broke_rig
 from phoneshell.xcui import SETTINGS
 
 CALCULATOR = "com.apple.calculator"
@@ -123,18 +122,19 @@ def test_a_number_no_double_holds_is_refused(rig: Rig, name: str, body: bytes) -
     sent(rig, f"/session/{session.session_id}/wda/tap", b'{"x": 2e2, "y": 3e2, "z": 1e308}')
 
 
-def test_a_button_is_logged_as_wda_reads_it(rig: Rig) -> None:
-    """12.0 and 48.0 are the power button to WDA, and are logged as such (and blamed when the
-    phone locks); 48.4 and a missing or negative page are refused."""
+def test_a_button_is_read_as_wda_reads_it_and_the_side_button_is_refused(rig: Rig) -> None:
+    """12.0 and 48.0 are the side button to WDA, as 12 and 48 are: refused (five quick presses
+    call emergency services); 48.4 and a missing or negative page are refused as WDA would
+    read them otherwise; another button is logged as WDA reads it."""
     rig.bridge.set_context("R", "t", 1, "agent")
     sid = wda.Client(rig.bridge.url).session(CALCULATOR).session_id
     path = f"/session/{sid}/wda/performIoHidEvent"
     for body in ({"page": 12, "usage": 48.4, "duration": 0.05}, {"usage": 48},
                  {"page": -12, "usage": 48}):
         assert "WDA reads" in refused_unsent(rig, path, body, "R")
-    status, _ = post(rig, path, {"page": 12.0, "usage": 48.0, "duration": 0.05})
-    assert status == 404  # the simulator has no IOHID route; a phone locks
+    for body in ({"page": 12.0, "usage": 48.0, "duration": 0.05}, {"page": 12, "usage": 48}):
+        assert "Emergency SOS" in refused_unsent(rig, path, body, "R")
+    status, _ = post(rig, path, {"page": 12.0, "usage": 233.0, "duration": 0.05})  # volume up
+    assert status == 404  # the simulator has no IOHID route
     pressed = actions(rig.events("R"))[-1]
-    assert (pressed.kind, pressed.params["button"]) == ("press", "hid:12:48")
-    assert agent_broke_rig(tuple(rig.events("R"))) == (
-        f"the agent locked the phone (#{pressed.seq} press hid:12:48)")
+    assert (pressed.kind, pressed.params["button"]) == ("press", "hid:12:233")
