@@ -11,6 +11,8 @@ are scaled); everything else it knows, it learns over HTTP. Modules:
   (`classified`); `sessions`: a new session's capabilities and WDA's settings (pure);
 * `limits`: how long a request may keep the phone busy, how much it may type, and where on the
   screen it may touch (pure);
+* `finds`: element queries whose cost nothing bounds (an XPath walking the page per element,
+  a regex that backtracks without end), refused before they reach the phone (pure);
 * `pointer`: touch chains (W3C actions, TouchAction) summarised finger by finger, refused when
   they hold several gestures or a touch the log could not name (pure); `chains`: the one
   action a chain is logged as (pure);

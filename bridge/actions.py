@@ -28,6 +28,7 @@ from dataclasses import replace
 from bridge.chains import chain_action
 from bridge.classified import Aim, Classified
 from bridge.classified import params as _params
+from bridge.finds import check_find
 from bridge.gate import Canonical, Refused, admit, json_type
 from bridge.limits import (
     LONGEST_TRAVEL_PT,
@@ -36,10 +37,11 @@ from bridge.limits import (
     check_gesture,
     check_paced,
     check_typing,
+    check_wait,
     travel_s,
 )
 from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
-from bridge.sessions import session_action, settings_action
+from bridge.sessions import check_launch_extras, session_action, settings_action
 from phoneshell.records import ActionKind
 from phoneshell.wda_routes import is_input, match_parts
 
@@ -98,7 +100,26 @@ Handler = Callable[[_Body, tuple[str, ...]], Classified]
 
 
 def _app(kind: ActionKind, via: str | None = None) -> Handler:
-    return lambda b, _: Classified(kind, _params(bundle_id=b.text("bundleId"), via=via))
+    def handle(b: _Body, _: tuple[str, ...]) -> Classified:
+        if kind == "launch" and via is None:  # WDA's launch reads them; the others do not
+            check_launch_extras(b.data, "a launch")
+        return Classified(kind, _params(bundle_id=b.text("bundleId"), via=via))
+    return handle
+
+
+def _expect_notification(b: _Body, _: tuple[str, ...]) -> Classified:
+    """`expectNotification` waits on WDA's main thread for a notification no task sends, for
+    `timeout` seconds (60 when missing, as WDA reads it): refused past a gesture's limit."""
+    timeout = b.num("timeout")
+    check_wait("waiting for a notification", 60.0 if timeout is None else float(timeout))
+    return Classified("other", _params(timeout=timeout))
+
+
+def _keyboard_input(b: _Body, _: tuple[str, ...]) -> Classified:
+    raise Refused("keyboardInput presses keys by name with modifier flags (⌘V pastes what the "
+                  "phone's owner copied, ⌘Z undoes, a key name types a character other than "
+                  "its text), which the log cannot read as the text typed; type with POST "
+                  "/wda/keys or an element's value", 403, "unsupported operation")
 
 
 def _tap(gesture: str, at_point: bool = True) -> Handler:
@@ -294,6 +315,8 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("wda", "lock"), _press("lock")),
     (("wda", "unlock"), _press("unlock")),
     (("wda", "performIoHidEvent"), _hid),
+    (("wda", "expectNotification"), _expect_notification),
+    (("wda", "element", ":id", "keyboardInput"), _keyboard_input),
     (("wda", "dragfromtoforduration"), _drag("drag")),
     (("wda", "element", ":id", "dragfromtoforduration"), _drag("drag")),
     (("wda", "pressAndDragWithVelocity"), _drag("press_and_drag")),
@@ -332,10 +355,12 @@ def classify_request(request: Canonical) -> Classified | None:
     """Classify one admitted request; None means a read, forwarded without logging.
 
     Raises:
-        Refused: a body field the action would be logged by has a type WDA would read otherwise.
+        Refused: a body field the action would be logged by has a type WDA would read otherwise,
+            or a find whose query could keep the phone busy without end (`finds`).
     """
     found = request.route
     session_id = found.session_id
+    check_find(found.pattern, request.body)
     if not is_input(request.method, found.pattern):
         return None
     route = tuple(p for p in found.pattern.split("/") if p)

@@ -10,7 +10,8 @@ request that would keep the phone busy longer than a person's gesture or a task'
 * `MAX_GESTURE_S` for a gesture, however it is timed: a hold's or a press's `duration`, a drag's
   press, hold and travel at its velocity, a swipe, pinch or rotation at its velocity, a touch
   chain from its first step to its last (pauses included, with a finger down or not), a button
-  held, an app sent to the background by `deactivateApp`;
+  held, an app sent to the background by `deactivateApp`; and a wait on the phone
+  (`expectNotification`'s `timeout`, 60 s when it sends none);
 * `MAX_TYPED_CHARS` characters typed by one request at WDA's default speed (`TYPING_PER_S`),
   or as long as they take at a `frequency` the request sets.
 
@@ -71,6 +72,19 @@ def check_gesture(what: str, seconds: float | None) -> None:
     """
     if seconds is not None and not seconds <= MAX_GESTURE_S:
         raise too_long(what, seconds)
+
+
+def check_wait(what: str, seconds: float) -> None:
+    """Refuse a request that waits on the phone (WDA's main thread) longer than a gesture may
+    play: the harness's reads would wait behind it just the same.
+
+    Raises:
+        Refused: it would wait longer than `MAX_GESTURE_S`.
+    """
+    if not seconds <= MAX_GESTURE_S:
+        raise Refused(f"{what} for {seconds:,g} s would keep the phone busy, and {BUSY}; the "
+                      f"bridge allows waits of up to {MAX_GESTURE_S:g} s", 403,
+                      "unsupported operation")
 
 
 def travel_s(velocity: float | None, distance_pt: float = LONGEST_TRAVEL_PT) -> float:

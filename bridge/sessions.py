@@ -55,6 +55,29 @@ def _bundle_id(sets: list[Mapping[str, object]]) -> str | None:
     return named[0] if named else None
 
 
+LAUNCH_EXTRAS: dict[str, object] = {"arguments": [], "environment": {}}
+"""What WDA passes to an app it launches besides its bundle id (process arguments, environment
+variables), each only at its empty default, as facebook-wda sends them."""
+
+
+def check_launch_extras(values: Mapping[str, object], what: str) -> None:
+    """Refuse launch arguments or environment variables (a launch's body, a session's
+    capabilities): an argument such as `-AppleLanguages (fr)` or `-SomeDefault YES` overrides
+    the app's settings for that launch, which the log's `launch` line would not name and no
+    task needs; a person opens an app without them.
+
+    Raises:
+        Refused: either is present and not empty.
+    """
+    given = sorted(key for key, empty in LAUNCH_EXTRAS.items()
+                   if values.get(key) not in (None, empty))
+    if given:
+        raise Refused(f"{what} with {' and '.join(given)}: they change how the app runs (its "
+                      "settings and language for that launch), which the log's launch line "
+                      "would not name; launch with the bundle id alone", 403,
+                      "unsupported operation")
+
+
 def kept_settings(values: Mapping[str, object], known: frozenset[str] = WDA_SETTINGS,
                   ) -> list[str]:
     """The names in `values` (settings, or a session's capabilities) that only the harness may
@@ -85,6 +108,8 @@ def session_action(data: Mapping[str, object]) -> Classified:
             two apps or a bundle id that is not a string.
     """
     sets = _capability_sets(data)
+    for cap in sets:
+        check_launch_extras(cap, "a session's capabilities")
     kept = sorted({name for cap in sets for name in kept_settings(cap)})
     if kept:
         raise _refuse_settings(kept, "given as a session's capabilities")

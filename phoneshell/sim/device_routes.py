@@ -240,6 +240,23 @@ def battery_info(ep: Endpoints, req: Request) -> JSON:
     return {"level": ep.phone.facts.battery_level, "state": ep.phone.facts.battery_state}
 
 
+def expect_notification(ep: Endpoints, req: Request) -> JSON:
+    """`/wda/expectNotification` {"name", "type": "plain"|"darwin", "timeout": 60}: WDA waits
+    `timeout` s for the notification on its main thread. No notification is ever posted here,
+    so it times out as WDA does (the latency model charges the wait: `latency.cost_s`)."""
+    name = req.body.get("name")
+    if name is None:
+        raise WdaError("invalid argument", "Notification name argument must be provided")
+    kind = req.body.get("type", "plain")
+    if kind not in ("plain", "darwin"):
+        raise WdaError("invalid argument", "Notification type could only be 'plain' or "
+                                           f"'darwin'. Got '{kind}' instead")
+    timeout = req.body.get("timeout", 60)
+    shown = f"{timeout:g}" if isinstance(timeout, (int, float)) else str(timeout)
+    raise WdaError("timeout", f"Did not receive any expected {name} notifications within "
+                              f"{shown}s")
+
+
 def set_pasteboard(ep: Endpoints, req: Request) -> JSON:
     """`/wda/setPasteboard` {"content": base64, "contentType"}: what apps paste next.
 
@@ -291,6 +308,7 @@ ROUTES = (
     Route("POST", "/wda/simulatedLocation", set_simulated_location, "both"),
     Route("DELETE", "/wda/simulatedLocation", clear_simulated_location, "both"),
     Route("GET", "/wda/batteryInfo", battery_info),
+    Route("POST", "/wda/expectNotification", expect_notification),
     Route("GET", "/window/size", window_size, "both"),
     Route("GET", "/window/rect", window_rect),
     Route("GET", "/wda/screen", screen_info, "both"),

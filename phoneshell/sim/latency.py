@@ -115,6 +115,10 @@ def cost_s(table: tuple[RouteCost, ...], method: str, parts: tuple[str, ...],
         held = body.get("duration")
         if isinstance(held, (int, float)) and not isinstance(held, bool):
             seconds += max(0.0, float(held))
+    if parts[-1:] == ("expectNotification",):  # waits its timeout (WDA's default 60 s)
+        waited = body.get("timeout", 60)
+        if isinstance(waited, (int, float)) and not isinstance(waited, bool):
+            seconds += max(0.0, float(waited))
     if parts[-1:] in (("keys",), ("value",)):
         typed = body.get("value") or body.get("text") or ""
         text = "".join(map(str, typed)) if isinstance(typed, list) else str(typed)
