@@ -17,7 +17,8 @@ the run stopped), the same as a gesture held for minutes (`limits`). So a find
   `MAX_QUERY_CHARS`;
 * a `MATCHES` regex in a predicate string or a class chain repeats a group that itself repeats
   or alternates (`(a+)+`, `(a|a)*`), or holds more than `MAX_UNBOUNDED` unbounded repeats
-  (`.*a.*b.*`: polynomial backtracking of that degree on a long text).
+  (`.*a.*b.*`: polynomial backtracking of that degree on a long text); a `LIKE` pattern holds
+  more than `MAX_UNBOUNDED` `*` wildcards, for the same reason.
 
 The queries agents send (`//XCUIElementTypeButton[@name="Done"]`, a cell by the text inside it,
 `label MATCHES '.*Wi-Fi.*'`) are far inside these bounds. A query the bridge cannot read at all
@@ -87,7 +88,8 @@ def check_find(pattern: str, body: Mapping[str, object] | None) -> None:
     if using == "xpath":
         why = xpath_cost(value)
     elif using in ("predicate string", "class chain"):
-        why = next(filter(None, (regex_cost(p) for p in matches_patterns(value))), "")
+        why = next(filter(None, (regex_cost(p) if op == "MATCHES" else like_cost(p)
+                                 for op, p in compared_patterns(value))), "")
     if why:
         raise _refused(using, value, why)
 
@@ -180,15 +182,25 @@ def xpath_cost(query: str) -> str:
     return ""
 
 
-_MATCHES = re.compile(r"""\bMATCHES\s*(?:\[[cdCD]+\])?\s*('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""",
-                      re.IGNORECASE)
+_COMPARED = re.compile(r"""\b(MATCHES|LIKE)\s*(?:\[[cdCD]+\])?\s*"""
+                       r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""", re.IGNORECASE)
 
 
-def matches_patterns(query: str) -> list[str]:
-    """The regexes of every `MATCHES` comparison in a predicate string or class chain, with the
-    predicate string's own escapes (`\\\\`, `\\'`) undone."""
-    return [re.sub(r"\\(.)", r"\1", found.group(1)[1:-1].replace("\\\\", "\0")).replace("\0", "\\")
-            for found in _MATCHES.finditer(query)]
+def compared_patterns(query: str) -> list[tuple[str, str]]:
+    """The operator (MATCHES or LIKE) and pattern of every such comparison in a predicate
+    string or class chain, with the predicate string's own escapes (`\\\\`, `\\'`) undone."""
+    return [(found.group(1).upper(), re.sub(r"\\(.)", r"\1", found.group(2)[1:-1].replace(
+        "\\\\", "\0")).replace("\0", "\\")) for found in _COMPARED.finditer(query)]
+
+
+def like_cost(pattern: str) -> str:
+    """Why a LIKE pattern could match without end on a long text ("" when it cannot): each `*`
+    past `MAX_UNBOUNDED` multiplies a wildcard matcher's backtracking by the text's length."""
+    stars = pattern.count("*")
+    if stars > MAX_UNBOUNDED:
+        return (f"the LIKE pattern {pattern!r} holds {stars} * wildcards, over {MAX_UNBOUNDED}: "
+                "matching backtracks to that power of a long text's length")
+    return ""
 
 
 @dataclass

@@ -2,10 +2,11 @@
 
 WDA answers one request at a time and cannot stop a query once it runs. An XPath that walks the
 whole page again for every element it tests (nested: hours on a real page), a `MATCHES` regex
-that backtracks catastrophically, or `expectNotification` with WDA's 60 s default would hold
-every later request, the harness's included, and the phone would be taken for down: the attempt
-not scored and the run stopped, an agent's choice. Each is refused (403, one `refused` line),
-answered at once, and never reaches the phone; the queries agents really send still go through.
+that backtracks catastrophically (or a `LIKE` of many wildcards), or `expectNotification` with
+WDA's 60 s default would hold every later request, the harness's included, and the phone would
+be taken for down: the attempt not scored and the run stopped, an agent's choice. Each is
+refused (403, one `refused` line), answered at once, and never reaches the phone; the queries
+agents really send still go through.
 Keys pressed by name and launch arguments are refused for the other reason: the log could not
 say what they did. Over real HTTP, as an agent sends them, to the simulated iPhone behind the
 bridge; the finds' rules are also checked one by one (`bridge.finds`, pure).
@@ -132,11 +133,13 @@ def test_a_costly_xpath_never_reaches_the_phone(rig: Rig, query: str, why: str) 
     ("predicate string", "name MATCHES[c] \"(a|a)*\" OR label == 'Wi-Fi'"),
     ("predicate string", "value MATCHES '.*a.*b.*c'"),
     ("class chain", "**/XCUIElementTypeCell[`label MATCHES '(a+)+b'`]"),
+    ("predicate string", "label LIKE[c] '*a*a*a*b'"),
 ))
 def test_a_regex_that_backtracks_never_reaches_the_phone(rig: Rig, using: str,
                                                          query: str) -> None:
     sid = wda.Client(rig.bridge.url).session(SETTINGS).session_id
-    _refused_fast(rig, f"/session/{sid}/elements", {"using": using, "value": query}, "MATCHES")
+    _refused_fast(rig, f"/session/{sid}/elements", {"using": using, "value": query},
+                  "MATCHES" if "MATCHES" in query else "LIKE")
 
 
 def test_everyday_queries_are_forwarded_and_found(rig: Rig) -> None:
@@ -147,9 +150,10 @@ def test_everyday_queries_are_forwarded_and_found(rig: Rig) -> None:
                          "[@name='General']]").exists
     assert session(xpath="//*[@name='General']/..").exists
     assert session(predicate="label MATCHES '.*Gen.*'").exists
+    assert session(predicate="label LIKE '*Gen*'").exists
     assert session(classChain="**/XCUIElementTypeStaticText[`label MATCHES 'Gen.*'`]").exists
     assert not session(xpath="//*[count(.//*[@name='General']) > 99]").exists
-    assert _finds_reaching(rig) >= 5
+    assert _finds_reaching(rig) >= 6
 
 
 def test_waiting_for_a_notification_is_held_to_a_gestures_limit(rig: Rig) -> None:
