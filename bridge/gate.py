@@ -14,7 +14,8 @@ every WDA would read it alike is refused, naming what is wrong:
   a number no double holds, such as `1e400`, which Python and WDA read as infinity), a body on a
   read, a compressed body;
 * a path that is not one of WDA's routes (`phoneshell.wda_routes`), and the routes no client
-  may use (`FORBIDDEN`: WDA's shutdown, an app's permissions reset, Siri).
+  may use (`FORBIDDEN`: WDA's shutdown, an app's permissions reset, Siri, the pasteboard, a
+  screen recording).
 
 The body's meaning (which fields an action reads, with which types) is checked where the action
 is classified (`actions.py`), which raises `Refused` the same way.
@@ -52,11 +53,14 @@ FORBIDDEN = {
     ("POST", "/wda/setPasteboard"): "would replace what the phone's owner copied last, which "
                                     "nothing sets back (WDA cannot read it without showing it "
                                     "to whoever reads); type the text instead",
+    ("POST", "/wda/video/start"): "would record the screen until something stops it, filling "
+                                  "the phone's storage after the run; no task needs a "
+                                  "recording (screenshots show what is on screen)",
 }
 """WDA routes no client of the bridge may use, and why: shutting WDA down ends every later
 attempt; an app's permissions reset stay reset after the run; Siri acts on the phone (and
 beyond it) by words the log cannot turn into actions; the pasteboard is the owner's, read or
-replaced around the phone's own screens."""
+replaced around the phone's own screens; a screen recording left running outlasts the run."""
 LEGACY_TAP = "/wda/tap/:uuid"
 """WDA before 6.0 tapped here; facebook-wda still falls back to it (`/wda/tap/0`) whenever
 `/wda/tap` fails, so it is admitted and logged as the tap it is (WDA 16 answers it 404)."""

@@ -129,6 +129,8 @@ REFUSED = [
     ("POST", f"{S}/wda/resetAppAuth", {}, "privacy permissions"),  # nothing sets them back
     ("POST", f"{S}/wda/getPasteboard", {}, "what its owner copied last"),  # the owner's
     ("POST", f"{S}/wda/setPasteboard", {"content": "aGk="}, "nothing sets back"),
+    ("POST", f"{S}/wda/video/start", {}, "filling the phone's storage"),  # left running
+    ("POST", "/wda/video/start", {"fps": 24}, "filling the phone's storage"),  # session-free
     ("POST", "/appium/settings", {}, "not a WebDriverAgent route"),  # session-only route
     # settings that change what the harness reads, how WDA answers, or the phone's own
     ("POST", f"{S}/appium/settings", {"settings": {"snapshotMaxDepth": 3}},
