@@ -28,7 +28,7 @@ from dataclasses import replace
 from bridge.chains import chain_action
 from bridge.classified import Aim, Classified
 from bridge.classified import params as _params
-from bridge.finds import check_find
+from bridge.finds import check_find, check_predicate
 from bridge.gate import Canonical, Refused, admit, json_type
 from bridge.limits import (
     LONGEST_TRAVEL_PT,
@@ -262,6 +262,8 @@ def _check_pace(gesture: str, b: _Body) -> None:
         check_paced("a pinch", abs((b.num("scale") or 1.0) - 1.0), b.num("velocity"))
     elif gesture == "rotate":
         check_paced("a rotation", b.num("rotation"), b.num("velocity"))
+    if gesture == "scroll":  # WDA finds the child to scroll to by it
+        check_predicate(b.data.get("predicateString"), "scroll's predicateString")
     distance = b.data.get("distance")
     if gesture == "scroll" and isinstance(distance, (int, float, str)):
         try:  # WDA reads it with doubleValue, a string's too

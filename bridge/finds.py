@@ -18,7 +18,8 @@ the run stopped), the same as a gesture held for minutes (`limits`). So a find
 * a `MATCHES` regex in a predicate string or a class chain repeats a group that itself repeats
   or alternates (`(a+)+`, `(a|a)*`), or holds more than `MAX_UNBOUNDED` unbounded repeats
   (`.*a.*b.*`: polynomial backtracking of that degree on a long text); a `LIKE` pattern holds
-  more than `MAX_UNBOUNDED` `*` wildcards, for the same reason.
+  more than `MAX_UNBOUNDED` `*` wildcards, for the same reason. So is a scroll to the child a
+  `predicateString` names, whose predicate WDA evaluates the same way (`check_predicate`).
 
 The queries agents send (`//XCUIElementTypeButton[@name="Done"]`, a cell by the text inside it,
 `label MATCHES '.*Wi-Fi.*'`) are far inside these bounds. A query the bridge cannot read at all
@@ -84,14 +85,29 @@ def check_find(pattern: str, body: Mapping[str, object] | None) -> None:
     if len(value) > MAX_QUERY_CHARS:
         raise _refused(using, value, f"it is {len(value):,} characters long, over the "
                                      f"{MAX_QUERY_CHARS:,} the bridge forwards")
-    why = ""
-    if using == "xpath":
-        why = xpath_cost(value)
-    elif using in ("predicate string", "class chain"):
-        why = next(filter(None, (regex_cost(p) if op == "MATCHES" else like_cost(p)
-                                 for op, p in compared_patterns(value))), "")
+    why = xpath_cost(value) if using == "xpath" else \
+        predicate_cost(value) if using in ("predicate string", "class chain") else ""
     if why:
         raise _refused(using, value, why)
+
+
+def check_predicate(value: object, what: str) -> None:
+    """Refuse a predicate string another route evaluates (`scroll`'s `predicateString`, which
+    WDA matches against the element's children) whose regex or LIKE could run without end.
+
+    Raises:
+        Refused: its MATCHES or LIKE backtracks (`predicate_cost`).
+    """
+    if isinstance(value, str):
+        why = predicate_cost(value)
+        if why:
+            raise _refused(what, value, why)
+
+
+def predicate_cost(value: str) -> str:
+    """Why a predicate string or class chain could run without end ("" when it cannot)."""
+    return next(filter(None, (regex_cost(p) if op == "MATCHES" else like_cost(p)
+                              for op, p in compared_patterns(value))), "")
 
 
 def _refused(using: str, value: str, why: str) -> Refused:

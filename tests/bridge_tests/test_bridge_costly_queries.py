@@ -142,6 +142,15 @@ def test_a_regex_that_backtracks_never_reaches_the_phone(rig: Rig, using: str,
                   "MATCHES" if "MATCHES" in query else "LIKE")
 
 
+def test_a_scroll_to_a_child_by_a_regex_that_backtracks_is_refused(rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session(SETTINGS)
+    cell = session(className="XCUIElementTypeCell").get(timeout=5).id
+    status, message = post(rig, f"/session/{session.session_id}/wda/element/{cell}/scroll",
+                           {"predicateString": "label MATCHES '(a|aa)+$'"})
+    assert status == 403 and "scroll's predicateString" in message and "MATCHES" in message
+    assert [e.stage for e in rig.events()][-1] == "refused"
+
+
 def test_everyday_queries_are_forwarded_and_found(rig: Rig) -> None:
     client = wda.Client(rig.bridge.url)
     session = client.session(SETTINGS)
