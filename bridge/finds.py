@@ -22,8 +22,9 @@ the run stopped), the same as a gesture held for minutes (`limits`). So a find
   `predicateString` names, whose predicate WDA evaluates the same way (`check_predicate`).
 
 The queries agents send (`//XCUIElementTypeButton[@name="Done"]`, a cell by the text inside it,
-`label MATCHES '.*Wi-Fi.*'`) are far inside these bounds. A query the bridge cannot read at all
-is forwarded: WDA answers it `invalid selector`, as it would without the bridge.
+`label MATCHES '.*Wi-Fi.*'`) are far inside these bounds. An XPath the bridge cannot read is
+refused too (what it cannot read, it cannot bound); an unbalanced `]` is forwarded, as WDA
+compiles the whole XPath before it runs any of it and answers `invalid selector`.
 """
 
 from __future__ import annotations
@@ -57,9 +58,9 @@ _BUSY = ("WDA cannot stop a query once it runs, and every later request, the har
 
 _XPATH_TOKEN = re.compile(r"""\s*(?:
       (?P<str>'[^']*'|"[^"]*")
-    | (?P<axis>[A-Za-z][\w.-]*)\s*::
+    | (?P<axis>[^\W\d][\w.-]*)\s*::
     | (?P<num>\d+(?:\.\d*)?|\.\d+)
-    | (?P<name>[A-Za-z_][\w.-]*(?::[A-Za-z_*][\w.-]*)?)
+    | (?P<name>[^\W\d][\w.-]*(?::(?:[^\W\d]|\*)[\w.-]*)?)
     | (?P<sym>//|/|\.\.|\.|\[|\]|\(|\)|\||,|@|!=|<=|>=|=|<|>|\*|\+|-|\$)
     )""", re.VERBOSE)
 _BREAKS = frozenset({"(", ",", "|", "=", "!=", "<", "<=", ">", ">=", "+", "-"})
@@ -132,15 +133,16 @@ class _Frame:
     """The most wide predicates nested inside this one, along any chain."""
 
 
-def _xpath_tokens(query: str) -> Iterator[str] | None:
-    """The XPath's tokens (strings, axes with `::`, names, symbols), or None when some part is
-    not XPath (WDA will say so)."""
+def _xpath_tokens(query: str) -> Iterator[str] | int:
+    """The XPath's tokens (strings, axes with `::`, names in any script, symbols), or where a
+    part begins that is none of them."""
     tokens: list[str] = []
     at = 0
     while at < len(query):
         found = _XPATH_TOKEN.match(query, at)
         if found is None or found.end() == at:
-            return None if query[at:].strip() else iter(tokens)
+            rest = query[at:]
+            return at + len(rest) - len(rest.lstrip()) if rest.strip() else iter(tokens)
         kind = found.lastgroup
         text = found.group(kind or 0)
         tokens.append(text + "::" if kind == "axis" else "'" if kind == "str" else text)
@@ -151,8 +153,9 @@ def _xpath_tokens(query: str) -> Iterator[str] | None:
 def xpath_cost(query: str) -> str:
     """Why the XPath could run without end on a real page ("" when it is bounded)."""
     tokens = _xpath_tokens(query)
-    if tokens is None:
-        return ""
+    if isinstance(tokens, int):  # what it cannot read, it cannot bound
+        return (f"the bridge cannot read it as XPath 1.0 from character {tokens + 1} "
+                f"({query[tokens:tokens + 12]!r})")
     stack, steps, previous = [_Frame(0)], 0, ""  # the frames being read, outermost first
     for token in tokens:
         frame = stack[-1]
@@ -202,11 +205,21 @@ _COMPARED = re.compile(r"""\b(MATCHES|LIKE)\s*(?:\[[cdCD]+\])?\s*"""
                        r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""", re.IGNORECASE)
 
 
+_CODED = re.compile(r"\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4}))")
+
+
 def compared_patterns(query: str) -> list[tuple[str, str]]:
     """The operator (MATCHES or LIKE) and pattern of every such comparison in a predicate
-    string or class chain, with the predicate string's own escapes (`\\\\`, `\\'`) undone."""
-    return [(found.group(1).upper(), re.sub(r"\\(.)", r"\1", found.group(2)[1:-1].replace(
-        "\\\\", "\0")).replace("\0", "\\")) for found in _COMPARED.finditer(query)]
+    string or class chain, with the predicate string's own escapes undone (`\\\\`, `\\'`,
+    and `\\x28`, `\\u0028` taken as the character they name, which the regex would then read:
+    a group, here)."""
+    def undone(quoted: str) -> str:
+        kept = quoted.replace("\\\\", "\0")  # an escaped backslash reaches the regex as one
+        kept = _CODED.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), kept)
+        return re.sub(r"\\(.)", r"\1", kept).replace("\0", "\\")
+
+    return [(found.group(1).upper(), undone(found.group(2)[1:-1]))
+            for found in _COMPARED.finditer(query)]
 
 
 def like_cost(pattern: str) -> str:

@@ -36,6 +36,7 @@ EVERYDAY_XPATHS = (
     "//XCUIElementTypeButton[@name='and']",
     "//*[starts-with(@name, 'Wi') and string-length(@value) > 3]",
     "//XCUIElementTypeTable[.//XCUIElementTypeCell[.//XCUIElementTypeStaticText[@name='x']]]",
+    "//XCUIElementTypeButton[@name='Réglages']", '//*[@label="日本"]',
 )
 # (query, words of the reason): each would walk the page a power of its size.
 COSTLY_XPATHS = (
@@ -55,6 +56,8 @@ COSTLY_XPATHS = (
     ("//a[b[c[d[e[f]]]]]", "nest deeper than 4"),
     (" | ".join(["//*"] * 40), "walks the page 40 times"),
     ("//*[@name='" + "x" * 5000 + "']", "5,013 characters long"),
+    ("//é[count(//*[count(//*)>0])>0]", "path from the root"),  # a name in any script
+    ("//*[count(//*)>0] ^ 1", "cannot read it as XPath 1.0 from character 19"),
 )
 EVERYDAY_REGEXES = (".*Wi-Fi.*", "Wi-?Fi", "[0-9]+%", "(Wi-Fi|Bluetooth)", r"\d{1,2}:\d{2}( AM)?",
                     "(ab)+", r"^\d+:\d+ (AM|PM)$", "a{20}", r"[(+]+\)", r"\(a+\)+")
@@ -134,6 +137,7 @@ def test_a_costly_xpath_never_reaches_the_phone(rig: Rig, query: str, why: str) 
     ("predicate string", "value MATCHES '.*a.*b.*c'"),
     ("class chain", "**/XCUIElementTypeCell[`label MATCHES '(a+)+b'`]"),
     ("predicate string", "label LIKE[c] '*a*a*a*b'"),
+    ("predicate string", r"label MATCHES '\x28a+\x29+b'"),  # the string's escapes make a group
 ))
 def test_a_regex_that_backtracks_never_reaches_the_phone(rig: Rig, using: str,
                                                          query: str) -> None:
