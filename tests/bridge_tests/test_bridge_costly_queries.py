@@ -20,7 +20,8 @@ import pytest
 import wda
 from bridge_rig import Rig, post
 
-from bridge.finds import MAX_UNBOUNDED, regex_cost, xpath_cost
+from bridge.finds import MAX_UNBOUNDED, check_find, regex_cost, xpath_cost
+from bridge.gate import Refused
 from phoneshell.xcui import SETTINGS
 
 # What agents and client libraries send: each forwarded.
@@ -76,8 +77,7 @@ def test_a_costly_xpath_is_named_with_its_rule(query: str, why: str) -> None:
 
 
 def _refusal(query: str) -> str:
-    from bridge.finds import check_find
-    from bridge.gate import Refused
+    """Why the bridge refuses a find by `query` ("" when it forwards it)."""
     try:
         check_find("/elements", {"using": "xpath", "value": query})
     except Refused as exc:
