@@ -18,7 +18,7 @@ from phoneshell.sim.faults import TRUNCATE_AT
 from phoneshell.sim.phone import ORIENTATIONS, PASTEBOARD
 from phoneshell.sim.source import to_accessible_json, to_description, to_json, xml
 from phoneshell.sim.store import JSON
-from phoneshell.sim.wire import Request, Route, WdaError
+from phoneshell.sim.wire import Request, Route, WdaError, finite
 
 if TYPE_CHECKING:
     from phoneshell.sim.endpoints import Endpoints
@@ -51,6 +51,29 @@ def press_button(ep: Endpoints, req: Request) -> JSON:
         ep.phone.press_button(req.text("name"))
     except ValueError as exc:
         raise WdaError("unknown error", str(exc)) from exc
+    return None
+
+
+HID_BUTTONS = {(0x0C, 0x40): "home", (0x0C, 0xE9): "volumeUp", (0x0C, 0xEA): "volumeDown"}
+"""Consumer-page (0x0C) usages of the buttons an IOHID event presses like `pressButton` does:
+Menu (home), Volume Increment, Volume Decrement."""
+HID_POWER = (0x0C, 0x30)
+"""The side (power) button: a press locks the phone."""
+
+
+def hid_event(ep: Endpoints, req: Request) -> JSON:
+    """`/wda/performIoHidEvent` {"page", "usage", "duration"}: XCTest plays any event WDA is
+    given, read with unsignedIntValue (a missing number is 0, a fraction dropped); the phone
+    acts on the buttons it has (`HID_BUTTONS`, `HID_POWER`) and ignores the rest."""
+    def whole(key: str) -> int:
+        value = finite(req.body.get(key))
+        return int(value) % 2**32 if value is not None else 0
+
+    event = (whole("page"), whole("usage"))
+    if event == HID_POWER:
+        ep.phone.lock()
+    elif event in HID_BUTTONS:
+        ep.phone.press_button(HID_BUTTONS[event])
     return None
 
 
@@ -294,6 +317,7 @@ def get_pasteboard(ep: Endpoints, req: Request) -> JSON:
 ROUTES = (
     Route("POST", "/wda/homescreen", home, "free", write=True),
     Route("POST", "/wda/pressButton", press_button, write=True),
+    Route("POST", "/wda/performIoHidEvent", hid_event, write=True),
     Route("POST", "/wda/deactivateApp", deactivate, write=True),
     Route("GET", "/wda/locked", locked, "both"),
     Route("POST", "/wda/lock", lock, "both"),

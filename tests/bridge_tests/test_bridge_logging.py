@@ -232,10 +232,10 @@ def test_home_buttons_swipes_urls_and_other_posts(rig: Rig) -> None:
     refused = rig.events()[-1]
     assert refused.stage == "refused"
     assert str(refused.params["route"]).endswith("/wda/setPasteboard")
-    with pytest.raises(wda.WDAError):
-        session.press_duration("home", 1.0)  # performIoHidEvent: not served by this phone
+    session.press_duration("home", 1.0)  # performIoHidEvent: the Menu button, held 1 s
     hid = last(rig)
-    assert (hid.kind, hid.ok) == ("press", False)
+    assert (hid.kind, hid.params["button"], hid.ok) == ("press", "hid:12:64", True)
+    assert rig.sim_state()["foreground"] == SPRINGBOARD
     client.session()  # a session without a bundle launches nothing, as FBSession does
     bare = last(rig)
     assert (bare.kind, dict(bare.params)) == ("other", {"route": "/session"})

@@ -150,6 +150,27 @@ def test_home_and_press_buttons(sim, client, app, raw):
     assert bad.status == 500 and bad.value["error"] == "unknown error"
 
 
+def test_buttons_pressed_as_iohid_events(sim, client, app, raw):
+    """WDA plays any IOHID event (page, usage) XCTest is given; the phone acts on its buttons:
+    consumer page 0x0C, Menu (home), Volume Increment and Decrement, Power (locks)."""
+    def hid(page, usage):
+        reply = raw("POST", f"/session/{app.session_id}/wda/performIoHidEvent",
+                    {"page": page, "usage": usage, "duration": 0.005})
+        assert reply.status == 200 and reply.value is None
+
+    app.app_launch(SETTINGS)
+    hid(0x0C, 0x40)
+    assert client.app_current()["bundleId"] == SPRINGBOARD
+    volume = sim.state()["volume"]
+    hid(0x0C, 0xE9)
+    assert sim.state()["volume"] == volume + 1
+    hid(0x0C, 0xEA)
+    hid(7, 4)  # a keyboard's "a" with no field to take it: played, nothing happens
+    assert sim.state()["volume"] == volume and client.locked() is False
+    hid(0x0C, 0x30)
+    assert client.locked() is True
+
+
 def test_lock_and_unlock(client):
     assert client.locked() is False
     client.lock()
