@@ -13,7 +13,8 @@ the run stopped), the same as a gesture held for minutes (`limits`). So a find
   (`//`, `descendant::`): each walks the whole page for every element tested;
 * its XPath nests more than `MAX_WIDE_NESTING` predicates that each walk below or beside the
   element they test (`.//`, `descendant::`, the sibling axes), or predicates deeper than
-  `MAX_PREDICATE_DEPTH`, or walks the page more than `MAX_WIDE_STEPS` times, or is longer than
+  `MAX_PREDICATE_DEPTH`, or walks the page more than `MAX_WIDE_STEPS` times, or takes more
+  than `MAX_ACROSS_STEPS` `following::`/`preceding::` steps, or is longer than
   `MAX_QUERY_CHARS`;
 * a `MATCHES` regex in a predicate string or a class chain repeats a group that itself repeats
   or alternates (`(a+)+`, `(a|a)*`), or holds more than `MAX_UNBOUNDED` unbounded repeats
@@ -47,6 +48,9 @@ MAX_WIDE_NESTING = 2
 multiplies the cost by up to the page's depth (or a list's length, for siblings)."""
 MAX_WIDE_STEPS = 32
 """How many `//` and descendant steps one XPath may take in all (each walks a page or part)."""
+MAX_ACROSS_STEPS = 2
+"""How many `following::` and `preceding::` steps one XPath may take outside predicates: each
+crosses the page from every element the path has reached so far (the page's size squared)."""
 MAX_UNBOUNDED = 2
 """How many unbounded repeats (`*`, `+`, `{n,}`, or `{n,m}` past `WIDE_BOUND`) one regex may hold:
 `.*Battery.*` has two."""
@@ -156,7 +160,7 @@ def xpath_cost(query: str) -> str:
     if isinstance(tokens, int):  # what it cannot read, it cannot bound
         return (f"the bridge cannot read it as XPath 1.0 from character {tokens + 1} "
                 f"({query[tokens:tokens + 12]!r})")
-    stack, steps, previous = [_Frame(0)], 0, ""  # the frames being read, outermost first
+    stack, steps, across, previous = [_Frame(0)], 0, 0, ""  # frames: outermost first
     for token in tokens:
         frame = stack[-1]
         if token == "[":
@@ -188,10 +192,14 @@ def xpath_cost(query: str) -> str:
                 return ("a predicate climbs (.., ancestor::, parent::) and then walks down, "
                         "which walks the whole page for every element it tests")
             steps += down or axis in _ACROSS_AXES
+            across += axis in _ACROSS_AXES
             frame.wide = frame.wide or (inside and (down or axis in _SIBLING_AXES))
             frame.climbed = frame.climbed or token == ".." or axis in _UP_AXES
             frame.at_start = False
         previous = token
+    if across > MAX_ACROSS_STEPS:
+        return (f"it takes {across} following:: or preceding:: steps, over {MAX_ACROSS_STEPS}: "
+                "each crosses the page from every element reached so far")
     if steps > MAX_WIDE_STEPS:
         return f"it walks the page {steps} times (// and descendant steps), over {MAX_WIDE_STEPS}"
     nesting = max(f.below + (f.wide if f.depth else 0) for f in stack)

@@ -30,6 +30,7 @@ EVERYDAY_XPATHS = (
     "(//XCUIElementTypeButton)[last()]", "//*[contains(@label,'Battery')]",
     "//XCUIElementTypeCell[.//XCUIElementTypeStaticText[@name='General']]",
     "//*[@name='Wi-Fi']/following-sibling::*[1]", "//*[@name='General']/..",
+    "//*[@name='Wi-Fi']/following::XCUIElementTypeSwitch[1]",
     "//XCUIElementTypeTable/XCUIElementTypeCell[3]/XCUIElementTypeStaticText",
     "//XCUIElementTypeCell[.//XCUIElementTypeSwitch and .//XCUIElementTypeStaticText]",
     "//*[@type='XCUIElementTypeButton' and (@name='OK' or @name='Done')]",
@@ -57,6 +58,7 @@ COSTLY_XPATHS = (
     ("//a[b[c[d[e[f]]]]]", "nest deeper than 4"),
     (" | ".join(["//*"] * 40), "walks the page 40 times"),
     ("//*[@name='" + "x" * 5000 + "']", "5,013 characters long"),
+    ("//*/following::*/preceding::*/following::*", "3 following:: or preceding:: steps"),
     ("//é[count(//*[count(//*)>0])>0]", "path from the root"),  # a name in any script
     ("//*[count(//*)>0] ^ 1", "cannot read it as XPath 1.0 from character 19"),
 )
