@@ -44,6 +44,7 @@ from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
 from bridge.sessions import check_launch_extras, session_action, settings_action
 from phoneshell.records import ActionKind
 from phoneshell.wda_routes import is_input, match_parts
+from phoneshell.xcui import calls_by_url
 
 
 class _Body:
@@ -276,6 +277,16 @@ def _check_pace(gesture: str, b: _Body) -> None:
                           f"{MAX_SCROLL_DISTANCE:g} a request", 403, "unsupported operation")
 
 
+def _open_url(b: _Body, _: tuple[str, ...]) -> Classified:
+    """`/url`: an `open_url`, refused for a URL that places a call (`tel:`, `facetime:`)."""
+    url = b.text("url")
+    calls = calls_by_url(url or "")
+    if calls:
+        raise Refused(f"opening {url!r}: {calls}; no task needs it, and nothing after the run "
+                      "takes it back", 403, "unsupported operation")
+    return Classified("open_url", _params(url=url))
+
+
 def _w3c(b: _Body, _: tuple[str, ...]) -> Classified:
     return chain_action(summarise_w3c(b.data), "actions")
 
@@ -336,7 +347,7 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("actions",), _w3c),
     (("wda", "touch", "perform"), _touch_perform(False)),
     (("wda", "touch", "multi", "perform"), _touch_perform(True)),
-    (("url",), lambda b, _: Classified("open_url", _params(url=b.text("url")))),
+    (("url",), _open_url),
     (("appium", "settings"), lambda b, _: settings_action(b.data)),
 )
 

@@ -6,13 +6,15 @@ JSON source (`GET /source?format=json`, notes/wda-stack.md §2.2) the short one,
 as `isFocused` and `isVisible` as the strings "1"/"0". Which WDA settings change what the
 harness reads (`HARMLESS_SETTINGS` are the others, `PINNED_SETTINGS` only at WDA's default),
 which controls power a phone off, restart, erase it or stop WDA (`takes_rig_down`), delete an
-app (`removes_app`) or change what outlasts the run (`outlasts_run`): the bridge refuses by
+app (`removes_app`) or change what outlasts the run or reaches beyond the phone (`outlasts_run`:
+a call placed, a message sent; `calls_by_url`): the bridge refuses by
 them, and the runner holds an agent to account by the first. Pure: no I/O, imports nothing
 else of phoneshell, so the simulator (a device) may use it too.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 
 TYPE_PREFIX = "XCUIElementType"
@@ -315,12 +317,53 @@ SPRINGBOARD_LASTING = {
 """Controls on SpringBoard that reach beyond the phone, by label (lower case): AssistiveTouch's
 SOS and the power-off screen's emergency slider (slid or tapped)."""
 
+CALLS = "it would call someone from the owner's phone"
+CALLING_APPS = frozenset({"com.apple.mobilephone", "com.apple.facetime"})
+"""Apps where a tap can place a call (a recent, a favourite, the keypad's call button, a
+FaceTime contact): no tap in them is forwarded."""
+CONTACTS = "com.apple.MobileAddressBook"
+CONTACT_CALLS = frozenset({"call", "video", "facetime", "facetime audio", "audio"})
+"""A contact card's buttons that call (lower case)."""
+PHONE_LABELS = frozenset({"mobile", "iphone", "home", "work", "school", "main", "phone", "pager",
+                          "other", "home fax", "work fax", "other fax"})
+"""The labels iOS gives a contact's phone numbers (lower case): a card's phone row, named by its
+label or by its number, calls that number when tapped (an address or email row named alike only
+opens Maps or a draft: refused with them, as no task needs either)."""
+SENDING = {"com.apple.MobileSMS": "it would send a message from the owner's phone",
+           "com.apple.mobilemail": "it would send an email from the owner's account"}
+SENDS = frozenset({"send", "sendbutton"})
+"""What a send button is called in Messages and Mail (lower case)."""
+CALLING_SCHEMES = frozenset({"tel", "telprompt", "facetime", "facetime-audio", "facetime-prompt",
+                             "facetime-audio-prompt"})
+"""URL schemes that place a call when opened."""
+_PHONE_NUMBER = re.compile(r"\+?\d[\d\s().\u2011\u2012\u2013-]{5,}\d")
+
+
+def reaches_out(app: str, text: str) -> str:
+    """Why tapping what is labelled `text` (lower case) in `app` would reach someone beyond the
+    phone ("" when it would not): a call, a message or an email sent in the owner's name."""
+    if app in CALLING_APPS:
+        return CALLS
+    if app == CONTACTS and (text in CONTACT_CALLS or text.split(", ", 1)[0] in PHONE_LABELS
+                            or _PHONE_NUMBER.search(text)):
+        return CALLS
+    if app in SENDING and text in SENDS:
+        return SENDING[app]
+    return ""
+
+
+def calls_by_url(url: str) -> str:
+    """Why opening `url` would place a call ("" when it would not): `tel:`, `facetime:`..."""
+    scheme, colon, _ = url.strip().partition(":")
+    return CALLS if colon and scheme.lower() in CALLING_SCHEMES else ""
+
 
 def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] | None = None,
                  ) -> str:
     """Why an action would change what outlasts the run ("" when it would not): the keyboard's
     dictionary, the Home Screen's layout, every app's permissions, a saved network, the owner's
-    account, an emergency call. Nothing after the run sets them back, and no task needs them.
+    account, an emergency call, any call, message or email (`reaches_out`). Nothing after the
+    run sets them back, and no task needs them.
 
     Args:
         kind: the action's kind (tap, swipe, type...).
@@ -330,6 +373,8 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
             named there (`button`), not by a target.
     """
     text = _pressed(label, params)
+    if kind == "tap" and reaches_out(app, text):
+        return reaches_out(app, text)
     if app == SETTINGS and kind == "tap":
         return SETTINGS_LASTING_TAPS.get(text.split(", ", 1)[0], "")
     if app == SPRINGBOARD and kind in ("tap", "swipe", "type"):

@@ -18,9 +18,11 @@ from phoneshell.sim.apps import AppModel, Host, builtin_apps
 from phoneshell.sim.apps.home_menu import Prompt
 from phoneshell.sim.ui import Node, Rect
 from phoneshell.xcui import (
+    CONTACTS,
     SETTINGS,
     SPRINGBOARD,
     SWITCH,
+    calls_by_url,
     outlasts_run,
     removes_app,
     takes_rig_down,
@@ -156,9 +158,44 @@ def test_a_confirming_button_pressed_by_name_takes_the_rig_down_as_its_row_does(
     ("tap", SETTINGS, "Sign Out", "sign the owner out"),
     ("tap", SPRINGBOARD, "SOS", "emergency services"),
     ("swipe", SPRINGBOARD, "Emergency Call", "emergency services"),
+    # what reaches someone beyond the phone: a call, a message, an email
+    ("tap", CONTACTS, "call", "call someone"),
+    ("tap", CONTACTS, "FaceTime", "call someone"),
+    ("tap", CONTACTS, "mobile, (555) 564-8583", "call someone"),  # a number calls when tapped
+    ("tap", CONTACTS, "iPhone, +44 20 7946 0958", "call someone"),
+    ("tap", CONTACTS, "work", "call someone"),  # the row, by its label
+    ("tap", "com.apple.mobilephone", "Kate Bell", "call someone"),  # a recent or a favourite
+    ("tap", "com.apple.facetime", "New FaceTime", "call someone"),
+    ("tap", "com.apple.MobileSMS", "Send", "send a message"),
+    ("tap", "com.apple.mobilemail", "Send", "send an email"),
 ])
 def test_what_outlasts_the_run(kind: str, app: str, label: str, why: str) -> None:
     assert why in outlasts_run(kind, app, label)
+
+
+@pytest.mark.parametrize(("url", "calls"), [
+    ("tel:911", True), ("TEL:+15555648583", True), (" telprompt:112", True),
+    ("facetime:kate-bell@mac.com", True), ("facetime-audio:5555648583", True),
+    ("https://example.com/tel:911", False), ("sms:5555648583", False),  # a draft, not sent
+    ("mailto:a@b.c", False), ("prefs:root=General", False), ("tel", False),
+])
+def test_what_calls_by_url(url: str, calls: bool) -> None:
+    assert bool(calls_by_url(url)) is calls
+
+
+def test_calling_someone_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> None:
+    session = wda.Client(rig.bridge.url).session(CONTACTS)
+    session(label="Kate Bell").click()
+    for label in ("call", "mobile", "(555) 564-8583"):  # the button, the row, its number
+        with pytest.raises(wda.WDARequestError, match="call someone from the owner's phone"):
+            session(label=label).tap()  # facebook-wda taps the element's middle
+        kind, target, _ = refusals(rig)[-1]
+        assert kind == "tap" and target == label, target
+    for url in ("tel:911", "facetime:kate-bell@mac.com"):
+        with pytest.raises(wda.WDARequestError, match="call someone"):
+            session.open_url(url)
+    assert [e.stage for e in rig.events()][-1] == "refused"
+    assert sim.state()["foreground"] == CONTACTS  # the card is still there: nothing was sent
 
 
 @pytest.mark.parametrize(("kind", "app", "label", "params"), [
@@ -167,6 +204,13 @@ def test_what_outlasts_the_run(kind: str, app: str, label: str, why: str) -> Non
     ("tap", "com.apple.mobilenotes", "Sign Out", {}),
     ("swipe", SETTINGS, "Reset Keyboard Dictionary", {}),
     ("tap", SETTINGS, "", {"gesture": "alert_dismiss", "button": "Cancel"}),
+    ("tap", CONTACTS, "email, kate-bell@mac.com", {}),  # opens a draft: nothing is sent
+    ("tap", CONTACTS, "kate-bell@mac.com", {}),
+    ("tap", CONTACTS, "Kate Bell", {}),
+    ("tap", CONTACTS, "message", {}),  # opens Messages with a draft
+    ("tap", "com.apple.mobilenotes", "call", {}),
+    ("tap", "com.apple.MobileSMS", "Cancel", {}),
+    ("swipe", "com.apple.mobilephone", "Recents", {}),  # a scroll places no call
 ])
 def test_what_does_not_outlast_the_run(kind: str, app: str, label: str,
                                        params: dict[str, object]) -> None:
