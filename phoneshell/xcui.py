@@ -333,6 +333,14 @@ SENDING = {"com.apple.MobileSMS": "it would send a message from the owner's phon
            "com.apple.mobilemail": "it would send an email from the owner's account"}
 SENDS = frozenset({"send", "sendbutton"})
 """What a send button is called in Messages and Mail (lower case)."""
+APP_STORE = "com.apple.AppStore"
+STORES = {APP_STORE: "install, update or buy an app",
+          "com.apple.iBooks": "get or buy a book"}
+"""Apps whose buttons take something with the owner's account (`STORE_TAPS`, or a price)."""
+STORE_TAPS = frozenset({"get", "install", "reinstall", "redownload", "download", "buy",
+                        "purchase", "subscribe", "update", "update all", "try it free"})
+"""The stores' buttons that install, update, get or buy (lower case); a price buys too."""
+_PRICE = re.compile(r"^(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?[$€£¥₹])")
 CALLING_SCHEMES = frozenset({"tel", "telprompt", "facetime", "facetime-audio", "facetime-prompt",
                              "facetime-audio-prompt"})
 """URL schemes that place a call when opened."""
@@ -341,7 +349,8 @@ _PHONE_NUMBER = re.compile(r"\+?\d[\d\s().\u2011\u2012\u2013-]{5,}\d")
 
 def reaches_out(app: str, text: str) -> str:
     """Why tapping what is labelled `text` (lower case) in `app` would reach someone beyond the
-    phone ("" when it would not): a call, a message or an email sent in the owner's name."""
+    phone ("" when it would not): a call, a message or an email sent in the owner's name, an
+    app or a book got or bought with the owner's account, something sent by AirDrop."""
     if app in CALLING_APPS:
         return CALLS
     if app == CONTACTS and (text in CONTACT_CALLS or text.split(", ", 1)[0] in PHONE_LABELS
@@ -349,6 +358,11 @@ def reaches_out(app: str, text: str) -> str:
         return CALLS
     if app in SENDING and text in SENDS:
         return SENDING[app]
+    if app in STORES and (text in STORE_TAPS or _PRICE.match(text)):
+        return (f"it would {STORES[app]} with the owner's account, which stays on the phone "
+                "and on the bill")
+    if text == "airdrop":
+        return "it would send what is shared to someone's device nearby"
     return ""
 
 

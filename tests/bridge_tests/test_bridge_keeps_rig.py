@@ -18,6 +18,7 @@ from phoneshell.sim.apps import AppModel, Host, builtin_apps
 from phoneshell.sim.apps.home_menu import Prompt
 from phoneshell.sim.ui import Node, Rect
 from phoneshell.xcui import (
+    APP_STORE,
     CONTACTS,
     SETTINGS,
     SPRINGBOARD,
@@ -168,6 +169,12 @@ def test_a_confirming_button_pressed_by_name_takes_the_rig_down_as_its_row_does(
     ("tap", "com.apple.facetime", "New FaceTime", "call someone"),
     ("tap", "com.apple.MobileSMS", "Send", "send a message"),
     ("tap", "com.apple.mobilemail", "Send", "send an email"),
+    ("tap", APP_STORE, "Get", "install, update or buy"),
+    ("tap", APP_STORE, "$0.99", "install, update or buy"),
+    ("tap", APP_STORE, "4,99 €", "install, update or buy"),
+    ("tap", APP_STORE, "Update All", "install, update or buy"),
+    ("tap", "com.apple.iBooks", "Get", "get or buy a book"),
+    ("tap", "com.apple.mobilesafari", "AirDrop", "someone's device nearby"),
 ])
 def test_what_outlasts_the_run(kind: str, app: str, label: str, why: str) -> None:
     assert why in outlasts_run(kind, app, label)
@@ -198,6 +205,16 @@ def test_calling_someone_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> No
     assert sim.state()["foreground"] == CONTACTS  # the card is still there: nothing was sent
 
 
+def test_getting_an_app_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> None:
+    session = wda.Client(rig.bridge.url).session(APP_STORE)
+    session(label="Games").tap()
+    get = session(label="Get").get(timeout=5)
+    with pytest.raises(wda.WDARequestError, match="install, update or buy an app"):
+        get.tap()
+    assert refusals(rig)[-1][:2] == ("tap", "Get")
+    assert not session(label="Not Now").exists  # the phone never got it: no sign-in asked
+
+
 @pytest.mark.parametrize(("kind", "app", "label", "params"), [
     ("tap", SETTINGS, "Reset", {}),  # the row that opens the choices
     ("tap", SETTINGS, "Keyboards", {}),
@@ -211,6 +228,8 @@ def test_calling_someone_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> No
     ("tap", "com.apple.mobilenotes", "call", {}),
     ("tap", "com.apple.MobileSMS", "Cancel", {}),
     ("swipe", "com.apple.mobilephone", "Recents", {}),  # a scroll places no call
+    ("tap", APP_STORE, "Search", {}),
+    ("tap", APP_STORE, "Weather Pro", {}),  # a listing opens its page
 ])
 def test_what_does_not_outlast_the_run(kind: str, app: str, label: str,
                                        params: dict[str, object]) -> None:
