@@ -353,6 +353,8 @@ def reaches_out(app: str, text: str) -> str:
     app or a book got or bought with the owner's account, something sent by AirDrop."""
     if app in CALLING_APPS:
         return CALLS
+    if app == SPRINGBOARD and re.match(r"(?:call|facetime)\b.", text):  # Spotlight's "Call 911"
+        return CALLS  # (not FaceTime's icon)
     if app == CONTACTS and (text in CONTACT_CALLS or text.split(", ", 1)[0] in PHONE_LABELS
                             or _PHONE_NUMBER.search(text)):
         return CALLS

@@ -167,6 +167,8 @@ def test_a_confirming_button_pressed_by_name_takes_the_rig_down_as_its_row_does(
     ("tap", CONTACTS, "work", "call someone"),  # the row, by its label
     ("tap", "com.apple.mobilephone", "Kate Bell", "call someone"),  # a recent or a favourite
     ("tap", "com.apple.facetime", "New FaceTime", "call someone"),
+    ("tap", SPRINGBOARD, "Call 911", "call someone"),  # a Spotlight suggestion
+    ("tap", SPRINGBOARD, "FaceTime, Kate Bell", "call someone"),
     ("tap", "com.apple.MobileSMS", "Send", "send a message"),
     ("tap", "com.apple.mobilemail", "Send", "send an email"),
     ("tap", APP_STORE, "Get", "install, update or buy"),
@@ -229,6 +231,9 @@ def test_getting_an_app_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> Non
     ("tap", "com.apple.MobileSMS", "Cancel", {}),
     ("swipe", "com.apple.mobilephone", "Recents", {}),  # a scroll places no call
     ("tap", APP_STORE, "Search", {}),
+    ("tap", SPRINGBOARD, "Calculator", {}),  # an app's icon
+    ("tap", SPRINGBOARD, "FaceTime", {}),  # FaceTime's icon opens it; a tap inside is refused
+    ("tap", SETTINGS, "Call Forwarding", {}),
     ("tap", APP_STORE, "Weather Pro", {}),  # a listing opens its page
 ])
 def test_what_does_not_outlast_the_run(kind: str, app: str, label: str,
