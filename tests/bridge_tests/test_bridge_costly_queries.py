@@ -5,16 +5,13 @@ whole page again for every element it tests (nested: hours on a real page), a `M
 that backtracks catastrophically (or a `LIKE` of many wildcards), or `expectNotification` with
 WDA's 60 s default would hold every later request, the harness's included, and the phone would
 be taken for down: the attempt not scored and the run stopped, an agent's choice. Each is
-refused (403, one `refused` line), answered at once, and never reaches the phone; the queries
-agents really send still go through.
-Keys pressed by name and launch arguments are refused for the other reason: the log could not
-say what they did. Over real HTTP, as an agent sends them, to the simulated iPhone behind the
+refused (403, one `refused` line) and never reaches the phone; the queries agents really send
+still go through. Keys pressed by name and launch arguments are refused for the other reason:
+the log could not say what they did. Over real HTTP, as an agent sends them, to the simulated iPhone behind the
 bridge; the finds' rules are also checked one by one (`bridge.finds`, pure).
 """
 
 from __future__ import annotations
-
-import time
 
 import pytest
 import wda
@@ -106,13 +103,11 @@ def _finds_reaching(rig: Rig) -> int:
 
 
 def _refused_fast(rig: Rig, path: str, body: object, *words: str) -> str:
-    """POST `body`; check it was refused at once, logged as one refusal, and never reached the
-    phone; the message."""
+    """POST `body`; check it was refused, logged as one refusal, and never reached the phone;
+    the message."""
     _finds_reaching(rig)
     logged = len([e for e in rig.events() if e.stage == "refused"])
-    started = time.monotonic()
     status, message = post(rig, path, body)
-    assert time.monotonic() - started < 2.0
     assert status == 403 and "phoneshell bridge refused" in message, (status, message)
     assert _finds_reaching(rig) == 0, "the phone got the query"
     refusals = [e for e in rig.events() if e.stage == "refused"]
@@ -127,10 +122,7 @@ def test_a_costly_xpath_never_reaches_the_phone(rig: Rig, query: str, why: str) 
     sid = wda.Client(rig.bridge.url).session(SETTINGS).session_id
     for route in ("/elements", "/element"):
         _refused_fast(rig, f"/session/{sid}{route}", {"using": "xpath", "value": query}, why)
-    # the phone answers its next reads at once: nothing is running on it
-    started = time.monotonic()
-    assert wda.Client(rig.bridge.url).status()
-    assert time.monotonic() - started < 1.0
+    assert wda.Client(rig.bridge.url).status()  # the phone answers: nothing runs on it
 
 
 @pytest.mark.parametrize(("using", "query"), (
