@@ -321,6 +321,9 @@ CALLS = "it would call someone from the owner's phone"
 CALLING_APPS = frozenset({"com.apple.mobilephone", "com.apple.facetime"})
 """Apps where a tap can place a call (a recent, a favourite, the keypad's call button, a
 FaceTime contact): no tap in them is forwarded."""
+CALL_BUTTONS = frozenset({"call", "facetime audio", "video call"})
+"""Buttons that call in any app (lower case): a place's Call in Maps, the Call that confirms a
+`tel:` link tapped in Safari, a contact's."""
 CONTACTS = "com.apple.MobileAddressBook"
 CONTACT_CALLS = frozenset({"call", "video", "facetime", "facetime audio", "audio"})
 """A contact card's buttons that call (lower case)."""
@@ -351,10 +354,10 @@ def reaches_out(app: str, text: str) -> str:
     """Why tapping what is labelled `text` (lower case) in `app` would reach someone beyond the
     phone ("" when it would not): a call, a message or an email sent in the owner's name, an
     app or a book got or bought with the owner's account, something sent by AirDrop."""
-    if app in CALLING_APPS:
+    if app in CALLING_APPS or text in CALL_BUTTONS:
         return CALLS
-    if app == SPRINGBOARD and re.match(r"(?:call|facetime)\b.", text):  # Spotlight's "Call 911"
-        return CALLS  # (not FaceTime's icon)
+    if app != SETTINGS and re.match(r"(?:call|facetime)\b.", text):  # Spotlight's "Call 911"
+        return CALLS  # (not FaceTime's icon; Settings' rows, "Call Forwarding", only open pages)
     if app == CONTACTS and (text in CONTACT_CALLS or text.split(", ", 1)[0] in PHONE_LABELS
                             or _PHONE_NUMBER.search(text)):
         return CALLS

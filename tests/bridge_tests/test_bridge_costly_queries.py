@@ -7,8 +7,8 @@ WDA's 60 s default would hold every later request, the harness's included, and t
 be taken for down: the attempt not scored and the run stopped, an agent's choice. Each is
 refused (403, one `refused` line) and never reaches the phone; the queries agents really send
 still go through. Keys pressed by name and launch arguments are refused for the other reason:
-the log could not say what they did. Over real HTTP, as an agent sends them, to the simulated iPhone behind the
-bridge; the finds' rules are also checked one by one (`bridge.finds`, pure).
+the log could not say what they did. Over real HTTP, as an agent sends them, to the simulated
+iPhone behind the bridge; the finds' rules are also checked one by one (`bridge.finds`, pure).
 """
 
 from __future__ import annotations

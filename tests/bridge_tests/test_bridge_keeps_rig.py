@@ -169,6 +169,8 @@ def test_a_confirming_button_pressed_by_name_takes_the_rig_down_as_its_row_does(
     ("tap", "com.apple.facetime", "New FaceTime", "call someone"),
     ("tap", SPRINGBOARD, "Call 911", "call someone"),  # a Spotlight suggestion
     ("tap", SPRINGBOARD, "FaceTime, Kate Bell", "call someone"),
+    ("tap", "com.apple.Maps", "Call", "call someone"),  # a place's card
+    ("tap", "com.apple.mobilesafari", "Call", "call someone"),  # confirming a tel: link
     ("tap", "com.apple.MobileSMS", "Send", "send a message"),
     ("tap", "com.apple.mobilemail", "Send", "send an email"),
     ("tap", APP_STORE, "Get", "install, update or buy"),
@@ -180,6 +182,12 @@ def test_a_confirming_button_pressed_by_name_takes_the_rig_down_as_its_row_does(
 ])
 def test_what_outlasts_the_run(kind: str, app: str, label: str, why: str) -> None:
     assert why in outlasts_run(kind, app, label)
+
+
+def test_a_call_confirmed_through_wdas_alert_routes_is_refused() -> None:
+    """Safari asks before it calls a `tel:` link; its Call, pressed by name, calls."""
+    pressed = {"gesture": "alert_accept", "button": "Call"}
+    assert "call someone" in outlasts_run("tap", "com.apple.mobilesafari", "", pressed)
 
 
 @pytest.mark.parametrize(("url", "calls"), [
@@ -227,7 +235,7 @@ def test_getting_an_app_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> Non
     ("tap", CONTACTS, "kate-bell@mac.com", {}),
     ("tap", CONTACTS, "Kate Bell", {}),
     ("tap", CONTACTS, "message", {}),  # opens Messages with a draft
-    ("tap", "com.apple.mobilenotes", "call", {}),
+    ("tap", "com.apple.mobilenotes", "Calls to make", {}),  # a note's title
     ("tap", "com.apple.MobileSMS", "Cancel", {}),
     ("swipe", "com.apple.mobilephone", "Recents", {}),  # a scroll places no call
     ("tap", APP_STORE, "Search", {}),
