@@ -40,7 +40,7 @@ FIND_ROUTES = frozenset({"/element", "/elements", "/element/:uuid/element",
                          "/element/:uuid/elements"})
 """The routes that find elements by a locator (`using`, `value`)."""
 MAX_QUERY_CHARS = 4096
-"""The longest locator forwarded (the suite's longest is under 100 characters)."""
+"""The longest locator forwarded (an agent's XPath or predicate is a line or two)."""
 MAX_PREDICATE_DEPTH = 4
 """How deep XPath predicates may nest (`a[b[c[d]]]` is three)."""
 MAX_WIDE_NESTING = 2
