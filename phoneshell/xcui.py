@@ -156,9 +156,10 @@ def is_wda(bundle_id: str) -> bool:
     return any(mark in bundle_id for mark in WDA_BUNDLE_MARKS)
 
 
-SIDE_BUTTON = "hid:12:48"
-"""The side (power) button as the bridge logs an IOHID press of it: the consumer page (0x0C),
-Power (0x30)."""
+SIDE_BUTTON_HID = (0x0C, 0x30)
+"""The side (power) button as an IOHID event (page, usage): the consumer page, Power."""
+SIDE_BUTTON = "hid:{}:{}".format(*SIDE_BUTTON_HID)
+"""The side button as the bridge logs an IOHID press of it ("hid:12:48")."""
 POWER_OFF = "slide to power off"
 """The power-off screen's slider (Settings > General > Shut Down, or the side button held with a
 volume button): slid to its end, the phone turns off."""

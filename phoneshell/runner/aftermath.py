@@ -18,6 +18,7 @@ from phoneshell.xcui import (
     CELL,
     CONTROL_TOGGLES,
     SETTINGS,
+    SIDE_BUTTON_HID,
     SLIDER,
     SPRINGBOARD,
     SWITCH,
@@ -25,9 +26,6 @@ from phoneshell.xcui import (
     sideways,
     takes_rig_down,
 )
-
-POWER_BUTTON = (12, 48)
-"""The side (power) button as an IOHID event: the consumer page (0x0C), Power (0x30)."""
 
 
 def _power_button(button: object) -> bool:
@@ -39,7 +37,7 @@ def _power_button(button: object) -> bool:
         found = tuple(int(float(n)) for n in numbers.split(":"))
     except (ValueError, OverflowError):
         return False
-    return kind == "hid" and found == POWER_BUTTON
+    return kind == "hid" and found == SIDE_BUTTON_HID
 
 
 def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:

@@ -19,6 +19,7 @@ from phoneshell.sim.phone import ORIENTATIONS, PASTEBOARD
 from phoneshell.sim.source import to_accessible_json, to_description, to_json, xml
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Request, Route, WdaError, finite
+from phoneshell.xcui import SIDE_BUTTON_HID
 
 if TYPE_CHECKING:
     from phoneshell.sim.endpoints import Endpoints
@@ -57,20 +58,18 @@ def press_button(ep: Endpoints, req: Request) -> JSON:
 HID_BUTTONS = {(0x0C, 0x40): "home", (0x0C, 0xE9): "volumeUp", (0x0C, 0xEA): "volumeDown"}
 """Consumer-page (0x0C) usages of the buttons an IOHID event presses like `pressButton` does:
 Menu (home), Volume Increment, Volume Decrement."""
-HID_POWER = (0x0C, 0x30)
-"""The side (power) button: a press locks the phone."""
 
 
 def hid_event(ep: Endpoints, req: Request) -> JSON:
     """`/wda/performIoHidEvent` {"page", "usage", "duration"}: XCTest plays any event WDA is
     given, read with unsignedIntValue (a missing number is 0, a fraction dropped); the phone
-    acts on the buttons it has (`HID_BUTTONS`, `HID_POWER`) and ignores the rest."""
+    acts on the buttons it has (`HID_BUTTONS`; the side button locks it) and ignores the rest."""
     def whole(key: str) -> int:
         value = finite(req.body.get(key))
         return int(value) % 2**32 if value is not None else 0
 
     event = (whole("page"), whole("usage"))
-    if event == HID_POWER:
+    if event == SIDE_BUTTON_HID:
         ep.phone.lock()
     elif event in HID_BUTTONS:
         ep.phone.press_button(HID_BUTTONS[event])
