@@ -43,7 +43,7 @@ from bridge.limits import (
 from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
 from bridge.sessions import check_launch_extras, session_action, settings_action
 from phoneshell.records import ActionKind
-from phoneshell.wda_routes import is_input, match_parts
+from phoneshell.wda_routes import NOTIFICATION_WAIT_S, is_input, match_parts
 from phoneshell.xcui import calls_by_url
 
 
@@ -110,9 +110,10 @@ def _app(kind: ActionKind, via: str | None = None) -> Handler:
 
 def _expect_notification(b: _Body, _: tuple[str, ...]) -> Classified:
     """`expectNotification` waits on WDA's main thread for a notification no task sends, for
-    `timeout` seconds (60 when missing, as WDA reads it): refused past a gesture's limit."""
+    `timeout` seconds (`NOTIFICATION_WAIT_S` when missing): refused past a gesture's limit."""
     timeout = b.num("timeout")
-    check_wait("waiting for a notification", 60.0 if timeout is None else float(timeout))
+    check_wait("waiting for a notification",
+               NOTIFICATION_WAIT_S if timeout is None else float(timeout))
     return Classified("other", _params(timeout=timeout))
 
 

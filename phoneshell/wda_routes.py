@@ -91,6 +91,10 @@ WDA_ROUTES: tuple[tuple[str, str, Scope], ...] = (
 )
 """(method, path pattern, scope) of every WDA 16.x route; paths are relative to the session."""
 
+NOTIFICATION_WAIT_S = 60
+"""How long `/wda/expectNotification` waits on WDA's main thread when its body names no
+`timeout` (FBCustomCommands)."""
+
 DEVICE_STATES = {"/orientation": "orientation", "/rotation": "orientation",
                  "/wda/device/appearance": "appearance", "/wda/simulatedLocation": "location"}
 """The routes that change the phone's own state rather than an app's, by the state they change:

@@ -19,6 +19,7 @@ from phoneshell.sim.phone import ORIENTATIONS, PASTEBOARD
 from phoneshell.sim.source import to_accessible_json, to_description, to_json, xml
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Request, Route, WdaError, finite
+from phoneshell.wda_routes import NOTIFICATION_WAIT_S
 from phoneshell.xcui import SIDE_BUTTON_HID
 
 if TYPE_CHECKING:
@@ -263,7 +264,7 @@ def battery_info(ep: Endpoints, req: Request) -> JSON:
 
 
 def expect_notification(ep: Endpoints, req: Request) -> JSON:
-    """`/wda/expectNotification` {"name", "type": "plain"|"darwin", "timeout": 60}: WDA waits
+    """`/wda/expectNotification` {"name", "type": "plain"|"darwin", "timeout"}: WDA waits
     `timeout` s for the notification on its main thread. No notification is ever posted here,
     so it times out as WDA does (the latency model charges the wait: `latency.cost_s`)."""
     name = req.body.get("name")
@@ -273,7 +274,7 @@ def expect_notification(ep: Endpoints, req: Request) -> JSON:
     if kind not in ("plain", "darwin"):
         raise WdaError("invalid argument", "Notification type could only be 'plain' or "
                                            f"'darwin'. Got '{kind}' instead")
-    timeout = req.body.get("timeout", 60)
+    timeout = req.body.get("timeout", NOTIFICATION_WAIT_S)
     shown = f"{timeout:g}" if isinstance(timeout, (int, float)) else str(timeout)
     raise WdaError("timeout", f"Did not receive any expected {name} notifications within "
                               f"{shown}s")

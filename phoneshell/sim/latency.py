@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from phoneshell.errors import PhoneshellError
 from phoneshell.sim.store import JSON
+from phoneshell.wda_routes import NOTIFICATION_WAIT_S
 
 LONGEST_S = 86_400.0
 """The longest a request is held back, however long the gesture it asks for."""
@@ -115,8 +116,8 @@ def cost_s(table: tuple[RouteCost, ...], method: str, parts: tuple[str, ...],
         held = body.get("duration")
         if isinstance(held, (int, float)) and not isinstance(held, bool):
             seconds += max(0.0, float(held))
-    if parts[-1:] == ("expectNotification",):  # waits its timeout (WDA's default 60 s)
-        waited = body.get("timeout", 60)
+    if parts[-1:] == ("expectNotification",):  # waits its timeout
+        waited = body.get("timeout", NOTIFICATION_WAIT_S)
         if isinstance(waited, (int, float)) and not isinstance(waited, bool):
             seconds += max(0.0, float(waited))
     if parts[-1:] in (("keys",), ("value",)):
