@@ -393,8 +393,9 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
             named there (`button`), not by a target.
     """
     text = _pressed(label, params)
-    if kind == "tap" and reaches_out(app, text):
-        return reaches_out(app, text)
+    reach = reaches_out(app, text) if kind == "tap" else ""
+    if reach:
+        return reach
     if app == SETTINGS and kind == "tap":
         return SETTINGS_LASTING_TAPS.get(text.split(", ", 1)[0], "")
     if app == SPRINGBOARD and kind in ("tap", "swipe", "type"):
