@@ -102,3 +102,33 @@ def test_the_null_agent_passes_no_task(tmp_path: Path) -> None:
     report = json.loads(done.stdout)
     assert (report["passed"], report["skipped"]) == (0, 0), [
         r["task_id"] for r in report["rows"] if r["passed"]]
+
+
+def _persisting(sim: SimServer) -> dict[str, object]:
+    """What the simulated phone keeps across runs, less what a real phone keeps growing too:
+    Notes' Recently Deleted (a phone keeps a deleted note 30 days; its counters follow) and a
+    Safari tab's back and forward history (only closing the tab clears it)."""
+    state = sim.state()
+    stores = json.loads(json.dumps(state["stores"]))
+    notes = stores.get("com.apple.mobilenotes", {})
+    for key in ("deleted", "clock", "next_id"):
+        notes.pop(key, None)
+    for tab in stores.get("com.apple.mobilesafari", {}).get("tabs", []):
+        tab.pop("back"), tab.pop("forward")
+    return {"stores": stores, "facts": state["facts"]}
+
+
+@pytest.mark.suite
+def test_five_runs_over_on_one_phone_pass_every_attempt_and_leave_it_as_found(
+        tmp_path: Path) -> None:
+    with SimServer() as sim:
+        # The first run makes what the apps keep (the stores are made as an app first opens).
+        first = run("--device", sim.url, "--agent", "solution", "--runs", str(tmp_path))
+        assert "80 attempt(s): 80 passed, 0 failed, 0 skipped" in first.stdout, first.stdout
+        found = _persisting(sim)
+        assert found["stores"]["com.apple.mobilenotes"]["notes"], "the notes tasks ran"
+        done = run("--device", sim.url, "--agent", "solution", "--runs", str(tmp_path),
+                   "--repeat", "5")
+        assert "400 attempt(s): 400 passed, 0 failed, 0 skipped" in done.stdout, \
+            done.stdout[-3000:] + done.stderr[-3000:]
+        assert _persisting(sim) == found
