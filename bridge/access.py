@@ -35,6 +35,8 @@ class Admitted:
     path: str
     grant: object = None
     """What the grant was made for (`grant(for_=...)`), for an agent or a revoked one."""
+    serial: int = 0
+    """Which grant admitted an agent's request (`Access.holds` asks whether it still stands)."""
 
 
 def _same(given: str, secret: str) -> bool:
@@ -52,6 +54,8 @@ class Access:
         self.token = token or None
         self._grant: tuple[str, object] | None = None
         self._revoked: list[tuple[str, object]] = []
+        self._serial = 0
+        """Counts the grants made: the current one's number."""
         self._lock = threading.Lock()
 
     @property
@@ -75,6 +79,7 @@ class Access:
             self._revoke_locked()
             secret = secrets.token_urlsafe(24)
             self._grant = (secret, for_)
+            self._serial += 1
             return secret
 
     def revoke(self) -> None:
@@ -87,6 +92,16 @@ class Access:
             self._revoked = [*self._revoked[-(REVOKED_KEPT - 1):], self._grant]
             self._grant = None
 
+    def holds(self, admitted: Admitted) -> bool:
+        """Whether the grant that admitted a request still stands (never for a revoked one;
+        always for a sender that needs no grant). A request is admitted when its headers
+        arrive; its body, and its turn at the phone behind an action in flight, may come after
+        its attempt ended."""
+        if admitted.actor != "agent":
+            return admitted.actor != "revoked"
+        with self._lock:
+            return self._grant is not None and self._serial == admitted.serial
+
     def admit(self, path: str, header: str | None) -> Admitted | None:
         """Who sent a request with this path and token header (None: nobody allowed)."""
         given, rest = None, path
@@ -97,7 +112,7 @@ class Access:
         elif header is not None:
             given = header
         with self._lock:
-            grant, revoked = self._grant, list(self._revoked)
+            grant, revoked, serial = self._grant, list(self._revoked), self._serial
         if self.token is None and grant is None and not revoked:
             return Admitted("open", path)
         if given is None:
@@ -105,7 +120,7 @@ class Access:
         if self.token is not None and _same(given, self.token):
             return Admitted("harness", rest)
         if grant is not None and _same(given, grant[0]):
-            return Admitted("agent", rest, grant[1])
+            return Admitted("agent", rest, grant[1], serial)
         late = next((old for old in revoked if _same(given, old[0])), None)
         if late is not None:
             return Admitted("revoked", rest, late[1])

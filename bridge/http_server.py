@@ -99,9 +99,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         private = {TOKEN_HEADER.lower(), CONTROL_TOKEN_HEADER.lower()}  # never forwarded
         headers = {k: v for k, v in self.headers.items() if k.lower() not in private}
-        self._reply(bridge.handle(self.command, admitted.path, body, headers,
-                                  self.headers.get(CONTROL_TOKEN_HEADER), admitted.actor,
-                                  admitted.grant))
+        self._reply(bridge.handle(self.command, admitted, body, headers,
+                                  self.headers.get(CONTROL_TOKEN_HEADER)))
 
     def _reply(self, reply: Reply) -> None:
         # One request per connection, as WDA clients use it: facebook-wda opens a connection per

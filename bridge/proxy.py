@@ -22,7 +22,7 @@ import threading
 from pathlib import Path
 from types import TracebackType
 
-from bridge.access import TOKEN_PATH, Access, Actor
+from bridge.access import TOKEN_PATH, Access, Admitted
 from bridge.actions import classify_request
 from bridge.audit_log import AuditWriteError, AuditWriter, shared_writer
 from bridge.context import UNSCOPED, RunContext, context_from_json, make_context
@@ -31,7 +31,7 @@ from bridge.gate import Canonical, Refused, admit
 from bridge.http_server import CONTROL_TOKEN_HEADER, BridgeHTTPServer, wda_error, wda_value
 from bridge.looks import Looks, ScreenMark
 from bridge.observe import from_read
-from bridge.recorder import Recorder
+from bridge.recorder import ACCESS_ENDED, Recorder
 from bridge.trajectory import SCREENSHOT_ROUTE, Trajectory
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
@@ -161,8 +161,11 @@ class BridgeServer:
 
     def revoke_agent(self) -> None:
         """End the agent's grant: its URL stops working at once (later requests are refused and
-        logged as the agent's)."""
+        logged as the agent's). An action of the agent's on its way to the phone ends first;
+        those waiting their turn behind it are refused, so none reaches the phone after this."""
         self.access.revoke()
+        with self.recorder.exclusive():
+            pass  # what was on its way when the grant ended has reached the phone
 
     @property
     def context(self) -> RunContext:
@@ -310,37 +313,40 @@ class BridgeServer:
                              f"the control token in the {CONTROL_TOKEN_HEADER} header")
         return None
 
-    def handle(self, method: str, path: str, body: bytes, headers: dict[str, str],
-               control_token: str | None = None, actor: Actor = "harness",
-               granted: object = None) -> Reply:
+    def handle(self, method: str, admitted: Admitted, body: bytes, headers: dict[str, str],
+               control_token: str | None = None) -> Reply:
         """Answer one authorised request: a control route, a read, or a logged action.
 
         Args:
+            admitted: who sent it, and its path with any secret taken off (`Access.admit`).
+                An agent's request is refused once its grant ends, however late its body or
+                its turn at the phone comes; it is logged under the attempt it belonged to.
             headers: the client's headers (tokens already removed).
             control_token: the X-Phoneshell-Control-Token header, if sent.
-            actor: who sent it (`access.Actor`).
-            granted: the context an agent's grant was made under: a request on a revoked
-                grant is logged there, with the attempt it belonged to.
         """
+        path, actor = admitted.path, admitted.actor
+        attempt = admitted.grant if isinstance(admitted.grant, RunContext) else None
         if path.startswith(CONTROL_PREFIX) and actor != "revoked":
             return self.control(method, path, body, control_token)
         try:
-            if actor == "revoked":
-                raise Refused("the agent's access ended with its attempt", 401, "unauthorized")
+            if not self.access.holds(admitted):
+                raise Refused(ACCESS_ENDED, 401, "unauthorized")
             if path.startswith(FOREIGN_PREFIX):
                 raise Refused("control routes of the phone behind the bridge are not "
                               "forwarded", 403, "unsupported operation")
             request = admit(method, path, headers, body)
             action = classify_request(request)
         except Refused as exc:
-            late = granted if actor == "revoked" and isinstance(granted, RunContext) else None
-            return self._refuse(method, path, exc, late)
+            return self._refuse(method, path, exc, attempt if actor != "harness" else None)
         try:
             if action is None:
                 return self._read(request, headers)
             return self.recorder.perform(self._context, action,
                                          lambda: self._forward(request, headers),
-                                         request.describe(), request.body, self.confined)
+                                         request.describe(), request.body, self.confined,
+                                         allowed=lambda: self.access.holds(admitted))
+        except Refused as exc:  # the agent's grant ended while its action waited its turn
+            return self._refuse(method, path, exc, attempt)
         except ForwardError as exc:
             # 502 is what a gateway says when the server behind it is gone; facebook-wda raises
             # WDABadGateway for it, which no caller mistakes for the agent's own WDA error.

@@ -46,6 +46,7 @@ from bridge.audit_log import AuditWriter
 from bridge.classified import Classified
 from bridge.context import RunContext
 from bridge.custody import Break, Custody
+from bridge.gate import Refused
 from bridge.http_server import wda_error
 from bridge.observe import XML_ROUTE, Observation
 from bridge.pointer import SEVERAL_GESTURES
@@ -58,6 +59,10 @@ from phoneshell.xcui import SPRINGBOARD, outlasts_run, removes_app, short_type, 
 log = logging.getLogger("bridge")
 
 ERROR_TEXT_MAX = 500
+
+
+ACCESS_ENDED = "the agent's access ended with its attempt"
+"""Why a request of an agent whose grant ended is refused (however late it came)."""
 
 
 def _named(target: Target | None) -> str:
@@ -182,7 +187,8 @@ class Recorder(Aiming):
             self._session_app = ("", "")
 
     def perform(self, context: RunContext, action: Classified, forward: Callable[[], Reply],
-                request: str = "", body: object = None, confined: bool = False) -> Reply:
+                request: str = "", body: object = None, confined: bool = False,
+                allowed: Callable[[], bool] | None = None) -> Reply:
         """Check custody, log the intent, forward, read the phone, log the outcome.
 
         Args:
@@ -190,13 +196,18 @@ class Recorder(Aiming):
             body: the request's decoded body, so what WDA echoes of it can be masked.
             confined: nothing but this bridge can reach the phone now, so what the last
                 action left is still what the phone shows (no read before the action).
+            allowed: whether its sender may still act, asked once the action's turn comes (an
+                agent's grant may end while it waits behind another action).
 
         Raises:
+            Refused: its sender's access ended while it waited; nothing was forwarded.
             AuditWriteError: the intent could not be written; nothing was forwarded.
             ForwardError: no answer from the phone (`UpstreamDown`), or forwarding failed; the
                 outcome is logged, ok false.
         """
         with self._lock:
+            if allowed is not None and not allowed():
+                raise Refused(ACCESS_ENDED, 401, "unauthorized")
             if not confined or not self.custody.known.app or self._pending is not None:
                 # the last action's after, when pending, and this one's before
                 self.observe(context, self.read_screen(), f"GET {XML_ROUTE}")

@@ -35,7 +35,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 from bridge import BridgeServer
-from bridge.access import Actor
+from bridge.access import Admitted
 from bridge.custody import Custody
 from bridge.upstream import Reply
 from phoneshell.agents import make_agent
@@ -96,14 +96,13 @@ class CountingBridge(BridgeServer):
 
     phases: Phases
 
-    def handle(self, method: str, path: str, body: bytes, headers: dict[str, str],
-               control_token: str | None = None, actor: Actor = "harness",
-               granted: object = None) -> Reply:
-        url = urlsplit(path)
+    def handle(self, method: str, admitted: Admitted, body: bytes, headers: dict[str, str],
+               control_token: str | None = None) -> Reply:
+        url = urlsplit(admitted.path)
         if not url.path.startswith("/phoneshell/"):
             route, _ = route_of(method, url.path, dict(parse_qsl(url.query)))
             self.phases.bridge[self.phases.label][route] += 1
-        return super().handle(method, path, body, headers, control_token, actor, granted)
+        return super().handle(method, admitted, body, headers, control_token)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -36,6 +38,49 @@ def test_the_agent_gets_its_own_secret_which_ends_with_its_attempt(guarded: Rig)
     assert next_url != agent_url and request(agent_url, "GET", "/status")[0] == 401
     assert request(next_url, "GET", "/status")[0] == 200
     assert request(guarded.bridge.url, "GET", "/status")[0] == 200  # the harness's token holds
+
+
+def test_nothing_the_agent_sent_reaches_the_phone_after_its_grant_ends(guarded: Rig) -> None:
+    """An agent may queue actions behind a slow one, then finish: what waits its turn when the
+    grant ends is refused, and the revoke returns once the one in flight has landed."""
+    agent_url = guarded.bridge.grant_agent()
+    request(agent_url, "POST", "/wda/homescreen")
+    guarded.sim.set_faults(["slow=0.4"])  # each of an action's reads and its press: 1.2 s
+    replies: list[int] = []
+    senders = [threading.Thread(target=lambda: replies.append(
+        request(agent_url, "POST", "/wda/homescreen")[0])) for _ in range(4)]
+    for sender in senders:
+        sender.start()
+    time.sleep(0.3)  # the first is on its way, the others wait behind it
+    guarded.bridge.revoke_agent()
+    landed = guarded.sim.ledger()[0]
+    guarded.bridge.set_context("R", "t", 1, "check")
+    for sender in senders:
+        sender.join()
+    assert guarded.sim.ledger()[0] == landed, "an agent's action reached the phone after"
+    assert sorted(replies) == [200, 401, 401, 401]
+    events = guarded.events("R")
+    late = [e for e in events if e.stage == "refused"]
+    assert [(e.phase, e.error) for e in late] == [
+        ("agent", "the agent's access ended with its attempt")] * 3
+    assert [e.phase for e in actions(events)] == ["agent", "agent"]
+
+
+def test_a_body_that_comes_after_the_grant_ended_is_refused(guarded: Rig) -> None:
+    agent_url = guarded.bridge.grant_agent()
+    where = urlsplit(agent_url)
+    body = b'{"x": 10, "y": 10}'
+    with socket.create_connection((where.hostname, where.port), timeout=10) as conn:
+        conn.sendall(f"POST {where.path}/wda/tap HTTP/1.1\r\nHost: x\r\n".encode()
+                     + f"Content-Length: {len(body)}\r\n\r\n".encode())
+        time.sleep(0.2)  # admitted by its headers while the grant stood
+        guarded.bridge.revoke_agent()
+        before = guarded.sim.ledger()[0]
+        conn.sendall(body)
+        assert conn.recv(4096).split(b" ")[1] == b"401"
+    assert guarded.sim.ledger()[0] == before
+    assert [e.error for e in refusals(guarded.events("R"))] == [
+        "the agent's access ended with its attempt"]
 
 
 def test_a_stranger_is_refused_and_leaves_no_line(guarded: Rig) -> None:
