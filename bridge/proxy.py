@@ -59,6 +59,13 @@ def is_loopback(host: str) -> bool:
 
 DEFAULT_SETTLE_S = 2.0
 """How long after an action a real phone may still be finishing it (an app opening)."""
+AGENT_READS_AT_ONCE = 2
+"""How many of an agent's reads the bridge sends the phone at once; more wait in the bridge. WDA
+answers one request at a time, so a hundred reads sent at once queue at the phone, 20 s of them
+at a real phone's 200 ms a source, and an agent that sends them just before it finishes would
+keep the harness's reads after its turn waiting past their timeout (the phone taken for down,
+the attempt not scored). Those still waiting in the bridge when its grant ends are refused. Two
+let an agent read the screen and its picture together."""
 
 
 class BridgeServer:
@@ -113,6 +120,7 @@ class BridgeServer:
             self.recorder.after_action = functools.partial(trajectory.after,
                                                            self.recorder.own_read)
         self.looks = Looks(self.recorder.custody)
+        self._agent_reads = threading.BoundedSemaphore(AGENT_READS_AT_ONCE)
         self.confined = False
         """Nothing but this bridge can reach the phone now (the runner says so per attempt):
         what the last action left needs no read before the next."""
@@ -339,13 +347,18 @@ class BridgeServer:
         except Refused as exc:
             return self._refuse(method, path, exc, attempt if actor != "harness" else None)
         try:
+            if action is None and admitted.actor == "agent":
+                with self._agent_reads:
+                    if not self.access.holds(admitted):
+                        raise Refused(ACCESS_ENDED, 401, "unauthorized")
+                    return self._read(request, headers)
             if action is None:
                 return self._read(request, headers)
             return self.recorder.perform(self._context, action,
                                          lambda: self._forward(request, headers),
                                          request.describe(), request.body, self.confined,
                                          allowed=lambda: self.access.holds(admitted))
-        except Refused as exc:  # the agent's grant ended while its action waited its turn
+        except Refused as exc:  # the agent's grant ended while its request waited its turn
             return self._refuse(method, path, exc, attempt)
         except ForwardError as exc:
             # 502 is what a gateway says when the server behind it is gone; facebook-wda raises

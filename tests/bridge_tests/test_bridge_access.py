@@ -12,10 +12,10 @@ from urllib.parse import urlsplit
 
 import pytest
 import wda
-from bridge_rig import CONTROL_HEADER, Rig, request
+from bridge_rig import CONTROL_HEADER, Rig, request, start_bridge
 
-from bridge.proxy import BridgeServer
-from phoneshell.audit import actions, refusals
+from bridge.proxy import AGENT_READS_AT_ONCE, BridgeServer
+from phoneshell.audit import actions, read_audit, refusals
 from phoneshell.errors import BridgeError
 from phoneshell.sim import SimServer
 
@@ -64,6 +64,37 @@ def test_nothing_the_agent_sent_reaches_the_phone_after_its_grant_ends(guarded: 
     assert [(e.phase, e.error) for e in late] == [
         ("agent", "the agent's access ended with its attempt")] * 3
     assert [e.phase for e in actions(events)] == ["agent", "agent"]
+
+
+def test_reads_an_agent_floods_the_phone_with_do_not_outlast_its_turn(tmp_path: Path) -> None:
+    """Forty sources sent at once would keep a real phone busy 7 s past the agent's turn (it
+    answers one at a time); the bridge sends two at a time and refuses the rest once the grant
+    ends, so the harness's first read after waits behind at most two."""
+    with SimServer(latency="iphone") as slow_phone:
+        bridge, writer = start_bridge(slow_phone, tmp_path / "runs", token="harness-token",
+                                      control_token="control")
+        try:
+            bridge.set_context("R", "t", 1, "agent")
+            agent_url = bridge.grant_agent()
+            replies: list[int] = []
+            senders = [threading.Thread(target=lambda: replies.append(
+                request(agent_url, "GET", "/source")[0])) for _ in range(40)]
+            for sender in senders:
+                sender.start()
+            time.sleep(0.5)  # about two sources answered; the rest wait
+            bridge.revoke_agent()
+            slow_phone.latency.tally.phase = "after the agent's turn"
+            assert request(bridge.url, "GET", "/wda/activeAppInfo")[0] == 200
+            for sender in senders:
+                sender.join()
+            after = slow_phone.latency.tally.take()["after the agent's turn"]
+            assert after["GET /source"].count <= AGENT_READS_AT_ONCE
+            assert set(replies) == {200, 401} and len(replies) == 40
+            late = refusals(read_audit(tmp_path / "runs" / "R" / "audit.jsonl").records)
+            assert len(late) == replies.count(401) and {e.phase for e in late} == {"agent"}
+        finally:
+            bridge.stop()
+            writer.close()
 
 
 def test_a_body_that_comes_after_the_grant_ended_is_refused(guarded: Rig) -> None:
