@@ -44,7 +44,7 @@ from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
 from bridge.sessions import check_launch_extras, session_action, settings_action
 from phoneshell.records import ActionKind
 from phoneshell.wda_routes import NOTIFICATION_WAIT_S, is_input, match_parts
-from phoneshell.xcui import calls_by_url
+from phoneshell.xcui import reaches_out_by_url
 
 
 class _Body:
@@ -279,11 +279,12 @@ def _check_pace(gesture: str, b: _Body) -> None:
 
 
 def _open_url(b: _Body, _: tuple[str, ...]) -> Classified:
-    """`/url`: an `open_url`, refused for a URL that places a call (`tel:`, `facetime:`)."""
+    """`/url`: an `open_url`, refused for a URL that places a call (`tel:`, `facetime:`) or runs
+    a shortcut (`shortcuts:`)."""
     url = b.text("url")
-    calls = calls_by_url(url or "")
-    if calls:
-        raise Refused(f"opening {url!r}: {calls}; no task needs it, and nothing after the run "
+    reach = reaches_out_by_url(url or "")
+    if reach:
+        raise Refused(f"opening {url!r}: {reach}; no task needs it, and nothing after the run "
                       "takes it back", 403, "unsupported operation")
     return Classified("open_url", _params(url=url))
 

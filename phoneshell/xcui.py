@@ -7,7 +7,7 @@ as `isFocused` and `isVisible` as the strings "1"/"0". Which WDA settings change
 harness reads (`HARMLESS_SETTINGS` are the others, `PINNED_SETTINGS` only at WDA's default),
 which controls power a phone off, restart, erase it or stop WDA (`takes_rig_down`), delete an
 app (`removes_app`) or change what outlasts the run or reaches beyond the phone (`outlasts_run`:
-a call placed, a message sent; `calls_by_url`): the bridge refuses by
+a call placed, a message sent; `reaches_out_by_url`): the bridge refuses by
 them, and the runner holds an agent to account by the first. Pure: no I/O, imports nothing
 else of phoneshell, so the simulator (a device) may use it too.
 """
@@ -348,15 +348,35 @@ _PRICE = re.compile(r"^(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?[$€£¥₹])")
 CALLING_SCHEMES = frozenset({"tel", "telprompt", "facetime", "facetime-audio", "facetime-prompt",
                              "facetime-audio-prompt"})
 """URL schemes that place a call when opened."""
+SHORTCUTS = "com.apple.shortcuts"
+RUNS_SHORTCUT = ("it would run one of the owner's shortcuts, which may call, message, pay or "
+                 "change settings, none of which the log could name")
+ELSEWHERE_APPS = {
+    SHORTCUTS: RUNS_SHORTCUT,
+    "com.apple.Home": "it would work the owner's home accessories (a door lock, a garage door, "
+                      "the lights), beyond the phone",
+    "com.apple.findmy": "it would act on the owner's other devices or on the people who share "
+                        "a location with them (a sound played, a device marked lost or erased, "
+                        "a location shared)",
+    "com.apple.Bridge": "it would change or unpair the owner's Apple Watch",
+}
+"""Apps where a tap acts beyond the phone (a shortcut tile runs at a tap, an accessory tile
+switches): no tap in them is forwarded, as in Phone and FaceTime. Each opens."""
+SHORTCUT_SCHEMES = frozenset({"shortcuts", "workflow"})
+"""URL schemes that open Shortcuts, where `run-shortcut` runs one at once (`workflow:` is its
+old name)."""
 _PHONE_NUMBER = re.compile(r"\+?\d[\d\s().\u2011\u2012\u2013-]{5,}\d")
 
 
 def reaches_out(app: str, text: str) -> str:
     """Why tapping what is labelled `text` (lower case) in `app` would reach someone beyond the
     phone ("" when it would not): a call, a message or an email sent in the owner's name, an
-    app or a book got or bought with the owner's account, something sent by AirDrop."""
+    app or a book got or bought with the owner's account, something sent by AirDrop, any tap in
+    an app that acts on other devices (`ELSEWHERE_APPS`)."""
     if app in CALLING_APPS or text in CALL_BUTTONS:
         return CALLS
+    if app in ELSEWHERE_APPS:
+        return ELSEWHERE_APPS[app]
     if app != SETTINGS and re.match(r"(?:call|facetime)\b.", text):  # Spotlight's "Call 911"
         return CALLS  # (not FaceTime's icon; Settings' rows, "Call Forwarding", only open pages)
     if app == CONTACTS and (text in CONTACT_CALLS or text.split(", ", 1)[0] in PHONE_LABELS
@@ -372,10 +392,13 @@ def reaches_out(app: str, text: str) -> str:
     return ""
 
 
-def calls_by_url(url: str) -> str:
-    """Why opening `url` would place a call ("" when it would not): `tel:`, `facetime:`..."""
+def reaches_out_by_url(url: str) -> str:
+    """Why opening `url` would reach beyond the phone ("" when it would not): a call placed
+    (`tel:`, `facetime:`...), a shortcut run (`shortcuts:`, `workflow:`)."""
     scheme, colon, _ = url.strip().partition(":")
-    return CALLS if colon and scheme.lower() in CALLING_SCHEMES else ""
+    scheme = scheme.lower() if colon else ""
+    return CALLS if scheme in CALLING_SCHEMES else RUNS_SHORTCUT if scheme in SHORTCUT_SCHEMES \
+        else ""
 
 
 def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] | None = None,

@@ -23,7 +23,7 @@ from phoneshell.xcui import (
     SETTINGS,
     SPRINGBOARD,
     SWITCH,
-    calls_by_url,
+    reaches_out_by_url,
     outlasts_run,
     removes_app,
     takes_rig_down,
@@ -179,6 +179,11 @@ def test_a_confirming_button_pressed_by_name_takes_the_rig_down_as_its_row_does(
     ("tap", APP_STORE, "Update All", "install, update or buy"),
     ("tap", "com.apple.iBooks", "Get", "get or buy a book"),
     ("tap", "com.apple.mobilesafari", "AirDrop", "someone's device nearby"),
+    # apps whose taps act on other devices: a shortcut runs, an accessory switches
+    ("tap", "com.apple.shortcuts", "Text Mom I'm Home", "run one of the owner's shortcuts"),
+    ("tap", "com.apple.Home", "Front Door, Locked", "home accessories"),
+    ("tap", "com.apple.findmy", "Play Sound", "other devices"),
+    ("tap", "com.apple.Bridge", "Unpair Apple Watch", "Apple Watch"),
 ])
 def test_what_outlasts_the_run(kind: str, app: str, label: str, why: str) -> None:
     assert why in outlasts_run(kind, app, label)
@@ -195,9 +200,11 @@ def test_a_call_confirmed_through_wdas_alert_routes_is_refused() -> None:
     ("facetime:kate-bell@mac.com", True), ("facetime-audio:5555648583", True),
     ("https://example.com/tel:911", False), ("sms:5555648583", False),  # a draft, not sent
     ("mailto:a@b.c", False), ("prefs:root=General", False), ("tel", False),
+    ("shortcuts://run-shortcut?name=Text%20Mom", True), ("Shortcuts://", True),
+    ("workflow://run-workflow?name=x", True), ("https://www.icloud.com/shortcuts/abc", False),
 ])
-def test_what_calls_by_url(url: str, calls: bool) -> None:
-    assert bool(calls_by_url(url)) is calls
+def test_what_reaches_out_by_url(url: str, calls: bool) -> None:
+    assert bool(reaches_out_by_url(url)) is calls
 
 
 def test_calling_someone_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> None:
@@ -225,6 +232,17 @@ def test_getting_an_app_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> Non
     assert not session(label="Not Now").exists  # the phone never got it: no sign-in asked
 
 
+def test_running_a_shortcut_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> None:
+    session = wda.Client(rig.bridge.url).session("com.apple.shortcuts")  # it opens
+    assert sim.state()["foreground"] == "com.apple.shortcuts"
+    with pytest.raises(wda.WDARequestError, match="run one of the owner's shortcuts"):
+        session(label="Shortcuts").tap()  # any tap: a shortcut's tile runs it
+    for url in ("shortcuts://run-shortcut?name=Text%20Mom", "workflow://"):
+        with pytest.raises(wda.WDARequestError, match="run one of the owner's shortcuts"):
+            session.open_url(url)
+    assert [e.stage for e in rig.events()][-3:] == ["refused"] * 3
+
+
 @pytest.mark.parametrize(("kind", "app", "label", "params"), [
     ("tap", SETTINGS, "Reset", {}),  # the row that opens the choices
     ("tap", SETTINGS, "Keyboards", {}),
@@ -241,6 +259,8 @@ def test_getting_an_app_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> Non
     ("tap", APP_STORE, "Search", {}),
     ("tap", SPRINGBOARD, "Calculator", {}),  # an app's icon
     ("tap", SPRINGBOARD, "FaceTime", {}),  # FaceTime's icon opens it; a tap inside is refused
+    ("tap", SPRINGBOARD, "Shortcuts", {}),
+    ("swipe", "com.apple.Home", "Front Door, Locked", {}),  # a scroll switches nothing
     ("tap", SETTINGS, "Call Forwarding", {}),
     ("tap", APP_STORE, "Weather Pro", {}),  # a listing opens its page
 ])
