@@ -23,8 +23,8 @@ from phoneshell.xcui import (
     SETTINGS,
     SPRINGBOARD,
     SWITCH,
-    reaches_out_by_url,
     outlasts_run,
+    reaches_out_by_url,
     removes_app,
     takes_rig_down,
 )
