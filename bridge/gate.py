@@ -56,11 +56,18 @@ FORBIDDEN = {
     ("POST", "/wda/video/start"): "would record the screen until something stops it, filling "
                                   "the phone's storage after the run; no task needs a "
                                   "recording (screenshots show what is on screen)",
+    ("POST", "/wda/performAccessibilityAudit"): "would have XCTest audit every element of the "
+                                                "app in front on WDA's main thread, which "
+                                                "nothing bounds: the longer the screen the "
+                                                "longer, every later request waiting behind "
+                                                "it; no task needs an audit (the page source "
+                                                "shows every element)",
 }
 """WDA routes no client of the bridge may use, and why: shutting WDA down ends every later
 attempt; an app's permissions reset stay reset after the run; Siri acts on the phone (and
 beyond it) by words the log cannot turn into actions; the pasteboard is the owner's, read or
-replaced around the phone's own screens; a screen recording left running outlasts the run."""
+replaced around the phone's own screens; a screen recording left running outlasts the run; an
+accessibility audit holds WDA for as long as the screen takes to audit."""
 LEGACY_TAP = "/wda/tap/:uuid"
 """WDA before 6.0 tapped here; facebook-wda still falls back to it (`/wda/tap/0`) whenever
 `/wda/tap` fails, so it is admitted and logged as the tap it is (WDA 16 answers it 404)."""

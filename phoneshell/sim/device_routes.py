@@ -77,6 +77,25 @@ def hid_event(ep: Endpoints, req: Request) -> JSON:
     return None
 
 
+AUDIT_TYPES = tuple(f"XCUIAccessibilityAuditType{name}" for name in (
+    "Contrast", "ElementDetection", "HitRegion", "SufficientElementDescription", "DynamicType",
+    "TextClipped", "Trait", "All"))
+"""The audit types WDA takes by name (iOS 17 and later)."""
+
+
+def accessibility_audit(ep: Endpoints, req: Request) -> JSON:
+    """`/wda/performAccessibilityAudit` {"auditTypes": [...]}: XCTest audits the app in front
+    (every type when none is named) and WDA lists the issues found; a name it does not know is
+    WDA's invalid argument. The simulated screens are drawn to pass, so the list is empty."""
+    wanted = req.body.get("auditTypes")
+    for name in wanted if isinstance(wanted, list) else ():
+        if name not in AUDIT_TYPES:
+            raise WdaError("invalid argument", f"Audit type value '{name}' is not known. Only "
+                                               f"the following audit types are supported: "
+                                               f"{list(AUDIT_TYPES)}")
+    return []
+
+
 def deactivate(ep: Endpoints, req: Request) -> JSON:
     """`/wda/deactivateApp` {"duration"}: home, then back to the app, as XCTest does."""
     ep.phone.deactivate()
@@ -318,6 +337,7 @@ ROUTES = (
     Route("POST", "/wda/homescreen", home, "free", write=True),
     Route("POST", "/wda/pressButton", press_button, write=True),
     Route("POST", "/wda/performIoHidEvent", hid_event, write=True),
+    Route("POST", "/wda/performAccessibilityAudit", accessibility_audit),
     Route("POST", "/wda/deactivateApp", deactivate, write=True),
     Route("GET", "/wda/locked", locked, "both"),
     Route("POST", "/wda/lock", lock, "both"),

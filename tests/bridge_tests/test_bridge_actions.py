@@ -131,6 +131,7 @@ REFUSED = [
     ("POST", f"{S}/wda/setPasteboard", {"content": "aGk="}, "nothing sets back"),
     ("POST", f"{S}/wda/video/start", {}, "filling the phone's storage"),  # left running
     ("POST", "/wda/video/start", {"fps": 24}, "filling the phone's storage"),  # session-free
+    ("POST", f"{S}/wda/performAccessibilityAudit", {}, "no task needs an audit"),  # unbounded
     ("POST", "/appium/settings", {}, "not a WebDriverAgent route"),  # session-only route
     # settings that change what the harness reads, how WDA answers, or the phone's own
     ("POST", f"{S}/appium/settings", {"settings": {"snapshotMaxDepth": 3}},

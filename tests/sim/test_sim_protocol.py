@@ -171,6 +171,17 @@ def test_buttons_pressed_as_iohid_events(sim, client, app, raw):
     assert client.locked() is True
 
 
+def test_an_accessibility_audit_finds_nothing_and_refuses_unknown_types(app, raw):
+    route = f"/session/{app.session_id}/wda/performAccessibilityAudit"
+    for body in ({}, {"auditTypes": []}, {"auditTypes": ["XCUIAccessibilityAuditTypeContrast",
+                                                         "XCUIAccessibilityAuditTypeAll"]}):
+        reply = raw("POST", route, body)
+        assert reply.status == 200 and reply.value == [], body
+    bad = raw("POST", route, {"auditTypes": ["Contrast"]})  # WDA wants the full name
+    assert bad.status == 400 and bad.value["error"] == "invalid argument"
+    assert "'Contrast' is not known" in bad.value["message"]
+
+
 def test_lock_and_unlock(client):
     assert client.locked() is False
     client.lock()
