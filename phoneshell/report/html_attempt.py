@@ -120,6 +120,12 @@ def claim_html(attempt: Attempt) -> str:
     return f'{mark}<dl class="claim">{"".join(parts)}</dl>'
 
 
+NOTED_FLAGS = {"clock_still": "the phone's clock stood still (phoneshell's simulated iPhone: "
+                              "its time moves only when told), so a running timer shows where "
+                              "it started"}
+"""Flags that describe the phone, not a doubt about the evidence: said in words, not flagged."""
+
+
 def screenshot_html(run: RunRecord, attempt: Attempt, folder: ScreenshotFolder,
                     name: str) -> str:
     """The final screenshot (written to `folder` as `name`), the evidence flags, or why there
@@ -132,8 +138,11 @@ def screenshot_html(run: RunRecord, attempt: Attempt, folder: ScreenshotFolder,
         return f'<p class="bad">the evidence cannot be read: {h(exc.message)}</p>'
     out = ""
     flags = sorted(evidence.all_flags())
-    if flags:
-        out += f'<p class="flags">evidence flags: {h(", ".join(flags))}</p>'
+    warnings = [flag for flag in flags if flag not in NOTED_FLAGS]
+    if warnings:
+        out += f'<p class="flags bad">evidence flags: {h(", ".join(warnings))}</p>'
+    out += "".join(f'<p class="noted">{h(NOTED_FLAGS[flag])}</p>' for flag in flags
+                   if flag in NOTED_FLAGS)
     png = evidence.screenshot_png
     if png is None:
         return out + '<p class="none">no screenshot was captured</p>'

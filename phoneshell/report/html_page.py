@@ -38,7 +38,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .matrix .skipped, details.skipped > summary { background: #ececec; }
 .matrix .not_run { background: #fff; color: #999; }
 .fail td:first-child, .bad { color: #b00020; } .pass td:first-child, .ok { color: #1b7f3b; }
-.unknown, .none, .skip, .superseded { color: #666; }
+.unknown, .none, .skip, .superseded, .noted { color: #666; }
 details.attempt { border: 1px solid #ddd; border-radius: 6px; margin: .4em 0; padding: 0 .8em; }
 details.attempt > summary { cursor: pointer; font-weight: 600; margin: 0 -.8em; padding: .3em .8em;
                             border-radius: 6px; }

@@ -83,6 +83,9 @@ def test_each_attempt_shows_instruction_claim_checks_timeline_and_screen(
     assert taps and all(c[6] == "ok" for c in taps)
     assert any(c[4] == "Button '8'" for c in taps)  # the element under the tap
     assert any("com.apple.springboard \u2192 com.apple.calculator" in c[5] for c in cells)
+    # the simulated phone's clock is said once, in words, not raised as a doubt
+    assert first.find_class("flags") == []
+    assert "clock stood still" in first.find_class("noted")[0].text_content()
 
 
 def test_screenshots_are_files_beside_the_page_and_nothing_else_is_fetched(
@@ -249,3 +252,6 @@ def test_an_attempt_captured_then_found_not_scorable_shows_its_screen(tmp_path: 
         "//details[contains(@class, 'skipped')]")[0]
     assert "not scored: rig down" in skipped.text_content()
     assert skipped.xpath(".//img[@class='screenshot']")  # captured, then found not scorable
+    # the lock nobody logged is a doubt, flagged; the still clock is only said
+    assert skipped.find_class("flags")[0].text_content() == "evidence flags: acted_outside_bridge"
+    assert "clock stood still" in skipped.find_class("noted")[0].text_content()
