@@ -105,7 +105,8 @@ def test_sigkill_mid_burst_leaves_every_received_tap_in_the_log(sim: SimServer,
 
         sender = threading.Thread(target=burst)
         sender.start()
-        wait_for(lambda: len(relay.taps) >= 150, what="150 taps through the bridge")
+        # each tap is three requests through two relays: on 2 busy cores 150 can take 10 s
+        wait_for(lambda: len(relay.taps) >= 150, timeout_s=90, what="150 taps through the bridge")
         os.kill(proc.pid, signal.SIGKILL)
         sender.join(timeout=30)
         assert not sender.is_alive()
