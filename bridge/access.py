@@ -25,6 +25,8 @@ Actor = Literal["open", "harness", "agent", "revoked"]
 grant, or an agent whose grant was revoked (refused, and logged as such)."""
 REVOKED_KEPT = 64
 """Revoked secrets remembered, so a request with one is logged as a late agent's."""
+ACCESS_ENDED = "the agent's access ended with its attempt"
+"""Why a request of an agent whose grant ended is refused (however late it came)."""
 
 
 @dataclass(frozen=True)

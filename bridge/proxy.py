@@ -22,7 +22,7 @@ import threading
 from pathlib import Path
 from types import TracebackType
 
-from bridge.access import TOKEN_PATH, Access, Admitted
+from bridge.access import ACCESS_ENDED, TOKEN_PATH, Access, Admitted
 from bridge.actions import classify_request
 from bridge.audit_log import AuditWriteError, AuditWriter, shared_writer
 from bridge.context import UNSCOPED, RunContext, context_from_json, make_context
@@ -31,7 +31,7 @@ from bridge.gate import Canonical, Refused, admit
 from bridge.http_server import CONTROL_TOKEN_HEADER, BridgeHTTPServer, wda_error, wda_value
 from bridge.looks import Looks, ScreenMark
 from bridge.observe import from_read
-from bridge.recorder import ACCESS_ENDED, Recorder
+from bridge.recorder import Recorder
 from bridge.trajectory import SCREENSHOT_ROUTE, Trajectory
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError

@@ -41,6 +41,7 @@ import logging
 import threading
 from collections.abc import Callable
 
+from bridge.access import ACCESS_ENDED
 from bridge.aiming import Aiming
 from bridge.audit_log import AuditWriter
 from bridge.classified import Classified
@@ -59,10 +60,6 @@ from phoneshell.xcui import SPRINGBOARD, outlasts_run, removes_app, short_type, 
 log = logging.getLogger("bridge")
 
 ERROR_TEXT_MAX = 500
-
-
-ACCESS_ENDED = "the agent's access ended with its attempt"
-"""Why a request of an agent whose grant ended is refused (however late it came)."""
 
 
 def _named(target: Target | None) -> str:
