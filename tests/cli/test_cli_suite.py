@@ -114,7 +114,8 @@ def _persisting(sim: SimServer) -> dict[str, object]:
     for key in ("deleted", "clock", "next_id"):
         notes.pop(key, None)
     for tab in stores.get("com.apple.mobilesafari", {}).get("tabs", []):
-        tab.pop("back"), tab.pop("forward")
+        for key in ("back", "forward"):
+            tab.pop(key)
     return {"stores": stores, "facts": state["facts"]}
 
 
