@@ -100,9 +100,9 @@ def test_reads_an_agent_floods_the_phone_with_do_not_outlast_its_turn(tmp_path: 
 def test_a_body_that_comes_after_the_grant_ended_is_refused(guarded: Rig) -> None:
     agent_url = guarded.bridge.grant_agent()
     where = urlsplit(agent_url)
-    body = b'{"x": 10, "y": 10}'
+    body = b"{}"
     with socket.create_connection((where.hostname, where.port), timeout=10) as conn:
-        conn.sendall(f"POST {where.path}/wda/tap HTTP/1.1\r\nHost: x\r\n".encode()
+        conn.sendall(f"POST {where.path}/wda/homescreen HTTP/1.1\r\nHost: x\r\n".encode()
                      + f"Content-Length: {len(body)}\r\n\r\n".encode())
         time.sleep(0.2)  # admitted by its headers while the grant stood
         guarded.bridge.revoke_agent()
