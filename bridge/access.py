@@ -16,6 +16,7 @@ import threading
 from dataclasses import dataclass
 from typing import Literal
 
+from bridge.gate import Refused
 from phoneshell.errors import BridgeError
 
 TOKEN_PATH = "/t/"
@@ -103,6 +104,15 @@ class Access:
             return admitted.actor != "revoked"
         with self._lock:
             return self._grant is not None and self._serial == admitted.serial
+
+    def require(self, admitted: Admitted) -> None:
+        """Refuse a request whose grant no longer stands (`holds`).
+
+        Raises:
+            Refused: 401, the agent's access ended with its attempt.
+        """
+        if not self.holds(admitted):
+            raise Refused(ACCESS_ENDED, 401, "unauthorized")
 
     def admit(self, path: str, header: str | None) -> Admitted | None:
         """Who sent a request with this path and token header (None: nobody allowed)."""

@@ -13,6 +13,7 @@ grant, and a revoked grant is refused.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hmac
 import ipaddress
@@ -22,7 +23,7 @@ import threading
 from pathlib import Path
 from types import TracebackType
 
-from bridge.access import ACCESS_ENDED, TOKEN_PATH, Access, Admitted
+from bridge.access import TOKEN_PATH, Access, Admitted
 from bridge.actions import classify_request
 from bridge.audit_log import AuditWriteError, AuditWriter, shared_writer
 from bridge.context import UNSCOPED, RunContext, context_from_json, make_context
@@ -337,8 +338,7 @@ class BridgeServer:
         if path.startswith(CONTROL_PREFIX) and actor != "revoked":
             return self.control(method, path, body, control_token)
         try:
-            if not self.access.holds(admitted):
-                raise Refused(ACCESS_ENDED, 401, "unauthorized")
+            self.access.require(admitted)
             if path.startswith(FOREIGN_PREFIX):
                 raise Refused("control routes of the phone behind the bridge are not "
                               "forwarded", 403, "unsupported operation")
@@ -347,17 +347,14 @@ class BridgeServer:
         except Refused as exc:
             return self._refuse(method, path, exc, attempt if actor != "harness" else None)
         try:
-            if action is None and admitted.actor == "agent":
-                with self._agent_reads:
-                    if not self.access.holds(admitted):
-                        raise Refused(ACCESS_ENDED, 401, "unauthorized")
-                    return self._read(request, headers)
             if action is None:
-                return self._read(request, headers)
+                with self._agent_reads if actor == "agent" else contextlib.nullcontext():
+                    self.access.require(admitted)  # its turn may come after its grant ended
+                    return self._read(request, headers)
             return self.recorder.perform(self._context, action,
                                          lambda: self._forward(request, headers),
                                          request.describe(), request.body, self.confined,
-                                         allowed=lambda: self.access.holds(admitted))
+                                         still_allowed=lambda: self.access.require(admitted))
         except Refused as exc:  # the agent's grant ended while its request waited its turn
             return self._refuse(method, path, exc, attempt)
         except ForwardError as exc:

@@ -41,13 +41,11 @@ import logging
 import threading
 from collections.abc import Callable
 
-from bridge.access import ACCESS_ENDED
 from bridge.aiming import Aiming
 from bridge.audit_log import AuditWriter
 from bridge.classified import Classified
 from bridge.context import RunContext
 from bridge.custody import Break, Custody
-from bridge.gate import Refused
 from bridge.http_server import wda_error
 from bridge.observe import XML_ROUTE, Observation
 from bridge.pointer import SEVERAL_GESTURES
@@ -185,7 +183,7 @@ class Recorder(Aiming):
 
     def perform(self, context: RunContext, action: Classified, forward: Callable[[], Reply],
                 request: str = "", body: object = None, confined: bool = False,
-                allowed: Callable[[], bool] | None = None) -> Reply:
+                still_allowed: Callable[[], None] | None = None) -> Reply:
         """Check custody, log the intent, forward, read the phone, log the outcome.
 
         Args:
@@ -193,8 +191,9 @@ class Recorder(Aiming):
             body: the request's decoded body, so what WDA echoes of it can be masked.
             confined: nothing but this bridge can reach the phone now, so what the last
                 action left is still what the phone shows (no read before the action).
-            allowed: whether its sender may still act, asked once the action's turn comes (an
-                agent's grant may end while it waits behind another action).
+            still_allowed: raises `Refused` when its sender may no longer act, called once
+                the action's turn comes (an agent's grant may end while it waits behind
+                another action).
 
         Raises:
             Refused: its sender's access ended while it waited; nothing was forwarded.
@@ -203,8 +202,8 @@ class Recorder(Aiming):
                 outcome is logged, ok false.
         """
         with self._lock:
-            if allowed is not None and not allowed():
-                raise Refused(ACCESS_ENDED, 401, "unauthorized")
+            if still_allowed is not None:
+                still_allowed()
             if not confined or not self.custody.known.app or self._pending is not None:
                 # the last action's after, when pending, and this one's before
                 self.observe(context, self.read_screen(), f"GET {XML_ROUTE}")

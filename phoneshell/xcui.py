@@ -397,8 +397,9 @@ def reaches_out_by_url(url: str) -> str:
     (`tel:`, `facetime:`...), a shortcut run (`shortcuts:`, `workflow:`)."""
     scheme, colon, _ = url.strip().partition(":")
     scheme = scheme.lower() if colon else ""
-    return CALLS if scheme in CALLING_SCHEMES else RUNS_SHORTCUT if scheme in SHORTCUT_SCHEMES \
-        else ""
+    if scheme in CALLING_SCHEMES:
+        return CALLS
+    return RUNS_SHORTCUT if scheme in SHORTCUT_SCHEMES else ""
 
 
 def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] | None = None,
