@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING
 
@@ -50,6 +51,14 @@ class BridgeHTTPServer(ThreadingHTTPServer):
     def service_actions(self) -> None:
         """Between requests (every poll): close the audit files of runs gone quiet."""
         self.bridge.writer.close_idle()
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that went before its answer came (an agent's process stopped at the end of
+        its turn, with requests still waiting) is no error of the bridge's: what it sent is in
+        the log already. Anything else is reported as the standard library does, on stderr."""
+        if isinstance(sys.exc_info()[1], ConnectionError):  # broken pipe, reset, aborted
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import struct
 import threading
 import time
 from pathlib import Path
@@ -95,6 +96,23 @@ def test_reads_an_agent_floods_the_phone_with_do_not_outlast_its_turn(tmp_path: 
         finally:
             bridge.stop()
             writer.close()
+
+
+def test_clients_gone_before_their_answers_leave_no_traceback(
+        guarded: Rig, capsys: pytest.CaptureFixture[str]) -> None:
+    """An agent stopped at the end of its turn leaves requests waiting; their answers meet a
+    closed socket, which is nobody's error (a flood of 150 printed 150 tracebacks)."""
+    agent_url = guarded.bridge.grant_agent()
+    where = urlsplit(agent_url)
+    guarded.sim.set_faults(["slow=0.3"])
+    for _ in range(3):
+        conn = socket.create_connection((where.hostname, where.port), timeout=10)
+        conn.sendall(f"GET {where.path}/status HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        conn.close()  # reset: the answer cannot be written
+    time.sleep(1.0)  # the three answers are written, or fail to be
+    assert request(agent_url, "GET", "/status")[0] == 200  # the bridge serves on
+    assert "Traceback" not in capsys.readouterr().err
 
 
 def test_a_body_that_comes_after_the_grant_ended_is_refused(guarded: Rig) -> None:
