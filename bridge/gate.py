@@ -15,7 +15,7 @@ every WDA would read it alike is refused, naming what is wrong:
   read, a compressed body;
 * a path that is not one of WDA's routes (`phoneshell.wda_routes`), and the routes no client
   may use (`FORBIDDEN`: WDA's shutdown, an app's permissions reset, Siri, the pasteboard, a
-  screen recording).
+  screen recording, an accessibility audit, the battery level and the phone's location).
 
 The body's meaning (which fields an action reads, with which types) is checked where the action
 is classified (`actions.py`), which raises `Refused` the same way.
@@ -56,6 +56,12 @@ FORBIDDEN = {
     ("POST", "/wda/video/start"): "would record the screen until something stops it, filling "
                                   "the phone's storage after the run; no task needs a "
                                   "recording (screenshots show what is on screen)",
+    ("GET", "/wda/batteryInfo"): "would read the battery off the phone's back: a task that "
+                                 "asks for the level is done where a person reads it (Settings "
+                                 "> Battery), and the log shows that",
+    ("GET", "/wda/device/location"): "would read where the phone is, the owner's location, "
+                                     "which a person sees only in an app such as Maps, where "
+                                     "the log shows it",
     ("POST", "/wda/performAccessibilityAudit"): "would have XCTest audit every element of the "
                                                 "app in front on WDA's main thread, which "
                                                 "nothing bounds: the longer the screen the "
@@ -67,7 +73,8 @@ FORBIDDEN = {
 attempt; an app's permissions reset stay reset after the run; Siri acts on the phone (and
 beyond it) by words the log cannot turn into actions; the pasteboard is the owner's, read or
 replaced around the phone's own screens; a screen recording left running outlasts the run; an
-accessibility audit holds WDA for as long as the screen takes to audit."""
+accessibility audit holds WDA for as long as the screen takes to audit; the battery level and
+the phone's location are facts a task may ask for, read off no screen."""
 LEGACY_TAP = "/wda/tap/:uuid"
 """WDA before 6.0 tapped here; facebook-wda still falls back to it (`/wda/tap/0`) whenever
 `/wda/tap` fails, so it is admitted and logged as the tap it is (WDA 16 answers it 404)."""

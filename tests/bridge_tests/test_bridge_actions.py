@@ -132,6 +132,10 @@ REFUSED = [
     ("POST", f"{S}/wda/video/start", {}, "filling the phone's storage"),  # left running
     ("POST", "/wda/video/start", {"fps": 24}, "filling the phone's storage"),  # session-free
     ("POST", f"{S}/wda/performAccessibilityAudit", {}, "no task needs an audit"),  # unbounded
+    # facts a task may ask for, read off no screen: the answer without doing the task
+    ("GET", f"{S}/wda/batteryInfo", None, "Settings > Battery"),
+    ("GET", "/wda/device/location", None, "the owner's location"),
+    ("GET", f"{S}/wda/device/location", None, "the owner's location"),
     ("POST", "/appium/settings", {}, "not a WebDriverAgent route"),  # session-only route
     # settings that change what the harness reads, how WDA answers, or the phone's own
     ("POST", f"{S}/appium/settings", {"settings": {"snapshotMaxDepth": 3}},
