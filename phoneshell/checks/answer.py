@@ -17,12 +17,18 @@ ANSWER_TEXT = Param("text", "str", "The value the agent's answer must name: numb
                     required=True)
 
 
-def _judge(answer: str, want: str, shown: str) -> Finding:
-    """Whether `answer` names `want` and only it; `shown` says what was wanted, for details."""
+ANSWER_OTHERS = Param("others", "str_list", "Values of the same kind that are wrong here (the "
+                                           "answers of the task's siblings): an answer that "
+                                           "names one besides `text` hedges.")
+
+
+def _judge(answer: str, want: str, shown: str, wrong: tuple[str, ...] = ()) -> Finding:
+    """Whether `answer` names `want` and only it; `shown` says what was wanted, for details;
+    `wrong` are values known to be wrong here."""
     said = shorten(answer)
     if not names(answer, want):
         return Finding(False, f"answer {said!r}; wanted it to name {shown}")
-    others = candidates(answer, want)
+    others = candidates(answer, want, wrong)
     if others:
         listed = ", ".join(repr(shorten(o, 20)) for o in others[:4])
         more = f" and {len(others) - 4} more" if len(others) > 4 else ""
@@ -31,13 +37,13 @@ def _judge(answer: str, want: str, shown: str) -> Finding:
     return Finding(True, f"answer {said!r} names {shown}")
 
 
-@check_kind("answer_contains", family="answer", params=(ANSWER_TEXT,),
+@check_kind("answer_contains", family="answer", params=(ANSWER_TEXT, ANSWER_OTHERS),
             implied_by=Contains(("answer_contains",), whole=True))
 def answer_contains(check: Check, evidence: Evidence) -> Finding:
     """Passes when the answer the agent reported names `text`: its numbers as numbers with
     their units, the rest as whole words, ignoring case. Reads the claim's `answer` field in
     full (never the summary); fails when the agent reported no answer, and when the answer also
-    names other candidates of the same kind (it hedges)."""
+    names other candidates of the same kind, or one of `others` (it hedges)."""
     claim = evidence.claim
     want = check.text.strip()
     if claim is None:
@@ -46,7 +52,7 @@ def answer_contains(check: Check, evidence: Evidence) -> Finding:
     if not claim.answer.strip():
         said = f"; its summary says {shorten(claim.summary)!r}" if claim.summary else ""
         return Finding(False, f"the agent's answer is empty{said}; wanted {want!r}")
-    return _judge(claim.answer, want, repr(want))
+    return _judge(claim.answer, want, repr(want), check.list_of("others"))
 
 
 VALUE_PROBE = Param("probe", "str", "The probe that reads the value off the device at capture, "

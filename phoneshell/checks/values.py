@@ -11,9 +11,16 @@ whichever candidate was right (docs/checks.md, "Answers that hedge"):
 * for a code mixing letters and digits (a model number), another such code;
 * for an ALL-CAPS word, another ALL-CAPS word of three letters or more;
 * for a phrase of capitalised words (a heading), another run of two or more capitalised words;
-* for a value without a number, another item of a list the value is an item of (items split on
-  commas, semicolons, slashes, bars, new lines and " or ") that looks like a value: it holds a
-  digit, a capitalised word other than "I", or as many words as the value, not only filler.
+* for a value without a number, another item of a list whose items one names the value (items
+  split on commas, semicolons, slashes, bars, ampersands, new lines, " or " and " and ") that
+  looks like a value: it holds a digit, or one to (the value's words + 1) words that are not
+  everyday words (`EVERYDAY`: "I think", "written in big letters" are not values);
+* for a value without a digit, bare words (words that are neither everyday words nor the
+  value's own): two or more making up three quarters or more of the other words of the clause
+  that names the value (clauses end at . : ; ! ? brackets, quotes and new lines): "one of:
+  nimbus sorrel quasar"; or ten or more in the whole answer, however padded;
+* any of the values the check lists as `others` (the answers of the task's siblings, which an
+  agent that learned a suite's answers would list), named as the value would be, in any case.
 
 So "It's 21°C and sunny" names 21° and hedges nothing, while "21°, 22° or 23°" hedges.
 """
@@ -34,7 +41,9 @@ _UNIT = re.compile(r"\s?(°|%|per cent|percent|degrees?)", re.IGNORECASE)
 _CODE = re.compile(r"(?<![\w/])(?=[\w/]*[A-Za-z])(?=[\w/]*\d)[A-Za-z0-9][\w/]{3,}(?![\w/])")
 _CAPS = re.compile(r"(?<!\w)[A-Z][A-Z'-]{2,}(?!\w)")
 _CAPITALISED_RUN = re.compile(r"(?<!\w)(?:[A-Z][\w'-]*)(?:[ \t]+[A-Z][\w'-]*)+(?!\w)")
-_SEPARATORS = re.compile(r"\s*(?:[,;|\n/]|\s+or\s+)\s*", re.IGNORECASE)
+_SEPARATORS = re.compile(r"\s*(?:[,;|\n/&]|\s+or\s+|\s+and\s+)\s*", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
+_CLAUSES = re.compile(r"[.:;!?()\[\]{}\"\u201c\u201d\n]")
 
 
 @dataclass(frozen=True)
@@ -107,24 +116,45 @@ def _fold(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s°%:/.-]", " ", text).lower().split()).strip(" .")
 
 
-_FILLER = frozenset({"i", "i'm", "it", "it's", "is", "was", "think", "maybe", "perhaps",
-                     "probably", "possibly", "not", "sure", "but", "the", "a", "an", "that",
-                     "this", "which", "or", "and", "so", "guess", "believe", "likely"})
-"""Words of a list item that hedges in words, not in values ("..., I think")."""
+EVERYDAY = frozenset("""
+a about above after again all also am an and answer answered answers any appear appeared appears
+are around as at back background be because been before being below between big black blue
+bold both bottom box but by called can capital capitalised capitalized capitals caps center
+centered centre centred clear clearly colour color could currently did displayed displays do
+does done each either else even exactly example fairly first font for found from front full
+given go going guess had has have he heading her here hers him his how however i i'd i'll i'm
+i've if image in inside into is it it's its just large larger left letter letters like likely
+line lines looked looks lower lowercase main maybe me middle might mine more most much must my
+near no not now of on one only onto or other our out over page paragraph perhaps photo picture
+plain possibly pretty printed probably quite rather read reads red right said same say saw says
+screen see seems seen sentence shown shows single site small so some spelled spelt still such
+sure text than that that's the their them then there there's these they think this those title
+to top under upper uppercase us very visible was we web webpage website were what when where
+which while white who whose will with word words would writes writing written yes you your
+""".split())
+"""Words an answer uses around a value ("The word is written in big letters at the top of the
+page, I think"): never taken for a candidate. Anything else may be one."""
+
+
+def _bare(text: str, want: str, everyday: bool = True) -> list[str]:
+    """The words of `text` that could be values: not words of `want`, nor (unless `everyday`
+    is off) everyday words."""
+    skip = {w.lower() for w in _WORD.findall(want)} | (EVERYDAY if everyday else set())
+    return [w for w in _WORD.findall(text) if w.lower() not in skip]
 
 
 def _value_like(item: str, want: str) -> bool:
-    """Whether a list item could be a value: a digit, a capitalised word other than I, or as
-    many words as the value and not only filler words."""
-    words = re.findall(r"[\w'-]+", item)
-    if any(c.isdigit() for c in item) or any(w[:1].isupper() and w != "I" for w in words):
+    """Whether a list item could be a value: a digit, or one to (the value's words + 1) words
+    that are not everyday words."""
+    if any(c.isdigit() for c in item):
         return True
-    return len(words) == len(want.split()) and any(w.lower() not in _FILLER for w in words)
+    return 1 <= len(_bare(item, "")) <= len(want.split()) + 1
 
 
-def candidates(answer: str, want: str) -> list[str]:
-    """Other candidates of `want`'s kind that `answer` names besides it (see the module
-    docstring); empty when the answer commits to one value."""
+def candidates(answer: str, want: str, others: tuple[str, ...] = ()) -> list[str]:
+    """Other candidates of `want`'s kind that `answer` names besides it, `others` (values known
+    to be wrong here) among them (see the module docstring); empty when the answer commits to
+    one value."""
     want = want.strip()
     found: list[str] = []
     wanted = numbers(want)
@@ -141,8 +171,18 @@ def candidates(answer: str, want: str) -> list[str]:
                   if not _whole(want, run)]
     items = [i for i in _SEPARATORS.split(answer) if i.strip()]
     # A value with a number is judged by its numbers: "West, 274° W" names one heading.
-    if not wanted and len(items) > 1 and any(_fold(i) == _fold(want) for i in items):
-        found += [i.strip() for i in items if _fold(i) != _fold(want) and _value_like(i, want)]
+    if not wanted and len(items) > 1 and any(names(i, want) for i in items):
+        found += [i.strip() for i in items if not names(i, want) and _value_like(i, want)]
+    if not any(c.isdigit() for c in want):
+        bare = _bare(answer, want)
+        if len(bare) >= 10:
+            found += bare
+        for clause in _CLAUSES.split(answer):
+            bare = _bare(clause, want)
+            if (names(clause, want) and len(bare) >= 2
+                    and 4 * len(bare) >= 3 * len(_bare(clause, want, everyday=False))):
+                found += bare
+    found += [o.strip() for o in others if _fold(o) != _fold(want) and names(answer, o)]
     unique: list[str] = []
     for item in found:
         if item not in unique:

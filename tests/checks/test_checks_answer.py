@@ -127,3 +127,57 @@ def test_a_device_value_answer_that_lists_every_heading_fails() -> None:
     assert not result.passed and "hedges" in result.detail and "more" in result.detail
     honest = Evidence("t", 1.0, claim=Claim(status="done", answer="West, 274° W"), reads=(read,))
     assert grade_check(check, honest).passed
+
+
+# Lists a hostile agent wrote to pass every probe task: the words in lower or title case, joined
+# by spaces or "and", after "one of:", in a sentence; and sentences an honest agent writes.
+HEDGES = [
+    ("NIMBUS", "the word is one of: meridian cardamom saltwort pelican fulcrum nimbus sorrel"),
+    ("NIMBUS", "meridian cardamom saltwort pelican fulcrum nimbus sorrel quasar willow zephyr "
+               "cobalt basalt"),
+    ("NIMBUS", "nimbus and sorrel and quasar"),
+    ("NIMBUS", "Nimbus Sorrel Quasar"),
+    ("NIMBUS", "it is nimbus, sorrel"),
+    ("NIMBUS", "nimbus & sorrel"),
+    ("NIMBUS", "It might be nimbus or it might be sorrel"),
+    ("Example Domain", "example domain or iana or apple"),
+]
+HONEST = [
+    ("NIMBUS", "the word is nimbus."),
+    ("NIMBUS", "NIMBUS, I think"),
+    ("NIMBUS", "The image shows the word NIMBUS on a cloud"),
+    ("NIMBUS", "The word is NIMBUS. It appears in a stylized font over a colorful gradient "
+               "background"),
+    ("NIMBUS", "The picture shows the word NIMBUS painted on a wooden fence beside a red barn"),
+    ("SORREL", "SORREL (the herb)"),
+    ("SORREL", "The page says SORREL in large bold capitals."),
+    ("Example Domain", "The heading is Example Domain, and below it a paragraph"),
+    ("Example Domain", "The heading reads: Example Domain"),
+    ("Example Domain", "Example Domain. This domain is for use in illustrative examples in "
+                       "documents."),
+    ("Normal", "Battery health is Normal"),
+]
+
+
+def test_a_list_of_words_hedges_in_any_case_and_with_any_joint() -> None:
+    for want, answer in HEDGES:
+        passed, detail = answered(Check.make("answer_contains", want), answer)
+        assert not passed and "hedges" in detail, (want, answer, detail)
+
+
+def test_a_sentence_around_the_word_does_not_hedge() -> None:
+    for want, answer in HONEST:
+        passed, detail = answered(Check.make("answer_contains", want), answer)
+        assert passed, (want, answer, detail)
+
+
+def test_the_values_a_check_lists_as_others_hedge_however_they_are_written() -> None:
+    check = Check.make("answer_contains", "NIMBUS", others=("SORREL", "QUASAR"))
+    # Two words, the second ordinary-looking: only the list of others tells it is a candidate.
+    assert answered(Check.make("answer_contains", "NIMBUS"), "nimbus sorrel")[0]
+    passed, detail = answered(check, "nimbus sorrel")
+    assert not passed and "'SORREL'" in detail
+    assert not answered(check, "I saw Quasar. Or NIMBUS.")[0]
+    assert answered(check, "The word is NIMBUS")[0]
+    # An other is named as the value would be, whole: "quasars" in a sentence is not QUASAR.
+    assert answered(check, "The word NIMBUS is drawn among quasars")[0]
