@@ -234,6 +234,9 @@ def test_every_link_row_opens_a_page_with_rows():
     (["General", "AirPlay & Continuity"], ["Automatically AirPlay", "Transfer to HomePod"]),
     (["General", "Keyboard", "Keyboards"], ["English (US)", "Emoji", "Add New Keyboard…"]),
     (["Battery", "Charging"], ["Optimized Battery Charging"]),
+    # iOS 26 calls it this (Apple's AEAssessmentConfiguration docs: Accessibility > Keyboards &
+    # Typing); under "Keyboards" it shared General > Keyboard > Keyboards' title
+    (["Accessibility", "Keyboards & Typing"], ["Full Keyboard Access"]),
 ])
 def test_pages_once_blank_show_their_rows(settings, client, path, expect):
     settings(label=path[0]).get(timeout=1).tap()  # the root's row Button

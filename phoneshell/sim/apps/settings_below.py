@@ -70,7 +70,7 @@ ACCESSIBILITY_PAGES: tuple[Page, ...] = (
     simple("side_button", "Side Button",
             *choices("side_button", "Default", "Slow", "Slowest", selected="Default"),
             footer="Adjust the speed required to double or triple-click the side button."),
-    Page("a11y_keyboards", "Keyboards", (
+    Page("a11y_keyboards", "Keyboards & Typing", (
         sec(info("Full Keyboard Access", "Off"), header="Hardware Keyboards",
             footer="Use an external keyboard to control your iPhone."),
         sec(info("Key Repeat", "On"), info("Sticky Keys", "Off"), info("Slow Keys", "Off"),

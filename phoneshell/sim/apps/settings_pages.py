@@ -194,7 +194,7 @@ _ACCESSIBILITY = Page("accessibility", "Accessibility", (
         link("Switch Control", "switch_control", "{switch:switch_control}"),
         link("Voice Control", "voice_control", "{switch:voice_control}"),
         link("Side Button", "side_button"),
-        link("Keyboards", "a11y_keyboards"), header="Physical and Motor"),
+        link("Keyboards & Typing", "a11y_keyboards"), header="Physical and Motor"),
     sec(link("Hearing Devices", "hearing"),
         link("Sound Recognition", "sound_recog", "{switch:sound_recognition}"),
         link("Subtitles & Captioning", "subtitles"), header="Hearing"),
