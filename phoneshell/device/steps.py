@@ -215,15 +215,34 @@ def _find(page: PageSource, text: str, exact: bool = False, short_type: str = ""
     return found
 
 
+def rows_showing(page: PageSource, text: str, short_type: str = "") -> list[Element]:
+    """The on-screen places that show `text`, top to bottom, one a row: an element inside one
+    already listed (a result's title inside its button) is that row again. What was typed,
+    the keyboard and the navigation bar (the page's title, not a row) are left out."""
+    rows: list[Element] = []
+    for element in sorted(page.shown(text, short_type), key=lambda e: (e.y, e.x, e.order)):
+        if element.type in TEXT_INPUTS or element.short_type == "NavigationBar" or \
+                page.inside(element, "NavigationBar"):
+            continue
+        if not any(page.holds(row, element) for row in rows):
+            rows.append(element)
+    return rows
+
+
 def _element_step(phone: Phone, step: Step, act: Callable[[float, float], None],
                   verb: str) -> None:
     page = phone.page()
-    only = step.option("type")
-    element = _find(page, step.arg, short_type=only)
+    only, nth = step.option("type"), int(step.option("nth", "0"))
+    if nth:
+        rows = rows_showing(page, step.arg, only)
+        element = rows[nth - 1] if len(rows) >= nth else None
+    else:
+        element = _find(page, step.arg, short_type=only)
     if element is None:
         kind = f" {only}" if only else ""
-        raise _fail(step, f"no on-screen{kind} element matches {step.arg!r}; the screen shows "
-                          f"{page.summary()}")
+        which = f" in row {nth} from the top" if nth else ""
+        raise _fail(step, f"no on-screen{kind} element{which} matches {step.arg!r}; the screen "
+                          f"shows {page.summary()}")
     x, y = _word_in(element, step.arg) or element.centre
     _changes_screen(phone, step, lambda: act(x, y), f"{verb} {element.describe()}")
 

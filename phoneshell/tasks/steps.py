@@ -57,6 +57,8 @@ class Step:
             body = " ".join([self.kind, *(f"{k}={v!r}" for k, v in self.options if k != "kept")])
         else:
             body = f"{self.kind} {self.arg!r}" if self.arg else self.kind
+        if self.option("nth"):
+            body += f" (row {self.option('nth')} from the top)"
         return f"{body} ({self.file}:{self.line})" if self.file else body
 
     def option(self, key: str, default: str = "") -> str:
@@ -112,9 +114,13 @@ _add(StepKind("open_app", "Open an app by its display name (or bundle id); confi
 _add(StepKind("open_url", "Open a URL (in Safari for web links); confirm the app came to the "
               "front.", scalar=Param("url", "str", "The URL, e.g. https://example.com.",
                                      required=True)))
+NTH = Param("nth", "choice", "Tap the n-th row from the top that shows the text (one a row, "
+                           "the page's title and typing left out), instead of the best match: "
+                           "search results in turn.", choices=tuple("123456789"))
 _add(StepKind("tap", "Tap the on-screen element whose label, name or value contains the text "
-              "(the shortest such text wins); confirm the screen changed.",
-              scalar=TEXT, params=(TEXT, ELEMENT_TYPE)))
+              "(the shortest such text wins; with `nth`, the n-th row from the top that shows "
+              "it); confirm the screen changed.",
+              scalar=TEXT, params=(TEXT, ELEMENT_TYPE, NTH)))
 _add(StepKind("long_press", "Touch and hold the element matching the text; confirm the screen "
               "changed.", scalar=TEXT,
               params=(TEXT, ELEMENT_TYPE, Param("seconds", "number",

@@ -123,6 +123,30 @@ def test_a_tap_of_one_type_takes_only_that_type(phone: Phone) -> None:
     assert "no on-screen Slider element matches 'Search'" in caught.value.message
 
 
+
+def title(phone: Phone) -> str:
+    return next(e.name for e in phone.page().on_screen() if e.short_type == "NavigationBar")
+
+
+def test_a_tap_with_nth_opens_that_row_from_the_top(phone: Phone) -> None:
+    def nth(row: int) -> Step:
+        return step("tap", "Display", options=(("text", "Display"), ("nth", str(row))))
+
+    search = [step("terminate", SETTINGS), step("launch", SETTINGS),
+              Step.tap_on("Search", "SearchField"), step("type", "Display")]
+    opened = []
+    for row in (1, 2, 3):
+        run_steps(phone, [*search, nth(row)])
+        opened.append(title(phone))
+    # one row each, the result's title inside its button not a row of its own
+    assert opened == ["Display & Brightness", "Display & Text Size", "Display Zoom"]
+    run_steps(phone, search)
+    with pytest.raises(StepError) as caught:
+        run_step(phone, nth(4))
+    assert "no on-screen element in row 4 from the top matches 'Display'" in \
+        caught.value.message
+    assert "(row 4 from the top)" in caught.value.message
+
 def test_a_tap_the_phone_drops_is_an_error(sim: SimServer, phone: Phone) -> None:
     run_step(phone, step("open_app", "Settings"))
     sim.set_faults(["drop-writes"])
