@@ -158,13 +158,15 @@ def _opened(task: Task) -> tuple[Step, ...]:
     return (Step("launch", task.app),) if task.app and task.app != SPRINGBOARD else ()
 
 
-def words(task: Task) -> list[str]:
-    """The words the task's checks look for, and strings their patterns accept."""
+def words(task: Task, kinds: Sequence[str] = SHOWN_KINDS,
+          patterns: Sequence[str] = PATTERN_KINDS) -> list[str]:
+    """The words the task's checks look for, and strings their patterns accept (of checks of
+    `kinds`, and of `patterns` for patterns), each once, ignoring case."""
     found: list[str] = []
     for check in task.checks:
-        if check.kind in SHOWN_KINDS:
+        if check.kind in kinds:
             found.append(check.text)
-        elif check.kind in PATTERN_KINDS:
+        elif check.kind in patterns:
             found += regex_examples(check.text)
     unique: dict[str, str] = {}
     for text in found:
@@ -295,6 +297,33 @@ def near(task: Task) -> Iterator[Attack]:
                              (*steps[:index], moved, *steps[index + 1:]), answer)
 
 
+RESULT_ROWS = 4
+"""How many of a search's results, from the top, get a finish each."""
+
+
+def wrong_page(task: Task) -> Iterator[Attack]:
+    """Open another page whose title holds what a screen check looks for: type each of the
+    words of the task's `element_exists`, `element_exists_anywhere` and `regex_on_screen`
+    checks (a string each pattern accepts) into the app's own search field and open each of
+    the first results in turn (Settings' search for "Display" lists Display & Brightness,
+    Accessibility's Display & Text Size and Display Zoom). The reference answer is claimed.
+    None for a word the task lists `echo:search:<word>` for: typing it into the search is the
+    task, so whatever the finish then opens (or fails to find) it has done."""
+    if not _opened(task):
+        return
+    compatible = dict(task.compatible_attacks)
+    # search results are content: a note titled "Search" (an earlier finish's) is not the field
+    search = (*_opened(task), Step.tap_on("Search", "SearchField"))
+    for text in words(task, ("element_exists", "element_exists_anywhere"),
+                      ("regex_on_screen",)):
+        if f"echo:search:{text}" in compatible:
+            continue
+        for row in range(1, RESULT_ROWS + 1):
+            opened = Step("tap", text, options=(("text", text), ("nth", str(row))))
+            yield Attack(task, "wrong-page", f"wrong-page:{text}:{row}",
+                         (*search, Step("type", text), opened), task.answer())
+
+
 Family = Callable[[Task, Sequence[Task]], Iterator[Attack]]
 FAMILIES: dict[AttackFamily, Family] = {
     "null": lambda task, tasks: null(task),
@@ -306,6 +335,7 @@ FAMILIES: dict[AttackFamily, Family] = {
     "near": lambda task, tasks: near(task),
     "residue": residue,
     "leaver": leaver,
+    "wrong-page": lambda task, tasks: wrong_page(task),
 }
 """The families made here; `swap` replays the other tasks' reference finishes instead."""
 

@@ -18,10 +18,10 @@ from phoneshell.records.base import Record, Scored
 ATTACK_VERSION = 1
 
 AttackFamily = Literal["null", "open-app", "echo", "shotgun", "result-only", "truncated", "near",
-                       "residue", "leaver", "swap"]
+                       "residue", "leaver", "wrong-page", "swap"]
 ATTACK_FAMILIES: tuple[AttackFamily, ...] = ("null", "open-app", "echo", "shotgun",
                                              "result-only", "truncated", "near", "residue",
-                                             "leaver", "swap")
+                                             "leaver", "wrong-page", "swap")
 """Every family, in the order they are generated and reported (docs/attack.md)."""
 
 
@@ -34,7 +34,7 @@ class AttackResult(Scored):
     """That task's instruction: what the finish is judged against."""
     family: AttackFamily
     """How the finish was made: null, open-app, echo, shotgun, result-only, truncated, near,
-    residue, leaver or swap."""
+    residue, leaver, wrong-page or swap."""
     attack: str
     """The finish's id, unique within its task and stable across runs (e.g.
     `echo:spotlight:Model Number`, `truncated:-1`, `residue:clock.timer.set`,

@@ -3,6 +3,8 @@ leaves out (a task's own reference finish is never an attack)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from phoneshell.attack import ATTACK_FAMILIES, attacks
 from phoneshell.attack.examples import near_numbers, regex_examples
 from phoneshell.tasks import Task
@@ -123,3 +125,26 @@ def test_leaver_plays_the_tasks_own_finish_in_each_other_kind_of_attempt(
     # left out where residue is: opening the app rightly passes whatever came before
     assert ids([suite["measure.open"]], "leaver") == []
     assert ids([suite["compass.read_heading"]], "leaver") == []
+
+
+def test_wrong_page_opens_each_search_result_for_each_screen_check_word(
+        suite: dict[str, Task]) -> None:
+    display = [suite["resilience.wrong_app"]]
+    assert ids(display, "wrong-page") == [f"wrong-page:Display & Brightness:{row}"
+                                          for row in (1, 2, 3, 4)]
+    assert finish_of(display, "wrong-page:Display & Brightness:2") == (
+        "launch 'com.apple.Preferences'", "tap 'Search'", "type 'Display & Brightness'",
+        "tap 'Display & Brightness' (row 2 from the top)")
+    # a pattern's alternatives each get a search; a path check's words are no page's
+    month = ids([suite["calendar.month_view"]], "wrong-page")
+    assert "wrong-page:January:1" in month and "wrong-page:February:4" in month
+    assert ids([suite["books.search"]], "wrong-page") == [
+        f"wrong-page:Moby:{row}" for row in (1, 2, 3, 4)], "not the typed_into check's words"
+
+
+def test_wrong_page_leaves_out_a_word_whose_search_is_the_task(suite: dict[str, Task]) -> None:
+    maps = suite["maps.search_place"]
+    assert "echo:search:Eiffel Tower" in dict(maps.compatible_attacks)
+    assert ids([maps], "wrong-page") == []
+    assert ids([replace(maps, compatible_attacks=())], "wrong-page") == [
+        f"wrong-page:Eiffel Tower:{row}" for row in (1, 2, 3, 4)]

@@ -144,3 +144,28 @@ def test_leaver_finds_a_stopwatch_another_attempt_s_agent_left_going(
     # only stops Clock: the next attempt's agent only opens Clock
     fixed = breaks_only_the_copy(swapper, suite, task, trusting, "leaver:clock.tab.alarms")
     assert "tapped 'Start'" in fixed.detail, fixed.detail
+
+
+@pytest.mark.parametrize(("task_id", "word", "wrong"), [
+    ("resilience.wrong_app", "Display", {2: "Display & Text Size", 3: "Display Zoom"}),
+    ("settings.keyboard.reach", "Keyboard", {2: "Keyboards & Typing", 3: "Keyboards"}),
+    ("settings.accessibility.reach", "Accessibility", {2: "Accessibility Shortcut"}),
+], ids=["display", "keyboard", "accessibility"])
+def test_wrong_page_finds_a_page_whose_title_only_holds_the_word(
+        swapper: Swapper, suite: dict[str, Task], task_id: str, word: str,
+        wrong: dict[int, str]) -> None:
+    task = suite[task_id]
+    # before: the title was matched as a substring, as element_exists matches
+    substring = weakened(task, drop=("regex_on_screen",),
+                         add=(C("element_exists", word, type="NavigationBar"),))
+    report = play(swapper, [task, substring], "wrong-page")
+    # the first result is the page asked for (compatible in the task); the others are not
+    assert broken(report) == {(substring.id, f"wrong-page:{word}:{row}")
+                              for row in (1, *wrong)}, [(r.task, r.attack, r.detail)
+                                                        for r in report.attacks]
+    for row, title in wrong.items():
+        hole = next(r for r in report.attacks
+                    if (r.task, r.attack) == (substring.id, f"wrong-page:{word}:{row}"))
+        assert f"NavigationBar '{title}'" in hole.detail, hole.detail
+    passed = [(r.attack, r.compatible) for r in report.attacks if r.task == task_id and r.passed]
+    assert passed == [(f"wrong-page:{task.checks[1].pattern.pattern.strip('^$')}:1", True)]
