@@ -12,12 +12,13 @@ from typing import cast
 import pytest
 
 from phoneshell.attack import play_attacks
+from phoneshell.attack.play import grade_as
 from phoneshell.checks import Check
 from phoneshell.records import AttackFamily, AttackReport, AttackResult
 from phoneshell.replays import Swapper
 from phoneshell.runner.rig import open_rig
 from phoneshell.sim import SimServer
-from phoneshell.tasks import Task
+from phoneshell.tasks import Step, Task
 
 C = Check.make
 
@@ -169,3 +170,17 @@ def test_wrong_page_finds_a_page_whose_title_only_holds_the_word(
         assert f"NavigationBar '{title}'" in hole.detail, hole.detail
     passed = [(r.attack, r.compatible) for r in report.attacks if r.task == task_id and r.passed]
     assert passed == [(f"wrong-page:{task.checks[1].pattern.pattern.strip('^$')}:1", True)]
+
+
+def test_a_search_on_recents_is_not_the_browse_tab(swapper: Swapper,
+                                                   suite: dict[str, Task]) -> None:
+    task = suite["files.browse_tab"]
+    # before: Browse's sections by an unanchored pattern, which a result's subtitle met
+    sections = weakened(task, drop=("regex_on_screen",),
+                        add=(C("regex_on_screen", "Locations|On My iPhone"),))
+    stay = (Step("launch", task.app), Step.tap_on("Search", "SearchField"), Step("type", "Scans"))
+    finish = replace(task, id="files.recents.search", solution=stay, checks=())
+    graded = swapper.graded(finish, [task, sections], grade_as, lambda g: g.passed)
+    assert [(g.task, g.passed) for g in graded] == [(task.id, False), (sections.id, True)]
+    assert "matched 'On My iPhone' in the label of StaticText" in graded[1].detail
+    assert "/^Browse$/ matched nothing in a NavigationBar" in graded[0].detail, graded[0].detail
