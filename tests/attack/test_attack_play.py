@@ -4,6 +4,7 @@ once and graded as both."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +22,7 @@ from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
 
 C = Check.make
+CLOCK = "com.apple.mobiletimer"
 
 
 @pytest.fixture
@@ -184,3 +186,25 @@ def test_a_search_on_recents_is_not_the_browse_tab(swapper: Swapper,
     assert [(g.task, g.passed) for g in graded] == [(task.id, False), (sections.id, True)]
     assert "matched 'On My iPhone' in the label of StaticText" in graded[1].detail
     assert "/^Browse$/ matched nothing in a NavigationBar" in graded[0].detail, graded[0].detail
+
+
+def test_an_owners_alarm_opened_for_editing_is_not_a_new_alarm(tmp_path: Path,
+                                                                 suite: dict[str, Task]) -> None:
+    state = tmp_path / "phone.json"
+    owners = {"id": 1, "hour": 7, "minute": 30, "label": "", "repeat": "", "enabled": True}
+    state.write_text(json.dumps({"version": 1, "stores": {CLOCK: {"alarms": [owners]}}}))
+    tasks = [suite["clock.alarm.set_time"], suite["clock.alarm.reach_picker"]]
+    # before: the wheels, Cancel and no alarm saved, which the Edit Alarm sheet shows as well
+    trusting = [replace(weakened(t), checks=tuple(c for c in t.checks
+                                                  if c.text != "^Add Alarm$")) for t in tasks]
+    edit = (Step("launch", CLOCK), Step("select_tab", "Alarms"),
+            Step.tap_on("7:30 AM, Alarm", "Cell"))
+    finish = replace(tasks[0], id="clock.alarm.edit", solution=edit, checks=())
+    with SimServer(state_file=state) as sim, open_rig(sim.url, tmp_path, timeout_s=10,
+                                                      effect_timeout_s=0.5) as rig:
+        graded = Swapper(rig, tmp_path / "A", "A").graded(finish, [*tasks, *trusting], grade_as,
+                                                          lambda g: g.passed)
+    assert [(g.task, g.passed) for g in graded] == [
+        (tasks[0].id, False), (tasks[1].id, False), (trusting[0].id, True),
+        (trusting[1].id, True)], [g.detail for g in graded]
+    assert "/^Add Alarm$/ matched nothing in a NavigationBar" in graded[0].detail

@@ -150,7 +150,10 @@ def test_the_new_alarm_sheet_starts_at_the_wall_time_and_cancel_saves_nothing(cl
                                                                                sim):
     open_add_sheet(clock)
     assert values(clock) == ["9 o\u2019clock", "41 minutes", "AM"]
-    assert clock(name="Cancel").exists and clock(label="Add Alarm").exists
+    # titled in a navigation bar, as iOS titles the sheet by what Save will do
+    assert clock(className="NavigationBar", name="Add Alarm").exists
+    assert clock(xpath="//XCUIElementTypeNavigationBar[@name='Add Alarm']"
+                       "/XCUIElementTypeButton[@name='Cancel']").exists
     clock(name="Cancel").click()
     assert alarm_labels(client) == []
     assert sim.state()["stores"].get(CLOCK, {}).get("alarms", []) == []
@@ -189,7 +192,8 @@ def test_tapping_a_row_edits_the_alarm(clock, client):
     open_add_sheet(clock)
     clock(name="Save").click()
     clock(label="9:41 AM, Alarm", className="Cell").click()
-    assert clock(label="Edit Alarm").exists
+    assert clock(className="NavigationBar", name="Edit Alarm").exists
+    assert not clock(className="NavigationBar", name="Add Alarm").exists
     wheels(clock)[1].set_text("5 minutes")
     clock(name="Save").click()
     assert alarm_labels(client) == ["9:05 AM, Alarm"]

@@ -4,8 +4,9 @@ Alarms live in Clock's persistent store (`alarms`: records with id, hour 0-23, m
 repeat, enabled, snooze), so a saved alarm is still there after a terminate and in the next
 task, as on a phone. A row is a Cell labelled as iOS labels it ("7:30 AM, Alarm"; "6:00 AM,
 Wake Up, every weekday" for a named, repeating one) with a Switch of the same label whose value
-is "1" or "0"; tapping the row edits the alarm. "Add" (drawn as "+") opens a page sheet with
-Cancel and Save over a time picker of three wheels ("7 o’clock", "30 minutes", "AM"; the hour
+is "1" or "0"; tapping the row edits the alarm. "Add" (drawn as "+") opens a page sheet whose
+navigation bar, "Add Alarm" ("Edit Alarm" for a row tapped), holds Cancel and Save, over a time
+picker of three wheels ("7 o’clock", "30 minutes", "AM"; the hour
 and minute wheels wrap, AM/PM does not), set to the phone's wall time as iOS does, and rows for
 Repeat, Label (a text field), Sound and Snooze. Save stores the alarm switched on. The list
 behind the sheet stays in the page source, as a real phone's tree keeps it.
@@ -237,12 +238,15 @@ def sheet(state: AlarmsState, host: Host) -> Node | None:
     def snooze() -> None:
         editor.snooze = not editor.snooze
 
+    # iOS titles the sheet by what Save will do, in a navigation bar with Cancel and Save
     title = "Add Alarm" if editor.alarm_id is None else "Edit Alarm"
     top = layout.NAV_TOP + 12
     width = layout.text_width(title)
-    kids = [layout.button("Cancel", Rect(16, top, 70, 44), close),
-            layout.text(title, Rect((f.width - width) // 2, top + 11, width, 22), header=True),
-            layout.button("Save", Rect(f.width - 86, top, 70, 44), save),
+    bar = Node("NavigationBar", Rect(0, top, f.width, 44), name=title, children=(
+        layout.button("Cancel", Rect(16, top, 70, 44), close),
+        layout.text(title, Rect((f.width - width) // 2, top + 11, width, 22), header=True),
+        layout.button("Save", Rect(f.width - 86, top, 70, 44), save)))
+    kids = [bar,
             layout.picker(Rect(16, 130, 370, 216),
                           [(editor.hour, Rect(46, 130, 100, 216)),
                            (editor.minute, Rect(151, 130, 100, 216)),
