@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PURE = ("phoneshell/checks", "phoneshell/grade.py", "phoneshell/tree.py",
         "phoneshell/evidence.py", "phoneshell/audit.py", "phoneshell/implication.py",
         "phoneshell/tasks", "phoneshell/attack/families.py", "phoneshell/attack/examples.py",
-        "phoneshell/runner/aftermath.py")
+        "phoneshell/runner/aftermath.py", "phoneshell/changes.py")
 FORBIDDEN_FOR_PURE = ("phoneshell.device", "phoneshell.runner", "phoneshell.sim", "bridge",
                       "phoneshell.agents", "wda", "tidevice")
 

@@ -11,10 +11,10 @@ import functools
 import json
 from collections.abc import Callable, Mapping
 
+from phoneshell.changes import Changed
 from phoneshell.device import Phone
 from phoneshell.device.device_state import set_device_state
 from phoneshell.device.settings_values import set_back
-from phoneshell.runner.aftermath import Changed
 
 Guarded = Callable[[str, Callable[[], object]], object]
 """Runs what it is given and returns its result, or None once it has kept the failure."""

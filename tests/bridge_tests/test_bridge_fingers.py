@@ -15,7 +15,7 @@ import wda
 from bridge_rig import Rig, perform, touch
 
 from phoneshell.audit import actions, refusals
-from phoneshell.runner.aftermath import changed_settings
+from phoneshell.changes import changed_settings
 from phoneshell.sim import SimServer
 from phoneshell.xcui import SETTINGS, SPRINGBOARD, SWITCH
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from audit_logs import CALC, PREFS, SAFARI, SB, act
 
 from phoneshell.audit import Target, apps_in_front
+from phoneshell.changes import Changed, changed_settings
 from phoneshell.records import AuditEvent
-from phoneshell.runner.aftermath import Changed, agent_broke_rig, changed_settings, left_running
+from phoneshell.runner.aftermath import agent_broke_rig, left_running
 from phoneshell.tasks import Step, Task
 
 WDA = "com.facebook.WebDriverAgentRunner.xctrunner"
