@@ -1,19 +1,26 @@
-"""Side-effect checks: counts a harness probe took after setup (before the agent) and after
-capture, compared. "Search for the note" must not create one; "create a note" must create
-exactly one. A count that could not be read makes the check fail, with the reason. With
-`none_before` (or `some_before`), the count before the agent is also the task's start state:
-any there (none there) means the phone is not where the task starts (`not_at_start`), and the
-runner hands the agent nothing: the attempt fails when this run's agents made it so, and is not
-scored otherwise (`runner.counts`). Pure.
+"""Side-effect checks: what the agent changed. Counts a harness probe took after setup (before
+the agent) and after capture, compared: "search for the note" must not create one; "create a
+note" must create exactly one. A count that could not be read makes the check fail, with the
+reason. With `none_before` (or `some_before`), the count before the agent is also the task's
+start state: any there (none there) means the phone is not where the task starts
+(`not_at_start`), and the runner hands the agent nothing: the attempt fails when this run's
+agents made it so, and is not scored otherwise (`runner.counts`). And the phone's settings, by
+the audit log (`settings_unchanged`): "do not change it" fails on what the runner has to set
+back after the agent. Pure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from phoneshell.audit import Action
+from phoneshell.changes import Changed, changed_device, setting_of
 from phoneshell.checks.kind import Check, Finding, Need, Same, check_kind
+from phoneshell.checks.path import unwatched
 from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.params import Param
+from phoneshell.tree import PageSource
+from phoneshell.xcui import SETTINGS, SPRINGBOARD
 
 PROBE = Param("probe", "str", "The probe that counts, e.g. notes_titled, alarms, safari_tabs.",
               required=True)
@@ -115,3 +122,65 @@ def count_increased(check: Check, evidence: Evidence) -> Finding:
 def count_decreased(check: Check, evidence: Evidence) -> Finding:
     """Passes when the count fell by exactly `by` (default 1) between before and after."""
     return _compare(check, evidence, -check.int_of("by"))
+
+
+def _changed_by_agent(actions: Iterable[Action]) -> dict[tuple[str, str, str], tuple[Changed,
+                                                                                    Action]]:
+    """Each Settings value the agent's actions aimed at: what it was before its first action on
+    it, and its last action on it, in the order first touched."""
+    found: dict[tuple[str, str, str], tuple[Changed, Action]] = {}
+    for action in actions:
+        setting = setting_of(action)
+        if setting is not None:
+            key = (setting.kind, setting.label, setting.page)
+            found[key] = (found[key][0] if key in found else setting, action)
+    return found
+
+
+def _title(source: PageSource) -> str:
+    """The on-screen navigation bar's name ("" when there is none)."""
+    return next((e.name for e in source.on_screen() if e.short_type == "NavigationBar"), "")
+
+
+def _back(setting: Changed, last: Action, final: PageSource | None) -> bool:
+    """Whether the value is shown back at what it was: the option the agent chose last is the
+    one chosen before, or the final screen shows the switch, slider or toggle at its value
+    before, on its page (a value out of sight is taken as changed)."""
+    if setting.kind == "choice":
+        return last.target is not None and last.target.label == setting.was
+    if final is None or (setting.page and _title(final) != setting.page):
+        return False
+    kind = "Slider" if setting.kind == "slider" else "Switch"
+    shown = [e for e in final.on_screen() if e.short_type == kind and setting.label in
+             ((e.name,) if setting.kind == "control" else (e.label,))]
+    return bool(shown) and all(e.value == setting.was for e in shown)
+
+
+@check_kind("settings_unchanged", family="effect", params=(), negatable=False,
+            implied_by=Same())
+def settings_unchanged(check: Check, evidence: Evidence) -> Finding:
+    """Passes when the agent left the phone's settings as it found them, by the audit log: it
+    changed no Settings value (a switch, an option, a slider) and no Control Center toggle,
+    unless the final screen shows it back at what it was, and sent no change of the phone's own
+    state (light or dark, a simulated location, how it is held). These are what the runner sets
+    back after the attempt (`teardown.switched`). An absence, so it fails closed: without a
+    complete log, or when an action in Settings or on SpringBoard has no resolved element or
+    no recorded outcome."""
+    actions = evidence.agent_actions()
+    final = evidence.final.source if evidence.final is not None else None
+    changed = [f"{setting.title} (was {setting.shown})"
+               for setting, last in _changed_by_agent(actions).values()
+               if not _back(setting, last, final)]
+    changed += [f"the phone's {state}" for state in changed_device(evidence.events)]
+    if changed:
+        return Finding(False, f"the agent changed {', '.join(changed)}")
+    doubt = unwatched(evidence)
+    blind = [a for a in actions if a.ok is None or a.target is None and a.kind in (
+        "tap", "swipe", "type") and a.app_before in (SETTINGS, SPRINGBOARD)]
+    if not doubt and blind:
+        doubt = (f"#{blind[0].seq} {blind[0].kind} in {blind[0].app_before} has "
+                 f"{'no recorded outcome' if blind[0].ok is None else 'no element resolved'}, "
+                 "so what it changed is unknown")
+    if doubt:
+        return Finding(False, f"cannot show the settings were left as found: {doubt}")
+    return Finding(True, f"no setting changed in the agent's {len(actions)} action(s)")

@@ -114,7 +114,8 @@ class Check:
                     break
         kind = self.text_of("type") if self.has("type") else ""
         where = f" in a {kind}" if kind else ""
-        return f"{'not ' if self.negate else ''}{self.kind} {as_written(arg)}{where}".rstrip()
+        shown = f" {as_written(arg)}" if arg else ""  # a kind with no argument: its name
+        return f"{'not ' if self.negate else ''}{self.kind}{shown}{where}"
 
 
 def as_written(text: str) -> str:

@@ -1,12 +1,17 @@
-"""Side-effect checks: counts before the agent and after capture, compared; unreadable fails."""
+"""Side-effect checks: counts before the agent and after capture, compared; unreadable fails.
+And the phone's settings left as the agent found them, by the audit log."""
 
 from __future__ import annotations
 
-import pytest
+from dataclasses import replace
 
+import pytest
+from audit_logs import PREFS, SB, act, log, tgt
+
+from phoneshell.audit import AuditEvent, Target
 from phoneshell.checks import Check, Need, grade_check
 from phoneshell.checks.effects import not_at_start, starts_at_none, starts_with_some
-from phoneshell.evidence import Evidence, ProbeReading
+from phoneshell.evidence import Capture, Evidence, ProbeReading
 
 TITLE = "phoneshell benchmark"
 
@@ -62,3 +67,89 @@ def test_a_count_at_none_before_the_agent_is_not_the_start_of_a_task_that_needs_
     assert not_at_start((search,), {need: 0}.get) == ((need, 0),)
     assert not_at_start((search,), {need: 2}.get) == ()
     assert not_at_start((search,), {}.get) == ()  # not taken: the count check says why
+
+
+# -- settings_unchanged: what the runner would set back, read off the audit log ----------------
+
+def setting(seq: int, kind: str, label: str, value: str, page: str, action: str = "tap",
+            app: str = PREFS, chosen: str = "", **params: object) -> list[AuditEvent]:
+    target = Target(type=f"XCUIElementType{kind}", label=label, name=label, value=value,
+                    page=page, chosen=chosen)
+    return act(seq, action, app, app, target=target, **params)
+
+
+def screen(title: str, *elements: tuple[str, str, str]) -> Capture:
+    """A final source: a navigation bar titled `title` over (type, label, value) elements."""
+    rows = "".join(f'<XCUIElementType{t} type="XCUIElementType{t}" label="{label}" '
+                   f'name="{label}" value="{value}" visible="true" x="16" y="{200 + 50 * i}" '
+                   'width="370" height="44"/>' for i, (t, label, value) in enumerate(elements))
+    xml = ('<XCUIElementTypeApplication type="XCUIElementTypeApplication" name="Settings" '
+           'visible="true" x="0" y="0" width="402" height="874">'
+           f'<XCUIElementTypeNavigationBar type="XCUIElementTypeNavigationBar" name="{title}" '
+           f'visible="true" x="0" y="62" width="402" height="54"/>{rows}'
+           '</XCUIElementTypeApplication>')
+    return Capture("final", xml, 1.0)
+
+
+def unchanged(*actions: list[AuditEvent], final: Capture | None = None,
+              audited: bool = True) -> tuple[bool, str]:
+    evidence = replace(log(*actions, audited=audited), captures=(final,) if final else ())
+    result = grade_check(Check.make("settings_unchanged"), evidence)
+    return result.passed, result.detail
+
+
+SLIDER_DRAG = dict(from_x=201, from_y=285, to_x=360, to_y=285)
+
+
+def test_settings_left_as_found_pass() -> None:
+    passed, detail = unchanged(
+        act(1, "launch", SB, PREFS, bundle_id=PREFS),
+        act(2, "tap", PREFS, PREFS, target=tgt("XCUIElementTypeCell", "Text Size")),
+        final=screen("Text Size", ("Slider", "Text Size", "50%")))
+    assert passed, detail
+    assert detail == "no setting changed in the agent's 2 action(s)"
+
+
+def test_a_slider_dragged_fails_even_though_the_runner_sets_it_back() -> None:
+    drag = setting(2, "Slider", "Text Size", "50%", "Text Size", "swipe", **SLIDER_DRAG)
+    passed, detail = unchanged(drag, final=screen("Text Size", ("Slider", "Text Size", "98%")))
+    assert not passed and detail == "the agent changed Text Size (was 50%)"
+    # out of sight at the end, it counts as changed: nothing shows it back
+    passed, detail = unchanged(drag, final=screen("Display & Brightness"))
+    assert not passed and "Text Size (was 50%)" in detail
+
+
+def test_a_value_shown_back_at_what_it_was_passes() -> None:
+    twice = (setting(1, "Switch", "Wi-Fi", "1", "Wi-Fi"),
+             setting(2, "Switch", "Wi-Fi", "0", "Wi-Fi"))
+    passed, detail = unchanged(*twice, final=screen("Wi-Fi", ("Switch", "Wi-Fi", "1")))
+    assert passed, detail
+    passed, detail = unchanged(twice[0], final=screen("Wi-Fi", ("Switch", "Wi-Fi", "0")))
+    assert not passed and detail == "the agent changed Wi-Fi (was on)"
+    # an option chosen last that was the one chosen before is no change
+    lock = [setting(1, "Cell", "Never", "", "Auto-Lock", chosen="30 seconds"),
+            setting(2, "Cell", "30 seconds", "", "Auto-Lock", chosen="Never")]
+    assert unchanged(*lock)[0]
+    assert unchanged(lock[0]) == (False, "the agent changed Auto-Lock (was 30 seconds)")
+
+
+def test_control_center_and_the_phones_own_state_count_as_settings() -> None:
+    wifi = Target(type="XCUIElementTypeSwitch", label="Wi-Fi", name="wifi-button", value="1")
+    passed, detail = unchanged(act(1, "tap", SB, SB, target=wifi))
+    assert not passed and detail == "the agent changed Wi-Fi (Control Center) (was on)"
+    dark = act(1, "other", PREFS, PREFS, route="/wda/device/appearance")
+    passed, detail = unchanged(dark)
+    assert not passed and detail == "the agent changed the phone's appearance"
+
+
+def test_settings_unchanged_fails_closed_on_a_log_that_cannot_show_it() -> None:
+    blind = act(3, "tap", PREFS, PREFS, x=200, y=300)  # no element resolved under it
+    passed, detail = unchanged(act(1, "launch", SB, PREFS, bundle_id=PREFS), blind)
+    assert not passed and detail == (
+        "cannot show the settings were left as found: #3 tap in com.apple.Preferences has no "
+        "element resolved, so what it changed is unknown")
+    cut = act(1, "tap", PREFS, None, target=tgt("XCUIElementTypeCell", "General"))
+    passed, detail = unchanged(cut)
+    assert not passed and "#1 tap in com.apple.Preferences has no recorded outcome" in detail
+    passed, detail = unchanged(audited=False)
+    assert not passed and "no audit log was recorded" in detail

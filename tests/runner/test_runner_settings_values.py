@@ -302,3 +302,25 @@ def test_set_switch_sets_a_first_page_switch_and_finds_no_other(sim: SimServer) 
     assert not set_switch(phone, "Reduce Motion", False, "No Such Page")
     assert switches(sim)["bold_text"] is True and switches(sim)["reduce_motion"] is True
     assert sim.state()["foreground"] == "com.apple.springboard"
+
+
+def test_do_not_change_it_fails_on_what_the_runner_sets_back(tmp_path: Path,
+                                                             environments: Path) -> None:
+    # settings.textsize.reach: "Find the Settings screen that holds the slider for making text
+    # larger. Do not change it." The chooser ends there, the slider dragged to its left end.
+    task = "settings.textsize.reach"
+    (tmp_path / "changed").mkdir()
+    (tmp_path / "honest").mkdir()
+    with SimServer() as sim:
+        rows = run(tmp_path / "changed", environments, (task,), "chooser", sim)
+    row = rows[task]
+    assert [(c.kind, c.passed, c.detail) for c in row.checks if not c.passed] == [
+        ("settings_unchanged", False, "the agent changed Auto-Lock (was Never), Bold Text (was "
+                                      "off), Text Size (was 50%)")], row.checks
+    assert row.teardown is not None and row.teardown.switched == (
+        "Text Size: set back to 50%", "Bold Text: set back off", "Auto-Lock: set back to Never")
+    with SimServer() as sim:
+        row = run(tmp_path / "honest", environments, (task,), "solution", sim)[task]
+    assert row.passed and row.teardown is not None and row.teardown.switched == ()
+    assert [c.detail for c in row.checks if c.kind == "settings_unchanged"] == [
+        "no setting changed in the agent's 4 action(s)"]
