@@ -21,14 +21,17 @@ ROLES: tuple[Role, ...] = ("final", "scroll")
 ClaimStatus = Literal["done", "gave_up", "failed"]
 CLAIM_STATUSES: tuple[ClaimStatus, ...] = ("done", "gave_up", "failed")
 Flag = Literal["unsettled", "screen_unreadable", "source_truncated", "acted_outside_bridge",
-               "audit_torn", "audit_forged", "clock_still"]
+               "audit_torn", "audit_forged", "clock_still", "unlocked"]
 FLAGS: tuple[Flag, ...] = ("unsettled", "screen_unreadable", "source_truncated",
-                           "acted_outside_bridge", "audit_torn", "audit_forged", "clock_still")
+                           "acted_outside_bridge", "audit_torn", "audit_forged", "clock_still",
+                           "unlocked")
 """`acted_outside_bridge`: the phone changed with no logged action to explain it (a custody line
 in the attempt's log); `audit_forged`: the run's audit.jsonl held lines for this attempt that
 the bridge never wrote (they are left out of the evidence). Either fails the attempt.
 `clock_still`: the phone's clock did not run (phoneshell's simulated iPhone, whose clock moves
-only when told): a running timer on it stands where it started."""
+only when told): a running timer on it stands where it started. `unlocked`: the phone had locked
+itself after the agent's turn (Auto-Lock ran out) and was unlocked to capture the screen the
+agent left."""
 Outcome = Literal["passed", "failed", "skipped"]
 OUTCOMES: tuple[Outcome, ...] = ("passed", "failed", "skipped")
 
@@ -118,6 +121,12 @@ class ProbeReading(Part):
     """The count after capture; None when it could not be read."""
     error: str = ""
     """Why a count is missing."""
+    rows_before: tuple[str, ...] | None = None
+    """What each item counted before the agent showed (a note's row: title, date, first
+    words), for a probe that lists them; null when it does not. Fewer rows than the count: the
+    top of a list kept most recently edited first (Notes), as far as one screen shows it."""
+    rows_after: tuple[str, ...] | None = None
+    """The same, after capture."""
 
 
 class DeviceRead(Part):
@@ -225,6 +234,10 @@ class Teardown(Part):
     state (orientation, appearance, location), and what came of them: "Wi-Fi: set back on",
     "Auto-Lock: set back to Never", "orientation: set back to PORTRAIT", or why one stays as the
     agent left it (`runner.setback`)."""
+    left: tuple[str, ...] = ()
+    """What a `delete_created` step left on the phone on purpose, and why: a count that grew
+    while items counted before the agent are gone or no longer shown as they were, so the
+    "new" rows may be the owner's items, edited (`runner.counts.spared`)."""
 
 
 class ResultRow(Record):

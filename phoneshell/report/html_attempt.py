@@ -122,7 +122,9 @@ def claim_html(attempt: Attempt) -> str:
 
 NOTED_FLAGS = {"clock_still": "the phone's clock stood still (phoneshell's simulated iPhone: "
                               "its time moves only when told), so a running timer shows where "
-                              "it started"}
+                              "it started",
+               "unlocked": "the phone had locked itself during the agent's turn (Auto-Lock ran "
+                           "out) and was unlocked to capture the screen the agent left"}
 """Flags that describe the phone, not a doubt about the evidence: said in words, not flagged."""
 
 

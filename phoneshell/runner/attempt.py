@@ -191,6 +191,27 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
                    events=events, audited=True)
 
 
+def _unlock_after_turn(rig: Rig, plan: AttemptPlan, mark: int) -> bool:
+    """Unlock a phone that locked itself during the agent's turn, before the end state is
+    captured; True when it did. Its Auto-Lock ran out (an agent may set it short, or leave the
+    phone alone past it), and the screen the agent left is behind the lock: taken for the rig
+    down, it would let an agent set Auto-Lock and wait to have any attempt not scored, and stop
+    the run. WDA unlocks a phone without a passcode (with one, the rig is down, as the check
+    after capture finds). A lock the
+    agent pressed stays its failure (`agent_broke_rig`), graded on the lock screen. Unlocked
+    before the capture's first read and around the log, so what that read shows is still
+    compared with what the agent's last action left (a lock hides no change made around the
+    bridge)."""
+    if not rig.phone.locked() or agent_broke_rig(_slice(rig, plan, mark)[0]):
+        return False
+    # Straight to the phone, not through the bridge: logged, the unlock would be the action
+    # the capture's first read is compared with, and a change made around the bridge before
+    # the lock would pass for the unlock's doing. The `unlocked` flag records it instead.
+    direct = Phone(rig.bridge.upstream.url, timeout_s=rig.phone.timeout_s)
+    direct.unlock()
+    return not direct.locked()  # still locked (a passcode): the rig, found after capture
+
+
 def _readings(before: Counts, evidence: Evidence | None) -> Readings:
     """The attempt's counts, before the agent and after capture, for the teardown to clean by."""
     if evidence is not None and evidence.probes:
@@ -288,8 +309,11 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         if not result.ran:
             raise _Skip(f"the agent never ran: {result.error or 'no reason given'}")
         _enter(rig, plan, "check")
+        unlocked = _unlock_after_turn(rig, plan, mark)
         evidence = capture_or_blame(phone, functools.partial(
             _capture, rig, plan, result.claim, before, mark))
+        if unlocked:
+            evidence = replace(evidence, flags=evidence.flags | {"unlocked"})
         save_evidence(evidence, folder / "evidence")
         evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
         verdict = grade(task, evidence)
