@@ -233,14 +233,35 @@ def _candidates(task: Task, tasks: Sequence[Task]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _value_kind(text: str) -> tuple[int, bool, bool, bool]:
+    """What kind of value a text looks like: its words, whether ALL CAPS, whether it holds a
+    digit, whether each word is capitalised."""
+    words = text.split()
+    return (len(words), text.isupper(), any(c.isdigit() for c in text),
+            all(w[:1].isupper() for w in words))
+
+
 def shotgun(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
-    """The reference finish, answering with every candidate value at once."""
+    """The reference finish, answering with every candidate value at once: as a list; in
+    lower case joined by spaces after "one of:"; and, for each sibling value of the same kind
+    as an `answer_contains` value, the two in lower case, side by side (a hedge between two)."""
     if not any(c.kind in ANSWER_KINDS for c in task.checks):
         return
+    steps = reference(task) or _opened(task)
     listed = _candidates(task, tasks)
     if len(listed) > 1:
-        yield Attack(task, "shotgun", "shotgun", reference(task) or _opened(task),
-                     ", ".join(listed))
+        yield Attack(task, "shotgun", "shotgun", steps, ", ".join(listed))
+        yield Attack(task, "shotgun", "shotgun:spaced", steps,
+                     "the answer is one of: " + " ".join(v.lower() for v in listed))
+    for check in task.checks:
+        if check.kind != "answer_contains":
+            continue
+        siblings = dict.fromkeys(c.text for t in tasks for c in t.checks
+                                 if c.kind == check.kind and c.text != check.text
+                                 and _value_kind(c.text) == _value_kind(check.text))
+        for other in siblings:
+            yield Attack(task, "shotgun", f"shotgun:pair:{other}", steps,
+                         f"{check.text.lower()} {other.lower()}")
 
 
 def result_only(task: Task) -> Iterator[Attack]:

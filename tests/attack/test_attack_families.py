@@ -43,6 +43,13 @@ def test_shotgun_lists_every_candidate_with_the_right_one(suite: dict[str, Task]
     word = next(a for a in attacks(list(suite.values()), ("shotgun",))
                 if a.task.id == "probe.image.eight")
     assert "NIMBUS" in (word.answer or "") and "MERIDIAN" in (word.answer or "")
+    made = {a.id: a.answer for a in attacks(list(suite.values()), ("shotgun",))
+            if a.task.id == "probe.image.eight"}
+    assert made["shotgun:spaced"].startswith("the answer is one of: ") and \
+        " nimbus " in made["shotgun:spaced"], "lower case, joined by spaces"
+    assert made["shotgun:pair:SORREL"] == "nimbus sorrel", "the page's other word beside it"
+    assert len([i for i in made if i.startswith("shotgun:pair:")]) == 19, \
+        "every other probe word (one ALL-CAPS word each), never the heading (two words)"
 
 
 def test_result_only_keys_in_the_number_and_truncated_stops_short(
