@@ -1,5 +1,6 @@
 """`phoneshell attack`: replay cheap finishes made from task files and list every task one
-passes. Parsing and printing only: the work is in `phoneshell.attack`."""
+passes. Parsing and printing only: the work is in `phoneshell.attack`, imported only when the
+command runs (an agent's sandbox hides it, and builds this parser for `phoneshell finish`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from phoneshell.attack import run_attack, summary_lines
 from phoneshell.cli.options import add_device_option, add_trajectory_option, progress_printer
 from phoneshell.errors import RunError
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily
@@ -45,6 +45,8 @@ def add_parsers(commands: Any) -> None:
 
 def run_attack_cmd(args: argparse.Namespace) -> int:
     """Play the attacks; exit 0 when none passes a task it should not, 1 otherwise."""
+    from phoneshell.attack import run_attack, summary_lines
+
     families: tuple[AttackFamily, ...] = tuple(
         f for f in ATTACK_FAMILIES if not args.family or f in args.family)
     outcome = run_attack(args.paths, args.device, args.runs, families, args.solutions,

@@ -26,10 +26,10 @@ Quick start::
         client.app_launch("com.apple.Preferences")
 """
 
-from phoneshell.sim.command import add_arguments, run
+from phoneshell.sim.command import run
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.faults import Faults
 from phoneshell.sim.phone import Phone
 from phoneshell.sim.server import SimServer
 
-__all__ = ["DeviceFacts", "Faults", "Phone", "SimServer", "add_arguments", "run"]
+__all__ = ["DeviceFacts", "Faults", "Phone", "SimServer", "run"]

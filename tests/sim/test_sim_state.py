@@ -155,13 +155,8 @@ def test_state_persists_across_sessions_in_one_process(sim):
 def test_run_serves_until_terminated_and_saves(tmp_path):
     # `phoneshell sim` as a process: it prints its URL, serves, and saves state on SIGTERM.
     path = tmp_path / "phone.json"
-    script = ("import argparse, sys\n"
-              "from phoneshell.sim import add_arguments, run\n"
-              "parser = argparse.ArgumentParser()\n"
-              "add_arguments(parser)\n"
-              "sys.exit(run(parser.parse_args(sys.argv[1:])))\n")
-    process = subprocess.Popen([sys.executable, "-c", script, "--port", "0", "--state",
-                                str(path)], stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen([sys.executable, "-m", "phoneshell", "sim", "--port", "0",
+                                "--state", str(path)], stdout=subprocess.PIPE, text=True)
     try:
         first = process.stdout.readline() if process.stdout else ""
         url = first.split(" at ")[1].split(";")[0]
