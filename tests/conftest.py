@@ -1,5 +1,5 @@
-"""Shared fixtures: where the reference corpus lives, the suite's tasks, and a fresh simulated
-iPhone.
+"""Shared fixtures: where the reference corpus lives, the suite's tasks, a fresh simulated
+iPhone, and the sandbox command agents run in.
 
 The reference data (`../shared/reference`) sits beside the project on every developer machine
 and in CI. Tests that need it skip, saying why, when it is absent (e.g. a clone on its own);
@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from session_folder import made_once
 
+from phoneshell.agents.sandbox import Sandbox, choose
+from phoneshell.errors import RunError
 from phoneshell.seal import load_key
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task, load_tasks
@@ -87,3 +89,15 @@ def sim() -> Iterator[SimServer]:
     """A fresh simulated iPhone on a free loopback port, stopped after the test."""
     with SimServer() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def bwrap() -> Sandbox:
+    """The sandbox a run gives command agents on Linux. `.ci/run` installs bubblewrap and sets
+    PHONESHELL_REQUIRE_SANDBOX=1, which turns a missing one from a skip into a failure."""
+    try:
+        return choose("bwrap")
+    except RunError as exc:
+        if os.environ.get("PHONESHELL_REQUIRE_SANDBOX") == "1":
+            raise
+        pytest.skip(f"no sandbox here: {exc.message}")

@@ -3,7 +3,10 @@
 An agent with a shell will take any shortcut it can reach, so the program sees only:
 
 * a read-only system (`/usr`, the libraries, the few files of `/etc` programs and TLS need),
-  the Python it runs on and phoneshell's own package (for `phoneshell finish` and `mcp`);
+  the Python it runs on and phoneshell's own package (for `phoneshell finish` and `mcp`, and
+  for an agent that drives the phone with phoneshell's client code), less the parts that hold
+  tasks or their answers (`PACKAGE_HIDDEN`: the shipped task files, the simulated iPhone's app
+  models, the attack families);
 * the files named on its command line (read-only), and the task file when the harness hands it
   on (`PHONESHELL_EXPOSE_TASK_FILE=1`, reference programs only);
 * extra read-only paths listed in `PHONESHELL_SANDBOX_SHARE` (`:`-separated: an agent's own
@@ -13,11 +16,12 @@ An agent with a shell will take any shortcut it can reach, so the program sees o
   a simulator the harness started) needs a secret the agent is not given.
 
 It never sees the project, `environments/`, the run folder, the signing key, `/var/run/usbmuxd`
-or other processes. On Linux that is bubblewrap (`bwrap`: new mount, PID, IPC and UTS
-namespaces, all capabilities dropped, killed with its parent); on macOS `sandbox-exec` with a
-generated profile (file access as above; it cannot hide other processes, and is not tested
-here). `--sandbox none` runs the program unconfined; so does a machine with neither, and the run
-says so and records it (`run.json`'s `sandbox`).
+or other processes, nor the folders of the run's task files (`Sandbox.hidden`), even where they
+lie inside what it is shown (a share, the Python's prefix). On Linux that is bubblewrap
+(`bwrap`: new mount, PID, IPC and UTS namespaces, all capabilities dropped, killed with its
+parent); on macOS `sandbox-exec` with a generated profile (file access as above; it cannot
+hide other processes, and is not tested here). `--sandbox none` runs the program unconfined; so
+does a machine with neither, and the run says so and records it (`run.json`'s `sandbox`).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -46,6 +50,12 @@ ETC_FILES = ("resolv.conf", "hosts", "host.conf", "nsswitch.conf", "gai.conf", "
              "ca-certificates", "ca-certificates.conf", "pki", "protocols", "services",
              "mime.types", "os-release", "alternatives")
 """What of /etc programs need (names, TLS roots, the loader): not shadow, not ssh keys."""
+PACKAGE_HIDDEN = ("suite", "sim", "attack")
+"""The parts of phoneshell's package an agent never sees, for they hold tasks or their answers:
+the task files shipped with it (`suite`), the simulated iPhone (`sim`: its app models hold every
+page's words and every value a task asks for) and the attack families (`attack`: finishes made
+from task files). Nothing `phoneshell finish`, `phoneshell mcp` or the client code
+(`phoneshell.device`, `phoneshell.agents.tools`) imports lies in them."""
 HARNESS_ONLY = ("PHONESHELL_BRIDGE_CONTROL_TOKEN", "PHONESHELL_EXPOSE_TASK_FILE",
                 "PHONESHELL_KEY_FILE", "PHONESHELL_LOCK_DIR", SHARE_ENV)
 """The harness's own variables, never passed to an agent."""
@@ -63,11 +73,21 @@ class Sandbox:
     """The sandbox's own executable."""
     shares: tuple[Path, ...] = field(default=())
     """Extra read-only paths (`PHONESHELL_SANDBOX_SHARE`)."""
+    hidden: tuple[Path, ...] = field(default=())
+    """Folders kept from the agent even where they lie inside what it is shown: those of the
+    run's task files (`hiding`), besides the package's own (`PACKAGE_HIDDEN`)."""
 
     @property
     def confines(self) -> bool:
         """Whether programs run confined."""
         return self.kind in ("bwrap", "sandbox-exec")
+
+    def hiding(self, task_paths: Sequence[str | Path]) -> Sandbox:
+        """This sandbox, keeping from the agent the folders of a run's task files (`PATHS`: a
+        folder, or a file's folder)."""
+        folders = {Path(p).resolve() if Path(p).is_dir() else Path(p).resolve().parent
+                   for p in task_paths}
+        return replace(self, hidden=tuple(sorted({*self.hidden, *folders})))
 
     def wrap(self, argv: Sequence[str], command: str, scratch: Path, cwd: Path,
              reads: Sequence[Path] = ()) -> list[str]:
@@ -77,13 +97,19 @@ class Sandbox:
             command: the agent's command line, whose files it may read.
             scratch: the agent's writable folder.
             cwd: the folder the program starts in (its command line's relative paths).
-            reads: more files it may read (the task file, when handed on).
+            reads: more files it may read (the task file, when handed on), hidden or not.
         """
-        visible = [*_runtime(), *named_files(command, cwd), *reads, *self.shares]
+        shown = [*_runtime(), *self.shares]
+        parts = _package_hidden()
+        hidden = _outermost([*parts, *self.hidden])
+        files = [f for f in named_files(command, cwd) if not _kept(f, parts, self.hidden)]
         if self.kind == "bwrap":
-            return [self.program, *_bwrap_args(scratch, cwd, visible), "--", *argv]
+            hidden = [h for h in hidden if _inside(h, [*_system_places(), *shown])]
+            return [self.program, *_bwrap_args(scratch, cwd, shown, hidden, [*files, *reads]),
+                    "--", *argv]
         if self.kind == "sandbox-exec":
-            return [self.program, "-p", sandbox_profile(scratch, visible), *argv]
+            return [self.program, "-p",
+                    sandbox_profile(scratch, shown, hidden, [*files, *reads]), *argv]
         return list(argv)
 
 
@@ -117,6 +143,46 @@ def _package_dir(name: str) -> list[Path]:
     return [Path(origin).resolve().parent] if origin else []
 
 
+def _package_hidden() -> list[Path]:
+    """The parts that hold tasks or answers (`PACKAGE_HIDDEN`) of this phoneshell and of any
+    other installed where the agent looks (an older one in the base Python), where they really
+    lie (in a checkout, `suite` is a link to `environments/`)."""
+    prefixes = dict.fromkeys(map(Path, (sys.prefix, sys.base_prefix, "/usr", "/usr/local")))
+    packages = {*_package_dir("phoneshell"),
+                *(Path(entry) / "phoneshell" for entry in sys.path if entry),
+                *(found for prefix in prefixes for pattern in INSTALLED
+                  for found in prefix.glob(pattern))}
+    return sorted({(package / part).resolve() for package in packages
+                   for part in PACKAGE_HIDDEN if (package / part).exists()})
+
+
+INSTALLED = ("lib/python3*/site-packages/phoneshell", "lib/python3*/dist-packages/phoneshell",
+             "lib/python3/dist-packages/phoneshell")
+"""Where a Python prefix installs phoneshell."""
+
+
+def _inside(path: Path, places: Sequence[Path]) -> bool:
+    return any(path == place or place in path.parents for place in places)
+
+
+def _outermost(places: Sequence[Path]) -> list[Path]:
+    """`places` without those inside another (hidden once with it)."""
+    unique = list(dict.fromkeys(places))
+    return [p for p in unique if not any(o != p and o in p.parents for o in unique)]
+
+
+def _kept(path: Path, parts: Sequence[Path], task_folders: Sequence[Path]) -> bool:
+    """Whether a file the command line names is kept from the agent all the same: anything in
+    the package's hidden parts, and task files (YAML) in the run's task folders. A program of
+    its own may sit beside the task files, and stays readable."""
+    return _inside(path, parts) or (path.suffix in (".yaml", ".yml")
+                                    and _inside(path, task_folders))
+
+
+def _system_places() -> list[Path]:
+    return [Path(p).resolve() for p in SYSTEM_DIRS if os.path.isdir(p)]
+
+
 def _runtime() -> list[Path]:
     """What any agent program needs to run: this Python, and phoneshell's own code (for
     `phoneshell finish` and `phoneshell mcp`; in an editable install it lives in the project,
@@ -129,9 +195,15 @@ def _runtime() -> list[Path]:
 TMP_BYTES = 1 << 30
 """The most the agent's /tmp may hold (a tmpfs: memory): with no limit, an agent filling it
 takes the machine's memory, and the harness with it."""
+HIDDEN_BYTES = 1 << 16
+"""The size of the empty folder laid over a hidden one (read-only once made)."""
 
 
-def _bwrap_args(scratch: Path, cwd: Path, reads: Sequence[Path]) -> list[str]:
+def _bwrap_args(scratch: Path, cwd: Path, shown: Sequence[Path], hidden: Sequence[Path],
+                files: Sequence[Path]) -> list[str]:
+    """Bind the system and the `shown` folders read-only; lay an empty, read-only folder over
+    each `hidden` one inside them (binds come in order, so a later one covers an earlier); then
+    bind the `files`, which show even inside a hidden folder."""
     args = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--cap-drop", "ALL",
             "--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
@@ -142,28 +214,39 @@ def _bwrap_args(scratch: Path, cwd: Path, reads: Sequence[Path]) -> list[str]:
             args += ["--ro-bind", place, place]
     for name in ETC_FILES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-    for path in reads:
+    for path in shown:
+        args += ["--ro-bind-try", str(path), str(path)]
+    for path in hidden:
+        args += ["--size", str(HIDDEN_BYTES), "--tmpfs", str(path)]
+    for path in files:
         args += ["--ro-bind-try", str(path), str(path)]
     args += ["--bind", str(scratch), str(scratch), "--dir", str(cwd), "--chdir", str(cwd)]
+    for path in hidden:  # read-only once what shows inside it has its place made
+        args += ["--remount-ro", str(path)]
     return args
 
 
-def sandbox_profile(scratch: Path, reads: Sequence[Path]) -> str:
-    """A `sandbox-exec` profile (macOS): read the system and `reads`, write only `scratch`, use
-    the network but not usbmuxd's socket."""
+def sandbox_profile(scratch: Path, shown: Sequence[Path], hidden: Sequence[Path] = (),
+                    files: Sequence[Path] = ()) -> str:
+    """A `sandbox-exec` profile (macOS): read the system and `shown` but nothing in `hidden`,
+    read `files` wherever they are, write only `scratch` (and `/tmp`, which is shared), use the
+    network but not usbmuxd's socket. A later rule overrides an earlier one: the denials follow
+    what they cut from, and what shows inside them follows the denials."""
     def quoted(path: Path | str) -> str:
         return '"' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
     readable = ["/usr", "/bin", "/sbin", "/System", "/Library", "/private/etc", "/dev",
-                "/private/var/db/timezone", *map(str, reads)]
+                "/private/var/db/timezone", *map(str, shown)]
     lines = ["(version 1)", "(deny default)", "(allow process-fork)", "(allow process-exec)",
              "(allow signal (target same-sandbox))", "(allow sysctl-read)", "(allow mach-lookup)",
              "(allow ipc-posix-shm)", "(allow network*)",
              '(deny network-outbound (remote unix-socket (path-literal "/var/run/usbmuxd")))',
              '(allow file-read-metadata (literal "/"))',
              *(f"(allow file-read* (subpath {quoted(p)}))" for p in readable),
+             '(allow file-read* file-write* (subpath "/private/tmp"))',
+             *(f"(deny file-read* file-write* (subpath {quoted(p)}))" for p in hidden),
              f"(allow file-read* file-write* (subpath {quoted(scratch)}))",
-             '(allow file-read* file-write* (subpath "/private/tmp"))']
+             *(f"(allow file-read* (literal {quoted(p)}))" for p in files)]
     return "\n".join(lines) + "\n"
 
 

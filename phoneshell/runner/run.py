@@ -341,6 +341,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
         tasks = [t for t in tasks if t.id in planned]
     check_task_ids(tasks)
     sandbox, kind, why = sandbox_for(agent_spec, options.sandbox)  # also: an unknown agent
+    sandbox = sandbox.hiding(paths)  # the task files' folders, wherever the agent sees them
     run_id = check_run_id(options.run_id or new_run_id())
     key = load_key(create=True)
     if unconfined_line(kind, why):

@@ -13,7 +13,13 @@ import pytest
 from agents.openai_standin import API_KEY, StandIn
 
 from phoneshell.agents import make_agent
-from phoneshell.agents.sandbox import Sandbox, choose, environment, sandbox_profile
+from phoneshell.agents.sandbox import (
+    PACKAGE_HIDDEN,
+    Sandbox,
+    choose,
+    environment,
+    sandbox_profile,
+)
 from phoneshell.audit import actions, read_audit
 from phoneshell.errors import RunError
 from phoneshell.runner import AttemptPlan, open_rig, run_attempt
@@ -21,17 +27,6 @@ from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def bwrap() -> Sandbox:
-    """Bubblewrap, which `.ci/run` installs (PHONESHELL_REQUIRE_SANDBOX=1 fails without it)."""
-    try:
-        return choose("bwrap")
-    except RunError as exc:
-        if os.environ.get("PHONESHELL_REQUIRE_SANDBOX") == "1":
-            raise
-        pytest.skip(f"no sandbox here: {exc.message}")
 
 
 def inside(sandbox: Sandbox, script: str, scratch: Path) -> subprocess.CompletedProcess[str]:
@@ -64,6 +59,25 @@ def test_the_project_the_runs_and_usbmuxd_are_out_of_sight(bwrap: Sandbox,
     assert python.returncode == 0, python.stderr  # its Python, and phoneshell's own code
 
 
+def test_another_phoneshell_the_agent_could_import_is_hidden_alike(
+        bwrap: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An older phoneshell on the Python's path, in a folder the agent is shown: its task files
+    # and simulator are hidden as this one's are, the rest of it is not.
+    lib = tmp_path / "lib"
+    for part in ("suite", "sim"):
+        (lib / "phoneshell" / part).mkdir(parents=True)
+    (lib / "phoneshell" / "suite" / "t.yaml").write_text("checks: []\n")
+    (lib / "phoneshell" / "sim" / "pages.py").write_text("WORDS = ['MERIDIAN']\n")
+    (lib / "phoneshell" / "finish.py").write_text("")
+    monkeypatch.syspath_prepend(str(lib))
+    box = Sandbox("bwrap", program=bwrap.program, shares=(lib,))
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    for hidden in ("suite/t.yaml", "sim/pages.py"):
+        assert inside(box, f"cat {lib}/phoneshell/{hidden}", scratch).returncode != 0, hidden
+    assert inside(box, f"cat {lib}/phoneshell/finish.py", scratch).returncode == 0
+
+
 def test_the_harness_keeps_its_own_variables(tmp_path: Path) -> None:
     env = environment({"PHONESHELL_BRIDGE_CONTROL_TOKEN": "x", "PHONESHELL_KEY_FILE": "k",
                        "PHONESHELL_EXPOSE_TASK_FILE": "1", "OPENAI_API_KEY": "sk", "PATH": "/b"},
@@ -88,6 +102,30 @@ def test_the_macos_profile_reads_the_system_and_writes_only_the_scratch() -> Non
     assert '(allow file-read* (subpath "/opt/py"))' in profile
     assert '(remote unix-socket (path-literal "/var/run/usbmuxd"))' in profile
     assert "/runs/R/run.json" not in profile and '(subpath "/runs")' not in profile
+
+
+def test_the_macos_profile_keeps_the_answer_key_out(tmp_path: Path) -> None:
+    # The package is readable for `phoneshell finish`, less its task files (in this checkout a
+    # link to environments/), the simulator and the attack families; the run's task folder too,
+    # even named on the command line. The agent's own file, named, stays readable.
+    agent = tmp_path / "agent.py"
+    agent.write_text("")
+    task_file = ROOT / "environments" / "probe.image.one.yaml"
+    model = ROOT / "phoneshell" / "sim" / "apps" / "safari_pages.py"
+    scratch = tmp_path / "runs" / "R" / "attempts" / "t" / "1" / "agent"
+    box = Sandbox("sandbox-exec", program="/usr/bin/sandbox-exec").hiding([ROOT / "environments"])
+    argv = box.wrap(["python", str(agent)], f"python {agent} {task_file} {model}", scratch, ROOT)
+    assert argv[:2] == ["/usr/bin/sandbox-exec", "-p"] and argv[3:] == ["python", str(agent)]
+    lines = argv[2].splitlines()
+    package = lines.index(f'(allow file-read* (subpath "{ROOT / "phoneshell"}"))')
+    denied = [lines.index(f'(deny file-read* file-write* (subpath "{place}"))')
+              for place in (ROOT / "environments", ROOT / "phoneshell" / "sim",
+                            ROOT / "phoneshell" / "attack")]
+    assert package < min(denied), "a later rule wins: each denial follows the package's allow"
+    assert lines.index(f'(allow file-read* (literal "{agent}"))') > max(denied)
+    assert lines.index(f'(allow file-read* file-write* (subpath "{scratch}"))') > max(denied)
+    assert str(task_file) not in argv[2] and str(model) not in argv[2]
+    assert sorted(PACKAGE_HIDDEN) == ["attack", "sim", "suite"]
 
 
 @pytest.fixture

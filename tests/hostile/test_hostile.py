@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 
 from phoneshell.agents import make_agent
-from phoneshell.agents.sandbox import Sandbox, choose
+from phoneshell.agents.sandbox import Sandbox
 from phoneshell.audit import actions, read_audit, refusals
-from phoneshell.errors import RunError
 from phoneshell.evidence import load_evidence
 from phoneshell.records import ResultRow
 from phoneshell.runner import AttemptPlan, open_rig, run_attempt
@@ -32,18 +31,6 @@ PYTHON = shlex.quote(sys.executable)
 
 def agent(attack: str) -> str:
     return f"command:{PYTHON} {HOSTILE} {attack}"
-
-
-@pytest.fixture(scope="module")
-def bwrap() -> Sandbox:
-    """The sandbox a run gives agents on Linux. `.ci/run` installs bubblewrap and sets
-    PHONESHELL_REQUIRE_SANDBOX=1, which turns a missing one from a skip into a failure."""
-    try:
-        return choose("bwrap")
-    except RunError as exc:
-        if os.environ.get("PHONESHELL_REQUIRE_SANDBOX") == "1":
-            raise
-        pytest.skip(f"no sandbox here: {exc.message}")
 
 
 def attempt(sim: SimServer, runs: Path, task: Task, attack: str, sandbox: Sandbox,
