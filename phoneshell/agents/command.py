@@ -11,11 +11,14 @@ the file wins when both are there, and the last valid line wins among lines.
   `timed_out`, so it cannot pass. Whatever the program left running is stopped the same way when
   it exits, so nothing acts on the phone while the harness captures evidence.
 * stdout and stderr are kept in the attempt folder (`agent.stdout`, `agent.stderr`).
-* A program that cannot start (the shell's exit 126 or 127, without a claim) never ran: the
-  attempt is skipped, with the shell's message.
-* A non-zero exit without a claim is a `failed` claim naming the exit status. Either way the end
-  of its stderr (a traceback's last lines) goes into the row's error, which the run prints under
-  the attempt's progress line.
+* A command line that cannot start never ran: the attempt is skipped, with the reason. That is
+  found by the harness before it starts anything, by looking for the command's programs where
+  it will run (`programs.py`), never from an exit status or a message, which a program that
+  started controls (it may exit 127 and print "not found" after it read the phone). Once the
+  command has started in the run, it is not looked for again: it can start.
+* A non-zero exit without a claim is a `failed` claim naming the exit status, 126 and 127
+  included. The end of its stderr (a traceback's last lines) goes into the row's error, which
+  the run prints under the attempt's progress line.
 * It runs in the attempt's sandbox (`sandbox.py`), with a scratch folder of its own (`agent/` in
   the attempt folder: `PHONESHELL_ATTEMPT_DIR`, where its claim and turns files go).
 """
@@ -25,9 +28,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
-import re
-import shlex
-import shutil
 import signal
 import subprocess
 import sys
@@ -36,7 +36,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from phoneshell.agents import sandbox
+from phoneshell.agents import programs, sandbox
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
@@ -60,8 +60,6 @@ from phoneshell.records import RecordError
 SHELL = "/bin/sh"
 GRACE_S = 2.0
 """How long a stopped program has to exit after SIGTERM before SIGKILL."""
-CANNOT_START = (126, 127)
-"""The shell's exit statuses for "not executable" and "not found"."""
 STDOUT, STDERR, CLAIM = "agent.stdout", "agent.stderr", "claim.json"
 SCRATCH = "agent"
 """The program's own folder inside the attempt folder (all of it the program can write)."""
@@ -136,12 +134,10 @@ class CommandAgent:
     def __init__(self, command: str) -> None:
         self.command = command
         self.name = f"command:{command}"
-        self.started = _finds_program(command)
-        """Whether the command can start: its program was found before it ran (`_finds_program`),
-        or it started in one of this run's attempts. Then an exit 126 or 127 is the program's own
-        (a program can exit with any status; one that wants its failure not scored would exit
-        with the shell's "not found", as it could on a run's first attempts if only starting
-        told)."""
+        self.started = False
+        """Whether the command has started in one of this run's attempts: it can start, so it is
+        not looked for before the next (`programs.cannot_start`), and no attempt of it is skipped as
+        never run again."""
 
     def environment(self, context: AgentContext, claim_file: Path) -> dict[str, str]:
         """The process environment: the caller's (less the harness's own variables), its bin
@@ -172,14 +168,23 @@ class CommandAgent:
         env = self.environment(context, claim_file)
         box = context.sandbox or sandbox.Sandbox("none")
         reads = [Path(env[TASK_FILE])] if TASK_FILE in env else []
-        argv = box.wrap([SHELL, "-c", self.command], self.command, scratch, Path.cwd(), reads)
+        cwd = Path.cwd()
+
+        def boxed(argv: list[str]) -> list[str]:
+            return box.wrap(argv, self.command, scratch, cwd, reads)
+
+        if not self.started:  # once it started in the run, it can start
+            why = programs.cannot_start(self.command, boxed, env, box.confines, SHELL)
+            if why:
+                return AgentResult(ran=False, error=why)
         with (folder / STDOUT).open("wb") as out, (folder / STDERR).open("wb") as err:
             try:
                 process = subprocess.Popen(
-                    argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env,
-                    start_new_session=True)
+                    boxed([SHELL, "-c", self.command]), stdin=subprocess.DEVNULL, stdout=out,
+                    stderr=err, env=env, start_new_session=True)
             except OSError as exc:
                 return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
+            self.started = True
             with _RUNNING_LOCK:
                 _RUNNING.add(process.pid)  # start_new_session: the group is named after it
             timed_out, overfull = False, ""
@@ -216,9 +221,6 @@ class CommandAgent:
         stderr = _tail(folder / STDERR)
         if timed_out:
             errors.insert(0, f"ran out of time ({timeout_s:g}s); the command was stopped")
-        elif claim is None and code in CANNOT_START and not self.started:
-            return AgentResult(ran=False, error=f"the command could not start (exit {code}): "
-                                                f"{stderr or self.command}")
         elif claim is None and code != 0:
             how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
             claim = Claim(status="failed", summary=f"the command {how} without a claim")
@@ -228,35 +230,8 @@ class CommandAgent:
             errors.append("the command exited without a claim")
         if out_of_turns:
             errors.append("used its whole turn budget")
-        self.started = True
         return AgentResult(ran=True, claim=claim, turns=turns, timed_out=timed_out,
                            out_of_turns=out_of_turns, error="; ".join(errors))
-
-
-def _finds_program(command: str) -> bool:
-    """Whether the program a simple command line runs is there: its first word after any
-    `NAME=value` assignments, a file that can be executed, or a name found on PATH. False for
-    what cannot be told so (shell syntax, a builtin): then only a start in the run says so."""
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        words = list(lexer)
-    except ValueError:
-        return False
-    if any(word and set(word) <= set("();<>|&") for word in words):
-        return False  # a list, a pipe, a redirection, a subshell: shell syntax
-    words = [w for w in words if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", w)]
-    if not words or words[0] in SHELL_WORDS or any(c in words[0] for c in "$`*?[~"):
-        return False
-    program = words[0]
-    if "/" in program:
-        return os.path.isfile(program) and os.access(program, os.X_OK)
-    return shutil.which(program) is not None
-
-
-SHELL_WORDS = frozenset({"exec", "exit", "cd", "eval", "command", "env", "nohup", "time", "if",
-                         "for", "while", "case", "{", "(", "!", "builtin", "source", "."})
-"""Words that run something else, or nothing: the program is not the first word."""
 
 
 FOLDER_MAX_BYTES = 1 << 30

@@ -25,6 +25,7 @@ from phoneshell.agents.environment import (
     claim_from_stdout,
     read_claim_file,
 )
+from phoneshell.agents.sandbox import Sandbox
 from phoneshell.audit import read_audit
 from phoneshell.records import CLAIM_TEXT_MAX, ResultRow, RunManifest, read_record
 from phoneshell.runner import AttemptPlan, Rig, open_rig, run_attempt
@@ -167,13 +168,68 @@ def test_a_command_out_of_time_is_stopped_and_never_passes(rig: Rig, tmp_path: P
                            ).read_text()
 
 
-def test_a_command_that_cannot_start_is_skipped(rig: Rig, tmp_path: Path,
-                                                suite: dict[str, Task]) -> None:
-    row = attempt(rig, tmp_path, suite["settings.about.reach"], "/no/such/agent --go")
+@pytest.mark.parametrize(("command", "why"), [
+    ("/no/such/agent --go", "/no/such/agent: no such file"),
+    ("pythn agent.py", "pythn: not found on PATH"),
+    ("cd /tmp && MODEL=x pythn agent.py", "pythn: not found on PATH"),
+    ("cd /no/such/folder && python agent.py", "cd /no/such/folder: no such folder"),
+])
+def test_a_command_that_cannot_start_is_skipped(bwrap: Sandbox, tmp_path: Path,
+                                                suite: dict[str, Task], command: str,
+                                                why: str) -> None:
+    # The harness finds it missing before it starts anything, where it would run: in the sandbox.
+    with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.5) as rig:
+        row = run_attempt(AttemptPlan("R", tmp_path / "R", suite["settings.about.reach"], 1,
+                                      sandbox=bwrap), rig, make_agent(f"command:{command}")).row
     assert row.outcome == "skipped" and row.checks == ()
-    assert row.skip_reason.startswith("the agent never ran: the command could not start "
-                                      "(exit 127)")
-    assert "/no/such/agent" in row.skip_reason
+    assert row.skip_reason == (f"the agent never ran: the command could not start: {why} (in "
+                               "the agent's sandbox, looked for before it ran)")
+    assert not (tmp_path / "R" / "attempts" / "settings.about.reach" / "1" / "agent.stderr"
+                ).exists(), "nothing was started"
+
+
+def test_a_program_outside_the_sandbox_is_said_to_be_there(
+        bwrap: Sandbox, rig: Rig, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    (tools / "my-agent").write_text("#!/bin/sh\necho hi\n")
+    (tools / "my-agent").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}{os.pathsep}{os.environ['PATH']}")
+    row = run_attempt(AttemptPlan("R", tmp_path / "R", suite["settings.about.reach"], 1,
+                                  sandbox=bwrap), rig, make_agent("command:my-agent")).row
+    assert row.outcome == "skipped"
+    assert row.skip_reason.endswith("; it is there outside the sandbox: share its folder with "
+                                    "PHONESHELL_SANDBOX_SHARE (docs/agents.md)")
+
+
+FAKE_NOT_FOUND = """
+import os, sys, urllib.request
+url = os.environ['PHONESHELL_WDA_URL']
+seen = [len(urllib.request.urlopen(url + path).read()) for path in ('/source', '/screenshot')]
+print('read', seen, 'bytes of the phone; giving up as not found', file=sys.stderr)
+print('/bin/sh: 1: agent: not found', file=sys.stderr)
+sys.exit(127)
+"""
+
+
+def test_an_agent_that_read_the_phone_and_faked_not_found_is_scored(
+        bwrap: Sandbox, tmp_path: Path, suite: dict[str, Task]) -> None:
+    # The red team's: shell syntax around the program (so it is not looked for by name alone),
+    # reads through the bridge, then the shell's "not found" and 127, on a run's first attempt.
+    fake = tmp_path / "fake.py"
+    fake.write_text(FAKE_NOT_FOUND)
+    agent = make_agent(f"command:cd /tmp && {PYTHON} {fake}")
+    task = suite["calculator.arithmetic"]
+    with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.5) as rig:
+        row = run_attempt(AttemptPlan("R", tmp_path / "R", task, 1, sandbox=bwrap), rig,
+                          agent).row
+    stderr = (tmp_path / "R" / "attempts" / task.id / "1" / "agent.stderr").read_text()
+    assert "bytes of the phone" in stderr, "it ran, and read the phone"
+    assert row.outcome == "failed", row.skip_reason
+    assert row.claim is not None
+    assert row.claim.summary == "the command exited with status 127 without a claim"
+    assert row.error.endswith("/bin/sh: 1: agent: not found")
 
 
 def test_a_program_found_before_it_runs_cannot_have_its_first_failure_skipped(
