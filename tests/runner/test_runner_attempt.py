@@ -162,8 +162,8 @@ def test_a_count_that_cannot_be_taken_before_the_agent_skips_the_attempt(
 
 def test_a_command_that_acts_then_exits_127_is_scored_not_skipped(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
-    # exit 127 reads as "could not start" where nothing told its program was there (shell
-    # syntax around it); the audit log says it did start, so it is scored
+    # shell syntax around its program, then exit 127 as the shell's "not found": it started
+    # (the harness found its program before it ran), so the exit is its own, scored
     script = tmp_path / "act_then_127.py"
     script.write_text("import os, sys, wda\n"
                       "wda.Client(os.environ['PHONESHELL_WDA_URL']).session()"
@@ -173,8 +173,7 @@ def test_a_command_that_acts_then_exits_127_is_scored_not_skipped(
     row = run_one(sim, tmp_path, suite["settings.about.reach"], agent).row
     assert row.outcome == "failed" and not row.skipped
     assert row.claim is not None and row.claim.status == "failed"
-    assert row.claim.summary.startswith("the agent acted on the phone, then stopped: "
-                                        "the command could not start (exit 127)")
+    assert row.claim.summary == "the command exited with status 127 without a claim"
 
 
 def test_teardown_deletes_what_the_agent_made_so_attempts_repeat(sim: SimServer, tmp_path: Path,
