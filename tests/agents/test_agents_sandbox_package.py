@@ -107,13 +107,14 @@ def wheel_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = tmp_path_factory.mktemp("wheel") / "v"
     venv.EnvBuilder(with_pip=False).create(target)
     [site] = target.glob("lib/python*/site-packages")
-    ours = [p for p in map(Path, sys.path) if p.name == "site-packages" and p.is_dir()
-            and str(p).startswith(sys.prefix)]
-    for place in ours[0].iterdir():
+    [ours] = [p for p in map(Path, sys.path) if p.name == "site-packages" and p.is_dir()
+              and str(p).startswith(sys.prefix)]
+    for place in ours.iterdir():
         if place.name.startswith(("__editable__", "phoneshell", "bridge")):
-            continue
-        copy = shutil.copytree if place.is_dir() else shutil.copy2
-        copy(place, site / place.name, copy_function=_link_or_copy) if place.is_dir() else \
+            continue  # this checkout's editable install: the wheel's goes in its place
+        if place.is_dir():
+            shutil.copytree(place, site / place.name, copy_function=_link_or_copy)
+        else:
             _link_or_copy(place, site / place.name)
     done = subprocess.run([sys.executable, "-m", "pip", "--python", str(target / "bin" / "python"),
                            "install", "--quiet", "--no-deps", str(ROOT)],
