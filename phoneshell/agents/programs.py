@@ -7,8 +7,9 @@ each program the command line runs (the first word of each simple command, after
 `NAME=value`, and after `exec` or `command`), looked for by the shell's own `command -v` (a path:
 a file that can be executed), where the agent will run (its sandbox, its PATH, its folder,
 after any `cd` before it). Nothing of the agent runs in that look. A command line whose programs
-cannot be told so (a subshell, a redirection, a variable or a pattern where a program is named,
-`if`, `||`...) is started, and whatever it exits with is its own, scored as any exit.
+cannot be told so (a subshell, a redirection before the program, a variable or a pattern where
+a program is named, `if`, `||`...) is started, and whatever it exits with is its own, scored as
+any exit.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ LOOK_TIMEOUT_S = 30.0
 SEPARATORS = frozenset({";", "&&", "|", "&"})
 """What may join the simple commands of a line the look follows: each one after it runs (or is
 meant to). `||` is not among them: what follows it is a fallback, run only when it is needed."""
+REDIRECTIONS = frozenset({">", ">>", "<", ">&", "<&", ">|", "<>"})
+"""Redirections: each takes the word after it (a file, or a descriptor as in `2>&1`)."""
 NOT_A_PROGRAM = frozenset({"if", "then", "else", "elif", "fi", "case", "esac", "for", "while",
                            "until", "do", "done", "function", "select", "time", "{", "}", "!",
                            "[[", "]]", "coproc"})
@@ -64,18 +67,24 @@ def steps(command: str) -> list[str] | None:
         return None
     found: list[str] = []
     simple: list[str] = []
+    target = False
     for word in [*words, ";"]:
-        if word in SEPARATORS:
+        if word in SEPARATORS and not target:
             step = _step(simple)
             if step is None:
                 return None
             found += step
             simple = []
+        elif word in REDIRECTIONS and not target and any(
+                not ASSIGNMENT.fullmatch(w) for w in simple):
+            target = True  # `> log` after the program: the next word is a file, not a program
         elif word and set(word) <= set(";&|()<>"):
-            return None  # `||`, a subshell, a redirection
+            return None  # `||`, a subshell, a here-document, a redirection before the program
+        elif target:
+            target = False
         else:
             simple.append(word)
-    return found
+    return None if target else found
 
 
 def _step(words: list[str]) -> list[str] | None:

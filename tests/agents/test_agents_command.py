@@ -171,7 +171,7 @@ def test_a_command_out_of_time_is_stopped_and_never_passes(rig: Rig, tmp_path: P
 @pytest.mark.parametrize(("command", "why"), [
     ("/no/such/agent --go", "/no/such/agent: no such file"),
     ("pythn agent.py", "pythn: not found on PATH"),
-    ("cd /tmp && MODEL=x pythn agent.py", "pythn: not found on PATH"),
+    ("cd /tmp && MODEL=x pythn agent.py > log 2>&1", "pythn: not found on PATH"),
     ("cd /no/such/folder && python agent.py", "cd /no/such/folder: no such folder"),
 ])
 def test_a_command_that_cannot_start_is_skipped(bwrap: Sandbox, tmp_path: Path,
