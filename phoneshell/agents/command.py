@@ -84,6 +84,22 @@ def stop_running() -> None:
 atexit.register(stop_running)
 
 
+OOM_SCORE_ADJ = "/proc/self/oom_score_adj"
+"""Where Linux takes how readily the kernel's out-of-memory killer picks a process (-1000 to
+1000), inherited by what the process starts; raising it needs no privilege, lowering it does."""
+
+
+def first_to_go(argv: list[str]) -> list[str]:
+    """`argv` run with the out-of-memory killer's score at its highest (1000): an agent that
+    takes the machine's memory is what the kernel stops first, never the harness (which would
+    leave the attempt, and every later one, not scored). Set before the sandbox starts, so its
+    programs start with it and, every capability dropped, cannot lower it. Where Linux has no
+    such file (macOS), the command runs as given."""
+    if not Path(OOM_SCORE_ADJ).exists():
+        return argv
+    return [SHELL, "-c", f'echo 1000 > {OOM_SCORE_ADJ} 2>/dev/null; exec "$@"', SHELL, *argv]
+
+
 def _stop_group(process: subprocess.Popen[bytes]) -> None:
     """SIGTERM the program's process group, then SIGKILL whatever is still there after the
     grace time."""
@@ -180,8 +196,8 @@ class CommandAgent:
         with (folder / STDOUT).open("wb") as out, (folder / STDERR).open("wb") as err:
             try:
                 process = subprocess.Popen(
-                    boxed([SHELL, "-c", self.command]), stdin=subprocess.DEVNULL, stdout=out,
-                    stderr=err, env=env, start_new_session=True)
+                    first_to_go(boxed([SHELL, "-c", self.command])), stdin=subprocess.DEVNULL,
+                    stdout=out, stderr=err, env=env, start_new_session=True)
             except OSError as exc:
                 return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
             self.started = True

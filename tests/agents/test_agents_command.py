@@ -355,3 +355,19 @@ def test_an_agent_that_floods_its_folder_is_stopped_and_fails(
     assert row.outcome == "failed" and not row.timed_out
     assert row.claim is not None and row.claim.summary == f"stopped: {why}"
     assert why in row.error
+
+
+def test_an_agent_is_the_first_the_kernel_stops_when_memory_runs_out(
+        bwrap: Sandbox, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """An agent that takes the machine's memory must not take the harness down with it: it
+    starts, sandbox and all, with the out-of-memory killer's score at its highest, and cannot
+    lower it (writing -1000 needs a capability the sandbox drops)."""
+    probe = ("import subprocess; print(open('/proc/self/oom_score_adj').read().strip()); "
+             "print(subprocess.run(['sh', '-c', 'echo -1000 > /proc/self/oom_score_adj; "
+             "cat /proc/self/oom_score_adj'], capture_output=True, text=True).stdout.strip())")
+    task = suite["settings.about.reach"]
+    agent = make_agent(f"command:{PYTHON} -c {shlex.quote(probe)}")
+    with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.5) as rig:
+        run_attempt(AttemptPlan("R", tmp_path / "R", task, 1, sandbox=bwrap), rig, agent)
+    shown = (tmp_path / "R" / "attempts" / task.id / "1" / "agent.stdout").read_text().split()
+    assert shown == ["1000", "1000"], shown
