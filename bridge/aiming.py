@@ -21,10 +21,12 @@ from bridge.custody import Break, Custody
 from bridge.limits import SCREEN_SLACK_PT, outside
 from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation, from_json_tree, from_xml
 from bridge.targets import (
+    Rect,
     any_secure,
     input_with_focus,
     is_key,
     is_secure,
+    keyboard_at,
     keys_are_secret,
     node_at,
     offers_choice,
@@ -36,7 +38,7 @@ from bridge.targets import (
 from bridge.upstream import Upstream
 from phoneshell.errors import BridgeError
 from phoneshell.records import Target
-from phoneshell.xcui import short_type
+from phoneshell.xcui import RETURN_KEYS, short_type
 
 log = logging.getLogger("bridge")
 
@@ -229,9 +231,15 @@ class Aiming:
             landed = self._landing(base, tree)
             if landed is not None:
                 return landed
+        keyboard = False
         if is_key(attributes):  # its label is the character it types: mask it if that is secret
             tree = known.tree if known.focus_known else self._read_focus().tree
             secret = tree is None or keys_are_secret(tree)
+        elif kind == "Button" and str(attributes["label"] or "").strip().lower() in RETURN_KEYS:
+            # The keyboard's Return key is a Button inside it, and sends what was typed; a
+            # Button so labelled elsewhere (a tab overview's Done) does not: only where it sits
+            # tells them apart.
+            keyboard = self._on_keyboard(base, tree)
         elif kind == "Switch" and not attributes["label"]:
             row = self._row_at(base, "Switch", tree)
             if row is not None:
@@ -245,19 +253,33 @@ class Aiming:
             if row is not None:
                 return row
         page = page_title(tree) if tree is not None else ""
-        return Aimed(to_target(attributes, secret, page), is_secure(attributes))
+        return Aimed(to_target(attributes, secret, page, keyboard=keyboard),
+                     is_secure(attributes))
+
+    def _on_keyboard(self, base: str, tree: object | None) -> bool:
+        """Whether an element named by id sits on the on-screen keyboard: its centre (one more
+        read, its rect; and the screen when `tree` is None) inside a visible Keyboard."""
+        rect = self._rect(base, "a button")
+        tree = tree if tree is not None or rect is None else self.read_screen().tree
+        return rect is not None and tree is not None and keyboard_at(tree, *rect.centre)
+
+    def _rect(self, base: str, what: str) -> Rect | None:
+        """The frame of an element named by id (one read); None when it cannot be read."""
+        try:
+            return rect_of(self.own_read(base.removesuffix("/attribute/") + "/rect"))
+        except BridgeError as exc:
+            log.debug("no rect for %s: %s", what, exc)
+            return None
 
     def _landing(self, base: str, tree: object | None) -> Aimed | None:
         """What a tap on an element named by id lands on: the node at the middle of the part of
         its frame on screen (one more read: its rect; and the screen when `tree` is None);
         None when that cannot be told, or nothing but the element itself is there."""
-        try:
-            rect = rect_of(self.own_read(base.removesuffix("/attribute/") + "/rect"))
-        except BridgeError as exc:
-            log.debug("no rect for a container: %s", exc)
+        rect = self._rect(base, "a container")
+        if rect is None:
             return None
         tree = tree if tree is not None else self.read_screen().tree
-        if rect is None or tree is None:
+        if tree is None:
             return None
         screen = rect_of(tree.get("rect")) if isinstance(tree, Mapping) else None
         left, top = max(rect.x, screen.x if screen else rect.x), max(rect.y, 0.0)
@@ -278,13 +300,11 @@ class Aiming:
         says which setting it flipped), a cell of a list of options with the option chosen
         before. One more read (its rect), only for such elements, and the screen when `tree`
         (the screen last read) is None; None when the row cannot be found."""
-        try:
-            rect = rect_of(self.own_read(base.removesuffix("/attribute/") + "/rect"))
-        except BridgeError as exc:
-            log.debug("no rect for a %s: %s", kind, exc)
+        rect = self._rect(base, f"a {kind}")
+        if rect is None:
             return None
         tree = tree if tree is not None else self.read_screen().tree
-        node = node_at(tree, *rect.centre) if rect is not None and tree is not None else None
+        node = node_at(tree, *rect.centre) if tree is not None else None
         if node is None or short_type(str(node.get("type", ""))) != kind \
                 or not node.get("label"):
             return None

@@ -196,8 +196,22 @@ def chosen_before(tree: object, node: Mapping[str, object]) -> str:
     return _text(checked[0], "label") or _text(checked[0], "name")
 
 
+def in_keyboard(tree: object, node: Mapping[str, object]) -> bool:
+    """Whether `node` is part of the on-screen keyboard: a key, or anything inside the
+    Keyboard node (iOS draws the Return key as a Button there: "Go", "Search", "Done")."""
+    return is_key(node) or any(_kind(n) == KEYBOARD_TYPE for n in _ancestry(tree, node)[:-1])
+
+
+def keyboard_at(tree: object, x: float, y: float) -> bool:
+    """Whether (x, y) lies on a visible on-screen keyboard of `tree` (where a Button named by
+    id sits, for a Return key tapped by id: its attributes do not say)."""
+    return any(_kind(n) == KEYBOARD_TYPE and n.get("isVisible") != "0"
+               and (rect := rect_of(n.get("rect"))) is not None and rect.contains(x, y)
+               for _, n in walk(tree))
+
+
 def to_target(node: Mapping[str, object], secret: bool = False, page: str = "",
-              chosen: str = "") -> Target:
+              chosen: str = "", keyboard: bool = False) -> Target:
     """The audit target for a node: full type name, label, name, and value (masked if secure).
 
     Args:
@@ -206,13 +220,16 @@ def to_target(node: Mapping[str, object], secret: bool = False, page: str = "",
             is the character typed).
         page: the title of the page it is on (`page_title`).
         chosen: in a list of options, the one chosen before (`chosen_before`).
+        keyboard: it is part of the on-screen keyboard (`in_keyboard`); a key always is.
     """
     kind = full_type(_text(node, "type") or "Other")
+    keyboard = keyboard or is_key(node)
     if secret:
-        return Target(type=kind, label=MASK, name=MASK, value=MASK, page=page)
+        return Target(type=kind, label=MASK, name=MASK, value=MASK, page=page,
+                      keyboard=keyboard)
     value = MASK if is_secure(node) else _text(node, "value")
     return Target(type=kind, label=_text(node, "label"), name=_text(node, "name"), value=value,
-                  page=page, chosen=chosen)
+                  page=page, chosen=chosen, keyboard=keyboard)
 
 
 def page_title(tree: object) -> str:
@@ -227,10 +244,12 @@ def page_title(tree: object) -> str:
 
 def target_in(tree: object, node: Mapping[str, object]) -> Target:
     """The audit target for a node of `tree`, a key's masked while keys may be secret, with the
-    title of the page it is on and, in a list of options, the option chosen before."""
+    title of the page it is on, in a list of options the option chosen before, and whether it
+    is part of the keyboard."""
     secret = is_key(node) and keys_are_secret(tree)
     return to_target(node, secret=secret, page=page_title(tree),
-                     chosen="" if secret else chosen_before(tree, node))
+                     chosen="" if secret else chosen_before(tree, node),
+                     keyboard=in_keyboard(tree, node))
 
 
 ECHO_MIN_CHARS = 3

@@ -28,6 +28,12 @@ SECURE_TYPE = "SecureTextField"
 """A password field: its value reads as bullets, and what is typed into it is never logged."""
 KEY_TYPE = "Key"
 """A key of the on-screen keyboard (its label is the character it types)."""
+RETURN_KEYS = frozenset({"return", "go", "search", "done", "send", "join", "next", "route",
+                         "continue"})
+"""Labels of the keyboard's Return key (lower-cased), which the field that has focus chooses:
+tapping it sends what was typed, as typing "\n" does. iOS draws it as a Button inside the
+Keyboard, beside the keys; a Button so labelled elsewhere on the screen (the tab overview's
+Done) is not it."""
 SWITCH = TYPE_PREFIX + "Switch"
 """A switch; in a Settings row, one labelled with the row's title around an unlabelled knob."""
 SETTINGS = "com.apple.Preferences"

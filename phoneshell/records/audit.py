@@ -53,6 +53,10 @@ class Target(Part):
     """For a row of a list of options (one of its cells holds UIKit's checkmark: Auto-Lock's),
     the label of the option chosen before the action ("" elsewhere): a Settings choice the
     agent changed is set back to it."""
+    keyboard: bool = False
+    """The element is part of the on-screen keyboard (inside its `XCUIElementTypeKeyboard`): a
+    key, or the keyboard's own Return button. A Button labelled Done or Search elsewhere on the
+    screen is not: only the keyboard's Return sends what was typed."""
 
 
 class AuditEvent(Record):

@@ -57,7 +57,8 @@ def press(state: KeyboardState, key: str) -> str:
 
 def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
              on_key: Callable[[str], None]) -> Node:
-    """The Keyboard node with one Key per key, for the field that has focus.
+    """The Keyboard node with one Key per key (the Return key a Button), for the field that has
+    focus.
 
     Args:
         facts: screen geometry.
@@ -72,9 +73,9 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
     rows = _NUMBERS if state.numbers else _LETTERS
     keys: list[Node] = []
 
-    def key(name: str, label: str, x: float, row: int, width: float) -> None:
+    def key(name: str, label: str, x: float, row: int, width: float, kind: str = "Key") -> None:
         frame = Rect(round(x), top + 8 + row_pitch * row, round(width), key_height)
-        keys.append(Node("Key", frame, label=label, name=label,
+        keys.append(Node(kind, frame, label=label, name=label,
                          on_tap=lambda: on_key(name)))
 
     for row, chars in enumerate(rows):
@@ -88,5 +89,6 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
     key("delete", "delete", facts.width - pitch * 1.3 - 3, 2, pitch * 1.3)
     key("more", "letters" if state.numbers else "numbers", 3, 3, pitch * 2.4)
     key("space", "space", pitch * 2.5 + 3, 3, pitch * 5 - 6)
-    key("return", field.return_key, facts.width - pitch * 2.4 - 3, 3, pitch * 2.4)
+    # iOS draws the Return key as a Button inside the keyboard, not as a Key ("Go", "Search")
+    key("return", field.return_key, facts.width - pitch * 2.4 - 3, 3, pitch * 2.4, "Button")
     return Node("Keyboard", Rect(0, top, facts.width, height), children=tuple(keys))

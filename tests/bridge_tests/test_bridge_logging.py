@@ -324,6 +324,27 @@ def test_keys_with_no_focused_field_are_masked_while_a_password_field_shows(rig:
     assert refused.params["text"] == "***" and refused.target is None
 
 
+def test_the_keyboards_return_button_is_logged_as_the_keyboards(rig: Rig) -> None:
+    """iOS draws Return as a Button inside the keyboard ("go" in Safari's address field): the
+    log says so, tapped by id or at its point, and not for the tab overview's Done, which
+    sends nothing typed."""
+    session = wda.Client(rig.bridge.url).session("com.apple.mobilesafari")
+    for by_id in (True, False):
+        session(name="TabBarItemTitle").click()
+        go = session(className="Button", name="go").get(timeout=5)
+        if by_id:
+            go.tap()  # facebook-wda: tap() is by element id, click() at its centre
+        else:
+            session.tap(*go.bounds.center)
+        logged = last(rig).target
+        assert logged is not None and (logged.type, logged.label, logged.keyboard) == (
+            "XCUIElementTypeButton", "go", True)
+    session(name="TabOverviewButton").click()
+    session(name="DoneButton").click()
+    done = last(rig).target
+    assert done is not None and done.label == "Done" and not done.keyboard
+
+
 def test_key_taps_are_masked_while_a_secure_field_has_focus(rig: Rig) -> None:
     session = wda.Client(rig.bridge.url).session(LOGIN)
     session.tap(100, 170)  # the user name field: its keys may be shown
@@ -339,8 +360,8 @@ def test_key_taps_are_masked_while_a_secure_field_has_focus(rig: Rig) -> None:
     session(className="Key", label="t").get(timeout=5).tap()  # and by element id
     keys = actions(rig.events())[-4:]
     assert [(k.kind, k.ok) for k in keys] == [("tap", True)] * 4
-    assert [k.target for k in keys] == [tgt("XCUIElementTypeKey", "***", "***", "***",
-                                            "Log In")] * 4
+    masked = tgt("XCUIElementTypeKey", "***", "***", "***", "Log In")
+    assert [k.target for k in keys] == [masked.model_copy(update={"keyboard": True})] * 4
     assert rig.sim.phone.focused is not None and rig.sim.phone.focused.text == "hunt"
     text = (rig.runs / "unscoped" / "audit.jsonl").read_text()
     assert all(f'"label":"{c}"' not in text for c in "hunt")

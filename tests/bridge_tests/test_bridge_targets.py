@@ -11,6 +11,7 @@ from bridge.targets import (
     focused_node,
     input_with_focus,
     is_secure,
+    keyboard_at,
     keys_are_secret,
     node_at,
     rect_of,
@@ -79,20 +80,22 @@ def test_the_focused_field_and_secure_masking() -> None:
     assert focused_node(node("Application", 0, 0, 1, 1)) is None
 
 
-def keyboard_over(field: dict[str, object]) -> dict[str, object]:
-    return node("Application", 0, 0, 402, 874, node("Window", 0, 0, 402, 874, field),
+def keyboard_over(field: dict[str, object], *more: dict[str, object]) -> dict[str, object]:
+    return node("Application", 0, 0, 402, 874, node("Window", 0, 0, 402, 874, field, *more),
                 node("Keyboard", 0, 583, 402, 291,
-                     node("Key", 224, 645, 34, 42, label="h", name="h")))
+                     node("Key", 224, 645, 34, 42, label="h", name="h"),
+                     node("Button", 300, 800, 90, 42, label="Go", name="Go")))
 
 
 def test_a_key_is_masked_unless_a_plain_field_is_known_to_have_focus() -> None:
     plain = keyboard_over(node("TextField", 16, 150, 370, 44, name="user", isFocused="1"))
     secret = keyboard_over(node("SecureTextField", 16, 210, 370, 44, name="pw", isFocused="1"))
     unknown = keyboard_over(node("TextField", 16, 150, 370, 44, name="user"))
-    masked = Target(type="XCUIElementTypeKey", label=MASK, name=MASK, value=MASK)
+    masked = Target(type="XCUIElementTypeKey", label=MASK, name=MASK, value=MASK, keyboard=True)
     key = node_at(plain, 240, 660)
     assert key is not None
-    assert target_in(plain, key) == Target(type="XCUIElementTypeKey", label="h", name="h")
+    assert target_in(plain, key) == Target(type="XCUIElementTypeKey", label="h", name="h",
+                                           keyboard=True)
     assert (keys_are_secret(plain), keys_are_secret(secret), keys_are_secret(unknown)) == (
         False, True, True)
     assert target_in(secret, key) == target_in(unknown, key) == masked
@@ -100,6 +103,19 @@ def test_a_key_is_masked_unless_a_plain_field_is_known_to_have_focus() -> None:
     assert field is not None and target_in(secret, field).name == "user"
     attributes = {"type": "XCUIElementTypeKey", "label": "h", "name": "h", "value": None}
     assert to_target(attributes, secret=True) == masked  # an element's attributes read alike
+
+
+def test_the_keyboards_return_button_is_told_from_a_button_so_labelled_elsewhere() -> None:
+    """iOS draws the Return key as a Button inside the Keyboard ("Go"); a Done or Go button of
+    the app's own (a tab overview's Done) sends nothing typed, and the log must tell them
+    apart, by where they sit, whether tapped at a point or named by id."""
+    tree = keyboard_over(node("TextField", 16, 150, 370, 44, name="url", isFocused="1"),
+                         node("Button", 300, 60, 80, 44, label="Go", name="Go"))
+    ours, theirs = node_at(tree, 340, 820), node_at(tree, 340, 80)
+    assert ours is not None and theirs is not None
+    assert target_in(tree, ours).keyboard and not target_in(tree, theirs).keyboard
+    assert keyboard_at(tree, 345, 821) and not keyboard_at(tree, 340, 82)
+    assert not target_in(tree, node_at(tree, 100, 170)).keyboard  # type: ignore[arg-type]
 
 
 def test_rects_are_read_strictly() -> None:
