@@ -16,6 +16,7 @@ from phoneshell.device import (  # noqa: F401
     results,
     steps,
     timers,
+    wholes,
     world_clock,
 )
 from phoneshell.device.capture import capture_evidence
@@ -35,13 +36,16 @@ from phoneshell.device.probes import (
     SEARCHES,
     Overflow,
     ProbeError,
+    close_left_search,
     run_probe,
     run_rows,
     starts_where_counted,
 )
 from phoneshell.device.steps import EXECUTORS, run_step, run_steps
+from phoneshell.device.wholes import Listed, listed_by, run_listed
 
 __all__ = ["COUNTED_IN", "DIGGERS", "EXECUTORS", "READERS", "ROWS", "SEARCHES", "SPRINGBOARD",
-           "Overflow", "Phone", "ProbeError", "Readings", "alarms_to_turn", "capture_evidence",
-           "cleanup_counts", "run_probe", "run_rows", "run_step", "run_steps",
-           "starts_where_counted", "switch_alarms_back", "with_counts"]
+           "Listed", "Overflow", "Phone", "ProbeError", "Readings", "alarms_to_turn",
+           "capture_evidence", "cleanup_counts", "close_left_search", "listed_by", "run_listed",
+           "run_probe", "run_rows", "run_step", "run_steps", "starts_where_counted",
+           "switch_alarms_back", "with_counts"]

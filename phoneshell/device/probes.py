@@ -36,6 +36,9 @@ WEATHER, COMPASS, CLOCK = "com.apple.weather", "com.apple.compass", "com.apple.m
 SEARCH_FIELD, STATIC_TEXT = "XCUIElementTypeSearchField", "XCUIElementTypeStaticText"
 SEARCHED = " searched "
 """What `searched` tells `Phone.leave`: the bundle id, this, the text."""
+LISTED = " list"
+"""What a whole-collection count that leaves its app's list up tells `Phone.leave`, after the
+bundle id: a search in the same app starts from that list (`wholes`)."""
 SCROLLS = 6
 
 
@@ -78,17 +81,19 @@ def run_probe(phone: Phone, name: str, arg: str, leave_open: bool = False) -> in
     Raises:
         ProbeError: the probe could not read its answer (the message says why).
     """
-    return _running(phone, name, arg, leave_open, READERS.lookup(name))
+    return running(phone, name, arg, leave_open, READERS.lookup(name))
 
 
 def run_rows(phone: Phone, name: str, arg: str, leave_open: bool = False) -> tuple[str, ...]:
     """Run count probe `name` (one in `ROWS`) for `arg`, returning each row it counted as the
     row shows (`row_texts`): the count, and what it was made of. See `run_probe`."""
-    return _running(phone, name, arg, leave_open, ROWS.lookup(name))
+    return running(phone, name, arg, leave_open, ROWS.lookup(name))
 
 
-def _running(phone: Phone, name: str, arg: str, leave_open: bool,
-             read: Callable[[Phone, str], T]) -> T:
+def running(phone: Phone, name: str, arg: str, leave_open: bool,
+            read: Callable[[Phone, str], T]) -> T:
+    """Run probe `name`'s reader `read` for `arg`, its device and step errors as `ProbeError`
+    (see `run_probe`)."""
     token = _LEAVE_OPEN.set(leave_open)
     try:
         with phone.keeping_reads():
@@ -175,6 +180,9 @@ def searched(phone: Phone, bundle_id: str, text: str) -> PageSource:
     if before and still_left(phone, other, bundle_id, lambda p: _searching(p, before)):
         run_steps(phone, [Step.tap_on("Clear text", "Button"), Step("type", text)])
         page = phone.page()
+    elif other == f"{bundle_id}{LISTED}" and still_left(phone, other, bundle_id, _search_field):
+        run_steps(phone, search_steps(text))  # the whole list a count left up (`wholes`)
+        page = phone.page()
     else:
         page = fresh_app(phone, bundle_id, *search_steps(text))
     phone.leave(key)
@@ -185,13 +193,18 @@ def _searching(page: PageSource, text: str) -> bool:
     return any(e.type == SEARCH_FIELD and e.value == text for e in page.on_screen())
 
 
+def _search_field(page: PageSource) -> bool:
+    """Whether the app's search field shows, empty (its placeholder as its value)."""
+    return any(e.type == SEARCH_FIELD and e.value in ("", e.label) for e in page.on_screen())
+
+
 SEARCHES = {"notes_titled": NOTES, "notes_containing": NOTES, "reminders_titled": REMINDERS}
 """The counts taken in an app's own search field, by the app."""
-COUNTED_IN = {**SEARCHES, "alarms": CLOCK, "clock_timers": CLOCK, "stopwatch": CLOCK,
-              "world_clocks": CLOCK}
+COUNTED_IN = {**SEARCHES, "notes": NOTES, "reminders": REMINDERS, "alarms": CLOCK,
+              "clock_timers": CLOCK, "stopwatch": CLOCK, "world_clocks": CLOCK}
 """The counts that may leave their app up for the next count in it, by the app: consecutive
-counts in one app share its launch (a search cleared and typed again: `searched`; another of
-Clock's tabs selected: `alarms.restart_clock`)."""
+counts in one app share its launch (a search cleared and typed again, or typed into the list
+a whole count left: `searched`; another of Clock's tabs selected: `alarms.restart_clock`)."""
 
 
 def leaving_open() -> bool:

@@ -25,30 +25,48 @@ class ProbeSpec:
     """`count` (an integer, compared before/after) or `value` (a string, read at capture)."""
     doc: str
     """What it reads; `arg` is the check's `text`."""
+    part_of: str = ""
+    """The count probe that, taken with no text, counts the whole collection what this one
+    counts belongs to: a note titled X is one of the notes (`notes`), an alarm labelled X one of
+    the alarms (`alarms` itself). A filtered count that grows while its whole does not grew by
+    an existing item changed into it, not by one made (`whole_of`). Empty: the count is its
+    own whole and lists no rows to tell its items apart by (tabs, timers)."""
 
 
 PROBES: Registry[ProbeSpec] = Registry("probe", "phoneshell schema --probes")
 
 
-def _add(name: str, kind: ProbeKind, doc: str) -> None:
-    PROBES.register(name)(ProbeSpec(name, kind, doc))
+def _add(name: str, kind: ProbeKind, doc: str, part_of: str = "") -> None:
+    PROBES.register(name)(ProbeSpec(name, kind, doc, part_of))
+
+
+def whole_of(name: str, arg: str) -> tuple[str, str] | None:
+    """The (probe, text) of the count of the whole collection that count `name`(`arg`) counts
+    some of (`ProbeSpec.part_of`), or None when it counts the whole itself (or names no
+    whole)."""
+    whole = PROBES.lookup(name).part_of
+    return (whole, "") if whole and (whole, "") != (name, arg) else None
 
 
 _add("notes_titled", "count", "Notes whose title (first line) is `arg`, ignoring case, found with "
-     "Notes' own search (up to one screen of results).")
+     "Notes' own search (up to one screen of results).", "notes")
 _add("notes_containing", "count", "Notes whose title or text contains `arg`, ignoring case, "
-     "found with Notes' own search (up to one screen of results).")
+     "found with Notes' own search (up to one screen of results).", "notes")
+_add("notes", "count", "Every note in Notes' list: the count its toolbar shows (\"4 Notes\"), "
+     "and the rows of its first screen, the most recently edited first.", "notes")
 _add("reminders_titled", "count", "Reminders whose title is `arg`, ignoring case, found with "
-     "Reminders' search (up to one screen of results).")
+     "Reminders' search (up to one screen of results).", "reminders")
+_add("reminders", "count", "Every reminder not completed: the count of Reminders' All list, and "
+     "its rows.", "reminders")
 _add("safari_tabs", "count", "Open (not private) Safari tabs, as the tab overview counts them.")
 _add("alarms", "count", "Alarms in Clock's Alarms list; with `arg`, only those whose row "
-     "contains it (e.g. 7:30).")
+     "contains it (e.g. 7:30).", "alarms")
 _add("clock_timers", "count", "Timers running or paused in Clock: a Pause or Resume button each "
      "on its Timers tab.")
 _add("stopwatch", "count", "1 when Clock's stopwatch is not at zero (running, or stopped with time "
      "on it), else 0.")
 _add("world_clocks", "count", "Cities in Clock's World Clock list; with `arg`, only those whose "
-     "name contains it.")
+     "name contains it.", "world_clocks")
 _add("settings_value", "value", "The value of a Settings row by path, e.g. `General > About > "
      "Model Number`.")
 _add("weather_temperature", "value", "The temperature Weather shows for My Location on opening.")

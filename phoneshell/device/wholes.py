@@ -1,0 +1,184 @@
+"""Counts of a whole collection, with the rows that make it up: every note, every reminder.
+
+A filtered count (notes titled X) grows when a note is made, and also when an existing note is
+renamed or overwritten into one; only the whole collection tells the two apart. So each count
+of some of a collection (`tasks.probes.whole_of`) is taken with the count of the whole, and
+the check and the teardown compare them (`checks.effects`). Read through the app's own UI, as
+a person would, and never deleting anything:
+
+- Notes: the count its list's toolbar shows ("4 Notes"), and what each row of the list's first
+  screen shows (title, date, first words). Notes lists the most recently edited first, so a
+  note edited or made since moves to the top, and one screen shows what changed; the note
+  itself has no id a screen shows.
+- Reminders: the count on the All list's tile, and what each row of the All list shows
+  (title, due), scrolled through to its end; a list longer than the probe scrolls, or one
+  whose rows do not add up to the count, gives the count alone. A reminder edited keeps its
+  place, so the whole list is needed, not its top.
+
+Each may leave its app up for a search counted next in it (`probes.searched`): Notes on its
+list, Reminders back on its lists, where the search field is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from phoneshell.device.alarms import ends_on_screen
+from phoneshell.device.phone import Phone
+from phoneshell.device.probes import (
+    LISTED,
+    NOTES,
+    REMINDERS,
+    ROWS,
+    SCROLLS,
+    Overflow,
+    ProbeError,
+    fresh_app,
+    leaving_open,
+    merge_scrolled,
+    probe,
+    row_texts,
+    running,
+    scrolled_down,
+    stop_app,
+)
+from phoneshell.device.steps import run_steps
+from phoneshell.registry import Registry
+from phoneshell.tasks import Step
+from phoneshell.tree import Element, PageSource
+
+CELL, TOOLBAR = "XCUIElementTypeCell", "XCUIElementTypeToolbar"
+NOTES_LIST = f"{NOTES}{LISTED}"
+"""What the notes count tells `Phone.leave` when it leaves Notes' list up for a search."""
+NOTES_SHOWN = re.compile(r"(\d+) Notes?")
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A count and the rows it is made of, top first."""
+
+    count: int
+    rows: tuple[str, ...] | None
+    """Each item as its row shows it: all of them, or (fewer than `count`) the top of a list
+    kept most recently edited first; None when they could not be read."""
+
+
+ListReader = Callable[[Phone, str], Listed]
+LISTS: Registry[ListReader] = Registry("whole-collection probe", "phoneshell schema --probes")
+
+
+def run_listed(phone: Phone, name: str, arg: str, leave_open: bool = False) -> Listed:
+    """Run count probe `name` for `arg`, with the rows it counted: a whole-collection probe
+    (`LISTS`) its own way, one that counts its rows (`probes.ROWS`) as its rows.
+
+    Raises:
+        ProbeError: the count could not be read (the message says why).
+    """
+    if name in LISTS:
+        return running(phone, name, arg, leave_open, LISTS.lookup(name))
+    rows = running(phone, name, arg, leave_open, ROWS.lookup(name))
+    return Listed(len(rows), rows)
+
+
+def listed_by(name: str) -> bool:
+    """Whether count probe `name` gives the rows it counted (`run_listed`)."""
+    return name in LISTS or name in ROWS
+
+
+def _whole_rows(page: PageSource, bottom: float) -> list[Element]:
+    """The list's rows wholly on screen, inside its frame and above `bottom`, top first: a row
+    cut off shows only some of its texts."""
+    tables = [e for e in page.on_screen() if e.type == "XCUIElementTypeTable"]
+    return sorted((e for e in page.on_screen() if e.type == CELL and any(
+        page.holds(t, e) and e.y >= t.y and e.y + e.height <= min(t.y + t.height, bottom)
+        for t in tables)), key=lambda e: e.y)
+
+
+def _in_table(page: PageSource) -> Callable[[Element], bool]:
+    return lambda cell: page.inside(cell, "Table")
+
+
+def _toolbar_top(page: PageSource) -> float:
+    return min((e.y for e in page.on_screen() if e.type == TOOLBAR), default=page.height)
+
+
+@LISTS.register("notes")
+def notes_listed(phone: Phone, arg: str) -> Listed:
+    """Every note in Notes' list (`arg` is not used): the count its toolbar shows, and the rows
+    of the list's first screen, the most recently edited first."""
+    page = fresh_app(phone, NOTES)
+    shown = [int(match.group(1)) for e in page.on_screen()
+             if e.type == "XCUIElementTypeStaticText"
+             and (match := NOTES_SHOWN.fullmatch(e.label.strip()))
+             and page.inside(e, "Toolbar")]
+    if not shown:
+        raise ProbeError(f"Notes' list shows no count of its notes; it shows {page.summary()}")
+    rows = tuple(row_texts(page, row) for row in _whole_rows(page, _toolbar_top(page)))
+    if leaving_open():
+        phone.leave(NOTES_LIST)  # the search counted next starts from this list
+    else:
+        stop_app(phone, NOTES)
+    return Listed(shown[0], rows[:shown[0]])
+
+
+@probe("notes")
+def notes(phone: Phone, arg: str) -> int:
+    """How many notes `notes_listed` counts."""
+    return notes_listed(phone, arg).count
+
+
+ALL = Step.tap_on("All", "Button")
+"""Reminders' All tile (its value is the count)."""
+BACK = Step.tap_on("Lists", "Button")
+"""The All list's back button, to the lists (where Reminders' search field is)."""
+REMINDERS_LISTS = f"{REMINDERS}{LISTED}"
+"""What the reminders count tells `Phone.leave` when it leaves the lists up for a search."""
+
+
+@LISTS.register("reminders")
+def reminders_listed(phone: Phone, arg: str) -> Listed:
+    """Every reminder not completed (`arg` is not used): the count on the All tile, and the
+    rows of the All list, scrolled through; the count alone when the list runs on past what
+    the probe scrolls, repeats a row across a scroll, or its rows do not add up to it."""
+    page = fresh_app(phone, REMINDERS)
+    tile = [e for e in page.on_screen() if e.type == "XCUIElementTypeButton"
+            and e.label == "All" and e.value.strip().isdigit()]
+    if not tile:
+        raise ProbeError(f"Reminders shows no All list with its count; it shows "
+                         f"{page.summary()}")
+    count = int(tile[0].value)
+    run_steps(phone, [ALL])
+    rows: tuple[str, ...] | None = _all_rows(phone)
+    if leaving_open():  # back to the lists, where the search counted next starts
+        run_steps(phone, [BACK])
+        phone.leave(REMINDERS_LISTS)
+    else:
+        stop_app(phone, REMINDERS)
+    return Listed(count, rows if rows is not None and len(rows) == count else None)
+
+
+@probe("reminders")
+def reminders(phone: Phone, arg: str) -> int:
+    """How many reminders `reminders_listed` counts."""
+    return reminders_listed(phone, arg).count
+
+
+def _all_rows(phone: Phone) -> tuple[str, ...] | None:
+    """The rows of the open list, top to bottom, scrolling to its end (None: too long)."""
+    page = phone.page()
+    bottom = _toolbar_top(page)
+    seen = [row_texts(page, row) for row in _whole_rows(page, bottom)]
+    for _ in range(SCROLLS):
+        if ends_on_screen(page, bottom, _in_table(page)) or not scrolled_down(phone):
+            return tuple(seen)
+        page = phone.page()
+        try:
+            seen = merge_scrolled(seen, [row_texts(page, r) for r in _whole_rows(page, bottom)])
+        except Overflow:
+            return None
+    return None
+
+
+__all__ = ["LISTS", "NOTES_LIST", "REMINDERS_LISTS", "Listed", "listed_by", "run_listed"]

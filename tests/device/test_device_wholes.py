@@ -1,0 +1,87 @@
+"""The counts of a whole collection on the simulated iPhone: every note (its list's count, and
+the rows of its first screen, the most recently edited on top) and every reminder (the All
+tile's count and the All list's rows, scrolled through); and a search counted after one starts
+where it left its app, with no second launch."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from phoneshell.device import Phone, run_listed
+from phoneshell.device.steps import run_steps
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Step
+
+NOTES, REMINDERS = "com.apple.mobilenotes", "com.apple.reminders"
+SEEDED = ("phoneshell benchmark | 9:41 AM  A saved note for Notes search to find.",
+          "Groceries | 9:41 AM  milk", "Trip ideas | 9:41 AM  Lisbon in spring, Kyoto in autumn.",
+          "Meeting notes | 9:41 AM  Agenda: quarterly review, hiring, roadmap.")
+
+
+def launches(sim: SimServer, since: int) -> list[str]:
+    return [e["path"] for e in sim.ledger(since)[1] if str(e["route"]).endswith("launch")]
+
+
+def test_the_notes_are_counted_whole_with_the_rows_on_top(phone: Phone) -> None:
+    listed = run_listed(phone, "notes", "")
+    assert (listed.count, listed.rows) == (4, SEEDED)
+
+
+@pytest.fixture
+def many_notes(tmp_path: Path) -> Iterator[SimServer]:
+    """A phone with 30 notes, "note 29" edited last."""
+    notes = [{"id": n + 1, "text": f"note {n}\nline {n}", "modified": n + 1} for n in range(30)]
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"version": 1, "stores": {NOTES: {
+        "notes": notes, "deleted": [], "next_id": 31, "clock": 30}}}))
+    with SimServer(state_file=path) as sim:
+        yield sim
+
+
+def test_a_long_list_of_notes_gives_its_count_and_the_top_of_its_rows(
+        many_notes: SimServer) -> None:
+    phone = Phone(many_notes.url, effect_timeout_s=1.0)
+    listed = run_listed(phone, "notes", "")
+    assert listed.count == 30 and listed.rows is not None
+    # one screen, newest first, whole rows only: the eighth runs on under the toolbar, and a
+    # row cut off shows only some of its texts (a read later may show more of it)
+    assert len(listed.rows) == 7
+    assert listed.rows[:2] == ("note 29 | 9:41 AM  line 29", "note 28 | 9:41 AM  line 28")
+    # a note far down, opened and edited, moves to the top: the screen shows it
+    run_steps(phone, [Step("launch", NOTES), Step("tap", "Search"), Step("type", "note 3\n"),
+                      Step.tap_on("note 3", "Cell"), Step.tap_on("Note", "TextView"),
+                      Step("type", " edited"), Step.tap_on("Done", "Button")])
+    edited = run_listed(phone, "notes", "")
+    assert edited.count == 30 and edited.rows is not None
+    assert edited.rows[0] == "note 3 | 9:41 AM  line 3 edited"
+    assert edited.rows[1:] == listed.rows[:-1]
+
+
+def test_a_search_after_the_notes_count_starts_from_its_list(sim: SimServer,
+                                                             phone: Phone) -> None:
+    since = sim.ledger()[0]
+    assert run_listed(phone, "notes", "", leave_open=True).count == 4
+    titled = run_listed(phone, "notes_titled", "phoneshell benchmark")
+    assert (titled.count, titled.rows) == (1, SEEDED[:1])
+    assert len(launches(sim, since)) == 1, "one launch serves the whole and the search"
+
+
+def test_the_reminders_are_counted_whole_through_a_list_longer_than_the_screen(
+        sim: SimServer, phone: Phone) -> None:
+    listed = run_listed(phone, "reminders", "")
+    assert listed.count == 23 and listed.rows is not None and len(listed.rows) == 23
+    assert listed.rows[0] == "Call the dentist | Today, 10:00 AM" and listed.rows[-1] == "Bananas"
+    # one completed leaves the All list: the count and the rows say so
+    run_steps(phone, [Step("launch", REMINDERS), Step.tap_on("All", "Button"),
+                      Step.tap_on("Not completed", "Button")])
+    done = run_listed(phone, "reminders", "")
+    assert done.count == 22 and done.rows == listed.rows[1:]
+    # left up, the lists are where a search starts, with no launch between
+    since = sim.ledger()[0]
+    assert run_listed(phone, "reminders", "", leave_open=True).count == 22
+    assert run_listed(phone, "reminders_titled", "Renew passport").count == 1
+    assert len(launches(sim, since)) == 1
