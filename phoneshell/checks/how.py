@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from urllib.parse import urlsplit
 
 from phoneshell.audit import Action
+from phoneshell.checks.addresses import Address, parse
+from phoneshell.checks.keystrokes import Typed, typed_runs
 from phoneshell.checks.kind import Check, Finding, Same, Subset, check_kind
-from phoneshell.checks.path import IN_APP, typed_runs, unwatched
+from phoneshell.checks.path import IN_APP, unwatched
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.tree import Element, PageSource, shorten
@@ -23,8 +24,11 @@ SAFARI = "com.apple.mobilesafari"
 KEYS = Param("keys", "str_list", "Labels (or names) of the elements that must each have been "
                                  "tapped, matched whole, ignoring case: e.g. calculator keys "
                                  "`['4', '7', '9', multiply]`.", required=True)
-URL = Param("url", "str", "The address: a host, or a host and path (scheme, `www.` and a "
-                          "trailing slash do not matter), e.g. example.com.", required=True)
+URL = Param("url", "str", "The page: a host (its whole site), or a host and path (that page); "
+                          "scheme, `www.` and a trailing slash do not matter, e.g. example.com.",
+            required=True)
+ADDRESS_NAMES = frozenset({"TabBarItemTitle", "URL"})
+"""Names of Safari's address field (iOS 15 and later; earlier), labelled "Address"."""
 DURATION = Param("text", "str", "The duration the countdown was started at, as the timer shows "
                                 "it: `5:00`, `1:30:00`.", required=True)
 START = Param("start", "str", "The label of the control that starts it (default Start).",
@@ -65,46 +69,47 @@ def tapped_keys(check: Check, evidence: Evidence) -> Finding:
                           f"{pressed}", unproven=doubt)
 
 
-def address(url: str) -> str:
-    """A URL as compared: no scheme, no `www.`, lower-case host, no trailing slash."""
-    raw = url.strip()
-    parts = urlsplit(raw if "://" in raw else "https://" + raw)
-    host = (parts.hostname or "").removeprefix("www.")
-    path = parts.path.rstrip("/")
-    return host + path + (f"?{parts.query}" if parts.query else "")
+def _sent_address(typed: Typed) -> bool:
+    """Whether a send was of Safari's address field and reached the phone with Safari still in
+    front after it (a Return sent with nothing loaded, or into another app, is no visit)."""
+    target, by = typed.action.target, typed.by
+    return (typed.sent and typed.action.app_before == SAFARI and target is not None
+            and (target.name in ADDRESS_NAMES or target.label == "Address")
+            and by is not None and by.ok is True and by.app_after == SAFARI)
 
 
-def _reaches(got: str, want: str) -> bool:
-    """Whether address `got` is `want` or a page under it."""
-    return got == want or got.startswith(want.rstrip("/") + "/")
-
-
-def _loads(evidence: Evidence, want: str) -> tuple[str, list[str]]:
-    """How the agent loaded `want` ("" when it did not), and what it loaded instead."""
+def _loads(evidence: Evidence, want: Address) -> tuple[str, list[str]]:
+    """How the agent loaded `want` in Safari ("" when it did not), and what it loaded instead."""
     seen: list[str] = []
     for action in evidence.agent_actions():
-        if action.kind == "open_url" and action.ok is not False:
+        if action.kind == "open_url" and action.ok is True and action.app_after == SAFARI:
             url = str(action.params.get("url") or "")
-            if _reaches(address(url), want):
+            got = parse(url)
+            if got is not None and got.reaches(want):
                 return f"opened {url}", seen
-            seen.append(url)
-    for run in typed_runs(evidence.agent_actions()):
-        if run.action.app_before != SAFARI or not run.sent:
+            seen.append(str(got) if got is not None else url)
+    for typed in typed_runs(evidence.agent_actions()):
+        if not _sent_address(typed):
             continue
-        typed = run.text.split("\n")[0].strip()
-        if typed and " " not in typed and _reaches(address(typed), want):
-            return f"typed {typed!r} into Safari's address field and sent it", seen
-        seen.append(typed)
+        text = typed.last_line.strip()
+        got = parse(text) if text and not any(c.isspace() for c in text) else None
+        if got is not None and got.reaches(want):
+            return f"typed {text!r} into Safari's address field and sent it", seen
+        seen.append(str(got) if got is not None else text)
     return "", seen
 
 
 @check_kind("visited", family="path", params=(URL,), implied_by=Same())
 def visited(check: Check, evidence: Evidence) -> Finding:
-    """Passes when the agent itself loaded `url` (or a page under it): it opened the URL, or
-    typed the address into Safari's address field and sent it. A page left open by setup, or a
-    search that shows the address among its results, does not count; a link followed to get
-    there is not seen either, so use it where the instruction gives the address."""
-    want = address(check.text_of("url"))
+    """Passes when the agent itself loaded the page `url` names in Safari: it opened the URL,
+    or typed the address into Safari's address field and sent it with the keyboard's Return,
+    and Safari was in front after. URLs compare as a browser reads them (dot segments, escapes,
+    a host's case, default ports, `user@`); a host alone names its whole site, a host and path
+    that page only. A page left open by setup, a search that shows the address, an address
+    typed but never sent, or a link followed, does not count."""
+    want = parse(check.text_of("url"))
+    if want is None:
+        return Finding(False, f"{check.text_of('url')!r} is not a web address")
     how, seen = _loads(evidence, want)
     if how:
         return Finding(True, f"the agent {how}")

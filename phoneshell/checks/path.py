@@ -9,9 +9,9 @@ cannot pass, and one that asserts an absence fails closed. Pure: never touches a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from phoneshell.audit import Action
+from phoneshell.checks.keystrokes import typed_runs
 from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
@@ -29,11 +29,9 @@ INTO = Param("into", "str", "The field: matched against its type (SearchField...
 TAPPED = Param("text", "str", "Text of the tapped element (label, name or value; "
                               "case-insensitive substring).", required=True)
 SUBMITTED = Param("submitted", "bool", "The text must have been sent: Return typed after it, or "
-                                       "the keyboard's Return key (go, search, done...) tapped "
-                                       "before any other typing.")
+                                       "the keyboard's own Return key (go, search...) tapped, "
+                                       "while the field still had the editing.")
 HOLD = Param("hold", "bool", "Only a touch and hold counts (a long press), not a plain tap.")
-RETURN_KEYS = frozenset({"return", "go", "search", "done", "send", "join", "next", "route"})
-"""Labels of the keyboard's Return key: tapping it sends what was typed, as typing "\n" does."""
 HOLD_S = 0.5
 """How long a touch must last to be a long press (UIKit's default minimum press duration)."""
 
@@ -120,53 +118,6 @@ def _field_matches(check: Check, action: Action) -> bool:
         return False
     want = into.strip().lower()
     return any(want in text.lower() for text in (target.type, target.label, target.name))
-
-
-@dataclass(frozen=True)
-class Typed:
-    """What the agent had typed into one field by one keystroke action, and whether it sent it."""
-
-    action: Action
-    text: str
-    """The field's text from the agent's keystrokes so far ("\\n" included when typed)."""
-    sent: bool
-    """Return was typed in it, or the keyboard's Return key was tapped before more typing."""
-
-
-def _return_tap(action: Action) -> bool:
-    target = action.target
-    return (action.kind == "tap" and action.ok is not False and target is not None
-            and target.type.removeprefix("XCUIElementType") in ("Key", "Button")
-            and target.label.strip().lower() in RETURN_KEYS)
-
-
-def typed_runs(actions: Sequence[Action]) -> list[Typed]:
-    """For each keystroke action, what the agent had typed into that field so far.
-
-    Keystrokes into the same field in a row add up ("Wi" then "-Fi" is "Wi-Fi"); a clear or a
-    different field starts again; a backspace removes a character. Secure fields are masked.
-    """
-    runs: list[Typed] = []
-    field_key: tuple[object, ...] | None = None
-    typed = ""
-    for index, action in enumerate(actions):
-        if action.kind != "type" or action.ok is False:
-            continue
-        target = action.target
-        key = (action.app_before, target.type if target else "", target.label if target else "",
-               target.name if target else "")
-        if key != field_key or action.params.get("clear"):
-            typed = ""
-        field_key = key
-        for char in str(action.params.get("text") or ""):
-            typed = typed[:-1] if char == "\b" else typed + char
-        later = []
-        for after in actions[index + 1:]:
-            if after.kind == "type":
-                break
-            later.append(after)
-        runs.append(Typed(action, typed, "\n" in typed or any(map(_return_tap, later))))
-    return runs
 
 
 @check_kind("typed_into", family="path", params=(TYPED, IN_APP, INTO, SUBMITTED),

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from audit_logs import CALC, SAFARI, act, grade, log, tgt
 from sources import El, source
 
+from phoneshell.audit import Target
 from phoneshell.evidence import Capture
 
 FIELD = tgt("XCUIElementTypeTextField", "Address", "TabBarItemTitle")
@@ -35,6 +37,66 @@ def test_return_typed_or_the_go_key_tapped_sends_it() -> None:
     for sent in (returned, tapped_go):
         passed, detail = grade("typed_into", sent, text="iso 8601", submitted=True)
         assert passed and "sent it" in detail
+
+
+RETURN = Target(type="XCUIElementTypeButton", label="go", name="go", keyboard=True)
+"""The keyboard's Return key as iOS draws it: a Button inside the keyboard."""
+DONE = tgt("XCUIElementTypeButton", "Done", "DoneButton")
+"""A Done button of the app's own (the tab overview's): not the keyboard's."""
+CANCEL = tgt("XCUIElementTypeButton", "Cancel", "Cancel")
+TYPED = act(1, "type", SAFARI, SAFARI, target=FIELD, text="iso 8601")
+
+
+def keyboard_key(seq: int, label: str) -> list[object]:
+    return act(seq, "tap", SAFARI, SAFARI, target=Target(type="XCUIElementTypeKey", label=label,
+                                                          name=label, keyboard=True))
+
+
+def test_only_the_keyboards_own_return_key_sends() -> None:
+    """A Done, Go or Search button elsewhere on the screen sends nothing typed: the tab
+    overview's Done after a Cancel passed once as Return."""
+    tapped_return = log(TYPED, act(2, "tap", SAFARI, SAFARI, target=RETURN))
+    assert grade("typed_into", tapped_return, text="iso 8601", submitted=True)[0]
+    for elsewhere in (DONE, tgt("XCUIElementTypeButton", "Go", "Go"),
+                      tgt("XCUIElementTypeButton", "Search", "Search")):
+        ev = log(TYPED, act(2, "tap", SAFARI, SAFARI, target=elsewhere))
+        passed, detail = grade("typed_into", ev, text="iso 8601", submitted=True)
+        assert not passed and "never sent it" in detail, elsewhere
+
+
+def test_a_return_after_the_editing_ended_sends_nothing() -> None:
+    """Cancel (or any tap, another app, home) ends the field's editing: the keyboard's Return
+    tapped after it is not the typing's."""
+    for between in (act(2, "tap", SAFARI, SAFARI, target=CANCEL),
+                    act(2, "tap", SAFARI, SAFARI, target=tgt("XCUIElementTypeButton", "Tabs")),
+                    act(2, "home", SAFARI, "com.apple.springboard"),
+                    act(2, "tap", SAFARI, SAFARI, target=None, x=10, y=10)):
+        ev = log(TYPED, between, act(3, "tap", SAFARI, SAFARI, target=RETURN))
+        assert not grade("typed_into", ev, text="iso 8601", submitted=True)[0], between
+
+
+def test_keys_tapped_before_return_are_part_of_what_is_sent() -> None:
+    """The keyboard's keys type: deleted back to nothing, the text sent no longer holds the
+    words; a scroll of the suggestions or more typing leaves the editing as it was."""
+    deleted = log(TYPED, *(keyboard_key(n, "delete") for n in range(2, 10)),
+                  act(10, "tap", SAFARI, SAFARI, target=RETURN))
+    assert not grade("typed_into", deleted, text="iso 8601", submitted=True)[0]
+    finished = log(act(1, "type", SAFARI, SAFARI, target=FIELD, text="iso 860"),
+                   act(2, "swipe", SAFARI, SAFARI, from_x=1, from_y=300, to_x=1, to_y=100),
+                   keyboard_key(3, "1"), act(4, "tap", SAFARI, SAFARI, target=RETURN))
+    passed, detail = grade("typed_into", finished, text="iso 8601", submitted=True)
+    assert passed and "'iso 8601'" in detail, detail
+
+
+def test_a_clear_starts_the_field_again_and_a_text_view_has_no_send() -> None:
+    cleared = log(TYPED, act(2, "type", SAFARI, SAFARI, target=FIELD, text="", via="clear"),
+                  act(3, "type", SAFARI, SAFARI, target=FIELD, text="date\n"))
+    assert not grade("typed_into", cleared, text="iso 8601", submitted=True)[0]
+    assert grade("typed_into", cleared, text="iso 8601")[0]  # it was typed, then cleared
+    body = tgt("XCUIElementTypeTextView", "Note", "Note")
+    note = log(act(1, "type", "com.apple.mobilenotes", "com.apple.mobilenotes", target=body,
+                   text="iso 8601\n"))
+    assert not grade("typed_into", note, text="iso 8601", submitted=True)[0]
 
 
 # tapped hold ----------------------------------------------------------------------------------
@@ -69,22 +131,81 @@ def test_tapped_keys_match_whole_labels() -> None:
 
 # visited -------------------------------------------------------------------------------------
 
+def loaded(url: str) -> object:
+    return log(act(1, "open_url", SAFARI, SAFARI, url=url))
+
+
+def sent(text: str, after: str = SAFARI, *before: list[object]) -> object:
+    return log(*before, act(len(before) + 1, "type", SAFARI, after, target=FIELD, text=text))
+
+
 def test_visited_by_opening_or_by_sending_the_address() -> None:
-    opened = log(act(1, "open_url", SAFARI, SAFARI, url="https://blolabel.ai/probe/eight/"))
-    typed = log(act(1, "type", SAFARI, SAFARI, target=FIELD, text="www.example.com\n"))
-    assert grade("visited", opened, url="blolabel.ai/probe/eight")[0]
-    assert not grade("visited", opened, url="blolabel.ai/probe/one")[0]
+    typed = sent("www.example.com\n")
+    assert grade("visited", loaded("https://blolabel.ai/probe/eight/"),
+                 url="blolabel.ai/probe/eight")[0]
+    assert not grade("visited", loaded("https://blolabel.ai/probe/eight/"),
+                     url="blolabel.ai/probe/one")[0]
     passed, detail = grade("visited", typed, url="example.com")
     assert passed and "sent it" in detail
+    by_key = log(act(1, "type", SAFARI, SAFARI, target=FIELD, text="example.com"),
+                 act(2, "tap", SAFARI, SAFARI, target=RETURN))
+    assert grade("visited", by_key, url="example.com")[0]
 
 
 def test_a_search_for_the_words_or_an_unsent_address_is_not_a_visit() -> None:
-    search = log(act(1, "type", SAFARI, SAFARI, target=FIELD, text="example com\n"))
+    search = sent("example com\n")
     unsent = log(act(1, "type", SAFARI, SAFARI, target=FIELD, text="example.com"))
-    lookalike = log(act(1, "open_url", SAFARI, SAFARI, url="https://example.com.evil.net/"))
+    lookalike = loaded("https://example.com.evil.net/")
     for ev in (search, unsent, lookalike):
         assert not grade("visited", ev, url="example.com")[0]
     assert not grade("visited", log(audited=False), url="example.com")[0]
+
+
+def test_an_address_typed_then_cancelled_is_not_a_visit_whatever_is_tapped_after() -> None:
+    """The address typed, Cancel, then the tab overview's Done: passed once as Return."""
+    for then in (DONE, RETURN):
+        ev = log(act(1, "type", SAFARI, SAFARI, target=FIELD, text="blolabel.ai/probe/four/"),
+                 act(2, "tap", SAFARI, SAFARI, target=CANCEL),
+                 act(3, "tap", SAFARI, SAFARI, target=then))
+        assert not grade("visited", ev, url="blolabel.ai/probe/four")[0], then
+
+
+def test_a_visit_is_sent_from_safaris_address_field_with_safari_in_front_after() -> None:
+    page = tgt("XCUIElementTypeTextField", "Find on Page", "find")
+    elsewhere = log(act(1, "type", SAFARI, SAFARI, target=page, text="example.com\n"))
+    assert not grade("visited", elsewhere, url="example.com")[0]
+    assert not grade("visited", sent("example.com\n", after="com.apple.springboard"),
+                     url="example.com")[0]
+    no_outcome = log(act(1, "type", SAFARI, None, target=FIELD, text="example.com\n"))
+    assert not grade("visited", no_outcome, url="example.com")[0]
+    assert not grade("visited", log(act(1, "open_url", SAFARI, None, url="example.com")),
+                     url="example.com")[0]
+
+
+@pytest.mark.parametrize(("url", "want", "holds"), [
+    ("https://blolabel.ai/probe/four/../../nothing", "blolabel.ai/probe/four", False),
+    ("https://blolabel.ai/probe/four/%2e%2E/one", "blolabel.ai/probe/one", True),
+    ("https://blolabel.ai/probe/four/%2e%2E/one", "blolabel.ai/probe/four", False),
+    ("https://blolabel.ai/probe/x/../four/./", "blolabel.ai/probe/four", True),
+    ("https://blolabel.ai/probe/four/more", "blolabel.ai/probe/four", False),
+    ("https://blolabel.ai/probe/fourth", "blolabel.ai/probe/four", False),
+    ("HTTPS://WWW.BloLabel.AI:443/prob%65/four?ref=1#top", "blolabel.ai/probe/four", True),
+    ("http://blolabel.ai:8080/probe/four", "blolabel.ai/probe/four", False),
+    ("https://blolabel.ai@evil.net/probe/four", "blolabel.ai/probe/four", False),
+    ("https://evil.net\\@blolabel.ai/probe/four", "blolabel.ai/probe/four", False),
+    ("https://user:pw@blolabel.ai/probe/four", "blolabel.ai/probe/four", True),
+    ("https:\\\\blolabel.ai\\probe\\four", "blolabel.ai/probe/four", True),
+    ("https://blolabel%2Eai./probe/four", "blolabel.ai/probe/four", True),
+    ("https://blolabel.ai/probe%2Ffour", "blolabel.ai/probe/four", False),
+    ("javascript:location='https://blolabel.ai/probe/four'", "blolabel.ai/probe/four", False),
+    ("https://example.com/anything/at/all", "example.com", True),
+    ("https://example.com/?q=1", "example.com/?q=2", False),
+])
+def test_urls_compare_as_a_browser_reads_them(url: str, want: str, holds: bool) -> None:
+    """Dot segments, escapes, a host's case and trailing dot, default ports, `user@` and
+    backslashes as WHATWG parses them; a host alone names its site, a path that page only."""
+    assert grade("visited", loaded(url), url=want)[0] is holds
+    assert grade("visited", sent(url.replace("#top", "") + "\n"), url=want)[0] is holds
 
 
 # countdown ------------------------------------------------------------------------------------

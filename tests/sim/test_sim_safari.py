@@ -103,6 +103,15 @@ def test_example_com_in_any_spelling(safari, typed):
     assert safari(label="Example Domain", className="StaticText").exists
 
 
+@pytest.mark.parametrize(("url", "word"), [
+    ("https://blolabel.ai/probe/nine/../one/", "CARDAMOM"),
+    ("https://blolabel.ai/probe/x/%2e%2E/two/.", "PELICAN")])
+def test_dot_segments_resolve_as_a_browser_resolves_them(app, url, word):
+    """Safari follows the WHATWG URL standard: `..` and `.%2e` go up a level, `.` stays."""
+    app.open_url(url)
+    assert app(label=word).exists
+
+
 def test_open_url_opens_safari_on_the_page(app, client):
     app.open_url("https://example.com/")
     assert client.app_current()["bundleId"] == SAFARI

@@ -106,13 +106,35 @@ def search_url(query: str) -> str:
     return SEARCH_ENGINE + quote_plus(query.strip())
 
 
+def _resolved(path: str) -> str:
+    """A path with its dot segments resolved, as a browser loads it (WHATWG's URL standard:
+    `/probe/four/../../nothing` is `/nothing`, and `.%2e` is `..` too)."""
+    kept: list[str] = []
+    segments = path.split("/")[1:]
+    for i, segment in enumerate(segments):
+        low = segment.lower()
+        last = i == len(segments) - 1
+        if low in ("..", ".%2e", "%2e.", "%2e%2e"):
+            if kept:
+                kept.pop()
+            if last:
+                kept.append("")
+        elif low in (".", "%2e"):
+            if last:
+                kept.append("")
+        else:
+            kept.append(segment)
+    return "/" + "/".join(kept)
+
+
 def normalise(url: str) -> str:
-    """A canonical URL: a scheme (https unless given), a lower-case host, at least "/" as path."""
+    """A canonical URL: a scheme (https unless given), a lower-case host, at least "/" as path,
+    its dot segments resolved."""
     raw = url.strip()
     if "://" not in raw:
         raw = "https://" + raw
     parts = urlsplit(raw)
-    path = parts.path or "/"
+    path = _resolved(parts.path or "/")
     query = f"?{parts.query}" if parts.query else ""
     return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}{path}{query}"
 

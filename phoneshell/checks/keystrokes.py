@@ -1,0 +1,176 @@
+"""What the agent typed, field by field, what it sent, and what its typing was followed by.
+
+Read from the audit log's actions of phase `agent` (pure: never touches a device). One field's
+**editing** begins at a tap on a text input or the first keystroke into it, and lasts while the
+agent only types into it, taps the on-screen keyboard, scrolls or hides the keyboard. Keystrokes
+are `type` actions (WDA's keys, an element's value) and taps on the keyboard's keys; a clear
+empties the field. Any other action ends the editing: a tap anywhere else (Cancel, a result, the
+field itself again), another field, a launch, home, a button, a URL. That first other action is
+the editing's **end**: for a search, the tap that opened a result from its list while the
+search still showed it.
+
+Text is **sent** only by the keyboard's own Return key (a Button or Key inside the keyboard,
+labelled as `xcui.RETURN_KEYS`), or "\\n" typed, while the field still has the editing: a Done
+elsewhere on the screen, or a Return after a Cancel, sends nothing. In a text view (a note's
+body) Return is a new line, never a send.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from phoneshell.audit import Action
+from phoneshell.records import Target
+from phoneshell.xcui import KEY_TYPE, RETURN_KEYS, TEXT_INPUTS, full_type
+
+KEY = full_type(KEY_TYPE)
+TEXT_VIEW = full_type("TextView")
+KEEPS_EDITING = frozenset({"swipe"})
+"""Action kinds that leave a field's editing as it was: scrolling a list (a search's results,
+the suggestions under an address) moves nothing into or out of the field."""
+KEY_TEXT = {"space": " ", "delete": "\b"}
+"""What the keyboard's named keys type (the others, shift, more, emoji..., type nothing)."""
+
+
+def in_keyboard(target: Target | None) -> bool:
+    """Whether a tap's target is part of the on-screen keyboard (a key, or its Return)."""
+    return target is not None and (target.type == KEY or target.keyboard)
+
+
+
+
+def _key_text(target: Target) -> str:
+    """What a tap on a key of the keyboard types into the field ("" for a mode key)."""
+    label = target.label.strip()
+    named = KEY_TEXT.get(label.lower())
+    if named is not None:
+        return named
+    return label if len(label) == 1 else "*" if label == "***" else ""
+
+
+@dataclass(frozen=True)
+class Typed:
+    """What the agent had typed into one field at one moment, and whether it sent it then."""
+
+    action: Action
+    """The keystroke action whose target is the field (for details and `into`)."""
+    text: str
+    """The field's text from the agent's keystrokes so far ("\\n" where Return was typed)."""
+    sent: bool = False
+    """This is the moment the text was sent (Return typed, or the keyboard's Return tapped):
+    what was sent is `text` after its last "\\n"."""
+    by: Action | None = None
+    """The action that made this text, or sent it (a `type`, or a tap on a key)."""
+
+    @property
+    def last_line(self) -> str:
+        """What was typed since the last Return: the text a send sends."""
+        return self.text.rsplit("\n", 1)[-1]
+
+
+@dataclass
+class Editing:
+    """One field's editing, from its first tap or keystroke to the action that ended it."""
+
+    opened_by: Action
+    key: tuple[str, str, str, str]
+    single_line: bool
+    text: str = ""
+    states: list[Typed] = field(default_factory=list)
+    """The field's text after each keystroke, and at each send, in order."""
+    field_action: Action | None = None
+    """The last `type` action into the field (its target names the field)."""
+    end: Action | None = None
+    """The first action that ended the editing (None: the agent's turn ended first)."""
+
+    def _note(self, by: Action, sent: bool = False) -> None:
+        self.states.append(Typed(self.field_action or self.opened_by, self.text, sent, by))
+
+    def type(self, action: Action, chars: str, clear: bool = False) -> None:
+        """Apply keystrokes: "\\b" deletes, "\\n" sends a single-line field (or adds a line)."""
+        if clear:
+            self.text = ""
+        for char in chars:
+            if char == "\b":
+                self.text = self.text[:-1]
+            elif char == "\n" and self.single_line:
+                self._note(action, sent=True)
+                self.text += char
+            else:
+                self.text += char
+        self._note(action)
+
+    def press(self, action: Action, target: Target) -> None:
+        """A tap on the keyboard (`in_keyboard`): its Return sends, its keys type."""
+        returns = target.label.strip().lower() in RETURN_KEYS
+        self.type(action, "\n" if returns else _key_text(target))
+
+
+def _field_key(action: Action) -> tuple[str, str, str, str]:
+    target = action.target
+    return (action.app_before, target.type if target else "", target.label if target else "",
+            target.name if target else "")
+
+
+def _opens(action: Action) -> bool:
+    """A tap on a text input: it takes the focus, and the keyboard types into it."""
+    return action.kind == "tap" and action.target is not None and \
+        action.target.type in TEXT_INPUTS
+
+
+def _keeps(action: Action) -> bool:
+    """Whether an action leaves the editing of the field where it was."""
+    if action.kind in KEEPS_EDITING:
+        return True
+    return action.kind == "tap" and (in_keyboard(action.target)
+                                     or action.params.get("gesture") == "keyboard_dismiss")
+
+
+def editings(actions: Sequence[Action]) -> list[Editing]:
+    """Every field's editing in the agent's turn, in order (see the module's docstring).
+
+    An action WDA refused (`ok` false) never reached the screen and changes nothing here. A
+    keystroke with no field resolved still counts, as typed into an unknown field.
+    """
+    done: list[Editing] = []
+    current: Editing | None = None
+
+    def close(end: Action | None) -> None:
+        nonlocal current
+        if current is not None:
+            current.end = end
+            done.append(current)
+        current = None
+
+    for action in actions:
+        if action.ok is False:
+            continue
+        if action.kind == "type":
+            key = _field_key(action)
+            if current is None or current.key != key:
+                close(action)
+                current = _begin(action, key)
+            current.field_action = action
+            current.type(action, str(action.params.get("text") or ""),
+                         clear=action.params.get("via") == "clear")
+        elif current is not None and _keeps(action):
+            if action.kind == "tap" and in_keyboard(action.target):
+                assert action.target is not None
+                current.press(action, action.target)
+        else:
+            close(action)
+            if _opens(action):
+                current = _begin(action, _field_key(action))
+    close(None)
+    return done
+
+
+def _begin(action: Action, key: tuple[str, str, str, str]) -> Editing:
+    return Editing(action, key, single_line=key[1] != TEXT_VIEW)
+
+
+def typed_runs(actions: Sequence[Action]) -> list[Typed]:
+    """Every state of every field the agent typed into: its text after each keystroke, and at
+    each send (`Typed.sent`), in order."""
+    return [state for editing in editings(actions) for state in editing.states]
