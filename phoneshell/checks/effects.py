@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 
 from phoneshell.audit import Action
 from phoneshell.changes import Changed, changed_device, setting_of
+from phoneshell.checks.items import items_changed, whole_reading
 from phoneshell.checks.kind import Check, Finding, Need, Same, check_kind
 from phoneshell.checks.path import unwatched
 from phoneshell.evidence import Evidence, ProbeReading
@@ -96,8 +97,14 @@ def _compare(check: Check, evidence: Evidence, change: int) -> Finding:
         return Finding(False, problem, unproven=problem)
     what = _what(check)
     got = reading.after - reading.before
-    return Finding(got == change, f"{what}: {reading.before} before the agent, {reading.after} "
-                                  f"after (change {got:+d}, wanted {change:+d})")
+    detail = (f"{what}: {reading.before} before the agent, {reading.after} after (change "
+              f"{got:+d}, wanted {change:+d})")
+    if got != change:
+        return Finding(False, detail)
+    # the number is right; the items behind it must be made (removed, kept) ones, not
+    # existing ones edited into (out of) what is counted
+    changed = items_changed(reading, whole_reading(evidence, reading))
+    return Finding(not changed, f"{detail}; but {changed}" if changed else detail)
 
 
 @check_kind("count_unchanged", family="effect", params=(PROBE, ARG, NONE_BEFORE, SOME_BEFORE),
@@ -105,14 +112,19 @@ def _compare(check: Check, evidence: Evidence, change: int) -> Finding:
             implied_by=Same(), needs=_probe_need, probe_kind="count")
 def count_unchanged(check: Check, evidence: Evidence) -> Finding:
     """Passes when the probe's count after capture equals its count before the agent acted (a
-    search must not create what it searches for)."""
+    search must not create what it searches for), and, where the probe lists what it counted,
+    it counts the same items, each shown as it was (one replaced by another fails)."""
     return _compare(check, evidence, 0)
 
 
 @check_kind("count_increased", family="effect", params=(PROBE, ARG, BY, NONE_BEFORE, SOME_BEFORE),
             negatable=False, implied_by=Same(), needs=_probe_need, probe_kind="count")
 def count_increased(check: Check, evidence: Evidence) -> Finding:
-    """Passes when the count grew by exactly `by` (default 1) between before and after."""
+    """Passes when the count grew by exactly `by` (default 1) between before and after, by new
+    items: where the probe lists what it counted, every item counted before is still shown as
+    it was, and the whole collection it counts some of (every note, for notes titled X) grew
+    by as much with every item of it still there, so an existing note renamed or overwritten
+    into one fails."""
     return _compare(check, evidence, check.int_of("by"))
 
 
@@ -120,7 +132,10 @@ def count_increased(check: Check, evidence: Evidence) -> Finding:
             negatable=False,
             implied_by=Same(), needs=_probe_need, probe_kind="count")
 def count_decreased(check: Check, evidence: Evidence) -> Finding:
-    """Passes when the count fell by exactly `by` (default 1) between before and after."""
+    """Passes when the count fell by exactly `by` (default 1) between before and after, by
+    items removed: where the probe lists what it counted, nothing is shown after that was not
+    before, and the whole collection it counts some of fell by as much, so an item renamed out
+    of the count fails."""
     return _compare(check, evidence, -check.int_of("by"))
 
 

@@ -127,6 +127,11 @@ class ProbeReading(Part):
     top of a list kept most recently edited first (Notes), as far as one screen shows it."""
     rows_after: tuple[str, ...] | None = None
     """The same, after capture."""
+    whole: str = ""
+    """The probe that counted (with no text, its own reading among `probes`) the whole
+    collection this count counts some of: `notes` for `notes_titled`. A filtered count that
+    grows while its whole does not, or while an item of the whole is gone, grew by an existing
+    item changed into it, not by one made. "" when there is none (or the evidence predates it)."""
 
 
 class DeviceRead(Part):

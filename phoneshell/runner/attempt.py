@@ -35,6 +35,7 @@ from phoneshell.device import (
     ProbeError,
     Readings,
     capture_evidence,
+    close_left_search,
     run_probe,
     run_step,
     run_steps,
@@ -58,9 +59,11 @@ from phoneshell.runner.counts import (
     after_teardown,
     counts_of,
     dig_from_start,
+    spared,
     start_state,
     take_counts,
     uncountable,
+    whole_name,
 )
 from phoneshell.runner.endstate import UnreadableEndState, capture_or_blame, unreadable
 from phoneshell.runner.rig import Rig, RigDown, check_rig
@@ -179,8 +182,12 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
     # the counts last, so the teardown that deletes by them may start where they end
     after = take_counts(rig, before, plan.task.teardown)
     # every "before" count was taken (else the attempt was skipped): errors are the after's
+    # with what each count is made of, and the whole it counts some of, so the grade can tell
+    # a note made from one renamed (`checks.items`)
     probes = tuple(ProbeReading(name=n.name, arg=n.arg, before=before[n].value,
-                                after=after[n].value, error=after[n].why) for n in before)
+                                after=after[n].value, error=after[n].why,
+                                rows_before=before[n].rows, rows_after=after[n].rows,
+                                whole=whole_name(n)) for n in before)
     events, forged = _slice(rig, plan, mark)
     flags = set(evidence.flags)
     if custody_breaks(events):
@@ -243,10 +250,13 @@ def _after_agent(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | No
 
 
 def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
-              before: Counts, left: _Left, device_before: Mapping[str, str]) -> Teardown:
+              before: Counts, left: _Left, device_before: Mapping[str, str],
+              evidence: Evidence | None = None) -> Teardown:
     """Run every teardown step, then stop the apps the agent left running and set back the
     Settings values and the phone's own state it changed (`left`; the phone's, to what the run
-    found: `device_before`), even after one fails; report what failed, never raise."""
+    found: `device_before`), even after one fails; report what failed, never raise. A
+    `delete_created` whose count `evidence` shows may have grown by the owner's items edited
+    is not run (`counts.spared`), and the row says what was left and why."""
     errors: list[str] = []
     rows = {(n.name, n.arg): c.rows for n, c in before.items() if c.rows is not None}
 
@@ -262,13 +272,20 @@ def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
             errors.append(f"harness error in {what} ({type(exc).__name__}): {exc}")
         return None
 
+    kept: list[str] = []
     for step in (*task.teardown, *left.running):
+        why = spared(step, evidence)
+        if why:  # the rows it would delete may be the owner's, edited: left, and said
+            kept.append(why)
+            guarded("closing the count's search", functools.partial(close_left_search, phone))
+            continue
         guarded(step.describe(), functools.partial(run_step, phone,
                                                    with_counts(step, readings, rows)))
     switched = [*set_back_settings(phone, left.settings, guarded),
                 *set_back_device(phone, left.device, device_before, guarded)]
     return Teardown(ok=not errors, error="; ".join(errors),
-                    stopped=tuple(step.arg for step in left.running), switched=tuple(switched))
+                    stopped=tuple(step.arg for step in left.running), switched=tuple(switched),
+                    left=tuple(kept))
 
 
 @dataclass(frozen=True)
@@ -360,7 +377,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         left = _after_agent(rig, plan, mark, evidence) if result.ran and not rig_down else _Left()
         teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
                     _teardown(phone, task, folder, _readings(before, evidence), before, left,
-                              rig.device_start))
+                              rig.device_start, evidence))
         after_teardown(rig, task, before, teardown)
         rig.bridge.clear_context()
     distrusted = verdict.overruled if verdict is not None and not skip_reason else ""

@@ -36,24 +36,29 @@ from typing import NamedTuple
 
 from phoneshell.checks import Need, needs_of
 from phoneshell.checks.effects import counted, not_at_start, starts_at_none, starts_with_some
+from phoneshell.checks.items import items_changed, whole_changed, whole_reading
 from phoneshell.device import (
     COUNTED_IN,
-    ROWS,
     Overflow,
     ProbeError,
     cleanup_counts,
+    listed_by,
+    run_listed,
     run_probe,
-    run_rows,
     starts_where_counted,
 )
+from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.records import Teardown
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step, Task
+from phoneshell.tasks.probes import whole_of
 
 
 class Count(NamedTuple):
-    """One count probe's reading: the number, or None and why not; and, for a probe that counts
-    rows (`ROWS`), the rows it counted (teardown deletes only rows that were not among them)."""
+    """One count probe's reading: the number, or None and why not; and, for a probe that lists
+    what it counted (`device.listed_by`), the rows it counted (teardown deletes only rows that
+    were not among them; fewer than the number: the top of a list kept most recently edited
+    first)."""
 
     value: int | None
     why: str = ""
@@ -83,9 +88,9 @@ def take_counts(rig: Rig, needs: Iterable[Need], then: tuple[Step, ...] = ()) ->
                      after is None and first is not None
                      and starts_where_counted(first, need.name, need.arg))
         try:
-            if need.name in ROWS:
-                rows = run_rows(rig.phone, need.name, need.arg, leave_open=leave)
-                counts[need] = Count(len(rows), rows=rows)
+            if listed_by(need.name):
+                listed = run_listed(rig.phone, need.name, need.arg, leave_open=leave)
+                counts[need] = Count(listed.count, rows=listed.rows)
             else:
                 counts[need] = Count(int(run_probe(rig.phone, need.name, need.arg, leave)))
         except ProbeError as exc:
@@ -114,9 +119,10 @@ def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[str, Coun
     tasks = tuple(tasks)
     none = tuple(dict.fromkeys(need for task in tasks for need in starts_at_none(task.checks)))
     some = tuple(dict.fromkeys(need for task in tasks for need in starts_with_some(task.checks)))
-    every = dict.fromkeys(sorted(  # an app once for all its counts (`take_counts`)
+    every = dict.fromkeys(sorted(  # an app once for all its counts (`take_counts`), a whole
         dict.fromkeys((*none, *some, *(need for task in tasks for need in counts_of(task)))),
-        key=lambda need: COUNTED_IN.get(need.name, "")))
+        key=lambda need: (COUNTED_IN.get(need.name, ""),  # first: searches start from its list
+                          whole_of(need.name, need.arg) is not None)))
     if not every:
         return "", {}
     rig.enter(run_id, "", 0, "probe")
@@ -126,6 +132,8 @@ def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[str, Coun
         rig.bridge.clear_context()
     rig.listed.update({need: count.rows for need, count in counts.items()
                        if count.rows is not None})
+    rig.started.update({need: (count.value, count.rows) for need, count in counts.items()
+                        if count.value is not None})
     there = [f"{counted(need)} {counts[need].value}" for need in none if counts[need].value]
     lacks = [counted(need) for need in some if counts[need].value == 0]
     unknown = [f"{counted(need)} ({count.why})" for need, count in counts.items()
@@ -143,9 +151,53 @@ def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[str, Coun
 
 def counts_of(task: Task) -> tuple[Need, ...]:
     """The counts an attempt at `task` takes before its agent: its checks' and its
-    teardown's."""
-    return tuple(dict.fromkeys([*(n for n in needs_of(task.checks) if n.what == "probe"),
-                                *cleaned(task)]))
+    teardown's, each count of some of a collection after the count of its whole (`wholes`)."""
+    return wholes((*(n for n in needs_of(task.checks) if n.what == "probe"), *cleaned(task)))
+
+
+def wholes(needs: Iterable[Need]) -> tuple[Need, ...]:
+    """`needs`, without repeats, each count of some of a collection (notes titled X) preceded
+    by the count of the whole collection (every note: `tasks.probes.whole_of`): whether the
+    count grew by items made or by existing ones changed into it is told by the whole
+    (`checks.items`). The whole comes first, so the count a teardown deletes by is still last
+    (`take_counts`)."""
+    found: list[Need] = []
+    for need in needs:
+        whole = whole_of(need.name, need.arg)
+        found += [Need("probe", *whole), need] if whole else [need]
+    return tuple(dict.fromkeys(found))
+
+
+def whole_name(need: Need) -> str:
+    """The probe that counts the whole collection `need` counts some of ("" when none)."""
+    whole = whole_of(need.name, need.arg)
+    return whole[0] if whole else ""
+
+
+def spared(step: Step, evidence: Evidence | None) -> str:
+    """Why teardown step `step` must not delete what its count grew by ("" to run it): the
+    attempt's evidence shows the growth may not be all new items (`checks.items`: an item
+    counted before the agent, in the count or in its whole, is gone or no longer shown as it
+    was, or the whole did not grow as much), so the rows it would take for new ones may be
+    the owner's, edited. When the count could not be taken after capture (more than a screen of
+    results: the step would dig), the whole alone decides. A note left behind is the safe way
+    to be wrong. Only a `delete_created` whose count the evidence holds is ever spared."""
+    if evidence is None or step.kind != "delete_created":
+        return ""
+    reading = evidence.probe(step.option("probe"), step.option("text"))
+    if reading is None or reading.before is None:
+        return ""
+    whole = whole_reading(evidence, reading)
+    what = counted(Need("probe", reading.name, reading.arg))
+    if reading.after is None:
+        why = whole_changed(whole) if whole is not None else ""
+        return f"{what} could not be counted after capture, and none of it was deleted: " \
+               f"{why}" if why else ""
+    if reading.after <= reading.before:
+        return ""
+    why = items_changed(reading, whole)
+    return (f"{what} grew by {reading.after - reading.before}, and none of it was deleted: "
+            f"{why}") if why else ""
 
 
 def uncountable(before: Counts, counted_before: frozenset[Need]) -> str:
@@ -170,6 +222,31 @@ def dig_from_start(rig: Rig, before: Counts) -> Counts:
     return {need: Count(len(rig.listed[need]), rows=rig.listed[need])
             if count.overflow and need in rig.listed else count
             for need, count in before.items()}
+
+
+def left_since_start(rig: Rig, need: Need, now: Counts) -> str:
+    """Why what this run's agents left of count `need` (counted again `now`, with its whole)
+    must stay when the run ends ("" when it may be deleted): compared with the count before the
+    run's first attempt (`Rig.started`) as an attempt's teardown compares with its count before
+    the agent (`spared`), since an attempt's teardown that left a changed owner's note leaves
+    it for the run's end to find."""
+    whole = whole_of(need.name, need.arg)
+    start, count = rig.started.get(need), now.get(need)
+    if whole is None or start is None or count is None:
+        return ""
+    whole_need = Need("probe", *whole)
+    was, found = rig.started.get(whole_need), now.get(whole_need)
+    reading = ProbeReading(name=need.name, arg=need.arg, before=start[0], after=count.value,
+                           rows_before=start[1], rows_after=count.rows, whole=whole[0])
+    whole_read = ProbeReading(
+        name=whole[0], before=was[0] if was else None, after=found.value if found else None,
+        rows_before=was[1] if was else None, rows_after=found.rows if found else None,
+        error="not counted before the run" if was is None else found.why if found else "")
+    if count.value is None:  # buried beyond counting: the whole alone can tell
+        why = whole_changed(whole_read)
+    else:
+        why = items_changed(reading, whole_read) if count.value > start[0] else ""
+    return f"{counted(need)} this run's agents left stays: {why}" if why else ""
 
 
 def cleaned(task: Task) -> tuple[Need, ...]:
@@ -234,7 +311,7 @@ def after_teardown(rig: Rig, task: Task, before: Counts, teardown: Teardown) -> 
     """A teardown that ran clean deleted back to the count before the agent: note each count it
     deleted by as that one was (what the attempt made, counted after it, is gone: a note a
     create task made and its teardown deleted was never the phone's to lose)."""
-    if not teardown.ok:
+    if not teardown.ok or teardown.left:  # what it left is still there
         return
     for need in cleaned(task):
         value = before[need].value if need in before else None

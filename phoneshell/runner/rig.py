@@ -70,6 +70,11 @@ class Rig:
     """What each count that lists its rows (`device.ROWS`) showed before the run's first
     attempt: what a count its agents buried beyond counting is dug back down to
     (`counts.uncountable`), and what the run deletes down to when it ends (`tidy`)."""
+    started: dict[Need, tuple[int, tuple[str, ...] | None]] = field(default_factory=dict)
+    """Each count taken before the run's first attempt, and the rows it listed (None: it lists
+    none): what the run's end compares with before it deletes what its agents left
+    (`counts.left_since_start`), as an attempt's teardown compares with its count before the
+    agent."""
     device_start: dict[str, str] = field(default_factory=dict)
     """The phone's own state before the run's first attempt (`device.device_state`: how it is
     held, light or dark, a simulated location): what an agent changed of it is set back to."""

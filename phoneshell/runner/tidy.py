@@ -58,7 +58,7 @@ from phoneshell.device.device_state import read_device_state
 from phoneshell.device.probes import CLOCK, SAFARI
 from phoneshell.device.world_clock import add_cities
 from phoneshell.errors import DeviceError, StepError
-from phoneshell.runner.counts import count_start, take_counts
+from phoneshell.runner.counts import count_start, left_since_start, take_counts, wholes
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step, Task
 
@@ -166,12 +166,19 @@ def delete_rows_left(rig: Rig, run_id: str) -> str:
     if not listed:
         return ""
     rig.enter(run_id, "", 0, "teardown")
-    try:
-        counts = take_counts(rig, sorted(listed, key=lambda n: (SEARCHES[n.name], n.name, n.arg)))
+    try:  # with the whole each counts some of, first in its app (`counts.wholes`)
+        counts = take_counts(rig, wholes(sorted(
+            listed, key=lambda n: (SEARCHES[n.name], n.name, n.arg))))
     finally:
         rig.bridge.clear_context()
     said: list[str] = []
     for need, count in counts.items():
+        if need not in listed:
+            continue  # a whole, read for the counts of some of it
+        changed = left_since_start(rig, need, counts)
+        if changed:  # the owner's notes may be among what it would take for the agents'
+            said.append(changed)
+            continue
         rows = listed[need]
         if count.value is not None and count.value <= len(rows) or \
                 count.value is None and not count.overflow:

@@ -153,8 +153,9 @@ def test_a_count_that_cannot_be_taken_before_the_agent_skips_the_attempt(
     with SimServer(apps=apps) as sim:
         done = run_one(sim, tmp_path, task, make_agent("solution"))
     assert done.row.outcome == "skipped" and not done.rig_down
+    # the reminders as a whole come first (what the count is some of: `counts.wholes`)
     assert done.row.skip_reason.startswith("a probe could not count before the agent acted: "
-                                           "probe reminders_titled('Groceries')")
+                                           "probe reminders(''): launch 'com.apple.reminders'")
     agent_moves = [e for e in read_audit(tmp_path / "r1" / "audit.jsonl").records
                    if e.phase == "agent"]
     assert agent_moves == [], "the agent never ran on an attempt that could not be scored"
@@ -252,8 +253,10 @@ def test_teardown_never_deletes_a_note_that_was_there_though_edited_last(
                                     Step("tap", "A saved note for Notes search to find."),
                                     Step("type", " Edited.")))
     row = run_one(sim, tmp_path, edits, make_agent("solution")).row
-    assert row.passed and not row.teardown.ok
-    assert "none deleted" in row.teardown.error, row.teardown.error
+    # a note was made, and the owner's edited beside it: not only new ones (`checks.items`),
+    # and the teardown, told so by the evidence, leaves both and says why
+    assert not row.passed and "is not shown as it was after it" in row.checks[-1].detail
+    assert row.teardown.ok and "none of it was deleted" in row.teardown.left[0]
     notes = [n["text"] for n in sim.state()["stores"]["com.apple.mobilenotes"]["notes"]]  # type: ignore[index]
     assert len(notes) == len(SEED) + 1 and any(t.endswith("Edited.") for t in notes), notes
 

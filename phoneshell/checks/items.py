@@ -1,0 +1,144 @@
+"""Whether a count's change is items made or removed, or existing items changed. Pure.
+
+A count of some of a collection (notes titled X) grows when a note is made, and also when an
+existing one is renamed or overwritten into it: numbers alone cannot tell a new note from the
+owner's edited one. The evidence holds, for a count that lists them, what each item counted
+showed before the agent and after capture (`ProbeReading.rows_before`, `rows_after`), and the
+count of the whole collection it is part of (`ProbeReading.whole`: every note). So a count that
+grew by new items only has its whole grown by at least as much, and every item counted before
+(in it, and in the whole) still shown as it was; one that fell by items removed only has its
+whole fallen by as much, and nothing shown after that was not shown before. The count checks
+(`effects`) fail on anything else, and the teardown deletes nothing by such a count
+(`runner.counts.spared`).
+
+An item has no id a screen shows, so "shown as it was" is what its row shows (a note's title,
+date and first words): an edit that changes none of that is not seen. Rows fewer than their
+count are the top of a list kept most recently edited first (Notes): an item edited or made
+moves to the top and pushes the rest down, so the top screen is compared with that in mind.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from phoneshell.evidence import Evidence, ProbeReading
+
+__all__ = ["items_changed", "whole_changed", "whole_reading"]
+
+ITEMS = {"notes": ("note", "notes"), "reminders": ("reminder", "reminders"),
+         "alarms": ("alarm", "alarms"), "world_clocks": ("city", "cities")}
+"""What one item of a collection is called, and more than one, by the probe that counts the
+whole of it."""
+
+
+def _one(reading: ProbeReading) -> str:
+    return ITEMS.get(reading.whole or reading.name, ("item", "items"))[0]
+
+
+def _unshown(rows: Sequence[str], count: int, among: Sequence[str], among_count: int,
+             ahead: int) -> str | None:
+    """The first of `rows` (of `count` items) not among `among` (of `among_count`), as many
+    times as it is listed, where `among` has `ahead` more items than `rows` that are not in it.
+    Both lists whole: every row is looked for. Else both are the top of a list kept most
+    recently edited first: the rows of `rows` that `ahead` items on top of `among` leave on its
+    screen are looked for."""
+    whole = len(rows) == count and len(among) == among_count
+    looked = list(rows) if whole else list(rows[:max(0, len(among) - max(ahead, 0))])
+    missing = Counter(looked) - Counter(among)
+    return next((row for row in looked if missing[row]), None)
+
+
+def _gone(reading: ProbeReading, ahead: int) -> str | None:
+    """The first row counted before the agent that is not shown as it was after capture, where
+    `ahead` items came on top (None: none, or the rows are not known)."""
+    return _missing(reading, ahead, since=False)
+
+
+def _new(reading: ProbeReading, gone: int) -> str | None:
+    """The first row counted after capture that was not shown so before the agent, where
+    `gone` items left the top (None: none, or the rows are not known)."""
+    return _missing(reading, gone, since=True)
+
+
+def _missing(reading: ProbeReading, ahead: int, since: bool) -> str | None:
+    before, after = reading.rows_before, reading.rows_after
+    if before is None or after is None or reading.before is None or reading.after is None:
+        return None
+    if since:
+        return _unshown(after, reading.after, before, reading.before, ahead)
+    return _unshown(before, reading.before, after, reading.after, ahead)
+
+
+def whole_reading(evidence: Evidence, reading: ProbeReading) -> ProbeReading | None:
+    """The evidence's count of the whole collection `reading` counts some of, if it has one."""
+    return evidence.probe(reading.whole, "") if reading.whole else None
+
+
+def whole_changed(whole: ProbeReading) -> str:
+    """Why the whole collection's items counted before the agent are not all still there as
+    they were after it ("" when they are, or its rows or counts are not known)."""
+    if whole.before is None or whole.after is None:
+        return ""
+    gone = _gone(whole, max(0, whole.after - whole.before))
+    if gone is None:
+        return ""
+    return (f"{gone!r}, one of the {whole.name} before the agent, is not shown as it was after "
+            f"it: an existing {_one(whole)} was renamed, overwritten or deleted")
+
+
+def items_changed(reading: ProbeReading, whole: ProbeReading | None) -> str:
+    """Why the change of count `reading` is not items made (it grew) or removed (it fell)
+    alone, or, unchanged, why it does not count the same items; "" when its rows and `whole`
+    (the count of the whole it counts some of, `whole_reading`) show nothing else. A whole the
+    reading names and that was not counted is a reason: what changed cannot be told then.
+    Evidence that predates rows and wholes shows nothing, and grades as it did."""
+    if reading.before is None or reading.after is None:
+        return ""
+    change, one = reading.after - reading.before, _one(reading)
+    if change == 0:
+        gone, new = _gone(reading, 0), _new(reading, 0)
+        if gone is None and new is None:
+            return ""
+        shown = (f"{gone!r}, counted before the agent, is not shown as it was after it"
+                 if gone is not None else f"{new!r} was not shown so before the agent")
+        many = ITEMS.get(reading.whole or reading.name, ("item", "items"))[1]
+        return (f"not the same {many}: {shown} (an existing {one} was edited, or replaced by "
+                "another)")
+    own = _gone(reading, change) if change > 0 else _new(reading, -change)
+    if own is not None:
+        return (f"{own!r}, counted before the agent, is not shown as it was after it: an "
+                f"existing {one} was renamed, overwritten or deleted, not only new ones created"
+                if change > 0 else
+                f"{own!r}, counted after capture, was not shown so before the agent: an "
+                f"existing {one} was renamed or overwritten, or one created, not only ones "
+                "deleted")
+    return _against_whole(reading, whole, change) if reading.whole else ""
+
+
+def _against_whole(reading: ProbeReading, whole: ProbeReading | None, change: int) -> str:
+    """Why the whole `reading` counts some of does not show its `change` as items made or
+    removed alone ("" when it does)."""
+    one = _one(reading)
+    if whole is None or whole.before is None or whole.after is None:
+        when = "before the agent" if whole is not None and whole.before is None else "after capture"
+        why = ("was not counted" if whole is None
+               else f"could not be counted {when}: {whole.error or 'no reason'}")
+        return (f"{reading.whole}, the whole it counts some of, {why}, so a {one} "
+                f"{'created' if change > 0 else 'deleted'} cannot be told from an existing one "
+                "changed")
+    moved = whole.after - whole.before
+    if change > 0 and moved < change:
+        return (f"{whole.name} as a whole went from {whole.before} to {whole.after}: an existing "
+                f"{one} was renamed or overwritten into one counted, or one there before is "
+                "gone, not only new ones created")
+    if change < 0 and moved > change:
+        return (f"{whole.name} as a whole went from {whole.before} to {whole.after}: an existing "
+                f"{one} was renamed or overwritten out of those counted, or one created, not "
+                "only ones deleted")
+    if change > 0:
+        return whole_changed(whole)
+    new = _new(whole, -moved)
+    return (f"{new!r}, one of the {whole.name} after capture, was not shown so before the "
+            f"agent: an existing {one} was renamed or overwritten, or one created, not only "
+            "ones deleted") if new is not None else ""
