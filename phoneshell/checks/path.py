@@ -26,7 +26,7 @@ TYPED = Param("text", "str", "Text the agent's keystrokes into one field must co
                              "(case-insensitive).", required=True)
 INTO = Param("into", "str", "The field: matched against its type (SearchField...), label or "
                             "name, case-insensitive substring.")
-TAPPED = Param("text", "str", "Text of the tapped element (label, name or value; "
+TAPPED = Param("text", "str", "Text of the tapped element (label or name, never its value; "
                               "case-insensitive substring).", required=True)
 SUBMITTED = Param("submitted", "bool", "The text must have been sent: Return typed after it, or "
                                        "the keyboard's own Return key (go, search...) tapped, "
@@ -161,17 +161,20 @@ def held(action: Action) -> bool:
 @check_kind("tapped", family="path", params=(TAPPED, IN_APP, HOLD),
             implied_by=Contains(("tapped",)))
 def tapped(check: Check, evidence: Evidence) -> Finding:
-    """Passes when the agent tapped an element whose label, name or value contains `text`
-    (in `app`, when given); with `hold`, only a touch and hold counts (the `touch_and_hold`
-    gesture, or a touch of half a second or more). Needs the bridge's tap targets; taps it
-    could not resolve make an absence unproven."""
+    """Passes when the agent tapped an element whose label or name contains `text` (in `app`,
+    when given; never its value, which for a text input is what the agent typed there); with
+    `hold`, only a touch and hold counts (the `touch_and_hold` gesture, or a touch of half a
+    second or more). Needs the bridge's tap targets; taps it could not resolve make an absence
+    unproven."""
     want, app = check.text.strip().lower(), check.text_of("app")
     hold = check.flag_of("hold")
     taps = [a for a in evidence.agent_actions() if a.kind == "tap" and a.ok is not False
             and (not app or a.app_before == app) and (held(a) or not hold)]
     for action in taps:
         target = action.target
-        if target and any(want in t.lower() for t in (target.label, target.name, target.value)):
+        # named by its label or name: never by a value, which for a text input is what the
+        # agent typed there ("About" typed into Settings' search, then the field tapped)
+        if target and any(want in t.lower() for t in (target.label, target.name)):
             return Finding(True, f"tapped {target.type} {shorten(target.label or target.name)!r}")
     blind = sum(1 for a in taps if a.target is None)
     doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind else "")

@@ -112,6 +112,21 @@ def test_tapped_matches_the_target_and_app() -> None:
     assert not grade("tapped", ev, text="About")[0]
 
 
+def test_tapped_names_an_element_by_its_label_never_by_what_was_typed_into_it() -> None:
+    """"About" typed into Settings' search field, then the field tapped: the tap was on the
+    search field, whose value is only the agent's typing (settings.back.twice passed so)."""
+    field = tgt("XCUIElementTypeSearchField", "Search", "Search", "About")
+    ev = log(act(1, "type", PREFS, PREFS, target=tgt("XCUIElementTypeSearchField", "Search",
+                                                      "Search", "Search"), text="About"),
+             act(2, "tap", PREFS, PREFS, target=field))
+    passed, detail = grade("tapped", ev, text="About", app=PREFS)
+    assert not passed and "the agent tapped 'Search'" in detail, detail
+    row = log(act(1, "tap", PREFS, PREFS, target=tgt("XCUIElementTypeCell", "Wi-Fi", "wifi",
+                                                     "HomeNet")))
+    assert not grade("tapped", row, text="HomeNet")[0]  # a value is never a name
+    assert grade("tapped", row, text="wifi")[0]
+
+
 def test_negated_tapped_is_unproven_when_targets_were_not_resolved() -> None:
     ev = log(act(1, "tap", PREFS, PREFS, x=10, y=20))
     passed, detail = grade("tapped", ev, negate=True, text="Delete")
