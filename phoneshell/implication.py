@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from phoneshell.checks import CHECKS, Check
-from phoneshell.checks.kind import Contains, Ordered, Same, Subset, fixed, normal, signature
+from phoneshell.checks.kind import Contains, Ordered, Same, Suffix, fixed, normal, signature
 from phoneshell.tasks import Task
 
 
@@ -117,7 +117,7 @@ class _Index:
         rule = CHECKS.lookup(a.kind).implied_by
         if isinstance(rule, Same):
             return set(self.exact.get(signature(a), ()))
-        if isinstance(rule, (Ordered, Subset)):  # rare kinds: compare them one by one
+        if isinstance(rule, (Ordered, Suffix)):  # rare kinds: compare them one by one
             return {index for b, index in self.by_kind[a.kind] if rule.implied(a, b)}
         assert isinstance(rule, Contains)
         want, rest = normal(a.text), fixed(a)

@@ -108,8 +108,19 @@ MODEL = "General > About > Model Number"
      True),
     (C("typed_into", "iso", submitted=True), C("typed_into", "iso 8601"), False),
     (C("typed_into", "iso"), C("typed_into", "iso 8601", submitted=True), True),
-    (C("tapped_keys", keys=("4", "7")), C("tapped_keys", keys=("7", "4", "9")), True),
+    # the last taps are b's run, so they end with a's run when b's ends with it
+    (C("tapped_keys", keys=("9", "equals")), C("tapped_keys", keys=("4", "7", "multiply", "9",
+                                                                    "equals")), True),
+    (C("tapped_keys", keys=("4", "7")), C("tapped_keys", keys=("7", "4", "9")), False),
     (C("tapped_keys", keys=("4", "7", "9")), C("tapped_keys", keys=("7", "4")), False),
+    (C("tapped_keys", keys=("4", "7", "multiply", "9", "equals")),
+     C("tapped_keys", keys=("9", "multiply", "4", "7", "equals")), False),
+    (C("tapped_keys", keys=("4", "7", "multiply", "9", "equals"),
+       also=("9 multiply 4 7 equals",)),
+     C("tapped_keys", keys=("9", "multiply", "4", "7", "equals")), True),
+    (C("tapped_keys", keys=("9", "multiply", "4", "7", "equals")),
+     C("tapped_keys", keys=("9", "multiply", "4", "7", "equals"),
+       also=("4 7 multiply 9 equals",)), False),
 ])
 def test_rules_per_kind(a: Check, b: Check, implied: bool) -> None:
     assert check_implied(a, b) is implied

@@ -14,21 +14,26 @@ from collections.abc import Sequence
 from phoneshell.audit import Action
 from phoneshell.checks.addresses import Address, parse
 from phoneshell.checks.keystrokes import Typed, typed_runs
-from phoneshell.checks.kind import Check, Finding, Same, Subset, check_kind
+from phoneshell.checks.kind import Check, Finding, Same, Suffix, check_kind
 from phoneshell.checks.path import IN_APP, unwatched
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.tree import Element, PageSource, shorten
 
 SAFARI = "com.apple.mobilesafari"
-KEYS = Param("keys", "str_list", "Labels (or names) of the elements that must each have been "
-                                 "tapped, matched whole, ignoring case: e.g. calculator keys "
-                                 "`['4', '7', '9', multiply]`.", required=True)
+KEYS = Param("keys", "str_list", "The computation: labels (or names) of the keys, in the order "
+                                 "they must be the agent's last taps, each matched whole, "
+                                 "ignoring case: e.g. `['4', '7', multiply, '9', equals]`.",
+             required=True)
+ALSO = Param("also", "str_list", "Other orders that count as the same computation, each its keys "
+                                 "separated by spaces: e.g. `['9 multiply 4 7 equals']`.")
 URL = Param("url", "str", "The page: a host (its whole site), or a host and path (that page); "
                           "scheme, `www.` and a trailing slash do not matter, e.g. example.com.",
             required=True)
 ADDRESS_NAMES = frozenset({"TabBarItemTitle", "URL"})
 """Names of Safari's address field (iOS 15 and later; earlier), labelled "Address"."""
+UNCOUNTED = frozenset({"taps", "two_finger_tap", "keyboard_dismiss"})
+"""Tap gestures that are not one press of the element: a count WDA does not log, two fingers."""
 DURATION = Param("text", "str", "The duration the countdown was started at, as the timer shows "
                                 "it: `5:00`, `1:30:00`.", required=True)
 START = Param("start", "str", "The label of the control that starts it (default Start).",
@@ -39,34 +44,56 @@ SLACK = Param("slack_s", "int", "How many seconds the estimate may be off: the t
 COUNTDOWN = re.compile(r"^(?:(\d+):)?(\d{1,2}):(\d{2})$")
 
 
-def _taps(evidence: Evidence, app: str) -> list[Action]:
-    return [a for a in evidence.agent_actions() if a.kind == "tap" and a.ok is not False
-            and (not app or a.app_before == app)]
-
-
 def _labelled(action: Action, want: str) -> bool:
     target = action.target
     return target is not None and want.strip().lower() in (target.label.strip().lower(),
                                                            target.name.strip().lower())
 
 
-@check_kind("tapped_keys", family="path", params=(KEYS, IN_APP), negatable=False,
-            implied_by=Subset())
+def _presses(actions: Sequence[Action], app: str) -> list[Action | None]:
+    """The agent's presses in `app`, in order, up to its last tap there: each tap once (a double
+    tap twice), and None for an action between them that is not a press (a swipe deletes a
+    digit on Calculator's display; a tap whose count WDA does not say)."""
+    pressed: list[Action | None] = []
+    for action in actions:
+        if action.ok is False or (app and action.app_before != app):
+            continue
+        gesture = action.params.get("gesture")
+        if action.kind != "tap" or gesture in UNCOUNTED:
+            pressed.append(None)
+        else:
+            pressed.extend([action] * (2 if gesture == "double_tap" else 1))
+    while pressed and pressed[-1] is None:
+        pressed.pop()
+    return pressed
+
+
+def computations(check: Check) -> list[tuple[str, ...]]:
+    """The runs of keys that count as the computation: `keys`, then each of `also`."""
+    return [check.list_of("keys"), *(tuple(a.split()) for a in check.list_of("also"))]
+
+
+@check_kind("tapped_keys", family="path", params=(KEYS, ALSO, IN_APP), negatable=False,
+            implied_by=Suffix())
 def tapped_keys(check: Check, evidence: Evidence) -> Finding:
-    """Passes when the agent tapped, in `app` when given, an element labelled (or named)
-    exactly each of `keys`, in any order: the keys of a computation, so a result keyed in
-    without them fails. Taps the bridge could not resolve make a failure unproven."""
-    taps = _taps(evidence, check.text_of("app"))
-    keys = check.list_of("keys")
-    missing = [k for k in keys if not any(_labelled(a, k) for a in taps)]
-    if not missing:
-        return Finding(True, f"tapped every key: {', '.join(keys)}")
-    pressed = ", ".join(repr(shorten(a.target.label or a.target.name, 12)) for a in taps[-12:]
-                        if a.target) or "nothing"
-    blind = sum(1 for a in taps if a.target is None)
+    """Passes when the agent's last taps in `app` (when given) are `keys` (or one of `also`),
+    in order, one after another with nothing else done there between them, each tap on an
+    element labelled (or named) exactly the key: the computation, keyed as one expression and
+    left showing. Keys tapped in another order, or cleared before a result keyed in, fail;
+    taps the bridge could not resolve make a failure unproven."""
+    pressed = _presses(evidence.agent_actions(), check.text_of("app"))
+    for keys in computations(check):
+        last = pressed[-len(keys):]
+        if len(last) == len(keys) and all(a is not None and _labelled(a, k)
+                                          for a, k in zip(last, keys, strict=True)):
+            return Finding(True, f"the computation {' '.join(keys)} was the last keyed")
+    tail = pressed[-max(map(len, computations(check))):]
+    shown = " ".join("?" if a is None or a.target is None else
+                     shorten(a.target.label or a.target.name, 12) for a in tail) or "nothing"
+    blind = sum(1 for a in tail if a is not None and a.target is None)
     doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind else "")
-    return Finding(False, f"never tapped {', '.join(map(repr, missing))}; the agent tapped "
-                          f"{pressed}", unproven=doubt)
+    return Finding(False, f"the agent's last taps were {shown}; wanted the computation "
+                          f"{' '.join(check.list_of('keys'))}", unproven=doubt)
 
 
 def _sent_address(typed: Typed) -> bool:

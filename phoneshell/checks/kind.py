@@ -366,22 +366,32 @@ class Ordered:
 
 
 @dataclass(frozen=True)
-class Subset:
-    """Implication rule for `keys`: b's keys contain a's (b passing shows a's taps too); every
-    other field must be equal. Never negated."""
+class Suffix:
+    """Implication rule for a computation's keys (`keys`, and the other orders in `also`): b
+    implies a when each run b accepts ends with a run a accepts, for the agent's last taps that
+    are b's run end with a's too. Every other field must be equal. Never negated."""
 
     def implied(self, a: Check, b: Check) -> bool:
         """Whether any evidence passing b passes a."""
-        return (a.kind == b.kind and others(a, "keys") == others(b, "keys")
-                and {k.lower() for k in a.list_of("keys")} <= {k.lower()
-                                                               for k in b.list_of("keys")})
+        if a.kind != b.kind or others(a, "keys", "also") != others(b, "keys", "also"):
+            return False
+        mine, theirs = _runs(a), _runs(b)
+        return all(any(len(r) <= len(t) and t[len(t) - len(r):] == r for r in mine)
+                   for t in theirs)
 
     def describe(self, kind: str) -> str:
         """The rule in words, for docs."""
-        return f"by a {kind} check whose keys include all of this one's"
+        return (f"by a {kind} check each of whose runs of keys ends with one of this one's "
+                f"runs")
 
 
-Rule = Same | Contains | Ordered | Subset
+def _runs(check: Check) -> list[tuple[str, ...]]:
+    """A check's runs of keys, lower-cased: `keys`, then each of `also` split at spaces."""
+    return [tuple(k.lower() for k in run) for run in
+            (check.list_of("keys"), *(a.split() for a in check.list_of("also")))]
+
+
+Rule = Same | Contains | Ordered | Suffix
 
 
 def normal(text: str) -> str:

@@ -115,18 +115,61 @@ def test_hold_needs_a_long_press_on_the_element() -> None:
 
 # tapped_keys ----------------------------------------------------------------------------------
 
+TIMES = ("4", "7", "multiply", "9", "equals")
+
+
+def keyed(*labels: str, start: int = 1) -> list[list[object]]:
+    return [key(n, k) for n, k in enumerate(labels, start=start)]
+
+
 def test_the_result_keyed_in_fails_and_the_computation_passes() -> None:
-    keyed = log(*(key(n, k) for n, k in enumerate(("4", "2", "3"), start=1)))
-    computed = log(*(key(n, k) for n, k in enumerate(("9", "multiply", "4", "7", "equals"),
-                                                     start=1)))
-    passed, detail = grade("tapped_keys", keyed, keys=("4", "7", "9", "multiply"), app=CALC)
-    assert not passed and "never tapped '7', '9', 'multiply'" in detail
-    assert grade("tapped_keys", computed, keys=("4", "7", "9", "multiply"), app=CALC)[0]
+    passed, detail = grade("tapped_keys", log(*keyed("4", "2", "3")), keys=TIMES, app=CALC)
+    assert not passed and "last taps were 4 2 3" in detail, detail
+    passed, detail = grade("tapped_keys", log(*keyed(*TIMES)), keys=TIMES, app=CALC)
+    assert passed and "4 7 multiply 9 equals" in detail
 
 
-def test_tapped_keys_match_whole_labels() -> None:
+def test_the_keys_of_a_computation_must_be_the_computation() -> None:
+    """Tapped in another order, then cleared and the result keyed in: every key was tapped,
+    and nothing was worked out (it passed calculator.arithmetic once)."""
+    shuffled = log(*keyed("9", "7", "4", "multiply", "All clear", "4", "2", "3"))
+    assert not grade("tapped_keys", shuffled, keys=TIMES, app=CALC)[0]
+    cleared_after = log(*keyed(*TIMES, "All clear"))
+    assert not grade("tapped_keys", cleared_after, keys=TIMES, app=CALC)[0]
+    with_a_gap = log(*keyed("4", "7", "multiply"), key(4, "0"), key(5, "Clear"),
+                     *keyed("9", "equals", start=6))
+    assert not grade("tapped_keys", with_a_gap, keys=TIMES, app=CALC)[0]
+    swiped = log(*keyed("4", "7", "multiply", "9"),
+                 act(5, "swipe", CALC, CALC, from_x=300, from_y=200, to_x=100, to_y=200),
+                 key(6, "equals"))  # a swipe on the display deletes a digit
+    assert not grade("tapped_keys", swiped, keys=TIMES, app=CALC)[0]
+
+
+def test_another_order_counts_only_when_the_task_lists_it() -> None:
+    commuted = log(*keyed("9", "multiply", "4", "7", "equals"))
+    assert not grade("tapped_keys", commuted, keys=TIMES, app=CALC)[0]
+    assert grade("tapped_keys", commuted, keys=TIMES, also=("9 multiply 4 7 equals",),
+                 app=CALC)[0]
+    # what came before the computation, or a visit home after it, does not matter
+    retried = log(*keyed("4", "2", "All clear"), *keyed(*TIMES, start=4),
+                  act(9, "home", CALC, "com.apple.springboard"))
+    assert grade("tapped_keys", retried, keys=TIMES, app=CALC)[0]
+
+
+def test_tapped_keys_match_whole_labels_and_count_a_double_tap_twice() -> None:
     forty = log(key(1, "47"))
     assert not grade("tapped_keys", forty, keys=("4",))[0]
+    double = log(act(1, "tap", CALC, CALC, target=tgt("XCUIElementTypeButton", "4", "4"),
+                     gesture="double_tap"), *keyed("equals", start=2))
+    assert grade("tapped_keys", double, keys=("4", "4", "equals"))[0]
+    assert not grade("tapped_keys", double, keys=("4", "equals", "equals"))[0]
+
+
+def test_an_unresolved_tap_in_the_computation_leaves_it_unproven() -> None:
+    blind = log(*keyed("4", "7", "multiply"), act(4, "tap", CALC, CALC, x=1, y=1),
+                key(5, "equals"))
+    passed, detail = grade("tapped_keys", blind, keys=TIMES, app=CALC)
+    assert not passed and "? equals" in detail
 
 
 # visited -------------------------------------------------------------------------------------
