@@ -8,15 +8,15 @@ cannot pass, and one that asserts an absence fails closed. Pure: never touches a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from phoneshell.audit import Action
-from phoneshell.checks.keystrokes import typed_runs
+from phoneshell.checks.keystrokes import Editing, editings, typed_runs
 from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.tree import shorten
-from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS
+from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS, short_type
 
 APPS = Param("apps", "str_list", "Bundle ids the agent must bring to the front, in this order "
                                  "(other apps may come between).", required=True)
@@ -185,37 +185,55 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
                    unproven=doubt)
 
 
-def _spotlight_tap(actions: Sequence[Action], app: str) -> Action | None:
-    """The tap in SpringBoard's search results that brought `app` to the front, if any."""
-    searched = False
+def arrival(actions: Sequence[Action], app: str) -> Action | None:
+    """The action that first brought `app` to the front in the agent's turn (None: it never
+    came, or it was in front before the agent acted: then nothing of the agent's opened it)."""
     for index, action in enumerate(actions):
-        target = action.target
-        if (action.kind == "type" and action.app_before == SPRINGBOARD and target is not None
-                and target.type in TEXT_INPUTS):
-            searched = True
-        after = action.app_after or (actions[index + 1].app_before
-                                     if index + 1 < len(actions) else "")
-        if (searched and action.kind == "tap" and action.app_before == SPRINGBOARD
-                and after == app and (target is None
-                                      or target.type.removeprefix("XCUIElementType") != "Icon")):
+        if action.app_before == app:
+            return actions[index - 1] if index else None
+        if action.app_after == app:
             return action
     return None
 
 
+def _in_search(editing: Editing, field: Callable[[Action], bool]) -> bool:
+    """Whether an editing was a search in a field `field` accepts, ended by a tap in its app
+    on something else than a text input (what its list showed, or Cancel)."""
+    end, typed = editing.end, editing.field_action or editing.opened_by
+    return (field(typed) and bool(editing.text.strip()) and end is not None
+            and end.kind == "tap" and end.app_before == typed.app_before
+            and not (end.target is not None and end.target.type in TEXT_INPUTS))
+
+
+def _spotlight(action: Action) -> bool:
+    return action.app_before == SPRINGBOARD and action.target is not None and \
+        action.target.type in TEXT_INPUTS
+
+
 @check_kind("opened_via_spotlight", family="path", params=(APP,), implied_by=Same())
 def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
-    """Passes when `app` came to the front from a tap in SpringBoard's search (Spotlight): the
-    agent typed into SpringBoard's search field, then tapped a result (not a home-screen icon)
-    that brought the app up, and never launched or activated it directly."""
+    """Passes when `app` first came to the front in the agent's turn from a Spotlight result:
+    the tap that launched it ended a search typed into SpringBoard's search field while that
+    search still showed (no Cancel, home or other tap between), and it was not a home-screen
+    icon. A later tap in SpringBoard that only brings it back (closing Control Center over it)
+    does not count, nor does a direct launch."""
     app, actions = check.text_of("app"), evidence.agent_actions()
     direct = [a for a in actions if a.kind in ("launch", "activate", "open_url")
               and a.params.get("bundle_id") == app]
     if direct:
         return Finding(False, f"the agent launched {app} directly ({direct[0].describe()})")
-    tap = _spotlight_tap(actions, app)
-    if tap is not None:
-        what = f" {tap.target.label!r}" if tap.target else ""
-        return Finding(True, f"{app} opened from a Spotlight result{what}")
+    came = arrival(actions, app)
     shown = " > ".join(_short(a) for a in foreground_timeline(actions)) or "no app changes"
-    return Finding(False, f"{app} was not opened from Spotlight; apps in front: {shown}",
-                   unproven=unwatched(evidence))
+    if came is None:
+        return Finding(False, f"the agent never opened {app}; apps in front: {shown}",
+                       unproven=unwatched(evidence))
+    icon = came.target is not None and short_type(came.target.type) == "Icon"
+    search = next((e for e in editings(actions) if e.end is came and _in_search(e, _spotlight)),
+                  None)
+    if search is not None and not icon:
+        what = f" {came.target.label!r}" if came.target else ""
+        return Finding(True, f"{app} opened from a Spotlight result{what} for "
+                             f"{shorten(search.text.strip())!r}")
+    how = "a home-screen icon" if icon else "no Spotlight result"
+    return Finding(False, f"{app} was first opened by {came.describe()}: {how}; apps in "
+                          f"front: {shown}", unproven=unwatched(evidence))

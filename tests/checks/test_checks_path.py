@@ -158,6 +158,41 @@ def test_spotlight_fails_on_a_direct_launch_or_an_icon() -> None:
     assert not grade("opened_via_spotlight", searched_then_icon, app=CALC)[0]
 
 
+def test_spotlight_must_be_how_the_app_first_opened() -> None:
+    """Spotlight searched and cancelled, Calculator opened from its icon, Control Center pulled
+    over it and closed: the tap that closed it brought Calculator back from SpringBoard, and
+    passed once as the Spotlight result that opened it."""
+    search = tgt("XCUIElementTypeSearchField", "Search", "Search")
+    via_control_center = log(
+        act(1, "type", SB, SB, target=search, text="z"),
+        act(2, "tap", SB, SB, target=tgt("XCUIElementTypeButton", "Cancel")),
+        act(3, "tap", SB, CALC, target=tgt("XCUIElementTypeIcon", "Calculator")),
+        act(4, "swipe", CALC, SB, from_x=350, from_y=5, to_x=350, to_y=400),
+        act(5, "tap", SB, CALC, target=tgt("XCUIElementTypeWindow")))
+    passed, detail = grade("opened_via_spotlight", via_control_center, app=CALC)
+    assert not passed and "first opened by #3 agent tap 'Calculator'" in detail, detail
+    # a search still up when a later tap in SpringBoard brings the app back is no launch either
+    searched_late = log(act(1, "tap", SB, CALC, target=tgt("XCUIElementTypeIcon", "Calculator")),
+                        act(2, "home", CALC, SB), act(3, "type", SB, SB, target=search,
+                                                      text="Calc"),
+                        act(4, "tap", SB, CALC, target=tgt("XCUIElementTypeCell", "Calculator")))
+    assert not grade("opened_via_spotlight", searched_late, app=CALC)[0]
+
+
+def test_spotlight_needs_the_search_still_up_when_its_result_is_tapped() -> None:
+    search = tgt("XCUIElementTypeSearchField", "Search", "Search")
+    result = tgt("XCUIElementTypeCell", "Calculator")
+    for between in (act(3, "tap", SB, SB, target=tgt("XCUIElementTypeButton", "Cancel")),
+                    act(3, "home", SB, SB)):
+        ev = log(act(1, "type", SB, SB, target=search, text="Calc"), between,
+                 act(4, "tap", SB, CALC, target=result))
+        assert not grade("opened_via_spotlight", ev, app=CALC)[0], between
+    scrolled = log(act(1, "type", SB, SB, target=search, text="Calc"),
+                   act(2, "swipe", SB, SB, from_x=200, from_y=600, to_x=200, to_y=300),
+                   act(3, "tap", SB, CALC, target=result))
+    assert grade("opened_via_spotlight", scrolled, app=CALC)[0]
+
+
 @pytest.mark.parametrize("kind, fields", [
     ("opened_in_order", {"apps": (CALC,)}), ("typed_into", {"text": "x"}),
     ("tapped", {"text": "x"}), ("opened_via_spotlight", {"app": CALC})])
