@@ -121,6 +121,10 @@ MODEL = "General > About > Model Number"
     (C("tapped_keys", keys=("9", "multiply", "4", "7", "equals")),
      C("tapped_keys", keys=("9", "multiply", "4", "7", "equals"),
        also=("4 7 multiply 9 equals",)), False),
+    (C("opened_from_search", "Battery", result="Battery", app="p"),
+     C("opened_from_search", "Battery", result="Battery", app="p"), True),
+    (C("opened_from_search", "Battery", result="Battery"),
+     C("opened_from_search", "Battery", result="Battery Health"), False),
 ])
 def test_rules_per_kind(a: Check, b: Check, implied: bool) -> None:
     assert check_implied(a, b) is implied

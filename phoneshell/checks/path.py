@@ -15,6 +15,7 @@ from phoneshell.checks.keystrokes import Editing, editings, typed_runs
 from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
+from phoneshell.records import Target
 from phoneshell.tree import shorten
 from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS, short_type
 
@@ -196,6 +197,15 @@ def arrival(actions: Sequence[Action], app: str) -> Action | None:
     return None
 
 
+def _names(target: Target | None) -> set[str]:
+    """What names a tapped element: its label and name and, as a search result's label may add
+    where the page lives ("iPhone Storage, General"), the label's first part."""
+    if target is None:
+        return set()
+    label = target.label.strip().lower()
+    return {label, label.split(", ")[0], target.name.strip().lower()} - {""}
+
+
 def _in_search(editing: Editing, field: Callable[[Action], bool]) -> bool:
     """Whether an editing was a search in a field `field` accepts, ended by a tap in its app
     on something else than a text input (what its list showed, or Cancel)."""
@@ -237,3 +247,47 @@ def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
     how = "a home-screen icon" if icon else "no Spotlight result"
     return Finding(False, f"{app} was first opened by {came.describe()}: {how}; apps in "
                           f"front: {shown}", unproven=unwatched(evidence))
+
+
+RESULT = Param("result", "str", "The name of the result the agent opened: the tapped element's "
+                                "label or name, whole, ignoring case (a label's first part "
+                                "before a comma counts too: \"iPhone Storage, General\").",
+               required=True)
+SEARCHED = Param("text", "str", "What the agent must have searched for: the search field's text "
+                                "from its keystrokes contains it (case-insensitive).",
+                 required=True)
+SEARCH_INTO = Param("into", "str", "The search field: matched against its type, label or name, "
+                                   "case-insensitive substring (e.g. Search).")
+
+
+@check_kind("opened_from_search", family="path", params=(SEARCHED, RESULT, IN_APP, SEARCH_INTO),
+            negatable=False, implied_by=Same())
+def opened_from_search(check: Check, evidence: Evidence) -> Finding:
+    """Passes when the agent typed `text` into a search field (in `app`, matching `into`) and,
+    while that search still showed its results (only more typing, the keyboard or scrolling
+    between), tapped the result named `result`: the page was opened from what the search found.
+    Typing the words, cancelling and tapping the row on the app's own list fails, as does a
+    result reached by way of another page. Not negatable."""
+    want, result = check.text.strip().lower(), check.text_of("result").strip().lower()
+    searched = [e for e in editings(evidence.agent_actions())
+                if _in_search(e, lambda a: _field_matches(check, a))
+                and want in e.text.lower()]
+    for search in searched:
+        target = search.end.target if search.end is not None else None
+        if target is not None and result in _names(target):
+            return Finding(True, f"opened {shorten(target.label or target.name)!r} from the "
+                                 f"results of {shorten(search.text.strip())!r}")
+    app, into = check.text_of("app"), check.text_of("into")
+    where = (f" into {into!r}" if into else "") + (f" in {app}" if app else "")
+    doubt = unwatched(evidence) or ("a tap that ended the search had no resolved target"
+                                    if any(s.end and s.end.target is None for s in searched)
+                                    else "")
+    if searched:
+        taps = ", ".join(repr(shorten(s.end.target.label or s.end.target.name, 25))
+                         if s.end.target else "a point with no resolved target"
+                         for s in searched if s.end)
+        return Finding(False, f"after searching for {check.text!r}{where} the agent tapped "
+                              f"{taps}, not the result {check.text_of('result')!r}",
+                       unproven=doubt)
+    return Finding(False, f"no search for {check.text!r}{where} ended in a tap on its "
+                          f"results", unproven=doubt)

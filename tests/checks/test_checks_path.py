@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import pytest
 from audit_logs import CALC, PREFS, SAFARI, SB, act, grade, log, tgt
 
-from phoneshell.audit import AuditEvent
+from phoneshell.audit import AuditEvent, Target
 
 SWITCH = [act(1, "launch", SB, CALC, bundle_id=CALC), act(2, "home", CALC, SB),
           act(3, "tap", SB, SAFARI, target=tgt("XCUIElementTypeIcon", "Safari")),
@@ -193,8 +193,57 @@ def test_spotlight_needs_the_search_still_up_when_its_result_is_tapped() -> None
     assert grade("opened_via_spotlight", scrolled, app=CALC)[0]
 
 
+# opened_from_search ---------------------------------------------------------------------------
+
+SEARCH = tgt("XCUIElementTypeSearchField", "Search", "Search", "Search")
+
+
+def searched(*then: list[AuditEvent], word: str = "Battery") -> object:
+    return log(act(1, "tap", PREFS, PREFS, target=SEARCH),
+               act(2, "type", PREFS, PREFS, target=SEARCH, text=word), *then)
+
+
+def test_opened_from_search_passes_on_a_result_tapped_while_the_search_shows() -> None:
+    result = tgt("XCUIElementTypeButton", "Battery", "Battery")
+    passed, detail = grade("opened_from_search", searched(act(3, "tap", PREFS, PREFS,
+                                                              target=result)),
+                           text="Battery", result="Battery", app=PREFS, into="Search")
+    assert passed and "opened 'Battery' from the results of 'Battery'" in detail, detail
+    # a result labelled with where its page lives, after the keyboard's Search and a scroll
+    storage = tgt("XCUIElementTypeButton", "iPhone Storage, General", "iPhone Storage")
+    ev = searched(act(3, "tap", PREFS, PREFS, target=Target(
+        type="XCUIElementTypeButton", label="search", name="search", keyboard=True)),
+        act(4, "swipe", PREFS, PREFS, from_x=1, from_y=500, to_x=1, to_y=300),
+        act(5, "tap", PREFS, PREFS, target=storage), word="Storage")
+    assert grade("opened_from_search", ev, text="Storage", result="iPhone Storage",
+                 app=PREFS)[0]
+
+
+def test_opened_from_search_fails_when_the_row_is_tapped_on_the_list_after_a_cancel() -> None:
+    """The word typed, the search cancelled, the row tapped on Settings' own list: it passed
+    settings.search.battery once."""
+    row = tgt("XCUIElementTypeButton", "Battery", "com.apple.settings.battery")
+    ev = searched(act(3, "tap", PREFS, PREFS, target=tgt("XCUIElementTypeButton", "Cancel",
+                                                         "Cancel")),
+                  act(4, "tap", PREFS, PREFS, target=row))
+    passed, detail = grade("opened_from_search", ev, text="Battery", result="Battery", app=PREFS)
+    assert not passed and "the agent tapped 'Cancel', not the result 'Battery'" in detail
+    wrong = searched(act(3, "tap", PREFS, PREFS, target=tgt("XCUIElementTypeButton",
+                                                            "Battery Health")))
+    assert not grade("opened_from_search", wrong, text="Battery", result="Battery")[0]
+    other_word = searched(act(3, "tap", PREFS, PREFS, target=row), word="Batt")
+    passed, detail = grade("opened_from_search", other_word, text="Battery", result="Battery")
+    assert not passed and "no search for 'Battery'" in detail
+    tapped_through = log(act(1, "tap", PREFS, PREFS, target=row))
+    assert not grade("opened_from_search", tapped_through, text="Battery", result="Battery")[0]
+    blind = searched(act(3, "tap", PREFS, PREFS, x=200, y=232))
+    passed, detail = grade("opened_from_search", blind, text="Battery", result="Battery")
+    assert not passed and "no resolved target" in detail
+
+
 @pytest.mark.parametrize("kind, fields", [
     ("opened_in_order", {"apps": (CALC,)}), ("typed_into", {"text": "x"}),
-    ("tapped", {"text": "x"}), ("opened_via_spotlight", {"app": CALC})])
+    ("tapped", {"text": "x"}), ("opened_via_spotlight", {"app": CALC}),
+    ("opened_from_search", {"text": "x", "result": "x"})])
 def test_path_checks_never_pass_without_a_log(kind: str, fields: dict[str, object]) -> None:
     assert not grade(kind, log(audited=False), **fields)[0]
