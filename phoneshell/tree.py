@@ -85,6 +85,11 @@ class Element(NamedTuple):
         return self.x + self.width / 2, self.y + self.height / 2
 
     @property
+    def selected(self) -> bool:
+        """Whether iOS reports it selected (the "Selected" trait: the tab, or the day, shown)."""
+        return "Selected" in (t.strip() for t in self.traits.split(","))
+
+    @property
     def short_type(self) -> str:
         """The type without WDA's prefix, e.g. "Button"."""
         return self.type[len(TYPE_PREFIX):] if self.type.startswith(TYPE_PREFIX) else self.type
@@ -222,15 +227,19 @@ class PageSource:
             parent = holder.parent
         return None
 
-    def shown_texts(self, short_type: str = "", within: str = "",
+    def shown_texts(self, short_type: str = "", within: str = "", selected: bool = False,
                     ) -> Iterator[tuple[Element, tuple[tuple[str, str], ...]]]:
         """On-screen elements a check may match, each with the (attribute, text) pairs it may
-        match in: only elements of `short_type` and inside a `within` element when given; never
-        what the agent typed or the keyboard, unless `short_type` names a text input or a key.
+        match in: only elements of `short_type`, inside a `within` element and, with `selected`,
+        selected (WDA's traits say "Selected": the tab, or the day, being shown) when given;
+        never what the agent typed or the keyboard, unless `short_type` names a text input or a
+        key.
         """
         fields, keys = short_type in TEXT_INPUT_TYPES, short_type in KEYBOARD_TYPES
         for element in self.on_screen():
             if short_type and element.short_type != short_type:
+                continue
+            if selected and not element.selected:
                 continue
             if within and not self.inside(element, within):
                 continue
@@ -251,15 +260,16 @@ class PageSource:
                 if any(low in t.lower() for _, t in texts)]
 
     def search(self, pattern: Pattern, short_type: str = "", within: str = "",
-               budget_s: float = PATTERN_BUDGET_S) -> RegexHit | None:
+               budget_s: float = PATTERN_BUDGET_S, selected: bool = False) -> RegexHit | None:
         """The first (element, attribute) of the shown text (`shown_texts`) that matches
-        `pattern`, or None; with `short_type` (e.g. "Button"), only elements of that type.
+        `pattern`, or None; with `short_type` (e.g. "Button"), only elements of that type, and
+        with `selected` only selected ones.
 
         Raises:
             PatternTimeout: the whole search took longer than `budget_s`.
         """
         deadline = time.monotonic() + budget_s
-        for element, texts in self.shown_texts(short_type, within):
+        for element, texts in self.shown_texts(short_type, within, selected):
             for attribute, text in texts:
                 try:
                     match = pattern.search(text, timeout=max(deadline - time.monotonic(), 0.0))

@@ -22,6 +22,8 @@ class El:
     placeholder: str = ""
     children: tuple[El, ...] = ()
     """Elements inside this one (a WebView's page, a Keyboard's keys)."""
+    traits: str = ""
+    """WDA's accessibility traits ("Button, Selected")."""
 
 
 def source(*elements: El, bundle: str = "com.apple.Preferences", size: tuple[int, int] = (402, 874),
@@ -55,7 +57,7 @@ def _element(e: El, index: int, depth: int) -> list[str]:
                  f'index="{index}"')
     if e.placeholder:
         attrs.append(f"placeholderValue={quoteattr(e.placeholder)}")
-    attrs.append('traits=""')
+    attrs.append(f"traits={quoteattr(e.traits)}")
     pad = "  " * depth
     if not e.children:
         return [f"{pad}<{kind} {' '.join(attrs)}/>"]

@@ -21,6 +21,8 @@ TYPE = Param("type", "str", "Only elements of this WDA type count (the type with
 WITHIN = Param("within", "str", "Only elements inside an element of this WDA type count (e.g. "
                                 "WebView: a web page's content, never Safari's own bars or "
                                 "suggestions).")
+SELECTED = Param("selected", "bool", "Only selected elements count (WDA's traits say Selected: "
+                                    "the tab shown, the day a calendar shows).")
 
 
 def _unproven(evidence: Evidence, captures: tuple[Capture, ...]) -> str:
@@ -50,9 +52,11 @@ def foreground_app(check: Check, evidence: Evidence) -> Finding:
 
 
 def _scope(check: Check) -> str:
-    """ " in a Cell inside a WebView" (for details)."""
+    """ " in a selected Cell inside a WebView" (for details)."""
     only, within = check.text_of("type"), check.text_of("within")
-    return (f" in a {only}" if only else "") + (f" inside a {within}" if within else "")
+    chosen = "selected " if check.flag_of("selected") else ""
+    return (f" in a {chosen}{only or 'element'}" if only or chosen else "") + (
+        f" inside a {within}" if within else "")
 
 
 def _typed_only(check: Check, captures: tuple[Capture, ...]) -> str:
@@ -111,18 +115,20 @@ def element_exists_anywhere(check: Check, evidence: Evidence) -> Finding:
     return finding
 
 
-@check_kind("regex_on_screen", family="state", params=(REGEX_TEXT, TYPE, WITHIN),
+@check_kind("regex_on_screen", family="state", params=(REGEX_TEXT, TYPE, WITHIN, SELECTED),
             implied_by=Same())
 def regex_on_screen(check: Check, evidence: Evidence) -> Finding:
     """Passes when the pattern matches the label, name or value of an on-screen element of the
-    final page source (each string searched on its own, case-sensitively). What the agent typed
-    and the keyboard do not count, as for `element_exists`."""
+    final page source (each string searched on its own, case-sensitively); with `selected`, of
+    a selected one only. What the agent typed and the keyboard do not count, as for
+    `element_exists`."""
     final = evidence.final
     if final is None:
         return Finding(False, f"no page source was captured; wanted /{check.text}/",
                        unproven="no page source was captured")
     try:
-        hit = final.source.search(check.pattern, check.text_of("type"), check.text_of("within"))
+        hit = final.source.search(check.pattern, check.text_of("type"), check.text_of("within"),
+                                  selected=check.flag_of("selected"))
     except PatternTimeout as exc:
         # A stopped search proves neither presence nor absence: negated, it fails too.
         return Finding(False, f"/{check.text}/: {exc}", unproven=str(exc))

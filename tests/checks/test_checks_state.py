@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from sources import El, evidence, source
 
@@ -137,6 +139,19 @@ def test_negated_regex_passes_on_complete_absence_and_fails_closed_otherwise() -
     assert not run("regex_on_screen", "Error", evidence(El(label="Error 3")), negate=True)[0]
     passed, detail = run("regex_on_screen", "Error", evidence(final="<broken"), negate=True)
     assert not passed and "absence unproven" in detail
+
+
+def test_selected_counts_only_the_selected_element() -> None:
+    """Calendar's week strip shows today's date beside the day shown: only the day shown is
+    selected, so `selected` tells a screen showing today from one showing the day after."""
+    today = El(type="Button", label="Today, Tuesday, January 9", name="9", traits="Button")
+    shown = El(type="Button", label="10", traits="Button, Selected")
+    check = Check.make("regex_on_screen", "^Today, ", type="Button", selected=True)
+    away = grade_check(check, evidence(today, shown))
+    assert not away.passed and "matched nothing in a selected Button" in away.detail
+    assert grade_check(check, evidence(replace(today, traits="Button, Selected"),
+                                       replace(shown, traits="Button"))).passed
+    assert run("regex_on_screen", "^Today, ", evidence(today, shown))[0]  # without it
 
 
 # a `type` restricts state checks to one kind of element ------------------------------------------

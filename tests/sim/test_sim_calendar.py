@@ -33,7 +33,8 @@ def test_launch_shows_todays_day_view(cal, client):
     labels = shown(client)
     assert "Tuesday  January 9, 2024" in labels
     assert cal(name="BackButton").get(timeout=1).label == "January"
-    assert cal(className="Button", label="9").get(timeout=1).selected() is True
+    today = cal(className="Button", name="9").get(timeout=1)
+    assert today.selected() is True and today.label == "Today, Tuesday, January 9"
     assert cal(label="Team Stand-up").exists and cal(label="Today").exists
     # The weekday header and the date line already show weekday names, as on a real phone.
     assert any(WEEKDAY_PATTERN.search(t) for t in labels)
@@ -67,6 +68,28 @@ def test_month_view_pages_up_and_down(cal, client):
     cal.swipe(201, 300, 201, 600)
     assert "December" in shown(client)
     assert cal(name="BackButton").get(timeout=1).label == "2023"
+
+
+def traits(client: wda.Client, name: str) -> str:
+    """The traits of the button named `name` (WDA's XML source writes them)."""
+    root = etree.fromstring(client.source().encode())
+    return next(e.get("traits") for e in root.iter("XCUIElementTypeButton")
+                if e.get("name") == name)
+
+
+def test_only_the_day_shown_is_selected_and_only_today_says_today(cal, client):
+    """What a screen needs to say it shows today, without knowing the date: the day shown is
+    selected, and today's button is labelled "Today, ..." wherever it shows."""
+    cal.swipe(300, 400, 80, 400)  # the next day: today's button still shows, not selected
+    assert cal(className="Button", label="Today, Tuesday, January 9").exists
+    assert "Selected" not in traits(client, "9") and "Selected" in traits(client, "10")
+    assert cal(className="Button", name="10").get(timeout=1).label == "10"
+    cal(name="View").click()
+    cal(className="Button", label="Week").click()
+    assert "Selected" in traits(client, "Wed 10")
+    cal(name="Today").click()
+    assert "Selected" in traits(client, "Tue 9") and "Selected" not in traits(client, "Wed 10")
+    assert cal(className="Button", name="Tue 9").get(timeout=1).label.startswith("Today, ")
 
 
 def test_today_returns_to_today(cal, client):

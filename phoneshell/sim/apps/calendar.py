@@ -8,7 +8,11 @@ day moves down again. "View" opens a sheet to pick Day, Week, Month or Year dire
 by a day or a week; swiping up or down moves the month and year views by a month or a year.
 
 Weekday headers are accessibility elements named in full ("Sunday"), drawn as initials ("S").
-Today is the phone's frozen date (`DeviceFacts.date`, Tuesday 9 January 2024). Weeks start on
+Today is the phone's frozen date (`DeviceFacts.date`, Tuesday 9 January 2024). A button that
+shows a day is named by what it shows ("9", "Tue 9"); today's is labelled as VoiceOver reads it,
+"Today, Tuesday, January 9" (inferred, not from a dump), and the day shown (in the month view,
+today) carries the Selected trait: a screen says whether it shows today without knowing the
+date. Weeks start on
 Sunday or Monday as the phone's locale has them. Events are data (`EVENTS`), read-only.
 """
 
@@ -117,14 +121,28 @@ def _hours(state: CalendarState, f: DeviceFacts, top: int,
         hour_row(h) for h in range(24)))], key="hours")
 
 
+def spoken(day: date, name: str, f: DeviceFacts) -> str:
+    """A date button's label: what it shows ("9", "Tue 9"), or for today's, as VoiceOver
+    reads it, "Today, " and the date ("Today, Tuesday, January 9")."""
+    return f"Today, {f.conventions.long_date(day)}" if day == today(f) else name
+
+
+def _date_button(state: CalendarState, f: DeviceFacts, day: date, name: str, frame: Rect,
+                 selected: bool) -> Node:
+    """A button that shows a day: named by what it shows, labelled as `spoken` says; selected
+    (the Selected trait) while it is the day shown."""
+    return layout.button(spoken(day, name, f), frame, _showing(state, day, "Day"), name=name,
+                         selected=selected)
+
+
 def _day(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
     start, width = week_start(shown, f), f.width // 7
     nodes = _weekday_header(f, layout.NAV_BOTTOM + 4)
     for i in range(7):
         day = start + timedelta(days=i)
-        nodes.append(layout.button(str(day.day), Rect(i * width + 6, layout.NAV_BOTTOM + 24,
-                                                      width - 12, 36),
-                                   _showing(state, day, "Day"), selected=day == shown))
+        nodes.append(_date_button(state, f, day, str(day.day),
+                                  Rect(i * width + 6, layout.NAV_BOTTOM + 24, width - 12, 36),
+                                  day == shown))
     line = date_line(shown, f)
     nodes.append(layout.text(line, Rect((f.width - layout.text_width(line)) // 2,
                                         layout.NAV_BOTTOM + 66, layout.text_width(line), 22)))
@@ -138,9 +156,8 @@ def _week(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
     for i in range(7):
         day = start + timedelta(days=i)
         label = f"{WEEKDAYS[day.weekday()][:3]} {day.day}"
-        nodes.append(layout.button(label, Rect(i * width + 2, layout.NAV_BOTTOM + 8, width - 4,
-                                               40), _showing(state, day, "Day"),
-                                   selected=day == shown))
+        nodes.append(_date_button(state, f, day, label, Rect(i * width + 2, layout.NAV_BOTTOM + 8,
+                                                             width - 4, 40), day == shown))
         events += [(h, f"{label}: {t}") for h, t in events_on(f, day)]
     return [*nodes, _hours(state, f, layout.NAV_BOTTOM + 56, events)]
 
@@ -155,10 +172,9 @@ def _month(state: CalendarState, f: DeviceFacts, shown: date, now: date) -> list
     day = first
     while day.month == first.month:
         cell = lead + day.day - 1
-        nodes.append(layout.button(str(day.day), Rect(cell % 7 * width + 4,
-                                                      layout.NAV_BOTTOM + 76 + cell // 7 * 80,
-                                                      width - 8, 72),
-                                   _showing(state, day, "Day"), selected=day == now))
+        nodes.append(_date_button(state, f, day, str(day.day),
+                                  Rect(cell % 7 * width + 4, layout.NAV_BOTTOM + 76
+                                       + cell // 7 * 80, width - 8, 72), day == now))
         day += timedelta(days=1)
     return nodes
 
