@@ -43,7 +43,7 @@ class AgentResult:
     """How the agent's turn ended."""
 
     ran: bool
-    """False when the agent never got going (it could not start, or its model never answered);
+    """False when the agent never got going (it could not start, or its model was never reached);
     the attempt is then skipped, not scored."""
     claim: Claim | None = None
     """The agent's structured claim, if it made one."""

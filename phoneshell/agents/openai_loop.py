@@ -12,9 +12,18 @@ come from the environment (docs/agents.md):
     PHONESHELL_OPENAI_RETRIES=N  retries of a 429 or 5xx answer (default 2)
 
 Budgets: `max_steps` tool calls (`done` is accepted after the last) and `timeout_seconds` of wall
-clock; running out of either ends the loop and the attempt cannot pass. A model that never
-answered (an API error before its first reply) means the agent never ran: the attempt is
-skipped. The transcript goes to `transcript.jsonl` in the attempt folder.
+clock; running out of either ends the loop and the attempt cannot pass. A model may take the
+whole clock to answer: a reply that outlives it is out of time, the first one too.
+
+The model is treated as an adversary that would learn any way to have a hard task not scored,
+so nothing it sends can skip the attempt: no tool name or arguments (tools.py answers them with
+an error message), no text (kept escaped: `untrusted.storable`), no reply shape, no delay. The
+agent **never ran**, and the attempt is skipped, only when the first request never reached a
+model (`ModelUnreachable`): no connection could be made to the endpoint (refused, DNS, no route,
+TLS, no connection within the clock), or it refused the request as HTTP 401, 403 or 404 (a key,
+an account or a model name that is wrong). Every other failure after the request was sent
+(a 400, a 429 or 5xx left after the retries, a reply cut off or not OpenAI-shaped) is the
+attempt's failure, scored. The transcript goes to `transcript.jsonl` in the attempt folder.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ import base64
 import json
 import os
 import time
+import traceback
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -31,12 +41,16 @@ from typing import cast
 
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
 from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools
-from phoneshell.errors import RunError
+from phoneshell.errors import RIG_DOWN, RunError
 from phoneshell.evidence import Claim
+from phoneshell.untrusted import storable
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 REQUEST_TIMEOUT_S = 120.0
+"""The longest a judge waits for one reply (the loop waits as long as the attempt's clock)."""
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+UNSEEN_STATUSES = frozenset({401, 403, 404})
+"""Answers that mean no model saw the request: a wrong key, account or model name."""
 MAX_RETRY_WAIT_S = 20.0
 TRANSCRIPT = "transcript.jsonl"
 Message = dict[str, object]
@@ -82,7 +96,12 @@ class ModelError(Exception):
 
 
 class ModelTimeout(ModelError):
-    """The request outlived its timeout."""
+    """The request was sent, and its reply outlived the timeout."""
+
+
+class ModelUnreachable(ModelError):
+    """The request never reached a model: no connection could be made (refused, DNS, no route,
+    TLS, none within the timeout), or the endpoint refused it unseen (`UNSEEN_STATUSES`)."""
 
 
 class ChatClient:
@@ -98,6 +117,8 @@ class ChatClient:
                 return self._post(body, timeout_s)
             except urllib.error.HTTPError as exc:
                 detail = _error_text(exc)
+                if exc.code in UNSEEN_STATUSES:
+                    raise ModelUnreachable(f"HTTP {exc.code}: {detail}") from exc
                 if exc.code not in RETRY_STATUSES or attempt == self.settings.retries:
                     raise ModelError(f"HTTP {exc.code}: {detail}") from exc
                 # The endpoint asked us to come back later: honour Retry-After, within budget.
@@ -116,20 +137,34 @@ class ChatClient:
         request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
         try:
             with urllib.request.urlopen(request, timeout=timeout_s) as reply:
-                data = json.loads(reply.read().decode("utf-8"))
+                data = _storable_json(json.loads(reply.read().decode("utf-8")))
         except urllib.error.HTTPError:
             raise
-        except TimeoutError as exc:
-            raise ModelTimeout(f"no reply from {url} within {timeout_s:.0f}s") from exc
         except urllib.error.URLError as exc:
-            if isinstance(exc.reason, TimeoutError):
-                raise ModelTimeout(f"no reply from {url} within {timeout_s:.0f}s") from exc
-            raise ModelError(f"cannot reach {url}: {exc.reason}") from exc
-        except (ValueError, OSError) as exc:
+            # urllib raises URLError only while connecting and sending: nothing reached a model
+            why = (f"no connection within {timeout_s:.0f}s"
+                   if isinstance(exc.reason, TimeoutError) else exc.reason)
+            raise ModelUnreachable(f"cannot reach {url}: {why}") from exc
+        except TimeoutError as exc:  # sent, and no reply in time
+            raise ModelTimeout(f"no reply from {url} within {timeout_s:.0f}s") from exc
+        except (ValueError, OSError, RecursionError) as exc:
             raise ModelError(f"bad reply from {url}: {exc}") from exc
-        if not isinstance(data, dict) or not data.get("choices"):
+        choices = data.get("choices") if isinstance(data, dict) else None
+        first = choices[0] if isinstance(choices, list) and choices else None
+        if not isinstance(first, dict) or not isinstance(first.get("message") or {}, dict):
             raise ModelError(f"{url} answered without choices: {str(data)[:300]}")
         return cast(Message, data)
+
+
+def _storable_json(value: object) -> object:
+    """A parsed reply with every string storable (a lone surrogate escaped)."""
+    if isinstance(value, str):
+        return storable(value)
+    if isinstance(value, list):
+        return [_storable_json(v) for v in value]
+    if isinstance(value, dict):
+        return {storable(str(k)): _storable_json(v) for k, v in value.items()}
+    return value
 
 
 def _error_text(exc: urllib.error.HTTPError) -> str:
@@ -271,22 +306,38 @@ class OpenAIAgent:
             return chat.out_of_time()
         body: Message = {"model": self.model, "messages": chat.messages, "tools": tool_specs(),
                          "tool_choice": "auto"}
-        try:
-            reply = self.client.complete(body, min(remaining, REQUEST_TIMEOUT_S), chat.deadline)
+        try:  # the model may think as long as the clock lets it, its first reply too
+            reply = self.client.complete(body, remaining, chat.deadline)
         except ModelError as exc:
             chat.transcript.write({"error": str(exc)})
-            if not chat.answered:  # the model never took part, even if the clock ran out
+            if isinstance(exc, ModelUnreachable) and not chat.answered:  # no model saw it
                 return AgentResult(ran=False, error=f"the model API at "
-                                   f"{self.settings.base_url} never answered: {exc}")
-            if time.monotonic() >= chat.deadline:  # the request outlived the attempt's clock
+                                   f"{self.settings.base_url} was never reached: {exc}")
+            if isinstance(exc, ModelTimeout) or time.monotonic() >= chat.deadline:
                 return chat.out_of_time()
             return chat.end(Claim(status="failed", summary=f"model API error: {exc}"),
                             error=f"model API error: {exc}")
         chat.answered = True
+        try:
+            return self._act(chat, reply, max_steps)
+        except RIG_DOWN:
+            raise
+        except Exception as exc:  # noqa: BLE001 - whatever the model sent, never a skip
+            # A harness bug that the model's reply set off is kept, with its traceback, and
+            # the attempt fails: a skip is what a model under training would learn to cause.
+            with (chat.transcript.path.parent / "traceback.txt").open("a") as out:
+                out.write(traceback.format_exc())
+            why = (f"harness error ({type(exc).__name__}) acting on the model's reply: "
+                   f"{storable(str(exc))[:300]}; see traceback.txt")
+            return chat.end(Claim(status="failed", summary=why), error=why)
+
+    def _act(self, chat: _Conversation, reply: Message, max_steps: int) -> AgentResult | None:
+        """Keep the model's reply and run its tool calls; the result when the attempt ended."""
         chat.transcript.write({"usage": reply.get("usage"), "id": reply.get("id")})
         choice = cast(list[Message], reply["choices"])[0]
         message = cast(Message, choice.get("message") or {})
-        calls = [_call_of(c) for c in cast(list[Message], message.get("tool_calls") or [])]
+        raw_calls = message.get("tool_calls") or []
+        calls = [_call_of(c) for c in (raw_calls if isinstance(raw_calls, list) else [raw_calls])]
         content = message.get("content") or None
         kept: Message = {"role": "assistant", "content": content}
         if calls:
@@ -300,8 +351,8 @@ class OpenAIAgent:
         for call in calls:
             if time.monotonic() >= chat.deadline:
                 return chat.out_of_time()
-            function = cast(Message, call["function"])
-            done = chat.tools.call(str(function["name"]), str(function["arguments"]))
+            function = cast(dict[str, str], call["function"])
+            done = chat.tools.call(function["name"], function["arguments"])
             chat.add({"role": "tool", "tool_call_id": call["id"], "content": done.text})
             if chat.tools.out_of_turns:
                 return chat.end(chat.tools.claim, out_of_turns=True,
@@ -323,12 +374,17 @@ def _user_turn(text: str, png: bytes | None) -> Message:
     return {"role": "user", "content": [{"type": "text", "text": text}, image]}
 
 
-def _call_of(call: Message) -> Message:
-    """A tool call as it goes back to the endpoint (only the fields the API defines)."""
-    function = cast(Message, call.get("function") or {})
-    return {"id": call.get("id", ""), "type": "function",
-            "function": {"name": function.get("name", ""),
-                         "arguments": function.get("arguments") or "{}"}}
+def _call_of(call: object) -> Message:
+    """A tool call as it goes back to the endpoint: the fields the API defines, as strings
+    (arguments some servers send as an object are sent back as its JSON)."""
+    given = cast(Message, call) if isinstance(call, dict) else {}
+    function = given.get("function")
+    named = cast(Message, function) if isinstance(function, dict) else {}
+    name, arguments = named.get("name") or "", named.get("arguments") or "{}"
+    return {"id": str(given.get("id") or ""), "type": "function",
+            "function": {"name": name if isinstance(name, str) else json.dumps(name),
+                         "arguments": arguments if isinstance(arguments, str)
+                         else json.dumps(arguments)}}
 
 
 def _openai(arg: str) -> Agent:

@@ -7,8 +7,10 @@ which logs every action) and never reaches the phone any other way.
 
 Ids come from observations (observation.py): an id is valid only for the observation that issued
 it, and a tap acts on that snapshot's element. Whatever the model gets wrong (a stale or unknown
-id, a missing argument, a step that did not take) is an error *message* to the model; only a rig
-that went down (WDA unreachable, phone locked) raises.
+id, a missing argument, a step that did not take) is an error *message* to the model, and so is
+whatever it sends on purpose (any tool name; arguments that are not JSON, nested thousands deep,
+numbers of thousands of digits; text with lone surrogates, kept escaped: `untrusted.storable`).
+Only a rig that went down (WDA unreachable, phone locked) raises.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from phoneshell.errors import RIG_DOWN, DeviceError, StepError
 from phoneshell.records import CLAIM_STATUSES, Claim, ClaimStatus
 from phoneshell.registry import Registry
 from phoneshell.tasks import Step
+from phoneshell.untrusted import storable
 
 JsonSchema = dict[str, object]
 Args = Mapping[str, object]
@@ -106,12 +109,16 @@ class PhoneTools:
         if isinstance(arguments, str):
             try:
                 parsed: object = json.loads(arguments or "{}")
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):  # not JSON, nested too deep, a huge number
                 parsed = None
             if not isinstance(parsed, dict):
                 return ToolReply(f"{name}: the arguments are not a JSON object: "
                                  f"{arguments[:200]!r}", error=True)
             arguments = cast(Args, parsed)
+        # Text the model sent is kept (claims, transcripts, the audit log): a lone surrogate
+        # ("\ud800" in JSON) could not be written as UTF-8, so it stays as its escape.
+        arguments = {storable(k): storable(v) if isinstance(v, str) else v
+                     for k, v in arguments.items()}
         tool = TOOLS.lookup(name)
         problem = argument_problem(tool, arguments)
         if problem:
@@ -162,10 +169,12 @@ class PhoneTools:
         latest = self.latest
         if latest is None:
             return "there is no observation yet: call observe first"
-        match = re.fullmatch(r"\s*(\d+)\.(\d+)\s*", ref) if isinstance(ref, str) else None
+        # nine digits at most: a number is never longer, and int() refuses 4,300 digits
+        match = (re.fullmatch(r"\s*(\d{1,9})\.(\d{1,9})\s*", ref) if isinstance(ref, str)
+                 else None)
         if match is None:
-            return (f"{ref!r} is not an id; ids look like \"{latest.number}.3\" (observation "
-                    f"{latest.number}, row 3)")
+            return (f"{str(ref)[:40]!r} is not an id; ids look like \"{latest.number}.3\" "
+                    f"(observation {latest.number}, row 3)")
         number, row_number = int(match.group(1)), int(match.group(2))
         if number > latest.number:
             return (f"there is no observation {number}: the latest is observation "
@@ -226,7 +235,7 @@ def argument_problem(tool: Tool, arguments: Args) -> str:
             return f"{key!r} must be a string, not {type(value).__name__}"
         choices = cast(list[str] | None, spec.get("enum"))
         if choices is not None and value not in choices:
-            return f"{key!r} must be one of {', '.join(choices)}; got {value!r}"
+            return f"{key!r} must be one of {', '.join(choices)}; got {str(value)[:40]!r}"
     return ""
 
 

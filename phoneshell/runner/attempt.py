@@ -69,6 +69,7 @@ from phoneshell.runner.endstate import UnreadableEndState, capture_or_blame, unr
 from phoneshell.runner.rig import Rig, RigDown, check_rig
 from phoneshell.runner.setback import set_back_device, set_back_settings
 from phoneshell.tasks import Step, Task
+from phoneshell.untrusted import storable
 
 
 @dataclass(frozen=True)
@@ -445,9 +446,13 @@ def overrule(verdict: Verdict, result: AgentResult) -> Verdict:
 def _ran(result: AgentResult, events: tuple[AuditEvent, ...]) -> AgentResult:
     """An agent that says it never ran but acted on the phone did run: its actions are in the
     log, so whatever stopped it is its failure to score, not a reason to skip. Its claim is
-    kept to a bounded size (`records.bounded`)."""
-    if result.claim is not None:
-        result = replace(result, claim=bounded(result.claim))
+    kept to a bounded size (`records.bounded`), and its claim and error as text a file can
+    hold (`untrusted.storable`: a lone surrogate cannot be written as UTF-8)."""
+    claim = result.claim
+    if claim is not None:
+        claim = bounded(claim.model_copy(update={"answer": storable(claim.answer),
+                                                 "summary": storable(claim.summary)}))
+    result = replace(result, claim=claim, error=storable(result.error))
     acted = any(e.phase == "agent" for e in events)
     if result.ran or not acted:
         return result

@@ -15,6 +15,10 @@ The model name picks a behaviour:
     stand-in-429          answer every request with 429 (a rate limit)
     stand-in-500-later    follow the script once, then answer 500
     stand-in-slow         follow the script once, then take SLOW_S to answer each request
+    stand-in-think        take SLOW_S over every reply, the first one too
+    stand-in-nested       a hostile model: its first call is one of HOSTILE (arguments nested
+    stand-in-digits       5,000 deep; an id of 5,000 digits; a claim with a lone surrogate),
+    stand-in-surrogate    then `done` failed, its summary what the tool answered
 """
 
 from __future__ import annotations
@@ -29,6 +33,12 @@ from agents.screen_script import HEADER, Move, find_row, script_for
 
 API_KEY = "test-key"
 SLOW_S = 2.0
+HOSTILE = {
+    "stand-in-nested": ("tap", "[" * 5000),
+    "stand-in-digits": ("tap", json.dumps({"id": "9" * 5000 + ".1"})),
+    "stand-in-surrogate": ("done", json.dumps({"status": "done", "summary": "ok \ud800"})),
+}
+"""A hostile model's first tool call: its name and its arguments as sent."""
 
 
 class BadRequest(Exception):
@@ -119,13 +129,13 @@ class StandIn:
             return 401, error("Incorrect API key provided", "invalid_request_error"), {}
         try:
             check_shape(body)
-        except (BadRequest, KeyError, ValueError) as exc:
+        except (BadRequest, KeyError, ValueError, RecursionError) as exc:
             return 400, error(str(exc), "invalid_request_error"), {}
         model = body["model"]
         if model == "stand-in-429":
             return 429, error("Rate limit reached for requests", "rate_limit_error"), {
                 "Retry-After": "0"}
-        if model == "stand-in-slow" and served > 1:
+        if model == "stand-in-think" or model == "stand-in-slow" and served > 1:
             self.slow.wait(SLOW_S)  # a model that takes its time (set() cuts it short)
         if model == "stand-in-500-later" and served > 1:
             return 500, error("The server had an error while processing your request",
@@ -136,6 +146,12 @@ class StandIn:
         step = sum(1 for m in messages if m["role"] == "assistant")
         if model == "stand-in-talk":
             return completion(model, None, "I believe the task is complete.")
+        if model in HOSTILE:
+            if step == 0:
+                tool, sent = HOSTILE[model]
+                return completion(model, {}, tool=tool, raw_arguments=sent)
+            return completion(model, {"status": "failed", "summary": _text_of(messages[-1])},
+                              tool="done")
         observations = [_text_of(m) for m in messages if HEADER in _text_of(m)]
         latest = observations[-1] if observations else ""
         if model == "stand-in-stale":
@@ -165,14 +181,16 @@ _calls = 0
 
 
 def completion(model: str, arguments: dict[str, Any] | None, text: str | None = None,
-               tool: str = "") -> dict[str, Any]:
-    """A chat.completion with one tool call (or only text)."""
+               tool: str = "", raw_arguments: str = "") -> dict[str, Any]:
+    """A chat.completion with one tool call (or only text); `raw_arguments`, when given, are
+    sent as they are instead of `arguments`."""
     global _calls
     _calls += 1
     message: dict[str, Any] = {"role": "assistant", "content": text, "refusal": None}
     if arguments is not None:
+        sent = raw_arguments or json.dumps(arguments)
         message["tool_calls"] = [{"id": f"call_{_calls}", "type": "function",
-                                  "function": {"name": tool, "arguments": json.dumps(arguments)}}]
+                                  "function": {"name": tool, "arguments": sent}}]
     return {"id": f"chatcmpl-{_calls}", "object": "chat.completion", "created": int(time.time()),
             "model": model, "system_fingerprint": "fp_standin",
             "choices": [{"index": 0, "message": message, "logprobs": None,

@@ -149,6 +149,26 @@ def test_the_budget_is_enforced_and_recorded(rig: tuple[SimServer, Rig],
     assert claim is not None and (claim.status, claim.summary) == ("gave_up", "budget")
 
 
+def test_what_a_model_sends_on_purpose_is_an_error_it_is_told(rig: tuple[SimServer, Rig],
+                                                               tmp_path: Path) -> None:
+    env = {ATTEMPT_DIR: str(tmp_path), CLAIM_FILE: str(tmp_path / "claim.json")}
+
+    async def send() -> list[tuple[bool, str]]:
+        async with stdio_client(server(rig[1].bridge.url, env)) as (read, write), \
+                ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("observe", {})
+            told = [await session.call_tool("tap", {"id": "9" * 5000 + ".1"}),
+                    await session.call_tool("swipe", {"direction": [[["down"]]]}),
+                    await session.call_tool("no such tool\n\x1b[2J", {"x": 1})]
+            return [(r.is_error, text_of(r)) for r in told]
+
+    digits, nested, unknown = anyio.run(send)
+    assert digits[0] and digits[1].startswith("'9999") and "is not an id" in digits[1]
+    assert nested == (True, "swipe: 'direction' must be a string, not list")
+    assert unknown[0] and unknown[1].startswith("there is no tool 'no such tool\\n\\x1b[2J'")
+
+
 def test_phoneshell_itself_never_imports_the_sdk() -> None:
     code = ("import sys, phoneshell, phoneshell.cli, phoneshell.agents, phoneshell.runner; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types')))")

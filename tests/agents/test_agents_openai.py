@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import socket
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -104,15 +105,80 @@ def test_running_out_of_turns_never_passes(tmp_path: Path, suite: dict[str, Task
     assert row.turns == 3 and "used all 3 tool calls" in row.error
 
 
-def test_an_api_error_before_the_first_reply_skips_the_attempt(
+def closed_port() -> int:
+    """A loopback port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("base, key, why", [
+    (None, "wrong-key", "HTTP 401: Incorrect API key provided"),
+    ("{url}/../v9", API_KEY, "HTTP 404: unknown path"),
+    ("http://127.0.0.1:{closed}/v1", API_KEY, "cannot reach http://127.0.0.1:{closed}/v1/chat"),
+])
+def test_an_endpoint_no_model_could_answer_means_the_agent_never_ran(
+        endpoint: StandIn, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch, base: str | None, key: str, why: str) -> None:
+    # Refused, unauthorized or unknown before any reply: nothing the model can cause.
+    closed = closed_port()
+    url = (base or endpoint.url).format(url=endpoint.url, closed=closed)
+    monkeypatch.setenv("PHONESHELL_OPENAI_BASE_URL", url)
+    monkeypatch.setenv("PHONESHELL_OPENAI_API_KEY", key)
+    row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in")
+    assert row.outcome == "skipped" and row.checks == ()
+    assert row.skip_reason.startswith(
+        f"the agent never ran: the model API at {url} was never reached: "
+        f"{why.format(closed=closed)}"), row.skip_reason
+
+
+def test_a_rate_limit_before_the_first_reply_is_scored(
         endpoint: StandIn, tmp_path: Path, suite: dict[str, Task],
         monkeypatch: pytest.MonkeyPatch) -> None:
+    # Rate limits count the tokens a model writes: one that spent them could otherwise have
+    # the next attempt not scored.
     monkeypatch.setenv("PHONESHELL_OPENAI_RETRIES", "1")
     row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in-429")
-    assert row.outcome == "skipped" and row.checks == ()
-    assert row.skip_reason.startswith(f"the agent never ran: the model API at {endpoint.url} "
-                                      "never answered: HTTP 429: Rate limit reached")
+    assert row.outcome == "failed" and not row.skipped
+    assert row.error.startswith("model API error: HTTP 429: Rate limit reached"), row.error
     assert len(endpoint.requests) == 2, "one retry, as configured"
+
+
+def test_a_first_reply_slower_than_the_clock_is_out_of_time(
+        tmp_path: Path, suite: dict[str, Task]) -> None:
+    # Skipped, a long think would dodge a hard task; an honest slow model is out of time.
+    task = replace(suite["settings.about.reach"], timeout_seconds=1.0)
+    row = attempt(tmp_path, task, "openai:stand-in-think")
+    assert row.outcome == "failed" and not row.skipped, row.skip_reason
+    assert row.timed_out and row.error == "ran out of time (1s)" and row.turns == 0
+
+
+def test_arguments_nested_thousands_deep_are_an_error_the_model_is_told(
+        endpoint: StandIn, tmp_path: Path, suite: dict[str, Task]) -> None:
+    row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in-nested")
+    assert row.outcome == "failed" and not row.skipped, row.skip_reason
+    told = endpoint.requests[-1]["messages"][-1]
+    assert told["role"] == "tool"
+    assert told["content"].startswith("tap: the arguments are not a JSON object: '[[[")
+
+
+def test_an_id_of_thousands_of_digits_is_an_error_the_model_is_told(
+        tmp_path: Path, suite: dict[str, Task]) -> None:
+    row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in-digits")
+    assert row.outcome == "failed" and not row.skipped, row.skip_reason
+    assert row.claim is not None and row.claim.status == "failed"
+    assert row.claim.summary.startswith("'9999") and "is not an id" in row.claim.summary
+
+
+def test_a_claim_with_a_lone_surrogate_is_kept_escaped(tmp_path: Path,
+                                                       suite: dict[str, Task]) -> None:
+    row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in-surrogate")
+    assert row.outcome == "failed" and not row.skipped, row.skip_reason
+    assert row.claim is not None and (row.claim.status, row.claim.summary) == (
+        "done", "ok \\ud800")
+    folder = tmp_path / "R" / "attempts" / "settings.about.reach" / "1"
+    ended = json.loads((folder / "transcript.jsonl").read_text().splitlines()[-1])
+    assert ended["end"]["claim"]["summary"] == "ok \\ud800"
 
 
 def test_an_api_error_mid_run_is_a_failed_claim(tmp_path: Path, suite: dict[str, Task]) -> None:

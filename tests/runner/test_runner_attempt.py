@@ -16,6 +16,7 @@ from phoneshell.agents.reference import SolutionAgent
 from phoneshell.audit import read_audit
 from phoneshell.checks.kind import Check
 from phoneshell.device import Phone
+from phoneshell.evidence import Claim
 from phoneshell.sim import SimServer
 from phoneshell.sim.apps import builtin_apps
 from phoneshell.sim.apps.notes_data import SEED
@@ -117,6 +118,25 @@ def test_a_harness_error_is_recorded_with_its_traceback(sim: SimServer, tmp_path
     assert row.outcome == "skipped" and row.error_type == "ZeroDivisionError"
     trace = tmp_path / "r1" / "attempts" / "settings.about.reach" / "1" / "traceback.txt"
     assert "agent bug" in trace.read_text()
+
+
+class SurrogateAgent(SolutionAgent):
+    """Plays the finish, then passes on a claim with lone surrogates, as an outside adapter
+    may hand on whatever its model wrote."""
+
+    def run(self, context: AgentContext) -> AgentResult:
+        done = super().run(context)
+        return replace(done, claim=Claim(status="done", answer="\udfff", summary="ok \ud800"),
+                       error="stopped \ud800")
+
+
+def test_a_claim_no_file_could_hold_is_kept_escaped(sim: SimServer, tmp_path: Path,
+                                                    suite: dict[str, Task]) -> None:
+    row = run_one(sim, tmp_path, suite["settings.about.reach"], SurrogateAgent()).row
+    assert row.outcome == "passed" and row.claim is not None
+    assert (row.claim.answer, row.claim.summary, row.error) == (
+        "\\udfff", "ok \\ud800", "stopped \\ud800")
+    assert "ok \\\\ud800" in row.model_dump_json(), "a results row can be written"
 
 
 class SideDoorAgent:
