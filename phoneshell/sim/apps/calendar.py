@@ -10,9 +10,9 @@ by a day or a week; swiping up or down moves the month and year views by a month
 Weekday headers are accessibility elements named in full ("Sunday"), drawn as initials ("S").
 Today is the phone's frozen date (`DeviceFacts.date`, Tuesday 9 January 2024). A button that
 shows a day is named by what it shows ("9", "Tue 9"); today's is labelled as VoiceOver reads it,
-"Today, Tuesday, January 9" (inferred, not from a dump), and the day shown (in the month view,
-today) carries the Selected trait: a screen says whether it shows today without knowing the
-date. Weeks start on
+"Today, Tuesday, January 9" (inferred, not from a dump), and in the day and week views the day
+shown carries the Selected trait (the month view shows a month: none of its days is selected):
+a screen says whether it shows today without knowing the date. Weeks start on
 Sunday or Monday as the phone's locale has them. Events are data (`EVENTS`), read-only.
 """
 
@@ -162,7 +162,9 @@ def _week(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
     return [*nodes, _hours(state, f, layout.NAV_BOTTOM + 56, events)]
 
 
-def _month(state: CalendarState, f: DeviceFacts, shown: date, now: date) -> list[Node]:
+def _month(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
+    """A month's grid: no day in it is selected (a month is shown, not a day); today's cell
+    says it is today in its label."""
     first, width = shown.replace(day=1), f.width // 7
     title = MONTHS[shown.month - 1]
     nodes = [layout.text(title, Rect(16, layout.NAV_BOTTOM + 4, layout.text_width(title, 28),
@@ -174,7 +176,7 @@ def _month(state: CalendarState, f: DeviceFacts, shown: date, now: date) -> list
         cell = lead + day.day - 1
         nodes.append(_date_button(state, f, day, str(day.day),
                                   Rect(cell % 7 * width + 4, layout.NAV_BOTTOM + 76
-                                       + cell // 7 * 80, width - 8, 72), day == now))
+                                       + cell // 7 * 80, width - 8, 72), False))
         day += timedelta(days=1)
     return nodes
 
@@ -217,7 +219,7 @@ def render(state: CalendarState, host: Host) -> Node:
     nav = Node("NavigationBar", Rect(0, layout.NAV_TOP, f.width,
                                      layout.NAV_BOTTOM - layout.NAV_TOP), children=tuple(bar))
     body = {"Day": lambda: _day(state, f, shown), "Week": lambda: _week(state, f, shown),
-            "Month": lambda: _month(state, f, shown, now),
+            "Month": lambda: _month(state, f, shown),
             "Year": lambda: _year(state, f, shown)}[state.view]()
     top = f.height - TOOLBAR_HEIGHT
     toolbar = Node("Toolbar", Rect(0, top, f.width, TOOLBAR_HEIGHT), name="Toolbar", children=(
