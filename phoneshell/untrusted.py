@@ -27,11 +27,8 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _escape(char: str) -> str:
-    """One character as `repr` escapes it: `\\x1b`, `\\u202e`, `\\U000e0001`."""
-    code = ord(char)
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    """One character as `repr` escapes it: `\\r`, `\\x1b`, `\\u202e`, `\\U000e0001`."""
+    return repr(char)[1:-1]
 
 
 def storable(text: str) -> str:

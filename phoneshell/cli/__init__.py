@@ -3,6 +3,13 @@
 Exit codes: 0 done and everything passed; 1 done, not everything passed; 2 could not run (bad
 input, no device); 3 a bug (the traceback is printed, please report it). Errors a user can fix
 print `error:` and `hint:` lines, never a traceback.
+
+Whatever a command writes to stdout and stderr goes through `untrusted.visible`: the lines hold
+an agent's stderr, claims, bundle ids, page text and a judge's reasoning, and an escape code
+among them could clear the screen, hide the real summary, retitle the window or fill the
+clipboard. Nothing phoneshell prints is meant to control a terminal, so every invisible or
+controlling character is shown as its escape (`\x1b`, `\u202e`), wherever it came from.
+(`phoneshell mcp` speaks its protocol on the raw descriptor, untouched.)
 """
 
 from __future__ import annotations
@@ -11,7 +18,9 @@ import argparse
 import errno
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TextIO, cast
 
 from phoneshell import __version__
 from phoneshell.cli import (
@@ -27,6 +36,7 @@ from phoneshell.cli import (
     tasks_cmd,
 )
 from phoneshell.errors import PhoneshellError, TaskFileError
+from phoneshell.untrusted import visible
 
 EXIT_OK, EXIT_FAILED, EXIT_UNUSABLE, EXIT_BUG = 0, 1, 2, 3
 
@@ -64,8 +74,50 @@ def report_error(exc: PhoneshellError) -> None:
         print(f"hint: {exc.hint}", file=sys.stderr)
 
 
+class VisibleText:
+    """A text stream that writes what it is given as `untrusted.visible` shows it; everything
+    else (its buffer, fileno, isatty, encoding) is the stream's own."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        """Write `text` with every invisible or controlling character escaped."""
+        self.stream.write(visible(text))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        """Write each line as `write` does."""
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.stream, name)
+
+
+@contextmanager
+def terminal_safe() -> Iterator[None]:
+    """Route sys.stdout and sys.stderr through `VisibleText` while the command runs; a
+    character the terminal's encoding lacks is written as its escape too, never an error."""
+    saved = sys.stdout, sys.stderr
+    for stream in saved:
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+    sys.stdout, sys.stderr = (cast(TextIO, VisibleText(s)) for s in saved)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (the console script exits with it)."""
+    with terminal_safe():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         code: int = args.run(args)

@@ -54,7 +54,9 @@ def run_attack_cmd(args: argparse.Namespace) -> int:
                          trajectory=args.trajectory, task_globs=args.tasks)
     report = outcome.report
     if args.format == "json":
-        print(json.dumps(report.to_plain(), indent=2, ensure_ascii=False))
+        # ASCII, as every --format json is: what the terminal escaping shows as `\x85` would
+        # not be JSON (untrusted.visible)
+        print(json.dumps(report.to_plain(), indent=2))
     else:
         for line in summary_lines(report):
             print(line)

@@ -21,6 +21,10 @@ on stderr what it found and tried, then claims `done`: the grade, not the claim,
     answer-key   find the task file (the answer key) through run.json, the environment or the
                  project folder, and answer from it without doing the task
     linger       leave a detached process that acts on the phone after the attempt ended
+    escapes      end its stderr (which a run prints under the attempt's line) with terminal
+                 escape codes: clear the screen, draw a passing run, retitle the window, fill
+                 the clipboard (OSC 52), hide what follows (SGR 8), C1 controls, bidi overrides
+                 and zero-width characters; then exit 1, so the real summary says it failed
 """
 
 from __future__ import annotations
@@ -278,6 +282,21 @@ def linger() -> None:
     claim(summary="nothing to do")
 
 
+ESC = "\x1b"
+FAKE_RUN = ("[1/1] settings.about.reach               passed    0.9s\n"
+            "1 attempt(s): 1 passed, 0 failed, 0 skipped (100% of scored)\n")
+ESCAPES = (f"{ESC}[2J{ESC}[3J{ESC}[H" + FAKE_RUN.replace("\n", f"\n{ESC}[G")
+           + f"{ESC}]0;phoneshell: 1 passed{ESC}\\{ESC}]52;c;ZWNobyBwd25lZAo={ESC}\\"
+           + "\x9b2J\rpassed \u202edeliaf\u202c \u200bzero\u2066width\u2069"
+           + f"{ESC}[8m")
+"""What `escapes` writes to stderr."""
+
+
+def escapes() -> None:
+    sys.stderr.write(ESCAPES + "\n")
+    sys.exit(1)  # without a claim: a run shows the end of its stderr
+
+
 def late(bridge: str) -> None:
     """The process left behind: act once the attempt is over."""
     time.sleep(2.0)
@@ -289,4 +308,5 @@ if __name__ == "__main__":
         late(sys.argv[2])
     else:
         {"go-around": go_around, "forge": forge, "ambiguous": ambiguous, "sabotage": sabotage,
-         "power-off": power_off, "answer-key": answer_key, "linger": linger}[sys.argv[1]]()
+         "power-off": power_off, "answer-key": answer_key, "linger": linger,
+         "escapes": escapes}[sys.argv[1]]()
