@@ -32,6 +32,10 @@ URL = Param("url", "str", "The page: a host (its whole site), or a host and path
             required=True)
 ADDRESS_NAMES = frozenset({"TabBarItemTitle", "URL"})
 """Names of Safari's address field (iOS 15 and later; earlier), labelled "Address"."""
+FRESH = ("equals", "All clear")
+"""Calculator's keys after which nothing is pending, so a computation keyed next is all that its
+result shows: not Clear, which clears only the entry (36 + 0 x, Clear, then 240 x 15 % = still
+shows 36, keyed in before)."""
 UNCOUNTED = frozenset({"taps", "two_finger_tap", "keyboard_dismiss"})
 """Tap gestures that are not one press of the element: a count WDA does not log, two fingers."""
 DURATION = Param("text", "str", "The duration the countdown was started at, as the timer shows "
@@ -78,22 +82,33 @@ def computations(check: Check) -> list[tuple[str, ...]]:
 def tapped_keys(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent's last taps in `app` (when given) are `keys` (or one of `also`),
     in order, one after another with nothing else done there between them, each tap on an
-    element labelled (or named) exactly the key: the computation, keyed as one expression and
-    left showing. Keys tapped in another order, or cleared before a result keyed in, fail;
-    taps the bridge could not resolve make a failure unproven."""
+    element labelled (or named) exactly the key, and before them nothing pending: no tap in the
+    app before, or last an = or All clear. The computation, keyed as one expression and left
+    showing. Keys tapped in another order, cleared before a result keyed in, or keyed onto a
+    result keyed before (36 + 0 x, then the computation), fail; taps the bridge could not
+    resolve make a failure unproven."""
     pressed = _presses(evidence.agent_actions(), check.text_of("app"))
     for keys in computations(check):
         last = pressed[-len(keys):]
         if len(last) == len(keys) and all(a is not None and _labelled(a, k)
                                           for a, k in zip(last, keys, strict=True)):
-            return Finding(True, f"the computation {' '.join(keys)} was the last keyed")
+            before = [a for a in pressed[:-len(keys)] if a is not None]
+            if not before or any(_labelled(before[-1], k) for k in FRESH):
+                return Finding(True, f"the computation {' '.join(keys)} was the last keyed")
+            return Finding(False, f"the computation {' '.join(keys)} was keyed after "
+                                  f"{_shown(before[-4:])} with no = or All clear between: "
+                                  "what was pending before it counts in what it shows")
     tail = pressed[-max(map(len, computations(check))):]
-    shown = " ".join("?" if a is None or a.target is None else
-                     shorten(a.target.label or a.target.name, 12) for a in tail) or "nothing"
     blind = sum(1 for a in tail if a is not None and a.target is None)
     doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind else "")
-    return Finding(False, f"the agent's last taps were {shown}; wanted the computation "
+    return Finding(False, f"the agent's last taps were {_shown(tail)}; wanted the computation "
                           f"{' '.join(check.list_of('keys'))}", unproven=doubt)
+
+
+def _shown(presses: Sequence[Action | None]) -> str:
+    """Presses for a detail: each key's label, `?` where none was resolved."""
+    return " ".join("?" if a is None or a.target is None else
+                    shorten(a.target.label or a.target.name, 12) for a in presses) or "nothing"
 
 
 def _sent_address(typed: Typed) -> bool:

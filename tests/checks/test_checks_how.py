@@ -145,6 +145,20 @@ def test_the_keys_of_a_computation_must_be_the_computation() -> None:
     assert not grade("tapped_keys", swiped, keys=TIMES, app=CALC)[0]
 
 
+def test_the_computation_must_start_with_nothing_pending() -> None:
+    """36 + 0 x, then 240 x 15 % =: the last taps are the computation, and the display shows
+    36, the result keyed before it (the computation adds nothing). Clear clears only the entry;
+    = or All clear leave nothing pending."""
+    pct = ("2", "4", "0", "multiply", "1", "5", "percent", "equals")
+    onto = ("3", "6", "add", "0", "multiply")
+    for between in ((), ("Clear",)):
+        ev = log(*keyed(*onto, *between, *pct))
+        passed, detail = grade("tapped_keys", ev, keys=pct, app=CALC)
+        assert not passed and "with no = or All clear between" in detail, between
+    for between in (("All clear",), ("equals",)):
+        assert grade("tapped_keys", log(*keyed(*onto, *between, *pct)), keys=pct, app=CALC)[0]
+
+
 def test_another_order_counts_only_when_the_task_lists_it() -> None:
     commuted = log(*keyed("9", "multiply", "4", "7", "equals"))
     assert not grade("tapped_keys", commuted, keys=TIMES, app=CALC)[0]
