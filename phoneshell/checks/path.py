@@ -160,29 +160,38 @@ def held(action: Action) -> bool:
 
 
 @check_kind("tapped", family="path", params=(TAPPED, IN_APP, HOLD),
-            implied_by=Contains(("tapped",)))
+            implied_by=Contains(("tapped",), whole=True))
 def tapped(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent tapped an element whose label or name contains `text` (in `app`,
     when given; never its value, which for a text input is what the agent typed there); with
     `hold`, only a touch and hold counts (the `touch_and_hold` gesture, or a touch of half a
-    second or more). Needs the bridge's tap targets; taps it could not resolve make an absence
-    unproven."""
+    second or more). Not negated, a tap after the agent itself typed `text` does not count: its
+    words came back as a search's results or suggestions. Needs the bridge's tap targets; taps
+    it could not resolve make an absence unproven."""
     want, app = check.text.strip().lower(), check.text_of("app")
-    hold = check.flag_of("hold")
-    taps = [a for a in evidence.agent_actions() if a.kind == "tap" and a.ok is not False
+    hold, actions = check.flag_of("hold"), evidence.agent_actions()
+    taps = [a for a in actions if a.kind == "tap" and a.ok is not False
             and (not app or a.app_before == app) and (held(a) or not hold)]
+    # A negated check counts every tap on it; a plain one not one the agent's typing named.
+    typed = [] if check.negate else [s for s in typed_runs(actions) if want in s.text.lower()]
+    echoed = ""
     for action in taps:
         target = action.target
         # named by its label or name: never by a value, which for a text input is what the
         # agent typed there ("About" typed into Settings' search, then the field tapped)
         if target and any(want in t.lower() for t in (target.label, target.name)):
-            return Finding(True, f"tapped {target.type} {shorten(target.label or target.name)!r}")
+            shown = f"{target.type} {shorten(target.label or target.name)!r}"
+            echo = next((s for s in typed if s.by is not None and s.by.seq < action.seq), None)
+            if echo is None:
+                return Finding(True, f"tapped {shown}")
+            echoed = (f"; it tapped {shown} only after typing {shorten(echo.text.strip())!r}: "
+                      "its own words shown back (a search's result, a suggestion)")
     blind = sum(1 for a in taps if a.target is None)
     doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind else "")
     labels = ", ".join(repr(shorten(a.target.label or a.target.name, 25)) for a in taps[-5:]
                        if a.target) or "nothing"
     what = "touch and hold" if hold else "tap"
-    return Finding(False, f"no {what} on {check.text!r}; the agent tapped {labels}",
+    return Finding(False, f"no {what} on {check.text!r}{echoed or f'; the agent tapped {labels}'}",
                    unproven=doubt)
 
 

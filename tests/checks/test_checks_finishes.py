@@ -224,6 +224,23 @@ def test_a_field_is_not_named_by_what_was_typed_into_it(sim: SimServer, tmp_path
     assert "no tap on 'About'" in failed_on(row)["tapped"]
 
 
+def search_then_hold_a_result(c: wda.Client) -> str:
+    """example.com loaded, then its link's words searched for and a result holding them held."""
+    c.app_launch(SAFARI)
+    c.open_url("https://example.com/")
+    c(name="TabBarItemTitle").click()
+    c.send_keys("More information\n")
+    link = c(className="XCUIElementTypeLink", labelContains="More information").get(timeout=2)
+    c.tap_hold(*link.bounds.center, 1.0)
+    return ""
+
+
+def test_a_search_result_holding_the_words_is_not_the_link(sim: SimServer, tmp_path: Path,
+                                                           suite: dict[str, Task]) -> None:
+    row = attempt(sim, tmp_path, suite["safari.link_menu"], search_then_hold_a_result)
+    assert "only after typing 'More information'" in failed_on(row)["tapped"]
+
+
 # opened_from_search ---------------------------------------------------------------------------
 
 def searched_then(word: str, then: Callable[[wda.Client], None]) -> Play:

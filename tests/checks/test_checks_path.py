@@ -127,6 +127,23 @@ def test_tapped_names_an_element_by_its_label_never_by_what_was_typed_into_it() 
     assert grade("tapped", row, text="wifi")[0]
 
 
+def test_a_tap_on_the_agents_own_words_shown_back_is_no_tap_on_them() -> None:
+    """"More information" searched for in Safari, then a result link holding the words held:
+    it passed safari.link_menu as the page's own link held. A negated check still counts it."""
+    field = tgt("XCUIElementTypeTextField", "Address", "TabBarItemTitle")
+    result = tgt("XCUIElementTypeLink", "More information - Wikipedia")
+    ev = log(act(1, "type", SAFARI, SAFARI, target=field, text="More information\n"),
+             act(2, "tap", SAFARI, SAFARI, target=result, gesture="touch_and_hold",
+                 duration=1.0))
+    passed, detail = grade("tapped", ev, text="More information", hold=True)
+    assert not passed and "only after typing 'More information'" in detail, detail
+    assert not grade("tapped", ev, negate=True, text="More information")[0]
+    typed_after = log(act(1, "tap", SAFARI, SAFARI, target=result, gesture="touch_and_hold",
+                          duration=1.0),
+                      act(2, "type", SAFARI, SAFARI, target=field, text="More information"))
+    assert grade("tapped", typed_after, text="More information", hold=True)[0]
+
+
 def test_negated_tapped_is_unproven_when_targets_were_not_resolved() -> None:
     ev = log(act(1, "tap", PREFS, PREFS, x=10, y=20))
     passed, detail = grade("tapped", ev, negate=True, text="Delete")
