@@ -10,17 +10,23 @@ the screen at capture and the agent's claim. Image folders are named by item id,
 task a trajectory was played as (their folders are named by the trajectory's owner, which tells
 a swapped negative from its positive). Judge verdicts go to `results/<id>.json` in the judge's
 own folder (`phoneshell judge`), which their analyzer reads with this manifest.
+
+In the markdown, each step's words (the agent's values in them quoted on one line: words.py)
+are one inline code span whose fence is longer than any run of backticks inside, so nothing the
+agent chose can close it and add a step, a heading, an image or raw HTML.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
 from phoneshell.judges.words import claim_words
 from phoneshell.records import ItemStep, JudgeItem, LabelRow, read_record
+from phoneshell.untrusted import visible
 
 STANDARD_VERSION = "1.1"
 NEGATIVE_SOURCES = {"failed": "failed_attempt", "swapped": "swapped_instruction"}
@@ -69,6 +75,15 @@ def trajectory(item: JudgeItem, images: dict[int, str]) -> dict[str, object]:
             "milestones": []}
 
 
+def code_span(text: str) -> str:
+    """`text` as one inline code span on one line that nothing inside can close: CommonMark
+    ends a span only at a run of backticks as long as the one that opened it."""
+    line = visible(text).replace("\n", "\\n")  # a blank line would end the paragraph
+    fence = "`" * (1 + max((len(run) for run in re.findall("`+", line)), default=0))
+    pad = " " if line.startswith("`") or line.endswith("`") else ""
+    return f"{fence}{pad}{line}{pad}{fence}"
+
+
 def markdown(item: JudgeItem, images: dict[int, str]) -> str:
     """Their markdown view: goal, then each step with its screenshot and action."""
     lines = ["# Trajectory Report", "", "## Goal", "", item.instruction, "", "## Steps", "",
@@ -78,7 +93,7 @@ def markdown(item: JudgeItem, images: dict[int, str]) -> str:
         lines += [f"### Step {n}", ""]
         if n in images:
             lines += [f"![Step {n} screenshot](./{images[n]})", ""]
-        lines += [f"**Action:** `{text}`", ""]
+        lines += [f"**Action:** {code_span(text)}", ""]
     return "\n".join(lines)
 
 

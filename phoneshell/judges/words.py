@@ -1,13 +1,17 @@
 """Audit-logged actions in words a person (or a judge model) reads: "Tapped Button '7'".
 
 Pure: one action in, one sentence out. The words say what the harness saw the agent do, never
-what the agent says it did.
+what the agent says it did. Every value in them that the agent chose or the phone showed (text
+typed, bundle ids, URLs, labels, buttons, directions, routes, the phone's error messages, the
+claim) is quoted one way, `untrusted.quoted`: a literal on one line, so no newline or quote in
+it can pass for the harness's own words; only numbers are shown bare. A sentence is one line.
 """
 
 from __future__ import annotations
 
 from phoneshell.audit import Action
 from phoneshell.records import Claim, Scalar
+from phoneshell.untrusted import quoted
 
 TEXT_SHOWN = 200
 """Characters of typed text or a URL shown before it is cut."""
@@ -23,9 +27,16 @@ _SWIPES = {"scroll": "Scrolled", "scroll_to": "Scrolled to", "pinch": "Pinched",
            "multi_touch": "Moved several fingers"}
 
 
-def _quoted(value: Scalar) -> str:
+ERROR_SHOWN = 120
+"""Characters of the phone's error message shown before it is cut."""
+
+
+def _quoted(value: Scalar, shown: int = TEXT_SHOWN) -> str:
+    """A value as the judge reads it: a number bare, anything else quoted, cut to `shown`."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
     text = str(value)
-    return repr(text if len(text) <= TEXT_SHOWN else text[:TEXT_SHOWN] + "...")
+    return quoted(text if len(text) <= shown else text[:shown] + "...")
 
 
 def _element(action: Action) -> str:
@@ -33,13 +44,14 @@ def _element(action: Action) -> str:
     if action.target is None:
         return ""
     kind = action.target.type.removeprefix("XCUIElementType")
+    kind = kind if kind.isidentifier() else _quoted(kind)
     name = action.target.label or action.target.name
-    return f"{kind} {name!r}" if name else kind
+    return f"{kind} {_quoted(name)}" if name else kind
 
 
 def _point(action: Action, x: str = "x", y: str = "y") -> str:
     px, py = action.params.get(x), action.params.get(y)
-    return f"({px}, {py})" if px is not None and py is not None else ""
+    return f"({_quoted(px)}, {_quoted(py)})" if px is not None and py is not None else ""
 
 
 def _tap(action: Action) -> str:
@@ -68,12 +80,12 @@ def _swipe(action: Action) -> str:
     start, end = _point(action, "from_x", "from_y"), _point(action, "to_x", "to_y")
     if start and end:
         return f"{verb} from {start} to {end}"
-    return f"{verb} {direction}" if direction else verb
+    return f"{verb} {_quoted(direction)}" if direction else verb
 
 
 def _app(verb: str, action: Action) -> str:
     bundle = action.params.get("bundle_id")
-    return f"{verb} {bundle}" if bundle else f"{verb} an app"
+    return f"{verb} {_quoted(bundle)}" if bundle else f"{verb} an app"
 
 
 def sentence(action: Action) -> str:
@@ -92,20 +104,21 @@ def sentence(action: Action) -> str:
     elif kind == "home":
         text = "Went to the Home Screen"
     elif kind == "press":
-        text = f"Pressed the {action.params.get('button', '')} button".replace("  ", " ")
+        button = action.params.get("button")
+        text = f"Pressed the {_quoted(button)} button" if button else "Pressed a button"
     elif kind == "swipe":
         text = _swipe(action)
     elif kind == "open_url":
         text = f"Opened the URL {_quoted(action.params.get('url', ''))}"
     else:
-        text = f"Sent the request POST {action.params.get('route', '?')}"
+        text = f"Sent the request POST {_quoted(action.params.get('route', '?'))}"
     if action.ok is False:
-        text += f" (the phone refused it: {action.error[:120]})"
+        text += f" (the phone refused it: {_quoted(action.error, ERROR_SHOWN)})"
     elif action.ok is None:
         text += " (no answer from the phone was logged)"
     elif action.app_after and action.app_after not in (action.app_before,
                                                        action.params.get("bundle_id")):
-        text += f"; now in front: {action.app_after}"
+        text += f"; now in front: {_quoted(action.app_after)}"
     return text
 
 
@@ -116,7 +129,7 @@ def claim_words(claim: Claim | None) -> str:
         return ""
     said = [f"status {claim.status}"]
     if claim.answer:
-        said.append(f"answer {claim.answer!r}")
+        said.append(f"answer {quoted(claim.answer)}")
     if claim.summary:
-        said.append(f"summary {claim.summary!r}")
+        said.append(f"summary {quoted(claim.summary)}")
     return "; ".join(said)
