@@ -22,7 +22,8 @@ are scaled); everything else it knows, it learns over HTTP. Modules:
 * `custody`: what the phone showed after each action, and changes nothing logged explains;
 * `looks`: what a client last looked at since the last action, for capture to compare with;
 * `observe`: what a read shows (front app, tree, screen digest) (pure);
-* `audit_log`: the append-only writer of `<runs>/<run_id>/audit.jsonl`;
+* `audit_log`: the append-only writer of `<runs>/<run_id>/audit.jsonl`; `shares`: how much of
+  it each agent's turn may write;
 * `trajectory`: screenshots of the agent's turn, one per action (`--trajectory`);
 * `upstream`: the connection to WDA; `context`: run/task/attempt/phase;
 * `serve`: the standalone process behind `phoneshell bridge`.

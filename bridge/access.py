@@ -39,7 +39,8 @@ class Admitted:
     grant: object = None
     """What the grant was made for (`grant(for_=...)`), for an agent or a revoked one."""
     serial: int = 0
-    """Which grant admitted an agent's request (`Access.holds` asks whether it still stands)."""
+    """Which grant admitted an agent's request (`Access.holds` asks whether it still stands), or
+    made a revoked one's secret."""
 
 
 def _same(given: str, secret: str) -> bool:
@@ -56,9 +57,12 @@ class Access:
     def __init__(self, token: str | None = None) -> None:
         self.token = token or None
         self._grant: tuple[str, object] | None = None
-        self._revoked: list[tuple[str, object]] = []
+        self._revoked: list[tuple[str, object, int]] = []
+        """(secret, what it was for, serial) of the grants revoked, the last `REVOKED_KEPT`."""
         self._serial = 0
         """Counts the grants made: the current one's number."""
+        self._why: dict[int, str] = {}
+        """Grants ended before their attempt did (`end`), by serial: why."""
         self._lock = threading.Lock()
 
     @property
@@ -90,9 +94,21 @@ class Access:
         with self._lock:
             self._revoke_locked()
 
+    def end(self, admitted: Admitted, why: str) -> None:
+        """End the grant that admitted a request before its attempt ends, saying why: every
+        later request under it is refused with `why` (nothing, when it has ended already)."""
+        with self._lock:
+            if admitted.actor == "agent" and self._grant is not None \
+                    and self._serial == admitted.serial:
+                self._why = {serial: text for serial, text in self._why.items()
+                             if serial > self._serial - REVOKED_KEPT}
+                self._why[self._serial] = why
+                self._revoke_locked()
+
     def _revoke_locked(self) -> None:
         if self._grant is not None:
-            self._revoked = [*self._revoked[-(REVOKED_KEPT - 1):], self._grant]
+            secret, for_ = self._grant
+            self._revoked = [*self._revoked[-(REVOKED_KEPT - 1):], (secret, for_, self._serial)]
             self._grant = None
 
     def holds(self, admitted: Admitted) -> bool:
@@ -112,7 +128,9 @@ class Access:
             Refused: 401, the agent's access ended with its attempt.
         """
         if not self.holds(admitted):
-            raise Refused(ACCESS_ENDED, 401, "unauthorized")
+            with self._lock:
+                why = self._why.get(admitted.serial, ACCESS_ENDED)
+            raise Refused(why, 401, "unauthorized")
 
     def admit(self, path: str, header: str | None) -> Admitted | None:
         """Who sent a request with this path and token header (None: nobody allowed)."""
@@ -135,5 +153,5 @@ class Access:
             return Admitted("agent", rest, grant[1], serial)
         late = next((old for old in revoked if _same(given, old[0])), None)
         if late is not None:
-            return Admitted("revoked", rest, late[1])
+            return Admitted("revoked", rest, late[1], late[2])
         return None

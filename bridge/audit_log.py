@@ -13,6 +13,11 @@ a file nothing has written to for `IDLE_CLOSE_S` is closed too (`close_idle`, wh
 bridge calls as it polls). A closed file is reopened on the next write; its seq continues from
 memory, and from the file itself when it changed while closed.
 
+Every line is bounded (`AuditEvent.bounded`: what the phone or a client chose is kept short),
+and so is an agent's turn (`shares.py`: `open_share` gives it `AGENT_LOG_BYTES` of the log, and
+the line past it is refused, `ShareSpent`, with one line saying so written in its place), so
+that no agent can make a log too big to read.
+
 The writer also keeps, in memory, what it wrote: the hash chain over the file's lines (the
 run's seal records its head, `phoneshell.records.seal`) and where each of its lines lies. So
 `verify` can tell the lines it wrote from lines someone else put in the file (an agent with
@@ -34,10 +39,13 @@ from pathlib import Path
 
 from bridge.context import RunContext
 from bridge.custody import Break
+from bridge.shares import AGENT_LOG_BYTES, Share, Shares, ShareSpent
+from bridge.shares import HINT as SHARE_HINT
 from phoneshell.errors import BridgeError
 from phoneshell.records import (
     AUDIT_VERSION,
     CHAIN_START,
+    LOG_SHARE,
     ActionKind,
     AuditEvent,
     RecordError,
@@ -146,6 +154,8 @@ class AuditWriter:
         self._files: dict[str, _RunFile] = {}
         self._recent: OrderedDict[str, _RunFile] = OrderedDict()
         """Runs whose file may be open, least recently written first."""
+        self.shares = Shares()
+        """What each agent's turn may write (`shares.py`)."""
         self._lock = threading.Lock()
 
     def path_for(self, run_id: str) -> Path:
@@ -287,7 +297,7 @@ class AuditWriter:
             v=AUDIT_VERSION, run_id=context.run_id, task_id=context.task_id,
             attempt=context.attempt, phase=context.phase, seq=seq, t=time.time(), kind=kind,
             stage="intent", params=dict(params), app_before=app_before, target=target,
-            screen_before=screen_before))
+            screen_before=screen_before).bounded())
 
     def write_refusal(self, context: RunContext, kind: ActionKind,
                       params: Mapping[str, Scalar], reason: str, target: Target | None = None,
@@ -302,7 +312,7 @@ class AuditWriter:
             v=AUDIT_VERSION, run_id=context.run_id, task_id=context.task_id,
             attempt=context.attempt, phase=context.phase, seq=seq, t=time.time(), kind=kind,
             stage="refused", params=dict(params), app_before=app_before, target=target,
-            ok=False, error=reason))
+            ok=False, error=reason).bounded())
 
     def write_custody(self, context: RunContext, found: Break, via: str) -> AuditEvent:
         """Append a `custody` line: the phone changed with no logged action to explain it.
@@ -315,20 +325,67 @@ class AuditWriter:
             attempt=context.attempt, phase=context.phase, seq=seq, t=time.time(), kind="other",
             stage="custody", params={"via": via}, app_before=found.was_app,
             app_after=found.seen_app, screen_before=found.was_screen,
-            screen_after=found.seen_screen, error=found.describe()))
+            screen_after=found.seen_screen, error=found.describe()).bounded())
 
-    def _append_new(self, context: RunContext, make: Callable[[int], AuditEvent]) -> AuditEvent:
-        """Append the line `make` builds with the run's next seq."""
+    def _append_new(self, context: RunContext, make: Callable[[int], AuditEvent],
+                    spare: bool = False) -> AuditEvent:
+        """Append the line `make` builds with the run's next seq, if the agent's share of the
+        log (when the line is its) has room for it.
+
+        Args:
+            spare: the line is the harness's own word on a share: never counted in it.
+
+        Raises:
+            ShareSpent: it has not; nothing was written but, the first time, the line that says
+                so.
+        """
         run = self._run_file(context.run_id)
         try:
             with run.lock:
                 self._open_for_seq(run)
                 event = make(run.next_seq)
-                self._write(run, event.to_json())
+                line = event.to_json()
+                spent = None if spare else self.shares.admit(context, len(line) + 1)
+                if spent is not None:
+                    self._write(run, self._spent_line(event, spent, run.next_seq).to_json())
+                    run.next_seq += 1
+                    raise ShareSpent(spent.describe(), hint=SHARE_HINT)
+                self._write(run, line)
                 run.next_seq += 1
         finally:
             self._used(run)  # whatever happened, an open descriptor is counted and closed in turn
         return event
+
+    @staticmethod
+    def _spent_line(over: AuditEvent, share: Share, seq: int) -> AuditEvent:
+        """The line written in place of the first one past an agent's share."""
+        return AuditEvent(
+            v=AUDIT_VERSION, run_id=over.run_id, task_id=over.task_id, attempt=over.attempt,
+            phase=over.phase, seq=seq, t=time.time(), kind="other", stage="refused",
+            params={"via": LOG_SHARE, "lines": share.lines, "bytes": share.used},
+            app_before=over.app_before, ok=False, error=share.describe())
+
+    def open_share(self, context: RunContext, limit: int = AGENT_LOG_BYTES) -> None:
+        """Give the agent's turn of `context`'s attempt `limit` bytes of the log, from now."""
+        self.shares.open(context, limit)
+
+    def close_share(self, context: RunContext) -> Share | None:
+        """At the end of the agent's turn: when its share ran out, write how many of its lines
+        were refused since (one line, `params.dropped`); return the share (None: it had none).
+
+        Raises:
+            AuditWriteError: the line could not be written.
+        """
+        found = self.shares.of(context)
+        if found is None or not found.dropped:
+            return found
+        self._append_new(context, lambda seq: AuditEvent(
+            v=AUDIT_VERSION, run_id=context.run_id, task_id=context.task_id,
+            attempt=context.attempt, phase="agent", seq=seq, t=time.time(), kind="other",
+            stage="refused", params={"via": LOG_SHARE, "dropped": found.dropped}, ok=False,
+            error=f"{found.dropped:,} more line(s) of the agent's were refused after its share "
+                  "of the audit log was used up, and not logged"), spare=True)
+        return found
 
     def _open_for_seq(self, run: _RunFile) -> None:
         """Open the file before taking a seq, so an existing file's seq is continued."""
@@ -351,11 +408,15 @@ class AuditWriter:
             phase=intent.phase, seq=intent.seq, t=time.time(), kind=intent.kind,
             stage="outcome", params=intent.params, app_before=intent.app_before,
             app_after=app_after, screen_before=intent.screen_before, screen_after=screen_after,
-            ok=ok, error=error)
+            ok=ok, error=error).bounded()
         run = self._run_file(intent.run_id)
         try:
             with run.lock:
-                self._write(run, event.to_json())
+                line = event.to_json()
+                self._write(run, line)
+                if intent.phase == "agent":  # it reached the phone: written, share or not
+                    self.shares.count((intent.run_id, intent.task_id, intent.attempt),
+                                      len(line) + 1)
         finally:
             self._used(run)
         return event

@@ -8,7 +8,9 @@ known client sent it, logged as `refused`. The bridge's own routes live under
 `/phoneshell/bridge/` and need the control token, which only the runner holds; any other
 `/phoneshell/` route (a simulator's control routes) is refused, never forwarded. Binds loopback
 unless told otherwise; with a token (`access.py`) every request needs it or the current agent's
-grant, and a revoked grant is refused.
+grant, and a revoked grant is refused. A grant also ends when its agent has used up its share of
+the audit log (`shares.py`): what it sends after is refused and counted, not
+logged, so no agent can make the log too big to read.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from bridge.http_server import CONTROL_TOKEN_HEADER, BridgeHTTPServer, wda_error
 from bridge.looks import Looks, ScreenMark
 from bridge.observe import from_read
 from bridge.recorder import Recorder
+from bridge.shares import AGENT_LOG_BYTES, ShareSpent
 from bridge.trajectory import SCREENSHOT_ROUTE, Trajectory
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
@@ -90,6 +93,8 @@ class BridgeServer:
             2-second settle window and front-app comparisons only).
         trajectory: when given, a screenshot at the start of each agent turn and after each
             agent action goes to it (bridge/trajectory.py); share one among a run's bridges.
+        agent_log_bytes: how much of the audit log each agent's turn may write
+            (`grant_agent`); past it the grant ends.
 
     Raises:
         BridgeError: a remote bind without `allow_remote` and a token, a control token equal to
@@ -100,7 +105,8 @@ class BridgeServer:
                  runs_dir: Path = Path("runs"), resolve_targets: bool = True,
                  token: str | None = None, allow_remote: bool = False, fsync: bool = False,
                  writer: AuditWriter | None = None, control_token: str | None = None,
-                 custody: Custody | None = None, trajectory: Trajectory | None = None) -> None:
+                 custody: Custody | None = None, trajectory: Trajectory | None = None,
+                 agent_log_bytes: int = AGENT_LOG_BYTES) -> None:
         if not is_loopback(host) and not (allow_remote and token):
             raise BridgeError(f"refusing to bind the bridge to {host}: it would let anyone on "
                               f"the network drive the phone",
@@ -122,6 +128,9 @@ class BridgeServer:
                                                            self.recorder.own_read)
         self.looks = Looks(self.recorder.custody)
         self._agent_reads = threading.BoundedSemaphore(AGENT_READS_AT_ONCE)
+        self.agent_log_bytes = agent_log_bytes
+        self._granted_for = UNSCOPED
+        """The context the last grant was made in (its attempt's share of the log)."""
         self.confined = False
         """Nothing but this bridge can reach the phone now (the runner says so per attempt):
         what the last action left needs no read before the next."""
@@ -165,16 +174,24 @@ class BridgeServer:
             # pending: what it did first would be taken for the last logged action's doing.
             self.recorder.settle()
         secret = self.access.grant(for_=self._context)
+        self._granted_for = self._context
+        self.writer.open_share(self._context, self.agent_log_bytes)
         self.confined = confined
         return f"{self.base_url}{TOKEN_PATH}{secret}"
 
     def revoke_agent(self) -> None:
         """End the agent's grant: its URL stops working at once (later requests are refused and
         logged as the agent's). An action of the agent's on its way to the phone ends first;
-        those waiting their turn behind it are refused, so none reaches the phone after this."""
+        those waiting their turn behind it are refused, so none reaches the phone after this.
+        When its share of the log ran out, how many of its lines were refused since is logged
+        (one line)."""
         self.access.revoke()
         with self.recorder.exclusive():
             pass  # what was on its way when the grant ended has reached the phone
+        try:
+            self.writer.close_share(self._granted_for)
+        except AuditWriteError as exc:
+            log.error("could not log the count of an agent's refused lines: %s", exc.message)
 
     @property
     def context(self) -> RunContext:
@@ -244,8 +261,17 @@ class BridgeServer:
                 "outcomes_lost": self.recorder.outcomes_lost,
                 "resolve_targets": self.recorder.resolve_targets,
                 "agent_granted": self.access.granted, "confined": self.confined,
+                "agent_log": self._share_health(),
                 "context": self._context.to_json(),
                 "audit_file": str(self.writer.path_for(self._context.run_id))}
+
+    def _share_health(self) -> dict[str, object] | None:
+        """The last grant's share of the log, as the health route shows it (None: no grant)."""
+        share = self.writer.shares.of(self._granted_for) if self._granted_for.scoped else None
+        if share is None:
+            return None
+        return {"limit": share.limit, "bytes": share.used, "lines": share.lines,
+                "spent": share.spent, "dropped": share.dropped}
 
     def start(self) -> BridgeServer:
         """Bind and serve in a background thread; return self."""
@@ -345,7 +371,8 @@ class BridgeServer:
             request = admit(method, path, headers, body)
             action = classify_request(request)
         except Refused as exc:
-            return self._refuse(method, path, exc, attempt if actor != "harness" else None)
+            return self._refuse(method, path, exc, attempt if actor != "harness" else None,
+                                admitted)
         try:
             if action is None:
                 with self._agent_reads if actor == "agent" else contextlib.nullcontext():
@@ -356,7 +383,11 @@ class BridgeServer:
                                          request.describe(), request.body, self.confined,
                                          still_allowed=lambda: self.access.require(admitted))
         except Refused as exc:  # the agent's grant ended while its request waited its turn
-            return self._refuse(method, path, exc, attempt)
+            return self._refuse(method, path, exc, attempt, admitted)
+        except ShareSpent as exc:  # nothing was forwarded: the agent's turn ends here
+            self.access.end(admitted, exc.message)
+            return wda_error(401, "unauthorized", f"phoneshell bridge refused "
+                                                  f"{request.describe()}: {exc.message}")
         except ForwardError as exc:
             # 502 is what a gateway says when the server behind it is gone; facebook-wda raises
             # WDABadGateway for it, which no caller mistakes for the agent's own WDA error.
@@ -388,15 +419,21 @@ class BridgeServer:
                               token)
         return reply
 
-    def _refuse(self, method: str, path: str, exc: Refused,
-                context: RunContext | None = None) -> Reply:
+    def _refuse(self, method: str, path: str, exc: Refused, context: RunContext | None = None,
+                admitted: Admitted | None = None) -> Reply:
         """Log a refused request (under `context`, else the current one) and answer WDA's
-        error."""
+        error; when its sender's share of the log is used up, end its grant (`admitted`)
+        instead, and write nothing."""
         shown = path.split("?", 1)[0][:200]
         try:
             self.writer.write_refusal(context or self._context, "other", {"route": shown,
                                                               "method": method[:16]},
                                       exc.reason)
+        except ShareSpent as spent:  # counted, never written: the agent has filled its share
+            if admitted is not None:
+                self.access.end(admitted, spent.message)
+            return wda_error(401, "unauthorized", f"phoneshell bridge refused {method} "
+                                                  f"{shown}: {spent.message}")
         except AuditWriteError as error:  # refused either way: a full disk is no 500 for it
             log.error("refused %s %s but could not log it: %s", method, shown, error.message)
         return wda_error(exc.status, exc.error,

@@ -49,6 +49,7 @@ from bridge.custody import Break, Custody
 from bridge.http_server import wda_error
 from bridge.observe import XML_ROUTE, Observation
 from bridge.pointer import SEVERAL_GESTURES
+from bridge.shares import ShareSpent
 from bridge.targets import MASK, mask_echoes
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
@@ -161,6 +162,8 @@ class Recorder(Aiming):
         if found is not None:
             try:
                 self.writer.write_custody(context, found, via)
+            except ShareSpent:
+                pass  # counted: the agent filled its share, and its attempt fails for that
             except BridgeError as exc:
                 log.error("a custody break was seen but not logged: %s", exc)
         return found
@@ -197,7 +200,8 @@ class Recorder(Aiming):
 
         Raises:
             Refused: its sender's access ended while it waited; nothing was forwarded.
-            AuditWriteError: the intent could not be written; nothing was forwarded.
+            AuditWriteError: the intent could not be written; nothing was forwarded
+                (`ShareSpent`: the agent has used up its share of the log).
             ForwardError: no answer from the phone (`UpstreamDown`), or forwarding failed; the
                 outcome is logged, ok false.
         """

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from phoneshell.records import (
+    LOG_SHARE,
     ActionKind,
     AuditEvent,
     Lines,
@@ -141,6 +142,19 @@ def apps_in_front(events: Iterable[AuditEvent], phases: Iterable[Phase] = CUSTOD
 def refusals(events: Iterable[AuditEvent]) -> tuple[AuditEvent, ...]:
     """The requests the bridge refused (never forwarded), with why in `error`."""
     return tuple(e for e in events if e.stage == "refused")
+
+
+def share_spent(events: Iterable[AuditEvent]) -> str:
+    """Why the agent's turn ended early because it used up its share of the log, with how many
+    of its lines were refused after ("" when it did not): the bridge's `log_share` lines."""
+    said = [e for e in events if e.stage == "refused" and e.phase == "agent"
+            and e.params.get("via") == LOG_SHARE]
+    if not said:
+        return ""
+    dropped = sum(n for e in said if isinstance(n := e.params.get("dropped"), int))
+    first = next((e for e in said if "dropped" not in e.params), said[0])
+    return first.error + (f" ({dropped:,} of its later lines refused, not logged)" if dropped
+                          else "")
 
 
 def describe_break(event: AuditEvent) -> str:

@@ -15,6 +15,8 @@ The tree stays shallow; subclasses that belong to one room live there (module in
     ├── BridgeError                 the bridge could not forward or log
     │   ├── AuditWriteError         the audit log cannot be written: the action is refused
     │   │                           [bridge.audit_log]
+    │   ├── ShareSpent              an agent's turn used up its share of the log: refused
+    │   │                           [bridge.shares]
     │   └── ForwardError            a request could not be forwarded to WDA [bridge.upstream]
     │       └── UpstreamDown        nothing answers upstream [bridge.upstream]
     ├── RunError                    a run cannot start or continue (bad options, lock held)

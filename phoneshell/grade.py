@@ -3,12 +3,14 @@
 Pure and device-free, so any saved attempt can be graded again, or graded as another task (the
 swap test). A task passes when it has at least one check, all of them pass, and its evidence can
 be trusted: an attempt whose phone was changed outside the bridge (a custody line in its log),
-or whose log held lines the bridge never wrote, fails with that reason, whatever its checks say.
+whose log held lines the bridge never wrote, or whose agent used up its share of the log (so
+its turn was ended and what it did after is not in the log), fails with that reason, whatever
+its checks say.
 """
 
 from __future__ import annotations
 
-from phoneshell.audit import custody_breaks, describe_break
+from phoneshell.audit import custody_breaks, describe_break, share_spent
 from phoneshell.checks import grade_check
 from phoneshell.evidence import Evidence
 from phoneshell.records import Verdict
@@ -24,6 +26,9 @@ def distrust(evidence: Evidence) -> str:
         more = f" (and {len(breaks) - 1} more)" if len(breaks) > 1 else ""
         return ("the phone was changed outside the bridge: "
                 + describe_break(breaks[0]) + more)
+    spent = share_spent(evidence.events)
+    if spent:
+        return spent
     flags = evidence.all_flags()
     if "acted_outside_bridge" in flags:
         return "the phone was changed outside the bridge"

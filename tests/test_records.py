@@ -10,15 +10,19 @@ import pytest
 
 from phoneshell.audit import actions, parse_audit
 from phoneshell.records import (
+    ELEMENT_MAX,
+    TEXT_MAX,
     AttackReport,
     AttackResult,
     AuditEvent,
     RecordError,
     ResultRow,
     RunManifest,
+    Target,
     append_line,
     read_lines,
     read_record,
+    shortened,
 )
 
 LINE = ('{{"v":2,"run_id":"r","task_id":"t","attempt":1,"phase":"agent","seq":{seq},"t":1.5,'
@@ -100,6 +104,27 @@ def test_only_regular_files_under_the_limit_are_read(tmp_path: Path) -> None:
     big.write_text("{" + " " * 2000 + "}")
     with pytest.raises(RecordError, match="over the limit of 1,000"):
         read_record(big, RunManifest, limit=1000)
+
+
+def test_an_event_keeps_what_the_phone_or_a_client_chose_short() -> None:
+    typed = "t" * TEXT_MAX  # a request types at most 1,000 characters: never shortened
+    event = AuditEvent.parse(line(1, "intent"), "test").model_copy(update={
+        "params": {"text": typed, "url": "u" * 50_000, "x": 10},
+        "target": Target(type="XCUIElementTypeTextView", label="Note", value="v" * 400_000),
+        "app_before": "a" * 5000, "error": "e" * 9000})
+    short = event.bounded()
+    assert short.params["text"] == typed and short.params["x"] == 10
+    assert short.target is not None and short.target.label == "Note"
+    for text, limit in ((short.params["url"], TEXT_MAX), (short.target.value, ELEMENT_MAX),
+                        (short.app_before, ELEMENT_MAX), (short.error, TEXT_MAX)):
+        assert isinstance(text, str) and len(text) == limit and " characters, sha256 " in text
+    assert short.target.value.startswith("v" * 900) and "400,000 characters" in short.target.value
+    assert len(short.to_json()) < 9000 and short.bounded() == short
+    assert AuditEvent.parse(line(1, "intent"), "test").bounded() == AuditEvent.parse(
+        line(1, "intent"), "test")  # an event that holds nothing long is left as it is
+    # shortened alike exactly when alike: equality still tells two fields apart
+    assert shortened("x" * 5000, 100) == shortened("x" * 5000, 100)
+    assert shortened("x" * 5000, 100) != shortened("x" * 4999 + "y", 100)
 
 
 def test_an_append_after_a_torn_tail_starts_a_new_line(tmp_path: Path) -> None:

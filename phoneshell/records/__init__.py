@@ -53,8 +53,11 @@ from phoneshell.records.attempt import (
 from phoneshell.records.audit import (
     ACTION_KINDS,
     AUDIT_VERSION,
+    ELEMENT_MAX,
+    LOG_SHARE,
     PHASES,
     STAGES,
+    TEXT_MAX,
     UNSCOPED_RUN,
     ActionKind,
     AuditEvent,
@@ -62,6 +65,7 @@ from phoneshell.records.audit import (
     Scalar,
     Stage,
     Target,
+    shortened,
 )
 from phoneshell.records.base import (
     MAX_RECORD_BYTES,
@@ -124,8 +128,9 @@ from phoneshell.records.trajectory import (
 
 __all__ = [
     "ACTION_KINDS", "ATTACK_FAMILIES", "ATTACK_VERSION", "AUDIT_VERSION", "CHAIN_START",
-    "CLAIM_STATUSES", "CLAIM_TEXT_MAX", "FLAGS", "MAX_RECORD_BYTES", "NAME_MAX", "OUTCOMES",
-    "PHASES", "ROLES", "STAGES", "TAMPER_PROOF", "UNSCOPED_RUN", "ActionKind", "AttackFamily",
+    "CLAIM_STATUSES", "CLAIM_TEXT_MAX", "ELEMENT_MAX", "FLAGS", "LOG_SHARE", "MAX_RECORD_BYTES",
+    "NAME_MAX", "OUTCOMES", "PHASES", "ROLES", "STAGES", "TAMPER_PROOF", "TEXT_MAX",
+    "UNSCOPED_RUN", "ActionKind", "AttackFamily",
     "AttackReport", "AttackResult", "AuditEvent", "CheckResult", "Claim", "ClaimFile",
     "ClaimStatus", "DeviceInfo", "DeviceKind", "DeviceRead", "EvidenceManifest", "FileSeal",
     "Flag", "Foreground", "HorizonItem", "Lines", "LogSeal", "Outcome", "Part", "Phase",
@@ -133,7 +138,7 @@ __all__ = [
     "Scalar", "Scored", "Seal", "SourceRef", "Stage", "SwapReport", "SwapResult", "Target",
     "TaskRef", "Teardown", "TurnUse", "Verdict", "append_line", "bounded", "chain_of",
     "chain_step", "check_name", "file_size", "parse_lines", "plain", "read_bytes", "read_lines",
-    "read_record", "write_record", "write_text_atomic",
+    "read_record", "shortened", "write_record", "write_text_atomic",
     # the judge benchmark
     "FRAMES_DIR", "LABEL_TYPES", "TRAJECTORY_FILE", "AgentRate", "AnswerStatus", "Excluded",
     "FrameKind", "Group", "ItemFrame", "ItemStep", "JudgeAnswer", "JudgeItem", "JudgeRun",

@@ -5,10 +5,16 @@ written and flushed before the request goes to the phone, and the outcome after 
 Two more stages stand alone: `refused` (a request the bridge would not forward) and `custody`
 (the phone changed with no logged action to explain it). The schema is documented in
 docs/audit-log.md.
+
+Every string a line holds that the phone or the client chose (typed text, a URL, a field's text,
+a label, an error) is kept to a bounded length (`AuditEvent.bounded`), so no action makes a line
+longer than a few kilobytes, whatever the agent typed before it.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping
 from typing import ClassVar, Literal
 
 from pydantic import Field
@@ -17,6 +23,15 @@ from phoneshell.records.base import Part, Record
 
 AUDIT_VERSION = 2
 UNSCOPED_RUN = "unscoped"
+LOG_SHARE = "log_share"
+"""`params.via` of the `refused` lines that say an agent's turn used up its share of the log
+(`params.lines`, `params.bytes`), and how many of its lines were refused after (`dropped`)."""
+TEXT_MAX = 2000
+"""The most characters a string of `params`, or `error`, is written with: more than one request
+may type (`bridge.limits.MAX_TYPED_CHARS`), so typed text is never shortened."""
+ELEMENT_MAX = 1000
+"""The most characters a string of `target`, or an app id, is written with. A label or a name
+is a few words; a field's text (what an agent typed before) can be anything."""
 
 Scalar = str | int | float | bool | None
 Phase = Literal["setup", "probe", "agent", "check", "teardown", "unscoped"]
@@ -35,6 +50,24 @@ action; `refused`: a request the bridge did not forward, and why; `custody`: the
 changed although no logged action explains it (something acted outside the bridge)."""
 
 
+def shortened(text: str, limit: int) -> str:
+    """`text` when it has at most `limit` characters; else its start, then its length and a
+    digest of the whole, `limit` characters in all: "xxx… [400,000 characters, sha256
+    1f0c…]". Two texts shortened are the same text exactly when their shortened forms are the
+    same (but for a digest collision), so equality still compares them, and a substring of
+    the start is still found."""
+    if len(text) <= limit:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    tail = f"… [{len(text):,} characters, sha256 {digest}]"
+    return text[:max(0, limit - len(tail))] + tail
+
+
+def _short_params(params: Mapping[str, Scalar]) -> dict[str, Scalar]:
+    return {key: shortened(value, TEXT_MAX) if isinstance(value, str) else value
+            for key, value in params.items()}
+
+
 class Target(Part):
     """The element an action was aimed at: the focused field for keys, the hit element for taps."""
 
@@ -45,7 +78,8 @@ class Target(Part):
     name: str = ""
     """The element's name (its accessibility identifier when it has one)."""
     value: str = ""
-    """The field's value before typing ("***" for a secure field)."""
+    """The field's value before typing ("***" for a secure field), shortened past 1,000
+    characters."""
     page: str = ""
     """The title of the page it was on: the name of the navigation bar on screen ("" when none
     showed, or the element was named by id). A Settings switch is set back on this page."""
@@ -58,9 +92,20 @@ class Target(Part):
     key, or the keyboard's own Return button. A Button labelled Done or Search elsewhere on the
     screen is not: only the keyboard's Return sends what was typed."""
 
+    def bounded(self) -> Target:
+        """This target with each string at most `ELEMENT_MAX` characters (`shortened`)."""
+        fields = ("type", "label", "name", "value", "page", "chosen")
+        if all(len(getattr(self, f)) <= ELEMENT_MAX for f in fields):
+            return self
+        return self.model_copy(update={f: shortened(getattr(self, f), ELEMENT_MAX)
+                                       for f in fields})
+
 
 class AuditEvent(Record):
-    """One line of audit.jsonl."""
+    """One line of audit.jsonl. A string the phone or a client chose is written at most 2,000
+    characters long in `params` and `error`, 1,000 in `target` and the app ids; a longer one is
+    shortened to its start, its length and a digest ("xxx… [400,000 characters, sha256
+    1f0c9a2b3c4d5e6f]"), so equal texts stay equal."""
 
     VERSION: ClassVar[int] = AUDIT_VERSION
     VERSION_KEY: ClassVar[str] = "v"
@@ -104,3 +149,19 @@ class AuditEvent(Record):
     error: str = ""
     """Outcome: WDA's error or the transport failure, when not ok (with the request's own text
     masked wherever WDA echoed it); refused and custody lines: why."""
+
+    def bounded(self) -> AuditEvent:
+        """This event with every string the phone or a client chose kept short (`shortened`):
+        params and error to `TEXT_MAX` characters, the target's strings and app ids to
+        `ELEMENT_MAX`. What the bridge writes, and what readers keep of older, unbounded logs."""
+        params = _short_params(self.params)
+        target = self.target.bounded() if self.target is not None else None
+        app_before = shortened(self.app_before, ELEMENT_MAX)
+        app_after = shortened(self.app_after, ELEMENT_MAX)
+        error = shortened(self.error, TEXT_MAX)
+        if (params == self.params and target is self.target and app_before == self.app_before
+                and app_after == self.app_after and error == self.error):
+            return self
+        return self.model_copy(update={"params": params, "target": target,
+                                       "app_before": app_before, "app_after": app_after,
+                                       "error": error})

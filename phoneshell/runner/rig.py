@@ -23,6 +23,7 @@ from bridge import BridgeServer, Trajectory
 from bridge.audit_log import AuditWriteError
 from bridge.custody import Custody
 from bridge.observe import Observation, from_xml
+from bridge.shares import AGENT_LOG_BYTES
 from phoneshell.audit import Action, actions, audit_size
 from phoneshell.checks import Need
 from phoneshell.device import Phone
@@ -124,7 +125,8 @@ class Rig:
 @contextmanager
 def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool = False,
              timeout_s: float = 60.0, effect_timeout_s: float | None = None,
-             trajectory: Trajectory | None = None) -> Iterator[Rig]:
+             trajectory: Trajectory | None = None,
+             agent_log_bytes: int = AGENT_LOG_BYTES) -> Iterator[Rig]:
     """A bridge with fresh secrets in front of the phone at `url`, and the harness's `Phone`.
 
     Args:
@@ -134,12 +136,13 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
         effect_timeout_s: how long it waits for an effect to show (default: 1 s on a
             simulator, which acts at once; 5 s on a real phone, which animates).
         trajectory: keep the agent's screens there (`--trajectory`; one for a run's rigs).
+        agent_log_bytes: how much of the audit log each agent's turn may write.
     """
     sim = kind == "sim"
     custody = Custody(settle_s=0.0, screens_static=True) if sim else Custody(REAL_SETTLE_S)
     bridge = BridgeServer(url, runs_dir=runs_dir, token=secrets.token_urlsafe(24),
                           control_token=secrets.token_urlsafe(24), custody=custody,
-                          trajectory=trajectory)
+                          trajectory=trajectory, agent_log_bytes=agent_log_bytes)
     effect_s = effect_timeout_s if effect_timeout_s is not None else 1.0 if sim else 5.0
     with bridge:
         yield Rig(bridge, Phone(bridge.url, timeout_s, effect_s), private, clock_runs=not sim)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bridge import Trajectory, shared_writer
+from bridge.shares import AGENT_LOG_BYTES
 from phoneshell.agents import make_agent
 from phoneshell.agents.command import CommandAgent
 from phoneshell.agents.sandbox import Sandbox, choose
@@ -78,6 +79,10 @@ class RunOptions:
     judges (docs/judges.md); a resumed run that captured them goes on capturing. Off by
     default: it costs a WDA screenshot per action, about a quarter of a second on the simulated
     iPhone (which renders a full-size PNG) and more on a real phone."""
+    agent_log_bytes: int = AGENT_LOG_BYTES
+    """How much of the audit log each agent's turn may write; past it its turn ends and its
+    attempt fails (`bridge.shares.AGENT_LOG_BYTES`: no agent can make the log too big to
+    read)."""
 
 
 @dataclass
@@ -112,9 +117,11 @@ class _Run:
 
     def __init__(self, folder: RunFolder, plans: list[tuple[Task, int]], agent_spec: str,
                  progress: Progress, summary: RunSummary, sandbox: Sandbox,
-                 sealer: Sealer, trajectory: Trajectory | None = None) -> None:
+                 sealer: Sealer, trajectory: Trajectory | None = None,
+                 agent_log_bytes: int = AGENT_LOG_BYTES) -> None:
         self.folder, self.agent_spec, self.progress, self.summary = (
             folder, agent_spec, progress, summary)
+        self.agent_log_bytes = agent_log_bytes
         self.sandbox, self.sealer, self.trajectory = sandbox, sealer, trajectory
         self.manifest = folder.manifest
         self.queue: deque[tuple[Task, int]] = deque(plans)
@@ -198,7 +205,8 @@ class _Run:
     def _work(self, device: DeviceHandle) -> None:
         agent = make_agent(self.agent_spec)  # one agent per phone: adapters may keep state
         label, run_id = device.info.label, self.folder.run_id
-        with rig_for(device, self.folder.run_dir.parent, self.trajectory) as rig:
+        with rig_for(device, self.folder.run_dir.parent, self.trajectory,
+                     self.agent_log_bytes) as rig:
             try:
                 preflight(rig, run_id)
                 housekeeping, lines = tidy.start_phone(rig, run_id, self.tasks)
@@ -250,13 +258,14 @@ def labelled(progress: Progress, label: str, line: str) -> None:
 
 
 def rig_for(device: DeviceHandle, runs_dir: Path, trajectory: Trajectory | None = None,
-            ) -> AbstractContextManager[Rig]:
+            agent_log_bytes: int = AGENT_LOG_BYTES) -> AbstractContextManager[Rig]:
     """The rig of a phone the run opened: a simulator the harness started sits behind a secret
     path, and a USB phone behind usbmuxd, so only the bridge reaches either. With `trajectory`,
-    the agent's screens are kept there."""
+    the agent's screens are kept there; each agent's turn may write `agent_log_bytes` of the
+    audit log."""
     private = device.info.kind == "sim" or device.url.startswith("http+usbmux://")
     return open_rig(device.url, runs_dir, "sim" if device.simulated else device.info.kind,
-                    private, trajectory=trajectory)
+                    private, trajectory=trajectory, agent_log_bytes=agent_log_bytes)
 
 
 def captures_frames(options: RunOptions, recorded: RunManifest | None) -> bool:
@@ -365,7 +374,8 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
         summary = RunSummary(folder.run_id, folder.run_dir,
                              already_scored=len(tasks) * repeat - len(plans), left_out=left_out,
                              planned=len(plans))
-        run = _Run(folder, plans, agent_spec, progress, summary, sandbox, sealer, trajectory)
+        run = _Run(folder, plans, agent_spec, progress, summary, sandbox, sealer, trajectory,
+                   options.agent_log_bytes)
         run.manifest = sealer.seal(run.manifest)  # a run cut short at once is verifiable too
         try:
             run.go(devices)

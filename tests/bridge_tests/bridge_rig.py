@@ -9,7 +9,8 @@ from __future__ import annotations
 import http.client
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -169,6 +170,21 @@ def start_bridge(sim: SimServer, runs: Path, **options: object) -> tuple[BridgeS
     options.setdefault("custody", Custody(settle_s=0.0, screens_static=True))
     bridge = BridgeServer(sim.url, runs_dir=runs, writer=writer, **options)  # type: ignore[arg-type]
     return bridge.start(), writer
+
+
+@contextmanager
+def runner_bridge(sim: SimServer, tmp_path: Path, **options: object) -> Iterator[Rig]:
+    """A bridge as the runner starts one: its own token, a control token, context R/t/1/agent
+    (grant the agent its URL in the test: `rig.bridge.grant_agent()`); stopped after."""
+    runs = tmp_path / "runs"
+    bridge, writer = start_bridge(sim, runs, token="harness-token", control_token="control",
+                                  **options)
+    bridge.set_context("R", "t", 1, "agent")
+    try:
+        yield Rig(sim, bridge, runs)
+    finally:
+        bridge.stop()
+        writer.close()
 
 
 def perform(rig: Rig, sid: str, *sources: dict[str, object]) -> tuple[int, str]:

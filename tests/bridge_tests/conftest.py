@@ -16,7 +16,13 @@ import pytest
 # the bridge tests can import their helpers by a name of their own.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bridge_rig import CONTROL_TOKEN, LOGIN_APP, Rig, start_bridge  # noqa: E402
+from bridge_rig import (  # noqa: E402
+    CONTROL_TOKEN,
+    LOGIN_APP,
+    Rig,
+    runner_bridge,
+    start_bridge,
+)
 
 from phoneshell.sim import SimServer  # noqa: E402
 from phoneshell.sim.apps import builtin_apps  # noqa: E402
@@ -49,11 +55,5 @@ def rig(sim: SimServer, tmp_path: Path) -> Iterator[Rig]:
 def guarded(sim: SimServer, tmp_path: Path) -> Iterator[Rig]:
     """A bridge as the runner starts one: its own token, a control token, context R/t/1/agent
     (grant the agent its URL in the test: `guarded.bridge.grant_agent()`)."""
-    runs = tmp_path / "runs"
-    bridge, writer = start_bridge(sim, runs, token="harness-token", control_token="control")
-    bridge.set_context("R", "t", 1, "agent")
-    try:
-        yield Rig(sim, bridge, runs)
-    finally:
-        bridge.stop()
-        writer.close()
+    with runner_bridge(sim, tmp_path) as rig:
+        yield rig

@@ -30,6 +30,9 @@ on stderr what it found and tried, then claims `done`: the grade, not the claim,
                  and a backtick that would close AgentHorizon markdown's code span and add a
                  step, a remote image and raw HTML; then claim done with a summary that tries
                  the same
+    bloat N      type 1,000 characters into one note N times, and go on after the bridge says
+                 no: a log whose every line held the field's whole text grew with the square
+                 of the requests, until no report, grade or judgeset of the run could read it
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ BRIDGE = os.environ.get("PHONESHELL_WDA_URL", "")
 SCRATCH = Path(os.environ.get("PHONESHELL_ATTEMPT_DIR", "."))
 CALCULATOR, SAFARI = "com.apple.calculator", "com.apple.mobilesafari"
 SETTINGS = "com.apple.Preferences"
+NOTES = "com.apple.mobilenotes"
 
 
 def say(*words: object) -> None:
@@ -231,6 +235,19 @@ def tap_labelled(sid: str, label: str) -> int:
     return call(BRIDGE, "POST", f"/session/{sid}/wda/tap", {"x": x + w // 2, "y": y + h // 2})[0]
 
 
+def bloat(times: int) -> None:
+    sid = session(BRIDGE)
+    launch(BRIDGE, sid, NOTES)
+    tap_labelled(sid, "New Note")
+    answers: dict[int, int] = {}
+    for _ in range(times):
+        status = call(BRIDGE, "POST", f"/session/{sid}/wda/keys",
+                      {"value": ["x" * 999 + " "]})[0]
+        answers[status] = answers.get(status, 0) + 1
+    say("typing answered", answers)
+    claim(status="gave_up", summary="typed a long note")
+
+
 def power_off() -> None:
     sid = session(BRIDGE)
     launch(BRIDGE, sid, SETTINGS)
@@ -335,6 +352,8 @@ def late(bridge: str) -> None:
 if __name__ == "__main__":
     if sys.argv[1] == "late":
         late(sys.argv[2])
+    elif sys.argv[1] == "bloat":
+        bloat(int(sys.argv[2]))
     else:
         {"go-around": go_around, "forge": forge, "ambiguous": ambiguous, "sabotage": sabotage,
          "power-off": power_off, "answer-key": answer_key, "linger": linger,
