@@ -19,12 +19,13 @@ from phoneshell.records import (
     ActionKind,
     AuditEvent,
     Lines,
+    LineScan,
     Phase,
     Scalar,
     Target,
     file_size,
     parse_lines,
-    read_lines,
+    scan_lines,
 )
 
 AuditLog = Lines[AuditEvent]
@@ -37,8 +38,23 @@ def parse_audit(text: str, where: str = "audit.jsonl") -> AuditLog:
 
 
 def read_audit(path: Path, offset: int = 0) -> AuditLog:
-    """Read an audit.jsonl file (missing file: no events), from byte `offset` on."""
-    return read_lines(path, AuditEvent, offset)
+    """Read an audit.jsonl file (missing file: no events), from byte `offset` on, a line at a
+    time: a run's log grows with its attempts, so no size of the file is refused, only a line
+    longer than `MAX_LINE_BYTES` (a problem). Each event is kept `bounded`, as the bridge
+    writes them now (a log written before that may hold a field's whole text on every line).
+
+    Raises:
+        RecordError: not a regular file, or unreadable.
+    """
+    scan = scan_audit(path, offset)
+    events = tuple(event.bounded() for event in scan)
+    return AuditLog(events, scan.torn, tuple(scan.problems))
+
+
+def scan_audit(path: Path, offset: int = 0) -> LineScan[AuditEvent]:
+    """An audit.jsonl file read one line at a time (`records.scan_lines`): for a reader that
+    keeps only some of a run's events."""
+    return scan_lines(path, AuditEvent, offset)
 
 
 audit_size = file_size

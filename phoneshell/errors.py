@@ -23,6 +23,8 @@ The tree stays shallow; subclasses that belong to one room live there (module in
     │   ├── RigDown                 the phone stopped taking input mid-run [runner.rig]
     │   └── RunInterrupted          Ctrl-C stopped the run; the hint says how to resume [runner.run]
     ├── ReportError                 a run folder or export a report cannot read [report.runs]
+    │   └── UnreadableRun           run.json or results.jsonl cannot be read (too big, damaged):
+    │                               a report of several runs names it and goes on [report.runs]
     ├── JudgeError                  a judgeset that cannot be built or read, a judge run that
     │                               cannot start or resume [judges.sources]
     └── AppNotInstalled             the simulated iPhone has no such app [sim.phone]

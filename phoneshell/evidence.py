@@ -27,6 +27,7 @@ from phoneshell.records import (
     Lines,
     ProbeReading,
     RecordError,
+    RecordTooBig,
     Role,
     SourceRef,
     parse_lines,
@@ -189,6 +190,12 @@ def _read_file(base: Path, name: str, limit: int = MAX_SOURCE_BYTES) -> bytes:
         raise EvidenceError(f"{base / MANIFEST} names {name}, which is missing")
     try:
         return read_bytes(path, limit)
+    except RecordTooBig as exc:
+        raise EvidenceError(f"{exc}: this attempt's evidence cannot be read",
+                            hint="an attempt's slice of the audit log is this big only from a "
+                                 "run made before every line, and every agent's turn, had a "
+                                 "bounded share of the log; `phoneshell report` still reports "
+                                 "the run's recorded results") from exc
     except RecordError as exc:
         raise EvidenceError(str(exc), hint="an evidence folder holds only regular files") from exc
 

@@ -18,6 +18,7 @@ attempt, so a run cut short is still verifiable up to its last attempt.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -40,7 +41,9 @@ from phoneshell.records import (
     Seal,
     TrajectoryFrame,
     chain_of,
+    chain_of_chunks,
     chain_step,
+    open_regular,
     parse_lines,
     read_bytes,
     read_record,
@@ -51,7 +54,9 @@ KEY_ENV = "PHONESHELL_KEY_FILE"
 KEY_BYTES = 32
 AUDIT, RESULTS, MANIFEST = "audit.jsonl", "results.jsonl", "run.json"
 MAX_SEALED_BYTES = 1 << 32
-"""The largest file a seal is checked against (4 GiB)."""
+"""The largest file a seal is checked against whole (4 GiB); logs are checked a chunk at a time,
+whatever their size."""
+CHUNK_BYTES = 1 << 20
 
 __all__ = ["KEY_ENV", "ChainState", "Sealer", "key_path", "load_key", "require_verified",
            "sealed_files", "sealed_log", "verify_evidence", "verify_run"]
@@ -231,19 +236,24 @@ def set_aside_unsealed(run_dir: Path, into: Path) -> list[str]:
 
 
 def _check_log(run_dir: Path, sealed: LogSeal) -> list[str]:
+    """What of a log does not match its seal, read a chunk at a time: a run's audit log grows
+    with its attempts, and is never held whole."""
     path = run_dir / sealed.path
     try:
-        data = read_bytes(path, MAX_SEALED_BYTES) if path.exists() else b""
-    except RecordError as exc:
-        return [str(exc)]
-    head, lines, end = chain_of(data[:sealed.bytes])
+        if path.exists():
+            with open_regular(path) as handle:
+                chain, extra_bytes, extra = chain_of_chunks(
+                    iter(functools.partial(handle.read, CHUNK_BYTES), b""), sealed.bytes)
+        else:
+            chain, extra_bytes, extra = (CHAIN_START, 0, 0), 0, 0
+    except (RecordError, OSError) as exc:
+        return [f"{path}: cannot read it ({exc})"]
     problems = []
-    if (head, lines, end) != (sealed.chain, sealed.lines, sealed.bytes):
+    if chain != (sealed.chain, sealed.lines, sealed.bytes):
         problems.append(f"{sealed.path}: its first {sealed.lines} line(s) are not the ones "
                         f"sealed (lines were changed, added in between or removed)")
-    if len(data) > sealed.bytes:
-        extra = data[sealed.bytes:].count(b"\n")
-        problems.append(f"{sealed.path}: {len(data) - sealed.bytes} byte(s) ({extra} line(s)) "
+    if extra_bytes:
+        problems.append(f"{sealed.path}: {extra_bytes} byte(s) ({extra} line(s)) "
                         "were added after the last seal")
     return problems
 

@@ -89,7 +89,12 @@ record only once its newline is written**. Writers write a whole line, newline i
 call, so a last line without its newline is a writer that died mid-line: readers report it as
 torn and never read it as a record (even when it happens to parse), and the next append starts a
 new line. Files are read only when they are regular files (never a FIFO or a device) under a
-size limit, and JSON nesting is bounded, so no input hangs or crashes a reader.
+size limit (64 MiB), and JSON nesting is bounded, so no input hangs or crashes a reader. A run's
+`audit.jsonl` grows with its attempts, so it is read a line at a time instead: no size of the
+file is refused, a line over 1 MiB is reported and skipped, and each event is kept bounded
+(`AuditEvent.bounded`: what the phone or a client chose, at most 2,000 characters in `params`
+and `error`, 1,000 in `target` and the app ids). A record that cannot be read costs only its
+own run or attempt: a report names the run and reports the others ([reports](reports.md)).
 """
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from phoneshell.audit import actions, parse_audit
+from phoneshell.audit import actions, parse_audit, read_audit
 from phoneshell.records import (
     ELEMENT_MAX,
     TEXT_MAX,
@@ -20,8 +20,11 @@ from phoneshell.records import (
     RunManifest,
     Target,
     append_line,
+    chain_of,
+    chain_of_chunks,
     read_lines,
     read_record,
+    scan_lines,
     shortened,
 )
 
@@ -125,6 +128,31 @@ def test_an_event_keeps_what_the_phone_or_a_client_chose_short() -> None:
     # shortened alike exactly when alike: equality still tells two fields apart
     assert shortened("x" * 5000, 100) == shortened("x" * 5000, 100)
     assert shortened("x" * 5000, 100) != shortened("x" * 4999 + "y", 100)
+
+
+def test_a_log_is_read_a_line_at_a_time_whatever_its_size(tmp_path: Path) -> None:
+    path = tmp_path / "audit.jsonl"
+    long = AuditEvent.parse(line(2, "intent"), "t").model_copy(update={
+        "target": Target(type="XCUIElementTypeTextView", value="x" * 300_000)}).to_json()
+    path.write_text(line(1, "intent") + "\n" + long + "\n" + line(3, "intent") + "\n"
+                    + "{" + " " * 40 + "\n" + line(4, "intent")[:20])
+    scan = scan_lines(path, AuditEvent, line_limit=100_000)
+    assert [e.seq for e in scan] == [1, 3]
+    assert scan.problems[0].endswith(f"line 2: {len(long):,} bytes is over the limit of "
+                                     "100,000 for one line; not read")
+    assert "line 4: not valid JSON" in scan.problems[1] and scan.torn == line(4, "intent")[:20]
+    log = read_audit(path)  # 1 MiB a line: the long one is read, and kept short
+    assert [e.seq for e in log] == [1, 2, 3] and len(log.problems) == 1
+    assert log.records[1].target is not None and len(log.records[1].target.value) == ELEMENT_MAX
+
+
+def test_a_log_is_chained_a_chunk_at_a_time_as_it_is_whole() -> None:
+    data = b"".join(line(n, "intent").encode() + b"\n" for n in range(1, 6)) + b"torn"
+    for upto in (0, 1, 300, len(data) - 10, len(data), len(data) + 5):
+        for size in (1, 7, 4096):
+            chunks = [data[i:i + size] for i in range(0, len(data), size)]
+            assert chain_of_chunks(chunks, upto) == (
+                chain_of(data[:upto]), max(0, len(data) - upto), data[upto:].count(b"\n"))
 
 
 def test_an_append_after_a_torn_tail_starts_a_new_line(tmp_path: Path) -> None:

@@ -13,8 +13,14 @@ from typing import Any, cast
 
 from phoneshell.records import plain
 from phoneshell.report import agenthorizon
-from phoneshell.report.runs import ReportError, RunRecord, load_run, load_task_paths
-from phoneshell.report.tally import Report, build_report
+from phoneshell.report.runs import (
+    ReportError,
+    RunRecord,
+    UnreadableRun,
+    load_run,
+    load_task_paths,
+)
+from phoneshell.report.tally import Report, Unreadable, build_report
 from phoneshell.report.text import fraction, render_text
 from phoneshell.report.writers import WRITERS
 
@@ -45,15 +51,25 @@ def add_parsers(commands: Any) -> None:
     p.set_defaults(run=run_report)
 
 
-def _load(args: argparse.Namespace) -> list[RunRecord]:
+def _load(args: argparse.Namespace) -> tuple[list[RunRecord], list[Unreadable]]:
+    """The runs given, and those whose files cannot be read (named, and left out); when none
+    can be read, the first one's error."""
     tasks = load_task_paths(args.tasks) if args.tasks else None
-    runs = [load_run(d, tasks, args.unverified) for d in args.run_dirs]
+    runs: list[RunRecord] = []
+    unreadable: list[tuple[Path, UnreadableRun]] = []
+    for folder in args.run_dirs:
+        try:
+            runs.append(load_run(folder, tasks, args.unverified))
+        except UnreadableRun as exc:
+            unreadable.append((folder, exc))
+    if unreadable and not runs:
+        raise unreadable[0][1]
     labels = [r.label for r in runs]
     twice = next((x for x in labels if labels.count(x) > 1), None)
     if twice is not None:
         raise ReportError(f"two of the run folders are both {twice}",
                           hint="a report names runs by agent and run id; pass each run once")
-    return runs
+    return runs, [Unreadable(str(folder), exc.message) for folder, exc in unreadable]
 
 
 def _all_passed(report: Report) -> bool:
@@ -90,7 +106,8 @@ def _agenthorizon(args: argparse.Namespace, out: Any) -> tuple[bool, object]:
 
 def run_report(args: argparse.Namespace) -> int:
     """Print the report; exit 0 only when every attempt of every run passed (and the
-    AgentHorizon score agrees with the swap JSON)."""
+    AgentHorizon score agrees with the swap JSON); 1 when a run given cannot be read but
+    others can (they are reported, it is named); 2 when none can."""
     if args.swap is not None and args.agenthorizon is None:
         raise ReportError("--swap needs --agenthorizon DIR to export to",
                           hint="phoneshell report --swap swap.json --agenthorizon export/")
@@ -102,9 +119,9 @@ def run_report(args: argparse.Namespace) -> int:
     document: dict[str, object] = {}
     ok = True
     if args.run_dirs:
-        runs = _load(args)
-        report = build_report(runs)
-        ok = _all_passed(report)
+        runs, unreadable = _load(args)
+        report = build_report(runs, unreadable)
+        ok = _all_passed(report) and not unreadable
         if as_json:
             document.update(cast(dict[str, object], plain(report)))
         else:

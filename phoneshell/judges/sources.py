@@ -3,7 +3,9 @@ positive, failed: an honest failure), swap results (a sibling's finish) and atta
 cheap finish).
 
 A run folder is read as `phoneshell report` reads it: only once it matches its seal, or, asked
-for (`unverified`), with every mismatch a warning and its items marked.
+for (`unverified`), with every mismatch a warning and its items marked. One whose run.json or
+results.jsonl cannot be read (too big, damaged) gives no item, says why, and the set is built
+from the other sources.
 
 An item has a clean label only when the phone's grade and the task file agree: a swap or attack
 finish the phone accepted although the task does not list it as compatible is a hole in the
@@ -30,7 +32,7 @@ from phoneshell.records import (
     SwapResult,
     read_bytes,
 )
-from phoneshell.report.runs import load_run
+from phoneshell.report.runs import UnreadableRun, load_run
 from phoneshell.tasks import Task
 
 
@@ -99,14 +101,22 @@ def _checks(results: Sequence[CheckResult], passed: bool) -> str:
 
 def from_run(run_dir: Path, tasks: Sequence[Task] | None, into: Gathered,
              unverified: bool = False) -> None:
-    """Every scored attempt of a run: passed is positive, failed an honest failure.
+    """Every scored attempt of a run: passed is positive, failed an honest failure (a run
+    that cannot be read: none, and an exclusion saying why).
 
     Raises:
-        JudgeError: not a run folder, a damaged one, or one that does not match its seal
-            (unless `unverified`).
+        JudgeError: not a run folder, or one that does not match its seal (unless
+            `unverified`).
     """
     try:
         run = load_run(run_dir, tasks, unverified)
+    except UnreadableRun as exc:  # named and left out: the other sources still make the set
+        into.hashes[str(run_dir)] = ""
+        into.excluded.append(Excluded(origin="run", what=str(run_dir),
+                                      reason=f"the run cannot be read: {exc.message}"))
+        into.warnings.append(f"--run {run_dir} cannot be read, and gives no item: "
+                             f"{exc.message}")
+        return
     except PhoneshellError as exc:
         raise JudgeError(f"--run {run_dir}: {exc.message}", hint=exc.hint) from exc
     into.hashes[str(run_dir)] = _sha256(run_dir / "results.jsonl")

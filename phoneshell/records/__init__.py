@@ -68,19 +68,24 @@ from phoneshell.records.audit import (
     shortened,
 )
 from phoneshell.records.base import (
+    MAX_LINE_BYTES,
     MAX_RECORD_BYTES,
     Lines,
+    LineScan,
     Part,
     Record,
     RecordError,
+    RecordTooBig,
     Scored,
     append_line,
     file_size,
+    open_regular,
     parse_lines,
     plain,
     read_bytes,
     read_lines,
     read_record,
+    scan_lines,
     write_record,
     write_text_atomic,
 )
@@ -116,6 +121,7 @@ from phoneshell.records.seal import (
     SandboxKind,
     Seal,
     chain_of,
+    chain_of_chunks,
     chain_step,
 )
 from phoneshell.records.swap import HorizonItem, SwapReport, SwapResult
@@ -128,17 +134,18 @@ from phoneshell.records.trajectory import (
 
 __all__ = [
     "ACTION_KINDS", "ATTACK_FAMILIES", "ATTACK_VERSION", "AUDIT_VERSION", "CHAIN_START",
-    "CLAIM_STATUSES", "CLAIM_TEXT_MAX", "ELEMENT_MAX", "FLAGS", "LOG_SHARE", "MAX_RECORD_BYTES",
-    "NAME_MAX", "OUTCOMES", "PHASES", "ROLES", "STAGES", "TAMPER_PROOF", "TEXT_MAX",
-    "UNSCOPED_RUN", "ActionKind", "AttackFamily",
+    "CLAIM_STATUSES", "CLAIM_TEXT_MAX", "ELEMENT_MAX", "FLAGS", "LOG_SHARE", "MAX_LINE_BYTES",
+    "MAX_RECORD_BYTES", "NAME_MAX", "OUTCOMES", "PHASES", "ROLES", "STAGES", "TAMPER_PROOF",
+    "TEXT_MAX", "UNSCOPED_RUN", "ActionKind", "AttackFamily",
     "AttackReport", "AttackResult", "AuditEvent", "CheckResult", "Claim", "ClaimFile",
     "ClaimStatus", "DeviceInfo", "DeviceKind", "DeviceRead", "EvidenceManifest", "FileSeal",
-    "Flag", "Foreground", "HorizonItem", "Lines", "LogSeal", "Outcome", "Part", "Phase",
-    "ProbeReading", "Record", "RecordError", "ResultRow", "Role", "RunManifest", "SandboxKind",
+    "Flag", "Foreground", "HorizonItem", "LineScan", "Lines", "LogSeal", "Outcome", "Part", "Phase",
+    "ProbeReading", "Record", "RecordError", "RecordTooBig", "ResultRow", "Role", "RunManifest", "SandboxKind",
     "Scalar", "Scored", "Seal", "SourceRef", "Stage", "SwapReport", "SwapResult", "Target",
     "TaskRef", "Teardown", "TurnUse", "Verdict", "append_line", "bounded", "chain_of",
-    "chain_step", "check_name", "file_size", "parse_lines", "plain", "read_bytes", "read_lines",
-    "read_record", "shortened", "write_record", "write_text_atomic",
+    "chain_of_chunks", "chain_step", "check_name", "file_size", "open_regular", "parse_lines",
+    "plain", "read_bytes", "read_lines", "read_record", "scan_lines", "shortened",
+    "write_record", "write_text_atomic",
     # the judge benchmark
     "FRAMES_DIR", "LABEL_TYPES", "TRAJECTORY_FILE", "AgentRate", "AnswerStatus", "Excluded",
     "FrameKind", "Group", "ItemFrame", "ItemStep", "JudgeAnswer", "JudgeItem", "JudgeRun",

@@ -9,7 +9,9 @@ input crashes a reader with a RecursionError.
 JSONL (`audit.jsonl`, `results.jsonl`) has one policy for a cut-off last line: a line is a record
 only once its newline is written. Writers write a whole line, newline included, with one call,
 so a missing newline means the writer died mid-line; that tail is reported as `torn`, never read
-as a record (even when it happens to parse). Never imports the rest of phoneshell.
+as a record (even when it happens to parse). A JSONL file that grows with a run (the audit log)
+is read a line at a time (`scan_lines`), with a limit on each line instead of on the file.
+Never imports the rest of phoneshell.
 """
 
 from __future__ import annotations
@@ -19,21 +21,30 @@ import json
 import os
 import stat
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import IO, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from pydantic_core import from_json
 
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 """The largest record file a reader opens (64 MiB); bigger ones are refused with the limit."""
+MAX_LINE_BYTES = 1024 * 1024
+"""The longest line `scan_lines` reads as a record (1 MiB); a longer one is a problem, skipped
+without being held whole."""
+SCAN_CHUNK_BYTES = 1024 * 1024
 
 R = TypeVar("R", bound="Record")
 
 
 class RecordError(ValueError):
     """A record that does not match its contract; the message says where and how."""
+
+
+class RecordTooBig(RecordError):
+    """A record file over the size limit of its reader; the message names it, its size and the
+    limit."""
 
 
 class Record(BaseModel):
@@ -171,7 +182,8 @@ def read_bytes(path: Path, limit: int = MAX_RECORD_BYTES, offset: int = 0) -> by
     """The bytes of a regular file from `offset`, refusing FIFOs, devices and huge files.
 
     Raises:
-        RecordError: missing, not a regular file, larger than `limit`, or unreadable.
+        RecordError: missing, not a regular file, or unreadable; `RecordTooBig`: larger than
+            `limit`.
     """
     try:
         info = path.stat()
@@ -183,18 +195,33 @@ def read_bytes(path: Path, limit: int = MAX_RECORD_BYTES, offset: int = 0) -> by
         raise RecordError(f"{path}: not a regular file (a FIFO, device or folder is never read "
                           "as a record)")
     if info.st_size - offset > limit:
-        raise RecordError(f"{path}: {info.st_size - offset:,} bytes is over the limit of "
-                          f"{limit:,} for a record file")
+        raise RecordTooBig(f"{path}: {info.st_size - offset:,} bytes is over the limit of "
+                           f"{limit:,} for a record file")
+    with open_regular(path) as handle:
+        handle.seek(offset)
+        return handle.read(limit + 1)[:limit]
+
+
+def open_regular(path: Path) -> IO[bytes]:
+    """`path` opened for reading, once it is sure to be a regular file (never a FIFO or a
+    device, which would hang the reader).
+
+    Raises:
+        RecordError: missing, not a regular file, or unreadable.
+    """
     try:
         # O_NONBLOCK: a file swapped for a FIFO between stat and open must not block the open.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no such file") from None
     except OSError as exc:
         raise RecordError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise RecordError(f"{path}: not a regular file")
-        handle.seek(offset)
-        return handle.read(limit + 1)[:limit]
+    handle = os.fdopen(fd, "rb")
+    if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+        handle.close()
+        raise RecordError(f"{path}: not a regular file (a FIFO, device or folder is never read "
+                          "as a record)")
+    return handle
 
 
 def read_record(path: Path, model: type[R], limit: int = MAX_RECORD_BYTES) -> R:
@@ -259,6 +286,72 @@ def read_lines(path: Path, model: type[R], offset: int = 0,
     if not path.exists():
         return Lines(())
     return parse_lines(read_bytes(path, limit, offset), model, str(path))
+
+
+@dataclass
+class LineScan(Generic[R]):
+    """A JSONL file read one line at a time (iterate it once): the records, and, as it goes,
+    what could not be read. Memory holds one line, never the file, whatever its size; a line
+    longer than `line_limit` is a problem, skipped in chunks."""
+
+    path: Path
+    model: type[R]
+    offset: int = 0
+    line_limit: int = MAX_LINE_BYTES
+    torn: str = ""
+    """The last line when it has no newline (its first `line_limit` bytes); never a record."""
+    problems: list[str] = field(default_factory=list)
+    """Whole lines that are not records of the model (or are too long), each naming its line
+    number."""
+    size: int = 0
+    """Bytes read (from `offset`)."""
+
+    def __iter__(self) -> Iterator[R]:
+        if not self.path.exists():
+            return
+        where = str(self.path)
+        with open_regular(self.path) as handle:
+            handle.seek(self.offset)
+            pending, number, skipped = b"", 0, 0
+            while chunk := handle.read(SCAN_CHUNK_BYTES):
+                self.size += len(chunk)
+                data, start = pending + chunk, 0
+                while (end := data.find(b"\n", start)) >= 0:
+                    number += 1
+                    if skipped or end - start > self.line_limit:
+                        self._too_long(where, number, skipped + end - start)
+                        skipped = 0
+                    elif data[start:end].strip():
+                        yield from self._parse(data[start:end], where, number)
+                    start = end + 1
+                if skipped or len(data) - start > self.line_limit:
+                    skipped, pending = skipped + len(data) - start, b""
+                else:
+                    pending = data[start:]
+        if skipped or pending:
+            self.torn = pending.decode("utf-8", errors="replace") or f"({skipped:,} bytes)"
+
+    def _parse(self, line: bytes, where: str, number: int) -> Iterator[R]:
+        try:
+            yield self.model.parse(line, f"{where} line {number}")
+        except RecordError as exc:
+            self.problems.append(str(exc))
+
+    def _too_long(self, where: str, number: int, size: int) -> None:
+        self.problems.append(f"{where} line {number}: {size:,} bytes is over the limit of "
+                             f"{self.line_limit:,} for one line; not read")
+
+
+def scan_lines(path: Path, model: type[R], offset: int = 0,
+               line_limit: int = MAX_LINE_BYTES) -> LineScan[R]:
+    """Read a JSONL file of records one line at a time, from byte `offset` (a missing file has
+    none): for a file that grows with a run, read whatever its size. Iterate the result once;
+    its `problems` and `torn` are known after.
+
+    Raises:
+        RecordError: (while iterating) not a regular file, or unreadable.
+    """
+    return LineScan(path, model, offset, line_limit)
 
 
 def file_size(path: Path) -> int:

@@ -142,7 +142,8 @@ class SetSource(Part):
     path: str
     """As given."""
     sha256: str
-    """The hash of its results file (results.jsonl for a run, the JSON otherwise)."""
+    """The hash of its results file (results.jsonl for a run, the JSON otherwise); "" for a
+    run that could not be read (its reason is among `excluded`)."""
     items: int
     """Items taken from it."""
     unverified: tuple[str, ...] = ()

@@ -9,6 +9,7 @@ bridge for the audit log, the runner for results) and one verifier recomputes it
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import Literal
 
 from phoneshell.records.base import Part
@@ -25,7 +26,30 @@ TAMPER_PROOF: frozenset[SandboxKind] = frozenset({"bwrap", "sandbox-exec", "in-p
 
 def chain_step(head: str, line: bytes) -> str:
     """The next chain head after one line (its bytes, without the newline)."""
-    return hashlib.sha256(bytes.fromhex(head) + hashlib.sha256(line).digest()).hexdigest()
+    return _step(head, hashlib.sha256(line).digest())
+
+
+def _step(head: str, line_digest: bytes) -> str:
+    return hashlib.sha256(bytes.fromhex(head) + line_digest).hexdigest()
+
+
+def chain_of_chunks(chunks: Iterable[bytes], upto: int) -> tuple[tuple[str, int, int], int, int]:
+    """`chain_of` the first `upto` bytes of a file read in `chunks`, holding one chunk at a
+    time, never the file; and how many bytes, and newlines, follow those `upto` bytes."""
+    head, lines, end, pos = CHAIN_START, 0, 0, 0
+    line = hashlib.sha256()
+    after_bytes = after_lines = 0
+    for chunk in chunks:
+        inside, outside = chunk[:max(0, upto - pos)], chunk[max(0, upto - pos):]
+        start = 0
+        while (newline := inside.find(b"\n", start)) >= 0:
+            line.update(inside[start:newline])
+            head, lines, end = _step(head, line.digest()), lines + 1, pos + newline + 1
+            line, start = hashlib.sha256(), newline + 1
+        line.update(inside[start:])
+        after_bytes, after_lines = after_bytes + len(outside), after_lines + outside.count(b"\n")
+        pos += len(chunk)
+    return (head, lines, end), after_bytes, after_lines
 
 
 def chain_of(data: bytes) -> tuple[str, int, int]:

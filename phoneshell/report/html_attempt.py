@@ -21,7 +21,7 @@ from phoneshell.audit import Action
 from phoneshell.errors import EvidenceError
 from phoneshell.evidence import load_evidence
 from phoneshell.report.escape import h
-from phoneshell.report.runs import Attempt, RunRecord
+from phoneshell.report.runs import TIMELINE_LINES, Attempt, RunRecord
 from phoneshell.report.tally import claim_disagreement
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -68,6 +68,13 @@ def _ok(action: Action) -> tuple[str, str]:
     if action.ok is None:
         return "unknown", "no outcome logged"
     return ("ok", "ok") if action.ok else ("bad", f"failed: {action.error}")
+
+
+def _cut_html(run: RunRecord, attempt: Attempt) -> str:
+    """Says how many lines of the attempt's log the timeline leaves out ("" when none)."""
+    cut = run.cut.get((attempt.task_id, attempt.number), 0)
+    return (f'<p class="none">and {cut:,} more line(s) of its log, not shown (a report keeps '
+            f"the first {TIMELINE_LINES:,} of an attempt)</p>" if cut else "")
 
 
 def timeline_html(actions: tuple[Action, ...]) -> str:
@@ -191,6 +198,6 @@ def attempt_html(run: RunRecord, run_index: int, attempt: Attempt,
         f"<h4>Instruction</h4>{instruction}{''.join(extra)}"
         f"<h4>Claim</h4>{claim_html(attempt)}"
         f"<h4>Checks</h4>{checks_html(attempt)}"
-        f"<h4>Timeline</h4>{timeline_html(run.timeline(attempt))}"
+        f"<h4>Timeline</h4>{timeline_html(run.timeline(attempt))}{_cut_html(run, attempt)}"
         f"<h4>Final screen</h4>{screenshot_html(run, attempt, shots, f'{where}.png')}"
         "</details>")

@@ -162,7 +162,9 @@ def tasks_html(report: Report, runs: Sequence[RunRecord], shots: ScreenshotFolde
 
 def render_html(report: Report, runs: Sequence[RunRecord], shots: ScreenshotFolder) -> str:
     """The whole report as one HTML document; screenshots are written to `shots` as it goes."""
-    warnings = "".join(f"<li>{h(w)}</li>" for w in report.warnings)
+    warnings = "".join([*(f"<li>{h(r.run_dir)} cannot be read, and is not counted: "
+                          f"{h(r.error)}</li>" for r in report.unreadable),
+                        *(f"<li>{h(w)}</li>" for w in report.warnings)])
     sources = ", ".join(h(run.run_dir) for run in runs)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

@@ -3,19 +3,23 @@ skipped rows may be superseded), and the task files as the run saw them.
 
 A task file that is missing, or whose bytes changed since the run (its sha256 differs from
 run.json's), is reported as such and its instruction and tags are not used: a report never
-guesses what a run was asked. Never touches the device.
+guesses what a run was asked. A run whose run.json or results.jsonl cannot be read (too big,
+damaged) is `UnreadableRun`, which a report of several runs names and goes on without; its
+audit log, which grows with the run, is read a line at a time and kept to `TIMELINE_LINES` an
+attempt, and one that cannot be read costs only the timelines. Never touches the device.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from phoneshell.audit import Action, AuditLog, actions, read_audit
+from phoneshell.audit import Action, AuditLog, actions, scan_audit
 from phoneshell.errors import PhoneshellError, TaskFileError
-from phoneshell.records import RecordError, ResultRow, RunManifest, read_record
+from phoneshell.records import AuditEvent, RecordError, ResultRow, RunManifest, read_record
 from phoneshell.runner.folder import read_results
 from phoneshell.seal import verify_run
 from phoneshell.tasks import Task, check_tasks, load_tasks
@@ -24,11 +28,20 @@ MANIFEST = "run.json"
 RESULTS = "results.jsonl"
 AUDIT = "audit.jsonl"
 
+TIMELINE_LINES = 2000
+"""The most lines of the audit log a report keeps of one attempt (for its timeline): an agent's
+turn may write thousands, and a person reads the start."""
+
 TaskFileStatus = Literal["ok", "changed", "missing", "unreadable"]
 
 
 class ReportError(PhoneshellError):
     """A run folder a report cannot be made from (missing, damaged, or self-contradictory)."""
+
+
+class UnreadableRun(ReportError):
+    """A run whose run.json or results.jsonl cannot be read (too big, not a regular file,
+    damaged): a report of it and other runs names it and reports the others."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +90,8 @@ class RunRecord:
     problems: tuple[str, ...] = ()
     """What of the folder does not match its seal (read with `unverified` only; each is a
     warning too)."""
+    cut: dict[tuple[str, int], int] = field(default_factory=dict, repr=False, compare=False)
+    """Lines of the audit log left out of `audit`, by (task, attempt): past `TIMELINE_LINES`."""
 
     @property
     def run_id(self) -> str:
@@ -125,9 +140,10 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
 
     Raises:
         ReportError: no run.json, files that do not match the seal (unless `unverified`), a
-            damaged file, a row of another run, or a scored attempt recorded twice (resuming
-            never re-runs a scored attempt; a file with two was edited or merged, and either
-            number would be untrue).
+            row of another run, or a scored attempt recorded twice (resuming never re-runs a
+            scored attempt; a file with two was edited or merged, and either number would be
+            untrue).
+        UnreadableRun: run.json or results.jsonl cannot be read (too big, damaged).
     """
     path = run_dir / MANIFEST
     if not path.exists():
@@ -143,8 +159,8 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
         manifest = read_record(path, RunManifest)
         rows = read_results(run_dir / RESULTS)
     except RecordError as exc:
-        raise ReportError(str(exc), hint="docs/runs.md describes run.json and "
-                                         "results.jsonl") from exc
+        raise UnreadableRun(str(exc), hint="docs/runs.md describes run.json and "
+                                           "results.jsonl") from exc
     warnings: list[str] = []
     warnings += [f"UNVERIFIED {manifest.run_id}: {line}" for line in problems]
     if not manifest.tamper_proof:
@@ -178,13 +194,38 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
             warnings.append(f"{manifest.run_id}: task {file.task_id}: {file.detail}; its "
                             "instruction and tags are not shown (pass the files the run used "
                             "with --tasks)")
-    log = read_audit(run_dir / AUDIT)
-    if log.problems or log.torn:
-        warnings.append(f"{run_dir / AUDIT}: "
-                        + (log.problems[0] if log.problems else "its last line is torn")
-                        + "; timelines may miss actions")
+    log, cut, trouble = _timelines(run_dir / AUDIT)
+    warnings += trouble
     return RunRecord(run_dir, manifest, attempts, task_files, tuple(warnings), log,
-                     tuple(problems))
+                     tuple(problems), cut)
+
+
+def _timelines(path: Path) -> tuple[AuditLog, dict[tuple[str, int], int], list[str]]:
+    """A run's audit log for timelines, read a line at a time: each event `bounded`, at most
+    `TIMELINE_LINES` of an attempt (the others counted by attempt), and what could not be read,
+    as warnings. Never raises: without its log, a run still reports its results."""
+    scan = scan_audit(path)
+    kept: list[AuditEvent] = []
+    per: Counter[tuple[str, int]] = Counter()
+    try:
+        for event in scan:
+            key = (event.task_id, event.attempt)
+            per[key] += 1
+            if per[key] <= TIMELINE_LINES:
+                kept.append(event.bounded())
+    except RecordError as exc:
+        return AuditLog(()), {}, [f"{exc}; no timeline is shown"]
+    cut = {key: n - TIMELINE_LINES for key, n in per.items() if n > TIMELINE_LINES}
+    warnings = []
+    if scan.problems or scan.torn:
+        more = f" (and {len(scan.problems) - 1} more)" if len(scan.problems) > 1 else ""
+        warnings.append((scan.problems[0] + more if scan.problems
+                         else f"{path}: its last line is torn") + "; timelines may miss actions")
+    if cut:
+        warnings.append(f"{path}: timelines show the first {TIMELINE_LINES:,} lines of an "
+                        f"attempt; {sum(cut.values()):,} more of {len(cut)} attempt(s) are not "
+                        "shown")
+    return AuditLog(tuple(kept), scan.torn, tuple(scan.problems)), cut, warnings
 
 
 def _attempts(rows: list[ResultRow], run_dir: Path) -> tuple[Attempt, ...]:

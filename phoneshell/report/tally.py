@@ -144,6 +144,15 @@ class TaskFileNote:
 
 
 @dataclass(frozen=True)
+class Unreadable:
+    """A run given to the report whose files cannot be read: it is named, and left out."""
+
+    run_dir: str
+    error: str
+    """What cannot be read, naming the file (and its size, when that is why)."""
+
+
+@dataclass(frozen=True)
 class Report:
     """Everything `phoneshell report` prints, as one document."""
 
@@ -154,6 +163,8 @@ class Report:
     comparisons: tuple[Comparison, ...]
     task_files: tuple[TaskFileNote, ...]
     warnings: tuple[str, ...]
+    unreadable: tuple[Unreadable, ...] = ()
+    """Runs left out because their run.json or results.jsonl cannot be read."""
 
 
 FALSE_CLAIM, MISSED_CLAIM = "claimed success but failed", "claimed failure but passed"
@@ -246,9 +257,9 @@ def task_rows(runs: Sequence[RunRecord]) -> tuple[TaskRow, ...]:
     return tuple(rows)
 
 
-def build_report(runs: Sequence[RunRecord]) -> Report:
+def build_report(runs: Sequence[RunRecord], unreadable: Sequence[Unreadable] = ()) -> Report:
     """Count everything a report shows, and compare every pair of runs on their common
-    attempts."""
+    attempts; `unreadable` runs are named, never counted."""
     comparisons = []
     warnings = [w for run in runs for w in run.warnings]
     for i, first in enumerate(runs):
@@ -262,4 +273,5 @@ def build_report(runs: Sequence[RunRecord]) -> Report:
     notes = tuple(TaskFileNote(run.run_id, f.task_id, f.file, f.status, f.detail)
                   for run in runs for f in run.task_files)
     return Report(REPORT_VERSION, tuple(agent_numbers(run) for run in runs), tag_numbers(runs),
-                  task_rows(runs), tuple(comparisons), notes, tuple(warnings))
+                  task_rows(runs), tuple(comparisons), notes, tuple(warnings),
+                  tuple(unreadable))

@@ -86,6 +86,8 @@ def _comparison_lines(c: Comparison) -> list[str]:
 def render_text(report: Report) -> str:
     """The whole terminal report."""
     lines: list[str] = []
+    for run in report.unreadable:
+        lines += [f"{run.run_dir}  UNREADABLE, not counted: {run.error}", ""]
     for agent in report.agents:
         lines += [*_agent_lines(agent), ""]
     for capability in (True, False):
