@@ -116,7 +116,7 @@ def _fold(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s°%:/.-]", " ", text).lower().split()).strip(" .")
 
 
-EVERYDAY = frozenset("""
+_EVERYDAY_WORDS = """
 a about above after again all also am an and answer answered answers any appear appeared appears
 are around as at back background be because been before being below between big black blue
 bold both bottom box but by called can capital capitalised capitalized capitals caps center
@@ -131,7 +131,8 @@ screen see seems seen sentence shown shows single site small so some spelled spe
 sure text than that that's the their them then there there's these they think this those title
 to top under upper uppercase us very visible was we web webpage website were what when where
 which while white who whose will with word words would writes writing written yes you your
-""".split())
+"""
+EVERYDAY = frozenset(_EVERYDAY_WORDS.split())
 """Words an answer uses around a value ("The word is written in big letters at the top of the
 page, I think"): never taken for a candidate. Anything else may be one."""
 

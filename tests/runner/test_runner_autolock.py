@@ -71,7 +71,8 @@ def test_a_lock_the_agent_pressed_stays_its_failure(sim: SimServer, tmp_path: Pa
     about = (Step("tap", "Back"), Step("tap", "Back"), Step("tap", "General"),
              Step("tap", "About"))
     done = run_one(sim, tmp_path, _task(suite, *about), IdleAgent(sim, lock_press=True))
-    assert not done.rig_down and done.row.outcome == "failed", (done.row.skip_reason, done.row.error)
+    assert not done.rig_down and done.row.outcome == "failed", (done.row.skip_reason,
+                                                                 done.row.error)
     assert "the agent locked the phone" in done.row.error
 
 

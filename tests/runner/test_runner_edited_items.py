@@ -30,8 +30,8 @@ def run(sim: SimServer, runs: Path, task_id: str, victim: str, text: str, *more:
     """One attempt of `task_id` whose agent edits the note titled `victim` into `text`."""
     words = " ".join(shlex.quote(w) for w in (str(EDITS), victim, text, *more))
     agent = f"command:{shlex.quote(sys.executable)} {words}"
-    run_suite(RunOptions(paths=(str(ROOT / "environments"),), task_globs=(task_id,), agent=agent, device=sim.url,
-                         runs_dir=runs, run_id=run_id), lambda line: None)
+    run_suite(RunOptions(paths=(str(ROOT / "environments"),), task_globs=(task_id,), agent=agent,
+                         device=sim.url, runs_dir=runs, run_id=run_id), lambda line: None)
     (row,) = read_results(runs / run_id / "results.jsonl")
     return row
 
