@@ -199,18 +199,28 @@ def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
                    events=events, audited=True)
 
 
+AUTO_LOCK = "Auto-Lock"
+"""The setting (Settings > Display & Brightness) that locks a phone left alone that long."""
+
+
 def _unlock_after_turn(rig: Rig, plan: AttemptPlan, mark: int) -> bool:
-    """Unlock a phone that locked itself during the agent's turn, before the end state is
-    captured; True when it did. Its Auto-Lock ran out (an agent may set it short, or leave the
-    phone alone past it), and the screen the agent left is behind the lock: taken for the rig
-    down, it would let an agent set Auto-Lock and wait to have any attempt not scored, and stop
-    the run. WDA unlocks a phone without a passcode (with one, the rig is down, as the check
-    after capture finds). A lock the
-    agent pressed stays its failure (`agent_broke_rig`), graded on the lock screen. Unlocked
-    before the capture's first read and around the log, so what that read shows is still
-    compared with what the agent's last action left (a lock hides no change made around the
-    bridge)."""
-    if not rig.phone.locked() or agent_broke_rig(_slice(rig, plan, mark)[0]):
+    """Unlock a phone that locked itself during the agent's turn because the agent changed its
+    Auto-Lock, before the end state is captured; True when it did. The screen the agent left is
+    behind the lock: taken for the rig down, it would let an agent set Auto-Lock short and wait
+    to have any attempt not scored, and stop the run. A phone set up for phoneshell says Never
+    (`phoneshell doctor`), so only an agent that changed it can have it lock by itself: the
+    lock is asked (one read) only then, and an attempt that left Auto-Lock alone costs nothing.
+    WDA unlocks a phone without a passcode (with one, the rig is down, as the check after
+    capture finds). A lock the agent pressed stays its failure (`agent_broke_rig`), graded on
+    the lock screen. Unlocked before the capture's first read and around the log, so what that
+    read shows is still compared with what the agent's last action left (a lock hides no
+    change made around the bridge)."""
+    # the agent's intents are enough to see what it changed, and leave its last action's
+    # outcome (a read) to the capture, whose first source it is
+    if all(c.title != AUTO_LOCK for c in changed_settings(
+            _slice(rig, plan, mark, outcomes=False)[0])):
+        return False
+    if agent_broke_rig(_slice(rig, plan, mark)[0]) or not rig.phone.locked():
         return False
     # Straight to the phone, not through the bridge: logged, the unlock would be the action
     # the capture's first read is compared with, and a change made around the bridge before
