@@ -203,7 +203,8 @@ AUTO_LOCK = "Auto-Lock"
 """The setting (Settings > Display & Brightness) that locks a phone left alone that long."""
 
 
-def _unlock_after_turn(rig: Rig, plan: AttemptPlan, mark: int) -> bool:
+def _unlock_after_turn(rig: Rig, plan: AttemptPlan, mark: int,
+                       intents: tuple[AuditEvent, ...]) -> bool:
     """Unlock a phone that locked itself during the agent's turn because the agent changed its
     Auto-Lock, before the end state is captured; True when it did. The screen the agent left is
     behind the lock: taken for the rig down, it would let an agent set Auto-Lock short and wait
@@ -215,10 +216,9 @@ def _unlock_after_turn(rig: Rig, plan: AttemptPlan, mark: int) -> bool:
     the lock screen. Unlocked before the capture's first read and around the log, so what that
     read shows is still compared with what the agent's last action left (a lock hides no
     change made around the bridge)."""
-    # the agent's intents are enough to see what it changed, and leave its last action's
-    # outcome (a read) to the capture, whose first source it is
-    if all(c.title != AUTO_LOCK for c in changed_settings(
-            _slice(rig, plan, mark, outcomes=False)[0])):
+    # the agent's intents (`intents`, read once after its turn) are enough to see what it
+    # changed, and leave its last action's outcome (a read) to the capture's first source
+    if all(c.title != AUTO_LOCK for c in changed_settings(intents)):
         return False
     if agent_broke_rig(_slice(rig, plan, mark)[0]) or not rig.phone.locked():
         return False
@@ -333,11 +333,13 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         _enter(rig, plan, "agent")
         # whether the agent acted shows in intents: the capture's first source is the after
         # of its last action, free, so no read is spent on it here
-        result = _ran(_run_agent(plan, rig, agent), _slice(rig, plan, mark, outcomes=False)[0])
+        result = _run_agent(plan, rig, agent)
+        intents = _slice(rig, plan, mark, outcomes=False)[0]
+        result = _ran(result, intents)
         if not result.ran:
             raise _Skip(f"the agent never ran: {result.error or 'no reason given'}")
         _enter(rig, plan, "check")
-        unlocked = _unlock_after_turn(rig, plan, mark)
+        unlocked = _unlock_after_turn(rig, plan, mark, intents)
         evidence = capture_or_blame(phone, functools.partial(
             _capture, rig, plan, result.claim, before, mark))
         if unlocked:
