@@ -105,6 +105,12 @@ class Access:
                 self._why[self._serial] = why
                 self._revoke_locked()
 
+    def cut_off(self) -> str:
+        """Why the latest grant was ended before its attempt was (`end`); "" while it stands,
+        or when it was revoked as attempts end."""
+        with self._lock:
+            return "" if self._grant is not None else self._why.get(self._serial, "")
+
     def _revoke_locked(self) -> None:
         if self._grant is not None:
             secret, for_ = self._grant

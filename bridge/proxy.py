@@ -179,6 +179,12 @@ class BridgeServer:
         self.confined = confined
         return f"{self.base_url}{TOKEN_PATH}{secret}"
 
+    def agent_cut_off(self) -> str:
+        """Why the agent's grant ended before its attempt did (its share of the log was used
+        up); "" while it stands. Its runner stops it then: nothing it sends can reach the
+        phone any more."""
+        return self.access.cut_off()
+
     def revoke_agent(self) -> None:
         """End the agent's grant: its URL stops working at once (later requests are refused and
         logged as the agent's). An action of the agent's on its way to the phone ends first;

@@ -36,6 +36,15 @@ class AgentContext:
     gets a scratch folder inside it (`agent/`) and sees nothing else of it."""
     sandbox: Sandbox | None = None
     """How a program agent is confined (None: unconfined, as for a test calling it directly)."""
+    cut_off: Callable[[], str] = lambda: ""
+    """Why the agent's access to the phone ended before its turn did ("" while it stands):
+    once it is not "", nothing the agent sends reaches the phone, and its turn is ended."""
+
+
+def ended_early(why: str) -> str:
+    """What an agent's turn ended by `AgentContext.cut_off` says: the reason's first clause
+    (its whole text is the grade's, from the log)."""
+    return f"its access to the phone ended early ({why.split(':', 1)[0]})"
 
 
 @dataclass(frozen=True)

@@ -33,11 +33,12 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from phoneshell.agents import programs, sandbox
-from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
+from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult, ended_early
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
     CLAIM_FILE,
@@ -203,20 +204,21 @@ class CommandAgent:
             self.started = True
             with _RUNNING_LOCK:
                 _RUNNING.add(process.pid)  # start_new_session: the group is named after it
-            timed_out, overfull = False, ""
+            timed_out, stopped = False, ""
             try:
-                code, timed_out, overfull = _watch(process, context.timeout_s, folder)
+                code, timed_out, stopped = _watch(process, context.timeout_s, folder,
+                                                  context.cut_off)
             finally:
                 _stop_group(process)  # the program and anything it left running
                 with _RUNNING_LOCK:
                     _RUNNING.discard(process.pid)
-            if timed_out or overfull:
+            if timed_out or stopped:
                 code = process.wait()
         result = self._result(folder, code, timed_out, context.timeout_s)
-        if overfull:  # stopped for it: its failure, whatever it claimed
-            claim = Claim(status="failed", summary=f"stopped: {overfull}")
+        if stopped:  # stopped for it: its failure, whatever it claimed
+            claim = Claim(status="failed", summary=f"stopped: {stopped}")
             return replace(result, ran=True, claim=claim,
-                           error="; ".join(e for e in (overfull, result.error) if e))
+                           error="; ".join(e for e in (stopped, result.error) if e))
         return result
 
     def _result(self, folder: Path, code: int, timed_out: bool, timeout_s: float) -> AgentResult:
@@ -259,10 +261,10 @@ WATCH_S = 1.0
 
 
 def _watch(process: subprocess.Popen[bytes], timeout_s: float, folder: Path,
-           ) -> tuple[int, bool, str]:
-    """Wait for the program, looking at its folder every `WATCH_S`: its exit code (0 when it
-    was cut short), whether it ran out of time, and why it was stopped for what it wrote
-    ("" when it was not)."""
+           cut_off: Callable[[], str]) -> tuple[int, bool, str]:
+    """Wait for the program, looking at its folder and its access every `WATCH_S`: its exit
+    code (0 when it was cut short), whether it ran out of time, and why it was stopped for
+    what it wrote or because its access to the phone ended ("" when it was not)."""
     deadline = time.monotonic() + timeout_s
     while True:
         try:
@@ -271,6 +273,9 @@ def _watch(process: subprocess.Popen[bytes], timeout_s: float, folder: Path,
         except subprocess.TimeoutExpired:
             if time.monotonic() >= deadline:
                 return 0, True, ""
+        ended = cut_off()
+        if ended:  # nothing it sends reaches the phone now: waiting out its time helps nobody
+            return 0, False, ended_early(ended)
         written = _written(folder)
         if written:
             return 0, False, written

@@ -35,11 +35,12 @@ import time
 import traceback
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
-from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
+from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult, ended_early
 from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools
 from phoneshell.errors import RIG_DOWN, RunError
 from phoneshell.evidence import Claim
@@ -253,6 +254,8 @@ class _Conversation:
     """The model replied at least once (after that, an API error is the attempt's failure)."""
     talk_turns: int = 0
     """Replies without a tool call (each counts as a turn)."""
+    cut_off: Callable[[], str] = lambda: ""
+    """Why the agent's access to the phone ended early ("" while it stands)."""
 
     def add(self, message: Message, **extra: object) -> None:
         """Append a message to the conversation and to the transcript."""
@@ -288,7 +291,8 @@ class OpenAIAgent:
         """Run the loop until `done`, a reply without a tool call, or a budget runs out."""
         tools = PhoneTools(context.wda_url, self.settings.vision, context.max_steps)
         chat = _Conversation(tools, Transcript(context.workdir / TRANSCRIPT),
-                             time.monotonic() + context.timeout_s, context.timeout_s, [])
+                             time.monotonic() + context.timeout_s, context.timeout_s, [],
+                             cut_off=context.cut_off)
         first = tools.observe()
         chat.add({"role": "system", "content": (
             f"{GUIDE}\n\nBudget: at most {context.max_steps} tool calls (then only done) and "
@@ -354,6 +358,10 @@ class OpenAIAgent:
             function = cast(dict[str, str], call["function"])
             done = chat.tools.call(function["name"], function["arguments"])
             chat.add({"role": "tool", "tool_call_id": call["id"], "content": done.text})
+            ended = chat.cut_off()
+            if ended:  # nothing more it asks can reach the phone: the attempt failed
+                why = ended_early(ended)
+                return chat.end(Claim(status="failed", summary=f"stopped: {why}"), error=why)
             if chat.tools.out_of_turns:
                 return chat.end(chat.tools.claim, out_of_turns=True,
                                 error=f"used all {max_steps} tool calls without calling done")

@@ -425,7 +425,8 @@ def _run_agent(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
     try:
         task = plan.task
         return agent.run(AgentContext(task, task.instruction, url, task.max_steps,
-                                      task.timeout_seconds, plan.folder, plan.sandbox))
+                                      task.timeout_seconds, plan.folder, plan.sandbox,
+                                      rig.bridge.agent_cut_off))
     finally:
         rig.bridge.revoke_agent()
 

@@ -19,6 +19,8 @@ The model name picks a behaviour:
     stand-in-nested       a hostile model: its first call is one of HOSTILE (arguments nested
     stand-in-digits       5,000 deep; an id of 5,000 digits; a claim with a lone surrogate),
     stand-in-surrogate    then `done` failed, its summary what the tool answered
+    stand-in-bloat        a hostile model: it types a thousand characters again and again,
+                          whatever the tool answers, and never calls done
 """
 
 from __future__ import annotations
@@ -153,6 +155,13 @@ class StandIn:
             return completion(model, {"status": "failed", "summary": _text_of(messages[-1])},
                               tool="done")
         observations = [_text_of(m) for m in messages if HEADER in _text_of(m)]
+        if model == "stand-in-bloat":  # in a new note
+            if step == 0:
+                return completion(model, {"name": "Notes"}, tool="open_app")
+            if step == 1:
+                return completion(model, {"id": find_row(observations[-1], "New Note").id},
+                                  tool="tap")
+            return completion(model, {"text": "x" * 999 + " "}, tool="type")
         latest = observations[-1] if observations else ""
         if model == "stand-in-stale":
             if step == 0:

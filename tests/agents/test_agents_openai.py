@@ -96,6 +96,19 @@ def test_every_request_carries_the_registry_tools(endpoint: StandIn, tmp_path: P
     assert "observation 1 · app: SpringBoard" in first_user
 
 
+def test_a_model_that_fills_its_share_of_the_log_is_stopped_there(
+        endpoint: StandIn, tmp_path: Path, suite: dict[str, Task]) -> None:
+    task = replace(suite["notes.type_long"], max_steps=200)
+    with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.5,
+                                      agent_log_bytes=20_000) as rig:
+        plan = AttemptPlan("R", tmp_path / "R", task, 1)
+        row = run_attempt(plan, rig, make_agent("openai:stand-in-bloat")).row
+    assert row.outcome == "failed" and not row.out_of_turns
+    assert "its access to the phone ended early (the agent's share" in row.error
+    asked = sum(r.get("model") == "stand-in-bloat" for r in endpoint.requests)
+    assert asked < 20, "the model was asked on after nothing it sent could reach the phone"
+
+
 def test_running_out_of_turns_never_passes(tmp_path: Path, suite: dict[str, Task]) -> None:
     # Three actions reach About; the dawdling model then observes once more instead of done.
     task = replace(suite["settings.about.reach"], max_steps=3)

@@ -246,6 +246,9 @@ def bloat(times: int) -> None:
         answers[status] = answers.get(status, 0) + 1
     say("typing answered", answers)
     claim(status="gave_up", summary="typed a long note")
+    while True:  # and it goes on, slowly, as long as it is let
+        call(BRIDGE, "POST", f"/session/{sid}/wda/keys", {"value": ["x"]})
+        time.sleep(0.5)
 
 
 def power_off() -> None:

@@ -1,7 +1,8 @@
 """The `bloat` agent of `hostile.py` (a red team's): it types a thousand characters into one note
-again and again, and goes on after the bridge says no. Every line of its log stays short, its
-turn ends when it has used up its share of the log, its attempt fails saying so, and the run
-stays reportable, gradable and a source of judge items."""
+again and again, and goes on after the bridge says no, for as long as it is let. Every line of
+its log stays short, its turn ends when it has used up its share of the log (the program is
+stopped then, not left to its time out), its attempt fails saying so, and the run stays
+reportable, gradable and a source of judge items."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from phoneshell.audit import read_audit
 from phoneshell.records import LOG_SHARE
 from phoneshell.runner import RunOptions, run_suite
 from phoneshell.runner.folder import read_results
+from phoneshell.tasks.model import DEFAULT_TIMEOUT_S
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = Path(__file__).with_name("hostile.py")
@@ -41,6 +43,8 @@ def test_an_agent_that_fills_the_log_is_cut_off_and_its_run_stays_readable(
     (row,) = read_results(run / "results.jsonl")
     assert row.outcome == "failed"
     assert "the agent's share of the audit log is used up" in row.error
+    assert "its access to the phone ended early (the agent's share" in row.error
+    assert row.seconds < DEFAULT_TIMEOUT_S / 4  # not left to run to its time out
     stderr = (run / "attempts" / "notes.type_long" / "1" / "agent.stderr").read_text()
     assert "typing answered {200:" in stderr and "401:" in stderr  # cut off, and it went on
 
@@ -52,8 +56,9 @@ def test_an_agent_that_fills_the_log_is_cut_off_and_its_run_stays_readable(
     assert sum(len(line) + 1 for line in agents) <= SHARE + LONGEST_LINE  # an outcome past it
     said = [e.params for e in events if e.params.get("via") == LOG_SHARE]
     typed = sum(e.phase == "agent" and e.kind == "type" and e.stage == "intent" for e in events)
-    assert len(said) == 2 and said[1]["dropped"] == 90 - typed - 1  # the one the first line is
-    assert f"({90 - typed - 1} of its later lines refused, not logged)" in row.error
+    dropped = int(said[1]["dropped"])  # the 90, less those logged and the one the first line is
+    assert len(said) == 2 and dropped >= 90 - typed - 1  # and what it sent before it was stopped
+    assert f"({dropped} of its later lines refused, not logged)" in row.error
     assert int(said[0]["bytes"]) <= SHARE < int(said[0]["bytes"]) + LONGEST_LINE
 
     report = phoneshell("report", str(run), "--format", "json", "--html",
