@@ -321,8 +321,8 @@ class Contains:
     kinds: tuple[str, ...]
     """Kinds of b that can imply a non-negated a (a's own kind among them)."""
     whole: bool = False
-    """The texts are whole values, not substrings (answers: "NIMBUSES" does not name NIMBUS,
-    and "NIMBUS QUASAR" hedges), so only the same text, ignoring case, implies."""
+    """The texts are whole values, not substrings (answers: "LANTERNS" does not name LANTERN,
+    and "LANTERN QUILL" hedges), so only the same text, ignoring case, implies."""
 
     def implied(self, a: Check, b: Check) -> bool:
         """Whether any evidence passing b passes a."""

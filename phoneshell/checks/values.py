@@ -18,7 +18,7 @@ whichever candidate was right (docs/checks.md, "Answers that hedge"):
 * for a value without a digit, bare words (words that are neither everyday words nor the
   value's own): two or more making up three quarters or more of the other words of the clause
   that names the value (clauses end at . : ; ! ? brackets, quotes and new lines): "one of:
-  nimbus sorrel quasar"; or ten or more in the whole answer, however padded;
+  lantern otter quill"; or ten or more in the whole answer, however padded;
 * any of the values the check lists as `others` (the answers of the task's siblings, which an
   agent that learned a suite's answers would list), named as the value would be, in any case.
 

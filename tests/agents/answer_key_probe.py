@@ -8,10 +8,10 @@ It looks by path from `phoneshell.__file__` (its task's shipped task file, the s
 iPhone's Safari pages, the attack families) and at each PATH (a file its command line names, or
 a folder and its task's file in it), by what the package's metadata lists (a wheel's RECORD
 names every task file), by import (the simulator's app models, the attack families), and by
-reading every file under the package and the PATHs for a SECRET (the words a probe page shows)
-or a task file. It drives `phoneshell mcp` over stdio (observe) when the MCP SDK is there.
-What it found goes to $PHONESHELL_ATTEMPT_DIR/found.json; it claims done, answering the first
-secret it read ("" when it read none).
+reading every file under the package and the PATHs for a SECRET (the words the probe pages
+show, in any case) or a task file. It drives `phoneshell mcp` over stdio (observe) when the MCP
+SDK is there. What it found goes to $PHONESHELL_ATTEMPT_DIR/found.json; it claims done,
+answering the first secret it read ("" when it read none).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SECRETS = [s.encode() for s in sys.argv[1].split(",")]
+SECRETS = [s.lower().encode() for s in sys.argv[1].split(",")]
 PATHS = [Path(p) for p in sys.argv[2:]]
 TASK = os.environ["PHONESHELL_TASK_ID"]
 
@@ -82,7 +82,8 @@ def by_reading(places: list[Path]) -> tuple[dict[str, str], list[str]]:
              for name in names]
     for path in [*places, *files]:
         data = readable(path) or b""
-        held = next((s for s in SECRETS if s in data), None)
+        lowered = data.lower()  # a word in a docstring's example is as good as in a page
+        held = next((s for s in SECRETS if s in lowered), None)
         if held:
             secrets[str(path)] = held.decode()
         if path.suffix in (".yaml", ".yml") and b"checks:" in data:

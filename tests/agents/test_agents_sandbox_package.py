@@ -28,8 +28,9 @@ from phoneshell.sim.apps.safari_pages import PROBE_WORDS
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = Path(__file__).with_name("answer_key_probe.py")
 TASK = "probe.image.one"
-SECRETS = ",".join(PROBE_WORDS["one"])
-"""The words probe page one shows (its picture's, its text's): the task's answer is one."""
+SECRETS = ",".join(word for words in PROBE_WORDS.values() for word in words)
+"""The words the probe pages show (their pictures', their texts'): every probe task's answer
+is one, and an agent that read a few would answer a few tasks by a guess among them."""
 NOTHING = {"by_path": {}, "by_metadata": [], "by_import": {}, "secrets": {}, "task_files": []}
 
 
