@@ -52,6 +52,7 @@ from phoneshell.runner.rig import Rig, RigDown, open_rig
 from phoneshell.runner.selection import load_runnable, select_tasks
 from phoneshell.seal import Sealer, load_key, set_aside_unsealed, verify_run
 from phoneshell.tasks import Task, default_task_paths
+from phoneshell.untrusted import visible
 
 Progress = Callable[[str], None]
 
@@ -316,8 +317,16 @@ def unconfined_line(kind: SandboxKind, note: str) -> str:
 
 
 
+def _shown(progress: Progress) -> Progress:
+    """`progress` given each line escaped for a terminal (once: escaping is idempotent)."""
+    return lambda line: progress(visible(line))
+
+
 def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
-    """Run every selected task `repeat` times; record each attempt as it ends."""
+    """Run every selected task `repeat` times; record each attempt as it ends. Each line given
+    to `progress` is as a terminal may show it (`untrusted.visible`): it names what agents
+    chose (bundle ids, errors, their programs' stderr)."""
+    progress = _shown(progress)
     agent_spec, paths, globs, repeat = options.agent, options.paths, options.task_globs, \
         options.repeat
     if options.resume:

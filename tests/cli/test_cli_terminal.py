@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from phoneshell.runner import RunOptions, run_suite
 from phoneshell.untrusted import quoted, storable, visible
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +40,17 @@ def test_escape_codes_in_an_agents_stderr_are_shown_not_obeyed(tmp_path: Path) -
     assert r"passed \u202edeliaf\u202c \u200bzero\u2066width\u2069\x1b[8m" in shown
     # ...and the real summary after them
     assert "1 attempt(s): 0 passed, 1 failed, 0 skipped (0% of scored)" in shown
+
+
+def test_a_library_caller_of_run_suite_is_given_lines_already_escaped(tmp_path: Path) -> None:
+    agent = f"command:{shlex.quote(sys.executable)} {HOSTILE} escapes"
+    lines: list[str] = []
+    run_suite(RunOptions((str(ROOT / "environments"),), agent=agent,
+                         task_globs=("settings.about.reach",), runs_dir=tmp_path, run_id="L"),
+              lines.append)
+    said = "\n".join(lines)
+    assert CONTROLLING.findall(said) == []
+    assert r"\x1b]0;phoneshell: 1 passed\x1b" in said  # shown, not obeyed
 
 
 def test_visible_escapes_what_would_control_a_terminal_and_keeps_lines() -> None:
