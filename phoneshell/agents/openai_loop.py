@@ -29,6 +29,7 @@ attempt's failure, scored. The transcript goes to `transcript.jsonl` in the atte
 from __future__ import annotations
 
 import base64
+import http.client
 import json
 import os
 import time
@@ -148,8 +149,9 @@ class ChatClient:
             raise ModelUnreachable(f"cannot reach {url}: {why}") from exc
         except TimeoutError as exc:  # sent, and no reply in time
             raise ModelTimeout(f"no reply from {url} within {timeout_s:.0f}s") from exc
-        except (ValueError, OSError, RecursionError) as exc:
-            raise ModelError(f"bad reply from {url}: {exc}") from exc
+        except (ValueError, OSError, RecursionError, http.client.HTTPException) as exc:
+            # cut off, a bad status line, endless headers: a reply, just not a good one
+            raise ModelError(f"bad reply from {url}: {type(exc).__name__} {exc}") from exc
         choices = data.get("choices") if isinstance(data, dict) else None
         first = choices[0] if isinstance(choices, list) and choices else None
         if not isinstance(first, dict) or not isinstance(first.get("message") or {}, dict):

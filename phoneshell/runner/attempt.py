@@ -333,7 +333,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         _enter(rig, plan, "agent")
         # whether the agent acted shows in intents: the capture's first source is the after
         # of its last action, free, so no read is spent on it here
-        result = _run_agent(plan, rig, agent)
+        result = _agent_turn(plan, rig, agent)
         intents = _slice(rig, plan, mark, outcomes=False)[0]
         result = _ran(result, intents)
         if not result.ran:
@@ -368,7 +368,10 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
     except _Skip as exc:
         skip_reason = str(exc)
     except (RigDown, *RIG_DOWN, DeviceError) as exc:
-        cause = agent_broke_rig(_slice(rig, plan, mark)[0]) if result.ran else ""
+        # what the agent did is in the log, even when its turn ended in the rig's fault
+        done = _slice(rig, plan, mark)[0]
+        acted = result.ran or any(e.phase == "agent" for e in done)
+        cause = agent_broke_rig(done) if acted else ""
         down = isinstance(exc, (RigDown, *RIG_DOWN))
         if cause:  # the agent's own doing: its failure, not a skip
             verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False,
@@ -411,6 +414,27 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
         error_type=error_type, teardown=teardown, evidence=evidence_dir,
         task_sha256=task.sha256, device=plan.device)
     return AttemptResult(row, rig_down, evidence if verdict is not None else None, interrupted)
+
+
+def _agent_turn(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
+    """The agent's turn (`_run_agent`), with any error it ended in but the rig's kept as its
+    result: `_ran` then scores it as the agent's failure when it had acted on the phone (an
+    agent must not be able to turn its failure into a skip by what it sends or answers), and
+    skips it only when it had not."""
+    try:
+        return _run_agent(plan, rig, agent)
+    except (RigDown, *RIG_DOWN) as exc:
+        # an in-process agent's own connection failed: the rig's fault only if the phone
+        # no longer answers the harness either (one read); else the agent's error
+        if isinstance(exc, RigDown) or rig.phone.locked():
+            raise
+        failed: Exception = exc
+    except Exception as exc:  # noqa: BLE001 - kept as data, with its traceback
+        failed = exc
+    with (plan.folder / "traceback.txt").open("a") as out:
+        out.write("".join(traceback.format_exception(failed)))
+    return AgentResult(ran=False, error=f"harness error ({type(failed).__name__}) in the "
+                       f"agent's turn: {storable(str(failed))[:300]}; see traceback.txt")
 
 
 def _run_agent(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:

@@ -21,6 +21,8 @@ The model name picks a behaviour:
     stand-in-surrogate    then `done` failed, its summary what the tool answered
     stand-in-bloat        a hostile model: it types a thousand characters again and again,
                           whatever the tool answers, and never calls done
+    stand-in-cut          follow the script once, then send replies cut off mid-body
+    stand-in-garbled      follow the script once, then answer with a status line no HTTP has
 """
 
 from __future__ import annotations
@@ -92,6 +94,13 @@ class StandIn:
             def do_POST(self) -> None:  # noqa: N802 - the http.server hook
                 length = int(self.headers.get("Content-Length", "0"))
                 body = json.loads(self.rfile.read(length))
+                broken = stand_in.broken(body)
+                if broken is not None:  # a reply no client can read as one
+                    with stand_in.lock:
+                        stand_in.requests.append(body)
+                    self.wfile.write(broken)
+                    self.close_connection = True
+                    return
                 status, reply, headers = stand_in.answer(self.path, self.headers, body)
                 data = json.dumps(reply).encode()
                 self.send_response(status)
@@ -119,6 +128,20 @@ class StandIn:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join()
+
+    def broken(self, body: dict[str, Any]) -> bytes | None:
+        """The raw bytes of a broken reply, for the models that send one after their first."""
+        model = body.get("model")
+        if model not in ("stand-in-cut", "stand-in-garbled"):
+            return None
+        with self.lock:
+            served = sum(1 for r in self.requests if r.get("model") == model)
+        if served < 1:
+            return None
+        if model == "stand-in-cut":
+            return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: 5000\r\n\r\n{\"id\": \"chatcmpl-cut\", \"choi")
+        return b"HTTP/1.1 2OO FINE\r\n\r\n{}"
 
     def answer(self, path: str, headers: Any, body: dict[str, Any]
                ) -> tuple[int, dict[str, Any], dict[str, str]]:

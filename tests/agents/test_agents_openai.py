@@ -202,6 +202,16 @@ def test_an_api_error_mid_run_is_a_failed_claim(tmp_path: Path, suite: dict[str,
     assert row.turns == 1
 
 
+@pytest.mark.parametrize(("model", "said"), [("stand-in-cut", "IncompleteRead"),
+                                           ("stand-in-garbled", "BadStatusLine")])
+def test_a_reply_cut_off_or_garbled_after_acting_is_a_failure(
+        tmp_path: Path, suite: dict[str, Task], model: str, said: str) -> None:
+    row = attempt(tmp_path, suite["settings.about.reach"], f"openai:{model}")
+    assert row.outcome == "failed" and not row.skipped, row.skip_reason
+    assert "bad reply from" in row.error and said in row.error
+    assert row.claim is not None and row.claim.status == "failed"
+
+
 def test_running_out_of_time_never_passes(tmp_path: Path, suite: dict[str, Task]) -> None:
     task = replace(suite["settings.about.reach"], timeout_seconds=1.0)
     row = attempt(tmp_path, task, "openai:stand-in-slow")

@@ -1,0 +1,56 @@
+"""An agent's turn that ends in an error is scored by what the log shows: a failure when the
+agent had acted on the phone (an agent must not turn its failure into a skip by what it sends,
+answers or raises), a skip with the reason when it had not, and "rig down" only when the phone
+no longer answers the harness either."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import wda
+
+from phoneshell.agents.base import AgentContext, AgentResult
+from phoneshell.errors import DeviceUnreachable
+from phoneshell.runner import AttemptPlan, open_rig, run_attempt
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Task
+
+SETTINGS = "com.apple.Preferences"
+
+
+class RaisingAgent:
+    """An in-process agent that opens Settings (or not) and then raises `error`."""
+
+    name = "raising"
+
+    def __init__(self, error: Exception, act: bool) -> None:
+        self.error, self.act = error, act
+
+    def run(self, context: AgentContext) -> AgentResult:
+        if self.act:
+            wda.Client(context.wda_url).session().app_activate(SETTINGS)
+        raise self.error
+
+
+@pytest.mark.parametrize("error", [RuntimeError("the model's reply broke a tool"),
+                                   DeviceUnreachable("its own connection was reset")])
+def test_an_agent_that_acted_and_then_raised_failed(sim: SimServer, tmp_path: Path,
+                                                   suite: dict[str, Task],
+                                                   error: Exception) -> None:
+    with open_rig(sim.url, tmp_path, effect_timeout_s=0.3) as rig:
+        plan = AttemptPlan("R", tmp_path / "R", suite["settings.about.reach"], 1)
+        done = run_attempt(plan, rig, RaisingAgent(error, act=True))
+    row = done.row
+    assert row.outcome == "failed" and not row.skipped and not done.rig_down, row.skip_reason
+    assert f"harness error ({type(error).__name__}) in the agent's turn" in row.error
+    assert type(error).__name__ in (plan.folder / "traceback.txt").read_text()
+
+
+def test_an_agent_that_raised_before_acting_is_skipped_saying_why(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    with open_rig(sim.url, tmp_path, effect_timeout_s=0.3) as rig:
+        plan = AttemptPlan("R", tmp_path / "R", suite["settings.about.reach"], 1)
+        done = run_attempt(plan, rig, RaisingAgent(RuntimeError("no model"), act=False))
+    assert done.row.outcome == "skipped" and not done.rig_down
+    assert "the agent never ran: harness error (RuntimeError)" in done.row.skip_reason
