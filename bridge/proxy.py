@@ -37,7 +37,7 @@ from bridge.observe import from_read
 from bridge.recorder import Recorder
 from bridge.shares import AGENT_LOG_BYTES, ShareSpent
 from bridge.trajectory import SCREENSHOT_ROUTE, Trajectory
-from bridge.upstream import ForwardError, Reply, Upstream
+from bridge.upstream import ForwardError, Reply, Upstream, as_a_phone_answers
 from phoneshell.errors import BridgeError
 
 log = logging.getLogger("bridge")
@@ -49,6 +49,9 @@ forwarded, whoever asks."""
 FORWARDED_HEADERS = frozenset({"accept", "user-agent"})
 """The client headers passed on (the bridge sets Content-Type and Content-Length itself, for
 the body it re-serialised); anything else could make WDA read the request otherwise."""
+
+
+STATUS_ROUTE = "/status"
 
 
 def is_loopback(host: str) -> bool:
@@ -383,7 +386,10 @@ class BridgeServer:
             if action is None:
                 with self._agent_reads if actor == "agent" else contextlib.nullcontext():
                     self.access.require(admitted)  # its turn may come after its grant ended
-                    return self._read(request, headers)
+                    reply = self._read(request, headers)
+                    if actor != "harness" and request.route.pattern == STATUS_ROUTE:
+                        return as_a_phone_answers(reply)
+                    return reply
             return self.recorder.perform(self._context, action,
                                          lambda: self._forward(request, headers),
                                          request.describe(), request.body, self.confined,

@@ -132,3 +132,25 @@ class Upstream:
             raise BridgeError(f"WDA at {self.url} answered GET {target} with HTTP "
                               f"{reply.status}: {reply.body[:200]!r}")
         return value
+
+
+SIM_STATUS_KEYS = ("simulated", "instance")
+"""What phoneshell's simulated iPhone adds to WDA's `/status` for the harness (that it is one,
+and which): no real WDA says either."""
+
+
+def as_a_phone_answers(reply: Reply) -> Reply:
+    """A `/status` reply as a real phone's WDA would give it: without `SIM_STATUS_KEYS`, so an
+    agent cannot tell the simulated iPhone by asking (and take shortcuts only it allows)."""
+    try:
+        data = json.loads(reply.body)
+    except ValueError:
+        return reply
+    value = data.get("value") if isinstance(data, dict) else None
+    if not isinstance(value, dict) or not any(key in value for key in SIM_STATUS_KEYS):
+        return reply
+    data["value"] = {k: v for k, v in value.items() if k not in SIM_STATUS_KEYS}
+    body = json.dumps(data).encode()
+    headers = tuple((k, str(len(body)) if k.lower() == "content-length" else v)
+                    for k, v in reply.headers)
+    return Reply(reply.status, reply.reason, headers, body)

@@ -195,3 +195,14 @@ def test_health_needs_the_control_token_and_never_names_the_phone(guarded: Rig) 
     health = json.loads(data)["value"]
     assert status == 200 and health["agent_granted"] is True
     assert guarded.sim.url not in data.decode() and "upstream" not in health
+
+
+def test_an_agent_cannot_ask_the_status_whether_the_phone_is_simulated(guarded: Rig) -> None:
+    agent_url = guarded.bridge.grant_agent()
+    told = wda.Client(agent_url).status()
+    assert told["ready"] is True and told["build"]["version"]  # WDA's own report, whole
+    assert "simulated" not in told and "instance" not in told
+    _, _, data = request(agent_url, "GET", "/status")
+    assert b"simulated" not in data and b"phoneshell" not in data
+    harness = json.loads(request(guarded.bridge.url, "GET", "/status")[2])["value"]
+    assert harness["simulated"] == "phoneshell"  # the harness's own reads are as the phone's
