@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from phoneshell.evidence import Evidence, ProbeReading
 
-__all__ = ["items_changed", "whole_changed", "whole_reading"]
+__all__ = ["items_changed", "listing_changed", "whole_changed", "whole_reading"]
 
 ITEMS = {"notes": ("note", "notes"), "reminders": ("reminder", "reminders"),
          "alarms": ("alarm", "alarms"), "world_clocks": ("city", "cities")}
@@ -99,7 +99,7 @@ def items_changed(reading: ProbeReading, whole: ProbeReading | None) -> str:
     if change == 0:
         gone, new = _gone(reading, 0), _new(reading, 0)
         if gone is None and new is None:
-            return ""
+            return _against_whole(reading, whole, 0) if reading.whole else ""
         shown = (f"{gone!r}, counted before the agent, is not shown as it was after it"
                  if gone is not None else f"{new!r} was not shown so before the agent")
         many = ITEMS.get(reading.whole or reading.name, ("item", "items"))[1]
@@ -124,10 +124,15 @@ def _against_whole(reading: ProbeReading, whole: ProbeReading | None, change: in
         when = "before the agent" if whole is not None and whole.before is None else "after capture"
         why = ("was not counted" if whole is None
                else f"could not be counted {when}: {whole.error or 'no reason'}")
-        return (f"{reading.whole}, the whole it counts some of, {why}, so a {one} "
-                f"{'created' if change > 0 else 'deleted'} cannot be told from an existing one "
-                "changed")
+        done = "created" if change > 0 else "deleted" if change < 0 else "changed elsewhere"
+        return (f"{reading.whole}, the whole it counts some of, {why}, so a {one} {done} "
+                "cannot be told from an existing one changed" if change else
+                f"{reading.whole}, the whole it counts some of, {why}, so whether the rest of "
+                f"the {reading.whole} was left alone cannot be told")
     moved = whole.after - whole.before
+    if change == 0:  # what was counted is the same: nothing else of the whole may have changed
+        said = listing_changed(whole)
+        return f"{whole.name} as a whole changed: {', '.join(said)}" if said else ""
     if change > 0 and moved < change:
         return (f"{whole.name} as a whole went from {whole.before} to {whole.after}: an existing "
                 f"{one} was renamed or overwritten into one counted, or one there before is "
@@ -142,3 +147,28 @@ def _against_whole(reading: ProbeReading, whole: ProbeReading | None, change: in
     return (f"{new!r}, one of the {whole.name} after capture, was not shown so before the "
             f"agent: an existing {one} was renamed or overwritten, or one created, not only "
             "ones deleted") if new is not None else ""
+
+
+def listing_changed(whole: ProbeReading) -> tuple[str, ...]:
+    """What is gone from, or new in, a whole collection between its two readings, as far as
+    its rows show (every row; or, fewer rows than the count, the top of a list kept most
+    recently edited first): each a reason for a person, none when nothing is seen changed (or
+    the counts are not known)."""
+    if whole.before is None or whole.after is None:
+        return ()
+    one, many = ITEMS.get(whole.name, ("item", "items"))
+    before, after = whole.rows_before, whole.rows_after
+    said = ([f"the {many} went from {whole.before} to {whole.after}"]
+            if whole.after != whole.before else [])
+    if before is None or after is None:
+        return tuple(said)
+    if len(before) == whole.before and len(after) == whole.after:  # both whole: every row
+        gone, new = Counter(before) - Counter(after), Counter(after) - Counter(before)
+        said += [f"the {one} {row!r} is gone or changed" for row in gone.elements()]
+        said += [f"{row!r} is new" for row in new.elements()]
+        return tuple(said)
+    moved = whole.after - whole.before
+    lost, made = _gone(whole, max(0, moved)), _new(whole, max(0, -moved))
+    said += [f"the {one} {lost!r} is gone or changed"] if lost is not None else []
+    said += [f"{made!r} is new"] if made is not None else []
+    return tuple(said)
