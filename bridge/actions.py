@@ -44,7 +44,7 @@ from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
 from bridge.sessions import check_launch_extras, session_action, settings_action
 from phoneshell.records import ActionKind
 from phoneshell.wda_routes import NOTIFICATION_WAIT_S, is_input, match_parts
-from phoneshell.xcui import reaches_out_by_url
+from phoneshell.xcui import HOME_BUTTON_HID, SIDE_BUTTON_HID, reaches_out_by_url
 
 
 class _Body:
@@ -177,18 +177,37 @@ def _typing(via: str) -> Handler:
     return handle
 
 
+LASTING_BUTTONS = ("the volume buttons, the Action button or the Camera Control would change "
+                   "what no WDA route reads and nothing sets back (the ringer's and alarms' "
+                   "volume, silent mode, the owner's chosen action, a photo taken); no task "
+                   "needs them")
+"""Why a button other than home is refused: its effect outlasts the attempt, unread."""
+HID_BUTTONS = frozenset({SIDE_BUTTON_HID, HOME_BUTTON_HID})
+"""The IOHID (page, usage) pairs admitted here: Menu (home, as facebook-wda's `press_duration`
+sends it), and the side button, which the recorder then refuses with its own reason
+(`xcui.takes_rig_down`: Emergency SOS, the power-off slider)."""
+
+
 def _press(button: str | None = None) -> Handler:
     def handle(b: _Body, _: tuple[str, ...]) -> Classified:
-        return Classified("press", _params(button=button or b.text("name") or "",
-                                           duration=b.num("duration")))
+        name = button or b.text("name") or ""
+        if button is None and name != "home":  # WDA's pressButton: home, volume, action...
+            raise Refused(f"pressing {name[:40]!r}: {LASTING_BUTTONS}")
+        return Classified("press", _params(button=name, duration=b.num("duration")))
     return handle
 
 
 def _hid(b: _Body, _: tuple[str, ...]) -> Classified:
     """An IOHID event: a button named by its usage page and usage, as WDA reads them (12.0 and
     48.4 are the power button, 12 and 48, to WDA's unsignedIntValue: refused, not logged as
-    another button than the phone presses)."""
+    another button than the phone presses). Only the side button and Menu are admitted: a
+    keyboard page's usage types what the log would not read as typing, and the consumer page
+    holds the volume, mute, brightness and media keys, whose effects nothing sets back."""
     page, usage = b.whole("page"), b.whole("usage")
+    if (page, usage) not in HID_BUTTONS:
+        raise Refused(f"the IOHID event {page}:{usage}: only the side button (12:48) and Menu "
+                      f"(12:64) are admitted; {LASTING_BUTTONS}, and a key typed this way "
+                      "would not be logged as typing")
     return Classified("press", _params(button=f"hid:{page}:{usage}", duration=b.num("duration")))
 
 

@@ -164,6 +164,9 @@ def is_wda(bundle_id: str) -> bool:
 
 SIDE_BUTTON_HID = (0x0C, 0x30)
 """The side (power) button as an IOHID event (page, usage): the consumer page, Power."""
+HOME_BUTTON_HID = (0x0C, 0x40)
+"""The Home button as an IOHID event: the consumer page, Menu (facebook-wda's `press_duration`
+of home sends it)."""
 SIDE_BUTTON = "hid:{}:{}".format(*SIDE_BUTTON_HID)
 """The side button as the bridge logs an IOHID press of it ("hid:12:48")."""
 POWER_OFF = "slide to power off"

@@ -18,7 +18,9 @@ from phoneshell.registry import Registry
 StepList = Literal["setup", "teardown", "solution"]
 ALL_LISTS: tuple[StepList, ...] = ("setup", "teardown", "solution")
 DIRECTIONS = ("up", "down", "left", "right")
-BUTTONS = ("home", "volumeUp", "volumeDown")
+BUTTONS = ("home",)
+"""The buttons a step presses: the volume buttons change what nothing reads or sets back (the
+bridge refuses them: `bridge.actions.LASTING_BUTTONS`)."""
 DELETABLE = ("notes_titled", "notes_containing", "reminders_titled", "safari_tabs",
              "clock_timers", "stopwatch", "alarms", "world_clocks")
 """Count probes whose growth `delete_created` knows how to delete (phoneshell/device/cleanup)."""

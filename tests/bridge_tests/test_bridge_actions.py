@@ -78,7 +78,7 @@ ACTIONS = [
     ("POST", "/wda/homescreen", None, "home", {}),
     ("POST", f"{S}/wda/deactivateApp", {"duration": 2}, "home",
      {"via": "deactivate_app", "duration": 2}),
-    ("POST", f"{S}/wda/pressButton", {"name": "volumeUp"}, "press", {"button": "volumeUp"}),
+    ("POST", f"{S}/wda/pressButton", {"name": "home"}, "press", {"button": "home"}),
     ("POST", "/wda/lock", None, "press", {"button": "lock"}),
     ("POST", "/wda/unlock", None, "press", {"button": "unlock"}),
     ("POST", f"{S}/wda/performIoHidEvent", {"page": 12, "usage": 64, "duration": 0.1}, "press",

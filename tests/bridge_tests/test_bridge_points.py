@@ -17,7 +17,7 @@ import wda
 from bridge_rig import TOUCH, Rig, post, refused_unsent, sent, touch
 
 from phoneshell.audit import actions
-from phoneshell.xcui import SETTINGS
+from phoneshell.xcui import SETTINGS, SPRINGBOARD
 
 CALCULATOR = "com.apple.calculator"
 KNOB = '//XCUIElementTypeSwitch[@label="{}"]/XCUIElementTypeSwitch'
@@ -125,7 +125,7 @@ def test_a_number_no_double_holds_is_refused(rig: Rig, name: str, body: bytes) -
 def test_a_button_is_read_as_wda_reads_it_and_the_side_button_is_refused(rig: Rig) -> None:
     """12.0 and 48.0 are the side button to WDA, as 12 and 48 are: refused (five quick presses
     call emergency services); 48.4 and a missing or negative page are refused as WDA would
-    read them otherwise; another button is logged as WDA reads it."""
+    read them otherwise; Menu (home) is logged as WDA reads it."""
     rig.bridge.set_context("R", "t", 1, "agent")
     sid = wda.Client(rig.bridge.url).session(CALCULATOR).session_id
     path = f"/session/{sid}/wda/performIoHidEvent"
@@ -134,8 +134,29 @@ def test_a_button_is_read_as_wda_reads_it_and_the_side_button_is_refused(rig: Ri
         assert "WDA reads" in refused_unsent(rig, path, body, "R")
     for body in ({"page": 12.0, "usage": 48.0, "duration": 0.05}, {"page": 12, "usage": 48}):
         assert "Emergency SOS" in refused_unsent(rig, path, body, "R")
-    volume = rig.sim.state()["volume"]
-    status, _ = post(rig, path, {"page": 12.0, "usage": 233.0, "duration": 0.05})  # volume up
-    assert status == 200 and rig.sim.state()["volume"] == volume + 1  # type: ignore[operator]
+    status, _ = post(rig, path, {"page": 12.0, "usage": 64.0, "duration": 0.05})  # Menu: home
+    assert status == 200 and rig.sim.state()["foreground"] == SPRINGBOARD
     pressed = actions(rig.events("R"))[-1]
-    assert (pressed.kind, pressed.params["button"]) == ("press", "hid:12:233")
+    assert (pressed.kind, pressed.params["button"]) == ("press", "hid:12:64")
+
+
+@pytest.mark.parametrize(("route", "body"), [
+    ("/wda/pressButton", {"name": "volumeUp"}),
+    ("/wda/pressButton", {"name": "volumeDown", "duration": 0.1}),
+    ("/wda/pressButton", {"name": "action"}),
+    ("/wda/pressButton", {"name": "camera"}),
+    ("/wda/pressButton", {"name": "Home"}),  # not a name WDA 16 knows: nothing to log it as
+    ("/wda/performIoHidEvent", {"page": 12, "usage": 233, "duration": 0.05}),  # volume up
+    ("/wda/performIoHidEvent", {"page": 12, "usage": 226, "duration": 0.05}),  # mute
+    ("/wda/performIoHidEvent", {"page": 12, "usage": 111, "duration": 0.05}),  # brightness
+    ("/wda/performIoHidEvent", {"page": 7, "usage": 4, "duration": 0.05}),  # the key A
+])
+def test_buttons_whose_effect_nothing_reads_or_sets_back_are_refused(
+        rig: Rig, route: str, body: dict[str, object]) -> None:
+    """A volume step, silent mode, the Action button's chosen action, the screen's brightness
+    outlast the attempt, and no WDA route reads them back; a keyboard usage types unlogged."""
+    rig.bridge.set_context("R", "t", 1, "agent")
+    sid = wda.Client(rig.bridge.url).session(CALCULATOR).session_id
+    volume = rig.sim.state()["volume"]
+    assert "nothing sets back" in refused_unsent(rig, f"/session/{sid}{route}", body, "R")
+    assert rig.sim.state()["volume"] == volume
