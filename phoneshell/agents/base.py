@@ -61,6 +61,8 @@ class AgentResult:
     out_of_turns: bool = False
     error: str = ""
     """Why the agent stopped early or never ran."""
+    error_type: str = ""
+    """The type of the exception its turn ended in, if any (the runner keeps it as data)."""
 
 
 class Agent(Protocol):
