@@ -146,7 +146,7 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
                     plan = AttemptPlan("bench", Path(runs) / "bench", task, n, installed,
                                        "sim-1")
                     received = Counter(phases.bridge["agent"])
-                    rows.append(run_attempt(plan, rig, agent).row)
+                    rows.append(run_attempt(plan, rig, agent, housekeeping.owner).row)
                     # what this attempt cost (its teardown's put-off read is the next's)
                     counts = sim.latency.tally.take()
                     kinds[kind_of(task)].add(counts, phases.bridge["agent"] - received)

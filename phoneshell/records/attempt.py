@@ -243,6 +243,10 @@ class Teardown(Part):
     """What a `delete_created` step left on the phone on purpose, and why: a count that grew
     while items counted before the agent are gone or no longer shown as they were, so the
     "new" rows may be the owner's items, edited (`runner.counts.spared`)."""
+    owner: tuple[str, ...] = ()
+    """What the agent changed of the owner's collections (notes, reminders, alarms, World
+    Clock's cities) since they were last known, and what came of it: put back, or why it
+    stays; or why they could not be read after the teardown (`runner.owner`)."""
 
 
 class ResultRow(Record):

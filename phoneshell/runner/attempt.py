@@ -66,6 +66,7 @@ from phoneshell.runner.counts import (
     whole_name,
 )
 from phoneshell.runner.endstate import UnreadableEndState, capture_or_blame, unreadable
+from phoneshell.runner.owner import OwnerWatch
 from phoneshell.runner.rig import Rig, RigDown, check_rig
 from phoneshell.runner.setback import set_back_device, set_back_settings
 from phoneshell.tasks import Step, Task
@@ -311,11 +312,14 @@ class AttemptResult:
     """Ctrl-C stopped it: the row says skipped, and the run should stop after recording it."""
 
 
-def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
+def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
+                owner: OwnerWatch | None = None) -> AttemptResult:
     """Run one attempt and write its evidence and verdict; return its results row.
 
     A locked phone or a WDA that stopped answering is reported with `rig_down`, and teardown is
-    not attempted on a rig that is down.
+    not attempted on a rig that is down. With `owner`, the owner's collections the agent may
+    have changed are compared after the teardown, and a change fails the attempt
+    (`runner.owner`).
     """
     task, folder, phone = plan.task, plan.folder, rig.phone
     folder.mkdir(parents=True, exist_ok=True)
@@ -396,6 +400,10 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent) -> AttemptResult:
                     _teardown(phone, task, folder, _readings(before, evidence), before, left,
                               rig.device_start, evidence))
         after_teardown(rig, task, before, teardown)
+        if owner is not None and result.ran and not (rig_down or interrupted):
+            teardown, verdict, skip_reason = owner.settle(
+                task, evidence, teardown, verdict, skip_reason,
+                lambda: _slice(rig, plan, mark)[0], f"{task.id} attempt {plan.attempt}")
         rig.bridge.clear_context()
     distrusted = verdict.overruled if verdict is not None and not skip_reason else ""
     if skip_reason:

@@ -226,7 +226,7 @@ class _Run:
                     plan = AttemptPlan(run_id, self.folder.run_dir, task, attempt,
                                        device.installed, label, self.sandbox)
                     self._keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
-                    done = run_attempt(plan, rig, agent)
+                    done = run_attempt(plan, rig, agent, housekeeping.owner)
                     self.record(done.row, plan.folder)
                     if done.interrupted:  # recorded as skipped; now stop the run
                         if housekeeping.tidies:

@@ -58,7 +58,8 @@ from phoneshell.device.device_state import read_device_state
 from phoneshell.device.probes import CLOCK, SAFARI
 from phoneshell.device.world_clock import add_cities
 from phoneshell.errors import DeviceError, StepError
-from phoneshell.runner.counts import count_start, left_since_start, take_counts, wholes
+from phoneshell.runner.counts import Count, count_start, left_since_start, take_counts, wholes
+from phoneshell.runner.owner import OwnerWatch, watch_owner
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step, Task
 
@@ -290,6 +291,9 @@ class PhoneTidy:
     none_at_start: frozenset[Need] = frozenset()
     """What the run's tasks start from none of, counted at none before the first attempt:
     whatever of it is there when the run ends, its agents left (`delete_left`)."""
+    owner: OwnerWatch | None = None
+    """The owner's collections as the run found them, compared after each attempt
+    (`runner.owner`); None: none could be read."""
     played: int = 0
 
     @property
@@ -316,7 +320,8 @@ class PhoneTidy:
         fails for it (`counts.start_state`), as it should."""
         said = (self.close() if self.played % TIDY_EVERY else "",
                 delete_left(self.rig, self.run_id, self.none_at_start),
-                delete_rows_left(self.rig, self.run_id) if self.played else "")
+                delete_rows_left(self.rig, self.run_id) if self.played else "",
+                self.owner.summary() if self.owner is not None else "")
         return "; ".join(line for line in said if line)
 
     def close(self) -> str:
@@ -382,5 +387,12 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
     alarms, unlisted = ((listed.rows, "") if listed is not None and listed.rows is not None
                         else list_alarms(rig, run_id, tasks))
     cities, no_cities = list_cities(rig, run_id, tasks)
-    return (PhoneTidy(rig, run_id, tabs, alarms, cities, none_at_start),
-            [line for line in (there, uncounted, unlisted, no_cities) if line])
+    listed_now = {Need("probe", name, ""): Count(len(rows), rows=rows)
+                  for name, rows in ((ALARMS, alarms), (CITIES, cities)) if rows is not None}
+    rig.enter(run_id, "", 0, "probe")
+    try:  # what the tasks counted or listed already is not read again
+        owner, unwatched = watch_owner(rig, {**counts, **listed_now})
+    finally:
+        rig.bridge.clear_context()
+    return (PhoneTidy(rig, run_id, tabs, alarms, cities, none_at_start, owner),
+            [line for line in (there, uncounted, unlisted, no_cities, unwatched) if line])
