@@ -8,7 +8,8 @@ package imports nothing from the rest of phoneshell except `phoneshell.errors`. 
     device_routes   status, sessions, apps, buttons, gestures, source, screenshot...
     element_routes  element find, attributes and actions; alerts
     wire            the envelope, W3C errors and HTTP codes
-    elements        element ids, find strategies, attributes;  predicates: NSPredicate, class chains
+    elements        element ids, find strategies, attributes;  predicates: NSPredicate
+    class_chains    class chains and element type names, read as WDA reads them
     faults          the fault switches
     phone           device state: apps, front app, stores, lock, focus;  gestures: input
     facts, store    device facts and the locale;  JSON values and the per-app persistent store

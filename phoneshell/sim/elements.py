@@ -12,10 +12,12 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from phoneshell.sim.predicates import SelectorError, class_chain, predicate
+from phoneshell.sim.class_chains import class_chain, element_type, type_matches
+from phoneshell.sim.predicates import SelectorError, indexes, predicate
 from phoneshell.sim.source import xml
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import Node, Screen, walk
+from phoneshell.sim.wire import WdaError
 from phoneshell.xcui import TYPE_PREFIX
 
 W3C_ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
@@ -51,37 +53,45 @@ class ElementRegistry:
 
 
 def find(screen: Screen, using: str, value: str, context: Node | None = None) -> list[Node]:
-    """Elements below `context` (default: the application) matching a WDA locator.
+    """Elements at or below `context` (default: the application) matching a WDA locator.
+
+    As WDA's `FBFindElementCommands`: class name, predicate string, link text and xpath may
+    answer the element searched from itself (WDA tests it before its descendants); class
+    chains and ids search below it only.
 
     Raises:
-        SelectorError: an unknown strategy, or a query outside the supported subset.
+        SelectorError: a class chain or xpath WDA cannot parse (`invalid selector`).
+        WdaError: a query WDA refuses otherwise (`invalid argument`, `unknown error`).
     """
     scope = context or screen.root
-    if using == "class chain":
-        return class_chain(value, scope)
     if using == "xpath":
         return _xpath(screen, value, scope)
-    below = [n for n in walk(scope) if n is not scope]
+    at = screen.derived("indexes", lambda: indexes(screen.root))
+    if using == "class chain":
+        return class_chain(value, scope, at)
     if using in ("accessibility id", "id", "name"):
-        return [n for n in below if n.name == value]
+        return [n for n in walk(scope) if n is not scope and n.name == value]
     if using == "class name":
-        want = value if value.startswith(TYPE_PREFIX) else TYPE_PREFIX + value
-        return [n for n in below if n.wd_type == want]
+        kind = element_type(value)
+        if kind is None:  # FBElementTypeTransformer refuses a short or unknown name
+            raise WdaError("invalid argument", f"Invalid argument for class used '{value}'. "
+                                               f"Did you mean {TYPE_PREFIX}{value}?")
+        return [n for n in walk(scope) if type_matches(n, kind)]
     if using == "predicate string":
         test = predicate(value)
-        return [n for n in below if test(n)]
-    if using in ("link text", "partial link text"):
-        # WDA's form is "attribute=text", e.g. "label=Wi-Fi"; without "=" it matches the name.
-        attr, sep, text = value.partition("=")
-        if not sep:
-            attr, text = "name", value
-        if attr not in ("name", "label", "value"):
-            raise SelectorError(f"{using} must name name, label or value, not {value!r}")
-        exact = using == "link text"
-        return [n for n in below if (got := getattr(n, attr)) is not None
-                and (got == text if exact else text in got)]
-    raise SelectorError(f"unsupported locator strategy {using!r}; "
-                        f"supported: {', '.join(STRATEGIES)}")
+    elif using in ("link text", "partial link text"):
+        test = predicate(_link_predicate(value, partial=using == "partial link text"))
+    else:
+        raise SelectorError(f"unsupported locator strategy {using!r}; "
+                            f"supported: {', '.join(STRATEGIES)}")
+    return [n for n in walk(scope) if test(n, at)]
+
+
+def _link_predicate(value: str, partial: bool) -> str:
+    """The predicate WDA builds for link text: "attribute=text", or the name without "="."""
+    parts = value.split("=")
+    attr, text = (parts[0] if len(parts) > 1 else "name"), parts[-1].replace("'", "\\'")
+    return f"{attr} LIKE '*{text}*'" if partial else f"{attr} == '{text}'"
 
 
 @dataclass(frozen=True)
@@ -115,13 +125,20 @@ def xml_tree(screen: Screen) -> XmlTree:
 def _xpath(screen: Screen, query: str, scope: Node) -> list[Node]:
     tree = xml_tree(screen)
     start = tree.elements[screen.nodes.index(scope)]
+    # WDA runs the query on the XML of the element searched from (its whole subtree, itself
+    # included), with XCUIElementTypeAny written as "*", since no XML tag is named Any.
+    query = query.replace(TYPE_PREFIX + "Any", "*")
     try:
         found = start.xpath(query)
-    except etree.XPathError as exc:
-        raise SelectorError(f"invalid xpath {query!r}: {exc}") from exc
-    if not isinstance(found, list):
-        raise SelectorError(f"xpath {query!r} does not select elements")
-    return [tree.nodes[e] for e in found if isinstance(e, etree._Element) and e in tree.nodes]
+    except (etree.XPathError, RecursionError) as exc:
+        raise SelectorError(f"Cannot evaluate results for XPath expression '{query}': "
+                            f"{exc}") from exc
+    # A number, string or boolean has no node set, and a node set holding anything but
+    # elements (an attribute) has no element for WDA to answer: both find nothing.
+    if not isinstance(found, list) or not all(isinstance(e, etree._Element) for e in found):
+        return []
+    inside = {id(e) for e in start.iter()}
+    return [tree.nodes[e] for e in found if id(e) in inside and e in tree.nodes]
 
 
 def rect(node: Node) -> dict[str, JSON]:

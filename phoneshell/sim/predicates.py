@@ -1,89 +1,154 @@
-"""Parse and run WDA's element queries: NSPredicate strings and XCUITest class chains.
+"""Parse and run NSPredicate format strings as WDA evaluates them against elements.
 
-The subset real clients send (facebook-wda's selectors, Appium users, models writing queries):
+What WDA (appium WebDriverAgent 16) does with `predicate string` and a class chain's predicates,
+and so what this module accepts and refuses (`docs/simulator.md` has the table):
 
-* predicates: `attr OP value` joined by AND / OR / NOT and parentheses; attributes `name`,
-  `label`, `value`, `type`, `visible`, `enabled`, `accessible`, `selected`, `placeholderValue`,
-  `rawIdentifier` (the `wd`-prefixed spellings too); operators `==`, `!=`, `CONTAINS`,
-  `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES` (a full-string regex, given `MATCHES_S` per
-  query), each optionally `[c]` (case-insensitive) or `[cd]`; values in single or double quotes
-  (backslash escapes), numbers, true/false/YES/NO, nil;
-* class chains: steps separated by "/", each `**` (any depth below) or a type
-  (`XCUIElementTypeButton`, `XCUIElementTypeAny`, `*`) with optional `` [`predicate`] ``,
-  `[$predicate$]` (some descendant matches) and `[n]` (1-based; negative counts from the end).
+* `[NSPredicate predicateWithFormat:]` parses the text. Comparisons `==` `=` `!=` `<>` `<` `<=`
+  `=<` `>` `>=` `=>`, `CONTAINS` `BEGINSWITH` `ENDSWITH` `LIKE` `MATCHES` `IN` `BETWEEN` (string
+  operators with `[c]`, `[d]`, `[n]` options), joined by `AND`/`&&`, `OR`/`||`, `NOT`/`!` and
+  parentheses; `TRUEPREDICATE`, `FALSEPREDICATE`; literals in single or double quotes (with
+  backslash escapes), numbers (`1`, `-2.5`, `9e-3`, `0x1F`, `0o17`, `0b101`), `TRUE`/`YES`,
+  `FALSE`/`NO`, `NIL`/`NULL`, `{array}`. A bare word is a key path, never a text: in
+  `label == General`, `General` is a key. Text it cannot parse raises NSInvalidArgumentException,
+  which WDA answers `unknown error` (500) "Unable to parse the format string".
+* Every key path's first part must be one of WDA's element attributes (`FBElement`, by its
+  `wd` name or its short alias, case as written): `label == 'x'`, `wdLabel == 'x'`,
+  `rect.x > 10` and `hittable == 1` pass; `identifier`, `Label`, `General` raise
+  FBUnknownAttributeException, which WDA also answers `unknown error`.
 
-Anything else raises `SelectorError`, which WDA reports as `invalid selector`.
+Beyond WDA: a text nesting NOT, parentheses or arrays deeper than `MAX_NESTING` is refused
+(`invalid selector`) before the recursive parser could overflow, as the JSON reader bounds a
+body's depth; so is what the simulator does not evaluate (arithmetic, FUNCTION, SUBQUERY, `@`
+aggregates), and a `MATCHES`/`LIKE` that runs past `MATCHES_S` on one query.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import re
 import time
-from collections.abc import Callable, Sequence
+import unicodedata
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Union
 
 import regex
 
-from phoneshell.sim.ui import Node, walk
-from phoneshell.xcui import TYPE_PREFIX
+from phoneshell.sim.ui import Node, Rect
+from phoneshell.sim.wire import WdaError
 
-Matcher = Callable[[Node], bool]
+Indexes = Mapping[int, int]
+"""Each node's index among its parent's children, by `id(node)` (WDA's `index` attribute)."""
+Matcher = Callable[[Node, Indexes], bool]
+Value = Union[str, int, float, None, list["Value"], dict[str, int], "_Self"]
+MATCHES_S = 2.0
+"""How long one query's MATCHES and LIKE patterns may run, over every element they test."""
+_ORIGIN = Rect(0, 0, 0, 0)
+MAX_NESTING = 64
+"""How deep NOT, parentheses and arrays may nest: far past any real query, far inside what a
+recursive parser can take."""
 
 
 class SelectorError(ValueError):
-    """A query the simulator (like WDA) cannot parse."""
+    """A query WDA (or the simulator's bounds) refuses as `invalid selector`."""
 
 
-_TOKEN = re.compile(r"""
-    \s*(?:
+class _Self:
+    """NSPredicate's SELF: the element object, equal to no literal."""
+
+
+_KEYWORDS = frozenset({
+    "AND", "OR", "IN", "NOT", "ALL", "ANY", "SOME", "NONE", "LIKE", "CASEINSENSITIVE", "CI",
+    "MATCHES", "CONTAINS", "BEGINSWITH", "ENDSWITH", "BETWEEN", "NULL", "NIL", "SELF", "TRUE",
+    "YES", "FALSE", "NO", "FIRST", "LAST", "SIZE", "ANYKEY", "SUBQUERY", "FUNCTION", "CAST",
+    "TRUEPREDICATE", "FALSEPREDICATE", "UTI-CONFORMS-TO", "UTI-EQUALS"})
+_TOKEN = re.compile(r"""\s*(?:
       (?P<str>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")
-    | (?P<op>==|!=|<>|=|\(|\)|&&|\|\|)
-    | (?P<num>-?\d+(?:\.\d+)?)
-    | (?P<word>[A-Za-z_][A-Za-z0-9_.]*)
-    | (?P<mod>\[[cdCD]+\])
-    )""", re.VERBOSE)
+    | (?P<num>0[xX][0-9A-Fa-f]+|0[oO][0-7]+|0[bB][01]+|(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)
+    | (?P<word>\#?[A-Za-z_][A-Za-z0-9_]*)
+    | (?P<mod>\[[A-Za-z]*\])
+    | (?P<op>==|=<|=>|<=|>=|!=|<>|&&|\|\||=|<|>|!|\(|\)|\{|\}|,|\.|-|\+|\*\*|\*|/|\$|@)
+    )""", re.VERBOSE | re.DOTALL)
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|[0-7]{3}|.)", re.DOTALL)
+_COMPARISONS = {"==": "==", "=": "==", "!=": "!=", "<>": "!=", "<": "<", "<=": "<=",
+                "=<": "<=", ">": ">", ">=": ">=", "=>": ">="}
+_STRING_OPS = frozenset({"CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES"})
 
-_STRING_ATTRS: dict[str, Callable[[Node], str | None]] = {
-    "name": lambda n: n.name, "label": lambda n: n.label, "value": lambda n: n.value,
-    "type": lambda n: n.wd_type, "placeholdervalue": lambda n: n.placeholder,
-    "rawidentifier": lambda n: n.name if n.name != n.label else None,
-    "identifier": lambda n: n.name if n.name != n.label else None,
+
+def _rect(node: Node) -> dict[str, int]:
+    f = node.frame
+    return {"x": f.x, "y": f.y, "width": f.width, "height": f.height}
+
+
+_ATTRIBUTES: dict[str, Callable[[Node, Indexes], Value]] = {
+    "name": lambda n, _: n.name, "label": lambda n, _: n.label, "value": lambda n, _: n.value,
+    "type": lambda n, _: n.wd_type, "placeholderValue": lambda n, _: n.placeholder,
+    "traits": lambda n, _: n.trait_text, "UID": lambda n, _: None,
+    "minValue": lambda n, _: None, "maxValue": lambda n, _: None,
+    "customActions": lambda n, _: None,
+    "enabled": lambda n, _: int(n.enabled), "visible": lambda n, _: int(n.visible),
+    "accessible": lambda n, _: int(n.is_accessible), "selected": lambda n, _: int(n.selected),
+    "focused": lambda n, _: int(n.focused), "hittable": lambda n, _: int(n.visible and n.enabled),
+    "accessibilityContainer": lambda n, _: 0, "index": lambda n, at: at.get(id(n), 0),
+    "rect": lambda n, _: _rect(n), "frame": lambda n, _: _rect(n),
+    "nativeFrame": lambda n, _: _rect(n),
 }
-_BOOL_ATTRS: dict[str, Callable[[Node], bool]] = {
-    "visible": lambda n: n.visible, "enabled": lambda n: n.enabled,
-    "accessible": lambda n: n.is_accessible, "selected": lambda n: n.selected,
-    "hasfocus": lambda n: n.focused, "focused": lambda n: n.focused,
-}
-MATCHES_S = 2.0
-"""How long one query's MATCHES regexes may run, over every element they test."""
-_OPERATORS = ("==", "=", "!=", "<>", "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES")
+"""WDA's element attributes (the FBElement protocol's `wd` properties) by their short alias."""
+_KEYS = {**{a: a for a in _ATTRIBUTES},
+         **{"wd" + (a if a == "UID" else a[0].upper() + a[1:]): a for a in _ATTRIBUTES}}
+"""Every key WDA accepts (alias and `wd` name, case-sensitive), to its alias."""
 
 
-def _unquote(token: str) -> str:
-    return re.sub(r"\\(.)", r"\1", token[1:-1])
+def _syntax(text: str) -> WdaError:
+    # NSPredicate raises NSInvalidArgumentException, which WDA answers as `unknown error`.
+    return WdaError("unknown error", f'Unable to parse the format string "{text}"')
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
     out, pos = [], 0
-    text = text.rstrip()
     while pos < len(text):
+        if not text[pos:].strip():
+            break
         m = _TOKEN.match(text, pos)
         if m is None or m.end() == pos:
-            raise SelectorError(f"cannot parse predicate at {text[pos:pos + 20]!r}")
+            raise _syntax(text)
         kind = m.lastgroup or ""
         out.append((kind, m.group(kind)))
         pos = m.end()
     return out
 
 
+def _unquote(token: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if len(code) > 1:
+            return chr(int(code[1:], 16) if code[0] in "xu" else int(code, 8))
+        return {"n": "\n", "t": "\t", "r": "\r"}.get(code, code)
+
+    return _ESCAPE.sub(one, token[1:-1])
+
+
+def _number(token: str) -> int | float:
+    if token[:2].lower() in ("0x", "0o", "0b"):
+        return int(token, 0)
+    return float(token) if any(c in token for c in ".eE") else int(token)
+
+
+@dataclass(frozen=True)
+class _Expr:
+    """One side of a comparison: a constant, a key path, or an array of expressions."""
+
+    read: Callable[[Node, Indexes], Value]
+    constant: bool
+
+
 class _Parser:
-    """Recursive descent over the token list (precedence: NOT > AND > OR)."""
+    """Recursive descent over NSPredicate's grammar (precedence: NOT > AND > OR)."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.toks = _tokens(text)
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> tuple[str, str]:
         return self.toks[self.i] if self.i < len(self.toks) else ("end", "")
@@ -93,216 +158,263 @@ class _Parser:
         self.i += 1
         return tok
 
-    def keyword(self, *words: str) -> bool:
+    def word(self, *words: str) -> bool:
         kind, text = self.peek()
         if (kind == "word" and text.upper() in words) or (kind == "op" and text in words):
             self.i += 1
             return True
         return False
 
+    def nest(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise SelectorError(f"the predicate nests NOT, parentheses or arrays deeper than "
+                                f"{MAX_NESTING}: {self.text[:60]!r}...")
+
     def parse(self) -> Matcher:
+        if not self.toks:
+            raise _syntax(self.text)
         matcher = self.disjunction()
         if self.peek()[0] != "end":
-            raise SelectorError(f"unexpected {self.peek()[1]!r} in predicate {self.text!r}")
+            raise _syntax(self.text)
         return matcher
 
     def disjunction(self) -> Matcher:
         parts = [self.conjunction()]
-        while self.keyword("OR", "||"):
+        while self.word("OR", "||"):
             parts.append(self.conjunction())
-        return parts[0] if len(parts) == 1 else lambda n: any(p(n) for p in parts)
+        return parts[0] if len(parts) == 1 else lambda n, at: any(p(n, at) for p in parts)
 
     def conjunction(self) -> Matcher:
         parts = [self.negation()]
-        while self.keyword("AND", "&&"):
+        while self.word("AND", "&&"):
             parts.append(self.negation())
-        return parts[0] if len(parts) == 1 else lambda n: all(p(n) for p in parts)
+        return parts[0] if len(parts) == 1 else lambda n, at: all(p(n, at) for p in parts)
 
     def negation(self) -> Matcher:
-        if self.keyword("NOT", "!"):
+        if self.word("NOT", "!"):
+            self.nest()
             inner = self.negation()
-            return lambda n: not inner(n)
+            self.depth -= 1
+            return lambda n, at: not inner(n, at)
         if self.peek() == ("op", "("):
             self.take()
+            self.nest()
             inner = self.disjunction()
+            self.depth -= 1
             if self.take() != ("op", ")"):
-                raise SelectorError(f"missing ')' in predicate {self.text!r}")
+                raise _syntax(self.text)
             return inner
+        if self.word("TRUEPREDICATE"):
+            return lambda n, at: True
+        if self.word("FALSEPREDICATE"):
+            return lambda n, at: False
         return self.comparison()
 
     def comparison(self) -> Matcher:
-        kind, attr = self.take()
-        if kind != "word":
-            raise SelectorError(f"expected an attribute name in predicate {self.text!r}")
+        if self.word("ANY", "ALL", "SOME", "NONE"):
+            # Valid NSPredicate, but no WDA attribute is a collection: evaluating it raises.
+            raise WdaError("unknown error", "The left hand side for an ALL or ANY operator "
+                                            "must be either an NSArray or an NSSet.")
+        left = self.expression()
         kind, op = self.take()
-        op = op.upper()
-        if op not in _OPERATORS:
-            raise SelectorError(f"unsupported operator {op!r} in predicate {self.text!r}")
-        fold = False
+        op_name = _COMPARISONS.get(op) if kind == "op" else \
+            op.upper() if kind == "word" and op.upper() in _STRING_OPS | {"IN", "BETWEEN"} \
+            else None
+        if op_name is None:
+            raise _syntax(self.text)
+        options = ""
         if self.peek()[0] == "mod":
-            fold = "c" in self.take()[1].lower()
-        kind, literal = self.take()
-        if kind not in ("str", "num", "word"):
-            raise SelectorError(f"expected a value after {op} in predicate {self.text!r}")
-        return _compare(attr, op, kind, literal, fold)
+            options = self.take()[1][1:-1]
+            if not options or any(c not in "cdnlCDNL" for c in options):
+                raise _syntax(self.text)
+        right = self.expression()
+        return _compare(op_name, options.lower(), left, right)
+
+    def expression(self) -> _Expr:
+        kind, text = self.take()
+        if kind == "str":
+            literal: Value = _unquote(text)
+            return _Expr(lambda n, at: literal, True)
+        if kind == "num" or (kind, text) == ("op", "-") and self.peek()[0] == "num":
+            number = -_number(self.take()[1]) if kind == "op" else _number(text)
+            return _Expr(lambda n, at: number, True)
+        if (kind, text) == ("op", "{"):
+            return self.array()
+        if kind == "op" and text in ("$", "@"):
+            if text == "$":
+                raise WdaError("unknown error", "Can't get value for variable in bindings")
+            raise SelectorError(f"the simulator does not evaluate @ aggregates: {self.text!r}")
+        if kind != "word":
+            raise _syntax(self.text)
+        upper = text.upper()
+        constants: dict[str, Value] = {"TRUE": 1, "YES": 1, "FALSE": 0, "NO": 0,
+                                       "NIL": None, "NULL": None, "SELF": _Self()}
+        if upper in constants:
+            constant = constants[upper]
+            return _Expr(lambda n, at: constant, True)
+        if upper in ("FUNCTION", "SUBQUERY", "CAST") or self.peek() == ("op", "("):
+            raise SelectorError(f"the simulator does not evaluate {text}(...): {self.text!r}")
+        if upper in _KEYWORDS:
+            raise _syntax(self.text)
+        path = [text.removeprefix("#")]
+        while self.peek() == ("op", "."):
+            self.take()
+            kind, part = self.take()
+            if kind != "word":
+                raise _syntax(self.text)
+            path.append(part.removeprefix("#"))
+        if self.peek()[0] == "op" and self.peek()[1] in ("+", "-", "*", "**", "/"):
+            raise SelectorError(f"the simulator does not evaluate arithmetic: {self.text!r}")
+        return _key_path(path)
+
+    def array(self) -> _Expr:
+        self.nest()
+        items: list[_Expr] = []
+        if self.peek() != ("op", "}"):
+            items.append(self.expression())
+            while self.word(","):
+                items.append(self.expression())
+        if self.take() != ("op", "}"):
+            raise _syntax(self.text)
+        self.depth -= 1
+        return _Expr(lambda n, at: [item.read(n, at) for item in items],
+                     all(item.constant for item in items))
 
 
-def _compare(attr: str, op: str, kind: str, literal: str, fold: bool) -> Matcher:
-    key = attr.lower().removeprefix("wd")
-    if key in _BOOL_ATTRS:
-        read_bool = _BOOL_ATTRS[key]
-        want = literal.lower() in ("true", "yes", "1", "'1'", "'true'")
-        negate = op in ("!=", "<>")
-        return lambda n: (read_bool(n) == want) != negate
-    read = _STRING_ATTRS.get(key)
-    if read is None:
-        raise SelectorError(f"unsupported attribute {attr!r} (use name, label, value, type, "
-                            "visible, enabled, accessible, selected)")
-    text = _unquote(literal) if kind == "str" else literal
-    if kind == "word" and literal.lower() in ("nil", "null"):
-        is_nil = op in ("==", "=")
-        return lambda n: (read(n) is None) == is_nil
-    if key == "type" and not text.startswith(TYPE_PREFIX) and op in ("==", "=", "!=", "<>"):
-        text = TYPE_PREFIX + text
-    test = _string_test(op, text.lower() if fold else text, fold)
+def _key_path(path: list[str]) -> _Expr:
+    alias = _KEYS.get(path[0])
+    if alias is None:
+        raise WdaError("unknown error", f"The attribute '{path[0]}' is unknown. Valid attribute "
+                                        f"names are: ({', '.join(sorted(_KEYS))})")
+    read, rest = _ATTRIBUTES[alias], path[1:]
+    if not rest:
+        return _Expr(read, False)
 
-    def match(node: Node) -> bool:
-        got = read(node)
-        if got is None:
-            return op in ("!=", "<>")
-        return test(got.lower() if fold else got)
+    def nested(node: Node, at: Indexes) -> Value:
+        got = read(node, at)
+        for part in rest:  # a dictionary answers nil for a key it lacks
+            got = got.get(part) if isinstance(got, dict) else None
+        return got
 
-    return match
+    return _Expr(nested, False)
 
 
-def _string_test(op: str, want: str, fold: bool) -> Callable[[str], bool]:
-    if op in ("==", "="):
-        return lambda got: got == want
-    if op in ("!=", "<>"):
-        return lambda got: got != want
-    if op == "CONTAINS":
-        return lambda got: want in got
-    if op == "BEGINSWITH":
-        return lambda got: got.startswith(want)
-    if op == "ENDSWITH":
-        return lambda got: got.endswith(want)
-    if op == "LIKE":
-        return lambda got: fnmatch.fnmatchcase(got, want)
-    try:
-        pattern = regex.compile(want, regex.IGNORECASE if fold else 0)
-    except regex.error as exc:
-        raise SelectorError(f"bad MATCHES regex {want!r}: {exc}") from exc
-    # A regex can backtrack for ages ("(x+x+)+y" on a long label): a query gets a few seconds
-    # in all, then fails, rather than holding the phone.
-    deadline = time.monotonic() + MATCHES_S
+def _fold(text: str, options: str) -> str:
+    if "d" in options:
+        text = "".join(c for c in unicodedata.normalize("NFD", text)
+                       if not unicodedata.combining(c))
+    return text.casefold() if "c" in options else text
 
-    def matches(got: str) -> bool:
-        try:
-            return pattern.fullmatch(got, timeout=max(0.0, deadline - time.monotonic())) \
-                is not None
-        except TimeoutError as exc:
-            raise SelectorError(f"MATCHES regex {want!r} took over {MATCHES_S} s") from exc
 
-    return matches
+def _is_number(value: Value) -> bool:
+    return isinstance(value, (int, float))
+
+
+def _equal(a: Value, b: Value, options: str) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        return _fold(a, options) == _fold(b, options)
+    if _is_number(a) and _is_number(b):
+        return a == b
+    return a is None and b is None
+
+
+def _order(op: str, a: Value, b: Value, options: str) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        a, b = _fold(a, options), _fold(b, options)
+    elif not (_is_number(a) and _is_number(b)):
+        return False
+    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]  # type: ignore[operator]
+
+
+def _compare(op: str, options: str, left: _Expr, right: _Expr) -> Matcher:
+    if op in _STRING_OPS:
+        return _string_op(op, options, left, right)
+    if op == "BETWEEN":
+        def between(n: Node, at: Indexes) -> bool:
+            got, bounds = left.read(n, at), right.read(n, at)
+            if not (isinstance(bounds, list) and len(bounds) == 2):
+                raise WdaError("unknown error", "BETWEEN needs an array of two bounds")
+            return _order(">=", got, bounds[0], options) and _order("<=", got, bounds[1], options)
+        return between
+    if op == "IN":
+        def inside(n: Node, at: Indexes) -> bool:
+            got, pool = left.read(n, at), right.read(n, at)
+            if isinstance(pool, list):
+                return any(_equal(got, item, options) for item in pool)
+            if isinstance(pool, str) and isinstance(got, str):
+                return _fold(got, options) in _fold(pool, options)
+            return False
+        return inside
+    if op in ("==", "!="):
+        negate = op == "!="
+        return lambda n, at: _equal(left.read(n, at), right.read(n, at), options) != negate
+    return lambda n, at: _order(op, left.read(n, at), right.read(n, at), options)
+
+
+def _string_op(op: str, options: str, left: _Expr, right: _Expr) -> Matcher:
+    deadline = [0.0]
+    patterns: dict[str, regex.Pattern[str]] = {}
+
+    def pattern(want: str) -> regex.Pattern[str]:
+        if want not in patterns:
+            source = want if op == "MATCHES" else "".join(
+                ".*" if c == "*" else "." if c == "?" else regex.escape(c) for c in want)
+            try:
+                patterns[want] = regex.compile(source, regex.DOTALL | (
+                    regex.IGNORECASE if "c" in options else 0))
+            except regex.error as exc:
+                raise WdaError("unknown error", f"Can't do regex matching, reason: Can't open "
+                                                f"pattern {want!r}: {exc}") from exc
+        return patterns[want]
+
+    if right.constant and op == "MATCHES":
+        want = right.read(Node("Other", _ORIGIN), {})
+        if isinstance(want, str):
+            pattern(want)  # a broken regex fails on the first element WDA tests: fail now
+
+    def test(n: Node, at: Indexes) -> bool:
+        got, want = left.read(n, at), right.read(n, at)
+        if got is None or want is None:
+            return False
+        if not (isinstance(got, str) and isinstance(want, str)):
+            raise WdaError("unknown error", f"Can't do a substring operation ({op}) with "
+                                            "something that isn't a string")
+        if op in ("LIKE", "MATCHES"):
+            # A regex can backtrack for ages ("(x+x+)+y" on a long label): a query gets a
+            # few seconds in all, then fails, rather than holding the phone.
+            if not deadline[0]:
+                deadline[0] = time.monotonic() + MATCHES_S
+            text = _fold(got, options.replace("c", ""))
+            try:
+                return pattern(_fold(want, options.replace("c", ""))).fullmatch(
+                    text, timeout=max(0.0, deadline[0] - time.monotonic())) is not None
+            except TimeoutError as exc:
+                raise SelectorError(f"{op} pattern {want!r} took over {MATCHES_S} s") from exc
+        got, want = _fold(got, options), _fold(want, options)
+        return want in got if op == "CONTAINS" else got.startswith(want) \
+            if op == "BEGINSWITH" else got.endswith(want)
+
+    return test
 
 
 def predicate(text: str) -> Matcher:
-    """Compile an NSPredicate-format string into a node test.
+    """Compile an NSPredicate format string into an element test, as WDA would.
 
     Raises:
-        SelectorError: the string is outside the supported subset.
+        WdaError: NSPredicate or WDA refuses it (`unknown error`, WDA's answer to both).
+        SelectorError: it nests past `MAX_NESTING`, or uses what the simulator cannot evaluate.
     """
     return _Parser(text).parse()
 
 
-@dataclass(frozen=True)
-class _Step:
-    deep: bool
-    type: str | None
-    tests: tuple[Matcher, ...]
-    index: int | None
-
-
-_STEP = re.compile(r"(\*\*|[A-Za-z*]+)((?:\[(?:`(?:[^`])*`|\$(?:[^$])*\$|-?\d+)\])*)$")
-_FILTER = re.compile(r"\[(`[^`]*`|\$[^$]*\$|-?\d+)\]")
-
-
-def _steps(chain: str) -> list[_Step]:
-    steps: list[_Step] = []
-    deep = False
-    for part in _split_chain(chain):
-        m = _STEP.match(part)
-        if m is None:
-            raise SelectorError(f"cannot parse class chain step {part!r}")
-        name, filters = m.group(1), m.group(2)
-        if name == "**":
-            if filters or deep:
-                raise SelectorError(f"'**' must be followed by a type in {chain!r}")
-            deep = True
-            continue
-        kind = None if name in ("*", TYPE_PREFIX + "Any") else name
-        if kind is not None and not kind.startswith(TYPE_PREFIX):
-            raise SelectorError(f"unknown element type {name!r} in class chain {chain!r}")
-        tests: list[Matcher] = []
-        index = None
-        for f in _FILTER.findall(filters):
-            if f.startswith("`"):
-                tests.append(predicate(f[1:-1]))
-            elif f.startswith("$"):
-                tests.append(_has_descendant(predicate(f[1:-1])))
-            else:
-                index = int(f)
-                if index == 0:
-                    raise SelectorError(f"class chain indices start at 1 in {chain!r}")
-        steps.append(_Step(deep, kind, tuple(tests), index))
-        deep = False
-    if deep or not steps:
-        raise SelectorError(f"class chain {chain!r} must end with an element type")
-    return steps
-
-
-def _has_descendant(test: Matcher) -> Matcher:
-    return lambda node: any(test(d) for d in walk(node) if d is not node)
-
-
-def _split_chain(chain: str) -> list[str]:
-    # Split on "/" outside backticks and dollar signs, where predicates may contain slashes.
-    parts, current, quote = [], "", ""
-    for char in chain.strip().lstrip("/"):
-        if char in "`$" and (not quote or quote == char):
-            quote = "" if quote else char
-        if char == "/" and not quote:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    parts.append(current)
-    return [p for p in parts if p]
-
-
-def class_chain(chain: str, context: Node) -> list[Node]:
-    """Run a class chain from `context` (the application, or an element); document order.
-
-    Raises:
-        SelectorError: the chain is outside the supported subset.
-    """
-    found = [context]
-    for step in _steps(chain):
-        batch: list[Node] = []
-        for parent in found:
-            pool = [d for d in walk(parent) if d is not parent] if step.deep else parent.children
-            hits = [n for n in pool if (step.type is None or n.wd_type == step.type)
-                    and all(t(n) for t in step.tests)]
-            batch.extend(_pick(hits, step.index) if not step.deep else hits)
-        if step.deep:
-            batch = _pick(batch, step.index)
-        unique = {id(n): n for n in batch}
-        found = list(unique.values())
+def indexes(root: Node) -> dict[int, int]:
+    """Every node's index among its parent's children, below `root` (WDA's `index`)."""
+    found: dict[int, int] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for at, child in enumerate(node.children):
+            found[id(child)] = at
+        stack.extend(node.children)
     return found
-
-
-def _pick(nodes: Sequence[Node], index: int | None) -> list[Node]:
-    if index is None:
-        return list(nodes)
-    at = index - 1 if index > 0 else len(nodes) + index
-    return [nodes[at]] if 0 <= at < len(nodes) else []
