@@ -37,8 +37,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from phoneshell.agents import programs, sandbox
-from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult, ended_early
+from phoneshell.agents import bounds, programs, sandbox
+from phoneshell.agents.base import (
+    AGENTS,
+    ENDED_EARLY,
+    Agent,
+    AgentContext,
+    AgentResult,
+    ended_early,
+)
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
     CLAIM_FILE,
@@ -194,26 +201,35 @@ class CommandAgent:
             why = programs.cannot_start(self.command, boxed, env, box.confines, SHELL)
             if why:
                 return AgentResult(ran=False, error=why)
-        with (folder / STDOUT).open("wb") as out, (folder / STDERR).open("wb") as err:
-            try:
-                process = subprocess.Popen(
-                    first_to_go(boxed([SHELL, "-c", self.command])), stdin=subprocess.DEVNULL,
-                    stdout=out, stderr=err, env=env, start_new_session=True)
-            except OSError as exc:
-                return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
-            self.started = True
+        watch = bounds.DiskWatch(folder)
+        try:
+            process = subprocess.Popen(
+                first_to_go(boxed([SHELL, "-c", self.command])), stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                start_new_session=True)
+        except OSError as exc:
+            return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
+        assert process.stdout is not None and process.stderr is not None
+        outputs = [bounds.CappedOutput(process.stdout, folder / STDOUT),
+                   bounds.CappedOutput(process.stderr, folder / STDERR)]
+        self.started = True
+        with _RUNNING_LOCK:
+            _RUNNING.add(process.pid)  # start_new_session: the group is named after it
+        timed_out, stopped = False, ""
+        try:
+            code, timed_out, stopped = _watch(process, context.timeout_s, watch, context.cut_off)
+        finally:
+            _stop_group(process)  # the program and anything it left running
             with _RUNNING_LOCK:
-                _RUNNING.add(process.pid)  # start_new_session: the group is named after it
-            timed_out, stopped = False, ""
-            try:
-                code, timed_out, stopped = _watch(process, context.timeout_s, folder,
-                                                  context.cut_off)
-            finally:
-                _stop_group(process)  # the program and anything it left running
-                with _RUNNING_LOCK:
-                    _RUNNING.discard(process.pid)
-            if timed_out or stopped:
-                code = process.wait()
+                _RUNNING.discard(process.pid)
+            for output in outputs:
+                output.finish()
+        stopped = stopped or watch.over()  # what it wrote just before it exited counts too
+        if timed_out or stopped:
+            code = process.wait()
+        if stopped and not stopped.startswith(ENDED_EARLY):
+            bounds.wipe(scratch)  # the disk back for the run's rows; kept: stdout and stderr
+            stopped += "; what it wrote into its folder was deleted"
         result = self._result(folder, code, timed_out, context.timeout_s)
         if stopped:  # stopped for it: its failure, whatever it claimed
             claim = Claim(status="failed", summary=f"stopped: {stopped}")
@@ -252,58 +268,26 @@ class CommandAgent:
                            out_of_turns=out_of_turns, error="; ".join(errors))
 
 
-FOLDER_MAX_BYTES = 1 << 30
-"""The most an agent may write into its attempt folder (its scratch folder, stdout, stderr): the
-folder is on the disk that holds the run, and an agent that filled it crashed the run, and
-left no rows."""
-FOLDER_MAX_FILES = 100_000
-WATCH_S = 1.0
-
-
-def _watch(process: subprocess.Popen[bytes], timeout_s: float, folder: Path,
+def _watch(process: subprocess.Popen[bytes], timeout_s: float, watch: bounds.DiskWatch,
            cut_off: Callable[[], str]) -> tuple[int, bool, str]:
-    """Wait for the program, looking at its folder and its access every `WATCH_S`: its exit
-    code (0 when it was cut short), whether it ran out of time, and why it was stopped for
-    what it wrote or because its access to the phone ended ("" when it was not)."""
+    """Wait for the program, looking at what it wrote and at its access every
+    `bounds.WATCH_S`: its exit code (0 when it was cut short), whether it ran out of time, and
+    why it was stopped for what it wrote or because its access to the phone ended ("" when it
+    was not)."""
     deadline = time.monotonic() + timeout_s
     while True:
         try:
-            return process.wait(timeout=min(WATCH_S, max(0.0, deadline - time.monotonic()))), \
-                False, ""
+            return process.wait(timeout=min(bounds.WATCH_S,
+                                            max(0.0, deadline - time.monotonic()))), False, ""
         except subprocess.TimeoutExpired:
             if time.monotonic() >= deadline:
                 return 0, True, ""
         ended = cut_off()
         if ended:  # nothing it sends reaches the phone now: waiting out its time helps nobody
             return 0, False, ended_early(ended)
-        written = _written(folder)
-        if written:
-            return 0, False, written
-
-
-def _written(folder: Path) -> str:
-    """Why what is in `folder` is too much ("" when it is not)."""
-    size = files = 0
-    stack = [folder]
-    while stack:
-        try:
-            entries = list(os.scandir(stack.pop()))
-        except OSError:
-            continue
-        for entry in entries:
-            files += 1
-            if files > FOLDER_MAX_FILES:
-                return f"it made more than {FOLDER_MAX_FILES:,} files in its folder"
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(Path(entry.path))
-                else:
-                    size += entry.stat(follow_symlinks=False).st_size
-            except OSError:
-                continue
-            if size > FOLDER_MAX_BYTES:
-                return f"it wrote more than {FOLDER_MAX_BYTES >> 20:,} MiB into its folder"
-    return ""
+        over = watch.over()
+        if over:
+            return 0, False, over
 
 
 def _command(arg: str) -> Agent:

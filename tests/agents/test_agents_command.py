@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from phoneshell.agents import command, make_agent
+from phoneshell.agents import bounds, make_agent
 from phoneshell.agents.environment import (
     CLAIM_FILE,
     MAX_CLAIM_BYTES,
@@ -349,11 +349,11 @@ def test_an_agent_that_floods_its_folder_is_stopped_and_fails(
         rig: Rig, tmp_path: Path, suite: dict[str, Task], monkeypatch: pytest.MonkeyPatch,
         limit: str, value: int, script: str, why: str) -> None:
     # its folder is on the disk that holds the run: filled, the run crashed and kept no rows
-    monkeypatch.setattr(command, limit, value)
+    monkeypatch.setattr(bounds, limit, value)
     row = attempt(rig, tmp_path, suite["settings.about.reach"],
                   f"{PYTHON} -c {shlex.quote(script)}")
     assert row.outcome == "failed" and not row.timed_out
-    assert row.claim is not None and row.claim.summary == f"stopped: {why}"
+    assert row.claim is not None and row.claim.summary.startswith(f"stopped: {why}; ")
     assert why in row.error
 
 

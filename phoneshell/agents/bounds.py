@@ -1,0 +1,160 @@
+"""What a program agent may take of the disk that holds the run: its output, its folder, the
+disk's free space. An agent that filled the disk crashed the run and left no rows; this room
+keeps that its own failure, and gives the disk back.
+
+Its stdout and stderr come through pipes the harness reads, and only so much of each is kept
+(its start and its end: the claim line is at the end): a hard bound, however fast it prints. Its
+folder (its files) cannot be bounded as it is written without a file system of its own, so it is
+watched: every `WATCH_S` while it runs and once more after, its size and file count against the
+limits, and the disk's free space against a reserve (a file it holds open after unlinking it
+shows only there). Over any of them, it is stopped, and what it wrote is deleted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import shutil
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import IO
+
+FOLDER_MAX_BYTES = 1 << 30
+"""The most an agent may write into its attempt folder (its scratch folder, stdout, stderr)."""
+FOLDER_MAX_FILES = 100_000
+OUTPUT_MAX_BYTES = 8 << 20
+"""How much of each of its stdout and stderr is kept: the first and the last half of it."""
+DISK_RESERVE_BYTES = 512 << 20
+"""The free space the disk holding the run keeps while an agent runs: below it (having been
+above it when the agent started), the agent is stopped and what it wrote deleted, so the
+harness can still write its rows."""
+WATCH_S = 1.0
+READ_CHUNK = 1 << 16
+DRAIN_S = 1.0
+"""How long the pipes are read after the program is gone (what it left may write on)."""
+
+
+def disk_free(path: Path) -> int:
+    """Bytes free to an unprivileged writer on the file system holding `path`."""
+    stats = os.statvfs(path)
+    return stats.f_bavail * stats.f_frsize
+
+
+def written(folder: Path) -> str:
+    """Why what is in `folder` is too much ("" when it is not)."""
+    size = files = 0
+    stack = [folder]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            files += 1
+            if files > FOLDER_MAX_FILES:
+                return f"it made more than {FOLDER_MAX_FILES:,} files in its folder"
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                else:
+                    size += entry.stat(follow_symlinks=False).st_blocks * 512
+            except OSError:
+                continue
+            if size > FOLDER_MAX_BYTES:
+                return f"it wrote more than {FOLDER_MAX_BYTES >> 20:,} MiB into its folder"
+    return ""
+
+
+class DiskWatch:
+    """The limits of one agent's turn on the disk: its folder, and the disk's free space.
+
+    Args:
+        folder: the attempt folder (its scratch folder, stdout and stderr inside).
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.guarded = disk_free(folder) > DISK_RESERVE_BYTES
+        """Whether the reserve is watched: a disk below it at the start is not the agent's."""
+
+    def over(self) -> str:
+        """Why the agent must be stopped for what it wrote ("" when it need not)."""
+        if self.guarded:
+            free = disk_free(self.folder)
+            if free < DISK_RESERVE_BYTES:
+                return (f"the disk holding the run fell to {free >> 20:,} MiB free while it "
+                        f"ran (the harness keeps {DISK_RESERVE_BYTES >> 20:,} MiB)")
+        return written(self.folder)
+
+
+def wipe(scratch: Path) -> None:
+    """Delete everything the agent wrote into its scratch folder (left empty)."""
+    shutil.rmtree(scratch, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        scratch.mkdir(parents=True, exist_ok=True)
+
+
+class CappedOutput:
+    """Copy one of a program's output pipes into a file, keeping its first and last
+    `OUTPUT_MAX_BYTES / 2` bytes and saying how much was left out between them.
+
+    Args:
+        pipe: the read end (the program holds the write end).
+        path: the file it goes to.
+    """
+
+    def __init__(self, pipe: IO[bytes], path: Path) -> None:
+        self.pipe, self.path = pipe, path
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._copy, daemon=True,
+                                       name=f"agent output {path.name}")
+        self.thread.start()
+
+    def _copy(self) -> None:
+        half = OUTPUT_MAX_BYTES // 2
+        head = 0
+        tail: deque[bytes] = deque()
+        kept_tail = dropped = 0
+        fd = self.pipe.fileno()
+        given_up = float("inf")
+        with self.path.open("wb") as out:
+            while time.monotonic() < given_up:
+                if self.stop.is_set() and given_up == float("inf"):
+                    given_up = time.monotonic() + DRAIN_S
+                ready, _, _ = select.select([fd], [], [], 0.2)
+                if not ready:
+                    if self.stop.is_set():
+                        break  # what still holds the pipe open was left behind: not waited for
+                    continue
+                chunk = os.read(fd, READ_CHUNK)
+                if not chunk:
+                    break
+                if head < half:
+                    room = chunk[:half - head]
+                    out.write(room)
+                    head += len(room)
+                    chunk = chunk[len(room):]
+                if chunk:
+                    tail.append(chunk)
+                    kept_tail += len(chunk)
+                    while kept_tail - len(tail[0]) >= half:
+                        dropped += len(tail[0])
+                        kept_tail -= len(tail.popleft())
+            if dropped:
+                out.write(f"\n[phoneshell: {dropped:,} bytes left out here; "
+                          f"{OUTPUT_MAX_BYTES >> 20} MiB of output are kept]\n".encode())
+            out.writelines(tail)
+        self.pipe.close()
+
+    def finish(self) -> None:
+        """Wait for the copy once the program is gone: what is in the pipe is read, then a
+        pipe still held open by something the program left is given up on."""
+        self.stop.set()
+        self.thread.join()
+
+
+__all__ = ["DISK_RESERVE_BYTES", "FOLDER_MAX_BYTES", "FOLDER_MAX_FILES", "OUTPUT_MAX_BYTES",
+           "WATCH_S", "CappedOutput", "DiskWatch", "disk_free", "wipe", "written"]

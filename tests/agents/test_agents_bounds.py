@@ -1,0 +1,96 @@
+"""A program agent cannot take the disk that holds the run: what it prints is kept to its start
+and end, and what it writes into its folder, or holds on the disk unlinked, stops it when it
+passes a limit or brings the disk's free space under the harness's reserve, even if it exits at
+once; what it wrote is then deleted, the attempt fails saying why, and the run goes on."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from phoneshell.agents import bounds, make_agent
+from phoneshell.records import ResultRow
+from phoneshell.runner import AttemptPlan, Rig, open_rig, run_attempt
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Task
+
+PYTHON = shlex.quote(sys.executable)
+CLAIM = 'print(\'{"status": "done", "summary": "left at once"}\')'
+FILL = ("import os\nfd = os.open(os.path.join(os.environ['PHONESHELL_ATTEMPT_DIR'], 'blob'), "
+        "os.O_CREAT | os.O_WRONLY)\nos.posix_fallocate(fd, 0, {size})\n")
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.5) as rig:
+        yield rig
+
+
+def attempt(rig: Rig, tmp_path: Path, task: Task, script: str) -> ResultRow:
+    agent = make_agent(f"command:{PYTHON} -c {shlex.quote(script)}")
+    return run_attempt(AttemptPlan("R", tmp_path / "R", task, 1), rig, agent).row
+
+
+def scratch(tmp_path: Path, task: Task) -> Path:
+    return tmp_path / "R" / "attempts" / task.id / "1" / "agent"
+
+
+def test_a_folder_filled_at_once_then_left_is_caught_and_given_back(
+        rig: Rig, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounds, "FOLDER_MAX_BYTES", 8 << 20)
+    task = suite["settings.about.reach"]
+    row = attempt(rig, tmp_path, task, FILL.format(size=40 << 20) + CLAIM)
+    assert row.outcome == "failed", row.error
+    assert "it wrote more than 8 MiB into its folder" in row.error
+    assert "deleted" in row.error and not any(scratch(tmp_path, task).iterdir())
+
+
+def test_the_disks_reserve_stops_an_agent_and_frees_what_it_wrote(
+        rig: Rig, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounds, "DISK_RESERVE_BYTES", bounds.disk_free(tmp_path) - (16 << 20))
+    task = suite["settings.about.reach"]
+    row = attempt(rig, tmp_path, task, FILL.format(size=64 << 20) + CLAIM)
+    assert row.outcome == "failed", row.error
+    assert "the disk holding the run fell to" in row.error
+    assert not any(scratch(tmp_path, task).iterdir())
+    assert bounds.disk_free(tmp_path) > bounds.DISK_RESERVE_BYTES  # given back
+
+
+def test_a_file_held_open_unlinked_is_seen_by_the_free_space(
+        rig: Rig, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its folder holds nothing to count: only the disk's free space shows it, and stopping
+    the program gives the space back."""
+    monkeypatch.setattr(bounds, "DISK_RESERVE_BYTES", bounds.disk_free(tmp_path) - (16 << 20))
+    hold = FILL.format(size=64 << 20).replace(
+        "os.posix_fallocate", "os.unlink(os.path.join(os.environ['PHONESHELL_ATTEMPT_DIR'], "
+        "'blob'))\nos.posix_fallocate") + "import time\ntime.sleep(600)\n"
+    task = suite["settings.about.reach"]
+    started = time.monotonic()
+    row = attempt(rig, tmp_path, task, hold)
+    assert row.outcome == "failed" and not row.timed_out, row.error
+    assert "the disk holding the run fell to" in row.error
+    assert time.monotonic() - started < 30
+    assert bounds.disk_free(tmp_path) > bounds.DISK_RESERVE_BYTES
+
+
+def test_output_is_kept_to_its_start_and_end_and_the_claim_at_the_end_is_read(
+        rig: Rig, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounds, "OUTPUT_MAX_BYTES", 1 << 20)
+    flood = ("import sys\nsys.stdout.write('first line\\n')\nfor _ in range(400): "
+             "sys.stdout.write('x' * 65535 + '\\n')\nsys.stdout.flush()\n" + CLAIM)
+    task = suite["settings.about.reach"]
+    row = attempt(rig, tmp_path, task, flood)
+    out = (tmp_path / "R" / "attempts" / task.id / "1" / "agent.stdout").read_bytes()
+    assert len(out) < (1 << 20) + 200 and out.startswith(b"first line\n")
+    assert b"bytes left out here" in out
+    assert row.claim is not None and row.claim.summary == "left at once"  # its last line
+    assert "stopped" not in row.error
