@@ -243,11 +243,21 @@ class OwnerWatch:
                     "attempts are compared with that")
         return f"{done}; the owner's {name} are as they were"
 
-    def summary(self) -> str:
+    def summary(self, run_id: str) -> str:
         """What the run's agents changed of the owner's collections, for the run's end ("" when
-        nothing)."""
+        nothing). Those last known changed are read again (logged under the run, phase
+        `teardown`): the run's own tidying may have put them back since (`tidy`)."""
         if not self.said:
             return ""
+        stale = [n for n, count in self.known.items() if not _same(self.start[n], count)]
+        if stale:
+            self.rig.enter(run_id, "", 0, "teardown")
+            try:
+                again = take_counts(self.rig, [_need(n) for n in stale])
+            finally:
+                self.rig.bridge.clear_context()
+            self.known.update({n: again[_need(n)] for n in stale
+                               if again[_need(n)].value is not None})
         stays = [n for n, count in self.known.items() if not _same(self.start[n], count)]
         return (f"the run's agents changed the owner's collections ({'; '.join(self.said)}); "
                 + (f"still not as the run found them: {', '.join(stays)}" if stays

@@ -321,7 +321,7 @@ class PhoneTidy:
         said = (self.close() if self.played % TIDY_EVERY else "",
                 delete_left(self.rig, self.run_id, self.none_at_start),
                 delete_rows_left(self.rig, self.run_id) if self.played else "",
-                self.owner.summary() if self.owner is not None else "")
+                self.owner.summary(self.run_id) if self.owner is not None else "")
         return "; ".join(line for line in said if line)
 
     def close(self) -> str:

@@ -186,13 +186,16 @@ def test_a_start_count_that_cannot_be_taken_is_said_at_once(tmp_path: Path,
         run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
                              run_id="R"), lines.append)
     said = [line for line in lines if "before the run" in line]
-    assert len(said) == 3 and said[0].startswith("phone-1: could not count before the run "
+    assert len(said) == 4 and said[0].startswith("phone-1: could not count before the run "
                                                  "clock_timers (probe clock_timers"), lines
     assert said[0].endswith("what an agent leaves of it will not be told from what was there")
     assert said[1].startswith("phone-1: the alarms could not be listed before the run, so any "
                               "its agents save will stay: "), said
     assert said[2].startswith("phone-1: World Clock's cities could not be listed before the "
                               "run, so any its agents add will stay: "), said
+    assert said[3].startswith("phone-1: the owner's alarms (probe alarms"), said
+    assert said[3].endswith("could not be read before the run, so what its agents do to them is "
+                            "not checked"), said
 
 
 STOPWATCH = "clock.stopwatch.start"
@@ -379,7 +382,9 @@ def test_a_count_the_runs_agent_made_uncountable_fails_its_task_once_and_is_dug_
     tasks = settings_then_twice(tmp_path, environments, "notes.text_select")
     with SimServer() as sim:
         rows = run_timers(tasks, tmp_path, agent="burier", device=sim.url)
-        assert rows["settings.about.reach"].passed
+        buried = rows["settings.about.reach"]  # its task done, the owner's notes not left alone
+        assert buried.outcome == "failed" and "the owner's notes changed: the notes went from 4 " \
+            "to 10" in buried.error, buried
         first, second = rows["notes.text_select.1"], rows["notes.text_select.2"]
         assert first.outcome == "failed" and first.turns == 0, first
         assert "notes_containing('anchor') could not be counted before the agent" in \
@@ -409,8 +414,11 @@ def test_notes_an_agent_buried_a_count_under_are_dug_out_when_the_run_ends(
         run_suite(RunOptions(paths=(str(tasks),), agent="burier", device=sim.url,
                              runs_dir=tmp_path, run_id="R"), lines.append)
         assert run_rows(Phone(sim.url, effect_timeout_s=1.0), "notes_containing", "anchor") == ()
-    assert "phone-1: deleted notes_containing('anchor') 6 this run's agents left; 0 left, as " \
-           "the run found them" in lines, lines
+    said = "deleted notes_containing('anchor') 6 this run's agents left; 0 left, as the run " \
+           "found them"
+    assert any(line.startswith(f"phone-1: {said}") for line in lines), lines
+    # what the Settings attempt's agent left of the owner's notes is gone by then, and said so
+    assert any(line.endswith("all were put back as the run found them") for line in lines), lines
 
 
 # London added to World Clock, in a Clock task
@@ -419,7 +427,7 @@ AGENTS.register("traveller")(lambda arg: Detour("traveller", (
     Step("type", "Lond"), Step("tap", "London"), Step("terminate", CLOCK)), ""))
 
 
-def test_a_city_the_runs_agent_added_to_world_clock_is_deleted_when_it_ends(
+def test_a_city_the_runs_agent_added_to_world_clock_fails_its_attempt_and_is_deleted(
         tmp_path: Path, environments: Path) -> None:
     tasks = tmp_path / "tasks"
     tasks.mkdir()
@@ -433,9 +441,12 @@ def test_a_city_the_runs_agent_added_to_world_clock_is_deleted_when_it_ends(
         run_suite(RunOptions(paths=(str(tasks),), agent="traveller", device=sim.url,
                              runs_dir=tmp_path, run_id="R"), lines.append)
         assert run_rows(phone, "world_clocks", "") == ("Cupertino", "Paris")
-    assert "phone-1: deleted the 1 World Clock city this run's agents added; 2 left, as the " \
-           "run found them" in lines, lines
-    assert read_results(tmp_path / "R" / "results.jsonl")[0].passed
+    (row,) = read_results(tmp_path / "R" / "results.jsonl")
+    assert row.outcome == "failed" and row.teardown is not None, row  # by `runner.owner`
+    assert row.teardown.owner == ("the owner's world_clocks changed: the cities went from 2 to "
+                                  "3, 'London' is new; deleted 'London'; the owner's "
+                                  "world_clocks are as they were",), row.teardown
+    assert not any("World Clock cit" in line for line in lines), lines  # none left for the end
 
 
 class Unpacker(SolutionAgent):
@@ -452,7 +463,7 @@ class Unpacker(SolutionAgent):
 AGENTS.register("unpacker")(lambda arg: Unpacker())
 
 
-def test_a_city_the_runs_agent_deleted_from_world_clock_is_added_back_when_it_ends(
+def test_a_city_the_runs_agent_deleted_from_world_clock_fails_its_attempt_and_comes_back(
         tmp_path: Path, environments: Path) -> None:
     tasks = tmp_path / "tasks"
     tasks.mkdir()
@@ -466,8 +477,12 @@ def test_a_city_the_runs_agent_deleted_from_world_clock_is_added_back_when_it_en
         run_suite(RunOptions(paths=(str(tasks),), agent="unpacker", device=sim.url,
                              runs_dir=tmp_path, run_id="R"), lines.append)
         assert run_rows(phone, "world_clocks", "") == ("Cupertino", "Paris")
-    assert "phone-1: added back the World Clock cities an agent deleted: Paris; 2 left, as the " \
-           "run found them" in lines, lines
+    (row,) = read_results(tmp_path / "R" / "results.jsonl")
+    assert row.outcome == "failed" and row.teardown is not None, row  # by `runner.owner`
+    assert row.teardown.owner == ("the owner's world_clocks changed: the cities went from 2 to "
+                                  "1, the city 'Paris' is gone or changed; added back 'Paris'; "
+                                  "the owner's world_clocks are as they were",), row.teardown
+    assert not any("World Clock cit" in line for line in lines), lines  # none left for the end
 
 
 # a note titled as the one notes.search looks for, made in a Settings task
@@ -491,7 +506,8 @@ def test_what_a_task_starts_from_some_of_that_the_phone_lacked_is_deleted_when_t
         run_suite(RunOptions(paths=(str(tasks),), agent="maker", device=sim.url,
                              runs_dir=tmp_path, run_id="R"), lines.append)
         assert run_probe(phone, "notes_titled", NOTE) == 0
-    assert f"phone-1: deleted notes_titled('{NOTE}') 1 this run's agents left" in lines, lines
+    assert any(line.startswith(f"phone-1: deleted notes_titled('{NOTE}') 1 this run's agents "
+                               "left") for line in lines), lines
 
 
 def test_only_a_count_holding_more_than_its_probe_reads_blames_an_earlier_agent() -> None:

@@ -20,6 +20,7 @@ from phoneshell.audit import read_audit
 from phoneshell.device import Phone, run_rows, run_steps
 from phoneshell.replays import open_swappers
 from phoneshell.runner import tidy
+from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
@@ -44,11 +45,14 @@ def copy_tasks(environments: Path, into: Path, ids: tuple[str, ...]) -> Path:
     return into
 
 
-def run(tasks: Path, sim: SimServer, runs: Path, repeat: int = 1) -> list[str]:
+def run(tasks: Path, sim: SimServer, runs: Path, repeat: int = 1, failed: int = 0,
+        ) -> list[str]:
+    """Run the tasks; `failed` of the attempts fail (for what they did to the owner's alarms),
+    the rest pass."""
     lines: list[str] = []
     summary = run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=runs,
                                    run_id="R", repeat=repeat), lines.append)
-    assert all(row.passed for row in summary.rows), summary.rows
+    assert sum(not row.passed for row in summary.rows) == failed, summary.rows
     return lines
 
 
@@ -94,7 +98,8 @@ def test_a_run_without_safari_leaves_its_tabs_uncounted(
     assert not any("Safari" in line for line in lines)
     runs = [e for e in read_audit(tmp_path / "R" / "audit.jsonl").records
             if not e.task_id and e.stage == "intent"]
-    assert runs and not any(e.kind == "launch" for e in runs), "Safari was not opened to count"
+    assert runs and not any(e.kind == "launch" and e.params.get("bundle_id") == tidy.SAFARI
+                            for e in runs), "Safari was not opened to count"
 
 
 def test_the_swap_closes_the_tabs_its_finishes_opened(tmp_path: Path,
@@ -161,25 +166,29 @@ def test_alarms_agents_saved_where_no_task_counts_them_are_deleted_and_the_phone
                           Step("tap", "Add"), Step("tap", "Save"), Step("terminate", tidy.CLOCK)])
         mine = run_rows(owner, tidy.ALARMS, "")
         assert len(mine) == 1
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(tidy, "TIDY_EVERY", 2)
-            lines = run(tasks, sim, tmp_path)
+        lines = run(tasks, sim, tmp_path, failed=3)
         assert run_rows(owner, tidy.ALARMS, "") == mine
-    said = [line for line in lines if "alarm(s)" in line]
-    assert said == ["phone-1: deleted the 2 alarm(s) this run's agents saved; 1 left, as the run "
-                    "found them",
-                    "phone-1: deleted the 1 alarm(s) this run's agents saved; 1 left, as the run "
-                    "found them"], lines
+    # each attempt fails for it, and its alarm goes after it (`runner.owner`): none is left for
+    # the run's own tidying
+    rows = read_results(tmp_path / "R" / "results.jsonl")
+    assert all("the owner's alarms changed: the alarms went from 1 to 2" in row.error
+               for row in rows), rows
+    assert all(row.teardown is not None and "deleted '9:41 AM, Alarm'" in row.teardown.owner[0]
+               for row in rows), rows
+    assert not [line for line in lines if "alarm(s)" in line], lines
 
 
-def test_a_run_without_clock_never_lists_the_alarms(tmp_path: Path,
-                                                     environments: Path) -> None:
+def test_a_run_without_clock_reads_the_alarms_only_before_its_first_attempt(
+        tmp_path: Path, environments: Path) -> None:
+    # once, as the owner's (`runner.owner`: an agent may wander into Clock from any task);
+    # never again after an attempt whose agent stayed out of Clock
     tasks = copy_tasks(environments, tmp_path / "tasks", ("calculator.arithmetic",))
     with SimServer() as sim:
         run(tasks, sim, tmp_path)
-        launched = [e.params.get("bundle_id") for e in read_audit(tmp_path / "R" / "audit.jsonl")
-                    if e.kind == "launch"]
-    assert tidy.CLOCK not in launched, launched
+        launched = [(e.task_id, e.phase, e.params.get("bundle_id"))
+                    for e in read_audit(tmp_path / "R" / "audit.jsonl").records
+                    if e.kind == "launch" and e.stage == "intent"]
+    assert [t for t in launched if t[2] == tidy.CLOCK] == [("", "probe", tidy.CLOCK)], launched
 
 
 def test_an_owners_alarm_an_agent_switched_off_is_kept_and_turned_back_on(
@@ -205,9 +214,14 @@ def test_an_owners_alarm_an_agent_switched_off_is_kept_and_turned_back_on(
                                                       ("value", "6 o'clock"))),
                           Step.tap_on("Save", "Button"), Step("terminate", tidy.CLOCK)])
         assert run_rows(owner, tidy.ALARMS, "") == (f"{owners} | on",)
-        lines = run(tasks, sim, tmp_path)
+        lines = run(tasks, sim, tmp_path, failed=1)
         assert run_rows(owner, tidy.ALARMS, "") == (f"{owners} | on",), lines
-    said = [line for line in lines if "alarm(s)" in line]
-    assert said == ["phone-1: deleted the 1 alarm(s) this run's agents saved; 1 left, as the run "
-                    "found them; turned back the switch of 1 alarm(s) an agent turned: "
-                    f"{owners}"], lines
+    # the switcher's attempt fails for it, and the owner's alarm is turned back after it, the
+    # agent's deleted (`runner.owner`), before the next attempt
+    switcher_row = read_results(tmp_path / "R" / "results.jsonl")[0]
+    assert switcher_row.teardown is not None
+    assert switcher_row.teardown.owner == (
+        f"the owner's alarms changed: the alarms went from 1 to 2, the alarm '{owners} | on' is "
+        f"gone or changed, '{owners} | off' is new, '9:41 AM, Alarm | on' is new; deleted "
+        f"'9:41 AM, Alarm'; turned '{owners}' back on; the owner's alarms are as they were",)
+    assert not [line for line in lines if "alarm(s)" in line], lines
