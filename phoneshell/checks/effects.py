@@ -113,7 +113,8 @@ def _compare(check: Check, evidence: Evidence, change: int) -> Finding:
 def count_unchanged(check: Check, evidence: Evidence) -> Finding:
     """Passes when the probe's count after capture equals its count before the agent acted (a
     search must not create what it searches for), and, where the probe lists what it counted,
-    it counts the same items, each shown as it was (one replaced by another fails)."""
+    it counts the same items, each shown as it was (one replaced by another fails), and the
+    whole collection it counts some of (every note, for notes titled X) is as it was too."""
     return _compare(check, evidence, 0)
 
 
