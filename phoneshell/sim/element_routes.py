@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from phoneshell.sim import device_routes, gesture_routes
+from phoneshell.sim import device_routes, gesture_routes, gestures
 from phoneshell.sim.elements import STRATEGIES, attribute, find, rect
 from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
-from phoneshell.sim.ui import TEXT_INPUTS, Node, walk
+from phoneshell.sim.ui import TEXT_INPUTS, Node, hit_path, walk
 from phoneshell.sim.wire import Request, Route, WdaError
 
 if TYPE_CHECKING:
@@ -99,7 +99,12 @@ def float_value(text: str) -> float:
 
 def set_value(ep: Endpoints, req: Request) -> JSON:
     """`POST /element/:uuid/value` {"value"|"text"}: type into a field, set a slider, or turn a
-    picker wheel to the row with exactly that text (XCTest's adjust-to-value)."""
+    picker wheel to the row with exactly that text (XCTest's adjust-to-value).
+
+    Typing goes where a phone's would: into a field with focus, else one a tap at its hit point
+    focuses (`_focus`); a slider or wheel moves only when a touch at its hit point reaches it
+    (`_reach`). An alert, the keyboard or a sheet over the element takes that tap instead.
+    """
     node = ep.element(req)
     raw = req.body.get("value", req.body.get("text"))
     text = "".join(v for v in raw if isinstance(v, str)) if isinstance(raw, list) else raw
@@ -108,6 +113,7 @@ def set_value(ep: Endpoints, req: Request) -> JSON:
     if node.wheel is not None:
         if ep.phone.locked:
             return None
+        _reach(ep, node, "turn")
         if not node.wheel.select(text):
             raise WdaError("unknown error", f"The picker wheel has no value {text!r}; it "
                                             f"shows {node.wheel.value!r}")
@@ -120,6 +126,7 @@ def set_value(ep: Endpoints, req: Request) -> JSON:
         if not 0.0 <= position <= 1.0:
             raise WdaError("invalid argument", "Value of slider should be in 0..1 range")
         if not ep.phone.locked:
+            _reach(ep, node, "slide")
             node.on_adjust(position)
             ep.phone.changed()
         return None
@@ -127,9 +134,53 @@ def set_value(ep: Endpoints, req: Request) -> JSON:
         raise WdaError("invalid element state",
                        f"{node.wd_type} is not a text input and cannot take typed text")
     if not ep.phone.locked:
-        ep.phone.focus(node.field)
+        _focus(ep, node)
         ep.phone.type_text(text)
     return None
+
+
+def _described(node: Node) -> str:
+    return f'"{node.label or node.name or ""}" {node.type}'
+
+
+def _focus(ep: Endpoints, node: Node) -> None:
+    """Give a field keyboard focus as WDA does before typing (`fb_prepareForTextInput`): a field
+    that has it keeps it; any other is tapped by id (at its hit point, `tap_element`), and the
+    text goes nowhere when that tap did not give it focus (an alert, a sheet or the keyboard
+    over the field took the tap, and acted as it does).
+
+    Raises:
+        WdaError: invalid element state, WDA's words, when the field has no focus after the
+            tap; not visible when it cannot show at all.
+    """
+    if node.field is not None and ep.phone.keyboard_field() is node.field:
+        return
+    gesture_routes.tap_element(ep, node)
+    if node.field is None or ep.phone.keyboard_field() is not node.field:
+        keyboard = "true" if ep.phone.keyboard_field() is not None else "false"
+        raise WdaError("invalid element state", f"The element '{_described(node)}' is not ready "
+                       f"for text input (hasKeyboardFocus -> false, isKeyboardVisible -> "
+                       f"{keyboard})")
+
+
+def _reach(ep: Endpoints, node: Node, how: str) -> None:
+    """Check that a touch at the element's hit point reaches it, as XCTest's drag on a slider or
+    a wheel must; nothing moves when something else is on top there.
+
+    Raises:
+        WdaError: invalid element state naming what covers it; not visible when it cannot show.
+    """
+    shown = gesture_routes.shown(ep, node)
+    point = gestures.hit_point(ep.phone, shown)
+    if point is None:
+        raise gesture_routes.not_visible(node)
+    x, y = point
+    path = hit_path(ep.phone.screen().root, x, y)
+    if shown not in path:
+        top = path[-1] if path else None
+        what = "nothing" if top is None else _described(top)
+        raise WdaError("invalid element state", f"Cannot {how} '{_described(node)}': a touch "
+                       f"at its hit point ({x}, {y}) lands on {what}, which lies over it")
 
 
 def pickerwheel_select(ep: Endpoints, req: Request) -> JSON:
@@ -161,12 +212,13 @@ def pickerwheel_select(ep: Endpoints, req: Request) -> JSON:
 
 
 def clear(ep: Endpoints, req: Request) -> JSON:
-    """`POST /element/:uuid/clear`: empty a text field."""
+    """`POST /element/:uuid/clear`: empty a text field, focusing it first as typing does."""
     node = ep.element(req)
     if node.field is None:
         raise WdaError("invalid element state", f"{node.wd_type} is not a text input")
-    if not ep.phone.locked:
-        ep.phone.focus(node.field)
+    if not ep.phone.locked and node.field.text:
+        # WDA leaves an empty field alone; it focuses any other by a tap first (`_focus`).
+        _focus(ep, node)
         node.field.text = ""
         ep.phone.changed()
     return None

@@ -4,9 +4,13 @@ Most come in two forms, as FBElementCommands registers them: `/wda/<gesture>` ac
 and `/wda/element/:uuid/<gesture>` on an element. Where WDA reads `x` and `y`
 (`targetWithXyCoordinatesFromRequest`) both must be given or neither: with them the gesture
 lands at that point of the screen, whichever form was called; without them on the element, or
-on the whole app. An element that no list can bring on screen answers WDA's not-visible
-error. Gestures no modelled control takes (pinch, rotate, two-finger taps) answer 200 and
-change nothing, as they would over such controls on a phone.
+on the whole app. On an element, a touch lands at its hit point as XCUITest's does (the centre
+of the part of its frame that shows, once a list has scrolled it into view: `hit_point`), and
+acts on whatever is topmost there, exactly as a touch at that point would: an alert, the
+keyboard or a sheet over the element takes it. The app's hit point is the screen's centre. An
+element that no list can bring on screen answers WDA's not-visible error. Gestures no modelled
+control takes (pinch, rotate, two-finger taps) answer 200 and change nothing, as they would
+over such controls on a phone.
 """
 
 from __future__ import annotations
@@ -66,10 +70,24 @@ def shown(ep: Endpoints, node: Node) -> Node:
     return found
 
 
-def tap_element(ep: Endpoints, node: Node) -> None:
-    """Tap an element as XCUITest does (scrolling it into view), or fail like WDA."""
-    if not gestures.tap_element(ep.phone, node):
+def hit_point(ep: Endpoints, node: Node) -> tuple[int, int]:
+    """Where XCUITest touches the element once scrolled into view (`gestures.hit_point`).
+
+    Raises:
+        WdaError: WDA's not-visible error when no part of it can show.
+    """
+    found = shown(ep, node)
+    point = gestures.hit_point(ep.phone, found) if not ep.phone.locked else found.frame.center
+    if point is None:
         raise not_visible(node)
+    return point
+
+
+def tap_element(ep: Endpoints, node: Node) -> None:
+    """Tap an element as XCUITest does: scroll it into view, then tap its hit point, where
+    whatever is topmost takes the tap (an alert, the keyboard, a sheet over the element); or
+    fail like WDA when it cannot show."""
+    ep.phone.tap(*hit_point(ep, node))
 
 
 def _tap(ep: Endpoints, where: Target) -> None:
@@ -85,30 +103,31 @@ def tap(ep: Endpoints, req: Request) -> JSON:
     return None
 
 
-def _under(ep: Endpoints, where: Target) -> tuple[str, str, str, Rect] | None:
-    """What a tap at `where` lands on (the front app, and the control's type, label and frame),
+def _under(ep: Endpoints, x: int, y: int) -> tuple[str, str, str, Rect] | None:
+    """What a tap at (x, y) lands on (the front app, and the control's type, label and frame),
     to tell whether a tap moved the phone to another screen."""
-    x, y = where.frame.center if isinstance(where, Node) else where
     node = actionable(hit_path(ep.phone.screen().root, x, y))
     return None if node is None else (ep.phone.active()[0], node.type, node.label or "",
                                       node.frame)
 
 
 def _taps(ep: Endpoints, req: Request, where: Target, count: int) -> None:
-    """`count` taps at `where`, quick as a double tap. After one that took the phone to another
-    screen (a row opening its page, an app opening) the rest land while the screen is still
-    moving, and a phone drops them (UIKit takes no touches during a transition); taps on a
-    control that stays (a switch, a key) all count. By id, each tap finds the element as it
-    shows after the one before, and none is left to tap when the first took it away."""
+    """`count` taps at `where` (an element: at its hit point), quick as a double tap. After one
+    that took the phone to another screen (a row opening its page, an app opening) the rest
+    land while the screen is still moving, and a phone drops them (UIKit takes no touches
+    during a transition); taps on a control that stays (a switch, a key) all count. By id,
+    each tap finds the element as it shows after the one before, and none is left to tap when
+    the first took it away."""
     for n in range(count):
         if n and isinstance(where, Node) and "uuid" in req.params:
             again = ep.elements.resolve(ep.phone.screen(), req.params["uuid"])
             if again is None:
                 return  # the tap before took the element away
             where = again
-        before = _under(ep, where)
-        _tap(ep, where)
-        if _under(ep, where) != before:
+        x, y = hit_point(ep, where) if isinstance(where, Node) else where
+        before = _under(ep, x, y)
+        ep.phone.tap(x, y)
+        if _under(ep, x, y) != before:
             return
 
 
@@ -126,7 +145,7 @@ def touch_and_hold(ep: Endpoints, req: Request) -> JSON:
     if seconds < actions.LONG_PRESS_S:
         _tap(ep, where)
         return None
-    x, y = where if not isinstance(where, Node) else shown(ep, where).frame.center
+    x, y = where if not isinstance(where, Node) else hit_point(ep, where)
     ep.phone.hold(x, y, seconds)
     return None
 
@@ -186,7 +205,7 @@ def press_and_drag(ep: Endpoints, req: Request) -> JSON:
     """`pressAndDragWithVelocity`: from an element to `toElement`, or between two points."""
     if "uuid" not in req.params:
         return drag(ep, req)
-    start = shown(ep, ep.element(req)).frame.center
+    start = hit_point(ep, ep.element(req))
     to = ep.elements.resolve(ep.phone.screen(), str(req.body.get("toElement", "")))
     if to is None:
         raise WdaError("stale element reference", "The destination element "

@@ -73,25 +73,20 @@ def tap(phone: Phone, x: int, y: int) -> None:
         activate(phone, target, x, y)
 
 
-def tap_element(phone: Phone, node: Node) -> bool:
-    """Tap an element found by a query, as XCUITest does: its nearest handler runs.
-
-    XCUITest scrolls a list to bring the element on screen first; an element no list can
-    bring there (a zero frame, an icon on another home-screen page) cannot be tapped.
-
-    Returns:
-        False, tapping nothing, when the element cannot be brought on screen (WDA answers an
-        error then). A locked phone ignores the tap and answers True, as for every gesture.
-    """
-    if phone.locked:
-        return True
-    shown = on_screen(phone, node)
-    if shown is None:
-        return False
-    target = actionable(_path_to(phone.screen().root, shown))
-    if target is not None:
-        activate(phone, target, shown.frame.center[0])
-    return True
+def hit_point(phone: Phone, node: Node) -> tuple[int, int] | None:
+    """Where XCUITest touches an element of the screen shown: the centre of its visible frame
+    (its frame cut to the screen and to every list around it, as lists clip their rows); None
+    when no part of it shows."""
+    f = phone.facts
+    left, top, right, bottom = 0, 0, f.width, f.height
+    for holder in _path_to(phone.screen().root, node) or [node]:
+        frame = holder.frame
+        if holder is node or holder.scroll is not None:
+            left, top = max(left, frame.x), max(top, frame.y)
+            right, bottom = min(right, frame.x + frame.width), min(bottom, frame.bottom)
+    if right <= left or bottom <= top:
+        return None
+    return (left + right) // 2, (top + bottom) // 2
 
 
 def on_screen(phone: Phone, node: Node) -> Node | None:
