@@ -3,10 +3,12 @@
 The bridge's own reads of the phone live here too (`own_read`, `read_screen`, `_read_focus`),
 counted, since aiming is what most of them are for. Targets come from the tree known since the
 last action (`custody.py`), or from one read now when it does not tell: the focused field for
-keys, the element under a point for a tap (where a drag starts for a drag), an element's own
-attributes for an action on an element id. A gesture several fingers make together is aimed
-finger by finger, each other finger's own action (`Classified.others`) like any action, from the
-same screen: the recorder then checks that they all touch what the logged one does.
+keys, the element under a point for a tap (where a drag starts for a drag). A tap on an element
+id is aimed as a tap at its hit point (`hits.py`: what lies there is what the phone acts on);
+typing into one, and a tap on one a list must first scroll into view, by its own attributes. A
+gesture several fingers make together is aimed finger by finger, each other finger's own action
+(`Classified.others`) like any action, from the same screen: the recorder then checks that they
+all touch what the logged one does.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from dataclasses import dataclass
 from bridge.classified import Classified
 from bridge.context import RunContext
 from bridge.custody import Break, Custody
+from bridge.gate import Refused
+from bridge.hits import blocker, element_in, hit_point, is_element
 from bridge.limits import SCREEN_SLACK_PT, outside
 from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation, from_json_tree, from_xml
 from bridge.targets import (
@@ -38,7 +42,7 @@ from bridge.targets import (
 from bridge.upstream import Upstream
 from phoneshell.errors import BridgeError
 from phoneshell.records import Target
-from phoneshell.xcui import RETURN_KEYS, short_type
+from phoneshell.xcui import RETURN_KEYS, short_type, walk
 
 log = logging.getLogger("bridge")
 
@@ -52,6 +56,10 @@ CONTAINERS = frozenset({"Application", "Window", "Other", "Group", "Table", "Col
 """Short types of elements that hold controls rather than being one: tapped by id, what lies
 at their middle is what a phone acts on (`Aiming._landing`)."""
 """What an element-aimed action reads of its element (`GET .../element/:id/attribute/NAME`)."""
+
+
+def _described(target: Target) -> str:
+    return f"{short_type(target.type)} {target.label or target.name!r}"
 
 
 @dataclass(frozen=True)
@@ -170,45 +178,60 @@ class Aiming:
         if action.aim == "none" or not (typing or self.resolve_targets):
             return Aimed(None, False)
         if action.aim == "element":
-            return self._aim_element(action, typing)
-        pointed = action.aim in ("point", "from")
-        point = self._point(action) if pointed else None
-        if pointed and point is None:
-            return Aimed(None, False)
+            return self._aim_element(context, action, typing)
+        if action.aim in ("point", "from"):
+            point = self._point(action)
+            return Aimed(None, False) if point is None else self._aim_at(context, *point)
         known = self.custody.known
-        told, node = _focus_of(known) if point is None else (known.page is not None, None)
+        told, node = _focus_of(known)
         if not told:
-            seen = self._read_focus() if point is None else self.read_screen()
-            self.observe(context, seen, "GET " + (JSON_ROUTE if point is None else XML_ROUTE))
+            self.observe(context, self._read_focus(), "GET " + JSON_ROUTE)
             known = self.custody.known
-            told, node = _focus_of(known) if point is None else (known.page is not None, None)
+            told, node = _focus_of(known)
         tree = known.tree
         if tree is None or not told:
             # Unreadable screen: nothing proves the field is not a password field.
             return Aimed(None, typing)
-        if point is None:  # aimed at the focus
-            if node is None:  # focus unknown: a password field on screen may be taking it
-                return Aimed(None, any_secure(tree))
-        else:
-            node = node_at(tree, *point)
-            if node is not None and is_key(node) and not known.focus_known:
-                # A key types its label: whether that is secret depends on the focus, which
-                # only the JSON source tells.
-                seen = self._read_focus()
-                self.observe(context, seen, f"GET {JSON_ROUTE}")
-                tree = seen.tree
-                node = node_at(tree, *point) if tree is not None else None
-                if tree is None or node is None:
-                    return Aimed(None, False)
-        if node is None:
-            return Aimed(None, False)
+        if node is None:  # focus unknown: a password field on screen may be taking it
+            return Aimed(None, any_secure(tree))
         return Aimed(target_in(tree, node), is_secure(node))
 
-    def _aim_element(self, action: Classified, typing: bool) -> Aimed:
-        """The element an action names by id, from its own attributes.
+    def _known_tree(self, context: RunContext) -> object | None:
+        """The tree known since the last action, or one XML source read now (observed)."""
+        if self.custody.known.page is None:
+            self.observe(context, self.read_screen(), "GET " + XML_ROUTE)
+        return self.custody.known.tree if self.custody.known.page is not None else None
 
-        Never hit-test its rect: a field under the keyboard would be taken for the key drawn
-        over it, and text typed into a password field logged as typed at that key.
+    def _aim_at(self, context: RunContext, x: float, y: float) -> Aimed:
+        """What a touch at (x, y) lands on (`node_at`), from the tree known or one read now."""
+        tree = self._known_tree(context)
+        node = node_at(tree, x, y) if tree is not None else None
+        if node is not None and is_key(node) and not self.custody.known.focus_known:
+            # A key types its label: whether that is secret depends on the focus, which only
+            # the JSON source tells.
+            seen = self._read_focus()
+            self.observe(context, seen, f"GET {JSON_ROUTE}")
+            tree = seen.tree
+            node = node_at(tree, x, y) if tree is not None else None
+        if tree is None or node is None:
+            return Aimed(None, False)
+        over = blocker(tree, node, x, y)
+        if over is not None:  # the keyboard between its keys, an alert's backdrop
+            keyboard = short_type(str(over.get("type") or "")) == "Keyboard"
+            return Aimed(target_in(tree, over).model_copy(update={"keyboard": keyboard}), False)
+        return Aimed(target_in(tree, node), is_secure(node))
+
+    def _aim_element(self, context: RunContext, action: Classified, typing: bool) -> Aimed:
+        """The element an action names by id: for a tap, what a touch at its hit point lands
+        on, as for a tap at that point (`_hit_by_id`); else, and for a tap on an element no list
+        shows yet (the phone scrolls it into view first), from its own attributes.
+
+        Typing into a field is logged at the field, never at the key drawn over it (text typed
+        into a password field would be logged as typed at that key): it goes there, or nowhere
+        when the tap that focuses the field lands elsewhere (`_hit_by_id` refuses it).
+
+        Raises:
+            Refused: typing into a field whose focusing tap lands on something over it.
         """
         scope = f"/session/{action.session_id}" if action.session_id else ""
         base = f"{scope}/element/{action.params.get('element')}/attribute/"
@@ -220,6 +243,10 @@ class Aiming:
             # Unreadable element: nothing proves it is not a password field.
             log.debug("no target for %s: %s", action.kind, exc)
             return Aimed(None, typing)
+        if action.kind in ("tap", "type"):
+            landed = self._hit_by_id(context, base, attributes, typing)
+            if landed is not None:
+                return landed
         secret = False
         known = self.custody.known
         tree = known.tree
@@ -255,6 +282,49 @@ class Aiming:
         page = page_title(tree) if tree is not None else ""
         return Aimed(to_target(attributes, secret, page, keyboard=keyboard),
                      is_secure(attributes))
+
+    def _hit_by_id(self, context: RunContext, base: str, attributes: Mapping[str, object],
+                   typing: bool) -> Aimed | None:
+        """A tap by id aimed as the phone performs it: XCUITest touches the element's hit point
+        (`hit_point`), and whatever is topmost there takes the touch (an alert over it, the
+        keyboard over a row), so it is logged as a tap at that point is (`_aim_at`). Typing
+        into a field taps it first unless it has keyboard focus; when that tap would land on
+        something else, the typing is refused: the phone would act there and type nothing, and
+        the log names one target an action. One more read (the element's rect), and the
+        screen's when none is known; the JSON source's when typing and the focus is not known.
+
+        Returns:
+            The tap's target; None when the element shows in no tree known (a list scrolls it
+            into view first), and for typing that goes to the field (`_aim_element` names it).
+
+        Raises:
+            Refused: typing whose focusing tap lands on something over the field.
+        """
+        rect = self._rect(base, "an element tapped by id")
+        tree = self._known_tree(context) if rect is not None else None
+        if rect is None or tree is None:
+            return None
+        found = element_in(tree, attributes, rect)
+        point = hit_point(tree, found, rect) if found is not None else None
+        if found is None or point is None:
+            return None
+        if not typing:
+            return self._aim_at(context, *point)
+        landed = node_at(tree, *point)
+        if landed is not None and any(n is landed for _, n in walk(found[-1])):
+            return None
+        told, focus = _focus_of(self.custody.known)
+        if not told:
+            self.observe(context, self._read_focus(), "GET " + JSON_ROUTE)
+            told, focus = _focus_of(self.custody.known)
+        if focus is not None and is_element(focus, attributes, rect):
+            return None  # it has the focus: WDA types without a tap
+        what = "nothing" if landed is None else _described(target_in(tree, landed))
+        raise Refused(f"typing into {_described(to_target(attributes))} by id: it has no keyboard "
+                      f"focus, and the tap WDA makes first to give it focus lands at its hit "
+                      f"point ({point[0]:g}, {point[1]:g}) on {what}, which lies over it; the "
+                      "phone would act there and type nothing. Dismiss what covers it first",
+                      403, "unsupported operation")
 
     def _on_keyboard(self, base: str, tree: object | None) -> bool:
         """Whether an element named by id sits on the on-screen keyboard: its centre (one more

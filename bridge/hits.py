@@ -1,0 +1,81 @@
+"""Where a touch on an element named by id lands: its hit point, found in a page source.
+
+Pure, as `targets.py`: reads the decoded source tree and an element's own attributes and rect.
+XCUITest touches an element at its hit point, the middle of the part of its frame that shows,
+and whatever is topmost there takes the touch; the simulator does the same
+(`phoneshell.sim.gestures.hit_point`), so the bridge aims such a touch as one at that point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bridge.targets import Rect, rect_of
+from phoneshell.xcui import short_type, walk
+
+CLIPPING = frozenset({"Table", "CollectionView", "ScrollView", "WebView"})
+"""Short types of the views that clip what they hold: a row's hit point is the middle of the
+part of it inside its list."""
+
+
+def is_element(node: Mapping[str, object], attributes: Mapping[str, object],
+               rect: Rect) -> bool:
+    """Whether a tree node is the element with these attributes and this rect."""
+    return (short_type(str(node.get("type") or "")) == short_type(str(attributes["type"]))
+            and all(str(node.get(k) or "") == str(attributes[k] or "") for k in ("label", "name"))
+            and rect_of(node.get("rect")) == rect)
+
+
+def element_in(tree: object, attributes: Mapping[str, object],
+               rect: Rect) -> list[Mapping[str, object]] | None:
+    """The line from the root down to the node of `tree` that is the element (`is_element`),
+    if it shows there; None when it does not, or is marked not visible."""
+    line: list[Mapping[str, object]] = []
+    for depth, node in walk(tree):
+        del line[depth:]  # document order: the nodes above this one are the line's first
+        line.append(node)
+        if is_element(node, attributes, rect):
+            return list(line) if node.get("isVisible") != "0" else None
+    return None
+
+
+def hit_point(tree: object, line: list[Mapping[str, object]],
+              rect: Rect) -> tuple[float, float] | None:
+    """Where XCUITest touches an element: the middle of the part of its frame that shows, its
+    `rect` cut to the screen (the root's frame) and to every list around it (`line`, from the
+    root down to it, as `element_in` gives it); None when no part of it shows. The simulator
+    touches the same point (`phoneshell.sim.gestures.hit_point`)."""
+    left, top, right, bottom = rect.x, rect.y, rect.x + rect.width, rect.y + rect.height
+    for node in line[:-1]:
+        frame = rect_of(node.get("rect"))
+        if frame is not None and (node is tree or short_type(str(node.get("type") or ""))
+                                  in CLIPPING):
+            left, top = max(left, frame.x), max(top, frame.y)
+            right = min(right, frame.x + frame.width)
+            bottom = min(bottom, frame.y + frame.height)
+    if right <= left or bottom <= top:
+        return None
+    return (left + right) // 2, (top + bottom) // 2
+
+
+BLOCKERS = ("Keyboard", "Alert")
+"""Short types of what takes every touch inside it (the keyboard: the gaps between its keys
+too) or on the whole screen (an alert: its dimmed backdrop), whatever lies under it."""
+
+
+def blocker(tree: object, node: Mapping[str, object], x: float,
+            y: float) -> Mapping[str, object] | None:
+    """What takes a touch at (x, y) instead of `node` (the accessible element there, which
+    `targets.node_at` names): a visible keyboard the point lies on, or a visible alert, when
+    `node` is not part of it; None when nothing does. A point between two keys is the
+    keyboard's, and a point off an alert is its backdrop's, as the phone acts."""
+    for _, candidate in walk(tree):
+        kind = short_type(str(candidate.get("type") or ""))
+        if kind not in BLOCKERS or candidate.get("isVisible") == "0":
+            continue
+        frame = rect_of(candidate.get("rect"))
+        if kind == "Keyboard" and (frame is None or not frame.contains(x, y)):
+            continue
+        if not any(n is node for _, n in walk(candidate)):
+            return candidate
+    return None
