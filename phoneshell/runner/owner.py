@@ -73,7 +73,40 @@ def visited(events: Iterable[AuditEvent], flags: Iterable[str] = ()) -> frozense
     if any(e.stage == "intent" and (e.seq not in answered or not e.app_before) for e in mine):
         return frozenset(OWNED)
     apps = set(apps_in_front(events))
-    return frozenset(name for name, app in OWNED.items() if app in apps)
+    return frozenset(name for name, app in OWNED.items() if app in apps
+                     and (app != CLOCK or _acted_in_clock(name, events)))
+
+
+CLOCK_TABS = frozenset({"World Clock", "Alarms", "Stopwatch", "Timers"})
+"""Clock's tab bar: a tap on one changes which list shows, never what a list holds."""
+APART = {"alarms": frozenset({"World Clock", "Timers"}),
+         "world_clocks": frozenset({"Alarms", "Add Alarm", "Edit Alarm", "Timers"})}
+"""Clock's pages, by their navigation bar's title, on which nothing done changes a collection
+(Clock keeps alarms and cities on tabs of their own)."""
+
+
+def _acted_in_clock(name: str, events: tuple[AuditEvent, ...]) -> bool:
+    """Whether the agent may have changed Clock's collection `name`: any of its actions with
+    Clock in front but a launch, a tap on the tab bar, or one on a page of Clock that holds
+    nothing of `name` (`APART`, by the page the bridge logged); or a change in Clock no logged
+    action explains (a custody line), or a URL that opened Clock."""
+    for event in events:
+        if event.stage == "custody" and CLOCK in (event.app_before, event.app_after):
+            return True
+        if event.phase != "agent" or event.stage != "intent":
+            continue
+        if event.app_before != CLOCK:
+            if event.kind == "open_url":
+                return True  # what a URL opened in Clock may show no action of the log
+            continue
+        target = event.target
+        safe = event.kind in ("launch", "activate") or target is not None and (
+            target.page in APART[name]
+            or (event.kind == "tap" and target.label in CLOCK_TABS
+                and target.type.endswith("Button")))
+        if not safe:
+            return True
+    return False
 
 
 def _reading(name: str, was: Count, now: Count) -> ProbeReading:
