@@ -219,10 +219,13 @@ class OwnerWatch:
         blame: list[str] = []
         for name in ask:
             found = now[_need(name)]
-            if found.value is None:
+            if found.value is None:  # read at the run's start: its agent left them unreadable
                 self.doubt[name] = who
-                lines.append(f"the owner's {name} could not be read after the teardown, so what "
-                             f"the agent did to them is not known: {found.why}")
+                why = (f"the owner's {name} could not be read after the teardown ({found.why}), "
+                       "though the run read them before: what the agent did to them cannot be "
+                       "checked")
+                blame.append(why)
+                lines.append(why)
                 continue
             changed = listing_changed(_reading(name, self.known[name], found))
             if not changed:

@@ -10,13 +10,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import wda
 
+from phoneshell.agents.base import AgentContext, AgentResult
 from phoneshell.audit import read_audit
 from phoneshell.device import Phone, run_rows, run_steps
+from phoneshell.evidence import Claim
 from phoneshell.records import ResultRow
+from phoneshell.runner import AttemptPlan, open_rig, run_attempt
+from phoneshell.runner.owner import watch_owner
 from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.sim import SimServer
-from phoneshell.tasks import Step
+from phoneshell.sim.apps import installs
+from phoneshell.tasks import Step, Task
 
 CLOCK, NOTES = "com.apple.mobiletimer", "com.apple.mobilenotes"
 OWNERS = "9:41 AM, Owner wake"
@@ -147,3 +153,28 @@ def test_only_switching_clocks_tabs_or_acting_on_another_tab_reads_no_list_of_it
     after = {e.task_id for e in events if e.phase == "teardown" and e.kind == "launch"
              and e.params.get("bundle_id") == CLOCK}
     assert after - {""} == {"edit"}, after  # only the attempt that acted on Alarms (and the run)
+
+
+def test_a_collection_left_unreadable_after_an_agent_went_near_it_fails_that_attempt(
+        tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Read at the run's start, unreadable after an attempt whose agent had its app in front:
+    what the agent did to it cannot be checked, and that is the agent's failure (else harm
+    plus a mess that stops the read would pass, and the next attempt would not be blamed)."""
+
+    class Mess:
+        name = "mess"
+
+        def run(self, context: AgentContext) -> AgentResult:
+            wda.Client(context.wda_url).session().app_activate(NOTES)
+            installs._mark(sim.phone, "offloaded", NOTES, True)  # however it did it
+            return AgentResult(ran=True, claim=Claim(status="done", summary="looked"))
+
+    with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.3) as rig:
+        rig.enter("R", "", 0, "setup")
+        owner, line = watch_owner(rig, {})
+        rig.bridge.clear_context()
+        assert line == ""
+        plan = AttemptPlan("R", tmp_path / "R", suite["weather.open"], 1)
+        row = run_attempt(plan, rig, Mess(), owner).row
+    assert row.outcome == "failed", row.error
+    assert "the owner's notes could not be read after the teardown" in row.error
