@@ -79,6 +79,8 @@ def visited(events: Iterable[AuditEvent], flags: Iterable[str] = ()) -> frozense
 
 CLOCK_TABS = frozenset({"World Clock", "Alarms", "Stopwatch", "Timers"})
 """Clock's tab bar: a tap on one changes which list shows, never what a list holds."""
+STOPWATCH = frozenset({"Start", "Stop", "Lap", "Reset"})
+"""The Stopwatch's buttons, on the one tab of Clock with no navigation bar (so no page)."""
 APART = {"alarms": frozenset({"World Clock", "Timers"}),
          "world_clocks": frozenset({"Alarms", "Add Alarm", "Edit Alarm", "Timers"})}
 """Clock's pages, by their navigation bar's title, on which nothing done changes a collection
@@ -88,8 +90,8 @@ APART = {"alarms": frozenset({"World Clock", "Timers"}),
 def _acted_in_clock(name: str, events: tuple[AuditEvent, ...]) -> bool:
     """Whether the agent may have changed Clock's collection `name`: any of its actions with
     Clock in front but a launch, a tap on the tab bar, or one on a page of Clock that holds
-    nothing of `name` (`APART`, by the page the bridge logged); or a change in Clock no logged
-    action explains (a custody line), or a URL that opened Clock."""
+    nothing of `name` (`APART`, by the page the bridge logged) or a Stopwatch button; or a change
+    in Clock no logged action explains (a custody line), or a URL that opened Clock."""
     for event in events:
         if event.stage == "custody" and CLOCK in (event.app_before, event.app_after):
             return True
@@ -102,8 +104,8 @@ def _acted_in_clock(name: str, events: tuple[AuditEvent, ...]) -> bool:
         target = event.target
         safe = event.kind in ("launch", "activate") or target is not None and (
             target.page in APART[name]
-            or (event.kind == "tap" and target.label in CLOCK_TABS
-                and target.type.endswith("Button")))
+            or (event.kind == "tap" and target.type.endswith("Button")
+                and (target.label in CLOCK_TABS or not target.page and target.label in STOPWATCH)))
         if not safe:
             return True
     return False

@@ -140,15 +140,16 @@ def test_an_attempt_that_never_went_near_an_owners_app_reads_none_of_them(
 def test_only_switching_clocks_tabs_or_acting_on_another_tab_reads_no_list_of_it(
         tmp_path: Path, environments: Path) -> None:
     """Clock keeps alarms and cities on tabs of their own: an agent that only switched tabs, or
-    acted on the Timers tab, changed neither, and the run reads neither after it; one that
+    acted on the Timers tab or the Stopwatch, changed neither, and the run reads neither after it; one that
     acted on the Alarms tab has its alarms read, not its cities."""
     folder = tasks(tmp_path, environments, ("world", "clock.worldclock.tab", "", ""),
                    ("timers", "clock.tab.timers", "", ""),
+                   ("stopwatch", "clock.stopwatch.start", "", ""),
                    ("edit", "clock.tab.alarms", LOOK, f"{LOOK}\n- tap: {{text: Edit, "
                                                         "type: Button}"))
     with SimServer() as sim:
         rows, _ = run(folder, sim, tmp_path)
-    assert [r.outcome for r in rows] == ["passed", "passed", "passed"], [r.error for r in rows]
+    assert [r.outcome for r in rows] == ["passed"] * 4, [r.error for r in rows]
     events = read_audit(tmp_path / "R" / "audit.jsonl").records
     after = {e.task_id for e in events if e.phase == "teardown" and e.kind == "launch"
              and e.params.get("bundle_id") == CLOCK}
