@@ -174,3 +174,10 @@ def typed_runs(actions: Sequence[Action]) -> list[Typed]:
     """Every state of every field the agent typed into: its text after each keystroke, and at
     each send (`Typed.sent`), in order."""
     return [state for editing in editings(actions) for state in editing.states]
+
+
+def typed_ends(actions: Sequence[Action]) -> list[Typed]:
+    """What each field held when something was done with it: each send, and its text when its
+    editing ended (not the moments in between: text typed and then deleted was never run)."""
+    return [state for editing in editings(actions) for n, state in enumerate(editing.states)
+            if state.sent or n == len(editing.states) - 1]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from phoneshell.audit import Action
-from phoneshell.checks.keystrokes import Editing, editings, typed_runs
+from phoneshell.checks.keystrokes import Editing, editings, typed_ends, typed_runs
 from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
@@ -124,12 +124,15 @@ def _field_matches(check: Check, action: Action) -> bool:
 @check_kind("typed_into", family="path", params=(TYPED, IN_APP, INTO, SUBMITTED),
             implied_by=Contains(("typed_into",)))
 def typed_into(check: Check, evidence: Evidence) -> Finding:
-    """Passes when the agent's keystrokes into one field (in `app`, matching `into`) contain
-    `text`, ignoring case; with `submitted`, only once that text was sent (Return typed, or the
-    keyboard's Return key tapped, before any other typing). Keystrokes in a row into the same
+    """Passes when what the agent typed into one field (in `app`, matching `into`) contains
+    `text`, ignoring case, when it sent it or when its editing of the field ended (text typed
+    and deleted again before either was never acted on); with `submitted`, only once that text
+    was sent (Return typed, or the keyboard's Return key tapped, before any other typing).
+    Negated, every moment counts: typed at all is typed. Keystrokes in a row into the same
     field add up; what was in the field before the agent typed does not count."""
     want = check.text.strip().lower()
-    runs = typed_runs(evidence.agent_actions())
+    actions = evidence.agent_actions()
+    runs = typed_runs(actions) if check.negate else typed_ends(actions)
     app, into = check.text_of("app"), check.text_of("into")
     submitted = check.flag_of("submitted")
     where = (f" into {into!r}" if into else "") + (f" in {app}" if app else "")

@@ -30,6 +30,24 @@ def test_a_query_typed_but_never_sent_fails_submitted() -> None:
     assert grade("typed_into", unsent, text="iso 8601", into="Address")[0]
 
 
+BOOKS = "com.apple.iBooks"
+SEARCH = tgt("XCUIElementTypeSearchField", "Search", "Search")
+
+
+def test_text_typed_and_deleted_again_before_anything_was_done_with_it_was_not_typed() -> None:
+    """A title typed, then erased and an author typed in its place: the search run was the
+    author's (the field's text when its editing ended); negated, typing it at all counts."""
+    erased = log(act(1, "type", BOOKS, BOOKS, target=SEARCH, text="Moby Dick"),
+                 act(2, "type", BOOKS, BOOKS, target=SEARCH, text="\b" * 9 + "Melville"))
+    passed, detail = grade("typed_into", erased, text="Moby Dick", into="Search")
+    assert not passed and "'Melville' into XCUIElementTypeSearchField" in detail, detail
+    assert grade("typed_into", erased, text="Melville", into="Search")[0]
+    assert not grade("typed_into", erased, text="Moby Dick", into="Search", negate=True)[0]
+    sent_first = log(act(1, "type", BOOKS, BOOKS, target=SEARCH, text="Moby Dick\n"),
+                     act(2, "type", BOOKS, BOOKS, target=SEARCH, text="\b" * 9 + "Melville"))
+    assert grade("typed_into", sent_first, text="Moby Dick", into="Search")[0]  # it was run
+
+
 def test_return_typed_or_the_go_key_tapped_sends_it() -> None:
     returned = log(act(1, "type", SAFARI, SAFARI, target=FIELD, text="iso 8601\n"))
     tapped_go = log(act(1, "type", SAFARI, SAFARI, target=FIELD, text="iso 8601"),
@@ -92,7 +110,9 @@ def test_a_clear_starts_the_field_again_and_a_text_view_has_no_send() -> None:
     cleared = log(TYPED, act(2, "type", SAFARI, SAFARI, target=FIELD, text="", via="clear"),
                   act(3, "type", SAFARI, SAFARI, target=FIELD, text="date\n"))
     assert not grade("typed_into", cleared, text="iso 8601", submitted=True)[0]
-    assert grade("typed_into", cleared, text="iso 8601")[0]  # it was typed, then cleared
+    # typed, then cleared before it was sent or left: never acted on (negated, it was typed)
+    assert not grade("typed_into", cleared, text="iso 8601")[0]
+    assert not grade("typed_into", cleared, text="iso 8601", negate=True)[0]
     body = tgt("XCUIElementTypeTextView", "Note", "Note")
     note = log(act(1, "type", "com.apple.mobilenotes", "com.apple.mobilenotes", target=body,
                    text="iso 8601\n"))
