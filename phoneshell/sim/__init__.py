@@ -3,7 +3,8 @@
 It is a *device*: the harness reaches it over HTTP only, exactly as it reaches a phone, and this
 package imports nothing from the rest of phoneshell except `phoneshell.errors`. Rooms:
 
-    server          SimServer: HTTP, control routes, faults, state files, the CLI hooks
+    server          SimServer: control routes, faults, state files, the CLI hooks
+    listener        HTTP, bounded so no local process can wear it out
     endpoints       WDA routing, the one session, fault effects on routes
     device_routes   status, sessions, apps, buttons, gestures, source, screenshot...
     element_routes  element find, attributes and actions; alerts

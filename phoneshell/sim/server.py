@@ -1,6 +1,6 @@
 """The simulated iPhone's HTTP server: WDA's routes, the control routes, faults, state files.
 
-`SimServer` runs a `ThreadingHTTPServer` on a background thread; one lock serialises every
+`SimServer` runs its listener (`sim.listener`) on a background thread; one lock serialises every
 request's work on the phone, as a real phone serialises WDA commands. It is what `phoneshell
 sim` runs (`sim.command` holds the CLI's hooks) and what tests and the in-process default device
 start on port 0. It must never import harness code: the harness reaches the
@@ -34,10 +34,8 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Iterable, Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
 from phoneshell.errors import PhoneshellError
 from phoneshell.sim.apps import AppModel
@@ -46,56 +44,17 @@ from phoneshell.sim.endpoints import Endpoints
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.faults import Faults
 from phoneshell.sim.latency import Latency
+from phoneshell.sim.listener import SimHTTPServer
 from phoneshell.sim.phone import Phone
 from phoneshell.sim.store import JSON
-from phoneshell.sim.wire import Reply, WdaError, json_object, read_body
+from phoneshell.sim.wire import Reply, WdaError, json_object
 from phoneshell.wda_routes import find_route, is_input
 
 LEDGER_MAX = 100_000
 """Inputs the ledger keeps (the oldest go first; its total still counts them)."""
-NOT_FOUND = Reply(404, b"not found\n", "text/plain; charset=utf-8")
-"""What a simulator with a secret answers a path outside it: nothing a WDA client knows."""
 HEALTH_PAGE = ("<!DOCTYPE html><html><title>Health Check</title><body><p>I-AM-ALIVE</p></body>"
                "</html>")
 """What current WDA answers on /health (tidevice's keeper looks for I-AM-ALIVE)."""
-
-
-class _HttpServer(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self, address: tuple[str, int], sim: SimServer) -> None:
-        super().__init__(address, _Handler)
-        self.sim = sim
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _HttpServer
-
-    def _serve(self) -> None:
-        url = urlsplit(self.path)
-        sim = self.server.sim
-        path = sim.inside_secret(url.path)
-        try:
-            # Read before the phone's lock is taken; each answer closes its connection (HTTP
-            # 1.0), so a body refused unread leaves no bytes behind for a next request.
-            raw = read_body(self.headers.get("Content-Length"), self.rfile)
-        except WdaError as exc:
-            reply = NOT_FOUND if path is None else Reply.error(
-                exc, sim.endpoints.reported_session())
-        else:
-            reply = NOT_FOUND if path is None else sim.dispatch(
-                self.command, path.rstrip("/") or "/", dict(parse_qsl(url.query)), raw)
-        self.send_response(reply.status)
-        self.send_header("Content-Type", reply.content_type)
-        self.send_header("Content-Length", str(len(reply.body)))
-        self.end_headers()
-        self.wfile.write(reply.body)
-
-    do_GET = do_POST = do_DELETE = do_PUT = do_OPTIONS = _serve
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Stay quiet: a harness polls the phone many times a second."""
 
 
 class SimServer:
@@ -139,7 +98,7 @@ class SimServer:
         self._ledger_total = 0
         self._books = threading.Lock()
         """Guards the request counts and the ledger (requests are served on many threads)."""
-        self._httpd: _HttpServer | None = None
+        self._httpd: SimHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         self.set_faults(faults)
@@ -247,7 +206,7 @@ class SimServer:
         if self._httpd is not None:
             return
         try:
-            httpd = _HttpServer((self.host, self.port), self)
+            httpd = SimHTTPServer((self.host, self.port), self)
         except OSError as exc:
             raise PhoneshellError(f"cannot listen on {self.host}:{self.port}: {exc}",
                                   hint="pick another --port, or stop what is using it") from exc

@@ -10,7 +10,6 @@ any route sees it (`json_object`), and every number a route reads is finite (`Re
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from collections.abc import Callable
@@ -54,26 +53,6 @@ class WdaError(Exception):
 
 MAX_BODY = 50 * 1024 * 1024
 """The largest request body taken (bytes): WDA's `maximumHTTPRequestBodySize` default."""
-
-
-def read_body(length: str | None, stream: io.BufferedIOBase) -> bytes:
-    """A request's body of `length` (its Content-Length) bytes off the stream.
-
-    Raises:
-        WdaError: a length that is no count of bytes, or one over `MAX_BODY` (that body is
-            read and dropped, as WDA drops it), both `invalid argument`.
-    """
-    count = (length or "0").strip()
-    if not (count.isascii() and count.isdigit() and len(count) < 19):
-        raise WdaError("invalid argument", f"Content-Length {count[:40]!r} is not a count of "
-                                           "bytes")
-    left = int(count)
-    if left <= MAX_BODY:
-        return stream.read(left)
-    while left > 0 and (chunk := stream.read(min(left, 1 << 20))):
-        left -= len(chunk)
-    raise WdaError("invalid argument", "Request body exceeds the configured limit of "
-                                       f"{MAX_BODY} bytes")
 
 
 def json_object(raw: bytes) -> dict[str, JSON]:

@@ -1,0 +1,504 @@
+"""An HTTP server that a client without a secret cannot exhaust: strict framing, deadlines, caps.
+
+Both loopback listeners, the bridge and the simulated iPhone, take connections from any local
+process, an agent's included, before they know who sent them. So nothing a client sends may
+cost the server more than a bounded share of memory, threads and time:
+
+* A connection costs no thread until its request head (request line and headers, at most
+  `HEAD_MAX_BYTES`) has arrived whole: the server's own thread reads every head on its way
+  without blocking. A head not whole `HEAD_TIMEOUT_S` after its connection was taken is
+  dropped, and while `waiting_max` connections wait, each new one drops the one that waited
+  longest: a flood of idle connections costs file descriptors up to a bound, never threads,
+  and never shuts a later client out.
+* A whole head is sorted into a pool by who sent it (`classify`: the harness's token, an agent's
+  grant, nobody known). Each pool has threads of its own, so a flood of one kind never takes
+  another's: the harness's reads are served while an agent has used all of its pool. A request
+  that finds its pool's threads busy waits its turn, threadless, behind at most
+  `QUEUED_PER_THREAD` per thread; past that it is answered 503 at once. The sorting is no
+  authorisation (the handler checks the secret again on the parsed request): it only decides
+  whose threads a request uses.
+* The body must have arrived `REQUEST_TIMEOUT_S` after a thread took the request up (a sender
+  of a byte a minute gets 408), and the client must take the answer within `WRITE_TIMEOUT_S`.
+* The body's framing is read strictly (`read_body`): a Content-Length of digits only, chunk
+  sizes of hex digits only, at most `max_bytes` read in all, chunk lines and trailers bounded.
+* Every method, one the handler routes or not, and every malformed request is answered in WDA's
+  JSON error shape, never the standard library's HTML page (`GuardedHandler`).
+
+One request per connection: each answer closes it, as both servers always did. facebook-wda
+opens a connection per request, and a client that keeps one alive reconnects when it is closed,
+so nothing idles between requests for the timeouts to cut.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import selectors
+import socket
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from email.message import Message
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from typing import Any, Literal
+
+HEAD_MAX_BYTES = 64 * 1024
+"""The longest request head taken (the standard library's own line limit)."""
+HEAD_TIMEOUT_S = 10.0
+"""How long a connection may take to send its whole head (a client sends it at once)."""
+REQUEST_TIMEOUT_S = 30.0
+"""How long a request may take to arrive whole, body included, from when a thread took it up:
+64 MiB on loopback takes well under a second."""
+QUEUED_PER_THREAD = 4
+"""Requests that may wait for a pool's thread, per thread (a burst of an agent's reads)."""
+WRITE_TIMEOUT_S = 30.0
+"""How long a client may take to take its answer (a screenshot is a few MiB)."""
+LINE_MAX_BYTES = 4096
+"""The longest chunk-size line (with its extensions) or trailer line of a chunked body."""
+TRAILERS_MAX_BYTES = 16 * 1024
+"""The most trailer bytes after a chunked body."""
+JSON_TYPE = "application/json;charset=UTF-8"
+ERROR_NAMES = {400: "invalid argument", 404: "unknown command", 405: "unknown method",
+               408: "timeout"}
+"""WDA's error names for the HTTP codes the server answers itself (other 4xx: `invalid
+argument`, 5xx: `unknown error`)."""
+
+_HEAD_END = re.compile(rb"\r?\n\r?\n")
+_HEX = re.compile(rb"[0-9A-Fa-f]+")
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def _waiting_max() -> int:
+    """How many connections may wait for their heads: a share of the process's descriptors."""
+    try:
+        import resource  # POSIX only
+    except ImportError:  # pragma: no cover - Windows
+        return 256
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return 512 if soft == resource.RLIM_INFINITY else max(16, min(512, soft // 8))
+
+
+def error_name(status: int) -> str:
+    """WDA's error name for an HTTP status the server answers itself."""
+    return ERROR_NAMES.get(status, "unknown error" if status >= 500 else "invalid argument")
+
+
+def wda_error_body(error: str, message: str) -> bytes:
+    """A body in WDA's error shape, which every WDA client knows how to raise."""
+    return json.dumps({"value": {"error": error, "message": message, "traceback": ""},
+                       "sessionId": None}, indent=2).encode()
+
+
+class BadRequest(ValueError):
+    """A request whose body cannot be taken, with the HTTP status and WDA error to answer."""
+
+    def __init__(self, message: str, status: int = 400, error: str = "invalid argument") -> None:
+        super().__init__(message)
+        self.status, self.error = status, error
+
+
+class TooLarge(BadRequest):
+    """A body over the limit: `size` is its Content-Length (None: chunked, so only known to be
+    over)."""
+
+    def __init__(self, size: int | None, limit: int) -> None:
+        shown = f"a body of {size:,} bytes" if size is not None else "a body"
+        super().__init__(f"{shown} over {limit:,}")
+        self.size, self.limit = size, limit
+
+
+def read_body(headers: Message, rfile: io.BufferedIOBase, max_bytes: int, *,
+              drain: bool = False) -> bytes:
+    """A request's whole body, framed by Content-Length or chunked, read strictly.
+
+    Args:
+        drain: read and drop a body whose Content-Length is over `max_bytes` before refusing it
+            (as WDA does), rather than refusing it unread.
+
+    Raises:
+        BadRequest: ambiguous or malformed framing, a body cut short, or one that did not arrive
+            by its deadline (408 `timeout`); `TooLarge` for one over `max_bytes`.
+    """
+    codings = headers.get_all("Transfer-Encoding") or []
+    lengths = headers.get_all("Content-Length") or []
+    try:
+        if codings:
+            if lengths:
+                raise BadRequest("both Transfer-Encoding and Content-Length: the body's end is "
+                                 "ambiguous")
+            if [c.strip().lower() for c in ",".join(codings).split(",")] != ["chunked"]:
+                raise BadRequest(f"Transfer-Encoding {', '.join(codings)[:60]!r}: only chunked "
+                                 "is taken")
+            return _read_chunked(rfile, max_bytes)
+        if len(lengths) > 1:
+            raise BadRequest("more than one Content-Length")
+        count = (lengths[0] if lengths else "0").strip(" \t")
+        if not (_DIGITS.fullmatch(count) and len(count) < 19):
+            raise BadRequest(f"Content-Length {count[:40]!r} is not a count of bytes")
+        size = int(count)
+        if size > max_bytes:
+            if drain:
+                left = size
+                while left > 0 and (piece := rfile.read(min(left, 1 << 20))):
+                    left -= len(piece)
+            raise TooLarge(size, max_bytes)
+        data = rfile.read(size)
+        if len(data) < size:
+            raise BadRequest(f"the body ended after {len(data):,} of its {size:,} bytes")
+        return data
+    except TimeoutError as exc:  # `_Reader` says what took too long
+        raise BadRequest(str(exc), 408, "timeout") from exc
+
+
+def _read_chunked(rfile: io.BufferedIOBase, max_bytes: int) -> bytes:
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        line = _line(rfile, "chunk size")
+        # chunk-size [ BWS ";" chunk-ext ]: the size is hex digits and nothing else
+        size_text = line.split(b";", 1)[0].rstrip(b" \t")
+        if not _HEX.fullmatch(size_text):
+            raise BadRequest(f"chunk size {size_text[:40]!r} is not hex digits")
+        size = int(size_text, 16)
+        if size > max_bytes - total:
+            raise TooLarge(None, max_bytes)
+        if size == 0:
+            break
+        data = rfile.read(size)
+        if len(data) < size:
+            raise BadRequest("the body ended inside a chunk")
+        if _line(rfile, "chunk end"):
+            raise BadRequest("a chunk is longer than its size says")
+        chunks.append(data)
+        total += size
+    trailers = 0
+    while line := _line(rfile, "trailer"):
+        trailers += len(line)
+        if trailers > TRAILERS_MAX_BYTES:
+            raise BadRequest(f"trailers over {TRAILERS_MAX_BYTES:,} bytes")
+    return b"".join(chunks)
+
+
+def _line(rfile: io.BufferedIOBase, what: str) -> bytes:
+    """One line of a chunked body, without its line end."""
+    line = rfile.readline(LINE_MAX_BYTES + 1)
+    if not line.endswith(b"\n"):
+        raise BadRequest(f"a {what} line over {LINE_MAX_BYTES:,} bytes"
+                         if len(line) > LINE_MAX_BYTES else f"the body ended before a {what}")
+    return line[:-2] if line.endswith(b"\r\n") else line[:-1]
+
+
+@dataclass
+class Arrival:
+    """A connection taken, and what it has sent so far."""
+
+    sock: socket.socket
+    address: Any
+    taken_at: float
+    """`time.monotonic()` when it was taken; the head's deadline runs from here."""
+    head: bytearray = field(default_factory=bytearray)
+    deadline: float = 0.0
+    """When the rest of the request must have arrived (set when a thread takes it up)."""
+
+
+class _Pool:
+    """The threads for one kind of request, and the requests waiting for one."""
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+        self.busy = 0
+        self.queue: deque[Arrival] = deque()
+        self._lock = threading.Lock()
+
+    def take(self, arrival: Arrival) -> Literal["serve", "queued", "full"]:
+        """Give a request a thread (serve it now), a place in the queue, or neither."""
+        with self._lock:
+            if self.busy < self.threads:
+                self.busy += 1
+                return "serve"
+            if len(self.queue) < QUEUED_PER_THREAD * self.threads:
+                self.queue.append(arrival)
+                return "queued"
+            return "full"
+
+    def next(self) -> Arrival | None:
+        """The next request for a thread that is done with its last (None: it ends)."""
+        with self._lock:
+            if self.queue:
+                return self.queue.popleft()
+            self.busy -= 1
+            return None
+
+
+Classify = Callable[[str, str, Mapping[str, str]], str]
+"""(method, target, headers with lower-case names) -> the pool a request's thread comes from."""
+
+
+class GuardedHTTPServer(HTTPServer):
+    """An HTTP server with the bounds the module docstring lists (each `*_timeout_s` can be set
+    on an instance, before it serves).
+
+    Args:
+        pools: threads each pool may use at once, by name.
+        classify: which pool a request's head belongs to (default: the first pool).
+    """
+
+    request_queue_size = 128  # a burst of new connections waits in the kernel, not refused
+    head_timeout_s = HEAD_TIMEOUT_S
+    request_timeout_s = REQUEST_TIMEOUT_S
+    write_timeout_s = WRITE_TIMEOUT_S
+
+    def __init__(self, address: tuple[str, int], handler: type[GuardedHandler],
+                 pools: Mapping[str, int], classify: Classify | None = None) -> None:
+        super().__init__(address, handler)
+        self.socket.setblocking(False)
+        self.waiting_max = _waiting_max()
+        self._pools = {name: _Pool(n) for name, n in pools.items()}
+        self._classify = classify or (lambda method, target, headers: next(iter(pools)))
+        self._waiting: dict[socket.socket, Arrival] = {}  # in the order taken
+        self._selector: selectors.BaseSelector | None = None
+        self._stop_asked = False
+        self._stopped = threading.Event()
+
+    def serve_forever(self, poll_interval: float = 0.5) -> None:
+        """Take connections and read their heads until `shutdown`."""
+        self._stopped.clear()
+        serviced = time.monotonic()
+        try:
+            with selectors.DefaultSelector() as selector:
+                self._selector = selector
+                selector.register(self.socket, selectors.EVENT_READ)
+                for arrival in self._waiting.values():  # kept from an earlier serve_forever
+                    selector.register(arrival.sock, selectors.EVENT_READ, arrival)
+                while not self._stop_asked:
+                    for key, _ in selector.select(poll_interval):
+                        if key.fileobj is self.socket:
+                            self._take()
+                        else:
+                            self._read_head(key.data)
+                    now = time.monotonic()
+                    for arrival in [a for a in self._waiting.values()
+                                    if now - a.taken_at > self.head_timeout_s]:
+                        self._drop(arrival)
+                    if now - serviced >= poll_interval:
+                        serviced = now
+                        self.service_actions()
+        finally:
+            self._selector = None  # closed with its `with`: nothing is registered any more
+            self._stop_asked = False
+            self._stopped.set()
+
+    def shutdown(self) -> None:
+        """Stop `serve_forever` and wait until it has (requests being served run on)."""
+        self._stop_asked = True
+        self._stopped.wait()
+
+    def server_close(self) -> None:
+        """Stop listening, then close the connections whose heads were on their way (in that
+        order: a client that sees its connection closed finds the port closed too)."""
+        super().server_close()
+        for arrival in list(self._waiting.values()):
+            self._drop(arrival)
+
+    def threads_in_use(self) -> dict[str, int]:
+        """Threads serving requests now, by pool (for tests and health)."""
+        return {name: pool.busy for name, pool in self._pools.items()}
+
+    def waiting(self) -> int:
+        """Connections whose heads are still on their way."""
+        return len(self._waiting)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went before its answer came, or took too long, is no error of the
+        server's; anything else is reported as the standard library does, on stderr."""
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
+
+    def _take(self) -> None:
+        for _ in range(64):  # a burst of connections, without starving the heads on their way
+            try:
+                sock, address = self.socket.accept()
+            except OSError:  # none left, or out of descriptors: try on the next round
+                return
+            sock.setblocking(False)
+            if len(self._waiting) >= self.waiting_max:
+                self._drop(next(iter(self._waiting.values())))
+            arrival = Arrival(sock, address, time.monotonic())
+            self._waiting[sock] = arrival
+            assert self._selector is not None
+            self._selector.register(sock, selectors.EVENT_READ, arrival)
+
+    def _drop(self, arrival: Arrival) -> None:
+        self._waiting.pop(arrival.sock, None)
+        if self._selector is not None:
+            self._selector.unregister(arrival.sock)
+        arrival.sock.close()
+
+    def _read_head(self, arrival: Arrival) -> None:
+        try:
+            data = arrival.sock.recv(HEAD_MAX_BYTES + 1 - len(arrival.head))
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._drop(arrival)
+            return
+        arrival.head += data
+        end = _HEAD_END.search(arrival.head)
+        if end is None:
+            if len(arrival.head) > HEAD_MAX_BYTES:
+                self._answer_now(arrival, 431, f"a request head over {HEAD_MAX_BYTES:,} bytes")
+            return
+        method, target, headers = _sketch(bytes(arrival.head[:end.start()]))
+        pool = self._pools[self._classify(method, target, headers)]
+        taken = pool.take(arrival)
+        if taken == "full":
+            self._answer_now(arrival, 503, "phoneshell: too many requests of this kind are "
+                                           "being served or waiting; try again")
+            return
+        self._waiting.pop(arrival.sock)
+        assert self._selector is not None
+        self._selector.unregister(arrival.sock)
+        if taken == "serve":
+            threading.Thread(target=self._serve, args=(arrival, pool), daemon=True,
+                             name=f"http:{self.server_address[1]}").start()
+
+    def _answer_now(self, arrival: Arrival, status: int, message: str) -> None:
+        """Answer without a thread (a few hundred bytes fit any socket buffer), then close."""
+        body = wda_error_body(error_name(status), message)
+        head = (f"HTTP/1.1 {status} {BaseHTTPRequestHandler.responses[status][0]}\r\n"
+                f"Content-Type: {JSON_TYPE}\r\nContent-Length: {len(body)}\r\n"
+                "Connection: close\r\n\r\n").encode()
+        with contextlib.suppress(OSError):  # it went, or will not read: it is closed now
+            arrival.sock.send(head + body)
+        self._drop(arrival)
+
+    def _serve(self, first: Arrival, pool: _Pool) -> None:
+        """Serve a request, then those queued for the pool, until none is left."""
+        arrival: Arrival | None = first
+        while arrival is not None:
+            arrival.deadline = time.monotonic() + self.request_timeout_s
+            try:
+                self.finish_request(arrival, arrival.address)  # type: ignore[arg-type]
+            except Exception:  # noqa: BLE001 - reported by handle_error, as the stdlib does
+                self.handle_error(arrival.sock, arrival.address)
+            finally:
+                self.shutdown_request(arrival.sock)
+            arrival = pool.next()
+
+
+def _sketch(head: bytes) -> tuple[str, str, dict[str, str]]:
+    """A head's method, target and headers (lower-case names, first of each), to classify it."""
+    lines = head.decode("latin-1").split("\n")
+    words = lines[0].split()
+    headers: dict[str, str] = {}
+    for line in lines[1:]:
+        name, sep, value = line.partition(":")
+        if sep:
+            headers.setdefault(name.strip().lower(), value.strip())
+    return (words[0] if words else ""), (words[1] if len(words) > 1 else ""), headers
+
+
+class _Reader(io.RawIOBase):
+    """The head already read, then the socket, until the request's deadline."""
+
+    def __init__(self, arrival: Arrival, timeout_s: float) -> None:
+        self._sock = arrival.sock
+        self._pending = memoryview(bytes(arrival.head))
+        self._deadline = arrival.deadline
+        self._late = f"the request was not whole {timeout_s:g} s after it was taken up"
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._pending:
+            n = min(len(buffer), len(self._pending))
+            buffer[:n] = self._pending[:n]
+            self._pending = self._pending[n:]
+            return n
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(self._late)
+        self._sock.settimeout(left)
+        try:
+            return self._sock.recv_into(buffer)
+        except TimeoutError as exc:
+            raise TimeoutError(self._late) from exc
+
+
+class _Writer(io.BufferedIOBase):
+    """The socket, each write taken within `timeout_s`."""
+
+    def __init__(self, sock: socket.socket, timeout_s: float) -> None:
+        self._sock = sock
+        self._timeout_s = timeout_s
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        self._sock.settimeout(self._timeout_s)
+        self._sock.sendall(data)
+        with memoryview(data) as view:
+            return view.nbytes
+
+
+class GuardedHandler(BaseHTTPRequestHandler):
+    """Serve one request a connection with `answer`, whatever its method.
+
+    Subclasses implement `answer`; errors the standard library answers itself (a malformed
+    request line, a head too long) come in WDA's JSON error shape too.
+    """
+
+    def setup(self) -> None:
+        """Read from the head already taken, then the socket, under the request's deadlines."""
+        arrival: Arrival = self.request
+        self.connection = arrival.sock
+        if self.disable_nagle_algorithm:
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, True)
+        server: GuardedHTTPServer = self.server  # type: ignore[assignment]
+        self.rfile = io.BufferedReader(_Reader(arrival, server.request_timeout_s))
+        self.wfile = _Writer(arrival.sock, server.write_timeout_s)
+
+    def handle(self) -> None:
+        """One request, then the connection closes."""
+        self.close_connection = True
+        self.handle_one_request()
+
+    def answer(self) -> None:
+        """Answer the request parsed into `command`, `path` and `headers`."""
+        raise NotImplementedError
+
+    def __getattr__(self, name: str) -> Any:
+        # The standard library looks up do_<METHOD> and answers 501 in HTML when it is missing;
+        # WDA routes every method, answering one it does not know with `unknown command`.
+        if name.startswith("do_"):
+            return self.answer
+        raise AttributeError(name)
+
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        """Answer an error the standard library found, in WDA's shape."""
+        text = message or self.responses.get(code, ("error",))[0]
+        body = wda_error_body(error_name(code), text)
+        self.close_connection = True
+        # A request line too broken to name its version is taken as HTTP/0.9, which has no
+        # status line: no client of WDA's speaks that, and every one needs the status.
+        self.request_version = self.protocol_version
+        self.send_response(code)
+        self.send_header("Content-Type", JSON_TYPE)
+        self.send_header("Connection", "close")
+        if self.command == "HEAD" or code < 200 or code in (204, 304):
+            self.end_headers()
+            return
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
