@@ -1,19 +1,22 @@
 """The bridge's HTTP plumbing: read a request, ask the bridge what to answer, write the reply.
 
-One request per connection; nothing here decides anything about the phone or the log.
+One request per connection; nothing here decides anything about the phone or the log. Any
+local process can connect, so the listener is bounded (`phoneshell.guarded_http`): idle or slow
+connections cost no thread and are cut off, and the harness's requests have threads of their
+own that no agent can use up.
 """
 
 from __future__ import annotations
 
 import json
 import socket
-import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from bridge.access import TOKEN_HEADER, TOKEN_PATH
 from bridge.gate import MAX_BODY_BYTES
 from bridge.upstream import Reply
+from phoneshell.guarded_http import BadRequest, GuardedHandler, GuardedHTTPServer, read_body
 
 if TYPE_CHECKING:
     from bridge.proxy import BridgeServer
@@ -36,75 +39,54 @@ def wda_value(value: object) -> Reply:
     return Reply(200, "OK", (("Content-Type", JSON_TYPE),), body)
 
 
-class BridgeHTTPServer(ThreadingHTTPServer):
-    """The HTTP server, knowing its bridge."""
+POOLS = {"harness": 16, "client": 32, "other": 8}
+"""Threads each kind of sender may use at once: the harness (its token), the agent of the
+current grant (or anyone, on an open bridge), and everyone else (strangers and late agents,
+answered 401 at once). An agent that has used all of its own leaves the harness's free."""
+_POOL_OF = {"harness": "harness", "agent": "client", "open": "client"}
 
-    daemon_threads = True
-    request_queue_size = 128  # a burst of new connections (one per facebook-wda request)
+
+class BridgeHTTPServer(GuardedHTTPServer):
+    """The HTTP server, knowing its bridge (bounded as `phoneshell.guarded_http` says)."""
 
     def __init__(self, address: tuple[str, int], bridge: BridgeServer) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
-        super().__init__(address, _Handler)
         self.bridge = bridge
+        super().__init__(address, _Handler, POOLS, self._pool)
+
+    def _pool(self, method: str, target: str, headers: Mapping[str, str]) -> str:
+        admitted = self.bridge.access.admit(target, headers.get(TOKEN_HEADER.lower()))
+        return _POOL_OF.get(admitted.actor, "other") if admitted is not None else "other"
 
     def service_actions(self) -> None:
         """Between requests (every poll): close the audit files of runs gone quiet."""
         self.bridge.writer.close_idle()
 
-    def handle_error(self, request: object, client_address: object) -> None:
-        """A client that went before its answer came (an agent's process stopped at the end of
-        its turn, with requests still waiting) is no error of the bridge's: what it sent is in
-        the log already. Anything else is reported as the standard library does, on stderr."""
-        if isinstance(sys.exc_info()[1], ConnectionError):  # broken pipe, reset, aborted
-            return
-        super().handle_error(request, client_address)  # type: ignore[arg-type]
 
-
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(GuardedHandler):
     """One client connection: read the request, let the bridge answer, write the reply."""
 
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
     server: BridgeHTTPServer
 
-    def _read_body(self) -> bytes:
-        """The whole body, at most `MAX_BODY_BYTES` (ValueError past that, or when malformed)."""
-        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-            chunks: list[bytes] = []
-            total = 0
-            while True:
-                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                total += size
-                if total > MAX_BODY_BYTES:
-                    raise ValueError(f"a body over {MAX_BODY_BYTES:,} bytes")
-                if size == 0:
-                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                        pass  # trailers
-                    return b"".join(chunks)
-                chunks.append(self.rfile.read(size))
-                self.rfile.readline()
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY_BYTES:
-            raise ValueError(f"a body of {length:,} bytes, over {MAX_BODY_BYTES:,}")
-        return self.rfile.read(length) if length > 0 else b""
-
-    def _serve(self) -> None:
+    def answer(self) -> None:
+        """Every method: the bridge's gate refuses one WDA does not route (`unknown command`)."""
         bridge = self.server.bridge
         # Who it is first: a stranger's body is never read (it could be any size).
         admitted = bridge.access.admit(self.path, self.headers.get(TOKEN_HEADER))
         if admitted is None:
-            self.close_connection = True
             self._reply(wda_error(401, "unauthorized", "phoneshell bridge: missing or wrong "
                                   f"token; use the base URL http://HOST:PORT{TOKEN_PATH}TOKEN "
                                   f"or the {TOKEN_HEADER} header"))
             return
         try:
-            body = self._read_body()
-        except ValueError as exc:
-            self.close_connection = True  # the stream is out of step: drop the connection
-            self._reply(wda_error(400, "invalid argument", f"phoneshell bridge: bad request "
-                                                          f"body ({exc})"))
+            body = read_body(self.headers, self.rfile, MAX_BODY_BYTES)
+        except BadRequest as exc:
+            # the stream is out of step; the connection closes after the answer
+            self._reply(wda_error(exc.status, exc.error, f"phoneshell bridge: bad request "
+                                                         f"body ({exc})"))
             return
         private = {TOKEN_HEADER.lower(), CONTROL_TOKEN_HEADER.lower()}  # never forwarded
         headers = {k: v for k, v in self.headers.items() if k.lower() not in private}
@@ -129,5 +111,3 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - base signature
         """Stay quiet: the audit log is the record, and stderr belongs to the CLI."""
-
-    do_GET = do_POST = do_DELETE = do_PUT = do_PATCH = do_HEAD = do_OPTIONS = _serve
