@@ -7,7 +7,7 @@ words, and an answer that also names other candidates of the value's kind (hedgi
 from __future__ import annotations
 
 from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
-from phoneshell.checks.values import candidates, names
+from phoneshell.checks.values import candidates, compass_point, names, numbers
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.tree import shorten
@@ -85,4 +85,25 @@ def answer_matches_device(check: Check, evidence: Evidence) -> Finding:
         return Finding(False, f"the agent gave no answer; the device shows {what} = {want!r}",
                        unproven="" if claim else "the agent made no claim")
     finding = _judge(claim.answer, want, f"{want!r}")
+    for near in () if finding.holds else _drifted(check.text_of("probe"), want):
+        nearby = _judge(claim.answer, near, f"{near!r}")
+        if nearby.holds:  # the agent read it a moment before the capture did
+            detail = f"{nearby.detail}, within {DRIFT_DEGREES}° of it"
+            return Finding(True, f"the device shows {what} = {want!r}; {detail}")
     return Finding(finding.holds, f"the device shows {what} = {want!r}; {finding.detail}")
+
+
+DRIFT_DEGREES = 2
+"""How far a compass heading may move by itself between the agent's reading and the capture's
+(a real magnetometer wanders a degree or two in a hand or on a desk)."""
+
+
+def _drifted(probe: str, want: str) -> list[str]:
+    """The readings a value that moves by itself may have shown the agent: for a compass
+    heading, those within `DRIFT_DEGREES`, each with its own point ("272° W"); none else."""
+    found = numbers(want)
+    if probe != "compass_heading" or len(found) != 1 or found[0].unit != "°":
+        return []
+    heading = int(found[0].value)
+    near = [(heading + step) % 360 for n in range(1, DRIFT_DEGREES + 1) for step in (-n, n)]
+    return [f"{d}° {compass_point(d)}" for d in near]

@@ -99,17 +99,45 @@ def _whole(phrase: str, text: str) -> bool:
     return re.search(before + pattern + after, text, re.IGNORECASE) is not None
 
 
+POINTS = {"N": "north", "NE": "north east", "E": "east", "SE": "south east", "S": "south",
+          "SW": "south west", "W": "west", "NW": "north west"}
+"""The compass's eight points, as iOS writes them after a heading ("274° W") and in words."""
+
+
+def compass_point(degrees: int) -> str:
+    """The point iOS's Compass writes after a heading: the nearest of the eight."""
+    return list(POINTS)[round(degrees / 45) % 8]
+
+
+def points_named(text: str) -> set[str]:
+    """The compass points `text` names: by their letters (in capitals, whole) or their names
+    ("west", "north-west", "northwest"; any case)."""
+    spaced = re.sub(r"(?i)\b(north|south)-?(east|west)\b", r"\1 \2", text)
+    found = {p for p in POINTS if re.search(rf"(?<!\w){p}(?!\w)", text)}
+    for point, name in sorted(POINTS.items(), key=lambda item: -len(item[1])):
+        if _whole(name, spaced):
+            found.add(point)
+            spaced = re.sub(r"(?i)\b" + name.replace(" ", r"\s+") + r"\b", " ", spaced)
+    return found
+
+
 def names(answer: str, want: str) -> bool:
     """Whether `answer` names `want`: each number of it as a number with its unit, the rest as
-    whole words (ignoring case)."""
+    whole words (ignoring case). A compass point after a number ("274° W") is the number's: an
+    answer may leave it out or write it in words ("274 degrees west"), not name another."""
     wanted = numbers(want)
     if not wanted:
         return _whole(want.strip(), answer)
     said = numbers(answer)
     if not all(any(w.same(s) for s in said) for w in wanted):
         return False
-    rest = _words(want)
-    return all(_whole(word, answer) for word in rest.split())
+    rest = _words(want).split()
+    point = [w for w in rest if w in POINTS]
+    if point:
+        named = points_named(_words(answer))
+        if named and set(point) != named:
+            return False
+    return all(_whole(word, answer) for word in rest if word not in POINTS)
 
 
 def _fold(text: str) -> str:

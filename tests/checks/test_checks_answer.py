@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from sources import evidence
 
 from phoneshell.checks import Check, grade_check
@@ -127,6 +128,34 @@ def test_a_device_value_answer_that_lists_every_heading_fails() -> None:
     assert not result.passed and "hedges" in result.detail and "more" in result.detail
     honest = Evidence("t", 1.0, claim=Claim(status="done", answer="West, 274° W"), reads=(read,))
     assert grade_check(check, honest).passed
+
+
+def heading_answered(answer: str, shown: str = "274° W") -> bool:
+    check = Check.make("answer_matches_device", probe="compass_heading")
+    read = DeviceRead(probe="compass_heading", arg="", value=shown)
+    return grade_check(check, Evidence("t", 1.0, claim=Claim(status="done", answer=answer),
+                                       reads=(read,))).passed
+
+
+@pytest.mark.parametrize("answer", ["274° W", "274 degrees west", "West, 274°", "274°",
+                                    "Pointing 274° west", "274°W", "It reads 274° (W)"])
+def test_a_heading_may_be_written_in_words_or_without_its_point(answer: str) -> None:
+    assert heading_answered(answer)
+
+
+@pytest.mark.parametrize("answer", ["274° E", "274 degrees north-west", "274°E", "270° W",
+                                    "west", "27° W"])
+def test_a_heading_with_another_point_or_number_fails(answer: str) -> None:
+    assert not heading_answered(answer)
+
+
+def test_a_compass_read_again_at_capture_may_have_moved_a_degree_or_two() -> None:
+    """The agent read 274° W; the capture, a moment later on a real compass, 275° W or 276° W:
+    the agent read what the phone showed. Three degrees off, or a hedge, is still wrong."""
+    assert heading_answered("274° W", "275° W") and heading_answered("274° W", "276° W")
+    assert heading_answered("359° N", "1° N") and heading_answered("1° N", "359° N")
+    assert not heading_answered("274° W", "277° W")
+    assert not heading_answered("274° W or 275° W", "275° W")
 
 
 # Lists a hostile agent wrote to pass every probe task: the words in lower or title case, joined
