@@ -366,10 +366,10 @@ def new_note(text: str) -> tuple[Step, ...]:
             Step("terminate", NOTES))
 
 
-# notes with the words notes.text_select counts, more than one screen of search results: an
+# notes titled as notes.text_select counts them, more than one screen of search results: an
 # agent burying what a later attempt it would fail counts, to make that attempt a skip
 AGENTS.register("burier")(lambda arg: Detour(
-    "burier", tuple(step for n in range(6) for step in new_note(f"anchor {n}")), NOTES))
+    "burier", tuple(step for n in range(6) for step in new_note("anchor")), NOTES))
 
 
 def test_a_count_the_runs_agent_made_uncountable_fails_its_task_once_and_is_dug_out(
@@ -387,12 +387,12 @@ def test_a_count_the_runs_agent_made_uncountable_fails_its_task_once_and_is_dug_
             "to 10" in buried.error, buried
         first, second = rows["notes.text_select.1"], rows["notes.text_select.2"]
         assert first.outcome == "failed" and first.turns == 0, first
-        assert "notes_containing('anchor') could not be counted before the agent" in \
+        assert "notes_titled('anchor') could not be counted before the agent" in \
             first.error and "an earlier attempt's agent made it uncountable" in first.error
         assert first.teardown is not None and first.teardown.ok, first.teardown
         assert second.passed, second
         phone = Phone(sim.url, effect_timeout_s=1.0)
-        assert run_rows(phone, "notes_containing", "anchor") == ()
+        assert run_rows(phone, "notes_titled", "anchor") == ()
         lines: list[str] = []
         run_suite(RunOptions(paths=(str(tasks),), device=sim.url, runs_dir=tmp_path,
                              run_id="R2"), lines.append)
@@ -413,8 +413,8 @@ def test_notes_an_agent_buried_a_count_under_are_dug_out_when_the_run_ends(
         lines: list[str] = []
         run_suite(RunOptions(paths=(str(tasks),), agent="burier", device=sim.url,
                              runs_dir=tmp_path, run_id="R"), lines.append)
-        assert run_rows(Phone(sim.url, effect_timeout_s=1.0), "notes_containing", "anchor") == ()
-    said = "deleted notes_containing('anchor') 6 this run's agents left; 0 left, as the run " \
+        assert run_rows(Phone(sim.url, effect_timeout_s=1.0), "notes_titled", "anchor") == ()
+    said = "deleted notes_titled('anchor') 6 this run's agents left; 0 left, as the run " \
            "found them"
     assert any(line.startswith(f"phone-1: {said}") for line in lines), lines
     # what the Settings attempt's agent left of the owner's notes is gone by then, and said so
