@@ -54,7 +54,7 @@ from phoneshell.device import (
     with_counts,
 )
 from phoneshell.device.alarms import alarm_label
-from phoneshell.device.device_state import read_device_state
+from phoneshell.device.device_state import read_device_state, set_device_state
 from phoneshell.device.probes import CLOCK, SAFARI
 from phoneshell.device.world_clock import add_cities
 from phoneshell.errors import DeviceError, StepError
@@ -294,6 +294,9 @@ class PhoneTidy:
     owner: OwnerWatch | None = None
     """The owner's collections as the run found them, compared after each attempt
     (`runner.owner`); None: none could be read."""
+    held: str = ""
+    """How the owner held the phone when the run began, when the run turned it upright for its
+    attempts ("" when it was upright already): turned back so when the run ends."""
     played: int = 0
 
     @property
@@ -321,8 +324,22 @@ class PhoneTidy:
         said = (self.close() if self.played % TIDY_EVERY else "",
                 delete_left(self.rig, self.run_id, self.none_at_start),
                 delete_rows_left(self.rig, self.run_id) if self.played else "",
-                self.owner.summary(self.run_id) if self.owner is not None else "")
+                self.owner.summary(self.run_id) if self.owner is not None else "",
+                self._hold_back())
         return "; ".join(line for line in said if line)
+
+    def _hold_back(self) -> str:
+        """Turn the phone back as its owner held it when the run began ("" when upright)."""
+        if not self.held:
+            return ""
+        self.rig.enter(self.run_id, "", 0, "teardown")
+        try:
+            set_device_state(self.rig.phone, "orientation", self.held)
+        except (DeviceError, StepError) as exc:
+            return f"the phone could not be turned back to {self.held}: {exc}"
+        finally:
+            self.rig.bridge.clear_context()
+        return f"the phone is turned back to {self.held}, as it was held when the run began"
 
     def close(self) -> str:
         """Close the tabs opened since the run began (`close_tabs`), and delete the alarms
@@ -366,6 +383,10 @@ def delete_left(rig: Rig, run_id: str, needs: Iterable[Need]) -> str:
     return "; ".join(said)
 
 
+UPRIGHT = "PORTRAIT"
+"""How WDA names a phone held upright (`GET /wda/deviceOrientation`)."""
+
+
 def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy, list[str]]:
     """Before the first attempt on a phone: count what the tasks start from none of
     (`counts.count_start`), Safari's tabs and the alarms; the phone's housekeeping, and lines
@@ -376,6 +397,7 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
     """
     tasks = tuple(tasks)
     rig.device_start.update(read_device_state(rig.phone))
+    held, upright = _upright(rig, run_id)
     there, counts = count_start(rig, run_id, tasks)
     # what count_start saw at none of what the tasks start from none or some of: the rig is
     # new (it also took the tasks' other counts, which no task starts from none of)
@@ -394,5 +416,26 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
         owner, unwatched = watch_owner(rig, {**counts, **listed_now})
     finally:
         rig.bridge.clear_context()
-    return (PhoneTidy(rig, run_id, tabs, alarms, cities, none_at_start, owner),
-            [line for line in (there, uncounted, unlisted, no_cities, unwatched) if line])
+    return (PhoneTidy(rig, run_id, tabs, alarms, cities, none_at_start, owner, held),
+            [line for line in (upright, there, uncounted, unlisted, no_cities, unwatched)
+             if line])
+
+
+def _upright(rig: Rig, run_id: str) -> tuple[str, str]:
+    """Turn a phone its owner left in landscape upright for the run: every probe and task
+    reads a portrait screen (in landscape the keyboard covers the rows a count reads, and an
+    honest agent's notes were left uncounted). How it was held ("" when upright), and a line
+    for the user."""
+    held = rig.device_start.get("orientation", UPRIGHT)
+    if held == UPRIGHT:
+        return "", ""
+    rig.enter(run_id, "", 0, "setup")
+    try:
+        set_device_state(rig.phone, "orientation", UPRIGHT)
+    except (DeviceError, StepError) as exc:
+        return "", f"the phone is held {held} and could not be turned upright: {exc}"
+    finally:
+        rig.bridge.clear_context()
+    rig.device_start["orientation"] = UPRIGHT  # what an agent's turn is set back to
+    return held, (f"the phone was held {held}: turned upright for the run's attempts, and back "
+                  "when it ends")

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import wda
+
 from phoneshell.agents import make_agent
-from phoneshell.runner import AttemptPlan, open_rig, run_attempt
+from phoneshell.runner import AttemptPlan, RunOptions, open_rig, run_attempt, run_suite
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
@@ -23,3 +25,24 @@ def test_notification_centre_is_found_with_notifications_waiting(
         idle = run_attempt(AttemptPlan("R", tmp_path / "R", task, 2), rig,
                            make_agent("null")).row
         assert idle.outcome == "failed", "the home screen is no Notification Centre"
+
+
+def test_a_phone_left_in_landscape_is_turned_upright_for_the_run_and_back_after(
+        tmp_path: Path) -> None:
+    """Held sideways, the keyboard covers the rows a count reads: an honest agent's note went
+    uncounted, its attempt failed and the note stayed. The run turns the phone upright for its
+    attempts and back as its owner held it when it ends."""
+    environments = Path(__file__).resolve().parents[2] / "environments"
+    with SimServer() as sim:
+        client = wda.Client(sim.url)
+        client.session("com.apple.mobilesafari").orientation = "LANDSCAPE"
+        client.home()
+        assert client.http.get("/wda/deviceOrientation").value == "LANDSCAPE"
+        lines: list[str] = []
+        summary = run_suite(RunOptions(paths=(str(environments),), device=sim.url,
+                                       task_globs=("notes.type_long",), runs_dir=tmp_path,
+                                       run_id="R"), lines.append)
+        assert [r.outcome for r in summary.rows] == ["passed"], [r.error for r in summary.rows]
+        assert client.http.get("/wda/deviceOrientation").value == "LANDSCAPE"
+    said = "\n".join(lines)
+    assert "turned upright for the run's attempts" in said and "turned back to LANDSCAPE" in said
