@@ -237,7 +237,8 @@ def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
     """Passes when `app` first came to the front in the agent's turn from a Spotlight result:
     the tap that launched it ended a search typed into SpringBoard's search field while that
     search still showed (no Cancel, home or other tap between), and it was not a home-screen
-    icon. A later tap in SpringBoard that only brings it back (closing Control Center over it)
+    icon; or the search's Return (typed, or the keyboard's key) opened it, as Return opens the
+    top hit. A later tap in SpringBoard that only brings it back (closing Control Center over it)
     does not count, nor does a direct launch."""
     app, actions = check.text_of("app"), evidence.agent_actions()
     direct = [a for a in actions if a.kind in ("launch", "activate", "open_url")
@@ -250,8 +251,10 @@ def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
         return Finding(False, f"the agent never opened {app}; apps in front: {shown}",
                        unproven=unwatched(evidence))
     icon = came.target is not None and short_type(came.target.type) == "Icon"
-    search = next((e for e in editings(actions) if e.end is came and _in_search(e, _spotlight)),
-                  None)
+    # a result tapped ends the search; Return (typed, or the keyboard's key) opens the top hit
+    search = next((e for e in editings(actions) if (e.end is came and _in_search(e, _spotlight))
+                   or (_spotlight(e.field_action or e.opened_by) and bool(e.text.strip())
+                       and any(state.sent and state.by is came for state in e.states))), None)
     if search is not None and not icon:
         what = f" {came.target.label!r}" if came.target else ""
         return Finding(True, f"{app} opened from a Spotlight result{what} for "

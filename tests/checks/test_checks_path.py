@@ -175,6 +175,21 @@ def test_spotlight_fails_on_a_direct_launch_or_an_icon() -> None:
     assert not grade("opened_via_spotlight", searched_then_icon, app=CALC)[0]
 
 
+def test_spotlight_passes_on_its_return_which_opens_the_top_hit() -> None:
+    search = tgt("XCUIElementTypeSearchField", "Search", "Search")
+    typed = log(act(1, "type", SB, CALC, target=search, text="Calculator\n"))
+    passed, detail = grade("opened_via_spotlight", typed, app=CALC)
+    assert passed and "for 'Calculator'" in detail, detail
+    key = Target(type="XCUIElementTypeButton", label="search", name="search", keyboard=True)
+    tapped = log(act(1, "type", SB, SB, target=search, text="Calcu"),
+                 act(2, "tap", SB, CALC, target=key))
+    assert grade("opened_via_spotlight", tapped, app=CALC)[0]
+    # Return in a field of the app already in front is no launch from Spotlight
+    elsewhere = log(act(1, "tap", SB, CALC, target=tgt("XCUIElementTypeIcon", "Calculator")),
+                    act(2, "type", CALC, CALC, target=search, text="x\n"))
+    assert not grade("opened_via_spotlight", elsewhere, app=CALC)[0]
+
+
 def test_spotlight_must_be_how_the_app_first_opened() -> None:
     """Spotlight searched and cancelled, Calculator opened from its icon, Control Center pulled
     over it and closed: the tap that closed it brought Calculator back from SpringBoard, and

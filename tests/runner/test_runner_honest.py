@@ -11,6 +11,8 @@ from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.sim import SimServer
 
 OTHER_WAYS = {
+    "system.spotlight.find_app": (  # Return opens Spotlight's top hit
+        "- swipe: {from: [201, 300], to: [201, 620]}\n- type: \"Calculator\\n\"\n"),
     "settings.textsize.reach": (
         "- open_app: Settings\n- tap: Accessibility\n- tap: Display & Text Size\n"
         "- tap: Larger Text\n"),
