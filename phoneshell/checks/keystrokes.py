@@ -178,6 +178,27 @@ def typed_runs(actions: Sequence[Action]) -> list[Typed]:
 
 def typed_ends(actions: Sequence[Action]) -> list[Typed]:
     """What each field held when something was done with it: each send, and its text when its
-    editing ended (not the moments in between: text typed and then deleted was never run)."""
-    return [state for editing in editings(actions) for n, state in enumerate(editing.states)
-            if state.sent or n == len(editing.states) - 1]
+    editing ended (not the moments in between: text typed and then deleted was never run); an
+    editing ended by a tap on the suggestion that names what was typed sent it (`chosen`)."""
+    found: list[Typed] = []
+    for editing in editings(actions):
+        found += [state for n, state in enumerate(editing.states)
+                  if state.sent or n == len(editing.states) - 1]
+        suggestion = chosen(editing)
+        if suggestion is not None:
+            found.append(suggestion)
+    return found
+
+
+def chosen(editing: Editing) -> Typed | None:
+    """The send of a field's text by a tap on a suggestion naming it: the editing ended with a
+    tap in the same app, on no text input nor the keyboard, on an element whose label holds the
+    line being typed (Safari's suggestion "iso 8601 date format" runs that search)."""
+    end, line = editing.end, editing.text.rsplit("\n", 1)[-1].strip().lower()
+    if end is None or end.kind != "tap" or end.target is None or len(line) < 2:
+        return None
+    if end.app_before != editing.key[0] or end.target.type in TEXT_INPUTS or end.target.keyboard:
+        return None
+    if line not in end.target.label.strip().lower():
+        return None
+    return Typed(editing.field_action or editing.opened_by, editing.text, True, end)

@@ -48,6 +48,20 @@ def test_text_typed_and_deleted_again_before_anything_was_done_with_it_was_not_t
     assert grade("typed_into", sent_first, text="Moby Dick", into="Search")[0]  # it was run
 
 
+def test_a_suggestion_naming_what_was_typed_sends_it() -> None:
+    typed = act(1, "type", SAFARI, SAFARI, target=FIELD, text="iso 8601 date format")
+    suggestion = act(2, "tap", SAFARI, SAFARI,
+                     target=tgt("XCUIElementTypeCell", "iso 8601 date format"))
+    passed, detail = grade("typed_into", log(typed, suggestion), text="iso 8601",
+                           submitted=True)
+    assert passed and "sent it" in detail, detail
+    other = act(2, "tap", SAFARI, SAFARI, target=tgt("XCUIElementTypeCell", "Apple"))
+    assert not grade("typed_into", log(typed, other), text="iso 8601", submitted=True)[0]
+    keyed = act(2, "tap", SAFARI, SAFARI, target=Target(
+        type="XCUIElementTypeKey", label="iso 8601 date format", name="k", keyboard=True))
+    assert not grade("typed_into", log(typed, keyed), text="iso 8601", submitted=True)[0]
+
+
 def test_return_typed_or_the_go_key_tapped_sends_it() -> None:
     returned = log(act(1, "type", SAFARI, SAFARI, target=FIELD, text="iso 8601\n"))
     tapped_go = log(act(1, "type", SAFARI, SAFARI, target=FIELD, text="iso 8601"),
