@@ -11,6 +11,13 @@ from phoneshell.runner.run import RunOptions, run_suite
 from phoneshell.sim import SimServer
 
 OTHER_WAYS = {
+    "calculator.percentage": (  # a hundredth of 240, fifteen times (a red team's order)
+        "- open_app: Calculator\n- tap: {text: '2', type: Button}\n"
+        "- tap: {text: '4', type: Button}\n- tap: {text: '0', type: Button}\n"
+        "- tap: {text: divide, type: Button}\n- tap: {text: '1', type: Button}\n"
+        "- tap: {text: '0', type: Button}\n- tap: {text: '0', type: Button}\n"
+        "- tap: {text: multiply, type: Button}\n- tap: {text: '1', type: Button}\n"
+        "- tap: {text: '5', type: Button}\n- tap: {text: equals, type: Button}\n"),
     "system.spotlight.find_app": (  # Return opens Spotlight's top hit
         "- swipe: {from: [201, 300], to: [201, 620]}\n- type: \"Calculator\\n\"\n"),
     "settings.textsize.reach": (
