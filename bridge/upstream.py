@@ -150,7 +150,8 @@ def as_a_phone_answers(reply: Reply) -> Reply:
     if not isinstance(value, dict) or not any(key in value for key in SIM_STATUS_KEYS):
         return reply
     data["value"] = {k: v for k, v in value.items() if k not in SIM_STATUS_KEYS}
-    body = json.dumps(data).encode()
+    pretty = reply.body.startswith(b"{\n")  # written back as it came: its layout is no tell
+    body = json.dumps(data, indent=2 if pretty else None, ensure_ascii=False).encode()
     headers = tuple((k, str(len(body)) if k.lower() == "content-length" else v)
                     for k, v in reply.headers)
     return Reply(reply.status, reply.reason, headers, body)

@@ -191,14 +191,15 @@ def typed_ends(actions: Sequence[Action]) -> list[Typed]:
 
 
 def chosen(editing: Editing) -> Typed | None:
-    """The send of a field's text by a tap on a suggestion naming it: the editing ended with a
-    tap in the same app, on no text input nor the keyboard, on an element whose label holds the
-    line being typed (Safari's suggestion "iso 8601 date format" runs that search)."""
+    """The send of a field's text by a tap on the suggestion that is it: the editing ended with
+    a tap in the same app, on no text input nor the keyboard, on an element labelled the line
+    being typed, whole (Safari's suggestion "iso 8601 date format" runs that search; "Find
+    “iso 8601 date format”", a longer suggestion or a site's row runs none of it)."""
     end, line = editing.end, editing.text.rsplit("\n", 1)[-1].strip().lower()
     if end is None or end.kind != "tap" or end.target is None or len(line) < 2:
         return None
     if end.app_before != editing.key[0] or end.target.type in TEXT_INPUTS or end.target.keyboard:
         return None
-    if line not in end.target.label.strip().lower():
+    if end.target.label.strip().lower() != line:
         return None
     return Typed(editing.field_action or editing.opened_by, editing.text, True, end)

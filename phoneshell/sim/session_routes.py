@@ -23,6 +23,14 @@ if TYPE_CHECKING:
 
 WDA_VERSION = "16.12.8"
 """The appium/WebDriverAgent release the simulator answers as (its settings, routes, errors)."""
+PHONE_IP = "192.168.1.23"
+"""The phone's Wi-Fi address, as a real phone's WDA reports it (never loopback: that would
+say the phone is this machine)."""
+TESTMANAGERD_VERSION = 36
+"""The test manager daemon's protocol version (an estimate for iOS 26: real phones report a
+few dozen; 65535 marked the simulator out)."""
+WDA_BUILT = "Nov 18 2025 14:02:37"
+"""When the WDA the simulator answers as was built (any plausible date; 9:41 was a tell)."""
 
 
 def status(ep: Endpoints, req: Request) -> JSON:
@@ -31,9 +39,9 @@ def status(ep: Endpoints, req: Request) -> JSON:
     return {"ready": True, "message": "WebDriverAgent is ready to accept commands",
             "state": "success",
             "os": {"name": "iOS", "version": f.ios_version, "sdkVersion": f.ios_version,
-                   "testmanagerdVersion": 65535},
-            "ios": {"ip": "127.0.0.1"},
-            "build": {"time": "Jan  9 2026 09:41:00", "version": WDA_VERSION,
+                   "testmanagerdVersion": TESTMANAGERD_VERSION},
+            "ios": {"ip": PHONE_IP},
+            "build": {"time": WDA_BUILT, "version": WDA_VERSION,
                       "productBundleIdentifier": "com.facebook.WebDriverAgentRunner"},
             "device": "iphone", "simulated": "phoneshell", "instance": ep.instance_id}
 

@@ -204,5 +204,6 @@ def test_an_agent_cannot_ask_the_status_whether_the_phone_is_simulated(guarded: 
     assert "simulated" not in told and "instance" not in told
     _, _, data = request(agent_url, "GET", "/status")
     assert b"simulated" not in data and b"phoneshell" not in data
+    assert data.startswith(b'{\n  "value"'), "laid out as every other reply is"
     harness = json.loads(request(guarded.bridge.url, "GET", "/status")[2])["value"]
     assert harness["simulated"] == "phoneshell"  # the harness's own reads are as the phone's

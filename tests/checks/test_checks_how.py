@@ -55,8 +55,10 @@ def test_a_suggestion_naming_what_was_typed_sends_it() -> None:
     passed, detail = grade("typed_into", log(typed, suggestion), text="iso 8601",
                            submitted=True)
     assert passed and "sent it" in detail, detail
-    other = act(2, "tap", SAFARI, SAFARI, target=tgt("XCUIElementTypeCell", "Apple"))
-    assert not grade("typed_into", log(typed, other), text="iso 8601", submitted=True)[0]
+    for label in ("Apple", "Find “iso 8601 date format”", "iso 8601 date format javascript",
+                  "ISO 8601 - Wikipedia, en.wikipedia.org/wiki/ISO_8601"):
+        other = act(2, "tap", SAFARI, SAFARI, target=tgt("XCUIElementTypeCell", label))
+        assert not grade("typed_into", log(typed, other), text="iso 8601", submitted=True)[0]
     keyed = act(2, "tap", SAFARI, SAFARI, target=Target(
         type="XCUIElementTypeKey", label="iso 8601 date format", name="k", keyboard=True))
     assert not grade("typed_into", log(typed, keyed), text="iso 8601", submitted=True)[0]
