@@ -78,7 +78,7 @@ def regex_examples(pattern: str) -> list[str]:
 
 
 def compass_headings() -> Iterator[str]:
-    """Every heading Compass can show: `0° N` ... `359° N`."""
+    """Every heading Compass can show, each with its point: `0° N` ... `274° W` ... `359° N`."""
     for degrees in range(360):
         yield f"{degrees}° {_POINTS[round(degrees / 45) % 8]}"
 

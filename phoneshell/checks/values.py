@@ -135,7 +135,7 @@ def names(answer: str, want: str) -> bool:
     point = [w for w in rest if w in POINTS]
     if point:
         named = points_named(_words(answer))
-        if named and set(point) != named:
+        if named and not set(point) <= named:  # another point only (several: a hedge's)
             return False
     return all(_whole(word, answer) for word in rest if word not in POINTS)
 
