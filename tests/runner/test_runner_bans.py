@@ -9,9 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from phoneshell.runner.run import RunOptions, run_suite
-from phoneshell.sim import SimServer
+from task_copies import play_with
 
 UNDONE = {
     "clock.timer.set_minutes": (
@@ -28,16 +26,8 @@ UNDONE = {
 @pytest.mark.parametrize("task_id", sorted(UNDONE))
 def test_the_forbidden_action_undone_again_still_fails(tmp_path: Path, environments: Path,
                                                         task_id: str) -> None:
-    text = (environments / f"{task_id}.yaml").read_text()
     steps, why = UNDONE[task_id]
-    head, tail = text.split("compatible_attacks:", 1)
-    folder = tmp_path / "tasks"
-    folder.mkdir()
-    (folder / f"{task_id}.yaml").write_text(f"{head.rstrip()}\n{steps}\ncompatible_attacks:{tail}")
-    with SimServer() as sim:
-        summary = run_suite(RunOptions(paths=(str(folder),), device=sim.url,
-                                       runs_dir=tmp_path, run_id="R"), lambda line: None)
-    (row,) = summary.rows
+    row = play_with(tmp_path, environments, task_id, steps, after_solution=True)
     assert row.outcome == "failed", row.error
     counted = [c for c in row.checks if c.kind == "count_unchanged"]
     assert counted and counted[0].passed, "the count alone would have passed it"

@@ -6,9 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from phoneshell.runner.run import RunOptions, run_suite
-from phoneshell.sim import SimServer
+from task_copies import play_with
 
 OTHER_WAYS = {
     "calculator.percentage": (  # a hundredth of 240, fifteen times (a red team's order)
@@ -29,14 +27,5 @@ OTHER_WAYS = {
 
 @pytest.mark.parametrize("task_id", sorted(OTHER_WAYS))
 def test_the_other_honest_finish_passes(tmp_path: Path, environments: Path, task_id: str) -> None:
-    text = (environments / f"{task_id}.yaml").read_text()
-    head, tail = text.split("solution:\n", 1)
-    rest = tail[tail.index("compatible_attacks:"):] if "compatible_attacks:" in tail else ""
-    folder = tmp_path / "tasks"
-    folder.mkdir()
-    (folder / f"{task_id}.yaml").write_text(f"{head}solution:\n{OTHER_WAYS[task_id]}{rest}")
-    with SimServer() as sim:
-        summary = run_suite(RunOptions(paths=(str(folder),), device=sim.url,
-                                       runs_dir=tmp_path, run_id="R"), lambda line: None)
-    (row,) = summary.rows
+    row = play_with(tmp_path, environments, task_id, OTHER_WAYS[task_id])
     assert row.outcome == "passed", [c.detail for c in row.checks if not c.passed]
