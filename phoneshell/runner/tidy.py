@@ -385,6 +385,10 @@ def delete_left(rig: Rig, run_id: str, needs: Iterable[Need]) -> str:
 
 UPRIGHT = "PORTRAIT"
 """How WDA names a phone held upright (`GET /wda/deviceOrientation`)."""
+TURNED = ("LANDSCAPE", "UPSIDEDOWN")
+"""What WDA's names of a phone held so its screens do not read upright hold ("LANDSCAPE",
+"UIA_DEVICE_ORIENTATION_LANDSCAPERIGHT", "UIA_DEVICE_ORIENTATION_PORTRAIT_UPSIDEDOWN"); a phone
+lying face up on a desk, as a tethered one often does, reads upright."""
 
 
 def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy, list[str]]:
@@ -427,8 +431,8 @@ def _upright(rig: Rig, run_id: str) -> tuple[str, str]:
     honest agent's notes were left uncounted). How it was held ("" when upright), and a line
     for the user."""
     held = rig.device_start.get("orientation", UPRIGHT)
-    if held == UPRIGHT:
-        return "", ""
+    if not any(way in held.upper() for way in TURNED):
+        return "", ""  # upright, or lying flat on the desk (face up): screens read upright
     rig.enter(run_id, "", 0, "setup")
     try:
         set_device_state(rig.phone, "orientation", UPRIGHT)

@@ -8,7 +8,7 @@ from pathlib import Path
 import wda
 
 from phoneshell.agents import make_agent
-from phoneshell.runner import AttemptPlan, RunOptions, open_rig, run_attempt, run_suite
+from phoneshell.runner import AttemptPlan, RunOptions, open_rig, run_attempt, run_suite, tidy
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
@@ -46,3 +46,17 @@ def test_a_phone_left_in_landscape_is_turned_upright_for_the_run_and_back_after(
         assert client.http.get("/wda/deviceOrientation").value == "LANDSCAPE"
     said = "\n".join(lines)
     assert "turned upright for the run's attempts" in said and "turned back to LANDSCAPE" in said
+
+
+def test_a_phone_lying_face_up_is_left_as_it_is(tmp_path: Path) -> None:
+    """A tethered phone often lies flat on the desk, which WDA names face up: its screens read
+    upright, and the run neither turns it nor says it could not (the simulator cannot lie flat,
+    so the rig is told it read so)."""
+    with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.3) as rig:
+        rig.device_start["orientation"] = "UIA_DEVICE_ORIENTATION_FACEUP"
+        before = sum(sim.request_counts().values())
+        assert tidy._upright(rig, "R") == ("", "")
+        assert sum(sim.request_counts().values()) == before, "nothing sent to the phone"
+        rig.device_start["orientation"] = "UIA_DEVICE_ORIENTATION_LANDSCAPERIGHT"
+        held, line = tidy._upright(rig, "R")
+        assert held == "UIA_DEVICE_ORIENTATION_LANDSCAPERIGHT" and "turned upright" in line
