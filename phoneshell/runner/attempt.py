@@ -352,7 +352,14 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         save_evidence(evidence, folder / "evidence")
         evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
         verdict = grade(task, evidence)
-        if not evidence.final or not evidence.final.source.complete:
+        broke = agent_broke_rig(evidence.events)
+        if broke:  # its doing, whatever the screen it left shows: a lock screen is the cover
+            # sheet Notification Centre is; the phone is unlocked for the run to go on
+            verdict = verdict.model_copy(update={"passed": False, "overruled": "; ".join(
+                why for why in (verdict.overruled, broke) if why)})
+            rig_down = not _recover(rig, plan)
+            _enter(rig, plan, "check")
+        if not broke and (not evidence.final or not evidence.final.source.complete):
             problem = evidence.final.source.problem if evidence.final else "no page source"
             blamed = unreadable(phone, verdict, evidence)
             if blamed is None:

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 import wda
 
+from phoneshell.agents import make_agent
 from phoneshell.agents.base import AgentContext, AgentResult
 from phoneshell.errors import DeviceUnreachable
+from phoneshell.evidence import Claim
 from phoneshell.runner import AttemptPlan, open_rig, run_attempt
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
@@ -54,3 +56,26 @@ def test_an_agent_that_raised_before_acting_is_skipped_saying_why(
         done = run_attempt(plan, rig, RaisingAgent(RuntimeError("no model"), act=False))
     assert done.row.outcome == "skipped" and not done.rig_down
     assert "the agent never ran: harness error (RuntimeError)" in done.row.skip_reason
+
+
+class Locker:
+    """Locks the phone and claims it is done: the lock screen is SpringBoard's cover sheet,
+    the window Notification Centre is drawn in."""
+
+    name = "locker"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        wda.Client(context.wda_url).lock()
+        return AgentResult(ran=True, claim=Claim(status="done", summary="it is up"))
+
+
+def test_an_agent_that_locked_the_phone_fails_whatever_the_lock_screen_passes(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    task = suite["system.notifications.open"]
+    with open_rig(sim.url, tmp_path, effect_timeout_s=0.3) as rig:
+        locked = run_attempt(AttemptPlan("R", tmp_path / "R", task, 1), rig, Locker())
+        after = run_attempt(AttemptPlan("R", tmp_path / "R", task, 2), rig,
+                            make_agent("solution"))
+    assert locked.row.outcome == "failed" and not locked.rig_down, locked.row.error
+    assert "the agent locked the phone" in locked.row.error
+    assert after.row.outcome == "passed", after.row.skip_reason  # unlocked: the run goes on
