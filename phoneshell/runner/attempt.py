@@ -329,7 +329,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     verdict: Verdict | None = None
     evidence: Evidence | None = None
     evidence_dir = skip_reason = error_type = ""
-    rig_down = interrupted = False
+    rig_down = interrupted = in_turn = False
     before: Counts = {}
     try:
         _check_rig(phone, plan)
@@ -337,7 +337,9 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         _enter(rig, plan, "agent")
         # whether the agent acted shows in intents: the capture's first source is the after
         # of its last action, free, so no read is spent on it here
+        in_turn = True
         result = _agent_turn(plan, rig, agent)
+        in_turn = False
         intents = _slice(rig, plan, mark, outcomes=False)[0]
         result = _ran(result, intents)
         error_type = result.error_type
@@ -400,6 +402,11 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         error_type = type(exc).__name__
     except KeyboardInterrupt:  # the user's, not the agent's: never scored, run again on resume
         skip_reason, error_type, interrupted = "interrupted (Ctrl-C)", "KeyboardInterrupt", True
+        if in_turn and isinstance(agent, CommandAgent) and not (
+                plan.sandbox is not None and plan.sandbox.confines):
+            # an unconfined program can signal the harness itself: said, for whoever reads
+            skip_reason += (" during the turn of an agent that ran unconfined (--sandbox "
+                            "none), which could have sent it")
     finally:
         _enter(rig, plan, "teardown")
         left = _after_agent(rig, plan, mark, evidence) if result.ran and not rig_down else _Left()

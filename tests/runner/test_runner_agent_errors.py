@@ -5,6 +5,9 @@ no longer answers the harness either."""
 
 from __future__ import annotations
 
+import os
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -79,3 +82,16 @@ def test_an_agent_that_locked_the_phone_fails_whatever_the_lock_screen_passes(
     assert locked.row.outcome == "failed" and not locked.rig_down, locked.row.error
     assert "the agent locked the phone" in locked.row.error
     assert after.row.outcome == "passed", after.row.skip_reason  # unlocked: the run goes on
+
+
+def test_an_interrupt_during_an_unconfined_programs_turn_says_it_could_be_the_programs(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Unconfined (no sandbox), a program can signal the harness itself: the attempt is still
+    not scored (Ctrl-C may be the user's), but the row says the agent could have sent it."""
+    kill = f"import os, signal, time; os.kill({os.getpid()}, signal.SIGINT); time.sleep(10)"
+    agent = make_agent(f"command:{shlex.quote(sys.executable)} -c {shlex.quote(kill)}")
+    with open_rig(sim.url, tmp_path, effect_timeout_s=0.3) as rig:
+        done = run_attempt(AttemptPlan("R", tmp_path / "R", suite["settings.about.reach"], 1),
+                           rig, agent)
+    assert done.interrupted and done.row.outcome == "skipped"
+    assert "during the turn of an agent that ran unconfined" in done.row.skip_reason
