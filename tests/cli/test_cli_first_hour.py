@@ -112,8 +112,10 @@ def test_ctrl_c_keeps_what_was_recorded_and_says_how_to_resume(tmp_path: Path) -
         f"in {runs / 'R'}",
         f"hint: continue it: phoneshell run --resume R --runs {runs}"]
     rows = [json.loads(x) for x in (runs / "R" / "results.jsonl").read_text().splitlines()]
+    # unconfined, the agent could have sent the signal itself: the row says so
     assert [(r["task_id"], r["outcome"], r["skip_reason"]) for r in rows] == [
-        ("calculator.arithmetic", "skipped", "interrupted (Ctrl-C)")]
+        ("calculator.arithmetic", "skipped", "interrupted (Ctrl-C) during the turn of an agent "
+         "that ran unconfined (--sandbox none), which could have sent it")]
     resumed = phoneshell("run", "--resume", "R", "--runs", str(runs))
     assert resumed.returncode == 1, resumed.stderr  # the agent did nothing: both attempts failed
     attempts = runs / "R" / "attempts" / "calculator.arithmetic"
