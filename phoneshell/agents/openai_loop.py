@@ -39,7 +39,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult, ended_early
 from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools
@@ -139,7 +139,7 @@ class ChatClient:
         request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
         try:
             with urllib.request.urlopen(request, timeout=timeout_s) as reply:
-                data = _storable_json(json.loads(reply.read().decode("utf-8")))
+                data = _storable_json(json.loads(_read_whole(reply, url, timeout_s)))
         except urllib.error.HTTPError:
             raise
         except urllib.error.URLError as exc:
@@ -157,6 +157,36 @@ class ChatClient:
         if not isinstance(first, dict) or not isinstance(first.get("message") or {}, dict):
             raise ModelError(f"{url} answered without choices: {str(data)[:300]}")
         return cast(Message, data)
+
+
+MAX_REPLY_BYTES = 16 << 20
+"""The largest reply read from the endpoint: a completion is text, and one of gigabytes would
+take the harness's memory (an in-process agent shares it)."""
+
+
+def _read_whole(reply: Any, url: str, timeout_s: float) -> str:
+    """A reply's body, read against one clock for the whole of it (the socket's timeout holds
+    for each read only: a reply sent a byte at a time would outlast any budget) and up to
+    `MAX_REPLY_BYTES`.
+
+    Raises:
+        ModelTimeout: the whole body did not come within `timeout_s`.
+        ModelError: it is larger than `MAX_REPLY_BYTES`.
+    """
+    deadline = time.monotonic() + timeout_s
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := reply.read1(1 << 16):
+        size += len(chunk)
+        if size > MAX_REPLY_BYTES:
+            raise ModelError(f"bad reply from {url}: over {MAX_REPLY_BYTES >> 20} MiB")
+        chunks.append(chunk)
+        if time.monotonic() > deadline:
+            raise ModelTimeout(f"no whole reply from {url} within {timeout_s:.0f}s")
+    short = getattr(reply, "length", None)  # what its Content-Length promised and never came
+    if short:
+        raise ModelError(f"bad reply from {url}: cut off, {short} bytes short")
+    return b"".join(chunks).decode("utf-8")
 
 
 def _storable_json(value: object) -> object:
@@ -324,6 +354,8 @@ class OpenAIAgent:
             return chat.end(Claim(status="failed", summary=f"model API error: {exc}"),
                             error=f"model API error: {exc}")
         chat.answered = True
+        if time.monotonic() >= chat.deadline:  # what it said came after its time was up
+            return chat.out_of_time()
         try:
             return self._act(chat, reply, max_steps)
         except RIG_DOWN:

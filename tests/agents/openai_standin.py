@@ -23,6 +23,8 @@ The model name picks a behaviour:
                           whatever the tool answers, and never calls done
     stand-in-cut          follow the script once, then send replies cut off mid-body
     stand-in-garbled      follow the script once, then answer with a status line no HTTP has
+    stand-in-trickle      follow the script once, then send each reply a byte every TRICKLE_S
+    stand-in-huge         follow the script once, then send a reply of HUGE_BYTES
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from agents.screen_script import HEADER, Move, find_row, script_for
 
 API_KEY = "test-key"
 SLOW_S = 2.0
+TRICKLE_S = 0.05
+HUGE_BYTES = 3 << 20
 HOSTILE = {
     "stand-in-nested": ("tap", "[" * 5000),
     "stand-in-digits": ("tap", json.dumps({"id": "9" * 5000 + ".1"})),
@@ -98,7 +102,16 @@ class StandIn:
                 if broken is not None:  # a reply no client can read as one
                     with stand_in.lock:
                         stand_in.requests.append(body)
-                    self.wfile.write(broken)
+                    if body.get("model") == "stand-in-trickle":
+                        head, rest = broken.split(b"\r\n\r\n", 1)
+                        self.wfile.write(head + b"\r\n\r\n")
+                        for byte in rest:  # one at a time, as slowly as it likes
+                            if stand_in.slow.wait(TRICKLE_S):
+                                break
+                            self.wfile.write(bytes([byte]))
+                            self.wfile.flush()
+                    else:
+                        self.wfile.write(broken)
                     self.close_connection = True
                     return
                 status, reply, headers = stand_in.answer(self.path, self.headers, body)
@@ -132,7 +145,8 @@ class StandIn:
     def broken(self, body: dict[str, Any]) -> bytes | None:
         """The raw bytes of a broken reply, for the models that send one after their first."""
         model = body.get("model")
-        if model not in ("stand-in-cut", "stand-in-garbled"):
+        if model not in ("stand-in-cut", "stand-in-garbled", "stand-in-trickle",
+                         "stand-in-huge"):
             return None
         with self.lock:
             served = sum(1 for r in self.requests if r.get("model") == model)
@@ -141,6 +155,11 @@ class StandIn:
         if model == "stand-in-cut":
             return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                     b"Content-Length: 5000\r\n\r\n{\"id\": \"chatcmpl-cut\", \"choi")
+        if model in ("stand-in-trickle", "stand-in-huge"):
+            text = "x" * (HUGE_BYTES if model == "stand-in-huge" else 200)
+            data = json.dumps(completion(model, None, text=text)).encode()
+            return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                    + str(len(data)).encode() + b"\r\n\r\n" + data)
         return b"HTTP/1.1 2OO FINE\r\n\r\n{}"
 
     def answer(self, path: str, headers: Any, body: dict[str, Any]

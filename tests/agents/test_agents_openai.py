@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import socket
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from agents.openai_standin import API_KEY, StandIn
 
-from phoneshell.agents import make_agent
+from phoneshell.agents import make_agent, openai_loop
 from phoneshell.audit import read_audit
 from phoneshell.errors import RunError
 from phoneshell.records import ResultRow
@@ -202,7 +203,7 @@ def test_an_api_error_mid_run_is_a_failed_claim(tmp_path: Path, suite: dict[str,
     assert row.turns == 1
 
 
-@pytest.mark.parametrize(("model", "said"), [("stand-in-cut", "IncompleteRead"),
+@pytest.mark.parametrize(("model", "said"), [("stand-in-cut", "cut off, 4972 bytes short"),
                                            ("stand-in-garbled", "BadStatusLine")])
 def test_a_reply_cut_off_or_garbled_after_acting_is_a_failure(
         tmp_path: Path, suite: dict[str, Task], model: str, said: str) -> None:
@@ -210,6 +211,29 @@ def test_a_reply_cut_off_or_garbled_after_acting_is_a_failure(
     assert row.outcome == "failed" and not row.skipped, row.skip_reason
     assert "bad reply from" in row.error and said in row.error
     assert row.claim is not None and row.claim.status == "failed"
+
+
+def test_a_reply_sent_a_byte_at_a_time_ends_on_the_turns_clock(
+        endpoint: StandIn, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """The socket's timeout holds for each read: a reply trickled in outlasted any budget."""
+    task = replace(suite["settings.about.reach"], timeout_seconds=3.0)
+    started = time.monotonic()
+    try:
+        row = attempt(tmp_path, task, "openai:stand-in-trickle")
+    finally:
+        endpoint.slow.set()  # the trickle stops
+        endpoint.slow.clear()
+    assert row.outcome == "failed" and row.timed_out, row.error
+    assert time.monotonic() - started < 9
+
+
+def test_a_reply_too_big_to_hold_is_a_bad_reply(endpoint: StandIn, tmp_path: Path,
+                                                suite: dict[str, Task],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(openai_loop, "MAX_REPLY_BYTES", 1 << 20)
+    row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in-huge")
+    assert row.outcome == "failed" and not row.skipped, row.skip_reason
+    assert "over 1 MiB" in row.error
 
 
 def test_running_out_of_time_never_passes(tmp_path: Path, suite: dict[str, Task]) -> None:
