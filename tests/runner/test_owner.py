@@ -140,8 +140,8 @@ def test_an_attempt_that_never_went_near_an_owners_app_reads_none_of_them(
 def test_only_switching_clocks_tabs_or_acting_on_another_tab_reads_no_list_of_it(
         tmp_path: Path, environments: Path) -> None:
     """Clock keeps alarms and cities on tabs of their own: an agent that only switched tabs, or
-    acted on the Timers tab or the Stopwatch, changed neither, and the run reads neither after it; one that
-    acted on the Alarms tab has its alarms read, not its cities."""
+    acted on the Timers tab or the Stopwatch, changed neither, and the run reads neither after
+    it; one that acted on the Alarms tab has its alarms read, not its cities."""
     folder = tasks(tmp_path, environments, ("world", "clock.worldclock.tab", "", ""),
                    ("timers", "clock.tab.timers", "", ""),
                    ("stopwatch", "clock.stopwatch.start", "", ""),
