@@ -41,13 +41,10 @@ class AgentContext:
     once it is not "", nothing the agent sends reaches the phone, and its turn is ended."""
 
 
-ENDED_EARLY = "its access to the phone ended early"
-
-
 def ended_early(why: str) -> str:
     """What an agent's turn ended by `AgentContext.cut_off` says: the reason's first clause
     (its whole text is the grade's, from the log)."""
-    return f"{ENDED_EARLY} ({why.split(':', 1)[0]})"
+    return f"its access to the phone ended early ({why.split(':', 1)[0]})"
 
 
 @dataclass(frozen=True)

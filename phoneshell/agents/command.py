@@ -38,14 +38,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from phoneshell.agents import bounds, programs, sandbox
-from phoneshell.agents.base import (
-    AGENTS,
-    ENDED_EARLY,
-    Agent,
-    AgentContext,
-    AgentResult,
-    ended_early,
-)
+from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult, ended_early
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
     CLAIM_FILE,
@@ -224,10 +217,11 @@ class CommandAgent:
                 _RUNNING.discard(process.pid)
             for output in outputs:
                 output.finish()
-        stopped = stopped or watch.over()  # what it wrote just before it exited counts too
+        over = watch.over()  # looked at once more with it gone: what it wrote just before too
+        stopped = stopped or over
         if timed_out or stopped:
             code = process.wait()
-        if stopped and not stopped.startswith(ENDED_EARLY):
+        if over:
             bounds.wipe(scratch)  # the disk back for the run's rows; kept: stdout and stderr
             stopped += "; what it wrote into its folder was deleted"
         result = self._result(folder, code, timed_out, context.timeout_s)
