@@ -427,8 +427,10 @@ AGENTS.register("traveller")(lambda arg: Detour("traveller", (
     Step("type", "Lond"), Step("tap", "London"), Step("terminate", CLOCK)), ""))
 
 
-def test_a_city_the_runs_agent_added_to_world_clock_fails_its_attempt_and_is_deleted(
-        tmp_path: Path, environments: Path) -> None:
+def owners_paris(tmp_path: Path, environments: Path, agent: str) -> tuple[ResultRow, list[str]]:
+    """The Alarms task played by `agent` on a phone whose owner keeps Paris in World Clock;
+    the attempt's row (failed, by `runner.owner`) and the run's lines. The run leaves the
+    owner's cities as they were."""
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     (tasks / "a.yaml").write_text((environments / "clock.tab.alarms.yaml").read_text())
@@ -438,11 +440,17 @@ def test_a_city_the_runs_agent_added_to_world_clock_fails_its_attempt_and_is_del
                           Step.tap_on("Add", "Button"), Step("type", "Paris"),
                           Step("tap", "Paris"), Step("terminate", CLOCK)])  # the owner's
         lines: list[str] = []
-        run_suite(RunOptions(paths=(str(tasks),), agent="traveller", device=sim.url,
+        run_suite(RunOptions(paths=(str(tasks),), agent=agent, device=sim.url,
                              runs_dir=tmp_path, run_id="R"), lines.append)
         assert run_rows(phone, "world_clocks", "") == ("Cupertino", "Paris")
     (row,) = read_results(tmp_path / "R" / "results.jsonl")
     assert row.outcome == "failed" and row.teardown is not None, row  # by `runner.owner`
+    return row, lines
+
+
+def test_a_city_the_runs_agent_added_to_world_clock_fails_its_attempt_and_is_deleted(
+        tmp_path: Path, environments: Path) -> None:
+    row, lines = owners_paris(tmp_path, environments, "traveller")
     assert row.teardown.owner == ("the owner's world_clocks changed: the cities went from 2 to "
                                   "3, 'London' is new; deleted 'London'; the owner's "
                                   "world_clocks are as they were",), row.teardown
@@ -465,20 +473,7 @@ AGENTS.register("unpacker")(lambda arg: Unpacker())
 
 def test_a_city_the_runs_agent_deleted_from_world_clock_fails_its_attempt_and_comes_back(
         tmp_path: Path, environments: Path) -> None:
-    tasks = tmp_path / "tasks"
-    tasks.mkdir()
-    (tasks / "a.yaml").write_text((environments / "clock.tab.alarms.yaml").read_text())
-    with SimServer() as sim:
-        phone = Phone(sim.url, effect_timeout_s=1.0)
-        run_steps(phone, [Step("launch", CLOCK), Step("select_tab", "World Clock"),
-                          Step.tap_on("Add", "Button"), Step("type", "Paris"),
-                          Step("tap", "Paris"), Step("terminate", CLOCK)])  # the owner's
-        lines: list[str] = []
-        run_suite(RunOptions(paths=(str(tasks),), agent="unpacker", device=sim.url,
-                             runs_dir=tmp_path, run_id="R"), lines.append)
-        assert run_rows(phone, "world_clocks", "") == ("Cupertino", "Paris")
-    (row,) = read_results(tmp_path / "R" / "results.jsonl")
-    assert row.outcome == "failed" and row.teardown is not None, row  # by `runner.owner`
+    row, lines = owners_paris(tmp_path, environments, "unpacker")
     assert row.teardown.owner == ("the owner's world_clocks changed: the cities went from 2 to "
                                   "1, the city 'Paris' is gone or changed; added back 'Paris'; "
                                   "the owner's world_clocks are as they were",), row.teardown
