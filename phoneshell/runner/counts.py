@@ -125,11 +125,8 @@ def count_start(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[str, Coun
                           whole_of(need.name, need.arg) is not None)))
     if not every:
         return "", {}
-    rig.enter(run_id, "", 0, "probe")
-    try:
+    with rig.under_run(run_id, "probe"):
         counts = take_counts(rig, every)
-    finally:
-        rig.bridge.clear_context()
     rig.listed.update({need: count.rows for need, count in counts.items()
                        if count.rows is not None})
     rig.started.update({need: (count.value, count.rows) for need, count in counts.items()

@@ -289,11 +289,8 @@ class OwnerWatch:
             return ""
         stale = [n for n, count in self.known.items() if not _same(self.start[n], count)]
         if stale:
-            self.rig.enter(run_id, "", 0, "teardown")
-            try:
+            with self.rig.under_run(run_id, "teardown"):
                 again = take_counts(self.rig, [_need(n) for n in stale])
-            finally:
-                self.rig.bridge.clear_context()
             self.known.update({n: again[_need(n)] for n in stale
                                if again[_need(n)].value is not None})
         stays = [n for n, count in self.known.items() if not _same(self.start[n], count)]

@@ -93,6 +93,16 @@ class Rig:
             self.phone.forget()
         self.bridge.set_context(run_id, task_id, attempt, phase)
 
+    @contextmanager
+    def under_run(self, run_id: str, phase: str) -> Iterator[None]:
+        """Log what the block does under the run itself (no task or attempt), in `phase`, and
+        under nothing once it ends, however it ends."""
+        self.enter(run_id, "", 0, phase)
+        try:
+            yield
+        finally:
+            self.bridge.clear_context()
+
     def audit_mark(self, run_dir: Path) -> int:
         """Where the run's audit log ends now: this try's events all come after it (a retried
         attempt reuses its task and attempt number, but never its place in the log)."""

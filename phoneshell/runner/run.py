@@ -282,14 +282,12 @@ def preflight(rig: Rig, run_id: str) -> None:
     Raises:
         RigDown: it does not.
     """
-    rig.enter(run_id, "", 0, "probe")
-    try:
-        rig.phone.require_unlocked()
-        probe = probe_input(rig.phone, timeout_s=rig.phone.effect_timeout_s)
-    except DeviceError as exc:
-        raise RigDown(exc.message, hint=exc.hint) from exc
-    finally:
-        rig.bridge.clear_context()
+    with rig.under_run(run_id, "probe"):
+        try:
+            rig.phone.require_unlocked()
+            probe = probe_input(rig.phone, timeout_s=rig.phone.effect_timeout_s)
+        except DeviceError as exc:
+            raise RigDown(exc.message, hint=exc.hint) from exc
     if not probe.reached:
         raise RigDown(f"{probe.detail} (checked before the run)",
                       hint="`phoneshell doctor` checks the chain; a wedged phone needs a restart")

@@ -93,13 +93,11 @@ def _before_run(rig: Rig, run_id: str, used: bool, read: Callable[[], T], unread
     or None and a line for the user saying `unread` and why."""
     if not used:
         return None, ""
-    rig.enter(run_id, "", 0, "probe")
-    try:
-        return read(), ""
-    except ProbeError as exc:
-        return None, f"{unread}: {exc.message}"
-    finally:
-        rig.bridge.clear_context()
+    with rig.under_run(run_id, "probe"):
+        try:
+            return read(), ""
+        except ProbeError as exc:
+            return None, f"{unread}: {exc.message}"
 
 
 def count_tabs(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[int | None, str]:
@@ -137,23 +135,21 @@ def _delete_since(rig: Rig, run_id: str, probe: str, app: str, start: int,
     """Delete what `probe` counts (of `text`) beyond `start` (`now()` counts it, leaving its
     screen up for the deleting; `rows`: what the start count was made of), logged under the
     run, phase `teardown`: how many went, or why none could (naming `what`)."""
-    rig.enter(run_id, "", 0, "teardown")
-    try:
-        count = now()
-        if count <= start:
-            run_step(rig.phone, Step("terminate", app))
-            return 0, ""
-        key = (probe, text)
-        run_step(rig.phone, with_counts(
-            Step("delete_created", options=(("probe", probe), ("text", text))),
-            {key: (start, count)}, None if rows is None else {key: rows}))
-        return count - start, ""
-    except ProbeError as exc:
-        return 0, f"{what} could not be counted, so they stay: {exc.message}"
-    except (StepError, DeviceError) as exc:
-        return 0, f"{what} could not all be removed: {exc}"
-    finally:
-        rig.bridge.clear_context()
+    with rig.under_run(run_id, "teardown"):
+        try:
+            count = now()
+            if count <= start:
+                run_step(rig.phone, Step("terminate", app))
+                return 0, ""
+            key = (probe, text)
+            run_step(rig.phone, with_counts(
+                Step("delete_created", options=(("probe", probe), ("text", text))),
+                {key: (start, count)}, None if rows is None else {key: rows}))
+            return count - start, ""
+        except ProbeError as exc:
+            return 0, f"{what} could not be counted, so they stay: {exc.message}"
+        except (StepError, DeviceError) as exc:
+            return 0, f"{what} could not all be removed: {exc}"
 
 
 def delete_rows_left(rig: Rig, run_id: str) -> str:
@@ -166,12 +162,10 @@ def delete_rows_left(rig: Rig, run_id: str) -> str:
     listed = {need: rows for need, rows in rig.listed.items() if need.name in DIGGERS}
     if not listed:
         return ""
-    rig.enter(run_id, "", 0, "teardown")
-    try:  # with the whole each counts some of, first in its app (`counts.wholes`)
+    # With the whole each counts some of, first in its app (`counts.wholes`).
+    with rig.under_run(run_id, "teardown"):
         counts = take_counts(rig, wholes(sorted(
             listed, key=lambda n: (SEARCHES[n.name], n.name, n.arg))))
-    finally:
-        rig.bridge.clear_context()
     said: list[str] = []
     for need, count in counts.items():
         if need not in listed:
@@ -233,15 +227,13 @@ def delete_alarms_left(rig: Rig, run_id: str, start: tuple[str, ...]) -> str:
                    "the run found them" if gone else "")
     if why or not listed or not alarms_to_turn(start, listed[0]):
         return said
-    rig.enter(run_id, "", 0, "teardown")
-    try:
-        turned = switch_alarms_back(rig.phone, start)
-        back = f"turned back the switch of {len(turned)} alarm(s) an agent turned: " \
-               f"{', '.join(turned)}" if turned else ""
-    except (ProbeError, StepError, DeviceError) as exc:
-        back = f"the alarms an agent switched could not all be turned back: {exc}"
-    finally:
-        rig.bridge.clear_context()
+    with rig.under_run(run_id, "teardown"):
+        try:
+            turned = switch_alarms_back(rig.phone, start)
+            back = f"turned back the switch of {len(turned)} alarm(s) an agent turned: " \
+                   f"{', '.join(turned)}" if turned else ""
+        except (ProbeError, StepError, DeviceError) as exc:
+            back = f"the alarms an agent switched could not all be turned back: {exc}"
     return "; ".join(line for line in (said, back) if line)
 
 
@@ -261,14 +253,12 @@ def delete_cities_left(rig: Rig, run_id: str, start: tuple[str, ...]) -> str:
                    f"agents added" if gone else "")
     lost = [city for city in start if listed and city not in listed[0]]
     if lost and not why:
-        rig.enter(run_id, "", 0, "teardown")
-        try:
-            add_cities(rig.phone, Step("probe", CITIES), lost)
-            back = f"added back the World Clock cities an agent deleted: {', '.join(lost)}"
-        except (ProbeError, StepError, DeviceError) as exc:
-            back = f"the World Clock cities an agent deleted could not all be added back: {exc}"
-        finally:
-            rig.bridge.clear_context()
+        with rig.under_run(run_id, "teardown"):
+            try:
+                add_cities(rig.phone, Step("probe", CITIES), lost)
+                back = f"added back the World Clock cities an agent deleted: {', '.join(lost)}"
+            except (ProbeError, StepError, DeviceError) as exc:
+                back = f"the World Clock cities an agent deleted could not all be added back: {exc}"
         said = "; ".join(line for line in (said, back) if line)
     if said and not why:
         said += f"; {len(start)} left, as the run found them"
@@ -332,13 +322,11 @@ class PhoneTidy:
         """Turn the phone back as its owner held it when the run began ("" when upright)."""
         if not self.held:
             return ""
-        self.rig.enter(self.run_id, "", 0, "teardown")
-        try:
-            set_device_state(self.rig.phone, "orientation", self.held)
-        except (DeviceError, StepError) as exc:
-            return f"the phone could not be turned back to {self.held}: {exc}"
-        finally:
-            self.rig.bridge.clear_context()
+        with self.rig.under_run(self.run_id, "teardown"):
+            try:
+                set_device_state(self.rig.phone, "orientation", self.held)
+            except (DeviceError, StepError) as exc:
+                return f"the phone could not be turned back to {self.held}: {exc}"
         return f"the phone is turned back to {self.held}, as it was held when the run began"
 
     def close(self) -> str:
@@ -362,11 +350,8 @@ def delete_left(rig: Rig, run_id: str, needs: Iterable[Need]) -> str:
     needs = tuple(sorted(needs, key=lambda need: (need.name, need.arg)))
     if not needs:
         return ""
-    rig.enter(run_id, "", 0, "teardown")
-    try:
+    with rig.under_run(run_id, "teardown"):
         counts = take_counts(rig, needs)
-    finally:
-        rig.bridge.clear_context()
     said: list[str] = []
     for need, count in counts.items():
         if count.value is None:
@@ -415,11 +400,8 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
     cities, no_cities = list_cities(rig, run_id, tasks)
     listed_now = {Need("probe", name, ""): Count(len(rows), rows=rows)
                   for name, rows in ((ALARMS, alarms), (CITIES, cities)) if rows is not None}
-    rig.enter(run_id, "", 0, "probe")
-    try:  # what the tasks counted or listed already is not read again
+    with rig.under_run(run_id, "probe"):  # what the tasks counted or listed is not read again
         owner, unwatched = watch_owner(rig, {**counts, **listed_now})
-    finally:
-        rig.bridge.clear_context()
     return (PhoneTidy(rig, run_id, tabs, alarms, cities, none_at_start, owner, held),
             [line for line in (upright, there, uncounted, unlisted, no_cities, unwatched)
              if line])
@@ -433,13 +415,11 @@ def _upright(rig: Rig, run_id: str) -> tuple[str, str]:
     held = rig.device_start.get("orientation", UPRIGHT)
     if not any(way in held.upper() for way in TURNED):
         return "", ""  # upright, or lying flat on the desk (face up): screens read upright
-    rig.enter(run_id, "", 0, "setup")
-    try:
-        set_device_state(rig.phone, "orientation", UPRIGHT)
-    except (DeviceError, StepError) as exc:
-        return "", f"the phone is held {held} and could not be turned upright: {exc}"
-    finally:
-        rig.bridge.clear_context()
+    with rig.under_run(run_id, "setup"):
+        try:
+            set_device_state(rig.phone, "orientation", UPRIGHT)
+        except (DeviceError, StepError) as exc:
+            return "", f"the phone is held {held} and could not be turned upright: {exc}"
     rig.device_start["orientation"] = UPRIGHT  # what an agent's turn is set back to
     return held, (f"the phone was held {held}: turned upright for the run's attempts, and back "
                   "when it ends")
