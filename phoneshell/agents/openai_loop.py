@@ -162,6 +162,11 @@ class ChatClient:
 MAX_REPLY_BYTES = 16 << 20
 """The largest reply read from the endpoint: a completion is text, and one of gigabytes would
 take the harness's memory (an in-process agent shares it)."""
+MAX_CONVERSATION_CHARS = 16 << 20
+"""The most a conversation may hold, screenshots aside (about a thousand screens of a deep
+source): each request sends all of it again, so one that grew without end would take the
+harness's memory and the endpoint's bandwidth, and its transcript the disk. A model that
+outgrows it has failed, as a command agent that outgrows its folder has."""
 
 
 def _read_whole(reply: Any, url: str, timeout_s: float) -> str:
@@ -227,12 +232,16 @@ class Transcript:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.written = 0
+        """Characters written so far: the conversation's size, its screenshots aside."""
 
     def write(self, record: dict[str, object]) -> None:
         """Append one line."""
         with self.path.open("a", encoding="utf-8") as out:
             line = {"t": round(time.time(), 3), **record}
-            out.write(json.dumps(_without_images(line), ensure_ascii=False) + "\n")
+            text = json.dumps(_without_images(line), ensure_ascii=False) + "\n"
+            out.write(text)
+            self.written += len(text)
 
 
 def _without_images(value: object) -> object:
@@ -303,6 +312,15 @@ class _Conversation:
                                        "claim": None if claim is None else vars(claim)}})
         return AgentResult(ran=True, claim=claim, turns=turns, timed_out=timed_out,
                            out_of_turns=out_of_turns, error=error)
+
+    def outgrown(self) -> AgentResult | None:
+        """End the attempt as failed once the conversation holds more than
+        `MAX_CONVERSATION_CHARS` (None while it does not)."""
+        if self.transcript.written <= MAX_CONVERSATION_CHARS:
+            return None
+        why = (f"the conversation outgrew {MAX_CONVERSATION_CHARS >> 20} MiB "
+               f"({self.transcript.written:,} characters, screenshots aside)")
+        return self.end(Claim(status="failed", summary=f"stopped: {why}"), error=why)
 
     def out_of_time(self) -> AgentResult:
         """End on the wall clock: the attempt cannot pass."""
@@ -381,6 +399,9 @@ class OpenAIAgent:
         if calls:
             kept["tool_calls"] = calls
         chat.add(kept, finish_reason=choice.get("finish_reason"))
+        outgrown = chat.outgrown()
+        if outgrown is not None:
+            return outgrown
         if not calls:  # talking instead of acting ends the attempt; the text is the summary
             chat.talk_turns += 1
             return chat.end(Claim(status="failed", summary=str(content or "")),
@@ -392,6 +413,9 @@ class OpenAIAgent:
             function = cast(dict[str, str], call["function"])
             done = chat.tools.call(function["name"], function["arguments"])
             chat.add({"role": "tool", "tool_call_id": call["id"], "content": done.text})
+            outgrown = chat.outgrown()
+            if outgrown is not None:
+                return outgrown
             ended = chat.cut_off()
             if ended:  # nothing more it asks can reach the phone: the attempt failed
                 why = ended_early(ended)

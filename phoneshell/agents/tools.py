@@ -82,7 +82,8 @@ class PhoneTools:
         self.issued = 0
         """Observations issued so far (the number of the latest)."""
         self.turns = 0
-        """Tool calls made, `done` included; refused calls past the budget are not counted."""
+        """Tool calls made, `done` and calls of no tool included; refused calls past the budget
+        are not counted."""
         self.out_of_turns = False
         self.claim: Claim | None = None
 
@@ -96,16 +97,16 @@ class PhoneTools:
         Raises:
             DeviceUnreachable, DeviceUnusable, DeviceLocked: the rig is down.
         """
-        if name not in TOOLS:
-            return ToolReply(f"there is no tool {name!r}; the tools are {', '.join(TOOLS.names())}",
-                         error=True)
         if self.claim is not None:
             return ToolReply("done was already called: the attempt is over", error=True)
         if self.max_turns is not None and self.turns >= self.max_turns and name != "done":
             self.out_of_turns = True
             return ToolReply(f"out of turns: all {self.max_turns} tool calls are used; call done",
                          error=True)
-        self.turns += 1
+        self.turns += 1  # every call costs a turn, a mistaken one too: none is free to repeat
+        if name not in TOOLS:
+            return ToolReply(f"there is no tool {name!r}; the tools are {', '.join(TOOLS.names())}",
+                         error=True)
         if isinstance(arguments, str):
             try:
                 parsed: object = json.loads(arguments or "{}")

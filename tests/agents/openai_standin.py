@@ -25,6 +25,8 @@ The model name picks a behaviour:
     stand-in-garbled      follow the script once, then answer with a status line no HTTP has
     stand-in-trickle      follow the script once, then send each reply a byte every TRICKLE_S
     stand-in-huge         follow the script once, then send a reply of HUGE_BYTES
+    stand-in-flood        a hostile model: every reply says FLOOD_CHARS of text and calls a
+                          tool no one has FLOOD_CALLS times, and it never calls done
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ API_KEY = "test-key"
 SLOW_S = 2.0
 TRICKLE_S = 0.05
 HUGE_BYTES = 3 << 20
+FLOOD_CHARS = 200_000
+FLOOD_CALLS = 100
 HOSTILE = {
     "stand-in-nested": ("tap", "[" * 5000),
     "stand-in-digits": ("tap", json.dumps({"id": "9" * 5000 + ".1"})),
@@ -196,6 +200,12 @@ class StandIn:
                 return completion(model, {}, tool=tool, raw_arguments=sent)
             return completion(model, {"status": "failed", "summary": _text_of(messages[-1])},
                               tool="done")
+        if model == "stand-in-flood":
+            flood = completion(model, {}, text="y" * FLOOD_CHARS, tool="nope")
+            call = flood["choices"][0]["message"]["tool_calls"][0]
+            flood["choices"][0]["message"]["tool_calls"] = [
+                {**call, "id": f"{call['id']}_{n}"} for n in range(FLOOD_CALLS)]
+            return flood
         observations = [_text_of(m) for m in messages if HEADER in _text_of(m)]
         if model == "stand-in-bloat":  # in a new note
             if step == 0:

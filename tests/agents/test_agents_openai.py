@@ -236,6 +236,29 @@ def test_a_reply_too_big_to_hold_is_a_bad_reply(endpoint: StandIn, tmp_path: Pat
     assert "over 1 MiB" in row.error
 
 
+def test_calls_of_a_tool_no_one_has_each_cost_a_turn(endpoint: StandIn, tmp_path: Path,
+                                                     suite: dict[str, Task]) -> None:
+    task = replace(suite["settings.about.reach"], max_steps=30)
+    row = attempt(tmp_path, task, "openai:stand-in-flood")
+    assert row.outcome == "failed" and row.out_of_turns, row.error
+    assert row.turns == 30 and "used all 30 tool calls" in row.error
+    assert sum(r.get("model") == "stand-in-flood" for r in endpoint.requests) == 1
+
+
+def test_a_conversation_that_outgrows_its_cap_fails_and_its_transcript_stays_that_size(
+        endpoint: StandIn, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(openai_loop, "MAX_CONVERSATION_CHARS", 1 << 20)
+    task = replace(suite["settings.about.reach"], max_steps=10_000)
+    row = attempt(tmp_path, task, "openai:stand-in-flood")
+    assert row.outcome == "failed" and not row.skipped and not row.out_of_turns, row.error
+    assert "the conversation outgrew 1 MiB" in row.error
+    asked = sum(r.get("model") == "stand-in-flood" for r in endpoint.requests)
+    assert asked == 5, "five replies of 200,000 characters, with their tool answers, pass 1 MiB"
+    transcript = next(tmp_path.glob("R/**/transcript.jsonl"))
+    assert transcript.stat().st_size < (1 << 20) + 2 * 200_000
+
+
 def test_running_out_of_time_never_passes(tmp_path: Path, suite: dict[str, Task]) -> None:
     task = replace(suite["settings.about.reach"], timeout_seconds=1.0)
     row = attempt(tmp_path, task, "openai:stand-in-slow")
