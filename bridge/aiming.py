@@ -21,7 +21,7 @@ from bridge.classified import Classified
 from bridge.context import RunContext
 from bridge.custody import Break, Custody
 from bridge.gate import Refused
-from bridge.hits import blocker, element_in, hit_point, is_element
+from bridge.hits import blocker, check_typed_into, element_in, hit_point, is_element
 from bridge.limits import SCREEN_SLACK_PT, outside
 from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation, from_json_tree, from_xml
 from bridge.targets import (
@@ -243,6 +243,8 @@ class Aiming:
             # Unreadable element: nothing proves it is not a password field.
             log.debug("no target for %s: %s", action.kind, exc)
             return Aimed(None, typing)
+        if typing:
+            check_typed_into(action.params.get("via"), attributes)
         if action.kind in ("tap", "type"):
             landed = self._hit_by_id(context, base, attributes, typing)
             if landed is not None:

@@ -1,4 +1,5 @@
-"""Where a touch on an element named by id lands: its hit point, found in a page source.
+"""Where a touch on an element named by id lands: its hit point, found in a page source; and
+which elements the value and clear routes may be sent to, since WDA taps any other.
 
 Pure, as `targets.py`: reads the decoded source tree and an element's own attributes and rect.
 XCUITest touches an element at its hit point, the middle of the part of its frame that shows,
@@ -10,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bridge.gate import Refused
 from bridge.targets import Rect, rect_of
-from phoneshell.xcui import short_type, walk
+from phoneshell.xcui import TEXT_INPUT_TYPES, short_type, walk
 
 CLIPPING = frozenset({"Table", "CollectionView", "ScrollView", "WebView"})
 """Short types of the views that clip what they hold: a row's hit point is the middle of the
@@ -79,3 +81,34 @@ def blocker(tree: object, node: Mapping[str, object], x: float,
         if not any(n is node for _, n in walk(candidate)):
             return candidate
     return None
+
+
+TAKES_VALUE = TEXT_INPUT_TYPES | {"Slider", "PickerWheel"}
+"""Short types `element/:id/value` is forwarded for: WDA types into a text input, and moves a
+slider or turns a picker wheel to the value; any other element it taps for keyboard focus."""
+
+
+def check_typed_into(via: object, attributes: Mapping[str, object]) -> None:
+    """Refuse `element/:id/value` on an element that is not a text input, slider or picker
+    wheel, and `element/:id/clear` on one that is not a text input.
+
+    WDA has no type gate there: typing taps the element (up to twice) to give it keyboard
+    focus and fails only after, and clearing taps any element whose value is not empty (a row
+    showing "HomeNet", a slider) the same way; so a Start button given a value is pressed on
+    the phone while the log would hold only a failed `type`. The tap is the side effect before
+    the failure, and a tap must be logged as one: send it as `element/:id/click`.
+
+    Raises:
+        Refused: 400 invalid element state, WDA's error for such a request, naming the element.
+    """
+    kind = short_type(str(attributes["type"]))
+    allowed = TAKES_VALUE if via == "element" else TEXT_INPUT_TYPES if via == "clear" else None
+    if allowed is None or kind in allowed:
+        return
+    route = "element/:id/value" if via == "element" else "element/:id/clear"
+    takes = "a text input, a slider or a picker wheel" if via == "element" else "a text input"
+    named = str(attributes.get("label") or attributes.get("name") or "")
+    raise Refused(f"{route} on {kind} {named!r}, which is not {takes}: WDA "
+                  "would tap it to give it keyboard focus before failing, a tap the log would "
+                  "not hold as one. Tap it with element/:id/click, or send the text to the "
+                  "field itself", 400, "invalid element state")

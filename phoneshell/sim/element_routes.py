@@ -21,7 +21,7 @@ from phoneshell.sim import device_routes, gesture_routes, gestures
 from phoneshell.sim.elements import STRATEGIES, attribute, find, rect
 from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
-from phoneshell.sim.ui import TEXT_INPUTS, Node, hit_path, walk
+from phoneshell.sim.ui import Node, hit_path, walk
 from phoneshell.sim.wire import Request, Route, WdaError
 
 if TYPE_CHECKING:
@@ -130,11 +130,10 @@ def set_value(ep: Endpoints, req: Request) -> JSON:
             node.on_adjust(position)
             ep.phone.changed()
         return None
-    if node.field is None or node.type not in TEXT_INPUTS:
-        raise WdaError("invalid element state",
-                       f"{node.wd_type} is not a text input and cannot take typed text")
+    # WDA types whatever the element is (no type gate): it taps it for focus first (`_focus`),
+    # so a button given a value is tapped, and only then is the request refused.
     if not ep.phone.locked:
-        _focus(ep, node)
+        _focus(ep, req, node)
         ep.phone.type_text(text)
     return None
 
@@ -143,21 +142,39 @@ def _described(node: Node) -> str:
     return f'"{node.label or node.name or ""}" {node.type}'
 
 
-def _focus(ep: Endpoints, node: Node) -> None:
-    """Give a field keyboard focus as WDA does before typing (`fb_prepareForTextInput`): a field
-    that has it keeps it; any other is tapped by id (at its hit point, `tap_element`), and the
-    text goes nowhere when that tap did not give it focus (an alert, a sheet or the keyboard
-    over the field took the tap, and acted as it does).
+MAX_PREPARE_TRIES = 2
+"""Taps WDA makes to give an element keyboard focus before typing into it or clearing it
+(`fb_prepareForTextInputWithError`: "sometimes the keyboard is not opened after the first tap")."""
+
+
+def _focus(ep: Endpoints, req: Request, node: Node) -> None:
+    """Give an element keyboard focus as WDA does before typing (`fb_prepareForTextInput`), for
+    whatever element it is: a field that has it keeps it; any other element is tapped by id (at
+    its hit point, `tap_element`, where whatever lies on top takes the tap and acts), up to
+    `MAX_PREPARE_TRIES` times while no keyboard shows and the element is still on screen (a
+    button is tapped, and a switch flipped twice); when the keyboard was up already (another
+    field's), once, and XCTest's typeText then fails unless the element took the focus.
 
     Raises:
-        WdaError: invalid element state, WDA's words, when the field has no focus after the
-            tap; not visible when it cannot show at all.
+        WdaError: invalid element state, WDA's words, when the element has no focus after the
+            taps; not visible when it cannot show at all.
     """
-    if node.field is not None and ep.phone.keyboard_field() is node.field:
+    phone = ep.phone
+    if node.field is not None and phone.keyboard_field() is node.field:
         return
-    gesture_routes.tap_element(ep, node)
-    if node.field is None or ep.phone.keyboard_field() is not node.field:
-        keyboard = "true" if ep.phone.keyboard_field() is not None else "false"
+    keyboard_was_up = phone.keyboard_field() is not None
+    current: Node | None = node
+    for _ in range(MAX_PREPARE_TRIES):
+        if current is None:  # gone with the last tap: XCTest finds nothing more to tap
+            break
+        gesture_routes.tap_element(ep, current)
+        current = ep.elements.resolve(phone.screen(), req.params.get("uuid", ""))
+        focused = current is not None and current.field is not None \
+            and phone.keyboard_field() is current.field
+        if focused or keyboard_was_up:
+            break
+    if current is None or current.field is None or phone.keyboard_field() is not current.field:
+        keyboard = "true" if phone.keyboard_field() is not None else "false"
         raise WdaError("invalid element state", f"The element '{_described(node)}' is not ready "
                        f"for text input (hasKeyboardFocus -> false, isKeyboardVisible -> "
                        f"{keyboard})")
@@ -212,14 +229,20 @@ def pickerwheel_select(ep: Endpoints, req: Request) -> JSON:
 
 
 def clear(ep: Endpoints, req: Request) -> JSON:
-    """`POST /element/:uuid/clear`: empty a text field, focusing it first as typing does."""
+    """`POST /element/:uuid/clear`: empty a text field, focusing it first as typing does.
+
+    As WDA's `fb_clearTextWithError`, whatever the element is: one whose value is nil or empty
+    is left alone (200); any other is tapped for focus first (`_focus`: a row showing a value,
+    a slider, a switch is tapped), and fails after the tap when it took no keyboard focus.
+    """
     node = ep.element(req)
-    if node.field is None:
-        raise WdaError("invalid element state", f"{node.wd_type} is not a text input")
-    if not ep.phone.locked and node.field.text:
-        # WDA leaves an empty field alone; it focuses any other by a tap first (`_focus`).
-        _focus(ep, node)
-        node.field.text = ""
+    value = node.field.text if node.field is not None else node.value
+    if not value or ep.phone.locked:
+        return None
+    _focus(ep, req, node)
+    focused = ep.elements.resolve(ep.phone.screen(), req.params.get("uuid", ""))
+    if focused is not None and focused.field is not None:
+        focused.field.text = ""
         ep.phone.changed()
     return None
 
