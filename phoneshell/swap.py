@@ -22,6 +22,7 @@ from phoneshell.errors import RunError
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.implication import implied_pairs
+from phoneshell.percent import percent
 from phoneshell.records import SwapReport, SwapResult
 from phoneshell.replays import Judge, Swapper, costly, merged, open_swappers, share_out, stopped
 from phoneshell.runner.run import Progress
@@ -218,17 +219,15 @@ def result_line(index: int, total: int, r: SwapResult) -> str:
 
 def summary_lines(report: SwapReport, full: bool) -> list[str]:
     """The closing lines for people: counts and accuracies."""
-    def pct(value: float | None) -> str:
-        return "n/a" if value is None else f"{value:.3f}"
-
     results = report.pairs
     compatible = [r for r in results if r.compatible]
     lines = [f"{len(results)} pair(s): {len(compatible)} compatible, "
              f"{len(results) - len(compatible)} incompatible; "
              f"{sum(r.accepted and r.scored for r in results)} accepted, "
              f"{sum(not r.scored for r in results)} not scored",
-             f"positive accuracy {pct(report.pos_accuracy)}, negative accuracy "
-             f"{pct(report.neg_accuracy)}, balanced accuracy {pct(report.balanced_accuracy)}"]
+             f"positive accuracy {percent(report.pos_accuracy)}, negative accuracy "
+             f"{percent(report.neg_accuracy)}, balanced accuracy "
+             f"{percent(report.balanced_accuracy)}"]
     if full:
         lines.append(f"{len(report.unexpected)} acceptance(s) the implication test did not "
                      "predict" + "".join(f"\n  {r.implied} <= {r.by}" for r in report.unexpected))

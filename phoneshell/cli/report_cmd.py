@@ -21,7 +21,7 @@ from phoneshell.report.runs import (
     load_task_paths,
 )
 from phoneshell.report.tally import Report, Unreadable, build_report
-from phoneshell.report.text import fraction, render_text
+from phoneshell.report.text import fraction, pct, render_text
 from phoneshell.report.writers import WRITERS
 
 
@@ -92,7 +92,7 @@ def _agenthorizon(args: argparse.Namespace, out: Any) -> tuple[bool, object]:
           f"{got.negatives} negative", file=out)
     print(f"  strict score: positive {fraction(got.pos_correct, got.positives, got.pos_accuracy)}"
           f", negative {fraction(got.neg_correct, got.negatives, got.neg_accuracy)}, balanced "
-          + ("n/a" if got.balanced_accuracy is None else f"{100 * got.balanced_accuracy:.1f}%"),
+          + pct(got.balanced_accuracy),
           file=out)
     print(f"  counted incorrect: {len(got.missing)} missing verdict(s), {len(got.invalid)} not "
           "a boolean", file=out)

@@ -4,18 +4,20 @@ against grades, per tag; then each pair of runs compared. Lines only, no colour.
 
 from __future__ import annotations
 
+from phoneshell.percent import percent
 from phoneshell.report.compare import Comparison
 from phoneshell.report.tally import CAPABILITY, AgentNumbers, Report, TagNumbers
 
 
 def pct(value: float | None) -> str:
-    """A fraction as a percentage with one decimal ("n/a" when there is none)."""
-    return "n/a" if value is None else f"{100 * value:.1f}%"
+    """A fraction as a percentage with one decimal ("n/a" when there is none), never 100.0%
+    short of all nor 0.0% above none (`phoneshell.percent`)."""
+    return percent(value)
 
 
 def interval(ci: tuple[float, float] | None) -> str:
     """A Wilson interval as "95% CI 12.3-45.6%"."""
-    return "" if ci is None else f"95% CI {100 * ci[0]:.1f}-{100 * ci[1]:.1f}%"
+    return "" if ci is None else f"95% CI {percent(ci[0]).removesuffix('%')}-{percent(ci[1])}"
 
 
 def fraction(part: int, whole: int, value: float | None) -> str:

@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from phoneshell.percent import percent
 from phoneshell.records import ResultRow
 from phoneshell.runner.folder import RESULTS
 
@@ -56,11 +57,11 @@ def summary_lines(summary: RunSummary) -> list[str]:
     """The closing lines: counts, skip reasons, where the files are."""
     counts = summary.counts()
     scored = counts["passed"] + counts["failed"]
-    rate = f" ({counts['passed'] / scored:.0%} of scored)" if scored else ""
+    rate = f" ({percent(counts['passed'] / scored, 0)} of scored)" if scored else ""
     lines = [f"{len(summary.rows)} attempt(s): {counts['passed']} passed, {counts['failed']} "
              f"failed, {counts['skipped']} skipped{rate}"]
     if summary.planned > scored:  # what no skip, and no attempt left unrun, can raise
-        lines.append(f"  at least {counts['passed'] / summary.planned:.0%} of the "
+        lines.append(f"  at least {percent(counts['passed'] / summary.planned, 0)} of the "
                      f"{summary.planned} planned: every attempt not scored counted as failed")
     if summary.already_scored:
         lines.append(f"  {summary.already_scored} attempt(s) were already scored and not run "

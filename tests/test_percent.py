@@ -1,0 +1,45 @@
+"""Every printed rate: rounded, but never 100% short of all nor 0% above none, wherever it is
+printed (the run's closing lines, the report's pass rates and intervals)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from phoneshell.percent import percent
+from phoneshell.records import ResultRow
+from phoneshell.report.stats import wilson
+from phoneshell.report.text import fraction, interval, pct
+from phoneshell.runner.lines import summary_lines
+from phoneshell.runner.run import RunSummary
+
+
+def _row(n: int, outcome: str) -> ResultRow:
+    return ResultRow(run_id="R", task_id="t", attempt=n, agent="a", outcome=outcome,
+                     passed=outcome == "passed", skipped=outcome == "skipped",
+                     skip_reason="rig down: gone" if outcome == "skipped" else "", checks=(),
+                     claim=None, started_at=0.0, seconds=1.0)
+
+
+def test_short_of_all_is_never_100_and_above_none_never_0() -> None:
+    assert percent(199 / 200, 0) == "99%" and percent(1999 / 2000) == "99.9%"
+    assert percent(1 / 200, 0) == "1%" and percent(1 / 2000) == "0.1%"
+    assert (percent(1.0, 0), percent(0.0, 0), percent(1.0), percent(0.0)) == (
+        "100%", "0%", "100.0%", "0.0%")
+    assert percent(0.5, 0) == "50%" and percent(0.375) == "37.5%" and percent(None) == "n/a"
+
+
+def test_the_run_closing_lines_never_round_a_failure_away() -> None:
+    rows = [_row(n, "passed") for n in range(1, 200)] + [_row(200, "failed")]
+    lines = summary_lines(RunSummary("R", Path("runs/R"), rows=rows, planned=200))
+    assert lines[0].endswith("(99% of scored)"), lines[0]
+    rows = [_row(n, "failed") for n in range(1, 200)] + [_row(200, "passed"), _row(201, "skipped")]
+    lines = summary_lines(RunSummary("R", Path("runs/R"), rows=rows, planned=201))
+    assert lines[0].endswith("(1% of scored)") and lines[1].startswith("  at least 1% of"), lines
+
+
+def test_the_report_never_rounds_a_failure_away() -> None:
+    assert fraction(1999, 2000, 1999 / 2000) == "1999/2000 = 99.9%"
+    assert pct(1 / 2000) == "0.1%"
+    low, high = wilson(19999, 20000) or (0.0, 0.0)
+    assert high < 1 and interval((low, high)).endswith("-99.9%"), interval((low, high))
+    assert interval(wilson(1, 20000)).startswith("95% CI 0.1-")
