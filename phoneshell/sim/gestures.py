@@ -10,7 +10,10 @@ this order:
   or Control Center when it starts on the edge's right part (x past seven tenths of the width);
 * an upward drag starting at the bottom edge goes home;
 * a rightward drag starting at the left edge (x < 20) presses the page's back button;
-* then the front app's own `on_drag` hook, then the switch knob, list, page view, slider or
+* then the front app's own `on_drag` hook (a row's swipe actions, a calendar's paging); then a
+  rightward drag anywhere on a pushed page's content presses the back button of its navigation
+  bar (iOS 26's content swipe back), unless it starts on a control that takes sideways drags
+  (`_content_back`); then the switch knob, list, page view, slider or
   picker wheel under the finger (a knob slid sideways toggles as a tap would, when it slides
   toward the other side: right turns it on, left off, as a UISwitch's thumb does).
 """
@@ -214,7 +217,7 @@ def drag(phone: Phone, move: Drag) -> None:
         phone.go_home()
     elif move.from_x < LEFT_EDGE and not move.vertical and move.dx > MIN_TRAVEL:
         _edge_back(phone)
-    elif not _app_drag(phone, move):
+    elif not _app_drag(phone, move) and not _content_back(phone, move):
         _scroll_or_adjust(phone, move)
     phone.changed()
 
@@ -225,6 +228,33 @@ def _edge_back(phone: Phone) -> None:
         if node.name == "BackButton" and node.visible and node.enabled and node.on_tap:
             node.on_tap()
             return
+
+
+def _content_back(phone: Phone, move: Drag) -> bool:
+    """iOS 26's full-screen swipe back (`interactiveContentPopGestureRecognizer`): a rightward
+    drag starting anywhere on a pushed page's content pops it, as the page's back button in its
+    navigation bar does. Not when what lies under the finger takes sideways drags itself: a
+    switch's knob, a slider, a horizontally scrolling view, the field being edited, the
+    keyboard or an alert (a row with leading swipe actions takes it in its app's `on_drag`,
+    which runs first). Safari's back button sits in its toolbar, not a navigation bar: its
+    history goes back only from the edge, as a web view's does. False when it did not apply."""
+    if move.vertical or move.dx <= MIN_TRAVEL:
+        return False
+    path = hit_path(phone.screen().root, move.from_x, move.from_y)
+    editing = phone.keyboard_field()
+    for node in path:
+        if (node.type in ("Keyboard", "Alert", "Slider", "Switch", "PickerWheel")
+                or node.on_adjust is not None or node.wheel is not None
+                or (node.scroll is not None and node.scroll.horizontal)
+                or (editing is not None and node.field is editing)):
+            return False
+    bars = [n for n in phone.screen().nodes if n.type == "NavigationBar" and n.visible]
+    back = next((c for c in bars[-1].children if c.name == "BackButton" and c.visible
+                 and c.enabled and c.on_tap is not None), None) if bars else None
+    if back is None or back.on_tap is None:
+        return False
+    back.on_tap()
+    return True
 
 
 def _app_drag(phone: Phone, move: Drag) -> bool:

@@ -139,19 +139,23 @@ def render(state: NotesState, host: Host) -> Node:
 
 
 def on_drag(state: NotesState, host: Host, drag: Drag) -> bool:
-    """A swipe left on a note's row reveals Delete; a swipe right hides it again."""
+    """A swipe left on a note's row reveals Delete; a swipe right hides it again. A swipe right
+    on a row otherwise is the row's own: a note's row has a leading action (Pin) on iOS, so it
+    takes the drag and the page stays (iOS 26's content swipe back does not start on it); Pin
+    itself is not modelled, so nothing shows."""
     if state.editor is not None or state.screen != "notes" or drag.vertical:
         return False
     if drag.dx > SWIPE_TRAVEL and state.swiped is not None:
         state.swiped = None
         return True
-    if drag.dx > -SWIPE_TRAVEL:
+    if -SWIPE_TRAVEL <= drag.dx <= SWIPE_TRAVEL:
         return False
     path = hit_path(host.screen().root, drag.from_x, drag.from_y)
     cell = next((n for n in reversed(path) if n.type == "Cell"), None)
     if cell is None or not (cell.key or "").startswith("note:"):
         return False
-    state.swiped = int((cell.key or "").removeprefix("note:"))
+    if drag.dx < 0:
+        state.swiped = int((cell.key or "").removeprefix("note:"))
     return True
 
 
