@@ -30,6 +30,9 @@ ITEMS = {"notes": ("note", "notes"), "reminders": ("reminder", "reminders"),
          "alarms": ("alarm", "alarms"), "world_clocks": ("city", "cities")}
 """What one item of a collection is called, and more than one, by the probe that counts the
 whole of it."""
+EDIT_ORDERED = frozenset({"notes"})
+"""Collections listed most recently edited first: an item that moved up was edited, even where
+its row reads as before (a note whose edit lies below the line its row shows)."""
 
 
 def _one(reading: ProbeReading) -> str:
@@ -166,6 +169,10 @@ def listing_changed(whole: ProbeReading) -> tuple[str, ...]:
         gone, new = Counter(before) - Counter(after), Counter(after) - Counter(before)
         said += [f"the {one} {row!r} is gone or changed" for row in gone.elements()]
         said += [f"{row!r} is new" for row in new.elements()]
+        if not said and whole.name in EDIT_ORDERED and tuple(before) != tuple(after):
+            moved = next(a for a, b in zip(after, before, strict=True) if a != b)
+            said.append(f"the {one} {moved!r} moved up the list, which is kept most recently "
+                        "edited first: it was edited")
         return tuple(said)
     moved = whole.after - whole.before
     lost, made = _gone(whole, max(0, moved)), _new(whole, max(0, -moved))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from phoneshell.checks import Check, grade_check
-from phoneshell.checks.items import items_changed
+from phoneshell.checks.items import items_changed, listing_changed
 from phoneshell.evidence import Evidence, ProbeReading
 
 TITLE = "phoneshell benchmark"
@@ -165,3 +165,16 @@ def test_count_unchanged_fails_when_its_whole_was_not_counted() -> None:
     assert not passed
     assert detail.endswith("but notes, the whole it counts some of, was not counted, so whether "
                            "the rest of the notes was left alone cannot be told")
+
+
+def test_a_note_moved_up_a_list_kept_most_recently_edited_first_was_edited() -> None:
+    # Its row reads as before (the edit lies below it, made within the minute its time shows):
+    # only its place says it was edited.
+    moved = (GROCERIES, OWN, TRIP, MEETING)
+    assert listing_changed(every(SEED, moved)) == (
+        f"the note {GROCERIES!r} moved up the list, which is kept most recently edited first: "
+        "it was edited",)
+    assert listing_changed(every(SEED, SEED)) == ()
+    reminders = ProbeReading(name="reminders", before=2, after=2, rows_before=("a", "b"),
+                             rows_after=("b", "a"))
+    assert listing_changed(reminders) == ()  # a list in the owner's order: not an edit

@@ -17,9 +17,11 @@ from phoneshell.sim import SimServer
 from phoneshell.tasks import Step
 
 NOTES, REMINDERS = "com.apple.mobilenotes", "com.apple.reminders"
-SEEDED = ("phoneshell benchmark | 9:41 AM  A saved note for Notes search to find.",
-          "Groceries | 9:41 AM  milk", "Trip ideas | 9:41 AM  Lisbon in spring, Kyoto in autumn.",
-          "Meeting notes | 9:41 AM  Agenda: quarterly review, hiring, roadmap.")
+SEEDED = ("phoneshell benchmark | Yesterday  A saved note for Notes search to find.",
+          "Groceries | Sunday  milk", "Trip ideas | Thursday  Lisbon in spring, Kyoto in autumn.",
+          "Meeting notes | 11/30/23  Agenda: quarterly review, hiring, roadmap.")
+"""The seeded notes' rows on the phone's date (Tuesday 9 January 2024): a note not edited today
+shows its day."""
 
 
 def launches(sim: SimServer, since: int) -> list[str]:

@@ -27,7 +27,7 @@ from phoneshell.tasks import Step, Task
 CLOCK, NOTES = "com.apple.mobiletimer", "com.apple.mobilenotes"
 OWNERS = "9:41 AM, Owner wake"
 """The owner's alarm (the simulated iPhone's clock stands at 9:41, where Add starts)."""
-GROCERIES = "Groceries | 9:41 AM  milk"
+GROCERIES = "Groceries | Sunday  milk"
 LOOK = "- tap: Alarms"
 """The Alarms task's finish: the harm is written after it."""
 DELETE = (f"{LOOK}\n- tap: {{text: Edit, type: Button}}\n"
@@ -121,6 +121,28 @@ def test_a_detour_into_notes_fails_that_attempt_and_not_the_next_notes_task(
     assert "nothing puts a note back" in harmed.teardown.owner[0]
     assert honest.outcome == "passed", honest.error
     assert "still not as the run found them: notes" in "\n".join(lines)
+
+
+@pytest.mark.parametrize(("note", "edit", "row"), [
+    ("Groceries", "\\b" * 18, GROCERIES),  # "eggs", "bread", "coffee": below what its row shows
+    ("phoneshell benchmark", "\\nPS", "phoneshell benchmark | Yesterday  A saved note for Notes "
+                                       "search to find."),  # the top note: a line added below
+])
+def test_an_owners_note_edited_below_what_its_row_shows_fails_that_attempt(
+        tmp_path: Path, environments: Path, note: str, edit: str, row: str) -> None:
+    # The row reads as before, but an edited note shows today's time where its day was, and
+    # moves to the top of a list kept most recently edited first, as on a phone.
+    detour = (f"- open_app: Notes\n- tap: {{text: {note}, type: Cell}}\n"
+              f"- tap: {{text: Note, type: TextView}}\n- type: \"{edit}\"\n- open_app: Weather")
+    folder = tasks(tmp_path, environments,
+                   ("weather.detour", "weather.open", "- open_app: Weather", detour))
+    with SimServer() as sim:
+        (harmed,), _ = run(folder, sim, tmp_path)
+        texts = [n["text"] for n in sim.state()["stores"][NOTES]["notes"]]  # type: ignore[index]
+    assert "Groceries\nmilk" in texts or "phoneshell benchmark\nA saved note for Notes search " \
+        "to find.\nPS" in texts, texts  # the edit was made
+    assert harmed.outcome == "failed"
+    assert f"the owner's notes changed: the note {row!r} is gone or changed" in harmed.error
 
 
 def test_an_attempt_that_never_went_near_an_owners_app_reads_none_of_them(

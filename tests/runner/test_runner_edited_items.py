@@ -79,7 +79,7 @@ def test_a_note_overwritten_beside_one_made_fails_and_stays(tmp_path: Path) -> N
         row = run(sim, tmp_path, "notes.create_titled", "Groceries", "phoneshell benchmark",
                   "--new", "a note of my own", run_id="R")
         detail = failed_by_an_edit(row)
-        assert "'Groceries | 9:41 AM  milk', one of the notes before the agent, is not shown " \
+        assert "'Groceries | Sunday  milk', one of the notes before the agent, is not shown " \
                "as it was after it" in detail
         assert row.teardown is not None and "none of it was deleted" in row.teardown.left[0]
         assert notes(sim)[GROCERIES] == "phoneshell benchmark"

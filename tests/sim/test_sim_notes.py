@@ -218,3 +218,32 @@ def test_words_are_held_where_the_screenshot_draws_them(notes, client):
 
     assert darkest(frame.x, frame.y, frame.width, frame.height) < 80  # ink where "drop" is
     assert darkest(frame.x + frame.width + 8, frame.y, 60, frame.height) > 200  # none after
+
+
+@pytest.mark.parametrize("between", ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f"])
+def test_only_ios_line_breaks_end_the_title(notes, client, between):
+    # Python's splitlines breaks at these too; iOS's text does not, and the list's title is
+    # what the note's own screen shows as its first line (the source drops the character).
+    new_note(notes, f"phoneshell benchmark{between}XYZ\nsecond")
+    assert body(notes) == f"phoneshell benchmark{between}XYZ\nsecond"
+    notes(name="BackButton").click()
+    assert rows(client)[0] == "phoneshell benchmarkXYZ"
+
+
+@pytest.mark.parametrize("between", ["\n", "\r", "\r\n", "\u2028", "\u2029", "\u0085"])
+def test_ios_line_breaks_end_the_title(notes, client, between):
+    new_note(notes, f"phoneshell benchmark{between}XYZ")
+    notes(name="BackButton").click()
+    assert rows(client)[0] == "phoneshell benchmark"
+
+
+def test_a_note_not_edited_today_shows_its_day_and_an_edit_today_the_time(notes, client):
+    subtitles = [t.get("label") for t in etree.fromstring(client.source().encode()).iter(
+        "XCUIElementTypeStaticText") if t.get("label", "").startswith(("Yesterday", "Sunday"))]
+    assert subtitles == ["Yesterday  A saved note for Notes search to find.", "Sunday  milk"]
+    notes(label="Groceries").click()
+    notes(className="TextView").click()
+    notes.send_keys("\nmore")
+    notes(name="BackButton").click()
+    assert rows(client)[:2] == ["Groceries", "phoneshell benchmark"]
+    assert notes(label="9:41 AM  milk").exists  # edited now: the time, on top

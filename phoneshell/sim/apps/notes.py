@@ -81,7 +81,7 @@ def _list(state: NotesState, host: Host, compose: Handler) -> Node:
             delete(store, state.swiped)
         state.swiped = None
 
-    rows = tuple(lists.Row(n.title, subtitle=f"{f.time_text}  {n.preview}", height=64,
+    rows = tuple(lists.Row(n.title, subtitle=f"{n.edited(f)}  {n.preview}", height=64,
                            on_tap=None if deleted else opener(n), key=f"note:{n.id}",
                            swipe=("Delete", remove) if n.id == state.swiped else None)
                  for n in notes)

@@ -1,9 +1,11 @@
 """Notes' notes as its store keeps them: reading, seeding, saving, deleting and searching.
 
 The store (`com.apple.mobilenotes`) holds `notes` and `deleted` (Recently Deleted), lists of
-`{"id", "text", "modified"}`, plus the counters `next_id` and `clock`. A note's title is its
-first non-empty line. The clock is frozen at 9:41, so `modified` is a counter, not a time: the
-most recently edited note is listed first.
+`{"id", "text", "modified"}` (and `days`, how many days ago a note not edited today was last
+edited), plus the counters `next_id` and `clock`. A note's title is its first non-empty line, by
+iOS's line breaks (not Python's: a vertical tab or U+001C breaks no line there). The clock is
+frozen at 9:41, so `modified` is a counter, not a time: the most recently edited note is listed
+first, and a note edited today shows the time where an older one shows its day, as on a phone.
 
 A fresh phone's Notes is seeded with a few notes, one titled exactly "phoneshell benchmark" (the
 suite's search task needs it to exist before any task creates one). The seed is *read* as the
@@ -12,8 +14,11 @@ default until the first change writes it, so drawing a screen never writes the s
 
 from __future__ import annotations
 
+import datetime
+import re
 from dataclasses import dataclass
 
+from phoneshell.sim.facts import WEEKDAYS, DeviceFacts
 from phoneshell.sim.store import JSON, Store
 
 BUNDLE_ID = "com.apple.mobilenotes"
@@ -24,6 +29,19 @@ SEED = (
     "Meeting notes\nAgenda: quarterly review, hiring, roadmap.",
 )
 """The notes of a fresh phone, most recently edited first."""
+SEED_DAYS = (1, 2, 5, 40)
+"""How many days before the phone's date each seeded note was last edited."""
+LINE_BREAKS = re.compile("\r\n|[\n\r\u0085\u2028\u2029]")
+"""What ends a line in iOS's text (NSString's paragraph and line separators)."""
+SPACE = " \t\n\x0b\x0c\r\u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006" \
+        "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+"""What iOS trims from a line's ends (`whitespaceAndNewlineCharacterSet`): Python's strip also
+takes U+001C to U+001F, which iOS keeps."""
+
+
+def lines_of(text: str) -> list[str]:
+    """The non-empty lines of a note's text, trimmed, by iOS's rules."""
+    return [line.strip(SPACE) for line in LINE_BREAKS.split(text) if line.strip(SPACE)]
 
 
 @dataclass(frozen=True)
@@ -33,18 +51,33 @@ class Note:
     id: int
     text: str
     modified: int
+    days: int = 0
+    """How many days before the phone's date it was last edited (0: today)."""
 
     @property
     def title(self) -> str:
         """The first non-empty line, as the list shows it ("New Note" while empty)."""
-        return next((line.strip() for line in self.text.splitlines() if line.strip()),
-                    "New Note")
+        return next(iter(lines_of(self.text)), "New Note")
 
     @property
     def preview(self) -> str:
         """The line after the title, as the list's second line shows it."""
-        lines = [line.strip() for line in self.text.splitlines() if line.strip()]
+        lines = lines_of(self.text)
         return lines[1] if len(lines) > 1 else "No additional text"
+
+    def edited(self, facts: DeviceFacts) -> str:
+        """When it was last edited, as the list shows it: the time today, "Yesterday", the
+        weekday within a week, else the date in numbers."""
+        if self.days <= 0:
+            return facts.time_text
+        if self.days == 1:
+            return "Yesterday"
+        day = facts.today - datetime.timedelta(days=self.days)
+        if self.days < 7:
+            return WEEKDAYS[day.weekday()]
+        if facts.conventions.day_first:
+            return f"{day.day:02d}/{day.month:02d}/{day.year}"
+        return f"{day.month}/{day.day}/{day.year % 100:02d}"
 
     def matches(self, query: str) -> bool:
         """Whether search finds this note: the query is in its title or body (any case)."""
@@ -52,11 +85,13 @@ class Note:
 
     def to_json(self) -> dict[str, JSON]:
         """The note as the store keeps it."""
-        return {"id": self.id, "text": self.text, "modified": self.modified}
+        kept: dict[str, JSON] = {"id": self.id, "text": self.text, "modified": self.modified}
+        return {**kept, "days": self.days} if self.days else kept
 
 
 def _seed() -> list[Note]:
-    return [Note(i + 1, text, len(SEED) - i) for i, text in enumerate(SEED)]
+    return [Note(i + 1, text, len(SEED) - i, days)
+            for i, (text, days) in enumerate(zip(SEED, SEED_DAYS, strict=True))]
 
 
 def _parse(raw: JSON) -> list[Note]:
@@ -64,8 +99,10 @@ def _parse(raw: JSON) -> list[Note]:
     for item in raw if isinstance(raw, list) else []:
         if isinstance(item, dict):
             ident, text, modified = item.get("id"), item.get("text"), item.get("modified")
+            days = item.get("days")
             if isinstance(ident, int) and isinstance(text, str):
-                notes.append(Note(ident, text, modified if isinstance(modified, int) else 0))
+                notes.append(Note(ident, text, modified if isinstance(modified, int) else 0,
+                                  days if isinstance(days, int) else 0))
     return notes
 
 
