@@ -56,10 +56,15 @@ def test_new_reminder_is_focused_typed_and_saved_with_return(reminders, client):
     assert field.displayed and reminders(className="Keyboard").exists
     assert reminders(name="Done").exists
     reminders.send_keys("collect parcel\n")
-    assert not reminders(className="Keyboard").exists
-    assert not reminders(className="TextField").exists
+    # iOS: Return saves it and opens the next empty reminder below, the keyboard still up.
+    assert reminders(className="Keyboard").exists
+    assert reminders(className="TextField", name="Title").get(timeout=1).value in ("", None)
     assert titles(client)[-1] == "collect parcel"
     assert "collect parcel" in titles(client, visible_only=True)  # the list scrolled to it
+    reminders.send_keys("buy stamps\nwrap gift\n\n")  # Return on the empty one ends editing
+    assert not reminders(className="Keyboard").exists
+    assert not reminders(className="TextField").exists
+    assert titles(client)[-3:] == ["collect parcel", "buy stamps", "wrap gift"]
 
 
 def test_a_saved_reminder_survives_terminate(reminders, client):

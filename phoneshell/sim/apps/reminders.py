@@ -4,7 +4,9 @@ The app opens on the lists overview: a search field, the smart-list tiles (Today
 All, Flagged, Completed, each with its count) and "My Lists" (Reminders, Groceries). Tapping a
 list opens it: its reminders, each with a completion circle, over a "New Reminder" button.
 "New Reminder" adds a row at the end with a focused title field (the list scrolls to it);
-typing a title and Return, or "Done", saves it; an empty title saves nothing. From the overview
+typing a title and Return saves it and opens the next empty reminder below, keyboard up (so
+"a\nb\n" adds two); "Done" saves it and ends editing; Return, "Done" or leaving the list on an
+empty title saves nothing and ends editing. From the overview
 "New Reminder" opens the Reminders list first (a real phone shows a sheet there instead).
 Tapping a circle completes a reminder (it moves to Completed; tapping it there undoes that).
 Searching the overview lists reminders whose title contains the query. A swipe left on a
@@ -122,11 +124,26 @@ def _new_reminder(state: RemindersState, host: Host) -> Handler:
         commit(state, host)
         if state.open is None or state.open == "Completed":
             state.open, state.scroll = DEFAULT_LIST, Scroll()
-        draft = EditText("", on_submit=lambda: commit(state, host))
-        state.draft = draft
-        state.scroll.offset = 1 << 20  # the new row is last: show it (the table clamps)
-        host.focus(draft)
+        _draft(state, host)
     return start
+
+
+def _draft(state: RemindersState, host: Host) -> None:
+    """Open an empty reminder at the end of the open list, its title focused."""
+    draft = EditText("", on_submit=lambda: _submitted(state, host))
+    state.draft = draft
+    state.scroll.offset = 1 << 20  # the new row is last: show it (the table clamps)
+    host.focus(draft)
+
+
+def _submitted(state: RemindersState, host: Host) -> None:
+    """Return in a reminder's title, as on iOS: a titled one is saved and the next empty
+    reminder opens below it with the keyboard still up (how a person adds several in a row);
+    an empty one ends editing and leaves nothing."""
+    titled = state.draft is not None and bool(state.draft.text.strip())
+    commit(state, host)
+    if titled and state.open is not None:
+        _draft(state, host)
 
 
 def _opener(state: RemindersState, name: str) -> Handler:
