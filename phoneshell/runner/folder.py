@@ -164,6 +164,39 @@ def resume_folder(runs_dir: Path, manifest: RunManifest, tasks: list[Task],
     return RunFolder(run_dir, manifest, _scored(rows), _tries(rows))
 
 
+def planned_attempts(manifest: RunManifest) -> list[tuple[str, int]]:
+    """Every (task id, attempt) run.json plans: its tasks x its repeat. The plan is the record's,
+    never the task files found now (one deleted since would drop out of it unseen)."""
+    return [(ref.id, n) for ref in manifest.tasks for n in range(1, manifest.repeat + 1)]
+
+
+def check_plan(manifest: RunManifest, tasks: list[Task], run_dir: Path) -> None:
+    """Refuse to continue a run when a task it planned, with attempts still to run, is not
+    among the tasks loaded now (its file deleted, moved, or left out with errors).
+
+    A task whose every attempt is already scored needs no file: nothing of it runs again.
+
+    Raises:
+        RunError: naming each such task, the file run.json recorded and where it was looked for.
+    """
+    try:
+        scored = _scored(read_results(run_dir / RESULTS))
+    except RecordError as exc:
+        raise RunError(str(exc), hint="results.jsonl is damaged; start a new run") from exc
+    loaded = {task.id for task in tasks}
+    missing = [ref for ref in manifest.tasks if ref.id not in loaded and any(
+        (ref.id, n) not in scored for n in range(1, manifest.repeat + 1))]
+    if missing:
+        globs = f" (tasks {', '.join(manifest.task_globs)})" if manifest.task_globs else ""
+        raise RunError(
+            f"run {manifest.run_id} planned {len(missing)} task(s) with attempts still to run "
+            f"that are not among its task files now: "
+            + "; ".join(f"{ref.id} (was {ref.file})" for ref in missing)
+            + f"; looked for in {', '.join(manifest.paths)}{globs}",
+            hint="put the files back as the run had them (run.json records their sha256), or "
+                 "start a new run")
+
+
 def append_result(path: Path, row: ResultRow) -> None:
     """Append one results row, on disk (fsynced) before returning."""
     append_line(path, row)

@@ -38,11 +38,13 @@ from phoneshell.runner.folder import (
     RESULTS,
     RunFolder,
     append_result,
+    check_plan,
     check_run_id,
     check_task_ids,
     create_folder,
     load_manifest,
     new_run_id,
+    planned_attempts,
     read_results,
     resume_folder,
     set_aside_incomplete,
@@ -313,8 +315,6 @@ def unconfined_line(kind: SandboxKind, note: str) -> str:
             if kind in ("none", "unavailable") else "")
 
 
-
-
 def _shown(progress: Progress) -> Progress:
     """`progress` given each line escaped for a terminal (once: escaping is idempotent)."""
     return lambda line: progress(visible(line))
@@ -355,6 +355,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
         if added:
             progress(f"not part of run {options.run_id}, left out: {', '.join(added)}")
         tasks = [t for t in tasks if t.id in planned]
+        check_plan(recorded, tasks, options.runs_dir / recorded.run_id)
     check_task_ids(tasks)
     sandbox, kind, why = sandbox_for(agent_spec, options.sandbox)  # also: an unknown agent
     sandbox = sandbox.hiding(paths)  # the task files' folders, wherever the agent sees them
@@ -378,8 +379,9 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
                   if options.resume else Sealer(folder.run_dir, key, chain, frames_chain=frames))
         plans = [(t, n) for t in tasks for n in range(1, repeat + 1)
                  if (t.id, n) not in folder.scored]
-        summary = RunSummary(folder.run_id, folder.run_dir,
-                             already_scored=len(tasks) * repeat - len(plans), left_out=left_out,
+        record = planned_attempts(folder.manifest)  # the plan is run.json's (check_plan)
+        summary = RunSummary(folder.run_id, folder.run_dir, left_out=left_out,
+                             already_scored=sum(key in folder.scored for key in record),
                              planned=len(plans))
         run = _Run(folder, plans, agent_spec, progress, summary, sandbox, sealer, trajectory,
                    options.agent_log_bytes)
@@ -403,8 +405,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
                                hint="`phoneshell doctor --device ...` checks the chain; then "
                                     f"`{resume_command(options.runs_dir, folder.run_id)}`")
     final = latest_rows(read_results(folder.run_dir / RESULTS))
-    summary.all_passed = len(final) == len(tasks) * repeat and all(
-        row.passed for row in final.values())
+    summary.all_passed = all(key in final and final[key].passed for key in record)
     return summary
 
 

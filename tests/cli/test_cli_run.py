@@ -14,7 +14,9 @@ import pytest
 
 from phoneshell.phones.lock import DeviceLock
 from phoneshell.runner import RunOptions, run_suite
+from phoneshell.runner.folder import read_results
 from phoneshell.runner.lines import summary_lines
+from phoneshell.runner.run import RunInterrupted
 from phoneshell.sim import SimServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -217,3 +219,36 @@ def test_a_run_killed_in_the_middle_of_an_attempt_can_be_resumed(tmp_path: Path)
     report = phoneshell("report", str(tmp_path / "R"))
     assert report.returncode == 1, report.stderr  # verified; not all passed
     assert "resumed after setting aside what was written after its last seal" in report.stdout
+
+
+def test_resume_plans_from_run_json_not_from_the_task_files_found_now(tmp_path: Path) -> None:
+    # A task file deleted since the run began must not drop its attempts out of the plan: a
+    # resume that loses one still to run refuses, naming it; one already scored needs no file,
+    # and its attempts still count as already scored.
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    for name in ("reach", "serial"):
+        (tasks / f"{name}.yaml").write_text(
+            (ROOT / "environments" / f"settings.about.{name}.yaml").read_text())
+
+    def progress(line: str) -> None:  # Ctrl-C once the first attempt is recorded
+        if line.startswith("[1/"):
+            raise KeyboardInterrupt
+
+    with pytest.raises(RunInterrupted, match="stopped after 1 of 2 attempt"):
+        run_suite(RunOptions((str(tasks),), runs_dir=tmp_path, run_id="R"), progress)
+    rows = read_results(tmp_path / "R" / "results.jsonl")
+    assert [(r.task_id, r.outcome) for r in rows] == [("settings.about.reach", "passed")]
+    serial = (tasks / "serial.yaml").read_text()
+    (tasks / "serial.yaml").unlink()
+    lost = phoneshell("run", "--resume", "R", "--runs", str(tmp_path))
+    assert lost.returncode == 2, lost.stdout + lost.stderr
+    assert "error: run R planned 1 task(s) with attempts still to run that are not among its " \
+        f"task files now: settings.about.serial (was {tasks / 'serial.yaml'}); looked for in " \
+        f"{tasks}" in lost.stderr
+    (tasks / "serial.yaml").write_text(serial)
+    (tasks / "reach.yaml").unlink()  # scored already: nothing of it runs again
+    again = phoneshell("run", "--resume", "R", "--runs", str(tmp_path))
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "1 attempt(s): 1 passed" in again.stdout
+    assert "1 attempt(s) were already scored and not run again" in again.stdout
