@@ -278,8 +278,22 @@ def selected(ep: Endpoints, req: Request) -> JSON:
 
 
 def get_attribute(ep: Endpoints, req: Request) -> JSON:
-    """`GET /element/:uuid/attribute/:name` (type, name, label, value, visible, rect...)."""
-    return attribute(ep.element(req), req.params["name"])
+    """`GET /element/:uuid/attribute/:name` (type, name, label, value, visible, rect...);
+    `index` (`wdIndex`) is the element's place among its parent's children, as the source's
+    `index` says."""
+    node = ep.element(req)
+    if req.params["name"].removeprefix("wd").lower() == "index":
+        return _index(ep.phone.screen().root, node)
+    return attribute(node, req.params["name"])
+
+
+def _index(root: Node, node: Node) -> int:
+    """The node's place among its parent's children (0 for the application)."""
+    for parent in walk(root):
+        for place, child in enumerate(parent.children):
+            if child is node:
+                return place
+    return 0
 
 
 def accessible(ep: Endpoints, req: Request) -> JSON:

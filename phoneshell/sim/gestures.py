@@ -169,7 +169,11 @@ def type_text(phone: Phone, text: str) -> bool:
         found = None if field.multiline else _ENDS_EDITING.search(text, start)
         stop = len(text) if found is None else found.start()
         if stop > start:
-            field.text = _typed(field.text, text[start:stop])
+            before, run = field.text, text[start:stop]
+            if field.selected:  # typing replaces a selection; a Backspace only deletes it
+                field.selected, before = False, ""
+                run = run[1:] if run[0] in _BACKSPACE else run
+            field.text = _typed(before, run)
         if found is None:
             break
         # Return ends editing first: a submit handler may move focus elsewhere.

@@ -11,6 +11,7 @@ one object to drive. Not thread-safe: the server holds one lock around it.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -29,7 +30,9 @@ from phoneshell.sim.ui import EditText, Node, Rect, Screen, walk
 SPRINGBOARD = sb.BUNDLE_ID
 SPRINGBOARD_PID = 58
 """SpringBoard starts early in boot, so its pid is small and stays put."""
-FIRST_APP_PID = 1000
+APP_PIDS = (300, 65000)
+"""The range an app's pid is drawn from at each launch: a phone's are large and unrelated to
+one another (what launched since boot), so a counter from 1000 would tell a simulator."""
 STATE_VERSION = 1
 """Version of the `--state` file format: {"version": 1, "stores": {...}, "facts": {...},
 "clock_s": 12.5} (facts and clock_s optional)."""
@@ -93,9 +96,17 @@ class Phone:
         """The clock's reading at the last touch or key (Auto-Lock counts from it)."""
         self._focused: EditText | None = None
         self.keyboard = KeyboardState()
-        self._next_pid = FIRST_APP_PID
+        self._pids = random.Random()
         self.running[SPRINGBOARD] = Process(SPRINGBOARD_PID, sb.APP.new_state())
         self.changed()
+
+    def _new_pid(self) -> int:
+        """A pid for an app launching now: drawn from `APP_PIDS`, none a running app holds."""
+        taken = {p.pid for p in self.running.values()}
+        while True:
+            pid = self._pids.randint(*APP_PIDS)
+            if pid not in taken:
+                return pid
 
     def reset(self) -> None:
         """Back to a freshly booted phone with empty stores (facts are kept)."""
@@ -190,8 +201,7 @@ class Phone:
             self.go_home()
             return
         if bundle_id not in self.running:
-            self.running[bundle_id] = Process(self._next_pid, app.new_state())
-            self._next_pid += 1
+            self.running[bundle_id] = Process(self._new_pid(), app.new_state())
         if self.foreground != bundle_id:
             self.focus(None)
             self.foreground = bundle_id

@@ -97,6 +97,9 @@ class EditText:
     on_submit: Handler | None = None
     focused: bool = False
     """Set by the phone only (`Host.focus`)."""
+    selected: bool = False
+    """All its text is selected (Safari's address once editing starts): the next characters
+    typed replace it, and a Backspace deletes it."""
 
     def shown_value(self) -> str | None:
         """What WDA reports as `value`: the text, bullets if secure, else the placeholder."""

@@ -1,8 +1,9 @@
 """Safari (com.apple.mobilesafari): the address bar, web pages, back and forward, tabs, link menus.
 
 Tapping the address field ("TabBarItemTitle", labelled "Address") starts editing: the field
-moves above the keyboard, empty (a real one selects the old address, so typing replaces it),
-with Cancel. Return (the "go" key) loads an address, or searches Google for anything else.
+moves above the keyboard holding the page's address, all selected (typing replaces it,
+Backspace deletes it), or empty on a blank tab, with Cancel. Return (the "go" key) loads an
+address, or searches Google for anything else.
 `POST /url` (the `on_url` hook) opens http(s) URLs: in the blank tab if one is in front, else in
 a new tab. Holding a link shows its preview and menu (Open in New Tab, Add to Reading List, Copy
 Link, Share…); a tap elsewhere dismisses it. More offers Reload, New Tab, Add to Reading List
@@ -82,7 +83,7 @@ def _change(state: SafariState, host: Host, edit: Callable[[Window], object]) ->
 def go(state: SafariState, host: Host, typed: str) -> None:
     """Load what was typed in the address bar: an address, or a web search for the words."""
     words = typed.strip()
-    state.address.text = ""
+    state.address.text, state.address.selected = "", False
     if not words:
         return
     page = load(words if is_address(words) else search_url(words))
@@ -179,10 +180,12 @@ def render(state: SafariState, host: Host) -> Node:
         return show_menu
 
     def begin_edit() -> None:
-        state.menu, state.address.text = None, ""
+        # iOS shows the page's address in the field, all selected, so typing replaces it.
+        state.menu, state.address.text = None, window.current.url or ""
+        state.address.selected = bool(state.address.text)
 
     def cancel() -> None:
-        state.address.text = ""
+        state.address.text, state.address.selected = "", False
         host.focus(None)
 
     def submit() -> None:
