@@ -23,7 +23,7 @@ from phoneshell.replays import Swapper, share_out
 from phoneshell.runner.run import Progress
 from phoneshell.tasks import Task
 
-__all__ = ["Graded", "play_attacks", "summary_lines"]
+__all__ = ["Graded", "not_scored", "play_attacks", "summary_lines"]
 
 
 @dataclass(frozen=True)
@@ -69,9 +69,14 @@ def _verdicts(results: Sequence[AttackResult]) -> str:
     parts = []
     for result in results:
         verdict = ("PASSES" if result.breaks else "passes, compatible" if result.passed
-                   else "fails" if result.scored else f"not scored ({result.skip_reason})")
+                   else "fails" if result.scored else f"not scored ({_why(result)})")
         parts.append(f"{result.task} {verdict}")
     return "; ".join(parts) or "passes no other task"
+
+
+def _why(result: AttackResult) -> str:
+    """Why a finish was not scored, without the "not scored: " its reason starts with."""
+    return result.skip_reason.removeprefix("not scored: ")
 
 
 def _group_key(attack: Attack) -> tuple[object, ...]:
@@ -91,12 +96,14 @@ def _as_finish(group: Sequence[Attack]) -> Task:
 
 
 def _swaps(task: Task, tasks: Sequence[Task], played: Sequence[Graded]) -> list[AttackResult]:
-    """The sibling finishes that passed as other tasks (rejections are `phoneshell swap --all`'s
-    to report), each as a `swap:<task>` attack on the task it passed."""
+    """The sibling finishes that passed as other tasks, and those that could not be graded as
+    them (not scored: the finish could not be played, say), each as a `swap:<task>` attack on
+    the other task. Rejections are `phoneshell swap --all`'s to report; a finish not scored is
+    no rejection, and must not read as "passes no other task"."""
     by_id = {t.id: t for t in tasks}
     return [_result(Attack(by_id[g.task], "swap", f"swap:{task.id}", reference(task),
                            task.answer()), g)
-            for g in played if g.passed]
+            for g in played if g.passed or g.skip_reason]
 
 
 def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
@@ -151,6 +158,12 @@ def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
         seconds=round(time.monotonic() - started, 1), evidence=str(swappers[0].run_dir))
 
 
+def not_scored(report: AttackReport) -> tuple[AttackResult, ...]:
+    """The finishes that could not be graded (not played, no evidence): each is a hole the
+    attack could not look for, so an attack with any has not shown the tasks hold."""
+    return tuple(r for r in report.attacks if not r.scored)
+
+
 def summary_lines(report: AttackReport) -> list[str]:
     """For people: every finish that passed a task it does not do, then a count per family."""
     lines: list[str] = []
@@ -159,16 +172,21 @@ def summary_lines(report: AttackReport) -> list[str]:
         lines += [f"    {step}" for step in result.finish]
         if result.answer:
             lines.append(f"    answer: {result.answer[:100]}")
-    lines.append(f"{'family':<12} {'finishes':>8} {'tasks':>6} {'broken':>7}")
+    for result in not_scored(report):
+        lines.append(f"{result.task}: {result.attack} NOT SCORED: {_why(result)}")
+    lines.append(f"{'family':<12} {'finishes':>8} {'tasks':>6} {'broken':>7} "
+                 f"{'not scored':>10}")
     for family in report.families:
         rows = [r for r in report.attacks if r.family == family]
         tasks = {r.task for r in rows}
         broken = {r.task for r in rows if r.breaks}
-        lines.append(f"{family:<12} {len(rows):>8} {len(tasks):>6} {len(broken):>7}")
+        lines.append(f"{family:<12} {len(rows):>8} {len(tasks):>6} {len(broken):>7} "
+                     f"{sum(not r.scored for r in rows):>10}")
     broken_tasks = {r.task for r in report.broken}
-    unscored = sum(not r.scored for r in report.attacks)
+    unscored = not_scored(report)
     lines.append(f"{report.tasks} task(s), {len(report.attacks)} finish(es) graded from "
                  f"{report.finishes} distinct finish(es) in {report.replays} replay(s), "
                  f"{report.seconds:.0f}s: {len(report.broken)} pass without doing the task, on "
-                 f"{len(broken_tasks)} task(s); {unscored} not scored")
+                 f"{len(broken_tasks)} task(s); {len(unscored)} not scored"
+                 + (" (each a hole the attack could not look for)" if unscored else ""))
     return lines

@@ -22,7 +22,7 @@ def add_parsers(commands: Any) -> None:
         description="For every task, make finishes cheaper than doing it (families: "
                     f"{', '.join(ATTACK_FAMILIES)}), replay each once on a phone and grade it "
                     "as the task. Exit 1 when any passes a task that does not list it in "
-                    "compatible_attacks.")
+                    "compatible_attacks, or when any could not be graded (not scored).")
     p.add_argument("paths", nargs="*", default=default_task_paths(), metavar="PATH",
                    help=PATHS_HELP)
     p.add_argument("--task", dest="tasks", action="append", default=[], metavar="GLOB",
@@ -44,8 +44,9 @@ def add_parsers(commands: Any) -> None:
 
 
 def run_attack_cmd(args: argparse.Namespace) -> int:
-    """Play the attacks; exit 0 when none passes a task it should not, 1 otherwise."""
-    from phoneshell.attack import run_attack, summary_lines
+    """Play the attacks; exit 0 when every finish was graded and none passes a task it should
+    not, 1 otherwise (a finish not scored is a hole the attack could not look for)."""
+    from phoneshell.attack import not_scored, run_attack, summary_lines
 
     families: tuple[AttackFamily, ...] = tuple(
         f for f in ATTACK_FAMILIES if not args.family or f in args.family)
@@ -65,4 +66,4 @@ def run_attack_cmd(args: argparse.Namespace) -> int:
         raise RunError(f"the attack stopped early: {outcome.stopped}",
                        hint="`phoneshell doctor` checks the chain; finishes not played are "
                             "listed as not scored")
-    return 1 if report.broken else 0
+    return 1 if report.broken or not_scored(report) else 0

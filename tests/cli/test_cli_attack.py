@@ -61,3 +61,21 @@ def test_task_globs_pick_what_is_attacked_from_the_suite_anywhere(tmp_path: Path
     assert typo.returncode == 2
     assert "no task id matches 'setings.about*'; did you mean 'settings.about.reach'?" in \
         typo.stderr
+
+
+def test_a_finish_that_cannot_be_played_is_not_scored_said_and_exits_1(tmp_path: Path) -> None:
+    # A task whose own reference finish cannot be played (its setup taps a row Settings does
+    # not have): the swap family's finish is graded as nothing, which is no rejection.
+    reach = ROOT / "environments" / "settings.about.reach.yaml"
+    gone = reach.read_text().replace("id: settings.about.reach", "id: settings.about.gone")
+    gone = gone.replace("- home\n", "- home\n- open_app: Settings\n- tap: No Such Row\n", 1)
+    (tmp_path / "gone.yaml").write_text(gone.replace("- settings.about.serial",
+                                                     "- settings.about.reach"))
+    done = phoneshell("attack", str(tmp_path / "gone.yaml"), str(reach), "--family", "swap",
+                      "--runs", str(tmp_path / "runs"))
+    assert done.returncode == 1, done.stdout + done.stderr[-2000:]
+    assert "swap:settings.about.gone: settings.about.reach not scored (setup failed: tap " \
+        "'No Such Row'" in done.stderr
+    assert "settings.about.reach: swap:settings.about.gone NOT SCORED: setup failed" in \
+        done.stdout
+    assert "0 pass without doing the task, on 0 task(s); 1 not scored" in done.stdout
