@@ -1,0 +1,248 @@
+"""iOS Calculator's arithmetic: the portrait keypad as a pure state machine, and a computation
+replayed on it. Pure: no I/O; the simulated Calculator presses its keys through it and the
+`tapped_keys` check replays the agent's presses on it, so what the check computes is what the
+phone showed.
+
+Behaves like iOS's basic calculator: × and ÷ bind tighter than + and − (2 + 3 × 4 = 14, so
+(2 + 3) × 4 takes an = first); % divides the entry by 100, or after + or − takes that percent
+of the left operand (30 + 10 % = 33, 30 × 10 % = 3, 10 % × 30 = 3); = again repeats the
+last operation; "All clear" clears everything, "Clear" (shown while an entry is being typed) only
+the entry; dividing by zero shows "Error". Exact decimal arithmetic, shown with up to 9
+significant digits and thousands separators, as the real display does. Keys go by their
+accessibility names: "0"-"9", "Decimal", "All clear", "Clear", "change sign", "percent",
+"divide", "multiply", "subtract", "add" and "equals".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
+
+OPERATORS = {"divide": "÷", "multiply": "×", "subtract": "−", "add": "+"}
+SYMBOLS = {**OPERATORS, "equals": "=", "percent": "%", "change sign": "+/−", "Decimal": ".",
+           "All clear": "AC", "Clear": "C"}
+"""What each key shows on screen (the screenshot); the source carries the accessibility names."""
+_TIGHT = ("multiply", "divide")
+
+
+@dataclass
+class CalculatorState:
+    """The entry being typed and the pending operations (two precedence levels)."""
+
+    entry: str = "0"
+    """The displayed number as typed or computed, without separators ("-12.5")."""
+    typing: bool = False
+    """Whether digits append to the entry (False right after an operator or =)."""
+    sum_left: Decimal | None = None
+    sum_op: str | None = None
+    product_left: Decimal | None = None
+    product_op: str | None = None
+    repeat: tuple[str, Decimal] | None = None
+    """The last operation and operand, for repeated =."""
+    after_operator: bool = False
+    error: bool = False
+
+    def value(self) -> Decimal:
+        """The entry as a number."""
+        return Decimal(self.entry) if self.entry not in ("", "-", "-0") else Decimal(0)
+
+
+def _apply(left: Decimal, op: str, right: Decimal) -> Decimal:
+    with localcontext() as ctx:
+        ctx.prec = 28
+        ctx.traps[DivisionByZero] = True
+        ctx.traps[InvalidOperation] = True
+        if op == "add":
+            return left + right
+        if op == "subtract":
+            return left - right
+        if op == "multiply":
+            return left * right
+        return left / right
+
+
+def display(state: CalculatorState) -> str:
+    """The display text: the entry with thousands separators, or "Error"."""
+    if state.error:
+        return "Error"
+    if state.typing:
+        sign, digits = ("-", state.entry[1:]) if state.entry.startswith("-") else ("", state.entry)
+        whole, dot, frac = digits.partition(".")
+        return f"{sign}{int(whole or 0):,}{dot}{frac}"
+    return format_number(state.value())
+
+
+def format_number(value: Decimal) -> str:
+    """A computed number as the display shows it: 9 significant digits, separators, or 1e12."""
+    if value == 0:
+        return "0"
+    if abs(value) >= Decimal("1e9") or abs(value) < Decimal("1e-8"):
+        mantissa, exponent = f"{value:.5e}".split("e")
+        return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent)}"
+    whole_part = int(abs(value))
+    digits_before = len(str(whole_part)) if whole_part else 0
+    rounded = round(value, max(0, 9 - digits_before))
+    text = f"{rounded:f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    whole, dot, frac = text.lstrip("-").partition(".")
+    sign = "-" if rounded < 0 else ""
+    return f"{sign}{int(whole):,}{dot}{frac}"
+
+
+def press(state: CalculatorState, key: str) -> None:
+    """Apply one key press ("7", "Decimal", "add", "equals", "percent", "All clear"...)."""
+    if state.error and key not in ("All clear", "Clear"):
+        if not (key.isdigit() or key == "Decimal"):
+            return
+        _clear_all(state)
+    if key.isdigit() or key == "Decimal":
+        _digit(state, "." if key == "Decimal" else key)
+    elif key in OPERATORS:
+        _operator(state, key)
+    elif key == "equals":
+        _equals(state)
+    elif key == "percent":
+        _percent(state)
+    elif key == "change sign":
+        state.entry = state.entry[1:] if state.entry.startswith("-") else "-" + state.entry
+        state.after_operator = False
+    elif key == "Clear":
+        state.entry, state.typing = "0", False
+    elif key == "All clear":
+        _clear_all(state)
+
+
+def _clear_all(state: CalculatorState) -> None:
+    fresh = CalculatorState()
+    for f in fields(CalculatorState):
+        setattr(state, f.name, getattr(fresh, f.name))
+
+
+def _digit(state: CalculatorState, char: str) -> None:
+    if not state.typing:
+        state.entry, state.typing = ("0." if char == "." else char), True
+    elif char == ".":
+        if "." not in state.entry:
+            state.entry += "."
+    elif sum(c.isdigit() for c in state.entry) < 9:
+        sign = "-" if state.entry.startswith("-") else ""
+        state.entry = sign + char if state.entry in ("0", "-0") else state.entry + char
+    state.after_operator = False
+
+
+def _operator(state: CalculatorState, op: str) -> None:
+    if state.after_operator:
+        # A second operator in a row replaces the first, as on the real keypad.
+        if state.product_op is not None and op not in _TIGHT:
+            state.product_op, state.product_left = None, None
+        elif state.product_op is not None:
+            state.product_op = op
+            return
+        elif op in _TIGHT and state.sum_op is not None:
+            state.product_left, state.product_op = state.value(), op
+            state.sum_op, state.sum_left = None, None
+            return
+    x = state.value()
+    try:
+        if state.product_op is not None and state.product_left is not None:
+            x = _apply(state.product_left, state.product_op, x)
+            state.product_op = state.product_left = None
+        if op in _TIGHT:
+            state.product_left, state.product_op = x, op
+        else:
+            if state.sum_op is not None and state.sum_left is not None:
+                x = _apply(state.sum_left, state.sum_op, x)
+            state.sum_left, state.sum_op = x, op
+    except ArithmeticError:
+        state.error = True
+        return
+    state.entry, state.typing, state.after_operator = _plain(x), False, True
+
+
+def _equals(state: CalculatorState) -> None:
+    x = state.value()
+    try:
+        if state.product_op is None and state.sum_op is None:
+            if state.repeat is not None:
+                x = _apply(x, *state.repeat)
+        else:
+            last: tuple[str, Decimal] | None = None
+            if state.product_op is not None and state.product_left is not None:
+                last = (state.product_op, x)
+                x = _apply(state.product_left, state.product_op, x)
+            if state.sum_op is not None and state.sum_left is not None:
+                last = (state.sum_op, x) if last is None else last
+                x = _apply(state.sum_left, state.sum_op, x)
+            state.repeat = last
+    except ArithmeticError:
+        state.error = True
+        return
+    state.sum_op = state.sum_left = state.product_op = state.product_left = None
+    state.entry, state.typing, state.after_operator = _plain(x), False, False
+
+
+def _percent(state: CalculatorState) -> None:
+    x = state.value() / 100
+    if state.product_op is None and state.sum_op is not None and state.sum_left is not None:
+        x = state.sum_left * x
+    state.entry, state.typing, state.after_operator = _plain(x), False, False
+
+
+def _plain(value: Decimal) -> str:
+    return f"{value.normalize():f}" if value != 0 else "0"
+
+
+DIGITS = tuple("0123456789")
+KEYS = frozenset({*DIGITS, *SYMBOLS})
+"""Every key of the portrait keypad, by its accessibility name."""
+
+
+@dataclass
+class Worked:
+    """A run of key presses replayed on a freshly opened Calculator."""
+
+    state: CalculatorState = field(default_factory=CalculatorState)
+    entries: list[Decimal] = field(default_factory=list)
+    """The numbers keyed, in order, each as its whole entry (the display's number when the
+    next key ended it); an entry Clear or All clear threw away is not among them."""
+    operations: int = 0
+    """Presses of an operator or %."""
+    repeated_before: bool = False
+    """An = pressed with nothing pending and nothing to repeat: on the phone it repeats the
+    last operation of whatever was keyed before the run, which the run does not know."""
+
+    @property
+    def shown(self) -> str:
+        """What the display shows after the run."""
+        return display(self.state)
+
+
+def work(keys: Sequence[str]) -> Worked:
+    """Replay `keys` (accessibility names, each in `KEYS`) on a fresh Calculator, noting each
+    number keyed as it is entered."""
+    done = Worked()
+    state = done.state
+    for key in keys:
+        if state.error and (key in DIGITS or key == "Decimal"):
+            done.entries.clear()  # a digit after Error starts over, as All clear does
+            done.operations = 0
+        typing = state.typing and not state.error
+        if key == "equals" and state.product_op is None and state.sum_op is None \
+                and state.repeat is None:
+            done.repeated_before = True
+        if key == "Clear" and typing and done.entries:
+            done.entries.pop()
+        elif key == "All clear":
+            done.entries.clear()
+            done.operations = 0
+        elif key in OPERATORS or key == "percent":
+            done.operations += 1
+        press(state, key)
+        if (key in DIGITS or key == "Decimal") and state.typing:
+            if typing:
+                done.entries[-1] = state.value()
+            else:
+                done.entries.append(state.value())
+    return done
