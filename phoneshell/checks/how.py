@@ -16,6 +16,7 @@ from phoneshell.checks.addresses import Address, parse
 from phoneshell.checks.keystrokes import Typed, typed_runs
 from phoneshell.checks.kind import Check, Finding, Same, Suffix, check_kind
 from phoneshell.checks.path import IN_APP, unwatched
+from phoneshell.checks.worked import FRESH, computed, invalid, operands
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.tree import Element, PageSource, shorten
@@ -23,19 +24,22 @@ from phoneshell.tree import Element, PageSource, shorten
 SAFARI = "com.apple.mobilesafari"
 KEYS = Param("keys", "str_list", "The computation: labels (or names) of the keys, in the order "
                                  "they must be the agent's last taps, each matched whole, "
-                                 "ignoring case: e.g. `['4', '7', multiply, '9', equals]`.",
-             required=True)
+                                 "ignoring case: e.g. `['4', '7', multiply, '9', equals]`. Give "
+                                 "this or `result`.")
 ALSO = Param("also", "str_list", "Other orders that count as the same computation, each its keys "
                                  "separated by spaces: e.g. `['9 multiply 4 7 equals']`.")
+RESULT = Param("result", "str", "Instead of `keys`: the number Calculator must show, worked out "
+                                "in any order from `numbers`, e.g. `3`.")
+NUMBERS = Param("numbers", "str_list", "With `result`: the operands the instruction gives, each "
+                                       "keyed exactly once as a whole entry; other spellings of "
+                                       "one follow it after spaces: `['30', '10 0.1']`.")
+HELPERS = Param("helpers", "str_list", "With `result`: other numbers the computation may key, "
+                                       "each at most once, e.g. `['100']` for a percentage.")
 URL = Param("url", "str", "The page: a host (its whole site), or a host and path (that page); "
                           "scheme, `www.` and a trailing slash do not matter, e.g. example.com.",
             required=True)
 ADDRESS_NAMES = frozenset({"TabBarItemTitle", "URL"})
 """Names of Safari's address field (iOS 15 and later; earlier), labelled "Address"."""
-FRESH = ("equals", "All clear")
-"""Calculator's keys after which nothing is pending, so a computation keyed next is all that its
-result shows: not Clear, which clears only the entry (36 + 0 x, Clear, then 240 x 15 % = still
-shows 36, keyed in before)."""
 UNCOUNTED = frozenset({"taps", "two_finger_tap", "keyboard_dismiss"})
 """Tap gestures that are not one press of the element: a count WDA does not log, two fingers."""
 DURATION = Param("text", "str", "The duration the countdown was started at, as the timer shows "
@@ -77,17 +81,28 @@ def computations(check: Check) -> list[tuple[str, ...]]:
     return [check.list_of("keys"), *(tuple(a.split()) for a in check.list_of("also"))]
 
 
-@check_kind("tapped_keys", family="path", params=(KEYS, ALSO, IN_APP), negatable=False,
-            implied_by=Suffix())
+@check_kind("tapped_keys", family="path", params=(KEYS, ALSO, RESULT, NUMBERS, HELPERS, IN_APP),
+            negatable=False, implied_by=Suffix(), invalid=invalid)
 def tapped_keys(check: Check, evidence: Evidence) -> Finding:
-    """Passes when the agent's last taps in `app` (when given) are `keys` (or one of `also`),
-    in order, one after another with nothing else done there between them, each tap on an
-    element labelled (or named) exactly the key, and before them nothing pending: no tap in the
-    app before, or last an = or All clear. The computation, keyed as one expression and left
-    showing. Keys tapped in another order, cleared before a result keyed in, or keyed onto a
-    result keyed before (36 + 0 x, then the computation), fail; taps the bridge could not
-    resolve make a failure unproven."""
+    """With `result`: passes when the agent's last computation in `app` (when given), replayed
+    as iOS's Calculator computes, shows `result` and keys each of `numbers` once and no other
+    number but `helpers`. The computation runs from the last number keyed with nothing before
+    it, or after = or All clear, to the agent's last press there, = (or % where it shows the
+    result). The result keyed in, a number of the task keyed twice, numbers the instruction
+    does not give, or a computation keyed onto what showed before (3 + 0 x, then the
+    computation) fail; so do presses the check cannot replay (a swipe, a sign change).
+    With `keys`: passes when the agent's last taps are `keys` (or one of `also`), in order, one
+    after another with nothing else done there between them, each tap on an element labelled
+    (or named) exactly the key, and before them nothing pending: no tap in the app before, or
+    last an = or All clear. Taps the bridge could not resolve make a failure unproven."""
     pressed = _presses(evidence.agent_actions(), check.text_of("app"))
+    if check.text_of("result"):
+        want = operands(check.text_of("result"), check.list_of("numbers"),
+                        check.list_of("helpers"))
+        passed, why, blind = computed(pressed, want)
+        doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind
+                                        else "")
+        return Finding(passed, why, unproven="" if passed else doubt)
     for keys in computations(check):
         last = pressed[-len(keys):]
         if len(last) == len(keys) and all(a is not None and _labelled(a, k)

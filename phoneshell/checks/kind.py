@@ -185,6 +185,9 @@ class CheckKind:
     """Extra captures this check needs from the device."""
     probe_kind: Literal["count", "value", ""] = ""
     """The kind of probe its `probe` field must name ("" when it has none)."""
+    invalid: Callable[[dict[str, ParamValue]], tuple[str, str] | None] = lambda values: None
+    """What is wrong with a check's fields together, as (field, problem), or None: the loader
+    reports it at the field's line (tapped_keys takes `keys` or `result`, never both)."""
 
     def grade(self, check: Check, evidence: Evidence) -> CheckResult:
         """Grade `check` against `evidence`, applying `negate` so that absence fails closed."""
@@ -209,6 +212,7 @@ def check_kind(name: str, *, family: Family, params: tuple[Param, ...], negatabl
                implied_by: Rule,
                needs: Callable[[Check], tuple[Need, ...]] | None = None,
                probe_kind: Literal["count", "value", ""] = "",
+               invalid: Callable[[dict[str, ParamValue]], tuple[str, str] | None] | None = None,
                ) -> Callable[[Callable[[Check, Evidence], Finding]],
                              Callable[[Check, Evidence], Finding]]:
     """Register the decorated function as check kind `name`; its docstring is the kind's doc."""
@@ -216,7 +220,8 @@ def check_kind(name: str, *, family: Family, params: tuple[Param, ...], negatabl
     def add(find: Callable[[Check, Evidence], Finding]) -> Callable[[Check, Evidence], Finding]:
         doc = " ".join((find.__doc__ or "").split())
         CHECKS.register(name)(CheckKind(name, family, doc, params, negatable, find, implied_by,
-                                        needs or (lambda check: ()), probe_kind))
+                                        needs or (lambda check: ()), probe_kind,
+                                        invalid or (lambda values: None)))
         return find
 
     return add

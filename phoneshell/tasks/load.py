@@ -133,6 +133,10 @@ def read_check(f: NodeFile, node: Node, task_app: str) -> Check:
     for spec in kind.params:
         if spec.required and spec.name not in values:
             raise f.error(node, f"{_a_check(kind.name)} needs `{spec.name}` ({spec.describe()})")
+    wrong = kind.invalid(cast(dict[str, ParamValue], values))
+    if wrong is not None:
+        field, problem = wrong
+        raise f.error(keys[field][1] if field in keys else node, f"{_a_check(kind.name)} {problem}")
     if kind.probe_kind:
         _check_probe(f, keys["probe"][1] if "probe" in keys else node, str(values["probe"]),
                      kind.name, kind.probe_kind)

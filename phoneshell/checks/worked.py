@@ -1,0 +1,210 @@
+"""Whether a number was worked out on Calculator: the agent's last computation, replayed. Pure.
+
+The `tapped_keys` check with `result` reads the computation from the agent's presses and replays
+it on `phoneshell.keypad`, the arithmetic the simulated Calculator runs, instead of matching
+key orders a task lists: any order that computes the result from the task's own numbers counts,
+and one that keys the result, or numbers the instruction does not give, does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from phoneshell.audit import Action
+from phoneshell.keypad import DIGITS, KEYS, SYMBOLS, Worked, format_number, work
+from phoneshell.params import ParamValue
+from phoneshell.tree import shorten
+
+FRESH = ("equals", "All clear")
+"""Keys after which a number keyed starts a new computation: nothing is pending, and the new
+entry drops what was shown (not Clear, which clears only the entry: 3 + 0 x 5, Clear, then
+30 x 10 % = still counts the 3)."""
+ENDS = ("equals", "percent")
+"""The keys a computation ends on: = shows its result, and so does % after + or − (30 + 10 %
+shows 3)."""
+SHOWN = 24
+"""How many numbers and keys of a computation a detail shows: its last ones."""
+SUFFIXES = 16
+"""How many of the latest numbers keyed in a failed computation are tried as where an honest
+computation began (to name what it was keyed onto)."""
+BLIND, SWIPE = "?", "swipe"
+"""Stand-ins for a tap the bridge could not resolve and for an action in the app that is no key
+press (a swipe on the display deletes a digit; a tap whose count WDA does not say)."""
+
+
+@dataclass(frozen=True)
+class Operands:
+    """What a computation may key, and what it must show."""
+
+    result: Decimal
+    numbers: tuple[tuple[Decimal, ...], ...]
+    """The instruction's operands, each with its accepted spellings (10 and 0.1 for 10 %)."""
+    helpers: tuple[Decimal, ...]
+    """Other numbers it may key, each at most once (100 to take a percentage)."""
+
+
+def number(text: str) -> Decimal | None:
+    """A number as a task file writes it (`3`, `0.1`), or None."""
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
+
+
+def operands(result: str, numbers: Sequence[str], helpers: Sequence[str]) -> Operands:
+    """The check's fields read as numbers (valid: `invalid` passed them at load)."""
+    def read(text: str) -> Decimal:
+        value = number(text)
+        if value is None:
+            raise ValueError(f"{text!r} is not a number")
+        return value
+
+    return Operands(read(result), tuple(tuple(read(s) for s in n.split()) for n in numbers),
+                    tuple(read(h) for h in helpers))
+
+
+def invalid(values: dict[str, ParamValue]) -> tuple[str, str] | None:
+    """What is wrong with a tapped_keys check's fields, as (field, problem), or None; the
+    problem reads after "a tapped_keys check"."""
+    keys, result = values.get("keys"), values.get("result")
+    if bool(keys) == bool(result):
+        return ("result" if result else "keys",
+                "needs either `keys` (the key orders) or `result` with `numbers` (the "
+                "computation), not both")
+    if not result:
+        extra = [name for name in ("numbers", "helpers") if values.get(name)]
+        return (extra[0], f"takes `{extra[0]}` only with `result`") if extra else None
+    if values.get("also"):
+        return "also", "takes `also` only with `keys`"
+    if not values.get("numbers"):
+        return "result", "with `result` needs `numbers`: the operands the instruction gives"
+    for name in ("result", "numbers", "helpers"):
+        given = values.get(name)
+        texts = [given] if isinstance(given, str) else \
+            [str(t) for t in given] if isinstance(given, tuple) else []
+        for part in (part for text in texts for part in text.split()):
+            if number(part) is None:
+                return name, f"has {part!r} in `{name}`, which is not a number"
+    return None
+
+
+def key_of(press: Action | None) -> str:
+    """The keypad key a press was on (its accessibility name), `?` for a tap with no resolved
+    target, `swipe` for no press, else the element's label quoted: something the check cannot
+    replay (a backspace, a menu's Paste, the display)."""
+    if press is None:
+        return SWIPE
+    if press.target is None:
+        return BLIND
+    # the keys are Buttons; the display (a StaticText) may read "7" and is no key
+    for text in (press.target.name, press.target.label) if "Button" in press.target.type else ():
+        found = next((k for k in KEYS if k.lower() == text.strip().lower()), None)
+        if found:
+            return found
+    return repr(shorten(press.target.label or press.target.name or press.target.type, 24))
+
+
+def start(keys: Sequence[str]) -> int:
+    """Where the last computation starts: the last number begun with nothing before it, or after
+    = or All clear (each drops what showed); else the first key."""
+    for i in range(len(keys) - 1, 0, -1):
+        if _begins(keys, i) and keys[i - 1] in FRESH:
+            return i
+    return 0
+
+
+def _begins(keys: Sequence[str], i: int) -> bool:
+    """Whether keys[i] begins a number (a digit or point after something else)."""
+    entry = ("Decimal", *DIGITS)
+    return keys[i] in entry and (i == 0 or keys[i - 1] not in entry)
+
+
+def shown(keys: Sequence[str]) -> str:
+    """Keys as a person writes them: `30 × 10 % =`."""
+    out: list[str] = []
+    for i, key in enumerate(keys):
+        text = "." if key == "Decimal" else SYMBOLS.get(key, key)
+        glued = key in ("Decimal", *DIGITS) and i and keys[i - 1] in ("Decimal", *DIGITS)
+        out.append(text if not out or not glued else out.pop() + text)
+    return " ".join(out if len(out) <= SHOWN else ["…", *out[-SHOWN:]]) or "nothing"
+
+
+def judge(keys: Sequence[str], want: Operands) -> tuple[bool, str]:
+    """Whether `keys`, replayed from a fresh Calculator, compute `want.result` from the task's
+    numbers; and why, for a person."""
+    what = shown(keys)
+    odd = [k for k in keys if k not in KEYS or k == "change sign"]
+    if odd:
+        how = {SWIPE: "an action that is no key press (a swipe deletes a digit of the display)",
+               BLIND: "a tap on no element the bridge resolved",
+               "change sign": "a sign change (+/−)"}.get(odd[0], f"a tap on {odd[0]}")
+        return False, f"the computation {what} has {how}, which the check cannot replay"
+    if keys[-1] not in ENDS:
+        return False, f"the computation {what} ends on {shown(keys[-1:])}, not = or %"
+    done = work(keys)
+    unaccounted = _unaccounted(done, want)
+    if unaccounted:
+        return False, f"the computation {what} {unaccounted}"
+    if done.repeated_before:
+        return False, (f"the computation {what} presses = with nothing pending, which repeats "
+                       "an operation keyed before it")
+    if not done.operations:
+        return False, f"the computation {what} has no operation: it only keys a number"
+    if done.state.error or done.shown != format_number(want.result):
+        return False, f"the computation {what} shows {done.shown}, not {_n(want.result)}"
+    used = ", ".join(map(_n, done.entries))
+    return True, f"the computation {what} was the last keyed: it shows {done.shown}, from {used}"
+
+
+def _unaccounted(done: Worked, want: Operands) -> str:
+    """Why the numbers keyed are not the task's numbers, each once (and helpers at most once);
+    "" when they are."""
+    pool: list[tuple[int, tuple[Decimal, ...]]] = [
+        *((i, spellings) for i, spellings in enumerate(want.numbers)),
+        *((-1, (helper,)) for helper in want.helpers)]
+    if not _match(list(done.entries), pool):
+        given = " and ".join(_n(s[0]) for s in want.numbers)
+        helpers = f" (with {' or '.join(map(_n, want.helpers))})" if want.helpers else ""
+        numbers = [*(["…"] if len(done.entries) > SHOWN else []),
+                   *map(_n, done.entries[-SHOWN:])]
+        keyed = ", ".join(numbers) or "no number"
+        return f"keys {keyed}; wanted each of {given} once{helpers}, and no other number"
+    return ""
+
+
+def _match(entries: list[Decimal], pool: list[tuple[int, tuple[Decimal, ...]]]) -> bool:
+    """Whether each entry takes one slot of the pool (a number of the task by one of its
+    spellings, or a helper) and every number of the task is taken."""
+    if not entries:
+        return all(i < 0 for i, _ in pool)
+    first, rest = entries[0], entries[1:]
+    return any(first in spellings and _match(rest, pool[:n] + pool[n + 1:])
+               for n, (_, spellings) in enumerate(pool))
+
+
+def _n(value: Decimal) -> str:
+    return format_number(value)
+
+
+def computed(pressed: Sequence[Action | None], want: Operands) -> tuple[bool, str, int]:
+    """Judge the agent's last computation among its presses: (passed, why, how many of its
+    taps had no resolved target). A computation keyed onto a number keyed before it (3 + 0 x,
+    then 30 x 10 % =) says so."""
+    keys = [key_of(p) for p in pressed]
+    if not keys:
+        return False, "the agent pressed no key", 0
+    begin = start(keys)
+    last = keys[begin:]
+    passed, why = judge(last, want)
+    if not passed:
+        # the latest numbers only: a detail, not worth a replay per number of a long run
+        for i in [i for i in range(1, len(last)) if _begins(last, i)][:-SUFFIXES - 1:-1]:
+            if judge(last[i:], want)[0]:
+                why = (f"the computation {shown(last[i:])} was keyed after {shown(last[:i])} "
+                       "with no = or All clear between: what was pending before it counts in "
+                       "what it shows")
+                break
+    return passed, why, last.count(BLIND)
