@@ -11,6 +11,8 @@ the agent's screens (`--trajectory`) has its trajectory.jsonl sealed the same wa
 bridge wrote it), and each frame by the sha256 its line holds. The runner seals after every
 attempt, so a run cut short is still verifiable up to its last attempt.
 
+An unconfined agent can read the key during its turn; what the Sealer does about it: `kept`.
+
 `verify_run` recomputes everything and lists what does not match; `report`, `grade`, `swap
 --finish-from` and `judgeset` refuse a run with problems unless asked to show it anyway
 (`--unverified`).
@@ -18,6 +20,7 @@ attempt, so a run cut short is still verifiable up to its last attempt.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import hmac
@@ -30,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from phoneshell.errors import RunError
+from phoneshell.kept import Kept
 from phoneshell.records import (
     CHAIN_START,
     TRAJECTORY_FILE,
@@ -144,6 +148,7 @@ class Sealer:
         audit_chain: returns the audit log's (chain head, lines, end offset) as the bridge
             wrote it.
         frames_chain: the same of trajectory.jsonl, for a run that keeps the agent's screens.
+        say: where a record found changed behind the run's back is said, as it is found.
     """
 
     run_dir: Path
@@ -152,6 +157,8 @@ class Sealer:
     results: tuple[str, int, int] = (CHAIN_START, 0, 0)
     files: dict[str, str] = field(default_factory=dict)
     frames_chain: ChainState | None = None
+    kept: Kept = field(default_factory=Kept)
+    say: Callable[[str], None] | None = None
 
     @classmethod
     def resume(cls, run_dir: Path, key: bytes, audit_chain: ChainState,
@@ -160,18 +167,26 @@ class Sealer:
         data = read_bytes(run_dir / RESULTS, MAX_SEALED_BYTES) if (run_dir / RESULTS).exists() \
             else b""
         files = {f.path: f.sha256 for f in manifest.seal.files} if manifest.seal else {}
-        return cls(run_dir, key, audit_chain, chain_of(data), files, frames_chain)
+        kept = Kept(results=bytearray(data), manifest=manifest)
+        for rel in files:  # verified just now: what the harness recorded
+            with contextlib.suppress(RecordError):
+                kept.add_file(run_dir, rel, read_bytes(run_dir / rel, MAX_SEALED_BYTES))
+        return cls(run_dir, key, audit_chain, chain_of(data), files, frames_chain, kept)
 
     def add_result(self, row: ResultRow) -> None:
         """A row was appended to results.jsonl (exactly its JSON and a newline)."""
         head, lines, end = self.results
         line = row.to_json().encode("utf-8")
         self.results = (chain_step(head, line), lines + 1, end + len(line) + 1)
+        self.kept.add_row(line)
 
     def add_attempt(self, folder: Path) -> None:
         """Hash an attempt's evidence and verdict, just written."""
         for path in sealed_files(folder):
-            self.files[path.relative_to(self.run_dir).as_posix()] = _sha256(path)
+            rel, data = path.relative_to(self.run_dir).as_posix(), read_bytes(path,
+                                                                               MAX_SEALED_BYTES)
+            self.files[rel] = hashlib.sha256(data).hexdigest()
+            self.kept.add_file(self.run_dir, rel, data)
 
     def moved(self, old: Path, new: Path) -> None:
         """An attempt folder was moved aside (a skipped try, before its attempt runs again)."""
@@ -179,9 +194,17 @@ class Sealer:
         after = new.relative_to(self.run_dir).as_posix() + "/"
         self.files = {(after + path[len(before):] if path.startswith(before) else path): digest
                       for path, digest in self.files.items()}
+        self.kept.moved(before, after)
 
     def seal(self, manifest: RunManifest) -> RunManifest:
-        """Write run.json with the current seal, signed; return it."""
+        """Write run.json with the current seal, signed; return it. For an unconfined run, what
+        an agent changed behind the run's back is put back first, and said (`kept`)."""
+        if not manifest.tamper_proof:
+            for line in self.kept.check(self.run_dir, self.files):
+                manifest = manifest.model_copy(update={
+                    "sandbox_note": "; ".join(n for n in (manifest.sandbox_note, line) if n)})
+                if self.say is not None:
+                    self.say(f"WARNING: {line}")
         audit_head, audit_lines, audit_end = self.audit_chain()
         head, lines, end = self.results
         logs = [LogSeal(path=AUDIT, lines=audit_lines, bytes=audit_end, chain=audit_head),
@@ -197,6 +220,7 @@ class Sealer:
         signed = unsigned.model_copy(update={"seal": unsigned.seal.model_copy(
             update={"signature": _signature(unsigned, self.key)})})
         write_record(self.run_dir / MANIFEST, signed)
+        self.kept.manifest = signed
         return signed
 
 

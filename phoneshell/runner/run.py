@@ -377,6 +377,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
         frames = functools.partial(trajectory.chain_state, folder.run_id) if trajectory else None
         sealer = (Sealer.resume(folder.run_dir, key, chain, folder.manifest, frames)
                   if options.resume else Sealer(folder.run_dir, key, chain, frames_chain=frames))
+        sealer.say = progress  # a record an unconfined agent changed is said as it is found
         plans = [(t, n) for t in tasks for n in range(1, repeat + 1)
                  if (t.id, n) not in folder.scored]
         record = planned_attempts(folder.manifest)  # the plan is run.json's (check_plan)
