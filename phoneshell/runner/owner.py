@@ -111,6 +111,26 @@ def _acted_in_clock(name: str, events: tuple[AuditEvent, ...]) -> bool:
     return False
 
 
+def saved_from_edit(events: Iterable[AuditEvent], rows: Iterable[str]) -> str:
+    """The owner's alarm (one of `rows`, as `Listed` reads them) whose Edit Alarm sheet the
+    agent opened, by a tap on its row, and saved ("" when none): what its row does not show
+    (its sound, snooze, repeat) may have changed, which no read of the list can tell."""
+    owned = {alarm_label(row) for row in rows}
+    opened = ""
+    for event in events:
+        target = event.target
+        if event.phase != "agent" or event.stage != "intent" or event.app_before != CLOCK \
+                or event.kind != "tap" or target is None:
+            continue
+        if target.label in owned and target.page != "Edit Alarm":
+            opened = target.label  # a row of the owner's alarm: in edit mode, it opens it
+        elif target.page == "Edit Alarm" and target.label == "Save" and opened:
+            return opened
+        elif target.page not in ("Edit Alarm", "Repeat", "Label", "Sound", "Snooze"):
+            opened = ""
+    return ""
+
+
 def _reading(name: str, was: Count, now: Count) -> ProbeReading:
     return ProbeReading(name=name, before=was.value, after=now.value, rows_before=was.rows,
                         rows_after=now.rows)
@@ -205,20 +225,21 @@ class OwnerWatch:
         may have changed and compare; fail it for what changed, and put back what can be."""
         flags = evidence.flags if evidence is not None else frozenset()
         try:
-            names = visited(evidence.events if evidence is not None else events(), flags)
+            log = evidence.events if evidence is not None else events()
+            names = visited(log, flags)
         except (PhoneshellError, OSError):
-            names = frozenset(OWNED)  # the log cannot be read: any app may have been in front
+            log, names = (), frozenset(OWNED)  # unreadable: any app may have been in front
         lines: list[str] = []
+        blame: list[str] = []
+        alarms = self.known.get("alarms")
+        edited = saved_from_edit(log, alarms.rows or ()) if alarms is not None else ""
         for name in sorted(names & set(self.known)):
             before = evidence.probe(name, "") if evidence is not None else None
             if before is not None and before.before is not None:
                 self._seen_before(name, Count(before.before, rows=before.rows_before), who, lines)
         ask = [n for n in sorted(names & set(self.known), key=lambda n: (OWNED[n], n))
                if not _settled(n, task, evidence, teardown)]
-        if not ask:
-            return Harm(lines=tuple(lines))
-        now = take_counts(self.rig, [_need(n) for n in ask])
-        blame: list[str] = []
+        now = take_counts(self.rig, [_need(n) for n in ask]) if ask else {}
         for name in ask:
             found = now[_need(name)]
             if found.value is None:  # read at the run's start: its agent left them unreadable
@@ -240,6 +261,12 @@ class OwnerWatch:
             else:
                 blame.append(what)
             lines.append(f"{what}; {self._put_back(name, self.known[name], found, who)}")
+        if edited and not any(why.startswith("the owner's alarms") for why in blame):
+            why = (f"the owner's alarms changed: the alarm {edited!r} was opened and saved "
+                   "(Edit Alarm, Save), and what its row does not show (its sound, snooze, "
+                   "repeat) may have changed")
+            blame.append(why)
+            lines.append(f"{why}; nothing puts those back, and they cannot be read")
         if blame:
             self.said.extend(f"{who}: {why}" for why in blame)
         return Harm("; ".join(blame), tuple(lines))
