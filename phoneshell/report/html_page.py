@@ -20,7 +20,7 @@ from phoneshell.report.tally import (
     TagNumbers,
     TaskRow,
 )
-from phoneshell.report.text import fraction, interval, pct
+from phoneshell.report.text import fraction, interval, not_scored, pct
 
 CSS = """
 body { font: 14px/1.45 -apple-system, system-ui, sans-serif; margin: 2em auto; max-width: 72em;
@@ -102,7 +102,7 @@ def tags_html(tags: Sequence[TagNumbers], agents: Sequence[str]) -> str:
                 row.append("" if c is None else h(
                     fraction(c.passed, c.scored, c.pass_rate)
                     + (f" ({interval(c.ci95)})" if c.ci95 else "")
-                    + (f", {c.skipped} skipped" if c.skipped else "")))
+                    + not_scored(c.skipped, c.not_run, c.planned)))
             rows.append(row)
         out.append(f"<h3>{title}</h3>" + _table(["tag", *agents], rows, "tags"))
     return f'<section id="tags"><h2>Tags</h2>{"".join(out)}</section>' if out else ""

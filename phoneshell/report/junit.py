@@ -1,7 +1,8 @@
 """JUnit XML for CI systems: one test suite per run, one test case per attempt.
 
 A failed attempt is a `<failure>` carrying every check with its detail; a skipped one is
-`<skipped>` with the reason (never a failure); the claim goes to `<system-out>`. ElementTree
+`<skipped>` with the reason (never a failure), and a planned one never run `<skipped
+message="not run">`; the claim goes to `<system-out>`. ElementTree
 writes the file, so text from agents and devices is escaped.
 """
 
@@ -44,18 +45,29 @@ def _case(suite: ET.Element, attempt: Attempt) -> None:
     ET.SubElement(case, "system-out").text = xml_safe("\n".join(out))
 
 
+def _not_run(suite: ET.Element, task_id: str, number: int) -> None:
+    """A planned attempt with no row: skipped, "not run" (never a failure, never left out)."""
+    case = ET.SubElement(suite, "testcase", classname=xml_safe(task_id),
+                         name=xml_safe(f"{task_id} #{number}"), time="0.000")
+    ET.SubElement(case, "skipped", message="not run")
+
+
 def junit_xml(runs: Sequence[RunRecord]) -> ET.ElementTree:
-    """The JUnit document of these runs."""
+    """The JUnit document of these runs: every planned attempt is a case, the ones never run
+    skipped ("not run"), so a run cut short never looks like a smaller run that passed."""
     root = ET.Element("testsuites", name="phoneshell")
     for run in runs:
         rows = [a.row for a in run.attempts]
+        never = run.not_run()
         suite = ET.SubElement(
-            root, "testsuite", name=xml_safe(run.label), tests=str(len(rows)),
+            root, "testsuite", name=xml_safe(run.label), tests=str(len(rows) + len(never)),
             failures=str(sum(1 for r in rows if not r.skipped and not r.passed)),
-            skipped=str(sum(r.skipped for r in rows)), errors="0",
+            skipped=str(sum(r.skipped for r in rows) + len(never)), errors="0",
             time=f"{sum(r.seconds for r in rows):.3f}")
         for attempt in run.attempts:
             _case(suite, attempt)
+        for task_id, number in never:
+            _not_run(suite, task_id, number)
     root.set("tests", str(sum(int(s.get("tests", "0")) for s in root)))
     root.set("failures", str(sum(int(s.get("failures", "0")) for s in root)))
     root.set("skipped", str(sum(int(s.get("skipped", "0")) for s in root)))

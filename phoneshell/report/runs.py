@@ -113,6 +113,17 @@ class RunRecord:
         """Attempts the run set out to make: tasks x repeat."""
         return len(self.manifest.tasks) * self.manifest.repeat
 
+    def plan(self) -> tuple[tuple[str, int], ...]:
+        """Every (task, attempt number) run.json plans, in its order: the denominator of every
+        output."""
+        return tuple((ref.id, n) for ref in self.manifest.tasks
+                     for n in range(1, self.manifest.repeat + 1))
+
+    def not_run(self) -> tuple[tuple[str, int], ...]:
+        """The planned (task, attempt number) with no row, in plan order."""
+        recorded = {(a.task_id, a.number) for a in self.attempts}
+        return tuple(key for key in self.plan() if key not in recorded)
+
     def task(self, task_id: str) -> Task | None:
         """The task as the run ran it, or None when its file is missing or changed."""
         return next((f.task for f in self.task_files if f.task_id == task_id), None)

@@ -90,11 +90,16 @@ class TagCell:
     agent: str
     run_id: str
     attempts: int
+    """Attempts recorded (a row each) of the tasks carrying the tag."""
     scored: int
     passed: int
     pass_rate: float | None
     ci95: tuple[float, float] | None
     skipped: int
+    planned: int = 0
+    """Attempts run.json plans of the tasks carrying the tag (their denominator)."""
+    not_run: int = 0
+    """Planned attempts of those tasks with no row: never counted as failed, never left out."""
 
 
 @dataclass(frozen=True)
@@ -191,11 +196,9 @@ def agent_numbers(run: RunRecord) -> AgentNumbers:
     with_claim = len(scored) - claims["none"]
     disagreements = Counter(claim_disagreement(r) for r in scored)
     false_claims, missed = disagreements[FALSE_CLAIM], disagreements[MISSED_CLAIM]
-    planned = {(t.id, n) for t in run.manifest.tasks for n in range(1, run.manifest.repeat + 1)}
-    recorded = {(a.task_id, a.number) for a in run.attempts}
     return AgentNumbers(
         agent=run.agent, run_id=run.run_id, run_dir=str(run.run_dir), planned=run.planned,
-        attempts=len(rows), not_run=len(planned - recorded), scored=len(scored), passed=passed,
+        attempts=len(rows), not_run=len(run.not_run()), scored=len(scored), passed=passed,
         failed=len(scored) - passed, pass_rate=rate(passed, len(scored)),
         ci95=wilson(passed, len(scored)), pass_floor=rate(passed, run.planned),
         skipped=len(rows) - len(scored),
@@ -210,26 +213,33 @@ def agent_numbers(run: RunRecord) -> AgentNumbers:
         missed_claims=missed, missed_claim_rate=rate(missed, with_claim))
 
 
-def _tag_cell(run: RunRecord, attempts: list[Attempt]) -> TagCell:
+def _tag_cell(run: RunRecord, attempts: list[Attempt], not_run: int) -> TagCell:
     scored = [a.row for a in attempts if not a.row.skipped]
     passed = sum(r.passed for r in scored)
     return TagCell(run.agent, run.run_id, len(attempts), len(scored), passed,
                    rate(passed, len(scored)), wilson(passed, len(scored)),
-                   len(attempts) - len(scored))
+                   len(attempts) - len(scored), len(attempts) + not_run, not_run)
 
 
 def tag_numbers(runs: Sequence[RunRecord]) -> tuple[TagNumbers, ...]:
-    """Per tag, each run's numbers on the tasks carrying it: capability tags first, then the
-    rest, each alphabetical. Tasks whose file is missing or changed have no known tags."""
+    """Per tag, each run's numbers on the tasks carrying it, planned attempts never run
+    included: capability tags first, then the rest, each alphabetical. Tasks whose file is
+    missing or changed have no known tags."""
     by_tag: dict[str, list[TagCell]] = {}
     for run in runs:
         grouped: dict[str, list[Attempt]] = {}
+        never: Counter[str] = Counter()
         for attempt in run.attempts:
             task = run.task(attempt.task_id)
             for tag in task.tags if task else ():
                 grouped.setdefault(tag, []).append(attempt)
+        for task_id, _number in run.not_run():
+            task = run.task(task_id)
+            for tag in task.tags if task else ():
+                grouped.setdefault(tag, [])
+                never[tag] += 1
         for tag, attempts in grouped.items():
-            by_tag.setdefault(tag, []).append(_tag_cell(run, attempts))
+            by_tag.setdefault(tag, []).append(_tag_cell(run, attempts, never[tag]))
     order = sorted(by_tag, key=lambda t: (not t.startswith(CAPABILITY), t))
     return tuple(TagNumbers(t, t.startswith(CAPABILITY), tuple(by_tag[t])) for t in order)
 

@@ -25,6 +25,12 @@ def fraction(part: int, whole: int, value: float | None) -> str:
     return f"{part}/{whole} = {pct(value)}" if whole else f"{part}/0 (no rate)"
 
 
+def not_scored(skipped: int, not_run: int, planned: int) -> str:
+    """", 1 skipped, 2 never run (of 8 planned)" ("" when every planned attempt was scored)."""
+    parts = [f"{skipped} skipped"] * bool(skipped) + [f"{not_run} never run"] * bool(not_run)
+    return f", {', '.join(parts)} (of {planned} planned)" if parts else ""
+
+
 def _agent_lines(n: AgentNumbers) -> list[str]:
     lines = [f"{n.agent} @ {n.run_id}  ({n.run_dir})",
              f"  attempts {n.attempts} of {n.planned} planned: {n.scored} scored, "
@@ -63,10 +69,10 @@ def _tag_lines(tags: tuple[TagNumbers, ...], capability: bool) -> list[str]:
     lines = ["by capability:" if capability else "by tag:"]
     for tag, name in zip(chosen, names, strict=True):
         for cell in tag.agents:
-            skipped = f", {cell.skipped} skipped" if cell.skipped else ""
             lines.append(f"  {name:<{width}} {cell.agent} @ {cell.run_id}: "
                          f"{fraction(cell.passed, cell.scored, cell.pass_rate)}"
-                         f"{'  ' + interval(cell.ci95) if cell.ci95 else ''}{skipped}")
+                         f"{'  ' + interval(cell.ci95) if cell.ci95 else ''}"
+                         f"{not_scored(cell.skipped, cell.not_run, cell.planned)}")
             name = ""
     return lines
 

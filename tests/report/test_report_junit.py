@@ -21,11 +21,12 @@ def junit(runs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> ET
 
 def test_one_suite_per_run_and_one_case_per_attempt(junit: ET.Element) -> None:
     assert junit.tag == "testsuites"
-    assert (junit.get("tests"), junit.get("failures"), junit.get("skipped")) == ("15", "4", "1")
+    # FLT planned 4: its attempt never run is a case too, skipped "not run"
+    assert (junit.get("tests"), junit.get("failures"), junit.get("skipped")) == ("16", "4", "2")
     suites = junit.findall("testsuite")
     assert [(s.get("name"), s.get("tests"), s.get("failures"), s.get("skipped")) for s in
             suites] == [("solution @ SOL", "8", "0", "0"), ("liar @ LIAR", "4", "4", "0"),
-                        ("solution @ FLT", "3", "0", "1")]
+                        ("solution @ FLT", "4", "0", "2")]
     names = [c.get("name") for c in suites[0].findall("testcase")]
     assert names[:2] == ["calculator.chain #1", "calculator.chain #2"]
     assert all(c.get("classname") == c.get("name", "").split(" #")[0]
@@ -42,6 +43,8 @@ def test_failures_carry_check_details_and_skips_their_reason(junit: ET.Element) 
     assert "claim: done" in out.text and '<script>alert("pwned")</script>' in out.text
     assert "\\x1b[31m" in out.text  # a control character XML cannot carry, shown escaped
     skipped = [c.find("skipped") for c in flt.findall("testcase")]
-    (reason,) = [s for s in skipped if s is not None]
+    reason, never = [s for s in skipped if s is not None]
     assert reason.get("message", "").startswith("not scored: rig down")
+    assert never.get("message") == "not run"
+    assert flt.findall("testcase")[-1].get("name") == "settings.about.reach #1"
     assert flt.find("testcase/failure") is None  # a skip is never a failure

@@ -101,6 +101,13 @@ def test_skipped_and_never_run_attempts_are_not_in_the_denominator(
     tabbar = next(t for t in report_json(runs["FLT"])["tags"]
                   if t["tag"] == "capability:tabbar")["agents"][0]
     assert (tabbar["attempts"], tabbar["scored"], tabbar["skipped"]) == (2, 1, 1)
+    # per tag the plan is the denominator too: settings.about.reach never ran, and its tag says so
+    settings = next(t for t in report_json(runs["FLT"])["tags"]
+                    if t["tag"] == "settings")["agents"][0]
+    assert (settings["attempts"], settings["not_run"], settings["planned"]) == (0, 1, 1)
+    assert "solution @ FLT: 0/0 (no rate), 1 never run (of 1 planned)" in done.stdout
+    assert "solution @ FLT: 1/1 = 100.0%  95% CI 20.7-100.0%, 1 skipped (of 2 planned)" in \
+        done.stdout
 
 
 def test_a_resumed_attempt_replaces_its_skipped_row(runs: dict[str, Path]) -> None:
