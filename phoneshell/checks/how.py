@@ -207,14 +207,40 @@ def _started(actions: Sequence[Action], start: str, app: str) -> Action | None:
     return taps[-1] if taps else None
 
 
+PAUSE, RESUME = "Pause", "Resume"
+"""The running countdown's button, and the paused one's."""
+
+
+def _paused_for(actions: Sequence[Action], since: Action, app: str, until: float,
+                ) -> tuple[float, bool]:
+    """The seconds the countdown started by `since` stood paused before `until` (the agent's
+    taps on Pause, then Resume, in `app`), and whether it was still paused then."""
+    paused_at: float | None = None
+    stood = 0.0
+    for action in actions:
+        if action.t <= since.t or action.kind != "tap" or action.ok is False or \
+                (app and action.app_before != app):
+            continue
+        if paused_at is None and _labelled(action, PAUSE):
+            paused_at = action.t
+        elif paused_at is not None and _labelled(action, RESUME):
+            stood += max(0.0, action.t - paused_at)
+            paused_at = None
+    if paused_at is not None:
+        return stood + max(0.0, until - paused_at), True
+    return stood, False
+
+
 @check_kind("countdown", family="path", params=(DURATION, START, IN_APP, SLACK),
             negatable=False, implied_by=Same())
 def countdown(check: Check, evidence: Evidence) -> Finding:
     """Passes when a countdown shows on the final screen (a StaticText like `4:57`, not a time
     of day: beside AM or PM, or in a row labelled with the time and AM or PM) and, added to the
-    seconds between the agent's last tap on `start` and the screen being read, it makes `text`
-    within `slack_s`: the timer was started at that duration. A four-minute timer just started
-    and a six-minute one left to run down a minute both fail a five-minute check."""
+    seconds it ran between the agent's last tap on `start` and the screen being read, it makes
+    `text` within `slack_s`: the timer was started at that duration, and runs. A four-minute
+    timer just started and a six-minute one left to run down a minute both fail a five-minute
+    check; so does one paused (a Resume button on the final screen, or a tap on Pause the log
+    shows no Resume after), and the time it stood paused is not time it ran."""
     want = seconds(check.text)
     final = evidence.final
     if want is None:
@@ -233,8 +259,15 @@ def countdown(check: Check, evidence: Evidence) -> Finding:
     if not shown:
         return Finding(False, f"no countdown on the final screen; it shows "
                               f"{final.source.summary()}")
+    stood, still = _paused_for(evidence.agent_actions(), tap, check.text_of("app"),
+                               final.taken_at)
+    if still or any(e.label == RESUME for e in final.source.on_screen()
+                    if e.type == "XCUIElementTypeButton"):
+        return Finding(False, f"the countdown is paused on the final screen (the agent "
+                              f"{'tapped Pause' if still else 'left Resume showing'}): a timer "
+                              "set off runs")
     # a phone whose clock stands still (the simulator) shows the countdown where it started
-    since = 0.0 if "clock_still" in evidence.flags else max(0.0, final.taken_at - tap.t)
+    since = 0.0 if "clock_still" in evidence.flags else max(0.0, final.taken_at - tap.t - stood)
     estimates = [(e, left + since) for e, left in shown if left is not None]
     for element, estimate in estimates:
         if abs(estimate - want) <= slack:

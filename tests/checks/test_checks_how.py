@@ -357,3 +357,36 @@ def test_countdown_needs_the_start_tap() -> None:
     shown = replace(never, captures=(Capture("final", source(El(label="5:00")), 1.0),))
     passed, detail = grade("countdown", shown, text="5:00")
     assert not passed and "never tapped 'Start'" in detail
+
+
+def paused(taps: tuple[tuple[str, float], ...], shown: str, read_at: float,
+           *buttons: str) -> object:
+    """A timer whose agent tapped each (label, at) in turn, Start first; the final screen shows
+    `shown` and `buttons`."""
+    ev = log(*(act(n, "tap", TIMER, TIMER, target=tgt("XCUIElementTypeButton", label))
+               for n, (label, _) in enumerate(taps, 1)))
+    at = {n: t for n, (_, t) in enumerate(taps, 1)}
+    events = tuple(e.model_copy(update={"t": at[e.seq]}) for e in ev.events)
+    xml = source(El(label=shown, value=shown),
+                 *(El("Button", label, name=label) for label in buttons), bundle=TIMER)
+    return replace(ev, events=events, captures=(Capture("final", xml, read_at),))
+
+
+def test_a_countdown_paused_at_the_end_fails_and_time_paused_is_not_time_run() -> None:
+    # A four-minute timer paused at once and read a minute later showed 4:00 a minute after
+    # Start: 300 s by the clock, and passed. Paused, it fails; resumed, the pause is not run.
+    stopped = paused((("Start", 100.0), ("Pause", 100.5)), "4:00", 160.5, "Cancel", "Resume")
+    passed, detail = grade("countdown", stopped, text="5:00")  # type: ignore[arg-type]
+    assert not passed and "the countdown is paused on the final screen (the agent tapped " \
+                          "Pause)" in detail, detail
+    unlogged = paused((("Start", 100.0),), "4:00", 160.5, "Cancel", "Resume")
+    passed, detail = grade("countdown", unlogged, text="5:00")  # type: ignore[arg-type]
+    assert not passed and "left Resume showing" in detail, detail
+    resumed = paused((("Start", 100.0), ("Pause", 100.5), ("Resume", 160.0)), "4:00", 160.5,
+                     "Cancel", "Pause")
+    passed, detail = grade("countdown", resumed, text="5:00")  # type: ignore[arg-type]
+    assert not passed and "started at about 241s" in detail, detail
+    # ran 10 s, stood 40 s paused, ran 20 s: 4:30 left of a five-minute timer
+    honest = paused((("Start", 100.0), ("Pause", 110.0), ("Resume", 150.0)), "4:30", 170.0,
+                    "Cancel", "Pause")
+    assert grade("countdown", honest, text="5:00")[0]  # type: ignore[arg-type]
