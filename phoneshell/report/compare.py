@@ -1,8 +1,10 @@
 """Two runs on the same tasks, attempt by attempt: both passed, only A, only B, neither, and
 McNemar's exact test on the attempts where they disagree.
 
-A pair is one (task, attempt number) scored in both runs; an attempt skipped or missing in either
-run is left out of the pairs (and counted as unpaired), never read as a failure.
+A pair is one (task, attempt number) scored in both runs, of the same task: the same version of
+its file (task_sha256) on the same kind of phone. An attempt skipped or missing in either run is
+left out of the pairs (unpaired), never read as a failure; one of another version or phone kind
+is left apart, named, never paired as if it were the same task.
 """
 
 from __future__ import annotations
@@ -41,6 +43,12 @@ class Comparison:
     neither: int
     unpaired: int
     """(task, attempt) recorded in only one run, or skipped in either: left out."""
+    apart: int
+    """(task, attempt) scored in both but not the same task: another version of its file
+    (task_sha256) or another kind of phone (sim, url, usb). Left out, never paired."""
+    apart_tasks: tuple[str, ...]
+    """Each task with attempts left `apart`, and why: "calculator.chain: 2 attempt(s), task
+    file 1a2b3c4d5e6f vs 9f8e7d6c5b4a"."""
     p_value: float
     """McNemar exact two-sided p-value from only_a and only_b (1.0 when they are 0)."""
     too_few: bool
@@ -65,11 +73,29 @@ def _conclusion(a: str, b: str, only_a: int, only_b: int, p: float) -> tuple[boo
                    "discordant pairs)")
 
 
+def _conditions(run: RunRecord) -> dict[tuple[str, int], tuple[str, str]]:
+    """Each attempt's task version (its file's sha256) and kind of phone."""
+    return {(x.task_id, x.number): (run.version(x), run.phone_kind(x)) for x in run.attempts}
+
+
+def _apart(one: tuple[str, str], other: tuple[str, str]) -> str:
+    (sha_a, kind_a), (sha_b, kind_b) = one, other
+    why = [f"task file {sha_a[:12] or '?'} vs {sha_b[:12] or '?'}"] * (sha_a != sha_b)
+    return "; ".join(why + [f"phone {kind_a or '?'} vs {kind_b or '?'}"] * (kind_a != kind_b))
+
+
 def compare(first: RunRecord, second: RunRecord) -> Comparison:
-    """Pair the two runs' scored attempts by task and attempt number and test the difference."""
+    """Pair the two runs' scored attempts by task, its version and attempt number (on the same
+    kind of phone) and test the difference; attempts of another version are left apart."""
     a = {(x.task_id, x.number): x.row for x in first.attempts}
     b = {(x.task_id, x.number): x.row for x in second.attempts}
-    paired = [k for k in a if k in b and not a[k].skipped and not b[k].skipped]
+    when_a, when_b = _conditions(first), _conditions(second)
+    in_both = [k for k in a if k in b and not a[k].skipped and not b[k].skipped]
+    paired = [k for k in in_both if when_a[k] == when_b[k]]
+    apart: dict[str, list[str]] = {}
+    for key in in_both:
+        if when_a[key] != when_b[key]:
+            apart.setdefault(key[0], []).append(_apart(when_a[key], when_b[key]))
     tasks: dict[str, list[int]] = {}
     for key in paired:
         counts = tasks.setdefault(key[0], [0, 0, 0, 0])
@@ -85,6 +111,9 @@ def compare(first: RunRecord, second: RunRecord) -> Comparison:
     too_few, conclusion = _conclusion(first.label, second.label, only_a, only_b, p)
     return Comparison(
         a=first.label, b=second.label, pairs=len(paired), both_passed=both, only_a=only_a,
-        only_b=only_b, neither=neither, unpaired=len(set(a) | set(b)) - len(paired),
+        only_b=only_b, neither=neither, unpaired=len(set(a) | set(b)) - len(in_both),
+        apart=len(in_both) - len(paired),
+        apart_tasks=tuple(f"{task}: {len(whys)} attempt(s), {'; '.join(dict.fromkeys(whys))}"
+                          for task, whys in apart.items()),
         p_value=p, too_few=too_few, significant=p < ALPHA, conclusion=conclusion,
         per_task=per_task)

@@ -116,8 +116,11 @@ def comparisons_html(report: Report) -> str:
                 for t in c.per_task]
         parts.append(
             f"<h3>A = {h(c.a)} vs B = {h(c.b)}</h3>"
-            f"<p>{c.pairs} pair(s) (same task and attempt, scored in both), {c.unpaired} left "
-            f"out. Both passed {c.both_passed}, only A {c.only_a}, only B {c.only_b}, neither "
+            f"<p>{c.pairs} pair(s) (same task, task file and attempt, scored in both), "
+            f"{c.unpaired} left out"
+            + (f", {c.apart} left apart as not the same task ({h(' | '.join(c.apart_tasks))})"
+               if c.apart else "")
+            + f". Both passed {c.both_passed}, only A {c.only_a}, only B {c.only_b}, neither "
             f'{c.neither}. McNemar exact p = {c.p_value:.3g}.</p><p class="conclusion">'
             f"{h(c.conclusion)}</p>"
             + _table(["task", "both passed", "only A", "only B", "neither"], rows, "pairs"))
@@ -148,13 +151,16 @@ def tasks_html(report: Report, runs: Sequence[RunRecord], shots: ScreenshotFolde
     """Per task: its instruction and tags, the pass matrix, then each attempt in full."""
     parts = []
     for row in report.tasks:
-        title = f"{h(row.task_id)}" + (f" &mdash; {h(row.name)}" if row.name else "")
+        title = (f"{h(row.task_id)}" + (f" &mdash; {h(row.name)}" if row.name else "")
+                 + (f" (task file {h(row.task_sha256[:12])}, one of {row.versions} versions)"
+                    if row.versions > 1 else ""))
         about = (f'<p class="instruction">{h(row.instruction)}</p>' if row.instruction else
                  '<p class="none">the task file is missing or changed since the run</p>')
         if row.tags:
             about += f'<p class="tags">tags: {h(", ".join(row.tags))}</p>'
         attempts = "".join(attempt_html(run, i, a, shots) for i, run in enumerate(runs)
-                           for a in run.attempts if a.task_id == row.task_id)
+                           for a in run.attempts
+                           if a.task_id == row.task_id and run.version(a) == row.task_sha256)
         parts.append(f'<article class="task"><h3>{title}</h3>{about}{_matrix(row, runs)}'
                      f"{attempts}</article>")
     return f'<section id="tasks"><h2>Tasks</h2>{"".join(parts)}</section>'

@@ -119,6 +119,18 @@ class RunRecord:
         return tuple((ref.id, n) for ref in self.manifest.tasks
                      for n in range(1, self.manifest.repeat + 1))
 
+    def version(self, attempt: Attempt) -> str:
+        """The sha256 of the task file `attempt` ran: its row's, else the one run.json records.
+        Two attempts are of the same task only when id and version agree."""
+        return attempt.row.task_sha256 or next(
+            (ref.sha256 for ref in self.manifest.tasks if ref.id == attempt.task_id), "")
+
+    def phone_kind(self, attempt: Attempt) -> str:
+        """The kind of phone (sim, url, usb) `attempt` ran on, from run.json's devices."""
+        kinds = {d.label: d.kind for d in self.manifest.devices}
+        only = {d.kind for d in self.manifest.devices}
+        return kinds.get(attempt.row.device, next(iter(only)) if len(only) == 1 else "")
+
     def not_run(self) -> tuple[tuple[str, int], ...]:
         """The planned (task, attempt number) with no row, in plan order."""
         recorded = {(a.task_id, a.number) for a in self.attempts}

@@ -134,6 +134,10 @@ class TaskRow:
     """"" when the task file is missing or changed."""
     tags: tuple[str, ...]
     runs: tuple[TaskCell, ...]
+    task_sha256: str = ""
+    """The version of the task file these attempts ran (the sha256 of its bytes)."""
+    versions: int = 1
+    """How many versions of this task id the runs ran: above 1, each has its own row."""
 
 
 @dataclass(frozen=True)
@@ -245,26 +249,46 @@ def tag_numbers(runs: Sequence[RunRecord]) -> tuple[TagNumbers, ...]:
 
 
 def task_rows(runs: Sequence[RunRecord]) -> tuple[TaskRow, ...]:
-    """Every task of any run, in first-seen order, with each run's outcomes by attempt."""
-    ids: dict[str, None] = {}
+    """Every task of any run, in first-seen order, with each run's outcomes by attempt; a task
+    whose file the runs ran in several versions (sha256) has a row per version, never one
+    merging them."""
+    keys: dict[tuple[str, str], None] = {}
     for run in runs:
-        ids.update((ref.id, None) for ref in run.manifest.tasks)
-        ids.update((a.task_id, None) for a in run.attempts)
+        keys.update(((ref.id, ref.sha256), None) for ref in run.manifest.tasks)
+        keys.update(((a.task_id, run.version(a)), None) for a in run.attempts)
+    versions = Counter(task_id for task_id, _ in keys)
     rows = []
-    for task_id in ids:
-        task = next((t for run in runs if (t := run.task(task_id)) is not None), None)
+    for task_id, version in keys:
+        task = next((t for run in runs if (t := run.task(task_id)) is not None
+                     and t.sha256 == version), None)
         cells = []
         for run in runs:
-            got = {a.number: a.row.outcome for a in run.attempts if a.task_id == task_id}
-            in_run = any(ref.id == task_id for ref in run.manifest.tasks)
+            got = {a.number: a.row.outcome for a in run.attempts
+                   if a.task_id == task_id and run.version(a) == version}
+            in_run = any(ref.id == task_id and ref.sha256 == version
+                         for ref in run.manifest.tasks)
             if not got and not in_run:
                 continue
             count = max([run.manifest.repeat, *got]) if in_run else max(got)
             cells.append(TaskCell(run.agent, run.run_id, tuple(
                 got.get(n, "not_run") for n in range(1, count + 1))))
         rows.append(TaskRow(task_id, task.name if task else "", task.instruction if task else "",
-                            task.tags if task else (), tuple(cells)))
+                            task.tags if task else (), tuple(cells), version,
+                            versions[task_id]))
     return tuple(rows)
+
+
+def _versions_warnings(tasks: Sequence[TaskRow], runs: Sequence[RunRecord]) -> list[str]:
+    """A warning per task the runs ran in more than one version of its file."""
+    by_id: dict[str, list[TaskRow]] = {}
+    for row in tasks:
+        by_id.setdefault(row.task_id, []).append(row)
+    return [f"task {task_id}: the runs ran {len(rows)} versions of its file ("
+            + "; ".join(f"{row.task_sha256[:12]}: "
+                        + ", ".join(cell.run_id for cell in row.runs) for row in rows)
+            + "): the task table shows each version apart, comparisons leave its attempts out, "
+            "and per-tag numbers count each run's own version"
+            for task_id, rows in by_id.items() if len(rows) > 1 and len(runs) > 1]
 
 
 def build_report(runs: Sequence[RunRecord], unreadable: Sequence[Unreadable] = ()) -> Report:
@@ -275,13 +299,20 @@ def build_report(runs: Sequence[RunRecord], unreadable: Sequence[Unreadable] = (
     for i, first in enumerate(runs):
         for second in runs[i + 1:]:
             found = compare(first, second)
+            if found.apart:
+                warnings.append(f"{first.label} and {second.label}: {found.apart} attempt(s) "
+                                "scored in both are not of the same task (another version of "
+                                "its file, or another kind of phone), so they are left out of "
+                                f"the comparison: {' | '.join(found.apart_tasks)}")
             if found.pairs:
                 comparisons.append(found)
             else:
-                warnings.append(f"{first.label} and {second.label} have no attempt scored in "
-                                "both, so they are not compared")
+                warnings.append(f"{first.label} and {second.label} have no attempt of the same "
+                                "task scored in both, so they are not compared")
     notes = tuple(TaskFileNote(run.run_id, f.task_id, f.file, f.status, f.detail)
                   for run in runs for f in run.task_files)
+    tasks = task_rows(runs)
+    warnings += _versions_warnings(tasks, runs)
     return Report(REPORT_VERSION, tuple(agent_numbers(run) for run in runs), tag_numbers(runs),
-                  task_rows(runs), tuple(comparisons), notes, tuple(warnings),
+                  tasks, tuple(comparisons), notes, tuple(warnings),
                   tuple(unreadable))

@@ -79,8 +79,10 @@ def _tag_lines(tags: tuple[TagNumbers, ...], capability: bool) -> list[str]:
 
 def _comparison_lines(c: Comparison) -> list[str]:
     lines = [f"paired: A = {c.a}  vs  B = {c.b}",
-             f"  {c.pairs} pair(s) (same task and attempt, scored in both); {c.unpaired} left "
-             "out (skipped or missing in one)",
+             f"  {c.pairs} pair(s) (same task, task file and attempt, scored in both); "
+             f"{c.unpaired} left out (skipped or missing in one)"
+             + (f"; {c.apart} left apart (not the same task: another version of its file or "
+                "another kind of phone)" if c.apart else ""),
              f"  both passed {c.both_passed}, only A {c.only_a}, only B {c.only_b}, neither "
              f"{c.neither}",
              f"  {c.conclusion}"]
