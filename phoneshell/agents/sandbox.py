@@ -57,8 +57,10 @@ page's words and every value a task asks for) and the attack families (`attack`:
 from task files). Nothing `phoneshell finish`, `phoneshell mcp` or the client code
 (`phoneshell.device`, `phoneshell.agents.tools`) imports lies in them."""
 HARNESS_ONLY = ("PHONESHELL_BRIDGE_CONTROL_TOKEN", "PHONESHELL_EXPOSE_TASK_FILE",
-                "PHONESHELL_KEY_FILE", "PHONESHELL_LOCK_DIR", SHARE_ENV)
-"""The harness's own variables, never passed to an agent."""
+                "PHONESHELL_KEY_FILE", "PHONESHELL_LOCK_DIR", SHARE_ENV,
+                "PHONESHELL_BRIDGE_TOKEN", "PHONESHELL_USBMUXD")
+"""The harness's own variables, never passed to an agent: among them where the phones are
+(a usbmuxd on TCP is on the network the agent keeps) and a standalone bridge's token."""
 
 
 @dataclass(frozen=True)

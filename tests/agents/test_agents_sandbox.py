@@ -80,7 +80,8 @@ def test_another_phoneshell_the_agent_could_import_is_hidden_alike(
 
 def test_the_harness_keeps_its_own_variables(tmp_path: Path) -> None:
     env = environment({"PHONESHELL_BRIDGE_CONTROL_TOKEN": "x", "PHONESHELL_KEY_FILE": "k",
-                       "PHONESHELL_EXPOSE_TASK_FILE": "1", "OPENAI_API_KEY": "sk", "PATH": "/b"},
+                       "PHONESHELL_EXPOSE_TASK_FILE": "1", "OPENAI_API_KEY": "sk", "PATH": "/b",
+                       "PHONESHELL_USBMUXD": "127.0.0.1:27015", "PHONESHELL_BRIDGE_TOKEN": "t"},
                       tmp_path, True)
     assert env == {"OPENAI_API_KEY": "sk", "PATH": "/b", "HOME": str(tmp_path), "TMPDIR": "/tmp"}
 
