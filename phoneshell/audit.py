@@ -27,6 +27,7 @@ from phoneshell.records import (
     parse_lines,
     scan_lines,
 )
+from phoneshell.xcui import SIDE_BUTTON_HID, is_wda, takes_rig_down
 
 AuditLog = Lines[AuditEvent]
 """The events of an audit file (`.records`), the torn tail and the lines that are not events."""
@@ -181,3 +182,57 @@ def describe_break(event: AuditEvent) -> str:
             f"the screen of {seen} changed")
     via = event.params.get("via")
     return f"#{event.seq} {event.phase}: {what}" + (f" (seen by {via})" if via else "")
+
+
+def _power_button(button: object) -> bool:
+    """Whether a press's button is the side button named by its IOHID page and usage, read as
+    numbers the way WDA reads them (unsignedIntValue drops a fraction): a log written before the
+    bridge refused fractions may hold "hid:12.0:48.0" or "hid:12:48.4", WDA's 12 and 48."""
+    kind, _, numbers = str(button).partition(":")
+    try:
+        found = tuple(int(float(n)) for n in numbers.split(":"))
+    except (ValueError, OverflowError):
+        return False
+    return kind == "hid" and found == SIDE_BUTTON_HID
+
+
+def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
+    """What the agent did, by its own logged actions, that can break the rig ("" when none):
+    locking the phone, ending WDA's session, terminating WDA, acting on a control that powers
+    the phone off, erases or restarts it, or turns off UI Automation (`xcui.takes_rig_down`:
+    the bridge refuses those, so one here got past it), or sending a command WDA was still
+    running when the bridge stopped waiting (the phone answers nothing else meanwhile)."""
+    for action in actions(events):
+        if action.phase != "agent":
+            continue
+        target = action.target
+        if target is not None and action.ok is not False:
+            why = takes_rig_down(action.kind, action.app_before, target.type, target.label,
+                                 target.value, target.page, target.chosen, action.params)
+            if why:
+                return (f"the agent acted on {target.label!r} (#{action.seq} {action.kind}): "
+                        f"{why}")
+        button, bundle = action.params.get("button"), str(action.params.get("bundle_id", ""))
+        if action.kind == "press" and (button == "lock" or _power_button(button)):
+            return f"the agent locked the phone (#{action.seq} press {button})"
+        if action.kind == "terminate" and action.params.get("via") == "delete_session":
+            return f"the agent ended WDA's session (#{action.seq} DELETE /session)"
+        if action.kind == "terminate" and is_wda(bundle):
+            return f"the agent terminated WDA itself (#{action.seq} terminate {bundle})"
+        if action.ok is False and UPSTREAM_TIMEOUT in action.error:
+            # WDA runs one command at a time: while the agent's runs on, nothing else answers
+            return (f"the agent's #{action.seq} {action.kind} kept WDA busy past the bridge's "
+                    f"wait ({action.error})")
+    return ""
+
+
+UPSTREAM_TIMEOUT = "timed out"
+"""How the bridge's log words an action WDA did not answer in time (`bridge.upstream`)."""
+
+
+def agent_steps(events: Iterable[AuditEvent]) -> int:
+    """How many actions the agent took by the log: each action logged under phase `agent` (an
+    intent, or an outcome whose intent is missing), reads not included (the bridge logs no
+    read), nor a request it refused (it never reached the phone). The count an agent's own
+    word cannot lower: what `runner.attempt` holds to the task's `max_steps`."""
+    return sum(1 for action in actions(events) if action.phase == "agent")

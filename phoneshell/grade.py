@@ -5,18 +5,24 @@ swap test). A task passes when it has at least one check, all of them pass, and 
 be trusted: an attempt whose phone was changed outside the bridge (a custody line in its log),
 whose log held lines the bridge never wrote, or whose agent used up its share of the log (so
 its turn was ended and what it did after is not in the log), fails with that reason, whatever
-its checks say.
+its checks say; so does one whose agent broke the rig by its own logged actions (it locked the
+phone, ended WDA's session: `audit.agent_broke_rig`).
+
+Every rule that fails an attempt is either here, read from the evidence, or one only the run
+could know (out of time or turns, the owner's collections harmed, a spoiled phone, an end state
+that could not be read), kept in the verdict's `run_overruled`, which `phoneshell grade` reads
+back (`apply_run`), so an attempt graded again offline reaches the run's verdict.
 """
 
 from __future__ import annotations
 
-from phoneshell.audit import custody_breaks, describe_break, share_spent
+from phoneshell.audit import agent_broke_rig, custody_breaks, describe_break, share_spent
 from phoneshell.checks import grade_check
 from phoneshell.evidence import Evidence
 from phoneshell.records import Verdict
 from phoneshell.tasks import Task
 
-__all__ = ["Verdict", "distrust", "grade"]
+__all__ = ["Verdict", "apply_run", "distrust", "grade"]
 
 
 def distrust(evidence: Evidence) -> str:
@@ -43,6 +49,18 @@ def grade(task: Task, evidence: Evidence) -> Verdict:
     evidence can be trusted."""
     results = tuple(grade_check(check, evidence) for check in task.checks)
     passed = bool(results) and all(r.passed for r in results)
-    why = distrust(evidence)
+    # its doing, whatever the screen it left shows: a lock screen is the cover sheet
+    # Notification Centre is
+    why = "; ".join(r for r in (distrust(evidence), agent_broke_rig(evidence.events)) if r)
     return Verdict(task_id=task.id, evidence_task_id=evidence.task_id,
                    passed=passed and not why, results=results, overruled=why)
+
+
+def apply_run(verdict: Verdict, why: str) -> Verdict:
+    """`verdict` failed for `why`, a reason only the run knew ("": unchanged), kept apart in
+    `run_overruled` and said after any reason of the grade's own in `overruled`."""
+    if not why:
+        return verdict
+    return verdict.model_copy(update={
+        "passed": False, "run_overruled": "; ".join(r for r in (verdict.run_overruled, why) if r),
+        "overruled": "; ".join(r for r in (verdict.overruled, why) if r)})

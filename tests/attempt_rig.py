@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import wda
+
 from phoneshell.agents import Agent
+from phoneshell.agents.base import AgentContext, AgentResult
+from phoneshell.evidence import Claim
 from phoneshell.runner import AttemptPlan, AttemptResult, open_rig, run_attempt
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
@@ -17,3 +21,14 @@ def run_one(sim: SimServer, runs: Path, task: Task, agent: Agent, attempt: int =
     plan = AttemptPlan("r1", runs / "r1", task, attempt, installed)
     with open_rig(sim.url, runs, effect_timeout_s=0.5) as rig:
         return run_attempt(plan, rig, agent)
+
+
+class Locker:
+    """Locks the phone and claims it is done: the lock screen is SpringBoard's cover sheet,
+    the window Notification Centre is drawn in."""
+
+    name = "locker"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        wda.Client(context.wda_url).lock()
+        return AgentResult(ran=True, claim=Claim(status="done", summary="it is up"))

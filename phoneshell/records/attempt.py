@@ -218,6 +218,11 @@ class Verdict(Record):
     overruled: str = ""
     """Why the attempt fails although its checks passed (it ran out of time or turns, it acted
     outside the bridge); "" when nothing overruled the checks."""
+    run_overruled: str = ""
+    """The part of `overruled` only the run could know, which its evidence alone does not show
+    (it ran out of time or turns, it harmed the owner's collections, its phone was found
+    spoiled, the screen it left could not be read whole); "" when there is none. `phoneshell
+    grade` reads it back to reach the run's verdict offline."""
 
     def failed(self) -> tuple[CheckResult, ...]:
         """The checks that did not pass."""
@@ -281,11 +286,14 @@ class ResultRow(Record):
     seconds: float
     """How long it took."""
     turns: int = 0
-    """Actions the agent took, as it reported them."""
+    """The agent's turns: the actions the log shows it took (reads not counted), or the tool
+    calls a loop that counts its own (`openai:`, `phoneshell mcp`) counted, reads included,
+    when that is more."""
     timed_out: bool = False
     """The agent ran out of time (the attempt cannot pass)."""
     out_of_turns: bool = False
-    """The agent ran out of turns (the attempt cannot pass)."""
+    """The agent ran out of turns: its loop said so, or the log shows more actions than the
+    task's `max_steps` (the attempt cannot pass)."""
     error: str = ""
     """What went wrong (agent error, or the exception behind a skip)."""
     error_type: str = ""

@@ -12,7 +12,10 @@ an app that is not installed or an agent that never ran make the attempt skipped
 reason. A rig failure that follows the agent's own logged actions (it locked the phone, ended
 WDA's session, terminated WDA) is its failure, with the reason. Any other rig failure raises
 `RigDown` so the run stops instead of recording a string of failures. A timed-out or
-out-of-turns attempt never passes. Teardown always runs and its failure is recorded.
+out-of-turns attempt never passes, and its turns are at least the actions the log shows its
+agent took: more than the task's `max_steps` is out of turns (`runner.turn`). What the run
+fails an attempt for beyond the grade of its evidence is kept in the verdict's `run_overruled`.
+Teardown always runs and its failure is recorded.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from phoneshell.device.phone import SPRINGBOARD
 from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, PhoneshellError, StepError
 from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_evidence
 from phoneshell.grade import Verdict, grade
-from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, bounded, write_record
+from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, write_record
 from phoneshell.runner.aftermath import (
     Changed,
     agent_broke_rig,
@@ -69,6 +72,7 @@ from phoneshell.runner.endstate import UnreadableEndState, capture_or_blame, unr
 from phoneshell.runner.owner import OwnerWatch
 from phoneshell.runner.rig import Rig, RigDown, check_rig
 from phoneshell.runner.setback import set_back_device, set_back_settings
+from phoneshell.runner.turn import beyond_grade, held_to_log, measured, overrule
 from phoneshell.tasks import Step, Task
 from phoneshell.untrusted import storable
 
@@ -327,8 +331,9 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     mark = rig.audit_mark(plan.run_dir)
     result = AgentResult(ran=False)
     verdict: Verdict | None = None
+    graded: Verdict | None = None  # what its evidence alone shows, before the run's own rules
     evidence: Evidence | None = None
-    evidence_dir = skip_reason = error_type = ""
+    evidence_dir = skip_reason = error_type = over = ""
     rig_down = interrupted = in_turn = False
     before: Counts = {}
     try:
@@ -341,7 +346,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         result = _agent_turn(plan, rig, agent)
         in_turn = False
         intents = _slice(rig, plan, mark, outcomes=False)[0]
-        result = _ran(result, intents)
+        result, over = measured(held_to_log(result, intents), intents, task.max_steps)
         error_type = result.error_type
         if not result.ran:
             raise _Skip(f"the agent never ran: {result.error or 'no reason given'}")
@@ -353,12 +358,9 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
             evidence = replace(evidence, flags=evidence.flags | {"unlocked"})
         save_evidence(evidence, folder / "evidence")
         evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
-        verdict = grade(task, evidence)
+        verdict = graded = grade(task, evidence)  # fails an agent that broke the rig too
         broke = agent_broke_rig(evidence.events)
-        if broke:  # its doing, whatever the screen it left shows: a lock screen is the cover
-            # sheet Notification Centre is; the phone is unlocked for the run to go on
-            verdict = verdict.model_copy(update={"passed": False, "overruled": "; ".join(
-                why for why in (verdict.overruled, broke) if why)})
+        if broke:  # the phone is unlocked for the run to go on
             rig_down = not _recover(rig, plan)
             _enter(rig, plan, "check")
         if not broke and (not evidence.final or not evidence.final.source.complete):
@@ -384,6 +386,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     except (RigDown, *RIG_DOWN, DeviceError) as exc:
         # what the agent did is in the log, even when its turn ended in the rig's fault
         done = _slice(rig, plan, mark)[0]
+        result, over = measured(result, done, task.max_steps)
         acted = result.ran or any(e.phase == "agent" for e in done)
         cause = agent_broke_rig(done) if acted else ""
         down = isinstance(exc, (RigDown, *RIG_DOWN))
@@ -423,7 +426,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     if skip_reason:
         verdict = None
     elif verdict is not None:
-        verdict = overrule(verdict, result)
+        verdict = beyond_grade(graded, overrule(verdict, result, over))
         write_record(folder / "verdict.json", verdict)  # written once the outcome is known
     passed = verdict is not None and verdict.passed
     outcome: Outcome = "skipped" if verdict is None else "passed" if passed else "failed"
@@ -441,9 +444,9 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
 
 def _agent_turn(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
     """The agent's turn (`_run_agent`), with any error it ended in but the rig's kept as its
-    result: `_ran` then scores it as the agent's failure when it had acted on the phone (an
-    agent must not be able to turn its failure into a skip by what it sends or answers), and
-    skips it only when it had not."""
+    result: `turn.held_to_log` then scores it as the agent's failure when it had acted on the
+    phone (an agent must not be able to turn its failure into a skip by what it sends or
+    answers), and skips it only when it had not."""
     try:
         return _run_agent(plan, rig, agent)
     except (RigDown, *RIG_DOWN) as exc:
@@ -491,31 +494,3 @@ def _recover(rig: Rig, plan: AttemptPlan) -> bool:
     except DeviceError:
         return False
     return True
-
-
-def overrule(verdict: Verdict, result: AgentResult) -> Verdict:
-    """The verdict of the attempt: a timed-out or out-of-turns agent never passes, whatever its
-    checks say, and the verdict says why (after any reason the grade already gave)."""
-    why = ("the agent ran out of time" if result.timed_out
-           else "the agent ran out of turns" if result.out_of_turns else "")
-    if not why:
-        return verdict
-    reasons = "; ".join(r for r in (verdict.overruled, why) if r)
-    return verdict.model_copy(update={"passed": False, "overruled": reasons})
-
-
-def _ran(result: AgentResult, events: tuple[AuditEvent, ...]) -> AgentResult:
-    """An agent that says it never ran but acted on the phone did run: its actions are in the
-    log, so whatever stopped it is its failure to score, not a reason to skip. Its claim is
-    kept to a bounded size (`records.bounded`), and its claim and error as text a file can
-    hold (`untrusted.storable`: a lone surrogate cannot be written as UTF-8)."""
-    claim = result.claim
-    if claim is not None:
-        claim = bounded(claim.model_copy(update={"answer": storable(claim.answer),
-                                                 "summary": storable(claim.summary)}))
-    result = replace(result, claim=claim, error=storable(result.error))
-    acted = any(e.phase == "agent" for e in events)
-    if result.ran or not acted:
-        return result
-    summary = f"the agent acted on the phone, then stopped: {result.error or 'no reason'}"
-    return replace(result, ran=True, claim=result.claim or Claim(status="failed", summary=summary))

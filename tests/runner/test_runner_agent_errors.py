@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 import wda
+from attempt_rig import Locker
 
 from phoneshell.agents import make_agent
 from phoneshell.agents.base import AgentContext, AgentResult
 from phoneshell.errors import DeviceUnreachable
-from phoneshell.evidence import Claim
 from phoneshell.runner import AttemptPlan, open_rig, run_attempt
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
@@ -59,17 +59,6 @@ def test_an_agent_that_raised_before_acting_is_skipped_saying_why(
         done = run_attempt(plan, rig, RaisingAgent(RuntimeError("no model"), act=False))
     assert done.row.outcome == "skipped" and not done.rig_down
     assert "the agent never ran: harness error (RuntimeError)" in done.row.skip_reason
-
-
-class Locker:
-    """Locks the phone and claims it is done: the lock screen is SpringBoard's cover sheet,
-    the window Notification Centre is drawn in."""
-
-    name = "locker"
-
-    def run(self, context: AgentContext) -> AgentResult:
-        wda.Client(context.wda_url).lock()
-        return AgentResult(ran=True, claim=Claim(status="done", summary="it is up"))
 
 
 def test_an_agent_that_locked_the_phone_fails_whatever_the_lock_screen_passes(
