@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from phoneshell.checks import CHECKS
+from phoneshell.cli import regrade
 from phoneshell.errors import TaskFileError
-from phoneshell.evidence import load_evidence
-from phoneshell.grade import Verdict, grade
 from phoneshell.implication import describe_pairs, implied_pairs
 from phoneshell.records import plain
-from phoneshell.seal import require_verified, verify_evidence
 from phoneshell.tasks import (
     PATHS_HELP,
     STEPS,
@@ -64,6 +61,9 @@ def add_parsers(commands: Any) -> None:
     p.add_argument("--unverified", action="store_true",
                    help="grade evidence whose files do not match its run's seal, marked so "
                         "(refused without this)")
+    p.add_argument("--task-changed", action="store_true",
+                   help="grade under a task file other than the one the run graded the "
+                        "attempt by (its sha256 differs), marked so (refused without this)")
     p.set_defaults(run=run_grade)
 
 
@@ -136,35 +136,6 @@ def _find_task(spec: str, search: list[str]) -> Task:
     return TaskSet(tuple(tasks)).get(spec)  # "did you mean"
 
 
-def print_verdict(verdict: Verdict) -> None:
-    """Print a verdict for people: one line per check, then the outcome."""
-    graded = verdict.task_id
-    if verdict.evidence_task_id != graded:
-        graded += f" (evidence recorded for {verdict.evidence_task_id})"
-    print(f"{graded}: {'PASSED' if verdict.passed else 'FAILED'}")
-    for result in verdict.results:
-        print(f"  {'pass' if result.passed else 'FAIL'}  {result.label}: {result.detail}")
-    if verdict.overruled:
-        print(f"  failed whatever its checks say: {verdict.overruled}")
-
-
 def run_grade(args: argparse.Namespace) -> int:
-    """Grade an evidence folder as a task; exit 0 when it passes, 1 when it fails.
-
-    Evidence from a run is graded only when it matches the run's seal (`--unverified`: graded
-    anyway, with every mismatch printed on stderr).
-    """
-    task = _find_task(args.task, args.tasks)
-    run_dir, problems = verify_evidence(Path(args.evidence))
-    if run_dir is None:
-        print(f"note: {args.evidence} is not inside a run folder: no seal vouches for it",
-              file=sys.stderr)
-    else:
-        require_verified(run_dir, problems, args.unverified,
-                         lambda line: print(f"warning: {line}", file=sys.stderr))
-    verdict = grade(task, load_evidence(Path(args.evidence)))
-    if args.format == "json":
-        print(json.dumps(plain(verdict), indent=2))
-    else:
-        print_verdict(verdict)
-    return 0 if verdict.passed else 1
+    """Grade an evidence folder as the task asked for (`cli.regrade`)."""
+    return regrade.run_grade(args, _find_task(args.task, args.tasks))
