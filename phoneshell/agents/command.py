@@ -9,7 +9,8 @@ the file wins when both are there, and the last valid line wins among lines.
 
 * Out of time: the whole process group is stopped (SIGTERM, then SIGKILL) and the attempt is
   `timed_out`, so it cannot pass. Whatever the program left running is stopped the same way when
-  it exits, so nothing acts on the phone while the harness captures evidence.
+  it exits, so nothing acts on the phone while the harness captures evidence, and so is what
+  left the group (a double fork into a session of its own: `strays.py`), named in the row.
 * stdout and stderr are kept in the attempt folder (`agent.stdout`, `agent.stderr`).
 * A command line that cannot start never ran: the attempt is skipped, with the reason. That is
   found by the harness before it starts anything, by looking for the command's programs where
@@ -37,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from phoneshell.agents import bounds, programs, sandbox
+from phoneshell.agents import bounds, programs, sandbox, strays
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult, ended_early
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
@@ -80,6 +81,8 @@ def stop_running() -> None:
     for pgid in groups:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, signal.SIGKILL)
+    if strays.adopting():
+        strays.stop_strays()  # and whatever left their groups
 
 
 atexit.register(stop_running)
@@ -195,6 +198,8 @@ class CommandAgent:
             if why:
                 return AgentResult(ran=False, error=why)
         watch = bounds.DiskWatch(folder)
+        strays.adopt_orphans()  # what it leaves behind stays below the harness, to be stopped
+        before = strays.others()
         try:
             process = subprocess.Popen(
                 first_to_go(boxed([SHELL, "-c", self.command])), stdin=subprocess.DEVNULL,
@@ -215,6 +220,8 @@ class CommandAgent:
             _stop_group(process)  # the program and anything it left running
             with _RUNNING_LOCK:
                 _RUNNING.discard(process.pid)
+                running = set(_RUNNING)
+            left = strays.stop_strays(before, running, process.pid)  # outside its group too
             for output in outputs:
                 output.finish()
         over = watch.over()  # looked at once more with it gone: what it wrote just before too
@@ -225,6 +232,9 @@ class CommandAgent:
             bounds.wipe(scratch)  # the disk back for the run's rows; kept: stdout and stderr
             stopped += "; what it wrote into its folder was deleted"
         result = self._result(folder, code, timed_out, context.timeout_s)
+        if left:
+            result = replace(result, error="; ".join(e for e in (result.error, _left_line(left))
+                                                     if e))
         if stopped:  # stopped for it: its failure, whatever it claimed
             claim = Claim(status="failed", summary=f"stopped: {stopped}")
             return replace(result, ran=True, claim=claim,
@@ -260,6 +270,12 @@ class CommandAgent:
             errors.append("used its whole turn budget")
         return AgentResult(ran=True, claim=claim, turns=turns, timed_out=timed_out,
                            out_of_turns=out_of_turns, error="; ".join(errors))
+
+
+def _left_line(left: list[str]) -> str:
+    """What the row says of the processes a program left running outside its process group."""
+    return (f"it left {len(left)} process(es) running after its turn, outside its process group; "
+            f"killed: {', '.join(left)}")
 
 
 def _watch(process: subprocess.Popen[bytes], timeout_s: float, watch: bounds.DiskWatch,

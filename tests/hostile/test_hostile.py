@@ -119,12 +119,17 @@ def test_forging_the_record_without_a_sandbox_is_caught(tmp_path: Path) -> None:
     switch = rows["multi.app_switch"]
     assert switch.outcome == "failed"
     assert "held lines for this attempt that the bridge never wrote" in switch.error
-    report = run_cli("report", str(tmp_path / "F"))
+    # the rows and verdicts it rewrote are written back from the run's memory, and said
+    changed = "WARNING: a file of the run was changed during an unconfined agent's turn:"
+    assert f"{changed} results.jsonl (its rows were written again" in done.stdout
+    assert f"{changed} attempts/calculator.arithmetic/1/verdict.json (written" in done.stdout
+    assert rows["calculator.arithmetic"].outcome == "failed"
+    report = run_cli("report", str(tmp_path / "F"))  # the log it forged is the bridge's
     assert report.returncode == 2 and "does not match its seal" in report.stderr
-    assert "results.jsonl: its first" in report.stderr
+    assert "audit.jsonl: its first" in report.stderr
     shown = run_cli("report", str(tmp_path / "F"), "--unverified")
     assert "its results are not tamper-proof" in shown.stdout
-    assert "UNVERIFIED F: attempts/calculator.arithmetic/1/verdict.json: changed" in shown.stdout
+    assert "changed during an unconfined agent's turn: results.jsonl" in shown.stdout
 
 
 def test_requests_read_two_ways_and_the_phones_own_routes_are_refused(
@@ -204,20 +209,22 @@ def test_a_process_left_behind_is_stopped_in_the_sandbox(
     assert left_behind() == "", "the sandbox ends with the agent, and all it started"
 
 
-def test_a_process_left_behind_without_a_sandbox_is_refused(
+def test_a_process_left_behind_without_a_sandbox_is_stopped_after_its_turn(
         tmp_path: Path, suite: dict[str, Task]) -> None:
+    # It left the agent's process group (a session of its own), so only the harness adopting
+    # it stops it (agents/strays.py); were it still there, its URL is revoked
+    # (test_bridge_access.py).
     task = suite["settings.about.reach"]
     plan = AttemptPlan("R", tmp_path / "R", task, 1, sandbox=Sandbox("none", "asked"))
     with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.5) as rig:
-        run_attempt(plan, rig, make_agent(agent("linger")))
+        row = run_attempt(plan, rig, make_agent(agent("linger"))).row
+        assert left_behind() == "", "stopped before its attempt was recorded"
+        assert "it left 1 process(es) running after its turn, outside its process group; " \
+               "killed: pid " in row.error and f"{HOSTILE} late" in row.error
         front = sim.state()["foreground"]
-        deadline = time.monotonic() + 15
-        late: list[str] = []
-        while not late and time.monotonic() < deadline:  # the bridge serves on meanwhile
-            late = [e.error for e in refusals(read_audit(tmp_path / "R" / "audit.jsonl").records)]
-            time.sleep(0.1)
-        assert late == ["the agent's access ended with its attempt"]
-        assert sim.state()["foreground"] == front  # the late request never reached the phone
+        time.sleep(2.5)  # when it would have acted
+        assert not refusals(read_audit(tmp_path / "R" / "audit.jsonl").records)
+        assert sim.state()["foreground"] == front
 
 
 def test_run_ids_and_spellings_of_one_phone_cannot_escape(tmp_path: Path) -> None:
