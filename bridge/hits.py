@@ -2,8 +2,9 @@
 which elements the value and clear routes may be sent to, since WDA taps any other.
 
 Pure, as `targets.py`: reads the decoded source tree and an element's own attributes and rect.
-XCUITest touches an element at its hit point, the middle of the part of its frame that shows,
-and whatever is topmost there takes the touch; the simulator does the same
+XCUITest touches an element at its hit point, the middle of the part of its frame that shows
+(of its activation point's part: a switch row's knob), and whatever is topmost there takes the
+touch; the simulator does the same
 (`phoneshell.sim.gestures.hit_point`), so the bridge aims such a touch as one at that point.
 """
 
@@ -41,12 +42,51 @@ def element_in(tree: object, attributes: Mapping[str, object],
     return None
 
 
+def _kind(node: Mapping[str, object]) -> str:
+    return short_type(str(node.get("type") or ""))
+
+
+def _children(node: Mapping[str, object]) -> list[Mapping[str, object]]:
+    kids = node.get("children")
+    return [c for c in kids if isinstance(c, Mapping)] if isinstance(kids, list) else []
+
+
+def activation(line: list[Mapping[str, object]],
+               rect: Rect) -> tuple[list[Mapping[str, object]], Rect]:
+    """The line down to the part of the element at the end of `line` that holds its
+    accessibility activation point, and that part's rect; the element's own (`rect`) for most.
+
+    iOS 26 activates a switch row's labelled Switch (the row's width, around its label and the
+    unlabelled knob) at the knob, and a Cell whose one accessible element is such a switch there
+    too: XCUITest's tap by id toggles it, where a touch at the row's centre lands on the label.
+    The simulator follows the same rule (`phoneshell.sim.ui.activation_target`)."""
+    node = line[-1]
+    if _kind(node) == "Switch":
+        knobs = [c for c in _children(node) if _kind(c) == "Switch"]
+        found = rect_of(knobs[0].get("rect")) if len(knobs) == 1 else None
+        return ([*line, knobs[0]], found) if found is not None else (line, rect)
+    if _kind(node) == "Cell":
+        below: list[Mapping[str, object]] = []
+        inner: list[list[Mapping[str, object]]] = []
+        for depth, child in walk(node):
+            del below[depth:]
+            below.append(child)
+            if depth and child.get("isAccessible") == "1":
+                inner.append(list(below[1:]))
+        switch = rect_of(inner[0][-1].get("rect")) if len(inner) == 1 else None
+        if switch is not None and _kind(inner[0][-1]) == "Switch":
+            return activation([*line, *inner[0]], switch)
+    return line, rect
+
+
 def hit_point(tree: object, line: list[Mapping[str, object]],
               rect: Rect) -> tuple[float, float] | None:
-    """Where XCUITest touches an element: the middle of the part of its frame that shows, its
-    `rect` cut to the screen (the root's frame) and to every list around it (`line`, from the
+    """Where XCUITest touches an element: the middle of the part of the frame holding its
+    activation point (`activation`: the element's own `rect`, or a switch row's knob) that
+    shows, cut to the screen (the root's frame) and to every list around it (`line`, from the
     root down to it, as `element_in` gives it); None when no part of it shows. The simulator
     touches the same point (`phoneshell.sim.gestures.hit_point`)."""
+    line, rect = activation(line, rect)
     left, top, right, bottom = rect.x, rect.y, rect.x + rect.width, rect.y + rect.height
     for node in line[:-1]:
         frame = rect_of(node.get("rect"))

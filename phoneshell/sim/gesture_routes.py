@@ -23,7 +23,7 @@ from phoneshell.sim.apps import Drag
 from phoneshell.sim.elements import find
 from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
-from phoneshell.sim.ui import Node, Rect, actionable, hit_path
+from phoneshell.sim.ui import Node, Rect, actionable, activation_target, hit_path
 from phoneshell.sim.wire import KEYBOARD_MESSAGE, Handler, Request, Route, WdaError
 
 if TYPE_CHECKING:
@@ -71,12 +71,14 @@ def shown(ep: Endpoints, node: Node) -> Node:
 
 
 def hit_point(ep: Endpoints, node: Node) -> tuple[int, int]:
-    """Where XCUITest touches the element once scrolled into view (`gestures.hit_point`).
+    """Where XCUITest touches the element once scrolled into view: the hit point
+    (`gestures.hit_point`) of the part holding its activation point (`activation_target`: a
+    switch row's knob), where whatever is topmost takes the touch.
 
     Raises:
         WdaError: WDA's not-visible error when no part of it can show.
     """
-    found = shown(ep, node)
+    found = activation_target(shown(ep, node))
     point = gestures.hit_point(ep.phone, found) if not ep.phone.locked else found.frame.center
     if point is None:
         raise not_visible(node)

@@ -355,6 +355,27 @@ def _passes_touches(node: Node) -> bool:
     return node.type in _TRANSPARENT and node.on_tap is None
 
 
+def activation_target(node: Node) -> Node:
+    """The part of `node` that holds its accessibility activation point, where XCUITest touches
+    an element named by id (its hit point); the node itself for most elements.
+
+    iOS 26 shows a switch row as a labelled Switch the width of the row holding the unlabelled
+    knob (the Motion dump: x=36 w=330 around x=305 w=63), and activates that element at the
+    knob: `app.switches["Airplane Mode"].tap()` toggles it, while a touch at the row's centre
+    lands on its label and does nothing. A Cell whose one accessibility element is such a switch
+    (the row is the switch) is activated there too. `bridge.hits.activation` reads the same rule
+    off a page source.
+    """
+    if node.type == "Switch":
+        knobs = [c for c in node.children if c.type == "Switch"]
+        return knobs[0] if len(knobs) == 1 else node
+    if node.type == "Cell":
+        inner = [n for n in walk(node) if n is not node and n.is_accessible]
+        if len(inner) == 1 and inner[0].type == "Switch":
+            return activation_target(inner[0])
+    return node
+
+
 def actionable(path: list[Node]) -> Node | None:
     """The nearest node on a hit path (deepest first) that reacts to a tap, if it is enabled."""
     for node in reversed(path):
