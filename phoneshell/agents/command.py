@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from phoneshell.agents import bounds, programs, sandbox, strays
+from phoneshell.agents import bounds, pids, programs, sandbox, strays
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult, ended_early
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
@@ -200,12 +200,14 @@ class CommandAgent:
         watch = bounds.DiskWatch(folder)
         strays.adopt_orphans()  # what it leaves behind stays below the harness, to be stopped
         before = strays.others()
+        limit = pids.Limit()  # however many it forks, the harness keeps pids for its threads
         try:
             process = subprocess.Popen(
-                first_to_go(boxed([SHELL, "-c", self.command])), stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                start_new_session=True)
+                first_to_go(limit.wrap(boxed([SHELL, "-c", self.command]))),
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                env=env, start_new_session=True)
         except OSError as exc:
+            limit.close()
             return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
         assert process.stdout is not None and process.stderr is not None
         outputs = [bounds.CappedOutput(process.stdout, folder / STDOUT),
@@ -222,6 +224,7 @@ class CommandAgent:
                 _RUNNING.discard(process.pid)
                 running = set(_RUNNING)
             left = strays.stop_strays(before, running, process.pid)  # outside its group too
+            refused = limit.close()  # and whatever is left in its cgroup
             for output in outputs:
                 output.finish()
         over = watch.over()  # looked at once more with it gone: what it wrote just before too
@@ -232,9 +235,11 @@ class CommandAgent:
             bounds.wipe(scratch)  # the disk back for the run's rows; kept: stdout and stderr
             stopped += "; what it wrote into its folder was deleted"
         result = self._result(folder, code, timed_out, context.timeout_s)
-        if left:
-            result = replace(result, error="; ".join(e for e in (result.error, _left_line(left))
-                                                     if e))
+        said = (_left_line(left) if left else "",
+                f"it reached its limit of {pids.PIDS_MAX:,} processes and threads at once "
+                f"({refused:,} fork(s) refused)" if refused else "")
+        if any(said):
+            result = replace(result, error="; ".join(e for e in (result.error, *said) if e))
         if stopped:  # stopped for it: its failure, whatever it claimed
             claim = Claim(status="failed", summary=f"stopped: {stopped}")
             return replace(result, ran=True, claim=claim,

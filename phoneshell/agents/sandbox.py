@@ -134,8 +134,11 @@ def named_files(command: str, cwd: Path) -> list[Path]:
     found = []
     for word in words:
         path = Path(word) if os.path.isabs(word) else cwd / word
-        if path.is_file():
-            found.append(path.resolve())
+        try:
+            if path.is_file():
+                found.append(path.resolve())
+        except (OSError, ValueError):  # a word too long for a name (a script given inline)
+            continue
     return found
 
 

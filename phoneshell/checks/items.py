@@ -170,8 +170,8 @@ def listing_changed(whole: ProbeReading) -> tuple[str, ...]:
         said += [f"the {one} {row!r} is gone or changed" for row in gone.elements()]
         said += [f"{row!r} is new" for row in new.elements()]
         if not said and whole.name in EDIT_ORDERED and tuple(before) != tuple(after):
-            moved = next(a for a, b in zip(after, before, strict=True) if a != b)
-            said.append(f"the {one} {moved!r} moved up the list, which is kept most recently "
+            up = next(a for a, b in zip(after, before, strict=True) if a != b)
+            said.append(f"the {one} {up!r} moved up the list, which is kept most recently "
                         "edited first: it was edited")
         return tuple(said)
     moved = whole.after - whole.before

@@ -5,6 +5,7 @@ once; what it wrote is then deleted, the attempt fails saying why, and the run g
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 import time
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from phoneshell.agents import bounds, make_agent
+from phoneshell.agents import bounds, make_agent, pids
 from phoneshell.records import ResultRow
 from phoneshell.runner import AttemptPlan, Rig, open_rig, run_attempt
 from phoneshell.sim import SimServer
@@ -94,3 +95,31 @@ def test_output_is_kept_to_its_start_and_end_and_the_claim_at_the_end_is_read(
     assert b"bytes left out here" in out
     assert row.claim is not None and row.claim.summary == "left at once"  # its last line
     assert "stopped" not in row.error
+
+
+BOMB = ("import os, time\nborn = 0\nfor _ in range(400):\n    try:\n        pid = os.fork()\n"
+        "    except OSError:\n        break\n    if pid == 0:\n        time.sleep(600)\n"
+        "        os._exit(0)\n    born += 1\nprint(born, flush=True)\n" + CLAIM)
+"""A fork bomb that stops at 400: each child sleeps, holding its pid."""
+
+
+def test_a_program_that_forks_without_end_is_held_to_its_limit_and_cleared_after(
+        rig: Rig, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a limit it holds every pid it can get (the machine's, the harness's threads'
+    too); with one its forks past it fail inside it alone, and nothing of it outlives its turn.
+    Linux, as root (or a delegated cgroup): elsewhere programs run without a process limit."""
+    if not pids.available():
+        if os.geteuid() == 0 and sys.platform == "linux":
+            pytest.fail("root on Linux and no pids cgroup could be made")
+        pytest.skip("no pids cgroup can be made here (not root, or not Linux)")
+    monkeypatch.setattr(pids, "PIDS_MAX", 40)
+    monkeypatch.setattr(pids.Limit.__init__, "__defaults__", (40,))
+    task = suite["settings.about.reach"]
+    row = attempt(rig, tmp_path, task, BOMB)
+    out = (tmp_path / "R" / "attempts" / task.id / "1" / "agent.stdout").read_text()
+    born = int(out.split()[0])
+    assert 0 < born < 40, out  # the sandbox's own processes hold some of the 40
+    assert "it reached its limit of 40 processes and threads at once" in row.error, row.error
+    assert row.claim is not None and row.claim.summary == "left at once"
+    assert not list(pids._parent().glob("turn-*"))  # type: ignore[union-attr]

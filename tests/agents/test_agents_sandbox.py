@@ -18,6 +18,7 @@ from phoneshell.agents.sandbox import (
     Sandbox,
     choose,
     environment,
+    named_files,
     sandbox_profile,
 )
 from phoneshell.audit import actions, read_audit
@@ -151,3 +152,10 @@ def test_a_sandboxed_agent_reaches_its_model_over_the_network(
     assert [(a.kind, a.params.get("bundle_id"), a.ok) for a in launched] == [
         ("launch", "com.apple.Preferences", True)]  # and it acted through the bridge
     assert row.claim is not None and row.claim.summary == "I believe the task is complete."
+
+
+def test_a_word_too_long_for_a_file_name_is_no_file_it_needs(tmp_path: Path) -> None:
+    # A script given inline (`python -c '...'`) is one word longer than a name may be: it was
+    # "cannot start", the attempt skipped as never run.
+    assert named_files(f"python -c '{'x = 1; ' * 60}'", tmp_path) == []
+    assert named_files("python -c 'a\x00b'", tmp_path) == []
