@@ -81,10 +81,10 @@ class Limit:
     """One program's cgroup: `wrap` its command line, then `close` after its turn.
 
     Args:
-        most: `pids.max`.
+        most: `pids.max` (default `PIDS_MAX`).
     """
 
-    def __init__(self, most: int = PIDS_MAX) -> None:
+    def __init__(self, most: int | None = None) -> None:
         self.group: Path | None = None
         parent = _parent()
         if parent is None:
@@ -92,7 +92,7 @@ class Limit:
         group = parent / f"turn-{os.getpid()}-{secrets.token_hex(4)}"
         try:
             group.mkdir()
-            (group / "pids.max").write_text(str(most))
+            (group / "pids.max").write_text(str(most or PIDS_MAX))
         except OSError:
             with contextlib.suppress(OSError):
                 group.rmdir()
