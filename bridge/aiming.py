@@ -196,7 +196,7 @@ class Aiming:
             return Aimed(None, any_secure(tree))
         return Aimed(target_in(tree, node), is_secure(node))
 
-    def _known_tree(self, context: RunContext) -> object | None:
+    def known_tree(self, context: RunContext) -> object | None:
         """The tree known since the last action, or one XML source read now (observed)."""
         if self.custody.known.page is None:
             self.observe(context, self.read_screen(), "GET " + XML_ROUTE)
@@ -204,7 +204,7 @@ class Aiming:
 
     def _aim_at(self, context: RunContext, x: float, y: float) -> Aimed:
         """What a touch at (x, y) lands on (`node_at`), from the tree known or one read now."""
-        tree = self._known_tree(context)
+        tree = self.known_tree(context)
         node = node_at(tree, x, y) if tree is not None else None
         if node is not None and is_key(node) and not self.custody.known.focus_known:
             # A key types its label: whether that is secret depends on the focus, which only
@@ -302,8 +302,8 @@ class Aiming:
         Raises:
             Refused: typing whose focusing tap lands on something over the field.
         """
-        rect = self._rect(base, "an element tapped by id")
-        tree = self._known_tree(context) if rect is not None else None
+        rect = self.rect_of_element(base, "an element tapped by id")
+        tree = self.known_tree(context) if rect is not None else None
         if rect is None or tree is None:
             return None
         found = element_in(tree, attributes, rect)
@@ -331,11 +331,11 @@ class Aiming:
     def _on_keyboard(self, base: str, tree: object | None) -> bool:
         """Whether an element named by id sits on the on-screen keyboard: its centre (one more
         read, its rect; and the screen when `tree` is None) inside a visible Keyboard."""
-        rect = self._rect(base, "a button")
+        rect = self.rect_of_element(base, "a button")
         tree = tree if tree is not None or rect is None else self.read_screen().tree
         return rect is not None and tree is not None and keyboard_at(tree, *rect.centre)
 
-    def _rect(self, base: str, what: str) -> Rect | None:
+    def rect_of_element(self, base: str, what: str) -> Rect | None:
         """The frame of an element named by id (one read); None when it cannot be read."""
         try:
             return rect_of(self.own_read(base.removesuffix("/attribute/") + "/rect"))
@@ -347,7 +347,7 @@ class Aiming:
         """What a tap on an element named by id lands on: the node at the middle of the part of
         its frame on screen (one more read: its rect; and the screen when `tree` is None);
         None when that cannot be told, or nothing but the element itself is there."""
-        rect = self._rect(base, "a container")
+        rect = self.rect_of_element(base, "a container")
         if rect is None:
             return None
         tree = tree if tree is not None else self.read_screen().tree
@@ -372,7 +372,7 @@ class Aiming:
         says which setting it flipped), a cell of a list of options with the option chosen
         before. One more read (its rect), only for such elements, and the screen when `tree`
         (the screen last read) is None; None when the row cannot be found."""
-        rect = self._rect(base, f"a {kind}")
+        rect = self.rect_of_element(base, f"a {kind}")
         if rect is None:
             return None
         tree = tree if tree is not None else self.read_screen().tree

@@ -50,6 +50,7 @@ from bridge.http_server import wda_error
 from bridge.observe import XML_ROUTE, Observation
 from bridge.pointer import SEVERAL_GESTURES
 from bridge.shares import ShareSpent
+from bridge.slides import pressed
 from bridge.targets import MASK, mask_echoes
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
@@ -214,6 +215,7 @@ class Recorder(Aiming):
             off = self.off_screen(action)
             if off:
                 return self._refusal(context, action, None, self.custody.known.app, request, off)
+            action = self._pressed(context, action)
             aimed = self.aim(context, action)
             known = self.custody.known
             refused = self._refuse_touches(context, action, aimed.target, known.app, request)
@@ -260,10 +262,15 @@ class Recorder(Aiming):
                 self.after_action(context, intent, after.app)
             return reply
 
+    def _pressed(self, context: RunContext, action: Classified) -> Classified:
+        """The action as what it did (`slides.pressed`): a slide that pressed is its tap."""
+        return pressed(self, context, action)
+
     def _refuse_touches(self, context: RunContext, action: Classified, target: Target | None,
                         app: str, request: str) -> Reply | None:
         """Refuse an action for what it touches (None: forward it): one that would take the rig
-        away or remove an app (`_keep_rig`), by any of its fingers; and several fingers down
+        away or remove an app (`_keep_rig`), by any of its fingers (each as what it pressed,
+        `_pressed`); and several fingers down
         together that touch different elements, since the log names one target an action (each
         other finger is aimed as its own one-finger action, from the same screen).
 
@@ -271,8 +278,9 @@ class Recorder(Aiming):
             AuditWriteError: the refusal could not be logged (nothing was forwarded).
         """
         refused = self._keep_rig(context, action, target, app, request)
-        for finger in action.others:
+        for other in action.others:
             if refused is None:
+                finger = self._pressed(context, other)
                 touched = self.aim(context, finger).target
                 refused = self._keep_rig(context, finger, touched, app, request)
                 if refused is None and touched != target:
@@ -289,7 +297,9 @@ class Recorder(Aiming):
         an app (`xcui.removes_app`: deleting or offloading it, taking it off the Home Screen),
         or change what outlasts the run (`xcui.outlasts_run`: the keyboard's dictionary, the
         Home Screen's layout, every app's permissions...), logged as `refused` with its target;
-        None for any other action.
+        None for any other action. Every refusal for what an action touches is decided here,
+        on the action as `_pressed` classified it (a slide that pressed "Delete App" is a tap
+        of it), never on the kind its route alone would give it.
 
         Raises:
             AuditWriteError: the refusal could not be logged (nothing was forwarded).

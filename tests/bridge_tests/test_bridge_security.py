@@ -21,7 +21,8 @@ from phoneshell.sim import SimServer
 ROOT = Path(__file__).resolve().parents[2]
 ALLOWED = ("phoneshell.records", "phoneshell.errors", "phoneshell.xcui", "phoneshell.wda_routes",
            "phoneshell.frames",  # frames: how trajectory screenshots are scaled, shared with judges
-           "phoneshell.guarded_http")  # the bounded HTTP listener, shared with the simulator
+           "phoneshell.guarded_http",  # the bounded HTTP listener, shared with the simulator
+           "phoneshell.presses")  # what a slide presses, shared with the simulator
 
 
 def test_a_remote_address_needs_allow_remote_and_a_token(tmp_path: Path) -> None:

@@ -1,0 +1,168 @@
+"""A one-finger slide that pressed a control, logged as the tap it was (`phoneshell.presses`).
+
+A finger that goes down on a button, moves and lifts within the button's reach presses it on a
+phone, as a tap does; logged as a swipe, every check and ban that reads taps (a `tapped` ban,
+the refusals of `xcui`) would miss it. So a swipe is classified here by where it went down and
+where it lifted, on the screen known before it, and a press becomes a `tap` (params `gesture:
+"slide"`, `via` the route's gesture, its ends kept) aimed at what it pressed: the control it went
+down on, or the menu item it lifted on. Pure over the page tree, but for `pressed`, which takes
+the tree (and a swiped element's rect) from what the recorder knows: the recorder calls it
+before it aims, logs or refuses anything, so no rule downstream sees the slide's raw kind.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from bridge.aiming import Aiming
+from bridge.classified import Classified
+from bridge.context import RunContext
+from bridge.gate import Refused
+from bridge.targets import node_at, rect_of
+from phoneshell.presses import PRESS_SLOP_PT, Spot, slide_press
+from phoneshell.records import Scalar
+from phoneshell.xcui import short_type
+
+Node = Mapping[str, object]
+ROUTES_THAT_MOVED = frozenset({"actions", "touch_perform"})
+"""Gestures whose swipe moved past the slop by construction (`chains.py` logs a touch that
+stayed within it as a tap); a drag route's moved when its ends are further apart."""
+
+
+def path_to(tree: object, target: Node) -> list[Node]:
+    """The nodes from the root down to `target` (found by identity); [] when it is not there."""
+    stack: list[tuple[object, list[Node]]] = [(tree, [])]
+    while stack:
+        node, above = stack.pop()
+        if not isinstance(node, Mapping):
+            continue
+        path = [*above, node]
+        if node is target:
+            return path
+        children = node.get("children")
+        if isinstance(children, list):
+            stack.extend((child, path) for child in children)
+    return []
+
+
+def spots(path: Sequence[Node]) -> list[Spot]:
+    """A page path as the press rules read it (a node without a frame has an empty one)."""
+    found = []
+    for node in path:
+        rect = rect_of(node.get("rect"))
+        frame = (rect.x, rect.y, rect.width, rect.height) if rect else (0.0, 0.0, 0.0, 0.0)
+        found.append(Spot(short_type(str(node.get("type", ""))), frame))
+    return found
+
+
+def _path_at(tree: object, x: float, y: float) -> list[Node]:
+    node = node_at(tree, x, y)
+    return path_to(tree, node) if node is not None else []
+
+
+def _number(params: Mapping[str, Scalar], key: str) -> float | None:
+    value = params.get(key)
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        else None
+
+
+def as_pressed(action: Classified, tree: object | None) -> Classified:
+    """The action, or the tap it was when a finger's swipe by screen points pressed a control
+    on the screen `tree` (None: unknown, the action is kept). A finger of several down together
+    is judged alone: a control tracks the finger that went down on it."""
+    params = action.params
+    ends = [_number(params, k) for k in ("from_x", "from_y", "to_x", "to_y")]
+    if action.kind != "swipe" or tree is None:
+        return action
+    if any(end is None for end in ends):
+        return action
+    from_x, from_y, to_x, to_y = (float(end) for end in ends if end is not None)
+    gesture = str(params.get("gesture", ""))
+    moved = gesture in ROUTES_THAT_MOVED or math.dist((from_x, from_y), (to_x, to_y)) \
+        > PRESS_SLOP_PT
+    down = _path_at(tree, from_x, from_y)
+    pressed = slide_press(spots(down), spots(_path_at(tree, to_x, to_y)), (to_x, to_y), moved)
+    if pressed is None:
+        return action
+    x, y = (from_x, from_y) if pressed[0] == "down" else (to_x, to_y)
+    tap: dict[str, Scalar] = {"x": _pt(x), "y": _pt(y), "gesture": "slide", "via": gesture}
+    tap.update({k: v for k, v in params.items() if k not in ("element", "gesture")})
+    return replace(action, kind="tap", params=tap, aim="point", points=((x, y),))
+
+
+SWIPE_ENDS = {"up": (0, 1, 0, -1), "down": (0, -1, 0, 1), "left": (1, 0, -1, 0),
+              "right": (-1, 0, 1, 0)}
+"""A swipe by direction across a frame, in quarters of its size from its centre (XCUITest's
+swipe slides across the middle half of the element, or of the screen for the whole app)."""
+
+
+def swiped_across(action: Classified, tree: object | None,
+                  frame: tuple[float, float, float, float] | None) -> Classified:
+    """The action, or the tap it was when a swipe by direction across `frame` (an element's, or
+    the screen's for the whole app) pressed a control there: a button swiped stays under the
+    finger, which lifts inside it."""
+    direction = action.params.get("direction")
+    if (action.kind != "swipe" or action.params.get("gesture") != "swipe" or tree is None
+            or frame is None or direction not in SWIPE_ENDS):
+        return action
+    left, top, width, height = frame
+    cx, cy, qx, qy = left + width // 2, top + height // 2, width // 4, height // 4
+    sx, sy, ex, ey = SWIPE_ENDS[str(direction)]
+    ends: dict[str, Scalar] = {"from_x": cx + sx * qx, "from_y": cy + sy * qy,
+                               "to_x": cx + ex * qx, "to_y": cy + ey * qy, "gesture": "swipe"}
+    slid = replace(action, params={**action.params, **ends})
+    tap = as_pressed(slid, tree)
+    return action if tap is slid else tap
+
+
+def screen_frame(tree: object | None) -> tuple[float, float, float, float] | None:
+    """The frame of a page tree's root (the screen)."""
+    rect = rect_of(tree.get("rect")) if isinstance(tree, Mapping) else None
+    return (rect.x, rect.y, rect.width, rect.height) if rect is not None else None
+
+
+def pressed(aiming: Aiming, context: RunContext, action: Classified) -> Classified:
+    """The action as what it did: a finger's swipe that pressed a control is the tap it was,
+    so that what the recorder logs, aims and refuses is the press (a slide onto "Delete App"
+    is refused as its tap is). Costs a read only when no screen is known, and for a swipe on
+    an element, its rect.
+
+    Raises:
+        Refused: a press-and-drag from an element onto another, from a control it would
+            press (where it lifts only the other element's frame, unread, could tell).
+    """
+    if action.kind != "swipe":
+        return action
+    if action.aim == "from":
+        return as_pressed(action, aiming.known_tree(context))
+    gesture = action.params.get("gesture")
+    if action.aim == "none" and gesture == "swipe":
+        tree = aiming.known_tree(context)
+        return swiped_across(action, tree, screen_frame(tree))
+    if action.aim != "element" or gesture not in ("swipe", "press_and_drag"):
+        return action
+    scope = f"/session/{action.session_id}" if action.session_id else ""
+    rect = aiming.rect_of_element(
+        f"{scope}/element/{action.params.get('element')}/attribute/", "a swiped element")
+    tree = aiming.known_tree(context) if rect is not None else None
+    if rect is None or tree is None:
+        return action
+    frame = (rect.x, rect.y, rect.width, rect.height)
+    if gesture == "swipe":
+        return swiped_across(action, tree, frame)
+    tap = swiped_across(replace(action, params={**action.params, "gesture": "swipe",
+                                                "direction": "up"}), tree, frame)
+    if tap.kind == "tap":
+        raise Refused(f"a press-and-drag from an element that is a control "
+                      f"({tap.params.get('x')}, {tap.params.get('y')}) onto another "
+                      "element: a phone presses the control when the finger lifts within its "
+                      "reach, which only the other element's frame could tell; drag by "
+                      "points on screen (/wda/dragfromtoforduration)", 403,
+                      "unsupported operation")
+    return action
+
+
+def _pt(value: float) -> int | float:
+    return int(value) if value.is_integer() else value

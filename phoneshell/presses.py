@@ -1,0 +1,100 @@
+"""What a one-finger slide presses, by UIKit's rules: the facts the bridge (which logs the slide)
+and the simulated iPhone (which plays it) share, so that what the log calls a tap is what a phone
+pressed, wherever the finger went between.
+
+UIKit decides a press by where the finger went down and where it lifted, not by how it moved: a
+UIButton (UIControl) that a finger goes down on fires `touchUpInside` when the finger lifts
+inside the button's frame grown by about 70 points (`PRESS_REACH_PT`), however far it wandered,
+unless something took the touch first: a scroll view the button sits in starts scrolling once
+the finger moves past about 10 points (`PRESS_SLOP_PT`) and cancels its content's touches (a
+row's, a button's). A context menu (or the edit menu) picks the item the finger lifts on,
+whichever item it went down on. What moves under a slide (a switch's thumb, a slider, a picker
+wheel, a text field, the keyboard) is not a press: those keep their own rules.
+
+Pure: no I/O, imports nothing of phoneshell (the bridge and the simulator may both use it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+PRESS_SLOP_PT = 10.0
+"""How far a finger may move before a scroll view around it takes the touch (UIKit's slop)."""
+PRESS_REACH_PT = 70.0
+"""How far outside a control's frame a finger may lift and still press it (UIControl's
+touch-inside bounds: the frame grown by about 70 points on every side)."""
+PRESSABLE = frozenset({"Button", "Link", "Cell", "Icon", "MenuItem"})
+"""Short types a finger presses by going down on them and lifting within reach."""
+SLID = frozenset({"Switch", "Slider", "PickerWheel", "Picker", "DatePicker", "TextField",
+                  "SecureTextField", "SearchField", "TextView", "Key", "Keyboard",
+                  "SegmentedControl", "Stepper"})
+"""Short types that take a slide their own way (a thumb slides, a wheel turns, a key is the one
+the finger lifts on, a field moves its caret): a slide on one is never a press of what holds it."""
+SCROLLERS = frozenset({"Table", "CollectionView", "ScrollView", "WebView"})
+"""Short types of the views that scroll, and so take a touch that moves past the slop."""
+MENUS = frozenset({"Menu"})
+"""Short types of a context menu or edit menu: a slide on one picks the item it lifts on."""
+
+
+@dataclass(frozen=True)
+class Spot:
+    """One element on the path from the screen's root to the element under a finger."""
+
+    type: str
+    """Its short type ("Button")."""
+    frame: tuple[float, float, float, float]
+    """x, y, width, height in points."""
+    scrolls: bool = False
+    """It scrolls (the simulator knows; the bridge takes it from `SCROLLERS`)."""
+
+
+Pressed = tuple[Literal["down", "up"], int]
+"""Which end of a slide pressed (where it went down, or lifted on a menu's item), and the index
+of the element pressed on that end's path."""
+
+
+def _reaches(frame: tuple[float, float, float, float], x: float, y: float) -> bool:
+    left, top, width, height = frame
+    return (left - PRESS_REACH_PT <= x <= left + width + PRESS_REACH_PT
+            and top - PRESS_REACH_PT <= y <= top + height + PRESS_REACH_PT)
+
+
+def _control(path: Sequence[Spot]) -> int | None:
+    """The index of the deepest pressable element on a path, None when something deeper takes
+    slides its own way (a switch in a row) or nothing is pressable."""
+    for index in range(len(path) - 1, -1, -1):
+        kind = path[index].type
+        if kind in SLID:
+            return None
+        if kind in PRESSABLE:
+            return index
+    return None
+
+
+def slide_press(down: Sequence[Spot], up: Sequence[Spot], up_at: tuple[float, float],
+                moved: bool) -> Pressed | None:
+    """What a one-finger slide pressed, by UIKit's rules (None: nothing, it slid or scrolled);
+    one that never moved past the slop is a tap of what it went down on.
+
+    Args:
+        down: the path from the root to the element under where the finger went down.
+        up: the same for where it lifted.
+        up_at: where it lifted (screen points).
+        moved: it went further than `PRESS_SLOP_PT` from where it went down at some time.
+    """
+    if not moved:  # a touch that stayed within the slop is a tap of whatever is there
+        return ("down", len(down) - 1) if down else None
+    if any(s.type in MENUS for s in down):
+        # a menu picks the item under the lift, and nothing when the finger leaves the menu
+        if not any(s.type in MENUS for s in up):
+            return None
+        item = _control(up)
+        return None if item is None else ("up", item)
+    if moved and any(s.scrolls or s.type in SCROLLERS for s in down):
+        return None  # the scroll view took the touch and cancelled the control's
+    control = _control(down)
+    if control is None or not _reaches(down[control].frame, *up_at):
+        return None
+    return "down", control
