@@ -310,7 +310,8 @@ def perform(steps: Plan, hands: Hands) -> None:
         touch = step[0]
         (x0, y0), (x1, y1) = touch.down, touch.up
         if touch.moved:
-            hands.drag(Drag(round(x0), round(y0), round(x1), round(y1), touch.held_s))
+            hands.drag(Drag(round(x0), round(y0), round(x1), round(y1), touch.held_s,
+                            wandered=True))
         elif touch.held_s >= LONG_PRESS_S:
             hands.hold(round(x0), round(y0), touch.held_s)
         else:

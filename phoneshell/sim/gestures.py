@@ -20,9 +20,11 @@ this order:
 
 from __future__ import annotations
 
+import math
 import re
 from typing import TYPE_CHECKING
 
+from phoneshell.presses import PRESS_SLOP_PT, Spot, slide_press
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.keyboard import DELETE, RETURN, press
 from phoneshell.sim.ui import Node, Rect, actionable, hit_path
@@ -38,6 +40,9 @@ MIN_TRAVEL = 60
 """Shorter drags are not gestures (a finger that barely moved)."""
 CONTROL_CENTER_FROM = 0.7
 """A top-edge drag this far across (or more) opens Control Center, as on a Face ID iPhone."""
+LONG_PRESS_S = 0.5
+"""UILongPressGestureRecognizer's default minimumPressDuration: a drag that stays put this long
+is a touch and hold."""
 KNOB_TRAVEL = 10
 """How far a switch's thumb must slide to flip it (the knob is 63 points wide)."""
 
@@ -211,7 +216,7 @@ def drag(phone: Phone, move: Drag) -> None:
     # the touch screen's edge does.
     move = Drag(min(max(move.from_x, 0), f.width - 1), min(max(move.from_y, 0), f.height - 1),
                 min(max(move.to_x, 0), f.width - 1), min(max(move.to_y, 0), f.height - 1),
-                move.duration_s)
+                move.duration_s, move.wandered)
     if move.from_y < TOP_EDGE and move.vertical and move.dy > MIN_TRAVEL:
         if move.from_x >= f.width * CONTROL_CENTER_FROM:
             phone.open_control_center()  # the status bar's right: battery and signal
@@ -221,9 +226,36 @@ def drag(phone: Phone, move: Drag) -> None:
         phone.go_home()
     elif move.from_x < LEFT_EDGE and not move.vertical and move.dx > MIN_TRAVEL:
         _edge_back(phone)
-    elif not _app_drag(phone, move) and not _content_back(phone, move):
+    elif not _slide_press(phone, move) and not _app_drag(phone, move) \
+            and not _content_back(phone, move):
         _scroll_or_adjust(phone, move)
     phone.changed()
+
+
+def _spots(path: list[Node]) -> list[Spot]:
+    return [Spot(n.type, (n.frame.x, n.frame.y, n.frame.width, n.frame.height),
+                 n.scroll is not None) for n in path]
+
+
+def _slide_press(phone: Phone, move: Drag) -> bool:
+    """A drag that presses, by UIKit's rules (`phoneshell.presses`): one that stayed within the
+    slop taps (or, held, long-presses) where it went down; one that went down on a button no
+    list holds and lifted within its reach presses it; one on a menu picks the item it lifts
+    on. False when it did none of these (it slides, scrolls or pages)."""
+    root = phone.screen().root
+    down = hit_path(root, move.from_x, move.from_y)
+    moved = move.wandered or math.hypot(move.dx, move.dy) > PRESS_SLOP_PT
+    pressed = slide_press(_spots(down), _spots(hit_path(root, move.to_x, move.to_y)),
+                          (move.to_x, move.to_y), moved)
+    if pressed is None:
+        return False
+    if not moved and move.duration_s >= LONG_PRESS_S:
+        hold(phone, move.from_x, move.from_y, move.duration_s)
+    elif pressed[0] == "down":
+        tap(phone, move.from_x, move.from_y)
+    else:
+        tap(phone, move.to_x, move.to_y)
+    return True
 
 
 def _edge_back(phone: Phone) -> None:

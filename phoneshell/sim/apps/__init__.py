@@ -70,6 +70,9 @@ class Drag:
     to_x: int
     to_y: int
     duration_s: float = 0.0
+    wandered: bool = False
+    """The finger went further than the slop from where it went down, whatever its ends say (a
+    touch chain that came back): a scroll view around it took the touch."""
 
     @property
     def dx(self) -> int:
