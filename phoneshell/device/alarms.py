@@ -36,9 +36,10 @@ from phoneshell.tree import Element, PageSource
 CLOCK = "com.apple.mobiletimer"
 ALARM_TABS = ("Alarms", "Alarm")
 """The tab's label: "Alarms" from iOS 17, "Alarm" before."""
-ALARM_ROW = re.compile(r"^\d{1,2}:\d{2}\s?(AM|PM)\b")
-ARTIFACT = re.compile(r"^\d{1,2}:\d{2}\s?(AM|PM), Alarm$")
-"""A row with no name and no repeat. `\\s` also takes iOS's narrow no-break space."""
+ALARM_ROW = re.compile(r"^\d{1,2}:\d{2}(\s?(AM|PM))?(?=,|$)")
+ARTIFACT = re.compile(r"^\d{1,2}:\d{2}(\s?(AM|PM))?, Alarm$")
+"""A row with no name and no repeat: "7:30 AM, Alarm", or "07:30, Alarm" on a 24-hour phone (the
+UK's default), which writes no AM or PM. `\\s` also takes iOS's narrow no-break space."""
 LISTS = ("XCUIElementTypeTable", "XCUIElementTypeCollectionView")
 MAX_DELETES = 40
 MAX_SCROLLS = 100

@@ -8,7 +8,10 @@ ticking clock would look like an effect.
 
 One locale drives every screen: `DeviceFacts.conventions` is what apps format dates, times,
 temperatures and spellings with ("Notification Center" in en_US, "Notification Centre" in
-en_GB), so no app hard-codes a region's habits.
+en_GB), so no app hard-codes a region's habits. A time of day is written 12-hour ("9:41 AM")
+or 24-hour ("09:41") by `DeviceFacts.time_of_day`: the locale's habit (a UK phone is 24-hour),
+until Settings > General > Date & Time's "24-Hour Time" switch says otherwise (the phone
+reads it into `time_format`).
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ import datetime
 import re
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import date
-from functools import cached_property
+from functools import cache, cached_property
 
 from phoneshell.errors import PhoneshellError
-from phoneshell.sim.store import JSON
+from phoneshell.sim.store import JSON, Store
 
+HOUR_24_KEY = "time_24h"
+"""The key of the "24-Hour Time" switch in Settings' store."""
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 """In `date.weekday()` order."""
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -43,6 +48,8 @@ class Conventions:
     """Weather shows °F (the US) or °C."""
     sunday_first: bool = True
     """Calendar weeks start on Sunday (the US) or Monday."""
+    hour_24: bool = False
+    """Times of day are 24-hour by default ("09:41", the UK) or 12-hour ("9:41 AM", the US)."""
     spellings: tuple[tuple[str, str], ...] = ()
     """(US word stem, local stem) pairs, matched at word starts ("Center" -> "Centre")."""
 
@@ -87,7 +94,7 @@ _BRITISH = (("Center", "Centre"), ("center", "centre"), ("Favorite", "Favourite"
 LOCALES = {
     "en_US": Conventions("en_US"),
     "en_GB": Conventions("en_GB", "United Kingdom", day_first=True, fahrenheit=False,
-                         sunday_first=False, spellings=_BRITISH),
+                         sunday_first=False, hour_24=True, spellings=_BRITISH),
 }
 """The locales the simulator can show."""
 
@@ -138,6 +145,10 @@ class DeviceFacts:
     """The wall time, 24-hour "H:MM", frozen (see the module docstring)."""
     date: str = "2024-01-09"
     """Today, ISO 8601 (a Tuesday), frozen like the time."""
+    time_format: str = ""
+    """How times of day show: "12" ("9:41 AM"), "24" ("09:41"), or "" for the locale's habit
+    (24-hour in en_GB). The phone sets it from Settings' "24-Hour Time" switch once it is
+    turned (`Phone.facts`)."""
     wifi_network: str = "HomeNet"
     """The network Wi-Fi is joined to while the Wi-Fi switch is on."""
 
@@ -151,6 +162,10 @@ class DeviceFacts:
         if not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", self.time):
             raise PhoneshellError(f"device fact 'time' must be 24-hour H:MM, not {self.time!r}",
                                   hint='e.g. "9:41" or "17:05"')
+        if self.time_format not in ("", "12", "24"):
+            raise PhoneshellError(f"device fact 'time_format' must be \"12\", \"24\" or \"\" "
+                                  f"(the locale's), not {self.time_format!r}",
+                                  hint="24-hour time is Settings > General > Date & Time")
 
     @property
     def conventions(self) -> Conventions:
@@ -169,16 +184,32 @@ class DeviceFacts:
         return int(hour), int(minute)
 
     @property
+    def hour_24(self) -> bool:
+        """Whether times of day show 24-hour (`time_format`, else the locale's habit)."""
+        return self.time_format == "24" if self.time_format else self.conventions.hour_24
+
+    def time_parts(self, hour: int, minute: int) -> tuple[str, str]:
+        """A time of day (hour 0-23) as Clock's rows draw it: the digits and the AM or PM
+        beside them, ("7:30", "AM"); 24-hour, ("07:30", "")."""
+        if self.hour_24:
+            return f"{hour:02d}:{minute:02d}", ""
+        return f"{(hour + 11) % 12 + 1}:{minute:02d}", "AM" if hour < 12 else "PM"
+
+    def time_of_day(self, hour: int, minute: int) -> str:
+        """A time of day (hour 0-23) as iOS writes it: "7:30 AM", or "07:30" 24-hour."""
+        clock, period = self.time_parts(hour, minute)
+        return f"{clock} {period}" if period else clock
+
+    @property
     def time_text(self) -> str:
-        """The wall time as VoiceOver reads the status bar: "9:41 AM"."""
-        hour, minute = self.clock
-        return f"{(hour + 11) % 12 + 1}:{minute:02d} {'AM' if hour < 12 else 'PM'}"
+        """The wall time as VoiceOver reads the status bar: "9:41 AM" (24-hour: "09:41")."""
+        return self.time_of_day(*self.clock)
 
     @property
     def clock_face(self) -> str:
-        """The wall time as the lock screen draws it, without AM/PM: "9:41"."""
-        hour, minute = self.clock
-        return f"{(hour + 11) % 12 + 1}:{minute:02d}"
+        """The wall time as the status bar and lock screen draw it, without AM/PM: "9:41"
+        (24-hour: "09:41")."""
+        return self.time_parts(*self.clock)[0]
 
     @property
     def date_text(self) -> str:
@@ -220,3 +251,19 @@ class DeviceFacts:
                                       f"not {value!r}", hint="fix the state file's facts")
             changes[key] = value
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def as_switched(facts: DeviceFacts, settings: Store | None) -> DeviceFacts:
+    """`facts` as Settings' "24-Hour Time" switch (`HOUR_24_KEY` in its store) shows times,
+    once the switch has been turned (before that, the locale's habit or the `time_format`
+    fact)."""
+    value = settings.data.get(HOUR_24_KEY) if settings is not None else None
+    if not isinstance(value, bool):
+        return facts
+    return _formatted(facts, "24" if value else "12")
+
+
+@cache
+def _formatted(facts: DeviceFacts, time_format: str) -> DeviceFacts:
+    # Apps read the facts many times a render; one copy per phone and setting will do.
+    return facts if facts.time_format == time_format else replace(facts, time_format=time_format)

@@ -23,7 +23,7 @@ from phoneshell.sim.apps import AppModel, Drag, builtin_apps, installs
 from phoneshell.sim.apps import springboard as sb
 from phoneshell.sim.apps.settings import BUNDLE_ID as SETTINGS
 from phoneshell.sim.apps.settings import auto_lock_s
-from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.facts import DeviceFacts, as_switched
 from phoneshell.sim.keyboard import KeyboardState, keyboard
 from phoneshell.sim.store import JSON, Store
 from phoneshell.sim.ui import EditText, Node, Rect, Screen, walk
@@ -125,8 +125,10 @@ class Phone:
     @property
     def facts(self) -> DeviceFacts:
         """Device identity and geometry, the screen as turned: in landscape its width and
-        height swap, so apps laid out from the facts lay out turned."""
-        return self._facts if self.orientation not in LANDSCAPES else self._turned
+        height swap, so apps laid out from the facts lay out turned; times of day as Settings'
+        "24-Hour Time" switch shows them (`as_switched`)."""
+        facts = self._facts if self.orientation not in LANDSCAPES else self._turned
+        return as_switched(facts, self.stores.get(SETTINGS))
 
     @staticmethod
     def _turn(facts: DeviceFacts) -> DeviceFacts:

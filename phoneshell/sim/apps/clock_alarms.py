@@ -3,11 +3,12 @@
 Alarms live in Clock's persistent store (`alarms`: records with id, hour 0-23, minute, label,
 repeat, enabled, snooze), so a saved alarm is still there after a terminate and in the next
 task, as on a phone. A row is a Cell labelled as iOS labels it ("7:30 AM, Alarm"; "6:00 AM,
-Wake Up, every weekday" for a named, repeating one) with a Switch of the same label whose value
-is "1" or "0"; tapping the row edits the alarm. "Add" (drawn as "+") opens a page sheet whose
-navigation bar, "Add Alarm" ("Edit Alarm" for a row tapped), holds Cancel and Save, over a time
-picker of three wheels ("7 o’clock", "30 minutes", "AM"; the hour
-and minute wheels wrap, AM/PM does not), set to the phone's wall time as iOS does, and rows for
+Wake Up, every weekday" for a named, repeating one; "07:30, Alarm" on a 24-hour phone) with a
+Switch of the same label whose value is "1" or "0"; tapping the row edits the alarm. "Add"
+(drawn as "+") opens a page sheet whose navigation bar, "Add Alarm" ("Edit Alarm" for a row
+tapped), holds Cancel and Save, over a time picker of three wheels ("7 o’clock", "30 minutes",
+"AM"; the hour and minute wheels wrap, AM/PM does not; a 24-hour phone has two, hours "00
+o’clock" to "23 o’clock" and minutes), set to the phone's wall time as iOS does, and rows for
 Repeat, Label (a text field), Sound and Snooze. Save stores the alarm switched on. The list
 behind the sheet stays in the page source, as a real phone's tree keeps it.
 """
@@ -28,6 +29,9 @@ BUNDLE_ID = "com.apple.mobiletimer"
 STORE_KEY = "alarms"
 HOURS = tuple(f"{h} o\u2019clock" for h in range(1, 13))
 """The hour wheel's values; iOS writes o’clock with a typographic apostrophe."""
+HOURS_24 = tuple(f"{h:02d} o\u2019clock" for h in range(24))
+"""A 24-hour phone's hour wheel: the hours as it draws them ("07"), spoken as o’clock (inferred:
+no 24-hour dump yet)."""
 MINUTES = tuple(f"{m} minute" if m == 1 else f"{m} minutes" for m in range(60))
 PERIODS = ("AM", "PM")
 
@@ -48,20 +52,14 @@ class Alarm:
     snooze: bool = True
 
     @property
-    def time_text(self) -> str:
-        """"7:30 AM"."""
-        return f"{self.hour % 12 or 12}:{self.minute:02d} {PERIODS[self.hour >= 12]}"
-
-    @property
     def title(self) -> str:
         """The name, or "Alarm" when it has none."""
         return self.label or "Alarm"
 
-    @property
-    def accessibility_label(self) -> str:
-        """The row's label: time, name, and the repeat if any."""
-        parts = [self.time_text, self.title] + ([self.repeat] if self.repeat else [])
-        return ", ".join(parts)
+    def accessibility_label(self, facts: DeviceFacts) -> str:
+        """The row's label: time ("7:30 AM", 24-hour "07:30"), name, and the repeat if any."""
+        parts = [facts.time_of_day(self.hour, self.minute), self.title]
+        return ", ".join(parts + ([self.repeat] if self.repeat else []))
 
 
 def _int(record: dict[str, JSON], key: str, default: int) -> int:
@@ -104,17 +102,24 @@ class AlarmEditor:
 
     hour: Wheel
     minute: Wheel
-    period: Wheel
+    period: Wheel | None
+    """AM/PM; None on a 24-hour phone, whose hour wheel runs 00 to 23."""
     label: EditText = field(default_factory=lambda: EditText("Alarm"))
     snooze: bool = True
     alarm_id: int | None = None
     """None: a new alarm."""
 
     @classmethod
-    def at(cls, hour: int, minute: int, alarm: Alarm | None = None) -> AlarmEditor:
-        """An editor with its wheels at `hour`:`minute` (and an existing alarm's details)."""
-        editor = cls(Wheel(HOURS, (hour % 12 or 12) - 1, wrap=True),
-                     Wheel(MINUTES, minute, wrap=True), Wheel(PERIODS, int(hour >= 12)))
+    def at(cls, hour: int, minute: int, hour_24: bool,
+           alarm: Alarm | None = None) -> AlarmEditor:
+        """An editor with its wheels at `hour`:`minute`, 24-hour or with AM/PM (and an
+        existing alarm's details)."""
+        minutes = Wheel(MINUTES, minute, wrap=True)
+        if hour_24:
+            editor = cls(Wheel(HOURS_24, hour, wrap=True), minutes, None)
+        else:
+            editor = cls(Wheel(HOURS, (hour % 12 or 12) - 1, wrap=True), minutes,
+                         Wheel(PERIODS, int(hour >= 12)))
         if alarm is not None:
             editor.label.text, editor.snooze, editor.alarm_id = (alarm.label, alarm.snooze,
                                                                  alarm.id)
@@ -122,7 +127,13 @@ class AlarmEditor:
 
     def time(self) -> tuple[int, int]:
         """The wheels' time as (hour 0-23, minute)."""
+        if self.period is None:
+            return self.hour.index, self.minute.index
         return (self.hour.index + 1) % 12 + 12 * self.period.index, self.minute.index
+
+    def wheels(self) -> list[Wheel]:
+        """The picker's wheels, left to right."""
+        return [self.hour, self.minute] + ([self.period] if self.period is not None else [])
 
 
 @dataclass
@@ -167,25 +178,27 @@ def _viewport(facts: DeviceFacts) -> Rect:
 
 
 def _rows(state: AlarmsState, host: Host) -> list[ListRow]:
-    store = host.store(BUNDLE_ID)
+    store, f = host.store(BUNDLE_ID), host.facts
     rows = []
     for alarm in alarms(store):
         def content(frame: Rect, alarm: Alarm = alarm) -> Sequence[Node]:
-            clock, period = alarm.time_text.split(" ")
+            clock, period = f.time_parts(alarm.hour, alarm.minute)
             width = layout.text_width(clock, 52)
             x, y = frame.x + 16, frame.y
-            return [layout.text(clock, Rect(x, y + 8, width, 58)),
-                    layout.text(period, Rect(x + width + 4, y + 34, 34, 26)),
+            shown = [layout.text(clock, Rect(x, y + 8, width, 58))]
+            if period:
+                shown.append(layout.text(period, Rect(x + width + 4, y + 34, 34, 26)))
+            return [*shown,
                     layout.text(alarm.title + (f", {alarm.repeat}" if alarm.repeat else ""),
                                 Rect(x, y + 68, frame.width - 120, 20)),
-                    layout.switch(alarm.accessibility_label, alarm.enabled,
+                    layout.switch(alarm.accessibility_label(f), alarm.enabled,
                                   Rect(frame.x + frame.width - 79, y + (frame.height - 31) // 2,
                                        63, 31), _toggle(store, alarm.id))]
 
         def edit(alarm: Alarm = alarm) -> None:
-            state.editor = AlarmEditor.at(alarm.hour, alarm.minute, alarm)
+            state.editor = AlarmEditor.at(alarm.hour, alarm.minute, f.hour_24, alarm)
 
-        rows.append(ListRow(f"alarm:{alarm.id}", alarm.accessibility_label, content,
+        rows.append(ListRow(f"alarm:{alarm.id}", alarm.accessibility_label(f), content,
                             _delete(store, alarm.id), edit))
     return rows
 
@@ -196,7 +209,7 @@ def screen(state: AlarmsState, host: Host) -> list[Node]:
 
     def add() -> None:
         state.rows.revealed = None
-        state.editor = AlarmEditor.at(*wall_time(f))
+        state.editor = AlarmEditor.at(*wall_time(f), f.hour_24)
 
     edit = layout.button("Done" if state.rows.editing else "Edit", Rect(16, layout.NAV_TOP, 60,
                                                                         44),
@@ -247,10 +260,7 @@ def sheet(state: AlarmsState, host: Host) -> Node | None:
         layout.text(title, Rect((f.width - width) // 2, top + 11, width, 22), header=True),
         layout.button("Save", Rect(f.width - 86, top, 70, 44), save)))
     kids = [bar,
-            layout.picker(Rect(16, 130, 370, 216),
-                          [(editor.hour, Rect(46, 130, 100, 216)),
-                           (editor.minute, Rect(151, 130, 100, 216)),
-                           (editor.period, Rect(256, 130, 100, 216))])]
+            layout.picker(Rect(16, 130, 370, 216), _columns(editor.wheels()))]
     x, w, h = lists.ROW_X, lists.ROW_WIDTH, lists.ROW_HEIGHT
     label_cell = Node("Cell", Rect(x, 422, w, h), label="Label", name="Label", children=(
         layout.text("Label", Rect(x + 16, 437, 60, 22)),
@@ -265,6 +275,12 @@ def sheet(state: AlarmsState, host: Host) -> Node | None:
     if editor.alarm_id is not None:
         kids.append(layout.button("Delete Alarm", Rect(x, 598, w, h), delete))
     return layout.page_sheet(f, kids, key=f"alarm-sheet:{title}")
+
+
+def _columns(wheels: list[Wheel]) -> list[tuple[Wheel, Rect]]:
+    """The wheels side by side, 100 points wide, centred in the picker as iOS centres them."""
+    left = 201 - (105 * len(wheels) - 5) // 2
+    return [(wheel, Rect(left + 105 * i, 130, 100, 216)) for i, wheel in enumerate(wheels)]
 
 
 def _nothing() -> None:

@@ -2,9 +2,10 @@
 
 Cities live in Clock's persistent store (`cities`: records with a `city` name; a phone that
 never changed them shows Cupertino, as a new iPhone in the US does). Each row is a Cell
-labelled "London, 5:41 PM" with the day and offset ("Today, +8HRS"), the city and the time as
-texts. Times come from the phone's frozen wall time (`facts.time`) and each city's offset from
-the phone's time zone (America/Los_Angeles, in January), so they never tick. "Add" opens a
+labelled "London, 5:41 PM" ("London, 17:41" on a 24-hour phone) with the day and offset
+("Today, +8HRS"), the city and the time as texts. Times come from the phone's frozen wall time
+(`facts.time`) and each city's offset from the phone's time zone (America/Los_Angeles, in
+January), so they never tick. "Add" opens a
 sheet ("Choose a City.") with a search field that filters the cities; tapping one adds it.
 Rows are deleted like alarms (`clock_lists`).
 """
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import Drag, Host
-from phoneshell.sim.apps.clock_alarms import BUNDLE_ID, PERIODS, wall_time
+from phoneshell.sim.apps.clock_alarms import BUNDLE_ID, wall_time
 from phoneshell.sim.apps.clock_lists import ListRow, ListState, place, swipe, table
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.store import Store
@@ -55,7 +56,7 @@ def _put(store: Store, names: Sequence[str]) -> None:
 
 
 def city_time(facts: DeviceFacts, city: str) -> tuple[str, str]:
-    """("5:41 PM", "Today, +8HRS") for a city at the phone's wall time."""
+    """("5:41 PM", "Today, +8HRS") for a city at the phone's wall time (24-hour: "17:41")."""
     hour, minute = wall_time(facts)
     offset = CITIES.get(city, 0)
     total = hour * 60 + minute + round(offset * 60)
@@ -64,7 +65,7 @@ def city_time(facts: DeviceFacts, city: str) -> tuple[str, str]:
     h, m = divmod(total, 60)
     whole, half = int(abs(offset)), abs(offset) % 1
     shift = f"{'-' if offset < 0 else '+'}{whole}{':30' if half else ''}HRS"
-    return f"{h % 12 or 12}:{m:02d} {PERIODS[h >= 12]}", f"{day}, {shift}"
+    return facts.time_of_day(h, m), f"{day}, {shift}"
 
 
 def _viewport(facts: DeviceFacts) -> Rect:
@@ -80,11 +81,14 @@ def _rows(host: Host) -> list[ListRow]:
 
         def content(frame: Rect, city: str = city, time_text: str = time_text,
                     day: str = day) -> Sequence[Node]:
-            clock, period = time_text.split(" ")
+            clock, _, period = time_text.partition(" ")
             width = layout.text_width(clock, 52)
             right = frame.x + frame.width - 16
-            return [layout.text(day, Rect(frame.x + 16, frame.y + 18, 150, 18)),
-                    layout.text(city, Rect(frame.x + 16, frame.y + 40, 170, 34)),
+            shown = [layout.text(day, Rect(frame.x + 16, frame.y + 18, 150, 18)),
+                     layout.text(city, Rect(frame.x + 16, frame.y + 40, 170, 34))]
+            if not period:  # 24-hour: no AM or PM beside the digits
+                return [*shown, layout.text(clock, Rect(right - width, frame.y + 20, width, 58))]
+            return [*shown,
                     layout.text(clock, Rect(right - 40 - width, frame.y + 20, width, 58)),
                     layout.text(period, Rect(right - 36, frame.y + 46, 36, 26))]
 

@@ -31,6 +31,7 @@ from phoneshell.sim.apps.settings_pages import (
     PageRow,
     PageSection,
 )
+from phoneshell.sim.facts import HOUR_24_KEY, DeviceFacts
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.store import Store
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
@@ -107,13 +108,13 @@ def values(host: Host) -> dict[str, str]:
     as "On" or "Off" (`switch:voiceover`), which a link row to the switch's page shows."""
     f, store = host.facts, host.store(BUNDLE_ID)
     out = {k.name: str(getattr(f, k.name)) for k in fields(f)}
-    out.update({f"switch:{key}": "On" if store.flag(key, on) else "Off"
-                for key, on in SWITCH_DEFAULTS.items()})
+    out.update({f"switch:{key}": "On" if store.flag(key, switch_default(f, key)) else "Off"
+                for key in SWITCH_DEFAULTS})
     out.update({f"choice:{key}": SHORT.get((key, chosen), chosen)
                 for key, chosen in ((k, chosen_option(store, k)) for k in CHOICE_DEFAULTS)})
     wifi = store.flag("wifi", SWITCH_DEFAULTS["wifi"])
     today = f.today
-    out.update(battery_percent=f.battery_percent,
+    out.update(battery_percent=f.battery_percent, last_charged=f.time_of_day(8, 12),
                wifi_status=f.wifi_network if wifi else "Off",
                app_count=str(sum(1 for a in host.apps() if a.home_icon)),
                app_list=", ".join(sorted(a.name for a in host.apps() if a.home_icon)),
@@ -173,8 +174,9 @@ def _row(row: PageRow, state: SettingsState, host: Host,
         return lists.Row(title, checked=chosen_option(store, key) == option, name=row.ident,
                          on_tap=lambda: store.put(key, option))
     if row.kind == "switch" and row.key is not None:
-        return lists.Row(title, switch=store.flag(row.key, SWITCH_DEFAULTS.get(row.key, False)),
-                         on_switch=_toggler(store, row.key), name=row.ident, icon=icon)
+        default = switch_default(host.facts, row.key)
+        return lists.Row(title, switch=store.flag(row.key, default),
+                         on_switch=_toggler(store, row.key, default), name=row.ident, icon=icon)
     if row.kind == "slider" and row.key is not None:
         key = row.key
         position = store.number(key, SLIDER_DEFAULTS.get(key, 0.5))
@@ -203,9 +205,15 @@ BUTTONS: dict[str, Callable[[Host], None]] = {"Shut Down": lambda host: host.sho
 """What a button row does, where it does anything here (the others are inert)."""
 
 
-def _toggler(store: Store, key: str) -> Handler:
+def switch_default(facts: DeviceFacts, key: str) -> bool:
+    """A switch's value before it is first turned: its factory value; "24-Hour Time"'s is the
+    locale's habit (on in the UK), or what the `time_format` fact sets."""
+    return facts.hour_24 if key == HOUR_24_KEY else SWITCH_DEFAULTS.get(key, False)
+
+
+def _toggler(store: Store, key: str, default: bool) -> Handler:
     def toggle() -> None:
-        store.put(key, not store.flag(key, SWITCH_DEFAULTS.get(key, False)))
+        store.put(key, not store.flag(key, default))
     return toggle
 
 
@@ -240,7 +248,7 @@ def _sections(page_id: str, state: SettingsState, host: Host) -> list[lists.Sect
         return storage.app_page(host, app, state.ask)
     page, store, fill = PAGES[page_id], host.store(BUNDLE_ID), _filler(host)
     shown: list[PageSection] = [s for s in page.sections if s.when is None
-                                or store.flag(s.when, SWITCH_DEFAULTS.get(s.when, False))]
+                                or store.flag(s.when, switch_default(host.facts, s.when))]
     icons = page.id == ROOT
     sections = [lists.Section(tuple(_row(r, state, host, fill, icons) for r in s.rows),
                               header=fill(s.header), footer=fill(s.footer)) for s in shown]

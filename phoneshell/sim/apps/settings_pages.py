@@ -154,7 +154,7 @@ _BATTERY = Page("battery", "Battery", (
         switch("Low Power Mode", "low_power"),
         footer="Low Power Mode temporarily reduces background activity."),
     sec(link("Battery Health", "battery_health", "Normal"), link("Charging", "charging")),
-    sec(info("Last Charged to 100%", "8:12 AM"), header="Last 24 Hours"),
+    sec(info("Last Charged to 100%", "{last_charged}"), header="Last 24 Hours"),
 ), keywords=("power", "charge", "percentage"))
 
 _DISPLAY = Page("display", "Display & Brightness", (
