@@ -13,7 +13,12 @@ shows a day is named by what it shows ("9", "Tue 9"); today's is labelled as Voi
 "Today, Tuesday, January 9" (inferred, not from a dump), and in the day and week views the day
 shown carries the Selected trait (the month view shows a month: none of its days is selected):
 a screen says whether it shows today without knowing the date. Weeks start on
-Sunday or Monday as the phone's locale has them. Events are data (`EVENTS`), read-only.
+Sunday or Monday as the phone's locale has them.
+
+Each event is a Button labelled with its title (in the week view, "Tue 9: Team Stand-up"; what
+VoiceOver reads for an event on a phone is not known here): a tap opens its details, where it
+can be edited or deleted; "Search" and "Add" in the bar list every event and add one
+(`calendar_events`). Events are kept in the app's store (`calendar_data`).
 """
 
 from __future__ import annotations
@@ -24,19 +29,16 @@ from datetime import date, timedelta
 from typing import Literal
 
 from phoneshell.sim import layout, lists
-from phoneshell.sim.apps import AppModel, Drag, Host, register
+from phoneshell.sim.apps import AppModel, Drag, Host, calendar_events, register
+from phoneshell.sim.apps.calendar_data import BUNDLE_ID, hour_text, read
+from phoneshell.sim.apps.calendar_events import Opened, new_form, opener
 from phoneshell.sim.facts import MONTHS, WEEKDAYS, DeviceFacts
 from phoneshell.sim.ui import Handler, Node, Rect, Scroll
 
-BUNDLE_ID = "com.apple.mobilecal"
 View = Literal["Day", "Week", "Month", "Year"]
 VIEWS: tuple[View, ...] = ("Day", "Week", "Month", "Year")
 HOUR_HEIGHT = 52
 TOOLBAR_HEIGHT = 74
-EVENTS = ((0, 10, "Team Stand-up"), (0, 12, "Lunch with Anna"), (0, 16, "Dentist"),
-          (1, 9, "Car Service"), (2, 18, "Dinner with Kate"), (-1, 15, "Call Mom"),
-          (4, 11, "Farmers Market"), (14, 19, "Book Club"))
-"""(days from today, hour, title): every event in the calendar."""
 
 
 @dataclass
@@ -48,6 +50,8 @@ class CalendarState:
     hours: Scroll = field(default_factory=lambda: Scroll(offset=8 * HOUR_HEIGHT))
     """Day and week views open at 8 AM, as the real app scrolls to the working day."""
     choosing: bool = False
+    opened: Opened = field(default_factory=Opened)
+    """An event's details, its edit page, or search, over the view (`calendar_events`)."""
 
 
 def today(facts: DeviceFacts) -> date:
@@ -86,14 +90,18 @@ def date_line(day: date, f: DeviceFacts) -> str:
     return f"{weekday}  {month} {day.day}, {day.year}"
 
 
-def events_on(facts: DeviceFacts, day: date) -> list[tuple[int, str]]:
-    """(hour, title) of the events on a day."""
-    offset = (day - today(facts)).days
-    return [(hour, title) for days, hour, title in EVENTS if days == offset]
+Shown = tuple[int, str, Handler]
+"""An event as a view shows it: its hour, its label, and what a tap on it does."""
 
 
-def _hour(hour: int) -> str:
-    return f"{(hour + 11) % 12 + 1} {'AM' if hour < 12 else 'PM'}"
+def events_on(state: CalendarState, host: Host, day: date) -> list[Shown]:
+    """The events on a day, as the day view shows them."""
+    offset = (day - today(host.facts)).days
+    return [(e.hour, e.title, opener(state.opened, host, e))
+            for e in read(host.store(BUNDLE_ID)) if e.days == offset]
+
+
+_hour = hour_text
 
 
 def _weekday_header(f: DeviceFacts, y: int) -> list[Node]:
@@ -103,15 +111,15 @@ def _weekday_header(f: DeviceFacts, y: int) -> list[Node]:
             for i, name in enumerate(order)]
 
 
-def _hours(state: CalendarState, f: DeviceFacts, top: int,
-           events: Sequence[tuple[int, str]]) -> Node:
+def _hours(state: CalendarState, f: DeviceFacts, top: int, events: Sequence[Shown]) -> Node:
     def hour_row(hour: int) -> lists.Row:
-        titles = [t for h, t in events if h == hour]
+        titles = [(t, tap) for h, t, tap in events if h == hour]
 
         def build(frame: Rect) -> Sequence[Node]:
             nodes = [layout.text(_hour(hour), Rect(frame.x, frame.y + 4, 52, 16))]
-            nodes += [layout.text(t, Rect(frame.x + 60 + 150 * i, frame.y + 4, 144,
-                                          HOUR_HEIGHT - 8)) for i, t in enumerate(titles[:2])]
+            nodes += [layout.button(t, Rect(frame.x + 60 + 150 * i, frame.y + 4, 144,
+                                            HOUR_HEIGHT - 8), tap)
+                      for i, (t, tap) in enumerate(titles[:2])]
             return nodes
 
         return lists.Row(build=build, height=HOUR_HEIGHT, name=_hour(hour), container="Other")
@@ -135,7 +143,8 @@ def _date_button(state: CalendarState, f: DeviceFacts, day: date, name: str, fra
                          selected=selected)
 
 
-def _day(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
+def _day(state: CalendarState, host: Host, shown: date) -> list[Node]:
+    f = host.facts
     start, width = week_start(shown, f), f.width // 7
     nodes = _weekday_header(f, layout.NAV_BOTTOM + 4)
     for i in range(7):
@@ -146,19 +155,20 @@ def _day(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
     line = date_line(shown, f)
     nodes.append(layout.text(line, Rect((f.width - layout.text_width(line)) // 2,
                                         layout.NAV_BOTTOM + 66, layout.text_width(line), 22)))
-    return [*nodes, _hours(state, f, layout.NAV_BOTTOM + 96, events_on(f, shown))]
+    return [*nodes, _hours(state, f, layout.NAV_BOTTOM + 96, events_on(state, host, shown))]
 
 
-def _week(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
+def _week(state: CalendarState, host: Host, shown: date) -> list[Node]:
+    f = host.facts
     start, width = week_start(shown, f), f.width // 7
     nodes: list[Node] = []
-    events: list[tuple[int, str]] = []
+    events: list[Shown] = []
     for i in range(7):
         day = start + timedelta(days=i)
         label = f"{WEEKDAYS[day.weekday()][:3]} {day.day}"
         nodes.append(_date_button(state, f, day, label, Rect(i * width + 2, layout.NAV_BOTTOM + 8,
                                                              width - 4, 40), day == shown))
-        events += [(h, f"{label}: {t}") for h, t in events_on(f, day)]
+        events += [(h, f"{label}: {t}", tap) for h, t, tap in events_on(state, host, day)]
     return [*nodes, _hours(state, f, layout.NAV_BOTTOM + 56, events)]
 
 
@@ -203,6 +213,8 @@ def render(state: CalendarState, host: Host) -> Node:
     f = host.facts
     now = today(f)
     shown = state.shown or now
+    if state.opened.showing:
+        return calendar_events.render(state.opened, host, now)
 
     def choose() -> None:
         state.choosing = True
@@ -212,13 +224,23 @@ def render(state: CalendarState, host: Host) -> Node:
                                         "Month": (str(shown.year), "Year")}
     back, parent = up.get(state.view, (None, state.view))
     # The bar names no page: the real one shows only the way up (the month or year) and tools.
-    bar = [layout.button("View", Rect(f.width - 70, layout.NAV_TOP, 54, 44), choose)]
+    def search() -> None:
+        state.opened.searching = True
+        host.focus(state.opened.query)
+
+    def add() -> None:
+        state.opened.form = new_form(None, (shown - now).days)
+        host.focus(state.opened.form.title)
+
+    bar = [layout.button("Search", Rect(f.width - 178, layout.NAV_TOP, 44, 44), search),
+           layout.button("Add", Rect(f.width - 124, layout.NAV_TOP, 44, 44), add),
+           layout.button("View", Rect(f.width - 70, layout.NAV_TOP, 54, 44), choose)]
     if back is not None:
         bar.insert(0, layout.button(back, Rect(16, layout.NAV_TOP, 90, 44),
                                     _showing(state, shown, parent), name="BackButton"))
     nav = Node("NavigationBar", Rect(0, layout.NAV_TOP, f.width,
                                      layout.NAV_BOTTOM - layout.NAV_TOP), children=tuple(bar))
-    body = {"Day": lambda: _day(state, f, shown), "Week": lambda: _week(state, f, shown),
+    body = {"Day": lambda: _day(state, host, shown), "Week": lambda: _week(state, host, shown),
             "Month": lambda: _month(state, f, shown),
             "Year": lambda: _year(state, f, shown)}[state.view]()
     top = f.height - TOOLBAR_HEIGHT
@@ -236,7 +258,7 @@ def render(state: CalendarState, host: Host) -> Node:
 
 def on_drag(state: CalendarState, host: Host, drag: Drag) -> bool:
     """Page sideways by a day or week (day, week views), up and down by a month or year."""
-    if state.choosing or max(abs(drag.dx), abs(drag.dy)) < 60:
+    if state.choosing or state.opened.showing or max(abs(drag.dx), abs(drag.dy)) < 60:
         return False
     shown = state.shown or today(host.facts)
     forward = (drag.dx if not drag.vertical else drag.dy) < 0
