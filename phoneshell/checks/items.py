@@ -27,7 +27,8 @@ from phoneshell.evidence import Evidence, ProbeReading
 __all__ = ["items_changed", "listing_changed", "whole_changed", "whole_reading"]
 
 ITEMS = {"notes": ("note", "notes"), "reminders": ("reminder", "reminders"),
-         "alarms": ("alarm", "alarms"), "world_clocks": ("city", "cities")}
+         "alarms": ("alarm", "alarms"), "world_clocks": ("city", "cities"),
+         "contacts": ("contact", "contacts"), "events": ("event", "events")}
 """What one item of a collection is called, and more than one, by the probe that counts the
 whole of it."""
 EDIT_ORDERED = frozenset({"notes"})

@@ -11,6 +11,7 @@ from phoneshell.device import (  # noqa: F401
     alarms,
     cleanup,
     notes,
+    owned,
     pickers,
     probes,
     results,

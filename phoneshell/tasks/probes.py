@@ -58,6 +58,10 @@ _add("reminders_titled", "count", "Reminders whose title is `arg`, ignoring case
      "Reminders' search (up to one screen of results).", "reminders")
 _add("reminders", "count", "Every reminder not completed: the count of Reminders' All list, and "
      "its rows.", "reminders")
+_add("contacts", "count", "Every contact in Contacts' list, with its row (its name), scrolled "
+     "through.", "contacts")
+_add("events", "count", "Every event Calendar's search lists before anything is typed, each as "
+     "its day's heading, its title and its time.", "events")
 _add("safari_tabs", "count", "Open (not private) Safari tabs, as the tab overview counts them.")
 _add("alarms", "count", "Alarms in Clock's Alarms list; with `arg`, only those whose row "
      "contains it (e.g. 7:30).", "alarms")

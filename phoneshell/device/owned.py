@@ -1,0 +1,133 @@
+"""The owner's contacts and calendar events, read whole with their rows (`Listed`), as the
+owner watch reads notes and alarms (`runner.owner`), and as tasks may count them.
+
+- Contacts (`contacts`): every row of Contacts' list, as it opens (not searching), scrolled
+  through to its end: each contact as its row shows it, its name (the company for a contact with
+  no name). A row shows no phone number, email or company: a contact edited there reads the
+  same, and only the log can say it was saved (`runner.owner_log`).
+- Events (`events`): every row of Calendar's search as it opens, before anything is typed (iOS's
+  Calendar lists the events there, by day under its date, nearest first), scrolled through to
+  its end: each event as "its day's heading | its title | its time". The window is what that
+  list holds: on the simulated iPhone every event; on a phone, the range iOS's search covers
+  around today (not verified on iOS 26: a phone that lists no events there reads as none, and
+  the watch then sees no change). An event's notes, place, alerts and end do not show.
+
+Neither leaves its app up (no count is taken after it in the same app), and neither deletes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from phoneshell.device.alarms import ends_on_screen
+from phoneshell.device.phone import Phone
+from phoneshell.device.probes import (
+    SCROLLS,
+    Overflow,
+    ProbeError,
+    fresh_app,
+    merge_scrolled,
+    probe,
+    row_texts,
+    stop_app,
+)
+from phoneshell.device.steps import screen_signature
+from phoneshell.device.wholes import LISTS, Listed, _in_table, _whole_rows
+from phoneshell.tasks import Step
+from phoneshell.tree import Element, PageSource
+
+CONTACTS, CALENDAR = "com.apple.MobileAddressBook", "com.apple.mobilecal"
+SEARCH = Step.tap_on("Search", "Button")
+"""Calendar's search (the magnifier in its bar), which lists the events."""
+NO_RESULTS = frozenset({"no results", "no events"})
+TABLE, COVERS = "XCUIElementTypeTable", ("XCUIElementTypeToolbar", "XCUIElementTypeKeyboard")
+Texts = Callable[[PageSource, list[Element]], list[str]]
+
+
+def _plain(page: PageSource, rows: list[Element]) -> list[str]:
+    return [row_texts(page, row) for row in rows]
+
+
+def _bottom(page: PageSource) -> float:
+    """Where the list's visible part ends: at a toolbar or the keyboard, else the screen's end."""
+    return min((e.y for e in page.on_screen() if e.type in COVERS), default=page.height)
+
+
+def _scrolled(phone: Phone, page: PageSource, bottom: float) -> bool:
+    """Drag the list up by most of its visible part, inside it (above a keyboard, which a drag
+    that starts on it would type on); whether anything moved."""
+    table = next(e for e in page.on_screen() if e.type == TABLE)
+    top, end = max(table.y, 0) + 40, min(table.y + table.height, bottom) - 40
+    if end - top < 80:
+        return False
+    before = screen_signature(phone)
+    x = table.x + table.width / 2
+    phone.drag((x, end), (x, top))
+    return phone.poll(lambda: screen_signature(phone) != before, 1.0)
+
+
+def _rows(phone: Phone, bundle_id: str, what: str, *steps: Step,
+          texts: Texts = _plain) -> tuple[str, ...]:
+    """Every row of the list an app shows after `steps`, top to bottom, scrolled to its end."""
+    page = fresh_app(phone, bundle_id, *steps)
+    if not any(e.type == TABLE for e in page.on_screen()):
+        raise ProbeError(f"{what}: no list shows; it shows {page.summary()}")
+    bottom = _bottom(page)
+    seen = texts(page, _whole_rows(page, bottom))
+    for _ in range(SCROLLS):
+        if ends_on_screen(page, bottom, _in_table(page)) or not _scrolled(phone, page, bottom):
+            break
+        page = phone.page()
+        seen = merge_scrolled(seen, texts(page, _whole_rows(page, bottom)))
+    else:
+        raise Overflow(f"{what} runs on past {SCROLLS} screens; cannot read it")
+    stop_app(phone, bundle_id)
+    return tuple(r for r in seen if r.strip().lower() not in NO_RESULTS)
+
+
+@LISTS.register("contacts")
+def contacts_listed(phone: Phone, arg: str) -> Listed:
+    """Every contact in Contacts' list (`arg` is not used), each as its row shows it."""
+    rows = _rows(phone, CONTACTS, "Contacts' list")
+    return Listed(len(rows), rows)
+
+
+@probe("contacts")
+def contacts(phone: Phone, arg: str) -> int:
+    """How many contacts `contacts_listed` reads."""
+    return contacts_listed(phone, arg).count
+
+
+def _headed(page: PageSource, rows: list[Element], carry: list[str]) -> list[str]:
+    """Each row as "its section's heading | what it shows": the heading is the nearest one above
+    it (a section header's text, outside every cell); a row whose heading scrolled off the top
+    takes the one the screen before ended under (`carry`: on a phone the heading is pinned)."""
+    heads = sorted((e for e in page.on_screen() if e.type == "XCUIElementTypeStaticText"
+                    and "Header" in e.traits and page.inside(e, "Table")
+                    and not page.inside(e, "Cell")), key=lambda e: e.y)
+    read = []
+    for row in rows:
+        above = [h.label for h in heads if h.y < row.y]
+        head = above[-1] if above else (carry[0] if carry else "")
+        read.append(f"{head} | {row_texts(page, row)}" if head else row_texts(page, row))
+    if read and " | " in read[-1]:
+        carry[:] = [read[-1].split(" | ", 1)[0]]
+    return read
+
+
+@LISTS.register("events")
+def events_listed(phone: Phone, arg: str) -> Listed:
+    """Every event Calendar's search lists before anything is typed (`arg` is not used)."""
+    carry: list[str] = []
+    rows = _rows(phone, CALENDAR, "Calendar's search", SEARCH,
+                 texts=lambda page, found: _headed(page, found, carry))
+    return Listed(len(rows), rows)
+
+
+@probe("events")
+def events(phone: Phone, arg: str) -> int:
+    """How many events `events_listed` reads."""
+    return events_listed(phone, arg).count
+
+
+__all__ = ["CALENDAR", "CONTACTS", "contacts_listed", "events_listed"]
