@@ -23,6 +23,7 @@ from phoneshell.sim.apps import Drag
 from phoneshell.sim.elements import find
 from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
+from phoneshell.sim.taps import QuickTaps, tap_again
 from phoneshell.sim.ui import Node, Rect, actionable, activation_target, hit_path
 from phoneshell.sim.wire import KEYBOARD_MESSAGE, Handler, Request, Route, WdaError
 
@@ -114,7 +115,8 @@ def _under(ep: Endpoints, x: int, y: int) -> tuple[str, str, str, Rect] | None:
 
 
 def _taps(ep: Endpoints, req: Request, where: Target, count: int) -> None:
-    """`count` taps at `where` (an element: at its hit point), quick as a double tap. After one
+    """`count` taps at `where` (an element: at its hit point), quick as a double tap (each
+    after the first is `tap_again`: a text view selects the word there). After one
     that took the phone to another screen (a row opening its page, an app opening) the rest
     land while the screen is still moving, and a phone drops them (UIKit takes no touches
     during a transition); taps on a control that stays (a switch, a key) all count. By id,
@@ -128,7 +130,10 @@ def _taps(ep: Endpoints, req: Request, where: Target, count: int) -> None:
             where = again
         x, y = hit_point(ep, where) if isinstance(where, Node) else where
         before = _under(ep, x, y)
-        ep.phone.tap(x, y)
+        if n:
+            tap_again(ep.phone, x, y)  # a double tap: a text view selects the word
+        else:
+            ep.phone.tap(x, y)
         if _under(ep, x, y) != before:
             return
 
@@ -288,7 +293,7 @@ def perform_actions(ep: Endpoints, req: Request) -> JSON:
         steps = actions.plan(req.body, _locate(ep) if req.in_session else None)
     except actions.ActionsError as exc:
         raise WdaError("invalid argument", str(exc)) from exc
-    actions.perform(steps, ep.phone)
+    actions.perform(steps, QuickTaps(ep.phone, steps))
     return None
 
 

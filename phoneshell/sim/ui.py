@@ -207,6 +207,9 @@ class Node:
     """What touch-and-hold does (None: a hold acts as a tap)."""
     on_hold_at: Callable[[int, int], None] | None = None
     """Touch-and-hold that needs the point held (a text view selects the word under it)."""
+    on_double_tap_at: Callable[[int, int], None] | None = None
+    """What the second of two quick taps at a point does (a text view selects the word under
+    it: `taps.py`); None: it is one more tap."""
     on_adjust: Callable[[float], None] | None = None
     """For sliders: called with the new position, 0.0 (left) to 1.0 (right)."""
     field: EditText | None = None

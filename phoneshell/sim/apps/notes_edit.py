@@ -2,9 +2,10 @@
 
 A note is one multi-line `TextView` (label "Note", value the whole text; the first line is the
 title). Every edit is written to the store at once, as Notes autosaves, so a note typed and
-never closed survives a terminate. Holding a word selects it and shows the edit menu ("Cut",
-"Copy", "Paste", "Select All", "Look Up"); holding where there is no word shows the caret's menu
-("Select", "Select All", and "Paste" when the pasteboard has text). A tap in the text dismisses
+never closed survives a terminate. Holding a word, or double-tapping it (`taps.py`), selects it
+and shows the edit menu ("Cut", "Copy", "Paste", "Select All", "Look Up"), as iOS does; either
+where there is no word shows the caret's menu ("Select", "Select All", and "Paste" when the
+pasteboard has text). A tap in the text dismisses
 it. Words are found under the finger on the lines the screenshot draws (its own layout,
 `render_text.Fit`: 17 pt text on 22 pt lines, `render.TEXT_VIEW_*`, a word too long for a line
 broken over several), and only on the lines the text view shows.
@@ -110,7 +111,8 @@ def word_spans(text: str, frame: Rect, scale: int = 3) -> list[tuple[int, int, R
 
 
 def hold_at(editor: Editor, host: Host, x: int, y: int) -> None:
-    """Touch and hold in the text: select the word under the finger, or place the caret."""
+    """Touch and hold (or double-tap) in the text: select the word under the finger, or place
+    the caret, and show the menu."""
     host.focus(editor.text)
     text = editor.text.text
     spans = word_spans(text, TEXT_FRAME, host.facts.scale)
@@ -216,7 +218,8 @@ def render_editor(f: DeviceFacts, editor: Editor, host: Host, back: Handler,
     text = editor.text
     view = Node("TextView", TEXT_FRAME, label="Note", name="Note", value=text.shown_value(),
                 field=text, on_tap=dismiss,
-                on_hold_at=lambda x, y: hold_at(editor, host, x, y))
+                on_hold_at=lambda x, y: hold_at(editor, host, x, y),
+                on_double_tap_at=lambda x, y: hold_at(editor, host, x, y))
     kids = [nav, view]
     if not editing:
         kids.append(toolbar(f, None, compose))
