@@ -188,10 +188,18 @@ MERIDIEM = re.compile(r"^[ap]\.?\s?m\.?$", re.IGNORECASE)
 """AM or PM, as a time of day shows it beside its digits ("AM", "p.m.")."""
 
 
+ZERO_HOUR = re.compile(r"^0\d:\d{2}$")
+"""A 24-hour time of day before ten ("04:41"): a countdown never writes its leading field with a
+zero ("4:41", "14:59", "1:04:59")."""
+
+
 def _time_of_day(page: PageSource, element: Element, text: str) -> bool:
     """Whether a countdown-like text is a time of day: beside an AM or PM in its own row or
     group (World Clock's "4:41" "AM", an alarm's "9:41" "AM"), or in a row labelled with it
-    and AM or PM ("Sydney, 4:41 AM")."""
+    and AM or PM ("Sydney, 4:41 AM"), or a 24-hour phone's, which has no AM or PM, before ten
+    ("04:41")."""
+    if ZERO_HOUR.match(text):
+        return True
     for other in page.elements:
         if other.parent == element.parent and other is not element and \
                 MERIDIEM.match(other.label.strip() or other.value.strip()):

@@ -341,6 +341,16 @@ def test_a_time_of_day_is_never_the_countdown() -> None:
     assert grade("countdown", final(beside, El(label="4:41")), text="5:00")[0]  # type: ignore[arg-type]
 
 
+def test_a_24_hour_time_of_day_is_never_the_countdown() -> None:
+    """A UK phone's World Clock writes Sydney's time "04:41", with no AM or PM beside it: the
+    leading zero, which a countdown never writes, tells it from one."""
+    ev = timer("0:00", 100.0, 119.0)
+    uk = El("Cell", "Sydney, 04:41", children=(El(label="04:41"),))
+    shown = replace(ev, captures=(Capture("final", source(uk, bundle=TIMER), 119.0),))  # type: ignore[type-var]
+    passed, detail = grade("countdown", shown, text="5:00")  # type: ignore[arg-type]
+    assert not passed and "no countdown on the final screen" in detail, detail
+
+
 def test_on_a_phone_whose_clock_stands_still_the_countdown_is_read_as_shown() -> None:
     """The simulator's timers do not tick: "5:00" read 20 s after Start is a 5-minute timer
     there, and "4:00" read a minute after it is a 4-minute one."""
