@@ -310,8 +310,8 @@ class _Conversation:
         self.transcript.write({"end": {"turns": turns, "timed_out": timed_out,
                                        "out_of_turns": out_of_turns, "error": error,
                                        "claim": None if claim is None else vars(claim)}})
-        return AgentResult(ran=True, claim=claim, turns=turns, timed_out=timed_out,
-                           out_of_turns=out_of_turns, error=error)
+        return AgentResult(ran=True, claim=claim, turns=turns, counted=True,
+                           timed_out=timed_out, out_of_turns=out_of_turns, error=error)
 
     def outgrown(self) -> AgentResult | None:
         """End the attempt as failed once the conversation holds more than

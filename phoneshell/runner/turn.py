@@ -43,10 +43,13 @@ def measured(result: AgentResult, events: tuple[AuditEvent, ...], max_steps: int
 
     A command agent's count is whatever its program wrote (`turns.json`), or 0: only the log
     counts what it did. A loop that counts its own tool calls (the `openai:` loop, `phoneshell
-    mcp`) counts reads too, so its count is kept when it is the higher."""
+    mcp`) counts reads too, so its count is kept when it is the higher. One whose calls the
+    harness ran and held to the budget itself (`AgentResult.counted`) is not held to the log's
+    count: one call may log several actions (an app opened through its steps), and an honest
+    model at its budget would read as over it."""
     steps = agent_steps(events)
     over = (f"the log shows {steps} actions, over the budget of {max_steps}"
-            if steps > max_steps else "")
+            if steps > max_steps and not result.counted else "")
     turns = max(result.turns, steps)
     if not over:
         return replace(result, turns=turns), ""

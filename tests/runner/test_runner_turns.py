@@ -83,6 +83,14 @@ def test_a_loop_that_counts_its_reads_keeps_its_higher_count() -> None:
     assert counted.turns == 9 and counted.error == over
 
 
+def test_a_loop_the_harness_counted_itself_is_not_held_to_the_logs_count() -> None:
+    """The `openai:` loop's calls ran in the harness, the budget held to each; one call may log
+    several actions (an app opened through its steps), so at its budget the log shows more."""
+    events = tuple(e for n in range(1, 6) for e in act(n, "tap", PREFS, PREFS))
+    counted, over = measured(AgentResult(ran=True, turns=3, counted=True), events, 3)
+    assert not counted.out_of_turns and over == "" and counted.turns == 5
+
+
 def test_what_the_run_failed_it_for_beyond_its_grade_is_kept_apart() -> None:
     graded = Verdict(task_id=TASK, evidence_task_id=TASK, passed=False, results=(),
                      overruled="the phone was changed outside the bridge")
