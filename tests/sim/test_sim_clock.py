@@ -491,3 +491,27 @@ def test_a_bad_stored_tab_stopwatch_or_timer_reads_as_none(seeded):
     assert "00:00.00" in shown_texts(client) and clock(name="Start").exists
     clock(name="Timers").click()
     assert values(clock) == ["0 hours", "15 min", "0 sec"]
+
+
+def test_a_double_tap_on_pause_lands_twice_and_the_timer_runs_on(sim, clock, raw):
+    """Pause redraws itself as Resume in place: a double tap is two taps on the one button
+    (pause, resume), by id or at a point; the timer runs on. A row that opens a page takes
+    one tap of a double tap, the rest dropped in the transition (below)."""
+    clock(label="Timers").click()
+    clock(label="Start").click()
+    pause = clock(label="Pause").get()
+    raw("POST", f"/session/{clock.session_id}/wda/element/{pause.id}/doubleTap", {})
+    assert clock(label="Pause").exists and not clock(label="Resume").exists
+    timer = sim.state()["stores"]["com.apple.mobiletimer"]["timer"]
+    assert timer["paused_left"] is None and timer["ends"] is not None
+    x, y = pause.bounds.center
+    raw("POST", f"/session/{clock.session_id}/wda/doubleTap", {"x": x, "y": y})
+    assert clock(label="Pause").exists
+
+
+def test_a_double_tap_on_a_row_opens_its_page_once(client, raw):
+    settings = client.session("com.apple.Preferences")
+    general = settings(label="General").get()
+    raw("POST", f"/session/{settings.session_id}/wda/element/{general.id}/doubleTap", {})
+    assert settings(label="About").exists  # General's page, its first row not tapped through
+    assert not settings(label="Name").exists
