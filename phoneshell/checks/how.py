@@ -22,6 +22,7 @@ from phoneshell.params import Param
 from phoneshell.tree import Element, PageSource, shorten
 
 SAFARI = "com.apple.mobilesafari"
+SPRINGBOARD = "com.apple.springboard"
 KEYS = Param("keys", "str_list", "The computation: labels (or names) of the keys, in the order "
                                  "they must be the agent's last taps, each matched whole, "
                                  "ignoring case: e.g. `['4', '7', multiply, '9', equals]`. Give "
@@ -220,23 +221,35 @@ PAUSE, RESUME = "Pause", "Resume"
 
 
 def _paused_for(actions: Sequence[Action], since: Action, app: str, until: float,
-                ) -> tuple[float, bool]:
-    """The seconds the countdown started by `since` stood paused before `until` (the agent's
-    taps on Pause, then Resume, in `app`), and whether it was still paused then."""
+                ) -> tuple[float, bool, str]:
+    """The seconds the countdown started by `since` stood paused before `until`, whether it was
+    still paused then, and why that cannot be told ("" when it can).
+
+    The timer has one button that redraws itself Pause or Resume, and so does its Live Activity
+    on the lock screen and in the Dynamic Island (SpringBoard's): every press of either, in
+    `app` or SpringBoard, toggles it, whatever label the log saw (a double tap on Pause pauses
+    and resumes). A multi-tap whose count the log does not hold cannot be counted."""
     paused_at: float | None = None
     stood = 0.0
     for action in actions:
         if action.t <= since.t or action.kind != "tap" or action.ok is False or \
-                (app and action.app_before != app):
+                (app and action.app_before not in (app, SPRINGBOARD)) or \
+                not (_labelled(action, PAUSE) or _labelled(action, RESUME)):
             continue
-        if paused_at is None and _labelled(action, PAUSE):
-            paused_at = action.t
-        elif paused_at is not None and _labelled(action, RESUME):
-            stood += max(0.0, action.t - paused_at)
-            paused_at = None
+        gesture = action.params.get("gesture")
+        if gesture == "taps":
+            return stood, paused_at is not None, (f"a multi-tap on {action.target.label!r} "
+                                                  if action.target else "a multi-tap ") + \
+                "toggled the timer a number of times the log does not hold"
+        for _ in range(2 if gesture == "double_tap" else 1):
+            if paused_at is None:
+                paused_at = action.t
+            else:
+                stood += max(0.0, action.t - paused_at)
+                paused_at = None
     if paused_at is not None:
-        return stood + max(0.0, until - paused_at), True
-    return stood, False
+        return stood + max(0.0, until - paused_at), True, ""
+    return stood, False, ""
 
 
 @check_kind("countdown", family="path", params=(DURATION, START, IN_APP, SLACK),
@@ -267,12 +280,14 @@ def countdown(check: Check, evidence: Evidence) -> Finding:
     if not shown:
         return Finding(False, f"no countdown on the final screen; it shows "
                               f"{final.source.summary()}")
-    stood, still = _paused_for(evidence.agent_actions(), tap, check.text_of("app"),
-                               final.taken_at)
+    stood, still, untold = _paused_for(evidence.agent_actions(), tap, check.text_of("app"),
+                                       final.taken_at)
+    if untold:
+        return Finding(False, f"{untold}: how long the countdown ran cannot be told")
     if still or any(e.label == RESUME for e in final.source.on_screen()
                     if e.type == "XCUIElementTypeButton"):
         return Finding(False, f"the countdown is paused on the final screen (the agent "
-                              f"{'tapped Pause' if still else 'left Resume showing'}): a timer "
+                              f"{'paused it' if still else 'left Resume showing'}): a timer "
                               "set off runs")
     # a phone whose clock stands still (the simulator) shows the countdown where it started
     since = 0.0 if "clock_still" in evidence.flags else max(0.0, final.taken_at - tap.t - stood)
