@@ -107,6 +107,17 @@ def key_of(press: Action | None) -> str:
     return repr(shorten(press.target.label or press.target.name or press.target.type, 24))
 
 
+CONTROLS = ("Button", "MenuItem", "Key", "Cell", "Switch", "Link", "Icon")
+"""Element types a tap may work (a key, a menu's Paste): what a tap on anything else does not."""
+
+
+def _idle(press: Action | None) -> bool:
+    """Whether a press is a tap that keys nothing: on a resolved element that is no control (the
+    display's text, blank space), so it neither keys nor changes what the display shows."""
+    return press is not None and press.target is not None and \
+        not any(press.target.type.endswith(kind) for kind in CONTROLS)
+
+
 def start(keys: Sequence[str]) -> int:
     """Where the last computation starts: the last number begun with nothing before it, or after
     = or All clear (each drops what showed); else the first key."""
@@ -193,7 +204,9 @@ def computed(pressed: Sequence[Action | None], want: Operands) -> tuple[bool, st
     """Judge the agent's last computation among its presses: (passed, why, how many of its
     taps had no resolved target). A computation keyed onto a number keyed before it (3 + 0 x,
     then 30 x 10 % =) says so."""
-    keys = [key_of(p) for p in pressed]
+    # a tap on the display or blank space keys nothing, wherever it falls (a menu it opens
+    # is another matter: its Paste is a control, and no key the check can replay)
+    keys = [key_of(p) for p in pressed if not _idle(p)]
     if not keys:
         return False, "the agent pressed no key", 0
     begin = start(keys)

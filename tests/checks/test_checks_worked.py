@@ -151,8 +151,14 @@ def test_what_the_check_cannot_replay_fails_it_and_an_unresolved_tap_leaves_it_u
                                        target=tgt("XCUIElementTypeMenuItem", "Paste", "Paste"))]
     passed, detail = graded(task, *pasted)
     assert not passed and "a tap on 'Paste'" in detail, detail
-    display_tap = act(1, "tap", CALC, CALC, target=tgt("XCUIElementTypeStaticText", "7", "Result"))
-    assert not graded(task, *keyed("4 7 × 9 ="), display_tap)[0]  # the display is no 7 key
+    display = act(3, "tap", CALC, CALC, target=tgt("XCUIElementTypeStaticText", "7", "Result"))
+    four, _, times, nine, equals = keyed("4 7 × 9 =")
+    passed, detail = graded(task, four, display, times, nine, equals)
+    assert not passed and "keys 4, 9" in detail, detail  # the display reading 7 is no 7 key
+    # a tap that keys nothing (the display, blank space), after it or within it, is no key
+    blank = act(6, "tap", CALC, CALC, target=tgt("XCUIElementTypeOther", "", ""))
+    shown = act(7, "tap", CALC, CALC, target=tgt("XCUIElementTypeStaticText", "423", "Result"))
+    assert graded(task, *keyed("4 7 × 9 ="), blank, shown)[0]
     blind = [*keyed("4 7 ×"), act(4, "tap", CALC, CALC, x=1, y=1),
              act(5, "tap", CALC, CALC, target=tgt("XCUIElementTypeButton", "equals", "equals"))]
     passed, detail = graded(task, *blind)
