@@ -147,6 +147,10 @@ class OwnerWatch:
     difference found is said, not blamed."""
     said: list[str] = field(default_factory=list)
     """Every change found in the run, for its end (`summary`)."""
+    vouched: int = 0
+    """Attempts whose agent this watch followed to the end: compared after a clean teardown
+    (`after_attempt`), with evidence to say whether it acted around the bridge. While every
+    attempt played on the phone is, `known` is what the phone holds (`current`)."""
 
     def __post_init__(self) -> None:
         self.known = dict(self.start) if not self.known else self.known
@@ -237,7 +241,18 @@ class OwnerWatch:
                              "not show cannot be read")
         if blame:
             self.said.extend(f"{who}: {why}" for why in blame)
+        if evidence is not None and teardown.ok and not teardown.left:
+            self.vouched += 1  # a teardown that left something left it unread
         return Harm("; ".join(blame), tuple(lines))
+
+    def current(self, name: str, played: int) -> Count | None:
+        """Collection `name` as the phone holds it now, known without a read: this watch
+        followed every one of the `played` attempts on the phone (`vouched`), and no read of
+        `name` is pending (`doubt`); between them only the harness acted, and it never makes
+        what it does not delete. None when it must be read."""
+        if self.vouched != played or name not in self.known or name in self.doubt:
+            return None
+        return self.known[name]
 
     def _seen_before(self, name: str, count: Count, who: str, lines: list[str]) -> None:
         """The task's own count before the agent found `name` changed since last known: taken

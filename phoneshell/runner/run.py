@@ -234,7 +234,7 @@ class _Run:
                         if housekeeping.tidies:
                             say(f"before it stops, the run {housekeeping.tidies} (Ctrl-C "
                                 "again to leave them)")
-                            say(housekeeping.finish())
+                            say(housekeeping.stop())
                         raise KeyboardInterrupt
                     if done.rig_down:
                         with self.lock:

@@ -26,6 +26,10 @@ tasks that start from none of it. So when its attempts end, the run counts again
 at none before its first attempt (`none_before`, and a `some_before` count the phone had none
 of), and deletes all of it that is there.
 
+What the owner watch knows without a read (`OwnerWatch.current`: it followed every attempt on
+the phone to its end) is not read again: alarms and cities it knows as listed are left alone,
+and the notes and reminders wholes are taken from it (`PhoneTidy.as_found`).
+
 Ctrl-C tidies before the run stops (a second Ctrl-C leaves it all); a rig that went down leaves
 what its agents made, and the next run counts it as the phone's own.
 """
@@ -34,7 +38,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -152,20 +156,23 @@ def _delete_since(rig: Rig, run_id: str, probe: str, app: str, start: int,
             return 0, f"{what} could not all be removed: {exc}"
 
 
-def delete_rows_left(rig: Rig, run_id: str) -> str:
+def delete_rows_left(rig: Rig, run_id: str, known: Mapping[Need, Count] | None = None) -> str:
     """Count again each count of notes or reminders the run listed before its first attempt
     (`Rig.listed`; one launch of an app for all its searches) and delete down to what it
     listed, digging out first where an agent buried it beyond counting: notes with the words a
     task counts, made where no task deletes them, would make the next run's attempts of that
     task fail, or not be scored. Say what went, or why it could not ("" when nothing was
-    left)."""
+    left). `known`: wholes the phone holds as given (`OwnerWatch.current`), not read again.
+    A count of some of a whole is always read: a search finds what its whole does not list (a
+    completed reminder, a note in another folder)."""
     listed = {need: rows for need, rows in rig.listed.items() if need.name in DIGGERS}
     if not listed:
         return ""
+    known = known or {}
     # With the whole each counts some of, first in its app (`counts.wholes`).
     with rig.under_run(run_id, "teardown"):
-        counts = take_counts(rig, wholes(sorted(
-            listed, key=lambda n: (SEARCHES[n.name], n.name, n.arg))))
+        counts = {**known, **take_counts(rig, [need for need in wholes(sorted(
+            listed, key=lambda n: (SEARCHES[n.name], n.name, n.arg))) if need not in known])}
     said: list[str] = []
     for need, count in counts.items():
         if need not in listed:
@@ -306,6 +313,12 @@ class PhoneTidy:
         self.played += 1
         return self.close() if self.played % TIDY_EVERY == 0 else ""
 
+    def stop(self) -> str:
+        """When the run is stopped during an attempt: count it as played (its agent may have
+        left something, and the owner watch did not follow it to the end), then `finish`."""
+        self.played += 1
+        return self.finish()
+
     def finish(self) -> str:
         """After the last attempt (or when the run is stopped): tidy what was left since the
         last tidying, if any attempt was played since, and delete what the agents left of what
@@ -313,7 +326,7 @@ class PhoneTidy:
         fails for it (`counts.start_state`), as it should."""
         said = (self.close() if self.played % TIDY_EVERY else "",
                 delete_left(self.rig, self.run_id, self.none_at_start),
-                delete_rows_left(self.rig, self.run_id) if self.played else "",
+                delete_rows_left(self.rig, self.run_id, self._wholes()) if self.played else "",
                 self.owner.summary(self.run_id) if self.owner is not None else "",
                 self._hold_back())
         return "; ".join(line for line in said if line)
@@ -332,13 +345,31 @@ class PhoneTidy:
     def close(self) -> str:
         """Close the tabs opened since the run began (`close_tabs`), and delete the alarms
         saved since (`delete_alarms_left`) and the World Clock cities added since
-        (`delete_cities_left`)."""
+        (`delete_cities_left`), unless the owner watch knows them as the run found them
+        (`as_found`)."""
         said = (close_tabs(self.rig, self.run_id, self.tabs) if self.tabs is not None else "",
                 delete_alarms_left(self.rig, self.run_id, self.alarms)
-                if self.alarms is not None else "",
+                if self.alarms is not None and not self.as_found(ALARMS, self.alarms) else "",
                 delete_cities_left(self.rig, self.run_id, self.cities)
-                if self.cities is not None else "")
+                if self.cities is not None and not self.as_found(CITIES, self.cities) else "")
         return "; ".join(line for line in said if line)
+
+    def as_found(self, name: str, rows: tuple[str, ...]) -> bool:
+        """Whether the owner watch knows collection `name` now, without a read, to hold `rows`
+        (what the run listed before its first attempt): nothing of it to delete or turn back.
+        The watch reads a collection after every attempt whose agent may have changed it
+        (`OwnerWatch.current`); tabs, timers and the stopwatch it does not watch, and a timer
+        starts from Control Center with no app in front, so those are always read."""
+        now = self.owner.current(name, self.played) if self.owner is not None else None
+        return now is not None and now.value == len(rows) and now.rows == rows
+
+    def _wholes(self) -> dict[Need, Count]:
+        """The wholes of the notes and reminders counts the watch knows now (`delete_rows_left`
+        need not read them)."""
+        known = {name: self.owner.current(name, self.played) for name in ("notes", "reminders")
+                 } if self.owner is not None else {}
+        return {Need("probe", name, ""): count for name, count in known.items()
+                if count is not None}
 
 
 def delete_left(rig: Rig, run_id: str, needs: Iterable[Need]) -> str:

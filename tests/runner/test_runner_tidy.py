@@ -2,7 +2,13 @@
 tab, and a phone that collects them run after run ends with a Safari that refuses new ones. The
 run closes the tabs it opened, newest first, and never the phone's own. Alarms its agents saved
 where no task counts them go too. Played through the runner on one simulated iPhone whose state
-persists across attempts."""
+persists across attempts.
+
+The run's end reads nothing the owner watch already knows: a collection it followed through
+every attempt and knows as the run found it (the alarms, World Clock's cities) is not read
+again, while what an agent left where it stays (notes buried under a count) is still counted
+and deleted; an attempt the watch did not follow to its end (Ctrl-C during it) makes the run's
+end read everything."""
 
 from __future__ import annotations
 
@@ -16,8 +22,12 @@ from pathlib import Path
 
 import pytest
 
+from phoneshell.agents import AgentContext, AgentResult
+from phoneshell.agents.base import AGENTS
+from phoneshell.agents.reference import SolutionAgent
 from phoneshell.audit import read_audit
 from phoneshell.device import Phone, run_rows, run_steps
+from phoneshell.device.probes import CLOCK
 from phoneshell.replays import open_swappers
 from phoneshell.runner import tidy
 from phoneshell.runner.folder import read_results
@@ -118,6 +128,28 @@ def test_the_swap_closes_the_tabs_its_finishes_opened(tmp_path: Path,
                              "found them") for line in lines), lines
 
 
+def interrupted(tasks: tuple[str, ...], agent: str, device: str, marker: Path, runs: Path,
+                ) -> str:
+    """`phoneshell run` of `tasks` by `agent`, stopped by Ctrl-C once `marker` exists (the
+    agent made it, and waits); what it printed, having stopped as an interrupted run does."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "phoneshell", "run", "environments",
+         *(arg for task in tasks for arg in ("--task", task)), "--agent", agent, "--device",
+         device, "--runs", str(runs), "--sandbox", "none"], cwd=ROOT,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists():
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 2, out + err
+    return out
+
+
 def test_ctrl_c_closes_the_tabs_before_the_run_stops(tmp_path: Path) -> None:
     marker = tmp_path / "started"
     opener = (f"{shlex.quote(sys.executable)} -c \"import os, wda; wda.Client(os.environ["
@@ -127,21 +159,8 @@ def test_ctrl_c_closes_the_tabs_before_the_run_stops(tmp_path: Path) -> None:
              f"*) touch {marker}; sleep 60;; esac")
     with SimServer() as sim:
         owners_phone(sim)
-        process = subprocess.Popen(
-            [sys.executable, "-m", "phoneshell", "run", "environments", "--task",
-             "probe.text.one", "--task", "settings.about.reach", "--agent", agent, "--device",
-             sim.url, "--runs", str(tmp_path / "runs"), "--sandbox", "none"], cwd=ROOT,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.monotonic() + 60
-            while not marker.exists():
-                assert time.monotonic() < deadline and process.poll() is None
-                time.sleep(0.05)
-            process.send_signal(signal.SIGINT)
-            out, err = process.communicate(timeout=60)
-        finally:
-            process.kill()
-        assert process.returncode == 2, out + err
+        out = interrupted(("probe.text.one", "settings.about.reach"), agent, sim.url, marker,
+                          tmp_path / "runs")
         assert tab_urls(sim) == list(OWNERS)
     assert "before it stops, the run closes the Safari tabs this run opened" in out
     assert "closed the 1 Safari tab(s) this run opened; 3 open, as the run found them" in out
@@ -162,8 +181,8 @@ def test_alarms_agents_saved_where_no_task_counts_them_are_deleted_and_the_phone
                                                         f"id: clock.tab.alarms.{n}"))
     with SimServer() as sim:
         owner = Phone(sim.url, effect_timeout_s=1.0)
-        run_steps(owner, [Step("launch", tidy.CLOCK), Step("select_tab", "Alarms"),
-                          Step("tap", "Add"), Step("tap", "Save"), Step("terminate", tidy.CLOCK)])
+        run_steps(owner, [Step("launch", CLOCK), Step("select_tab", "Alarms"),
+                          Step("tap", "Add"), Step("tap", "Save"), Step("terminate", CLOCK)])
         mine = run_rows(owner, tidy.ALARMS, "")
         assert len(mine) == 1
         lines = run(tasks, sim, tmp_path, failed=3)
@@ -188,7 +207,7 @@ def test_a_run_without_clock_reads_the_alarms_only_before_its_first_attempt(
         launched = [(e.task_id, e.phase, e.params.get("bundle_id"))
                     for e in read_audit(tmp_path / "R" / "audit.jsonl").records
                     if e.kind == "launch" and e.stage == "intent"]
-    assert [t for t in launched if t[2] == tidy.CLOCK] == [("", "probe", tidy.CLOCK)], launched
+    assert [t for t in launched if t[2] == CLOCK] == [("", "probe", CLOCK)], launched
 
 
 def test_an_owners_alarm_an_agent_switched_off_is_kept_and_turned_back_on(
@@ -208,11 +227,11 @@ def test_an_owners_alarm_an_agent_switched_off_is_kept_and_turned_back_on(
     shutil.copy(environments / "clock.alarm.set_time.yaml", tasks)
     with SimServer() as sim:
         owner = Phone(sim.url, effect_timeout_s=1.0)
-        run_steps(owner, [Step("launch", tidy.CLOCK), Step("select_tab", "Alarms"),
+        run_steps(owner, [Step("launch", CLOCK), Step("select_tab", "Alarms"),
                           Step.tap_on("Add", "Button"),
                           Step("set_picker", options=(("wheel", "o'clock"),
                                                       ("value", "6 o'clock"))),
-                          Step.tap_on("Save", "Button"), Step("terminate", tidy.CLOCK)])
+                          Step.tap_on("Save", "Button"), Step("terminate", CLOCK)])
         assert run_rows(owner, tidy.ALARMS, "") == (f"{owners} | on",)
         lines = run(tasks, sim, tmp_path, failed=1)
         assert run_rows(owner, tidy.ALARMS, "") == (f"{owners} | on",), lines
@@ -225,3 +244,85 @@ def test_an_owners_alarm_an_agent_switched_off_is_kept_and_turned_back_on(
         f"gone or changed, '{owners} | off' is new, '9:41 AM, Alarm | on' is new; deleted "
         f"'9:41 AM, Alarm'; turned '{owners}' back on; the owner's alarms are as they were",)
     assert not [line for line in lines if "alarm(s)" in line], lines
+
+
+NOTES = "com.apple.mobilenotes"
+SAVE_ALARM = (Step("launch", CLOCK), Step("select_tab", "Alarms"), Step("tap", "Add"),
+              Step("tap", "Save"), Step("terminate", CLOCK))
+"""A new alarm saved, as a person saves one (9:41 AM, the simulator's time)."""
+
+
+class Burier(SolutionAgent):
+    """In a task outside Notes, first makes six notes titled 'anchor' (more than a screen of
+    Notes' search results: `notes.text_select` cannot count them), then plays the reference
+    finish."""
+
+    name = "tidy-burier"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        if context.task.app != NOTES:
+            run_steps(Phone(context.wda_url, effect_timeout_s=1.0), [
+                step for _ in range(6) for step in (
+                    Step("launch", NOTES), Step.tap_on("New Note", "Button"),
+                    Step("type", "anchor"), Step("terminate", NOTES))])
+        return super().run(context)
+
+
+AGENTS.register("tidy-burier")(lambda arg: Burier())
+
+
+def run_end(runs: Path) -> list[tuple[str, str]]:
+    """The apps the run's end launched, and the kind of each action it logged under them."""
+    return [(e.kind, str(e.params.get("bundle_id", ""))) for e in
+            read_audit(runs / "R" / "audit.jsonl").records
+            if e.stage == "intent" and not e.task_id and e.phase == "teardown"]
+
+
+def test_the_run_end_skips_what_the_watch_knows_clean_and_deletes_what_an_agent_left(
+        tmp_path: Path, environments: Path) -> None:
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()  # file names keep the order: the notes count first, the burying after it
+    (tasks / "a.yaml").write_text((environments / "notes.text_select.yaml").read_text())
+    (tasks / "b.yaml").write_text((environments / "clock.tab.alarms.yaml").read_text())
+    with SimServer() as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        run_steps(phone, SAVE_ALARM)  # the owner's alarm
+        owners = run_rows(phone, tidy.ALARMS, "")
+        lines: list[str] = []
+        run_suite(RunOptions(paths=(str(tasks),), agent="tidy-burier", device=sim.url,
+                             runs_dir=tmp_path, run_id="R"), lines.append)
+        assert run_rows(phone, "notes_titled", "anchor") == ()
+        assert run_rows(phone, tidy.ALARMS, "") == owners
+    # the notes the Clock attempt's agent buried the count under are dug out at the run's end
+    said = "deleted notes_titled('anchor') 6 this run's agents left; 0 left, as the run found"
+    assert any(line.startswith(f"phone-1: {said}") for line in lines), lines
+    # the watch read the alarms and cities before the first attempt, and the Clock agent only
+    # tapped the Alarms tab: known as found, neither is read again, and Clock is never opened
+    launched = run_end(tmp_path)
+    assert ("launch", NOTES) in launched, launched
+    assert not [action for action in launched if action[1] == CLOCK], launched
+
+
+def test_ctrl_c_during_an_attempt_reads_the_alarms_its_agent_may_have_saved(
+        tmp_path: Path) -> None:
+    # The first attempt's agent does nothing (the watch follows it to its end and knows the
+    # alarms as found); the second saves an alarm in Settings' task and waits: Ctrl-C stops
+    # the run before the watch compares after it, so the run's end must read the alarms.
+    marker = tmp_path / "started"
+    saver = tmp_path / "saver.py"
+    saver.write_text(
+        "import os\nfrom phoneshell.device import Phone, run_steps\n"
+        "from phoneshell.tasks import Step\n"
+        f"run_steps(Phone(os.environ['PHONESHELL_WDA_URL'], effect_timeout_s=1.0), "
+        f"{SAVE_ALARM!r})\n")
+    agent = (f"command:case $PHONESHELL_TASK_ID in clock.tab.alarms) true;; "
+             f"*) {shlex.quote(sys.executable)} {shlex.quote(str(saver))} && touch {marker} && "
+             "sleep 60;; esac")
+    with SimServer() as sim:
+        phone = Phone(sim.url, effect_timeout_s=1.0)
+        assert run_rows(phone, tidy.ALARMS, "") == ()
+        out = interrupted(("clock.tab.alarms", "settings.about.reach"), agent, sim.url, marker,
+                          tmp_path / "runs")
+        assert run_rows(phone, tidy.ALARMS, "") == (), out
+    assert "deleted the 1 alarm(s) this run's agents saved; 0 left, as the run found them" \
+        in out, out
