@@ -3,11 +3,27 @@
 A program agent runs in a process group and a session of its own, stopped whole when its turn
 ends. A process can leave both (`setsid`) and its parent (a double fork), and then nothing sent to
 the group reaches it: a red team's `--sandbox none` agent left one that waited for the run to end,
-rewrote its failed row as passed and re-sealed the run. So on Linux the harness makes itself a
-child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`) before it starts a program: a process orphaned
-anywhere below the harness is re-parented to the harness, not to init, and stays its descendant,
-however it forked. After each turn, `stop_strays` kills every descendant of the harness that is
-not the harness's own, and reaps it; the row says what it killed.
+rewrote its failed row as passed and re-sealed the run. Three things stand against it on Linux:
+
+* An unconfined agent runs in a PID namespace of its own where Linux allows (`pidns.py`): when
+  its first process ends, the kernel kills everything in the namespace, however it forked.
+* The harness makes itself a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`) before it starts
+  a program: a process orphaned anywhere below the harness is re-parented to the harness, not to
+  init, and stays its descendant. What the harness adopts and what then dies is its to reap: a
+  thread (`_reaper`) reaps, every `REAP_S`, each dead child of the harness that provably is no
+  process it started itself (one in a session neither the harness's nor its own: the harness
+  starts a process in its own session or a new one, and a process can only ever be in the session
+  it was born in or one it made). Without it, a process that forks on and exits ("fork, parent
+  exits, child goes on", a comet) leaves the harness a dead child a millisecond, and a turn's
+  worth of them takes every pid the machine has.
+* After each turn, `stop_strays` stops every descendant of the harness that is not the harness's
+  own, then kills it: pass after pass, it stops (SIGSTOP: a stopped process cannot fork) each
+  one it finds, reading the harness's own children first (the one place a comet is found alive:
+  each generation is the harness's child as soon as its parent is gone), until a pass finds
+  nothing still running; then it kills them all (SIGKILL), and looks again until `QUIET_PASSES`
+  passes in a row find none, within `STOP_S`. The row names what it stopped, and says when
+  something was still moving when the time ran out. A signal goes to a process by a pidfd taken
+  after its start time was read again, never to a pid used again meanwhile.
 
 Which are the harness's own: every process in the harness's session (the simulator in a process
 of its own, a program's look-up: none of them is started in another session, and no process can
@@ -17,6 +33,11 @@ and what ran below the harness in another session before the turn began (`others
 command). A process an agent left behind that started a session of its own while another phone's
 agent is mid-turn is stopped at the end of whichever turn comes first: nobody can tell whose it
 was. In a bubblewrap sandbox nothing is ever found (the sandbox's processes die with it).
+
+What no harness can hold: an unconfined agent is the user the harness runs as, and root is the
+machine's. It can start a process nothing of the harness's is the ancestor of (through a
+service, cron, ssh to localhost, another user's session), which outlives the run; docs/security.md
+says what the harness does about what such a process writes.
 
 On macOS there is no subreaper: an orphan goes to launchd, out of the harness's sight, and only
 the process group is stopped (docs/security.md).
@@ -31,30 +52,42 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
 
 PR_SET_CHILD_SUBREAPER = 36
 """prctl(2): orphans below the calling process are re-parented to it (Linux 3.4)."""
 GRACE_S = 0.3
 """How long a process found after a turn has to end by itself (a sandbox's last process, told
-by the kernel that its parent died) before it is killed and named."""
+by the kernel that its parent died) before it is stopped and named."""
 STOP_S = 3.0
-"""How long the killing goes on against a process that keeps forking."""
+"""How long the stopping goes on against processes that keep forking."""
+QUIET_PASSES = 3
+"""How many passes in a row must find nothing alive before the sweep is done."""
+REAP_S = 0.05
+"""How often the harness reaps the dead children it adopted."""
 NAME_CHARS = 80
+NAMED_MOST = 8
+"""How many of the processes it stopped a row names (it counts them all)."""
 
 Key = tuple[int, int]
 """A process by (pid, start time in clock ticks since boot): a pid used again is another key."""
 
 _ADOPTING: list[bool] = []
 _ADOPT_LOCK = threading.Lock()
+_CHILDREN_LOCK = threading.Lock()
+"""Held while a dead child of the harness is told apart and reaped, or a child of it signalled:
+a pid read as the harness's child stays that process (alive or dead) until it is reaped."""
 
 
 def adopt_orphans() -> bool:
-    """Make the harness a child subreaper, once; whether it is one (Linux only)."""
+    """Make the harness a child subreaper, once, with its reaper thread; whether it is one
+    (Linux only)."""
     with _ADOPT_LOCK:
         if not _ADOPTING:
             _ADOPTING.append(_set_subreaper())
+            if _ADOPTING[0]:
+                threading.Thread(target=_reaper, name="phoneshell-reaper", daemon=True).start()
         return _ADOPTING[0]
 
 
@@ -87,30 +120,86 @@ class _Proc:
     def key(self) -> Key:
         return self.pid, self.start
 
+    @property
+    def dead(self) -> bool:
+        return self.state in "ZX"
+
+
+def _read(pid: int | str) -> _Proc | None:
+    """The process `pid` now (None: gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            text = handle.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    # "pid (comm) state ppid pgrp session ... starttime(22nd)": comm may hold anything
+    fields = text[text.rfind(")") + 2:].split()
+    try:
+        return _Proc(int(pid), int(fields[1]), int(fields[2]), int(fields[3]), fields[0],
+                     int(fields[19]))
+    except (IndexError, ValueError):
+        return None
+
 
 def _table() -> dict[int, _Proc]:
     """Every process /proc shows now ({} where there is no /proc)."""
-    table: dict[int, _Proc] = {}
     try:
         names = os.listdir("/proc")
     except OSError:
-        return table
-    for name in names:
-        if not name.isdigit():
-            continue
+        return {}
+    found = (_read(name) for name in names if name.isdigit())
+    return {proc.pid: proc for proc in found if proc is not None}
+
+
+def _child_pids() -> list[int]:
+    """The harness's children now, from each of its threads' `children` file (one read each:
+    fast enough to find a process that forks on and exits every millisecond); from the whole
+    table where the kernel has no such file."""
+    me = os.getpid()
+    try:
+        threads = os.listdir(f"/proc/{me}/task")
+    except OSError:
+        threads = []
+    pids: list[int] = []
+    for tid in threads:
         try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                text = handle.read().decode("ascii", "replace")
-        except OSError:
-            continue  # gone meanwhile
-        # "pid (comm) state ppid pgrp session ... starttime(22nd)": comm may hold anything
-        fields = text[text.rfind(")") + 2:].split()
-        try:
-            table[int(name)] = _Proc(int(name), int(fields[1]), int(fields[2]), int(fields[3]),
-                                     fields[0], int(fields[19]))
-        except (IndexError, ValueError):
+            with open(f"/proc/{me}/task/{tid}/children", "rb") as handle:
+                pids += [int(word) for word in handle.read().split()]
+        except FileNotFoundError:
+            return [p.pid for p in _table().values() if p.ppid == me]
+        except (OSError, ValueError):
             continue
-    return table
+    return pids
+
+
+def _adopted(proc: _Proc, mine: int) -> bool:
+    """Whether `proc`, a child of the harness, provably is not one the harness started (and so
+    no `subprocess.Popen` waits for): it is in a session neither the harness's nor its own."""
+    return proc.sid not in (mine, proc.pid)
+
+
+def reap_adopted() -> int:
+    """Reap each dead child of the harness that it adopted (`_adopted`); how many."""
+    me, mine, reaped = os.getpid(), os.getsid(0), 0
+    with _CHILDREN_LOCK:
+        for pid in _child_pids():
+            proc = _read(pid)
+            if proc is None or not proc.dead or proc.ppid != me or not _adopted(proc, mine):
+                continue
+            with contextlib.suppress(ChildProcessError, OSError):
+                reaped += os.waitpid(pid, os.WNOHANG)[0] == pid
+    return reaped
+
+
+def _reaper() -> None:
+    """The harness's reaper thread: it runs while the harness does, at once again while it
+    finds the dead (a comet makes thousands a second)."""
+    reaped = 0
+    while True:
+        time.sleep(REAP_S if not reaped else REAP_S / 20)
+        reaped = 0
+        with contextlib.suppress(Exception):  # a reaper that stops is a leak: it never does
+            reaped = reap_adopted()
 
 
 def _children(table: dict[int, _Proc]) -> dict[int, list[_Proc]]:
@@ -137,32 +226,76 @@ def others() -> frozenset[Key]:
     return frozenset(p.key for p in table.values() if p.ppid == me and p.sid != mine)
 
 
-def _strays(before: Collection[Key], running: Collection[int], finished: int) -> list[_Proc]:
-    """The descendants of the harness that are nobody's now (the `finished` program itself,
-    the harness's to wait for, aside)."""
-    table, me = _table(), os.getpid()
-    mine = os.getsid(0)
-    below = _children(table)
-    found: list[_Proc] = []
-    for child in below.get(me, ()):
-        if (child.sid == mine or child.key in before or child.pid in running
-                or child.sid in running):
-            continue
-        found += [p for p in _subtree(below, child) if p.pid != finished]
-    return found
+def _signal(proc: _Proc, sig: int) -> None:
+    """Send `sig` to `proc` if that pid is still the process read (same start time)."""
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # no pidfds (an old kernel): by pid
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(proc.pid, sig)
+        return
+    try:
+        now = _read(proc.pid)
+        if now is not None and now.start == proc.start:
+            signal.pidfd_send_signal(fd, sig)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+    finally:
+        os.close(fd)
 
 
-def _reap(procs: Collection[_Proc], finished: int) -> None:
-    """Wait for those of `procs` that are the harness's children and dead (only they: a
-    program the harness waits for itself is never taken from it)."""
-    me = os.getpid()
-    for proc in procs:
-        if proc.ppid == me and proc.state in "ZX" and proc.pid != finished:
-            with contextlib.suppress(ChildProcessError, OSError):
-                os.waitpid(proc.pid, os.WNOHANG)
+@dataclass
+class _Pass:
+    """What one sweep looks for, and what it has found so far."""
+
+    before: Collection[Key]
+    running: Collection[int]
+    finished: int
+    stopping: bool = False
+    seen: dict[Key, _Proc] = field(default_factory=dict)
+
+    def own(self, proc: _Proc, mine: int) -> bool:
+        return (proc.sid == mine or proc.key in self.before or proc.pid in self.running
+                or proc.sid in self.running)
+
+    def look(self) -> list[_Proc]:
+        """The descendants of the harness that are nobody's now (the `finished` program itself,
+        the harness's to wait for, aside); stopped as found when `stopping`."""
+        me, mine = os.getpid(), os.getsid(0)
+        found: dict[Key, _Proc] = {}
+        with _CHILDREN_LOCK:
+            for pid in _child_pids():  # first, and stopped at once: a comet is alive only here
+                proc = _read(pid)
+                if proc is not None and proc.ppid == me and not self.own(proc, mine):
+                    self._found(proc, found)
+            if found or self.seen:  # and what is below them
+                below = _children(_table())
+                for child in below.get(me, ()):
+                    if not self.own(child, mine):
+                        for proc in _subtree(below, child):
+                            self._found(proc, found)
+            self._reap(found.values(), me, mine)
+        return [p for p in found.values() if p.pid != self.finished]
+
+    def _found(self, proc: _Proc, found: dict[Key, _Proc]) -> None:
+        if proc.key in found or proc.pid == self.finished:
+            return
+        found[proc.key] = proc
+        if self.stopping and not proc.dead:
+            _signal(proc, signal.SIGSTOP)
+            self.seen.setdefault(proc.key, proc)
+
+    def _reap(self, procs: Collection[_Proc], me: int, mine: int) -> None:
+        """Wait for those of `procs` that are the harness's dead children and either adopted or
+        stopped by this sweep (a program the harness waits for itself is never taken from it)."""
+        for proc in procs:
+            if proc.ppid == me and proc.dead and (_adopted(proc, mine) or proc.key in self.seen):
+                with contextlib.suppress(ChildProcessError, OSError):
+                    os.waitpid(proc.pid, os.WNOHANG)
 
 
-def _name(pid: int) -> str:
+def name(pid: int) -> str:
+    """A process as a row names it: "pid 4242 (python3 helper.py)"."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as handle:
             words = handle.read(4 * NAME_CHARS).split(b"\0")
@@ -173,35 +306,75 @@ def _name(pid: int) -> str:
     return f"pid {pid} ({short})" if short else f"pid {pid}"
 
 
+@dataclass
+class Swept:
+    """What `stop_strays` stopped."""
+
+    named: list[str] = field(default_factory=list)
+    """The first `NAMED_MOST` of those outside the program's process group, named, e.g.
+    "pid 4242 (python3 helper.py)"."""
+    count: int = 0
+    """How many processes outside its process group it stopped."""
+    moving: int = 0
+    """How many were still alive when `STOP_S` ran out (0: all of them are dead)."""
+    outside: dict[int, str] = field(default_factory=dict)
+    """Those of them `outside` said were outside the program's process limit, named, by
+    pid."""
+
+    def __bool__(self) -> bool:
+        return bool(self.count or self.moving)
+
+
 def stop_strays(before: Collection[Key] = (), running: Collection[int] = (),
-                finished: int = 0) -> list[str]:
-    """Kill and reap every process below the harness that is nobody's (see the module
-    docstring) once the program `finished` (its process group) ended its turn; name those that
-    had left its process group, e.g. "pid 4242 (python3 helper.py)".
+                finished: int = 0, outside: Callable[[int], bool] | None = None) -> Swept:
+    """Stop, kill and reap every process below the harness that is nobody's (see the module
+    docstring) once the program `finished` (its process group) ended its turn.
 
     Args:
         before: `others()` as taken before the turn.
         running: the process groups (and sessions) of the programs still in their turn.
         finished: the program whose turn ended (the harness waits for it itself).
+        outside: whether a process (by pid) is outside the program's process limit.
     """
-    found = _strays(before, running, finished)
+    sweep = _Pass(before, running, finished)
+    found = sweep.look()
     deadline = time.monotonic() + GRACE_S
-    while any(p.state not in "ZX" for p in found) and time.monotonic() < deadline:
-        _reap(found, finished)
+    while any(not p.dead for p in found) and time.monotonic() < deadline:
         time.sleep(0.02)  # a sandbox's last process dies by itself: not the agent's doing
-        found = _strays(before, running, finished)
-    named: dict[int, str] = {}
+        found = sweep.look()
+    sweep.stopping = True
+    swept, quiet, killing = Swept(), 0, False
+    counted: set[Key] = set()
     deadline = time.monotonic() + STOP_S
-    while True:
-        live = [p for p in found if p.state not in "ZX"]
-        _reap(found, finished)
-        if not live or time.monotonic() > deadline:
-            break
+    while quiet < QUIET_PASSES:
+        live = [p for p in sweep.look() if not p.dead]
         for proc in live:
-            if proc.pid not in named and proc.pgid != finished:
-                named[proc.pid] = _name(proc.pid)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(proc.pid, signal.SIGKILL)
-        time.sleep(0.01)
-        found = _strays(before, running, finished)
-    return list(named.values())
+            now = _read(proc.pid)
+            if now is None or now.dead or now.start != proc.start:
+                continue  # it ended by itself before the stop reached it: the next is named
+            if proc.pgid != finished and proc.key not in counted:
+                counted.add(proc.key)
+                swept.count += 1
+                called = name(proc.pid)
+                if len(swept.named) < NAMED_MOST:
+                    swept.named.append(called)
+                if outside is not None and outside(proc.pid) and len(swept.outside) < NAMED_MOST:
+                    swept.outside[proc.pid] = called
+        quiet = 0 if live else quiet + 1
+        out_of_time = time.monotonic() > deadline
+        if live and (out_of_time or killing or all(_stopped(p) for p in live)):
+            killing = True  # all of them stopped: none can fork any more, so all are killed
+            for proc in live:
+                _signal(proc, signal.SIGKILL)
+        if out_of_time:
+            time.sleep(0.05)
+            swept.moving = sum(not p.dead for p in sweep.look())
+            break
+        if not live:
+            time.sleep(0.005)
+    return swept
+
+
+def _stopped(proc: _Proc) -> bool:
+    now = _read(proc.pid)
+    return now is None or now.start != proc.start or now.state in "TtZX"
