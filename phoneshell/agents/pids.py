@@ -14,6 +14,16 @@ nothing it forks is ever outside. A fork past the limit fails (EAGAIN), inside t
 after the turn whatever is left in the cgroup is killed, the cgroup is removed, and the row says
 how many forks were refused. Where no cgroup can be made (not root, macOS), programs run without
 a process limit and the run says so once (`available`).
+
+A limit kept by a kernel object the limited process can write is no limit against it: an
+unconfined agent running as root can write its pid into another cgroup's `cgroup.procs` (the
+hierarchy's root) and leave its limit, and then nothing bounds what it forks (a bubblewrap
+sandbox shows no /sys and drops every capability: there it cannot). That cannot be prevented
+here, only seen: while the turn runs, `watch` looks every `WATCH_S` at every process below the
+program (in its PID namespace, `pidns.py`, that is all of them) for one whose cgroup is not the
+turn's or below it, and after the turn the sweep (`strays.py`) asks of each process it stops
+(`outside`); the row says "it left its process limit" and names them. A process that leaves and
+ends between two looks is not seen.
 """
 
 from __future__ import annotations
@@ -22,8 +32,11 @@ import contextlib
 import os
 import secrets
 import signal
+import threading
 import time
 from pathlib import Path
+
+from phoneshell.agents import strays
 
 PIDS_MAX = 4096
 """The most processes and threads one program may hold at once: far above what an agent's
@@ -31,6 +44,9 @@ model client, browser or test run needs, far below the machine's pid space (32,7
 default), which the harness's own threads need too."""
 ROOTS = (Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup/pids"))
 """Where a `pids` controller may be mounted: cgroup v2 (in a hybrid layout, or alone), or v1."""
+WATCH_S = 0.1
+"""How often a running program's processes are looked at for one outside its cgroup."""
+NAMED_MOST = 8
 PARENT = "phoneshell-agents"
 """The cgroup that holds the programs' own, one per turn."""
 SHELL = "/bin/sh"
@@ -63,6 +79,27 @@ def _root() -> Path | None:
 
 _PARENT: Path | None | bool = False
 """The programs' parent cgroup, once looked for (False: not yet)."""
+
+
+def _where(pid: int) -> str | None:
+    """The cgroup `pid` is in, in the `pids` hierarchy the limits are made in, as
+    /proc/PID/cgroup says it (None: gone, or not said)."""
+    parent = _parent()
+    if parent is None:
+        return None
+    v2 = (parent.parent / "cgroup.controllers").exists()
+    try:
+        with open(f"/proc/{pid}/cgroup", encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        number, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if (v2 and number == "0" and not controllers) or \
+                (not v2 and "pids" in controllers.split(",")):
+            return path
+    return None
 
 
 def _parent() -> Path | None:
@@ -98,6 +135,36 @@ class Limit:
                 group.rmdir()
             return
         self.group = group
+        self.path = "/" + group.relative_to(group.parent.parent).as_posix()
+        """The cgroup as /proc/PID/cgroup names it."""
+        self.left: dict[int, str] = {}
+        """The processes seen outside it while the turn ran, named, by pid."""
+        self._done = threading.Event()
+        self._watcher: threading.Thread | None = None
+
+    def outside(self, pid: int) -> bool:
+        """Whether the process `pid` is outside this cgroup (and its children): it left its
+        limit. False where there is no cgroup, or the process is gone."""
+        if self.group is None:
+            return False
+        where = _where(pid)
+        return where is not None and where != self.path and \
+            not where.startswith(self.path + "/")
+
+    def watch(self, root: int) -> None:
+        """Look at every process below `root` (the program) every `WATCH_S` until `close`, and
+        keep those found outside the cgroup (`left`)."""
+        if self.group is None or self._watcher is not None:
+            return
+        self._watcher = threading.Thread(target=self._watch, args=(root,), daemon=True,
+                                         name="phoneshell-pids-watch")
+        self._watcher.start()
+
+    def _watch(self, root: int) -> None:
+        while not self._done.wait(WATCH_S):
+            for pid in _below(root):
+                if pid not in self.left and len(self.left) < NAMED_MOST and self.outside(pid):
+                    self.left[pid] = strays.name(pid)
 
     def wrap(self, argv: list[str]) -> list[str]:
         """`argv` run inside the cgroup: a shell moves itself in, then becomes `argv` (so
@@ -122,6 +189,9 @@ class Limit:
 
     def close(self) -> int:
         """Kill whatever is still in the cgroup and remove it; how many forks it refused."""
+        self._done.set()
+        if self._watcher is not None:
+            self._watcher.join()
         if self.group is None:
             return 0
         refused = self.refused()
@@ -132,6 +202,9 @@ class Limit:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
             with contextlib.suppress(OSError):
+                for inner in sorted(self.group.glob("**/"), key=lambda p: -len(p.parts)):
+                    if inner != self.group:  # cgroups the program made inside its own
+                        inner.rmdir()
                 self.group.rmdir()
                 break
             if time.monotonic() > deadline:
@@ -146,3 +219,23 @@ class Limit:
             return [int(p) for p in (self.group / "cgroup.procs").read_text().split()]
         except (OSError, ValueError):
             return []
+
+
+def _below(root: int) -> list[int]:
+    """The processes below `root` now (its children, theirs...), from /proc's `children` files."""
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        try:
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in threads:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/children", "rb") as handle:
+                    kids = [int(word) for word in handle.read().split()]
+            except (OSError, ValueError):
+                continue
+            found += kids
+            todo += kids
+    return found
