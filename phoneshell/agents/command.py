@@ -11,6 +11,8 @@ the file wins when both are there, and the last valid line wins among lines.
   `timed_out`, so it cannot pass. Whatever the program left running is stopped the same way when
   it exits, so nothing acts on the phone while the harness captures evidence, and so is what
   left the group (a double fork into a session of its own: `strays.py`), named in the row.
+  Unconfined, it runs in a PID namespace of its own where Linux allows (`pidns.py`), so the
+  kernel kills whatever it started when its command line ends.
 * stdout and stderr are kept in the attempt folder (`agent.stdout`, `agent.stderr`).
 * A command line that cannot start never ran: the attempt is skipped, with the reason. That is
   found by the harness before it starts anything, by looking for the command's programs where
@@ -38,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from phoneshell.agents import bounds, pids, programs, sandbox, strays
+from phoneshell.agents import bounds, pidns, pids, programs, sandbox, strays
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult, ended_early
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
@@ -70,6 +72,17 @@ SCRATCH = "agent"
 _RUNNING: set[int] = set()
 """The process groups of the programs running now, for `stop_running` (any thread's)."""
 _RUNNING_LOCK = threading.Lock()
+
+
+_UNCONFINED: list[str] = []
+"""Why each program that ran unconfined in this process did, once each (`unconfined_ran`)."""
+
+
+def unconfined_ran() -> str:
+    """Why programs ran unconfined in this process ("" when none did): said at a run's end by
+    the harness itself, for an unconfined program can rewrite everything the run wrote."""
+    with _RUNNING_LOCK:
+        return "; ".join(_UNCONFINED)
 
 
 def stop_running() -> None:
@@ -191,12 +204,17 @@ class CommandAgent:
         cwd = Path.cwd()
 
         def boxed(argv: list[str]) -> list[str]:
-            return box.wrap(argv, self.command, scratch, cwd, reads)
+            wrapped = box.wrap(argv, self.command, scratch, cwd, reads)
+            return wrapped if box.confines else pidns.wrap(wrapped)  # bwrap makes its own
 
         if not self.started:  # once it started in the run, it can start
             why = programs.cannot_start(self.command, boxed, env, box.confines, SHELL)
             if why:
                 return AgentResult(ran=False, error=why)
+        if not box.confines:
+            with _RUNNING_LOCK:
+                why = box.note or f"--sandbox {box.kind}"
+                _UNCONFINED.extend([why] if why not in _UNCONFINED else [])
         watch = bounds.DiskWatch(folder)
         strays.adopt_orphans()  # what it leaves behind stays below the harness, to be stopped
         before = strays.others()
@@ -213,6 +231,7 @@ class CommandAgent:
         outputs = [bounds.CappedOutput(process.stdout, folder / STDOUT),
                    bounds.CappedOutput(process.stderr, folder / STDERR)]
         self.started = True
+        limit.watch(process.pid)  # for a process that leaves its cgroup
         with _RUNNING_LOCK:
             _RUNNING.add(process.pid)  # start_new_session: the group is named after it
         timed_out, stopped = False, ""
@@ -223,7 +242,8 @@ class CommandAgent:
             with _RUNNING_LOCK:
                 _RUNNING.discard(process.pid)
                 running = set(_RUNNING)
-            left = strays.stop_strays(before, running, process.pid)  # outside its group too
+            left = strays.stop_strays(before, running, process.pid,  # outside its group too
+                                      limit.outside)
             refused = limit.close()  # and whatever is left in its cgroup
             for output in outputs:
                 output.finish()
@@ -235,7 +255,13 @@ class CommandAgent:
             bounds.wipe(scratch)  # the disk back for the run's rows; kept: stdout and stderr
             stopped += "; what it wrote into its folder was deleted"
         result = self._result(folder, code, timed_out, context.timeout_s)
+        escaped = {**limit.left, **left.outside}
         said = (_left_line(left) if left else "",
+                "it left process(es) running in its PID namespace when its command line "
+                "ended; the kernel killed them with it" if pidns.left_behind(folder / STDERR)
+                else "",
+                f"it left its process limit (its cgroup): {', '.join(escaped.values())}"
+                if escaped else "",
                 f"it reached its limit of {pids.PIDS_MAX:,} processes and threads at once "
                 f"({refused:,} fork(s) refused)" if refused else "")
         if any(said):
@@ -277,10 +303,15 @@ class CommandAgent:
                            out_of_turns=out_of_turns, error="; ".join(errors))
 
 
-def _left_line(left: list[str]) -> str:
+def _left_line(left: strays.Swept) -> str:
     """What the row says of the processes a program left running outside its process group."""
-    return (f"it left {len(left)} process(es) running after its turn, outside its process group; "
-            f"killed: {', '.join(left)}")
+    more = f" and {left.count - len(left.named)} more" if left.count > len(left.named) else ""
+    line = (f"it left {left.count} process(es) running after its turn, outside its process "
+            f"group; killed: {', '.join(left.named)}{more}")
+    if left.moving:
+        line += (f"; {left.moving} of them still alive when the harness stopped trying "
+                 f"({strays.STOP_S:g}s): they may outlive the run")
+    return line
 
 
 def _watch(process: subprocess.Popen[bytes], timeout_s: float, watch: bounds.DiskWatch,

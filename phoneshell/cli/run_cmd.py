@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from phoneshell.agents import AGENTS
+from phoneshell.agents.command import unconfined_ran
 from phoneshell.agents.sandbox import CHOICES
 from phoneshell.cli.options import (
     add_device_option,
@@ -99,6 +101,11 @@ def run_run(args: argparse.Namespace) -> int:
     else:
         for line in summary_lines(summary):
             print(line)
+    unconfined = unconfined_ran()
+    if unconfined:  # this output, unlike the run folder, is out of the agent's reach afterwards
+        print(f"this run's agents ran UNCONFINED ({unconfined}): they could rewrite its folder, "
+              "run.json and the signing key during the run and after it; its folder is not "
+              "tamper-proof, whatever a report of it says", file=sys.stderr if as_json else None)
     if summary.stopped:
         return 2
     return 0 if summary.all_passed and not summary.left_out else 1
