@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from phoneshell.agents import make_agent
+from phoneshell.agents import make_agent, pidns
 from phoneshell.agents.sandbox import Sandbox
 from phoneshell.audit import actions, read_audit, refusals
 from phoneshell.evidence import load_evidence
@@ -219,8 +219,12 @@ def test_a_process_left_behind_without_a_sandbox_is_stopped_after_its_turn(
     with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.5) as rig:
         row = run_attempt(plan, rig, make_agent(agent("linger"))).row
         assert left_behind() == "", "stopped before its attempt was recorded"
-        assert "it left 1 process(es) running after its turn, outside its process group; " \
-               "killed: pid " in row.error and f"{HOSTILE} late" in row.error
+        if pidns.unavailable():  # no PID namespace here: the harness's sweep stopped it
+            assert "it left 1 process(es) running after its turn, outside its process group; " \
+                   "killed: pid " in row.error and f"{HOSTILE} late" in row.error
+        else:  # the kernel killed it with the agent's PID namespace
+            assert "it left process(es) running in its PID namespace when its command line " \
+                   "ended; the kernel killed them with it" in row.error, row.error
         front = sim.state()["foreground"]
         time.sleep(2.5)  # when it would have acted
         assert not refusals(read_audit(tmp_path / "R" / "audit.jsonl").records)

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from phoneshell.agents import pidns
 from phoneshell.records import Verdict, read_record
 from phoneshell.runner.folder import read_results
 
@@ -65,7 +66,7 @@ notes = Path(sys.argv[2])
 if sys.argv[1] == "leave" and os.fork() == 0:
     os.setsid()
     if os.fork() == 0:
-        (notes / "stray.pid").write_text(str(os.getpid()))
+        (notes / "stray.pid").write_text(os.readlink("/proc/self"))  # its pid outside
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             after = (notes / "after_run").exists()
@@ -125,8 +126,16 @@ def test_a_process_left_in_a_session_of_its_own_dies_with_the_turn(tmp_path: Pat
     assert not alive(pid), "the turn is over, and the run too: nothing it started may run on"
     (row,) = read_results(run / "results.jsonl")
     assert row.outcome == "failed"
-    assert "it left 1 process(es) running after its turn, outside its process group; " \
-           f"killed: pid {pid} (" in row.error
+    if pidns.unavailable():  # no PID namespace here: the harness's sweep found it
+        assert "it left 1 process(es) running after its turn, outside its process group; " \
+               f"killed: pid {pid} (" in row.error
+    else:  # the kernel killed it with the agent's PID namespace
+        assert "it left process(es) running in its PID namespace when its command line " \
+               "ended; the kernel killed them with it" in row.error
+    assert done.stdout.strip().splitlines()[-1] == (
+        "this run's agents ran UNCONFINED (--sandbox none was given): they could rewrite its "
+        "folder, run.json and the signing key during the run and after it; its folder is not "
+        "tamper-proof, whatever a report of it says")
     (notes / "after_run").touch()
     time.sleep(1.0)  # it would have forged by now
     assert sorted(p.name for p in notes.iterdir()) == ["after_run", "stray.pid"]

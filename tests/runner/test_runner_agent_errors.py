@@ -14,7 +14,7 @@ import pytest
 import wda
 from attempt_rig import Locker
 
-from phoneshell.agents import make_agent
+from phoneshell.agents import make_agent, pidns
 from phoneshell.agents.base import AgentContext, AgentResult
 from phoneshell.errors import DeviceUnreachable
 from phoneshell.runner import AttemptPlan, open_rig, run_attempt
@@ -74,9 +74,13 @@ def test_an_agent_that_locked_the_phone_fails_whatever_the_lock_screen_passes(
 
 
 def test_an_interrupt_during_an_unconfined_programs_turn_says_it_could_be_the_programs(
-        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Unconfined (no sandbox), a program can signal the harness itself: the attempt is still
-    not scored (Ctrl-C may be the user's), but the row says the agent could have sent it."""
+    not scored (Ctrl-C may be the user's), but the row says the agent could have sent it. (In a
+    PID namespace of its own, `agents/pidns.py`, it cannot name the harness: where there is
+    none, as here.)"""
+    monkeypatch.setattr(pidns, "_prefix", lambda: ((), "none in this test"))
     kill = f"import os, signal, time; os.kill({os.getpid()}, signal.SIGINT); time.sleep(10)"
     agent = make_agent(f"command:{shlex.quote(sys.executable)} -c {shlex.quote(kill)}")
     with open_rig(sim.url, tmp_path, effect_timeout_s=0.3) as rig:
