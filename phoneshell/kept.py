@@ -1,19 +1,21 @@
 """What the harness wrote into a run folder, kept in its own memory, to put back what an unconfined
 agent changed there during its turn.
 
-An agent run with `--sandbox none` is the user the harness runs as: during its turn it can
-rewrite any file of the run, and read the signing key to re-seal what it rewrote. Nothing it
-starts outlives its turn (`agents.strays`), so what it changes, it changes while it runs. The
-harness therefore never takes the folder's word for what it recorded: it keeps every row it
-appended (results.jsonl's bytes), every verdict's bytes, the digest of every sealed file and
-run.json as it last wrote it, and before each seal of an unconfined run (`Sealer.seal`) holds
-the folder against them. A row or a verdict changed behind its back is written again from
-memory, and run.json is written from memory anyway; an evidence file (screenshots and page
-sources, too large to keep) can only be named, and the seal still vouches for the digest the
-harness took, so the run no longer verifies and `report` refuses it. Each change is said by the
-run as it is found, and recorded in run.json (`sandbox_note`), which every report of the run
-prints. The audit log is the bridge's: its lines are chained from the bridge's memory, so a
-change to it fails verification (`seal.verify_run`), not this check.
+An agent run with `--sandbox none` is the user the harness runs as: during its turn it can rewrite
+any file of the run, and read the signing key to re-seal what it rewrote. What it starts below the
+harness dies with its turn (`agents.pidns`, `agents.strays`), so what that changes, it changes
+while the run goes on; what it starts outside the harness's reach (a service, cron) may change the
+folder after the run, which nothing here can see: the run's own output says so at its end
+(docs/security.md). The harness never takes the folder's word for what it recorded: it keeps every
+row it appended (results.jsonl's bytes), every verdict's bytes, the digest of every sealed file and
+run.json as it last wrote it, and before each seal of an unconfined run (`Sealer.seal`) holds the
+folder against them. A row or a verdict changed behind its back is written again from memory, and
+run.json is written from memory anyway; an evidence file (screenshots and page sources, too large
+to keep) can only be named, and the seal still vouches for the digest the harness took, so the run
+no longer verifies and `report` refuses it. Each change is said by the run as it is found, and
+recorded in run.json (`sandbox_note`), which every report of the run prints. The audit log is the
+bridge's: its lines are chained from the bridge's memory, so a change to it fails verification
+(`seal.verify_run`), not this check.
 
 A file is read again only when its inode, size, modification or change time moved since it
 was last found right (the change time no call can set back), so a long run does not hash all
