@@ -20,7 +20,7 @@ import hashlib
 import time
 from typing import cast
 
-from phoneshell.agents.openai_loop import (
+from phoneshell.agents.chat_api import (
     REQUEST_TIMEOUT_S,
     ChatClient,
     Message,

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from agents.openai_standin import API_KEY, StandIn
 
-from phoneshell.agents import make_agent, openai_loop
+from phoneshell.agents import chat_api, make_agent, openai_loop
 from phoneshell.audit import read_audit
 from phoneshell.errors import RunError
 from phoneshell.records import ResultRow
@@ -230,7 +230,7 @@ def test_a_reply_sent_a_byte_at_a_time_ends_on_the_turns_clock(
 def test_a_reply_too_big_to_hold_is_a_bad_reply(endpoint: StandIn, tmp_path: Path,
                                                 suite: dict[str, Task],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(openai_loop, "MAX_REPLY_BYTES", 1 << 20)
+    monkeypatch.setattr(chat_api, "MAX_REPLY_BYTES", 1 << 20)
     row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in-huge")
     assert row.outcome == "failed" and not row.skipped, row.skip_reason
     assert "over 1 MiB" in row.error

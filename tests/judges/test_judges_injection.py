@@ -14,7 +14,7 @@ import pytest
 from agents.openai_standin import API_KEY
 from judges.judge_standin import JudgeStandIn, text
 
-from phoneshell.agents.openai_loop import OpenAISettings
+from phoneshell.agents.chat_api import OpenAISettings
 from phoneshell.judges import JudgeOptions, Sources, build_judgeset, judge_set, open_judgeset
 from phoneshell.judges.baseline import SYSTEM_PROMPT, BaselineJudge
 from phoneshell.runner import RunOptions, run_suite

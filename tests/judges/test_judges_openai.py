@@ -17,7 +17,7 @@ from agents.openai_standin import API_KEY
 from judges.judge_standin import JudgeStandIn, images, text
 from judges.judges_rig import ROOT, Made
 
-from phoneshell.agents.openai_loop import OpenAISettings
+from phoneshell.agents.chat_api import OpenAISettings
 from phoneshell.judges import JudgeOptions, judge_set, read_answers, score
 from phoneshell.judges.baseline import SYSTEM_PROMPT, BaselineJudge
 from phoneshell.judges.html import write_judge_html

@@ -1,0 +1,191 @@
+"""The wire to an OpenAI-compatible chat completions endpoint (stdlib HTTP only), shared by the
+`openai:` agent loop and the baseline judge: settings from the environment, one completion with
+retries of 429 and 5xx, and a reply read against one clock and a size cap. What the caller does
+with a failure is its own: `ModelUnreachable` (no model saw the request), `ModelTimeout`, or any
+other `ModelError`.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from typing import Any, cast
+
+from phoneshell.errors import RunError
+from phoneshell.untrusted import storable
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+REQUEST_TIMEOUT_S = 120.0
+"""The longest a judge waits for one reply (the loop waits as long as the attempt's clock)."""
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+UNSEEN_STATUSES = frozenset({401, 403, 404})
+"""Answers that mean no model saw the request: a wrong key, account or model name."""
+MAX_RETRY_WAIT_S = 20.0
+Message = dict[str, object]
+
+
+@dataclass(frozen=True)
+class OpenAISettings:
+    """Where the model is and how it is talked to (from the environment)."""
+
+    base_url: str
+    api_key: str
+    vision: bool = False
+    keep_images: int = 3
+    retries: int = 2
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> OpenAISettings:
+        """Read the settings; a missing key for the default endpoint is an error up front."""
+        env = dict(os.environ) if environ is None else environ
+        base = (env.get("PHONESHELL_OPENAI_BASE_URL") or env.get("OPENAI_BASE_URL")
+                or DEFAULT_BASE_URL).rstrip("/")
+        key = env.get("PHONESHELL_OPENAI_API_KEY") or env.get("OPENAI_API_KEY") or ""
+        if not key and base == DEFAULT_BASE_URL:
+            raise RunError(f"no API key for {base}",
+                           hint="set OPENAI_API_KEY (or PHONESHELL_OPENAI_API_KEY), or point "
+                                "OPENAI_BASE_URL at an OpenAI-compatible server")
+        return cls(base, key, env.get("PHONESHELL_VISION", "") not in ("", "0"),
+                   _count(env, "PHONESHELL_VISION_KEEP", 3),
+                   _count(env, "PHONESHELL_OPENAI_RETRIES", 2))
+
+
+def _count(env: dict[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "")
+    if not raw:
+        return default
+    if not raw.isdigit():
+        raise RunError(f"{name}={raw!r} is not a whole number", hint=f"e.g. {name}={default}")
+    return int(raw)
+
+
+class ModelError(Exception):
+    """The endpoint failed to answer (HTTP error, unreachable, not an OpenAI-shaped reply)."""
+
+
+class ModelTimeout(ModelError):
+    """The request was sent, and its reply outlived the timeout."""
+
+
+class ModelUnreachable(ModelError):
+    """The request never reached a model: no connection could be made (refused, DNS, no route,
+    TLS, none within the timeout), or the endpoint refused it unseen (`UNSEEN_STATUSES`)."""
+
+
+class ChatClient:
+    """POST /chat/completions on an OpenAI-compatible endpoint, with retries of 429 and 5xx."""
+
+    def __init__(self, settings: OpenAISettings) -> None:
+        self.settings = settings
+
+    def complete(self, body: Message, timeout_s: float, deadline: float) -> Message:
+        """One completion; returns the parsed reply (`choices`, `usage`...)."""
+        for attempt in range(self.settings.retries + 1):
+            try:
+                return self._post(body, timeout_s)
+            except urllib.error.HTTPError as exc:
+                detail = _error_text(exc)
+                if exc.code in UNSEEN_STATUSES:
+                    raise ModelUnreachable(f"HTTP {exc.code}: {detail}") from exc
+                if exc.code not in RETRY_STATUSES or attempt == self.settings.retries:
+                    raise ModelError(f"HTTP {exc.code}: {detail}") from exc
+                # The endpoint asked us to come back later: honour Retry-After, within budget.
+                wait = min(_retry_after(exc, attempt), MAX_RETRY_WAIT_S)
+                if time.monotonic() + wait >= deadline:
+                    raise ModelError(f"HTTP {exc.code}: {detail} (no time left to retry)"
+                                     ) from exc
+                time.sleep(wait)
+        raise AssertionError("unreachable")
+
+    def _post(self, body: Message, timeout_s: float) -> Message:
+        url = f"{self.settings.base_url}/chat/completions"
+        headers = {"Content-Type": "application/json"}
+        if self.settings.api_key:
+            headers["Authorization"] = f"Bearer {self.settings.api_key}"
+        request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=timeout_s) as reply:
+                data = _storable_json(json.loads(_read_whole(reply, url, timeout_s)))
+        except urllib.error.HTTPError:
+            raise
+        except urllib.error.URLError as exc:
+            # urllib raises URLError only while connecting and sending: nothing reached a model
+            why = (f"no connection within {timeout_s:.0f}s"
+                   if isinstance(exc.reason, TimeoutError) else exc.reason)
+            raise ModelUnreachable(f"cannot reach {url}: {why}") from exc
+        except TimeoutError as exc:  # sent, and no reply in time
+            raise ModelTimeout(f"no reply from {url} within {timeout_s:.0f}s") from exc
+        except (ValueError, OSError, RecursionError, http.client.HTTPException) as exc:
+            # cut off, a bad status line, endless headers: a reply, just not a good one
+            raise ModelError(f"bad reply from {url}: {type(exc).__name__} {exc}") from exc
+        choices = data.get("choices") if isinstance(data, dict) else None
+        first = choices[0] if isinstance(choices, list) and choices else None
+        if not isinstance(first, dict) or not isinstance(first.get("message") or {}, dict):
+            raise ModelError(f"{url} answered without choices: {str(data)[:300]}")
+        return cast(Message, data)
+
+
+MAX_REPLY_BYTES = 16 << 20
+"""The largest reply read from the endpoint: a completion is text, and one of gigabytes would
+take the harness's memory (an in-process agent shares it)."""
+def _read_whole(reply: Any, url: str, timeout_s: float) -> str:
+    """A reply's body, read against one clock for the whole of it (the socket's timeout holds
+    for each read only: a reply sent a byte at a time would outlast any budget) and up to
+    `MAX_REPLY_BYTES`.
+
+    Raises:
+        ModelTimeout: the whole body did not come within `timeout_s`.
+        ModelError: it is larger than `MAX_REPLY_BYTES`.
+    """
+    deadline = time.monotonic() + timeout_s
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := reply.read1(1 << 16):
+        size += len(chunk)
+        if size > MAX_REPLY_BYTES:
+            raise ModelError(f"bad reply from {url}: over {MAX_REPLY_BYTES >> 20} MiB")
+        chunks.append(chunk)
+        if time.monotonic() > deadline:
+            raise ModelTimeout(f"no whole reply from {url} within {timeout_s:.0f}s")
+    short = getattr(reply, "length", None)  # what its Content-Length promised and never came
+    if short:
+        raise ModelError(f"bad reply from {url}: cut off, {short} bytes short")
+    return b"".join(chunks).decode("utf-8")
+
+
+def _storable_json(value: object) -> object:
+    """A parsed reply with every string storable (a lone surrogate escaped)."""
+    if isinstance(value, str):
+        return storable(value)
+    if isinstance(value, list):
+        return [_storable_json(v) for v in value]
+    if isinstance(value, dict):
+        return {storable(str(k)): _storable_json(v) for k, v in value.items()}
+    return value
+
+
+def _error_text(exc: urllib.error.HTTPError) -> str:
+    try:
+        body = exc.read().decode("utf-8", "replace")
+    except OSError:
+        return str(exc.reason)
+    try:
+        error = json.loads(body).get("error")
+        if isinstance(error, dict) and error.get("message"):
+            return str(error["message"])[:300]
+    except (ValueError, AttributeError):
+        pass
+    return body[:300] or str(exc.reason)
+
+
+def _retry_after(exc: urllib.error.HTTPError, attempt: int) -> float:
+    raw = exc.headers.get("Retry-After", "") if exc.headers else ""
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        return float(2 ** attempt)
