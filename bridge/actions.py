@@ -268,8 +268,10 @@ def _swipe(gesture: str, needs_element: bool = False) -> Handler:
         direction = b.text("direction")
         if direction is None and b.data.get("toVisible"):
             direction = "visible"
-        return Classified("swipe", _params(direction=direction, element=ids[0] if ids else None,
-                                           gesture=gesture), "element" if ids else "none")
+        distance = _distance(b) if gesture == "scroll" and direction in SCROLLED else None
+        return Classified("swipe", _params(direction=direction, distance=distance,
+                                           element=ids[0] if ids else None, gesture=gesture),
+                          "element" if ids else "none")
     return handle
 
 
@@ -286,15 +288,28 @@ def _check_pace(gesture: str, b: _Body) -> None:
     if gesture == "scroll":  # WDA finds the child to scroll to by it
         check_predicate(b.data.get("predicateString"), "scroll's predicateString")
     distance = b.data.get("distance")
-    if gesture == "scroll" and isinstance(distance, (int, float, str)):
-        try:  # WDA reads it with doubleValue, a string's too
-            far = abs(float(distance))
-        except ValueError:
-            far = 0.0
-        if not far <= MAX_SCROLL_DISTANCE:
-            raise Refused(f"a scroll {distance!s:.20} list lengths long: WDA scrolls it in "
-                          "several drags, one after another, and the bridge allows up to "
-                          f"{MAX_SCROLL_DISTANCE:g} a request", 403, "unsupported operation")
+    if gesture == "scroll" and not abs(_distance(b)) <= MAX_SCROLL_DISTANCE:
+        raise Refused(f"a scroll {distance!s:.20} list lengths long: WDA scrolls it in "
+                      "several drags, one after another, and the bridge allows up to "
+                      f"{MAX_SCROLL_DISTANCE:g} a request", 403, "unsupported operation")
+
+
+SCROLLED = frozenset({"up", "down", "left", "right"})
+"""The directions WDA's scroll drags in (any other direction does nothing)."""
+
+
+def _distance(b: _Body) -> float:
+    """A scroll's `distance` as WDA reads it: 1.0 when absent, else its doubleValue.
+
+    Raises:
+        Refused: it is not a number (a string's doubleValue reads a leading number and ignores
+            the rest, so "0.5 list" scrolls half a list: where its drags land would be guessed).
+    """
+    distance = b.data.get("distance", 1.0)
+    if isinstance(distance, (int, float)):
+        return float(distance)
+    raise Refused(f"scroll's distance {distance!r:.30} is not a number: send one (WDA reads "
+                  "it with doubleValue, which reads what a string begins with)")
 
 
 def _open_url(b: _Body, _: tuple[str, ...]) -> Classified:

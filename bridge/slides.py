@@ -21,9 +21,17 @@ from bridge.classified import Classified
 from bridge.context import RunContext
 from bridge.gate import Refused
 from bridge.targets import node_at, rect_of
-from phoneshell.presses import PRESS_SLOP_PT, Spot, slide_press
+from phoneshell.presses import (
+    PRESS_SLOP_PT,
+    PRESSABLE,
+    SCROLLERS,
+    Spot,
+    control_at,
+    scroll_drags,
+    slide_press,
+)
 from phoneshell.records import Scalar
-from phoneshell.xcui import short_type
+from phoneshell.xcui import short_type, walk
 
 Node = Mapping[str, object]
 ROUTES_THAT_MOVED = frozenset({"actions", "touch_perform"})
@@ -138,10 +146,12 @@ def pressed(aiming: Aiming, context: RunContext, action: Classified) -> Classifi
     if action.aim == "from":
         return as_pressed(action, aiming.known_tree(context))
     gesture = action.params.get("gesture")
-    if action.aim == "none" and gesture == "swipe":
+    if action.aim == "none" and gesture in ("swipe", "scroll"):
         tree = aiming.known_tree(context)
-        return swiped_across(action, tree, screen_frame(tree))
-    if action.aim != "element" or gesture not in ("swipe", "press_and_drag"):
+        across = swiped_across if gesture == "swipe" else scrolled_across
+        return across(action, tree, screen_frame(tree))
+    if action.aim != "element" or gesture not in ("swipe", "press_and_drag", "scroll",
+                                                  "pinch", "rotate"):
         return action
     scope = f"/session/{action.session_id}" if action.session_id else ""
     rect = aiming.rect_of_element(
@@ -152,6 +162,11 @@ def pressed(aiming: Aiming, context: RunContext, action: Classified) -> Classifi
     frame = (rect.x, rect.y, rect.width, rect.height)
     if gesture == "swipe":
         return swiped_across(action, tree, frame)
+    if gesture == "scroll":
+        return scrolled_across(action, tree, visible(frame, screen_frame(tree)))
+    if gesture in ("pinch", "rotate"):
+        _refuse_fingers_on_controls(action, tree, visible(frame, screen_frame(tree)))
+        return action
     tap = swiped_across(replace(action, params={**action.params, "gesture": "swipe",
                                                 "direction": "up"}), tree, frame)
     if tap.kind == "tap":
@@ -162,6 +177,84 @@ def pressed(aiming: Aiming, context: RunContext, action: Classified) -> Classifi
                       "points on screen (/wda/dragfromtoforduration)", 403,
                       "unsupported operation")
     return action
+
+
+def visible(frame: tuple[float, float, float, float],
+            screen: tuple[float, float, float, float] | None) -> tuple[float, float, float, float]:
+    """The part of `frame` on the screen (WDA scrolls an element's visible frame)."""
+    if screen is None:
+        return frame
+    left, top = max(frame[0], screen[0]), max(frame[1], screen[1])
+    right = min(frame[0] + frame[2], screen[0] + screen[2])
+    bottom = min(frame[1] + frame[3], screen[1] + screen[3])
+    return left, top, max(0.0, right - left), max(0.0, bottom - top)
+
+
+def scrolled_across(action: Classified, tree: object | None,
+                    frame: tuple[float, float, float, float] | None) -> Classified:
+    """The action, or the tap it was when WDA's scroll by direction (`scroll_drags`: drags
+    inside `frame`, an element's or the screen's) pressed a control: a scroll on a button is a
+    press of it, a scroll on a list scrolls it.
+
+    Raises:
+        Refused: more than one of its drags would press (each press of a button that redraws
+            in place, Start to Pause, is another press; one line logs one).
+    """
+    direction, distance = action.params.get("direction"), action.params.get("distance")
+    if tree is None or frame is None or not isinstance(distance, (int, float)):
+        return action
+    taps = []
+    for from_x, from_y, to_x, to_y in scroll_drags(frame, str(direction), float(distance)):
+        ends: dict[str, Scalar] = {"from_x": _pt(from_x), "from_y": _pt(from_y),
+                                   "to_x": _pt(to_x), "to_y": _pt(to_y)}
+        tap = as_pressed(replace(action, params={**action.params, **ends}), tree)
+        if tap.kind == "tap":
+            taps.append(tap)
+    if len(taps) > 1:
+        raise Refused(f"WDA's scroll makes {len(taps)} drags inside this element, and each would "
+                      f"press the control at ({taps[0].params.get('x')}, "
+                      f"{taps[0].params.get('y')}) (a finger that goes down on a button and "
+                      "lifts inside it presses it): one request is logged as one action; tap "
+                      "it, or scroll by a shorter distance", 403, "unsupported operation")
+    return taps[0] if taps else action
+
+
+def _refuse_fingers_on_controls(action: Classified, tree: object,
+                                frame: tuple[float, float, float, float]) -> None:
+    """Refuse a pinch or rotate on an element whose fingers may go down on a control.
+
+    XCTest puts both fingers down inside the element's frame at points of its own (not
+    published) and moves them within it; UIKit gives a button the first finger that goes down
+    on it (a UIButton takes one touch), and it fires when that finger lifts within its reach,
+    as it does here. Where the fingers go cannot be told, so any control a finger may land
+    on (one whose frame meets the element's) refuses it, but for one inside a list, whose pan
+    takes the fingers' moves; a pinch of a photo, a map or a list is logged as the swipe it
+    is.
+
+    Raises:
+        Refused: a control lies in the element's frame.
+    """
+    for _, node in walk(tree):
+        rect = rect_of(node.get("rect"))
+        kind = short_type(str(node.get("type", "")))
+        if rect is None or kind not in PRESSABLE or rect.width <= 0 or rect.height <= 0 \
+                or node.get("isVisible") == "0":
+            continue
+        if rect.x < frame[0] + frame[2] and frame[0] < rect.x + rect.width \
+                and rect.y < frame[1] + frame[3] and frame[1] < rect.y + rect.height:
+            cx, cy = rect.x + rect.width / 2, rect.y + rect.height / 2
+            path = spots(_path_at(tree, cx, cy))
+            control = control_at(path)
+            if control is None or any(s.type in SCROLLERS for s in path[:control]):
+                continue  # what takes slides covers it (a key), or a list takes the fingers'
+                #           moves (its pan cancels its rows' touches)
+            what = node.get("label") or node.get("name") or kind
+            raise Refused(f"a {action.params.get('gesture')} on an element holding the "
+                          f"control {what!s:.40}: XCTest puts its two fingers down at points "
+                          "of its own inside the element, and a button a finger goes down on "
+                          "and lifts within is pressed, which the log could not name; pinch "
+                          "or rotate an element no control lies in", 403,
+                          "unsupported operation")
 
 
 def _pt(value: float) -> int | float:

@@ -16,6 +16,7 @@ Pure: no I/O, imports nothing of phoneshell (the bridge and the simulator may bo
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -61,7 +62,7 @@ def _reaches(frame: tuple[float, float, float, float], x: float, y: float) -> bo
             and top - PRESS_REACH_PT <= y <= top + height + PRESS_REACH_PT)
 
 
-def _control(path: Sequence[Spot]) -> int | None:
+def control_at(path: Sequence[Spot]) -> int | None:
     """The index of the deepest pressable element on a path, None when something deeper takes
     slides its own way (a switch in a row) or nothing is pressable."""
     for index in range(len(path) - 1, -1, -1):
@@ -90,11 +91,57 @@ def slide_press(down: Sequence[Spot], up: Sequence[Spot], up_at: tuple[float, fl
         # a menu picks the item under the lift, and nothing when the finger leaves the menu
         if not any(s.type in MENUS for s in up):
             return None
-        item = _control(up)
+        item = control_at(up)
         return None if item is None else ("up", item)
     if moved and any(s.scrolls or s.type in SCROLLERS for s in down):
         return None  # the scroll view took the touch and cancelled the control's
-    control = _control(down)
+    control = control_at(down)
     if control is None or not _reaches(down[control].frame, *up_at):
         return None
     return "down", control
+
+
+SCROLL_TOUCH_SHARE = 0.75
+"""WDA's `FBScrollTouchProportion`: a scroll by direction drags at most this share of the frame
+at a time, from a quarter of the frame's size in from the edge it moves away from."""
+SCROLL_STILL_PT = 20.0
+"""WDA's `FBFuzzyPointThreshold`: a scroll drag whose ends are this close on both axes is not
+made (WDA skips it: no finger goes down)."""
+SCROLL_VECTORS = {"up": (0.0, 1.0), "down": (0.0, -1.0), "left": (1.0, 0.0),
+                  "right": (-1.0, 0.0)}
+"""The finger's move per unit of `distance` for each direction of WDA's scroll, in shares of
+the frame's width and height ("down" shows what is below: the finger moves up)."""
+Drag = tuple[float, float, float, float]
+"""A one-finger drag: where it went down (x, y) and where it lifted."""
+
+
+def scroll_drags(frame: tuple[float, float, float, float], direction: str,
+                 distance: float) -> list[Drag]:
+    """The drags WDA's scroll by direction makes on a frame (an element's visible frame, or the
+    app's for `/wda/scroll`), as XCUIElement+FBScrolling computes them: the vector is `distance`
+    times the frame's size, made in steps of at most `SCROLL_TOUCH_SHARE` of it (at most 20),
+    each pressing for half a second at a quarter of the frame in from the side it moves away
+    from (x at 75% when it moves left, else 25%; y at 75% when it moves up, else 25%) and
+    dragging the step; a step shorter than `SCROLL_STILL_PT` on both axes is skipped. The
+    finger lifts inside the frame: on a button, each drag is a press of it. [] for a direction
+    WDA does nothing for, an empty frame or a distance that is not finite."""
+    left, top, width, height = frame
+    if direction not in SCROLL_VECTORS or width <= 0 or height <= 0 \
+            or not math.isfinite(distance):
+        return []
+    ux, uy = SCROLL_VECTORS[direction]
+    dx, dy = ux * distance * width, uy * distance * height
+    drags: list[Drag] = []
+    for _ in range(20):  # WDA's preciseScrollAttemptsCount
+        bound_x = math.floor(math.copysign(width * SCROLL_TOUCH_SHARE, dx))
+        bound_y = math.floor(math.copysign(height * SCROLL_TOUCH_SHARE, dy))
+        step_x = bound_x if abs(dx) > abs(bound_x) else dx
+        step_y = bound_y if abs(dy) > abs(bound_y) else dy
+        dx, dy = dx - step_x, dy - step_y
+        x0 = left + width * (SCROLL_TOUCH_SHARE if step_x < 0 else 1 - SCROLL_TOUCH_SHARE)
+        y0 = top + height * (SCROLL_TOUCH_SHARE if step_y < 0 else 1 - SCROLL_TOUCH_SHARE)
+        if abs(step_x) > SCROLL_STILL_PT or abs(step_y) > SCROLL_STILL_PT:
+            drags.append((x0, y0, x0 + step_x, y0 + step_y))
+        if abs(dx) <= 1 and abs(dy) <= 1:
+            break
+    return drags

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from phoneshell.sim import actions, gestures
+from phoneshell.sim import actions, gestures, scroll_presses
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.elements import find
 from phoneshell.sim.predicates import SelectorError
@@ -175,8 +175,17 @@ def taps(ep: Endpoints, req: Request) -> JSON:
 
 
 def untaken(ep: Endpoints, req: Request) -> JSON:
-    """`twoFingerTap`, `pinch`, `rotate`: no modelled control takes them; the target must exist."""
+    """`twoFingerTap`: no modelled control takes it; the target must exist."""
     _element_or_app(ep, req)
+    return None
+
+
+def pinch(ep: Endpoints, req: Request) -> JSON:
+    """`pinch`, `rotate`: a button at the element's hit point is pressed by the first finger
+    (`scroll_presses.pinch_presses`); nothing else modelled takes them. The target must exist."""
+    node = _element_or_app(ep, req)
+    if "uuid" in req.params:
+        scroll_presses.pinch_presses(ep.phone, node)
     return None
 
 
@@ -249,7 +258,8 @@ def scroll(ep: Endpoints, req: Request) -> JSON:
         if not math.isfinite(share):
             raise WdaError("invalid argument", f"'distance' must be a finite number, got "
                                                f"{distance!r}")
-        if direction in ("up", "down", "left", "right"):
+        if direction in ("up", "down", "left", "right") \
+                and not scroll_presses.scroll_by_drags(ep.phone, node, direction, share):
             gestures.scroll_list(ep.phone, node, direction, share)
         return None
     if req.body.get("toVisible"):
@@ -328,8 +338,8 @@ def _both(gesture: str, handler: Handler) -> tuple[Route, Route]:
 ROUTES = (
     *_both("tap", tap), *_both("doubleTap", double_tap), *_both("touchAndHold", touch_and_hold),
     *_both("twoFingerTap", untaken), *_both("tapWithNumberOfTaps", taps),
-    *_both("swipe", swipe), *_both("scroll", scroll), *_both("pinch", untaken),
-    *_both("rotate", untaken), *_both("dragfromtoforduration", drag),
+    *_both("swipe", swipe), *_both("scroll", scroll), *_both("pinch", pinch),
+    *_both("rotate", pinch), *_both("dragfromtoforduration", drag),
     *_both("pressAndDragWithVelocity", press_and_drag),
     Route("POST", "/wda/element/:uuid/scrollTo", scroll_to, write=True),
     Route("POST", "/wda/keys", keys, write=True),

@@ -24,7 +24,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from phoneshell.presses import PRESS_SLOP_PT, Spot, slide_press
+from phoneshell.presses import PRESS_SLOP_PT, Pressed, Spot, slide_press
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.keyboard import DELETE, RETURN, press
 from phoneshell.sim.ui import Node, Rect, actionable, hit_path
@@ -232,21 +232,29 @@ def drag(phone: Phone, move: Drag) -> None:
     phone.changed()
 
 
-def _spots(path: list[Node]) -> list[Spot]:
+def spots(path: list[Node]) -> list[Spot]:
+    """A hit path as the press rules read it."""
     return [Spot(n.type, (n.frame.x, n.frame.y, n.frame.width, n.frame.height),
                  n.scroll is not None) for n in path]
 
 
-def _slide_press(phone: Phone, move: Drag) -> bool:
-    """A drag that presses, by UIKit's rules (`phoneshell.presses`): one that stayed within the
-    slop taps (or, held, long-presses) where it went down; one that went down on a button no
-    list holds and lifted within its reach presses it; one on a menu picks the item it lifts
-    on. False when it did none of these (it slides, scrolls or pages)."""
+def presses(phone: Phone, move: Drag) -> Pressed | None:
+    """What a drag would press on the screen shown, by UIKit's rules (`phoneshell.presses`);
+    None: it slides, scrolls or pages."""
     root = phone.screen().root
     down = hit_path(root, move.from_x, move.from_y)
     moved = move.wandered or math.hypot(move.dx, move.dy) > PRESS_SLOP_PT
-    pressed = slide_press(_spots(down), _spots(hit_path(root, move.to_x, move.to_y)),
-                          (move.to_x, move.to_y), moved)
+    return slide_press(spots(down), spots(hit_path(root, move.to_x, move.to_y)),
+                       (move.to_x, move.to_y), moved)
+
+
+def _slide_press(phone: Phone, move: Drag) -> bool:
+    """A drag that presses (`presses`): one that stayed within the slop taps (or, held,
+    long-presses) where it went down; one that went down on a button no list holds and lifted
+    within its reach presses it; one on a menu picks the item it lifts on. False when it did
+    none of these (it slides, scrolls or pages)."""
+    pressed = presses(phone, move)
+    moved = move.wandered or math.hypot(move.dx, move.dy) > PRESS_SLOP_PT
     if pressed is None:
         return False
     if not moved and move.duration_s >= LONG_PRESS_S:

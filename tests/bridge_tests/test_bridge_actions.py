@@ -98,7 +98,7 @@ ACTIONS = [
     ("POST", f"{S}/wda/element/E1/scroll", {"toVisible": True}, "swipe",
      {"direction": "visible", "element": "E1", "gesture": "scroll"}),
     ("POST", f"{S}/wda/scroll", {"direction": "down"}, "swipe",
-     {"direction": "down", "gesture": "scroll"}),
+     {"direction": "down", "distance": 1.0, "gesture": "scroll"}),
     ("POST", f"{S}/wda/element/E1/pinch", {"scale": 2, "velocity": 1}, "swipe",
      {"element": "E1", "gesture": "pinch"}),
     # WDA reads no point on these: x and y are not logged

@@ -1,0 +1,53 @@
+"""What WDA's scroll and pinch routes press on an element, as a phone's fingers would.
+
+WDA's scroll by direction (`/wda/element/:uuid/scroll`, `/wda/scroll`) is not an abstract
+scroll: XCUIElement+FBScrolling drags inside the element's own visible frame
+(`presses.scroll_drags`), so on a button each drag presses it (UIKit's touchUpInside: the finger
+went down on it and lifted inside it). A pinch or rotate puts XCTest's first finger on the
+element, and a button there takes that finger and fires. The bridge logs (or refuses) the same
+presses by the same rules (`bridge/slides.py`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from phoneshell.presses import control_at, scroll_drags
+from phoneshell.sim import gestures
+from phoneshell.sim.apps import Drag
+from phoneshell.sim.ui import Node, hit_path
+
+if TYPE_CHECKING:
+    from phoneshell.sim.phone import Phone
+
+
+def scroll_by_drags(phone: Phone, node: Node, direction: str, distance: float) -> bool:
+    """WDA's scroll by direction on an element (the app's root: the screen) when one of its
+    drags presses a control: the drags XCUIElement+FBScrolling makes inside the element's
+    visible frame (`presses.scroll_drags`), each played as the drag it is (a scroll on a button
+    presses it, once a drag). False, playing nothing, when none presses (the list around it
+    scrolls by `scroll_list`)."""
+    f = phone.facts
+    frame = node.frame
+    left, top = max(frame.x, 0), max(frame.y, 0)
+    right, bottom = min(frame.x + frame.width, f.width), min(frame.bottom, f.height)
+    moves = [Drag(round(x0), round(y0), round(x1), round(y1), gestures.LONG_PRESS_S)
+             for x0, y0, x1, y1 in scroll_drags((left, top, right - left, bottom - top),
+                                                direction, distance)]
+    if phone.locked or not any(gestures.presses(phone, move) is not None for move in moves):
+        return False
+    for move in moves:
+        gestures.drag(phone, move)
+    return True
+
+
+def pinch_presses(phone: Phone, node: Node) -> None:
+    """A pinch or rotate on an element: its first finger goes down at the element's hit point,
+    and a button there (a UIButton takes one touch) fires when it lifts within the element, as
+    XCTest's fingers do; a pinch of anything else changes nothing modelled."""
+    point = gestures.hit_point(phone, node)
+    if phone.locked or point is None:
+        return
+    path = hit_path(phone.screen().root, *point)
+    if control_at(gestures.spots(path)) is not None:
+        gestures.tap(phone, *point)
