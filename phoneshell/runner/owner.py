@@ -30,20 +30,16 @@ is taken as it is, and said, without blame.
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from phoneshell.audit import CUSTODY_PHASES, apps_in_front
 from phoneshell.checks import Need
 from phoneshell.checks.items import items_changed, listing_changed, whole_changed
-from phoneshell.device import ProbeError, run_steps
-from phoneshell.device.alarms import AlarmRow, alarm_label, alarm_on, delete_alarms, open_alarms
-from phoneshell.device.cleanup import switch_alarms_back
+from phoneshell.device import ProbeError
+from phoneshell.device.alarms import alarm_label
 from phoneshell.device.owned import CALENDAR, CONTACTS
 from phoneshell.device.probes import CLOCK, NOTES, REMINDERS
-from phoneshell.device.world_clock import add_cities, delete_cities
 from phoneshell.errors import RIG_DOWN, DeviceError, PhoneshellError, StepError
 from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.grade import Verdict
@@ -53,12 +49,13 @@ from phoneshell.runner.owner_log import (
     APPS,
     acted_in_clock,
     acted_on,
+    alarm_changed,
     opened_and_changed,
-    saved_from_edit,
 )
 from phoneshell.runner.owner_log import blame as blame_of
+from phoneshell.runner.owner_put import PUT_BACK
 from phoneshell.runner.rig import Rig
-from phoneshell.tasks import Step, Task
+from phoneshell.tasks import Task
 
 OWNED = {"notes": NOTES, "reminders": REMINDERS, "alarms": CLOCK, "world_clocks": CLOCK,
          "contacts": CONTACTS, "events": CALENDAR}
@@ -147,6 +144,11 @@ class OwnerWatch:
     difference found is said, not blamed."""
     said: list[str] = field(default_factory=list)
     """Every change found in the run, for its end (`summary`)."""
+    hidden: list[str] = field(default_factory=list)
+    """The owner's items the log shows changed where no row can show it (an alarm saved from
+    Edit Alarm or deleted, a contact or event opened and saved or deleted), as "alarms ('9:41
+    AM, Owner wake')": nothing puts those back, so the run's end says them still changed
+    whatever the rows read (`summary`)."""
     vouched: int = 0
     """Attempts whose agent this watch followed to the end: compared after a clean teardown
     (`after_attempt`), with evidence to say whether it acted around the bridge. While every
@@ -197,7 +199,7 @@ class OwnerWatch:
         lines: list[str] = []
         blame: list[str] = []
         alarms = self.known.get("alarms")
-        edited = saved_from_edit(log, alarms.rows or ()) if alarms is not None else ""
+        edited, how = alarm_changed(log, alarms.rows or ()) if alarms is not None else ("", "")
         for name in sorted(names & set(self.known)):
             before = evidence.probe(name, "") if evidence is not None else None
             if before is not None and before.before is not None:
@@ -205,6 +207,7 @@ class OwnerWatch:
         ask = [n for n in sorted(names & set(self.known), key=lambda n: (OWNED[n], n))
                if not _settled(n, task, evidence, teardown)]
         now = take_counts(self.rig, [_need(n) for n in ask]) if ask else {}
+        read: dict[str, tuple[str, ...]] = {}  # the rows read after the attempt
         for name in ask:
             found = now[_need(name)]
             if found.value is None:  # read at the run's start: its agent left them unreadable
@@ -215,6 +218,7 @@ class OwnerWatch:
                 blame.append(why)
                 lines.append(why)
                 continue
+            read[name] = found.rows or ()
             changed = listing_changed(_reading(name, self.known[name], found))
             if not changed:
                 self.doubt.pop(name, None)
@@ -226,14 +230,22 @@ class OwnerWatch:
             else:
                 blame.append(what)
             lines.append(f"{what}; {self._put_back(name, self.known[name], found, who)}")
+        if edited and edited in map(alarm_label, read.get("alarms", (edited,))):
+            self.hidden.append(f"alarms ({edited!r})")  # no row says it: nothing saves it again
         if edited and not any(why.startswith("the owner's alarms") for why in blame):
             why = (f"the owner's alarms changed: the alarm {edited!r} was opened and saved "
                    "(Edit Alarm, Save), and what its row does not show (its sound, snooze, "
-                   "repeat) may have changed")
+                   "repeat) may have changed" if how == "Save" else
+                   f"the owner's alarms changed: the alarm {edited!r} was deleted ("
+                   f"{how if how.startswith('a ') else repr(how) + ' pressed'}), and "
+                   "what its row does not show (its sound, snooze) went with it, whatever the "
+                   "list reads after")
             blame.append(why)
             lines.append(f"{why}; nothing puts those back, and they cannot be read")
         for name in sorted(APPS.keys() & self.known.keys()):
             item, button = opened_and_changed(name, log, self.known[name].rows or ())
+            if item:
+                self.hidden.append(f"{name} ({item!r})")
             if item and not any(why.startswith(f"the owner's {name}") for why in blame):
                 why = blame_of(name, item, button)
                 blame.append(why)
@@ -304,93 +316,10 @@ class OwnerWatch:
             self.known.update({n: again[_need(n)] for n in stale
                                if again[_need(n)].value is not None})
         stays = [n for n, count in self.known.items() if not _same(self.start[n], count)]
+        stays += [what for what in self.hidden if what.split(" ", 1)[0] not in stays]
         return (f"the run's agents changed the owner's collections ({'; '.join(self.said)}); "
                 + (f"still not as the run found them: {', '.join(stays)}" if stays
                    else "all were put back as the run found them"))
-
-
-TIME = re.compile(r"(\d{1,2}):(\d{2})\s?(AM|PM), ([^,]+)")
-"""An alarm's row label that saving it again can give back: its time and name, no repeat."""
-
-
-def _save_alarm(rig: Rig, text: str) -> None:
-    """Save alarm `text` (an `alarm_text` row, `TIME`) as a person would: Add, the three wheels,
-    its name, Save (its switch is turned after, with the others: `switch_alarms_back`)."""
-    match = TIME.fullmatch(alarm_label(text))
-    assert match is not None  # `_put_alarms` saves only these
-    hour, minute, half, name = match.groups()
-    step = Step("probe", "alarms")
-    open_alarms(rig.phone, step)
-    steps = [Step.tap_on("Add", "Button"),
-             Step("set_picker", options=(("wheel", "o'clock"), ("value", f"{hour} o'clock"))),
-             Step("set_picker", options=(("wheel", "minute"),
-                                         ("value", f"{int(minute)} minutes"))),
-             Step("set_picker", options=(("wheel", "3"), ("value", half)))]
-    if name != "Alarm":  # the name a nameless alarm shows
-        steps += [Step.tap_on("Label", "TextField"), Step("type", name)]
-    run_steps(rig.phone, [*steps, Step.tap_on("Save", "Button")])
-
-
-def _put_alarms(rig: Rig, was: tuple[str, ...], now: tuple[str, ...]) -> str:
-    """Alarms back from `now` to `was`: those saved since deleted, those gone saved again, the
-    switches turned back. An alarm gone that cannot be saved again as it was (it repeats) may
-    be among those that are new, edited: then none of them is deleted."""
-    by_label = Counter(map(alarm_label, was))
-    gone = Counter(map(alarm_label, was)) - Counter(map(alarm_label, now))
-    new = Counter(map(alarm_label, now)) - by_label
-    again = [label for label in gone.elements() if TIME.fullmatch(label)]
-    kept = len(again) < sum(gone.values())
-    said = []
-    if new and not kept:
-        left = Counter(new)
-
-        def wanted(row: AlarmRow) -> bool:
-            return left[row.label] > 0
-
-        def took(row: AlarmRow) -> None:
-            left[row.label] -= 1
-
-        delete_alarms(rig.phone, Step("probe", "alarms"), wanted, sum(new.values()), took)
-        said.append(f"deleted {', '.join(map(repr, new.elements()))}")
-    elif new:
-        said.append(f"left {', '.join(map(repr, new.elements()))}: one may be the owner's, "
-                    "edited, that cannot be saved again as it was")
-    for label in again:
-        _save_alarm(rig, next(row for row in was if alarm_label(row) == label))
-        said.append(f"saved {label!r} again")
-    turned = switch_alarms_back(rig.phone, was)
-    said += [f"turned {label!r} back {'on' if alarm_on(_row(was, label)) else 'off'}"
-             for label in turned]
-    if kept:
-        said.append("the alarm(s) " + ", ".join(repr(label) for label in gone.elements()
-                                                if not TIME.fullmatch(label))
-                    + " repeat, and cannot be saved again as they were")
-    return "; ".join(said) or "nothing to put back"
-
-
-def _row(rows: tuple[str, ...], label: str) -> str:
-    return next((row for row in rows if alarm_label(row) == label), f"{label} | on")
-
-
-def _put_cities(rig: Rig, was: tuple[str, ...], now: tuple[str, ...]) -> str:
-    """World Clock's cities back from `now` to `was`: those added deleted, those gone added."""
-    new = [city for city in now if city not in was]
-    gone = [city for city in was if city not in now]
-    step = Step("probe", "world_clocks")
-    if new:
-        delete_cities(rig.phone, step, new)
-    if gone:
-        add_cities(rig.phone, step, gone)
-    return "; ".join(line for line in (
-        f"deleted {', '.join(map(repr, new))}" if new else "",
-        f"added back {', '.join(map(repr, gone))}" if gone else "") if line)
-
-
-PUT_BACK: Mapping[str, Callable[[Rig, tuple[str, ...], tuple[str, ...]], str]] = {
-    "alarms": _put_alarms, "world_clocks": _put_cities}
-"""How each collection the harness can put back is put back (notes, reminders, contacts and
-events cannot: a note's whole text, a reminder's details, a contact's phone and email, an
-event's end, place and notes are not in its row)."""
 
 
 def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, str]:

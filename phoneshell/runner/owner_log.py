@@ -1,13 +1,14 @@
 """What an agent's log tells of the owner's Clock, contacts and calendar events (`runner.owner`).
 
 Clock keeps alarms and cities on tabs of their own: whether an agent may have changed either is
-read off the pages its actions were on (`acted_in_clock`), and an owner's alarm opened and saved
-from Edit Alarm is told by the log (`saved_from_edit`).
+read off the pages its actions were on (`acted_in_clock`), and an owner's alarm saved from Edit
+Alarm or deleted is told by the log (`alarm_changed`), whatever its row reads after: an alarm
+saved again at its time with its name is another alarm (its sound and snooze are gone).
 
 A row of Contacts' list shows a contact's name only, and a row of Calendar's search an event's
 day, title and time: a phone number, an email, an event's notes or place changed there read the
-same after. So two things are read off the log, as for an alarm opened and saved
-(`saved_from_edit`):
+same after, and so does an item deleted and made again with the same name. So two things are
+read off the log, as for an alarm (`alarm_changed`):
 
 - whether the agent may have changed the collection at all (`acted_on`), which decides whether
   it is read again after the attempt: only taps (plain ones, not holds) on elements that save
@@ -16,9 +17,11 @@ same after. So two things are read off the log, as for an alarm opened and saved
   does not name, a change in the app no logged action explains, or a URL, has it read. An agent
   that only searched Contacts, or moved between Calendar's days, costs no read.
 - whether it opened one of the owner's items (an action on the element that shows it: a
-  contact's row, an event's title) and then pressed a button that saves or deletes
-  (`CHANGES`), before going back (`opened_and_changed`): that fails the attempt whatever the
-  list reads after, as an alarm's Edit Alarm saved does.
+  contact's row, an event's title; a hold opens its menu) and then pressed a button that saves
+  or deletes (`CHANGES`) before the screen left it (`opened_and_changed`): that fails the
+  attempt whatever the list reads after. What closes an item is what the screen did (a press
+  after which the next action is on the list's page), never a label: a swipe that starts on
+  the back button and presses nothing leaves the item open.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from collections.abc import Iterable, Mapping
 from phoneshell.device.alarms import alarm_label
 from phoneshell.device.owned import CALENDAR, CONTACTS
 from phoneshell.device.probes import CLOCK
-from phoneshell.records import AuditEvent
+from phoneshell.records import AuditEvent, Target
 
 APPS: Mapping[str, str] = {"contacts": CONTACTS, "events": CALENDAR}
 """The collections this module reads the log for, and the app each lives in."""
@@ -85,28 +88,72 @@ def _shown(name: str, row: str) -> str:
     return parts[1] if name == "events" and len(parts) == 3 else row
 
 
+LIST_PAGES: Mapping[str, frozenset[str]] = {"contacts": frozenset({"Contacts"}),
+                                             "events": frozenset({""})}
+"""The page titles of each collection's list (Contacts' list and its search; Calendar's day,
+week, month views, which have a navigation bar with no name): a screen on one of them shows
+no item open."""
+NEW_PAGES: Mapping[str, frozenset[str]] = {"contacts": frozenset({"New Contact"}),
+                                           "events": frozenset({"New Event"})}
+"""The pages on which a `CHANGES` button saves a new item (never an owner's)."""
+PRESSES = frozenset({*PLAIN, "double_tap", "slide"})
+"""A tap's gestures that press what they land on: a slide that pressed is logged as a tap
+(`gesture: slide`); a hold opens a menu and presses nothing."""
+
+
+def _press(event: AuditEvent) -> bool:
+    """Whether `event` pressed what it landed on (a tap, a slide that pressed)."""
+    return event.kind == "tap" and event.params.get("gesture", "tap") in PRESSES
+
+
+def _relaunch(event: AuditEvent, app: str) -> bool:
+    """Whether `event` (re)starts `app`, which may show its list after (WDA's launch does)."""
+    return event.kind in ("launch", "terminate") and event.params.get("bundle_id") == app
+
+
 def opened_and_changed(name: str, events: Iterable[AuditEvent], rows: Iterable[str],
                        ) -> tuple[str, str]:
     """The owner's item of collection `name` (one of `rows`, as `Listed` reads them) that the
     agent opened and then saved or deleted, and the button that did it (("", "") when none).
     An item is opened by any action on an element labelled as it shows (in Calendar's week
-    view, "Tue 9: Title"); going back (a BackButton) or discarding closes it."""
+    view, "Tue 9: Title"): a tap opens its page, a hold its menu (Contacts' "Delete Contact").
+    It is closed only by what the screen did, never by a label: a press (or the app started
+    again) after which the agent's next action in the app is on the list's page
+    (`LIST_PAGES`), from a page that was not. A swipe that starts on the back button and
+    presses nothing, or a press on an element named "Discard Changes" that left the page
+    where it was, closes nothing. A button of `CHANGES` pressed on a new item's page
+    (`NEW_PAGES`) saves no owner's item; in Contacts, one pressed on a contact's own page
+    (titled with its name) is that contact's."""
     owned = {_shown(name, row) for row in rows}
-    app, changes = APPS[name], CHANGES[name]
-    opened = ""
+    app, changes, lists = APPS[name], CHANGES[name], LIST_PAGES[name]
+    opened, leaving = "", False
     for event in events:
-        target = event.target
-        if event.phase != "agent" or event.stage != "intent" or event.app_before != app \
-                or target is None:
+        if event.phase != "agent" or event.stage != "intent":
             continue
+        if _relaunch(event, app):
+            leaving = bool(opened)
+            continue
+        target = event.target
+        if event.app_before != app or target is None:
+            continue
+        if _pressed(event, changes) and target.page not in NEW_PAGES[name] \
+                and not (name == "events" and target.label == "Add"):
+            whose = opened
+            if name == "contacts" and target.page not in lists | {""}:
+                whose = target.page if target.page in owned else ""  # a contact's own page
+            if whose:
+                return whose, target.label
+        if leaving and target.page in lists and opened not in lists:
+            opened = ""
+        leaving = False
+        if name == "contacts" and target.page not in lists | NEW_PAGES[name] | {""}:
+            opened = target.page if target.page in owned else ""  # a card, titled by its name
         label = target.label if target.label in owned or name != "events" \
             else target.label.split(": ", 1)[-1]
         if label in owned and not target.keyboard and target.label not in changes:
             opened = label
-        elif opened and _pressed(event, changes):
-            return opened, target.label
-        elif target.name == "BackButton" or target.label == "Discard Changes":
-            opened = ""
+        elif opened and _press(event) and target.page not in lists:
+            leaving = True  # it may have left the item's page: the next action tells
     return "", ""
 
 
@@ -152,25 +199,73 @@ def acted_in_clock(name: str, events: tuple[AuditEvent, ...]) -> bool:
     return False
 
 
-def saved_from_edit(events: Iterable[AuditEvent], rows: Iterable[str]) -> str:
-    """The owner's alarm (one of `rows`, as `Listed` reads them) whose Edit Alarm sheet the
-    agent opened, by a tap on its row, and saved ("" when none): what its row does not show
-    (its sound, snooze, repeat) may have changed, which no read of the list can tell."""
+SHEET = frozenset({"Edit Alarm", "Add Alarm", "Repeat", "Label", "Sound", "Snooze"})
+"""The pages of Clock's Add/Edit Alarm sheet."""
+DELETES = frozenset({"Delete", "Delete Alarm"})
+"""The buttons that delete an alarm: a row's Delete (shown by a swipe left or Edit mode's
+"Delete <row>"), the Edit Alarm sheet's Delete Alarm."""
+FULL_SWIPE_PT = 170
+"""A swipe left on a row at least this long deletes it at once (iOS's full swipe: 55% of the
+row's width, 176 points on the narrowest iPhone)."""
+
+
+def _alarm_of(target: Target, texts: Mapping[str, str]) -> str | None:
+    """The alarm (its row's label) an element of the Alarms list belongs to: its row or switch
+    (labelled as the row), its "Delete <row>" button in Edit mode, or a text drawn in an
+    owner's row (`texts`: its time, its name); None for anything else."""
+    if target.page != "Alarms":
+        return None
+    if target.type.endswith(("Cell", "Switch")):
+        return target.label
+    if target.label.startswith("Delete ") and target.type.endswith("Button"):
+        return target.label.removeprefix("Delete ")
+    return texts.get(target.label) if target.type.endswith("StaticText") else None
+
+
+def _drawn(label: str) -> tuple[str, ...]:
+    """The texts a row labelled `label` ("9:41 AM, Owner wake", "09:41, Owner wake") draws:
+    its time without the period, and its name."""
+    time, _, title = label.partition(", ")
+    return time.split(" ")[0], title.split(", ")[0]
+
+
+def alarm_changed(events: Iterable[AuditEvent], rows: Iterable[str]) -> tuple[str, str]:
+    """The owner's alarm (one of `rows`, as `Listed` reads them) the agent saved from Edit
+    Alarm or deleted, and what did it (("", "") when none): what its row does not show (its
+    sound, snooze) may have changed, or be gone with it, whatever the list reads after (an
+    alarm saved again at the same time with the same name is another alarm).
+
+    Which alarm a button acts on is the one whose row the agent last pressed (opening its
+    Edit Alarm sheet, or putting its Delete away), swiped left (showing its Delete) or whose
+    Edit mode "Delete <row>" it pressed; a full swipe left on an owner's row deletes it. A
+    hold, a swipe right or a scroll on a row moves no Delete, and changes nothing here."""
     owned = {alarm_label(row) for row in rows}
-    opened = ""
+    texts = {text: label for label in owned for text in _drawn(label) if text}
+    subject = ""
     for event in events:
         target = event.target
         if event.phase != "agent" or event.stage != "intent" or event.app_before != CLOCK \
-                or event.kind != "tap" or target is None:
+                or target is None or target.keyboard:
             continue
-        if target.label in owned and target.page != "Edit Alarm":
-            opened = target.label  # a row of the owner's alarm: in edit mode, it opens it
-        elif target.page == "Edit Alarm" and target.label == "Save" and opened:
-            return opened
-        elif target.page not in ("Edit Alarm", "Repeat", "Label", "Sound", "Snooze"):
-            opened = ""
-    return ""
+        row = _alarm_of(target, texts)
+        pressed = event.kind == "tap"
+        if row is not None:
+            dx = _number(event, "to_x") - _number(event, "from_x")
+            if event.kind == "swipe" and dx < 0 and row in owned and -dx >= FULL_SWIPE_PT:
+                return row, "a full swipe left on its row"
+            if _press(event) or event.kind == "swipe" and dx < 0:
+                subject = row
+        elif pressed and subject in owned and (
+                target.label in DELETES and target.page in SHEET | {"Alarms"}
+                or target.label == "Save" and target.page == "Edit Alarm"):
+            return subject, target.label
+    return "", ""
+
+
+def _number(event: AuditEvent, key: str) -> float:
+    value = event.params.get(key)
+    return float(value) if isinstance(value, int | float) else 0.0
 
 
 __all__ = ["APART", "APPS", "CHANGES", "acted_in_clock", "acted_on", "blame",
-           "opened_and_changed", "saved_from_edit"]
+           "opened_and_changed", "alarm_changed"]

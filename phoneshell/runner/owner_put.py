@@ -1,0 +1,109 @@
+"""Putting the owner's alarms and World Clock's cities back as the run found them, after an
+attempt whose agent changed them (`runner.owner`): an alarm deleted is saved again (same time,
+name; its switch is turned after), one an agent saved is deleted, a switch turned is turned
+back; a city deleted is added back, one added deleted. Notes, reminders, contacts and events
+have no put-back: what their rows do not show cannot be read, so cannot be written again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping
+
+from phoneshell.device import run_steps
+from phoneshell.device.alarms import AlarmRow, alarm_label, alarm_on, delete_alarms, open_alarms
+from phoneshell.device.cleanup import switch_alarms_back
+from phoneshell.device.world_clock import add_cities, delete_cities
+from phoneshell.runner.rig import Rig
+from phoneshell.tasks import Step
+
+TIME = re.compile(r"(\d{1,2}):(\d{2})(?:\s?(AM|PM))?, ([^,]+)")
+"""An alarm's row label that saving it again can give back: its time and name, no repeat
+("9:41 AM, Owner wake"; on a 24-hour phone "09:41, Owner wake", hours 00 to 23, no period)."""
+
+
+def _save_alarm(rig: Rig, text: str) -> None:
+    """Save alarm `text` (an `alarm_text` row, `TIME`) as a person would: Add, the wheels (hour,
+    minute and, on a 12-hour phone, AM/PM), its name, Save (its switch is turned after, with
+    the others: `switch_alarms_back`)."""
+    match = TIME.fullmatch(alarm_label(text))
+    assert match is not None  # `_put_alarms` saves only these
+    hour, minute, half, name = match.groups()
+    step = Step("probe", "alarms")
+    open_alarms(rig.phone, step)
+    steps = [Step.tap_on("Add", "Button"),
+             Step("set_picker", options=(("wheel", "o'clock"), ("value", f"{hour} o'clock"))),
+             Step("set_picker", options=(("wheel", "minute"),
+                                         ("value", f"{int(minute)} minute"
+                                                   + ("" if int(minute) == 1 else "s"))))]
+    if half:  # a 24-hour phone's sheet has no period wheel: its hours say it
+        steps.append(Step("set_picker", options=(("wheel", "3"), ("value", half))))
+    if name != "Alarm":  # the name a nameless alarm shows
+        steps += [Step.tap_on("Label", "TextField"), Step("type", name)]
+    run_steps(rig.phone, [*steps, Step.tap_on("Save", "Button")])
+
+
+def _put_alarms(rig: Rig, was: tuple[str, ...], now: tuple[str, ...]) -> str:
+    """Alarms back from `now` to `was`: those saved since deleted, those gone saved again, the
+    switches turned back. An alarm gone that cannot be saved again as it was (it repeats) may
+    be among those that are new, edited: then none of them is deleted."""
+    by_label = Counter(map(alarm_label, was))
+    gone = Counter(map(alarm_label, was)) - Counter(map(alarm_label, now))
+    new = Counter(map(alarm_label, now)) - by_label
+    again = [label for label in gone.elements() if TIME.fullmatch(label)]
+    kept = len(again) < sum(gone.values())
+    said = []
+    if new and not kept:
+        left = Counter(new)
+
+        def wanted(row: AlarmRow) -> bool:
+            return left[row.label] > 0
+
+        def took(row: AlarmRow) -> None:
+            left[row.label] -= 1
+
+        delete_alarms(rig.phone, Step("probe", "alarms"), wanted, sum(new.values()), took)
+        said.append(f"deleted {', '.join(map(repr, new.elements()))}")
+    elif new:
+        said.append(f"left {', '.join(map(repr, new.elements()))}: one may be the owner's, "
+                    "edited, that cannot be saved again as it was")
+    for label in again:
+        _save_alarm(rig, next(row for row in was if alarm_label(row) == label))
+        said.append(f"saved {label!r} again")
+    turned = switch_alarms_back(rig.phone, was)
+    said += [f"turned {label!r} back {'on' if alarm_on(_row(was, label)) else 'off'}"
+             for label in turned]
+    if kept:
+        said.append("the alarm(s) " + ", ".join(repr(label) for label in gone.elements()
+                                                if not TIME.fullmatch(label))
+                    + " repeat, and cannot be saved again as they were")
+    return "; ".join(said) or "nothing to put back"
+
+
+def _row(rows: tuple[str, ...], label: str) -> str:
+    return next((row for row in rows if alarm_label(row) == label), f"{label} | on")
+
+
+def _put_cities(rig: Rig, was: tuple[str, ...], now: tuple[str, ...]) -> str:
+    """World Clock's cities back from `now` to `was`: those added deleted, those gone added."""
+    new = [city for city in now if city not in was]
+    gone = [city for city in was if city not in now]
+    step = Step("probe", "world_clocks")
+    if new:
+        delete_cities(rig.phone, step, new)
+    if gone:
+        add_cities(rig.phone, step, gone)
+    return "; ".join(line for line in (
+        f"deleted {', '.join(map(repr, new))}" if new else "",
+        f"added back {', '.join(map(repr, gone))}" if gone else "") if line)
+
+
+PUT_BACK: Mapping[str, Callable[[Rig, tuple[str, ...], tuple[str, ...]], str]] = {
+    "alarms": _put_alarms, "world_clocks": _put_cities}
+"""How each collection the harness can put back is put back (notes, reminders, contacts and
+events cannot: a note's whole text, a reminder's details, a contact's phone and email, an
+event's end, place and notes are not in its row)."""
+
+
+__all__ = ["PUT_BACK", "TIME"]
