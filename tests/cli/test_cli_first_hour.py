@@ -220,7 +220,10 @@ def test_a_second_ctrl_c_leaves_no_agent_running(tmp_path: Path) -> None:
     phone: an unconfined one would go on through WDA directly."""
     started = tmp_path / "started"
     started.mkdir()
-    agent = f"command:echo $$ > {started}/$PHONESHELL_TASK_ID; exec sleep 60"
+    # its pid as the machine numbers it: an unconfined program runs in a PID namespace of its
+    # own, where $$ is 2; /proc is the machine's, so the shell's own stat line says
+    agent = (f"command:if [ -r /proc/self/stat ]; then read -r pid rest < /proc/self/stat; "
+             f"else pid=$$; fi; echo $pid > {started}/$PHONESHELL_TASK_ID; exec sleep 60")
     out = tmp_path / "out"
     with out.open("w") as sink:
         process = subprocess.Popen(
