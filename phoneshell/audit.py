@@ -230,9 +230,20 @@ UPSTREAM_TIMEOUT = "timed out"
 """How the bridge's log words an action WDA did not answer in time (`bridge.upstream`)."""
 
 
+def housekeeping(action: Action) -> bool:
+    """Whether a logged action only set up the agent's client: a session that names no app (it
+    launches nothing and leaves the screen as it is), or WDA's settings (how it reads, not what
+    the phone shows). Logged, as everything is; not one of the agent's steps."""
+    return action.kind == "other" and (action.params.get("route") == "/session"
+                                       or "settings" in action.params)
+
+
 def agent_steps(events: Iterable[AuditEvent]) -> int:
     """How many actions the agent took by the log: each action logged under phase `agent` (an
     intent, or an outcome whose intent is missing), reads not included (the bridge logs no
-    read), nor a request it refused (it never reached the phone). The count an agent's own
-    word cannot lower: what `runner.attempt` holds to the task's `max_steps`."""
-    return sum(1 for action in actions(events) if action.phase == "agent")
+    read), nor a request it refused (it never reached the phone), nor its client's setting up
+    (`housekeeping`: facebook-wda opens a session before its first step, some clients one a
+    step). The count an agent's own word cannot lower: what `runner.attempt` holds to the
+    task's `max_steps`."""
+    return sum(1 for action in actions(events)
+               if action.phase == "agent" and not housekeeping(action))

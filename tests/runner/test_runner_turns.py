@@ -91,6 +91,19 @@ def test_a_loop_the_harness_counted_itself_is_not_held_to_the_logs_count() -> No
     assert not counted.out_of_turns and over == "" and counted.turns == 5
 
 
+def test_a_clients_setting_up_is_no_step() -> None:
+    """facebook-wda opens a session before its first step (some clients one a step): a honest
+    program at its budget read as one over it. A session that launches an app is a step."""
+    setup = (*act(1, "other", PREFS, PREFS, route="/session"),
+             *act(2, "other", PREFS, PREFS, settings="snapshotMaxDepth"))
+    steps = tuple(e for n in range(3, 6) for e in act(n, "tap", PREFS, PREFS))
+    counted, over = measured(AgentResult(ran=True, turns=3), (*setup, *steps), 3)
+    assert not counted.out_of_turns and over == "" and counted.turns == 3
+    launch = act(6, "launch", PREFS, PREFS, bundle_id=PREFS, via="session")
+    counted, over = measured(AgentResult(ran=True), (*setup, *steps, *launch), 3)
+    assert counted.out_of_turns and over == "the log shows 4 actions, over the budget of 3"
+
+
 def test_what_the_run_failed_it_for_beyond_its_grade_is_kept_apart() -> None:
     graded = Verdict(task_id=TASK, evidence_task_id=TASK, passed=False, results=(),
                      overruled="the phone was changed outside the bridge")
