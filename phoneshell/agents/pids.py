@@ -161,10 +161,27 @@ class Limit:
         self._watcher.start()
 
     def _watch(self, root: int) -> None:
+        """A process is taken to have left only when seen outside on two looks in a row, the
+        same process both times (its pid and start time), below the program each time, alive:
+        a pid read as a child that exits, and is given to another program's process between
+        the two reads of /proc, is no escape (the machine reuses pids within seconds where
+        programs fork fast)."""
+        suspects: set[tuple[int, int]] = set()
         while not self._done.wait(WATCH_S):
+            seen: set[tuple[int, int]] = set()
             for pid in _below(root):
-                if pid not in self.left and len(self.left) < NAMED_MOST and self.outside(pid):
-                    self.left[pid] = strays.name(pid)
+                if pid in self.left or len(self.left) >= NAMED_MOST:
+                    continue
+                before = strays.read(pid)
+                if before is None or before.dead or not self.outside(pid):
+                    continue
+                after = strays.read(pid)
+                if after is None or after.key != before.key or pid not in _below(root):
+                    continue
+                if after.key in suspects:
+                    self.left[pid] = strays.name(pid) or "?"
+                seen.add(after.key)
+            suspects = seen
 
     def wrap(self, argv: list[str]) -> list[str]:
         """`argv` run inside the cgroup: a shell moves itself in, then becomes `argv` (so

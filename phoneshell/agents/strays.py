@@ -125,7 +125,7 @@ class _Proc:
         return self.state in "ZX"
 
 
-def _read(pid: int | str) -> _Proc | None:
+def read(pid: int | str) -> _Proc | None:
     """The process `pid` now (None: gone)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
@@ -147,7 +147,7 @@ def _table() -> dict[int, _Proc]:
         names = os.listdir("/proc")
     except OSError:
         return {}
-    found = (_read(name) for name in names if name.isdigit())
+    found = (read(name) for name in names if name.isdigit())
     return {proc.pid: proc for proc in found if proc is not None}
 
 
@@ -183,7 +183,7 @@ def reap_adopted() -> int:
     me, mine, reaped = os.getpid(), os.getsid(0), 0
     with _CHILDREN_LOCK:
         for pid in _child_pids():
-            proc = _read(pid)
+            proc = read(pid)
             if proc is None or not proc.dead or proc.ppid != me or not _adopted(proc, mine):
                 continue
             with contextlib.suppress(ChildProcessError, OSError):
@@ -235,7 +235,7 @@ def _signal(proc: _Proc, sig: int) -> None:
             os.kill(proc.pid, sig)
         return
     try:
-        now = _read(proc.pid)
+        now = read(proc.pid)
         if now is not None and now.start == proc.start:
             signal.pidfd_send_signal(fd, sig)
     except (ProcessLookupError, PermissionError, OSError):
@@ -265,7 +265,7 @@ class _Pass:
         found: dict[Key, _Proc] = {}
         with _CHILDREN_LOCK:
             for pid in _child_pids():  # first, and stopped at once: a comet is alive only here
-                proc = _read(pid)
+                proc = read(pid)
                 if proc is not None and proc.ppid == me and not self.own(proc, mine):
                     self._found(proc, found)
             if found or self.seen:  # and what is below them
@@ -349,7 +349,7 @@ def stop_strays(before: Collection[Key] = (), running: Collection[int] = (),
     while quiet < QUIET_PASSES:
         live = [p for p in sweep.look() if not p.dead]
         for proc in live:
-            now = _read(proc.pid)
+            now = read(proc.pid)
             if now is None or now.dead or now.start != proc.start:
                 continue  # it ended by itself before the stop reached it: the next is named
             if proc.pgid != finished and proc.key not in counted:
@@ -376,5 +376,5 @@ def stop_strays(before: Collection[Key] = (), running: Collection[int] = (),
 
 
 def _stopped(proc: _Proc) -> bool:
-    now = _read(proc.pid)
+    now = read(proc.pid)
     return now is None or now.start != proc.start or now.state in "TtZX"

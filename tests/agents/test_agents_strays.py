@@ -62,7 +62,7 @@ def comet(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _dead_children() -> int:
     """The harness's dead children that it adopted (not started)."""
     mine = os.getsid(0)
-    found = (strays._read(pid) for pid in strays._child_pids())
+    found = (strays.read(pid) for pid in strays._child_pids())
     return sum(1 for p in found if p is not None and p.dead and strays._adopted(p, mine))
 
 
