@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from phoneshell.errors import PhoneshellError
-from phoneshell.sim import gestures
+from phoneshell.sim import editing, gestures
 from phoneshell.sim.apps import AppModel, Drag, builtin_apps, installs
 from phoneshell.sim.apps import springboard as sb
 from phoneshell.sim.apps.settings import BUNDLE_ID as SETTINGS
@@ -317,9 +317,10 @@ class Phone:
     # -- input (see gestures.py) -------------------------------------------------------------
 
     def tap(self, x: int, y: int) -> None:
-        """Tap a point: the topmost visible element there reacts."""
+        """Tap a point: the topmost visible element there reacts (after a focused field
+        that ends editing on a tap outside it has, `editing.tap`)."""
         self._touched_s = self._clock_s
-        gestures.tap(self, x, y)
+        editing.tap(self, x, y)
 
     def hold(self, x: int, y: int, duration_s: float) -> None:
         """Touch and hold a point."""

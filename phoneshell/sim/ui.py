@@ -100,6 +100,10 @@ class EditText:
     selected: bool = False
     """All its text is selected (Safari's address once editing starts): the next characters
     typed replace it, and a Backspace deletes it."""
+    on_tap_outside: Handler | None = None
+    """What a tap anywhere but on this field or the keyboard does, while it has focus, before
+    the tap lands where it was aimed (`editing.tap`). None, UIKit's default: nothing (the
+    keyboard stays and the tap lands as if no field had focus)."""
 
     def shown_value(self) -> str | None:
         """What WDA reports as `value`: the text, bullets if secure, else the placeholder."""

@@ -5,8 +5,9 @@ All, Flagged, Completed, each with its count) and "My Lists" (Reminders, Groceri
 list opens it: its reminders, each with a completion circle, over a "New Reminder" button.
 "New Reminder" adds a row at the end with a focused title field (the list scrolls to it);
 typing a title and Return saves it and opens the next empty reminder below, keyboard up (so
-"a\nb\n" adds two); "Done" saves it and ends editing; Return, "Done" or leaving the list on an
-empty title saves nothing and ends editing. From the overview
+"a\nb\n" adds two); "Done", or a tap anywhere outside the title (the blank list below the
+rows, another row, the bar), saves it and ends editing; Return, "Done", such a tap or leaving
+the list on an empty title saves nothing and ends editing. From the overview
 "New Reminder" opens the Reminders list first (a real phone shows a sheet there instead).
 Tapping a circle completes a reminder (it moves to Completed; tapping it there undoes that).
 Searching the overview lists reminders whose title contains the query. A swipe left on a
@@ -130,7 +131,10 @@ def _new_reminder(state: RemindersState, host: Host) -> Handler:
 
 def _draft(state: RemindersState, host: Host) -> None:
     """Open an empty reminder at the end of the open list, its title focused."""
-    draft = EditText("", on_submit=lambda: _submitted(state, host))
+    # iOS: a tap anywhere outside the title (blank list, another row, the bar) saves it and
+    # ends editing, as Done does; the tap then does what it was aimed at.
+    draft = EditText("", on_submit=lambda: _submitted(state, host),
+                     on_tap_outside=lambda: commit(state, host))
     state.draft = draft
     state.scroll.offset = 1 << 20  # the new row is last: show it (the table clamps)
     host.focus(draft)
