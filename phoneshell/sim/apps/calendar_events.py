@@ -13,7 +13,7 @@ search lists events before anything is typed; typing keeps those whose title hol
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from phoneshell.sim import layout, lists
@@ -154,7 +154,7 @@ def _edit(opened: Opened, host: Host, form: EventForm) -> Node:
                      done, enabled=bool(form.title.text.strip()) or not new),
             *fields([form.title], 140, f.width),
             layout.text("Starts", Rect(16, 210, 80, 22)),
-            layout.picker(Rect(100, 196, 160, 150), [(form.starts, Rect(100, 196, 160, 150))])]
+            _starts(host, form)]
     if not new:
         kids.append(layout.button("Delete Event", Rect(16, f.height - 140, f.width - 32, 44),
                                   ask))
@@ -164,6 +164,14 @@ def _edit(opened: Opened, host: Host, form: EventForm) -> Node:
     if form.asking == "delete" and event is not None:
         kids.append(_delete_sheet(opened, host, event))
     return layout.screen(f, kids, key="calendar:edit")
+
+
+def _starts(host: Host, form: EventForm) -> Node:
+    """The Starts wheel. A tap on it ends editing the title (the keyboard goes), as touching
+    a date row of iOS's event editor does; the wheel turns as well."""
+    picker = layout.picker(Rect(100, 196, 160, 150), [(form.starts, Rect(100, 196, 160, 150))])
+    return replace(picker, children=tuple(replace(wheel, on_tap=lambda: host.focus(None))
+                                          for wheel in picker.children))
 
 
 def _search(opened: Opened, host: Host, today: date) -> Node:
