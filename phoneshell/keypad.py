@@ -6,13 +6,14 @@ phone showed.
 Behaves like iOS's basic calculator: × and ÷ bind tighter than + and − (2 + 3 × 4 = 14, so
 (2 + 3) × 4 takes an = first); % divides the entry by 100, or after + or − takes that percent
 of the left operand (30 + 10 % = 33, 30 × 10 % = 3, 10 % × 30 = 3); = again repeats the
-last operation; "All clear" clears everything, "Clear" (shown while an entry is being typed) only
-the entry; dividing by zero shows "Error". Exact decimal arithmetic, shown with up to 9
-significant digits and thousands separators, as the real display does. Keys go by their
-accessibility names: "0"-"9", "Decimal", "All clear", "Clear", "change sign", "percent",
-"divide", "multiply", "subtract", "add" and "equals".
+last operation; "All clear" clears everything; "Delete" (iOS 18 and later, shown while an entry
+is being typed) and a sideways swipe on the display delete the entry's last digit; "Clear"
+(iOS 17 and earlier, shown where Delete is now) clears only the entry; dividing by zero shows
+"Error". Exact decimal arithmetic, shown with up to 9 significant digits and thousands
+separators, as the real display does. Keys go by their accessibility names: "0"-"9",
+"Decimal", "All clear", "Delete", "Clear", "change sign", "percent", "divide", "multiply",
+"subtract" and "equals"; the swipe by `DISPLAY_SWIPE`.
 """
-
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -21,9 +22,26 @@ from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
 OPERATORS = {"divide": "÷", "multiply": "×", "subtract": "−", "add": "+"}
 SYMBOLS = {**OPERATORS, "equals": "=", "percent": "%", "change sign": "+/−", "Decimal": ".",
-           "All clear": "AC", "Clear": "C"}
+           "All clear": "AC", "Clear": "C", "Delete": "⌫"}
 """What each key shows on screen (the screenshot); the source carries the accessibility names."""
 _TIGHT = ("multiply", "divide")
+DISPLAY_SWIPE = "display swipe"
+"""A sideways swipe on the display, as `press` takes it: it deletes a digit as "Delete" does
+(iOS has had it since long before the key). No key: no button is named so."""
+DELETES = ("Delete", DISPLAY_SWIPE)
+SWIPE_MIN_PT = 20
+"""How far sideways a swipe on the display must go to delete (past a tap's 10-point slop; an
+XCUITest swipe across a one-digit display's middle half goes 22)."""
+EDGE_PT = 20
+"""A rightward drag starting left of this x is the system's edge swipe (a page's back), not the
+display's."""
+
+
+def display_swipe(from_x: float, dx: float, dy: float) -> bool:
+    """Whether a one-finger drag that went down on the display, starting at x `from_x` and
+    moving (`dx`, `dy`) points, deletes a digit: sideways, either way, at least `SWIPE_MIN_PT`,
+    and not the system's edge swipe."""
+    return abs(dx) > abs(dy) and abs(dx) >= SWIPE_MIN_PT and not (from_x < EDGE_PT and dx > 0)
 
 
 @dataclass
@@ -110,6 +128,8 @@ def press(state: CalculatorState, key: str) -> None:
         state.after_operator = False
     elif key == "Clear":
         state.entry, state.typing = "0", False
+    elif key in DELETES:
+        _delete(state)
     elif key == "All clear":
         _clear_all(state)
 
@@ -118,6 +138,19 @@ def _clear_all(state: CalculatorState) -> None:
     fresh = CalculatorState()
     for f in fields(CalculatorState):
         setattr(state, f.name, getattr(fresh, f.name))
+
+
+def _delete(state: CalculatorState) -> None:
+    """Delete the entry's last character while it is typed (nothing otherwise: a result is not
+    edited). Deleting its last digit leaves 0, not typed, as a fresh entry: what is pending
+    stays."""
+    if not state.typing or state.error:
+        return
+    rest = state.entry[:-1]
+    if rest in ("", "-", "0", "-0"):
+        state.entry, state.typing = "0", False
+    else:
+        state.entry = rest
 
 
 def _digit(state: CalculatorState, char: str) -> None:
@@ -206,7 +239,8 @@ class Worked:
     state: CalculatorState = field(default_factory=CalculatorState)
     entries: list[Decimal] = field(default_factory=list)
     """The numbers keyed, in order, each as its whole entry (the display's number when the
-    next key ended it); an entry Clear or All clear threw away is not among them."""
+    next key ended it, after any digit deleted); an entry Clear, All clear or deleting its
+    every digit threw away is not among them."""
     operations: int = 0
     """Presses of an operator or %."""
     repeated_before: bool = False
@@ -220,8 +254,8 @@ class Worked:
 
 
 def work(keys: Sequence[str]) -> Worked:
-    """Replay `keys` (accessibility names, each in `KEYS`) on a fresh Calculator, noting each
-    number keyed as it is entered."""
+    """Replay `keys` (accessibility names, each in `KEYS`, or `DISPLAY_SWIPE`) on a fresh
+    Calculator, noting each number keyed as it is entered."""
     done = Worked()
     state = done.state
     for key in keys:
@@ -240,6 +274,11 @@ def work(keys: Sequence[str]) -> Worked:
         elif key in OPERATORS or key == "percent":
             done.operations += 1
         press(state, key)
+        if key in DELETES and typing and done.entries:
+            if state.typing:
+                done.entries[-1] = state.value()
+            else:
+                done.entries.pop()  # every digit deleted: that number was not keyed
         if (key in DIGITS or key == "Decimal") and state.typing:
             if typing:
                 done.entries[-1] = state.value()

@@ -198,10 +198,11 @@ def test_the_keys_must_be_keyed_as_the_computation(
 
 def test_a_computation_keyed_onto_a_result_keyed_before_is_no_computation(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
-    """36 + 0 x 5, Clear (the entry only: C shows while one is typed), then 240 x 15 % =: the
-    display shows 36, the last taps are the computation, and what shows is the 36 keyed first."""
+    """36 + 0 x 5, Delete (the entry's digit: the backspace shows while one is typed), then
+    240 x 15 % =: the display shows 36, the last taps are the computation, and what shows is
+    the 36 keyed first."""
     row = attempt(sim, tmp_path, suite["calculator.percentage"], keyed(
-        "3", "6", "add", "0", "multiply", "5", "Clear", "2", "4", "0", "multiply", "1", "5",
+        "3", "6", "add", "0", "multiply", "5", "Delete", "2", "4", "0", "multiply", "1", "5",
         "percent", "equals"))
     assert set(failed_on(row)) == {"tapped_keys"}, failed_on(row)
     assert "with no = or All clear between" in failed_on(row)["tapped_keys"]

@@ -41,9 +41,57 @@ def test_display_is_a_result_static_text(calc, client):
     result = calc(name="Result").get(timeout=1)
     assert result.className == "XCUIElementTypeStaticText"
     assert result.label == result.value == "7"
-    assert calc(name="Clear").exists and not calc(name="All clear").exists
-    keys(calc, "Clear")
+    # iOS 18 and later: a backspace while an entry is typed, All clear otherwise; no C key
+    assert calc(name="Delete").exists and not calc(name="All clear").exists
+    assert not calc(name="Clear").exists
+    assert keys(calc, "8", "Delete") == "7"
+    assert keys(calc, "Delete") == "0"
+    assert calc(name="All clear").exists and not calc(name="Delete").exists
+    assert keys(calc, "4", "multiply") == "4"
+    assert calc(name="All clear").exists  # nothing typed since the operator
+
+
+def swipe(session: wda.Client, dx: int, dy: int = 0, start: tuple[int, int] | None = None,
+          ) -> str:
+    """A one-finger W3C swipe from the display's centre (or `start`) by (dx, dy) points."""
+    if start is None:
+        x, y, width, height = session(name="Result").get(timeout=1).bounds
+        start = (x + width // 2, y + height // 2)
+    x, y = start
+    session.http.post("/actions", data={"actions": [{
+        "type": "pointer", "id": "finger1", "parameters": {"pointerType": "touch"},
+        "actions": [{"type": "pointerMove", "duration": 0, "x": x, "y": y},
+                    {"type": "pointerDown", "button": 0},
+                    {"type": "pointerMove", "duration": 200, "x": x + dx, "y": y + dy},
+                    {"type": "pointerUp", "button": 0}]}]})
+    return session(name="Result").get(timeout=1).value
+
+
+def test_a_sideways_swipe_on_the_display_deletes_the_last_digit(calc):
+    """The red team's honest agent: 4, 8, a swipe across the display, 7 x 9 = shows 423."""
+    keys(calc, "4", "8")
+    assert swipe(calc, 80) == "4"
+    assert keys(calc, "7", "multiply", "9", "equals") == "423"
+    # either way, by facebook-wda's drag too, and by XCUITest's swipe on the element
+    keys(calc, "All clear", "1", "2", "3")
+    assert swipe(calc, -40) == "12"
+    x, y, width, height = calc(name="Result").get(timeout=1).bounds
+    calc.swipe(x + width // 2, y + height // 2, x + width // 2 + 60, y + height // 2)
+    assert calc(name="Result").get(timeout=1).value == "1"
+    result = calc(name="Result").get(timeout=1)
+    calc._session_http.post(f"/wda/element/{result.id}/swipe", data={"direction": "left"})
+    assert calc(name="Result").get(timeout=1).value == "0"
     assert calc(name="All clear").exists
+
+
+def test_other_swipes_delete_nothing(calc):
+    keys(calc, "4", "8")
+    assert swipe(calc, 0, 60) == "48"  # up and down
+    assert swipe(calc, 12) == "48"  # past a tap's slop, short of a swipe
+    x, y, width, height = calc(name="Result").get(timeout=1).bounds
+    assert swipe(calc, 80, start=(x - 40, y + height // 2)) == "48"  # beside the digits
+    keys(calc, "multiply", "9", "equals")
+    assert swipe(calc, 80) == "432"  # a result is not edited
 
 
 def test_button_labels(calc):
@@ -84,7 +132,13 @@ def run(*names: str) -> str:
     (("9", "9", "9", "9", "9", "multiply", "9", "9", "9", "9", "9", "equals"), "9.9998e9"),
     (("2", "add", "multiply", "3", "equals"), "6"),  # a second operator replaces the first
     (("1", "2", "3", "4", "5", "6", "7", "8", "9", "1"), "123,456,789"),  # 9 digits at most
-    (("5", "Clear", "3", "add", "1", "equals"), "4"),
+    (("5", "Clear", "3", "add", "1", "equals"), "4"),  # iOS 17's C, still understood
+    (("4", "8", "Delete", "7"), "47"),
+    (("3", "add", "4", "Delete", "5", "equals"), "8"),  # the pending operation stays
+    (("1", "Decimal", "5", "Delete", "Delete", "2"), "12"),
+    (("1", "Decimal", "5", "Delete", "multiply", "3", "equals"), "3"),
+    (("6", "multiply", "2", "equals", "Delete"), "12"),  # a result is not edited
+    (("7", "divide", "0", "equals", "Delete"), "Error"),
 ])
 def test_arithmetic(names, shown):
     assert run(*names) == shown

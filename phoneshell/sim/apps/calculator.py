@@ -4,21 +4,23 @@ The arithmetic is `phoneshell.keypad`'s, the one the `tapped_keys` check replays
 presses on, so the check computes what this display showed: × and ÷ bind tighter than + and −,
 % as iOS has it, exact decimal arithmetic shown with up to 9 significant digits.
 
-Accessibility names follow the real app as best known (iOS 17-26): the display is a StaticText
-named "Result" whose label and value are the displayed number; keys are Buttons named and
-labelled "0"-"9", "Decimal", "All clear", "Clear", "change sign", "percent", "divide",
-"multiply", "subtract", "add" and "equals". The keypad is the classic one with a wide 0 (iOS 18
-swapped in a backspace and a mode button).
+Accessibility names follow the real app as best known (iOS 17-26; docs/simulator.md gives the
+sources and what is uncertain): the display is a StaticText named "Result" whose label and value
+are the displayed number; keys are Buttons named and labelled "0"-"9", "Decimal", "Delete" (the
+backspace, iOS 18 and later, top left while an entry is typed) or "All clear" (there otherwise),
+"change sign", "percent", "divide", "multiply", "subtract", "add" and "equals". A sideways swipe
+on the display deletes a digit, as Delete does. The 0 key is still the classic wide one: iOS 18's
+mode button (Basic, Scientific, Math Notes, Convert) and its expression line are not modelled.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from phoneshell.keypad import SYMBOLS, CalculatorState, display, press
+from phoneshell.keypad import DISPLAY_SWIPE, SYMBOLS, CalculatorState, display, display_swipe, press
 from phoneshell.sim import layout
-from phoneshell.sim.apps import AppModel, Host, register
-from phoneshell.sim.ui import Node, Rect
+from phoneshell.sim.apps import AppModel, Drag, Host, register
+from phoneshell.sim.ui import Node, Rect, hit_path
 
 BUNDLE_ID = "com.apple.calculator"
 
@@ -27,7 +29,9 @@ def _key(key: str, frame: Rect, state: CalculatorState) -> Node:
     def tap() -> None:
         press(state, key)
 
-    return Node("Button", frame, label=key, name=key, on_tap=tap, pixels_text=SYMBOLS.get(key))
+    # the screenshot font has no ⌫ (it would draw "?"): the backspace's arrow with its cross
+    drawn = "<x" if key == "Delete" else SYMBOLS.get(key)
+    return Node("Button", frame, label=key, name=key, on_tap=tap, pixels_text=drawn)
 
 
 def render(state: CalculatorState, host: Host) -> Node:
@@ -41,7 +45,7 @@ def render(state: CalculatorState, host: Host) -> Node:
         return Rect(left + col * (size + gap), bottom - (5 - row) * (size + gap) + gap,
                     size * span + gap * (span - 1), size)
 
-    clear = "Clear" if state.typing and not state.error else "All clear"
+    clear = "Delete" if state.typing and not state.error else "All clear"
     grid: list[tuple[str, int, int, int]] = [
         (clear, 0, 0, 1), ("change sign", 1, 0, 1), ("percent", 2, 0, 1), ("divide", 3, 0, 1),
         ("7", 0, 1, 1), ("8", 1, 1, 1), ("9", 2, 1, 1), ("multiply", 3, 1, 1),
@@ -61,4 +65,17 @@ def render(state: CalculatorState, host: Host) -> Node:
     return layout.screen(f, [result, *keys], key="calculator")
 
 
-APP = register(AppModel(BUNDLE_ID, "Calculator", CalculatorState, render, rotates=True))
+def on_drag(state: CalculatorState, host: Host, drag: Drag) -> bool:
+    """A sideways swipe that goes down on the display deletes the entry's last digit (nothing
+    when no entry is being typed); `keypad.display_swipe` says which drags do, for the check's
+    replay too."""
+    path = hit_path(host.screen().root, drag.from_x, drag.from_y)
+    if not any(n.name == "Result" and n.type == "StaticText" for n in path) \
+            or not display_swipe(drag.from_x, drag.dx, drag.dy):
+        return False
+    press(state, DISPLAY_SWIPE)
+    return True
+
+
+APP = register(AppModel(BUNDLE_ID, "Calculator", CalculatorState, render, on_drag=on_drag,
+                        rotates=True))
