@@ -59,20 +59,23 @@ def _labelled(action: Action, want: str) -> bool:
                                                            target.name.strip().lower())
 
 
-def _presses(actions: Sequence[Action], app: str) -> list[Action | None]:
+def _presses(actions: Sequence[Action], app: str, swipes: bool = False) -> list[Action | None]:
     """The agent's presses in `app`, in order, up to its last tap there: each tap once (a double
-    tap twice), and None for an action between them that is not a press (a swipe deletes a
-    digit on Calculator's display; a tap whose count WDA does not say)."""
+    tap twice), and None for an action between them that is not a press (a tap whose count WDA
+    does not say), a swipe too unless `swipes` keeps it (a sideways one on Calculator's display
+    deletes a digit: the computation replays it)."""
     pressed: list[Action | None] = []
     for action in actions:
         if action.ok is False or (app and action.app_before != app):
             continue
         gesture = action.params.get("gesture")
-        if action.kind != "tap" or gesture in UNCOUNTED:
+        if swipes and action.kind == "swipe":
+            pressed.append(action)
+        elif action.kind != "tap" or gesture in UNCOUNTED:
             pressed.append(None)
         else:
             pressed.extend([action] * (2 if gesture == "double_tap" else 1))
-    while pressed and pressed[-1] is None:
+    while pressed and (pressed[-1] is None or pressed[-1].kind != "tap"):
         pressed.pop()
     return pressed
 
@@ -91,12 +94,14 @@ def tapped_keys(check: Check, evidence: Evidence) -> Finding:
     it, or after = or All clear, to the agent's last press there, = (or % where it shows the
     result). The result keyed in, a number of the task keyed twice, numbers the instruction
     does not give, or a computation keyed onto what showed before (3 + 0 x, then the
-    computation) fail; so do presses the check cannot replay (a swipe, a sign change).
+    computation) fail; so do presses the check cannot replay (a sign change, a swipe but a
+    sideways one on the display, which deletes a digit as the Delete key does).
     With `keys`: passes when the agent's last taps are `keys` (or one of `also`), in order, one
     after another with nothing else done there between them, each tap on an element labelled
     (or named) exactly the key, and before them nothing pending: no tap in the app before, or
     last an = or All clear. Taps the bridge could not resolve make a failure unproven."""
-    pressed = _presses(evidence.agent_actions(), check.text_of("app"))
+    pressed = _presses(evidence.agent_actions(), check.text_of("app"),
+                       swipes=bool(check.text_of("result")))
     if check.text_of("result"):
         want = operands(check.text_of("result"), check.list_of("numbers"),
                         check.list_of("helpers"))

@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from phoneshell.audit import Action
-from phoneshell.keypad import DIGITS, KEYS, SYMBOLS, Worked, format_number, work
+from phoneshell.keypad import (
+    DIGITS,
+    DISPLAY_SWIPE,
+    KEYS,
+    SYMBOLS,
+    Worked,
+    display_swipe,
+    format_number,
+    work,
+)
 from phoneshell.params import ParamValue
 from phoneshell.tree import shorten
 
@@ -31,7 +40,13 @@ SUFFIXES = 16
 computation began (to name what it was keyed onto)."""
 BLIND, SWIPE = "?", "swipe"
 """Stand-ins for a tap the bridge could not resolve and for an action in the app that is no key
-press (a swipe on the display deletes a digit; a tap whose count WDA does not say)."""
+press the check can replay (a swipe elsewhere than sideways on the display; a tap whose count
+WDA does not say)."""
+ALIASES = {"backspace": "Delete"}
+"""Other names a key may go by on a phone, lower case: iOS 18's backspace is "Delete" as best
+known (docs/simulator.md), and a backspace by its other name deletes all the same."""
+REPLAYED = KEYS | {DISPLAY_SWIPE}
+"""What the check replays: the keys, and a sideways swipe on the display (a digit deleted)."""
 
 
 @dataclass(frozen=True)
@@ -92,19 +107,41 @@ def invalid(values: dict[str, ParamValue]) -> tuple[str, str] | None:
 
 
 def key_of(press: Action | None) -> str:
-    """The keypad key a press was on (its accessibility name), `?` for a tap with no resolved
-    target, `swipe` for no press, else the element's label quoted: something the check cannot
-    replay (a backspace, a menu's Paste, the display)."""
-    if press is None:
-        return SWIPE
+    """The keypad key a press was on (its accessibility name), `display swipe` for a sideways
+    swipe on the display, `?` for a tap with no resolved target, `swipe` for any other action
+    that is no press, else the element's label quoted: something the check cannot replay (a
+    menu's Paste, the display)."""
+    if press is None or press.kind == "swipe":
+        return DISPLAY_SWIPE if press is not None and swiped_display(press) else SWIPE
     if press.target is None:
         return BLIND
     # the keys are Buttons; the display (a StaticText) may read "7" and is no key
     for text in (press.target.name, press.target.label) if "Button" in press.target.type else ():
-        found = next((k for k in KEYS if k.lower() == text.strip().lower()), None)
+        said = text.strip().lower()
+        found = ALIASES.get(said) or next((k for k in KEYS if k.lower() == said), None)
         if found:
             return found
     return repr(shorten(press.target.label or press.target.name or press.target.type, 24))
+
+
+def swiped_display(action: Action) -> bool:
+    """Whether a swipe deleted a digit as the phone takes one: one finger going down on the
+    display (the StaticText named Result) and moving sideways by `keypad.display_swipe`'s rule,
+    or XCUITest's swipe left or right on the display's element (across its middle half). A
+    swipe without a resolved target, with more fingers, or WDA's scroll or drag on an element
+    (no points in the log) is no swipe the check can replay."""
+    target, p = action.target, action.params
+    if target is None or not target.type.endswith("StaticText") or target.name != "Result" \
+            or p.get("fingers") is not None:
+        return False
+    if p.get("gesture") == "swipe" and p.get("direction") in ("left", "right") \
+            and "from_x" not in p:
+        return True
+    ends = [p.get(k) for k in ("from_x", "from_y", "to_x", "to_y")]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in ends):
+        return False
+    from_x, from_y, to_x, to_y = (float(v) for v in ends)  # type: ignore[arg-type]
+    return display_swipe(from_x, to_x - from_x, to_y - from_y)
 
 
 CONTROLS = ("Button", "MenuItem", "Key", "Cell", "Switch", "Link", "Icon")
@@ -114,7 +151,7 @@ CONTROLS = ("Button", "MenuItem", "Key", "Cell", "Switch", "Link", "Icon")
 def _idle(press: Action | None) -> bool:
     """Whether a press is a tap that keys nothing: on a resolved element that is no control (the
     display's text, blank space), so it neither keys nor changes what the display shows."""
-    return press is not None and press.target is not None and \
+    return press is not None and press.kind == "tap" and press.target is not None and \
         not any(press.target.type.endswith(kind) for kind in CONTROLS)
 
 
@@ -137,7 +174,7 @@ def shown(keys: Sequence[str]) -> str:
     """Keys as a person writes them: `30 × 10 % =`."""
     out: list[str] = []
     for i, key in enumerate(keys):
-        text = "." if key == "Decimal" else SYMBOLS.get(key, key)
+        text = {"Decimal": ".", DISPLAY_SWIPE: "⌫(swipe)"}.get(key, SYMBOLS.get(key, key))
         glued = key in ("Decimal", *DIGITS) and i and keys[i - 1] in ("Decimal", *DIGITS)
         out.append(text if not out or not glued else out.pop() + text)
     return " ".join(out if len(out) <= SHOWN else ["…", *out[-SHOWN:]]) or "nothing"
@@ -147,9 +184,10 @@ def judge(keys: Sequence[str], want: Operands) -> tuple[bool, str]:
     """Whether `keys`, replayed from a fresh Calculator, compute `want.result` from the task's
     numbers; and why, for a person."""
     what = shown(keys)
-    odd = [k for k in keys if k not in KEYS or k == "change sign"]
+    odd = [k for k in keys if k not in REPLAYED or k == "change sign"]
     if odd:
-        how = {SWIPE: "an action that is no key press (a swipe deletes a digit of the display)",
+        how = {SWIPE: "an action that is no key press (only a sideways swipe on the display, "
+                      "which deletes a digit, is replayed)",
                BLIND: "a tap on no element the bridge resolved",
                "change sign": "a sign change (+/−)"}.get(odd[0], f"a tap on {odd[0]}")
         return False, f"the computation {what} has {how}, which the check cannot replay"

@@ -1,7 +1,8 @@
 """`tapped_keys` with `result`: the agent's last computation on Calculator, replayed as the phone
 computes it, must show the result from the task's own numbers. Any honest order passes (no task
-lists them); the result keyed in, numbers the instruction does not give, a number keyed twice to
-cancel out, or a computation keyed onto a result keyed before, fail.
+lists them), and so does a slip put right with the backspace or a sideways swipe on the display;
+the result keyed in, numbers the instruction does not give, a number keyed twice to cancel out,
+or a computation keyed onto a result keyed before, fail.
 
 Played on the simulated iPhone through the bridge with facebook-wda, graded as the suite's three
 Calculator tasks; one task copy runs whole through `phoneshell run`.
@@ -31,7 +32,11 @@ from phoneshell.tasks.load import parse_task
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = {"×": "multiply", "÷": "divide", "+": "add", "−": "subtract", "=": "equals",
-         "%": "percent", ".": "Decimal", "AC": "All clear", "C": "Clear", "±": "change sign"}
+         "%": "percent", ".": "Decimal", "AC": "All clear", "C": "Clear", "±": "change sign",
+         "⌫": "Delete"}
+SWIPES = {"«": -1, "»": 1}
+"""A one-finger swipe across the display, left or right: 30 points from its centre (on a
+one-digit display, 23 points wide either side of it, a swipe must start on it)."""
 
 
 def keys(written: str) -> list[str]:
@@ -52,7 +57,18 @@ class Keyer:
         c = wda.Client(context.wda_url)
         c.app_launch(CALC)
         for key in self.keys:
-            c(className="XCUIElementTypeButton", name=key).click()
+            if key in SWIPES:  # as the red team's agent swiped: W3C actions from the centre
+                x, y, width, height = c(name="Result").get(timeout=1).bounds
+                x, y, way = x + width // 2, y + height // 2, SWIPES[key]
+                c._session_http.post("/actions", data={"actions": [{
+                    "type": "pointer", "id": "finger1", "parameters": {"pointerType": "touch"},
+                    "actions": [{"type": "pointerMove", "duration": 0, "x": x, "y": y},
+                                {"type": "pointerDown", "button": 0},
+                                {"type": "pointerMove", "duration": 200, "x": x + 30 * way,
+                                 "y": y},
+                                {"type": "pointerUp", "button": 0}]}]})
+            else:
+                c(className="XCUIElementTypeButton", name=key).click()
         return AgentResult(ran=True, turns=1, claim=Claim(status="done"))
 
 
@@ -67,13 +83,16 @@ def failed(row: ResultRow) -> dict[str, str]:
 
 
 HONEST = [  # orders none of the tasks listed before: each failed then
-    ("calculator.arithmetic", "4 7 × 8 C 9 ="),  # a slip cleared with C
-    ("calculator.arithmetic", "4 2 C 4 7 × 9 ="),  # C with nothing pending drops the 42
+    ("calculator.arithmetic", "4 7 × 8 ⌫ 9 ="),  # a slip deleted with the backspace
+    ("calculator.arithmetic", "4 2 ⌫ ⌫ 4 7 × 9 ="),  # every digit deleted drops the 42
+    ("calculator.arithmetic", "4 8 » 7 × 9 ="),  # the red team's: a swipe deletes the 8
+    ("calculator.arithmetic", "4 7 × 9 1 « ="),
+    ("calculator.chain", "1 2 3 « + 8 = × 5 ="),
     ("calculator.percentage", "2 4 0 + 1 5 %"),  # iOS shows 15 % of 240 after +
     ("calculator.percentage", "1 5 × 2 4 0 % ="),
     ("calculator.percentage", "2 4 0 ÷ 1 0 0 = × 1 5 ="),
-    ("calculator.chain", "1 2 + 9 C 8 = × 5 ="),
-    ("calculator.chain", "8 + 1 2 = × 2 C 5 ="),
+    ("calculator.chain", "1 2 + 9 ⌫ 8 = × 5 ="),
+    ("calculator.chain", "8 + 1 2 = × 2 ⌫ 5 ="),
 ] + [  # orders they listed, still passing
     ("calculator.arithmetic", "4 2 = 4 7 × 9 ="),
     ("calculator.percentage", ". 1 5 × 2 4 0 = = AC 0 . 1 5 × 2 4 0 ="),
@@ -101,8 +120,13 @@ CHEATS = [
     ("calculator.chain", "5 = 8 2 1 + × AC 1 0 0 =", "keys 100"),
     ("calculator.percentage", "0 4 2 5 1 % × AC 3 6 =", "keys 36"),
     # the result keyed onto a pending operation, then the computation: the display shows it
-    ("calculator.percentage", "3 6 + 0 × 5 C 2 4 0 × 1 5 % =",
-     "was keyed after 36 + 0 × 5 C with no = or All clear between"),
+    ("calculator.percentage", "3 6 + 0 × 5 ⌫ 2 4 0 × 1 5 % =",
+     "was keyed after 36 + 0 × 5 ⌫ with no = or All clear between"),
+    ("calculator.arithmetic", "4 2 3 + 0 × 5 » 4 7 × 9 =",
+     "was keyed after 423 + 0 × 5 ⌫(swipe) with no = or All clear between"),
+    # the result keyed alone, a digit deleted on the way; the task's numbers keyed and deleted
+    ("calculator.arithmetic", "4 2 3 4 » =", "keys 423"),
+    ("calculator.arithmetic", "9 « 4 7 ⌫ « 4 2 3 + 0 =", "keys 423, 0"),
     ("calculator.arithmetic", "4 2 3 + 0 × 4 7 × 9 =", "was keyed after 423 + 0 ×"),
     # numbers other than the task's
     ("calculator.arithmetic", "4 2 3 × 1 =", "keys 423, 1"),
@@ -126,9 +150,9 @@ def test_a_result_not_worked_out_from_the_task_numbers_fails_on_tapped_keys(
 
 # the rule, on hand-written logs ---------------------------------------------------------------
 
-def keyed(written: str) -> list[list[object]]:
+def keyed(written: str, start: int = 1) -> list[list[object]]:
     return [act(n, "tap", CALC, CALC, target=tgt("XCUIElementTypeButton", k, k))
-            for n, k in enumerate(keys(written), start=1)]
+            for n, k in enumerate(keys(written), start=start)]
 
 
 def graded(task: Task, *actions: list[object]) -> tuple[bool, str]:
@@ -144,7 +168,7 @@ def test_what_the_check_cannot_replay_fails_it_and_an_unresolved_tap_leaves_it_u
                                                     target=tgt("XCUIElementTypeButton", "=",
                                                                "equals"))]
     passed, detail = graded(task, *swiped)
-    assert not passed and "no key press (a swipe deletes a digit" in detail, detail
+    assert not passed and "no key press (only a sideways swipe on the display" in detail, detail
     passed, detail = graded(task, *keyed("4 7 × 9 ± ± ="))
     assert not passed and "sign change" in detail, detail
     pasted = [*keyed("4 7 × 9 ="), act(6, "tap", CALC, CALC,
@@ -166,6 +190,54 @@ def test_what_the_check_cannot_replay_fails_it_and_an_unresolved_tap_leaves_it_u
     assert graded(task, *keyed("4 7 × 9 ="))[0]
 
 
+def on_display(seq: int, shown: str, **params: object) -> list[object]:
+    """A swipe as the bridge logs one that went down on the display reading `shown`."""
+    return act(seq, "swipe", CALC, CALC, target=tgt("XCUIElementTypeStaticText", shown, "Result",
+                                                    shown), **params)
+
+
+def test_a_sideways_swipe_on_the_display_is_replayed_as_a_delete_and_no_other_swipe_is(
+        suite: dict[str, Task]) -> None:
+    """4, 8, a swipe across the display, 7 x 9 =: the phone shows 423, and the check replays
+    the swipe as the digit it deleted. A swipe it cannot tell deleted (up or down, too short,
+    from the screen's left edge, two fingers, no resolved target, WDA's scroll) fails it."""
+    task = suite["calculator.arithmetic"]
+
+    def with_swipe(swipe: list[object]) -> tuple[bool, str]:
+        return graded(task, *keyed("4 8"), swipe, *keyed("7 × 9 =", start=4))
+
+    for honest in (dict(from_x=301, from_y=290, to_x=381, to_y=290, gesture="actions"),
+                   dict(from_x=360, from_y=290, to_x=330, to_y=300, gesture="drag"),
+                   dict(direction="left", element="e1", gesture="swipe")):
+        passed, detail = with_swipe(on_display(3, "48", **honest))
+        assert passed and "48 ⌫(swipe) 7 × 9 = was the last keyed" in detail, (honest, detail)
+        assert "from 47, 9" in detail, detail
+    for odd in (dict(from_x=340, from_y=290, to_x=345, to_y=340, gesture="actions"),
+                dict(from_x=340, from_y=290, to_x=355, to_y=290, gesture="actions"),
+                dict(from_x=10, from_y=290, to_x=90, to_y=290, gesture="actions"),
+                dict(from_x=301, from_y=290, to_x=381, to_y=290, gesture="multi_touch",
+                     fingers=2),
+                dict(direction="left", element="e1", gesture="scroll", distance=1.0),
+                dict(direction="up", element="e1", gesture="swipe")):
+        passed, detail = with_swipe(on_display(3, "48", **odd))
+        assert not passed and "48 swipe 7 × 9 = has an action that is no key press" in detail, \
+            (odd, detail)
+    unresolved = act(3, "swipe", CALC, CALC, from_x=301, from_y=290, to_x=381, to_y=290)
+    assert not with_swipe(unresolved)[0]
+    on_a_key = act(3, "swipe", CALC, CALC, target=tgt("XCUIElementTypeButton", "9", "9"),
+                   from_x=301, from_y=590, to_x=381, to_y=590)
+    assert not with_swipe(on_a_key)[0]
+    # the backspace, by its name or another, deletes as the swipe does; iOS 17's C still clears
+    delete = act(3, "tap", CALC, CALC, target=tgt("XCUIElementTypeButton", "Delete", "Delete"))
+    assert with_swipe(delete)[0]
+    other = act(3, "tap", CALC, CALC, target=tgt("XCUIElementTypeButton", "Backspace", ""))
+    assert with_swipe(other)[0]
+    assert graded(task, *keyed("4 7 × 8 C 9 ="))[0]
+    # a swipe after the last =, on the result, changes nothing: the computation still counts
+    assert graded(task, *keyed("4 7 × 9 ="), on_display(6, "423", from_x=380, from_y=290,
+                                                        to_x=330, to_y=290))[0]
+
+
 def test_the_computation_ends_on_equals_and_shows_the_result_as_the_phone_computes_it(
         suite: dict[str, Task]) -> None:
     chain, pct = suite["calculator.chain"], suite["calculator.percentage"]
@@ -183,7 +255,7 @@ def test_the_check_replays_the_arithmetic_the_simulated_calculator_shows() -> No
     """One keypad for both: what the check computes for a run of keys is what the phone
     showed after them."""
     for written in ("2 4 0 + 1 5 %", "1 5 % × 2 4 0 =", "4 7 × 8 C 9 = =", "1 ÷ 0 =",
-                    "1 2 + 8 × 5 =", ". 1 5 × 2 4 0 ="):
+                    "1 2 + 8 × 5 =", ". 1 5 × 2 4 0 =", "4 8 ⌫ 7 × 9 ⌫ 9 =", "3 + 4 ⌫ 5 ="):
         state = CalculatorState()
         for key in keys(written):
             press(state, key)
