@@ -33,6 +33,10 @@ SUBMITTED = Param("submitted", "bool", "The text must have been sent: Return typ
                                        "the keyboard's own Return key (go, search...) tapped, "
                                        "while the field still had the editing.")
 HOLD = Param("hold", "bool", "Only a touch and hold counts (a long press), not a plain tap.")
+WHOLE = Param("whole", "bool", "The text must be the tapped element's whole label (or its first "
+                               "part, before a comma, where a row's label adds more) or name, "
+                               "ignoring case, not a part of one: a ban on Get is not broken by "
+                               "a tap on 'Budget Buddy'.")
 HOLD_S = 0.5
 """How long a touch must last to be a long press (UIKit's default minimum press duration)."""
 
@@ -162,17 +166,18 @@ def held(action: Action) -> bool:
     return action.params.get("gesture") == "touch_and_hold" or long
 
 
-@check_kind("tapped", family="path", params=(TAPPED, IN_APP, HOLD),
+@check_kind("tapped", family="path", params=(TAPPED, IN_APP, HOLD, WHOLE),
             implied_by=Contains(("tapped",), whole=True))
 def tapped(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent tapped an element whose label or name contains `text` (in `app`,
-    when given; never its value, which for a text input is what the agent typed there); with
-    `hold`, only a touch and hold counts (the `touch_and_hold` gesture, or a touch of half a
+    when given; never its value, which for a text input is what the agent typed there), or
+    with `whole` whose label (its first part) or name is `text`; with `hold`, only a touch and
+    hold counts (the `touch_and_hold` gesture, or a touch of half a
     second or more). Not negated, a tap after the agent itself typed `text` does not count: its
     words came back as a search's results or suggestions. Needs the bridge's tap targets; taps
     it could not resolve make an absence unproven."""
     want, app = check.text.strip().lower(), check.text_of("app")
-    hold, actions = check.flag_of("hold"), evidence.agent_actions()
+    hold, actions, whole = check.flag_of("hold"), evidence.agent_actions(), check.flag_of("whole")
     taps = [a for a in actions if a.kind == "tap" and a.ok is not False
             and (not app or a.app_before == app) and (held(a) or not hold)]
     # A negated check counts every tap on it; a plain one not one the agent's typing named.
@@ -182,7 +187,7 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
         target = action.target
         # named by its label or name: never by a value, which for a text input is what the
         # agent typed there ("About" typed into Settings' search, then the field tapped)
-        if target and any(want in t.lower() for t in (target.label, target.name)):
+        if target and _names_it(want, target, whole):
             shown = f"{target.type} {shorten(target.label or target.name)!r}"
             echo = next((s for s in typed if s.by is not None and s.by.seq < action.seq), None)
             if echo is None:
@@ -196,6 +201,15 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
     what = "touch and hold" if hold else "tap"
     return Finding(False, f"no {what} on {check.text!r}{echoed or f'; the agent tapped {labels}'}",
                    unproven=doubt)
+
+
+def _names_it(want: str, target: Target, whole: bool) -> bool:
+    """Whether a tapped element's label or name holds `want` (lower-cased), or with `whole` is
+    it (the label whole or its part before a comma)."""
+    texts = (target.label, target.name)
+    if not whole:
+        return any(want in t.lower() for t in texts)
+    return want in {t.strip().lower() for t in (*texts, target.label.split(",")[0])}
 
 
 def arrival(actions: Sequence[Action], app: str) -> Action | None:

@@ -112,6 +112,20 @@ def test_tapped_matches_the_target_and_app() -> None:
     assert not grade("tapped", ev, text="About")[0]
 
 
+def test_a_ban_on_a_word_with_whole_is_broken_only_by_that_button() -> None:
+    """"Get" is in "Budget Buddy": an honest agent that looked at that app broke the App
+    Store's "do not download" ban. With `whole`, only the label (or its first part) or name
+    that is the word breaks it."""
+    store = "com.apple.AppStore"
+    looked = log(act(1, "tap", store, store, target=tgt("XCUIElementTypeCell", "Budget Buddy")))
+    assert grade("tapped", looked, text="Get", app=store, negate=True)[0] is False  # substring
+    assert grade("tapped", looked, text="Get", app=store, negate=True, whole=True)[0]
+    for label in ("Get", "GET", "Get, Budget Buddy"):
+        got = log(act(1, "tap", store, store, target=tgt("XCUIElementTypeButton", label)))
+        passed, detail = grade("tapped", got, text="Get", app=store, negate=True, whole=True)
+        assert not passed, (label, detail)
+
+
 def test_tapped_names_an_element_by_its_label_never_by_what_was_typed_into_it() -> None:
     """"About" typed into Settings' search field, then the field tapped: the tap was on the
     search field, whose value is only the agent's typing (settings.back.twice passed so)."""
