@@ -316,10 +316,12 @@ class OwnerWatch:
             self.known.update({n: again[_need(n)] for n in stale
                                if again[_need(n)].value is not None})
         stays = [n for n, count in self.known.items() if not _same(self.start[n], count)]
-        stays += [what for what in self.hidden if what.split(" ", 1)[0] not in stays]
+        unseen = [what for what in self.hidden if what.split(" ", 1)[0] not in stays]
+        said = [f"still not as the run found them: {', '.join(stays)}" if stays else "",
+                f"may still differ where no row shows it, and cannot be read or put back: "
+                f"{', '.join(unseen)}" if unseen else ""]
         return (f"the run's agents changed the owner's collections ({'; '.join(self.said)}); "
-                + (f"still not as the run found them: {', '.join(stays)}" if stays
-                   else "all were put back as the run found them"))
+                + ("; ".join(s for s in said if s) or "all were put back as the run found them"))
 
 
 def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, str]:

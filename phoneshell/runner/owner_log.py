@@ -126,7 +126,7 @@ def opened_and_changed(name: str, events: Iterable[AuditEvent], rows: Iterable[s
     (titled with its name) is that contact's."""
     owned = {_shown(name, row) for row in rows}
     app, changes, lists = APPS[name], CHANGES[name], LIST_PAGES[name]
-    opened, leaving = "", False
+    opened, leaving, edited = "", False, False
     for event in events:
         if event.phase != "agent" or event.stage != "intent":
             continue
@@ -135,13 +135,14 @@ def opened_and_changed(name: str, events: Iterable[AuditEvent], rows: Iterable[s
             continue
         target = event.target
         if event.app_before != app or target is None:
+            edited = edited or (event.app_before == app and bool(opened))  # unresolved: may have
             continue
         if _pressed(event, changes) and target.page not in NEW_PAGES[name] \
                 and not (name == "events" and target.label == "Add"):
             whose = opened
             if name == "contacts" and target.page not in lists | {""}:
                 whose = target.page if target.page in owned else ""  # a contact's own page
-            if whose:
+            if whose and (edited or target.label not in SAVES):
                 return whose, target.label
         if leaving and target.page in lists and opened not in lists:
             opened = ""
@@ -151,10 +152,32 @@ def opened_and_changed(name: str, events: Iterable[AuditEvent], rows: Iterable[s
         label = target.label if target.label in owned or name != "events" \
             else target.label.split(": ", 1)[-1]
         if label in owned and not target.keyboard and target.label not in changes:
-            opened = label
-        elif opened and _press(event) and target.page not in lists:
+            opened, edited = label, False
+            continue  # what opened it edited nothing of it
+        if opened and _press(event) and target.page not in lists:
             leaving = True  # it may have left the item's page: the next action tells
+        if opened and target.page not in lists and not _neutral(event):
+            edited = True
     return "", ""
+
+
+SAVES = frozenset({"Done", "Add"})
+"""Of `CHANGES`, the buttons that save an edit page: with nothing edited on it they save the
+item as it was (a delete needs no edit)."""
+NEUTRAL = frozenset({"Edit", "Keep Editing", "Cancel", "Back"})
+"""Buttons pressed on an item's pages that edit nothing of it."""
+
+
+def _neutral(event: AuditEvent) -> bool:
+    """Whether an action on an item's pages can have edited nothing: a press on `NEUTRAL`, on
+    a field only to focus it, or on text or blank space. Anything else (typing, a switch, a
+    wheel, a row, a swipe, a hold) may have; so may an action the log did not resolve."""
+    target = event.target
+    if not _press(event) or target is None:
+        return False
+    if target.type.endswith("Button"):
+        return target.label in NEUTRAL or target.name == "BackButton"
+    return target.type.endswith(("TextField", "TextView", "StaticText", "Other"))
 
 
 def blame(name: str, item: str, button: str) -> str:

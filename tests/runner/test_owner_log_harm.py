@@ -59,7 +59,8 @@ def test_a_contact_edited_behind_a_swipe_off_its_back_button_fails_and_stays_sai
     assert harmed.outcome == "failed"
     assert ("the owner's contacts changed: the contact 'Kate Bell' was opened and 'Done' "
             "pressed") in harmed.error
-    assert "still not as the run found them: contacts ('Kate Bell')" in said
+    assert "may still differ where no row shows it, and cannot be read or put back: contacts " \
+        "('Kate Bell')" in said
 
 
 def test_a_contact_edited_past_a_swipe_off_discard_changes_fails(tmp_path: Path) -> None:
@@ -134,7 +135,8 @@ def test_an_owners_alarm_deleted_and_saved_again_as_it_read_fails(
     assert (f"the owner's alarms changed: the alarm {OWNERS!r} was deleted ('Delete' "
             "pressed)"
             in harmed.error)
-    assert f"still not as the run found them: alarms ({OWNERS!r})" in "\n".join(lines)
+    assert f"may still differ where no row shows it, and cannot be read or put back: alarms " \
+        f"({OWNERS!r})" in "\n".join(lines)
 
 
 def test_a_uk_phones_deleted_alarm_is_saved_again_with_its_24_hour_time(
