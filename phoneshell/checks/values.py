@@ -140,20 +140,6 @@ def names(answer: str, want: str) -> bool:
     return all(_whole(word, answer) for word in rest if word not in POINTS)
 
 
-def _capitalised_runs(answer: str) -> list[str]:
-    """Runs of two or more capitalised words in `answer`, each without the everyday words it
-    begins with: a sentence's capital ("In Safari, the heading is ...", "The Example Domain")
-    starts no candidate, and what is left of it counts only if it is still a run."""
-    runs = []
-    for run in _CAPITALISED_RUN.findall(answer):
-        words = run.split()
-        while words and words[0].lower() in EVERYDAY:
-            words.pop(0)
-        if len(words) >= 2:
-            runs.append(" ".join(words))
-    return runs
-
-
 def _fold(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s°%:/.-]", " ", text).lower().split()).strip(" .")
 
@@ -210,7 +196,8 @@ def candidates(answer: str, want: str, others: tuple[str, ...] = ()) -> list[str
     if _CAPS.fullmatch(want):
         found += [c for c in _CAPS.findall(answer) if c.lower() != folded]
     if _CAPITALISED_RUN.fullmatch(want):
-        found += [run for run in _capitalised_runs(answer) if not _whole(want, run)]
+        found += [run for run in _CAPITALISED_RUN.findall(answer)
+                  if not _whole(want, run)]
     items = [i for i in _SEPARATORS.split(answer) if i.strip()]
     # A value with a number is judged by its numbers: "West, 274° W" names one heading.
     if not wanted and len(items) > 1 and any(names(i, want) for i in items):
