@@ -20,9 +20,9 @@ from phoneshell.checks.worked import FRESH, computed, invalid, operands
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.tree import Element, PageSource, shorten
+from phoneshell.xcui import SPRINGBOARD
 
 SAFARI = "com.apple.mobilesafari"
-SPRINGBOARD = "com.apple.springboard"
 KEYS = Param("keys", "str_list", "The computation: labels (or names) of the keys, in the order "
                                  "they must be the agent's last taps, each matched whole, "
                                  "ignoring case: e.g. `['4', '7', multiply, '9', equals]`. Give "
