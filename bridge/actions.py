@@ -44,7 +44,7 @@ from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
 from bridge.sessions import check_launch_extras, session_action, settings_action
 from phoneshell.records import ActionKind
 from phoneshell.wda_routes import NOTIFICATION_WAIT_S, is_input, match_parts
-from phoneshell.xcui import HOME_BUTTON_HID, SIDE_BUTTON_HID, reaches_out_by_url
+from phoneshell.xcui import ALERT_PRESSES, HOME_BUTTON_HID, SIDE_BUTTON_HID, reaches_out_by_url
 
 
 class _Body:
@@ -161,7 +161,10 @@ def _count_taps(b: _Body) -> None:
 
 
 def _alert(gesture: str) -> Handler:
-    return lambda b, _: Classified("tap", _params(gesture=gesture, button=b.text("name")))
+    """WDA's alert routes press a button of the alert on screen, by name or by WDA's rule for
+    the route: aimed at it (`Aim` "alert"), so the log and the refusals name what was pressed."""
+    aim: Aim = "alert" if gesture in ALERT_PRESSES else "none"
+    return lambda b, _: Classified("tap", _params(gesture=gesture, button=b.text("name")), aim)
 
 
 def _typing(via: str) -> Handler:

@@ -26,6 +26,7 @@ from bridge.limits import SCREEN_SLACK_PT, outside
 from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation, from_json_tree, from_xml
 from bridge.targets import (
     Rect,
+    alert_button,
     any_secure,
     input_with_focus,
     is_key,
@@ -175,6 +176,8 @@ class Aiming:
         """Resolve the target of an action (always for typing, on request for taps), from the
         tree known since the last action, or one read now."""
         typing = action.kind == "type"
+        if action.aim == "alert":  # always: the refusals need what it presses
+            return self._aim_alert(context, action)
         if action.aim == "none" or not (typing or self.resolve_targets):
             return Aimed(None, False)
         if action.aim == "element":
@@ -195,6 +198,14 @@ class Aiming:
         if node is None:  # focus unknown: a password field on screen may be taking it
             return Aimed(None, any_secure(tree))
         return Aimed(target_in(tree, node), is_secure(node))
+
+    def _aim_alert(self, context: RunContext, action: Classified) -> Aimed:
+        """The button WDA's alert routes will press (`alert_button`), from the tree known or
+        one read now; no target when no alert shows or it has no such button (WDA answers an
+        error then, and presses nothing)."""
+        tree = self.known_tree(context)
+        button = alert_button(tree, action.params) if tree is not None else None
+        return Aimed(None if button is None else target_in(tree, button), False)
 
     def known_tree(self, context: RunContext) -> object | None:
         """The tree known since the last action, or one XML source read now (observed)."""

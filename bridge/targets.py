@@ -16,11 +16,13 @@ from dataclasses import dataclass
 
 from phoneshell.records import Target
 from phoneshell.xcui import (
+    ALERT_TYPES,
     CHECKMARK,
     KEY_TYPE,
     LISTS,
     SECURE_TYPE,
     TEXT_INPUT_TYPES,
+    alert_press,
     flag,
     focused,
     full_type,
@@ -115,6 +117,23 @@ def _topmost(node: object, x: float, y: float, spoken: bool) -> Mapping[str, obj
             or (spoken and not flag(node, "isAccessible"))):
         return None
     return node
+
+
+def alert_button(tree: object, params: Mapping[str, object]) -> Mapping[str, object] | None:
+    """The button of the alert in `tree` that WDA's alert route named by `params` (`gesture`
+    "alert_accept" or "alert_dismiss", and `button` when the request names one) presses, by
+    WDA's own rule (`xcui.alert_press`): the first visible Alert, else the first visible Sheet,
+    and every Button inside it. None: no alert, or no such button."""
+    nodes = [node for _, node in walk(tree) if flag(node, "isVisible")]
+    for kind in ALERT_TYPES:
+        alert = next((n for n in nodes if short_type(str(n.get("type", ""))) == kind), None)
+        if alert is not None:
+            buttons = [n for _, n in walk(alert) if short_type(str(n.get("type", ""))) == "Button"]
+            name = params.get("button")
+            index = alert_press(kind, [_text(b, "label") for b in buttons],
+                                str(params.get("gesture")), name if isinstance(name, str) else None)
+            return None if index is None else buttons[index]
+    return None
 
 
 def is_secure(node: Mapping[str, object] | None) -> bool:

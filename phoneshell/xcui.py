@@ -15,7 +15,7 @@ else of phoneshell, so the simulator (a device) may use it too.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
 TYPE_PREFIX = "XCUIElementType"
 SPRINGBOARD = "com.apple.springboard"
@@ -271,6 +271,29 @@ REMOVAL_BADGE = "DeleteButton"
 to delete the app or take it off the Home Screen)."""
 ALERT_PRESSES = frozenset({"alert_accept", "alert_dismiss"})
 """The bridge's gestures for WDA's alert routes, which press an alert's button by its label."""
+ALERT_TYPES = ("Alert", "Sheet")
+"""The short types WDA's alert routes answer, in the order it looks for them (FBAlert's
+`fb_alertElement`: the app's alert, else its action sheet)."""
+
+
+def alert_press(alert_type: str, labels: Sequence[str], gesture: str, name: str | None,
+                ) -> int | None:
+    """Which of an alert's buttons (their labels, every Button inside it in document order)
+    WDA's `alert/accept` (`gesture` "alert_accept") or `alert/dismiss` presses; None: none, and
+    WDA answers an error.
+
+    Named (`name`), both routes press the first button labelled exactly so (FBAlert's
+    `clickAlertButton`). Unnamed, FBAlert's `acceptWithError` presses an Alert's last button and
+    an action Sheet's first; `dismissWithError` an Alert's first and a Sheet's last: so an
+    Alert's "Cancel" on the left is what dismiss presses, and a sheet's "Cancel" (or "Keep
+    Editing") at the bottom too, whatever the buttons say.
+    """
+    if name is not None:
+        return next((i for i, label in enumerate(labels) if label == name), None)
+    if not labels:
+        return None
+    first = (short_type(alert_type) == "Alert") == (gesture == "alert_dismiss")
+    return 0 if first else len(labels) - 1
 
 
 def _pressed(label: str, params: Mapping[str, object] | None) -> str:

@@ -1,11 +1,12 @@
 """WDA's alert routes: read, answer and type into the Alert (or action Sheet) on screen.
 
-Follows FBAlertViewCommands and FBAlert: the alert is the first visible Alert or Sheet element
-of the front app; its text is its static texts, one a line; `accept` presses the default
-button (the last that is not Cancel), `dismiss` the Cancel button (else the first); a `name`
-presses that button. With no alert: 404 `no such alert`, with WDA's default message. `GET
-alert/text`, `accept` and `dismiss` also exist without a session; the button list and typing
-(`POST alert/text`) need one.
+Follows FBAlertViewCommands and FBAlert: the alert is the front app's first visible Alert, else
+its first visible action Sheet; its text is its static texts, one a line; its buttons are every
+Button inside it. Which one `accept` and `dismiss` press is `xcui.alert_press`, WDA's rule the
+bridge logs by too: unnamed, an Alert's last (accept) or first (dismiss), a Sheet's first or
+last; a `name` presses the first button so labelled. With no alert: 404 `no such alert`, with
+WDA's default message. `GET alert/text`, `accept` and `dismiss` also exist without a session;
+the button list and typing (`POST alert/text`) need one.
 """
 
 from __future__ import annotations
@@ -15,21 +16,24 @@ from typing import TYPE_CHECKING
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import TEXT_INPUTS, Node, walk
 from phoneshell.sim.wire import Request, Route, WdaError
+from phoneshell.xcui import ALERT_TYPES, alert_press
 
 if TYPE_CHECKING:
     from phoneshell.sim.endpoints import Endpoints
 
 
 def _alert(ep: Endpoints) -> Node:
-    for node in ep.phone.screen().nodes:
-        if node.type in ("Alert", "Sheet") and node.visible:
-            return node
+    nodes = ep.phone.screen().nodes
+    for kind in ALERT_TYPES:
+        for node in nodes:
+            if node.type == kind and node.visible:
+                return node
     raise WdaError("no such alert", "An attempt was made to operate on a modal dialog when "
                                     "one was not open")
 
 
 def _buttons(alert: Node) -> list[Node]:
-    return [n for n in alert.children if n.type == "Button"]
+    return [n for n in walk(alert) if n.type == "Button"]
 
 
 def alert_text(ep: Endpoints, req: Request) -> JSON:
@@ -44,19 +48,19 @@ def alert_buttons(ep: Endpoints, req: Request) -> JSON:
 
 
 def _press(ep: Endpoints, req: Request, accept: bool) -> JSON:
-    buttons = _buttons(_alert(ep))
+    alert = _alert(ep)
+    buttons = _buttons(alert)
     name = req.body.get("name")
-    if isinstance(name, str):
-        chosen = [b for b in buttons if b.label == name]
-        if not chosen:
-            raise WdaError("invalid element state", f"Failed to find button with label "
-                                                    f"'{name}' for alert")
-    else:
-        cancel = [b for b in buttons if b.label == "Cancel"]
-        others = [b for b in buttons if b.label != "Cancel"]
-        chosen = (others[-1:] or cancel) if accept else (cancel or buttons[:1])
-    if chosen and chosen[0].on_tap is not None and not ep.phone.locked:
-        chosen[0].on_tap()
+    gesture = "alert_accept" if accept else "alert_dismiss"
+    index = alert_press(alert.type, [b.label or "" for b in buttons], gesture,
+                        name if isinstance(name, str) else None)
+    if index is None:
+        what = f"button with label '{name}'" if isinstance(name, str) else \
+            f"{'accept' if accept else 'dismiss'} button"
+        raise WdaError("invalid element state", f"Failed to find {what} for alert")
+    chosen = buttons[index]
+    if chosen.on_tap is not None and not ep.phone.locked:
+        chosen.on_tap()
         ep.phone.changed()
     return None
 

@@ -104,7 +104,7 @@ def test_remove_app_then_delete_app_then_delete_uninstalls(client, sim, raw):
     assert client.alert.text == ("Delete \u201cClock\u201d?\nDeleting this app will also delete "
                                  "its data.")
     assert client.alert.buttons() == ["Cancel", "Delete"]
-    client.alert.accept()  # WDA's accept presses the last button that is not Cancel
+    client.alert.accept()  # WDA's accept presses an Alert's last button
     assert not client.alert.exists
     assert "Clock" not in icons(client)
     state = sim.state()
@@ -144,7 +144,7 @@ def test_cancel_changes_nothing(app, client, sim):
     before = client.source()
     hold(app, "Weather")
     app(label="Remove App").tap()
-    client.alert.dismiss()  # presses Cancel
+    client.alert.accept()  # WDA's accept presses an Alert's last button: Cancel
     assert not client.alert.exists
     hold(app, "Weather")
     app(label="Remove App").tap()
@@ -171,7 +171,7 @@ def test_edit_mode_delete_buttons_reach_the_same_alert_and_done_leaves(app, clie
     app(xpath="//XCUIElementTypeIcon[@label='Weather']/XCUIElementTypeButton"
               "[@name='DeleteButton']").tap()
     assert client.alert.buttons() == REMOVE
-    client.alert.dismiss()
+    client.alert.accept()  # Cancel, the Alert's last button (dismiss presses its first)
     assert app(name="DeleteButton").exists  # still editing
     app(label="Done").tap()
     assert not app(name="DeleteButton").exists and not app(label="Done").exists
@@ -186,7 +186,7 @@ def test_an_app_ios_will_not_delete_offers_no_delete_app(app, client):
     assert menu(client) == ["Edit Home Screen", "Remove App"]
     app(label="Remove App").tap()
     assert client.alert.buttons() == ["Remove from Home Screen", "Cancel"]
-    client.alert.dismiss()
+    client.alert.accept()  # Cancel, the Alert's last button
     hold(app, "Settings")
     app(label="Edit Home Screen").tap()
     # iOS shows the minus badge on every app: it removes one from the Home Screen.
@@ -211,7 +211,7 @@ def test_the_sources_look_like_wdas(app, client, raw):
     # Three buttons stack, as UIAlertController stacks them: one above the other.
     frames = [app(label=label, className="Button").get(timeout=1).bounds for label in REMOVE]
     assert frames[0].y < frames[1].y < frames[2].y and frames[0].x == frames[2].x
-    client.alert.dismiss()
+    client.alert.accept()  # Cancel, the Alert's last button
     hold(app, "Weather")
     app(label="Edit Home Screen").tap()
     root = etree.fromstring(client.source().encode())
