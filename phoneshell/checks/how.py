@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from phoneshell.audit import Action
 from phoneshell.checks.addresses import Address, parse
-from phoneshell.checks.keystrokes import Typed, typed_runs
+from phoneshell.checks.keystrokes import Typed, typed_sends
 from phoneshell.checks.kind import Check, Finding, Same, Suffix, check_kind
 from phoneshell.checks.path import IN_APP, unwatched
 from phoneshell.checks.worked import FRESH, computed, invalid, operands
@@ -136,7 +136,7 @@ def _sent_address(typed: Typed) -> bool:
     """Whether a send was of Safari's address field and reached the phone with Safari still in
     front after it (a Return sent with nothing loaded, or into another app, is no visit)."""
     target, by = typed.action.target, typed.by
-    return (typed.sent and typed.action.app_before == SAFARI and target is not None
+    return (typed.action.app_before == SAFARI and target is not None
             and (target.name in ADDRESS_NAMES or target.label == "Address")
             and by is not None and by.ok is True and by.app_after == SAFARI)
 
@@ -151,7 +151,7 @@ def _loads(evidence: Evidence, want: Address) -> tuple[str, list[str]]:
             if got is not None and got.reaches(want):
                 return f"opened {url}", seen
             seen.append(str(got) if got is not None else url)
-    for typed in typed_runs(evidence.agent_actions()):
+    for typed in typed_sends(evidence.agent_actions()):
         if not _sent_address(typed):
             continue
         text = typed.last_line.strip()
@@ -165,8 +165,9 @@ def _loads(evidence: Evidence, want: Address) -> tuple[str, list[str]]:
 @check_kind("visited", family="path", params=(URL,), implied_by=Same())
 def visited(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent itself loaded the page `url` names in Safari: it opened the URL,
-    or typed the address into Safari's address field and sent it with the keyboard's Return,
-    and Safari was in front after. URLs compare as a browser reads them (dot segments, escapes,
+    or typed the address into Safari's address field and sent it (the keyboard's Return, or
+    the suggestion row that is the address: a send as `typed_into` counts one), and Safari was
+    in front after. URLs compare as a browser reads them (dot segments, escapes,
     a host's case, default ports, `user@`); a host alone names its whole site, a host and path
     that page only. A page left open by setup, a search that shows the address, an address
     typed but never sent, or a link followed, does not count."""

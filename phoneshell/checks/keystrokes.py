@@ -170,23 +170,39 @@ def _begin(action: Action, key: tuple[str, str, str, str]) -> Editing:
     return Editing(action, key, single_line=key[1] != TEXT_VIEW)
 
 
+def sends(editing: Editing) -> list[Typed]:
+    """Every send of one field's text, in order: the one definition every check uses. Return
+    typed, or the keyboard's own Return tapped, while the field had the editing; or the tap
+    that ended the editing on the suggestion that is what was typed (`chosen`)."""
+    suggestion = chosen(editing)
+    return [s for s in editing.states if s.sent] + ([suggestion] if suggestion else [])
+
+
+def _moments(editing: Editing) -> list[Typed]:
+    """The field's text after each keystroke and at each send (`sends`), in order."""
+    suggestion = chosen(editing)
+    return editing.states + ([suggestion] if suggestion else [])
+
+
 def typed_runs(actions: Sequence[Action]) -> list[Typed]:
     """Every state of every field the agent typed into: its text after each keystroke, and at
-    each send (`Typed.sent`), in order."""
-    return [state for editing in editings(actions) for state in editing.states]
+    each send (`Typed.sent`, `sends`), in order."""
+    return [state for editing in editings(actions) for state in _moments(editing)]
+
+
+def typed_sends(actions: Sequence[Action]) -> list[Typed]:
+    """Every send of every field the agent typed into (`sends`), in order."""
+    return [state for editing in editings(actions) for state in sends(editing)]
 
 
 def typed_ends(actions: Sequence[Action]) -> list[Typed]:
-    """What each field held when something was done with it: each send, and its text when its
-    editing ended (not the moments in between: text typed and then deleted was never run); an
-    editing ended by a tap on the suggestion that names what was typed sent it (`chosen`)."""
+    """What each field held when something was done with it: each send (`sends`), and its text
+    when its editing ended (not the moments in between: text typed and then deleted was never
+    run)."""
     found: list[Typed] = []
     for editing in editings(actions):
-        found += [state for n, state in enumerate(editing.states)
-                  if state.sent or n == len(editing.states) - 1]
-        suggestion = chosen(editing)
-        if suggestion is not None:
-            found.append(suggestion)
+        last = editing.states[-1:]
+        found += sends(editing) + [s for s in last if not s.sent]
     return found
 
 

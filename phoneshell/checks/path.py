@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from phoneshell.audit import Action
-from phoneshell.checks.keystrokes import Editing, editings, typed_ends, typed_runs
+from phoneshell.checks.keystrokes import Editing, editings, sends, typed_ends, typed_runs
 from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
@@ -268,7 +268,7 @@ def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
     # a result tapped ends the search; Return (typed, or the keyboard's key) opens the top hit
     search = next((e for e in editings(actions) if (e.end is came and _in_search(e, _spotlight))
                    or (_spotlight(e.field_action or e.opened_by) and bool(e.text.strip())
-                       and any(state.sent and state.by is came for state in e.states))), None)
+                       and any(state.by is came for state in sends(e)))), None)
     if search is not None and not icon:
         what = f" {came.target.label!r}" if came.target else ""
         return Finding(True, f"{app} opened from a Spotlight result{what} for "

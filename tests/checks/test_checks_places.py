@@ -1,0 +1,69 @@
+"""Checks bound to the place the real goal is: finishes played against suite tasks on the
+simulated iPhone, through the bridge, with facebook-wda.
+
+Red team 10: words an agent can write as content (a note titled "Cut") passed a screen check
+that named no place; a Start tapped on the Stopwatch timed the timer's countdown; and two path
+checks judged "the typed text was sent" by different rules, so the honest load from Safari's
+suggestion row failed `visited` while `typed_into` counted it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import wda
+from attempt_rig import run_one
+
+from phoneshell.agents import AgentContext, AgentResult
+from phoneshell.evidence import Claim
+from phoneshell.records import ResultRow
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Task
+
+SAFARI, NOTES = "com.apple.mobilesafari", "com.apple.mobilenotes"
+
+Play = Callable[[wda.Client], None]
+
+
+class Finish:
+    """An agent that plays one finish through the URL it is given, and claims done."""
+
+    name = "finish"
+
+    def __init__(self, play: Play) -> None:
+        self.play = play
+
+    def run(self, context: AgentContext) -> AgentResult:
+        """Play the finish and claim done."""
+        self.play(wda.Client(context.wda_url))
+        return AgentResult(ran=True, turns=1, claim=Claim(status="done"))
+
+
+def attempt(sim: SimServer, runs: Path, task: Task, play: Play) -> ResultRow:
+    row = run_one(sim, runs, task, Finish(play)).row
+    assert row.outcome != "skipped", row.skip_reason
+    return row
+
+
+def failed_on(row: ResultRow) -> dict[str, str]:
+    """The checks that failed, by kind, with their details."""
+    return {c.kind: c.detail for c in row.checks if not c.passed}
+
+
+# one send: the suggestion row that is the typed address loads it ------------------------------
+
+def address_then_suggestion(c: wda.Client) -> None:
+    """The address typed, then Safari's own row under it ("example.com", Go to site) tapped."""
+    c.app_launch(SAFARI)
+    c(name="TabBarItemTitle").click()
+    c.send_keys("example.com")
+    c(className="XCUIElementTypeCell", label="example.com").click()
+
+
+def test_the_suggestion_row_that_is_the_address_loads_it(sim: SimServer, tmp_path: Path,
+                                                        suite: dict[str, Task]) -> None:
+    row = attempt(sim, tmp_path, suite["safari.navigate.example"], address_then_suggestion)
+    assert row.outcome == "passed", failed_on(row)
+    visited = next(c for c in row.checks if c.kind == "visited")
+    assert "typed 'example.com' into Safari's address field and sent it" in visited.detail
