@@ -215,18 +215,36 @@ def chosen_before(tree: object, node: Mapping[str, object]) -> str:
     return _text(checked[0], "label") or _text(checked[0], "name")
 
 
+INPUT_VIEW = "inputView"
+"""The name of the view in the keyboard's window that holds the Keyboard and, beside it, the
+Emoji and dictation buttons (iOS 26.5): they are the keyboard's too."""
+
+
+def _keyboard_part(node: Mapping[str, object]) -> bool:
+    return _kind(node) == KEYBOARD_TYPE or (_kind(node) == "Other"
+                                             and _text(node, "name") == INPUT_VIEW)
+
+
 def in_keyboard(tree: object, node: Mapping[str, object]) -> bool:
     """Whether `node` is part of the on-screen keyboard: a key, or anything inside the
-    Keyboard node (iOS draws the Return key as a Button there: "Go", "Search", "Done")."""
-    return is_key(node) or any(_kind(n) == KEYBOARD_TYPE for n in _ancestry(tree, node)[:-1])
+    Keyboard node (iOS draws the Return key as a Button there: "Go", "Search", "Done") or its
+    "inputView" (Emoji, dictation)."""
+    return is_key(node) or any(_keyboard_part(n) for n in _ancestry(tree, node)[:-1])
 
 
 def keyboard_at(tree: object, x: float, y: float) -> bool:
     """Whether (x, y) lies on a visible on-screen keyboard of `tree` (where a Button named by
-    id sits, for a Return key tapped by id: its attributes do not say)."""
-    return any(_kind(n) == KEYBOARD_TYPE and n.get("isVisible") != "0"
-               and (rect := rect_of(n.get("rect"))) is not None and rect.contains(x, y)
-               for _, n in walk(tree))
+    id sits, for a Return key tapped by id: its attributes do not say), or on a button of its
+    "inputView" (Emoji, dictation), which may reach below the view's frame."""
+    for _, node in walk(tree):
+        if not _keyboard_part(node) or node.get("isVisible") == "0":
+            continue
+        kids = node.get("children") if _kind(node) == "Other" else None
+        parts = [node, *(kids if isinstance(kids, list) else ())]
+        if any(isinstance(part, Mapping) and (rect := rect_of(part.get("rect"))) is not None
+               and rect.contains(x, y) for part in parts):
+            return True
+    return False
 
 
 def to_target(node: Mapping[str, object], secret: bool = False, page: str = "",

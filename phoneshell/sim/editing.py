@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from phoneshell.sim import gestures
+from phoneshell.sim.keyboard import on_keyboard
 from phoneshell.sim.ui import actionable, hit_path
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ def tap(phone: Phone, x: int, y: int) -> None:
         gestures.tap(phone, x, y)
         return
     path = hit_path(phone.screen().root, x, y)
-    if any(node.field is field or node.type == "Keyboard" for node in path):
+    if on_keyboard(path) or any(node.field is field for node in path):
         gestures.tap(phone, x, y)
         return
     target = actionable(path)

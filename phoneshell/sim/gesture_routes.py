@@ -312,15 +312,17 @@ def perform_actions(ep: Endpoints, req: Request) -> JSON:
 def dismiss_keyboard(ep: Endpoints, req: Request) -> JSON:
     """`/wda/keyboard/dismiss` {"keyNames"}: press one of the named keys until it goes.
 
-    An iPhone keyboard has no hide key, so WDA presses the keys it is told (say "return" or
-    "Done"); with none of them on the keyboard it cannot dismiss it. No keyboard: nothing to do.
+    An iPhone keyboard has no hide key, so WDA presses the keys it is told, each matched by
+    name or label as WDA matches them ("Return" or "return", "Search"); with none of them on
+    the keyboard it cannot dismiss it. No keyboard: nothing to do.
     """
     if ep.phone.keyboard_field() is None:
         return None
     names = req.body.get("keyNames")
     for name in names if isinstance(names, list) else []:
         key = next((n for n in ep.phone.screen().nodes
-                    if n.type in ("Key", "Button") and n.label == name and n.on_tap), None)
+                    if n.type in ("Key", "Button") and name in (n.label, n.name)
+                    and n.on_tap), None)
         if key is not None and key.on_tap is not None:
             key.on_tap()
             ep.phone.changed()

@@ -8,7 +8,7 @@ Typed control characters: "\\b" deletes backwards, "\\n" is Return.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from phoneshell.sim.facts import DeviceFacts
@@ -55,10 +55,29 @@ def press(state: KeyboardState, key: str) -> str:
     return typed
 
 
+RETURN_NAMES = {"return": "Return", "go": "Go", "search": "Search", "done": "Done",
+                "send": "Send", "join": "Join", "next": "Next", "route": "Route",
+                "continue": "Continue"}
+"""The Return key's name by its label: iOS names it after the field's returnKeyType,
+capitalised ("Search"), and labels it in lower case ("search")."""
+INPUT_VIEW = "inputView"
+"""The name of the keyboard window's view that holds the keyboard and, below it, the Emoji and
+dictation buttons (iOS 26.5 dump)."""
+KEYS_HEIGHT = 233
+"""Points of the keyboard's own frame (its four rows of keys) inside the covered area; the
+Emoji and dictation buttons sit in the rest, below it."""
+
+
 def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
              on_key: Callable[[str], None]) -> Node:
-    """The Keyboard node with one Key per key (the Return key a Button), for the field that has
-    focus.
+    """The keyboard as iOS 26 lists it: an Other named "inputView" holding the Keyboard (its
+    keys) and, below it, the Emoji and dictation buttons. The phone puts it in its own window.
+
+    Names and types as a real keyboard's (iOS 26.5 dump, docs/simulator.md): a letter is a
+    `Key` named and labelled by itself; shift a `Button` "shift"; delete and space `Key`s; the
+    123 key a `Key` named "more" labelled "numbers" (or "letters"); the Return key a `Button`
+    named for the field's return key type ("Return", "Search", "Go") and labelled in lower
+    case; Emoji a `Button` "Emoji"; dictation a `Button` "dictation" labelled "Dictate".
 
     Args:
         facts: screen geometry.
@@ -68,15 +87,18 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
     """
     height = keyboard_height(facts)
     top = facts.height - height
-    row_pitch, key_height = (46, 38) if height == KEYBOARD_HEIGHT_LANDSCAPE else (54, 42)
+    landscape = height == KEYBOARD_HEIGHT_LANDSCAPE
+    row_pitch, key_height = (46, 38) if landscape else (54, 42)
+    keys_height = height if landscape else KEYS_HEIGHT
     pitch = facts.width / 10
     rows = _NUMBERS if state.numbers else _LETTERS
     keys: list[Node] = []
 
-    def key(name: str, label: str, x: float, row: int, width: float, kind: str = "Key") -> None:
+    def key(does: str, label: str, x: float, row: int, width: float, kind: str = "Key",
+            name: str | None = None) -> None:
         frame = Rect(round(x), top + 8 + row_pitch * row, round(width), key_height)
-        keys.append(Node(kind, frame, label=label, name=label,
-                         on_tap=lambda: on_key(name)))
+        keys.append(Node(kind, frame, label=label, name=name or label,
+                         on_tap=lambda: on_key(does)))
 
     for row, chars in enumerate(rows):
         # Shorter rows are centred, as on the real layout.
@@ -85,10 +107,30 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
             shown = char.upper() if state.shift and char.isalpha() else char
             key(char, shown, start + i * pitch + 3, row, pitch - 6)
     if not state.numbers:
-        key("shift", "shift", 3, 2, pitch * 1.3)
+        key("shift", "shift", 3, 2, pitch * 1.3, "Button")
     key("delete", "delete", facts.width - pitch * 1.3 - 3, 2, pitch * 1.3)
-    key("more", "letters" if state.numbers else "numbers", 3, 3, pitch * 2.4)
+    key("more", "letters" if state.numbers else "numbers", 3, 3, pitch * 2.4, name="more")
     key("space", "space", pitch * 2.5 + 3, 3, pitch * 5 - 6)
-    # iOS draws the Return key as a Button inside the keyboard, not as a Key ("Go", "Search")
-    key("return", field.return_key, facts.width - pitch * 2.4 - 3, 3, pitch * 2.4, "Button")
-    return Node("Keyboard", Rect(0, top, facts.width, height), children=tuple(keys))
+    label = field.return_key.lower()
+    key("return", label, facts.width - pitch * 2.4 - 3, 3, pitch * 2.4, "Button",
+        name=RETURN_NAMES.get(label, label.capitalize()))
+    board = Node("Keyboard", Rect(0, top, facts.width, keys_height), children=tuple(keys))
+    below: tuple[Node, ...] = ()
+    if not landscape:
+        # The Emoji and dictation buttons under the keys; what they open is not modelled, so a
+        # tap on them does nothing here (docs/simulator.md, known differences).
+        y = top + KEYS_HEIGHT - 11
+        below = (Node("Button", Rect(8, y, 69, 42), name="Emoji", label="Emoji",
+                      on_tap=lambda: None),
+                 Node("Button", Rect(facts.width - 77, y, 69, 42), name="dictation",
+                      label="Dictate", on_tap=lambda: None))
+    return Node("Other", Rect(0, top, facts.width, keys_height), name=INPUT_VIEW,
+                children=(board, *below))
+
+
+def on_keyboard(path: Sequence[Node]) -> bool:
+    """Whether a hit path (`ui.hit_path`) lands on the keyboard's window: a key, the Return
+    key, Emoji, dictation, or the space between them."""
+    return any(node.type == "Keyboard" or node.name == INPUT_VIEW
+               or any(child.name == INPUT_VIEW for child in node.children) for node in path
+               if node.type in ("Keyboard", "Other", "Window"))

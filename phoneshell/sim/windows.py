@@ -31,8 +31,10 @@ def app_windows(facts: DeviceFacts, body: Node, keyboard: Node | None = None,
     full = Rect(0, 0, facts.width, facts.height)
     windows = [Node("Window", full, children=(body,))]
     if keyboard is not None:
-        # The keyboard lives in its own window, inside the input views' hosting views.
-        windows.append(Node("Window", full, children=(wrap(keyboard, 2, full),)))
+        # The keyboard lives in its own window over the bottom of the screen, its "inputView"
+        # the window's child (iOS 26.5 dump); the window takes the touches no key takes.
+        area = Rect(0, keyboard.frame.y, facts.width, facts.height - keyboard.frame.y)
+        windows.append(Node("Window", area, children=(keyboard,), on_tap=lambda: None))
     return (*windows, *above)
 
 

@@ -331,7 +331,7 @@ def test_the_keyboards_return_button_is_logged_as_the_keyboards(rig: Rig) -> Non
     session = wda.Client(rig.bridge.url).session("com.apple.mobilesafari")
     for by_id in (True, False):
         session(name="TabBarItemTitle").click()
-        go = session(className="Button", name="go").get(timeout=5)
+        go = session(className="Button", name="Go").get(timeout=5)
         if by_id:
             go.tap()  # facebook-wda: tap() is by element id, click() at its centre
         else:

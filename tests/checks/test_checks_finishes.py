@@ -77,7 +77,7 @@ def sent_by_go(typed: str, answer: str, by_id: bool) -> Play:
     element id or at its point."""
     def play(c: wda.Client) -> str:
         address_typed(c, typed)
-        go = c(className="XCUIElementTypeButton", name="go").get(timeout=2)
+        go = c(className="XCUIElementTypeButton", name="Go").get(timeout=2)
         if by_id:
             go.tap()  # facebook-wda: tap() is by element id, click() at its centre
         else:
@@ -265,7 +265,7 @@ def cancel_then_row(row: str) -> Callable[[wda.Client], None]:
 def search_key_then_result(result: str) -> Callable[[wda.Client], None]:
     """The keyboard's Search, then the result."""
     def then(c: wda.Client) -> None:
-        c(className="XCUIElementTypeButton", name="search").click()
+        c(className="XCUIElementTypeButton", name="Search").click()
         c(className="XCUIElementTypeButton", name=result).click()
     return then
 

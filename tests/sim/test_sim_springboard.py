@@ -111,7 +111,7 @@ def test_typing_by_tapping_keys(app, client):
     assert app(className="SearchField").get(timeout=1).value == "cal"
     app(className="Key", name="delete").click()
     assert app(className="SearchField").get(timeout=1).value == "ca"
-    app(className="Key", name="shift").click()
+    app(className="Button", name="shift").click()
     app(className="Key", name="X").click()
     app(className="Key", name="space").click()
     assert app(className="SearchField").get(timeout=1).value == "caX "
