@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from phoneshell.errors import PhoneshellError
-from phoneshell.sim import editing, gestures
+from phoneshell.sim import editing, gestures, urls
 from phoneshell.sim.apps import AppModel, Drag, builtin_apps, installs
 from phoneshell.sim.apps import springboard as sb
 from phoneshell.sim.apps.settings import BUNDLE_ID as SETTINGS
@@ -250,20 +250,29 @@ class Phone:
             self.launch(bundle)
 
     def open_url(self, url: str) -> None:
-        """Open a URL in the app that claims its scheme (http and https: Safari).
+        """Open a URL in the app iOS routes it to (`urls.py`): the app that claims its scheme
+        (http and https: Safari), or the Apple app of a scheme or universal link in the
+        system's table (maps.apple.com: Maps). The app opens as a launch does, and shows the
+        URL if it handles it (`on_url`).
 
         Raises:
             AppNotInstalled: no installed app handles the scheme.
         """
-        scheme = url.split(":", 1)[0].lower()
-        app = next((a for a in self.apps() if scheme in a.url_schemes), None)
-        if app is None or app.on_url is None:
+        scheme = urls.scheme_of(url)
+        installed = {a.bundle_id: a for a in self.apps() if a.bundle_id != SPRINGBOARD}
+        routed = urls.routed_app(url)
+        app = installed.get(routed) if routed is not None else None
+        if app is None and (routed is None or scheme in ("http", "https")):
+            # A universal link whose app is gone opens in Safari, as on a phone.
+            app = next((a for a in installed.values() if scheme in a.url_schemes), None)
+        if app is None:
             raise AppNotInstalled(f"no installed app opens {scheme}: URLs ({url})",
-                                  hint="the simulator's apps are listed in docs/simulator.md")
+                                  hint="the schemes the simulator routes are listed in "
+                                       "docs/simulator.md")
         self.launch(app.bundle_id)
-        if self.foreground == app.bundle_id:
+        if self.foreground == app.bundle_id and app.on_url is not None:
             app.on_url(self.running[app.bundle_id].state, self, url)
-            self.changed()
+        self.changed()
 
     def focus(self, field: EditText | None) -> None:
         """Give `field` keyboard focus (None: dismiss the keyboard)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from phoneshell.sim import layout, lists
+from phoneshell.sim import layout, lists, urls
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
@@ -140,4 +140,15 @@ def render(state: MapsState, host: Host) -> Node:
     return layout.screen(f, [world, front], key="maps")
 
 
-APP = register(AppModel(BUNDLE_ID, "Maps", MapsState, render, rotates=True))
+def on_url(state: MapsState, host: Host, url: str) -> None:
+    """A Maps link (maps://?q=coffee, https://maps.apple.com/?q=coffee): the search for its
+    `q` shows its results, as Maps opens such a link; without one, the map as it was."""
+    query = urls.maps_query(url)
+    if query:
+        host.focus(None)
+        state.place = None
+        _filler(state, query)()
+
+
+APP = register(AppModel(BUNDLE_ID, "Maps", MapsState, render, rotates=True, on_url=on_url,
+                        url_schemes=("maps",)))

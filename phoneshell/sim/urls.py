@@ -1,0 +1,66 @@
+"""The phone's URL routing: which installed app a URL opens (`POST /url`), as iOS routes it.
+
+A URL opens the app that claims its scheme, or, for an https link to a host one of Apple's own
+apps claims (a universal link: maps.apple.com is Maps'), that app; any other http(s) URL opens
+Safari. An app model claims schemes with `url_schemes` and, when it shows something for the URL
+(Safari loads the page), handles it with `on_url`; the system table below names the schemes of
+Apple's apps whose models do not, and the screen each opens on is the app's own first screen
+(Maps searches a `q=` query). Only the schemes and links whose owners are documented or widely
+seen on iOS are listed (docs/simulator.md names the sources); any other scheme answers as WDA
+does when no app handles it.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+SCHEMES: dict[str, str] = {
+    "mobilenotes": "com.apple.mobilenotes",
+    "calshow": "com.apple.mobilecal",
+    "x-apple-calevent": "com.apple.mobilecal",
+    "x-apple-reminderkit": "com.apple.reminders",
+    "maps": "com.apple.Maps",
+    "itms-apps": "com.apple.AppStore",
+    "itms-appss": "com.apple.AppStore",
+    "ibooks": "com.apple.iBooks",
+    "itms-books": "com.apple.iBooks",
+    "itms-bookss": "com.apple.iBooks",
+    "shareddocuments": "com.apple.DocumentsApp",
+    "app-prefs": "com.apple.Preferences",
+    "prefs": "com.apple.Preferences",
+    "music": "com.apple.Music",
+    "podcasts": "com.apple.podcasts",
+    "photos-redirect": "com.apple.mobileslideshow",
+    "x-apple-health": "com.apple.Health",
+}
+"""Schemes of Apple's apps (lower case) and the app each opens."""
+
+UNIVERSAL_LINKS: dict[str, str] = {
+    "maps.apple.com": "com.apple.Maps",
+    "apps.apple.com": "com.apple.AppStore",
+    "books.apple.com": "com.apple.iBooks",
+    "music.apple.com": "com.apple.Music",
+}
+"""Hosts whose https links open one of Apple's apps instead of Safari (universal links)."""
+
+
+def scheme_of(url: str) -> str:
+    """A URL's scheme, lower-cased ("" when it has none)."""
+    head, colon, _ = url.partition(":")
+    return head.strip().lower() if colon else ""
+
+
+def routed_app(url: str) -> str | None:
+    """The bundle id of the Apple app the system table sends `url` to (None: no entry, so the
+    app that claims the scheme, or none)."""
+    scheme = scheme_of(url)
+    if scheme in ("http", "https"):
+        host = (urlsplit(url.strip()).hostname or "").lower()
+        return UNIVERSAL_LINKS.get(host)
+    return SCHEMES.get(scheme)
+
+
+def maps_query(url: str) -> str:
+    """The search a Maps URL asks for (`q=`), or "" (maps://?q=coffee, maps.apple.com/?q=...)."""
+    values = parse_qs(urlsplit(url.strip()).query).get("q", [])
+    return values[0].strip() if values else ""
