@@ -19,7 +19,7 @@ from PIL import Image
 
 from phoneshell.sim import device_routes, gesture_routes, gestures
 from phoneshell.sim.elements import STRATEGIES, attribute, find, rect
-from phoneshell.sim.predicates import SelectorError
+from phoneshell.sim.predicates import SelectorError, attribute_alias
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import Node, hit_path, walk
 from phoneshell.sim.wire import Request, Route, WdaError
@@ -282,9 +282,10 @@ def get_attribute(ep: Endpoints, req: Request) -> JSON:
     `index` (`wdIndex`) is the element's place among its parent's children, as the source's
     `index` says."""
     node = ep.element(req)
-    if req.params["name"].removeprefix("wd").lower() == "index":
+    name = req.params["name"]
+    if attribute_alias(name) == "index":
         return _index(ep.phone.screen().root, node)
-    return attribute(node, req.params["name"])
+    return attribute(node, name, req.params["uuid"])
 
 
 def _index(root: Node, node: Node) -> int:

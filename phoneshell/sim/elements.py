@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from phoneshell.sim.class_chains import class_chain, element_type, type_matches
-from phoneshell.sim.predicates import SelectorError, indexes, predicate
+from phoneshell.sim.predicates import SelectorError, attribute_alias, indexes, predicate
 from phoneshell.sim.source import xml
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import Node, Screen, walk
@@ -147,24 +147,27 @@ def rect(node: Node) -> dict[str, JSON]:
     return {"x": f.x, "y": f.y, "width": f.width, "height": f.height}
 
 
-def attribute(node: Node, name: str) -> JSON:
-    """One element attribute as WDA's `attribute/:name` returns it (None when unknown)."""
-    key = name.removeprefix("wd").lower()
-    strings: dict[str, str | None] = {
+def attribute(node: Node, name: str, uid: str) -> JSON:
+    """One element attribute as WDA's `attribute/:name` returns it (`uid`: the element's id).
+
+    The names are the predicates' (`predicates.attribute_alias`, WDA's one table): a name WDA
+    does not know answers its "The attribute '...' is unknown" (`isVisible` among them: the
+    JSON source's key, not an attribute), never null. `UID` is the element's id, as WDA's
+    `wdUID` is; `index` is answered by the route (it needs the screen).
+
+    Raises:
+        WdaError: an unknown attribute name.
+    """
+    alias = attribute_alias(name)
+    f = node.frame
+    values: dict[str, JSON] = {
         "type": node.wd_type, "name": node.name, "label": node.label, "value": node.value,
-        "placeholdervalue": node.placeholder, "traits": node.trait_text,
-        "rawidentifier": node.name if node.name != node.label else None,
-        "frame": f"{{{{{node.frame.x}, {node.frame.y}}}, "
-                 f"{{{node.frame.width}, {node.frame.height}}}}}",
+        "placeholderValue": node.placeholder, "traits": node.trait_text, "UID": uid,
+        "minValue": None, "maxValue": None, "customActions": None,
+        "frame": f"{{{{{f.x}, {f.y}}}, {{{f.width}, {f.height}}}}}",
+        "enabled": node.enabled, "visible": node.visible, "accessible": node.is_accessible,
+        "selected": node.selected, "focused": node.focused,
+        "hittable": node.visible and node.enabled, "accessibilityContainer": False,
+        "rect": rect(node), "nativeFrame": rect(node),
     }
-    flags = {"enabled": node.enabled, "visible": node.visible, "displayed": node.visible,
-             "accessible": node.is_accessible, "selected": node.selected,
-             "focused": node.focused, "hasfocus": node.focused,
-             "hittable": node.visible and node.enabled, "accessibilitycontainer": False}
-    if key in strings:
-        return strings[key]
-    if key in flags:
-        return flags[key]
-    if key == "rect":
-        return rect(node)
-    return None
+    return values.get(alias)

@@ -282,11 +282,23 @@ class _Parser:
                      all(item.constant for item in items))
 
 
-def _key_path(path: list[str]) -> _Expr:
-    alias = _KEYS.get(path[0])
+def attribute_alias(name: str) -> str:
+    """The short alias of a WDA element attribute name (`wdLabel` -> `label`), as FBElementUtils'
+    `wdAttributeNameForAttributeName` looks it up for a predicate, a class chain and the
+    `attribute/:name` route alike: one table, so no route knows a name another refuses.
+
+    Raises:
+        WdaError: a name WDA does not know ("The attribute 'x' is unknown").
+    """
+    alias = _KEYS.get(name)
     if alias is None:
-        raise WdaError("unknown error", f"The attribute '{path[0]}' is unknown. Valid attribute "
+        raise WdaError("unknown error", f"The attribute '{name}' is unknown. Valid attribute "
                                         f"names are: ({', '.join(sorted(_KEYS))})")
+    return alias
+
+
+def _key_path(path: list[str]) -> _Expr:
+    alias = attribute_alias(path[0])
     read, rest = _ATTRIBUTES[alias], path[1:]
     if not rest:
         return _Expr(read, False)

@@ -136,7 +136,8 @@ def test_element_attribute_route(settings, raw):
     assert raw("GET", f"{base}/attribute/rect").value["height"] == 38
     assert raw("GET", f"{base}/attribute/traits").value == "SearchField"
     assert raw("GET", f"{base}/selected").value is False
-    assert raw("GET", f"{base}/attribute/frobnicate").value is None
+    unknown = raw("GET", f"{base}/attribute/frobnicate")  # WDA: FBUnknownAttributeException
+    assert unknown.status == 500 and "'frobnicate' is unknown" in unknown.value["message"]
 
 
 def test_tap_type_clear_and_active_element(settings, raw):
