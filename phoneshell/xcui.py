@@ -400,6 +400,18 @@ old name)."""
 _PHONE_NUMBER = re.compile(r"\+?\d[\d\s().\u2011\u2012\u2013-]{5,}\d")
 
 
+def _calls_by_name(app: str, text: str) -> bool:
+    """Whether a control labelled "Call ..." or "FaceTime ..." (lower case) places a call: on
+    SpringBoard any such (Spotlight's and Siri's suggestions: "Call 911", "FaceTime, Kate
+    Bell"; not FaceTime's icon), elsewhere one that names a number (the sheet a phone number
+    tapped in Safari, Mail, Messages or an event opens: "Call (555) 564-8583"). The owner's own
+    words in a note, a reminder or an event ("Call the dentist") only open them, and Settings'
+    rows ("Call Forwarding") only open pages."""
+    if app == SETTINGS or not re.match(r"(?:call|facetime)\b.", text):
+        return False
+    return app == SPRINGBOARD or bool(_PHONE_NUMBER.search(text))
+
+
 def reaches_out(app: str, text: str) -> str:
     """Why tapping what is labelled `text` (lower case) in `app` would reach someone beyond the
     phone ("" when it would not): a call, a message or an email sent in the owner's name, an
@@ -409,8 +421,8 @@ def reaches_out(app: str, text: str) -> str:
         return CALLS
     if app in ELSEWHERE_APPS:
         return ELSEWHERE_APPS[app]
-    if app != SETTINGS and re.match(r"(?:call|facetime)\b.", text):  # Spotlight's "Call 911"
-        return CALLS  # (not FaceTime's icon; Settings' rows, "Call Forwarding", only open pages)
+    if _calls_by_name(app, text):
+        return CALLS
     if app == CONTACTS and (text in CONTACT_CALLS or text.split(", ", 1)[0] in PHONE_LABELS
                             or _PHONE_NUMBER.search(text)):
         return CALLS

@@ -171,6 +171,10 @@ def test_a_confirming_button_pressed_by_name_takes_the_rig_down_as_its_row_does(
     ("tap", SPRINGBOARD, "FaceTime, Kate Bell", "call someone"),
     ("tap", "com.apple.Maps", "Call", "call someone"),  # a place's card
     ("tap", "com.apple.mobilesafari", "Call", "call someone"),  # confirming a tel: link
+    ("tap", "com.apple.mobilesafari", "Call (555) 564-8583", "call someone"),  # its sheet
+    ("tap", "com.apple.mobilemail", "Call +44 20 7946 0958", "call someone"),
+    ("tap", "com.apple.mobilecal", "FaceTime (555) 564-8583", "call someone"),
+    ("tap", SPRINGBOARD, "Call the dentist", "call someone"),  # Spotlight: could be Siri's
     ("tap", "com.apple.MobileSMS", "Send", "send a message"),
     ("tap", "com.apple.mobilemail", "Send", "send an email"),
     ("tap", APP_STORE, "Get", "install, update or buy"),
@@ -224,6 +228,17 @@ def test_calling_someone_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> No
     assert sim.state()["foreground"] == CONTACTS  # the card is still there: nothing was sent
 
 
+def test_the_owners_reminder_named_call_opens_and_is_not_refused(rig: Rig,
+                                                                 sim: SimServer) -> None:
+    """The seeded "Call the dentist" is a reminder: a tap on it only opens it, and an honest
+    agent passing through Reminders may touch it."""
+    session = wda.Client(rig.bridge.url).session("com.apple.reminders")
+    session(label="Reminders").tap()
+    session(label="Call the dentist").get(timeout=5).tap()
+    assert not refusals(rig)
+    assert sim.state()["foreground"] == "com.apple.reminders"
+
+
 def test_getting_an_app_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> None:
     session = wda.Client(rig.bridge.url).session(APP_STORE)
     session(label="Games").tap()
@@ -256,6 +271,10 @@ def test_running_a_shortcut_is_refused_on_the_phone(rig: Rig, sim: SimServer) ->
     ("tap", CONTACTS, "Kate Bell", {}),
     ("tap", CONTACTS, "message", {}),  # opens Messages with a draft
     ("tap", "com.apple.mobilenotes", "Calls to make", {}),  # a note's title
+    # the owner's own words: a reminder, a note, an event only open
+    ("tap", "com.apple.reminders", "Call the dentist", {}),
+    ("tap", "com.apple.mobilenotes", "Call mum about Sunday", {}),
+    ("tap", "com.apple.mobilecal", "FaceTime with the team", {}),
     ("tap", "com.apple.MobileSMS", "Cancel", {}),
     ("swipe", "com.apple.mobilephone", "Recents", {}),  # a scroll places no call
     ("tap", APP_STORE, "Search", {}),
