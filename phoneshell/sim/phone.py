@@ -19,7 +19,7 @@ from typing import Any
 
 from phoneshell.errors import PhoneshellError
 from phoneshell.sim import editing, gestures, urls
-from phoneshell.sim.apps import AppModel, Drag, builtin_apps, installs
+from phoneshell.sim.apps import RESTORED, AppModel, Drag, builtin_apps, installs
 from phoneshell.sim.apps import springboard as sb
 from phoneshell.sim.apps.settings import BUNDLE_ID as SETTINGS
 from phoneshell.sim.apps.settings import auto_lock_s
@@ -206,7 +206,11 @@ class Phone:
             self.go_home()
             return
         if bundle_id not in self.running:
-            self.running[bundle_id] = Process(self._new_pid(), app.new_state())
+            state = app.new_state()
+            saved = self.store(bundle_id).text(RESTORED)
+            if app.restore is not None and saved:
+                app.restore(state, saved)  # the screen it stopped on (state restoration)
+            self.running[bundle_id] = Process(self._new_pid(), state)
         if self.foreground != bundle_id:
             self.focus(None)
             self.foreground = bundle_id
@@ -294,8 +298,12 @@ class Phone:
             self.focus(None)
             self.changed()
             return True
-        if self.running.pop(bundle_id, None) is None:
+        process = self.running.pop(bundle_id, None)
+        if process is None:
             return False
+        app = self._apps[bundle_id]
+        if app.keep is not None:
+            self.store(bundle_id).put(RESTORED, app.keep(process.state))
         if self.foreground == bundle_id:
             self.focus(None)
             self.foreground = SPRINGBOARD

@@ -182,6 +182,11 @@ class AppModel(Generic[S]):
     on_url: Callable[[S, Host, str], None] | None = None
     """Open a URL whose scheme is in `url_schemes` (the app is already in front)."""
     url_schemes: tuple[str, ...] = ()
+    keep: Callable[[S], str] | None = None
+    """What of the screen the app saves as it stops, to open on it again (Files' tab, Calendar's
+    view: iOS state restoration); the phone keeps it in the app's store (`RESTORED`)."""
+    restore: Callable[[S, str], None] | None = None
+    """Apply what `keep` saved to a fresh state, as the app starts again after a terminate."""
     home_icon: bool = True
     """Whether the app has a home-screen icon (SpringBoard itself does not)."""
     rotates: bool = False
@@ -190,6 +195,9 @@ class AppModel(Generic[S]):
     the App Store stay portrait. The phone lays the app out turned (its `facts` swap width and
     height), so an app needs no code of its own to rotate."""
 
+
+RESTORED = "restored_screen"
+"""The store key where the phone keeps what an app's `keep` saved as it stopped."""
 
 _REGISTRY: dict[str, AppModel[Any]] = {}
 

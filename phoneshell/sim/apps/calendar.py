@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from typing import Literal
+from typing import Literal, get_args
 
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Drag, Host, calendar_events, register
@@ -274,5 +274,17 @@ def on_drag(state: CalendarState, host: Host, drag: Drag) -> bool:
     return True
 
 
+def keep(state: CalendarState) -> str:
+    """The view Calendar shows as it stops: it opens on that view again, on today."""
+    return state.view
+
+
+def restore(state: CalendarState, view: str) -> None:
+    """Open on the view Calendar stopped on (an unknown name: the day view)."""
+    for known in get_args(View):
+        if known == view:
+            state.view = known
+
+
 APP = register(AppModel(BUNDLE_ID, "Calendar", CalendarState, render, on_drag=on_drag,
-                        rotates=True))
+                        rotates=True, keep=keep, restore=restore))

@@ -141,4 +141,16 @@ def _pop_all(state: FilesState) -> None:
     del state.path[:], state.scrolls[1:]
 
 
-APP = register(AppModel(BUNDLE_ID, "Files", FilesState, render, rotates=True))
+def keep(state: FilesState) -> str:
+    """The tab Files shows as it stops: it opens on it again (Browse at its root)."""
+    return TABS[state.tab]
+
+
+def restore(state: FilesState, tab: str) -> None:
+    """Open on the tab Files stopped on (an unknown name: Recents)."""
+    if tab in TABS:
+        state.tab = TABS.index(tab)
+
+
+APP = register(AppModel(BUNDLE_ID, "Files", FilesState, render, rotates=True, keep=keep,
+                        restore=restore))
