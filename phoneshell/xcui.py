@@ -73,18 +73,22 @@ WDA_SETTINGS = frozenset({
 capabilities)."""
 HARMLESS_SETTINGS = frozenset({
     "mjpegServerScreenshotQuality", "mjpegServerFramerate", "mjpegScalingFactor",
-    "mjpegFixOrientation", "screenshotQuality", "useFirstMatch", "boundElementsByIndex",
-    "limitXpathContextScope", "shouldUseCompactResponses", "elementResponseAttributes",
+    "mjpegFixOrientation", "shouldUseCompactResponses", "elementResponseAttributes",
     "useClearTextShortcut"})
-"""WDA settings a client may change through the bridge: how WDA finds elements, shapes its
-element replies, types and streams. The others change what the harness reads off the phone and
-logs by (`snapshotMaxDepth` cuts every page source short, so an absence passes and a tapped
-switch logs as its container; `defaultActiveApplication`, `activeAppDetectionPoint` and
-`respectSystemAlerts` which app is in front; the `include...InPageSource` ones every screen
-digest), how long WDA waits before it answers (`waitForIdleTimeout`: a harness that times out
-takes the phone for down), whether it answers alerts by itself, how screenshots turn, or the
-phone's own settings (`reduceMotion`, the keyboard's autocorrection and prediction, which stay
-after the run); keys WDA does not know may mean that in a newer WDA."""
+"""WDA settings a client may change through the bridge: how WDA shapes its element replies
+(which the simulator answers as WDA does), types and streams. The others change what the
+harness reads off the phone and logs by (`snapshotMaxDepth` cuts every page source short, so an
+absence passes and a tapped switch logs as its container; `defaultActiveApplication`,
+`activeAppDetectionPoint` and `respectSystemAlerts` which app is in front; the
+`include...InPageSource` ones every screen digest), how long WDA waits before it answers
+(`waitForIdleTimeout`: a harness that times out takes the phone for down), whether it answers
+alerts by itself, how screenshots turn, or the phone's own settings (`reduceMotion`, the
+keyboard's autocorrection and prediction, which stay after the run). `screenshotQuality` (1 or
+2: JPEG instead of PNG, for the harness's own screenshots too, for the rest of the run: WDA's
+settings are global), and `useFirstMatch`, `boundElementsByIndex` and `limitXpathContextScope`
+(how WDA binds and scopes what a find answers, which the simulator does not model, so a run on
+it would not say what a phone does) are refused too. Keys WDA does not know may mean any of
+that in a newer WDA."""
 PINNED_SETTINGS: Mapping[str, object] = {"maxTypingFrequency": 60}
 """WDA settings a client may send only at WDA's default value (Appium sends
 `maxTypingFrequency: 60` with every new session). WDA's settings are global and the harness

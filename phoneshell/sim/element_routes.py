@@ -38,17 +38,44 @@ def _find(ep: Endpoints, req: Request, context: Node | None) -> list[Node]:
         raise WdaError("invalid selector", str(exc)) from exc
 
 
+def _references(ep: Endpoints, nodes: list[Node]) -> list[JSON]:
+    """The element references a find answers, as WDA's FBDictionaryResponseWithElement writes
+    them: the ids alone while `shouldUseCompactResponses` is on, else with each of
+    `elementResponseAttributes` too (`name`/`type` the type, `text` the value else the label,
+    `rect`, `enabled`, `displayed`, `selected`, `label`, `attribute/NAME` that attribute; any
+    other field left out, as WDA leaves it)."""
+    refs = ep.elements.references(ep.phone.screen(), nodes)
+    if ep.settings.get("shouldUseCompactResponses") is not False:
+        return refs
+    fields = str(ep.settings.get("elementResponseAttributes") or "").split(",")
+    full: list[JSON] = []
+    for node, ref in zip(nodes, refs, strict=True):
+        answer = dict(ref) if isinstance(ref, dict) else {}
+        uid = str(answer.get("ELEMENT", ""))
+        values: dict[str, JSON] = {
+            "name": node.wd_type, "type": node.wd_type, "text": node.value or node.label or None,
+            "rect": rect(node), "enabled": node.enabled, "displayed": node.visible,
+            "selected": node.selected, "label": node.label}
+        for field in fields:
+            if field in values:
+                answer[field] = values[field]
+            elif field.startswith("attribute/"):
+                answer[field] = attribute(node, field.removeprefix("attribute/"), uid)
+        full.append(answer)
+    return full
+
+
 def _one(ep: Endpoints, req: Request, context: Node | None) -> JSON:
     found = _find(ep, req, context)
     if not found:
         raise WdaError("no such element", f"Unable to find an element using "
                                           f"'{req.text('using')}', value '{req.text('value')}'")
-    return ep.elements.references(ep.phone.screen(), found[:1])[0]
+    return _references(ep, found[:1])[0]
 
 
 def find_elements(ep: Endpoints, req: Request) -> JSON:
     """`POST /elements` {"using", "value"}: every match ([] when none)."""
-    return list(ep.elements.references(ep.phone.screen(), _find(ep, req, None)))
+    return _references(ep, _find(ep, req, None))
 
 
 def find_element(ep: Endpoints, req: Request) -> JSON:
@@ -59,7 +86,7 @@ def find_element(ep: Endpoints, req: Request) -> JSON:
 def find_child_elements(ep: Endpoints, req: Request) -> JSON:
     """`POST /element/:uuid/elements`: matches below an element."""
     found = _find(ep, req, ep.element(req))
-    return list(ep.elements.references(ep.phone.screen(), found))
+    return _references(ep, found)
 
 
 def find_child_element(ep: Endpoints, req: Request) -> JSON:
@@ -70,11 +97,10 @@ def find_child_element(ep: Endpoints, req: Request) -> JSON:
 def active_element(ep: Endpoints, req: Request) -> JSON:
     """`GET /element/active`: the text field with keyboard focus."""
     field = ep.phone.keyboard_field()
-    screen = ep.phone.screen()
-    focused = [n for n in screen.nodes if field is not None and n.field is field]
+    focused = [n for n in ep.phone.screen().nodes if field is not None and n.field is field]
     if not focused:
         raise WdaError("no such element", "No element is focused")
-    return ep.elements.references(screen, focused[:1])[0]
+    return _references(ep, focused[:1])[0]
 
 
 def click(ep: Endpoints, req: Request) -> JSON:
@@ -311,7 +337,7 @@ def accessibility_container(ep: Endpoints, req: Request) -> JSON:
 def visible_cells(ep: Endpoints, req: Request) -> JSON:
     """`GET /wda/element/:uuid/getVisibleCells`: the visible Cells below a list."""
     cells = [n for n in walk(ep.element(req)) if n.type == "Cell" and n.visible]
-    return list(ep.elements.references(ep.phone.screen(), cells))
+    return _references(ep, cells)
 
 
 def screenshot(ep: Endpoints, req: Request) -> JSON:

@@ -85,9 +85,15 @@ def create_session(ep: Endpoints, req: Request) -> JSON:
             raise WdaError("session not created",
                            f"Cannot open the URL {url}. Original error: {exc.message}") from exc
     session = ep.new_session(bundle or None, capabilities.flag(caps, "shouldTerminateApp", True))
-    alert_action = caps.get("defaultAlertAction")
-    if isinstance(alert_action, str):
-        ep.settings = settings.apply(ep.settings, {"defaultAlertAction": alert_action})
+    # FBSessionCommands reads these capabilities into the settings of the same names.
+    given = {key: caps[key] for key in ("defaultAlertAction", "shouldUseCompactResponses",
+                                         "elementResponseAttributes") if key in caps}
+    if not isinstance(given.get("defaultAlertAction", ""), str):
+        del given["defaultAlertAction"]
+    try:
+        ep.settings = settings.apply(ep.settings, given)
+    except settings.SettingsError as exc:
+        raise WdaError("session not created", str(exc)) from exc
     return {"sessionId": session.id, "capabilities": session_capabilities(ep)}
 
 

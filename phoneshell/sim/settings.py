@@ -7,7 +7,9 @@ the integer `FBConfigurationKeyboardPreference` (0 disabled, 1 enabled, 2 not su
 WDA reports the keyboard preference, not the flag it was set with. As in WDA, unknown keys are
 ignored, `null` clears only the four selector-like settings, and `screenshotOrientation` and
 `activeAppDetectionPoint` refuse values WDA cannot parse. A new session starts from the
-defaults. The simulator stores every value and reports it back; none changes sources yet.
+defaults. The simulator stores every value and reports it back; `shouldUseCompactResponses` and
+`elementResponseAttributes` shape element replies (`element_routes._references`), the others
+change nothing here, and the bridge refuses them (`xcui.HARMLESS_SETTINGS`).
 """
 
 from __future__ import annotations

@@ -113,8 +113,9 @@ ACTIONS = [
     ("POST", f"{S}/url", {"url": "https://example.com"}, "open_url",
      {"url": "https://example.com"}),
     ("POST", f"{S}/appium/settings",
-     {"settings": {"screenshotQuality": 1, "useFirstMatch": True}}, "other",
-     {"route": "/appium/settings", "settings": "screenshotQuality,useFirstMatch"}),
+     {"settings": {"shouldUseCompactResponses": False, "elementResponseAttributes": "rect"}},
+     "other", {"route": "/appium/settings",
+               "settings": "shouldUseCompactResponses,elementResponseAttributes"}),
     ("POST", f"{S}/appium/settings", {"settings": "bad"}, "other",
      {"route": "/appium/settings"}),
     ("DELETE", "/wda/simulatedLocation", None, "other", {"route": "/wda/simulatedLocation"}),
@@ -143,7 +144,14 @@ REFUSED = [
     ("POST", f"{S}/appium/settings",
      {"settings": {"screenshotQuality": 1, "defaultActiveApplication": "com.x",
                    "waitForIdleTimeout": 600, "reduceMotion": True}},
-     "defaultActiveApplication, reduceMotion, waitForIdleTimeout change"),
+     "defaultActiveApplication, reduceMotion, screenshotQuality, waitForIdleTimeout change"),
+    # JPEG screenshots for the rest of the run (WDA's settings are global); how finds bind and
+    # scope, which the simulator does not model
+    ("POST", f"{S}/appium/settings", {"settings": {"screenshotQuality": 1}},
+     "screenshotQuality change"),
+    ("POST", f"{S}/appium/settings", {"settings": {
+        "useFirstMatch": True, "boundElementsByIndex": True, "limitXpathContextScope": False}},
+     "boundElementsByIndex, limitXpathContextScope, useFirstMatch change"),
     ("POST", f"{S}/appium/settings", {"settings": {"pageSourceExcludedAttributes": "visible"}},
      "pageSourceExcludedAttributes"),  # unknown to WDA 16.x: may be read-shaping in a newer one
     ("POST", "/session", {"capabilities": {"alwaysMatch": {

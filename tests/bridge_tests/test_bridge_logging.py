@@ -414,12 +414,12 @@ def test_appium_settings_are_logged_as_other_with_the_names_changed(rig: Rig) ->
     assert session.appium_settings()["snapshotMaxDepth"] == 50  # reading them is a read
     before = len(rig.intents())
     # WDA's default typing speed is let through (Appium sends it with every session)
-    session.appium_settings({"screenshotQuality": 1, "maxTypingFrequency": 60})
+    session.appium_settings({"mjpegServerFramerate": 5, "maxTypingFrequency": 60})
     changed = last(rig)
     assert len(rig.intents()) == before + 1
     assert (changed.kind, dict(changed.params), changed.ok) == (
         "other", {"route": "/appium/settings",
-                  "settings": "screenshotQuality,maxTypingFrequency"}, True)
+                  "settings": "mjpegServerFramerate,maxTypingFrequency"}, True)
     # one that would cut every page source short, or slow the harness's own typing, is
     # refused, logged, and never reaches WDA
     for kept in ({"snapshotMaxDepth": 2}, {"maxTypingFrequency": 1}):
