@@ -47,7 +47,10 @@ Every action returns the new observation, or says the screen did not change (the
 else). Use open_app to open an app, swipe to scroll, type to enter text into the focused field.
 When you have finished, or cannot go on, call done once with status done, gave_up or failed, the
 answer the task asked for (if any) and a one-sentence summary. The phone, not your summary, is
-checked."""
+checked, as you leave it: finish with the task's app in front, showing the result (do not go
+back to the home screen unless the task asks you to). Give the answer as the value alone (a
+number with its unit, a name, a code), not a sentence: an answer that also names other values
+counts as a guess and fails. Say how you found it in the summary."""
 """What every agent path tells the model about the tools (system prompt, MCP instructions)."""
 
 
@@ -318,12 +321,13 @@ def _press(tools: PhoneTools, args: Args) -> ToolReply:
 
 @tool("done", "Finish the task and report, once, as the last call. status: `done` (you did what "
       "was asked), `gave_up` (you stopped without finishing) or `failed` (you could not do it). "
-      "answer: the information the task asked for, as you would tell the user (empty when it "
-      "asked for none). summary: a sentence or two on what you did. The phone, not this report, "
-      "decides whether the task passed.",
+      "answer: the value the task asked for, alone (`57°F`, `MQ163LL/A`, `Example Domain`; "
+      "empty when it asked for none): naming other values besides it fails as a guess. summary: "
+      "a sentence or two on what you did. The phone, not this report, decides whether the task "
+      "passed, as you leave it: the task's app in front, showing the result.",
       {"status": {"type": "string", "enum": list(CLAIM_STATUSES),
                   "description": "done, gave_up or failed"},
-       "answer": {"type": "string", "description": "the information asked for, or empty"},
+       "answer": {"type": "string", "description": "the value asked for, alone, or empty"},
        "summary": {"type": "string", "description": "what you did, briefly"}},
       ("status",))
 def _done(tools: PhoneTools, args: Args) -> ToolReply:

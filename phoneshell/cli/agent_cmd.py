@@ -24,7 +24,8 @@ def add_parsers(commands: Any) -> None:
     p.add_argument("--status", required=True, choices=CLAIM_STATUSES,
                    help="done (did what was asked), gave_up, or failed")
     p.add_argument("--answer", default="", metavar="TEXT",
-                   help="the information the task asked for (empty when it asked for none)")
+                   help="the value the task asked for, alone, not a sentence (empty when it "
+                        "asked for none)")
     p.add_argument("--summary", default="", metavar="TEXT", help="what the agent did")
     p.set_defaults(run=run_finish)
 
