@@ -174,7 +174,7 @@ def _paint(p: _Painter, node: Node, light: bool) -> None:
         if r.height > 70:
             p.text(node.label or "", Rect(r.x - 8, r.y + 64, r.width + 16, 18), ink, pt=12,
                    center=True, wrap=False)
-    elif kind == "Button":
+    elif kind in ("Button", "MenuItem"):
         _paint_button(p, node, light)
     elif kind == "PageIndicator":
         d.rounded_rectangle(p.box(r), r.height * s // 2, fill=(74, 98, 130))

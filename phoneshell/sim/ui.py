@@ -35,7 +35,7 @@ _TRAITS = {
 # Types VoiceOver stops on; containers (Other, Window, Table, NavigationBar...) are not.
 _ACCESSIBLE = frozenset({
     "Button", "StaticText", "Cell", "SearchField", "TextField", "SecureTextField", "TextView",
-    "Switch", "Slider", "Key", "Icon", "Link", "PickerWheel", "Alert",
+    "Switch", "Slider", "Key", "Icon", "Link", "PickerWheel", "Alert", "MenuItem",
 })
 # Containers touches fall through (see hit_path).
 _TRANSPARENT = frozenset({"Other", "Window", "Application", "StatusBar"})

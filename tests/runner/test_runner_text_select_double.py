@@ -43,7 +43,7 @@ class DoubleTapper:
         else:
             session.double_tap(*self.point)
         if self.then:
-            session(label=self.then, className="XCUIElementTypeButton").click()
+            session(label=self.then, className="XCUIElementTypeMenuItem").click()
         return AgentResult(ran=True, claim=Claim(status="done", summary="selected it"))
 
 

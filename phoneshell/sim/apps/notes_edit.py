@@ -178,7 +178,9 @@ def _menu(editor: Editor, host: Host) -> Node:
     left = max(8, min(394 - sum(widths), anchor.x + anchor.width // 2 - sum(widths) // 2))
     buttons, x = [], left
     for (label, handler), width in zip(items, widths, strict=True):
-        buttons.append(layout.button(label, Rect(x, top, width, 44), handler))
+        # iOS's edit menu items are MenuItems (XCUITest's app.menuItems["Paste"]), not Buttons
+        buttons.append(Node("MenuItem", Rect(x, top, width, 44), label=label, name=label,
+                            traits="Button", on_tap=handler))
         x += width
     return Node("Menu", Rect(left, top, sum(widths), 44), name="EditMenu",
                 children=tuple(buttons), opaque=True)
