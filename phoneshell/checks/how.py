@@ -15,7 +15,7 @@ from phoneshell.audit import Action
 from phoneshell.checks.addresses import Address, parse
 from phoneshell.checks.keystrokes import Typed, typed_sends
 from phoneshell.checks.kind import Check, Finding, Same, Suffix, check_kind
-from phoneshell.checks.path import IN_APP, unwatched
+from phoneshell.checks.path import IN_APP, PAGE, place, placed, unwatched
 from phoneshell.checks.worked import FRESH, computed, invalid, operands
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
@@ -216,9 +216,12 @@ def _time_of_day(page: PageSource, element: Element, text: str) -> bool:
                                          row.label) is not None
 
 
-def _started(actions: Sequence[Action], start: str, app: str) -> Action | None:
+def _started(actions: Sequence[Action], check: Check) -> Action | None:
+    """The agent's last tap on `start` in `app`, on `page` (when given): the Start of the
+    timer's own page, not the Stopwatch's."""
+    start, app = check.text_of("start") or "Start", check.text_of("app")
     taps = [a for a in actions if a.kind == "tap" and a.ok is not False
-            and (not app or a.app_before == app) and _labelled(a, start)]
+            and (not app or a.app_before == app) and _labelled(a, start) and placed(a, check)]
     return taps[-1] if taps else None
 
 
@@ -226,21 +229,31 @@ PAUSE, RESUME = "Pause", "Resume"
 """The running countdown's button, and the paused one's."""
 
 
-def _paused_for(actions: Sequence[Action], since: Action, app: str, until: float,
+def _toggles(action: Action, since: Action, check: Check) -> bool:
+    """Whether an action is a press of the countdown's Pause or Resume after `since`: in
+    SpringBoard (its Live Activity) anywhere, in `app` on `page` (when given)."""
+    app = check.text_of("app")
+    if action.t <= since.t or action.kind != "tap" or action.ok is False or \
+            not (_labelled(action, PAUSE) or _labelled(action, RESUME)):
+        return False
+    if action.app_before == SPRINGBOARD:
+        return True
+    return (not app or action.app_before == app) and placed(action, check)
+
+
+def _paused_for(actions: Sequence[Action], since: Action, check: Check, until: float,
                 ) -> tuple[float, bool, str]:
     """The seconds the countdown started by `since` stood paused before `until`, whether it was
     still paused then, and why that cannot be told ("" when it can).
 
     The timer has one button that redraws itself Pause or Resume, and so does its Live Activity
     on the lock screen and in the Dynamic Island (SpringBoard's): every press of either, in
-    `app` or SpringBoard, toggles it, whatever label the log saw (a double tap on Pause pauses
-    and resumes). A multi-tap whose count the log does not hold cannot be counted."""
+    `app` on `page` or in SpringBoard, toggles it, whatever label the log saw (a double tap on
+    Pause pauses and resumes). A multi-tap whose count the log does not hold cannot be counted."""
     paused_at: float | None = None
     stood = 0.0
     for action in actions:
-        if action.t <= since.t or action.kind != "tap" or action.ok is False or \
-                (app and action.app_before not in (app, SPRINGBOARD)) or \
-                not (_labelled(action, PAUSE) or _labelled(action, RESUME)):
+        if not _toggles(action, since, check):
             continue
         gesture = action.params.get("gesture")
         if gesture == "taps":
@@ -258,13 +271,14 @@ def _paused_for(actions: Sequence[Action], since: Action, app: str, until: float
     return stood, False, ""
 
 
-@check_kind("countdown", family="path", params=(DURATION, START, IN_APP, SLACK),
+@check_kind("countdown", family="path", params=(DURATION, START, IN_APP, PAGE, SLACK),
             negatable=False, implied_by=Same())
 def countdown(check: Check, evidence: Evidence) -> Finding:
     """Passes when a countdown shows on the final screen (a StaticText like `4:57`, not a time
     of day: beside AM or PM, or in a row labelled with the time and AM or PM) and, added to the
-    seconds it ran between the agent's last tap on `start` and the screen being read, it makes
-    `text` within `slack_s`: the timer was started at that duration, and runs. A four-minute
+    seconds it ran between the agent's last tap on `start` (on `page`, when given: the Timers
+    page's, not the Stopwatch's) and the screen being read, it makes `text` within `slack_s`:
+    the timer was started at that duration, and runs. A four-minute
     timer just started and a six-minute one left to run down a minute both fail a five-minute
     check; so does one paused (a Resume button on the final screen, or a tap on Pause the log
     shows no Resume after), and the time it stood paused is not time it ran."""
@@ -275,19 +289,18 @@ def countdown(check: Check, evidence: Evidence) -> Finding:
     if final is None:
         return Finding(False, "no page source was captured", unproven="no page source")
     start, slack = check.text_of("start") or "Start", check.int_of("slack_s")
-    tap = _started(evidence.agent_actions(), start, check.text_of("app"))
+    tap = _started(evidence.agent_actions(), check)
     # a time of day reads like a countdown ("4:41" in World Clock): it never counts as one
     shown = [(e, seconds(t)) for e, texts in final.source.shown_texts("StaticText")
              for _, t in texts if seconds(t) is not None
              and not _time_of_day(final.source, e, t.strip())]
     if tap is None:
-        return Finding(False, f"the agent never tapped {start!r}",
+        return Finding(False, f"the agent never tapped {start!r}{place(check)}",
                        unproven=unwatched(evidence))
     if not shown:
         return Finding(False, f"no countdown on the final screen; it shows "
                               f"{final.source.summary()}")
-    stood, still, untold = _paused_for(evidence.agent_actions(), tap, check.text_of("app"),
-                                       final.taken_at)
+    stood, still, untold = _paused_for(evidence.agent_actions(), tap, check, final.taken_at)
     if untold:
         return Finding(False, f"{untold}: how long the countdown ran cannot be told")
     if still or any(e.label == RESUME for e in final.source.on_screen()

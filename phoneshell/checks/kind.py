@@ -267,8 +267,9 @@ def others(check: Check, *but: str) -> tuple[tuple[str, ParamValue], ...]:
     return tuple((name, value) for name, value in check.values if name not in but)
 
 
-NARROWING = ("type", "within")
-"""Parameters that narrow where a check looks: an element type, a containing element type."""
+NARROWING = ("type", "within", "page")
+"""Parameters that narrow where a check looks: an element type, a containing element type, the
+page a tapped element was on."""
 
 
 def fixed(check: Check) -> tuple[tuple[str, ParamValue], ...]:

@@ -37,6 +37,13 @@ WHOLE = Param("whole", "bool", "The text must be the tapped element's whole labe
                                "part, before a comma, where a row's label adds more) or name, "
                                "ignoring case, not a part of one: a ban on Get is not broken by "
                                "a tap on 'Budget Buddy'.")
+TAP_TYPE = Param("type", "str", "Only a tap on an element of this WDA type counts (without its "
+                                "XCUIElementType prefix: Link, MenuItem, Button): the control "
+                                "the goal is, not content the agent can title with its words.")
+PAGE = Param("page", "str", "Only a tap on an element of the page titled so counts: the name of "
+                            "the navigation bar on screen when it was tapped (e.g. Timers, "
+                            "General), whole, ignoring case. Binds a label to its place: Clock's "
+                            "Stopwatch has a Start too.")
 HOLD_S = 0.5
 """How long a touch must last to be a long press (UIKit's default minimum press duration)."""
 
@@ -166,12 +173,23 @@ def held(action: Action) -> bool:
     return action.params.get("gesture") == "touch_and_hold" or long
 
 
-@check_kind("tapped", family="path", params=(TAPPED, IN_APP, HOLD, WHOLE),
+def placed(action: Action, check: Check) -> bool:
+    """Whether a tap's target is where `check` says it must be: of its `type`, on its `page`
+    (each when given). A tap with no resolved target is nowhere."""
+    kind, page, target = _given(check, "type"), _given(check, "page"), action.target
+    if not kind and not page:
+        return True
+    return target is not None and (not kind or short_type(target.type) == kind) and (
+        not page or target.page.strip().lower() == page.strip().lower())
+
+
+@check_kind("tapped", family="path", params=(TAPPED, IN_APP, HOLD, WHOLE, TAP_TYPE, PAGE),
             implied_by=Contains(("tapped",), whole=True))
 def tapped(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent tapped an element whose label or name contains `text` (in `app`,
     when given; never its value, which for a text input is what the agent typed there), or
-    with `whole` whose label (its first part) or name is `text`; with `hold`, only a touch and
+    with `whole` whose label (its first part) or name is `text`, of the WDA `type` and on the
+    `page` (navigation bar title) when given; with `hold`, only a touch and
     hold counts (the `touch_and_hold` gesture, or a touch of half a
     second or more). Not negated, a tap after the agent itself typed `text` does not count: its
     words came back as a search's results or suggestions. Needs the bridge's tap targets; taps
@@ -187,7 +205,7 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
         target = action.target
         # named by its label or name: never by a value, which for a text input is what the
         # agent typed there ("About" typed into Settings' search, then the field tapped)
-        if target and _names_it(want, target, whole):
+        if target and _names_it(want, target, whole) and placed(action, check):
             shown = f"{target.type} {shorten(target.label or target.name)!r}"
             echo = next((s for s in typed if s.by is not None and s.by.seq < action.seq), None)
             if echo is None:
@@ -199,8 +217,19 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
     labels = ", ".join(repr(shorten(a.target.label or a.target.name, 25)) for a in taps[-5:]
                        if a.target) or "nothing"
     what = "touch and hold" if hold else "tap"
-    return Finding(False, f"no {what} on {check.text!r}{echoed or f'; the agent tapped {labels}'}",
-                   unproven=doubt)
+    return Finding(False, f"no {what} on {check.text!r}{place(check)}"
+                          f"{echoed or f'; the agent tapped {labels}'}", unproven=doubt)
+
+
+def _given(check: Check, name: str) -> str:
+    return check.text_of(name) if check.has(name) else ""
+
+
+def place(check: Check) -> str:
+    """ " (a MenuItem, on the page 'Timers')": where `placed` looks, for details."""
+    kind, page = _given(check, "type"), _given(check, "page")
+    parts = ([f"a {kind}"] if kind else []) + ([f"on the page {page!r}"] if page else [])
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def _names_it(want: str, target: Target, whole: bool) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from audit_logs import CALC, SAFARI, act, grade, log, tgt
+from audit_logs import CALC, PREFS, SAFARI, act, grade, log, tgt
 from sources import El, source
 
 from phoneshell.audit import Target
@@ -15,6 +15,7 @@ from phoneshell.evidence import Capture
 FIELD = tgt("XCUIElementTypeTextField", "Address", "TabBarItemTitle")
 GO = tgt("XCUIElementTypeKey", "go")
 TIMER = "com.apple.mobiletimer"
+NOTES = "com.apple.mobilenotes"
 
 
 def key(seq: int, label: str) -> list[object]:
@@ -424,3 +425,60 @@ def test_every_press_of_the_timers_button_toggles_it_wherever_it_is_shown() -> N
     honest = paused((("Start", 100.0), ("Pause", 100.5, TIMER, "double_tap")), "4:00", 160.0,
                     "Cancel", "Pause")  # paused and resumed at once: it ran the whole minute
     assert grade("countdown", honest, text="5:00")[0]  # type: ignore[arg-type]
+
+
+def on_pages(taps: tuple[tuple[str, float, str], ...], shown: str, read_at: float) -> object:
+    """A timer whose agent tapped each (label, at, page) in Clock in turn; the final screen
+    shows `shown` with Cancel and Pause (running)."""
+    ev = log(*(act(n, "tap", TIMER, TIMER, target=Target(type="XCUIElementTypeButton",
+                                                          label=label, name=label, page=page))
+               for n, (label, _, page) in enumerate(taps, 1)))
+    at = {n: tap[1] for n, tap in enumerate(taps, 1)}
+    events = tuple(e.model_copy(update={"t": at[e.seq]}) for e in ev.events)
+    xml = source(El(label=shown, value=shown), El("Button", "Cancel", name="Cancel"),
+                 El("Button", "Pause", name="Pause"), bundle=TIMER)
+    return replace(ev, events=events, captures=(Capture("final", xml, read_at),))
+
+
+def test_the_countdown_is_timed_from_the_start_on_the_timers_own_page() -> None:
+    # Red team 10: a six-minute timer left to run a minute, then the Stopwatch's Start (no
+    # navigation bar): 4:59 read a second after it passed as a five-minute timer on a phone.
+    six = on_pages((("Start", 100.0, "Timers"), ("Stopwatch", 160.0, "Timers"),
+                    ("Start", 160.5, ""), ("Timers", 160.8, "")), "4:59", 161.0)
+    passed, detail = grade("countdown", six, text="5:00", page="Timers")  # type: ignore[arg-type]
+    assert not passed and "left 61.0s after 'Start': started at about 360s" in detail, detail
+    five = on_pages((("Start", 100.0, "Timers"), ("Start", 140.0, "")), "4:19", 141.0)
+    assert grade("countdown", five, text="5:00", page="Timers")[0]  # type: ignore[arg-type]
+    elsewhere = on_pages((("Start", 100.0, ""),), "5:00", 100.5)
+    passed, detail = grade("countdown", elsewhere, text="5:00", page="Timers")  # type: ignore[arg-type]
+    assert not passed and "never tapped 'Start' (on the page 'Timers')" in detail, detail
+
+
+def test_a_pause_counts_on_the_timers_page_or_its_live_activity_only() -> None:
+    # a "Pause" elsewhere in Clock (none on iOS's own pages, but a label is all the log had)
+    # toggled the count: a minute "paused" there made a six-minute timer read as five
+    elsewhere = on_pages((("Start", 100.0, "Timers"), ("Pause", 100.5, "Alarms"),
+                          ("Pause", 160.0, "Alarms")), "5:00", 160.5)
+    passed, detail = grade("countdown", elsewhere, text="5:00", page="Timers")  # type: ignore[arg-type]
+    assert not passed and "started at about 360s" in detail, detail
+
+
+def tap_on(label: str, page: str = "", kind: str = "Button") -> list[object]:
+    target = Target(type=f"XCUIElementType{kind}", label=label, name=label, page=page)
+    return act(1, "tap", PREFS, PREFS, target=target)
+
+
+def test_tapped_with_a_type_or_page_counts_only_a_tap_there() -> None:
+    # settings.back.twice: General's About row, not a row holding the word on another page
+    assert grade("tapped", log(tap_on("About", "General")), text="About", app=PREFS,
+                 whole=True, page="General")[0]
+    passed, detail = grade("tapped", log(tap_on("About", "Accessibility")), text="About",
+                           app=PREFS, whole=True, page="general")
+    assert not passed and "no tap on 'About' (on the page 'general')" in detail, detail
+    # notes.text_select's ban: the edit menu's Select, not a note titled so
+    note = log(act(1, "tap", NOTES, NOTES, target=tgt("XCUIElementTypeCell", "Select")))
+    menu = log(act(1, "tap", NOTES, NOTES, target=tgt("XCUIElementTypeMenuItem", "Select")))
+    assert grade("tapped", note, negate=True, text="Select", whole=True, type="MenuItem")[0]
+    passed, detail = grade("tapped", menu, negate=True, text="Select", whole=True,
+                           type="MenuItem")
+    assert not passed and "tapped XCUIElementTypeMenuItem 'Select'" in detail, detail

@@ -67,3 +67,40 @@ def test_the_suggestion_row_that_is_the_address_loads_it(sim: SimServer, tmp_pat
     assert row.outcome == "passed", failed_on(row)
     visited = next(c for c in row.checks if c.kind == "visited")
     assert "typed 'example.com' into Safari's address field and sent it" in visited.detail
+
+
+# words the agent writes are not the edit menu --------------------------------------------------
+
+def cut_note_deleted(c: wda.Client) -> None:
+    """Red team 10: a note titled "Cut" deleted (Recently Deleted, so no note count grows), a
+    note of the word, then Folders › Recently Deleted, which lists the first one: a Cell 'Cut'."""
+    s = c.session(NOTES)
+    s(label="New Note", className="XCUIElementTypeButton").click()
+    s.send_keys("Cut")
+    s(label="Done", className="XCUIElementTypeButton").click()
+    s(label="More", className="XCUIElementTypeButton").click()
+    s(label="Delete", className="XCUIElementTypeButton").click()
+    s(label="New Note", className="XCUIElementTypeButton").click()
+    s.send_keys("anchor")
+    s(label="Notes", className="XCUIElementTypeButton").click()
+    s(label="Folders", className="XCUIElementTypeButton").click()
+    s(className="XCUIElementTypeCell", labelContains="Recently Deleted").click()
+
+
+def word_held(c: wda.Client) -> None:
+    """The word typed into a new note, then held: the edit menu's Cut, Copy... come up."""
+    s = c.session(NOTES)
+    s(label="New Note", className="XCUIElementTypeButton").click()
+    s.send_keys("anchor")
+    word = s(className="XCUIElementTypeTextView").get(timeout=2).bounds
+    s.tap_hold(word.x + 20, word.y + 20, 1.0)
+
+
+def test_a_note_titled_as_the_menu_item_is_not_the_edit_menu(sim: SimServer, tmp_path: Path,
+                                                            suite: dict[str, Task]) -> None:
+    task = suite["notes.text_select"]
+    cheap = attempt(sim, tmp_path, task, cut_note_deleted)
+    assert "matched nothing in a MenuItem" in failed_on(cheap).get("regex_on_screen", ""), \
+        failed_on(cheap)
+    honest = attempt(sim, tmp_path, task, word_held)
+    assert honest.outcome == "passed", failed_on(honest)
