@@ -45,6 +45,12 @@ def test_ui_state_survives_the_background_and_not_a_terminate(client):
     client.home()
     session.app_activate("com.apple.DocumentsApp")
     assert session(className="Button", label="Browse").get(timeout=1).value == "1"
-    session.app_terminate("com.apple.DocumentsApp")
-    session.app_launch("com.apple.DocumentsApp")
-    assert session(className="Button", label="Recents").get(timeout=1).value == "1"
+    # Files keeps its last tab over a terminate, as iOS's does (tests/sim/test_restore_screens);
+    # Settings reopens on its first page.
+    session.app_launch("com.apple.Preferences")
+    session(className="Button", label="General").click()
+    assert session(className="NavigationBar", name="General").exists
+    session.app_terminate("com.apple.Preferences")
+    session.app_launch("com.apple.Preferences")
+    assert session(className="Button", label="General").get(timeout=1)
+    assert not session(className="NavigationBar", name="General").exists
