@@ -8,7 +8,8 @@ this order:
 
 * a downward drag starting at the top edge (y < 40) opens Notification Center from anywhere,
   or Control Center when it starts on the edge's right part (x past seven tenths of the width);
-* an upward drag starting at the bottom edge goes home;
+* an upward drag starting at the bottom edge goes home; a sideways one there, with an app in
+  front, switches to the app used before it or back (`app_switch`);
 * a rightward drag starting at the left edge (x < 20) presses the page's back button;
 * then the front app's own `on_drag` hook (a row's swipe actions, a calendar's paging); then a
   rightward drag anywhere on a pushed page's content presses the back button of its navigation
@@ -25,7 +26,9 @@ import re
 from typing import TYPE_CHECKING
 
 from phoneshell.presses import PRESS_SLOP_PT, Pressed, Spot, slide_press
+from phoneshell.sim import app_switch
 from phoneshell.sim.apps import Drag
+from phoneshell.sim.apps.springboard import BUNDLE_ID as SPRINGBOARD
 from phoneshell.sim.keyboard import DELETE, RETURN, press
 from phoneshell.sim.ui import Node, Rect, actionable, hit_path
 
@@ -76,6 +79,7 @@ def tap(phone: Phone, x: int, y: int) -> None:
     """Tap a point: the nearest handler above the topmost visible element there runs."""
     if phone.locked:
         return
+    app_switch.used(phone)  # even a tap on nothing uses the app in front
     target = actionable(hit_path(phone.screen().root, x, y))
     if target is not None:
         activate(phone, target, x, y)
@@ -224,6 +228,10 @@ def drag(phone: Phone, move: Drag) -> None:
             phone.open_notification_centre()
     elif move.from_y >= f.height - BOTTOM_EDGE and move.vertical and move.dy < -MIN_TRAVEL:
         phone.go_home()
+    elif move.from_y >= f.height - BOTTOM_EDGE and not move.vertical \
+            and abs(move.dx) > MIN_TRAVEL and phone.active()[0] != SPRINGBOARD:
+        app_switch.edge_swipe(phone, move.dx > 0)
+        return  # it notes the screen left: a run of swipes lasts while that screen does
     elif move.from_x < LEFT_EDGE and not move.vertical and move.dx > MIN_TRAVEL:
         _edge_back(phone)
     elif not _slide_press(phone, move) and not _app_drag(phone, move) \

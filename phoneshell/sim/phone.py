@@ -214,6 +214,8 @@ class Phone:
         if self.foreground != bundle_id:
             self.focus(None)
             self.foreground = bundle_id
+            # `running` lists apps least recently in front first (the edge swipe's order).
+            self.running[bundle_id] = self.running.pop(bundle_id)
             sb.close_overlays(self._springboard())
         self.changed()
 
