@@ -174,24 +174,42 @@ def taps(ep: Endpoints, req: Request) -> JSON:
     return None
 
 
+def _touchable(ep: Endpoints, req: Request) -> Node:
+    """The element a swipe or a multi-finger gesture touches (scrolled into view when a list
+    can bring it), or the app. XCTest puts the fingers at the element's hit point, so one with
+    none (an empty frame, as an icon on another home-screen page has, or a frame wholly off
+    the screen) answers WDA's not-visible error. An element reported not visible whose frame
+    shows (Settings' list) is touched all the same."""
+    node = _element_or_app(ep, req)
+    if "uuid" not in req.params or ep.phone.locked:
+        return node
+    found = gestures.on_screen(ep.phone, node) or node
+    if found.frame.width <= 0 or found.frame.height <= 0 \
+            or gestures.hit_point(ep.phone, found) is None:
+        raise not_visible(node)
+    return found
+
+
 def untaken(ep: Endpoints, req: Request) -> JSON:
-    """`twoFingerTap`: no modelled control takes it; the target must exist."""
-    _element_or_app(ep, req)
+    """`twoFingerTap`: no modelled control takes it; an element must be able to show."""
+    _touchable(ep, req)
     return None
 
 
 def pinch(ep: Endpoints, req: Request) -> JSON:
     """`pinch`, `rotate`: a button at the element's hit point is pressed by the first finger
-    (`scroll_presses.pinch_presses`); nothing else modelled takes them. The target must exist."""
-    node = _element_or_app(ep, req)
+    (`scroll_presses.pinch_presses`); nothing else modelled takes them. An element must be able
+    to show."""
+    node = _touchable(ep, req)
     if "uuid" in req.params:
         scroll_presses.pinch_presses(ep.phone, node)
     return None
 
 
-def _swipe_frame(where: Target, ep: Endpoints) -> Rect:
-    if isinstance(where, Node):
-        return where.frame
+def _swipe_frame(where: tuple[int, int] | None, ep: Endpoints, req: Request) -> Rect:
+    """Across what a swipe goes: the element or app, or the screen around a point."""
+    if where is None:
+        return _touchable(ep, req).frame
     f = ep.phone.facts
     return Rect(where[0] - f.width // 2, where[1] - f.height // 2, f.width, f.height)
 
@@ -204,7 +222,9 @@ def swipe(ep: Endpoints, req: Request) -> JSON:
     if direction.lower() not in ("up", "down", "left", "right"):
         raise WdaError("invalid argument", f"Unsupported swipe direction '{direction}'. Only "
                        "the following directions are supported: (up, down, left, right)")
-    ep.phone.drag(gestures.swipe_drag(_swipe_frame(target(ep, req), ep), direction.lower()))
+    where = target(ep, req)
+    point = None if isinstance(where, Node) else where
+    ep.phone.drag(gestures.swipe_drag(_swipe_frame(point, ep, req), direction.lower()))
     return None
 
 
