@@ -35,6 +35,7 @@ from phoneshell.records import (
     JudgeScore,
     JudgeSetManifest,
     LabelRow,
+    LeftOut,
     Part,
     ProbeReading,
     Ranking,
@@ -58,7 +59,7 @@ from phoneshell.records import (
 FILES: list[tuple[str, type[Record], list[type[Part]]]] = [
     ("`audit.jsonl` (one line per event)", AuditEvent, [Target]),
     ("`results.jsonl` (one line per attempt)", ResultRow, [CheckResult, Claim, Teardown]),
-    ("`run.json`", RunManifest, [DeviceInfo, TaskRef]),
+    ("`run.json`", RunManifest, [DeviceInfo, TaskRef, LeftOut]),
     ("`evidence/evidence.json`", EvidenceManifest,
      [Foreground, SourceRef, ProbeReading, DeviceRead]),
     ("`verdict.json`", Verdict, []),

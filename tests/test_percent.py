@@ -6,8 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from phoneshell.percent import percent
-from phoneshell.records import ResultRow
+from phoneshell.records import ResultRow, RunManifest, TaskRef
+from phoneshell.report.runs import Attempt, RunRecord
 from phoneshell.report.stats import wilson
+from phoneshell.report.tally import agent_numbers
 from phoneshell.report.text import fraction, interval, pct
 from phoneshell.runner.lines import summary_lines
 from phoneshell.runner.run import RunSummary
@@ -20,6 +22,17 @@ def _row(n: int, outcome: str) -> ResultRow:
                      claim=None, started_at=0.0, seconds=1.0)
 
 
+def _summary(rows: list[ResultRow]) -> RunSummary:
+    """The summary of a run of task t planned len(rows) times, with these rows."""
+    manifest = RunManifest(run_id="R", started_at=0.0, phoneshell_version="", git_commit="",
+                           agent="a", paths=(), task_globs=(), repeat=len(rows), devices=(),
+                           tasks=(TaskRef(id="t", file="t.yaml", sha256="0" * 64),))
+    record = RunRecord(Path("runs/R"), manifest, tuple(Attempt("t", r.attempt, r) for r in rows),
+                       ())
+    return RunSummary("R", Path("runs/R"), rows=rows, planned=len(rows), record=record,
+                      numbers=agent_numbers(record))
+
+
 def test_short_of_all_is_never_100_and_above_none_never_0() -> None:
     assert percent(199 / 200, 0) == "99%" and percent(1999 / 2000) == "99.9%"
     assert percent(1 / 200, 0) == "1%" and percent(1 / 2000) == "0.1%"
@@ -30,10 +43,10 @@ def test_short_of_all_is_never_100_and_above_none_never_0() -> None:
 
 def test_the_run_closing_lines_never_round_a_failure_away() -> None:
     rows = [_row(n, "passed") for n in range(1, 200)] + [_row(200, "failed")]
-    lines = summary_lines(RunSummary("R", Path("runs/R"), rows=rows, planned=200))
+    lines = summary_lines(_summary(rows))
     assert lines[0].endswith("(99% of scored)"), lines[0]
     rows = [_row(n, "failed") for n in range(1, 200)] + [_row(200, "passed"), _row(201, "skipped")]
-    lines = summary_lines(RunSummary("R", Path("runs/R"), rows=rows, planned=201))
+    lines = summary_lines(_summary(rows))
     assert lines[0].endswith("(1% of scored)") and lines[1].startswith("  at least 1% of"), lines
 
 

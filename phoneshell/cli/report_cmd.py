@@ -20,7 +20,7 @@ from phoneshell.report.runs import (
     load_run,
     load_task_paths,
 )
-from phoneshell.report.tally import Report, Unreadable, build_report
+from phoneshell.report.tally import Report, Unreadable, all_passed, build_report
 from phoneshell.report.text import fraction, pct, render_text
 from phoneshell.report.writers import WRITERS
 
@@ -73,7 +73,7 @@ def _load(args: argparse.Namespace) -> tuple[list[RunRecord], list[Unreadable]]:
 
 
 def _all_passed(report: Report) -> bool:
-    return all(n.attempts and n.passed == n.attempts and not n.not_run for n in report.agents)
+    return all(all_passed(n) for n in report.agents)
 
 
 def _agenthorizon(args: argparse.Namespace, out: Any) -> tuple[bool, object]:
@@ -105,8 +105,9 @@ def _agenthorizon(args: argparse.Namespace, out: Any) -> tuple[bool, object]:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    """Print the report; exit 0 only when every attempt of every run passed (and the
-    AgentHorizon score agrees with the swap JSON); 1 when a run given cannot be read but
+    """Print the report; exit 0 only when every run passed as `phoneshell run` exits 0 for it
+    (`tally.all_passed`: every attempt planned passed, no task file left out) and the
+    AgentHorizon score agrees with the swap JSON; 1 when a run given cannot be read but
     others can (they are reported, it is named); 2 when none can."""
     if args.swap is not None and args.agenthorizon is None:
         raise ReportError("--swap needs --agenthorizon DIR to export to",

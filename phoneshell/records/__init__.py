@@ -4,7 +4,7 @@
     audit     AuditEvent, Target: the bridge's log (docs/audit-log.md)
     attempt   EvidenceManifest, Verdict, ResultRow, Claim, ClaimFile, TurnUse (docs/evidence.md,
               docs/runs.md)
-    run       RunManifest, DeviceInfo, TaskRef (docs/runs.md)
+    run       RunManifest, DeviceInfo, TaskRef, LeftOut (docs/runs.md)
     names     check_name: run and task ids that become folder names
     seal      Seal, LogSeal, FileSeal: a run's files as signed in run.json; the hash chain
     swap      SwapReport, SwapResult (docs/reports.md)
@@ -112,7 +112,7 @@ from phoneshell.records.judges import (
     WrongItem,
 )
 from phoneshell.records.names import NAME_MAX, check_name
-from phoneshell.records.run import DeviceInfo, DeviceKind, RunManifest, TaskRef
+from phoneshell.records.run import DeviceInfo, DeviceKind, LeftOut, RunManifest, TaskRef
 from phoneshell.records.seal import (
     CHAIN_START,
     TAMPER_PROOF,
@@ -139,7 +139,8 @@ __all__ = [
     "TEXT_MAX", "UNSCOPED_RUN", "ActionKind", "AttackFamily",
     "AttackReport", "AttackResult", "AuditEvent", "CheckResult", "Claim", "ClaimFile",
     "ClaimStatus", "DeviceInfo", "DeviceKind", "DeviceRead", "EvidenceManifest", "FileSeal",
-    "Flag", "Foreground", "HorizonItem", "LineScan", "Lines", "LogSeal", "Outcome", "Part", "Phase",
+    "Flag", "Foreground", "HorizonItem", "LeftOut", "LineScan", "Lines", "LogSeal", "Outcome",
+    "Part", "Phase",
     "ProbeReading", "Record", "RecordError", "RecordTooBig", "ResultRow", "Role", "RunManifest",
     "SandboxKind", "Scalar", "Scored", "Seal", "SourceRef", "Stage", "SwapReport", "SwapResult",
     "Target", "TaskRef", "Teardown", "TurnUse", "Verdict", "append_line", "bounded", "chain_of",

@@ -41,6 +41,16 @@ class DeviceInfo(Part):
     """A hash of the udid: enough to tell phones apart, without publishing the udid."""
 
 
+class LeftOut(Part):
+    """A task file the run left out because it has errors: none of its tasks ran, so the run
+    cannot pass, and every report of it says so."""
+
+    file: str
+    """The file, as found under the run's paths."""
+    errors: tuple[str, ...]
+    """Each error, with its file:line."""
+
+
 class RunManifest(Record):
     """run.json."""
 
@@ -78,6 +88,9 @@ class RunManifest(Record):
     """What a `--resume` found written after the run's last seal and moved to `incomplete/`
     (the end of a log, the folder of an attempt with no row): what a run stopped in the middle
     (a full disk, a crash) left unsealed, or what someone else wrote; never graded."""
+    left_out: tuple[LeftOut, ...] = ()
+    """Task files under the run's paths left out when it began, for errors: their tasks are in
+    no plan, so no rate counts them, and the run cannot pass (`--resume` keeps them left out)."""
     seal: Seal | None = None
     """The digests of the run's files, signed (null until the first attempt is sealed)."""
 

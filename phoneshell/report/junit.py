@@ -2,7 +2,8 @@
 
 A failed attempt is a `<failure>` carrying every check with its detail; a skipped one is
 `<skipped>` with the reason (never a failure), and a planned one never run `<skipped
-message="not run">`; the claim goes to `<system-out>`. ElementTree
+message="not run">`; the claim goes to `<system-out>`. A task file the run left out for errors
+is an `<error>` case (CI must fail on it, as the run did). ElementTree
 writes the file, so text from agents and devices is escaped.
 """
 
@@ -52,6 +53,15 @@ def _not_run(suite: ET.Element, task_id: str, number: int) -> None:
     ET.SubElement(case, "skipped", message="not run")
 
 
+def _left_out(suite: ET.Element, file: str, errors: Sequence[str]) -> None:
+    """A task file the run left out for errors: an error, none of its tasks run."""
+    case = ET.SubElement(suite, "testcase", classname="left-out", name=xml_safe(file),
+                         time="0.000")
+    error = ET.SubElement(case, "error", type="task file error",
+                          message=xml_safe(f"left out for errors: {errors[0] if errors else ''}"))
+    error.text = xml_safe("\n".join(errors))
+
+
 def junit_xml(runs: Sequence[RunRecord]) -> ET.ElementTree:
     """The JUnit document of these runs: every planned attempt is a case, the ones never run
     skipped ("not run"), so a run cut short never looks like a smaller run that passed."""
@@ -59,18 +69,23 @@ def junit_xml(runs: Sequence[RunRecord]) -> ET.ElementTree:
     for run in runs:
         rows = [a.row for a in run.attempts]
         never = run.not_run()
+        left_out = run.manifest.left_out
         suite = ET.SubElement(
-            root, "testsuite", name=xml_safe(run.label), tests=str(len(rows) + len(never)),
+            root, "testsuite", name=xml_safe(run.label),
+            tests=str(len(rows) + len(never) + len(left_out)),
             failures=str(sum(1 for r in rows if not r.skipped and not r.passed)),
-            skipped=str(sum(r.skipped for r in rows) + len(never)), errors="0",
+            skipped=str(sum(r.skipped for r in rows) + len(never)), errors=str(len(left_out)),
             time=f"{sum(r.seconds for r in rows):.3f}")
         for attempt in run.attempts:
             _case(suite, attempt)
         for task_id, number in never:
             _not_run(suite, task_id, number)
+        for out in left_out:
+            _left_out(suite, out.file, out.errors)
     root.set("tests", str(sum(int(s.get("tests", "0")) for s in root)))
     root.set("failures", str(sum(int(s.get("failures", "0")) for s in root)))
     root.set("skipped", str(sum(int(s.get("skipped", "0")) for s in root)))
+    root.set("errors", str(sum(int(s.get("errors", "0")) for s in root)))
     tree = ET.ElementTree(root)
     ET.indent(tree)
     return tree

@@ -190,6 +190,8 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
         warnings.append(f"{manifest.run_id}: its agents ran unconfined ({manifest.sandbox}: "
                         f"{manifest.sandbox_note or 'no sandbox'}); its results are not "
                         "tamper-proof")
+    if manifest.left_out:
+        warnings.append(left_out_line(manifest))
     if manifest.set_aside:
         warnings.append(f"{manifest.run_id}: resumed after setting aside what was written after "
                         f"its last seal ({'; '.join(manifest.set_aside)}): see "
@@ -221,6 +223,27 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
     warnings += trouble
     return RunRecord(run_dir, manifest, attempts, task_files, tuple(warnings), log,
                      tuple(problems), cut)
+
+
+def left_out_line(manifest: RunManifest) -> str:
+    """What every report says of a run that left task files out for errors."""
+    return (f"{manifest.run_id}: left out {len(manifest.left_out)} task file(s) with errors when "
+            "it began, so none of their tasks ran and no rate counts them; the run cannot pass: "
+            + "; ".join(f"{out.file} ({' | '.join(out.errors)})" for out in manifest.left_out))
+
+
+def record_of(run_dir: Path) -> RunRecord:
+    """A run's record as its numbers need it: run.json's plan and results.jsonl's rows, the
+    last of each attempt (no seal check, task files or timelines). `phoneshell run` counts its
+    closing lines and its exit code from it, so they are `phoneshell report`'s numbers over
+    the whole run, never the attempts of one session of it.
+
+    Raises:
+        RecordError: run.json or results.jsonl cannot be read.
+        ReportError: a scored attempt recorded twice.
+    """
+    manifest = read_record(run_dir / MANIFEST, RunManifest)
+    return RunRecord(run_dir, manifest, _attempts(read_results(run_dir / RESULTS), run_dir), ())
 
 
 def _timelines(path: Path) -> tuple[AuditLog, dict[tuple[str, int], int], list[str]]:

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from phoneshell.records import ResultRow
+from phoneshell.records import LeftOut, ResultRow
 from phoneshell.report.compare import Comparison, compare
 from phoneshell.report.runs import Attempt, RunRecord
 from phoneshell.report.stats import wilson
@@ -81,6 +81,15 @@ class AgentNumbers:
     """Claimed gave_up or failed, graded passed."""
     missed_claim_rate: float | None
     """missed_claims / with_claim; null when no scored attempt has a claim."""
+    left_out: tuple[LeftOut, ...] = ()
+    """Task files the run left out for errors when it began (run.json): none of their tasks
+    ran, no rate counts them, and the run cannot pass."""
+
+
+def all_passed(n: AgentNumbers) -> bool:
+    """Whether a run passed as a whole: every attempt it plans recorded and passed, and no task
+    file left out. What exit 0 means, of `phoneshell run` and of `phoneshell report` alike."""
+    return bool(n.attempts) and n.passed == n.attempts and not n.not_run and not n.left_out
 
 
 @dataclass(frozen=True)
@@ -214,7 +223,8 @@ def agent_numbers(run: RunRecord) -> AgentNumbers:
         claimed_done=claims["done"], claimed_gave_up=claims["gave_up"],
         claimed_failed=claims["failed"], no_claim=claims["none"], with_claim=with_claim,
         false_claims=false_claims, false_claim_rate=rate(false_claims, with_claim),
-        missed_claims=missed, missed_claim_rate=rate(missed, with_claim))
+        missed_claims=missed, missed_claim_rate=rate(missed, with_claim),
+        left_out=run.manifest.left_out)
 
 
 def _tag_cell(run: RunRecord, attempts: list[Attempt], not_run: int) -> TagCell:

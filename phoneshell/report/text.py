@@ -45,6 +45,10 @@ def _agent_lines(n: AgentNumbers) -> list[str]:
                      "least: every attempt not scored counted as failed, which no skip can raise)")
     for reason, count in n.skip_reasons.items():
         lines.append(f"  skipped ({count}): {reason}")
+    if n.left_out:
+        lines.append(f"  left out {len(n.left_out)} task file(s) with errors, none of their "
+                     "tasks run nor counted, so the run cannot pass: "
+                     + ", ".join(out.file for out in n.left_out))
     if n.superseded:
         lines.append(f"  {n.superseded} skipped row(s) replaced by a later try (--resume); the "
                      "last row of each attempt counts")

@@ -14,6 +14,7 @@ from phoneshell import __version__
 from phoneshell.errors import RunError
 from phoneshell.records import (
     DeviceInfo,
+    LeftOut,
     RecordError,
     ResultRow,
     RunManifest,
@@ -93,8 +94,9 @@ class RunFolder:
 def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...],
                   task_globs: tuple[str, ...], repeat: int, tasks: list[Task],
                   devices: list[DeviceInfo], sandbox: SandboxKind = "in-process",
-                  sandbox_note: str = "") -> RunFolder:
-    """Make a new run folder and write its manifest (how agents are confined included).
+                  sandbox_note: str = "", left_out: tuple[LeftOut, ...] = ()) -> RunFolder:
+    """Make a new run folder and write its manifest (how agents are confined, and the task
+    files left out for errors, included).
 
     Raises:
         RunError: a run with that id already exists.
@@ -110,7 +112,7 @@ def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...
         phoneshell_version=__version__, git_commit=git_commit(), agent=agent, paths=paths,
         task_globs=task_globs, repeat=repeat, devices=tuple(devices),
         tasks=tuple(TaskRef(id=t.id, file=t.file, sha256=t.sha256) for t in tasks),
-        sandbox=sandbox, sandbox_note=sandbox_note)
+        sandbox=sandbox, sandbox_note=sandbox_note, left_out=left_out)
     write_record(run_dir / MANIFEST, manifest)
     return RunFolder(run_dir, manifest, frozenset(), {})
 

@@ -3,15 +3,15 @@ continue and read a run."""
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from phoneshell.percent import percent
-from phoneshell.records import ResultRow
+from phoneshell.records import ResultRow, plain
 from phoneshell.runner.folder import RESULTS
 
 if TYPE_CHECKING:  # the run's summary is made by run.py, which prints with these
+    from phoneshell.report.tally import AgentNumbers
     from phoneshell.runner.run import RunSummary
 
 
@@ -53,24 +53,47 @@ def progress_line(index: int, total: int, row: ResultRow) -> str:
                           for part in reason.splitlines())
 
 
+def _numbers(summary: RunSummary) -> AgentNumbers:
+    if summary.numbers is None:
+        raise ValueError(f"run {summary.run_id} has not ended: it has no closing numbers")
+    return summary.numbers
+
+
+def summary_document(summary: RunSummary) -> dict[str, object]:
+    """`phoneshell run --format json`: the run's numbers over its whole record (as
+    `phoneshell report` counts them) and the row that counts for each attempt recorded, a
+    resumed run's earlier ones included; `this_session` says how many this session ran."""
+    n = _numbers(summary)
+    return {"run_id": summary.run_id, "run_dir": str(summary.run_dir), "planned": n.planned,
+            "attempts": n.attempts, "passed": n.passed, "failed": n.failed,
+            "skipped": n.skipped, "not_run": n.not_run, "pass_rate": n.pass_rate,
+            "pass_floor": n.pass_floor, "stopped": summary.stopped,
+            "left_out": plain(n.left_out), "already_scored": summary.already_scored,
+            "this_session": len(summary.rows), "report": report_command(summary.run_dir),
+            "rows": plain([a.row for a in summary.record.attempts] if summary.record else [])}
+
+
 def summary_lines(summary: RunSummary) -> list[str]:
-    """The closing lines: counts, skip reasons, where the files are."""
-    counts = summary.counts()
-    scored = counts["passed"] + counts["failed"]
-    rate = f" ({percent(counts['passed'] / scored, 0)} of scored)" if scored else ""
-    lines = [f"{len(summary.rows)} attempt(s): {counts['passed']} passed, {counts['failed']} "
-             f"failed, {counts['skipped']} skipped{rate}"]
-    if summary.planned > scored:  # what no skip, and no attempt left unrun, can raise
-        lines.append(f"  at least {percent(counts['passed'] / summary.planned, 0)} of the "
-                     f"{summary.planned} planned: every attempt not scored counted as failed")
+    """The closing lines, counted over the run's whole record (`summary.numbers`: results.jsonl
+    over run.json's plan, as `phoneshell report` counts it), never over this session's attempts
+    alone: a resumed run's earlier failures stay in its rate. Then skip reasons, what the
+    session ran, the task files left out, where the files are."""
+    n = _numbers(summary)
+    rate = f" ({percent(n.passed / n.scored, 0)} of scored)" if n.scored else ""
+    lines = [f"{n.attempts} attempt(s): {n.passed} passed, {n.failed} failed, {n.skipped} "
+             f"skipped{rate}"]
+    if n.not_run:
+        lines.append(f"  {n.not_run} of the {n.planned} planned never run")
+    if n.planned > n.scored:  # what no skip, and no attempt left unrun, can raise
+        lines.append(f"  at least {percent(n.passed / n.planned, 0)} of the {n.planned} "
+                     "planned: every attempt not scored counted as failed")
     if summary.already_scored:
         lines.append(f"  {summary.already_scored} attempt(s) were already scored and not run "
-                     "again")
-    reasons = Counter(row.skip_reason.split(":")[0] for row in summary.rows if row.skipped)
-    lines += [f"  skipped ({n}): {reason}" for reason, n in reasons.most_common()]
-    if summary.left_out:
-        lines.append(f"left out {len(summary.left_out)} task file(s) with errors (listed above): "
-                     f"{', '.join(summary.left_out)}")
+                     f"again; this session ran {len(summary.rows)}")
+    lines += [f"  skipped ({count}): {reason}" for reason, count in n.skip_reasons.items()]
+    if n.left_out:
+        lines.append(f"left out {len(n.left_out)} task file(s) with errors (listed above): "
+                     f"{', '.join(out.file for out in n.left_out)}")
     if summary.stopped:
         lines.append(f"the run stopped early: {summary.stopped}")
     lines.append(f"results: {summary.run_dir / RESULTS}")

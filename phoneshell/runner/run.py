@@ -16,11 +16,12 @@ from __future__ import annotations
 import functools
 import threading
 import traceback
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bridge import Trajectory, shared_writer
 from bridge.shares import AGENT_LOG_BYTES
@@ -30,7 +31,7 @@ from phoneshell.agents.sandbox import Sandbox, choose
 from phoneshell.device.input_probe import probe_input
 from phoneshell.errors import DeviceError, RunError
 from phoneshell.phones.open import DeviceHandle, open_phones
-from phoneshell.records import TRAJECTORY_FILE, ResultRow, RunManifest, SandboxKind
+from phoneshell.records import TRAJECTORY_FILE, LeftOut, ResultRow, RunManifest, SandboxKind
 from phoneshell.runner import tidy
 from phoneshell.runner.attempt import AttemptPlan, run_attempt
 from phoneshell.runner.folder import (
@@ -45,7 +46,6 @@ from phoneshell.runner.folder import (
     load_manifest,
     new_run_id,
     planned_attempts,
-    read_results,
     resume_folder,
     set_aside_incomplete,
 )
@@ -55,6 +55,10 @@ from phoneshell.runner.selection import load_runnable, select_tasks
 from phoneshell.seal import Sealer, load_key, set_aside_unsealed, verify_run
 from phoneshell.tasks import Task, default_task_paths
 from phoneshell.untrusted import visible
+
+if TYPE_CHECKING:  # phoneshell.report reads run folders with phoneshell.runner.folder
+    from phoneshell.report.runs import RunRecord
+    from phoneshell.report.tally import AgentNumbers
 
 Progress = Callable[[str], None]
 
@@ -90,25 +94,35 @@ class RunOptions:
 
 @dataclass
 class RunSummary:
-    """What a run did, for the closing lines and `--format json`."""
+    """What a run did, for the closing lines and `--format json`: `numbers` counts the run's
+    whole record; `rows` are only this session's."""
 
     run_id: str
     run_dir: Path
     rows: list[ResultRow] = field(default_factory=list)
+    """The rows this session wrote (a resumed run's earlier ones are in `numbers`)."""
     stopped: str = ""
     """Why the run stopped early ("" when it ran every attempt)."""
-    left_out: tuple[str, ...] = ()
-    """Task files (or paths) left out because of errors, each printed with its file:line."""
+    left_out: tuple[LeftOut, ...] = ()
+    """Task files left out because of errors, as run.json records them (for a resumed run, those
+    left out when it began)."""
     already_scored: int = 0
     """Attempts a resumed run found scored and did not run again."""
     planned: int = 0
-    """Attempts this invocation set out to run."""
-    all_passed: bool = False
-    """Every planned attempt of the run (not just this invocation's) is recorded and passed."""
+    """Attempts this session set out to run."""
+    record: RunRecord | None = None
+    """The run's whole record once it has ended: run.json's plan, the row that counts for each
+    attempt of results.jsonl."""
+    numbers: AgentNumbers | None = None
+    """The run's numbers over `record` (as `phoneshell report` counts them)."""
 
-    def counts(self) -> Counter[str]:
-        """Attempts by outcome (this invocation's)."""
-        return Counter(row.outcome for row in self.rows)
+    @property
+    def all_passed(self) -> bool:
+        """Every attempt the run plans (not just this session's) is recorded and passed, and no
+        task file was left out: what exit 0 means (`report.tally.all_passed`)."""
+        from phoneshell.report.tally import all_passed  # here: see TYPE_CHECKING above
+
+        return self.numbers is not None and all_passed(self.numbers)
 
 
 class RunInterrupted(RunError):
@@ -129,8 +143,9 @@ class _Run:
         self.manifest = folder.manifest
         self.queue: deque[tuple[Task, int]] = deque(plans)
         self.tasks = tuple({task.id: task for task, _ in plans}.values())
-        self.total = len(plans)
-        self.done = 0
+        # progress lines count the run's attempts: a resume goes on from those already scored
+        self.total = len(plans) + summary.already_scored
+        self.done = summary.already_scored
         self.down: list[str] = []
         self.lock = threading.Lock()
 
@@ -350,6 +365,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
                            "continued: " + "; ".join(problems[:3]),
                            hint="start a new run; `phoneshell report` says what changed")
     if options.resume:  # the run's tasks only: one added to the folder since was never planned
+        say_left_out(recorded, left_out, progress)
         planned = {ref.id for ref in recorded.tasks}
         added = [t.id for t in tasks if t.id not in planned]
         if added:
@@ -369,7 +385,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
         folder = (resume_folder(options.runs_dir, recorded, tasks, infos, kind, why, aside)
                   if options.resume else
                   create_folder(options.runs_dir, run_id, agent_spec, paths, globs, repeat,
-                                tasks, infos, kind, why))
+                                tasks, infos, kind, why, left_out))
         writer = shared_writer(options.runs_dir)
         chain = functools.partial(writer.chain_state, folder.run_id)  # the bridge's view
         trajectory = (Trajectory(options.runs_dir)
@@ -381,7 +397,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
         plans = [(t, n) for t in tasks for n in range(1, repeat + 1)
                  if (t.id, n) not in folder.scored]
         record = planned_attempts(folder.manifest)  # the plan is run.json's (check_plan)
-        summary = RunSummary(folder.run_id, folder.run_dir, left_out=left_out,
+        summary = RunSummary(folder.run_id, folder.run_dir, left_out=folder.manifest.left_out,
                              already_scored=sum(key in folder.scored for key in record),
                              planned=len(plans))
         run = _Run(folder, plans, agent_spec, progress, summary, sandbox, sealer, trajectory,
@@ -391,8 +407,8 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
             run.go(devices)
         except KeyboardInterrupt:
             raise RunInterrupted(
-                f"interrupted: run {folder.run_id} stopped after {len(summary.rows)} of "
-                f"{len(plans)} attempt(s); every one recorded is kept in {folder.run_dir}",
+                f"interrupted: run {folder.run_id} stopped after {run.done} of "
+                f"{run.total} attempt(s); every one recorded is kept in {folder.run_dir}",
                 hint=f"continue it: {resume_command(options.runs_dir, folder.run_id)}") from None
         finally:
             # what the phones logged after the last attempt (a preflight, with nothing left to
@@ -405,12 +421,27 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
                 raise RunError(f"run {folder.run_id} did not start: {summary.stopped}",
                                hint="`phoneshell doctor --device ...` checks the chain; then "
                                     f"`{resume_command(options.runs_dir, folder.run_id)}`")
-    final = latest_rows(read_results(folder.run_dir / RESULTS))
-    summary.all_passed = all(key in final and final[key].passed for key in record)
+    from phoneshell.report.runs import record_of  # here: see TYPE_CHECKING above
+    from phoneshell.report.tally import agent_numbers
+
+    summary.record = record_of(folder.run_dir)
+    summary.numbers = agent_numbers(summary.record)
     return summary
 
 
-def latest_rows(rows: Sequence[ResultRow]) -> dict[tuple[str, int], ResultRow]:
-    """The row that counts for each (task, attempt): the last one (only skipped rows are ever
-    followed by another, when `--resume` ran the attempt again)."""
-    return {(row.task_id, row.attempt): row for row in rows}
+def say_left_out(recorded: RunManifest, now: Sequence[LeftOut], progress: Progress) -> None:
+    """What a resume does with task files left out for errors: those run.json records stay left
+    out (the run planned none of their tasks, so it cannot pass, whatever their files hold now);
+    one broken only now changes nothing recorded (a task of it the run planned, with attempts
+    still to run, stops the resume)."""
+    if recorded.left_out:
+        progress(f"run {recorded.run_id} left out {len(recorded.left_out)} task file(s) with "
+                 f"errors when it began ({', '.join(out.file for out in recorded.left_out)}): "
+                 "a resume runs only the tasks the run planned, so they stay left out and the "
+                 "run cannot pass; start a new run to include them")
+    was = {out.file for out in recorded.left_out}
+    new = [out.file for out in now if out.file not in was]
+    if new:
+        progress(f"left out of this resume for errors, not of run {recorded.run_id}'s record: "
+                 f"{', '.join(new)}")
+

@@ -7,6 +7,7 @@ import fnmatch
 from collections.abc import Callable, Sequence
 
 from phoneshell.errors import Problem, RunError, TaskFileError
+from phoneshell.records import LeftOut
 from phoneshell.registry import close_matches
 from phoneshell.tasks import Task, check_tasks
 
@@ -32,8 +33,9 @@ def select_tasks(tasks: Sequence[Task], globs: Sequence[str]) -> list[Task]:
 
 
 def load_runnable(paths: Sequence[str], progress: Callable[[str], None],
-                  ) -> tuple[list[Task], tuple[str, ...]]:
-    """The tasks that load, and the files left out: each error is printed with its file:line.
+                  ) -> tuple[list[Task], tuple[LeftOut, ...]]:
+    """The tasks that load, and the files left out (for run.json, so every report of the run
+    says so): each error is printed with its file:line.
 
     Raises:
         TaskFileError: no task loads at all.
@@ -44,7 +46,9 @@ def load_runnable(paths: Sequence[str], progress: Callable[[str], None],
         raise TaskFileError(problems or [Problem(", ".join(paths), 0, 0, "no task files")])
     for problem in errors:
         progress(str(problem))
-    left_out = tuple(dict.fromkeys(p.file for p in errors))
+    files = dict.fromkeys(p.file for p in errors)
+    left_out = tuple(LeftOut(file=file, errors=tuple(str(p) for p in errors if p.file == file))
+                     for file in files)
     if left_out:
         progress(f"left out {len(left_out)} task file(s) with errors; running the other "
                  f"{len(tasks)} task(s)")

@@ -96,9 +96,11 @@ def test_resume_runs_only_what_was_not_scored(tmp_path: Path) -> None:
     with SimServer() as sim:
         again = phoneshell("run", "--resume", "R", "--runs", str(tmp_path), "--device", sim.url)
         assert again.returncode == 0, again.stdout + again.stderr
-        assert "3 attempt(s): 3 passed" in again.stdout
-        assert "at least" not in again.stdout, "all 3 planned this time were scored"
-        assert "1 attempt(s) were already scored and not run again" in again.stdout
+        # the run's whole record: the attempt scored before the resume counts too
+        assert "4 attempt(s): 4 passed, 0 failed, 0 skipped (100% of scored)" in again.stdout
+        assert "at least" not in again.stdout, "all 4 planned are scored"
+        assert "1 attempt(s) were already scored and not run again; this session ran 3" in \
+            again.stdout
         final = [json.loads(x) for x in results.read_text().splitlines()]
         assert len(final) == 5
         retried = next(r for r in final[2:] if r["task_id"] == skipped.task_id)
@@ -114,8 +116,8 @@ def test_resume_runs_only_what_was_not_scored(tmp_path: Path) -> None:
         nothing = phoneshell("run", "--resume", "R", "--runs", str(tmp_path), "--device",
                              sim.url)
     assert nothing.returncode == 0, "a resume with nothing left to run still reports the run"
-    assert "0 attempt(s)" in nothing.stdout and "4 attempt(s) were already scored" in \
-        nothing.stdout
+    assert "4 attempt(s): 4 passed" in nothing.stdout and "4 attempt(s) were already scored " \
+        "and not run again; this session ran 0" in nothing.stdout
 
 
 def test_resume_refuses_a_run_that_does_not_match_its_seal(tmp_path: Path) -> None:
@@ -250,5 +252,5 @@ def test_resume_plans_from_run_json_not_from_the_task_files_found_now(tmp_path: 
     (tasks / "reach.yaml").unlink()  # scored already: nothing of it runs again
     again = phoneshell("run", "--resume", "R", "--runs", str(tmp_path))
     assert again.returncode == 0, again.stdout + again.stderr
-    assert "1 attempt(s): 1 passed" in again.stdout
+    assert "2 attempt(s): 2 passed" in again.stdout
     assert "1 attempt(s) were already scored and not run again" in again.stdout
