@@ -19,6 +19,11 @@ time of each and each pair's ratio.
     python scripts/bench_run.py [--latency iphone|none] [--agent solution] [--task GLOB]
                                 [--by-task N]  # also the N tasks whose harness costs most
     python scripts/bench_run.py --pairs 3 [--phones 2] [--latency none]
+
+Docs quote its figures from one generated block of docs/device.md (`bench_docs`), never by hand:
+
+    python scripts/bench_run.py --latency none --write-docs  # rewrite the block
+    python scripts/bench_run.py --latency none --check-docs  # fail when it is stale (CI)
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
+
+from bench_docs import Figures, committed, differences, render, write  # beside this script
 
 from bridge import BridgeServer
 from bridge.access import Admitted
@@ -117,8 +124,9 @@ class PhasedRig(Rig):
 
 
 def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: float,
-                  repeat: int, by_task: int = 0) -> None:
-    """Run every task `repeat` times on one simulator and print what it cost."""
+                  repeat: int, by_task: int = 0) -> Figures:
+    """Run every task `repeat` times on one simulator, print what it cost, and return the
+    figures docs quote."""
     phases = Phases()
     rows: list[ResultRow] = []
     with tempfile.TemporaryDirectory() as runs, SimServer(latency=latency) as sim, \
@@ -163,10 +171,12 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
         # Logged actions by phase (the rig check logs under `check`: it is counted there).
         log = read_audit(Path(runs) / "bench" / "audit.jsonl").records
         actions = Counter(e.phase for e in log if e.stage == "intent")
-    report_costs(rows, tally, phases, wall_s, latency, actions)
-    report_kinds(kinds)
+    figures = Figures()
+    report_costs(rows, tally, phases, wall_s, latency, actions, figures)
+    report_kinds(kinds, figures)
     if by_task:
         report_tasks(each, by_task)
+    return figures
 
 
 KINDS = ("plain", "probes", "the rest")
@@ -221,15 +231,18 @@ class KindCost:
         self.harness_s += everything - own
 
 
-def report_kinds(kinds: dict[str, KindCost]) -> None:
-    """Print the harness's and the agent's modelled seconds an attempt, by kind of task."""
+def report_kinds(kinds: dict[str, KindCost], figures: Figures) -> None:
+    """Print the harness's and the agent's modelled seconds an attempt, by kind of task (and
+    keep them in `figures`)."""
     print("\nby kind of task (kind_of), modelled s an attempt")
     print(f"  {'kind':<10}{'attempts':>9}{'harness s':>11}{'agent s':>9}{'agent share':>13}")
     for kind, cost in kinds.items():
         if cost.attempts:
             n, total = cost.attempts, cost.agent_s + cost.harness_s
+            share = cost.agent_s / total if total else 0
             print(f"  {kind:<10}{n:>9}{cost.harness_s / n:>11.2f}{cost.agent_s / n:>9.2f}"
-                  f"{cost.agent_s / total if total else 0:>13.0%}")
+                  f"{share:>13.0%}")
+            figures.kinds.append((kind, n, cost.harness_s / n, cost.agent_s / n, share))
 
 
 def report_tasks(each: dict[str, KindCost], most: int) -> None:
@@ -249,10 +262,13 @@ def _totals(counts: dict[str, RouteCount]) -> tuple[int, float, int]:
 
 
 def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
-                 phases: Phases, wall_s: float, latency: str, actions: Counter[str]) -> None:
-    """Print the per-attempt figures (see the module docstring)."""
+                 phases: Phases, wall_s: float, latency: str, actions: Counter[str],
+                 figures: Figures) -> None:
+    """Print the per-attempt figures (see the module docstring), keeping in `figures` those
+    docs quote."""
     n = max(1, len(rows))
     outcomes = Counter(r.outcome for r in rows)
+    figures.attempts, figures.passed = len(rows), outcomes["passed"]
     print(f"{len(rows)} attempts ({outcomes['passed']} passed, {outcomes['failed']} failed, "
           f"{outcomes['skipped']} skipped); latency {latency}; wall {wall_s:.1f} s "
           f"({wall_s / n:.2f} s an attempt)")
@@ -269,6 +285,8 @@ def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
         bridge_s = _bridge_own_s(counts, received)
         print(f"{phase:<11}{total / n:>10.1f}{bridge_n / n:>8.1f}{seconds / n:>12.2f}"
               f"{bridge_s / n:>10.2f}{phases.wall_s[phase] / n:>9.2f}{repeats / n:>9.1f}")
+        if total:
+            figures.phases.append((phase, total / n, bridge_n / n, seconds / n))
         if phase == "agent":
             agent_n, agent_s = own, seconds - bridge_s
             harness_n, harness_s = harness_n + bridge_n, harness_s + bridge_s
@@ -278,11 +296,15 @@ def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
     print(f"harness requests:     {harness_n / n:.1f} an attempt, {harness_s / n:.2f} s modelled"
           f" (the bridge's reads in the agent phase included)")
     total_s = agent_s + harness_s
+    figures.agent_n, figures.agent_s = agent_n / n, agent_s / n
+    figures.harness_n, figures.harness_s = harness_n / n, harness_s / n
+    figures.actions = actions["agent"] / n
     print(f"agent's share of the modelled time: {agent_s / total_s:.0%}" if total_s else "")
     steps = actions["agent"]
     for think_s in THINK_S:
         # a model's agent thinks before each action; the reference finishes never do
         thinking = agent_s + think_s * steps
+        figures.thinking.append((think_s, thinking / (thinking + harness_s)))
         print(f"  with a model's {think_s:.0f} s of thought before each of its "
               f"{steps / n:.1f} actions an attempt: {thinking / (thinking + harness_s):.0%}")
     if latency != "none":
@@ -296,6 +318,7 @@ def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
         logged = sum(actions[p] for p in which)
         extra = sum(added[p] for p in which)
         if logged:
+            figures.round_trips[label] = extra / logged
             print(f"bridge round trips per logged action, {label}: {extra / logged:.2f} "
                   f"({extra} over {logged} actions)")
     _routes(tally, phases, n)
@@ -333,9 +356,10 @@ def measure_pairs(paths: Iterable[str], globs: tuple[str, ...], pairs: int, phon
                                                latency=latency, task_globs=globs,
                                                runs_dir=Path(runs)), progress=lambda _: None)
                 times[count] = time.perf_counter() - started
-                c = summary.counts()
-                print(f"pair {i + 1}: sim:{count} {times[count]:6.1f} s ({c['passed']} passed, "
-                      f"{c['failed']} failed, {c['skipped']} skipped)", flush=True)
+                c = summary.numbers
+                print(f"pair {i + 1}: sim:{count} {times[count]:6.1f} s "
+                      + (f"({c.passed} passed, {c.failed} failed, {c.skipped} skipped)"
+                         if c else ""), flush=True)
             ratios.append(times[1] / times[phones])
             print(f"pair {i + 1}: sim:1 / sim:{phones} = {ratios[-1]:.2f}", flush=True)
     print(f"speed-up of sim:{phones} over sim:1: median {statistics.median(ratios):.2f} "
@@ -356,13 +380,34 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=0, help="M for --pairs (default: auto)")
     parser.add_argument("--by-task", type=int, default=0, metavar="N",
                         help="also list the N tasks whose harness costs the most")
+    docs = parser.add_mutually_exclusive_group()
+    docs.add_argument("--write-docs", action="store_true",
+                      help="write the figures into docs/device.md's generated block")
+    docs.add_argument("--check-docs", action="store_true",
+                      help="exit 1 when docs/device.md's generated block is stale")
     args = parser.parse_args()
+    quoted = args.write_docs or args.check_docs
+    if quoted and (args.latency != "none" or args.pairs or args.tasks or args.repeat != 1
+                   or args.agent != "solution" or args.paths != ["environments"]):
+        parser.error("the docs quote the suite's reference finishes with --latency none, once "
+                     "each: --write-docs and --check-docs take no other choice")
     if args.pairs:
         phones = args.phones or len(resolve_devices("sim:auto"))
         measure_pairs(args.paths, tuple(args.tasks), args.pairs, phones, args.latency)
         return
     tasks = select_tasks(load_tasks(args.paths).tasks, args.tasks)
-    measure_costs(tasks, args.agent, args.latency, args.effect_s, args.repeat, args.by_task)
+    figures = measure_costs(tasks, args.agent, args.latency, args.effect_s, args.repeat,
+                            args.by_task)
+    block = render(figures)
+    if args.write_docs:
+        write(block)
+        print("\nwrote docs/device.md's generated block")
+    elif args.check_docs:
+        stale = differences(committed(), block)
+        if stale:
+            raise SystemExit("docs/device.md's generated block is stale (run scripts/bench_run.py"
+                             " --latency none --write-docs):\n  " + "\n  ".join(stale))
+        print("\ndocs/device.md's generated block holds what bench_run prints")
 
 
 if __name__ == "__main__":
