@@ -7,8 +7,8 @@ list opens it: its reminders, each with a completion circle, over a "New Reminde
 typing a title and Return saves it and opens the next empty reminder below, keyboard up (so
 "a\nb\n" adds two); "Done", or a tap anywhere outside the title (the blank list below the
 rows, another row, the bar), saves it and ends editing; Return, "Done", such a tap or leaving
-the list on an empty title saves nothing and ends editing. From the overview
-"New Reminder" opens the Reminders list first (a real phone shows a sheet there instead).
+the list on an empty title saves nothing and ends editing. From the overview "New Reminder"
+opens iOS's New Reminder sheet instead (`reminders_sheet`: title, notes, list, Cancel/Add).
 Tapping a circle completes a reminder (it moves to Completed; tapping it there undoes that).
 Searching the overview lists reminders whose title contains the query. A swipe left on a
 reminder's row (in a list or in the search results) shows its Delete, which removes it; a swipe
@@ -25,7 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from phoneshell.sim import layout, lists
-from phoneshell.sim.apps import AppModel, Drag, Host, register
+from phoneshell.sim.apps import AppModel, Drag, Host, register, reminders_sheet
+from phoneshell.sim.apps.reminders_sheet import NewReminder
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.store import JSON, Store
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hit_path
@@ -77,6 +78,8 @@ class RemindersState:
     """The title field of the reminder being added, if one is."""
     swiped: int | None = None
     """The reminder (its place in the store) whose row shows Delete."""
+    sheet: NewReminder | None = None
+    """The New Reminder sheet over the overview, while it shows."""
 
 
 def reminders(store: Store) -> list[Reminder]:
@@ -123,7 +126,10 @@ def commit(state: RemindersState, host: Host) -> None:
 def _new_reminder(state: RemindersState, host: Host) -> Handler:
     def start() -> None:
         commit(state, host)
-        if state.open is None or state.open == "Completed":
+        if state.open is None:
+            state.sheet = reminders_sheet.open_sheet(host, DEFAULT_LIST)
+            return
+        if state.open == "Completed":
             state.open, state.scroll = DEFAULT_LIST, Scroll()
         _draft(state, host)
     return start
@@ -245,8 +251,25 @@ def _overview(state: RemindersState, host: Host) -> Node:
     table = lists.table(state.overview, Rect(0, layout.NAV_BOTTOM, f.width,
                                               bottom - layout.NAV_BOTTOM), sections,
                          key="overview")
-    return layout.screen(f, [bar, table, _toolbar(state, host, f.width, bottom, True)],
-                         key="reminders:lists")
+    kids = [bar, table, _toolbar(state, host, f.width, bottom, True)]
+    if state.sheet is not None:
+        kids.append(reminders_sheet.render(state.sheet, host, MY_LISTS, _adder(host),
+                                           _closer(state, host)))
+    return layout.screen(f, kids, key="reminders:lists")
+
+
+def _adder(host: Host) -> reminders_sheet.Save:
+    def add(title: str, where: str, notes: str) -> None:
+        extra: Reminder = {"notes": notes} if notes else {}
+        _saved(host.store(BUNDLE_ID)).append({**_seed(title, where=where), **extra})
+    return add
+
+
+def _closer(state: RemindersState, host: Host) -> Handler:
+    def close() -> None:
+        state.sheet = None
+        host.focus(None)
+    return close
 
 
 def _list(state: RemindersState, host: Host, name: str) -> Node:
@@ -293,7 +316,10 @@ def _shown(state: RemindersState, host: Host) -> list[int]:
 
 
 def on_drag(state: RemindersState, host: Host, drag: Drag) -> bool:
-    """A swipe left on a reminder's row shows its Delete; a swipe right hides it again."""
+    """A swipe left on a reminder's row shows its Delete; a swipe right hides it again; the
+    New Reminder sheet takes drags while it shows (`reminders_sheet.on_drag`)."""
+    if state.sheet is not None and state.open is None:
+        return reminders_sheet.on_drag(state.sheet, host, drag, _closer(state, host))
     if drag.vertical or state.draft is not None:
         return False
     if drag.dx > -SWIPE_TRAVEL:
