@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from phoneshell.agents import bounds, pidns, pids, programs, sandbox, strays
+from phoneshell.agents import agent_user, bounds, pidns, pids, programs, sandbox, strays
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult, ended_early
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
@@ -207,10 +207,16 @@ class CommandAgent:
             wrapped = box.wrap(argv, self.command, scratch, cwd, reads)
             return wrapped if box.confines else pidns.wrap(wrapped)  # bwrap makes its own
 
-        if not self.started:  # once it started in the run, it can start
-            why = programs.cannot_start(self.command, boxed, env, box.confines, SHELL)
-            if why:
-                return AgentResult(ran=False, error=why)
+        try:
+            if not self.started:  # once it started in the run, it can start
+                why = programs.cannot_start(self.command, boxed, env, box.confines, SHELL,
+                                            box.needs(self.command, cwd, reads),
+                                            agent_user.who())
+                if why:
+                    return AgentResult(ran=False, error=why)
+            argv = boxed([SHELL, "-c", self.command])
+        except PermissionError as exc:  # no way to run it but as root: it does not run
+            return AgentResult(ran=False, error=f"the command could not start: {exc}")
         if not box.confines:
             with _RUNNING_LOCK:
                 why = box.note or f"--sandbox {box.kind}"
@@ -221,7 +227,7 @@ class CommandAgent:
         limit = pids.Limit()  # however many it forks, the harness keeps pids for its threads
         try:
             process = subprocess.Popen(
-                first_to_go(limit.wrap(boxed([SHELL, "-c", self.command]))),
+                first_to_go(limit.wrap(argv)),
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 env=env, start_new_session=True)
         except OSError as exc:
@@ -247,6 +253,7 @@ class CommandAgent:
             refused = limit.close()  # and whatever is left in its cgroup
             for output in outputs:
                 output.finish()
+            box.take_back(scratch)  # nothing of it is left to write there
         over = watch.over()  # looked at once more with it gone: what it wrote just before too
         stopped = stopped or over
         if timed_out or stopped:

@@ -9,7 +9,10 @@ a file that can be executed), where the agent will run (its sandbox, its PATH, i
 after any `cd` before it). Nothing of the agent runs in that look. A command line whose programs
 cannot be told so (a subshell, a redirection before the program, a variable or a pattern where
 a program is named, `if`, `||`...) is started, and whatever it exits with is its own, scored as
-any exit.
+any exit. Where the sandbox runs the program as a user other than the harness's (a root harness:
+`agent_user.py`), the look also asks, as that user, that the files the program needs be
+readable (its own program, the Python, phoneshell's package): a file only root can read is
+said as such, and the attempt is skipped, rather than failed by a "Permission denied".
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ from __future__ import annotations
 import re
 import shlex
 import subprocess
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 
 FIND = """
 for step do
   case $step in
+    read:*) [ -r "${step#read:}" ] || { printf '%s' "${step#read:}"; exit 101; } ;;
     cd:) cd || { printf '%s' 'cd: no home folder'; exit 100; } ;;
     cd:*) cd -- "${step#cd:}" 2>/dev/null ||
             { printf '%s' "cd ${step#cd:}: no such folder"; exit 100; } ;;
@@ -34,8 +39,9 @@ for step do
 done
 """
 """The look, run by `/bin/sh` with the steps as its arguments: exit 0 when every program is
-there, 100 with the reason on stdout when one is not."""
-MISSING = 100
+there, 100 with the reason on stdout when one is not, 101 with the file when the agent's user
+cannot read a file it needs (`read:`)."""
+MISSING, UNREADABLE = 100, 101
 LOOK_TIMEOUT_S = 30.0
 SEPARATORS = frozenset({";", "&&", "|", "&"})
 """What may join the simple commands of a line the look follows: each one after it runs (or is
@@ -109,7 +115,8 @@ def _step(words: list[str]) -> list[str] | None:
 
 
 def cannot_start(command: str, wrap: Callable[[list[str]], list[str]], env: Mapping[str, str],
-                 confined: bool, shell: str = "/bin/sh") -> str:
+                 confined: bool, shell: str = "/bin/sh", reads: Sequence[Path] = (),
+                 who: str = "") -> str:
     """Why the command line cannot start, as found where it will run, said with what to try
     ("" when it can, or when that cannot be told before it runs).
 
@@ -118,35 +125,43 @@ def cannot_start(command: str, wrap: Callable[[list[str]], list[str]], env: Mapp
             files and folder).
         env: the agent's environment (its PATH).
         confined: `wrap` is a sandbox: a program missing there is looked for outside it too.
+        reads: files the program must be able to read as the user it runs as (`who`), there:
+            its own program, the Python, phoneshell's package (`Sandbox.needs`).
     """
-    why = _missing(command, wrap, env, shell)
+    look = [f"read:{path}" for path in reads]
+    code, why = _missing(look + (steps(command) or []), wrap, env, shell)
     if not why:
         return ""
     where = "in the agent's sandbox" if confined else "where it runs"
+    if code == UNREADABLE:
+        return (f"the command could not start: {why} cannot be read by the agent's user "
+                f"({who or 'in its sandbox'}; looked at before it ran): make it readable by "
+                "others (chmod o+r, and o+x on its folders)")
     hint = ("; it is there outside the sandbox: share its folder with PHONESHELL_SANDBOX_SHARE "
-            "(docs/agents.md)" if confined and not _missing(command, list, env, shell) else "")
+            "(docs/agents.md)" if confined and not _missing(steps(command) or [], list, env,
+                                                             shell)[1] else "")
     return f"the command could not start: {why} ({where}, looked for before it ran){hint}"
 
 
-def _missing(command: str, wrap: Callable[[list[str]], list[str]], env: Mapping[str, str],
-             shell: str) -> str:
-    """Why the look found the command line cannot start ("" when it can, or cannot tell)."""
-    look = steps(command)
+def _missing(look: list[str], wrap: Callable[[list[str]], list[str]], env: Mapping[str, str],
+             shell: str) -> tuple[int, str]:
+    """The look's exit status and why it found the command line cannot start ("" when it
+    can, or cannot tell)."""
     if not look:
-        return ""
+        return 0, ""
     argv = wrap([shell, "-c", FIND, "sh", *look])
     try:
         done = subprocess.run(argv, capture_output=True, text=True, env=dict(env),
                               stdin=subprocess.DEVNULL, timeout=LOOK_TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        return ""  # a slow machine: the command is started, and its exit is its own
+        return 0, ""  # a slow machine: the command is started, and its exit is its own
     except OSError as exc:
-        return f"{shell} could not be run ({exc})"
-    if done.returncode == MISSING:
-        return done.stdout.strip()
+        return MISSING, f"{shell} could not be run ({exc})"
+    if done.returncode in (MISSING, UNREADABLE):
+        return done.returncode, done.stdout.strip()
     if done.returncode != 0:  # the sandbox could not be made: nothing of the agent's ran
-        return f"its sandbox could not start ({_last_line(done.stderr)})"
-    return ""
+        return MISSING, f"its sandbox could not start ({_last_line(done.stderr)})"
+    return 0, ""
 
 
 def _last_line(text: str) -> str:

@@ -18,10 +18,12 @@ An agent with a shell will take any shortcut it can reach, so the program sees o
 It never sees the project, `environments/`, the run folder, the signing key, `/var/run/usbmuxd`
 or other processes, nor the folders of the run's task files (`Sandbox.hidden`), even where they
 lie inside what it is shown (a share, the Python's prefix). On Linux that is bubblewrap
-(`bwrap`: new mount, PID, IPC and UTS namespaces, all capabilities dropped, killed with its
-parent); on macOS `sandbox-exec` with a generated profile (file access as above; it cannot
-hide other processes, and is not tested here). `--sandbox none` runs the program unconfined; so
-does a machine with neither, and the run says so and records it (`run.json`'s `sandbox`).
+(`bwrap`: new mount, PID, IPC and UTS namespaces, all capabilities dropped, the kernel's
+settings in `/proc/sys` read-only, killed with its parent; run as `nobody`, never as root, when
+the harness is root: `agent_user.py`); on macOS `sandbox-exec` with a generated profile (file
+access as above; it cannot hide other processes, and is not tested here). `--sandbox none` runs
+the program unconfined; so does a machine with neither, and the run says so and records it
+(`run.json`'s `sandbox`).
 """
 
 from __future__ import annotations
@@ -33,11 +35,13 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
+from phoneshell.agents import agent_user
 from phoneshell.errors import RunError
 from phoneshell.records import SandboxKind
 
@@ -93,7 +97,12 @@ class Sandbox:
 
     def wrap(self, argv: Sequence[str], command: str, scratch: Path, cwd: Path,
              reads: Sequence[Path] = ()) -> list[str]:
-        """The command line that runs `argv` in the sandbox.
+        """The command line that runs `argv` in the sandbox; with bubblewrap under a root
+        harness, as `agent_user.AGENT_UID`, to whom `scratch` is given.
+
+        Raises:
+            PermissionError: the harness is root and cannot run the program as anyone else
+                (`agent_user.missing`): it never runs as root in the sandbox.
 
         Args:
             command: the agent's command line, whose files it may read.
@@ -104,15 +113,36 @@ class Sandbox:
         shown = [*_runtime(), *self.shares]
         parts = _package_hidden()
         hidden = _outermost([*parts, *self.hidden])
-        files = [f for f in named_files(command, cwd) if not _kept(f, parts, self.hidden)]
+        files = self._files(command, cwd, parts)
         if self.kind == "bwrap":
             hidden = [h for h in hidden if _inside(h, [*_system_places(), *shown])]
+            inner = agent_user.become(list(argv))  # never root inside: before the folder is given
+            agent_user.give(scratch)
             return [self.program, *_bwrap_args(scratch, cwd, shown, hidden, [*files, *reads]),
-                    "--", *argv]
+                    "--", *inner]
         if self.kind == "sandbox-exec":
             return [self.program, "-p",
                     sandbox_profile(scratch, shown, hidden, [*files, *reads]), *argv]
         return list(argv)
+
+    def take_back(self, scratch: Path) -> None:
+        """After the program's turn, with all it started gone: its scratch folder is the
+        harness's user's again (given to the program by `wrap`)."""
+        if self.kind == "bwrap":
+            agent_user.take_back(scratch)
+
+    def needs(self, command: str, cwd: Path, reads: Sequence[Path] = ()) -> list[Path]:
+        """What the program must be able to read, where the sandbox runs it as a user other
+        than the harness's (`agent_user`: [] elsewhere): the files its command line names and
+        those handed on, the Python, and phoneshell's own package (`phoneshell finish`)."""
+        if self.kind != "bwrap" or not agent_user.dropping():
+            return []
+        package = [p / "__init__.py" for p in _package_dir("phoneshell")]
+        return [*self._files(command, cwd, _package_hidden()), *reads,
+                Path(sys.executable).resolve(), *package]
+
+    def _files(self, command: str, cwd: Path, parts: Sequence[Path]) -> list[Path]:
+        return [f for f in named_files(command, cwd) if not _kept(f, parts, self.hidden)]
 
 
 def environment(env: dict[str, str], scratch: Path, confined: bool) -> dict[str, str]:
@@ -200,18 +230,30 @@ def _runtime() -> list[Path]:
 TMP_BYTES = 1 << 30
 """The most the agent's /tmp may hold (a tmpfs: memory): with no limit, an agent filling it
 takes the machine's memory, and the harness with it."""
+SHM_BYTES = 64 << 20
+"""The most its /dev/shm may hold (POSIX shared memory and semaphores: Python's
+multiprocessing), as much as a container's default."""
 HIDDEN_BYTES = 1 << 16
 """The size of the empty folder laid over a hidden one (read-only once made)."""
+KERNEL_SETTINGS = ("/proc/sys", "/proc/sysrq-trigger")
+"""What of a fresh /proc is the whole machine's, made read-only: the kernel's settings (a
+core_pattern pipe runs a program as root on the host) and SysRq (reboot, crash). The agent is
+not root and could not write them anyway (`agent_user`); this holds if it ever were."""
 
 
 def _bwrap_args(scratch: Path, cwd: Path, shown: Sequence[Path], hidden: Sequence[Path],
                 files: Sequence[Path]) -> list[str]:
     """Bind the system and the `shown` folders read-only; lay an empty, read-only folder over
     each `hidden` one inside them (binds come in order, so a later one covers an earlier); then
-    bind the `files`, which show even inside a hidden folder."""
+    bind the `files`, which show even inside a hidden folder. The folders made on the way to
+    a bind can be passed by anyone (`_folders_to`); /tmp and /dev/shm are anyone's, as on a
+    host."""
     args = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-            "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-            "--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+            "--die-with-parent", "--new-session", *agent_user.bwrap_caps(), "--proc", "/proc"]
+    for place in KERNEL_SETTINGS:
+        args += ["--ro-bind-try", place, place]
+    args += ["--dev", "/dev", "--perms", "1777", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",
+             "--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
     for place in SYSTEM_DIRS:
         if os.path.islink(place):
             args += ["--symlink", os.readlink(place), place]
@@ -219,15 +261,30 @@ def _bwrap_args(scratch: Path, cwd: Path, shown: Sequence[Path], hidden: Sequenc
             args += ["--ro-bind", place, place]
     for name in ETC_FILES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    made: set[Path] = set()
     for path in shown:
-        args += ["--ro-bind-try", str(path), str(path)]
+        args += [*_folders_to(path, made), "--ro-bind-try", str(path), str(path)]
     for path in hidden:
         args += ["--size", str(HIDDEN_BYTES), "--tmpfs", str(path)]
+    made = set()  # a hidden folder's tmpfs lies over what was made inside it
     for path in files:
-        args += ["--ro-bind-try", str(path), str(path)]
-    args += ["--bind", str(scratch), str(scratch), "--dir", str(cwd), "--chdir", str(cwd)]
+        args += [*_folders_to(path, made), "--ro-bind-try", str(path), str(path)]
+    args += [*_folders_to(scratch, made), "--bind", str(scratch), str(scratch),
+             "--dir", str(cwd), "--chdir", str(cwd)]
     for path in hidden:  # read-only once what shows inside it has its place made
         args += ["--remount-ro", str(path)]
+    return args
+
+
+def _folders_to(path: Path, made: set[Path]) -> list[str]:
+    """`--dir` for each folder above `path` that exists on the host and is not in `made` yet:
+    where the sandbox has none, bubblewrap would make it 0700, which only root can pass; made
+    so, it is 0755. Where the folder is there already (inside a bind) it is left as it is."""
+    args: list[str] = []
+    for folder in reversed(path.parents[:-1]):  # from the top, "/" left out
+        if folder not in made and folder.is_dir():
+            made.add(folder)
+            args += ["--dir", str(folder)]
     return args
 
 
@@ -260,19 +317,63 @@ def _shares() -> tuple[Path, ...]:
     return tuple(Path(p).expanduser().resolve() for p in raw.split(os.pathsep) if p)
 
 
+SELF_CHECK = """
+id -u
+for setting in /proc/sys/kernel/core_pattern /proc/sys/kernel/modprobe \\
+               /proc/sys/kernel/pid_max /proc/sys/fs/file-max /proc/sysrq-trigger; do
+  [ -e "$setting" ] && ( exec 3>>"$setting" ) 2>/dev/null && echo "it can write $setting"
+done
+seen=$(ls /proc | grep -c '^[0-9]')
+[ "$seen" -le 8 ] || echo "it sees $seen processes: the machine's, not its own"
+[ -e "$1" ] && echo "it sees a file it is not shown ($1)"
+( : > "$HOME/.check" ) 2>/dev/null || echo "it cannot write its own folder"
+( : > /tmp/.check ) 2>/dev/null || echo "it cannot write /tmp"
+exit 0
+"""
+"""What a sandbox is asked before it is chosen, by a program run in it as an agent is: who it
+is, which of the kernel's settings it can open for writing (opened, never written), whether it
+sees the machine's processes or a file beside its folder ($1), and whether it can write where
+an agent writes."""
+
+
 @functools.lru_cache(maxsize=4)
 def _bwrap_works(program: str) -> str:
-    """"" when bubblewrap can make a sandbox here, else why not (the kernel may forbid user
-    namespaces to unprivileged users)."""
-    # `--size` (bubblewrap 0.5 and later) is asked for too: every sandbox caps its /tmp
-    probe = [program, "--ro-bind", "/", "/", "--unshare-pid", "--die-with-parent",
-             "--cap-drop", "ALL", "--proc", "/proc", "--dev", "/dev", "--size", "1048576",
-             "--tmpfs", "/tmp", "--", "true"]
+    """"" when bubblewrap confines a program here, else why not: it cannot run (the kernel may
+    forbid user namespaces to unprivileged users), or the program in it would be root, could
+    write the kernel's settings or sees what it is not shown (then it is no sandbox), or an
+    honest agent could not write its folder."""
+    why = agent_user.missing()
+    if why:
+        return why
+    place = Path(tempfile.mkdtemp(prefix="phoneshell-sandbox-check-"))
+    place.chmod(0o755)  # what is not shown must be kept out by the sandbox, not by a mode
+    scratch, unshown = place / "agent", place / "unshown"
+    scratch.mkdir()
+    unshown.write_text("")
     try:
-        done = subprocess.run(probe, capture_output=True, text=True, timeout=30)
+        probe = Sandbox("bwrap", program=program).wrap(
+            ["/bin/sh", "-c", SELF_CHECK, "sh", str(unshown)], "", scratch, Path.cwd())
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=30,
+                              env=environment(dict(os.environ), scratch, True),
+                              stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as exc:
         return f"bwrap could not run ({exc})"
-    return "" if done.returncode == 0 else f"bwrap fails here: {done.stderr.strip()[:200]}"
+    finally:
+        shutil.rmtree(place, ignore_errors=True)
+    if done.returncode != 0:
+        return f"bwrap fails here: {done.stderr.strip()[:200]}"
+    return _unconfined(done.stdout.splitlines())
+
+
+def _unconfined(lines: list[str]) -> str:
+    """Why what the self-check printed shows a program that is not confined ("" when it is)."""
+    said = []
+    if not lines or not lines[0].strip().isdigit():
+        said.append(f"it could not tell who it runs as ({(lines or ['nothing'])[0][:80]!r})")
+    elif int(lines[0]) == 0:
+        said.append("the program in it runs as root (uid 0)")
+    said += [line.strip() for line in lines[1:] if line.strip()]
+    return ("bwrap does not confine a program here: " + "; ".join(said)) if said else ""
 
 
 def choose(choice: str) -> Sandbox:
@@ -300,6 +401,7 @@ def choose(choice: str) -> Sandbox:
         why = "sandbox-exec exists only on macOS"
     if choice != "auto":
         raise RunError(f"--sandbox {choice}: {why}",
-                       hint="install bubblewrap (apt-get install bubblewrap), or choose "
-                            "--sandbox none to run agents unconfined (recorded as such)")
+                       hint="install bubblewrap and setpriv (apt-get install bubblewrap "
+                            "util-linux), or choose --sandbox none to run agents unconfined "
+                            "(recorded as such)")
     return Sandbox("unavailable", why)
