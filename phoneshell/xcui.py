@@ -361,6 +361,9 @@ FaceTime contact): no tap in them is forwarded."""
 CALL_BUTTONS = frozenset({"call", "facetime audio", "video call"})
 """Buttons that call in any app (lower case): a place's Call in Maps, the Call that confirms a
 `tel:` link tapped in Safari, a contact's."""
+FACETIME_BUTTONS = frozenset({"facetime", "audio call", "facetime video"})
+"""FaceTime's buttons in a conversation or a card, outside SpringBoard (where "FaceTime" is
+its icon), lower case."""
 CONTACTS = "com.apple.MobileAddressBook"
 CONTACT_CALLS = frozenset({"call", "video", "facetime", "facetime audio", "audio"})
 """A contact card's buttons that call (lower case)."""
@@ -407,13 +410,18 @@ _PHONE_NUMBER = re.compile(r"\+?\d[\d\s().\u2011\u2012\u2013-]{5,}\d")
 def _calls_by_name(app: str, text: str) -> bool:
     """Whether a control labelled "Call ..." or "FaceTime ..." (lower case) places a call: on
     SpringBoard any such (Spotlight's and Siri's suggestions: "Call 911", "FaceTime, Kate
-    Bell"; not FaceTime's icon), elsewhere one that names a number (the sheet a phone number
-    tapped in Safari, Mail, Messages or an event opens: "Call (555) 564-8583"). The owner's own
-    words in a note, a reminder or an event ("Call the dentist") only open them, and Settings'
-    rows ("Call Forwarding") only open pages."""
-    if app == SETTINGS or not re.match(r"(?:call|facetime)\b.", text):
+    Bell"; not FaceTime's icon), elsewhere FaceTime's own buttons (a conversation's
+    "FaceTime", "Audio Call") and any that names a number, however short (the sheet a number
+    tapped in Safari, Mail, Messages or an event opens: "Call 911", "Call (555) 564-8583").
+    The owner's own words in a note, a reminder or an event ("Call the dentist") only open
+    them, and Settings' rows ("Call Forwarding") only open pages."""
+    if app == SETTINGS:
         return False
-    return app == SPRINGBOARD or bool(_PHONE_NUMBER.search(text))
+    if app != SPRINGBOARD and text in FACETIME_BUTTONS:
+        return True
+    if not re.match(r"(?:call|facetime)\b.", text):
+        return False
+    return app == SPRINGBOARD or any(c.isdigit() for c in text)
 
 
 def reaches_out(app: str, text: str) -> str:

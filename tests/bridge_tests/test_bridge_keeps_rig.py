@@ -175,6 +175,11 @@ def test_a_confirming_button_pressed_by_name_takes_the_rig_down_as_its_row_does(
     ("tap", "com.apple.mobilemail", "Call +44 20 7946 0958", "call someone"),
     ("tap", "com.apple.mobilecal", "FaceTime (555) 564-8583", "call someone"),
     ("tap", SPRINGBOARD, "Call the dentist", "call someone"),  # Spotlight: could be Siri's
+    ("tap", "com.apple.mobilesafari", "Call 911", "call someone"),  # short numbers too
+    ("tap", "com.apple.mobilenotes", "Call 112", "call someone"),
+    ("tap", "com.apple.mobilecal", "Call 12345", "call someone"),
+    ("tap", "com.apple.MobileSMS", "FaceTime", "call someone"),  # a conversation's buttons
+    ("tap", "com.apple.MobileSMS", "Audio Call", "call someone"),
     ("tap", "com.apple.MobileSMS", "Send", "send a message"),
     ("tap", "com.apple.mobilemail", "Send", "send an email"),
     ("tap", APP_STORE, "Get", "install, update or buy"),
