@@ -215,34 +215,47 @@ def chosen_before(tree: object, node: Mapping[str, object]) -> str:
     return _text(checked[0], "label") or _text(checked[0], "name")
 
 
-INPUT_VIEW = "inputView"
-"""The name of the view in the keyboard's window that holds the Keyboard and, beside it, the
-Emoji and dictation buttons (iOS 26.5): they are the keyboard's too."""
+def _keyboard_areas(tree: object) -> list[Mapping[str, object]]:
+    """The view holding each visible Keyboard and what iOS draws beside it: the outermost of
+    the Keyboard's ancestors inside its window that starts below the screen's top.
 
-
-def _keyboard_part(node: Mapping[str, object]) -> bool:
-    return _kind(node) == KEYBOARD_TYPE or (_kind(node) == "Other"
-                                             and _text(node, "name") == INPUT_VIEW)
+    A real phone's keyboard window is full-screen (iOS 26 dumps, docs/simulator.md): in it an
+    Other over the bottom of the screen holds the Keyboard (its keys, Emoji, the Return key),
+    the predictions bar above it, and in an unnamed Other the globe ("Next keyboard") and
+    "dictation" buttons below it; the "inputView" sits empty and hidden in another window. So
+    neither a name nor the window's frame says where the keyboard is; the Keyboard's own
+    ancestry does."""
+    areas = []
+    for _, node in walk(tree):
+        if _kind(node) != KEYBOARD_TYPE or node.get("isVisible") == "0":
+            continue
+        line = _ancestry(tree, node)
+        windows = [i for i, n in enumerate(line) if _kind(n) == "Window"]
+        inside = line[windows[-1] + 1:] if windows else line
+        area = next((n for n in inside if (r := rect_of(n.get("rect"))) is not None and r.y > 0),
+                    node)
+        areas.append(area)
+    return areas
 
 
 def in_keyboard(tree: object, node: Mapping[str, object]) -> bool:
-    """Whether `node` is part of the on-screen keyboard: a key, or anything inside the
-    Keyboard node (iOS draws the Return key as a Button there: "Go", "Search", "Done") or its
-    "inputView" (Emoji, dictation)."""
-    return is_key(node) or any(_keyboard_part(n) for n in _ancestry(tree, node)[:-1])
+    """Whether `node` is part of the on-screen keyboard: a key, or anything inside the view
+    that holds a Keyboard (`_keyboard_areas`: the Return key, Emoji, the globe, dictation)."""
+    if is_key(node):
+        return True
+    areas = _keyboard_areas(tree)
+    return any(any(n is area for area in areas) for n in _ancestry(tree, node))
 
 
 def keyboard_at(tree: object, x: float, y: float) -> bool:
     """Whether (x, y) lies on a visible on-screen keyboard of `tree` (where a Button named by
-    id sits, for a Return key tapped by id: its attributes do not say), or on a button of its
-    "inputView" (Emoji, dictation), which may reach below the view's frame."""
-    for _, node in walk(tree):
-        if not _keyboard_part(node) or node.get("isVisible") == "0":
-            continue
-        kids = node.get("children") if _kind(node) == "Other" else None
-        parts = [node, *(kids if isinstance(kids, list) else ())]
-        if any(isinstance(part, Mapping) and (rect := rect_of(part.get("rect"))) is not None
-               and rect.contains(x, y) for part in parts):
+    id sits, for a Return key tapped by id: its attributes do not say): inside the view that
+    holds it (`_keyboard_areas`), or on one of that view's buttons or keys, which may reach
+    below its frame (dictation, on a phone, by a point)."""
+    for area in _keyboard_areas(tree):
+        parts = [area, *(n for _, n in walk(area) if _kind(n) in ("Button", KEY_TYPE))]
+        if any((rect := rect_of(part.get("rect"))) is not None and rect.contains(x, y)
+               for part in parts):
             return True
     return False
 

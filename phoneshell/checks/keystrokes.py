@@ -30,7 +30,11 @@ KEEPS_EDITING = frozenset({"swipe"})
 """Action kinds that leave a field's editing as it was: scrolling a list (a search's results,
 the suggestions under an address) moves nothing into or out of the field."""
 KEY_TEXT = {"space": " ", "delete": "\b"}
-"""What the keyboard's named keys type (the others, shift, more, emoji..., type nothing)."""
+"""What the keyboard's named keys type, by name (the others, shift, more, emoji..., type
+nothing). iOS names a key for what it does and labels it for what it shows: the space key is
+named "space" and labelled " ", the 123 key named "more" and labelled "numbers", the Return key
+named "Go" and labelled "go" (iOS 26 dumps, docs/simulator.md): so a key is known by its name
+first (`key_identity`), its label only when it has no name."""
 
 
 def in_keyboard(target: Target | None) -> bool:
@@ -40,13 +44,18 @@ def in_keyboard(target: Target | None) -> bool:
 
 
 
+def key_identity(target: Target) -> str:
+    """What a keyboard key is: its name, else its label (" " stays: a lone space is a key)."""
+    return target.name if target.name.strip() else target.label
+
+
 def _key_text(target: Target) -> str:
     """What a tap on a key of the keyboard types into the field ("" for a mode key)."""
-    label = target.label.strip()
-    named = KEY_TEXT.get(label.lower())
+    key = key_identity(target)
+    named = KEY_TEXT.get(key.strip().lower())
     if named is not None:
         return named
-    return label if len(label) == 1 else "*" if label == "***" else ""
+    return key if len(key) == 1 else "*" if key == "***" else ""
 
 
 @dataclass(frozen=True)
@@ -103,7 +112,7 @@ class Editing:
 
     def press(self, action: Action, target: Target) -> None:
         """A tap on the keyboard (`in_keyboard`): its Return sends, its keys type."""
-        returns = target.label.strip().lower() in RETURN_KEYS
+        returns = key_identity(target).strip().lower() in RETURN_KEYS
         self.type(action, "\n" if returns else _key_text(target))
 
 
