@@ -40,11 +40,12 @@ from bridge.limits import (
     check_wait,
     travel_s,
 )
+from bridge.opened_urls import check_open_url
 from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
 from bridge.sessions import check_launch_extras, session_action, settings_action
 from phoneshell.records import ActionKind
 from phoneshell.wda_routes import NOTIFICATION_WAIT_S, is_input, match_parts
-from phoneshell.xcui import ALERT_PRESSES, HOME_BUTTON_HID, SIDE_BUTTON_HID, reaches_out_by_url
+from phoneshell.xcui import ALERT_PRESSES, HOME_BUTTON_HID, SIDE_BUTTON_HID
 
 
 class _Body:
@@ -316,14 +317,11 @@ def _distance(b: _Body) -> float:
 
 
 def _open_url(b: _Body, _: tuple[str, ...]) -> Classified:
-    """`/url`: an `open_url`, refused for a URL that places a call (`tel:`, `facetime:`) or runs
-    a shortcut (`shortcuts:`)."""
-    url = b.text("url")
-    reach = reaches_out_by_url(url or "")
-    if reach:
-        raise Refused(f"opening {url!r}: {reach}; no task needs it, and nothing after the run "
-                      "takes it back", 403, "unsupported operation")
-    return Classified("open_url", _params(url=url))
+    """`/url`: an `open_url` of `url`, with the app `bundleId` names when present (WDA then
+    opens the URL with that app), refused by what would open (`opened_urls.py`)."""
+    url, bundle_id = b.text("url"), b.text("bundleId")
+    check_open_url(url or "", bundle_id)
+    return Classified("open_url", _params(url=url, bundle_id=bundle_id))
 
 
 def _w3c(b: _Body, _: tuple[str, ...]) -> Classified:

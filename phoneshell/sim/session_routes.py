@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from phoneshell.sim import capabilities, settings
+from phoneshell.sim import capabilities, settings, urls
 from phoneshell.sim.phone import SPRINGBOARD, AppNotInstalled
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Request, Route, WdaError
@@ -154,14 +154,37 @@ def app_list(ep: Endpoints, req: Request) -> JSON:
 
 
 def open_url(ep: Endpoints, req: Request) -> JSON:
-    """`POST /session/:sid/url` {"url"}: open it in the app for its scheme (http: Safari)."""
+    """`POST /session/:sid/url` {"url", "bundleId"?}: open it in the app iOS routes it to
+    (`urls.py`), or, with `bundleId`, in that app, as WDA's `fb_openUrl:withApplication:` does:
+    the named app comes to the front (launched if need be) and shows the URL when it handles
+    it (its scheme, or a link the system table sends it); an app that does not handle it only
+    opens. A bundle id no installed app has answers WDA's `unknown error`."""
     if not isinstance(req.body.get("url"), str):
         raise WdaError("invalid argument", "URL is required")
+    url, bundle_id = req.text("url"), req.body.get("bundleId")
     try:
-        ep.phone.open_url(req.text("url"))
+        if bundle_id is None:
+            ep.phone.open_url(urls.delivered(url))
+        else:
+            _open_with(ep, urls.delivered(url), bundle_id)
     except AppNotInstalled as exc:
         raise WdaError("unknown error", exc.message) from exc
     return None
+
+
+def _open_with(ep: Endpoints, url: str, bundle_id: object) -> None:
+    phone = ep.phone
+    if not isinstance(bundle_id, str):
+        raise WdaError("invalid argument", f"bundleId must be a string, not {bundle_id!r:.40}")
+    app = next((a for a in phone.apps() if a.bundle_id == bundle_id), None)
+    if app is None or bundle_id == SPRINGBOARD:
+        raise AppNotInstalled(f"Cannot open '{url}' with the application '{bundle_id}': no "
+                              "installed application has this bundle identifier")
+    phone.launch(bundle_id)
+    if phone.foreground == bundle_id and app.on_url is not None \
+            and urls.claims(app.url_schemes, bundle_id, url):
+        app.on_url(phone.running[bundle_id].state, phone, url)
+    phone.changed()
 
 
 def get_settings(ep: Endpoints, req: Request) -> JSON:

@@ -5,14 +5,19 @@ apps claims (a universal link: maps.apple.com is Maps'), that app; any other htt
 Safari. An app model claims schemes with `url_schemes` and, when it shows something for the URL
 (Safari loads the page), handles it with `on_url`; the system table below names the schemes of
 Apple's apps whose models do not, and the screen each opens on is the app's own first screen
-(Maps searches a `q=` query). Only the schemes and links whose owners are documented or widely
-seen on iOS are listed (docs/simulator.md names the sources); any other scheme answers as WDA
-does when no app handles it.
+(Maps searches a `q=` query; `x-web-search:` is Safari's web search for its words; `sms:`,
+`mailto:` and `message:` open Messages and Mail on their first screen, where a phone opens a
+draft to the address: nothing is sent either way). Only the schemes and links whose owners are
+documented or widely seen on iOS are listed (docs/simulator.md names the sources); any other
+scheme answers as WDA does when no app handles it, and a link to an app the phone lacks opens
+in Safari, as on a phone without it.
 """
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote_plus, urlsplit
+
+from phoneshell.sim.apps.safari_pages import search_url
 
 SCHEMES: dict[str, str] = {
     "mobilenotes": "com.apple.mobilenotes",
@@ -32,6 +37,10 @@ SCHEMES: dict[str, str] = {
     "podcasts": "com.apple.podcasts",
     "photos-redirect": "com.apple.mobileslideshow",
     "x-apple-health": "com.apple.Health",
+    "sms": "com.apple.MobileSMS",
+    "mailto": "com.apple.mobilemail",
+    "message": "com.apple.mobilemail",
+    "x-web-search": "com.apple.mobilesafari",
 }
 """Schemes of Apple's apps (lower case) and the app each opens."""
 
@@ -40,6 +49,8 @@ UNIVERSAL_LINKS: dict[str, str] = {
     "apps.apple.com": "com.apple.AppStore",
     "books.apple.com": "com.apple.iBooks",
     "music.apple.com": "com.apple.Music",
+    "podcasts.apple.com": "com.apple.podcasts",
+    "tv.apple.com": "com.apple.tv",
 }
 """Hosts whose https links open one of Apple's apps instead of Safari (universal links)."""
 
@@ -64,3 +75,18 @@ def maps_query(url: str) -> str:
     """The search a Maps URL asks for (`q=`), or "" (maps://?q=coffee, maps.apple.com/?q=...)."""
     values = parse_qs(urlsplit(url.strip()).query).get("q", [])
     return values[0].strip() if values else ""
+
+
+def delivered(url: str) -> str:
+    """The URL the app that opens `url` is handed: an `x-web-search://?words` search is the
+    default engine's results page for the words, as Safari shows it; any other, `url`."""
+    if scheme_of(url) != "x-web-search":
+        return url
+    words = unquote_plus(urlsplit(url.strip()).query).strip()
+    return search_url(words) if words else url
+
+
+def claims(app_schemes: tuple[str, ...], bundle_id: str, url: str) -> bool:
+    """Whether the app (`bundle_id`, claiming `app_schemes`) handles `url` when a URL is opened
+    with it by name (WDA's `bundleId`): its own scheme, or one the system table sends it."""
+    return scheme_of(url) in app_schemes or routed_app(url) == bundle_id
