@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from pathlib import Path
 
 AGENT_UID = AGENT_GID = 65534
@@ -93,18 +94,45 @@ def give(scratch: Path) -> None:
 def take_back(scratch: Path) -> None:
     """Give everything in the scratch folder back to the harness's user once the program and
     all it started are gone: the host keeps nothing a `nobody` elsewhere could change, and
-    the change of owner clears any set-user-ID bit the program set on a file. Links are not
-    followed."""
+    the change of owner clears any set-user-ID bit the program set on a file; modes that let
+    others write are taken away too. Links are not followed. The walk goes folder by open
+    folder, without recursion, so no tree the program left (thousands deep, names past
+    PATH_MAX) stops it, and it never raises: what cannot be taken back is left, and the
+    scratch folder itself is the harness's again in any case."""
     if not dropping():
         return
     uid, gid = os.geteuid(), os.getegid()
-    for top, folders, files in os.walk(scratch, topdown=False):
-        for name in (*folders, *files):
-            try:
-                os.chown(os.path.join(top, name), uid, gid, follow_symlinks=False)
-            except OSError:
-                continue
+    _own(str(scratch), uid, gid, None)
     try:
-        os.chown(scratch, uid, gid, follow_symlinks=False)
+        pending = [os.open(scratch, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)]
     except OSError:
+        return
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as entries:
+                names = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
+        except OSError:
+            names = []
+        for name, is_folder in names:
+            _own(name, uid, gid, folder)
+            if is_folder:
+                try:
+                    pending.append(os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW,
+                                           dir_fd=folder))
+                except OSError:
+                    continue
+        os.close(folder)
+
+
+def _own(name: str, uid: int, gid: int, folder_fd: int | None) -> None:
+    """Chown one entry (by name in an open folder) to the harness, without following a link,
+    and take away others' write bit and the set-ID bits."""
+    try:
+        os.chown(name, uid, gid, dir_fd=folder_fd, follow_symlinks=False)
+        mode = os.stat(name, dir_fd=folder_fd, follow_symlinks=False).st_mode
+        if not stat.S_ISLNK(mode):
+            os.chmod(name, stat.S_IMODE(mode) & ~(stat.S_IWOTH | stat.S_ISUID | stat.S_ISGID),
+                     dir_fd=folder_fd)
+    except (OSError, NotImplementedError):
         return

@@ -259,9 +259,12 @@ def _bwrap_args(scratch: Path, cwd: Path, shown: Sequence[Path], hidden: Sequenc
             args += ["--symlink", os.readlink(place), place]
         elif os.path.isdir(place):
             args += ["--ro-bind", place, place]
+    # /etc is made, not bound: made implicitly by its files' binds it would be 0700, which the
+    # agent's user cannot pass (no names, no TLS roots, no passwd entry for itself)
+    args += ["--dir", "/etc"]
     for name in ETC_FILES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-    made: set[Path] = set()
+    made: set[Path] = {Path("/etc")}
     for path in shown:
         args += [*_folders_to(path, made), "--ro-bind-try", str(path), str(path)]
     for path in hidden:

@@ -133,3 +133,60 @@ def test_a_program_only_root_can_read_is_said_before_it_starts(
     assert (f"{program} cannot be read by the agent's user (uid {AGENT_UID}, not the "
             "harness's root") in row.skip_reason
     assert "chmod o+r" in row.skip_reason
+
+
+def test_an_honest_agent_reads_names_and_tls_and_a_deep_tree_it_leaves_is_taken_back(
+        bwrap: Sandbox, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Not root, the agent still reads /etc (names, TLS roots, its own user: bubblewrap made
+    /etc 0700 once); and the tree it leaves, however deep or long-named, is the harness's
+    again after its turn, with no set-ID or others' write bit, and its claim is read."""
+    folder = attempt(tmp_path, suite["settings.about.reach"],
+                     f"sh {HERE / 'honest_reads.sh'}", choose("auto"))
+    found = (folder / "agent" / "found.txt").read_text().splitlines()
+    assert found[:3] == ["etc True", "localhost True", "tls True"], found
+    assert found[3].startswith("user "), found
+    claim = json.loads((folder / "agent" / "claim.json").read_text())
+    assert claim["summary"] == "read and left a tree"  # scored, not "never ran"
+    assert (folder / "verdict.json").is_file()  # graded: a skip writes no verdict
+    if ROOT_HARNESS:
+        fd = os.open(folder / "agent" / "deep", os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            for _ in range(1500):
+                step = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+                os.close(fd)
+                fd = step
+            for _ in range(20):
+                step = os.open("l" * 250, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+                os.close(fd)
+                fd = step
+            for name in ("sh", "open"):
+                left = os.stat(name, dir_fd=fd)
+                assert left.st_uid == 0, name
+                assert not left.st_mode & (stat.S_ISUID | stat.S_IWOTH), (name, oct(left.st_mode))
+        finally:
+            os.close(fd)
+    _remove_deep(folder / "agent" / "deep")  # pytest's own clean-up recurses, and would fail
+
+
+def _remove_deep(top: Path) -> None:
+    """Remove a tree too deep and long-named for `shutil.rmtree` (recursive before Python
+    3.12, and by path), folder by open folder."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    fds, names = [os.open(top, flags)], [str(top)]
+    while fds:
+        with os.scandir(fds[-1]) as entries:
+            listed = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
+        folders = [name for name, is_folder in listed if is_folder]
+        for name, is_folder in listed:
+            if not is_folder:
+                os.unlink(name, dir_fd=fds[-1])
+        if folders:
+            fds.append(os.open(folders[0], flags, dir_fd=fds[-1]))
+            names.append(folders[0])
+            continue
+        os.close(fds.pop())
+        name = names.pop()
+        if fds:
+            os.rmdir(name, dir_fd=fds[-1])
+        else:
+            os.rmdir(name)
