@@ -1,7 +1,7 @@
 """WDA's alert routes: read, answer and type into the Alert (or action Sheet) on screen.
 
 Follows FBAlertViewCommands and FBAlert: the alert is the front app's first visible Alert, else
-its first visible action Sheet; its text is its static texts, one a line; its buttons are every
+its first visible action Sheet; its text is the static texts inside it, one a line; its buttons are every
 Button inside it. Which one `accept` and `dismiss` press is `xcui.alert_press`, WDA's rule the
 bridge logs by too: unnamed, an Alert's last (accept) or first (dismiss), a Sheet's first or
 last; a `name` presses the first button so labelled. With no alert: 404 `no such alert`, with
@@ -37,9 +37,10 @@ def _buttons(alert: Node) -> list[Node]:
 
 
 def alert_text(ep: Endpoints, req: Request) -> JSON:
-    """`GET /alert/text`: the alert's texts, one a line."""
+    """`GET /alert/text`: the alert's visible texts, one a line (FBAlert reads every StaticText
+    inside it: an iOS 26 alert nests them in a scroll view's content view)."""
     alert = _alert(ep)
-    return "\n".join(n.label or "" for n in alert.children if n.type == "StaticText")
+    return "\n".join(n.label or "" for n in walk(alert) if n.type == "StaticText" and n.visible)
 
 
 def alert_buttons(ep: Endpoints, req: Request) -> JSON:

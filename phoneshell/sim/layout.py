@@ -226,27 +226,54 @@ def page_sheet(facts: DeviceFacts, children: Sequence[Node], *, top: int = NAV_T
                 on_tap=_ignore)
 
 
+ALERT_WIDTH = 320
+"""An iOS 26 alert's width in points (the public app-alert dump's)."""
+ALERT_BUTTON = 48
+"""The height of an iOS 26 alert's capsule buttons."""
+
+
 def alert(facts: DeviceFacts, title: str, message: str,
           actions: Sequence[tuple[str, Handler]]) -> Node:
     """A centred Alert over a dimmed screen; WDA's alert routes read and press it.
 
-    Two buttons sit side by side; three or more, or two whose titles do not fit side by side,
-    are stacked, as UIAlertController lays them out ("Delete App", "Remove from Home Screen",
-    "Cancel").
+    Nested as iOS 26's UIAlertController is (the public app-alert dump, mobiumdev/mobium's
+    ios-app-alert.xml): the Alert itself is not accessible; its title and message sit in a
+    first ScrollView's content view, its buttons in a second ScrollView's, inside a 288-point
+    row of 48-point capsules, under three wrappers; beside them, the backdrop's empty views. Two
+    buttons sit side by side; three or more, or two whose titles do not fit side by side, are
+    stacked ("Delete App", "Remove from Home Screen", "Cancel").
     """
-    w, count = 300, max(1, len(actions))
-    stacked = count > 2 or any(text_width(label) > w // count - 16 for label, _ in actions)
-    height = 130 + 44 * (count if stacked else 1)
-    top = facts.height // 2 - (height // 2 if stacked else 90)
-    x = (facts.width - w) // 2
-    kids = [text(title, Rect(x + 16, top + 20, w - 32, 22), header=True),
-            text(message, Rect(x + 16, top + 46, w - 32, 40))]
-    bw = w if stacked else w // count
-    kids += [button(label, Rect(x + (0 if stacked else i * bw), top + 130 + (44 * i if stacked
-                                                                          else 0), bw, 44),
-                    handler) for i, (label, handler) in enumerate(actions)]
-    # Its texts and buttons are its own children: WDA's alert routes read them there.
-    box = Node("Alert", Rect(x, top, w, height), name=title, label=title, children=tuple(kids))
+    w, count = ALERT_WIDTH, max(1, len(actions))
+    row_w, gap = w - 32, 8
+    half = (row_w - gap) // 2
+    stacked = count > 2 or any(text_width(label) > half - 16 for label, _ in actions)
+    lines = max(1, -(-text_width(message, 15) // (w - 60))) if message else 0
+    texts_h = 49 + 19 * lines + 4 if message else 55
+    row_h = ALERT_BUTTON * count + gap * (count - 1) if stacked else ALERT_BUTTON
+    height = texts_h + 16 + row_h + 16
+    # Centred in the safe area (62 points under the top, 34 over the bottom on this phone):
+    # the dump's 152-point alert sits at y 375 of 874.
+    x, top = (facts.width - w) // 2, (62 + facts.height - 34 - height) // 2
+    words = [text(title, Rect(x + 30, top + 22, w - 60, 21))]
+    if message:
+        words.append(text(message, Rect(x + 30, top + 49, w - 60, 19 * lines)))
+    texts = Node("ScrollView", Rect(x, top, w, texts_h), children=(
+        Node("Other", Rect(x, top, w, texts_h), children=tuple(words)),))
+    row_top, bw = top + texts_h + 16, row_w if stacked else (row_w if count == 1 else half)
+    buttons = tuple(
+        button(label, Rect(x + 16 + (0 if stacked else i * (half + gap)),
+                           row_top + (i * (ALERT_BUTTON + gap) if stacked else 0),
+                           bw, ALERT_BUTTON), handler)
+        for i, (label, handler) in enumerate(actions))
+    lower = Rect(x, top + texts_h, w, height - texts_h)
+    presses = Node("ScrollView", lower, children=(Node("Other", lower, children=(
+        Node("Other", Rect(x + 16, row_top, row_w, row_h), children=buttons),)),))
+    whole = Rect(x, top, w, height)
+    content = wrap(Node("Other", whole, children=(
+        Node("Other", whole, visible=False), Node("Other", whole, children=(texts, presses)))), 2)
+    backdrop = wrap(Node("Other", whole), 3)
+    box = Node("Alert", whole, name=title, label=title, accessible=False,
+               children=(content, backdrop))
     # The dimmed backdrop swallows taps: nothing behind an alert can be touched.
     return Node("Other", Rect(0, 0, facts.width, facts.height), children=(box,),
                 on_tap=_ignore)

@@ -41,7 +41,8 @@ def _render(state: AlertingState, host: Host) -> Node:
 
     kids = [layout.nav_bar(host.facts, "Alerting"),
             layout.button("Show Alert", Rect(16, 210, 200, 44), press("Show Alert")),
-            layout.button("Erase", Rect(16, 480, 370, 40), press("Erase"), name="erase")]
+            # under the alert's Cancel (its buttons are 140 wide, 8 apart, from x 57 to 345)
+            layout.button("Erase", Rect(57, 480, 140, 40), press("Erase"), name="erase")]
     if state.alert:
         kids.append(layout.alert(host.facts, "Sure?", "It cannot be undone.",
                                  [("Cancel", press("Cancel")), ("OK", press("OK"))]))

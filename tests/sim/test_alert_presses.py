@@ -54,3 +54,22 @@ def test_a_named_press_takes_the_button_so_labelled_on_either_route(app, client)
     remove_alert(app)
     client.http.post("/alert/dismiss", data={"name": "Cancel"})
     assert not client.alert.exists and app(className="Icon", name="Weather").exists
+
+
+def test_an_alert_is_nested_as_ios_26_nests_it(app, client):
+    """The public iOS 26 app-alert dump: a 320-point Alert that is not accessible, its texts in
+    a first ScrollView's content view, its buttons 48-point capsules in a second ScrollView's
+    row: the buttons are not the Alert's children, and the title is a plain StaticText."""
+    remove_alert(app)
+    source = client.source()
+    assert not app(xpath="//XCUIElementTypeAlert/XCUIElementTypeButton").exists
+    box = app(xpath="//XCUIElementTypeAlert").get(timeout=1)
+    assert box.bounds.width == 320 and box.info["accessible"] is False
+    assert app(xpath="//XCUIElementTypeAlert//XCUIElementTypeScrollView[1]/XCUIElementTypeOther"
+                     "/XCUIElementTypeStaticText").exists
+    buttons = app.xpath("//XCUIElementTypeAlert//XCUIElementTypeScrollView[2]"
+                        "/XCUIElementTypeOther/XCUIElementTypeOther/XCUIElementTypeButton")
+    assert [b.label for b in buttons.find_elements()] == REMOVE
+    assert all(b.bounds.height == 48 for b in buttons.find_elements())
+    assert 'traits="Header"' not in source[source.find("<XCUIElementTypeAlert"):]
+    assert client.alert.text.startswith("Remove \u201cWeather\u201d?")  # texts read inside
