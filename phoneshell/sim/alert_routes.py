@@ -1,12 +1,12 @@
 """WDA's alert routes: read, answer and type into the Alert (or action Sheet) on screen.
 
-Follows FBAlertViewCommands and FBAlert: the alert is the front app's first visible Alert, else
-its first visible action Sheet; its text is the static texts inside it, one a line; its buttons are every
-Button inside it. Which one `accept` and `dismiss` press is `xcui.alert_press`, WDA's rule the
-bridge logs by too: unnamed, an Alert's last (accept) or first (dismiss), a Sheet's first or
-last; a `name` presses the first button so labelled. With no alert: 404 `no such alert`, with
-WDA's default message. `GET alert/text`, `accept` and `dismiss` also exist without a session;
-the button list and typing (`POST alert/text`) need one.
+Follows FBAlertViewCommands and FBAlert: the alert is the front app's first visible Alert, else its
+first visible action Sheet; its text is the static texts inside it, one a line; its buttons are
+every Button inside it. Which one `accept` and `dismiss` press is `xcui.alert_press`, WDA's rule
+the bridge logs by too: unnamed, an Alert's last (accept) or first (dismiss), a Sheet's first or
+last; a `name` presses the first button so labelled. With no alert: 404 `no such alert`, with WDA's
+default message. `GET alert/text`, `accept` and `dismiss` also exist without a session; the button
+list and typing (`POST alert/text`) need one.
 """
 
 from __future__ import annotations
