@@ -140,32 +140,43 @@ def test_an_honest_agent_reads_names_and_tls_and_a_deep_tree_it_leaves_is_taken_
     """Not root, the agent still reads /etc (names, TLS roots, its own user: bubblewrap made
     /etc 0700 once); and the tree it leaves, however deep or long-named, is the harness's
     again after its turn, with no set-ID or others' write bit, and its claim is read."""
-    folder = attempt(tmp_path, suite["settings.about.reach"],
-                     f"sh {HERE / 'honest_reads.sh'}", choose("auto"))
-    found = (folder / "agent" / "found.txt").read_text().splitlines()
-    assert found[:3] == ["etc True", "localhost True", "tls True"], found
-    assert found[3].startswith("user "), found
-    claim = json.loads((folder / "agent" / "claim.json").read_text())
-    assert claim["summary"] == "read and left a tree"  # scored, not "never ran"
-    assert (folder / "verdict.json").is_file()  # graded: a skip writes no verdict
-    if ROOT_HARNESS:
-        fd = os.open(folder / "agent" / "deep", os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            for _ in range(1500):
-                step = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
-                os.close(fd)
-                fd = step
-            for _ in range(20):
-                step = os.open("l" * 250, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
-                os.close(fd)
-                fd = step
-            for name in ("sh", "open"):
-                left = os.stat(name, dir_fd=fd)
+    folder = tmp_path / "R" / "attempts" / "settings.about.reach" / "1"
+    try:
+        attempt(tmp_path, suite["settings.about.reach"], f"sh {HERE / 'honest_reads.sh'}",
+                choose("auto"))
+        found = (folder / "agent" / "found.txt").read_text().splitlines()
+        assert found[:3] == ["etc True", "localhost True", "tls True"], found
+        assert found[3].startswith("user "), found
+        claim = json.loads((folder / "agent" / "claim.json").read_text())
+        assert claim["summary"] == "read and left a tree"
+        assert (folder / "verdict.json").is_file()  # graded: a skip writes no verdict
+        if ROOT_HARNESS:
+            for name, left in _deepest(folder / "agent" / "deep", ("sh", "open")):
                 assert left.st_uid == 0, name
                 assert not left.st_mode & (stat.S_ISUID | stat.S_IWOTH), (name, oct(left.st_mode))
-        finally:
+    finally:  # pytest's own clean-up recurses, and would fail on what is left
+        if (folder / "agent" / "deep").exists():
+            _remove_deep(folder / "agent" / "deep")
+
+
+def _deepest(top: Path, names: tuple[str, ...]) -> list[tuple[str, os.stat_result]]:
+    """`names` in the deepest folder under `top` (one folder each level), stat'ed by open
+    folder: their path is longer than the system takes."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    fd = os.open(top, flags)
+    try:
+        while True:
+            with os.scandir(fd) as entries:
+                below = [e.name for e in entries if e.is_dir(follow_symlinks=False)
+                         and e.name not in names]
+            if not below:
+                return [(name, os.stat(name, dir_fd=fd, follow_symlinks=False))
+                        for name in names]
+            step = os.open(below[0], flags, dir_fd=fd)
             os.close(fd)
-    _remove_deep(folder / "agent" / "deep")  # pytest's own clean-up recurses, and would fail
+            fd = step
+    finally:
+        os.close(fd)
 
 
 def _remove_deep(top: Path) -> None:
