@@ -48,6 +48,8 @@ def press(state: KeyboardState, key: str) -> str:
     if key == "more":
         state.numbers = not state.numbers
         return ""
+    if key == "emoji":  # the emoji plane is not modelled (docs/simulator.md)
+        return ""
     typed = {"space": " ", "delete": DELETE, "return": RETURN}.get(key, key)
     if len(typed) == 1 and typed.isalpha() and state.shift:
         state.shift = False
@@ -60,24 +62,23 @@ RETURN_NAMES = {"return": "Return", "go": "Go", "search": "Search", "done": "Don
                 "continue": "Continue"}
 """The Return key's name by its label: iOS names it after the field's returnKeyType,
 capitalised ("Search"), and labels it in lower case ("search")."""
-INPUT_VIEW = "inputView"
-"""The name of the keyboard window's view that holds the keyboard and, below it, the Emoji and
-dictation buttons (iOS 26.5 dump)."""
 KEYS_HEIGHT = 233
 """Points of the keyboard's own frame (its four rows of keys) inside the covered area; the
-Emoji and dictation buttons sit in the rest, below it."""
+globe and dictation buttons sit in the rest, below it."""
 
 
 def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
              on_key: Callable[[str], None]) -> Node:
-    """The keyboard as iOS 26 lists it: an Other named "inputView" holding the Keyboard (its
-    keys) and, below it, the Emoji and dictation buttons. The phone puts it in its own window.
+    """The keyboard as iOS 26 lists it: an unnamed Other holding the Keyboard (its keys) and,
+    in an Other below it, the globe and dictation buttons. The phone puts it in its own window.
 
     Names and types as a real keyboard's (iOS 26.5 dump, docs/simulator.md): a letter is a
     `Key` named and labelled by itself; shift a `Button` "shift"; delete and space `Key`s; the
     123 key a `Key` named "more" labelled "numbers" (or "letters"); the Return key a `Button`
     named for the field's return key type ("Return", "Search", "Go") and labelled in lower
-    case; Emoji a `Button` "Emoji"; dictation a `Button` "dictation" labelled "Dictate".
+    case; space a `Key` named "space" and labelled " "; Emoji a `Button` "emoji" labelled
+    "Emoji" in the bottom row; the globe a `Button` "Next keyboard"; dictation a `Button`
+    "dictation" labelled "Dictate".
 
     Args:
         facts: screen geometry.
@@ -109,28 +110,35 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
     if not state.numbers:
         key("shift", "shift", 3, 2, pitch * 1.3, "Button")
     key("delete", "delete", facts.width - pitch * 1.3 - 3, 2, pitch * 1.3)
-    key("more", "letters" if state.numbers else "numbers", 3, 3, pitch * 2.4, name="more")
-    key("space", "space", pitch * 2.5 + 3, 3, pitch * 5 - 6)
+    # The bottom row as a phone's (iOS 26 dumps): 123, Emoji, space (named "space", labelled
+    # " "), Return; the globe and dictation buttons below the keys, outside the Keyboard.
+    unit = facts.width / 402
+    key("more", "letters" if state.numbers else "numbers", 4 * unit, 3, 50 * unit, name="more")
+    key("emoji", "Emoji", 53 * unit, 3, 51 * unit, "Button", name="emoji")
+    key("space", " ", 103 * unit, 3, 198 * unit, name="space")
     label = field.return_key.lower()
-    key("return", label, facts.width - pitch * 2.4 - 3, 3, pitch * 2.4, "Button",
+    key("return", label, 300 * unit, 3, 100 * unit, "Button",
         name=RETURN_NAMES.get(label, label.capitalize()))
     board = Node("Keyboard", Rect(0, top, facts.width, keys_height), children=tuple(keys))
     below: tuple[Node, ...] = ()
     if not landscape:
-        # The Emoji and dictation buttons under the keys; what they open is not modelled, so a
-        # tap on them does nothing here (docs/simulator.md, known differences).
+        # What the globe and dictation open is not modelled, so a tap on them does nothing here
+        # (docs/simulator.md, known differences).
         y = top + KEYS_HEIGHT - 11
-        below = (Node("Button", Rect(8, y, 69, 42), name="Emoji", label="Emoji",
-                      on_tap=lambda: None),
-                 Node("Button", Rect(facts.width - 77, y, 69, 42), name="dictation",
-                      label="Dictate", on_tap=lambda: None))
-    return Node("Other", Rect(0, top, facts.width, keys_height), name=INPUT_VIEW,
-                children=(board, *below))
+        below = (Node("Other", Rect(0, top, facts.width, height), children=(
+            Node("Button", Rect(8, y, 69, 42), name="Next keyboard", label="Next keyboard",
+                 on_tap=lambda: None),
+            Node("Button", Rect(facts.width - 77, y, 69, 42), name="dictation",
+                 label="Dictate", on_tap=lambda: None))),)
+    return Node("Other", Rect(0, top, facts.width, keys_height), children=(board, *below))
 
 
 def on_keyboard(path: Sequence[Node]) -> bool:
     """Whether a hit path (`ui.hit_path`) lands on the keyboard's window: a key, the Return
     key, Emoji, dictation, or the space between them."""
-    return any(node.type == "Keyboard" or node.name == INPUT_VIEW
-               or any(child.name == INPUT_VIEW for child in node.children) for node in path
-               if node.type in ("Keyboard", "Other", "Window"))
+    return any(node.type == "Keyboard" or (node.type == "Window" and _holds_keyboard(node))
+               for node in path)
+
+
+def _holds_keyboard(node: Node) -> bool:
+    return any(child.type == "Keyboard" or _holds_keyboard(child) for child in node.children)

@@ -1,5 +1,5 @@
-"""The keyboard's names, types and place in the tree, as a real iPhone's (iOS 26.5 dump: an Other
-named "inputView" in its own window, holding the Keyboard and the Emoji and dictation buttons;
+"""The keyboard's names, types and place in the tree, as a real iPhone's (iOS 26 dumps: an Other
+in its own window, holding the Keyboard and, in an Other, the globe and dictation buttons;
 the Return key a Button named for the field's return key type and labelled in lower case; the
 123 key a Key named "more")."""
 
@@ -51,22 +51,41 @@ def test_the_keyboard_is_in_its_own_window_inside_an_input_view(app, client):
     assert len(windows) == 2
     last = windows[-1].bounds
     assert (last.y, last.height) == (583, 291)
-    view = session(classChain="XCUIElementTypeWindow[2]/XCUIElementTypeOther").get(timeout=1)
-    assert view._prop("attribute/name") == "inputView"
     under = _names(session, "XCUIElementTypeWindow[2]/XCUIElementTypeOther/*")
-    assert under == [("Keyboard", None, None), ("Button", "Emoji", "Emoji"),
+    assert under == [("Keyboard", None, None), ("Other", None, None)]
+    below = _names(session, "XCUIElementTypeWindow[2]/XCUIElementTypeOther/Other/*")
+    assert below == [("Button", "Next keyboard", "Next keyboard"),
                      ("Button", "dictation", "Dictate")]
+    row = _names(session, "**/XCUIElementTypeKeyboard/*[`rect.y > 750`]")
+    assert row == [("Key", "more", "numbers"), ("Button", "emoji", "Emoji"),
+                   ("Key", "space", " "), ("Button", "Search", "search")]
+
+
+def test_the_space_key_is_named_space_and_labelled_a_space(app):
+    """As on a phone (iOS 26 dumps): a log that read the key's label "space" as what it typed
+    hid that a phone's space key says " "."""
+    session = app
+    session.app_activate(SETTINGS)
+    session(className="XCUIElementTypeSearchField").click()
+    for key in "wi":
+        session(className="Key", name=key).click()
+    space = session(className="Key", name="space").get(timeout=1)
+    assert space.label == " "
+    space.click()
+    session(className="Button", name="emoji").click()
+    session(className="Key", name="f").click()
+    assert session(className="XCUIElementTypeSearchField").get(timeout=1).value == "wi f"
 
 
 def test_a_tap_on_the_keyboard_below_its_keys_reaches_nothing_behind(app):
-    """The keyboard's window takes a tap between Emoji and dictation: the field keeps the
+    """The keyboard's window takes a tap between the globe and dictation: the field keeps the
     focus and nothing behind it is tapped."""
     session = app
     session.app_activate(SETTINGS)
     session(className="XCUIElementTypeSearchField").click()
     session.click(200, 860)
     assert session(className="Keyboard").exists
-    session(name="Emoji").click()
+    session(name="emoji").click()
     assert session(className="Keyboard").exists
 
 
