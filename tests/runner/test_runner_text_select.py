@@ -33,7 +33,7 @@ class Holder:
         session.send_keys(self.text)
         session.tap_hold(*self.point, 1.0)
         if self.then:
-            session(label=self.then, className="XCUIElementTypeButton").click()
+            session(label=self.then, className="XCUIElementTypeMenuItem").click()  # as on iOS
         return AgentResult(ran=True, claim=Claim(status="done", summary="held it"))
 
 
