@@ -119,8 +119,13 @@ def _require_unlocked(phone: Phone) -> None:
         raise RigDown(exc.message, hint=exc.hint) from exc
 
 
-def _check_rig(phone: Phone, plan: AttemptPlan) -> None:
-    _require_unlocked(phone)
+def _check_rig(rig: Rig, plan: AttemptPlan) -> None:
+    # The lock is asked only when nothing has shown it unlocked since the last agent's turn
+    # (`LastSeen.unlocked`): a real phone charges a request for it, and the harness locks
+    # nothing; a setup that fails asks it then (`_prepare`).
+    if not rig.seen.unlocked:
+        _require_unlocked(rig.phone)
+    rig.seen.unlocked = False  # until something shows it again: the agent may do anything
     app = plan.task.app
     # WDA cannot tell an app that is not installed from one that is not running (and XCTest
     # can hang launching one), so the list comes from the device's own channel when it has one.
@@ -156,6 +161,7 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
         _enter(rig, plan, "setup")
         run_steps(phone, task.setup)
     except StepError as exc:
+        _require_unlocked(rig.phone)  # locked meanwhile (`LastSeen.unlocked`): the rig down
         raise _Skip(f"setup failed: {exc}") from exc
     return before
 
@@ -337,7 +343,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     rig_down = interrupted = in_turn = False
     before: Counts = {}
     try:
-        _check_rig(phone, plan)
+        _check_rig(rig, plan)
         before = _prepare(rig, plan)
         _enter(rig, plan, "agent")
         # whether the agent acted shows in intents: the capture's first source is the after
@@ -356,6 +362,8 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
             _capture, rig, plan, result.claim, before, mark))
         if unlocked:
             evidence = replace(evidence, flags=evidence.flags | {"unlocked"})
+        if evidence.foreground is not None and evidence.foreground.bundle_id != SPRINGBOARD:
+            rig.seen.unlocked = True  # an app in front: no lock screen (only the harness next)
         save_evidence(evidence, folder / "evidence")
         evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
         verdict = graded = grade(task, evidence)  # fails an agent that broke the rig too

@@ -42,6 +42,18 @@ class RigDown(RunError):
     """The phone or WDA cannot run attempts any more; the run stops."""
 
 
+@dataclass
+class LastSeen:
+    """What the harness last saw of the phone, kept until an agent's turn could change it."""
+
+    unlocked: bool = False
+    """The phone was last seen unlocked, and nothing since could have locked it: the run's
+    check before its first attempt, the rig check after a failure, or a capture with an app in
+    front (a locked phone shows SpringBoard's lock screen), with only the harness acting since.
+    The next attempt then asks no lock before its setup (`runner.attempt`); a phone locked
+    meanwhile by a person or an Auto-Lock left short fails that setup, which asks then."""
+
+
 @dataclass(frozen=True)
 class Rig:
     """The phone as attempts use it: the bridge in front of it, and the harness's `Phone` on the
@@ -55,6 +67,8 @@ class Rig:
     clock_runs: bool = True
     """The phone's clock runs as a real phone's does (False: phoneshell's simulator, whose clock
     moves only when told; its evidence is flagged `clock_still`)."""
+    seen: LastSeen = field(default_factory=lambda: LastSeen())
+    """What the harness last saw of the phone that only an agent's turn can change."""
     at_none: set[Need] = field(default_factory=set)
     """The counts this run last saw at none on this phone (`runner.counts`): any found there
     later are its agents' doing."""
@@ -203,6 +217,7 @@ def check_rig(rig: Rig, events: Sequence[AuditEvent]) -> None:
         rig.phone.require_unlocked()
     except DeviceLocked as exc:
         raise RigDown(exc.message, hint=exc.hint) from exc
+    rig.seen.unlocked = True
     if refused(events):
         # WDA turned the agent's own actions down: one session read says whether it turns the
         # harness down too (a rig fault, raised as such), or only the agent's requests.

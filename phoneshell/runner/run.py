@@ -302,6 +302,7 @@ def preflight(rig: Rig, run_id: str) -> None:
     with rig.under_run(run_id, "probe"):
         try:
             rig.phone.require_unlocked()
+            rig.seen.unlocked = True
             probe = probe_input(rig.phone, timeout_s=rig.phone.effect_timeout_s)
         except DeviceError as exc:
             raise RigDown(exc.message, hint=exc.hint) from exc
