@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from phoneshell.agents import agent_user
+from phoneshell.agents import agent_user, seccomp
 from phoneshell.errors import RunError
 from phoneshell.records import SandboxKind
 
@@ -118,8 +118,9 @@ class Sandbox:
             hidden = [h for h in hidden if _inside(h, [*_system_places(), *shown])]
             inner = agent_user.become(list(argv))  # never root inside: before the folder is given
             agent_user.give(scratch)
-            return [self.program, *_bwrap_args(scratch, cwd, shown, hidden, [*files, *reads]),
-                    "--", *inner]
+            return seccomp.wrap([self.program,
+                                 *_bwrap_args(scratch, cwd, shown, hidden, [*files, *reads]),
+                                 "--", *inner])  # no keyrings: they outlive the turn
         if self.kind == "sandbox-exec":
             return [self.program, "-p",
                     sandbox_profile(scratch, shown, hidden, [*files, *reads]), *argv]
@@ -331,12 +332,20 @@ seen=$(ls /proc | grep -c '^[0-9]')
 [ -e "$1" ] && echo "it sees a file it is not shown ($1)"
 ( : > "$HOME/.check" ) 2>/dev/null || echo "it cannot write its own folder"
 ( : > /tmp/.check ) 2>/dev/null || echo "it cannot write /tmp"
+[ -z "$2" ] || "$2" - <<'PY' || echo "it can use the kernel's keyrings"
+import ctypes, platform, sys
+keyctl = {"x86_64": 250, "aarch64": 219}[platform.machine()]
+libc = ctypes.CDLL(None, use_errno=True)
+got = libc.syscall(keyctl, 0, -4, 0)  # KEYCTL_GET_KEYRING_ID of the user's keyring
+sys.exit(0 if got == -1 and ctypes.get_errno() == 1 else 1)  # EPERM: the filter
+PY
 exit 0
 """
 """What a sandbox is asked before it is chosen, by a program run in it as an agent is: who it
 is, which of the kernel's settings it can open for writing (opened, never written), whether it
 sees the machine's processes or a file beside its folder ($1), and whether it can write where
-an agent writes."""
+an agent writes, and (where a filter is known for this machine: `seccomp`) whether it can use
+the kernel's keyrings, which outlive its turn."""
 
 
 @functools.lru_cache(maxsize=4)
@@ -355,7 +364,8 @@ def _bwrap_works(program: str) -> str:
     unshown.write_text("")
     try:
         probe = Sandbox("bwrap", program=program).wrap(
-            ["/bin/sh", "-c", SELF_CHECK, "sh", str(unshown)], "", scratch, Path.cwd())
+            ["/bin/sh", "-c", SELF_CHECK, "sh", str(unshown),
+             "" if seccomp.available() else sys.executable], "", scratch, Path.cwd())
         done = subprocess.run(probe, capture_output=True, text=True, timeout=30,
                               env=environment(dict(os.environ), scratch, True),
                               stdin=subprocess.DEVNULL)

@@ -201,3 +201,13 @@ def _remove_deep(top: Path) -> None:
             os.rmdir(name, dir_fd=fds[-1])
         else:
             os.rmdir(name)
+
+
+def test_an_agent_cannot_use_the_kernels_keyrings(bwrap: Sandbox, tmp_path: Path,
+                                                  suite: dict[str, Task]) -> None:
+    """Keyrings are in no namespace: every confined program of a root harness is one uid, and
+    a note an agent stored there was read by the next run's agent (a red team's). The sandbox's
+    seccomp filter answers add_key, request_key and keyctl with EPERM."""
+    folder = attempt(tmp_path, suite["settings.about.reach"],
+                     f"{sys.executable} {HERE / 'keyring_probe.py'}", choose("auto"))
+    assert (folder / "agent" / "keys.txt").read_text().split() == ["refused", "refused"]
