@@ -16,6 +16,7 @@ calls, arm64 with its 32-bit ARM calls). A machine of another kind gets no filte
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
 import platform
@@ -77,8 +78,9 @@ def available() -> str:
 
 @functools.lru_cache(maxsize=1)
 def filter_file() -> Path | None:
-    """The compiled filter, written once per process where the agent cannot see it (None where
-    `available` says no)."""
+    """The compiled filter, written once per process where the agent cannot see it (outside
+    every folder the sandbox shows) and removed when the process ends; None where `available`
+    says no."""
     if available():
         return None
     machine = platform.machine().lower()
@@ -86,6 +88,7 @@ def filter_file() -> Path | None:
     handle, name = tempfile.mkstemp(prefix="phoneshell-seccomp-", suffix=".bpf")
     with os.fdopen(handle, "wb") as out:
         out.write(_program(abis))
+    atexit.register(lambda: Path(name).unlink(missing_ok=True))  # nothing left in /tmp
     return Path(name)
 
 
