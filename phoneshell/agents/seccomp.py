@@ -88,7 +88,8 @@ def filter_file() -> Path | None:
     handle, name = tempfile.mkstemp(prefix="phoneshell-seccomp-", suffix=".bpf")
     with os.fdopen(handle, "wb") as out:
         out.write(_program(abis))
-    atexit.register(lambda: Path(name).unlink(missing_ok=True))  # nothing left in /tmp
+    writer = os.getpid()  # a forked child that exits must not take it from its parent
+    atexit.register(lambda: os.getpid() == writer and Path(name).unlink(missing_ok=True))
     return Path(name)
 
 
