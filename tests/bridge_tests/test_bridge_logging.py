@@ -345,6 +345,17 @@ def test_the_keyboards_return_button_is_logged_as_the_keyboards(rig: Rig) -> Non
     assert done is not None and done.label == "Done" and not done.keyboard
 
 
+def test_the_keyboards_other_buttons_tapped_by_id_are_the_keyboards(rig: Rig) -> None:
+    """Emoji and dictation sit on the keyboard too: tapped by id (aimed at their hit point, as
+    a phone taps them), the log says so, and the field's editing goes on."""
+    session = wda.Client(rig.bridge.url).session("com.apple.mobilesafari")
+    session(name="TabBarItemTitle").click()
+    for name in ("emoji", "dictation"):
+        session(className="Button", name=name).get(timeout=5).tap()  # by element id
+        logged = last(rig).target
+        assert logged is not None and logged.keyboard, (name, logged)
+
+
 def test_key_taps_are_masked_while_a_secure_field_has_focus(rig: Rig) -> None:
     session = wda.Client(rig.bridge.url).session(LOGIN)
     session.tap(100, 170)  # the user name field: its keys may be shown
