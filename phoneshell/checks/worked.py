@@ -208,13 +208,17 @@ def judge(keys: Sequence[str], want: Operands) -> tuple[bool, str]:
     return True, f"the computation {what} was the last keyed: it shows {done.shown}, from {used}"
 
 
+def _pool(want: Operands) -> list[tuple[int, tuple[Decimal, ...]]]:
+    """The slots numbers keyed may take: each of the task's numbers (by any of its spellings),
+    and each helper (index -1: it need not be taken)."""
+    return [*((i, spellings) for i, spellings in enumerate(want.numbers)),
+            *((-1, (helper,)) for helper in want.helpers)]
+
+
 def _unaccounted(done: Worked, want: Operands) -> str:
     """Why the numbers keyed are not the task's numbers, each once (and helpers at most once);
     "" when they are."""
-    pool: list[tuple[int, tuple[Decimal, ...]]] = [
-        *((i, spellings) for i, spellings in enumerate(want.numbers)),
-        *((-1, (helper,)) for helper in want.helpers)]
-    if not _match(list(done.entries), pool):
+    if not _match(list(done.entries), _pool(want)):
         given = " and ".join(_n(s[0]) for s in want.numbers)
         helpers = f" (with {' or '.join(map(_n, want.helpers))})" if want.helpers else ""
         numbers = [*(["…"] if len(done.entries) > SHOWN else []),
@@ -250,6 +254,9 @@ def computed(pressed: Sequence[Action | None], want: Operands) -> tuple[bool, st
     begin = start(keys)
     last = keys[begin:]
     passed, why = judge(last, want)
+    carried = "" if passed else _carried(keys[:begin], last, want)
+    if carried:
+        return True, carried, last.count(BLIND)
     if not passed:
         # the latest numbers only: a detail, not worth a replay per number of a long run
         for i in [i for i in range(1, len(last)) if _begins(last, i)][:-SUFFIXES - 1:-1]:
@@ -259,3 +266,50 @@ def computed(pressed: Sequence[Action | None], want: Operands) -> tuple[bool, st
                        "what it shows")
                 break
     return passed, why, last.count(BLIND)
+
+
+def _segments(keys: Sequence[str]) -> list[Sequence[str]]:
+    """`keys` cut into computations, where a number begins after = or All clear, each without
+    the All clear that ended it (what it showed is what was carried)."""
+    cuts = [0, *(i for i in range(1, len(keys)) if _begins(keys, i) and keys[i - 1] in FRESH)]
+    segments = [list(keys[a:b]) for a, b in zip(cuts, [*cuts[1:], len(keys)], strict=True)]
+    for segment in segments:
+        while segment and segment[-1] == "All clear":
+            segment.pop()
+    return segments
+
+
+def _carried(before: Sequence[str], last: Sequence[str], want: Operands) -> str:
+    """Why the last computation counts though it keys a number the task does not give ("" when
+    it does not): that number is what an earlier computation showed, carried by hand (12 + 8 =,
+    All clear, 20 x 5 =), and the two together key the task's numbers, each once. One carry,
+    from the latest computation that shows it; each must replay whole and end on = or %."""
+    if not _replayable(last):
+        return ""
+    done = work(last)
+    if done.state.error or done.shown != format_number(want.result) or not done.operations \
+            or done.repeated_before:
+        return ""
+    for segment in reversed(_segments(before)):
+        if not _replayable(segment):
+            continue
+        prior = work(segment)
+        if prior.state.error or not prior.operations or prior.repeated_before:
+            continue
+        value = prior.state.value()
+        if value not in done.entries:
+            continue
+        rest = list(done.entries)
+        rest.remove(value)
+        if _match([*prior.entries, *rest], _pool(want)):
+            return (f"the computation {shown(last)} shows {done.shown}, carrying {_n(value)} from "
+                    f"{shown(segment)} keyed before it: together they key the task's numbers")
+        return ""  # the latest that shows it did not add up: none earlier is taken instead
+    return ""
+
+
+def _replayable(keys: Sequence[str]) -> bool:
+    """Whether a computation replays whole (every press a key or a display swipe, no sign
+    change) and ends on = or %."""
+    return bool(keys) and keys[-1] in ENDS and all(
+        k in REPLAYED and k != "change sign" for k in keys)

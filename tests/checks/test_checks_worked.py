@@ -190,6 +190,29 @@ def test_what_the_check_cannot_replay_fails_it_and_an_unresolved_tap_leaves_it_u
     assert graded(task, *keyed("4 7 × 9 ="))[0]
 
 
+@pytest.mark.parametrize(("task_id", "written", "passes", "why"), [
+    # an honest chain: the sum worked out, then carried by hand into the product
+    ("calculator.chain", "1 2 + 8 = AC 2 0 × 5 =", True, "carrying 20 from 12 + 8 ="),
+    ("calculator.chain", "8 + 1 2 = 5 × 2 0 =", True, "carrying 20 from 8 + 12 ="),
+    # a result carried from a computation of numbers the task does not give
+    ("calculator.chain", "5 × 4 = AC 2 0 × 5 =", False, "keys 20, 5"),
+    ("calculator.arithmetic", "4 7 × 3 = AC 1 4 1 × 3 =", False, "keys 141, 3"),
+    # carried more than once, or the result keyed after a carry-shaped start
+    ("calculator.chain", "1 2 + 8 = AC 2 0 + 2 0 + 2 0 + 2 0 + 2 0 =", False, "keys 20, 20"),
+    ("calculator.chain", "1 2 + 8 = AC 1 0 0 × 1 =", False, "keys 100, 1"),
+    # the carry must come from the latest computation that shows it
+    ("calculator.chain", "1 2 + 8 = 4 × 5 = AC 2 0 × 5 =", False, "keys 20, 5"),
+])
+def test_a_result_carried_by_hand_from_the_computation_before_counts(
+        suite: dict[str, Task], task_id: str, written: str, passes: bool, why: str) -> None:
+    """A red team's honest agent worked (12 + 8) x 5 as 12 + 8 =, All clear, 20 x 5 =: the
+    last computation keys 20, which the instruction does not give, but the one before showed
+    it from the task's numbers. Only that carry counts, once, and only from a computation of
+    the task's own numbers."""
+    passed, detail = graded(suite[task_id], *keyed(written))
+    assert passed is passes and why in detail, detail
+
+
 def on_display(seq: int, shown: str, **params: object) -> list[object]:
     """A swipe as the bridge logs one that went down on the display reading `shown`."""
     return act(seq, "swipe", CALC, CALC, target=tgt("XCUIElementTypeStaticText", shown, "Result",
