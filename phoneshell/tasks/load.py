@@ -315,7 +315,21 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
 
 
 def task_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[Problem]]:
-    """Expand files and folders (recursively, *.yaml and *.yml, sorted) into task files."""
+    """Expand files and folders (recursively, *.yaml and *.yml, sorted) into task files, each
+    once: a file named twice, or again inside a folder named (or through a link to it, as
+    `phoneshell/suite` is to `environments`), is one task, not a duplicate."""
+    files, problems = _task_files(paths)
+    seen: set[Path] = set()
+    once = []
+    for path in files:
+        real = path.resolve()
+        if real not in seen:
+            seen.add(real)
+            once.append(path)
+    return once, problems
+
+
+def _task_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[Problem]]:
     files: list[Path] = []
     problems: list[Problem] = []
     for given in paths:

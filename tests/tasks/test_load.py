@@ -322,3 +322,12 @@ def test_a_count_nothing_can_delete_is_not_warned_of() -> None:
         "teardown:\n", "teardown:\n  - delete_created: {probe: notes_titled, text: b}\n")
     found = problems_of(other)
     assert len(found) == 1 and "`delete_created: {probe: notes_titled, text: a}`" in found[0]
+
+
+def test_a_file_named_twice_or_through_a_link_is_one_task(tmp_path: Path) -> None:
+    """`phoneshell run environments environments/x.yaml` (or the suite's link to it) runs x
+    once: the same file is no duplicate id, and no task file is left out for it."""
+    good = write(tmp_path, "a.yaml", GOOD)
+    (tmp_path / "link").symlink_to(tmp_path, target_is_directory=True)
+    tasks = load_tasks([good, tmp_path, tmp_path / "link" / "a.yaml", str(good)])
+    assert tasks.ids() == ["demo.task"]
