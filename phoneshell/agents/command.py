@@ -45,7 +45,9 @@ from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult, end
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
     CLAIM_FILE,
+    CONTRACT,
     EXPOSE_TASK_FILE,
+    GRADED,
     INSTRUCTION,
     MAX_STEPS,
     TASK_FILE,
@@ -180,7 +182,7 @@ class CommandAgent:
         scratch = claim_file.parent
         env = {**sandbox.environment(dict(os.environ), scratch, confined),
                "PATH": harness_path(), WDA_URL: context.wda_url,
-               INSTRUCTION: context.instruction,
+               INSTRUCTION: context.instruction, CONTRACT: GRADED,
                TASK_ID: context.task.id, MAX_STEPS: str(context.max_steps),
                TIMEOUT_S: f"{context.timeout_s:g}", ATTEMPT_DIR: str(scratch),
                CLAIM_FILE: str(claim_file)}

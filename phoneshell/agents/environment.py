@@ -39,11 +39,24 @@ MAX_STEPS = "PHONESHELL_MAX_STEPS"
 TIMEOUT_S = "PHONESHELL_TIMEOUT_S"
 ATTEMPT_DIR = "PHONESHELL_ATTEMPT_DIR"
 CLAIM_FILE = "PHONESHELL_CLAIM_FILE"
+CONTRACT = "PHONESHELL_CONTRACT"
+
+GRADED = ("The phone, not your summary, is checked, as you leave it: finish with the task's "
+          "app in front, showing the result (do not go back to the home screen unless the task "
+          "asks you to). Give the answer as the value alone (a number with its unit, a name, a "
+          "code), not a sentence: an answer that also names other values counts as a guess and "
+          "fails. Say how you found it in the summary.")
+"""How every attempt is graded, in words a model is given with the instruction: the model
+paths' guide (`tools.GUIDE`) ends with it, and a command agent gets it as `CONTRACT`."""
 
 VARIABLES: dict[str, str] = {
     WDA_URL: "a bridge URL of the agent's own, for this attempt only: drive the phone here (any "
              "WDA client); there is no other way to it",
-    INSTRUCTION: "the task's instruction, the only thing a model should be told",
+    INSTRUCTION: "the task's instruction: with `PHONESHELL_CONTRACT`, all a model should be "
+                 "told",
+    CONTRACT: "how every attempt is graded, in words to give a model with the instruction: "
+              "leave the task's app in front showing the result; an answer is the value alone "
+              "(the model paths' guide says the same)",
     TASK_ID: "the task's id, e.g. settings.about.reach",
     TASK_FILE: "the task file (its checks and reference finish: the answer key); set only when "
                "the harness runs with `PHONESHELL_EXPOSE_TASK_FILE=1`, for reference and replay "

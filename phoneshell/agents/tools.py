@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
+from phoneshell.agents.environment import GRADED
 from phoneshell.agents.observation import Observation, read_screen
 from phoneshell.device import Phone, run_step
 from phoneshell.device.steps import go_home, scroll_points
@@ -46,11 +47,7 @@ latest observation only (an id such as 3.12 means observation 3, row 12); older 
 Every action returns the new observation, or says the screen did not change (then try something
 else). Use open_app to open an app, swipe to scroll, type to enter text into the focused field.
 When you have finished, or cannot go on, call done once with status done, gave_up or failed, the
-answer the task asked for (if any) and a one-sentence summary. The phone, not your summary, is
-checked, as you leave it: finish with the task's app in front, showing the result (do not go
-back to the home screen unless the task asks you to). Give the answer as the value alone (a
-number with its unit, a name, a code), not a sentence: an answer that also names other values
-counts as a guess and fails. Say how you found it in the summary."""
+answer the task asked for (if any) and a one-sentence summary. """ + GRADED
 """What every agent path tells the model about the tools (system prompt, MCP instructions)."""
 
 

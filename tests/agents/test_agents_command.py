@@ -19,6 +19,7 @@ import pytest
 from phoneshell.agents import bounds, make_agent
 from phoneshell.agents.environment import (
     CLAIM_FILE,
+    GRADED,
     MAX_CLAIM_BYTES,
     STDOUT_CHUNK,
     VARIABLES,
@@ -26,6 +27,7 @@ from phoneshell.agents.environment import (
     read_claim_file,
 )
 from phoneshell.agents.sandbox import Sandbox
+from phoneshell.agents.tools import GUIDE
 from phoneshell.audit import read_audit
 from phoneshell.records import CLAIM_TEXT_MAX, ResultRow, RunManifest, read_record
 from phoneshell.runner import AttemptPlan, Rig, open_rig, run_attempt
@@ -317,6 +319,8 @@ def test_the_command_gets_the_attempt_in_its_environment(rig: Rig, tmp_path: Pat
     agent_url = seen["PHONESHELL_WDA_URL"]  # a URL of its own, never the harness's
     assert agent_url.startswith(rig.bridge.base_url + "/t/") and agent_url != rig.bridge.url
     assert seen["PHONESHELL_INSTRUCTION"] == task.instruction
+    # how it is graded, in the words the model paths' guide ends with
+    assert seen["PHONESHELL_CONTRACT"] == GRADED and GUIDE.endswith(GRADED)
     assert seen["PHONESHELL_TASK_ID"] == task.id
     assert (seen["PHONESHELL_MAX_STEPS"], seen["PHONESHELL_TIMEOUT_S"]) == (
         str(task.max_steps), f"{task.timeout_seconds:g}")
