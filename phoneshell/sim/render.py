@@ -16,6 +16,7 @@ encodes several times faster than RGB (the Settings root takes ~20 ms).
 from __future__ import annotations
 
 import io
+import re
 import zlib
 from itertools import islice
 
@@ -25,7 +26,8 @@ from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.render_text import Fit, font, paragraphs, printable, text_length
 from phoneshell.sim.ui import Node, Rect, Screen
 
-__all__ = ["OPERATOR_SYMBOLS", "TEXT_VIEW_INSET", "TEXT_VIEW_LINE", "png", "printable"]
+__all__ = ["OPERATOR_SYMBOLS", "TEXT_VIEW_INSET", "TEXT_VIEW_LINE", "png", "printable",
+           "wheel_face"]
 
 RGB = tuple[int, int, int]
 BACKGROUND: RGB = (242, 242, 247)
@@ -196,6 +198,25 @@ def _paint(p: _Painter, node: Node, light: bool) -> None:
         _paint_wheel(p, node)
 
 
+_SPOKEN_ROW = re.compile(r"^(\d+) (o\u2019clock|minutes?|hours?|min|sec)$")
+_UNIT_BESIDE = frozenset({"hour", "hours", "min", "sec"})
+
+
+def wheel_face(value: str) -> tuple[str, str]:
+    """What a picker wheel's row draws for the value it reports, which is what VoiceOver
+    speaks: (the row's text, the unit drawn beside the selected row). Clock's alarm wheels draw
+    the number alone ("7 o’clock" draws "7", "5 minutes" "05"); its timer wheels draw the
+    number with the unit beside the selected row ("15 min": "15", "min"); any other row draws
+    its value ("AM")."""
+    match = _SPOKEN_ROW.match(value)
+    if match is None:
+        return value, ""
+    number, unit = match.groups()
+    if unit.startswith("minute"):
+        return number.zfill(2), ""
+    return number, unit if unit in _UNIT_BESIDE else ""
+
+
 def _paint_wheel(p: _Painter, node: Node) -> None:
     # The selected row in black in a grey band, two neighbours on each side in grey.
     r, wheel = node.frame, node.wheel
@@ -207,12 +228,21 @@ def _paint_wheel(p: _Painter, node: Node) -> None:
             continue
         at = Rect(r.x + 4, middle + offset * row, r.width - 8, row)
         if wheel is None:
-            shown = node.value or ""
+            value = node.value or ""
         elif not wheel.wrap and not 0 <= wheel.index + offset < len(wheel.rows):
             continue
         else:
-            shown = wheel.rows[(wheel.index + offset) % len(wheel.rows)]
-        p.text(shown, at, BLACK if offset == 0 else GREY, pt=20, center=True, wrap=False)
+            value = wheel.rows[(wheel.index + offset) % len(wheel.rows)]
+        shown, unit = wheel_face(value)
+        ink = BLACK if offset == 0 else GREY
+        if not unit:
+            p.text(shown, at, ink, pt=20, center=True, wrap=False)
+            continue
+        half = at.width // 2
+        p.text(shown, Rect(at.x, at.y, half - 4, row), ink, pt=20, right=True, wrap=False)
+        if offset == 0:
+            p.text(unit, Rect(at.x + half + 4, at.y, at.width - half - 4, row), ink, pt=17,
+                   wrap=False)
 
 
 def _paint_field(p: _Painter, node: Node) -> None:
@@ -299,9 +329,10 @@ def _walk(p: _Painter, node: Node, light: bool) -> None:
 def _status_bar(p: _Painter, facts: DeviceFacts, screen: Screen, light: bool) -> None:
     """The time and battery at the top: SpringBoard's status bar, which the screenshot shows
     over every app though only SpringBoard's tree lists it (and hides while the cover sheet's
-    big clock shows)."""
+    big clock shows). SpringBoard's tree holds several (each app switcher card keeps a hidden
+    copy): the screen shows one when any of them is visible, whichever comes first."""
     bars = [n for n in screen.nodes if n.type == "StatusBar"]
-    if bars and not bars[0].visible:
+    if bars and not any(bar.visible for bar in bars):
         return
     ink = BLACK if light else WHITE
     p.text(facts.clock_face, Rect(40, 18, 64, 24), ink, pt=17, center=True, wrap=False)
