@@ -185,8 +185,9 @@ class Wheel:
 class Node:
     """One element of a screen, as WDA would describe it, plus the behaviour behind it.
 
-    `type` is WDA's short type ("Button", "StaticText", "Cell", "SearchField"...). `name`,
-    `label` and `value` are omitted from the source when None. `accessible` and `traits` default
+    `type` is WDA's short type ("Button", "StaticText", "Cell", "SearchField"...). `name` is the
+    accessibility identifier; left out, it is the label, as WDA's is. `name`, `label` and
+    `value` are omitted from the source when None. `accessible` and `traits` default
     to what real WDA reports for the type. Frames are absolute screen points; a node scrolled out
     of its list keeps its frame and has `visible=False`.
     """
@@ -228,6 +229,13 @@ class Node:
     """For picker wheels: the binding taps, drags and the element value route turn."""
     opaque: bool = False
     """Drawn as a solid panel in screenshots, hiding what lies behind (a page sheet)."""
+
+    def __post_init__(self) -> None:
+        # WDA's `name` (FBElement wdName) is the accessibility identifier, else the label: an
+        # element with a label always has a name. Filled here, once, so the XML and JSON
+        # sources, the name attribute and every locator read the same name on every screen.
+        if not self.name:
+            object.__setattr__(self, "name", self.label or None)
 
     @property
     def wd_type(self) -> str:
