@@ -39,8 +39,9 @@ ROOT = Path(__file__).resolve().parents[2]
 OWNERS = ("https://example.com/", "https://www.apple.com/", "https://en.wikipedia.org/")
 OPENING = ("probe.text.one", "probe.text.two", "probe.text.three", "safari.navigate.example",
            "calculator.arithmetic")
-"""Three tasks whose finishes open a URL from outside (a new tab each), one whose finish types
-its URL into the tab in front (no new tab), and one without Safari."""
+"""Three tasks whose finishes open a URL from outside (a new tab each), one whose setup opens
+its start page from outside (a new tab) and whose finish types its URL into that tab (none),
+and one without Safari."""
 
 
 def tab_urls(sim: SimServer) -> list[str]:
@@ -78,7 +79,7 @@ def test_the_tabs_a_run_opened_are_closed_and_the_phones_own_stay(
         owners_phone(sim)
         lines = run(tasks, sim, tmp_path)
         assert tab_urls(sim) == list(OWNERS), "the newest are the run's; the first the owner's"
-    assert "phone-1: closed the 3 Safari tab(s) this run opened; 3 open, as the run found " \
+    assert "phone-1: closed the 4 Safari tab(s) this run opened; 3 open, as the run found " \
            "them" in lines
 
 
