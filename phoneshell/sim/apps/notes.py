@@ -18,7 +18,7 @@ from typing import Literal
 
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Drag, Host, register
-from phoneshell.sim.apps.notes_data import BUNDLE_ID, Note, delete, read
+from phoneshell.sim.apps.notes_data import BUNDLE_ID, Note, delete, purge, read
 from phoneshell.sim.apps.notes_edit import (
     Editor,
     close_editor,
@@ -77,8 +77,8 @@ def _list(state: NotesState, host: Host, compose: Handler) -> Node:
         return open_note
 
     def remove() -> None:
-        if state.swiped is not None:
-            delete(store, state.swiped)
+        if state.swiped is not None:  # from Recently Deleted, for good
+            (purge if deleted else delete)(store, state.swiped)
         state.swiped = None
 
     rows = tuple(lists.Row(n.title, subtitle=f"{n.edited(f)}  {n.preview}", height=64,
@@ -143,7 +143,7 @@ def on_drag(state: NotesState, host: Host, drag: Drag) -> bool:
     on a row otherwise is the row's own: a note's row has a leading action (Pin) on iOS, so it
     takes the drag and the page stays (iOS 26's content swipe back does not start on it); Pin
     itself is not modelled, so nothing shows."""
-    if state.editor is not None or state.screen != "notes" or drag.vertical:
+    if state.editor is not None or state.screen == "folders" or drag.vertical:
         return False
     if drag.dx > SWIPE_TRAVEL and state.swiped is not None:
         state.swiped = None

@@ -146,6 +146,11 @@ def delete(store: Store, note_id: int) -> None:
     _write(store, [n for n in notes if n.id != note_id], gone + deleted)
 
 
+def purge(store: Store, note_id: int) -> None:
+    """Delete a note of Recently Deleted for good (its row's Delete there, as on iOS)."""
+    _write(store, read(store), [n for n in read(store, "deleted") if n.id != note_id])
+
+
 def discard_if_empty(store: Store, note_id: int | None) -> None:
     """Drop a note left without text (Notes keeps no empty notes; not even in the bin)."""
     notes = read(store)
