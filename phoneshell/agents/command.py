@@ -251,7 +251,7 @@ class CommandAgent:
                 _RUNNING.discard(process.pid)
                 running = set(_RUNNING)
             left = strays.stop_strays(before, running, process.pid,  # outside its group too
-                                      limit.outside)
+                                      limit.outside, limit.anothers)
             refused = limit.close()  # and whatever is left in its cgroup
             for output in outputs:
                 output.finish()

@@ -79,6 +79,9 @@ def _root() -> Path | None:
 
 _PARENT: Path | None | bool = False
 """The programs' parent cgroup, once looked for (False: not yet)."""
+_LIVE: set[str] = set()
+"""The cgroups (as /proc/PID/cgroup names them) of the turns running now, on any phone."""
+_LIVE_LOCK = threading.Lock()
 
 
 def _where(pid: int) -> str | None:
@@ -137,10 +140,24 @@ class Limit:
         self.group = group
         self.path = "/" + group.relative_to(group.parent.parent).as_posix()
         """The cgroup as /proc/PID/cgroup names it."""
+        with _LIVE_LOCK:
+            _LIVE.add(self.path)
         self.left: dict[int, str] = {}
         """The processes seen outside it while the turn ran, named, by pid."""
         self._done = threading.Event()
         self._watcher: threading.Thread | None = None
+
+    def anothers(self, pid: int) -> bool:
+        """Whether the process `pid` is in the cgroup of another program whose turn runs now
+        (on another phone): that program's, not a stray of this one's, whatever its parent
+        (a sandbox whose outer process died hands its inner ones to the harness)."""
+        if self.group is None:
+            return False
+        where = _where(pid)
+        if where is None or where == self.path or where.startswith(self.path + "/"):
+            return False
+        with _LIVE_LOCK:
+            return any(where == live or where.startswith(live + "/") for live in _LIVE)
 
     def outside(self, pid: int) -> bool:
         """Whether the process `pid` is outside this cgroup (and its children): it left its
@@ -211,6 +228,8 @@ class Limit:
             self._watcher.join()
         if self.group is None:
             return 0
+        with _LIVE_LOCK:
+            _LIVE.discard(self.path)
         refused = self.refused()
         deadline = time.monotonic() + 2.0
         while True:

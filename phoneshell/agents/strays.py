@@ -251,12 +251,14 @@ class _Pass:
     before: Collection[Key]
     running: Collection[int]
     finished: int
+    theirs: Callable[[int], bool] | None = None
     stopping: bool = False
     seen: dict[Key, _Proc] = field(default_factory=dict)
 
     def own(self, proc: _Proc, mine: int) -> bool:
         return (proc.sid == mine or proc.key in self.before or proc.pid in self.running
-                or proc.sid in self.running)
+                or proc.sid in self.running
+                or (self.theirs is not None and self.theirs(proc.pid)))
 
     def look(self) -> list[_Proc]:
         """The descendants of the harness that are nobody's now (the `finished` program itself,
@@ -326,7 +328,8 @@ class Swept:
 
 
 def stop_strays(before: Collection[Key] = (), running: Collection[int] = (),
-                finished: int = 0, outside: Callable[[int], bool] | None = None) -> Swept:
+                finished: int = 0, outside: Callable[[int], bool] | None = None,
+                theirs: Callable[[int], bool] | None = None) -> Swept:
     """Stop, kill and reap every process below the harness that is nobody's (see the module
     docstring) once the program `finished` (its process group) ended its turn.
 
@@ -335,8 +338,10 @@ def stop_strays(before: Collection[Key] = (), running: Collection[int] = (),
         running: the process groups (and sessions) of the programs still in their turn.
         finished: the program whose turn ended (the harness waits for it itself).
         outside: whether a process (by pid) is outside the program's process limit.
+        theirs: whether a process (by pid) belongs to another program still in its turn (in
+            its process limit): never this one's stray, whoever its parent is now.
     """
-    sweep = _Pass(before, running, finished)
+    sweep = _Pass(before, running, finished, theirs)
     found = sweep.look()
     deadline = time.monotonic() + GRACE_S
     while any(not p.dead for p in found) and time.monotonic() < deadline:

@@ -163,3 +163,24 @@ def test_a_process_that_leaves_its_process_limit_is_named(
                   f"{shlex.quote(sys.executable)} {program} {procs}")
     assert "it left its process limit (its cgroup): pid " in row.error, row.error
     assert sys.executable in row.error
+
+
+def test_a_process_of_another_program_still_in_its_turn_is_not_this_ones_stray() -> None:
+    """With several phones, two programs' turns run at once. A sandbox whose outer process
+    died hands its inner processes to the harness; one program's sweep took the other's for
+    its own strays, killed them and named them as escapes from its cgroup (a red team's
+    `sim:2` run). A process in another running turn's cgroup is that turn's."""
+    if pids._parent() is None:
+        pytest.skip("no pids cgroup here (not root): no turn has a cgroup to tell them by")
+    before = strays.others()
+    theirs, ours = pids.Limit(), pids.Limit()
+    other = subprocess.Popen(theirs.wrap(["sleep", "30"]), start_new_session=True)
+    try:
+        time.sleep(0.2)  # in its cgroup, a child of the harness, in a session of its own
+        swept = strays.stop_strays(before, (), 0, ours.outside, ours.anothers)
+        assert other.poll() is None, "the other program's process was stopped"
+        assert swept.count == 0 and not swept.outside, (swept.named, swept.outside)
+    finally:
+        ours.close()
+        theirs.close()  # kills what is left in its cgroup, as the end of its turn does
+        other.wait(timeout=10)
