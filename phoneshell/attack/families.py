@@ -224,7 +224,7 @@ def _candidates(task: Task, tasks: Sequence[Task]) -> list[str]:
             found += compass_headings()
         elif check.text_of("probe") == "weather_temperature":
             found += [f"{t}°" for t in range(-30, 121)]
-        elif check.text.endswith("Battery Level"):
+        elif check.text_of("probe") == "battery_level":
             found += [f"{p}%" for p in range(101)]
         elif reference:
             found += [reference, *near_words(reference)]

@@ -457,6 +457,29 @@ def settings_value(phone: Phone, arg: str) -> str:
     raise ProbeError(f"no row {row!r} under Settings > {' > '.join(pages)}")
 
 
+BATTERY_READOUT = re.compile(r"^\s*(\d{1,3})\s?%\s*(?:,|$)")
+"""iOS 26's Battery readout: a label that is the level, or starts with it ("87%, Last Charged
+to 100%, 8:12 AM"); a row of Daily Usage reads "Safari, 24%" and never matches."""
+
+
+@probe("battery_level")
+def battery_level(phone: Phone, arg: str) -> str:
+    """The charge Settings > Battery shows in the large readout at its top (iOS 26: there is no
+    "Battery Level" row), as "87%": the first thing on the page, below its navigation bar,
+    whose label is a percentage or starts with one."""
+    page = fresh_app(phone, SETTINGS, Step("tap", "Battery"))
+    bars = [e for e in page.on_screen() if e.short_type == "NavigationBar"]
+    if not bars or bars[-1].name != "Battery":
+        raise ProbeError(f"Settings' Battery page did not open; it shows {page.summary()}")
+    below = bars[-1].y + bars[-1].height
+    for element in page.on_screen():
+        match = BATTERY_READOUT.match(element.label)
+        if match is not None and element.y >= below:
+            stop_app(phone, SETTINGS)
+            return f"{int(match.group(1))}%"
+    raise ProbeError(f"no battery readout on Settings > Battery; it shows {page.summary()}")
+
+
 def _first_match(page: PageSource, pattern: str, what: str) -> str:
     hit = page.search(compile_pattern(pattern))
     if hit is None:

@@ -73,6 +73,8 @@ _add("world_clocks", "count", "Cities in Clock's World Clock list; with `arg`, o
      "name contains it.", "world_clocks")
 _add("settings_value", "value", "The value of a Settings row by path, e.g. `General > About > "
      "Model Number`.")
+_add("battery_level", "value", "The charge Settings > Battery shows in the readout at its top "
+     "(iOS 26), e.g. 87%.")
 _add("weather_temperature", "value", "The temperature Weather shows for My Location on opening.")
 _add("compass_heading", "value", "The heading Compass shows, e.g. 274° W.")
 _add("newest_note", "value", "The whole text of the note edited last (the top of Notes' list, "

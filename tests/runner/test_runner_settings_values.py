@@ -292,7 +292,7 @@ def test_set_switch_sets_a_first_page_switch_and_finds_no_other(sim: SimServer) 
     assert set_switch(phone, "Airplane Mode", False) and switches(sim)["airplane"] is False
     assert set_switch(phone, "Bluetooth", True)  # already on: nothing tapped
     assert set_switch(phone, "Bold Text", True, "Display & Brightness")  # by its row
-    assert set_switch(phone, "Low Power Mode", True, "Battery")
+    assert set_switch(phone, "Low Power Mode", True, "Power Mode")  # Battery's (iOS 26)
     assert set_switch(phone, "Reduce Motion", True, "Motion")  # by search
     # a page titled like the search field ("Search"), below the first screen
     assert set_switch(phone, "Show Recent Searches", False, "Search")

@@ -178,7 +178,7 @@ def test_bluetooth_and_battery_pages(settings, client):
     assert settings(className="Switch", label="Bluetooth").get(timeout=1).value == "1"
     settings(name="BackButton").click()
     settings(label="Battery", className="Button").click()
-    assert settings(label="Battery Level, 87%").exists
+    assert settings(label="87%, Last Charged to 100%, 8:12 AM", className="Cell").exists
     assert settings(className="Switch", label="Battery Percentage").exists
     assert settings(label="Battery Health, Normal", className="Cell").exists
 

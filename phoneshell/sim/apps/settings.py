@@ -190,6 +190,8 @@ def _row(row: PageRow, state: SettingsState, host: Host,
     if row.kind == "button" and row.title in BUTTONS:
         press = BUTTONS[row.title]
         return lists.Row(title, name=row.ident, on_tap=lambda: press(host))
+    if row.kind == "readout":
+        return _readout(title, detail or "")
     if row.kind == "note":
         lines = 1 + len(title) // 40
 
@@ -199,6 +201,17 @@ def _row(row: PageRow, state: SettingsState, host: Host,
 
         return lists.Row(title, build=paragraph, height=24 + 22 * lines)
     return lists.Row(title, detail=detail, name=row.ident, checked=row.chosen)
+
+
+def _readout(value: str, detail: str) -> lists.Row:
+    """A reading drawn large at the top of a page, the line under it smaller: one cell read
+    as "VALUE, DETAIL" (Battery's "87%, Last Charged to 100%, 8:12 AM")."""
+
+    def build(frame: Rect) -> Sequence[Node]:
+        return [layout.text(value, Rect(frame.x + 16, frame.y + 14, 200, 56)),
+                layout.text(detail, Rect(frame.x + 16, frame.y + 78, frame.width - 32, 22))]
+
+    return lists.Row(f"{value}, {detail}", build=build, height=112)
 
 
 BUTTONS: dict[str, Callable[[Host], None]] = {"Shut Down": lambda host: host.show_power_off()}

@@ -16,6 +16,7 @@ only the top of a long page.
 
 from __future__ import annotations
 
+from phoneshell.sim.apps.settings_battery import PAGES as BATTERY_PAGES
 from phoneshell.sim.apps.settings_below import ACCESSIBILITY_PAGES, GENERAL_PAGES, OTHER_PAGES
 from phoneshell.sim.apps.settings_rows import (
     Page,
@@ -41,7 +42,8 @@ def _ident(short: str) -> str:
 
 SWITCH_DEFAULTS: dict[str, bool] = {
     "airplane": False, "wifi": True, "bluetooth": True, "cellular_data": True,
-    "battery_percentage": True, "low_power": False, "ask_to_join": True, "auto_join": True,
+    "battery_percentage": True, "low_power": False, "adaptive_power": True, "ask_to_join": True,
+    "auto_join": True,
     "dark_auto": False, "bold_text": False, "true_tone": True, "raise_to_wake": True,
     "larger_sizes": False, "reduce_motion": False, "autoplay_images": True,
     "autoplay_video": True, "autoplay_effects": True, "steady_cursor": False,
@@ -148,15 +150,6 @@ _BLUETOOTH = Page("bluetooth", "Bluetooth", (
         header="My Devices", when="bluetooth"),
 ))
 
-_BATTERY = Page("battery", "Battery", (
-    sec(info("Battery Level", "{battery_percent}"),
-        switch("Battery Percentage", "battery_percentage"),
-        switch("Low Power Mode", "low_power"),
-        footer="Low Power Mode temporarily reduces background activity."),
-    sec(link("Battery Health", "battery_health", "Normal"), link("Charging", "charging")),
-    sec(info("Last Charged to 100%", "{last_charged}"), header="Last 24 Hours"),
-), keywords=("power", "charge", "percentage"))
-
 _DISPLAY = Page("display", "Display & Brightness", (
     sec(info("Light", "Selected"), info("Dark", ""), switch("Automatic", "dark_auto"),
         header="Appearance"),
@@ -261,7 +254,7 @@ _KEYBOARD = Page("keyboard", "Keyboard", (
 
 
 PAGES: dict[str, Page] = {p.id: p for p in (
-    _ROOT, _GENERAL, _ABOUT, _WIFI, _BLUETOOTH, _BATTERY, _DISPLAY, _TEXT_SIZE, _LARGER_TEXT,
+    _ROOT, _GENERAL, _ABOUT, _WIFI, _BLUETOOTH, *BATTERY_PAGES, _DISPLAY, _TEXT_SIZE, _LARGER_TEXT,
     _ACCESSIBILITY, _DISPLAY_TEXT, _MOTION, _SOFTWARE_UPDATE, _STORAGE, _DATETIME, _FONTS,
     _KEYBOARD, *ACCESSIBILITY_PAGES, *GENERAL_PAGES, *OTHER_PAGES,
     simple("account", "Apple Account", note("Sign in to your iPhone"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-RowKind = Literal["link", "info", "switch", "slider", "note", "button", "choice"]
+RowKind = Literal["link", "info", "switch", "slider", "note", "button", "choice", "readout"]
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,12 @@ def switch(title: str, key: str, ident: str | None = None) -> PageRow:
 def slider(title: str, key: str) -> PageRow:
     """A row holding a slider backed by the store key `key` (0.0-1.0)."""
     return PageRow("slider", title, key=key)
+
+
+def readout(value: str, detail: str) -> PageRow:
+    """A large reading at a page's top with a line under it (Battery's charge and when it last
+    charged): one cell labelled "VALUE, DETAIL", the value drawn large."""
+    return PageRow("readout", value, detail=detail)
 
 
 def note(text: str) -> PageRow:
