@@ -25,9 +25,10 @@ GOAL_ROUND_TRIPS = 1.0
 GOAL_SHARE = 0.75
 """and the agent's share of the time at least 75%."""
 
-TOLERANCE = (0.02, 0.05)
-"""How far a figure may drift before the block is stale: 2% of it, or 0.05 (a count's last
-digit), whichever is more; a percentage, one point (its rounding)."""
+TOLERANCE = 0.02
+"""How far a figure with decimals may drift before the block is stale: 2% of it, or one unit
+of its last digit shown (0.01 for 0.03), whichever is more; a percentage, one point (its
+rounding). A whole number (how many attempts, passed, tasks of a kind) must not move at all."""
 
 KIND_WORDS = {
     "plain": "plain: setup and teardown only stop apps and go home; no count, no scroll",
@@ -56,7 +57,13 @@ class Figures:
     round_trips: dict[str, float] = field(default_factory=dict)
     """Bridge round trips per logged action: "agent" (its turn) and "all phases"."""
     kinds: list[tuple[str, int, float, float, float]] = field(default_factory=list)
-    """(kind, attempts, harness s, agent s, agent's share)."""
+    """(kind, attempts, harness s, agent s, agent's share), from setup to teardown."""
+
+    @property
+    def run_ends(self) -> float:
+        """The run's own start and end, modelled s an attempt (left out of `kinds`)."""
+        return sum(seconds for phase, _n, _b, seconds in self.phases
+                   if phase in ("run start", "run end"))
 
     @property
     def share(self) -> float:
@@ -92,6 +99,9 @@ def render(f: Figures) -> str:
               f"{_met(max(f.round_trips.values(), default=0) <= GOAL_ROUND_TRIPS)}; the agent's "
               f"share at least {GOAL_SHARE:.0%} (modelled, with the reference finishes): "
               f"{_met(f.share >= GOAL_SHARE)}", "",
+              "By kind of task, from each attempt's setup to its teardown (the run's own start "
+              "and end, "
+              f"{f.run_ends:.2f} s an attempt above, are not spread over the kinds):", "",
               "| tasks (`kind_of`) | how many | harness s an attempt | agent's s | agent's share |",
               "|---|---|---|---|---|"]
     lines += [f"| {KIND_WORDS.get(kind, kind)} | {n} | {harness:.2f} | {agent:.2f} | "
@@ -131,7 +141,12 @@ def differences(doc_block: str, printed: str) -> list[str]:
     for doc_line, new_line in zip(doc_block.splitlines(), printed.splitlines(), strict=True):
         for was, now in zip(NUMBER.findall(doc_line), NUMBER.findall(new_line), strict=True):
             a, b = float(was.rstrip("%")), float(now.rstrip("%"))
-            allowed = 1.0 if was.endswith("%") else max(TOLERANCE[0] * abs(a), TOLERANCE[1])
+            if was.endswith("%"):
+                allowed = 1.0
+            elif "." not in was:
+                allowed = 0.0  # a count
+            else:
+                allowed = max(TOLERANCE * abs(a), 10.0 ** -len(was.partition(".")[2]))
             if abs(a - b) > allowed + 1e-9:
                 found.append(f"{was} is now {now} in: {new_line.strip()}")
     return found

@@ -403,6 +403,10 @@ def main() -> None:
         write(block)
         print("\nwrote docs/device.md's generated block")
     elif args.check_docs:
+        if figures.passed != figures.attempts:  # a reference finish stopped passing
+            raise SystemExit(f"{figures.attempts - figures.passed} of {figures.attempts} "
+                             "reference finishes did not pass: the figures measure a broken "
+                             "suite (see the rows above)")
         stale = differences(committed(), block)
         if stale:
             raise SystemExit("docs/device.md's generated block is stale (run scripts/bench_run.py"

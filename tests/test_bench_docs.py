@@ -55,6 +55,23 @@ def test_a_block_that_differs_from_what_bench_run_prints_is_stale(bench_docs: Mo
     assert bench_docs.differences(unmet, printed)
 
 
+def test_counts_must_match_and_small_figures_drift_by_their_last_digit(
+        bench_docs: ModuleType) -> None:
+    """A red team's edits passed the 0.05 floor: 80 attempts (79 passed) for 80 (80), and round
+    trips 0.08 / 0.14 for 0.03 / 0.09. A count moves not at all; a figure with decimals by 2%
+    of it or one unit of its last digit."""
+    printed = bench_docs.render(_figures(bench_docs))
+    edited = (printed.replace("80 attempts", "81 attempts").replace("(80 passed)", "(79 passed)")
+              .replace("0.03 in", "0.08 in").replace("0.09 over", "0.14 over")
+              .replace("| 47 |", "| 46 |"))
+    stale = [line.split(" in: ")[0] for line in bench_docs.differences(edited, printed)]
+    assert stale == ["81 is now 80", "79 is now 80", "0.08 is now 0.03", "0.14 is now 0.09",
+                     "46 is now 47"], stale
+    assert bench_docs.differences(printed.replace("0.03 in", "0.04 in"), printed) == []
+    # the kinds are from setup to teardown: the block says what they leave out
+    assert "the run's own start and end, 0.92 s an attempt above" in printed
+
+
 def test_the_docs_hold_the_block_and_repeat_none_of_its_figures(bench_docs: ModuleType) -> None:
     block = bench_docs.committed()
     assert "the harness, all but the agent's own" in block and block.endswith(bench_docs.END)
