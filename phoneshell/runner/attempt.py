@@ -70,7 +70,7 @@ from phoneshell.runner.counts import (
 )
 from phoneshell.runner.endstate import UnreadableEndState, capture_or_blame, unreadable
 from phoneshell.runner.owner import OwnerWatch
-from phoneshell.runner.rig import Rig, RigDown, check_rig
+from phoneshell.runner.rig import Rig, RigDown, after_whom, check_rig
 from phoneshell.runner.setback import set_back_device, set_back_settings
 from phoneshell.runner.turn import beyond_grade, held_to_log, measured, overrule
 from phoneshell.tasks import Step, Task
@@ -162,8 +162,9 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
         run_steps(phone, task.setup)
     except StepError as exc:
         _require_unlocked(rig.phone)  # locked meanwhile (`LastSeen.unlocked`): the rig down
-        raise _Skip(f"setup failed: {exc}") from exc
+        raise _Skip(f"setup failed: {exc}{after_whom(rig.seen, task)}") from exc
     return before
+
 
 
 def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
@@ -352,6 +353,9 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         result = _agent_turn(plan, rig, agent)
         in_turn = False
         intents = _slice(rig, plan, mark, outcomes=False)[0]
+        acted_in = apps_in_front(intents)
+        if acted_in:
+            rig.seen.agent_apps, rig.seen.agent_of = acted_in, f"{task.id} attempt {plan.attempt}"
         result, over = measured(held_to_log(result, intents), intents, task.max_steps)
         error_type = result.error_type
         if not result.ran:

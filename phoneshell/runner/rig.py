@@ -30,6 +30,7 @@ from phoneshell.device import Phone
 from phoneshell.device.phone import SPRINGBOARD
 from phoneshell.errors import DeviceLocked, RunError
 from phoneshell.records import AuditEvent, DeviceKind
+from phoneshell.tasks import Task
 
 REAL_SETTLE_S = 2.0
 """How long a real phone may go on finishing an action after WDA answered (an app opening)."""
@@ -52,6 +53,10 @@ class LastSeen:
     front (a locked phone shows SpringBoard's lock screen), with only the harness acting since.
     The next attempt then asks no lock before its setup (`runner.attempt`); a phone locked
     meanwhile by a person or an Auto-Lock left short fails that setup, which asks then."""
+    agent_apps: tuple[str, ...] = ()
+    """The apps the last agent to act had in front (`audit.apps_in_front`)."""
+    agent_of: str = ""
+    """Whose that agent was: "TASK attempt N"."""
 
 
 @dataclass(frozen=True)
@@ -282,3 +287,17 @@ def _screen_size(tree: object) -> tuple[int, int]:
         if isinstance(width, (int, float)) and isinstance(height, (int, float)) and width > 0:
             return int(width), int(height)
     return 390, 844
+
+
+def after_whom(seen: LastSeen, task: Task) -> str:
+    """Who may have left the phone so a setup fails: the last agent to act, when it had one of
+    the apps the setup works in in front ("" when it had none). An agent can leave an app in a
+    state a later setup does not expect (a view it keeps over a terminate) and have later
+    attempts not scored: said, so a reader of the skip sees it."""
+    touched = {task.app, *(str(s.arg) for s in task.setup
+                           if s.kind in ("launch", "terminate", "activate"))} - {""}
+    shared = [app for app in seen.agent_apps if app in touched]
+    if not shared or not seen.agent_of:
+        return ""
+    return (f" (the agent of {seen.agent_of} had {', '.join(shared)} in front before it: "
+            "it may have left it so)")
