@@ -286,8 +286,10 @@ class AuditWriter:
 
     def write_intent(self, context: RunContext, kind: ActionKind,
                      params: Mapping[str, Scalar], app_before: str,
-                     target: Target | None, screen_before: str = "") -> AuditEvent:
-        """Take the run's next seq and append the intent line; return the event written.
+                     target: Target | None, screen_before: str = "",
+                     field: Target | None = None) -> AuditEvent:
+        """Take the run's next seq and append the intent line (`field`: a keyboard tap's
+        focused field); return the event written.
 
         Raises:
             AuditWriteError: the line could not be written whole (the action must not go
@@ -297,7 +299,7 @@ class AuditWriter:
             v=AUDIT_VERSION, run_id=context.run_id, task_id=context.task_id,
             attempt=context.attempt, phase=context.phase, seq=seq, t=time.time(), kind=kind,
             stage="intent", params=dict(params), app_before=app_before, target=target,
-            screen_before=screen_before).bounded())
+            screen_before=screen_before, field=field).bounded())
 
     def write_refusal(self, context: RunContext, kind: ActionKind,
                       params: Mapping[str, Scalar], reason: str, target: Target | None = None,

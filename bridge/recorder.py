@@ -22,7 +22,9 @@ What it reads costs a real phone 40-500 ms a request, so it reads only what coul
   otherwise one XML source, compared with what the last action left (the chain of custody);
 * for keys, the focused field from the last JSON source a client read since the last action, or
   from the last XML source when it holds one text input in all under the keyboard
-  (`targets.input_with_focus`), or one JSON source; for a tap, the last tree known;
+  (`targets.input_with_focus`), or one JSON source; for a tap, the last tree known, and for a
+  tap on the keyboard the field with focus too, read the same way (`field`: the phone may have
+  focused it by itself, as Spotlight's, so no tap on it names it);
 * for an action aimed at an element id, that element's attributes;
 * for a touch at a point off the known screen's frame, WDA's window size (turned as the
   interface is), before it is refused for lying off the screen (`Aiming.off_screen`);
@@ -47,11 +49,11 @@ from bridge.classified import Classified
 from bridge.context import RunContext
 from bridge.custody import Break, Custody
 from bridge.http_server import wda_error
-from bridge.observe import XML_ROUTE, Observation
+from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation
 from bridge.pointer import SEVERAL_GESTURES
 from bridge.shares import ShareSpent
 from bridge.slides import pressed
-from bridge.targets import MASK, mask_echoes
+from bridge.targets import KEY_TYPES, MASK, input_with_focus, mask_echoes, target_in
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
 from phoneshell.records import AuditEvent, Scalar, Target
@@ -225,8 +227,10 @@ class Recorder(Aiming):
             secret = ""
             if aimed.secure and params.get("text"):
                 secret, params["text"] = str(params["text"]), MASK
+            field = self._keyed_field(context, action, aimed.target)
+            known = self.custody.known
             intent = self.writer.write_intent(context, action.kind, params, known.app,
-                                              aimed.target, known.screen)
+                                              aimed.target, known.screen, field=field)
             self.actions_logged += 1
             self.last_seq = intent.seq
             self.custody.start_action()
@@ -261,6 +265,21 @@ class Recorder(Aiming):
             if self.after_action is not None:  # still this action's turn: the screen it left
                 self.after_action(context, intent, after.app)
             return reply
+
+    def _keyed_field(self, context: RunContext, action: Classified,
+                     target: Target | None) -> Target | None:
+        """For a tap on the keyboard (a key, or its Return), the text input with focus that it
+        types into, from the tree known or one JSON source read now; None for any other action,
+        or when no page says which field has focus."""
+        if action.kind != "tap" or target is None or not (target.keyboard
+                                                           or target.type in KEY_TYPES):
+            return None
+        if self.custody.known.page is None or not self.custody.known.focus_known:
+            self.observe(context, self._read_focus(), "GET " + JSON_ROUTE)
+        known = self.custody.known
+        node = input_with_focus(known.tree, known.focus_known) if known.page is not None \
+            else None
+        return target_in(known.tree, node) if node is not None else None
 
     def _pressed(self, context: RunContext, action: Classified) -> Classified:
         """The action as what it did (`slides.pressed`): a slide that pressed is its tap."""

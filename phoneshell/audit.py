@@ -81,6 +81,9 @@ class Action:
     """A digest of the screen the action was aimed at ("" when none was read)."""
     screen_after: str = ""
     """A digest of the screen after it ("" when none was read, or no outcome)."""
+    field: Target | None = None
+    """For a tap on the keyboard: the text input with focus it typed into, when the bridge
+    could tell (`AuditEvent.field`)."""
 
     def describe(self) -> str:
         """A short human line: kind, the main parameter and the outcome."""
@@ -124,6 +127,7 @@ def actions(events: Iterable[AuditEvent]) -> tuple[Action, ...]:
             error=outcome.error if outcome else "",
             screen_before=(intent or first).screen_before,
             screen_after=outcome.screen_after if outcome else "",
+            field=intent.field if intent else None,
         ))
     return tuple(merged)
 

@@ -1,8 +1,11 @@
 """What the agent typed, field by field, what it sent, and what its typing was followed by.
 
 Read from the audit log's actions of phase `agent` (pure: never touches a device). One field's
-**editing** begins at a tap on a text input or the first keystroke into it, and lasts while the
-agent only types into it, taps the on-screen keyboard, scrolls or hides the keyboard. Keystrokes
+**editing** begins at a tap on a text input or the first keystroke into it (a `type`, or a tap
+on the keyboard: the field is then the one the bridge saw with focus, `Action.field`, for the
+phone focuses some by itself: Spotlight's, a new note's body, a search opened ready to type),
+and lasts while the agent only types into it, taps the on-screen keyboard, scrolls or hides the
+keyboard. Keystrokes
 are `type` actions (WDA's keys, an element's value) and taps on the keyboard's keys; a clear
 empties the field. Any other action ends the editing: a tap anywhere else (Cancel, a result, the
 field itself again), another field, a launch, home, a button, a URL. That first other action is
@@ -18,7 +21,7 @@ body) Return is a new line, never a send.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from phoneshell.audit import Action
 from phoneshell.records import Target
@@ -89,7 +92,8 @@ class Editing:
     states: list[Typed] = field(default_factory=list)
     """The field's text after each keystroke, and at each send, in order."""
     field_action: Action | None = None
-    """The last `type` action into the field (its target names the field)."""
+    """The last `type` action into the field, or the key tap that began the editing aimed at
+    the field it typed into (`Action.field`): its target names the field."""
     end: Action | None = None
     """The first action that ended the editing (None: the agent's turn ended first)."""
 
@@ -120,6 +124,12 @@ def _field_key(action: Action) -> tuple[str, str, str, str]:
     target = action.target
     return (action.app_before, target.type if target else "", target.label if target else "",
             target.name if target else "")
+
+
+def _keyed(action: Action) -> bool:
+    """A tap on the keyboard (not a gesture that hides it): it types into the focused field."""
+    return action.kind == "tap" and in_keyboard(action.target) and \
+        action.params.get("gesture") != "keyboard_dismiss"
 
 
 def _opens(action: Action) -> bool:
@@ -167,6 +177,14 @@ def editings(actions: Sequence[Action]) -> list[Editing]:
             if action.kind == "tap" and in_keyboard(action.target):
                 assert action.target is not None
                 current.press(action, action.target)
+        elif current is None and _keyed(action):
+            # keys into a field the phone focused by itself: that field (when the bridge saw
+            # it, else an unknown one) is what they type into
+            into = replace(action, target=action.field)
+            current = _begin(action, _field_key(into))
+            current.field_action = into
+            assert action.target is not None
+            current.press(action, action.target)
         else:
             close(action)
             if _opens(action):

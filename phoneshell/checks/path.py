@@ -302,9 +302,27 @@ def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
         what = f" {came.target.label!r}" if came.target else ""
         return Finding(True, f"{app} opened from a Spotlight result{what} for "
                              f"{shorten(search.text.strip())!r}")
-    how = "a home-screen icon" if icon else "no Spotlight result"
+    how = "a home-screen icon" if icon else _no_search(editings(actions), came)
     return Finding(False, f"{app} was first opened by {came.describe()}: {how}; apps in "
                           f"front: {shown}", unproven=unwatched(evidence))
+
+
+def _no_search(found: Sequence[Editing], came: Action) -> str:
+    """Why the tap that opened an app was no Spotlight result, as the log shows it: what the
+    agent had typed in SpringBoard before it, into what, and what ended that typing."""
+    before = [e for e in found if e.key[0] == SPRINGBOARD and e.opened_by.seq < came.seq
+              and e.text.strip()]
+    if not before:
+        return "the agent typed nothing into SpringBoard before it"
+    last = before[-1]
+    typed_at = last.field_action or last.opened_by
+    into = typed_at.target
+    field = f"{short_type(into.type)} {into.label or into.name!r}" if into else \
+        "a field the bridge could not name"
+    ended = f", and {last.end.describe()} ended that typing first" if \
+        last.end is not None and last.end is not came else ""
+    other = "" if _spotlight(typed_at) else ", not Spotlight's search field"
+    return f"the agent typed {shorten(last.text.strip())!r} into {field}{other}{ended}"
 
 
 RESULT = Param("result", "str", "The name of the result the agent opened: the tapped element's "

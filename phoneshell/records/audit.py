@@ -144,6 +144,11 @@ class AuditEvent(Record):
     """A digest of the screen just after the action (outcome lines); "" when none was read."""
     target: Target | None = None
     """The focused field (keys) or the element under the point (taps), when resolved."""
+    field: Target | None = None
+    """Intent lines of a tap on the on-screen keyboard (`target.keyboard`, or a Key): the text
+    input with focus, which the key types into, when the bridge could tell (null otherwise). A
+    field the phone focuses by itself (Spotlight's, a new note's body) was never tapped: this
+    is how the log says where a key's character went."""
     ok: bool | None = None
     """Outcome: whether WDA accepted the request; null on intent lines."""
     error: str = ""
@@ -156,12 +161,14 @@ class AuditEvent(Record):
         `ELEMENT_MAX`. What the bridge writes, and what readers keep of older, unbounded logs."""
         params = _short_params(self.params)
         target = self.target.bounded() if self.target is not None else None
+        field = self.field.bounded() if self.field is not None else None
         app_before = shortened(self.app_before, ELEMENT_MAX)
         app_after = shortened(self.app_after, ELEMENT_MAX)
         error = shortened(self.error, TEXT_MAX)
-        if (params == self.params and target is self.target and app_before == self.app_before
+        if (params == self.params and target is self.target and field is self.field
+                and app_before == self.app_before
                 and app_after == self.app_after and error == self.error):
             return self
-        return self.model_copy(update={"params": params, "target": target,
+        return self.model_copy(update={"params": params, "target": target, "field": field,
                                        "app_before": app_before, "app_after": app_after,
                                        "error": error})
