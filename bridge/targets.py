@@ -99,7 +99,15 @@ def node_at(tree: object, x: float, y: float) -> Mapping[str, object] | None:
     Children are searched even when a parent's frame misses the point, because real sources have
     containers (scroll views, zero-size groups) whose frames do not bound their children.
     """
-    return _topmost(tree, x, y, spoken=True) or _topmost(tree, x, y, spoken=False)
+    spoken = _topmost(tree, x, y, spoken=True)
+    if spoken is not None and short_type(str(spoken.get("type") or "")) == "Icon":
+        # An edit-mode icon's remove badge (DeleteButton) lies inside the icon, so WDA reports it
+        # accessible="false" (no element below an accessible one is: isWDAccessible), yet UIKit
+        # hit-tests views and the badge takes the touch.
+        badge = _topmost(spoken, x, y, spoken=False)
+        if badge is not None and short_type(str(badge.get("type") or "")) == "Button":
+            return badge
+    return spoken or _topmost(tree, x, y, spoken=False)
 
 
 def _topmost(node: object, x: float, y: float, spoken: bool) -> Mapping[str, object] | None:

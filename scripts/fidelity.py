@@ -63,6 +63,9 @@ class Shape:
     lists: frozenset[tuple[str, str, str]] = frozenset()
     """(short type, name, visible) of every scroll view taller than 100 points: iOS 26 reports
     some visible="false" while they fill the screen, and a harness that asks is misled."""
+    flags: frozenset[tuple[str, str, str, str, str]] = frozenset()
+    """(short type, name, visible, accessible, traits) of every named element: what
+    VoiceOver, a harness's aim and `accessible == 1` queries read of it."""
 
 
 def measure(xml: str | bytes) -> Shape:
@@ -81,6 +84,7 @@ def measure(xml: str | bytes) -> Shape:
     pairs: set[tuple[str, str]] = set()
     ids: set[tuple[str, str, str]] = set()
     lists: set[tuple[str, str, str]] = set()
+    flags: set[tuple[str, str, str, str, str]] = set()
     stack = [(root, 1)]
     while stack:
         node, level = stack.pop()
@@ -89,6 +93,9 @@ def measure(xml: str | bytes) -> Shape:
         kind = str(node.get("type", node.tag)).removeprefix(TYPE_PREFIX)
         if kind == "Other" and not ({"name", "label", "value"} & set(node.attrib)):
             wrappers += 1
+        if node.get("name"):
+            flags.add((kind, node.get("name", ""), node.get("visible", ""),
+                       node.get("accessible", ""), node.get("traits", "")))
         if node.get("accessible") == "true":
             name, label = node.get("name", ""), node.get("label", "")
             pairs.add((kind, name))
@@ -98,7 +105,45 @@ def measure(xml: str | bytes) -> Shape:
             lists.add((kind, node.get("name", ""), node.get("visible", "")))
         stack.extend((child, level + 1) for child in node)
     return Shape(depth, elements, wrappers, frozenset(attributes), frozenset(pairs),
-                 frozenset(ids), frozenset(lists))
+                 frozenset(ids), frozenset(lists), frozenset(flags))
+
+
+ATTRIBUTES = ("type", "value", "name", "label", "enabled", "visible", "accessible", "x", "y",
+              "width", "height", "index", "placeholderValue", "traits", "processId", "bundleId")
+"""Every attribute WDA writes into an XML source (`supportedAttributes`, and the root's two)."""
+
+
+def tree_rule_breaks(xml: str | bytes) -> list[str]:
+    """What in one XML source breaks a rule every real WDA source obeys, one line each:
+
+    * a label without a name (WDA names an element by its identifier, else its label);
+    * an accessible element inside an accessible one (WDA's isWDAccessible is false below
+      an accessibility element other than a Table);
+    * an element without `index` or `traits`, or whose `index` is not its place among its
+      siblings;
+    * an attribute WDA never writes.
+    """
+    root = etree.fromstring(xml.encode() if isinstance(xml, str) else xml)
+    breaks: list[str] = []
+    stack: list[tuple[etree._Element, str | None, int]] = [(root, None, 0)]
+    while stack:
+        node, inside, place = stack.pop()
+        what = f"{node.get('type', node.tag)} name={node.get('name')!r} label={node.get('label')!r}"
+        if node.get("label") and not node.get("name"):
+            breaks.append(f"label without a name: {what}")
+        if inside is not None and node.get("accessible") == "true":
+            breaks.append(f"accessible inside accessible {inside}: {what}")
+        if "index" not in node.attrib or "traits" not in node.attrib:
+            breaks.append(f"no index or traits: {what}")
+        elif node is not root and node.get("index") != str(place):
+            breaks.append(f"index {node.get('index')} at place {place}: {what}")
+        breaks += [f"unknown attribute {key!r}: {what}" for key in node.attrib
+                   if key not in ATTRIBUTES]
+        if inside is None and node.get("accessible") == "true" and not str(
+                node.get("type")).endswith("Table"):
+            inside = f"{node.get('type')} {node.get('name')!r}"
+        stack.extend((child, inside, i) for i, child in enumerate(node))
+    return breaks
 
 
 @dataclass(frozen=True)
@@ -169,12 +214,28 @@ class Comparison:
                       and not shown & ours[kind, name])
 
     @property
+    def wrong_flags(self) -> list[tuple[str, str, str, str]]:
+        """(type, name, real "accessible traits", simulator's) of each element both show by
+        the same name (and visibility) whose `accessible` flag and traits the simulator never
+        reports as the real dump does (a start-page cell: a container there, a button here)."""
+        def seen(shape: Shape) -> dict[tuple[str, str, str], set[str]]:
+            found: dict[tuple[str, str, str], set[str]] = {}
+            for kind, name, visible, accessible, traits in shape.flags:
+                found.setdefault((kind, name, visible), set()).add(f"{accessible} {traits!r}")
+            return found
+
+        real, ours = seen(self.real), seen(self.sim)
+        return sorted((kind, name, " | ".join(sorted(shown)), " | ".join(sorted(ours[key])))
+                      for key, shown in real.items() for kind, name, _ in [key]
+                      if key in ours and not shown & ours[key])
+
+    @property
     def meets_goal(self) -> bool:
-        """Depth, element count and shared pairs all at their goals, no identifier or scroll
-        view's visibility other than the real one."""
+        """Depth, element count and shared pairs all at their goals, no identifier, scroll
+        view's visibility, accessible flag or traits other than the real one."""
         return (self.depth_ratio >= DEPTH_GOAL and self.elements_ratio >= ELEMENTS_GOAL
                 and self.pairs_ratio >= PAIRS_GOAL and not self.wrong_ids
-                and not self.wrong_visible)
+                and not self.wrong_visible and not self.wrong_flags)
 
 
 def _wait(check: Callable[[], bool], what: str, timeout_s: float = 5.0) -> None:
@@ -294,7 +355,8 @@ def main() -> int:
             "missing_pairs": [list(p) for p in c.missing_pairs],
             "missing_attributes": c.missing_attributes,
             "wrong_ids": [list(w) for w in c.wrong_ids],
-            "wrong_visible": [list(w) for w in c.wrong_visible], "meets_goal": c.meets_goal,
+            "wrong_visible": [list(w) for w in c.wrong_visible],
+            "wrong_flags": [list(w) for w in c.wrong_flags], "meets_goal": c.meets_goal,
         } for c in results], indent=2))
     else:
         print(f"{'screen':<34} {'depth':<13} {'elements':<17} {'wrappers':<10} "
@@ -302,10 +364,12 @@ def main() -> int:
         for c in results:
             print(_row(c))
         for c in results:
-            if c.missing_pairs or c.missing_attributes or c.wrong_ids or c.wrong_visible:
+            if (c.missing_pairs or c.missing_attributes or c.wrong_ids or c.wrong_visible
+                    or c.wrong_flags):
                 print(f"\n{c.screen}: missing pairs {c.missing_pairs}; "
                       f"missing attributes {c.missing_attributes}; wrong ids {c.wrong_ids}; "
-                      f"scroll views visible otherwise {c.wrong_visible}")
+                      f"scroll views visible otherwise {c.wrong_visible}; "
+                      f"accessible/traits otherwise {c.wrong_flags}")
     return 0 if all(c.meets_goal for c in results) else 1
 
 

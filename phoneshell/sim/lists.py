@@ -182,14 +182,18 @@ def _grouped_cell(row: Row, frame: Rect) -> Node:
 def _custom(row: Row, frame: Rect) -> Node:
     assert row.build is not None
     built = tuple(row.build(frame))
-    if row.container == "Cell" and row.title:
-        # VoiceOver reads a cell as one element: the texts inside it are not read apart.
-        built = tuple(quiet(n) for n in built)
-    inner = wrap(Node("Other", frame, children=built), 1)
+    # VoiceOver reads a cell as one element, the texts inside it not apart; a cell holding a
+    # control (App Store's Get, a slider) is instead the container of it and its texts, as
+    # WDA reports every such cell: accessible="false" around accessible elements.
+    read_whole = row.container == "Cell" and bool(row.title)
+    quieted = tuple(quiet(n) for n in built) if read_whole else built
+    if read_whole and any(n.is_accessible or n.holds_accessible for n in quieted):
+        read_whole, quieted = False, built
+    inner = wrap(Node("Other", frame, children=quieted), 1)
     return Node(row.container, frame, name=row.name, traits="",
                 label=row.title if row.container == "Cell" and row.title else None,
-                accessible=row.container == "Cell" and bool(row.title),
-                children=(inner,), key=row.key or f"row:{row.name or row.container}")
+                accessible=read_whole, children=(inner,),
+                key=row.key or f"row:{row.name or row.container}")
 
 
 def quiet(node: Node) -> Node:

@@ -15,6 +15,7 @@ never imports either, nor anything that knows about apps or HTTP.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TypeVar, cast
@@ -229,6 +230,8 @@ class Node:
     """For picker wheels: the binding taps, drags and the element value route turn."""
     opaque: bool = False
     """Drawn as a solid panel in screenshots, hiding what lies behind (a page sheet)."""
+    holds_accessible: bool = dataclasses.field(default=False, init=False)
+    """Whether an accessible element lies below (worked out at construction, never set)."""
 
     def __post_init__(self) -> None:
         # WDA's `name` (FBElement wdName) is the accessibility identifier, else the label: an
@@ -236,6 +239,14 @@ class Node:
         # sources, the name attribute and every locator read the same name on every screen.
         if not self.name:
             object.__setattr__(self, "name", self.label or None)
+        holds = any(c.is_accessible or c.holds_accessible for c in self.children)
+        object.__setattr__(self, "holds_accessible", holds)
+        if holds and self.is_accessible:
+            # No real dump has an accessible element inside another: UIKit stops at the first
+            # accessibility element, and XCTest reports what lies inside it accessible="false"
+            # (a button's title, a cell's texts).
+            object.__setattr__(self, "children", tuple(_silenced(c) for c in self.children))
+            object.__setattr__(self, "holds_accessible", False)
 
     @property
     def wd_type(self) -> str:
@@ -244,13 +255,27 @@ class Node:
 
     @property
     def is_accessible(self) -> bool:
-        """The `accessible` attribute, resolving the per-type default."""
-        return self.type in _ACCESSIBLE if self.accessible is None else self.accessible
+        """The `accessible` attribute, resolving the per-type default.
+
+        A Cell holding accessible elements is their container, not one itself: every such
+        cell in the real dumps (Safari's start page, Settings' switch rows) is accessible="false"
+        traits="", while a cell whose texts are read with it is accessible="true".
+        """
+        if self.accessible is not None:
+            return self.accessible
+        if self.type == "Cell":
+            return not self.holds_accessible
+        return self.type in _ACCESSIBLE
 
     @property
     def trait_text(self) -> str:
-        """The `traits` attribute, resolving the per-type default."""
-        traits = _TRAITS.get(self.type, "") if self.traits is None else self.traits
+        """The `traits` attribute, resolving the per-type default ("" for a container cell)."""
+        if self.traits is not None:
+            traits = self.traits
+        elif self.type == "Cell" and not self.is_accessible:
+            traits = ""
+        else:
+            traits = _TRAITS.get(self.type, "")
         # iOS reports a selected control (a pending calculator operator, the current tab)
         # through the Selected trait, which WDA writes into `traits`.
         if self.selected and "Selected" not in traits:
@@ -324,6 +349,13 @@ class Screen:
         visit(root, f"{bundle_id}/{root.type}")
         by_key = dict(zip(keys, nodes, strict=True))
         return cls(root, bundle_id, pid, tuple(nodes), tuple(keys), by_key)
+
+
+def _silenced(node: Node) -> Node:
+    """`node` with it and everything below it not accessible (inside an accessible element)."""
+    if not (node.is_accessible or node.holds_accessible):
+        return node
+    return replace(node, accessible=False, children=tuple(_silenced(c) for c in node.children))
 
 
 def walk(node: Node) -> Iterator[Node]:

@@ -3,7 +3,8 @@
 Each case drives a fresh simulator to the screen with facebook-wda over HTTP, reads its source,
 and measures it against the dump: depth and element count at least 0.6 and 0.5 of the real
 ones, at least half of the real accessible (type, name) pairs, the real identifier on every
-element both show, and each scroll view both show reported `visible` as the real one is.
+element both show, each scroll view both show reported `visible` as the real one is, and each
+element both name with the real `accessible` flag and traits.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def test_the_screen_is_shaped_like_its_real_dump(screen: str, reference: Path) -
     assert found.pairs_ratio >= PAIRS_GOAL, found.missing_pairs
     assert found.wrong_ids == []
     assert found.wrong_visible == []
+    assert found.wrong_flags == []
     assert found.missing_attributes == []
 
 
@@ -56,5 +58,11 @@ def test_the_measure_counts_what_it_says() -> None:
     assert Comparison("s", "d", shaped("true"), shaped("false")).wrong_visible == [
         ("CollectionView", "", "false")]
     assert Comparison("s", "d", shaped("false"), shaped("false")).wrong_visible == []
+    # an element both name, a container there and a button here
+    flagged = measure(xml.replace('name="ROW" label="Row, 1" accessible="true"',
+                                  'name="ROW" label="Row, 1" accessible="false" traits=""'))
+    assert Comparison("s", "d", shape, flagged).wrong_flags == [
+        ("Cell", "ROW", "false ''", "true ''")]
+    assert Comparison("s", "d", flagged, flagged).wrong_flags == []
     with pytest.raises(ValueError, match="not a page source"):
         measure("<unclosed")
