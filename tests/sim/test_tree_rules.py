@@ -170,3 +170,12 @@ def test_nothing_below_an_accessible_element_is_accessible() -> None:
         Node("Switch", FRAME, label="Alarm", value="1"),))
     assert [n.is_accessible for n in (cell, cell.children[0])] == [True, False]
 
+
+def test_the_privacy_report_count_reads_as_its_phrase(client: wda.Client) -> None:
+    client.session(SAFARI)
+    root = etree.fromstring(client.source().encode())
+    (count,) = root.xpath("//*[@name='privacyReportIdentifierContent']//XCUIElementTypeStaticText"
+                          "[1]")
+    # As the start-page dump (line 118): the whole phrase, though the page draws "0".
+    assert [count.get(k) for k in ("value", "name", "label", "accessible")] == [
+        "0 blocked trackers", "0 blocked trackers", "0 blocked trackers", "true"]

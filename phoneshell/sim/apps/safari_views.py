@@ -144,7 +144,9 @@ def start_page(f: DeviceFacts, open_link: LinkAction, card: Handler | None) -> l
     kids.append(Node("Cell", report, name="privacyReportIdentifierContent", children=(
         layout.wrap(Node("Other", report, visible=False), 1, visible=False),
         Node("Other", report, children=(
-            layout.text("0", Rect(36, report.y + 20, 21, 39), name="0 blocked trackers"),
+            # The dump reads the whole phrase (value, name and label) where the page draws "0".
+            layout.text("0 blocked trackers", Rect(36, report.y + 20, 21, 39),
+                        pixels_text="0"),
             Node("StaticText", Rect(77, report.y + 20, 289, 39),
                  name="TrackersPreventedCount?TrackingPreventionDataExists=false",
                  label="In the last seven days, Safari has prevented 0 trackers from "
