@@ -7,7 +7,7 @@ words, and an answer that also names other candidates of the value's kind (hedgi
 from __future__ import annotations
 
 from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
-from phoneshell.checks.values import candidates, compass_point, names, numbers
+from phoneshell.checks.values import candidates, compass_point, misnamed, names, numbers
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.tree import shorten
@@ -27,7 +27,9 @@ def _judge(answer: str, want: str, shown: str, wrong: tuple[str, ...] = ()) -> F
     `wrong` are values known to be wrong here."""
     said = shorten(answer)
     if not names(answer, want):
-        return Finding(False, f"answer {said!r}; wanted it to name {shown}")
+        why = misnamed(answer, want)
+        return Finding(False, f"answer {said!r}; wanted it to name {shown}"
+                              + (f": {why}" if why else ""))
     others = candidates(answer, want, wrong)
     if others:
         listed = ", ".join(repr(shorten(o, 20)) for o in others[:4])

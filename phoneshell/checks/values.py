@@ -4,6 +4,15 @@ An answer *names* a value when every number of the value appears in it as that n
 "87 %" or "87 percent", never the 87 inside 187 or 870) with the value's unit, and the rest of
 the value appears as whole words, ignoring case ("MQ163LL/A", not "MQ163LL/AB").
 
+Units are read as people write them (`_UNIT`): degrees as °, º, ˚, ⁰, ℉, ℃, "deg", "degrees",
+each with an F or C after it or not, and F or C alone right after a number ("57F", "57 F"; a
+word such as "Fine" is not taken); a percentage as %, ％, "percent", "per cent" or "pct". A
+value that is one number with a unit (57°, 87%) is what the question asks for, so a bare
+number in an answer that writes no degrees or percentage anywhere is read in the value's unit
+("87" names 87%), unless a unit of another measure follows it ("5 hours"); read so for the
+hedging rules too, "57 or 58" is two temperatures. A heading (274° W) is also named by its
+point alone ("West", "W") when the answer writes no heading number.
+
 An answer *hedges* when it also names another candidate of the value's kind, so it would pass
 whichever candidate was right (docs/checks.md, "Answers that hedge"):
 
@@ -31,13 +40,19 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-_UNITS = {"°": "°", "degree": "°", "degrees": "°", "%": "%", "percent": "%", "per cent": "%"}
 # A time first, so "4:59" is one value and not two numbers; thousands separators only in groups
 # of three ("1,000"), so "21,22" is two numbers.
 _NUMBER = re.compile(r"(?<![\w.:\u2212-])(?:(?P<time>\d{1,2}(?::\d{2}){1,2})(?![\d:])"
                      r"|(?P<sign>[-\u2212])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
                      r"(?!\d|\.\d))")
-_UNIT = re.compile(r"\s?(°|%|per cent|percent|degrees?)", re.IGNORECASE)
+# A scale after degrees; F or C alone only when no letter follows, so "57 Fine" keeps its word.
+_SCALE = r"(?:[FC]|(?i:fahrenheit|celsius))(?!\w)"
+_UNIT = re.compile(rf"\s?(?:(?P<degrees>[°º˚⁰](?:\s?{_SCALE})?|[℉℃]"
+                   rf"|(?i:deg(?:ree)?s?)(?!\w)\.?(?:\s?{_SCALE})?|{_SCALE})"
+                   r"|(?P<percent>[%％﹪٪]|(?i:per\s?cent|pct)(?!\w)))")
+_OTHER_UNIT = re.compile(r"\s?(?i:hours?|hrs?|minutes?|mins?|seconds?|secs?|days?|[ap]\.?m\b\.?"
+                         r"|mph|km/h|kph|km|miles?|kelvin)(?!\w)")
+"""Units of other measures: a bare number before one ("5 hours") is not the value's."""
 _CODE = re.compile(r"(?<![\w/])(?=[\w/]*[A-Za-z])(?=[\w/]*\d)[A-Za-z0-9][\w/]{3,}(?![\w/])")
 _CAPS = re.compile(r"(?<!\w)[A-Z][A-Z'-]{2,}(?!\w)")
 _CAPITALISED_RUN = re.compile(r"(?<!\w)(?:[A-Z][\w'-]*)(?:[ \t]+[A-Z][\w'-]*)+(?!\w)")
@@ -52,7 +67,8 @@ class Number:
 
     value: Decimal
     unit: str
-    """"°", "%", "time" (h:mm or h:mm:ss, compared as written) or ""."""
+    """"°", "%", "time" (h:mm or h:mm:ss, compared as written), "other" (a unit of another
+    measure: "5 hours") or ""."""
     text: str
 
     def same(self, other: Number) -> bool:
@@ -76,9 +92,26 @@ def numbers(text: str) -> list[Number]:
         value = Decimal(match.group("num").replace(",", ""))
         if match.group("sign"):
             value = -value
-        symbol = _UNITS[unit.group(1).lower()] if unit else ""
+        symbol = "" if not unit else "°" if unit.group("degrees") else "%"
+        if not unit and _OTHER_UNIT.match(text, end):
+            symbol = "other"
         found.append(Number(value, symbol, text[match.start():end]))
     return found
+
+
+BARE_READ = ("°", "%")
+"""The units a bare number is read in when the value has one (see the module docstring)."""
+
+
+def said(answer: str, want: str) -> list[Number]:
+    """The numbers of `answer` as they are read against `want`: a bare number in the unit of a
+    value that is one number of degrees or percent, when the answer writes no number in
+    either unit."""
+    found, wanted = numbers(answer), numbers(want)
+    if len(wanted) != 1 or wanted[0].unit not in BARE_READ or any(
+            n.unit in BARE_READ for n in found):
+        return found
+    return [Number(n.value, wanted[0].unit, n.text) if not n.unit else n for n in found]
 
 
 def _words(text: str) -> str:
@@ -121,23 +154,58 @@ def points_named(text: str) -> set[str]:
     return found
 
 
+def _heading(want: str) -> str:
+    """The compass point of a heading ("274° W": "W"), or "" for any other value."""
+    wanted, rest = numbers(want), _words(want).split()
+    if len(wanted) == 1 and wanted[0].unit == "°" and len(rest) == 1 and rest[0] in POINTS:
+        return rest[0]
+    return ""
+
+
 def names(answer: str, want: str) -> bool:
     """Whether `answer` names `want`: each number of it as a number with its unit, the rest as
     whole words (ignoring case). A compass point after a number ("274° W") is the number's: an
-    answer may leave it out or write it in words ("274 degrees west"), not name another."""
+    answer may leave it out or write it in words ("274 degrees west"), not name another; or
+    give the point alone ("West"), when it writes no number of degrees."""
     wanted = numbers(want)
     if not wanted:
         return _whole(want.strip(), answer)
-    said = numbers(answer)
-    if not all(any(w.same(s) for s in said) for w in wanted):
+    read = said(answer, want)
+    point = _heading(want)
+    if point and not any(n.unit == "°" for n in read):
+        return points_named(_words(answer)) == {point}
+    if not all(any(w.same(s) for s in read) for w in wanted):
         return False
-    rest = _words(want).split()
-    point = [w for w in rest if w in POINTS]
     if point:
         named = points_named(_words(answer))
-        if named and not set(point) <= named:  # another point only (several: a hedge's)
+        if named and point not in named:  # another point only (several: a hedge's)
             return False
-    return all(_whole(word, answer) for word in rest if word not in POINTS)
+    return all(_whole(word, answer) for word in _words(want).split() if word != point)
+
+
+def misnamed(answer: str, want: str) -> str:
+    """Why `answer` does not name `want` when the notation is the reason (the number written
+    with another unit, without one beside numbers that have one, or inside a word; a heading's
+    other point); "" when it is not."""
+    read = said(answer, want)
+    for wanted in numbers(want):
+        if any(wanted.same(n) for n in read):
+            continue
+        for n in (n for n in read if n.value == wanted.value):
+            if n.unit == "other":
+                return f"it writes {n.text!r} with a unit of another measure after it"
+            if not n.unit and wanted.unit in BARE_READ:
+                return (f"it writes {n.text!r} without the value's unit {wanted.unit!r} beside "
+                        f"numbers with a unit, so it reads as another quantity")
+            return f"it writes {n.text!r}, whose unit is not the value's {wanted.unit!r}"
+        digits = str(abs(wanted.value))
+        for word in re.findall(r"[\w./-]+", answer):
+            if re.search(rf"(?<![\d.]){digits}(?![\d.])", word) and _WORD.search(word):
+                return f"its {digits} is part of the word {word!r}, not a number"
+    point, named = _heading(want), points_named(_words(answer))
+    if point and named and named != {point}:
+        return f"it names the point(s) {'/'.join(sorted(named))}; the heading's is {point}"
+    return ""
 
 
 def _fold(text: str) -> str:
@@ -187,7 +255,7 @@ def candidates(answer: str, want: str, others: tuple[str, ...] = ()) -> list[str
     want = want.strip()
     found: list[str] = []
     wanted = numbers(want)
-    for number in numbers(answer):
+    for number in said(answer, want):
         if any(number.unit == w.unit and number.unit and not w.same(number) for w in wanted):
             found.append(number.text)
     folded = want.lower()

@@ -1,0 +1,107 @@
+"""How answers name values, as an honest agent writes them: the notations people use for units,
+a bare number where the question fixes the unit, a heading by its compass point; and every
+one of them still a hedge when it names a second value of the kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from phoneshell.checks import Check, grade_check
+from phoneshell.evidence import Claim, DeviceRead, Evidence
+
+
+def graded(probe: str, shown: str, answer: str) -> tuple[bool, str]:
+    """The answer graded by the reading tasks' own check against what the device showed."""
+    check = Check.make("answer_matches_device", probe=probe)
+    read = DeviceRead(probe=probe, arg="", value=shown)
+    result = grade_check(check, Evidence("t", 1.0, claim=Claim(status="done", answer=answer),
+                                         reads=(read,)))
+    return result.passed, result.detail
+
+
+@pytest.mark.parametrize("answer", [
+    "57F", "57 F", "57°F", "57 ºF", "57º", "57˚", "57˚F", "57⁰F", "57℉", "57℃", "57 deg F",
+    "57 deg", "57 degrees", "57 degrees Fahrenheit", "57 Fahrenheit", "57 °C", "57C", "57",
+    "It's 57 and sunny", "57 right now, updated 5 minutes ago"])
+def test_a_temperature_in_any_common_notation_names_it(answer: str) -> None:
+    passed, detail = graded("weather_temperature", "57°", answer)
+    assert passed, detail
+
+
+@pytest.mark.parametrize("answer", ["87", "87%", "87 %", "87％", "87 pct", "87 percent",
+                                    "87 per cent", "87%, about 5 hours left"])
+def test_a_battery_level_in_any_common_notation_names_it(answer: str) -> None:
+    passed, detail = graded("battery_level", "87%", answer)
+    assert passed, detail
+
+
+@pytest.mark.parametrize("shown,answer", [
+    ("57°", "57 or 58"), ("57°", "57F or 58F"), ("57°", "57, 58, 59"), ("57°", "57℉ / 58℉"),
+    ("57°", "57°F, feels like 55°"), ("57°", "57 (low 50, high 63)"), ("87%", "87 or 88"),
+    ("87%", "87％, 88％"), ("87%", "87 pct or 86 pct"), ("274° W", "274 or 275"),
+    ("274° W", "West, 270°")])
+def test_a_second_value_in_any_notation_still_hedges(shown: str, answer: str) -> None:
+    probe = {"57°": "weather_temperature", "87%": "battery_level"}.get(shown, "compass_heading")
+    passed, detail = graded(probe, shown, answer)
+    assert not passed, detail
+
+
+def test_a_bare_number_beside_a_temperature_is_not_one() -> None:
+    """Read once for both naming and hedging, a bare 55 beside 57°F is no temperature: the
+    answer names 57° and only 57°, so it is no guess."""
+    assert graded("weather_temperature", "57°", "57°F, feels like 55")[0]
+    assert not graded("weather_temperature", "55°", "57°F, feels like 55")[0]
+
+
+@pytest.mark.parametrize("answer", ["57 Fine", "Feels 57", "57 C"])
+def test_f_and_c_are_units_only_alone_after_a_number(answer: str) -> None:
+    """"57 Fine" is 57 and a word (read as the question's unit, since the answer writes none);
+    a word is never taken for a scale, and 58 is not 57 whatever follows it."""
+    assert graded("weather_temperature", "57°", answer)[0]
+    assert not graded("weather_temperature", "58°", answer)[0]
+
+
+def test_a_bare_number_beside_numbers_with_units_is_not_the_value() -> None:
+    """An answer that writes units elsewhere wrote its bare number as something else: it does not
+    name the value, and the failure says the notation was why."""
+    passed, detail = graded("battery_level", "87%", "87, and it is 57° outside")
+    assert not passed and "without the value's unit '%'" in detail, detail
+    passed, detail = graded("battery_level", "87%", "87° charged")
+    assert not passed and "whose unit is not the value's '%'" in detail, detail
+    passed, detail = graded("weather_temperature", "57°", "57Fx")
+    assert not passed and "part of the word '57Fx'" in detail, detail
+
+
+@pytest.mark.parametrize("answer", ["West", "W", "west", "It's pointing west", "274", "274 W",
+                                    "274° West", "West (274°)", "274 degrees"])
+def test_a_heading_is_named_by_its_point_or_its_number_alone(answer: str) -> None:
+    passed, detail = graded("compass_heading", "274° W", answer)
+    assert passed, detail
+
+
+@pytest.mark.parametrize("answer", ["East", "Northwest", "NW", "West or North-West", "W, E",
+                                    "270", "West, 280°"])
+def test_a_heading_by_another_point_or_two_fails(answer: str) -> None:
+    passed, detail = graded("compass_heading", "274° W", answer)
+    assert not passed, detail
+
+
+def test_a_point_alone_says_which_point_was_wanted() -> None:
+    passed, detail = graded("compass_heading", "274° W", "East")
+    assert not passed and "it names the point(s) E; the heading's is W" in detail, detail
+
+
+def test_a_point_alone_within_the_drift_of_a_boundary() -> None:
+    """The agent read 292° W and said West; the capture read 293° NW a moment later: West was
+    what the phone showed within the compass's drift, North-West too, but not South."""
+    assert graded("compass_heading", "293° NW", "West")[0]
+    assert graded("compass_heading", "293° NW", "Northwest")[0]
+    assert not graded("compass_heading", "293° NW", "South")[0]
+
+
+def test_answer_contains_reads_notations_the_same_way() -> None:
+    check = Check.make("answer_contains", "21°")
+    ev = Evidence("t", 1.0, claim=Claim(status="done", answer="21 ºC"))
+    assert grade_check(check, ev).passed
+    hedge = Evidence("t", 1.0, claim=Claim(status="done", answer="21 ºC or 22 ºC"))
+    assert not grade_check(check, hedge).passed
