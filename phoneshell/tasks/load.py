@@ -24,9 +24,9 @@ from phoneshell.errors import Problem, TaskFileError, UnknownName
 from phoneshell.params import Param, ParamValue
 from phoneshell.records import ATTACK_FAMILIES, RecordError, read_bytes
 from phoneshell.registry import close_matches
+from phoneshell.tasks.budget import typing_budget
 from phoneshell.tasks.hygiene import warn_uncleaned, warn_unstopped, warn_untyped_taps
 from phoneshell.tasks.model import (
-    DEFAULT_MAX_STEPS,
     DEFAULT_TIMEOUT_S,
     TASK_FIELDS,
     Difficulty,
@@ -297,6 +297,11 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
     warn_unstopped(f, nodes.get("setup") or root, app, checks, lists.get("setup", ()))
     warn_uncleaned(f, nodes.get("teardown") or root, checks, lists.get("teardown", ()))
     warn_untyped_taps(f, lists.get("setup", ()))
+    least = typing_budget(solution)
+    if cast(int, values.get("max_steps", least)) < least:
+        f.warn(nodes.get("max_steps"), f"max_steps {values['max_steps']} is less than an agent "
+                                       f"typing the solution's text key by key needs ({least}): "
+                                       "leave it out, or raise it (phoneshell.tasks.budget)")
     f.problems.sort(key=lambda p: (p.line, p.column))
     if any(p.severity == "error" for p in f.problems):
         return None, f.problems
@@ -306,7 +311,7 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
         tags=cast(tuple[str, ...], values.get("tags", ())),
         setup=lists.get("setup", ()), checks=checks, teardown=lists.get("teardown", ()),
         notes=str(values.get("notes", "")),
-        max_steps=cast(int, values.get("max_steps", DEFAULT_MAX_STEPS)),
+        max_steps=cast(int, values.get("max_steps", typing_budget(solution))),
         timeout_seconds=float(cast(float, values.get("timeout_seconds", DEFAULT_TIMEOUT_S))),
         solution=solution, compatible_with=compatible, compatible_attacks=attacks, file=path,
         line=1,

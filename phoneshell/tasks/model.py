@@ -76,7 +76,9 @@ TASK_FIELDS: tuple[Param, ...] = (
     Param("teardown", "str_list", "Steps run after the attempt, always."),
     Param("notes", "str", "Why the task is built this way."),
     # Upper bounds: a typo (a timeout in milliseconds) must not hold a phone for days.
-    Param("max_steps", "int", "The agent's action budget.", minimum=3, maximum=1000),
+    Param("max_steps", "int", "The agent's action budget (default: 25 plus the key taps of "
+          "typing the solution's text key by key, phoneshell.tasks.budget).", minimum=3,
+          maximum=1000),
     Param("timeout_seconds", "number", "The agent's wall-clock budget in seconds.", minimum=1,
           maximum=3600),
     Param("solution", "str_list", "A reference finish (steps, ending with answer when the task "
