@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import wda
 from attempt_rig import run_one
+from key_typists import NoteKeys
 
-from phoneshell.agents.base import AgentContext, AgentResult
-from phoneshell.evidence import Claim
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task, parse_task
 from phoneshell.tasks.budget import key_taps, typed_texts
@@ -52,24 +50,8 @@ def test_a_budget_below_the_typing_is_warned(environments: Path) -> None:
                "needs (78)" in p.message for p in problems), problems
 
 
-class KeyTypist:
-    """Starts a new note and types the sentence on the keyboard's keys, one tap a key."""
-
-    name = "key-typist"
-
-    def run(self, context: AgentContext) -> AgentResult:
-        client = wda.Client(context.wda_url)
-        client.session().app_activate("com.apple.mobilenotes")
-        client(type="XCUIElementTypeButton", name="New Note").click()
-        for char in SENTENCE:
-            name = "space" if char == " " else char
-            key = client(type="XCUIElementTypeKey", name=name)
-            (key if key.exists else client(type="XCUIElementTypeKey", name=char.upper())).click()
-        return AgentResult(ran=True, claim=Claim(status="done", summary="typed it"))
-
-
 def test_a_key_by_key_typist_finishes_the_long_note(sim: SimServer, tmp_path: Path,
                                                     suite: dict[str, Task]) -> None:
-    row = run_one(sim, tmp_path, suite["notes.type_long"], KeyTypist()).row
+    row = run_one(sim, tmp_path, suite["notes.type_long"], NoteKeys(SENTENCE)).row
     assert row.outcome == "passed", [c.detail for c in row.checks if not c.passed]
     assert row.turns > DEFAULT_MAX_STEPS and not row.out_of_turns

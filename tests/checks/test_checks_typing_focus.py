@@ -11,21 +11,13 @@ from pathlib import Path
 import wda
 from attempt_rig import run_one
 from audit_logs import CALC, SB, act, grade, log, tgt
+from key_typists import DONE, NoteKeys, tap_keys
 
 from phoneshell.agents.base import AgentContext, AgentResult
 from phoneshell.audit import AuditEvent, Target
 from phoneshell.checks.keystrokes import editings
-from phoneshell.evidence import Claim
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
-
-DONE = AgentResult(ran=True, claim=Claim(status="done", summary="done"))
-
-
-def _keys(client: wda.Client, text: str) -> None:
-    """Tap each character's key of the on-screen keyboard, by its name."""
-    for char in text:
-        client(type="XCUIElementTypeKey", name=char).click()
 
 
 class SpotlightKeys:
@@ -42,25 +34,11 @@ class SpotlightKeys:
         client.home()
         client.swipe(201, 300, 201, 620)
         time.sleep(0.3)
-        _keys(client, "calc")
+        tap_keys(client, "calc")
         if self.go:
             client(type="XCUIElementTypeButton", name="Go").click()
         else:
             client(type="XCUIElementTypeCell", labelContains="Calculator").click()
-        return DONE
-
-
-class NoteKeys:
-    """Opens Notes, taps New Note (Notes focuses the new note's body), and types on keys."""
-
-    name = "note-keys"
-
-    def run(self, context: AgentContext) -> AgentResult:
-        client = wda.Client(context.wda_url)
-        client.session().app_activate("com.apple.mobilenotes")
-        client(type="XCUIElementTypeButton", name="New Note").click()
-        time.sleep(0.3)
-        _keys(client, "fox")
         return DONE
 
 
@@ -79,7 +57,7 @@ def test_keys_into_spotlight_open_its_result(sim: SimServer, tmp_path: Path,
 
 def test_keys_into_a_new_notes_body_are_typed_into_it(sim: SimServer, tmp_path: Path,
                                                       suite: dict[str, Task]) -> None:
-    done = run_one(sim, tmp_path, suite["notes.type_long"], NoteKeys())
+    done = run_one(sim, tmp_path, suite["notes.type_long"], NoteKeys("fox"))
     assert done.evidence is not None
     (typed,) = [e for e in editings(done.evidence.agent_actions()) if e.text]
     into = (typed.field_action or typed.opened_by).target
