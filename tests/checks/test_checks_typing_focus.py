@@ -10,7 +10,7 @@ from pathlib import Path
 
 import wda
 from attempt_rig import run_one
-from audit_logs import CALC, SB, act, grade, log, tgt
+from audit_logs import CALC, PREFS, SAFARI, SB, act, grade, log, tgt
 from key_typists import DONE, NoteKeys, tap_keys
 
 from phoneshell.agents.base import AgentContext, AgentResult
@@ -86,3 +86,32 @@ def test_a_spotlight_failure_says_what_the_log_shows() -> None:
     assert "typed 'calc' into SearchField 'Search', and #5 agent tap 'Cancel' ok ended" in detail
     passed, detail = grade("opened_via_spotlight", log(row), app=CALC)
     assert not passed and "typed nothing into SpringBoard before it" in detail
+
+
+def _keys_in(app: str, text: str, field: Target, first: int = 1) -> list[list[AuditEvent]]:
+    """`text` tapped key by key in `app` (its Return "go" for a newline), each key logged with
+    the field it typed into, none tapped first."""
+    found = []
+    for seq, char in enumerate(text, first):
+        name = "go" if char == "\n" else "space" if char == " " else char
+        intent, outcome = act(seq, "tap", app, app, target=Target(
+            type="XCUIElementTypeButton" if char == "\n" else "XCUIElementTypeKey",
+            label=name, name=name, keyboard=True))
+        found.append([intent.model_copy(update={"field": field}), outcome])
+    return found
+
+
+def test_every_check_that_reads_typing_takes_keys_into_a_focused_field() -> None:
+    """typed_into (with `into` and `submitted`), visited and opened_from_search agree with
+    opened_via_spotlight: keys into a field nobody tapped are typed into that field."""
+    address = tgt("XCUIElementTypeTextField", "Address", "URL")
+    sent = log(*_keys_in(SAFARI, "example.com\n", address))
+    assert grade("typed_into", sent, text="example.com", app=SAFARI, into="Address",
+                 submitted=True)[0]
+    assert grade("visited", sent, url="example.com")[0]
+    search = tgt("XCUIElementTypeSearchField", "Search", "Search")
+    keys = _keys_in(PREFS, "wi", search)
+    row = act(3, "tap", PREFS, PREFS, target=tgt("XCUIElementTypeCell", "Wi-Fi"))
+    passed, detail = grade("opened_from_search", log(*keys, row), text="wi", result="Wi-Fi",
+                           app=PREFS, into="Search")
+    assert passed, detail
