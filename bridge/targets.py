@@ -107,22 +107,31 @@ def node_at(tree: object, x: float, y: float) -> Mapping[str, object] | None:
         badge = _topmost(spoken, x, y, spoken=False)
         if badge is not None and short_type(str(badge.get("type") or "")) == "Button":
             return badge
-    return spoken or _topmost(tree, x, y, spoken=False)
+    if spoken is not None:
+        return spoken
+    # No accessible element under the finger. iOS 26 reports a list's cells as containers
+    # (accessible="false", their texts inside unspoken: the Settings dumps), and UIKit hands a
+    # touch on a row's text to the row: the row is what was touched, named by its cell.
+    row = _topmost(tree, x, y, spoken=False, kind="Cell")
+    return row or _topmost(tree, x, y, spoken=False)
 
 
-def _topmost(node: object, x: float, y: float, spoken: bool) -> Mapping[str, object] | None:
-    """The last-drawn deepest visible node containing (x, y) (only accessible ones: `spoken`)."""
+def _topmost(node: object, x: float, y: float, spoken: bool, kind: str = "",
+             ) -> Mapping[str, object] | None:
+    """The last-drawn deepest visible node containing (x, y) (only accessible ones: `spoken`;
+    only of type `kind`, when given)."""
     if not isinstance(node, Mapping):
         return None
     children = node.get("children")
     if isinstance(children, list):
         for child in reversed(children):
-            hit = _topmost(child, x, y, spoken)
+            hit = _topmost(child, x, y, spoken, kind)
             if hit is not None:
                 return hit
     rect = rect_of(node.get("rect"))
     if (rect is None or not rect.contains(x, y) or node.get("isVisible") == "0"
-            or (spoken and not flag(node, "isAccessible"))):
+            or (spoken and not flag(node, "isAccessible"))
+            or (kind and short_type(str(node.get("type") or "")) != kind)):
         return None
     return node
 

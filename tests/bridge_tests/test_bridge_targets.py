@@ -45,15 +45,35 @@ TREE = node("Application", 0, 0, 402, 874,
 
 
 def test_the_deepest_visible_element_under_a_point() -> None:
+    # nothing accessible under the finger: a row's text is the row's (UIKit hands the touch to
+    # the cell, which iOS 26 reports as a container)
     hit = node_at(TREE, 70, 315)
     assert hit is not None and to_target(hit) == Target(
-        type="XCUIElementTypeStaticText", label="Wi-Fi", name="Wi-Fi", value="Wi-Fi")
+        type="XCUIElementTypeCell", label="Wi-Fi", name="com.apple.settings.wifi")
     cell = node_at(TREE, 300, 320)  # inside the cell, beside its text; the hidden twin ignored
     assert cell is not None and cell["name"] == "com.apple.settings.wifi"
     done = node_at(TREE, 360, 810)  # a child outside its zero-size container is still found
     assert done is not None and done["label"] == "Done"
     outside = node_at(TREE, 1000, 1000)
     assert outside is None
+
+
+def test_a_row_whose_cell_is_a_container_is_what_a_touch_on_it_names() -> None:
+    """iOS 26 reports cells as containers (accessible="false") with their texts unspoken, and
+    a screen's empty views may lie over them: a touch on the row names its cell, not an empty
+    view (the owner's alarm opened in Clock's Edit mode was logged as an unnamed Other, and
+    the owner watch missed its save)."""
+    frame = (0, 168, 402, 96)
+    clock = node("Application", 0, 0, 402, 874, node(
+        "Window", 0, 0, 402, 874,
+        node("Cell", *frame, node("StaticText", 60, 176, 104, 58, label="9:41",
+                                  isAccessible="0"),
+             label="9:41 AM, Owner wake", name="9:41 AM, Owner wake", isAccessible="0"),
+        node("Other", 0, 0, 402, 874, node("Other", 0, 0, 402, 874, isAccessible="0"),
+             isAccessible="0")))
+    for x, y in ((201, 216), (100, 200)):
+        hit = node_at(clock, x, y)
+        assert hit is not None and hit["label"] == "9:41 AM, Owner wake", (x, y, hit)
 
 
 def test_an_accessible_element_wins_over_the_empty_views_laid_over_it() -> None:
