@@ -7,7 +7,14 @@ words, and an answer that also names other candidates of the value's kind (hedgi
 from __future__ import annotations
 
 from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
-from phoneshell.checks.values import candidates, compass_point, misnamed, names, numbers
+from phoneshell.checks.values import (
+    EITHER,
+    candidates,
+    compass_point,
+    misnamed,
+    names,
+    numbers,
+)
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.tree import shorten
@@ -22,15 +29,16 @@ ANSWER_OTHERS = Param("others", "str_list", "Values of the same kind that are wr
                                            "names one besides `text` hedges.")
 
 
-def _judge(answer: str, want: str, shown: str, wrong: tuple[str, ...] = ()) -> Finding:
+def _judge(answer: str, want: str, shown: str, wrong: tuple[str, ...] = (),
+           same: tuple[str, ...] = ()) -> Finding:
     """Whether `answer` names `want` and only it; `shown` says what was wanted, for details;
-    `wrong` are values known to be wrong here."""
+    `wrong` are values known to be wrong here, `same` other notations of `want` (no hedge)."""
     said = shorten(answer)
     if not names(answer, want):
         why = misnamed(answer, want)
         return Finding(False, f"answer {said!r}; wanted it to name {shown}"
                               + (f": {why}" if why else ""))
-    others = candidates(answer, want, wrong)
+    others = [c for c in candidates(answer, want, wrong) if not any(names(c, s) for s in same)]
     if others:
         listed = ", ".join(repr(shorten(o, 20)) for o in others[:4])
         more = f" and {len(others) - 4} more" if len(others) > 4 else ""
@@ -86,13 +94,23 @@ def answer_matches_device(check: Check, evidence: Evidence) -> Finding:
     if claim is None or not claim.answer.strip():
         return Finding(False, f"the agent gave no answer; the device shows {what} = {want!r}",
                        unproven="" if claim else "the agent made no claim")
-    finding = _judge(claim.answer, want, f"{want!r}")
+    finding = _either(claim.answer, want)
     for near in () if finding.holds else _drifted(check.text_of("probe"), want):
         nearby = _judge(claim.answer, near, f"{near!r}")
         if nearby.holds:  # the agent read it a moment before the capture did
             detail = f"{nearby.detail}, within {DRIFT_DEGREES}° of it"
             return Finding(True, f"the device shows {what} = {want!r}; {detail}")
     return Finding(finding.holds, f"the device shows {what} = {want!r}; {finding.detail}")
+
+
+def _either(answer: str, want: str) -> Finding:
+    """`_judge` for a device value read in one notation or in two (`EITHER`): the answer names
+    one of them, and the other is no hedge."""
+    notations = tuple(n.strip() for n in want.split(EITHER) if n.strip())
+    findings = [_judge(answer, n, f"{want!r}" if len(notations) == 1 else
+                       " or ".join(repr(m) for m in notations),
+                       same=tuple(m for m in notations if m != n)) for n in notations]
+    return next((f for f in findings if f.holds), findings[0])
 
 
 DRIFT_DEGREES = 2

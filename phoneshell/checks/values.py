@@ -99,6 +99,11 @@ def numbers(text: str) -> list[Number]:
     return found
 
 
+EITHER = " | "
+"""How a probe writes a value the device shows in two notations a tap apart ("MQ163LL/A |
+A3256", About's Model Number: part number and regulatory model number): an answer names it by
+either, or both, for both are this phone's."""
+
 BARE_READ = ("°", "%")
 """The units a bare number is read in when the value has one (see the module docstring)."""
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TypeVar
 
+from phoneshell.checks.values import EITHER
 from phoneshell.device.alarms import ALARMS_LEFT, alarm_label, alarm_text, open_alarms, read_alarms
 from phoneshell.device.phone import Phone
 from phoneshell.device.steps import run_steps, screen_signature, scroll_points, still_left
@@ -431,24 +432,49 @@ def alarms(phone: Phone, arg: str) -> int:
     return len(alarms_rows(phone, arg))
 
 
-def _row_value(page: PageSource, label: str) -> str | None:
-    """The value of a settings row: the cell labelled "LABEL, VALUE" (how iOS labels them)."""
+def _row_cell(page: PageSource, label: str) -> Element | None:
+    """The settings row labelled "LABEL, VALUE" (how iOS labels them)."""
     prefix = label.strip().lower() + ", "
     for element in page.on_screen():
         if element.type == "XCUIElementTypeCell" and element.label.lower().startswith(prefix):
-            return element.label[len(prefix):].strip()
+            return element
     return None
+
+
+def _row_value(page: PageSource, label: str) -> str | None:
+    """The value of a settings row: the cell labelled "LABEL, VALUE"."""
+    cell = _row_cell(page, label)
+    return None if cell is None else cell.label[len(label.strip()) + 2:].strip()
+
+
+TAPPED_NOTATIONS = ("Model Number",)
+"""Rows a tap switches to another notation of the same value (Model Number: the part number
+MQ163LL/A, then the regulatory model number A3256), both the phone's own answer."""
+
+
+def _other_notation(phone: Phone, page: PageSource, row: str, value: str) -> str:
+    """`value` and, for a row of `TAPPED_NOTATIONS`, the notation a tap on it shows, joined
+    by `EITHER`; the value alone when the tap showed nothing else."""
+    cell = _row_cell(page, row)
+    if row not in TAPPED_NOTATIONS or cell is None:
+        return value
+    phone.tap(cell.x + cell.width / 2, cell.y + cell.height / 2)
+    other = _row_value(phone.page(), row)
+    return value if not other or other == value else f"{value}{EITHER}{other}"
 
 
 @probe("settings_value")
 def settings_value(phone: Phone, arg: str) -> str:
     """The value of a Settings row, by path: `General > About > Model Number` opens General,
-    then About, and reads the row "Model Number" (scrolling down to it if needed)."""
+    then About, and reads the row "Model Number" (scrolling down to it if needed), as a fresh
+    Settings shows it, whatever the agent tapped; a row a tap shows in another notation
+    (`TAPPED_NOTATIONS`) is read in both, "MQ163LL/A | A3256"."""
     *pages, row = [part.strip() for part in arg.split(">")]
     page = fresh_app(phone, SETTINGS, *(Step("tap", p) for p in pages))
     for _ in range(SCROLLS):
         value = _row_value(page, row)
         if value is not None:
+            value = _other_notation(phone, page, row, value)
             stop_app(phone, SETTINGS)
             return value
         start, end = scroll_points(phone, "down")

@@ -121,7 +121,11 @@ class DeviceFacts:
     model: str = "iPhone 17 Pro"
     """Model Name on the About page."""
     model_number: str = "MQ163LL/A"
-    """Model Number on the About page (cell `ProductModel`)."""
+    """Model Number on the About page (cell `ProductModel`): the part number it shows first."""
+    regulatory_model: str = "A3256"
+    """The model number a tap on the Model Number row shows instead of the part number (the
+    "A" number printed on the phone; A3256 is the iPhone 17 Pro's, as its iOS 26.2 simulator
+    writes it in "A3256LL/A")."""
     serial: str = "F4GZK7Q2XM"
     """Serial Number on the About page (cell `SerialNumber`)."""
     ios_version: str = "26.2"

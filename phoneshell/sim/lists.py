@@ -67,6 +67,9 @@ class Row:
     """The row's identity for element ids and hooks (default: from its identifier)."""
     checked: bool = False
     """A checkmark at the row's right end: the option chosen in a list of options."""
+    silent: bool = False
+    """A tap does something the row does not announce: no Button trait (About's Model Number,
+    which a tap switches to the regulatory model number, has none in the dump)."""
 
     @property
     def ident(self) -> str:
@@ -150,7 +153,8 @@ def cell(row: Row, frame: Rect) -> Node:
         action, act = row.swipe
         kids.append(button(action, Rect(x + w - 84, y, 84, h), act))
     return Node("Cell", frame, label=label, name=row.ident,
-                traits="Button" if row.on_tap or row.checked else "", on_tap=row.on_tap,
+                traits="Button" if (row.on_tap and not row.silent) or row.checked else "",
+                on_tap=row.on_tap,
                 key=row.key or f"row:{row.ident}", children=tuple(kids))
 
 

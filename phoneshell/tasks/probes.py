@@ -72,7 +72,7 @@ _add("stopwatch", "count", "1 when Clock's stopwatch is not at zero (running, or
 _add("world_clocks", "count", "Cities in Clock's World Clock list; with `arg`, only those whose "
      "name contains it.", "world_clocks")
 _add("settings_value", "value", "The value of a Settings row by path, e.g. `General > About > "
-     "Model Number`.")
+     "Model Number` (read in both notations a tap on it shows: \"MQ163LL/A | A3256\").")
 _add("battery_level", "value", "The charge Settings > Battery shows in the readout at its top "
      "(iOS 26), e.g. 87%.")
 _add("weather_temperature", "value", "The temperature Weather shows for My Location on opening.")

@@ -45,7 +45,10 @@ def test_identical_rows_across_a_scroll_are_refused_not_guessed() -> None:
 
 
 def test_settings_values_are_read_by_path(phone: Phone) -> None:
-    assert run_probe(phone, "settings_value", "General > About > Model Number") == "MQ163LL/A"
+    # Model Number is read in both notations a tap shows (part number, regulatory number)
+    assert run_probe(phone, "settings_value", "General > About > Model Number") == \
+        "MQ163LL/A | A3256"
+    assert run_probe(phone, "settings_value", "General > About > Serial Number") == "F4GZK7Q2XM"
     with pytest.raises(ProbeError, match="no row 'Colour' under Settings > General > About"):
         run_probe(phone, "settings_value", "General > About > Colour")
 

@@ -51,6 +51,9 @@ class SettingsState:
     scrolls: list[Scroll] = field(default_factory=lambda: [Scroll()])
     query: EditText = field(default_factory=lambda: EditText("Search", return_key="search"))
     confirm: storage.Confirm | None = None
+    alternates: dict[str, Scroll] = field(default_factory=dict)
+    """Info rows tapped to show their alternate value (About's Model Number), each with the
+    scroll of the page it was tapped on: a page opened again is a new one, showing the first."""
 
     def push(self, page_id: str, title: str) -> None:
         """Open a page on top of the current one."""
@@ -200,7 +203,26 @@ def _row(row: PageRow, state: SettingsState, host: Host,
                                             22 * lines))]
 
         return lists.Row(title, build=paragraph, height=24 + 22 * lines)
+    if row.alternate is not None:
+        return _alternating(row, title, state, fill)
     return lists.Row(title, detail=detail, name=row.ident, checked=row.chosen)
+
+
+def _alternating(row: PageRow, title: str, state: SettingsState,
+                 fill: Callable[[str | None], str | None]) -> lists.Row:
+    """An info row a tap switches between its value and its alternate (Model Number: the part
+    number, the regulatory model number), on this page until it is left."""
+    page = state.scrolls[-1]
+    shown = state.alternates.get(title) is page
+
+    def switch() -> None:
+        if state.alternates.get(title) is page:
+            del state.alternates[title]
+        else:
+            state.alternates[title] = page
+
+    return lists.Row(title, detail=fill(row.alternate if shown else row.detail),
+                     name=row.ident, on_tap=switch, silent=True)
 
 
 def _readout(value: str, detail: str) -> lists.Row:

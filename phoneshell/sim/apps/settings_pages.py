@@ -122,7 +122,7 @@ _ABOUT = Page("about", "About", (
     sec(info("Name", "{name}", "NAME_CELL_ID"),
         link("iOS Version", "ios_version", "{ios_version}", "SW_VERSION_SPECIFIER"),
         info("Model Name", "{model}", "ProductModelName"),
-        info("Model Number", "{model_number}", "ProductModel"),
+        info("Model Number", "{model_number}", "ProductModel", "{regulatory_model}"),
         info("Serial Number", "{serial}", "SerialNumber")),
     sec(info("Songs", "0", "SONGS"), info("Videos", "0", "VIDEOS"),
         info("Photos", "0", "PHOTOS"), info("Applications", "{app_count}", "APPLICATIONS"),
@@ -132,7 +132,9 @@ _ABOUT = Page("about", "About", (
         info("Modem Firmware", "1.20.03")),
     sec(link("Certificate Trust Settings", "certificates", None, "CERT_TRUST_SETTINGS")),
 ), keywords=("model", "serial", "version", "capacity"))
-"""Rows and identifiers of the iOS 26.2 dump; a phone adds the radio rows (Wi-Fi Address...)."""
+"""Rows and identifiers of the iOS 26.2 dump; a phone adds the radio rows (Wi-Fi Address...).
+A tap on Model Number shows the regulatory model number (A3256) instead of the part number,
+as on a phone, until the page is left."""
 
 _WIFI = Page("wifi", "Wi-Fi", (
     sec(switch("Wi-Fi", "wifi"), footer="Wi-Fi networks appear here when Wi-Fi is on."),

@@ -28,6 +28,9 @@ class PageRow:
     subtitle: str | None = None
     chosen: bool = False
     """For a choice: whether it is the option a new phone has chosen."""
+    alternate: str | None = None
+    """For an info row: the value a tap shows instead of `detail`, and a second tap takes back
+    (About's Model Number: the part number, then the regulatory model number)."""
 
 
 @dataclass(frozen=True)
@@ -55,9 +58,11 @@ def link(title: str, target: str, detail: str | None = None, ident: str | None =
     return PageRow("link", title, target=target, detail=detail, ident=ident)
 
 
-def info(title: str, detail: str = "", ident: str | None = None) -> PageRow:
-    """A row that shows a value ("Model Number, MQ163LL/A"), or only its title."""
-    return PageRow("info", title, detail=detail, ident=ident)
+def info(title: str, detail: str = "", ident: str | None = None,
+         alternate: str | None = None) -> PageRow:
+    """A row that shows a value ("Model Number, MQ163LL/A"), or only its title; with
+    `alternate`, a tap switches between the two values."""
+    return PageRow("info", title, detail=detail, ident=ident, alternate=alternate)
 
 
 def choices(key: str, *options: str | tuple[str, str], selected: str) -> tuple[PageRow, ...]:
