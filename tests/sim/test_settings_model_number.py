@@ -37,7 +37,7 @@ def _model_cell(settings: wda.Client) -> str:
     return str(settings(className="Cell", name="ProductModel").get(timeout=1).label)
 
 
-def test_a_tap_switches_the_model_number_until_about_is_left(client):
+def test_a_tap_switches_the_model_number_until_about_is_left(client: wda.Client) -> None:
     settings = _about(client)
     assert _model_cell(settings) == "Model Number, MQ163LL/A"
     settings(className="Cell", name="ProductModel").click()
@@ -50,14 +50,15 @@ def test_a_tap_switches_the_model_number_until_about_is_left(client):
     assert _model_cell(settings) == "Model Number, MQ163LL/A"
 
 
-def test_the_row_announces_no_button_as_in_the_dump(client):
+def test_the_row_announces_no_button_as_in_the_dump(client: wda.Client) -> None:
     source = _about(client).source(format="xml")
     cell = next(line for line in source.splitlines()
                 if 'type="XCUIElementTypeCell"' in line and 'name="ProductModel"' in line)
     assert 'traits=""' in cell, cell
 
 
-def test_the_probe_reads_both_notations_whatever_the_agent_left(client, sim):
+def test_the_probe_reads_both_notations_whatever_the_agent_left(client: wda.Client,
+                                                                  sim: SimServer) -> None:
     settings = _about(client)
     settings(className="Cell", name="ProductModel").click()  # left showing A3256
     assert run_probe(Phone(sim.url), "settings_value", MODEL) == "MQ163LL/A | A3256"
@@ -102,7 +103,7 @@ AGENT = textwrap.dedent("""
 
 
 @pytest.mark.parametrize("which", ["before", "after"])
-def test_an_agent_that_tapped_the_row_is_graded_by_what_it_saw(tmp_path, which):
+def test_an_agent_that_tapped_the_row_is_graded_by_what_it_saw(tmp_path: Path, which: str) -> None:
     """Through the CLI: the agent taps the row, leaves it showing A3256, and answers the part
     number it read first or the model number it shows now; both are this phone's."""
     agent = tmp_path / "agent.py"
