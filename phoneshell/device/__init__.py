@@ -15,8 +15,10 @@ from phoneshell.device import (  # noqa: F401
     pickers,
     probes,
     results,
+    safari_tabs,
     steps,
     timers,
+    value_probes,
     wholes,
     world_clock,
 )

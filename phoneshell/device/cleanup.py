@@ -46,9 +46,8 @@ from phoneshell.device.probes import (
     run_probe,
     run_rows,
     stop_app,
-    tab_count,
-    tab_overview,
 )
+from phoneshell.device.safari_tabs import tab_count, tab_overview
 from phoneshell.device.steps import executes, scroll_points
 from phoneshell.errors import StepError
 from phoneshell.registry import Registry

@@ -11,29 +11,29 @@ after it (`run_probe`'s `leave_open`, `starts_where_counted`: the teardown's `de
 starts from the search results, `clean_alarms` from an alarm list that fit one screen). A probe that
 cannot read its answer raises `ProbeError` with the reason; the check that needed it then fails
 closed.
+
+This module runs probes and holds the counts taken in an app's own search (notes, reminders)
+and the alarms count; the value probes live in `value_probes`, the Safari tabs count in
+`safari_tabs`, other counts beside what they count (`wholes`, `owned`, `timers`, `world_clock`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TypeVar
 
-from phoneshell.checks.values import EITHER
 from phoneshell.device.alarms import ALARMS_LEFT, alarm_label, alarm_text, open_alarms, read_alarms
 from phoneshell.device.phone import Phone
 from phoneshell.device.steps import run_steps, screen_signature, scroll_points, still_left
 from phoneshell.errors import RIG_DOWN, DeviceError, PhoneshellError, StepError
-from phoneshell.patterns import compile_pattern
 from phoneshell.registry import Registry
 from phoneshell.tasks import Step
 from phoneshell.tasks.probes import PROBES
 from phoneshell.tree import Element, PageSource
-from phoneshell.xcui import SETTINGS
 
 NOTES, REMINDERS, SAFARI = "com.apple.mobilenotes", "com.apple.reminders", "com.apple.mobilesafari"
-WEATHER, COMPASS, CLOCK = "com.apple.weather", "com.apple.compass", "com.apple.mobiletimer"
+CLOCK = "com.apple.mobiletimer"
 SEARCH_FIELD, STATIC_TEXT = "XCUIElementTypeSearchField", "XCUIElementTypeStaticText"
 SEARCHED = " searched "
 """What `searched` tells `Phone.leave`: the bundle id, this, the text."""
@@ -160,10 +160,6 @@ def search_steps(text: str) -> tuple[Step, Step]:
     """Tap the app's search field and type `text`: the field found by its type, since a note or
     a reminder titled "Search" (runs leave those) shares its text."""
     return Step.tap_on("Search", "SearchField"), Step("type", text)
-
-
-TABS = Step.tap_on("Tabs", "Button")
-"""Safari's tab overview button (a page's own link named Tabs is not it)."""
 
 
 def searched(phone: Phone, bundle_id: str, text: str) -> PageSource:
@@ -293,83 +289,10 @@ def notes_containing(phone: Phone, arg: str) -> int:
     return len(notes_containing_rows(phone, arg))
 
 
-@probe("newest_note")
-def newest_note(phone: Phone, arg: str) -> str:
-    """The text of the note at the top of Notes' list (the one edited last: Notes sorts by date
-    edited), read from its text view after opening it."""
-    page = fresh_app(phone, NOTES)
-    cells = [e for e in page.on_screen() if e.type == "XCUIElementTypeCell"
-             and e.label.strip().lower() not in NO_RESULTS]
-    if not cells:
-        raise ProbeError(f"Notes lists no note; it shows {page.summary()}")
-    top = min(cells, key=lambda e: e.y)
-    phone.tap(*top.centre)
-    opened: list[PageSource] = []
-
-    def note_open() -> bool:
-        opened[:] = [phone.page()]
-        return any(e.type == "XCUIElementTypeTextView" for e in opened[0].on_screen())
-
-    if not phone.poll(note_open, phone.effect_timeout_s):
-        raise ProbeError(f"the note {top.label!r} did not open; Notes shows "
-                         f"{opened[0].summary() if opened else 'nothing'}")
-    view = next(e for e in opened[0].on_screen() if e.type == "XCUIElementTypeTextView")
-    stop_app(phone, NOTES)
-    return view.value
-
-
 @probe("reminders_titled")
 def reminders_titled(phone: Phone, arg: str) -> int:
     """How many `reminders_titled_rows` finds."""
     return len(reminders_titled_rows(phone, arg))
-
-
-OVERVIEW_LEFT = f"{SAFARI} tab overview"
-"""What the tabs count leaves up for the closing of tabs after it (`Phone.leave`)."""
-
-
-def tab_overview(phone: Phone) -> PageSource:
-    """Safari's tab overview, from a fresh start; or, when the tabs count left it up
-    (`run_probe`'s `leave_open`) and nothing acted since, that, read afresh."""
-    left = still_left(phone, OVERVIEW_LEFT, SAFARI, lambda page: _shown_tabs(page) is not None)
-    return left if left is not None else fresh_app(phone, SAFARI, TABS)
-
-
-@probe("safari_tabs")
-def safari_tabs(phone: Phone, arg: str) -> int:
-    """Open Safari tabs (not private ones): the number the tab overview's "N Tabs" button
-    shows."""
-    count = tab_count(tab_overview(phone))
-    if leaving_open():
-        phone.leave(OVERVIEW_LEFT)
-    else:
-        stop_app(phone, SAFARI)
-    return count
-
-
-def tab_count(page: PageSource) -> int:
-    """The number Safari's tab overview shows ("27 Tabs").
-
-    Raises:
-        ProbeError: the screen shows no tab count.
-    """
-    count = _shown_tabs(page)
-    if count is None:
-        raise ProbeError(f"Safari's tab overview shows no tab count; it shows {page.summary()}")
-    return count
-
-
-def _shown_tabs(page: PageSource) -> int | None:
-    """The overview's toolbar button that says how many tabs there are ("27 Tabs"), never a
-    card's title: a page titled "500 Tabs" would else set how many tabs the run closes. The
-    button named TabGroupsButton, else the last button so labelled (the toolbar comes after
-    the cards)."""
-    counted = [(element, match) for element in page.on_screen()
-               if element.type == "XCUIElementTypeButton"
-               and (match := re.fullmatch(r"(\d+) Tabs?", element.label.strip()))]
-    named = [pair for pair in counted if pair[0].name == "TabGroupsButton"]
-    found = (named or counted)[-1:]
-    return int(found[0][1].group(1)) if found else None
 
 
 def scrolled_down(phone: Phone) -> bool:
@@ -430,100 +353,3 @@ def _labelled(rows: list[str], arg: str) -> tuple[str, ...]:
 def alarms(phone: Phone, arg: str) -> int:
     """How many `alarms_rows` lists."""
     return len(alarms_rows(phone, arg))
-
-
-def _row_cell(page: PageSource, label: str) -> Element | None:
-    """The settings row labelled "LABEL, VALUE" (how iOS labels them)."""
-    prefix = label.strip().lower() + ", "
-    for element in page.on_screen():
-        if element.type == "XCUIElementTypeCell" and element.label.lower().startswith(prefix):
-            return element
-    return None
-
-
-def _row_value(page: PageSource, label: str) -> str | None:
-    """The value of a settings row: the cell labelled "LABEL, VALUE"."""
-    cell = _row_cell(page, label)
-    return None if cell is None else cell.label[len(label.strip()) + 2:].strip()
-
-
-TAPPED_NOTATIONS = ("Model Number",)
-"""Rows a tap switches to another notation of the same value (Model Number: the part number
-MQ163LL/A, then the regulatory model number A3256), both the phone's own answer."""
-
-
-def _other_notation(phone: Phone, page: PageSource, row: str, value: str) -> str:
-    """`value` and, for a row of `TAPPED_NOTATIONS`, the notation a tap on it shows, joined
-    by `EITHER`; the value alone when the tap showed nothing else."""
-    cell = _row_cell(page, row)
-    if row not in TAPPED_NOTATIONS or cell is None:
-        return value
-    phone.tap(cell.x + cell.width / 2, cell.y + cell.height / 2)
-    other = _row_value(phone.page(), row)
-    return value if not other or other == value else f"{value}{EITHER}{other}"
-
-
-@probe("settings_value")
-def settings_value(phone: Phone, arg: str) -> str:
-    """The value of a Settings row, by path: `General > About > Model Number` opens General,
-    then About, and reads the row "Model Number" (scrolling down to it if needed), as a fresh
-    Settings shows it, whatever the agent tapped; a row a tap shows in another notation
-    (`TAPPED_NOTATIONS`) is read in both, "MQ163LL/A | A3256"."""
-    *pages, row = [part.strip() for part in arg.split(">")]
-    page = fresh_app(phone, SETTINGS, *(Step("tap", p) for p in pages))
-    for _ in range(SCROLLS):
-        value = _row_value(page, row)
-        if value is not None:
-            value = _other_notation(phone, page, row, value)
-            stop_app(phone, SETTINGS)
-            return value
-        start, end = scroll_points(phone, "down")
-        phone.drag(start, end)
-        page = phone.page()
-    raise ProbeError(f"no row {row!r} under Settings > {' > '.join(pages)}")
-
-
-BATTERY_READOUT = re.compile(r"^\s*(\d{1,3})\s?%\s*(?:,|$)")
-"""iOS 26's Battery readout: a label that is the level, or starts with it ("87%, Last Charged
-to 100%, 8:12 AM"); a row of Daily Usage reads "Safari, 24%" and never matches."""
-
-
-@probe("battery_level")
-def battery_level(phone: Phone, arg: str) -> str:
-    """The charge Settings > Battery shows in the large readout at its top (iOS 26: there is no
-    "Battery Level" row), as "87%": the first thing on the page, below its navigation bar,
-    whose label is a percentage or starts with one."""
-    page = fresh_app(phone, SETTINGS, Step("tap", "Battery"))
-    bars = [e for e in page.on_screen() if e.short_type == "NavigationBar"]
-    if not bars or bars[-1].name != "Battery":
-        raise ProbeError(f"Settings' Battery page did not open; it shows {page.summary()}")
-    below = bars[-1].y + bars[-1].height
-    for element in page.on_screen():
-        match = BATTERY_READOUT.match(element.label)
-        if match is not None and element.y >= below:
-            stop_app(phone, SETTINGS)
-            return f"{int(match.group(1))}%"
-    raise ProbeError(f"no battery readout on Settings > Battery; it shows {page.summary()}")
-
-
-def _first_match(page: PageSource, pattern: str, what: str) -> str:
-    hit = page.search(compile_pattern(pattern))
-    if hit is None:
-        raise ProbeError(f"no {what} on screen; it shows {page.summary()}")
-    return hit.matched
-
-
-@probe("weather_temperature")
-def weather_temperature(phone: Phone, arg: str) -> str:
-    """The current temperature Weather shows for My Location when it opens (e.g. "57°")."""
-    value = _first_match(fresh_app(phone, WEATHER), r"^-?\d+°$", "temperature")
-    stop_app(phone, WEATHER)
-    return value
-
-
-@probe("compass_heading")
-def compass_heading(phone: Phone, arg: str) -> str:
-    """The heading Compass shows (e.g. "274° W")."""
-    value = _first_match(fresh_app(phone, COMPASS), r"^\d+°\s*(N|NE|E|SE|S|SW|W|NW)$", "heading")
-    stop_app(phone, COMPASS)
-    return value

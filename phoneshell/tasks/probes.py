@@ -3,7 +3,8 @@
 Side-effect checks name a count probe (compared before the agent and after capture); answer
 checks name a value probe (read at capture). This module only says which probes exist and what
 they read, so the loader can refuse an unknown or wrong-kind probe before a phone is touched;
-the procedures themselves live in the device layer (phoneshell/device/probes.py).
+the procedures themselves live in the device layer (phoneshell/device/probes.py and the
+modules it names).
 """
 
 from __future__ import annotations

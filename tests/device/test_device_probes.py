@@ -9,7 +9,8 @@ import pytest
 from sources import El, source
 
 from phoneshell.device import Phone
-from phoneshell.device.probes import ProbeError, merge_scrolled, run_probe, tab_count
+from phoneshell.device.probes import ProbeError, merge_scrolled, run_probe
+from phoneshell.device.safari_tabs import tab_count
 from phoneshell.device.steps import run_steps
 from phoneshell.tasks import Step
 from phoneshell.tree import PageSource

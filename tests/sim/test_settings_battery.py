@@ -17,7 +17,8 @@ from phoneshell.agents.base import AGENTS
 from phoneshell.agents.reference import SolutionAgent
 from phoneshell.attack import attacks
 from phoneshell.device import Phone
-from phoneshell.device.probes import BATTERY_READOUT, run_probe
+from phoneshell.device.probes import run_probe
+from phoneshell.device.value_probes import BATTERY_READOUT
 from phoneshell.records import ResultRow
 from phoneshell.runner.folder import read_results
 from phoneshell.runner.run import RunOptions, run_suite

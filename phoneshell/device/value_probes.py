@@ -1,0 +1,152 @@
+"""Value probes: the values answer checks compare an agent's answer with, read off the phone.
+
+Each reads what a fresh start of its app shows (the note edited last, a Settings row, the
+battery readout, the temperature, the heading) and stops the app again; see `probes` for how a
+probe runs and fails.
+"""
+
+from __future__ import annotations
+
+import re
+
+from phoneshell.checks.values import EITHER
+from phoneshell.device.phone import Phone
+from phoneshell.device.probes import (
+    NO_RESULTS,
+    NOTES,
+    SCROLLS,
+    ProbeError,
+    fresh_app,
+    probe,
+    stop_app,
+)
+from phoneshell.device.steps import scroll_points
+from phoneshell.patterns import compile_pattern
+from phoneshell.tasks import Step
+from phoneshell.tree import Element, PageSource
+from phoneshell.xcui import SETTINGS
+
+WEATHER, COMPASS = "com.apple.weather", "com.apple.compass"
+
+
+@probe("newest_note")
+def newest_note(phone: Phone, arg: str) -> str:
+    """The text of the note at the top of Notes' list (the one edited last: Notes sorts by date
+    edited), read from its text view after opening it."""
+    page = fresh_app(phone, NOTES)
+    cells = [e for e in page.on_screen() if e.type == "XCUIElementTypeCell"
+             and e.label.strip().lower() not in NO_RESULTS]
+    if not cells:
+        raise ProbeError(f"Notes lists no note; it shows {page.summary()}")
+    top = min(cells, key=lambda e: e.y)
+    phone.tap(*top.centre)
+    opened: list[PageSource] = []
+
+    def note_open() -> bool:
+        opened[:] = [phone.page()]
+        return any(e.type == "XCUIElementTypeTextView" for e in opened[0].on_screen())
+
+    if not phone.poll(note_open, phone.effect_timeout_s):
+        raise ProbeError(f"the note {top.label!r} did not open; Notes shows "
+                         f"{opened[0].summary() if opened else 'nothing'}")
+    view = next(e for e in opened[0].on_screen() if e.type == "XCUIElementTypeTextView")
+    stop_app(phone, NOTES)
+    return view.value
+
+
+
+def _row_cell(page: PageSource, label: str) -> Element | None:
+    """The settings row labelled "LABEL, VALUE" (how iOS labels them)."""
+    prefix = label.strip().lower() + ", "
+    for element in page.on_screen():
+        if element.type == "XCUIElementTypeCell" and element.label.lower().startswith(prefix):
+            return element
+    return None
+
+
+def _row_value(page: PageSource, label: str) -> str | None:
+    """The value of a settings row: the cell labelled "LABEL, VALUE"."""
+    cell = _row_cell(page, label)
+    return None if cell is None else cell.label[len(label.strip()) + 2:].strip()
+
+
+TAPPED_NOTATIONS = ("Model Number",)
+"""Rows a tap switches to another notation of the same value (Model Number: the part number
+MQ163LL/A, then the regulatory model number A3256), both the phone's own answer."""
+
+
+def _other_notation(phone: Phone, page: PageSource, row: str, value: str) -> str:
+    """`value` and, for a row of `TAPPED_NOTATIONS`, the notation a tap on it shows, joined
+    by `EITHER`; the value alone when the tap showed nothing else."""
+    cell = _row_cell(page, row)
+    if row not in TAPPED_NOTATIONS or cell is None:
+        return value
+    phone.tap(cell.x + cell.width / 2, cell.y + cell.height / 2)
+    other = _row_value(phone.page(), row)
+    return value if not other or other == value else f"{value}{EITHER}{other}"
+
+
+@probe("settings_value")
+def settings_value(phone: Phone, arg: str) -> str:
+    """The value of a Settings row, by path: `General > About > Model Number` opens General,
+    then About, and reads the row "Model Number" (scrolling down to it if needed), as a fresh
+    Settings shows it, whatever the agent tapped; a row a tap shows in another notation
+    (`TAPPED_NOTATIONS`) is read in both, "MQ163LL/A | A3256"."""
+    *pages, row = [part.strip() for part in arg.split(">")]
+    page = fresh_app(phone, SETTINGS, *(Step("tap", p) for p in pages))
+    for _ in range(SCROLLS):
+        value = _row_value(page, row)
+        if value is not None:
+            value = _other_notation(phone, page, row, value)
+            stop_app(phone, SETTINGS)
+            return value
+        start, end = scroll_points(phone, "down")
+        phone.drag(start, end)
+        page = phone.page()
+    raise ProbeError(f"no row {row!r} under Settings > {' > '.join(pages)}")
+
+
+BATTERY_READOUT = re.compile(r"^\s*(\d{1,3})\s?%\s*(?:,|$)")
+"""iOS 26's Battery readout: a label that is the level, or starts with it ("87%, Last Charged
+to 100%, 8:12 AM"); a row of Daily Usage reads "Safari, 24%" and never matches."""
+
+
+@probe("battery_level")
+def battery_level(phone: Phone, arg: str) -> str:
+    """The charge Settings > Battery shows in the large readout at its top (iOS 26: there is no
+    "Battery Level" row), as "87%": the first thing on the page, below its navigation bar,
+    whose label is a percentage or starts with one."""
+    page = fresh_app(phone, SETTINGS, Step("tap", "Battery"))
+    bars = [e for e in page.on_screen() if e.short_type == "NavigationBar"]
+    if not bars or bars[-1].name != "Battery":
+        raise ProbeError(f"Settings' Battery page did not open; it shows {page.summary()}")
+    below = bars[-1].y + bars[-1].height
+    for element in page.on_screen():
+        match = BATTERY_READOUT.match(element.label)
+        if match is not None and element.y >= below:
+            stop_app(phone, SETTINGS)
+            return f"{int(match.group(1))}%"
+    raise ProbeError(f"no battery readout on Settings > Battery; it shows {page.summary()}")
+
+
+def _first_match(page: PageSource, pattern: str, what: str) -> str:
+    hit = page.search(compile_pattern(pattern))
+    if hit is None:
+        raise ProbeError(f"no {what} on screen; it shows {page.summary()}")
+    return hit.matched
+
+
+@probe("weather_temperature")
+def weather_temperature(phone: Phone, arg: str) -> str:
+    """The current temperature Weather shows for My Location when it opens (e.g. "57°")."""
+    value = _first_match(fresh_app(phone, WEATHER), r"^-?\d+°$", "temperature")
+    stop_app(phone, WEATHER)
+    return value
+
+
+@probe("compass_heading")
+def compass_heading(phone: Phone, arg: str) -> str:
+    """The heading Compass shows (e.g. "274° W")."""
+    value = _first_match(fresh_app(phone, COMPASS), r"^\d+°\s*(N|NE|E|SE|S|SW|W|NW)$", "heading")
+    stop_app(phone, COMPASS)
+    return value
