@@ -25,8 +25,9 @@ from phoneshell.checks.kind import signature
 from phoneshell.evidence import Evidence
 from phoneshell.phones.open import open_phones
 from phoneshell.runner import tidy
-from phoneshell.runner.attempt import AttemptPlan, run_attempt
+from phoneshell.runner.attempt import run_attempt
 from phoneshell.runner.folder import new_run_id
+from phoneshell.runner.plan import AttemptPlan
 from phoneshell.runner.rig import Rig
 from phoneshell.runner.run import Progress, labelled, rig_for
 from phoneshell.seal import require_verified, verify_run

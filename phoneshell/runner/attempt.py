@@ -16,6 +16,9 @@ out-of-turns attempt never passes, and its turns are at least the actions the lo
 agent took: more than the task's `max_steps` is out of turns (`runner.turn`). What the run
 fails an attempt for beyond the grade of its evidence is kept in the verdict's `run_overruled`.
 Teardown always runs and its failure is recorded.
+
+This module runs the phases in order and writes the row; the capture lives in `capture`, the
+teardown in `teardown`, the plan and the phase marks in the audit log in `plan`.
 """
 
 from __future__ import annotations
@@ -23,92 +26,45 @@ from __future__ import annotations
 import functools
 import time
 import traceback
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import NamedTuple
 
 from phoneshell.agents import Agent, AgentContext, AgentResult
 from phoneshell.agents.command import CommandAgent
-from phoneshell.agents.sandbox import Sandbox
-from phoneshell.audit import apps_in_front, custody_breaks
-from phoneshell.checks import decided_unscrolled, needs_of
-from phoneshell.device import (
-    Phone,
-    ProbeError,
-    Readings,
-    capture_evidence,
-    close_left_search,
-    run_probe,
-    run_step,
-    run_steps,
-    with_counts,
-)
+from phoneshell.audit import apps_in_front
+from phoneshell.device import Phone, run_steps
 from phoneshell.device.phone import SPRINGBOARD
 from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, PhoneshellError, StepError
-from phoneshell.evidence import Claim, DeviceRead, Evidence, ProbeReading, save_evidence
+from phoneshell.evidence import Evidence, save_evidence
 from phoneshell.grade import Verdict, grade
-from phoneshell.records import AuditEvent, Outcome, ResultRow, Teardown, write_record
+from phoneshell.records import Outcome, ResultRow, Teardown, write_record
 from phoneshell.runner.aftermath import (
-    Changed,
     agent_broke_rig,
     changed_device,
     changed_settings,
     left_running,
 )
+from phoneshell.runner.capture import capture_attempt, unlock_after_turn
 from phoneshell.runner.counts import (
     Counts,
     Leftover,
     after_teardown,
     counts_of,
     dig_from_start,
-    spared,
     start_state,
     take_counts,
     uncountable,
-    whole_name,
 )
 from phoneshell.runner.endstate import UnreadableEndState, capture_or_blame, unreadable
 from phoneshell.runner.owner import OwnerWatch
+from phoneshell.runner.plan import AttemptPlan, audit_slice, enter_phase
 from phoneshell.runner.rig import Rig, RigDown, after_whom, check_rig
-from phoneshell.runner.setback import set_back_device, set_back_settings
+from phoneshell.runner.teardown import Left, run_teardown, teardown_readings
 from phoneshell.runner.turn import beyond_grade, held_to_log, measured, overrule
-from phoneshell.tasks import Step, Task
 from phoneshell.untrusted import storable
-
-
-@dataclass(frozen=True)
-class AttemptPlan:
-    """Which attempt to run, and where its files go."""
-
-    run_id: str
-    run_dir: Path
-    task: Task
-    attempt: int
-    installed: frozenset[str] | None = None
-    """Bundle ids installed on the phone, when the device can say (WDA cannot)."""
-    device: str = ""
-    """The label of the phone it runs on (recorded in the results row)."""
-    sandbox: Sandbox | None = None
-    """How a program agent is confined (None: unconfined)."""
-
-    @property
-    def folder(self) -> Path:
-        """attempts/<task_id>/<n>/ inside the run folder."""
-        return self.run_dir / "attempts" / self.task.id / str(self.attempt)
 
 
 class _Skip(Exception):
     """Not scored: the reason is the message."""
-
-
-def _enter(rig: Rig, plan: AttemptPlan, phase: str) -> None:
-    rig.enter(plan.run_id, plan.task.id, plan.attempt, phase)
-
-
-def _slice(rig: Rig, plan: AttemptPlan, mark: int, outcomes: bool = True,
-           ) -> tuple[tuple[AuditEvent, ...], tuple[str, ...]]:
-    return rig.audit_slice(plan.run_id, plan.task.id, plan.attempt, mark, outcomes)
 
 
 def _require_unlocked(phone: Phone) -> None:
@@ -140,12 +96,12 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
     counted it on this phone before: then its agents spoiled it (`counts.uncountable`)."""
     task, phone = plan.task, rig.phone
     counted = counts_of(task)  # the checks' counts, and those teardown deletes by
-    _enter(rig, plan, "setup")
+    enter_phase(rig, plan, "setup")
     try:
         run_steps(phone, task.setup)
         if not counted:
             return {}
-        _enter(rig, plan, "probe")
+        enter_phase(rig, plan, "probe")
         seen_none, seen_some = frozenset(rig.at_none), frozenset(rig.at_some)
         readable = frozenset(rig.counted)
         before = take_counts(rig, counted)
@@ -158,7 +114,7 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
         elsewhere = start_state(rig, task, before, seen_none, seen_some)  # raises Leftover
         if elsewhere:
             raise _Skip(elsewhere)
-        _enter(rig, plan, "setup")
+        enter_phase(rig, plan, "setup")
         run_steps(phone, task.setup)
     except StepError as exc:
         _require_unlocked(rig.phone)  # locked meanwhile (`LastSeen.unlocked`): the rig down
@@ -166,149 +122,15 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
     return before
 
 
-
-def _capture(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
-             mark: int) -> Evidence:
-    """Capture the end state, then the "after" counts and device values, with the audit slice
-    as the bridge wrote it; flag a change nobody logged and lines the bridge never wrote."""
-    needs = needs_of(plan.task.checks)
-    # The capture's reads pass through the bridge, which compares what they show with what
-    # the agent's last logged action left: a change in between is a custody line.
-    # What the agent last looked at after its last action, if it did: a capture that shows
-    # the same screen needs no second screenshot to prove it settled.
-    look = rig.bridge.screen_mark()
-    held = functools.partial(rig.bridge.shows, look) if look is not None else None
-    # or a screenshot it took since (an agent that looks by pictures): capture's own
-    # screenshot agreeing with it proves the same
-    evidence = capture_evidence(rig.phone, plan.task.id, needs, claim, held,
-                                rig.bridge.screen_look(),
-                                functools.partial(decided_unscrolled, plan.task.checks),
-                                rig.clock_runs)
-    _enter(rig, plan, "probe")
-    reads = []
-    for need in (n for n in needs if n.what == "read"):
-        try:
-            value = str(run_probe(rig.phone, need.name, need.arg))
-            reads.append(DeviceRead(probe=need.name, arg=need.arg, value=value))
-        except ProbeError as exc:
-            reads.append(DeviceRead(probe=need.name, arg=need.arg, error=exc.message))
-    # the counts last, so the teardown that deletes by them may start where they end
-    after = take_counts(rig, before, plan.task.teardown)
-    # every "before" count was taken (else the attempt was skipped): errors are the after's
-    # with what each count is made of, and the whole it counts some of, so the grade can tell
-    # a note made from one renamed (`checks.items`)
-    probes = tuple(ProbeReading(name=n.name, arg=n.arg, before=before[n].value,
-                                after=after[n].value, error=after[n].why,
-                                rows_before=before[n].rows, rows_after=after[n].rows,
-                                whole=whole_name(n)) for n in before)
-    events, forged = _slice(rig, plan, mark)
-    flags = set(evidence.flags)
-    if custody_breaks(events):
-        flags.add("acted_outside_bridge")
-    if forged:
-        flags.add("audit_forged")
-    return replace(evidence, flags=frozenset(flags), probes=probes, reads=tuple(reads),
-                   events=events, audited=True)
-
-
-AUTO_LOCK = "Auto-Lock"
-"""The setting (Settings > Display & Brightness) that locks a phone left alone that long."""
-
-
-def _unlock_after_turn(rig: Rig, plan: AttemptPlan, mark: int,
-                       intents: tuple[AuditEvent, ...]) -> bool:
-    """Unlock a phone that locked itself during the agent's turn because the agent changed its
-    Auto-Lock, before the end state is captured; True when it did. The screen the agent left is
-    behind the lock: taken for the rig down, it would let an agent set Auto-Lock short and wait
-    to have any attempt not scored, and stop the run. A phone set up for phoneshell says Never
-    (`phoneshell doctor`), so only an agent that changed it can have it lock by itself: the
-    lock is asked (one read) only then, and an attempt that left Auto-Lock alone costs nothing.
-    WDA unlocks a phone without a passcode (with one, the rig is down, as the check after
-    capture finds). A lock the agent pressed stays its failure (`agent_broke_rig`), graded on
-    the lock screen. Unlocked before the capture's first read and around the log, so what that
-    read shows is still compared with what the agent's last action left (a lock hides no
-    change made around the bridge)."""
-    # the agent's intents (`intents`, read once after its turn) are enough to see what it
-    # changed, and leave its last action's outcome (a read) to the capture's first source
-    if all(c.title != AUTO_LOCK for c in changed_settings(intents)):
-        return False
-    if agent_broke_rig(_slice(rig, plan, mark)[0]) or not rig.phone.locked():
-        return False
-    # Straight to the phone, not through the bridge: logged, the unlock would be the action
-    # the capture's first read is compared with, and a change made around the bridge before
-    # the lock would pass for the unlock's doing. The `unlocked` flag records it instead.
-    direct = Phone(rig.bridge.upstream.url, timeout_s=rig.phone.timeout_s)
-    direct.unlock()
-    return not direct.locked()  # still locked (a passcode): the rig, found after capture
-
-
-def _readings(before: Counts, evidence: Evidence | None) -> Readings:
-    """The attempt's counts, before the agent and after capture, for the teardown to clean by."""
-    if evidence is not None and evidence.probes:
-        return {(p.name, p.arg): (p.before, p.after) for p in evidence.probes}
-    return {(n.name, n.arg): (count.value, None) for n, count in before.items()}
-
-
-class _Left(NamedTuple):
-    """What the agent left that the task's teardown does not undo (`aftermath`)."""
-
-    running: tuple[Step, ...] = ()
-    """A terminate for each app it left running."""
-    settings: tuple[Changed, ...] = ()
-    """The Settings values it changed, in the order it first touched them, each with what it
-    was before."""
-    device: tuple[str, ...] = ()
-    """The phone's own states it changed (`aftermath.changed_device`)."""
-
-
-def _after_agent(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | None) -> _Left:
+def _after_agent(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | None) -> Left:
     """What the agent left, by the log the capture read, else read now. Nothing when the log
     cannot be read: the teardown still runs, and the failure shows elsewhere."""
     try:
-        events = evidence.events if evidence is not None else _slice(rig, plan, mark)[0]
+        events = evidence.events if evidence is not None else audit_slice(rig, plan, mark)[0]
     except (PhoneshellError, *RIG_DOWN):
-        return _Left()
-    return _Left(left_running(plan.task, apps_in_front(events)), changed_settings(events),
+        return Left()
+    return Left(left_running(plan.task, apps_in_front(events)), changed_settings(events),
                  changed_device(events))
-
-
-def _teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
-              before: Counts, left: _Left, device_before: Mapping[str, str],
-              evidence: Evidence | None = None) -> Teardown:
-    """Run every teardown step, then stop the apps the agent left running and set back the
-    Settings values and the phone's own state it changed (`left`; the phone's, to what the run
-    found: `device_before`), even after one fails; report what failed, never raise. A
-    `delete_created` whose count `evidence` shows may have grown by the owner's items edited
-    is not run (`counts.spared`), and the row says what was left and why."""
-    errors: list[str] = []
-    rows = {(n.name, n.arg): c.rows for n, c in before.items() if c.rows is not None}
-
-    def guarded(what: str, do: Callable[[], object]) -> object:
-        """`do()`, or None with its failure kept in `errors`."""
-        try:
-            return do()
-        except (StepError, DeviceError) as exc:
-            errors.append(str(exc))
-        except Exception as exc:  # noqa: BLE001 - a harness bug must not hide the attempt
-            with (folder / "traceback.txt").open("a") as out:
-                out.write(traceback.format_exc())
-            errors.append(f"harness error in {what} ({type(exc).__name__}): {exc}")
-        return None
-
-    kept: list[str] = []
-    for step in (*task.teardown, *left.running):
-        why = spared(step, evidence)
-        if why:  # the rows it would delete may be the owner's, edited: left, and said
-            kept.append(why)
-            guarded("closing the count's search", functools.partial(close_left_search, phone))
-            continue
-        guarded(step.describe(), functools.partial(run_step, phone,
-                                                   with_counts(step, readings, rows)))
-    switched = [*set_back_settings(phone, left.settings, guarded),
-                *set_back_device(phone, left.device, device_before, guarded)]
-    return Teardown(ok=not errors, error="; ".join(errors),
-                    stopped=tuple(step.arg for step in left.running), switched=tuple(switched),
-                    left=tuple(kept))
 
 
 @dataclass(frozen=True)
@@ -346,13 +168,13 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     try:
         _check_rig(rig, plan)
         before = _prepare(rig, plan)
-        _enter(rig, plan, "agent")
+        enter_phase(rig, plan, "agent")
         # whether the agent acted shows in intents: the capture's first source is the after
         # of its last action, free, so no read is spent on it here
         in_turn = True
         result = _agent_turn(plan, rig, agent)
         in_turn = False
-        intents = _slice(rig, plan, mark, outcomes=False)[0]
+        intents = audit_slice(rig, plan, mark, outcomes=False)[0]
         acted_in = apps_in_front(intents)
         if acted_in:
             rig.seen.agent_apps, rig.seen.agent_of = acted_in, f"{task.id} attempt {plan.attempt}"
@@ -360,10 +182,10 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         error_type = result.error_type
         if not result.ran:
             raise _Skip(f"the agent never ran: {result.error or 'no reason given'}")
-        _enter(rig, plan, "check")
-        unlocked = _unlock_after_turn(rig, plan, mark, intents)
+        enter_phase(rig, plan, "check")
+        unlocked = unlock_after_turn(rig, plan, mark, intents)
         evidence = capture_or_blame(phone, functools.partial(
-            _capture, rig, plan, result.claim, before, mark))
+            capture_attempt, rig, plan, result.claim, before, mark))
         if unlocked:
             evidence = replace(evidence, flags=evidence.flags | {"unlocked"})
         if evidence.foreground is not None and evidence.foreground.bundle_id != SPRINGBOARD:
@@ -374,7 +196,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         broke = agent_broke_rig(evidence.events)
         if broke:  # the phone is unlocked for the run to go on
             rig_down = not _recover(rig, plan)
-            _enter(rig, plan, "check")
+            enter_phase(rig, plan, "check")
         if not broke and (not evidence.final or not evidence.final.source.complete):
             problem = evidence.final.source.problem if evidence.final else "no page source"
             blamed = unreadable(phone, verdict, evidence)
@@ -384,7 +206,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
                             "rig fault)")
             verdict = blamed
         if not verdict.passed or result.timed_out or result.out_of_turns:
-            _enter(rig, plan, "check")
+            enter_phase(rig, plan, "check")
             check_rig(rig, evidence.events)  # a failure is scored only if the phone takes input
     except Leftover as exc:  # the agent is not handed a phone its like already spoiled
         verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False, results=(),
@@ -397,7 +219,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         skip_reason = str(exc)
     except (RigDown, *RIG_DOWN, DeviceError) as exc:
         # what the agent did is in the log, even when its turn ended in the rig's fault
-        done = _slice(rig, plan, mark)[0]
+        done = audit_slice(rig, plan, mark)[0]
         result, over = measured(result, done, task.max_steps)
         acted = result.ran or any(e.phase == "agent" for e in done)
         cause = agent_broke_rig(done) if acted else ""
@@ -423,16 +245,16 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
             skip_reason += (" during the turn of an agent that ran unconfined (--sandbox "
                             "none), which could have sent it")
     finally:
-        _enter(rig, plan, "teardown")
-        left = _after_agent(rig, plan, mark, evidence) if result.ran and not rig_down else _Left()
+        enter_phase(rig, plan, "teardown")
+        left = _after_agent(rig, plan, mark, evidence) if result.ran and not rig_down else Left()
         teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
-                    _teardown(phone, task, folder, _readings(before, evidence), before, left,
-                              rig.device_start, evidence))
+                    run_teardown(phone, task, folder, teardown_readings(before, evidence), before,
+                                 left, rig.device_start, evidence))
         after_teardown(rig, task, before, teardown)
         if owner is not None and result.ran and not (rig_down or interrupted):
             teardown, verdict, skip_reason = owner.settle(
                 task, evidence, teardown, verdict, skip_reason,
-                lambda: _slice(rig, plan, mark)[0], f"{task.id} attempt {plan.attempt}")
+                lambda: audit_slice(rig, plan, mark)[0], f"{task.id} attempt {plan.attempt}")
         rig.bridge.clear_context()
     distrusted = verdict.overruled if verdict is not None and not skip_reason else ""
     if skip_reason:
@@ -497,7 +319,7 @@ def _run_agent(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
 def _recover(rig: Rig, plan: AttemptPlan) -> bool:
     """After the agent broke the rig: unlock the phone if that is what it did, and say whether
     the phone works again (so the run goes on)."""
-    _enter(rig, plan, "teardown")
+    enter_phase(rig, plan, "teardown")
     try:
         if rig.phone.locked():
             rig.phone.unlock()

@@ -33,7 +33,7 @@ from phoneshell.errors import DeviceError, RunError
 from phoneshell.phones.open import DeviceHandle, open_phones
 from phoneshell.records import TRAJECTORY_FILE, LeftOut, ResultRow, RunManifest, SandboxKind
 from phoneshell.runner import tidy
-from phoneshell.runner.attempt import AttemptPlan, run_attempt
+from phoneshell.runner.attempt import run_attempt
 from phoneshell.runner.folder import (
     INCOMPLETE,
     RESULTS,
@@ -50,6 +50,7 @@ from phoneshell.runner.folder import (
     set_aside_incomplete,
 )
 from phoneshell.runner.lines import progress_line, resume_command
+from phoneshell.runner.plan import AttemptPlan
 from phoneshell.runner.rig import Rig, RigDown, open_rig
 from phoneshell.runner.selection import load_runnable, select_tasks
 from phoneshell.seal import Sealer, load_key, set_aside_unsealed, verify_run

@@ -1,0 +1,78 @@
+"""An attempt's teardown: every step of the task's teardown, then what the agent left that it
+does not undo (apps running, Settings values and the phone's own states changed), each run even
+after one fails; what failed is reported in the `Teardown` record, never raised."""
+
+from __future__ import annotations
+
+import functools
+import traceback
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from phoneshell.device import Phone, Readings, close_left_search, run_step, with_counts
+from phoneshell.errors import DeviceError, StepError
+from phoneshell.evidence import Evidence
+from phoneshell.records import Teardown
+from phoneshell.runner.aftermath import Changed
+from phoneshell.runner.counts import Counts, spared
+from phoneshell.runner.setback import set_back_device, set_back_settings
+from phoneshell.tasks import Step, Task
+
+
+def teardown_readings(before: Counts, evidence: Evidence | None) -> Readings:
+    """The attempt's counts, before the agent and after capture, for the teardown to clean by."""
+    if evidence is not None and evidence.probes:
+        return {(p.name, p.arg): (p.before, p.after) for p in evidence.probes}
+    return {(n.name, n.arg): (count.value, None) for n, count in before.items()}
+
+
+class Left(NamedTuple):
+    """What the agent left that the task's teardown does not undo (`aftermath`)."""
+
+    running: tuple[Step, ...] = ()
+    """A terminate for each app it left running."""
+    settings: tuple[Changed, ...] = ()
+    """The Settings values it changed, in the order it first touched them, each with what it
+    was before."""
+    device: tuple[str, ...] = ()
+    """The phone's own states it changed (`aftermath.changed_device`)."""
+
+
+def run_teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
+                 before: Counts, left: Left, device_before: Mapping[str, str],
+                 evidence: Evidence | None = None) -> Teardown:
+    """Run every teardown step, then stop the apps the agent left running and set back the
+    Settings values and the phone's own state it changed (`left`; the phone's, to what the run
+    found: `device_before`), even after one fails; report what failed, never raise. A
+    `delete_created` whose count `evidence` shows may have grown by the owner's items edited
+    is not run (`counts.spared`), and the row says what was left and why."""
+    errors: list[str] = []
+    rows = {(n.name, n.arg): c.rows for n, c in before.items() if c.rows is not None}
+
+    def guarded(what: str, do: Callable[[], object]) -> object:
+        """`do()`, or None with its failure kept in `errors`."""
+        try:
+            return do()
+        except (StepError, DeviceError) as exc:
+            errors.append(str(exc))
+        except Exception as exc:  # noqa: BLE001 - a harness bug must not hide the attempt
+            with (folder / "traceback.txt").open("a") as out:
+                out.write(traceback.format_exc())
+            errors.append(f"harness error in {what} ({type(exc).__name__}): {exc}")
+        return None
+
+    kept: list[str] = []
+    for step in (*task.teardown, *left.running):
+        why = spared(step, evidence)
+        if why:  # the rows it would delete may be the owner's, edited: left, and said
+            kept.append(why)
+            guarded("closing the count's search", functools.partial(close_left_search, phone))
+            continue
+        guarded(step.describe(), functools.partial(run_step, phone,
+                                                   with_counts(step, readings, rows)))
+    switched = [*set_back_settings(phone, left.settings, guarded),
+                *set_back_device(phone, left.device, device_before, guarded)]
+    return Teardown(ok=not errors, error="; ".join(errors),
+                    stopped=tuple(step.arg for step in left.running), switched=tuple(switched),
+                    left=tuple(kept))
