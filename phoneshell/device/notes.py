@@ -13,10 +13,8 @@ second line says "No additional text", as Notes writes it for a note of one line
 
 from __future__ import annotations
 
-from collections import Counter
-
 from phoneshell.device.phone import Phone
-from phoneshell.device.probes import row_texts, search_steps
+from phoneshell.device.probes import search_steps
 from phoneshell.device.steps import executes, run_steps
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
@@ -80,61 +78,3 @@ def clean_notes(phone: Phone, step: Step) -> None:
     else:
         raise StepError(f"{step.describe()}: more than {MAX_DELETES} notes to delete")
     run_steps(phone, [Step("terminate", NOTES)])
-
-
-RECENTLY_DELETED = "Recently Deleted"
-FOLDERS = Step.tap_on("Folders", "Button")
-"""The notes list's back button: the Folders screen, whose rows say each folder's count."""
-
-
-def deleted_count(phone: Phone) -> int:
-    """How many notes Recently Deleted holds, by its row on Notes' Folders screen ("Recently
-    Deleted, 3"), Notes started afresh. iOS shows no such row while the folder is empty: 0."""
-    run_steps(phone, [Step("terminate", NOTES), Step("launch", NOTES), FOLDERS])
-    for row in phone.page().on_screen():
-        head, _, count = row.label.rpartition(", ")
-        if row.type == "XCUIElementTypeCell" and head == RECENTLY_DELETED and count.isdigit():
-            return int(count)
-    return 0
-
-
-def deleted_rows(phone: Phone) -> tuple[int, tuple[str, ...]]:
-    """How many notes Recently Deleted holds (`deleted_count`), and what each row of its first
-    screen shows (`probes.row_texts`: title, date, first words), most recently edited first,
-    as Notes lists it; Notes left on that screen (on its Folders screen when it is empty)."""
-    count = deleted_count(phone)
-    if count == 0:
-        return 0, ()
-    run_steps(phone, [Step.tap_on(RECENTLY_DELETED, "Cell")])
-    page = phone.page()
-    return count, tuple(row_texts(page, row) for row in _results(phone))
-
-
-def purge_deleted(phone: Phone, spare: Counter[str], most: int, step: Step) -> int:
-    """Delete for good, top first, up to `most` notes of Recently Deleted whose rows are not
-    among `spare` (the rows its first screen showed before: the owner's), by a swipe left on
-    each and its Delete, as on iOS; return how many went. Starts from Recently Deleted's
-    screen (`deleted_rows`). Rows are matched against `spare` top down, so of rows that read
-    alike the newest go; `most` (how many it grew by) keeps an owner's note from below the
-    first screen, risen into it, from being taken for the run's.
-
-    Raises:
-        StepError: a delete did not take.
-    """
-    gone = 0
-    while gone < min(most, MAX_DELETES):
-        page = phone.page()
-        rows = _results(phone)
-        left = Counter(spare)
-        doomed = []
-        for row in rows:
-            text = row_texts(page, row)
-            if left[text] > 0:
-                left[text] -= 1
-            else:
-                doomed.append(row)
-        if not doomed:
-            break
-        _delete_top(phone, step, [doomed[0], *rows[1:]], "")
-        gone += 1
-    return gone

@@ -25,13 +25,6 @@ from phoneshell.device import (
     with_counts,
 )
 from phoneshell.device.alarms import alarm_label
-from phoneshell.device.notes import (
-    NOTES,
-    RECENTLY_DELETED,
-    deleted_count,
-    deleted_rows,
-    purge_deleted,
-)
 from phoneshell.device.probes import CLOCK, SAFARI
 from phoneshell.device.world_clock import add_cities
 from phoneshell.errors import DeviceError, StepError
@@ -111,37 +104,6 @@ def delete_rows_left(rig: Rig, run_id: str, known: Mapping[Need, Count] | None =
         said.append(why or f"deleted {counted(need)} {gone + dug[0]} this run's agents left; "
                            f"{len(rows)} left, as the run found them")
     return "; ".join(said)
-
-
-def purge_deleted_notes(rig: Rig, run_id: str, start: tuple[int, tuple[str, ...]],
-                        owner_safe: str) -> str:
-    """Delete for good the notes this run put in Notes' Recently Deleted (teardowns' and agents'
-    deletes: iOS keeps them there 30 days), as many as it grew by since before the first
-    attempt (`start`: its count, and its first screen's rows, which are spared). Only when
-    `owner_safe` is "": else it says why the owner's notes are not known to be all still in
-    their folder (an agent may have deleted one, which would go for good), and all stay. Say
-    what went, or why it could not ("" when nothing was added)."""
-    count, rows = start
-    with rig.under_run(run_id, "teardown"):
-        try:
-            now = deleted_count(rig.phone)
-            if now > count and owner_safe:
-                said = f"the {now - count} note(s) this run put in Notes' Recently Deleted " \
-                       f"stay: {owner_safe}"
-            elif now > count:
-                deleted_rows(rig.phone)  # Recently Deleted's screen, where the purge starts
-                gone = purge_deleted(rig.phone, Counter(rows), now - count,
-                                     Step("purge_deleted", RECENTLY_DELETED))
-                said = f"deleted for good the {gone} note(s) this run put in Notes' Recently " \
-                       f"Deleted; {now - gone} there" + (", as the run found them" if
-                                                         now - gone == count else "")
-            else:
-                said = ""
-            run_step(rig.phone, Step("terminate", NOTES))
-        except (StepError, DeviceError) as exc:
-            return f"the notes this run put in Notes' Recently Deleted could not all be " \
-                   f"deleted for good: {exc}"
-    return said
 
 
 def close_tabs(rig: Rig, run_id: str, start: int) -> str:
@@ -239,4 +201,4 @@ def delete_left(rig: Rig, run_id: str, needs: Iterable[Need]) -> str:
 
 
 __all__ = ["ALARMS", "CITIES", "TABS", "close_tabs", "delete_alarms_left", "delete_cities_left",
-           "delete_left", "delete_rows_left", "purge_deleted_notes"]
+           "delete_left", "delete_rows_left"]

@@ -36,7 +36,6 @@ what its agents made, and the next run counts it as the phone's own.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -44,10 +43,9 @@ from typing import TypeVar
 from phoneshell.apps import bundle_for
 from phoneshell.checks import Need
 from phoneshell.checks.effects import starts_at_none, starts_with_some
-from phoneshell.device import ProbeError, run_probe, run_rows, run_steps
+from phoneshell.device import ProbeError, run_probe, run_rows
 from phoneshell.device.device_state import read_device_state, set_device_state
-from phoneshell.device.notes import deleted_rows
-from phoneshell.device.probes import CLOCK, NOTES, SAFARI
+from phoneshell.device.probes import CLOCK, SAFARI
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.runner.counts import Count, count_start
 from phoneshell.runner.leftovers import (
@@ -59,7 +57,6 @@ from phoneshell.runner.leftovers import (
     delete_cities_left,
     delete_left,
     delete_rows_left,
-    purge_deleted_notes,
 )
 from phoneshell.runner.owner import OwnerWatch, watch_owner
 from phoneshell.runner.rig import Rig
@@ -120,24 +117,6 @@ def list_alarms(rig: Rig, run_id: str, tasks: Iterable[Task],
                        "will stay")
 
 
-def list_deleted_notes(rig: Rig, run_id: str, tasks: Iterable[Task],
-                       ) -> tuple[tuple[int, tuple[str, ...]] | None, str]:
-    """Before the first attempt: how many notes Notes' Recently Deleted holds and its first
-    screen's rows (None when no task uses Notes, or when they cannot be read), and a line for
-    the user when they cannot. Notes is stopped after."""
-    def read() -> tuple[int, tuple[str, ...]]:
-        try:
-            found = deleted_rows(rig.phone)
-            run_steps(rig.phone, [Step("terminate", NOTES)])
-        except StepError as exc:
-            raise ProbeError(exc.message) from exc
-        return found
-
-    return _before_run(rig, run_id, any(uses_app(task, NOTES) for task in tasks), read,
-                       "Notes' Recently Deleted could not be read before the run, so the notes "
-                       "its teardowns and agents delete will stay there")
-
-
 def list_cities(rig: Rig, run_id: str, tasks: Iterable[Task],
                 ) -> tuple[tuple[str, ...] | None, str]:
     """Before the first attempt: World Clock's cities (None when no task uses Clock, or when
@@ -170,9 +149,6 @@ class PhoneTidy:
     held: str = ""
     """How the owner held the phone when the run began, when the run turned it upright for its
     attempts ("" when it was upright already): turned back so when the run ends."""
-    deleted_notes: tuple[int, tuple[str, ...]] | None = None
-    """Notes' Recently Deleted before the first attempt: its count and its first screen's rows;
-    None: not read (nothing is deleted for good)."""
     played: int = 0
 
     @property
@@ -185,8 +161,6 @@ class PhoneTidy:
             ("deletes the World Clock cities they added", self.cities is not None),
             ("deletes what its agents left where it counted none (a timer going, the "
              "stopwatch)", bool(self.none_at_start)),
-            ("deletes for good the notes it puts in Notes' Recently Deleted",
-             self.deleted_notes is not None),
         ) if counted)
 
     def attempt_done(self) -> str:
@@ -208,9 +182,6 @@ class PhoneTidy:
         said = (self.close() if self.played % TIDY_EVERY else "",
                 delete_left(self.rig, self.run_id, self.none_at_start),
                 delete_rows_left(self.rig, self.run_id, self._wholes()) if self.played else "",
-                purge_deleted_notes(self.rig, self.run_id, self.deleted_notes,
-                                    self._owner_notes_kept())
-                if self.played and self.deleted_notes is not None else "",
                 self.owner.summary(self.run_id) if self.owner is not None else "",
                 self._hold_back())
         return "; ".join(line for line in said if line)
@@ -246,22 +217,6 @@ class PhoneTidy:
         starts from Control Center with no app in front, so those are always read."""
         now = self.owner.current(name, self.played) if self.owner is not None else None
         return now is not None and now.value == len(rows) and now.rows == rows
-
-    def _owner_notes_kept(self) -> str:
-        """"" when the owner watch knows, without a read, that every note the run found is
-        still in its folder (as many notes, and the first screen's rows the run found among
-        those it shows: a note made or edited since goes on top, so one deleted below shows
-        too); else why not, for the user: an owner's note an agent deleted is in Recently
-        Deleted, and must not be deleted for good with the run's."""
-        start = self.owner.start.get("notes") if self.owner is not None else None
-        now = self.owner.current("notes", self.played) if self.owner is not None else None
-        if start is None or start.value is None or start.rows is None:
-            return "the owner's notes were not read before the run"
-        if now is None or now.value is None or now.rows is None:
-            return "the owner's notes are not known as they are now"
-        if now.value < start.value or Counter(start.rows) - Counter(now.rows):
-            return "the owner's notes are not all known to be where the run found them"
-        return ""
 
     def _wholes(self) -> dict[Need, Count]:
         """The wholes of the notes and reminders counts the watch knows now (`delete_rows_left`
@@ -302,14 +257,13 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
     alarms, unlisted = ((listed.rows, "") if listed is not None and listed.rows is not None
                         else list_alarms(rig, run_id, tasks))
     cities, no_cities = list_cities(rig, run_id, tasks)
-    deleted, no_deleted = list_deleted_notes(rig, run_id, tasks)
     listed_now = {Need("probe", name, ""): Count(len(rows), rows=rows)
                   for name, rows in ((ALARMS, alarms), (CITIES, cities)) if rows is not None}
     with rig.under_run(run_id, "probe"):  # what the tasks counted or listed is not read again
         owner, unwatched = watch_owner(rig, {**counts, **listed_now})
-    return (PhoneTidy(rig, run_id, tabs, alarms, cities, none_at_start, owner, held, deleted),
-            [line for line in (upright, there, uncounted, unlisted, no_cities, no_deleted,
-                               unwatched) if line])
+    return (PhoneTidy(rig, run_id, tabs, alarms, cities, none_at_start, owner, held),
+            [line for line in (upright, there, uncounted, unlisted, no_cities, unwatched)
+             if line])
 
 
 def _upright(rig: Rig, run_id: str) -> tuple[str, str]:
