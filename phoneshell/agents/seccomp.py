@@ -89,7 +89,12 @@ def filter_file() -> Path | None:
     with os.fdopen(handle, "wb") as out:
         out.write(_program(abis))
     writer = os.getpid()  # a forked child that exits must not take it from its parent
-    atexit.register(lambda: os.getpid() == writer and Path(name).unlink(missing_ok=True))
+
+    def remove() -> None:
+        if os.getpid() == writer:
+            Path(name).unlink(missing_ok=True)
+
+    atexit.register(remove)
     return Path(name)
 
 

@@ -268,7 +268,7 @@ def computed(pressed: Sequence[Action | None], want: Operands) -> tuple[bool, st
     return passed, why, last.count(BLIND)
 
 
-def _segments(keys: Sequence[str]) -> list[Sequence[str]]:
+def _segments(keys: Sequence[str]) -> list[list[str]]:
     """`keys` cut into computations, where a number begins after = or All clear, each without
     the All clear that ended it (what it showed is what was carried)."""
     cuts = [0, *(i for i in range(1, len(keys)) if _begins(keys, i) and keys[i - 1] in FRESH)]
