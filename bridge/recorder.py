@@ -329,7 +329,7 @@ class Recorder(Aiming):
         removal = "" if why else removes_app(action.kind, app, seen.label, seen.name,
                                              action.params)
         lasting = "" if why or removal else outlasts_run(action.kind, app, seen.label,
-                                                         action.params)
+                                                         action.params, seen.page)
         if not why and not removal and not lasting:
             return None
         return self._refusal(context, action, target, app, request, (

@@ -458,8 +458,16 @@ def reaches_out_by_url(url: str) -> str:
     return RUNS_SHORTCUT if scheme in SHORTCUT_SCHEMES else ""
 
 
+NOTES = "com.apple.mobilenotes"
+RECENTLY_DELETED = "Recently Deleted"
+FOR_GOOD = "it would delete a note for good from Notes' Recently Deleted, where its owner can " \
+           "still recover it for 30 days (no log could tell the owner's from the run's)"
+PURGES = frozenset({"delete", "delete all", "delete note", "delete notes"})
+"""Recently Deleted's buttons that delete for good (lower case)."""
+
+
 def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] | None = None,
-                 ) -> str:
+                 page: str = "") -> str:
     """Why an action would change what outlasts the run ("" when it would not): the keyboard's
     dictionary, the Home Screen's layout, every app's permissions, a saved network, the owner's
     account, an emergency call, any call, message or email (`reaches_out`). Nothing after the
@@ -471,8 +479,11 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
         label: the element aimed at, as the audit log's target names it.
         params: the action's params: an alert's button pressed through WDA's alert routes is
             named there (`button`), not by a target.
+        page: the title of the page the element was on (its navigation bar's).
     """
     text = _pressed(label, params)
+    if app == NOTES and kind == "tap" and page == RECENTLY_DELETED and text in PURGES:
+        return FOR_GOOD
     reach = reaches_out(app, text) if kind == "tap" else ""
     if reach:
         return reach

@@ -244,6 +244,26 @@ def test_the_owners_reminder_named_call_opens_and_is_not_refused(rig: Rig,
     assert sim.state()["foreground"] == "com.apple.reminders"
 
 
+def test_deleting_a_note_for_good_from_recently_deleted_is_refused(rig: Rig,
+                                                                   sim: SimServer) -> None:
+    """Recently Deleted keeps a deleted note 30 days, where its owner can recover it; a red
+    team's agent deleted the owner's note there for good and nothing saw it. No task needs it,
+    and no log tells the owner's note from one the run deleted."""
+    session = wda.Client(rig.bridge.url).session("com.apple.mobilenotes")
+    first = session(className="Cell").get(timeout=5)
+    title, (x, y) = first.label, first.bounds.center
+    session.swipe(x + 150, y, x - 150, y, 0.2)
+    session(label="Delete", className="Button").get(timeout=5).click()  # to Recently Deleted
+    session(label="Folders", className="Button").click()
+    session(className="Cell", label="Recently Deleted, 1").get(timeout=5).click()
+    row = session(className="Cell", label=title).get(timeout=5)
+    x, y = row.bounds.center
+    session.swipe(x + 150, y, x - 150, y, 0.2)
+    with pytest.raises(wda.WDARequestError, match="delete a note for good"):
+        session(label="Delete", className="Button").get(timeout=5).click()
+    assert session(className="Cell", label=title).exists  # still recoverable
+
+
 def test_getting_an_app_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> None:
     session = wda.Client(rig.bridge.url).session(APP_STORE)
     session(label="Games").tap()
