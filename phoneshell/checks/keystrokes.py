@@ -4,11 +4,14 @@ Read from the audit log's actions of phase `agent` (pure: never touches a device
 **editing** begins at a tap on a text input or the first keystroke into it (a `type`, or a tap
 on the keyboard: the field is then the one the bridge saw with focus, `Action.field`, for the
 phone focuses some by itself: Spotlight's, a new note's body, a search opened ready to type),
-and lasts while the agent only types into it, taps the on-screen keyboard, scrolls or hides the
-keyboard. Keystrokes
+and lasts while the agent only types into it, taps the on-screen keyboard, scrolls what shows under
+it (`scrolls_in_place`) or hides the keyboard. Keystrokes
 are `type` actions (WDA's keys, an element's value) and taps on the keyboard's keys; a clear
 empties the field. Any other action ends the editing: a tap anywhere else (Cancel, a result, the
-field itself again), another field, a launch, home, a button, a URL. That first other action is
+field itself again), another field, a launch, home, a button, a URL, and a swipe that leaves the
+screen the field is on: a system edge's (Notification Center, Control Center, home, the app
+switcher, back), one that brought another app to the front, or one that goes sideways (a page's
+swipe back, a home screen's paging). That first other action is
 the editing's **end**: for a search, the tap that opened a result from its list while the
 search still showed it.
 
@@ -25,13 +28,18 @@ from dataclasses import dataclass, field, replace
 
 from phoneshell.audit import Action
 from phoneshell.records import Target
-from phoneshell.xcui import KEY_TYPE, RETURN_KEYS, TEXT_INPUTS, full_type
+from phoneshell.xcui import KEY_TYPE, RETURN_KEYS, TEXT_INPUTS, full_type, short_type
 
 KEY = full_type(KEY_TYPE)
 TEXT_VIEW = full_type("TextView")
-KEEPS_EDITING = frozenset({"swipe"})
-"""Action kinds that leave a field's editing as it was: scrolling a list (a search's results,
-the suggestions under an address) moves nothing into or out of the field."""
+TOP_EDGE_PT = 40
+"""A swipe starting above this y pulls down Notification Center or Control Center (as the
+simulator's `TOP_EDGE`; a phone needs y near 0)."""
+BOTTOM_EDGE_FROM_PT = 627
+"""A swipe starting below this y may be a bottom-edge gesture (home, the app switcher): the
+smallest iPhone's bottom edge (667 points tall, less the simulator's 40-point `BOTTOM_EDGE`).
+The log holds no screen size, so on a taller phone a scroll starting this low ends the editing
+too; a search's results scroll above the keyboard, which covers the bottom of the screen."""
 KEY_TEXT = {"space": " ", "delete": "\b"}
 """What the keyboard's named keys type, by name (the others, shift, more, emoji..., type
 nothing). iOS names a key for what it does and labels it for what it shows: the space key is
@@ -138,9 +146,27 @@ def _opens(action: Action) -> bool:
         action.target.type in TEXT_INPUTS
 
 
+def scrolls_in_place(action: Action) -> bool:
+    """Whether a swipe only scrolled what the field's screen shows (a search's results, the
+    suggestions under an address), which moves nothing into or out of the field: the app in
+    front stayed, and it went mostly up or down from away from the screen's top and bottom
+    edges and not from the status bar. A swipe on an element by direction (no points logged)
+    starts inside the element, away from its edges, as XCUITest's does."""
+    if action.kind != "swipe" or (action.app_after and action.app_after != action.app_before):
+        return False
+    if action.target is not None and short_type(action.target.type) == "StatusBar":
+        return False
+    ends = [action.params.get(k) for k in ("from_x", "from_y", "to_x", "to_y")]
+    points = [float(e) for e in ends if isinstance(e, (int, float))]
+    if len(points) != len(ends):
+        return all(e is None for e in ends)
+    from_x, from_y, to_x, to_y = points
+    return TOP_EDGE_PT <= from_y <= BOTTOM_EDGE_FROM_PT and abs(to_y - from_y) >= abs(to_x - from_x)
+
+
 def _keeps(action: Action) -> bool:
     """Whether an action leaves the editing of the field where it was."""
-    if action.kind in KEEPS_EDITING:
+    if scrolls_in_place(action):
         return True
     return action.kind == "tap" and (in_keyboard(action.target)
                                      or action.params.get("gesture") == "keyboard_dismiss")

@@ -263,11 +263,22 @@ def _names(target: Target | None) -> set[str]:
 
 def _in_search(editing: Editing, field: Callable[[Action], bool]) -> bool:
     """Whether an editing was a search in a field `field` accepts, ended by a tap in its app
-    on something else than a text input (what its list showed, or Cancel)."""
+    on something else than a text input (what its list showed, or Cancel); in SpringBoard, on
+    a row of Spotlight's results (`_result_row`). What ends an editing (checks/keystrokes.py)
+    keeps its results on screen until that tap: a swipe to Control Center ends it."""
     end, typed = editing.end, editing.field_action or editing.opened_by
     return (field(typed) and bool(editing.text.strip()) and end is not None
             and end.kind == "tap" and end.app_before == typed.app_before
-            and not (end.target is not None and end.target.type in TEXT_INPUTS))
+            and not (end.target is not None and end.target.type in TEXT_INPUTS)
+            and (typed.app_before != SPRINGBOARD or _result_row(end)))
+
+
+def _result_row(action: Action) -> bool:
+    """Whether a tap in SpringBoard was on a row of Spotlight's results: a Cell, as Spotlight
+    lists what it found (the simulator's Spotlight does too). Control Center's and Notification
+    Center's buttons, a widget's, Cancel and the home screen's icons are no rows: Control
+    Center's Calculator button opens Calculator as a result would."""
+    return action.target is not None and short_type(action.target.type) == "Cell"
 
 
 def _spotlight(action: Action) -> bool:
@@ -278,11 +289,12 @@ def _spotlight(action: Action) -> bool:
 @check_kind("opened_via_spotlight", family="path", params=(APP,), implied_by=Same())
 def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
     """Passes when `app` first came to the front in the agent's turn from a Spotlight result:
-    the tap that launched it ended a search typed into SpringBoard's search field while that
-    search still showed (no Cancel, home or other tap between), and it was not a home-screen
-    icon; or the search's Return (typed, or the keyboard's key) opened it, as Return opens the
-    top hit. A later tap in SpringBoard that only brings it back (closing Control Center over it)
-    does not count, nor does a direct launch."""
+    the tap that launched it, on a row of the results (a Cell), ended a search typed into
+    SpringBoard's search field while that search still showed (no Cancel, home, other tap or
+    swipe to another screen between: scrolling the results keeps it); or the search's Return
+    (typed, or the keyboard's key) opened it, as Return opens the top hit. A later tap in
+    SpringBoard that only brings it back (closing Control Center over it) does not count, nor
+    does a direct launch."""
     app, actions = check.text_of("app"), evidence.agent_actions()
     direct = [a for a in actions if a.kind in ("launch", "activate", "open_url")
               and a.params.get("bundle_id") == app]
@@ -322,7 +334,9 @@ def _no_search(found: Sequence[Editing], came: Action) -> str:
     ended = f", and {last.end.describe()} ended that typing first" if \
         last.end is not None and last.end is not came else ""
     other = "" if _spotlight(typed_at) else ", not Spotlight's search field"
-    return f"the agent typed {shorten(last.text.strip())!r} into {field}{other}{ended}"
+    row = "" if last.end is not came or _result_row(came) or came.target is None else (
+        f", and a {short_type(came.target.type)} is no row of Spotlight's results (a Cell)")
+    return f"the agent typed {shorten(last.text.strip())!r} into {field}{other}{ended}{row}"
 
 
 RESULT = Param("result", "str", "The name of the result the agent opened: the tapped element's "
