@@ -12,8 +12,14 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from bridge.touched import KEYBOARD_TYPE as KEYBOARD_TYPE
+from bridge.touched import Rect as Rect
+from bridge.touched import ancestry
+from bridge.touched import in_keyboard as in_keyboard
+from bridge.touched import keyboard_at as keyboard_at
+from bridge.touched import node_at as node_at
+from bridge.touched import rect_of as rect_of
 from phoneshell.records import Target
 from phoneshell.xcui import (
     ALERT_TYPES,
@@ -36,37 +42,6 @@ MASK = "***"
 SECURE_TYPES = frozenset({SECURE_TYPE, full_type(SECURE_TYPE)})
 SECURE_FLAGS = ("isSecure", "secure")
 KEY_TYPES = frozenset({KEY_TYPE, full_type(KEY_TYPE)})
-KEYBOARD_TYPE = "Keyboard"
-
-
-@dataclass(frozen=True)
-class Rect:
-    """An element frame in points."""
-
-    x: float
-    y: float
-    width: float
-    height: float
-
-    def contains(self, x: float, y: float) -> bool:
-        """Whether (x, y) lies inside (left and top edges included, right and bottom not)."""
-        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
-
-    @property
-    def centre(self) -> tuple[float, float]:
-        """The centre as facebook-wda computes it (integer halves, as `Rect.center`)."""
-        return self.x + self.width // 2, self.y + self.height // 2
-
-
-def rect_of(value: object) -> Rect | None:
-    """Read a rect object ({"x", "y", "width", "height"}); None when it is not one."""
-    if not isinstance(value, Mapping):
-        return None
-    parts = [value.get(k) for k in ("x", "y", "width", "height")]
-    if not all(isinstance(p, (int, float)) and not isinstance(p, bool) for p in parts):
-        return None
-    x, y, w, h = (float(p) for p in parts)  # type: ignore[arg-type]
-    return Rect(x, y, w, h)
 
 
 def focused_node(tree: object) -> Mapping[str, object] | None:
@@ -86,54 +61,6 @@ def input_with_focus(tree: object, focus_known: bool) -> Mapping[str, object] | 
     inputs = [node for node in nodes
               if short_type(str(node.get("type", ""))) in TEXT_INPUT_TYPES]
     return inputs[0] if len(inputs) == 1 else None
-
-
-def node_at(tree: object, x: float, y: float) -> Mapping[str, object] | None:
-    """The element at (x, y), hit-tested as the screen draws it (later siblings lie on top, so
-    a keyboard's window beats the app under it): the topmost deepest visible *accessible* node
-    whose frame contains the point, else, when none does, the topmost deepest visible node.
-
-    Accessible first because that is what VoiceOver's hit-test names: real iOS trees lay unnamed
-    views over whole cells and screens (the General > About and Settings dumps), so the deepest
-    node under a finger is often an empty `Other` while the cell under it is what was touched.
-    Children are searched even when a parent's frame misses the point, because real sources have
-    containers (scroll views, zero-size groups) whose frames do not bound their children.
-    """
-    spoken = _topmost(tree, x, y, spoken=True)
-    if spoken is not None and short_type(str(spoken.get("type") or "")) == "Icon":
-        # An edit-mode icon's remove badge (DeleteButton) lies inside the icon, so WDA reports it
-        # accessible="false" (no element below an accessible one is: isWDAccessible), yet UIKit
-        # hit-tests views and the badge takes the touch.
-        badge = _topmost(spoken, x, y, spoken=False)
-        if badge is not None and short_type(str(badge.get("type") or "")) == "Button":
-            return badge
-    if spoken is not None:
-        return spoken
-    # No accessible element under the finger. iOS 26 reports a list's cells as containers
-    # (accessible="false", their texts inside unspoken: the Settings dumps), and UIKit hands a
-    # touch on a row's text to the row: the row is what was touched, named by its cell.
-    row = _topmost(tree, x, y, spoken=False, kind="Cell")
-    return row or _topmost(tree, x, y, spoken=False)
-
-
-def _topmost(node: object, x: float, y: float, spoken: bool, kind: str = "",
-             ) -> Mapping[str, object] | None:
-    """The last-drawn deepest visible node containing (x, y) (only accessible ones: `spoken`;
-    only of type `kind`, when given)."""
-    if not isinstance(node, Mapping):
-        return None
-    children = node.get("children")
-    if isinstance(children, list):
-        for child in reversed(children):
-            hit = _topmost(child, x, y, spoken, kind)
-            if hit is not None:
-                return hit
-    rect = rect_of(node.get("rect"))
-    if (rect is None or not rect.contains(x, y) or node.get("isVisible") == "0"
-            or (spoken and not flag(node, "isAccessible"))
-            or (kind and short_type(str(node.get("type") or "")) != kind)):
-        return None
-    return node
 
 
 def alert_button(tree: object, params: Mapping[str, object]) -> Mapping[str, object] | None:
@@ -189,22 +116,6 @@ def _kind(node: Mapping[str, object]) -> str:
     return short_type(_text(node, "type"))
 
 
-def _ancestry(tree: object, node: Mapping[str, object]) -> list[Mapping[str, object]]:
-    """The nodes from the root down to `node` (itself last); [] when it is not in `tree`."""
-    stack: list[tuple[object, tuple[Mapping[str, object], ...]]] = [(tree, ())]
-    while stack:
-        item, above = stack.pop()
-        if not isinstance(item, Mapping):
-            continue
-        line = (*above, item)
-        if item is node:
-            return list(line)
-        children = item.get("children")
-        if isinstance(children, list):
-            stack.extend((child, line) for child in children)
-    return []
-
-
 def _holds_checkmark(tree: object) -> bool:
     """Whether UIKit's checkmark button is in `tree` (a cell: it is the option chosen)."""
     return any(_kind(n) == "Button" and _text(n, "label") == CHECKMARK for _, n in walk(tree))
@@ -220,7 +131,7 @@ def chosen_before(tree: object, node: Mapping[str, object]) -> str:
     holds UIKit's checkmark), the label of the cell holding it: the option chosen before a tap
     on `node`. "" anywhere else, and where several cells are checked (which one a tap changes
     cannot be told)."""
-    line = _ancestry(tree, node)
+    line = ancestry(tree, node)
     cells = [i for i, n in enumerate(line) if _kind(n) == "Cell"]
     if not cells:
         return ""
@@ -230,51 +141,6 @@ def chosen_before(tree: object, node: Mapping[str, object]) -> str:
     if len(checked) != 1:
         return ""
     return _text(checked[0], "label") or _text(checked[0], "name")
-
-
-def _keyboard_areas(tree: object) -> list[Mapping[str, object]]:
-    """The view holding each visible Keyboard and what iOS draws beside it: the outermost of
-    the Keyboard's ancestors inside its window that starts below the screen's top.
-
-    A real phone's keyboard window is full-screen (iOS 26 dumps, docs/simulator.md): in it an
-    Other over the bottom of the screen holds the Keyboard (its keys, Emoji, the Return key),
-    the predictions bar above it, and in an unnamed Other the globe ("Next keyboard") and
-    "dictation" buttons below it; the "inputView" sits empty and hidden in another window. So
-    neither a name nor the window's frame says where the keyboard is; the Keyboard's own
-    ancestry does."""
-    areas = []
-    for _, node in walk(tree):
-        if _kind(node) != KEYBOARD_TYPE or node.get("isVisible") == "0":
-            continue
-        line = _ancestry(tree, node)
-        windows = [i for i, n in enumerate(line) if _kind(n) == "Window"]
-        inside = line[windows[-1] + 1:] if windows else line
-        area = next((n for n in inside if (r := rect_of(n.get("rect"))) is not None and r.y > 0),
-                    node)
-        areas.append(area)
-    return areas
-
-
-def in_keyboard(tree: object, node: Mapping[str, object]) -> bool:
-    """Whether `node` is part of the on-screen keyboard: a key, or anything inside the view
-    that holds a Keyboard (`_keyboard_areas`: the Return key, Emoji, the globe, dictation)."""
-    if is_key(node):
-        return True
-    areas = _keyboard_areas(tree)
-    return any(any(n is area for area in areas) for n in _ancestry(tree, node))
-
-
-def keyboard_at(tree: object, x: float, y: float) -> bool:
-    """Whether (x, y) lies on a visible on-screen keyboard of `tree` (where a Button named by
-    id sits, for a Return key tapped by id: its attributes do not say): inside the view that
-    holds it (`_keyboard_areas`), or on one of that view's buttons or keys, which may reach
-    below its frame (dictation, on a phone, by a point)."""
-    for area in _keyboard_areas(tree):
-        parts = [area, *(n for _, n in walk(area) if _kind(n) in ("Button", KEY_TYPE))]
-        if any((rect := rect_of(part.get("rect"))) is not None and rect.contains(x, y)
-               for part in parts):
-            return True
-    return False
 
 
 def to_target(node: Mapping[str, object], secret: bool = False, page: str = "",

@@ -1,0 +1,262 @@
+"""What a touch at a point lands on, read off a WDA JSON page source as the phone hit-tests it.
+
+Pure, as `targets.py` (which re-exports these): the element frames, the keyboard's area, and
+`node_at`, the element a tap at (x, y) is logged at. UIKit hands a touch to the topmost view
+there; a page source says what is accessible and where, not what lies on top, so the hit test
+reads the screen's layers as iOS draws them (the simulator's own is `phoneshell.sim.ui.hit_path`):
+a scrolling list clips its rows to its frame, and a bar, the keyboard, an alert or sheet, or a
+named panel drawn over content takes the touches inside it, whatever lies under it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from phoneshell.xcui import flag, short_type, walk
+
+KEYBOARD_TYPE = "Keyboard"
+BARS = frozenset({"NavigationBar", "TabBar", "Toolbar"})
+"""Short types of the bars iOS draws over the content of their screen, whatever the source's
+order (real dumps list a navigation bar before the table that scrolls under it)."""
+CLIPS = frozenset({"Table", "CollectionView", "ScrollView"})
+"""Short types of the scrolling lists that clip their rows to their own frame: a row scrolled
+under a navigation bar shows (and takes touches) only inside its list."""
+LAYERS = frozenset({"Window", "Alert", "Sheet", "Popover"})
+"""Short types that start a layer of their own: a bar does not cover what lies in a later one."""
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An element frame in points."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    def contains(self, x: float, y: float) -> bool:
+        """Whether (x, y) lies inside (left and top edges included, right and bottom not)."""
+        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        """The centre as facebook-wda computes it (integer halves, as `Rect.center`)."""
+        return self.x + self.width // 2, self.y + self.height // 2
+
+
+def rect_of(value: object) -> Rect | None:
+    """Read a rect object ({"x", "y", "width", "height"}); None when it is not one."""
+    if not isinstance(value, Mapping):
+        return None
+    parts = [value.get(k) for k in ("x", "y", "width", "height")]
+    if not all(isinstance(p, (int, float)) and not isinstance(p, bool) for p in parts):
+        return None
+    x, y, w, h = (float(p) for p in parts)  # type: ignore[arg-type]
+    return Rect(x, y, w, h)
+
+
+def _kind(node: Mapping[str, object]) -> str:
+    return short_type(str(node.get("type") or ""))
+
+
+def _holds(node: Mapping[str, object], x: float, y: float) -> bool:
+    rect = rect_of(node.get("rect"))
+    return rect is not None and rect.contains(x, y)
+
+
+def ancestry(tree: object, node: Mapping[str, object]) -> list[Mapping[str, object]]:
+    """The nodes from the root down to `node` (itself last); [] when it is not in `tree`."""
+    stack: list[tuple[object, tuple[Mapping[str, object], ...]]] = [(tree, ())]
+    while stack:
+        item, above = stack.pop()
+        if not isinstance(item, Mapping):
+            continue
+        line = (*above, item)
+        if item is node:
+            return list(line)
+        children = item.get("children")
+        if isinstance(children, list):
+            stack.extend((child, line) for child in children)
+    return []
+
+
+def keyboard_areas(tree: object) -> list[Mapping[str, object]]:
+    """The view holding each visible Keyboard and what iOS draws beside it: the outermost of
+    the Keyboard's ancestors inside its window that starts below the screen's top.
+
+    A real phone's keyboard window is full-screen (iOS 26 dumps, docs/simulator.md): in it an
+    Other over the bottom of the screen holds the Keyboard (its keys, Emoji, the Return key),
+    the predictions bar above it, and in an unnamed Other the globe ("Next keyboard") and
+    "dictation" buttons below it; the "inputView" sits empty and hidden in another window. So
+    neither a name nor the window's frame says where the keyboard is; the Keyboard's own
+    ancestry does."""
+    areas = []
+    for _, node in walk(tree):
+        if _kind(node) != KEYBOARD_TYPE or node.get("isVisible") == "0":
+            continue
+        line = ancestry(tree, node)
+        windows = [i for i, n in enumerate(line) if _kind(n) == "Window"]
+        inside = line[windows[-1] + 1:] if windows else line
+        area = next((n for n in inside if (r := rect_of(n.get("rect"))) is not None and r.y > 0),
+                    node)
+        areas.append(area)
+    return areas
+
+
+def _on_area(area: Mapping[str, object], x: float, y: float) -> bool:
+    parts = [area, *(n for _, n in walk(area) if _kind(n) in ("Button", "Key"))]
+    return any(_holds(part, x, y) for part in parts)
+
+
+def in_keyboard(tree: object, node: Mapping[str, object]) -> bool:
+    """Whether `node` is part of the on-screen keyboard: a key, or anything inside the view
+    that holds a Keyboard (`keyboard_areas`: the Return key, Emoji, the globe, dictation)."""
+    if _kind(node) == "Key":
+        return True
+    areas = keyboard_areas(tree)
+    return any(any(n is area for area in areas) for n in ancestry(tree, node))
+
+
+def keyboard_at(tree: object, x: float, y: float) -> bool:
+    """Whether (x, y) lies on a visible on-screen keyboard of `tree` (where a Button named by
+    id sits, for a Return key tapped by id: its attributes do not say): inside the view that
+    holds it (`keyboard_areas`), or on one of that view's buttons or keys, which may reach
+    below its frame (dictation, on a phone, by a point)."""
+    return any(_on_area(area, x, y) for area in keyboard_areas(tree))
+
+
+def node_at(tree: object, x: float, y: float) -> Mapping[str, object] | None:
+    """The element at (x, y), hit-tested as the phone does: what lies there (`_under`), unless
+    something drawn over it takes the touch there (`_coverers`: a bar, the keyboard, an alert or
+    sheet, a named panel); then the coverer's own accessible element at the point, else the
+    coverer itself (a touch on a navigation bar's blank space is the bar's, not the row's under
+    it; a touch between two keys is the keyboard's)."""
+    found = _under(tree, x, y)
+    if found is None:
+        return None
+    covers = _coverers(tree, found, x, y)
+    if not covers:
+        return found
+    cover = covers[-1]
+    return _topmost(cover, x, y, spoken=True) or _own_keyboard(cover) or cover
+
+
+def _under(tree: object, x: float, y: float) -> Mapping[str, object] | None:
+    """The topmost deepest visible *accessible* node whose frame contains the point, else, when
+    none does, the row (Cell) there, else the topmost deepest visible node (later siblings lie
+    on top; a list's rows count only inside its frame).
+
+    Accessible first because that is what VoiceOver's hit-test names: real iOS trees lay unnamed
+    views over whole cells and screens (the General > About and Settings dumps), so the deepest
+    node under a finger is often an empty `Other` while the cell under it is what was touched.
+    Children are otherwise searched even when a parent's frame misses the point, because real
+    sources have containers (zero-size groups) whose frames do not bound their children.
+    """
+    spoken = _topmost(tree, x, y, spoken=True)
+    if spoken is not None and _kind(spoken) == "Icon":
+        # An edit-mode icon's remove badge (DeleteButton) lies inside the icon, so WDA reports it
+        # accessible="false" (no element below an accessible one is: isWDAccessible), yet UIKit
+        # hit-tests views and the badge takes the touch.
+        badge = _topmost(spoken, x, y, spoken=False)
+        if badge is not None and _kind(badge) == "Button":
+            return badge
+    if spoken is not None:
+        return spoken
+    # No accessible element under the finger. iOS 26 reports a list's cells as containers
+    # (accessible="false", their texts inside unspoken: the Settings dumps), and UIKit hands a
+    # touch on a row's text to the row: the row is what was touched, named by its cell.
+    row = _topmost(tree, x, y, spoken=False, kind="Cell")
+    return row or _topmost(tree, x, y, spoken=False)
+
+
+def _topmost(node: object, x: float, y: float, spoken: bool, kind: str = "",
+             ) -> Mapping[str, object] | None:
+    """The last-drawn deepest visible node containing (x, y) (only accessible ones: `spoken`;
+    only of type `kind`, when given), not looking into a list whose frame misses the point."""
+    if not isinstance(node, Mapping):
+        return None
+    rect = rect_of(node.get("rect"))
+    if (_kind(node) in CLIPS and rect is not None and rect.width > 0 and rect.height > 0
+            and not rect.contains(x, y)):
+        return None
+    children = node.get("children")
+    if isinstance(children, list):
+        for child in reversed(children):
+            hit = _topmost(child, x, y, spoken, kind)
+            if hit is not None:
+                return hit
+    if (rect is None or not rect.contains(x, y) or node.get("isVisible") == "0"
+            or (spoken and not flag(node, "isAccessible"))
+            or (kind and _kind(node) != kind)):
+        return None
+    return node
+
+
+def _own_keyboard(area: Mapping[str, object]) -> Mapping[str, object] | None:
+    return next((n for _, n in walk(area) if _kind(n) == KEYBOARD_TYPE), None)
+
+
+def _coverers(tree: object, found: Mapping[str, object], x: float,
+              y: float) -> list[Mapping[str, object]]:
+    """What takes a touch at (x, y) from `found` (a node of `tree`), bottom first: a visible
+    alert anywhere (its dimmed backdrop takes the screen's), the keyboard's area the point lies
+    on, and, drawn after `found` where the point lies, a sheet or a panel (an `Other` with a
+    name or label), and a bar drawn after it or over the list it scrolls in. Nothing `found`
+    lies in covers it, nor anything inside it; unnamed containers never do (real dumps lay
+    empty full-screen views over everything, and the keyboard's window is full-screen)."""
+    order: dict[int, int] = {}
+    lines: dict[int, tuple[Mapping[str, object], ...]] = {}
+    stack: list[tuple[object, tuple[Mapping[str, object], ...]]] = [(tree, ())]
+    while stack:  # document order, each node with the line above it
+        item, above = stack.pop()
+        if not isinstance(item, Mapping):
+            continue
+        order[id(item)] = len(order)
+        lines[id(item)] = above
+        children = item.get("children")
+        if isinstance(children, list):
+            stack.extend((child, (*above, item)) for child in reversed(children))
+    if id(found) not in order:
+        return []
+    above = lines[id(found)]
+    inside = {id(n) for n in above} | {id(found)}
+    areas = {id(a) for a in keyboard_areas(tree)}
+    screen = rect_of(tree.get("rect")) if isinstance(tree, Mapping) else None
+    covers: list[tuple[int, int, Mapping[str, object]]] = []
+    for _, node in walk(tree):
+        if id(node) in inside or node.get("isVisible") == "0" or _within(lines, node, found):
+            continue
+        kind, later = _kind(node), order[id(node)] > order[id(found)]
+        if kind == "Alert":
+            covers.append((2, order[id(node)], node))
+        elif id(node) in areas and _on_area(node, x, y):
+            covers.append((1, order[id(node)], node))
+        elif not _holds(node, x, y):
+            continue
+        elif (later and (kind == "Sheet" or kind == "Other" and _panel(node, screen))) or (
+                kind in BARS and (later or _scrolls_under(lines, above, node))):
+            covers.append((0, order[id(node)], node))
+    return [node for *_, node in sorted(covers, key=lambda c: (c[0], c[1]))]
+
+
+def _within(lines: Mapping[int, tuple[Mapping[str, object], ...]], node: Mapping[str, object],
+            found: Mapping[str, object]) -> bool:
+    return any(n is found for n in lines[id(node)])
+
+
+def _panel(node: Mapping[str, object], screen: Rect | None) -> bool:
+    """Whether an Other is a panel drawn over content: named, and not the whole screen (Safari's
+    full-screen "CapsuleViewController" holds its bars and lets the page take other touches)."""
+    return bool(node.get("name") or node.get("label")) and rect_of(node.get("rect")) != screen
+
+
+def _scrolls_under(lines: Mapping[int, tuple[Mapping[str, object], ...]],
+                   above: tuple[Mapping[str, object], ...], bar: Mapping[str, object]) -> bool:
+    """Whether a bar listed before a row (`above`: the row's ancestors) still lies over it: the
+    row is in a list, and between the list and the bar's nearest common ancestor there is no
+    window, alert, sheet or popover of the row's own (a page presented over the bar's)."""
+    bar_line = {id(n) for n in lines[id(bar)]}
+    common = max((i for i, n in enumerate(above) if id(n) in bar_line), default=-1)
+    below = [_kind(n) for n in above[common + 1:]]
+    return any(k in CLIPS for k in below) and not any(k in LAYERS for k in below)

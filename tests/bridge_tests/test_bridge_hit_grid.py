@@ -1,0 +1,86 @@
+"""The bridge's hit test against the simulator's: over a grid of points on screens where a bar,
+the keyboard, a panel or an alert lies over a list, the element `node_at` names is one the
+simulator's tap passes through (`phoneshell.sim.ui.hit_path`); the phone hands such touches to
+what lies on top, and a log naming the row under it records a tap that never reached it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+import pytest
+import wda
+
+from bridge.targets import node_at
+from phoneshell.sim.server import SimServer
+from phoneshell.sim.source import to_json
+from phoneshell.sim.ui import Node, hit_path
+
+CONTAINERS = ("Other", "Window", "Application")
+"""Types the simulator lets touches fall through; the bridge may name one where no element lies
+(nothing there takes the touch, and an unnamed container is what the source shows)."""
+PASSED_THROUGH = ("CapsuleNavigationBar",)
+"""Named panels the simulator lets touches through on their blank space while the bridge names
+them: Safari's address capsule over the start page. On a phone the bar takes those touches, so
+the bridge's answer is the phone's; the simulator's bar is a plain container (noted for sim/)."""
+
+
+@pytest.fixture
+def sim() -> Iterator[tuple[SimServer, wda.Client]]:
+    server = SimServer(port=0).start()
+    try:
+        yield server, wda.Client(server.url)
+    finally:
+        server.stop()
+
+
+def _same(found: Mapping[str, object], node: Node) -> bool:
+    r, f = found.get("rect"), node.frame
+    return (found.get("type") == node.type and found.get("name") == node.name
+            and found.get("label") == node.label
+            and r == {"x": f.x, "y": f.y, "width": f.width, "height": f.height})
+
+
+def _misses(server: SimServer) -> list[str]:
+    with server.lock:
+        screen = server.phone.screen()
+        tree, root = to_json(screen), screen.root
+    wrong = []
+    for y in range(50, 860, 6):
+        for x in range(5, 400, 14):
+            found, path = node_at(tree, x, y), hit_path(root, x, y)
+            if found is None or any(_same(found, n) for n in path):
+                continue
+            if found.get("type") in CONTAINERS and not (found.get("name") or found.get("label")):
+                continue
+            if found.get("name") in PASSED_THROUGH:
+                continue
+            wrong.append(f"({x},{y}) bridge {found.get('type')} {found.get('label')!r}, sim "
+                         f"{[(n.type, n.label or n.name) for n in path[-2:]]}")
+    return wrong
+
+
+def test_a_row_scrolled_under_the_navigation_bar_is_not_what_a_tap_on_the_bar_names(
+        sim: tuple[SimServer, wda.Client]) -> None:
+    server, client = sim
+    s = client.session("com.apple.Preferences")
+    s(label="General").click()
+    s.swipe(200, 500, 200, 460, 0.2)  # About (y 93-146) slides under the bar (y 62-116)
+    assert _misses(server) == []
+
+
+def test_the_keyboard_takes_the_touches_over_the_search_results(
+        sim: tuple[SimServer, wda.Client]) -> None:
+    server, client = sim
+    s = client.session("com.apple.Preferences")
+    s(label="Search").click()
+    s.send_keys("Display")
+    assert _misses(server) == []
+
+
+def test_safaris_suggestions_panel_takes_the_touches_over_the_start_page(
+        sim: tuple[SimServer, wda.Client]) -> None:
+    server, client = sim
+    s = client.session("com.apple.mobilesafari")
+    s(name="TabBarItemTitle").click()
+    s.send_keys("app")
+    assert _misses(server) == []
