@@ -350,9 +350,16 @@ def stop_strays(before: Collection[Key] = (), running: Collection[int] = (),
     sweep.stopping = True
     swept, quiet, killing = Swept(), 0, False
     counted: set[Key] = set()
+    ended: set[Key] = set()
     deadline = time.monotonic() + STOP_S
     while quiet < QUIET_PASSES:
-        live = [p for p in sweep.look() if not p.dead]
+        looked = sweep.look()
+        live = [p for p in looked if not p.dead]
+        # A comet's generations each live a moment: most passes find only the one that just
+        # exited, dead. A pass that finds one not seen before is no quiet pass: something is
+        # still forking, and the next pass may catch its child alive.
+        fresh = [p for p in looked if p.dead and p.key not in ended]
+        ended.update(p.key for p in fresh)
         for proc in live:
             now = read(proc.pid)
             if now is None or now.dead or now.start != proc.start:
@@ -365,7 +372,7 @@ def stop_strays(before: Collection[Key] = (), running: Collection[int] = (),
                     swept.named.append(called)
                 if outside is not None and outside(proc.pid) and len(swept.outside) < NAMED_MOST:
                     swept.outside[proc.pid] = called
-        quiet = 0 if live else quiet + 1
+        quiet = 0 if live or fresh else quiet + 1
         out_of_time = time.monotonic() > deadline
         if live and (out_of_time or killing or all(_stopped(p) for p in live)):
             killing = True  # all of them stopped: none can fork any more, so all are killed
