@@ -110,7 +110,7 @@ def test_an_agent_that_tapped_the_row_is_graded_by_what_it_saw(tmp_path: Path, w
     agent.write_text(AGENT)
     with SimServer() as sim:
         done = subprocess.run(
-            [str(ROOT / ".venv/bin/phoneshell"), "run", "--device", sim.url,
+            [sys.executable, "-m", "phoneshell", "run", "--device", sim.url,
              str(ROOT / "environments/settings.about.serial.yaml"), "--runs", str(tmp_path),
              "--run-id", "R",
              "--agent", f"command:{sys.executable} {agent} {which}"],
