@@ -35,11 +35,12 @@ TEXT_VIEW = full_type("TextView")
 TOP_EDGE_PT = 40
 """A swipe starting above this y pulls down Notification Center or Control Center (as the
 simulator's `TOP_EDGE`; a phone needs y near 0)."""
-BOTTOM_EDGE_FROM_PT = 627
-"""A swipe starting below this y may be a bottom-edge gesture (home, the app switcher): the
-smallest iPhone's bottom edge (667 points tall, less the simulator's 40-point `BOTTOM_EDGE`).
-The log holds no screen size, so on a taller phone a scroll starting this low ends the editing
-too; a search's results scroll above the keyboard, which covers the bottom of the screen."""
+BOTTOM_EDGE_PT = 40
+"""A swipe starting this near the screen's bottom may be a bottom-edge gesture (home, the app
+switcher): the simulator's `BOTTOM_EDGE`."""
+SMALLEST_SCREEN_PT = 667
+"""The smallest iPhone's height in points: the screen taken where the check is told none (the
+log holds no screen size; a check with the evidence passes the captured screen's)."""
 KEY_TEXT = {"space": " ", "delete": "\b"}
 """What the keyboard's named keys type, by name (the others, shift, more, emoji..., type
 nothing). iOS names a key for what it does and labels it for what it shows: the space key is
@@ -146,7 +147,7 @@ def _opens(action: Action) -> bool:
         action.target.type in TEXT_INPUTS
 
 
-def scrolls_in_place(action: Action) -> bool:
+def scrolls_in_place(action: Action, screen_h: float = SMALLEST_SCREEN_PT) -> bool:
     """Whether a swipe only scrolled what the field's screen shows (a search's results, the
     suggestions under an address), which moves nothing into or out of the field: the app in
     front stayed, and it went mostly up or down from away from the screen's top and bottom
@@ -161,22 +162,26 @@ def scrolls_in_place(action: Action) -> bool:
     if len(points) != len(ends):
         return all(e is None for e in ends)
     from_x, from_y, to_x, to_y = points
-    return TOP_EDGE_PT <= from_y <= BOTTOM_EDGE_FROM_PT and abs(to_y - from_y) >= abs(to_x - from_x)
+    return TOP_EDGE_PT <= from_y <= screen_h - BOTTOM_EDGE_PT and \
+        abs(to_y - from_y) >= abs(to_x - from_x)
 
 
-def _keeps(action: Action) -> bool:
+def _keeps(action: Action, screen_h: float) -> bool:
     """Whether an action leaves the editing of the field where it was."""
-    if scrolls_in_place(action):
+    if scrolls_in_place(action, screen_h):
         return True
     return action.kind == "tap" and (in_keyboard(action.target)
                                      or action.params.get("gesture") == "keyboard_dismiss")
 
 
-def editings(actions: Sequence[Action]) -> list[Editing]:
+def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
+             ) -> list[Editing]:
     """Every field's editing in the agent's turn, in order (see the module's docstring).
 
     An action WDA refused (`ok` false) never reached the screen and changes nothing here. A
-    keystroke with no field resolved still counts, as typed into an unknown field.
+    keystroke with no field resolved still counts, as typed into an unknown field. `screen_h`:
+    the phone's height in points, where a swipe from near its bottom may leave the screen
+    (`scrolls_in_place`); the smallest iPhone's when not known.
     """
     done: list[Editing] = []
     current: Editing | None = None
@@ -199,7 +204,7 @@ def editings(actions: Sequence[Action]) -> list[Editing]:
             current.field_action = action
             current.type(action, str(action.params.get("text") or ""),
                          clear=action.params.get("via") == "clear")
-        elif current is not None and _keeps(action):
+        elif current is not None and _keeps(action, screen_h):
             if action.kind == "tap" and in_keyboard(action.target):
                 assert action.target is not None
                 current.press(action, action.target)

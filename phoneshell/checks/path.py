@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from phoneshell.audit import Action
-from phoneshell.checks.keystrokes import Editing, editings, sends, typed_ends, typed_runs
+from phoneshell.checks.keystrokes import (
+    SMALLEST_SCREEN_PT,
+    Editing,
+    editings,
+    sends,
+    typed_ends,
+    typed_runs,
+)
 from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
@@ -307,14 +314,15 @@ def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
                        unproven=unwatched(evidence))
     icon = came.target is not None and short_type(came.target.type) == "Icon"
     # a result tapped ends the search; Return (typed, or the keyboard's key) opens the top hit
-    search = next((e for e in editings(actions) if (e.end is came and _in_search(e, _spotlight))
+    typed = editings(actions, screen_height(evidence))
+    search = next((e for e in typed if (e.end is came and _in_search(e, _spotlight))
                    or (_spotlight(e.field_action or e.opened_by) and bool(e.text.strip())
                        and any(state.by is came for state in sends(e)))), None)
     if search is not None and not icon:
         what = f" {came.target.label!r}" if came.target else ""
         return Finding(True, f"{app} opened from a Spotlight result{what} for "
                              f"{shorten(search.text.strip())!r}")
-    how = "a home-screen icon" if icon else _no_search(editings(actions), came)
+    how = "a home-screen icon" if icon else _no_search(typed, came)
     return Finding(False, f"{app} was first opened by {came.describe()}: {how}; apps in "
                           f"front: {shown}", unproven=unwatched(evidence))
 
@@ -350,6 +358,14 @@ SEARCH_INTO = Param("into", "str", "The search field: matched against its type, 
                                    "case-insensitive substring (e.g. Search).")
 
 
+
+def screen_height(evidence: Evidence) -> float:
+    """The phone's height in points, as the end state's source gives it (the smallest iPhone's
+    where none was captured)."""
+    final = evidence.final
+    height = final.source.height if final is not None else 0
+    return float(height) if height > 0 else float(SMALLEST_SCREEN_PT)
+
 @check_kind("opened_from_search", family="path", params=(SEARCHED, RESULT, IN_APP, SEARCH_INTO),
             negatable=False, implied_by=Same())
 def opened_from_search(check: Check, evidence: Evidence) -> Finding:
@@ -359,7 +375,7 @@ def opened_from_search(check: Check, evidence: Evidence) -> Finding:
     Typing the words, cancelling and tapping the row on the app's own list fails, as does a
     result reached by way of another page. Not negatable."""
     want, result = check.text.strip().lower(), check.text_of("result").strip().lower()
-    searched = [e for e in editings(evidence.agent_actions())
+    searched = [e for e in editings(evidence.agent_actions(), screen_height(evidence))
                 if _in_search(e, lambda a: _field_matches(check, a))
                 and want in e.text.lower()]
     for search in searched:

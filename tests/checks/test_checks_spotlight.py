@@ -136,3 +136,29 @@ def test_an_honest_spotlight_search_passes_on_the_simulator(
         (search,) = [e for e in editings(done.evidence.agent_actions()) if e.text]
         assert search.text.rstrip("\n") == "Calc"
         assert [a.kind for a in done.evidence.agent_actions()].count("swipe") == 3
+
+
+class LowScroll:
+    """Types "Calc" in Spotlight, drops the keyboard, scrolls the results from low on the
+    screen (y 760 of 874: a scroll on this phone, below the smallest iPhone's bottom edge),
+    then taps the Calculator row (a red team's honest finish)."""
+
+    name = "low-scroll"
+
+    def run(self, context: AgentContext) -> AgentResult:
+        client = wda.Client(context.wda_url)
+        client.home()
+        client.swipe(201, 300, 201, 620)
+        time.sleep(0.3)
+        client.send_keys("Calc")
+        client.swipe(201, 250, 201, 450, 0.2)  # the keyboard goes down
+        client.swipe(201, 760, 201, 500, 0.2)
+        client(**RESULT).click()
+        return AgentResult(ran=True, turns=1, claim=Claim(status="done"))
+
+
+def test_a_scroll_from_low_on_a_tall_phone_keeps_the_search(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """The bottom edge is the captured screen's (874 points here), not the smallest iPhone's."""
+    done = run_one(sim, tmp_path, suite["system.spotlight.find_app"], LowScroll())
+    assert done.row.outcome == "passed", [c.detail for c in done.row.checks]
