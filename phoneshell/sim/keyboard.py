@@ -130,7 +130,9 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
                  on_tap=lambda: None),
             Node("Button", Rect(facts.width - 77, y, 69, 42), name="dictation",
                  label="Dictate", on_tap=lambda: None))),)
-    return Node("Other", Rect(0, top, facts.width, keys_height), children=(board, *below))
+    # the view holding the keyboard reaches the screen's bottom, as the iOS 26 dumps' does (the
+    # strip below the keys is the keyboard's: a touch there is no touch on the app behind)
+    return Node("Other", Rect(0, top, facts.width, height), children=(board, *below))
 
 
 def on_keyboard(path: Sequence[Node]) -> bool:

@@ -441,3 +441,16 @@ def test_appium_settings_are_logged_as_other_with_the_names_changed(rig: Rig) ->
     refused = [e for e in rig.events() if e.stage == "refused"]
     assert [e.error.split(" change ")[0] for e in refused] == [
         "the WDA settings snapshotMaxDepth", "the WDA settings maxTypingFrequency"]
+
+
+def test_a_tap_on_the_strip_below_the_keys_is_the_keyboards(rig: Rig) -> None:
+    """The view holding the keyboard reaches the screen's bottom (the iOS 26 dumps): a tap
+    between the globe and dictation is the keyboard's, not the tab bar's under it (a red team's
+    tap in Books' search was logged as its Library tab)."""
+    session = wda.Client(rig.bridge.url).session("com.apple.iBooks")
+    session(label="Search", className="XCUIElementTypeButton").click()
+    session(className="XCUIElementTypeSearchField").click()
+    session.send_keys("Moby Dick")
+    session.tap(150, 820)
+    logged = last(rig).target
+    assert logged is not None and logged.keyboard and logged.label != "Library", logged
