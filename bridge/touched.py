@@ -234,7 +234,8 @@ def _coverers(tree: object, found: Mapping[str, object], x: float,
             covers.append((1, order[id(node)], node))
         elif not _holds(node, x, y):
             continue
-        elif (later and (kind == "Sheet" or kind == "Other" and _panel(node, screen))) or (
+        elif (later and (kind == "Sheet" or kind == "Other" and (
+                _panel(node, screen) or _presented(node, screen)))) or (
                 kind in BARS and (later or _scrolls_under(lines, above, node))):
             covers.append((0, order[id(node)], node))
     return [node for *_, node in sorted(covers, key=lambda c: (c[0], c[1]))]
@@ -249,6 +250,16 @@ def _panel(node: Mapping[str, object], screen: Rect | None) -> bool:
     """Whether an Other is a panel drawn over content: named, and not the whole screen (Safari's
     full-screen "CapsuleViewController" holds its bars and lets the page take other touches)."""
     return bool(node.get("name") or node.get("label")) and rect_of(node.get("rect")) != screen
+
+
+def _presented(node: Mapping[str, object], screen: Rect | None) -> bool:
+    """Whether an Other is a page presented over content: not the whole screen, and holding a
+    navigation bar of its own (the New Reminder and Add Alarm sheets: unnamed Others in the
+    tree). Its blank parts take the touch, not the list under it (two red teams' taps on a
+    sheet's blank area were logged as the tab bar and rows beneath)."""
+    if rect_of(node.get("rect")) == screen:
+        return False
+    return any(_kind(inner) == "NavigationBar" for _, inner in walk(node) if inner is not node)
 
 
 def _scrolls_under(lines: Mapping[int, tuple[Mapping[str, object], ...]],

@@ -454,3 +454,20 @@ def test_a_tap_on_the_strip_below_the_keys_is_the_keyboards(rig: Rig) -> None:
     session.tap(150, 820)
     logged = last(rig).target
     assert logged is not None and logged.keyboard and logged.label != "Library", logged
+
+
+@pytest.mark.parametrize(("app", "path", "point", "under"), [
+    ("com.apple.reminders", ("New Reminder",), (100, 545), "Reminders, 19"),
+    ("com.apple.mobiletimer", ("Alarms", "Add"), (110, 800), "Alarms"),
+])
+def test_a_tap_on_a_sheets_blank_area_is_not_the_control_under_the_sheet(
+        rig: Rig, app: str, path: tuple[str, ...], point: tuple[int, int], under: str) -> None:
+    """A page presented over a list (an unnamed Other with a navigation bar of its own) takes
+    every touch in its frame: two red teams' taps on its blank area were logged as the rows
+    and tab bar beneath, which the phone never touched."""
+    session = wda.Client(rig.bridge.url).session(app)
+    for label in path:
+        session(label=label, className="XCUIElementTypeButton").get(timeout=5).click()
+    session.tap(*point)
+    logged = last(rig).target
+    assert logged is not None and logged.label != under, logged
