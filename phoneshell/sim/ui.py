@@ -378,12 +378,13 @@ def hit_path(root: Node, x: int, y: int) -> list[Node]:
     """The path from `root` to the topmost, deepest visible node (or list) containing the point.
 
     Later siblings are drawn on top, so they are tried first. A list clips its children to its
-    own frame, so a row scrolled under a navigation bar cannot take the bar's taps. Plain
+    own frame, so a row scrolled under a navigation bar cannot take the bar's taps, and a cell
+    to its own (a subtitle running past a Notes row opened the note below its frame). Plain
     containers (Other, Window) are never the target themselves: touches fall through them.
     Returns [] when nothing visible is there.
     """
-    if root.scroll is not None and not root.frame.contains(x, y):
-        return []
+    if (root.scroll is not None or root.type == "Cell") and not root.frame.contains(x, y):
+        return []  # a row's text that runs past its cell takes no touch there, as in UIKit
     for child in reversed(root.children):
         below = hit_path(child, x, y)
         if below:

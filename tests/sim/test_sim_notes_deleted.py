@@ -30,3 +30,13 @@ def test_a_deleted_note_waits_in_recently_deleted_until_deleted_there(sim: SimSe
     session.swipe(x + 150, y, x - 150, y, 0.2)
     session(label="Delete", className="Button").get(timeout=5).click()
     assert title not in _rows(session)  # gone for good ("No Notes" shows)
+
+
+def test_a_rows_text_running_past_its_cell_takes_no_touch_there(sim: SimServer) -> None:
+    """UIKit hands a cell only the touches inside its frame: a Notes row's preview that runs
+    past the row opened the note from the gap below it (a red team's)."""
+    session = wda.Client(sim.url).session(NOTES)
+    row = session(className="Cell", labelContains="Meeting notes").get(timeout=5).bounds
+    session.tap(100, row.y + row.height + 2)  # below the row, on its preview's last line
+    assert sim.state()["foreground"] == NOTES
+    assert session(className="Cell", labelContains="Meeting notes").exists  # still the list
