@@ -160,7 +160,10 @@ def scrolls_in_place(action: Action, screen_h: float = SMALLEST_SCREEN_PT) -> bo
     ends = [action.params.get(k) for k in ("from_x", "from_y", "to_x", "to_y")]
     points = [float(e) for e in ends if isinstance(e, (int, float))]
     if len(points) != len(ends):
-        return all(e is None for e in ends)
+        # no points logged: a swipe by direction (on an element, which XCUITest starts inside
+        # it, or on the whole app) scrolls in place only up or down; sideways it pages, goes
+        # back or leaves, and a drag between elements may go anywhere
+        return all(e is None for e in ends) and action.params.get("direction") in ("up", "down")
     from_x, from_y, to_x, to_y = points
     return TOP_EDGE_PT <= from_y <= screen_h - BOTTOM_EDGE_PT and \
         abs(to_y - from_y) >= abs(to_x - from_x)

@@ -66,8 +66,11 @@ def test_a_button_in_springboard_is_no_spotlight_result() -> None:
     swipe(300, 400, 50, 400),  # sideways: a home screen's paging
     act(3, "swipe", SB, SB, target=tgt("XCUIElementTypeStatusBar"), direction="down",
         element="1", gesture="swipe"),  # the status bar pulled down
+    act(3, "swipe", SB, SB, direction="right", gesture="swipe"),  # the whole app, sideways
+    act(3, "swipe", SB, SB, target=ROW, direction="left", element="1", gesture="swipe"),
+    act(3, "swipe", SB, SB, gesture="press_and_drag"),  # between elements: anywhere
 ], ids=["control-center", "notification-center", "home", "app-switch", "app-changed",
-        "back", "sideways", "status-bar"])
+        "back", "sideways", "status-bar", "app-sideways", "element-sideways", "drag"])
 def test_a_swipe_to_another_screen_ends_the_search(away: list[AuditEvent]) -> None:
     passed, detail = grade("opened_via_spotlight", spotlight(away), app=CALC)
     assert not passed and "ended that typing first" in detail, detail
