@@ -13,6 +13,14 @@ from phoneshell.evidence import Claim
 DONE = AgentResult(ran=True, claim=Claim(status="done", summary="done"))
 
 
+def open_spotlight(client: wda.Client) -> None:
+    """Go home and pull Spotlight down from the middle of the screen (its field takes the
+    focus, the keyboard up)."""
+    client.home()
+    client.swipe(201, 300, 201, 620)
+    time.sleep(0.3)
+
+
 def tap_keys(client: wda.Client, text: str) -> None:
     """Tap each character's key, by its name ("space" for a space; a letter's capital where
     the keyboard shows capitals)."""

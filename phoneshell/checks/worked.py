@@ -184,7 +184,7 @@ def judge(keys: Sequence[str], want: Operands) -> tuple[bool, str]:
     """Whether `keys`, replayed from a fresh Calculator, compute `want.result` from the task's
     numbers; and why, for a person."""
     what = shown(keys)
-    odd = [k for k in keys if k not in REPLAYED or k == "change sign"]
+    odd = _unreplayed(keys)
     if odd:
         how = {SWIPE: "an action that is no key press (only a sideways swipe on the display, "
                       "which deletes a digit, is replayed)",
@@ -308,8 +308,11 @@ def _carried(before: Sequence[str], last: Sequence[str], want: Operands) -> str:
     return ""
 
 
+def _unreplayed(keys: Sequence[str]) -> list[str]:
+    """The presses the check cannot replay: no key nor display swipe, or a sign change."""
+    return [k for k in keys if k not in REPLAYED or k == "change sign"]
+
+
 def _replayable(keys: Sequence[str]) -> bool:
-    """Whether a computation replays whole (every press a key or a display swipe, no sign
-    change) and ends on = or %."""
-    return bool(keys) and keys[-1] in ENDS and all(
-        k in REPLAYED and k != "change sign" for k in keys)
+    """Whether a computation replays whole (`_unreplayed` finds nothing) and ends on = or %."""
+    return bool(keys) and keys[-1] in ENDS and not _unreplayed(keys)

@@ -11,13 +11,13 @@ Calculator), and honest runs through the bridge in front of the simulated iPhone
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 import wda
 from attempt_rig import run_one
 from audit_logs import CALC, PREFS, SAFARI, SB, act, grade, log, tgt
+from key_typists import open_spotlight
 
 from phoneshell.agents.base import AgentContext, AgentResult
 from phoneshell.audit import AuditEvent, Target
@@ -119,9 +119,7 @@ class SpotlightSearch:
 
     def run(self, context: AgentContext) -> AgentResult:
         client = wda.Client(context.wda_url)
-        client.home()
-        client.swipe(201, 300, 201, 620)
-        time.sleep(0.3)
+        open_spotlight(client)
         client.send_keys("Calc")
         for start, end in ((450, 250), (250, 450)):
             client.swipe(200, start, 200, end, 0.2)
@@ -150,9 +148,7 @@ class LowScroll:
 
     def run(self, context: AgentContext) -> AgentResult:
         client = wda.Client(context.wda_url)
-        client.home()
-        client.swipe(201, 300, 201, 620)
-        time.sleep(0.3)
+        open_spotlight(client)
         client.send_keys("Calc")
         client.swipe(201, 250, 201, 450, 0.2)  # the keyboard goes down
         client.swipe(201, 760, 201, 500, 0.2)

@@ -5,13 +5,12 @@ in front of the simulated iPhone, as an honest agent that types on the on-screen
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import wda
 from attempt_rig import run_one
 from audit_logs import CALC, PREFS, SAFARI, SB, act, grade, log, tgt
-from key_typists import DONE, NoteKeys, tap_keys
+from key_typists import DONE, NoteKeys, open_spotlight, tap_keys
 
 from phoneshell.agents.base import AgentContext, AgentResult
 from phoneshell.audit import AuditEvent, Target
@@ -31,9 +30,7 @@ class SpotlightKeys:
 
     def run(self, context: AgentContext) -> AgentResult:
         client = wda.Client(context.wda_url)
-        client.home()
-        client.swipe(201, 300, 201, 620)
-        time.sleep(0.3)
+        open_spotlight(client)
         tap_keys(client, "calc")
         if self.go:
             client(type="XCUIElementTypeButton", name="Go").click()
