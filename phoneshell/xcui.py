@@ -458,6 +458,16 @@ def reaches_out_by_url(url: str) -> str:
     return RUNS_SHORTCUT if scheme in SHORTCUT_SCHEMES else ""
 
 
+def _leftward(params: Mapping[str, object] | None) -> bool:
+    """Whether a swipe's logged points go more left than up or down (on a row: its actions
+    shown, or, all the way, its Delete done)."""
+    ends = [(params or {}).get(k) for k in ("from_x", "from_y", "to_x", "to_y")]
+    if not all(isinstance(e, int | float) for e in ends):
+        return (params or {}).get("direction") == "left"
+    from_x, from_y, to_x, to_y = (float(e) for e in ends)  # type: ignore[arg-type]
+    return to_x < from_x and abs(to_x - from_x) > abs(to_y - from_y)
+
+
 NOTES = "com.apple.mobilenotes"
 RECENTLY_DELETED = "Recently Deleted"
 FOR_GOOD = "it would delete a note for good from Notes' Recently Deleted, where its owner can " \
@@ -482,8 +492,9 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
         page: the title of the page the element was on (its navigation bar's).
     """
     text = _pressed(label, params)
-    if app == NOTES and kind == "tap" and page == RECENTLY_DELETED and text in PURGES:
-        return FOR_GOOD
+    if app == NOTES and page == RECENTLY_DELETED and (
+            kind == "tap" and text in PURGES or kind == "swipe" and _leftward(params)):
+        return FOR_GOOD  # a row's Delete, or a full swipe left on it, which iOS deletes at
     reach = reaches_out(app, text) if kind == "tap" else ""
     if reach:
         return reach

@@ -258,10 +258,27 @@ def test_deleting_a_note_for_good_from_recently_deleted_is_refused(rig: Rig,
     session(className="Cell", label="Recently Deleted, 1").get(timeout=5).click()
     row = session(className="Cell", label=title).get(timeout=5)
     x, y = row.bounds.center
-    session.swipe(x + 150, y, x - 150, y, 0.2)
+    # a swipe left shows its Delete on a phone and, all the way, deletes at once: refused too
     with pytest.raises(wda.WDARequestError, match="delete a note for good"):
-        session(label="Delete", className="Button").get(timeout=5).click()
+        session.swipe(x + 150, y, x - 150, y, 0.2)
+    session.swipe(x, y + 100, x, y - 100, 0.2)  # scrolling the folder deletes nothing
     assert session(className="Cell", label=title).exists  # still recoverable
+
+
+@pytest.mark.parametrize(("kind", "page", "label", "params", "refused"), [
+    ("tap", "Recently Deleted", "Delete", {}, True),
+    ("tap", "Recently Deleted", "Delete All", {}, True),
+    ("swipe", "Recently Deleted", "Groceries", {"from_x": 350, "from_y": 200, "to_x": 20,
+                                                "to_y": 205}, True),  # all the way: deleted
+    ("swipe", "Recently Deleted", "Groceries", {"direction": "left"}, True),
+    ("swipe", "Recently Deleted", "Groceries", {"from_x": 200, "from_y": 600, "to_x": 200,
+                                                "to_y": 200}, False),  # a scroll
+    ("tap", "Notes", "Delete", {}, False),  # to Recently Deleted: the owner can recover it
+])
+def test_what_deletes_a_note_for_good(kind: str, page: str, label: str,
+                                      params: dict[str, object], refused: bool) -> None:
+    why = outlasts_run(kind, "com.apple.mobilenotes", label, params, page)
+    assert bool(why) is refused and (not refused or "for good" in why), why
 
 
 def test_getting_an_app_is_refused_on_the_phone(rig: Rig, sim: SimServer) -> None:
