@@ -97,6 +97,7 @@ def test_every_request_carries_the_registry_tools(endpoint: StandIn, tmp_path: P
     assert "observation 1 · app: SpringBoard" in first_user
 
 
+@pytest.mark.slow
 def test_a_model_that_fills_its_share_of_the_log_is_stopped_there(
         endpoint: StandIn, tmp_path: Path, suite: dict[str, Task]) -> None:
     task = replace(suite["notes.type_long"], max_steps=200)

@@ -149,6 +149,7 @@ def test_leaver_finds_a_stopwatch_another_attempt_s_agent_left_going(
     assert "tapped 'Start'" in fixed.detail, fixed.detail
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("task_id", "word", "wrong"), [
     ("resilience.wrong_app", "Display", {2: "Display & Text Size", 3: "Display Zoom"}),
     ("settings.keyboard.reach", "Keyboard", {2: "Keyboards & Typing", 3: "Keyboards"}),

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from attempt_rig import Locker
 
 from phoneshell.runner import AttemptPlan, open_rig, run_attempt
@@ -40,6 +41,7 @@ def _task_copy(environments: Path, folder: Path, **keys: object) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_an_attempt_that_ran_out_of_time_is_graded_failed_as_the_run_failed_it(
         tmp_path: Path, environments: Path) -> None:
     task = _task_copy(environments, tmp_path / "tasks", timeout_seconds=6)

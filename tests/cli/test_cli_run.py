@@ -188,6 +188,7 @@ def test_a_phone_another_run_holds_is_refused_naming_the_holder(
         assert f"running on {sim.url}" in free.stdout
 
 
+@pytest.mark.slow
 def test_a_run_killed_in_the_middle_of_an_attempt_can_be_resumed(tmp_path: Path) -> None:
     # killed (a crash, a full disk, a power cut) before it sealed what it wrote last: the
     # audit lines and the folder of the attempt in flight are not sealed, and refused the

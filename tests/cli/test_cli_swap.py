@@ -96,6 +96,7 @@ def test_only_open_the_app_tasks_pass_a_baseline(tmp_path: Path) -> None:
     assert all(set(by) == {"open-app"} for by in passing.values())
 
 
+@pytest.mark.slow
 def test_a_recorded_finish_replays_and_swaps(tmp_path: Path) -> None:
     # one recorded finish is enough: it replays, swaps in where it is compatible and is
     # rejected where it is not

@@ -29,6 +29,7 @@ def attempts(sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> list[Att
     return rows
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault, reason", [
     ("locked", "is locked"),
     ("drop-writes", "input does not reach the screen"),
