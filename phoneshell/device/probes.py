@@ -121,9 +121,15 @@ NO_RESULTS = ("no results", "no matches")
 
 
 def titled(title: str) -> Callable[[str], bool]:
-    """Whether a result row's label is `title`, ignoring case and outer spaces."""
-    want = title.strip().lower()
-    return lambda label: label.strip().lower() == want
+    """Whether a result row's label is `title`, but for outer spaces and its first letter's
+    case: iOS capitalises the first letter of a note or reminder by itself, and nothing else.
+    'COLLECT PARCEL' is another title than 'collect parcel'."""
+    want = _first_folded(title.strip())
+    return lambda label: _first_folded(label.strip()) == want
+
+
+def _first_folded(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def any_note(label: str) -> bool:

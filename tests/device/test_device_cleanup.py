@@ -256,3 +256,14 @@ def test_a_run_of_searches_in_one_app_shares_its_launch(tmp_path: Path) -> None:
         launches = sum(count.count for routes in sim.latency.tally.take().values()
                        for route, count in routes.items() if route == "POST /wda/apps/launch")
         assert launches == 1
+
+
+def test_a_title_counts_with_its_first_letter_capitalised_and_not_in_other_case(
+        tmp_path: Path) -> None:
+    """iOS capitalises a note's first letter by itself; capitals anywhere else are the agent's."""
+    rows = [{"title": t, "list": "Reminders", "done": False, "flagged": False, "due": ""}
+            for t in ("Collect parcel", "COLLECT PARCEL", "collect Parcel", " collect parcel ")]
+    with phone_with(tmp_path, {REMINDERS: {"reminders": [*SEED, *rows]}}) as (_, phone):
+        assert run_probe(phone, "reminders_titled", "collect parcel") == 2
+    with phone_with(tmp_path, notes("PHONESHELL BENCHMARK", "Phoneshell benchmark")) as (_, phone):
+        assert run_probe(phone, "notes_titled", TITLE) == 1

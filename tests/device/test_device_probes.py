@@ -56,7 +56,8 @@ def test_settings_values_are_read_by_path(phone: Phone) -> None:
 
 def test_notes_are_counted_by_title_and_by_text(phone: Phone) -> None:
     # a fresh phone's notes: "phoneshell benchmark", "Groceries" (milk, eggs...), two more
-    assert run_probe(phone, "notes_titled", "Phoneshell Benchmark") == 1
+    assert run_probe(phone, "notes_titled", "Phoneshell benchmark") == 1, "iOS capitalises"
+    assert run_probe(phone, "notes_titled", "Phoneshell Benchmark") == 0, "another title"
     assert run_probe(phone, "notes_titled", "benchmark") == 0, "a title is matched whole"
     assert run_probe(phone, "notes_containing", "milk") == 1
     with pytest.raises(ProbeError, match="more notes with 'e' than one screen shows"):
