@@ -14,7 +14,7 @@ second line says "No additional text", as Notes writes it for a note of one line
 from __future__ import annotations
 
 from phoneshell.device.phone import Phone
-from phoneshell.device.probes import search_steps
+from phoneshell.device.probes import fresh_app, has_search_field, search_steps
 from phoneshell.device.steps import executes, run_steps
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
@@ -68,8 +68,7 @@ def clean_notes(phone: Phone, step: Step) -> None:
     text = step.arg or step.option("text")
     keep = int(step.option("keep", "0"))
     exact = text if step.option("exact") == "yes" else ""
-    run_steps(phone, [Step("terminate", NOTES), Step("launch", NOTES)])
-    run_steps(phone, search_steps(text))
+    fresh_app(phone, NOTES, *search_steps(text), ready=has_search_field)
     for _ in range(MAX_DELETES):
         rows = _results(phone, exact)
         if len(rows) <= keep:

@@ -25,7 +25,13 @@ from typing import TypeVar
 
 from phoneshell.device.alarms import ALARMS_LEFT, alarm_label, alarm_text, open_alarms, read_alarms
 from phoneshell.device.phone import Phone
-from phoneshell.device.steps import run_steps, screen_signature, scroll_points, still_left
+from phoneshell.device.steps import (
+    back_until,
+    run_steps,
+    screen_signature,
+    scroll_points,
+    still_left,
+)
 from phoneshell.errors import RIG_DOWN, DeviceError, PhoneshellError, StepError
 from phoneshell.registry import Registry
 from phoneshell.tasks import Step
@@ -107,10 +113,21 @@ def running(phone: Phone, name: str, arg: str, leave_open: bool,
         _LEAVE_OPEN.reset(token)
 
 
-def fresh_app(phone: Phone, bundle_id: str, *steps: Step) -> PageSource:
-    """Start an app from scratch, run steps in it, and return the screen."""
-    run_steps(phone, [Step("terminate", bundle_id), Step("launch", bundle_id), *steps])
+def fresh_app(phone: Phone, bundle_id: str, *steps: Step,
+              ready: Callable[[PageSource], bool] | None = None) -> PageSource:
+    """Start an app from scratch, run steps in it, and return the screen. An app reopens where
+    it stopped (iOS state restoration: Reminders in a list, Notes perhaps in a note); with
+    `ready`, the screen the steps start from, it is first taken back there (`back_until`)."""
+    run_steps(phone, [Step("terminate", bundle_id), Step("launch", bundle_id)])
+    if ready is not None:
+        back_until(phone, ready)
+    run_steps(phone, list(steps))
     return phone.page()
+
+
+def has_search_field(page: PageSource) -> bool:
+    """Whether the screen shows a search field: where an app's own search starts."""
+    return any(e.type == SEARCH_FIELD for e in page.on_screen())
 
 
 def stop_app(phone: Phone, bundle_id: str) -> None:
@@ -187,7 +204,7 @@ def searched(phone: Phone, bundle_id: str, text: str) -> PageSource:
         run_steps(phone, search_steps(text))  # the whole list a count left up (`wholes`)
         page = phone.page()
     else:
-        page = fresh_app(phone, bundle_id, *search_steps(text))
+        page = fresh_app(phone, bundle_id, *search_steps(text), ready=has_search_field)
     phone.leave(key)
     return page
 
@@ -250,7 +267,7 @@ def row_texts(page: PageSource, row: Element) -> str:
 
 
 def _rows_titled(phone: Phone, bundle_id: str, title: str, what: str) -> tuple[str, ...]:
-    """Search results whose title is `title`, ignoring case (up to one screen of them)."""
+    """Search results whose title is `title` (`titled`), up to one screen of them."""
     page = searched(phone, bundle_id, title)
     rows = result_rows(page, titled(title))
     _counted(page, rows, f"{what} titled {title!r}")
@@ -260,7 +277,7 @@ def _rows_titled(phone: Phone, bundle_id: str, title: str, what: str) -> tuple[s
 
 @ROWS.register("notes_titled")
 def notes_titled_rows(phone: Phone, arg: str) -> tuple[str, ...]:
-    """Notes whose title (first line) is `arg`, ignoring case: searched for in Notes' own search
+    """Notes whose title (first line) is `arg` (`titled`): searched for in Notes' own search
     field, counted in the results (up to one screen of them)."""
     return _rows_titled(phone, NOTES, arg, "notes")
 
@@ -278,7 +295,7 @@ def notes_containing_rows(phone: Phone, arg: str) -> tuple[str, ...]:
 
 @ROWS.register("reminders_titled")
 def reminders_titled_rows(phone: Phone, arg: str) -> tuple[str, ...]:
-    """Reminders whose title is `arg`, ignoring case: searched for in Reminders' search field,
+    """Reminders whose title is `arg` (`titled`): searched for in Reminders' search field,
     counted in the results (up to one screen of them)."""
     return _rows_titled(phone, REMINDERS, arg, "reminders")
 

@@ -247,6 +247,40 @@ def _element_step(phone: Phone, step: Step, act: Callable[[float, float], None],
     _changes_screen(phone, step, lambda: act(x, y), f"{verb} {element.describe()}")
 
 
+BACK_STEPS = 6
+"""How many screens deep an app may reopen and still be taken back to where a step starts."""
+
+
+def back_until(phone: Phone, ready: Callable[[PageSource], bool]) -> None:
+    """Tap the navigation bar's back button until the screen is `ready`, or there is no way
+    back (what comes next then says what it misses). An app reopens where it stopped (iOS
+    state restoration: Reminders in a list). A web page's back button in Safari's toolbar is
+    history, not navigation, and is never tapped."""
+    for _ in range(BACK_STEPS):
+        page = phone.page()
+        if ready(page) or not _way_back(page):
+            return
+        run_steps(phone, [Step.tap_on("BackButton", "Button")])
+
+
+def _way_back(page: PageSource) -> bool:
+    shown = page.on_screen()
+    return any(e.name == "BackButton" and e.type == "XCUIElementTypeButton"
+               and page.holds(bar, e)
+               for bar in shown if bar.type == "XCUIElementTypeNavigationBar" for e in shown)
+
+
+@executes("back_to")
+def _back_to(phone: Phone, step: Step) -> None:
+    only = step.option("type")
+    back_until(phone, lambda page: _find(page, step.arg, short_type=only) is not None)
+    page = phone.page()
+    if _find(page, step.arg, short_type=only) is None:
+        kind = f" {only}" if only else ""
+        raise _fail(step, f"no way back to a{kind} element matching {step.arg!r}; the screen "
+                          f"shows {page.summary()}")
+
+
 LINE_PT, CHAR_PT, INSET_PT = 22.0, 8.5, 8.0
 """A text view's lines (17 pt body text: 22 pt a line, about 8.5 pt a character) and its inset:
 enough to put a finger on a word, which is no element of its own."""

@@ -17,6 +17,7 @@ from phoneshell.device.probes import (
     SCROLLS,
     ProbeError,
     fresh_app,
+    has_search_field,
     probe,
     stop_app,
 )
@@ -33,7 +34,7 @@ WEATHER, COMPASS = "com.apple.weather", "com.apple.compass"
 def newest_note(phone: Phone, arg: str) -> str:
     """The text of the note at the top of Notes' list (the one edited last: Notes sorts by date
     edited), read from its text view after opening it."""
-    page = fresh_app(phone, NOTES)
+    page = fresh_app(phone, NOTES, ready=has_search_field)  # the list, not a note
     cells = [e for e in page.on_screen() if e.type == "XCUIElementTypeCell"
              and e.label.strip().lower() not in NO_RESULTS]
     if not cells:

@@ -36,6 +36,7 @@ from phoneshell.device.probes import (
     Overflow,
     ProbeError,
     fresh_app,
+    has_search_field,
     leaving_open,
     merge_scrolled,
     probe,
@@ -108,7 +109,7 @@ def _toolbar_top(page: PageSource) -> float:
 def notes_listed(phone: Phone, arg: str) -> Listed:
     """Every note in Notes' list (`arg` is not used): the count its toolbar shows, and the rows
     of the list's first screen, the most recently edited first."""
-    page = fresh_app(phone, NOTES)
+    page = fresh_app(phone, NOTES, ready=has_search_field)  # the list, not a note
     shown = [int(match.group(1)) for e in page.on_screen()
              if e.type == "XCUIElementTypeStaticText"
              and (match := NOTES_SHOWN.fullmatch(e.label.strip()))
@@ -142,9 +143,8 @@ def reminders_listed(phone: Phone, arg: str) -> Listed:
     """Every reminder not completed (`arg` is not used): the count on the All tile, and the
     rows of the All list, scrolled through; the count alone when the list runs on past what
     the probe scrolls, repeats a row across a scroll, or its rows do not add up to it."""
-    page = fresh_app(phone, REMINDERS)
-    tile = [e for e in page.on_screen() if e.type == "XCUIElementTypeButton"
-            and e.label == "All" and e.value.strip().isdigit()]
+    page = fresh_app(phone, REMINDERS, ready=_all_tile)  # the lists, not one list
+    tile = _all_tile(page)
     if not tile:
         raise ProbeError(f"Reminders shows no All list with its count; it shows "
                          f"{page.summary()}")
@@ -157,6 +157,11 @@ def reminders_listed(phone: Phone, arg: str) -> Listed:
     else:
         stop_app(phone, REMINDERS)
     return Listed(count, rows if rows is not None and len(rows) == count else None)
+
+
+def _all_tile(page: PageSource) -> list[Element]:
+    return [e for e in page.on_screen() if e.type == "XCUIElementTypeButton"
+            and e.label == "All" and e.value.strip().isdigit()]
 
 
 @probe("reminders")

@@ -165,6 +165,11 @@ _add(StepKind("select_tab", "Select a tab of the tab bar in front by its label (
               "reference finish that needs one selects it rather than taps it.",
               scalar=Param("text", "str", "The tab's label, e.g. `World Clock`.",
                            required=True)))
+_add(StepKind("back_to", "Go back (the navigation bar's back button) until the element matching "
+              "the text shows (nothing when it shows already); confirm it shows. Apps such as "
+              "Reminders reopen in the screen they stopped on, so a setup or a finish that "
+              "starts from an app's top screen goes back to it.",
+              scalar=TEXT, params=(TEXT, ELEMENT_TYPE)))
 _add(StepKind("clean_notes", "Delete the notes runs left behind: every note Notes' own search "
               "finds for the text, newest first, keeping the `keep` oldest (a note another "
               "task needs to exist).",

@@ -9,9 +9,14 @@ import pytest
 from sources import El, source
 
 from phoneshell.device import Phone
-from phoneshell.device.probes import ProbeError, merge_scrolled, run_probe
+from phoneshell.device.probes import (
+    ProbeError,
+    has_search_field,
+    merge_scrolled,
+    run_probe,
+)
 from phoneshell.device.safari_tabs import tab_count
-from phoneshell.device.steps import run_steps
+from phoneshell.device.steps import back_until, run_steps
 from phoneshell.tasks import Step
 from phoneshell.tree import PageSource
 
@@ -81,3 +86,23 @@ def test_the_tab_count_is_the_toolbars_never_a_cards_title() -> None:
     assert tab_count(PageSource.parse(source(*cards, toolbar))) == 3
     unnamed = El("Button", "3 Tabs", frame=(150, 800, 100, 44))
     assert tab_count(PageSource.parse(source(*cards, unnamed))) == 3
+
+
+def test_a_count_goes_back_to_the_top_of_an_app_that_reopens_in_a_list(phone: Phone) -> None:
+    """Reminders reopens in the list it stopped in, where its search field is not: a count
+    goes back to the overview first, and counts as from there."""
+    reminders = "com.apple.reminders"
+    listed = run_probe(phone, "reminders", "")
+
+    def into_groceries() -> None:
+        run_steps(phone, [Step("launch", reminders)])
+        back_until(phone, has_search_field)  # the count above left Reminders in its All list
+        run_steps(phone, [Step.tap_on("Groceries", "Cell"), Step("terminate", reminders),
+                          Step("launch", reminders)])
+
+    into_groceries()
+    assert not any(e.type == "XCUIElementTypeSearchField" for e in phone.page().on_screen()), \
+        "Reminders reopened in its list"
+    assert run_probe(phone, "reminders_titled", "Milk") == 1
+    into_groceries()
+    assert run_probe(phone, "reminders", "") == listed

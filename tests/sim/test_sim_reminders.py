@@ -72,6 +72,9 @@ def test_a_saved_reminder_survives_terminate(reminders, client):
     add(reminders, "collect parcel\n")
     reminders.app_terminate(REMINDERS)
     reminders.app_launch(REMINDERS)
+    back = reminders(className="Button", name="BackButton")
+    assert back.exists, "like a phone, Reminders reopens in the list it stopped in"
+    back.click()
     assert reminders(className="Cell", name="Reminders").get(timeout=1).label == "Reminders, 20"
     reminders(className="Cell", name="Reminders").click()
     assert "collect parcel" not in titles(client)  # far below the fold again: no cell yet

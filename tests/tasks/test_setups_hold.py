@@ -143,3 +143,15 @@ def test_a_setup_holds_against_what_an_earlier_agent_left(
 def test_the_suite_s_staged_setups_are_all_audited(suite: dict[str, Task]) -> None:
     # a new task whose setup taps, swipes or types is added to STAGED
     assert sorted(set(_staged(suite)) - set(STAGED)) == []
+
+
+def test_reminders_counted_and_finished_from_the_list_an_earlier_agent_left(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Reminders reopens in the list it stopped in: its counts and its reference finish go back
+    to the lists, so the attempt after an agent left it in a list is scored, and passes."""
+    task = suite["reminders.create"]
+    in_a_list = (Step("launch", "com.apple.reminders"), _tap("Groceries", "Cell"))
+    leaver = run_one(sim, tmp_path, task, Leaver(in_a_list), 1).row
+    assert not leaver.skipped and leaver.outcome == "failed"
+    row = run_one(sim, tmp_path, task, make_agent("solution"), 2).row
+    assert row.outcome == "passed", row.skip_reason or row.checks

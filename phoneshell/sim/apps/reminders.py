@@ -340,5 +340,17 @@ def on_drag(state: RemindersState, host: Host, drag: Drag) -> bool:
     return True
 
 
+def keep(state: RemindersState) -> str:
+    """The list Reminders shows as it stops: like a phone, it opens in it again (iOS state
+    restoration), so a search must first go back to the overview."""
+    return state.open or ""
+
+
+def restore(state: RemindersState, name: str) -> None:
+    """Open in the list Reminders stopped in (an unknown name: the overview)."""
+    if name in MY_LISTS or name in SMART_LISTS:
+        state.open = name
+
+
 APP = register(AppModel(BUNDLE_ID, "Reminders", RemindersState, render, on_drag=on_drag,
-                        rotates=True))
+                        rotates=True, keep=keep, restore=restore))
