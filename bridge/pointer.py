@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bridge.gate import Refused, json_type
+from phoneshell.typed_keys import w3c_key
 
 TAP_SLOP_PT = 10.0
 """How far (points) a finger may drift and still tap: UIKit's own slop is about 10 pt."""
@@ -43,10 +44,6 @@ LEGACY_LONG_PRESS_MS = 600.0
 """How long WDA holds a legacy `longPress` without a duration (FB_LONG_TAP_DURATION_MS)."""
 
 W3C_ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
-
-# WebDriver's private-use key codes that type a character; every other special key types nothing.
-_SPECIAL_KEYS = {"\ue003": "\b", "\ue006": "\n", "\ue007": "\n", "\ue004": "\t",
-                 "\ue00d": " "}
 
 SEVERAL_GESTURES = "send each gesture in its own request, so each is logged with what it touched"
 
@@ -284,7 +281,13 @@ def _w3c_pointer(steps: Sequence[Mapping[str, object]]) -> _Finger:
 
 
 def _w3c_keys(steps: Sequence[Mapping[str, object]]) -> tuple[str, float]:
-    """The text a W3C key source types, and how long its pauses take (ms)."""
+    """The text a W3C key source types, and how long its pauses take (ms).
+
+    WDA types the values of the key ups (a key types when it comes up, so keys held together
+    type in the order they are let go), each read by `w3c_key`: its first composed character,
+    WebDriver's key codes mapped as FBMapIfSpecialCharacter maps them. The text is what reaches
+    typeText, so "\\b" and "\\x7f" in it delete and "\\r" and "\\n" are Return
+    (`phoneshell.typed_keys`)."""
     typed, paused = [], 0.0
     for step in steps:
         kind, value = step.get("type"), step.get("value")
@@ -294,9 +297,8 @@ def _w3c_keys(steps: Sequence[Mapping[str, object]]) -> tuple[str, float]:
             raise Refused(f"a key action's value must be a string, not {json_type(value)}")
         if kind not in ("keyDown", "keyUp", "pause"):
             raise Refused(f"unknown key action type {kind!r:.40}")
-        if kind == "keyDown" and isinstance(value, str):
-            typed.append(value if value < "\ue000" or value > "\uf8ff"
-                         else _SPECIAL_KEYS.get(value, ""))
+        if kind == "keyUp" and isinstance(value, str):
+            typed.append(w3c_key(value))
     return "".join(typed), paused
 
 

@@ -15,8 +15,13 @@ swipe back, a home screen's paging). That first other action is
 the editing's **end**: for a search, the tap that opened a result from its list while the
 search still showed it.
 
+Typed text is read as XCTest's typeText reads it (`phoneshell.typed_keys`, the simulator's own
+table): "\\b" and "\\x7f" delete, "\\n" and "\\r" are Return, and every other character is
+itself, WebDriver's private-use key codes ("\\ue003") included: WDA's `/wda/keys` does not
+translate them, and the bridge logs W3C key actions already mapped as WDA maps them.
+
 Text is **sent** only by the keyboard's own Return key (a Button or Key inside the keyboard,
-labelled as `xcui.RETURN_KEYS`), or "\\n" typed, while the field still has the editing: a Done
+labelled as `xcui.RETURN_KEYS`), or Return typed, while the field still has the editing: a Done
 elsewhere on the screen, or a Return after a Cancel, sends nothing. In a text view (a note's
 body) Return is a new line, never a send.
 """
@@ -28,6 +33,7 @@ from dataclasses import dataclass, field, replace
 
 from phoneshell.audit import Action
 from phoneshell.records import Target
+from phoneshell.typed_keys import DELETES, RETURNS
 from phoneshell.xcui import KEY_TYPE, RETURN_KEYS, TEXT_INPUTS, full_type, short_type
 
 KEY = full_type(KEY_TYPE)
@@ -110,15 +116,17 @@ class Editing:
         self.states.append(Typed(self.field_action or self.opened_by, self.text, sent, by))
 
     def type(self, action: Action, chars: str, clear: bool = False) -> None:
-        """Apply keystrokes: "\\b" deletes, "\\n" sends a single-line field (or adds a line)."""
+        """Apply keystrokes as typeText does (`typed_keys`): a delete deletes, a Return sends a
+        single-line field (or adds a line); the text keeps "\\n" for every Return."""
         if clear:
             self.text = ""
         for char in chars:
-            if char == "\b":
+            if char in DELETES:
                 self.text = self.text[:-1]
-            elif char == "\n" and self.single_line:
-                self._note(action, sent=True)
-                self.text += char
+            elif char in RETURNS:
+                if self.single_line:
+                    self._note(action, sent=True)
+                self.text += "\n"
             else:
                 self.text += char
         self._note(action)

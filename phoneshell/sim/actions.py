@@ -26,17 +26,13 @@ from typing import Protocol
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import finite
+from phoneshell.typed_keys import first_composed, w3c_key
 
 TAP_SLOP_PT = 10.0
 """How far a finger may drift and still tap: UIKit's own allowance is about 10 points."""
 LONG_PRESS_S = 0.5
 """UILongPressGestureRecognizer's default minimumPressDuration."""
 W3C_ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
-
-# WebDriver's private-use key codes and what XCTest types for them; other special keys (shift,
-# control, arrows) type nothing.
-SPECIAL_KEYS = {"\ue003": "\b", "\ue017": "\b", "\ue006": "\n", "\ue007": "\n", "\ue004": "\t",
-                "\ue00d": " "}
 
 Locate = Callable[[str, float, float], tuple[float, float]]
 """Where an element-relative move lands: (element id, x, y) -> screen point; raises WdaError."""
@@ -214,9 +210,14 @@ def _keys(source: dict[str, JSON]) -> list[Typing]:
             clock_ms += _duration(item)
             continue
         value = item.get("value")
-        if kind not in ("keyDown", "keyUp") or not isinstance(value, str):
-            raise ActionsError(f"'{source.get('id')}' action item '{item}' is not a keyDown, "
-                               "keyUp or pause with a string value")
+        if kind not in ("keyDown", "keyUp"):
+            raise ActionsError(f"'{source.get('id')}' action item type '{kind}' is not "
+                               "supported. Only the following action item types are supported: "
+                               "pause, keyUp, keyDown")
+        if not isinstance(value, str) or not value:
+            raise ActionsError("Key value must be present and should be a valid non-empty "
+                               f"string for '{item}'")
+        value = first_composed(value)  # WDA's FBRequireValue keeps only the first character
         if kind == "keyDown":
             held.append(value)
             continue
@@ -224,7 +225,7 @@ def _keys(source: dict[str, JSON]) -> list[Typing]:
             raise ActionsError(f"Key Up action '{value}' is not balanced with a preceding Key "
                                f"Down one in '{item}'")
         held.remove(value)
-        typed.append(SPECIAL_KEYS.get(value, "") if "\ue000" <= value <= "\uf8ff" else value)
+        typed.append(w3c_key(value))
         if not held:
             runs.append(Typing("".join(typed), clock_ms))
             typed = []

@@ -29,8 +29,9 @@ from phoneshell.presses import PRESS_SLOP_PT, Pressed, Spot, slide_press
 from phoneshell.sim import app_switch
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.apps.springboard import BUNDLE_ID as SPRINGBOARD
-from phoneshell.sim.keyboard import DELETE, RETURN, press
+from phoneshell.sim.keyboard import press
 from phoneshell.sim.ui import Node, Rect, actionable, hit_path
+from phoneshell.typed_keys import DELETES, KEYS, RETURNS
 
 if TYPE_CHECKING:
     from phoneshell.sim.phone import Phone
@@ -49,11 +50,9 @@ is a touch and hold."""
 KNOB_TRAVEL = 10
 """How far a switch's thumb must slide to flip it (the knob is 63 points wide)."""
 
-# WebDriver key codes facebook-wda users send for Backspace, Return and Enter.
-_BACKSPACE = frozenset({DELETE, "\ue003"})
-_ENTER = frozenset({RETURN, "\r", "\ue006", "\ue007"})
-_EDITS = _BACKSPACE | _ENTER
-_ENDS_EDITING = re.compile("[" + "".join(sorted(_ENTER)) + "]")
+# What XCTest's typeText presses a key for (`typed_keys`): WebDriver's private-use key codes
+# are not among them (WDA's /wda/keys hands them to typeText untranslated).
+_ENDS_EDITING = re.compile("[" + "".join(sorted(RETURNS)) + "]")
 """Return in a field of one line: it ends editing there."""
 
 
@@ -161,7 +160,8 @@ def press_key(phone: Phone, key: str) -> None:
 
 
 def type_text(phone: Phone, text: str) -> bool:
-    """Type into the focused field ("\\b" deletes, "\\n" is Return).
+    """Type into the focused field as XCTest's typeText does (`typed_keys`): "\\b" and
+    "\\x7f" delete, "\\n" and "\\r" are Return, every other character types itself.
 
     Typing costs what the text's length does: each run of characters up to a Return that ends
     editing is applied to the field in one assignment (a note saves once per run, not once a
@@ -181,7 +181,7 @@ def type_text(phone: Phone, text: str) -> bool:
             before, run = field.text, text[start:stop]
             if field.selected:  # typing replaces a selection; a Backspace only deletes it
                 field.selected, before = False, ""
-                run = run[1:] if run[0] in _BACKSPACE else run
+                run = run[1:] if run[0] in DELETES else run
             field.text = _typed(before, run)
         if found is None:
             break
@@ -197,13 +197,13 @@ def type_text(phone: Phone, text: str) -> bool:
 
 
 def _typed(before: str, run: str) -> str:
-    """A field's text after typing `run` into it (Backspace deletes, Return is a newline)."""
-    if not _EDITS.intersection(run):
+    """A field's text after typing `run` into it (delete deletes, Return is a newline)."""
+    if not KEYS.intersection(run):
         return before + run
     kept, typed = len(before), list[str]()
     for char in run:
-        if char not in _BACKSPACE:
-            typed.append("\n" if char in _ENTER else char)
+        if char not in DELETES:
+            typed.append("\n" if char in RETURNS else char)
         elif typed:
             typed.pop()
         else:

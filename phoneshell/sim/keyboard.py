@@ -3,7 +3,8 @@
 The phone shows it at the bottom of the screen while a text field in the front app has focus
 (WDA's `/wda/keys` refuses to type without it, as on a real phone). Tapping a key types through
 the same path as `/wda/keys`, so a model that types by tapping keys has the same effect.
-Typed control characters: "\\b" deletes backwards, "\\n" is Return.
+What typing does with control characters is XCTest's typeText's (`phoneshell.typed_keys`):
+"\\b" and "\\x7f" delete backwards, "\\n" and "\\r" are Return.
 """
 
 from __future__ import annotations

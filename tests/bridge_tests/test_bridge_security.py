@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ALLOWED = ("phoneshell.records", "phoneshell.errors", "phoneshell.xcui", "phoneshell.wda_routes",
            "phoneshell.frames",  # frames: how trajectory screenshots are scaled, shared with judges
            "phoneshell.guarded_http",  # the bounded HTTP listener, shared with the simulator
-           "phoneshell.presses")  # what a slide presses, shared with the simulator
+           "phoneshell.presses",  # what a slide presses, shared with the simulator
+           "phoneshell.typed_keys")  # what typed keys do, shared with the simulator and checks
 
 
 def test_a_remote_address_needs_allow_remote_and_a_token(tmp_path: Path) -> None:
