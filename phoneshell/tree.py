@@ -94,15 +94,24 @@ class Element(NamedTuple):
         """The type without WDA's prefix, e.g. "Button"."""
         return self.type[len(TYPE_PREFIX):] if self.type.startswith(TYPE_PREFIX) else self.type
 
+    @property
+    def value_text(self) -> str:
+        """The value as text a screen shows: "" for WDA's selection flag. WDA gives a selected
+        Button without a value of its own the value "1" (wdValue: a pending Calculator
+        operator, the day Calendar shows, the tab in front), which no screen draws, so a check
+        for "1" is not met by it."""
+        flag = self.value == "1" and self.selected and self.short_type == "Button"
+        return "" if flag else self.value
+
     def texts(self) -> tuple[tuple[str, str], ...]:
         """Return the (attribute, text) pairs that are searched, skipping empty ones."""
         return tuple((a, t) for a, t in (("label", self.label), ("name", self.name),
-                                         ("value", self.value)) if t)
+                                         ("value", self.value_text)) if t)
 
     def contains(self, needle_lower: str) -> bool:
         """Whether any searched text contains `needle_lower` (already lower-cased)."""
         return (needle_lower in self.label.lower() or needle_lower in self.name.lower()
-                or needle_lower in self.value.lower())
+                or needle_lower in self.value_text.lower())
 
     def describe(self) -> str:
         """A short human description: type and the most telling text."""

@@ -13,7 +13,6 @@ keeps state. Lists and their rows live in `lists.py`, the windows around a scree
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from functools import lru_cache
 
 from PIL import ImageFont
@@ -88,13 +87,13 @@ def screen(facts: DeviceFacts, children: Sequence[Node], *, key: str | None = No
 def text(label: str, frame: Rect, *, header: bool = False, name: str | None = None,
          visible: bool = True, pixels_text: str | None = None,
          accessible: bool | None = None) -> Node:
-    """A StaticText whose value, name and label are the text (as WDA reports labels).
+    """A StaticText whose name and label are the text, and so its value (WDA's wdValue).
 
     Text inside a cell or a button is read with it, not on its own: pass `accessible=False`
     there, as the real trees mark it.
     """
-    return Node("StaticText", frame, label=label, name=name or label, value=label,
-                visible=visible, traits="Header" if header else None, pixels_text=pixels_text,
+    return Node("StaticText", frame, label=label, name=name or label, visible=visible,
+                traits="Header" if header else None, pixels_text=pixels_text,
                 accessible=accessible)
 
 
@@ -194,11 +193,8 @@ def tab_bar(facts: DeviceFacts, tabs: Sequence[tuple[str, Handler]], selected: i
     "Selected" among its traits."""
     top = facts.height - TAB_BAR_HEIGHT
     width = facts.width // max(1, len(tabs))
-    buttons = tuple(
-        replace(button(title, Rect(i * width, top + 2, width, 48), handler,
-                       selected=i == selected, value="1" if i == selected else None),
-                traits="Button, Selected" if i == selected else "Button")
-        for i, (title, handler) in enumerate(tabs))
+    buttons = tuple(button(title, Rect(i * width, top + 2, width, 48), handler,
+                           selected=i == selected) for i, (title, handler) in enumerate(tabs))
     return Node("TabBar", Rect(0, top, facts.width, TAB_BAR_HEIGHT), name="Tab Bar",
                 children=buttons)
 

@@ -182,6 +182,40 @@ class Wheel:
         return True
 
 
+class _Derived(str):
+    """A value WDA derives (`wd_value`) rather than one the app set: a plain string to every
+    reader, and derived again, from what it is derived from, when a node is copied with
+    `dataclasses.replace` (so a button copied unselected loses its "1")."""
+
+    __slots__ = ()
+
+
+_FIELDS_WITH_PLACEHOLDER = frozenset({"TextField", "SecureTextField", "TextView"})
+
+
+def _bool_value(value: str) -> bool:
+    """NSString's boolValue: true on a leading "Y", "y", "T", "t" or non-zero digit (after
+    blanks, a sign and zeros)."""
+    head = value.lstrip(" \t\n").lstrip("+-").lstrip("0")
+    return head[:1] in ("Y", "y", "T", "t") or "1" <= head[:1] <= "9"
+
+
+def wd_value(node: Node) -> str | None:
+    """The `value` WDA reports for a node (XCUIElement+FBWebDriverAttributes' wdValue): the
+    value the app set, else for a StaticText its label, for a Button "1" when it is selected,
+    for a text field, secure field or text view its placeholder; a Switch's is its value read
+    as a boolean, "0" or "1"; an empty string is no value. The one place these rules live: a
+    screen sets only what its app sets."""
+    own = None if isinstance(node.value, _Derived) else node.value or None
+    if node.type == "Switch":
+        return "1" if own is not None and _bool_value(own) else "0"
+    if own is not None:
+        return own
+    fallback = {"StaticText": node.label, "Button": "1" if node.selected else None}.get(
+        node.type, node.placeholder if node.type in _FIELDS_WITH_PLACEHOLDER else None)
+    return _Derived(fallback) if fallback else None
+
+
 @dataclass(frozen=True, eq=False, slots=True)
 class Node:
     """One element of a screen, as WDA would describe it, plus the behaviour behind it.
@@ -239,6 +273,7 @@ class Node:
         # sources, the name attribute and every locator read the same name on every screen.
         if not self.name:
             object.__setattr__(self, "name", self.label or None)
+        object.__setattr__(self, "value", wd_value(self))
         holds = any(c.is_accessible or c.holds_accessible for c in self.children)
         object.__setattr__(self, "holds_accessible", holds)
         if holds and self.is_accessible:

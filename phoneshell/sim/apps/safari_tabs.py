@@ -188,10 +188,9 @@ def overview(f: DeviceFacts, window: Window, private: bool, normal_count: int, s
         Node("Button", Rect(16, 796, 48, 48), label="New Tab", name="AddTabButton",
              traits="Button", on_tap=act.new_tab, pixels_text="+"),
         layout.button("Private", Rect(110, 800, 84, 40), act.show_private(True),
-                      selected=private, value="1" if private else None),
+                      selected=private),
         layout.button(group, Rect(200, 800, 92, 40),
-                      act.show_private(False), name="TabGroupsButton", selected=not private,
-                      value=None if private else "1"),
+                      act.show_private(False), name="TabGroupsButton", selected=not private),
         layout.button("Done", Rect(316, 796, 70, 48), act.done, name="DoneButton"),
     ))
     return layout.screen(f, [grid, bar], key="safari-tabs")
