@@ -1,8 +1,9 @@
 """The `phoneshell` command: parse arguments, run one subcommand, turn errors into exit codes.
 
 Exit codes: 0 done and everything passed; 1 done, not everything passed; 2 could not run (bad
-input, no device); 3 a bug (the traceback is printed, please report it). Errors a user can fix
-print `error:` and `hint:` lines, never a traceback.
+input, no device) or was stopped (Ctrl-C, SIGTERM, SIGHUP alike: `runner.stop`); 3 a bug (the
+traceback is printed, please report it). Errors a user can fix print `error:` and `hint:`
+lines, never a traceback.
 
 Whatever a command writes to stdout and stderr goes through `untrusted.visible`: the lines hold
 an agent's stderr, claims, bundle ids, page text and a judge's reasoning, and an escape code
@@ -36,6 +37,7 @@ from phoneshell.cli import (
     tasks_cmd,
 )
 from phoneshell.errors import PhoneshellError, TaskFileError
+from phoneshell.runner.stop import stop_signals, stopped_line
 from phoneshell.untrusted import visible
 
 EXIT_OK, EXIT_FAILED, EXIT_UNUSABLE, EXIT_BUG = 0, 1, 2, 3
@@ -119,14 +121,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
+    # SIGTERM and SIGHUP (a CI timeout, systemd, a closed terminal) stop a command as Ctrl-C
+    # does: a run records its attempt in flight and says how to resume
+    with stop_signals():
+        try:
+            return _command(args)
+        except KeyboardInterrupt:  # one more while its error was printed: it stopped all the same
+            return EXIT_UNUSABLE
+
+
+def _command(args: argparse.Namespace) -> int:
     try:
         code: int = args.run(args)
         return code
     except PhoneshellError as exc:
         report_error(exc)
         return EXIT_UNUSABLE
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        print(stopped_line(exc), file=sys.stderr)
         return EXIT_UNUSABLE
     except BrokenPipeError:  # `phoneshell ... | head`: the reader left, nothing to report
         return EXIT_OK

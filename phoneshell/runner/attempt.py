@@ -58,6 +58,7 @@ from phoneshell.runner.endstate import UnreadableEndState, capture_or_blame, unr
 from phoneshell.runner.owner import OwnerWatch
 from phoneshell.runner.plan import AttemptPlan, audit_slice, enter_phase
 from phoneshell.runner.rig import Rig, RigDown, after_whom, check_rig
+from phoneshell.runner.stop import stopped_by
 from phoneshell.runner.teardown import Left, run_teardown, teardown_readings
 from phoneshell.runner.turn import beyond_grade, held_to_log, measured, overrule
 from phoneshell.untrusted import storable
@@ -237,8 +238,10 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         (folder / "traceback.txt").write_text(traceback.format_exc())
         skip_reason = f"harness error ({type(exc).__name__}): {exc}; see traceback.txt"
         error_type = type(exc).__name__
-    except KeyboardInterrupt:  # the user's, not the agent's: never scored, run again on resume
-        skip_reason, error_type, interrupted = "interrupted (Ctrl-C)", "KeyboardInterrupt", True
+    except KeyboardInterrupt as exc:  # the user's (Ctrl-C, SIGTERM: `runner.stop`), not the
+        # agent's: never scored, run again on resume
+        skip_reason, error_type, interrupted = (f"interrupted ({stopped_by(exc)})",
+                                                "KeyboardInterrupt", True)
         if in_turn and isinstance(agent, CommandAgent) and not (
                 plan.sandbox is not None and plan.sandbox.confines):
             # an unconfined program can signal the harness itself: said, for whoever reads

@@ -1,5 +1,5 @@
 """The run folder's life: create it with its manifest, or continue it (`--resume`) without ever
-re-rolling an attempt that was already scored.
+re-rolling an attempt that was already scored; one process at a time (`writing`).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from pathlib import Path
 
 from phoneshell import __version__
 from phoneshell.errors import RunError
+from phoneshell.phones.lock import DeviceLock
 from phoneshell.records import (
     DeviceInfo,
     LeftOut,
@@ -30,6 +31,8 @@ from phoneshell.tasks import Task
 
 MANIFEST = "run.json"
 RESULTS = "results.jsonl"
+LOCK = "run.lock"
+"""The run folder's writer lock (`writing`); no seal covers it, nothing reads it but a lock."""
 
 
 def new_run_id() -> str:
@@ -74,6 +77,32 @@ def git_commit() -> str:
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
+def writing(run_dir: Path, run_id: str) -> DeviceLock:
+    """Take the run folder's writer lock, held until released or the process ends: one process
+    writes a run folder (appends, moves aside, seals), never two. Two resumes of one run, or a
+    resume of a run still going, would each take the other's audit lines for forged and record
+    an attempt twice. The lock is a flock on `run.lock` in the folder (`phones.lock`'s), which
+    the kernel drops when its holder ends however it ends, so a run killed mid-way is simply
+    taken over; its file holds the holder's pid and command.
+
+    Raises:
+        RunError: another process holds it, named with its pid and command.
+    """
+    run_dir.mkdir(parents=True, exist_ok=True)
+    lock = DeviceLock(LOCK.removesuffix(".lock"), run_id, directory=run_dir)
+    try:
+        return lock.acquire()
+    except RunError as exc:
+        holder = lock.holder()
+        if holder is None and not lock.path.exists():
+            raise  # the file could not be made: its error says why
+        who = holder.describe() if holder else "a process that is still starting"
+        raise RunError(f"run {run_id} ({run_dir}) is being written by another phoneshell: "
+                       f"{who}", hint="one process writes a run folder at a time: wait for it "
+                       f"to end (or stop it), then `phoneshell report {run_dir}` or --resume "
+                       f"{run_id}") from exc
+
+
 @dataclass(frozen=True)
 class RunFolder:
     """A run folder ready for attempts: its manifest and what is already scored."""
@@ -96,7 +125,8 @@ def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...
                   devices: list[DeviceInfo], sandbox: SandboxKind = "in-process",
                   sandbox_note: str = "", left_out: tuple[LeftOut, ...] = ()) -> RunFolder:
     """Make a new run folder and write its manifest (how agents are confined, and the task
-    files left out for errors, included).
+    files left out for errors, included). The caller holds the folder's lock (`writing`), so
+    no other process makes it between the look and the write.
 
     Raises:
         RunError: a run with that id already exists.

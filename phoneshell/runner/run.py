@@ -4,24 +4,26 @@ Every phone gets its own bridge (all writing the run's one audit.jsonl) and its 
 attempts are shared out as workers free up. A phone whose rig goes down stops its worker, and
 its attempt in flight is recorded as skipped; the run stops early only when no phone is left.
 After every attempt the run's files are sealed into run.json (`phoneshell.seal`). `--resume`
-continues a run whose seal holds, running only attempts not yet scored.
+continues a run whose seal holds, running only attempts not yet scored (`runner.resume`). One
+process writes a run folder: it is locked before anything in it is written or moved
+(`folder.writing`), and a second writer is refused.
 
 A task file with an error is left out, named with its file:line, and the other tasks run: one
-broken file must not cost a night's run. Ctrl-C records the attempt in flight as skipped (its
-teardown still runs), keeps every row written, and says how to resume.
+broken file must not cost a night's run. Ctrl-C, SIGTERM and SIGHUP (`runner.stop`) record the
+attempt in flight as skipped (its teardown still runs), keep every row written, and say how to
+resume; one more during that tidy-up cuts the teardown short but still records the attempt.
 """
 
 from __future__ import annotations
 
 import functools
 import threading
+import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from bridge import Trajectory, shared_writer
 from bridge.shares import AGENT_LOG_BYTES
@@ -31,15 +33,19 @@ from phoneshell.agents.sandbox import Sandbox, choose
 from phoneshell.device.input_probe import probe_input
 from phoneshell.errors import DeviceError, RunError
 from phoneshell.phones.open import DeviceHandle, open_phones
-from phoneshell.records import TRAJECTORY_FILE, LeftOut, ResultRow, RunManifest, SandboxKind
-from phoneshell.runner import tidy
+from phoneshell.records import (
+    TRAJECTORY_FILE,
+    ResultRow,
+    RunManifest,
+    SandboxKind,
+    Teardown,
+)
+from phoneshell.runner import stop, tidy
 from phoneshell.runner.attempt import run_attempt
 from phoneshell.runner.folder import (
-    INCOMPLETE,
     RESULTS,
     RunFolder,
     append_result,
-    check_plan,
     check_run_id,
     check_task_ids,
     create_folder,
@@ -47,87 +53,28 @@ from phoneshell.runner.folder import (
     new_run_id,
     planned_attempts,
     resume_folder,
-    set_aside_incomplete,
+    writing,
 )
 from phoneshell.runner.lines import progress_line, resume_command
 from phoneshell.runner.plan import AttemptPlan
+from phoneshell.runner.resume import planned_tasks, set_aside
 from phoneshell.runner.rig import Rig, RigDown, open_rig
 from phoneshell.runner.selection import load_runnable, select_tasks
-from phoneshell.seal import Sealer, load_key, set_aside_unsealed, verify_run
-from phoneshell.tasks import Task, default_task_paths
+from phoneshell.runner.session import RunOptions, RunSummary
+from phoneshell.runner.stop import stopped_by, stopped_line
+from phoneshell.seal import Sealer, load_key
+from phoneshell.tasks import Task
 from phoneshell.untrusted import visible
-
-if TYPE_CHECKING:  # phoneshell.report reads run folders with phoneshell.runner.folder
-    from phoneshell.report.runs import RunRecord
-    from phoneshell.report.tally import AgentNumbers
 
 Progress = Callable[[str], None]
 
-
-@dataclass(frozen=True)
-class RunOptions:
-    """What `phoneshell run` was asked to do."""
-
-    paths: tuple[str, ...] = field(default_factory=lambda: tuple(default_task_paths()))
-    agent: str = "solution"
-    device: str | None = None
-    """`sim`, `sim:N`, a WDA URL, a udid or `all`; None: one in-process simulated iPhone."""
-    latency: str = "none"
-    """The simulated iPhones' latency profile: "iphone" answers as slowly as a real one."""
-    task_globs: tuple[str, ...] = ()
-    runs_dir: Path = Path("runs")
-    run_id: str | None = None
-    repeat: int = 1
-    resume: bool = False
-    """Continue the run `run_id` (its agent, tasks and repeat count come from its run.json)."""
-    sandbox: str = "auto"
-    """How `command:` agents are confined: auto, bwrap, sandbox-exec or none."""
-    trajectory: bool = False
-    """Capture a screenshot at the start of each agent turn and after each agent action, for
-    judges (docs/judges.md); a resumed run that captured them goes on capturing. Off by
-    default: it costs a WDA screenshot per action, about a quarter of a second on the simulated
-    iPhone (which renders a full-size PNG) and more on a real phone."""
-    agent_log_bytes: int = AGENT_LOG_BYTES
-    """How much of the audit log each agent's turn may write; past it its turn ends and its
-    attempt fails (`bridge.shares.AGENT_LOG_BYTES`: no agent can make the log too big to
-    read)."""
-
-
-@dataclass
-class RunSummary:
-    """What a run did, for the closing lines and `--format json`: `numbers` counts the run's
-    whole record; `rows` are only this session's."""
-
-    run_id: str
-    run_dir: Path
-    rows: list[ResultRow] = field(default_factory=list)
-    """The rows this session wrote (a resumed run's earlier ones are in `numbers`)."""
-    stopped: str = ""
-    """Why the run stopped early ("" when it ran every attempt)."""
-    left_out: tuple[LeftOut, ...] = ()
-    """Task files left out because of errors, as run.json records them (for a resumed run, those
-    left out when it began)."""
-    already_scored: int = 0
-    """Attempts a resumed run found scored and did not run again."""
-    planned: int = 0
-    """Attempts this session set out to run."""
-    record: RunRecord | None = None
-    """The run's whole record once it has ended: run.json's plan, the row that counts for each
-    attempt of results.jsonl."""
-    numbers: AgentNumbers | None = None
-    """The run's numbers over `record` (as `phoneshell report` counts them)."""
-
-    @property
-    def all_passed(self) -> bool:
-        """Every attempt the run plans (not just this session's) is recorded and passed, and no
-        task file was left out: what exit 0 means (`report.tally.all_passed`)."""
-        from phoneshell.report.tally import all_passed  # here: see TYPE_CHECKING above
-
-        return self.numbers is not None and all_passed(self.numbers)
+__all__ = ["Progress", "RunInterrupted", "RunOptions", "RunSummary", "captures_frames",
+           "labelled", "preflight", "rig_for", "run_suite", "sandbox_for", "unconfined_line"]
 
 
 class RunInterrupted(RunError):
-    """Ctrl-C stopped the run; what was recorded stays, and the hint says how to go on."""
+    """Ctrl-C (or SIGTERM, SIGHUP) stopped the run; what was recorded stays, and the hint says
+    how to go on."""
 
 
 class _Run:
@@ -149,6 +96,9 @@ class _Run:
         self.done = summary.already_scored
         self.down: list[str] = []
         self.lock = threading.Lock()
+        self.closed = False
+        """Sealed for the last time: a worker a second Ctrl-C left in flight records nothing
+        (a row after the last seal would keep the run from verifying)."""
 
     def next_plan(self) -> tuple[Task, int] | None:
         with self.lock:
@@ -196,8 +146,11 @@ class _Run:
             raise
 
     def record(self, row: ResultRow, folder: Path) -> None:
-        """Append the row, then seal the run with it and the attempt's files."""
-        with self.lock:
+        """Append the row, then seal the run with it and the attempt's files; a stop signal
+        meanwhile is raised once both are written (`stop.recording`)."""
+        with stop.recording(), self.lock:
+            if self.closed:
+                return
             append_result(self.folder.run_dir / RESULTS, row)
             self.sealer.add_result(row)
             self.sealer.add_attempt(folder)
@@ -243,15 +196,20 @@ class _Run:
                     task, attempt = item
                     plan = AttemptPlan(run_id, self.folder.run_dir, task, attempt,
                                        device.installed, label, self.sandbox)
-                    self._keep_earlier_try(plan, self.folder.tried.get((task.id, attempt), 0))
-                    done = run_attempt(plan, rig, agent, housekeeping.owner)
+                    try:
+                        self._keep_earlier_try(plan, self.folder.tried.get((task.id, attempt),
+                                                                           0))
+                        done = run_attempt(plan, rig, agent, housekeeping.owner)
+                    except KeyboardInterrupt as exc:  # one more stop, in its teardown or around
+                        self.record(cut_short(plan, agent.name, exc), plan.folder)
+                        raise
                     self.record(done.row, plan.folder)
                     if done.interrupted:  # recorded as skipped; now stop the run
                         if housekeeping.tidies:
                             say(f"before it stops, the run {housekeeping.tidies} (Ctrl-C "
                                 "again to leave them)")
                             say(housekeeping.stop())
-                        raise KeyboardInterrupt
+                        raise stop.again()
                     if done.rig_down:
                         with self.lock:
                             self.down.append(f"{label}: {done.row.skip_reason or done.row.error}")
@@ -268,6 +226,20 @@ class _Run:
                 plan.folder.rename(aside)
                 self.sealer.moved(plan.folder, aside)
                 self.manifest = self.sealer.seal(self.manifest)
+
+
+def cut_short(plan: AttemptPlan, agent: str, exc: BaseException) -> ResultRow:
+    """The row of an attempt a stop signal ended before it made its own (a second Ctrl-C or
+    SIGTERM in its teardown, or one before its phases began): not scored, so its folder is
+    sealed with the run and a resume plays it again."""
+    why = (f"interrupted ({stopped_by(exc)}) before the attempt was recorded; its teardown "
+           "was cut short")
+    return ResultRow(
+        run_id=plan.run_id, task_id=plan.task.id, attempt=plan.attempt, agent=agent,
+        outcome="skipped", passed=False, skipped=True, skip_reason=why, checks=(), claim=None,
+        started_at=time.time(), seconds=0.0, error_type="KeyboardInterrupt",
+        teardown=Teardown(ok=False, error="cut short by a stop signal"),
+        task_sha256=plan.task.sha256, device=plan.device)
 
 
 def labelled(progress: Progress, label: str, line: str) -> None:
@@ -340,40 +312,39 @@ def _shown(progress: Progress) -> Progress:
 def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
     """Run every selected task `repeat` times; record each attempt as it ends. Each line given
     to `progress` is as a terminal may show it (`untrusted.visible`): it names what agents
-    chose (bundle ids, errors, their programs' stderr)."""
+    chose (bundle ids, errors, their programs' stderr). The run folder is locked to this
+    process (`folder.writing`) from before anything in it is written or moved until the run
+    ends: a second writer is refused, naming this one."""
     progress = _shown(progress)
+    held = ExitStack()
+    try:
+        recorded = None
+        if options.resume:
+            if not options.run_id:
+                raise RunError("--resume needs the run id", hint="phoneshell run --resume RUN_ID")
+            recorded = load_manifest(options.runs_dir, options.run_id)
+            held.enter_context(writing(options.runs_dir / recorded.run_id, recorded.run_id))
+        return _run(options, recorded, held, progress)
+    finally:
+        held.close()
+
+
+def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
+         progress: Progress) -> RunSummary:
+    """`run_suite` once the folder of a run to resume is locked (a new one is locked when it
+    is made, into `held`)."""
     agent_spec, paths, globs, repeat = options.agent, options.paths, options.task_globs, \
         options.repeat
-    if options.resume:
-        if not options.run_id:
-            raise RunError("--resume needs the run id", hint="phoneshell run --resume RUN_ID")
-        recorded = load_manifest(options.runs_dir, options.run_id)
+    if recorded is not None:  # its agent, tasks and repeat count are the run's
         agent_spec, paths, globs, repeat = (recorded.agent, recorded.paths,
                                             recorded.task_globs, recorded.repeat)
     loaded, left_out = load_runnable(paths, progress)
     tasks = select_tasks(loaded, globs)
     aside: list[str] = []
-    if options.resume:
+    if recorded is not None:
         run_dir = options.runs_dir / recorded.run_id
-        aside = [*set_aside_unsealed(run_dir, run_dir / INCOMPLETE),
-                 *(f"attempt {moved}" for moved in set_aside_incomplete(run_dir))]
-        if aside:
-            progress(f"the run stopped before it sealed what it wrote last; set aside in "
-                     f"{INCOMPLETE}/, never graded: {'; '.join(aside)} (its attempts are "
-                     "played again)")
-        problems = verify_run(run_dir)
-        if problems and recorded.seal is not None:
-            raise RunError(f"run {options.run_id} does not match its seal, so it cannot be "
-                           "continued: " + "; ".join(problems[:3]),
-                           hint="start a new run; `phoneshell report` says what changed")
-    if options.resume:  # the run's tasks only: one added to the folder since was never planned
-        say_left_out(recorded, left_out, progress)
-        planned = {ref.id for ref in recorded.tasks}
-        added = [t.id for t in tasks if t.id not in planned]
-        if added:
-            progress(f"not part of run {options.run_id}, left out: {', '.join(added)}")
-        tasks = [t for t in tasks if t.id in planned]
-        check_plan(recorded, tasks, options.runs_dir / recorded.run_id)
+        aside = set_aside(run_dir, recorded, progress)
+        tasks = planned_tasks(recorded, tasks, left_out, run_dir, progress)
     check_task_ids(tasks)
     sandbox, kind, why = sandbox_for(agent_spec, options.sandbox)  # also: an unknown agent
     sandbox = sandbox.hiding(paths)  # the task files' folders, wherever the agent sees them
@@ -384,17 +355,20 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
     with open_phones(options.device, run_id, options.latency) as (devices, note):
         progress(note)
         infos = [d.info for d in devices]
-        folder = (resume_folder(options.runs_dir, recorded, tasks, infos, kind, why, aside)
-                  if options.resume else
-                  create_folder(options.runs_dir, run_id, agent_spec, paths, globs, repeat,
-                                tasks, infos, kind, why, left_out))
+        if recorded is not None:
+            folder = resume_folder(options.runs_dir, recorded, tasks, infos, kind, why, aside)
+        else:
+            held.enter_context(writing(options.runs_dir / run_id, run_id))
+            folder = create_folder(options.runs_dir, run_id, agent_spec, paths, globs, repeat,
+                                   tasks, infos, kind, why, left_out)
         writer = shared_writer(options.runs_dir)
         chain = functools.partial(writer.chain_state, folder.run_id)  # the bridge's view
         trajectory = (Trajectory(options.runs_dir)
-                      if captures_frames(options, recorded if options.resume else None) else None)
+                      if captures_frames(options, recorded) else None)
         frames = functools.partial(trajectory.chain_state, folder.run_id) if trajectory else None
         sealer = (Sealer.resume(folder.run_dir, key, chain, folder.manifest, frames)
-                  if options.resume else Sealer(folder.run_dir, key, chain, frames_chain=frames))
+                  if recorded is not None else
+                  Sealer(folder.run_dir, key, chain, frames_chain=frames))
         sealer.say = progress  # a record an unconfined agent changed is said as it is found
         plans = [(t, n) for t in tasks for n in range(1, repeat + 1)
                  if (t.id, n) not in folder.scored]
@@ -404,25 +378,7 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
                              planned=len(plans))
         run = _Run(folder, plans, agent_spec, progress, summary, sandbox, sealer, trajectory,
                    options.agent_log_bytes)
-        run.manifest = sealer.seal(run.manifest)  # a run cut short at once is verifiable too
-        try:
-            run.go(devices)
-        except KeyboardInterrupt:
-            raise RunInterrupted(
-                f"interrupted: run {folder.run_id} stopped after {run.done} of "
-                f"{run.total} attempt(s); every one recorded is kept in {folder.run_dir}",
-                hint=f"continue it: {resume_command(options.runs_dir, folder.run_id)}") from None
-        finally:
-            # what the phones logged after the last attempt (a preflight, with nothing left to
-            # run or a rig down before any attempt) is sealed too, or the run would not verify
-            with run.lock:
-                run.manifest = sealer.seal(run.manifest)
-        if run.queue or (run.down and len(run.down) == len(devices)):
-            summary.stopped = "; ".join(run.down) or "stopped"
-            if not summary.rows:
-                raise RunError(f"run {folder.run_id} did not start: {summary.stopped}",
-                               hint="`phoneshell doctor --device ...` checks the chain; then "
-                                    f"`{resume_command(options.runs_dir, folder.run_id)}`")
+        _go(run, devices, options.runs_dir)
     from phoneshell.report.runs import record_of  # here: see TYPE_CHECKING above
     from phoneshell.report.tally import agent_numbers
 
@@ -431,19 +387,40 @@ def run_suite(options: RunOptions, progress: Progress) -> RunSummary:
     return summary
 
 
-def say_left_out(recorded: RunManifest, now: Sequence[LeftOut], progress: Progress) -> None:
-    """What a resume does with task files left out for errors: those run.json records stay left
-    out (the run planned none of their tasks, so it cannot pass, whatever their files hold now);
-    one broken only now changes nothing recorded (a task of it the run planned, with attempts
-    still to run, stops the resume)."""
-    if recorded.left_out:
-        progress(f"run {recorded.run_id} left out {len(recorded.left_out)} task file(s) with "
-                 f"errors when it began ({', '.join(out.file for out in recorded.left_out)}): "
-                 "a resume runs only the tasks the run planned, so they stay left out and the "
-                 "run cannot pass; start a new run to include them")
-    was = {out.file for out in recorded.left_out}
-    new = [out.file for out in now if out.file not in was]
-    if new:
-        progress(f"left out of this resume for errors, not of run {recorded.run_id}'s record: "
-                 f"{', '.join(new)}")
+def _go(run: _Run, devices: Sequence[DeviceHandle], runs_dir: Path) -> None:
+    """Play the run's attempts, sealed before the first and after the last; a stop (Ctrl-C,
+    SIGTERM, SIGHUP) is said with the command that goes on.
 
+    Raises:
+        RunInterrupted: it was stopped.
+        RunError: no phone ran an attempt.
+    """
+    summary, folder = run.summary, run.folder
+    stopped: KeyboardInterrupt | None = None
+    try:
+        with stop.recording():
+            run.manifest = run.sealer.seal(run.manifest)  # a run cut short at once verifies
+        run.go(devices)
+    except KeyboardInterrupt as exc:
+        stopped = exc
+    finally:
+        # what the phones logged after the last attempt (a preflight, with nothing left to
+        # run or a rig down before any attempt) is sealed too, or the run would not verify;
+        # a worker still in flight (a second Ctrl-C) records nothing after it
+        try:
+            with stop.recording(), run.lock:
+                run.manifest = run.sealer.seal(run.manifest)
+                run.closed = True
+        except KeyboardInterrupt as exc:  # came during the seal, which is whole
+            stopped = stopped or exc
+    if stopped is not None:
+        raise RunInterrupted(
+            f"{stopped_line(stopped)}: run {folder.run_id} stopped after {run.done} of "
+            f"{run.total} attempt(s); every one recorded is kept in {folder.run_dir}",
+            hint=f"continue it: {resume_command(runs_dir, folder.run_id)}")
+    if run.queue or (run.down and len(run.down) == len(devices)):
+        summary.stopped = "; ".join(run.down) or "stopped"
+        if not summary.rows:
+            raise RunError(f"run {folder.run_id} did not start: {summary.stopped}",
+                           hint="`phoneshell doctor --device ...` checks the chain; then "
+                                f"`{resume_command(runs_dir, folder.run_id)}`")

@@ -1,0 +1,97 @@
+"""SIGTERM and SIGHUP stop `phoneshell run` as Ctrl-C does (a CI timeout, systemd, a closed
+terminal): the attempt in flight is torn down and recorded as not scored, the run is sealed and
+the resume command said; one more signal while it tidies up still leaves a whole record."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+REACH = ROOT / "environments" / "settings.about.reach.yaml"
+
+
+def start_run(tmp_path: Path, task: Path, mark: Path) -> subprocess.Popen[str]:
+    """`phoneshell run` of `task` with an agent that says it started (`mark`), then sleeps."""
+    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "phoneshell", "run", str(task), "--agent",
+         f"command:touch {mark}; sleep 60", "--sandbox", "none", "--runs", str(tmp_path),
+         "--run-id", "R"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for(done: object, run: subprocess.Popen[str], what: str) -> None:
+    deadline = time.monotonic() + 60
+    while not done():  # type: ignore[operator]
+        assert run.poll() is None, f"the run ended before {what}: {run.communicate()}"
+        assert time.monotonic() < deadline, f"no {what} in a minute"
+        time.sleep(0.05)
+
+
+def rows(run_dir: Path) -> list[dict[str, object]]:
+    return [json.loads(x) for x in (run_dir / "results.jsonl").read_text().splitlines()]
+
+
+def report(run_dir: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "phoneshell", "report", str(run_dir)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_signal_records_the_attempt_in_flight_and_says_how_to_resume(
+        tmp_path: Path, sig: signal.Signals) -> None:
+    mark = tmp_path / "started"
+    run = start_run(tmp_path, REACH, mark)
+    try:
+        wait_for(mark.exists, run, "agent turn")
+        run.send_signal(sig)
+        out, err = run.communicate(timeout=60)
+    finally:
+        run.kill()
+    assert run.returncode == 2, out + err  # as Ctrl-C: stopped, not a bug, not killed
+    assert f"error: stopped by {sig.name}: run R stopped after 1 of 1 attempt(s)" in err
+    assert f"hint: continue it: phoneshell run --resume R --runs {tmp_path}" in err
+    [row] = rows(tmp_path / "R")
+    assert row["outcome"] == "skipped"
+    assert str(row["skip_reason"]).startswith(f"interrupted ({sig.name})")
+    assert row["teardown"] == {"ok": True, "error": "", "stopped": [], "switched": [],
+                               "left": [], "owner": []}  # its teardown ran
+    done = report(tmp_path / "R")
+    assert done.returncode == 1, done.stderr  # verified: the seal holds; not all passed
+    assert f"skipped (1): interrupted ({sig.name})" in done.stdout
+
+
+def test_a_second_signal_in_the_teardown_still_leaves_a_whole_record(tmp_path: Path) -> None:
+    # A teardown that takes seconds (a `wait` step, after a launch the log shows): the second
+    # SIGTERM comes in the middle of it, cuts it short, and the attempt is still recorded and
+    # sealed.
+    task = tmp_path / "slow-teardown.yaml"
+    task.write_text(REACH.read_text().replace(
+        "teardown:\n", "teardown:\n- launch: com.apple.Preferences\n- wait: 30\n"))
+    audit, mark = tmp_path / "R" / "audit.jsonl", tmp_path / "started"
+    run = start_run(tmp_path, task, mark)
+    try:
+        wait_for(mark.exists, run, "agent turn")
+        run.send_signal(signal.SIGTERM)
+        wait_for(lambda: '"phase":"teardown"' in audit.read_text(), run, "teardown's launch")
+        run.send_signal(signal.SIGTERM)
+        out, err = run.communicate(timeout=20)  # well before the wait's 30 s
+    finally:
+        run.kill()
+    assert run.returncode == 2, out + err
+    assert "error: stopped by SIGTERM: run R stopped after 1 of 1 attempt(s)" in err
+    [row] = rows(tmp_path / "R")
+    assert row["outcome"] == "skipped"
+    assert row["skip_reason"] == ("interrupted (SIGTERM) before the attempt was recorded; its "
+                                  "teardown was cut short")
+    assert row["teardown"]["ok"] is False  # type: ignore[index]
+    done = report(tmp_path / "R")
+    assert done.returncode == 1, done.stderr  # the seal holds
