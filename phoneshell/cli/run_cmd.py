@@ -18,7 +18,9 @@ from phoneshell.cli.options import (
     progress_printer,
 )
 from phoneshell.runner import RunOptions, run_suite
+from phoneshell.runner.folder import load_manifest
 from phoneshell.runner.lines import summary_document, summary_lines
+from phoneshell.runner.resume import refuse_contradictions
 from phoneshell.tasks import PATHS_HELP, default_task_paths
 
 
@@ -50,23 +52,24 @@ def add_parsers(commands: Any) -> None:
     p = commands.add_parser("run", help="run tasks on a phone and grade every attempt",
                             epilog=agents_epilog(),
                             formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("paths", nargs="*", default=default_task_paths(), metavar="PATH",
-                   help=PATHS_HELP)
+    # None when not given: with --resume, the run's own (`resume.refuse_contradictions`)
+    p.add_argument("paths", nargs="*", default=None, metavar="PATH", help=PATHS_HELP)
     add_device_option(p)
     add_latency_option(p)
-    p.add_argument("--agent", default="solution", metavar="NAME[:ARG]",
+    p.add_argument("--agent", default=None, metavar="NAME[:ARG]",
                    help="the agent to run (listed below; default: solution)")
-    p.add_argument("--task", dest="tasks", action="append", default=[], metavar="GLOB",
+    p.add_argument("--task", dest="tasks", action="append", default=None, metavar="GLOB",
                    help="only task ids matching GLOB (repeatable; `phoneshell check-tasks "
                         "--list` lists the ids)")
     p.add_argument("--runs", type=Path, default=Path("runs"), metavar="DIR",
                    help="where run folders go (default: runs)")
     p.add_argument("--run-id", metavar="ID", help="name of the run folder (default: a new id)")
-    p.add_argument("--repeat", type=positive, default=1, metavar="N",
+    p.add_argument("--repeat", type=positive, default=None, metavar="N",
                    help="attempts per task (default: 1)")
     p.add_argument("--resume", metavar="RUN_ID",
                    help="continue run RUN_ID: run only the attempts it has not scored yet "
-                        "(its agent, tasks and --repeat come from its run.json)")
+                        "(its agent, tasks and --repeat come from its run.json; any of them "
+                        "given otherwise is refused)")
     p.add_argument("--sandbox", choices=CHOICES, default="auto",
                    help="how command: agents are confined: auto (bubblewrap on Linux, "
                         "sandbox-exec on macOS, else none, said at start), bwrap, "
@@ -83,12 +86,16 @@ def run_run(args: argparse.Namespace) -> int:
     out: `phoneshell report`'s exit 0), 2 when it stopped early."""
     as_json = args.format == "json"
     progress = progress_printer(as_json)
-    options = RunOptions(tuple(args.paths), agent=args.agent, device=args.device,
-                         latency=args.latency,
-                         task_globs=tuple(args.tasks), runs_dir=args.runs,
-                         run_id=args.resume or args.run_id, repeat=args.repeat,
-                         resume=bool(args.resume), sandbox=args.sandbox,
-                         trajectory=args.trajectory)
+    if args.resume:
+        refuse_contradictions(load_manifest(args.runs, args.resume), agent=args.agent,
+                              repeat=args.repeat, task_globs=args.tasks,
+                              paths=args.paths or None, run_id=args.run_id)
+    options = RunOptions(tuple(args.paths or default_task_paths()),
+                         agent=args.agent or "solution", device=args.device,
+                         latency=args.latency, task_globs=tuple(args.tasks or ()),
+                         runs_dir=args.runs, run_id=args.resume or args.run_id,
+                         repeat=args.repeat or 1, resume=bool(args.resume),
+                         sandbox=args.sandbox, trajectory=args.trajectory)
     summary = run_suite(options, progress)
     if as_json:
         print(json.dumps(summary_document(summary), indent=2))
