@@ -104,7 +104,7 @@ class Swapper:
         plan = AttemptPlan(self.run_id, self.run_dir, merged(b, extra),
                            self._attempts.take(b.id), self.installed)
         done = run_attempt(plan, self.rig, self._agent(b))
-        if done.rig_down:
+        if done.rig_down or done.interrupted:  # Ctrl-C or SIGTERM: what is left is not run
             self.housekeeping.played += 1
             self.stopped = done.row.skip_reason
         else:

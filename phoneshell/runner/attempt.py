@@ -143,7 +143,8 @@ class AttemptResult:
     evidence: Evidence | None = None
     """What was graded, when the attempt was scored."""
     interrupted: bool = False
-    """Ctrl-C stopped it: the row says skipped, and the run should stop after recording it."""
+    """Ctrl-C, SIGTERM or SIGHUP stopped it: the row says skipped, and the run (or attack)
+    should stop after recording it."""
 
 
 def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,

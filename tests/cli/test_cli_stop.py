@@ -95,3 +95,21 @@ def test_a_second_signal_in_the_teardown_still_leaves_a_whole_record(tmp_path: P
     assert row["teardown"]["ok"] is False  # type: ignore[index]
     done = report(tmp_path / "R")
     assert done.returncode == 1, done.stderr  # the seal holds
+
+
+def test_a_stop_signal_ends_an_attack_with_what_it_did_not_play_not_scored(
+        tmp_path: Path) -> None:
+    """The attack stops at the finish in flight, as a run does: the rest are said not run."""
+    attack = subprocess.Popen(
+        [sys.executable, "-m", "phoneshell", "attack", "--family", "null", "--runs",
+         str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: any(tmp_path.glob("attack-*/attempts/*")), attack, "first finish")
+        attack.send_signal(signal.SIGTERM)
+        out, err = attack.communicate(timeout=30)
+    finally:
+        attack.kill()
+    assert attack.returncode == 2, out + err  # stopped, as a run is
+    assert "error: the attack stopped early: interrupted (SIGTERM)" in err
+    assert "NOT SCORED: not run: interrupted (SIGTERM)" in out
+    assert "0 pass without doing the task" in out
