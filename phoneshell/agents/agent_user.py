@@ -21,10 +21,14 @@ no confined way to run a program (`missing`): never a silent run as root.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
+import threading
 from pathlib import Path
+
+from phoneshell.agents import walk
 
 AGENT_UID = AGENT_GID = 65534
 """Who a confined program is when the harness is root: `nobody`, which owns no file of the
@@ -91,48 +95,108 @@ def give(scratch: Path) -> None:
         os.chown(scratch, AGENT_UID, AGENT_GID, follow_symlinks=False)
 
 
-def take_back(scratch: Path) -> None:
+def take_back(scratch: Path) -> str:
     """Give everything in the scratch folder back to the harness's user once the program and
     all it started are gone: the host keeps nothing a `nobody` elsewhere could change, and
     the change of owner clears any set-user-ID bit the program set on a file; modes that let
-    others write are taken away too. Links are not followed. The walk goes folder by open
-    folder, without recursion, so no tree the program left (thousands deep, names past
-    PATH_MAX) stops it, and it never raises: what cannot be taken back is left, and the
-    scratch folder itself is the harness's again in any case."""
+    others write are taken away too. Links are not followed. The walk is `walk.walk` (by open
+    folder, a bounded number of descriptors however deep or wide the tree, names past
+    PATH_MAX), and each entry is looked at again once taken back. What cannot be taken back
+    (or reached to be) is deleted, and why is said: returned, and kept for the attempt's last
+    look at its folder (`not_taken_back`), which fails it. It never raises.
+
+    Returns:
+        What could not be taken back ("" when all was, or when nothing was given).
+    """
     if not dropping():
-        return
-    uid, gid = os.geteuid(), os.getegid()
-    _own(str(scratch), uid, gid, None)
+        return ""
+    mine = _TakeBack(os.geteuid(), os.getegid())
     try:
-        pending = [os.open(scratch, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)]
-    except OSError:
-        return
-    while pending:
-        folder = pending.pop()
+        top = os.open(scratch, walk.FOLDER)
+    except OSError as exc:
+        troubles = [f"{scratch}: cannot open it ({exc.strerror or exc})"]
+    else:
         try:
-            with os.scandir(folder) as entries:
-                names = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
-        except OSError:
-            names = []
-        for name, is_folder in names:
-            _own(name, uid, gid, folder)
-            if is_folder:
-                try:
-                    pending.append(os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW,
-                                           dir_fd=folder))
-                except OSError:
-                    continue
-        os.close(folder)
+            why = _own(".", mine.uid, mine.gid, top)  # the folder itself, by its handle
+            troubles = ([f"{scratch}: {why}"] if why else []) + walk.walk(top, mine)
+        except OSError as exc:
+            troubles = [f"{scratch}: {exc.strerror or exc}"]
+        finally:
+            os.close(top)
+    if not troubles:
+        return ""
+    said = (f"the harness could not take back all it left in its folder "
+            f"({walk.said(troubles)})")
+    with _UNTAKEN_LOCK:
+        _UNTAKEN[str(scratch)] = said
+    return said
 
 
-def _own(name: str, uid: int, gid: int, folder_fd: int | None) -> None:
+_UNTAKEN: dict[str, str] = {}
+"""What `take_back` could not take back, by scratch folder, until the attempt says it."""
+_UNTAKEN_LOCK = threading.Lock()
+
+
+def not_taken_back(folder: Path) -> str:
+    """What `take_back` could not take back in a scratch folder inside `folder` (an attempt
+    folder), said once ("" when it took back all, or was not asked)."""
+    inside = f"{folder}{os.sep}"
+    with _UNTAKEN_LOCK:
+        found = [k for k in _UNTAKEN if k.startswith(inside)]
+        return "; ".join(_UNTAKEN.pop(k) for k in found)
+
+
+class _TakeBack(walk.Visitor):
+    """Each entry the harness's, checked; what is not (and what cannot be opened) deleted."""
+
+    def __init__(self, uid: int, gid: int) -> None:
+        super().__init__()
+        self.uid, self.gid = uid, gid
+
+    def visit(self, folder: int, entry: os.DirEntry[str], place: str) -> bool:
+        why = _own(entry.name, self.uid, self.gid, folder)
+        if not why:
+            return entry.is_dir(follow_symlinks=False)  # known from its look in `_own`
+        self._delete(folder, entry.name, place, why)
+        return False
+
+    def unopened(self, folder: int, name: str, place: str, exc: OSError) -> None:
+        self._delete(folder, name, place, f"cannot open it ({exc.strerror or exc})")
+
+    def _delete(self, folder: int, name: str, place: str, why: str) -> None:
+        left = walk.delete_at(folder, name, place)
+        self.troubles.append(f"{place}: {why}; " + (
+            "deleted" if not left else f"not all deleted: {walk.said(left)}"))
+
+
+def _own(name: str, uid: int, gid: int, folder_fd: int) -> str:
     """Chown one entry (by name in an open folder) to the harness, without following a link,
-    and take away others' write bit and the set-ID bits."""
+    take away others' write bit and the set-ID bits, and look again; why it is not the
+    harness's now, without those bits ("" when it is)."""
+    bits = stat.S_IWOTH | stat.S_ISUID | stat.S_ISGID
     try:
         os.chown(name, uid, gid, dir_fd=folder_fd, follow_symlinks=False)
         mode = os.stat(name, dir_fd=folder_fd, follow_symlinks=False).st_mode
-        if not stat.S_ISLNK(mode):
-            os.chmod(name, stat.S_IMODE(mode) & ~(stat.S_IWOTH | stat.S_ISUID | stat.S_ISGID),
-                     dir_fd=folder_fd)
-    except (OSError, NotImplementedError):
-        return
+        if not stat.S_ISLNK(mode) and mode & bits:
+            _chmod(name, stat.S_IMODE(mode) & ~bits, folder_fd)
+        now = os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return ""  # gone: nothing left to take back
+    except (OSError, NotImplementedError) as exc:
+        return f"cannot take it back ({getattr(exc, 'strerror', None) or exc})"
+    if (now.st_uid, now.st_gid) != (uid, gid):
+        return f"still owned by uid {now.st_uid}, gid {now.st_gid}"
+    if not stat.S_ISLNK(now.st_mode) and now.st_mode & bits:
+        return f"its mode is still {stat.S_IMODE(now.st_mode):o}"
+    return ""
+
+
+def _chmod(name: str, mode: int, folder_fd: int) -> None:
+    """Change the mode of `name` (no link: looked at just before) in an open folder: without
+    following a link where the C library can (through /proc), else as the name is."""
+    try:
+        os.chmod(name, mode, dir_fd=folder_fd, follow_symlinks=False)
+    except (NotImplementedError, OSError) as exc:
+        if isinstance(exc, OSError) and exc.errno not in (errno.ENOTSUP, errno.EOPNOTSUPP):
+            raise
+        os.chmod(name, mode, dir_fd=folder_fd)

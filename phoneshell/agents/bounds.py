@@ -7,7 +7,10 @@ Its stdout and stderr come through pipes the harness reads, and only so much of 
 folder (its files) cannot be bounded as it is written without a file system of its own, so it is
 watched: every `WATCH_S` while it runs and once more after, its size and file count against the
 limits, and the disk's free space against a reserve (a file it holds open after unlinking it
-shows only there). Over any of them, it is stopped, and what it wrote is deleted.
+shows only there). Over any of them, it is stopped, and what it wrote is deleted. The count and
+the deletion go by `walk` (by open folder, however deep, wide or long-named the tree): what the
+count cannot see is over the limits, and so is what the take-back after its turn could not take
+back (`agent_user.not_taken_back`).
 """
 
 from __future__ import annotations
@@ -15,12 +18,13 @@ from __future__ import annotations
 import contextlib
 import os
 import select
-import shutil
 import threading
 import time
 from collections import deque
 from pathlib import Path
 from typing import IO
+
+from phoneshell.agents import agent_user, walk
 
 FOLDER_MAX_BYTES = 1 << 30
 """The most an agent may write into its attempt folder (its scratch folder, stdout, stderr)."""
@@ -43,28 +47,50 @@ def disk_free(path: Path) -> int:
     return stats.f_bavail * stats.f_frsize
 
 
-def written(folder: Path) -> str:
-    """Why what is in `folder` is too much ("" when it is not)."""
-    size = files = 0
-    stack = [folder]
-    while stack:
+class _Over(Exception):
+    """The count passed a limit: why."""
+
+
+class _Count(walk.Visitor):
+    """Every entry counts as a file, and every entry's blocks (a folder's too) as its size."""
+
+    def start(self) -> None:
+        super().start()
+        self.files = self.size = 0
+
+    def visit(self, folder: int, entry: os.DirEntry[str], place: str) -> bool:
+        self.files += 1
+        if self.files > FOLDER_MAX_FILES:
+            raise _Over(f"it made more than {FOLDER_MAX_FILES:,} files in its folder")
         try:
-            entries = list(os.scandir(stack.pop()))
-        except OSError:
-            continue
-        for entry in entries:
-            files += 1
-            if files > FOLDER_MAX_FILES:
-                return f"it made more than {FOLDER_MAX_FILES:,} files in its folder"
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(Path(entry.path))
-                else:
-                    size += entry.stat(follow_symlinks=False).st_blocks * 512
-            except OSError:
-                continue
-            if size > FOLDER_MAX_BYTES:
-                return f"it wrote more than {FOLDER_MAX_BYTES >> 20:,} MiB into its folder"
+            self.size += entry.stat(follow_symlinks=False).st_blocks * 512
+            inside = entry.is_dir(follow_symlinks=False)
+        except FileNotFoundError:
+            return False  # gone since it was listed: nothing there to count
+        except OSError as exc:
+            self.troubles.append(f"{place}: cannot look at it ({exc.strerror or exc})")
+            return False
+        if self.size > FOLDER_MAX_BYTES:
+            raise _Over(f"it wrote more than {FOLDER_MAX_BYTES >> 20:,} MiB into its folder")
+        return inside
+
+
+def written(folder: Path) -> str:
+    """Why what is in `folder` is too much ("" when it is not). What the walk cannot count
+    (a folder it cannot open or list, a tree that keeps moving under it) is too much: the
+    limits hold for what it cannot see too."""
+    count = _Count()
+    try:
+        troubles = walk.walk(folder, count)
+    except _Over as over:
+        return str(over)
+    except FileNotFoundError:
+        return ""  # no folder: nothing written
+    except OSError as exc:
+        troubles = [f"{folder}: cannot open it ({exc.strerror or exc})"]
+    if troubles:
+        return (f"the harness could not count all it wrote into its folder "
+                f"({walk.said(troubles)}), which counts as over its limits")
     return ""
 
 
@@ -81,20 +107,23 @@ class DiskWatch:
         """Whether the reserve is watched: a disk below it at the start is not the agent's."""
 
     def over(self) -> str:
-        """Why the agent must be stopped for what it wrote ("" when it need not)."""
+        """Why the agent must be stopped for what it wrote ("" when it need not): the disk's
+        reserve, what the take-back after its turn could not take back, its folder's limits."""
         if self.guarded:
             free = disk_free(self.folder)
             if free < DISK_RESERVE_BYTES:
                 return (f"the disk holding the run fell to {free >> 20:,} MiB free while it "
                         f"ran (the harness keeps {DISK_RESERVE_BYTES >> 20:,} MiB)")
-        return written(self.folder)
+        return agent_user.not_taken_back(self.folder) or written(self.folder)
 
 
-def wipe(scratch: Path) -> None:
-    """Delete everything the agent wrote into its scratch folder (left empty)."""
-    shutil.rmtree(scratch, ignore_errors=True)
+def wipe(scratch: Path) -> str:
+    """Delete everything the agent wrote into its scratch folder (left empty), by open
+    folder; what could not be deleted ("" when all was)."""
+    troubles = walk.delete(scratch)
     with contextlib.suppress(OSError):
         scratch.mkdir(parents=True, exist_ok=True)
+    return walk.said(troubles) if troubles else ""
 
 
 class CappedOutput:
