@@ -286,10 +286,10 @@ def _order(touches: list[Touch], typing: list[Typing]) -> list[tuple[Touch, ...]
 class Hands(Protocol):
     """What a plan needs from the phone (the phone implements it)."""
 
-    def tap(self, x: int, y: int) -> None:
+    def tap(self, x: float, y: float) -> None:
         """Tap a point."""
 
-    def hold(self, x: int, y: int, duration_s: float) -> None:
+    def hold(self, x: float, y: float, duration_s: float) -> None:
         """Touch and hold a point."""
 
     def drag(self, drag: Drag) -> None:
@@ -311,9 +311,8 @@ def perform(steps: Plan, hands: Hands) -> None:
         touch = step[0]
         (x0, y0), (x1, y1) = touch.down, touch.up
         if touch.moved:
-            hands.drag(Drag(round(x0), round(y0), round(x1), round(y1), touch.held_s,
-                            wandered=True))
+            hands.drag(Drag(x0, y0, x1, y1, touch.held_s, wandered=True))
         elif touch.held_s >= LONG_PRESS_S:
-            hands.hold(round(x0), round(y0), touch.held_s)
+            hands.hold(x0, y0, touch.held_s)
         else:
-            hands.tap(round(x0), round(y0))
+            hands.tap(x0, y0)  # the point as sent: the bridge logs what lies at it

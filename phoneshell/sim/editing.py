@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from phoneshell.sim.phone import Phone
 
 
-def tap(phone: Phone, x: int, y: int) -> None:
+def tap(phone: Phone, x: float, y: float) -> None:
     """Tap a point: first, if it is outside a focused field that ends editing on such a tap,
     end it; then the tap lands as `gestures.tap` lands it."""
     field = phone.keyboard_field()

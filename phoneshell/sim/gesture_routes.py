@@ -33,8 +33,10 @@ if TYPE_CHECKING:
 MOST_TAPS = 1000
 """The most taps one `tapWithNumberOfTaps` makes: XCTest would build an event of every one, and
 a count of 1e300 would never end."""
-Target = tuple[int, int] | Node
-"""A point of the screen, or an element (the application node for the app itself)."""
+Target = tuple[float, float] | Node
+"""A point of the screen, or an element (the application node for the app itself). A point is
+kept as sent, fractions and all: a phone hit-tests the float point (a tap at x=381.5 lies
+outside a frame ending at 381.5), and so does the bridge when it logs what a touch lands on."""
 
 
 def not_visible(node: Node) -> WdaError:
@@ -56,7 +58,7 @@ def target(ep: Endpoints, req: Request) -> Target:
         return _element_or_app(ep, req)
     if x is None or y is None:
         raise WdaError("invalid argument", "Both x and y coordinates must be provided")
-    return round(req.number("x")), round(req.number("y"))
+    return req.number("x"), req.number("y")
 
 
 def shown(ep: Endpoints, node: Node) -> Node:
@@ -106,7 +108,7 @@ def tap(ep: Endpoints, req: Request) -> JSON:
     return None
 
 
-def _under(ep: Endpoints, x: int, y: int) -> tuple[str, str, str, Rect] | None:
+def _under(ep: Endpoints, x: float, y: float) -> tuple[str, str, str, Rect] | None:
     """Where a tap at (x, y) lands (the front app, the place of the control in its screen, its
     type and frame), to tell whether a tap moved the phone to another screen. Not its label: a
     control that redraws its own label in place (Pause to Resume, Start to Stop, C to AC) is
@@ -127,10 +129,8 @@ def _taps(ep: Endpoints, req: Request, where: Target, count: int) -> None:
     during a transition); taps on a control that stays (a switch, a key) all count, one that
     redraws its label in place (Pause to Resume) too. By id, XCTest synthesizes the taps at the
     element's hit point as it was found: each lands there, on whatever is there then."""
-    if isinstance(where, Node):
-        where = hit_point(ep, where)
+    x, y = hit_point(ep, where) if isinstance(where, Node) else where
     for n in range(count):
-        x, y = where
         before = _under(ep, x, y)
         if n:
             tap_again(ep.phone, x, y)  # a double tap: a text view selects the word
@@ -206,12 +206,14 @@ def pinch(ep: Endpoints, req: Request) -> JSON:
     return None
 
 
-def _swipe_frame(where: tuple[int, int] | None, ep: Endpoints, req: Request) -> Rect:
-    """Across what a swipe goes: the element or app, or the screen around a point."""
-    if where is None:
-        return _touchable(ep, req).frame
-    f = ep.phone.facts
-    return Rect(where[0] - f.width // 2, where[1] - f.height // 2, f.width, f.height)
+def _swipe_at(where: tuple[float, float], direction: str, ep: Endpoints) -> Drag:
+    """A swipe across a screen-sized frame centred at a point (`gestures.swipe_drag`'s middle
+    half of it), the point kept as sent."""
+    f, (cx, cy) = ep.phone.facts, where
+    qx, qy = f.width // 4, f.height // 4
+    return {"up": Drag(cx, cy + qy, cx, cy - qy), "down": Drag(cx, cy - qy, cx, cy + qy),
+            "left": Drag(cx + qx, cy, cx - qx, cy),
+            "right": Drag(cx - qx, cy, cx + qx, cy)}[direction]
 
 
 def swipe(ep: Endpoints, req: Request) -> JSON:
@@ -223,8 +225,8 @@ def swipe(ep: Endpoints, req: Request) -> JSON:
         raise WdaError("invalid argument", f"Unsupported swipe direction '{direction}'. Only "
                        "the following directions are supported: (up, down, left, right)")
     where = target(ep, req)
-    point = None if isinstance(where, Node) else where
-    ep.phone.drag(gestures.swipe_drag(_swipe_frame(point, ep, req), direction.lower()))
+    ep.phone.drag(gestures.swipe_drag(_touchable(ep, req).frame, direction.lower())
+                  if isinstance(where, Node) else _swipe_at(where, direction.lower(), ep))
     return None
 
 
@@ -232,9 +234,8 @@ def drag(ep: Endpoints, req: Request) -> JSON:
     """`dragfromtoforduration`: points relative to the element's frame, or to the screen."""
     origin = ep.element(req).frame if "uuid" in req.params else Rect(0, 0, 0, 0)
     duration = req.body.get("duration", req.body.get("pressDuration", 0.0))
-    ep.phone.drag(Drag(origin.x + round(req.number("fromX")),
-                       origin.y + round(req.number("fromY")),
-                       origin.x + round(req.number("toX")), origin.y + round(req.number("toY")),
+    ep.phone.drag(Drag(origin.x + req.number("fromX"), origin.y + req.number("fromY"),
+                       origin.x + req.number("toX"), origin.y + req.number("toY"),
                        float(duration) if isinstance(duration, (int, float)) else 0.0))
     return None
 

@@ -56,7 +56,7 @@ _ENDS_EDITING = re.compile("[" + "".join(sorted(RETURNS)) + "]")
 """Return in a field of one line: it ends editing there."""
 
 
-def activate(phone: Phone, node: Node, x: int | None = None, y: int | None = None) -> None:
+def activate(phone: Phone, node: Node, x: float | None = None, y: float | None = None) -> None:
     """Do what tapping `node` does: focus a field, move a slider, turn a wheel, or run its
     handler."""
     if node.field is not None:
@@ -74,7 +74,7 @@ def activate(phone: Phone, node: Node, x: int | None = None, y: int | None = Non
     phone.changed()
 
 
-def tap(phone: Phone, x: int, y: int) -> None:
+def tap(phone: Phone, x: float, y: float) -> None:
     """Tap a point: the nearest handler above the topmost visible element there runs."""
     if phone.locked:
         return
@@ -134,7 +134,7 @@ def swipe_drag(frame: Rect, direction: str) -> Drag:
     return Drag(*moves[direction])
 
 
-def hold(phone: Phone, x: int, y: int, duration_s: float) -> None:
+def hold(phone: Phone, x: float, y: float, duration_s: float) -> None:
     """Touch and hold: an element's `on_hold_at` or `on_hold` if it has one, else a tap."""
     if phone.locked:
         return
@@ -217,9 +217,9 @@ def drag(phone: Phone, move: Drag) -> None:
         return
     f = phone.facts
     # facebook-wda's swipe_left starts at x == width, one point off the screen: clamp, as
-    # the touch screen's edge does.
-    move = Drag(min(max(move.from_x, 0), f.width - 1), min(max(move.from_y, 0), f.height - 1),
-                min(max(move.to_x, 0), f.width - 1), min(max(move.to_y, 0), f.height - 1),
+    # the touch screen's edge does (a point on the screen stays exactly where it was sent).
+    move = Drag(_edge(move.from_x, f.width), _edge(move.from_y, f.height),
+                _edge(move.to_x, f.width), _edge(move.to_y, f.height),
                 move.duration_s, move.wandered)
     if move.from_y < TOP_EDGE and move.vertical and move.dy > MIN_TRAVEL:
         if move.from_x >= f.width * CONTROL_CENTER_FROM:
@@ -238,6 +238,11 @@ def drag(phone: Phone, move: Drag) -> None:
             and not _content_back(phone, move):
         _scroll_or_adjust(phone, move)
     phone.changed()
+
+
+def _edge(value: float, size: int) -> float:
+    """A coordinate on a screen `size` points across: as it is when on it, else at its edge."""
+    return value if 0 <= value < size else min(max(value, 0), size - 1)
 
 
 def spots(path: list[Node]) -> list[Spot]:

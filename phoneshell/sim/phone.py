@@ -335,13 +335,13 @@ class Phone:
 
     # -- input (see gestures.py) -------------------------------------------------------------
 
-    def tap(self, x: int, y: int) -> None:
+    def tap(self, x: float, y: float) -> None:
         """Tap a point: the topmost visible element there reacts (after a focused field
         that ends editing on a tap outside it has, `editing.tap`)."""
         self._touched_s = self._clock_s
         editing.tap(self, x, y)
 
-    def hold(self, x: int, y: int, duration_s: float) -> None:
+    def hold(self, x: float, y: float, duration_s: float) -> None:
         """Touch and hold a point."""
         self._touched_s = self._clock_s
         gestures.hold(self, x, y, duration_s)

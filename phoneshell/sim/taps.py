@@ -28,7 +28,7 @@ DOUBLE_TAP_SLOP_PT = 20
 """How far apart the two taps may land (inferred: a finger's second tap on the same word)."""
 
 
-def tap_again(phone: Phone, x: int, y: int) -> None:
+def tap_again(phone: Phone, x: float, y: float) -> None:
     """The tap that quickly follows one at the same spot: the double tap of the view under the
     finger that takes one (a text view selects the word there), else a tap."""
     if phone.locked:
@@ -59,11 +59,11 @@ class QuickTaps:
                       and step[0].held_s < actions.LONG_PRESS_S]
         self._last: actions.Touch | None = None
 
-    def tap(self, x: int, y: int) -> None:
+    def tap(self, x: float, y: float) -> None:
         """Tap a point: again, when the tap before was a moment ago beside it."""
         touch = self._taps.pop(0) if self._taps else None
         last, self._last = self._last, touch
-        if touch is None or (round(touch.down[0]), round(touch.down[1])) != (x, y):
+        if touch is None or touch.down != (x, y):
             self._last = None  # not the tap planned: count it as a lone one
             self.phone.tap(x, y)
         elif last is not None and touch.start_ms - last.end_ms <= DOUBLE_TAP_S * 1000 and \
@@ -72,7 +72,7 @@ class QuickTaps:
         else:
             self.phone.tap(x, y)
 
-    def hold(self, x: int, y: int, duration_s: float) -> None:
+    def hold(self, x: float, y: float, duration_s: float) -> None:
         """Touch and hold a point."""
         self._last = None
         self.phone.hold(x, y, duration_s)

@@ -53,8 +53,10 @@ class Rect:
     width: int
     height: int
 
-    def contains(self, x: int, y: int) -> bool:
-        """Whether the point lies inside (left/top edges in, right/bottom edges out)."""
+    def contains(self, x: float, y: float) -> bool:
+        """Whether the point lies inside (left/top edges in, right/bottom edges out), as
+        CGRectContainsPoint says (and `bridge.touched.Rect.contains`): a touch is a point in
+        floats, never snapped to whole points."""
         return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
 
     def intersects(self, other: Rect) -> bool:
@@ -126,14 +128,14 @@ class Scroll:
     horizontal: bool = False
     page: int = 0
 
-    def scroll_by(self, delta: int) -> bool:
+    def scroll_by(self, delta: float) -> bool:
         """Move by `delta` points (snapping to a page if paged); return whether it moved."""
         before = self.offset
         if self.page:
             step = self.page if delta > 0 else -self.page
             target = before + step if abs(delta) >= self.page // 6 else before
         else:
-            target = before + delta
+            target = before + round(delta)  # a drag's travel may be a fraction
         self.offset = max(0, min(self.limit, target))
         return self.offset != before
 
@@ -245,9 +247,9 @@ class Node:
     """What a tap does; a tap on a child without one runs the nearest ancestor's."""
     on_hold: Handler | None = None
     """What touch-and-hold does (None: a hold acts as a tap)."""
-    on_hold_at: Callable[[int, int], None] | None = None
+    on_hold_at: Callable[[float, float], None] | None = None
     """Touch-and-hold that needs the point held (a text view selects the word under it)."""
-    on_double_tap_at: Callable[[int, int], None] | None = None
+    on_double_tap_at: Callable[[float, float], None] | None = None
     """What the second of two quick taps at a point does (a text view selects the word under
     it: `taps.py`); None: it is one more tap."""
     on_adjust: Callable[[float], None] | None = None
@@ -409,7 +411,7 @@ def hidden(node: Node) -> Node:
     return replace(node, visible=False, children=tuple(hidden(c) for c in node.children))
 
 
-def hit_path(root: Node, x: int, y: int) -> list[Node]:
+def hit_path(root: Node, x: float, y: float) -> list[Node]:
     """The path from `root` to the topmost, deepest visible node (or list) containing the point.
 
     Later siblings are drawn on top, so they are tried first. A list clips its children to its

@@ -65,22 +65,22 @@ after them, alphabetically, so a new app is just a new file."""
 class Drag:
     """One finger drag in screen points (`dragfromtoforduration`, swipes)."""
 
-    from_x: int
-    from_y: int
-    to_x: int
-    to_y: int
+    from_x: float
+    from_y: float
+    to_x: float
+    to_y: float
     duration_s: float = 0.0
     wandered: bool = False
     """The finger went further than the slop from where it went down, whatever its ends say (a
     touch chain that came back): a scroll view around it took the touch."""
 
     @property
-    def dx(self) -> int:
+    def dx(self) -> float:
         """Horizontal travel (positive: to the right)."""
         return self.to_x - self.from_x
 
     @property
-    def dy(self) -> int:
+    def dy(self) -> float:
         """Vertical travel (positive: downwards)."""
         return self.to_y - self.from_y
 

@@ -110,7 +110,7 @@ def word_spans(text: str, frame: Rect, scale: int = 3) -> list[tuple[int, int, R
     return spans
 
 
-def hold_at(editor: Editor, host: Host, x: int, y: int) -> None:
+def hold_at(editor: Editor, host: Host, x: float, y: float) -> None:
     """Touch and hold (or double-tap) in the text: select the word under the finger, or place
     the caret, and show the menu."""
     host.focus(editor.text)
