@@ -32,6 +32,7 @@ so nothing idles between requests for the timeouts to cut.
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import json
 import re
@@ -40,6 +41,7 @@ import socket
 import sys
 import threading
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -67,6 +69,16 @@ ERROR_NAMES = {400: "invalid argument", 404: "unknown command", 405: "unknown me
                408: "timeout"}
 """WDA's error names for the HTTP codes the server answers itself (other 4xx: `invalid
 argument`, 5xx: `unknown error`)."""
+
+ERRORS_SHOWN = 10
+"""Caught errors reported with their tracebacks on stderr, per listener (then only counted)."""
+
+_GONE_BEFORE_TAKEN = {errno.ECONNABORTED, errno.EPROTO, errno.ENETDOWN, errno.ENOPROTOOPT,
+                      errno.EHOSTDOWN, errno.ENONET, errno.EHOSTUNREACH, errno.EOPNOTSUPP,
+                      errno.ENETUNREACH, errno.EPERM}
+"""accept(2) errors about one connection, not the listening socket (Linux passes its pending
+network errors on to accept, and a firewall may refuse one: EPERM)."""
+_OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 
 _HEAD_END = re.compile(rb"\r?\n\r?\n")
 _HEX = re.compile(rb"[0-9A-Fa-f]+")
@@ -234,6 +246,11 @@ class _Pool:
             self.busy -= 1
             return None
 
+    def give_back(self) -> None:
+        """A thread `take` counted never started: its place is free again."""
+        with self._lock:
+            self.busy -= 1
+
 
 Classify = Callable[[str, str, Mapping[str, str]], str]
 """(method, target, headers with lower-case names) -> the pool a request's thread comes from."""
@@ -264,34 +281,59 @@ class GuardedHTTPServer(HTTPServer):
         self._selector: selectors.BaseSelector | None = None
         self._stop_asked = False
         self._stopped = threading.Event()
+        self.errors = 0
+        """Errors caught while serving one connection or between requests (each reported)."""
+        self.failure = ""
+        """Why serving ended on an error of the listening socket's own ("": it did not)."""
 
     def serve_forever(self, poll_interval: float = 0.5) -> None:
-        """Take connections and read their heads until `shutdown`."""
+        """Take connections and read their heads until `shutdown`.
+
+        Nothing a client does ends the loop: an arrival dropped earlier in a select round is
+        skipped when its own event comes up, and an error while taking or reading one
+        connection drops that connection alone (`report_error`). Only the listening socket's own
+        failure ends it, and then the port is closed, so clients are refused instead of left
+        waiting, and the failure is on stderr and in `failure`.
+        """
         self._stopped.clear()
-        serviced = time.monotonic()
         try:
             with selectors.DefaultSelector() as selector:
                 self._selector = selector
                 selector.register(self.socket, selectors.EVENT_READ)
                 for arrival in self._waiting.values():  # kept from an earlier serve_forever
                     selector.register(arrival.sock, selectors.EVENT_READ, arrival)
-                while not self._stop_asked:
-                    for key, _ in selector.select(poll_interval):
-                        if key.fileobj is self.socket:
-                            self._take()
-                        else:
-                            self._read_head(key.data)
-                    now = time.monotonic()
-                    for arrival in [a for a in self._waiting.values()
-                                    if now - a.taken_at > self.head_timeout_s]:
-                        self._drop(arrival)
-                    if now - serviced >= poll_interval:
-                        serviced = now
-                        self.service_actions()
+                self._loop(selector, poll_interval)
+        except Exception as exc:  # noqa: BLE001 - the port is closed and it is said
+            self._selector = None
+            self._fail(exc)
         finally:
             self._selector = None  # closed with its `with`: nothing is registered any more
             self._stop_asked = False
             self._stopped.set()
+
+    def _loop(self, selector: selectors.BaseSelector, poll_interval: float) -> None:
+        serviced = time.monotonic()
+        while not self._stop_asked:
+            for key, _ in selector.select(poll_interval):
+                if key.fileobj is self.socket:
+                    self._take()
+                elif self._is_waiting(key.data):  # not dropped earlier this round
+                    try:
+                        self._read_head(key.data)
+                    except Exception:  # noqa: BLE001 - one connection's, reported
+                        self._lose(key.data, "reading a request head")
+            now = time.monotonic()
+            while self._waiting:  # the oldest first, up to the first still in time
+                oldest = next(iter(self._waiting.values()))
+                if now - oldest.taken_at <= self.head_timeout_s:
+                    break
+                self._drop(oldest)
+            if now - serviced >= poll_interval:
+                serviced = now
+                try:
+                    self.service_actions()
+                except Exception:  # noqa: BLE001 - a chore's failure, reported
+                    self.report_error("the chores between requests")
 
     def shutdown(self) -> None:
         """Stop `serve_forever` and wait until it has (requests being served run on)."""
@@ -301,7 +343,7 @@ class GuardedHTTPServer(HTTPServer):
     def server_close(self) -> None:
         """Stop listening, then close the connections whose heads were on their way (in that
         order: a client that sees its connection closed finds the port closed too)."""
-        super().server_close()
+        super().server_close()  # closing a socket twice is no error: it may have failed
         for arrival in list(self._waiting.values()):
             self._drop(arrival)
 
@@ -320,24 +362,90 @@ class GuardedHTTPServer(HTTPServer):
             return
         super().handle_error(request, client_address)
 
+    def report_error(self, doing: str) -> None:
+        """Say on stderr that an error was caught while `doing` something for one connection
+        or between requests (the first `ERRORS_SHOWN` with their tracebacks; all are counted in
+        `errors`): the loop goes on."""
+        self.errors += 1
+        if self.errors <= ERRORS_SHOWN:
+            self._say(f"dropped an error while {doing}; it goes on serving")
+
+    def _lose(self, arrival: Arrival, doing: str) -> None:
+        """Drop a connection whose handling failed, answering 500 when it still can."""
+        self.report_error(doing)
+        if self._is_waiting(arrival):
+            self._answer_now(arrival, 500, "phoneshell: the server could not take this request")
+        self._drop(arrival)
+
+    def _fail(self, exc: Exception) -> None:
+        """The loop ended on an error of its own: close the port, so clients are refused at
+        once rather than left waiting on a deaf one, and say so."""
+        with contextlib.suppress(OSError):
+            self.socket.close()
+        for arrival in list(self._waiting.values()):
+            self._drop(arrival)
+        self._say(f"stopped on {type(exc).__name__}: {exc}; its port is closed")
+        self.failure = f"{type(exc).__name__}: {exc}"
+
+    def _say(self, what: str) -> None:
+        """One line and the traceback of the error being handled, on stderr (if it is open)."""
+        with contextlib.suppress(OSError, ValueError):  # a closed stderr stops nothing
+            print(f"phoneshell: the HTTP listener on port {self.server_address[1]} {what}:",
+                  file=sys.stderr)
+            traceback.print_exc(file=sys.stderr)
+
     def _take(self) -> None:
-        for _ in range(64):  # a burst of connections, without starving the heads on their way
+        # A burst of connections, without starving the heads on their way: a head whole when
+        # its connection is taken is read before two bursts' worth of newer ones could push
+        # it out of the waiting list.
+        for _ in range(max(1, min(64, self.waiting_max // 4))):
             try:
                 sock, address = self.socket.accept()
-            except OSError:  # none left, or out of descriptors: try on the next round
-                return
-            sock.setblocking(False)
-            if len(self._waiting) >= self.waiting_max:
-                self._drop(next(iter(self._waiting.values())))
-            arrival = Arrival(sock, address, time.monotonic())
-            self._waiting[sock] = arrival
-            assert self._selector is not None
-            self._selector.register(sock, selectors.EVENT_READ, arrival)
+            except (BlockingIOError, InterruptedError):
+                return  # none left
+            except OSError as exc:
+                if exc.errno in _GONE_BEFORE_TAKEN:
+                    continue  # that client went; others may wait
+                if exc.errno in _OUT_OF_RESOURCES:
+                    self._make_room()
+                    return
+                raise  # the listening socket itself is broken: `serve_forever` ends loudly
+            try:
+                sock.setblocking(False)
+                if len(self._waiting) >= self.waiting_max:
+                    self._drop(next(iter(self._waiting.values())))
+                arrival = Arrival(sock, address, time.monotonic())
+                assert self._selector is not None
+                self._selector.register(sock, selectors.EVENT_READ, arrival)
+                self._waiting[sock] = arrival
+            except Exception:  # noqa: BLE001 - one connection's, reported
+                self.report_error("taking a connection")
+                sock.close()
 
-    def _drop(self, arrival: Arrival) -> None:
-        self._waiting.pop(arrival.sock, None)
+    def _make_room(self) -> None:
+        """Out of descriptors (or memory): drop the connection that waited longest, so the next
+        round can take one, or, with none waiting, let threads finish a little."""
+        if self._waiting:
+            self._drop(next(iter(self._waiting.values())))
+        else:
+            time.sleep(0.01)  # the listening socket stays readable: do not spin on it
+
+    def _release(self, arrival: Arrival) -> bool:
+        """Take an arrival off the waiting list and the selector (False: it was not on them: it
+        was dropped or handed to a thread already, earlier in this select round maybe)."""
+        if not self._is_waiting(arrival):
+            return False
+        del self._waiting[arrival.sock]
         if self._selector is not None:
             self._selector.unregister(arrival.sock)
+        return True
+
+    def _is_waiting(self, arrival: Arrival) -> bool:
+        return self._waiting.get(arrival.sock) is arrival
+
+    def _drop(self, arrival: Arrival) -> None:
+        """Close a connection that is waiting for its head (closing one twice is no error)."""
+        self._release(arrival)
         arrival.sock.close()
 
     def _read_head(self, arrival: Arrival) -> None:
@@ -363,12 +471,14 @@ class GuardedHTTPServer(HTTPServer):
             self._answer_now(arrival, 503, "phoneshell: too many requests of this kind are "
                                            "being served or waiting; try again")
             return
-        self._waiting.pop(arrival.sock)
-        assert self._selector is not None
-        self._selector.unregister(arrival.sock)
+        self._release(arrival)
         if taken == "serve":
-            threading.Thread(target=self._serve, args=(arrival, pool), daemon=True,
-                             name=f"http:{self.server_address[1]}").start()
+            try:
+                threading.Thread(target=self._serve, args=(arrival, pool), daemon=True,
+                                 name=f"http:{self.server_address[1]}").start()
+            except RuntimeError:  # no thread to be had: this one is refused, not lost
+                pool.give_back()
+                self._answer_now(arrival, 503, "phoneshell: no thread free; try again")
 
     def _answer_now(self, arrival: Arrival, status: int, message: str) -> None:
         """Answer without a thread (a few hundred bytes fit any socket buffer), then close."""
@@ -381,17 +491,20 @@ class GuardedHTTPServer(HTTPServer):
         self._drop(arrival)
 
     def _serve(self, first: Arrival, pool: _Pool) -> None:
-        """Serve a request, then those queued for the pool, until none is left."""
+        """Serve a request, then those queued for the pool, until none is left (each thread
+        hands its place on, whatever happened to its request: the pool never loses one)."""
         arrival: Arrival | None = first
         while arrival is not None:
             arrival.deadline = time.monotonic() + self.request_timeout_s
             try:
                 self.finish_request(arrival, arrival.address)  # type: ignore[arg-type]
             except Exception:  # noqa: BLE001 - reported by handle_error, as the stdlib does
-                self.handle_error(arrival.sock, arrival.address)
+                with contextlib.suppress(Exception):
+                    self.handle_error(arrival.sock, arrival.address)
             finally:
-                self.shutdown_request(arrival.sock)
-            arrival = pool.next()
+                with contextlib.suppress(OSError):
+                    self.shutdown_request(arrival.sock)
+                arrival = pool.next()
 
 
 def _sketch(head: bytes) -> tuple[str, str, dict[str, str]]:
