@@ -404,11 +404,22 @@ class BridgeServer:
             # 502 is what a gateway says when the server behind it is gone; facebook-wda raises
             # WDABadGateway for it, which no caller mistakes for the agent's own WDA error.
             hint = f" ({exc.hint})" if exc.hint else ""
-            return wda_error(502, "unknown error", f"phoneshell bridge: {exc.message}{hint}")
+            return self._failed(502, actor, f"{exc.message}{hint}", exc.shown)
         except AuditWriteError as exc:
-            return wda_error(500, "unknown error", f"phoneshell bridge refused "
-                                                   f"{request.describe()}: {exc.message}; the "
-                                                   f"action was NOT sent to the phone")
+            refused = f"refused {request.describe()}: "
+            not_sent = "; the action was NOT sent to the phone"
+            return self._failed(500, actor, refused + exc.message + not_sent,
+                                refused + "the audit log could not be written" + not_sent)
+
+    @staticmethod
+    def _failed(status: int, actor: str, whole: str, shown: str) -> Reply:
+        """The answer to a request the bridge could not carry through: the harness (and anyone
+        on a bridge without a token, which grants no agent anything) gets the whole story; an
+        agent the request and what went wrong, never the phone's URL or a file of the
+        harness's (a harness-started simulator's URL holds the secret its fault and reset
+        routes live under)."""
+        told = whole if actor in ("harness", "open") else shown
+        return wda_error(status, "unknown error", f"phoneshell bridge: {told}")
 
     def _forward(self, request: Canonical, headers: dict[str, str]) -> Reply:
         """Send the canonical request: its rebuilt target, its re-serialised body."""

@@ -248,7 +248,9 @@ class Recorder(Aiming):
                         f"failed: {type(exc).__name__}: {exc}"
                 self._finish(intent, Observation(), False, error[:ERROR_TEXT_MAX])
                 raise ForwardError(error, hint="the outcome is logged with ok false; if it "
-                                               "repeats, report it with the request") from exc
+                                               "repeats, report it with the request",
+                                   shown=f"forwarding {request or action.kind} failed "
+                                         f"({type(exc).__name__})") from exc
             ok, error = outcome_of(reply)
             self._note_session(action, reply, ok)
             error = mask_echoes(error, body, params, secret)

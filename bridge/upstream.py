@@ -5,7 +5,9 @@ Upstream URLs are `http://host:port[/prefix]`, `https://...` or `http+usbmux://U
 request, as facebook-wda itself does: a kept-alive connection that the phone closed while idle
 would force a choice between losing a tap and sending it twice. Transport failures become
 `BridgeError`s naming the upstream URL and the request: `UpstreamDown` when WDA did not answer,
-its parent `ForwardError` when the request could not be sent at all.
+its parent `ForwardError` when the request could not be sent at all. Each also carries `shown`,
+what a client other than the harness is told: the request and the failure, never the URL (a
+harness-started simulator's holds the secret its fault and reset routes live under).
 """
 
 from __future__ import annotations
@@ -30,7 +32,18 @@ HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy
 
 
 class ForwardError(BridgeError):
-    """A request got no answer from WDA: it could not be sent, or forwarding it failed."""
+    """A request got no answer from WDA: it could not be sent, or forwarding it failed.
+
+    Args:
+        message: the whole story, for the harness: WDA's URL (a harness-started simulator's
+            holds its secret), the request, the transport's own words.
+        shown: what anyone else may be told: the request and what went wrong, never the URL
+            or the transport's words (an encoding error quotes the whole URL path).
+    """
+
+    def __init__(self, message: str, hint: str = "", shown: str = "") -> None:
+        super().__init__(message, hint)
+        self.shown = shown or "forwarding the request to the phone failed"
 
 
 class UpstreamDown(ForwardError):
@@ -105,16 +118,20 @@ class Upstream:
             # that is not ASCII (a client that did not percent-encode it) or a bad header.
             raise ForwardError(f"cannot send {method} {target!r} to WDA at {self.url}: {exc}",
                                hint="the client sent a path or header HTTP cannot carry; "
-                                    "percent-encode non-ASCII paths") from exc
+                                    "percent-encode non-ASCII paths",
+                               shown=f"cannot send {method} {target[:200]!r}: its path or a header "
+                                     "is not one HTTP can carry (percent-encode non-ASCII "
+                                     "paths)") from exc
         except (OSError, http.client.HTTPException) as exc:
             raise UpstreamDown(f"no answer from WDA at {self.url} to {method} {target}: {exc}",
                               hint="is WDA running at that URL? `phoneshell doctor` checks the "
-                                   "chain") from exc
+                                   "chain", shown=no_answer(method, target, exc)) from exc
         except Exception as exc:  # noqa: BLE001 - usbmux raises its own (MuxError and kin)
             if type(exc).__module__.startswith("wda."):
                 raise UpstreamDown(f"no answer from WDA at {self.url} to {method} {target}: "
                                   f"{exc}", hint="is the phone connected and WDA started? "
-                                                 "`phoneshell doctor` checks the chain") from exc
+                                                 "`phoneshell doctor` checks the chain",
+                                  shown=no_answer(method, target, exc)) from exc
             raise
         finally:
             if conn is not None:
@@ -132,6 +149,25 @@ class Upstream:
             raise BridgeError(f"WDA at {self.url} answered GET {target} with HTTP "
                               f"{reply.status}: {reply.body[:200]!r}")
         return value
+
+
+def no_answer(method: str, target: str, exc: Exception) -> str:
+    """What a client is told when WDA did not answer: the request and the kind of failure,
+    in words of ours (never the exception's, which may quote the URL)."""
+    if isinstance(exc, TimeoutError):
+        why = "it timed out"
+    elif isinstance(exc, ConnectionRefusedError):
+        why = "the connection was refused"
+    elif isinstance(exc, (ConnectionResetError, http.client.RemoteDisconnected,
+                          BrokenPipeError)):
+        why = "the connection closed before an answer came"
+    elif isinstance(exc, http.client.HTTPException):
+        why = "its answer was not HTTP"
+    elif isinstance(exc, OSError):
+        why = f"the connection failed ({type(exc).__name__})"
+    else:
+        why = "the phone could not be reached over USB"
+    return f"no answer from the phone's WDA to {method} {target.split('?', 1)[0][:200]}: {why}"
 
 
 SIM_STATUS_KEYS = ("simulated", "instance")
