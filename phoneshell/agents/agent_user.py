@@ -25,7 +25,6 @@ import errno
 import os
 import shutil
 import stat
-import threading
 from pathlib import Path
 
 from phoneshell.agents import walk
@@ -102,8 +101,8 @@ def take_back(scratch: Path) -> str:
     others write are taken away too. Links are not followed. The walk is `walk.walk` (by open
     folder, a bounded number of descriptors however deep or wide the tree, names past
     PATH_MAX), and each entry is looked at again once taken back. What cannot be taken back
-    (or reached to be) is deleted, and why is said: returned, and kept for the attempt's last
-    look at its folder (`not_taken_back`), which fails it. It never raises.
+    (or reached to be) is deleted, and why is returned: the attempt fails with it. It never
+    raises.
 
     Returns:
         What could not be taken back ("" when all was, or when nothing was given).
@@ -125,25 +124,8 @@ def take_back(scratch: Path) -> str:
             os.close(top)
     if not troubles:
         return ""
-    said = (f"the harness could not take back all it left in its folder "
+    return (f"the harness could not take back all it left in its folder "
             f"({walk.said(troubles)})")
-    with _UNTAKEN_LOCK:
-        _UNTAKEN[str(scratch)] = said
-    return said
-
-
-_UNTAKEN: dict[str, str] = {}
-"""What `take_back` could not take back, by scratch folder, until the attempt says it."""
-_UNTAKEN_LOCK = threading.Lock()
-
-
-def not_taken_back(folder: Path) -> str:
-    """What `take_back` could not take back in a scratch folder inside `folder` (an attempt
-    folder), said once ("" when it took back all, or was not asked)."""
-    inside = f"{folder}{os.sep}"
-    with _UNTAKEN_LOCK:
-        found = [k for k in _UNTAKEN if k.startswith(inside)]
-        return "; ".join(_UNTAKEN.pop(k) for k in found)
 
 
 class _TakeBack(walk.Visitor):

@@ -10,7 +10,7 @@ limits, and the disk's free space against a reserve (a file it holds open after 
 shows only there). Over any of them, it is stopped, and what it wrote is deleted. The count and
 the deletion go by `walk` (by open folder, however deep, wide or long-named the tree): what the
 count cannot see is over the limits, and so is what the take-back after its turn could not take
-back (`agent_user.not_taken_back`).
+back (`agent_user.take_back`'s answer, which the command agent adds).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections import deque
 from pathlib import Path
 from typing import IO
 
-from phoneshell.agents import agent_user, walk
+from phoneshell.agents import walk
 
 FOLDER_MAX_BYTES = 1 << 30
 """The most an agent may write into its attempt folder (its scratch folder, stdout, stderr)."""
@@ -108,13 +108,13 @@ class DiskWatch:
 
     def over(self) -> str:
         """Why the agent must be stopped for what it wrote ("" when it need not): the disk's
-        reserve, what the take-back after its turn could not take back, its folder's limits."""
+        reserve, its folder's limits."""
         if self.guarded:
             free = disk_free(self.folder)
             if free < DISK_RESERVE_BYTES:
                 return (f"the disk holding the run fell to {free >> 20:,} MiB free while it "
                         f"ran (the harness keeps {DISK_RESERVE_BYTES >> 20:,} MiB)")
-        return agent_user.not_taken_back(self.folder) or written(self.folder)
+        return written(self.folder)
 
 
 def wipe(scratch: Path) -> str:

@@ -255,14 +255,16 @@ class CommandAgent:
             refused = limit.close()  # and whatever is left in its cgroup
             for output in outputs:
                 output.finish()
-            box.take_back(scratch)  # nothing of it is left to write there
-        over = watch.over()  # looked at once more with it gone: what it wrote just before too
+            untaken = box.take_back(scratch)  # nothing of it is left to write there
+        # looked at once more with it gone: what it wrote just before too
+        over = untaken or watch.over()
         stopped = stopped or over
         if timed_out or stopped:
             code = process.wait()
         if over:
-            bounds.wipe(scratch)  # the disk back for the run's rows; kept: stdout and stderr
-            stopped += "; what it wrote into its folder was deleted"
+            kept = bounds.wipe(scratch)  # the disk back for the run's rows; kept: stdout, stderr
+            stopped += (f"; what it wrote into its folder was deleted, but for {kept}" if kept
+                        else "; what it wrote into its folder was deleted")
         result = self._result(folder, code, timed_out, context.timeout_s)
         escaped = {**limit.left, **left.outside}
         said = (_left_line(left) if left else "",

@@ -126,11 +126,11 @@ class Sandbox:
                     sandbox_profile(scratch, shown, hidden, [*files, *reads]), *argv]
         return list(argv)
 
-    def take_back(self, scratch: Path) -> None:
+    def take_back(self, scratch: Path) -> str:
         """After the program's turn, with all it started gone: its scratch folder is the
-        harness's user's again (given to the program by `wrap`)."""
-        if self.kind == "bwrap":
-            agent_user.take_back(scratch)
+        harness's user's again (given to the program by `wrap`); what could not be taken
+        back, and was deleted ("" when all was)."""
+        return agent_user.take_back(scratch) if self.kind == "bwrap" else ""
 
     def needs(self, command: str, cwd: Path, reads: Sequence[Path] = ()) -> list[Path]:
         """What the program must be able to read, where the sandbox runs it as a user other

@@ -143,7 +143,7 @@ def reminders_listed(phone: Phone, arg: str) -> Listed:
     """Every reminder not completed (`arg` is not used): the count on the All tile, and the
     rows of the All list, scrolled through; the count alone when the list runs on past what
     the probe scrolls, repeats a row across a scroll, or its rows do not add up to it."""
-    page = fresh_app(phone, REMINDERS, ready=_all_tile)  # the lists, not one list
+    page = fresh_app(phone, REMINDERS, ready=lambda p: bool(_all_tile(p)))  # the lists
     tile = _all_tile(page)
     if not tile:
         raise ProbeError(f"Reminders shows no All list with its count; it shows "
