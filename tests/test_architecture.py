@@ -70,7 +70,8 @@ def test_the_simulator_is_a_device_reached_only_over_http() -> None:
     # It may know WDA's vocabulary, raise phoneshell's errors and do Calculator's arithmetic
     # (the one the tapped_keys check replays), nothing of the harness.
     allowed = {"phoneshell.errors", "phoneshell.xcui", "phoneshell.wda_routes",
-               "phoneshell.guarded_http", "phoneshell.keypad", "phoneshell.presses",
+               "phoneshell.guarded_http", "phoneshell.http_request", "phoneshell.keypad",
+               "phoneshell.presses",
                "phoneshell.typed_keys"}
     offenders = {f: names - allowed for f, names in _phoneshell_imports("phoneshell/sim").items()
                  if names - allowed}
@@ -80,6 +81,7 @@ def test_the_simulator_is_a_device_reached_only_over_http() -> None:
 def test_records_and_the_vocabulary_are_leaves() -> None:
     used = _phoneshell_imports("phoneshell/records", "phoneshell/xcui.py",
                                "phoneshell/wda_routes.py", "phoneshell/guarded_http.py",
+                               "phoneshell/http_request.py",
                                "phoneshell/keypad.py", "phoneshell/presses.py",
                                "phoneshell/typed_keys.py")
     assert {f: n for f, n in used.items() if n} == {}

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ALLOWED = ("phoneshell.records", "phoneshell.errors", "phoneshell.xcui", "phoneshell.wda_routes",
            "phoneshell.frames",  # frames: how trajectory screenshots are scaled, shared with judges
            "phoneshell.guarded_http",  # the bounded HTTP listener, shared with the simulator
+           "phoneshell.http_request",  # its request side (body framing, WDA's error shape)
            "phoneshell.presses",  # what a slide presses, shared with the simulator
            "phoneshell.typed_keys")  # what typed keys do, shared with the simulator and checks
 
