@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bridge.gate import Refused, json_type
-from phoneshell.typed_keys import w3c_key
+from phoneshell.typed_keys import KeyRun, KeysRefused, in_time_order, key_source
 
 TAP_SLOP_PT = 10.0
 """How far (points) a finger may drift and still tap: UIKit's own slop is about 10 pt."""
@@ -280,26 +280,18 @@ def _w3c_pointer(steps: Sequence[Mapping[str, object]]) -> _Finger:
     return finger
 
 
-def _w3c_keys(steps: Sequence[Mapping[str, object]]) -> tuple[str, float]:
-    """The text a W3C key source types, and how long its pauses take (ms).
+def _w3c_keys(source: Mapping[str, object]) -> tuple[list[KeyRun], float]:
+    """What a W3C key source types, and how long it plays (ms), by the simulator's own planner
+    (`phoneshell.typed_keys.key_source`): WDA types the values of the key ups (keys held
+    together type in the order they are let go), each read by `w3c_key`.
 
-    WDA types the values of the key ups (a key types when it comes up, so keys held together
-    type in the order they are let go), each read by `w3c_key`: its first composed character,
-    WebDriver's key codes mapped as FBMapIfSpecialCharacter maps them. The text is what reaches
-    typeText, so "\\b" and "\\x7f" in it delete and "\\r" and "\\n" are Return
-    (`phoneshell.typed_keys`)."""
-    typed, paused = [], 0.0
-    for step in steps:
-        kind, value = step.get("type"), step.get("value")
-        if kind == "pause":
-            paused += _duration_ms(step)
-        if kind in ("keyDown", "keyUp") and not isinstance(value, str):
-            raise Refused(f"a key action's value must be a string, not {json_type(value)}")
-        if kind not in ("keyDown", "keyUp", "pause"):
-            raise Refused(f"unknown key action type {kind!r:.40}")
-        if kind == "keyUp" and isinstance(value, str):
-            typed.append(w3c_key(value))
-    return "".join(typed), paused
+    Raises:
+        Refused: WDA would refuse the source (its message).
+    """
+    try:
+        return key_source(source)
+    except KeysRefused as exc:
+        raise Refused(str(exc)) from exc
 
 
 def summarise_w3c(body: Mapping[str, object]) -> Chain:
@@ -310,7 +302,8 @@ def summarise_w3c(body: Mapping[str, object]) -> Chain:
             more than once.
     """
     touches: list[Touch] = []
-    text, length_ms = "", 0.0
+    typing: list[list[KeyRun]] = []
+    length_ms = 0.0
     sources = body.get("actions")
     if not isinstance(sources, list):
         raise Refused("'actions' must be a list of input sources")
@@ -323,10 +316,13 @@ def summarise_w3c(body: Mapping[str, object]) -> Chain:
             found, length_ms = finger.finish(), max(length_ms, finger.clock_ms)
             touches.extend([found] if found is not None else [])
         elif source.get("type") == "key":
-            typed, paused = _w3c_keys(steps)
-            text, length_ms = text + typed, max(length_ms, paused)
+            runs, played = _w3c_keys(source)
+            typing.append(runs)
+            length_ms = max(length_ms, played)
         elif source.get("type") != "none":  # WDA refuses a "none" source: nothing is played
             raise Refused(f"unknown input source type {source.get('type')!r:.40}")
+    # the text in the order the phone types it: the sources side by side, by time
+    text = "".join(run.text for run in in_time_order(typing))
     return Chain(tuple(touches), text, length_ms)
 
 

@@ -26,7 +26,7 @@ from typing import Protocol
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import finite
-from phoneshell.typed_keys import first_composed, w3c_key
+from phoneshell.typed_keys import KeyRun, KeysRefused, in_time_order, key_source, without_cancelled
 
 TAP_SLOP_PT = 10.0
 """How far a finger may drift and still tap: UIKit's own allowance is about 10 points."""
@@ -59,12 +59,8 @@ class Touch:
         return (self.end_ms - self.start_ms) / 1000.0
 
 
-@dataclass(frozen=True)
-class Typing:
-    """A run of keys, typed when its last key comes up."""
-
-    text: str
-    at_ms: float
+Typing = KeyRun
+"""A run of keys, typed when its last key comes up (`phoneshell.typed_keys`, the bridge's too)."""
 
 
 def _number(item: dict[str, JSON], key: str) -> float | None:
@@ -97,16 +93,10 @@ def _element_id(origin: JSON) -> str | None:
 
 
 def _without_cancelled(items: list[JSON]) -> list[dict[str, JSON]]:
-    kept: list[dict[str, JSON]] = []
-    for item in items:
-        if not isinstance(item, dict):
-            raise ActionsError(f"action items must be objects, got {item!r}")
-        if item.get("type") == "pointerCancel":
-            if kept:
-                kept.pop()  # WDA's preprocessing drops the item a cancel follows
-            continue
-        kept.append(item)
-    return kept
+    try:
+        return without_cancelled(items)  # type: ignore[return-value]  # JSON objects
+    except KeysRefused as exc:
+        raise ActionsError(str(exc)) from exc
 
 
 class _Finger:
@@ -196,43 +186,10 @@ def _pointer(source: dict[str, JSON], finger: int, locate: Locate | None) -> lis
 
 
 def _keys(source: dict[str, JSON]) -> list[Typing]:
-    items = source.get("actions")
-    if not isinstance(items, list) or not items:
-        raise ActionsError("It is mandatory to have at least one item defined for each action. "
-                           f"Action with id '{source.get('id')}' contains none")
-    runs: list[Typing] = []
-    held: list[str] = []
-    typed: list[str] = []
-    clock_ms = 0.0
-    for item in _without_cancelled(items):
-        kind = item.get("type")
-        if kind == "pause":
-            clock_ms += _duration(item)
-            continue
-        value = item.get("value")
-        if kind not in ("keyDown", "keyUp"):
-            raise ActionsError(f"'{source.get('id')}' action item type '{kind}' is not "
-                               "supported. Only the following action item types are supported: "
-                               "pause, keyUp, keyDown")
-        if not isinstance(value, str) or not value:
-            raise ActionsError("Key value must be present and should be a valid non-empty "
-                               f"string for '{item}'")
-        value = first_composed(value)  # WDA's FBRequireValue keeps only the first character
-        if kind == "keyDown":
-            held.append(value)
-            continue
-        if value not in held:
-            raise ActionsError(f"Key Up action '{value}' is not balanced with a preceding Key "
-                               f"Down one in '{item}'")
-        held.remove(value)
-        typed.append(w3c_key(value))
-        if not held:
-            runs.append(Typing("".join(typed), clock_ms))
-            typed = []
-    if held:
-        raise ActionsError(f"Key Down action '{held[0]}' must have a closing Key Up successor "
-                           f"in '{source.get('id')}'")
-    return runs
+    try:
+        return key_source(source)[0]
+    except KeysRefused as exc:
+        raise ActionsError(str(exc)) from exc
 
 
 @dataclass(frozen=True)
@@ -256,7 +213,7 @@ def plan(body: dict[str, JSON], locate: Locate | None) -> Plan:
     if not isinstance(sources, list):
         raise ActionsError("'actions' must be a list of action sources")
     touches: list[Touch] = []
-    typing: list[Typing] = []
+    typing: list[list[Typing]] = []
     for index, source in enumerate(sources):
         if not isinstance(source, dict) or source.get("type") not in ("pointer", "key"):
             kind = source.get("type") if isinstance(source, dict) else source
@@ -265,8 +222,9 @@ def plan(body: dict[str, JSON], locate: Locate | None) -> Plan:
         if source["type"] == "pointer":
             touches += _pointer(source, index, locate)
         else:
-            typing += _keys(source)
-    return Plan(tuple(_order(touches, typing)))
+            typing.append(_keys(source))
+    # key sources play side by side, by time, as the bridge logs them (`in_time_order`)
+    return Plan(tuple(_order(touches, in_time_order(typing))))
 
 
 def _order(touches: list[Touch], typing: list[Typing]) -> list[tuple[Touch, ...] | Typing]:
