@@ -23,7 +23,10 @@ translate them, and the bridge logs W3C key actions already mapped as WDA maps t
 Text is **sent** only by the keyboard's own Return key (a Button or Key inside the keyboard,
 labelled as `xcui.RETURN_KEYS`), or Return typed, while the field still has the editing: a Done
 elsewhere on the screen, or a Return after a Cancel, sends nothing. In a text view (a note's
-body) Return is a new line, never a send.
+body) Return is a new line, never a send. A Return in a field of one line also ends its focus,
+as on the phone (`typed_keys.up_to_return`, which the simulator types by): what follows in the
+same keystrokes is not that field's, and keys tapped after it type nothing there, until a
+keystroke is aimed at it again. A delete removes a composed character (`typed_keys.typed`).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from dataclasses import dataclass, field, replace
 
 from phoneshell.audit import Action
 from phoneshell.records import Target
-from phoneshell.typed_keys import DELETES, RETURNS
+from phoneshell.typed_keys import typed, up_to_return
 from phoneshell.xcui import KEY_TYPE, RETURN_KEYS, TEXT_INPUTS, full_type, short_type
 
 KEY = full_type(KEY_TYPE)
@@ -83,10 +86,11 @@ class Typed:
     action: Action
     """The keystroke action whose target is the field (for details and `into`)."""
     text: str
-    """The field's text from the agent's keystrokes so far ("\\n" where Return was typed)."""
+    """The field's text from the agent's keystrokes so far: in a text view "\\n" where Return
+    was typed; a field of one line never holds one (its Return sends instead)."""
     sent: bool = False
     """This is the moment the text was sent (Return typed, or the keyboard's Return tapped):
-    what was sent is `text` after its last "\\n"."""
+    what was sent is `text`."""
     by: Action | None = None
     """The action that made this text, or sent it (a `type`, or a tap on a key)."""
 
@@ -111,30 +115,42 @@ class Editing:
     the field it typed into (`Action.field`): its target names the field."""
     end: Action | None = None
     """The first action that ended the editing (None: the agent's turn ended first)."""
+    focused: bool = True
+    """The field has the focus: False from a Return in a field of one line, which ends its
+    editing on the phone, until the log shows it focused again (a `type` aimed at it). The
+    editing itself lasts until another action ends it (a tap on a result the search shows)."""
 
     def _note(self, by: Action, sent: bool = False) -> None:
         self.states.append(Typed(self.field_action or self.opened_by, self.text, sent, by))
 
     def type(self, action: Action, chars: str, clear: bool = False) -> None:
-        """Apply keystrokes as typeText does (`typed_keys`): a delete deletes, a Return sends a
-        single-line field (or adds a line); the text keeps "\\n" for every Return."""
+        """Apply a `type` action's keystrokes as the simulator types them (`typed_keys.typed`,
+        `up_to_return`): a delete removes a composed character; in a field of one line a
+        Return sends the text and ends the field's focus, and what follows in the same action
+        goes to no field the log shows (the phone types it into a field a submit focused, or
+        nowhere), so it is not this field's; in a text view a Return is a new line. The action
+        itself shows the field focused (the bridge aims it at the focused field)."""
         if clear:
             self.text = ""
-        for char in chars:
-            if char in DELETES:
-                self.text = self.text[:-1]
-            elif char in RETURNS:
-                if self.single_line:
-                    self._note(action, sent=True)
-                self.text += "\n"
-            else:
-                self.text += char
-        self._note(action)
+        self.focused = True
+        self._type(action, chars)
+
+    def _type(self, action: Action, chars: str) -> None:
+        run, rest = up_to_return(chars, 0, self.single_line)
+        self.text = typed(self.text, run)
+        if rest is None:
+            self._note(action)
+            return
+        self._note(action, sent=True)
+        self.focused = False
 
     def press(self, action: Action, target: Target) -> None:
-        """A tap on the keyboard (`in_keyboard`): its Return sends, its keys type."""
+        """A tap on the keyboard (`in_keyboard`): its Return sends, its keys type, into the
+        field while it has the focus (after its Return, nothing: the keyboard types nowhere)."""
+        if not self.focused:
+            return
         returns = key_identity(target).strip().lower() in RETURN_KEYS
-        self.type(action, "\n" if returns else _key_text(target))
+        self._type(action, "\n" if returns else _key_text(target))
 
 
 def _field_key(action: Action) -> tuple[str, str, str, str]:

@@ -22,7 +22,6 @@ this order:
 from __future__ import annotations
 
 import math
-import re
 from typing import TYPE_CHECKING
 
 from phoneshell.presses import PRESS_SLOP_PT, Pressed, Spot, slide_press
@@ -31,7 +30,7 @@ from phoneshell.sim.apps import Drag
 from phoneshell.sim.apps.springboard import BUNDLE_ID as SPRINGBOARD
 from phoneshell.sim.keyboard import press
 from phoneshell.sim.ui import Node, Rect, actionable, hit_path
-from phoneshell.typed_keys import DELETES, KEYS, RETURNS
+from phoneshell.typed_keys import DELETES, typed, up_to_return
 
 if TYPE_CHECKING:
     from phoneshell.sim.phone import Phone
@@ -49,12 +48,6 @@ LONG_PRESS_S = 0.5
 is a touch and hold."""
 KNOB_TRAVEL = 10
 """How far a switch's thumb must slide to flip it (the knob is 63 points wide)."""
-
-# What XCTest's typeText presses a key for (`typed_keys`): WebDriver's private-use key codes
-# are not among them (WDA's /wda/keys hands them to typeText untranslated).
-_ENDS_EDITING = re.compile("[" + "".join(sorted(RETURNS)) + "]")
-"""Return in a field of one line: it ends editing there."""
-
 
 def activate(phone: Phone, node: Node, x: float | None = None, y: float | None = None) -> None:
     """Do what tapping `node` does: focus a field, move a slider, turn a wheel, or run its
@@ -161,7 +154,9 @@ def press_key(phone: Phone, key: str) -> None:
 
 def type_text(phone: Phone, text: str) -> bool:
     """Type into the focused field as XCTest's typeText does (`typed_keys`): "\\b" and
-    "\\x7f" delete, "\\n" and "\\r" are Return, every other character types itself.
+    "\\x7f" delete a composed character, "\\n" and "\\r" are Return, every other character
+    types itself. The checks replay the audit log's typing by the same functions (`typed`,
+    `up_to_return`).
 
     Typing costs what the text's length does: each run of characters up to a Return that ends
     editing is applied to the field in one assignment (a note saves once per run, not once a
@@ -173,42 +168,26 @@ def type_text(phone: Phone, text: str) -> bool:
     field = None if phone.locked else phone.keyboard_field()
     if field is None:
         return False
-    start = 0
-    while field is not None:
-        found = None if field.multiline else _ENDS_EDITING.search(text, start)
-        stop = len(text) if found is None else found.start()
-        if stop > start:
-            before, run = field.text, text[start:stop]
+    start: int | None = 0
+    while field is not None and start is not None:
+        # a field of one line takes the text up to its first Return (`up_to_return`)
+        run, start = up_to_return(text, start, not field.multiline)
+        if run:
+            before = field.text
             if field.selected:  # typing replaces a selection; a Backspace only deletes it
                 field.selected, before = False, ""
                 run = run[1:] if run[0] in DELETES else run
-            field.text = _typed(before, run)
-        if found is None:
+            field.text = typed(before, run)
+        if start is None:
             break
         # Return ends editing first: a submit handler may move focus elsewhere.
         phone.focus(None)
         if field.on_submit is not None:
             field.on_submit()
-        start = stop + 1
         # Type on only if another field on screen took the focus.
         field = phone.keyboard_field() if start < len(text) else None
     phone.changed()
     return True
-
-
-def _typed(before: str, run: str) -> str:
-    """A field's text after typing `run` into it (delete deletes, Return is a newline)."""
-    if not KEYS.intersection(run):
-        return before + run
-    kept, typed = len(before), list[str]()
-    for char in run:
-        if char not in DELETES:
-            typed.append("\n" if char in RETURNS else char)
-        elif typed:
-            typed.pop()
-        else:
-            kept = max(0, kept - 1)
-    return before[:kept] + "".join(typed)
 
 
 def drag(phone: Phone, move: Drag) -> None:
