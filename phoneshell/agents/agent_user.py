@@ -21,7 +21,6 @@ no confined way to run a program (`missing`): never a silent run as root.
 
 from __future__ import annotations
 
-import errno
 import os
 import shutil
 import stat
@@ -151,34 +150,57 @@ class _TakeBack(walk.Visitor):
             "deleted" if not left else f"not all deleted: {walk.said(left)}"))
 
 
+ACLS = ("system.posix_acl_access", "system.posix_acl_default")
+"""The extended attributes that grant access beyond the mode bits: a named user's or group's
+entry (`user:65534:rwx`) survives a chown and a chmod, and a folder's default ACL passes on to
+what is made in it later. The program may set them on what it owns; the take-back removes
+them."""
+
+
 def _own(name: str, uid: int, gid: int, folder_fd: int) -> str:
-    """Chown one entry (by name in an open folder) to the harness, without following a link,
-    take away others' write bit and the set-ID bits, and look again; why it is not the
-    harness's now, without those bits ("" when it is)."""
-    bits = stat.S_IWOTH | stat.S_ISUID | stat.S_ISGID
+    """Take one entry (by name in an open folder) back for the harness: chown it, remove its
+    ACLs, take away others' write bit and the set-ID bits, and look again; why it is not the
+    harness's alone now ("" when it is). The entry is pinned by a descriptor that does not
+    follow a link (O_PATH), and every change goes through that descriptor, so an entry
+    swapped for a link meanwhile (by a process of the agent's user elsewhere) is never
+    followed. It never raises."""
     try:
-        os.chown(name, uid, gid, dir_fd=folder_fd, follow_symlinks=False)
-        mode = os.stat(name, dir_fd=folder_fd, follow_symlinks=False).st_mode
-        if not stat.S_ISLNK(mode) and mode & bits:
-            _chmod(name, stat.S_IMODE(mode) & ~bits, folder_fd)
-        now = os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+        pinned = os.open(name, os.O_PATH | os.O_NOFOLLOW, dir_fd=folder_fd)
     except FileNotFoundError:
         return ""  # gone: nothing left to take back
-    except (OSError, NotImplementedError) as exc:
+    except OSError as exc:
+        return f"cannot take it back ({exc.strerror or exc})"
+    try:
+        return _own_pinned(name, pinned, uid, gid, folder_fd)
+    except FileNotFoundError:
+        return ""
+    except Exception as exc:  # noqa: BLE001 - any failure is this entry's, said and deleted
         return f"cannot take it back ({getattr(exc, 'strerror', None) or exc})"
+    finally:
+        os.close(pinned)
+
+
+def _own_pinned(name: str, pinned: int, uid: int, gid: int, folder_fd: int) -> str:
+    bits = stat.S_IWOTH | stat.S_ISUID | stat.S_ISGID
+    if stat.S_ISLNK(os.fstat(pinned).st_mode):
+        # A link's own owner; a link has no mode or ACL that grants anything.
+        os.chown(name, uid, gid, dir_fd=folder_fd, follow_symlinks=False)
+        now = os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+        if stat.S_ISLNK(now.st_mode) and (now.st_uid, now.st_gid) != (uid, gid):
+            return f"still owned by uid {now.st_uid}, gid {now.st_gid}"
+        return "" if stat.S_ISLNK(now.st_mode) else "it changed while it was taken back"
+    inode = f"/proc/self/fd/{pinned}"  # the pinned inode itself, whatever its name is now
+    os.chown(inode, uid, gid)
+    for acl in set(ACLS) & set(os.listxattr(inode)):
+        os.removexattr(inode, acl)
+    mode = os.fstat(pinned).st_mode
+    if mode & bits:
+        os.chmod(inode, stat.S_IMODE(mode) & ~bits)
+    now = os.fstat(pinned)
     if (now.st_uid, now.st_gid) != (uid, gid):
         return f"still owned by uid {now.st_uid}, gid {now.st_gid}"
-    if not stat.S_ISLNK(now.st_mode) and now.st_mode & bits:
+    if now.st_mode & bits:
         return f"its mode is still {stat.S_IMODE(now.st_mode):o}"
+    if set(ACLS) & set(os.listxattr(inode)):
+        return "it still carries an ACL"
     return ""
-
-
-def _chmod(name: str, mode: int, folder_fd: int) -> None:
-    """Change the mode of `name` (no link: looked at just before) in an open folder: without
-    following a link where the C library can (through /proc), else as the name is."""
-    try:
-        os.chmod(name, mode, dir_fd=folder_fd, follow_symlinks=False)
-    except (NotImplementedError, OSError) as exc:
-        if isinstance(exc, OSError) and exc.errno not in (errno.ENOTSUP, errno.EOPNOTSUPP):
-            raise
-        os.chmod(name, mode, dir_fd=folder_fd)

@@ -128,3 +128,63 @@ def test_a_tree_that_keeps_moving_under_the_count_stops_the_agent(
     assert "the harness could not count all it wrote into its folder" in row.error, row.error
     assert "the tree kept changing while it was walked" in row.error, row.error
     assert time.monotonic() - started < 40  # stopped by the watch, not by its own end
+
+
+ACLS = ("system.posix_acl_access", "system.posix_acl_default")
+
+
+@pytest.mark.skipif(not ROOT_HARNESS, reason="only a root harness gives the agent its folder")
+def test_acls_the_agent_set_are_gone_after_its_turn(
+        bwrap: Sandbox, rig: Rig, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """An ACL entry for uid 65534 survives a chown and a chmod, and a folder's default ACL
+    passes on to what is made in it later: the take-back removes them, so no `nobody`
+    elsewhere can write what the agent left."""
+    row = attempt(rig, tmp_path, suite[TASK], bwrap, "acl")
+    assert "take back" not in row.error, row.error
+    left = scratch(tmp_path)
+    for name in ("kept.sh", "drop"):
+        assert (left / name).exists(), f"{name} was deleted, not taken back"
+        assert not set(ACLS) & set(os.listxattr(left / name)), f"{name} keeps an ACL"
+        assert (left / name).stat().st_uid == 0
+
+
+def test_an_entry_swapped_for_a_link_while_taken_back_is_never_followed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process of the agent's user swaps a file for a link to a host file between the
+    take-back's look and its change: the change goes to the file it pinned, never the link's
+    target, and nothing raises."""
+    from phoneshell.agents import agent_user
+    folder, victim = tmp_path / "scratch", tmp_path / "host-file"
+    folder.mkdir()
+    victim.write_text("the owner's")
+    victim.chmod(0o600)
+    (folder / "x").write_text("x")
+    os.chmod(folder / "x", 0o4757)
+    opening, looking, swapped = os.open, os.stat, []
+
+    def swap() -> None:  # once, right after the take-back's first look at "x"
+        if not swapped:
+            swapped.append(True)
+            os.unlink(folder / "x")
+            os.symlink(victim, folder / "x")
+
+    def open_then_swap(path: str, flags: int, *args: object, **kwargs: object) -> int:
+        fd = opening(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+        if path == "x":
+            swap()
+        return fd
+
+    def look_then_swap(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        seen = looking(path, *args, **kwargs)  # type: ignore[arg-type]
+        if path == "x":
+            swap()
+        return seen
+
+    monkeypatch.setattr(agent_user, "dropping", lambda: True)
+    monkeypatch.setattr(os, "open", open_then_swap)
+    monkeypatch.setattr(os, "stat", look_then_swap)
+    said = agent_user.take_back(folder)
+    monkeypatch.undo()
+    assert swapped
+    assert stat.S_IMODE(victim.stat().st_mode) == 0o600 and victim.read_text() == "the owner's"
+    assert said == "" or "x" in said, said

@@ -2,12 +2,15 @@
 31). `deep FILES MIB`: FILES files and a MIB MiB file below a path past PATH_MAX. `wide FOLDERS
 DEPTH`: FOLDERS folders side by side, each 2777 (set-group-ID, anyone writes), every tenth with a
 4777 file, and a chain DEPTH folders deep with a 4777 file at its end. `moving SECONDS`: folders
-moving between two parents without end. Then it claims done."""
+moving between two parents without end. `acl`: a file and a folder whose ACLs let uid/gid 65534
+write, and a default ACL on the folder (red team 34: ACLs survive a chown and a chmod). Then it
+claims done."""
 
 from __future__ import annotations
 
 import json
 import os
+import struct
 import sys
 import time
 
@@ -61,6 +64,21 @@ def moving(seconds: float) -> None:
             where[i] = there
 
 
+def acl() -> None:
+    """ACLs granting uid and gid 65534 everything, in the kernel's xattr form (version 2, then
+    tag, permissions and id for each entry): no tool needed, and an owner needs no privilege."""
+    user_obj, user, group_obj, group, mask, other, nobody = 1, 2, 4, 8, 0x10, 0x20, 0xFFFFFFFF
+    entries = [(user_obj, 7, nobody), (user, 7, 65534), (group_obj, 5, nobody),
+               (group, 7, 65534), (mask, 7, nobody), (other, 5, nobody)]
+    value = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *e) for e in entries)
+    with open("kept.sh", "w") as script:
+        script.write("#!/bin/sh\necho planted\n")
+    os.setxattr("kept.sh", "system.posix_acl_access", value)
+    os.mkdir("drop")
+    os.setxattr("drop", "system.posix_acl_access", value)
+    os.setxattr("drop", "system.posix_acl_default", value)
+
+
 def main() -> None:
     os.chdir(os.environ["PHONESHELL_ATTEMPT_DIR"])
     what, *args = sys.argv[1:]
@@ -68,6 +86,8 @@ def main() -> None:
         deep(int(args[0]), int(args[1]))
     elif what == "wide":
         wide(int(args[0]), int(args[1]))
+    elif what == "acl":
+        acl()
     else:
         moving(float(args[0]))
     print(json.dumps({"status": "done", "summary": f"left a {what} tree"}), flush=True)
