@@ -84,6 +84,11 @@ class RunManifest(Record):
     unavailable or in-process (see docs/security.md)."""
     sandbox_note: str = ""
     """Why the agent ran unconfined ("" when it was confined)."""
+    agent_setup: tuple[str, ...] = ()
+    """What changed what the agent got beyond its spec and the sandbox, one line each: the
+    harness settings it was handed (`PHONESHELL_EXPOSE_TASK_FILE=1`: the task file, the answer
+    key) and the sha256 of the program file a `command:` agent names; every report says them,
+    and a `--resume` whose agent would get something else is refused."""
     set_aside: tuple[str, ...] = ()
     """What a `--resume` found written after the run's last seal and moved to `incomplete/`
     (the end of a log, the folder of an attempt with no row): what a run stopped in the middle

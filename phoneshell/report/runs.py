@@ -192,6 +192,7 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
                         "tamper-proof")
     if manifest.left_out:
         warnings.append(left_out_line(manifest))
+    warnings += [f"{manifest.run_id}: agent setup: {line}" for line in manifest.agent_setup]
     if manifest.set_aside:
         warnings.append(f"{manifest.run_id}: resumed after setting aside what was written after "
                         f"its last seal ({'; '.join(manifest.set_aside)}): see "
