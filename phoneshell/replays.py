@@ -24,12 +24,13 @@ from phoneshell.checks import Check, needs_of
 from phoneshell.checks.kind import signature
 from phoneshell.evidence import Evidence
 from phoneshell.phones.open import open_phones
-from phoneshell.runner import tidy
+from phoneshell.runner import stop, tidy
 from phoneshell.runner.attempt import run_attempt
 from phoneshell.runner.folder import new_run_id
 from phoneshell.runner.plan import AttemptPlan
 from phoneshell.runner.rig import Rig
 from phoneshell.runner.run import Progress, labelled, rig_for
+from phoneshell.runner.stop import stopped_by
 from phoneshell.seal import require_verified, verify_run
 from phoneshell.tasks import Task
 
@@ -106,7 +107,8 @@ class Swapper:
         done = run_attempt(plan, self.rig, self._agent(b))
         if done.rig_down or done.interrupted:  # Ctrl-C or SIGTERM: what is left is not run
             self.housekeeping.played += 1
-            self.stopped = done.row.skip_reason
+            self.stopped = (done.row.skip_reason if done.rig_down or done.row.skipped else
+                            f"interrupted ({stopped_by(stop.again())})")
         else:
             self.note(self.housekeeping.attempt_done())
         if done.evidence is None:
@@ -202,14 +204,25 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
                 swapper.note(line)
             swappers.append(swapper)
         yield swappers
-        for swapper in swappers:
-            if not swapper.stopped:
-                swapper.note(swapper.housekeeping.finish())
+        # the tidy-up protects the phones: a first stop waits for it, a second cuts it short
+        with stop.tidying() as tidying:
+            for swapper in swappers:
+                if not swapper.stopped:
+                    swapper.note(swapper.housekeeping.finish())
+        if tidying.held is not None:
+            raise tidying.held
 
 
 def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], list[R]]],
-              ) -> list[list[R]]:
-    """Run each job on whichever phone is free; results in job order."""
+              progress: Progress = lambda line: None) -> list[list[R]]:
+    """Run each job on whichever phone is free; results in job order.
+
+    With several phones, the jobs run on worker threads and this (main) thread waits, as a
+    run's several phones do (`runner.run`): a first Ctrl-C (SIGTERM, SIGHUP) hands out no more
+    jobs and marks every phone stopped (what is left of a job in flight, and every job not
+    handed out, is listed as not run: interrupted), waits for the attempts in flight to end, and
+    returns for the summary to be printed; a second leaves them, and the phones are closed under
+    them (the worker threads are daemons)."""
     done: list[list[R] | None] = [None] * len(jobs)
     queue = iter(range(len(jobs)))
     lock = threading.Lock()
@@ -224,13 +237,31 @@ def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], li
 
     if len(swappers) == 1:
         work(swappers[0])
-    else:
-        threads = [threading.Thread(target=work, args=(s,), name=f"swap-{n}")
-                   for n, s in enumerate(swappers, start=1)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        return [rows or [] for rows in done]
+    finished = threading.Semaphore(0)
+
+    def run(swapper: Swapper) -> None:
+        try:
+            work(swapper)
+        finally:
+            finished.release()
+
+    for n, swapper in enumerate(swappers, start=1):
+        threading.Thread(target=run, args=(swapper,), name=f"swap-{n}", daemon=True).start()
+    working = len(swappers)
+    try:
+        while working:  # a semaphore, not Thread.join: see `runner.run._Run.go`
+            finished.acquire()
+            working -= 1
+    except KeyboardInterrupt as exc:
+        for swapper in swappers:
+            swapper.stopped = swapper.stopped or f"interrupted ({stopped_by(exc)})"
+        progress(f"{stop.stopped_line(exc)}: waiting for the finishes in flight on {working} "
+                 "phone(s) to end (once more to leave them)")
+        while working:
+            finished.acquire()
+            working -= 1
+    # a job handed out after the stop found its phone stopped: its rows say not run
     return [rows or [] for rows in done]
 
 

@@ -62,8 +62,9 @@ MAX_SEALED_BYTES = 1 << 32
 whatever their size."""
 CHUNK_BYTES = 1 << 20
 
-__all__ = ["KEY_ENV", "ChainState", "Sealer", "key_path", "load_key", "require_verified",
-           "sealed_files", "sealed_log", "verify_evidence", "verify_run"]
+__all__ = ["KEY_ENV", "ChainState", "Sealer", "key_path", "load_key", "recorded_unsealed",
+           "require_verified", "sealed_files", "sealed_log", "sign", "signed_by",
+           "verify_evidence", "verify_run"]
 
 ChainState = Callable[[], tuple[str, int, int]]
 """Returns a log's (chain head, lines, end offset) as its writer wrote it."""
@@ -126,6 +127,43 @@ def _signature(manifest: RunManifest, key: bytes) -> str:
     return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
 
 
+def sign(manifest: RunManifest, key: bytes) -> RunManifest:
+    """`manifest` signed under `key` as it stands (its seal's digests unchanged): for a change
+    the harness itself makes to a run whose signature it has just checked (`signed_by`), such
+    as recording what a resume set aside, in the same step as the move."""
+    assert manifest.seal is not None
+    return manifest.model_copy(update={"seal": manifest.seal.model_copy(
+        update={"signature": _signature(manifest, key)})})
+
+
+def signed_by(manifest: RunManifest, key: bytes) -> bool:
+    """Whether `manifest` carries a seal signed under `key`, unchanged since."""
+    seal = manifest.seal
+    return seal is not None and seal.key_id == key_id(key) and hmac.compare_digest(
+        seal.signature, _signature(manifest, key))
+
+
+def recorded_unsealed(run_dir: Path) -> list[str]:
+    """What a run folder whose run.json has no seal records all the same ([] when nothing):
+    "no seal" means nothing was recorded (the run stopped before it sealed at its start), so a
+    row, an attempt folder or a log line there was put by someone without the key, and no new
+    seal may take it in (a forger would drop the seal, rewrite the rows, and have the next
+    resume sign them)."""
+    found = [f"{name} holds {size:,} byte(s)" for name in (RESULTS, AUDIT, TRAJECTORY_FILE)
+             if (size := _size(run_dir / name))]
+    found += [f"{sub}/ holds {name}" for sub in ("attempts", "incomplete")
+              if (run_dir / sub).is_dir() and (name := next(
+                  (p.name for p in (run_dir / sub).iterdir()), ""))]
+    return found
+
+
+def _size(path: Path) -> int:
+    try:
+        return os.lstat(path).st_size
+    except FileNotFoundError:
+        return 0
+
+
 def _sha256(path: Path) -> str:
     return hashlib.sha256(read_bytes(path, MAX_SEALED_BYTES)).hexdigest()
 
@@ -163,7 +201,18 @@ class Sealer:
     @classmethod
     def resume(cls, run_dir: Path, key: bytes, audit_chain: ChainState,
                manifest: RunManifest, frames_chain: ChainState | None = None) -> Sealer:
-        """Carry on sealing a run whose seal was verified: its results and files so far."""
+        """Carry on sealing a run whose seal was verified: its results and files so far. A new
+        seal only extends what an earlier one covered: a run.json with no seal over a folder
+        that records anything is refused (`recorded_unsealed`).
+
+        Raises:
+            RunError: run.json has no seal, and the folder records something.
+        """
+        found = recorded_unsealed(run_dir) if manifest.seal is None else []
+        if found:
+            raise RunError(f"{run_dir / MANIFEST} has no seal, but the run folder records "
+                           f"something ({'; '.join(found)}): nothing vouches for it, and it is "
+                           "never sealed", hint="start a new run")
         data = read_bytes(run_dir / RESULTS, MAX_SEALED_BYTES) if (run_dir / RESULTS).exists() \
             else b""
         files = {f.path: f.sha256 for f in manifest.seal.files} if manifest.seal else {}
@@ -222,41 +271,6 @@ class Sealer:
         write_record(self.run_dir / MANIFEST, signed)
         self.kept.manifest = signed
         return signed
-
-
-def set_aside_unsealed(run_dir: Path, into: Path) -> list[str]:
-    """Before a run goes on (`--resume`): cut each of its logs back to what its last seal
-    holds, moving what followed into `into`, and say what was moved. A run stopped in the
-    middle (a full disk, a crash) could not seal what it wrote last, which would keep it from
-    being continued; what is kept is all the seal vouches for. Nothing is touched when the
-    manifest's signature or a log's sealed part does not hold: verification refuses the run
-    then, as it should."""
-    try:
-        manifest, key = read_record(run_dir / MANIFEST, RunManifest), load_key()
-    except (RecordError, RunError):
-        return []
-    seal = manifest.seal
-    if seal is None or seal.key_id != key_id(key) or not hmac.compare_digest(
-            seal.signature, _signature(manifest, key)):
-        return []
-    moved: list[str] = []
-    for log in seal.logs:
-        path = run_dir / log.path
-        try:
-            data = read_bytes(path, MAX_SEALED_BYTES) if path.exists() else b""
-        except RecordError:
-            continue
-        if len(data) <= log.bytes or chain_of(data[:log.bytes]) != (log.chain, log.lines,
-                                                                     log.bytes):
-            continue
-        into.mkdir(parents=True, exist_ok=True)
-        (into / f"{log.path}.{int(time.time())}.tail").write_bytes(data[log.bytes:])
-        with path.open("r+b") as out:
-            out.truncate(log.bytes)
-            os.fsync(out.fileno())
-        lines = data[log.bytes:].count(b"\n")
-        moved.append(f"{log.path}: {lines} line(s) after the last seal")
-    return moved
 
 
 def _check_log(run_dir: Path, sealed: LogSeal) -> list[str]:

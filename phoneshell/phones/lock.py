@@ -19,10 +19,12 @@ POSIX only (fcntl).
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import re
+import stat
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -31,6 +33,10 @@ from pathlib import Path
 from phoneshell.errors import RunError
 
 ENV_LOCK_DIR = "PHONESHELL_LOCK_DIR"
+
+
+class LockHeld(RunError):
+    """Another process (or another DeviceLock here) holds the lock."""
 
 
 @dataclass(frozen=True)
@@ -71,14 +77,19 @@ class DeviceLock:
     """
 
     def __init__(self, key: str, run_id: str = "", *, directory: Path | None = None,
-                 command: str | None = None) -> None:
+                 command: str | None = None, lock_directory: bool = False) -> None:
         if not key:
             raise ValueError("a device lock needs a key")
         self.key = key
         self.run_id = run_id
         self.command = command if command is not None else " ".join(sys.argv)
         self.path = (directory or lock_dir()) / f"{_safe(key)}.lock"
+        self.lock_directory = lock_directory
+        """flock the folder itself, the file holding only who holds it: a run folder's lock
+        file can be removed by anyone who reaches the folder, the folder not while it holds a
+        run."""
         self._fd: int | None = None
+        self._folder_fd: int | None = None
 
     @property
     def held(self) -> bool:
@@ -94,54 +105,98 @@ class DeviceLock:
         """
         if self._fd is not None:
             return self
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise RunError(f"cannot create the device lock {self.path}: {exc}",
-                           hint=f"set {ENV_LOCK_DIR} to a folder you can write") from exc
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = _read_holder(fd)
-            os.close(fd)
-            who = holder.describe() if holder else "a process that is still starting"
-            raise RunError(f"device {self.key} is in use by {who}",
-                           hint="wait for that run to finish, or stop it; two runs must "
-                                f"never drive one phone (lock file {self.path})") from None
+        for _ in range(_RETRIES):
+            fd = self._open()
+            locked = self._folder(fd) if self.lock_directory else fd
+            try:
+                fcntl.flock(locked, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _read_holder(fd)
+                os.close(fd)
+                if locked != fd:
+                    os.close(locked)
+                who = holder.describe() if holder else "a process that is still starting"
+                raise LockHeld(f"device {self.key} is in use by {who}",
+                               hint="wait for that run to finish, or stop it; two runs must "
+                                    f"never drive one phone (lock file {self.path})") from None
+            if _still_the_path(locked, self.path.parent if locked != fd else self.path):
+                break
+            os.close(fd)  # removed or replaced while we waited: lock what the path is now
+            if locked != fd:
+                os.close(locked)
+        else:
+            raise RunError(f"the lock file {self.path} keeps being removed or replaced",
+                           hint="something else writes that folder; stop it, then try again")
         me = Holder(os.getpid(), self.run_id, self.command,
                     time.strftime("%Y-%m-%dT%H:%M:%S%z"), self.key)
         data = json.dumps(asdict(me)).encode()
         os.ftruncate(fd, 0)
         os.pwrite(fd, data, 0)
         self._fd = fd
+        self._folder_fd = locked if locked != fd else None
         return self
+
+    def _folder(self, fd: int) -> int:
+        """A descriptor of the lock file's folder, to flock (`lock_directory`)."""
+        try:
+            return os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+                           | os.O_CLOEXEC)
+        except OSError as exc:
+            os.close(fd)
+            raise RunError(f"cannot open the folder {self.path.parent} to lock it: "
+                           f"{exc.strerror or exc}") from exc
+
+    def _open(self) -> int:
+        """The lock file, opened without following a link (`open_lock_file`).
+
+        Raises:
+            RunError: it cannot be made, or is a link or not a regular file.
+        """
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            return open_lock_file(self.path)
+        except OSError as exc:
+            raise RunError(f"cannot open the lock file {self.path}: {exc.strerror or exc} (a "
+                           "lock file is a regular file, never a link: none is followed)",
+                           hint=f"remove it (or set "
+                                f"{ENV_LOCK_DIR} for device locks to a folder you can write)"
+                           ) from exc
 
     def release(self) -> None:
         """Give the lock up (the file stays, empty; removing it would race a new taker)."""
         fd, self._fd = self._fd, None
+        folder, self._folder_fd = self._folder_fd, None
         if fd is None:
             return
         try:
             os.ftruncate(fd, 0)
         finally:
             os.close(fd)  # closing the last descriptor drops the flock
+            if folder is not None:
+                os.close(folder)
 
     def holder(self) -> Holder | None:
         """Who holds the lock now (None when nobody does)."""
         try:
-            fd = os.open(self.path, os.O_RDONLY)
-        except FileNotFoundError:
+            fd = open_lock_file(self.path, os.O_RDONLY)
+        except OSError:  # none, or a link or a FIFO: held by nobody through it
             return None
+        locked = fd
         try:
+            if self.lock_directory:
+                locked = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             try:
-                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                fcntl.flock(locked, fcntl.LOCK_SH | fcntl.LOCK_NB)
             except BlockingIOError:
                 return _read_holder(fd)
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            fcntl.flock(locked, fcntl.LOCK_UN)
+            return None
+        except OSError:
             return None
         finally:
             os.close(fd)
+            if locked != fd:
+                os.close(locked)
 
     def __enter__(self) -> DeviceLock:
         return self.acquire()
@@ -155,6 +210,36 @@ def _safe(key: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", key)[:200]
 
 
+_RETRIES = 5
+"""How often a lock file removed or replaced between its open and its flock is opened again."""
+
+
+def open_lock_file(path: Path, flags: int = os.O_RDWR | os.O_CREAT) -> int:
+    """A lock file's descriptor: never through a symbolic link (the holder is written into it,
+    as whoever runs the harness: a link planted in a run folder would have that written over
+    the file it names), never a FIFO or a device (which would block or be written to).
+
+    Raises:
+        OSError: it is a link (ELOOP), or not a regular file.
+    """
+    fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file")
+    return fd
+
+
+def _still_the_path(fd: int, path: Path) -> bool:
+    """Whether the locked file is still the one `path` names: a lock file removed (or replaced)
+    while held would let the next taker lock a new file at the same path, and two hold it."""
+    try:
+        now = os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
+
+
 def _read_holder(fd: int) -> Holder | None:
     """The holder written in a lock file (None while it is empty or unreadable)."""
     try:
@@ -166,4 +251,4 @@ def _read_holder(fd: int) -> Holder | None:
         return None
 
 
-__all__ = ["DeviceLock", "ENV_LOCK_DIR", "Holder", "lock_dir"]
+__all__ = ["DeviceLock", "ENV_LOCK_DIR", "Holder", "LockHeld", "lock_dir", "open_lock_file"]

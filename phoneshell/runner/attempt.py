@@ -37,6 +37,7 @@ from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, PhoneshellErr
 from phoneshell.evidence import Evidence, save_evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import Outcome, ResultRow, Teardown, write_record
+from phoneshell.runner import stop
 from phoneshell.runner.aftermath import (
     agent_broke_rig,
     changed_device,
@@ -55,6 +56,7 @@ from phoneshell.runner.counts import (
     uncountable,
 )
 from phoneshell.runner.endstate import UnreadableEndState, capture_or_blame, unreadable
+from phoneshell.runner.folder import write_note
 from phoneshell.runner.owner import OwnerWatch
 from phoneshell.runner.plan import AttemptPlan, audit_slice, enter_phase
 from phoneshell.runner.rig import Rig, RigDown, after_whom, check_rig
@@ -236,7 +238,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         else:
             skip_reason, error_type, rig_down = f"rig down: {exc}", type(exc).__name__, True
     except Exception as exc:  # noqa: BLE001 - a bug in one attempt is data; the run goes on
-        (folder / "traceback.txt").write_text(traceback.format_exc())
+        write_note(folder / "traceback.txt", traceback.format_exc())
         skip_reason = f"harness error ({type(exc).__name__}): {exc}; see traceback.txt"
         error_type = type(exc).__name__
     except KeyboardInterrupt as exc:  # the user's (Ctrl-C, SIGTERM: `runner.stop`), not the
@@ -249,17 +251,24 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
             skip_reason += (" during the turn of an agent that ran unconfined (--sandbox "
                             "none), which could have sent it")
     finally:
-        enter_phase(rig, plan, "teardown")
-        left = _after_agent(rig, plan, mark, evidence) if result.ran and not rig_down else Left()
-        teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
-                    run_teardown(phone, task, folder, teardown_readings(before, evidence), before,
-                                 left, rig.device_start, evidence))
-        after_teardown(rig, task, before, teardown)
-        if owner is not None and result.ran and not (rig_down or interrupted):
-            teardown, verdict, skip_reason = owner.settle(
-                task, evidence, teardown, verdict, skip_reason,
-                lambda: audit_slice(rig, plan, mark)[0], f"{task.id} attempt {plan.attempt}")
-        rig.bridge.clear_context()
+        # the teardown protects the phone (it deletes what the agent made): a first stop
+        # signal waits for it, and is recorded after it; only a second one cuts it short
+        with stop.tidying() as tidy:
+            enter_phase(rig, plan, "teardown")
+            left = (_after_agent(rig, plan, mark, evidence) if result.ran and not rig_down
+                    else Left())
+            teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
+                        run_teardown(phone, task, folder, teardown_readings(before, evidence),
+                                     before, left, rig.device_start, evidence))
+            after_teardown(rig, task, before, teardown)
+            if owner is not None and result.ran and not (rig_down or interrupted):
+                teardown, verdict, skip_reason = owner.settle(
+                    task, evidence, teardown, verdict, skip_reason,
+                    lambda: audit_slice(rig, plan, mark)[0], f"{task.id} attempt {plan.attempt}")
+            rig.bridge.clear_context()
+    # a stop that came during the teardown, held until it was whole: the attempt is recorded
+    # as it ended (a scored one stands: its teardown ran whole), then the run stops
+    interrupted = interrupted or tidy.held is not None
     distrusted = verdict.overruled if verdict is not None and not skip_reason else ""
     if skip_reason:
         verdict = None
@@ -295,8 +304,7 @@ def _agent_turn(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
         failed: Exception = exc
     except Exception as exc:  # noqa: BLE001 - kept as data, with its traceback
         failed = exc
-    with (plan.folder / "traceback.txt").open("a") as out:
-        out.write("".join(traceback.format_exception(failed)))
+    write_note(plan.folder / "traceback.txt", "".join(traceback.format_exception(failed)))
     return AgentResult(ran=False, error=f"harness error ({type(failed).__name__}) in the "
                        f"agent's turn: {storable(str(failed))[:300]}; see traceback.txt",
                        error_type=type(failed).__name__)

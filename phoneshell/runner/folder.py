@@ -4,7 +4,9 @@ re-rolling an attempt that was already scored; one process at a time (`writing`)
 
 from __future__ import annotations
 
+import os
 import secrets
+import stat
 import subprocess
 import time
 from dataclasses import dataclass
@@ -12,7 +14,7 @@ from pathlib import Path
 
 from phoneshell import __version__
 from phoneshell.errors import RunError
-from phoneshell.phones.lock import DeviceLock
+from phoneshell.phones.lock import DeviceLock, LockHeld
 from phoneshell.records import (
     DeviceInfo,
     LeftOut,
@@ -23,16 +25,19 @@ from phoneshell.records import (
     TaskRef,
     append_line,
     check_name,
+    parse_lines,
     read_lines,
     read_record,
     write_record,
 )
+from phoneshell.seal import sealed_log
 from phoneshell.tasks import Task
 
 MANIFEST = "run.json"
 RESULTS = "results.jsonl"
 LOCK = "run.lock"
-"""The run folder's writer lock (`writing`); no seal covers it, nothing reads it but a lock."""
+"""Who holds the run folder's writer lock (`writing`: the lock is a flock on the folder
+itself); no seal covers it, nothing reads it but a lock."""
 
 
 def new_run_id() -> str:
@@ -81,21 +86,21 @@ def writing(run_dir: Path, run_id: str) -> DeviceLock:
     """Take the run folder's writer lock, held until released or the process ends: one process
     writes a run folder (appends, moves aside, seals), never two. Two resumes of one run, or a
     resume of a run still going, would each take the other's audit lines for forged and record
-    an attempt twice. The lock is a flock on `run.lock` in the folder (`phones.lock`'s), which
-    the kernel drops when its holder ends however it ends, so a run killed mid-way is simply
-    taken over; its file holds the holder's pid and command.
+    an attempt twice. The lock is a flock on the folder itself (`phones.lock`'s), which the
+    kernel drops when its holder ends however it ends, so a run killed mid-way is simply taken
+    over; `run.lock` only holds the holder's pid and command (removing it frees nothing), and
+    is never opened through a link.
 
     Raises:
         RunError: another process holds it, named with its pid and command.
     """
     run_dir.mkdir(parents=True, exist_ok=True)
-    lock = DeviceLock(LOCK.removesuffix(".lock"), run_id, directory=run_dir)
+    lock = DeviceLock(LOCK.removesuffix(".lock"), run_id, directory=run_dir,
+                      lock_directory=True)
     try:
         return lock.acquire()
-    except RunError as exc:
+    except LockHeld as exc:
         holder = lock.holder()
-        if holder is None and not lock.path.exists():
-            raise  # the file could not be made: its error says why
         who = holder.describe() if holder else "a process that is still starting"
         raise RunError(f"run {run_id} ({run_dir}) is being written by another phoneshell: "
                        f"{who}", hint="one process writes a run folder at a time: wait for it "
@@ -123,7 +128,8 @@ class RunFolder:
 def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...],
                   task_globs: tuple[str, ...], repeat: int, tasks: list[Task],
                   devices: list[DeviceInfo], sandbox: SandboxKind = "in-process",
-                  sandbox_note: str = "", left_out: tuple[LeftOut, ...] = ()) -> RunFolder:
+                  sandbox_note: str = "", left_out: tuple[LeftOut, ...] = (),
+                  agent_setup: tuple[str, ...] = ()) -> RunFolder:
     """Make a new run folder and write its manifest (how agents are confined, and the task
     files left out for errors, included). The caller holds the folder's lock (`writing`), so
     no other process makes it between the look and the write.
@@ -142,7 +148,7 @@ def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...
         phoneshell_version=__version__, git_commit=git_commit(), agent=agent, paths=paths,
         task_globs=task_globs, repeat=repeat, devices=tuple(devices),
         tasks=tuple(TaskRef(id=t.id, file=t.file, sha256=t.sha256) for t in tasks),
-        sandbox=sandbox, sandbox_note=sandbox_note, left_out=left_out)
+        sandbox=sandbox, sandbox_note=sandbox_note, left_out=left_out, agent_setup=agent_setup)
     write_record(run_dir / MANIFEST, manifest)
     return RunFolder(run_dir, manifest, frozenset(), {})
 
@@ -162,13 +168,34 @@ def load_manifest(runs_dir: Path, run_id: str) -> RunManifest:
 
 def resume_folder(runs_dir: Path, manifest: RunManifest, tasks: list[Task],
                   devices: list[DeviceInfo], sandbox: SandboxKind = "in-process",
-                  sandbox_note: str = "", set_aside: list[str] | None = None) -> RunFolder:
+                  sandbox_note: str = "") -> RunFolder:
     """Continue a run: same agent, tasks (unchanged files) and phones. A run continued with
-    its agents unconfined is recorded so, whatever it began with; what the resume set aside
-    as unsealed (`set_aside`) is recorded too, for every report to say.
+    its agents unconfined is recorded so, whatever it began with (what the resume set aside
+    as unsealed is recorded as it is moved: `runner.aside`).
 
     Raises:
-        RunError: a task file changed since the run began, or the phones differ.
+        RunError: a task file changed since the run began, or the phones differ
+            (`check_resume`, which the caller runs before it moves anything).
+    """
+    check_resume(manifest, tasks, devices)
+    run_dir = runs_dir / manifest.run_id
+    try:
+        rows = read_results(run_dir / RESULTS)
+    except RecordError as exc:
+        raise RunError(str(exc), hint="results.jsonl is damaged; start a new run") from exc
+    update: dict[str, object] = {"resumed_at": (*manifest.resumed_at, time.time())}
+    if manifest.tamper_proof and sandbox in ("none", "unavailable"):
+        update.update(sandbox=sandbox, sandbox_note=f"resumed unconfined: {sandbox_note}")
+    manifest = manifest.model_copy(update=update)
+    write_record(run_dir / MANIFEST, manifest)
+    return RunFolder(run_dir, manifest, _scored(rows), _tries(rows))
+
+
+def check_resume(manifest: RunManifest, tasks: list[Task], devices: list[DeviceInfo]) -> None:
+    """Refuse to continue a run on changed task files or other phones.
+
+    Raises:
+        RunError: naming the task file, or the phones.
     """
     recorded = {ref.id: ref.sha256 for ref in manifest.tasks}
     for task in tasks:
@@ -182,18 +209,6 @@ def resume_folder(runs_dir: Path, manifest: RunManifest, tasks: list[Task],
         raise RunError(f"run {manifest.run_id} ran on other phones ({', '.join(was)}); "
                        f"this one would run on {', '.join(now)}",
                        hint="resume with the same --device, or start a new run")
-    run_dir = runs_dir / manifest.run_id
-    try:
-        rows = read_results(run_dir / RESULTS)
-    except RecordError as exc:
-        raise RunError(str(exc), hint="results.jsonl is damaged; start a new run") from exc
-    update: dict[str, object] = {"resumed_at": (*manifest.resumed_at, time.time()),
-                                 "set_aside": (*manifest.set_aside, *(set_aside or ()))}
-    if manifest.tamper_proof and sandbox in ("none", "unavailable"):
-        update.update(sandbox=sandbox, sandbox_note=f"resumed unconfined: {sandbox_note}")
-    manifest = manifest.model_copy(update=update)
-    write_record(run_dir / MANIFEST, manifest)
-    return RunFolder(run_dir, manifest, _scored(rows), _tries(rows))
 
 
 def planned_attempts(manifest: RunManifest) -> list[tuple[str, int]]:
@@ -211,8 +226,13 @@ def check_plan(manifest: RunManifest, tasks: list[Task], run_dir: Path) -> None:
     Raises:
         RunError: naming each such task, the file run.json recorded and where it was looked for.
     """
-    try:
-        scored = _scored(read_results(run_dir / RESULTS))
+    try:  # only what the seal vouches for: a resume sets the rest aside, after this check
+        sealed = sealed_log(run_dir, RESULTS) if manifest.seal is not None else None
+        lines = (read_lines(run_dir / RESULTS, ResultRow) if sealed is None else
+                 parse_lines(sealed, ResultRow, str(run_dir / RESULTS)))
+        if lines.problems:
+            raise RecordError(lines.problems[0])
+        scored = _scored(list(lines))
     except RecordError as exc:
         raise RunError(str(exc), hint="results.jsonl is damaged; start a new run") from exc
     loaded = {task.id for task in tasks}
@@ -227,6 +247,27 @@ def check_plan(manifest: RunManifest, tasks: list[Task], run_dir: Path) -> None:
             + f"; looked for in {', '.join(manifest.paths)}{globs}",
             hint="put the files back as the run had them (run.json records their sha256), or "
                  "start a new run")
+
+
+def write_note(path: Path, text: str) -> bool:
+    """Append `text` to a file the harness keeps in a run folder (a traceback), never through a
+    link, and say whether it was written: an agent that reached its attempt folder could have
+    put a link there, naming a file for the harness to write over (it is left alone, and the
+    note is lost rather than written there)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                     | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        os.write(fd, text.encode("utf-8", "replace"))
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def append_result(path: Path, row: ResultRow) -> None:
@@ -259,35 +300,4 @@ def _tries(rows: list[ResultRow]) -> dict[tuple[str, int], int]:
 
 
 INCOMPLETE = "incomplete"
-"""Where a resume moves the folders of attempts that left no row (the run stopped in the middle
-of them: a full disk, a crash)."""
-
-
-def set_aside_incomplete(run_dir: Path) -> list[str]:
-    """Move the folder of every attempt that has no results row to `incomplete/`, and name each
-    moved: a run stopped in the middle of an attempt (a full disk, a crash) left its evidence
-    half written and never sealed, which would keep the run from being continued; the attempt
-    is played again, in a fresh folder. Nothing there was graded, so nothing recorded moves.
-
-    Raises:
-        RunError: results.jsonl cannot be read.
-    """
-    try:
-        rows = read_results(run_dir / RESULTS)
-    except RecordError as exc:
-        raise RunError(str(exc), hint="results.jsonl is damaged; start a new run") from exc
-    recorded = {(r.task_id, str(r.attempt)) for r in rows}
-    attempts = run_dir / "attempts"
-    moved: list[str] = []
-    folders = sorted(attempts.glob("*/*")) if attempts.is_dir() else []
-    for folder in folders:
-        # a number: an attempt's own folder (a skipped try's, moved aside before it ran
-        # again, is named "2.skipped-1" and stays where its seal has it)
-        if not folder.is_dir() or not folder.name.isdigit() or \
-                (folder.parent.name, folder.name) in recorded:
-            continue
-        target = run_dir / INCOMPLETE / f"{folder.parent.name}-{folder.name}-{int(time.time())}"
-        target.parent.mkdir(exist_ok=True)
-        folder.rename(target)
-        moved.append(f"{folder.parent.name}/{folder.name}")
-    return moved
+"""Where a resume moves what the run wrote after its last seal (`runner.aside`)."""

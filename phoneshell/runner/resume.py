@@ -8,13 +8,17 @@ says otherwise is refused, never dropped (the run would not be what the command 
 
 from __future__ import annotations
 
+import hashlib
+import os
+import re
+import shlex
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from phoneshell.agents.environment import EXPOSE_TASK_FILE
 from phoneshell.errors import RunError
 from phoneshell.records import LeftOut, RunManifest
-from phoneshell.runner.folder import INCOMPLETE, check_plan, set_aside_incomplete
-from phoneshell.seal import set_aside_unsealed, verify_run
+from phoneshell.runner.folder import check_plan
 from phoneshell.tasks import Task
 
 Progress = Callable[[str], None]
@@ -23,7 +27,97 @@ Progress = Callable[[str], None]
 def _same_paths(given: Sequence[str], recorded: Sequence[str]) -> bool:
     """Whether two lists of task files or folders name the same ones, however spelled
     (`environments`, `./environments/`, its absolute path)."""
-    return {Path(p).resolve() for p in given} == {Path(p).resolve() for p in recorded}
+    return {Path(p.strip()).resolve() for p in given} == {Path(p.strip()).resolve()
+                                                           for p in recorded}
+
+
+PROGRAM_BYTES = 64 << 20
+"""The largest program file hashed whole (a bigger one is recorded by its size)."""
+
+
+def agent_setup(agent: str) -> tuple[str, ...]:
+    """What changes what the run's agent gets beyond its spec and the sandbox (run.json's
+    `agent_setup`, which every report says and a resume must match): the harness settings it
+    hands on (`PHONESHELL_EXPOSE_TASK_FILE=1` gives a `command:` agent the task file, the answer
+    key), and for a `command:` agent the sha256 of each file its command line names that exists
+    (its program: the same spec running another program is another agent)."""
+    setup = [f"{EXPOSE_TASK_FILE}=1: agents were handed the task file (its checks and "
+             "reference finish: the answer key)"] if os.environ.get(EXPOSE_TASK_FILE) == "1" \
+        else []
+    program = _program_file(agent.removeprefix("command:")) if agent.startswith("command:") \
+        else None
+    if program is not None:
+        try:
+            size = program.stat().st_size
+            digest = (hashlib.sha256(program.read_bytes()).hexdigest()
+                      if size <= PROGRAM_BYTES else f"{size} bytes (too big to hash)")
+            setup.append(f"program {program}: sha256 {digest}")
+        except OSError as exc:
+            setup.append(f"program {program}: unreadable ({exc.strerror or exc})")
+    return tuple(setup)
+
+
+INTERPRETERS = re.compile(r"(python|pypy|node|deno|bun|bash|sh|zsh|dash|ruby|perl|php|uv)"
+                          r"[0-9.]*(\.exe)?")
+"""Commands whose first plain word after them is the program they run."""
+
+
+def _program_file(command: str) -> Path | None:
+    """The program file a command line runs, when it names one that exists: its first word
+    (`./agent.sh`), or an interpreter's script (`python3 examples/agents/x.py`); None for a
+    command that names none (`sleep 3`, `python3 -m mod`, `sh -c '...'`)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    for word in words:
+        if word.startswith("-"):
+            if word in ("-m", "-c", "-e"):
+                return None  # a module or inline code: no program file
+            continue
+        if Path(word).is_file():
+            return Path(word)
+        if "=" in word and not word.startswith(("/", ".")):
+            continue  # an environment assignment (VAR=1 prog)
+        if not INTERPRETERS.fullmatch(Path(word).name) and Path(word).name != "env":
+            return None
+    return None
+
+
+def refuse_changed_setup(recorded: RunManifest, setup: Sequence[str]) -> None:
+    """Refuse a resume whose agent would get something else than the run's did.
+
+    Raises:
+        RunError: naming what the run recorded and what this resume would give.
+    """
+    if tuple(setup) == recorded.agent_setup:
+        return
+    was, now = set(recorded.agent_setup), set(setup)
+
+    def shown(lines: set[str]) -> str:
+        return "; ".join(sorted(lines)) or "(nothing)"
+
+    raise RunError(f"--resume {recorded.run_id}: its agent would get something else than the "
+                   f"run's did: the run recorded {shown(was - now)}, this resume has "
+                   f"{shown(now - was)} (run.json's agent_setup)",
+                   hint=f"resume with the environment and program files the run began with "
+                        f"({EXPOSE_TASK_FILE} set as it was), or start a new run")
+
+
+def _same_agent(given: str, recorded: str) -> bool:
+    """Whether two agent specs name the same agent, however spaced (`' null'`, `null`; a
+    `command:` agent's words, as its shell splits them)."""
+    given, recorded = given.strip(), recorded.strip()
+    if given == recorded:
+        return True
+    kind, _, rest = given.partition(":")
+    was_kind, _, was_rest = recorded.partition(":")
+    if kind.strip() != was_kind.strip():
+        return False
+    try:
+        return shlex.split(rest) == shlex.split(was_rest)
+    except ValueError:
+        return rest.split() == was_rest.split()
 
 
 def refuse_contradictions(recorded: RunManifest, *, agent: str | None = None,
@@ -41,11 +135,11 @@ def refuse_contradictions(recorded: RunManifest, *, agent: str | None = None,
     wrong = []
     if run_id is not None and run_id != recorded.run_id:
         wrong.append(f"--run-id {run_id} (resuming run {recorded.run_id})")
-    if agent is not None and agent != recorded.agent:
+    if agent is not None and not _same_agent(agent, recorded.agent):
         wrong.append(f"--agent {agent!r} (the run's agent is {recorded.agent!r})")
     if repeat is not None and repeat != recorded.repeat:
         wrong.append(f"--repeat {repeat} (the run's is {recorded.repeat})")
-    if task_globs is not None and sorted(task_globs) != sorted(recorded.task_globs):
+    if task_globs is not None and set(task_globs) != set(recorded.task_globs):
         wrong.append(f"--task {shown(task_globs)} (the run's: {shown(recorded.task_globs)})")
     if paths is not None and not _same_paths(paths, recorded.paths):
         wrong.append(f"task paths {shown(paths)} (the run's: {shown(recorded.paths)})")
@@ -55,27 +149,6 @@ def refuse_contradictions(recorded: RunManifest, *, agent: str | None = None,
             f"count (run.json), but was given {'; '.join(wrong)}",
             hint=f"drop them to continue run {recorded.run_id} as it began, or start a new run "
                  "with them (without --resume)")
-
-
-def set_aside(run_dir: Path, recorded: RunManifest, progress: Progress) -> list[str]:
-    """Move aside what the run wrote after its last seal (a run killed mid-way), say so, and
-    return what was moved; then refuse a run whose sealed record does not hold.
-
-    Raises:
-        RunError: the run does not match its seal.
-    """
-    aside = [*set_aside_unsealed(run_dir, run_dir / INCOMPLETE),
-             *(f"attempt {moved}" for moved in set_aside_incomplete(run_dir))]
-    if aside:
-        progress(f"the run stopped before it sealed what it wrote last; set aside in "
-                 f"{INCOMPLETE}/, never graded: {'; '.join(aside)} (its attempts are "
-                 "played again)")
-    problems = verify_run(run_dir)
-    if problems and recorded.seal is not None:
-        raise RunError(f"run {recorded.run_id} does not match its seal, so it cannot be "
-                       "continued: " + "; ".join(problems[:3]),
-                       hint="start a new run; `phoneshell report` says what changed")
-    return aside
 
 
 def planned_tasks(recorded: RunManifest, tasks: list[Task], left_out: Sequence[LeftOut],

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import threading
-import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -38,14 +37,16 @@ from phoneshell.records import (
     ResultRow,
     RunManifest,
     SandboxKind,
-    Teardown,
 )
 from phoneshell.runner import stop, tidy
+from phoneshell.runner.aside import set_aside
 from phoneshell.runner.attempt import run_attempt
+from phoneshell.runner.cut import cut_short, tidy_up
 from phoneshell.runner.folder import (
     RESULTS,
     RunFolder,
     append_result,
+    check_resume,
     check_run_id,
     check_task_ids,
     create_folder,
@@ -53,15 +54,16 @@ from phoneshell.runner.folder import (
     new_run_id,
     planned_attempts,
     resume_folder,
+    write_note,
     writing,
 )
 from phoneshell.runner.lines import progress_line, resume_command
 from phoneshell.runner.plan import AttemptPlan
-from phoneshell.runner.resume import planned_tasks, set_aside
+from phoneshell.runner.resume import agent_setup, planned_tasks, refuse_changed_setup
 from phoneshell.runner.rig import Rig, RigDown, open_rig
 from phoneshell.runner.selection import load_runnable, select_tasks
 from phoneshell.runner.session import RunOptions, RunSummary
-from phoneshell.runner.stop import stopped_by, stopped_line
+from phoneshell.runner.stop import stopped_line
 from phoneshell.seal import Sealer, load_key
 from phoneshell.tasks import Task
 from phoneshell.untrusted import visible
@@ -169,7 +171,7 @@ class _Run:
             self._work(device)
         except Exception as exc:  # noqa: BLE001 - on a thread nobody else would see it
             trace = self.folder.run_dir / f"worker-{device.info.label}-traceback.txt"
-            trace.write_text(traceback.format_exc())
+            write_note(trace, traceback.format_exc())
             with self.lock:
                 self.down.append(f"{device.info.label}: harness error ({type(exc).__name__}): "
                                  f"{exc}; see {trace.name}")
@@ -204,42 +206,30 @@ class _Run:
                         self.record(cut_short(plan, agent.name, exc), plan.folder)
                         raise
                     self.record(done.row, plan.folder)
-                    if done.interrupted:  # recorded as skipped; now stop the run
+                    if done.interrupted:  # recorded; now stop the run
                         if housekeeping.tidies:
                             say(f"before it stops, the run {housekeeping.tidies} (Ctrl-C "
                                 "again to leave them)")
-                            say(housekeeping.stop())
+                            tidy_up(say, housekeeping.stop)
                         raise stop.again()
                     if done.rig_down:
                         with self.lock:
                             self.down.append(f"{label}: {done.row.skip_reason or done.row.error}")
                         return
-                    say(housekeeping.attempt_done())
-                say(housekeeping.finish())
+                    tidy_up(say, housekeeping.attempt_done)
+                tidy_up(say, housekeeping.finish)
 
     def _keep_earlier_try(self, plan: AttemptPlan, tries: int) -> None:
         """Move an earlier, skipped try of this attempt aside, so nothing recorded is lost (and
         its sealed files are sealed where they now are)."""
         if tries and plan.folder.exists():
             aside = plan.folder.with_name(f"{plan.attempt}.skipped-{tries}")
-            with self.lock:
+            # the move and the seal that has the files where they now are are one step: a
+            # stop between them would leave a seal naming files that are no longer there
+            with stop.recording(), self.lock:
                 plan.folder.rename(aside)
                 self.sealer.moved(plan.folder, aside)
                 self.manifest = self.sealer.seal(self.manifest)
-
-
-def cut_short(plan: AttemptPlan, agent: str, exc: BaseException) -> ResultRow:
-    """The row of an attempt a stop signal ended before it made its own (a second Ctrl-C or
-    SIGTERM in its teardown, or one before its phases began): not scored, so its folder is
-    sealed with the run and a resume plays it again."""
-    why = (f"interrupted ({stopped_by(exc)}) before the attempt was recorded; its teardown "
-           "was cut short")
-    return ResultRow(
-        run_id=plan.run_id, task_id=plan.task.id, attempt=plan.attempt, agent=agent,
-        outcome="skipped", passed=False, skipped=True, skip_reason=why, checks=(), claim=None,
-        started_at=time.time(), seconds=0.0, error_type="KeyboardInterrupt",
-        teardown=Teardown(ok=False, error="cut short by a stop signal"),
-        task_sha256=plan.task.sha256, device=plan.device)
 
 
 def labelled(progress: Progress, label: str, line: str) -> None:
@@ -340,11 +330,11 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
                                             recorded.task_globs, recorded.repeat)
     loaded, left_out = load_runnable(paths, progress)
     tasks = select_tasks(loaded, globs)
-    aside: list[str] = []
-    if recorded is not None:
+    setup = agent_setup(agent_spec)
+    if recorded is not None:  # every check that can refuse comes before anything is moved
         run_dir = options.runs_dir / recorded.run_id
-        aside = set_aside(run_dir, recorded, progress)
         tasks = planned_tasks(recorded, tasks, left_out, run_dir, progress)
+        refuse_changed_setup(recorded, setup)
     check_task_ids(tasks)
     sandbox, kind, why = sandbox_for(agent_spec, options.sandbox)  # also: an unknown agent
     sandbox = sandbox.hiding(paths)  # the task files' folders, wherever the agent sees them
@@ -352,15 +342,19 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
     key = load_key(create=True)
     if unconfined_line(kind, why):
         progress(unconfined_line(kind, why))
+    for line in setup:
+        progress(f"agent setup (recorded in run.json): {line}")
     with open_phones(options.device, run_id, options.latency) as (devices, note):
         progress(note)
         infos = [d.info for d in devices]
         if recorded is not None:
-            folder = resume_folder(options.runs_dir, recorded, tasks, infos, kind, why, aside)
+            check_resume(recorded, tasks, infos)
+            recorded = set_aside(run_dir, recorded, key, progress)  # moved and recorded
+            folder = resume_folder(options.runs_dir, recorded, tasks, infos, kind, why)
         else:
             held.enter_context(writing(options.runs_dir / run_id, run_id))
             folder = create_folder(options.runs_dir, run_id, agent_spec, paths, globs, repeat,
-                                   tasks, infos, kind, why, left_out)
+                                   tasks, infos, kind, why, left_out, setup)
         writer = shared_writer(options.runs_dir)
         chain = functools.partial(writer.chain_state, folder.run_id)  # the bridge's view
         trajectory = (Trajectory(options.runs_dir)

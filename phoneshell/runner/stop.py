@@ -6,7 +6,9 @@ stop) or SIGHUP (the terminal closed); left to their defaults they end it at onc
 teardown, no row for the attempt in flight and no seal over what was written last. Under
 `stop_signals()` each raises `Stopped`, a `KeyboardInterrupt`, where Ctrl-C raises its own: one
 path for all three (`runner.run`, `runner.attempt`, the CLI). Inside `recording()` (a results
-row appended and sealed) a signal is held and raised once the record is whole.
+row appended and sealed) a signal is held and raised once the record is whole. Inside
+`tidying()` (a clean-up that protects the phone: an attempt's teardown, the run's last tidy-up)
+the FIRST stop is held until the clean-up ends, and only a second one cuts it short.
 
 Signals reach Python only on the main thread, so only there is anything held or raised; a
 signal the process was started ignoring (`nohup` ignores SIGHUP) stays ignored.
@@ -41,11 +43,17 @@ def stopped_line(exc: BaseException) -> str:
     return f"stopped by {exc.name}" if isinstance(exc, Stopped) else "interrupted"
 
 
-_held: list[KeyboardInterrupt] = []
-"""Signals that came inside `recording()`, to raise when it ends."""
+_held: list[tuple[KeyboardInterrupt, bool]] = []
+"""Signals that came inside `recording()`, to raise when it ends (and whether each was the
+process's first stop)."""
 _depth = [0]
 """How deep the main thread is in `recording()`."""
 
+
+_tidy = [0]
+"""How deep the main thread is in `tidying()`."""
+_tidy_held: list[KeyboardInterrupt] = []
+"""The first stop that came inside `tidying()`, for it to hand on when the clean-up is done."""
 
 _last: list[str] = []
 """The signal raised last (`again`)."""
@@ -59,10 +67,14 @@ def again() -> KeyboardInterrupt:
 
 def _raise(signum: int, frame: FrameType | None) -> None:
     name = signal.Signals(signum).name
-    _last[:] = [name]
     exc = KeyboardInterrupt() if signum == signal.SIGINT else Stopped(name)
+    first = not _last
+    _last[:] = [name]
     if _depth[0]:
-        _held.append(exc)
+        _held.append((exc, first))
+        return
+    if _tidy[0] and first:  # a clean-up is not cut short by the first stop: it is held
+        _tidy_held.append(exc)
         return
     raise exc
 
@@ -84,6 +96,34 @@ def stop_signals() -> Iterator[None]:
         for sig, handler in saved.items():
             signal.signal(sig, handler)
         _last.clear()
+        _tidy_held.clear()
+
+
+class Tidying:
+    """What came during a `tidying()` clean-up: `held` is the first stop, held until it ended."""
+
+    def __init__(self) -> None:
+        self.held: KeyboardInterrupt | None = None
+
+
+@contextmanager
+def tidying() -> Iterator[Tidying]:
+    """A clean-up that protects the phone (a teardown, the run's tidy-up): the first stop signal
+    that comes meanwhile is held, and handed over in `Tidying.held` when it ends (the caller
+    records it, then stops); a second one (or one after a stop already came) raises at once,
+    cutting it short. A no-op off the main thread (signals reach only the main thread)."""
+    done = Tidying()
+    if threading.current_thread() is not threading.main_thread():
+        yield done
+        return
+    _tidy[0] += 1
+    try:
+        yield done
+    finally:
+        _tidy[0] -= 1
+        if not _tidy[0] and _tidy_held:
+            done.held = _tidy_held.pop()
+            _tidy_held.clear()
 
 
 @contextmanager
@@ -98,8 +138,10 @@ def recording() -> Iterator[None]:
         yield
     finally:
         _depth[0] -= 1
-        held = [] if _depth[0] else _held[:1]
+        held = [] if _depth[0] else _held[:2]
         if not _depth[0]:
             _held.clear()
+    if held and held[0][1] and _tidy[0] and not _tidy_held:
+        _tidy_held.append(held.pop(0)[0])  # the first stop, in a clean-up: held there
     if held:
-        raise held[0]
+        raise held[0][0]

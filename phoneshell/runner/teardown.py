@@ -16,6 +16,7 @@ from phoneshell.evidence import Evidence
 from phoneshell.records import Teardown
 from phoneshell.runner.aftermath import Changed
 from phoneshell.runner.counts import Counts, spared
+from phoneshell.runner.folder import write_note
 from phoneshell.runner.setback import set_back_device, set_back_settings
 from phoneshell.tasks import Step, Task
 
@@ -57,8 +58,7 @@ def run_teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
         except (StepError, DeviceError) as exc:
             errors.append(str(exc))
         except Exception as exc:  # noqa: BLE001 - a harness bug must not hide the attempt
-            with (folder / "traceback.txt").open("a") as out:
-                out.write(traceback.format_exc())
+            write_note(folder / "traceback.txt", traceback.format_exc())
             errors.append(f"harness error in {what} ({type(exc).__name__}): {exc}")
         return None
 

@@ -113,3 +113,24 @@ def test_a_stop_signal_ends_an_attack_with_what_it_did_not_play_not_scored(
     assert "error: the attack stopped early: interrupted (SIGTERM)" in err
     assert "NOT SCORED: not run: interrupted (SIGTERM)" in out
     assert "0 pass without doing the task" in out
+
+
+def test_a_stop_signal_on_several_phones_waits_for_the_finishes_in_flight(
+        tmp_path: Path) -> None:
+    """attack on sim:2: the first SIGTERM hands out no more finishes and waits for those in
+    flight (their phones stay open under them), then prints the summary."""
+    attack = subprocess.Popen(
+        [sys.executable, "-m", "phoneshell", "attack", "--family", "null", "--device", "sim:2",
+         "--runs", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    try:
+        wait_for(lambda: len(list(tmp_path.glob("attack-*/attempts/*/*"))) >= 2, attack,
+                 "a finish on each phone")
+        attack.send_signal(signal.SIGTERM)
+        out, err = attack.communicate(timeout=60)
+    finally:
+        attack.kill()
+    assert attack.returncode == 2, out + err
+    assert "rig down" not in err  # no finish was played against a closed phone
+    assert "error: the attack stopped early: interrupted (SIGTERM)" in err
+    assert "NOT SCORED: not run: interrupted (SIGTERM)" in out  # the summary
