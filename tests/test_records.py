@@ -26,6 +26,7 @@ from phoneshell.records import (
     read_record,
     scan_lines,
     shortened,
+    write_text_atomic,
 )
 
 LINE = ('{{"v":2,"run_id":"r","task_id":"t","attempt":1,"phase":"agent","seq":{seq},"t":1.5,'
@@ -162,6 +163,26 @@ def test_an_append_after_a_torn_tail_starts_a_new_line(tmp_path: Path) -> None:
     append_line(path, event)
     log = read_lines(path, AuditEvent)
     assert [e.seq for e in log] == [1, 2] and len(log.problems) == 1 and log.torn == ""
+
+
+def test_records_are_never_written_through_a_link_planted_in_a_run_folder(
+        tmp_path: Path) -> None:
+    """An earlier unconfined agent or another user may plant links where a run writes: the
+    harness (often root) refuses them, and what they point at is never touched."""
+    victim = tmp_path / "owner.txt"
+    victim.write_text("the owner's")
+    results = tmp_path / "results.jsonl"
+    results.symlink_to(victim)
+    with pytest.raises(OSError):
+        append_line(results, AuditEvent.parse(line(1, "intent"), "test"))
+    run_json = tmp_path / "run.json"
+    run_json.with_name(f".run.json.{os.getpid()}.tmp").symlink_to(victim)
+    with pytest.raises(OSError):
+        write_text_atomic(run_json, "{}")
+    os.mkfifo(tmp_path / "audit.jsonl")
+    with pytest.raises(OSError, match="not a regular file"):
+        append_line(tmp_path / "audit.jsonl", AuditEvent.parse(line(1, "intent"), "test"))
+    assert victim.read_text() == "the owner's" and not run_json.exists()
 
 
 def test_an_attack_that_passed_without_being_compatible_breaks_its_task() -> None:

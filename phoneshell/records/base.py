@@ -235,10 +235,22 @@ def write_record(path: Path, record: Record) -> None:
     write_text_atomic(path, text)
 
 
+NO_FOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
+"""Records are written into run folders an earlier unconfined agent or another user may have
+planted links in: no write follows a link (the harness, often root, would write through it)."""
+
+
 def write_text_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` through a temporary file beside it and a rename."""
+    """Replace `path` with `text` through a new temporary file beside it and a rename (a link
+    at the temporary name is refused, never written through; the rename replaces a link at
+    `path` itself, never its target)."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, encoding="utf-8")
+    if temporary.is_symlink() or (temporary.exists() and not temporary.is_file()):
+        raise FileExistsError(f"{temporary}: a link or not a file; refusing to write through it")
+    temporary.unlink(missing_ok=True)  # a leftover of a writer that died with our pid
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
     os.replace(temporary, path)
 
 
@@ -366,10 +378,12 @@ def append_line(path: Path, record: Record, fsync: bool = True) -> None:
     bad line and never swallows this record.
     """
     line = (record.to_json() + "\n").encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | NO_FOLLOW, 0o644)
     try:
-        size = os.fstat(fd).st_size
-        if size and _last_byte(path, size) != b"\n":
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode):
+            raise OSError(f"{path}: not a regular file; refusing to append to it")
+        if found.st_size and os.pread(fd, 1, found.st_size - 1) != b"\n":
             line = b"\n" + line
         os.write(fd, line)
         if fsync:
@@ -377,8 +391,3 @@ def append_line(path: Path, record: Record, fsync: bool = True) -> None:
     finally:
         os.close(fd)
 
-
-def _last_byte(path: Path, size: int) -> bytes:
-    with path.open("rb") as handle:
-        handle.seek(size - 1)
-        return handle.read(1)
