@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bridge.gate import Refused
-from bridge.targets import Rect, rect_of
+from bridge.targets import Rect, in_keyboard, rect_of
 from phoneshell.xcui import TEXT_INPUT_TYPES, short_type, walk
 
 CLIPPING = frozenset({"Table", "CollectionView", "ScrollView", "WebView"})
@@ -110,13 +110,17 @@ def blocker(tree: object, node: Mapping[str, object], x: float,
     """What takes a touch at (x, y) instead of `node` (the accessible element there, which
     `targets.node_at` names): a visible keyboard the point lies on, or a visible alert, when
     `node` is not part of it; None when nothing does. A point between two keys is the
-    keyboard's, and a point off an alert is its backdrop's, as the phone acts."""
+    keyboard's, and a point off an alert is its backdrop's, as the phone acts. What lies in
+    the keyboard's area beside the Keyboard (the globe "Next keyboard", "Dictate", in an
+    unnamed view of their own) is itself what a touch there lands on: the deepest accessible
+    element under the point is what is logged."""
+    keyboard_part = in_keyboard(tree, node)
     for _, candidate in walk(tree):
         kind = short_type(str(candidate.get("type") or ""))
         if kind not in BLOCKERS or candidate.get("isVisible") == "0":
             continue
         frame = rect_of(candidate.get("rect"))
-        if kind == "Keyboard" and (frame is None or not frame.contains(x, y)):
+        if kind == "Keyboard" and (frame is None or not frame.contains(x, y) or keyboard_part):
             continue
         if not any(n is node for _, n in walk(candidate)):
             return candidate

@@ -24,6 +24,20 @@ CLIPS = frozenset({"Table", "CollectionView", "ScrollView"})
 under a navigation bar shows (and takes touches) only inside its list."""
 LAYERS = frozenset({"Window", "Alert", "Sheet", "Popover"})
 """Short types that start a layer of their own: a bar does not cover what lies in a later one."""
+MODALS = frozenset({"Alert", "Sheet", "Popover", "Menu"})
+"""Short types of modal presentations: a full-screen layer under one (its dimmed backdrop, a
+popover's "PopoverDismissRegion") takes every touch outside it."""
+BOUNDED = frozenset({"Popover", "Sheet", "Alert"})
+"""Short types of presented panels that show nothing outside their frame: a node of one whose
+frame lies outside it is not where its frame says (the iOS 26 share sheet reports its remote
+contents in the popover's own coordinates, from 0,0), so it names no touch."""
+DISMISS_REGION = ("PopoverDismissRegion", "dismiss popup")
+"""The name and label of UIKit's dimming view under a popover (the share-sheet dump)."""
+CONTROLS = frozenset({"Button", "Cell", "Link", "Switch", "Slider", "TextField",
+                      "SecureTextField", "SearchField", "TextView", "Key", "Keyboard",
+                      "PickerWheel", "SegmentedControl", "Stepper", "Toggle", "MenuItem", "Icon",
+                      "Table", "CollectionView"})
+"""Short types that say a panel holds something to touch of its own."""
 
 
 @dataclass(frozen=True)
@@ -132,17 +146,51 @@ def node_at(tree: object, x: float, y: float) -> Mapping[str, object] | None:
     sheet, a named panel); then the coverer's own accessible element at the point, else the
     coverer itself (a touch on a navigation bar's blank space is the bar's, not the row's under
     it; a touch between two keys is the keyboard's)."""
-    found = _under(tree, x, y)
+    skip = untrusted(tree)
+    found = _under(tree, x, y, skip)
     if found is None:
         return None
-    covers = _coverers(tree, found, x, y)
+    covers = _coverers(tree, found, x, y, skip)
     if not covers:
         return found
     cover = covers[-1]
-    return _topmost(cover, x, y, spoken=True) or _own_keyboard(cover) or cover
+    return _topmost(cover, x, y, spoken=True, skip=skip) or _own_keyboard(cover) or cover
 
 
-def _under(tree: object, x: float, y: float) -> Mapping[str, object] | None:
+def untrusted(tree: object) -> frozenset[int]:
+    """The ids of the nodes whose frames cannot be trusted: inside a presented panel (`BOUNDED`)
+    but lying outside its frame (by more than a point), with all below them. The iOS 26 share
+    sheet dump puts its popover at (9, 477) and everything in its remote container at 0,0: a
+    touch on the dismiss region at (60, 300) would be named as the Copy cell. They name no
+    touch: one on the panel is the panel's (or the innermost trusted view's), one off it what
+    lies there (the dismiss region)."""
+    found: set[int] = set()
+    stack: list[tuple[object, Rect | None, bool]] = [(tree, None, False)]
+    while stack:
+        node, bound, out = stack.pop()
+        if not isinstance(node, Mapping):
+            continue
+        rect = rect_of(node.get("rect"))
+        out = out or (bound is not None and rect is not None and rect.width > 0
+                      and rect.height > 0 and not _inside(rect, bound))
+        if out:
+            found.add(id(node))
+        if _kind(node) in BOUNDED and rect is not None and not out:
+            bound = rect
+        children = node.get("children")
+        if isinstance(children, list):
+            stack.extend((child, bound, out) for child in children)
+    return frozenset(found)
+
+
+def _inside(rect: Rect, bound: Rect, slack: float = 1.0) -> bool:
+    return (rect.x >= bound.x - slack and rect.y >= bound.y - slack
+            and rect.x + rect.width <= bound.x + bound.width + slack
+            and rect.y + rect.height <= bound.y + bound.height + slack)
+
+
+def _under(tree: object, x: float, y: float,
+           skip: frozenset[int] = frozenset()) -> Mapping[str, object] | None:
     """The topmost deepest visible *accessible* node whose frame contains the point, else, when
     none does, the row (Cell) there, else the topmost deepest visible node (later siblings lie
     on top; a list's rows count only inside its frame).
@@ -153,7 +201,7 @@ def _under(tree: object, x: float, y: float) -> Mapping[str, object] | None:
     Children are otherwise searched even when a parent's frame misses the point, because real
     sources have containers (zero-size groups) whose frames do not bound their children.
     """
-    spoken = _topmost(tree, x, y, spoken=True)
+    spoken = _topmost(tree, x, y, spoken=True, skip=skip)
     if spoken is not None and _kind(spoken) == "Icon":
         # An edit-mode icon's remove badge (DeleteButton) lies inside the icon, so WDA reports it
         # accessible="false" (no element below an accessible one is: isWDAccessible), yet UIKit
@@ -166,15 +214,16 @@ def _under(tree: object, x: float, y: float) -> Mapping[str, object] | None:
     # No accessible element under the finger. iOS 26 reports a list's cells as containers
     # (accessible="false", their texts inside unspoken: the Settings dumps), and UIKit hands a
     # touch on a row's text to the row: the row is what was touched, named by its cell.
-    row = _topmost(tree, x, y, spoken=False, kind="Cell")
-    return row or _topmost(tree, x, y, spoken=False)
+    row = _topmost(tree, x, y, spoken=False, kind="Cell", skip=skip)
+    return row or _topmost(tree, x, y, spoken=False, skip=skip)
 
 
 def _topmost(node: object, x: float, y: float, spoken: bool, kind: str = "",
-             ) -> Mapping[str, object] | None:
+             skip: frozenset[int] = frozenset()) -> Mapping[str, object] | None:
     """The last-drawn deepest visible node containing (x, y) (only accessible ones: `spoken`;
-    only of type `kind`, when given), not looking into a list whose frame misses the point."""
-    if not isinstance(node, Mapping):
+    only of type `kind`, when given), not looking into a list whose frame misses the point, nor
+    into a subtree whose frames cannot be trusted (`skip`: `untrusted`)."""
+    if not isinstance(node, Mapping) or id(node) in skip:
         return None
     rect = rect_of(node.get("rect"))
     if (_kind(node) in CLIPS and rect is not None and rect.width > 0 and rect.height > 0
@@ -183,7 +232,7 @@ def _topmost(node: object, x: float, y: float, spoken: bool, kind: str = "",
     children = node.get("children")
     if isinstance(children, list):
         for child in reversed(children):
-            hit = _topmost(child, x, y, spoken, kind)
+            hit = _topmost(child, x, y, spoken, kind, skip)
             if hit is not None:
                 return hit
     if (rect is None or not rect.contains(x, y) or node.get("isVisible") == "0"
@@ -197,14 +246,15 @@ def _own_keyboard(area: Mapping[str, object]) -> Mapping[str, object] | None:
     return next((n for _, n in walk(area) if _kind(n) == KEYBOARD_TYPE), None)
 
 
-def _coverers(tree: object, found: Mapping[str, object], x: float,
-              y: float) -> list[Mapping[str, object]]:
+def _coverers(tree: object, found: Mapping[str, object], x: float, y: float,
+              skip: frozenset[int] = frozenset()) -> list[Mapping[str, object]]:
     """What takes a touch at (x, y) from `found` (a node of `tree`), bottom first: a visible
     alert anywhere (its dimmed backdrop takes the screen's), the keyboard's area the point lies
-    on, and, drawn after `found` where the point lies, a sheet or a panel (an `Other` with a
-    name or label), and a bar drawn after it or over the list it scrolls in. Nothing `found`
-    lies in covers it, nor anything inside it; unnamed containers never do (real dumps lay
-    empty full-screen views over everything, and the keyboard's window is full-screen)."""
+    on, and, drawn after `found` where the point lies, a sheet, a modal's full-screen layer
+    (`_dismisses`), a panel (`_panel`) or a page presented over it, and a bar drawn after it or
+    over the list it scrolls in. Nothing `found` lies in covers it, nor anything inside it, nor
+    a node whose frame cannot be trusted (`skip`); plain unnamed containers never do (real dumps
+    lay empty full-screen views over everything, and the keyboard's window is full-screen)."""
     order: dict[int, int] = {}
     lines: dict[int, tuple[Mapping[str, object], ...]] = {}
     stack: list[tuple[object, tuple[Mapping[str, object], ...]]] = [(tree, ())]
@@ -225,7 +275,8 @@ def _coverers(tree: object, found: Mapping[str, object], x: float,
     screen = rect_of(tree.get("rect")) if isinstance(tree, Mapping) else None
     covers: list[tuple[int, int, Mapping[str, object]]] = []
     for _, node in walk(tree):
-        if id(node) in inside or node.get("isVisible") == "0" or _within(lines, node, found):
+        if (id(node) in inside or id(node) in skip or node.get("isVisible") == "0"
+                or _within(lines, node, found)):
             continue
         kind, later = _kind(node), order[id(node)] > order[id(found)]
         if kind == "Alert":
@@ -235,7 +286,8 @@ def _coverers(tree: object, found: Mapping[str, object], x: float,
         elif not _holds(node, x, y):
             continue
         elif (later and (kind == "Sheet" or kind == "Other" and (
-                _panel(node, screen) or _presented(node, screen)))) or (
+                _panel(node, screen) or _presented(node, screen)
+                or _dismisses(node, screen, areas)))) or (
                 kind in BARS and (later or _scrolls_under(lines, above, node))):
             covers.append((0, order[id(node)], node))
     return [node for *_, node in sorted(covers, key=lambda c: (c[0], c[1]))]
@@ -247,9 +299,50 @@ def _within(lines: Mapping[int, tuple[Mapping[str, object], ...]], node: Mapping
 
 
 def _panel(node: Mapping[str, object], screen: Rect | None) -> bool:
-    """Whether an Other is a panel drawn over content: named, and not the whole screen (Safari's
-    full-screen "CapsuleViewController" holds its bars and lets the page take other touches)."""
-    return bool(node.get("name") or node.get("label")) and rect_of(node.get("rect")) != screen
+    """Whether an Other is a panel drawn over content: named, not the whole screen (Safari's
+    full-screen "CapsuleViewController" holds its bars and lets the page take other touches),
+    and holding something to touch of its own (`CONTROLS`). A name alone is no sign: iOS 26
+    names its scroll indicators ("Vertical scroll bar, 2 pages", visible over a list's right
+    edge in the Settings dump), section headers and captions, and a phone hands a touch on
+    them to the row beneath."""
+    if not (node.get("name") or node.get("label")) or rect_of(node.get("rect")) == screen:
+        return False
+    if "Adjustable" in str(node.get("traits") or "") or "Header" in str(node.get("traits") or ""):
+        return False  # a scroll indicator, a section header
+    return any(_kind(inner) in CONTROLS for _, inner in walk(node) if inner is not node)
+
+
+def _dismisses(node: Mapping[str, object], screen: Rect | None,
+               areas: set[int]) -> bool:
+    """Whether an Other is the full-screen layer of a modal presentation, which takes every
+    touch outside the presented panel (a tap there closes a popover, menu or sheet, or does
+    nothing): UIKit's dimming view ("PopoverDismissRegion", "dismiss popup"), a full-screen
+    view holding an alert, sheet, popover or menu, or one whose one chain of views leads to a
+    page sheet (an Other the screen's width, from above its middle down to its bottom, holding
+    controls: Clock's city chooser). Not the keyboard's window, nor a bar."""
+    if screen is None or rect_of(node.get("rect")) != screen:
+        return False
+    if node.get("name") == DISMISS_REGION[0] or node.get("label") == DISMISS_REGION[1]:
+        return True
+    inner: Mapping[str, object] = node
+    while len(kids := _children(inner)) == 1:
+        inner = kids[0]
+        if id(inner) in areas or _kind(inner) == KEYBOARD_TYPE:
+            return False
+        rect = rect_of(inner.get("rect"))
+        if _kind(inner) in MODALS or (
+                _kind(inner) == "Other" and rect is not None and rect != screen
+                and rect.height >= screen.height / 2 and rect.x == screen.x
+                and rect.width == screen.width and rect.y > screen.y
+                and rect.y + rect.height == screen.y + screen.height
+                and any(_kind(n) in CONTROLS for _, n in walk(inner) if n is not inner)):
+            return True
+    return any(_kind(kid) in MODALS for kid in kids)
+
+
+def _children(node: Mapping[str, object]) -> list[Mapping[str, object]]:
+    kids = node.get("children")
+    return [c for c in kids if isinstance(c, Mapping)] if isinstance(kids, list) else []
 
 
 def _presented(node: Mapping[str, object], screen: Rect | None) -> bool:

@@ -40,12 +40,12 @@ def _same(found: Mapping[str, object], node: Node) -> bool:
             and r == {"x": f.x, "y": f.y, "width": f.width, "height": f.height})
 
 
-def _misses(server: SimServer) -> list[str]:
+def _misses(server: SimServer, bottom: int = 860) -> list[str]:
     with server.lock:
         screen = server.phone.screen()
         tree, root = to_json(screen), screen.root
     wrong = []
-    for y in range(50, 860, 6):
+    for y in range(50, bottom, 6):
         for x in range(5, 400, 14):
             found, path = node_at(tree, x, y), hit_path(root, x, y)
             if found is None or any(_same(found, n) for n in path):
@@ -84,3 +84,33 @@ def test_safaris_suggestions_panel_takes_the_touches_over_the_start_page(
     s(name="TabBarItemTitle").click()
     s.send_keys("app")
     assert _misses(server) == []
+
+
+def test_a_menus_full_screen_layer_takes_the_touches_around_it(
+        sim: tuple[SimServer, wda.Client]) -> None:
+    """Safari's More menu: a tap on the page's link beside it only closes the menu."""
+    server, client = sim
+    s = client.session("com.apple.mobilesafari")
+    s._session_http.post("/url", {"url": "https://example.com"})
+    s(label="More", className="XCUIElementTypeButton").get(timeout=3).click()
+    assert _misses(server) == []
+
+
+def test_an_action_sheets_backdrop_takes_the_touches_around_it(
+        sim: tuple[SimServer, wda.Client]) -> None:
+    """Notes' action sheet over a note: a tap on the back button beside it closes the sheet."""
+    server, client = sim
+    s = client.session("com.apple.mobilenotes")
+    s(className="XCUIElementTypeCell").get(timeout=3).click()
+    s(label="More", className="XCUIElementTypeButton").get(timeout=3).click()
+    assert _misses(server) == []
+
+
+def test_a_page_sheets_dimmed_screen_takes_the_touches_above_it(
+        sim: tuple[SimServer, wda.Client]) -> None:
+    """Clock's city chooser: a tap on the dimmed Edit button above the sheet does nothing."""
+    server, client = sim
+    s = client.session("com.apple.mobiletimer")
+    s(label="World Clock").get(timeout=3).click()
+    s(label="Add").get(timeout=3).click()
+    assert _misses(server, bottom=560) == []  # above the keyboard the search field brings
