@@ -59,6 +59,8 @@ from phoneshell.errors import BridgeError
 from phoneshell.records import AuditEvent, Scalar, Target
 from phoneshell.xcui import SPRINGBOARD, outlasts_run, removes_app, short_type, takes_rig_down
 
+KEY = "XCUIElementTypeKey"
+
 log = logging.getLogger("bridge")
 
 ERROR_TEXT_MAX = 500
@@ -326,6 +328,8 @@ class Recorder(Aiming):
             AuditWriteError: the refusal could not be logged (nothing was forwarded).
         """
         seen = target or Target(type="")
+        if seen.type == KEY:
+            return None  # a key of the keyboard only types ("delete" erases a character)
         why = takes_rig_down(action.kind, app, seen.type, seen.label, seen.value, seen.page,
                              seen.chosen, action.params)
         removal = "" if why else removes_app(action.kind, app, seen.label, seen.name,

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import wda
 from bridge_rig import CONTROL_TOKEN, Rig, start_bridge
+from key_typists import open_spotlight, tap_keys
 
 from phoneshell.sim import SimServer, layout
 from phoneshell.sim.apps import AppModel, Host, builtin_apps
@@ -517,3 +518,14 @@ def test_each_reset_option_is_refused_on_the_phone(reset_page: tuple[Rig, list[s
                                                                      ("tap", "")]
     session(label="Cancel", className="Button").click()
     assert tapped == ["Cancel"]
+
+
+def test_the_keyboards_delete_key_in_spotlight_only_erases(rig: Rig, sim: SimServer) -> None:
+    """Spotlight is SpringBoard's, where a "Delete" confirms deleting an app; the keyboard's
+    delete key there (a Key labelled "delete") only erases a character, as any key only types."""
+    session = wda.Client(rig.bridge.url).session()
+    open_spotlight(session)
+    tap_keys(session, "calx")
+    session(type="XCUIElementTypeKey", name="delete").click()
+    assert not refusals(rig)
+    assert session(type="XCUIElementTypeSearchField").get(timeout=2).value == "cal"
