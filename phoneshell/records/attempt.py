@@ -90,6 +90,16 @@ class ClaimFile(Record):
     summary: str = ""
     """Free text: what the agent says it did."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_absent(cls, data: object) -> object:
+        """`"answer": null` (or summary) is an agent saying it has none, as leaving it out
+        does; refusing it dropped the whole claim ("exited without a claim")."""
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items()
+                    if not (k in ("answer", "summary") and v is None)}
+        return data
+
     @property
     def claim(self) -> Claim:
         """The claim it holds."""

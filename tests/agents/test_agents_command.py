@@ -24,6 +24,7 @@ from phoneshell.agents.environment import (
     STDOUT_CHUNK,
     VARIABLES,
     claim_from_stdout,
+    parse_claim_line,
     read_claim_file,
 )
 from phoneshell.agents.sandbox import Sandbox
@@ -267,6 +268,12 @@ def test_a_json_line_on_stdout_is_a_claim(rig: Rig, tmp_path: Path,
     row = attempt(rig, tmp_path, suite["settings.about.reach"], command)
     assert row.claim is not None
     assert (row.claim.status, row.claim.summary) == ("gave_up", "could not find About")
+
+
+def test_a_null_answer_on_a_claim_line_is_no_answer_not_no_claim() -> None:
+    claim = parse_claim_line('{"status": "done", "answer": null, "summary": null}')
+    assert claim is not None and (claim.status, claim.answer, claim.summary) == ("done", "", "")
+    assert parse_claim_line('{"status": "done", "answer": 57}') is None  # a number is no text
 
 
 def test_a_huge_stdout_is_read_in_chunks_and_a_huge_claim_is_cut(
