@@ -27,6 +27,16 @@ body) Return is a new line, never a send. A Return in a field of one line also e
 as on the phone (`typed_keys.up_to_return`, which the simulator types by): what follows in the
 same keystrokes is not that field's, and keys tapped after it type nothing there, until a
 keystroke is aimed at it again. A delete removes a composed character (`typed_keys.typed`).
+
+A field keeps what the agent typed into it across anything that only refocuses it (a tap on it
+mid-typing, a Return then a tap), as the phone does: an editing begins holding the text the
+agent's own last editing of the same field (`_field_key`) left there, but only when the log shows
+the field still holding exactly that text where the new editing begins (the value the bridge
+logged for the tap or keystroke that begins it) and again at its first keystroke (`_shows`).
+Otherwise it begins empty, as before: a field the app cleared or replaced (Safari's address,
+which shows the loaded page and selects it for typing over), another screen's field of the same
+name, or one showing its placeholder, holds nothing the agent typed there. Like the simulator,
+the replay types at the end of the field's text.
 """
 
 from __future__ import annotations
@@ -35,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from phoneshell.audit import Action
-from phoneshell.records import Target
+from phoneshell.records import ELEMENT_MAX, Target, shortened
 from phoneshell.typed_keys import typed, up_to_return
 from phoneshell.xcui import KEY_TYPE, RETURN_KEYS, TEXT_INPUTS, full_type, short_type
 
@@ -119,6 +129,20 @@ class Editing:
     """The field has the focus: False from a Return in a field of one line, which ends its
     editing on the phone, until the log shows it focused again (a `type` aimed at it). The
     editing itself lasts until another action ends it (a tap on a result the search shows)."""
+    carried: str = ""
+    """The text the agent's own earlier editing of the field left in it, which this one began
+    holding (module docstring); "" when it began empty."""
+    unproven: bool = False
+    """`carried` is not yet confirmed by a keystroke's logged value (its first one checks)."""
+
+    def _confirm(self, shown: Target | None) -> None:
+        """At the first keystroke after a carry: drop the carried text unless the field the
+        keystroke logged (when the bridge read it) still holds it (Safari selects its address
+        when focused, and typing replaces it)."""
+        if self.unproven:
+            self.unproven = False
+            if shown is not None and not _shows(shown, self.text):
+                self.text = self.carried = ""
 
     def _note(self, by: Action, sent: bool = False) -> None:
         self.states.append(Typed(self.field_action or self.opened_by, self.text, sent, by))
@@ -130,6 +154,7 @@ class Editing:
         goes to no field the log shows (the phone types it into a field a submit focused, or
         nowhere), so it is not this field's; in a text view a Return is a new line. The action
         itself shows the field focused (the bridge aims it at the focused field)."""
+        self._confirm(action.target)
         if clear:
             self.text = ""
         self.focused = True
@@ -149,6 +174,7 @@ class Editing:
         field while it has the focus (after its Return, nothing: the keyboard types nowhere)."""
         if not self.focused:
             return
+        self._confirm(action.field)
         returns = key_identity(target).strip().lower() in RETURN_KEYS
         self._type(action, "\n" if returns else _key_text(target))
 
@@ -157,6 +183,15 @@ def _field_key(action: Action) -> tuple[str, str, str, str]:
     target = action.target
     return (action.app_before, target.type if target else "", target.label if target else "",
             target.name if target else "")
+
+
+def _shows(target: Target | None, text: str) -> bool:
+    """Whether the field the bridge logged holds exactly `text` (as the log shortens a long
+    value), non-empty and not the field's label or name, which an empty field shows in place of
+    a value (its placeholder: Settings' "Search", Maps' "Search Maps")."""
+    if not text or target is None or target.value in (target.label, target.name):
+        return False
+    return target.value == shortened(text, ELEMENT_MAX)
 
 
 def _keyed(action: Action) -> bool:
@@ -212,13 +247,23 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
     """
     done: list[Editing] = []
     current: Editing | None = None
+    left: dict[tuple[str, str, str, str], str] = {}
+    """What the agent's last editing of each field left in it (the carry, module docstring)."""
 
     def close(end: Action | None) -> None:
         nonlocal current
         if current is not None:
             current.end = end
             done.append(current)
+            left[current.key] = current.text
         current = None
+
+    def begin(action: Action, key: tuple[str, str, str, str], shown: Target | None) -> Editing:
+        editing = _begin(action, key)
+        if _shows(shown, left.get(key, "")):
+            editing.text = editing.carried = left[key]
+            editing.unproven = True
+        return editing
 
     for action in actions:
         if action.ok is False:
@@ -227,7 +272,7 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
             key = _field_key(action)
             if current is None or current.key != key:
                 close(action)
-                current = _begin(action, key)
+                current = begin(action, key, action.target)
             current.field_action = action
             current.type(action, str(action.params.get("text") or ""),
                          clear=action.params.get("via") == "clear")
@@ -239,14 +284,14 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
             # keys into a field the phone focused by itself: that field (when the bridge saw
             # it, else an unknown one) is what they type into
             into = replace(action, target=action.field)
-            current = _begin(action, _field_key(into))
+            current = begin(action, _field_key(into), action.field)
             current.field_action = into
             assert action.target is not None
             current.press(action, action.target)
         else:
             close(action)
             if _opens(action):
-                current = _begin(action, _field_key(action))
+                current = begin(action, _field_key(action), action.target)
     close(None)
     return done
 
