@@ -68,7 +68,8 @@ class PhoneTools:
     Args:
         wda_url: where to act (the bridge's URL).
         vision: attach a screenshot to every reply that reads the screen.
-        max_turns: tool calls allowed (None: no limit); `done` is accepted after the last one.
+        max_turns: tool calls allowed (None: no limit); after the last one, only a valid `done`
+            is accepted.
         settle_s: how long an action's effect may take to show.
     """
 
@@ -82,8 +83,8 @@ class PhoneTools:
         self.issued = 0
         """Observations issued so far (the number of the latest)."""
         self.turns = 0
-        """Tool calls made, `done` and calls of no tool included; refused calls past the budget
-        are not counted."""
+        """Tool calls made, `done` and mistaken calls included; calls refused past the budget
+        are not counted, so it is at most `max_turns` and one valid `done`."""
         self.out_of_turns = False
         self.claim: Claim | None = None
 
@@ -99,22 +100,41 @@ class PhoneTools:
         """
         if self.claim is not None:
             return ToolReply("done was already called: the attempt is over", error=True)
-        if self.max_turns is not None and self.turns >= self.max_turns and name != "done":
-            self.out_of_turns = True
-            return ToolReply(f"out of turns: all {self.max_turns} tool calls are used; call done",
-                         error=True)
+        spent = self.max_turns is not None and self.turns >= self.max_turns
+        if spent and name != "done":
+            return self._out_of_turns("")
+        tool, checked = self._checked(name, arguments)
+        if spent and isinstance(checked, str):  # past the budget, only a valid done is taken
+            return self._out_of_turns(f"; this done was refused: {checked}")
         self.turns += 1  # every call costs a turn, a mistaken one too: none is free to repeat
+        if isinstance(checked, str):
+            return ToolReply(checked, error=True)
+        assert tool is not None
+        try:
+            return tool.run(self, checked)
+        except RIG_DOWN:
+            raise
+        except (DeviceError, StepError) as exc:
+            return ToolReply(f"{name} failed: {exc.message}", error=True)
+
+    def _out_of_turns(self, why: str) -> ToolReply:
+        """Refuse a call past the budget (not counted)."""
+        self.out_of_turns = True
+        return ToolReply(f"out of turns: all {self.max_turns} tool calls are used; call done"
+                         + why, error=True)
+
+    @staticmethod
+    def _checked(name: str, arguments: Args | str) -> tuple[Tool | None, Args | str]:
+        """The tool and its arguments as an object, or what is wrong with the call."""
         if name not in TOOLS:
-            return ToolReply(f"there is no tool {name!r}; the tools are {', '.join(TOOLS.names())}",
-                         error=True)
+            return None, f"there is no tool {name!r}; the tools are {', '.join(TOOLS.names())}"
         if isinstance(arguments, str):
             try:
                 parsed: object = json.loads(arguments or "{}")
             except (ValueError, RecursionError):  # not JSON, nested too deep, a huge number
                 parsed = None
             if not isinstance(parsed, dict):
-                return ToolReply(f"{name}: the arguments are not a JSON object: "
-                                 f"{arguments[:200]!r}", error=True)
+                return None, f"{name}: the arguments are not a JSON object: {arguments[:200]!r}"
             arguments = cast(Args, parsed)
         # Text the model sent is kept (claims, transcripts, the audit log): a lone surrogate
         # ("\ud800" in JSON) could not be written as UTF-8, so it stays as its escape.
@@ -122,14 +142,7 @@ class PhoneTools:
                      for k, v in arguments.items()}
         tool = TOOLS.lookup(name)
         problem = argument_problem(tool, arguments)
-        if problem:
-            return ToolReply(f"{name}: {problem}", error=True)
-        try:
-            return tool.run(self, arguments)
-        except RIG_DOWN:
-            raise
-        except (DeviceError, StepError) as exc:
-            return ToolReply(f"{name} failed: {exc.message}", error=True)
+        return (None, f"{name}: {problem}") if problem else (tool, arguments)
 
     # -- helpers the tools share ----------------------------------------------------------------
 

@@ -27,6 +27,10 @@ The model name picks a behaviour:
     stand-in-huge         follow the script once, then send a reply of HUGE_BYTES
     stand-in-flood        a hostile model: every reply says FLOOD_CHARS of text and calls a
                           tool no one has FLOOD_CALLS times, and it never calls done
+    stand-in-gestures     an honest model for tasks that need a hold, an edge swipe or one
+                          wheel of several (gesture_scripts.py)
+    stand-in-overdone     follow the script to its last move, then send OVERDONE malformed
+                          dones in one reply, then a valid done
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from agents.gesture_scripts import policy_for
 from agents.screen_script import HEADER, Move, find_row, script_for
 
 API_KEY = "test-key"
@@ -45,6 +50,7 @@ TRICKLE_S = 0.05
 HUGE_BYTES = 3 << 20
 FLOOD_CHARS = 200_000
 FLOOD_CALLS = 100
+OVERDONE = 20
 HOSTILE = {
     "stand-in-nested": ("tap", "[" * 5000),
     "stand-in-digits": ("tap", json.dumps({"id": "9" * 5000 + ".1"})),
@@ -224,7 +230,16 @@ class StandIn:
             said = _text_of(messages[-1])
             return completion(model, {"status": "gave_up", "summary": said}, tool="done")
         instruction = _text_of(next(m for m in messages if m["role"] == "user"))
+        if model == "stand-in-gestures":
+            tool, arguments = policy_for(instruction)(latest)
+            return completion(model, arguments, tool=tool)
         script = list(script_for(instruction))
+        if model == "stand-in-overdone" and step == len(script) - 1:
+            malformed = completion(model, {"summary": "no status"}, tool="done")
+            call = malformed["choices"][0]["message"]["tool_calls"][0]
+            malformed["choices"][0]["message"]["tool_calls"] = [
+                {**call, "id": f"{call['id']}_{n}"} for n in range(OVERDONE)]
+            return malformed
         if model == "stand-in-dawdle":
             script.insert(len(script) - 1, Move("observe"))
         if step >= len(script):

@@ -149,6 +149,27 @@ def test_the_budget_is_enforced_and_recorded(rig: tuple[SimServer, Rig],
     assert claim is not None and (claim.status, claim.summary) == ("gave_up", "budget")
 
 
+def test_past_the_budget_a_malformed_done_is_refused_and_not_counted(
+        rig: tuple[SimServer, Rig], tmp_path: Path) -> None:
+    env = {MAX_STEPS: "1", ATTEMPT_DIR: str(tmp_path), CLAIM_FILE: str(tmp_path / "claim.json")}
+
+    async def spend() -> list[tuple[bool, str]]:
+        async with stdio_client(server(rig[1].bridge.url, env)) as (read, write), \
+                ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("observe", {})
+            told = [await session.call_tool("done", {"summary": "no status"})
+                    for _ in range(30)]
+            return [(r.is_error, text_of(r)) for r in told]
+
+    told = anyio.run(spend)
+    assert set(told) == {(True, "out of turns: all 1 tool calls are used; call done; this done "
+                                "was refused: done: missing argument 'status'")}
+    use = read_turns(tmp_path)
+    assert use is not None and (use.turns, use.out_of_turns) == (1, True)
+    assert read_claim_file(tmp_path / "claim.json") is None
+
+
 def test_what_a_model_sends_on_purpose_is_an_error_it_is_told(rig: tuple[SimServer, Rig],
                                                                tmp_path: Path) -> None:
     env = {ATTEMPT_DIR: str(tmp_path), CLAIM_FILE: str(tmp_path / "claim.json")}

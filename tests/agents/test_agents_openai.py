@@ -111,6 +111,17 @@ def test_a_model_that_fills_its_share_of_the_log_is_stopped_there(
     assert asked < 20, "the model was asked on after nothing it sent could reach the phone"
 
 
+def test_malformed_dones_past_the_budget_are_refused_not_counted(
+        tmp_path: Path, suite: dict[str, Task]) -> None:
+    # Three actions reach About and spend the budget; then a reply of 20 dones without a
+    # status. Each used to count a turn, and the valid done after them passed a row of 24 turns.
+    task = replace(suite["settings.about.reach"], max_steps=3)
+    row = attempt(tmp_path, task, "openai:stand-in-overdone")
+    assert all(c.passed for c in row.checks), "the end state is right..."
+    assert row.out_of_turns and row.outcome == "failed"  # ...and only a valid done was taken
+    assert row.turns == 3 and row.claim is None
+
+
 def test_running_out_of_turns_never_passes(tmp_path: Path, suite: dict[str, Task]) -> None:
     # Three actions reach About; the dawdling model then observes once more instead of done.
     task = replace(suite["settings.about.reach"], max_steps=3)
