@@ -92,6 +92,10 @@ class DeviceLock:
         self._folder_fd: int | None = None
 
     @property
+    def _what(self) -> str:
+        return "run's lock" if self.lock_directory else "device lock"
+
+    @property
     def held(self) -> bool:
         """Whether this object holds the lock."""
         return self._fd is not None
@@ -152,15 +156,18 @@ class DeviceLock:
         Raises:
             RunError: it cannot be made, or is a link or not a regular file.
         """
+        hint = f"set {ENV_LOCK_DIR} for device locks to a folder you can write"
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RunError(f"cannot create the {self._what} {self.path}: its folder cannot be "
+                           f"made ({exc.strerror or exc})", hint=hint) from exc
+        try:
             return open_lock_file(self.path)
         except OSError as exc:
-            raise RunError(f"cannot open the lock file {self.path}: {exc.strerror or exc} (a "
-                           "lock file is a regular file, never a link: none is followed)",
-                           hint=f"remove it (or set "
-                                f"{ENV_LOCK_DIR} for device locks to a folder you can write)"
-                           ) from exc
+            raise RunError(f"cannot create the {self._what} {self.path}: "
+                           f"{exc.strerror or exc} (a lock file is a regular file, never a "
+                           "link: none is followed)", hint=f"remove it, or {hint}") from exc
 
     def release(self) -> None:
         """Give the lock up (the file stays, empty; removing it would race a new taker)."""
