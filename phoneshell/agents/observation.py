@@ -82,6 +82,9 @@ class Observation:
     """Rows left out past `MAX_ROWS`."""
     readable: bool = True
     """False when the source was empty or cut off so badly that nothing could be read."""
+    screen: tuple[int, int] = (0, 0)
+    """The screen's width and height in points, as the source gives them ((0, 0): unknown):
+    where a point given to tap, long_press or swipe may lie."""
 
     def row_id(self, row: Row) -> str:
         """The id a model uses for `row`: `<observation>.<row>`."""
@@ -101,6 +104,9 @@ class Observation:
         """The table a model reads (tab-separated: cheap in tokens, easy to parse)."""
         head = f"observation {self.number} · app: {self.app or '?'} ({self.bundle_id or '?'})"
         lines = [head]
+        if self.screen[0] > 0 and self.screen[1] > 0:
+            lines.append(f"screen: {self.screen[0]}x{self.screen[1]} points (x from the left "
+                         "edge, y from the top edge)")
         if not self.readable:
             lines.append("the screen could not be read (empty or cut-off page source); "
                          "observe again")
@@ -283,7 +289,8 @@ def build_observation(number: int, page: PageSource,
     if not app:
         app = "SpringBoard" if page.bundle_id == SPRINGBOARD else name_for(page.bundle_id)
     return Observation(number, app, page.bundle_id, rows, keyboard, below, above,
-                       max(0, len(kept) - MAX_ROWS), page.readable)
+                       max(0, len(kept) - MAX_ROWS), page.readable,
+                       (round(page.width), round(page.height)))
 
 
 def read_screen(phone: Phone, number: int) -> Observation:

@@ -16,6 +16,7 @@ Only a rig that went down (WDA unreachable, phone locked) raises.
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from collections.abc import Callable, Mapping
@@ -36,18 +37,31 @@ JsonSchema = dict[str, object]
 Args = Mapping[str, object]
 DIRECTIONS = ("up", "down", "left", "right")
 BUTTONS = ("home",)
+DRAG = ("from_x", "from_y", "to_x", "to_y")
+"""A swipe's points, when it drags between two instead of scrolling by a direction."""
+HOLD_S = 1.0
+"""How long long_press holds when it is not told (a person's long press; iOS opens a context
+menu after 0.5 s)."""
+MAX_HOLD_S = 5.0
+"""The longest hold a tool asks for: the bridge refuses a longer gesture (`MAX_GESTURE_S`)."""
 SETTLE_S = 2.0
 """How long an action's effect may take to show before "the screen did not change"."""
 POLL_S = 0.1
 
 GUIDE = """\
 You operate an iPhone through tools. Each observation is a table of what is on the screen, one
-row per element: id, type, text, centre (x,y in points), size and flags. Act by the ids of the
-latest observation only (an id such as 3.12 means observation 3, row 12); older ids are refused.
-Every action returns the new observation, or says the screen did not change (then try something
-else). Use open_app to open an app, swipe to scroll, type to enter text into the focused field.
-When you have finished, or cannot go on, call done once with status done, gave_up or failed, the
-answer the task asked for (if any) and a one-sentence summary. """ + GRADED
+row per element: id, type, text, centre (x,y in points), size and flags, under a line giving the
+screen's size. Act by the ids of the latest observation only (an id such as 3.12 means
+observation 3, row 12); older ids are refused. Where an element's centre is not the place, tap
+and long_press also take a point (x, y in points, from the top-left corner), and swipe takes a
+drag from one point to another instead of a direction: to turn one picker wheel (a tap above or
+below its centre turns it a row, a drag along it several), to swipe in from a screen edge (down
+from the top edge, y 0, opens Notification Centre), to move a slider. long_press touches and
+holds (context menus, selecting a word). Every action returns the new observation, or says the
+screen did not change (then try something else). Use open_app to open an app, swipe to scroll,
+type to enter text into the focused field. When you have finished, or cannot go on, call done
+once with status done, gave_up or failed, the answer the task asked for (if any) and a
+one-sentence summary. """ + GRADED
 """What every agent path tells the model about the tools (system prompt, MCP instructions)."""
 
 
@@ -203,6 +217,40 @@ class PhoneTools:
                     f"{latest.number}.1 to {latest.number}.{len(latest.rows)})")
         return row.centre
 
+    def target(self, tool: str, args: Args) -> tuple[float, float] | str:
+        """Where a tap or a hold lands: the centre of the row `id` names, or the point `x`, `y`;
+        or why the arguments name neither."""
+        point = "x" in args or "y" in args
+        if "id" in args:
+            return f"{tool}: give an id or a point (x and y), not both" if point \
+                else self.resolve(args["id"])
+        if not point:
+            return (f"{tool}: give the id of a row of the latest observation (\"id\": \"3.12\"), "
+                    "or a point on the screen (\"x\" and \"y\", in points)")
+        return self.point(tool, args, "x", "y")
+
+    def point(self, tool: str, args: Args, x_key: str, y_key: str) -> tuple[float, float] | str:
+        """The point `args[x_key]`, `args[y_key]` (numbers, as `argument_problem` checked) as
+        the touch lands (whole points), or why it cannot: a coordinate missing, or off the
+        screen as WDA gives its size now."""
+        x, y = args.get(x_key), args.get(y_key)
+        if not isinstance(x, (int, float)) or not isinstance(y, (int, float)):
+            missing = x_key if y_key in args else y_key
+            return f"{tool}: {x_key} and {y_key} go together: {missing!r} is missing"
+        width, height = self.phone.screen_size()
+        px, py = round(x), round(y)  # WDA touches whole points
+        if not (0 <= px < width and 0 <= py < height):
+            return (f"{tool}: ({_number(x)}, {_number(y)}) is off the screen: {x_key} runs from 0 "
+                    f"to {width - 1:g} and {y_key} from 0 to {height - 1:g} (the screen is "
+                    f"{width:g}x{height:g} points); nothing was done")
+        return float(px), float(py)
+
+
+def _number(value: float) -> str:
+    """A number a model sent, short (an int of a thousand digits stays readable)."""
+    text = f"{value:g}" if isinstance(value, float) else str(value)
+    return text if len(text) <= 20 else text[:17] + "..."
+
 
 Handler = Callable[[PhoneTools, Args], ToolReply]
 
@@ -247,9 +295,26 @@ def argument_problem(tool: Tool, arguments: Args) -> str:
             return f"unknown argument {key!r}; arguments: {', '.join(properties) or 'none'}"
         if spec.get("type") == "string" and not isinstance(value, str):
             return f"{key!r} must be a string, not {type(value).__name__}"
+        if spec.get("type") == "number":
+            problem = _number_problem(key, value, spec)
+            if problem:
+                return problem
         choices = cast(list[str] | None, spec.get("enum"))
         if choices is not None and value not in choices:
             return f"{key!r} must be one of {', '.join(choices)}; got {str(value)[:40]!r}"
+    return ""
+
+
+def _number_problem(key: str, value: object, spec: JsonSchema) -> str:
+    """What is wrong with `value` as the number `spec` asks for ("" when nothing): JSON's
+    true and false are not numbers, nor are NaN and Infinity (which Python's JSON reads)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"{key!r} must be a number, not {type(value).__name__}"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{key!r} must be a finite number, not {value}"
+    low, high = cast(float | None, spec.get("minimum")), cast(float | None, spec.get("maximum"))
+    if (low is not None and value < low) or (high is not None and value > high):
+        return f"{key!r} must be from {low:g} to {high:g}; got {_number(value)}"
     return ""
 
 
@@ -266,16 +331,40 @@ def _observe(tools: PhoneTools, args: Args) -> ToolReply:
     return tools.observe()
 
 
-@tool("tap", "Tap an element by its id in the latest observation (e.g. \"3.12\": observation 3, "
-      "row 12). The tap lands on the element's centre as that observation recorded it. " + AFTER,
-      {"id": {"type": "string", "description": "an id from the latest observation, e.g. \"3.12\""}},
-      ("id",))
+ID: JsonSchema = {"type": "string", "description": "an id from the latest observation, e.g. "
+                  "\"3.12\" (or give x and y instead)"}
+X: JsonSchema = {"type": "number", "description": "a point instead of an id: x in points from "
+                 "the screen's left edge"}
+Y: JsonSchema = {"type": "number", "description": "y in points from the screen's top edge"}
+
+
+@tool("tap", "Tap an element by its id in the latest observation (e.g. \"3.12\": observation "
+      "3, row 12): the tap lands on the element's centre as that observation recorded it. Or "
+      "tap a point on the screen, x and y in points (e.g. above or below a picker wheel's "
+      "centre to turn that wheel one row). " + AFTER,
+      {"id": ID, "x": X, "y": Y})
 def _tap(tools: PhoneTools, args: Args) -> ToolReply:
-    point = tools.resolve(args["id"])
+    point = tools.target("tap", args)
     if isinstance(point, str):
         return ToolReply(point, error=True)
     before = tools.latest
     tools.phone.tap(*point)
+    return tools.after_action(before)
+
+
+@tool("long_press", "Touch and hold an element by its id in the latest observation, or a "
+      f"point (x, y), for `seconds` (default {HOLD_S:g}): brings up a context menu (a link's, "
+      "an app icon's) or selects the word held in a text being edited. " + AFTER,
+      {"id": ID, "x": X, "y": Y,
+       "seconds": {"type": "number", "minimum": 0.1, "maximum": MAX_HOLD_S,
+                   "description": f"how long to hold, {0.1:g} to {MAX_HOLD_S:g} "
+                                  f"(default {HOLD_S:g})"}})
+def _long_press(tools: PhoneTools, args: Args) -> ToolReply:
+    point = tools.target("long_press", args)
+    if isinstance(point, str):
+        return ToolReply(point, error=True)
+    before = tools.latest
+    tools.phone.touch_and_hold(*point, float(cast(float, args.get("seconds", HOLD_S))))
     return tools.after_action(before)
 
 
@@ -296,13 +385,31 @@ def _type(tools: PhoneTools, args: Args) -> ToolReply:
 
 @tool("swipe", "Scroll the screen to reveal more in `direction`: `down` shows what is further "
       "down (the finger moves up), `up` what is further up (the finger moves down), `right` the "
-      "next page to the right (the finger moves left), `left` the page to the left. " + AFTER,
+      "next page to the right (the finger moves left), `left` the page to the left. Or, instead "
+      "of a direction, drag one finger from (from_x, from_y) to (to_x, to_y), in points: along "
+      "one picker wheel to turn it (up brings later rows), in from a screen edge (down from the "
+      "top edge, from_y 0: Notification Centre), along a slider. " + AFTER,
       {"direction": {"type": "string", "enum": list(DIRECTIONS),
-                     "description": "where the content you want to see is"}},
-      ("direction",))
+                     "description": "where the content you want to see is"},
+       **{key: {"type": "number", "description": f"a drag's {key.replace('_', ' ')}, in points "
+                                                 "(all four, instead of a direction)"}
+          for key in DRAG}})
 def _swipe(tools: PhoneTools, args: Args) -> ToolReply:
+    given = [key for key in DRAG if key in args]
+    if "direction" in args and given:
+        return ToolReply("swipe: give a direction or a drag's points, not both", error=True)
+    if "direction" in args:
+        start, end = scroll_points(tools.phone, str(args["direction"]))
+    elif not given:
+        return ToolReply("swipe: give a direction (up, down, left, right), or a drag from "
+                         "(from_x, from_y) to (to_x, to_y) in points", error=True)
+    else:
+        ends = [tools.point("swipe", args, x, y) for x, y in (DRAG[:2], DRAG[2:])]
+        problem = next((e for e in ends if isinstance(e, str)), None)
+        if problem is not None:
+            return ToolReply(problem, error=True)
+        start, end = cast(list[tuple[float, float]], ends)
     before = tools.latest
-    start, end = scroll_points(tools.phone, str(args["direction"]))
     tools.phone.drag(start, end)
     return tools.after_action(before)
 

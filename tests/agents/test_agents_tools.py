@@ -37,8 +37,9 @@ def taps(bridge: BridgeServer, tmp_path: Path) -> list[tuple[object, object]]:
             if e.kind == "tap" and e.stage == "intent"]
 
 
-def test_one_registry_of_seven_tools_with_object_schemas() -> None:
-    assert TOOLS.names() == ["observe", "tap", "type", "swipe", "open_app", "press", "done"]
+def test_one_registry_of_eight_tools_with_object_schemas() -> None:
+    assert TOOLS.names() == ["observe", "tap", "long_press", "type", "swipe", "open_app",
+                             "press", "done"]
     for _, tool in TOOLS.items():
         assert tool.parameters["type"] == "object" and tool.description
         assert set(tool.parameters["required"]) <= set(tool.parameters["properties"])  # type: ignore[arg-type]
@@ -49,7 +50,8 @@ def test_a_real_about_page_is_a_short_table(reference: Path) -> None:
     page = PageSource.parse(xml)
     observation = build_observation(4, page)
     text = observation.as_text()
-    assert text.startswith("observation 4 · app: Settings (com.apple.Preferences)\n")
+    assert text.startswith("observation 4 · app: Settings (com.apple.Preferences)\nscreen: "
+                           f"{page.width}x{page.height} points (x from the left edge")
     rows = parse_table(text)
     assert len(rows) < len(page.on_screen()) / 4, "folded, not a dump of the tree"
     model = [r for r in rows if "Model Number" in r.text]
@@ -128,12 +130,71 @@ def test_typing_needs_a_focused_field_and_return_submits(tools: PhoneTools) -> N
 def test_mistakes_in_arguments_are_messages(tools: PhoneTools) -> None:
     assert tools.call("swipe", {"direction": "sideways"}).text == (
         "swipe: 'direction' must be one of up, down, left, right; got 'sideways'")
-    assert tools.call("tap", {}).text == "tap: missing argument 'id'"
+    assert tools.call("tap", {}).text.startswith("tap: give the id of a row of the latest "
+                                                 "observation (\"id\": \"3.12\"), or a point")
     assert tools.call("observe", {"x": 1}).text.startswith("observe: unknown argument 'x'")
     assert tools.call("fly", {}).text.startswith("there is no tool 'fly'; the tools are observe")
     assert tools.call("tap", "{not json").text.startswith("tap: the arguments are not a JSON")
     assert tools.call("open_app", {"name": "Nowhere"}).text.startswith("open_app failed: ")
     assert argument_problem(TOOLS.lookup("done"), {"status": "done"}) == ""
+
+
+def logged(tmp_path: Path) -> list[tuple[str, dict[str, object]]]:
+    return [(e.kind, e.params) for e in read_audit(tmp_path / "R" / "audit.jsonl").records
+            if e.stage == "intent"]
+
+
+def test_points_holds_and_drags_reach_the_phone_through_the_bridge(
+        tools: PhoneTools, bridge: BridgeServer, tmp_path: Path) -> None:
+    seen = tools.call("observe", {}).text
+    assert "\nscreen: 402x874 points (x from the left edge, y from the top edge)\n" in seen
+    assert not tools.call("swipe", {"from_x": 60, "from_y": 0, "to_x": 60, "to_y": 640}).error
+    assert "Notifications" in tools.latest.as_text()  # type: ignore[union-attr]
+    tools.call("press", {"button": "home"})
+    held = tools.call("long_press", {"id": find_row(tools.latest.as_text(), "Notes").id,  # type: ignore[union-attr]
+                                     "seconds": 1.5})
+    assert not held.error
+    tools.call("press", {"button": "home"})
+    assert not tools.call("tap", {"x": 201.4, "y": 437.6}).error
+    kinds = [(kind, params) for kind, params in logged(tmp_path) if kind in ("tap", "swipe")]
+    assert kinds[0] == ("swipe", {"from_x": 60, "from_y": 0, "to_x": 60, "to_y": 640,
+                                  "duration": 0, "gesture": "drag"})
+    assert kinds[1][1]["gesture"] == "touch_and_hold" and kinds[1][1]["duration"] == 1.5
+    assert kinds[-1] == ("tap", {"x": 201, "y": 438, "gesture": "tap"})
+
+
+def test_a_point_must_be_a_finite_number_on_the_screen(
+        tools: PhoneTools, tmp_path: Path) -> None:
+    tools.call("observe", {})
+    before = len(logged(tmp_path))
+    told = [tools.call("tap", {"x": 402, "y": 10}), tools.call("tap", {"x": 5, "y": -0.6}),
+            tools.call("tap", '{"x": NaN, "y": 3}'), tools.call("tap", '{"x": 1, "y": Infinity}'),
+            tools.call("tap", {"x": 10 ** 400, "y": 3}), tools.call("tap", {"x": True, "y": 3}),
+            tools.call("tap", {"x": "10", "y": 3}), tools.call("tap", {"x": 3}),
+            tools.call("tap", {"id": "1.1", "x": 3, "y": 3}),
+            tools.call("long_press", {"x": 3, "y": 3, "seconds": 60}),
+            tools.call("swipe", {"from_x": 1, "from_y": 1, "to_x": 1}),
+            tools.call("swipe", {"direction": "up", "from_x": 1}), tools.call("swipe", {})]
+    assert all(t.error for t in told)
+    assert [t.text for t in told] == [
+        "tap: (402, 10) is off the screen: x runs from 0 to 401 and y from 0 to 873 (the screen "
+        "is 402x874 points); nothing was done",
+        "tap: (5, -0.6) is off the screen: x runs from 0 to 401 and y from 0 to 873 (the screen "
+        "is 402x874 points); nothing was done",
+        "tap: 'x' must be a finite number, not nan",
+        "tap: 'y' must be a finite number, not inf",
+        "tap: (10000000000000000..., 3) is off the screen: x runs from 0 to 401 and y from 0 to "
+        "873 (the screen is 402x874 points); nothing was done",
+        "tap: 'x' must be a number, not bool",
+        "tap: 'x' must be a number, not str",
+        "tap: x and y go together: 'y' is missing",
+        "tap: give an id or a point (x and y), not both",
+        "long_press: 'seconds' must be from 0.1 to 5; got 60",
+        "swipe: to_x and to_y go together: 'to_y' is missing",
+        "swipe: give a direction or a drag's points, not both",
+        "swipe: give a direction (up, down, left, right), or a drag from (from_x, from_y) to "
+        "(to_x, to_y) in points"]
+    assert len(logged(tmp_path)) == before, "nothing reached the phone"
 
 
 def test_the_turn_budget_leaves_room_for_done(bridge: BridgeServer) -> None:
@@ -146,6 +207,20 @@ def test_the_turn_budget_leaves_room_for_done(bridge: BridgeServer) -> None:
         "claim recorded: gave_up; the attempt is over")
     assert tools.claim is not None and tools.turns == 3
     assert tools.call("observe", {}).text == "done was already called: the attempt is over"
+
+
+def test_past_the_budget_only_a_valid_done_is_taken_and_counted(bridge: BridgeServer) -> None:
+    tools = PhoneTools(bridge.url, max_turns=1, settle_s=0.3)
+    tools.call("done", {"summary": "no status"})  # within the budget: a mistake, counted
+    assert (tools.turns, tools.out_of_turns) == (1, False)
+    for _ in range(50):
+        refused = tools.call("done", '{"status": "finished"}')
+        assert refused.error and refused.text == (
+            "out of turns: all 1 tool calls are used; call done; this done was refused: done: "
+            "'status' must be one of done, gave_up, failed; got 'finished'")
+    assert (tools.turns, tools.out_of_turns, tools.claim) == (1, True, None)
+    assert not tools.call("done", {"status": "done"}).error
+    assert tools.turns == 2, "the budget and one done, never more"
 
 
 def test_screenshots_come_with_every_read_when_asked(bridge: BridgeServer) -> None:
