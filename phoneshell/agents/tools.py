@@ -16,15 +16,15 @@ Only a rig that went down (WDA unreachable, phone locked) raises.
 from __future__ import annotations
 
 import json
-import math
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
 from phoneshell.agents.environment import GRADED
 from phoneshell.agents.observation import Observation, read_screen
+from phoneshell.agents.tool_schema import Args, JsonSchema, Tool, argument_problem, short_number
 from phoneshell.device import Phone, run_step
 from phoneshell.device.steps import go_home, scroll_points
 from phoneshell.errors import RIG_DOWN, DeviceError, StepError
@@ -33,8 +33,6 @@ from phoneshell.registry import Registry
 from phoneshell.tasks import Step
 from phoneshell.untrusted import storable
 
-JsonSchema = dict[str, object]
-Args = Mapping[str, object]
 DIRECTIONS = ("up", "down", "left", "right")
 BUTTONS = ("home",)
 DRAG = ("from_x", "from_y", "to_x", "to_y")
@@ -125,7 +123,7 @@ class PhoneTools:
             return ToolReply(checked, error=True)
         assert tool is not None
         try:
-            return tool.run(self, checked)
+            return cast(ToolReply, tool.run(self, checked))
         except RIG_DOWN:
             raise
         except (DeviceError, StepError) as exc:
@@ -240,30 +238,14 @@ class PhoneTools:
         width, height = self.phone.screen_size()
         px, py = round(x), round(y)  # WDA touches whole points
         if not (0 <= px < width and 0 <= py < height):
-            return (f"{tool}: ({_number(x)}, {_number(y)}) is off the screen: {x_key} runs from 0 "
-                    f"to {width - 1:g} and {y_key} from 0 to {height - 1:g} (the screen is "
-                    f"{width:g}x{height:g} points); nothing was done")
+            return (f"{tool}: ({short_number(x)}, {short_number(y)}) is off the screen: "
+                    f"{x_key} runs from 0 to {width - 1:g} and {y_key} from 0 to "
+                    f"{height - 1:g} (the screen is {width:g}x{height:g} points); nothing was "
+                    "done")
         return float(px), float(py)
 
 
-def _number(value: float) -> str:
-    """A number a model sent, short (an int of a thousand digits stays readable)."""
-    text = f"{value:g}" if isinstance(value, float) else str(value)
-    return text if len(text) <= 20 else text[:17] + "..."
-
-
 Handler = Callable[[PhoneTools, Args], ToolReply]
-
-
-@dataclass(frozen=True)
-class Tool:
-    """One tool as every agent path presents it."""
-
-    name: str
-    description: str
-    parameters: JsonSchema
-    """The JSON schema of the arguments (an object schema)."""
-    run: Handler
 
 
 TOOLS: Registry[Tool] = Registry("tool", "phoneshell mcp --tools")
@@ -280,42 +262,6 @@ def tool(name: str, description: str, properties: dict[str, JsonSchema],
         return handler
 
     return add
-
-
-def argument_problem(tool: Tool, arguments: Args) -> str:
-    """What is wrong with `arguments` for `tool` ("" when nothing): the subset of JSON schema
-    the tools use (required keys, string type, enums, no extra keys)."""
-    properties = cast(dict[str, JsonSchema], tool.parameters["properties"])
-    for key in cast(list[str], tool.parameters["required"]):
-        if key not in arguments:
-            return f"missing argument {key!r}"
-    for key, value in arguments.items():
-        spec = properties.get(key)
-        if spec is None:
-            return f"unknown argument {key!r}; arguments: {', '.join(properties) or 'none'}"
-        if spec.get("type") == "string" and not isinstance(value, str):
-            return f"{key!r} must be a string, not {type(value).__name__}"
-        if spec.get("type") == "number":
-            problem = _number_problem(key, value, spec)
-            if problem:
-                return problem
-        choices = cast(list[str] | None, spec.get("enum"))
-        if choices is not None and value not in choices:
-            return f"{key!r} must be one of {', '.join(choices)}; got {str(value)[:40]!r}"
-    return ""
-
-
-def _number_problem(key: str, value: object, spec: JsonSchema) -> str:
-    """What is wrong with `value` as the number `spec` asks for ("" when nothing): JSON's
-    true and false are not numbers, nor are NaN and Infinity (which Python's JSON reads)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return f"{key!r} must be a number, not {type(value).__name__}"
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"{key!r} must be a finite number, not {value}"
-    low, high = cast(float | None, spec.get("minimum")), cast(float | None, spec.get("maximum"))
-    if (low is not None and value < low) or (high is not None and value > high):
-        return f"{key!r} must be from {low:g} to {high:g}; got {_number(value)}"
-    return ""
 
 
 AFTER = ("Returns the new observation, or a line saying the screen did not change (then the "
