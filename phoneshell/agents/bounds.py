@@ -172,6 +172,9 @@ class CappedOutput:
                     while kept_tail - len(tail[0]) >= half:
                         dropped += len(tail[0])
                         kept_tail -= len(tail.popleft())
+            if kept_tail > half:  # the oldest chunk cut to fit, whatever size the reads were
+                dropped += kept_tail - half
+                tail[0] = tail[0][kept_tail - half:]
             if dropped:
                 out.write(f"\n[phoneshell: {dropped:,} bytes left out here; "
                           f"{OUTPUT_MAX_BYTES >> 20} MiB of output are kept]\n".encode())
