@@ -38,6 +38,7 @@ def test_the_lock_names_its_holder_and_is_free_once_released(tmp_path: Path) -> 
     assert (tmp_path / "R" / LOCK).exists()  # kept: removing it would race a new taker
 
 
+@pytest.mark.slow  # a whole program of ten seconds or more: CI runs it
 def test_a_second_writer_of_a_live_run_is_refused_and_a_dead_one_blocks_nothing(
         tmp_path: Path) -> None:
     mark = tmp_path / "started"

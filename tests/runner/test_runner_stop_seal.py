@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 REACH = ROOT / "environments" / "settings.about.reach.yaml"
 SIGNAL_AT = Path(__file__).with_name("signal_at.py")
@@ -76,6 +78,7 @@ def test_a_first_stop_in_the_runs_tidy_up_waits_for_it(tmp_path: Path) -> None:
     assert "the tidy-up was cut short (SIGTERM again)" in done.stdout + done.stderr
 
 
+@pytest.mark.slow  # a whole program of ten seconds or more: CI runs it
 def test_a_stop_just_after_a_skipped_try_is_moved_aside_leaves_a_verifiable_run(
         tmp_path: Path) -> None:
     # a skipped try: the first SIGTERM in the teardown of a run whose agent was interrupted
@@ -112,6 +115,7 @@ def test_a_run_whose_seal_was_removed_is_never_sealed_again(tmp_path: Path) -> N
     assert phoneshell("report", str(tmp_path / "R")).returncode != 0
 
 
+@pytest.mark.slow  # a whole program of ten seconds or more: CI runs it
 def test_a_resume_refused_moves_nothing_and_one_that_moves_records_it(tmp_path: Path) -> None:
     assert null_run(tmp_path).returncode == 1
     run_dir = tmp_path / "R"
@@ -128,6 +132,7 @@ def test_a_resume_refused_moves_nothing_and_one_that_moves_records_it(tmp_path: 
     assert phoneshell("report", str(run_dir)).returncode == 1
 
 
+@pytest.mark.slow  # a whole program of ten seconds or more: CI runs it
 def test_handing_the_agent_the_task_file_is_recorded_said_and_must_match_on_resume(
         tmp_path: Path) -> None:
     program = tmp_path / "agent.sh"
