@@ -316,10 +316,11 @@ def _dismisses(node: Mapping[str, object], screen: Rect | None,
                areas: set[int]) -> bool:
     """Whether an Other is the full-screen layer of a modal presentation, which takes every
     touch outside the presented panel (a tap there closes a popover, menu or sheet, or does
-    nothing): UIKit's dimming view ("PopoverDismissRegion", "dismiss popup"), a full-screen
-    view holding an alert, sheet, popover or menu, or one whose one chain of views leads to a
-    page sheet (an Other the screen's width, from above its middle down to its bottom, holding
-    controls: Clock's city chooser). Not the keyboard's window, nor a bar."""
+    nothing), known by a positive sign only: UIKit's dimming view ("PopoverDismissRegion",
+    "dismiss popup"), or a full-screen view whose one chain of views leads to, or whose
+    children include, an alert, sheet, popover or context menu (`_modal`). Never guessed from
+    a shape: an app's content view below its navigation bar has a page sheet's frame. Not the
+    keyboard's window, nor a bar."""
     if screen is None or rect_of(node.get("rect")) != screen:
         return False
     if node.get("name") == DISMISS_REGION[0] or node.get("label") == DISMISS_REGION[1]:
@@ -329,15 +330,19 @@ def _dismisses(node: Mapping[str, object], screen: Rect | None,
         inner = kids[0]
         if id(inner) in areas or _kind(inner) == KEYBOARD_TYPE:
             return False
-        rect = rect_of(inner.get("rect"))
-        if _kind(inner) in MODALS or (
-                _kind(inner) == "Other" and rect is not None and rect != screen
-                and rect.height >= screen.height / 2 and rect.x == screen.x
-                and rect.width == screen.width and rect.y > screen.y
-                and rect.y + rect.height == screen.y + screen.height
-                and any(_kind(n) in CONTROLS for _, n in walk(inner) if n is not inner)):
+        if _modal(inner):
             return True
-    return any(_kind(kid) in MODALS for kid in kids)
+    return any(_modal(kid) for kid in kids)
+
+
+def _modal(node: Mapping[str, object]) -> bool:
+    """Whether a node is a modal presentation (`MODALS`). A Menu of MenuItems is iOS's edit
+    menu (Select, Copy, Paste over text): it has no backdrop, and a tap beside it reaches the
+    bar or text beneath, so it is not one; a context menu (Buttons over a dimmed screen) is."""
+    kind = _kind(node)
+    if kind == "Menu":
+        return not any(_kind(n) == "MenuItem" for _, n in walk(node) if n is not node)
+    return kind in MODALS
 
 
 def _children(node: Mapping[str, object]) -> list[Mapping[str, object]]:
