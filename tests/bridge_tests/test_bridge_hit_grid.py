@@ -79,11 +79,31 @@ def test_the_keyboard_takes_the_touches_over_the_search_results(
 
 def test_safaris_suggestions_panel_takes_the_touches_over_the_start_page(
         sim: tuple[SimServer, wda.Client]) -> None:
+    """With something typed, the suggestions cover the favourites: a tap there only cancels."""
     server, client = sim
     s = client.session("com.apple.mobilesafari")
     s(name="TabBarItemTitle").click()
     s.send_keys("app")
+    with server.lock:
+        found = node_at(to_json(server.phone.screen()), 52, 494)  # the Apple favourite's place
+    assert found is not None and found.get("name") == "Suggestions"
     assert _misses(server) == []
+
+
+def test_with_nothing_typed_the_start_pages_favourites_take_their_taps(
+        sim: tuple[SimServer, wda.Client]) -> None:
+    """A phone shows no suggestions for an empty field: the favourites stay showing and a tap
+    opens one, as the log says (an empty opaque panel took it while the log named the cell)."""
+    server, client = sim
+    s = client.session("com.apple.mobilesafari")
+    s(name="TabBarItemTitle").click()
+    assert s(label="Cancel", className="XCUIElementTypeButton").exists  # editing
+    assert _misses(server) == []
+    with server.lock:
+        found = node_at(to_json(server.phone.screen()), 52, 494)
+    assert found is not None and (found.get("type"), found.get("label")) == ("Cell", "Apple")
+    s.tap(52, 494)
+    assert s(className="XCUIElementTypeWebView").exists
 
 
 def test_a_menus_full_screen_layer_takes_the_touches_around_it(
@@ -106,6 +126,9 @@ def test_an_action_sheets_backdrop_takes_the_touches_around_it(
     assert _misses(server) == []
 
 
+@pytest.mark.xfail(strict=True, reason="known gap (docs/audit-log.md): a page sheet has no "
+                   "positive sign in the tree, so its blank parts and the dimmed screen above it "
+                   "are logged as the controls beneath")
 def test_a_page_sheets_dimmed_screen_takes_the_touches_above_it(
         sim: tuple[SimServer, wda.Client]) -> None:
     """Clock's city chooser: a tap on the dimmed Edit button above the sheet does nothing."""

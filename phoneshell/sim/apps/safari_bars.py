@@ -116,7 +116,10 @@ def _icon_button(label: str, name: str, drawn: str, frame: Rect, on_tap: Handler
 
 def editing(f: DeviceFacts, address: EditText, cancel: Handler, submit: Handler,
             is_address: bool) -> list[Node]:
-    """The address bar above the keyboard, over a sheet of suggestions that cancels on a tap."""
+    """The address bar above the keyboard, over a sheet of suggestions for what is typed that
+    cancels on a tap. With nothing typed there are no suggestions and no sheet: the page
+    beneath (the start page's favourites) stays showing and takes its own taps, as on a phone
+    (an empty opaque sheet took them while a log named the favourite drawn beneath)."""
     top = f.height - keyboard_height(f) - 56
     typed = address.text.strip()
     kids: list[Node] = []
@@ -128,13 +131,13 @@ def editing(f: DeviceFacts, address: EditText, cancel: Handler, submit: Handler,
                              layout.text(typed, Rect(32, 87, 338, 22), accessible=False),
                              layout.text(hint, Rect(32, 111, 338, 18), accessible=False))),
                              1),)))
-    sheet = Node("Other", Rect(0, 62, f.width, top - 62), name="Suggestions",
-                 children=tuple(kids), on_tap=cancel, opaque=True)
+    sheet = [Node("Other", Rect(0, 62, f.width, top - 62), name="Suggestions",
+                  children=tuple(kids), on_tap=cancel, opaque=True)] if kids else []
     bar = Node("Other", Rect(0, top, f.width, 56), name="CapsuleNavigationBar", children=(
         address_field(address, Rect(16, top + 6, 292, 40), None, _keep_editing),
         layout.button("Cancel", Rect(316, top + 6, 74, 40), cancel),
     ))
-    return [sheet, bar]
+    return [*sheet, bar]
 
 
 def _keep_editing() -> None:
