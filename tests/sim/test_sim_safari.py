@@ -96,6 +96,15 @@ def test_address_bar_focuses_with_the_keyboard_and_loads_a_page(safari, client):
     assert address(safari) == "example.com"
 
 
+def test_a_favourite_tapped_while_the_address_is_edited_opens_and_ends_the_editing(safari):
+    """With the address focused and nothing typed, the start page's favourites show and take
+    their taps; following one ends the editing, as on a phone."""
+    safari(name="TabBarItemTitle").click()
+    safari(className="Cell", label="Apple").click()
+    assert not safari(className="Keyboard").exists
+    assert address(safari) == "apple.com"
+
+
 @pytest.mark.parametrize("typed", ["http://www.example.com/", "EXAMPLE.com",
                                    "https://example.com", "www.example.com/"])
 def test_example_com_in_any_spelling(safari, typed):

@@ -172,7 +172,13 @@ def render(state: SafariState, host: Host) -> Node:
     state.address.on_submit = lambda: go(state, host, state.address.text)
 
     def open_link(url: str) -> Handler:
-        return lambda: _change(state, host, lambda w: w.current.visit(load(url)))
+        def follow() -> None:
+            # A favourite tapped while the address is being edited ends the editing, as a
+            # link followed does on a phone.
+            state.address.text, state.address.selected = "", False
+            host.focus(None)
+            _change(state, host, lambda w: w.current.visit(load(url)))
+        return follow
 
     def hold_link(url: str) -> Handler:
         def show_menu() -> None:
