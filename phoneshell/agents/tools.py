@@ -16,6 +16,7 @@ Only a rig that went down (WDA unreachable, phone locked) raises.
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from collections.abc import Callable
@@ -228,21 +229,23 @@ class PhoneTools:
         return self.point(tool, args, "x", "y")
 
     def point(self, tool: str, args: Args, x_key: str, y_key: str) -> tuple[float, float] | str:
-        """The point `args[x_key]`, `args[y_key]` (numbers, as `argument_problem` checked) as
-        the touch lands (whole points), or why it cannot: a coordinate missing, or off the
-        screen as WDA gives its size now."""
+        """The point `args[x_key]`, `args[y_key]` (numbers, as `argument_problem` checked), as
+        sent (WDA and the phone take fractions of a point, and the bridge logs what lands), or
+        why it cannot: a coordinate missing, or off the screen as WDA gives its size now."""
         x, y = args.get(x_key), args.get(y_key)
         if not isinstance(x, (int, float)) or not isinstance(y, (int, float)):
             missing = x_key if y_key in args else y_key
             return f"{tool}: {x_key} and {y_key} go together: {missing!r} is missing"
         width, height = self.phone.screen_size()
-        px, py = round(x), round(y)  # WDA touches whole points
+        try:
+            px, py = float(x), float(y)
+        except OverflowError:  # an int of hundreds of digits: off any screen
+            px = py = math.inf
         if not (0 <= px < width and 0 <= py < height):
             return (f"{tool}: ({short_number(x)}, {short_number(y)}) is off the screen: "
-                    f"{x_key} runs from 0 to {width - 1:g} and {y_key} from 0 to "
-                    f"{height - 1:g} (the screen is {width:g}x{height:g} points); nothing was "
-                    "done")
-        return float(px), float(py)
+                    f"{x_key} runs from 0 to under {width:g} and {y_key} from 0 to under "
+                    f"{height:g} (the screen is {width:g}x{height:g} points); nothing was done")
+        return px, py
 
 
 Handler = Callable[[PhoneTools, Args], ToolReply]

@@ -177,14 +177,14 @@ def test_a_point_must_be_a_finite_number_on_the_screen(
             tools.call("swipe", {"direction": "up", "from_x": 1}), tools.call("swipe", {})]
     assert all(t.error for t in told)
     assert [t.text for t in told] == [
-        "tap: (402, 10) is off the screen: x runs from 0 to 401 and y from 0 to 873 (the screen "
-        "is 402x874 points); nothing was done",
-        "tap: (5, -0.6) is off the screen: x runs from 0 to 401 and y from 0 to 873 (the screen "
-        "is 402x874 points); nothing was done",
+        "tap: (402, 10) is off the screen: x runs from 0 to under 402 and y from 0 to under 874 "
+        "(the screen is 402x874 points); nothing was done",
+        "tap: (5, -0.6) is off the screen: x runs from 0 to under 402 and y from 0 to under 874 "
+        "(the screen is 402x874 points); nothing was done",
         "tap: 'x' must be a finite number, not nan",
         "tap: 'y' must be a finite number, not inf",
-        "tap: (10000000000000000..., 3) is off the screen: x runs from 0 to 401 and y from 0 to "
-        "873 (the screen is 402x874 points); nothing was done",
+        "tap: (10000000000000000..., 3) is off the screen: x runs from 0 to under 402 and y "
+        "from 0 to under 874 (the screen is 402x874 points); nothing was done",
         "tap: 'x' must be a number, not bool",
         "tap: 'x' must be a number, not str",
         "tap: x and y go together: 'y' is missing",
