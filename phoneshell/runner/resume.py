@@ -44,7 +44,7 @@ def agent_setup(agent: str) -> tuple[str, ...]:
     setup = [f"{EXPOSE_TASK_FILE}=1: agents were handed the task file (its checks and "
              "reference finish: the answer key)"] if os.environ.get(EXPOSE_TASK_FILE) == "1" \
         else []
-    program = _program_file(agent.removeprefix("command:")) if agent.startswith("command:") \
+    program = program_file(agent.removeprefix("command:")) if agent.startswith("command:") \
         else None
     if program is not None:
         try:
@@ -62,7 +62,7 @@ INTERPRETERS = re.compile(r"(python|pypy|node|deno|bun|bash|sh|zsh|dash|ruby|per
 """Commands whose first plain word after them is the program they run."""
 
 
-def _program_file(command: str) -> Path | None:
+def program_file(command: str) -> Path | None:
     """The program file a command line runs, when it names one that exists: its first word
     (`./agent.sh`), or an interpreter's script (`python3 examples/agents/x.py`); None for a
     command that names none (`sleep 3`, `python3 -m mod`, `sh -c '...'`)."""
@@ -75,12 +75,11 @@ def _program_file(command: str) -> Path | None:
             if word in ("-m", "-c", "-e"):
                 return None  # a module or inline code: no program file
             continue
-        if Path(word).is_file():
-            return Path(word)
         if "=" in word and not word.startswith(("/", ".")):
             continue  # an environment assignment (VAR=1 prog)
-        if not INTERPRETERS.fullmatch(Path(word).name) and Path(word).name != "env":
-            return None
+        if INTERPRETERS.fullmatch(Path(word).name) or Path(word).name == "env":
+            continue  # the interpreter (a file too): the program is what it runs
+        return Path(word) if Path(word).is_file() else None
     return None
 
 

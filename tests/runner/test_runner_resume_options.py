@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from phoneshell.runner.resume import program_file
 from phoneshell.runner.run import RunOptions, run_suite
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,3 +42,15 @@ def test_options_that_contradict_the_run_are_refused_and_agreeing_ones_pass(
     assert agreed.returncode == 1, agreed.stdout + agreed.stderr  # done: null failed it
     assert "nothing left to run" in agreed.stdout or "already scored" in agreed.stdout, \
         agreed.stdout
+
+
+def test_the_program_recorded_is_what_an_interpreter_runs_not_the_interpreter(
+        tmp_path: Path) -> None:
+    """`/path/to/python agent.py`: the interpreter is a file too, but the agent is agent.py."""
+    script = tmp_path / "agent.py"
+    script.write_text("print('hi')\n")
+    for command in (f"{sys.executable} {script}", f"python3 {script}", f"env A=1 sh {script}",
+                    str(script)):
+        assert program_file(command) == script, command
+    assert program_file(f"{sys.executable} -m phoneshell") is None
+    assert program_file("sleep 3") is None
