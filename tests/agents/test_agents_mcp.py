@@ -104,6 +104,7 @@ def test_the_server_lists_the_registry_tools(rig: tuple[SimServer, Rig]) -> None
         assert tool.input_schema == entry.parameters  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow  # a whole program of about ten seconds: CI runs it
 def test_three_suite_tasks_through_mcp_with_every_action_audited(
         rig: tuple[SimServer, Rig], tmp_path: Path, suite: dict[str, Task]) -> None:
     agent = McpScriptAgent()

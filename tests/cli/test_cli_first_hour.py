@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from phoneshell.agents import BUILTIN
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,6 +177,7 @@ def test_run_works_from_an_empty_folder_on_the_shipped_suite(tmp_path: Path) -> 
         "mine  environments/mine.yaml", "1 task(s) valid, 0 error(s), 0 warning(s)"]
 
 
+@pytest.mark.slow  # a whole program of about ten seconds: CI runs it
 def test_ctrl_c_with_several_phones_lets_the_attempts_in_flight_end(tmp_path: Path) -> None:
     started = tmp_path / "started"
     started.mkdir()

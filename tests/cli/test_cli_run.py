@@ -76,6 +76,7 @@ def test_an_unreachable_device_cannot_start_a_run(tmp_path: Path) -> None:
     assert "error: cannot start the run: no answer from WDA at http://127.0.0.1:9" in done.stderr
 
 
+@pytest.mark.slow  # a whole program of about ten seconds: CI runs it
 def test_resume_runs_only_what_was_not_scored(tmp_path: Path) -> None:
     # A real skip: the phone's sessions go stale after the first attempt, so the rig is down,
     # the second attempt is skipped and the run stops there.

@@ -231,6 +231,7 @@ def test_a_process_left_behind_without_a_sandbox_is_stopped_after_its_turn(
         assert sim.state()["foreground"] == front
 
 
+@pytest.mark.slow  # a whole program of about ten seconds: CI runs it
 def test_run_ids_and_spellings_of_one_phone_cannot_escape(tmp_path: Path) -> None:
     done = run_cli("run", "environments", "--run-id", "../escape", "--runs", str(tmp_path))
     assert done.returncode == 2 and "bad run id '../escape'" in done.stderr

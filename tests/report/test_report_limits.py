@@ -11,6 +11,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from report.report_rig import phoneshell
 
 from phoneshell.records import (
@@ -97,6 +98,7 @@ def big_results(runs: dict[str, Path], tmp_path: Path) -> Path:
     return run
 
 
+@pytest.mark.slow  # a whole program of about ten seconds: CI runs it
 def test_a_run_that_cannot_be_read_is_named_and_the_others_reported(
         runs: dict[str, Path], tmp_path: Path) -> None:
     run = big_results(runs, tmp_path)
