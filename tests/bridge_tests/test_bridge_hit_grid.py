@@ -59,6 +59,7 @@ def _misses(server: SimServer, bottom: int = 860) -> list[str]:
     return wrong
 
 
+@pytest.mark.slow  # a grid of every point of a screen, about ten seconds: CI runs it
 def test_a_row_scrolled_under_the_navigation_bar_is_not_what_a_tap_on_the_bar_names(
         sim: tuple[SimServer, wda.Client]) -> None:
     server, client = sim
@@ -68,6 +69,7 @@ def test_a_row_scrolled_under_the_navigation_bar_is_not_what_a_tap_on_the_bar_na
     assert _misses(server) == []
 
 
+@pytest.mark.slow  # a grid of every point of a screen, about ten seconds: CI runs it
 def test_the_keyboard_takes_the_touches_over_the_search_results(
         sim: tuple[SimServer, wda.Client]) -> None:
     server, client = sim
@@ -77,6 +79,7 @@ def test_the_keyboard_takes_the_touches_over_the_search_results(
     assert _misses(server) == []
 
 
+@pytest.mark.slow  # a grid of every point of a screen, about ten seconds: CI runs it
 def test_safaris_suggestions_panel_takes_the_touches_over_the_start_page(
         sim: tuple[SimServer, wda.Client]) -> None:
     """With something typed, the suggestions cover the favourites: a tap there only cancels."""

@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from phoneshell.agents import pidns
 from phoneshell.records import Verdict, read_record
 from phoneshell.runner.folder import read_results
@@ -143,6 +145,7 @@ def test_a_process_left_in_a_session_of_its_own_dies_with_the_turn(tmp_path: Pat
     assert "passed 0/1" in text and "its results are not tamper-proof" in text
 
 
+@pytest.mark.slow  # a whole program of about ten seconds: CI runs it
 def test_an_earlier_row_changed_during_a_turn_is_written_back_and_said(tmp_path: Path) -> None:
     done, run = play(tmp_path, "earlier", "--repeat", "2")
     assert (tmp_path / "notes" / "forged-earlier").read_text() == "True"  # it did, mid-turn

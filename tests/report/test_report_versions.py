@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from report.report_rig import ROOT, phoneshell
 
 from phoneshell.sim import SimServer
 
 
+@pytest.mark.slow  # whole runs, some ten seconds: CI runs it
 def test_runs_of_two_versions_of_a_task_are_not_paired_as_one(tmp_path: Path) -> None:
     old, new = tmp_path / "old", tmp_path / "new"
     for folder in (old, new):
@@ -47,6 +49,7 @@ def test_runs_of_two_versions_of_a_task_are_not_paired_as_one(tmp_path: Path) ->
         "same task" in text.stdout
 
 
+@pytest.mark.slow  # whole runs, some ten seconds: CI runs it
 def test_runs_on_two_kinds_of_phone_are_not_paired_as_one(tmp_path: Path) -> None:
     tasks = tmp_path / "tasks"
     tasks.mkdir()

@@ -55,6 +55,7 @@ def half_run(tmp_path: Path) -> Path:
     return tmp_path / "runs"
 
 
+@pytest.mark.slow  # a whole program of about ten seconds: CI runs it
 def test_a_resumed_run_rates_its_whole_record_not_this_session(half_run: Path) -> None:
     again = phoneshell("run", "--resume", "R", "--runs", str(half_run))
     assert again.returncode == 1, again.stdout + again.stderr  # one attempt of the run failed
