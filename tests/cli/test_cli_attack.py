@@ -9,16 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cli_process import run_cli
+
 from phoneshell.records import AttackReport
 
 ROOT = Path(__file__).resolve().parents[2]
 TASK = ROOT / "environments" / "calculator.arithmetic.yaml"
 
 
-def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONWARNINGS": "error"}
-    return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
-                          text=True, cwd=ROOT, env=env, timeout=300)
+phoneshell = run_cli
 
 
 def test_a_weakened_calculator_task_falls_to_the_result_keyed_in(tmp_path: Path) -> None:

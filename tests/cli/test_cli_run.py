@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from phoneshell.phones.lock import DeviceLock
 from phoneshell.runner import RunOptions, run_suite
@@ -22,10 +23,7 @@ from phoneshell.sim import SimServer
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONWARNINGS": "error"}
-    return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
-                          text=True, cwd=ROOT, env=env, timeout=300)
+phoneshell = run_cli
 
 
 def test_run_with_the_solution_agent_passes_and_records_everything(tmp_path: Path) -> None:

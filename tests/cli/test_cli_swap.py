@@ -4,20 +4,16 @@ them apart, and the full matrix finds no acceptance the static test did not pred
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONWARNINGS": "error"}
-    return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
-                          text=True, cwd=ROOT, env=env, timeout=900)
+phoneshell = partial(run_cli, timeout=900)
 
 
 def test_a_calculator_finish_fails_the_app_switch_task(tmp_path: Path) -> None:

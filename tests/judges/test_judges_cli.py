@@ -4,21 +4,15 @@ matter, and bad input named with a hint."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from judges.judges_rig import ROOT, Made
+from cli_process import run_cli
+from judges.judges_rig import Made
 
 from phoneshell.cli import main
 
-
-def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONWARNINGS": "error"}
-    return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
-                          text=True, cwd=ROOT, env=env, timeout=300)
+phoneshell = run_cli
 
 
 def test_judgeset_prints_its_counts_by_label_type(made: Made, tmp_path: Path) -> None:

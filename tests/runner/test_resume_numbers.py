@@ -5,13 +5,12 @@ resume stays in the rate. The CLI is run as a user runs it, on the simulated iPh
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from phoneshell.runner import RunOptions, run_suite
 from phoneshell.runner.run import RunInterrupted
@@ -29,10 +28,7 @@ subprocess.run(["phoneshell", "finish", "--status", "done"], check=False)  # els
 '''
 
 
-def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
-                          text=True, cwd=ROOT, env={**os.environ, "PYTHONWARNINGS": "error"},
-                          timeout=300)
+phoneshell = run_cli
 
 
 @pytest.fixture

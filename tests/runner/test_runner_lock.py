@@ -10,9 +10,11 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from phoneshell.errors import RunError
 from phoneshell.runner.folder import LOCK, writing
@@ -20,10 +22,7 @@ from phoneshell.runner.folder import LOCK, writing
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONWARNINGS": "error"}
-    return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
-                          text=True, cwd=ROOT, env=env, timeout=120)
+phoneshell = partial(run_cli, timeout=120)
 
 
 def test_the_lock_names_its_holder_and_is_free_once_released(tmp_path: Path) -> None:

@@ -4,10 +4,11 @@ that agrees passes."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
+from functools import partial
 from pathlib import Path
+
+from cli_process import run_cli
 
 from phoneshell.runner.resume import program_file
 from phoneshell.runner.run import RunOptions, run_suite
@@ -15,10 +16,7 @@ from phoneshell.runner.run import RunOptions, run_suite
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONWARNINGS": "error"}
-    return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
-                          text=True, cwd=ROOT, env=env, timeout=120)
+phoneshell = partial(run_cli, timeout=120)
 
 
 def test_options_that_contradict_the_run_are_refused_and_agreeing_ones_pass(

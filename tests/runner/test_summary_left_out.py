@@ -6,20 +6,16 @@ a user runs it, on the simulated iPhone."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+from cli_process import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
-                          text=True, cwd=ROOT, env={**os.environ, "PYTHONWARNINGS": "error"},
-                          timeout=300)
+phoneshell = run_cli
 
 
 def test_a_file_left_out_is_recorded_and_no_reading_of_the_run_passes_it(
