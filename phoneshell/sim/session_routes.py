@@ -86,8 +86,8 @@ def create_session(ep: Endpoints, req: Request) -> JSON:
                            f"Cannot open the URL {url}. Original error: {exc.message}") from exc
     session = ep.new_session(bundle or None, capabilities.flag(caps, "shouldTerminateApp", True))
     # FBSessionCommands reads these capabilities into the settings of the same names.
-    given = {key: caps[key] for key in ("defaultAlertAction", "shouldUseCompactResponses",
-                                         "elementResponseAttributes") if key in caps}
+    named = ("defaultAlertAction", "shouldUseCompactResponses", "elementResponseAttributes")
+    given: dict[str, JSON] = {key: caps[key] for key in named if key in caps}
     if not isinstance(given.get("defaultAlertAction", ""), str):
         del given["defaultAlertAction"]
     try:
