@@ -57,9 +57,17 @@ from bridge.targets import KEY_TYPES, MASK, input_with_focus, mask_echoes, targe
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
 from phoneshell.records import AuditEvent, Scalar, Target
-from phoneshell.xcui import SPRINGBOARD, outlasts_run, removes_app, short_type, takes_rig_down
+from phoneshell.xcui import (
+    KEY_TYPE,
+    SPRINGBOARD,
+    full_type,
+    outlasts_run,
+    removes_app,
+    short_type,
+    takes_rig_down,
+)
 
-KEY = "XCUIElementTypeKey"
+KEY = full_type(KEY_TYPE)
 
 log = logging.getLogger("bridge")
 
