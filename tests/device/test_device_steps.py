@@ -212,3 +212,17 @@ def test_clean_notes_exact_deletes_only_notes_that_are_the_text_and_nothing_else
     assert run_probe(phone, "notes_titled", "phoneshell benchmark") == 1
     assert run_probe(phone, "notes_containing", "phoneshell benchmark") == 2
     assert run_probe(phone, "newest_note", "").startswith("x phoneshell benchmark")
+
+
+def test_back_to_goes_back_until_the_element_shows_and_fails_where_none_leads_to_it(
+        phone: Phone) -> None:
+    settings = "com.apple.Preferences"
+    run_steps(phone, [Step("launch", settings), Step("tap", "General"), Step("tap", "About")])
+    back = Step("back_to", "Airplane Mode", options=(("text", "Airplane Mode"),),
+                file="t.yaml", line=3)
+    run_step(phone, back)  # About -> General -> the root, where Airplane Mode shows
+    assert phone.page().find("Airplane Mode") and not phone.page().find("Model Name")
+    run_step(phone, back)  # shows already: nothing is tapped
+    with pytest.raises(StepError, match="no way back to a Cell element matching 'Nowhere'"):
+        run_step(phone, Step("back_to", "Nowhere", options=(("text", "Nowhere"),
+                                                              ("type", "Cell"))))
