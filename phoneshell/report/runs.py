@@ -20,7 +20,7 @@ from typing import Literal
 from phoneshell.audit import Action, AuditLog, actions, scan_audit
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.records import AuditEvent, RecordError, ResultRow, RunManifest, read_record
-from phoneshell.runner.folder import read_results
+from phoneshell.runner.folder import read_results, writer
 from phoneshell.seal import verify_run
 from phoneshell.tasks import Task, check_tasks, load_tasks
 
@@ -173,6 +173,12 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
         raise ReportError(f"{run_dir} is not a run folder: {path} is missing",
                           hint="pass folders made by `phoneshell run`, e.g. runs/<run_id>")
     problems = verify_run(run_dir)
+    holder = writer(run_dir)
+    if holder is not None and problems:
+        raise ReportError(f"{run_dir} is still being written, by {holder.describe()}: its seal "
+                          "covers what it wrote last, not what it is writing now",
+                          hint="report it when that run ends (or stop it: Ctrl-C ends it with "
+                               "a seal)")
     if problems and not unverified:
         raise ReportError(f"{run_dir} does not match its seal: " + "; ".join(problems[:3])
                           + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""),
@@ -185,6 +191,9 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
         raise UnreadableRun(str(exc), hint="docs/runs.md describes run.json and "
                                            "results.jsonl") from exc
     warnings: list[str] = []
+    if holder is not None:
+        warnings.append(f"{manifest.run_id}: still being written, by {holder.describe()}: "
+                        "this holds what it had sealed so far")
     warnings += [f"UNVERIFIED {manifest.run_id}: {line}" for line in problems]
     if not manifest.tamper_proof:
         warnings.append(f"{manifest.run_id}: its agents ran unconfined ({manifest.sandbox}: "

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from phoneshell import __version__
 from phoneshell.errors import RunError
-from phoneshell.phones.lock import DeviceLock, LockHeld
+from phoneshell.phones.lock import DeviceLock, Holder, LockHeld
 from phoneshell.records import (
     DeviceInfo,
     LeftOut,
@@ -100,12 +100,18 @@ def writing(run_dir: Path, run_id: str) -> DeviceLock:
     try:
         return lock.acquire()
     except LockHeld as exc:
-        holder = lock.holder()
+        holder = writer(run_dir)
         who = holder.describe() if holder else "a process that is still starting"
         raise RunError(f"run {run_id} ({run_dir}) is being written by another phoneshell: "
                        f"{who}", hint="one process writes a run folder at a time: wait for it "
                        f"to end (or stop it), then `phoneshell report {run_dir}` or --resume "
                        f"{run_id}") from exc
+
+
+def writer(run_dir: Path) -> Holder | None:
+    """Who is writing a run folder now (None when nobody is): the holder of `writing`'s lock."""
+    return DeviceLock(LOCK.removesuffix(".lock"), directory=run_dir,
+                      lock_directory=True).holder()
 
 
 @dataclass(frozen=True)

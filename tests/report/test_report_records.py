@@ -4,15 +4,18 @@ task files only when their bytes are the ones the run ran."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 from report.report_rig import phoneshell
 
 from phoneshell.records import RunManifest, TaskRef, read_record, write_record
 from phoneshell.report import build_report, load_run
-from phoneshell.runner.folder import append_result, read_results
+from phoneshell.report.runs import ReportError
+from phoneshell.runner.folder import append_result, read_results, writing
 
 
 def copy_run(run: Path, to: Path) -> Path:
@@ -117,3 +120,21 @@ def test_task_files_are_found_from_where_the_run_started(tasks_dir: Path,
     assert [(f["file"], f["status"]) for f in document["task_files"]] == [
         ("tasks/clock.tab.alarms.yaml", "ok")]
     assert document["tasks"][0]["instruction"] == "Launch Clock and move to its Alarms tab."
+
+
+def test_a_run_being_written_is_reported_as_sealed_so_far_naming_its_writer(
+        runs: dict[str, Path], tmp_path: Path) -> None:
+    run = copy_run(runs["SOL"], tmp_path)
+    held = writing(run, "SOL")
+    try:
+        record = load_run(run)  # the folder matches its seal: shown, marked as partial
+        assert any(f"still being written, by pid {os.getpid()} " in w for w in record.warnings)
+        row = read_results(run / "results.jsonl")[0]
+        append_result(run / "results.jsonl", row.model_copy(update={"attempt": 99}))
+        with pytest.raises(ReportError) as refused:  # written past its seal: not a forgery
+            load_run(run)
+        assert refused.value.message.startswith(
+            f"{run} is still being written, by pid {os.getpid()} ")
+    finally:
+        held.release()
+    assert not any("still being written" in w for w in load_run(run, unverified=True).warnings)

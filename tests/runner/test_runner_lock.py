@@ -65,6 +65,10 @@ def test_a_second_writer_of_a_live_run_is_refused_and_a_dead_one_blocks_nothing(
             assert (f"error: run R ({run_dir}) is being written by another phoneshell: "
                     f"pid {live.pid} (run R, since ") in refused.stderr
             assert "hint: one process writes a run folder at a time" in refused.stderr
+        # a report of the live run names its writer, whether or not it holds what is sealed
+        report = phoneshell("report", str(run_dir))
+        assert f"is still being written, by pid {live.pid} (run R, since " in report.stderr, (
+            report.stdout + report.stderr)
         # nothing of the live run was moved aside or added to
         assert not (run_dir / "incomplete").exists()
         assert (run_dir / "audit.jsonl").read_bytes().startswith(audit)
