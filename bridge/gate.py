@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode
 
+from phoneshell.pasteboard import OWNERS
 from phoneshell.wda_routes import RouteMatch, find_route
 
 MAX_BODY_BYTES = 64 * 1024 * 1024
@@ -48,11 +49,12 @@ FORBIDDEN = {
                                     "the log could not say what Siri did, and nothing sets it "
                                     "back; no task needs Siri",
     ("POST", "/wda/getPasteboard"): "would read the phone's pasteboard, which holds what its "
-                                    "owner copied last (a password, an address); a person "
-                                    "sees it only by pasting, which the log shows",
-    ("POST", "/wda/setPasteboard"): "would replace what the phone's owner copied last, which "
-                                    "nothing sets back (WDA cannot read it without showing it "
-                                    "to whoever reads); type the text instead",
+                                    "owner copied last (a password, an address); its screens' "
+                                    "Paste is refused too",
+    ("POST", "/wda/setPasteboard"): f"would replace {OWNERS}, which nothing sets back (WDA "
+                                    "cannot read it without showing it to whoever reads); "
+                                    "its screens' Copy and Cut are refused too; type the text "
+                                    "instead",
     ("POST", "/wda/video/start"): "would record the screen until something stops it, filling "
                                   "the phone's storage after the run; no task needs a "
                                   "recording (screenshots show what is on screen)",
@@ -72,7 +74,8 @@ FORBIDDEN = {
 """WDA routes no client of the bridge may use, and why: shutting WDA down ends every later
 attempt; an app's permissions reset stay reset after the run; Siri acts on the phone (and
 beyond it) by words the log cannot turn into actions; the pasteboard is the owner's, read or
-replaced around the phone's own screens; a screen recording left running outlasts the run; an
+replaced around the phone's own screens (its screens' Copy, Cut and Paste are refused
+as the same owner's data: `xcui.outlasts_run`); a screen recording left running outlasts the run; an
 accessibility audit holds WDA for as long as the screen takes to audit; the battery level and
 the phone's location are facts a task may ask for, read off no screen."""
 LEGACY_TAP = "/wda/tap/:uuid"

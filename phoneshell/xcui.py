@@ -7,15 +7,18 @@ as `isFocused` and `isVisible` as the strings "1"/"0". Which WDA settings change
 harness reads (`HARMLESS_SETTINGS` are the others, `PINNED_SETTINGS` only at WDA's default),
 which controls power a phone off, restart, erase it or stop WDA (`takes_rig_down`), delete an
 app (`removes_app`) or change what outlasts the run or reaches beyond the phone (`outlasts_run`:
-a call placed, a message sent; `reaches_out_by_url`): the bridge refuses by
-them, and the runner holds an agent to account by the first. Pure: no I/O, imports nothing
-else of phoneshell, so the simulator (a device) may use it too.
+a call placed, a message sent, the owner's pasteboard read or replaced; `reaches_out_by_url`):
+the bridge refuses by them, and the runner holds an agent to account by the first. Pure: no
+I/O, imports nothing else of phoneshell but `pasteboard` (as pure), so the simulator (a device)
+may use it too.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+
+from phoneshell.pasteboard import uses_pasteboard
 
 TYPE_PREFIX = "XCUIElementType"
 SPRINGBOARD = "com.apple.springboard"
@@ -480,8 +483,9 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
                  page: str = "") -> str:
     """Why an action would change what outlasts the run ("" when it would not): the keyboard's
     dictionary, the Home Screen's layout, every app's permissions, a saved network, the owner's
-    account, an emergency call, any call, message or email (`reaches_out`). Nothing after the
-    run sets them back, and no task needs them.
+    account, an emergency call, any call, message or email (`reaches_out`), the owner's
+    pasteboard read or replaced in any app (`pasteboard.uses_pasteboard`: Copy, Cut, Paste,
+    Copy Link...). Nothing after the run sets them back, and no task needs them.
 
     Args:
         kind: the action's kind (tap, swipe, type...).
@@ -495,7 +499,7 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
     if app == NOTES and page == RECENTLY_DELETED and (
             kind == "tap" and text in PURGES or kind == "swipe" and _leftward(params)):
         return FOR_GOOD  # a row's Delete, or a full swipe left on it, which iOS deletes at
-    reach = reaches_out(app, text) if kind == "tap" else ""
+    reach = (reaches_out(app, text) or uses_pasteboard(text)) if kind == "tap" else ""
     if reach:
         return reach
     if app == SETTINGS and kind == "tap":
