@@ -5,8 +5,9 @@ field at the top of the list, a Cell per note (label: its title; subtitle: the t
 second line), most recently edited first, and a bottom toolbar with the count and "New Note".
 Typing in the search field filters the list live by title and body. "New Note" opens an empty
 note with the keyboard up; a tapped note opens unfocused, and a tap in its text starts editing
-("Done" ends it). A swipe left on a row reveals "Delete"; a note's "More" sheet has "Delete" too;
-deleted notes go to Recently Deleted (a folder on the Folders screen). The notes live in Notes'
+("Done" ends it); a note left empty (by Back, New Note, or Notes stopped) is not kept. A swipe
+left on a row reveals "Delete"; a note's "More" sheet has "Delete" too; deleted notes go to
+Recently Deleted (a folder on the Folders screen). The notes live in Notes'
 store (`notes_data.py`), saved as you type (`notes_edit.py`), so they outlast terminate and
 tasks; a fresh phone has a few seeded notes, one titled "phoneshell benchmark".
 """
@@ -159,5 +160,14 @@ def on_drag(state: NotesState, host: Host, drag: Drag) -> bool:
     return True
 
 
+def on_stop(state: NotesState) -> str:
+    """As Notes stops with a note open, a note left empty goes, as when it is left by Back or
+    New Note (iOS keeps no empty note: one typed and deleted again, or emptied by Select All and
+    Cut, is not in the list when Notes starts again). Notes starts again on its list."""
+    if state.editor is not None and state.editor.leave is not None:
+        state.editor.leave()
+    return ""
+
+
 APP = register(AppModel(BUNDLE_ID, "Notes", NotesState, render, on_drag=on_drag,
-                        rotates=True))
+                        keep=on_stop, rotates=True))

@@ -59,6 +59,8 @@ class Editor:
     """The selected characters [start, end) (start == end: only a caret)."""
     look_up: str | None = None
     more: bool = False
+    leave: Callable[[], None] | None = None
+    """Drop the note if it is left empty (`close_editor`, and Notes stopped with it open)."""
 
 
 def open_editor(host: Host, note_id: int | None, text: str) -> Editor:
@@ -71,13 +73,15 @@ def open_editor(host: Host, note_id: int | None, text: str) -> Editor:
         editor.menu = None
 
     editor.text.on_edit = saved
+    editor.leave = lambda: discard_if_empty(store, editor.note_id)
     return editor
 
 
 def close_editor(host: Host, editor: Editor) -> None:
     """Leave the note: editing ends, and a note left empty is not kept."""
     host.focus(None)
-    discard_if_empty(host.store(BUNDLE_ID), editor.note_id)
+    if editor.leave is not None:
+        editor.leave()
 
 
 def word_spans(text: str, frame: Rect, scale: int = 3) -> list[tuple[int, int, Rect]]:
