@@ -114,7 +114,8 @@ def test_a_finish_two_tasks_make_is_played_once(swapper: Swapper,
 
 @pytest.mark.parametrize(("task_id", "family", "attack", "because"), [
     ("compass.read_heading", "shotgun", "shotgun", "hedges"),
-    ("notes.type_punctuation", "near", "near:2>1", "newest_note is 'benchmark-test (v1)'"),
+    ("notes.type_punctuation", "near", "near:2>1",
+     "the agent typed: 'benchmark-test (v1)' into"),
     ("files.browse_tab", "echo", "echo:search:Browse", "matched nothing"),
 ], ids=["hedging", "exact-text", "typed-is-not-shown"])
 def test_the_suite_task_rejects_the_cheap_finish_for_the_hardened_reason(
