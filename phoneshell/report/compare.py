@@ -5,6 +5,11 @@ A pair is one (task, attempt number) scored in both runs, of the same task: the 
 its file (task_sha256) on the same kind of phone. An attempt skipped or missing in either run is
 left out of the pairs (unpaired), never read as a failure; one of another version or phone kind
 is left apart, named, never paired as if it were the same task.
+
+Runs graded by different phoneshells (run.json's version and git commit, uncommitted changes
+included) are paired, and marked: the comparison names both graders and its conclusion says a
+difference may be the grader's, not the agents' (every attempt of such runs differs so, and
+leaving them all apart would compare nothing).
 """
 
 from __future__ import annotations
@@ -59,6 +64,11 @@ class Comparison:
     conclusion: str
     """The result in one sentence."""
     per_task: tuple[TaskPairs, ...]
+    same_grader: bool = True
+    """Whether one phoneshell (version and git commit) graded both runs."""
+    graders: str = ""
+    """When it did not, which graded each: "A by phoneshell 0.1.0 (git 1a2b3c4d5e6f), B by
+    phoneshell 0.2.0 (git 9f8e7d6c5b4a)" ("" when one did)."""
 
 
 def _conclusion(a: str, b: str, only_a: int, only_b: int, p: float) -> tuple[bool, str]:
@@ -109,6 +119,11 @@ def compare(first: RunRecord, second: RunRecord) -> Comparison:
     neither = sum(t.neither for t in per_task)
     p = mcnemar_exact(only_a, only_b)
     too_few, conclusion = _conclusion(first.label, second.label, only_a, only_b, p)
+    same = _grader(first) == _grader(second)
+    graders = "" if same else f"A by {first.grader}, B by {second.grader}"
+    if not same:
+        conclusion = ("GRADED BY DIFFERENT PHONESHELLS, so a difference may be the grader's, "
+                      f"not the agents': {conclusion}")
     return Comparison(
         a=first.label, b=second.label, pairs=len(paired), both_passed=both, only_a=only_a,
         only_b=only_b, neither=neither, unpaired=len(set(a) | set(b)) - len(in_both),
@@ -116,4 +131,9 @@ def compare(first: RunRecord, second: RunRecord) -> Comparison:
         apart_tasks=tuple(f"{task}: {len(whys)} attempt(s), {'; '.join(dict.fromkeys(whys))}"
                           for task, whys in apart.items()),
         p_value=p, too_few=too_few, significant=p < ALPHA, conclusion=conclusion,
-        per_task=per_task)
+        per_task=per_task, same_grader=same, graders=graders)
+
+
+def _grader(run: RunRecord) -> tuple[str, str]:
+    """The phoneshell that graded a run: run.json's version and git commit."""
+    return run.manifest.phoneshell_version, run.manifest.git_commit

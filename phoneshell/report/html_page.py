@@ -55,7 +55,7 @@ p.claim-disagrees { display: inline-block; margin: .3em 0; white-space: normal; 
 AGENT_COLUMNS = ("agent", "run", "attempts", "scored", "passed", "pass rate", "95% CI",
                  "of planned, at least",
                  "skipped", "never run", FALSE_CLAIM, MISSED_CLAIM, "no claim", "timed out",
-                 "out of turns")
+                 "out of turns", "graded by")
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]], css: str) -> str:
@@ -77,7 +77,7 @@ def summary_html(report: Report) -> str:
             f"{n.skipped}" + (f": {reasons}" if reasons else ""), str(n.not_run),
             h(fraction(n.false_claims, n.with_claim, n.false_claim_rate)),
             h(fraction(n.missed_claims, n.with_claim, n.missed_claim_rate)),
-            str(n.no_claim), str(n.timed_out), str(n.out_of_turns)])
+            str(n.no_claim), str(n.timed_out), str(n.out_of_turns), h(n.grader)])
     return ("<section id=\"summary\"><h2>Summary</h2>"
             "<p>Pass rates count scored attempts only: a skipped attempt (not scored) or one "
             "never run is not a failure and is never in the denominator. &ldquo;Of planned, at "
@@ -116,7 +116,9 @@ def comparisons_html(report: Report) -> str:
                 for t in c.per_task]
         parts.append(
             f"<h3>A = {h(c.a)} vs B = {h(c.b)}</h3>"
-            f"<p>{c.pairs} pair(s) (same task, task file and attempt, scored in both), "
+            + ("" if c.same_grader else
+               f'<p class="bad">Graded by different phoneshells: {h(c.graders)}.</p>')
+            + f"<p>{c.pairs} pair(s) (same task, task file and attempt, scored in both), "
             f"{c.unpaired} left out"
             + (f", {c.apart} left apart as not the same task ({h(' | '.join(c.apart_tasks))})"
                if c.apart else "")

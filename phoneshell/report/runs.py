@@ -20,7 +20,7 @@ from typing import Literal
 from phoneshell.audit import Action, AuditLog, actions, scan_audit
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.records import AuditEvent, RecordError, ResultRow, RunManifest, read_record
-from phoneshell.runner.folder import read_results, writer
+from phoneshell.runner.folder import grader_of, read_results, writer
 from phoneshell.seal import verify_run
 from phoneshell.tasks import Task, check_tasks, load_tasks
 
@@ -107,6 +107,13 @@ class RunRecord:
     def label(self) -> str:
         """How reports name this run's agent: "solution @ RUN_ID"."""
         return f"{self.agent} @ {self.run_id}"
+
+    @property
+    def grader(self) -> str:
+        """The phoneshell that graded the run, for people: its version and git commit, with
+        its uncommitted changes (run.json; a resume by another is refused, so it graded every
+        row)."""
+        return grader_of(self.manifest)
 
     @property
     def planned(self) -> int:

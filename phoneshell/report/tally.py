@@ -84,6 +84,13 @@ class AgentNumbers:
     left_out: tuple[LeftOut, ...] = ()
     """Task files the run left out for errors when it began (run.json): none of their tasks
     ran, no rate counts them, and the run cannot pass."""
+    phoneshell_version: str = ""
+    """The phoneshell that graded the run (run.json)."""
+    git_commit: str = ""
+    """Its git commit, "+dirty.<digest>" after it when the checkout had uncommitted changes
+    ("" when it ran outside a checkout)."""
+    grader: str = ""
+    """Both, for people: "phoneshell 0.1.0 (git 1a2b3c4d5e6f)"."""
 
 
 def all_passed(n: AgentNumbers) -> bool:
@@ -224,7 +231,8 @@ def agent_numbers(run: RunRecord) -> AgentNumbers:
         claimed_failed=claims["failed"], no_claim=claims["none"], with_claim=with_claim,
         false_claims=false_claims, false_claim_rate=rate(false_claims, with_claim),
         missed_claims=missed, missed_claim_rate=rate(missed, with_claim),
-        left_out=run.manifest.left_out)
+        left_out=run.manifest.left_out, phoneshell_version=run.manifest.phoneshell_version,
+        git_commit=run.manifest.git_commit, grader=run.grader)
 
 
 def _tag_cell(run: RunRecord, attempts: list[Attempt], not_run: int) -> TagCell:
@@ -314,6 +322,10 @@ def build_report(runs: Sequence[RunRecord], unreadable: Sequence[Unreadable] = (
                                 "scored in both are not of the same task (another version of "
                                 "its file, or another kind of phone), so they are left out of "
                                 f"the comparison: {' | '.join(found.apart_tasks)}")
+            if not found.same_grader:
+                warnings.append(f"{first.label} and {second.label} were graded by different "
+                                f"phoneshells ({found.graders}): a difference between them may "
+                                "be the grader's, not the agents'")
             if found.pairs:
                 comparisons.append(found)
             else:

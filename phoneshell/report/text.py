@@ -32,7 +32,7 @@ def not_scored(skipped: int, not_run: int, planned: int) -> str:
 
 
 def _agent_lines(n: AgentNumbers) -> list[str]:
-    lines = [f"{n.agent} @ {n.run_id}  ({n.run_dir})",
+    lines = [f"{n.agent} @ {n.run_id}  ({n.run_dir})", f"  graded by {n.grader}",
              f"  attempts {n.attempts} of {n.planned} planned: {n.scored} scored, "
              f"{n.skipped} skipped (not scored), {n.not_run} never run"]
     if n.scored:
@@ -90,6 +90,8 @@ def _comparison_lines(c: Comparison) -> list[str]:
              f"  both passed {c.both_passed}, only A {c.only_a}, only B {c.only_b}, neither "
              f"{c.neither}",
              f"  {c.conclusion}"]
+    if not c.same_grader:
+        lines.insert(1, f"  GRADED BY DIFFERENT PHONESHELLS: {c.graders}")
     width = max(len(t.task_id) for t in c.per_task) + 2
     lines.append(f"  {'task':<{width}} both  only A  only B  neither")
     lines += [f"  {t.task_id:<{width}} {t.both_passed:>4}  {t.only_a:>6}  {t.only_b:>6}  "

@@ -11,15 +11,13 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from cli_process import ROOT, run_cli
+from other_version import one_task, run_as_version
 
 from phoneshell.runner.folder import git_commit
-
-TASK = "settings.about.reach"
 
 
 def _git(repo: Path, *args: str) -> str:
@@ -84,9 +82,7 @@ def _run(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_a_resume_by_another_commit_is_refused_naming_both(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     package = _package_repo(repo)
-    tasks = tmp_path / "tasks"
-    tasks.mkdir()
-    shutil.copy(ROOT / "environments" / f"{TASK}.yaml", tasks)
+    tasks = one_task(tmp_path / "tasks")
     runs = tmp_path / "runs"
     first = _run(repo, "run", str(tasks), "--runs", str(runs), "--run-id", "R")
     assert first.returncode == 0, first.stdout + first.stderr
@@ -118,18 +114,12 @@ def test_a_resume_by_another_commit_is_refused_naming_both(tmp_path: Path) -> No
 def test_a_resume_by_another_version_is_refused(tmp_path: Path) -> None:
     """The red team's case: `__version__` changed; the resume ran and graded under the old
     run.json. Refused now, before run.json or results.jsonl is touched."""
-    tasks = tmp_path / "tasks"
-    tasks.mkdir()
-    shutil.copy(ROOT / "environments" / f"{TASK}.yaml", tasks)
     runs = tmp_path / "runs"
-    first = run_cli("run", str(tasks), "--runs", str(runs), "--run-id", "R")
+    first = run_cli("run", str(one_task(tmp_path / "tasks")), "--runs", str(runs), "--run-id",
+                    "R")
     assert first.returncode == 0, first.stdout + first.stderr
     manifest = (runs / "R" / "run.json").read_bytes()
-    other = subprocess.run(
-        [sys.executable, "-c", "import sys, phoneshell; phoneshell.__version__ = '9.9.9'; "
-         "from phoneshell.cli import main; sys.exit(main())",
-         "run", "--resume", "R", "--runs", str(runs)],
-        capture_output=True, text=True, cwd=ROOT, timeout=300)
+    other = run_as_version("9.9.9", "run", "--resume", "R", "--runs", str(runs))
     assert other.returncode == 2, other.stdout + other.stderr
     assert "run R was begun by phoneshell 0.1.0 (" in other.stderr
     assert "this is phoneshell 9.9.9 (" in other.stderr, other.stderr
