@@ -6,7 +6,13 @@ that could not be read) are read back from what the run recorded beside the evid
 same seal: the attempt's `verdict.json` (`run_overruled`) and its results row (`timed_out`,
 `out_of_turns`, a skip). The task file is held to the hash the run recorded: another version is
 refused unless asked for (`--task-changed`), and said. Where the verdict still differs from the
-run's, the output says why.
+run's, the output says why, naming the phoneshell that graded the run and this one.
+
+Whatever evidence folder of a run is graded, the output says what the run recorded for that
+very try: a skipped try moved aside when a `--resume` ran its attempt again
+(`attempts/<task>/<n>.skipped-<k>/`) is the k-th row of that attempt, skipped and superseded; a
+folder the run recorded no row for (one set aside in `incomplete/`, a try still running or cut
+short) says so. Neither is ever shown as a bare PASSED or FAILED.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from phoneshell.records import (
     read_bytes,
     read_record,
 )
+from phoneshell.runner.folder import INCOMPLETE, grader_name, grader_of, this_grader
 from phoneshell.seal import require_verified, sealed_log, verify_evidence
 from phoneshell.tasks import Task
 
@@ -47,6 +54,10 @@ class Recorded:
     """Its verdict.json (a skipped attempt has none)."""
     manifest: RunManifest | None = None
     """The run's run.json."""
+    note: str = ""
+    """What the run recorded of this try when its row is not the one that counts: a skipped try
+    a later one superseded, or a try with no row at all ("" when its row counts, or outside a
+    run)."""
 
     def reasons(self) -> str:
         """What the run failed the attempt for beyond its evidence ("" when nothing): its
@@ -78,7 +89,7 @@ def read_recorded(evidence: Path, run_dir: Path | None) -> Recorded:
         EvidenceError: run.json, results.jsonl or verdict.json cannot be read.
     """
     if run_dir is None:
-        return Recorded()
+        return Recorded(note=set_aside_note(evidence))
     attempt = evidence.resolve().parent
     try:
         verdict = (read_record(attempt / VERDICT, Verdict)
@@ -92,10 +103,62 @@ def read_recorded(evidence: Path, run_dir: Path | None) -> Recorded:
         raise EvidenceError(f"the run's record of {attempt} cannot be read: {exc}",
                             hint="grade a copy of the evidence folder outside the run to "
                                  "grade its evidence alone") from exc
-    rel = (attempt / "evidence").relative_to(run_dir).as_posix()
-    mine = [r for r in rows if r.evidence == rel
-            or (r.task_id == attempt.parent.name and str(r.attempt) == attempt.name)]
-    return Recorded(mine[-1] if mine else None, verdict, manifest)
+    try:
+        where = attempt.relative_to(run_dir.resolve())
+    except ValueError:  # not under it once links are followed: no try of the run's
+        where = attempt
+    row, note = _which_row(where, rows, attempt.parent)
+    return Recorded(row, verdict, manifest, note)
+
+
+def set_aside_note(evidence: Path) -> str:
+    """What the run recorded of an evidence folder a resume set aside (`<run>/incomplete/<task>-
+    <n>-<time>/evidence`, which no seal covers): no row, never graded ("" for any other
+    folder)."""
+    where = evidence.resolve()
+    if len(where.parents) < 3 or where.parents[1].name != INCOMPLETE or \
+            not (where.parents[2] / MANIFEST).is_file():
+        return ""
+    return (f"the run recorded no row for this evidence: a resume of run "
+            f"{where.parents[2].name} set it aside in {INCOMPLETE}/ (written after the run's "
+            "last seal, which does not vouch for it), never graded")
+
+
+def _which_row(attempt: Path, rows: list[ResultRow], parent: Path) -> tuple[ResultRow | None,
+                                                                              str]:
+    """The row of the try whose folder is `attempt` (relative to the run folder), and what to
+    say of it when that row is not the one that counts.
+
+    `attempts/T/N/` holds the last try of T #N; `attempts/T/N.skipped-K/` the K-th, skipped,
+    moved aside when a `--resume` ran the attempt again (`runner.run`). When the highest K
+    aside already has the last row, `N/` holds a try the run recorded nothing for.
+    """
+    parts = attempt.parts
+    if len(parts) != 3 or parts[0] != "attempts":
+        where = (f"a resume set it aside in {INCOMPLETE}/ (written after the run's last seal), "
+                 "never graded" if parts[:1] == (INCOMPLETE,) else
+                 f"{attempt.as_posix()} is not an attempt's folder of the run")
+        return None, f"the run recorded no row for this evidence: {where}"
+    task_id, name = parts[1], parts[2]
+    number, aside, k = name.partition(".skipped-")
+    tries = [r for r in rows if r.task_id == task_id and str(r.attempt) == number]
+    if aside:
+        row = tries[int(k) - 1] if k.isdigit() and 0 < int(k) <= len(tries) else None
+        if row is None:
+            return None, (f"the run recorded no row for this try of {task_id} #{number} (moved "
+                          f"aside as try {k}, of {len(tries)} recorded)")
+        last = tries[-1]
+        return row, (f"superseded: try {k} of {task_id} #{number}, moved aside when a --resume "
+                     f"ran the attempt again; the run counts its last try ({last.outcome}"
+                     + (f": {last.skip_reason}" if last.skipped and last.skip_reason else "")
+                     + f", attempts/{task_id}/{number}/)")
+    moved = [int(p.name.rpartition("-")[2]) for p in parent.glob(f"{number}.skipped-*")
+             if p.name.rpartition("-")[2].isdigit()]
+    if len(tries) > max(moved, default=0):
+        return tries[-1], ""
+    return None, (f"the run recorded no row for this try of {task_id} #{number}: it began after "
+                  "the run's last record (still running, or cut short before its row; a "
+                  "resume sets such a folder aside and plays the attempt again)")
 
 
 def _held_to_run(task: Task, recorded: Recorded, changed: bool) -> None:
@@ -121,25 +184,35 @@ def _differs(recorded: Recorded, verdict: Verdict, changed: bool, unverified: bo
                               ("its files do not match the run's seal", unverified)) if on]
     if not causes:
         made = recorded.manifest
-        by = (f"phoneshell {made.phoneshell_version} ({made.git_commit or 'no commit'})"
-              if made is not None else "another phoneshell")
-        causes.append(f"this phoneshell grades it otherwise than {by}, which ran it: the "
-                      "checks changed since")
+        by = grader_of(made) if made is not None else "another phoneshell"
+        now = grader_name(*this_grader())
+        causes.append(f"this phoneshell, {now}, grades it otherwise than {by}, which ran it: "
+                      "the checks changed since" if now != by else
+                      f"the same phoneshell ({now}) grades it otherwise than the run did: the "
+                      "run's grade is not reproduced from its evidence")
     said = f" ({ran.overruled})" if ran.overruled else ""
     return (f"the run recorded it {'PASSED' if ran.passed else 'FAILED'}{said}, graded now "
             f"{'PASSED' if verdict.passed else 'FAILED'}: " + "; ".join(causes))
 
 
-def print_verdict(verdict: Verdict, skipped: bool) -> None:
-    """Print a verdict for people: the outcome, and which of the run's rules overruled it; one
-    line per check; the evidence's own overrule."""
+def print_verdict(verdict: Verdict, skipped: bool, alone: bool | None = None) -> None:
+    """Print a verdict for people: the outcome, and which of the run's rules overruled it (a
+    skip, and a try a later one superseded, among them); for a try the run recorded no row for
+    (`alone`: how its evidence alone grades it), NOT RECORDED; one line per check; the
+    evidence's own overrule."""
     graded = verdict.task_id
     if verdict.evidence_task_id != graded:
         graded += f" (evidence recorded for {verdict.evidence_task_id})"
-    outcome = "SKIPPED" if skipped else "PASSED" if verdict.passed else "FAILED"
+    unrecorded = alone is not None and not skipped
+    outcome = ("SKIPPED" if skipped else "NOT RECORDED" if unrecorded else
+               "PASSED" if verdict.passed else "FAILED")
     by_run = (f": the run did not score it: {verdict.run_overruled}" if skipped else
+              f": {verdict.run_overruled}" if unrecorded else
               f": the run overruled it: {verdict.run_overruled}" if verdict.run_overruled else "")
     print(f"{graded}: {outcome}{by_run}")
+    if unrecorded:
+        print(f"  its evidence alone grades it {'PASSED' if alone else 'FAILED'}"
+              "; the run never scored it")
     for result in verdict.results:
         print(f"  {'pass' if result.passed else 'FAIL'}  {result.label}: {result.detail}")
     own = verdict.overruled.removesuffix(verdict.run_overruled).removesuffix("; ")
@@ -155,23 +228,27 @@ def run_grade(args: argparse.Namespace, task: Task) -> int:
     """
     folder = Path(args.evidence)
     run_dir, problems = verify_evidence(folder)
-    if run_dir is None:
+    if run_dir is None and not set_aside_note(folder):
         print(f"note: {args.evidence} is not inside a run folder: no seal vouches for it, and "
               "what a run fails an attempt for beyond its evidence (time, turns, the owner's "
               "collections) is not known here", file=sys.stderr)
-    else:
+    elif run_dir is not None:
         require_verified(run_dir, problems, args.unverified,
                          lambda line: print(f"warning: {line}", file=sys.stderr))
     evidence = load_evidence(folder)
     recorded = read_recorded(folder, run_dir)
     verdict = grade(task, evidence)
-    row, skipped = recorded.row, False
+    row, skipped, alone = recorded.row, False, verdict.passed
+    if recorded.note:
+        print(f"note: the run's record of this try: {recorded.note}", file=sys.stderr)
     if evidence.task_id == task.id:
         _held_to_run(task, recorded, args.task_changed)
         skipped = row is not None and row.skipped
-        verdict = apply_run(verdict, (row.skip_reason or "skipped") if row is not None and skipped
-                            else recorded.reasons())
-        differs = "" if skipped else _differs(
+        verdict = apply_run(verdict, "; ".join(
+            r for r in (row.skip_reason or "skipped", recorded.note) if r)
+            if row is not None and skipped else recorded.note if row is None
+            else recorded.reasons())
+        differs = "" if skipped or row is None else _differs(
             recorded, verdict, recorded.task_sha256(task.id) not in ("", task.sha256),
             bool(problems))
         if differs:
@@ -182,5 +259,5 @@ def run_grade(args: argparse.Namespace, task: Task) -> int:
     if args.format == "json":
         print(json.dumps(plain(verdict), indent=2))
     else:
-        print_verdict(verdict, skipped)
+        print_verdict(verdict, skipped, alone if row is None and recorded.note else None)
     return 0 if verdict.passed else 1
