@@ -9,7 +9,9 @@ file) and results.jsonl (as the runner wrote it), and the sha256 of every attemp
 files and verdict; run.json is then signed with HMAC-SHA256 under the key. A run that keeps
 the agent's screens (`--trajectory`) has its trajectory.jsonl sealed the same way (as the
 bridge wrote it), and each frame by the sha256 its line holds. The runner seals after every
-attempt, so a run cut short is still verifiable up to its last attempt.
+attempt, so a run cut short is still verifiable up to its last attempt. Each seal is numbered,
+and the latest of each run is kept beside the key (`seal_latest`): a folder rolled back to an
+earlier seal, or copied and sealed on apart, is refused.
 
 An unconfined agent can read the key during its turn; what the Sealer does about it: `kept`.
 
@@ -24,9 +26,7 @@ import contextlib
 import functools
 import hashlib
 import hmac
-import json
 import os
-import secrets
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -51,11 +51,12 @@ from phoneshell.records import (
     parse_lines,
     read_bytes,
     read_record,
-    write_record,
 )
+from phoneshell.seal_key import KEY_ENV, key_id, key_path, load_key
+from phoneshell.seal_key import signature as _signature  # the name tests forge seals with
+from phoneshell.seal_latest import numbered, refuse_stale, reseal, stale, write_sealed
+from phoneshell.untrusted import named
 
-KEY_ENV = "PHONESHELL_KEY_FILE"
-KEY_BYTES = 32
 AUDIT, RESULTS, MANIFEST = "audit.jsonl", "results.jsonl", "run.json"
 MAX_SEALED_BYTES = 1 << 32
 """The largest file a seal is checked against whole (4 GiB); logs are checked a chunk at a time,
@@ -63,77 +64,11 @@ whatever their size."""
 CHUNK_BYTES = 1 << 20
 
 __all__ = ["KEY_ENV", "ChainState", "Sealer", "key_path", "load_key", "recorded_unsealed",
-           "require_verified", "sealed_files", "sealed_log", "sign", "signed_by",
-           "verify_evidence", "verify_run"]
+           "refuse_stale", "require_verified", "reseal", "sealed_files", "sealed_log",
+           "signed_by", "verify_evidence", "verify_run"]
 
 ChainState = Callable[[], tuple[str, int, int]]
 """Returns a log's (chain head, lines, end offset) as its writer wrote it."""
-
-
-def key_path() -> Path:
-    """Where the signing key lives (see the module docstring)."""
-    if os.environ.get(KEY_ENV):
-        return Path(os.environ[KEY_ENV])
-    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(config) / "phoneshell" / "run-signing.key"
-
-
-def load_key(create: bool = False) -> bytes:
-    """The signing key; made on first use when `create`.
-
-    Raises:
-        RunError: no key (and not asked to make one), or it cannot be read or written.
-    """
-    path = key_path()
-    if create and not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        except FileExistsError:
-            pass  # another run made it a moment ago: read that one
-        except OSError as exc:
-            raise RunError(f"cannot create the signing key {path}: {exc.strerror or exc}",
-                           hint=f"set {KEY_ENV} to a file you can write") from exc
-        else:
-            with os.fdopen(fd, "w") as out:
-                out.write(secrets.token_hex(KEY_BYTES) + "\n")
-    try:
-        text = path.read_text(encoding="ascii").strip()
-        key = bytes.fromhex(text)
-    except FileNotFoundError:
-        raise RunError(f"no signing key at {path}: runs sealed on another machine or account "
-                       "cannot be verified here",
-                       hint=f"point {KEY_ENV} at the key the run was sealed with") from None
-    except (OSError, ValueError) as exc:
-        raise RunError(f"cannot read the signing key {path}: {exc}",
-                       hint=f"it holds {KEY_BYTES} bytes in hex; {KEY_ENV} names another") \
-            from exc
-    if len(key) != KEY_BYTES:
-        raise RunError(f"the signing key {path} is not {KEY_BYTES} bytes")
-    return key
-
-
-def key_id(key: bytes) -> str:
-    """Which key signed a seal, without revealing it."""
-    return hashlib.sha256(key).hexdigest()[:16]
-
-
-def _signature(manifest: RunManifest, key: bytes) -> str:
-    """HMAC-SHA256 over run.json as it would be written with an empty signature."""
-    assert manifest.seal is not None
-    blank = manifest.model_copy(update={"seal": manifest.seal.model_copy(
-        update={"signature": ""})})
-    text = json.dumps(blank.to_plain(), sort_keys=True, separators=(",", ":"))
-    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
-
-
-def sign(manifest: RunManifest, key: bytes) -> RunManifest:
-    """`manifest` signed under `key` as it stands (its seal's digests unchanged): for a change
-    the harness itself makes to a run whose signature it has just checked (`signed_by`), such
-    as recording what a resume set aside, in the same step as the move."""
-    assert manifest.seal is not None
-    return manifest.model_copy(update={"seal": manifest.seal.model_copy(
-        update={"signature": _signature(manifest, key)})})
 
 
 def signed_by(manifest: RunManifest, key: bytes) -> bool:
@@ -151,7 +86,7 @@ def recorded_unsealed(run_dir: Path) -> list[str]:
     resume sign them)."""
     found = [f"{name} holds {size:,} byte(s)" for name in (RESULTS, AUDIT, TRAJECTORY_FILE)
              if (size := _size(run_dir / name))]
-    found += [f"{sub}/ holds {name}" for sub in ("attempts", "incomplete")
+    found += [f"{sub}/ holds {named(name)}" for sub in ("attempts", "incomplete")
               if (run_dir / sub).is_dir() and (name := next(
                   (p.name for p in (run_dir / sub).iterdir()), ""))]
     return found
@@ -197,22 +132,27 @@ class Sealer:
     frames_chain: ChainState | None = None
     kept: Kept = field(default_factory=Kept)
     say: Callable[[str], None] | None = None
+    previous: Seal | None = None
+    """The seal the next one follows (the run's last, on a resume)."""
 
     @classmethod
     def resume(cls, run_dir: Path, key: bytes, audit_chain: ChainState,
                manifest: RunManifest, frames_chain: ChainState | None = None) -> Sealer:
         """Carry on sealing a run whose seal was verified: its results and files so far. A new
         seal only extends what an earlier one covered: a run.json with no seal over a folder
-        that records anything is refused (`recorded_unsealed`).
+        that records anything is refused (`recorded_unsealed`), and so is one that is not the
+        latest seal this machine made of the run (`refuse_stale`).
 
         Raises:
-            RunError: run.json has no seal, and the folder records something.
+            RunError: run.json has no seal, and the folder records something; or it holds an
+                earlier seal than the run's latest, or another of its number.
         """
+        refuse_stale(run_dir, manifest, key)
         found = recorded_unsealed(run_dir) if manifest.seal is None else []
         if found:
-            raise RunError(f"{run_dir / MANIFEST} has no seal, but the run folder records "
-                           f"something ({'; '.join(found)}): nothing vouches for it, and it is "
-                           "never sealed", hint="start a new run")
+            raise RunError(f"{named(run_dir / MANIFEST)} has no seal, but the run folder "
+                           f"records something ({'; '.join(found)}): nothing vouches for it, "
+                           "and it is never sealed", hint="start a new run")
         data = read_bytes(run_dir / RESULTS, MAX_SEALED_BYTES) if (run_dir / RESULTS).exists() \
             else b""
         files = {f.path: f.sha256 for f in manifest.seal.files} if manifest.seal else {}
@@ -220,7 +160,8 @@ class Sealer:
         for rel in files:  # verified just now: what the harness recorded
             with contextlib.suppress(RecordError):
                 kept.add_file(run_dir, rel, read_bytes(run_dir / rel, MAX_SEALED_BYTES))
-        return cls(run_dir, key, audit_chain, chain_of(data), files, frames_chain, kept)
+        return cls(run_dir, key, audit_chain, chain_of(data), files, frames_chain, kept,
+                   previous=manifest.seal)
 
     def add_result(self, row: ResultRow) -> None:
         """A row was appended to results.jsonl (exactly its JSON and a newline)."""
@@ -262,14 +203,14 @@ class Sealer:
             frames_head, frames_lines, frames_end = self.frames_chain()
             logs.append(LogSeal(path=TRAJECTORY_FILE, lines=frames_lines, bytes=frames_end,
                                 chain=frames_head))
-        unsigned = manifest.model_copy(update={"seal": Seal(
-            sealed_at=time.time(), key_id=key_id(self.key), logs=tuple(logs),
-            files=tuple(FileSeal(path=p, sha256=d) for p, d in sorted(self.files.items())))})
-        assert unsigned.seal is not None
-        signed = unsigned.model_copy(update={"seal": unsigned.seal.model_copy(
-            update={"signature": _signature(unsigned, self.key)})})
-        write_record(self.run_dir / MANIFEST, signed)
-        self.kept.manifest = signed
+        seal = Seal(sealed_at=time.time(), key_id=key_id(self.key), logs=tuple(logs),
+                    files=tuple(FileSeal(path=p, sha256=d) for p, d in sorted(self.files.items())))
+        # numbered after the seal this sealer made last (the file may hold another now: an
+        # unconfined agent's, which `kept` has just written over), or the one it went on from
+        before = self.previous if self.previous is not None else manifest.seal
+        signed = numbered(manifest.model_copy(update={"seal": before}), seal, self.key)
+        write_sealed(self.run_dir, signed, before, self.say)
+        self.kept.manifest, self.previous = signed, signed.seal
         return signed
 
 
@@ -285,13 +226,13 @@ def _check_log(run_dir: Path, sealed: LogSeal) -> list[str]:
         else:
             chain, extra_bytes, extra = (CHAIN_START, 0, 0), 0, 0
     except (RecordError, OSError) as exc:
-        return [f"{path}: cannot read it ({exc})"]
+        return [f"{named(path)}: cannot read it ({exc})"]
     problems = []
     if chain != (sealed.chain, sealed.lines, sealed.bytes):
-        problems.append(f"{sealed.path}: its first {sealed.lines} line(s) are not the ones "
-                        f"sealed (lines were changed, added in between or removed)")
+        problems.append(f"{named(sealed.path)}: its first {sealed.lines} line(s) are not the "
+                        "ones sealed (lines were changed, added in between or removed)")
     if extra_bytes:
-        problems.append(f"{sealed.path}: {extra_bytes} byte(s) ({extra} line(s)) "
+        problems.append(f"{named(sealed.path)}: {extra_bytes} byte(s) ({extra} line(s)) "
                         "were added after the last seal")
     return problems
 
@@ -303,16 +244,17 @@ def _check_files(run_dir: Path, seal: Seal, only: str) -> list[str]:
         path = run_dir / rel
         try:
             if _sha256(path) != digest:
-                problems.append(f"{rel}: changed since it was sealed")
+                problems.append(f"{named(rel)}: changed since it was sealed")
         except RecordError:
-            problems.append(f"{rel}: missing (it was sealed)")
+            problems.append(f"{named(rel)}: missing (it was sealed)")
     attempts = run_dir / "attempts"
     present = [p for folder in sorted(attempts.glob("*/*")) if folder.is_dir()
                for p in sealed_files(folder)] if attempts.is_dir() else []
     for path in present:
         rel = path.relative_to(run_dir).as_posix()
         if rel.startswith(only) and rel not in sealed:
-            problems.append(f"{rel}: not sealed (it was added or rewritten outside the run)")
+            problems.append(f"{named(rel)}: not sealed (it was added or rewritten outside "
+                            "the run)")
     return problems
 
 
@@ -329,17 +271,17 @@ def verify_run(run_dir: Path, only: str = "") -> list[str]:
         return [str(exc)]
     seal = manifest.seal
     if seal is None:
-        return [f"{run_dir / MANIFEST} has no seal: the run sealed no attempt"]
+        return [f"{named(run_dir / MANIFEST)} has no seal: the run sealed no attempt"]
     try:
         key = load_key()
     except RunError as exc:
         return [exc.message]
     if seal.key_id != key_id(key):
-        return [f"run {manifest.run_id} was sealed with another key ({seal.key_id}); this "
-                f"one is {key_id(key)}"]
+        return [f"run {named(manifest.run_id)} was sealed with another key "
+                f"({named(seal.key_id)}); this one is {key_id(key)}"]
     if not hmac.compare_digest(seal.signature, _signature(manifest, key)):
-        return [f"{run_dir / MANIFEST}: changed since it was signed"]
-    problems: list[str] = []
+        return [f"{named(run_dir / MANIFEST)}: changed since it was signed"]
+    problems = stale(run_dir, manifest, key)
     for log in seal.logs:
         problems += _check_log(run_dir, log)
         if log.path == TRAJECTORY_FILE:
@@ -382,9 +324,9 @@ def _check_frames(run_dir: Path, sealed: LogSeal) -> list[str]:
             continue
         try:
             if _sha256(run_dir / frame.file) != frame.sha256:
-                problems.append(f"{frame.file}: changed since it was sealed")
+                problems.append(f"{named(frame.file)}: changed since it was sealed")
         except RecordError:
-            problems.append(f"{frame.file}: missing (it was sealed)")
+            problems.append(f"{named(frame.file)}: missing (it was sealed)")
     return problems
 
 
@@ -399,12 +341,12 @@ def require_verified(run_dir: Path, problems: Iterable[str], unverified: bool,
     if not found:
         return
     if not unverified:
-        raise RunError(f"{run_dir} does not match its seal: " + "; ".join(found[:5])
+        raise RunError(f"{named(run_dir)} does not match its seal: " + "; ".join(found[:5])
                        + (f" (and {len(found) - 5} more)" if len(found) > 5 else ""),
                        hint="its files were changed after the run; --unverified shows it "
                             "anyway, marked")
     for line in found:
-        warn(f"UNVERIFIED {run_dir}: {line}")
+        warn(f"UNVERIFIED {named(run_dir)}: {line}")
 
 
 def verify_evidence(folder: Path) -> tuple[Path | None, list[str]]:

@@ -15,6 +15,10 @@ own words in a judge's prompt:
 * `quoted`: named in words a judge reads (a prompt, item.json's actions, the markdown view): a
   Python string literal on one line, its quotes and backslashes escaped, the rest as `visible`
   shows it. Nothing inside can end the quotes or start a line.
+* `named`: a name read from a folder (a file, a task folder, a run folder) or another record
+  shown in a message: as it is when it holds only what the harness names things with (ASCII
+  letters and digits, `_ . @ + = , / - ~`), else `quoted`. A file named
+  `"x: ok\\n\\nsolution @ base1 ..."` shows as one quoted literal, never as lines of a report.
 
 Markup (HTML, XML) escapes on top of these (report/escape.py). Never touches anything: pure.
 """
@@ -48,9 +52,18 @@ def visible(text: str) -> str:
     return "\n".join(_visible_line(line) for line in text.split("\n"))
 
 
+_PLAIN = re.compile(r"[\w.@+=,/~-]+", re.ASCII)
+
+
+def named(value: object) -> str:
+    """`value` (a name, a path) as a message may show it: unchanged when plain, else `quoted`."""
+    text = str(value)
+    return text if _PLAIN.fullmatch(text) else quoted(text)
+
+
 def quoted(value: object) -> str:
     """`value` as a one-line quoted literal (`'com.b'`, `'a\\nb'`), whatever it holds."""
     return repr(str(value))
 
 
-__all__ = ["quoted", "storable", "visible"]
+__all__ = ["named", "quoted", "storable", "visible"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -33,9 +34,10 @@ def sealed_run(tmp_path: Path) -> tuple[Path, Sealer, RunManifest]:
     (run / "attempts" / "t" / "1" / "verdict.json").write_text("{}")
     audit = b'{"a": 1}\n{"a": 2}\n'
     (run / "audit.jsonl").write_bytes(audit)
-    manifest = RunManifest(run_id="R", started_at=1.0, phoneshell_version="0", git_commit="",
-                           agent="solution", paths=(), task_globs=(), repeat=1, devices=(),
-                           tasks=())
+    # started now, as a run is: the run a seal is the latest of is its id and start time
+    manifest = RunManifest(run_id="R", started_at=time.time(), phoneshell_version="0",
+                           git_commit="", agent="solution", paths=(), task_globs=(), repeat=1,
+                           devices=(), tasks=())
     sealer = Sealer(run, load_key(create=True), lambda: chain_of(audit))
     first = row("t")
     (run / "results.jsonl").write_text(first.to_json() + "\n")

@@ -6,7 +6,8 @@
               docs/runs.md)
     run       RunManifest, DeviceInfo, TaskRef, LeftOut (docs/runs.md)
     names     check_name: run and task ids that become folder names
-    seal      Seal, LogSeal, FileSeal: a run's files as signed in run.json; the hash chain
+    seal      Seal, LogSeal, FileSeal: a run's files as signed in run.json (LatestSeal: the
+              latest seal made of a run, kept beside the key); the hash chain
     swap      SwapReport, SwapResult (docs/reports.md)
     attack    AttackReport, AttackResult (docs/attack.md)
     trajectory  TrajectoryFrame: the bridge's per-step screenshots (docs/judges.md)
@@ -117,6 +118,7 @@ from phoneshell.records.seal import (
     CHAIN_START,
     TAMPER_PROOF,
     FileSeal,
+    LatestSeal,
     LogSeal,
     SandboxKind,
     Seal,
@@ -139,8 +141,8 @@ __all__ = [
     "TEXT_MAX", "UNSCOPED_RUN", "ActionKind", "AttackFamily",
     "AttackReport", "AttackResult", "AuditEvent", "CheckResult", "Claim", "ClaimFile",
     "ClaimStatus", "DeviceInfo", "DeviceKind", "DeviceRead", "EvidenceManifest", "FileSeal",
-    "Flag", "Foreground", "HorizonItem", "LeftOut", "LineScan", "Lines", "LogSeal", "Outcome",
-    "Part", "Phase",
+    "Flag", "Foreground", "HorizonItem", "LatestSeal", "LeftOut", "LineScan", "Lines",
+    "LogSeal", "Outcome", "Part", "Phase",
     "ProbeReading", "Record", "RecordError", "RecordTooBig", "ResultRow", "Role", "RunManifest",
     "SandboxKind", "Scalar", "Scored", "Seal", "SourceRef", "Stage", "SwapReport", "SwapResult",
     "Target", "TaskRef", "Teardown", "TurnUse", "Verdict", "append_line", "bounded", "chain_of",

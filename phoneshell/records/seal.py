@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from typing import Literal
+from typing import ClassVar, Literal
 
-from phoneshell.records.base import Part
+from phoneshell.records.base import Part, Record
 
 CHAIN_START = hashlib.sha256(b"phoneshell chain v1").hexdigest()
 """The chain head of an empty log."""
@@ -100,5 +100,35 @@ class Seal(Part):
     screens (each frame sealed by the sha256 its line holds)."""
     files: tuple[FileSeal, ...]
     """Every attempt's evidence files and verdict, sorted by path."""
+    sequence: int = 0
+    """Which seal of the run this is: 1 for its first, one more for each after (each attempt,
+    the end of the run, what a resume set aside); 0 for a run sealed before seals were numbered.
+    The machine that seals a run keeps its latest (`LatestSeal`): an earlier seal put back (a
+    folder rolled back) or another of the same number (a copy sealed on apart) is refused."""
     signature: str = ""
     """HMAC-SHA256 of run.json with this field empty (hex)."""
+
+
+class LatestSeal(Record):
+    """The latest seal this machine made of one run, kept outside every run folder, beside the
+    signing key (`<key file>.latest/`, one file per run): a seal proves a state of the run is
+    authentic, this which state is the latest. Written after run.json at each seal."""
+
+    VERSION: ClassVar[int] = 1
+    version: int = 1
+    """Format version (1)."""
+    run_id: str
+    """The run's id."""
+    started_at: float
+    """When the run began (run.json's): with the id and the key, which run this is."""
+    sequence: int
+    """The number of the latest seal made (run.json's `seal.sequence`)."""
+    signature: str
+    """That seal's signature: which state of the run it sealed."""
+    sealed_at: float
+    """Unix time it was made."""
+    folder: str
+    """The run folder it was written into."""
+    forked: tuple[str, ...] = ()
+    """How copies of the run were found sealed apart (a seal made from one that was not the
+    latest): once a run forked, no copy of it verifies here."""

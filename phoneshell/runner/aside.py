@@ -4,9 +4,12 @@ never graded, and recorded in run.json in the same step as the move (`set_aside`
 
 Every check that can refuse the resume comes before anything is moved: a run.json without a
 seal over a folder that records something (`seal.recorded_unsealed`), a signature that does not
-hold. The move and its record are one step, with stop signals held (`stop.recording`): a resume
-refused or stopped after it never loses what it moved. Nothing here follows a link: a log, the
-`incomplete/` folder or an attempt folder replaced with one is refused, never written through.
+hold, a seal that is not the latest this machine made of the run (`seal.refuse_stale`: a folder
+rolled back, or a copy sealed on apart). The move and its record are one step, with stop signals
+held (`stop.recording`): a resume refused or stopped after it never loses what it moved. Nothing
+here follows a link: a log, the `incomplete/` folder or an attempt folder replaced with one is
+refused, never written through. Names read from the folder are shown `named` (a task folder
+named with a newline draws no line of its own).
 """
 
 from __future__ import annotations
@@ -19,10 +22,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from phoneshell.errors import RunError
-from phoneshell.records import RecordError, RunManifest, chain_of, write_record
+from phoneshell.records import RecordError, RunManifest, chain_of
 from phoneshell.runner import stop
 from phoneshell.runner.folder import INCOMPLETE, MANIFEST, RESULTS, read_results
-from phoneshell.seal import MAX_SEALED_BYTES, recorded_unsealed, sign, signed_by, verify_run
+from phoneshell.seal import (
+    MAX_SEALED_BYTES,
+    recorded_unsealed,
+    refuse_stale,
+    reseal,
+    signed_by,
+    verify_run,
+)
+from phoneshell.untrusted import named
 
 Progress = Callable[[str], None]
 
@@ -31,35 +42,36 @@ __all__ = ["set_aside"]
 
 def set_aside(run_dir: Path, recorded: RunManifest, key: bytes,
               progress: Progress) -> RunManifest:
-    """Move aside what the run wrote after its last seal, record it in run.json (re-signed: its
-    signature was checked just before) in the same step, say so, and return run.json as it now
-    is; then refuse a run whose sealed record does not hold.
+    """Move aside what the run wrote after its last seal, record it in run.json (sealed anew:
+    its signature was checked just before) in the same step, say so, and return run.json as it
+    now is; then refuse a run whose sealed record does not hold.
 
     Raises:
         RunError: run.json has no seal yet the folder records something; its signature does
-            not hold; or the run does not match its seal (nothing is moved before the first two
-            are checked).
+            not hold; its seal is not the run's latest; or the run does not match its seal
+            (nothing is moved before the first three are checked).
     """
     if recorded.seal is None:
         found = recorded_unsealed(run_dir)
         if found:
-            raise RunError(f"run {recorded.run_id} has no seal in {run_dir / MANIFEST}, but its "
-                           f"folder records something ({'; '.join(found)}): nothing vouches for "
-                           "it, so it cannot be continued (a resume would seal it)",
+            raise RunError(f"run {recorded.run_id} has no seal in {named(run_dir / MANIFEST)}, "
+                           f"but its folder records something ({'; '.join(found)}): nothing "
+                           "vouches for it, so it cannot be continued (a resume would seal it)",
                            hint="start a new run; `phoneshell report` refuses this one too")
+        refuse_stale(run_dir, recorded, key)  # emptied back to before the run's first seal
         return recorded
     if not signed_by(recorded, key):
         raise RunError(f"run {recorded.run_id} does not match its seal, so it cannot be "
                        f"continued: {'; '.join(verify_run(run_dir)[:3])}",
                        hint="start a new run; `phoneshell report` says what changed")
+    refuse_stale(run_dir, recorded, key)
     into = run_dir / INCOMPLETE
     with stop.recording():  # the moves and their record are one step
         aside = [*_unsealed_tails(run_dir, recorded, into),
                  *(f"attempt {moved}" for moved in _incomplete_attempts(run_dir, into))]
         if aside:
-            recorded = sign(recorded.model_copy(update={
-                "set_aside": (*recorded.set_aside, *aside)}), key)
-            write_record(run_dir / MANIFEST, recorded)
+            recorded = reseal(run_dir, recorded.model_copy(update={
+                "set_aside": (*recorded.set_aside, *aside)}), key, progress)
     if aside:
         progress(f"the run stopped before it sealed what it wrote last; set aside in "
                  f"{INCOMPLETE}/, never graded: {'; '.join(aside)} (its attempts are "
@@ -83,7 +95,7 @@ def _own_folder(path: Path) -> Path:
         path.mkdir(exist_ok=True)
     info = os.lstat(path)
     if not stat.S_ISDIR(info.st_mode):
-        raise RunError(f"{path} is a link or not a folder: nothing is moved into it",
+        raise RunError(f"{named(path)} is a link or not a folder: nothing is moved into it",
                        hint="remove it; a run folder's incomplete/ is phoneshell's own")
     return path
 
@@ -100,12 +112,12 @@ def _unsealed_tails(run_dir: Path, manifest: RunManifest, into: Path) -> list[st
         except FileNotFoundError:
             continue
         except OSError as exc:  # a link (ELOOP), a folder...: never written through
-            raise RunError(f"{path}: cannot open it ({exc.strerror or exc}; a log is a regular "
-                           "file, never a link)", hint="start a new run") from exc
+            raise RunError(f"{named(path)}: cannot open it ({exc.strerror or exc}; a log is a "
+                           "regular file, never a link)", hint="start a new run") from exc
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SEALED_BYTES:
-                raise RunError(f"{path} is not a regular file of a sealed size",
+                raise RunError(f"{named(path)} is not a regular file of a sealed size",
                                hint="start a new run")
             with os.fdopen(os.dup(fd), "rb") as handle:
                 data = handle.read()
@@ -152,5 +164,5 @@ def _incomplete_attempts(run_dir: Path, into: Path) -> list[str]:
             continue
         target = _own_folder(into) / f"{folder.parent.name}-{folder.name}-{int(time.time())}"
         folder.rename(target)
-        moved.append(f"{folder.parent.name}/{folder.name}")
+        moved.append(named(f"{folder.parent.name}/{folder.name}"))
     return moved

@@ -20,6 +20,7 @@ from phoneshell.errors import RunError
 from phoneshell.records import LeftOut, RunManifest
 from phoneshell.runner.folder import check_plan
 from phoneshell.tasks import Task
+from phoneshell.untrusted import named
 
 Progress = Callable[[str], None]
 
@@ -162,7 +163,8 @@ def planned_tasks(recorded: RunManifest, tasks: list[Task], left_out: Sequence[L
     planned = {ref.id for ref in recorded.tasks}
     added = [t.id for t in tasks if t.id not in planned]
     if added:
-        progress(f"not part of run {recorded.run_id}, left out: {', '.join(added)}")
+        progress(f"not part of run {recorded.run_id}, left out: "
+                 f"{', '.join(named(t) for t in added)}")
     tasks = [t for t in tasks if t.id in planned]
     check_plan(recorded, tasks, run_dir)
     return tasks
@@ -175,11 +177,11 @@ def say_left_out(recorded: RunManifest, now: Sequence[LeftOut], progress: Progre
     still to run, stops the resume)."""
     if recorded.left_out:
         progress(f"run {recorded.run_id} left out {len(recorded.left_out)} task file(s) with "
-                 f"errors when it began ({', '.join(out.file for out in recorded.left_out)}): "
+                 f"errors when it began ({', '.join(named(o.file) for o in recorded.left_out)}): "
                  "a resume runs only the tasks the run planned, so they stay left out and the "
                  "run cannot pass; start a new run to include them")
     was = {out.file for out in recorded.left_out}
     new = [out.file for out in now if out.file not in was]
     if new:
         progress(f"left out of this resume for errors, not of run {recorded.run_id}'s record: "
-                 f"{', '.join(new)}")
+                 f"{', '.join(named(file) for file in new)}")

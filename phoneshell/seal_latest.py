@@ -1,0 +1,264 @@
+"""Which seal of a run is its latest: kept outside the run folder, so a folder put back to an
+earlier seal (rolled back) or copied and sealed on apart (forked) is told from the real one.
+
+A seal proves that a state of a run is authentic, not that it is the latest one: without a key,
+anyone who copied a run folder mid-run can copy run.json and results.jsonl back later, cut the
+logs to the bytes that older seal names and remove the attempt folders it does not, and the
+folder verifies; resumed, it plays the attempts it "never ran" again, until one passes. So each
+seal carries its number (`Seal.sequence`, signed), and the machine that makes it keeps the
+number and signature of the latest seal of each run in a file of its own (`LatestSeal`) beside
+the signing key (`<key file>.latest/<hash of key id, run id and start time>.json`): the same
+folder rules as the key (made 0700, files 0600, never through a link), written after run.json,
+by an atomic replace, under a lock on that folder. A folder whose seal is older than that
+record was rolled back; one holding another seal of the same number, forked; a seal made from
+one that is not the latest (two copies resumed at once) marks the run forked for good. A folder
+with a newer seal than the record (its record was not written: a crash between the two writes)
+or with no record here (copied with the key to another machine) is not refused for it; this
+machine just cannot tell.
+
+Never reads a run folder; never imports the rest of phoneshell beyond records.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import secrets
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from phoneshell.errors import RunError
+from phoneshell.records import (
+    LatestSeal,
+    RecordError,
+    RunManifest,
+    Seal,
+    read_record,
+    write_record,
+)
+from phoneshell.seal_key import key_id, key_path, signature
+from phoneshell.untrusted import named, quoted
+
+__all__ = ["latest_folder", "numbered", "record_seal", "refuse_stale", "reseal", "stale",
+           "write_sealed"]
+
+MANIFEST = "run.json"
+
+RECORD_BYTES = 1 << 20
+
+
+def latest_folder(key_file: Path) -> Path:
+    """Where the latest seal of each run sealed with the key at `key_file` is kept."""
+    return key_file.with_name(key_file.name + ".latest")
+
+
+def _name(key_id: str, manifest: RunManifest) -> str:
+    """The record's file name: the run is its id and start time (both in run.json, signed), so
+    two runs named alike in two folders never share one; the key's id keeps other keys' apart."""
+    ident = json.dumps([key_id, manifest.run_id, manifest.started_at])
+    return hashlib.sha256(ident.encode()).hexdigest()[:32] + ".json"
+
+
+@contextlib.contextmanager
+def _folder(folder: Path, create: bool) -> Iterator[int | None]:
+    """The records folder opened (never through a link), made 0700 when `create`; None when it
+    does not exist and is not to be made."""
+    if create:
+        folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with contextlib.suppress(FileExistsError):
+            folder.mkdir(mode=0o700)
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        if create:
+            raise
+        yield None
+        return
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _read(fd: int, name: str, where: Path) -> LatestSeal | None:
+    """The record named `name` in the folder open at `fd`; None when there is none.
+
+    Raises:
+        RecordError: it cannot be read, or is not a record.
+    """
+    try:
+        handle = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise RecordError(f"{where / name}: cannot open it ({exc.strerror or exc})") from exc
+    with os.fdopen(handle, "rb") as file:
+        data = file.read(RECORD_BYTES + 1)
+    if len(data) > RECORD_BYTES:
+        raise RecordError(f"{where / name}: over {RECORD_BYTES} bytes")
+    return LatestSeal.parse(data, str(where / name))
+
+
+def _write(fd: int, name: str, record: LatestSeal) -> None:
+    """Replace the record `name` in the folder open at `fd`, whole (a reader sees the old or
+    the new), never through a link."""
+    temporary = f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    out = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                  0o600, dir_fd=fd)
+    with os.fdopen(out, "w", encoding="utf-8") as file:
+        file.write(json.dumps(record.to_plain(), indent=2, ensure_ascii=False) + "\n")
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(temporary, name, src_dir_fd=fd, dst_dir_fd=fd)
+
+
+def _staleness(folder: Path, key: str, manifest: RunManifest, run_dir: Path,
+               reread: Callable[[], RunManifest | None]) -> list[str]:
+    """`stale`, with the records in `folder` and the key's id: `reread` reads run.json again,
+    so a run being sealed as it is checked is told from a rolled-back one."""
+    name = _name(key, manifest)
+    try:
+        with _folder(folder, create=False) as fd:
+            record = _read(fd, name, folder) if fd is not None else None
+    except (RecordError, OSError) as exc:
+        return [f"cannot read this machine's record of run {named(manifest.run_id)}'s latest "
+                f"seal, so whether this folder holds it is unknown: {exc}"]
+    if record is None:
+        return []
+    if record.forked:
+        return [f"run {named(manifest.run_id)} was forked (copies of it were sealed apart: "
+                f"{'; '.join(record.forked)}): no copy of it is trusted on this machine"]
+    seal = manifest.seal
+    number, made = (seal.sequence, seal.signature) if seal else (0, "")
+    where = ("" if Path(record.folder) == run_dir.absolute()
+             else f", in {quoted(record.folder)}")
+    if number < record.sequence:
+        again = reread()
+        if again is not None and again.seal != seal:
+            return [f"run.json of run {named(manifest.run_id)} was sealed again while it was "
+                    "checked (a run still being written): check it when the run ends"]
+        held = f"seal {number}" if seal else "no seal"
+        return [f"run.json holds {held} of run {named(manifest.run_id)}, but this machine "
+                f"sealed the run up to seal {record.sequence}{where}: the folder was rolled "
+                f"back to an earlier state, so what the run recorded after it is missing or "
+                "replaced"]
+    if number == record.sequence and made != record.signature:
+        return [f"run.json holds a seal {number} of run {named(manifest.run_id)} other than "
+                f"the one this machine made{where}: the run was copied and sealed apart "
+                "(forked), so neither copy is the run"]
+    return []
+
+
+def record_seal(folder: Path, run_dir: Path, signed: RunManifest, before: Seal | None,
+                write: Callable[[], None]) -> str:
+    """Write run.json (`write`) holding `signed`, the seal made from `before` (None: the run's
+    first), and record it as the run's latest, one step under the records folder's lock;
+    return how the run was found forked ("" when it was not): a record ahead of `before`, or
+    another seal of its number, means another copy of the run was sealed since (the run is
+    marked forked for good; the seal is still written, so this folder stays whole).
+
+    Raises:
+        OSError: the records folder cannot be made or written.
+    """
+    seal = signed.seal
+    assert seal is not None
+    name = _name(seal.key_id, signed)
+    with _folder(folder, create=True) as fd:
+        assert fd is not None
+        fcntl.flock(fd, fcntl.LOCK_EX)  # two copies of a run sealed at once: one at a time
+        try:
+            record: LatestSeal | None = _read(fd, name, folder)
+        except RecordError:
+            record = None  # damaged: written anew (what it said is lost either way)
+        number, made = (before.sequence, before.signature) if before else (0, "")
+        forked = record.forked if record else ()
+        fork = ""
+        if record is not None and (record.sequence > number or (
+                record.sequence == number and record.signature != made)):
+            fork = (f"seal {seal.sequence} was made in {quoted(str(run_dir.absolute()))} from "
+                    f"seal {number}, after seal {record.sequence} was made in "
+                    f"{quoted(record.folder)}")
+            forked = (*forked, fork)
+        write()
+        _write(fd, name, LatestSeal(
+            run_id=signed.run_id, started_at=signed.started_at,
+            sequence=max(seal.sequence, record.sequence if record else 0),
+            signature=seal.signature, sealed_at=seal.sealed_at,
+            folder=str(run_dir.absolute()), forked=forked))
+    return fork
+
+
+def numbered(manifest: RunManifest, seal: Seal, key: bytes) -> RunManifest:
+    """`manifest` holding `seal` as the seal after the one it holds now, signed under `key`."""
+    number = manifest.seal.sequence + 1 if manifest.seal is not None else 1
+    unsigned = manifest.model_copy(update={"seal": seal.model_copy(
+        update={"sequence": number, "key_id": key_id(key), "signature": ""})})
+    assert unsigned.seal is not None
+    return unsigned.model_copy(update={"seal": unsigned.seal.model_copy(
+        update={"signature": signature(unsigned, key)})})
+
+
+def write_sealed(run_dir: Path, signed: RunManifest, before: Seal | None,
+                 say: Callable[[str], None] | None) -> None:
+    """Write run.json holding `signed` (the seal after `before`) and record it as the run's
+    latest seal on this machine; a fork found, or a record that cannot be written, is said
+    through `say` (the run goes on: its folder stays whole, and a fork is refused by every
+    verification after)."""
+    written: list[bool] = []
+
+    def write() -> None:
+        write_record(run_dir / MANIFEST, signed)  # an error here is the run's, raised as ever
+        written.append(True)
+
+    try:
+        fork = record_seal(latest_folder(key_path()), run_dir, signed, before, write)
+    except OSError as exc:
+        if not written:
+            write()
+        fork = (f"the latest seal of run {named(signed.run_id)} could not be recorded in "
+                f"{latest_folder(key_path())} ({exc.strerror or exc}): a copy of this folder "
+                "put back later cannot be told from it")
+    if fork and say is not None:
+        say(f"WARNING: {fork}")
+
+
+def reseal(run_dir: Path, manifest: RunManifest, key: bytes,
+           say: Callable[[str], None] | None = None) -> RunManifest:
+    """Write run.json as `manifest`, sealed under `key` as the run's next seal (its digests
+    unchanged), and return it: for a change the harness itself makes to a run whose signature
+    and freshness it has just checked (`signed_by`, `refuse_stale`), such as recording what a
+    resume set aside, in the same step as the move."""
+    assert manifest.seal is not None
+    signed = numbered(manifest, manifest.seal, key)
+    write_sealed(run_dir, signed, manifest.seal, say)
+    return signed
+
+
+def refuse_stale(run_dir: Path, manifest: RunManifest, key: bytes) -> None:
+    """Refuse to go on from a folder whose run.json is not the latest seal this machine made of
+    its run (rolled back, or forked): a resume would play again what the run already scored.
+
+    Raises:
+        RunError: naming what was found.
+    """
+    found = stale(run_dir, manifest, key)
+    if found:
+        raise RunError(f"run {named(manifest.run_id)} cannot be continued from "
+                       f"{named(run_dir)}: {'; '.join(found)}",
+                       hint="a scored attempt is never run again; report the run from the "
+                            "folder that holds its latest seal, or start a new run")
+
+
+def stale(run_dir: Path, manifest: RunManifest, key: bytes) -> list[str]:
+    """Why run.json of `run_dir` (`manifest`) is not the latest seal this machine made of its
+    run ([] when it is, or when this machine has no record of the run)."""
+    def reread() -> RunManifest | None:
+        try:
+            return read_record(run_dir / MANIFEST, RunManifest)
+        except RecordError:
+            return None
+
+    return _staleness(latest_folder(key_path()), key_id(key), manifest, run_dir, reread)
