@@ -213,13 +213,24 @@ def page_sheet(facts: DeviceFacts, children: Sequence[Node], *, top: int = NAV_T
                key: str | None = None) -> Node:
     """A modal page sheet from `top` to the bottom, over a dimmed screen that takes no taps.
 
-    What lies behind stays in the page source (as on a real phone, whose tree still lists the
-    screen a sheet covers) but is hidden in screenshots and cannot be touched.
+    What lies behind stays in the page source, reported not visible (as on a real phone, whose
+    tree still lists the screen a sheet covers), is hidden in screenshots and cannot be touched.
     """
     panel = Node("Other", Rect(0, top, facts.width, facts.height - top),
                  children=tuple(children), opaque=True, key=key)
-    return Node("Other", Rect(0, 0, facts.width, facts.height), children=(wrap(panel, 2),),
-                on_tap=_ignore)
+    return modal_layer(facts, (wrap(panel, 2),), _ignore)
+
+
+def modal_layer(facts: DeviceFacts, children: Sequence[Node], on_tap: Handler | None, *,
+                name: str | None = None) -> Node:
+    """The full-screen layer every modal presentation puts over its app (`children`: the panel,
+    alert, sheet, popover or menu, and what shows beside it): it takes the touches outside them
+    (`on_tap`: nothing, or a dismissal; None: a child of its own takes them, as a popover's
+    dismiss region does), and while it shows, everything else in its window is
+    reported not visible (`ui.Node.modal`), as a real phone reports what a presentation covers.
+    """
+    return Node("Other", Rect(0, 0, facts.width, facts.height), name=name,
+                children=tuple(children), on_tap=on_tap, modal=True)
 
 
 ALERT_WIDTH = 320
@@ -271,8 +282,7 @@ def alert(facts: DeviceFacts, title: str, message: str,
     box = Node("Alert", whole, name=title, label=title, accessible=False,
                children=(content, backdrop))
     # The dimmed backdrop swallows taps: nothing behind an alert can be touched.
-    return Node("Other", Rect(0, 0, facts.width, facts.height), children=(box,),
-                on_tap=_ignore)
+    return modal_layer(facts, (box,), _ignore)
 
 
 def sheet(facts: DeviceFacts, title: str, actions: Sequence[tuple[str, Handler]],
@@ -287,8 +297,7 @@ def sheet(facts: DeviceFacts, title: str, actions: Sequence[tuple[str, Handler]]
     box = Node("Sheet", Rect(8, top, facts.width - 16, height + 12), name=title, label=title,
                children=tuple(kids))
     # A tap on the dimmed backdrop cancels the sheet, as on iOS.
-    return Node("Other", Rect(0, 0, facts.width, facts.height), children=(box,),
-                on_tap=on_cancel)
+    return modal_layer(facts, (box,), on_cancel)
 
 
 def menu(f: DeviceFacts, name: str, items: Sequence[tuple[str, Handler]], top: int, left: int,
@@ -299,8 +308,7 @@ def menu(f: DeviceFacts, name: str, items: Sequence[tuple[str, Handler]], top: i
     buttons = tuple(button(label, Rect(left, top + 44 * i, width, 44), handler)
                     for i, (label, handler) in enumerate(items))
     box = Node("Menu", Rect(left, top, width, 44 * len(items)), children=buttons, opaque=True)
-    return Node("Other", Rect(0, 0, f.width, f.height), name=name, children=(*above, box),
-                on_tap=dismiss)
+    return modal_layer(f, (*above, box), dismiss, name=name)
 
 
 def _ignore() -> None:

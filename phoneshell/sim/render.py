@@ -319,7 +319,8 @@ def _paint_button(p: _Painter, node: Node, light: bool) -> None:
 def _walk(p: _Painter, node: Node, light: bool) -> None:
     if node.type == "StatusBar":
         return  # drawn from the facts (`_status_bar`), as every screen shows it
-    if node.visible and node.frame.intersects(p.bounds):
+    # What a modal covers is reported not visible but still shows behind it (`Node.covered`).
+    if (node.visible or node.covered) and node.frame.intersects(p.bounds):
         _paint(p, node, light)
     light = light or node.type in _LIGHT_CONTAINERS or (node.opaque and node.type == "Other")
     for child in node.children:

@@ -67,7 +67,7 @@ def share_sheet(f: DeviceFacts, title: str, subtitle: str, actions: dict[str, Ha
             Node("Other", box, name="ActivityListView", children=(remote,)),))))
     region = Node("Other", full, name="PopoverDismissRegion", label="dismiss popup",
                   on_tap=dismiss)
-    return Node("Other", full, children=(region, popover))
+    return layout.modal_layer(f, (region, popover), None)
 
 
 def _cell_row(x: int, y: int, height: int, name: str, labels: Sequence[str],

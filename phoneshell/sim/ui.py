@@ -2,11 +2,12 @@
 
 A screen is a tree of frozen `Node`s rebuilt from app state after every change. Nodes hold no
 state of their own. What changes between renders lives in small mutable *bindings* owned by the
-app's state object and referenced from the nodes that show them:
+app's state object and referenced from the nodes that show them (`bindings.py`: `EditText`,
+`Scroll`, `Wheel`, importable from here).
 
-* `EditText`: a text input's text, placeholder and focus (focus is set only by the phone);
-* `Scroll`: a list's scroll offset (the layout writes how far it can scroll);
-* `Wheel`: a picker wheel's rows and selected row.
+A modal presentation (an alert, an action or page sheet, a popover, a context menu) is one rule
+here, not each screen's: `Screen.of` reports everything else in its window not visible, as
+UIKit's `accessibilityViewIsModal` makes a real phone do (`presented`).
 
 Behaviour is a zero-argument `on_tap` closure (or `on_hold`, `on_adjust`) that mutates app state.
 Serialising a tree to WDA's formats lives in `source.py`, drawing it in `render.py`; this module
@@ -20,10 +21,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TypeVar, cast
 
+from phoneshell.sim.bindings import EditText as EditText  # the bindings: importable from here
+from phoneshell.sim.bindings import Handler as Handler
+from phoneshell.sim.bindings import Scroll as Scroll
+from phoneshell.sim.bindings import Wheel as Wheel
 from phoneshell.xcui import TEXT_INPUT_TYPES, TYPE_PREFIX
 
-Handler = Callable[[], None]
-"""A tap or hold behaviour: a closure over app state, run by the phone under its lock."""
 T = TypeVar("T")
 
 # Real WDA's default `traits` per element type (from the iOS 26 dumps); anything else is "".
@@ -38,6 +41,8 @@ _ACCESSIBLE = frozenset({
     "Button", "StaticText", "Cell", "SearchField", "TextField", "SecureTextField", "TextView",
     "Switch", "Slider", "Key", "Icon", "Link", "PickerWheel", "Alert", "MenuItem",
 })
+# Types UIKit always presents modally: whatever builds one, what lies beside it is covered.
+_MODAL_TYPES = frozenset({"Alert", "Sheet", "Popover"})
 # Containers touches fall through (see hit_path).
 _TRANSPARENT = frozenset({"Other", "Window", "Application", "StatusBar"})
 TEXT_INPUTS = TEXT_INPUT_TYPES
@@ -77,111 +82,6 @@ class Rect:
 
 ZERO = Rect(0, 0, 0, 0)
 """The frame real SpringBoard gives icons on pages that are not showing."""
-
-
-@dataclass(eq=False)
-class EditText:
-    """The live text of one text input, owned by app state (mutable on purpose: it is a binding).
-
-    The phone types into the focused field and sets `focused`; apps only read `text` and may
-    clear it. `on_submit` runs when Return is typed; a field without it (and not multiline)
-    just loses focus, like a search field's Search key.
-    """
-
-    placeholder: str = ""
-    """Shown (and reported as the value) while the field is empty."""
-    text: str = ""
-    secure: bool = False
-    """A password field: the value reads as bullets."""
-    multiline: bool = False
-    """A text view: Return types a newline instead of ending editing."""
-    return_key: str = "return"
-    """The label of the keyboard's Return key while this field has focus ("search", "go"...)."""
-    on_submit: Handler | None = None
-    focused: bool = False
-    """Set by the phone only (`Host.focus`)."""
-    selected: bool = False
-    """All its text is selected (Safari's address once editing starts): the next characters
-    typed replace it, and a Backspace deletes it."""
-    on_tap_outside: Handler | None = None
-    """What a tap anywhere but on this field or the keyboard does, while it has focus, before
-    the tap lands where it was aimed (`editing.tap`). None, UIKit's default: nothing (the
-    keyboard stays and the tap lands as if no field had focus)."""
-
-    def shown_value(self) -> str | None:
-        """What WDA reports as `value`: the text, bullets if secure, else the placeholder."""
-        if self.text:
-            return "\u2022" * len(self.text) if self.secure else self.text
-        return self.placeholder or None
-
-
-@dataclass(eq=False)
-class Scroll:
-    """The scroll offset of one scrollable list, owned by app state (a mutable binding).
-
-    `limit` is written by the layout that shows the list (content length minus viewport), so a
-    drag can clamp without knowing the content. `page` > 0 makes it snap whole pages (SpringBoard).
-    """
-
-    offset: int = 0
-    limit: int = 0
-    horizontal: bool = False
-    page: int = 0
-
-    def scroll_by(self, delta: float) -> bool:
-        """Move by `delta` points (snapping to a page if paged); return whether it moved."""
-        before = self.offset
-        if self.page:
-            step = self.page if delta > 0 else -self.page
-            target = before + step if abs(delta) >= self.page // 6 else before
-        else:
-            target = before + round(delta)  # a drag's travel may be a fraction
-        self.offset = max(0, min(self.limit, target))
-        return self.offset != before
-
-    def clamp(self, limit: int, page: int | None = None) -> None:
-        """Record the scrollable length (and page size) and pull the offset back inside it."""
-        if page is not None:
-            self.page = page
-        self.limit = max(0, limit)
-        self.offset = max(0, min(self.limit, self.offset))
-
-
-@dataclass(eq=False)
-class Wheel:
-    """The selected row of one picker wheel, owned by app state (a mutable binding).
-
-    `rows` are the values the wheel can show, top to bottom; `value` is the one in the middle.
-    A wheel that `wrap`s is endless, as iOS's hour and minute wheels are; one that does not
-    (AM/PM) stops at its ends. A tap or drag moves it by whole rows of `row_height` points.
-    """
-
-    rows: tuple[str, ...]
-    index: int = 0
-    wrap: bool = False
-    row_height: int = 34
-
-    @property
-    def value(self) -> str:
-        """The selected row (what WDA reports as the wheel's value)."""
-        return self.rows[self.index] if self.rows else ""
-
-    def step(self, rows: int) -> bool:
-        """Move by `rows` (positive: further down the list); return whether the value changed."""
-        if not self.rows:
-            return False
-        before = self.index
-        target = self.index + rows
-        self.index = target % len(self.rows) if self.wrap else max(0, min(len(self.rows) - 1,
-                                                                          target))
-        return self.index != before
-
-    def select(self, value: str) -> bool:
-        """Show `value` if it is one of the rows (XCTest's adjust-to-value); say whether it is."""
-        if value not in self.rows:
-            return False
-        self.index = self.rows.index(value)
-        return True
 
 
 class _Derived(str):
@@ -266,8 +166,17 @@ class Node:
     """For picker wheels: the binding taps, drags and the element value route turn."""
     opaque: bool = False
     """Drawn as a solid panel in screenshots, hiding what lies behind (a page sheet)."""
+    modal: bool = False
+    """A modal presentation's full-screen layer (`layout.modal_layer`): while it shows,
+    everything else in its window is reported not visible (`presented`). Alerts, action sheets
+    and popovers are modal by their type wherever a screen builds them."""
+    covered: bool = False
+    """Set by `presented` only: visible but for a modal presented over it, so still drawn
+    (dimmed) in screenshots while WDA reports it visible="false"."""
     holds_accessible: bool = dataclasses.field(default=False, init=False)
     """Whether an accessible element lies below (worked out at construction, never set)."""
+    holds_modal: bool = dataclasses.field(default=False, init=False)
+    """Whether a modal presentation lies below (worked out at construction, never set)."""
 
     def __post_init__(self) -> None:
         # WDA's `name` (FBElement wdName) is the accessibility identifier, else the label: an
@@ -276,6 +185,8 @@ class Node:
         if not self.name:
             object.__setattr__(self, "name", self.label or None)
         object.__setattr__(self, "value", wd_value(self))
+        object.__setattr__(self, "holds_modal",
+                           any(c.presents or c.holds_modal for c in self.children))
         holds = any(c.is_accessible or c.holds_accessible for c in self.children)
         object.__setattr__(self, "holds_accessible", holds)
         if holds and self.is_accessible:
@@ -284,6 +195,11 @@ class Node:
             # (a button's title, a cell's texts).
             object.__setattr__(self, "children", tuple(_silenced(c) for c in self.children))
             object.__setattr__(self, "holds_accessible", False)
+
+    @property
+    def presents(self) -> bool:
+        """Whether this node is a modal presentation (`modal`, or an Alert, Sheet, Popover)."""
+        return self.modal or self.type in _MODAL_TYPES
 
     @property
     def wd_type(self) -> str:
@@ -368,8 +284,10 @@ class Screen:
 
         A node's identity is the path of (type, name-or-label, ordinal among like siblings)
         steps from the root, or its `key` where set. It survives re-renders, so element ids
-        stay valid while the element is on screen and go stale when it leaves.
+        stay valid while the element is on screen and go stale when it leaves. What a modal
+        presentation covers is reported not visible (`presented`).
         """
+        root = presented(root)
         nodes: list[Node] = []
         keys: list[str] = []
 
@@ -409,6 +327,61 @@ def hidden(node: Node) -> Node:
     if not node.visible and not node.children:
         return node
     return replace(node, visible=False, children=tuple(hidden(c) for c in node.children))
+
+
+def presented(root: Node) -> Node:
+    """`root` as WDA reports it while a modal presentation shows: in each window (the root's
+    own, for one outside any window) everything but the topmost modal, what holds it and what it
+    holds is not visible, as UIKit's `accessibilityViewIsModal` on a presented view makes a real
+    phone report it (the share-sheet dump: Safari's window, bars and buttons behind the popover
+    all visible="false"), so hittable="false" too. Other windows (the keyboard's, SpringBoard's
+    status bar's, a banner's) are not covered. A modal inside the modal (a confirmation over a
+    page sheet) covers the rest of that modal the same way. Web content keeps its own
+    visibility, as WebKit reports it (`_cover`)."""
+    if not root.holds_modal:
+        return root
+    kids = tuple(presented(c) if c.type == "Window" else c for c in root.children)
+    return _present(replace(root, children=kids) if kids != root.children else root)
+
+
+def _present(scope: Node) -> Node:
+    path = _modal_path(scope)
+    if not path:
+        return scope
+    return _covering(scope, path)
+
+
+def _modal_path(scope: Node) -> list[Node]:
+    """The path below `scope` to the last-drawn outermost modal (none inside another window).
+    An alert, sheet or popover on a modal layer of its own is that layer's panel, not a modal
+    inside it."""
+    for child in reversed(scope.children):
+        if child.modal or (child.presents and not scope.modal):
+            return [child]
+        if child.holds_modal and child.type != "Window":
+            below = _modal_path(child)
+            if below:
+                return [child, *below]
+    return []
+
+
+def _covering(node: Node, path: list[Node]) -> Node:
+    step, rest = path[0], path[1:]
+    kids = tuple((_covering(c, rest) if rest else _present(c)) if c is step else _cover(c, node)
+                 for c in node.children)
+    return replace(node, children=kids)
+
+
+def _cover(node: Node, parent: Node) -> Node:
+    """`node` covered by a modal: not visible, still drawn where it was visible. The content
+    of a web view inside a web view is WebKit's, which reports its own visibility (the real
+    share-sheet dump: the page's texts and buttons visible="true" under hidden WebViews)."""
+    if parent.type == "WebView" and node.type == "WebView":
+        return replace(node, visible=False, covered=node.visible)
+    if not node.visible and not node.children:
+        return node
+    return replace(node, visible=False, covered=node.visible,
+                   children=tuple(_cover(c, node) for c in node.children))
 
 
 def hit_path(root: Node, x: float, y: float) -> list[Node]:

@@ -28,7 +28,7 @@ def confirm_sheet(f: DeviceFacts, action: str, on_action: Handler, on_cancel: Ha
              layout.button(cancel, Rect(8, f.height - 76, f.width - 16, 56), on_cancel)]
     box = Node("Sheet", Rect(8, top, f.width - 16, f.height - top - 8), name=message or None,
                label=message or None, children=tuple(kids))
-    return Node("Other", Rect(0, 0, f.width, f.height), children=(box,), on_tap=on_cancel)
+    return layout.modal_layer(f, (box,), on_cancel)
 
 
 def edit_bar(f: DeviceFacts, title: str | None, on_cancel: Handler, done: str,

@@ -227,8 +227,7 @@ def render(state: SafariState, host: Host) -> Node:
             reload=lambda: setattr(state.scroll, "offset", 0))
         bar = bottom_bar(f, state.address, page, (bool(tab.back), bool(tab.forward)), actions)
         overlay = _overlay(f, state, host)
-    shown = safari_window(f, content, bar, secure=page.secure if page else False,
-                   covered=state.menu == "share")
+    shown = safari_window(f, content, bar, secure=page.secure if page else False)
     full = Rect(0, 0, f.width, f.height)
     return Node("Other", full, key="safari", children=(shown, *(() if overlay is None
                                                                  else (overlay,))))

@@ -203,11 +203,12 @@ def _customize_card(f: DeviceFacts, top: int, close: Handler) -> Node:
                                          label="close", traits="Button", on_tap=close)))))
 
 
-def safari_window(f: DeviceFacts, content: Sequence[Node], bar: Node | None, *, secure: bool,
-           covered: bool = False) -> Node:
+def safari_window(f: DeviceFacts, content: Sequence[Node], bar: Node | None, *,
+                  secure: bool) -> Node:
     """Safari's window: the named window view holding the content and the bottom bar, inside
-    the wrapper views of every UIKit window. `covered`: a popover is up, so VoiceOver (and the
-    tree) marks everything behind it not visible, as the share-sheet dump shows."""
+    the wrapper views of every UIKit window. Under the share sheet all of it but the page's own
+    content is reported not visible, as every modal presentation covers what lies behind it
+    (`ui.presented`)."""
     full = Rect(0, 0, f.width, f.height)
     name = (f"SafariWindow?View=Narrow&BarsKeptMinimized=false&UUID={WINDOW_UUID}&UsingLowered"
             f"Bar=true&IsSecure={'true' if secure else 'false'}&IsTabBarAvailable=false")
@@ -220,4 +221,4 @@ def safari_window(f: DeviceFacts, content: Sequence[Node], bar: Node | None, *, 
     inner = layout.wrap(Node("Other", full, children=(
         safari, layout.wrap(Node("Other", full, visible=False), 1, visible=False))), 7)
     chain = Node("Other", full, children=(inner, layout.wrap(Node("Other", full), 1)))
-    return hidden(chain) if covered else chain
+    return chain
