@@ -112,10 +112,15 @@ class Sandbox:
         """
         shown = [*_runtime(), *self.shares]
         parts = _package_hidden()
-        hidden = _outermost([*parts, *self.hidden])
+        places = [*_system_places(), *shown]
+        # bubblewrap shows nothing but `places`: a folder to hide that holds the package (a
+        # run of `.` in a checkout) is out of sight already, and must not stand in for the
+        # package's hidden parts, which lie inside what is shown
+        asked = [h for h in self.hidden if self.kind != "bwrap" or _inside(h, places)]
+        hidden = _outermost([*parts, *asked])
         files = self._files(command, cwd, parts)
         if self.kind == "bwrap":
-            hidden = [h for h in hidden if _inside(h, [*_system_places(), *shown])]
+            hidden = [h for h in hidden if _inside(h, places)]
             inner = agent_user.become(list(argv))  # never root inside: before the folder is given
             agent_user.give(scratch)
             return seccomp.wrap([self.program,
