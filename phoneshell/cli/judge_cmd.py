@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from phoneshell.agents.sandbox import CHOICES
 from phoneshell.cli.options import progress_printer
 from phoneshell.frames import DEFAULT_FRAMES, DEFAULT_LONG_EDGE
 from phoneshell.judges import (
@@ -26,6 +27,7 @@ from phoneshell.judges import (
 )
 from phoneshell.judges.base import DEFAULT_TIMEOUT_S
 from phoneshell.judges.html import write_judge_html
+from phoneshell.judges.score import unconfined_line
 from phoneshell.records import JudgeScore, JudgeSetManifest, Rate, write_record
 from phoneshell.report.text import interval, pct
 from phoneshell.tasks import default_task_paths
@@ -83,6 +85,11 @@ def add_parsers(commands: Any) -> None:
                    help=f"per item (default {DEFAULT_TIMEOUT_S:g})")
     p.add_argument("--html", type=Path, metavar="FILE",
                    help="also write the judge report: each item's verdict beside the phone's")
+    p.add_argument("--sandbox", choices=CHOICES, default="auto",
+                   help="how a command: judge is confined, as agents are: auto (bubblewrap on "
+                        "Linux, sandbox-exec on macOS, else none, said at start), bwrap, "
+                        "sandbox-exec, or none (unconfined: it can read the labels; recorded, "
+                        "and the score says it is not tamper-proof); default auto")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_judge)
 
@@ -141,7 +148,9 @@ def _rate(r: Rate) -> str:
 def score_lines(s: JudgeScore) -> list[str]:
     """The score for people."""
     f1 = "n/a" if s.f1 is None else f"{s.f1:.3f}"
+    unconfined = unconfined_line(s.sandbox, s.sandbox_note)
     lines = [f"{s.judge}: {s.items} item(s), {s.positives} positive, {s.negatives} negative",
+             *([f"  WARNING: {unconfined}"] if unconfined else []),
              f"  accuracy {_rate(s.accuracy)}",
              f"  precision {_rate(s.precision)}, recall {_rate(s.recall)}, F1 {f1}",
              f"  positive accuracy {_rate(s.recall)}, negative accuracy "
@@ -177,7 +186,7 @@ def run_judge(args: argparse.Namespace) -> int:
     """Judge every item, score; exit 0 when the judge was right on every item, 1 otherwise."""
     options = JudgeOptions(_positive(args.frames, "--frames", DEFAULT_FRAMES),
                            _positive(args.long_edge, "--long-edge", DEFAULT_LONG_EDGE),
-                           args.timeout_s)
+                           args.timeout_s, args.sandbox)
     judgeset = open_judgeset(args.judgeset)
     progress = progress_printer(to_stderr=True)
     if judgeset.manifest.unverified:
@@ -185,9 +194,13 @@ def run_judge(args: argparse.Namespace) -> int:
                  "from runs whose files did not match their seal; the score rests on their "
                  "labels")
     judge = make_judge(args.judge, options)
+    unconfined = unconfined_line(judge.sandbox, judge.sandbox_note)
+    if unconfined:
+        progress(f"WARNING: {unconfined}")
     out = args.out or args.judgeset / "judged" / _slug(judge.name)
     judged = judge_set(judgeset, judge, out, options, progress)
-    result = score(judge.name, judgeset.manifest.set_id, read_labels(judgeset), judged.answers)
+    result = score(judge.name, judgeset.manifest.set_id, read_labels(judgeset), judged.answers,
+                   judged.run)
     write_record(out / "score.json", result)
     if args.html is not None:
         write_judge_html(args.html, judgeset, read_labels(judgeset), judged.answers, result)
@@ -197,4 +210,6 @@ def run_judge(args: argparse.Namespace) -> int:
         print("\n".join(score_lines(result)))
         print(f"answers: {out / 'results'}  score: {out / 'score.json'}"
               + (f"  report: {args.html}" if args.html else ""))
+    if unconfined and args.format == "json":  # the one place the judge cannot rewrite after
+        progress(f"WARNING: {unconfined}")
     return 0 if not result.wrong else 1

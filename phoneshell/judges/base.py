@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from phoneshell.frames import DEFAULT_FRAMES, DEFAULT_LONG_EDGE, sample_uniform
-from phoneshell.records import JudgeItem
+from phoneshell.records import JudgeItem, SandboxKind
 from phoneshell.registry import Registry
 
 CONFIDENCES = ("low", "medium", "high")
@@ -27,11 +27,13 @@ DEFAULT_TIMEOUT_S = 600.0
 
 @dataclass(frozen=True)
 class JudgeOptions:
-    """How items are shown: screenshots per item, their size, and the time a judge gets."""
+    """How items are shown: screenshots per item, their size, the time a judge gets, and how a
+    command judge is confined (`--sandbox`, as for agents: auto, bwrap, sandbox-exec, none)."""
 
     frames: int = DEFAULT_FRAMES
     long_edge: int = DEFAULT_LONG_EDGE
     timeout_s: float = DEFAULT_TIMEOUT_S
+    sandbox: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,9 @@ class Shown:
     folder: Path
     """The item's folder (item.json, frames/)."""
     options: JudgeOptions
+    hidden: tuple[Path, ...] = ()
+    """What the judge must never see, even where it lies inside what a sandbox shows: the
+    judgeset (its labels, the other items) and the folders it was built from."""
 
     @property
     def sampled(self) -> list[int]:
@@ -74,6 +79,10 @@ class Judge(Protocol):
     """The hash of its prompt ("" when phoneshell does not write it)."""
     base_url: str
     """Its endpoint ("" when it has none)."""
+    sandbox: SandboxKind
+    """How it is confined (`in-process`: it runs no program of anyone's)."""
+    sandbox_note: str
+    """Why it runs unconfined ("" when it does not)."""
 
     def judge(self, shown: Shown) -> Reply:
         """Judge one item; never raise for a failure of the judge itself (return `error`)."""

@@ -31,6 +31,7 @@ from phoneshell.errors import RunError
 from phoneshell.frames import FrameError, scale_png
 from phoneshell.judges.base import JUDGES, Judge, JudgeOptions, Reply, Shown
 from phoneshell.judges.words import claim_words
+from phoneshell.records import SandboxKind
 
 SYSTEM_PROMPT = """\
 You are an expert evaluator of phone agents. An agent was asked to carry out a task on an \
@@ -119,6 +120,8 @@ class BaselineJudge:
     """The simple baseline judge over one model of an OpenAI-compatible endpoint."""
 
     prompt_sha256 = PROMPT_SHA256
+    sandbox: SandboxKind = "in-process"  # a request to an endpoint: no program runs here
+    sandbox_note = ""
 
     def __init__(self, model: str, settings: OpenAISettings, options: JudgeOptions) -> None:
         self.model = model

@@ -1,9 +1,22 @@
 """`command:CMD`: any program as a judge, so any judging method can be scored.
 
-For each item the program runs under `/bin/sh -c` in its own process group, in the current
-folder (as `command:` agents do), and is handed a fresh folder holding a copy of the item
-(item.json, frames/) and nothing else: nothing it is given leads to the labels. It gets the item
-on stdin as one JSON object:
+A judge's score is only worth what its answer key is kept from it: a red team's judge read
+`phoneshell judge JUDGESET`'s command line from /proc, opened `labels.jsonl` and scored 100%.
+So a command judge runs as a command agent does (`agents/sandbox.py`, the same `--sandbox`
+choice): under bubblewrap by default, in PID, mount, IPC and UTS namespaces of its own, as
+`nobody` when the harness is root, with the kernel's keyrings filtered, its processes held to
+a `pids` cgroup and first to go when memory runs out. It sees the system, the Python, phoneshell's
+package (less its task files, simulator and attack families), the files its command line names
+and `PHONESHELL_SANDBOX_SHARE`; writable, only its scratch folder (its HOME) and its own /tmp.
+Each item gets a fresh scratch folder holding a copy of the item (item.json, frames/) and
+nothing else; the judgeset (its labels, the other items), the folders it was built from
+(`Shown.hidden`) and the harness's processes are out of sight, even where they lie inside what
+the sandbox shows, and a command line naming a file in them is refused. `--sandbox none` (or a
+machine where no sandbox works, under `auto`) runs it unconfined, as before: said at the start,
+recorded in judge.json and score.json, and every report of it says its scores are not
+tamper-proof.
+
+It gets the item on stdin as one JSON object:
 
     {"v": 1, "item": {...item.json...}, "folder": "/tmp/...", "frames": ["/tmp/.../00.png", ...],
      "sampled": [0, 5, ...], "long_edge": 600}
@@ -25,25 +38,51 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
+from phoneshell.agents import agent_user, pids, programs, sandbox
+from phoneshell.agents.command import first_to_go
 from phoneshell.errors import RunError
 from phoneshell.judges.base import JUDGES, Judge, JudgeOptions, Reply, Shown
+from phoneshell.judges.sources import JudgeError
+from phoneshell.records import SandboxKind
 
 SHELL = "/bin/sh"
 ITEM_DIR = "PHONESHELL_JUDGE_ITEM_DIR"
 OUTPUT_KEPT = 100_000
 """Characters of stdout (and of stderr) kept with the answer."""
+ITEM = "item"
+"""The item's copy inside the judge's scratch folder."""
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    """Stop the program and whatever it left running (it has its own process group)."""
+    """Stop the program and whatever it left running (it has its own process group; a sandbox
+    dies with it, and all inside it with the sandbox)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
 
 
+def _named_in(command: str, cwd: Path, hidden: Sequence[Path]) -> list[Path]:
+    """The files the command line names that are kept from the judge, or lie in a folder
+    that is."""
+    kept = [h.resolve() for h in hidden]
+    return [f for f in sandbox.named_files(command, cwd)
+            if any(f == h or (h.is_dir() and h in f.parents) for h in kept)]
+
+
+def _readable(folder: Path) -> None:
+    """The item's copy readable by the judge, whoever it runs as (`agent_user`), whatever the
+    umask it was written under."""
+    for top, folders, files in os.walk(folder):
+        os.chmod(top, 0o755)
+        for name in files:
+            os.chmod(os.path.join(top, name), 0o644)
+        folders[:] = [f for f in folders if not os.path.islink(os.path.join(top, f))]
+
+
 class CommandJudge:
-    """Run a shell command line once per item."""
+    """Run a shell command line once per item, confined like a command agent."""
 
     prompt_sha256 = ""
     base_url = ""
@@ -52,47 +91,101 @@ class CommandJudge:
         self.command = command
         self.name = f"command:{command}"
         self.options = options
+        self.box = sandbox.choose(options.sandbox)  # a sandbox named but not here: refused
+        self.sandbox: SandboxKind = self.box.kind
+        self.sandbox_note = self.box.note
+        self.cwd = Path.cwd()
+        self._can_start = False
+
+    def _wrap(self, box: sandbox.Sandbox, argv: list[str], scratch: Path) -> list[str]:
+        return box.wrap(argv, self.command, scratch, self.cwd)
+
+    def _check(self, box: sandbox.Sandbox, hidden: Sequence[Path], env: dict[str, str],
+               scratch: Path) -> None:
+        """Refuse, once, a command line that names the answer key or cannot start where the
+        judge runs (its programs looked for in the sandbox, as for an agent).
+
+        Raises:
+            JudgeError: it names a file in the judgeset or its sources, or cannot start.
+        """
+        named = _named_in(self.command, self.cwd, hidden) if box.confines else []
+        if named:
+            raise JudgeError(f"the judge's command line names {named[0]}, inside the judgeset "
+                             "or a folder it was built from: a judge never sees the labels, "
+                             "nor anything there", hint="keep the judge's program and data "
+                                                        "outside the judgeset and the runs")
+        if self._can_start:
+            return
+        try:
+            why = programs.cannot_start(self.command, lambda a: self._wrap(box, a, scratch),
+                                        env, box.confines, SHELL,
+                                        box.needs(self.command, self.cwd), agent_user.who())
+        except PermissionError as exc:
+            why = f"the command could not start: {exc}"
+        if why:
+            raise JudgeError(why.replace("agent", "judge"),
+                             hint="docs/judges.md says what a confined judge sees")
+        self._can_start = True
 
     def judge(self, shown: Shown) -> Reply:
-        """Run the command on a copy of the item; its stdout is the answer."""
+        """Run the command, confined, on a copy of the item; its stdout is the answer."""
         started = time.monotonic()
+        box = self.box.hiding(shown.hidden)
         with tempfile.TemporaryDirectory(prefix="phoneshell-judge-") as tmp:
-            folder = Path(tmp) / "item"
+            scratch = Path(tmp)
+            folder = scratch / ITEM
             shutil.copytree(shown.folder, folder)
+            _readable(folder)
             frames = [str(folder / f.file) for f in shown.item.frames]
             given = json.dumps({"v": 1, "item": shown.item.to_plain(), "folder": str(folder),
                                 "frames": frames, "sampled": shown.sampled,
                                 "long_edge": self.options.long_edge})
+            env = {**sandbox.environment(dict(os.environ), scratch, box.confines),
+                   ITEM_DIR: str(folder)}
+            self._check(box, shown.hidden, env, scratch)
             try:
-                process = subprocess.Popen(
-                    [SHELL, "-c", self.command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE, start_new_session=True,
-                    env={**os.environ, ITEM_DIR: str(folder)})
-            except OSError as exc:
-                return Reply(error=f"cannot start {self.command!r}: {exc}")
-            try:
-                out, err = process.communicate(given.encode(), timeout=self.options.timeout_s)
-                timed_out = False
-            except subprocess.TimeoutExpired:
-                _kill_group(process)
-                out, err = process.communicate()
-                timed_out = True
-            finally:
-                _kill_group(process)  # nothing it started outlives its item
+                argv = self._wrap(box, [SHELL, "-c", self.command], scratch)
+            except PermissionError as exc:
+                raise JudgeError(f"the command could not start: {exc}") from exc
+            out, err, code, timed_out = self._run(argv, env, given)
+            box.take_back(scratch)  # then deleted with the folder, whatever it left
         stdout = out.decode("utf-8", "replace")
         stderr = err.decode("utf-8", "replace")
         raw: dict[str, object] = {"stdout": stdout[-OUTPUT_KEPT:], "stderr": stderr[-OUTPUT_KEPT:],
-                                  "exit": process.returncode}
+                                  "exit": code}
         seconds = time.monotonic() - started
         count = len(frames)  # all of them: the program picks what to look at
         if timed_out:
             return Reply(error=f"no answer within {self.options.timeout_s:g}s; the command was "
                                "stopped", seconds=seconds, raw=raw, frames_shown=count)
-        if process.returncode != 0 and not stdout.strip():
-            return Reply(error=f"the command exited with status {process.returncode}"
+        if code != 0 and not stdout.strip():
+            return Reply(error=f"the command exited with status {code}"
                                + (f": {stderr.strip()[-300:]}" if stderr.strip() else ""),
                          seconds=seconds, raw=raw, frames_shown=count)
         return Reply(text=stdout[-OUTPUT_KEPT:], seconds=seconds, raw=raw, frames_shown=count)
+
+    def _run(self, argv: list[str], env: dict[str, str], given: str
+             ) -> tuple[bytes, bytes, int, bool]:
+        """Run one judgement: its stdout, stderr, exit status, and whether it ran out of time."""
+        limit = pids.Limit()  # however many it forks, the harness keeps pids for its threads
+        try:
+            process = subprocess.Popen(
+                first_to_go(limit.wrap(argv)), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, start_new_session=True, env=env)
+        except OSError as exc:
+            limit.close()
+            return b"", f"cannot start {self.command!r}: {exc}".encode(), 127, False
+        try:
+            out, err = process.communicate(given.encode(), timeout=self.options.timeout_s)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            _kill_group(process)
+            out, err = process.communicate()
+            timed_out = True
+        finally:
+            _kill_group(process)  # nothing it started outlives its item
+            limit.close()  # nor anything left in its cgroup
+        return out, err, process.returncode, timed_out
 
 
 def _command(arg: str, options: JudgeOptions) -> Judge:

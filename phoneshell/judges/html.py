@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from phoneshell.judges.judgeset import JudgeSet
-from phoneshell.judges.score import said, type_name
+from phoneshell.judges.score import said, type_name, unconfined_line
 from phoneshell.judges.words import claim_words
 from phoneshell.records import Group, JudgeAnswer, JudgeItem, JudgeScore, LabelRow, Rate
 from phoneshell.report.escape import h
@@ -132,11 +132,13 @@ def render(judgeset: JudgeSet, labels: Mapping[str, LabelRow],
     order = sorted(labels.values(), key=lambda r: (r.id not in wrong, type_name(r), r.task_id))
     items = "".join(item_html(judgeset.item(r.id), r, answers.get(r.id),
                               judgeset.item_dir(r.id).resolve(), page) for r in order)
+    unconfined = unconfined_line(result.sandbox, result.sandbox_note)
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>judge report: {h(result.judge)}</title><style>{CSS}{EXTRA_CSS}</style>"
             f"</head><body><h1>Judge report: {h(result.judge)}</h1>"
             f'<p class="meta">judgeset {h(judgeset.folder)} &middot; {result.items} item(s), '
             f"{result.positives} positive, {result.negatives} negative</p>"
+            + (f'<ul class="warnings"><li>{h(unconfined)}</li></ul>' if unconfined else "")
             + summary_html(result, labels, answers)
             + f'<section id="items"><h2>Items</h2>{items}</section></body></html>\n')
 

@@ -36,6 +36,7 @@ from phoneshell.runner.run import Progress
 RUN = "judge.json"
 RESULTS = "results"
 RAW = "raw"
+EARLIER = "an earlier invocation of this judge run ran it unconfined: "
 
 
 @dataclass(frozen=True)
@@ -49,12 +50,15 @@ class Judged:
 
 
 def _start(out: Path, judgeset: JudgeSet, judge: Judge, options: JudgeOptions) -> JudgeRun:
-    """The run record: new, or the earlier one when it is the same judge, set and options."""
+    """The run record: new, or the earlier one when it is the same judge, set and options
+    (confined as the less confined of the two: an unconfined judge could have written any of
+    the answers kept)."""
     fresh = JudgeRun(judge=judge.name, set_id=judgeset.manifest.set_id,
                      judgeset=str(judgeset.folder), frames=options.frames,
                      long_edge=options.long_edge, prompt_sha256=judge.prompt_sha256,
                      base_url=judge.base_url, started_at=time.time(),
-                     phoneshell_version=__version__, git_commit=git_commit())
+                     phoneshell_version=__version__, git_commit=git_commit(),
+                     sandbox=judge.sandbox, sandbox_note=judge.sandbox_note)
     path = out / RUN
     if not path.exists():
         if out.exists() and any(out.iterdir()):
@@ -75,7 +79,12 @@ def _start(out: Path, judgeset: JudgeSet, judge: Judge, options: JudgeOptions) -
                          f"({', '.join(f'{k}={getattr(earlier, k)!r}' for k in changed)}); "
                          "resuming it would mix two judges' answers",
                          hint="choose a new folder for --out")
-    resumed = earlier.model_copy(update={"resumed_at": (*earlier.resumed_at, time.time())})
+    update: dict[str, object] = {"resumed_at": (*earlier.resumed_at, time.time())}
+    if fresh.sandbox == "in-process" or earlier.tamper_proof:
+        update.update(sandbox=fresh.sandbox, sandbox_note=fresh.sandbox_note)
+    elif not earlier.sandbox_note.startswith(EARLIER):  # it could have written the answers kept
+        update.update(sandbox_note=f"{EARLIER}{earlier.sandbox_note or earlier.sandbox}")
+    resumed = earlier.model_copy(update=update)
     write_record(path, resumed)
     return resumed
 
@@ -111,6 +120,15 @@ def answer_of(item_id: str, judge: Judge, reply: Reply) -> JudgeAnswer:
         tokens_in=reply.tokens_in, tokens_out=reply.tokens_out)
 
 
+def kept_from_judges(judgeset: JudgeSet, out: Path) -> tuple[Path, ...]:
+    """What a judge must never see: the judgeset (labels, other items, other judges' scores),
+    this run's folder, and the run folders and results files the set was built from (as
+    they were given: relative to where it was built, read from here as well as can be)."""
+    given = [Path(s.path) for s in judgeset.manifest.sources]
+    found = [p.resolve() for p in (judgeset.folder, out, *given) if p.exists()]
+    return tuple(dict.fromkeys(found))
+
+
 def _line(index: int, total: int, answer: JudgeAnswer) -> str:
     said = (("success" if answer.success else "failure") if answer.status == "ok"
             else f"{answer.status}: {answer.problem[:120]}")
@@ -126,13 +144,14 @@ def judge_set(judgeset: JudgeSet, judge: Judge, out: Path, options: JudgeOptions
         JudgeError: `out` holds something else, or another judge's run.
     """
     run = _start(out, judgeset, judge, options)
+    hidden = kept_from_judges(judgeset, out)
     ids = judgeset.manifest.items
     answers = read_answers(out, ids)
     todo = [i for i in ids if i not in answers or answers[i].status == "error"]
     if len(todo) < len(ids):
         progress(f"resuming: {len(ids) - len(todo)} of {len(ids)} item(s) already answered")
     for n, item_id in enumerate(todo, start=len(ids) - len(todo) + 1):
-        shown = Shown(judgeset.item(item_id), judgeset.item_dir(item_id), options)
+        shown = Shown(judgeset.item(item_id), judgeset.item_dir(item_id), options, hidden)
         reply = judge.judge(shown)
         answer = answer_of(item_id, judge, reply)
         write_text_atomic(out / RAW / f"{item_id}.json",

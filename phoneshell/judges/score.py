@@ -19,10 +19,12 @@ from phoneshell.records import (
     AgentRate,
     Group,
     JudgeAnswer,
+    JudgeRun,
     JudgeScore,
     LabelRow,
     Ranking,
     Rate,
+    SandboxKind,
     WrongItem,
 )
 from phoneshell.report.stats import wilson
@@ -146,9 +148,19 @@ def _wrong(rows: Sequence[LabelRow], answers: Mapping[str, JudgeAnswer]) -> tupl
     return tuple(out)
 
 
+def unconfined_line(kind: SandboxKind | None, note: str) -> str:
+    """What every report of a judge run says of a judge that ran unconfined ("" when it did
+    not)."""
+    if kind not in ("none", "unavailable"):
+        return ""
+    return (f"the judge ran UNCONFINED ({note or kind}): it could read the judgeset's labels "
+            "and write its own answers; its scores are not tamper-proof")
+
+
 def score(judge: str, set_id: str, labels: Mapping[str, LabelRow],
-          answers: Mapping[str, JudgeAnswer]) -> JudgeScore:
-    """The whole score of one judge's answers on one judgeset."""
+          answers: Mapping[str, JudgeAnswer], run: JudgeRun | None = None) -> JudgeScore:
+    """The whole score of one judge's answers on one judgeset (with how the judge was
+    confined, from its `run`)."""
     rows = sorted(labels.values(), key=lambda r: (type_name(r), r.task_id, r.id))
     t = _Tally.of(rows, answers)
     recall, negative = rate(t.tp, t.tp + t.fn), rate(t.tn, t.tn + t.fp)
@@ -163,4 +175,5 @@ def score(judge: str, set_id: str, labels: Mapping[str, LabelRow],
         negative_accuracy=negative, balanced_accuracy=_mean(recall.rate, negative.rate),
         by_type=_groups(rows, answers, {r.id: [type_name(r)] for r in rows}),
         by_tag=_groups(rows, answers, {r.id: list(r.tags) for r in rows}),
-        wrong=_wrong(rows, answers), ranking=ranking(rows, answers))
+        wrong=_wrong(rows, answers), ranking=ranking(rows, answers),
+        sandbox=run.sandbox if run else None, sandbox_note=run.sandbox_note if run else "")

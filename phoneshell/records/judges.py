@@ -18,6 +18,7 @@ from pydantic import Field
 from phoneshell.records.attempt import Claim
 from phoneshell.records.audit import Scalar
 from phoneshell.records.base import Part, Record
+from phoneshell.records.seal import TAMPER_PROOF, SandboxKind
 
 JUDGESET_VERSION = 1
 LABEL_VERSION = 1
@@ -225,6 +226,18 @@ class JudgeRun(Record):
     """The phoneshell that ran it."""
     git_commit: str = ""
     """Its git commit."""
+    sandbox: SandboxKind = "none"
+    """How a command judge was confined (`bwrap`, `sandbox-exec`; `none` or `unavailable`:
+    it could read the labels), the least confined of its invocations; `in-process` for the
+    built-in judge, which runs no program. A run recorded before judges were confined says
+    `none`: they ran unconfined."""
+    sandbox_note: str = ""
+    """Why it ran unconfined ("" when it did not)."""
+
+    @property
+    def tamper_proof(self) -> bool:
+        """Whether the judge could reach neither the labels nor its own run's files."""
+        return self.sandbox in TAMPER_PROOF
 
 
 class JudgeAnswer(Record):
@@ -387,3 +400,12 @@ class JudgeScore(Record):
     """Every item it got wrong."""
     ranking: Ranking | None = None
     """Ranking fidelity over the run items' agents (null: no run items)."""
+    sandbox: SandboxKind | None = None
+    """How the judge was confined (judge.json's `sandbox`; null: not said)."""
+    sandbox_note: str = ""
+    """Why it ran unconfined ("" when it did not)."""
+
+    @property
+    def tamper_proof(self) -> bool:
+        """False when the judge ran unconfined: it could have read the labels."""
+        return self.sandbox is None or self.sandbox in TAMPER_PROOF

@@ -1,7 +1,8 @@
 """`command:` judges: any program reads an item on stdin and answers JSON. A judge that reads
-the labels (on purpose, by a path the test hands it) scores 1.0, a judge that always says
-success scores positive accuracy 1 and negative accuracy 0, malformed answers count as wrong,
-and an interrupted run picks up where it stopped."""
+the labels (on purpose, by a path the test hands it, unconfined) scores 1.0, a judge that always
+says success scores positive accuracy 1 and negative accuracy 0, malformed answers count as
+wrong, and an interrupted run picks up where it stopped. Judges that write outside their folder
+(a count of their calls) run unconfined; confinement is test_judges_confined.py's."""
 
 from __future__ import annotations
 
@@ -69,6 +70,7 @@ def program(tmp_path: Path, name: str, body: str) -> str:
 
 
 DEFAULTS = JudgeOptions()
+UNCONFINED = JudgeOptions(sandbox="none")
 
 
 def judged(made: Made, spec: str, out: Path, options: JudgeOptions = DEFAULTS
@@ -106,7 +108,7 @@ def test_agenthorizons_layout_scores_the_same(made: Made, tmp_path: Path) -> Non
 def test_a_judge_that_reads_the_labels_scores_one(made: Made, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CHEAT_LABELS", str(made.judgeset.folder / "labels.jsonl"))
-    result = judged(made, program(tmp_path, "cheat", CHEAT), tmp_path / "out")
+    result = judged(made, program(tmp_path, "cheat", CHEAT), tmp_path / "out", UNCONFINED)
     assert (result.accuracy.rate, result.precision.rate, result.recall.rate, result.f1,
             result.negative_accuracy.rate, result.balanced_accuracy) == (1.0,) * 6
     assert result.wrong == () and all(g.balanced in (None, 1.0) for g in result.by_tag)
@@ -131,15 +133,15 @@ def test_errors_are_asked_again_and_answers_are_not(made: Made, tmp_path: Path,
     monkeypatch.setenv("SLOW", str(tmp_path / "never"))
     spec, out = program(tmp_path, "counted", COUNTED), tmp_path / "out"
     broken.touch()
-    assert judged(made, spec, out).missing == len(made.labels)
+    assert judged(made, spec, out, UNCONFINED).missing == len(made.labels)
     broken.unlink()
-    assert judged(made, spec, out).accuracy.n == len(made.labels)
-    assert judged(made, spec, out).missing == 0
+    assert judged(made, spec, out, UNCONFINED).accuracy.n == len(made.labels)
+    assert judged(made, spec, out, UNCONFINED).missing == 0
     assert len(calls.read_text().split()) == 2 * len(made.labels)  # the third run asked none
     with pytest.raises(JudgeError, match="another judge"):
-        judged(made, program(tmp_path, "always", ALWAYS), out)
+        judged(made, program(tmp_path, "always", ALWAYS), out, UNCONFINED)
     with pytest.raises(JudgeError, match="another frames"):
-        judged(made, spec, out, JudgeOptions(frames=2))
+        judged(made, spec, out, JudgeOptions(frames=2, sandbox="none"))
 
 
 def test_a_judge_that_outlives_its_time_is_stopped(made: Made, tmp_path: Path) -> None:
@@ -156,7 +158,7 @@ def test_an_interrupted_judge_run_picks_up_where_it_stopped(made: Made, tmp_path
     env = {**os.environ, "PYTHONWARNINGS": "error", "CALLS": str(calls),
            "BROKEN": str(tmp_path / "never"), "SLOW": str(slow)}
     args = [sys.executable, "-m", "phoneshell", "judge", str(made.judgeset.folder), "--judge",
-            program(tmp_path, "counted", COUNTED), "--out", str(out)]
+            program(tmp_path, "counted", COUNTED), "--out", str(out), "--sandbox", "none"]
     slow.touch()  # the third item hangs until the run is interrupted
     first = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)

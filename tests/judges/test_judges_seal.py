@@ -68,8 +68,15 @@ def test_lines_the_seal_does_not_hold_are_never_shown(made: Made, tmp_path: Path
     assert shown_frames(tmp_path / "set") == shown_frames(tmp_path / "honest")
 
 
-def test_a_resumed_run_goes_on_sealing_its_frames(made: Made, tmp_path: Path,
-                                                 sim: SimServer) -> None:
+def test_a_resumed_run_goes_on_sealing_its_frames(made: Made, tmp_path: Path, sim: SimServer,
+                                                 signing_key: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same key, but a record of latest seals of its own: the copy resumed here is a fork
+    # of the shared run, which the session's record would then call rolled back
+    keys = tmp_path / "keys"
+    keys.mkdir(mode=0o700)
+    shutil.copy(signing_key, keys / signing_key.name)
+    monkeypatch.setenv("PHONESHELL_KEY_FILE", str(keys / signing_key.name))
     run_dir = copied(made, "SOL", tmp_path)
     run_suite(RunOptions(device=sim.url, runs_dir=tmp_path, run_id="SOL", resume=True),
               progress=lambda line: None)  # every attempt scored: nothing runs, it is sealed
