@@ -30,9 +30,9 @@ def make_runs(folder: Path) -> None:
     with ThreadPoolExecutor(1) as pool:  # the subprocess runs go on while these run here
         started = pool.submit(cli_runs, played, tasks, plans)
         lying_run(played, tasks)
-        faulted = faulted_run(played, tasks)
+        faulted_run(played, tasks)
         started.result()
-    resumed_run(faulted, folder / "resumed")
+    resumed_run(folder / "resumed", tasks)
 
 
 @pytest.fixture(scope="session")

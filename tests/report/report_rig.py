@@ -113,9 +113,11 @@ def faulted_run(runs: Path, tasks: Path) -> Path:
     return runs / "FLT"
 
 
-def resumed_run(faulted: Path, runs: Path) -> Path:
-    """A copy of the faulted run, continued with `--resume` on a healthy simulator."""
-    shutil.copytree(faulted, runs / faulted.name)
+def resumed_run(runs: Path, tasks: Path) -> Path:
+    """A faulted run of its own, continued with `--resume` on a healthy simulator (not a copy
+    of another: the copy left behind would hold an earlier seal than the run's latest, as a
+    run rolled back does)."""
+    faulted = faulted_run(runs, tasks)
     with SimServer() as sim:
         done = phoneshell("run", "--resume", faulted.name, "--runs", str(runs), "--device",
                           sim.url)
