@@ -12,7 +12,10 @@ is being typed) and a sideways swipe on the display delete the entry's last digi
 "Error". Exact decimal arithmetic, shown with up to 9 significant digits and thousands
 separators, as the real display does. Keys go by their accessibility names: "0"-"9",
 "Decimal", "All clear", "Delete", "Clear", "change sign", "percent", "divide", "multiply",
-"subtract" and "equals"; the swipe by `DISPLAY_SWIPE`.
+"subtract" and "equals"; the swipe by `DISPLAY_SWIPE`. The Scientific keypad's parentheses
+("left parenthesis", "right parenthesis") group: ( 12 + 8 ) × 5 = is 100; = closes what is
+open, a ) with nothing open does nothing, and a ( right after a number or a ) multiplies
+(5 ( 2 + 3 ) = is 25).
 """
 from __future__ import annotations
 
@@ -21,8 +24,21 @@ from dataclasses import dataclass, field, fields
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
 OPERATORS = {"divide": "÷", "multiply": "×", "subtract": "−", "add": "+"}
+OPEN, CLOSE = "left parenthesis", "right parenthesis"
+"""The Scientific keypad's parentheses, by the names the simulated Calculator gives them
+(inferred: no dump of the real app's Scientific keypad is known; docs/simulator.md)."""
+SCIENTIFIC = {
+    "memory clear": "mc", "memory plus": "m+", "memory minus": "m−", "memory recall": "mr",
+    "second": "2nd", "square": "x²", "cube": "x³", "power": "xʸ", "e to the x": "eˣ",
+    "10 to the x": "10ˣ", "reciprocal": "1/x", "square root": "²√x", "cube root": "³√x",
+    "root": "ʸ√x", "natural log": "ln", "log 10": "log₁₀", "factorial": "x!", "sin": "sin",
+    "cos": "cos", "tan": "tan", "e": "e", "EE": "EE", "Rad": "Rad", "sinh": "sinh",
+    "cosh": "cosh", "tanh": "tanh", "pi": "π", "Rand": "Rand"}
+"""The Scientific keypad's other keys (iOS 17's landscape set), by the names the simulated
+Calculator gives them (inferred, as the parentheses'), with what each shows: this arithmetic
+computes none of them; the check refuses a computation that presses one."""
 SYMBOLS = {**OPERATORS, "equals": "=", "percent": "%", "change sign": "+/−", "Decimal": ".",
-           "All clear": "AC", "Clear": "C", "Delete": "⌫"}
+           "All clear": "AC", "Clear": "C", "Delete": "⌫", OPEN: "(", CLOSE: ")"}
 """What each key shows on screen (the screenshot); the source carries the accessibility names."""
 _TIGHT = ("multiply", "divide")
 DISPLAY_SWIPE = "display swipe"
@@ -60,6 +76,11 @@ class CalculatorState:
     """The last operation and operand, for repeated =."""
     after_operator: bool = False
     error: bool = False
+    groups: list[tuple[Decimal | None, str | None, Decimal | None, str | None]] = \
+        field(default_factory=list)
+    """What was pending outside each open parenthesis, innermost last."""
+    closed: bool = False
+    """Whether the last key closed a parenthesis (a ( after it multiplies)."""
 
     def value(self) -> Decimal:
         """The entry as a number."""
@@ -132,6 +153,40 @@ def press(state: CalculatorState, key: str) -> None:
         _delete(state)
     elif key == "All clear":
         _clear_all(state)
+    elif key == OPEN:
+        _open(state)
+    elif key == CLOSE:
+        _close(state)
+    state.closed = key == CLOSE and not state.error
+
+
+def _open(state: CalculatorState) -> None:
+    """A ( sets aside what is pending; right after a number typed or a ) it multiplies first."""
+    if (state.typing or state.closed) and not state.after_operator:
+        _operator(state, "multiply")
+        if state.error:
+            return
+    state.groups.append((state.sum_left, state.sum_op, state.product_left, state.product_op))
+    state.sum_left = state.sum_op = state.product_left = state.product_op = None
+    state.entry, state.typing, state.after_operator = "0", False, False
+
+
+def _close(state: CalculatorState) -> None:
+    """A ) works out what is open and takes back what was pending outside it (nothing when no
+    parenthesis is open)."""
+    if not state.groups:
+        return
+    x = state.value()
+    try:
+        if state.product_op is not None and state.product_left is not None:
+            x = _apply(state.product_left, state.product_op, x)
+        if state.sum_op is not None and state.sum_left is not None:
+            x = _apply(state.sum_left, state.sum_op, x)
+    except ArithmeticError:
+        state.error = True
+        return
+    state.sum_left, state.sum_op, state.product_left, state.product_op = state.groups.pop()
+    state.entry, state.typing, state.after_operator = _plain(x), False, False
 
 
 def _clear_all(state: CalculatorState) -> None:
@@ -195,6 +250,10 @@ def _operator(state: CalculatorState, op: str) -> None:
 
 
 def _equals(state: CalculatorState) -> None:
+    while state.groups and not state.error:
+        _close(state)
+    if state.error:
+        return
     x = state.value()
     try:
         if state.product_op is None and state.sum_op is None:
@@ -229,7 +288,10 @@ def _plain(value: Decimal) -> str:
 
 DIGITS = tuple("0123456789")
 KEYS = frozenset({*DIGITS, *SYMBOLS})
-"""Every key of the portrait keypad, by its accessibility name."""
+"""Every key the arithmetic takes, by its accessibility name: the portrait keypad's and the
+Scientific keypad's parentheses."""
+ENDS_ENTRY = frozenset({*OPERATORS, "equals", "percent", OPEN, CLOSE})
+"""The keys that take the entry being typed into the computation."""
 
 
 @dataclass
@@ -253,18 +315,22 @@ class Worked:
         return display(self.state)
 
 
-def work(keys: Sequence[str]) -> Worked:
+def work(keys: Sequence[str], values: Sequence[Decimal] | None = None) -> Worked:
     """Replay `keys` (accessibility names, each in `KEYS`, or `DISPLAY_SWIPE`) on a fresh
-    Calculator, noting each number keyed as it is entered."""
+    Calculator, noting each number keyed as it is entered. With `values`, each number keyed
+    is worked with as the value at its place among the numbers keyed instead (its entries still
+    note what was keyed): the same computation with other numbers in it."""
     done = Worked()
     state = done.state
     for key in keys:
+        if values is not None and key in ENDS_ENTRY and state.typing and not state.error:
+            state.entry = _plain(values[len(done.entries) - 1])
         if state.error and (key in DIGITS or key == "Decimal"):
             done.entries.clear()  # a digit after Error starts over, as All clear does
             done.operations = 0
         typing = state.typing and not state.error
         if key == "equals" and state.product_op is None and state.sum_op is None \
-                and state.repeat is None:
+                and state.repeat is None and not state.groups:
             done.repeated_before = True
         if key == "Clear" and typing and done.entries:
             done.entries.pop()

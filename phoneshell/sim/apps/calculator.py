@@ -11,13 +11,29 @@ backspace, iOS 18 and later, top left while an entry is typed) or "All clear" (t
 "change sign", "percent", "divide", "multiply", "subtract", "add" and "equals". A sideways swipe
 on the display deletes a digit, as Delete does. The 0 key is still the classic wide one: iOS 18's
 mode button (Basic, Scientific, Math Notes, Convert) and its expression line are not modelled.
+
+Turned to landscape it shows the Scientific keypad, as the phone does: six columns of scientific
+keys left of the same keys. Its "left parenthesis" and "right parenthesis" group (the names are
+inferred: no dump of that keypad is known); the rest (`keypad.SCIENTIFIC`) are there to be seen
+and tapped but compute nothing here, and the `tapped_keys` check refuses a computation that
+presses one.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from phoneshell.keypad import DISPLAY_SWIPE, SYMBOLS, CalculatorState, display, display_swipe, press
+from phoneshell.keypad import (
+    CLOSE,
+    DISPLAY_SWIPE,
+    OPEN,
+    SCIENTIFIC,
+    SYMBOLS,
+    CalculatorState,
+    display,
+    display_swipe,
+    press,
+)
 from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Drag, Host, register
 from phoneshell.sim.ui import Node, Rect, hit_path
@@ -29,21 +45,46 @@ def _key(key: str, frame: Rect, state: CalculatorState) -> Node:
     def tap() -> None:
         press(state, key)
 
-    # the screenshot font has no ⌫ (it would draw "?"): the backspace's arrow with its cross
-    drawn = "<x" if key == "Delete" else SYMBOLS.get(key)
+    # the screenshot font has no ⌫ (it would draw "?"): the backspace's arrow with its cross;
+    # nor superscripts, roots or π: the Scientific keys are drawn by their names
+    drawn = "<x" if key == "Delete" else SYMBOLS.get(key) or _ascii(SCIENTIFIC.get(key))
     return Node("Button", frame, label=key, name=key, on_tap=tap, pixels_text=drawn)
 
 
+def _ascii(symbol: str | None) -> str | None:
+    """A Scientific key's symbol as the screenshot font draws it: x², ²√x, π as x^2, 2Vx, pi."""
+    if symbol is None:
+        return None
+    for fancy, plain in (("²", "^2"), ("³", "^3"), ("ʸ", "^y"), ("ˣ", "^x"), ("₁₀", "10"),
+                         ("π", "pi"), ("−", "-"), ("√", "V")):
+        symbol = symbol.replace(fancy, plain)
+    return symbol.replace("^2V", "2V").replace("^3V", "3V").replace("^yV", "yV")
+
+
+SCIENTIFIC_ROWS = (
+    (OPEN, CLOSE, "memory clear", "memory plus", "memory minus", "memory recall"),
+    ("second", "square", "cube", "power", "e to the x", "10 to the x"),
+    ("reciprocal", "square root", "cube root", "root", "natural log", "log 10"),
+    ("factorial", "sin", "cos", "tan", "e", "EE"),
+    ("Rad", "sinh", "cosh", "tanh", "pi", "Rand"),
+)
+"""The Scientific keypad's columns left of the basic keys, row by row (iOS 17's landscape)."""
+
+
 def render(state: CalculatorState, host: Host) -> Node:
-    """The display over the 5x4 keypad."""
+    """The display over the 5x4 keypad; turned, over the Scientific keypad's 5x10."""
     f = host.facts
-    size, gap = 84, 13
-    left = (f.width - 4 * size - 3 * gap) // 2
-    bottom = f.height - 50
+    landscape = f.width > f.height
+    # portrait: 84-point keys, 13 apart; landscape: 64 x 52 keys, 8 apart, inside the notch's
+    # and the home indicator's margins
+    width, height, gap = (64, 52, 8) if landscape else (84, 84, 13)
+    columns = 10 if landscape else 4
+    left = (f.width - columns * width - (columns - 1) * gap) // 2
+    bottom = f.height - (21 if landscape else 50)
 
     def at(col: int, row: int, span: int = 1) -> Rect:
-        return Rect(left + col * (size + gap), bottom - (5 - row) * (size + gap) + gap,
-                    size * span + gap * (span - 1), size)
+        return Rect(left + col * (width + gap), bottom - (5 - row) * (height + gap) + gap,
+                    width * span + gap * (span - 1), height)
 
     clear = "Delete" if state.typing and not state.error else "All clear"
     grid: list[tuple[str, int, int, int]] = [
@@ -53,11 +94,19 @@ def render(state: CalculatorState, host: Host) -> Node:
         ("1", 0, 3, 1), ("2", 1, 3, 1), ("3", 2, 3, 1), ("add", 3, 3, 1),
         ("0", 0, 4, 2), ("Decimal", 2, 4, 1), ("equals", 3, 4, 1),
     ]
+    if landscape:
+        grid = [*((key, col, row, 1) for row, keys in enumerate(SCIENTIFIC_ROWS)
+                  for col, key in enumerate(keys)),
+                *((key, col + 6, row, span) for key, col, row, span in grid)]
     keys = [_key(key, at(col, row, span), state) for key, col, row, span in grid]
     shown = display(state)
     # The frame hugs the digits at the right edge, as the real display's does.
-    width = min(f.width - 32, layout.text_width(shown, 76))
-    result = Node("StaticText", Rect(f.width - 16 - width, at(0, 0).y - 110, width, 96),
+    size = 56 if landscape else 76
+    wide = min(f.width - 32, layout.text_width(shown, size))
+    tall = size + 20
+    right = left + columns * (width + gap) - gap if landscape else f.width - 16
+    result = Node("StaticText", Rect(right - wide,
+                                     at(0, 0).y - tall - (4 if landscape else 14), wide, tall),
                   label=shown, name="Result", value=shown)
     # The pending operator's key stays highlighted until the next entry, as on the real app.
     pending = (state.product_op or state.sum_op) if state.after_operator else None
