@@ -32,8 +32,13 @@ ALSO = Param("also", "str_list", "Other orders that count as the same computatio
 RESULT = Param("result", "str", "Instead of `keys`: the number Calculator must show, worked out "
                                 "in any order from `numbers`, e.g. `3`.")
 NUMBERS = Param("numbers", "str_list", "With `result`: the operands the instruction gives, each "
-                                       "keyed exactly once as a whole entry; other spellings of "
-                                       "one follow it after spaces: `['30', '10 0.1']`.")
+                                       "keyed as a whole entry (again if the computation needs "
+                                       "it); other spellings of one follow it after spaces: "
+                                       "`['30', '10 0.1']`.")
+EXPRESSION = Param("expression", "str", "With `result`: the computation the instruction asks "
+                                        "for, in `numbers` (first spellings), + − × ÷ ( ) and "
+                                        "% for a hundredth: `(12 + 8) × 5`. Any equivalent "
+                                        "form keyed counts.")
 HELPERS = Param("helpers", "str_list", "With `result`: other numbers the computation may key, "
                                        "each at most once, e.g. `['100']` for a percentage.")
 URL = Param("url", "str", "The page: a host (its whole site), or a host and path (that page); "
@@ -41,6 +46,8 @@ URL = Param("url", "str", "The page: a host (its whole site), or a host and path
             required=True)
 ADDRESS_NAMES = frozenset({"TabBarItemTitle", "URL"})
 """Names of Safari's address field (iOS 15 and later; earlier), labelled "Address"."""
+TURNS = ("/orientation", "/rotation")
+"""WDA's routes that turn the phone, as the bridge logs them."""
 UNCOUNTED = frozenset({"taps", "two_finger_tap", "keyboard_dismiss"})
 """Tap gestures that are not one press of the element: a count WDA does not log, two fingers."""
 DURATION = Param("text", "str", "The duration the countdown was started at, as the timer shows "
@@ -63,10 +70,14 @@ def _presses(actions: Sequence[Action], app: str, swipes: bool = False) -> list[
     """The agent's presses in `app`, in order, up to its last tap there: each tap once (a double
     tap twice), and None for an action between them that is not a press (a tap whose count WDA
     does not say), a swipe too unless `swipes` keeps it (a sideways one on Calculator's display
-    deletes a digit: the computation replays it)."""
+    deletes a digit: the computation replays it; turning the phone, which keeps what Calculator
+    shows and brings its Scientific keypad, is then passed over)."""
     pressed: list[Action | None] = []
     for action in actions:
         if action.ok is False or (app and action.app_before != app):
+            continue
+        if swipes and action.kind == "other" and \
+                str(action.params.get("route", "")).endswith(TURNS):
             continue
         gesture = action.params.get("gesture")
         if swipes and action.kind == "swipe":
@@ -85,17 +96,20 @@ def computations(check: Check) -> list[tuple[str, ...]]:
     return [check.list_of("keys"), *(tuple(a.split()) for a in check.list_of("also"))]
 
 
-@check_kind("tapped_keys", family="path", params=(KEYS, ALSO, RESULT, NUMBERS, HELPERS, IN_APP),
+@check_kind("tapped_keys", family="path",
+            params=(KEYS, ALSO, RESULT, NUMBERS, HELPERS, EXPRESSION, IN_APP),
             negatable=False, implied_by=Suffix(), invalid=invalid)
 def tapped_keys(check: Check, evidence: Evidence) -> Finding:
     """With `result`: passes when the agent's last computation in `app` (when given), replayed
-    as iOS's Calculator computes, shows `result` and keys each of `numbers` once and no other
-    number but `helpers`. The computation runs from the last number keyed with nothing before
+    as iOS's Calculator computes, shows `result`, keys each of `numbers` and no other number but
+    `helpers`, and is `expression` in some form (worked with other numbers in place of the
+    task's, it agrees with it). The computation runs from the last number keyed with nothing before
     it, or after = or All clear, to the agent's last press there, = (or % where it shows the
-    result). The result keyed in, a number of the task keyed twice, numbers the instruction
-    does not give, or a computation keyed onto what showed before (3 + 0 x, then the
-    computation) fail; so do presses the check cannot replay (a sign change, a swipe but a
-    sideways one on the display, which deletes a digit as the Delete key does).
+    result). The result keyed in, other arithmetic of the task's numbers, numbers the
+    instruction does not give, or a computation keyed onto what showed before (3 + 0 x, then
+    the computation) fail; so do presses the check cannot replay (a sign change, a Scientific
+    key but ( and ), a swipe but a sideways one on the display, which deletes a digit as the
+    Delete key does).
     With `keys`: passes when the agent's last taps are `keys` (or one of `also`), in order, one
     after another with nothing else done there between them, each tap on an element labelled
     (or named) exactly the key, and before them nothing pending: no tap in the app before, or
@@ -104,7 +118,7 @@ def tapped_keys(check: Check, evidence: Evidence) -> Finding:
                        swipes=bool(check.text_of("result")))
     if check.text_of("result"):
         want = operands(check.text_of("result"), check.list_of("numbers"),
-                        check.list_of("helpers"))
+                        check.list_of("helpers"), check.text_of("expression"))
         passed, why, blind = computed(pressed, want)
         doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind
                                         else "")

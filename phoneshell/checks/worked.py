@@ -2,8 +2,9 @@
 
 The `tapped_keys` check with `result` reads the computation from the agent's presses and replays
 it on `phoneshell.keypad`, the arithmetic the simulated Calculator runs, instead of matching
-key orders a task lists: any order that computes the result from the task's own numbers counts,
-and one that keys the result, or numbers the instruction does not give, does not.
+key orders a task lists: any form of the task's computation (its `expression`) keyed with the
+task's own numbers counts, reordered, distributed or in parentheses; one that keys the result,
+numbers the instruction does not give, or reaches the result by other arithmetic, does not.
 """
 
 from __future__ import annotations
@@ -13,12 +14,23 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from phoneshell.audit import Action
+from phoneshell.checks.worked_expression import (
+    Expression,
+    assignments,
+    invalid_expression,
+    parse,
+    places_of,
+    same,
+)
 from phoneshell.keypad import (
+    CLOSE,
     DIGITS,
     DISPLAY_SWIPE,
     KEYS,
+    OPEN,
+    OPERATORS,
+    SCIENTIFIC,
     SYMBOLS,
-    Worked,
     display_swipe,
     format_number,
     work,
@@ -42,9 +54,16 @@ BLIND, SWIPE = "?", "swipe"
 """Stand-ins for a tap the bridge could not resolve and for an action in the app that is no key
 press the check can replay (a swipe elsewhere than sideways on the display; a tap whose count
 WDA does not say)."""
-ALIASES = {"backspace": "Delete"}
+ALIASES = {"backspace": "Delete", "point": "Decimal", "(": OPEN, ")": CLOSE,
+           "open parenthesis": OPEN, "close parenthesis": CLOSE, "left paren": OPEN,
+           "right paren": CLOSE, "open paren": OPEN, "close paren": CLOSE}
 """Other names a key may go by on a phone, lower case: iOS 18's backspace is "Delete" as best
-known (docs/simulator.md), and a backspace by its other name deletes all the same."""
+known (docs/simulator.md), and a backspace by its other name deletes all the same; iOS 26's
+point is labelled "Point" (a normalized capture, RadishSoftware/mobster); the parentheses'
+names are not known (docs/simulator.md), so their symbols and usual names all count."""
+OPENS_AFTER = frozenset({*OPERATORS, OPEN, *FRESH})
+"""The keys a ( may follow (or begin a computation): after a number or a ) the phone may take
+it as ×, or not, which the check cannot know."""
 REPLAYED = KEYS | {DISPLAY_SWIPE}
 """What the check replays: the keys, and a sideways swipe on the display (a digit deleted)."""
 
@@ -58,6 +77,10 @@ class Operands:
     """The instruction's operands, each with its accepted spellings (10 and 0.1 for 10 %)."""
     helpers: tuple[Decimal, ...]
     """Other numbers it may key, each at most once (100 to take a percentage)."""
+    expression: Expression
+    """The computation the instruction asks for, in its numbers: `(12 + 8) × 5`."""
+    places: tuple[int, ...]
+    """For each number of `expression`, in order, the index of the operand it is."""
 
 
 def number(text: str) -> Decimal | None:
@@ -69,16 +92,22 @@ def number(text: str) -> Decimal | None:
     return value if value.is_finite() else None
 
 
-def operands(result: str, numbers: Sequence[str], helpers: Sequence[str]) -> Operands:
-    """The check's fields read as numbers (valid: `invalid` passed them at load)."""
+def operands(result: str, numbers: Sequence[str], helpers: Sequence[str],
+             expression: str) -> Operands:
+    """The check's fields read as numbers and a computation (valid: `invalid` passed them at
+    load)."""
     def read(text: str) -> Decimal:
         value = number(text)
         if value is None:
             raise ValueError(f"{text!r} is not a number")
         return value
 
-    return Operands(read(result), tuple(tuple(read(s) for s in n.split()) for n in numbers),
-                    tuple(read(h) for h in helpers))
+    given = tuple(tuple(read(s) for s in n.split()) for n in numbers)
+    written = parse(expression)
+    places = places_of(written, given)
+    if isinstance(places, str):
+        raise ValueError(places)
+    return Operands(read(result), given, tuple(read(h) for h in helpers), written, places)
 
 
 def invalid(values: dict[str, ParamValue]) -> tuple[str, str] | None:
@@ -90,7 +119,7 @@ def invalid(values: dict[str, ParamValue]) -> tuple[str, str] | None:
                 "needs either `keys` (the key orders) or `result` with `numbers` (the "
                 "computation), not both")
     if not result:
-        extra = [name for name in ("numbers", "helpers") if values.get(name)]
+        extra = [name for name in ("numbers", "helpers", "expression") if values.get(name)]
         return (extra[0], f"takes `{extra[0]}` only with `result`") if extra else None
     if values.get("also"):
         return "also", "takes `also` only with `keys`"
@@ -103,7 +132,7 @@ def invalid(values: dict[str, ParamValue]) -> tuple[str, str] | None:
         for part in (part for text in texts for part in text.split()):
             if number(part) is None:
                 return name, f"has {part!r} in `{name}`, which is not a number"
-    return None
+    return invalid_expression(values)
 
 
 def key_of(press: Action | None) -> str:
@@ -115,8 +144,10 @@ def key_of(press: Action | None) -> str:
         return DISPLAY_SWIPE if press is not None and swiped_display(press) else SWIPE
     if press.target is None:
         return BLIND
-    # the keys are Buttons; the display (a StaticText) may read "7" and is no key
-    for text in (press.target.name, press.target.label) if "Button" in press.target.type else ():
+    # the keys are Buttons (Keys on iOS 26, as captured); the display (a StaticText) may read
+    # "7" and is no key
+    key = "Button" in press.target.type or press.target.type.endswith("Key")
+    for text in (press.target.name, press.target.label) if key else ():
         said = text.strip().lower()
         found = ALIASES.get(said) or next((k for k in KEYS if k.lower() == said), None)
         if found:
@@ -165,8 +196,9 @@ def start(keys: Sequence[str]) -> int:
 
 
 def _begins(keys: Sequence[str], i: int) -> bool:
-    """Whether keys[i] begins a number (a digit or point after something else)."""
-    entry = ("Decimal", *DIGITS)
+    """Whether keys[i] begins a number or a group: a digit, point or ( after something other
+    than those."""
+    entry = ("Decimal", *DIGITS, OPEN)
     return keys[i] in entry and (i == 0 or keys[i - 1] not in entry)
 
 
@@ -175,6 +207,7 @@ def shown(keys: Sequence[str]) -> str:
     out: list[str] = []
     for i, key in enumerate(keys):
         text = {"Decimal": ".", DISPLAY_SWIPE: "⌫(swipe)"}.get(key, SYMBOLS.get(key, key))
+        text = SCIENTIFIC.get(text.strip("'"), text)
         glued = key in ("Decimal", *DIGITS) and i and keys[i - 1] in ("Decimal", *DIGITS)
         out.append(text if not out or not glued else out.pop() + text)
     return " ".join(out if len(out) <= SHOWN else ["…", *out[-SHOWN:]]) or "nothing"
@@ -190,11 +223,16 @@ def judge(keys: Sequence[str], want: Operands) -> tuple[bool, str]:
                       "which deletes a digit, is replayed)",
                BLIND: "a tap on no element the bridge resolved",
                "change sign": "a sign change (+/−)"}.get(odd[0], f"a tap on {odd[0]}")
+        if odd[0].strip("'") in SCIENTIFIC:
+            how += " (a Scientific key: of those only ( and ) are replayed)"
         return False, f"the computation {what} has {how}, which the check cannot replay"
+    grouping = _ungrouped(keys)
+    if grouping:
+        return False, f"the computation {what} has {grouping}, which the check cannot replay"
     if keys[-1] not in ENDS:
         return False, f"the computation {what} ends on {shown(keys[-1:])}, not = or %"
     done = work(keys)
-    unaccounted = _unaccounted(done, want)
+    unaccounted = _unaccounted(done.entries, want)
     if unaccounted:
         return False, f"the computation {what} {unaccounted}"
     if done.repeated_before:
@@ -204,38 +242,50 @@ def judge(keys: Sequence[str], want: Operands) -> tuple[bool, str]:
         return False, f"the computation {what} has no operation: it only keys a number"
     if done.state.error or done.shown != format_number(want.result):
         return False, f"the computation {what} shows {done.shown}, not {_n(want.result)}"
+    if not same(keys, want.expression, want.places, want.numbers, want.helpers):
+        return False, _other(what, done.shown, want)
     used = ", ".join(map(_n, done.entries))
-    return True, f"the computation {what} was the last keyed: it shows {done.shown}, from {used}"
+    return True, (f"the computation {what} was the last keyed: it shows {done.shown}, from "
+                  f"{used}, as {want.expression.text} does")
 
 
-def _pool(want: Operands) -> list[tuple[int, tuple[Decimal, ...]]]:
-    """The slots numbers keyed may take: each of the task's numbers (by any of its spellings),
-    and each helper (index -1: it need not be taken)."""
-    return [*((i, spellings) for i, spellings in enumerate(want.numbers)),
-            *((-1, (helper,)) for helper in want.helpers)]
+def _other(what: str, shown: str, want: Operands) -> str:
+    """Why a computation that shows the result from the task's numbers is not the task's."""
+    given = " and ".join(_n(s[0]) for s in want.numbers)
+    return (f"the computation {what} shows {shown} but is not {want.expression.text}: worked "
+            f"with other numbers in place of {given}, it computes something else")
 
 
-def _unaccounted(done: Worked, want: Operands) -> str:
-    """Why the numbers keyed are not the task's numbers, each once (and helpers at most once);
-    "" when they are."""
-    if not _match(list(done.entries), _pool(want)):
-        given = " and ".join(_n(s[0]) for s in want.numbers)
-        helpers = f" (with {' or '.join(map(_n, want.helpers))})" if want.helpers else ""
-        numbers = [*(["…"] if len(done.entries) > SHOWN else []),
-                   *map(_n, done.entries[-SHOWN:])]
-        keyed = ", ".join(numbers) or "no number"
-        return f"keys {keyed}; wanted each of {given} once{helpers}, and no other number"
+def _ungrouped(keys: Sequence[str]) -> str:
+    """A parenthesis the check cannot replay, in words ("" when none): a ( right after a number
+    or a ) (the phone may take it as ×), a ) with no ( open."""
+    depth = 0
+    for i, key in enumerate(keys):
+        if key == OPEN and i and keys[i - 1] not in OPENS_AFTER:
+            return (f"a ( right after {shown(keys[i - 1:i])} (which the phone may take as ×, or "
+                    "not)")
+        depth += (key == OPEN) - (key == CLOSE)
+        if depth < 0:
+            return "a ) with no ( open before it"
     return ""
 
 
-def _match(entries: list[Decimal], pool: list[tuple[int, tuple[Decimal, ...]]]) -> bool:
-    """Whether each entry takes one slot of the pool (a number of the task by one of its
-    spellings, or a helper) and every number of the task is taken."""
-    if not entries:
-        return all(i < 0 for i, _ in pool)
-    first, rest = entries[0], entries[1:]
-    return any(first in spellings and _match(rest, pool[:n] + pool[n + 1:])
-               for n, (_, spellings) in enumerate(pool))
+def _unaccounted(entries: Sequence[Decimal], want: Operands) -> str:
+    """Why the numbers keyed are not the task's numbers (each at least once) and helpers (each
+    at most once); "" when they are."""
+    if not _match(entries, want):
+        given = " and ".join(_n(s[0]) for s in want.numbers)
+        helpers = f" (and {' or '.join(map(_n, want.helpers))} once)" if want.helpers else ""
+        numbers = [*(["…"] if len(entries) > SHOWN else []), *map(_n, entries[-SHOWN:])]
+        keyed = ", ".join(numbers) or "no number"
+        return f"keys {keyed}; wanted each of {given}{helpers}, and no other number"
+    return ""
+
+
+def _match(entries: Sequence[Decimal], want: Operands) -> bool:
+    """Whether each entry is a number of the task by one of its spellings, or a helper (each
+    at most once), and every number of the task is among them."""
+    return next(assignments(entries, want.numbers, want.helpers), None) is not None
 
 
 def _n(value: Decimal) -> str:
@@ -299,9 +349,10 @@ def _carried(before: Sequence[str], last: Sequence[str], want: Operands) -> str:
         value = prior.state.value()
         if value not in done.entries:
             continue
-        rest = list(done.entries)
-        rest.remove(value)
-        if _match([*prior.entries, *rest], _pool(want)):
+        carry = done.entries.index(value)
+        rest = [e for i, e in enumerate(done.entries) if i != carry]
+        if _match([*prior.entries, *rest], want) and same(
+                last, want.expression, want.places, want.numbers, want.helpers, segment, carry):
             return (f"the computation {shown(last)} shows {done.shown}, carrying {_n(value)} from "
                     f"{shown(segment)} keyed before it: together they key the task's numbers")
         return ""  # the latest that shows it did not add up: none earlier is taken instead

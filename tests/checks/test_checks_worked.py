@@ -114,7 +114,8 @@ def test_an_honest_order_nobody_listed_passes_the_whole_task(
 CHEATS = [
     # the result keyed alone, or onto the last computation's = (which it repeats)
     ("calculator.arithmetic", "4 2 3 =", "keys 423"),
-    ("calculator.arithmetic", "1 × 9 = 4 7 =", "keys 47; wanted each of 47 and 9 once"),
+    ("calculator.arithmetic", "1 × 9 = 4 7 =",
+     "keys 47; wanted each of 47 and 9, and no other number"),
     # every key tapped, in any order, cleared, then the result keyed in
     ("calculator.arithmetic", "9 7 4 × AC 4 2 3 =", "keys 423"),
     ("calculator.chain", "5 = 8 2 1 + × AC 1 0 0 =", "keys 100"),
@@ -289,9 +290,22 @@ def test_the_check_replays_the_arithmetic_the_simulated_calculator_shows() -> No
     ("keys: ['4', equals]\n  result: '4'\n  numbers: ['4']", "needs either `keys`"),
     ("numbers: ['47', '9']", "needs either `keys`"),
     ("result: '423'", "with `result` needs `numbers`"),
-    ("result: '423'\n  numbers: ['47', 'nine']", "has 'nine' in `numbers`"),
+    ("result: '423'\n  numbers: ['47', 'nine']\n  expression: '47 × 9'",
+     "has 'nine' in `numbers`"),
     ("keys: ['4']\n  helpers: ['100']", "takes `helpers` only with `result`"),
     ("result: '423'\n  numbers: ['47', '9']\n  also: ['9 equals']", "takes `also` only"),
+    # the computation the task asks for: there, a computation, of `numbers`, coming to `result`
+    ("result: '423'\n  numbers: ['47', '9']", "with `result` needs `expression`"),
+    ("result: '423'\n  numbers: ['47', '9']\n  expression: '47 times 9'",
+     "has 'times 9' in `expression`"),
+    ("result: '423'\n  numbers: ['47', '9']\n  expression: '(47 × 9'",
+     "has `expression` '(47 × 9', which has a ( that is never closed"),
+    ("result: '423'\n  numbers: ['47', '9']\n  expression: '47 × 8'",
+     "has 8 in `expression`, which is none of `numbers`"),
+    ("result: '423'\n  numbers: ['47', '9']\n  expression: '47 × 47'", "has no 9 in `expression`"),
+    ("result: '423'\n  numbers: ['47', '9']\n  expression: '47 + 9'",
+     "has `expression` '47 + 9', which is 56, not `result` 423"),
+    ("keys: ['4']\n  expression: '4'", "takes `expression` only with `result`"),
 ])
 def test_a_check_mixing_the_two_forms_fails_to_load_at_its_line(fields: str,
                                                                  problem: str) -> None:

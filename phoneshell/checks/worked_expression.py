@@ -1,0 +1,241 @@
+"""The computation a Calculator task asks for, as an expression of its numbers, and whether a
+computation keyed on the phone is that one in another form. Pure but for the random draws.
+
+`(12 + 8) × 5` is one computation however it is keyed: `12 + 8 = × 5 =`, `( 12 + 8 ) × 5 =` on
+the Scientific keypad, `12 × 5 + 8 × 5 =` (× binds tighter), `5 × 8 + 5 × 12 =`. `12 × 8 + 12 −
+8 =` shows 100 too, from the same numbers, and is another computation. The keyed computation is
+worked again, on the same keypad arithmetic, with other numbers in place of the task's (random,
+exact decimals, a spelling such as 0.15 for 15 % scaled with its number), and counts when it
+agrees with the expression worked with the same numbers, every time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import random
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, localcontext
+
+from phoneshell.keypad import format_number, work
+from phoneshell.params import ParamValue
+
+DRAWS = 5
+"""How many sets of other numbers a computation is worked with: two computations that differ
+agree on one random set with a chance near nil, on five with none worth naming."""
+AGREE = Decimal("1e-15")
+"""How close two values must be to agree, relative to the larger (1 at least): 28-digit
+arithmetic rounds a division in the last digits, in a different place for another order."""
+ASSIGNMENTS = 256
+"""At most this many ways of reading which number of the task each number keyed is (more than
+one only when numbers or spellings repeat) are tried."""
+TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d+)?|\.\d+)|([-+*/×÷−()%]))")
+SIGNS = {"-": "-", "−": "-", "+": "+", "*": "*", "×": "*", "/": "/", "÷": "/",
+         "(": "(", ")": ")", "%": "%"}
+WORK: dict[str, Callable[[Decimal, Decimal], Decimal]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+_RANDOM = random.SystemRandom()
+"""Unseeded: an agent cannot look up the numbers a computation will be worked with."""
+
+
+@dataclass(frozen=True)
+class Expression:
+    """A computation written as arithmetic: numbers, + − × ÷ (or - * /), parentheses, and %
+    after a number or a parenthesis for a hundredth of it; × and ÷ bind tighter than + and −."""
+
+    text: str
+    tokens: tuple[str | Decimal, ...]
+
+    @property
+    def numbers(self) -> tuple[Decimal, ...]:
+        """Its numbers, in the order written."""
+        return tuple(t for t in self.tokens if isinstance(t, Decimal))
+
+    def value(self, numbers: Sequence[Decimal] | None = None) -> Decimal:
+        """Its value, with its numbers, in order, replaced by `numbers` when given; ValueError
+        when it is no computation, ArithmeticError on a division by zero."""
+        parser = _Parser(self.tokens, list(self.numbers if numbers is None else numbers))
+        with localcontext() as ctx:
+            ctx.prec = 28
+            value = parser.sum()
+        if parser.at < len(self.tokens):
+            raise ValueError(f"has {self.tokens[parser.at]!s} where the computation ended")
+        return value
+
+
+class _Parser:
+    def __init__(self, tokens: tuple[str | Decimal, ...], numbers: list[Decimal]) -> None:
+        self.tokens, self.numbers, self.at = tokens, numbers, 0
+
+    def _peek(self) -> str | Decimal | None:
+        return self.tokens[self.at] if self.at < len(self.tokens) else None
+
+    def sum(self) -> Decimal:
+        return self._chain(("+", "-"), self.product)
+
+    def product(self) -> Decimal:
+        return self._chain(("*", "/"), self.factor)
+
+    def _chain(self, signs: tuple[str, str], operand: Callable[[], Decimal]) -> Decimal:
+        """Operands joined by either of `signs`, worked left to right."""
+        value = operand()
+        while self._peek() in signs:
+            sign = self.tokens[self.at]
+            self.at += 1
+            right = operand()
+            value = WORK[str(sign)](value, right)
+        return value
+
+    def factor(self) -> Decimal:
+        token = self._peek()
+        self.at += 1
+        if isinstance(token, Decimal):
+            value = self.numbers.pop(0)
+        elif token == "(":
+            value = self.sum()
+            if self._peek() != ")":
+                raise ValueError("has a ( that is never closed")
+            self.at += 1
+        else:
+            raise ValueError(f"has {'nothing' if token is None else token} where a number "
+                             "or ( belongs")
+        while self._peek() == "%":
+            self.at += 1
+            value = value / 100
+        return value
+
+
+def parse(text: str) -> Expression:
+    """`text` read as an `Expression`; ValueError saying what is wrong (read after "a
+    tapped_keys check"), e.g. a word or an unclosed parenthesis."""
+    tokens: list[str | Decimal] = []
+    at, end = 0, len(text.rstrip())
+    while at < end:
+        found = TOKEN.match(text, at)
+        if found is None:
+            raise ValueError(f"has {text[at:].strip()[:12]!r} in `expression`, which is no "
+                             "number nor + − × ÷ ( ) %")
+        number, sign = found.groups()
+        tokens.append(Decimal(number) if number else SIGNS[sign])
+        at = found.end()
+    expression = Expression(text.strip(), tuple(tokens))
+    try:
+        expression.value()
+    except ValueError as e:
+        raise ValueError(f"has `expression` {text.strip()!r}, which {e}") from None
+    except ArithmeticError:
+        raise ValueError(f"has `expression` {text.strip()!r}, which divides by zero") from None
+    return expression
+
+
+Slot = tuple[int, Decimal]
+"""What a number keyed stands for: (the task number's index, the spelling keyed), or (-1, a
+helper)."""
+
+
+def assignments(entries: Sequence[Decimal], numbers: Sequence[Sequence[Decimal]],
+                helpers: Sequence[Decimal]) -> Iterator[tuple[Slot, ...]]:
+    """Each way `entries` are the task's `numbers` (by any spelling; each at least once, and
+    again as often as the computation needs: 12 × 5 + 8 × 5) and `helpers` (each at most
+    once), up to `ASSIGNMENTS` of them."""
+    choices = [[(i, s) for i, spellings in enumerate(numbers) for s in spellings if s == entry]
+               + [(-1, h) for h in helpers if h == entry] for entry in entries]
+    if not all(choices):
+        return
+    for way in itertools.islice(itertools.product(*choices), ASSIGNMENTS):
+        taken = {i for i, _ in way}
+        kept = [s for i, s in way if i < 0]
+        if taken >= set(range(len(numbers))) and \
+                all(kept.count(h) <= helpers.count(h) for h in set(kept)):
+            yield way
+
+
+def _stand_in(slot: Slot, draw: Sequence[Decimal], numbers: Sequence[Sequence[Decimal]]
+              ) -> Decimal:
+    """The value a number keyed takes in a draw: its task number's, scaled as its spelling is
+    (0.15 for 15 is a hundredth of it); a helper stays itself."""
+    i, spelling = slot
+    first = numbers[i][0] if i >= 0 else Decimal(0)
+    return spelling if i < 0 or first == 0 else draw[i] * spelling / first
+
+
+def _agree(a: Decimal, b: Decimal) -> bool:
+    return abs(a - b) <= AGREE * max(Decimal(1), abs(a), abs(b))
+
+
+def same(last: Sequence[str], expression: Expression, places: Sequence[int],
+         numbers: Sequence[Sequence[Decimal]], helpers: Sequence[Decimal],
+         prior: Sequence[str] = (), carry: int | None = None) -> bool:
+    """Whether the computation `last` (its number at index `carry` being what `prior` showed,
+    carried by hand) is `expression`, whose k-th number is the task number `places[k]`: worked
+    with other numbers in place of the task's, it agrees with `expression` worked with them,
+    in each of `DRAWS` draws, for some reading of which task number each number keyed is."""
+    mine, before = work(last).entries, (work(prior).entries if prior else [])
+    pooled = [*before, *(e for i, e in enumerate(mine) if i != carry)]
+    draws = [[Decimal(_RANDOM.randint(1001, 999999)) / 100 for _ in numbers]
+             for _ in range(DRAWS)]
+    for way in assignments(pooled, numbers, helpers):
+        if all(_agrees(last, expression, places, numbers, way, draw, prior, len(before), carry)
+               for draw in draws):
+            return True
+    return False
+
+
+def _agrees(last: Sequence[str], expression: Expression, places: Sequence[int],
+            numbers: Sequence[Sequence[Decimal]], way: Sequence[Slot], draw: Sequence[Decimal],
+            prior: Sequence[str], split: int, carry: int | None) -> bool:
+    values = [_stand_in(slot, draw, numbers) for slot in way]
+    if prior and carry is not None:
+        shown = work(prior, values[:split])
+        if shown.state.error:
+            return False
+        values = values[split:]
+        values.insert(carry, shown.state.value())
+    done = work(last, values)
+    try:
+        wanted = expression.value([draw[i] for i in places])
+    except ArithmeticError:
+        return False
+    return not done.state.error and _agree(done.state.value(), wanted)
+
+
+def places_of(expression: Expression, numbers: Sequence[Sequence[Decimal]]
+              ) -> tuple[int, ...] | str:
+    """Which operand each number of `expression` is (the k-th 5 written is the k-th operand 5,
+    the last one for more), or what is wrong: a number no operand is, an operand never used."""
+    places: list[int] = []
+    for k, value in enumerate(expression.numbers):
+        same_value = [i for i, n in enumerate(numbers) if n[0] == value]
+        if not same_value:
+            return (f"has {format_number(value)} in `expression`, which is none of `numbers` "
+                    "(as first written)")
+        before = expression.numbers[:k].count(value)
+        places.append(same_value[min(before, len(same_value) - 1)])
+    missing = [format_number(n[0]) for i, n in enumerate(numbers) if i not in places]
+    return (f"has no {' nor '.join(missing)} in `expression`: every one of `numbers` is in the "
+            "computation") if missing else tuple(places)
+
+
+def invalid_expression(values: dict[str, ParamValue]) -> tuple[str, str] | None:
+    """What is wrong with `expression`: missing, not a computation, not of `numbers`, or not
+    `result`."""
+    if not values.get("expression"):
+        return "result", ("with `result` needs `expression`: the computation the instruction "
+                          "asks for, in its numbers, e.g. '(12 + 8) × 5'")
+    texts = values.get("numbers")
+    given = tuple(tuple(Decimal(s) for s in str(n).split())
+                  for n in (texts if isinstance(texts, tuple) else ()))
+    try:
+        written = parse(str(values.get("expression")))
+    except ValueError as e:
+        return "expression", str(e)
+    places = places_of(written, given)
+    if isinstance(places, str):
+        return "expression", places
+    shown = format_number(written.value())
+    if shown != format_number(Decimal(str(values.get("result")))):
+        return "expression", (f"has `expression` {written.text!r}, which is {shown}, not "
+                              f"`result` {values.get('result')}")
+    return None
