@@ -167,12 +167,22 @@ def to_target(node: Mapping[str, object], secret: bool = False, page: str = "",
 
 def page_title(tree: object) -> str:
     """The title of the page on screen: the name of the last-drawn visible navigation bar (a
-    sheet's over the page under it), "" when none shows."""
-    title = ""
+    sheet's over the page under it); when none is visible, the last-drawn one covered: a modal
+    without a bar of its own (an alert, an action sheet, a context menu, a popover) reports the
+    page it was presented over not visible, as a phone does, yet what it offers acts on that page
+    (a held row's Delete in Recently Deleted). "" when the tree has no navigation bar.
+
+    A modal with a bar of its own (a page sheet titled "Add Alarm") is its own page: its bar is
+    the visible one, or, under a confirmation over it, the last drawn."""
+    shown: str | None = None
+    covered = ""
     for _, node in walk(tree):
-        if short_type(_text(node, "type")) == "NavigationBar" and node.get("isVisible") != "0":
-            title = _text(node, "name")
-    return title
+        if short_type(_text(node, "type")) == "NavigationBar":
+            if node.get("isVisible") != "0":
+                shown = _text(node, "name")
+            else:
+                covered = _text(node, "name")
+    return covered if shown is None else shown
 
 
 def target_in(tree: object, node: Mapping[str, object]) -> Target:

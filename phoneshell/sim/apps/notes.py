@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from phoneshell.sim import layout, lists
-from phoneshell.sim.apps import AppModel, Drag, Host, register
+from phoneshell.sim.apps import AppModel, Drag, Host, notes_deleted, register
+from phoneshell.sim.apps.confirm import with_holds
 from phoneshell.sim.apps.notes_data import BUNDLE_ID, Note, delete, purge, read
 from phoneshell.sim.apps.notes_edit import (
     Editor,
@@ -44,6 +45,8 @@ class NotesState:
     swiped: int | None = None
     """The note whose row shows its Delete button."""
     editor: Editor | None = None
+    trash: notes_deleted.Bin = field(default_factory=notes_deleted.Bin)
+    """Recently Deleted's held row, Edit and Delete All (`notes_deleted`)."""
 
 
 def shown_notes(state: NotesState, host: Host) -> list[Note]:
@@ -59,6 +62,7 @@ def _go(state: NotesState, host: Host, screen: Folder) -> Handler:
     def show() -> None:
         host.focus(None)
         state.screen, state.swiped, state.query.text = screen, None, ""
+        state.trash = notes_deleted.Bin()
         state.scroll.offset = 0
     return show
 
@@ -90,16 +94,20 @@ def _list(state: NotesState, host: Host, compose: Handler) -> Node:
     empty = "No Results" if state.query.text.strip() else "No Notes"
     sections.append(lists.Section(rows or (lists.Row(empty),)))
     title = "Recently Deleted" if deleted else "Notes"
+    edit = [notes_deleted.edit_button(state.trash, host)] if deleted else []
     nav = layout.nav_bar(f, title, back="Folders", on_back=_go(state, host, "folders"),
-                         large=True)
+                         large=True, trailing=edit)
     top = layout.LARGE_NAV_BOTTOM
     viewport = Rect(0, top, f.width, f.height - layout.TAB_BAR_HEIGHT - top)
     table = lists.table(state.scroll, viewport, sections, key=f"list:{state.screen}")
     count = len(read(store, state.screen))
-    return layout.screen(f, [
-        nav, table,
-        toolbar(f, f"{count} Note{'s' if count != 1 else ''}", compose),
-    ], key=f"notes:{state.screen}")
+    bar = toolbar(f, f"{count} Note{'s' if count != 1 else ''}", compose)
+    kids = [nav, table, bar]
+    if deleted:  # a held row's context menu, Edit's Delete All (`notes_deleted`)
+        trash = state.trash
+        kids = [nav, with_holds(table, notes_deleted.holds(trash, notes)),
+                notes_deleted.toolbar(trash, bar, count), *notes_deleted.overlays(trash, host)]
+    return layout.screen(f, kids, key=f"notes:{state.screen}")
 
 
 def _folders(state: NotesState, host: Host, compose: Handler) -> Node:

@@ -151,6 +151,19 @@ def purge(store: Store, note_id: int) -> None:
     _write(store, read(store), [n for n in read(store, "deleted") if n.id != note_id])
 
 
+def purge_all(store: Store) -> None:
+    """Empty Recently Deleted for good (its Delete All, confirmed)."""
+    _write(store, read(store), [])
+
+
+def recover(store: Store, note_id: int) -> None:
+    """Move a note of Recently Deleted back to Notes (its context menu's Recover)."""
+    notes, deleted = read(store), read(store, "deleted")
+    back = [n for n in deleted if n.id == note_id]
+    _write(store, sorted(notes + back, key=lambda n: -n.modified),
+           [n for n in deleted if n.id != note_id])
+
+
 def discard_if_empty(store: Store, note_id: int | None) -> None:
     """Drop a note left without text (Notes keeps no empty notes; not even in the bin)."""
     notes = read(store)
