@@ -104,12 +104,23 @@ def on_screen(phone: Phone, node: Node) -> Node | None:
     if node.visible:
         return node
     screen = phone.screen()
-    if node not in screen.nodes or not scroll_into_view(phone, node):
+    if node not in screen.nodes:
+        return None
+    # What scrolling may move, to put back when the element still does not show (a row
+    # behind a modal, say): an element that cannot be touched changes nothing.
+    scrolls = [(h.scroll, h.scroll.offset) for h in _path_to(screen.root, node)
+               if h.scroll is not None]
+    if not scroll_into_view(phone, node):
         return None
     key = screen.keys[screen.nodes.index(node)]
     # Scrolling re-renders: find the element again by its identity, with its new frame.
     shown = phone.screen().by_key.get(key)
-    return shown if shown is not None and shown.visible else None
+    if shown is not None and shown.visible:
+        return shown
+    for scroll, offset in scrolls:
+        scroll.offset = offset
+    phone.changed()
+    return None
 
 
 def swipe_drag(frame: Rect, direction: str) -> Drag:

@@ -14,7 +14,7 @@ import json
 import random
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from phoneshell.errors import PhoneshellError
@@ -26,7 +26,7 @@ from phoneshell.sim.apps.settings import auto_lock_s
 from phoneshell.sim.facts import DeviceFacts, as_switched
 from phoneshell.sim.keyboard import KeyboardState, keyboard
 from phoneshell.sim.store import JSON, Store
-from phoneshell.sim.ui import EditText, Node, Rect, Screen, walk
+from phoneshell.sim.ui import EditText, Node, Rect, Screen, showing, walk
 
 SPRINGBOARD = sb.BUNDLE_ID
 SPRINGBOARD_PID = 58
@@ -56,6 +56,8 @@ class Process:
 
     pid: int
     state: Any
+    launch: int = field(default_factory=showing)
+    """Which launch this is: a relaunched app's views are new ones, so its ids are new too."""
 
 
 class Phone:
@@ -96,6 +98,8 @@ class Phone:
         self._touched_s = 0.0
         """The clock's reading at the last touch or key (Auto-Lock counts from it)."""
         self._focused: EditText | None = None
+        self._shown: dict[int, Screen] = {}
+        """Each running process's last screen, by launch (`Screen.of`'s `before`)."""
         self.keyboard = KeyboardState()
         # Seeded by the phone's identity: pids look unrelated, yet two phones alike, played
         # alike, show alike sources (replays and side-by-side tests compare them).
@@ -395,7 +399,13 @@ class Phone:
         root = Node("Application", Rect(0, 0, f.width, f.height), label=app.name,
                     name=app.name, children=sb.windows_of(self._springboard(), self, body, keys,
                                                           front=bundle))
-        return Screen.of(root, bundle, self.running[bundle].pid)
+        process = self.running[bundle]
+        launches = {p.launch for p in self.running.values()}
+        self._shown = {n: s for n, s in self._shown.items() if n in launches}
+        screen = Screen.of(root, bundle, process.pid, before=self._shown.get(process.launch),
+                           launch=process.launch)
+        self._shown[process.launch] = screen
+        return screen
 
     def _press_key(self, key: str) -> None:
         gestures.press_key(self, key)

@@ -17,6 +17,7 @@ never imports either, nor anything that knows about apps or HTTP.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TypeVar, cast
@@ -264,6 +265,8 @@ class Screen:
     """Each node's identity, parallel to `nodes` (see `Screen.of`)."""
     by_key: dict[str, Node] = field(default_factory=dict, compare=False)
     """Nodes by identity, for resolving element ids."""
+    showings: dict[str, int] = field(default_factory=dict, compare=False)
+    """The showing of each modal presentation on it, by its path (see `Screen.of`)."""
     _derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     def derived(self, name: str, build: Callable[[], T]) -> T:
@@ -279,17 +282,25 @@ class Screen:
         return cast(T, self._derived[name])
 
     @classmethod
-    def of(cls, root: Node, bundle_id: str, pid: int) -> Screen:
+    def of(cls, root: Node, bundle_id: str, pid: int, *, before: Screen | None = None,
+           launch: int = 0) -> Screen:
         """Build a screen and index its nodes once.
 
         A node's identity is the path of (type, name-or-label, ordinal among like siblings)
-        steps from the root, or its `key` where set. It survives re-renders, so element ids
-        stay valid while the element is on screen and go stale when it leaves. What a modal
-        presentation covers is reported not visible (`presented`).
+        steps from the root, or its `key` where set, below the app's launch (`launch`: a
+        relaunched app is a new process, its views new ones). An app puts which showing of a
+        page it is into the page's key (`showing`); a modal presentation (`presents`) absent
+        from `before`, the app's previous screen, is a new one and gets a new showing here. So
+        an id stays valid while its element shows, goes stale when it leaves, and stays stale
+        when a page or sheet like it is pushed or presented again, as a real phone's views
+        are new ones then. What a modal presentation covers is reported not visible
+        (`presented`).
         """
         root = presented(root)
         nodes: list[Node] = []
         keys: list[str] = []
+        was = before.showings if before is not None else {}
+        showings: dict[str, int] = {}
 
         def visit(node: Node, key: str) -> None:
             nodes.append(node)
@@ -299,11 +310,26 @@ class Screen:
                 step = child.key or f"{child.type}:{child.name or child.label or ''}"
                 count = seen.get(step, 0)
                 seen[step] = count + 1
-                visit(child, f"{key}/{step}#{count}" if count else f"{key}/{step}")
+                path = f"{key}/{step}#{count}" if count else f"{key}/{step}"
+                if child.presents:
+                    showings[path] = was.get(path) or showing()
+                    path = f"{path}@{showings[path]}"
+                visit(child, path)
 
-        visit(root, f"{bundle_id}/{root.type}")
+        visit(root, f"{bundle_id}@{launch}/{root.type}")
         by_key = dict(zip(keys, nodes, strict=True))
-        return cls(root, bundle_id, pid, tuple(nodes), tuple(keys), by_key)
+        return cls(root, bundle_id, pid, tuple(nodes), tuple(keys), by_key, showings)
+
+
+_SHOWINGS = itertools.count(1)
+
+
+def showing() -> int:
+    """A new showing's serial, for an app to put in the key of a page it pushes or presents
+    (and keep in its state while that page shows): ids of the page shown before, however
+    alike, never answer for it. A tab switch, a scroll, typing or a new value is the same
+    showing."""
+    return next(_SHOWINGS)
 
 
 def _silenced(node: Node) -> Node:

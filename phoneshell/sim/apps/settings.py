@@ -34,7 +34,7 @@ from phoneshell.sim.apps.settings_pages import (
 from phoneshell.sim.facts import HOUR_24_KEY, DeviceFacts
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.store import Store
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
 
 BUNDLE_ID = "com.apple.Preferences"
 ROOT = "root"
@@ -49,6 +49,8 @@ class SettingsState:
 
     stack: list[tuple[str, str]] = field(default_factory=lambda: [(ROOT, "Settings")])
     scrolls: list[Scroll] = field(default_factory=lambda: [Scroll()])
+    showings: list[int] = field(default_factory=lambda: [showing()])
+    """Each level's showing (`ui.showing`): a page pushed again is new views, with new ids."""
     query: EditText = field(default_factory=lambda: EditText("Search", return_key="search"))
     confirm: storage.Confirm | None = None
     alternates: dict[str, Scroll] = field(default_factory=dict)
@@ -59,6 +61,7 @@ class SettingsState:
         """Open a page on top of the current one."""
         self.stack.append((page_id, title))
         self.scrolls.append(Scroll())
+        self.showings.append(showing())
 
     def pop(self) -> None:
         """Go back one level (the root stays), closing a sheet asking about this page."""
@@ -66,6 +69,7 @@ class SettingsState:
         if len(self.stack) > 1:
             self.stack.pop()
             self.scrolls.pop()
+            self.showings.pop()
 
     def ask(self, confirm: storage.Confirm | None) -> None:
         """Show the action sheet `confirm` (None: close it)."""
@@ -270,7 +274,7 @@ def _results(state: SettingsState, host: Host) -> list[lists.Section]:
 def _opener(state: SettingsState, host: Host, page_id: str) -> Handler:
     def open_result() -> None:
         host.focus(None)
-        del state.stack[1:], state.scrolls[1:]
+        del state.stack[1:], state.scrolls[1:], state.showings[1:]
         for level in trail(page_id)[1:]:
             state.push(level, PAGES[level].title)
     return open_result
@@ -319,13 +323,15 @@ def render(state: SettingsState, host: Host) -> Node:
         confirm = state.confirm
         sheet = [] if confirm is None else [
             storage.confirm_sheet(host, confirm, lambda: state.ask(None), state.pop)]
-        return layout.screen(f, [nav, table, *sheet], key=f"settings:{page_id}")
+        return layout.screen(f, [nav, table, *sheet],
+                             key=f"settings:{page_id}@{state.showings[-1]}")
     active = state.query.focused or bool(state.query.text)
     sections = _results(state, host) if state.query.text else _sections(page_id, state, host)
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, TOOLBAR_TOP - layout.LARGE_NAV_BOTTOM)
     root = lists.grouped(state.scrolls[-1], viewport, sections, key=f"page:{page_id}")
     return layout.screen(f, [layout.nav_bar(f, "Settings", large=True), root,
-                             _search_bar(state, host, active)], key="settings:root")
+                             _search_bar(state, host, active)],
+                         key=f"settings:root@{state.showings[0]}")
 
 
 APP = register(AppModel(BUNDLE_ID, "Settings", SettingsState, render))
