@@ -231,6 +231,8 @@ def test_shut_down_opens_the_power_off_screen_whose_slider_turns_the_phone_off(c
     settings(name="Cancel").click()  # back to the page it was opened over
     assert client.app_current()["bundleId"] == "com.apple.Preferences"
     settings(name="Shut Down", className="Cell").click()
+    # Opened again, the power-off screen is new views: the slider found before is stale.
+    slider = settings(className="Slider", label="slide to power off").get(timeout=1)
     left, y = slider.bounds.x + 4, slider.bounds.center[1]
     settings.swipe(left, y, left + slider.bounds.width // 2, y)  # let go halfway: springs back
     assert sim.state()["powered_off"] is False and client.locked() is False

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
 
 BUNDLE_ID = "com.apple.iBooks"
 TABS = ("Home", "Library", "Book Store", "Search")
@@ -59,6 +59,8 @@ class BooksState:
 
     tab: int = 0
     book: Book | None = None
+    shown: int = 0
+    """The open book's showing (`ui.showing`): one pushed again is new views, new ids."""
     scrolls: list[Scroll] = field(default_factory=lambda: [Scroll() for _ in TABS])
     query: EditText = field(default_factory=lambda: EditText("Books & Audiobooks",
                                                        return_key="search"))
@@ -77,7 +79,7 @@ def search(query: str) -> list[Book]:
 
 def _book_row(state: BooksState, book: Book, detail: str | None = None) -> lists.Row:
     def open_book() -> None:
-        state.book = book
+        state.book, state.shown = book, showing()
 
     return lists.Row(book.title, subtitle=book.author, detail=detail, height=64,
                       on_tap=open_book)
@@ -147,7 +149,7 @@ def render(state: BooksState, host: Host) -> Node:
 
             nodes.append(layout.alert(f, "Apple Account", "Sign in to get books.",
                                       [("Not Now", dismiss)]))
-        return layout.screen(f, nodes, key=f"books:{state.book.title}")
+        return layout.screen(f, nodes, key=f"books:{state.book.title}@{state.shown}")
     bottom = f.height - layout.TAB_BAR_HEIGHT
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, bottom - layout.LARGE_NAV_BOTTOM)
     table = lists.table(state.scrolls[state.tab], viewport, _sections(state, host),

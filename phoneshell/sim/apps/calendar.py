@@ -33,7 +33,7 @@ from phoneshell.sim.apps import AppModel, Drag, Host, calendar_events, register
 from phoneshell.sim.apps.calendar_data import BUNDLE_ID, hour_text, read
 from phoneshell.sim.apps.calendar_events import Opened, new_form, opener
 from phoneshell.sim.facts import MONTHS, WEEKDAYS, DeviceFacts
-from phoneshell.sim.ui import Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import Handler, Node, Rect, Scroll, showing
 
 View = Literal["Day", "Week", "Month", "Year"]
 VIEWS: tuple[View, ...] = ("Day", "Week", "Month", "Year")
@@ -225,7 +225,7 @@ def render(state: CalendarState, host: Host) -> Node:
     back, parent = up.get(state.view, (None, state.view))
     # The bar names no page: the real one shows only the way up (the month or year) and tools.
     def search() -> None:
-        state.opened.searching = True
+        state.opened.searching, state.opened.search_shown = True, showing()
         host.focus(state.opened.query)
 
     def add() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
-from phoneshell.sim import layout, lists
+from phoneshell.sim import layout, lists, ui
 from phoneshell.sim.apps import Host
 from phoneshell.sim.apps.calendar_data import BUNDLE_ID, Event, delete, find, hour_text, read, save
 from phoneshell.sim.apps.confirm import cancelling, confirm_sheet, edit_bar, fields
@@ -38,6 +38,8 @@ class EventForm:
     starts: Wheel
     was: tuple[str, int]
     asking: str = ""
+    shown: int = field(default_factory=ui.showing)
+    """Its showing (`ui.showing`): an edit page presented again is new views, new ids."""
     """The sheet over it: "discard" or "delete" ("" for none)."""
 
     def changed(self) -> bool:
@@ -49,6 +51,9 @@ class Opened:
     """What of the events shows over the calendar: an event's details, the edit page, search."""
 
     event: int | None = None
+    event_shown: int = 0
+    """The event page's showing and search's (`ui.showing`): each pushed again is new views."""
+    search_shown: int = 0
     form: EventForm | None = None
     deleting: bool = False
     searching: bool = False
@@ -70,7 +75,7 @@ def new_form(event: Event | None, days: int) -> EventForm:
 def opener(opened: Opened, host: Host, event: Event) -> Handler:
     def open_event() -> None:
         host.focus(None)
-        opened.event = event.id
+        opened.event, opened.event_shown = event.id, ui.showing()
     return open_event
 
 
@@ -113,7 +118,7 @@ def _details(opened: Opened, host: Host, event: Event, today: date) -> Node:
             layout.button("Delete Event", Rect(16, f.height - 140, f.width - 32, 44), ask)]
     if opened.deleting:
         kids.append(_delete_sheet(opened, host, event))
-    return layout.screen(f, kids, key="calendar:event")
+    return layout.screen(f, kids, key=f"calendar:event@{opened.event_shown}")
 
 
 def _delete_sheet(opened: Opened, host: Host, event: Event) -> Node:
@@ -163,7 +168,7 @@ def _edit(opened: Opened, host: Host, form: EventForm) -> Node:
     event = find(host.store(BUNDLE_ID), form.event_id) if form.event_id is not None else None
     if form.asking == "delete" and event is not None:
         kids.append(_delete_sheet(opened, host, event))
-    return layout.screen(f, kids, key="calendar:edit")
+    return layout.screen(f, kids, key=f"calendar:edit@{form.shown}")
 
 
 def _starts(host: Host, form: EventForm) -> Node:
@@ -198,4 +203,4 @@ def _search(opened: Opened, host: Host, today: date) -> Node:
             layout.button("Cancel", Rect(16 + width + 8, layout.NAV_TOP + 4, 66, 36), cancel),
             lists.table(opened.scroll, viewport, sections or [lists.Section((
                 lists.Row("No Results"),))], key="events")]
-    return layout.screen(f, kids, key="calendar:search")
+    return layout.screen(f, kids, key=f"calendar:search@{opened.search_shown}")

@@ -36,7 +36,7 @@ from phoneshell.sim.apps.contacts_data import (
     save,
     search,
 )
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
 
 PLACEHOLDERS = {"first": "First name", "last": "Last name", "company": "Company",
                 "phone": "Phone", "email": "Email"}
@@ -51,6 +51,8 @@ class Form:
     was: dict[str, str]
     asking: str = ""
     """The sheet over it: "discard" or "delete" ("" for none)."""
+    shown: int = field(default_factory=showing)
+    """Its showing (`ui.showing`): an edit page presented again is new views, with new ids."""
 
     def changed(self) -> bool:
         return any(self.texts[k].text != self.was[k] for k in FIELDS)
@@ -62,6 +64,8 @@ class ContactsState:
     list's scroll, the search query."""
 
     open: int | None = None
+    card: int = 0
+    """The open card's showing (`ui.showing`): a card pushed again is new views."""
     form: Form | None = None
     held: int | None = None
     """The contact whose menu shows (touch and hold on its row)."""
@@ -80,7 +84,7 @@ def _form(contact: Contact | None) -> Form:
 def _opener(state: ContactsState, host: Host, contact: Contact) -> Handler:
     def open_card() -> None:
         host.focus(None)
-        state.open = contact.id
+        state.open, state.card = contact.id, showing()
     return open_card
 
 
@@ -179,7 +183,7 @@ def _card(state: ContactsState, host: Host, contact: Contact) -> Node:
                          Rect(lists.ROW_X, 350 + 64 * i, lists.ROW_WIDTH, 64))
              for i, (label, value) in enumerate((("mobile", contact.phone),
                                                   ("email", contact.email))) if value]
-    return layout.screen(f, kids, key=f"contacts:{contact.name}")
+    return layout.screen(f, kids, key=f"contacts:{contact.name}@{state.card}")
 
 
 def _edit(state: ContactsState, host: Host, form: Form) -> Node:
@@ -195,7 +199,8 @@ def _edit(state: ContactsState, host: Host, form: Form) -> Node:
     def done() -> None:
         contact_id = save(store, form.contact_id, {k: t.text for k, t in form.texts.items()})
         close()
-        state.open = contact_id
+        if state.open != contact_id:  # a new contact's card is pushed as the page closes
+            state.open, state.card = contact_id, showing()
 
     def ask_delete() -> None:
         host.focus(None)
@@ -215,7 +220,7 @@ def _edit(state: ContactsState, host: Host, form: Form) -> Node:
         and form.contact_id is not None else None
     if gone is not None:
         kids.append(_delete_sheet(state, host, gone))
-    return layout.screen(f, kids, key="contacts:edit")
+    return layout.screen(f, kids, key=f"contacts:edit@{form.shown}")
 
 
 def render(state: ContactsState, host: Host) -> Node:

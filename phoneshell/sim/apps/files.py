@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
 
 BUNDLE_ID = "com.apple.DocumentsApp"
 TABS = ("Recents", "Shared", "Browse")
@@ -46,6 +46,8 @@ class FilesState:
     path: list[str] = field(default_factory=list)
     """Folders pushed under Browse, outermost first (empty: the Browse root)."""
     scrolls: list[Scroll] = field(default_factory=lambda: [Scroll()])
+    showings: list[int] = field(default_factory=list)
+    """Each pushed folder's showing (`ui.showing`): one pushed again is new views, new ids."""
     query: EditText = field(default_factory=lambda: EditText("Search", return_key="search"))
 
 
@@ -63,6 +65,7 @@ def _opener(state: FilesState, host: Host, folder: str) -> Handler:
         state.tab = TABS.index("Browse")
         state.path.append(folder)
         state.scrolls.append(Scroll())
+        state.showings.append(showing())
     return open_folder
 
 
@@ -128,17 +131,19 @@ def render(state: FilesState, host: Host) -> Node:
         return pick
 
     tabs = layout.tab_bar(f, [(t, choose(i)) for i, t in enumerate(TABS)], state.tab)
-    return layout.screen(f, [nav, table, tabs], key=f"files:{where}")
+    shown = state.showings[-1] if deep else 0
+    return layout.screen(f, [nav, table, tabs], key=f"files:{where}@{shown}")
 
 
 def _pop(state: FilesState) -> None:
     if state.path:
         state.path.pop()
         state.scrolls.pop()
+        state.showings.pop()
 
 
 def _pop_all(state: FilesState) -> None:
-    del state.path[:], state.scrolls[1:]
+    del state.path[:], state.scrolls[1:], state.showings[:]
 
 
 def keep(state: FilesState) -> str:

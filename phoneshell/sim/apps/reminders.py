@@ -29,7 +29,7 @@ from phoneshell.sim.apps import AppModel, Drag, Host, register, reminders_sheet
 from phoneshell.sim.apps.reminders_sheet import NewReminder
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.store import JSON, Store
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hit_path
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hit_path, showing
 
 BUNDLE_ID = "com.apple.reminders"
 DEFAULT_LIST = "Reminders"
@@ -71,6 +71,8 @@ class RemindersState:
     """The open list (None: the overview), scrolls, the overview's search, the draft title."""
 
     open: str | None = None
+    shown: int = 0
+    """The open list's showing (`ui.showing`): a list pushed again is new views, new ids."""
     scroll: Scroll = field(default_factory=Scroll)
     overview: Scroll = field(default_factory=Scroll)
     query: EditText = field(default_factory=lambda: EditText("Search", return_key="search"))
@@ -130,7 +132,7 @@ def _new_reminder(state: RemindersState, host: Host) -> Handler:
             state.sheet = reminders_sheet.open_sheet(host, DEFAULT_LIST)
             return
         if state.open == "Completed":
-            state.open, state.scroll = DEFAULT_LIST, Scroll()
+            state.open, state.scroll, state.shown = DEFAULT_LIST, Scroll(), showing()
         _draft(state, host)
     return start
 
@@ -158,7 +160,7 @@ def _submitted(state: RemindersState, host: Host) -> None:
 
 def _opener(state: RemindersState, name: str) -> Handler:
     def open_list() -> None:
-        state.open, state.scroll = name, Scroll()
+        state.open, state.scroll, state.shown = name, Scroll(), showing()
     return open_list
 
 
@@ -296,7 +298,7 @@ def _list(state: RemindersState, host: Host, name: str) -> Node:
                                             bottom - layout.LARGE_NAV_BOTTOM),
                          [lists.Section(tuple(rows))], key=f"list:{name}")
     toolbar = _toolbar(state, host, f.width, f.height - TOOLBAR_HEIGHT, name != "Completed")
-    return layout.screen(f, [nav, table, toolbar], key=f"reminders:{name}")
+    return layout.screen(f, [nav, table, toolbar], key=f"reminders:{name}@{state.shown}")
 
 
 def render(state: RemindersState, host: Host) -> Node:

@@ -21,7 +21,7 @@ mid-screen on the home screen opens Spotlight; an upward drag dismisses Notifica
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from phoneshell.sim import layout, windows
@@ -38,7 +38,7 @@ from phoneshell.sim.apps.notifications import (
 )
 from phoneshell.sim.apps.system_screens import control_center, power_off_screen
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.ui import ZERO, EditText, Handler, Node, Rect, Scroll, hidden
+from phoneshell.sim.ui import ZERO, EditText, Handler, Node, Rect, Scroll, hidden, showing
 
 BUNDLE_ID = "com.apple.springboard"
 
@@ -68,6 +68,8 @@ class SpringBoardState:
     """What SpringBoard shows: the home page, or an overlay over it; and the banner."""
 
     overlay: Overlay = "home"
+    shown: int = 0
+    """The overlay's showing (`ui.showing`): one pulled down or opened again is new views."""
     pages: Scroll = field(default_factory=lambda: Scroll(horizontal=True))
     query: EditText = field(default_factory=lambda: EditText("Search", return_key="go"))
     behind: str | None = None
@@ -98,11 +100,13 @@ def close_overlays(state: SpringBoardState) -> None:
 def open_power_off(state: SpringBoardState, behind: str | None) -> None:
     """Show the power-off screen over the app `behind` (Cancel goes back to it)."""
     state.overlay, state.behind, state.banner = "power_off", behind, None
+    state.shown = showing()
 
 
 def open_control_center(state: SpringBoardState, behind: str | None) -> None:
     """Pull Control Center down over the home screen or over the app `behind`."""
     state.overlay, state.behind, state.banner = "control", behind, None
+    state.shown = showing()
 
 
 def _backer(state: SpringBoardState, host: Host) -> Handler:
@@ -118,6 +122,7 @@ def _backer(state: SpringBoardState, host: Host) -> Handler:
 def open_notification_centre(state: SpringBoardState, behind: str | None) -> None:
     """Pull Notification Center down over the home screen or over the app `behind`."""
     state.overlay, state.behind, state.banner = "notifications", behind, None
+    state.shown = showing()
 
 
 def notify(state: SpringBoardState, host: Host, app: str, title: str, body: str) -> None:
@@ -131,7 +136,7 @@ def notify(state: SpringBoardState, host: Host, app: str, title: str, body: str)
 
 def open_spotlight(state: SpringBoardState, host: Host) -> None:
     """Show Spotlight with its search field focused and the keyboard up."""
-    state.overlay, state.query.text = "spotlight", ""
+    state.overlay, state.query.text, state.shown = "spotlight", "", showing()
 
     def open_top_hit() -> None:
         found = matches(host.apps(), state.query.text)
@@ -316,16 +321,15 @@ def _opener(state: SpringBoardState, host: Host) -> Callable[[Notice], Handler]:
 
 
 def render(state: SpringBoardState, host: Host) -> Node:
-    """The home screen, or the overlay that is showing."""
-    if state.overlay == "spotlight":
-        return _spotlight(state, host)
-    if state.overlay == "notifications":
-        return _cover_sheet(state, host, locked=False)
-    if state.overlay == "power_off":
-        return power_off_screen(host, _backer(state, host))
-    if state.overlay == "control":
-        return control_center(host, _backer(state, host))
-    return _home(state, host)
+    """The home screen, or the overlay that is showing (keyed by its showing)."""
+    overlay = {"spotlight": lambda: _spotlight(state, host),
+               "notifications": lambda: _cover_sheet(state, host, locked=False),
+               "power_off": lambda: power_off_screen(host, _backer(state, host)),
+               "control": lambda: control_center(host, _backer(state, host))}.get(state.overlay)
+    if overlay is None:
+        return _home(state, host)
+    shown = overlay()
+    return replace(shown, key=f"{shown.key or state.overlay}@{state.shown}")
 
 
 def _banner(state: SpringBoardState, host: Host) -> list[Node]:

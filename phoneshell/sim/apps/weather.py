@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Drag, Host, register
 from phoneshell.sim.facts import WEEKDAYS, DeviceFacts
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
 
 BUNDLE_ID = "com.apple.weather"
 MY_LOCATION = "My Location"
@@ -57,6 +57,9 @@ class WeatherState:
 
     page: int = 0
     listing: bool = False
+    shown: int = 0
+    """The showing (`ui.showing`) of the list or the pages, whichever shows: each shown
+    again is new views, with new ids (paging between places keeps the pages')."""
     forecast: Scroll = field(default_factory=Scroll)
     places: Scroll = field(default_factory=Scroll)
     query: EditText = field(default_factory=lambda: EditText("Search for a city or airport",
@@ -114,7 +117,7 @@ def _page(state: WeatherState, host: Host) -> Node:
     table = lists.table(state.forecast, viewport, sections, key=f"forecast:{place.name}")
 
     def open_list() -> None:
-        state.listing = True
+        state.listing, state.shown = True, showing()
 
     dots = Node("PageIndicator", Rect(f.width // 2 - 40, TOOLBAR_TOP + 8, 80, 28),
                 name="Page control", value=f"page {index + 1} of {len(shown)}",
@@ -123,14 +126,14 @@ def _page(state: WeatherState, host: Host) -> Node:
                    name="Toolbar", children=(
                        dots, layout.button("List", Rect(f.width - 60, TOOLBAR_TOP + 4, 44, 36),
                                            open_list)))
-    return layout.screen(f, [*header, table, toolbar], key=f"weather:{place.name}")
+    return layout.screen(f, [*header, table, toolbar], key=f"weather:{place.name}@{state.shown}")
 
 
 def _opener(state: WeatherState, host: Host, index: int) -> Handler:
     def open_place() -> None:
         host.focus(None)
         state.query.text = ""
-        state.page, state.listing = index, False
+        state.page, state.listing, state.shown = index, False, showing()
         state.forecast.offset = 0
     return open_place
 
@@ -151,7 +154,7 @@ def _listing(state: WeatherState, host: Host) -> Node:
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, f.height - layout.LARGE_NAV_BOTTOM)
     return layout.screen(f, [layout.nav_bar(f, "Weather", large=True),
                              lists.table(state.places, viewport, sections, key="places")],
-                         key="weather:list")
+                         key=f"weather:list@{state.shown}")
 
 
 def render(state: WeatherState, host: Host) -> Node:
