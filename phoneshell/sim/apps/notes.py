@@ -28,7 +28,7 @@ from phoneshell.sim.apps.notes_edit import (
     render_editor,
     toolbar,
 )
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hit_path
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hit_path, showing
 
 Folder = Literal["folders", "notes", "deleted"]
 SWIPE_TRAVEL = 60
@@ -45,6 +45,10 @@ class NotesState:
     swiped: int | None = None
     """The note whose row shows its Delete button."""
     editor: Editor | None = None
+    shown: int = 0
+    """The list's showing and the open note's (`ui.showing`): a page pushed again is new
+    views, with new ids."""
+    note_shown: int = 0
     trash: notes_deleted.Bin = field(default_factory=notes_deleted.Bin)
     """Recently Deleted's held row, Edit and Delete All (`notes_deleted`)."""
 
@@ -61,6 +65,8 @@ def shown_notes(state: NotesState, host: Host) -> list[Note]:
 def _go(state: NotesState, host: Host, screen: Folder) -> Handler:
     def show() -> None:
         host.focus(None)
+        if screen != "folders":  # a list pushed over the folders (back to them: a pop)
+            state.shown = showing()
         state.screen, state.swiped, state.query.text = screen, None, ""
         state.trash = notes_deleted.Bin()
         state.scroll.offset = 0
@@ -78,7 +84,7 @@ def _list(state: NotesState, host: Host, compose: Handler) -> Node:
                 state.swiped = None
                 return
             host.focus(None)
-            state.editor = open_editor(host, note.id, note.text)
+            state.editor, state.note_shown = open_editor(host, note.id, note.text), showing()
         return open_note
 
     def remove() -> None:
@@ -107,7 +113,7 @@ def _list(state: NotesState, host: Host, compose: Handler) -> Node:
         trash = state.trash
         kids = [nav, with_holds(table, notes_deleted.holds(trash, notes)),
                 notes_deleted.toolbar(trash, bar, count), *notes_deleted.overlays(trash, host)]
-    return layout.screen(f, kids, key=f"notes:{state.screen}")
+    return layout.screen(f, kids, key=f"notes:{state.screen}@{state.shown}")
 
 
 def _folders(state: NotesState, host: Host, compose: Handler) -> Node:
@@ -132,7 +138,7 @@ def render(state: NotesState, host: Host) -> Node:
         if state.editor is not None:
             close_editor(host, state.editor)
         state.swiped, state.screen = None, "notes" if state.screen == "folders" else state.screen
-        state.editor = open_editor(host, None, "")
+        state.editor, state.note_shown = open_editor(host, None, ""), showing()
         host.focus(state.editor.text)
 
     def back() -> None:
@@ -141,7 +147,8 @@ def render(state: NotesState, host: Host) -> Node:
         state.editor = None
 
     if state.editor is not None:
-        return layout.screen(f, render_editor(f, state.editor, host, back, compose), key="note")
+        return layout.screen(f, render_editor(f, state.editor, host, back, compose),
+                             key=f"note@{state.note_shown}")
     if state.screen == "folders":
         return _folders(state, host, compose)
     return _list(state, host, compose)
