@@ -1,5 +1,6 @@
 """The computation a Calculator task asks for, as an expression of its numbers, and whether a
-computation keyed on the phone is that one in another form. Pure but for the random draws.
+computation keyed on the phone is that one in another form. Pure: its draws are seeded by the
+keys.
 
 `(12 + 8) × 5` is one computation however it is keyed: `12 + 8 = × 5 =`, `( 12 + 8 ) × 5 =` on
 the Scientific keypad, `12 × 5 + 8 × 5 =` (× binds tighter), `5 × 8 + 5 × 12 =`. `12 × 8 + 12 −
@@ -11,7 +12,9 @@ agrees with the expression worked with the same numbers, every time.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import operator
 import random
 import re
@@ -36,8 +39,6 @@ SIGNS = {"-": "-", "−": "-", "+": "+", "*": "*", "×": "*", "/": "/", "÷": "/
          "(": "(", ")": ")", "%": "%"}
 WORK: dict[str, Callable[[Decimal, Decimal], Decimal]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
-_RANDOM = random.SystemRandom()
-"""Unseeded: an agent cannot look up the numbers a computation will be worked with."""
 
 
 @dataclass(frozen=True)
@@ -174,13 +175,22 @@ def same(last: Sequence[str], expression: Expression, places: Sequence[int],
     in each of `DRAWS` draws, for some reading of which task number each number keyed is."""
     mine, before = work(last).entries, (work(prior).entries if prior else [])
     pooled = [*before, *(e for i, e in enumerate(mine) if i != carry)]
-    draws = [[Decimal(_RANDOM.randint(1001, 999999)) / 100 for _ in numbers]
-             for _ in range(DRAWS)]
+    draws = [[Decimal(rng.randint(1001, 999999)) / 100 for _ in numbers]
+             for rng in [_drawn(last, prior, expression)] for _ in range(DRAWS)]
     for way in assignments(pooled, numbers, helpers):
         if all(_agrees(last, expression, places, numbers, way, draw, prior, len(before), carry)
                for draw in draws):
             return True
     return False
+
+
+def _drawn(last: Sequence[str], prior: Sequence[str], expression: Expression) -> random.Random:
+    """The draws' source, seeded by the keys and the expression: a grade is the same each time
+    it is made (`phoneshell grade` agrees with the run), and the numbers are still unknown to
+    whoever keys, for they follow from every key pressed (a computation built to agree with
+    another at its own numbers would change them by any key it adds)."""
+    seed = hashlib.sha256(json.dumps([list(prior), list(last), expression.text]).encode())
+    return random.Random(seed.digest())
 
 
 def _agrees(last: Sequence[str], expression: Expression, places: Sequence[int],

@@ -22,6 +22,7 @@ from audit_logs import CALC, act, grade, log, tgt
 
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.checks.worked import judge, operands
+from phoneshell.checks.worked_expression import _drawn, parse
 from phoneshell.evidence import Claim
 from phoneshell.keypad import CLOSE, OPEN
 from phoneshell.records import ResultRow
@@ -165,3 +166,15 @@ def test_equivalence_holds_for_every_spelling_and_helper_and_nothing_else() -> N
     assert not passed and detail == (
         "the computation ( 12 − 8 ) × 5 × 5 = shows 100 but is not (12 + 8) × 5: worked with "
         "other numbers in place of 12 and 8 and 5, it computes something else"), detail
+
+
+def test_the_draws_follow_from_the_keys_so_a_grade_made_twice_is_the_same() -> None:
+    chain = parse("(12 + 8) × 5")
+    keys = ["1", "2", "multiply", "5", "add", "8", "multiply", "5", "equals"]
+
+    def numbers(keyed: list[str]) -> list[int]:
+        rng = _drawn(keyed, [], chain)
+        return [rng.randint(1001, 999999) for _ in range(5)]
+
+    assert numbers(keys) == numbers(list(keys))  # `phoneshell grade` agrees with the run
+    assert numbers(keys) != numbers(["0", *keys])  # any key added draws other numbers
