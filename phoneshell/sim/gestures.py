@@ -11,6 +11,8 @@ this order:
 * an upward drag starting at the bottom edge goes home; a sideways one there, with an app in
   front, switches to the app used before it or back (`app_switch`);
 * a rightward drag starting at the left edge (x < 20) presses the page's back button;
+* a downward drag on a page sheet (from its top part, or any part that does not take the drag
+  itself) dismisses it as its Cancel does (`layout.pulled_sheet`), as iOS's sheets do;
 * then the front app's own `on_drag` hook (a row's swipe actions, a calendar's paging); then a
   rightward drag anywhere on a pushed page's content presses the back button of its navigation
   bar (iOS 26's content swipe back), unless it starts on a control that takes sideways drags
@@ -25,7 +27,7 @@ import math
 from typing import TYPE_CHECKING
 
 from phoneshell.presses import PRESS_SLOP_PT, Pressed, Spot, slide_press
-from phoneshell.sim import app_switch
+from phoneshell.sim import app_switch, layout
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.apps.springboard import BUNDLE_ID as SPRINGBOARD
 from phoneshell.sim.keyboard import press
@@ -224,8 +226,8 @@ def drag(phone: Phone, move: Drag) -> None:
         return  # it notes the screen left: a run of swipes lasts while that screen does
     elif move.from_x < LEFT_EDGE and not move.vertical and move.dx > MIN_TRAVEL:
         _edge_back(phone)
-    elif not _slide_press(phone, move) and not _app_drag(phone, move) \
-            and not _content_back(phone, move):
+    elif not _slide_press(phone, move) and not _pull_sheet(phone, move) \
+            and not _app_drag(phone, move) and not _content_back(phone, move):
         _scroll_or_adjust(phone, move)
     phone.changed()
 
@@ -266,6 +268,18 @@ def _slide_press(phone: Phone, move: Drag) -> bool:
         tap(phone, move.from_x, move.from_y)
     else:
         tap(phone, move.to_x, move.to_y)
+    return True
+
+
+def _pull_sheet(phone: Phone, move: Drag) -> bool:
+    """A downward swipe on a page sheet: it does what the sheet's dismissal does (Cancel's,
+    asking first where Cancel asks). False when no sheet was pulled."""
+    if not move.vertical or move.dy <= MIN_TRAVEL:
+        return False
+    dismiss = layout.pulled_sheet(phone.screen().root, move.from_x, move.from_y)
+    if dismiss is None:
+        return False
+    dismiss()
     return True
 
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 from PIL import ImageFont
 
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Wheel
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Wheel, hit_path
 
 NAV_TOP = 62
 NAV_BOTTOM = 116
@@ -209,16 +209,49 @@ def picker(frame: Rect, wheels: Sequence[tuple[Wheel, Rect]]) -> Node:
         Node("PickerWheel", at, value=wheel.value, wheel=wheel) for wheel, at in wheels))
 
 
-def page_sheet(facts: DeviceFacts, children: Sequence[Node], *, top: int = NAV_TOP,
-               key: str | None = None) -> Node:
+def page_sheet(facts: DeviceFacts, children: Sequence[Node], *, dismiss: Handler,
+               top: int = NAV_TOP, key: str | None = None) -> Node:
     """A modal page sheet from `top` to the bottom, over a dimmed screen that takes no taps.
 
     What lies behind stays in the page source, reported not visible (as on a real phone, whose
     tree still lists the screen a sheet covers), is hidden in screenshots and cannot be touched.
+    A downward swipe on the sheet does `dismiss` (`pulled_sheet`), as iOS's sheet presentation
+    dismisses every page sheet: what its Cancel does, which for a sheet holding changes asks
+    first (Reminders' Discard Changes), as iOS's `isModalInPresentation` sheets do.
     """
     panel = Node("Other", Rect(0, top, facts.width, facts.height - top),
-                 children=tuple(children), opaque=True, key=key)
+                 children=tuple(children), opaque=True, key=key, on_pull_down=dismiss)
     return modal_layer(facts, (wrap(panel, 2),), _ignore)
+
+
+def pulled_sheet(root: Node, x: float, y: float) -> Handler | None:
+    """What a downward swipe going down at (x, y) does to the page sheet there: its dismissal,
+    or None when no sheet is pulled. A sheet follows the finger from its top part (its grabber
+    and navigation bar) and from any part that does not take the drag itself, as UIKit's sheet
+    does: not from a picker wheel or a slider, nor from a list scrolled down from its top (that
+    scrolls back first), nor through a modal presented over the sheet (a confirmation)."""
+    for node in reversed(hit_path(root, x, y)):
+        if node.on_pull_down is not None:
+            return node.on_pull_down
+        if node.presents:  # a modal's layer, where the sheet's blank parts let touches through
+            panel = _sheet_panel(node)
+            return panel.on_pull_down if panel and panel.frame.contains(x, y) else None
+        if (node.wheel is not None or node.on_adjust is not None
+                or (node.scroll is not None and not node.scroll.horizontal
+                    and node.scroll.offset > 0)):
+            return None
+    return None
+
+
+def _sheet_panel(layer: Node) -> Node | None:
+    """The page sheet's panel a modal layer holds (not one of a modal presented inside it)."""
+    for child in layer.children:
+        if child.on_pull_down is not None:
+            return child
+        found = None if child.presents else _sheet_panel(child)
+        if found is not None:
+            return found
+    return None
 
 
 def modal_layer(facts: DeviceFacts, children: Sequence[Node], on_tap: Handler | None, *,

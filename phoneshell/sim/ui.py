@@ -167,6 +167,9 @@ class Node:
     """For picker wheels: the binding taps, drags and the element value route turn."""
     opaque: bool = False
     """Drawn as a solid panel in screenshots, hiding what lies behind (a page sheet)."""
+    on_pull_down: Handler | None = None
+    """A page sheet's panel (`layout.page_sheet`): what a downward swipe on it does (dismiss
+    it, or ask first when it holds changes), as iOS's sheet presentation does."""
     modal: bool = False
     """A modal presentation's full-screen layer (`layout.modal_layer`): while it shows,
     everything else in its window is reported not visible (`presented`). Alerts, action sheets

@@ -274,7 +274,7 @@ def sheet(state: AlarmsState, host: Host) -> Node | None:
                          Rect(x, 526, w, h))]
     if editor.alarm_id is not None:
         kids.append(layout.button("Delete Alarm", Rect(x, 598, w, h), delete))
-    return layout.page_sheet(f, kids, key=f"alarm-sheet:{title}")
+    return layout.page_sheet(f, kids, dismiss=close, key=f"alarm-sheet:{title}")
 
 
 def _columns(wheels: list[Wheel]) -> list[tuple[Wheel, Rect]]:

@@ -154,4 +154,4 @@ def sheet(state: WorldState, host: Host) -> Node | None:
             layout.button("Cancel", Rect(f.width - 80, top + 34, 70, 36), close),
             lists.table(state.chooser_scroll, Rect(0, top + 80, f.width, f.height - top - 80),
                          [lists.Section(rows)], key="city-chooser")]
-    return layout.page_sheet(f, kids, key="city-sheet")
+    return layout.page_sheet(f, kids, dismiss=close, key="city-sheet")

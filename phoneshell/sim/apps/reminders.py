@@ -321,7 +321,7 @@ def on_drag(state: RemindersState, host: Host, drag: Drag) -> bool:
     """A swipe left on a reminder's row shows its Delete; a swipe right hides it again; the
     New Reminder sheet takes drags while it shows (`reminders_sheet.on_drag`)."""
     if state.sheet is not None and state.open is None:
-        return reminders_sheet.on_drag(state.sheet, host, drag, _closer(state, host))
+        return reminders_sheet.on_drag(state.sheet, drag)
     if drag.vertical or state.draft is not None:
         return False
     if drag.dx > -SWIPE_TRAVEL:

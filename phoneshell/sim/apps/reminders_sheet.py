@@ -99,7 +99,7 @@ def render(sheet: NewReminder, host: Host, my_lists: tuple[str, ...], save: Save
                             [form, where], key="new-reminder")]
     if sheet.discarding:
         kids.append(confirm_sheet(f, "Discard Changes", close, keep, cancel="Keep Editing"))
-    return layout.page_sheet(f, kids, top=SHEET_TOP, key="reminders:new-reminder")
+    return layout.page_sheet(f, kids, dismiss=cancel, top=SHEET_TOP, key="reminders:new-reminder")
 
 
 def _list_page(sheet: NewReminder, host: Host, my_lists: tuple[str, ...],
@@ -121,16 +121,9 @@ def _list_page(sheet: NewReminder, host: Host, my_lists: tuple[str, ...],
                         [lists.Section(rows)], key="new-reminder:list")]
 
 
-def on_drag(sheet: NewReminder, host: Host, drag: Drag, close: Callable[[], None]) -> bool:
-    """A downward swipe on the sheet dismisses it as Cancel does (asking first when something
-    was typed); the sheet takes every other drag but the List page's swipe back."""
+def on_drag(sheet: NewReminder, drag: Drag) -> bool:
+    """The sheet takes every drag but the List page's swipe back (a downward swipe, which
+    dismisses it as Cancel does, is every page sheet's: `layout.pulled_sheet`)."""
     if sheet.discarding:
-        return True
-    if drag.vertical and drag.dy > 60 and drag.from_y >= SHEET_TOP:
-        if sheet.typed:
-            host.focus(None)
-            sheet.discarding = True
-        else:
-            close()
         return True
     return not (sheet.picking and not drag.vertical and drag.dx > 0)
