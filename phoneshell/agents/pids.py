@@ -126,6 +126,14 @@ class Limit:
 
     def __init__(self, most: int | None = None) -> None:
         self.group: Path | None = None
+        self.path = ""
+        """The cgroup as /proc/PID/cgroup names it ("" where there is none)."""
+        self.left: dict[int, str] = {}
+        """The processes seen outside it while the turn ran, named, by pid."""
+        self._done = threading.Event()
+        self._watcher: threading.Thread | None = None
+        # everything `close` and the rest read is set above: where there is no cgroup (not
+        # root, no pids controller, macOS) the limit is simply absent, never a crash
         parent = _parent()
         if parent is None:
             return
@@ -139,13 +147,8 @@ class Limit:
             return
         self.group = group
         self.path = "/" + group.relative_to(group.parent.parent).as_posix()
-        """The cgroup as /proc/PID/cgroup names it."""
         with _LIVE_LOCK:
             _LIVE.add(self.path)
-        self.left: dict[int, str] = {}
-        """The processes seen outside it while the turn ran, named, by pid."""
-        self._done = threading.Event()
-        self._watcher: threading.Thread | None = None
 
     def anothers(self, pid: int) -> bool:
         """Whether the process `pid` is in the cgroup of another program whose turn runs now

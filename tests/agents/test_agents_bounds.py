@@ -123,3 +123,18 @@ def test_a_program_that_forks_without_end_is_held_to_its_limit_and_cleared_after
     assert row.claim is not None and row.claim.summary == "left at once"
     # gone with its turn (other test workers' turns may be running beside it)
     assert not list(pids._parent().glob(f"turn-{os.getpid()}-*"))  # type: ignore[union-attr]
+
+
+def test_with_no_process_limit_to_be_had_a_program_runs_and_is_scored_as_ever(
+        rig: Rig, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not root, no pids controller, macOS: the limit is absent, and nothing else changes (a
+    program that gives up is its failure, never a harness error that skips the attempt)."""
+    monkeypatch.setattr(pids, "_PARENT", None)
+    assert not pids.available()
+    task = suite["settings.about.reach"]
+    silent = attempt(rig, tmp_path, task, "pass")
+    assert (silent.outcome, silent.error) == ("failed", "the command exited without a claim")
+    claimed = attempt(rig, tmp_path / "again", task, CLAIM)
+    assert claimed.outcome == "failed" and "harness error" not in claimed.error, claimed.error
+    assert claimed.claim is not None and claimed.claim.summary == "left at once"
