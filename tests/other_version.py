@@ -27,3 +27,23 @@ def run_as_version(version: str, *args: str) -> subprocess.CompletedProcess[str]
             "from phoneshell.cli import main; sys.exit(main())")
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
                           cwd=ROOT, timeout=300, env={**os.environ, "PYTHONWARNINGS": "error"})
+
+
+def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    """`git ARGS` in `repo` (committing as a test user), its output stripped."""
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                          cwd=repo, check=True, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}).stdout.strip()
+
+
+def package_repo(repo: Path) -> Path:
+    """A git repository holding a copy of phoneshell and its bridge (no bytecode), committed;
+    returns the copy's package folder."""
+    for name in ("phoneshell", "bridge"):
+        shutil.copytree(ROOT / name, repo / name, symlinks=True,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    (repo / ".gitignore").write_text("__pycache__/\n")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "phoneshell")
+    return repo / "phoneshell"

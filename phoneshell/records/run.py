@@ -64,7 +64,11 @@ class RunManifest(Record):
     phoneshell_version: str
     """The phoneshell that ran it."""
     git_commit: str
-    """Its git commit ("" outside a checkout)."""
+    """Its git commit, for people ("" outside a checkout; "+dirty" after it when its files were
+    not the commit's; "+dirty.<digest>" in runs recorded before `code_sha256`)."""
+    code_sha256: str = ""
+    """The sha256 of its own files as on disk (phoneshell/ and bridge/: `phoneshell.grader`),
+    what `--resume` and reports compare ("" in runs recorded before it was)."""
     agent: str
     """The agent spec."""
     paths: tuple[str, ...]

@@ -6,16 +6,17 @@ its file (task_sha256) on the same kind of phone. An attempt skipped or missing 
 left out of the pairs (unpaired), never read as a failure; one of another version or phone kind
 is left apart, named, never paired as if it were the same task.
 
-Runs graded by different phoneshells (run.json's version and git commit, uncommitted changes
-included) are paired, and marked: the comparison names both graders and its conclusion says a
-difference may be the grader's, not the agents' (every attempt of such runs differs so, and
-leaving them all apart would compare nothing).
+Runs graded by different phoneshells (run.json's version and code digest: `same_grader`) are
+paired, and marked: the comparison names both graders and its conclusion says a difference
+may be the grader's, not the agents' (every attempt of such runs differs so, and leaving them
+all apart would compare nothing).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from phoneshell.grader import same_grader
 from phoneshell.report.runs import RunRecord
 from phoneshell.report.stats import ALPHA, mcnemar_exact, min_discordant
 
@@ -119,7 +120,7 @@ def compare(first: RunRecord, second: RunRecord) -> Comparison:
     neither = sum(t.neither for t in per_task)
     p = mcnemar_exact(only_a, only_b)
     too_few, conclusion = _conclusion(first.label, second.label, only_a, only_b, p)
-    same = _grader(first) == _grader(second)
+    same = same_grader(first.manifest, second.manifest)
     graders = "" if same else f"A by {first.grader}, B by {second.grader}"
     if not same:
         conclusion = ("GRADED BY DIFFERENT PHONESHELLS, so a difference may be the grader's, "
@@ -133,7 +134,3 @@ def compare(first: RunRecord, second: RunRecord) -> Comparison:
         p_value=p, too_few=too_few, significant=p < ALPHA, conclusion=conclusion,
         per_task=per_task, same_grader=same, graders=graders)
 
-
-def _grader(run: RunRecord) -> tuple[str, str]:
-    """The phoneshell that graded a run: run.json's version and git commit."""
-    return run.manifest.phoneshell_version, run.manifest.git_commit

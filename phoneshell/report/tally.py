@@ -87,10 +87,13 @@ class AgentNumbers:
     phoneshell_version: str = ""
     """The phoneshell that graded the run (run.json)."""
     git_commit: str = ""
-    """Its git commit, "+dirty.<digest>" after it when the checkout had uncommitted changes
-    ("" when it ran outside a checkout)."""
+    """Its git commit, for people: "+dirty" after it when its files were not the commit's
+    ("+dirty.<digest>" in older runs; "" when it ran outside a checkout)."""
+    code_sha256: str = ""
+    """The digest of its files as on disk, what tells graders apart ("" in runs recorded before
+    it was)."""
     grader: str = ""
-    """Both, for people: "phoneshell 0.1.0 (git 1a2b3c4d5e6f)"."""
+    """All, for people: "phoneshell 0.1.0 (git 1a2b3c4d5e6f, code 0123456789abcdef)"."""
 
 
 def all_passed(n: AgentNumbers) -> bool:
@@ -232,7 +235,8 @@ def agent_numbers(run: RunRecord) -> AgentNumbers:
         false_claims=false_claims, false_claim_rate=rate(false_claims, with_claim),
         missed_claims=missed, missed_claim_rate=rate(missed, with_claim),
         left_out=run.manifest.left_out, phoneshell_version=run.manifest.phoneshell_version,
-        git_commit=run.manifest.git_commit, grader=run.grader)
+        git_commit=run.manifest.git_commit, code_sha256=run.manifest.code_sha256,
+        grader=run.grader)
 
 
 def _tag_cell(run: RunRecord, attempts: list[Attempt], not_run: int) -> TagCell:

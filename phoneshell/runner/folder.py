@@ -4,17 +4,18 @@ re-rolling an attempt that was already scored; one process at a time (`writing`)
 
 from __future__ import annotations
 
-import hashlib
 import os
 import secrets
 import stat
-import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import phoneshell
 from phoneshell.errors import RunError
+from phoneshell.grader import check_grader, this_grader
+from phoneshell.grader import git_commit as git_commit
+from phoneshell.grader import grader_name as grader_name
+from phoneshell.grader import grader_of as grader_of
 from phoneshell.phones.lock import DeviceLock, Holder, LockHeld
 from phoneshell.records import (
     DeviceInfo,
@@ -71,72 +72,6 @@ def check_task_ids(tasks: list[Task]) -> None:
         except RecordError as exc:
             raise RunError(f"{task.file}: {exc}", hint="a task id names the folder "
                                                        "attempts/<task_id>/") from None
-
-
-PACKAGE = Path(__file__).resolve().parents[1]
-"""The phoneshell package folder (its `bridge` beside it): the code that grades."""
-GRADER_PACKAGES = ("phoneshell", "bridge")
-"""The folders, beside each other, whose files make the grader: what `git_commit` vouches for."""
-
-
-def _git(where: Path, *args: str) -> str:
-    """`git ARGS` run in `where`: its output, or "" when git fails or is not there."""
-    try:
-        done = subprocess.run(["git", *args], capture_output=True, text=True, cwd=where,
-                              timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return done.stdout if done.returncode == 0 else ""
-
-
-def git_commit(package: Path = PACKAGE) -> str:
-    """The git commit of the checkout `package` (phoneshell's own folder) is part of, "" when
-    there is none: installed from a wheel, no git on the machine, or a folder git does not track
-    (a wheel installed in a virtualenv inside some other repository is not that repository's
-    commit).
-
-    A checkout whose grader files (`GRADER_PACKAGES`) differ from the commit (an edit not
-    committed, a file not added) is another grader: its commit is followed by
-    "+dirty.<digest>", the sha256 of those differences (the diff and the added files' bytes), so
-    the same edits name the same grader and any other edit another.
-    """
-    head = _git(package, "rev-parse", "HEAD").strip()
-    if not head or not _git(package, "ls-files", "--", "__init__.py").strip():
-        return ""
-    paths = [name for name in GRADER_PACKAGES if (package.parent / name).is_dir()]
-    diff = _git(package.parent, "diff", "HEAD", "--binary", "--", *paths)
-    added = sorted(p for p in _git(package.parent, "ls-files", "--others", "--exclude-standard",
-                                   "-z", "--", *paths).split("\0") if p)
-    if not diff and not added:
-        return head
-    digest = hashlib.sha256(diff.encode("utf-8", "surrogateescape"))
-    for name in added:
-        try:
-            data = (package.parent / name).read_bytes()
-        except OSError as exc:
-            data = f"unreadable: {exc.strerror}".encode()
-        digest.update(b"\0" + name.encode("utf-8", "surrogateescape") + b"\0" + data)
-    return f"{head}+dirty.{digest.hexdigest()[:16]}"
-
-
-def this_grader() -> tuple[str, str]:
-    """This phoneshell as a grader: its version and its code (`git_commit`), as run.json
-    records them (`phoneshell_version`, `git_commit`)."""
-    return phoneshell.__version__, git_commit()
-
-
-def grader_name(version: str, commit: str) -> str:
-    """A grader for people: "phoneshell 0.1.0 (git 1a2b3c4d5e6f)", with its uncommitted
-    changes, or "(no git commit recorded)"."""
-    head, _, dirty = commit.partition("+dirty.")
-    code = (f"git {head[:12]}" + (f", with uncommitted changes {dirty}" if dirty else "")
-            if head else "no git commit recorded")
-    return f"phoneshell {version} ({code})"
-
-
-def grader_of(manifest: RunManifest) -> str:
-    """The phoneshell that graded a run, for people (`grader_name`)."""
-    return grader_name(manifest.phoneshell_version, manifest.git_commit)
 
 
 def writing(run_dir: Path, run_id: str) -> DeviceLock:
@@ -206,10 +141,10 @@ def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...
         raise RunError(f"run {run_id} already exists in {runs_dir}",
                        hint=f"continue it with --resume {run_id}, or choose another --run-id")
     run_dir.mkdir(parents=True, exist_ok=True)
-    version, commit = this_grader()
+    grader = this_grader()
     manifest = RunManifest(
-        run_id=run_id, started_at=time.time(),
-        phoneshell_version=version, git_commit=commit, agent=agent, paths=paths,
+        run_id=run_id, started_at=time.time(), phoneshell_version=grader.version,
+        git_commit=grader.commit, code_sha256=grader.code, agent=agent, paths=paths,
         task_globs=task_globs, repeat=repeat, devices=tuple(devices),
         tasks=tuple(TaskRef(id=t.id, file=t.file, sha256=t.sha256) for t in tasks),
         sandbox=sandbox, sandbox_note=sandbox_note, left_out=left_out, agent_setup=agent_setup)
@@ -275,31 +210,6 @@ def check_resume(manifest: RunManifest, tasks: list[Task], devices: list[DeviceI
         raise RunError(f"run {manifest.run_id} ran on other phones ({', '.join(was)}); "
                        f"this one would run on {', '.join(now)}",
                        hint="resume with the same --device, or start a new run")
-
-
-def check_grader(manifest: RunManifest) -> None:
-    """Refuse to continue a run with a phoneshell other than the one that began it: run.json
-    names one grader (version and git commit, its uncommitted changes included) for every row,
-    and a report's rate would mix two. Two checkouts, or two installs, without a git commit
-    are told apart by their version alone; a run begun in a checkout cannot be told the same as
-    one without its commit (no git, or installed from a wheel), so it is refused too.
-
-    Raises:
-        RunError: naming the phoneshell that began the run and this one.
-    """
-    version, commit = this_grader()
-    if (manifest.phoneshell_version, manifest.git_commit) == (version, commit):
-        return
-    began = grader_of(manifest)
-    raise RunError(f"run {manifest.run_id} was begun by {began}; this is "
-                   f"{grader_name(version, commit)}: its attempts would be graded by two "
-                   "phoneshells under one record (run.json names one)",
-                   hint=f"finish it with the phoneshell that began it ({began}"
-                        + (f": git checkout {manifest.git_commit.partition('+')[0]}, with "
-                           "the same uncommitted changes" if "+dirty." in manifest.git_commit
-                           else f": git checkout {manifest.git_commit}"
-                           if manifest.git_commit else "")
-                        + "), or start a new run")
 
 
 def planned_attempts(manifest: RunManifest) -> list[tuple[str, int]]:
