@@ -9,29 +9,23 @@ package folder listed in `.git/info/exclude` or a file written by another user a
 as any other (red team 45). The git commit is still recorded, for people to read, but never
 compared.
 
-Bytecode: Python runs a cached `__pycache__/*.pyc` instead of its source when the pyc's stamp
-(the source's mtime and size, or its hash) matches, without reading the code in it; marshal's
-output is not deterministic, so pyc bytes are never hashed. Every pyc Python would run is
-compiled from its source again and compared, code object by code object (`foreign_bytecode`):
-one that differs (planted, or stale from an edit of the same size in the same second) makes
-this phoneshell refuse to say which grader it is. Outside the digest: what Python imports from
-elsewhere (the standard library, dependencies and their versions, `.pth` files, `sitecustomize`)
-and an interpreter started with other flags.
+Outside the digest: cached bytecode (a `__pycache__/*.pyc` whose stamp, the source's mtime and
+size, matches runs without its code being read; marshal's output is not deterministic, so pyc
+bytes are never hashed, and compiling every module again to compare would cost about a second a
+process), what Python imports from elsewhere (the standard library, dependencies and their
+versions, `.pth` files, `sitecustomize`) and an interpreter started with other flags: whoever
+can write those changes the grader under any record. The digest tells honest edits apart.
 """
 
 from __future__ import annotations
 
-import atexit
 import functools
 import hashlib
 import importlib.util
-import marshal
 import os
-import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
@@ -156,64 +150,6 @@ def code_digest(folders: dict[str, Path]) -> tuple[str, dict[str, str]]:
     return digest.hexdigest(), blobs
 
 
-def foreign_bytecode(folders: dict[str, Path]) -> list[str]:
-    """Each module already imported from `folders` whose cached pyc Python would have run
-    instead of its source (its stamp matches, or it is hash-based) but whose code is not its
-    source's, as "source (pyc)". A stale pyc (its stamp differs, or another Python's magic) is
-    never run and is left alone. Modules imported later read no pyc at all (`_no_bytecode`).
-    """
-    tops = [str(top.resolve()) + os.sep for top in folders.values()]
-    foreign: list[str] = []
-    for module in list(sys.modules.values()):
-        origin = getattr(module, "__file__", None)
-        if not origin or not origin.endswith(".py") or not any(
-                os.path.realpath(origin).startswith(top) for top in tops):
-            continue
-        path = Path(origin)
-        try:
-            cached = Path(importlib.util.cache_from_source(origin))
-            pyc = cached.read_bytes()
-            source = path.read_bytes()
-            info = os.stat(path)
-        except (OSError, NotImplementedError, ValueError):
-            continue
-        if _runs(pyc, info) and not _same_code(pyc, source, path):
-            foreign.append(f"{path} ({cached})")
-    return sorted(foreign)
-
-
-def _no_bytecode() -> None:
-    """From now on this process reads and writes no pyc of its own: Python looks for them in an
-    empty folder of its own (`sys.pycache_prefix`), removed when it ends, so a module imported
-    later is compiled from its source, whatever `__pycache__` holds."""
-    empty = tempfile.mkdtemp(prefix="phoneshell-no-pyc-")
-    atexit.register(shutil.rmtree, empty, ignore_errors=True)
-    sys.dont_write_bytecode = True
-    sys.pycache_prefix = empty
-
-
-def _runs(pyc: bytes, source: os.stat_result) -> bool:
-    """Whether Python would take `pyc` for its source: its magic is this Python's, and it is
-    hash-based (checked or not: treated as run) or stamped with the source's mtime and size."""
-    if len(pyc) < 16 or pyc[:4] != importlib.util.MAGIC_NUMBER:
-        return False
-    if int.from_bytes(pyc[4:8], "little") & 1:
-        return True
-    return (int.from_bytes(pyc[8:12], "little") == int(source.st_mtime) & 0xFFFFFFFF
-            and int.from_bytes(pyc[12:16], "little") == source.st_size & 0xFFFFFFFF)
-
-
-def _same_code(pyc: bytes, source: bytes, path: Path) -> bool:
-    """Whether the pyc's code is what compiling its source gives (code objects compare their
-    bytecode, constants, names and line tables, nested functions included)."""
-    try:
-        cached = marshal.loads(pyc[16:])
-        compiled = compile(source, str(path), "exec", dont_inherit=True, optimize=-1)
-    except (ValueError, EOFError, TypeError, SyntaxError):
-        return False
-    return bool(cached == compiled)
-
-
 def _git(where: Path, *args: str) -> str:
     """`git ARGS` in `where`, whoever owns it (`safe.directory=*`: the owner is no part of the
     grader): its output, or "" when git fails or is not there."""
@@ -250,18 +186,10 @@ def this_grader() -> Grader:
     """This phoneshell as a grader (computed once a process: the grader it started as).
 
     Raises:
-        RunError: it cannot tell (a file it cannot read, or bytecode Python would run that is
-            not its source's), naming the file.
+        RunError: it cannot tell (a file it cannot read), naming the file.
     """
     folders = package_folders()
     code, blobs = code_digest(folders)
-    foreign = foreign_bytecode(folders)
-    _no_bytecode()
-    if foreign:
-        raise RunError("phoneshell cannot tell which grader it is: Python would run cached "
-                       f"bytecode that is not compiled from its source: {'; '.join(foreign)}",
-                       hint="delete the __pycache__ folders under phoneshell/ and bridge/ "
-                            "(Python writes them again from the sources)")
     return Grader(phoneshell.__version__, git_commit(folders.get("phoneshell", PACKAGE), blobs),
                   code)
 
