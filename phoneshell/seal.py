@@ -54,7 +54,15 @@ from phoneshell.records import (
 )
 from phoneshell.seal_key import KEY_ENV, key_id, key_path, load_key
 from phoneshell.seal_key import signature as _signature  # the name tests forge seals with
-from phoneshell.seal_latest import numbered, refuse_stale, reseal, stale, write_sealed
+from phoneshell.seal_latest import (
+    Unchecked,
+    numbered,
+    refuse_stale,
+    reseal,
+    split_unchecked,
+    stale,
+    write_sealed,
+)
 from phoneshell.untrusted import named
 
 AUDIT, RESULTS, MANIFEST = "audit.jsonl", "results.jsonl", "run.json"
@@ -63,9 +71,9 @@ MAX_SEALED_BYTES = 1 << 32
 whatever their size."""
 CHUNK_BYTES = 1 << 20
 
-__all__ = ["KEY_ENV", "ChainState", "Sealer", "key_path", "load_key", "recorded_unsealed",
-           "refuse_stale", "require_verified", "reseal", "sealed_files", "sealed_log",
-           "signed_by", "verify_evidence", "verify_run"]
+__all__ = ["KEY_ENV", "ChainState", "Sealer", "Unchecked", "key_path", "load_key",
+           "recorded_unsealed", "refuse_stale", "require_verified", "reseal", "sealed_files",
+           "sealed_log", "signed_by", "split_unchecked", "verify_evidence", "verify_run"]
 
 ChainState = Callable[[], tuple[str, int, int]]
 """Returns a log's (chain head, lines, end offset) as its writer wrote it."""
@@ -259,7 +267,8 @@ def _check_files(run_dir: Path, seal: Seal, only: str) -> list[str]:
 
 
 def verify_run(run_dir: Path, only: str = "") -> list[str]:
-    """Everything about a run folder that does not match its seal ([] when it all does).
+    """Everything about a run folder that does not match its seal ([] when it all does), and
+    each check that could not be made, as an `Unchecked` line (a warning, not a problem).
 
     Args:
         only: check only the sealed files under this path (an attempt folder, relative to the
@@ -270,12 +279,15 @@ def verify_run(run_dir: Path, only: str = "") -> list[str]:
     except RecordError as exc:
         return [str(exc)]
     seal = manifest.seal
-    if seal is None:
-        return [f"{named(run_dir / MANIFEST)} has no seal: the run sealed no attempt"]
     try:
         key = load_key()
     except RunError as exc:
-        return [exc.message]
+        key, missing = b"", exc.message
+    if seal is None:  # and when this folder held a sealed run, says which
+        return [f"{named(run_dir / MANIFEST)} has no seal: the run sealed no attempt",
+                *(stale(run_dir, manifest, key) if key else [])]
+    if not key:
+        return [missing]
     if seal.key_id != key_id(key):
         return [f"run {named(manifest.run_id)} was sealed with another key "
                 f"({named(seal.key_id)}); this one is {key_id(key)}"]
@@ -332,12 +344,15 @@ def _check_frames(run_dir: Path, sealed: LogSeal) -> list[str]:
 
 def require_verified(run_dir: Path, problems: Iterable[str], unverified: bool,
                      warn: Callable[[str], None]) -> None:
-    """Refuse a run with problems, or (with `unverified`) warn loudly through `warn(line)`.
+    """Refuse a run with problems, or (with `unverified`) warn loudly through `warn(line)`; a
+    check that could not be made (`Unchecked`) is warned of either way.
 
     Raises:
         RunError: naming every problem.
     """
-    found = list(problems)
+    found, unchecked = split_unchecked(list(problems))
+    for line in unchecked:  # a check that could not be made: said, never the folder's fault
+        warn(f"{named(run_dir)}: {line}")
     if not found:
         return
     if not unverified:

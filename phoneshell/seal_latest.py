@@ -16,12 +16,28 @@ with a newer seal than the record (its record was not written: a crash between t
 or with no record here (copied with the key to another machine) is not refused for it; this
 machine just cannot tell.
 
+The run's id and start time come from run.json, which vouches for them only when it is sealed:
+an unsealed run.json (a run that stopped before its first seal) says whatever its writer wants.
+So the same record is also kept under each run folder it was sealed in (`<hash of key id and
+the folder's absolute and real paths>.json`): a folder that held run R begun at T, sealed up
+to N, and now holds another run.json (unsealed, another start time, another run) was put back
+or replaced, and is refused whatever that run.json says. A copy in another folder has no such
+record, and is judged by its run's.
+
+A record that cannot be read (another user, who may read a shared key but not this folder) is
+a check that cannot be made: `Unchecked`, said as a warning by a report, never blamed on the run
+folder; a resume refuses it (it would seal on from a state it cannot place). The folder and
+the files written in it are readable by whoever may read the key (its group and other read
+bits), and written by its owner alone: a record holds no secret, and whoever reads the key can
+sign anyway.
+
 Never reads a run folder; never imports the rest of phoneshell beyond records.
 """
 
 from __future__ import annotations
 
 import contextlib
+import datetime
 import fcntl
 import hashlib
 import json
@@ -42,8 +58,8 @@ from phoneshell.records import (
 from phoneshell.seal_key import key_id, key_path, signature
 from phoneshell.untrusted import named, quoted
 
-__all__ = ["latest_folder", "numbered", "record_seal", "refuse_stale", "reseal", "stale",
-           "write_sealed"]
+__all__ = ["Unchecked", "latest_folder", "numbered", "record_seal", "refuse_stale", "reseal",
+           "split_unchecked", "stale", "write_sealed"]
 
 MANIFEST = "run.json"
 
@@ -55,11 +71,44 @@ def latest_folder(key_file: Path) -> Path:
     return key_file.with_name(key_file.name + ".latest")
 
 
+class Unchecked(str):
+    """What could not be checked (this machine's record cannot be read): a warning to say, not
+    a problem of the run folder."""
+
+
+def split_unchecked(found: list[str]) -> tuple[list[str], list[str]]:
+    """`found` (`verify_run`'s) as (problems of the folder, checks that could not be made)."""
+    return ([line for line in found if not isinstance(line, Unchecked)],
+            [line for line in found if isinstance(line, Unchecked)])
+
+
+def _hashed(ident: list[object]) -> str:
+    return hashlib.sha256(json.dumps(ident).encode()).hexdigest()[:32] + ".json"
+
+
 def _name(key_id: str, manifest: RunManifest) -> str:
     """The record's file name: the run is its id and start time (both in run.json, signed), so
     two runs named alike in two folders never share one; the key's id keeps other keys' apart."""
-    ident = json.dumps([key_id, manifest.run_id, manifest.started_at])
-    return hashlib.sha256(ident.encode()).hexdigest()[:32] + ".json"
+    return _hashed([key_id, manifest.run_id, manifest.started_at])
+
+
+def _folder_names(key_id: str, run_dir: Path) -> list[str]:
+    """The names of the record kept under the run folder itself: its absolute path as given and
+    its real path (a link put in its place, or in place of a folder above it, changes one)."""
+    paths = dict.fromkeys((os.path.abspath(run_dir), os.path.realpath(run_dir)))
+    return [_hashed([key_id, "folder", path]) for path in paths]
+
+
+def _shared_bits(folder: Path) -> int:
+    """The read bits (group, other) of the key whose records `folder` keeps: who may read them."""
+    try:
+        return os.stat(folder.with_name(folder.name.removesuffix(".latest"))).st_mode & 0o044
+    except OSError:
+        return 0
+
+
+def _when(started_at: float) -> str:
+    return datetime.datetime.fromtimestamp(started_at).isoformat(timespec="milliseconds")
 
 
 @contextlib.contextmanager
@@ -78,6 +127,10 @@ def _folder(folder: Path, create: bool) -> Iterator[int | None]:
         yield None
         return
     try:
+        if create:  # readable by whoever may read the key, now (its mode may have changed)
+            bits = _shared_bits(folder)
+            with contextlib.suppress(OSError):
+                os.fchmod(fd, 0o700 | bits | bits >> 2)
         yield fd
     finally:
         os.close(fd)
@@ -102,12 +155,13 @@ def _read(fd: int, name: str, where: Path) -> LatestSeal | None:
     return LatestSeal.parse(data, str(where / name))
 
 
-def _write(fd: int, name: str, record: LatestSeal) -> None:
+def _write(fd: int, name: str, record: LatestSeal, bits: int = 0) -> None:
     """Replace the record `name` in the folder open at `fd`, whole (a reader sees the old or
-    the new), never through a link."""
+    the new), never through a link; readable as `bits` say (the key's read bits)."""
     temporary = f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     out = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
                   0o600, dir_fd=fd)
+    os.fchmod(out, 0o600 | bits)
     with os.fdopen(out, "w", encoding="utf-8") as file:
         file.write(json.dumps(record.to_plain(), indent=2, ensure_ascii=False) + "\n")
         file.flush()
@@ -119,46 +173,65 @@ def _staleness(folder: Path, key: str, manifest: RunManifest, run_dir: Path,
                reread: Callable[[], RunManifest | None]) -> list[str]:
     """`stale`, with the records in `folder` and the key's id: `reread` reads run.json again,
     so a run being sealed as it is checked is told from a rolled-back one."""
-    name = _name(key, manifest)
+    run = named(manifest.run_id)
     try:
         with _folder(folder, create=False) as fd:
-            record = _read(fd, name, folder) if fd is not None else None
+            record = _read(fd, _name(key, manifest), folder) if fd is not None else None
+            held = [found for name in _folder_names(key, run_dir)
+                    if fd is not None and (found := _read(fd, name, folder)) is not None]
     except (RecordError, OSError) as exc:
-        return [f"cannot read this machine's record of run {named(manifest.run_id)}'s latest "
-                f"seal, so whether this folder holds it is unknown: {exc}"]
+        return [Unchecked(f"could not check that run.json holds the latest seal of run {run}: "
+                          f"this machine's record of it cannot be read ({exc})")]
+    seal = manifest.seal
+    other = next((found for found in held if (found.run_id, found.started_at) != (
+        manifest.run_id, manifest.started_at)), None)
+    if other is not None:
+        return _changed_while_checked(manifest, reread) or [
+            f"this folder held run {named(other.run_id)} begun at {_when(other.started_at)}, "
+            f"which this machine sealed up to seal {other.sequence} in it; its run.json now "
+            f"holds {'seal ' + str(seal.sequence) if seal else 'no seal'} of run {run} begun "
+            f"at {_when(manifest.started_at)}: the folder was put back or replaced, so what "
+            "the run it held recorded is missing or replaced"]
+    record = record or next(iter(held), None)
     if record is None:
         return []
     if record.forked:
-        return [f"run {named(manifest.run_id)} was forked (copies of it were sealed apart: "
+        return [f"run {run} was forked (copies of it were sealed apart: "
                 f"{'; '.join(record.forked)}): no copy of it is trusted on this machine"]
-    seal = manifest.seal
     number, made = (seal.sequence, seal.signature) if seal else (0, "")
     where = ("" if Path(record.folder) == run_dir.absolute()
              else f", in {quoted(record.folder)}")
     if number < record.sequence:
-        again = reread()
-        if again is not None and again.seal != seal:
-            return [f"run.json of run {named(manifest.run_id)} was sealed again while it was "
-                    "checked (a run still being written): check it when the run ends"]
-        held = f"seal {number}" if seal else "no seal"
-        return [f"run.json holds {held} of run {named(manifest.run_id)}, but this machine "
-                f"sealed the run up to seal {record.sequence}{where}: the folder was rolled "
-                f"back to an earlier state, so what the run recorded after it is missing or "
-                "replaced"]
+        held_now = f"seal {number}" if seal else "no seal"
+        return _changed_while_checked(manifest, reread) or [
+            f"run.json holds {held_now} of run {run}, but this machine sealed the run up to "
+            f"seal {record.sequence}{where}: the folder was rolled back to an earlier state, "
+            "so what the run recorded after it is missing or replaced"]
     if number == record.sequence and made != record.signature:
-        return [f"run.json holds a seal {number} of run {named(manifest.run_id)} other than "
+        return [f"run.json holds a seal {number} of run {run} other than "
                 f"the one this machine made{where}: the run was copied and sealed apart "
                 "(forked), so neither copy is the run"]
+    return []
+
+
+def _changed_while_checked(manifest: RunManifest,
+                           reread: Callable[[], RunManifest | None]) -> list[str]:
+    """What to say of a run.json sealed again while it was checked ([] when it was not)."""
+    again = reread()
+    if again is not None and again.seal is not None and again.seal != manifest.seal:
+        return [f"run.json of run {named(manifest.run_id)} was sealed again while it was "
+                "checked (a run still being written): check it when the run ends"]
     return []
 
 
 def record_seal(folder: Path, run_dir: Path, signed: RunManifest, before: Seal | None,
                 write: Callable[[], None]) -> str:
     """Write run.json (`write`) holding `signed`, the seal made from `before` (None: the run's
-    first), and record it as the run's latest, one step under the records folder's lock;
-    return how the run was found forked ("" when it was not): a record ahead of `before`, or
-    another seal of its number, means another copy of the run was sealed since (the run is
-    marked forked for good; the seal is still written, so this folder stays whole).
+    first), and record it as the run's latest, under its run and under its folder, one step
+    under the records folder's lock; return how the run was found forked ("" when it was
+    not): a record ahead of `before`, or another seal of its number, means another copy of the
+    run was sealed since (the run is marked forked for good; the seal is still written, so
+    this folder stays whole).
 
     Raises:
         OSError: the records folder cannot be made or written.
@@ -183,11 +256,14 @@ def record_seal(folder: Path, run_dir: Path, signed: RunManifest, before: Seal |
                     f"{quoted(record.folder)}")
             forked = (*forked, fork)
         write()
-        _write(fd, name, LatestSeal(
+        latest = LatestSeal(
             run_id=signed.run_id, started_at=signed.started_at,
             sequence=max(seal.sequence, record.sequence if record else 0),
             signature=seal.signature, sealed_at=seal.sealed_at,
-            folder=str(run_dir.absolute()), forked=forked))
+            folder=str(run_dir.absolute()), forked=forked)
+        bits = _shared_bits(folder)
+        for each in (name, *_folder_names(seal.key_id, run_dir)):  # the folder holds it now
+            _write(fd, each, latest, bits)
     return fork
 
 
@@ -239,16 +315,21 @@ def reseal(run_dir: Path, manifest: RunManifest, key: bytes,
 
 def refuse_stale(run_dir: Path, manifest: RunManifest, key: bytes) -> None:
     """Refuse to go on from a folder whose run.json is not the latest seal this machine made of
-    its run (rolled back, or forked): a resume would play again what the run already scored.
+    its run (rolled back, forked, or put back in its folder over another state), or whose
+    record cannot be read: a resume would play again what the run already scored.
 
     Raises:
         RunError: naming what was found.
     """
     found = stale(run_dir, manifest, key)
     if found:
+        unchecked = all(isinstance(line, Unchecked) for line in found)
         raise RunError(f"run {named(manifest.run_id)} cannot be continued from "
                        f"{named(run_dir)}: {'; '.join(found)}",
-                       hint="a scored attempt is never run again; report the run from the "
+                       hint=f"resume it as a user who can read {latest_folder(key_path())} "
+                            "(a resume seals on from run.json, so it must know it is the "
+                            "latest)" if unchecked else
+                            "a scored attempt is never run again; report the run from the "
                             "folder that holds its latest seal, or start a new run")
 
 

@@ -20,6 +20,10 @@ own words in a judge's prompt:
   letters and digits, `_ . @ + = , / - ~`), else `quoted`. A file named
   `"x: ok\\n\\nsolution @ base1 ..."` shows as one quoted literal, never as lines of a report.
 
+* `one_line`: a value read from a record (run.json's agent, grader, run.lock's command) shown as
+  a field of a report or message: as it is when it is one printable line (spaces, quotes and
+  all: an agent's command line reads as typed), else `quoted`.
+
 Markup (HTML, XML) escapes on top of these (report/escape.py). Never touches anything: pure.
 """
 
@@ -61,9 +65,15 @@ def named(value: object) -> str:
     return text if _PLAIN.fullmatch(text) else quoted(text)
 
 
+def one_line(value: object) -> str:
+    """`value` unchanged when it is one printable line, else `quoted`."""
+    text = str(value)
+    return text if text.isprintable() else quoted(text)
+
+
 def quoted(value: object) -> str:
     """`value` as a one-line quoted literal (`'com.b'`, `'a\\nb'`), whatever it holds."""
     return repr(str(value))
 
 
-__all__ = ["named", "quoted", "storable", "visible"]
+__all__ = ["named", "one_line", "quoted", "storable", "visible"]

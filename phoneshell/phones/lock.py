@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from phoneshell.errors import RunError
+from phoneshell.untrusted import named, one_line
 
 ENV_LOCK_DIR = "PHONESHELL_LOCK_DIR"
 
@@ -50,11 +51,24 @@ class Holder:
     since: str
     """When it took the lock (ISO 8601, local time with offset)."""
     key: str
+    held_by: tuple[tuple[int, int], ...] = ()
+    """(pid, uid) of each process the kernel says holds the lock (`/proc/locks`; () where it
+    cannot tell): the file says what its writer wrote, this who holds it. Never written."""
 
     def describe(self) -> str:
-        """One line for an error message."""
-        run = f"run {self.run_id}, " if self.run_id else ""
-        return f"pid {self.pid} ({run}since {self.since}): {self.command}"
+        """One line for an error message: what the lock file says, quoted where it is not one
+        printable line (anyone who reaches a run folder can write it), and who the kernel says
+        holds the lock, with their uid (any user who can read a folder can flock it)."""
+        run = f"run {named(self.run_id)}, " if self.run_id else ""
+        said = (f"pid {self.pid} ({run}since {one_line(self.since)}): {one_line(self.command)}"
+                if self.pid else "a process that named no holder in its lock file")
+        if not self.held_by:
+            return said
+        if [pid for pid, _ in self.held_by] == [self.pid]:
+            return f"{said} (uid {self.held_by[0][1]})"
+        held = ", ".join(f"pid {pid} of uid {uid}" if uid >= 0 else f"pid {pid}"
+                         for pid, uid in self.held_by)
+        return f"{held} (who holds the lock, says the kernel; its lock file names {said})"
 
 
 def lock_dir() -> Path:
@@ -115,7 +129,7 @@ class DeviceLock:
             try:
                 fcntl.flock(locked, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                holder = _read_holder(fd)
+                holder = _read_holder(fd, locked)
                 os.close(fd)
                 if locked != fd:
                     os.close(locked)
@@ -133,7 +147,7 @@ class DeviceLock:
                            hint="something else writes that folder; stop it, then try again")
         me = Holder(os.getpid(), self.run_id, self.command,
                     time.strftime("%Y-%m-%dT%H:%M:%S%z"), self.key)
-        data = json.dumps(asdict(me)).encode()
+        data = json.dumps({k: v for k, v in asdict(me).items() if k != "held_by"}).encode()
         os.ftruncate(fd, 0)
         os.pwrite(fd, data, 0)
         self._fd = fd
@@ -195,7 +209,7 @@ class DeviceLock:
             try:
                 fcntl.flock(locked, fcntl.LOCK_SH | fcntl.LOCK_NB)
             except BlockingIOError:
-                return _read_holder(fd)
+                return _read_holder(fd, locked)
             fcntl.flock(locked, fcntl.LOCK_UN)
             return None
         except OSError:
@@ -247,15 +261,44 @@ def _still_the_path(fd: int, path: Path) -> bool:
     return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
 
 
-def _read_holder(fd: int) -> Holder | None:
-    """The holder written in a lock file (None while it is empty or unreadable)."""
+def _read_holder(fd: int, locked: int) -> Holder | None:
+    """The holder written in a lock file, with who the kernel says holds the lock on `locked`
+    (None while the file names nobody and the kernel names nobody either)."""
+    held_by = kernel_holders(locked)
     try:
         raw = os.pread(fd, 65536, 0)
         data = json.loads(raw.decode())
         return Holder(int(data["pid"]), str(data["run_id"]), str(data["command"]),
-                      str(data["since"]), str(data["key"]))
+                      str(data["since"]), str(data["key"]), held_by)
     except (OSError, ValueError, KeyError, TypeError):
-        return None
+        return Holder(0, "", "", "", "", held_by) if held_by else None
 
 
-__all__ = ["DeviceLock", "ENV_LOCK_DIR", "Holder", "LockHeld", "lock_dir", "open_lock_file"]
+def kernel_holders(fd: int) -> tuple[tuple[int, int], ...]:
+    """(pid, uid) of each process holding a flock on the file or folder open at `fd`, from
+    Linux's /proc/locks (uid -1 when its process cannot be read; () elsewhere)."""
+    try:
+        info = os.fstat(fd)
+        with open("/proc/locks", encoding="ascii", errors="replace") as file:
+            text = file.read()
+    except OSError:
+        return ()
+    where = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    found: list[tuple[int, int]] = []
+    for line in text.splitlines():
+        parts = line.split()  # "1: FLOCK ADVISORY WRITE <pid> <maj>:<min>:<inode> 0 EOF"
+        if len(parts) < 6 or parts[1] != "FLOCK" or parts[5] != where \
+                or not parts[4].isdigit():
+            continue  # another kind of lock, a waiter ("1: -> FLOCK ..."), or another file
+        pid = int(parts[4])
+        try:
+            uid = os.stat(f"/proc/{pid}").st_uid
+        except OSError:
+            uid = -1
+        if (pid, uid) not in found:
+            found.append((pid, uid))
+    return tuple(found)
+
+
+__all__ = ["DeviceLock", "ENV_LOCK_DIR", "Holder", "LockHeld", "kernel_holders", "lock_dir",
+           "open_lock_file"]

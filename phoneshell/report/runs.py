@@ -21,8 +21,9 @@ from phoneshell.audit import Action, AuditLog, actions, scan_audit
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.records import AuditEvent, RecordError, ResultRow, RunManifest, read_record
 from phoneshell.runner.folder import grader_of, read_results, writer
-from phoneshell.seal import verify_run
+from phoneshell.seal import split_unchecked, verify_run
 from phoneshell.tasks import Task, check_tasks, load_tasks
+from phoneshell.untrusted import named, one_line, quoted
 
 MANIFEST = "run.json"
 RESULTS = "results.jsonl"
@@ -95,13 +96,13 @@ class RunRecord:
 
     @property
     def run_id(self) -> str:
-        """The run's id."""
-        return self.manifest.run_id
+        """The run's id, as reports show it (`one_line`: run.json says it)."""
+        return one_line(self.manifest.run_id)
 
     @property
     def agent(self) -> str:
         """The agent as the run was started with it (`--agent`)."""
-        return self.manifest.agent
+        return one_line(self.manifest.agent)
 
     @property
     def label(self) -> str:
@@ -113,7 +114,7 @@ class RunRecord:
         """The phoneshell that graded the run, for people: its version and git commit, with
         its uncommitted changes (run.json; a resume by another is refused, so it graded every
         row)."""
-        return grader_of(self.manifest)
+        return one_line(grader_of(self.manifest))
 
     @property
     def planned(self) -> int:
@@ -154,7 +155,7 @@ class RunRecord:
         started before this try did, so only events from its start on are kept.
         """
         started = attempt.row.started_at
-        return actions(e for e in self.audit.records if e.run_id == self.run_id
+        return actions(e for e in self.audit.records if e.run_id == self.manifest.run_id
                        and e.task_id == attempt.task_id and e.attempt == attempt.number
                        and (not attempt.superseded or e.t >= started))
 
@@ -177,17 +178,17 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
     """
     path = run_dir / MANIFEST
     if not path.exists():
-        raise ReportError(f"{run_dir} is not a run folder: {path} is missing",
+        raise ReportError(f"{named(run_dir)} is not a run folder: {named(path)} is missing",
                           hint="pass folders made by `phoneshell run`, e.g. runs/<run_id>")
-    problems = verify_run(run_dir)
+    problems, unchecked = split_unchecked(verify_run(run_dir))
     holder = writer(run_dir)
     if holder is not None and problems:
-        raise ReportError(f"{run_dir} is still being written, by {holder.describe()}: its seal "
-                          "covers what it wrote last, not what it is writing now",
+        raise ReportError(f"{named(run_dir)} is still being written, by {holder.describe()}: "
+                          "its seal covers what it wrote last, not what it is writing now",
                           hint="report it when that run ends (or stop it: Ctrl-C ends it with "
                                "a seal)")
     if problems and not unverified:
-        raise ReportError(f"{run_dir} does not match its seal: " + "; ".join(problems[:3])
+        raise ReportError(f"{named(run_dir)} does not match its seal: " + "; ".join(problems[:3])
                           + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""),
                           hint="its files were changed after the run; --unverified reports it "
                                "anyway, marked")
@@ -197,26 +198,28 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
     except RecordError as exc:
         raise UnreadableRun(str(exc), hint="docs/runs.md describes run.json and "
                                            "results.jsonl") from exc
-    warnings: list[str] = []
+    run = one_line(manifest.run_id)
+    warnings: list[str] = [f"{named(run_dir)}: {line}" for line in unchecked]
     if holder is not None:
-        warnings.append(f"{manifest.run_id}: still being written, by {holder.describe()}: "
+        warnings.append(f"{run}: still being written, by {holder.describe()}: "
                         "this holds what it had sealed so far")
-    warnings += [f"UNVERIFIED {manifest.run_id}: {line}" for line in problems]
+    warnings += [f"UNVERIFIED {run}: {line}" for line in problems]
     if not manifest.tamper_proof:
-        warnings.append(f"{manifest.run_id}: its agents ran unconfined ({manifest.sandbox}: "
-                        f"{manifest.sandbox_note or 'no sandbox'}); its results are not "
+        warnings.append(f"{run}: its agents ran unconfined ({manifest.sandbox}: "
+                        f"{one_line(manifest.sandbox_note or 'no sandbox')}); its results are not "
                         "tamper-proof")
     if manifest.left_out:
         warnings.append(left_out_line(manifest))
-    warnings += [f"{manifest.run_id}: agent setup: {line}" for line in manifest.agent_setup]
+    warnings += [f"{run}: agent setup: {one_line(line)}" for line in manifest.agent_setup]
     if manifest.set_aside:
-        warnings.append(f"{manifest.run_id}: resumed after setting aside what was written after "
-                        f"its last seal ({'; '.join(manifest.set_aside)}): see "
+        warnings.append(f"{run}: resumed after setting aside what was written after "
+                        f"its last seal ({'; '.join(map(one_line, manifest.set_aside))}): see "
                         f"{run_dir / 'incomplete'}")
     foreign = next((r for r in rows if r.run_id != manifest.run_id), None)
     if foreign is not None:
-        raise ReportError(f"{run_dir / RESULTS} holds a row of run {foreign.run_id!r} "
-                          f"({foreign.task_id} #{foreign.attempt}), not of {manifest.run_id!r}",
+        raise ReportError(f"{run_dir / RESULTS} holds a row of run {quoted(foreign.run_id)} "
+                          f"({named(foreign.task_id)} #{foreign.attempt}), not of "
+                          f"{quoted(manifest.run_id)}",
                           hint="a results file holds one run; do not merge them")
     attempts = _attempts(rows, run_dir)
     task_files = tuple(_task_file(ref.id, ref.file, _locate(ref.file, run_dir), ref.sha256,
@@ -224,16 +227,16 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
     planned = {(ref.id, n) for ref in manifest.tasks for n in range(1, manifest.repeat + 1)}
     for attempt in attempts:
         if (attempt.task_id, attempt.number) not in planned:
-            warnings.append(f"{manifest.run_id}: {attempt.task_id} #{attempt.number} is not an "
+            warnings.append(f"{run}: {attempt.task_id} #{attempt.number} is not an "
                             "attempt run.json plans (its task or --repeat)")
         if attempt.row.task_sha256 and attempt.row.task_sha256 != next(
                 (ref.sha256 for ref in manifest.tasks if ref.id == attempt.task_id),
                 attempt.row.task_sha256):
-            warnings.append(f"{manifest.run_id}: {attempt.task_id} #{attempt.number} ran a task "
+            warnings.append(f"{run}: {attempt.task_id} #{attempt.number} ran a task "
                             "file other than the one run.json records")
     for file in task_files:
         if file.status != "ok":
-            warnings.append(f"{manifest.run_id}: task {file.task_id}: {file.detail}; its "
+            warnings.append(f"{run}: task {file.task_id}: {file.detail}; its "
                             "instruction and tags are not shown (pass the files the run used "
                             "with --tasks)")
     log, cut, trouble = _timelines(run_dir / AUDIT)
@@ -244,9 +247,11 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
 
 def left_out_line(manifest: RunManifest) -> str:
     """What every report says of a run that left task files out for errors."""
-    return (f"{manifest.run_id}: left out {len(manifest.left_out)} task file(s) with errors when "
-            "it began, so none of their tasks ran and no rate counts them; the run cannot pass: "
-            + "; ".join(f"{out.file} ({' | '.join(out.errors)})" for out in manifest.left_out))
+    return (f"{one_line(manifest.run_id)}: left out {len(manifest.left_out)} task file(s) with "
+            "errors when it began, so none of their tasks ran and no rate counts them; the run "
+            "cannot pass: " + "; ".join(
+                f"{named(out.file)} ({' | '.join(map(one_line, out.errors))})"
+                for out in manifest.left_out))
 
 
 def record_of(run_dir: Path) -> RunRecord:

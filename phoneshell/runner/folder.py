@@ -34,6 +34,7 @@ from phoneshell.records import (
 )
 from phoneshell.seal import sealed_log
 from phoneshell.tasks import Task
+from phoneshell.untrusted import named, quoted
 
 MANIFEST = "run.json"
 RESULTS = "results.jsonl"
@@ -94,10 +95,10 @@ def writing(run_dir: Path, run_id: str) -> DeviceLock:
     except LockHeld as exc:
         holder = writer(run_dir)
         who = holder.describe() if holder else "a process that is still starting"
-        raise RunError(f"run {run_id} ({run_dir}) is being written by another phoneshell: "
-                       f"{who}", hint="one process writes a run folder at a time: wait for it "
-                       f"to end (or stop it), then `phoneshell report {run_dir}` or --resume "
-                       f"{run_id}") from exc
+        raise RunError(f"run {named(run_id)} ({named(run_dir)}) is being written by another "
+                       f"phoneshell: {who}", hint="one process writes a run folder at a time: "
+                       "wait for it to end (or stop it), then `phoneshell report "
+                       f"{named(run_dir)}` or --resume {named(run_id)}") from exc
 
 
 def writer(run_dir: Path) -> Holder | None:
@@ -153,16 +154,23 @@ def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...
 
 
 def load_manifest(runs_dir: Path, run_id: str) -> RunManifest:
-    """The manifest of an existing run (raises `RunError` naming what is wrong)."""
+    """The manifest of an existing run, whose id is `run_id` (a plain name: `check_run_id`), as
+    its folder's name is (raises `RunError` naming what is wrong)."""
     path = runs_dir / check_run_id(run_id) / MANIFEST
     if not path.exists():
         raise RunError(f"no run {run_id} in {runs_dir} ({path} is missing)",
                        hint="`ls` the runs folder, or pass --runs DIR")
     try:
-        return read_record(path, RunManifest)
+        manifest = read_record(path, RunManifest)
     except RecordError as exc:
         raise RunError(str(exc), hint="run.json is written by phoneshell run; "
                                       "docs/runs.md describes it") from exc
+    if manifest.run_id != run_id:  # a path, a name in every message: never taken from the file
+        raise RunError(f"{path} names run {quoted(manifest.run_id)}, not {run_id}, the folder "
+                       "it is in: nothing is written by that name",
+                       hint="a run's folder is named by its id (runs/<run_id>/); resume the run "
+                            "from the folder phoneshell made for it, or start a new run")
+    return manifest
 
 
 def resume_folder(runs_dir: Path, manifest: RunManifest, tasks: list[Task],
@@ -170,7 +178,9 @@ def resume_folder(runs_dir: Path, manifest: RunManifest, tasks: list[Task],
                   sandbox_note: str = "") -> RunFolder:
     """Continue a run: same agent, tasks (unchanged files) and phones. A run continued with
     its agents unconfined is recorded so, whatever it began with (what the resume set aside
-    as unsealed is recorded as it is moved: `runner.aside`).
+    as unsealed is recorded as it is moved: `runner.aside`). The manifest returned (when it
+    was resumed, how its agents are confined) is written by the resume's first seal, never
+    before: an unsigned run.json would no longer match its seal.
 
     Raises:
         RunError: a task file changed since the run began, or the phones differ
@@ -185,8 +195,9 @@ def resume_folder(runs_dir: Path, manifest: RunManifest, tasks: list[Task],
     update: dict[str, object] = {"resumed_at": (*manifest.resumed_at, time.time())}
     if manifest.tamper_proof and sandbox in ("none", "unavailable"):
         update.update(sandbox=sandbox, sandbox_note=f"resumed unconfined: {sandbox_note}")
+    # not written here: run.json is signed, so it is written only by a seal (the resume's
+    # first, under `stop.recording`); a stop before it leaves the run as its last seal has it
     manifest = manifest.model_copy(update=update)
-    write_record(run_dir / MANIFEST, manifest)
     return RunFolder(run_dir, manifest, _scored(rows), _tries(rows))
 
 

@@ -22,6 +22,7 @@ import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, ExitStack
+from dataclasses import replace
 from pathlib import Path
 
 from bridge import Trajectory, shared_writer
@@ -64,7 +65,7 @@ from phoneshell.runner.rig import Rig, RigDown, open_rig
 from phoneshell.runner.selection import load_runnable, select_tasks
 from phoneshell.runner.session import RunOptions, RunSummary
 from phoneshell.runner.stop import stopped_line
-from phoneshell.seal import Sealer, load_key
+from phoneshell.seal import Sealer, load_key, refuse_stale
 from phoneshell.tasks import Task
 from phoneshell.untrusted import visible
 
@@ -331,15 +332,16 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
     loaded, left_out = load_runnable(paths, progress)
     tasks = select_tasks(loaded, globs)
     setup = agent_setup(agent_spec)
+    key = load_key(create=True)
     if recorded is not None:  # every check that can refuse comes before anything is moved
         run_dir = options.runs_dir / recorded.run_id
+        refuse_stale(run_dir, recorded, key)  # first: a folder put back says so, whatever else
         tasks = planned_tasks(recorded, tasks, left_out, run_dir, progress)
         refuse_changed_setup(recorded, setup)
     check_task_ids(tasks)
     sandbox, kind, why = sandbox_for(agent_spec, options.sandbox)  # also: an unknown agent
     sandbox = sandbox.hiding(paths)  # the task files' folders, wherever the agent sees them
     run_id = check_run_id(options.run_id or new_run_id())
-    key = load_key(create=True)
     if unconfined_line(kind, why):
         progress(unconfined_line(kind, why))
     for line in setup:
@@ -347,22 +349,26 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
     with open_phones(options.device, run_id, options.latency) as (devices, note):
         progress(note)
         infos = [d.info for d in devices]
+        writer = shared_writer(options.runs_dir)
+        chain = functools.partial(writer.chain_state, run_id)  # the bridge's view
+        trajectory = (Trajectory(options.runs_dir)
+                      if captures_frames(options, recorded) else None)
+        frames = functools.partial(trajectory.chain_state, run_id) if trajectory else None
+        # run.json is written signed, in one step with what it records: a stop in between
+        # would leave a run.json no seal matches (a resume's), or one no seal vouches for in
+        # a folder that held another run (a new run's)
         if recorded is not None:
             check_resume(recorded, tasks, infos)
             recorded = set_aside(run_dir, recorded, key, progress)  # moved and recorded
             folder = resume_folder(options.runs_dir, recorded, tasks, infos, kind, why)
+            sealer = Sealer.resume(folder.run_dir, key, chain, recorded, frames)
         else:
             held.enter_context(writing(options.runs_dir / run_id, run_id))
-            folder = create_folder(options.runs_dir, run_id, agent_spec, paths, globs, repeat,
-                                   tasks, infos, kind, why, left_out, setup)
-        writer = shared_writer(options.runs_dir)
-        chain = functools.partial(writer.chain_state, folder.run_id)  # the bridge's view
-        trajectory = (Trajectory(options.runs_dir)
-                      if captures_frames(options, recorded) else None)
-        frames = functools.partial(trajectory.chain_state, folder.run_id) if trajectory else None
-        sealer = (Sealer.resume(folder.run_dir, key, chain, folder.manifest, frames)
-                  if recorded is not None else
-                  Sealer(folder.run_dir, key, chain, frames_chain=frames))
+            with stop.recording():
+                folder = create_folder(options.runs_dir, run_id, agent_spec, paths, globs,
+                                       repeat, tasks, infos, kind, why, left_out, setup)
+                sealer = Sealer(folder.run_dir, key, chain, frames_chain=frames)
+                folder = replace(folder, manifest=sealer.seal(folder.manifest))
         sealer.say = progress  # a record an unconfined agent changed is said as it is found
         plans = [(t, n) for t in tasks for n in range(1, repeat + 1)
                  if (t.id, n) not in folder.scored]
