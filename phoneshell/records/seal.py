@@ -111,8 +111,11 @@ class Seal(Part):
 
 class LatestSeal(Record):
     """The latest seal this machine made of one run, kept outside every run folder, beside the
-    signing key (`<key file>.latest/`, one file per run): a seal proves a state of the run is
-    authentic, this which state is the latest. Written after run.json at each seal."""
+    signing key (`<key file>.latest/`): a seal proves a state of the run is authentic, this
+    which state is the latest. Kept twice, per run (its id, start time and the key) and per
+    folder (the key and the run folder's absolute and real paths), so a folder whose run.json
+    was put back unsealed or replaced is still found; written after run.json at each seal, with
+    the key's read bits."""
 
     VERSION: ClassVar[int] = 1
     version: int = 1
