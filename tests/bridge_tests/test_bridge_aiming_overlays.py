@@ -94,10 +94,16 @@ def _menu(_: Rig, c: wda.Client) -> wda.Session:
     return s
 
 
-OVERLAYS: dict[str, tuple[Callable[[Rig, wda.Client], wda.Session], dict[str, str], str]] = {
-    # the overlay, the element it covers, the type of what the tap lands on
+Overlay = tuple[Callable[[Rig, wda.Client], wda.Session], dict[str, str], str]
+OVERLAYS: dict[str, Overlay] = {
+    # the overlay, the element it covers, the type of what the tap lands on: windows of their
+    # own over the app, which stays visible under them
     "keyboard": (_keyboard, {"name": "com.apple.settings.general"}, "XCUIElementTypeKeyboard"),
     "banner": (_banner, {"name": "BackButton"}, "XCUIElementTypeOther"),
+}
+MODALS: dict[str, Overlay] = {
+    # a modal presentation: what it covers is not visible, as on a phone (the real share
+    # sheet's dump), so WDA refuses a tap by its id, and a tap at its point lands on the modal
     "alert": (_alert, {"name": "erase"}, "XCUIElementTypeButton"),
     "alert backdrop": (_alert, {"label": "Show Alert"}, "XCUIElementTypeAlert"),
     "context menu": (_menu, {"name": "Books"}, "XCUIElementTypeButton"),
@@ -127,6 +133,27 @@ def test_a_tap_by_id_is_logged_as_a_tap_at_its_hit_point(tmp_path: Path, overlay
     assert logged[0].name != covered.get("name")
     assert logged[0].keyboard == (overlay == "keyboard")
     assert ends[0] == ends[1]
+
+
+@pytest.mark.parametrize("modal", MODALS)
+def test_a_tap_by_id_on_what_a_modal_covers_is_refused_by_wda_and_changes_nothing(
+        tmp_path: Path, modal: str) -> None:
+    setup, covered, landed = MODALS[modal]
+    with _rig(tmp_path, "id") as rig:
+        c = wda.Client(rig.bridge.url)
+        s = setup(rig, c)
+        element = s(**covered).get(timeout=3)
+        assert not element.visible
+        before = rig.sim.state()
+        with pytest.raises(wda.WDARequestError, match="is not visible on the screen"):
+            element.tap()
+        assert rig.sim.state() == before  # nothing pressed, nothing dismissed
+        rect = element.bounds
+        s.tap(rect.x + rect.width // 2, rect.y + rect.height // 2)
+        tap = _last(rig)
+        assert (tap.kind, tap.stage) == ("tap", "intent")
+        assert tap.target is not None and tap.target.type == landed  # the modal's
+        assert tap.target.name != covered.get("name")
 
 
 def test_typing_by_id_into_a_field_whose_focusing_tap_lands_on_a_key_is_refused(

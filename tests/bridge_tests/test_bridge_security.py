@@ -24,7 +24,8 @@ ALLOWED = ("phoneshell.records", "phoneshell.errors", "phoneshell.xcui", "phones
            "phoneshell.guarded_http",  # the bounded HTTP listener, shared with the simulator
            "phoneshell.http_request",  # its request side (body framing, WDA's error shape)
            "phoneshell.presses",  # what a slide presses, shared with the simulator
-           "phoneshell.typed_keys")  # what typed keys do, shared with the simulator and checks
+           "phoneshell.typed_keys",  # what typed keys do, shared with the simulator and checks
+           "phoneshell.pasteboard")  # which controls reach the pasteboard, shared with xcui
 
 
 def test_a_remote_address_needs_allow_remote_and_a_token(tmp_path: Path) -> None:
