@@ -142,8 +142,8 @@ def _xpath(screen: Screen, query: str, scope: Node) -> list[Node]:
 
 
 def rect(node: Node) -> dict[str, JSON]:
-    """The element's frame as WDA's rect object."""
-    f = node.frame
+    """The element's frame as WDA's rect object (as reported: `Node.reported`)."""
+    f = node.reported
     return {"x": f.x, "y": f.y, "width": f.width, "height": f.height}
 
 
@@ -159,7 +159,7 @@ def attribute(node: Node, name: str, uid: str) -> JSON:
         WdaError: an unknown attribute name.
     """
     alias = attribute_alias(name)
-    f = node.frame
+    f = node.reported
     values: dict[str, JSON] = {
         "type": node.wd_type, "name": node.name, "label": node.label, "value": node.value,
         "placeholderValue": node.placeholder, "traits": node.trait_text, "UID": uid,

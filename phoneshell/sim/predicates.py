@@ -75,7 +75,7 @@ _STRING_OPS = frozenset({"CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES"
 
 
 def _rect(node: Node) -> dict[str, int]:
-    f = node.frame
+    f = node.reported
     return {"x": f.x, "y": f.y, "width": f.width, "height": f.height}
 
 

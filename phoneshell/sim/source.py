@@ -82,7 +82,7 @@ def _attributes(node: Node, index: int, depth: int, screen: Screen) -> str:
     Real trees are three to four times deeper than the controls they hold, so this runs for
     hundreds of nodes per source and is kept to one f-string a node.
     """
-    f = node.frame
+    f = node.reported
     texts = (("" if node.value is None else f' value="{_text(node.value)}"')
              + ("" if node.name is None else f' name="{_text(node.name)}"')
              + ("" if node.label is None else f' label="{_text(node.label)}"'))
@@ -98,7 +98,7 @@ def _attributes(node: Node, index: int, depth: int, screen: Screen) -> str:
 
 def _filtered_attributes(node: Node, index: int, depth: int, screen: Screen,
                          excluded: frozenset[str]) -> str:
-    frame = node.frame
+    frame = node.reported
     pairs: list[tuple[str, str]] = [("type", node.wd_type)]
     if node.value is not None:
         pairs.append(("value", node.value))
@@ -130,7 +130,7 @@ def to_json(screen: Screen) -> dict[str, JSON]:
 
 
 def _json_node(node: Node) -> dict[str, JSON]:
-    f = node.frame
+    f = node.reported
     out: dict[str, JSON] = {
         "type": node.type, "rawIdentifier": _raw_identifier(node), "name": node.name,
         "value": node.value, "label": node.label,
@@ -154,9 +154,9 @@ def to_accessible_json(screen: Screen) -> dict[str, JSON]:
 
 def _accessible_node(node: Node, root: bool = False) -> dict[str, JSON] | None:
     if node.is_accessible and node.visible and not root:
+        f = node.reported
         return {"type": node.type, "name": node.name, "label": node.label, "value": node.value,
-                "rect": {"x": node.frame.x, "y": node.frame.y, "width": node.frame.width,
-                         "height": node.frame.height}}
+                "rect": {"x": f.x, "y": f.y, "width": f.width, "height": f.height}}
     kids = [k for k in (_accessible_node(c) for c in node.children) if k is not None]
     if not kids and not root:
         return None
@@ -171,7 +171,7 @@ def to_description(screen: Screen) -> str:
     lines: list[str] = []
 
     def visit(node: Node, depth: int) -> None:
-        f = node.frame
+        f = node.reported
         text = f"{'  ' * depth}{node.type}, {{{{{f.x}, {f.y}}}, {{{f.width}, {f.height}}}}}"
         if node.name is not None:
             text += f", identifier: '{node.name}'"

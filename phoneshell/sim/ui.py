@@ -177,6 +177,11 @@ class Node:
     covered: bool = False
     """Set by `presented` only: visible but for a modal presented over it, so still drawn
     (dimmed) in screenshots while WDA reports it visible="false"."""
+    remote_origin: tuple[int, int] | None = None
+    """Set on each node of a remote view's contents (another process draws them: the share
+    sheet's): the screen point the view's own (0, 0) lies at. WDA reports such a node's frame
+    in the view's coordinates (`reported`), as the iOS 26 share-sheet dump does; `frame` stays
+    where it is drawn and touched."""
     holds_accessible: bool = dataclasses.field(default=False, init=False)
     """Whether an accessible element lies below (worked out at construction, never set)."""
     holds_modal: bool = dataclasses.field(default=False, init=False)
@@ -199,6 +204,14 @@ class Node:
             # (a button's title, a cell's texts).
             object.__setattr__(self, "children", tuple(_silenced(c) for c in self.children))
             object.__setattr__(self, "holds_accessible", False)
+
+    @property
+    def reported(self) -> Rect:
+        """The frame WDA reports: `frame`, less `remote_origin` for a remote view's contents."""
+        if self.remote_origin is None:
+            return self.frame
+        dx, dy = self.remote_origin
+        return Rect(self.frame.x - dx, self.frame.y - dy, self.frame.width, self.frame.height)
 
     @property
     def presents(self) -> bool:
