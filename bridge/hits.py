@@ -87,14 +87,20 @@ def hit_point(tree: object, line: list[Mapping[str, object]],
     root down to it, as `element_in` gives it); None when no part of it shows. The simulator
     touches the same point (`phoneshell.sim.gestures.hit_point`)."""
     line, rect = activation(line, rect)
+    return middle_of(rect, [frame for node in line[:-1]
+                            if (frame := rect_of(node.get("rect"))) is not None
+                            and (node is tree or short_type(str(node.get("type") or ""))
+                                 in CLIPPING)])
+
+
+def middle_of(rect: Rect, bounds: list[Rect]) -> tuple[float, float] | None:
+    """The middle of the part of `rect` inside every one of `bounds` (whole points, as XCTest's
+    hit point); None when no part of it is."""
     left, top, right, bottom = rect.x, rect.y, rect.x + rect.width, rect.y + rect.height
-    for node in line[:-1]:
-        frame = rect_of(node.get("rect"))
-        if frame is not None and (node is tree or short_type(str(node.get("type") or ""))
-                                  in CLIPPING):
-            left, top = max(left, frame.x), max(top, frame.y)
-            right = min(right, frame.x + frame.width)
-            bottom = min(bottom, frame.y + frame.height)
+    for frame in bounds:
+        left, top = max(left, frame.x), max(top, frame.y)
+        right = min(right, frame.x + frame.width)
+        bottom = min(bottom, frame.y + frame.height)
     if right <= left or bottom <= top:
         return None
     return (left + right) // 2, (top + bottom) // 2

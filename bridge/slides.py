@@ -20,6 +20,7 @@ from bridge.aiming import Aiming
 from bridge.classified import Classified
 from bridge.context import RunContext
 from bridge.gate import Refused
+from bridge.remote_panels import check_fingers, check_unplaced
 from bridge.targets import node_at, rect_of
 from phoneshell.presses import (
     PRESS_SLOP_PT,
@@ -137,10 +138,16 @@ def pressed(aiming: Aiming, context: RunContext, action: Classified) -> Classifi
     is refused as its tap is). Costs a read only when no screen is known, and for a swipe on
     an element, its rect.
 
+    First, what no line could name is refused (`remote_panels`): a touch inside a panel
+    another process draws (the share sheet), and three or more fingers down together.
+
     Raises:
         Refused: a press-and-drag from an element onto another, from a control it would
-            press (where it lifts only the other element's frame, unread, could tell).
+            press (where it lifts only the other element's frame, unread, could tell); a
+            touch `remote_panels` refuses.
     """
+    check_fingers(action)
+    check_unplaced(aiming, context, action)
     if action.kind != "swipe":
         return action
     if action.aim == "from":

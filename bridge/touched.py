@@ -163,24 +163,44 @@ def untrusted(tree: object) -> frozenset[int]:
     sheet dump puts its popover at (9, 477) and everything in its remote container at 0,0: a
     touch on the dismiss region at (60, 300) would be named as the Copy cell. They name no
     touch: one on the panel is the panel's (or the innermost trusted view's), one off it what
-    lies there (the dismiss region)."""
+    lies there (the dismiss region). What such a touch presses cannot be told, so the bridge
+    refuses it (`unplaced_panels`, `bridge.remote_panels`)."""
+    return _placing(tree)[0]
+
+
+def unplaced_panels(tree: object) -> list[Mapping[str, object]]:
+    """The visible presented panels (`BOUNDED`) whose contents cannot be placed on screen: a
+    visible node inside lies outside the panel's frame (`untrusted`: another process draws
+    them, and WDA reports their frames in its own coordinates, the iOS 26 share sheet's from
+    0,0 while its popover lies at 9,477). A hidden node outside (the popover's shadow image)
+    is no sign: what shows is drawn inside the panel. In document order."""
+    return [panel for panel in _placing(tree)[1] if panel.get("isVisible") != "0"]
+
+
+def _placing(tree: object) -> tuple[frozenset[int], list[Mapping[str, object]]]:
+    """`untrusted`'s ids, and the panels a visible one of them lies in (`unplaced_panels`)."""
     found: set[int] = set()
-    stack: list[tuple[object, Rect | None, bool]] = [(tree, None, False)]
+    panels: dict[int, Mapping[str, object]] = {}
+    stack: list[tuple[object, Mapping[str, object] | None, bool]] = [(tree, None, False)]
     while stack:
-        node, bound, out = stack.pop()
+        node, panel, out = stack.pop()
         if not isinstance(node, Mapping):
             continue
         rect = rect_of(node.get("rect"))
+        bound = rect_of(panel.get("rect")) if panel is not None else None
         out = out or (bound is not None and rect is not None and rect.width > 0
                       and rect.height > 0 and not _inside(rect, bound))
         if out:
             found.add(id(node))
+            if panel is not None and node.get("isVisible") != "0":
+                panels.setdefault(id(panel), panel)
         if _kind(node) in BOUNDED and rect is not None and not out:
-            bound = rect
+            panel = node
         children = node.get("children")
         if isinstance(children, list):
-            stack.extend((child, bound, out) for child in children)
-    return frozenset(found)
+            stack.extend((child, panel, out) for child in reversed(children))
+    order = {id(n): i for i, (_, n) in enumerate(walk(tree))}
+    return frozenset(found), sorted(panels.values(), key=lambda n: order.get(id(n), 0))
 
 
 def _inside(rect: Rect, bound: Rect, slack: float = 1.0) -> bool:

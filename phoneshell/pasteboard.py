@@ -29,6 +29,12 @@ READS = (f"it would paste {OWNERS} (the pasteboard: a password, an address) wher
 """Why a paste is refused (`uses_pasteboard`)."""
 WRITES = f"it would replace {OWNERS} (the pasteboard)"
 """Why a copy or a cut is refused (`uses_pasteboard`)."""
+FINGERS = (f"it would read or replace {OWNERS} (the pasteboard), or undo what was done, by "
+           "iOS's editing gestures, where no control under the fingers names it (since iOS 13 "
+           "three fingers pinched copy, pinched twice cut, spread paste, swiped undo or redo, "
+           "tapped show the edit bar); touch with one finger, or two")
+"""Why a touch chain of three or more fingers down together is refused
+(`bridge.remote_panels.check_fingers`)."""
 _WORD = r"[a-z0-9'\u2019&\u2026.-]+"
 _PASTES = re.compile(rf"(?:allow )?paste(?: {_WORD}){{0,4}}\u2026?")
 """Paste, Paste and Go, Paste and Search, Paste and Match Style, Allow Paste (lower case)."""

@@ -1,0 +1,61 @@
+"""Three or more fingers down together make iOS's editing gestures (since iOS 13: a pinch copies,
+twice cuts, a spread pastes, a swipe undoes or redoes, a tap shows the edit bar), which reach
+the owner's pasteboard and the undo stack with no control under the fingers to name: every
+touch chain of three fingers or more is refused, by W3C actions and by the legacy multi-touch
+route, worded as the pasteboard's refusals are, logged as refused, and never reaches the phone
+(red team 43 spread and pinched three fingers on a note, both answered OK). Two-finger gestures
+keep their rules. Through facebook-wda and the bridge against the simulated iPhone."""
+
+from __future__ import annotations
+
+import pytest
+import wda
+from bridge_rig import Rig, refused_unsent, sent, touch
+
+from phoneshell.pasteboard import FINGERS
+from phoneshell.xcui import NOTES
+
+
+def _note(rig: Rig) -> tuple[str, tuple[int, int]]:
+    """A note with text being edited: the session id, and a point on its text view."""
+    session = wda.Client(rig.bridge.url).session(NOTES)
+    session(label="New Note", className="Button").click()
+    session.send_keys("the owner's sentence")
+    view = session(className="TextView").get(timeout=2).bounds
+    return session.session_id, (view.x + view.width // 2, view.y + 60)
+
+
+def _fingers(centre: tuple[int, int], count: int, spread: bool) -> list[dict[str, object]]:
+    """`count` W3C fingers in a row about `centre`, spreading out (or pinching in)."""
+    x, y = centre
+    found = []
+    for i in range(count):
+        near, far = (x + (i - count // 2) * 10, y), (x + (i - count // 2) * 60, y)
+        start, end = (near, far) if spread else (far, near)
+        found.append(touch(*start, hold_ms=300, to=end, name=f"f{i}"))
+    return found
+
+
+@pytest.mark.parametrize("count", [3, 4, 5])
+@pytest.mark.parametrize("spread", [True, False], ids=["spread (paste)", "pinch (copy)"])
+def test_three_or_more_fingers_by_w3c_are_refused(rig: Rig, count: int, spread: bool) -> None:
+    sid, centre = _note(rig)
+    message = refused_unsent(rig, f"/session/{sid}/actions",
+                             {"actions": _fingers(centre, count, spread)})
+    assert f"{count} fingers down together" in message and FINGERS in message
+    assert "copied last" in message
+
+
+def test_a_three_finger_tap_by_the_legacy_multi_touch_route_is_refused(rig: Rig) -> None:
+    sid, (x, y) = _note(rig)
+    fingers = [[{"action": "tap", "options": {"x": x + dx, "y": y}}] for dx in (-40, 0, 40)]
+    message = refused_unsent(rig, f"/session/{sid}/wda/touch/multi/perform",
+                             {"actions": fingers})
+    assert "3 fingers down together" in message and FINGERS in message
+
+
+def test_two_fingers_keep_their_rules(rig: Rig) -> None:
+    """A two-finger pinch on the note's text is no editing gesture: forwarded, as before."""
+    sid, centre = _note(rig)
+    sent(rig, f"/session/{sid}/actions", {"actions": _fingers(centre, 2, spread=True)})
+    assert [e.params.get("fingers") for e in rig.intents()][-1] == 2
