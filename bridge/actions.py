@@ -43,6 +43,7 @@ from bridge.limits import (
 from bridge.opened_urls import check_open_url
 from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
 from bridge.sessions import check_launch_extras, session_action, settings_action
+from phoneshell.pasteboard import FINGERS
 from phoneshell.records import ActionKind
 from phoneshell.wda_routes import NOTIFICATION_WAIT_S, is_input, match_parts
 from phoneshell.xcui import ALERT_PRESSES, HOME_BUTTON_HID, SIDE_BUTTON_HID
@@ -153,12 +154,15 @@ def _tap(gesture: str, at_point: bool = True) -> Handler:
 
 def _count_taps(b: _Body) -> None:
     """Refuse a `tapWithNumberOfTaps` that taps more than `MAX_TAPS` times (XCTest plays each
-    tap in turn, WDA reading the count with integerValue), or with more than five fingers."""
+    tap in turn, WDA reading the count with integerValue), or with three fingers or more (iOS's
+    three-finger tap brings the edit bar: undo, cut, copy, paste; `pasteboard.FINGERS`)."""
     taps, touches = b.num("numberOfTaps"), b.num("numberOfTouches")
-    if (taps is not None and int(taps) > MAX_TAPS) or (touches is not None and int(touches) > 5):
-        raise Refused(f"numberOfTaps {taps}, numberOfTouches {touches}: the bridge allows up to "
-                      f"{MAX_TAPS} taps (a person's gesture holds at most three) of up to five "
-                      "fingers", 403, "unsupported operation")
+    if taps is not None and int(taps) > MAX_TAPS:
+        raise Refused(f"numberOfTaps {taps}: the bridge allows up to {MAX_TAPS} taps (a "
+                      "person's gesture holds at most three)", 403, "unsupported operation")
+    if touches is not None and int(touches) >= 3:
+        raise Refused(f"numberOfTouches {touches}: {int(touches)} fingers down together: "
+                      f"{FINGERS}", 403, "unsupported operation")
 
 
 def _alert(gesture: str) -> Handler:

@@ -59,3 +59,27 @@ def test_two_fingers_keep_their_rules(rig: Rig) -> None:
     sid, centre = _note(rig)
     sent(rig, f"/session/{sid}/actions", {"actions": _fingers(centre, 2, spread=True)})
     assert [e.params.get("fingers") for e in rig.intents()][-1] == 2
+
+
+def _text_view(rig: Rig) -> tuple[str, str]:
+    """A note being edited: the session id, and its text view's element id."""
+    session = wda.Client(rig.bridge.url).session(NOTES)
+    session(label="New Note", className="Button").click()
+    session.send_keys("the owner's sentence")
+    return session.session_id, session(className="TextView").get(timeout=2).id
+
+
+@pytest.mark.parametrize("touches", [3, 4, 5])
+def test_a_tap_of_three_or_more_touches_by_tap_with_number_of_taps_is_refused(
+        rig: Rig, touches: int) -> None:
+    """WDA's tapWithNumberOfTaps taps with `numberOfTouches` fingers: three bring the edit bar."""
+    sid, view = _text_view(rig)
+    message = refused_unsent(rig, f"/session/{sid}/wda/element/{view}/tapWithNumberOfTaps",
+                             {"numberOfTaps": 1, "numberOfTouches": touches})
+    assert f"{touches} fingers down together" in message and FINGERS in message
+
+
+def test_a_two_finger_tap_by_tap_with_number_of_taps_is_forwarded(rig: Rig) -> None:
+    sid, view = _text_view(rig)
+    sent(rig, f"/session/{sid}/wda/element/{view}/tapWithNumberOfTaps",
+         {"numberOfTaps": 1, "numberOfTouches": 2})
