@@ -15,15 +15,16 @@ An agent with a shell will take any shortcut it can reach, so the program sees o
 * the network, because models are remote APIs: which is why every local endpoint (the bridge,
   a simulator the harness started) needs a secret the agent is not given.
 
-It never sees the project, `environments/`, the run folder, the signing key, `/var/run/usbmuxd`
-or other processes, nor the folders of the run's task files (`Sandbox.hidden`), even where they
-lie inside what it is shown (a share, the Python's prefix). On Linux that is bubblewrap
-(`bwrap`: new mount, PID, IPC and UTS namespaces, all capabilities dropped, the kernel's
-settings in `/proc/sys` read-only, killed with its parent; run as `nobody`, never as root, when
-the harness is root: `agent_user.py`); on macOS `sandbox-exec` with a generated profile (file
-access as above; it cannot hide other processes, and is not tested here). `--sandbox none` runs
-the program unconfined; so does a machine with neither, and the run says so and records it
-(`run.json`'s `sandbox`).
+It never sees the project, `environments/`, `/var/run/usbmuxd` or other processes, nor the
+folders of the run's task files (`Sandbox.hidden`), the signing key, the runs folder or any run
+folder sealed here (`Sandbox.secrets`, `unseen.py`), even where they lie inside what it is shown
+(a share, the Python's prefix); a share that is one of them, or lies inside one, is refused.
+On Linux that is bubblewrap (`bwrap`: new mount, PID, IPC and UTS namespaces, all capabilities
+dropped, the kernel's settings in `/proc/sys` read-only, killed with its parent; run as `nobody`,
+never as root, when the harness is root: `agent_user.py`); on macOS `sandbox-exec` with a
+generated profile (file access as above; it cannot hide other processes, and is not tested
+here). `--sandbox none` runs the program unconfined; so does a machine with neither, and the run
+says so and records it (`run.json`'s `sandbox`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from phoneshell.agents import agent_user, seccomp
+from phoneshell.agents import agent_user, seccomp, unseen
 from phoneshell.errors import RunError
 from phoneshell.records import SandboxKind
 
@@ -82,18 +83,35 @@ class Sandbox:
     hidden: tuple[Path, ...] = field(default=())
     """Folders kept from the agent even where they lie inside what it is shown: those of the
     run's task files (`hiding`), besides the package's own (`PACKAGE_HIDDEN`)."""
+    secrets: tuple[Path, ...] = field(default=())
+    """Files and folders kept from it whole, wherever they lie (`unseen`: the signing key, the
+    runs folder, every run folder sealed here, a judge's judgeset and sources): even a file
+    its command line names stays hidden there."""
 
     @property
     def confines(self) -> bool:
         """Whether programs run confined."""
         return self.kind in ("bwrap", "sandbox-exec")
 
-    def hiding(self, task_paths: Sequence[str | Path]) -> Sandbox:
-        """This sandbox, keeping from the agent the folders of a run's task files (`PATHS`: a
-        folder, or a file's folder)."""
+    def hiding(self, task_paths: Sequence[str | Path], secrets: Sequence[Path] = (),
+               runs_dir: Path | None = None) -> Sandbox:
+        """This sandbox, keeping from the program the folders of a run's task files (`PATHS`: a
+        folder, or a file's folder), the harness's secrets (`unseen.harness_secrets`: the key,
+        `runs_dir`, the run folders sealed here) and `secrets`, wherever they lie.
+
+        Raises:
+            RunError: confined, a share is one of them or lies inside one.
+        """
         folders = {Path(p).resolve() if Path(p).is_dir() else Path(p).resolve().parent
                    for p in task_paths}
-        return replace(self, hidden=tuple(sorted({*self.hidden, *folders})))
+        kept = {*self.secrets, *unseen.harness_secrets(runs_dir),
+                *(Path(os.path.realpath(p)) for p in secrets)}
+        if self.confines:
+            unseen.refuse_shared(self.shares, sorted({*folders, *kept}))
+            kept.update(unseen.marked_in(self.shares))  # what it was never told of
+            unseen.refuse_shared(self.shares, sorted(kept))
+        return replace(self, hidden=tuple(sorted({*self.hidden, *folders})),
+                       secrets=tuple(sorted(kept)))
 
     def wrap(self, argv: Sequence[str], command: str, scratch: Path, cwd: Path,
              reads: Sequence[Path] = ()) -> list[str]:
@@ -116,7 +134,8 @@ class Sandbox:
         # bubblewrap shows nothing but `places`: a folder to hide that holds the package (a
         # run of `.` in a checkout) is out of sight already, and must not stand in for the
         # package's hidden parts, which lie inside what is shown
-        asked = [h for h in self.hidden if self.kind != "bwrap" or _inside(h, places)]
+        asked = [h for h in (*self.hidden, *self.secrets)
+                 if os.path.lexists(h) and (self.kind != "bwrap" or _inside(h, places))]
         hidden = _outermost([*parts, *asked])
         files = self._files(command, cwd, parts)
         if self.kind == "bwrap":
@@ -148,7 +167,8 @@ class Sandbox:
                 Path(sys.executable).resolve(), *package]
 
     def _files(self, command: str, cwd: Path, parts: Sequence[Path]) -> list[Path]:
-        return [f for f in named_files(command, cwd) if not _kept(f, parts, self.hidden)]
+        return [f for f in named_files(command, cwd)
+                if not _kept(f, [*parts, *self.secrets], self.hidden)]
 
 
 def environment(env: dict[str, str], scratch: Path, confined: bool) -> dict[str, str]:
@@ -273,15 +293,16 @@ def _bwrap_args(scratch: Path, cwd: Path, shown: Sequence[Path], hidden: Sequenc
     made: set[Path] = {Path("/etc")}
     for path in shown:
         args += [*_folders_to(path, made), "--ro-bind-try", str(path), str(path)]
-    for path in hidden:
-        args += ["--size", str(HIDDEN_BYTES), "--tmpfs", str(path)]
+    for path in hidden:  # a file (the key) is covered by an empty one
+        args += (["--size", str(HIDDEN_BYTES), "--tmpfs", str(path)] if path.is_dir()
+                 else ["--ro-bind", "/dev/null", str(path)])
     made = set()  # a hidden folder's tmpfs lies over what was made inside it
     for path in files:
         args += [*_folders_to(path, made), "--ro-bind-try", str(path), str(path)]
     args += [*_folders_to(scratch, made), "--bind", str(scratch), str(scratch),
              "--dir", str(cwd), "--chdir", str(cwd)]
     for path in hidden:  # read-only once what shows inside it has its place made
-        args += ["--remount-ro", str(path)]
+        args += ["--remount-ro", str(path)] if path.is_dir() else []
     return args
 
 
@@ -321,7 +342,8 @@ def sandbox_profile(scratch: Path, shown: Sequence[Path], hidden: Sequence[Path]
     return "\n".join(lines) + "\n"
 
 
-def _shares() -> tuple[Path, ...]:
+def shared() -> tuple[Path, ...]:
+    """The extra paths `PHONESHELL_SANDBOX_SHARE` shows a confined program."""
     raw = os.environ.get(SHARE_ENV, "")
     return tuple(Path(p).expanduser().resolve() for p in raw.split(os.pathsep) if p)
 
@@ -409,10 +431,10 @@ def choose(choice: str) -> Sandbox:
     if choice in ("auto", "bwrap") and sys.platform.startswith("linux"):
         why = "bubblewrap (bwrap) is not installed" if bwrap is None else _bwrap_works(bwrap)
         if bwrap is not None and not why:
-            return Sandbox("bwrap", program=bwrap, shares=_shares())
+            return Sandbox("bwrap", program=bwrap, shares=shared())
     exec_path = shutil.which("sandbox-exec")
     if choice in ("auto", "sandbox-exec") and sys.platform == "darwin" and exec_path:
-        return Sandbox("sandbox-exec", program=exec_path, shares=_shares())
+        return Sandbox("sandbox-exec", program=exec_path, shares=shared())
     if choice == "auto" and not why:
         why = f"no sandbox is known for {sys.platform}"
     elif choice == "sandbox-exec":

@@ -340,7 +340,7 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
         refuse_changed_setup(recorded, setup)
     check_task_ids(tasks)
     sandbox, kind, why = sandbox_for(agent_spec, options.sandbox)  # also: an unknown agent
-    sandbox = sandbox.hiding(paths)  # the task files' folders, wherever the agent sees them
+    sandbox = sandbox.hiding(paths, runs_dir=options.runs_dir)  # and the harness's secrets
     run_id = check_run_id(options.run_id or new_run_id())
     if unconfined_line(kind, why):
         progress(unconfined_line(kind, why))
