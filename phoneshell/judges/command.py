@@ -37,12 +37,14 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import IO
 
-from phoneshell.agents import agent_user, pids, programs, sandbox
-from phoneshell.agents.command import first_to_go
+from phoneshell.agents import agent_user, bounds, pids, programs, sandbox
+from phoneshell.agents.command import _watch, first_to_go
 from phoneshell.errors import RunError
 from phoneshell.judges.base import JUDGES, Judge, JudgeOptions, Reply, Shown
 from phoneshell.judges.sources import JudgeError
@@ -54,6 +56,9 @@ OUTPUT_KEPT = 100_000
 """Characters of stdout (and of stderr) kept with the answer."""
 ITEM = "item"
 """The item's copy inside the judge's scratch folder."""
+SCRATCH, STDOUT, STDERR = "judge", "judge.stdout", "judge.stderr"
+"""In each item's temporary folder: the judge's scratch folder (its HOME, all it can write) and,
+beside it, its output as kept."""
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
@@ -96,6 +101,7 @@ class CommandJudge:
         self.sandbox_note = self.box.note
         self.cwd = Path.cwd()
         self._can_start = False
+        self._hidden: tuple[tuple[Path, ...], sandbox.Sandbox | None] = ((), None)
 
     def _wrap(self, box: sandbox.Sandbox, argv: list[str], scratch: Path) -> list[str]:
         return box.wrap(argv, self.command, scratch, self.cwd)
@@ -130,9 +136,12 @@ class CommandJudge:
     def judge(self, shown: Shown) -> Reply:
         """Run the command, confined, on a copy of the item; its stdout is the answer."""
         started = time.monotonic()
-        box = self.box.hiding(shown.hidden)
+        kept, box = self._hidden
+        if box is None or kept != shown.hidden:  # once a set: each share is looked through
+            box = self.box.hiding((), shown.hidden)
+            self._hidden = (shown.hidden, box)
         with tempfile.TemporaryDirectory(prefix="phoneshell-judge-") as tmp:
-            scratch = Path(tmp)
+            scratch = Path(tmp) / SCRATCH  # all it can write; its output goes beside it
             folder = scratch / ITEM
             shutil.copytree(shown.folder, folder)
             _readable(folder)
@@ -147,10 +156,9 @@ class CommandJudge:
                 argv = self._wrap(box, [SHELL, "-c", self.command], scratch)
             except PermissionError as exc:
                 raise JudgeError(f"the command could not start: {exc}") from exc
-            out, err, code, timed_out = self._run(argv, env, given)
+            code, timed_out, stopped = self._run(argv, env, given, Path(tmp))
             box.take_back(scratch)  # then deleted with the folder, whatever it left
-        stdout = out.decode("utf-8", "replace")
-        stderr = err.decode("utf-8", "replace")
+            stdout, stderr = (_text(Path(tmp) / name) for name in (STDOUT, STDERR))
         raw: dict[str, object] = {"stdout": stdout[-OUTPUT_KEPT:], "stderr": stderr[-OUTPUT_KEPT:],
                                   "exit": code}
         seconds = time.monotonic() - started
@@ -158,15 +166,20 @@ class CommandJudge:
         if timed_out:
             return Reply(error=f"no answer within {self.options.timeout_s:g}s; the command was "
                                "stopped", seconds=seconds, raw=raw, frames_shown=count)
+        if stopped:
+            return Reply(error=f"the command was stopped: {stopped}", seconds=seconds, raw=raw,
+                         frames_shown=count)
         if code != 0 and not stdout.strip():
             return Reply(error=f"the command exited with status {code}"
                                + (f": {stderr.strip()[-300:]}" if stderr.strip() else ""),
                          seconds=seconds, raw=raw, frames_shown=count)
         return Reply(text=stdout[-OUTPUT_KEPT:], seconds=seconds, raw=raw, frames_shown=count)
 
-    def _run(self, argv: list[str], env: dict[str, str], given: str
-             ) -> tuple[bytes, bytes, int, bool]:
-        """Run one judgement: its stdout, stderr, exit status, and whether it ran out of time."""
+    def _run(self, argv: list[str], env: dict[str, str], given: str, folder: Path
+             ) -> tuple[int, bool, str]:
+        """Run one judgement, its output kept in `folder` as an agent's is (`bounds`: the
+        first and last 4 MiB of each, and the folder watched): its exit status, whether it ran
+        out of time, and why it was stopped for what it wrote ("" when it was not)."""
         limit = pids.Limit()  # however many it forks, the harness keeps pids for its threads
         try:
             process = subprocess.Popen(
@@ -174,18 +187,39 @@ class CommandJudge:
                 stderr=subprocess.PIPE, start_new_session=True, env=env)
         except OSError as exc:
             limit.close()
-            return b"", f"cannot start {self.command!r}: {exc}".encode(), 127, False
+            (folder / STDERR).write_text(f"cannot start {self.command!r}: {exc}")
+            return 127, False, ""
+        assert process.stdin and process.stdout and process.stderr
+        outputs = [bounds.CappedOutput(process.stdout, folder / STDOUT),
+                   bounds.CappedOutput(process.stderr, folder / STDERR)]
+        feed = threading.Thread(target=_feed, args=(process.stdin, given.encode()), daemon=True)
+        feed.start()  # a judge that reads none of it blocks only this thread, until it is gone
         try:
-            out, err = process.communicate(given.encode(), timeout=self.options.timeout_s)
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            _kill_group(process)
-            out, err = process.communicate()
-            timed_out = True
+            code, timed_out, stopped = _watch(process, self.options.timeout_s,
+                                              bounds.DiskWatch(folder), lambda: "")
         finally:
             _kill_group(process)  # nothing it started outlives its item
             limit.close()  # nor anything left in its cgroup
-        return out, err, process.returncode, timed_out
+            for output in outputs:
+                output.finish()
+            feed.join()
+        if timed_out or stopped:
+            code = process.wait()
+        return code, timed_out, stopped
+
+
+def _feed(pipe: IO[bytes], data: bytes) -> None:
+    """Write the item to the judge's stdin and close it (it may read none of it, or die)."""
+    with contextlib.suppress(OSError), pipe:
+        pipe.write(data)
+
+
+def _text(path: Path) -> str:
+    """What the judge printed, as kept (`bounds.OUTPUT_MAX_BYTES` at most, and the note)."""
+    try:
+        return path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def _command(arg: str, options: JudgeOptions) -> Judge:

@@ -295,7 +295,8 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
         git_commit=git_commit(), frame_px=frame_px, items=tuple(r.id for r in labels),
         counts=dict(Counter(r.label_type for r in labels)),
         families=dict(Counter(r.family for r in labels if r.family)),
-        sources=tuple(SetSource(origin=o, path=p, sha256=found.hashes[p], items=taken_from[p],
+        sources=tuple(SetSource(origin=o, path=str(Path(p).resolve()),  # judged from anywhere
+                                sha256=found.hashes[p], items=taken_from[p],
                                 unverified=found.unverified.get(p, ()))
                       for p, o in origins.items()),
         excluded=tuple(found.excluded), duplicates=duplicates,

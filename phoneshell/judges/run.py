@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from phoneshell import __version__
+from phoneshell.agents import sandbox, unseen
 from phoneshell.judges.base import Judge, JudgeOptions, Reply, Shown, read_answer
+from phoneshell.judges.hidden import kept_from_judges
 from phoneshell.judges.judgeset import JudgeSet
 from phoneshell.judges.sources import JudgeError
 from phoneshell.records import (
@@ -36,6 +38,7 @@ from phoneshell.runner.run import Progress
 RUN = "judge.json"
 RESULTS = "results"
 RAW = "raw"
+CONFINED = ("bwrap", "sandbox-exec")
 EARLIER = "an earlier invocation of this judge run ran it unconfined: "
 
 
@@ -120,15 +123,6 @@ def answer_of(item_id: str, judge: Judge, reply: Reply) -> JudgeAnswer:
         tokens_in=reply.tokens_in, tokens_out=reply.tokens_out)
 
 
-def kept_from_judges(judgeset: JudgeSet, out: Path) -> tuple[Path, ...]:
-    """What a judge must never see: the judgeset (labels, other items, other judges' scores),
-    this run's folder, and the run folders and results files the set was built from (as
-    they were given: relative to where it was built, read from here as well as can be)."""
-    given = [Path(s.path) for s in judgeset.manifest.sources]
-    found = [p.resolve() for p in (judgeset.folder, out, *given) if p.exists()]
-    return tuple(dict.fromkeys(found))
-
-
 def _line(index: int, total: int, answer: JudgeAnswer) -> str:
     said = (("success" if answer.success else "failure") if answer.status == "ok"
             else f"{answer.status}: {answer.problem[:120]}")
@@ -141,10 +135,17 @@ def judge_set(judgeset: JudgeSet, judge: Judge, out: Path, options: JudgeOptions
     """Show every item not yet answered to `judge`; keep each answer as it comes.
 
     Raises:
-        JudgeError: `out` holds something else, or another judge's run.
+        JudgeError: `out` holds something else, or another judge's run; the judge is
+            confined and a source of the set is found nowhere (`hidden.py`).
+        RunError: the judge is confined and a share is what it must not see, or lies inside.
     """
+    confined = judge.sandbox in CONFINED
+    hidden = kept_from_judges(judgeset, out, confined)  # refused before anything is written
+    if confined:
+        shares = sandbox.shared()
+        unseen.refuse_shared(shares, [*hidden, *unseen.harness_secrets(),
+                                      *unseen.marked_in(shares)])
     run = _start(out, judgeset, judge, options)
-    hidden = kept_from_judges(judgeset, out)
     ids = judgeset.manifest.items
     answers = read_answers(out, ids)
     todo = [i for i in ids if i not in answers or answers[i].status == "error"]
