@@ -146,12 +146,14 @@ class GuardedHTTPServer(HTTPServer):
 
     def __init__(self, address: tuple[str, int], handler: type[GuardedHandler],
                  pools: Mapping[str, int], classify: Classify | None = None) -> None:
+        # set before the socket is bound: a bind that fails (the port taken) closes the server
+        # from inside the base class's __init__, and `server_close` reads these
+        self._waiting: dict[socket.socket, Arrival] = {}  # in the order taken
         super().__init__(address, handler)
         self.socket.setblocking(False)
         self.waiting_max = _waiting_max()
         self._pools = {name: _Pool(n) for name, n in pools.items()}
         self._classify = classify or (lambda method, target, headers: next(iter(pools)))
-        self._waiting: dict[socket.socket, Arrival] = {}  # in the order taken
         self._selector: selectors.BaseSelector | None = None
         self._stop_asked = False
         self._stopped = threading.Event()

@@ -142,3 +142,18 @@ def test_a_broken_listening_socket_closes_the_port_and_says_so(
         assert server.waiting() == 0 and held.recv(1) == b""  # waiting clients are let go too
     with pytest.raises(ConnectionRefusedError):
         answers(server)
+
+
+def test_a_port_already_taken_is_the_bind_error_not_a_crash_in_closing() -> None:
+    """socketserver closes a server whose bind failed from inside its own __init__: the close
+    must not need what __init__ had not set up yet (red team 48: `phoneshell sim --port P` on
+    a port in use said "this is a bug in phoneshell")."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        with pytest.raises(OSError) as bound:
+            GuardedHTTPServer(taken.getsockname(), _Handler, {"any": 1})
+        assert bound.type is not AttributeError and bound.value.errno is not None
+    finally:
+        taken.close()
