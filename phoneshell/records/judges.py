@@ -141,7 +141,8 @@ class SetSource(Part):
     origin: Origin
     """run, swap or attack."""
     path: str
-    """As given."""
+    """Where it was, absolute (a set made before that holds it as given, relative to where it
+    was made: looked for beside the set, in it and in the current folder)."""
     sha256: str
     """The hash of its results file (results.jsonl for a run, the JSON otherwise); "" for a
     run that could not be read (its reason is among `excluded`)."""
