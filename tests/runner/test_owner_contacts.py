@@ -20,7 +20,7 @@ SEARCH = "- open_app: Contacts\n"
 OPEN_KATE = "- open_app: Contacts\n- tap: {text: Kate Bell, type: Cell}\n- tap: {text: Edit, " \
             "type: Button}\n"
 DELETE = (f"{OPEN_KATE}- tap: {{text: Delete Contact, type: Button}}\n"
-          "- tap: {text: Delete Contact, type: Button, nth: 2}\n")  # the sheet's, below
+          "- tap: {text: Delete Contact, type: Button}\n")  # the sheet's: the page's is covered
 EMAIL = (f"{OPEN_KATE}- tap: {{text: Email, type: TextField}}\n- type: x\n"
          "- tap: {text: Done, type: Button}\n- tap: {text: Contacts, type: Button}\n")
 

@@ -275,7 +275,8 @@ def test_teardown_never_deletes_a_note_that_was_there_though_edited_last(
     row = run_one(sim, tmp_path, edits, make_agent("solution")).row
     # a note was made, and the owner's edited beside it: not only new ones (`checks.items`),
     # and the teardown, told so by the evidence, leaves both and says why
-    assert not row.passed and "is not shown as it was after it" in row.checks[-1].detail
+    assert not row.passed and any("is not shown as it was after it" in r.detail
+                                  for r in row.checks if not r.passed), row.checks
     assert row.teardown.ok and "none of it was deleted" in row.teardown.left[0]
     notes = [n["text"] for n in sim.state()["stores"]["com.apple.mobilenotes"]["notes"]]  # type: ignore[index]
     assert len(notes) == len(SEED) + 1 and any(t.endswith("Edited.") for t in notes), notes
