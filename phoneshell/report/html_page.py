@@ -77,7 +77,8 @@ def summary_html(report: Report) -> str:
             f"{n.skipped}" + (f": {reasons}" if reasons else ""), str(n.not_run),
             h(fraction(n.false_claims, n.with_claim, n.false_claim_rate)),
             h(fraction(n.missed_claims, n.with_claim, n.missed_claim_rate)),
-            str(n.no_claim), str(n.timed_out), str(n.out_of_turns), h(n.grader)])
+            str(n.no_claim), str(n.timed_out), str(n.out_of_turns),
+            h("; ".join((n.grader, *n.programs)))])
     return ("<section id=\"summary\"><h2>Summary</h2>"
             "<p>Pass rates count scored attempts only: a skipped attempt (not scored) or one "
             "never run is not a failure and is never in the denominator. &ldquo;Of planned, at "

@@ -21,6 +21,7 @@ from phoneshell.audit import Action, AuditLog, actions, scan_audit
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.records import AuditEvent, RecordError, ResultRow, RunManifest, read_record
 from phoneshell.runner.folder import grader_of, read_results, writer
+from phoneshell.runner.resume import PROGRAM
 from phoneshell.seal import split_unchecked, verify_run
 from phoneshell.tasks import Task, check_tasks, load_tasks
 from phoneshell.untrusted import named, one_line, quoted
@@ -210,7 +211,10 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
                         "tamper-proof")
     if manifest.left_out:
         warnings.append(left_out_line(manifest))
-    warnings += [f"{run}: agent setup: {one_line(line)}" for line in manifest.agent_setup]
+    # what was handed to the agent beyond its spec is a warning (the answer key); the program
+    # a command agent ran is said with the run (`tally.AgentNumbers.programs`), not warned of
+    warnings += [f"{run}: agent setup: {one_line(line)}" for line in manifest.agent_setup
+                 if not line.startswith(PROGRAM)]
     if manifest.set_aside:
         warnings.append(f"{run}: resumed after setting aside what was written after "
                         f"its last seal ({'; '.join(map(one_line, manifest.set_aside))}): see "

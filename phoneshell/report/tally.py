@@ -15,6 +15,8 @@ from phoneshell.records import LeftOut, ResultRow
 from phoneshell.report.compare import Comparison, compare
 from phoneshell.report.runs import Attempt, RunRecord
 from phoneshell.report.stats import wilson
+from phoneshell.runner.resume import PROGRAM
+from phoneshell.untrusted import one_line
 
 REPORT_VERSION = 1
 CAPABILITY = "capability:"
@@ -94,6 +96,8 @@ class AgentNumbers:
     it was)."""
     grader: str = ""
     """All, for people: "phoneshell 0.1.0 (git 1a2b3c4d5e6f, code 0123456789abcdef)"."""
+    programs: tuple[str, ...] = ()
+    """The program file a `command:` agent ran, with its sha256 (run.json's `agent_setup`)."""
 
 
 def all_passed(n: AgentNumbers) -> bool:
@@ -236,7 +240,8 @@ def agent_numbers(run: RunRecord) -> AgentNumbers:
         missed_claims=missed, missed_claim_rate=rate(missed, with_claim),
         left_out=run.manifest.left_out, phoneshell_version=run.manifest.phoneshell_version,
         git_commit=run.manifest.git_commit, code_sha256=run.manifest.code_sha256,
-        grader=run.grader)
+        grader=run.grader, programs=tuple(
+            one_line(line) for line in run.manifest.agent_setup if line.startswith(PROGRAM)))
 
 
 def _tag_cell(run: RunRecord, attempts: list[Attempt], not_run: int) -> TagCell:

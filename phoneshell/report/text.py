@@ -33,6 +33,7 @@ def not_scored(skipped: int, not_run: int, planned: int) -> str:
 
 def _agent_lines(n: AgentNumbers) -> list[str]:
     lines = [f"{n.agent} @ {n.run_id}  ({n.run_dir})", f"  graded by {n.grader}",
+             *(f"  {program}" for program in n.programs),
              f"  attempts {n.attempts} of {n.planned} planned: {n.scored} scored, "
              f"{n.skipped} skipped (not scored), {n.not_run} never run"]
     if n.scored:

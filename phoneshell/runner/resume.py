@@ -36,6 +36,10 @@ PROGRAM_BYTES = 64 << 20
 """The largest program file hashed whole (a bigger one is recorded by its size)."""
 
 
+PROGRAM = "program "
+"""How an `agent_setup` line naming a command agent's program file begins."""
+
+
 def agent_setup(agent: str) -> tuple[str, ...]:
     """What changes what the run's agent gets beyond its spec and the sandbox (run.json's
     `agent_setup`, which every report says and a resume must match): the harness settings it
@@ -52,9 +56,9 @@ def agent_setup(agent: str) -> tuple[str, ...]:
             size = program.stat().st_size
             digest = (hashlib.sha256(program.read_bytes()).hexdigest()
                       if size <= PROGRAM_BYTES else f"{size} bytes (too big to hash)")
-            setup.append(f"program {program}: sha256 {digest}")
+            setup.append(f"{PROGRAM}{program}: sha256 {digest}")
         except OSError as exc:
-            setup.append(f"program {program}: unreadable ({exc.strerror or exc})")
+            setup.append(f"{PROGRAM}{program}: unreadable ({exc.strerror or exc})")
     return tuple(setup)
 
 

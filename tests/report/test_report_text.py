@@ -160,3 +160,17 @@ def test_bad_input_exits_2_with_a_hint(tmp_path: Path, runs: dict[str, Path]) ->
     assert "hint: " in not_a_run.stderr
     twice = phoneshell("report", str(runs["SOL"]), str(runs["SOL"]))
     assert twice.returncode == 2 and "both solution @ SOL" in twice.stderr
+
+
+def test_a_command_agents_program_is_said_with_its_run_not_warned_of(
+        runs: dict[str, Path]) -> None:
+    """Every command run records its program's sha256: shown under the run (text, JSON, HTML),
+    never as a warning, which would cry wolf on every clean run; the answer key handed over
+    stays a warning (tests/runner/test_runner_stop_seal.py)."""
+    done = phoneshell("report", str(runs["CMD"]))
+    program = "  program examples/agents/liar.sh: sha256 "
+    assert program in done.stdout, done.stdout
+    assert "agent setup" not in done.stdout + done.stderr
+    data = json.loads(phoneshell("report", str(runs["CMD"]), "--format", "json").stdout)
+    assert data["agents"][0]["programs"][0].startswith(program.strip())
+    assert not any("agent setup" in w for w in data["warnings"])
