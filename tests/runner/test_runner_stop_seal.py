@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -106,13 +107,23 @@ def forge_unsealed(run_dir: Path) -> None:
 
 
 def test_a_run_whose_seal_was_removed_is_never_sealed_again(tmp_path: Path) -> None:
-    assert null_run(tmp_path).returncode == 1
+    key = tmp_path / "key" / "run-signing.key"  # its own, so its records of latest seals too
+    key.parent.mkdir()
+    shutil.copy(os.environ["PHONESHELL_KEY_FILE"], key)
+    env = {"PHONESHELL_KEY_FILE": str(key)}
+    assert null_run(tmp_path, env=env).returncode == 1
     forge_unsealed(tmp_path / "R")
-    again = phoneshell("run", "--resume", "R", "--runs", str(tmp_path))
+    again = phoneshell("run", "--resume", "R", "--runs", str(tmp_path), env=env)
+    assert again.returncode == 2, again.stdout + again.stderr
+    # this machine sealed the run in that folder: an unsealed run.json there is put back
+    assert "but this machine sealed the run up to seal" in again.stderr, again.stderr
+    # a machine with the key and no record of the run (or its records lost) refuses it too
+    shutil.rmtree(key.parent / "run-signing.key.latest")
+    again = phoneshell("run", "--resume", "R", "--runs", str(tmp_path), env=env)
     assert again.returncode == 2, again.stdout + again.stderr
     assert "has no seal" in again.stderr and "results.jsonl holds" in again.stderr
     assert manifest(tmp_path / "R")["seal"] is None  # nothing signed it
-    assert phoneshell("report", str(tmp_path / "R")).returncode != 0
+    assert phoneshell("report", str(tmp_path / "R"), env=env).returncode != 0
 
 
 @pytest.mark.slow  # a whole program of ten seconds or more: CI runs it
