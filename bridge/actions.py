@@ -145,24 +145,42 @@ def _tap(gesture: str, at_point: bool = True) -> Handler:
                            + " WDA touches the middle of the app",
                            "name the element" + (" or the point" if at_point else ""))
         params = _params(x=x, y=y, element=element, gesture=gesture, duration=b.num("duration"))
-        if gesture == "taps":
-            _count_taps(b)
+        if gesture == "taps":  # the counts tell a press from none (`presses.press_count`)
+            params["taps"], params["touches"] = _count_taps(b)
         points = ((x, y),) if x is not None and y is not None else ()
         return Classified("tap", params, "element" if element else "point", points=points)
     return handle
 
 
-def _count_taps(b: _Body) -> None:
-    """Refuse a `tapWithNumberOfTaps` that taps more than `MAX_TAPS` times (XCTest plays each
-    tap in turn, WDA reading the count with integerValue), or with three fingers or more (iOS's
-    three-finger tap brings the edit bar: undo, cut, copy, paste; `pasteboard.FINGERS`)."""
-    taps, touches = b.num("numberOfTaps"), b.num("numberOfTouches")
-    if taps is not None and int(taps) > MAX_TAPS:
+def _count_taps(b: _Body) -> tuple[int, int]:
+    """The taps and fingers of a `tapWithNumberOfTaps`, as WDA reads them (integerValue) and
+    the log names them, for the checks to count its presses by.
+
+    Raises:
+        Refused: a count missing (WDA answers an error and taps nothing), not a whole number of
+            0 or more (integerValue drops a fraction: the log would name another count than it
+            takes), more than `MAX_TAPS` taps (XCTest plays each tap in turn), or three fingers
+            or more (iOS's three-finger tap brings the edit bar: undo, cut, copy, paste;
+            `pasteboard.FINGERS`).
+    """
+    counts: list[int] = []
+    for key in ("numberOfTaps", "numberOfTouches"):
+        value = b.num(key)
+        if value is None:
+            raise Refused(f"{key!r} is missing: WDA needs both numberOfTaps and numberOfTouches")
+        if not math.isfinite(value) or value < 0 or value != int(value):
+            raise Refused(f"{key!r} must be a whole number of 0 or more, not {value!r:.20}: WDA "
+                          "reads it with integerValue, so the log would name another count "
+                          "than it takes")
+        counts.append(int(value))
+    taps, touches = counts
+    if taps > MAX_TAPS:
         raise Refused(f"numberOfTaps {taps}: the bridge allows up to {MAX_TAPS} taps (a "
                       "person's gesture holds at most three)", 403, "unsupported operation")
-    if touches is not None and int(touches) >= 3:
-        raise Refused(f"numberOfTouches {touches}: {int(touches)} fingers down together: "
+    if touches >= 3:
+        raise Refused(f"numberOfTouches {touches}: {touches} fingers down together: "
                       f"{FINGERS}", 403, "unsupported operation")
+    return taps, touches
 
 
 def _alert(gesture: str) -> Handler:

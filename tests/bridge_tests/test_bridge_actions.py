@@ -104,7 +104,7 @@ ACTIONS = [
     # WDA reads no point on these: x and y are not logged
     ("POST", f"{S}/wda/element/E1/tapWithNumberOfTaps",
      {"numberOfTaps": 2, "numberOfTouches": 1, "x": 5, "y": 6}, "tap",
-     {"element": "E1", "gesture": "taps"}),
+     {"element": "E1", "gesture": "taps", "taps": 2, "touches": 1}),
     ("POST", f"{S}/wda/element/E1/twoFingerTap", {}, "tap",
      {"element": "E1", "gesture": "two_finger_tap"}),
     ("POST", f"{S}/wda/element/E1/pressAndDragWithVelocity",
