@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from phoneshell.presses import press_count
 from phoneshell.records import (
     LOG_SHARE,
     ActionKind,
@@ -84,6 +85,13 @@ class Action:
     field: Target | None = None
     """For a tap on the keyboard: the text input with focus it typed into, when the bridge
     could tell (`AuditEvent.field`)."""
+
+    @property
+    def presses(self) -> int | None:
+        """How many presses of its target the phone took from this action, None where it may
+        have taken one or not (`presses.press_count`: the one definition of a press), by what
+        the bridge sent; whether WDA then failed it (`ok` False) is the caller's to read."""
+        return press_count(self.kind, self.params)
 
     def describe(self) -> str:
         """A short human line: kind, the main parameter and the outcome."""

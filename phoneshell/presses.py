@@ -1,6 +1,8 @@
-"""What a one-finger slide presses, by UIKit's rules: the facts the bridge (which logs the slide)
-and the simulated iPhone (which plays it) share, so that what the log calls a tap is what a phone
-pressed, wherever the finger went between.
+"""What the phone takes as a press: how many presses of its element a logged tap is
+(`press_count`, the one definition every check that counts presses reads), and what a one-finger
+slide presses, by UIKit's rules: the facts the bridge (which logs the slide) and the simulated
+iPhone (which plays it) share, so that what the log calls a tap is what a phone pressed, wherever
+the finger went between.
 
 UIKit decides a press by where the finger went down and where it lifted, not by how it moved: a
 UIButton (UIControl) that a finger goes down on fires `touchUpInside` when the finger lifts
@@ -17,9 +19,60 @@ Pure: no I/O, imports nothing of phoneshell (the bridge and the simulator may bo
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+ONE_PRESS = frozenset({"", "tap", "click", "slide", "touch_and_hold", "force_touch",
+                       "alert_accept", "alert_dismiss", "actions", "touch_perform"})
+"""Gestures of a logged tap that press its element once: one finger down and up (a tap, a
+click, a one-finger touch chain, a slide that pressed, WDA's alert buttons), held too (a hold
+on what takes no hold of its own is a tap, on iOS as in the simulator; `checks.path.held` tells
+one apart). "" is a tap logged with no gesture."""
+TAPS_GESTURE = "taps"
+"""WDA's `tapWithNumberOfTaps`: `taps` quick taps of `touches` fingers, as the bridge logs the
+counts it forwards (`numberOfTaps`, `numberOfTouches`)."""
+
+
+def press_count(kind: str, params: Mapping[str, object]) -> int | None:
+    """How many presses of its element the phone takes from a logged action, by its gesture:
+    0 for what is no tap, 1 for `ONE_PRESS`, 2 for a double tap, N for `tapWithNumberOfTaps`
+    with one finger and N taps (0 taps: no finger goes down); None where the phone may take it
+    or not, so a check can neither count it nor rule it out: several fingers down together
+    (`twoFingerTap`, `tapWithNumberOfTaps` of 2 touches, a touch chain's `multi_touch`: the
+    simulator takes none, while UIKit hands a button one of the touches and may press it), a
+    multi-tap logged without its counts (a log written before the bridge logged them), the
+    keyboard's dismiss (WDA presses a key it finds by the names sent), any gesture this does
+    not know."""
+    if kind != "tap":
+        return 0
+    gesture = params.get("gesture", "")
+    fingers = params.get("fingers")
+    if isinstance(fingers, int) and fingers > 1:
+        return None
+    if gesture in ONE_PRESS:
+        return 1
+    if gesture == "double_tap":
+        return 2
+    taps, touches = params.get(TAPS_GESTURE), params.get("touches")
+    if gesture != TAPS_GESTURE or not isinstance(taps, int) or isinstance(taps, bool):
+        return None
+    if taps == 0:
+        return 0
+    return taps if touches == 1 and not isinstance(touches, bool) else None
+
+
+def touch_words(params: Mapping[str, object]) -> str:
+    """A logged tap's gesture for a detail: "two finger tap", "2 taps of 1 finger"."""
+    gesture = str(params.get("gesture") or "tap")
+    taps, touches = params.get(TAPS_GESTURE), params.get("touches")
+    if gesture == TAPS_GESTURE and taps is not None and touches is not None:
+        return f"tapWithNumberOfTaps ({taps} tap(s) of {touches} finger(s))"
+    if gesture == TAPS_GESTURE:
+        return "tapWithNumberOfTaps (counts not logged)"
+    fingers = params.get("fingers")
+    return gesture.replace("_", " ") + (f" of {fingers} fingers" if fingers else "")
+
 
 PRESS_SLOP_PT = 10.0
 """How far a finger may move before a scroll view around it takes the touch (UIKit's slop)."""

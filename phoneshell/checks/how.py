@@ -19,6 +19,7 @@ from phoneshell.checks.path import IN_APP, PAGE, place, placed, unwatched
 from phoneshell.checks.worked import FRESH, computed, invalid, operands
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
+from phoneshell.presses import touch_words
 from phoneshell.tree import Element, PageSource, shorten
 from phoneshell.xcui import SPRINGBOARD
 
@@ -48,8 +49,6 @@ ADDRESS_NAMES = frozenset({"TabBarItemTitle", "URL"})
 """Names of Safari's address field (iOS 15 and later; earlier), labelled "Address"."""
 TURNS = ("/orientation", "/rotation")
 """WDA's routes that turn the phone, as the bridge logs them."""
-UNCOUNTED = frozenset({"taps", "two_finger_tap", "keyboard_dismiss"})
-"""Tap gestures that are not one press of the element: a count WDA does not log, two fingers."""
 DURATION = Param("text", "str", "The duration the countdown was started at, as the timer shows "
                                 "it: `5:00`, `1:30:00`.", required=True)
 START = Param("start", "str", "The label of the control that starts it (default Start).",
@@ -67,11 +66,12 @@ def _labelled(action: Action, want: str) -> bool:
 
 
 def _presses(actions: Sequence[Action], app: str, swipes: bool = False) -> list[Action | None]:
-    """The agent's presses in `app`, in order, up to its last tap there: each tap once (a double
-    tap twice), and None for an action between them that is not a press (a tap whose count WDA
-    does not say), a swipe too unless `swipes` keeps it (a sideways one on Calculator's display
-    deletes a digit: the computation replays it; turning the phone, which keeps what Calculator
-    shows and brings its Scientific keypad, is then passed over)."""
+    """The agent's presses in `app`, in order, up to its last tap there: each tap as many times
+    as it pressed (`Action.presses`: a double tap twice), and None for an action between them
+    that is no press or may be one or not (two fingers, a multi-tap logged without its count),
+    a swipe too unless `swipes` keeps it (a sideways one on Calculator's display deletes a
+    digit: the computation replays it; turning the phone, which keeps what Calculator shows and
+    brings its Scientific keypad, is then passed over)."""
     pressed: list[Action | None] = []
     for action in actions:
         if action.ok is False or (app and action.app_before != app):
@@ -79,13 +79,12 @@ def _presses(actions: Sequence[Action], app: str, swipes: bool = False) -> list[
         if swipes and action.kind == "other" and \
                 str(action.params.get("route", "")).endswith(TURNS):
             continue
-        gesture = action.params.get("gesture")
         if swipes and action.kind == "swipe":
             pressed.append(action)
-        elif action.kind != "tap" or gesture in UNCOUNTED:
+        elif not action.presses:
             pressed.append(None)
         else:
-            pressed.extend([action] * (2 if gesture == "double_tap" else 1))
+            pressed.extend([action] * action.presses)
     while pressed and (pressed[-1] is None or pressed[-1].kind != "tap"):
         pressed.pop()
     return pressed
@@ -231,12 +230,23 @@ def _time_of_day(page: PageSource, element: Element, text: str) -> bool:
 
 
 def _started(actions: Sequence[Action], check: Check) -> Action | None:
-    """The agent's last tap on `start` in `app`, on `page` (when given): the Start of the
-    timer's own page, not the Stopwatch's."""
+    """The agent's last press on `start` in `app`, on `page` (when given): the Start of the
+    timer's own page, not the Stopwatch's. A touch the phone may or may not have taken as a
+    press (`Action.presses` None) is one too: whether it started the timer is `_untold`."""
     start, app = check.text_of("start") or "Start", check.text_of("app")
-    taps = [a for a in actions if a.kind == "tap" and a.ok is not False
+    taps = [a for a in actions if a.kind == "tap" and a.ok is not False and a.presses != 0
             and (not app or a.app_before == app) and _labelled(a, start) and placed(a, check)]
     return taps[-1] if taps else None
+
+
+def _untold(action: Action, did: str) -> str:
+    """Why what a touch did to the timer cannot be told: the phone may or may not have taken it
+    as a press, or it pressed a number of times the log does not hold."""
+    what = f" on {action.target.label!r}" if action.target else ""
+    if action.params.get("gesture") == "taps" and "taps" not in action.params:
+        return f"a multi-tap{what} {did} a number of times the log does not hold"
+    return (f"#{action.seq} {touch_words(action.params)}{what} may or may not have {did} (a "
+            "touch the phone may or may not take as a press)")
 
 
 PAUSE, RESUME = "Pause", "Resume"
@@ -247,7 +257,7 @@ def _toggles(action: Action, since: Action, check: Check) -> bool:
     """Whether an action is a press of the countdown's Pause or Resume after `since`: in
     SpringBoard (its Live Activity) anywhere, in `app` on `page` (when given)."""
     app = check.text_of("app")
-    if action.t <= since.t or action.kind != "tap" or action.ok is False or \
+    if action.t <= since.t or action.presses == 0 or action.ok is False or \
             not (_labelled(action, PAUSE) or _labelled(action, RESUME)):
         return False
     if action.app_before == SPRINGBOARD:
@@ -263,18 +273,16 @@ def _paused_for(actions: Sequence[Action], since: Action, check: Check, until: f
     The timer has one button that redraws itself Pause or Resume, and so does its Live Activity
     on the lock screen and in the Dynamic Island (SpringBoard's): every press of either, in
     `app` on `page` or in SpringBoard, toggles it, whatever label the log saw (a double tap on
-    Pause pauses and resumes). A multi-tap whose count the log does not hold cannot be counted."""
+    Pause pauses and resumes: `Action.presses`). A touch the phone may or may not have taken as
+    a press (two fingers), or a multi-tap whose count the log does not hold, cannot be counted."""
     paused_at: float | None = None
     stood = 0.0
     for action in actions:
         if not _toggles(action, since, check):
             continue
-        gesture = action.params.get("gesture")
-        if gesture == "taps":
-            return stood, paused_at is not None, (f"a multi-tap on {action.target.label!r} "
-                                                  if action.target else "a multi-tap ") + \
-                "toggled the timer a number of times the log does not hold"
-        for _ in range(2 if gesture == "double_tap" else 1):
+        if action.presses is None:
+            return stood, paused_at is not None, _untold(action, "toggled the timer")
+        for _ in range(action.presses):
             if paused_at is None:
                 paused_at = action.t
             else:
@@ -311,6 +319,9 @@ def countdown(check: Check, evidence: Evidence) -> Finding:
     if tap is None:
         return Finding(False, f"the agent never tapped {start!r}{place(check)}",
                        unproven=unwatched(evidence))
+    if tap.presses is None:
+        return Finding(False, f"{_untold(tap, 'started the timer')}: when the countdown "
+                              "started cannot be told")
     if not shown:
         return Finding(False, f"no countdown on the final screen; it shows "
                               f"{final.source.summary()}")

@@ -171,12 +171,14 @@ class Editing:
 
     def press(self, action: Action, target: Target) -> None:
         """A tap on the keyboard (`in_keyboard`): its Return sends, its keys type, into the
-        field while it has the focus (after its Return, nothing: the keyboard types nowhere)."""
-        if not self.focused:
+        field while it has the focus (after its Return, nothing: the keyboard types nowhere),
+        once for each press (`Action.presses`: a double tap types a key twice; a touch the
+        phone may or may not take as a press, two fingers, types nothing here)."""
+        if not self.focused or not action.presses:
             return
         self._confirm(action.field)
         returns = key_identity(target).strip().lower() in RETURN_KEYS
-        self._type(action, "\n" if returns else _key_text(target))
+        self._type(action, "\n" if returns else _key_text(target) * action.presses)
 
 
 def _field_key(action: Action) -> tuple[str, str, str, str]:
@@ -266,8 +268,8 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
         return editing
 
     for action in actions:
-        if action.ok is False:
-            continue
+        if action.ok is False or (action.kind == "tap" and action.presses == 0):
+            continue  # it never reached the screen, or touched nothing (no tap of no finger)
         if action.kind == "type":
             key = _field_key(action)
             if current is None or current.key != key:
@@ -338,11 +340,12 @@ def typed_ends(actions: Sequence[Action]) -> list[Typed]:
 
 def chosen(editing: Editing) -> Typed | None:
     """The send of a field's text by a tap on the suggestion that is it: the editing ended with
-    a tap in the same app, on no text input nor the keyboard, on an element labelled the line
-    being typed, whole (Safari's suggestion "iso 8601 date format" runs that search; "Find
-    “iso 8601 date format”", a longer suggestion or a site's row runs none of it)."""
+    a press (`Action.presses`) in the same app, on no text input nor the keyboard, on an
+    element labelled the line being typed, whole (Safari's suggestion "iso 8601 date format"
+    runs that search; "Find “iso 8601 date format”", a longer suggestion or a site's row runs
+    none of it)."""
     end, line = editing.end, editing.text.rsplit("\n", 1)[-1].strip().lower()
-    if end is None or end.kind != "tap" or end.target is None or len(line) < 2:
+    if end is None or not end.presses or end.target is None or len(line) < 2:
         return None
     if end.app_before != editing.key[0] or end.target.type in TEXT_INPUTS or end.target.keyboard:
         return None

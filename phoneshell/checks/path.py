@@ -22,6 +22,7 @@ from phoneshell.checks.keystrokes import (
 from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
+from phoneshell.presses import touch_words
 from phoneshell.records import Target
 from phoneshell.tree import shorten
 from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS, short_type
@@ -203,8 +204,11 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
     it could not resolve make an absence unproven."""
     want, app = check.text.strip().lower(), check.text_of("app")
     hold, actions, whole = check.flag_of("hold"), evidence.agent_actions(), check.flag_of("whole")
-    taps = [a for a in actions if a.kind == "tap" and a.ok is not False
-            and (not app or a.app_before == app) and (held(a) or not hold)]
+    # only a press counts (`Action.presses`); one the phone may or may not have taken (two
+    # fingers) never passes, and makes an absence unproven
+    touched = [a for a in actions if a.kind == "tap" and a.ok is not False and a.presses != 0
+               and (not app or a.app_before == app) and (held(a) or not hold)]
+    taps = [a for a in touched if a.presses]
     # A negated check counts every tap on it; a plain one not one the agent's typing named.
     typed = [] if check.negate else [s for s in typed_runs(actions) if want in s.text.lower()]
     echoed = ""
@@ -220,12 +224,29 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
             echoed = (f"; it tapped {shown} only after typing {shorten(echo.text.strip())!r}: "
                       "its own words shown back (a search's result, a suggestion)")
     blind = sum(1 for a in taps if a.target is None)
-    doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind else "")
+    maybe = _maybe(touched, want, whole, check)
+    doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind else "") \
+        or maybe
     labels = ", ".join(repr(shorten(a.target.label or a.target.name, 25)) for a in taps[-5:]
                        if a.target) or "nothing"
     what = "touch and hold" if hold else "tap"
     return Finding(False, f"no {what} on {check.text!r}{place(check)}"
-                          f"{echoed or f'; the agent tapped {labels}'}", unproven=doubt)
+                          f"{echoed or f'; the agent tapped {labels}'}"
+                          f"{f'; {maybe}' if maybe else ''}", unproven=doubt)
+
+
+def _maybe(touched: Sequence[Action], want: str, whole: bool, check: Check) -> str:
+    """Why a touch may have pressed the element after all ("" when none may have): one the
+    phone may or may not take as a press (`Action.presses` None: two fingers), on it or on what
+    the bridge could not name."""
+    for action in touched:
+        target = action.target
+        if action.presses is None and (target is None or (
+                _names_it(want, target, whole) and placed(action, check))):
+            what = f" on {shorten(target.label or target.name)!r}" if target else ""
+            return (f"#{action.seq} {touch_words(action.params)}{what} is a touch the phone "
+                    "may or may not take as a press")
+    return ""
 
 
 def _given(check: Check, name: str) -> str:
@@ -275,7 +296,7 @@ def _in_search(editing: Editing, field: Callable[[Action], bool]) -> bool:
     keeps its results on screen until that tap: a swipe to Control Center ends it."""
     end, typed = editing.end, editing.field_action or editing.opened_by
     return (field(typed) and bool(editing.text.strip()) and end is not None
-            and end.kind == "tap" and end.app_before == typed.app_before
+            and bool(end.presses) and end.app_before == typed.app_before
             and not (end.target is not None and end.target.type in TEXT_INPUTS)
             and (typed.app_before != SPRINGBOARD or _result_row(end)))
 
