@@ -113,6 +113,24 @@ class Sandbox:
         return replace(self, hidden=tuple(sorted({*self.hidden, *folders})),
                        secrets=tuple(sorted(kept)))
 
+    def refuse_named_secrets(self, command: str, cwd: Path) -> None:
+        """Refuse a command line that names a file among what a confined program never sees
+        (`secrets`: a runs folder, a sealed run, the key): it would find it missing and fail
+        for nothing it did, where a clear word before the run costs nothing.
+
+        Raises:
+            RunError: confined, and the command line names such a file.
+        """
+        kept = [Path(os.path.realpath(h)) for h in self.secrets]
+        named = [f for f in named_files(command, cwd) if any(
+            f == h or h in f.parents for h in kept)] if self.confines else []
+        if named:
+            raise RunError(f"the agent's command line names {named[0]}, inside "
+                           f"{next(h for h in kept if named[0] == h or h in named[0].parents)}"
+                           ", which agents never see (run folders hold the checks other "
+                           "attempts were graded by)",
+                           hint="keep the agent's program outside the runs folder (--runs)")
+
     def wrap(self, argv: Sequence[str], command: str, scratch: Path, cwd: Path,
              reads: Sequence[Path] = ()) -> list[str]:
         """The command line that runs `argv` in the sandbox; with bubblewrap under a root

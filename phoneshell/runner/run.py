@@ -341,6 +341,8 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
     check_task_ids(tasks)
     sandbox, kind, why = sandbox_for(agent_spec, options.sandbox)  # also: an unknown agent
     sandbox = sandbox.hiding(paths, runs_dir=options.runs_dir)  # and the harness's secrets
+    if agent_spec.startswith("command:"):
+        sandbox.refuse_named_secrets(agent_spec.removeprefix("command:"), Path.cwd())
     run_id = check_run_id(options.run_id or new_run_id())
     if unconfined_line(kind, why):
         progress(unconfined_line(kind, why))

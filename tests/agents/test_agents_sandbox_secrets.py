@@ -67,3 +67,17 @@ def test_a_share_that_is_a_secret_or_inside_one_is_refused(
                                      "PHONESHELL_SANDBOX_SHARE": str(share)})
     assert done.returncode != 0 and not (project / "runs" / "THIRD").exists()
     assert f"PHONESHELL_SANDBOX_SHARE names {share}, which " in done.stderr, done.stderr
+
+
+def test_an_agent_program_inside_the_runs_folder_is_refused_before_the_run(
+        bwrap: Sandbox, project: Path) -> None:
+    """It would find its own program missing (the runs folder is hidden whole) and fail for
+    nothing it did: said before anything runs."""
+    (project / "runs" / "agent.sh").write_text(AGENT)
+    done = run_cli("run", TASK, "--agent", "command:sh runs/agent.sh", "--run-id", "THIRD",
+                   cwd=project, env={"PHONESHELL_KEY_FILE": str(project / "key")})
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert (f"the agent's command line names {project / 'runs' / 'agent.sh'}, inside "
+            f"{project / 'runs'}, which agents never see") in done.stderr
+    assert "hint: keep the agent's program outside the runs folder" in done.stderr
+    assert not (project / "runs" / "THIRD").exists()

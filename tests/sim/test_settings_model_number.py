@@ -111,12 +111,14 @@ def test_an_agent_that_tapped_the_row_is_graded_by_what_it_saw(tmp_path: Path, w
     with SimServer() as sim:
         done = subprocess.run(
             [sys.executable, "-m", "phoneshell", "run", "--device", sim.url,
-             str(ROOT / "environments/settings.about.serial.yaml"), "--runs", str(tmp_path),
+             str(ROOT / "environments/settings.about.serial.yaml"), "--runs",
+             str(tmp_path / "runs"),
              "--run-id", "R",
              "--agent", f"command:{sys.executable} {agent} {which}"],
             capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    (row,) = [json.loads(line) for line in (tmp_path / "R/results.jsonl").read_text().splitlines()]
+    results = (tmp_path / "runs/R/results.jsonl").read_text()
+    (row,) = [json.loads(line) for line in results.splitlines()]
     answer = next(c for c in row["checks"] if c["kind"] == "answer_matches_device")
     assert row["passed"] and answer["passed"], answer["detail"]
     assert ("'MQ163LL/A'" if which == "before" else "'A3256'") in answer["detail"]
