@@ -60,6 +60,7 @@ from phoneshell.runner.folder import write_note
 from phoneshell.runner.owner import OwnerWatch
 from phoneshell.runner.plan import AttemptPlan, audit_slice, enter_phase
 from phoneshell.runner.rig import Rig, RigDown, after_whom, check_rig
+from phoneshell.runner.setback import HeldBack
 from phoneshell.runner.stop import stopped_by
 from phoneshell.runner.teardown import Left, run_teardown, teardown_readings
 from phoneshell.runner.turn import beyond_grade, held_to_log, measured, overrule
@@ -169,6 +170,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     evidence_dir = skip_reason = error_type = over = ""
     rig_down = interrupted = in_turn = False
     before: Counts = {}
+    held: HeldBack | None = None  # the phone's own states the agent changed, set back once
     try:
         _check_rig(rig, plan)
         before = _prepare(rig, plan)
@@ -188,8 +190,9 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
             raise _Skip(f"the agent never ran: {result.error or 'no reason given'}")
         enter_phase(rig, plan, "check")
         unlocked = unlock_after_turn(rig, plan, mark, intents)
+        held = HeldBack(phone, changed_device(intents), rig.device_start)
         evidence = capture_or_blame(phone, functools.partial(
-            capture_attempt, rig, plan, result.claim, before, mark))
+            capture_attempt, rig, plan, result.claim, before, mark, held))
         if unlocked:
             evidence = replace(evidence, flags=evidence.flags | {"unlocked"})
         if evidence.foreground is not None and evidence.foreground.bundle_id != SPRINGBOARD:
@@ -259,7 +262,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
                     else Left())
             teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
                         run_teardown(phone, task, folder, teardown_readings(before, evidence),
-                                     before, left, rig.device_start, evidence))
+                                     before, left, rig.device_start, evidence, held))
             after_teardown(rig, task, before, teardown)
             if owner is not None and result.ran and not (rig_down or interrupted):
                 teardown, verdict, skip_reason = owner.settle(

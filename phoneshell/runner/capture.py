@@ -17,12 +17,15 @@ from phoneshell.runner.aftermath import agent_broke_rig, changed_settings
 from phoneshell.runner.counts import Counts, take_counts, whole_name
 from phoneshell.runner.plan import AttemptPlan, audit_slice, enter_phase
 from phoneshell.runner.rig import Rig
+from phoneshell.runner.setback import HeldBack
 
 
 def capture_attempt(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Counts,
-                    mark: int) -> Evidence:
-    """Capture the end state, then the "after" counts and device values, with the audit slice
-    as the bridge wrote it; flag a change nobody logged and lines the bridge never wrote."""
+                    mark: int, back: HeldBack | None = None) -> Evidence:
+    """Capture the end state, then set back how the agent left the phone held (`back`: its
+    orientation, light or dark, a simulated location), then the "after" counts and device
+    values, with the audit slice as the bridge wrote it; flag a change nobody logged and lines
+    the bridge never wrote."""
     needs = needs_of(plan.task.checks)
     # The capture's reads pass through the bridge, which compares what they show with what
     # the agent's last logged action left: a change in between is a custody line.
@@ -36,6 +39,9 @@ def capture_attempt(rig: Rig, plan: AttemptPlan, claim: Claim | None, before: Co
                                 rig.bridge.screen_look(),
                                 functools.partial(decided_unscrolled, plan.task.checks),
                                 rig.clock_runs)
+    if back is not None and back.changed:  # the counts read the phone as the run holds it
+        enter_phase(rig, plan, "teardown")
+        back.now()
     enter_phase(rig, plan, "probe")
     reads = []
     for need in (n for n in needs if n.what == "read"):

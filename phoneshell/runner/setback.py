@@ -15,6 +15,7 @@ from phoneshell.changes import Changed
 from phoneshell.device import Phone
 from phoneshell.device.device_state import set_device_state
 from phoneshell.device.settings_values import set_back
+from phoneshell.errors import DeviceError, StepError
 
 Guarded = Callable[[str, Callable[[], object]], object]
 """Runs what it is given and returns its result, or None once it has kept the failure."""
@@ -68,3 +69,35 @@ def set_back_device(phone: Phone, changed: tuple[str, ...], before: Mapping[str,
         said.append(f"{name}: set back to {was}" if done else
                     f"{name}: was {was}; could not be set back")
     return said
+
+
+class HeldBack:
+    """The phone's own states the agent changed (how it is held, light or dark, a simulated
+    location), set back once, as early as the attempt allows: right after the end state is
+    captured (the capture must see the screen as the agent left it), so the counts after it,
+    the owner watch and the teardown start from the phone as the run set it up (a count in
+    landscape finds the keyboard over half the screen, and an honest agent's note went
+    uncounted and undeleted). The teardown sets them back here too when the capture never
+    came to it (`now` does it once)."""
+
+    def __init__(self, phone: Phone, changed: tuple[str, ...], before: Mapping[str, str]):
+        self.phone, self.changed, self.before = phone, changed, before
+        self.said: list[str] = []
+        self.errors: list[str] = []
+        self.done = False
+
+    def now(self, guarded: Guarded | None = None) -> None:
+        """Set them back, unless done already; a failure is kept in `errors` (and given to
+        `guarded` as well when it is the teardown's), never raised."""
+        if self.done:
+            return
+        self.done = True
+
+        def keep(what: str, do: Callable[[], object]) -> object:
+            try:
+                return do()
+            except (StepError, DeviceError) as exc:
+                self.errors.append(str(exc))
+                return None
+
+        self.said = set_back_device(self.phone, self.changed, self.before, guarded or keep)

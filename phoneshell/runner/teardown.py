@@ -1,6 +1,8 @@
-"""An attempt's teardown: every step of the task's teardown, then what the agent left that it
-does not undo (apps running, Settings values and the phone's own states changed), each run even
-after one fails; what failed is reported in the `Teardown` record, never raised."""
+"""An attempt's teardown: the phone's own states the agent changed set back first, unless the
+capture did (`setback.HeldBack`: the steps find the phone held as the run holds it), then every
+step of the task's teardown, then what else the agent left that it does not undo (apps running,
+Settings values changed), each run even after one fails; what failed is reported in the
+`Teardown` record, never raised."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from phoneshell.records import Teardown
 from phoneshell.runner.aftermath import Changed
 from phoneshell.runner.counts import Counts, spared
 from phoneshell.runner.folder import write_note
-from phoneshell.runner.setback import set_back_device, set_back_settings
+from phoneshell.runner.setback import HeldBack, set_back_settings
 from phoneshell.tasks import Step, Task
 
 
@@ -42,10 +44,11 @@ class Left(NamedTuple):
 
 def run_teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
                  before: Counts, left: Left, device_before: Mapping[str, str],
-                 evidence: Evidence | None = None) -> Teardown:
-    """Run every teardown step, then stop the apps the agent left running and set back the
-    Settings values and the phone's own state it changed (`left`; the phone's, to what the run
-    found: `device_before`), even after one fails; report what failed, never raise. A
+                 evidence: Evidence | None = None, held: HeldBack | None = None) -> Teardown:
+    """Set back the phone's own state the agent changed to what the run found (`left.device`,
+    `device_before`), unless `held` did at capture; then run every teardown step, stop the apps
+    the agent left running and set back the Settings values it changed (`left`), even after
+    one fails; report what failed, never raise. A
     `delete_created` whose count `evidence` shows may have grown by the owner's items edited
     is not run (`counts.spared`), and the row says what was left and why."""
     errors: list[str] = []
@@ -62,6 +65,10 @@ def run_teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
             errors.append(f"harness error in {what} ({type(exc).__name__}): {exc}")
         return None
 
+    # first: the steps find the phone held as the run holds it (a count in landscape refuses)
+    held = held or HeldBack(phone, left.device, device_before)
+    errors.extend(held.errors)  # at capture
+    held.now(guarded)
     kept: list[str] = []
     for step in (*task.teardown, *left.running):
         why = spared(step, evidence)
@@ -71,8 +78,7 @@ def run_teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
             continue
         guarded(step.describe(), functools.partial(run_step, phone,
                                                    with_counts(step, readings, rows)))
-    switched = [*set_back_settings(phone, left.settings, guarded),
-                *set_back_device(phone, left.device, device_before, guarded)]
+    switched = [*set_back_settings(phone, left.settings, guarded), *held.said]
     return Teardown(ok=not errors, error="; ".join(errors),
                     stopped=tuple(step.arg for step in left.running), switched=tuple(switched),
                     left=tuple(kept))
