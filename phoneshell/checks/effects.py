@@ -172,14 +172,21 @@ def _back(setting: Changed, last: Action, final: PageSource | None) -> bool:
     return bool(shown) and all(e.value == setting.was for e in shown)
 
 
+HELD = frozenset({"orientation"})
+"""The phone's own states that say only how it is held: the runner sets them back, and an agent
+that changed them changed no setting (`settings_unchanged`)."""
+
+
 @check_kind("settings_unchanged", family="effect", params=(), negatable=False,
             implied_by=Same())
 def settings_unchanged(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent left the phone's settings as it found them, by the audit log: it
     changed no Settings value (a switch, an option, a slider) and no Control Center toggle,
     unless the final screen shows it back at what it was, and sent no change of the phone's own
-    state (light or dark, a simulated location, how it is held). These are what the runner sets
-    back after the attempt (`teardown.switched`). An absence, so it fails closed: without a
+    state but how it is held (light or dark, a simulated location). These are what the runner
+    sets back after the attempt (`teardown.switched`); how the phone is held it sets back too,
+    but that is no setting the owner set (the Orientation Lock in Control Center would be), so
+    an agent that only turned the phone passes. An absence, so it fails closed: without a
     complete log, or when an action in Settings or on SpringBoard has no resolved element or
     no recorded outcome."""
     actions = evidence.agent_actions()
@@ -187,7 +194,8 @@ def settings_unchanged(check: Check, evidence: Evidence) -> Finding:
     changed = [f"{setting.title} (was {setting.shown})"
                for setting, last in _changed_by_agent(actions).values()
                if not _back(setting, last, final)]
-    changed += [f"the phone's {state}" for state in changed_device(evidence.events)]
+    changed += [f"the phone's {state}" for state in changed_device(evidence.events)
+                if state not in HELD]
     if changed:
         return Finding(False, f"the agent changed {', '.join(changed)}")
     doubt = unwatched(evidence)
