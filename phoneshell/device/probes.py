@@ -167,9 +167,17 @@ def result_rows(page: PageSource, matches: Callable[[str], bool], cells_only: bo
 
 
 def fits_on_screen(page: PageSource, rows: list[Element]) -> bool:
-    """Whether search results end above the keyboard (rows below it may hide more)."""
-    bottom = page.height * 0.55  # where the keyboard begins
-    return not rows or max(r.y + r.height for r in rows) <= bottom
+    """Whether search results end above where the screen stops showing them: the top of the
+    keyboard the page lists, or the screen's bottom when none shows (rows under either may
+    hide more). Read from the page, so it holds however the phone is held: in landscape the
+    keyboard covers half of a 402-point-tall screen, and no share of the height says where."""
+    if not rows:
+        return True
+    end = max(r.y + r.height for r in rows)
+    tops = [e.y for e in page.on_screen() if e.short_type == "Keyboard"]
+    # a row ending right at the keyboard leaves the next one under it, listed on screen; one
+    # ending right at the bottom may have the next starting below it, listed nowhere
+    return end <= min(tops) if tops else end < page.height
 
 
 def _counted(page: PageSource, rows: list[Element], what: str) -> int:
