@@ -177,21 +177,24 @@ def overview(f: DeviceFacts, window: Window, private: bool, normal_count: int, s
                      act.select(i), act.close(i))
         centre = y + CARD_HEIGHT // 2
         cards.append(card if viewport.y <= centre < viewport.bottom else hidden(card))
+    # placed from the screen's middle and edges, never at portrait points: the overview turns
+    mid, top = f.width // 2, bar_top(f)
     if private and not cards:
-        cards = [layout.text("Private Browsing", Rect(120, 300, 162, 26), header=True),
+        says = viewport.y + (viewport.height - 58) // 2  # the two lines, centred in the grid
+        cards = [layout.text("Private Browsing", Rect(mid - 81, says, 162, 26), header=True),
                  layout.text("Safari won't remember the pages you visit.",
-                             Rect(40, 336, 322, 22))]
+                             Rect(mid - 161, says + 36, 322, 22))]
     grid = Node("CollectionView", viewport, name="TabOverview", children=tuple(cards),
                 scroll=scroll, key="tab-overview")
     group = f"{normal_count} Tab{'s' if normal_count != 1 else ''}"
-    bar = Node("Toolbar", Rect(0, bar_top(f), f.width, BAR_HEIGHT), children=(
-        Node("Button", Rect(16, 796, 48, 48), label="New Tab", name="AddTabButton",
+    bar = Node("Toolbar", Rect(0, top, f.width, BAR_HEIGHT), children=(
+        Node("Button", Rect(16, top + 20, 48, 48), label="New Tab", name="AddTabButton",
              traits="Button", on_tap=act.new_tab, pixels_text="+"),
-        layout.button("Private", Rect(110, 800, 84, 40), act.show_private(True),
+        layout.button("Private", Rect(mid - 91, top + 24, 84, 40), act.show_private(True),
                       selected=private),
-        layout.button(group, Rect(200, 800, 92, 40),
+        layout.button(group, Rect(mid - 1, top + 24, 92, 40),
                       act.show_private(False), name="TabGroupsButton", selected=not private),
-        layout.button("Done", Rect(316, 796, 70, 48), act.done, name="DoneButton"),
+        layout.button("Done", Rect(f.width - 86, top + 20, 70, 48), act.done, name="DoneButton"),
     ))
     return layout.screen(f, [grid, bar], key="safari-tabs")
 
