@@ -6,11 +6,11 @@ XCUIElementTypeCell 'About'", while the page never changed)."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 AGENT = """
 import json, os, sys, wda
@@ -40,12 +40,10 @@ def test_settings_back_twice_needs_a_press_of_about(tmp_path: Path, mode: str) -
     request, outcome = MODES[mode]
     agent = tmp_path / "agent.py"
     agent.write_text(AGENT.format(MODE=repr(request)))
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "-m", "phoneshell", "run", "environments/settings.back.twice.yaml",
-         "--runs", str(tmp_path / "runs"), "--run-id", "press",
-         "--agent", f"command:{sys.executable} {agent}"],
-        capture_output=True, text=True, cwd=root, timeout=300)
+    done = run_cli("run", "environments/settings.back.twice.yaml", "--runs",
+                   str(tmp_path / "runs"), "--run-id", "press",
+                   "--agent", f"command:{sys.executable} {agent}",
+                   env={"PYTHONWARNINGS": "default"})  # the agent's facebook-wda warns
     rows = [json.loads(line) for line in
             (tmp_path / "runs" / "press" / "results.jsonl").read_text().splitlines()]
     assert [r.get("outcome") for r in rows] == [outcome], done.stdout + done.stderr
