@@ -76,8 +76,7 @@ def _presses(actions: Sequence[Action], app: str, swipes: bool = False) -> list[
     for action in actions:
         if action.ok is False or (app and action.app_before != app):
             continue
-        if swipes and action.kind == "other" and \
-                str(action.params.get("route", "")).endswith(TURNS):
+        if swipes and _keeps_display(action, app):
             continue
         if swipes and action.kind == "swipe":
             pressed.append(action)
@@ -88,6 +87,26 @@ def _presses(actions: Sequence[Action], app: str, swipes: bool = False) -> list[
     while pressed and (pressed[-1] is None or pressed[-1].kind != "tap"):
         pressed.pop()
     return pressed
+
+
+def _keeps_display(action: Action, app: str) -> bool:
+    """Whether an action between presses leaves what `app` shows as it was, so a replay of its
+    keys passes over it: turning the phone (Calculator keeps its display and brings its
+    Scientific keypad), a session opened or settings set with the app still in front after,
+    a pause or a wait that touches nothing, the app already in front brought to the front
+    (red team 47: a second bare session failed an honest computation as keyed "after swipe").
+    A launch is not one: WDA's launch starts the app anew, whose display reads 0."""
+    params = action.params
+    route = str(params.get("route", ""))
+    if action.kind == "activate":
+        return str(params.get("bundle_id", "")) == app and action.app_after == app
+    if action.kind != "other":
+        return False
+    if route.endswith(TURNS):
+        return True
+    touched_nothing = route.endswith("/actions") or "settings" in params or \
+        "timeout" in params or route == "/session"
+    return touched_nothing and action.app_after == app
 
 
 def computations(check: Check) -> list[tuple[str, ...]]:

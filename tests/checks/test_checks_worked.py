@@ -191,6 +191,26 @@ def test_what_the_check_cannot_replay_fails_it_and_an_unresolved_tap_leaves_it_u
     assert graded(task, *keyed("4 7 × 9 ="))[0]
 
 
+def test_what_leaves_the_display_as_it_was_is_passed_over_and_a_relaunch_is_not(
+        suite: dict[str, Task]) -> None:
+    """A second session opened, settings set, a pause, Calculator brought to the front while in
+    front: what it shows stays, so the computation goes on across them (red team 47: a bare
+    second session failed an honest 47 x 9 as keyed "after swipe"). A launch starts it anew."""
+    task = suite["calculator.arithmetic"]
+    four, seven = keyed("4 7")
+    times, nine, equals = keyed("× 9 =", start=4)  # seq 3 is what comes between
+    for between in (act(3, "other", CALC, CALC, route="/session"),
+                    act(3, "other", CALC, CALC, route="/session/S/appium/settings",
+                        settings="snapshotMaxDepth"),
+                    act(3, "other", CALC, CALC, route="/session/S/actions"),
+                    act(3, "activate", CALC, CALC, bundle_id=CALC)):
+        assert graded(task, four, seven, between, times, nine, equals)[0], between
+    for breaks in (act(3, "launch", CALC, CALC, bundle_id=CALC),
+                   act(3, "other", CALC, "com.apple.springboard", route="/session")):
+        passed, detail = graded(task, four, seven, breaks, times, nine, equals)
+        assert not passed, (breaks, detail)
+
+
 @pytest.mark.parametrize(("task_id", "written", "passes", "why"), [
     # an honest chain: the sum worked out, then carried by hand into the product
     ("calculator.chain", "1 2 + 8 = AC 2 0 × 5 =", True, "carrying 20 from 12 + 8 ="),
