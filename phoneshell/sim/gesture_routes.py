@@ -24,7 +24,7 @@ from phoneshell.sim.elements import find
 from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
 from phoneshell.sim.taps import QuickTaps, tap_again
-from phoneshell.sim.ui import Node, Rect, actionable, activation_target, hit_path
+from phoneshell.sim.ui import Node, Rect, actionable, activation_target, hit_path, walk
 from phoneshell.sim.wire import KEYBOARD_MESSAGE, Handler, Request, Route, WdaError
 
 if TYPE_CHECKING:
@@ -334,16 +334,17 @@ def dismiss_keyboard(ep: Endpoints, req: Request) -> JSON:
     """`/wda/keyboard/dismiss` {"keyNames"}: press one of the named keys until it goes.
 
     An iPhone keyboard has no hide key, so WDA presses the keys it is told, each matched by
-    name or label as WDA matches them ("Return" or "return", "Search"); with none of them on
-    the keyboard it cannot dismiss it. No keyboard: nothing to do.
+    name or label as WDA matches them ("Return" or "return", "Search"), among the keyboard's
+    keys and buttons only (a Button named "Done" in the app's bar is none of them); with none
+    of them on the keyboard it cannot dismiss it. No keyboard: nothing to do.
     """
     if ep.phone.keyboard_field() is None:
         return None
     names = req.body.get("keyNames")
+    keys = [n for board in ep.phone.screen().nodes if board.type == "Keyboard"
+            for n in walk(board) if n.type in ("Key", "Button") and n.on_tap]
     for name in names if isinstance(names, list) else []:
-        key = next((n for n in ep.phone.screen().nodes
-                    if n.type in ("Key", "Button") and name in (n.label, n.name)
-                    and n.on_tap), None)
+        key = next((n for n in keys if name in (n.label, n.name)), None)
         if key is not None and key.on_tap is not None:
             key.on_tap()
             ep.phone.changed()
