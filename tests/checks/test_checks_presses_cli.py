@@ -21,8 +21,9 @@ about = s(label="About").get()
 route, body = {MODE}
 c.http.post(f"/session/{{s.id}}/wda/element/{{about.id}}/{{route}}", data=body)
 for _ in range(2):  # back to Settings: from About (when it opened) or General
-    if s(type="NavigationBar").get().name != "Settings":
-        s(name="BackButton").get().click()
+    back = s(name="BackButton")
+    if back.exists:
+        back.get(timeout=2).click()
 print(json.dumps({{"status": "done", "summary": "General > About > back"}}))
 """
 MODES = {
