@@ -79,7 +79,9 @@ def test_a_file_held_open_unlinked_is_seen_by_the_free_space(
     assert row.outcome == "failed" and not row.timed_out, row.error
     assert "the disk holding the run fell to" in row.error
     assert time.monotonic() - started < 30
-    assert bounds.disk_free(tmp_path) > bounds.DISK_RESERVE_BYTES
+    # given back: held, the 64 MiB would leave it 48 MiB under the reserve (the margin is for
+    # what other tests beside it write meanwhile)
+    assert bounds.disk_free(tmp_path) > bounds.DISK_RESERVE_BYTES - (24 << 20)
 
 
 def test_output_is_kept_to_its_start_and_end_and_the_claim_at_the_end_is_read(
