@@ -109,6 +109,7 @@ def test_the_rows_keep_each_claim_in_full(played: Path) -> None:
                                              / "1" / "agent" / "claim.json"))
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_liar_claims_done_on_tasks_it_fails(tmp_path: Path) -> None:
     globs = [a for g in LIAR_TASKS for a in ("--task", g)]
     done = phoneshell("run", "environments", "--device", "sim", "--agent",

@@ -77,6 +77,7 @@ def test_the_agent_side_of_phoneshell_imports_nothing_the_sandbox_hides() -> Non
     assert done.stdout == "[]\n"
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_an_agent_finds_no_answer_key_in_an_editable_install(bwrap: Sandbox,
                                                             tmp_path: Path) -> None:
     # The task folder lies inside a folder the agent is shown (a share), and the agent's own
@@ -131,6 +132,7 @@ def _link_or_copy(source: Path | str, target: Path | str) -> None:
         shutil.copy2(source, target)
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_an_agent_finds_no_answer_key_in_a_wheel_install(bwrap: Sandbox, wheel_venv: Path,
                                                         tmp_path: Path) -> None:
     # The red team's case: run from a plain folder, the suite shipped inside the package.

@@ -46,6 +46,7 @@ def claimed(folder: Path, run_id: str) -> str:
     return str(json.loads((evidence / "evidence.json").read_text())["claim"]["summary"])
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_runs_and_the_key_inside_a_share_stay_hidden(bwrap: Sandbox, project: Path) -> None:
     assert (project / "runs" / "EARLIER" / "run.json").exists()
     assert (project / "old-runs" / "FIRST" / "run.json").exists() and (project / "key").exists()
@@ -58,6 +59,7 @@ def test_runs_and_the_key_inside_a_share_stay_hidden(bwrap: Sandbox, project: Pa
     assert claimed(project, "SECOND") == "seen: key: latest:"
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 @pytest.mark.parametrize("inside", ["runs", "runs/EARLIER/attempts", "key.latest"])
 def test_a_share_that_is_a_secret_or_inside_one_is_refused(
         bwrap: Sandbox, project: Path, inside: str) -> None:
@@ -69,6 +71,7 @@ def test_a_share_that_is_a_secret_or_inside_one_is_refused(
     assert f"PHONESHELL_SANDBOX_SHARE names {share}, which " in done.stderr, done.stderr
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_an_agent_program_inside_the_runs_folder_is_refused_before_the_run(
         bwrap: Sandbox, project: Path) -> None:
     """It would find its own program missing (the runs folder is hidden whole) and fail for

@@ -69,6 +69,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, cwd=ROOT, env={**os.environ, "PATH": path}, timeout=600)
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_the_core_pattern_escape_reads_nothing_and_fails(bwrap: Sandbox,
                                                          tmp_path: Path) -> None:
     before = CORE_PATTERN.read_text()

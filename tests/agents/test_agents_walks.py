@@ -118,6 +118,7 @@ def test_a_folder_of_more_folders_than_descriptors_is_taken_back_whole(
         assert walk.delete(scratch(tmp_path)) == []
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_tree_that_keeps_moving_under_the_count_stops_the_agent(
         bwrap: Sandbox, rig: Rig, tmp_path: Path, suite: dict[str, Task]) -> None:
     """Folders swapped between two parents without end: no count of it holds, and what the

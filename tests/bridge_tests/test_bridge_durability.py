@@ -18,6 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
 import wda
 from bridge_rig import CONTROL_TOKEN, request, wait_for
 
@@ -73,6 +74,7 @@ class _RelayHandler(BaseHTTPRequestHandler):
         """Quiet."""
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_sigkill_mid_burst_leaves_every_received_tap_in_the_log(sim: SimServer,
                                                                 tmp_path: Path) -> None:
     relay = CountingRelay(sim.url)

@@ -93,6 +93,7 @@ def test_safaris_suggestions_panel_takes_the_touches_over_the_start_page(
     assert _misses(server) == []
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_with_nothing_typed_the_start_pages_favourites_take_their_taps(
         sim: tuple[SimServer, wda.Client]) -> None:
     """A phone shows no suggestions for an empty field: the favourites stay showing and a tap
@@ -109,6 +110,7 @@ def test_with_nothing_typed_the_start_pages_favourites_take_their_taps(
     assert s(className="XCUIElementTypeWebView").exists
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_menus_full_screen_layer_takes_the_touches_around_it(
         sim: tuple[SimServer, wda.Client]) -> None:
     """Safari's More menu: a tap on the page's link beside it only closes the menu."""
@@ -129,6 +131,7 @@ def test_an_action_sheets_backdrop_takes_the_touches_around_it(
     assert _misses(server) == []
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_page_sheets_dimmed_screen_takes_the_touches_above_it(
         sim: tuple[SimServer, wda.Client]) -> None:
     """Clock's city chooser: a tap on the dimmed Edit button above the sheet does nothing, and

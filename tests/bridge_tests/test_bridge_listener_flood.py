@@ -78,6 +78,7 @@ def listeners(rig: Rig) -> dict[str, GuardedHTTPServer]:
     return {"bridge": rig.bridge._server, "simulator": rig.sim._httpd}
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 @pytest.mark.parametrize("which", ["bridge", "simulator"])
 def test_a_churn_of_idle_connections_leaves_the_listener_answering(guarded: Rig,
                                                                    which: str) -> None:

@@ -88,6 +88,7 @@ def _wait_for(path: Path, deadline_s: float) -> None:
     _until(path.exists, f"{path} never appeared", deadline_s)
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_ctrl_c_keeps_what_was_recorded_and_says_how_to_resume(tmp_path: Path) -> None:
     marker = tmp_path / "started"
     # the first try of the agent waits to be interrupted; once resumed it ends at once, having
@@ -218,6 +219,7 @@ def _gone(pid: int) -> bool:
         return True
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_second_ctrl_c_leaves_no_agent_running(tmp_path: Path) -> None:
     """Leaving the attempts in flight unrecorded must not leave their programs acting on the
     phone: an unconfined one would go on through WDA directly."""

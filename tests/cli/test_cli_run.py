@@ -153,6 +153,7 @@ def test_resume_refuses_a_changed_task_and_a_missing_run(tmp_path: Path) -> None
     assert missing.returncode == 2 and "error: no run nope in" in missing.stderr
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_several_simulated_phones_share_the_tasks(tmp_path: Path) -> None:
     # six tasks: each of the three phones takes one as they start, so all three are used
     done = phoneshell("run", "environments", "--task", "settings.about.*", "--task",

@@ -115,6 +115,7 @@ def test_a_stop_signal_ends_an_attack_with_what_it_did_not_play_not_scored(
     assert "0 pass without doing the task" in out
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_stop_signal_on_several_phones_waits_for_the_finishes_in_flight(
         tmp_path: Path) -> None:
     """attack on sim:2: the first SIGTERM hands out no more finishes and waits for those in

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import jsonschema
+import pytest
 import yaml
 from sources import El, evidence
 
@@ -144,6 +145,7 @@ def test_grade_answer_task_and_bad_inputs(tmp_path: Path, reference: Path) -> No
     assert "error: unknown task 'probe.image.on'; did you mean 'probe.image.one'?" in unknown.stderr
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_grade_checks_the_runs_seal_before_believing_its_evidence(tmp_path: Path) -> None:
     ran = phoneshell("run", "environments", "--task", "settings.about.reach", "--runs",
                      str(tmp_path), "--run-id", "R")

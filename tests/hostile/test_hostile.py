@@ -96,6 +96,7 @@ def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
 FORGED_TASKS = ("--task", "calculator.arithmetic", "--task", "multi.app_switch")
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_forging_the_record_cannot_reach_it_in_the_sandbox(tmp_path: Path,
                                                            bwrap: Sandbox) -> None:
     done = run_cli("run", "environments", *FORGED_TASKS, "--agent", agent("forge"), "--runs",
@@ -109,6 +110,7 @@ def test_forging_the_record_cannot_reach_it_in_the_sandbox(tmp_path: Path,
     assert report.returncode == 1 and "does not match" not in report.stderr
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_forging_the_record_without_a_sandbox_is_caught(tmp_path: Path) -> None:
     done = run_cli("run", "environments", *FORGED_TASKS, "--agent", agent("forge"), "--runs",
                    str(tmp_path), "--run-id", "F", "--sandbox", "none")
@@ -158,6 +160,7 @@ def run_two(attack: str, tmp_path: Path, run_id: str) -> list[ResultRow]:
     return rows
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_breaking_the_rig_is_the_agents_failure_and_resume_keeps_it(tmp_path: Path) -> None:
     rows = run_two("sabotage", tmp_path, "S")  # never skipped, and the run went on
     assert all("the agent locked the phone" in r.error for r in rows), [r.error for r in rows]

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from phoneshell.audit import read_audit
 from phoneshell.records import LOG_SHARE
 from phoneshell.runner import RunOptions, run_suite
@@ -33,6 +35,7 @@ def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, cwd=ROOT, timeout=300)
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_an_agent_that_fills_the_log_is_cut_off_and_its_run_stays_readable(
         tmp_path: Path) -> None:
     agent = f"command:{shlex.quote(sys.executable)} {HOSTILE} bloat 90"

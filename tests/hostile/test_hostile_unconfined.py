@@ -120,6 +120,7 @@ def reported(run: Path) -> str:
     return shown.stdout + shown.stderr
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_process_left_in_a_session_of_its_own_dies_with_the_turn(tmp_path: Path) -> None:
     done, run = play(tmp_path, "leave")
     notes = tmp_path / "notes"

@@ -123,6 +123,7 @@ def hunting(made: Made, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HUNT_LABELS", str(made.judgeset.folder.resolve() / "labels.jsonl"))
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_judge_that_hunts_for_the_labels_finds_none_confined(
         bwrap: Sandbox, made: Made, hunting: None, tmp_path: Path) -> None:
     result = judged(made, program(tmp_path, "hunter", HUNTER), tmp_path / "out")
@@ -152,6 +153,7 @@ def test_unconfined_it_finds_them_and_is_said_not_tamper_proof(
     assert again.returncode == 0 and "not tamper-proof" in page.read_text()
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_the_labels_stay_hidden_inside_what_the_sandbox_shows(
         bwrap: Sandbox, made: Made, hunting: None, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:

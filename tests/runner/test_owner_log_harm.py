@@ -13,6 +13,7 @@ import shlex
 import sys
 from pathlib import Path
 
+import pytest
 import wda
 
 from phoneshell.device import Phone, run_rows, run_steps
@@ -77,6 +78,7 @@ def test_a_contact_edited_past_a_swipe_off_discard_changes_fails(tmp_path: Path)
     assert "the contact 'Kate Bell' was opened and 'Done' pressed" in harmed.error
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_contact_looked_at_and_left_by_its_back_button_is_not_blamed_for_a_new_one(
         tmp_path: Path) -> None:
     # Kate's card left by a press that took the screen to the list: the Done after is New
@@ -105,6 +107,7 @@ def test_a_contact_deleted_from_its_hold_menu_and_made_again_fails(tmp_path: Pat
     assert "the contact 'Kate Bell' was opened and 'Delete Contact' pressed" in harmed.error
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_an_event_deleted_behind_a_back_swipe_and_replaced_by_a_look_alike_fails(
         tmp_path: Path) -> None:
     with SimServer() as sim:

@@ -83,6 +83,7 @@ def test_an_unsealed_reset_of_a_failed_run_is_not_resumed_from_scratch(tmp_path:
     assert report.returncode == 2 and "the folder was put back or replaced" in report.stderr
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_stop_as_a_resume_begins_leaves_a_run_that_reports_and_resumes(
         tmp_path: Path) -> None:
     run = ran(tmp_path / "runs", "--repeat", "2")

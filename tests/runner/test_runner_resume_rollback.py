@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 REACH = ROOT / "environments" / "settings.about.reach.yaml"
 SIGNAL_AT = Path(__file__).with_name("signal_at.py")
@@ -24,6 +26,7 @@ def phoneshell(*args: str, at: Path | None = None) -> subprocess.CompletedProces
                           cwd=ROOT, timeout=120)
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_run_rolled_back_to_an_earlier_seal_is_neither_reported_nor_resumed(
         tmp_path: Path) -> None:
     runs, run = tmp_path / "runs", tmp_path / "runs" / "R"

@@ -10,6 +10,7 @@ import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
 from cli_process import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 phoneshell = run_cli
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_file_left_out_is_recorded_and_no_reading_of_the_run_passes_it(
         tmp_path: Path) -> None:
     tasks, runs = tmp_path / "tasks", tmp_path / "runs"

@@ -122,6 +122,7 @@ def _walk(sim: SimServer) -> tuple[int, list[str]]:
     return seen, breaks
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_every_screen_walked_obeys_the_tree_rules(sim: SimServer) -> None:
     seen, breaks = _walk(sim)
     assert seen > 300, seen  # the walk went on past the launch screens
