@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from session_folder import made_once
 
-from phoneshell.agents.sandbox import Sandbox, choose
+from phoneshell.agents.sandbox import Sandbox
+from phoneshell.agents.sandbox_choice import choose
 from phoneshell.errors import RunError
 from phoneshell.seal import load_key
 from phoneshell.sim import SimServer

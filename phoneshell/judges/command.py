@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
-from phoneshell.agents import agent_user, bounds, pids, programs, sandbox
+from phoneshell.agents import agent_user, bounds, pids, programs, sandbox, sandbox_choice
 from phoneshell.agents.command import _watch, first_to_go
 from phoneshell.errors import RunError
 from phoneshell.judges.base import JUDGES, Judge, JudgeOptions, Reply, Shown
@@ -96,7 +96,7 @@ class CommandJudge:
         self.command = command
         self.name = f"command:{command}"
         self.options = options
-        self.box = sandbox.choose(options.sandbox)  # a sandbox named but not here: refused
+        self.box = sandbox_choice.choose(options.sandbox)  # named but not here: refused
         self.sandbox: SandboxKind = self.box.kind
         self.sandbox_note = self.box.note
         self.cwd = Path.cwd()

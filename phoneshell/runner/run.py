@@ -29,7 +29,8 @@ from bridge import Trajectory, shared_writer
 from bridge.shares import AGENT_LOG_BYTES
 from phoneshell.agents import make_agent
 from phoneshell.agents.command import CommandAgent
-from phoneshell.agents.sandbox import Sandbox, choose
+from phoneshell.agents.sandbox import Sandbox
+from phoneshell.agents.sandbox_choice import choose
 from phoneshell.device.input_probe import probe_input
 from phoneshell.errors import DeviceError, RunError
 from phoneshell.phones.open import DeviceHandle, open_phones

@@ -16,11 +16,11 @@ from phoneshell.agents import make_agent
 from phoneshell.agents.sandbox import (
     PACKAGE_HIDDEN,
     Sandbox,
-    choose,
     environment,
     named_files,
     sandbox_profile,
 )
+from phoneshell.agents.sandbox_choice import choose
 from phoneshell.audit import actions, read_audit
 from phoneshell.errors import RunError
 from phoneshell.runner import AttemptPlan, open_rig, run_attempt

@@ -18,7 +18,8 @@ import pytest
 
 from phoneshell.agents import make_agent
 from phoneshell.agents.agent_user import AGENT_UID
-from phoneshell.agents.sandbox import Sandbox, choose
+from phoneshell.agents.sandbox import Sandbox
+from phoneshell.agents.sandbox_choice import choose
 from phoneshell.errors import RunError
 from phoneshell.runner import AttemptPlan, open_rig, run_attempt
 from phoneshell.runner.folder import read_results
