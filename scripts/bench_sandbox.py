@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 from phoneshell.agents import AgentContext, make_agent
-from phoneshell.agents.sandbox import Sandbox, choose
+from phoneshell.agents.sandbox import Sandbox
+from phoneshell.agents.sandbox_choice import choose
 from phoneshell.tasks import load_tasks
 
 
