@@ -57,7 +57,8 @@ def test_after_a_wandering_agent_every_honest_attempt_passes_on_a_phone_put_back
     rows = read_results(tmp_path / "again" / "results.jsonl")
     assert not any(row.outcome == "failed" for row in rows), \
         [(r.task_id, r.error) for r in rows if r.outcome == "failed"]
-    # It deleted the note notes.search looks for (seed 1 does), which nothing brings back: the
-    # honest search is not scored, said why, rather than failed for it.
-    assert [(r.task_id, "the phone lacks what the task starts from" in r.skip_reason)
-            for r in rows if r.skipped] == [("notes.search", True)]
+    # What a walk deletes that nothing brings back (a note notes.search looks for, as seed 1's
+    # walk did before modals hid what they cover) leaves the honest attempt not scored, said
+    # why, never failed for it (test_runner_overeager plays that deletion on purpose).
+    assert all("the phone lacks what the task starts from" in r.skip_reason
+               for r in rows if r.skipped), [r.skip_reason for r in rows if r.skipped]
