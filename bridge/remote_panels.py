@@ -69,7 +69,8 @@ def check_unplaced(aiming: Aiming, context: RunContext, action: Classified) -> N
     if not _touches(action):
         return
     tree = aiming.known_tree(context)
-    if tree is None or not unplaced_panels(tree):
+    panels = unplaced_panels(tree) if tree is not None else []
+    if not panels:
         return
     rect = None
     if action.aim == "element":
@@ -77,7 +78,7 @@ def check_unplaced(aiming: Aiming, context: RunContext, action: Classified) -> N
         rect = aiming.rect_of_element(
             f"{scope}/element/{action.params.get('element')}/attribute/",
             "an element beside a share sheet")
-    why = unplaced_touch(tree, action, rect)
+    why = unplaced_touch(tree, action, rect, panels)
     if why:
         raise Refused(why, 403, "unsupported operation")
 
@@ -89,13 +90,17 @@ def _touches(action: Classified) -> bool:
             and not (action.aim == "none" and action.kind == "tap"))
 
 
-def unplaced_touch(tree: object, action: Classified, rect: Rect | None = None) -> str:
+def unplaced_touch(tree: object, action: Classified, rect: Rect | None = None,
+                   panels: list[Node] | None = None) -> str:
     """Why an action touches a panel of `tree` whose contents cannot be placed on screen (""
     when it does not; see the module): a finger's point in one; a swipe or scroll of the whole
     app while one shows; an action by id on one of its contents (`rect`: the element's frame,
     None when it could not be read: refused too, it may be one), a tap by id whose hit point
-    lies in one, any other gesture on an element whose frame reaches over one."""
-    panels = unplaced_panels(tree) if _touches(action) else []
+    lies in one, any other gesture on an element whose frame reaches over one. `panels`: the
+    tree's `unplaced_panels`, when the caller has them already (each is a walk of the tree)."""
+    if not _touches(action):
+        return ""
+    panels = unplaced_panels(tree) if panels is None else panels
     if not panels:
         return ""
     for x, y in action.points:
