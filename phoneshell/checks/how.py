@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from phoneshell.audit import Action
+from phoneshell.audit import Action, housekeeping
 from phoneshell.checks.addresses import Address, parse
 from phoneshell.checks.keystrokes import Typed, typed_sends
 from phoneshell.checks.kind import Check, Finding, Same, Suffix, check_kind
@@ -19,8 +19,9 @@ from phoneshell.checks.path import IN_APP, PAGE, place, placed, unwatched
 from phoneshell.checks.worked import FRESH, computed, invalid, operands
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
-from phoneshell.presses import touch_words
+from phoneshell.presses import TAPS_GESTURE, touch_words
 from phoneshell.tree import Element, PageSource, shorten
+from phoneshell.wda_routes import DEVICE_STATES
 from phoneshell.xcui import SPRINGBOARD
 
 SAFARI = "com.apple.mobilesafari"
@@ -47,8 +48,6 @@ URL = Param("url", "str", "The page: a host (its whole site), or a host and path
             required=True)
 ADDRESS_NAMES = frozenset({"TabBarItemTitle", "URL"})
 """Names of Safari's address field (iOS 15 and later; earlier), labelled "Address"."""
-TURNS = ("/orientation", "/rotation")
-"""WDA's routes that turn the phone, as the bridge logs them."""
 DURATION = Param("text", "str", "The duration the countdown was started at, as the timer shows "
                                 "it: `5:00`, `1:30:00`.", required=True)
 START = Param("start", "str", "The label of the control that starts it (default Start).",
@@ -102,10 +101,9 @@ def _keeps_display(action: Action, app: str) -> bool:
         return str(params.get("bundle_id", "")) == app and action.app_after == app
     if action.kind != "other":
         return False
-    if route.endswith(TURNS):
+    if DEVICE_STATES.get(route) == "orientation":
         return True
-    touched_nothing = route.endswith("/actions") or "settings" in params or \
-        "timeout" in params or route == "/session"
+    touched_nothing = housekeeping(action) or route.endswith("/actions") or "timeout" in params
     return touched_nothing and action.app_after == app
 
 
@@ -262,7 +260,7 @@ def _untold(action: Action, did: str) -> str:
     """Why what a touch did to the timer cannot be told: the phone may or may not have taken it
     as a press, or it pressed a number of times the log does not hold."""
     what = f" on {action.target.label!r}" if action.target else ""
-    if action.params.get("gesture") == "taps" and "taps" not in action.params:
+    if action.params.get("gesture") == TAPS_GESTURE and TAPS_GESTURE not in action.params:
         return f"a multi-tap{what} {did} a number of times the log does not hold"
     return (f"#{action.seq} {touch_words(action.params)}{what} may or may not have {did} (a "
             "touch the phone may or may not take as a press)")

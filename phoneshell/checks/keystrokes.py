@@ -129,11 +129,10 @@ class Editing:
     """The field has the focus: False from a Return in a field of one line, which ends its
     editing on the phone, until the log shows it focused again (a `type` aimed at it). The
     editing itself lasts until another action ends it (a tap on a result the search shows)."""
-    carried: str = ""
-    """The text the agent's own earlier editing of the field left in it, which this one began
-    holding (module docstring); "" when it began empty."""
     unproven: bool = False
-    """`carried` is not yet confirmed by a keystroke's logged value (its first one checks)."""
+    """The text it began holding, carried from the agent's own earlier editing of the field
+    (module docstring), is not yet confirmed by a keystroke's logged value (its first one
+    checks)."""
 
     def _confirm(self, shown: Target | None) -> None:
         """At the first keystroke after a carry: drop the carried text unless the field the
@@ -142,7 +141,7 @@ class Editing:
         if self.unproven:
             self.unproven = False
             if shown is not None and not _shows(shown, self.text):
-                self.text = self.carried = ""
+                self.text = ""
 
     def _note(self, by: Action, sent: bool = False) -> None:
         self.states.append(Typed(self.field_action or self.opened_by, self.text, sent, by))
@@ -263,7 +262,7 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
     def begin(action: Action, key: tuple[str, str, str, str], shown: Target | None) -> Editing:
         editing = _begin(action, key)
         if _shows(shown, left.get(key, "")):
-            editing.text = editing.carried = left[key]
+            editing.text = left[key]
             editing.unproven = True
         return editing
 
