@@ -104,8 +104,9 @@ class Sandbox:
                 *(Path(os.path.realpath(p)) for p in secrets)}
         if self.confines:
             unseen.refuse_shared(self.shares, sorted({*folders, *kept}))
-            kept.update(unseen.marked_in(self.shares))  # what it was never told of
-            unseen.refuse_shared(self.shares, sorted(kept))
+            marked = unseen.marked_in(self.shares)  # what it was never told of
+            unseen.refuse_shared(self.shares, sorted(marked))
+            kept.update(marked)
         return replace(self, hidden=tuple(sorted({*self.hidden, *folders})),
                        secrets=tuple(sorted(kept)))
 

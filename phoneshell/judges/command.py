@@ -79,11 +79,10 @@ def _named_in(command: str, cwd: Path, hidden: Sequence[Path]) -> list[Path]:
 def _readable(folder: Path) -> None:
     """The item's copy readable by the judge, whoever it runs as (`agent_user`), whatever the
     umask it was written under."""
-    for top, folders, files in os.walk(folder):
+    for top, _folders, files in os.walk(folder):  # links to folders are never walked into
         os.chmod(top, 0o755)
         for name in files:
             os.chmod(os.path.join(top, name), 0o644)
-        folders[:] = [f for f in folders if not os.path.islink(os.path.join(top, f))]
 
 
 class CommandJudge:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from phoneshell.records import (
+    TAMPER_PROOF,
     AgentRate,
     Group,
     JudgeAnswer,
@@ -151,7 +152,7 @@ def _wrong(rows: Sequence[LabelRow], answers: Mapping[str, JudgeAnswer]) -> tupl
 def unconfined_line(kind: SandboxKind | None, note: str) -> str:
     """What every report of a judge run says of a judge that ran unconfined ("" when it did
     not)."""
-    if kind not in ("none", "unavailable"):
+    if kind is None or kind in TAMPER_PROOF:
         return ""
     return (f"the judge ran UNCONFINED ({note or kind}): it could read the judgeset's labels "
             "and write its own answers; its scores are not tamper-proof")
