@@ -44,6 +44,7 @@ from bridge.opened_urls import check_open_url
 from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
 from bridge.sessions import check_launch_extras, session_action, settings_action
 from phoneshell.pasteboard import FINGERS
+from phoneshell.presses import TAPS_GESTURE
 from phoneshell.records import ActionKind
 from phoneshell.wda_routes import NOTIFICATION_WAIT_S, is_input, match_parts
 from phoneshell.xcui import ALERT_PRESSES, HOME_BUTTON_HID, SIDE_BUTTON_HID
@@ -145,8 +146,8 @@ def _tap(gesture: str, at_point: bool = True) -> Handler:
                            + " WDA touches the middle of the app",
                            "name the element" + (" or the point" if at_point else ""))
         params = _params(x=x, y=y, element=element, gesture=gesture, duration=b.num("duration"))
-        if gesture == "taps":  # the counts tell a press from none (`presses.press_count`)
-            params["taps"], params["touches"] = _count_taps(b)
+        if gesture == TAPS_GESTURE:  # the counts tell a press from none (`press_count`)
+            params[TAPS_GESTURE], params["touches"] = _count_taps(b)
         points = ((x, y),) if x is not None and y is not None else ()
         return Classified("tap", params, "element" if element else "point", points=points)
     return handle

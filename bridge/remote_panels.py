@@ -129,7 +129,8 @@ def unplaced_touch(tree: object, action: Classified, rect: Rect | None = None,
         what = f"a tap by id at its hit point ({point[0]:g}, {point[1]:g})" \
             if point is not None else ""
     else:
-        panel = next((p for p in panels if _meets(rect, rect_of(p.get("rect")))), None)
+        panel = next((p for p in panels if (frame := rect_of(p.get("rect"))) is not None
+                      and rect.intersects(frame)), None)
         what = (f"a {action.params.get('gesture') or action.kind} of an element by id "
                 "whose frame reaches over it")
     return _refusal(tree, panel, what) if panel is not None else ""
@@ -174,8 +175,3 @@ def _panel_name(tree: object, panel: Node) -> str:
     kind = short_type(str(panel.get("type") or ""))
     return f"the {kind} {name!r}" if name else f"the {kind}"
 
-
-def _meets(rect: Rect, other: Rect | None) -> bool:
-    return other is not None and (rect.x < other.x + other.width and other.x < rect.x + rect.width
-                                  and rect.y < other.y + other.height
-                                  and other.y < rect.y + rect.height)

@@ -53,6 +53,11 @@ class Rect:
         """Whether (x, y) lies inside (left and top edges included, right and bottom not)."""
         return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
 
+    def intersects(self, other: Rect) -> bool:
+        """Whether the two frames share any area (edges that only touch do not)."""
+        return (self.x < other.x + other.width and other.x < self.x + self.width
+                and self.y < other.y + other.height and other.y < self.y + self.height)
+
     @property
     def centre(self) -> tuple[float, float]:
         """The centre as facebook-wda computes it (integer halves, as `Rect.center`)."""
@@ -182,6 +187,7 @@ def _placing(tree: object) -> tuple[frozenset[int], list[Mapping[str, object]]]:
     found: set[int] = set()
     panels: dict[int, Mapping[str, object]] = {}
     stack: list[tuple[object, Mapping[str, object] | None, bool]] = [(tree, None, False)]
+    order: dict[int, int] = {}  # each panel's place in document order (the stack visits so)
     while stack:
         node, panel, out = stack.pop()
         if not isinstance(node, Mapping):
@@ -196,11 +202,11 @@ def _placing(tree: object) -> tuple[frozenset[int], list[Mapping[str, object]]]:
                 panels.setdefault(id(panel), panel)
         if _kind(node) in BOUNDED and rect is not None and not out:
             panel = node
+            order[id(node)] = len(order)
         children = node.get("children")
         if isinstance(children, list):
             stack.extend((child, panel, out) for child in reversed(children))
-    order = {id(n): i for i, (_, n) in enumerate(walk(tree))}
-    return frozenset(found), sorted(panels.values(), key=lambda n: order.get(id(n), 0))
+    return frozenset(found), sorted(panels.values(), key=lambda n: order[id(n)])
 
 
 def _inside(rect: Rect, bound: Rect, slack: float = 1.0) -> bool:

@@ -38,9 +38,9 @@ class EventForm:
     starts: Wheel
     was: tuple[str, int]
     asking: str = ""
+    """The sheet over it: "discard" or "delete" ("" for none)."""
     shown: int = field(default_factory=ui.showing)
     """Its showing (`ui.showing`): an edit page presented again is new views, new ids."""
-    """The sheet over it: "discard" or "delete" ("" for none)."""
 
     def changed(self) -> bool:
         return (self.title.text, self.starts.index) != self.was

@@ -171,12 +171,15 @@ def render(state: SafariState, host: Host) -> Node:
     # Return's handler needs the host, which only render has; binding it here is idempotent.
     state.address.on_submit = lambda: go(state, host, state.address.text)
 
+    def cancel() -> None:
+        state.address.text, state.address.selected = "", False
+        host.focus(None)
+
     def open_link(url: str) -> Handler:
         def follow() -> None:
             # A favourite tapped while the address is being edited ends the editing, as a
             # link followed does on a phone.
-            state.address.text, state.address.selected = "", False
-            host.focus(None)
+            cancel()
             _change(state, host, lambda w: w.current.visit(load(url)))
         return follow
 
@@ -189,10 +192,6 @@ def render(state: SafariState, host: Host) -> Node:
         # iOS shows the page's address in the field, all selected, so typing replaces it.
         state.menu, state.address.text = None, window.current.url or ""
         state.address.selected = bool(state.address.text)
-
-    def cancel() -> None:
-        state.address.text, state.address.selected = "", False
-        host.focus(None)
 
     def submit() -> None:
         typed = state.address.text
