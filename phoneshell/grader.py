@@ -221,6 +221,14 @@ def same_grader(a: RunManifest, b: RunManifest) -> bool:
             == (b.phoneshell_version, b.code_sha256 or "git " + b.git_commit))
 
 
+def is_this_grader(manifest: RunManifest) -> bool:
+    """Whether this phoneshell graded a run: the same version and code digest (never the git
+    commit; a run recorded before the digest was is another's)."""
+    now = this_grader()
+    return bool(manifest.code_sha256) and (manifest.phoneshell_version,
+                                           manifest.code_sha256) == (now.version, now.code)
+
+
 def check_grader(manifest: RunManifest) -> None:
     """Refuse to continue a run with a phoneshell other than the one that began it: run.json
     names one grader for every row, and a report's rate would mix two. Compared: the version
@@ -232,10 +240,9 @@ def check_grader(manifest: RunManifest) -> None:
         RunError: naming the phoneshell that began the run and this one; or saying this one
             cannot tell which grader it is (`this_grader`), never calling it another.
     """
-    now = this_grader()
-    if manifest.code_sha256 and (manifest.phoneshell_version, manifest.code_sha256) == (
-            now.version, now.code):
+    if is_this_grader(manifest):
         return
+    now = this_grader()
     began = grader_of(manifest)
     older = ("" if manifest.code_sha256 else
              ", which recorded no digest of its code: an older phoneshell than this one")

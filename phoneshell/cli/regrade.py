@@ -26,6 +26,7 @@ from pathlib import Path
 from phoneshell.errors import EvidenceError, PhoneshellError
 from phoneshell.evidence import load_evidence
 from phoneshell.grade import Verdict, apply_run, grade
+from phoneshell.grader import grader_name, grader_of, is_this_grader, this_grader
 from phoneshell.records import (
     RecordError,
     ResultRow,
@@ -35,7 +36,7 @@ from phoneshell.records import (
     read_bytes,
     read_record,
 )
-from phoneshell.runner.folder import INCOMPLETE, grader_name, grader_of, this_grader
+from phoneshell.runner.folder import INCOMPLETE
 from phoneshell.seal import require_verified, sealed_log, verify_evidence
 from phoneshell.tasks import Task
 
@@ -186,8 +187,9 @@ def _differs(recorded: Recorded, verdict: Verdict, changed: bool, unverified: bo
         made = recorded.manifest
         by = grader_of(made) if made is not None else "another phoneshell"
         now = grader_name(*this_grader())
+        same = made is not None and is_this_grader(made)
         causes.append(f"this phoneshell, {now}, grades it otherwise than {by}, which ran it: "
-                      "the checks changed since" if now != by else
+                      "the checks changed since" if not same else
                       f"the same phoneshell ({now}) grades it otherwise than the run did: the "
                       "run's grade is not reproduced from its evidence")
     said = f" ({ran.overruled})" if ran.overruled else ""
