@@ -30,6 +30,7 @@ from phoneshell import __version__
 from phoneshell.errors import EvidenceError
 from phoneshell.evidence import Evidence, load_evidence
 from phoneshell.frames import DEFAULT_LONG_EDGE, FrameError, scale_png
+from phoneshell.grader import git_commit
 from phoneshell.judges.horizon import write_horizon
 from phoneshell.judges.sources import Draft, Gathered, JudgeError, from_attack, from_run, from_swap
 from phoneshell.judges.words import sentence
@@ -52,7 +53,6 @@ from phoneshell.records import (
     read_record,
     write_record,
 )
-from phoneshell.runner.folder import git_commit
 from phoneshell.runner.run import Progress
 from phoneshell.seal import sealed_log
 from phoneshell.tasks import Task, default_task_paths, load_tasks

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from phoneshell import __version__
 from phoneshell.agents import sandbox, unseen
+from phoneshell.grader import git_commit
 from phoneshell.judges.base import Judge, JudgeOptions, Reply, Shown, read_answer
 from phoneshell.judges.hidden import kept_from_judges
 from phoneshell.judges.judgeset import JudgeSet
@@ -32,7 +33,6 @@ from phoneshell.records import (
     write_record,
     write_text_atomic,
 )
-from phoneshell.runner.folder import git_commit
 from phoneshell.runner.run import Progress
 
 RUN = "judge.json"

@@ -19,8 +19,9 @@ from typing import Literal
 
 from phoneshell.audit import Action, AuditLog, actions, scan_audit
 from phoneshell.errors import PhoneshellError, TaskFileError
+from phoneshell.grader import grader_of
 from phoneshell.records import AuditEvent, RecordError, ResultRow, RunManifest, read_record
-from phoneshell.runner.folder import grader_of, read_results, writer
+from phoneshell.runner.folder import read_results, writer
 from phoneshell.runner.resume import PROGRAM
 from phoneshell.seal import split_unchecked, verify_run
 from phoneshell.tasks import Task, check_tasks, load_tasks

@@ -13,9 +13,6 @@ from pathlib import Path
 
 from phoneshell.errors import RunError
 from phoneshell.grader import check_grader, this_grader
-from phoneshell.grader import git_commit as git_commit
-from phoneshell.grader import grader_name as grader_name
-from phoneshell.grader import grader_of as grader_of
 from phoneshell.phones.lock import DeviceLock, Holder, LockHeld
 from phoneshell.records import (
     DeviceInfo,
