@@ -112,23 +112,23 @@ def _when(started_at: float) -> str:
 
 
 @contextlib.contextmanager
-def _folder(folder: Path, create: bool) -> Iterator[int | None]:
-    """The records folder opened (never through a link), made 0700 when `create`; None when it
-    does not exist and is not to be made."""
-    if create:
+def _folder(folder: Path, bits: int | None = None) -> Iterator[int | None]:
+    """The records folder opened (never through a link). With `bits` (the key's read bits,
+    `_shared_bits`), made 0700 when missing and opened to those readers; without, None when it
+    does not exist."""
+    if bits is not None:
         folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         with contextlib.suppress(FileExistsError):
             folder.mkdir(mode=0o700)
     try:
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except FileNotFoundError:
-        if create:
+        if bits is not None:
             raise
         yield None
         return
     try:
-        if create:  # readable by whoever may read the key, now (its mode may have changed)
-            bits = _shared_bits(folder)
+        if bits is not None:  # readable by whoever may read the key, now (its mode may change)
             with contextlib.suppress(OSError):
                 os.fchmod(fd, 0o700 | bits | bits >> 2)
         yield fd
@@ -175,7 +175,7 @@ def _staleness(folder: Path, key: str, manifest: RunManifest, run_dir: Path,
     so a run being sealed as it is checked is told from a rolled-back one."""
     run = named(manifest.run_id)
     try:
-        with _folder(folder, create=False) as fd:
+        with _folder(folder) as fd:
             record = _read(fd, _name(key, manifest), folder) if fd is not None else None
             held = [found for name in _folder_names(key, run_dir)
                     if fd is not None and (found := _read(fd, name, folder)) is not None]
@@ -239,7 +239,8 @@ def record_seal(folder: Path, run_dir: Path, signed: RunManifest, before: Seal |
     seal = signed.seal
     assert seal is not None
     name = _name(seal.key_id, signed)
-    with _folder(folder, create=True) as fd:
+    bits = _shared_bits(folder)  # the key's mode, read once a seal: the folder's and files'
+    with _folder(folder, bits) as fd:
         assert fd is not None
         fcntl.flock(fd, fcntl.LOCK_EX)  # two copies of a run sealed at once: one at a time
         try:
@@ -261,7 +262,6 @@ def record_seal(folder: Path, run_dir: Path, signed: RunManifest, before: Seal |
             sequence=max(seal.sequence, record.sequence if record else 0),
             signature=seal.signature, sealed_at=seal.sealed_at,
             folder=str(run_dir.absolute()), forked=forked)
-        bits = _shared_bits(folder)
         for each in (name, *_folder_names(seal.key_id, run_dir)):  # the folder holds it now
             _write(fd, each, latest, bits)
     return fork
