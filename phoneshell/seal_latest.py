@@ -282,16 +282,31 @@ def write_sealed(run_dir: Path, signed: RunManifest, before: Seal | None,
     """Write run.json holding `signed` (the seal after `before`) and record it as the run's
     latest seal on this machine; a fork found, or a record that cannot be written, is said
     through `say` (the run goes on: its folder stays whole, and a fork is refused by every
-    verification after)."""
+    verification after).
+
+    Raises:
+        RunError: run.json cannot be written (it is left as it was, and so is the record).
+    """
     written: list[bool] = []
 
     def write() -> None:
-        write_record(run_dir / MANIFEST, signed)  # an error here is the run's, raised as ever
+        try:
+            write_record(run_dir / MANIFEST, signed)
+        except OSError as exc:  # a full disk, say: said once, never tried again in silence
+            assert signed.seal is not None
+            run = named(signed.run_id)
+            raise RunError(
+                f"{named(run_dir / MANIFEST)}: cannot write seal {signed.seal.sequence} of run "
+                f"{run} ({exc.strerror or exc}): run.json is left as it was, and so is this "
+                "machine's record of the run's latest seal",
+                hint=f"free some space, then `phoneshell run --resume {run}` goes on from the "
+                     "run's last seal (what was written after it is set aside and played "
+                     "again)") from exc
         written.append(True)
 
     try:
         fork = record_seal(latest_folder(key_path()), run_dir, signed, before, write)
-    except OSError as exc:
+    except OSError as exc:  # the records folder, before or after run.json was written
         if not written:
             write()
         fork = (f"the latest seal of run {named(signed.run_id)} could not be recorded in "
