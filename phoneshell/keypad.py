@@ -176,17 +176,27 @@ def _close(state: CalculatorState) -> None:
     parenthesis is open)."""
     if not state.groups:
         return
-    x = state.value()
     try:
-        if state.product_op is not None and state.product_left is not None:
-            x = _apply(state.product_left, state.product_op, x)
-        if state.sum_op is not None and state.sum_left is not None:
-            x = _apply(state.sum_left, state.sum_op, x)
+        x, _ = _folded(state)
     except ArithmeticError:
         state.error = True
         return
     state.sum_left, state.sum_op, state.product_left, state.product_op = state.groups.pop()
     state.entry, state.typing, state.after_operator = _plain(x), False, False
+
+
+def _folded(state: CalculatorState) -> tuple[Decimal, tuple[str, Decimal] | None]:
+    """The entry with what is pending worked onto it, the product first, then the sum, and
+    the last operation worked (what = again repeats); the state is left as it was. Raises
+    ArithmeticError on a division by zero."""
+    x, last = state.value(), None
+    if state.product_op is not None and state.product_left is not None:
+        last = (state.product_op, x)
+        x = _apply(state.product_left, state.product_op, x)
+    if state.sum_op is not None and state.sum_left is not None:
+        last = last or (state.sum_op, x)
+        x = _apply(state.sum_left, state.sum_op, x)
+    return x, last
 
 
 def _clear_all(state: CalculatorState) -> None:
@@ -260,14 +270,7 @@ def _equals(state: CalculatorState) -> None:
             if state.repeat is not None:
                 x = _apply(x, *state.repeat)
         else:
-            last: tuple[str, Decimal] | None = None
-            if state.product_op is not None and state.product_left is not None:
-                last = (state.product_op, x)
-                x = _apply(state.product_left, state.product_op, x)
-            if state.sum_op is not None and state.sum_left is not None:
-                last = (state.sum_op, x) if last is None else last
-                x = _apply(state.sum_left, state.sum_op, x)
-            state.repeat = last
+            x, state.repeat = _folded(state)
     except ArithmeticError:
         state.error = True
         return
