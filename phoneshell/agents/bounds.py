@@ -151,11 +151,15 @@ class CappedOutput:
         given_up = float("inf")
         with self.path.open("wb") as out:
             while time.monotonic() < given_up:
-                if self.stop.is_set() and given_up == float("inf"):
+                # Asked before the wait, not after: a wait that found nothing before the program
+                # wrote its last words and exited says nothing of them, and under load this
+                # thread can sit on such an answer past the exit (they were lost then).
+                gone = self.stop.is_set()
+                if gone and given_up == float("inf"):
                     given_up = time.monotonic() + DRAIN_S
                 ready, _, _ = select.select([fd], [], [], 0.2)
                 if not ready:
-                    if self.stop.is_set():
+                    if gone:
                         break  # what still holds the pipe open was left behind: not waited for
                     continue
                 chunk = os.read(fd, READ_CHUNK)

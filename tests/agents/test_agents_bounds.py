@@ -5,8 +5,10 @@ once; what it wrote is then deleted, the attempt fails saying why, and the run g
 
 from __future__ import annotations
 
+import mmap
 import os
 import shlex
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -140,3 +142,34 @@ def test_with_no_process_limit_to_be_had_a_program_runs_and_is_scored_as_ever(
     claimed = attempt(rig, tmp_path / "again", task, CLAIM)
     assert claimed.outcome == "failed" and "harness error" not in claimed.error, claimed.error
     assert claimed.claim is not None and claimed.claim.summary == "left at once"
+
+
+LAST_WORDS = ("import mmap, os, sys, time\nflag = mmap.mmap(os.open(sys.argv[1], os.O_RDWR), 1)\n"
+              "time.sleep(0.3)\nsys.stderr.write('its last words\\n')\nsys.stderr.flush()\n"
+              "flag[0] = 1\n")
+"""A program that says one line and exits at once, raising a flag in shared memory once said."""
+
+
+def test_what_a_program_said_just_before_it_exited_is_kept_under_a_held_up_reader(
+        tmp_path: Path) -> None:
+    flag = tmp_path / "said"
+    flag.write_bytes(b"\0")
+    program = subprocess.Popen([sys.executable, "-c", LAST_WORDS, str(flag)],
+                               stderr=subprocess.PIPE)
+    assert program.stderr is not None
+    output = bounds.CappedOutput(program.stderr, tmp_path / "agent.stderr")
+    was = sys.getswitchinterval()
+    # The harness's threads (bridge, simulator) can keep the reader from running: this thread
+    # holds the interpreter, never blocking, so the reader's wait ends empty while the program
+    # is yet to speak, and the reader sits on that answer until the program has spoken.
+    sys.setswitchinterval(60)
+    try:
+        with open(flag, "r+b") as handle, mmap.mmap(handle.fileno(), 1) as said:
+            deadline = time.monotonic() + 30
+            while said[0] == 0 and time.monotonic() < deadline:
+                pass  # a read of memory: the interpreter is never let go
+            output.finish()  # the program is gone, as when the harness has stopped its group
+    finally:
+        sys.setswitchinterval(was)
+    assert program.wait(timeout=10) == 0
+    assert (tmp_path / "agent.stderr").read_text() == "its last words\n"
