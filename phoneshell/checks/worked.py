@@ -10,12 +10,11 @@ numbers the instruction does not give, or reaches the result by other arithmetic
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from phoneshell.audit import Action
 from phoneshell.checks.worked_expression import (
-    Expression,
+    Operands,
     assignments,
     invalid_expression,
     parse,
@@ -66,21 +65,6 @@ OPENS_AFTER = frozenset({*OPERATORS, OPEN, *FRESH})
 it as ×, or not, which the check cannot know."""
 REPLAYED = KEYS | {DISPLAY_SWIPE}
 """What the check replays: the keys, and a sideways swipe on the display (a digit deleted)."""
-
-
-@dataclass(frozen=True)
-class Operands:
-    """What a computation may key, and what it must show."""
-
-    result: Decimal
-    numbers: tuple[tuple[Decimal, ...], ...]
-    """The instruction's operands, each with its accepted spellings (10 and 0.1 for 10 %)."""
-    helpers: tuple[Decimal, ...]
-    """Other numbers it may key, each at most once (100 to take a percentage)."""
-    expression: Expression
-    """The computation the instruction asks for, in its numbers: `(12 + 8) × 5`."""
-    places: tuple[int, ...]
-    """For each number of `expression`, in order, the index of the operand it is."""
 
 
 def number(text: str) -> Decimal | None:
@@ -242,7 +226,7 @@ def judge(keys: Sequence[str], want: Operands) -> tuple[bool, str]:
         return False, f"the computation {what} has no operation: it only keys a number"
     if done.state.error or done.shown != format_number(want.result):
         return False, f"the computation {what} shows {done.shown}, not {_n(want.result)}"
-    if not same(keys, want.expression, want.places, want.numbers, want.helpers):
+    if not same(want, keys, done.entries):
         return False, _other(what, done.shown, want)
     used = ", ".join(map(_n, done.entries))
     return True, (f"the computation {what} was the last keyed: it shows {done.shown}, from "
@@ -273,19 +257,13 @@ def _ungrouped(keys: Sequence[str]) -> str:
 def _unaccounted(entries: Sequence[Decimal], want: Operands) -> str:
     """Why the numbers keyed are not the task's numbers (each at least once) and helpers (each
     at most once); "" when they are."""
-    if not _match(entries, want):
+    if next(assignments(entries, want.numbers, want.helpers), None) is None:
         given = " and ".join(_n(s[0]) for s in want.numbers)
         helpers = f" (and {' or '.join(map(_n, want.helpers))} once)" if want.helpers else ""
         numbers = [*(["…"] if len(entries) > SHOWN else []), *map(_n, entries[-SHOWN:])]
         keyed = ", ".join(numbers) or "no number"
         return f"keys {keyed}; wanted each of {given}{helpers}, and no other number"
     return ""
-
-
-def _match(entries: Sequence[Decimal], want: Operands) -> bool:
-    """Whether each entry is a number of the task by one of its spellings, or a helper (each
-    at most once), and every number of the task is among them."""
-    return next(assignments(entries, want.numbers, want.helpers), None) is not None
 
 
 def _n(value: Decimal) -> str:
@@ -350,9 +328,7 @@ def _carried(before: Sequence[str], last: Sequence[str], want: Operands) -> str:
         if value not in done.entries:
             continue
         carry = done.entries.index(value)
-        rest = [e for i, e in enumerate(done.entries) if i != carry]
-        if _match([*prior.entries, *rest], want) and same(
-                last, want.expression, want.places, want.numbers, want.helpers, segment, carry):
+        if same(want, last, done.entries, segment, prior.entries, carry):
             return (f"the computation {shown(last)} shows {done.shown}, carrying {_n(value)} from "
                     f"{shown(segment)} keyed before it: together they key the task's numbers")
         return ""  # the latest that shows it did not add up: none earlier is taken instead

@@ -66,6 +66,21 @@ class Expression:
         return value
 
 
+@dataclass(frozen=True)
+class Operands:
+    """What a computation may key, and what it must show."""
+
+    result: Decimal
+    numbers: tuple[tuple[Decimal, ...], ...]
+    """The instruction's operands, each with its accepted spellings (10 and 0.1 for 10 %)."""
+    helpers: tuple[Decimal, ...]
+    """Other numbers it may key, each at most once (100 to take a percentage)."""
+    expression: Expression
+    """The computation the instruction asks for, in its numbers: `(12 + 8) × 5`."""
+    places: tuple[int, ...]
+    """For each number of `expression`, in order, the index of the operand it is."""
+
+
 class _Parser:
     def __init__(self, tokens: tuple[str | Decimal, ...], numbers: list[Decimal]) -> None:
         self.tokens, self.numbers, self.at = tokens, numbers, 0
@@ -166,20 +181,25 @@ def _agree(a: Decimal, b: Decimal) -> bool:
     return abs(a - b) <= AGREE * max(Decimal(1), abs(a), abs(b))
 
 
-def same(last: Sequence[str], expression: Expression, places: Sequence[int],
-         numbers: Sequence[Sequence[Decimal]], helpers: Sequence[Decimal],
-         prior: Sequence[str] = (), carry: int | None = None) -> bool:
-    """Whether the computation `last` (its number at index `carry` being what `prior` showed,
-    carried by hand) is `expression`, whose k-th number is the task number `places[k]`: worked
-    with other numbers in place of the task's, it agrees with `expression` worked with them,
+def same(want: Operands, last: Sequence[str], entries: Sequence[Decimal],
+         prior: Sequence[str] = (), before: Sequence[Decimal] = (), carry: int | None = None
+         ) -> bool:
+    """Whether the computation `last`, which keyed `entries` (its number at index `carry` being
+    what `prior`, which keyed `before`, showed, carried by hand), is `want.expression`: worked
+    with other numbers in place of the task's, it agrees with the expression worked with them,
     in each of `DRAWS` draws, for some reading of which task number each number keyed is."""
-    mine, before = work(last).entries, (work(prior).entries if prior else [])
-    pooled = [*before, *(e for i, e in enumerate(mine) if i != carry)]
-    draws = [[Decimal(rng.randint(1001, 999999)) / 100 for _ in numbers]
-             for rng in [_drawn(last, prior, expression)] for _ in range(DRAWS)]
-    for way in assignments(pooled, numbers, helpers):
-        if all(_agrees(last, expression, places, numbers, way, draw, prior, len(before), carry)
-               for draw in draws):
+    pooled = [*before, *(e for i, e in enumerate(entries) if i != carry)]
+    draws = [[Decimal(rng.randint(1001, 999999)) / 100 for _ in want.numbers]
+             for rng in [_drawn(last, prior, want.expression)] for _ in range(DRAWS)]
+    wanted: list[Decimal] = []
+    for draw in draws:  # the expression's value is the same whichever reading is tried
+        try:
+            wanted.append(want.expression.value([draw[i] for i in want.places]))
+        except ArithmeticError:
+            return False  # no reading agrees with a division by zero
+    for way in assignments(pooled, want.numbers, want.helpers):
+        if all(_agrees(last, want.numbers, way, draw, value, prior, len(before), carry)
+               for draw, value in zip(draws, wanted, strict=True)):
             return True
     return False
 
@@ -193,9 +213,11 @@ def _drawn(last: Sequence[str], prior: Sequence[str], expression: Expression) ->
     return random.Random(seed.digest())
 
 
-def _agrees(last: Sequence[str], expression: Expression, places: Sequence[int],
-            numbers: Sequence[Sequence[Decimal]], way: Sequence[Slot], draw: Sequence[Decimal],
-            prior: Sequence[str], split: int, carry: int | None) -> bool:
+def _agrees(last: Sequence[str], numbers: Sequence[Sequence[Decimal]], way: Sequence[Slot],
+            draw: Sequence[Decimal], wanted: Decimal, prior: Sequence[str], split: int,
+            carry: int | None) -> bool:
+    """Whether `last` (after `prior`, carried), worked with the draw's numbers as `way` reads
+    its numbers keyed, comes to `wanted`."""
     values = [_stand_in(slot, draw, numbers) for slot in way]
     if prior and carry is not None:
         shown = work(prior, values[:split])
@@ -204,10 +226,6 @@ def _agrees(last: Sequence[str], expression: Expression, places: Sequence[int],
         values = values[split:]
         values.insert(carry, shown.state.value())
     done = work(last, values)
-    try:
-        wanted = expression.value([draw[i] for i in places])
-    except ArithmeticError:
-        return False
     return not done.state.error and _agree(done.state.value(), wanted)
 
 
