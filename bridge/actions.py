@@ -25,7 +25,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from bridge.chains import chain_action
+from bridge.chains import chain_action, check_fingers
 from bridge.classified import Aim, Classified
 from bridge.classified import params as _params
 from bridge.finds import check_find, check_predicate
@@ -43,7 +43,6 @@ from bridge.limits import (
 from bridge.opened_urls import check_open_url
 from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
 from bridge.sessions import check_launch_extras, session_action, settings_action
-from phoneshell.pasteboard import FINGERS
 from phoneshell.presses import TAPS_GESTURE
 from phoneshell.records import ActionKind
 from phoneshell.wda_routes import NOTIFICATION_WAIT_S, is_input, match_parts
@@ -162,7 +161,7 @@ def _count_taps(b: _Body) -> tuple[int, int]:
             0 or more (integerValue drops a fraction: the log would name another count than it
             takes), more than `MAX_TAPS` taps (XCTest plays each tap in turn), or three fingers
             or more (iOS's three-finger tap brings the edit bar: undo, cut, copy, paste;
-            `pasteboard.FINGERS`).
+            `chains.check_fingers`).
     """
     counts: list[int] = []
     for key in ("numberOfTaps", "numberOfTouches"):
@@ -178,9 +177,7 @@ def _count_taps(b: _Body) -> tuple[int, int]:
     if taps > MAX_TAPS:
         raise Refused(f"numberOfTaps {taps}: the bridge allows up to {MAX_TAPS} taps (a "
                       "person's gesture holds at most three)", 403, "unsupported operation")
-    if touches >= 3:
-        raise Refused(f"numberOfTouches {touches}: {touches} fingers down together: "
-                      f"{FINGERS}", 403, "unsupported operation")
+    check_fingers(touches, f"numberOfTouches {touches}: ")
     return taps, touches
 
 

@@ -6,6 +6,15 @@ with touches, and fingers that are not all down at one moment (several gestures)
 that keeps the phone busy too long (`limits.py`). Fingers down together are one gesture, logged
 as the finger a control under them takes as a change, with the other fingers' own actions in
 `others`, for the recorder to aim and check each.
+
+Three or more fingers down together make iOS's editing gestures (since iOS 13): a three-finger
+pinch copies (twice, cuts), a spread pastes, a swipe undoes or redoes, a tap shows the edit bar.
+They reach the owner's pasteboard and the undo stack with no control under the fingers for the
+log to name, so every such touch is refused, worded as the pasteboard's refusals are
+(`pasteboard.FINGERS`), here for a touch chain and for `tapWithNumberOfTaps`'s numberOfTouches
+(`check_fingers`): from the request alone, before the phone is asked anything. Two-finger
+gestures keep their own rules (`slides.py`, the recorder's check that all fingers touch one
+element).
 """
 
 from __future__ import annotations
@@ -16,12 +25,27 @@ from bridge.classified import Classified, params
 from bridge.gate import Refused
 from bridge.limits import check_gesture, check_typing
 from bridge.pointer import Chain, Touch, several_gestures
+from phoneshell.pasteboard import FINGERS
 from phoneshell.xcui import sideways
 
 
 def _pt(value: float) -> int | float:
     """A chain coordinate as the client wrote it: 100, not 100.0."""
     return int(value) if value.is_integer() else value
+
+
+def check_fingers(fingers: int, named: str = "") -> None:
+    """Refuse three or more fingers down together (the module's docstring says why).
+
+    Args:
+        named: what the message says first (the request's own count: "numberOfTouches 3: ").
+
+    Raises:
+        Refused: 403, naming how many fingers.
+    """
+    if fingers >= 3:
+        raise Refused(f"{named}{fingers} fingers down together: {FINGERS}", 403,
+                      "unsupported operation")
 
 
 def _touch_action(touch: Touch, gesture: str, fingers: int | None = None) -> Classified:
@@ -56,8 +80,9 @@ def chain_action(chain: Chain, gesture: str) -> Classified:
     A chain one line cannot describe is refused: keys with touches (the touches could move the
     focus to a password field before the keys are typed), or fingers that are not all down at
     one moment (one lifts before another goes down: several gestures, each landing on what the
-    one before left on screen). A finger that touches twice is refused where it is read. So is
-    a chain that plays longer than a gesture may, or types more than a request may (`limits`).
+    one before left on screen), or three or more down together (`check_fingers`). A finger that
+    touches twice is refused where it is read. So is a chain that plays longer than a gesture
+    may, or types more than a request may (`limits`).
     """
     check_gesture("its steps, pauses included,", chain.length_ms / 1000.0)
     if chain.text and chain.touches:
@@ -73,6 +98,7 @@ def chain_action(chain: Chain, gesture: str) -> Classified:
     if not chain.together:
         raise several_gestures(f"the {chain.fingers} fingers are not all down at one moment "
                                "(one lifts before another goes down)")
+    check_fingers(chain.fingers)
     fingers = [_touch_action(t, "multi_touch", chain.fingers) for t in chain.touches]
     lead = _lead(fingers)
     return replace(lead, others=tuple(f for f in fingers if f is not lead),

@@ -1,5 +1,6 @@
 """Touches the log could not name, refused before anything is aimed or logged: inside a panel
-another process draws, and three or more fingers together.
+another process draws. (Three or more fingers together are refused from the request alone,
+before any read: `chains.check_fingers`.)
 
 * **A panel whose contents cannot be placed** (`touched.unplaced_panels`). iOS 26's share sheet
   is drawn by another process in a remote view: WDA reports what it holds in that view's own
@@ -18,12 +19,6 @@ another process draws, and three or more fingers together.
   whole app while it shows (XCTest slides across the middle of the screen). A tap outside it,
   on the dismiss region, closes it. No task needs the share sheet (none of environments/
   shares anything).
-* **Three or more fingers down together** make iOS's editing gestures (since iOS 13): a
-  three-finger pinch copies (twice, cuts), a spread pastes, a swipe undoes or redoes, a tap
-  shows the edit bar. They reach the owner's pasteboard and the undo stack with no control
-  under the fingers for the log to name, so every chain of three or more fingers is refused,
-  worded as the pasteboard's refusals are (`pasteboard.FINGERS`). Two-finger gestures keep
-  their own rules (`slides.py`, the recorder's check that all fingers touch one element).
 """
 
 from __future__ import annotations
@@ -36,7 +31,7 @@ from bridge.context import RunContext
 from bridge.gate import Refused
 from bridge.hits import middle_of
 from bridge.touched import Rect, ancestry, rect_of, unplaced_panels, untrusted
-from phoneshell.pasteboard import FINGERS, OWNERS
+from phoneshell.pasteboard import OWNERS
 from phoneshell.xcui import short_type, walk
 
 Node = Mapping[str, object]
@@ -44,18 +39,6 @@ TOUCHES = frozenset({"tap", "swipe"})
 """Action kinds that put a finger on the screen."""
 LEAVE = ("close it with a tap outside it (its dismiss region) and act on what lies under it; "
          "no task needs the share sheet")
-
-
-def check_fingers(action: Classified) -> None:
-    """Refuse a touch chain of three or more fingers down together (`FINGERS`).
-
-    Raises:
-        Refused: 403, naming how many fingers.
-    """
-    fingers = action.params.get("fingers")
-    if isinstance(fingers, int) and not isinstance(fingers, bool) and fingers >= 3:
-        raise Refused(f"{fingers} fingers down together: {FINGERS}", 403,
-                      "unsupported operation")
 
 
 def check_unplaced(aiming: Aiming, context: RunContext, action: Classified) -> None:

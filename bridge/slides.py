@@ -20,7 +20,7 @@ from bridge.aiming import Aiming
 from bridge.classified import Classified
 from bridge.context import RunContext
 from bridge.gate import Refused
-from bridge.remote_panels import check_fingers, check_unplaced
+from bridge.remote_panels import check_unplaced
 from bridge.targets import node_at, rect_of
 from phoneshell.presses import (
     PRESS_SLOP_PT,
@@ -139,14 +139,14 @@ def pressed(aiming: Aiming, context: RunContext, action: Classified) -> Classifi
     an element, its rect.
 
     First, what no line could name is refused (`remote_panels`): a touch inside a panel
-    another process draws (the share sheet), and three or more fingers down together.
+    another process draws (the share sheet). Three or more fingers down together never come
+    here: `chains.check_fingers` refused them from the request alone.
 
     Raises:
         Refused: a press-and-drag from an element onto another, from a control it would
             press (where it lifts only the other element's frame, unread, could tell); a
             touch `remote_panels` refuses.
     """
-    check_fingers(action)
     check_unplaced(aiming, context, action)
     if action.kind != "swipe":
         return action

@@ -83,3 +83,23 @@ def test_a_two_finger_tap_by_tap_with_number_of_taps_is_forwarded(rig: Rig) -> N
     sid, view = _text_view(rig)
     sent(rig, f"/session/{sid}/wda/element/{view}/tapWithNumberOfTaps",
          {"numberOfTaps": 1, "numberOfTouches": 2})
+
+
+@pytest.mark.parametrize("route", ["actions", "wda/touch/multi/perform", "tapWithNumberOfTaps"])
+def test_three_fingers_are_refused_before_the_phone_is_asked_anything(rig: Rig,
+                                                                      route: str) -> None:
+    """The refusal reads the request alone: no screen read, no request of any kind reaches the
+    phone (each would cost a round trip on a real one for a chain refused whatever it shows)."""
+    sid, view = _text_view(rig)
+    x, y = 200, 300
+    path, body = {
+        "actions": ("actions", {"actions": _fingers((x, y), 3, spread=True)}),
+        "wda/touch/multi/perform": ("wda/touch/multi/perform", {"actions": [
+            [{"action": "tap", "options": {"x": x + dx, "y": y}}] for dx in (-40, 0, 40)]}),
+        "tapWithNumberOfTaps": (f"wda/element/{view}/tapWithNumberOfTaps",
+                                {"numberOfTaps": 1, "numberOfTouches": 3}),
+    }[route]
+    before = rig.sim.request_counts()
+    message = refused_unsent(rig, f"/session/{sid}/{path}", body)
+    assert "3 fingers down together" in message and FINGERS in message
+    assert rig.sim.request_counts() == before
