@@ -81,16 +81,15 @@ class Recorded:
         return next((t.sha256 for t in tasks if t.id == task_id), "")
 
 
-def read_recorded(evidence: Path, run_dir: Path | None) -> Recorded:
-    """The run's record of the attempt whose evidence folder is `evidence` (`run_dir`: its run
-    folder, verified by the caller; None: outside a run, nothing recorded): the sealed part of
-    results.jsonl is read, never what was appended after the last seal.
+def read_recorded(evidence: Path, run_dir: Path) -> Recorded:
+    """The run's record of the attempt whose evidence folder is `evidence`, `run_dir`'s
+    `attempts/<task>/<n>/evidence` (`seal.verify_evidence` found both, and the caller verified
+    the run): the sealed part of results.jsonl is read, never what was appended after the last
+    seal.
 
     Raises:
         EvidenceError: run.json, results.jsonl or verdict.json cannot be read.
     """
-    if run_dir is None:
-        return Recorded(note=set_aside_note(evidence))
     attempt = evidence.resolve().parent
     try:
         verdict = (read_record(attempt / VERDICT, Verdict)
@@ -104,11 +103,7 @@ def read_recorded(evidence: Path, run_dir: Path | None) -> Recorded:
         raise EvidenceError(f"the run's record of {attempt} cannot be read: {exc}",
                             hint="grade a copy of the evidence folder outside the run to "
                                  "grade its evidence alone") from exc
-    try:
-        where = attempt.relative_to(run_dir.resolve())
-    except ValueError:  # not under it once links are followed: no try of the run's
-        where = attempt
-    row, note = _which_row(where, rows, attempt.parent)
+    row, note = _which_row(attempt, rows)
     return Recorded(row, verdict, manifest, note)
 
 
@@ -125,22 +120,16 @@ def set_aside_note(evidence: Path) -> str:
             "last seal, which does not vouch for it), never graded")
 
 
-def _which_row(attempt: Path, rows: list[ResultRow], parent: Path) -> tuple[ResultRow | None,
-                                                                              str]:
-    """The row of the try whose folder is `attempt` (relative to the run folder), and what to
-    say of it when that row is not the one that counts.
+def _which_row(attempt: Path, rows: list[ResultRow]) -> tuple[ResultRow | None, str]:
+    """The row of the try whose folder is `attempt` (the run's `attempts/T/<name>/`), and what
+    to say of it when that row is not the one that counts.
 
     `attempts/T/N/` holds the last try of T #N; `attempts/T/N.skipped-K/` the K-th, skipped,
     moved aside when a `--resume` ran the attempt again (`runner.run`). When the highest K
     aside already has the last row, `N/` holds a try the run recorded nothing for.
     """
-    parts = attempt.parts
-    if len(parts) != 3 or parts[0] != "attempts":
-        where = (f"a resume set it aside in {INCOMPLETE}/ (written after the run's last seal), "
-                 "never graded" if parts[:1] == (INCOMPLETE,) else
-                 f"{attempt.as_posix()} is not an attempt's folder of the run")
-        return None, f"the run recorded no row for this evidence: {where}"
-    task_id, name = parts[1], parts[2]
+    parent = attempt.parent
+    task_id, name = parent.name, attempt.name
     number, aside, k = name.partition(".skipped-")
     tries = [r for r in rows if r.task_id == task_id and str(r.attempt) == number]
     if aside:
@@ -230,7 +219,8 @@ def run_grade(args: argparse.Namespace, task: Task) -> int:
     """
     folder = Path(args.evidence)
     run_dir, problems = verify_evidence(folder)
-    if run_dir is None and not set_aside_note(folder):
+    aside = set_aside_note(folder) if run_dir is None else ""
+    if run_dir is None and not aside:
         print(f"note: {args.evidence} is not inside a run folder: no seal vouches for it, and "
               "what a run fails an attempt for beyond its evidence (time, turns, the owner's "
               "collections) is not known here", file=sys.stderr)
@@ -238,7 +228,7 @@ def run_grade(args: argparse.Namespace, task: Task) -> int:
         require_verified(run_dir, problems, args.unverified,
                          lambda line: print(f"warning: {line}", file=sys.stderr))
     evidence = load_evidence(folder)
-    recorded = read_recorded(folder, run_dir)
+    recorded = read_recorded(folder, run_dir) if run_dir is not None else Recorded(note=aside)
     verdict = grade(task, evidence)
     row, skipped, alone = recorded.row, False, verdict.passed
     if recorded.note:
