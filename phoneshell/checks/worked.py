@@ -16,7 +16,6 @@ from phoneshell.audit import Action
 from phoneshell.checks.worked_expression import (
     Operands,
     assignments,
-    invalid_expression,
     parse,
     places_of,
     same,
@@ -80,18 +79,10 @@ def operands(result: str, numbers: Sequence[str], helpers: Sequence[str],
              expression: str) -> Operands:
     """The check's fields read as numbers and a computation (valid: `invalid` passed them at
     load)."""
-    def read(text: str) -> Decimal:
-        value = number(text)
-        if value is None:
-            raise ValueError(f"{text!r} is not a number")
-        return value
-
-    given = tuple(tuple(read(s) for s in n.split()) for n in numbers)
-    written = parse(expression)
-    places = places_of(written, given)
-    if isinstance(places, str):
-        raise ValueError(places)
-    return Operands(read(result), given, tuple(read(h) for h in helpers), written, places)
+    read = _read(result, numbers, helpers, expression)
+    if isinstance(read, tuple):
+        raise ValueError(f"a tapped_keys check {read[1]}")
+    return read
 
 
 def invalid(values: dict[str, ParamValue]) -> tuple[str, str] | None:
@@ -109,14 +100,56 @@ def invalid(values: dict[str, ParamValue]) -> tuple[str, str] | None:
         return "also", "takes `also` only with `keys`"
     if not values.get("numbers"):
         return "result", "with `result` needs `numbers`: the operands the instruction gives"
-    for name in ("result", "numbers", "helpers"):
+
+    def texts(name: str) -> tuple[str, ...]:
         given = values.get(name)
-        texts = [given] if isinstance(given, str) else \
-            [str(t) for t in given] if isinstance(given, tuple) else []
-        for part in (part for text in texts for part in text.split()):
-            if number(part) is None:
-                return name, f"has {part!r} in `{name}`, which is not a number"
-    return invalid_expression(values)
+        return (given,) if isinstance(given, str) else \
+            tuple(str(t) for t in given) if isinstance(given, tuple) else ()
+
+    expression = values.get("expression")
+    read = _read(str(result), texts("numbers"), texts("helpers"),
+                 expression if isinstance(expression, str) else "")
+    if isinstance(read, tuple):
+        return read
+    shown = format_number(read.expression.value())
+    if shown != format_number(read.result):
+        return "expression", (f"has `expression` {read.expression.text!r}, which is {shown}, "
+                              f"not `result` {result}")
+    return None
+
+
+def _read(result: str, numbers: Sequence[str], helpers: Sequence[str], expression: str
+          ) -> Operands | tuple[str, str]:
+    """The check's fields read as numbers and a computation, or the first thing wrong with them
+    as (field, problem): the one reading, for the loader and the grade alike. `result` and each
+    helper are one number; each of `numbers` is its spellings, separated by spaces."""
+    read: dict[str, list[tuple[Decimal, ...]]] = {}
+    for name, texts, spelled in (("result", (result,), False), ("numbers", numbers, True),
+                                 ("helpers", helpers, False)):
+        read[name] = []
+        for text in texts:
+            spellings: list[Decimal] = []
+            for part in text.split() if spelled else [text]:
+                value = number(part)
+                if value is None:
+                    return name, f"has {part!r} in `{name}`, which is not a number"
+                spellings.append(value)
+            if not spellings:
+                return name, f"has {text!r} in `{name}`, which is not a number"
+            read[name].append(tuple(spellings))
+    if not expression:
+        return "result", ("with `result` needs `expression`: the computation the instruction "
+                          "asks for, in its numbers, e.g. '(12 + 8) × 5'")
+    try:
+        written = parse(expression)
+    except ValueError as e:
+        return "expression", str(e)
+    given = tuple(read["numbers"])
+    places = places_of(written, given)
+    if isinstance(places, str):
+        return "expression", places
+    return Operands(read["result"][0][0], given, tuple(h for (h,) in read["helpers"]), written,
+                    places)
 
 
 def key_of(press: Action | None) -> str:

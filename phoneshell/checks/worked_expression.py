@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 
 from phoneshell.keypad import format_number, work
-from phoneshell.params import ParamValue
 
 DRAWS = 5
 """How many sets of other numbers a computation is worked with: two computations that differ
@@ -244,26 +243,3 @@ def places_of(expression: Expression, numbers: Sequence[Sequence[Decimal]]
     missing = [format_number(n[0]) for i, n in enumerate(numbers) if i not in places]
     return (f"has no {' nor '.join(missing)} in `expression`: every one of `numbers` is in the "
             "computation") if missing else tuple(places)
-
-
-def invalid_expression(values: dict[str, ParamValue]) -> tuple[str, str] | None:
-    """What is wrong with `expression`: missing, not a computation, not of `numbers`, or not
-    `result`."""
-    if not values.get("expression"):
-        return "result", ("with `result` needs `expression`: the computation the instruction "
-                          "asks for, in its numbers, e.g. '(12 + 8) × 5'")
-    texts = values.get("numbers")
-    given = tuple(tuple(Decimal(s) for s in str(n).split())
-                  for n in (texts if isinstance(texts, tuple) else ()))
-    try:
-        written = parse(str(values.get("expression")))
-    except ValueError as e:
-        return "expression", str(e)
-    places = places_of(written, given)
-    if isinstance(places, str):
-        return "expression", places
-    shown = format_number(written.value())
-    if shown != format_number(Decimal(str(values.get("result")))):
-        return "expression", (f"has `expression` {written.text!r}, which is {shown}, not "
-                              f"`result` {values.get('result')}")
-    return None

@@ -326,6 +326,12 @@ def test_the_check_replays_the_arithmetic_the_simulated_calculator_shows() -> No
     ("result: '423'\n  numbers: ['47', '9']\n  expression: '47 + 9'",
      "has `expression` '47 + 9', which is 56, not `result` 423"),
     ("keys: ['4']\n  expression: '4'", "takes `expression` only with `result`"),
+    # `result` and each helper are one number: the loader read them by their words once (a
+    # result of two crashed it; a helper of two loaded, and crashed the grade)
+    ("result: '4 23'\n  numbers: ['47', '9']\n  expression: '47 × 9'",
+     "has '4 23' in `result`, which is not a number"),
+    ("result: '423'\n  numbers: ['47', '9']\n  helpers: ['1 2']\n  expression: '47 × 9'",
+     "has '1 2' in `helpers`, which is not a number"),
 ])
 def test_a_check_mixing_the_two_forms_fails_to_load_at_its_line(fields: str,
                                                                  problem: str) -> None:
