@@ -5,6 +5,31 @@ A `Swapper` plays one task's finish on one phone behind its bridge (through the 
 attempt) and grades the evidence as other tasks, capturing once what they all need; a second
 play takes probe counts only for the tasks whose other checks held. `open_swappers` opens one
 per phone of `--device` in one run folder, and `share_out` runs jobs on whichever phone is free.
+
+Between replays the phone is put back, so each replay finds it as the replays before it found
+it, whatever a finish did. A finish, or the attempt a `residue` or `leaver` finish starts after,
+may leave on the phone what outlasts its app: a timer running, the stopwatch going. The teardown
+it is played under deletes only what that task's own counts saw grow (a leaver's earlier attempt
+leaves its agent's timer by design; a sibling finish in `swap` runs under its own task's
+teardown, which need not count timers), so the next replay on that phone, its second pass for
+probes included, would find it. A task that starts from none of it then refuses to start (not
+scored: it cannot be told from the owner's), and one that does not shows a running timer where
+its wheels should be (failed, by nothing its finish did). Either way a pair or a hole goes
+unlooked for, and which one depends on which phone played what before.
+
+So after each play (a finish, with the attempt it starts after when it has one), what the swap
+or attack counted at none before its first replay (`PhoneTidy.none_at_start`: what its tasks
+start from none of) is counted again, and whatever is there is deleted, as a run deletes it when
+it ends (`leftovers.delete_left`). A residue or leaver finish still starts from what its own
+earlier attempt left: that attempt belongs to its play. Only counts in an app the play's agents
+went near are taken (two cost about 40 ms on the simulator, seconds on a phone, and most finishes
+never touch them): an app the last agent of the play had in front (`LastSeen.agent_apps`: a
+finish reaching Clock from the home screen counts), or any app the task of its earlier attempt
+names (its app, and the apps its steps launch, stop or open: that agent's apps are not kept);
+and not a count the finish took at none after its agent (its teardown, which came after, makes
+nothing). A setup or teardown is the task file's, not a finish's: what it leaves, its task's own
+runs leave too. Nothing is reset that was not counted at none before the first replay, so this
+holds on a real phone too.
 """
 
 from __future__ import annotations
@@ -20,13 +45,16 @@ from typing import TypeVar
 from bridge import Trajectory
 from phoneshell.agents import Agent, make_agent
 from phoneshell.agents.replay import ReplayAgent
-from phoneshell.checks import Check, needs_of
+from phoneshell.checks import Check, Need, needs_of
 from phoneshell.checks.kind import signature
+from phoneshell.device import COUNTED_IN
+from phoneshell.errors import RIG_DOWN, PhoneshellError
 from phoneshell.evidence import Evidence
 from phoneshell.phones.open import open_phones
 from phoneshell.runner import stop, tidy
 from phoneshell.runner.attempt import run_attempt
 from phoneshell.runner.folder import new_run_id
+from phoneshell.runner.leftovers import delete_left
 from phoneshell.runner.plan import AttemptPlan
 from phoneshell.runner.rig import Rig
 from phoneshell.runner.run import Progress, labelled, rig_for
@@ -88,18 +116,28 @@ class Swapper:
             return ReplayAgent(self.replay_from, task_id=b.id)
         return make_agent("solution")
 
-    def play(self, b: Task, extra: Iterable[Check] = (),
-             left_by: Task | None = None) -> tuple[Evidence | None, str, str]:
+    def play(self, b: Task, extra: Iterable[Check] = (), left_by: Task | None = None,
+             name: str = "") -> tuple[Evidence | None, str, str]:
         """Run B's setup and finish, capturing what `extra` checks need too; with `left_by`,
         after an attempt of that task's reference finish (ungraded: its setup, finish and
-        teardown, so B starts from what such an attempt leaves on the phone).
+        teardown, so B starts from what such an attempt leaves on the phone). Then put the phone
+        back for the next replay (the module's docstring says what goes), saying what went as
+        "after `name`" (default: B's id).
 
         Returns:
             (evidence, its folder relative to the run, why it is missing). An attempt the
             runner skipped (setup failed, a rig fault) has no evidence to grade.
         """
+        agent_before = self.rig.seen.agent_of  # whose agent acted last before this play
         if left_by is not None:
-            self.play(replace(left_by, id=f"{left_by.id}.before", checks=()))
+            self._attempt(replace(left_by, id=f"{left_by.id}.before", checks=()))
+        played = self._attempt(b, extra)
+        said = self._put_back(agent_before, played[0], (left_by,) if left_by else ())
+        self.note(f"after {name or b.id}: {said}" if said else "")
+        return played
+
+    def _attempt(self, b: Task, extra: Iterable[Check] = ()) -> tuple[Evidence | None, str, str]:
+        """One attempt of B's finish, capturing what `extra` checks need too (see `play`)."""
         if self.stopped:
             return None, "", f"not run: {self.stopped}"
         plan = AttemptPlan(self.run_id, self.run_dir, merged(b, extra),
@@ -115,10 +153,40 @@ class Swapper:
             return None, done.row.evidence, done.row.skip_reason or "no evidence was captured"
         return done.evidence, done.row.evidence, ""
 
+    def _put_back(self, agent_before: str, last: Evidence | None, earlier: Sequence[Task]) -> str:
+        """After a play, with `agent_before` the phone's last agent before it
+        (`LastSeen.agent_of`), `last` its finish's evidence (when it has some) and `earlier`
+        the task of the attempt it started after: delete what was counted at none before the
+        first replay and the play may have left. A line for the user ("" when nothing was
+        there); a stop that came meanwhile, or a rig that went down, stops the phone."""
+        rig = self.rig
+        if self.stopped or not self.housekeeping.none_at_start:
+            return ""
+        agent_apps = rig.seen.agent_apps if rig.seen.agent_of != agent_before else ()
+        none_after = {Need("probe", p.name, p.arg) for p in (last.probes if last else ())
+                      if p.after == 0 and not p.error}
+        needs = [need for need in self.housekeeping.none_at_start if need not in none_after and (
+            need.name not in COUNTED_IN or COUNTED_IN[need.name] in agent_apps
+            or any(tidy.uses_app(task, COUNTED_IN[need.name]) for task in earlier))]
+        if not needs:
+            return ""
+        with stop.tidying() as tidying:  # a first stop waits for it, as for a teardown
+            try:
+                said = delete_left(rig, self.run_id, needs)
+            except RIG_DOWN as exc:  # the attempts after it would find it down too
+                self.stopped = f"the phone stopped answering between finishes: {exc}"
+                return self.stopped
+            except PhoneshellError as exc:  # the next replays say what they find
+                said = f"what the finishes left could not be counted: {exc}"
+        if tidying.held is not None:
+            self.stopped = f"interrupted ({stopped_by(tidying.held)})"
+        return said
+
     def graded(self, b: Task, tasks: Sequence[Task], grade_as: Judge[R],
-               passed: Callable[[R], bool], left_by: Task | None = None) -> list[R]:
+               passed: Callable[[R], bool], left_by: Task | None = None,
+               name: str = "") -> list[R]:
         """B's finish, played with what `tasks` need captured, graded as each of them (each
-        play after an attempt of `left_by`, when given: see `play`).
+        play after an attempt of `left_by`, when given, and named `name`: see `play`).
 
         Pass one replays the finish once with the cheap evidence every task needs (scrolling)
         and grades it on each task's cheap checks; pass two replays it again, with the probes
@@ -126,7 +194,7 @@ class Swapper:
         the order of `tasks`.
         """
         cheap = [c for t in tasks for c in t.checks if not costly(c)]
-        evidence, folder, missing = self.play(b, cheap, left_by)
+        evidence, folder, missing = self.play(b, cheap, left_by, name)
         rows: dict[str, R] = {}
         pending: list[Task] = []
         for a in tasks:
@@ -142,7 +210,7 @@ class Swapper:
                 rows[a.id] = first
         if pending:
             evidence, folder, missing = self.play(b, [c for a in pending for c in a.checks],
-                                                  left_by)
+                                                  left_by, name)
             rows.update((a.id, grade_as(a, evidence, folder, missing)) for a in pending)
         return [rows[a.id] for a in tasks]
 

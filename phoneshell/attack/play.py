@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from phoneshell.attack.between import put_back
 from phoneshell.attack.families import Attack, attacks, reference, step_key
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade
@@ -107,18 +106,6 @@ def _swaps(task: Task, tasks: Sequence[Task], played: Sequence[Graded]) -> list[
             for g in played if g.passed or g.skip_reason]
 
 
-class _Watched:
-    """`grade_as`, keeping the evidence it was given last: the job's last attempt's."""
-
-    def __init__(self) -> None:
-        self.last: Evidence | None = None
-
-    def __call__(self, task: Task, evidence: Evidence | None, folder: str,
-                 missing: str) -> Graded:
-        self.last = evidence
-        return grade_as(task, evidence, folder, missing)
-
-
 def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
                  families: Sequence[AttackFamily], progress: Progress,
                  only: Sequence[str] = (), pool: Sequence[Task] = ()) -> AttackReport:
@@ -143,27 +130,21 @@ def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
     def group_job(group: list[Attack]) -> Callable[[Swapper], list[AttackResult]]:
         def job(swapper: Swapper) -> list[AttackResult]:
             graded_tasks = list({a.task.id: a.task for a in group}.values())
-            finish, left_by = _as_finish(group), group[0].left_by
-            agent, judge = swapper.rig.seen.agent_of, _Watched()  # whose agent acted last
-            rows = swapper.graded(finish, graded_tasks, judge, lambda g: g.passed,
-                                  left_by=left_by)
+            rows = swapper.graded(_as_finish(group), graded_tasks, grade_as, lambda g: g.passed,
+                                  left_by=group[0].left_by, name=group[0].id)
             by_task = {g.task: g for g in rows}
             results = [_result(a, by_task[a.task.id]) for a in group]
             told(f"{group[0].id}: {_verdicts(results)}")
-            said = put_back(swapper, agent, judge.last, [left_by] if left_by else [])
-            swapper.note(f"after {group[0].id}: {said}" if said else "")
             return results
         return job
 
     def swap_job(task: Task) -> Callable[[Swapper], list[AttackResult]]:
         def job(swapper: Swapper) -> list[AttackResult]:
             others = [t for t in tasks if t.id != task.id]
-            agent, judge = swapper.rig.seen.agent_of, _Watched()
-            results = _swaps(task, tasks, swapper.graded(task, others, judge,
-                                                         lambda g: g.passed))
+            results = _swaps(task, tasks, swapper.graded(task, others, grade_as,
+                                                         lambda g: g.passed,
+                                                         name=f"swap:{task.id}"))
             told(f"swap:{task.id}: {_verdicts(results)}")
-            said = put_back(swapper, agent, judge.last)
-            swapper.note(f"after swap:{task.id}: {said}" if said else "")
             return results
         return job
 
