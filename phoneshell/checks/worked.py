@@ -234,20 +234,9 @@ def judge(keys: Sequence[str], want: Operands) -> tuple[bool, str]:
     """Whether `keys`, replayed from a fresh Calculator, compute `want.result` from the task's
     numbers; and why, for a person."""
     what = shown(keys)
-    odd = _unreplayed(keys)
-    if odd:
-        how = {SWIPE: "an action that is no key press (only a sideways swipe on the display, "
-                      "which deletes a digit, is replayed)",
-               BLIND: "a tap on no element the bridge resolved",
-               "change sign": "a sign change (+/−)"}.get(odd[0], f"a tap on {odd[0]}")
-        if odd[0].strip("'") in SCIENTIFIC:
-            how += " (a Scientific key: of those only ( and ) are replayed)"
-        return False, f"the computation {what} has {how}, which the check cannot replay"
-    grouping = _ungrouped(keys)
-    if grouping:
-        return False, f"the computation {what} has {grouping}, which the check cannot replay"
-    if keys[-1] not in ENDS:
-        return False, f"the computation {what} ends on {shown(keys[-1:])}, not = or %"
+    unreplayable = _unreplayable(keys)
+    if unreplayable:
+        return False, f"the computation {what} {unreplayable}"
     done = work(keys)
     unaccounted = _unaccounted(done.entries, want)
     if unaccounted:
@@ -345,14 +334,14 @@ def _carried(before: Sequence[str], last: Sequence[str], want: Operands) -> str:
     it does not): that number is what an earlier computation showed, carried by hand (12 + 8 =,
     All clear, 20 x 5 =), and the two together key the task's numbers, each once. One carry,
     from the latest computation that shows it; each must replay whole and end on = or %."""
-    if not _replayable(last):
+    if _unreplayable(last):
         return ""
     done = work(last)
     if done.state.error or done.shown != format_number(want.result) or not done.operations \
             or done.repeated_before:
         return ""
     for segment in reversed(_segments(before)):
-        if not _replayable(segment):
+        if _unreplayable(segment):
             continue
         prior = work(segment)
         if prior.state.error or not prior.operations or prior.repeated_before:
@@ -368,11 +357,23 @@ def _carried(before: Sequence[str], last: Sequence[str], want: Operands) -> str:
     return ""
 
 
-def _unreplayed(keys: Sequence[str]) -> list[str]:
-    """The presses the check cannot replay: no key nor display swipe, or a sign change."""
-    return [k for k in keys if k not in REPLAYED or k == "change sign"]
-
-
-def _replayable(keys: Sequence[str]) -> bool:
-    """Whether a computation replays whole (`_unreplayed` finds nothing) and ends on = or %."""
-    return bool(keys) and keys[-1] in ENDS and not _unreplayed(keys)
+def _unreplayable(keys: Sequence[str]) -> str:
+    """Why the check cannot replay a computation whole, to its result (read after "the
+    computation ..."; "" when it can): a press that is no key it replays or a sign change, a
+    parenthesis `_ungrouped` names, or no = or % at its end. The one rule for the last
+    computation and for one a result was carried from."""
+    odd = [k for k in keys if k not in REPLAYED or k == "change sign"]
+    if odd:
+        how = {SWIPE: "an action that is no key press (only a sideways swipe on the display, "
+                      "which deletes a digit, is replayed)",
+               BLIND: "a tap on no element the bridge resolved",
+               "change sign": "a sign change (+/−)"}.get(odd[0], f"a tap on {odd[0]}")
+        if odd[0].strip("'") in SCIENTIFIC:
+            how += " (a Scientific key: of those only ( and ) are replayed)"
+        return f"has {how}, which the check cannot replay"
+    grouping = _ungrouped(keys)
+    if grouping:
+        return f"has {grouping}, which the check cannot replay"
+    if not keys or keys[-1] not in ENDS:
+        return f"ends on {shown(keys[-1:])}, not = or %"
+    return ""

@@ -223,6 +223,10 @@ def test_what_leaves_the_display_as_it_was_is_passed_over_and_a_relaunch_is_not(
     ("calculator.chain", "1 2 + 8 = AC 1 0 0 × 1 =", False, "keys 100, 1"),
     # the carry must come from the latest computation that shows it
     ("calculator.chain", "1 2 + 8 = 4 × 5 = AC 2 0 × 5 =", False, "keys 20, 5"),
+    # what the check cannot replay alone it cannot replay carried: a ) with no ( open, after
+    # the carry or in the computation carried from (the carry took them once)
+    ("calculator.chain", "1 2 + 8 = AC 2 0 × 5 ) =", False, "a ) with no ( open before it"),
+    ("calculator.chain", "1 2 + 8 ) = AC 2 0 × 5 =", False, "keys 20, 5"),
 ])
 def test_a_result_carried_by_hand_from_the_computation_before_counts(
         suite: dict[str, Task], task_id: str, written: str, passes: bool, why: str) -> None:
