@@ -206,10 +206,13 @@ def _idle(press: Action | None) -> bool:
 def start(keys: Sequence[str]) -> int:
     """Where the last computation starts: the last number begun with nothing before it, or after
     = or All clear (each drops what showed); else the first key."""
-    for i in range(len(keys) - 1, 0, -1):
-        if _begins(keys, i) and keys[i - 1] in FRESH:
-            return i
-    return 0
+    return _cuts(keys)[-1]
+
+
+def _cuts(keys: Sequence[str]) -> list[int]:
+    """Where each computation in `keys` starts: the first key, and each number begun after = or
+    All clear."""
+    return [0, *(i for i in range(1, len(keys)) if _begins(keys, i) and keys[i - 1] in FRESH)]
 
 
 def _begins(keys: Sequence[str], i: int) -> bool:
@@ -321,7 +324,7 @@ def computed(pressed: Sequence[Action | None], want: Operands) -> tuple[bool, st
 def _segments(keys: Sequence[str]) -> list[list[str]]:
     """`keys` cut into computations, where a number begins after = or All clear, each without
     the All clear that ended it (what it showed is what was carried)."""
-    cuts = [0, *(i for i in range(1, len(keys)) if _begins(keys, i) and keys[i - 1] in FRESH)]
+    cuts = _cuts(keys)
     segments = [list(keys[a:b]) for a, b in zip(cuts, [*cuts[1:], len(keys)], strict=True)]
     for segment in segments:
         while segment and segment[-1] == "All clear":
