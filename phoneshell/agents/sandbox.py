@@ -110,21 +110,31 @@ class Sandbox:
         return replace(self, hidden=tuple(sorted({*self.hidden, *folders})),
                        secrets=tuple(sorted(kept)))
 
+    def named_secret(self, command: str, cwd: Path) -> tuple[Path, Path] | None:
+        """The first file the command line names among what a confined program never sees
+        (`secrets`: a runs folder, a sealed run, the key, a judge's judgeset), with the secret
+        it is or lies in; None when it names none, or the program runs unconfined."""
+        if not self.confines:
+            return None
+        kept = [Path(os.path.realpath(h)) for h in self.secrets]
+        for named in named_files(command, cwd):
+            for secret in kept:
+                if named == secret or secret in named.parents:
+                    return named, secret
+        return None
+
     def refuse_named_secrets(self, command: str, cwd: Path) -> None:
         """Refuse a command line that names a file among what a confined program never sees
-        (`secrets`: a runs folder, a sealed run, the key): it would find it missing and fail
-        for nothing it did, where a clear word before the run costs nothing.
+        (`named_secret`): it would find it missing and fail for nothing it did, where a clear
+        word before the run costs nothing.
 
         Raises:
             RunError: confined, and the command line names such a file.
         """
-        kept = [Path(os.path.realpath(h)) for h in self.secrets]
-        named = [f for f in named_files(command, cwd) if any(
-            f == h or h in f.parents for h in kept)] if self.confines else []
+        named = self.named_secret(command, cwd)
         if named:
-            raise RunError(f"the agent's command line names {named[0]}, inside "
-                           f"{next(h for h in kept if named[0] == h or h in named[0].parents)}"
-                           ", which agents never see (run folders hold the checks other "
+            raise RunError(f"the agent's command line names {named[0]}, inside {named[1]}, "
+                           "which agents never see (run folders hold the checks other "
                            "attempts were graded by)",
                            hint="keep the agent's program outside the runs folder (--runs)")
 

@@ -39,7 +39,6 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
@@ -66,14 +65,6 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
     dies with it, and all inside it with the sandbox)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-
-
-def _named_in(command: str, cwd: Path, hidden: Sequence[Path]) -> list[Path]:
-    """The files the command line names that are kept from the judge, or lie in a folder
-    that is."""
-    kept = [h.resolve() for h in hidden]
-    return [f for f in sandbox.named_files(command, cwd)
-            if any(f == h or (h.is_dir() and h in f.parents) for h in kept)]
 
 
 def _readable(folder: Path) -> None:
@@ -105,20 +96,21 @@ class CommandJudge:
     def _wrap(self, box: sandbox.Sandbox, argv: list[str], scratch: Path) -> list[str]:
         return box.wrap(argv, self.command, scratch, self.cwd)
 
-    def _check(self, box: sandbox.Sandbox, hidden: Sequence[Path], env: dict[str, str],
-               scratch: Path) -> None:
+    def _check(self, box: sandbox.Sandbox, env: dict[str, str], scratch: Path) -> None:
         """Refuse, once, a command line that names the answer key or cannot start where the
         judge runs (its programs looked for in the sandbox, as for an agent).
 
         Raises:
-            JudgeError: it names a file in the judgeset or its sources, or cannot start.
+            JudgeError: it names a file in what the judge never sees (`Sandbox.named_secret`),
+                or cannot start.
         """
-        named = _named_in(self.command, self.cwd, hidden) if box.confines else []
+        named = box.named_secret(self.command, self.cwd)
         if named:
-            raise JudgeError(f"the judge's command line names {named[0]}, inside the judgeset "
-                             "or a folder it was built from: a judge never sees the labels, "
-                             "nor anything there", hint="keep the judge's program and data "
-                                                        "outside the judgeset and the runs")
+            raise JudgeError(f"the judge's command line names {named[0]}, inside the judgeset, "
+                             "a folder it was built from or what the harness keeps from every "
+                             f"scored program ({named[1]}): a judge never sees the labels, nor "
+                             "anything there", hint="keep the judge's program and data outside "
+                                                    "the judgeset and the runs")
         if self._can_start:
             return
         try:
@@ -150,7 +142,7 @@ class CommandJudge:
                                 "long_edge": self.options.long_edge})
             env = {**sandbox.environment(dict(os.environ), scratch, box.confines),
                    ITEM_DIR: str(folder)}
-            self._check(box, shown.hidden, env, scratch)
+            self._check(box, env, scratch)
             try:
                 argv = self._wrap(box, [SHELL, "-c", self.command], scratch)
             except PermissionError as exc:
