@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -44,9 +44,6 @@ class Shown:
     folder: Path
     """The item's folder (item.json, frames/)."""
     options: JudgeOptions
-    hidden: tuple[Path, ...] = ()
-    """What the judge must never see, even where it lies inside what a sandbox shows: the
-    judgeset (its labels, the other items) and the folders it was built from."""
 
     @property
     def sampled(self) -> list[int]:
@@ -83,6 +80,17 @@ class Judge(Protocol):
     """How it is confined (`in-process`: it runs no program of anyone's)."""
     sandbox_note: str
     """Why it runs unconfined ("" when it does not)."""
+
+    def hide(self, hidden: Sequence[Path]) -> None:
+        """Keep `hidden` from the judge for every item to come, even where it lies inside what
+        a sandbox shows: the judgeset (its labels, the other items) and the folders it was
+        built from. Called once, before the first item.
+
+        Raises:
+            PhoneshellError: it cannot be kept from the judge (a share that shows it, a command
+                line that names it).
+        """
+        ...
 
     def judge(self, shown: Shown) -> Reply:
         """Judge one item; never raise for a failure of the judge itself (return `error`)."""

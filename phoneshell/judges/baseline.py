@@ -18,6 +18,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import time
+from collections.abc import Sequence
+from pathlib import Path
 from typing import cast
 
 from phoneshell.agents.chat_api import (
@@ -129,6 +131,9 @@ class BaselineJudge:
         self.base_url = settings.base_url
         self.client = ChatClient(settings)
         self.options = options
+
+    def hide(self, hidden: Sequence[Path]) -> None:
+        """Nothing to hide: it is shown what its request holds, and nothing else."""
 
     def judge(self, shown: Shown) -> Reply:
         """Ask the model once (the client retries 429 and 5xx); its text is the answer."""

@@ -9,12 +9,12 @@ a `pids` cgroup and first to go when memory runs out. It sees the system, the Py
 package (less its task files, simulator and attack families), the files its command line names
 and `PHONESHELL_SANDBOX_SHARE`; writable, only its scratch folder (its HOME) and its own /tmp.
 Each item gets a fresh scratch folder holding a copy of the item (item.json, frames/) and
-nothing else; the judgeset (its labels, the other items), the folders it was built from
-(`Shown.hidden`) and the harness's processes are out of sight, even where they lie inside what
-the sandbox shows, and a command line naming a file in them is refused. `--sandbox none` (or a
-machine where no sandbox works, under `auto`) runs it unconfined, as before: said at the start,
-recorded in judge.json and score.json, and every report of it says its scores are not
-tamper-proof.
+nothing else; the judgeset (its labels, the other items), the folders it was built from (`hide`,
+once before the first item) and the harness's processes are out of sight, even where they lie
+inside what the sandbox shows, and a command line naming a file in them is refused.
+`--sandbox none` (or a machine where no sandbox works, under `auto`) runs it unconfined, as
+before: said at the start, recorded in judge.json and score.json, and every report of it says
+its scores are not tamper-proof.
 
 It gets the item on stdin as one JSON object:
 
@@ -39,6 +39,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
@@ -91,30 +92,42 @@ class CommandJudge:
         self.sandbox_note = self.box.note
         self.cwd = Path.cwd()
         self._can_start = False
-        self._hidden: tuple[tuple[Path, ...], sandbox.Sandbox | None] = ((), None)
+        self._hidden = False
+        """Whether `hide` ran: no item is judged before what it must not see is hidden."""
 
-    def _wrap(self, box: sandbox.Sandbox, argv: list[str], scratch: Path) -> list[str]:
-        return box.wrap(argv, self.command, scratch, self.cwd)
-
-    def _check(self, box: sandbox.Sandbox, env: dict[str, str], scratch: Path) -> None:
-        """Refuse, once, a command line that names the answer key or cannot start where the
-        judge runs (its programs looked for in the sandbox, as for an agent).
+    def hide(self, hidden: Sequence[Path]) -> None:
+        """Keep `hidden`, and the harness's secrets, from the program for every item: each
+        share is looked through once, here.
 
         Raises:
-            JudgeError: it names a file in what the judge never sees (`Sandbox.named_secret`),
-                or cannot start.
+            RunError: confined, and a share is one of them or lies inside one.
+            JudgeError: confined, and the command line names a file among them.
         """
-        named = box.named_secret(self.command, self.cwd)
+        self.box = self.box.hiding((), hidden)
+        self._hidden = True
+        named = self.box.named_secret(self.command, self.cwd)
         if named:
             raise JudgeError(f"the judge's command line names {named[0]}, inside the judgeset, "
                              "a folder it was built from or what the harness keeps from every "
                              f"scored program ({named[1]}): a judge never sees the labels, nor "
                              "anything there", hint="keep the judge's program and data outside "
                                                     "the judgeset and the runs")
+
+    def _wrap(self, argv: list[str], scratch: Path) -> list[str]:
+        return self.box.wrap(argv, self.command, scratch, self.cwd)
+
+    def _check(self, env: dict[str, str], scratch: Path) -> None:
+        """Refuse, once, a command line that cannot start where the judge runs (its programs
+        looked for in the sandbox, as for an agent).
+
+        Raises:
+            JudgeError: it cannot start.
+        """
         if self._can_start:
             return
+        box = self.box
         try:
-            why = programs.cannot_start(self.command, lambda a: self._wrap(box, a, scratch),
+            why = programs.cannot_start(self.command, lambda a: self._wrap(a, scratch),
                                         env, box.confines, SHELL,
                                         box.needs(self.command, self.cwd), agent_user.who())
         except PermissionError as exc:
@@ -126,11 +139,11 @@ class CommandJudge:
 
     def judge(self, shown: Shown) -> Reply:
         """Run the command, confined, on a copy of the item; its stdout is the answer."""
+        if not self._hidden:
+            raise RuntimeError("CommandJudge.judge before hide(): the harness's secrets and "
+                               "the judgeset would be in its sight")
         started = time.monotonic()
-        kept, box = self._hidden
-        if box is None or kept != shown.hidden:  # once a set: each share is looked through
-            box = self.box.hiding((), shown.hidden)
-            self._hidden = (shown.hidden, box)
+        box = self.box
         with tempfile.TemporaryDirectory(prefix="phoneshell-judge-") as tmp:
             scratch = Path(tmp) / SCRATCH  # all it can write; its output goes beside it
             folder = scratch / ITEM
@@ -142,9 +155,9 @@ class CommandJudge:
                                 "long_edge": self.options.long_edge})
             env = {**sandbox.environment(dict(os.environ), scratch, box.confines),
                    ITEM_DIR: str(folder)}
-            self._check(box, env, scratch)
+            self._check(env, scratch)
             try:
-                argv = self._wrap(box, [SHELL, "-c", self.command], scratch)
+                argv = self._wrap([SHELL, "-c", self.command], scratch)
             except PermissionError as exc:
                 raise JudgeError(f"the command could not start: {exc}") from exc
             code, timed_out, stopped = self._run(argv, env, given, Path(tmp))

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from phoneshell import __version__
-from phoneshell.agents import sandbox, unseen
 from phoneshell.grader import git_commit
 from phoneshell.judges.base import Judge, JudgeOptions, Reply, Shown, read_answer
 from phoneshell.judges.hidden import kept_from_judges
@@ -136,15 +135,11 @@ def judge_set(judgeset: JudgeSet, judge: Judge, out: Path, options: JudgeOptions
 
     Raises:
         JudgeError: `out` holds something else, or another judge's run; the judge is
-            confined and a source of the set is found nowhere (`hidden.py`).
+            confined and a source of the set is found nowhere (`hidden.py`), or its command
+            line names what it must not see.
         RunError: the judge is confined and a share is what it must not see, or lies inside.
     """
-    confined = judge.sandbox in CONFINED
-    hidden = kept_from_judges(judgeset, out, confined)  # refused before anything is written
-    if confined:
-        shares = sandbox.shared()
-        unseen.refuse_shared(shares, [*hidden, *unseen.harness_secrets(),
-                                      *unseen.marked_in(shares)])
+    judge.hide(kept_from_judges(judgeset, out, judge.sandbox in CONFINED))  # before any write
     run = _start(out, judgeset, judge, options)
     ids = judgeset.manifest.items
     answers = read_answers(out, ids)
@@ -152,7 +147,7 @@ def judge_set(judgeset: JudgeSet, judge: Judge, out: Path, options: JudgeOptions
     if len(todo) < len(ids):
         progress(f"resuming: {len(ids) - len(todo)} of {len(ids)} item(s) already answered")
     for n, item_id in enumerate(todo, start=len(ids) - len(todo) + 1):
-        shown = Shown(judgeset.item(item_id), judgeset.item_dir(item_id), options, hidden)
+        shown = Shown(judgeset.item(item_id), judgeset.item_dir(item_id), options)
         reply = judge.judge(shown)
         answer = answer_of(item_id, judge, reply)
         write_text_atomic(out / RAW / f"{item_id}.json",
