@@ -30,9 +30,10 @@ on stderr what it found and tried, then claims `done`: the grade, not the claim,
                  and a backtick that would close AgentHorizon markdown's code span and add a
                  step, a remote image and raw HTML; then claim done with a summary that tries
                  the same
-    bloat N      type 1,000 characters into one note N times, and go on after the bridge says
-                 no: a log whose every line held the field's whole text grew with the square
-                 of the requests, until no report, grade or judgeset of the run could read it
+    bloat N      type 1,000 characters into one note N times, saying each answer, and go on
+                 after the bridge says no: a log whose every line held the field's whole text
+                 grew with the square of the requests, until no report, grade or judgeset of
+                 the run could read it
 """
 
 from __future__ import annotations
@@ -239,12 +240,9 @@ def bloat(times: int) -> None:
     sid = session(BRIDGE)
     launch(BRIDGE, sid, NOTES)
     tap_labelled(sid, "New Note")
-    answers: dict[int, int] = {}
-    for _ in range(times):
-        status = call(BRIDGE, "POST", f"/session/{sid}/wda/keys",
-                      {"value": ["x" * 999 + " "]})[0]
-        answers[status] = answers.get(status, 0) + 1
-    say("typing answered", answers)
+    for _ in range(times):  # each answer said before the next request: all it saw is told
+        say("typing answered", call(BRIDGE, "POST", f"/session/{sid}/wda/keys",
+                                    {"value": ["x" * 999 + " "]}, timeout_s=60)[0])
     claim(status="gave_up", summary="typed a long note")
     while True:  # and it goes on, slowly, as long as it is let
         call(BRIDGE, "POST", f"/session/{sid}/wda/keys", {"value": ["x"]})

@@ -7,6 +7,7 @@ reportable, gradable and a source of judge items."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -49,7 +50,7 @@ def test_an_agent_that_fills_the_log_is_cut_off_and_its_run_stays_readable(
     assert "its access to the phone ended early (the agent's share" in row.error
     assert row.seconds < DEFAULT_TIMEOUT_S / 4  # not left to run to its time out
     stderr = (run / "attempts" / "notes.type_long" / "1" / "agent.stderr").read_text()
-    assert "typing answered {200:" in stderr and "401:" in stderr  # cut off, and it went on
+    answers = re.findall(r"^hostile: typing answered (\d+)$", stderr, re.MULTILINE)
 
     lines = (run / "audit.jsonl").read_bytes().splitlines()
     assert max(map(len, lines)) < LONGEST_LINE, "a line holds a field's whole text"
@@ -59,9 +60,18 @@ def test_an_agent_that_fills_the_log_is_cut_off_and_its_run_stays_readable(
     assert sum(len(line) + 1 for line in agents) <= SHARE + LONGEST_LINE  # an outcome past it
     said = [e.params for e in events if e.params.get("via") == LOG_SHARE]
     typed = sum(e.phase == "agent" and e.kind == "type" and e.stage == "intent" for e in events)
-    dropped = int(said[1]["dropped"])  # the 90, less those logged and the one the first line is
-    assert len(said) == 2 and dropped >= 90 - typed - 1  # and what it sent before it was stopped
-    assert f"({dropped} of its later lines refused, not logged)" in row.error
+    # It says each answer before it sends its next request, and its access ends only at a
+    # request past its share: every typing that reached the phone was answered, and said, before
+    # it could be stopped. How many it sent after is the machine's pace against the harness's
+    # look at its access (every `bounds.WATCH_S`; on two busy cores it was stopped before its
+    # 90th), so only this is certain of them: each was refused, and counted (the one that
+    # passed the share is the first line's, not counted), and the count is said when not 0.
+    assert 0 < typed < 90 and answers[:typed] == ["200"] * typed, stderr[-2000:]
+    assert set(answers[typed:]) <= {"401"}, "the phone was reached after its access ended"
+    dropped = int(said[1]["dropped"]) if len(said) > 1 else 0
+    assert len(said) == 1 + (dropped > 0) and dropped >= len(answers) - typed - 1
+    counted = f"({dropped:,} of its later lines refused, not logged)"
+    assert (counted in row.error) == (dropped > 0), row.error
     assert int(said[0]["bytes"]) <= SHARE < int(said[0]["bytes"]) + LONGEST_LINE
 
     report = phoneshell("report", str(run), "--format", "json", "--html",
