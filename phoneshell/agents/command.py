@@ -8,11 +8,12 @@ It reports its claim with `phoneshell finish` (the claim file) or with a JSON li
 the file wins when both are there, and the last valid line wins among lines.
 
 * Out of time: the whole process group is stopped (SIGTERM, then SIGKILL) and the attempt is
-  `timed_out`, so it cannot pass. Whatever the program left running is stopped the same way when
-  it exits, so nothing acts on the phone while the harness captures evidence, and so is what
-  left the group (a double fork into a session of its own: `strays.py`), named in the row.
-  Unconfined, it runs in a PID namespace of its own where Linux allows (`pidns.py`), so the
-  kernel kills whatever it started when its command line ends.
+  `timed_out`, so it cannot pass (`turn.py` runs the program, as it runs a command judge).
+  Whatever the program left running is stopped the same way when it exits, so nothing acts on
+  the phone while the harness captures evidence, and so is what left the group (a double fork
+  into a session of its own: `strays.py`), named in the row. Unconfined, it runs in a PID
+  namespace of its own where Linux allows (`pidns.py`), so the kernel kills whatever it
+  started when its command line ends.
 * stdout and stderr are kept in the attempt folder (`agent.stdout`, `agent.stderr`).
 * A command line that cannot start never ran: the attempt is skipped, with the reason. That is
   found by the harness before it starts anything, by looking for the command's programs where
@@ -28,20 +29,14 @@ the file wins when both are there, and the last valid line wins among lines.
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import os
-import signal
-import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from phoneshell.agents import agent_user, bounds, pidns, pids, programs, sandbox, strays
-from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult, ended_early
+from phoneshell.agents import agent_user, pidns, programs, sandbox
+from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
     CLAIM_FILE,
@@ -59,84 +54,27 @@ from phoneshell.agents.environment import (
     read_claim_file,
     read_turns,
 )
+from phoneshell.agents.turn import run_turn
 from phoneshell.errors import RunError
 from phoneshell.evidence import Claim
 from phoneshell.records import RecordError
 
 SHELL = "/bin/sh"
-GRACE_S = 2.0
-"""How long a stopped program has to exit after SIGTERM before SIGKILL."""
 STDOUT, STDERR, CLAIM = "agent.stdout", "agent.stderr", "claim.json"
 SCRATCH = "agent"
 """The program's own folder inside the attempt folder (all of it the program can write)."""
 
 
-_RUNNING: set[int] = set()
-"""The process groups of the programs running now, for `stop_running` (any thread's)."""
-_RUNNING_LOCK = threading.Lock()
-
-
 _UNCONFINED: list[str] = []
 """Why each program that ran unconfined in this process did, once each (`unconfined_ran`)."""
+_UNCONFINED_LOCK = threading.Lock()
 
 
 def unconfined_ran() -> str:
     """Why programs ran unconfined in this process ("" when none did): said at a run's end by
     the harness itself, for an unconfined program can rewrite everything the run wrote."""
-    with _RUNNING_LOCK:
+    with _UNCONFINED_LOCK:
         return "; ".join(_UNCONFINED)
-
-
-def stop_running() -> None:
-    """SIGKILL every program's process group still running: the process is leaving with
-    attempts in flight (a second Ctrl-C), and an unconfined program left behind would go on
-    acting on the phone. Registered to run at exit."""
-    with _RUNNING_LOCK:
-        groups = list(_RUNNING)
-    for pgid in groups:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pgid, signal.SIGKILL)
-    if strays.adopting():
-        strays.stop_strays()  # and whatever left their groups
-
-
-atexit.register(stop_running)
-
-
-OOM_SCORE_ADJ = "/proc/self/oom_score_adj"
-"""Where Linux takes how readily the kernel's out-of-memory killer picks a process (-1000 to
-1000), inherited by what the process starts; raising it needs no privilege, lowering it does."""
-
-
-def first_to_go(argv: list[str]) -> list[str]:
-    """`argv` run with the out-of-memory killer's score at its highest (1000): an agent that
-    takes the machine's memory is what the kernel stops first, never the harness (which would
-    leave the attempt, and every later one, not scored). Set before the sandbox starts, so its
-    programs start with it and, every capability dropped, cannot lower it. Where Linux has no
-    such file (macOS), the command runs as given."""
-    if not Path(OOM_SCORE_ADJ).exists():
-        return argv
-    return [SHELL, "-c", f'echo 1000 > {OOM_SCORE_ADJ} 2>/dev/null; exec "$@"', SHELL, *argv]
-
-
-def _stop_group(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the program's process group, then SIGKILL whatever is still there after the
-    grace time."""
-    pgid = process.pid  # start_new_session: the group is named after the program
-    try:
-        os.killpg(pgid, signal.SIGTERM)
-    except ProcessLookupError:
-        return  # nothing left
-    deadline = time.monotonic() + GRACE_S
-    while time.monotonic() < deadline:
-        process.poll()  # reap the program itself, or its zombie keeps the group alive
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.05)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(pgid, signal.SIGKILL)
 
 
 TAIL_LINES, TAIL_CHARS = 6, 600
@@ -220,67 +158,25 @@ class CommandAgent:
         except PermissionError as exc:  # no way to run it but as root: it does not run
             return AgentResult(ran=False, error=f"the command could not start: {exc}")
         if not box.confines:
-            with _RUNNING_LOCK:
+            with _UNCONFINED_LOCK:
                 why = box.note or f"--sandbox {box.kind}"
                 _UNCONFINED.extend([why] if why not in _UNCONFINED else [])
-        watch = bounds.DiskWatch(folder)
-        strays.adopt_orphans()  # what it leaves behind stays below the harness, to be stopped
-        before = strays.others()
-        limit = pids.Limit()  # however many it forks, the harness keeps pids for its threads
+
+        def started() -> None:
+            self.started = True
+
         try:
-            process = subprocess.Popen(
-                first_to_go(limit.wrap(argv)),
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                env=env, start_new_session=True)
+            turn = run_turn(argv, env, box, scratch, (folder / STDOUT, folder / STDERR),
+                            context.timeout_s, cut_off=context.cut_off, started=started)
         except OSError as exc:
-            limit.close()
             return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
-        assert process.stdout is not None and process.stderr is not None
-        outputs = [bounds.CappedOutput(process.stdout, folder / STDOUT),
-                   bounds.CappedOutput(process.stderr, folder / STDERR)]
-        self.started = True
-        limit.watch(process.pid)  # for a process that leaves its cgroup
-        with _RUNNING_LOCK:
-            _RUNNING.add(process.pid)  # start_new_session: the group is named after it
-        timed_out, stopped = False, ""
-        try:
-            code, timed_out, stopped = _watch(process, context.timeout_s, watch, context.cut_off)
-        finally:
-            _stop_group(process)  # the program and anything it left running
-            with _RUNNING_LOCK:
-                _RUNNING.discard(process.pid)
-                running = set(_RUNNING)
-            left = strays.stop_strays(before, running, process.pid,  # outside its group too
-                                      limit.outside, limit.anothers)
-            refused = limit.close()  # and whatever is left in its cgroup
-            for output in outputs:
-                output.finish()
-            untaken = box.take_back(scratch)  # nothing of it is left to write there
-        # looked at once more with it gone: what it wrote just before too
-        over = untaken or watch.over()
-        stopped = stopped or over
-        if timed_out or stopped:
-            code = process.wait()
-        if over:
-            kept = bounds.wipe(scratch)  # the disk back for the run's rows; kept: stdout, stderr
-            stopped += (f"; what it wrote into its folder was deleted, but for {kept}" if kept
-                        else "; what it wrote into its folder was deleted")
-        result = self._result(folder, code, timed_out, context.timeout_s)
-        escaped = {**limit.left, **left.outside}
-        said = (_left_line(left) if left else "",
-                "it left process(es) running in its PID namespace when its command line "
-                "ended; the kernel killed them with it" if pidns.left_behind(folder / STDERR)
-                else "",
-                f"it left its process limit (its cgroup): {', '.join(escaped.values())}"
-                if escaped else "",
-                f"it reached its limit of {pids.PIDS_MAX:,} processes and threads at once "
-                f"({refused:,} fork(s) refused)" if refused else "")
-        if any(said):
-            result = replace(result, error="; ".join(e for e in (result.error, *said) if e))
-        if stopped:  # stopped for it: its failure, whatever it claimed
-            claim = Claim(status="failed", summary=f"stopped: {stopped}")
+        result = self._result(folder, turn.code, turn.timed_out, context.timeout_s)
+        if turn.said:
+            result = replace(result, error="; ".join(e for e in (result.error, *turn.said) if e))
+        if turn.stopped:  # stopped for it: its failure, whatever it claimed
+            claim = Claim(status="failed", summary=f"stopped: {turn.stopped}")
             return replace(result, ran=True, claim=claim,
-                           error="; ".join(e for e in (stopped, result.error) if e))
+                           error="; ".join(e for e in (turn.stopped, result.error) if e))
         return result
 
     def _result(self, folder: Path, code: int, timed_out: bool, timeout_s: float) -> AgentResult:
@@ -312,39 +208,6 @@ class CommandAgent:
             errors.append("used its whole turn budget")
         return AgentResult(ran=True, claim=claim, turns=turns, timed_out=timed_out,
                            out_of_turns=out_of_turns, error="; ".join(errors))
-
-
-def _left_line(left: strays.Swept) -> str:
-    """What the row says of the processes a program left running outside its process group."""
-    more = f" and {left.count - len(left.named)} more" if left.count > len(left.named) else ""
-    line = (f"it left {left.count} process(es) running after its turn, outside its process "
-            f"group; killed: {', '.join(left.named)}{more}")
-    if left.moving:
-        line += (f"; {left.moving} of them still alive when the harness stopped trying "
-                 f"({strays.STOP_S:g}s): they may outlive the run")
-    return line
-
-
-def _watch(process: subprocess.Popen[bytes], timeout_s: float, watch: bounds.DiskWatch,
-           cut_off: Callable[[], str]) -> tuple[int, bool, str]:
-    """Wait for the program, looking at what it wrote and at its access every
-    `bounds.WATCH_S`: its exit code (0 when it was cut short), whether it ran out of time, and
-    why it was stopped for what it wrote or because its access to the phone ended ("" when it
-    was not)."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            return process.wait(timeout=min(bounds.WATCH_S,
-                                            max(0.0, deadline - time.monotonic()))), False, ""
-        except subprocess.TimeoutExpired:
-            if time.monotonic() >= deadline:
-                return 0, True, ""
-        ended = cut_off()
-        if ended:  # nothing it sends reaches the phone now: waiting out its time helps nobody
-            return 0, False, ended_early(ended)
-        over = watch.over()
-        if over:
-            return 0, False, over
 
 
 def _command(arg: str) -> Agent:

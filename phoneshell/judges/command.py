@@ -23,28 +23,25 @@ It gets the item on stdin as one JSON object:
 
 (`sampled`: the frames the baseline judge would show for --frames), and the same folder in
 PHONESHELL_JUDGE_ITEM_DIR. It answers on stdout with a JSON object
-`{"success": bool, "reasoning": str, ...}` (the last one wins). A program that outlives
---timeout-s is stopped (the whole group) and its item counts as unanswered; so does a non-zero
-exit without an answer.
+`{"success": bool, "reasoning": str, ...}` (the last one wins). It runs as an agent's turn does
+(`agents/turn.py`): a program that outlives --timeout-s, or writes past its folder's limits, is
+stopped (the whole group, and what left it) and its item counts as unanswered; so does a
+non-zero exit without an answer. What the harness saw of it besides (processes left running,
+one outside its process limit, forks refused) is kept with its exchange (`raw`'s `harness`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import signal
-import subprocess
 import tempfile
-import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
 
-from phoneshell.agents import agent_user, bounds, pids, programs, sandbox, sandbox_choice
-from phoneshell.agents.command import _watch, first_to_go
+from phoneshell.agents import agent_user, programs, sandbox, sandbox_choice
+from phoneshell.agents.turn import Turn, run_turn
 from phoneshell.errors import RunError
 from phoneshell.judges.base import JUDGES, Judge, JudgeOptions, Reply, Shown
 from phoneshell.judges.sources import JudgeError
@@ -59,13 +56,6 @@ ITEM = "item"
 SCRATCH, STDOUT, STDERR = "judge", "judge.stdout", "judge.stderr"
 """In each item's temporary folder: the judge's scratch folder (its HOME, all it can write) and,
 beside it, its output as kept."""
-
-
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    """Stop the program and whatever it left running (it has its own process group; a sandbox
-    dies with it, and all inside it with the sandbox)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
 
 
 def _readable(folder: Path) -> None:
@@ -143,7 +133,6 @@ class CommandJudge:
             raise RuntimeError("CommandJudge.judge before hide(): the harness's secrets and "
                                "the judgeset would be in its sight")
         started = time.monotonic()
-        box = self.box
         with tempfile.TemporaryDirectory(prefix="phoneshell-judge-") as tmp:
             scratch = Path(tmp) / SCRATCH  # all it can write; its output goes beside it
             folder = scratch / ITEM
@@ -153,69 +142,38 @@ class CommandJudge:
             given = json.dumps({"v": 1, "item": shown.item.to_plain(), "folder": str(folder),
                                 "frames": frames, "sampled": shown.sampled,
                                 "long_edge": self.options.long_edge})
-            env = {**sandbox.environment(dict(os.environ), scratch, box.confines),
+            env = {**sandbox.environment(dict(os.environ), scratch, self.box.confines),
                    ITEM_DIR: str(folder)}
             self._check(env, scratch)
             try:
                 argv = self._wrap([SHELL, "-c", self.command], scratch)
             except PermissionError as exc:
                 raise JudgeError(f"the command could not start: {exc}") from exc
-            code, timed_out, stopped = self._run(argv, env, given, Path(tmp))
-            box.take_back(scratch)  # then deleted with the folder, whatever it left
-            stdout, stderr = (_text(Path(tmp) / name) for name in (STDOUT, STDERR))
+            output = (Path(tmp) / STDOUT, Path(tmp) / STDERR)
+            try:  # as an agent's turn: its output bounded, its folder watched, all of it stopped
+                turn = run_turn(argv, env, self.box, scratch, output, self.options.timeout_s,
+                                given.encode())
+            except OSError as exc:
+                output[1].write_text(f"cannot start {self.command!r}: {exc}")
+                turn = Turn(127, timed_out=False, stopped="", said=())
+            stdout, stderr = (_text(path) for path in output)
         raw: dict[str, object] = {"stdout": stdout[-OUTPUT_KEPT:], "stderr": stderr[-OUTPUT_KEPT:],
-                                  "exit": code}
+                                  "exit": turn.code}
+        if turn.said:  # what the harness saw of it besides its answer, kept with the exchange
+            raw["harness"] = "; ".join(turn.said)
         seconds = time.monotonic() - started
         count = len(frames)  # all of them: the program picks what to look at
-        if timed_out:
+        if turn.timed_out:
             return Reply(error=f"no answer within {self.options.timeout_s:g}s; the command was "
                                "stopped", seconds=seconds, raw=raw, frames_shown=count)
-        if stopped:
-            return Reply(error=f"the command was stopped: {stopped}", seconds=seconds, raw=raw,
-                         frames_shown=count)
-        if code != 0 and not stdout.strip():
-            return Reply(error=f"the command exited with status {code}"
+        if turn.stopped:
+            return Reply(error=f"the command was stopped: {turn.stopped}", seconds=seconds,
+                         raw=raw, frames_shown=count)
+        if turn.code != 0 and not stdout.strip():
+            return Reply(error=f"the command exited with status {turn.code}"
                                + (f": {stderr.strip()[-300:]}" if stderr.strip() else ""),
                          seconds=seconds, raw=raw, frames_shown=count)
         return Reply(text=stdout[-OUTPUT_KEPT:], seconds=seconds, raw=raw, frames_shown=count)
-
-    def _run(self, argv: list[str], env: dict[str, str], given: str, folder: Path
-             ) -> tuple[int, bool, str]:
-        """Run one judgement, its output kept in `folder` as an agent's is (`bounds`: the
-        first and last 4 MiB of each, and the folder watched): its exit status, whether it ran
-        out of time, and why it was stopped for what it wrote ("" when it was not)."""
-        limit = pids.Limit()  # however many it forks, the harness keeps pids for its threads
-        try:
-            process = subprocess.Popen(
-                first_to_go(limit.wrap(argv)), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, start_new_session=True, env=env)
-        except OSError as exc:
-            limit.close()
-            (folder / STDERR).write_text(f"cannot start {self.command!r}: {exc}")
-            return 127, False, ""
-        assert process.stdin and process.stdout and process.stderr
-        outputs = [bounds.CappedOutput(process.stdout, folder / STDOUT),
-                   bounds.CappedOutput(process.stderr, folder / STDERR)]
-        feed = threading.Thread(target=_feed, args=(process.stdin, given.encode()), daemon=True)
-        feed.start()  # a judge that reads none of it blocks only this thread, until it is gone
-        try:
-            code, timed_out, stopped = _watch(process, self.options.timeout_s,
-                                              bounds.DiskWatch(folder), lambda: "")
-        finally:
-            _kill_group(process)  # nothing it started outlives its item
-            limit.close()  # nor anything left in its cgroup
-            for output in outputs:
-                output.finish()
-            feed.join()
-        if timed_out or stopped:
-            code = process.wait()
-        return code, timed_out, stopped
-
-
-def _feed(pipe: IO[bytes], data: bytes) -> None:
-    """Write the item to the judge's stdin and close it (it may read none of it, or die)."""
-    with contextlib.suppress(OSError), pipe:
-        pipe.write(data)
 
 
 def _text(path: Path) -> str:

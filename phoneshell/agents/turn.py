@@ -1,0 +1,224 @@
+"""One turn of a scored program (a `command:` agent, a `command:` judge): how it is started,
+watched and stopped, in one place, so whatever runs such a program gets every guarantee at once.
+Never reads what the program answered: its callers do.
+
+* It starts in a process group of its own, in a `pids` cgroup of its own (`pids.py`, watched for
+  a process that leaves it), first to go when memory runs out (`first_to_go`).
+* Its stdout and stderr are kept to their start and end (`bounds.CappedOutput`); its folder is
+  watched while it runs and looked at once more after (`bounds.DiskWatch`): over its limits, it
+  is stopped and what it wrote into its scratch folder is deleted.
+* At its deadline, when its folder is over its limits, or when its caller cuts it off, it is
+  stopped; whatever the end, so is everything it started: its process group (SIGTERM, then
+  SIGKILL), what left the group (`strays.py`) and what is left in its cgroup. A process leaving
+  with turns in flight stops them at exit (`stop_running`).
+* What the harness saw of it besides its answer (processes left behind, a process outside its
+  cgroup, forks refused) comes back as lines to say (`Turn.said`).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from phoneshell.agents import bounds, pidns, pids, strays
+from phoneshell.agents.base import ended_early
+from phoneshell.agents.sandbox import Sandbox
+
+SHELL = "/bin/sh"
+GRACE_S = 2.0
+"""How long a stopped program has to exit after SIGTERM before SIGKILL."""
+OOM_SCORE_ADJ = "/proc/self/oom_score_adj"
+"""Where Linux takes how readily the kernel's out-of-memory killer picks a process (-1000 to
+1000), inherited by what the process starts; raising it needs no privilege, lowering it does."""
+
+_RUNNING: set[int] = set()
+"""The process groups of the programs running now, for `stop_running` (any thread's)."""
+_RUNNING_LOCK = threading.Lock()
+
+
+def stop_running() -> None:
+    """SIGKILL every program's process group still running: the process is leaving with
+    turns in flight (a second Ctrl-C), and an unconfined program left behind would go on
+    acting on the phone. Registered to run at exit."""
+    with _RUNNING_LOCK:
+        groups = list(_RUNNING)
+    for pgid in groups:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signal.SIGKILL)
+    if strays.adopting():
+        strays.stop_strays()  # and whatever left their groups
+
+
+atexit.register(stop_running)
+
+
+def first_to_go(argv: list[str]) -> list[str]:
+    """`argv` run with the out-of-memory killer's score at its highest (1000): a program that
+    takes the machine's memory is what the kernel stops first, never the harness (which would
+    leave the attempt, and every later one, not scored). Set before the sandbox starts, so its
+    programs start with it and, every capability dropped, cannot lower it. Where Linux has no
+    such file (macOS), the command runs as given."""
+    if not Path(OOM_SCORE_ADJ).exists():
+        return argv
+    return [SHELL, "-c", f'echo 1000 > {OOM_SCORE_ADJ} 2>/dev/null; exec "$@"', SHELL, *argv]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """How a program's turn ended, as the harness saw it."""
+
+    code: int
+    """Its exit status (negative: the signal that killed it)."""
+    timed_out: bool
+    """It ran out of time and was stopped."""
+    stopped: str
+    """Why it was stopped for what it wrote, or because its caller cut it off ("" when it was
+    not); what it wrote into its scratch folder is deleted then (said here)."""
+    said: tuple[str, ...]
+    """What else the harness saw of it, to be said beside its answer."""
+
+
+def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Path,
+             output: tuple[Path, Path], timeout_s: float, given: bytes | None = None,
+             cut_off: Callable[[], str] = lambda: "",
+             started: Callable[[], None] = lambda: None) -> Turn:
+    """Run `argv` (already wrapped in its sandbox) to its end or its deadline.
+
+    Args:
+        box: the sandbox it runs in (its scratch folder is taken back from it after).
+        scratch: its writable folder, inside the folder holding `output`, which is watched.
+        output: where its stdout and stderr are kept.
+        given: what it reads on stdin (nothing: /dev/null).
+        cut_off: why its turn must end now ("" while it need not), asked as its folder is.
+        started: called once it has started.
+
+    Raises:
+        OSError: it could not be started.
+    """
+    folder = output[0].parent
+    watch = bounds.DiskWatch(folder)
+    strays.adopt_orphans()  # what it leaves behind stays below the harness, to be stopped
+    before = strays.others()
+    limit = pids.Limit()  # however many it forks, the harness keeps pids for its threads
+    try:
+        process = subprocess.Popen(
+            first_to_go(limit.wrap(argv)),
+            stdin=subprocess.DEVNULL if given is None else subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(env),
+            start_new_session=True)
+    except OSError:
+        limit.close()
+        raise
+    assert process.stdout is not None and process.stderr is not None
+    outputs = [bounds.CappedOutput(process.stdout, output[0]),
+               bounds.CappedOutput(process.stderr, output[1])]
+    started()
+    feed = None
+    if process.stdin is not None:  # a program that reads none of it blocks only this thread
+        feed = threading.Thread(target=_feed, args=(process.stdin, given or b""), daemon=True)
+        feed.start()
+    limit.watch(process.pid)  # for a process that leaves its cgroup
+    with _RUNNING_LOCK:
+        _RUNNING.add(process.pid)  # start_new_session: the group is named after it
+    timed_out, stopped = False, ""
+    try:
+        code, timed_out, stopped = _watch(process, timeout_s, watch, cut_off)
+    finally:
+        _stop_group(process)  # the program and anything it left running
+        with _RUNNING_LOCK:
+            _RUNNING.discard(process.pid)
+            running = set(_RUNNING)
+        left = strays.stop_strays(before, running, process.pid,  # outside its group too
+                                  limit.outside, limit.anothers)
+        refused = limit.close()  # and whatever is left in its cgroup
+        for kept in outputs:
+            kept.finish()
+        if feed is not None:
+            feed.join()
+        untaken = box.take_back(scratch)  # nothing of it is left to write there
+    # looked at once more with it gone: what it wrote just before too
+    over = untaken or watch.over()
+    stopped = stopped or over
+    if timed_out or stopped:
+        code = process.wait()
+    if over:
+        wiped = bounds.wipe(scratch)  # the disk back for the run's rows; kept: its output
+        stopped += (f"; what it wrote into its folder was deleted, but for {wiped}" if wiped
+                    else "; what it wrote into its folder was deleted")
+    escaped = {**limit.left, **left.outside}
+    said = (_left_line(left) if left else "",
+            "it left process(es) running in its PID namespace when its command line "
+            "ended; the kernel killed them with it" if pidns.left_behind(output[1]) else "",
+            f"it left its process limit (its cgroup): {', '.join(escaped.values())}"
+            if escaped else "",
+            f"it reached its limit of {pids.PIDS_MAX:,} processes and threads at once "
+            f"({refused:,} fork(s) refused)" if refused else "")
+    return Turn(code, timed_out, stopped, tuple(s for s in said if s))
+
+
+def _feed(pipe: IO[bytes], data: bytes) -> None:
+    """Write `data` to the program's stdin and close it (it may read none of it, or die)."""
+    with contextlib.suppress(OSError), pipe:
+        pipe.write(data)
+
+
+def _stop_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the program's process group, then SIGKILL whatever is still there after the
+    grace time."""
+    pgid = process.pid  # start_new_session: the group is named after the program
+    try:
+        os.killpg(pgid, signal.SIGTERM)
+    except ProcessLookupError:
+        return  # nothing left
+    deadline = time.monotonic() + GRACE_S
+    while time.monotonic() < deadline:
+        process.poll()  # reap the program itself, or its zombie keeps the group alive
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def _left_line(left: strays.Swept) -> str:
+    """What is said of the processes a program left running outside its process group."""
+    more = f" and {left.count - len(left.named)} more" if left.count > len(left.named) else ""
+    line = (f"it left {left.count} process(es) running after its turn, outside its process "
+            f"group; killed: {', '.join(left.named)}{more}")
+    if left.moving:
+        line += (f"; {left.moving} of them still alive when the harness stopped trying "
+                 f"({strays.STOP_S:g}s): they may outlive the run")
+    return line
+
+
+def _watch(process: subprocess.Popen[bytes], timeout_s: float, watch: bounds.DiskWatch,
+           cut_off: Callable[[], str]) -> tuple[int, bool, str]:
+    """Wait for the program, looking at what it wrote and at its access every
+    `bounds.WATCH_S`: its exit code (0 when it was cut short), whether it ran out of time, and
+    why it was stopped for what it wrote or because its access to the phone ended ("" when it
+    was not)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            return process.wait(timeout=min(bounds.WATCH_S,
+                                            max(0.0, deadline - time.monotonic()))), False, ""
+        except subprocess.TimeoutExpired:
+            if time.monotonic() >= deadline:
+                return 0, True, ""
+        ended = cut_off()
+        if ended:  # nothing it sends reaches the phone now: waiting out its time helps nobody
+            return 0, False, ended_early(ended)
+        over = watch.over()
+        if over:
+            return 0, False, over
