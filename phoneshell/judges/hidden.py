@@ -15,25 +15,23 @@ it may lie anywhere the judge can read, and a score that could be its verdicts i
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
 from phoneshell.judges.judgeset import JudgeSet
-from phoneshell.judges.sources import JudgeError, _locate, _report
-from phoneshell.records import AttackReport, SetSource, SwapReport, read_bytes
-
-RESULTS = "results.jsonl"
+from phoneshell.judges.sources import JudgeError, _locate, _report, results_sha256
+from phoneshell.records import AttackReport, SetSource, SwapReport
 
 __all__ = ["kept_from_judges", "located"]
 
 
-def _digest(path: Path) -> str:
-    file = path / RESULTS if path.is_dir() else path
+def _same_results(place: Path, sha256: str) -> bool:
+    """Whether the results file at `place` has the hash the set recorded (one that cannot be
+    read has not)."""
     try:
-        return hashlib.sha256(read_bytes(file)).hexdigest()
-    except (OSError, ValueError):
-        return ""
+        return results_sha256(place) == sha256
+    except JudgeError:
+        return False
 
 
 def located(source: SetSource, judgeset: Path) -> list[Path]:
@@ -47,7 +45,7 @@ def located(source: SetSource, judgeset: Path) -> list[Path]:
     for above in judgeset.resolve().parents:
         for tail in tails:
             place = above / tail
-            if place.exists() and source.sha256 and _digest(place) == source.sha256:
+            if place.exists() and source.sha256 and _same_results(place, source.sha256):
                 found.append(place)
     return list(dict.fromkeys(Path(os.path.realpath(p)) for p in found))
 

@@ -86,11 +86,23 @@ class Gathered:
     """What a report of the runs would warn of (a seal not matched, agents unconfined)."""
 
 
-def _sha256(path: Path) -> str:
+RESULTS = "results.jsonl"
+"""A run folder's results file: what a judgeset records the hash of for a run source."""
+
+
+def results_sha256(path: Path) -> str:
+    """The sha256 a judgeset records for a source: of its results file (`path`, or a run
+    folder's `RESULTS`).
+
+    Raises:
+        JudgeError: it cannot be read (naming it and why).
+    """
+    file = path / RESULTS if path.is_dir() else path
     try:
-        return hashlib.sha256(read_bytes(path)).hexdigest()
-    except RecordError as exc:
-        raise JudgeError(str(exc)) from exc
+        return hashlib.sha256(read_bytes(file)).hexdigest()
+    except (RecordError, OSError) as exc:
+        raise JudgeError(str(exc) if isinstance(exc, RecordError) else
+                         f"{file}: cannot read it ({exc.strerror or exc})") from exc
 
 
 def _checks(results: Sequence[CheckResult], passed: bool) -> str:
@@ -119,7 +131,7 @@ def from_run(run_dir: Path, tasks: Sequence[Task] | None, into: Gathered,
         return
     except PhoneshellError as exc:
         raise JudgeError(f"--run {run_dir}: {exc.message}", hint=exc.hint) from exc
-    into.hashes[str(run_dir)] = _sha256(run_dir / "results.jsonl")
+    into.hashes[str(run_dir)] = results_sha256(run_dir)
     into.warnings += run.warnings
     if run.problems:
         into.unverified[str(run_dir)] = run.problems
@@ -171,7 +183,7 @@ def from_swap(path: Path, tasks: dict[str, Task], into: Gathered) -> None:
     one (or a task's own finish) a positive; the others have no clean label."""
     report = _report(path, SwapReport)
     assert isinstance(report, SwapReport)
-    into.hashes[str(path)] = _sha256(path)
+    into.hashes[str(path)] = results_sha256(path)
     run_dir = _locate(report.evidence, path)
     for pair in report.pairs:
         shown = _task(tasks, pair.implied, str(path))
@@ -205,7 +217,7 @@ def from_attack(path: Path, tasks: dict[str, Task], into: Gathered) -> None:
     compatible one a positive; an accepted incompatible one is a hole, left out."""
     report = _report(path, AttackReport)
     assert isinstance(report, AttackReport)
-    into.hashes[str(path)] = _sha256(path)
+    into.hashes[str(path)] = results_sha256(path)
     run_dir = _locate(report.evidence, path)
     for result in report.attacks:
         label, reason = _attack_label(result)
