@@ -55,6 +55,7 @@ from phoneshell.records import (
 from phoneshell.seal_key import KEY_ENV, key_id, key_path, load_key
 from phoneshell.seal_key import signature as _signature  # the name tests forge seals with
 from phoneshell.seal_latest import (
+    Fresh,
     Unchecked,
     numbered,
     refuse_stale,
@@ -71,7 +72,7 @@ MAX_SEALED_BYTES = 1 << 32
 whatever their size."""
 CHUNK_BYTES = 1 << 20
 
-__all__ = ["KEY_ENV", "ChainState", "Sealer", "Unchecked", "key_path", "load_key",
+__all__ = ["KEY_ENV", "ChainState", "Fresh", "Sealer", "Unchecked", "key_path", "load_key",
            "recorded_unsealed", "refuse_stale", "require_verified", "reseal", "sealed_files",
            "sealed_log", "signed_by", "split_unchecked", "verify_evidence", "verify_run"]
 
@@ -145,17 +146,18 @@ class Sealer:
 
     @classmethod
     def resume(cls, run_dir: Path, key: bytes, audit_chain: ChainState,
-               manifest: RunManifest, frames_chain: ChainState | None = None) -> Sealer:
+               manifest: RunManifest, frames_chain: ChainState | None = None,
+               checked: Fresh | None = None) -> Sealer:
         """Carry on sealing a run whose seal was verified: its results and files so far. A new
         seal only extends what an earlier one covered: a run.json with no seal over a folder
         that records anything is refused (`recorded_unsealed`), and so is one that is not the
-        latest seal this machine made of the run (`refuse_stale`).
+        latest seal this machine made of the run (`refuse_stale`, unless `checked` proves it).
 
         Raises:
             RunError: run.json has no seal, and the folder records something; or it holds an
                 earlier seal than the run's latest, or another of its number.
         """
-        refuse_stale(run_dir, manifest, key)
+        refuse_stale(run_dir, manifest, key, checked)
         found = recorded_unsealed(run_dir) if manifest.seal is None else []
         if found:
             raise RunError(f"{named(run_dir / MANIFEST)} has no seal, but the run folder "
@@ -266,13 +268,15 @@ def _check_files(run_dir: Path, seal: Seal, only: str) -> list[str]:
     return problems
 
 
-def verify_run(run_dir: Path, only: str = "") -> list[str]:
+def verify_run(run_dir: Path, only: str = "", checked: Fresh | None = None) -> list[str]:
     """Everything about a run folder that does not match its seal ([] when it all does), and
     each check that could not be made, as an `Unchecked` line (a warning, not a problem).
 
     Args:
         only: check only the sealed files under this path (an attempt folder, relative to the
             run folder, e.g. "attempts/t/1/"); the logs and signature are checked always.
+        checked: the proof that run.json is the run's latest seal, when the caller holds one
+            of it as it is now (`refuse_stale`): that is not checked again.
     """
     try:
         manifest = read_record(run_dir / MANIFEST, RunManifest)
@@ -293,7 +297,8 @@ def verify_run(run_dir: Path, only: str = "") -> list[str]:
                 f"({named(seal.key_id)}); this one is {key_id(key)}"]
     if not hmac.compare_digest(seal.signature, _signature(manifest, key)):
         return [f"{named(run_dir / MANIFEST)}: changed since it was signed"]
-    problems = stale(run_dir, manifest, key)
+    problems = [] if checked is not None and checked.holds(run_dir, manifest) else \
+        stale(run_dir, manifest, key)
     for log in seal.logs:
         problems += _check_log(run_dir, log)
         if log.path == TRAJECTORY_FILE:

@@ -44,6 +44,7 @@ import json
 import os
 import secrets
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from phoneshell.errors import RunError
@@ -58,8 +59,8 @@ from phoneshell.records import (
 from phoneshell.seal_key import key_id, key_path, signature
 from phoneshell.untrusted import named, quoted
 
-__all__ = ["Unchecked", "latest_folder", "numbered", "record_seal", "refuse_stale", "reseal",
-           "split_unchecked", "stale", "write_sealed"]
+__all__ = ["Fresh", "Unchecked", "latest_folder", "numbered", "record_seal", "refuse_stale",
+           "reseal", "split_unchecked", "stale", "write_sealed"]
 
 MANIFEST = "run.json"
 
@@ -69,6 +70,28 @@ RECORD_BYTES = 1 << 20
 def latest_folder(key_file: Path) -> Path:
     """Where the latest seal of each run sealed with the key at `key_file` is kept."""
     return key_file.with_name(key_file.name + ".latest")
+
+
+@dataclass(frozen=True)
+class Fresh:
+    """run.json of a run folder as it was found to hold the latest seal this machine made of
+    its run (`refuse_stale`), or written as it (`reseal`): what a resume checked once, at its
+    start, and hands on, so that each later step (`set_aside`, `Sealer.resume`) uses it instead
+    of checking again (one handed a proof of another state checks for itself)."""
+
+    paths: tuple[str, str]
+    """The run folder's absolute and real paths (a link put in its place changes one)."""
+    manifest: RunManifest
+    """run.json as found (or written)."""
+
+    @classmethod
+    def of(cls, run_dir: Path, manifest: RunManifest) -> Fresh:
+        """The proof for `manifest` in `run_dir`; only this module's checks make one."""
+        return cls((os.path.abspath(run_dir), os.path.realpath(run_dir)), manifest)
+
+    def holds(self, run_dir: Path, manifest: RunManifest) -> bool:
+        """Whether this proves `manifest` in `run_dir` (the same folder, the same run.json)."""
+        return self == Fresh.of(run_dir, manifest)
 
 
 class Unchecked(str):
@@ -278,11 +301,11 @@ def numbered(manifest: RunManifest, seal: Seal, key: bytes) -> RunManifest:
 
 
 def write_sealed(run_dir: Path, signed: RunManifest, before: Seal | None,
-                 say: Callable[[str], None] | None) -> None:
+                 say: Callable[[str], None] | None) -> bool:
     """Write run.json holding `signed` (the seal after `before`) and record it as the run's
-    latest seal on this machine; a fork found, or a record that cannot be written, is said
-    through `say` (the run goes on: its folder stays whole, and a fork is refused by every
-    verification after).
+    latest seal on this machine; return whether it was (False: a fork found, or a record that
+    cannot be written, said through `say`; the run goes on: its folder stays whole, and a fork
+    is refused by every verification after).
 
     Raises:
         RunError: run.json cannot be written (it is left as it was, and so is the record).
@@ -314,28 +337,36 @@ def write_sealed(run_dir: Path, signed: RunManifest, before: Seal | None,
                 "put back later cannot be told from it")
     if fork and say is not None:
         say(f"WARNING: {fork}")
+    return not fork
 
 
 def reseal(run_dir: Path, manifest: RunManifest, key: bytes,
-           say: Callable[[str], None] | None = None) -> RunManifest:
+           say: Callable[[str], None] | None = None) -> tuple[RunManifest, Fresh | None]:
     """Write run.json as `manifest`, sealed under `key` as the run's next seal (its digests
     unchanged), and return it: for a change the harness itself makes to a run whose signature
     and freshness it has just checked (`signed_by`, `refuse_stale`), such as recording what a
-    resume set aside, in the same step as the move."""
+    resume set aside, in the same step as the move. With it, the proof that it is the run's
+    latest seal: None when it could not be recorded as such (a fork found, the records folder
+    out of reach), which a check then says."""
     assert manifest.seal is not None
     signed = numbered(manifest, manifest.seal, key)
-    write_sealed(run_dir, signed, manifest.seal, say)
-    return signed
+    latest = write_sealed(run_dir, signed, manifest.seal, say)
+    return signed, Fresh.of(run_dir, signed) if latest else None
 
 
-def refuse_stale(run_dir: Path, manifest: RunManifest, key: bytes) -> None:
+def refuse_stale(run_dir: Path, manifest: RunManifest, key: bytes,
+                 checked: Fresh | None = None) -> Fresh:
     """Refuse to go on from a folder whose run.json is not the latest seal this machine made of
     its run (rolled back, forked, or put back in its folder over another state), or whose
-    record cannot be read: a resume would play again what the run already scored.
+    record cannot be read: a resume would play again what the run already scored. Return the
+    proof that it is; `checked`, when it proves `manifest` in `run_dir` already, is returned as
+    it is (a resume checks once, at its start).
 
     Raises:
         RunError: naming what was found.
     """
+    if checked is not None and checked.holds(run_dir, manifest):
+        return checked
     found = stale(run_dir, manifest, key)
     if found:
         unchecked = all(isinstance(line, Unchecked) for line in found)
@@ -346,6 +377,7 @@ def refuse_stale(run_dir: Path, manifest: RunManifest, key: bytes) -> None:
                             "latest)" if unchecked else
                             "a scored attempt is never run again; report the run from the "
                             "folder that holds its latest seal, or start a new run")
+    return Fresh.of(run_dir, manifest)
 
 
 def stale(run_dir: Path, manifest: RunManifest, key: bytes) -> list[str]:

@@ -5,7 +5,8 @@ never graded, and recorded in run.json in the same step as the move (`set_aside`
 Every check that can refuse the resume comes before anything is moved: a run.json without a
 seal over a folder that records something (`seal.recorded_unsealed`), a signature that does not
 hold, a seal that is not the latest this machine made of the run (`seal.refuse_stale`: a folder
-rolled back, or a copy sealed on apart). The move and its record are one step, with stop signals
+rolled back, or a copy sealed on apart; made once by the resume, which hands its proof on). The
+move and its record are one step, with stop signals
 held (`stop.recording`): a resume refused or stopped after it never loses what it moved. Nothing
 here follows a link: a log, the `incomplete/` folder or an attempt folder replaced with one is
 refused, never written through. Names read from the folder are shown `named` (a task folder
@@ -27,6 +28,7 @@ from phoneshell.runner import stop
 from phoneshell.runner.folder import INCOMPLETE, MANIFEST, RESULTS, read_results
 from phoneshell.seal import (
     MAX_SEALED_BYTES,
+    Fresh,
     recorded_unsealed,
     refuse_stale,
     reseal,
@@ -40,11 +42,13 @@ Progress = Callable[[str], None]
 __all__ = ["set_aside"]
 
 
-def set_aside(run_dir: Path, recorded: RunManifest, key: bytes,
-              progress: Progress) -> RunManifest:
+def set_aside(run_dir: Path, recorded: RunManifest, key: bytes, progress: Progress,
+              checked: Fresh | None = None) -> Fresh:
     """Move aside what the run wrote after its last seal, record it in run.json (sealed anew:
     its signature was checked just before) in the same step, say so, and return run.json as it
-    now is; then refuse a run whose sealed record does not hold.
+    now is, with the proof that it is the run's latest seal; then refuse a run whose sealed
+    record does not hold. `checked`: the proof the resume took of `recorded` at its start
+    (`refuse_stale`), which is not checked again.
 
     Raises:
         RunError: run.json has no seal yet the folder records something; its signature does
@@ -58,30 +62,32 @@ def set_aside(run_dir: Path, recorded: RunManifest, key: bytes,
                            f"but its folder records something ({'; '.join(found)}): nothing "
                            "vouches for it, so it cannot be continued (a resume would seal it)",
                            hint="start a new run; `phoneshell report` refuses this one too")
-        refuse_stale(run_dir, recorded, key)  # emptied back to before the run's first seal
-        return recorded
+        # emptied back to before the run's first seal, or another run's folder
+        return refuse_stale(run_dir, recorded, key, checked)
     if not signed_by(recorded, key):
         raise RunError(f"run {recorded.run_id} does not match its seal, so it cannot be "
                        f"continued: {'; '.join(verify_run(run_dir)[:3])}",
                        hint="start a new run; `phoneshell report` says what changed")
-    refuse_stale(run_dir, recorded, key)
+    fresh: Fresh | None = refuse_stale(run_dir, recorded, key, checked)
     into = run_dir / INCOMPLETE
     with stop.recording():  # the moves and their record are one step
         aside = [*_unsealed_tails(run_dir, recorded, into),
                  *(f"attempt {moved}" for moved in _incomplete_attempts(run_dir, into))]
         if aside:
-            recorded = reseal(run_dir, recorded.model_copy(update={
+            recorded, fresh = reseal(run_dir, recorded.model_copy(update={
                 "set_aside": (*recorded.set_aside, *aside)}), key, progress)
     if aside:
         progress(f"the run stopped before it sealed what it wrote last; set aside in "
                  f"{INCOMPLETE}/, never graded: {'; '.join(aside)} (its attempts are "
                  "played again)")
-    problems = verify_run(run_dir)
+    if fresh is None:  # the new seal was not recorded as the run's latest (a fork found)
+        fresh = refuse_stale(run_dir, recorded, key)
+    problems = verify_run(run_dir, checked=fresh)
     if problems:
         raise RunError(f"run {recorded.run_id} does not match its seal, so it cannot be "
                        "continued: " + "; ".join(problems[:3]),
                        hint="start a new run; `phoneshell report` says what changed")
-    return recorded
+    return fresh
 
 
 def _own_folder(path: Path) -> Path:

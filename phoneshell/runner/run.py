@@ -336,7 +336,9 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
     key = load_key(create=True)
     if recorded is not None:  # every check that can refuse comes before anything is moved
         run_dir = options.runs_dir / recorded.run_id
-        refuse_stale(run_dir, recorded, key)  # first: a folder put back says so, whatever else
+        # first: a folder put back says so, whatever else; the one check of it a resume makes
+        # (its proof is handed to the set-aside and the sealer)
+        checked = refuse_stale(run_dir, recorded, key)
         tasks = planned_tasks(recorded, tasks, left_out, run_dir, progress)
         refuse_changed_setup(recorded, setup)
     check_task_ids(tasks)
@@ -362,9 +364,10 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
         # a folder that held another run (a new run's)
         if recorded is not None:
             check_resume(recorded, tasks, infos)
-            recorded = set_aside(run_dir, recorded, key, progress)  # moved and recorded
+            checked = set_aside(run_dir, recorded, key, progress, checked)  # moved, recorded
+            recorded = checked.manifest
             folder = resume_folder(options.runs_dir, recorded, tasks, infos, kind, why)
-            sealer = Sealer.resume(folder.run_dir, key, chain, recorded, frames)
+            sealer = Sealer.resume(folder.run_dir, key, chain, recorded, frames, checked)
         else:
             held.enter_context(writing(options.runs_dir / run_id, run_id))
             with stop.recording():
