@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import resource
+import shutil
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,9 +16,11 @@ from typing import Any
 
 import pytest
 from test_seal import row, sealed_run
+from test_seal_latest import second_attempt
 
 from phoneshell.errors import RunError
-from phoneshell.seal import key_path, verify_run
+from phoneshell.records import chain_of
+from phoneshell.seal import Sealer, key_path, load_key, refuse_stale, verify_run
 
 
 def test_a_seal_reads_the_key_s_mode_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -75,3 +78,21 @@ def test_a_run_json_that_cannot_be_written_is_said_once_and_loses_nothing(
     resealed = sealer.seal(manifest).seal  # the next seal follows seal 1
     assert resealed is not None and resealed.sequence == 2
     assert verify_run(run) == []
+
+
+def test_a_proof_of_another_state_is_checked_again(tmp_path: Path) -> None:
+    """The proof a resume hands on is of one run.json in one folder: a folder rolled back since,
+    or a copy, is checked (and refused) as if no proof were given."""
+    run, sealer, first = sealed_run(tmp_path)
+    snapshot = tmp_path / "snapshot"
+    shutil.copytree(run, snapshot)
+    later = second_attempt(run, sealer, first)
+    proof = refuse_stale(run, later, load_key())
+    assert proof.holds(run, later) and not proof.holds(snapshot, later)
+    shutil.rmtree(run)
+    shutil.copytree(snapshot, run)  # put back: seal 1
+    audit = (run / "audit.jsonl").read_bytes()
+    for folder in (run, snapshot):
+        with pytest.raises(RunError, match="rolled back"):
+            Sealer.resume(folder, load_key(), lambda: chain_of(audit), first, checked=proof)
+    assert "rolled back" in verify_run(run, checked=proof)[0]
