@@ -23,6 +23,8 @@ from phoneshell.sim.apps import RESTORED, AppModel, Drag, builtin_apps, installs
 from phoneshell.sim.apps import springboard as sb
 from phoneshell.sim.apps.settings import BUNDLE_ID as SETTINGS
 from phoneshell.sim.apps.settings import auto_lock_s
+from phoneshell.sim.apps.settings_pages import APPEARANCE
+from phoneshell.sim.apps.system_screens import ORIENTATION_LOCK, VOLUME, VOLUME_DEFAULT
 from phoneshell.sim.facts import DeviceFacts, as_switched
 from phoneshell.sim.keyboard import KeyboardState, keyboard
 from phoneshell.sim.store import JSON, Store
@@ -85,12 +87,8 @@ class Phone:
         self.running: dict[str, Process] = {}
         self.foreground = SPRINGBOARD
         self.locked = False
-        self.volume = 8
-        """Ringer/media volume steps, 0-16 (the volume buttons change it)."""
         self.device_orientation = "PORTRAIT"
         """How the phone is held (WDA's names); what shows turns only if the app rotates."""
-        self.appearance = "light"
-        """Light or dark mode (`/wda/device/appearance`)."""
         self.simulated_location: tuple[float, float] | None = None
         """The latitude and longitude XCTest makes the phone report (`/wda/simulatedLocation`);
         None: its own."""
@@ -145,9 +143,31 @@ class Phone:
         iPhone apps never turn upside down (Face ID phones have no such interface), and
         SpringBoard, its lock screen and apps that do not rotate stay portrait.
         """
-        if self.device_orientation not in LANDSCAPES or self.locked:
-            return "PORTRAIT"
+        if (self.device_orientation not in LANDSCAPES or self.locked
+                or self.store(SETTINGS).flag(ORIENTATION_LOCK)):
+            return "PORTRAIT"  # Control Center's Orientation Lock holds every app upright
         return self.device_orientation if self._apps[self.foreground].rotates else "PORTRAIT"
+
+    @property
+    def volume(self) -> int:
+        """Ringer/media volume steps, 0-16 (the volume buttons and Control Center change it;
+        kept in Settings' store, so it outlasts a restart, as on a phone)."""
+        return int(self.store(SETTINGS).number(VOLUME, VOLUME_DEFAULT))
+
+    @volume.setter
+    def volume(self, steps: int) -> None:
+        self.store(SETTINGS).put(VOLUME, steps)
+
+    @property
+    def appearance(self) -> str:
+        """Light or dark mode: `/wda/device/appearance`, or Settings > Display & Brightness's
+        Light and Dark (one value, kept in Settings' store)."""
+        return self.store(SETTINGS).text(APPEARANCE, "light")
+
+    @appearance.setter
+    def appearance(self, name: str) -> None:
+        self.store(SETTINGS).put(APPEARANCE, name)
+        self.changed()
 
     def rotate(self, orientation: str) -> bool:
         """Turn the phone; return whether what shows turned with it (WDA's success test)."""

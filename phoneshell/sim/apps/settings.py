@@ -194,6 +194,8 @@ def _row(row: PageRow, state: SettingsState, host: Host,
                                   lambda v: store.put(key, round(v, 3)))]
 
         return lists.Row(title, build=build, name=title)
+    if row.kind == "buttons" and row.key is not None:
+        return _choosing(row, row.key, store)
     if row.kind == "button" and row.title in BUTTONS:
         press = BUTTONS[row.title]
         return lists.Row(title, name=row.ident, on_tap=lambda: press(host))
@@ -210,6 +212,23 @@ def _row(row: PageRow, state: SettingsState, host: Host,
     if row.alternate is not None:
         return _alternating(row, title, state, fill)
     return lists.Row(title, detail=detail, name=row.ident, checked=row.chosen)
+
+
+def _choosing(row: PageRow, key: str, store: Store) -> lists.Row:
+    """A row of Buttons that choose (Appearance's Light and Dark), the chosen one selected; the
+    store keeps the chosen one's title in lower case, the first's until one is tapped."""
+    chosen = store.text(key, row.options[0].lower())
+
+    def choose(option: str) -> Handler:
+        return lambda: store.put(key, option.lower())
+
+    def build(frame: Rect) -> Sequence[Node]:
+        width = (frame.width - 32) // len(row.options)
+        return [layout.button(option, Rect(frame.x + 16 + i * width, frame.y + 8, width, 164),
+                              choose(option), selected=chosen == option.lower())
+                for i, option in enumerate(row.options)]
+
+    return lists.Row(row.title, build=build, height=180, name=row.title)
 
 
 def _alternating(row: PageRow, title: str, state: SettingsState,

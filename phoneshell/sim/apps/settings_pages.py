@@ -23,6 +23,7 @@ from phoneshell.sim.apps.settings_rows import (
     PageRow,
     PageSection,
     action,
+    buttons,
     info,
     link,
     note,
@@ -32,8 +33,8 @@ from phoneshell.sim.apps.settings_rows import (
     switch,
 )
 
-__all__ = ["CHOICE_DEFAULTS", "PAGES", "SLIDER_DEFAULTS", "SWITCH_DEFAULTS", "Page", "PageRow",
-           "PageSection"]
+__all__ = ["APPEARANCE", "CHOICE_DEFAULTS", "PAGES", "SLIDER_DEFAULTS", "SWITCH_DEFAULTS", "Page",
+           "PageRow", "PageSection"]
 
 
 def _ident(short: str) -> str:
@@ -65,6 +66,9 @@ SWITCH_DEFAULTS: dict[str, bool] = {
     "data_roaming": False, "night_shift_scheduled": False, "night_shift_manual": False,
     "allow_tracking": True, "screen_sharing_notifications": False,
 }
+APPEARANCE = "appearance"
+"""The store key of Display & Brightness's Light or Dark ("light", "dark"): the phone's
+appearance, which `/wda/device/appearance` sets too."""
 SLIDER_DEFAULTS: dict[str, float] = {"text_size": 0.5, "brightness": 0.7, "larger_size": 0.5,
                                      "voiceover_rate": 0.5, "night_shift_warmth": 0.5}
 
@@ -153,7 +157,7 @@ _BLUETOOTH = Page("bluetooth", "Bluetooth", (
 ))
 
 _DISPLAY = Page("display", "Display & Brightness", (
-    sec(info("Light", "Selected"), info("Dark", ""), switch("Automatic", "dark_auto"),
+    sec(buttons("Appearance", APPEARANCE, "Light", "Dark"), switch("Automatic", "dark_auto"),
         header="Appearance"),
     sec(link("Text Size", "text_size"), switch("Bold Text", "bold_text")),
     sec(slider("Brightness", "brightness"), switch("True Tone", "true_tone"),

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-RowKind = Literal["link", "info", "switch", "slider", "note", "button", "choice", "readout"]
+RowKind = Literal["link", "info", "switch", "slider", "note", "button", "choice", "readout",
+                  "buttons"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,9 @@ class PageRow:
     alternate: str | None = None
     """For an info row: the value a tap shows instead of `detail`, and a second tap takes back
     (About's Model Number: the part number, then the regulatory model number)."""
+    options: tuple[str, ...] = ()
+    """For a row of Buttons that choose (Appearance's Light and Dark): their titles; the store
+    key `key` keeps the chosen one's, lower case ("dark")."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,12 @@ def choices(key: str, *options: str | tuple[str, str], selected: str) -> tuple[P
     if sum(row.chosen for row in rows) != 1:
         raise ValueError(f"the choice list {key!r} has no option {selected!r}")
     return tuple(rows)
+
+
+def buttons(title: str, key: str, *options: str) -> PageRow:
+    """A row of Buttons side by side, one chosen (Display & Brightness's Light and Dark): the
+    chosen one is selected (WDA reports its value "1"), and a tap on another chooses it."""
+    return PageRow("buttons", title, key=key, options=options)
 
 
 def checked(title: str) -> PageRow:

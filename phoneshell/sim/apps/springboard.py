@@ -36,9 +36,10 @@ from phoneshell.sim.apps.notifications import (
     post,
     remove,
 )
-from phoneshell.sim.apps.system_screens import control_center, power_off_screen
+from phoneshell.sim.apps.system_screens import FOCUS, control_center, power_off_screen
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.ui import ZERO, EditText, Handler, Node, Rect, Scroll, hidden, showing
+from phoneshell.xcui import SETTINGS
 
 BUNDLE_ID = "com.apple.springboard"
 
@@ -131,7 +132,9 @@ def notify(state: SpringBoardState, host: Host, app: str, title: str, body: str)
     Raises:
         ValueError: `app` is not installed, or there is nothing to say.
     """
-    state.banner = post(host, app, title, body)
+    kept = post(host, app, title, body)
+    # Focus (Do Not Disturb, from Control Center) keeps it in Notification Center, unannounced
+    state.banner = None if host.store(SETTINGS).flag(FOCUS) else kept
 
 
 def open_spotlight(state: SpringBoardState, host: Host) -> None:

@@ -8,23 +8,43 @@ to the app they were opened over (`back`).
   go short of that, it springs back. Cancel at the bottom.
 * **Control Center**: a downward drag from the top edge's right part (where the status bar's
   battery and signal are: x past seven tenths of the width) opens it, as on a Face ID iPhone
-  (further left, the same drag opens Notification Center). Its connectivity module holds the
-  toggles real iPhones name (`airplane-mode-button`, `cellular-data-button`, `wifi-button`,
-  `bluetooth-button`: Switches valued "1"/"0", the names UI-testing tools drive them by) inside
-  "ControlCenterView" > the "ControlCenterLayoutView" scroll view; the Wi-Fi toggle is labelled
-  with its network ("Wi-Fi, HomeNet"). They switch Settings' own values. A tap outside the
-  modules closes it, back to the app underneath; so does home. The rest of a real Control
-  Center (media, brightness, volume, the flashlight, Focus) is not drawn.
+  (further left, the same drag opens Notification Center), inside "ControlCenterView" > the
+  "ControlCenterLayoutView" scroll view. It draws what an iOS 18/26 Control Center's first
+  page holds, each control named and typed as real iPhones do where UI-testing tools drive
+  them (the four connectivity toggles), else by an inferred name (no dump of it exists):
+  - the connectivity module: `airplane-mode-button`, `cellular-data-button`, `wifi-button`,
+    `bluetooth-button`, Switches valued "1"/"0" that switch Settings' own values; the Wi-Fi
+    one is labelled with its network ("Wi-Fi, HomeNet");
+  - the Now Playing module (`now-playing-button`, "Play"), which plays nothing here;
+  - Orientation Lock (`orientation-lock-button`, a Switch): on, the phone no longer turns what
+    shows when it is turned (`/orientation` answers as WDA does when nothing turned);
+  - Screen Mirroring (`screen-mirroring-button`), which finds nothing to mirror to;
+  - Focus (`focus-button`, a Switch: Do Not Disturb): on, a notification comes in without a
+    banner (it is kept in Notification Center);
+  - the brightness and volume sliders (`brightness-slider`, `volume-slider`): the first is
+    Settings' Display & Brightness slider, the second the volume the side buttons change;
+  - the flashlight (`flashlight-button`, a Switch) and Silent Mode (`silent-mode-button`, a
+    Switch: Sounds & Haptics' switch);
+  - launchers (`timer-button`, `calculator-button`, `camera-button`), which open Clock's
+    timer and Calculator (the camera shows nothing, and Control Center closes);
+  - the top's "+" (`edit-button`, which adds controls) and power (`power-off-button`, which
+    opens the power-off screen).
+  A tap outside the modules closes it, back to the app underneath; so does home.
 """
 
 from __future__ import annotations
 
 from phoneshell.sim import layout
 from phoneshell.sim.apps import Host
-from phoneshell.sim.apps.settings import BUNDLE_ID as SETTINGS
-from phoneshell.sim.apps.settings_pages import SWITCH_DEFAULTS
+from phoneshell.sim.apps.settings_pages import SLIDER_DEFAULTS, SWITCH_DEFAULTS
 from phoneshell.sim.ui import Handler, Node, Rect
-from phoneshell.xcui import POWER_OFF
+from phoneshell.xcui import CONTROL_CENTER, POWER_OFF, SETTINGS
+
+ORIENTATION_LOCK, FOCUS, FLASHLIGHT = "orientation_lock", "focus", "flashlight"
+"""The Settings store's keys of Control Center's own switches (off on a new phone)."""
+VOLUME, VOLUME_DEFAULT = "volume", 8
+"""The Settings store's key of the volume (0-16 steps), and a new phone's."""
+CLOCK, CALCULATOR = "com.apple.mobiletimer", "com.apple.calculator"
 
 TOGGLES = (("airplane-mode-button", "Airplane Mode", "airplane"),
            ("cellular-data-button", "Cellular Data", "cellular_data"),
@@ -32,6 +52,18 @@ TOGGLES = (("airplane-mode-button", "Airplane Mode", "airplane"),
 """Control Center's connectivity toggles: name, label, and the Settings value each switches."""
 MODULE = Rect(24, 110, 170, 170)
 """Where the connectivity module lies (its four toggles two by two)."""
+SWITCHES = (("orientation-lock-button", "Orientation Lock", ORIENTATION_LOCK,
+             Rect(24, 296, 77, 77)),
+            ("focus-button", "Focus", FOCUS, Rect(24, 389, 170, 77)),
+            ("flashlight-button", "Flashlight", FLASHLIGHT, Rect(24, 482, 77, 77)),
+            ("silent-mode-button", "Silent Mode", "silent", Rect(24, 575, 77, 77)))
+"""Control Center's other switches: name, label, Settings store key, frame."""
+LAUNCHERS = (("timer-button", "Timer", CLOCK, Rect(117, 482, 77, 77)),
+             ("calculator-button", "Calculator", CALCULATOR, Rect(208, 482, 77, 77)),
+             ("camera-button", "Camera", "", Rect(301, 482, 77, 77)))
+"""Control Center's launchers: name, label, the app each opens ("" none here), frame."""
+VOLUME_STEPS = 16
+"""The volume's steps (the side buttons move it one at a time)."""
 
 
 def power_off_screen(host: Host, back: Handler) -> Node:
@@ -56,25 +88,78 @@ def _label(host: Host, title: str, key: str, on: bool) -> str:
     return title
 
 
+def _switch(name: str, label: str, on: bool, frame: Rect, flip: Handler) -> Node:
+    return Node("Switch", frame, name=name, label=label, value="1" if on else "0",
+                traits="ToggleButton, Button", on_tap=flip)
+
+
+def _flipper(host: Host, key: str, default: bool) -> Handler:
+    store = host.store(SETTINGS)
+
+    def flip() -> None:
+        store.put(key, not store.flag(key, default))
+    return flip
+
+
+def _connectivity(host: Host) -> Node:
+    store = host.store(SETTINGS)
+    toggles = []
+    for i, (name, title, key) in enumerate(TOGGLES):
+        on = store.flag(key, SWITCH_DEFAULTS[key])
+        frame = Rect(MODULE.x + 12 + (i % 2) * 82, MODULE.y + 12 + (i // 2) * 82, 64, 64)
+        toggles.append(_switch(name, _label(host, title, key, on), on, frame,
+                               _flipper(host, key, SWITCH_DEFAULTS[key])))
+    return Node("Other", MODULE, children=tuple(toggles))
+
+
+def _sliders(host: Host) -> tuple[Node, ...]:
+    store = host.store(SETTINGS)
+    brightness = store.number("brightness", SLIDER_DEFAULTS["brightness"])
+    volume = store.number(VOLUME, VOLUME_DEFAULT) / VOLUME_STEPS
+
+    def bright(position: float) -> None:
+        store.put("brightness", round(position, 3))
+
+    def loud(position: float) -> None:
+        store.put(VOLUME, round(position * VOLUME_STEPS))
+
+    return (layout.slider("Brightness", brightness, Rect(208, 296, 77, 170), bright,
+                          name="brightness-slider"),
+            layout.slider("Volume", volume, Rect(301, 296, 77, 170), loud, name="volume-slider"))
+
+
+def _launcher(host: Host, app: str, back: Handler) -> Handler:
+    def launch() -> None:
+        back()
+        if app and any(a.bundle_id == app for a in host.apps()):
+            host.launch(app)
+    return launch
+
+
 def control_center(host: Host, back: Handler) -> Node:
     """Control Center (see the module docstring)."""
     f = host.facts
     store = host.store(SETTINGS)
     full = Rect(0, 0, f.width, f.height)
-    toggles = []
-    for i, (name, title, key) in enumerate(TOGGLES):
-        on = store.flag(key, SWITCH_DEFAULTS[key])
-
-        def flip(key: str = key) -> None:
-            store.put(key, not store.flag(key, SWITCH_DEFAULTS[key]))
-
-        frame = Rect(MODULE.x + 12 + (i % 2) * 82, MODULE.y + 12 + (i // 2) * 82, 64, 64)
-        toggles.append(Node("Switch", frame, name=name, label=_label(host, title, key, on),
-                            value="1" if on else "0", traits="ToggleButton, Button",
-                            on_tap=flip))
-    module = Node("Other", MODULE, children=tuple(toggles))
+    controls: list[Node] = [
+        layout.button("Add a Control", Rect(24, 52, 44, 44), lambda: None, name="edit-button"),
+        layout.button("Power", Rect(f.width - 68, 52, 44, 44), host.show_power_off,
+                      name="power-off-button"),
+        _connectivity(host),
+        Node("Other", Rect(208, 110, 170, 170), children=(
+            layout.button("Play", Rect(220, 200, 60, 60), lambda: None,
+                          name="now-playing-button"),)),
+        layout.button("Screen Mirroring", Rect(117, 296, 77, 77), lambda: None,
+                      name="screen-mirroring-button")]
+    for name, label, key, frame in SWITCHES:
+        default = SWITCH_DEFAULTS.get(key, False)
+        controls.append(_switch(name, label, store.flag(key, default), frame,
+                                _flipper(host, key, default)))
+    controls += _sliders(host)
+    controls += [layout.button(label, frame, _launcher(host, app, back), name=name)
+                 for name, label, app, frame in LAUNCHERS]
     layout_view = Node("ScrollView", full, name="ControlCenterLayoutView",
-                       children=(Node("Other", full, children=(module,)),))
+                       children=tuple(controls))
     # a tap on the empty space around the modules reaches the view itself: it closes
-    return Node("Other", full, name="ControlCenterView", key="control-center", on_tap=back,
+    return Node("Other", full, name=CONTROL_CENTER, key="control-center", on_tap=back,
                 children=(layout_view,))
