@@ -60,6 +60,7 @@ from phoneshell.records import AuditEvent, Scalar, Target
 from phoneshell.xcui import (
     KEY_TYPE,
     SPRINGBOARD,
+    control_center_at,
     full_type,
     outlasts_run,
     removes_app,
@@ -79,6 +80,16 @@ def _named(target: Target | None) -> str:
     if target is None:
         return "nothing the screen names"
     return f"{short_type(target.type)} {target.label or target.name!r}"
+
+
+def _start(action: Classified) -> tuple[float, float] | None:
+    """Where an action's finger first touches (None: aimed at an element, or no point)."""
+    for x_key, y_key in (("x", "y"), ("from_x", "from_y")):
+        x, y = action.params.get(x_key), action.params.get(y_key)
+        if isinstance(x, int | float) and isinstance(y, int | float) \
+                and not isinstance(x, bool) and not isinstance(y, bool):
+            return float(x), float(y)
+    return None
 
 
 def outcome_of(reply: Reply) -> tuple[bool, str]:
@@ -342,8 +353,10 @@ class Recorder(Aiming):
                              seen.chosen, action.params)
         removal = "" if why else removes_app(action.kind, app, seen.label, seen.name,
                                              action.params)
-        lasting = "" if why or removal else outlasts_run(action.kind, app, seen.label,
-                                                         action.params, seen.page)
+        known = self.custody.known.page
+        lasting = "" if why or removal else outlasts_run(
+            action.kind, app, seen.label, action.params, seen.page, seen.name, seen.type,
+            None if known is None else control_center_at(known.tree, _start(action)))
         if not why and not removal and not lasting:
             return None
         return self._refusal(context, action, target, app, request, (

@@ -1,9 +1,9 @@
-"""What an agent's logged actions changed of the phone's settings: the Settings values it
-changed (switches, options, sliders, and Control Center's connectivity toggles), each with what
-it was before, and the phone's own states it sent a change of through WDA (how it is held, light
-or dark, a simulated location). The runner sets them back after the attempt (`runner.setback`,
-said in `teardown.switched`); the `settings_unchanged` check fails on them. Pure: reads audit
-events, never a phone.
+"""What an agent's logged actions changed of the phone's settings: the Settings values it changed
+(switches, options, sliders, Display & Brightness's Light and Dark Buttons, and Control Center's
+connectivity toggles), each with what it was before, and the phone's own states it sent a change
+of through WDA (how it is held, light or dark, a simulated location). The runner sets them back
+after the attempt (`runner.setback`, said in `teardown.switched`); the `settings_unchanged`
+check fails on them. Pure: reads audit events, never a phone.
 """
 
 from __future__ import annotations
@@ -15,7 +15,19 @@ from typing import Literal
 from phoneshell.audit import Action, actions
 from phoneshell.records import AuditEvent
 from phoneshell.wda_routes import DEVICE_STATES
-from phoneshell.xcui import CELL, CONTROL_TOGGLES, SETTINGS, SLIDER, SPRINGBOARD, SWITCH, sideways
+from phoneshell.xcui import (
+    APPEARANCE,
+    APPEARANCE_BUTTONS,
+    APPEARANCE_PAGE,
+    BUTTON,
+    CELL,
+    CONTROL_TOGGLES,
+    SETTINGS,
+    SLIDER,
+    SPRINGBOARD,
+    SWITCH,
+    sideways,
+)
 
 __all__ = ["Changed", "SettingKind", "changed_device", "changed_settings", "setting_of"]
 
@@ -33,7 +45,7 @@ def changed_device(events: Iterable[AuditEvent]) -> tuple[str, ...]:
     return tuple(found)
 
 
-SettingKind = Literal["switch", "choice", "slider", "control"]
+SettingKind = Literal["switch", "choice", "slider", "control", "button"]
 
 
 @dataclass(frozen=True)
@@ -44,12 +56,13 @@ class Changed:
     kind: SettingKind
     label: str
     """The switch's or the slider's label; for a choice, the title of its list's page; for a
-    Control Center toggle, its name (`wifi-button`)."""
+    Control Center toggle, its name (`wifi-button`); for Buttons that choose, what they choose
+    ("Appearance")."""
     page: str
     """The title of the page it was changed on ("" when the log has none)."""
     was: str
-    """What it was: "1" or "0" for a switch or a toggle, the option chosen, the slider's value
-    ("50%")."""
+    """What it was: "1" or "0" for a switch or a toggle, the option or Button chosen ("Never",
+    "Light"), the slider's value ("50%")."""
 
     @property
     def shown(self) -> str:
@@ -82,6 +95,11 @@ def setting_of(action: Action) -> Changed | None:
     if (action.kind == "tap" or (action.kind == "swipe" and sideways(action.params))) \
             and target.type == SWITCH and target.label:
         return Changed("switch", target.label, target.page, "1" if target.value == "1" else "0")
+    if (action.kind == "tap" and target.type == BUTTON and target.label in APPEARANCE_BUTTONS
+            and target.page in ("", APPEARANCE_PAGE)):
+        # The chosen Button reads "1"; a tap on the other one changes the appearance from it.
+        was = target.label if target.value == "1" else APPEARANCE_BUTTONS[target.label]
+        return Changed("button", APPEARANCE, APPEARANCE_PAGE, was)
     if action.kind == "tap" and target.type == CELL and target.chosen and target.page:
         return Changed("choice", target.page, target.page, target.chosen)
     if action.kind in ("tap", "swipe", "type") and target.type == SLIDER and target.label:
@@ -92,11 +110,11 @@ def setting_of(action: Action) -> Changed | None:
 def changed_settings(events: Iterable[AuditEvent]) -> tuple[Changed, ...]:
     """The Settings values the agent changed, in the order it first touched them: switches it
     tapped or slid sideways (the bridge logs the labelled switch around a knob), options it
-    tapped in a list of options (logged with the option chosen before), sliders it tapped,
-    dragged or set, and Control Center's toggles it tapped or dragged (by their names), each
-    with the title of the page it was on and what it was before the attempt first touched it.
-    A setup that changed one the agent then touched is undone too: the phone is left as the
-    attempt found it, not as its setup made it."""
+    tapped in a list of options (logged with the option chosen before), the appearance's Light
+    and Dark Buttons it tapped, sliders it tapped, dragged or set, and Control Center's toggles
+    it tapped or dragged (by their names), each with the title of the page it was on and what it
+    was before the attempt first touched it. A setup that changed one the agent then touched is
+    undone too: the phone is left as the attempt found it, not as its setup made it."""
     was: dict[tuple[str, str, str], Changed] = {}
     touched: set[tuple[str, str, str]] = set()
     for action in actions(events):

@@ -53,7 +53,43 @@ CONTROL_TOGGLES = {"airplane-mode-button": "Airplane Mode",
                    "cellular-data-button": "Cellular Data", "wifi-button": "Wi-Fi",
                    "bluetooth-button": "Bluetooth"}
 """Control Center's connectivity toggles (SpringBoard Switches valued "1"/"0") by the name real
-iPhones give them, with what each switches; their labels vary ("Wi-Fi, HomeNet")."""
+iPhones give them, with what each switches; their labels vary ("Wi-Fi, HomeNet"). The only
+controls of Control Center the harness sets back (`device.control_center`)."""
+CONTROL_CENTER = "ControlCenterView"
+"""The name of Control Center's view: a screen whose source holds it shows Control Center."""
+CONTROL_CENTER_SPACE = frozenset({CONTROL_CENTER, "ControlCenterLayoutView"})
+"""Control Center's own views: a touch on them (the empty space around its modules, a drag up)
+closes it or scrolls it, and changes nothing."""
+CONTROL_CENTER_LASTING = {
+    "orientation-lock-button": "it would lock the screen upright, so later tasks could not "
+                               "turn an app sideways (Calculator's scientific keypad)",
+    "focus-button": "it would turn on a Focus (Do Not Disturb), and the owner would miss calls "
+                    "and notifications after the run",
+    "flashlight-button": "it would turn the flashlight on or off, and the owner's light stays "
+                         "as left",
+    "silent-mode-button": "it would switch the phone to silent or back, and the owner would "
+                          "miss calls after the run",
+    "brightness-slider": "it would change the screen's brightness",
+    "volume-slider": "it would change the phone's volume",
+    "screen-mirroring-button": "it would mirror the screen to a TV or a Mac nearby",
+    "now-playing-button": "it would play or pause the owner's media",
+    "power-off-button": "it opens the power-off screen, whose slider turns the phone off",
+    "edit-button": "it opens Control Center's editing, which adds, moves and removes the "
+                   "owner's controls",
+}
+"""Control Center's controls beyond the connectivity toggles, by the name the simulator gives
+them (real iPhones' names are inferred: docs/simulator.md), with what each would change: none
+is set back after the run. Any other control of Control Center is refused too
+(`control_center_lasting`); this says why in its own words."""
+CONTROL_CENTER_WHY = ("it would change {what} in Control Center, which outlasts the run: the "
+                      "harness sets back only the connectivity toggles (Airplane Mode, "
+                      "Cellular Data, Wi-Fi, Bluetooth)")
+BUTTON = TYPE_PREFIX + "Button"
+APPEARANCE = "Appearance"
+APPEARANCE_PAGE = "Display & Brightness"
+APPEARANCE_BUTTONS = {"Light": "Dark", "Dark": "Light"}
+"""Display & Brightness's Appearance: two Buttons, the chosen one selected (WDA reports a
+selected Button's value "1"), each with the other, which was chosen before a tap changed it."""
 LISTS = frozenset({"Table", "CollectionView"})
 """Short types of the views that hold a list's cells."""
 
@@ -479,8 +515,82 @@ PURGES = frozenset({"delete", "delete all", "delete note", "delete notes"})
 """Recently Deleted's buttons that delete for good (lower case)."""
 
 
+def _rect_holds(node: Node, x: float, y: float) -> bool:
+    rect = node.get("rect")
+    if not isinstance(rect, Mapping):
+        return False
+    try:
+        left, top = float(rect["x"]), float(rect["y"])
+        return left <= x <= left + float(rect["width"]) and top <= y <= top + float(rect["height"])
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+def control_center_at(tree: object, point: tuple[float, float] | None) -> str | None:
+    """What lies at `point` in Control Center, when a JSON-shaped source shows it (a node named
+    `CONTROL_CENTER`): the name of the innermost element of its view there ("" when that has
+    none, or no point is known); None when the source does not show Control Center."""
+    view = next((node for _, node in walk(tree) if node.get("name") == CONTROL_CENTER), None)
+    if view is None:
+        return None
+    if point is None:
+        return ""
+    inner: Node = view
+    for _, node in walk(view):
+        if _rect_holds(node, *point):
+            inner = node  # document order: a later (deeper or drawn-over) one wins
+    name = inner.get("name")
+    return name if isinstance(name, str) else ""
+
+
+def control_center_lasting(kind: str, app: str, target_type: str, label: str, name: str,
+                           under: str) -> str:
+    """Why a touch in Control Center would change what outlasts the run ("" when it would
+    not): anything but a connectivity toggle (a SpringBoard Switch named in `CONTROL_TOGGLES`,
+    set back after the attempt) and Control Center's own views (the space around its modules,
+    which closes it). Fails closed: an element with neither name nor label (a view laid over
+    the screen) passes only where Control Center has nothing but its own views under the
+    touch (`under`, from `control_center_at`)."""
+    if kind not in ("tap", "swipe", "type"):
+        return ""
+    if name in CONTROL_TOGGLES and target_type == SWITCH and app == SPRINGBOARD:
+        return ""
+    if name in CONTROL_CENTER_LASTING:
+        return CONTROL_CENTER_LASTING[name]
+    if (name in CONTROL_CENTER_SPACE or not (name or label).strip()) \
+            and under in CONTROL_CENTER_SPACE:
+        return ""
+    if not (name or label).strip():
+        return ("it touches an element of Control Center with neither name nor label, which "
+                "the log cannot tell from a control the harness cannot set back (Focus, "
+                "Orientation Lock, the flashlight...)")
+    return CONTROL_CENTER_WHY.format(what=repr(label or name))
+
+
+SETTINGS_UNSET_TYPES = frozenset({"PickerWheel", "Picker", "DatePicker", "Stepper",
+                                  "SegmentedControl"})
+"""Short types of Settings controls that change a value no set-back knows (a date picked, a
+stepper's count, a segment chosen): refused in Settings, as the set-back knows only switches,
+options, sliders and the appearance's Buttons (`changes.setting_of`)."""
+STEPPER_BUTTONS = frozenset({"increment", "decrement"})
+"""The labels of a stepper's two Buttons (lower case)."""
+
+
+def _unset_in_settings(kind: str, target_type: str, text: str) -> str:
+    """Why an action on a Settings control would change a value no set-back knows ("")."""
+    if kind not in ("tap", "swipe", "type"):
+        return ""
+    if short_type(target_type) in SETTINGS_UNSET_TYPES or (
+            short_type(target_type) == "Button" and text in STEPPER_BUTTONS):
+        return (f"it would change a Settings value by a {short_type(target_type)}, which the "
+                "harness cannot set back (it sets back switches, options, sliders and the "
+                "appearance)")
+    return ""
+
+
 def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] | None = None,
-                 page: str = "") -> str:
+                 page: str = "", name: str = "", target_type: str = "",
+                 control_center: str | None = None) -> str:
     """Why an action would change what outlasts the run ("" when it would not): the keyboard's
     dictionary, the Home Screen's layout, every app's permissions, a saved network, the owner's
     account, an emergency call, any call, message or email (`reaches_out`), the owner's
@@ -494,7 +604,13 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
         params: the action's params: an alert's button pressed through WDA's alert routes is
             named there (`button`), not by a target.
         page: the title of the page the element was on (its navigation bar's).
+        name, target_type: the element's name and full type.
+        control_center: when the screen shows Control Center, what lies under the touch there
+            (`control_center_at`): only its connectivity toggles and empty space are let
+            through (`control_center_lasting`); None when it does not show.
     """
+    if control_center is not None:
+        return control_center_lasting(kind, app, target_type, label, name, control_center)
     text = _pressed(label, params)
     if app == NOTES and page == RECENTLY_DELETED and (
             kind == "tap" and text in PURGES or kind == "swipe" and _leftward(params)):
@@ -502,6 +618,9 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
     reach = (reaches_out(app, text) or uses_pasteboard(text)) if kind == "tap" else ""
     if reach:
         return reach
+    unset = _unset_in_settings(kind, target_type, text) if app == SETTINGS else ""
+    if unset:
+        return unset
     if app == SETTINGS and kind == "tap":
         return SETTINGS_LASTING_TAPS.get(text.split(", ", 1)[0], "")
     if app == SPRINGBOARD and kind in ("tap", "swipe", "type"):

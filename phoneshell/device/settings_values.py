@@ -1,7 +1,7 @@
 """Setting a Settings value back to where it was, as a person would: open Settings, go to the
 page it is on, and change it back if it is not where it should be, then see it there. A value is
-a switch (Wi-Fi), the option chosen in a list of options (Auto-Lock's "Never") or a slider's
-position (Text Size's "50%").
+a switch (Wi-Fi), the option chosen in a list of options (Auto-Lock's "Never"), a slider's
+position (Text Size's "50%") or the Button chosen among others (Appearance's "Light").
 
 The bridge logs what an agent changed: a switch by its label and whether it was on, a tap in a
 list of options with the option chosen before, a slider by its label and value, each with the
@@ -31,7 +31,7 @@ from phoneshell.device.steps import run_steps, screen_signature
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
-from phoneshell.xcui import CELL, CHECKMARK, SETTINGS, SLIDER, SWITCH
+from phoneshell.xcui import BUTTON, CELL, CHECKMARK, SETTINGS, SLIDER, SWITCH
 
 FIRST_PAGE = "Settings"
 """The title of Settings' first page."""
@@ -155,31 +155,54 @@ def set_switch(phone: Phone, label: str, on: bool, page: str = "") -> bool:
     return True
 
 
+def _choose(phone: Phone, page: str, option: str, kind: str,
+            chosen: Callable[[PageSource, Element], bool]) -> bool:
+    """Tap the element of type `kind` labelled `option` on the Settings page `page` unless it
+    shows `chosen` already, and see it chosen; False (having changed nothing) when the page or
+    the element is not found.
+
+    Raises:
+        StepError: it was tapped and did not show chosen.
+    """
+    find = _labelled(kind, option)
+    found = _on(phone, page, find)
+    if found is None:
+        return False
+    if not chosen(*found):
+        phone.tap(*found[1].centre)
+
+        def now_chosen() -> bool:
+            now = phone.page()
+            there = find(now)
+            return there is not None and chosen(now, there)
+
+        if not phone.poll(now_chosen, phone.effect_timeout_s):
+            raise StepError(f"{option!r} on the Settings page {page!r} was tapped and did not "
+                            "show chosen")
+    stop_app(phone, SETTINGS)
+    return True
+
+
 def set_choice(phone: Phone, page: str, option: str) -> bool:
     """Choose `option` in the list of options on the Settings page titled `page` (Auto-Lock's
-    "Never"); return False (having changed nothing) when the page or the option is not found.
+    "Never"), chosen once its cell shows the checkmark; False (having changed nothing) when the
+    page or the option is not found.
 
     Raises:
         StepError: the option was tapped and did not become the one chosen.
     """
-    find = _labelled(CELL, option)
-    found = _on(phone, page, find)
-    if found is None:
-        return False
-    shown, cell = found
-    if not checked(shown, cell):
-        phone.tap(*cell.centre)
+    return _choose(phone, page, option, CELL, checked)
 
-        def chosen() -> bool:
-            now = phone.page()
-            row = find(now)
-            return row is not None and checked(now, row)
 
-        if not phone.poll(chosen, phone.effect_timeout_s):
-            raise StepError(f"the option {option!r} on the Settings page {page!r} did not "
-                            "show its checkmark when tapped")
-    stop_app(phone, SETTINGS)
-    return True
+def set_chosen_button(phone: Phone, page: str, option: str) -> bool:
+    """Choose the Button `option` on the Settings page titled `page` (Display & Brightness's
+    "Light"), chosen once WDA reads its value "1" (a selected Button); False (having changed
+    nothing) when the page or the Button is not found.
+
+    Raises:
+        StepError: the Button was tapped and did not become the one chosen.
+    """
+    return _choose(phone, page, option, BUTTON, lambda _, button: button.value == "1")
 
 
 def percent(value: str) -> float | None:
@@ -218,12 +241,13 @@ def set_slider(phone: Phone, label: str, value: str, page: str) -> bool:
 def set_back(phone: Phone, kind: str, label: str, page: str, was: str) -> bool:
     """Set one Settings value back to what it was: a switch (`was` "1" or "0"), the option
     chosen on the page `page` (`was` its title, `label` unused), a slider (`was` as WDA read
-    it), or a Control Center toggle (`label` its name, `was` "1" or "0"); False when its page
+    it), a Control Center toggle (`label` its name, `was` "1" or "0"), or the Button chosen
+    among others on the page `page` (`was` its label: Appearance's "Light"); False when its page
     or the value is not found.
 
     Raises:
         StepError: it was changed back and did not show so.
-        ValueError: `kind` is none of switch, choice, slider, control.
+        ValueError: `kind` is none of switch, choice, slider, control, button.
     """
     if kind == "switch":
         return set_switch(phone, label, was == "1", page)
@@ -233,4 +257,6 @@ def set_back(phone: Phone, kind: str, label: str, page: str, was: str) -> bool:
         return set_slider(phone, label, was, page)
     if kind == "control":
         return set_toggle(phone, label, was == "1")
+    if kind == "button":
+        return set_chosen_button(phone, page, was)
     raise ValueError(f"no Settings value of kind {kind!r}")

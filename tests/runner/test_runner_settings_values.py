@@ -167,7 +167,7 @@ def test_set_toggle_flips_a_control_center_toggle_and_finds_no_other(sim: SimSer
     assert set_toggle(phone, "bluetooth-button", False)
     assert switches(sim)["bluetooth"] is False
     assert set_toggle(phone, "bluetooth-button", False)  # off already: nothing tapped
-    assert not set_toggle(phone, "flashlight-button", True)
+    assert not set_toggle(phone, "no-such-button", True)
     assert switches(sim) == {"bluetooth": False}
     assert sim.state()["foreground"] == "com.apple.springboard"
 
