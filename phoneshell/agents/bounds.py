@@ -3,16 +3,20 @@ disk's free space. An agent that filled the disk crashed the run and left no row
 keeps that its own failure, and gives the disk back.
 
 Its stdout and stderr come through pipes the harness reads, and only so much of each is kept
-(its start and its end: the claim line is at the end): a hard bound, however fast it prints. Its
+(its start and its end: the claim line is at the end): a hard bound, however fast it prints; a
+copy the disk refuses is its failure too (`CappedOutput.unkept`), never a crash of the run. Its
 folder (its files) cannot be bounded as it is written without a file system of its own, so it is
 watched: every `WATCH_S` while it runs and once more after, its size and file count against the
-limits, and the disk's free space against a reserve (a file it holds open after unlinking it
-shows only there). Over any of them, it is stopped, and what it wrote is deleted. The count and
-the deletion go by `walk` (by open folder, however deep, wide or long-named the tree): what the
-count cannot see is over the limits, and so is what the take-back after its turn could not take
-back (`agent_user.take_back`'s answer, which the command agent adds).
+limits, and the disk's free space against what its turn may take of it (a file it holds open
+after unlinking it shows only there). The watch is always on: its bound is relative to the
+free space at the start of the turn, so a disk that starts nearly full is watched all the more
+closely, and one with less than the harness's own room (`HARNESS_ROOM_BYTES`) is refused before
+the agent starts, as the disk's fault, not the agent's. Over any of them, it is stopped, and
+what it wrote is deleted. The count and the deletion go by `walk` (by open folder, however deep,
+wide or long-named the tree): what the count cannot see is over the limits, and so is what the
+take-back after its turn could not take back (`agent_user.take_back`'s answer, which the command
+agent adds).
 """
-
 from __future__ import annotations
 
 import contextlib
@@ -25,16 +29,18 @@ from pathlib import Path
 from typing import IO
 
 from phoneshell.agents import walk
+from phoneshell.errors import RunError
 
 FOLDER_MAX_BYTES = 1 << 30
 """The most an agent may write into its attempt folder (its scratch folder, stdout, stderr)."""
 FOLDER_MAX_FILES = 100_000
 OUTPUT_MAX_BYTES = 8 << 20
 """How much of each of its stdout and stderr is kept: the first and the last half of it."""
-DISK_RESERVE_BYTES = 512 << 20
-"""The free space the disk holding the run keeps while an agent runs: below it (having been
-above it when the agent started), the agent is stopped and what it wrote deleted, so the
-harness can still write its rows."""
+HARNESS_ROOM_BYTES = 32 << 20
+"""The free space the harness keeps on the disk holding the run to record an attempt after the
+agent's turn: its evidence and rows (a few MiB on a phone, less on the simulator) and the
+agent's own kept output (`OUTPUT_MAX_BYTES` twice at most). An agent's turn never takes it; a
+disk with less free before the turn is not the agent's doing (`no_room`)."""
 WATCH_S = 1.0
 READ_CHUNK = 1 << 16
 DRAIN_S = 1.0
@@ -94,27 +100,53 @@ def written(folder: Path) -> str:
     return ""
 
 
+def no_room(folder: Path) -> str:
+    """Why the disk holding `folder` has too little free space for an agent's turn ("" when
+    it has room): less than `HARNESS_ROOM_BYTES`, before the agent did anything."""
+    free = disk_free(folder)
+    if free >= HARNESS_ROOM_BYTES:
+        return ""
+    return (f"the disk holding {folder} has {free / (1 << 20):.1f} MiB free, under the "
+            f"{HARNESS_ROOM_BYTES >> 20} MiB the harness keeps to record an attempt, before "
+            "the agent's turn (not the agent's doing)")
+
+
 class DiskWatch:
     """The limits of one agent's turn on the disk: its folder, and the disk's free space.
 
+    Of the free space at its start, the turn may take its folder's limit
+    (`FOLDER_MAX_BYTES`), and never the harness's room (`HARNESS_ROOM_BYTES`), wherever it
+    writes: into its folder, a file it holds open unlinked, anywhere else it can reach on the
+    disk.
+
     Args:
         folder: the attempt folder (its scratch folder, stdout and stderr inside).
+
+    Raises:
+        RunError: the disk holds less than the harness's room already (`no_room`).
     """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.guarded = disk_free(folder) > DISK_RESERVE_BYTES
-        """Whether the reserve is watched: a disk below it at the start is not the agent's."""
+        why = no_room(folder)
+        if why:
+            raise RunError(why, hint="free some space on that disk (or give --runs a folder "
+                                     "on another), then run it again")
+        self.free_at_start = disk_free(folder)
+        self.floor = max(self.free_at_start - FOLDER_MAX_BYTES, HARNESS_ROOM_BYTES)
+        """Below this much free, the agent is stopped: what it took is its allowance."""
 
     def over(self) -> str:
-        """Why the agent must be stopped for what it wrote ("" when it need not): the disk's
-        reserve, its folder's limits."""
-        if self.guarded:
-            free = disk_free(self.folder)
-            if free < DISK_RESERVE_BYTES:
-                return (f"the disk holding the run fell to {free >> 20:,} MiB free while it "
-                        f"ran (the harness keeps {DISK_RESERVE_BYTES >> 20:,} MiB)")
-        return written(self.folder)
+        """Why the agent must be stopped for what it wrote ("" when it need not): its
+        folder's limits (the more telling, when it wrote there), the disk's free space."""
+        over = written(self.folder)
+        free = disk_free(self.folder)
+        if over or free >= self.floor:
+            return over
+        return (f"it filled the disk holding the run: {free / (1 << 20):.1f} MiB free of the "
+                f"{self.free_at_start / (1 << 20):.1f} MiB there were when its turn started "
+                f"(it may take {(self.free_at_start - self.floor) >> 20:,} MiB; the harness "
+                f"keeps {self.floor >> 20:,} MiB)")
 
 
 def wipe(scratch: Path) -> str:
@@ -128,7 +160,9 @@ def wipe(scratch: Path) -> str:
 
 class CappedOutput:
     """Copy one of a program's output pipes into a file, keeping its first and last
-    `OUTPUT_MAX_BYTES / 2` bytes and saying how much was left out between them.
+    `OUTPUT_MAX_BYTES / 2` bytes and saying how much was left out between them. A file the
+    disk refuses (full, by the program or anything else in its turn) ends the copy, not the
+    run: the pipe is still read to its end, and why it was not kept is `unkept`.
 
     Args:
         pipe: the read end (the program holds the write end).
@@ -137,53 +171,69 @@ class CappedOutput:
 
     def __init__(self, pipe: IO[bytes], path: Path) -> None:
         self.pipe, self.path = pipe, path
+        self.unkept = ""
+        """Why its output could not all be kept ("" when it was), once the copy is done."""
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._copy, daemon=True,
                                        name=f"agent output {path.name}")
         self.thread.start()
 
     def _copy(self) -> None:
+        try:
+            with self.path.open("wb") as out:
+                self._keep(out)
+        except OSError as exc:  # the disk refused it: whatever else it prints is read, unkept
+            self.unkept = f"its {self.path.name} could not be kept ({exc.strerror or exc})"
+            self._keep(None)
+        finally:
+            self.pipe.close()
+
+    def _keep(self, out: IO[bytes] | None) -> None:
+        """Read the pipe to its end (or until given up on), writing what is kept to `out`
+        (None: only read)."""
         half = OUTPUT_MAX_BYTES // 2
         head = 0
         tail: deque[bytes] = deque()
         kept_tail = dropped = 0
         fd = self.pipe.fileno()
         given_up = float("inf")
-        with self.path.open("wb") as out:
-            while time.monotonic() < given_up:
-                # Asked before the wait, not after: a wait that found nothing before the program
-                # wrote its last words and exited says nothing of them, and under load this
-                # thread can sit on such an answer past the exit (they were lost then).
-                gone = self.stop.is_set()
-                if gone and given_up == float("inf"):
-                    given_up = time.monotonic() + DRAIN_S
-                ready, _, _ = select.select([fd], [], [], 0.2)
-                if not ready:
-                    if gone:
-                        break  # what still holds the pipe open was left behind: not waited for
-                    continue
-                chunk = os.read(fd, READ_CHUNK)
-                if not chunk:
-                    break
-                if head < half:
-                    room = chunk[:half - head]
-                    out.write(room)
-                    head += len(room)
-                    chunk = chunk[len(room):]
-                if chunk:
-                    tail.append(chunk)
-                    kept_tail += len(chunk)
-                    while kept_tail - len(tail[0]) >= half:
-                        dropped += len(tail[0])
-                        kept_tail -= len(tail.popleft())
-            if kept_tail > half:  # the oldest chunk cut to fit, whatever size the reads were
-                dropped += kept_tail - half
-                tail[0] = tail[0][kept_tail - half:]
-            if dropped:
-                out.write(f"\n[phoneshell: {dropped:,} bytes left out here; "
-                          f"{OUTPUT_MAX_BYTES >> 20} MiB of output are kept]\n".encode())
-            out.writelines(tail)
-        self.pipe.close()
+        while time.monotonic() < given_up:
+            # Asked before the wait, not after: a wait that found nothing before the program
+            # wrote its last words and exited says nothing of them, and under load this
+            # thread can sit on such an answer past the exit (they were lost then).
+            gone = self.stop.is_set()
+            if gone and given_up == float("inf"):
+                given_up = time.monotonic() + DRAIN_S
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if not ready:
+                if gone:
+                    break  # what still holds the pipe open was left behind: not waited for
+                continue
+            chunk = os.read(fd, READ_CHUNK)
+            if not chunk:
+                break
+            if out is None:
+                continue
+            if head < half:
+                room = chunk[:half - head]
+                out.write(room)
+                head += len(room)
+                chunk = chunk[len(room):]
+            if chunk:
+                tail.append(chunk)
+                kept_tail += len(chunk)
+                while kept_tail - len(tail[0]) >= half:
+                    dropped += len(tail[0])
+                    kept_tail -= len(tail.popleft())
+        if out is None:
+            return
+        if kept_tail > half:  # the oldest chunk cut to fit, whatever size the reads were
+            dropped += kept_tail - half
+            tail[0] = tail[0][kept_tail - half:]
+        if dropped:
+            out.write(f"\n[phoneshell: {dropped:,} bytes left out here; "
+                      f"{OUTPUT_MAX_BYTES >> 20} MiB of output are kept]\n".encode())
+        out.writelines(tail)
 
     def finish(self) -> None:
         """Wait for the copy once the program is gone: what is in the pipe is read, then a
@@ -192,5 +242,12 @@ class CappedOutput:
         self.thread.join()
 
 
-__all__ = ["DISK_RESERVE_BYTES", "FOLDER_MAX_BYTES", "FOLDER_MAX_FILES", "OUTPUT_MAX_BYTES",
-           "WATCH_S", "CappedOutput", "DiskWatch", "disk_free", "wipe", "written"]
+def unkept(outputs: list[CappedOutput]) -> str:
+    """Why the program's output could not be kept ("" when it all was): the disk refused it
+    during its turn, which is its failure, as filling the disk is."""
+    return "; ".join(o.unkept for o in outputs if o.unkept)
+
+
+__all__ = ["FOLDER_MAX_BYTES", "FOLDER_MAX_FILES", "HARNESS_ROOM_BYTES", "OUTPUT_MAX_BYTES",
+           "WATCH_S", "CappedOutput", "DiskWatch", "disk_free", "no_room", "unkept", "wipe",
+           "written"]

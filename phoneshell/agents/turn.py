@@ -146,7 +146,8 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
             feed.join()
         untaken = box.take_back(scratch)  # nothing of it is left to write there
     # looked at once more with it gone: what it wrote just before too
-    over = untaken or watch.over()
+    # a copy of its output the disk refused is its failure too (never the run's crash)
+    over = untaken or watch.over() or bounds.unkept(outputs)
     stopped = stopped or over
     if timed_out or stopped:
         code = process.wait()

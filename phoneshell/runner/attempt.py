@@ -29,6 +29,7 @@ import traceback
 from dataclasses import dataclass, replace
 
 from phoneshell.agents import Agent, AgentContext, AgentResult
+from phoneshell.agents.bounds import no_room
 from phoneshell.agents.command import CommandAgent
 from phoneshell.audit import apps_in_front
 from phoneshell.device import Phone, run_steps
@@ -80,6 +81,11 @@ def _require_unlocked(phone: Phone) -> None:
 
 
 def _check_rig(rig: Rig, plan: AttemptPlan) -> None:
+    # A disk already short of the harness's room is not the agent's doing: its turn is not
+    # played (it would be charged for filling it), and the attempt is played again on resume.
+    room = no_room(plan.folder)
+    if room:
+        raise _Skip(f"{room}; free some space, then --resume plays it")
     # The lock is asked only when nothing has shown it unlocked since the last agent's turn
     # (`LastSeen.unlocked`): a real phone charges a request for it, and the harness locks
     # nothing; a setup that fails asks it then (`_prepare`).
