@@ -36,6 +36,7 @@ from phoneshell.cli import (
     swap_cmd,
     tasks_cmd,
 )
+from phoneshell.cli.disk_full import disk_full
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.runner.stop import stop_signals, stopped_line
 from phoneshell.untrusted import visible
@@ -146,11 +147,8 @@ def _command(args: argparse.Namespace) -> int:
         if exc.errno not in DISK_FULL:
             return _bug()
         # Not a bug: what was recorded before stays (every record is appended or replaced
-        # whole), and a run goes on from there with --resume.
-        report_error(PhoneshellError(
-            f"the disk is full{f' writing {exc.filename}' if exc.filename else ''}: {exc.strerror}",
-            hint="free some space; a run's attempts recorded so far stay, and `phoneshell run "
-                 "--resume RUN_ID` plays the rest"))
+        # whole); the hint says what goes on from what the command left (`disk_full`)
+        report_error(disk_full(exc, args))
         return EXIT_UNUSABLE
     except Exception:  # noqa: BLE001 - the last resort: a bug, shown in full to be reported
         return _bug()

@@ -1,0 +1,79 @@
+"""What the CLI says when the disk fills under a command: the error, naming where, and a hint
+that holds for what the command left behind. A run stopped before its run.json was written
+recorded nothing, and `--resume` would refuse it ("run.json is missing"): it starts again, and
+the folder it left (only its run.lock) is named to be removed. Never writes anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from phoneshell.errors import PhoneshellError
+from phoneshell.runner.folder import LOCK, MANIFEST, writer
+from phoneshell.runner.lines import resume_command
+
+NAMED_MAX = 3
+"""How many left-behind run folders a hint names."""
+
+
+def disk_full(exc: OSError, args: argparse.Namespace) -> PhoneshellError:
+    """The error for `exc` (ENOSPC or EDQUOT) met by the command `args` asked for."""
+    runs: Path | None = getattr(args, "runs", None) if args.command == "run" else None
+    where = (f" writing {exc.filename}" if exc.filename else
+             f" holding {runs}" if runs is not None else "")
+    hint = "free some space, then " + (_after_run(args) if runs is not None
+                                       else "run the command again")
+    return PhoneshellError(f"the disk is full{where}: {exc.strerror}", hint=hint)
+
+
+def _after_run(args: argparse.Namespace) -> str:
+    """What goes on from a run the disk stopped, as its folder says."""
+    runs: Path = args.runs
+    run_id = args.resume or args.run_id
+    folders = [runs / run_id] if run_id else _left_here(runs)
+    recorded = [f for f in folders if (f / MANIFEST).is_file()]
+    if recorded:  # its run.json is there: what it recorded stays, and it goes on
+        return (f"`{resume_command(runs, recorded[0].name)}` plays the rest (the attempts "
+                "recorded so far stay)")
+    left = [f for f in folders if f.is_dir()]
+    if not left:
+        return "start the run again: nothing of it was recorded"
+    named = ", ".join(str(f) for f in left[:NAMED_MAX]) + (" ..." if len(left) > NAMED_MAX
+                                                           else "")
+    return (f"start the run again: it stopped before its run.json was written, so nothing of "
+            f"it was recorded and --resume cannot go on from it; remove what it left ({named})")
+
+
+def _left_here(runs: Path) -> list[Path]:
+    """The run folders a new run of this process left: the one whose run.lock names this
+    process or which this process still holds (a lock whose holder could not be written to a
+    full disk); else every folder holding a run.lock and no run.json that no process is
+    writing, none of which a resume could go on from."""
+    try:
+        folders = sorted((f for f in runs.iterdir() if (f / LOCK).is_file()),
+                         key=lambda f: f.stat().st_mtime, reverse=True)
+    except OSError:
+        return []
+    me = os.getpid()
+    mine, left = [], []
+    for folder in folders:
+        holder = writer(folder)
+        if _lock_pid(folder / LOCK) == me or (holder and me in (p for p, _ in holder.held_by)):
+            mine.append(folder)
+        elif holder is None and not (folder / MANIFEST).exists():
+            left.append(folder)  # a run starting now holds its lock: not this one's
+    return mine or left
+
+
+def _lock_pid(lock: Path) -> int:
+    """The pid a run.lock names (0 when it names none: empty, damaged, unreadable)."""
+    try:
+        return int(json.loads(lock.read_bytes()[:65536])["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
+
+
+__all__ = ["disk_full"]
