@@ -1,4 +1,6 @@
-"""WDA routes about elements: find, read attributes and pixels, click, type, clear, picker wheels.
+"""WDA routes about elements: find, read attributes and pixels, click, type, clear.
+
+A picker wheel's select is in `wheel_routes.py`.
 
 Elements are found on the current screen of the front app and referenced by UUIDs that follow
 the element across re-renders (`elements.py`). An id whose element is no longer on screen
@@ -226,34 +228,6 @@ def _reach(ep: Endpoints, node: Node, how: str) -> None:
                        f"at its hit point ({x}, {y}) lands on {what}, which lies over it")
 
 
-def pickerwheel_select(ep: Endpoints, req: Request) -> JSON:
-    """`POST /wda/pickerwheel/:uuid/select` {"order": "next"|"previous", "offset": 0.2}.
-
-    As WDA does: tap `offset` of the wheel's height below (next) or above (previous) its
-    centre, then fail if the value did not change (the end of a wheel that does not wrap).
-    """
-    node = ep.element(req)
-    if node.wheel is None:
-        raise WdaError("unknown error", "The element is expected to be a valid Picker Wheel "
-                                        f"control. '{node.wd_type}' was given instead")
-    order, offset = str(req.body.get("order", "")).lower(), req.body.get("offset", 0.2)
-    if not isinstance(offset, (int, float)) or isinstance(offset, bool) or not 0 < offset <= 0.5:
-        raise WdaError("invalid argument", "'offset' value is expected to be in range "
-                                           f"(0.0, 0.5]. '{offset}' was given instead")
-    if order not in ("next", "previous"):
-        raise WdaError("invalid argument", "Only 'previous' and 'next' order values are "
-                                           f"supported. '{req.body.get('order')}' was given "
-                                           "instead")
-    before = node.value
-    x, y = node.frame.center
-    sign = 1 if order == "next" else -1
-    ep.phone.tap(x, y + sign * round(offset * node.frame.height))
-    if ep.element(req).value == before:
-        raise WdaError("unknown error",
-                       "Picker wheel value has not been changed after 2 seconds timeout")
-    return None
-
-
 def clear(ep: Endpoints, req: Request) -> JSON:
     """`POST /element/:uuid/clear`: empty a text field, focusing it first as typing does.
 
@@ -380,6 +354,5 @@ ROUTES = (
     Route("GET", "/wda/element/:uuid/accessible", accessible),
     Route("GET", "/wda/element/:uuid/accessibilityContainer", accessibility_container),
     Route("GET", "/wda/element/:uuid/getVisibleCells", visible_cells),
-    Route("POST", "/wda/pickerwheel/:uuid/select", pickerwheel_select, write=True),
 )
 """Element routes (all under a session), in the order they are matched."""

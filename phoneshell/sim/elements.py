@@ -31,6 +31,7 @@ class ElementRegistry:
     def __init__(self) -> None:
         self._ids: dict[str, str] = {}
         self._keys: dict[str, str] = {}
+        self._described: dict[str, str] = {}
 
     def reference(self, key: str) -> dict[str, JSON]:
         """The JSON element reference for an identity, minting an id on first sight."""
@@ -47,9 +48,30 @@ class ElementRegistry:
         return None if key is None else screen.by_key.get(key)
 
     def references(self, screen: Screen, nodes: list[Node]) -> list[JSON]:
-        """References for nodes of `screen`, in the order given."""
+        """References for nodes of `screen`, in the order given (each id remembers how XCTest
+        would describe its element, for the error once it is gone: `missing`)."""
         key_by_node = {id(n): k for n, k in zip(screen.nodes, screen.keys, strict=True)}
-        return [self.reference(key_by_node[id(n)]) for n in nodes]
+        refs: list[JSON] = []
+        for node in nodes:
+            ref = self.reference(key_by_node[id(node)])
+            self._described[str(ref["ELEMENT"])] = f'"{node.label or node.name or ""}" {node.type}'
+            refs.append(ref)
+        return refs
+
+    def missing(self, element_id: str) -> WdaError:
+        """WDA's 404 for an id that names no element on screen, in its two wordings: an id this
+        session never issued is not in FBElementCache ("either not present or it has expired
+        from the internal cache"); one it issued whose element has gone fails its snapshot
+        (XCUIElement+FBUtilities: "The previously found element ... is not present in the
+        current view anymore"), naming the element as XCTest describes it."""
+        if element_id not in self._keys:
+            return WdaError("stale element reference", f'The element identified by '
+                            f'"{element_id}" is either not present or it has expired from the '
+                            "internal cache. Try to find it again")
+        described = self._described.get(element_id, element_id)
+        return WdaError("stale element reference", f'The previously found element '
+                        f'"{described}" is not present in the current view anymore. Make sure '
+                        "the application UI has the expected state")
 
 
 def find(screen: Screen, using: str, value: str, context: Node | None = None) -> list[Node]:

@@ -4,7 +4,8 @@ Routing follows real WDA (notes/wda-stack.md §4.1): a path under /session/:sid 
 session form of a route, any other path its session-free form; what matches no route answers
 WDA's catch-all 404 `unknown command` (`unknown_command`); a route found under a session id
 that is not the active one answers 404 `invalid session id`. The routes live by room in
-`session_routes`, `device_routes`, `gesture_routes`, `element_routes` and `alert_routes`;
+`session_routes`, `device_routes`, `gesture_routes`, `element_routes`, `wheel_routes` and
+`alert_routes`;
 `wda_routes` lists all of WDA's. One session at a time: `POST /session` replaces it. The active
 id goes at the top level of every response. Ending a session (deleting or replacing it)
 terminates its app under test when it was created with `shouldTerminateApp` (WDA's default),
@@ -25,6 +26,7 @@ from phoneshell.sim import (
     gesture_routes,
     session_routes,
     settings,
+    wheel_routes,
 )
 from phoneshell.sim.elements import ElementRegistry
 from phoneshell.sim.faults import Faults
@@ -66,7 +68,7 @@ class Endpoints:
         self.settings: dict[str, JSON] = dict(settings.DEFAULTS)
         self._routes: tuple[Route, ...] = (*session_routes.ROUTES, *device_routes.ROUTES,
                                            *gesture_routes.ROUTES, *element_routes.ROUTES,
-                                           *alert_routes.ROUTES)
+                                           *wheel_routes.ROUTES, *alert_routes.ROUTES)
 
     def implemented(self) -> set[tuple[str, str, Scope]]:
         """(method, path, scope) of every WDA route the simulator serves, as `wda_routes` has
@@ -126,10 +128,7 @@ class Endpoints:
         element_id = request.params.get("uuid", "")
         node = self.elements.resolve(self.phone.screen(), element_id)
         if node is None:
-            raise WdaError("stale element reference",
-                           f"The previously found element \"{element_id}\" is not present in "
-                           "the current view anymore. Make sure the application UI has the "
-                           "expected state.")
+            raise self.elements.missing(element_id)
         return node
 
     def new_session(self, bundle_id: str | None, terminate_app: bool) -> Session:

@@ -3,14 +3,16 @@
 Most come in two forms, as FBElementCommands registers them: `/wda/<gesture>` acts on the app
 and `/wda/element/:uuid/<gesture>` on an element. Where WDA reads `x` and `y`
 (`targetWithXyCoordinatesFromRequest`) both must be given or neither: with them the gesture
-lands at that point of the screen, whichever form was called; without them on the element, or
-on the whole app. On an element, a touch lands at its hit point as XCUITest's does (the centre
-of the part of its frame that shows, once a list has scrolled it into view: `hit_point`), and
-acts on whatever is topmost there, exactly as a touch at that point would: an alert, the
-keyboard or a sheet over the element takes it. The app's hit point is the screen's centre. An
-element that no list can bring on screen answers WDA's not-visible error. Gestures no modelled
-control takes (pinch, rotate, two-finger taps) answer 200 and change nothing, as they would
-over such controls on a phone.
+lands at that offset from the top-left corner of the element's frame (of the app's, the
+screen's, for the `/wda/<gesture>` form), as XCTest's coordinate from the element's
+`coordinateWithNormalizedOffset:(0, 0)` does, wherever that falls and whatever lies there;
+without them on the element, or on the whole app. On an element, a touch lands at its hit
+point as XCUITest's does (the centre of the part of its frame that shows, once a list has
+scrolled it into view: `hit_point`), and acts on whatever is topmost there, exactly as a touch
+at that point would: an alert, the keyboard or a sheet over the element takes it. The app's
+hit point is the screen's centre. An element that no list can bring on screen answers WDA's
+not-visible error. Gestures no modelled control takes (pinch, rotate, two-finger taps) answer
+200 and change nothing, as they would over such controls on a phone.
 """
 
 from __future__ import annotations
@@ -52,13 +54,15 @@ def _element_or_app(ep: Endpoints, req: Request) -> Node:
 
 
 def target(ep: Endpoints, req: Request) -> Target:
-    """Where a gesture goes: (x, y) when both are given, else the element or the app."""
+    """Where a gesture goes: (x, y) from the element's corner (the screen's) when both are
+    given, else the element or the app."""
     x, y = req.body.get("x"), req.body.get("y")
     if x is None and y is None:
         return _element_or_app(ep, req)
     if x is None or y is None:
         raise WdaError("invalid argument", "Both x and y coordinates must be provided")
-    return req.number("x"), req.number("y")
+    corner = ep.element(req).frame if "uuid" in req.params else Rect(0, 0, 0, 0)
+    return corner.x + req.number("x"), corner.y + req.number("y")
 
 
 def shown(ep: Endpoints, node: Node) -> Node:
@@ -247,8 +251,7 @@ def press_and_drag(ep: Endpoints, req: Request) -> JSON:
     start = hit_point(ep, ep.element(req))
     to = ep.elements.resolve(ep.phone.screen(), str(req.body.get("toElement", "")))
     if to is None:
-        raise WdaError("stale element reference", "The destination element "
-                       f"\"{req.body.get('toElement')}\" is not present in the current view")
+        raise ep.elements.missing(str(req.body.get("toElement", "")))
     ep.phone.drag(Drag(*start, *to.frame.center))
     return None
 
@@ -310,8 +313,7 @@ def _locate(ep: Endpoints) -> actions.Locate:
     def locate(element_id: str, dx: float, dy: float) -> tuple[float, float]:
         node = ep.elements.resolve(ep.phone.screen(), element_id)
         if node is None:
-            raise WdaError("stale element reference", f"The previously found element "
-                           f"\"{element_id}\" is not present in the current view anymore")
+            raise ep.elements.missing(element_id)
         if node.frame.width <= 0 or node.frame.height <= 0:
             raise not_visible(node)
         # W3C puts an element-relative origin at the centre of the element's rectangle.

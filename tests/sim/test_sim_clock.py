@@ -324,11 +324,14 @@ def test_pickerwheel_select_steps_like_wda_and_fails_at_an_end(clock, raw):
     assert minute.value == "41 minutes"
     assert select(period, {"order": "next"}).status == 200
     stuck = select(period, {"order": "next"})
-    assert stuck.status == 500 and "has not been changed" in stuck.value["message"]
+    # FBElementCommands answers a wheel that did not move with invalid element state (400)
+    assert stuck.status == 400 and stuck.value["error"] == "invalid element state"
+    assert "has not been changed" in stuck.value["message"]
     assert select(minute, {"order": "next", "offset": 0.7}).status == 400
     assert select(minute, {"order": "sideways"}).status == 400
     save = clock(name="Save").get(timeout=1)
-    assert select(save, {"order": "next"}).status == 500
+    not_a_wheel = select(save, {"order": "next"})  # WDA: invalid argument, not a crash
+    assert not_a_wheel.status == 400 and not_a_wheel.value["error"] == "invalid argument"
 
 
 # -- stopwatch and timers -------------------------------------------------------------------
