@@ -10,12 +10,13 @@ a field of another type (a number sent as a string, a list of characters holding
 `value` and `text`) is refused (`gate.Refused`), never guessed: WDA would coerce it one way and
 the log would say another. So is a touch the log could not name by what it touches: a tap with
 neither a point nor an element (WDA touches the middle of the app), a point offset from an
-element, a pinch or rotate of the whole app, a swipe at a point; and a touch chain holding more
-than one gesture (`pointer.py`, `chains.py`). Durations in params are seconds, whatever unit the
-route took. A request that would keep the phone busy longer than a gesture or a task's typing
-needs (a hold, a drag at a crawl, a novel typed) is refused too (`limits.py`), and so is a
-button named by a usage page or usage WDA would read as another (12.0, 48.4). A new session's
-capabilities and WDA's settings are read in `sessions.py`.
+element that lands outside its frame (`Aiming.placed`), a pinch or rotate of the whole app, a
+swipe at a point; and a touch chain holding more than one gesture (`pointer.py`, `chains.py`).
+Durations in params are seconds, whatever unit the route took. A request that would keep the
+phone busy longer than a gesture or a task's typing needs (a hold, a drag at a crawl, a novel
+typed) is refused too (`limits.py`), and so is a button named by a usage page or usage WDA
+would read as another (12.0, 48.4). A new session's capabilities and WDA's settings are read in
+`sessions.py`.
 """
 
 from __future__ import annotations
@@ -129,17 +130,23 @@ def _keyboard_input(b: _Body, _: tuple[str, ...]) -> Classified:
 def _tap(gesture: str, at_point: bool = True) -> Handler:
     """A tap-like gesture at (x, y), or on the element named in the path.
 
-    `at_point`: the route reads x and y (WDA's twoFingerTap and tapWithNumberOfTaps read none).
-    Refused when it names neither (WDA then touches the middle of the app, whatever is drawn
-    there), and when it names both: WDA takes x and y from the element's corner (the simulator
-    from the screen's), so the touch may land outside the element the log would name.
+    `at_point`: the route reads x and y (WDA's click, twoFingerTap and tapWithNumberOfTaps
+    read none). Refused when it names neither (WDA then touches the middle of the app, whatever
+    is drawn there), and when it names one only (WDA answers "Both x and y coordinates must be
+    provided"). With an element, x and y are an offset from the top-left corner of its frame
+    (`targetWithXyCoordinatesFromRequest`): the action keeps them as `offset_x`/`offset_y`,
+    and the recorder logs it as a tap at the point they name once it has read the frame
+    (`Aiming.placed`).
     """
     def handle(b: _Body, ids: tuple[str, ...]) -> Classified:
         element = ids[0] if ids and ids[0] != "0" else None  # legacy /wda/tap/0: no element
         x, y = (b.num("x"), b.num("y")) if at_point else (None, None)
-        if element and (x is not None or y is not None):
-            raise unnamed("x and y with an element are an offset from its corner, which may "
-                           "lie outside it", "send the point on screen, without the element")
+        if element and (x is None) != (y is None):
+            raise Refused("Both x and y coordinates must be provided")
+        if element and x is not None and y is not None:
+            return Classified("tap", _params(element=element, offset_x=x, offset_y=y,
+                                             gesture=gesture, duration=b.num("duration")),
+                              "element")
         if not element and (x is None or y is None):
             raise unnamed("without an element" + (" or a point (x and y)" if at_point else "")
                            + " WDA touches the middle of the app",
@@ -299,6 +306,29 @@ def _swipe(gesture: str, needs_element: bool = False) -> Handler:
     return handle
 
 
+MAX_PICKER_ROWS = 60
+"""The most rows one picker wheel select may turn (`maxAttempts`; WDA's default is 25): a
+minute or second wheel's round. WDA taps a row at a time and waits for each to settle, and
+looks for a value a wheel may never show until the attempts run out."""
+
+
+def _picker_select(b: _Body, ids: tuple[str, ...]) -> Classified:
+    """`pickerwheel/:id/select`: a swipe on the wheel, logged with every argument WDA reads
+    (`order` as the direction, the `value` it turns to, `max_attempts` rows at most, the tap's
+    `offset`), since one request may turn it many rows. Each row is a tap inside the wheel's
+    frame (at most half its height from its centre), on the wheel only: not a press of
+    anything else. Refused past `MAX_PICKER_ROWS` rows."""
+    attempts = b.num("maxAttempts")
+    if attempts is not None and attempts > MAX_PICKER_ROWS:
+        raise Refused(f"maxAttempts {attempts:g}: WDA turns the wheel a row at a time until it "
+                      f"shows the value, and the bridge allows up to {MAX_PICKER_ROWS} rows a "
+                      "request", 403, "unsupported operation")
+    return Classified("swipe", _params(direction=b.text("order"), value=b.text("value"),
+                                       max_attempts=b.num("maxAttempts"),
+                                       offset=b.num("offset"), element=ids[0],
+                                       gesture="picker_select"), "element")
+
+
 def _check_pace(gesture: str, b: _Body) -> None:
     """Refuse a swipe, pinch or rotation slower than a gesture may be (at most across the
     screen at `velocity`; a scale or an angle at its velocity), or a scroll further than
@@ -360,7 +390,7 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("wda", "tap"), _tap("tap")),
     (("wda", "tap", ":id"), _tap("tap")),  # facebook-wda's fallback (gate.LEGACY_TAP)
     (("wda", "element", ":id", "tap"), _tap("tap")),
-    (("element", ":id", "click"), _tap("click")),
+    (("element", ":id", "click"), _tap("click", at_point=False)),  # handleClick reads no x, y
     (("wda", "doubleTap"), _tap("double_tap")),
     (("wda", "element", ":id", "doubleTap"), _tap("double_tap")),
     (("wda", "touchAndHold"), _tap("touch_and_hold")),
@@ -400,7 +430,7 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("wda", "element", ":id", "pinch"), _swipe("pinch")),
     (("wda", "rotate"), _swipe("rotate", needs_element=True)),
     (("wda", "element", ":id", "rotate"), _swipe("rotate")),
-    (("wda", "pickerwheel", ":id", "select"), _swipe("picker_select")),
+    (("wda", "pickerwheel", ":id", "select"), _picker_select),
     (("actions",), _w3c),
     (("wda", "touch", "perform"), _touch_perform(False)),
     (("wda", "touch", "multi", "perform"), _touch_perform(True)),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bridge.classified import Classified
 from bridge.context import RunContext
@@ -171,6 +171,38 @@ class Aiming:
                 f"than {SCREEN_SLACK_PT:g} pt): a phone clamps such a point its own way, so the "
                 "log could not say what it touched nor which way it slid; send points on the "
                 "screen")
+
+    def placed(self, action: Classified) -> Classified:
+        """A touch on an element at an offset from its frame's top-left corner (`offset_x`,
+        `offset_y`: WDA's x and y with an element, `targetWithXyCoordinatesFromRequest`) as the
+        touch at the point of the screen it lands on, logged and aimed as a tap at that point
+        is (what lies there is what the phone acts on); any other action as it is.
+
+        Raises:
+            Refused: the element's frame cannot be read (the phone would not find it either),
+                or the point lies outside it: the element named is then not what the touch
+                lands on, and the log would name one for the other.
+        """
+        dx, dy = action.params.get("offset_x"), action.params.get("offset_y")
+        if not isinstance(dx, (int, float)) or not isinstance(dy, (int, float)):
+            return action
+        element = action.params.get("element")
+        scope = f"/session/{action.session_id}" if action.session_id else ""
+        frame = self.rect_of_element(f"{scope}/element/{element}/attribute/", "an offset tap")
+        if frame is None:
+            raise Refused(f"could not read the frame of element {element}, so the point x and "
+                          "y name from its corner is unknown; find it again", 404,
+                          "stale element reference")
+        x, y = (int(v) if float(v).is_integer() else v for v in (frame.x + dx, frame.y + dy))
+        if not frame.contains(x, y):
+            raise Refused(f"x={dx:g}, y={dy:g} from the corner of element {element} (frame "
+                          f"{frame.x:g}, {frame.y:g}, {frame.width:g} x {frame.height:g}) is "
+                          f"({x:g}, {y:g}), outside it: the touch would land on something "
+                          "else than the element named; tap that point on screen (/wda/tap)")
+        params = {k: v for k, v in action.params.items()
+                  if k not in ("offset_x", "offset_y", "element")}
+        return replace(action, params={"x": x, "y": y, **params}, aim="point",
+                       points=((x, y),))
 
     def aim(self, context: RunContext, action: Classified) -> Aimed:
         """Resolve the target of an action (always for typing, on request for taps), from the

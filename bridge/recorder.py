@@ -235,6 +235,7 @@ class Recorder(Aiming):
             if not confined or not self.custody.known.app or self._pending is not None:
                 # the last action's after, when pending, and this one's before
                 self.observe(context, self.read_screen(), f"GET {XML_ROUTE}")
+            action = self.placed(action)  # an offset from an element: its point on screen
             off = self.off_screen(action)
             if off:
                 return self._refusal(context, action, None, self.custody.known.app, request, off)

@@ -56,6 +56,11 @@ ACTIONS = [
     ("POST", f"{S}/wda/tap", {"x": 100, "y": 200}, "tap",
      {"x": 100, "y": 200, "gesture": "tap"}),
     ("POST", f"{S}/wda/element/E1/tap", {}, "tap", {"element": "E1", "gesture": "tap"}),
+    # an offset from the element's corner: the recorder logs its point (`Aiming.placed`)
+    ("POST", f"{S}/wda/element/E1/tap", {"x": 20, "y": 8}, "tap",
+     {"element": "E1", "offset_x": 20, "offset_y": 8, "gesture": "tap"}),
+    ("POST", f"{S}/element/E1/click", {"x": 20, "y": 8}, "tap",  # handleClick reads no x, y
+     {"element": "E1", "gesture": "click"}),
     ("POST", f"{S}/element/E1/click", None, "tap", {"element": "E1", "gesture": "click"}),
     ("POST", f"{S}/wda/tap/0", {"x": 100, "y": 200}, "tap",  # facebook-wda's fallback
      {"x": 100, "y": 200, "gesture": "tap"}),
@@ -171,9 +176,8 @@ REFUSED = [
                                               "x": 200, "y": 400}, "the middle of the app"),
     ("POST", f"{S}/wda/pinch", {"scale": 2, "velocity": 1}, "the pinch on the whole app"),
     ("POST", f"{S}/wda/rotate", {"rotation": 1, "velocity": 1}, "the rotate on the whole app"),
-    ("POST", f"{S}/wda/element/E1/tap", {"x": 20, "y": 800}, "offset from its corner"),
-    ("POST", f"{S}/wda/element/E1/touchAndHold", {"x": 0, "y": 0, "duration": 2},
-     "offset from its corner"),
+    ("POST", f"{S}/wda/element/E1/tap", {"x": 20}, "Both x and y coordinates must be"),
+    ("POST", f"{S}/wda/element/E1/touchAndHold", {"y": 0, "duration": 2}, "Both x and y"),
     ("POST", f"{S}/wda/element/E1/dragfromtoforduration",
      {"fromX": 30, "fromY": 132, "toX": 376, "toY": 132, "duration": 0}, "offsets from the"),
     ("POST", f"{S}/wda/dragfromtoforduration", {"fromX": 30, "toX": 376, "toY": 132},
