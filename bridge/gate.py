@@ -75,9 +75,9 @@ FORBIDDEN = {
 attempt; an app's permissions reset stay reset after the run; Siri acts on the phone (and
 beyond it) by words the log cannot turn into actions; the pasteboard is the owner's, read or
 replaced around the phone's own screens (its screens' Copy, Cut and Paste are refused
-as the same owner's data: `xcui.outlasts_run`); a screen recording left running outlasts the run; an
-accessibility audit holds WDA for as long as the screen takes to audit; the battery level and
-the phone's location are facts a task may ask for, read off no screen."""
+as the same owner's data: `lasting.outlasts_run`); a screen recording left running outlasts
+the run; an accessibility audit holds WDA for as long as the screen takes to audit; the battery
+level and the phone's location are facts a task may ask for, read off no screen."""
 LEGACY_TAP = "/wda/tap/:uuid"
 """WDA before 6.0 tapped here; facebook-wda still falls back to it (`/wda/tap/0`) whenever
 `/wda/tap` fails, so it is admitted and logged as the tap it is (WDA 16 answers it 404)."""

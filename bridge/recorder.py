@@ -47,6 +47,7 @@ from bridge.aiming import Aiming
 from bridge.audit_log import AuditWriter
 from bridge.classified import Classified
 from bridge.context import RunContext
+from bridge.control_center import control_center_at
 from bridge.custody import Break, Custody
 from bridge.http_server import wda_error
 from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation
@@ -56,17 +57,9 @@ from bridge.slides import pressed
 from bridge.targets import KEY_TYPES, MASK, input_with_focus, mask_echoes, target_in
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError
+from phoneshell.lasting import outlasts_run, removes_app
 from phoneshell.records import AuditEvent, Scalar, Target
-from phoneshell.xcui import (
-    KEY_TYPE,
-    SPRINGBOARD,
-    control_center_at,
-    full_type,
-    outlasts_run,
-    removes_app,
-    short_type,
-    takes_rig_down,
-)
+from phoneshell.xcui import KEY_TYPE, SPRINGBOARD, full_type, short_type, takes_rig_down
 
 KEY = full_type(KEY_TYPE)
 
@@ -80,16 +73,6 @@ def _named(target: Target | None) -> str:
     if target is None:
         return "nothing the screen names"
     return f"{short_type(target.type)} {target.label or target.name!r}"
-
-
-def _start(action: Classified) -> tuple[float, float] | None:
-    """Where an action's finger first touches (None: aimed at an element, or no point)."""
-    for x_key, y_key in (("x", "y"), ("from_x", "from_y")):
-        x, y = action.params.get(x_key), action.params.get(y_key)
-        if isinstance(x, int | float) and isinstance(y, int | float) \
-                and not isinstance(x, bool) and not isinstance(y, bool):
-            return float(x), float(y)
-    return None
 
 
 def outcome_of(reply: Reply) -> tuple[bool, str]:
@@ -337,8 +320,8 @@ class Recorder(Aiming):
                   app: str, request: str) -> Reply | None:
         """Refuse an action that would take the rig away (`xcui.takes_rig_down`: powering the
         phone off, erasing or restarting it, turning off UI Automation, stopping WDA), remove
-        an app (`xcui.removes_app`: deleting or offloading it, taking it off the Home Screen),
-        or change what outlasts the run (`xcui.outlasts_run`: the keyboard's dictionary, the
+        an app (`lasting.removes_app`: deleting or offloading it, taking it off the Home Screen),
+        or change what outlasts the run (`lasting.outlasts_run`: the keyboard's dictionary, the
         Home Screen's layout, every app's permissions...), logged as `refused` with its target;
         None for any other action. Every refusal for what an action touches is decided here,
         on the action as `_pressed` classified it (a slide that pressed "Delete App" is a tap
@@ -357,7 +340,7 @@ class Recorder(Aiming):
         known = self.custody.known.page
         lasting = "" if why or removal else outlasts_run(
             action.kind, app, seen.label, action.params, seen.page, seen.name, seen.type,
-            None if known is None else control_center_at(known.tree, _start(action)))
+            None if known is None else control_center_at(known.tree, self._point(action)))
         if not why and not removal and not lasting:
             return None
         return self._refusal(context, action, target, app, request, (

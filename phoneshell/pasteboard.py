@@ -2,7 +2,7 @@
 
 The pasteboard is the owner's: it holds what they copied last (a password, an address, a code),
 and no run sets it back. The bridge refuses WDA's routes to it (`bridge.gate.FORBIDDEN`), and by
-the same rule every press that reaches it through the phone's screens (`xcui.outlasts_run`):
+the same rule every press that reaches it through the phone's screens (`lasting.outlasts_run`):
 
 * a paste reads it where whoever reads the screen sees it: the edit menu's Paste (and Paste and
   Match Style), Safari's Paste and Go and Paste and Search, a web page's own Paste button (it

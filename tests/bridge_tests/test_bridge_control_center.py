@@ -15,8 +15,9 @@ import pytest
 import wda
 from bridge_rig import Rig, perform, request, touch
 
+from phoneshell.lasting import control_center_lasting, outlasts_run
 from phoneshell.sim import SimServer
-from phoneshell.xcui import SETTINGS, SPRINGBOARD, SWITCH, control_center_lasting, outlasts_run
+from phoneshell.xcui import SETTINGS, SPRINGBOARD, SWITCH
 
 REFUSED = ("orientation-lock-button", "focus-button", "flashlight-button",
            "silent-mode-button", "screen-mirroring-button", "now-playing-button",

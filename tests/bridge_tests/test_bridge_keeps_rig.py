@@ -14,21 +14,12 @@ import wda
 from bridge_rig import CONTROL_TOKEN, Rig, start_bridge
 from key_typists import open_spotlight, tap_keys
 
+from phoneshell.lasting import outlasts_run, reaches_out_by_url, removes_app
 from phoneshell.sim import SimServer, layout
 from phoneshell.sim.apps import AppModel, Host, builtin_apps
 from phoneshell.sim.apps.home_menu import Prompt
 from phoneshell.sim.ui import Node, Rect
-from phoneshell.xcui import (
-    APP_STORE,
-    CONTACTS,
-    SETTINGS,
-    SPRINGBOARD,
-    SWITCH,
-    outlasts_run,
-    reaches_out_by_url,
-    removes_app,
-    takes_rig_down,
-)
+from phoneshell.xcui import APP_STORE, CONTACTS, SETTINGS, SPRINGBOARD, SWITCH, takes_rig_down
 
 CELL, SLIDER, BUTTON = "XCUIElementTypeCell", "XCUIElementTypeSlider", "XCUIElementTypeButton"
 

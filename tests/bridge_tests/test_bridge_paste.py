@@ -11,10 +11,11 @@ import pytest
 import wda
 from bridge_rig import Rig, leaked
 
+from phoneshell.lasting import outlasts_run
 from phoneshell.pasteboard import READS, WRITES, uses_pasteboard
 from phoneshell.sim import SimServer
 from phoneshell.sim.phone import PASTEBOARD
-from phoneshell.xcui import NOTES, SETTINGS, outlasts_run
+from phoneshell.xcui import NOTES, SETTINGS
 
 SAFARI = "com.apple.mobilesafari"
 SECRET = "OWNER-SECRET-4111-1111"

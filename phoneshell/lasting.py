@@ -1,0 +1,320 @@
+"""What an action would change that outlasts the run or reaches beyond the phone: the rules the
+bridge refuses an agent's action by, written down once.
+
+An app deleted, offloaded or taken off the Home Screen (`removes_app`); a call placed, a message
+sent, an app bought, a shortcut run (`reaches_out`, `reaches_out_by_url`); the owner's pasteboard
+read or replaced (`pasteboard.uses_pasteboard`); a reset, a forgotten network, a signed-out
+account, a note deleted for good, a Control Center control or a Settings value no set-back knows
+(`outlasts_run`). Each answers why in words the bridge's refusal gives the agent ("" when the
+action is none of these). Pure: no I/O, imports only `xcui` and `pasteboard` (as pure), so the
+simulator may use it too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from phoneshell.pasteboard import uses_pasteboard
+from phoneshell.xcui import (
+    APP_STORE,
+    CONTACTS,
+    CONTROL_CENTER_SPACE,
+    CONTROL_TOGGLES,
+    NOTES,
+    SETTINGS,
+    SPRINGBOARD,
+    SWITCH,
+    pressed,
+    short_type,
+)
+
+CONTROL_CENTER_LASTING = {
+    "orientation-lock-button": "it would lock the screen upright, so later tasks could not "
+                               "turn an app sideways (Calculator's scientific keypad)",
+    "focus-button": "it would turn on a Focus (Do Not Disturb), and the owner would miss calls "
+                    "and notifications after the run",
+    "flashlight-button": "it would turn the flashlight on or off, and the owner's light stays "
+                         "as left",
+    "silent-mode-button": "it would switch the phone to silent or back, and the owner would "
+                          "miss calls after the run",
+    "brightness-slider": "it would change the screen's brightness",
+    "volume-slider": "it would change the phone's volume",
+    "screen-mirroring-button": "it would mirror the screen to a TV or a Mac nearby",
+    "now-playing-button": "it would play or pause the owner's media",
+    "power-off-button": "it opens the power-off screen, whose slider turns the phone off",
+    "edit-button": "it opens Control Center's editing, which adds, moves and removes the "
+                   "owner's controls",
+}
+"""Control Center's controls beyond the connectivity toggles, by the name the simulator gives
+them (real iPhones' names are inferred: docs/simulator.md), with what each would change: none
+is set back after the run. Any other control of Control Center is refused too
+(`control_center_lasting`); this says why in its own words."""
+CONTROL_CENTER_WHY = ("it would change {what} in Control Center, which outlasts the run: the "
+                      "harness sets back only the connectivity toggles (Airplane Mode, "
+                      "Cellular Data, Wi-Fi, Bluetooth)")
+
+
+REMOVAL_TAPS = {
+    "remove app": "it opens the choice to delete the app or take it off the Home Screen",
+    "delete app": "it would delete the app and everything it keeps",
+    "remove from home screen": "it would take the app's icon off the Home Screen",
+    "edit home screen": "it opens the Home Screen's edit mode, where icons are deleted and "
+                        "moved",
+    "offload app": "it would uninstall the app (iOS keeps its documents)",
+}
+"""Controls that delete an app, uninstall it or change the owner's Home Screen, by label (lower
+case): SpringBoard's icon menu ("Remove App", then "Delete App" or "Remove from Home Screen"),
+its App Library menu ("Delete App"), its edit mode, and Settings > General > iPhone Storage's
+app pages ("Offload App", "Delete App")."""
+REMOVAL_BADGE = "DeleteButton"
+"""The identifier of the badge each icon wears in the Home Screen's edit mode (a tap on it asks
+to delete the app or take it off the Home Screen)."""
+
+def removes_app(kind: str, app: str, label: str, name: str = "",
+                params: Mapping[str, object] | None = None) -> str:
+    """Why an action would delete an app, uninstall it or rearrange the owner's Home Screen (""
+    when it would not). Nothing a run does brings an app back: the owner's app and data would be
+    gone, and every later task on it could not be played (a skip the agent would have made).
+
+    Args:
+        kind: the action's kind (tap, swipe, type...).
+        app: the app in front.
+        label, name: the element aimed at, as the audit log's target names it.
+        params: the action's params: an alert's button pressed through WDA's alert routes is
+            named there (`button`), not by a target.
+    """
+    if kind != "tap" or app not in (SPRINGBOARD, SETTINGS):
+        return ""
+    text = pressed(label, params)
+    if app == SPRINGBOARD and name == REMOVAL_BADGE:
+        return "it asks to delete the app or take it off the Home Screen"
+    if app == SPRINGBOARD and text == "delete":
+        # SpringBoard's only Delete button is the one that confirms deleting an app.
+        return REMOVAL_TAPS["delete app"]
+    return REMOVAL_TAPS.get(text, "")
+
+
+SETTINGS_LASTING_TAPS = {
+    "reset keyboard dictionary": "it would erase every word the owner's keyboard has learnt",
+    "reset home screen layout": "it would put the owner's Home Screen back to Apple's layout, "
+                                "moving every icon and undoing its folders",
+    "reset location & privacy": "it would reset every app's location and privacy permissions: "
+                                "later attempts would meet their prompts",
+    "forget this network": "it would forget a Wi-Fi network and its password",
+    "forget this device": "it would forget a paired Bluetooth device",
+    "sign out": "it would sign the owner out of their account, taking its data off the phone",
+}
+"""Settings buttons whose change outlasts the run and that no set-back undoes, by title (lower
+case): the other options of General > Transfer or Reset iPhone > Reset (and their confirming
+buttons), forgetting a network or a device, signing out."""
+SPRINGBOARD_LASTING = {
+    "sos": "it would call emergency services",
+    "emergency sos": "it would call emergency services",
+    "emergency call": "it would call emergency services",
+}
+"""Controls on SpringBoard that reach beyond the phone, by label (lower case): AssistiveTouch's
+SOS and the power-off screen's emergency slider (slid or tapped)."""
+
+CALLS = "it would call someone from the owner's phone"
+CALLING_APPS = frozenset({"com.apple.mobilephone", "com.apple.facetime"})
+"""Apps where a tap can place a call (a recent, a favourite, the keypad's call button, a
+FaceTime contact): no tap in them is forwarded."""
+CALL_BUTTONS = frozenset({"call", "facetime audio", "video call"})
+"""Buttons that call in any app (lower case): a place's Call in Maps, the Call that confirms a
+`tel:` link tapped in Safari, a contact's."""
+FACETIME_BUTTONS = frozenset({"facetime", "audio call", "facetime video"})
+"""FaceTime's buttons in a conversation or a card, outside SpringBoard (where "FaceTime" is
+its icon), lower case."""
+CONTACT_CALLS = frozenset({"call", "video", "facetime", "facetime audio", "audio"})
+"""A contact card's buttons that call (lower case)."""
+PHONE_LABELS = frozenset({"mobile", "iphone", "home", "work", "school", "main", "phone", "pager",
+                          "other", "home fax", "work fax", "other fax"})
+"""The labels iOS gives a contact's phone numbers (lower case): a card's phone row, named by its
+label or by its number, calls that number when tapped (an address or email row named alike only
+opens Maps or a draft: refused with them, as no task needs either)."""
+SENDING = {"com.apple.MobileSMS": "it would send a message from the owner's phone",
+           "com.apple.mobilemail": "it would send an email from the owner's account"}
+SENDS = frozenset({"send", "sendbutton"})
+"""What a send button is called in Messages and Mail (lower case)."""
+STORES = {APP_STORE: "install, update or buy an app",
+          "com.apple.iBooks": "get or buy a book"}
+"""Apps whose buttons take something with the owner's account (`STORE_TAPS`, or a price)."""
+STORE_TAPS = frozenset({"get", "install", "reinstall", "redownload", "download", "buy",
+                        "purchase", "subscribe", "update", "update all", "try it free"})
+"""The stores' buttons that install, update, get or buy (lower case); a price buys too."""
+_PRICE = re.compile(r"^(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?[$€£¥₹])")
+CALLING_SCHEMES = frozenset({"tel", "telprompt", "facetime", "facetime-audio", "facetime-prompt",
+                             "facetime-audio-prompt"})
+"""URL schemes that place a call when opened."""
+SHORTCUTS = "com.apple.shortcuts"
+RUNS_SHORTCUT = ("it would run one of the owner's shortcuts, which may call, message, pay or "
+                 "change settings, none of which the log could name")
+ELSEWHERE_APPS = {
+    SHORTCUTS: RUNS_SHORTCUT,
+    "com.apple.Home": "it would work the owner's home accessories (a door lock, a garage door, "
+                      "the lights), beyond the phone",
+    "com.apple.findmy": "it would act on the owner's other devices or on the people who share "
+                        "a location with them (a sound played, a device marked lost or erased, "
+                        "a location shared)",
+    "com.apple.Bridge": "it would change or unpair the owner's Apple Watch",
+}
+"""Apps where a tap acts beyond the phone (a shortcut tile runs at a tap, an accessory tile
+switches): no tap in them is forwarded, as in Phone and FaceTime. Each opens."""
+SHORTCUT_SCHEMES = frozenset({"shortcuts", "workflow"})
+"""URL schemes that open Shortcuts, where `run-shortcut` runs one at once (`workflow:` is its
+old name)."""
+_PHONE_NUMBER = re.compile(r"\+?\d[\d\s().\u2011\u2012\u2013-]{5,}\d")
+
+
+def _calls_by_name(app: str, text: str) -> bool:
+    """Whether a control labelled "Call ..." or "FaceTime ..." (lower case) places a call: on
+    SpringBoard any such (Spotlight's and Siri's suggestions: "Call 911", "FaceTime, Kate
+    Bell"; not FaceTime's icon), elsewhere FaceTime's own buttons (a conversation's
+    "FaceTime", "Audio Call") and any that names a number, however short (the sheet a number
+    tapped in Safari, Mail, Messages or an event opens: "Call 911", "Call (555) 564-8583").
+    The owner's own words in a note, a reminder or an event ("Call the dentist") only open
+    them, and Settings' rows ("Call Forwarding") only open pages."""
+    if app == SETTINGS:
+        return False
+    if app != SPRINGBOARD and text in FACETIME_BUTTONS:
+        return True
+    if not re.match(r"(?:call|facetime)\b.", text):
+        return False
+    return app == SPRINGBOARD or any(c.isdigit() for c in text)
+
+
+def reaches_out(app: str, text: str) -> str:
+    """Why tapping what is labelled `text` (lower case) in `app` would reach someone beyond the
+    phone ("" when it would not): a call, a message or an email sent in the owner's name, an
+    app or a book got or bought with the owner's account, something sent by AirDrop, any tap in
+    an app that acts on other devices (`ELSEWHERE_APPS`)."""
+    if app in CALLING_APPS or text in CALL_BUTTONS:
+        return CALLS
+    if app in ELSEWHERE_APPS:
+        return ELSEWHERE_APPS[app]
+    if _calls_by_name(app, text):
+        return CALLS
+    if app == CONTACTS and (text in CONTACT_CALLS or text.split(", ", 1)[0] in PHONE_LABELS
+                            or _PHONE_NUMBER.search(text)):
+        return CALLS
+    if app in SENDING and text in SENDS:
+        return SENDING[app]
+    if app in STORES and (text in STORE_TAPS or _PRICE.match(text)):
+        return (f"it would {STORES[app]} with the owner's account, which stays on the phone "
+                "and on the bill")
+    if text == "airdrop":
+        return "it would send what is shared to someone's device nearby"
+    return ""
+
+
+def reaches_out_by_url(url: str) -> str:
+    """Why opening `url` would reach beyond the phone ("" when it would not): a call placed
+    (`tel:`, `facetime:`...), a shortcut run (`shortcuts:`, `workflow:`)."""
+    scheme, colon, _ = url.strip().partition(":")
+    scheme = scheme.lower() if colon else ""
+    if scheme in CALLING_SCHEMES:
+        return CALLS
+    return RUNS_SHORTCUT if scheme in SHORTCUT_SCHEMES else ""
+
+
+def _leftward(params: Mapping[str, object] | None) -> bool:
+    """Whether a swipe's logged points go more left than up or down (on a row: its actions
+    shown, or, all the way, its Delete done)."""
+    ends = [(params or {}).get(k) for k in ("from_x", "from_y", "to_x", "to_y")]
+    if not all(isinstance(e, int | float) for e in ends):
+        return (params or {}).get("direction") == "left"
+    from_x, from_y, to_x, to_y = (float(e) for e in ends)  # type: ignore[arg-type]
+    return to_x < from_x and abs(to_x - from_x) > abs(to_y - from_y)
+
+
+RECENTLY_DELETED = "Recently Deleted"
+FOR_GOOD = "it would delete a note for good from Notes' Recently Deleted, where its owner can " \
+           "still recover it for 30 days (no log could tell the owner's from the run's)"
+PURGES = frozenset({"delete", "delete all", "delete note", "delete notes"})
+"""Recently Deleted's buttons that delete for good (lower case)."""
+
+
+def control_center_lasting(kind: str, app: str, target_type: str, label: str, name: str,
+                           under: str) -> str:
+    """Why a touch in Control Center would change what outlasts the run ("" when it would
+    not): anything but a connectivity toggle (a SpringBoard Switch named in `CONTROL_TOGGLES`,
+    set back after the attempt) and Control Center's own views (the space around its modules,
+    which closes it). Fails closed: an element with neither name nor label (a view laid over
+    the screen) passes only where Control Center has nothing but its own views under the
+    touch (`under`, from `control_center_at`)."""
+    if kind not in ("tap", "swipe", "type"):
+        return ""
+    if name in CONTROL_TOGGLES and target_type == SWITCH and app == SPRINGBOARD:
+        return ""
+    if name in CONTROL_CENTER_LASTING:
+        return CONTROL_CENTER_LASTING[name]
+    if (name in CONTROL_CENTER_SPACE or not (name or label).strip()) \
+            and under in CONTROL_CENTER_SPACE:
+        return ""
+    if not (name or label).strip():
+        return ("it touches an element of Control Center with neither name nor label, which "
+                "the log cannot tell from a control the harness cannot set back (Focus, "
+                "Orientation Lock, the flashlight...)")
+    return CONTROL_CENTER_WHY.format(what=repr(label or name))
+
+
+SETTINGS_UNSET_TYPES = frozenset({"PickerWheel", "Picker", "DatePicker", "Stepper",
+                                  "SegmentedControl"})
+"""Short types of Settings controls that change a value no set-back knows (a date picked, a
+stepper's count, a segment chosen): refused in Settings, as the set-back knows only switches,
+options, sliders and the appearance's Buttons (`changes.setting_of`)."""
+STEPPER_BUTTONS = frozenset({"increment", "decrement"})
+"""The labels of a stepper's two Buttons (lower case)."""
+
+
+def _unset_in_settings(kind: str, target_type: str, text: str) -> str:
+    """Why an action on a Settings control would change a value no set-back knows ("")."""
+    if kind not in ("tap", "swipe", "type"):
+        return ""
+    if short_type(target_type) in SETTINGS_UNSET_TYPES or (
+            short_type(target_type) == "Button" and text in STEPPER_BUTTONS):
+        return (f"it would change a Settings value by a {short_type(target_type)}, which the "
+                "harness cannot set back (it sets back switches, options, sliders and the "
+                "appearance)")
+    return ""
+
+
+def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] | None = None,
+                 page: str = "", name: str = "", target_type: str = "",
+                 control_center: str | None = None) -> str:
+    """Why an action would change what outlasts the run ("" when it would not): the keyboard's
+    dictionary, the Home Screen's layout, every app's permissions, a saved network, the owner's
+    account, an emergency call, any call, message or email (`reaches_out`), the owner's
+    pasteboard read or replaced in any app (`pasteboard.uses_pasteboard`: Copy, Cut, Paste,
+    Copy Link...). Nothing after the run sets them back, and no task needs them.
+
+    Args:
+        kind: the action's kind (tap, swipe, type...).
+        app: the app in front.
+        label: the element aimed at, as the audit log's target names it.
+        params: the action's params: an alert's button pressed through WDA's alert routes is
+            named there (`button`), not by a target.
+        page: the title of the page the element was on (its navigation bar's).
+        name, target_type: the element's name and full type.
+        control_center: when the screen shows Control Center, what lies under the touch there
+            (`control_center_at`): only its connectivity toggles and empty space are let
+            through (`control_center_lasting`); None when it does not show.
+    """
+    if control_center is not None:
+        return control_center_lasting(kind, app, target_type, label, name, control_center)
+    text = pressed(label, params)
+    if app == NOTES and page == RECENTLY_DELETED and (
+            kind == "tap" and text in PURGES or kind == "swipe" and _leftward(params)):
+        return FOR_GOOD  # a row's Delete, or a full swipe left on it, which iOS deletes at
+    reach = (reaches_out(app, text) or uses_pasteboard(text)) if kind == "tap" else ""
+    if reach:
+        return reach
+    unset = _unset_in_settings(kind, target_type, text) if app == SETTINGS else ""
+    if unset:
+        return unset
+    if app == SETTINGS and kind == "tap":
+        return SETTINGS_LASTING_TAPS.get(text.split(", ", 1)[0], "")
+    if app == SPRINGBOARD and kind in ("tap", "swipe", "type"):
+        return SPRINGBOARD_LASTING.get(text, "")
+    return ""
