@@ -23,26 +23,23 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from bridge.chains import chain_action, check_fingers
 from bridge.classified import Aim, Classified
 from bridge.classified import params as _params
-from bridge.finds import check_find, check_predicate
-from bridge.gate import Canonical, Refused, admit, json_type
+from bridge.finds import check_find
+from bridge.gate import Canonical, Refused, admit
+from bridge.gesture_actions import drag, picker_select, swipe
 from bridge.limits import (
-    LONGEST_TRAVEL_PT,
-    MAX_SCROLL_DISTANCE,
     MAX_TAPS,
     check_gesture,
-    check_paced,
     check_typing,
     check_wait,
-    travel_s,
 )
 from bridge.opened_urls import check_open_url
 from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
+from bridge.request_body import Body, Handler
 from bridge.sessions import check_launch_extras, session_action, settings_action
 from phoneshell.presses import TAPS_GESTURE
 from phoneshell.records import ActionKind
@@ -50,68 +47,15 @@ from phoneshell.wda_routes import NOTIFICATION_WAIT_S, is_input, match_parts
 from phoneshell.xcui import ALERT_PRESSES, HOME_BUTTON_HID, SIDE_BUTTON_HID
 
 
-class _Body:
-    """Typed reads from a request body: absent is None, present with another type is refused."""
-
-    def __init__(self, data: object) -> None:
-        self.data: Mapping[str, object] = data if isinstance(data, Mapping) else {}
-
-    def num(self, key: str) -> int | float | None:
-        value = self.data.get(key)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            # WDA reads numbers with doubleValue, which turns "100" and true into numbers too.
-            raise Refused(f"{key!r} must be a number, not {json_type(value)}")
-        return value
-
-    def whole(self, key: str) -> int:
-        """A whole number WDA reads with unsignedIntValue (which drops a fraction and wraps a
-        negative round), as the log must name it.
-
-        Raises:
-            Refused: missing (WDA reads 0), not a number, negative or not whole.
-        """
-        value = self.num(key)
-        if value is None:
-            raise Refused(f"{key!r} is missing: WDA reads a missing one as 0")
-        if value < 0 or value != int(value):
-            raise Refused(f"{key!r} must be a whole number of 0 or more: WDA reads it with "
-                          "unsignedIntValue, so the log would name another one than it takes")
-        return int(value)
-
-    def text(self, key: str) -> str | None:
-        """A string field (a bundle id, a URL, a button name)."""
-        value = self.data.get(key)
-        if value is None or isinstance(value, str):
-            return value
-        raise Refused(f"{key!r} must be a string, not {json_type(value)}")
-
-    def typed(self, key: str) -> str | None:
-        """Text to type: a string, or a list of strings WDA joins."""
-        value = self.data.get(key)
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            return "".join(value)  # WDA joins a list of characters the same way
-        if value is None or isinstance(value, str):
-            return value
-        # WDA joins a list's items by their descriptions, so [1, "a"] types "1a".
-        what = "a list holding " + ", ".join(sorted({json_type(v) for v in value})) \
-            if isinstance(value, list) else json_type(value)
-        raise Refused(f"{key!r} must be a string or a list of strings, not {what}")
-
-
-Handler = Callable[[_Body, tuple[str, ...]], Classified]
-
-
 def _app(kind: ActionKind, via: str | None = None) -> Handler:
-    def handle(b: _Body, _: tuple[str, ...]) -> Classified:
+    def handle(b: Body, _: tuple[str, ...]) -> Classified:
         if kind == "launch" and via is None:  # WDA's launch reads them; the others do not
             check_launch_extras(b.data, "a launch")
         return Classified(kind, _params(bundle_id=b.text("bundleId"), via=via))
     return handle
 
 
-def _expect_notification(b: _Body, _: tuple[str, ...]) -> Classified:
+def _expect_notification(b: Body, _: tuple[str, ...]) -> Classified:
     """`expectNotification` waits on WDA's main thread for a notification no task sends, for
     `timeout` seconds (`NOTIFICATION_WAIT_S` when missing): refused past a gesture's limit."""
     timeout = b.num("timeout")
@@ -120,7 +64,7 @@ def _expect_notification(b: _Body, _: tuple[str, ...]) -> Classified:
     return Classified("other", _params(timeout=timeout))
 
 
-def _keyboard_input(b: _Body, _: tuple[str, ...]) -> Classified:
+def _keyboard_input(b: Body, _: tuple[str, ...]) -> Classified:
     raise Refused("keyboardInput presses keys by name with modifier flags (⌘V pastes what the "
                   "phone's owner copied, ⌘Z undoes, a key name types a character other than "
                   "its text), which the log cannot read as the text typed; type with POST "
@@ -138,7 +82,7 @@ def _tap(gesture: str, at_point: bool = True) -> Handler:
     and the recorder logs it as a tap at the point they name once it has read the frame
     (`Aiming.placed`).
     """
-    def handle(b: _Body, ids: tuple[str, ...]) -> Classified:
+    def handle(b: Body, ids: tuple[str, ...]) -> Classified:
         element = ids[0] if ids and ids[0] != "0" else None  # legacy /wda/tap/0: no element
         x, y = (b.num("x"), b.num("y")) if at_point else (None, None)
         if element and (x is None) != (y is None):
@@ -159,7 +103,7 @@ def _tap(gesture: str, at_point: bool = True) -> Handler:
     return handle
 
 
-def _count_taps(b: _Body) -> tuple[int, int]:
+def _count_taps(b: Body) -> tuple[int, int]:
     """The taps and fingers of a `tapWithNumberOfTaps`, as WDA reads them (integerValue) and
     the log names them, for the checks to count its presses by.
 
@@ -196,7 +140,7 @@ def _alert(gesture: str) -> Handler:
 
 
 def _typing(via: str) -> Handler:
-    def handle(b: _Body, ids: tuple[str, ...]) -> Classified:
+    def handle(b: Body, ids: tuple[str, ...]) -> Classified:
         if "value" in b.data and "text" in b.data:
             # WDA types `value` and ignores `text`; a reader taking `text` would log other keys.
             raise Refused("the body has both 'value' and 'text': send one")
@@ -220,7 +164,7 @@ sends it), and the side button, which the recorder then refuses with its own rea
 
 
 def _press(button: str | None = None) -> Handler:
-    def handle(b: _Body, _: tuple[str, ...]) -> Classified:
+    def handle(b: Body, _: tuple[str, ...]) -> Classified:
         name = button or b.text("name") or ""
         if button is None and name != "home":  # WDA's pressButton: home, volume, action...
             raise Refused(f"pressing {name[:40]!r}: {LASTING_BUTTONS}")
@@ -228,7 +172,7 @@ def _press(button: str | None = None) -> Handler:
     return handle
 
 
-def _hid(b: _Body, _: tuple[str, ...]) -> Classified:
+def _hid(b: Body, _: tuple[str, ...]) -> Classified:
     """An IOHID event: a button named by its usage page and usage, as WDA reads them (12.0 and
     48.4 are the power button, 12 and 48, to WDA's unsignedIntValue: refused, not logged as
     another button than the phone presses). Only the side button and Menu are admitted: a
@@ -242,131 +186,7 @@ def _hid(b: _Body, _: tuple[str, ...]) -> Classified:
     return Classified("press", _params(button=f"hid:{page}:{usage}", duration=b.num("duration")))
 
 
-def _drag(gesture: str) -> Handler:
-    """A drag by screen points, aimed at what lies where it starts (the slider it moves, the
-    list it scrolls); `pressAndDragWithVelocity` on an element drags from that element to
-    `toElement` (WDA reads no points then), aimed at the element.
-
-    Refused: `dragfromtoforduration` on an element (its points are offsets from the element's
-    corner, which may lie outside it), and a screen drag missing a point (WDA reads it as 0).
-    """
-    def handle(b: _Body, ids: tuple[str, ...]) -> Classified:
-        duration = b.num("duration")
-        duration = duration if duration is not None else b.num("pressDuration")
-        if gesture == "press_and_drag":
-            _check_press_and_drag(b, None if ids else ("fromX", "fromY", "toX", "toY"))
-        if ids and gesture == "press_and_drag":
-            return Classified("swipe", _params(duration=duration, element=ids[0],
-                                               gesture=gesture), "element")
-        if ids:
-            raise unnamed("a drag on an element starts and ends at offsets from the element's "
-                           "corner, which may lie outside it",
-                           "drag by points on screen (/wda/dragfromtoforduration)")
-        found = [b.num(key) for key in ("fromX", "fromY", "toX", "toY")]
-        ends = [end for end in found if end is not None]
-        if len(ends) < 4:
-            raise Refused("a drag needs fromX, fromY, toX and toY: WDA reads a missing one as 0")
-        from_x, from_y, to_x, to_y = ends
-        return Classified("swipe", _params(from_x=from_x, from_y=from_y, to_x=to_x, to_y=to_y,
-                                           duration=duration, gesture=gesture), "from",
-                          points=((from_x, from_y), (to_x, to_y)))
-    return handle
-
-
-def _check_press_and_drag(b: _Body, ends: tuple[str, ...] | None) -> None:
-    """Refuse a `pressAndDragWithVelocity` that plays longer than a gesture may: its press, its
-    travel at `velocity` (between its points, or at most across the screen between elements)
-    and its hold, one after another."""
-    points = [b.num(key) or 0.0 for key in ends] if ends else None
-    distance = math.dist(points[:2], points[2:]) if points else LONGEST_TRAVEL_PT
-    check_gesture("its press, drag and hold", (b.num("pressDuration") or 0.0)
-                  + travel_s(b.num("velocity"), distance) + (b.num("holdDuration") or 0.0))
-
-
-def _swipe(gesture: str, needs_element: bool = False) -> Handler:
-    """A swipe, scroll, pinch or rotate on the element in the path, or on the whole app.
-    `needs_element`: refused without one (a pinch or rotate of the whole app puts two fingers
-    at points the log cannot name)."""
-    def handle(b: _Body, ids: tuple[str, ...]) -> Classified:
-        if needs_element and not ids:
-            raise unnamed(f"without an element WDA makes the {gesture} on the whole app, with "
-                           "two fingers", "name the element")
-        if gesture == "swipe" and ("x" in b.data or "y" in b.data):
-            raise unnamed("a swipe at a point crosses a frame the size of the screen centred "
-                          "there, starting and ending where the log could not name",
-                          "drag between points on screen (/wda/dragfromtoforduration)")
-        _check_pace(gesture, b)
-        direction = b.text("direction")
-        if direction is None and b.data.get("toVisible"):
-            direction = "visible"
-        distance = _distance(b) if gesture == "scroll" and direction in SCROLLED else None
-        return Classified("swipe", _params(direction=direction, distance=distance,
-                                           element=ids[0] if ids else None, gesture=gesture),
-                          "element" if ids else "none")
-    return handle
-
-
-MAX_PICKER_ROWS = 60
-"""The most rows one picker wheel select may turn (`maxAttempts`; WDA's default is 25): a
-minute or second wheel's round. WDA taps a row at a time and waits for each to settle, and
-looks for a value a wheel may never show until the attempts run out."""
-
-
-def _picker_select(b: _Body, ids: tuple[str, ...]) -> Classified:
-    """`pickerwheel/:id/select`: a swipe on the wheel, logged with every argument WDA reads
-    (`order` as the direction, the `value` it turns to, `max_attempts` rows at most, the tap's
-    `offset`), since one request may turn it many rows. Each row is a tap inside the wheel's
-    frame (at most half its height from its centre), on the wheel only: not a press of
-    anything else. Refused past `MAX_PICKER_ROWS` rows."""
-    attempts = b.num("maxAttempts")
-    if attempts is not None and attempts > MAX_PICKER_ROWS:
-        raise Refused(f"maxAttempts {attempts:g}: WDA turns the wheel a row at a time until it "
-                      f"shows the value, and the bridge allows up to {MAX_PICKER_ROWS} rows a "
-                      "request", 403, "unsupported operation")
-    return Classified("swipe", _params(direction=b.text("order"), value=b.text("value"),
-                                       max_attempts=b.num("maxAttempts"),
-                                       offset=b.num("offset"), element=ids[0],
-                                       gesture="picker_select"), "element")
-
-
-def _check_pace(gesture: str, b: _Body) -> None:
-    """Refuse a swipe, pinch or rotation slower than a gesture may be (at most across the
-    screen at `velocity`; a scale or an angle at its velocity), or a scroll further than
-    `MAX_SCROLL_DISTANCE` list lengths."""
-    if gesture == "swipe":
-        check_gesture("a swipe at that velocity", travel_s(b.num("velocity")))
-    elif gesture == "pinch":
-        check_paced("a pinch", abs((b.num("scale") or 1.0) - 1.0), b.num("velocity"))
-    elif gesture == "rotate":
-        check_paced("a rotation", b.num("rotation"), b.num("velocity"))
-    if gesture == "scroll":  # WDA finds the child to scroll to by it
-        check_predicate(b.data.get("predicateString"), "scroll's predicateString")
-    distance = b.data.get("distance")
-    if gesture == "scroll" and not abs(_distance(b)) <= MAX_SCROLL_DISTANCE:
-        raise Refused(f"a scroll {distance!s:.20} list lengths long: WDA scrolls it in "
-                      "several drags, one after another, and the bridge allows up to "
-                      f"{MAX_SCROLL_DISTANCE:g} a request", 403, "unsupported operation")
-
-
-SCROLLED = frozenset({"up", "down", "left", "right"})
-"""The directions WDA's scroll drags in (any other direction does nothing)."""
-
-
-def _distance(b: _Body) -> float:
-    """A scroll's `distance` as WDA reads it: 1.0 when absent, else its doubleValue.
-
-    Raises:
-        Refused: it is not a number (a string's doubleValue reads a leading number and ignores
-            the rest, so "0.5 list" scrolls half a list: where its drags land would be guessed).
-    """
-    distance = b.data.get("distance", 1.0)
-    if isinstance(distance, (int, float)):
-        return float(distance)
-    raise Refused(f"scroll's distance {distance!r:.30} is not a number: send one (WDA reads "
-                  "it with doubleValue, which reads what a string begins with)")
-
-
-def _open_url(b: _Body, _: tuple[str, ...]) -> Classified:
+def _open_url(b: Body, _: tuple[str, ...]) -> Classified:
     """`/url`: an `open_url` of `url`, with the app `bundleId` names when present (WDA then
     opens the URL with that app), refused by what would open (`opened_urls.py`)."""
     url, bundle_id = b.text("url"), b.text("bundleId")
@@ -374,7 +194,7 @@ def _open_url(b: _Body, _: tuple[str, ...]) -> Classified:
     return Classified("open_url", _params(url=url, bundle_id=bundle_id))
 
 
-def _w3c(b: _Body, _: tuple[str, ...]) -> Classified:
+def _w3c(b: Body, _: tuple[str, ...]) -> Classified:
     return chain_action(summarise_w3c(b.data), "actions")
 
 
@@ -417,20 +237,20 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("wda", "performIoHidEvent"), _hid),
     (("wda", "expectNotification"), _expect_notification),
     (("wda", "element", ":id", "keyboardInput"), _keyboard_input),
-    (("wda", "dragfromtoforduration"), _drag("drag")),
-    (("wda", "element", ":id", "dragfromtoforduration"), _drag("drag")),
-    (("wda", "pressAndDragWithVelocity"), _drag("press_and_drag")),
-    (("wda", "element", ":id", "pressAndDragWithVelocity"), _drag("press_and_drag")),
-    (("wda", "swipe"), _swipe("swipe")),
-    (("wda", "element", ":id", "swipe"), _swipe("swipe")),
-    (("wda", "scroll"), _swipe("scroll")),
-    (("wda", "element", ":id", "scroll"), _swipe("scroll")),
-    (("wda", "element", ":id", "scrollTo"), _swipe("scroll_to")),
-    (("wda", "pinch"), _swipe("pinch", needs_element=True)),
-    (("wda", "element", ":id", "pinch"), _swipe("pinch")),
-    (("wda", "rotate"), _swipe("rotate", needs_element=True)),
-    (("wda", "element", ":id", "rotate"), _swipe("rotate")),
-    (("wda", "pickerwheel", ":id", "select"), _picker_select),
+    (("wda", "dragfromtoforduration"), drag("drag")),
+    (("wda", "element", ":id", "dragfromtoforduration"), drag("drag")),
+    (("wda", "pressAndDragWithVelocity"), drag("press_and_drag")),
+    (("wda", "element", ":id", "pressAndDragWithVelocity"), drag("press_and_drag")),
+    (("wda", "swipe"), swipe("swipe")),
+    (("wda", "element", ":id", "swipe"), swipe("swipe")),
+    (("wda", "scroll"), swipe("scroll")),
+    (("wda", "element", ":id", "scroll"), swipe("scroll")),
+    (("wda", "element", ":id", "scrollTo"), swipe("scroll_to")),
+    (("wda", "pinch"), swipe("pinch", needs_element=True)),
+    (("wda", "element", ":id", "pinch"), swipe("pinch")),
+    (("wda", "rotate"), swipe("rotate", needs_element=True)),
+    (("wda", "element", ":id", "rotate"), swipe("rotate")),
+    (("wda", "pickerwheel", ":id", "select"), picker_select),
     (("actions",), _w3c),
     (("wda", "touch", "perform"), _touch_perform(False)),
     (("wda", "touch", "multi", "perform"), _touch_perform(True)),
@@ -473,7 +293,7 @@ def classify_request(request: Canonical) -> Classified | None:
             return Classified("terminate", {"via": "delete_session"}, session_id=session_id,
                               session="close")
         return Classified("other", {"route": clean}, session_id=session_id)
-    body = _Body(request.body)
+    body = Body(request.body)
     if route == ("session",):
         return _checked(session_action(body.data))
     for pattern, handle in ROUTES:
