@@ -158,8 +158,10 @@ def play_swaps(swappers: Sequence[Swapper], selection: Selection,
                progress: Progress) -> SwapReport:
     """Play the selection on the phones and score it.
 
-    For a full matrix, the report keeps the pairs the implication test predicts and the
-    compatible ones (a fixed set), and lists the acceptances it did not predict apart.
+    Every pair is scored, a full matrix's too (every finish as every other task): an
+    incompatible pair accepted counts as wrong whether or not the implication test predicted
+    it, and one not scored as wrong too. A full matrix also lists the acceptances the test did
+    not predict, each still in the counts.
     """
     counter = iter(range(1, 1 << 30))
     lock = threading.Lock()
@@ -192,12 +194,10 @@ def play_swaps(swappers: Sequence[Swapper], selection: Selection,
             return job
         jobs = [pair_job(a, b) for a, b in selection.pairs]
     results = [r for rows in share_out(swappers, jobs) for r in rows]
-    unexpected: list[SwapResult] = []
-    if selection.full:
-        unexpected = [r for r in results if r.scored and r.accepted and not r.compatible
-                      and (r.implied, r.by) not in selection.predicted]
-        results = [r for r in results if (r.implied, r.by) in selection.predicted
-                   or r.compatible]
+    # Every pair played is scored, so the denominators are the whole selection, fixed before
+    # any phone answers; the acceptances nobody predicted are listed as well, never instead.
+    unexpected = [r for r in results if selection.full and r.scored and r.accepted
+                  and not r.compatible and (r.implied, r.by) not in selection.predicted]
     score = accuracy(results)
     return SwapReport(pairs=tuple(results), pos_accuracy=score.positive,
                       neg_accuracy=score.negative, balanced_accuracy=score.balanced,

@@ -3,11 +3,13 @@ not scored (and counts as wrong), and a phone that goes down stops the swaps."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from phoneshell.records import SwapResult
 from phoneshell.replays import _Attempts as Attempts
@@ -87,3 +89,28 @@ def test_pairs_are_shared_out_between_phones(tmp_path: Path, suite: dict[str, Ta
                     for p in (tmp_path / "S" / "attempts").glob("*/*"))
     assert played == ["calculator.arithmetic/1", "calculator.arithmetic/2",
                       "notes.create_titled/1", "settings.search.wifi/1"]
+
+
+def test_the_full_matrix_counts_the_acceptances_nobody_predicted(tmp_path: Path) -> None:
+    """Two tasks each passed by the other's finish, unmarked and not implied by check text: both
+    swapped pairs stay in the denominators (accepted, so wrong), listed as unexpected too."""
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    for task_id, check in (("weather.open", "foreground_app\n  text: com.apple.weather"),
+                           ("weather.see_here", "regex_on_screen\n  text: '(?i)my location|°'")):
+        (tasks / f"{task_id}.yaml").write_text(
+            f"id: {task_id}\nname: {task_id}\napp: com.apple.weather\ntimeout_seconds: 8\n"
+            "instruction: In Weather, do it.\nsetup:\n- home\n- terminate: com.apple.weather\n"
+            f"checks:\n- kind: {check}\nteardown:\n- terminate: com.apple.weather\n- home\n"
+            "solution:\n- open_app: Weather\n")
+    done = run_cli("swap", "--all", str(tasks), "--runs", str(tmp_path / "runs"), "--format",
+                   "json")
+    assert done.returncode == 1, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert [(p["implied"], p["by"], p["accepted"]) for p in report["pairs"]] == [
+        ("weather.see_here", "weather.open", True), ("weather.open", "weather.see_here", True)]
+    assert (report["pos_accuracy"], report["neg_accuracy"]) == (None, 0.0)
+    assert len(report["unexpected"]) == 2
+    text = run_cli("swap", "--all", str(tasks), "--runs", str(tmp_path / "runs"))
+    assert "2 pair(s): 0 compatible, 2 incompatible; 2 accepted, 0 not scored" in text.stdout
+    assert "negative accuracy 0.0%" in text.stdout, text.stdout

@@ -43,7 +43,7 @@ class SwapReport(Record):
     version: int = SWAP_VERSION
     """Format version (1)."""
     pairs: tuple[SwapResult, ...]
-    """Every pair scored (for --all: the predicted and the compatible ones)."""
+    """Every pair played, each scored (for --all: every finish as every other task)."""
     pos_accuracy: float | None
     """Share of compatible pairs accepted (null: none)."""
     neg_accuracy: float | None
@@ -53,7 +53,7 @@ class SwapReport(Record):
     evidence: str
     """The run folder holding the attempts' evidence."""
     unexpected: tuple[SwapResult, ...] = ()
-    """With --all: acceptances the implication test did not predict."""
+    """With --all: the acceptances the implication test did not predict (each in `pairs` too)."""
 
 
 class HorizonItem(Part):
