@@ -10,10 +10,11 @@ a person would, and never deleting anything:
   screen shows (title, date, first words). Notes lists the most recently edited first, so a
   note edited or made since moves to the top, and one screen shows what changed; the note
   itself has no id a screen shows.
-- Reminders: the count on the All list's tile, and what each row of the All list shows
-  (title, due), scrolled through to its end; a list longer than the probe scrolls, or one
-  whose rows do not add up to the count, gives the count alone. A reminder edited keeps its
-  place, so the whole list is needed, not its top.
+- Reminders: the counts on the All and Completed tiles, and what each row of those two lists
+  shows (title, due; a completed one marked), scrolled through to their ends; a list longer
+  than the probe scrolls, or one whose rows do not add up to its count, gives the count alone.
+  Reminders' search lists completed reminders too, so its counts are some of this whole. A
+  reminder edited keeps its place, so the whole list is needed, not its top.
 
 Each may leave its app up for a search counted next in it (`probes.searched`): Notes on its
 list, Reminders back on its lists, where the search field is.
@@ -132,36 +133,54 @@ def notes(phone: Phone, arg: str) -> int:
 
 ALL = Step.tap_on("All", "Button")
 """Reminders' All tile (its value is the count)."""
+COMPLETED = Step.tap_on("Completed", "Button")
+"""Reminders' Completed tile: the completed reminders, which the All list leaves out."""
 BACK = Step.tap_on("Lists", "Button")
-"""The All list's back button, to the lists (where Reminders' search field is)."""
+"""A list's back button, to the lists (where Reminders' search field is)."""
 REMINDERS_LISTS = f"{REMINDERS}{LISTED}"
 """What the reminders count tells `Phone.leave` when it leaves the lists up for a search."""
+DONE = "completed: "
+"""What a completed reminder's row starts with in the whole's rows: ticking off the owner's
+reminder changes what the whole shows, though the reminder is still there."""
 
 
 @LISTS.register("reminders")
 def reminders_listed(phone: Phone, arg: str) -> Listed:
-    """Every reminder not completed (`arg` is not used): the count on the All tile, and the
-    rows of the All list, scrolled through; the count alone when the list runs on past what
-    the probe scrolls, repeats a row across a scroll, or its rows do not add up to it."""
-    page = fresh_app(phone, REMINDERS, ready=lambda p: bool(_all_tile(p)))  # the lists
-    tile = _all_tile(page)
-    if not tile:
+    """Every reminder, completed or not (`arg` is not used): the counts on the All and the
+    Completed tiles, and the rows of both lists, scrolled through, a completed one's marked
+    (`DONE`); the count alone when a list runs on past what the probe scrolls, repeats a row
+    across a scroll, or its rows do not add up to it.
+
+    The search `reminders_titled` counts lists completed reminders too, so the whole counts them:
+    a reminder made and ticked off is one made, not one of the owner's renamed."""
+    page = fresh_app(phone, REMINDERS, ready=lambda p: _tile(p, "All") is not None)  # the lists
+    open_count, done_count = _tile(page, "All"), _tile(page, "Completed")
+    if open_count is None:
         raise ProbeError(f"Reminders shows no All list with its count; it shows "
                          f"{page.summary()}")
-    count = int(tile[0].value)
     run_steps(phone, [ALL])
-    rows: tuple[str, ...] | None = _all_rows(phone)
+    rows = _all_rows(phone)
+    run_steps(phone, [BACK, COMPLETED])
+    done = _all_rows(phone)
+    if done_count is None:  # a tile without its count (unverified on iOS 26): its rows say
+        if done is None:
+            raise ProbeError("Reminders' Completed tile shows no count and its list runs on "
+                             "past what the count scrolls")
+        done_count = len(done)
     if leaving_open():  # back to the lists, where the search counted next starts
         run_steps(phone, [BACK])
         phone.leave(REMINDERS_LISTS)
     else:
         stop_app(phone, REMINDERS)
-    return Listed(count, rows if rows is not None and len(rows) == count else None)
+    whole = (None if rows is None or done is None or len(rows) != open_count
+             or len(done) != done_count else rows + tuple(DONE + row for row in done))
+    return Listed(open_count + done_count, whole)
 
 
-def _all_tile(page: PageSource) -> list[Element]:
-    return [e for e in page.on_screen() if e.type == "XCUIElementTypeButton"
-            and e.label == "All" and e.value.strip().isdigit()]
+def _tile(page: PageSource, name: str) -> int | None:
+    """The count on smart-list tile `name` of Reminders' lists (None: no such tile with one)."""
+    return next((int(e.value) for e in page.on_screen() if e.type == "XCUIElementTypeButton"
+                 and e.label == name and e.value.strip().isdigit()), None)
 
 
 @probe("reminders")

@@ -57,8 +57,8 @@ _add("notes", "count", "Every note in Notes' list: the count its toolbar shows (
      "and the rows of its first screen, the most recently edited first.", "notes")
 _add("reminders_titled", "count", "Reminders whose title is `arg`, ignoring case, found with "
      "Reminders' search (up to one screen of results).", "reminders")
-_add("reminders", "count", "Every reminder not completed: the count of Reminders' All list, and "
-     "its rows.", "reminders")
+_add("reminders", "count", "Every reminder, completed or not (Reminders' search lists both): the "
+     "counts of its All and Completed lists, and their rows.", "reminders")
 _add("contacts", "count", "Every contact in Contacts' list, with its row (its name), scrolled "
      "through.", "contacts")
 _add("events", "count", "Every event Calendar's search lists before anything is typed, each as "

@@ -1,7 +1,8 @@
 """The counts of a whole collection on the simulated iPhone: every note (its list's count, and
-the rows of its first screen, the most recently edited on top) and every reminder (the All
-tile's count and the All list's rows, scrolled through); and a search counted after one starts
-where it left its app, with no second launch."""
+the rows of its first screen, the most recently edited on top) and every reminder (the All and
+Completed tiles' counts and those lists' rows, scrolled through); a search counted after one
+starts where it left its app, with no second launch; and a count by title counts only what its
+whole does."""
 
 from __future__ import annotations
 
@@ -75,15 +76,52 @@ def test_a_search_after_the_notes_count_starts_from_its_list(sim: SimServer,
 def test_the_reminders_are_counted_whole_through_a_list_longer_than_the_screen(
         sim: SimServer, phone: Phone) -> None:
     listed = run_listed(phone, "reminders", "")
-    assert listed.count == 23 and listed.rows is not None and len(listed.rows) == 23
-    assert listed.rows[0] == "Call the dentist | Today, 10:00 AM" and listed.rows[-1] == "Bananas"
-    # one completed leaves the All list: the count and the rows say so
-    run_steps(phone, [Step("launch", REMINDERS),  # it reopens in the All list the count left
+    # every reminder: the 23 of the All list and the one completed, which the search that
+    # counts reminders by title lists too (`reminders_titled` is some of this whole)
+    assert listed.count == 24 and listed.rows is not None and len(listed.rows) == 24
+    assert listed.rows[0] == "Call the dentist | Today, 10:00 AM" and listed.rows[-2] == "Bananas"
+    assert listed.rows[-1] == "completed: Renew car insurance"
+    # one of them ticked off is still there, shown as changed: the count stays, the row moves
+    run_steps(phone, [Step("launch", REMINDERS),  # it reopens in the Completed list the count left
+                      Step.tap_on("Lists", "Button"), Step.tap_on("All", "Button"),
                       Step.tap_on("Not completed", "Button")])
     done = run_listed(phone, "reminders", "")
-    assert done.count == 22 and done.rows == listed.rows[1:]
+    assert done.count == 24 and done.rows is not None
+    assert done.rows == listed.rows[1:-1] + ("completed: Call the dentist | Today, 10:00 AM",
+                                             listed.rows[-1])
     # left up, the lists are where a search starts, with no launch between
     since = sim.ledger()[0]
-    assert run_listed(phone, "reminders", "", leave_open=True).count == 22
+    assert run_listed(phone, "reminders", "", leave_open=True).count == 24
     assert run_listed(phone, "reminders_titled", "Renew passport").count == 1
     assert len(launches(sim, since)) == 1
+
+
+@pytest.fixture
+def every_kind(tmp_path: Path) -> Iterator[SimServer]:
+    """A phone whose reminders titled "parcel" are one of each kind a list or search may leave
+    out (completed, in another list, flagged, due today), and whose deleted note is one too."""
+    def reminder(where: str, **more: object) -> dict[str, object]:
+        return {"title": "parcel", "list": where, "done": False, "flagged": False, "due": "",
+                **more}
+    rems = [reminder("Reminders"), reminder("Groceries"), reminder("Reminders", done=True),
+            reminder("Groceries", done=True), reminder("Reminders", flagged=True),
+            reminder("Reminders", due="Today, 9:00 AM"), reminder("Reminders", title="other")]
+    note = {"id": 9, "text": "parcel\nsent", "modified": 1}
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"version": 1, "stores": {
+        REMINDERS: {"reminders": rems}, NOTES: {"notes": [], "deleted": [note], "next_id": 10,
+                                               "clock": 1}}}))
+    with SimServer(state_file=path) as sim:
+        yield sim
+
+
+def test_a_count_by_title_counts_only_what_its_whole_counts(every_kind: SimServer) -> None:
+    """A part and its whole count the same population: every reminder the search finds is in
+    the whole's rows, and a note the whole leaves out (Recently Deleted) the search does too."""
+    phone = Phone(every_kind.url, effect_timeout_s=1.0)
+    whole = run_listed(phone, "reminders", "")
+    assert whole.count == 7 and whole.rows is not None
+    titled = run_listed(phone, "reminders_titled", "parcel")
+    assert titled.count == 6 == sum("parcel" in row for row in whole.rows)
+    assert run_listed(phone, "notes", "").count == 0
+    assert run_listed(phone, "notes_titled", "parcel").count == 0
