@@ -291,12 +291,16 @@ def _results(state: SettingsState, host: Host) -> list[lists.Section]:
 
 
 def _opener(state: SettingsState, host: Host, page_id: str) -> Handler:
-    def open_result() -> None:
-        host.focus(None)
-        del state.stack[1:], state.scrolls[1:], state.showings[1:]
-        for level in trail(page_id)[1:]:
-            state.push(level, PAGES[level].title)
-    return open_result
+    return lambda: open_page(state, host, page_id)
+
+
+def open_page(state: SettingsState, host: Host, page_id: str) -> None:
+    """Show page `page_id` with the pages above it underneath, as a search result (Settings'
+    own, or Spotlight's) opens it."""
+    host.focus(None)
+    del state.stack[1:], state.scrolls[1:], state.showings[1:]
+    for level in trail(page_id)[1:]:
+        state.push(level, PAGES[level].title)
 
 
 def _sections(page_id: str, state: SettingsState, host: Host) -> list[lists.Section]:

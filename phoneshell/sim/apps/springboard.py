@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from phoneshell.sim import layout, windows
-from phoneshell.sim.apps import AppModel, Drag, Host, installs, register
+from phoneshell.sim.apps import AppModel, Drag, Host, installs, register, spotlight
 from phoneshell.sim.apps.home_menu import HomeMenu, home_layers, live_icon
 from phoneshell.sim.apps.notifications import (
     BANNER_S,
@@ -141,12 +141,7 @@ def open_spotlight(state: SpringBoardState, host: Host) -> None:
     """Show Spotlight with its search field focused and the keyboard up."""
     state.overlay, state.query.text, state.shown = "spotlight", "", showing()
 
-    def open_top_hit() -> None:
-        found = matches(host.apps(), state.query.text)
-        if found:
-            host.launch(found[0].bundle_id)
-
-    state.query.on_submit = open_top_hit
+    state.query.on_submit = lambda: spotlight.open_top_hit(host, state.query.text)
     host.focus(state.query)
 
 
@@ -238,16 +233,8 @@ def _home(state: SpringBoardState, host: Host) -> Node:
         Node("Other", full), *home_layers(state.menu, host)))
 
 
-def matches(apps: Sequence[AppModel[Any]], query: str) -> list[AppModel[Any]]:
-    """Apps Spotlight lists for a query: the name or one of its words starts with it."""
-    q = query.strip().lower()
-    return [a for a in apps if a.home_icon and q and (
-        a.name.lower().startswith(q) or any(w.startswith(q) for w in a.name.lower().split()))]
-
-
 def _spotlight(state: SpringBoardState, host: Host) -> Node:
     f = host.facts
-    found = matches(host.apps(), state.query.text)
 
     def cancel() -> None:
         host.focus(None)
@@ -260,19 +247,8 @@ def _spotlight(state: SpringBoardState, host: Host) -> Node:
         suggested = [a for a in host.apps() if a.home_icon][:4]
         kids += [_icon(a, Rect(ICON_COLUMNS[i], 150, 69, 91), host, True)
                  for i, a in enumerate(suggested)]
-    elif found:
-        kids.append(layout.text("Applications", Rect(20, 120, 120, 20), header=True))
-        for i, app in enumerate(found[:6]):
-            frame = Rect(16, 150 + 60 * i, 370, 60)
-            kids.append(Node("Cell", frame, label=app.name, name=app.name, traits="Button",
-                             on_tap=_launcher(host, app), children=(layout.wrap(Node(
-                                 "Other", frame, children=(
-                                     layout.text(app.name, Rect(32, frame.y + 9, 300, 22),
-                                                 accessible=False),
-                                     layout.text("Application", Rect(32, frame.y + 33, 300, 18),
-                                                 accessible=False))), 1),)))
     else:
-        kids.append(layout.text("No Results", Rect(150, 200, 102, 22)))
+        kids += spotlight.results(host, state.query)
     return layout.wrap(Node("Other", Rect(0, 0, f.width, f.height), children=tuple(kids),
                             key="spotlight"), 3)
 
