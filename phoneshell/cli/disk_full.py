@@ -49,9 +49,9 @@ def _after_run(args: argparse.Namespace) -> str:
 
 def _left_here(runs: Path) -> list[Path]:
     """The run folders a new run of this process left: the one whose run.lock names this
-    process or which this process still holds (a lock whose holder could not be written to a
-    full disk); else every folder holding a run.lock and no run.json that no process is
-    writing, none of which a resume could go on from."""
+    process or which this process still holds; else every folder holding a run.lock and no
+    run.json that no process is writing (a run.lock the full disk left empty gives its lock
+    back, `DeviceLock.acquire`), none of which a resume could go on from."""
     try:
         folders = sorted((f for f in runs.iterdir() if (f / LOCK).is_file()),
                          key=lambda f: f.stat().st_mtime, reverse=True)

@@ -120,6 +120,8 @@ class DeviceLock:
         Raises:
             RunError: another process (or another DeviceLock here) holds it; or the lock
                 directory cannot be written.
+            OSError: the holder could not be written into the lock file (a full disk: its
+                errno kept, the file named); the lock is not held then.
         """
         if self._fd is not None:
             return self
@@ -128,31 +130,45 @@ class DeviceLock:
             locked = self._folder(fd) if self.lock_directory else fd
             try:
                 fcntl.flock(locked, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                still = _still_the_path(locked, self.path.parent if locked != fd else self.path)
             except BlockingIOError:
                 holder = _read_holder(fd, locked)
-                os.close(fd)
-                if locked != fd:
-                    os.close(locked)
+                _close(fd, locked)
                 who = holder.describe() if holder else "a process that is still starting"
                 raise LockHeld(f"device {self.key} is in use by {who}",
                                hint="wait for that run to finish, or stop it; two runs must "
                                     f"never drive one phone (lock file {self.path})") from None
-            if _still_the_path(locked, self.path.parent if locked != fd else self.path):
+            except OSError:  # closing drops a flock taken: none is left behind
+                _close(fd, locked)
+                raise
+            if still:
                 break
-            os.close(fd)  # removed or replaced while we waited: lock what the path is now
-            if locked != fd:
-                os.close(locked)
+            _close(fd, locked)  # removed or replaced while we waited: lock what it is now
         else:
             raise RunError(f"the lock file {self.path} keeps being removed or replaced",
                            hint="something else writes that folder; stop it, then try again")
+        self._fd = fd
+        self._folder_fd = locked if locked != fd else None
+        try:
+            self._write_holder(fd)
+        except OSError as exc:
+            # Held, the lock would stay taken by nobody's object until the process ends, and
+            # a later acquire here (a resume, a retry once there is room) find itself in the
+            # way: what was taken is given back, and the file left empty names no holder.
+            self.release()
+            raise OSError(exc.errno, f"cannot write who holds the {self._what} into it, so "
+                                     f"it was not taken: {exc.strerror or exc}",
+                          str(self.path)) from exc
+        return self
+
+    def _write_holder(self, fd: int) -> None:
+        """Write this process as the holder into the lock file open at `fd`."""
         me = Holder(os.getpid(), self.run_id, self.command,
                     time.strftime("%Y-%m-%dT%H:%M:%S%z"), self.key)
         data = json.dumps({k: v for k, v in asdict(me).items() if k != "held_by"}).encode()
         os.ftruncate(fd, 0)
-        os.pwrite(fd, data, 0)
-        self._fd = fd
-        self._folder_fd = locked if locked != fd else None
-        return self
+        if os.pwrite(fd, data, 0) != len(data):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # cut short: a full disk
 
     def _folder(self, fd: int) -> int:
         """A descriptor of the lock file's folder, to flock (`lock_directory`)."""
@@ -224,6 +240,13 @@ class DeviceLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def _close(fd: int, locked: int) -> None:
+    """Close a lock file and the folder locked for it (the same descriptor, or not)."""
+    os.close(fd)
+    if locked != fd:
+        os.close(locked)
 
 
 def _safe(key: str) -> str:

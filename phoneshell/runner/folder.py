@@ -83,6 +83,7 @@ def writing(run_dir: Path, run_id: str) -> DeviceLock:
 
     Raises:
         RunError: another process holds it, named with its pid and command.
+        OSError: `run.lock` could not be written (a full disk), naming it; nothing is held then.
     """
     run_dir.mkdir(parents=True, exist_ok=True)
     lock = DeviceLock(LOCK.removesuffix(".lock"), run_id, directory=run_dir,

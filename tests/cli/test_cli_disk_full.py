@@ -73,7 +73,7 @@ def test_a_run_the_full_disk_stopped_before_run_json_is_started_again_not_resume
     ballast(disk, 0)
     done = run_cli("run", TASK, "--agent", filler, "--runs", str(disk), "--run-id", "R")
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
-    assert f"the disk is full holding {disk}" in done.stderr
+    assert f"the disk is full writing {disk / 'R' / 'run.lock'}" in done.stderr
     hint = next(line for line in done.stderr.splitlines() if line.startswith("hint:"))
     assert "--resume cannot go on" in hint and str(disk / "R") in hint, hint
     assert not (disk / "R" / "run.json").exists()
