@@ -4,8 +4,10 @@ MCP server). The MCP SDK is imported only when `mcp` serves."""
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from phoneshell.agents.environment import WDA_URL, claim_file_from_env, write_claim
@@ -52,10 +54,35 @@ def run_finish(args: argparse.Namespace) -> int:
     try:
         write_claim(path, Claim(status=status, answer=args.answer, summary=args.summary))
     except OSError as exc:
-        raise RunError(f"cannot write the claim to {path}: {exc}",
-                       hint="is the attempt folder still there?") from exc
+        raise unwritten_claim(path, exc) from exc
     print(f"claim recorded: {status}", file=sys.stderr)
     return 0
+
+
+STDOUT_CLAIM = ('or print the claim as one JSON line on stdout instead: '
+                '{"status": "done", "answer": "..."} (docs/agents.md)')
+
+
+def unwritten_claim(path: Path, exc: OSError) -> RunError:
+    """The error for a claim file `exc` kept from being written: what failed, naming the file
+    (the temporary one beside it, when that is where it failed), and advice only where it fits:
+    a folder that is gone, a full disk, a folder the program may not write."""
+    failed = exc.filename if exc.filename and exc.filename != str(path) else ""
+    what = f"cannot write the claim to {path}" + (f" (writing {failed})" if failed else "")
+    why = exc.strerror or str(exc)
+    if exc.errno == errno.ENOENT and not path.parent.is_dir():
+        return RunError(f"{what}: its folder {path.parent} is gone ({why})",
+                        hint="the claim file is in the attempt's scratch folder, made before the "
+                             f"program starts: did the program remove it? {STDOUT_CLAIM}")
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return RunError(f"{what}: the disk holding it is full ({why})",
+                        hint="remove what this program wrote that it no longer needs, then "
+                             f"`phoneshell finish` again; {STDOUT_CLAIM}")
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return RunError(f"{what}: {why}",
+                        hint=f"this program may not write {path.parent} (did it change the "
+                             f"folder's permissions?); {STDOUT_CLAIM}")
+    return RunError(f"{what}: {why}", hint=STDOUT_CLAIM[0].upper() + STDOUT_CLAIM[1:])
 
 
 def run_mcp(args: argparse.Namespace) -> int:

@@ -1,0 +1,61 @@
+"""A hint follows what failed, never one piece of advice for every failure: `phoneshell finish`
+says which of its claim file's troubles it met (a full disk, a read-only folder, a folder gone),
+naming the file, each under real conditions (a 64 MiB tmpfs, `small_disk`, made full or
+read-only), through the CLI as a subprocess."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cli_process import run_cli
+from small_disk import ballast, small_disk
+
+
+@pytest.fixture
+def disk(tmp_path: Path) -> Iterator[Path]:
+    with small_disk(tmp_path / "disk") as mounted:
+        yield mounted
+
+
+def finish(claim_file: Path) -> subprocess.CompletedProcess[str]:
+    return run_cli("finish", "--status", "done", "--answer", "423",
+                   env={"PHONESHELL_CLAIM_FILE": str(claim_file)})
+
+
+def said(done: subprocess.CompletedProcess[str]) -> tuple[str, str]:
+    """The `error:` and `hint:` lines."""
+    lines = done.stderr.splitlines()
+    return (next(x for x in lines if x.startswith("error:")),
+            next(x for x in lines if x.startswith("hint:")))
+
+
+def test_finish_on_a_full_disk_says_the_disk_is_full(disk: Path) -> None:
+    (disk / "agent").mkdir()
+    ballast(disk, 0)
+    done = finish(disk / "agent" / "claim.json")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    error, hint = said(done)
+    assert f"cannot write the claim to {disk / 'agent' / 'claim.json'}" in error
+    assert "the disk holding it is full" in error, error
+    assert "folder still there" not in hint and "JSON line on stdout" in hint, hint
+
+
+def test_finish_into_a_read_only_folder_says_it_may_not_write_there(disk: Path) -> None:
+    (disk / "agent").mkdir()
+    subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+    done = finish(disk / "agent" / "claim.json")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    error, hint = said(done)
+    assert "Read-only file system" in error and str(disk / "agent" / "claim.json") in error
+    assert f"may not write {disk / 'agent'}" in hint and "folder still there" not in hint, hint
+
+
+def test_finish_after_its_folder_was_removed_says_the_folder_is_gone(tmp_path: Path) -> None:
+    done = finish(tmp_path / "agent" / "claim.json")
+    assert done.returncode == 2, done.stderr
+    error, hint = said(done)
+    assert f"its folder {tmp_path / 'agent'} is gone" in error, error
+    assert "did the program remove it?" in hint, hint
