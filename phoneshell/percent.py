@@ -1,24 +1,52 @@
-"""How every rate phoneshell prints is written as a percentage: rounded, except that a rate
-short of all never shows as 100% and a rate above none never as 0% (199 of 200 is "99.5%", but
-1999 of 2000 at one decimal is "99.9%", not "100.0%"). Pure: no I/O.
+"""How every rate phoneshell prints is written as a percentage, and how an interval's bounds are:
+ties round half up (1/8 is "13%", 1/16 "6.3%"), except that a rate short of all never shows as
+100% and a rate above none never as 0% (199 of 200 is "99.5%", but 1999 of 2000 at one decimal
+is "99.9%", not "100.0%"); a bound is no rate and is never moved, but takes the decimals it needs
+to show it is not 0% or 100% (a lower bound of 0.0018% is "0.002%"). Pure: no I/O.
 """
 
 from __future__ import annotations
 
-__all__ = ["percent"]
+from decimal import ROUND_HALF_UP, Decimal
+
+__all__ = ["bound", "percent"]
+
+MOST_DECIMALS = 12
+"""A bound closer than this many decimals to 0% or 100% is printed as "<" or ">" that step."""
+
+
+def _rounded(value: float, decimals: int) -> Decimal:
+    """`value` (a fraction) in percent, ties half up. The float's shortest repr is the decimal
+    it was meant to be (37.5/100 = 0.375 is one; 100 * 0.285 is 28.499999999999996 in floats,
+    which would round 28.5% down)."""
+    return (Decimal(repr(value)) * 100).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP)
 
 
 def percent(value: float | None, decimals: int = 1) -> str:
     """`value` (a fraction, 0 to 1) as a percentage with `decimals` decimals, "n/a" for None.
 
-    Rounding moves a rate strictly between none and all no further than one step from either
-    end: it is clamped to 99.9% (or 99%) below all and 0.1% (or 1%) above none, so "100%" always
-    means every one and "0%" none.
+    Ties round half up, away from zero. Rounding moves a rate strictly between none and all no
+    further than one step from either end: it is clamped to 99.9% (or 99%) below all and 0.1%
+    (or 1%) above none, so "100%" always means every one and "0%" none.
     """
     if value is None:
         return "n/a"
-    step = 10.0 ** -decimals
-    shown = round(100 * value, decimals)
+    step = Decimal(1).scaleb(-decimals)
+    shown = _rounded(value, decimals)
     if 0 < value < 1:
         shown = min(max(shown, step), 100 - step)
     return f"{shown:.{decimals}f}%"
+
+
+def bound(value: float, decimals: int = 1) -> str:
+    """An interval's bound (a fraction) in percent, without the sign: `decimals` decimals, ties
+    half up, and more when fewer would show a bound above 0 as 0 or one below 1 as 100 (a
+    bound is not moved as a rate is: "0.1" for 0.0018% would put it 50 times too high)."""
+    places = decimals
+    while places < MOST_DECIMALS:
+        shown = _rounded(value, places)
+        if (shown > 0 or value == 0) and (shown < 100 or value == 1):
+            return f"{shown:.{places}f}"
+        places += 1
+    step = Decimal(1).scaleb(-MOST_DECIMALS)
+    return f"<{step:f}" if value < 0.5 else f">{100 - step:f}"

@@ -1,11 +1,12 @@
-"""Every printed rate: rounded, but never 100% short of all nor 0% above none, wherever it is
-printed (the run's closing lines, the report's pass rates and intervals)."""
+"""Every printed rate: ties rounded half up, but never 100% short of all nor 0% above none,
+wherever it is printed (the run's closing lines, the report's pass rates); an interval's bounds
+are not moved so, but printed with the decimals they need."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from phoneshell.percent import percent
+from phoneshell.percent import bound, percent
 from phoneshell.records import ResultRow, RunManifest, TaskRef
 from phoneshell.report.runs import Attempt, RunRecord
 from phoneshell.report.stats import wilson
@@ -54,5 +55,29 @@ def test_the_report_never_rounds_a_failure_away() -> None:
     assert fraction(1999, 2000, 1999 / 2000) == "1999/2000 = 99.9%"
     assert pct(1 / 2000) == "0.1%"
     low, high = wilson(19999, 20000) or (0.0, 0.0)
-    assert high < 1 and interval((low, high)).endswith("-99.9%"), interval((low, high))
-    assert interval(wilson(1, 20000)).startswith("95% CI 0.1-")
+    assert high < 1 and interval((low, high)).endswith("-99.999%"), interval((low, high))
+
+
+def test_ties_round_half_up_wherever_a_rate_is_printed() -> None:
+    """Python's round() takes a tie to the even digit: 1/8 was "12%" and 3/8 "38%"."""
+    assert (percent(1 / 8, 0), percent(3 / 8, 0), percent(5 / 8, 0)) == ("13%", "38%", "63%")
+    assert (percent(1 / 16), percent(3 / 16), percent(5 / 16)) == ("6.3%", "18.8%", "31.3%")
+    # 57/200 is 28.5%, a tie, though 100 * 0.285 is 28.499999999999996 in floats
+    assert percent(57 / 200, 0) == "29%" and percent(29 / 200, 0) == "15%"
+    assert percent(199 / 200, 0) == "99%", "the clamp still holds: 99.5% rounds to all"
+    assert fraction(1, 16, 1 / 16) == "1/16 = 6.3%"
+    rows = [_row(1, "passed")] + [_row(n, "failed") for n in range(2, 9)]
+    assert summary_lines(_summary(rows))[0].endswith("(13% of scored)")
+
+
+def test_an_interval_s_bounds_are_printed_as_they_are_not_moved_as_rates() -> None:
+    """A bound is no rate: 1 in 1000's lower bound, 0.018%, printed "0.1%" (five times its
+    value, the same as the rate); it takes the decimals it needs instead."""
+    low, high = wilson(1, 1000) or (0.0, 0.0)
+    assert interval((low, high)) == "95% CI 0.02-0.6%"
+    assert interval(wilson(1, 20000)) == "95% CI 0.001-0.03%"
+    assert interval(wilson(999, 1000)) == "95% CI 99.4-99.98%"
+    assert interval(wilson(0, 4)) == "95% CI 0.0-49.0%" and interval(wilson(8, 8)).endswith(
+        "-100.0%")
+    assert bound(0.0) == "0.0" and bound(1.0) == "100.0" and bound(0.125) == "12.5"
+    assert bound(1e-300) == "<0.000000000001" and bound(0.00025) == "0.03"

@@ -4,7 +4,7 @@ against grades, per tag; then each pair of runs compared. Lines only, no colour.
 
 from __future__ import annotations
 
-from phoneshell.percent import percent
+from phoneshell.percent import bound, percent
 from phoneshell.report.compare import Comparison
 from phoneshell.report.tally import CAPABILITY, AgentNumbers, Report, TagNumbers
 
@@ -16,8 +16,9 @@ def pct(value: float | None) -> str:
 
 
 def interval(ci: tuple[float, float] | None) -> str:
-    """A Wilson interval as "95% CI 12.3-45.6%"."""
-    return "" if ci is None else f"95% CI {percent(ci[0]).removesuffix('%')}-{percent(ci[1])}"
+    """A Wilson interval as "95% CI 12.3-45.6%", each bound as it is (`phoneshell.percent.bound`:
+    never moved to 0.1% as a rate is; 1 in 1000 is "0.02-0.6%")."""
+    return "" if ci is None else f"95% CI {bound(ci[0])}-{bound(ci[1])}%"
 
 
 def fraction(part: int, whole: int, value: float | None) -> str:
