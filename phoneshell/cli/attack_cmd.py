@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from phoneshell.cli.options import add_device_option, add_trajectory_option, progress_printer
-from phoneshell.errors import RunError
+from phoneshell.cli.stopped_early import stopped_early
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily
 from phoneshell.tasks import PATHS_HELP, default_task_paths
 
@@ -63,7 +63,6 @@ def run_attack_cmd(args: argparse.Namespace) -> int:
             print(line)
         print(f"evidence: {report.evidence}")
     if outcome.stopped:
-        raise RunError(f"the attack stopped early: {outcome.stopped}",
-                       hint="`phoneshell doctor` checks the chain; finishes not played are "
-                            "listed as not scored")
+        raise stopped_early("attack", outcome.stopped,
+                            "finishes not played are listed as not scored")
     return 1 if report.broken or not_scored(report) else 0

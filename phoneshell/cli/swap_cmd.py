@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from phoneshell.cli.options import add_device_option, add_trajectory_option, progress_printer
+from phoneshell.cli.stopped_early import stopped_early
 from phoneshell.errors import RunError
 from phoneshell.records import plain
 from phoneshell.runner.baseline import run_baselines
@@ -80,9 +81,7 @@ def run_swap(args: argparse.Namespace) -> int:
             print(line)
         print(f"evidence: {report.evidence}")
     if why:
-        raise RunError(f"the swap stopped early: {why}",
-                       hint="`phoneshell doctor` checks the chain; pairs not played count as "
-                            "wrong")
+        raise stopped_early("swap", why, "pairs not played count as wrong")
     return 0 if all(r.correct for r in report.pairs) and not report.unexpected else 1
 
 

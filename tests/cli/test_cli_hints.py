@@ -1,16 +1,21 @@
 """A hint follows what failed, never one piece of advice for every failure: `phoneshell finish`
 says which of its claim file's troubles it met (a full disk, a read-only folder, a folder gone),
 naming the file, each under real conditions (a 64 MiB tmpfs, `small_disk`, made full or
-read-only), through the CLI as a subprocess."""
+read-only); a swap that stopped early sends to `phoneshell doctor` only a phone that went
+down, not a stop signal. Each through the CLI as a subprocess."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_process import run_cli
+from cli_process import ROOT, run_cli
 from small_disk import ballast, small_disk
 
 
@@ -59,3 +64,45 @@ def test_finish_after_its_folder_was_removed_says_the_folder_is_gone(tmp_path: P
     error, hint = said(done)
     assert f"its folder {tmp_path / 'agent'} is gone" in error, error
     assert "did the program remove it?" in hint, hint
+
+
+ENVIRONMENTS = Path(__file__).resolve().parents[2] / "environments"
+SWAP_TASKS = [str(ENVIRONMENTS / f"{t}.yaml") for t in ("calculator.arithmetic",
+                                                        "multi.app_switch", "weather.open")]
+
+
+def phoneshell(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "phoneshell", *args], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONWARNINGS": "error"})
+
+
+def test_a_swap_stopped_by_a_signal_is_told_to_run_again_not_to_check_the_phone(
+        tmp_path: Path) -> None:
+    swap = phoneshell("swap", "--all", *SWAP_TASKS, "--device", "sim:2", "--runs", str(tmp_path))
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob("swap-*/attempts/*/1")):  # a finish is being played
+        assert swap.poll() is None and time.monotonic() < deadline, swap.communicate()
+        time.sleep(0.02)
+    swap.send_signal(signal.SIGTERM)
+    _, stderr = swap.communicate(timeout=120)
+    assert swap.returncode == 2, stderr
+    assert "error: the swap stopped early: interrupted (SIGTERM)" in stderr, stderr
+    hint = next(x for x in stderr.splitlines() if x.startswith("hint:"))
+    assert "run the swap again" in hint and "doctor" not in hint, hint
+
+
+def test_a_swap_whose_phone_went_down_is_sent_to_doctor(tmp_path: Path) -> None:
+    sim = phoneshell("sim", "--port", "0", "--fault", "locked")
+    try:
+        assert sim.stdout is not None
+        url = sim.stdout.readline().split(" at ")[1].split(";")[0]
+        done = run_cli("swap", "multi.app_switch", "calculator.arithmetic", "--device", url,
+                       "--runs", str(tmp_path))
+    finally:
+        sim.terminate()
+        sim.communicate(timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert "error: the swap stopped early: rig down:" in done.stderr, done.stderr
+    hint = next(x for x in done.stderr.splitlines() if x.startswith("hint:"))
+    assert "`phoneshell doctor`" in hint and "signal" not in hint, hint
