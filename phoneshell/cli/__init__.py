@@ -21,6 +21,7 @@ import sys
 import traceback
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TextIO, cast
 
 from phoneshell import __version__
@@ -144,6 +145,9 @@ def _command(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # `phoneshell ... | head`: the reader left, nothing to report
         return EXIT_OK
     except OSError as exc:
+        if exc.errno in REFUSED and exc.filename:  # the machine's word, not a bug
+            report_error(refused(exc, args))
+            return EXIT_UNUSABLE
         if exc.errno not in DISK_FULL:
             return _bug()
         # Not a bug: what was recorded before stays (every record is appended or replaced
@@ -155,6 +159,18 @@ def _command(args: argparse.Namespace) -> int:
 
 
 DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+REFUSED = (errno.EACCES, errno.EPERM, errno.EROFS)
+
+
+def refused(exc: OSError, args: argparse.Namespace) -> PhoneshellError:
+    """The error for a file the system refused this user (`REFUSED`), with the way round it
+    that fits: another --runs folder when it lies in the one given."""
+    where = Path(exc.filename)
+    runs: Path | None = getattr(args, "runs", None)
+    inside = runs is not None and where.absolute().is_relative_to(runs.absolute())
+    return PhoneshellError(f"{where}: {exc.strerror}",
+                           hint=f"give --runs a folder this user can write (not {runs})" if inside
+                           else f"check that this user may read and write {where.parent}")
 
 
 def _bug() -> int:

@@ -106,3 +106,12 @@ def test_a_swap_whose_phone_went_down_is_sent_to_doctor(tmp_path: Path) -> None:
     assert "error: the swap stopped early: rig down:" in done.stderr, done.stderr
     hint = next(x for x in done.stderr.splitlines() if x.startswith("hint:"))
     assert "`phoneshell doctor`" in hint and "signal" not in hint, hint
+
+
+def test_a_run_into_a_read_only_runs_folder_names_it_and_is_no_bug(disk: Path) -> None:
+    subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+    done = run_cli("run", SWAP_TASKS[0], "--agent", "null", "--runs", str(disk), "--run-id", "R")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr  # was 3, a bug
+    error, hint = said(done)
+    assert f"{disk / 'R'}: Read-only file system" in error, error
+    assert f"give --runs a folder this user can write (not {disk})" in hint, hint
