@@ -24,6 +24,10 @@ from phoneshell.sim import SimServer
 from phoneshell.tasks import Task, load_tasks
 
 ROOT = Path(__file__).resolve().parent.parent
+# The phones phoneshell starts (`--device sim`, `phoneshell sim`) are the reference phone in
+# tests, whose values (87%, 274° W, MQ163LL/A) tests and docs quote; each draws its own
+# elsewhere. Tests of the drawing set their own (tests/sim/test_sim_device_values.py).
+os.environ.setdefault("PHONESHELL_SIM_SEED", "0")
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

@@ -36,6 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="serve only under a random secret path, printed in the URL (how "
                              "phoneshell starts its own simulators: only who reads the URL can "
                              "drive it)")
+    parser.add_argument("--seed", type=int, default=None, metavar="N",
+                        help="which phone: its model and serial numbers, battery, heading and "
+                             "temperature are drawn from N; 0 is the reference phone "
+                             "(default: $PHONESHELL_SIM_SEED, else a fresh one, printed)")
     parser.add_argument("--latency", choices=LATENCIES, default="none",
                         help="answer each WDA route as slowly as a real phone does "
                              "(docs/simulator.md#latency; default: %(default)s)")

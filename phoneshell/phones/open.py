@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 
@@ -41,21 +41,32 @@ class DeviceHandle:
 
 
 @contextmanager
-def start_sim(latency: str = "none") -> Iterator[str]:
-    """A simulated iPhone in this process, stopped on exit; yields its WDA URL."""
-    from phoneshell.sim import SimServer  # the simulator is a device: only ever started here
+def start_sim(latency: str = "none", seed: int | None = None) -> Iterator[str]:
+    """A simulated iPhone in this process, stopped on exit; yields its WDA URL.
 
-    with SimServer(secret=SimServer.new_secret(), latency=latency) as sim:
+    Args:
+        seed: which phone (`phoneshell sim --seed`); None: `PHONESHELL_SIM_SEED`, else a
+            fresh one.
+    """
+    from phoneshell.sim import SimServer  # the simulator is a device: only ever started here
+    from phoneshell.sim.facts import pick_seed
+
+    # each phone another phone (its seed drawn, or fixed by PHONESHELL_SIM_SEED), so a value a
+    # task asks for is read off it, never remembered from an earlier one
+    with SimServer(secret=SimServer.new_secret(), latency=latency,
+                   seed=pick_seed(seed)) as sim:
         yield sim.url
 
 
 @contextmanager
-def _sim_process(latency: str = "none") -> Iterator[str]:
-    """A simulated iPhone in a child process (`phoneshell sim --port 0`), stopped on exit."""
+def _sim_process(latency: str = "none", seed: int | None = None) -> Iterator[str]:
+    """A simulated iPhone in a child process (`phoneshell sim --port 0`), stopped on exit; its
+    seed as `start_sim`'s."""
     # Its stderr goes to a file, not a pipe nobody drains: a chatty child must never block.
     with tempfile.TemporaryFile("w+") as errors:
         child = subprocess.Popen([sys.executable, "-m", "phoneshell", "sim", "--port", "0",
-                                  "--secret-path", "--latency", latency],
+                                  "--secret-path", "--latency", latency,
+                                  *(("--seed", str(seed)) if seed is not None else ())],
                                  stdout=subprocess.PIPE, stderr=errors, text=True)
         try:
             assert child.stdout is not None
@@ -78,11 +89,12 @@ def _sim_process(latency: str = "none") -> Iterator[str]:
                 child.communicate()
 
 
-def _installed(url: str) -> frozenset[str]:
-    """The bundle ids a simulated iPhone has, from its control route (outside WDA's)."""
+def _sim_state(url: str) -> tuple[frozenset[str], int]:
+    """The bundle ids a simulated iPhone has and its seed, from its control route (outside
+    WDA's)."""
     with urllib.request.urlopen(f"{url}/phoneshell/sim/state", timeout=10) as reply:
         state = json.load(reply)
-    return frozenset(str(b) for b in state["installed"])
+    return frozenset(str(b) for b in state["installed"]), int(state.get("seed", 0))
 
 
 def _status(url: str) -> dict[str, object]:
@@ -130,12 +142,14 @@ def _lock(stack: ExitStack, device: DeviceSpec, status: dict[str, object], run_i
 
 @contextmanager
 def open_phones(spec: str | None, run_id: str, latency: str = "none",
-                ) -> Iterator[tuple[list[DeviceHandle], str]]:
+                seeds: Sequence[int] = ()) -> Iterator[tuple[list[DeviceHandle], str]]:
     """Start or reach the phones of `--device`, each locked for this run (other processes
     cannot drive it meanwhile); yield them and a line to tell the user.
 
     Args:
         latency: the simulators' latency profile (`phoneshell sim --latency`).
+        seeds: the simulators' seeds in order (a resume's: the phones the run began on);
+            past them, each draws its own (`phoneshell sim --seed`).
 
     Raises:
         RunError: a bad spec, a latency for a real phone, a phone another run holds, or a
@@ -151,15 +165,17 @@ def open_phones(spec: str | None, run_id: str, latency: str = "none",
                        f"phone's pace; --device {spec} is a real phone, which has its own",
                        hint="drop --latency, or use --device sim or sim:N")
     with ExitStack() as stack:
-        handles = []
+        handles: list[DeviceHandle] = []
         for device in specs:
             if device.kind == "sim":
                 # One simulator shares this process; several each get their own, so they do
                 # not queue for one interpreter while the workers drive them in parallel.
-                url = stack.enter_context(_sim_process(latency) if sims > 1
-                                          else start_sim(latency))
-                handles.append(DeviceHandle(url, describe(url, "sim", device.label),
-                                            _installed(url), simulated=True))
+                seed = seeds[len(handles)] if len(handles) < len(seeds) else None
+                url = stack.enter_context(_sim_process(latency, seed) if sims > 1
+                                          else start_sim(latency, seed))
+                installed, seed = _sim_state(url)
+                info = describe(url, "sim", device.label).model_copy(update={"seed": seed})
+                handles.append(DeviceHandle(url, info, installed, simulated=True))
                 continue
             status = _status(device.url)
             _lock(stack, device, status, run_id)

@@ -39,6 +39,10 @@ class DeviceInfo(Part):
     """The iOS version WDA reports."""
     udid_sha256: str = ""
     """A hash of the udid: enough to tell phones apart, without publishing the udid."""
+    seed: int = 0
+    """A simulated iPhone's seed (`phoneshell sim --seed`), which drew its model and serial
+    numbers, battery, heading and temperature: `PHONESHELL_SIM_SEED=N` starts that phone again
+    (0: the reference phone, or a real one)."""
 
 
 class LeftOut(Part):

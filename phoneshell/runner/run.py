@@ -351,7 +351,9 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
         progress(unconfined_line(kind, why))
     for line in setup:
         progress(f"agent setup (recorded in run.json): {line}")
-    with open_phones(options.device, run_id, options.latency) as (devices, note):
+    # a resume starts the simulated phones the run began on: their seeds are recorded
+    seeds = [d.seed for d in recorded.devices if d.kind == "sim"] if recorded else []
+    with open_phones(options.device, run_id, options.latency, seeds) as (devices, note):
         progress(note)
         infos = [d.info for d in devices]
         writer = shared_writer(options.runs_dir)

@@ -8,6 +8,7 @@ import signal
 import sys
 from typing import TextIO
 
+from phoneshell.sim.facts import pick_seed
 from phoneshell.sim.server import SimServer
 
 
@@ -19,14 +20,14 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """
     secret = SimServer.new_secret() if args.secret_path else None
     server = SimServer(args.host, args.port, args.state, args.fault, locale=args.locale,
-                       secret=secret, latency=args.latency).start()
+                       secret=secret, latency=args.latency, seed=pick_seed(args.seed)).start()
     # SIGTERM (a process manager) and SIGINT (Ctrl-C, also when started in the background,
     # where it would be ignored) both stop cleanly, so the state file is written.
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: server.request_stop())
     faults = ", ".join(server.faults.specs()) or "none"
     print(f"simulated iPhone (WebDriverAgent protocol) at {server.url}; faults: {faults}; "
-          f"latency: {server.latency.profile}", file=out, flush=True)
+          f"seed: {server.seed}; latency: {server.latency.profile}", file=out, flush=True)
     print("press Ctrl-C to stop" + (f"; state is saved to {server.state_file}"
                                      if server.state_file else ""), file=out, flush=True)
     server.serve_forever()

@@ -12,12 +12,21 @@ en_GB), so no app hard-codes a region's habits. A time of day is written 12-hour
 or 24-hour ("09:41") by `DeviceFacts.time_of_day`: the locale's habit (a UK phone is 24-hour),
 until Settings > General > Date & Time's "24-Hour Time" switch says otherwise (the phone
 reads it into `time_format`).
+
+What a task asks an agent to read off the phone (its model and serial numbers, the battery level,
+the heading, the temperature) must differ from phone to phone, as on real phones, or an agent
+that remembers one phone's values passes without reading. `DeviceFacts.drawn(seed)` is the phone
+of a seed: seed 0 is the reference phone (the defaults below), any other seed draws each of
+those values from its own generator (`SEEDED`), plausible for an iPhone 17 Pro in Cupertino.
 """
 
 from __future__ import annotations
 
 import datetime
+import os
+import random
 import re
+import secrets
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import date
 from functools import cache, cached_property
@@ -112,6 +121,47 @@ def conventions_for(code: str) -> Conventions:
     return found
 
 
+REGIONS = (("LL/A", "A3256"), ("VC/A", "A3522"), ("J/A", "A3522"), ("CH/A", "A3523"),
+           ("ZA/A", "A3523"), ("B/A", "A3524"), ("X/A", "A3524"))
+"""(part number suffix, regulatory model number) of the regions an iPhone 17 Pro is sold in:
+the suffix says the region the phone was made for (LL/A the US), the "A" number differs with
+its radios. Plausible forms for a drawn phone, not Apple's list."""
+BATTERY_PERCENT = (20, 99)
+TEMPERATURE_F = (38, 92)
+"""Cupertino's range over a year, roughly: a drawn temperature lies within it."""
+SEEDED = ("model_number", "regulatory_model", "serial", "udid", "battery_level", "heading",
+          "temperature_f")
+"""The facts a seed draws (`DeviceFacts.drawn`); the rest are the reference phone's."""
+SEED_VARIABLE = "PHONESHELL_SIM_SEED"
+"""Fixes the seed of every simulated iPhone phoneshell starts (`phoneshell sim` without
+`--seed`, `--device sim` and `sim:N`): tests, and a replay of a recorded run's phones."""
+
+
+def pick_seed(given: int | None = None) -> int:
+    """The seed of a simulated iPhone being started: `given`, else `SEED_VARIABLE`'s, else a
+    fresh one (1 to 2**63-1), so that each phone started is another phone.
+
+    Raises:
+        PhoneshellError: the variable is set to something other than a whole number >= 0.
+    """
+    if given is None:
+        text = os.environ.get(SEED_VARIABLE, "").strip()
+        if not text:
+            return secrets.randbelow(2**63 - 1) + 1
+        if not text.isdigit():
+            raise PhoneshellError(f"{SEED_VARIABLE}={text!r} is not a seed",
+                                  hint="a whole number: 0 is the reference phone")
+        given = int(text)
+    if given < 0:
+        raise PhoneshellError(f"seed {given} is negative", hint="0 is the reference phone")
+    return given
+
+
+_UPPER, _DIGITS = "ABCDEFGHJKLMNPQRSTUVWXYZ", "0123456789"
+_SERIAL = "BCDFGHJKLMNPQRTVWXYZ0123456789"
+"""Apple's randomised serial numbers (2021 on) are ten letters and digits, no vowels."""
+
+
 @dataclass(frozen=True)
 class DeviceFacts:
     """What the phone says about itself (About page, /status, device/info, screen size)."""
@@ -155,6 +205,35 @@ class DeviceFacts:
     turned (`Phone.facts`)."""
     wifi_network: str = "HomeNet"
     """The network Wi-Fi is joined to while the Wi-Fi switch is on."""
+    heading: int = 274
+    """Which way the phone points, whole degrees from north (Compass shows it, "274° W"); the
+    Compass store's `heading` overrides it."""
+    temperature_f: int = 57
+    """The temperature where the phone is, °F (Weather's My Location); the Weather store's
+    `temperature` overrides it."""
+
+    @classmethod
+    def drawn(cls, seed: int) -> DeviceFacts:
+        """The phone of `seed`: 0 is the reference phone (the defaults); any other seed draws
+        the values tasks ask agents to read (`SEEDED`), each from its own generator, so that
+        knowing one (the udid /status shows) tells nothing of another."""
+        if seed == 0:
+            return cls()
+
+        def rng(name: str) -> random.Random:
+            return random.Random(f"phoneshell-sim:{seed}:{name}")
+
+        part, regulatory = rng("region").choice(REGIONS)
+        letters = rng("model_number")
+        model_number = ("M" + letters.choice(_UPPER) + letters.choice(_UPPER + _DIGITS)
+                        + letters.choice(_DIGITS) + letters.choice(_UPPER + _DIGITS) + part)
+        chars = rng("serial")
+        serial = "".join(chars.choice(_SERIAL) for _ in range(10))
+        return cls(model_number=model_number, regulatory_model=regulatory, serial=serial,
+                   udid=f"00008150-{rng('udid').getrandbits(56):016X}",
+                   battery_level=rng("battery").randint(*BATTERY_PERCENT) / 100,
+                   heading=rng("heading").randrange(360),
+                   temperature_f=rng("temperature").randint(*TEMPERATURE_F))
 
     def __post_init__(self) -> None:
         conventions_for(self.locale)

@@ -8,7 +8,7 @@ simulator over HTTP only, exactly as it reaches a phone.
 
 Control routes (`sim.control`) live outside WDA's namespace, under /phoneshell/sim/:
 
-    GET  /phoneshell/sim/state    foreground app, running apps, lock, faults, stores, facts
+    GET  /phoneshell/sim/state    foreground app, running apps, lock, faults, stores, facts, seed
     POST /phoneshell/sim/reset    a freshly booted phone with empty stores (faults stay)
     GET  /phoneshell/sim/faults   {"faults": ["slow=0.25", ...]}
     POST /phoneshell/sim/faults   {"faults": [...]} replaces the set; {"on": [...]}, {"off": [...]}
@@ -65,7 +65,10 @@ class SimServer:
         port: port to bind; 0 picks a free one (see `url` after `start`).
         state_file: JSON state loaded at start if it exists and written on stop.
         faults: faults switched on from the start, e.g. ["locked", "slow=0.5"].
-        facts: device facts (default: iPhone 17 Pro, iOS 26.2).
+        facts: device facts (default: the phone of `seed`).
+        seed: which phone (`DeviceFacts.drawn`): 0, the reference phone (iPhone 17 Pro, iOS
+            26.2, the reference dumps' values); another, a phone whose model and serial
+            numbers, battery, heading and temperature are drawn from it. Not with `facts`.
         apps: installed app models (default: every built-in app).
         locale: the region format every screen follows (en_US, en_GB); overrides `facts`.
         secret: serve every route only under `/<secret>/` (see the module docstring).
@@ -78,7 +81,10 @@ class SimServer:
                  facts: DeviceFacts | None = None,
                  apps: Sequence[AppModel[Any]] | None = None,
                  locale: str | None = None, secret: str | None = None,
-                 latency: str = "none") -> None:
+                 latency: str = "none", seed: int = 0) -> None:
+        if facts is not None and seed:
+            raise PhoneshellError("a simulated iPhone takes device facts or a seed, not both",
+                                  hint="leave out seed, or facts")
         if secret is not None and (not secret.isalnum() or len(secret) < 16):
             raise PhoneshellError("a simulator secret must be 16 or more letters and digits",
                                   hint="SimServer.new_secret() makes one")
@@ -86,8 +92,11 @@ class SimServer:
         self.secret = secret
         self.latency = Latency(latency)
         self.state_file = Path(state_file) if state_file is not None else None
+        self.seed = seed
+        """The seed the phone's facts were drawn from (0: the reference phone, or `facts`)."""
+        facts = facts or DeviceFacts.drawn(seed)
         if locale is not None:
-            facts = (facts or DeviceFacts()).updated({"locale": locale})
+            facts = facts.updated({"locale": locale})
         self.phone = Phone(facts, apps)
         self.lock = threading.RLock()
         """Held while any request works on the phone; hold it to touch `phone` directly."""
@@ -306,7 +315,7 @@ class SimServer:
                     "locked": phone.locked, "powered_off": phone.powered_off,
                     "faults": list[JSON](self._faults.specs()),
                     "session": self.endpoints.session_id, "volume": phone.volume,
-                    "clock_s": phone.clock_s,
+                    "clock_s": phone.clock_s, "seed": self.seed,
                     "stores": phone.save_state()["stores"], "facts": phone.facts.to_json()}
 
     def advance_clock(self, seconds: float) -> float:

@@ -2,9 +2,11 @@
 
 The dial is drawn; the heading under it is a StaticText such as "274° W" (degrees and the
 nearest of the eight compass points), over the coordinates, the place and the elevation. The
-phone never turns, so the heading is fixed: 274° unless the app's store sets `heading` (a
-number of degrees), e.g. `{"com.apple.compass": {"heading": 90}}` for "90° E". Tapping the dial
-locks the current heading, as on the real app ("Heading locked" shows; tap again to unlock).
+phone lies still on a desk, so the heading is the phone's own (`DeviceFacts.heading`: 274° on
+the reference phone, drawn per simulated phone from its seed, as each real phone points its own
+way) unless the app's store sets `heading` (a number of degrees), e.g.
+`{"com.apple.compass": {"heading": 90}}` for "90° E". Tapping the dial locks the current heading,
+as on the real app ("Heading locked" shows; tap again to unlock).
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.ui import Node, Rect
 
 BUNDLE_ID = "com.apple.compass"
-DEFAULT_HEADING = 274
 POINTS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 COORDINATES = "37°19′55″ N  122°1′49″ W"
 PLACE = "Cupertino, CA"
@@ -29,8 +30,8 @@ class CompassState:
 
 
 def heading(host: Host) -> int:
-    """The heading in whole degrees, 0-359, from the store or the default."""
-    return round(host.store(BUNDLE_ID).number("heading", DEFAULT_HEADING)) % 360
+    """The heading in whole degrees, 0-359, from the store or the phone's facts."""
+    return round(host.store(BUNDLE_ID).number("heading", host.facts.heading)) % 360
 
 
 def describe(degrees: int) -> str:

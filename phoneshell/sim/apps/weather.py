@@ -5,9 +5,11 @@ the conditions and the day's high and low, over a scrollable forecast (hourly, t
 A horizontal swipe moves between saved locations; the "List" button shows every location with
 a search field that filters them, and tapping one opens its page.
 
-The weather never changes: it is data in `PLACES`, in °F, shown in the locale's unit (°F in
-en_US, °C in en_GB). A state file may set My Location's reading through the app's store:
-`temperature` (a number, °F) and `conditions` (text), e.g.
+The weather is data in `PLACES`, in °F, shown in the locale's unit (°F in en_US, °C in en_GB),
+but for My Location's temperature, which is where the phone is (`DeviceFacts.temperature_f`: 57°
+on the reference phone, drawn per simulated phone from its seed), its high and low and the
+hours' forecast following it. A state file may set My Location's reading through the app's
+store: `temperature` (a number, °F) and `conditions` (text), e.g.
 `{"com.apple.weather": {"temperature": 64}}`.
 """
 
@@ -67,11 +69,13 @@ class WeatherState:
 
 
 def places(host: Host) -> tuple[Place, ...]:
-    """The saved locations, with My Location's reading taken from the store when set."""
+    """The saved locations, My Location's reading the phone's own (its facts), or the store's
+    when set; the day's high and low keep their distance from it."""
     store = host.store(BUNDLE_ID)
     here = PLACES[0]
-    here = replace(here, temperature=round(store.number("temperature", here.temperature)),
-                   conditions=store.text("conditions", here.conditions))
+    now = round(store.number("temperature", host.facts.temperature_f))
+    here = replace(here, temperature=now, conditions=store.text("conditions", here.conditions),
+                   high=now + here.high - here.temperature, low=now + here.low - here.temperature)
     return (here, *PLACES[1:])
 
 
