@@ -5,7 +5,7 @@ reference finish through the same WDA URL an agent gets, so it is logged like an
 from __future__ import annotations
 
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
-from phoneshell.device import Phone, run_step
+from phoneshell.device import Phone, read_answer, run_step
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.evidence import Claim
 
@@ -22,7 +22,8 @@ class NullAgent:
 
 
 class SolutionAgent:
-    """Plays `solution` step by step and reports its `answer` step as the answer."""
+    """Plays `solution` step by step and reports its `answer` step as the answer, or what its
+    `answer_read` step reads off the screen."""
 
     name = "solution"
 
@@ -37,10 +38,13 @@ class SolutionAgent:
             if step.kind == "answer":
                 answer = step.arg
                 continue
-            if turns >= context.max_steps:
+            if turns >= context.max_steps and step.kind != "answer_read":
                 return AgentResult(ran=True, turns=turns, out_of_turns=True,
                                    error=f"the solution needs more than {context.max_steps} steps")
             try:
+                if step.kind == "answer_read":  # read where the steps before it left the phone
+                    answer = read_answer(phone, step)
+                    continue
                 run_step(phone, step)
             except (StepError, DeviceError) as exc:
                 return AgentResult(ran=True, turns=turns + 1, error=str(exc),

@@ -32,6 +32,7 @@ BY_KIND: dict[str, tuple[ToolUse, ...]] = {
     # a tap above or below one wheel's centre turns it a row; a drag along it, several
     "wait": (("observe", ()),),
     "answer": (("done", ("status", "answer")),),
+    "answer_read": (("done", ("status", "answer")),),  # what the observation showed
 }
 SWIPE_BY_DIRECTION: tuple[ToolUse, ...] = (("swipe", ("direction",)),)
 SWIPE_BY_POINTS: tuple[ToolUse, ...] = (("swipe", ("from_x", "from_y", "to_x", "to_y")),)

@@ -46,16 +46,26 @@ class Attack:
     id: str
     """Unique within the task and the same on every run, e.g. `echo:spotlight:Model Number`."""
     steps: tuple[Step, ...]
-    answer: str | None = None
-    """The answer the finish claims; None for none."""
+    answer: str | Step | None = None
+    """The answer the finish claims: a text, an `answer_read` step (what the screen shows where
+    the steps end, as the reference finish reads it: `claim`), or None for none."""
     left_by: Task | None = None
     """A task whose reference attempt (its setup, finish and teardown) runs on the phone first,
     so this finish starts from what that attempt left (the residue family)."""
 
     def finish(self) -> tuple[Step, ...]:
         """The steps, then the answer step when there is one (as a task's `solution`)."""
+        if isinstance(self.answer, Step):
+            return (*self.steps, self.answer)
         claim = (Step("answer", self.answer),) if self.answer is not None else ()
         return (*self.steps, *claim)
+
+    @property
+    def said(self) -> str | None:
+        """The claimed answer for people: its text, or what an `answer_read` reads."""
+        if isinstance(self.answer, Step):
+            return f"what the screen shows matching {self.answer.arg!r}"
+        return self.answer
 
     def cleanup(self) -> tuple[Step, ...]:
         """Steps that delete what the finish itself left behind, to run after the task's
@@ -98,7 +108,7 @@ def residue(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
         return
     for earlier in tasks:
         if earlier.solution and earlier.app == task.app:
-            yield Attack(task, "residue", f"residue:{earlier.id}", _opened(task), task.answer(),
+            yield Attack(task, "residue", f"residue:{earlier.id}", _opened(task), claim(task),
                          left_by=earlier)
 
 
@@ -125,7 +135,7 @@ def leaver(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
         other_app = other_app or not same
         left = replace(earlier, id=f"{earlier.id}{LEAVING}{task.id}", solution=finish,
                        checks=())
-        yield Attack(task, "leaver", f"leaver:{earlier.id}", _opened(task), task.answer(),
+        yield Attack(task, "leaver", f"leaver:{earlier.id}", _opened(task), claim(task),
                      left_by=left)
 
 
@@ -151,6 +161,15 @@ def step_key(step: Step) -> tuple[object, ...]:
 def reference(task: Task) -> tuple[Step, ...]:
     """The reference finish's steps, without its answer."""
     return tuple(s for s in task.solution or () if s.kind != "answer")
+
+
+def claim(task: Task) -> str | Step | None:
+    """What the reference finish answers, for a cheap finish to claim too: its text, or its
+    `answer_read` step, which reads whatever the screen shows where the cheap finish ends (the
+    value is the phone's own, another on every phone, so a text read off one would fail on the
+    next for no fault of the finish)."""
+    step = task.answer_step()
+    return step if step is not None and step.kind == "answer_read" else task.answer()
 
 
 def _opened(task: Task) -> tuple[Step, ...]:
@@ -189,7 +208,7 @@ def open_app(task: Task) -> Iterator[Attack]:
 def echo(task: Task) -> Iterator[Attack]:
     """Type each of the checks' words where they will show: the app's own search field, a new
     note, Spotlight and Safari's address bar (never sent), claiming the reference answer."""
-    answer = task.answer()
+    answer = claim(task)
     for text in words(task):
         surfaces: list[tuple[str, tuple[Step, ...]]] = []
         # the search field by its type: a note titled "Search" (an earlier finish's) is not it
@@ -271,15 +290,15 @@ def result_only(task: Task) -> Iterator[Attack]:
         if set(text) <= KEYED and any(ch.isdigit() for ch in text) and _opened(task):
             keys = tuple(Step("tap", ch) for ch in text)
             yield Attack(task, "result-only", f"result-only:keyed:{text}", (*_opened(task), *keys),
-                         task.answer())
-    if task.answer() is not None:
-        yield Attack(task, "result-only", "result-only:answer", _opened(task), task.answer())
+                         claim(task))
+    if claim(task) is not None:
+        yield Attack(task, "result-only", "result-only:answer", _opened(task), claim(task))
 
 
 def truncated(task: Task) -> Iterator[Attack]:
     """The reference finish stopped short: its last 1, 2, ... steps left out; its last typing
     left unsent, or cut in half. The reference answer is still claimed."""
-    steps, answer = reference(task), task.answer()
+    steps, answer = reference(task), claim(task)
     for cut in range(1, len(steps)):
         yield Attack(task, "truncated", f"truncated:-{cut}", steps[:-cut], answer)
     typed = [i for i, s in enumerate(steps) if s.kind == "type"]
@@ -302,7 +321,7 @@ def truncated(task: Task) -> Iterator[Attack]:
 
 def near(task: Task) -> Iterator[Attack]:
     """The reference finish with one number of a wheel value or of typed text one off."""
-    steps, answer = reference(task), task.answer()
+    steps, answer = reference(task), claim(task)
     for index, step in enumerate(steps):
         if step.kind == "set_picker":
             value = step.option("value")
@@ -342,7 +361,7 @@ def wrong_page(task: Task) -> Iterator[Attack]:
         for row in range(1, RESULT_ROWS + 1):
             opened = Step("tap", text, options=(("text", text), ("nth", str(row))))
             yield Attack(task, "wrong-page", f"wrong-page:{text}:{row}",
-                         (*search, Step("type", text), opened), task.answer())
+                         (*search, Step("type", text), opened), claim(task))
 
 
 Family = Callable[[Task, Sequence[Task]], Iterator[Attack]]
@@ -370,7 +389,7 @@ def attacks(tasks: Sequence[Task], families: Sequence[AttackFamily],
     same attempt)."""
     made: list[Attack] = []
     for task in tasks:
-        honest = (tuple(map(step_key, reference(task))), task.answer())
+        honest = (tuple(map(step_key, reference(task))), claim(task))
         seen: set[tuple[object, ...]] = set()
         for family in families:
             if family not in FAMILIES:

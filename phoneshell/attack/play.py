@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from phoneshell.attack.families import Attack, attacks, reference, step_key
+from phoneshell.attack.families import Attack, attacks, claim, reference, step_key
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport, AttackResult
@@ -58,7 +58,7 @@ def _result(attack: Attack, graded: Graded) -> AttackResult:
             reasons[attack.id] = f"{other} is in compatible_with"
     return AttackResult(
         task=attack.task.id, instruction=attack.task.instruction.strip(), family=attack.family,
-        attack=attack.id, finish=attack.described(), answer=attack.answer or "",
+        attack=attack.id, finish=attack.described(), answer=attack.said or "",
         passed=graded.passed, compatible=attack.id in reasons,
         reason=reasons.get(attack.id, ""), skip_reason=graded.skip_reason,
         detail=graded.detail, evidence=graded.evidence)
@@ -102,7 +102,7 @@ def _swaps(task: Task, tasks: Sequence[Task], played: Sequence[Graded]) -> list[
     no rejection, and must not read as "passes no other task"."""
     by_id = {t.id: t for t in tasks}
     return [_result(Attack(by_id[g.task], "swap", f"swap:{task.id}", reference(task),
-                           task.answer()), g)
+                           claim(task)), g)
             for g in played if g.passed or g.skip_reason]
 
 

@@ -44,11 +44,11 @@ from phoneshell.device.probes import (
     run_rows,
     starts_where_counted,
 )
-from phoneshell.device.steps import EXECUTORS, run_step, run_steps
+from phoneshell.device.steps import EXECUTORS, read_answer, run_step, run_steps
 from phoneshell.device.wholes import Listed, listed_by, run_listed
 
 __all__ = ["COUNTED_IN", "DIGGERS", "EXECUTORS", "READERS", "ROWS", "SEARCHES", "SPRINGBOARD",
            "Listed", "Overflow", "Phone", "ProbeError", "Readings", "alarms_to_turn",
-           "capture_evidence", "cleanup_counts", "close_left_search", "listed_by", "run_listed",
-           "run_probe", "run_rows", "run_step", "run_steps", "starts_where_counted",
+           "capture_evidence", "cleanup_counts", "close_left_search", "listed_by", "read_answer",
+           "run_listed", "run_probe", "run_rows", "run_step", "run_steps", "starts_where_counted",
            "switch_alarms_back", "with_counts"]

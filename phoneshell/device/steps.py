@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from phoneshell.apps import bundle_for
 from phoneshell.device.phone import NOT_RUNNING, SPRINGBOARD, Phone, TextInput
 from phoneshell.errors import RIG_DOWN, DeviceError, StepError
+from phoneshell.patterns import PatternTimeout, compile_pattern
 from phoneshell.registry import Registry
 from phoneshell.tasks import STEPS, Step
 from phoneshell.tree import Element, PageSource
@@ -372,3 +373,29 @@ def _press(phone: Phone, step: Step) -> None:
     if step.arg == "home" and not phone.poll(lambda: _in_front(phone, SPRINGBOARD),
                                              phone.effect_timeout_s):
         raise _fail(step, "SpringBoard did not come to the front")
+
+
+@executes("answer_read")
+def _answer_read(phone: Phone, step: Step) -> None:
+    read_answer(phone, step)  # played as a step, it confirms the value shows; the solution
+    # agent keeps what it reads as its answer
+
+
+def read_answer(phone: Phone, step: Step) -> str:
+    """The answer an `answer_read` step reads: the first text on screen its pattern matches
+    (`PageSource.search`, as `regex_on_screen` reads), read afresh, as an agent reads the value
+    it was asked for.
+
+    Raises:
+        StepError: nothing on screen matches (the message says what shows instead).
+    """
+    phone.forget()  # the value shows now: what an earlier step read may be older
+    page = phone.page()
+    try:
+        hit = page.search(compile_pattern(step.arg))
+    except PatternTimeout as exc:
+        raise _fail(step, str(exc)) from exc
+    if hit is None:
+        raise _fail(step, f"nothing on screen matches {step.arg!r}; the screen shows "
+                          f"{page.summary()}")
+    return hit.matched

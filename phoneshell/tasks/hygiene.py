@@ -86,3 +86,20 @@ def warn_untyped_taps(f: NodeFile, setup: Sequence[Step]) -> None:
                 f"shows it (a page, a note) could be tapped instead, and the attempt not scored; "
                 f"name the control's type (`{step.kind}: {{text: {step.arg}, type: Button}}`)",
                 "warning"))
+
+
+def warn_remembered(f: NodeFile, checks: Sequence[Check], solution: Sequence[Step]) -> None:
+    """Warn where a reference finish answers a text for an `answer_matches_device` check: the
+    value is the phone's own (its model number, battery, heading), another on every phone, the
+    simulated ones included, so a remembered answer passes only on the phone it was read from;
+    the finish reads it, as an agent must (`answer_read`)."""
+    if not any(c.kind == "answer_matches_device" for c in checks):
+        return
+    for step in solution:
+        if step.kind == "answer":
+            f.problems.append(Problem(
+                f.path, step.line, 1,
+                f"the solution answers {step.arg!r}, but answer_matches_device wants the "
+                f"phone's own value, which differs from phone to phone (a simulated iPhone's "
+                f"too: docs/simulator.md#which-phone); read it off the screen with "
+                f"`answer_read: PATTERN`", "warning"))

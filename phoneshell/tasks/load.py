@@ -25,7 +25,12 @@ from phoneshell.params import Param, ParamValue
 from phoneshell.records import ATTACK_FAMILIES, RecordError, read_bytes
 from phoneshell.registry import close_matches
 from phoneshell.tasks.budget import typing_budget
-from phoneshell.tasks.hygiene import warn_uncleaned, warn_unstopped, warn_untyped_taps
+from phoneshell.tasks.hygiene import (
+    warn_remembered,
+    warn_uncleaned,
+    warn_unstopped,
+    warn_untyped_taps,
+)
 from phoneshell.tasks.model import (
     DEFAULT_TIMEOUT_S,
     TASK_FIELDS,
@@ -33,7 +38,7 @@ from phoneshell.tasks.model import (
     Task,
 )
 from phoneshell.tasks.probes import PROBES
-from phoneshell.tasks.steps import STEPS, Step, StepList
+from phoneshell.tasks.steps import ANSWER_STEPS, STEPS, Step, StepList
 from phoneshell.tasks.yamlnodes import (
     NULL_TAG,
     Invalid,
@@ -291,12 +296,13 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
                 lists[where] = _steps(f, nodes[where], where)
     solution = lists.get("solution") if "solution" in nodes else None
     if solution is not None and any(c.kind == "answer_contains" for c in checks) and not any(
-            s.kind == "answer" for s in solution):
+            s.kind in ANSWER_STEPS for s in solution):
         f.warn(nodes["solution"], "the task checks the answer (answer_contains) but its "
                                   "solution has no `answer` step, so it cannot pass")
     warn_unstopped(f, nodes.get("setup") or root, app, checks, lists.get("setup", ()))
     warn_uncleaned(f, nodes.get("teardown") or root, checks, lists.get("teardown", ()))
     warn_untyped_taps(f, lists.get("setup", ()))
+    warn_remembered(f, checks, solution or ())
     least = typing_budget(solution)
     if cast(int, values.get("max_steps", least)) < least:
         f.warn(nodes.get("max_steps"), f"max_steps {values['max_steps']} is less than an agent "

@@ -7,7 +7,7 @@ from typing import Literal
 
 from phoneshell.checks import Check
 from phoneshell.params import Param
-from phoneshell.tasks.steps import Step
+from phoneshell.tasks.steps import ANSWER_STEPS, Step
 
 Difficulty = Literal["easy", "medium", "hard"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
@@ -56,10 +56,19 @@ class Task:
     """Hash of the file's bytes, recorded in run manifests."""
 
     def answer(self) -> str | None:
-        """The solution's `answer` step text, if it has one."""
+        """The solution's `answer` step text, if it has one (None for a finish that reads its
+        answer off the screen: `answer_step`)."""
         for step in self.solution or ():
             if step.kind == "answer":
                 return step.arg
+        return None
+
+    def answer_step(self) -> Step | None:
+        """The solution's answer step: `answer` (a text) or `answer_read` (what the screen
+        shows), if it has one."""
+        for step in self.solution or ():
+            if step.kind in ANSWER_STEPS:
+                return step
         return None
 
 

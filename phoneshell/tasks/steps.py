@@ -21,6 +21,8 @@ DIRECTIONS = ("up", "down", "left", "right")
 BUTTONS = ("home",)
 """The buttons a step presses: the volume buttons change what nothing reads or sets back (the
 bridge refuses them: `bridge.actions.LASTING_BUTTONS`)."""
+ANSWER_STEPS = ("answer", "answer_read")
+"""The steps that end a solution with its answer: a text, or what the screen shows."""
 DELETABLE = ("notes_titled", "notes_containing", "reminders_titled", "safari_tabs",
              "clock_timers", "stopwatch", "alarms", "world_clocks")
 """Count probes whose growth `delete_created` knows how to delete (phoneshell/device/cleanup)."""
@@ -33,7 +35,8 @@ class Step:
     kind: str
     """The registered step kind, e.g. "terminate"."""
     arg: str = ""
-    """The scalar argument: bundle id, app name, URL, text, direction, button or answer."""
+    """The scalar argument: bundle id, app name, URL, text, direction, button, answer, or the
+    pattern of `answer_read`."""
     seconds: float = 0.0
     """Duration for `wait` and `long_press`."""
     start: tuple[float, float] | None = None
@@ -147,6 +150,15 @@ _add(StepKind("press", "Press a hardware button.",
               scalar=Param("button", "choice", "The button.", choices=BUTTONS)))
 _add(StepKind("answer", "A solution's final answer: what the agent reports as its answer.",
               scalar=Param("text", "str", "The answer text.", required=True),
+              lists=("solution",)))
+_add(StepKind("answer_read", "A solution's final answer read off the screen, as an agent "
+              "reads it: the first text on screen the pattern matches (each element's label, "
+              "name and value, in the page's order, as `regex_on_screen` searches), so the "
+              "finish answers whatever this phone shows (its heading, its battery level), "
+              "never a value written into the task.",
+              scalar=Param("pattern", "regex", "What the value looks like, e.g. "
+                                               "`^\\d+° (N|NE|E|SE|S|SW|W|NW)$`; the whole "
+                                               "match is the answer.", required=True),
               lists=("solution",)))
 _add(StepKind("set_picker", "Turn an on-screen picker wheel to a value by taps above or below "
               "its centre, reading it back after each, as XCTest does; confirm the wheel reads "

@@ -98,10 +98,10 @@ def test_the_task_passes_the_reference_and_fails_another_percentage(tmp_path, en
         other = _run(tmp_path, environments, _OtherPercentage.name, sim)
     assert other.outcome == "failed" and _answer_check(other)[0] is False, other
     with SimServer(facts=replace(DeviceFacts(), battery_level=0.42)) as sim:
-        # the reference's "87%" is not what this phone shows
+        # the reference finish reads this phone's level, never the reference phone's 87%
         moved = _run(tmp_path / "42", environments, "solution", sim)
     passed, detail = _answer_check(moved)
-    assert moved.outcome == "failed" and not passed and "42%" in detail, detail
+    assert moved.outcome == "passed" and passed and "answer '42%'" in detail, detail
 
 
 def test_the_shotgun_attack_answers_every_percentage(environments):
