@@ -329,12 +329,18 @@ class Contains:
     whole: bool = False
     """The texts are whole values, not substrings (answers: "LANTERNS" does not name LANTERN,
     and "LANTERN QUILL" hedges), so only the same text, ignoring case, implies."""
+    exact: str = ""
+    """A flag of the kind that makes a check's text whole and the last (`typed_into`'s
+    `whole`): a check that sets it is implied only by one of its kind with the same text,
+    ignoring case, and the same fields."""
 
     def implied(self, a: Check, b: Check) -> bool:
         """Whether any evidence passing b passes a."""
         if a.negate != b.negate or fixed(a) != fixed(b) or not covered(a, b):
             return False
         want, have = normal(a.text), normal(b.text)
+        if self.exact and a.flag_of(self.exact):
+            return b.kind == a.kind and want == have and others(a, "text") == others(b, "text")
         if self.whole:
             return b.kind in self.kinds and want == have
         if a.negate:

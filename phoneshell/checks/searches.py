@@ -1,0 +1,186 @@
+"""Search path checks: an app opened from Spotlight's results, a page from an app's search.
+
+"Open Calculator through Spotlight" and "search Settings for Battery, then open it from what it
+finds" end where a direct launch or a tap through the list ends; the log tells them apart: the
+tap that ended a search's editing (checks/keystrokes.py) while its results showed. Registered
+by `path.py`, whose helpers these share. Pure: never touches a device.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from phoneshell.audit import Action
+from phoneshell.checks.keystrokes import SMALLEST_SCREEN_PT, Editing, editings, sends
+from phoneshell.checks.kind import Check, Finding, Same, check_kind
+from phoneshell.checks.path import (
+    APP,
+    IN_APP,
+    field_matches,
+    foreground_timeline,
+    short_app,
+    unwatched,
+)
+from phoneshell.evidence import Evidence
+from phoneshell.params import Param
+from phoneshell.records import Target
+from phoneshell.tree import shorten
+from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS, short_type
+
+
+def arrival(actions: Sequence[Action], app: str) -> Action | None:
+    """The action that first brought `app` to the front in the agent's turn (None: it never
+    came, or it was in front before the agent acted: then nothing of the agent's opened it)."""
+    for index, action in enumerate(actions):
+        if action.app_before == app:
+            return actions[index - 1] if index else None
+        if action.app_after == app:
+            return action
+    return None
+
+
+def _names(target: Target | None) -> set[str]:
+    """What names a tapped element: its label and name and, as a search result's label may add
+    where the page lives ("iPhone Storage, General"), the label's first part."""
+    if target is None:
+        return set()
+    label = target.label.strip().lower()
+    return {label, label.split(", ")[0], target.name.strip().lower()} - {""}
+
+
+def _in_search(editing: Editing, field: Callable[[Action], bool]) -> bool:
+    """Whether an editing was a search in a field `field` accepts, ended by a tap in its app
+    on something else than a text input (what its list showed, or Cancel); in SpringBoard, on
+    a row of Spotlight's results (`_result_row`). What ends an editing (checks/keystrokes.py)
+    keeps its results on screen until that tap: a swipe to Control Center ends it."""
+    end, typed = editing.end, editing.field_action or editing.opened_by
+    return (field(typed) and bool(editing.text.strip()) and end is not None
+            and bool(end.presses) and end.app_before == typed.app_before
+            and not (end.target is not None and end.target.type in TEXT_INPUTS)
+            and (typed.app_before != SPRINGBOARD or _result_row(end)))
+
+
+def _result_row(action: Action) -> bool:
+    """Whether a tap in SpringBoard was on a row of Spotlight's results: a Cell, as Spotlight
+    lists what it found (the simulator's Spotlight does too). Control Center's and Notification
+    Center's buttons, a widget's, Cancel and the home screen's icons are no rows: Control
+    Center's Calculator button opens Calculator as a result would."""
+    return action.target is not None and short_type(action.target.type) == "Cell"
+
+
+def _spotlight(action: Action) -> bool:
+    return action.app_before == SPRINGBOARD and action.target is not None and \
+        action.target.type in TEXT_INPUTS
+
+
+@check_kind("opened_via_spotlight", family="path", params=(APP,), implied_by=Same())
+def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
+    """Passes when `app` first came to the front in the agent's turn from a Spotlight result:
+    the tap that launched it, on a row of the results (a Cell), ended a search typed into
+    SpringBoard's search field while that search still showed (no Cancel, home, other tap or
+    swipe to another screen between: scrolling the results keeps it); or the search's Return
+    (typed, or the keyboard's key) opened it, as Return opens the top hit. A later tap in
+    SpringBoard that only brings it back (closing Control Center over it) does not count, nor
+    does a direct launch."""
+    app, actions = check.text_of("app"), evidence.agent_actions()
+    direct = [a for a in actions if a.kind in ("launch", "activate", "open_url")
+              and a.params.get("bundle_id") == app]
+    if direct:
+        return Finding(False, f"the agent launched {app} directly ({direct[0].describe()})")
+    came = arrival(actions, app)
+    shown = " > ".join(short_app(a) for a in foreground_timeline(actions)) or "no app changes"
+    if came is None:
+        return Finding(False, f"the agent never opened {app}; apps in front: {shown}",
+                       unproven=unwatched(evidence))
+    icon = came.target is not None and short_type(came.target.type) == "Icon"
+    # a result tapped ends the search; Return (typed, or the keyboard's key) opens the top hit
+    typed = editings(actions, screen_height(evidence))
+    search = next((e for e in typed if (e.end is came and _in_search(e, _spotlight))
+                   or (_spotlight(e.field_action or e.opened_by) and bool(e.text.strip())
+                       and any(state.by is came for state in sends(e)))), None)
+    if search is not None and not icon:
+        what = f" {came.target.label!r}" if came.target else ""
+        return Finding(True, f"{app} opened from a Spotlight result{what} for "
+                             f"{shorten(search.text.strip())!r}")
+    how = "a home-screen icon" if icon else _no_search(typed, came)
+    return Finding(False, f"{app} was first opened by {came.describe()}: {how}; apps in "
+                          f"front: {shown}", unproven=unwatched(evidence))
+
+
+def _no_search(found: Sequence[Editing], came: Action) -> str:
+    """Why the tap that opened an app was no Spotlight result, as the log shows it: what the
+    agent had typed in SpringBoard before it, into what, and what ended that typing."""
+    before = [e for e in found if e.key[0] == SPRINGBOARD and e.opened_by.seq < came.seq
+              and e.text.strip()]
+    if not before:
+        return "the agent typed nothing into SpringBoard before it"
+    last = before[-1]
+    typed_at = last.field_action or last.opened_by
+    into = typed_at.target
+    field = f"{short_type(into.type)} {into.label or into.name!r}" if into else \
+        "a field the bridge could not name"
+    ended = f", and {last.end.describe()} ended that typing first" if \
+        last.end is not None and last.end is not came else ""
+    other = "" if _spotlight(typed_at) else ", not Spotlight's search field"
+    row = "" if last.end is not came or _result_row(came) or came.target is None else (
+        f", and a {short_type(came.target.type)} is no row of Spotlight's results (a Cell)")
+    return f"the agent typed {shorten(last.text.strip())!r} into {field}{other}{ended}{row}"
+
+
+RESULT = Param("result", "str", "The name of the result the agent opened: the tapped element's "
+                                "label or name, whole, ignoring case (a label's first part "
+                                "before a comma counts too: \"iPhone Storage, General\").",
+               required=True)
+SEARCHED = Param("text", "str", "What the agent must have searched for: the search field's text "
+                                "from its keystrokes contains it (case-insensitive).",
+                 required=True)
+SEARCH_INTO = Param("into", "str", "The search field: matched against its type, label or name, "
+                                   "case-insensitive substring (e.g. Search).")
+
+
+
+def screen_height(evidence: Evidence) -> float:
+    """The phone's height in points, as the end state's source gives it (the smallest iPhone's
+    where none was captured)."""
+    final = evidence.final
+    height = final.source.height if final is not None else 0
+    return float(height) if height > 0 else float(SMALLEST_SCREEN_PT)
+
+SEARCHED_WHOLE = Param("whole", "bool", "The search was `text` whole (ignoring case and white "
+                                        "space at its ends), not a longer one holding it.")
+
+
+@check_kind("opened_from_search", family="path",
+            params=(SEARCHED, RESULT, IN_APP, SEARCH_INTO, SEARCHED_WHOLE), negatable=False,
+            implied_by=Same())
+def opened_from_search(check: Check, evidence: Evidence) -> Finding:
+    """Passes when the agent typed `text` into a search field (in `app`, matching `into`) and,
+    while that search still showed its results (only more typing, the keyboard or scrolling
+    between), tapped the result named `result`: the page was opened from what the search found.
+    Typing the words, cancelling and tapping the row on the app's own list fails, as does a
+    result reached by way of another page; with `whole`, a search for more than `text`. Not
+    negatable."""
+    want, result = check.text.strip().lower(), check.text_of("result").strip().lower()
+    searched = [e for e in editings(evidence.agent_actions(), screen_height(evidence))
+                if _in_search(e, lambda a: field_matches(check, a))
+                and (e.text.strip().lower() == want if check.flag_of("whole")
+                     else want in e.text.lower())]
+    for search in searched:
+        target = search.end.target if search.end is not None else None
+        if target is not None and result in _names(target):
+            return Finding(True, f"opened {shorten(target.label or target.name)!r} from the "
+                                 f"results of {shorten(search.text.strip())!r}")
+    app, into = check.text_of("app"), check.text_of("into")
+    where = (f" into {into!r}" if into else "") + (f" in {app}" if app else "")
+    doubt = unwatched(evidence) or ("a tap that ended the search had no resolved target"
+                                    if any(s.end and s.end.target is None for s in searched)
+                                    else "")
+    if searched:
+        taps = ", ".join(repr(shorten(s.end.target.label or s.end.target.name, 25))
+                         if s.end.target else "a point with no resolved target"
+                         for s in searched if s.end)
+        return Finding(False, f"after searching for {check.text!r}{where} the agent tapped "
+                              f"{taps}, not the result {check.text_of('result')!r}",
+                       unproven=doubt)
+    return Finding(False, f"no search for {check.text!r}{where} ended in a tap on its "
+                          f"results", unproven=doubt)
