@@ -6,8 +6,10 @@ reaches the phone (the simulator's tally, under the attempt's phase) and where i
 bridge (from the harness or the agent), so the bridge's own reads are the difference. It prints,
 per attempt: requests and modelled seconds (the latency table's price of each request) by
 phase (what a run does once, before its first attempt and after its last, spread over its
-attempts), split into the agent's own and the harness's; the agent's share of the modelled
-time and of the wall time (and, priced in, with a model's thinking time before each action);
+attempts), split into the agent's own and the harness's, with their total (the run's wall
+time is the sum of its phases', measured from the run's start to its end); the agent's share
+of the modelled time and of the wall time, each of that total (and, priced in, with a model's
+thinking time before each action);
 requests by phase and route; the reads that repeated the one before with nothing in between
 that could have changed it; and the harness's and the agent's seconds an attempt by kind of
 task (`kind_of`: plain, with probes, the rest).
@@ -35,92 +37,29 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit
 
 from bench_docs import Figures, committed, differences, render, write  # beside this script
+from bench_phases import PHASES, CountingBridge, PhasedRig, Phases
 
-from bridge import BridgeServer
-from bridge.access import Admitted
 from bridge.custody import Custody
-from bridge.upstream import Reply
 from phoneshell.agents import make_agent
 from phoneshell.audit import read_audit
 from phoneshell.checks import needs_of
 from phoneshell.device import Phone
 from phoneshell.phones.resolve import resolve_devices
 from phoneshell.records import ResultRow
-from phoneshell.runner import AttemptPlan, Rig, RunOptions, run_attempt, run_suite, tidy
+from phoneshell.runner import AttemptPlan, RunOptions, run_attempt, run_suite, tidy
 from phoneshell.runner.run import preflight
 from phoneshell.runner.selection import select_tasks
 from phoneshell.sim import SimServer
-from phoneshell.sim.latency import RouteCount, route_of
+from phoneshell.sim.latency import RouteCount
 from phoneshell.tasks import Task, load_tasks
 
-PHASES = ("run start", "setup", "probe", "agent", "check", "rig check", "teardown", "run end")
-"""`run start` and `run end`: once a run, before its first attempt (the input check, the counts
-of what the tasks start from none of, Safari's tabs) and after its last (closing the tabs it
-opened, as it also does every 100 attempts: `runner.tidy`), spread over the run's attempts."""
 THINK_S = (1.0, 3.0)
 """Seconds a model's agent may take per action (a fast model; a usual one with a screenshot),
 priced in on top of the agent's requests to show its share of a real run (not slept)."""
-
-
-@dataclass
-class Phases:
-    """Which phase the attempt is in, as the runner tells the rig, and the wall time of each."""
-
-    label: str = "setup"
-    since: float = field(default_factory=time.perf_counter)
-    wall_s: Counter[str] = field(default_factory=Counter)
-    checked: bool = False
-    outside: str = ""
-    """Before the first attempt or after the last: every request is the run's own (`run start`,
-    `run end`)."""
-    bridge: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
-    """Requests the bridge received (from the harness or the agent) by phase and route."""
-    sim: SimServer | None = None
-
-    def enter(self, phase: str) -> None:
-        """Move to `phase`; a second `check` in one attempt is the rig check after a failure."""
-        label = self.outside or ("rig check" if phase == "check" and self.checked else phase)
-        self.checked = self.checked or phase == "check"
-        now = time.perf_counter()
-        self.wall_s[self.label] += now - self.since
-        self.label, self.since = label, now
-        if self.sim is not None:
-            self.sim.latency.tally.phase = label
-
-    def new_attempt(self) -> None:
-        """The runner's rig check before setup belongs to the setup of the next attempt."""
-        self.checked = False
-        self.enter("setup")
-
-
-class CountingBridge(BridgeServer):
-    """The bridge, counting each request it receives under the current phase."""
-
-    phases: Phases
-
-    def handle(self, method: str, admitted: Admitted, body: bytes, headers: dict[str, str],
-               control_token: str | None = None) -> Reply:
-        url = urlsplit(admitted.path)
-        if not url.path.startswith("/phoneshell/"):
-            route, _ = route_of(method, url.path, dict(parse_qsl(url.query)))
-            self.phases.bridge[self.phases.label][route] += 1
-        return super().handle(method, admitted, body, headers, control_token)
-
-
-@dataclass(frozen=True)
-class PhasedRig(Rig):
-    """The runner's rig, telling the counters which phase the attempt is in."""
-
-    phases: Phases = field(default_factory=Phases)
-
-    def enter(self, run_id: str, task_id: str, attempt: int, phase: str) -> None:
-        super().enter(run_id, task_id, attempt, phase)
-        self.phases.enter(phase)
 
 
 def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: float,
@@ -139,14 +78,12 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
         installed = frozenset(str(b) for b in sim.state()["installed"])  # type: ignore[union-attr]
         sim.latency.tally.take()
         tally: dict[str, dict[str, RouteCount]] = {}
-        phases.outside = "run start"  # what a run does once per phone before its first attempt
-        preflight(rig, "bench")
-        housekeeping, _ = tidy.start_phone(rig, "bench", tasks)
-        phases.outside = ""
-        _merge(tally, sim.latency.tally.take())
         kinds: dict[str, KindCost] = {kind: KindCost() for kind in KINDS}
         each: dict[str, KindCost] = defaultdict(KindCost)
-        started = time.perf_counter()
+        phases.begin()  # what a run does once per phone before its first attempt
+        preflight(rig, "bench")
+        housekeeping, _ = tidy.start_phone(rig, "bench", tasks)
+        _merge(tally, sim.latency.tally.take())
         with rig.phone.keeping_reads():  # as a run's worker keeps them between agents
             for n in range(1, repeat + 1):
                 for task in tasks:
@@ -155,18 +92,16 @@ def measure_costs(tasks: list[Task], agent_spec: str, latency: str, effect_s: fl
                                        "sim-1")
                     received = Counter(phases.bridge["agent"])
                     rows.append(run_attempt(plan, rig, agent, housekeeping.owner).row)
+                    phases.run_own("run end")  # what the run does between attempts
                     # what this attempt cost (its teardown's put-off read is the next's)
                     counts = sim.latency.tally.take()
                     kinds[kind_of(task)].add(counts, phases.bridge["agent"] - received)
                     each[task.id].add(counts, phases.bridge["agent"] - received)
                     _merge(tally, counts)
-                    phases.outside = "run end"  # what the run does between attempts
                     housekeeping.attempt_done()
-                    phases.outside = ""
-            phases.outside = "run end"  # and once after its last
+            phases.run_own("run end")  # and once after its last
             housekeeping.finish()
-        phases.enter("run end")
-        wall_s = time.perf_counter() - started
+        wall_s = phases.end()
         _merge(tally, sim.latency.tally.take())
         # Logged actions by phase (the rig check logs under `check`: it is counted there).
         log = read_audit(Path(runs) / "bench" / "audit.jsonl").records
@@ -276,6 +211,7 @@ def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
           f"{'wall s':>9}{'repeats':>9}   (per attempt)")
     agent_s = harness_s = 0.0
     agent_n = harness_n = 0
+    sums = [0.0] * 6
     for phase in PHASES:
         counts = tally.get(phase, {})
         total, seconds, repeats = _totals(counts)
@@ -283,8 +219,9 @@ def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
         own = sum(received.values())
         bridge_n = total - own
         bridge_s = _bridge_own_s(counts, received)
-        print(f"{phase:<11}{total / n:>10.1f}{bridge_n / n:>8.1f}{seconds / n:>12.2f}"
-              f"{bridge_s / n:>10.2f}{phases.wall_s[phase] / n:>9.2f}{repeats / n:>9.1f}")
+        cells = (total, bridge_n, seconds, bridge_s, phases.wall_s[phase], repeats)
+        sums = [a + b for a, b in zip(sums, cells, strict=True)]
+        print(_phase_row(phase, cells, n))
         if total:
             figures.phases.append((phase, total / n, bridge_n / n, seconds / n))
         if phase == "agent":
@@ -292,6 +229,7 @@ def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
             harness_n, harness_s = harness_n + bridge_n, harness_s + bridge_s
         else:
             harness_n, harness_s = harness_n + total, harness_s + seconds
+    print(_phase_row("total", sums, n))
     print(f"\nagent's own requests: {agent_n / n:.1f} an attempt, {agent_s / n:.2f} s modelled")
     print(f"harness requests:     {harness_n / n:.1f} an attempt, {harness_s / n:.2f} s modelled"
           f" (the bridge's reads in the agent phase included)")
@@ -299,6 +237,7 @@ def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
     figures.agent_n, figures.agent_s = agent_n / n, agent_s / n
     figures.harness_n, figures.harness_s = harness_n / n, harness_s / n
     figures.actions = actions["agent"] / n
+    # Both shares are of every phase, the run's own included, as the rows above add up.
     print(f"agent's share of the modelled time: {agent_s / total_s:.0%}" if total_s else "")
     steps = actions["agent"]
     for think_s in THINK_S:
@@ -311,7 +250,7 @@ def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
         agent_wall = phases.wall_s["agent"] - _bridge_own_s(tally.get("agent", {}),
                                                              phases.bridge["agent"])
         print(f"agent's share of the wall time:     {agent_wall / wall_s:.0%} (the agent "
-              "phase's wall time less the bridge's modelled reads)")
+              "phase's wall time less the bridge's modelled reads, of the total's)")
     added = {p: _totals(tally.get(p, {}))[0] - sum(phases.bridge.get(p, Counter()).values())
              for p in PHASES}
     for label, which in (("agent", ("agent",)), ("all phases", PHASES)):
@@ -326,6 +265,14 @@ def report_costs(rows: list[ResultRow], tally: dict[str, dict[str, RouteCount]],
     for row in failed[:10]:
         print(f"  {row.outcome}: {row.task_id}/{row.attempt}: "
               f"{row.skip_reason or '; '.join(c.detail for c in row.checks if not c.passed)}")
+
+
+def _phase_row(label: str, row: Iterable[float], n: int) -> str:
+    """One line of the phase table, per attempt: requests, the bridge's, modelled s, the
+    bridge's, wall s, repeats."""
+    total, bridge_n, seconds, bridge_s, wall_s, repeats = (x / n for x in row)
+    return (f"{label:<11}{total:>10.1f}{bridge_n:>8.1f}{seconds:>12.2f}{bridge_s:>10.2f}"
+            f"{wall_s:>9.2f}{repeats:>9.1f}")
 
 
 def _routes(tally: dict[str, dict[str, RouteCount]], phases: Phases, n: int) -> None:
