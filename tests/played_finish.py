@@ -15,7 +15,8 @@ from phoneshell.records import ResultRow
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
-Play = Callable[[wda.Client], None]
+Play = Callable[[wda.Client], "str | None"]
+"""A finish: it acts through the client, and returns its answer (None: it has none)."""
 
 
 class Played:
@@ -27,9 +28,9 @@ class Played:
         self.play = play
 
     def run(self, context: AgentContext) -> AgentResult:
-        """Play the finish and claim done."""
-        self.play(wda.Client(context.wda_url))
-        return AgentResult(ran=True, turns=1, claim=Claim(status="done"))
+        """Play the finish and claim done, with its answer."""
+        answer = self.play(wda.Client(context.wda_url))
+        return AgentResult(ran=True, turns=1, claim=Claim(status="done", answer=answer))
 
 
 def played(sim: SimServer, runs: Path, task: Task, play: Play) -> ResultRow:

@@ -305,6 +305,3 @@ def _names_it(want: str, target: Target, whole: bool) -> bool:
         return any(want in t.lower() for t in texts)
     return want in {t.strip().lower() for t in (*texts, target.label.split(",")[0])}
 
-
-# the search kinds share this module's helpers, so they register once it is whole
-from phoneshell.checks import searches  # noqa: E402,F401

@@ -15,42 +15,13 @@ from pathlib import Path
 
 import pytest
 import wda
-from attempt_rig import run_one
+from played_finish import Play, failed_checks, played
 
-from phoneshell.agents import AgentContext, AgentResult
-from phoneshell.evidence import Claim
-from phoneshell.records import ResultRow
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
 SAFARI, CALC, PREFS = "com.apple.mobilesafari", "com.apple.calculator", "com.apple.Preferences"
 
-Play = Callable[[wda.Client], str]
-"""A finish: what it does through the client, and the answer it claims."""
-
-
-class Finish:
-    """An agent that plays one finish through the URL it is given, as any agent would."""
-
-    name = "finish"
-
-    def __init__(self, play: Play) -> None:
-        self.play = play
-
-    def run(self, context: AgentContext) -> AgentResult:
-        """Play the finish and claim done."""
-        answer = self.play(wda.Client(context.wda_url))
-        return AgentResult(ran=True, turns=1, claim=Claim(status="done", answer=answer))
-
-
-def attempt(sim: SimServer, runs: Path, task: Task, play: Play) -> ResultRow:
-    return run_one(sim, runs, task, Finish(play)).row
-
-
-def failed_on(row: ResultRow) -> dict[str, str]:
-    """The checks that failed, by kind, with their details."""
-    assert row.outcome != "skipped", row.skip_reason
-    return {c.kind: c.detail for c in row.checks if not c.passed}
 
 
 def address_typed(c: wda.Client, typed: str) -> None:
@@ -88,20 +59,20 @@ def sent_by_go(typed: str, answer: str, by_id: bool) -> Play:
 
 def test_a_done_button_after_a_cancel_is_no_return(sim: SimServer, tmp_path: Path,
                                                    suite: dict[str, Task]) -> None:
-    probe = attempt(sim, tmp_path, suite["probe.text.four"],
-                    cancelled_then_done("blolabel.ai/probe/four/", "JUNIPER"))
-    assert "never loaded blolabel.ai/probe/four" in failed_on(probe)["visited"]
-    search = attempt(sim, tmp_path, suite["safari.search.web"],
-                     cancelled_then_done("iso 8601 date format", ""))
-    assert "never sent it" in failed_on(search)["typed_into"]
+    probe = played(sim, tmp_path, suite["probe.text.four"],
+                   cancelled_then_done("blolabel.ai/probe/four/", "JUNIPER"))
+    assert "never loaded blolabel.ai/probe/four" in failed_checks(probe)["visited"]
+    search = played(sim, tmp_path, suite["safari.search.web"],
+                    cancelled_then_done("iso 8601 date format", ""))
+    assert "never sent it" in failed_checks(search)["typed_into"]
 
 
 @pytest.mark.parametrize("by_id", [True, False], ids=["by-id", "at-its-point"])
 def test_the_keyboards_go_sends_the_address(sim: SimServer, tmp_path: Path,
                                             suite: dict[str, Task], by_id: bool) -> None:
-    row = attempt(sim, tmp_path, suite["probe.text.four"],
-                  sent_by_go("blolabel.ai/probe/four/", "JUNIPER", by_id))
-    assert row.outcome == "passed", failed_on(row)
+    row = played(sim, tmp_path, suite["probe.text.four"],
+                 sent_by_go("blolabel.ai/probe/four/", "JUNIPER", by_id))
+    assert row.outcome == "passed", failed_checks(row)
 
 
 # visited: the page the URL names --------------------------------------------------------------
@@ -116,12 +87,12 @@ def opened(url: str, answer: str) -> Play:
 
 def test_dot_segments_name_the_page_they_resolve_to(sim: SimServer, tmp_path: Path,
                                                     suite: dict[str, Task]) -> None:
-    away = attempt(sim, tmp_path, suite["probe.text.four"],
-                   opened("https://blolabel.ai/probe/four/../../nothing", "JUNIPER"))
-    assert "it loaded 'blolabel.ai/nothing'" in failed_on(away)["visited"]
-    back = attempt(sim, tmp_path, suite["probe.text.four"],
-                   opened("https://BLOLABEL.ai:443/probe/one/%2e%2e/four/", "JUNIPER"))
-    assert back.outcome == "passed", failed_on(back)
+    away = played(sim, tmp_path, suite["probe.text.four"],
+                  opened("https://blolabel.ai/probe/four/../../nothing", "JUNIPER"))
+    assert "it loaded 'blolabel.ai/nothing'" in failed_checks(away)["visited"]
+    back = played(sim, tmp_path, suite["probe.text.four"],
+                  opened("https://BLOLABEL.ai:443/probe/one/%2e%2e/four/", "JUNIPER"))
+    assert back.outcome == "passed", failed_checks(back)
 
 
 # opened_via_spotlight -------------------------------------------------------------------------
@@ -156,10 +127,10 @@ def spotlight_result(c: wda.Client) -> str:
 def test_spotlight_is_how_the_app_opened_not_what_brought_it_back(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     task = suite["system.spotlight.find_app"]
-    cheap = attempt(sim, tmp_path, task, control_center_after_an_icon)
-    assert "a home-screen icon" in failed_on(cheap)["opened_via_spotlight"]
-    honest = attempt(sim, tmp_path, task, spotlight_result)
-    assert honest.outcome == "passed", failed_on(honest)
+    cheap = played(sim, tmp_path, task, control_center_after_an_icon)
+    assert "a home-screen icon" in failed_checks(cheap)["opened_via_spotlight"]
+    honest = played(sim, tmp_path, task, spotlight_result)
+    assert honest.outcome == "passed", failed_checks(honest)
 
 
 # tapped_keys ----------------------------------------------------------------------------------
@@ -190,10 +161,10 @@ def test_the_keys_must_be_keyed_as_the_computation(
     """Every key tapped, in any order, cleared, then the result keyed in (and = pressed on it,
     which repeats nothing after a clear): the display shows the result, and nothing was worked
     out. Another order the task lists is worked out."""
-    row = attempt(sim, tmp_path, suite[task_id], keyed(*cheap))
-    assert set(failed_on(row)) == {"tapped_keys"}, failed_on(row)
-    row = attempt(sim, tmp_path, suite[task_id], keyed(*honest))
-    assert row.outcome == "passed", failed_on(row)
+    row = played(sim, tmp_path, suite[task_id], keyed(*cheap))
+    assert set(failed_checks(row)) == {"tapped_keys"}, failed_checks(row)
+    row = played(sim, tmp_path, suite[task_id], keyed(*honest))
+    assert row.outcome == "passed", failed_checks(row)
 
 
 def test_a_computation_keyed_onto_a_result_keyed_before_is_no_computation(
@@ -201,11 +172,11 @@ def test_a_computation_keyed_onto_a_result_keyed_before_is_no_computation(
     """36 + 0 x 5, Delete (the entry's digit: the backspace shows while one is typed), then
     240 x 15 % =: the display shows 36, the last taps are the computation, and what shows is
     the 36 keyed first."""
-    row = attempt(sim, tmp_path, suite["calculator.percentage"], keyed(
-        "3", "6", "add", "0", "multiply", "5", "Delete", "2", "4", "0", "multiply", "1", "5",
-        "percent", "equals"))
-    assert set(failed_on(row)) == {"tapped_keys"}, failed_on(row)
-    assert "with no = or All clear between" in failed_on(row)["tapped_keys"]
+    row = played(sim, tmp_path, suite["calculator.percentage"], keyed(
+       "3", "6", "add", "0", "multiply", "5", "Delete", "2", "4", "0", "multiply", "1", "5",
+       "percent", "equals"))
+    assert set(failed_checks(row)) == {"tapped_keys"}, failed_checks(row)
+    assert "with no = or All clear between" in failed_checks(row)["tapped_keys"]
 
 
 # tapped: named by label, never by what was typed ----------------------------------------------
@@ -221,8 +192,8 @@ def search_typed_then_field_tapped(c: wda.Client) -> str:
 
 def test_a_field_is_not_named_by_what_was_typed_into_it(sim: SimServer, tmp_path: Path,
                                                         suite: dict[str, Task]) -> None:
-    row = attempt(sim, tmp_path, suite["settings.back.twice"], search_typed_then_field_tapped)
-    assert "no tap on 'About'" in failed_on(row)["tapped"]
+    row = played(sim, tmp_path, suite["settings.back.twice"], search_typed_then_field_tapped)
+    assert "no tap on 'About'" in failed_checks(row)["tapped"]
 
 
 def search_then_hold_a_result(c: wda.Client) -> str:
@@ -238,8 +209,8 @@ def search_then_hold_a_result(c: wda.Client) -> str:
 
 def test_a_search_result_holding_the_words_is_not_the_link(sim: SimServer, tmp_path: Path,
                                                            suite: dict[str, Task]) -> None:
-    row = attempt(sim, tmp_path, suite["safari.link_menu"], search_then_hold_a_result)
-    assert "only after typing 'More information'" in failed_on(row)["tapped"]
+    row = played(sim, tmp_path, suite["safari.link_menu"], search_then_hold_a_result)
+    assert "only after typing 'More information'" in failed_checks(row)["tapped"]
 
 
 # opened_from_search ---------------------------------------------------------------------------
@@ -277,11 +248,11 @@ def search_key_then_result(result: str) -> Callable[[wda.Client], None]:
 def test_the_page_must_be_opened_from_the_search_results(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task], task_id: str, word: str,
         row: str) -> None:
-    cheap = attempt(sim, tmp_path, suite[task_id], searched_then(word, cancel_then_row(row)))
-    assert "tapped 'Cancel', not the result" in failed_on(cheap)["opened_from_search"]
-    honest = attempt(sim, tmp_path, suite[task_id],
-                     searched_then(word, search_key_then_result(row)))
-    assert honest.outcome == "passed", failed_on(honest)
+    cheap = played(sim, tmp_path, suite[task_id], searched_then(word, cancel_then_row(row)))
+    assert "tapped 'Cancel', not the result" in failed_checks(cheap)["opened_from_search"]
+    honest = played(sim, tmp_path, suite[task_id],
+                    searched_then(word, search_key_then_result(row)))
+    assert honest.outcome == "passed", failed_checks(honest)
 
 
 # calendar.today: the end screen shows today ---------------------------------------------------
@@ -304,7 +275,7 @@ def todays_date_tapped(c: wda.Client) -> str:
 def test_calendar_must_end_on_today(sim: SimServer, tmp_path: Path,
                                     suite: dict[str, Task]) -> None:
     task = suite["calendar.today"]
-    away = attempt(sim, tmp_path, task, today_then_away)
-    assert "matched nothing in a selected Button" in failed_on(away)["regex_on_screen"]
-    honest = attempt(sim, tmp_path, task, todays_date_tapped)
-    assert honest.outcome == "passed", failed_on(honest)
+    away = played(sim, tmp_path, task, today_then_away)
+    assert "matched nothing in a selected Button" in failed_checks(away)["regex_on_screen"]
+    honest = played(sim, tmp_path, task, todays_date_tapped)
+    assert honest.outcome == "passed", failed_checks(honest)

@@ -6,15 +6,12 @@ simulated iPhone, with facebook-wda."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import wda
-from attempt_rig import run_one
+from played_finish import played
 
-from phoneshell.agents import AgentContext, AgentResult
-from phoneshell.evidence import Claim
 from phoneshell.records import ResultRow
 from phoneshell.sim import SimServer
 from phoneshell.sim.apps.notes_data import save
@@ -26,19 +23,6 @@ SENTENCE = "the quick brown fox jumps over the lazy dog nine times"
 TYPING_TASKS = {"notes.type_long": SENTENCE, "notes.type_punctuation": "benchmark-test (v2)",
                 "notes.create_titled": "phoneshell benchmark", "notes.text_select": "anchor"}
 """The suite's tasks that ask for a text typed into a note, with it."""
-
-
-class Finish:
-    """An agent that plays `play` through the bridge and claims done."""
-
-    name = "finish"
-
-    def __init__(self, play: Callable[[wda.Client], None]) -> None:
-        self.play = play
-
-    def run(self, context: AgentContext) -> AgentResult:
-        self.play(wda.Client(context.wda_url))
-        return AgentResult(ran=True, turns=1, claim=Claim(status="done"))
 
 
 def failed(row: ResultRow) -> set[str]:
@@ -60,7 +44,7 @@ def test_text_on_the_owners_pasteboard_does_not_pass_a_typing_task(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     with sim.lock:  # the owner copied the very sentence before the run
         sim.phone.store(PASTEBOARD).put("text", SENTENCE)
-    row = run_one(sim, tmp_path, suite["notes.type_long"], Finish(pasted)).row
+    row = played(sim, tmp_path, suite["notes.type_long"], pasted)
     assert {"count_increased", "device_value", "typed_into"} <= failed(row)
     assert sim.state()["stores"][PASTEBOARD]["text"] == SENTENCE, "the owner's, unchanged"
 
@@ -79,7 +63,7 @@ def test_a_note_not_typed_whole_fails_on_its_typing(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     with sim.lock:
         save(sim.phone.store(NOTES), None, "the quick brown fo")
-    row = run_one(sim, tmp_path, suite["notes.type_long"], Finish(completed)).row
+    row = played(sim, tmp_path, suite["notes.type_long"], completed)
     # The note reads right (device_value passes); the whole-notes count and the typing each
     # tell it was not made new and typed.
     assert failed(row) == {"count_increased", "typed_into"}
@@ -92,7 +76,7 @@ def test_the_sentence_typed_passes(sim: SimServer, tmp_path: Path,
         session(label="New Note", className="Button").click()
         session.send_keys(SENTENCE)
         session(label="Done", className="Button").click()
-    row = run_one(sim, tmp_path, suite["notes.type_long"], Finish(typed)).row
+    row = played(sim, tmp_path, suite["notes.type_long"], typed)
     assert row.outcome == "passed", failed(row)
 
 

@@ -9,46 +9,16 @@ suggestion row failed `visited` while `typed_into` counted it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import wda
-from attempt_rig import run_one
+from played_finish import failed_checks, played
 
-from phoneshell.agents import AgentContext, AgentResult
-from phoneshell.evidence import Claim
-from phoneshell.records import ResultRow
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
 SAFARI, NOTES = "com.apple.mobilesafari", "com.apple.mobilenotes"
 
-Play = Callable[[wda.Client], None]
-
-
-class Finish:
-    """An agent that plays one finish through the URL it is given, and claims done."""
-
-    name = "finish"
-
-    def __init__(self, play: Play) -> None:
-        self.play = play
-
-    def run(self, context: AgentContext) -> AgentResult:
-        """Play the finish and claim done."""
-        self.play(wda.Client(context.wda_url))
-        return AgentResult(ran=True, turns=1, claim=Claim(status="done"))
-
-
-def attempt(sim: SimServer, runs: Path, task: Task, play: Play) -> ResultRow:
-    row = run_one(sim, runs, task, Finish(play)).row
-    assert row.outcome != "skipped", row.skip_reason
-    return row
-
-
-def failed_on(row: ResultRow) -> dict[str, str]:
-    """The checks that failed, by kind, with their details."""
-    return {c.kind: c.detail for c in row.checks if not c.passed}
 
 
 # one send: the suggestion row that is the typed address loads it ------------------------------
@@ -63,8 +33,8 @@ def address_then_suggestion(c: wda.Client) -> None:
 
 def test_the_suggestion_row_that_is_the_address_loads_it(sim: SimServer, tmp_path: Path,
                                                         suite: dict[str, Task]) -> None:
-    row = attempt(sim, tmp_path, suite["safari.navigate.example"], address_then_suggestion)
-    assert row.outcome == "passed", failed_on(row)
+    row = played(sim, tmp_path, suite["safari.navigate.example"], address_then_suggestion)
+    assert row.outcome == "passed", failed_checks(row)
     visited = next(c for c in row.checks if c.kind == "visited")
     assert "typed 'example.com' into Safari's address field and sent it" in visited.detail
 
@@ -99,8 +69,8 @@ def word_held(c: wda.Client) -> None:
 def test_a_note_titled_as_the_menu_item_is_not_the_edit_menu(sim: SimServer, tmp_path: Path,
                                                             suite: dict[str, Task]) -> None:
     task = suite["notes.text_select"]
-    cheap = attempt(sim, tmp_path, task, cut_note_deleted)
-    assert "matched nothing in a MenuItem" in failed_on(cheap).get("regex_on_screen", ""), \
-        failed_on(cheap)
-    honest = attempt(sim, tmp_path, task, word_held)
-    assert honest.outcome == "passed", failed_on(honest)
+    cheap = played(sim, tmp_path, task, cut_note_deleted)
+    assert "matched nothing in a MenuItem" in failed_checks(cheap).get("regex_on_screen", ""), \
+        failed_checks(cheap)
+    honest = played(sim, tmp_path, task, word_held)
+    assert honest.outcome == "passed", failed_checks(honest)
