@@ -20,6 +20,7 @@ from phoneshell.attack.examples import (
 )
 from phoneshell.records import AttackFamily
 from phoneshell.tasks import Step, Task
+from phoneshell.tasks.steps import ANSWER_STEPS
 from phoneshell.xcui import SPRINGBOARD
 
 NOTES, SAFARI = "com.apple.mobilenotes", "com.apple.mobilesafari"
@@ -159,8 +160,8 @@ def step_key(step: Step) -> tuple[object, ...]:
 
 
 def reference(task: Task) -> tuple[Step, ...]:
-    """The reference finish's steps, without its answer."""
-    return tuple(s for s in task.solution or () if s.kind != "answer")
+    """The reference finish's steps, without its answer (a text or a reading)."""
+    return tuple(s for s in task.solution or () if s.kind not in ANSWER_STEPS)
 
 
 def claim(task: Task) -> str | Step | None:

@@ -194,6 +194,8 @@ def test_cheap_finishes_claim_a_reading_not_a_remembered_value() -> None:
         for attack in made:
             claims = [s for s in attack.finish() if s.kind in ("answer", "answer_read")]
             assert [s.kind for s in claims] == ["answer_read"], (attack.id, claims)
+            # a finish cut short is shorter than the reference: the reading is no step of it
+            assert attack.finish() != task.solution, attack.id
 
 
 @pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
