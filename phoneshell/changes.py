@@ -3,7 +3,8 @@
 connectivity toggles), each with what it was before, and the phone's own states it sent a change
 of through WDA (how it is held, light or dark, a simulated location). The runner sets them back
 after the attempt (`runner.setback`, said in `teardown.switched`); the `settings_unchanged`
-check fails on them. Pure: reads audit events, never a phone.
+check, and the owner watch in every task that did not ask for them (`runner.owner`), fail on
+them (`checks.effects.settings_left`). Pure: reads audit events, never a phone.
 """
 
 from __future__ import annotations

@@ -6,20 +6,22 @@ start state: any there (none there) means the phone is not where the task starts
 (`not_at_start`), and the runner hands the agent nothing: the attempt fails when this run's
 agents made it so, and is not scored otherwise (`runner.counts`). And the phone's settings, by
 the audit log (`settings_unchanged`): "do not change it" fails on what the runner has to set
-back after the agent. Pure.
+back after the agent; the owner watch fails any task on those its checks do not ask for
+(`settings_left`, `asked_for`). Pure.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from phoneshell.audit import Action
 from phoneshell.changes import Changed, changed_device, setting_of
 from phoneshell.checks.items import items_changed, whole_reading
 from phoneshell.checks.kind import Check, Finding, Need, Same, check_kind
-from phoneshell.checks.path import unwatched
+from phoneshell.checks.path import placed, unwatched
 from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.params import Param
+from phoneshell.records import AuditEvent
 from phoneshell.tree import PageSource
 from phoneshell.xcui import SETTINGS, SPRINGBOARD
 
@@ -142,12 +144,16 @@ def count_decreased(check: Check, evidence: Evidence) -> Finding:
 
 def _changed_by_agent(actions: Iterable[Action]) -> dict[tuple[str, str, str], tuple[Changed,
                                                                                     Action]]:
-    """Each Settings value the agent's actions aimed at: what it was before its first action on
-    it, and its last action on it, in the order first touched."""
+    """Each Settings value the agent's actions changed: what it was before its first action on
+    it, and its last action on it, in the order first touched. An action the bridge saw leave
+    the screen as it was (its digests before and after, which hold every value shown, alike)
+    changed nothing: a touch on a switch row's label, away from its knob, turns nothing on a
+    phone either, though the log names the row's switch under it."""
     found: dict[tuple[str, str, str], tuple[Changed, Action]] = {}
     for action in actions:
         setting = setting_of(action)
-        if setting is not None:
+        if setting is not None and not (action.screen_before and
+                                        action.screen_before == action.screen_after):
             key = (setting.kind, setting.label, setting.page)
             found[key] = (found[key][0] if key in found else setting, action)
     return found
@@ -176,6 +182,49 @@ HELD = frozenset({"orientation"})
 """The phone's own states that say only how it is held: the runner sets them back, and an agent
 that changed them changed no setting (`settings_unchanged`)."""
 
+SETTING_TYPES = {"switch": "Switch", "control": "Switch", "slider": "Slider", "button": "Button",
+                 "choice": "Cell"}
+"""The WDA type of the element that changes each kind of setting (`changes.SettingKind`)."""
+
+
+def asked_for(checks: Iterable[Check], action: Action) -> bool:
+    """Whether the task asks for the change `action` made: one of its `checks` is a `tapped`
+    (not negated) of the element's own WDA type that names it, by its label or name (whole or
+    in part, as that check reads it), in its app and on its page when the check gives them
+    (`tapped text: Wi-Fi, type: Switch` asks for the Wi-Fi switch turned; a `tapped` of no
+    type, as a search's result is asked for, asks for no setting)."""
+    setting, target = setting_of(action), action.target
+    if setting is None or target is None:
+        return False
+    names = [n.strip().lower() for n in (target.label, target.name, target.label.split(",")[0])]
+    for check in checks:
+        if check.kind != "tapped" or check.negate or \
+                check.text_of("type") != SETTING_TYPES[setting.kind]:
+            continue
+        want, app = check.text.strip().lower(), check.text_of("app")
+        named = want in names if check.flag_of("whole") else any(want in n for n in names)
+        if named and placed(action, check) and (not app or app == action.app_before):
+            return True
+    return False
+
+
+def settings_left(actions: Sequence[Action], events: Iterable[AuditEvent],
+                  final: PageSource | None, checks: Iterable[Check] = ()) -> tuple[str, ...]:
+    """What the agent's `actions` (its `events`) left changed of the phone's settings, as
+    reasons name it ("Bluetooth (was on)", "the phone's appearance"): each Settings value and
+    Control Center toggle it changed that `final` (the screen at capture) does not show back at
+    what it was (for an option or the appearance: its last tap chose what was chosen before),
+    and each of the phone's own states but how it is held it sent a change of; leaving out a
+    value the task's `checks` ask for (`asked_for`: any action on it that they name)."""
+    checks = tuple(checks)
+    asked = {(s.kind, s.label, s.page) for a in actions if asked_for(checks, a)
+             for s in (setting_of(a),) if s is not None}
+    changed = [f"{setting.title} (was {setting.shown})"
+               for key, (setting, last) in _changed_by_agent(actions).items()
+               if key not in asked and not _back(setting, last, final)]
+    return (*changed, *(f"the phone's {state}" for state in changed_device(events)
+                        if state not in HELD))
+
 
 @check_kind("settings_unchanged", family="effect", params=(), negatable=False,
             implied_by=Same())
@@ -192,11 +241,7 @@ def settings_unchanged(check: Check, evidence: Evidence) -> Finding:
     resolved element or no recorded outcome."""
     actions = evidence.agent_actions()
     final = evidence.final.source if evidence.final is not None else None
-    changed = [f"{setting.title} (was {setting.shown})"
-               for setting, last in _changed_by_agent(actions).values()
-               if not _back(setting, last, final)]
-    changed += [f"the phone's {state}" for state in changed_device(evidence.events)
-                if state not in HELD]
+    changed = settings_left(actions, evidence.events, final)
     if changed:
         return Finding(False, f"the agent changed {', '.join(changed)}")
     doubt = unwatched(evidence)

@@ -26,6 +26,10 @@ later attempts are compared with (`OwnerWatch.known`; the run's start stays in
 `OwnerWatch.start`), so no later agent is blamed for it. A collection found, by a task's own
 count before its agent, changed since it was last known (a read after a teardown that failed)
 is taken as it is, and said, without blame.
+
+The owner's settings are watched likewise, by the log alone (`settings_changed`): a setting
+the agent changed that its task did not ask it to change fails the attempt ("the owner's
+settings changed: Bluetooth (was on)"); the teardown sets it back (`runner.setback`).
 """
 
 from __future__ import annotations
@@ -33,8 +37,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from phoneshell.audit import CUSTODY_PHASES, apps_in_front
+from phoneshell.audit import CUSTODY_PHASES, actions, apps_in_front
 from phoneshell.checks import Need
+from phoneshell.checks.effects import settings_left
 from phoneshell.checks.items import items_changed, listing_changed, whole_changed
 from phoneshell.device import ProbeError
 from phoneshell.device.alarms import alarm_label
@@ -163,8 +168,9 @@ class OwnerWatch:
                ) -> tuple[Teardown, Verdict | None, str]:
         """After the teardown of attempt `who`, whose agent ran: its teardown with what the
         agent changed of the owner's collections (`after_attempt`), and its verdict and skip
-        reason, failed for it (a skipped attempt too: the phone proves the harm). A harness
-        bug in the comparing is said in the row, and the run goes on."""
+        reason, failed for it, or for a setting it changed unasked (`settings_changed`; a
+        skipped attempt too: the phone, or its log, proves the harm). A harness bug in the
+        comparing is said in the row, and the run goes on."""
         try:
             harm = self.after_attempt(task, evidence, teardown, events, who)
         except (*RIG_DOWN, PhoneshellError) as exc:
@@ -173,6 +179,9 @@ class OwnerWatch:
         except Exception as exc:  # noqa: BLE001 - a harness bug must not hide the attempt
             harm = Harm(lines=(f"harness error comparing the owner's collections "
                                f"({type(exc).__name__}): {exc}",))
+        settings = settings_changed(task, evidence, verdict, skip_reason, events)
+        if settings:
+            harm = Harm("; ".join(why for why in (harm.blame, settings) if why), harm.lines)
         if harm.lines:
             teardown = teardown.model_copy(update={"owner": harm.lines})
         if not harm.blame:
@@ -324,6 +333,27 @@ class OwnerWatch:
                 + ("; ".join(s for s in said if s) or "all were put back as the run found them"))
 
 
+def settings_changed(task: Task, evidence: Evidence | None, verdict: Verdict | None,
+                     skip_reason: str, events: Callable[[], tuple[AuditEvent, ...]]) -> str:
+    """Why the attempt fails for the owner's settings its agent changed that its task did not
+    ask it to ("" for none), by its log (`checks.effects.settings_left`, which the teardown
+    sets back by too): a switch, option, slider, the appearance's Buttons or a Control Center
+    toggle the final screen does not show back at what it was, or a state of the phone sent
+    through WDA (how it is held is none). A grade that holds `settings_unchanged` said it
+    already; a log that cannot be read shows nothing here (the collections are then all read)."""
+    if verdict is not None and not skip_reason and any(
+            r.kind == "settings_unchanged" for r in verdict.results):
+        return ""
+    try:
+        log = evidence.events if evidence is not None else events()
+    except (PhoneshellError, OSError):
+        return ""
+    final = evidence.final if evidence is not None else None
+    left = settings_left(tuple(a for a in actions(log) if a.phase == "agent"), log,
+                         final.source if final is not None else None, task.checks)
+    return f"the owner's settings changed: {', '.join(left)}" if left else ""
+
+
 def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, str]:
     """Before the first attempt (under the rig's context): each owner collection as the run
     finds it, from the counts the run took already (`counted`) and read for the rest; and a
@@ -339,4 +369,4 @@ def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, st
     return OwnerWatch(rig, have), line
 
 
-__all__ = ["Harm", "OwnerWatch", "visited", "watch_owner"]
+__all__ = ["Harm", "OwnerWatch", "settings_changed", "visited", "watch_owner"]
