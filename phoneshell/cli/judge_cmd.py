@@ -23,10 +23,12 @@ from phoneshell.judges import (
     make_judge,
     open_judgeset,
     read_labels,
+    read_population,
     score,
 )
 from phoneshell.judges.base import DEFAULT_TIMEOUT_S
 from phoneshell.judges.html import write_judge_html
+from phoneshell.judges.population import ATTEMPTS
 from phoneshell.judges.score import unconfined_line
 from phoneshell.records import JudgeScore, JudgeSetManifest, Rate, write_record
 from phoneshell.report.text import interval, pct
@@ -114,6 +116,9 @@ def manifest_lines(manifest: JudgeSetManifest, out: Path) -> list[str]:
     if manifest.unverified:
         lines.append(f"  UNVERIFIED: {manifest.unverified} item(s) come from runs whose files "
                      "do not match their seal (--unverified); their labels may be forged")
+    if manifest.scored_attempts:
+        lines.append(f"  {manifest.scored_attempts} scored attempt(s) of the runs, each judged "
+                     f"through its item or the one it duplicates ({out / ATTEMPTS})")
     if manifest.duplicates:
         lines.append(f"  {manifest.duplicates} duplicate(s) left out (same instruction, actions "
                      "and claim as an earlier item)")
@@ -160,13 +165,7 @@ def score_lines(s: JudgeScore) -> list[str]:
     for g in s.by_type:
         shown = g.positive if g.positive.n else g.negative
         lines.append(f"    {g.name:<20} {_rate(shown)}")
-    if s.ranking is not None:
-        rho = "n/a" if s.ranking.spearman is None else f"{s.ranking.spearman:.3f}"
-        mae = "n/a" if s.ranking.mae is None else f"{s.ranking.mae:.3f}"
-        lines.append(f"  ranking fidelity over {len(s.ranking.agents)} agent(s): Spearman's rho "
-                     f"{rho}, success-rate MAE {mae}")
-        lines += [f"    {a.agent}: phone {pct(a.phone_rate)}, judge {pct(a.judge_rate)} "
-                  f"({a.items} item(s))" for a in s.ranking.agents]
+    lines += ranking_lines(s)
     lines.append(f"  wrong: {len(s.wrong)} item(s)")
     for w in s.wrong[:WRONG_SHOWN]:
         said = {True: "success", False: "failure", None: w.status}[w.success]
@@ -175,6 +174,24 @@ def score_lines(s: JudgeScore) -> list[str]:
                      f"said {said}")
     if len(s.wrong) > WRONG_SHOWN:
         lines.append(f"    ... and {len(s.wrong) - WRONG_SHOWN} more (score.json lists all)")
+    return lines
+
+
+def ranking_lines(s: JudgeScore) -> list[str]:
+    """Ranking fidelity for people: each run's rates over all its scored attempts."""
+    if s.ranking is None:
+        return [f"  no ranking: {s.ranking_note}"] if s.ranking_note else []
+    rho = "n/a" if s.ranking.spearman is None else f"{s.ranking.spearman:.3f}"
+    mae = "n/a" if s.ranking.mae is None else f"{s.ranking.mae:.3f}"
+    names = Counter(a.agent for a in s.ranking.agents)
+    lines = [f"  ranking fidelity over {len(s.ranking.agents)} run(s), each over all its scored "
+             f"attempts: Spearman's rho {rho}, success-rate MAE {mae}"]
+    for a in s.ranking.agents:
+        lines.append(f"    {a.agent}" + (f" ({a.source})" if names[a.agent] > 1 else "")
+                     + f": phone {pct(a.phone_rate)} ({a.passed}/{a.attempts} passed), judge "
+                     f"{pct(a.judge_rate)}; judged through {a.items} item(s)"
+                     + (f", {a.unjudged} attempt(s) with none" if a.unjudged else ""))
+    lines += [f"    not ranked: {why}" for why in s.ranking.not_ranked]
     return lines
 
 
@@ -188,6 +205,7 @@ def run_judge(args: argparse.Namespace) -> int:
                            _positive(args.long_edge, "--long-edge", DEFAULT_LONG_EDGE),
                            args.timeout_s, args.sandbox)
     judgeset = open_judgeset(args.judgeset)
+    population = read_population(judgeset.folder, judgeset.manifest)  # refused before judging
     progress = progress_printer(to_stderr=True)
     if judgeset.manifest.unverified:
         progress(f"UNVERIFIED: {judgeset.manifest.unverified} item(s) of {args.judgeset} come "
@@ -200,7 +218,7 @@ def run_judge(args: argparse.Namespace) -> int:
     out = args.out or args.judgeset / "judged" / _slug(judge.name)
     judged = judge_set(judgeset, judge, out, options, progress)
     result = score(judge.name, judgeset.manifest.set_id, read_labels(judgeset), judged.answers,
-                   judged.run)
+                   judged.run, population)
     write_record(out / "score.json", result)
     if args.html is not None:
         write_judge_html(args.html, judgeset, read_labels(judgeset), judged.answers, result)

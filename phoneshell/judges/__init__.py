@@ -3,6 +3,7 @@
     sources    where items come from (run folders, swap and attack results) and their labels
     words      audit-logged actions in words a person reads
     judgeset   build a judgeset folder (items apart from labels) and read it back
+    population every scored attempt of its runs, and the item that judges each (ranking)
     horizon    the same items in AgentHorizon's layout
     base       what a judge is, the judge registry, reading a verdict from a judge's answer
     baseline   `openai:MODEL`, MobileJudgeBench's simple baseline judge
@@ -25,10 +26,12 @@ from phoneshell.judges.base import (
            read_answer,
 )
 from phoneshell.judges.judgeset import JudgeSet, Sources, build_judgeset, open_judgeset, read_labels
+from phoneshell.judges.population import Population, read_population
 from phoneshell.judges.run import Judged, judge_set, read_answers
 from phoneshell.judges.score import score, spearman
 from phoneshell.judges.sources import JudgeError
 
-__all__ = ["JUDGES", "Judge", "JudgeError", "JudgeOptions", "JudgeSet", "Judged", "Reply",
-           "Shown", "Sources", "build_judgeset", "judge_set", "make_judge", "open_judgeset",
-           "read_answer", "read_answers", "read_labels", "score", "spearman"]
+__all__ = ["JUDGES", "Judge", "JudgeError", "JudgeOptions", "JudgeSet", "Judged", "Population",
+           "Reply", "Shown", "Sources", "build_judgeset", "judge_set", "make_judge",
+           "open_judgeset", "read_answer", "read_answers", "read_labels", "read_population",
+           "score", "spearman"]

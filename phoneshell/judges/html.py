@@ -78,13 +78,20 @@ def summary_html(s: JudgeScore, labels: Mapping[str, LabelRow],
         out += ["<h3>By tag</h3>", _table(["tag", "items", "positive accuracy",
                                            "negative accuracy", "balanced"], _groups(s.by_tag))]
     if s.ranking is not None:
-        rows = [[h(a.agent), str(a.items), h(pct(a.phone_rate)), h(pct(a.judge_rate))]
-                for a in s.ranking.agents]
+        rows = [[h(a.agent), h(a.source), f"{a.passed}/{a.attempts}", str(a.items),
+                 h(pct(a.phone_rate)), h(pct(a.judge_rate))] for a in s.ranking.agents]
         rho = "n/a" if s.ranking.spearman is None else f"{s.ranking.spearman:.3f}"
         mae = "n/a" if s.ranking.mae is None else f"{s.ranking.mae:.3f}"
         out += ["<h3>Agents as each ranks them</h3>",
-                _table(["agent", "items", "phone's success rate", "judge's success rate"], rows),
-                f"<p>Spearman's rho {h(rho)}; mean absolute error of the rates {h(mae)}.</p>"]
+                "<p>Each run's rates are over all its scored attempts (its report's pass rate), "
+                "an attempt whose trajectory duplicated an item judged by that item's verdict."
+                "</p>",
+                _table(["agent", "run", "passed", "items", "phone's success rate",
+                        "judge's success rate"], rows),
+                f"<p>Spearman's rho {h(rho)}; mean absolute error of the rates {h(mae)}.</p>",
+                *(f"<p>Not ranked: {h(why)}</p>" for why in s.ranking.not_ranked)]
+    elif s.ranking_note:
+        out.append(f"<h3>Agents as each ranks them</h3><p>No ranking: {h(s.ranking_note)}</p>")
     return "".join(out) + "</section>"
 
 

@@ -3,6 +3,8 @@
     JUDGESET/
       judgeset.json              what it was built from, counts by label type, the item ids
       labels.jsonl               the phone's label of each item: never shown to a judge
+      attempts.jsonl             every scored attempt of the runs and the item that judges it
+                                 (population.py): never shown to a judge
       items/<id>/item.json       what a judge sees: instruction, actions in words, claim, frames
       items/<id>/frames/NN.png   the start, the screen after each action, the end
       agenthorizon/              the same items in AgentHorizon's layout (horizon.py)
@@ -32,6 +34,7 @@ from phoneshell.evidence import Evidence, load_evidence
 from phoneshell.frames import DEFAULT_LONG_EDGE, FrameError, scale_png
 from phoneshell.grader import git_commit
 from phoneshell.judges.horizon import write_horizon
+from phoneshell.judges.population import ATTEMPTS, Made, scored_rows, write_attempts
 from phoneshell.judges.sources import Draft, Gathered, JudgeError, from_attack, from_run, from_swap
 from phoneshell.judges.words import sentence
 from phoneshell.records import (
@@ -96,6 +99,10 @@ def gather(sources: Sources) -> tuple[Gathered, list[Task]]:
     if not (sources.runs or sources.swaps or sources.attacks):
         raise JudgeError("nothing to build from",
                          hint="give --run RUN_DIR, --swap SWAP_JSON or --attack ATTACK_JSON")
+    given = Counter(p.resolve() for p in (*sources.runs, *sources.swaps, *sources.attacks))
+    twice = next((str(p) for p, n in given.items() if n > 1), None)
+    if twice is not None:  # its attempts would count twice in its agent's rate
+        raise JudgeError(f"{twice} is given twice", hint="give each run or results file once")
     tasks = list(load_tasks(sources.tasks).tasks) if (
         sources.swaps or sources.attacks or sources.run_tasks) else []
     by_id = {t.id: t for t in tasks}
@@ -237,7 +244,7 @@ def _prepare(folder: Path) -> None:
                              hint="choose a new folder for --out")
         for name in (ITEMS, HORIZON):
             shutil.rmtree(folder / name, ignore_errors=True)
-        for name in (LABELS, MANIFEST):
+        for name in (LABELS, ATTEMPTS, MANIFEST):
             (folder / name).unlink(missing_ok=True)
     folder.mkdir(parents=True, exist_ok=True)
 
@@ -255,7 +262,8 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
     """Build the judgeset in `out` (an empty folder, or an earlier judgeset, replaced).
 
     An item whose instruction, actions and claim an earlier one already has is left out (a
-    null run and the attack's null finish are the same trajectory), and counted.
+    null run and the attack's null finish are the same trajectory), and counted; a run's
+    attempt it stood for is judged through the earlier item (attempts.jsonl).
     """
     found, tasks = gather(sources)
     for line in found.warnings:
@@ -263,29 +271,35 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
     redact = redactor([t.id for t in tasks] + [d.task_id for d in found.drafts]
                       + [d.trajectory_task for d in found.drafts])
     _prepare(out)
-    frames, seen = _Frames(), set()
+    frames, seen = _Frames(), dict[str, str]()  # content key -> the item showing it
     labels: list[LabelRow] = []
+    made: dict[int, Made] = {}  # draft index -> its item (or the one standing for it), or why none
     duplicates = 0
     taken_from: Counter[str] = Counter()
-    for n, draft in enumerate(found.drafts, start=1):
-        if n % 25 == 0:
-            progress(f"[{n}/{len(found.drafts)}] {len(labels)} item(s) so far")
+    for n, draft in enumerate(found.drafts):
+        if (n + 1) % 25 == 0:
+            progress(f"[{n + 1}/{len(found.drafts)}] {len(labels)} item(s) so far")
         try:
             one = build_item(draft, frames, frame_px, redact)
         except (EvidenceError, RecordError) as exc:
+            why = made[n] = f"its evidence cannot be read: {exc}"
             found.excluded.append(Excluded(origin=draft.origin, what=str(draft.evidence),
-                                           reason=f"its evidence cannot be read: {exc}"))
+                                           reason=why))
             continue
         key = content_key(one.item)
         if key in seen:
             duplicates += 1
+            made[n] = (seen[key], True)
             continue
-        seen.add(key)
+        seen[key] = one.item.id
+        made[n] = (one.item.id, False)
         _write(out, one)
         labels.append(one.label)
         taken_from[draft.source] += 1
     labels.sort(key=lambda row: row.id)
     (out / LABELS).write_text("".join(row.to_json() + "\n" for row in labels), encoding="utf-8")
+    attempts = scored_rows(found.attempts, made)
+    write_attempts(out, attempts)
     write_horizon(out / HORIZON, out / ITEMS, labels)
     kinds: tuple[tuple[Origin, tuple[Path, ...]], ...] = (
         ("run", sources.runs), ("swap", sources.swaps), ("attack", sources.attacks))
@@ -297,11 +311,12 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
         families=dict(Counter(r.family for r in labels if r.family)),
         sources=tuple(SetSource(origin=o, path=str(Path(p).resolve()),  # judged from anywhere
                                 sha256=found.hashes[p], items=taken_from[p],
+                                agent=found.agents.get(p, ""),
                                 unverified=found.unverified.get(p, ()))
                       for p, o in origins.items()),
         excluded=tuple(found.excluded), duplicates=duplicates,
         without_step_frames=sum(not r.step_frames for r in labels),
-        unverified=sum(r.unverified for r in labels))
+        unverified=sum(r.unverified for r in labels), scored_attempts=len(attempts))
     write_record(out / MANIFEST, manifest)
     return manifest
 

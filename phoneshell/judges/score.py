@@ -4,9 +4,11 @@ Every item is in its class's denominator whether the judge answered or not: an i
 or none at all counts as wrong (on a positive it is a false negative, on a negative a false
 positive), never as skipped. Metrics are MobileJudgeBench's (accuracy, precision, recall, F1,
 balanced accuracy) with AgentHorizon's positive and negative accuracy beside them, each rate
-with its Wilson 95% interval. Ranking fidelity compares, over the agents whose runs gave items,
-the success rates the judge implies with the phone's: Spearman's rho of the two rankings and
-the mean absolute error of the rates. Pure arithmetic over labels and answers.
+with its Wilson 95% interval: all over the items. Ranking fidelity compares, over every run
+given, the success rate the judge implies with the phone's, each over all the run's scored
+attempts (a run's items are fewer: duplicates are left out of the set, and an attempt that
+duplicated an item takes that item's verdict): Spearman's rho of the two rankings and the mean
+absolute error of the rates. Pure arithmetic over labels, attempts and answers.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from phoneshell.judges.population import OLD_SET, Population
 from phoneshell.records import (
     TAMPER_PROOF,
     AgentRate,
@@ -26,6 +29,7 @@ from phoneshell.records import (
     Ranking,
     Rate,
     SandboxKind,
+    ScoredAttempt,
     WrongItem,
 )
 from phoneshell.report.stats import wilson
@@ -115,22 +119,34 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
     return sxy / math.sqrt(sxx * syy)
 
 
-def ranking(rows: Sequence[LabelRow], answers: Mapping[str, JudgeAnswer]) -> Ranking | None:
-    """Per agent (run items only): the phone's success rate and the judge's."""
-    by_agent: dict[str, list[LabelRow]] = {}
-    for row in rows:
-        if row.origin == "run" and row.agent:
-            by_agent.setdefault(row.agent, []).append(row)
-    if not by_agent:
+def ranking(population: Population, answers: Mapping[str, JudgeAnswer]) -> Ranking | None:
+    """Per run given: the phone's success rate (passed / scored attempts, its report's) and the
+    judge's (attempts whose item it called successful / scored attempts), both over every
+    scored attempt, duplicates included."""
+    if not population.runs:
         return None
-    agents = [AgentRate(agent=agent, items=len(mine),
-                        phone_rate=sum(r.label == "positive" for r in mine) / len(mine),
-                        judge_rate=sum(said(answers.get(r.id)) is True for r in mine) / len(mine))
-              for agent, mine in by_agent.items()]
-    agents.sort(key=lambda a: (-a.phone_rate, a.agent))
+    by_run: dict[str, list[ScoredAttempt]] = {}
+    for row in population.attempts:
+        by_run.setdefault(row.source, []).append(row)
+    agents, not_ranked = [], []
+    for run in population.runs:
+        mine = by_run.get(run.path, [])
+        if not mine:
+            why = "its run cannot be read" if not run.sha256 else "no attempt was scored"
+            not_ranked.append(f"{run.agent or run.path}: {why}")
+            continue
+        passed = sum(r.passed for r in mine)
+        called = sum(bool(r.item) and said(answers.get(r.item)) is True for r in mine)
+        agents.append(AgentRate(
+            agent=mine[0].agent, source=run.path, attempts=len(mine), passed=passed,
+            items=len({r.item for r in mine if r.item}), unjudged=sum(not r.item for r in mine),
+            phone_rate=passed / len(mine), judge_rate=called / len(mine)))
+    agents.sort(key=lambda a: (-a.phone_rate, a.agent, a.source))
     phone, judged = [a.phone_rate for a in agents], [a.judge_rate for a in agents]
-    return Ranking(agents=tuple(agents), spearman=spearman(phone, judged),
-                   mae=sum(abs(p - j) for p, j in zip(phone, judged, strict=True)) / len(agents))
+    return Ranking(agents=tuple(agents), not_ranked=tuple(not_ranked),
+                   spearman=spearman(phone, judged),
+                   mae=sum(abs(p - j) for p, j in zip(phone, judged, strict=True)) / len(agents)
+                   if agents else None)
 
 
 def _wrong(rows: Sequence[LabelRow], answers: Mapping[str, JudgeAnswer]) -> tuple[WrongItem, ...]:
@@ -159,9 +175,12 @@ def unconfined_line(kind: SandboxKind | None, note: str) -> str:
 
 
 def score(judge: str, set_id: str, labels: Mapping[str, LabelRow],
-          answers: Mapping[str, JudgeAnswer], run: JudgeRun | None = None) -> JudgeScore:
+          answers: Mapping[str, JudgeAnswer], run: JudgeRun | None = None,
+          population: Population | None = None) -> JudgeScore:
     """The whole score of one judge's answers on one judgeset (with how the judge was
-    confined, from its `run`)."""
+    confined, from its `run`): every figure over the items but the ranking, which is over the
+    `population` of the runs' scored attempts (None: a set built before it was recorded, which
+    has no ranking)."""
     rows = sorted(labels.values(), key=lambda r: (type_name(r), r.task_id, r.id))
     t = _Tally.of(rows, answers)
     recall, negative = rate(t.tp, t.tp + t.fn), rate(t.tn, t.tn + t.fp)
@@ -176,5 +195,8 @@ def score(judge: str, set_id: str, labels: Mapping[str, LabelRow],
         negative_accuracy=negative, balanced_accuracy=_mean(recall.rate, negative.rate),
         by_type=_groups(rows, answers, {r.id: [type_name(r)] for r in rows}),
         by_tag=_groups(rows, answers, {r.id: list(r.tags) for r in rows}),
-        wrong=_wrong(rows, answers), ranking=ranking(rows, answers),
+        wrong=_wrong(rows, answers),
+        ranking=ranking(population, answers) if population is not None else None,
+        ranking_note="" if population is not None or all(r.origin != "run" for r in rows)
+        else OLD_SET,
         sandbox=run.sandbox if run else None, sandbox_note=run.sandbox_note if run else "")

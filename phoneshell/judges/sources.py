@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from phoneshell.errors import PhoneshellError
@@ -72,6 +72,21 @@ class Draft:
         return self.label_type == "positive"
 
 
+@dataclass(frozen=True)
+class RunAttempt:
+    """A scored attempt of a run, whether or not it makes an item: ranking fidelity's
+    population (an agent's rate is over all of them, as its report's)."""
+
+    source: Path
+    agent: str
+    task_id: str
+    number: int
+    passed: bool
+    draft: int = -1
+    """Its draft's index in `Gathered.drafts` (-1: none; `left_out` says why)."""
+    left_out: str = ""
+
+
 @dataclass
 class Gathered:
     """Drafts and what was left out, source by source."""
@@ -84,6 +99,10 @@ class Gathered:
     """Run folder -> what of it did not match its seal (read with `unverified`)."""
     warnings: list[str] = field(default_factory=list)
     """What a report of the runs would warn of (a seal not matched, agents unconfined)."""
+    attempts: list[RunAttempt] = field(default_factory=list)
+    """Every scored attempt of the runs, duplicates and those left out included."""
+    agents: dict[str, str] = field(default_factory=dict)
+    """Run folder -> its agent as reports name it ("solution @ RUN_ID")."""
 
 
 RESULTS = "results.jsonl"
@@ -132,6 +151,7 @@ def from_run(run_dir: Path, tasks: Sequence[Task] | None, into: Gathered,
     except PhoneshellError as exc:
         raise JudgeError(f"--run {run_dir}: {exc.message}", hint=exc.hint) from exc
     into.hashes[str(run_dir)] = results_sha256(run_dir)
+    into.agents[str(run_dir)] = run.label
     into.warnings += run.warnings
     if run.problems:
         into.unverified[str(run_dir)] = run.problems
@@ -142,9 +162,13 @@ def from_run(run_dir: Path, tasks: Sequence[Task] | None, into: Gathered,
                   else "no evidence was captured" if not row.evidence
                   else "its task file is missing or changed since the run, so its "
                        "instruction is unknown" if task is None else "")
+        scored = RunAttempt(run_dir, run.label, attempt.task_id, attempt.number, row.passed)
         if reason or task is None:
             into.excluded.append(Excluded(origin="run", what=what, reason=reason))
+            if not row.skipped:  # scored: in the run's pass rate, so in the ranking's
+                into.attempts.append(replace(scored, left_out=reason))
             continue
+        into.attempts.append(replace(scored, draft=len(into.drafts)))
         into.drafts.append(Draft(
             task.instruction, task.id, task.id, "positive" if row.passed else "failed", "",
             "run", str(run_dir), run_dir, run_dir / row.evidence,

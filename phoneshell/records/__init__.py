@@ -13,6 +13,7 @@
     trajectory  TrajectoryFrame: the bridge's per-step screenshots (docs/judges.md)
     judges    JudgeSetManifest, LabelRow, JudgeItem, JudgeRun, JudgeAnswer, JudgeScore
               (docs/judges.md)
+    ranking   ScoredAttempt (a judgeset's run attempts), Ranking, AgentRate
 
 pydantic v2, because a record is a contract read by other programs: strict types, unknown keys
 refused, field docstrings kept as the format's documentation, JSON parsed in Rust with bounded
@@ -92,7 +93,6 @@ from phoneshell.records.base import (
 )
 from phoneshell.records.judges import (
     LABEL_TYPES,
-    AgentRate,
     AnswerStatus,
     Excluded,
     Group,
@@ -107,12 +107,12 @@ from phoneshell.records.judges import (
     LabelRow,
     LabelType,
     Origin,
-    Ranking,
     Rate,
     SetSource,
     WrongItem,
 )
 from phoneshell.records.names import NAME_MAX, check_name
+from phoneshell.records.ranking import AgentRate, Ranking, ScoredAttempt
 from phoneshell.records.run import DeviceInfo, DeviceKind, LeftOut, RunManifest, TaskRef
 from phoneshell.records.seal import (
     CHAIN_START,
@@ -153,5 +153,5 @@ __all__ = [
     "FRAMES_DIR", "LABEL_TYPES", "TRAJECTORY_FILE", "AgentRate", "AnswerStatus", "Excluded",
     "FrameKind", "Group", "ItemFrame", "ItemStep", "JudgeAnswer", "JudgeItem", "JudgeRun",
     "JudgeScore", "JudgeSetManifest", "Label", "LabelRow", "LabelType", "Origin", "Ranking",
-    "Rate", "SetSource", "TrajectoryFrame", "WrongItem",
+    "Rate", "ScoredAttempt", "SetSource", "TrajectoryFrame", "WrongItem",
 ]

@@ -18,6 +18,7 @@ from pydantic import Field
 from phoneshell.records.attempt import Claim
 from phoneshell.records.audit import Scalar
 from phoneshell.records.base import Part, Record
+from phoneshell.records.ranking import Ranking
 from phoneshell.records.seal import TAMPER_PROOF, SandboxKind
 
 JUDGESET_VERSION = 1
@@ -25,7 +26,7 @@ LABEL_VERSION = 1
 ITEM_VERSION = 1
 JUDGE_RUN_VERSION = 1
 ANSWER_VERSION = 1
-SCORE_VERSION = 1
+SCORE_VERSION = 2
 
 Label = Literal["positive", "negative"]
 LabelType = Literal["positive", "failed", "swapped", "attack"]
@@ -118,8 +119,8 @@ class LabelRow(Record):
     trajectory_task: str
     """The task the trajectory was played as (differs for swapped items)."""
     agent: str = ""
-    """For run items, the run as reports name it ("solution @ RUN_ID"): ranking fidelity
-    compares agents by it."""
+    """For run items, the run as reports name it ("solution @ RUN_ID"); ranking fidelity is
+    over the run's scored attempts (attempts.jsonl), not its items."""
     attempt: int = 0
     """The attempt number the trajectory was recorded as."""
     tags: tuple[str, ...] = ()
@@ -147,7 +148,11 @@ class SetSource(Part):
     """The hash of its results file (results.jsonl for a run, the JSON otherwise); "" for a
     run that could not be read (its reason is among `excluded`)."""
     items: int
-    """Items taken from it."""
+    """Items taken from it (a run whose attempts showed what earlier items showed gives
+    fewer items than attempts, or none)."""
+    agent: str = ""
+    """For a run, its agent as reports name it ("solution @ RUN_ID"; "" otherwise, and in sets
+    built before runs' attempts were recorded)."""
     unverified: tuple[str, ...] = ()
     """What of the run folder did not match its seal, when the set was built with
     `--unverified` (empty: it matched, or the source is not a sealed run)."""
@@ -197,6 +202,9 @@ class JudgeSetManifest(Record):
     `--trajectory`)."""
     unverified: int = 0
     """Items from run folders that did not match their seal (built with `--unverified`)."""
+    scored_attempts: int | None = None
+    """Scored attempts of its runs, one line each in attempts.jsonl, duplicates included
+    (null: a set built before they were recorded, which is scored without a ranking)."""
 
 
 class JudgeRun(Record):
@@ -328,37 +336,12 @@ class WrongItem(Part):
     """The judge's reasons, or the problem with its answer (shortened)."""
 
 
-class AgentRate(Part):
-    """One agent's success rate under the phone and under the judge."""
-
-    agent: str
-    """The run ("solution @ RUN_ID")."""
-    items: int
-    """Its items in the set."""
-    phone_rate: float
-    """Share the phone passed."""
-    judge_rate: float
-    """Share the judge called successful (invalid answers count as not)."""
-
-
-class Ranking(Part):
-    """Ranking fidelity: how the judge ranks agents against how the phone ranks them."""
-
-    agents: tuple[AgentRate, ...]
-    """Every agent with run items, by phone rate (best first)."""
-    spearman: float | None
-    """Spearman's rho between the two rate vectors (null: fewer than two agents, or a
-    vector with no spread)."""
-    mae: float | None
-    """Mean absolute error of the judge's rates (null: no agent)."""
-
-
 class JudgeScore(Record):
     """score.json: one judge on one judgeset, scored strictly against the phone's labels."""
 
     VERSION: ClassVar[int] = SCORE_VERSION
     version: int = SCORE_VERSION
-    """Format version (1)."""
+    """Format version (2: ranking over every scored attempt of a run, not its items)."""
     judge: str
     """The judge."""
     set_id: str
@@ -400,7 +383,10 @@ class JudgeScore(Record):
     wrong: tuple[WrongItem, ...]
     """Every item it got wrong."""
     ranking: Ranking | None = None
-    """Ranking fidelity over the run items' agents (null: no run items)."""
+    """Ranking fidelity over the runs given, each over all its scored attempts (null: no run
+    was given, or `ranking_note`)."""
+    ranking_note: str = ""
+    """Why there is no ranking when runs were given ("" otherwise)."""
     sandbox: SandboxKind | None = None
     """How the judge was confined (judge.json's `sandbox`; null: not said)."""
     sandbox_note: str = ""

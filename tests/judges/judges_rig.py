@@ -14,7 +14,14 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from phoneshell.judges import Sources, build_judgeset, open_judgeset, read_labels
+from phoneshell.judges import (
+    Population,
+    Sources,
+    build_judgeset,
+    open_judgeset,
+    read_labels,
+    read_population,
+)
 from phoneshell.judges.judgeset import JudgeSet
 from phoneshell.records import AttackReport, AttackResult, LabelRow, SwapReport
 from phoneshell.runner import RunOptions, run_suite
@@ -35,6 +42,8 @@ class Made:
 
     judgeset: JudgeSet
     labels: dict[str, LabelRow]
+    population: Population | None
+    """The runs' scored attempts (what ranking fidelity is over)."""
     runs: Path
     tasks: Path
     swap: Path
@@ -96,5 +105,7 @@ def make_judgeset(folder: Path) -> Made:
 def load_made(folder: Path) -> Made:
     """What `make_judgeset` made in `folder`."""
     judgeset = open_judgeset(folder / "set")
-    return Made(judgeset, read_labels(judgeset), folder / "runs", folder / "tasks",
+    return Made(judgeset, read_labels(judgeset),
+                read_population(judgeset.folder, judgeset.manifest), folder / "runs",
+                folder / "tasks",
                 folder / "swap.json", folder / "attack.json")

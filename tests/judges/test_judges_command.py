@@ -77,7 +77,8 @@ def judged(made: Made, spec: str, out: Path, options: JudgeOptions = DEFAULTS
            ) -> JudgeScore:
     judge = make_judge(spec, options)
     answers = judge_set(made.judgeset, judge, out, options).answers
-    return score(judge.name, made.judgeset.manifest.set_id, made.labels, answers)
+    return score(judge.name, made.judgeset.manifest.set_id, made.labels, answers,
+                 population=made.population)
 
 
 def test_a_judge_that_always_says_success(made: Made, tmp_path: Path) -> None:

@@ -103,9 +103,13 @@ def test_finishes_whose_grade_and_task_file_disagree_are_left_out(made: Made,
 
 
 def test_the_same_trajectory_twice_is_one_item(made: Made, tmp_path: Path) -> None:
-    built = build_judgeset(tmp_path / "set", Sources(runs=(made.runs / "NUL",
-                                                           made.runs / "NUL")))
-    assert (len(built.items), built.duplicates) == (2, 2)
+    # the attack's open-app finishes are the open-app run's attempts, recorded as cheap finishes
+    built = build_judgeset(tmp_path / "set", Sources(runs=(made.runs / "OPEN",),
+                                                     attacks=(made.attack,),
+                                                     tasks=(str(made.tasks),)))
+    assert (len(built.items), built.duplicates, built.scored_attempts) == (2, 2, 2)
+    with pytest.raises(JudgeError, match="NUL is given twice"):  # its attempts would count twice
+        build_judgeset(tmp_path / "set", Sources(runs=(made.runs / "NUL", made.runs / "NUL")))
     again = build_judgeset(tmp_path / "set", Sources(runs=(made.runs / "NUL",)))
     assert len(read_labels(open_judgeset(tmp_path / "set"))) == 2
     assert set(again.items).isdisjoint(built.items)  # ids are random: they tell nothing
