@@ -56,7 +56,7 @@ from bridge.shares import ShareSpent
 from bridge.slides import pressed
 from bridge.targets import KEY_TYPES, MASK, input_with_focus, mask_echoes, target_in
 from bridge.upstream import ForwardError, Reply, Upstream
-from phoneshell.errors import BridgeError
+from phoneshell.errors import BridgeError, without_url
 from phoneshell.lasting import outlasts_run, removes_app
 from phoneshell.records import AuditEvent, Scalar, Target
 from phoneshell.xcui import KEY_TYPE, SPRINGBOARD, full_type, short_type, takes_rig_down
@@ -249,8 +249,8 @@ class Recorder(Aiming):
                 # Whatever else went wrong, the request may have left: the intent must not
                 # stay open, and the client must get an answer (the proxy's 502).
                 self.custody.finish_action(Observation())
-                error = f"forwarding {request or action.kind} to WDA at {self.upstream.url} " \
-                        f"failed: {type(exc).__name__}: {exc}"
+                error = f"forwarding {request or action.kind} to WDA at {self.upstream.shown} " \
+                        f"failed: {type(exc).__name__}: {without_url(str(exc), self.upstream.url)}"
                 self._finish(intent, Observation(), False, error[:ERROR_TEXT_MAX])
                 raise ForwardError(error, hint="the outcome is logged with ok false; if it "
                                                "repeats, report it with the request",
@@ -340,7 +340,8 @@ class Recorder(Aiming):
         known = self.custody.known.page
         lasting = "" if why or removal else outlasts_run(
             action.kind, app, seen.label, action.params, seen.page, seen.name, seen.type,
-            None if known is None else control_center_at(known.tree, self._point(action)))
+            None if known is None else control_center_at(known.tree, self._point(action)),
+            agent=context.phase == "agent")
         if not why and not removal and not lasting:
             return None
         return self._refusal(context, action, target, app, request, (

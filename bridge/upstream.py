@@ -4,10 +4,11 @@ Upstream URLs are `http://host:port[/prefix]`, `https://...` or `http+usbmux://U
 (through facebook-wda's usbmux helper, imported only for that scheme). One connection per
 request, as facebook-wda itself does: a kept-alive connection that the phone closed while idle
 would force a choice between losing a tap and sending it twice. Transport failures become
-`BridgeError`s naming the upstream URL and the request: `UpstreamDown` when WDA did not answer,
-its parent `ForwardError` when the request could not be sent at all. Each also carries `shown`,
-what a client other than the harness is told: the request and the failure, never the URL (a
-harness-started simulator's holds the secret its fault and reset routes live under).
+`BridgeError`s naming the upstream (`errors.shown_url`: scheme, host and port, never the path a
+harness-started simulator keeps its fault and reset routes under) and the request: `UpstreamDown`
+when WDA did not answer (`refused` when nothing listens), its parent `ForwardError` when the
+request could not be sent at all. Each also carries `shown`, what a client other than the harness
+is told: the request and the failure in words of ours, not even the host.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from phoneshell.errors import BridgeError
+from phoneshell.errors import BridgeError, nothing_listens, shown_url, without_url
 
 FORWARD_TIMEOUT_S = 180.0
 """facebook-wda's own default: a launch or a slow source may legitimately take long."""
@@ -47,7 +48,17 @@ class ForwardError(BridgeError):
 
 
 class UpstreamDown(ForwardError):
-    """WDA did not answer a request at all (refused, reset, timed out, usbmux failure)."""
+    """WDA did not answer a request at all (refused, reset, timed out, usbmux failure).
+
+    Args:
+        refused: nothing listens: the connection was refused, or closed before any answer
+            (`errors.nothing_listens`); False: no answer in time, or a failure of another kind.
+    """
+
+    def __init__(self, message: str, hint: str = "", shown: str = "",
+                 refused: bool = False) -> None:
+        super().__init__(message, hint, shown)
+        self.refused = refused
 
 
 @dataclass(frozen=True)
@@ -81,14 +92,21 @@ class Upstream:
             raise BridgeError(f"unsupported WDA URL {url!r}",
                               hint="use http://HOST:PORT or http+usbmux://UDID:8100")
         self.url = url.rstrip("/")
+        self.shown = shown_url(self.url)
+        """How messages name this WDA (never its path)."""
         self._origin = f"{parts.scheme}://{parts.netloc}"
         self._prefix = parts.path.rstrip("/")
 
     def _connect(self, timeout_s: float) -> http.client.HTTPConnection:
         if self._origin.startswith("http+usbmux://"):
-            from wda.usbmux import http_create  # the usbmux client; only real phones need it
+            # the usbmux client, as facebook-wda's http_create uses it; only real phones need it
+            from wda.usbmux.pyusbmux import select_device
 
-            conn: http.client.HTTPConnection = http_create(self._origin)
+            udid, port = self._origin[len("http+usbmux://"):].rsplit(":", 1)
+            device = select_device(udid)
+            if device is None:  # unplugged (http_create would fail on the None)
+                raise ConnectionRefusedError(f"usbmuxd lists no phone {udid}")
+            conn: http.client.HTTPConnection = device.make_http_connection(int(port))
         elif self._origin.startswith("https://"):
             conn = http.client.HTTPSConnection(self._origin[len("https://"):])
         else:
@@ -116,22 +134,27 @@ class Upstream:
         except ValueError as exc:
             # http.client refuses, before sending a byte, a request it cannot encode: a path
             # that is not ASCII (a client that did not percent-encode it) or a bad header.
-            raise ForwardError(f"cannot send {method} {target!r} to WDA at {self.url}: {exc}",
+            raise ForwardError(f"cannot send {method} {target!r} to WDA at {self.shown}: "
+                               f"{without_url(str(exc), self.url)}",
                                hint="the client sent a path or header HTTP cannot carry; "
                                     "percent-encode non-ASCII paths",
                                shown=f"cannot send {method} {target[:200]!r}: its path or a header "
                                      "is not one HTTP can carry (percent-encode non-ASCII "
                                      "paths)") from exc
         except (OSError, http.client.HTTPException) as exc:
-            raise UpstreamDown(f"no answer from WDA at {self.url} to {method} {target}: {exc}",
-                              hint="is WDA running at that URL? `phoneshell doctor` checks the "
-                                   "chain", shown=no_answer(method, target, exc)) from exc
+            raise UpstreamDown(f"no answer from WDA at {self.shown} to {method} {target}: "
+                               f"{why_no_answer(exc)} ({without_url(str(exc), self.url)})",
+                               hint="is WDA running at that URL? `phoneshell doctor` checks the "
+                                    "chain", shown=no_answer(method, target, exc),
+                               refused=nothing_listens(exc)) from exc
         except Exception as exc:  # noqa: BLE001 - usbmux raises its own (MuxError and kin)
             if type(exc).__module__.startswith("wda."):
-                raise UpstreamDown(f"no answer from WDA at {self.url} to {method} {target}: "
-                                  f"{exc}", hint="is the phone connected and WDA started? "
-                                                 "`phoneshell doctor` checks the chain",
-                                  shown=no_answer(method, target, exc)) from exc
+                raise UpstreamDown(f"no answer from WDA at {self.shown} to {method} {target}: "
+                                   f"{why_no_answer(exc)} ({without_url(str(exc), self.url)})",
+                                   hint="is the phone connected and WDA started? `phoneshell "
+                                        "doctor` checks the chain",
+                                   shown=no_answer(method, target, exc),
+                                   refused=nothing_listens(exc)) from exc
             raise
         finally:
             if conn is not None:
@@ -146,7 +169,7 @@ class Upstream:
         reply = self.send("GET", target, None, {}, timeout_s)
         value = reply.json_value()
         if reply.status >= 400 or (isinstance(value, dict) and value.get("error")):
-            raise BridgeError(f"WDA at {self.url} answered GET {target} with HTTP "
+            raise BridgeError(f"WDA at {self.shown} answered GET {target} with HTTP "
                               f"{reply.status}: {reply.body[:200]!r}")
         return value
 
@@ -154,20 +177,23 @@ class Upstream:
 def no_answer(method: str, target: str, exc: Exception) -> str:
     """What a client is told when WDA did not answer: the request and the kind of failure,
     in words of ours (never the exception's, which may quote the URL)."""
+    return (f"no answer from the phone's WDA to {method} {target.split('?', 1)[0][:200]}: "
+            f"{why_no_answer(exc)}")
+
+
+def why_no_answer(exc: Exception) -> str:
+    """The kind of a transport failure, in words of ours."""
     if isinstance(exc, TimeoutError):
-        why = "it timed out"
-    elif isinstance(exc, ConnectionRefusedError):
-        why = "the connection was refused"
-    elif isinstance(exc, (ConnectionResetError, http.client.RemoteDisconnected,
-                          BrokenPipeError)):
-        why = "the connection closed before an answer came"
-    elif isinstance(exc, http.client.HTTPException):
-        why = "its answer was not HTTP"
-    elif isinstance(exc, OSError):
-        why = f"the connection failed ({type(exc).__name__})"
-    else:
-        why = "the phone could not be reached over USB"
-    return f"no answer from the phone's WDA to {method} {target.split('?', 1)[0][:200]}: {why}"
+        return "it timed out"
+    if isinstance(exc, ConnectionRefusedError):
+        return "the connection was refused"
+    if isinstance(exc, (ConnectionResetError, http.client.RemoteDisconnected, BrokenPipeError)):
+        return "the connection closed before an answer came"
+    if isinstance(exc, http.client.HTTPException):
+        return "its answer was not HTTP"
+    if isinstance(exc, OSError):
+        return f"the connection failed ({type(exc).__name__})"
+    return "the phone could not be reached over USB"
 
 
 SIM_STATUS_KEYS = ("simulated", "instance")

@@ -33,12 +33,51 @@ The tree stays shallow; subclasses that belong to one room live there (module in
     └── AppNotInstalled             the simulated iPhone has no such app [sim.phone]
 
 Code above the boundary that met a library's exception only ever sees these.
+
+No message names a phone, bridge or simulator URL whole: `shown_url` is how one is named (its
+scheme, host and port), and `without_url` takes a URL out of another library's words. A bridge's
+`/t/TOKEN` path, an agent's grant and a simulator's secret routes each drive the phone, and
+messages end up printed, in results.jsonl and in the audit log.
 """
 
 from __future__ import annotations
 
+import http.client
 from collections.abc import Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+
+def shown_url(url: str) -> str:
+    """A WDA, bridge or simulator URL as a message may name it: its scheme, host and port
+    (`http://127.0.0.1:8100`, `http+usbmux://UDID:8100`), never its path, query or user info,
+    which may hold a secret that drives the phone."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # not a URL urllib can split (an unclosed "[", say): none of it shown
+        parts = urlsplit("")
+    netloc = parts.netloc.rpartition("@")[2]
+    return f"{parts.scheme}://{netloc}" if parts.scheme and netloc else "(a URL not shown)"
+
+
+def without_url(text: str, url: str) -> str:
+    """`text` with `url` in it named as `shown_url` names it, and its path taken out wherever
+    it stands alone (another library's words quote the URL it was asked, or the path alone:
+    facebook-wda's errors, http.client's refusal of a path it cannot send)."""
+    base = url.rstrip("/")
+    if not base:
+        return text
+    text = text.replace(base, shown_url(base))
+    try:
+        parts = urlsplit(base)
+        secret = parts.path.rstrip("/")
+        user = parts.netloc.rpartition("@")[0]
+    except ValueError:
+        return text
+    for part in (secret, user):
+        if len(part) > 1:
+            text = text.replace(part, "")
+    return text
 
 
 class PhoneshellError(Exception):
@@ -110,7 +149,17 @@ class DeviceError(PhoneshellError):
 
 
 class DeviceUnreachable(DeviceError):
-    """Nothing answers at the WDA URL."""
+    """Nothing answers at the WDA URL.
+
+    Args:
+        refused: nothing listens: the connection was refused, or closed before any answer came
+            (WDA is gone, or crashed on the request); False: no answer came in time (a hung
+            WDA, or one busy past the timeout).
+    """
+
+    def __init__(self, message: str, hint: str = "", refused: bool = False) -> None:
+        super().__init__(message, hint)
+        self.refused = refused
 
 
 class DeviceUnusable(DeviceError):
@@ -119,6 +168,26 @@ class DeviceUnusable(DeviceError):
 
 class DeviceLocked(DeviceError):
     """The phone is locked: WDA would answer 200 to gestures and do nothing."""
+
+
+def nothing_listens(exc: BaseException) -> bool:
+    """Whether a transport failure says nothing listens for WDA: the connection refused, or
+    closed before an answer came (a WDA that crashed on the request resets it); over USB,
+    usbmuxd refusing the phone's port, no longer having the phone, or not running. A timeout
+    says no such thing: WDA may be busy, or hung."""
+    if isinstance(exc, (ConnectionRefusedError, ConnectionResetError, BrokenPipeError,
+                        http.client.RemoteDisconnected)):
+        return True
+    if not type(exc).__module__.startswith("wda."):
+        return False
+    from wda.usbmux.exceptions import BadDevError, MuxConnectError  # only what raised one
+
+    return isinstance(exc, (BadDevError, MuxConnectError))
+
+
+NOTHING_LISTENS = "nothing_listens"
+"""The key a bridge's 502 error carries, true, when it found nothing listening for WDA (refused,
+reset: gone) rather than WDA slow to answer; `device.Phone` reads it as `nothing_listens` says."""
 
 
 RIG_DOWN = (DeviceUnreachable, DeviceUnusable, DeviceLocked)

@@ -44,14 +44,14 @@ def _appearance(phone: Phone) -> str:
     info: Any = phone.read("/wda/device/info")
     style = info.get("userInterfaceStyle") if isinstance(info, dict) else None
     if not isinstance(style, str) or not style:
-        raise DeviceError(f"WDA at {phone.url} does not say whether the phone is light or dark")
+        raise DeviceError(f"WDA at {phone.where} does not say whether the phone is light or dark")
     return style
 
 
 def _location(phone: Phone) -> str:
     where: Any = phone.read("/wda/simulatedLocation")
     if not isinstance(where, dict):
-        raise DeviceError(f"WDA at {phone.url} gave no simulated location")
+        raise DeviceError(f"WDA at {phone.where} gave no simulated location")
     latitude, longitude = where.get("latitude"), where.get("longitude")
     if latitude is None or longitude is None:
         return ""

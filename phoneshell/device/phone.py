@@ -27,7 +27,16 @@ from typing import Any, TypeVar
 import wda
 from wda.usbmux.exceptions import HTTPError as WDAConnectionError
 
-from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable, DeviceUnusable
+from phoneshell.errors import (
+    NOTHING_LISTENS,
+    DeviceError,
+    DeviceLocked,
+    DeviceUnreachable,
+    DeviceUnusable,
+    nothing_listens,
+    shown_url,
+    without_url,
+)
 from phoneshell.evidence import Foreground
 from phoneshell.tree import PageSource
 from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS, flag, short_type, text_inputs
@@ -80,10 +89,16 @@ class Phone:
         timeout_s: per-request timeout.
         effect_timeout_s: how long a step's effect may take to show before the step counts as
             not taken (animations on a real phone take a second or two).
+        where: how messages name the phone (default: `errors.shown_url` of `url`).
     """
 
-    def __init__(self, url: str, timeout_s: float = 60.0, effect_timeout_s: float = 5.0) -> None:
+    def __init__(self, url: str, timeout_s: float = 60.0, effect_timeout_s: float = 5.0,
+                 where: str = "") -> None:
         self.url = url.rstrip("/")
+        self.where = where or shown_url(self.url)
+        """How messages name this phone: `where` as given (a rig names the phone behind its
+        bridge), else the URL's scheme, host and port, never its path (a bridge's token, an
+        agent's grant, a simulator's secret routes)."""
         self.timeout_s = timeout_s
         self.effect_timeout_s = effect_timeout_s
         self._sid: str | None = None
@@ -142,44 +157,55 @@ class Phone:
     # -- the boundary -----------------------------------------------------------------------
 
     def _request(self, method: str, path: str, data: dict[str, Any] | None = None,
-                 what: str = "") -> Any:
-        """One request; returns the reply envelope. Every library error is translated here."""
+                 what: str = "", timeout_s: float | None = None) -> Any:
+        """One request; returns the reply envelope. Every library error is translated here,
+        and no URL goes into a message but as `where` (facebook-wda's own words quote it)."""
         what = what or f"{method} {path}"
+        hint = "is WDA running? `phoneshell doctor` checks the chain"
         try:
-            return wda.httpdo(self.url + path, method, data, self.timeout_s)
+            return wda.httpdo(self.url + path, method, data, timeout_s or self.timeout_s)
         except wda.WDAInvalidSessionIdError as exc:
             raise _StaleSession(what) from exc
         except wda.WDABadGateway as exc:  # a proxy (the bridge) could not reach the phone
             self._sid = None
-            raise DeviceUnreachable(f"no answer from the phone behind {self.url} to {what}: "
-                                    f"{_gateway_message(exc)}",
-                                    hint="is WDA running? `phoneshell doctor` checks the chain"
-                                    ) from exc
+            told, gone = _gateway_message(exc)
+            raise DeviceUnreachable(self._said(told) or f"no answer from the phone behind "
+                                    f"{self.where} to {what}", hint=hint, refused=gone) from exc
         except WDAConnectionError as exc:
             self._sid = None
-            raise DeviceUnreachable(f"no answer from WDA at {self.url} to {what} ({exc})",
-                                    hint="is WDA running? `phoneshell doctor` checks the chain"
-                                    ) from exc
+            cause = exc.args[0] if exc.args and isinstance(exc.args[0], BaseException) else exc
+            waited = timeout_s or self.timeout_s
+            why = (f"none within {waited:.0f} s" if isinstance(cause, TimeoutError) else
+                   self._said(str(exc)))
+            raise DeviceUnreachable(f"no answer from WDA at {self.where} to {what} ({why})",
+                                    hint=hint, refused=nothing_listens(cause)) from exc
         except wda.WDAError as exc:
-            raise DeviceError(f"WDA at {self.url} refused {what}: {_wda_message(exc)}",
+            raise DeviceError(f"WDA at {self.where} refused {what}: "
+                              f"{self._said(_wda_message(exc))}",
                               hint="`phoneshell doctor` checks the chain") from exc
         except OSError as exc:  # a socket error facebook-wda did not wrap
             self._sid = None
-            raise DeviceUnreachable(f"no answer from WDA at {self.url} to {what} ({exc})",
-                                    hint="is WDA running? `phoneshell doctor` checks the chain"
-                                    ) from exc
+            raise DeviceUnreachable(f"no answer from WDA at {self.where} to {what} "
+                                    f"({self._said(str(exc))})", hint=hint,
+                                    refused=nothing_listens(exc)) from exc
 
-    def _get(self, path: str) -> Any:
+    def _said(self, text: str) -> str:
+        """Another's words (facebook-wda's, the bridge's) with this phone's URL as `where`."""
+        return without_url(text, self.url)
+
+    def _get(self, path: str, timeout_s: float | None = None) -> Any:
         try:
-            return self._request("GET", path).value
+            return self._request("GET", path, timeout_s=timeout_s).value
         except _StaleSession as exc:  # session-free routes never carry an id
-            raise DeviceError(f"WDA at {self.url} answered {exc} with invalid session id") from exc
+            raise DeviceError(f"WDA at {self.where} answered {exc} with invalid session "
+                              "id") from exc
 
     def _post(self, path: str, data: dict[str, Any] | None = None) -> Any:
         try:
             return self._request("POST", path, data)
         except _StaleSession as exc:
-            raise DeviceError(f"WDA at {self.url} answered {exc} with invalid session id") from exc
+            raise DeviceError(f"WDA at {self.where} answered {exc} with invalid session "
+                              "id") from exc
 
     def _session_post(self, path: str, data: dict[str, Any] | None = None,
                       reads: bool = False, method: str = "POST") -> Any:
@@ -195,7 +221,7 @@ class Phone:
                                      what=f"{method} /session/*{path}").value
             except _StaleSession:
                 self._sid = None
-        raise DeviceUnusable(f"WDA at {self.url} rejected every session for {method} "
+        raise DeviceUnusable(f"WDA at {self.where} rejected every session for {method} "
                              f"/session/*{path}",
                              hint="restart WDA; `phoneshell doctor` checks the chain")
 
@@ -215,7 +241,7 @@ class Phone:
             value = reply.value if isinstance(reply.value, dict) else {}
             sid = str(reply.sessionId or value.get("sessionId") or "")
         if not sid:
-            raise DeviceError(f"WDA at {self.url} created no session")
+            raise DeviceError(f"WDA at {self.where} created no session")
         self._sid = str(sid)
         return self._sid
 
@@ -224,14 +250,15 @@ class Phone:
         try:
             return str(self._request("GET", "/status").sessionId or "")
         except _StaleSession as exc:
-            raise DeviceError(f"WDA at {self.url} answered /status with invalid session "
+            raise DeviceError(f"WDA at {self.where} answered /status with invalid session "
                               "id") from exc
 
     # -- reads (session-free) ----------------------------------------------------------------
 
-    def status(self) -> dict[str, Any]:
-        """WDA's /status value (ready, os, device, build)."""
-        value = self._get("/status")
+    def status(self, timeout_s: float | None = None) -> dict[str, Any]:
+        """WDA's /status value (ready, os, device, build), waited for `timeout_s` (default: the
+        phone's per-request timeout)."""
+        value = self._get("/status", timeout_s)
         return value if isinstance(value, dict) else {}
 
     def device_info(self) -> dict[str, Any]:
@@ -256,7 +283,7 @@ class Phone:
     def _foreground(self) -> Foreground:
         info = self._get("/wda/activeAppInfo")
         if not isinstance(info, dict) or not info.get("bundleId"):
-            raise DeviceError(f"WDA at {self.url} gave no foreground app: {info!r}")
+            raise DeviceError(f"WDA at {self.where} gave no foreground app: {info!r}")
         return Foreground(bundle_id=str(info["bundleId"]), name=str(info.get("name") or ""),
                           pid=int(info.get("pid") or 0))
 
@@ -281,15 +308,15 @@ class Phone:
         try:
             width, height = float(value["width"]), float(value["height"])
         except (TypeError, KeyError, ValueError) as exc:
-            raise DeviceError(f"WDA at {self.url} sent no screen size: {value!r}") from exc
+            raise DeviceError(f"WDA at {self.where} sent no screen size: {value!r}") from exc
         if width <= 0 or height <= 0:
-            raise DeviceError(f"WDA at {self.url} sent an empty screen size: {value!r}")
+            raise DeviceError(f"WDA at {self.where} sent an empty screen size: {value!r}")
         return width, height
 
     def _source(self) -> str:
         value = self._get("/source?format=xml")
         if not isinstance(value, str):
-            raise DeviceError(f"WDA at {self.url} sent a page source that is not text")
+            raise DeviceError(f"WDA at {self.where} sent a page source that is not text")
         return value
 
     def fields(self) -> list[TextInput]:
@@ -331,7 +358,7 @@ class Phone:
         try:
             return base64.b64decode(str(value))
         except ValueError as exc:
-            raise DeviceError(f"WDA at {self.url} sent a screenshot that is not base64") from exc
+            raise DeviceError(f"WDA at {self.where} sent a screenshot that is not base64") from exc
 
     def locked(self) -> bool:
         """Whether the phone is locked (gestures would be dropped)."""
@@ -340,7 +367,7 @@ class Phone:
     def require_unlocked(self) -> None:
         """Raise `DeviceLocked` when the phone is locked."""
         if self.locked():
-            raise DeviceLocked(f"the phone at {self.url} is locked: WDA would accept gestures "
+            raise DeviceLocked(f"the phone at {self.where} is locked: WDA would accept gestures "
                                "and do nothing", hint="unlock the phone and set Auto-Lock to "
                                                       "Never (Settings > Display & Brightness)")
 
@@ -424,7 +451,7 @@ class Phone:
         element = (found.get("ELEMENT") or found.get(W3C_ELEMENT)) if isinstance(found, dict) \
             else None
         if not element:
-            raise DeviceError(f"WDA at {self.url} found no slider labelled {label!r}")
+            raise DeviceError(f"WDA at {self.where} found no slider labelled {label!r}")
         self._session_post(f"/element/{element}/value", {"value": f"{position:.3f}"})
 
     def open_url(self, url: str) -> None:
@@ -444,14 +471,16 @@ def app_of_source(xml: str) -> Foreground | None:
                       pid=int(pid) if pid.isdigit() else 0)
 
 
-def _gateway_message(exc: Exception) -> str:
-    """The message inside a 502 reply's WDA-shaped body, or the body itself."""
+def _gateway_message(exc: Exception) -> tuple[str, bool]:
+    """The message inside a 502 reply's WDA-shaped body (without the bridge's name before it),
+    or the body itself; and whether the bridge said nothing listens for WDA there."""
     body = exc.args[1] if len(exc.args) > 1 else ""
     try:
         value = json.loads(str(body)).get("value", {})
-        return str(value.get("message") or body)
+        told = str(value.get("message") or body)
+        return told.removeprefix("phoneshell bridge: "), value.get(NOTHING_LISTENS) is True
     except (ValueError, AttributeError):
-        return str(body)[:200]
+        return str(body)[:200], False
 
 
 def _wda_message(exc: Exception) -> str:

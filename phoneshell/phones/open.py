@@ -21,7 +21,7 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 
 from phoneshell.device import Phone
-from phoneshell.errors import DeviceError, RunError
+from phoneshell.errors import DeviceError, RunError, shown_url
 from phoneshell.phones.lock import DeviceLock
 from phoneshell.phones.resolve import DeviceSpec, identity_keys, resolve_devices
 from phoneshell.records import DeviceInfo, DeviceKind
@@ -111,8 +111,8 @@ def _status(url: str) -> dict[str, object]:
 
 def describe(url: str, kind: DeviceKind, label: str,
              status: dict[str, object] | None = None) -> DeviceInfo:
-    """Ask WDA who the phone is (model, iOS, udid hash); a simulator's URL is recorded without
-    its secret path.
+    """Ask WDA who the phone is (model, iOS, udid hash); its URL is recorded as messages name it
+    (`errors.shown_url`: no path, so never a simulator's secret or a proxy's token).
 
     Raises:
         RunError: nothing answers at `url`, so the run cannot start.
@@ -122,9 +122,7 @@ def describe(url: str, kind: DeviceKind, label: str,
     udid = str(ios.get("udid", "")) if isinstance(ios, dict) else ""
     udid_hash = hashlib.sha256(udid.encode()).hexdigest() if udid else ""
     system = status.get("os")
-    shown = url.split("/", 3)
-    return DeviceInfo(kind=kind, label=label,
-                      url="/".join(shown[:3]) if kind == "sim" else url,
+    return DeviceInfo(kind=kind, label=label, url=shown_url(url),
                       model=str(status.get("device", "")),
                       ios=str(system.get("version", "")) if isinstance(system, dict) else "",
                       udid_sha256=udid_hash)

@@ -5,7 +5,8 @@ A screen WDA cannot read, or reads only cut off (a page too big to write out, te
 wrote raw, a screen whose reading outlasts the harness's wait), is the screen the agent left.
 Were it a skip, or the rig reported down (which stops the run), an agent could leave one to
 have any attempt it would fail not scored. So: a capture that finds the phone not answering
-waits for it to answer again and captures once more (a phone's hiccup passes then); one that
+waits for it to answer again and captures once more (a phone's hiccup passes then; nothing
+listening for WDA is down within seconds, `device.answers`); one that
 still cannot read the screen, or reads it only cut off, presses home and reads there. A phone
 that reads its home screen whole was fine, and the end state was the agent's to leave
 readable: its failure, said so. A phone that does not is the rig: not scored, or down.
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from phoneshell.device import Phone
-from phoneshell.device.phone import wait_until
+from phoneshell.device.answers import answers_again
 from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict
@@ -25,25 +26,10 @@ from phoneshell.runner.rig import reads_whole
 
 T = TypeVar("T")
 
-ANSWER_AGAIN_S = 120.0
-"""How long a capture that found the phone not answering waits for it to answer again."""
-
 
 class UnreadableEndState(Exception):
     """The phone answers and reads its home screen whole, but not the screen the agent left:
     the attempt fails, and the message says why."""
-
-
-def answers(phone: Phone, within_s: float = ANSWER_AGAIN_S) -> bool:
-    """Whether WDA answers `/status` within `within_s` (polled, a request at a time)."""
-    def asked() -> bool:
-        try:
-            phone.status()
-        except (*RIG_DOWN, DeviceError):
-            return False
-        return True
-
-    return wait_until(asked, within_s, interval_s=1.0)
 
 
 def capture_or_blame(phone: Phone, capture: Callable[[], T]) -> T:
@@ -60,8 +46,8 @@ def capture_or_blame(phone: Phone, capture: Callable[[], T]) -> T:
         return capture()
     except DeviceLocked:
         raise
-    except (*RIG_DOWN, DeviceError):
-        if not answers(phone):
+    except (*RIG_DOWN, DeviceError) as exc:
+        if not answers_again(phone, exc):
             raise
     try:
         return capture()

@@ -28,7 +28,7 @@ from phoneshell.audit import Action, actions, audit_size
 from phoneshell.checks import Need
 from phoneshell.device import Phone
 from phoneshell.device.phone import SPRINGBOARD
-from phoneshell.errors import DeviceLocked, RunError
+from phoneshell.errors import DeviceLocked, RunError, shown_url
 from phoneshell.records import AuditEvent, DeviceKind
 from phoneshell.tasks import Task
 
@@ -174,7 +174,10 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
                           trajectory=trajectory, agent_log_bytes=agent_log_bytes)
     effect_s = effect_timeout_s if effect_timeout_s is not None else 1.0 if sim else 5.0
     with bridge:
-        yield Rig(bridge, Phone(bridge.url, timeout_s, effect_s), private, clock_runs=not sim)
+        # the harness's messages name the phone, not the bridge's URL: that holds its token
+        phone = Phone(bridge.url, timeout_s, effect_s, where=f"{shown_url(url)} (through the "
+                                                               "bridge)")
+        yield Rig(bridge, phone, private, clock_runs=not sim)
 
 
 def responded(events: Sequence[AuditEvent]) -> bool:

@@ -6,7 +6,9 @@ too; the bridge's upstream URL holds that secret. The bridge used to answer a fo
 no answer with "no answer from WDA at http://127.0.0.1:PORT/SECRET to ...", to whoever sent it:
 an agent that made the simulator fail to answer (a flood of its port, say) got the secret. Here
 the simulator stops answering (its `gone` switch), and every answer the agent gets, read or
-action, names its request and the failure only; the harness's still tells the whole story.
+action, names its request and the failure only. The harness's answer and the audit log tell
+the rest, naming the simulator by host and port: its secret is in no message anyone reads
+(`errors.shown_url`).
 """
 
 from __future__ import annotations
@@ -55,9 +57,10 @@ def test_an_agent_told_the_phone_did_not_answer_is_not_told_where_it_is(
     message = json.loads(answer)["value"]["message"]
     assert message == (f"phoneshell bridge: no answer from the phone's WDA to {method} {route}: "
                        "the connection was refused")
-    # the harness, which holds the simulator's URL anyway, gets the whole story
+    # the harness gets the whole story: where the phone is, never its secret
     status, _, answer = request(secret_rig.bridge.url, method, route, body)
-    assert status == 502 and secret_rig.sim.url.encode() in answer
+    assert status == 502 and f"127.0.0.1:{secret_rig.sim.port} to".encode() in answer
+    assert secret_rig.sim.secret is not None and secret_rig.sim.secret.encode() not in answer
 
 
 def test_facebook_wda_raises_bad_gateway_without_the_secret(secret_rig: Rig) -> None:
@@ -67,9 +70,10 @@ def test_facebook_wda_raises_bad_gateway_without_the_secret(secret_rig: Rig) -> 
     with pytest.raises(wda.WDABadGateway) as raised:
         client.home()
     tells_nothing_of_the_phone(secret_rig, str(raised.value).encode())
-    # the audit log is the harness's: the action's outcome keeps the detail
+    # the audit log is the harness's: the action's outcome keeps the detail, but the secret
     (home,) = [a for a in actions(secret_rig.events("R")) if a.kind == "home"]
-    assert home.ok is False and secret_rig.sim.url in home.error
+    assert home.ok is False and f"127.0.0.1:{secret_rig.sim.port} to" in home.error
+    assert secret_rig.sim.secret is not None and secret_rig.sim.secret not in home.error
 
 
 def test_a_forward_that_fails_any_other_way_is_shown_without_the_url(secret_rig: Rig) -> None:
@@ -81,7 +85,10 @@ def test_a_forward_that_fails_any_other_way_is_shown_without_the_url(secret_rig:
 
     with pytest.raises(ForwardError) as raised:
         secret_rig.bridge.recorder.perform(UNSCOPED, action, broken, "POST /wda/homescreen")
-    assert secret_rig.sim.url in raised.value.message  # the audit log's, the harness's
+    # the audit log's, the harness's: where, never the secret, even in the error's own words
+    assert f"127.0.0.1:{secret_rig.sim.port} failed" in raised.value.message
+    assert secret_rig.sim.secret is not None
+    assert secret_rig.sim.secret not in raised.value.message
     assert raised.value.shown == "forwarding POST /wda/homescreen failed (RuntimeError)"
 
 

@@ -35,7 +35,7 @@ def attempts(sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> list[Att
     ("drop-writes", "input does not reach the screen"),
     ("stale-session", "rejected every session"),
     ("truncated-source", "cut-off"),
-    ("gone", "no answer from the phone behind"),
+    ("gone", "the connection was refused"),
 ])
 def test_each_fault_skips_every_attempt_with_its_reason(sim: SimServer, tmp_path: Path,
                                                        suite: dict[str, Task], fault: str,
