@@ -7,7 +7,8 @@ address, or searches Google for anything else.
 `POST /url` (the `on_url` hook) opens http(s) URLs: in the blank tab if one is in front, else in
 a new tab. Holding a link shows its preview and menu (Open in New Tab, Add to Reading List, Copy
 Link, Share…); a tap elsewhere dismisses it. More offers Reload, New Tab, Add to Reading List
-and Share…; Tabs opens the overview (New Tab, Private, the tab count, Done).
+and Share…; Tabs opens the overview (New Tab, Private, the tab count, Done), and a touch and hold
+on it shows its menu instead (New Tab, New Private Tab, Close This Tab, Close All N Tabs).
 
 This module owns the state and the behaviour; pages are data (`safari_pages.py`), tabs and their
 history live in Safari's store (`safari_tabs.py`), and the layout is in `safari_views.py`.
@@ -31,6 +32,7 @@ from phoneshell.sim.apps.safari_bars import (
 from phoneshell.sim.apps.safari_pages import Page, is_address, load, search_url
 from phoneshell.sim.apps.safari_tabs import (
     OverviewActions,
+    Tab,
     Window,
     bar_top,
     load_window,
@@ -46,7 +48,7 @@ from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 BUNDLE_ID = "com.apple.mobilesafari"
 PASTEBOARD = "com.apple.pasteboard"
 """The system pasteboard: a store every app shares (Copy Link here, Copy and Paste in Notes)."""
-Menu = Literal["link", "more", "share"]
+Menu = Literal["link", "more", "share", "tabs"]
 
 
 @dataclass
@@ -145,6 +147,8 @@ def _overlay(f: DeviceFacts, state: SafariState, host: Host) -> Node | None:
             ("Add to Reading List", act(add_to_reading_list)),
             ("Copy Link", act(copy_link)), ("Share\u2026", share),
         ], 376, 16, dismiss, above=[link_preview(target)])
+    if state.menu == "tabs":
+        return _tabs_menu(f, state, host, act, dismiss)
     if state.menu == "more":
         return layout.menu(f, "MoreMenu", [
             ("Reload", act(lambda: setattr(state.scroll, "offset", 0))),
@@ -152,6 +156,31 @@ def _overlay(f: DeviceFacts, state: SafariState, host: Host) -> Node | None:
             ("Add to Reading List", act(add_to_reading_list)), ("Share\u2026", share),
         ], bar_top(f) - 184, 136, dismiss)
     return None
+
+
+def _tabs_menu(f: DeviceFacts, state: SafariState, host: Host,
+               act: Callable[[Callable[[], object]], Handler], dismiss: Handler) -> Node:
+    """The menu a touch and hold on Tabs shows, over the bar beside it: a new tab or private
+    tab, and closing the tab in front or every tab of the group showing (the items are
+    inferred: no phone dump of this menu yet; tab groups are left out)."""
+    count = len(_window(state, host).tabs)
+
+    def new_tab(private: bool) -> None:
+        state.private = private
+        empty = not _window(state, host).tabs  # no private tab yet: `_change` opens the first
+        _change(state, host, lambda w: None if empty else w.open())
+
+    def close_all(window: Window) -> None:
+        # as closing the last tab does: a blank tab, or the empty private overview
+        window.tabs[:], window.active = [] if state.private else [Tab()], 0
+
+    return layout.menu(f, "TabsMenu", [
+        ("New Tab", act(lambda: new_tab(False))),
+        ("New Private Tab", act(lambda: new_tab(True))),
+        ("Close This Tab", act(lambda: _change(state, host, lambda w: w.close(w.active)))),
+        (f"Close All {count} Tab{'s' if count != 1 else ''}",
+         act(lambda: _change(state, host, close_all))),
+    ], bar_top(f) - 4 * 44 - 8, f.width - 262, dismiss)
 
 
 def _current_page(state: SafariState, host: Host) -> Page | None:
@@ -205,6 +234,9 @@ def render(state: SafariState, host: Host) -> Node:
     def show_more() -> None:
         state.menu, state.held = "more", ""
 
+    def show_tabs_menu() -> None:
+        state.menu, state.held = "tabs", ""
+
     tab = window.current
     page = load(tab.url) if tab.url else None
     if page is not None:
@@ -222,7 +254,7 @@ def render(state: SafariState, host: Host) -> Node:
         actions = BarActions(
             back=lambda: _change(state, host, lambda w: w.current.go_back()),
             forward=lambda: _change(state, host, lambda w: w.current.go_forward()),
-            edit=begin_edit, tabs=show_tabs, more=show_more,
+            edit=begin_edit, tabs=show_tabs, tabs_menu=show_tabs_menu, more=show_more,
             reload=lambda: setattr(state.scroll, "offset", 0))
         bar = bottom_bar(f, state.address, page, (bool(tab.back), bool(tab.forward)), actions)
         overlay = _overlay(f, state, host)

@@ -43,6 +43,8 @@ class BarActions:
     forward: Handler
     edit: Handler
     tabs: Handler
+    tabs_menu: Handler
+    """A touch and hold on Tabs: its menu (a phone's is a context menu, not the overview)."""
     more: Handler
     reload: Handler
 
@@ -96,7 +98,8 @@ def bottom_bar(f: DeviceFacts, address: EditText, page: Page | None, can_go: tup
                                                   enabled=can_go[1])),
         layout.wrap(bar_view, 3),
         _slot(Rect(304, y, 44, 48), _icon_button("Tabs", "TabOverviewButton", "[ ]",
-                                                   Rect(304, y, 44, 48), act.tabs)),
+                                                   Rect(304, y, 44, 48), act.tabs,
+                                                   on_hold=act.tabs_menu)),
         _slot(more, _icon_button("More", "MoreMenuButton" if loaded else "More", "...", more,
                                  act.more)),
     ))
@@ -107,11 +110,11 @@ def _nothing() -> None:
 
 
 def _icon_button(label: str, name: str, drawn: str, frame: Rect, on_tap: Handler, *,
-                 enabled: bool = True) -> Node:
+                 enabled: bool = True, on_hold: Handler | None = None) -> Node:
     # Safari's toolbar buttons are icons: the label is for VoiceOver, the pixels show a glyph.
     return Node("Button", frame, label=label, name=name, enabled=enabled,
                 traits="Button" if enabled else "NotEnabled, Button", on_tap=on_tap,
-                pixels_text=drawn)
+                on_hold=on_hold, pixels_text=drawn)
 
 
 def editing(f: DeviceFacts, address: EditText, cancel: Handler, submit: Handler,
