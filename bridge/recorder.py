@@ -340,7 +340,8 @@ class Recorder(Aiming):
         known = self.custody.known.page
         lasting = "" if why or removal else outlasts_run(
             action.kind, app, seen.label, action.params, seen.page, seen.name, seen.type,
-            None if known is None else control_center_at(known.tree, self._point(action)))
+            None if known is None else control_center_at(known.tree, self._point(action)),
+            agent=context.phase == "agent")
         if not why and not removal and not lasting:
             return None
         return self._refusal(context, action, target, app, request, (

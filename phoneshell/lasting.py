@@ -235,6 +235,29 @@ PURGES = frozenset({"delete", "delete all", "delete note", "delete notes"})
 """Recently Deleted's buttons that delete for good (lower case)."""
 
 
+SAFARI = "com.apple.mobilesafari"
+CLOSES_TABS = ("it would close Safari tabs, and the run cannot tell the owner's from those its "
+               "agents opened (it counts them, and closes the newest beyond its count when it "
+               "ends): an owner's tab closed is gone, with its history")
+TAB_CLOSERS = frozenset({"closeTabButton"})
+"""The names of a tab card's Close in Safari's tab overview (the simulator's; a phone's is
+inferred: docs/simulator.md)."""
+TAB_CARDS = frozenset({"TabOverviewItem"})
+"""The names of a tab's card in the overview, which a swipe left closes."""
+_CLOSING = re.compile(r"close (?:this tab|tab|other tabs|all(?: \d+)? tabs?)")
+
+
+def closes_tabs(kind: str, text: str, name: str,
+                params: Mapping[str, object] | None = None) -> bool:
+    """Whether an action in Safari closes tabs: a card's Close, a menu's Close This Tab, Close
+    Other Tabs or Close All N Tabs (`text`: what was pressed, lower case), a swipe left on a
+    card. The run keeps the owner's tabs by count alone (`runner.tidy`), and no task closes
+    one."""
+    if kind == "tap":
+        return name in TAB_CLOSERS or bool(_CLOSING.fullmatch(text))
+    return kind == "swipe" and name in TAB_CARDS and _leftward(params)
+
+
 def control_center_lasting(kind: str, app: str, target_type: str, label: str, name: str,
                            under: str) -> str:
     """Why a touch in Control Center would change what outlasts the run ("" when it would
@@ -282,12 +305,13 @@ def _unset_in_settings(kind: str, target_type: str, text: str) -> str:
 
 def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] | None = None,
                  page: str = "", name: str = "", target_type: str = "",
-                 control_center: str | None = None) -> str:
+                 control_center: str | None = None, agent: bool = True) -> str:
     """Why an action would change what outlasts the run ("" when it would not): the keyboard's
     dictionary, the Home Screen's layout, every app's permissions, a saved network, the owner's
     account, an emergency call, any call, message or email (`reaches_out`), the owner's
     pasteboard read or replaced in any app (`pasteboard.uses_pasteboard`: Copy, Cut, Paste,
-    Copy Link...). Nothing after the run sets them back, and no task needs them.
+    Copy Link...), an agent's closing of Safari's tabs (`closes_tabs`). Nothing after the run
+    sets them back, and no task needs them.
 
     Args:
         kind: the action's kind (tap, swipe, type...).
@@ -300,10 +324,13 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
         control_center: when the screen shows Control Center, what lies under the touch there
             (`control_center_at`): only its connectivity toggles and empty space are let
             through (`control_center_lasting`); None when it does not show.
+        agent: whether an agent acts (the harness closes the tabs its agents opened).
     """
     if control_center is not None:
         return control_center_lasting(kind, app, target_type, label, name, control_center)
     text = pressed(label, params)
+    if agent and app == SAFARI and closes_tabs(kind, text, name, params):
+        return CLOSES_TABS
     if app == NOTES and page == RECENTLY_DELETED and (
             kind == "tap" and text in PURGES or kind == "swipe" and _leftward(params)):
         return FOR_GOOD  # a row's Delete, or a full swipe left on it, which iOS deletes at
