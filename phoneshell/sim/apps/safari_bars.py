@@ -7,7 +7,8 @@ by label ("Back", "More"), and the capsule holds the address field "TabBarItemTi
 "PageFormatMenuButton", the address (its value the host after a U+200E left-to-right mark, as
 Safari writes it), "ReloadButton" and "MoreMenuButton". iOS 26's compact bar has no Forward or
 Tabs button; the simulator keeps "ForwardButton" and "TabOverviewButton" ("Tabs") beside the
-capsule (inferred from the bottom-bar layout), so tabs stay one tap away as the suite expects.
+capsule (inferred from the bottom-bar layout), so tabs stay one tap away as the suite expects;
+held, Tabs shows its menu (`safari.py`), as a phone's does.
 Its menus are `layout.menu`s; its share sheet is the system's (`share_sheet.py`).
 """
 
