@@ -3,7 +3,8 @@
 "Open Calculator through Spotlight" and "search Settings for Battery, then open it from what it
 finds" end where a direct launch or a tap through the list ends; the log tells them apart: the
 tap that ended a search's editing (checks/keystrokes.py) while its results showed. Registered
-by `path.py`, whose helpers these share. Pure: never touches a device.
+with the package (`checks/__init__.py`) like every family; they share `path.py`'s helpers.
+Pure: never touches a device.
 """
 
 from __future__ import annotations
