@@ -17,7 +17,7 @@ What a task asks an agent to read off the phone (its model and serial numbers, t
 the heading, the temperature) must differ from phone to phone, as on real phones, or an agent
 that remembers one phone's values passes without reading. `DeviceFacts.drawn(seed)` is the phone
 of a seed: seed 0 is the reference phone (the defaults below), any other seed draws each of
-those values from its own generator (`SEEDED`), plausible for an iPhone 17 Pro in Cupertino.
+those values from its own generator, plausible for an iPhone 17 Pro in Cupertino.
 """
 
 from __future__ import annotations
@@ -129,9 +129,6 @@ its radios. Plausible forms for a drawn phone, not Apple's list."""
 BATTERY_PERCENT = (20, 99)
 TEMPERATURE_F = (38, 92)
 """Cupertino's range over a year, roughly: a drawn temperature lies within it."""
-SEEDED = ("model_number", "regulatory_model", "serial", "udid", "battery_level", "heading",
-          "temperature_f")
-"""The facts a seed draws (`DeviceFacts.drawn`); the rest are the reference phone's."""
 SEED_VARIABLE = "PHONESHELL_SIM_SEED"
 """Fixes the seed of every simulated iPhone phoneshell starts (`phoneshell sim` without
 `--seed`, `--device sim` and `sim:N`): tests, and a replay of a recorded run's phones."""
@@ -215,8 +212,10 @@ class DeviceFacts:
     @classmethod
     def drawn(cls, seed: int) -> DeviceFacts:
         """The phone of `seed`: 0 is the reference phone (the defaults); any other seed draws
-        the values tasks ask agents to read (`SEEDED`), each from its own generator, so that
-        knowing one (the udid /status shows) tells nothing of another."""
+        the values tasks ask agents to read (`model_number`, `regulatory_model`, `serial`,
+        `udid`, `battery_level`, `heading`, `temperature_f`; the rest are the reference
+        phone's), each from its own generator, so that knowing one (the udid /status shows)
+        tells nothing of another."""
         if seed == 0:
             return cls()
 
