@@ -59,7 +59,14 @@ from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError, without_url
 from phoneshell.lasting import outlasts_run, removes_app
 from phoneshell.records import AuditEvent, Scalar, Target
-from phoneshell.xcui import KEY_TYPE, SPRINGBOARD, full_type, short_type, takes_rig_down
+from phoneshell.xcui import (
+    KEY_TYPE,
+    SPRINGBOARD,
+    TOUCH_KINDS,
+    full_type,
+    short_type,
+    takes_rig_down,
+)
 
 KEY = full_type(KEY_TYPE)
 
@@ -338,7 +345,8 @@ class Recorder(Aiming):
         removal = "" if why else removes_app(action.kind, app, seen.label, seen.name,
                                              action.params)
         known = self.custody.known.page
-        lasting = "" if why or removal else outlasts_run(
+        # only a touch outlasts the run: no other kind pays for Control Center's page walk
+        lasting = "" if why or removal or action.kind not in TOUCH_KINDS else outlasts_run(
             action.kind, app, seen.label, action.params, seen.page, seen.name, seen.type,
             None if known is None else control_center_at(known.tree, self._point(action)),
             agent=context.phase == "agent")

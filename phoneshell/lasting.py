@@ -25,6 +25,7 @@ from phoneshell.xcui import (
     SETTINGS,
     SPRINGBOARD,
     SWITCH,
+    TOUCH_KINDS,
     pressed,
     short_type,
 )
@@ -266,7 +267,7 @@ def control_center_lasting(kind: str, app: str, target_type: str, label: str, na
     which closes it). Fails closed: an element with neither name nor label (a view laid over
     the screen) passes only where Control Center has nothing but its own views under the
     touch (`under`, from `control_center_at`)."""
-    if kind not in ("tap", "swipe", "type"):
+    if kind not in TOUCH_KINDS:
         return ""
     if name in CONTROL_TOGGLES and target_type == SWITCH and app == SPRINGBOARD:
         return ""
@@ -291,10 +292,8 @@ STEPPER_BUTTONS = frozenset({"increment", "decrement"})
 """The labels of a stepper's two Buttons (lower case)."""
 
 
-def _unset_in_settings(kind: str, target_type: str, text: str) -> str:
+def _unset_in_settings(target_type: str, text: str) -> str:
     """Why an action on a Settings control would change a value no set-back knows ("")."""
-    if kind not in ("tap", "swipe", "type"):
-        return ""
     if short_type(target_type) in SETTINGS_UNSET_TYPES or (
             short_type(target_type) == "Button" and text in STEPPER_BUTTONS):
         return (f"it would change a Settings value by a {short_type(target_type)}, which the "
@@ -326,6 +325,8 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
             through (`control_center_lasting`); None when it does not show.
         agent: whether an agent acts (the harness closes the tabs its agents opened).
     """
+    if kind not in TOUCH_KINDS:
+        return ""  # every rule below is a touch's: a launch or a URL opened names no control
     if control_center is not None:
         return control_center_lasting(kind, app, target_type, label, name, control_center)
     text = pressed(label, params)
@@ -337,11 +338,11 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
     reach = (reaches_out(app, text) or uses_pasteboard(text)) if kind == "tap" else ""
     if reach:
         return reach
-    unset = _unset_in_settings(kind, target_type, text) if app == SETTINGS else ""
+    unset = _unset_in_settings(target_type, text) if app == SETTINGS else ""
     if unset:
         return unset
     if app == SETTINGS and kind == "tap":
         return SETTINGS_LASTING_TAPS.get(text.split(", ", 1)[0], "")
-    if app == SPRINGBOARD and kind in ("tap", "swipe", "type"):
+    if app == SPRINGBOARD:
         return SPRINGBOARD_LASTING.get(text, "")
     return ""

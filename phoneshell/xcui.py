@@ -42,6 +42,9 @@ CONTACTS = "com.apple.MobileAddressBook"
 """Contacts' bundle id."""
 APP_STORE = "com.apple.AppStore"
 """The App Store's bundle id."""
+TOUCH_KINDS = frozenset({"tap", "swipe", "type"})
+"""The audit kinds of an action on an element of the screen: the only ones an element's
+control can turn into a lasting change (a launch, a press or a URL opened names no element)."""
 CELL = TYPE_PREFIX + "Cell"
 """A row of a list (a table's or a collection view's)."""
 SLIDER = TYPE_PREFIX + "Slider"
@@ -256,7 +259,7 @@ def takes_rig_down(kind: str, app: str, target_type: str, label: str, value: str
         return ("it presses the side button, which five times quickly calls emergency services "
                 "(Emergency SOS) and held opens the power-off slider; `/wda/lock` locks the "
                 "phone")
-    if text == POWER_OFF and kind in ("tap", "swipe", "type"):
+    if text == POWER_OFF and kind in TOUCH_KINDS:
         return "it would power the phone off"
     if app == SPRINGBOARD and kind == "tap":
         return SPRINGBOARD_RIG_TAPS.get(pressed(label, params), "")

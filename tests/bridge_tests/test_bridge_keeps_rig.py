@@ -15,11 +15,20 @@ from bridge_rig import CONTROL_TOKEN, Rig, start_bridge
 from key_typists import open_spotlight, tap_keys
 
 from phoneshell.lasting import outlasts_run, reaches_out_by_url, removes_app
+from phoneshell.records.audit import ACTION_KINDS
 from phoneshell.sim import SimServer, layout
 from phoneshell.sim.apps import AppModel, Host, builtin_apps
 from phoneshell.sim.apps.home_menu import Prompt
 from phoneshell.sim.ui import Node, Rect
-from phoneshell.xcui import APP_STORE, CONTACTS, SETTINGS, SPRINGBOARD, SWITCH, takes_rig_down
+from phoneshell.xcui import (
+    APP_STORE,
+    CONTACTS,
+    SETTINGS,
+    SPRINGBOARD,
+    SWITCH,
+    TOUCH_KINDS,
+    takes_rig_down,
+)
 
 CELL, SLIDER, BUTTON = "XCUIElementTypeCell", "XCUIElementTypeSlider", "XCUIElementTypeButton"
 
@@ -188,6 +197,24 @@ def test_a_confirming_button_pressed_by_name_takes_the_rig_down_as_its_row_does(
 ])
 def test_what_outlasts_the_run(kind: str, app: str, label: str, why: str) -> None:
     assert why in outlasts_run(kind, app, label)
+
+
+@pytest.mark.parametrize("kind", sorted(set(ACTION_KINDS) - TOUCH_KINDS))
+def test_only_a_touch_outlasts_the_run(kind: str) -> None:
+    """The recorder asks `outlasts_run` of a touch only, sparing every other kind Control
+    Center's walk of the page: no rule may hold for another kind."""
+    safari, left = "com.apple.mobilesafari", {"direction": "left"}
+    for touch, app, label, params, more in [
+            ("tap", SETTINGS, "Reset Keyboard Dictionary", {}, {}),
+            ("swipe", SPRINGBOARD, "Emergency SOS", {}, {}),
+            ("tap", SPRINGBOARD, "", {}, {"control_center": ""}),
+            ("tap", safari, "Close All 3 Tabs", {}, {}),
+            ("swipe", safari, "", left, {"name": "TabOverviewItem"}),
+            ("swipe", "com.apple.mobilenotes", "Note", left, {"page": "Recently Deleted"}),
+            ("swipe", SETTINGS, "Time", {}, {"target_type": "XCUIElementTypePickerWheel"}),
+            ("tap", "com.apple.mobilephone", "Call", {}, {})]:
+        assert outlasts_run(touch, app, label, params, **more)  # type: ignore[arg-type]
+        assert outlasts_run(kind, app, label, params, **more) == ""  # type: ignore[arg-type]
 
 
 def test_a_call_confirmed_through_wdas_alert_routes_is_refused() -> None:
