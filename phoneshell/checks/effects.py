@@ -18,7 +18,7 @@ from phoneshell.audit import Action
 from phoneshell.changes import Changed, changed_device, setting_of
 from phoneshell.checks.items import items_changed, whole_reading
 from phoneshell.checks.kind import Check, Finding, Need, Same, check_kind
-from phoneshell.checks.path import placed, unwatched
+from phoneshell.checks.path import names_it, placed, unwatched
 from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.params import Param
 from phoneshell.records import AuditEvent
@@ -182,10 +182,6 @@ HELD = frozenset({"orientation"})
 """The phone's own states that say only how it is held: the runner sets them back, and an agent
 that changed them changed no setting (`settings_unchanged`)."""
 
-SETTING_TYPES = {"switch": "Switch", "control": "Switch", "slider": "Slider", "button": "Button",
-                 "choice": "Cell"}
-"""The WDA type of the element that changes each kind of setting (`changes.SettingKind`)."""
-
 
 def asked_for(checks: Iterable[Check], action: Action) -> bool:
     """Whether the task asks for the change `action` made: one of its `checks` is a `tapped`
@@ -193,17 +189,17 @@ def asked_for(checks: Iterable[Check], action: Action) -> bool:
     in part, as that check reads it), in its app and on its page when the check gives them
     (`tapped text: Wi-Fi, type: Switch` asks for the Wi-Fi switch turned; a `tapped` of no
     type, as a search's result is asked for, asks for no setting)."""
-    setting, target = setting_of(action), action.target
-    if setting is None or target is None:
+    target = action.target
+    if setting_of(action) is None or target is None:
         return False
-    names = [n.strip().lower() for n in (target.label, target.name, target.label.split(",")[0])]
     for check in checks:
-        if check.kind != "tapped" or check.negate or \
-                check.text_of("type") != SETTING_TYPES[setting.kind]:
+        # `placed` holds the element to the check's type, and `setting_of` fixes the type of
+        # each kind of setting's element: a check of no type asks for none
+        if check.kind != "tapped" or check.negate or not check.text_of("type"):
             continue
         want, app = check.text.strip().lower(), check.text_of("app")
-        named = want in names if check.flag_of("whole") else any(want in n for n in names)
-        if named and placed(action, check) and (not app or app == action.app_before):
+        if names_it(want, target, check.flag_of("whole")) and placed(action, check) and (
+                not app or app == action.app_before):
             return True
     return False
 

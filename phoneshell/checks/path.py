@@ -231,7 +231,7 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
         target = action.target
         # named by its label or name: never by a value, which for a text input is what the
         # agent typed there ("About" typed into Settings' search, then the field tapped)
-        if target and _names_it(want, target, whole) and placed(action, check):
+        if target and names_it(want, target, whole) and placed(action, check):
             shown = f"{target.type} {shorten(target.label or target.name)!r}"
             echo = next((s for s in typed if s.by is not None and s.by.seq < action.seq), None)
             if echo is None and not back:
@@ -279,7 +279,7 @@ def _maybe(touched: Sequence[Action], want: str, whole: bool, check: Check) -> s
     for action in touched:
         target = action.target
         if action.presses is None and (target is None or (
-                _names_it(want, target, whole) and placed(action, check))):
+                names_it(want, target, whole) and placed(action, check))):
             what = f" on {shorten(target.label or target.name)!r}" if target else ""
             return (f"#{action.seq} {touch_words(action.params)}{what} is a touch the phone "
                     "may or may not take as a press")
@@ -297,7 +297,7 @@ def place(check: Check) -> str:
     return f" ({', '.join(parts)})" if parts else ""
 
 
-def _names_it(want: str, target: Target, whole: bool) -> bool:
+def names_it(want: str, target: Target, whole: bool) -> bool:
     """Whether a tapped element's label or name holds `want` (lower-cased), or with `whole` is
     it (the label whole or its part before a comma)."""
     texts = (target.label, target.name)

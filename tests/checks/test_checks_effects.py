@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 from audit_logs import PREFS, SB, act, log, tgt
 
-from phoneshell.audit import AuditEvent, Target
+from phoneshell.audit import AuditEvent, Target, actions
 from phoneshell.checks import Check, Need, grade_check
-from phoneshell.checks.effects import not_at_start, starts_at_none, starts_with_some
+from phoneshell.checks.effects import asked_for, not_at_start, starts_at_none, starts_with_some
 from phoneshell.evidence import Capture, Evidence, ProbeReading
 
 TITLE = "phoneshell benchmark"
@@ -153,3 +153,26 @@ def test_settings_unchanged_fails_closed_on_a_log_that_cannot_show_it() -> None:
     assert not passed and "#1 tap in com.apple.Preferences has no recorded outcome" in detail
     passed, detail = unchanged(audited=False)
     assert not passed and "no audit log was recorded" in detail
+
+
+# -- asked_for: a `tapped` of the setting's own element asks for its change ----------------------
+
+@pytest.mark.parametrize(("events", "text", "kind"), [
+    (setting(1, "Switch", "Wi-Fi", "1", "Wi-Fi"), "Wi-Fi", "Switch"),
+    (act(1, "tap", SB, SB, target=Target(type="XCUIElementTypeSwitch", label="Wi-Fi",
+                                         name="wifi-button", value="1")), "Wi-Fi", "Switch"),
+    (setting(1, "Slider", "Text Size", "50%", "Text Size", "swipe", **SLIDER_DRAG), "Text Size",
+     "Slider"),
+    (setting(1, "Button", "Dark", "0", "Display & Brightness"), "Dark", "Button"),
+    (setting(1, "Cell", "Never", "", "Auto-Lock", chosen="30 seconds"), "Never", "Cell"),
+])
+def test_only_a_tapped_check_of_the_settings_own_type_asks_for_it(
+        events: list[AuditEvent], text: str, kind: str) -> None:
+    action = actions(events)[0]
+    assert asked_for((Check.make("tapped", text, type=kind),), action)
+    assert asked_for((Check.make("tapped", text.lower()[1:], type=kind),), action)  # in part
+    for other in ("Switch", "Slider", "Button", "Cell", "StaticText", ""):
+        if other != kind:
+            assert not asked_for((Check.make("tapped", text, type=other),), action), other
+    assert not asked_for((Check.make("tapped", text, type=kind, negate=True),), action)
+    assert not asked_for((Check.make("tapped", "Bluetooth", type=kind),), action)
