@@ -142,19 +142,22 @@ def count_decreased(check: Check, evidence: Evidence) -> Finding:
     return _compare(check, evidence, -check.int_of("by"))
 
 
-def _changed_by_agent(actions: Iterable[Action]) -> dict[tuple[str, str, str], tuple[Changed,
-                                                                                    Action]]:
-    """Each Settings value the agent's actions changed: what it was before its first action on
-    it, and its last action on it, in the order first touched. An action the bridge saw leave
-    the screen as it was (its digests before and after, which hold every value shown, alike)
-    changed nothing: a touch on a switch row's label, away from its knob, turns nothing on a
-    phone either, though the log names the row's switch under it."""
+def _key(setting: Changed) -> tuple[str, str, str]:
+    return setting.kind, setting.label, setting.page
+
+
+def _changed_by_agent(aimed: Iterable[tuple[Action, Changed]],
+                      ) -> dict[tuple[str, str, str], tuple[Changed, Action]]:
+    """Each Settings value the agent's actions changed (`aimed`: each action on a setting, with
+    what `setting_of` read of it): what it was before its first action on it, and its last
+    action on it, in the order first touched. An action the bridge saw leave the screen as it
+    was (its digests before and after, which hold every value shown, alike) changed nothing: a
+    touch on a switch row's label, away from its knob, turns nothing on a phone either, though
+    the log names the row's switch under it."""
     found: dict[tuple[str, str, str], tuple[Changed, Action]] = {}
-    for action in actions:
-        setting = setting_of(action)
-        if setting is not None and not (action.screen_before and
-                                        action.screen_before == action.screen_after):
-            key = (setting.kind, setting.label, setting.page)
+    for action, setting in aimed:
+        if not (action.screen_before and action.screen_before == action.screen_after):
+            key = _key(setting)
             found[key] = (found[key][0] if key in found else setting, action)
     return found
 
@@ -189,8 +192,13 @@ def asked_for(checks: Iterable[Check], action: Action) -> bool:
     in part, as that check reads it), in its app and on its page when the check gives them
     (`tapped text: Wi-Fi, type: Switch` asks for the Wi-Fi switch turned; a `tapped` of no
     type, as a search's result is asked for, asks for no setting)."""
+    return setting_of(action) is not None and _asks(checks, action)
+
+
+def _asks(checks: Iterable[Check], action: Action) -> bool:
+    """`asked_for` of an action on a setting (`setting_of` read it already)."""
     target = action.target
-    if setting_of(action) is None or target is None:
+    if target is None:
         return False
     for check in checks:
         # `placed` holds the element to the check's type, and `setting_of` fixes the type of
@@ -213,10 +221,11 @@ def settings_left(actions: Sequence[Action], events: Iterable[AuditEvent],
     and each of the phone's own states but how it is held it sent a change of; leaving out a
     value the task's `checks` ask for (`asked_for`: any action on it that they name)."""
     checks = tuple(checks)
-    asked = {(s.kind, s.label, s.page) for a in actions if asked_for(checks, a)
-             for s in (setting_of(a),) if s is not None}
+    # the owner watch reads this after every attempt: each action's setting is read once
+    aimed = [(a, s) for a in actions for s in (setting_of(a),) if s is not None]
+    asked = {_key(s) for a, s in aimed if _asks(checks, a)}
     changed = [f"{setting.title} (was {setting.shown})"
-               for key, (setting, last) in _changed_by_agent(actions).items()
+               for key, (setting, last) in _changed_by_agent(aimed).items()
                if key not in asked and not _back(setting, last, final)]
     return (*changed, *(f"the phone's {state}" for state in changed_device(events)
                         if state not in HELD))
