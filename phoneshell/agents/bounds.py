@@ -100,10 +100,11 @@ def written(folder: Path) -> str:
     return ""
 
 
-def no_room(folder: Path) -> str:
+def no_room(folder: Path, free: int | None = None) -> str:
     """Why the disk holding `folder` has too little free space for an agent's turn ("" when
-    it has room): less than `HARNESS_ROOM_BYTES`, before the agent did anything."""
-    free = disk_free(folder)
+    it has room): less than `HARNESS_ROOM_BYTES`, before the agent did anything (`free`: its
+    free space, when already read)."""
+    free = disk_free(folder) if free is None else free
     if free >= HARNESS_ROOM_BYTES:
         return ""
     return (f"the disk holding {folder} has {free / (1 << 20):.1f} MiB free, under the "
@@ -128,11 +129,11 @@ class DiskWatch:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        why = no_room(folder)
+        self.free_at_start = disk_free(folder)
+        why = no_room(folder, self.free_at_start)
         if why:
             raise RunError(why, hint="free some space on that disk (or give --runs a folder "
                                      "on another), then run it again")
-        self.free_at_start = disk_free(folder)
         self.floor = max(self.free_at_start - FOLDER_MAX_BYTES, HARNESS_ROOM_BYTES)
         """Below this much free, the agent is stopped: what it took is its allowance."""
 

@@ -16,7 +16,6 @@ controlling character is shown as its escape (`\x1b`, `\u202e`), wherever it cam
 from __future__ import annotations
 
 import argparse
-import errno
 import sys
 import traceback
 from collections.abc import Iterable, Iterator, Sequence
@@ -37,7 +36,7 @@ from phoneshell.cli import (
     swap_cmd,
     tasks_cmd,
 )
-from phoneshell.cli.disk_full import disk_full
+from phoneshell.cli.disk_full import DISK_FULL, REFUSED, disk_full
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.runner.stop import stop_signals, stopped_line
 from phoneshell.untrusted import visible
@@ -157,9 +156,6 @@ def _command(args: argparse.Namespace) -> int:
     except Exception:  # noqa: BLE001 - the last resort: a bug, shown in full to be reported
         return _bug()
 
-
-DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
-REFUSED = (errno.EACCES, errno.EPERM, errno.EROFS)
 
 
 def refused(exc: OSError, args: argparse.Namespace) -> PhoneshellError:

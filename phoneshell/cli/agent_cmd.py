@@ -12,6 +12,7 @@ from typing import Any
 
 from phoneshell.agents.environment import WDA_URL, claim_file_from_env, write_claim
 from phoneshell.agents.tools import tool_table
+from phoneshell.cli.disk_full import DISK_FULL, REFUSED
 from phoneshell.errors import PhoneshellError, RunError
 from phoneshell.records import CLAIM_STATUSES, Claim, ClaimStatus
 
@@ -74,11 +75,11 @@ def unwritten_claim(path: Path, exc: OSError) -> RunError:
         return RunError(f"{what}: its folder {path.parent} is gone ({why})",
                         hint="the claim file is in the attempt's scratch folder, made before the "
                              f"program starts: did the program remove it? {STDOUT_CLAIM}")
-    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+    if exc.errno in DISK_FULL:
         return RunError(f"{what}: the disk holding it is full ({why})",
                         hint="remove what this program wrote that it no longer needs, then "
                              f"`phoneshell finish` again; {STDOUT_CLAIM}")
-    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+    if exc.errno in REFUSED:
         return RunError(f"{what}: {why}",
                         hint=f"this program may not write {path.parent} (did it change the "
                              f"folder's permissions?); {STDOUT_CLAIM}")

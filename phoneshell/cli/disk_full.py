@@ -7,8 +7,7 @@ the folder it left (only its run.lock) is named to be removed. Never writes anyt
 from __future__ import annotations
 
 import argparse
-import json
-import os
+import errno
 from pathlib import Path
 
 from phoneshell.errors import PhoneshellError
@@ -17,6 +16,10 @@ from phoneshell.runner.lines import resume_command
 
 NAMED_MAX = 3
 """How many left-behind run folders a hint names."""
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+"""The errors of a disk (or a quota) with no room left."""
+REFUSED = (errno.EACCES, errno.EPERM, errno.EROFS)
+"""The errors of a file the system refuses this user (its mode, a read-only mount)."""
 
 
 def disk_full(exc: OSError, args: argparse.Namespace) -> PhoneshellError:
@@ -48,32 +51,17 @@ def _after_run(args: argparse.Namespace) -> str:
 
 
 def _left_here(runs: Path) -> list[Path]:
-    """The run folders a new run of this process left: the one whose run.lock names this
-    process or which this process still holds; else every folder holding a run.lock and no
-    run.json that no process is writing (a run.lock the full disk left empty gives its lock
-    back, `DeviceLock.acquire`), none of which a resume could go on from."""
+    """The run folders a run stopped by the disk may have left: every folder holding a run.lock
+    and no run.json that no process is writing (a run.lock the full disk left empty gives its
+    lock back, `DeviceLock.acquire`, and so does this process's own run before its error is
+    said), none of which a resume could go on from."""
     try:
         folders = sorted((f for f in runs.iterdir() if (f / LOCK).is_file()),
                          key=lambda f: f.stat().st_mtime, reverse=True)
     except OSError:
         return []
-    me = os.getpid()
-    mine, left = [], []
-    for folder in folders:
-        holder = writer(folder)
-        if _lock_pid(folder / LOCK) == me or (holder and me in (p for p, _ in holder.held_by)):
-            mine.append(folder)
-        elif holder is None and not (folder / MANIFEST).exists():
-            left.append(folder)  # a run starting now holds its lock: not this one's
-    return mine or left
+    # a run starting now holds its lock: not this one's
+    return [f for f in folders if writer(f) is None and not (f / MANIFEST).exists()]
 
 
-def _lock_pid(lock: Path) -> int:
-    """The pid a run.lock names (0 when it names none: empty, damaged, unreadable)."""
-    try:
-        return int(json.loads(lock.read_bytes()[:65536])["pid"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return 0
-
-
-__all__ = ["disk_full"]
+__all__ = ["DISK_FULL", "REFUSED", "disk_full"]

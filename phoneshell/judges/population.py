@@ -38,7 +38,7 @@ def scored_rows(attempts: Sequence[RunAttempt], made: Mapping[int, Made]) -> lis
     """One attempts.jsonl line per scored attempt, given what became of each draft."""
     rows = []
     for a in attempts:
-        what = made.get(a.draft, a.left_out) if a.draft >= 0 else a.left_out
+        what = made[a.draft] if a.draft >= 0 else a.left_out
         item, duplicate = what if isinstance(what, tuple) else ("", False)
         rows.append(ScoredAttempt(
             source=str(a.source.resolve()), agent=a.agent, task_id=a.task_id,

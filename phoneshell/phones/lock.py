@@ -231,9 +231,7 @@ class DeviceLock:
         except OSError:
             return None
         finally:
-            os.close(fd)
-            if locked != fd:
-                os.close(locked)
+            _close(fd, locked)
 
     def __enter__(self) -> DeviceLock:
         return self.acquire()
