@@ -38,9 +38,9 @@ import functools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from bridge import Trajectory
 from phoneshell.agents import Agent, make_agent
@@ -63,10 +63,14 @@ from phoneshell.seal import require_verified, verify_run
 from phoneshell.tasks import Task
 
 R = TypeVar("R")
+StopKind = Literal["down", "interrupted"]
+"""What stopped a phone's replays: the phone went down (`phoneshell doctor` checks it), or a
+stop signal (Ctrl-C, SIGTERM, SIGHUP)."""
 Judge = Callable[[Task, "Evidence | None", str, str], R]
 """Grades one piece of evidence as a task: (task, evidence or None, its folder, why missing)."""
 
-__all__ = ["Judge", "Swapper", "costly", "merged", "open_swappers", "share_out", "stopped"]
+__all__ = ["Judge", "StopKind", "Stopped", "Swapper", "costly", "merged", "open_swappers",
+           "share_out", "stopped"]
 
 
 class _Attempts:
@@ -102,6 +106,8 @@ class Swapper:
         self._attempts = attempts or _Attempts()
         self.stopped = ""
         """Why the phone stopped being usable ("" while it is): nothing more is played."""
+        self.stop_kind: StopKind | None = None
+        """What stopped it: the phone went down, or a stop signal (None while it is usable)."""
         self.housekeeping = tidy.PhoneTidy(rig, run_id, None)
         """The tabs to close as finishes open them (`open_swappers` counts them)."""
         self.note: Progress = lambda line: None
@@ -132,7 +138,7 @@ class Swapper:
         if left_by is not None:
             self._attempt(replace(left_by, id=f"{left_by.id}.before", checks=()))
         played = self._attempt(b, extra)
-        said = self._put_back(agent_before, played[0], (left_by,) if left_by else ())
+        said = self._put_back(agent_before, played[0], left_by)
         self.note(f"after {name or b.id}: {said}" if said else "")
         return played
 
@@ -145,20 +151,22 @@ class Swapper:
         done = run_attempt(plan, self.rig, self._agent(b))
         if done.rig_down or done.interrupted:  # Ctrl-C or SIGTERM: what is left is not run
             self.housekeeping.played += 1
-            self.stopped = (done.row.skip_reason if done.rig_down or done.row.skipped else
-                            f"interrupted ({stopped_by(stop.again())})")
+            self.halt("down" if done.rig_down else "interrupted",
+                       done.row.skip_reason if done.rig_down or done.row.skipped else
+                       f"interrupted ({stopped_by(stop.again())})")
         else:
             self.note(self.housekeeping.attempt_done())
         if done.evidence is None:
             return None, done.row.evidence, done.row.skip_reason or "no evidence was captured"
         return done.evidence, done.row.evidence, ""
 
-    def _put_back(self, agent_before: str, last: Evidence | None, earlier: Sequence[Task]) -> str:
+    def _put_back(self, agent_before: str, last: Evidence | None, left_by: Task | None) -> str:
         """After a play, with `agent_before` the phone's last agent before it
-        (`LastSeen.agent_of`), `last` its finish's evidence (when it has some) and `earlier`
-        the task of the attempt it started after: delete what was counted at none before the
-        first replay and the play may have left. A line for the user ("" when nothing was
-        there); a stop that came meanwhile, or a rig that went down, stops the phone."""
+        (`LastSeen.agent_of`), `last` its finish's evidence (when it has some) and `left_by`
+        the task of the attempt it started after (when it did): delete what was counted at
+        none before the first replay and the play may have left. A line for the user (""
+        when nothing was there); a stop that came meanwhile, or a rig that went down, stops
+        the phone."""
         rig = self.rig
         if self.stopped or not self.housekeeping.none_at_start:
             return ""
@@ -167,20 +175,26 @@ class Swapper:
                       if p.after == 0 and not p.error}
         needs = [need for need in self.housekeeping.none_at_start if need not in none_after and (
             need.name not in COUNTED_IN or COUNTED_IN[need.name] in agent_apps
-            or any(tidy.uses_app(task, COUNTED_IN[need.name]) for task in earlier))]
+            or left_by is not None and tidy.uses_app(left_by, COUNTED_IN[need.name]))]
         if not needs:
             return ""
         with stop.tidying() as tidying:  # a first stop waits for it, as for a teardown
             try:
                 said = delete_left(rig, self.run_id, needs)
             except RIG_DOWN as exc:  # the attempts after it would find it down too
-                self.stopped = f"the phone stopped answering between finishes: {exc}"
-                return self.stopped
+                return self.halt("down",
+                                  f"the phone stopped answering between finishes: {exc}")
             except PhoneshellError as exc:  # the next replays say what they find
                 said = f"what the finishes left could not be counted: {exc}"
         if tidying.held is not None:
-            self.stopped = f"interrupted ({stopped_by(tidying.held)})"
+            self.halt("interrupted", f"interrupted ({stopped_by(tidying.held)})")
         return said
+
+    def halt(self, kind: StopKind, why: str) -> str:
+        """Stop the phone for `why` (a stop already made stands); the reason it stopped for."""
+        if not self.stopped:
+            self.stopped, self.stop_kind = why, kind
+        return self.stopped
 
     def graded(self, b: Task, tasks: Sequence[Task], grade_as: Judge[R],
                passed: Callable[[R], bool], left_by: Task | None = None,
@@ -323,7 +337,7 @@ def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], li
             working -= 1
     except KeyboardInterrupt as exc:
         for swapper in swappers:
-            swapper.stopped = swapper.stopped or f"interrupted ({stopped_by(exc)})"
+            swapper.halt("interrupted", f"interrupted ({stopped_by(exc)})")
         progress(f"{stop.stopped_line(exc)}: waiting for the finishes in flight on {working} "
                  "phone(s) to end (once more to leave them)")
         while working:
@@ -333,6 +347,20 @@ def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], li
     return [rows or [] for rows in done]
 
 
-def stopped(swappers: Sequence[Swapper]) -> str:
-    """Why phones stopped during the swap ("" when none did)."""
-    return "; ".join(s.stopped for s in swappers if s.stopped)
+@dataclass(frozen=True)
+class Stopped:
+    """Why phones stopped before every replay was played: their reasons, and what stopped them."""
+
+    why: str = ""
+    """Their reasons, joined by "; " ("" when none stopped)."""
+    kinds: frozenset[StopKind] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.why)
+
+
+def stopped(swappers: Sequence[Swapper]) -> Stopped:
+    """Why phones stopped during the swap (false when none did)."""
+    down = [s for s in swappers if s.stopped]
+    return Stopped("; ".join(s.stopped for s in down),
+                   frozenset(s.stop_kind for s in down if s.stop_kind is not None))

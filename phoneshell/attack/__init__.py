@@ -21,7 +21,7 @@ from pathlib import Path
 from phoneshell.attack.families import FAMILIES, Attack, attacks
 from phoneshell.attack.play import not_scored, play_attacks, summary_lines
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport
-from phoneshell.replays import open_swappers, stopped
+from phoneshell.replays import Stopped, open_swappers, stopped
 from phoneshell.runner.run import Progress
 from phoneshell.runner.selection import select_tasks
 from phoneshell.swap import with_solutions
@@ -36,8 +36,8 @@ class AttackOutcome:
     """What `run_attack` found."""
 
     report: AttackReport
-    stopped: str
-    """Why phones stopped before every finish was played ("" when none did)."""
+    stopped: Stopped
+    """Why phones stopped before every finish was played (false when none did)."""
 
 
 def run_attack(paths: Sequence[str], device: str | None, runs_dir: Path,
