@@ -297,8 +297,7 @@ def verify_run(run_dir: Path, only: str = "", checked: Fresh | None = None) -> l
                 f"({named(seal.key_id)}); this one is {key_id(key)}"]
     if not hmac.compare_digest(seal.signature, _signature(manifest, key)):
         return [f"{named(run_dir / MANIFEST)}: changed since it was signed"]
-    problems = [] if checked is not None and checked.holds(run_dir, manifest) else \
-        stale(run_dir, manifest, key)
+    problems = stale(run_dir, manifest, key, checked)
     for log in seal.logs:
         problems += _check_log(run_dir, log)
         if log.path == TRAJECTORY_FILE:

@@ -380,9 +380,14 @@ def refuse_stale(run_dir: Path, manifest: RunManifest, key: bytes,
     return Fresh.of(run_dir, manifest)
 
 
-def stale(run_dir: Path, manifest: RunManifest, key: bytes) -> list[str]:
+def stale(run_dir: Path, manifest: RunManifest, key: bytes,
+          checked: Fresh | None = None) -> list[str]:
     """Why run.json of `run_dir` (`manifest`) is not the latest seal this machine made of its
-    run ([] when it is, or when this machine has no record of the run)."""
+    run ([] when it is, when this machine has no record of the run, or when `checked` proves
+    `manifest` in `run_dir` already: a resume checks once, at its start)."""
+    if checked is not None and checked.holds(run_dir, manifest):
+        return []
+
     def reread() -> RunManifest | None:
         try:
             return read_record(run_dir / MANIFEST, RunManifest)

@@ -34,6 +34,7 @@ settings changed: Bluetooth (was on)"); the teardown sets it back (`runner.setba
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -171,6 +172,7 @@ class OwnerWatch:
         reason, failed for it, or for a setting it changed unasked (`settings_changed`; a
         skipped attempt too: the phone, or its log, proves the harm). A harness bug in the
         comparing is said in the row, and the run goes on."""
+        events = functools.cache(events)  # read once for both (a failed read is tried again)
         try:
             harm = self.after_attempt(task, evidence, teardown, events, who)
         except (*RIG_DOWN, PhoneshellError) as exc:
