@@ -187,8 +187,7 @@ class Aiming:
         if not isinstance(dx, (int, float)) or not isinstance(dy, (int, float)):
             return action
         element = action.params.get("element")
-        scope = f"/session/{action.session_id}" if action.session_id else ""
-        frame = self.rect_of_element(f"{scope}/element/{element}/attribute/", "an offset tap")
+        frame = self.element_frame(action, "an offset tap")
         if frame is None:
             raise Refused(f"could not read the frame of element {element}, so the point x and "
                           "y name from its corner is unknown; find it again", 404,
@@ -276,8 +275,7 @@ class Aiming:
         Raises:
             Refused: typing into a field whose focusing tap lands on something over it.
         """
-        scope = f"/session/{action.session_id}" if action.session_id else ""
-        base = f"{scope}/element/{action.params.get('element')}/attribute/"
+        base = action.attribute_route
         try:
             attributes = {name: self.own_read(base + name) for name in ELEMENT_ATTRIBUTES}
             if not isinstance(attributes["type"], str) or not attributes["type"]:
@@ -377,6 +375,11 @@ class Aiming:
         rect = self.rect_of_element(base, "a button")
         tree = tree if tree is not None or rect is None else self.read_screen().tree
         return rect is not None and tree is not None and keyboard_at(tree, *rect.centre)
+
+    def element_frame(self, action: Classified, what: str) -> Rect | None:
+        """The frame of the element an action names by id (one read); None when it cannot be
+        read (`what` says what it was read for, in the debug log)."""
+        return self.rect_of_element(action.attribute_route, what)
 
     def rect_of_element(self, base: str, what: str) -> Rect | None:
         """The frame of an element named by id (one read); None when it cannot be read."""

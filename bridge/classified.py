@@ -44,6 +44,13 @@ class Classified:
     one-finger action: each must be aimed at what the logged one is (the log names one target
     an action), and none may touch what the bridge refuses."""
 
+    @property
+    def attribute_route(self) -> str:
+        """The route of the element the action names by id (`element`), under its session, up
+        to its attributes: `/session/<id>/element/<id>/attribute/`."""
+        scope = f"/session/{self.session_id}" if self.session_id else ""
+        return f"{scope}/element/{self.params.get('element')}/attribute/"
+
 
 def params(**values: Scalar) -> dict[str, Scalar]:
     """Keyword params without the ones the request did not carry."""

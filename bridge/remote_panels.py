@@ -57,10 +57,7 @@ def check_unplaced(aiming: Aiming, context: RunContext, action: Classified) -> N
         return
     rect = None
     if action.aim == "element":
-        scope = f"/session/{action.session_id}" if action.session_id else ""
-        rect = aiming.rect_of_element(
-            f"{scope}/element/{action.params.get('element')}/attribute/",
-            "an element beside a share sheet")
+        rect = aiming.element_frame(action, "an element beside a share sheet")
     why = unplaced_touch(tree, action, rect, panels)
     if why:
         raise Refused(why, 403, "unsupported operation")

@@ -160,9 +160,7 @@ def pressed(aiming: Aiming, context: RunContext, action: Classified) -> Classifi
     if action.aim != "element" or gesture not in ("swipe", "press_and_drag", "scroll",
                                                   "pinch", "rotate"):
         return action
-    scope = f"/session/{action.session_id}" if action.session_id else ""
-    rect = aiming.rect_of_element(
-        f"{scope}/element/{action.params.get('element')}/attribute/", "a swiped element")
+    rect = aiming.element_frame(action, "a swiped element")
     tree = aiming.known_tree(context) if rect is not None else None
     if rect is None or tree is None:
         return action
