@@ -183,7 +183,7 @@ def _row(row: PageRow, state: SettingsState, host: Host,
     if row.kind == "switch" and row.key is not None:
         default = switch_default(host.facts, row.key)
         return lists.Row(title, switch=store.flag(row.key, default),
-                         on_switch=_toggler(store, row.key, default), name=row.ident, icon=icon)
+                         on_switch=toggler(store, row.key, default), name=row.ident, icon=icon)
     if row.kind == "slider" and row.key is not None:
         key = row.key
         position = store.number(key, SLIDER_DEFAULTS.get(key, 0.5))
@@ -269,7 +269,9 @@ def switch_default(facts: DeviceFacts, key: str) -> bool:
     return facts.hour_24 if key == HOUR_24_KEY else SWITCH_DEFAULTS.get(key, False)
 
 
-def _toggler(store: Store, key: str, default: bool) -> Handler:
+def toggler(store: Store, key: str, default: bool) -> Handler:
+    """What turning the switch `key` does: it flips the value `store` keeps (`default` before
+    it is first turned). Control Center's switches turn the same values."""
     def toggle() -> None:
         store.put(key, not store.flag(key, default))
     return toggle

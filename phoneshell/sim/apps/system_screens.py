@@ -36,7 +36,8 @@ from __future__ import annotations
 
 from phoneshell.sim import layout
 from phoneshell.sim.apps import Host
-from phoneshell.sim.apps.settings_pages import SLIDER_DEFAULTS, SWITCH_DEFAULTS
+from phoneshell.sim.apps.settings import switch_default, toggler
+from phoneshell.sim.apps.settings_pages import SLIDER_DEFAULTS
 from phoneshell.sim.ui import Handler, Node, Rect
 from phoneshell.xcui import CONTROL_CENTER, POWER_OFF, SETTINGS
 
@@ -93,23 +94,18 @@ def _switch(name: str, label: str, on: bool, frame: Rect, flip: Handler) -> Node
                 traits="ToggleButton, Button", on_tap=flip)
 
 
-def _flipper(host: Host, key: str, default: bool) -> Handler:
-    store = host.store(SETTINGS)
-
-    def flip() -> None:
-        store.put(key, not store.flag(key, default))
-    return flip
+def _control(host: Host, name: str, title: str, key: str, frame: Rect) -> Node:
+    """The Switch of Settings' value `key`: Control Center turns what Settings turns."""
+    store, default = host.store(SETTINGS), switch_default(host.facts, key)
+    on = store.flag(key, default)
+    return _switch(name, _label(host, title, key, on), on, frame, toggler(store, key, default))
 
 
 def _connectivity(host: Host) -> Node:
-    store = host.store(SETTINGS)
-    toggles = []
-    for i, (name, title, key) in enumerate(TOGGLES):
-        on = store.flag(key, SWITCH_DEFAULTS[key])
-        frame = Rect(MODULE.x + 12 + (i % 2) * 82, MODULE.y + 12 + (i // 2) * 82, 64, 64)
-        toggles.append(_switch(name, _label(host, title, key, on), on, frame,
-                               _flipper(host, key, SWITCH_DEFAULTS[key])))
-    return Node("Other", MODULE, children=tuple(toggles))
+    return Node("Other", MODULE, children=tuple(
+        _control(host, name, title, key,
+                 Rect(MODULE.x + 12 + (i % 2) * 82, MODULE.y + 12 + (i // 2) * 82, 64, 64))
+        for i, (name, title, key) in enumerate(TOGGLES)))
 
 
 def _sliders(host: Host) -> tuple[Node, ...]:
@@ -139,7 +135,6 @@ def _launcher(host: Host, app: str, back: Handler) -> Handler:
 def control_center(host: Host, back: Handler) -> Node:
     """Control Center (see the module docstring)."""
     f = host.facts
-    store = host.store(SETTINGS)
     full = Rect(0, 0, f.width, f.height)
     controls: list[Node] = [
         layout.button("Add a Control", Rect(24, 52, 44, 44), lambda: None, name="edit-button"),
@@ -151,10 +146,7 @@ def control_center(host: Host, back: Handler) -> Node:
                           name="now-playing-button"),)),
         layout.button("Screen Mirroring", Rect(117, 296, 77, 77), lambda: None,
                       name="screen-mirroring-button")]
-    for name, label, key, frame in SWITCHES:
-        default = SWITCH_DEFAULTS.get(key, False)
-        controls.append(_switch(name, label, store.flag(key, default), frame,
-                                _flipper(host, key, default)))
+    controls += [_control(host, name, label, key, frame) for name, label, key, frame in SWITCHES]
     controls += _sliders(host)
     controls += [layout.button(label, frame, _launcher(host, app, back), name=name)
                  for name, label, app, frame in LAUNCHERS]
