@@ -17,7 +17,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from bridge.classified import Classified
+from bridge.classified import Classified, pt
 from bridge.context import RunContext
 from bridge.custody import Break, Custody
 from bridge.gate import Refused
@@ -192,7 +192,7 @@ class Aiming:
             raise Refused(f"could not read the frame of element {element}, so the point x and "
                           "y name from its corner is unknown; find it again", 404,
                           "stale element reference")
-        x, y = (int(v) if float(v).is_integer() else v for v in (frame.x + dx, frame.y + dy))
+        x, y = pt(frame.x + dx), pt(frame.y + dy)
         if not frame.contains(x, y):
             raise Refused(f"x={dx:g}, y={dy:g} from the corner of element {element} (frame "
                           f"{frame.x:g}, {frame.y:g}, {frame.width:g} x {frame.height:g}) is "

@@ -21,17 +21,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bridge.classified import Classified, params
+from bridge.classified import Classified, params, pt
 from bridge.gate import Refused
 from bridge.limits import check_gesture, check_typing
 from bridge.pointer import Chain, Touch, several_gestures
 from phoneshell.pasteboard import FINGERS
 from phoneshell.xcui import sideways
-
-
-def _pt(value: float) -> int | float:
-    """A chain coordinate as the client wrote it: 100, not 100.0."""
-    return int(value) if value.is_integer() else value
 
 
 def check_fingers(fingers: int, named: str = "") -> None:
@@ -54,11 +49,11 @@ def _touch_action(touch: Touch, gesture: str, fingers: int | None = None) -> Cla
     element = touch.down.element or None
     if touch.moved:
         return Classified("swipe", params(
-            from_x=_pt(touch.down.x), from_y=_pt(touch.down.y), to_x=_pt(touch.up.x),
-            to_y=_pt(touch.up.y), duration=round(touch.held_s, 3), element=element,
+            from_x=pt(touch.down.x), from_y=pt(touch.down.y), to_x=pt(touch.up.x),
+            to_y=pt(touch.up.y), duration=round(touch.held_s, 3), element=element,
             gesture=gesture, fingers=fingers), "element" if element else "from",
             points=touch.points)
-    return Classified("tap", params(x=_pt(touch.down.x), y=_pt(touch.down.y), element=element,
+    return Classified("tap", params(x=pt(touch.down.x), y=pt(touch.down.y), element=element,
                                     duration=round(touch.held_s, 3), gesture=gesture,
                                     fingers=fingers), "element" if element else "point",
                       points=touch.points)

@@ -52,6 +52,11 @@ class Classified:
         return f"{scope}/element/{self.params.get('element')}/attribute/"
 
 
+def pt(value: float) -> int | float:
+    """A coordinate as a client writes it and the log keeps it: 100, not 100.0."""
+    return int(value) if float(value).is_integer() else value
+
+
 def params(**values: Scalar) -> dict[str, Scalar]:
     """Keyword params without the ones the request did not carry."""
     return {k: v for k, v in values.items() if v is not None}

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from bridge.aiming import Aiming
-from bridge.classified import Classified
+from bridge.classified import Classified, pt
 from bridge.context import RunContext
 from bridge.gate import Refused
 from bridge.remote_panels import check_unplaced
@@ -96,7 +96,7 @@ def as_pressed(action: Classified, tree: object | None) -> Classified:
     if pressed is None:
         return action
     x, y = (from_x, from_y) if pressed[0] == "down" else (to_x, to_y)
-    tap: dict[str, Scalar] = {"x": _pt(x), "y": _pt(y), "gesture": "slide", "via": gesture}
+    tap: dict[str, Scalar] = {"x": pt(x), "y": pt(y), "gesture": "slide", "via": gesture}
     tap.update({k: v for k, v in params.items() if k not in ("element", "gesture")})
     return replace(action, kind="tap", params=tap, aim="point", points=((x, y),))
 
@@ -210,8 +210,8 @@ def scrolled_across(action: Classified, tree: object | None,
         return action
     taps = []
     for from_x, from_y, to_x, to_y in scroll_drags(frame, str(direction), float(distance)):
-        ends: dict[str, Scalar] = {"from_x": _pt(from_x), "from_y": _pt(from_y),
-                                   "to_x": _pt(to_x), "to_y": _pt(to_y)}
+        ends: dict[str, Scalar] = {"from_x": pt(from_x), "from_y": pt(from_y),
+                                   "to_x": pt(to_x), "to_y": pt(to_y)}
         tap = as_pressed(replace(action, params={**action.params, **ends}), tree)
         if tap.kind == "tap":
             taps.append(tap)
@@ -260,7 +260,3 @@ def _refuse_fingers_on_controls(action: Classified, tree: object,
                           "and lifts within is pressed, which the log could not name; pinch "
                           "or rotate an element no control lies in", 403,
                           "unsupported operation")
-
-
-def _pt(value: float) -> int | float:
-    return int(value) if value.is_integer() else value
