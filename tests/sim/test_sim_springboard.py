@@ -3,6 +3,7 @@ banners, the windows of every tree, system gestures, keyboard."""
 
 from __future__ import annotations
 
+import json
 import time
 import urllib.request
 
@@ -10,6 +11,7 @@ import pytest
 import wda
 from lxml import etree
 
+from phoneshell.sim import SimServer
 from phoneshell.sim.apps import builtin_apps
 
 SPRINGBOARD = "com.apple.springboard"
@@ -274,3 +276,16 @@ def test_control_center_from_the_top_edges_right_part_switches_settings_own_valu
     assert not app(name="ControlCenterView").exists and front(client) == SPRINGBOARD
     app.swipe(120, 2, 120, 500)  # further left, the same drag opens Notification Center
     assert app(name="SBCoverSheetWindow").exists and not app(name="ControlCenterView").exists
+
+
+def test_control_centers_volume_slider_shows_the_volume_the_phone_reports(tmp_path):
+    # a hand-edited state file's volume between steps: the phone reports whole steps (the
+    # volume buttons move from there), and Control Center's slider must show the same steps
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"version": 1, "stores": {SETTINGS: {"volume": 7.5}}}))
+    with SimServer(state_file=path) as server:
+        app = wda.Client(server.url).session()
+        app.swipe(360, 2, 360, 300)
+        slider = app(className="Slider", name="volume-slider").get(timeout=1)
+        assert server.state()["volume"] == 7
+        assert slider.value == f"{round(7 / 16 * 100)}%"

@@ -117,8 +117,20 @@ class Host(Protocol):
         """
         ...
 
+    @property
+    def volume(self) -> int:
+        """Ringer/media volume steps, 0-16 (kept in Settings' store)."""
+        ...
+
+    @volume.setter
+    def volume(self, steps: int) -> None: ...
+
     def store(self, bundle_id: str) -> Store:
         """The persistent store of an app (created empty on first use)."""
+        ...
+
+    def running_state(self, bundle_id: str) -> Any:
+        """The UI state of a running app, else None."""
         ...
 
     def apps(self) -> Sequence[AppModel[Any]]:

@@ -62,8 +62,7 @@ def _app_opener(host: Host, bundle_id: str) -> Handler:
 def _page_opener(host: Host, page_id: str) -> Handler:
     def open_page() -> None:
         host.launch(prefs.BUNDLE_ID)
-        process = host.running.get(prefs.BUNDLE_ID)
-        settings = getattr(process, "state", None)  # the running app's UI state
+        settings = host.running_state(prefs.BUNDLE_ID)
         if isinstance(settings, prefs.SettingsState):
             prefs.open_page(settings, host, page_id)
     return open_page

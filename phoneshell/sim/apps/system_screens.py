@@ -111,17 +111,17 @@ def _connectivity(host: Host) -> Node:
 def _sliders(host: Host) -> tuple[Node, ...]:
     store = host.store(SETTINGS)
     brightness = store.number("brightness", SLIDER_DEFAULTS["brightness"])
-    volume = store.number(VOLUME, VOLUME_DEFAULT) / VOLUME_STEPS
 
     def bright(position: float) -> None:
         store.put("brightness", round(position, 3))
 
     def loud(position: float) -> None:
-        store.put(VOLUME, round(position * VOLUME_STEPS))
+        host.volume = round(position * VOLUME_STEPS)
 
     return (layout.slider("Brightness", brightness, Rect(208, 296, 77, 170), bright,
                           name="brightness-slider"),
-            layout.slider("Volume", volume, Rect(301, 296, 77, 170), loud, name="volume-slider"))
+            layout.slider("Volume", host.volume / VOLUME_STEPS, Rect(301, 296, 77, 170), loud,
+                          name="volume-slider"))
 
 
 def _launcher(host: Host, app: str, back: Handler) -> Handler:
