@@ -26,10 +26,12 @@ CONTROL_TOKEN_HEADER = "X-Phoneshell-Control-Token"
 JSON_TYPE = "application/json;charset=UTF-8"
 
 
-def wda_error(status: int, error: str, message: str) -> Reply:
-    """A reply in WDA's error shape, which every WDA client knows how to raise."""
-    body = json.dumps({"value": {"error": error, "message": message, "traceback": ""},
-                       "sessionId": None}).encode()
+def wda_error(status: int, error: str, message: str,
+              more: Mapping[str, object] | None = None) -> Reply:
+    """A reply in WDA's error shape, which every WDA client knows how to raise; `more` adds
+    fields of the bridge's own to its value, after WDA's."""
+    body = json.dumps({"value": {"error": error, "message": message, "traceback": "",
+                                 **(more or {})}, "sessionId": None}).encode()
     return Reply(status, "", (("Content-Type", JSON_TYPE),), body)
 
 

@@ -37,7 +37,7 @@ from bridge.observe import from_read
 from bridge.recorder import Recorder
 from bridge.shares import AGENT_LOG_BYTES, ShareSpent
 from bridge.trajectory import SCREENSHOT_ROUTE, Trajectory
-from bridge.upstream import ForwardError, Reply, Upstream, UpstreamDown, as_a_phone_answers
+from bridge.upstream import ForwardError, Reply, Upstream, as_a_phone_answers
 from phoneshell.errors import NOTHING_LISTENS, BridgeError
 
 log = logging.getLogger("bridge")
@@ -404,8 +404,7 @@ class BridgeServer:
             # 502 is what a gateway says when the server behind it is gone; facebook-wda raises
             # WDABadGateway for it, which no caller mistakes for the agent's own WDA error.
             hint = f" ({exc.hint})" if exc.hint else ""
-            return self._failed(502, actor, f"{exc.message}{hint}", exc.shown,
-                                isinstance(exc, UpstreamDown) and exc.refused)
+            return self._failed(502, actor, f"{exc.message}{hint}", exc.shown, exc.refused)
         except AuditWriteError as exc:
             refused = f"refused {request.describe()}: "
             not_sent = "; the action was NOT sent to the phone"
@@ -418,15 +417,11 @@ class BridgeServer:
         """The answer to a request the bridge could not carry through: the harness (and anyone
         on a bridge without a token, which grants no agent anything) gets the whole story; an
         agent the request and what went wrong, never the phone's host or a file of the
-        harness's. Where nothing listens for WDA (`UpstreamDown.refused`), the error says so
+        harness's. Where nothing listens for WDA (`ForwardError.refused`), the error says so
         in `nothing_listens`, for a client to tell a phone gone from one slow to answer."""
         told = whole if actor in ("harness", "open") else shown
-        reply = wda_error(status, "unknown error", f"phoneshell bridge: {told}")
-        if not nothing_listens:
-            return reply
-        envelope = json.loads(reply.body)
-        envelope["value"][NOTHING_LISTENS] = True
-        return Reply(reply.status, reply.reason, reply.headers, json.dumps(envelope).encode())
+        return wda_error(status, "unknown error", f"phoneshell bridge: {told}",
+                         {NOTHING_LISTENS: True} if nothing_listens else None)
 
     def _forward(self, request: Canonical, headers: dict[str, str]) -> Reply:
         """Send the canonical request: its rebuilt target, its re-serialised body."""

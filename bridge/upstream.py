@@ -40,25 +40,20 @@ class ForwardError(BridgeError):
             holds its secret), the request, the transport's own words.
         shown: what anyone else may be told: the request and what went wrong, never the URL
             or the transport's words (an encoding error quotes the whole URL path).
-    """
-
-    def __init__(self, message: str, hint: str = "", shown: str = "") -> None:
-        super().__init__(message, hint)
-        self.shown = shown or "forwarding the request to the phone failed"
-
-
-class UpstreamDown(ForwardError):
-    """WDA did not answer a request at all (refused, reset, timed out, usbmux failure).
-
-    Args:
         refused: nothing listens: the connection was refused, or closed before any answer
-            (`errors.nothing_listens`); False: no answer in time, or a failure of another kind.
+            (`errors.nothing_listens`; only an `UpstreamDown` says so); False: no answer in
+            time, a failure of another kind, or nothing sent.
     """
 
     def __init__(self, message: str, hint: str = "", shown: str = "",
                  refused: bool = False) -> None:
-        super().__init__(message, hint, shown)
+        super().__init__(message, hint)
+        self.shown = shown or "forwarding the request to the phone failed"
         self.refused = refused
+
+
+class UpstreamDown(ForwardError):
+    """WDA did not answer a request at all (refused, reset, timed out, usbmux failure)."""
 
 
 @dataclass(frozen=True)

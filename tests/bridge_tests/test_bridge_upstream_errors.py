@@ -14,6 +14,8 @@ the rest, naming the simulator by host and port: its secret is in no message any
 from __future__ import annotations
 
 import json
+import socketserver
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +24,9 @@ import wda
 from bridge_rig import Rig, request, runner_bridge
 
 from bridge.actions import classify
+from bridge.audit_log import AuditWriter
 from bridge.context import UNSCOPED
+from bridge.proxy import BridgeServer
 from bridge.upstream import ForwardError, Reply
 from phoneshell.audit import actions
 from phoneshell.sim import SimServer
@@ -102,3 +106,40 @@ def test_an_agent_refused_for_an_unwritable_log_is_not_told_where_it_is(tmp_path
             "written; the action was NOT sent to the phone")
         status, _, answer = request(rig.bridge.url, "POST", "/wda/homescreen", b"{}")
         assert status == 500 and b"runs/R/audit.jsonl" in answer  # the harness's: the file
+
+
+class _NotHttp(socketserver.BaseRequestHandler):
+    """A listener that answers every request with a line that is not HTTP."""
+
+    def handle(self) -> None:
+        self.request.recv(65536)
+        self.request.sendall(b"SSH-2.0-OpenSSH_9.6\r\n\r\n")
+
+
+def test_only_a_phone_nothing_listens_for_is_said_to_be_gone(secret_rig: Rig,
+                                                              tmp_path: Path) -> None:
+    """A bridge's 502 carries `nothing_listens` when the connection was refused (a client
+    gives up on such a phone at once), and not when something answered that is not WDA (it
+    may be WDA broken or busy: a client waits for it)."""
+    agent = secret_rig.bridge.grant_agent(confined=True)
+    secret_rig.sim.set_faults(["gone"])
+    for base in (agent, secret_rig.bridge.url):
+        status, _, answer = request(base, "GET", "/status")
+        assert status == 502 and json.loads(answer)["value"] == {
+            "error": "unknown error", "message": json.loads(answer)["value"]["message"],
+            "traceback": "", "nothing_listens": True}
+    listener = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _NotHttp)
+    threading.Thread(target=listener.serve_forever, daemon=True).start()
+    writer = AuditWriter(tmp_path / "other")
+    bridge = BridgeServer(f"http://127.0.0.1:{listener.server_address[1]}",
+                          runs_dir=tmp_path / "other", writer=writer)
+    try:
+        status, _, answer = request(bridge.start().url, "GET", "/status")
+        value = json.loads(answer)["value"]
+        assert status == 502 and "its answer was not HTTP" in value["message"]
+        assert "nothing_listens" not in value
+    finally:
+        bridge.stop()
+        writer.close()
+        listener.shutdown()
+        listener.server_close()
