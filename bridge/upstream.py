@@ -137,23 +137,23 @@ class Upstream:
                                      "is not one HTTP can carry (percent-encode non-ASCII "
                                      "paths)") from exc
         except (OSError, http.client.HTTPException) as exc:
-            raise UpstreamDown(f"no answer from WDA at {self.shown} to {method} {target}: "
-                               f"{why_no_answer(exc)} ({without_url(str(exc), self.url)})",
-                               hint="is WDA running at that URL? `phoneshell doctor` checks the "
-                                    "chain", shown=no_answer(method, target, exc),
-                               refused=nothing_listens(exc)) from exc
+            raise self._down(method, target, exc, "is WDA running at that URL?") from exc
         except Exception as exc:  # noqa: BLE001 - usbmux raises its own (MuxError and kin)
             if type(exc).__module__.startswith("wda."):
-                raise UpstreamDown(f"no answer from WDA at {self.shown} to {method} {target}: "
-                                   f"{why_no_answer(exc)} ({without_url(str(exc), self.url)})",
-                                   hint="is the phone connected and WDA started? `phoneshell "
-                                        "doctor` checks the chain",
-                                   shown=no_answer(method, target, exc),
-                                   refused=nothing_listens(exc)) from exc
+                raise self._down(method, target, exc,
+                                 "is the phone connected and WDA started?") from exc
             raise
         finally:
             if conn is not None:
                 conn.close()
+
+    def _down(self, method: str, target: str, exc: Exception, ask: str) -> UpstreamDown:
+        """WDA's silence to a request, as the harness is told it and as a client is
+        (`no_answer`); `ask` is the hint's question."""
+        return UpstreamDown(f"no answer from WDA at {self.shown} to {method} {target}: "
+                            f"{why_no_answer(exc)} ({without_url(str(exc), self.url)})",
+                            hint=f"{ask} `phoneshell doctor` checks the chain",
+                            shown=no_answer(method, target, exc), refused=nothing_listens(exc))
 
     def read(self, target: str, timeout_s: float = READ_TIMEOUT_S) -> object:
         """GET a WDA route and return its `value`.

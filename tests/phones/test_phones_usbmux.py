@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import plistlib
 import socket
 import struct
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -131,3 +134,29 @@ def test_listen_reports_phones_as_they_come_and_go(usbmuxd: UsbmuxdStandin) -> N
         assert next(events) == {"MessageType": "Detached", "DeviceID": 1}
     finally:
         events.close()
+
+
+def test_a_bridge_before_a_phone_without_wda_says_nothing_listens(
+        empty_usbmuxd: UsbmuxdStandin, tmp_path: Path) -> None:
+    """usbmuxd refusing the phone's port raises usbmux's own error, not an OSError: the bridge
+    answers it as any silence of WDA's (502, `nothing_listens`), with the USB hint."""
+    from bridge.audit_log import AuditWriter
+    from bridge.proxy import BridgeServer
+
+    empty_usbmuxd.attach(FakePhone(UDID))  # WDA not running on it
+    usbmux.use_usbmuxd_for_wda(empty_usbmuxd.path)
+    writer = AuditWriter(tmp_path)
+    bridge = BridgeServer(f"http+usbmux://{UDID}:8100", runs_dir=tmp_path, writer=writer)
+    try:
+        with pytest.raises(wda.WDABadGateway):
+            wda.Client(bridge.start().url).status()
+        reply = urllib.request.Request(bridge.url + "/status")
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(reply, timeout=10)
+        value = json.loads(caught.value.read())["value"]
+        assert caught.value.code == 502 and value["nothing_listens"] is True
+        assert value["message"].endswith("(is the phone connected and WDA started? `phoneshell "
+                                         "doctor` checks the chain)")
+    finally:
+        bridge.stop()
+        writer.close()
