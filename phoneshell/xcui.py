@@ -164,15 +164,30 @@ def text_inputs(tree: object) -> Iterator[Node]:
             in TEXT_INPUT_TYPES)
 
 
+SWIPE_ENDS = ("from_x", "from_y", "to_x", "to_y")
+"""The params of a swipe's points, as the audit log names them."""
+
+
+def swipe_ends(params: Mapping[str, object]) -> tuple[float, float, float, float] | None:
+    """A swipe's points (from_x, from_y, to_x, to_y), or None unless all four are numbers: a
+    true or false is none (the bridge refuses one; WDA would read it as 1 or 0)."""
+    ends = [params.get(k) for k in SWIPE_ENDS]
+    points = [float(v) for v in ends if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if len(points) != len(SWIPE_ENDS):
+        return None
+    from_x, from_y, to_x, to_y = points
+    return from_x, from_y, to_x, to_y
+
+
 def sideways(params: Mapping[str, object]) -> bool:
     """Whether a swipe's params (`from_x`... or a `direction`) go more sideways than up or
     down, as a switch's thumb slides (a drag up or down a list scrolls it)."""
     if params.get("direction") in ("left", "right"):
         return True
-    ends = [params.get(k) for k in ("from_x", "from_y", "to_x", "to_y")]
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in ends):
+    ends = swipe_ends(params)
+    if ends is None:
         return False
-    from_x, from_y, to_x, to_y = (float(v) for v in ends)  # type: ignore[arg-type]
+    from_x, from_y, to_x, to_y = ends
     return abs(to_x - from_x) > abs(to_y - from_y)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from phoneshell.audit import Action
 from phoneshell.presses import PRESS_SLOP_PT
-from phoneshell.xcui import short_type
+from phoneshell.xcui import short_type, swipe_ends
 
 BACK_BUTTON = "BackButton"
 """The name iOS gives a navigation bar's back button (the iOS 26 Settings dumps in
@@ -49,9 +49,9 @@ def _swipe_back(action: Action) -> bool:
     direction `right` (XCUITest's swipe across the middle: iOS 26's content swipe back)."""
     if action.params.get("gesture") not in ONE_FINGER:
         return False
-    ends = [action.params.get(k) for k in ("from_x", "from_y", "to_x", "to_y")]
-    if all(isinstance(e, (int, float)) for e in ends):
-        from_x, from_y, to_x, to_y = (float(e) for e in ends if isinstance(e, (int, float)))
+    ends = swipe_ends(action.params)
+    if ends is not None:
+        from_x, from_y, to_x, to_y = ends
         return to_x - from_x > PRESS_SLOP_PT and to_x - from_x > abs(to_y - from_y)
     return action.params.get("direction") == "right"
 

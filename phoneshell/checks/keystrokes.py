@@ -47,7 +47,15 @@ from dataclasses import dataclass, field, replace
 from phoneshell.audit import Action
 from phoneshell.records import ELEMENT_MAX, Target, shortened
 from phoneshell.typed_keys import typed, up_to_return
-from phoneshell.xcui import KEY_TYPE, RETURN_KEYS, TEXT_INPUTS, full_type, short_type
+from phoneshell.xcui import (
+    KEY_TYPE,
+    RETURN_KEYS,
+    SWIPE_ENDS,
+    TEXT_INPUTS,
+    full_type,
+    short_type,
+    swipe_ends,
+)
 
 KEY = full_type(KEY_TYPE)
 TEXT_VIEW = full_type("TextView")
@@ -217,14 +225,14 @@ def scrolls_in_place(action: Action, screen_h: float = SMALLEST_SCREEN_PT) -> bo
         return False
     if action.target is not None and short_type(action.target.type) == "StatusBar":
         return False
-    ends = [action.params.get(k) for k in ("from_x", "from_y", "to_x", "to_y")]
-    points = [float(e) for e in ends if isinstance(e, (int, float))]
-    if len(points) != len(ends):
+    ends = swipe_ends(action.params)
+    if ends is None:
         # no points logged: a swipe by direction (on an element, which XCUITest starts inside
         # it, or on the whole app) scrolls in place only up or down; sideways it pages, goes
         # back or leaves, and a drag between elements may go anywhere
-        return all(e is None for e in ends) and action.params.get("direction") in ("up", "down")
-    from_x, from_y, to_x, to_y = points
+        return all(action.params.get(k) is None for k in SWIPE_ENDS) and \
+            action.params.get("direction") in ("up", "down")
+    from_x, from_y, to_x, to_y = ends
     return TOP_EDGE_PT <= from_y <= screen_h - BOTTOM_EDGE_PT and \
         abs(to_y - from_y) >= abs(to_x - from_x)
 

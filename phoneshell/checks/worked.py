@@ -35,6 +35,7 @@ from phoneshell.keypad import (
 )
 from phoneshell.params import ParamValue
 from phoneshell.tree import shorten
+from phoneshell.xcui import swipe_ends
 
 FRESH = ("equals", "All clear")
 """Keys after which a number keyed starts a new computation: nothing is pending, and the new
@@ -185,10 +186,10 @@ def swiped_display(action: Action) -> bool:
     if p.get("gesture") == "swipe" and p.get("direction") in ("left", "right") \
             and "from_x" not in p:
         return True
-    ends = [p.get(k) for k in ("from_x", "from_y", "to_x", "to_y")]
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in ends):
+    ends = swipe_ends(p)
+    if ends is None:
         return False
-    from_x, from_y, to_x, to_y = (float(v) for v in ends)  # type: ignore[arg-type]
+    from_x, from_y, to_x, to_y = ends
     return display_swipe(from_x, to_x - from_x, to_y - from_y)
 
 
