@@ -19,7 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from phoneshell.errors import BridgeError, nothing_listens, shown_url, without_url
+from phoneshell.errors import (
+    CLOSED_UNANSWERED,
+    BridgeError,
+    nothing_listens,
+    shown_url,
+    without_url,
+)
 
 FORWARD_TIMEOUT_S = 180.0
 """facebook-wda's own default: a launch or a slow source may legitimately take long."""
@@ -182,7 +188,7 @@ def why_no_answer(exc: Exception) -> str:
         return "it timed out"
     if isinstance(exc, ConnectionRefusedError):
         return "the connection was refused"
-    if isinstance(exc, (ConnectionResetError, http.client.RemoteDisconnected, BrokenPipeError)):
+    if isinstance(exc, CLOSED_UNANSWERED):
         return "the connection closed before an answer came"
     if isinstance(exc, http.client.HTTPException):
         return "its answer was not HTTP"

@@ -170,13 +170,18 @@ class DeviceLocked(DeviceError):
     """The phone is locked: WDA would answer 200 to gestures and do nothing."""
 
 
+CLOSED_UNANSWERED: tuple[type[BaseException], ...] = (
+    ConnectionResetError, BrokenPipeError, http.client.RemoteDisconnected)
+"""Transport failures of a connection closed before an answer came (a WDA that crashed on the
+request resets it): with a refused connection, what says nothing listens (`nothing_listens`)."""
+
+
 def nothing_listens(exc: BaseException) -> bool:
     """Whether a transport failure says nothing listens for WDA: the connection refused, or
     closed before an answer came (a WDA that crashed on the request resets it); over USB,
     usbmuxd refusing the phone's port, no longer having the phone, or not running. A timeout
     says no such thing: WDA may be busy, or hung."""
-    if isinstance(exc, (ConnectionRefusedError, ConnectionResetError, BrokenPipeError,
-                        http.client.RemoteDisconnected)):
+    if isinstance(exc, (ConnectionRefusedError, *CLOSED_UNANSWERED)):
         return True
     if not type(exc).__module__.startswith("wda."):
         return False

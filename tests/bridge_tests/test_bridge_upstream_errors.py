@@ -13,6 +13,7 @@ the rest, naming the simulator by host and port: its secret is in no message any
 
 from __future__ import annotations
 
+import http.client
 import json
 import socketserver
 import threading
@@ -27,8 +28,9 @@ from bridge.actions import classify
 from bridge.audit_log import AuditWriter
 from bridge.context import UNSCOPED
 from bridge.proxy import BridgeServer
-from bridge.upstream import ForwardError, Reply
+from bridge.upstream import ForwardError, Reply, why_no_answer
 from phoneshell.audit import actions
+from phoneshell.errors import nothing_listens
 from phoneshell.sim import SimServer
 
 
@@ -143,3 +145,19 @@ def test_only_a_phone_nothing_listens_for_is_said_to_be_gone(secret_rig: Rig,
         writer.close()
         listener.shutdown()
         listener.server_close()
+
+
+@pytest.mark.parametrize(("exc", "why", "gone"), [
+    (ConnectionRefusedError(), "the connection was refused", True),
+    (ConnectionResetError(), "the connection closed before an answer came", True),
+    (BrokenPipeError(), "the connection closed before an answer came", True),
+    (http.client.RemoteDisconnected(), "the connection closed before an answer came", True),
+    (TimeoutError(), "it timed out", False),
+    (http.client.BadStatusLine("SSH-2.0"), "its answer was not HTTP", False),
+    (OSError(), "the connection failed (OSError)", False),
+])
+def test_what_a_client_is_told_agrees_with_nothing_listens(exc: Exception, why: str,
+                                                           gone: bool) -> None:
+    """The words a client gets and the `nothing_listens` it gets sort failures alike (one
+    `errors.CLOSED_UNANSWERED`): a failure told as refused or closed is one nothing listens for."""
+    assert (why_no_answer(exc), nothing_listens(exc)) == (why, gone)
