@@ -3,8 +3,9 @@
 Run it as `phoneshell run --agent 'command:python examples/agents/play_solution.py'`. It reads
 the task file from $PHONESHELL_TASK_FILE (a variable meant for reference and replay agents like
 this one, never for a model), plays each `solution` step on the phone at $PHONESHELL_WDA_URL
-with phoneshell's own device layer (so the bridge logs every action under the agent phase), and
-reports with `phoneshell finish`. It keeps to $PHONESHELL_MAX_STEPS actions.
+with phoneshell's own device layer (so the bridge logs every action under the agent phase),
+answers what the finish says or reads off the screen (`answer_read`: a value of the phone's),
+and reports with `phoneshell finish`. It keeps to $PHONESHELL_MAX_STEPS actions.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 import subprocess
 import sys
 
-from phoneshell.device import Phone, run_step
+from phoneshell.device import Phone, read_answer, run_step
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.tasks import load_task
 
@@ -36,6 +37,12 @@ def main() -> int:
     for step in task.solution or ():
         if step.kind == "answer":
             answer = step.arg
+            continue
+        if step.kind == "answer_read":  # a value of the phone's, read where it is shown
+            try:
+                answer = read_answer(phone, step)
+            except (StepError, DeviceError) as exc:
+                return finish("failed", summary=f"{step.describe()} did not take: {exc}")
             continue
         if actions == budget:
             return finish("gave_up", summary=f"the reference finish needs more than {budget} "

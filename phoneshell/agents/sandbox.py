@@ -57,11 +57,16 @@ the task files shipped with it (`suite`), the simulated iPhone (`sim`: its app m
 page's words and every value a task asks for) and the attack families (`attack`: finishes made
 from task files). Nothing `phoneshell finish`, `phoneshell mcp` or the client code
 (`phoneshell.device`, `phoneshell.agents.tools`) imports lies in them."""
-HARNESS_ONLY = ("PHONESHELL_BRIDGE_CONTROL_TOKEN", "PHONESHELL_EXPOSE_TASK_FILE",
-                "PHONESHELL_KEY_FILE", "PHONESHELL_LOCK_DIR", SHARE_ENV,
-                "PHONESHELL_BRIDGE_TOKEN", "PHONESHELL_USBMUXD")
-"""The harness's own variables, never passed to an agent: among them where the phones are
-(a usbmuxd on TCP is on the network the agent keeps) and a standalone bridge's token."""
+HARNESS_PREFIX = "PHONESHELL_"
+"""The harness's variables begin so; the caller's are never passed to an agent but those in
+`AGENT_CONFIG` (the agent's own are set for it: `command.CommandAgent.environment`). Fail
+closed: a variable the harness grows later (a simulated phone's seed, a token, where the phones
+are) stays the harness's without anyone listing it."""
+AGENT_CONFIG = frozenset({"PHONESHELL_OPENAI_API_KEY", "PHONESHELL_OPENAI_BASE_URL",
+                          "PHONESHELL_OPENAI_RETRIES", "PHONESHELL_VISION",
+                          "PHONESHELL_VISION_KEEP"})
+"""The caller's variables of this name an agent may be given: a model's endpoint and key and how
+it looks at screens, for an agent program that runs phoneshell's own model loop."""
 
 
 @dataclass(frozen=True)
@@ -198,8 +203,10 @@ class Sandbox:
 
 def environment(env: dict[str, str], scratch: Path, confined: bool) -> dict[str, str]:
     """The agent's environment: the caller's (its API keys included), without the harness's
-    own variables; confined, HOME and TMPDIR are the sandbox's."""
-    kept = {k: v for k, v in env.items() if k not in HARNESS_ONLY}
+    own variables (every `HARNESS_PREFIX` name but `AGENT_CONFIG`); confined, HOME and TMPDIR
+    are the sandbox's."""
+    kept = {k: v for k, v in env.items()
+            if not k.startswith(HARNESS_PREFIX) or k in AGENT_CONFIG}
     if confined:
         kept.update(HOME=str(scratch), TMPDIR="/tmp")
     return kept

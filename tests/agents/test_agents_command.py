@@ -79,7 +79,11 @@ def check_played(played: Path, suite: dict[str, Task], count: int) -> None:
     for row in rows:
         task = suite[row.task_id]
         assert row.claim is not None and row.claim.status == "done"
-        assert row.claim.answer == (task.answer() or "")
+        step = task.answer_step()
+        if step is not None and step.kind == "answer_read":  # the phone's own value, read
+            assert row.claim.answer, row.claim  # what it is, answer_matches_device passed
+        else:
+            assert row.claim.answer == (task.answer() or "")
         assert row.claim.summary.startswith(f"played the reference finish of {task.id} (")
         assert (played / "attempts" / task.id / "1" / "agent.stderr").exists()
 
@@ -314,15 +318,21 @@ def test_a_nonzero_exit_without_a_claim_is_a_failed_claim(rig: Rig, tmp_path: Pa
                          "(agent.stderr):\noops")
 
 
-def test_the_command_gets_the_attempt_in_its_environment(rig: Rig, tmp_path: Path,
-                                                         suite: dict[str, Task]) -> None:
+def test_the_command_gets_the_attempt_in_its_environment(
+        rig: Rig, tmp_path: Path, suite: dict[str, Task], monkeypatch: pytest.MonkeyPatch) -> None:
+    # the harness's own variables, a simulated phone's seed among them (red team 55 worked its
+    # drawn heading out from it), and one it may grow later: none reaches the agent
+    monkeypatch.setenv("PHONESHELL_SIM_SEED", "987654321")
+    monkeypatch.setenv("PHONESHELL_NOT_YET_THOUGHT_OF", "secret")
+    monkeypatch.setenv("PHONESHELL_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # the agent's own
     dump = ("import json, os; print(json.dumps({k: v for k, v in os.environ.items() "
             "if k.startswith('PHONESHELL_')}))")
     task = suite["settings.about.reach"]
     attempt(rig, tmp_path, task, f"{PYTHON} -c {shlex.quote(dump)}")
     folder = tmp_path / "R" / "attempts" / task.id / "1"
     seen = json.loads((folder / "agent.stdout").read_text())
-    assert set(VARIABLES) - {"PHONESHELL_TASK_FILE"} <= set(seen)
+    assert set(seen) == set(VARIABLES) - {"PHONESHELL_TASK_FILE"} | {
+        "PHONESHELL_OPENAI_BASE_URL"}
     assert "PHONESHELL_TASK_FILE" not in seen, "the answer key is handed on only when asked"
     agent_url = seen["PHONESHELL_WDA_URL"]  # a URL of its own, never the harness's
     assert agent_url.startswith(rig.bridge.base_url + "/t/") and agent_url != rig.bridge.url

@@ -82,9 +82,12 @@ def test_another_phoneshell_the_agent_could_import_is_hidden_alike(
 def test_the_harness_keeps_its_own_variables(tmp_path: Path) -> None:
     env = environment({"PHONESHELL_BRIDGE_CONTROL_TOKEN": "x", "PHONESHELL_KEY_FILE": "k",
                        "PHONESHELL_EXPOSE_TASK_FILE": "1", "OPENAI_API_KEY": "sk", "PATH": "/b",
-                       "PHONESHELL_USBMUXD": "127.0.0.1:27015", "PHONESHELL_BRIDGE_TOKEN": "t"},
+                       "PHONESHELL_USBMUXD": "127.0.0.1:27015", "PHONESHELL_BRIDGE_TOKEN": "t",
+                       "PHONESHELL_SIM_SEED": "7", "PHONESHELL_ANY_LATER_ONE": "s",
+                       "PHONESHELL_OPENAI_API_KEY": "sk2", "PHONESHELL_VISION": "1"},
                       tmp_path, True)
-    assert env == {"OPENAI_API_KEY": "sk", "PATH": "/b", "HOME": str(tmp_path), "TMPDIR": "/tmp"}
+    assert env == {"OPENAI_API_KEY": "sk", "PATH": "/b", "HOME": str(tmp_path), "TMPDIR": "/tmp",
+                   "PHONESHELL_OPENAI_API_KEY": "sk2", "PHONESHELL_VISION": "1"}
 
 
 def test_a_sandbox_asked_for_by_name_must_exist() -> None:
