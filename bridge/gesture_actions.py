@@ -103,7 +103,7 @@ def picker_select(b: Body, ids: tuple[str, ...]) -> Classified:
                       f"shows the value, and the bridge allows up to {MAX_PICKER_ROWS} rows a "
                       "request", 403, "unsupported operation")
     return Classified("swipe", _params(direction=b.text("order"), value=b.text("value"),
-                                       max_attempts=b.num("maxAttempts"),
+                                       max_attempts=attempts,
                                        offset=b.num("offset"), element=ids[0],
                                        gesture="picker_select"), "element")
 
