@@ -22,6 +22,7 @@ from phoneshell.xcui import (
     CONTROL_CENTER_SPACE,
     CONTROL_TOGGLES,
     NOTES,
+    SAFARI,
     SETTINGS,
     SPRINGBOARD,
     SWITCH,
@@ -236,7 +237,6 @@ PURGES = frozenset({"delete", "delete all", "delete note", "delete notes"})
 """Recently Deleted's buttons that delete for good (lower case)."""
 
 
-SAFARI = "com.apple.mobilesafari"
 CLOSES_TABS = ("it would close Safari tabs, and the run cannot tell the owner's from those its "
                "agents opened (it counts them, and closes the newest beyond its count when it "
                "ends): an owner's tab closed is gone, with its history")

@@ -42,6 +42,8 @@ CONTACTS = "com.apple.MobileAddressBook"
 """Contacts' bundle id."""
 APP_STORE = "com.apple.AppStore"
 """The App Store's bundle id."""
+SAFARI = "com.apple.mobilesafari"
+"""Safari's bundle id."""
 TOUCH_KINDS = frozenset({"tap", "swipe", "type"})
 """The audit kinds of an action on an element of the screen: the only ones an element's
 control can turn into a lasting change (a launch, a press or a URL opened names no element)."""

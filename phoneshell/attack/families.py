@@ -21,9 +21,8 @@ from phoneshell.attack.examples import (
 from phoneshell.records import AttackFamily
 from phoneshell.tasks import Step, Task
 from phoneshell.tasks.steps import ANSWER_STEPS
-from phoneshell.xcui import SPRINGBOARD
+from phoneshell.xcui import NOTES, SAFARI, SPRINGBOARD
 
-NOTES, SAFARI = "com.apple.mobilenotes", "com.apple.mobilesafari"
 SPOTLIGHT_DRAG = ((201.0, 300.0), (201.0, 620.0))
 """A downward drag in the middle of the home screen: it opens Spotlight (iPhone portrait)."""
 ANSWER_KINDS = ("answer_contains", "answer_matches_device")

@@ -22,9 +22,8 @@ from phoneshell.params import Param
 from phoneshell.presses import TAPS_GESTURE, touch_words
 from phoneshell.tree import Element, PageSource, shorten
 from phoneshell.wda_routes import DEVICE_STATES
-from phoneshell.xcui import SPRINGBOARD
+from phoneshell.xcui import SAFARI, SPRINGBOARD
 
-SAFARI = "com.apple.mobilesafari"
 KEYS = Param("keys", "str_list", "The computation: labels (or names) of the keys, in the order "
                                  "they must be the agent's last taps, each matched whole, "
                                  "ignoring case: e.g. `['4', '7', multiply, '9', equals]`. Give "

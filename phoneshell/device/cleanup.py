@@ -39,7 +39,6 @@ from phoneshell.device.alarms import (
 from phoneshell.device.phone import Phone
 from phoneshell.device.probes import (
     CLOCK,
-    SAFARI,
     Overflow,
     ProbeError,
     close_left_search,
@@ -52,6 +51,7 @@ from phoneshell.device.steps import executes, scroll_points
 from phoneshell.errors import StepError
 from phoneshell.registry import Registry
 from phoneshell.tasks import Step
+from phoneshell.xcui import SAFARI
 
 Readings = Mapping[tuple[str, str], tuple[int | None, int | None]]
 """(probe, text) -> (the count before the agent, the count after capture); None: not taken."""

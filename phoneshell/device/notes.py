@@ -19,8 +19,8 @@ from phoneshell.device.steps import executes, run_steps
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element
+from phoneshell.xcui import NOTES
 
-NOTES = "com.apple.mobilenotes"
 MAX_DELETES = 40
 NO_RESULTS = ("no results", "no notes")
 ONE_LINE = "no additional text"

@@ -37,8 +37,9 @@ from phoneshell.registry import Registry
 from phoneshell.tasks import Step
 from phoneshell.tasks.probes import PROBES
 from phoneshell.tree import Element, PageSource
+from phoneshell.xcui import NOTES
 
-NOTES, REMINDERS, SAFARI = "com.apple.mobilenotes", "com.apple.reminders", "com.apple.mobilesafari"
+REMINDERS = "com.apple.reminders"
 CLOCK = "com.apple.mobiletimer"
 SEARCH_FIELD, STATIC_TEXT = "XCUIElementTypeSearchField", "XCUIElementTypeStaticText"
 SEARCHED = " searched "

@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 
 from phoneshell.device.phone import Phone
-from phoneshell.device.probes import SAFARI, ProbeError, fresh_app, leaving_open, probe, stop_app
+from phoneshell.device.probes import ProbeError, fresh_app, leaving_open, probe, stop_app
 from phoneshell.device.steps import still_left
 from phoneshell.tasks import Step
 from phoneshell.tree import PageSource
+from phoneshell.xcui import SAFARI
 
 TABS = Step.tap_on("Tabs", "Button")
 """Safari's tab overview button (a page's own link named Tabs is not it)."""

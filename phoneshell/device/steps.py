@@ -24,7 +24,7 @@ from phoneshell.patterns import PatternTimeout, compile_pattern
 from phoneshell.registry import Registry
 from phoneshell.tasks import STEPS, Step
 from phoneshell.tree import Element, PageSource
-from phoneshell.xcui import TEXT_INPUTS
+from phoneshell.xcui import SAFARI, TEXT_INPUTS
 
 CONTROL_TYPES = frozenset(f"XCUIElementType{t}" for t in (
     "Button", "Cell", "Icon", "Link", "Key", "Switch", "Tab", "SegmentedControl", "MenuItem",
@@ -184,7 +184,7 @@ def _open_url(phone: Phone, step: Step) -> None:
     before = phone.foreground().bundle_id
     phone.open_url(step.arg)
     web = step.arg.lower().startswith(("http://", "https://"))
-    if web and not phone.poll(lambda: _in_front(phone, "com.apple.mobilesafari"),
+    if web and not phone.poll(lambda: _in_front(phone, SAFARI),
                               phone.effect_timeout_s * 2):
         raise _fail(step, f"Safari did not come to the front (in front: "
                           f"{phone.foreground().bundle_id})")

@@ -25,12 +25,13 @@ from phoneshell.device import (
     with_counts,
 )
 from phoneshell.device.alarms import alarm_label
-from phoneshell.device.probes import CLOCK, SAFARI
+from phoneshell.device.probes import CLOCK
 from phoneshell.device.world_clock import add_cities
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.runner.counts import Count, left_since_start, take_counts, wholes
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step
+from phoneshell.xcui import SAFARI
 
 TABS, ALARMS, CITIES = "safari_tabs", "alarms", "world_clocks"
 

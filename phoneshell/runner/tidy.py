@@ -45,7 +45,7 @@ from phoneshell.checks import Need
 from phoneshell.checks.effects import starts_at_none, starts_with_some
 from phoneshell.device import ProbeError, run_probe, run_rows
 from phoneshell.device.device_state import read_device_state, set_device_state
-from phoneshell.device.probes import CLOCK, SAFARI
+from phoneshell.device.probes import CLOCK
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.runner.counts import Count, count_start
 from phoneshell.runner.leftovers import (
@@ -61,6 +61,7 @@ from phoneshell.runner.leftovers import (
 from phoneshell.runner.owner import OwnerWatch, watch_owner
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step, Task
+from phoneshell.xcui import SAFARI
 
 T = TypeVar("T")
 TIDY_EVERY = 100
