@@ -19,7 +19,7 @@ from typing import TypeVar
 
 from phoneshell.device import Phone
 from phoneshell.device.answers import answers_again
-from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked
+from phoneshell.errors import DeviceError, DeviceLocked
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict
 from phoneshell.runner.rig import reads_whole
@@ -38,22 +38,22 @@ def capture_or_blame(phone: Phone, capture: Callable[[], T]) -> T:
     Raises:
         UnreadableEndState: the second capture failed too, where the phone reads its home
             screen whole.
-        DeviceError, and the `errors.RIG_DOWN` kinds: the phone does not answer again, or reads
-            nothing whole: the rig (a locked phone is always the rig's or an agent's lock,
-            told elsewhere).
+        DeviceError (the `errors.RIG_DOWN` kinds among them): the phone does not answer
+            again, or reads nothing whole: the rig (a locked phone is always the rig's or an
+            agent's lock, told elsewhere).
     """
     try:
         return capture()
     except DeviceLocked:
         raise
-    except (*RIG_DOWN, DeviceError) as exc:
+    except DeviceError as exc:  # the RIG_DOWN kinds are DeviceErrors
         if not answers_again(phone, exc):
             raise
     try:
         return capture()
     except DeviceLocked:
         raise
-    except (*RIG_DOWN, DeviceError) as exc:
+    except DeviceError as exc:
         if not reads_whole(phone):
             raise
         raise UnreadableEndState(

@@ -10,7 +10,7 @@ import pytest
 import wda
 
 from phoneshell.audit import read_audit
-from phoneshell.errors import RIG_DOWN
+from phoneshell.errors import RIG_DOWN, DeviceError
 from phoneshell.records import AuditEvent
 from phoneshell.runner import Rig, open_rig
 from phoneshell.runner.rig import RigDown, check_rig
@@ -112,3 +112,10 @@ def test_a_home_screen_left_where_a_sideways_drag_moves_nothing_takes_input(
     sim.set_faults(["drop-writes"])
     with pytest.raises(RigDown, match="input does not reach the screen"):
         check_rig(rig, dud)
+
+
+def test_every_kind_of_rig_down_is_a_device_error() -> None:
+    """The runner catches a phone's failures as `DeviceError` (`endstate.capture_or_blame`
+    retries the end state's capture on any): a `RIG_DOWN` kind outside that tree would pass
+    through it untried."""
+    assert all(issubclass(kind, DeviceError) for kind in RIG_DOWN)
