@@ -37,7 +37,7 @@ from phoneshell.registry import Registry
 from phoneshell.tasks import Step
 from phoneshell.tasks.probes import PROBES
 from phoneshell.tree import Element, PageSource
-from phoneshell.xcui import NOTES
+from phoneshell.xcui import NOTES as NOTES  # re-exported: the probed apps are named here
 
 REMINDERS = "com.apple.reminders"
 CLOCK = "com.apple.mobiletimer"
