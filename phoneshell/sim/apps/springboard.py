@@ -36,7 +36,12 @@ from phoneshell.sim.apps.notifications import (
     post,
     remove,
 )
-from phoneshell.sim.apps.system_screens import FOCUS, control_center, power_off_screen
+from phoneshell.sim.apps.system_screens import (
+    FOCUS,
+    ControlLayer,
+    control_center,
+    power_off_screen,
+)
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.ui import ZERO, EditText, Handler, Node, Rect, Scroll, hidden, showing
 from phoneshell.xcui import SETTINGS
@@ -80,6 +85,8 @@ class SpringBoardState:
     Notification Center)."""
     menu: HomeMenu = field(default_factory=HomeMenu)
     """An icon's menu, share sheet or alert over the home screen, and edit mode (`home_menu`)."""
+    control: ControlLayer = field(default_factory=ControlLayer)
+    """What shows over Control Center's first page (its connectivity module expanded...)."""
 
 
 def show_home(state: SpringBoardState) -> None:
@@ -107,7 +114,7 @@ def open_power_off(state: SpringBoardState, behind: str | None) -> None:
 def open_control_center(state: SpringBoardState, behind: str | None) -> None:
     """Pull Control Center down over the home screen or over the app `behind`."""
     state.overlay, state.behind, state.banner = "control", behind, None
-    state.shown = showing()
+    state.shown, state.control = showing(), ControlLayer()
 
 
 def _backer(state: SpringBoardState, host: Host) -> Handler:
@@ -304,7 +311,8 @@ def render(state: SpringBoardState, host: Host) -> Node:
     overlay = {"spotlight": lambda: _spotlight(state, host),
                "notifications": lambda: _cover_sheet(state, host, locked=False),
                "power_off": lambda: power_off_screen(host, _backer(state, host)),
-               "control": lambda: control_center(host, _backer(state, host))}.get(state.overlay)
+               "control": lambda: control_center(host, _backer(state, host), state.control),
+               }.get(state.overlay)
     if overlay is None:
         return _home(state, host)
     shown = overlay()
