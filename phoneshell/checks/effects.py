@@ -18,7 +18,7 @@ from phoneshell.audit import Action
 from phoneshell.changes import Changed, changed_device, setting_of
 from phoneshell.checks.items import items_changed, whole_reading
 from phoneshell.checks.kind import Check, Finding, Need, Same, check_kind
-from phoneshell.checks.path import names_it, placed, unwatched
+from phoneshell.checks.path import HOLD_S, names_it, placed, unwatched
 from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.params import Param
 from phoneshell.records import AuditEvent
@@ -153,13 +153,27 @@ def _changed_by_agent(aimed: Iterable[tuple[Action, Changed]],
     action on it, in the order first touched. An action the bridge saw leave the screen as it
     was (its digests before and after, which hold every value shown, alike) changed nothing: a
     touch on a switch row's label, away from its knob, turns nothing on a phone either, though
-    the log names the row's switch under it."""
+    the log names the row's switch under it. Nor does a long press on a Control Center toggle
+    (`_expands`)."""
     found: dict[tuple[str, str, str], tuple[Changed, Action]] = {}
     for action, setting in aimed:
-        if not (action.screen_before and action.screen_before == action.screen_after):
+        if not (action.screen_before and action.screen_before == action.screen_after
+                or _expands(action, setting)):
             key = _key(setting)
             found[key] = (found[key][0] if key in found else setting, action)
     return found
+
+
+def _expands(action: Action, setting: Changed) -> bool:
+    """Whether `action` was a long press on a Control Center connectivity toggle: a finger held
+    `HOLD_S` or more (by WDA's touchAndHold or a touch held in place; a shorter one is a tap),
+    which on iOS 17-26 expands the connectivity module, or opens the expanded Wi-Fi's or
+    Bluetooth's list, and switches nothing (docs/simulator.md, Control Center). The runner
+    still reads it back after the attempt (`changes.changed_settings`), which costs a read."""
+    duration = action.params.get("duration")
+    return (setting.kind == "control" and action.kind == "tap"
+            and isinstance(duration, (int, float)) and not isinstance(duration, bool)
+            and duration >= HOLD_S)
 
 
 def _title(source: PageSource) -> str:
