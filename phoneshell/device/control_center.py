@@ -11,12 +11,18 @@ tomorrow, and Settings' own switch stays on, so Settings cannot undo them.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from phoneshell.device.phone import Phone
 from phoneshell.device.steps import run_steps
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
 from phoneshell.xcui import CONTROL_TOGGLES, SWITCH
+
+Put = Literal["set", "as was", ""]
+"""What setting a value back did: "set" (it was changed back), "as was" (it was found at the
+value already: nothing was touched), "" (its control was not found: nothing was changed)."""
 
 PULL_FROM, PULL_TO = (0.9, 0.002), (0.9, 0.3)
 """Where the drag that opens Control Center starts and ends, as shares of the screen."""
@@ -47,9 +53,9 @@ def open_control_center(phone: Phone) -> PageSource:
     return shown[0]
 
 
-def set_toggle(phone: Phone, name: str, on: bool) -> bool:
-    """Set Control Center's toggle `name` on or off, then go home; False (having changed
-    nothing) when Control Center shows no toggle of that name.
+def set_toggle(phone: Phone, name: str, on: bool) -> Put:
+    """Set Control Center's toggle `name` on or off, then go home (`Put`: "" when Control
+    Center shows no toggle of that name).
 
     Raises:
         StepError: Control Center did not come down, or the toggle did not move when tapped.
@@ -57,11 +63,12 @@ def set_toggle(phone: Phone, name: str, on: bool) -> bool:
     page = open_control_center(phone)
     toggle = _toggle(page, name)
     want = "1" if on else "0"
-    if toggle is not None and toggle.value != want:
+    put: Put = "" if toggle is None else "as was" if toggle.value == want else "set"
+    if put == "set" and toggle is not None:
         phone.tap(*toggle.centre)
         if not phone.poll(lambda: getattr(_toggle(phone.page(), name), "value", "") == want,
                           phone.effect_timeout_s):
             raise StepError(f"Control Center's {CONTROL_TOGGLES.get(name, name)} did not turn "
                             f"{'on' if on else 'off'} when tapped")
     run_steps(phone, [Step("home")])  # Control Center closes, and the phone is at home
-    return toggle is not None
+    return put

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from phoneshell.device.control_center import set_toggle
+from phoneshell.device.control_center import Put, set_toggle
 from phoneshell.device.phone import Phone
 from phoneshell.device.probes import fresh_app, stop_app
 from phoneshell.device.steps import run_steps, screen_signature
@@ -131,10 +131,10 @@ def _on(phone: Phone, page: str, find: Find, on_first_page: bool = False,
     return None
 
 
-def set_switch(phone: Phone, label: str, on: bool, page: str = "") -> bool:
+def set_switch(phone: Phone, label: str, on: bool, page: str = "") -> Put:
     """Set the Settings switch `label` on or off on the page titled `page` (the switch's own
-    page when "": Wi-Fi's is named like it); return False (having changed nothing) when the
-    page or the switch is not found.
+    page when "": Wi-Fi's is named like it); `Put` ("" when the page or the switch is not
+    found).
 
     Raises:
         StepError: the knob was tapped and the switch did not move (the message names it).
@@ -142,24 +142,25 @@ def set_switch(phone: Phone, label: str, on: bool, page: str = "") -> bool:
     find = _labelled(SWITCH, label)
     found = _on(phone, page or label, find, on_first_page=True)
     if found is None:
-        return False
+        return ""
     shown, switch = found
     want = "1" if on else "0"
-    if switch.value != want:
+    put: Put = "as was" if switch.value == want else "set"
+    if put == "set":
         phone.tap(*_knob(shown, switch).centre)
         if not phone.poll(lambda: getattr(find(phone.page()), "value", "") == want,
                           phone.effect_timeout_s):
             raise StepError(f"the Settings switch {label!r} did not turn "
                             f"{'on' if on else 'off'} when its knob was tapped")
     stop_app(phone, SETTINGS)
-    return True
+    return put
 
 
 def _choose(phone: Phone, page: str, option: str, kind: str,
-            chosen: Callable[[PageSource, Element], bool]) -> bool:
+            chosen: Callable[[PageSource, Element], bool]) -> Put:
     """Tap the element of type `kind` labelled `option` on the Settings page `page` unless it
-    shows `chosen` already, and see it chosen; False (having changed nothing) when the page or
-    the element is not found.
+    shows `chosen` already, and see it chosen; `Put` ("" when the page or the element is not
+    found).
 
     Raises:
         StepError: it was tapped and did not show chosen.
@@ -167,8 +168,9 @@ def _choose(phone: Phone, page: str, option: str, kind: str,
     find = _labelled(kind, option)
     found = _on(phone, page, find)
     if found is None:
-        return False
-    if not chosen(*found):
+        return ""
+    put: Put = "as was" if chosen(*found) else "set"
+    if put == "set":
         phone.tap(*found[1].centre)
 
         def now_chosen() -> bool:
@@ -180,13 +182,13 @@ def _choose(phone: Phone, page: str, option: str, kind: str,
             raise StepError(f"{option!r} on the Settings page {page!r} was tapped and did not "
                             "show chosen")
     stop_app(phone, SETTINGS)
-    return True
+    return put
 
 
-def set_choice(phone: Phone, page: str, option: str) -> bool:
+def set_choice(phone: Phone, page: str, option: str) -> Put:
     """Choose `option` in the list of options on the Settings page titled `page` (Auto-Lock's
-    "Never"), chosen once its cell shows the checkmark; False (having changed nothing) when the
-    page or the option is not found.
+    "Never"), chosen once its cell shows the checkmark; `Put` ("" when the page or the option is
+    not found).
 
     Raises:
         StepError: the option was tapped and did not become the one chosen.
@@ -194,10 +196,10 @@ def set_choice(phone: Phone, page: str, option: str) -> bool:
     return _choose(phone, page, option, CELL, checked)
 
 
-def set_chosen_button(phone: Phone, page: str, option: str) -> bool:
+def set_chosen_button(phone: Phone, page: str, option: str) -> Put:
     """Choose the Button `option` on the Settings page titled `page` (Display & Brightness's
-    "Light"), chosen once WDA reads its value "1" (a selected Button); False (having changed
-    nothing) when the page or the Button is not found.
+    "Light"), chosen once WDA reads its value "1" (a selected Button); `Put` ("" when the page or
+    the Button is not found).
 
     Raises:
         StepError: the Button was tapped and did not become the one chosen.
@@ -211,10 +213,10 @@ def percent(value: str) -> float | None:
     return float(match.group(1)) if match else None
 
 
-def set_slider(phone: Phone, label: str, value: str, page: str) -> bool:
+def set_slider(phone: Phone, label: str, value: str, page: str) -> Put:
     """Set the slider `label` on the Settings page titled `page` back to `value` (as WDA read
-    it: "50%"); return False (having changed nothing) when the page or the slider is not found,
-    or `value` is not a percentage.
+    it: "50%"); `Put` ("" when the page or the slider is not found, or `value` is not a
+    percentage).
 
     Raises:
         StepError: the slider was set and did not land at `value`.
@@ -223,27 +225,28 @@ def set_slider(phone: Phone, label: str, value: str, page: str) -> bool:
     find = _labelled(SLIDER, label)
     found = _on(phone, page, find) if want is not None else None
     if found is None or want is None:
-        return False
+        return ""
 
     def there() -> bool:
         got = percent(getattr(find(phone.page()), "value", "") or "")
         return got is not None and abs(got - want) <= SLIDER_SLACK
 
-    if not there():
+    put: Put = "as was" if there() else "set"
+    if put == "set":
         phone.set_slider(label, want / 100)
         if not phone.poll(there, phone.effect_timeout_s):
             raise StepError(f"the Settings slider {label!r} did not go back to {value} when "
                             "set")
     stop_app(phone, SETTINGS)
-    return True
+    return put
 
 
-def set_back(phone: Phone, kind: str, label: str, page: str, was: str) -> bool:
+def set_back(phone: Phone, kind: str, label: str, page: str, was: str) -> Put:
     """Set one Settings value back to what it was: a switch (`was` "1" or "0"), the option
     chosen on the page `page` (`was` its title, `label` unused), a slider (`was` as WDA read
     it), a Control Center toggle (`label` its name, `was` "1" or "0"), or the Button chosen
-    among others on the page `page` (`was` its label: Appearance's "Light"); False when its page
-    or the value is not found.
+    among others on the page `page` (`was` its label: Appearance's "Light"); `Put` ("" when its
+    page or the value is not found).
 
     Raises:
         StepError: it was changed back and did not show so.

@@ -33,9 +33,11 @@ def set_back_settings(phone: Phone, changed: tuple[Changed, ...], guarded: Guard
                                           value.was))
         back = f"back {value.shown}" if value.kind in ("switch", "control") else \
             f"back to {value.shown}"
-        if found:
+        if found == "set":
             said.append(f"{value.title}: set {back}")
-        elif found is False:
+        elif found == "as was":  # the agent put it back itself, or its touch changed nothing
+            said.append(f"{value.title}: found {value.shown} as it was; nothing set back")
+        elif found == "":
             where = ("in Control Center" if value.kind == "control" else
                      f"on the page {value.page!r}" if value.page else "on a page of its name")
             said.append(f"{value.title}: was {value.shown}; not found {where}, so left as the "

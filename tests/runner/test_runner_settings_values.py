@@ -164,9 +164,9 @@ def test_control_center_toggles_the_agent_flipped_are_set_back_there(
 
 def test_set_toggle_flips_a_control_center_toggle_and_finds_no_other(sim: SimServer) -> None:
     phone = Phone(sim.url, effect_timeout_s=1.0)
-    assert set_toggle(phone, "bluetooth-button", False)
+    assert set_toggle(phone, "bluetooth-button", False) == "set"
     assert switches(sim)["bluetooth"] is False
-    assert set_toggle(phone, "bluetooth-button", False)  # off already: nothing tapped
+    assert set_toggle(phone, "bluetooth-button", False) == "as was"  # off already: nothing tapped
     assert not set_toggle(phone, "no-such-button", True)
     assert switches(sim) == {"bluetooth": False}
     assert sim.state()["foreground"] == "com.apple.springboard"
@@ -268,9 +268,9 @@ def test_an_option_chosen_and_a_slider_moved_are_set_back_to_what_they_were(
 def test_set_choice_and_set_slider_go_where_the_value_is_and_find_nothing_else(
         sim: SimServer) -> None:
     phone = Phone(sim.url, effect_timeout_s=1.0)
-    assert set_choice(phone, "Auto-Lock", "2 minutes")  # by search: not on the first page
+    assert set_choice(phone, "Auto-Lock", "2 minutes") == "set"  # by search: not on page 1
     assert switches(sim)["auto_lock"] == "2 minutes"
-    assert set_choice(phone, "Auto-Lock", "2 minutes")  # chosen already: nothing tapped
+    assert set_choice(phone, "Auto-Lock", "2 minutes") == "as was"  # chosen already
     assert set_back(phone, "choice", "Record Video", "Record Video", "4K at 60 fps")
     assert set_slider(phone, "Text Size", "80%", "Text Size")
     assert switches(sim)["text_size"] == 0.8
@@ -290,7 +290,7 @@ def test_set_switch_sets_a_first_page_switch_and_finds_no_other(sim: SimServer) 
     assert set_switch(phone, "Airplane Mode", True)
     assert switches(sim)["airplane"] is True
     assert set_switch(phone, "Airplane Mode", False) and switches(sim)["airplane"] is False
-    assert set_switch(phone, "Bluetooth", True)  # already on: nothing tapped
+    assert set_switch(phone, "Bluetooth", True) == "as was"  # already on: nothing tapped
     assert set_switch(phone, "Bold Text", True, "Display & Brightness")  # by its row
     assert set_switch(phone, "Low Power Mode", True, "Power Mode")  # Battery's (iOS 26)
     assert set_switch(phone, "Reduce Motion", True, "Motion")  # by search
