@@ -252,8 +252,9 @@ class Teardown(Part):
     switched: tuple[str, ...] = ()
     """Settings values the agent changed (switches, options, sliders), and the phone's own
     state (orientation, appearance, location), and what came of them: "Wi-Fi: set back on",
-    "Auto-Lock: set back to Never", "orientation: set back to PORTRAIT", or why one stays as the
-    agent left it (`runner.setback`)."""
+    "Auto-Lock: set back to Never", "orientation: set back to PORTRAIT", one found as it was
+    ("Bluetooth: found on as it was; nothing set back"), or why one stays as the agent left it
+    (`runner.setback`)."""
     left: tuple[str, ...] = ()
     """What a `delete_created` step left on the phone on purpose, and why: a count that grew
     while items counted before the agent are gone or no longer shown as they were, so the
