@@ -8,8 +8,9 @@ this order:
 
 * a downward drag starting at the top edge (y < 40) opens Notification Center from anywhere,
   or Control Center when it starts on the edge's right part (x past seven tenths of the width);
-* an upward drag starting at the bottom edge goes home; a sideways one there, with an app in
-  front, switches to the app used before it or back (`app_switch`);
+* an upward drag starting at the bottom edge goes home, or over Control Center or Notification
+  Center closes them back to the app underneath; a sideways one there, with an app in front,
+  switches to the app used before it or back (`app_switch`);
 * a rightward drag starting at the left edge (x < 20) presses the page's back button;
 * a downward drag on a page sheet (from its top part, or any part that does not take the drag
   itself) dismisses it as its Cancel does (`layout.pulled_sheet`), as iOS's sheets do;
@@ -30,6 +31,7 @@ from phoneshell.presses import PRESS_SLOP_PT, Pressed, Spot, slide_press
 from phoneshell.sim import app_switch, layout
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.apps.springboard import BUNDLE_ID as SPRINGBOARD
+from phoneshell.sim.apps.springboard import close_from_bottom
 from phoneshell.sim.keyboard import press
 from phoneshell.sim.ui import Node, Rect, actionable, hit_path
 from phoneshell.typed_keys import DELETES, typed, up_to_return
@@ -219,7 +221,10 @@ def drag(phone: Phone, move: Drag) -> None:
         else:
             phone.open_notification_centre()
     elif move.from_y >= f.height - BOTTOM_EDGE and move.vertical and move.dy < -MIN_TRAVEL:
-        phone.go_home()
+        # over Control Center or Notification Center it closes them, back to the app's page
+        if not (phone.active()[0] == SPRINGBOARD
+                and close_from_bottom(phone.running_state(SPRINGBOARD), phone)):
+            phone.go_home()
     elif move.from_y >= f.height - BOTTOM_EDGE and not move.vertical \
             and abs(move.dx) > MIN_TRAVEL and phone.active()[0] != SPRINGBOARD:
         app_switch.edge_swipe(phone, move.dx > 0)

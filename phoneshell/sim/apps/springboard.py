@@ -15,7 +15,9 @@ have an icon is `installs`' to say; a hold on an icon opens its menu (`home_menu
 
 Gestures handled here (`on_drag`): a sideways drag flips home pages; a downward drag from
 mid-screen on the home screen opens Spotlight; an upward drag dismisses Notification Center
-(back to the app underneath). The phone itself handles the top-edge drag that opens it.
+(back to the app underneath). The phone itself handles the top-edge drag that opens it, and
+the swipe up from the bottom edge (`close_from_bottom`: over Control Center or Notification
+Center it closes them, back to the app, as the home bar does on a Face ID iPhone).
 """
 
 from __future__ import annotations
@@ -125,6 +127,17 @@ def _backer(state: SpringBoardState, host: Host) -> Handler:
         if behind is not None:
             host.launch(behind)
     return back
+
+
+def close_from_bottom(state: SpringBoardState | None, host: Host) -> bool:
+    """A swipe up from the bottom edge: over Control Center or Notification Center it closes
+    them, back to the app they were pulled over on its page (home when none), as on a Face ID
+    iPhone, where home would leave the app; False over anything else (the swipe goes home). A
+    swipe up mid-screen pages through Control Center's pages on iOS 18+: it closes nothing."""
+    if state is None or state.overlay not in ("control", "notifications"):
+        return False
+    _backer(state, host)()
+    return True
 
 
 def open_notification_centre(state: SpringBoardState, behind: str | None) -> None:

@@ -29,7 +29,10 @@ to the app they were opened over (`back`).
     timer and Calculator (the camera shows nothing, and Control Center closes);
   - the top's "+" (`edit-button`, which adds controls) and power (`power-off-button`, which
     opens the power-off screen).
-  A tap outside the modules closes it, back to the app underneath; so does home.
+  A tap outside the modules closes it, back to the app underneath, on the page it was on; so
+  does a swipe up from the bottom edge (`springboard.close_from_bottom`); home goes home. A
+  swipe up mid-screen closes nothing: on iOS 18+ it pages through Control Center's pages (one
+  page here, so it moves nothing).
 
   A long press is no tap there (`ControlLayer`): on a toggle of the connectivity module it
   expands the module, as iOS 17-26 do, switching nothing: over Control Center, the six toggles
