@@ -1,12 +1,19 @@
 """The way back: whether the agent came back from a page by the app's own back navigation.
 
 "Go into General and on into About, then back out to the main list" ends where a relaunch of
-Settings ends, or home and its icon, or a deep link (red team 54): the end screen and the tap
-on About are the same. The log tells them apart. After the tap that went in, the way back is
-the app's own: presses of a navigation bar's back button (named `BackButton`, on a phone as in
-the simulator) and rightward swipes (from the left edge, or iOS 26's swipe back anywhere on a
-pushed page's content), each counted, while the app stays in front and nothing starts, stops,
-opens or leaves it. Pure: read from the agent's actions only.
+Settings ends, or a deep link (red team 54): the end screen and the tap on About are the same.
+The log tells them apart. After the tap that went in, the way back is the app's own: presses of
+a navigation bar's back button (named `BackButton`, on a phone as in the simulator) and
+rightward swipes (from the left edge, or iOS 26's swipe back anywhere on a pushed page's
+content), each counted. What resets or bypasses the app's navigation breaks it: a launch
+(XCUIApplication.launch restarts a running app), a termination, a URL, a request the log cannot
+read, another app in front, or the app coming back in front on another screen than it left (a
+Spotlight result or a notification opens a page of its own, its parents under it). What only
+covers the app does not (red team 56): Control Center, Notification Center, home, Spotlight.
+iOS resumes the app on the page it left, its stack kept, so while SpringBoard is in front the
+agent's touches and typing count no back and break nothing, and the count goes on once the app
+is back on that page (the screen's digest, as the bridge read it, the same). Pure: read from
+the agent's actions only.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from dataclasses import dataclass
 
 from phoneshell.audit import Action
 from phoneshell.presses import PRESS_SLOP_PT
-from phoneshell.xcui import short_type, swipe_ends
+from phoneshell.xcui import SPRINGBOARD, short_type, swipe_ends
 
 BACK_BUTTON = "BackButton"
 """The name iOS gives a navigation bar's back button (the iOS 26 Settings dumps in
@@ -25,10 +32,17 @@ goes back to."""
 ONE_FINGER = ("drag", "press_and_drag", "swipe", "actions", "touch_perform")
 """The swipe gestures of one finger moving across (`scroll`, `scroll_to`, a picker's select,
 a pinch, a rotation and several fingers are no swipe back)."""
-STAYS = ("tap", "type", "swipe")
-"""What the agent may do on the way back: touch and type inside the app. A launch, an
-activation, a termination, home, a button press, a URL or any other request restarts, leaves or
-reopens the app, or changes what no back navigation shows."""
+RESETS = {
+    "launch": "a launch starts the app afresh (XCUIApplication.launch restarts a running app)",
+    "terminate": "a termination drops the app's pages",
+    "open_url": "a URL opens a page of its own, its parents under it",
+    "other": "a request the log cannot read may reset the app",
+}
+"""The kinds of action that reset or bypass the app's navigation, and why. An activation, a
+home, a press (home, lock) or a touch on SpringBoard only cover the app or bring it back: they
+are judged by where the app comes back (`way_back`)."""
+TOUCHES = ("tap", "type", "swipe")
+"""What moves the agent about inside an app, its back navigation among them."""
 
 
 @dataclass(frozen=True)
@@ -38,10 +52,11 @@ class WayBack:
     backs: tuple[str, ...]
     """Each back navigation, in words ("BackButton 'General'", "a swipe right"), one a press."""
     broke: str = ""
-    """Why the way back was not the app's own ("" when it was): the first action that left,
-    restarted or reopened the app."""
+    """Why the way back was not the app's own ("" when it was): the first action that reset or
+    bypassed the app's navigation, and how."""
     unknown: str = ""
-    """Why what followed cannot be told (an action with no recorded outcome), or ""."""
+    """Why what followed cannot be told (an action with no recorded outcome, the app back in
+    front with no screen read to compare), or ""."""
 
 
 def _swipe_back(action: Action) -> bool:
@@ -56,6 +71,13 @@ def _swipe_back(action: Action) -> bool:
     return action.params.get("direction") == "right"
 
 
+def _bare_session(action: Action) -> bool:
+    """A new session naming no app (facebook-wda's `client.session()`): it launches nothing;
+    that it may terminate the old session's app shows as the app out of front, and coming back
+    on another page than it left (`way_back`)."""
+    return action.kind == "other" and action.params.get("route") == "/session"
+
+
 def _back_press(action: Action) -> int:
     """How many presses of a back button a tap was (0: none, or a touch that may be none)."""
     target = action.target
@@ -67,17 +89,34 @@ def _back_press(action: Action) -> int:
 def way_back(after: Sequence[Action], app: str) -> WayBack:
     """What the agent did in `after` (its actions after going in) to come back, in `app`."""
     backs: list[str] = []
+    left = ""  # the screen the app was last seen on (the page it resumes on)
     for action in after:
         if action.ok is False:
             continue  # refused, or failed by WDA: it never reached the screen
         if action.ok is None:
             return WayBack(tuple(backs), unknown=f"{action.describe()} has no recorded outcome")
-        if action.kind not in STAYS or action.app_before != app or (
-                action.app_after and action.app_after != app):
-            return WayBack(tuple(backs), broke=action.describe())
-        if action.kind == "tap" and _back_press(action):
+        before, now = action.app_before, action.app_after or action.app_before
+        if before == app:
+            left = action.screen_before or left
+        stranger = next((a for a in (before, now) if a not in (app, SPRINGBOARD)), "")
+        why = ("" if _bare_session(action) else RESETS.get(action.kind)) or (
+            f"{stranger} was in front" if stranger else "")
+        if not why and now == app and (before != app or action.kind not in TOUCHES):
+            # back in front from SpringBoard (or home and back in one: a deactivation)
+            if not left or not action.screen_after:
+                return WayBack(tuple(backs), unknown=(
+                    f"{action.describe()} brought {app} back, but no screen was read where it "
+                    "was left or where it came back: whether it resumed on its page is unknown"))
+            if action.screen_after != left:
+                why = (f"{app} came back on another screen than it left: a Spotlight result, a "
+                       "notification or a link opens a page of its own")
+        if why:
+            return WayBack(tuple(backs), broke=f"{action.describe()} ({why})")
+        if before == app and now == app and action.kind == "tap" and _back_press(action):
             label = action.target.label if action.target else ""
             backs += [f"{BACK_BUTTON} {label!r}"] * _back_press(action)
-        elif action.kind == "swipe" and _swipe_back(action):
+        elif before == app and now == app and action.kind == "swipe" and _swipe_back(action):
             backs.append("a swipe right")
+        if now == app:
+            left = action.screen_after or left
     return WayBack(tuple(backs))

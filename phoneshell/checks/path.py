@@ -56,8 +56,10 @@ PAGE = Param("page", "str", "Only a tap on an element of the page titled so coun
                             "Stopwatch has a Start too.")
 BACK = Param("back", "int", "After the tap, the agent came back this many pages by the app's "
                            "own back navigation (its back button or a swipe right), each "
-                           "counted, with the app kept in front: no relaunch, home, deep link "
-                           "or app switch on the way.", minimum=1)
+                           "counted, nothing resetting or bypassing it on the way: no "
+                           "relaunch, deep link or other app (Control Center, Notification "
+                           "Center or home may cover the app if it comes back on its page).",
+             minimum=1)
 HOLD_S = 0.5
 """How long a touch must last to be a long press (UIKit's default minimum press duration)."""
 
@@ -213,9 +215,9 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
     `page` (navigation bar title) when given; with `hold`, only a touch and
     hold counts (the `touch_and_hold` gesture, or a touch of half a
     second or more); with `back`, only a tap after which the agent came back that many pages
-    by the app's own back navigation (back button presses, swipes right), the app kept in
-    front (`backs.way_back`). Not negated, a tap after the agent itself typed `text` does not
-    count: its words came back as a search's results or suggestions. Needs the bridge's tap
+    by the app's own back navigation (back button presses, swipes right), nothing resetting
+    or bypassing it (`backs.way_back`). Not negated, a tap after the agent itself typed `text`
+    does not count: its words came back as a search's results or suggestions. Needs the bridge's tap
     targets; taps it could not resolve make an absence unproven."""
     want, app = check.text.strip().lower(), check.text_of("app")
     hold, actions, whole = check.flag_of("hold"), evidence.agent_actions(), check.flag_of("whole")
@@ -265,7 +267,9 @@ def _came_back(action: Action, actions: Sequence[Action], times: int, app: str,
     if way.broke or way.unknown:
         return False, (f"; it tapped {shown}, {went}, then {way.broke or way.unknown}: the way "
                        "back must be the app's own back navigation (its back button or a swipe "
-                       "right), the app kept in front, with no relaunch, home, URL or other app")
+                       "right), with no relaunch, URL or other app; Control Center, "
+                       "Notification Center or home between may only cover the app, which "
+                       "comes back on the page it left")
     if len(way.backs) < times:
         return False, (f"; it tapped {shown}, then {went} by the app's back navigation; wanted "
                        f"{times}")
