@@ -12,7 +12,7 @@ back after the agent; the owner watch fails any task on those its checks do not 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from phoneshell.audit import Action
 from phoneshell.changes import Changed, changed_device, setting_of
@@ -184,7 +184,9 @@ def _title(source: PageSource) -> str:
 def _back(setting: Changed, last: Action, final: PageSource | None) -> bool:
     """Whether the value is shown back at what it was: the option the agent chose last is the
     one chosen before, or the final screen shows the switch, slider or toggle at its value
-    before, on its page (a value out of sight is taken as changed)."""
+    before, on its page (a value out of sight is taken as changed). The witness of
+    `settings_unchanged`, graded before the teardown; the owner watch takes the phone's word,
+    read by the teardown's set-back (`settings_left`'s `as_was`)."""
     if setting.kind in ("choice", "button"):  # the last one chosen is the one before
         return last.target is not None and last.target.label == setting.was
     if final is None or (setting.page and _title(final) != setting.page):
@@ -227,20 +229,26 @@ def _asks(checks: Iterable[Check], action: Action) -> bool:
 
 
 def settings_left(actions: Sequence[Action], events: Iterable[AuditEvent],
-                  final: PageSource | None, checks: Iterable[Check] = ()) -> tuple[str, ...]:
+                  final: PageSource | None, checks: Iterable[Check] = (),
+                  as_was: Collection[tuple[str, str, str]] | None = None) -> tuple[str, ...]:
     """What the agent's `actions` (its `events`) left changed of the phone's settings, as
     reasons name it ("Bluetooth (was on)", "the phone's appearance"): each Settings value and
-    Control Center toggle it changed that `final` (the screen at capture) does not show back at
-    what it was (for an option or the appearance: its last tap chose what was chosen before),
-    and each of the phone's own states but how it is held it sent a change of; leaving out a
-    value the task's `checks` ask for (`asked_for`: any action on it that they name)."""
+    Control Center toggle it changed, and each of the phone's own states but how it is held it
+    sent a change of; leaving out a value the task's `checks` ask for (`asked_for`: any action
+    on it that they name). A value changed and changed back is left out on a witness's word:
+    the phone's, read after the attempt (`as_was`: the values, by kind, label and page, the
+    teardown's set-back found at what they were, the owner watch's witness), or else the
+    screen's at capture (`final` shows it back at what it was, on its page; for an option or
+    the appearance: its last tap chose what was chosen before), which sees only what the agent
+    left in sight (`settings_unchanged`'s witness)."""
     checks = tuple(checks)
     # the owner watch reads this after every attempt: each action's setting is read once
     aimed = [(a, s) for a in actions for s in (setting_of(a),) if s is not None]
     asked = {_key(s) for a, s in aimed if _asks(checks, a)}
     changed = [f"{setting.title} (was {setting.shown})"
                for key, (setting, last) in _changed_by_agent(aimed).items()
-               if key not in asked and not _back(setting, last, final)]
+               if key not in asked and (key not in as_was if as_was is not None
+                                        else not _back(setting, last, final))]
     return (*changed, *(f"the phone's {state}" for state in changed_device(events)
                         if state not in HELD))
 

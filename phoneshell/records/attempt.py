@@ -263,6 +263,12 @@ class Teardown(Part):
     """What the agent changed of the owner's collections (notes, reminders, alarms, World
     Clock's cities) since they were last known, and what came of it: put back, or why it
     stays; or why they could not be read after the teardown (`runner.owner`)."""
+    as_was: tuple[tuple[str, str, str], ...] = ()
+    """The Settings values the agent touched that the set-back read on the phone, after the
+    attempt, at what they were before it, so set nothing back: each as [kind, label, page]
+    (["switch", "Airplane Mode", "Settings"], ["control", "wifi-button", ""]). The owner watch
+    takes the phone's word for these: no other value the agent changed passes it
+    (`runner.owner.settings_changed`)."""
 
 
 class ResultRow(Record):

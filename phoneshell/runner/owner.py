@@ -27,9 +27,11 @@ later attempts are compared with (`OwnerWatch.known`; the run's start stays in
 count before its agent, changed since it was last known (a read after a teardown that failed)
 is taken as it is, and said, without blame.
 
-The owner's settings are watched likewise, by the log alone (`settings_changed`): a setting
-the agent changed that its task did not ask it to change fails the attempt ("the owner's
-settings changed: Bluetooth (was on)"); the teardown sets it back (`runner.setback`).
+The owner's settings are watched likewise (`settings_changed`): the log says which settings
+the agent changed; the teardown's set-back, which reads each on the phone after the attempt,
+says which it found as they were (`Teardown.as_was`). Any other that its task did not ask it to
+change fails the attempt ("the owner's settings changed: Bluetooth (was on)"): one set back,
+one not found or not read (the phone did not say), a state of the phone sent through WDA.
 """
 
 from __future__ import annotations
@@ -181,7 +183,7 @@ class OwnerWatch:
         except Exception as exc:  # noqa: BLE001 - a harness bug must not hide the attempt
             harm = Harm(lines=(f"harness error comparing the owner's collections "
                                f"({type(exc).__name__}): {exc}",))
-        settings = settings_changed(task, evidence, verdict, skip_reason, events)
+        settings = settings_changed(task, evidence, teardown, verdict, skip_reason, events)
         if settings:
             harm = Harm("; ".join(why for why in (harm.blame, settings) if why), harm.lines)
         if harm.lines:
@@ -335,14 +337,18 @@ class OwnerWatch:
                 + ("; ".join(s for s in said if s) or "all were put back as the run found them"))
 
 
-def settings_changed(task: Task, evidence: Evidence | None, verdict: Verdict | None,
-                     skip_reason: str, events: Callable[[], tuple[AuditEvent, ...]]) -> str:
+def settings_changed(task: Task, evidence: Evidence | None, teardown: Teardown,
+                     verdict: Verdict | None, skip_reason: str,
+                     events: Callable[[], tuple[AuditEvent, ...]]) -> str:
     """Why the attempt fails for the owner's settings its agent changed that its task did not
-    ask it to ("" for none), by its log (`checks.effects.settings_left`, which the teardown
-    sets back by too): a switch, option, slider, the appearance's Buttons or a Control Center
-    toggle the final screen does not show back at what it was, or a state of the phone sent
-    through WDA (how it is held is none). A grade that holds `settings_unchanged` said it
-    already; a log that cannot be read shows nothing here (the collections are then all read)."""
+    ask it to ("" for none), by its log (`checks.effects.settings_left`): a switch, option,
+    slider, the appearance's Buttons or a Control Center toggle it changed, unless the
+    teardown's set-back read it on the phone at what it was (`teardown.as_was`: the phone is
+    the witness, whatever the last screen happened to show; Control Center is always closed by
+    then, and a switch turned twice may be pages away), or a state of the phone sent through
+    WDA (how it is held is none). One set back, not found or not read fails: the phone did not
+    say it was as it was. A grade that holds `settings_unchanged` said it already; a log that
+    cannot be read shows nothing here (the collections are then all read)."""
     if verdict is not None and not skip_reason and any(
             r.kind == "settings_unchanged" for r in verdict.results):
         return ""
@@ -350,9 +356,8 @@ def settings_changed(task: Task, evidence: Evidence | None, verdict: Verdict | N
         log = evidence.events if evidence is not None else events()
     except (PhoneshellError, OSError):
         return ""
-    final = evidence.final if evidence is not None else None
-    left = settings_left(tuple(a for a in actions(log) if a.phase == "agent"), log,
-                         final.source if final is not None else None, task.checks)
+    left = settings_left(tuple(a for a in actions(log) if a.phase == "agent"), log, None,
+                         task.checks, frozenset(teardown.as_was))
     return f"the owner's settings changed: {', '.join(left)}" if left else ""
 
 

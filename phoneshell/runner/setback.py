@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from phoneshell.changes import Changed
 from phoneshell.device import Phone
@@ -21,12 +22,27 @@ Guarded = Callable[[str, Callable[[], object]], object]
 """Runs what it is given and returns its result, or None once it has kept the failure."""
 
 
-def set_back_settings(phone: Phone, changed: tuple[Changed, ...], guarded: Guarded,
-                      ) -> list[str]:
+SettingKey = tuple[str, str, str]
+"""A Settings value as the log names it: its kind, label and page (`Changed`)."""
+
+
+class SetBack(NamedTuple):
+    """What setting back the agent's Settings values came to."""
+
+    said: list[str]
+    """One line for each, for the row (`teardown.switched`)."""
+    as_was: list[SettingKey]
+    """Those the phone showed at what they were before the attempt, so nothing was set back:
+    the phone's word that the agent left them unchanged (`Teardown.as_was`, which the owner
+    watch reads)."""
+
+
+def set_back_settings(phone: Phone, changed: tuple[Changed, ...], guarded: Guarded) -> SetBack:
     """Set back each Settings value the agent changed, last changed first (a switch may hide
     the rows of others: Wi-Fi off hides Ask to Join Networks, so each is found as the agent
-    found it); one line for each."""
-    said = []
+    found it); one line for each, and those found as they were."""
+    said: list[str] = []
+    as_was: list[SettingKey] = []
     for value in reversed(changed):
         found = guarded(f"setting back {value.kind} {value.label!r}",
                         functools.partial(set_back, phone, value.kind, value.label, value.page,
@@ -36,6 +52,7 @@ def set_back_settings(phone: Phone, changed: tuple[Changed, ...], guarded: Guard
         if found == "set":
             said.append(f"{value.title}: set {back}")
         elif found == "as was":  # the agent put it back itself, or its touch changed nothing
+            as_was.append((value.kind, value.label, value.page))
             said.append(f"{value.title}: found {value.shown} as it was; nothing set back")
         elif found == "":
             where = ("in Control Center" if value.kind == "control" else
@@ -44,7 +61,7 @@ def set_back_settings(phone: Phone, changed: tuple[Changed, ...], guarded: Guard
                         "agent left it")
         else:  # the error says why
             said.append(f"{value.title}: was {value.shown}; could not be set back")
-    return said
+    return SetBack(said, as_was)
 
 
 def shown(name: str, value: str) -> str:

@@ -78,7 +78,8 @@ def run_teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
             continue
         guarded(step.describe(), functools.partial(run_step, phone,
                                                    with_counts(step, readings, rows)))
-    switched = [*set_back_settings(phone, left.settings, guarded), *held.said]
+    settings = set_back_settings(phone, left.settings, guarded)
     return Teardown(ok=not errors, error="; ".join(errors),
-                    stopped=tuple(step.arg for step in left.running), switched=tuple(switched),
-                    left=tuple(kept))
+                    stopped=tuple(step.arg for step in left.running),
+                    switched=(*settings.said, *held.said), left=tuple(kept),
+                    as_was=tuple(settings.as_was))
