@@ -8,9 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_the_phases_wall_times_add_up_to_the_run_s() -> None:
     # a Safari task: the run's start counts its tabs and its end closes the one it opened
     done = subprocess.run([sys.executable, "scripts/bench_run.py", "--latency", "none", "--task",

@@ -91,6 +91,7 @@ def test_pairs_are_shared_out_between_phones(tmp_path: Path, suite: dict[str, Ta
                       "notes.create_titled/1", "settings.search.wifi/1"]
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_the_full_matrix_counts_the_acceptances_nobody_predicted(tmp_path: Path) -> None:
     """Two tasks each passed by the other's finish, unmarked and not implied by check text: both
     swapped pairs stay in the denominators (accepted, so wrong), listed as unexpected too."""

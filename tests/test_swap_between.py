@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 from cli_process import ROOT, run_cli
 
@@ -35,6 +36,7 @@ def two_clock_tasks(folder: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_timer_a_finish_left_running_spoils_no_later_replay(tmp_path: Path) -> None:
     tasks = two_clock_tasks(tmp_path / "tasks")
     done = run_cli("swap", "--all", str(tasks), "--device", "sim", "--runs",

@@ -17,6 +17,8 @@ from small_disk import ballast, small_disk
 
 from phoneshell.agents import bounds
 
+pytestmark = pytest.mark.slow  # whole programs for seconds: CI runs them, the README's stays quick
+
 TASK = str(ROOT / "environments" / "calculator.arithmetic.yaml")
 
 

@@ -77,6 +77,7 @@ def phoneshell(*args: str) -> subprocess.Popen[str]:
                             env={**os.environ, "PYTHONWARNINGS": "error"})
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_swap_stopped_by_a_signal_is_told_to_run_again_not_to_check_the_phone(
         tmp_path: Path) -> None:
     swap = phoneshell("swap", "--all", *SWAP_TASKS, "--device", "sim:2", "--runs", str(tmp_path))
@@ -92,6 +93,7 @@ def test_a_swap_stopped_by_a_signal_is_told_to_run_again_not_to_check_the_phone(
     assert "run the swap again" in hint and "doctor" not in hint, hint
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_swap_whose_phone_went_down_is_sent_to_doctor(tmp_path: Path) -> None:
     sim = phoneshell("sim", "--port", "0", "--fault", "locked")
     try:
@@ -108,6 +110,7 @@ def test_a_swap_whose_phone_went_down_is_sent_to_doctor(tmp_path: Path) -> None:
     assert "`phoneshell doctor`" in hint and "signal" not in hint, hint
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_run_into_a_read_only_runs_folder_names_it_and_is_no_bug(disk: Path) -> None:
     subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
     done = run_cli("run", SWAP_TASKS[0], "--agent", "null", "--runs", str(disk), "--run-id", "R")

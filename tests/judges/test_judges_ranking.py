@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from cli_process import ROOT, run_cli
 
+pytestmark = pytest.mark.slow  # whole programs for seconds: CI runs them, the README's stays quick
+
 AGENT = """\
 n=$(echo "$PHONESHELL_ATTEMPT_DIR" | grep -o -- '/[0-9]*/agent' | tr -dc 0-9)
 case "$PHONESHELL_TASK_ID" in
