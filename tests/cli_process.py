@@ -3,6 +3,7 @@ Python's warnings made errors: one helper for every test that runs the whole pro
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -17,3 +18,14 @@ def run_cli(*args: str, cwd: Path | None = ROOT, env: dict[str, str] | None = No
     return subprocess.run([sys.executable, "-m", "phoneshell", *args], capture_output=True,
                           text=True, cwd=cwd, timeout=timeout,
                           env={**os.environ, "PYTHONWARNINGS": "error", **(env or {})})
+
+
+def run_one(runs: Path, run_id: str, *args: str) -> dict[str, object]:
+    """`phoneshell run ARGS --runs RUNS --run-id RUN_ID` of one attempt, which must end as a run
+    does (passed or failed, exit 0 or 1); its one results row."""
+    done = run_cli("run", *args, "--runs", str(runs), "--run-id", run_id)
+    assert done.returncode in (0, 1), done.stderr
+    rows = (runs / run_id / "results.jsonl").read_text().splitlines()
+    assert len(rows) == 1, done.stdout
+    row: dict[str, object] = json.loads(rows[0])
+    return row

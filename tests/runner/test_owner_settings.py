@@ -8,7 +8,6 @@ a Bluetooth turned off, Airplane Mode turned on, 24-Hour Time turned on passed r
 
 from __future__ import annotations
 
-import json
 import shlex
 import shutil
 import sys
@@ -21,7 +20,7 @@ from phoneshell.audit import Target, actions
 from phoneshell.checks import Check
 from phoneshell.checks.effects import asked_for, settings_left
 from phoneshell.records import AuditEvent
-from tests.cli_process import ROOT, run_cli
+from tests.cli_process import ROOT, run_one
 
 AGENT = Path(__file__).with_name("owner_settings_agent.py")
 
@@ -55,13 +54,8 @@ def run_agent(tmp_path: Path, task: str, what: str) -> dict[str, object]:
         (tasks / Path(task).name).write_text(WIFI_OFF)
     else:
         shutil.copy(ROOT / "environments" / f"{task}.yaml", tasks)
-    done = run_cli("run", str(tasks), "--runs", str(tmp_path), "--run-id", "watch", "--agent",
+    return run_one(tmp_path, "watch", str(tasks), "--agent",
                    f"command:{shlex.quote(sys.executable)} {shlex.quote(str(AGENT))} {what}")
-    assert done.returncode in (0, 1), done.stderr
-    rows = (tmp_path / "watch" / "results.jsonl").read_text().splitlines()
-    assert len(rows) == 1, done.stdout
-    row: dict[str, object] = json.loads(rows[0])
-    return row
 
 
 @pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick

@@ -14,21 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_process import run_cli
+from tests.cli_process import run_one
 
 AGENT = Path(__file__).with_name("held_sideways.py")
 
 
 def run_held(tmp_path: Path, task: str, what: str) -> dict[str, object]:
     """Run `task` with the sideways agent doing `what`; its one results row."""
-    done = run_cli("run", "environments", "--task", task, "--runs", str(tmp_path),
-                   "--run-id", "sideways", "--agent",
+    return run_one(tmp_path, "sideways", "environments", "--task", task, "--agent",
                    f"command:{shlex.quote(sys.executable)} {shlex.quote(str(AGENT))} {what}")
-    assert done.returncode in (0, 1), done.stderr
-    rows = (tmp_path / "sideways" / "results.jsonl").read_text().splitlines()
-    assert len(rows) == 1, done.stdout
-    row: dict[str, object] = json.loads(rows[0])
-    return row
 
 
 @pytest.mark.parametrize(("task", "what"), [("notes.create_titled", "note"),

@@ -77,7 +77,7 @@ def agent(mode: str, sim_url: str) -> None:
 def run_agent(tmp_path: Path, task: str, mode: str, *device: str) -> dict[str, object]:
     """Run `task` (an id in environments/, or GLANCE when "glance") with this file's agent
     doing `mode` (on `device`: `--device URL`); its one results row."""
-    from tests.cli_process import ROOT, run_cli
+    from tests.cli_process import ROOT, run_one
 
     tasks = tmp_path / "tasks"
     tasks.mkdir()
@@ -86,13 +86,8 @@ def run_agent(tmp_path: Path, task: str, mode: str, *device: str) -> dict[str, o
     else:
         shutil.copy(ROOT / "environments" / f"{task}.yaml", tasks)
     program = f"{shlex.quote(sys.executable)} {shlex.quote(__file__)} {mode}"
-    done = run_cli("run", str(tasks), "--runs", str(tmp_path), "--run-id", "R", *device,
+    return run_one(tmp_path, "R", str(tasks), *device,
                    "--agent", f"command:{program} {' '.join(device[1:])}".rstrip())
-    assert done.returncode in (0, 1), done.stderr
-    rows = (tmp_path / "R" / "results.jsonl").read_text().splitlines()
-    assert len(rows) == 1, done.stdout
-    row: dict[str, object] = json.loads(rows[0])
-    return row
 
 
 @pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
