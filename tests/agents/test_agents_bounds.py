@@ -54,6 +54,10 @@ def test_a_folder_filled_at_once_then_left_is_caught_and_given_back(
     assert "deleted" in row.error and not any(scratch(tmp_path, task).iterdir())
 
 
+HELD = 256 << 20
+"""What the unlinked file holds: far above what the tests beside it write in its seconds."""
+
+
 def test_a_file_held_open_unlinked_is_seen_by_the_free_space(
         rig: Rig, tmp_path: Path, suite: dict[str, Task],
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -61,7 +65,7 @@ def test_a_file_held_open_unlinked_is_seen_by_the_free_space(
     the program gives the space back."""
     monkeypatch.setattr(bounds, "FOLDER_MAX_BYTES", 16 << 20)
     free = bounds.disk_free(tmp_path)
-    hold = FILL.format(size=64 << 20).replace(
+    hold = FILL.format(size=HELD).replace(
         "os.posix_fallocate", "os.unlink(os.path.join(os.environ['PHONESHELL_ATTEMPT_DIR'], "
         "'blob'))\nos.posix_fallocate") + "import time\ntime.sleep(600)\n"
     task = suite["settings.about.reach"]
@@ -70,9 +74,10 @@ def test_a_file_held_open_unlinked_is_seen_by_the_free_space(
     assert row.outcome == "failed" and not row.timed_out, row.error
     assert "it filled the disk holding the run" in row.error
     assert time.monotonic() - started < 30
-    # given back: held, the 64 MiB would leave it 64 MiB under its start (the margin is for
-    # what other tests beside it write meanwhile)
-    assert bounds.disk_free(tmp_path) > free - (24 << 20)
+    # given back: held, the file would leave it HELD under its start (the margin is for what
+    # other tests beside it write meanwhile: a whole suite on the other worker wrote more than
+    # the 24 MiB it once allowed of a 64 MiB file)
+    assert bounds.disk_free(tmp_path) > free - HELD * 3 // 8
 
 
 def test_output_is_kept_to_its_start_and_end_and_the_claim_at_the_end_is_read(
