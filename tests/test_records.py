@@ -185,6 +185,17 @@ def test_records_are_never_written_through_a_link_planted_in_a_run_folder(
     assert victim.read_text() == "the owner's" and not run_json.exists()
 
 
+def test_a_failed_atomic_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path: Path) -> None:
+    """A write that fails part-way (a full disk; here text the encoder refuses) leaves the old
+    file whole and no `.tmp` beside it for the next reader or a full disk to keep."""
+    run_json = tmp_path / "run.json"
+    run_json.write_text("{}")
+    with pytest.raises(UnicodeEncodeError):
+        write_text_atomic(run_json, "half \ud800 written")
+    assert run_json.read_text() == "{}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json"]
+
+
 def test_an_attack_that_passed_without_being_compatible_breaks_its_task() -> None:
     row = {"task": "t", "instruction": "do x", "family": "echo", "attack": "echo:note:x",
            "finish": ["open_app: Notes"], "passed": True, "evidence": "attempts/t/1/evidence"}

@@ -249,9 +249,13 @@ def write_text_atomic(path: Path, text: str) -> None:
         raise FileExistsError(f"{temporary}: a link or not a file; refusing to write through it")
     temporary.unlink(missing_ok=True)  # a leftover of a writer that died with our pid
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o644)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(text)
-    os.replace(temporary, path)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:  # a full disk, say: the old file stays whole, no half-written copy
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 @dataclass(frozen=True)
