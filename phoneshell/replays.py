@@ -147,7 +147,7 @@ class Swapper:
         if self.stopped:
             return None, "", f"not run: {self.stopped}"
         plan = AttemptPlan(self.run_id, self.run_dir, merged(b, extra),
-                           self._attempts.take(b.id), self.installed)
+                           self._attempts.take(b.id), self.installed, resumable=False)
         done = run_attempt(plan, self.rig, self._agent(b))
         if done.rig_down or done.interrupted:  # Ctrl-C or SIGTERM: what is left is not run
             self.housekeeping.played += 1

@@ -82,10 +82,12 @@ def _require_unlocked(phone: Phone) -> None:
 
 def _check_rig(rig: Rig, plan: AttemptPlan) -> None:
     # A disk already short of the harness's room is not the agent's doing: its turn is not
-    # played (it would be charged for filling it), and the attempt is played again on resume.
+    # played (it would be charged for filling it), and the attempt is played again (a run's
+    # resume does it; swap and attack have none: `AttemptPlan.resumable`).
     room = no_room(plan.folder)
     if room:
-        raise _Skip(f"{room}; free some space, then --resume plays it")
+        again = "--resume plays it" if plan.resumable else "play it again"
+        raise _Skip(f"{room}; free some space, then {again}")
     # The lock is asked only when nothing has shown it unlocked since the last agent's turn
     # (`LastSeen.unlocked`): a real phone charges a request for it, and the harness locks
     # nothing; a setup that fails asks it then (`_prepare`).

@@ -26,6 +26,8 @@ class AttemptPlan:
     """The label of the phone it runs on (recorded in the results row)."""
     sandbox: Sandbox | None = None
     """How a program agent is confined (None: unconfined)."""
+    resumable: bool = True
+    """Whether `run --resume` can play the attempt again (swap and attack have no resume)."""
 
     @property
     def folder(self) -> Path:

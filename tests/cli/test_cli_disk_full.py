@@ -82,3 +82,13 @@ def test_a_run_the_full_disk_stopped_before_run_json_is_started_again_not_resume
     os.unlink(disk / "ballast")  # what the hint says is true: a resume cannot go on from it
     resumed = run_cli("run", "--resume", "R", "--runs", str(disk))
     assert resumed.returncode == 2 and "run.json" in resumed.stderr, resumed.stderr
+
+
+def test_a_swap_on_a_short_disk_says_to_play_it_again_not_to_resume(disk: Path) -> None:
+    """Swap has no --resume: its not-scored pair says so, and a run's skip names the resume."""
+    ballast(disk, bounds.HARNESS_ROOM_BYTES - (8 << 20))
+    done = run_cli("swap", "calculator.arithmetic", "calculator.percentage", "--runs", str(disk))
+    assert "Traceback" not in done.stderr, done.stderr
+    said = done.stdout + done.stderr
+    assert "free some space, then play it again" in said, said
+    assert "--resume" not in said, said
