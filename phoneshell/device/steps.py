@@ -140,8 +140,11 @@ def _home(phone: Phone, step: Step) -> None:
 def _launch(phone: Phone, step: Step) -> None:
     phone.launch(step.arg)
     if not phone.poll(lambda: _in_front(phone, step.arg), phone.effect_timeout_s * 2):
+        # One more request, on the way to a failure only: a locked phone launches nothing,
+        # and "is it installed?" would send its owner looking in the wrong place.
+        why = "the phone is locked" if phone.locked() else "is it installed?"
         raise _fail(step, f"{step.arg} did not come to the front (in front: "
-                          f"{phone.foreground().bundle_id}); is it installed?")
+                          f"{phone.foreground().bundle_id}); {why}")
 
 
 @executes("terminate")

@@ -186,7 +186,7 @@ def test_press_home_and_wait(phone: Phone) -> None:
 
 def test_setup_on_a_locked_phone_does_not_take_effect(sim: SimServer, phone: Phone) -> None:
     sim.set_faults(["locked"])
-    with pytest.raises(StepError, match="did not come to the front"):
+    with pytest.raises(StepError, match="did not come to the front.*the phone is locked"):
         run_step(phone, step("launch", SETTINGS))
 
 
