@@ -35,7 +35,7 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from phoneshell.agents import agent_user, pidns, programs, sandbox
+from phoneshell.agents import agent_user, programs, sandbox
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
 from phoneshell.agents.environment import (
     ATTEMPT_DIR,
@@ -144,8 +144,7 @@ class CommandAgent:
         cwd = Path.cwd()
 
         def boxed(argv: list[str]) -> list[str]:
-            wrapped = box.wrap(argv, self.command, scratch, cwd, reads)
-            return wrapped if box.confines else pidns.wrap(wrapped)  # bwrap makes its own
+            return box.wrap(argv, self.command, scratch, cwd, reads)
 
         try:
             if not self.started:  # once it started in the run, it can start

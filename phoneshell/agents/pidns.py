@@ -36,15 +36,19 @@ SHELL = "/bin/sh"
 LEFT = "phoneshell: the agent left processes running in its PID namespace; killed with it"
 """What the init writes last on the agent's stderr when its command line ended with other
 processes still in the namespace (stopped first, so none writes after it)."""
-INIT = ('"$@" & child=$!\n'
+INIT = ('exec 3<&0\n'
+        '"$@" <&3 3<&- & child=$!\n'
+        'exec 3<&-\n'
         "trap 'got=1; kill -TERM \"$child\" 2>/dev/null' TERM\n"
         'while :; do got=0; wait "$child"; code=$?; [ "$got" = 1 ] || break; done\n'
         f'kill -STOP -1 2>/dev/null && echo "{LEFT}" >&2\n'
         'exit "$code"')
-"""The namespace's init: the command line in the background, a SIGTERM handed on to it, its
-status as the init's (a shell waiting reaps every child it has, the orphans among them); when
-it ends, what is left in the namespace is stopped (`kill -1` from a namespace's init reaches
-every other process in it, and only those) and said (`LEFT`), and dies with the init."""
+"""The namespace's init: the command line in the background, given the init's stdin (a shell
+without job control gives a background command /dev/null, and a judge reads its item there); a
+SIGTERM handed on to it; its status as the init's (a shell waiting reaps every child it has,
+the orphans among them); when it ends, what is left in the namespace is stopped (`kill -1` from
+a namespace's init reaches every other process in it, and only those) and said (`LEFT`), and
+dies with the init."""
 PROBE_TIMEOUT_S = 20.0
 
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from phoneshell.agents import agent_user, seccomp, unseen
+from phoneshell.agents import agent_user, pidns, seccomp, unseen
 from phoneshell.errors import RunError
 from phoneshell.records import SandboxKind
 
@@ -146,7 +146,8 @@ class Sandbox:
     def wrap(self, argv: Sequence[str], command: str, scratch: Path, cwd: Path,
              reads: Sequence[Path] = ()) -> list[str]:
         """The command line that runs `argv` in the sandbox; with bubblewrap under a root
-        harness, as `agent_user.AGENT_UID`, to whom `scratch` is given.
+        harness, as `agent_user.AGENT_UID`, to whom `scratch` is given; unconfined, in a PID
+        namespace of its own where Linux allows (`pidns`: bubblewrap makes its own).
 
         Raises:
             PermissionError: the harness is root and cannot run the program as anyone else
@@ -178,7 +179,7 @@ class Sandbox:
         if self.kind == "sandbox-exec":
             return [self.program, "-p",
                     sandbox_profile(scratch, shown, hidden, [*files, *reads]), *argv]
-        return list(argv)
+        return pidns.wrap(list(argv))  # unconfined: a PID namespace of its own, where Linux allows
 
     def take_back(self, scratch: Path) -> str:
         """After the program's turn, with all it started gone: its scratch folder is the

@@ -138,7 +138,9 @@ def test_unconfined_it_finds_them_and_is_said_not_tamper_proof(
     done = run_cli("judge", str(made.judgeset.folder), "--judge",
                    program(tmp_path, "hunter", HUNTER), "--out", str(out), "--sandbox", "none")
     assert done.returncode == 0, done.stderr  # right on every item
-    assert "the grandparent's command line" in reasons(out)
+    # its PID namespace (`agents/pidns.py`) hides its grandparent's pid, not the machine's /proc
+    found = reasons(out)
+    assert found and all(r.endswith("command line") for r in found), found
     said = ("the judge ran UNCONFINED (--sandbox none was given): it could read the "
             "judgeset's labels and write its own answers; its scores are not tamper-proof")
     assert f"WARNING: {said}" in done.stderr and f"WARNING: {said}" in done.stdout
