@@ -28,7 +28,7 @@ from phoneshell.records import (
     parse_lines,
     scan_lines,
 )
-from phoneshell.xcui import SIDE_BUTTON_HID, is_wda, takes_rig_down
+from phoneshell.xcui import SIDE_BUTTON_HID, ends_the_rig, takes_rig_down
 
 AuditLog = Lines[AuditEvent]
 """The events of an audit file (`.records`), the torn tail and the lines that are not events."""
@@ -229,8 +229,9 @@ def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
             return f"the agent locked the phone (#{action.seq} press {button})"
         if action.kind == "terminate" and action.params.get("via") == "delete_session":
             return f"the agent ended WDA's session (#{action.seq} DELETE /session)"
-        if action.kind == "terminate" and is_wda(bundle):
-            return f"the agent terminated WDA itself (#{action.seq} terminate {bundle})"
+        if action.kind == "terminate" and ends_the_rig(bundle):
+            return (f"the agent terminated {bundle} (#{action.seq} terminate): "
+                    f"{ends_the_rig(bundle)}")
         if action.ok is False and UPSTREAM_TIMEOUT in action.error:
             # WDA runs one command at a time: while the agent's runs on, nothing else answers
             return (f"the agent's #{action.seq} {action.kind} kept WDA busy past the bridge's "

@@ -202,6 +202,18 @@ def is_wda(bundle_id: str) -> bool:
     return any(mark in bundle_id for mark in WDA_BUNDLE_MARKS)
 
 
+def ends_the_rig(bundle_id: str) -> str:
+    """Why terminating `bundle_id` would take the rig away ("" when it would not): WDA's runner
+    answers every request; SpringBoard terminated restarts (a respring), which leaves the phone
+    locked and can end WDA's session."""
+    if is_wda(bundle_id):
+        return "it would stop WDA, which answers every request the harness and the agent send"
+    if bundle_id.strip() == SPRINGBOARD:
+        return ("it would restart SpringBoard (a respring), which locks the phone and can end "
+                "WDA's session")
+    return ""
+
+
 SIDE_BUTTON_HID = (0x0C, 0x30)
 """The side (power) button as an IOHID event (page, usage): the consumer page, Power."""
 HOME_BUTTON_HID = (0x0C, 0x40)
@@ -270,8 +282,10 @@ def takes_rig_down(kind: str, app: str, target_type: str, label: str, value: str
         params: the action's params (a swipe's ends, to tell a switch's slide from a scroll).
     """
     text = label.strip().lower()
-    if kind == "terminate" and is_wda(str((params or {}).get("bundle_id", ""))):
-        return "it would stop WDA, which answers every request the harness and the agent send"
+    if kind == "terminate":
+        why = ends_the_rig(str((params or {}).get("bundle_id", "")))
+        if why:
+            return why
     if kind == "press" and (params or {}).get("button") == SIDE_BUTTON:
         return ("it presses the side button, which five times quickly calls emergency services "
                 "(Emergency SOS) and held opens the power-off slider; `/wda/lock` locks the "

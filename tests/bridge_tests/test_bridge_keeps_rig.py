@@ -103,13 +103,17 @@ def test_turning_off_ui_automation_is_refused_and_other_switches_are_not(
     assert [label for _, label, _ in refusals(rig)] == ["Enable UI Automation"]
 
 
-def test_stopping_wda_is_refused(rig: Rig) -> None:
+def test_stopping_wda_or_springboard_is_refused(rig: Rig) -> None:
+    """WDA answers every request; SpringBoard terminated restarts, locking the phone."""
     session = wda.Client(rig.bridge.url).session()
     with pytest.raises(wda.WDARequestError, match="stop WDA"):
         session.app_terminate("com.facebook.WebDriverAgentRunner.xctrunner")
+    with pytest.raises(wda.WDARequestError, match="restart SpringBoard"):
+        session.app_terminate("com.apple.springboard")
     refused = [e for e in rig.events() if e.stage == "refused"]
     assert [(e.kind, e.params.get("bundle_id")) for e in refused] == [
-        ("terminate", "com.facebook.WebDriverAgentRunner.xctrunner")]
+        ("terminate", "com.facebook.WebDriverAgentRunner.xctrunner"),
+        ("terminate", "com.apple.springboard")]
     assert session.app_terminate("com.apple.Preferences") is not None  # any other app: sent
 
 
