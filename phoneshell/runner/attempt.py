@@ -29,7 +29,6 @@ import traceback
 from dataclasses import dataclass, replace
 
 from phoneshell.agents import Agent, AgentContext, AgentResult
-from phoneshell.agents.bounds import no_room
 from phoneshell.agents.command import CommandAgent
 from phoneshell.audit import apps_in_front
 from phoneshell.device import Phone, run_steps
@@ -56,6 +55,7 @@ from phoneshell.runner.counts import (
     take_counts,
     uncountable,
 )
+from phoneshell.runner.disk_room import make_room
 from phoneshell.runner.endstate import UnreadableEndState, capture_or_blame, unreadable
 from phoneshell.runner.folder import write_note
 from phoneshell.runner.owner import OwnerWatch
@@ -81,10 +81,12 @@ def _require_unlocked(phone: Phone) -> None:
 
 
 def _check_rig(rig: Rig, plan: AttemptPlan) -> None:
-    # A disk already short of the harness's room is not the agent's doing: its turn is not
-    # played (it would be charged for filling it), and the attempt is played again (a run's
-    # resume does it; swap and attack have none: `AttemptPlan.resumable`).
-    room = no_room(plan.folder)
+    # A disk short of the harness's room once the run gave back what it keeps of earlier
+    # agents (`disk_room`) is not the agent's doing: its turn is not played (it would be
+    # charged for filling it), and the attempt is played again (a run's resume does it; swap
+    # and attack have none: `AttemptPlan.resumable`).
+    room = make_room(plan.run_dir, plan.folder, f"{plan.task.id} attempt {plan.attempt}",
+                     id(rig))
     if room:
         again = "--resume plays it" if plan.resumable else "play it again"
         raise _Skip(f"{room}; free some space, then {again}")

@@ -1,13 +1,16 @@
 """A run on a real small disk (a 64 MiB tmpfs, `small_disk`), through the CLI: an agent that
 fills it fails its attempt, and the run goes on and is whole (no traceback, every attempt
-scored, the disk given back, the run verifies); a disk short of the harness's room before the
-agent's turn skips the attempt naming the disk, charging nothing to the agent; and a run the
-full disk stopped before its run.json was written is said to start again, never to resume."""
+scored, the disk given back, the run verifies); what the run keeps of earlier agents (their
+scratch folders, their output) is given back before a later turn rather than counted against
+the rig or the later agent; a disk short of the harness's room before the agent's turn, after
+that, skips the attempt naming the disk, charging nothing to the agent; and a run the full disk
+stopped before its run.json was written is said to start again, never to resume."""
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,10 +19,23 @@ from cli_process import ROOT, run_cli
 from small_disk import ballast, small_disk
 
 from phoneshell.agents import bounds
+from phoneshell.runner.disk_room import NOTE, OUTPUT_TAIL_BYTES
 
 pytestmark = pytest.mark.slow  # whole programs for seconds: CI runs them, the README's stays quick
 
 TASK = str(ROOT / "environments" / "calculator.arithmetic.yaml")
+PLAY = ROOT / "examples" / "agents" / "play_solution.py"
+TO_THE_ROOM = """import json, os
+d = os.environ["PHONESHELL_ATTEMPT_DIR"]
+st = os.statvfs(d)
+want = st.f_bavail * st.f_frsize - ((32 << 20) + (64 << 10))
+with open(os.path.join(d, "cache.bin"), "wb") as f:
+    while want > 0:
+        n = min(want, 1 << 20); f.write(b"\\0" * n); want -= n
+print(json.dumps({"status": "done", "answer": "x"}))
+"""
+"""A failing agent (red team 61) that fills its folder, legally, until the disk has just over
+the harness's room free: the harness's own writes after its turn then took the disk under it."""
 
 
 @pytest.fixture
@@ -92,3 +108,66 @@ def test_a_swap_on_a_short_disk_says_to_play_it_again_not_to_resume(disk: Path) 
     said = done.stdout + done.stderr
     assert "free some space, then play it again" in said, said
     assert "--resume" not in said, said
+
+
+def attempt(run_dir: Path, n: int) -> Path:
+    return run_dir / "attempts" / "calculator.arithmetic" / str(n)
+
+
+def test_an_agent_that_takes_the_disk_to_the_room_leaves_later_attempts_scored(
+        disk: Path, tmp_path: Path) -> None:
+    """Its kept files are given back before the next turn: every later attempt was skipped as
+    "not the agent's doing", and so again on every --resume."""
+    script = tmp_path / "to_the_room.py"
+    script.write_text(TO_THE_ROOM)
+    done = run_cli("run", TASK, "--agent", f"command:{sys.executable} {script}", "--runs",
+                   str(disk), "--run-id", "R", "--repeat", "3")
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    recorded = rows(disk / "R")
+    assert [r["outcome"] for r in recorded] == ["failed"] * 3, recorded
+    assert not any("disk" in str(r["error"]) for r in recorded), recorded  # within its limits
+    for n in (1, 2):  # what it kept is said where it was kept
+        note = (attempt(disk / "R", n) / NOTE).read_text()
+        assert "scratch folder (agent/) was emptied" in note and \
+            f"calculator.arithmetic attempt {n + 1}" in note, note
+        assert not any((attempt(disk / "R", n) / "agent").iterdir())
+    assert (attempt(disk / "R", 3) / "agent" / "cache.bin").exists()  # the last is kept
+    report = run_cli("report", str(disk / "R"))  # nothing sealed was touched: it verifies
+    said = report.stdout + report.stderr
+    assert "3 scored" in report.stdout and "warning" not in report.stderr, said
+
+
+def test_an_honest_agent_writing_a_little_each_attempt_is_never_failed_for_earlier_ones(
+        disk: Path) -> None:
+    """10 MiB of logs each attempt on a disk with room for three: the fourth turn was failed
+    as "it filled the disk" for the space its three predecessors' folders held."""
+    agent = (f'command:dd if=/dev/zero of="$PHONESHELL_ATTEMPT_DIR/log" bs=1M count=10 '
+             f'2>/dev/null; {sys.executable} {PLAY}')
+    done = run_cli("run", TASK, "--agent", agent, "--runs", str(disk), "--run-id", "R",
+                   "--repeat", "4", env={"PHONESHELL_EXPOSE_TASK_FILE": "1"})
+    assert "Traceback" not in done.stderr, done.stderr
+    recorded = rows(disk / "R")
+    assert [r["outcome"] for r in recorded] == ["passed"] * 4, recorded
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_kept_output_of_earlier_agents_is_cut_before_a_later_turn_not_charged(
+        disk: Path, tmp_path: Path) -> None:
+    """Each agent prints 9 MB to each of stdout and stderr (8 MiB of each kept): two attempts'
+    kept output took the disk under the harness's room, and the third was skipped. It is cut
+    to its end, the claim line kept."""
+    script = tmp_path / "loud.sh"
+    script.write_text('#!/bin/sh\nyes out | head -c 9000000\nyes err | head -c 9000000 >&2\n'
+                      'echo \'{"status": "done", "answer": "1"}\'\n')
+    script.chmod(0o755)
+    done = run_cli("run", TASK, "--agent", f"command:{script}", "--runs", str(disk),
+                   "--run-id", "R", "--repeat", "3")
+    assert "Traceback" not in done.stderr, done.stderr
+    recorded = rows(disk / "R")
+    assert [r["outcome"] for r in recorded] == ["failed"] * 3, recorded
+    first = attempt(disk / "R", 1)
+    out = (first / "agent.stdout").read_bytes()
+    assert len(out) < OUTPUT_TAIL_BYTES + 200 and out.endswith(b'"answer": "1"}\n'), out[:200]
+    assert out.startswith(b"[phoneshell: the first ") and (first / "agent.stderr").stat(
+        ).st_size < OUTPUT_TAIL_BYTES + 200
+    assert "outputs (agent.stdout, agent.stderr) were cut" in (first / NOTE).read_text()
