@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from phoneshell.keyboard_dismiss import keys_pressed
 from phoneshell.sim import actions, gestures, scroll_presses
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.elements import find
@@ -333,27 +334,40 @@ def perform_actions(ep: Endpoints, req: Request) -> JSON:
 
 
 def dismiss_keyboard(ep: Endpoints, req: Request) -> JSON:
-    """`/wda/keyboard/dismiss` {"keyNames"}: press one of the named keys until it goes.
+    """`/wda/keyboard/dismiss` {"keyNames"}: press the named keys until the keyboard goes.
 
-    An iPhone keyboard has no hide key, so WDA presses the keys it is told, each matched by
-    name or label as WDA matches them ("Return" or "return", "Search"), among the keyboard's
-    keys and buttons only (a Button named "Done" in the app's bar is none of them); with none
-    of them on the keyboard it cannot dismiss it. No keyboard: nothing to do.
+    An iPhone keyboard has no hide key, so WDA presses the keys it is told, by WDA's rule
+    (`phoneshell.keyboard_dismiss.keys_pressed`): each Key or Button of the keyboard whose name
+    or label is among `keyNames`, once, in the keyboard's order (not the list's), until the
+    keyboard is gone (a Button named "Done" in the app's bar is none of them). A match that no
+    longer shows once an earlier press redrew the keyboard is passed over, as WDA passes over an
+    element that no longer exists (inferred). Still shown after them all: WDA's error, the keys
+    pressed. No keyboard: nothing to do.
     """
     if ep.phone.keyboard_field() is None:
         return None
     names = req.body.get("keyNames")
-    keys = [n for board in ep.phone.screen().nodes if board.type == "Keyboard"
-            for n in walk(board) if n.type in ("Key", "Button") and n.on_tap]
-    for name in names if isinstance(names, list) else []:
-        key = next((n for n in keys if name in (n.label, n.name)), None)
-        if key is not None and key.on_tap is not None:
+    wanted = [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
+    keys = _keyboard_keys(ep)
+    for index in keys_pressed([(n.type, n.name or "", n.label or "") for n in keys], wanted):
+        match = keys[index]
+        key = next((n for n in _keyboard_keys(ep) if (n.type, n.name, n.label) ==
+                    (match.type, match.name, match.label)), None)
+        if key is None:
+            continue
+        if key.on_tap is not None:
             key.on_tap()
             ep.phone.changed()
-            if ep.phone.keyboard_field() is None:
-                return None
+        if ep.phone.keyboard_field() is None:
+            return None
     raise WdaError("invalid element state", "Did not know how to dismiss the keyboard. Try to "
                    "dismiss it in the way supported by your application under test.")
+
+
+def _keyboard_keys(ep: Endpoints) -> list[Node]:
+    """Every element inside the keyboard on screen, in document order."""
+    return [n for board in ep.phone.screen().nodes if board.type == "Keyboard"
+            for n in walk(board) if n is not board]
 
 
 def _both(gesture: str, handler: Handler) -> tuple[Route, Route]:
