@@ -24,7 +24,8 @@ from bridge.request_body import Body, Handler
 def drag(gesture: str) -> Handler:
     """A drag by screen points, aimed at what lies where it starts (the slider it moves, the
     list it scrolls); `pressAndDragWithVelocity` on an element drags from that element to
-    `toElement` (WDA reads no points then), aimed at the element.
+    `toElement` (WDA reads no points then), aimed at the element, `to_element` logged (the
+    recorder reads its frame to tell where the finger lifts: `slides._dragged_between`).
 
     Refused: `dragfromtoforduration` on an element (its points are offsets from the element's
     corner, which may lie outside it), and a screen drag missing a point (WDA reads it as 0).
@@ -36,6 +37,7 @@ def drag(gesture: str) -> Handler:
             _check_press_and_drag(b, None if ids else ("fromX", "fromY", "toX", "toY"))
         if ids and gesture == "press_and_drag":
             return Classified("swipe", _params(duration=duration, element=ids[0],
+                                               to_element=b.text("toElement"),
                                                gesture=gesture), "element")
         if ids:
             raise unnamed("a drag on an element starts and ends at offsets from the element's "

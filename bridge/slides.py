@@ -22,20 +22,12 @@ from bridge.context import RunContext
 from bridge.gate import Refused
 from bridge.remote_panels import check_unplaced
 from bridge.targets import node_at, rect_of
-from phoneshell.presses import (
-    PRESS_SLOP_PT,
-    PRESSABLE,
-    SCROLLERS,
-    Spot,
-    control_at,
-    scroll_drags,
-    slide_press,
-)
+from phoneshell.presses import PRESS_SLOP_PT, PRESSABLE, Spot, scroll_drags, touch_press
 from phoneshell.records import Scalar
 from phoneshell.xcui import short_type, walk
 
 Node = Mapping[str, object]
-ROUTES_THAT_MOVED = frozenset({"actions", "touch_perform"})
+ROUTES_THAT_MOVED = frozenset({"actions", "touch_perform", "multi_touch"})
 """Gestures whose swipe moved past the slop by construction (`chains.py` logs a touch that
 stayed within it as a tap); a drag route's moved when its ends are further apart."""
 
@@ -79,8 +71,10 @@ def _number(params: Mapping[str, Scalar], key: str) -> float | None:
 
 def as_pressed(action: Classified, tree: object | None) -> Classified:
     """The action, or the tap it was when a finger's swipe by screen points pressed a control
-    on the screen `tree` (None: unknown, the action is kept). A finger of several down together
-    is judged alone: a control tracks the finger that went down on it."""
+    on the screen `tree` (None: unknown, the action is kept), by `presses.touch_press`, the
+    rule the simulator plays by. A finger of several down together (`fingers`) is judged by
+    that rule for fingers that move together: a control tracks the finger that went down on
+    it, unless a list around it takes the moves."""
     params = action.params
     ends = [_number(params, k) for k in ("from_x", "from_y", "to_x", "to_y")]
     if action.kind != "swipe" or tree is None:
@@ -91,8 +85,10 @@ def as_pressed(action: Classified, tree: object | None) -> Classified:
     gesture = str(params.get("gesture", ""))
     moved = gesture in ROUTES_THAT_MOVED or math.dist((from_x, from_y), (to_x, to_y)) \
         > PRESS_SLOP_PT
+    fingers = params.get("fingers")
     down = _path_at(tree, from_x, from_y)
-    pressed = slide_press(spots(down), spots(_path_at(tree, to_x, to_y)), (to_x, to_y), moved)
+    pressed = touch_press(spots(down), spots(_path_at(tree, to_x, to_y)), (from_x, from_y),
+                          (to_x, to_y), moved, fingers if isinstance(fingers, int) else 1)
     if pressed is None:
         return action
     x, y = (from_x, from_y) if pressed[0] == "down" else (to_x, to_y)
@@ -143,9 +139,9 @@ def pressed(aiming: Aiming, context: RunContext, action: Classified) -> Classifi
     here: `chains.check_fingers` refused them from the request alone.
 
     Raises:
-        Refused: a press-and-drag from an element onto another, from a control it would
-            press (where it lifts only the other element's frame, unread, could tell); a
-            touch `remote_panels` refuses.
+        Refused: a pinch or rotate on an element a control lies in, but in a list
+            (`_refuse_fingers_on_controls`); a press-and-drag between elements whose frames
+            cannot be read (`_dragged_between`); a touch `remote_panels` refuses.
     """
     check_unplaced(aiming, context, action)
     if action.kind != "swipe":
@@ -172,16 +168,38 @@ def pressed(aiming: Aiming, context: RunContext, action: Classified) -> Classifi
     if gesture in ("pinch", "rotate"):
         _refuse_fingers_on_controls(action, tree, visible(frame, screen_frame(tree)))
         return action
-    tap = swiped_across(replace(action, params={**action.params, "gesture": "swipe",
-                                                "direction": "up"}), tree, frame)
-    if tap.kind == "tap":
-        raise Refused(f"a press-and-drag from an element that is a control "
-                      f"({tap.params.get('x')}, {tap.params.get('y')}) onto another "
-                      "element: a phone presses the control when the finger lifts within its "
-                      "reach, which only the other element's frame could tell; drag by "
-                      "points on screen (/wda/dragfromtoforduration)", 403,
+    return _dragged_between(aiming, action, tree, frame)
+
+
+def _dragged_between(aiming: Aiming, action: Classified, tree: object,
+                     frame: tuple[float, float, float, float]) -> Classified:
+    """A press-and-drag from an element to `to_element` (`pressForDuration:thenDragTo
+    Element:`) as the one-finger drag it is, from the middle of the element's part on screen
+    to the middle of the other's frame, as the simulator plays it: the tap it was when that
+    pressed (`as_pressed`: onto itself, a finger that never moved taps; from a button, lifting
+    within its reach, presses it), else the swipe. One read more: the other element's rect.
+
+    Raises:
+        Refused: the other element's frame cannot be read, or no part of this one shows
+            (where the finger goes down or lifts, only the phone could tell).
+    """
+    to = action.params.get("to_element")
+    scope = f"/session/{action.session_id}" if action.session_id else ""
+    end = aiming.rect_of_element(f"{scope}/element/{to}/attribute/",
+                                 "the element a press-and-drag ends on") if to else None
+    left, top, width, height = visible(frame, screen_frame(tree))
+    if end is None or width <= 0 or height <= 0:
+        which = f"toElement {to!s:.40}" if end is None else "the element, off the screen,"
+        raise Refused(f"a press-and-drag whose {which} has no frame the bridge can read: "
+                      "where the finger goes down and lifts, and so what it presses, could not "
+                      "be named; drag by points on screen (/wda/dragfromtoforduration)", 403,
                       "unsupported operation")
-    return action
+    ends: dict[str, Scalar] = {"from_x": pt(left + width / 2), "from_y": pt(top + height / 2),
+                               "to_x": pt(end.x + end.width / 2),
+                               "to_y": pt(end.y + end.height / 2)}
+    slid = replace(action, params={**action.params, **ends})
+    tap = as_pressed(slid, tree)
+    return action if tap is slid else tap
 
 
 def visible(frame: tuple[float, float, float, float],
@@ -247,12 +265,11 @@ def _refuse_fingers_on_controls(action: Classified, tree: object,
             continue
         if rect.x < frame[0] + frame[2] and frame[0] < rect.x + rect.width \
                 and rect.y < frame[1] + frame[3] and frame[1] < rect.y + rect.height:
-            cx, cy = rect.x + rect.width / 2, rect.y + rect.height / 2
-            path = spots(_path_at(tree, cx, cy))
-            control = control_at(path)
-            if control is None or any(s.type in SCROLLERS for s in path[:control]):
+            centre = rect.x + rect.width / 2, rect.y + rect.height / 2
+            path = spots(_path_at(tree, *centre))
+            if touch_press(path, path, centre, centre, moved=True, fingers=2) is None:
                 continue  # what takes slides covers it (a key), or a list takes the fingers'
-                #           moves (its pan cancels its rows' touches)
+                #           moves (its pan cancels its rows' touches): `touch_press`
             what = node.get("label") or node.get("name") or kind
             raise Refused(f"a {action.params.get('gesture')} on an element holding the "
                           f"control {what!s:.40}: XCTest puts its two fingers down at points "

@@ -146,12 +146,78 @@ def slide_press(down: Sequence[Spot], up: Sequence[Spot], up_at: tuple[float, fl
             return None
         item = control_at(up)
         return None if item is None else ("up", item)
-    if moved and any(s.scrolls or s.type in SCROLLERS for s in down):
+    return _held_through(down, up_at)
+
+
+def _held_through(down: Sequence[Spot], up_at: tuple[float, float]) -> Pressed | None:
+    """A moving finger on a control: pressed when no scroll view around it took the moves
+    (it cancels its content's touches) and the finger lifted within the control's reach."""
+    if any(s.scrolls or s.type in SCROLLERS for s in down):
         return None  # the scroll view took the touch and cancelled the control's
     control = control_at(down)
     if control is None or not _reaches(down[control].frame, *up_at):
         return None
     return "down", control
+
+
+TOP_EDGE_PT = 40.0
+"""A slide down from above this y opens Notification Center or Control Center."""
+BOTTOM_EDGE_PT = 40.0
+"""A slide up from this close to the bottom goes home (or closes Control Center)."""
+LEFT_EDGE_PT = 20.0
+"""A slide right from this close to the left edge goes back (the navigation's edge pan)."""
+EDGE_TRAVEL_PT = 60.0
+"""How far a slide from an edge must travel for the system to take it."""
+
+
+def system_slide(screen: tuple[float, float, float, float], down_at: tuple[float, float],
+                 up_at: tuple[float, float]) -> bool:
+    """A one-finger slide the system takes from a screen edge before any control under the
+    finger sees it: down from the top edge (Notification Center, Control Center), up from the
+    bottom edge (home), right from the left edge (back). The simulator plays these as such
+    (`sim/gestures.drag`), never as a press of the tab or icon the finger went down on."""
+    left, top, width, height = screen
+    (x0, y0), (x1, y1) = down_at, up_at
+    dx, dy = x1 - x0, y1 - y0
+    vertical = abs(dy) >= abs(dx)
+    return ((y0 - top < TOP_EDGE_PT and vertical and dy > EDGE_TRAVEL_PT)
+            or (y0 >= top + height - BOTTOM_EDGE_PT and vertical and dy < -EDGE_TRAVEL_PT)
+            or (x0 - left < LEFT_EDGE_PT and not vertical and dx > EDGE_TRAVEL_PT))
+
+
+def touch_press(down: Sequence[Spot], up: Sequence[Spot], down_at: tuple[float, float],
+                up_at: tuple[float, float], moved: bool, fingers: int = 1) -> Pressed | None:
+    """What a touch presses, by UIKit's rules: THE rule by which the simulated iPhone plays
+    every gesture that may press a control and the bridge logs it (a press is logged as a
+    tap of what it pressed, or refused where the log could not name it). None: nothing.
+
+    * One finger: `slide_press` (one that never moved past the slop is a tap of what it went
+      down on: a tap, a double tap, a hold, `tapWithNumberOfTaps` of one finger), but for a
+      slide the system takes from a screen edge (`system_slide`), which presses nothing.
+    * Several fingers down together that stay (`twoFingerTap`, `tapWithNumberOfTaps` of two
+      fingers, a touch chain's fingers tapping together): None. The simulator takes none; a
+      phone may hand a button one of the touches, so the log names a tap of several fingers
+      (`press_count` None: the checks neither count it nor rule it out).
+    * Several that move (a pinch, a rotate, a touch chain's fingers sliding together): the
+      finger that went down on a control presses it when it lifts within reach (a UIButton
+      takes one touch), unless a list around the control takes the fingers' moves (its pan
+      cancels its content's touches, as it does for one finger). A menu's item picks no
+      finger of several.
+
+    Args:
+        down: the path from the root (the screen) to the element under where the finger went
+            down (for several fingers, the one judged: the first, or each in turn).
+        up: the same for where it lifted.
+        down_at: where it went down (screen points).
+        up_at: where it lifted.
+        moved: it went further than `PRESS_SLOP_PT` from where it went down at some time.
+        fingers: how many fingers were down together.
+    """
+    if fingers > 1:
+        return _held_through(down, up_at) if moved else None
+    if moved and down and system_slide(down[0].frame, down_at, up_at):
+        return None
+    return slide_press(down, up, up_at, moved)
 
 
 SCROLL_TOUCH_SHARE = 0.75

@@ -27,7 +27,16 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from phoneshell.presses import PRESS_SLOP_PT, Pressed, Spot, slide_press
+from phoneshell.presses import (
+    BOTTOM_EDGE_PT,
+    EDGE_TRAVEL_PT,
+    LEFT_EDGE_PT,
+    PRESS_SLOP_PT,
+    TOP_EDGE_PT,
+    Pressed,
+    Spot,
+    touch_press,
+)
 from phoneshell.sim import app_switch, layout
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.apps.springboard import BUNDLE_ID as SPRINGBOARD
@@ -39,11 +48,12 @@ from phoneshell.typed_keys import DELETES, typed, up_to_return
 if TYPE_CHECKING:
     from phoneshell.sim.phone import Phone
 
-TOP_EDGE = 40
-"""A drag starting above this y is a top-edge drag (real phones need y near 0)."""
-BOTTOM_EDGE = 40
-LEFT_EDGE = 20
-MIN_TRAVEL = 60
+TOP_EDGE = TOP_EDGE_PT
+"""A drag starting above this y is a top-edge drag (real phones need y near 0). The edges and
+travel are `presses.system_slide`'s, by which the bridge logs such a drag as no press."""
+BOTTOM_EDGE = BOTTOM_EDGE_PT
+LEFT_EDGE = LEFT_EDGE_PT
+MIN_TRAVEL = EDGE_TRAVEL_PT
 """Shorter drags are not gestures (a finger that barely moved)."""
 CONTROL_CENTER_FROM = 0.7
 """A top-edge drag this far across (or more) opens Control Center, as on a Face ID iPhone."""
@@ -249,13 +259,13 @@ def spots(path: list[Node]) -> list[Spot]:
 
 
 def presses(phone: Phone, move: Drag) -> Pressed | None:
-    """What a drag would press on the screen shown, by UIKit's rules (`phoneshell.presses`);
-    None: it slides, scrolls or pages."""
+    """What a drag would press on the screen shown, by the rule the bridge logs it by
+    (`presses.touch_press`); None: it slides, scrolls, pages or makes a system gesture."""
     root = phone.screen().root
     down = hit_path(root, move.from_x, move.from_y)
     moved = move.wandered or math.hypot(move.dx, move.dy) > PRESS_SLOP_PT
-    return slide_press(spots(down), spots(hit_path(root, move.to_x, move.to_y)),
-                       (move.to_x, move.to_y), moved)
+    return touch_press(spots(down), spots(hit_path(root, move.to_x, move.to_y)),
+                       (move.from_x, move.from_y), (move.to_x, move.to_y), moved)
 
 
 def _slide_press(phone: Phone, move: Drag) -> bool:

@@ -4,15 +4,16 @@ WDA's scroll by direction (`/wda/element/:uuid/scroll`, `/wda/scroll`) is not an
 scroll: XCUIElement+FBScrolling drags inside the element's own visible frame
 (`presses.scroll_drags`), so on a button each drag presses it (UIKit's touchUpInside: the finger
 went down on it and lifted inside it). A pinch or rotate puts XCTest's first finger on the
-element, and a button there takes that finger and fires. The bridge logs (or refuses) the same
-presses by the same rules (`bridge/slides.py`).
+element, and a button there takes that finger and fires, unless a list around it takes the
+fingers' moves. Both follow `presses.touch_press`, the rule the bridge logs (or refuses) the
+same presses by (`bridge/slides.py`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from phoneshell.presses import control_at, scroll_drags
+from phoneshell.presses import scroll_drags, touch_press
 from phoneshell.sim import gestures
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.ui import Node, hit_path
@@ -42,12 +43,15 @@ def scroll_by_drags(phone: Phone, node: Node, direction: str, distance: float) -
 
 
 def pinch_presses(phone: Phone, node: Node) -> None:
-    """A pinch or rotate on an element: its first finger goes down at the element's hit point,
-    and a button there (a UIButton takes one touch) fires when it lifts within the element, as
-    XCTest's fingers do; a pinch of anything else changes nothing modelled."""
+    """A pinch or rotate on an element: XCTest's first finger goes down at the element's hit
+    point and its fingers move; what that presses is `presses.touch_press`'s rule for fingers
+    that move together, the one the bridge logs (and refuses) pinches by: a button there
+    (a UIButton takes one touch) fires when the finger lifts within the element, unless a list
+    around it takes the fingers' moves (Settings' rows stay put); a pinch of anything else
+    changes nothing modelled."""
     point = gestures.hit_point(phone, node)
     if phone.locked or point is None:
         return
-    path = hit_path(phone.screen().root, *point)
-    if control_at(gestures.spots(path)) is not None:
+    path = gestures.spots(hit_path(phone.screen().root, *point))
+    if touch_press(path, path, point, point, moved=True, fingers=2) is not None:
         gestures.tap(phone, *point)
