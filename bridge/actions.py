@@ -1,22 +1,23 @@
 """Classify an admitted WebDriverAgent request: a read (forwarded unlogged) or an action.
 
-Pure: a function of the canonical request (`gate.Canonical`), so every route's classification
-is a unit test. The rules that keep the log honest: a WDA route that can change the phone and is
-not a named action is an `other` action (params {"route": path}), logged like any other; GET and
-OPTIONS never act and are forwarded unlogged; `DELETE /session/:sid` is a `terminate` (real WDA
-terminates the session's app when it closes a session, `shouldTerminateApp` being on by
-default). Every body field an action is logged by is read with the type WDA reads it with, and
-a field of another type (a number sent as a string, a list of characters holding a number, both
-`value` and `text`) is refused (`gate.Refused`), never guessed: WDA would coerce it one way and
-the log would say another. So is a touch the log could not name by what it touches: a tap with
-neither a point nor an element (WDA touches the middle of the app), a point offset from an
-element that lands outside its frame (`Aiming.placed`), a pinch or rotate of the whole app, a
-swipe at a point; and a touch chain holding more than one gesture (`pointer.py`, `chains.py`).
-Durations in params are seconds, whatever unit the route took. A request that would keep the
-phone busy longer than a gesture or a task's typing needs (a hold, a drag at a crawl, a novel
-typed) is refused too (`limits.py`), and so is a button named by a usage page or usage WDA
-would read as another (12.0, 48.4). A new session's capabilities and WDA's settings are read in
-`sessions.py`.
+Pure: a function of the canonical request (`gate.Canonical`), so every route's classification is a
+unit test. The rules that keep the log honest: a WDA route that can change the phone and is not a
+named action is an `other` action (params {"route": path}), logged like any other; GET and OPTIONS
+never act and are forwarded unlogged; `DELETE /session/:sid` is a `terminate` (real WDA terminates
+the session's app when it closes a session, `shouldTerminateApp` being on by default). Every body
+field an action is logged by is read with the type WDA reads it with, and a field of another type
+(a number sent as a string, a list of characters holding a number, a `value` and a `text` spelling
+different texts) is refused (`gate.Refused`), never guessed: WDA would coerce it one way and the
+log would say another. So is a touch the log could not name by what it touches: a tap with neither
+a point nor an element (WDA touches the middle of the app), a point offset from an element that
+lands outside its frame (`Aiming.placed`), a pinch or rotate of the whole app, a swipe at a point;
+and a touch chain holding more than one gesture (`pointer.py`, `chains.py`). Durations in params
+are seconds, whatever unit the route took. A request that would keep the phone busy longer than a
+gesture or a task's typing needs (a hold, a drag at a crawl, a novel typed) is refused too
+(`limits.py`), and so is a button named by a usage page or usage WDA would read as another (12.0,
+48.4). A new session's capabilities and WDA's settings are read in `sessions.py`. A keyboard
+dismiss by key names is logged as the tap on the one key they press, or refused
+(`dismissed_keys.py`).
 """
 
 from __future__ import annotations
@@ -41,10 +42,11 @@ from bridge.opened_urls import check_open_url
 from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
 from bridge.request_body import Body, Handler
 from bridge.sessions import check_launch_extras, session_action, settings_action
+from phoneshell.keyboard_dismiss import DISMISS_VIA
 from phoneshell.presses import TAPS_GESTURE
 from phoneshell.records import ActionKind
 from phoneshell.wda_routes import NOTIFICATION_WAIT_S, is_input, match_parts
-from phoneshell.xcui import ALERT_PRESSES, HOME_BUTTON_HID, SIDE_BUTTON_HID
+from phoneshell.xcui import HOME_BUTTON_HID, SIDE_BUTTON_HID
 
 
 def _app(kind: ActionKind, via: str | None = None) -> Handler:
@@ -135,16 +137,22 @@ def _count_taps(b: Body) -> tuple[int, int]:
 def _alert(gesture: str) -> Handler:
     """WDA's alert routes press a button of the alert on screen, by name or by WDA's rule for
     the route: aimed at it (`Aim` "alert"), so the log and the refusals name what was pressed."""
-    aim: Aim = "alert" if gesture in ALERT_PRESSES else "none"
-    return lambda b, _: Classified("tap", _params(gesture=gesture, button=b.text("name")), aim)
+    return lambda b, _: Classified("tap", _params(gesture=gesture, button=b.text("name")), "alert")
+
+
+def _dismiss_keyboard(b: Body, _: tuple[str, ...]) -> Classified:
+    """`/wda/keyboard/dismiss` presses the keyboard's keys `keyNames` names until it goes
+    (`phoneshell.keyboard_dismiss`), and reads nothing else (no `name`). The names travel with
+    the action, unlogged (a letter may be one of a password's), for the recorder to find the key
+    they press on the screen known (`Aiming.placed`) and log the press as a tap on it; without
+    names an iPhone's WDA presses nothing."""
+    return Classified("tap", _params(gesture=DISMISS_VIA),
+                      key_names=tuple(b.strings("keyNames") or ()))
 
 
 def _typing(via: str) -> Handler:
     def handle(b: Body, ids: tuple[str, ...]) -> Classified:
-        if "value" in b.data and "text" in b.data:
-            # WDA types `value` and ignores `text`; a reader taking `text` would log other keys.
-            raise Refused("the body has both 'value' and 'text': send one")
-        text = "" if via == "clear" else b.typed("value") or b.typed("text") or ""
+        text = "" if via == "clear" else b.typed_text(element=via == "element")
         check_typing(text, b.num("frequency"))
         element = ids[0] if ids else None
         aim: Aim = "element" if element else "focus" if via in ("keys", "alert") else "none"
@@ -223,7 +231,7 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("wda", "element", ":id", "forceTouch"), _tap("force_touch")),
     (("alert", "accept"), _alert("alert_accept")),
     (("alert", "dismiss"), _alert("alert_dismiss")),
-    (("wda", "keyboard", "dismiss"), _alert("keyboard_dismiss")),
+    (("wda", "keyboard", "dismiss"), _dismiss_keyboard),
     (("wda", "keys"), _typing("keys")),
     (("element", ":id", "value"), _typing("element")),
     (("element", ":id", "clear"), _typing("clear")),

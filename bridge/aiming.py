@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from bridge.classified import Classified, pt
 from bridge.context import RunContext
 from bridge.custody import Break, Custody
+from bridge.dismissed_keys import dismiss_pressed
 from bridge.gate import Refused
 from bridge.hits import blocker, check_typed_into, element_in, hit_point, is_element
 from bridge.limits import SCREEN_SLACK_PT, outside
@@ -176,13 +177,18 @@ class Aiming:
         """A touch on an element at an offset from its frame's top-left corner (`offset_x`,
         `offset_y`: WDA's x and y with an element, `targetWithXyCoordinatesFromRequest`) as the
         touch at the point of the screen it lands on, logged and aimed as a tap at that point
-        is (what lies there is what the phone acts on); any other action as it is.
+        is (what lies there is what the phone acts on); a keyboard dismiss by key names as the
+        tap on the key it presses (`dismissed_keys`); any other action as it is.
 
         Raises:
             Refused: the element's frame cannot be read (the phone would not find it either),
                 or the point lies outside it: the element named is then not what the touch
-                lands on, and the log would name one for the other.
+                lands on, and the log would name one for the other; a dismiss whose key names
+                the log could not name one key for (`dismissed_keys.dismiss_pressed`).
         """
+        if action.key_names:  # WDA's keyboard dismiss: the key it presses, as a tap on it
+            known = self.custody.known
+            return dismiss_pressed(action, known.tree if known.page is not None else None)
         dx, dy = action.params.get("offset_x"), action.params.get("offset_y")
         if not isinstance(dx, (int, float)) or not isinstance(dy, (int, float)):
             return action

@@ -43,6 +43,9 @@ class Classified:
     """For several fingers down together, every finger but the one logged, each as its own
     one-finger action: each must be aimed at what the logged one is (the log names one target
     an action), and none may touch what the bridge refuses."""
+    key_names: tuple[str, ...] = ()
+    """For WDA's keyboard dismiss, the `keyNames` it presses keys by: never logged (a letter may
+    be one of a password's); the recorder logs the key they press instead (`Aiming.placed`)."""
 
     @property
     def attribute_route(self) -> str:

@@ -56,9 +56,51 @@ class Body:
         if value is None or isinstance(value, str):
             return value
         # WDA joins a list's items by their descriptions, so [1, "a"] types "1a".
-        what = "a list holding " + ", ".join(sorted({json_type(v) for v in value})) \
-            if isinstance(value, list) else json_type(value)
-        raise Refused(f"{key!r} must be a string or a list of strings, not {what}")
+        raise Refused(f"{key!r} must be a string or a list of strings, not {_described(value)}")
+
+    def typed_text(self, element: bool) -> str:
+        """The text a typing route types, read as WDA reads it.
+
+        An element's value (`element`) types `value`, or `text` when the body has no `value`
+        (`handleSetValue`: value ?: text); `/wda/keys` and an alert's text read `value` only.
+        Selenium 4 sends both, `text` the string and `value` its characters: admitted when they
+        spell the same text, which is then what is typed whichever WDA reads.
+
+        Raises:
+            Refused: `value` and `text` spell different texts (WDA types one, a reader of the
+                log or the request may take the other), or a keys or alert route given only
+                `text` (WDA types nothing of it, and the log would say it did).
+        """
+        value, text = self.typed("value"), self.typed("text")
+        if "value" in self.data and "text" in self.data and value != text:
+            raise Refused("the body has a 'value' and a 'text' that spell different texts: WDA "
+                          "types 'value', and a reader taking 'text' would name other keys; "
+                          "send one, or both spelling the same text")
+        if "value" not in self.data and "text" in self.data and not element:
+            raise Refused("this route types 'value' only, and its body has only 'text', which "
+                          "WDA would not type; send the keys as 'value'")
+        return (value if "value" in self.data else text) or ""
+
+    def strings(self, key: str) -> list[str] | None:
+        """A list of strings WDA reads as one (an NSArray it compares names against).
+
+        Raises:
+            Refused: not a list, or an item that is not a string (WDA would compare it with
+                every name and match none, or fail on it as a list).
+        """
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise Refused(f"{key!r} must be a list of strings, not {_described(value)}")
+        return value
+
+
+def _described(value: object) -> str:
+    """A body value's JSON type for a refusal: "a list holding number, string"."""
+    if isinstance(value, list):
+        return "a list holding " + ", ".join(sorted({json_type(v) for v in value}))
+    return json_type(value)
 
 
 Handler = Callable[[Body, tuple[str, ...]], Classified]
