@@ -4,16 +4,16 @@ Read from the audit log's actions of phase `agent` (pure: never touches a device
 **editing** begins at a tap on a text input or the first keystroke into it (a `type`, or a tap
 on the keyboard: the field is then the one the bridge saw with focus, `Action.field`, for the
 phone focuses some by itself: Spotlight's, a new note's body, a search opened ready to type),
-and lasts while the agent only types into it, taps the on-screen keyboard, scrolls what shows under
-it (`scrolls_in_place`) or hides the keyboard. Keystrokes
-are `type` actions (WDA's keys, an element's value) and taps on the keyboard's keys; a clear
-empties the field. Any other action ends the editing: a tap anywhere else (Cancel, a result, the
-field itself again), another field, a launch, home, a button, a URL, and a swipe that leaves the
-screen the field is on: a system edge's (Notification Center, Control Center, home, the app
-switcher, back), one that brought another app to the front, or one that goes sideways (a page's
-swipe back, a home screen's paging). That first other action is
-the editing's **end**: for a search, the tap that opened a result from its list while the
-search still showed it.
+and lasts while the agent only types into it, taps the on-screen keyboard, scrolls what shows
+under it (`scrolls_in_place`) or hides the keyboard. Keystrokes are `type` actions (WDA's keys,
+an element's value) and taps on the keyboard's keys (the key a keyboard dismiss pressed by name
+is one, logged as a tap on it); a clear empties the field. Any other action ends the editing: a
+tap anywhere else (Cancel, a result, the field itself again), another field, a launch, home, a
+button, a URL, and a swipe that leaves the screen the field is on: a system edge's (Notification
+Center, Control Center, home, the app switcher, back), one that brought another app to the
+front, or one that goes sideways (a page's swipe back, a home screen's paging). That first other
+action is the editing's **end**: for a search, the tap that opened a result from its list while
+the search still showed it.
 
 Typed text is read as XCTest's typeText reads it (`phoneshell.typed_keys`, the simulator's own
 table): "\\b" and "\\x7f" delete, "\\n" and "\\r" are Return, and every other character is
@@ -27,6 +27,13 @@ body) Return is a new line, never a send. A Return in a field of one line also e
 as on the phone (`typed_keys.up_to_return`, which the simulator types by): what follows in the
 same keystrokes is not that field's, and keys tapped after it type nothing there, until a
 keystroke is aimed at it again. A delete removes a composed character (`typed_keys.typed`).
+
+A failed action (`ok` false) is not read as one that changed nothing unless its route fails
+before acting (`FAILS_BEFORE_ACTING`: a tap, a swipe). WDA's keyboard dismiss presses the key it
+is named and then fails when the keyboard stays up (a letter, a note's Return): that key press
+counts as any other. Any other failure (typing that may have focused its field or typed part of
+its text, a clear that may have deleted part) ends the editing where it was: what the field
+holds is no longer known, and an editing after it begins as any does (the carry below).
 
 A field keeps what the agent typed into it across anything that only refocuses it (a tap on it
 mid-typing, a Return then a tap), as the phone does: an editing begins holding the text the
@@ -45,6 +52,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from phoneshell.audit import Action
+from phoneshell.keyboard_dismiss import pressed_then_failed
 from phoneshell.records import ELEMENT_MAX, Target, shortened
 from phoneshell.typed_keys import typed, up_to_return
 from phoneshell.xcui import (
@@ -68,6 +76,12 @@ switcher): the simulator's `BOTTOM_EDGE`."""
 SMALLEST_SCREEN_PT = 667
 """The smallest iPhone's height in points: the screen taken where the check is told none (the
 log holds no screen size; a check with the evidence passes the captured screen's)."""
+FAILS_BEFORE_ACTING = frozenset({"tap", "swipe"})
+"""Kinds whose failure (`ok` false) proves nothing happened: XCTest finds the element and its hit
+point, and WDA checks a gesture's arguments, before a finger goes down (a keyboard dismiss that
+pressed a key is the exception, `keyboard_dismiss.pressed_then_failed`). Any other failed action
+may have acted first: typing taps its element to focus it and may stop part way, a clear deletes
+in rounds before it gives up, a launch may bring the app up and then time out."""
 KEY_TEXT = {"space": " ", "delete": "\b"}
 """What the keyboard's named keys type, by name (the others, shift, more, emoji..., type
 nothing). iOS names a key for what it does and labels it for what it shows: the space key is
@@ -249,8 +263,10 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
              ) -> list[Editing]:
     """Every field's editing in the agent's turn, in order (see the module's docstring).
 
-    An action WDA refused (`ok` false) never reached the screen and changes nothing here. A
-    keystroke with no field resolved still counts, as typed into an unknown field. `screen_h`:
+    An action WDA failed (`ok` false) is read by what its route can do before failing (module
+    docstring): a tap or swipe did nothing, a keyboard dismiss's key press pressed its key, and
+    any other ends the editing. A keystroke with no field resolved still counts, as typed into
+    an unknown field. `screen_h`:
     the phone's height in points, where a swipe from near its bottom may leave the screen
     (`scrolls_in_place`); the smallest iPhone's when not known.
     """
@@ -275,8 +291,14 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
         return editing
 
     for action in actions:
-        if action.ok is False or (action.kind == "tap" and action.presses == 0):
-            continue  # it never reached the screen, or touched nothing (no tap of no finger)
+        if action.kind == "tap" and action.presses == 0:
+            continue  # it touched nothing (a tap of no finger)
+        if action.ok is False and not pressed_then_failed(action.kind, action.params):
+            # a tap or swipe failed before acting; any other may have acted first, so what the
+            # field holds is no longer known (module docstring)
+            if action.kind not in FAILS_BEFORE_ACTING:
+                close(action)
+            continue
         if action.kind == "type":
             key = _field_key(action)
             if current is None or current.key != key:
