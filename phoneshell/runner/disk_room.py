@@ -60,20 +60,20 @@ def make_room(run_dir: Path, folder: Path, whose: str, player: int) -> str:
         _IN_PLAY[player] = folder
         playing = set(_IN_PLAY.values())
     free = start = bounds.disk_free(folder)
-    given = 0
+    given, gave = 0, False
     if free < wanted():
         for scratch, earlier in _earlier(run_dir, playing):
             took, troubles = (_give_back_scratch(earlier) if scratch
                               else _give_back_outputs(earlier))
             now = bounds.disk_free(folder)
             if took or troubles:
-                given += max(0, now - free)
+                gave, given = True, given + max(0, now - free)
                 _note(earlier, scratch, max(0, now - free), troubles, whose, start)
             free = now
             if free >= wanted():
                 break
     short = bounds.no_room(folder, free)
-    if short and given:
+    if short and gave:
         short += (f", after the run gave back {given / (1 << 20):.1f} MiB it kept of earlier "
                   f"agents (their {NOTE})")
     return short
