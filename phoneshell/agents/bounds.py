@@ -11,11 +11,13 @@ limits, and the disk's free space against what its turn may take of it (a file i
 after unlinking it shows only there). The watch is always on: its bound is relative to the
 free space at the start of the turn, so a disk that starts nearly full is watched all the more
 closely, and one with less than the harness's own room (`HARNESS_ROOM_BYTES`) is refused before
-the agent starts, as the disk's fault, not the agent's. Over any of them, it is stopped, and
-what it wrote is deleted. The count and the deletion go by `walk` (by open folder, however deep,
-wide or long-named the tree): what the count cannot see is over the limits, and so is what the
-take-back after its turn could not take back (`agent_user.take_back`'s answer, which the command
-agent adds).
+the agent starts, as the disk's fault, not the agent's. That start comes after the run has given
+back what it kept of earlier agents (`runner.disk_room`): what an agent wrote within its limits
+is kept after its turn, and never counts against the rig or a later agent. Over any of them, it
+is stopped, and what it wrote is deleted. The count and the deletion go by `walk` (by open
+folder, however deep, wide or long-named the tree): what the count cannot see is over the
+limits, and so is what the take-back after its turn could not take back
+(`agent_user.take_back`'s answer, which the command agent adds).
 """
 from __future__ import annotations
 
@@ -40,7 +42,9 @@ HARNESS_ROOM_BYTES = 32 << 20
 """The free space the harness keeps on the disk holding the run to record an attempt after the
 agent's turn: its evidence and rows (a few MiB on a phone, less on the simulator) and the
 agent's own kept output (`OUTPUT_MAX_BYTES` twice at most). An agent's turn never takes it; a
-disk with less free before the turn is not the agent's doing (`no_room`)."""
+disk with less free before the turn, once the run gave back what it keeps of earlier agents
+(`runner.disk_room`), is not the agent's doing (`no_room`). A turn that took the disk to it
+leaves the next one short only by the harness's own writes: what the turn took is given back."""
 WATCH_S = 1.0
 READ_CHUNK = 1 << 16
 DRAIN_S = 1.0
@@ -103,7 +107,7 @@ def written(folder: Path) -> str:
 def no_room(folder: Path, free: int | None = None) -> str:
     """Why the disk holding `folder` has too little free space for an agent's turn ("" when
     it has room): less than `HARNESS_ROOM_BYTES`, before the agent did anything (`free`: its
-    free space, when already read)."""
+    free space, when already read, after what the run could give back)."""
     free = disk_free(folder) if free is None else free
     if free >= HARNESS_ROOM_BYTES:
         return ""
