@@ -56,27 +56,37 @@ def make_room(run_dir: Path, folder: Path, whose: str, player: int) -> str:
     """Before the turn of the attempt in `folder` (`whose`: "TASK attempt N", played by the rig
     `player`), give back what the run keeps of earlier agents while the disk has less free than
     `wanted`; why the disk is still short of the harness's room ("" when it is not)."""
+    # held throughout: a phone whose attempt starts meanwhile (its folder made, its turn not
+    # yet begun) waits here before its turn, so nothing its agent writes is given back
     with _IN_PLAY_LOCK:
         _IN_PLAY[player] = folder
-        playing = set(_IN_PLAY.values())
-    free = start = bounds.disk_free(folder)
-    given, gave = 0, False
-    if free < wanted():
-        for scratch, earlier in _earlier(run_dir, playing):
-            took, troubles = (_give_back_scratch(earlier) if scratch
-                              else _give_back_outputs(earlier))
-            now = bounds.disk_free(folder)
-            if took or troubles:
-                gave, given = True, given + max(0, now - free)
-                _note(earlier, scratch, max(0, now - free), troubles, whose, start)
-            free = now
-            if free >= wanted():
-                break
+        free, given, gave = _give_back(run_dir, folder, whose, set(_IN_PLAY.values()))
     short = bounds.no_room(folder, free)
     if short and gave:
         short += (f", after the run gave back {given / (1 << 20):.1f} MiB it kept of earlier "
                   f"agents (their {NOTE})")
     return short
+
+
+def _give_back(run_dir: Path, folder: Path, whose: str,
+               playing: set[Path]) -> tuple[int, int, bool]:
+    """Give back, oldest first, until the disk has `wanted` free: its free space then, the
+    bytes that came back, and whether anything was given back."""
+    free = start = bounds.disk_free(folder)
+    given, gave = 0, False
+    if free >= wanted():
+        return free, given, gave
+    for scratch, earlier in _earlier(run_dir, playing):
+        took, troubles = (_give_back_scratch(earlier) if scratch
+                          else _give_back_outputs(earlier))
+        now = bounds.disk_free(folder)
+        if took or troubles:
+            gave, given = True, given + max(0, now - free)
+            _note(earlier, scratch, max(0, now - free), troubles, whose, start)
+        free = now
+        if free >= wanted():
+            break
+    return free, given, gave
 
 
 def _earlier(run_dir: Path, playing: set[Path]) -> Iterator[tuple[bool, Path]]:
