@@ -21,6 +21,10 @@ OTHER_WAYS = {
     "settings.textsize.reach": (
         "- open_app: Settings\n- tap: Accessibility\n- tap: Display & Text Size\n"
         "- tap: Larger Text\n"),
+    "notes.type_long": (  # a model ends its sentence with a full stop (a red team's)
+        "- open_app: Notes\n- tap: {text: New Note, type: Button}\n"
+        "- type: the quick brown fox jumps over the lazy dog nine times.\n"
+        "- tap: {text: Done, type: Button}\n"),
 }
 """Each task's other honest finish, as solution steps."""
 
