@@ -25,6 +25,7 @@ ALLOWED = ("phoneshell.records", "phoneshell.errors", "phoneshell.xcui", "phones
            "phoneshell.http_request",  # its request side (body framing, WDA's error shape)
            "phoneshell.presses",  # what a slide presses, shared with the simulator
            "phoneshell.typed_keys",  # what typed keys do, shared with the simulator and checks
+           "phoneshell.keyboard_dismiss",  # which keys WDA's dismiss presses, shared likewise
            "phoneshell.pasteboard",  # which controls reach the pasteboard, shared with xcui
            "phoneshell.lasting")  # what an action would change beyond the attempt: the refusals
 
