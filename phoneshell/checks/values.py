@@ -10,8 +10,9 @@ word such as "Fine" is not taken); a percentage as %, ％, "percent", "per cent"
 value that is one number with a unit (57°, 87%) is what the question asks for, so a bare
 number in an answer that writes no degrees or percentage anywhere is read in the value's unit
 ("87" names 87%), unless a unit of another measure follows it ("5 hours"); read so for the
-hedging rules too, "57 or 58" is two temperatures. A heading (274° W) is also named by its
-point alone ("West", "W") when the answer writes no heading number.
+hedging rules too, "57 or 58" is two temperatures. A heading (274° W) is named by its number;
+its point may be left out or written in words, never given alone (eight points: a guess names
+one in eight headings).
 
 An answer *hedges* when it also names another candidate of the value's kind, so it would pass
 whichever candidate was right (docs/checks.md, "Answers that hedge"):
@@ -101,8 +102,9 @@ def numbers(text: str) -> list[Number]:
 
 EITHER = " | "
 """How a probe writes a value the device shows in two notations a tap apart ("MQ163LL/A |
-A3256", About's Model Number: part number and regulatory model number): an answer names it by
-either, or both, for both are this phone's."""
+A3256", About's Model Number: the part number the row shows, then the regulatory model number
+a tap shows): the first answers; the others are this phone's too, so naming them besides it is
+no hedge, but alone they answer nothing (`answer._notations` says why)."""
 
 BARE_READ = ("°", "%")
 """The units a bare number is read in when the value has one (see the module docstring)."""
@@ -170,17 +172,15 @@ def _heading(want: str) -> str:
 def names(answer: str, want: str) -> bool:
     """Whether `answer` names `want`: each number of it as a number with its unit, the rest as
     whole words (ignoring case). A compass point after a number ("274° W") is the number's: an
-    answer may leave it out or write it in words ("274 degrees west"), not name another; or
-    give the point alone ("West"), when it writes no number of degrees."""
+    answer may leave it out or write it in words ("274 degrees west"), not name another, and
+    never give it alone ("West" is one heading in eight, so a guess would name it as often)."""
     wanted = numbers(want)
     if not wanted:
         return _whole(want.strip(), answer)
     read = said(answer, want)
-    point = _heading(want)
-    if point and not any(n.unit == "°" for n in read):
-        return points_named(_words(answer)) == {point}
     if not all(any(w.same(s) for s in read) for w in wanted):
         return False
+    point = _heading(want)
     if point:
         named = points_named(_words(answer))
         if named and point not in named:  # another point only (several: a hedge's)
@@ -191,8 +191,12 @@ def names(answer: str, want: str) -> bool:
 def misnamed(answer: str, want: str) -> str:
     """Why `answer` does not name `want` when the notation is the reason (the number written
     with another unit, without one beside numbers that have one, or inside a word; a heading's
-    other point); "" when it is not."""
+    point alone, or another point); "" when it is not."""
     read = said(answer, want)
+    point, named = _heading(want), points_named(_words(answer))
+    if point and named and not any(n.unit == "°" for n in read):
+        return (f"it names the point {'/'.join(sorted(named))} without the heading's degrees; "
+                f"a point alone is one heading in eight")
     for wanted in numbers(want):
         if any(wanted.same(n) for n in read):
             continue
@@ -207,7 +211,6 @@ def misnamed(answer: str, want: str) -> str:
         for word in re.findall(r"[\w./-]+", answer):
             if re.search(rf"(?<![\d.]){digits}(?![\d.])", word) and _WORD.search(word):
                 return f"its {digits} is part of the word {word!r}, not a number"
-    point, named = _heading(want), points_named(_words(answer))
     if point and named and named != {point}:
         return f"it names the point(s) {'/'.join(sorted(named))}; the heading's is {point}"
     return ""

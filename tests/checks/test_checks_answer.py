@@ -138,13 +138,13 @@ def heading_answered(answer: str, shown: str = "274° W") -> bool:
 
 
 @pytest.mark.parametrize("answer", ["274° W", "274 degrees west", "West, 274°", "274°",
-                                    "Pointing 274° west", "274°W", "It reads 274° (W)", "west"])
+                                    "Pointing 274° west", "274°W", "It reads 274° (W)"])
 def test_a_heading_may_be_written_in_words_or_without_its_point(answer: str) -> None:
     assert heading_answered(answer)
 
 
 @pytest.mark.parametrize("answer", ["274° E", "274 degrees north-west", "274°E", "270° W",
-                                    "east", "27° W"])
+                                    "east", "27° W", "west"])
 def test_a_heading_with_another_point_or_number_fails(answer: str) -> None:
     assert not heading_answered(answer)
 

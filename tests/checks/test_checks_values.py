@@ -1,5 +1,5 @@
 """How answers name values, as an honest agent writes them: the notations people use for units,
-a bare number where the question fixes the unit, a heading by its compass point; and every
+a bare number where the question fixes the unit, a heading by its number; and every
 one of them still a hedge when it names a second value of the kind."""
 
 from __future__ import annotations
@@ -72,31 +72,40 @@ def test_a_bare_number_beside_numbers_with_units_is_not_the_value() -> None:
     assert not passed and "part of the word '57Fx'" in detail, detail
 
 
-@pytest.mark.parametrize("answer", ["West", "W", "west", "It's pointing west", "274", "274 W",
-                                    "274° West", "West (274°)", "274 degrees"])
-def test_a_heading_is_named_by_its_point_or_its_number_alone(answer: str) -> None:
+@pytest.mark.parametrize("answer", ["274", "274 W", "274° West", "West (274°)", "274 degrees",
+                                    "274 degrees west"])
+def test_a_heading_is_named_by_its_number_with_its_point_or_without(answer: str) -> None:
     passed, detail = graded("compass_heading", "274° W", answer)
     assert passed, detail
 
 
+@pytest.mark.parametrize("answer", ["West", "W", "west", "It's pointing west", "Due West"])
+def test_a_point_alone_does_not_name_a_heading(answer: str) -> None:
+    """Red team 58: a blind "West" passed 49 headings in 360 (13.6%), the eight points being
+    few; the task asks for degrees, and the detail says the number was missing."""
+    passed, detail = graded("compass_heading", "274° W", answer)
+    assert not passed and "without the heading's degrees" in detail, detail
+
+
 @pytest.mark.parametrize("answer", ["East", "Northwest", "NW", "West or North-West", "W, E",
-                                    "270", "West, 280°"])
+                                    "270", "West, 280°", "274° E"])
 def test_a_heading_by_another_point_or_two_fails(answer: str) -> None:
     passed, detail = graded("compass_heading", "274° W", answer)
     assert not passed, detail
 
 
-def test_a_point_alone_says_which_point_was_wanted() -> None:
-    passed, detail = graded("compass_heading", "274° W", "East")
+def test_another_point_says_which_point_was_wanted() -> None:
+    passed, detail = graded("compass_heading", "274° W", "274° E")
     assert not passed and "it names the point(s) E; the heading's is W" in detail, detail
 
 
-def test_a_point_alone_within_the_drift_of_a_boundary() -> None:
-    """The agent read 292° W and said West; the capture read 293° NW a moment later: West was
-    what the phone showed within the compass's drift, North-West too, but not South."""
-    assert graded("compass_heading", "293° NW", "West")[0]
-    assert graded("compass_heading", "293° NW", "Northwest")[0]
-    assert not graded("compass_heading", "293° NW", "South")[0]
+def test_a_heading_within_the_drift_of_a_boundary_keeps_its_own_point() -> None:
+    """The agent read 292° W; the capture read 293° NW a moment later: 292° W is what the phone
+    showed within the compass's drift, 292° NW never was, and a point alone is no reading."""
+    assert graded("compass_heading", "293° NW", "292° W")[0]
+    assert graded("compass_heading", "293° NW", "293° northwest")[0]
+    assert not graded("compass_heading", "293° NW", "292° S")[0]
+    assert not graded("compass_heading", "293° NW", "West")[0]
 
 
 def test_answer_contains_reads_notations_the_same_way() -> None:
