@@ -82,7 +82,8 @@ def answer_matches_device(check: Check, evidence: Evidence) -> Finding:
     harness probe at capture (e.g. `probe: settings_value`, `text: General > About > Model
     Number` reads that row of Settings > General > About), compared as `answer_contains`
     compares, hedging included. The expected answer is never written in the task, so the check
-    holds on any phone. Fails when the value could not be read."""
+    holds on any phone. A value read in two notations a tap apart is answered by the one shown
+    without a tap; a compass heading by its number. Fails when the value could not be read."""
     read = evidence.read(check.text_of("probe"), check.text)
     what = check.text or check.text_of("probe")
     if read is None or read.value is None or not read.value.strip():
@@ -94,7 +95,7 @@ def answer_matches_device(check: Check, evidence: Evidence) -> Finding:
     if claim is None or not claim.answer.strip():
         return Finding(False, f"the agent gave no answer; the device shows {what} = {want!r}",
                        unproven="" if claim else "the agent made no claim")
-    finding = _either(claim.answer, want)
+    finding = _notations(claim.answer, want)
     for near in () if finding.holds else _drifted(check.text_of("probe"), want):
         nearby = _judge(claim.answer, near, f"{near!r}")
         if nearby.holds:  # the agent read it a moment before the capture did
@@ -103,14 +104,21 @@ def answer_matches_device(check: Check, evidence: Evidence) -> Finding:
     return Finding(finding.holds, f"the device shows {what} = {want!r}; {finding.detail}")
 
 
-def _either(answer: str, want: str) -> Finding:
-    """`_judge` for a device value read in one notation or in two (`EITHER`): the answer names
-    one of them, and the other is no hedge."""
-    notations = tuple(n.strip() for n in want.split(EITHER) if n.strip())
-    findings = [_judge(answer, n, f"{want!r}" if len(notations) == 1 else
-                       " or ".join(repr(m) for m in notations),
-                       same=tuple(m for m in notations if m != n)) for n in notations]
-    return next((f for f in findings if f.holds), findings[0])
+def _notations(answer: str, want: str) -> Finding:
+    """`_judge` for a device value read in one notation or several (`EITHER`): the answer must
+    name the first, the notation the screen shows without a tap. The others are this phone's
+    too, so naming them besides it is no hedge, but alone they answer nothing: a tap on About's
+    Model Number shows the regulatory model number (A3256), which every iPhone 17 Pro of a
+    region shares (four values in the simulator, one on a rig of one model), so a constant
+    guess after a blind tap would name it on a quarter of phones or all of them."""
+    first, *others = [n.strip() for n in want.split(EITHER) if n.strip()]
+    finding = _judge(answer, first, repr(first), same=tuple(others))
+    alone = next((o for o in others if names(answer, o)), None)
+    if finding.holds or alone is None or names(answer, first):
+        return finding
+    return Finding(False, f"answer {shorten(answer)!r} names {alone!r}, the notation a tap "
+                          f"shows, which many phones share, so it shows no reading; wanted "
+                          f"{first!r}, the notation the row shows (the other may go beside it)")
 
 
 DRIFT_DEGREES = 2

@@ -73,7 +73,8 @@ def _row_value(page: PageSource, label: str) -> str | None:
 
 TAPPED_NOTATIONS = ("Model Number",)
 """Rows a tap switches to another notation of the same value (Model Number: the part number
-MQ163LL/A, then the regulatory model number A3256), both the phone's own answer."""
+MQ163LL/A, then the regulatory model number A3256). Both are read, the row's own first: it
+answers; the other may be named beside it (`answer._notations`)."""
 
 
 def _other_notation(phone: Phone, page: PageSource, row: str, value: str) -> str:
@@ -92,7 +93,7 @@ def settings_value(phone: Phone, arg: str) -> str:
     """The value of a Settings row, by path: `General > About > Model Number` opens General,
     then About, and reads the row "Model Number" (scrolling down to it if needed), as a fresh
     Settings shows it, whatever the agent tapped; a row a tap shows in another notation
-    (`TAPPED_NOTATIONS`) is read in both, "MQ163LL/A | A3256"."""
+    (`TAPPED_NOTATIONS`) is read in both, the row's own first: "MQ163LL/A | A3256"."""
     *pages, row = [part.strip() for part in arg.split(">")]
     page = fresh_app(phone, SETTINGS, *(Step("tap", p) for p in pages))
     for _ in range(SCROLLS):

@@ -1,8 +1,10 @@
 """About's Model Number row switches, when tapped, between the part number (MQ163LL/A) and the
 regulatory model number (A3256, the iPhone 17 Pro's), as on a phone, until the page is left.
-The probe reads both off a fresh Settings, whatever the agent left the row showing, and the task
-takes either: an agent that tapped the row and answered what it showed, before or after, passes;
-a model number of another phone, or two part numbers, fails."""
+The probe reads both off a fresh Settings, whatever the agent left the row showing. The part
+number answers, the regulatory one beside it: alone it is no reading, for every iPhone 17 Pro of
+a region shows it (red team 58: a blind "A3522" after a tap passed 28% of simulated phones, and
+would pass every phone of a one-model US rig). A model number of another phone, or two part
+numbers, fails."""
 
 from __future__ import annotations
 
@@ -72,19 +74,27 @@ def graded(answer: str) -> tuple[bool, str]:
     return result.passed, result.detail
 
 
-@pytest.mark.parametrize("answer", ["MQ163LL/A", "A3256", "a3256", "MQ163LL/A (A3256)",
-                                    "The model number is A3256"])
-def test_either_notation_of_this_phone_answers(answer: str) -> None:
+@pytest.mark.parametrize("answer", ["MQ163LL/A", "mq163ll/a", "MQ163LL/A (A3256)",
+                                    "The model number is MQ163LL/A; A3256 after a tap"])
+def test_the_part_number_answers_with_the_other_notation_beside_it_or_not(answer: str) -> None:
     passed, detail = graded(answer)
     assert passed, detail
 
 
+@pytest.mark.parametrize("answer", ["A3256", "a3256", "The model number is A3256"])
+def test_the_notation_a_tap_shows_alone_answers_nothing(answer: str) -> None:
+    passed, detail = graded(answer)
+    assert not passed and "names 'A3256', the notation a tap shows" in detail, detail
+    assert "wanted 'MQ163LL/A'" in detail, detail
+
+
 @pytest.mark.parametrize("answer", ["A3257", "MQ164LL/A", "MQ163LL/A or MQ164LL/A",
-                                    "A3256 or A3257", "MQ163LL/B"])
+                                    "A3256 or A3257", "MQ163LL/B", "MQ163LL/A or A3257"])
 def test_another_phones_number_or_a_guess_fails(answer: str) -> None:
     passed, detail = graded(answer)
     assert not passed, detail
-    assert "'MQ163LL/A' or 'A3256'" in detail or "hedges" in detail, detail
+    assert "name 'MQ163LL/A'" in detail or "wanted 'MQ163LL/A'" in detail \
+        or "hedges" in detail, detail
 
 
 AGENT = textwrap.dedent("""
@@ -103,9 +113,10 @@ AGENT = textwrap.dedent("""
 
 
 @pytest.mark.parametrize("which", ["before", "after"])
-def test_an_agent_that_tapped_the_row_is_graded_by_what_it_saw(tmp_path: Path, which: str) -> None:
+def test_an_agent_that_tapped_the_row_is_graded_by_the_part_number(tmp_path: Path,
+                                                                    which: str) -> None:
     """Through the CLI: the agent taps the row, leaves it showing A3256, and answers the part
-    number it read first or the model number it shows now; both are this phone's."""
+    number it read first (passes) or the model number it shows now (fails, saying why)."""
     agent = tmp_path / "agent.py"
     agent.write_text(AGENT)
     with SimServer() as sim:
@@ -116,9 +127,10 @@ def test_an_agent_that_tapped_the_row_is_graded_by_what_it_saw(tmp_path: Path, w
              "--run-id", "R",
              "--agent", f"command:{sys.executable} {agent} {which}"],
             capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == (0 if which == "before" else 1), done.stdout + done.stderr
     results = (tmp_path / "runs/R/results.jsonl").read_text()
     (row,) = [json.loads(line) for line in results.splitlines()]
     answer = next(c for c in row["checks"] if c["kind"] == "answer_matches_device")
-    assert row["passed"] and answer["passed"], answer["detail"]
-    assert ("'MQ163LL/A'" if which == "before" else "'A3256'") in answer["detail"]
+    assert row["passed"] == answer["passed"] == (which == "before"), answer["detail"]
+    assert ("names 'MQ163LL/A'" if which == "before" else "the notation a tap shows") \
+        in answer["detail"], answer["detail"]
