@@ -32,14 +32,13 @@ from phoneshell.device.probes import (
     stop_app,
 )
 from phoneshell.device.steps import screen_signature
-from phoneshell.device.wholes import LISTS, Listed, _in_table, _whole_rows
+from phoneshell.device.wholes import LISTS, Listed, _in_table, _whole_rows, unplaced
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
 
 CONTACTS, CALENDAR = "com.apple.MobileAddressBook", "com.apple.mobilecal"
 SEARCH = Step.tap_on("Search", "Button")
 """Calendar's search (the magnifier in its bar), which lists the events."""
-NO_RESULTS = frozenset({"no results", "no events"})
 TABLE, COVERS = "XCUIElementTypeTable", ("XCUIElementTypeToolbar", "XCUIElementTypeKeyboard")
 Texts = Callable[[PageSource, list[Element]], list[str]]
 
@@ -82,7 +81,7 @@ def _rows(phone: Phone, bundle_id: str, what: str, *steps: Step,
     else:
         raise Overflow(f"{what} runs on past {SCROLLS} screens; cannot read it")
     stop_app(phone, bundle_id)
-    return tuple(r for r in seen if r.strip().lower() not in NO_RESULTS)
+    return unplaced(seen)  # an empty list's "No Results" (Calendar), "No Contacts"
 
 
 @LISTS.register("contacts")

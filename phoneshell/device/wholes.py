@@ -16,6 +16,11 @@ a person would, and never deleting anything:
   Reminders' search lists completed reminders too, so its counts are some of this whole. A
   reminder edited keeps its place, so the whole list is needed, not its top.
 
+An empty list shows a placeholder where its rows would be ("No Reminders" on the simulated
+iPhone's Completed list, "No Notes"); it is no item (`unplaced`). Read as one, an empty
+Completed list held one row where its tile counted none, and the whole came back as its count
+alone: a reminder deleted and another added then read as nothing changed.
+
 Each may leave its app up for a search counted next in it (`probes.searched`): Notes on its
 list, Reminders back on its lists, where the search field is.
 """
@@ -23,7 +28,7 @@ list, Reminders back on its lists, where the search field is.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from phoneshell.device.alarms import ends_on_screen
@@ -55,6 +60,11 @@ CELL, TOOLBAR = "XCUIElementTypeCell", "XCUIElementTypeToolbar"
 NOTES_LIST = f"{NOTES}{LISTED}"
 """What the notes count tells `Phone.leave` when it leaves Notes' list up for a search."""
 NOTES_SHOWN = re.compile(r"(\d+) Notes?")
+EMPTY = re.compile(r"No(?: [^\W\d_][\w'’]*){1,3}", re.IGNORECASE)
+"""What a list shows in place of rows when it has none: "No Reminders", "No Notes", "No Results"
+on the simulated iPhone (Reminders' lists, Notes' list, Calendar's search); iOS words Contacts',
+Clock's and Phone's alike ("No Contacts", "No Alarms", "No World Clocks", "No Recents"; not
+verified on iOS 26, so any "No" and up to three words is taken)."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +92,14 @@ def run_listed(phone: Phone, name: str, arg: str, leave_open: bool = False) -> L
         return running(phone, name, arg, leave_open, LISTS.lookup(name))
     rows = running(phone, name, arg, leave_open, ROWS.lookup(name))
     return Listed(len(rows), rows)
+
+
+def unplaced(rows: Sequence[str], count: int | None = None) -> tuple[str, ...]:
+    """`rows` without an empty list's placeholder: a lone row whose first text reads "No
+    <things>" (`EMPTY`), in a list whose count, where it shows one, is 0. A lone item so named
+    in a list counted as holding one stays an item."""
+    lone = len(rows) == 1 and EMPTY.fullmatch(rows[0].split(" | ", 1)[0].strip())
+    return () if lone and count in (None, 0) else tuple(rows)
 
 
 def listed_by(name: str) -> bool:
@@ -117,7 +135,8 @@ def notes_listed(phone: Phone, arg: str) -> Listed:
              and page.inside(e, "Toolbar")]
     if not shown:
         raise ProbeError(f"Notes' list shows no count of its notes; it shows {page.summary()}")
-    rows = tuple(row_texts(page, row) for row in _whole_rows(page, _toolbar_top(page)))
+    rows = unplaced([row_texts(page, row) for row in _whole_rows(page, _toolbar_top(page))],
+                    shown[0])
     if leaving_open():
         phone.leave(NOTES_LIST)  # the search counted next starts from this list
     else:
@@ -159,9 +178,9 @@ def reminders_listed(phone: Phone, arg: str) -> Listed:
         raise ProbeError(f"Reminders shows no All list with its count; it shows "
                          f"{page.summary()}")
     run_steps(phone, [ALL])
-    rows = _all_rows(phone)
+    rows = _all_rows(phone, open_count)
     run_steps(phone, [BACK, COMPLETED])
-    done = _all_rows(phone)
+    done = _all_rows(phone, done_count)
     if done_count is None:  # a tile without its count (unverified on iOS 26): its rows say
         if done is None:
             raise ProbeError("Reminders' Completed tile shows no count and its list runs on "
@@ -189,14 +208,15 @@ def reminders(phone: Phone, arg: str) -> int:
     return reminders_listed(phone, arg).count
 
 
-def _all_rows(phone: Phone) -> tuple[str, ...] | None:
-    """The rows of the open list, top to bottom, scrolling to its end (None: too long)."""
+def _all_rows(phone: Phone, count: int | None) -> tuple[str, ...] | None:
+    """The rows of the open list, top to bottom, scrolling to its end, without the placeholder
+    an empty one shows where its tile counts `count` (`unplaced`); None: too long."""
     page = phone.page()
     bottom = _toolbar_top(page)
     seen = [row_texts(page, row) for row in _whole_rows(page, bottom)]
     for _ in range(SCROLLS):
         if ends_on_screen(page, bottom, _in_table(page)) or not scrolled_down(phone):
-            return tuple(seen)
+            return unplaced(seen, count)
         page = phone.page()
         try:
             seen = merge_scrolled(seen, [row_texts(page, r) for r in _whole_rows(page, bottom)])
@@ -205,4 +225,5 @@ def _all_rows(phone: Phone) -> tuple[str, ...] | None:
     return None
 
 
-__all__ = ["LISTS", "NOTES_LIST", "REMINDERS_LISTS", "Listed", "listed_by", "run_listed"]
+__all__ = ["LISTS", "NOTES_LIST", "REMINDERS_LISTS", "Listed", "listed_by", "run_listed",
+           "unplaced"]

@@ -34,6 +34,7 @@ from phoneshell.device.probes import (
 )
 from phoneshell.device.steps import run_steps
 from phoneshell.device.timers import left_key, open_tab
+from phoneshell.device.wholes import unplaced
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
@@ -91,7 +92,7 @@ def world_clock_rows(phone: Phone, arg: str) -> tuple[str, ...]:
         phone.leave(left_key(WORLD_TABS))  # the deleting after may start from this tab
     else:
         stop_app(phone, CLOCK)
-    return tuple(city for city in seen if arg.lower() in city.lower())
+    return tuple(city for city in unplaced(seen) if arg.lower() in city.lower())
 
 
 @probe("world_clocks")
