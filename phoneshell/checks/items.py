@@ -15,6 +15,11 @@ An item has no id a screen shows, so "shown as it was" is what its row shows (a 
 date and first words): an edit that changes none of that is not seen. Rows fewer than their
 count are the top of a list kept most recently edited first (Notes): an item edited or made
 moves to the top and pushes the rest down, so the top screen is compared with that in mind.
+
+Counts alone are never compared where rows were read before the agent: a collection read row
+by row before and only counted after (a list that no longer adds up to its count, or runs on
+past what the probe scrolls) is a reason (`rows_lost`), since an item deleted and another made
+keeps the count. Without rows before, the counts are all there is to compare.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from collections.abc import Sequence
 
 from phoneshell.evidence import Evidence, ProbeReading
 
-__all__ = ["items_changed", "listing_changed", "whole_changed", "whole_reading"]
+__all__ = ["items_changed", "listing_changed", "rows_lost", "whole_changed", "whole_reading"]
 
 ITEMS = {"notes": ("note", "notes"), "reminders": ("reminder", "reminders"),
          "alarms": ("alarm", "alarms"), "world_clocks": ("city", "cities"),
@@ -38,6 +43,16 @@ its row reads as before (a note whose edit lies below the line its row shows).""
 
 def _one(reading: ProbeReading) -> str:
     return ITEMS.get(reading.whole or reading.name, ("item", "items"))[0]
+
+
+def rows_lost(reading: ProbeReading) -> str:
+    """Why `reading` cannot be compared item by item though its rows were read before the
+    agent: after, it was only counted ("" when its rows were read both times, or not before)."""
+    if reading.rows_before is None or reading.rows_after is not None or reading.after is None:
+        return ""
+    many = ITEMS.get(reading.name, ("item", "items"))[1]
+    return (f"the {many} could no longer be read row by row, only counted ({reading.after}), "
+            "where each was read before the agent: what became of each cannot be told")
 
 
 def _unshown(rows: Sequence[str], count: int, among: Sequence[str], among_count: int,
@@ -84,6 +99,8 @@ def whole_changed(whole: ProbeReading) -> str:
     they were after it ("" when they are, or its rows or counts are not known)."""
     if whole.before is None or whole.after is None:
         return ""
+    if lost := rows_lost(whole):
+        return f"{whole.name} as a whole: {lost}"
     gone = _gone(whole, max(0, whole.after - whole.before))
     if gone is None:
         return ""
@@ -99,6 +116,8 @@ def items_changed(reading: ProbeReading, whole: ProbeReading | None) -> str:
     Evidence that predates rows and wholes shows nothing, and grades as it did."""
     if reading.before is None or reading.after is None:
         return ""
+    if lost := rows_lost(reading):
+        return lost
     change, one = reading.after - reading.before, _one(reading)
     if change == 0:
         gone, new = _gone(reading, 0), _new(reading, 0)
@@ -133,6 +152,8 @@ def _against_whole(reading: ProbeReading, whole: ProbeReading | None, change: in
                 "cannot be told from an existing one changed" if change else
                 f"{reading.whole}, the whole it counts some of, {why}, so whether the rest of "
                 f"the {reading.whole} was left alone cannot be told")
+    if lost := rows_lost(whole):
+        return f"{whole.name} as a whole: {lost}"
     moved = whole.after - whole.before
     if change == 0:  # what was counted is the same: nothing else of the whole may have changed
         said = listing_changed(whole)
@@ -157,7 +178,8 @@ def listing_changed(whole: ProbeReading) -> tuple[str, ...]:
     """What is gone from, or new in, a whole collection between its two readings, as far as
     its rows show (every row; or, fewer rows than the count, the top of a list kept most
     recently edited first): each a reason for a person, none when nothing is seen changed (or
-    the counts are not known)."""
+    the counts are not known). Rows read before and not after are a reason (`rows_lost`):
+    counts alone are not compared then."""
     if whole.before is None or whole.after is None:
         return ()
     one, many = ITEMS.get(whole.name, ("item", "items"))
@@ -165,7 +187,7 @@ def listing_changed(whole: ProbeReading) -> tuple[str, ...]:
     said = ([f"the {many} went from {whole.before} to {whole.after}"]
             if whole.after != whole.before else [])
     if before is None or after is None:
-        return tuple(said)
+        return (*said, *filter(None, [rows_lost(whole)]))
     if len(before) == whole.before and len(after) == whole.after:  # both whole: every row
         gone, new = Counter(before) - Counter(after), Counter(after) - Counter(before)
         said += [f"the {one} {row!r} is gone or changed" for row in gone.elements()]
