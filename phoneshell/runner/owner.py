@@ -25,7 +25,13 @@ put back: that is said, loudly, there and when the run ends. Whatever stays chan
 later attempts are compared with (`OwnerWatch.known`; the run's start stays in
 `OwnerWatch.start`), so no later agent is blamed for it. A collection found, by a task's own
 count before its agent, changed since it was last known (a read after a teardown that failed)
-is taken as it is, and said, without blame.
+is taken as it is, and said, without blame; a count without its rows is not taken so.
+
+Losing sight fails closed: a collection read at the run's start that cannot be read after an
+attempt, or was read row by row and is now only counted (an item deleted and another made keeps
+the count), fails that attempt. What is found changed after the next attempt whose agent had
+its app in front fails that one too (it may be its doing): else an agent could blind the watch
+in one attempt and harm unseen in the next.
 
 The owner's settings are watched likewise (`settings_changed`): the log says which settings
 the agent changed; the teardown's set-back, which reads each on the phone after the attempt,
@@ -104,6 +110,20 @@ def _reading(name: str, was: Count, now: Count) -> ProbeReading:
 
 def _same(was: Count, now: Count) -> bool:
     return was.value == now.value and was.rows == now.rows
+
+
+def _unread(name: str, known: Count, found: Count) -> str:
+    """Why collection `name`, known as `known`, cannot be compared as `found` after an attempt
+    ("" when it can): not read at all, or read row by row before and only counted now (a count
+    alone does not see one item deleted and another made)."""
+    if found.value is None:
+        return (f"the owner's {name} could not be read after the teardown ({found.why}), "
+                "though the run read them before: what the agent did to them cannot be checked")
+    if found.rows is None and known.rows is not None:
+        return (f"the owner's {name} could no longer be read row by row after the teardown, "
+                f"only counted ({found.value}), though the run read each of them before: what "
+                "the agent did to them cannot be checked")
+    return ""
 
 
 def _settled(name: str, task: Task, evidence: Evidence | None, teardown: Teardown) -> bool:
@@ -223,11 +243,9 @@ class OwnerWatch:
         read: dict[str, tuple[str, ...]] = {}  # the rows read after the attempt
         for name in ask:
             found = now[_need(name)]
-            if found.value is None:  # read at the run's start: its agent left them unreadable
+            why = _unread(name, self.known[name], found)
+            if why:  # read at the run's start: its agent left them unreadable, or less so
                 self.doubt[name] = who
-                why = (f"the owner's {name} could not be read after the teardown ({found.why}), "
-                       "though the run read them before: what the agent did to them cannot be "
-                       "checked")
                 blame.append(why)
                 lines.append(why)
                 continue
@@ -237,11 +255,10 @@ class OwnerWatch:
                 self.doubt.pop(name, None)
                 continue
             what = f"the owner's {name} changed: {', '.join(changed)}"
-            if name in self.doubt:  # maybe an earlier attempt's, whose after was not read
+            if name in self.doubt:  # an earlier attempt's, whose after was not read, or this one's
                 what += (f" (since {self.doubt.pop(name)}, after whose teardown they could not "
-                         "be read: not blamed)")
-            else:
-                blame.append(what)
+                         "be read, and this agent had their app in front: it may be its doing)")
+            blame.append(what)
             lines.append(f"{what}; {self._put_back(name, self.known[name], found, who)}")
         if edited and edited in map(alarm_label, read.get("alarms", (edited,))):
             self.hidden.append(f"alarms ({edited!r})")  # no row says it: nothing saves it again
@@ -282,8 +299,8 @@ class OwnerWatch:
     def _seen_before(self, name: str, count: Count, who: str, lines: list[str]) -> None:
         """The task's own count before the agent found `name` changed since last known: taken
         as it is, and said (not this agent's doing)."""
-        if _same(self.known[name], count):
-            return
+        if _same(self.known[name], count) or _unread(name, self.known[name], count):
+            return  # a count without its rows is not taken for rows known: the read after decides
         changed = listing_changed(_reading(name, self.known[name], count))
         lines.append(f"before the agent the owner's {name} were not as last known ("
                      f"{', '.join(changed) or 'rows read differently'}): not this agent's doing; "
@@ -305,9 +322,10 @@ class OwnerWatch:
         except (ProbeError, StepError, DeviceError) as exc:
             done = f"putting them back failed: {exc}"
         again = take_counts(self.rig, [_need(name)])[_need(name)]
-        if again.value is None:
+        if _unread(name, was, again):
             self.doubt[name] = who
-            return f"{done}; they could not be read again after: {again.why}"
+            return (f"{done}; they could not be read again after"
+                    f"{f': {again.why}' if again.value is None else ', only counted'}")
         self.known[name] = again
         left = listing_changed(_reading(name, was, again))
         if left:
@@ -371,8 +389,13 @@ def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, st
     found = take_counts(rig, [_need(n) for n in rest]) if rest else {}
     unread = [f"{n} ({found[_need(n)].why})" for n in rest if found[_need(n)].value is None]
     have.update({n: found[_need(n)] for n in rest if found[_need(n)].value is not None})
-    line = (f"the owner's {', '.join(unread)} could not be read before the run, so what its "
-            "agents do to them is not checked" if unread else "")
+    counted_only = [n for n in sorted(have) if have[n].rows is None]
+    line = "; ".join(filter(None, [
+        f"the owner's {', '.join(unread)} could not be read before the run, so what its agents "
+        "do to them is not checked" if unread else "",
+        f"the owner's {', '.join(counted_only)} could only be counted before the run, not read "
+        "row by row, so one of them deleted and another made is not seen" if counted_only
+        else ""]))
     return OwnerWatch(rig, have), line
 
 
