@@ -3,11 +3,13 @@
 The tab bar's buttons are "World Clock", "Alarms", "Stopwatch" and "Timers" (iOS 17 and later
 spell the last "Timers"); the selected one has "Selected" among its traits and value "1", as on
 iOS. Like a phone, Clock reopens on the last tab used, even after a terminate (kept in its store
-as `tab`); a new phone opens on World Clock, the first tab. The tabs live in their own
+as `tab`); a new phone opens on World Clock, the first tab. It also opens with the timer's
+wheels as they were set when it stopped (`keep`, `restore`: iOS state restoration, as Files'
+tab; inferred, see `clock_timers`). The tabs live in their own
 modules: `clock_world`, `clock_alarms` (with the Add/Edit Alarm sheet and its time picker),
 `clock_timers` (stopwatch and timers, driven by the phone's running clock) and `clock_lists`
 (swipe-to-delete rows shared by World Clock and Alarms). Cities, alarms, the stopwatch, the
-timer and the tab are kept in Clock's store; everything else is per launch.
+timer, the tab and the wheels are kept in Clock's store; everything else is per launch.
 """
 
 from __future__ import annotations
@@ -80,4 +82,15 @@ def on_drag(state: ClockState, host: Host, drag: Drag) -> bool:
     return False
 
 
-APP = register(AppModel(BUNDLE_ID, "Clock", ClockState, render, on_drag=on_drag))
+def keep(state: ClockState) -> str:
+    """What Clock saves of its screen as it stops: the timer's wheels."""
+    return timers.wheels_kept(state.timer)
+
+
+def restore(state: ClockState, kept: str) -> None:
+    """Open with the timer's wheels as `keep` saved them."""
+    timers.restore_wheels(state.timer, kept)
+
+
+APP = register(AppModel(BUNDLE_ID, "Clock", ClockState, render, on_drag=on_drag, keep=keep,
+                        restore=restore))

@@ -14,8 +14,13 @@ comparing sources does not mistake a tick for an effect.
 
 Like a phone, Clock keeps the stopwatch and the timer in its store (`stopwatch`: since, banked,
 splits; `timer`: ends, paused_left), as readings of the running clock, so both run on after
-Clock is terminated and show where they stand when it is opened again. The picker's wheels and
-the lap list's scroll are per launch: a new launch shows the default 15 minutes.
+Clock is terminated and show where they stand when it is opened again. The picker's wheels come
+back as they were set when Clock stopped (`wheels_kept`, `restore_wheels`: the phone keeps them
+with the screen an app restores, `apps.RESTORED`); a new phone shows 15 minutes. Inferred, not
+read off a phone: iOS Clock opens its Timers tab on the last duration it was set to, started or
+not (a red team's report; no dump shows it), and the pessimistic model is the one a harness
+must hold against: a duration an earlier attempt dialled is still there for the next. The lap
+list's scroll is per launch.
 """
 
 from __future__ import annotations
@@ -183,6 +188,21 @@ class TimerState:
     def duration_s(self) -> int:
         """What the wheels are set to, in seconds."""
         return self.hours.index * 3600 + self.minutes.index * 60 + self.seconds.index
+
+
+def wheels_kept(state: TimerState) -> str:
+    """The wheels as Clock saves them when it stops: "H:MM:SS" ("0:15:00")."""
+    return f"{state.hours.index}:{state.minutes.index:02d}:{state.seconds.index:02d}"
+
+
+def restore_wheels(state: TimerState, kept: str) -> None:
+    """Set a new launch's wheels to what `wheels_kept` saved (anything else: left at 15 min)."""
+    parts = kept.split(":")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return
+    h, m, s = (int(p) for p in parts)
+    if h < len(HOURS) and m < len(MINUTES) and s < len(SECONDS):
+        state.hours.index, state.minutes.index, state.seconds.index = h, m, s
 
 
 def countdown_text(seconds: float) -> str:
