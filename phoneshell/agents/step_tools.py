@@ -43,6 +43,7 @@ NO_TOOL: dict[str, str] = {
     "clean_notes": "setup and teardown only",
     "clean_alarms": "setup and teardown only",
     "delete_created": "teardown only",
+    "restore_timer": "teardown only",
 }
 """Step kinds no tool does, and why: a task whose reference finish uses one is one no model
 can pass."""

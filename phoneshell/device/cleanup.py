@@ -66,22 +66,28 @@ CELL = "XCUIElementTypeCell"
 KEPT = "kept"
 """The option `with_counts` binds the rows of the count before the agent under (JSON)."""
 MAX_SCROLLS = 20
+ROWS_FOR = {"clean_alarms": "alarms", "restore_timer": "timer_dialled"}
+"""Steps bound with the rows a count read before the agent, by the count's probe (its text is
+the step's scalar): the whole alarms list, and the timer's wheels."""
 
 
 def cleanup_counts(steps: Iterable[Step]) -> tuple[tuple[str, str], ...]:
-    """The (probe, text) counts that `delete_created` steps among `steps` need taken."""
-    return tuple((s.option("probe"), s.option("text")) for s in steps
-                 if s.kind == "delete_created")
+    """The (probe, text) counts that `delete_created` and `restore_timer` steps among `steps`
+    need taken (and that a teardown that ran clean leaves as they were before the agent)."""
+    return tuple((s.option("probe"), s.option("text")) if s.kind == "delete_created"
+                 else (ROWS_FOR[s.kind], s.arg) for s in steps
+                 if s.kind in ("delete_created", "restore_timer"))
 
 
 def with_counts(step: Step, counts: Readings,
                 rows: Mapping[tuple[str, str], tuple[str, ...]] | None = None) -> Step:
     """`step` with this attempt's counts of its probe bound in, and the rows its count before
     the agent was made of when the probe lists them (`probes.ROWS`): `delete_created` uses
-    them, and `clean_alarms` the alarms counted before the agent (which it spares); any other
-    step comes back as it is."""
-    if step.kind == "clean_alarms":
-        listed = (rows or {}).get(("alarms", ""))
+    them, `clean_alarms` the alarms counted before the agent (which it spares), and
+    `restore_timer` what the timer's wheels read (which it dials back to); any other step
+    comes back as it is."""
+    if step.kind in ROWS_FOR:
+        listed = (rows or {}).get((ROWS_FOR[step.kind], step.arg))
         return step if listed is None else replace(step, options=(
             *step.options, (KEPT, json.dumps(listed))))
     if step.kind != "delete_created":

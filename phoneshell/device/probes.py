@@ -230,7 +230,8 @@ def _search_field(page: PageSource) -> bool:
 SEARCHES = {"notes_titled": NOTES, "notes_containing": NOTES, "reminders_titled": REMINDERS}
 """The counts taken in an app's own search field, by the app."""
 COUNTED_IN = {**SEARCHES, "notes": NOTES, "reminders": REMINDERS, "alarms": CLOCK,
-              "clock_timers": CLOCK, "stopwatch": CLOCK, "world_clocks": CLOCK}
+              "clock_timers": CLOCK, "stopwatch": CLOCK, "world_clocks": CLOCK,
+              "timer_dialled": CLOCK}
 """The counts that may leave their app up for the next count in it, by the app: consecutive
 counts in one app share its launch (a search cleared and typed again, or typed into the list
 a whole count left: `searched`; another of Clock's tabs selected: `alarms.restart_clock`)."""

@@ -9,21 +9,29 @@ before the agent and after capture (`clock_timers`, `stopwatch`), and their tear
 before the attempt is left alone.
 
 Clock also reopens on the last tab used, so a task that asks for a tab selects another in its
-setup (`select_tab`), and a probe selects its own tab whatever Clock opened on.
+setup (`select_tab`), and a probe selects its own tab whatever Clock opened on. And it reopens
+with the timer's wheels at the duration they were last set to (inferred: `sim.apps.clock_timers`),
+so a task that asks for a duration counts the wheels at it before the agent (`timer_dialled`,
+with `none_before`: an earlier attempt's dial would pass an agent that only opens Clock), and
+its teardown dials them back to what that count read (`restore_timer`): the owner's duration
+stays theirs, and the next attempt starts from it.
 
-    clock_timers  timers running or paused: a Pause or Resume button each, on the Timers tab
-    stopwatch     1 when the stopwatch is not at zero (running: Stop; stopped: Reset), else 0
+    clock_timers   timers running or paused: a Pause or Resume button each, on the Timers tab
+    stopwatch      1 when the stopwatch is not at zero (running: Stop; stopped: Reset), else 0
+    timer_dialled  1 when the idle wheels read `arg` (H:MM:SS), else 0; its row: what they read
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from phoneshell.device.alarms import restart_clock, tab_buttons
-from phoneshell.device.cleanup import DELETERS
+from phoneshell.device.cleanup import DELETERS, kept_rows
 from phoneshell.device.phone import Phone
 from phoneshell.device.probes import CLOCK, ProbeError, leaving_open, probe, stop_app
-from phoneshell.device.steps import executes, still_left
+from phoneshell.device.steps import executes, run_step, still_left
+from phoneshell.device.wholes import LISTS, Listed
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
@@ -178,3 +186,137 @@ def _reset_stopwatch(phone: Phone, step: Step, text: str, n: int) -> None:
     if _buttons(page, ("Reset",)):  # stopped at once, a stopwatch may read zero already
         _tap_until(phone, step, "Reset", lambda p: not _buttons(p, NOT_AT_ZERO))
     stop_app(phone, CLOCK)
+
+
+DIALLED = "timer_dialled"
+UNITS = ("hour", "min", "sec")
+"""How each wheel's value names its unit ("0 hours", "1 hour", "15 min", "0 sec"): the set_picker
+wheel each is found by, hours first."""
+
+
+def _duration(text: str) -> tuple[int, int, int] | None:
+    """(hours, minutes, seconds) of "H:MM:SS", or None when `text` is not one."""
+    parts = text.strip().split(":")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return None
+    h, m, s = (int(p) for p in parts)
+    return (h, m, s) if m < 60 and s < 60 else None
+
+
+def _dial(page: PageSource) -> str | None:
+    """What the Timers tab's idle wheels read, as "H:MM:SS"; None when a timer running or
+    paused shows in their place.
+
+    Raises:
+        ProbeError: the tab shows neither, or wheels whose values name no unit of a timer.
+    """
+    wheels = sorted((e for e in page.on_screen() if e.type == WHEEL), key=lambda e: e.x)
+    if not wheels:
+        _running_timers(page)  # raises when no timer shows either
+        return None
+    found: dict[str, int] = {}
+    for wheel in wheels:
+        words = wheel.value.split()
+        unit = next((u for u in UNITS if len(words) == 2 and words[1].startswith(u)), None)
+        if unit is None or not words[0].isdigit() or unit in found:
+            break
+        found[unit] = int(words[0])
+    if len(wheels) != len(UNITS) or len(found) != len(UNITS):
+        raise ProbeError("Clock's Timers tab shows wheels that are not a timer's hours, minutes "
+                         f"and seconds: {', '.join(repr(w.value) for w in wheels)}")
+    return f"{found['hour']}:{found['min']:02d}:{found['sec']:02d}"
+
+
+@LISTS.register(DIALLED)
+def timer_dialled_listed(phone: Phone, arg: str) -> Listed:
+    """1 when Clock's Timers tab shows its wheels at `arg` (H:MM:SS), else 0 (another
+    duration, or a timer running or paused in their place: the `clock_timers` count's case);
+    and its row, what the wheels read whether counted or not (none when they do not show), for
+    `restore_timer` to dial back to."""
+    want = _duration(arg)
+    if want is None:
+        raise ProbeError(f"probe {DIALLED}: {arg!r} is not a duration written H:MM:SS "
+                         "(e.g. 0:05:00)")
+    page = open_tab(phone, Step("probe", DIALLED), TIMER_TABS)
+    reading = _dial(page)
+    if leaving_open():
+        phone.leave(left_key(TIMER_TABS))  # the timers count after it starts from this tab
+    else:
+        stop_app(phone, CLOCK)
+    if reading is None:
+        return Listed(0, ())
+    return Listed(int(_duration(reading) == want), (reading,))
+
+
+@probe(DIALLED)
+def timer_dialled(phone: Phone, arg: str) -> int:
+    """1 when Clock's Timers tab shows its wheels at `arg` (H:MM:SS), else 0."""
+    return timer_dialled_listed(phone, arg).count
+
+
+def wheel_values(reading: str) -> tuple[str, str, str]:
+    """The wheels' values that read "H:MM:SS", as the timer's wheels write them."""
+    h, m, s = (int(p) for p in reading.split(":"))
+    return (f"{h} hour" if h == 1 else f"{h} hours", f"{m} min", f"{s} sec")
+
+
+NEW_PHONE = "0:15:00"
+"""The duration a new phone's wheels show: what they are dialled to when the one before the
+agent is not known and they read the duration counted."""
+
+
+@executes("restore_timer")
+def restore_timer(phone: Phone, step: Step) -> None:
+    """Dial Clock's timer wheels back to what the `timer_dialled` count of duration `step.arg`
+    read before the agent (its row, bound in by the runner as the alarms are for
+    `clean_alarms`), each wheel that reads otherwise turned back (`set_picker`), then checked.
+    Nothing when the count was not taken (the agent never ran); see `dial_back`."""
+    dial_back(phone, step, step.arg, kept_rows(step))
+
+
+@DELETERS.register(DIALLED)
+def _dial_off(phone: Phone, step: Step, text: str, n: int) -> None:
+    """What `delete_created` (and the run's end, `runner.leftovers.delete_left`) does with
+    wheels found at `text`: dial them back to what was counted before, else off `text`."""
+    dial_back(phone, step, text, kept_rows(step) or Counter())
+
+
+def dial_back(phone: Phone, step: Step, goal: str, kept: Counter[str] | None) -> None:
+    """Dial the wheels to the reading in `kept` (the count's row before the agent); with none
+    there (the count found a timer running, or its reading is not known), only wheels that read
+    `goal` are dialled, to a new phone's duration (`NEW_PHONE`; 0:10:00 when that is `goal`):
+    the owner's is lost, and the wheels must not hand the task to the next attempt. Nothing
+    when `kept` is None (no count before the agent: it never ran).
+
+    Raises:
+        StepError: a timer runs in place of wheels to dial, or they did not come to read it.
+    """
+    if kept is None:
+        return
+    want = next(iter(kept), None)
+    if want is not None and _duration(want) is None:
+        raise _fail(step, f"the wheels before the agent read {want!r}, not a duration")
+    page = open_tab(phone, step, TIMER_TABS)
+    now = _dial_or_fail(page, step, want is not None)
+    if want is None and now is not None and _duration(now) == _duration(goal):
+        want = NEW_PHONE if goal != NEW_PHONE else "0:10:00"
+    if now is not None and want is not None and now != want:
+        for unit, was, value in zip(UNITS, wheel_values(now), wheel_values(want), strict=True):
+            if was != value:
+                run_step(phone, Step("set_picker", options=(("wheel", unit), ("value", value))))
+        now = _dial_or_fail(phone.page(), step, True)
+        if now != want:
+            raise _fail(step, f"the wheels read {now} after dialling back to {want}")
+    stop_app(phone, CLOCK)
+
+
+def _dial_or_fail(page: PageSource, step: Step, needed: bool) -> str | None:
+    """What the wheels read; None when a timer shows in their place and they are not
+    `needed`."""
+    try:
+        now = _dial(page)
+    except ProbeError as exc:
+        raise _fail(step, exc.message) from exc
+    if now is None and needed:
+        raise _fail(step, "a timer runs in place of the wheels: they cannot be dialled back")
+    return now

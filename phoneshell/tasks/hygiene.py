@@ -60,7 +60,8 @@ def warn_uncleaned(f: NodeFile, teardown_node: Node, checks: Sequence[Check],
     hides the wheels every later timer task needs, and later attempts fail for it.
     """
     deleted = {(s.option("probe"), s.option("text")) for s in teardown
-               if s.kind == "delete_created"}
+               if s.kind == "delete_created"} | {
+                   ("timer_dialled", s.arg) for s in teardown if s.kind == "restore_timer"}
     for need in needs_of(checks):
         if need.what != "probe" or need.name not in DELETABLE \
                 or (need.name, need.arg) in deleted:

@@ -68,6 +68,9 @@ _add("alarms", "count", "Alarms in Clock's Alarms list; with `arg`, only those w
      "contains it (e.g. 7:30).", "alarms")
 _add("clock_timers", "count", "Timers running or paused in Clock: a Pause or Resume button each "
      "on its Timers tab.")
+_add("timer_dialled", "count", "1 when Clock's Timers tab shows its wheels at the duration `arg` "
+     "(H:MM:SS, e.g. 0:05:00), else 0 (another duration, or a timer running in their place); "
+     "its row is what the wheels read, for `restore_timer`.")
 _add("stopwatch", "count", "1 when Clock's stopwatch is not at zero (running, or stopped with time "
      "on it), else 0.")
 _add("world_clocks", "count", "Cities in Clock's World Clock list; with `arg`, only those whose "

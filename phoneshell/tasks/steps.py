@@ -24,7 +24,7 @@ bridge refuses them: `bridge.actions.LASTING_BUTTONS`)."""
 ANSWER_STEPS = ("answer", "answer_read")
 """The steps that end a solution with its answer: a text, or what the screen shows."""
 DELETABLE = ("notes_titled", "notes_containing", "reminders_titled", "safari_tabs",
-             "clock_timers", "stopwatch", "alarms", "world_clocks")
+             "clock_timers", "stopwatch", "alarms", "world_clocks", "timer_dialled")
 """Count probes whose growth `delete_created` knows how to delete (phoneshell/device/cleanup)."""
 
 
@@ -195,6 +195,13 @@ _add(StepKind("clean_notes", "Delete the notes runs left behind: every note Note
 _add(StepKind("clean_alarms", "Delete alarms a run left behind (unnamed, one-off, switched "
               "off), so Clock does not slow down over many runs.", bare=True,
               lists=("setup", "teardown")))
+_add(StepKind("restore_timer", "Dial Clock's timer wheels back to what the `timer_dialled` count "
+              "of this duration read before the agent (Clock reopens on the duration last set, "
+              "so the next attempt and the owner find theirs); when it found them at this "
+              "duration or none (a timer ran), off it to a new phone's 15 minutes.",
+              scalar=Param("duration", "str", "The duration the count reads the wheels at, "
+                           "H:MM:SS (the check's `text`), e.g. `0:05:00`.", required=True),
+              lists=("teardown",)))
 _add(StepKind("delete_created", "Delete what the agent added to a count (the task's side-effect "
               "probe, counted before the agent and after capture): as many as it grew by, newest "
               "first, through the app's own UI; nothing when it did not grow.",

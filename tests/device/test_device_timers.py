@@ -1,6 +1,8 @@
 """Clock's stopwatch and timers on the simulated iPhone: the `clock_timers` and `stopwatch`
 counts, `delete_created` cancelling or resetting only what an attempt started, and
-`select_tab`."""
+`select_tab`; and the timer's wheels, which Clock reopens where they were last set (as,
+inferred, on iOS): the `timer_dialled` count, with its row, and `restore_timer` dialling them
+back to what that count read before the agent."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 import pytest
 from sources import El, source
 
-from phoneshell.device import Phone, run_step, with_counts
+from phoneshell.device import Phone, run_listed, run_step, run_steps, with_counts
 from phoneshell.device.alarms import _alarms_tab, _on_alarms
 from phoneshell.device.probes import ProbeError, run_probe
 from phoneshell.device.timers import _running_timers, _selected, _stopwatch_going
@@ -168,3 +170,67 @@ def test_the_alarms_count_and_cleaning_take_the_tab_bar_s_alarms_only() -> None:
     in_the_bar = PageSource.parse(source(
         El("TabBar", label="Tab Bar", children=(named_like_a_tab,)), bundle=CLOCK))
     assert _alarms_tab(in_the_bar) is not None and _on_alarms(in_the_bar)
+
+
+DIALLED = "timer_dialled"
+
+
+def dial(phone: Phone, minutes: int) -> None:
+    """What a person does: open Clock's Timers tab, turn the minutes wheel, quit Clock."""
+    run_steps(phone, [Step("launch", CLOCK), Step("select_tab", "Timers"),
+                      Step("set_picker", options=(("wheel", "min"), ("value", f"{minutes} min"))),
+                      Step("terminate", CLOCK)])
+
+
+def restore(goal: str, rows: tuple[str, ...] | None) -> Step:
+    bare = Step("restore_timer", goal, file="t.yaml", line=9)
+    return with_counts(bare, {}, None if rows is None else {(DIALLED, goal): rows})
+
+
+def test_clock_reopens_with_the_wheels_where_they_were_last_set(tmp_path: Path) -> None:
+    with clock_with(tmp_path) as (_, phone):
+        assert run_listed(phone, DIALLED, "0:15:00").rows == ("0:15:00",)  # a new phone's
+        dial(phone, 5)
+        listed = run_listed(phone, DIALLED, "0:05:00")
+    assert (listed.count, listed.rows) == (1, ("0:05:00",))
+
+
+def test_the_count_is_one_at_its_duration_only_and_its_row_is_the_reading(
+        tmp_path: Path) -> None:
+    with clock_with(tmp_path, restored_screen="1:30:00") as (_, phone):
+        at = run_listed(phone, DIALLED, "1:30:00")
+        off = run_listed(phone, DIALLED, "0:05:00")
+        with pytest.raises(ProbeError, match="H:MM:SS"):
+            run_listed(phone, DIALLED, "5 min")
+    assert (at.count, at.rows, off.count, off.rows) == (1, ("1:30:00",), 0, ("1:30:00",))
+
+
+def test_a_running_timer_shows_no_wheels_and_counts_none(tmp_path: Path) -> None:
+    # the clock_timers count decides whose the timer is; this one is not "not read"
+    running = {"ends": 1300.0, "paused_left": None}
+    with clock_with(tmp_path, timer=running, restored_screen="0:05:00") as (_, phone):
+        listed = run_listed(phone, DIALLED, "0:05:00")
+    assert (listed.count, listed.rows) == (0, ())
+
+
+def test_restore_timer_dials_back_to_the_reading_before_the_agent(tmp_path: Path) -> None:
+    with clock_with(tmp_path, restored_screen="0:20:00") as (sim, phone):
+        dial(phone, 5)
+        run_step(phone, restore("0:05:00", ("0:20:00",)))
+        assert sim.state()["foreground"] != CLOCK  # stopped, as every teardown step leaves it
+        assert run_listed(phone, DIALLED, "0:20:00").count == 1
+
+
+def test_wheels_left_at_the_duration_with_no_reading_go_to_a_new_phone_s(
+        tmp_path: Path) -> None:
+    # a Leftover: the count found them at the duration, so its row is not the owner's
+    with clock_with(tmp_path, restored_screen="0:05:00") as (_, phone):
+        run_step(phone, restore("0:05:00", ()))
+        assert run_listed(phone, DIALLED, "0:15:00").count == 1
+
+
+def test_restore_timer_does_nothing_when_no_count_was_taken(tmp_path: Path) -> None:
+    with clock_with(tmp_path, restored_screen="0:05:00") as (sim, phone):
+        run_step(phone, restore("0:05:00", None))
+        assert CLOCK not in sim.state()["running"]  # type: ignore[operator]
+        assert run_listed(phone, DIALLED, "0:05:00").count == 1

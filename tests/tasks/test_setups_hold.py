@@ -18,8 +18,9 @@ from attempt_rig import run_one
 
 from phoneshell.agents import make_agent
 from phoneshell.agents.base import AgentContext, AgentResult
-from phoneshell.device import Phone, run_steps
+from phoneshell.device import Phone, run_listed, run_steps
 from phoneshell.evidence import Claim
+from phoneshell.runner import AttemptPlan, open_rig, run_attempt
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
 
@@ -155,3 +156,67 @@ def test_reminders_counted_and_finished_from_the_list_an_earlier_agent_left(
     assert not leaver.skipped and leaver.outcome == "failed"
     row = run_one(sim, tmp_path, task, make_agent("solution"), 2).row
     assert row.outcome == "passed", row.skip_reason or row.checks
+
+
+OWNER_DIALS_20 = (Step("launch", CLOCK), Step("select_tab", "Timers"),
+                  Step("set_picker", options=(("wheel", "min"), ("value", "20 min"))),
+                  Step("terminate", CLOCK))
+"""The phone's owner sets the timer to 20 minutes before the run."""
+TIMER_TASKS = ("clock.timer.set_minutes", "clock.timer.set_hours_minutes", "clock.timer.set")
+"""Tasks that grade the timer's wheels, which Clock reopens at the duration last set."""
+
+
+def _dial(task: Task) -> tuple[Step, ...]:
+    """The task's reference finish up to its Start: the wheels at its duration, not started."""
+    return tuple(s for s in task.solution or () if not (s.kind == "tap" and s.arg == "Start"))
+
+
+def _after_the_dial(task: Task) -> Task:
+    """`task` finished by an agent that opens Clock and does only what the wheels left at the
+    task's duration leave to do: nothing, or tap Start."""
+    rest = tuple(s for s in task.solution or () if s.kind == "tap" and s.arg == "Start")
+    return replace(task, solution=(Step("open_app", "Clock"), *rest))
+
+
+@pytest.mark.parametrize("task_id", TIMER_TASKS)
+def test_a_timer_an_earlier_agent_dialled_does_not_pass_the_next_attempt(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task], task_id: str) -> None:
+    """Clock reopens with its wheels where they were last set: an agent that dials the duration
+    in one attempt hands the next one a finished task unless the teardown dials them back."""
+    task, phone = suite[task_id], Phone(sim.url, effect_timeout_s=0.5)
+    run_steps(phone, OWNER_DIALS_20)
+    dialler = run_one(sim, tmp_path, task, Leaver(_dial(task)), 1).row
+    assert not dialler.skipped, dialler.skip_reason
+    assert dialler.teardown is not None and dialler.teardown.ok, dialler.teardown
+    idle = run_one(sim, tmp_path, _after_the_dial(task), make_agent("solution"), 2).row
+    assert idle.outcome == "failed", f"the dial of attempt 1 was kept: {idle.checks}"
+    for attempt in (3, 4):  # the reference finish passes, again and again
+        row = run_one(sim, tmp_path, task, make_agent("solution"), attempt).row
+        assert row.outcome == "passed", row.skip_reason or row.checks
+    assert run_listed(phone, "timer_dialled", "0:20:00").count == 1, "the owner's is lost"
+
+
+def test_wheels_an_earlier_agent_left_at_the_duration_fail_the_attempt(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """One rig, as a run: an agent of another Clock task dials 5 minutes and nothing sets them
+    back; the next attempt at a five-minute task is the agents' doing, failed, not a skip an
+    agent could make at will; its teardown dials them off, so the one after passes."""
+    task, other = suite["clock.timer.set_minutes"], suite["clock.tab.timers"]
+    installed = frozenset(str(b) for b in sim.state()["installed"])  # type: ignore[union-attr]
+    agents = [(task, make_agent("solution")), (other, Leaver(_dial(task))),
+              (task, make_agent("solution")), (task, make_agent("solution"))]
+    with open_rig(sim.url, tmp_path, effect_timeout_s=0.5) as rig:
+        rows = [run_attempt(AttemptPlan("r1", tmp_path / "r1", t, n, installed), rig, a).row
+                for n, (t, a) in enumerate(agents, 1)]
+    # the second is clock.tab.timers, whose Timers tab the dial leaves up: its own pass
+    assert [r.outcome for r in rows] == ["passed", "passed", "failed", "passed"], rows
+    assert "an earlier attempt's agent left them" in rows[2].error, rows[2].error
+
+
+def test_the_owner_s_wheels_at_the_duration_are_not_scored(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    phone = Phone(sim.url, effect_timeout_s=0.5)
+    run_steps(phone, (*OWNER_DIALS_20[:2], Step("set_picker", options=(
+        ("wheel", "min"), ("value", "5 min"))), OWNER_DIALS_20[-1]))
+    row = run_one(sim, tmp_path, suite["clock.timer.set_minutes"], make_agent("solution")).row
+    assert row.skipped and "timer_dialled('0:05:00') counted 1" in row.skip_reason, row
