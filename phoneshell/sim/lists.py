@@ -70,6 +70,9 @@ class Row:
     silent: bool = False
     """A tap does something the row does not announce: no Button trait (About's Model Number,
     which a tap switches to the regulatory model number, has none in the dump)."""
+    accessory: tuple[str, Handler] | None = None
+    """A Button of its own at the row's right end, with what it does (a Wi-Fi network's or a
+    Bluetooth device's "More Info")."""
 
     @property
     def ident(self) -> str:
@@ -129,7 +132,8 @@ def cell(row: Row, frame: Rect) -> Node:
                     key=f"row:{row.ident}",
                     children=(wrap(_switch_row(row, frame, frame.x + 16), 2, frame),))
     x, y, w, h = frame.x, frame.y, frame.width, frame.height
-    texts = _texts(row, frame, x + 16, x + w - (30 if row.chevron else 16))
+    texts = _texts(row, frame, x + 16, x + w - (30 if row.chevron else 54 if row.accessory
+                                                 else 16))
     label = f"{row.title}, {row.detail}" if row.detail else row.title
     content: Sequence[Node] = texts
     if row.detail:
@@ -149,6 +153,9 @@ def cell(row: Row, frame: Rect) -> Node:
         kids.append(Node("Button", Rect(x + w - 36, y + (h - 20) // 2, 20, 20),
                          label="checkmark", name="checkmark", traits="Button",
                          accessible=False))
+    if row.accessory is not None:
+        label, press = row.accessory
+        kids.append(button(label, Rect(x + w - 44, y + (h - 22) // 2, 22, 22), press))
     if row.swipe is not None:
         action, act = row.swipe
         kids.append(button(action, Rect(x + w - 84, y, 84, h), act))

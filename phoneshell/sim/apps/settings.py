@@ -196,9 +196,11 @@ def _row(row: PageRow, state: SettingsState, host: Host,
         return lists.Row(title, build=build, name=title)
     if row.kind == "buttons" and row.key is not None:
         return _choosing(row, row.key, store)
-    if row.kind == "button" and row.title in BUTTONS:
-        press = BUTTONS[row.title]
+    if row.kind == "button":
+        press = BUTTONS.get(row.title, _unmodelled)
         return lists.Row(title, name=row.ident, on_tap=lambda: press(host))
+    if row.kind == "joins" and row.key is not None:
+        return _joining(row, title, detail, store)
     if row.kind == "readout":
         return _readout(title, detail or "")
     if row.kind == "note":
@@ -259,8 +261,30 @@ def _readout(value: str, detail: str) -> lists.Row:
     return lists.Row(f"{value}, {detail}", build=build, height=112)
 
 
+def _joining(row: PageRow, title: str, detail: str | None, store: Store) -> lists.Row:
+    """A network's or a device's row (`settings_rows.joins`): a tap joins or connects to it,
+    kept in the store, and the row then reads "Connected"; its More Info opens nothing here."""
+    key, joined = row.key or "", row.title
+
+    def join() -> None:
+        store.put(key, joined)
+
+    connected = store.text(key, "") == joined
+    return lists.Row(title, detail="Connected" if connected else detail, name=row.ident,
+                     on_tap=join, accessory=("More Info", _unmodelled_press))
+
+
+def _unmodelled(host: Host) -> None:
+    """A button row a phone acts on and the simulator does not model: it reports as the
+    phone's (a row with the Button trait), and a tap changes nothing."""
+
+
+def _unmodelled_press() -> None:
+    """A Button a phone acts on and the simulator does not model (a row's More Info)."""
+
+
 BUTTONS: dict[str, Callable[[Host], None]] = {"Shut Down": lambda host: host.show_power_off()}
-"""What a button row does, where it does anything here (the others are inert)."""
+"""What a button row does, where it does anything here (the others change nothing)."""
 
 
 def switch_default(facts: DeviceFacts, key: str) -> bool:

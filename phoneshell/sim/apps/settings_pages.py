@@ -25,6 +25,7 @@ from phoneshell.sim.apps.settings_rows import (
     action,
     buttons,
     info,
+    joins,
     link,
     note,
     sec,
@@ -66,6 +67,10 @@ SWITCH_DEFAULTS: dict[str, bool] = {
     "data_roaming": False, "night_shift_scheduled": False, "night_shift_manual": False,
     "allow_tracking": True, "screen_sharing_notifications": False,
 }
+JOINED_NETWORK = "wifi_joined"
+CONNECTED_DEVICE = "bluetooth_connected"
+"""Store keys of the Wi-Fi network the phone joined and the Bluetooth device it connected to
+from their rows (`joins`): what a tap on such a row leaves, which no set-back undoes."""
 APPEARANCE = "appearance"
 """The store key of Display & Brightness's Light or Dark ("light", "dark"): the phone's
 appearance, which `/wda/device/appearance` sets too."""
@@ -143,8 +148,8 @@ as on a phone, until the page is left."""
 _WIFI = Page("wifi", "Wi-Fi", (
     sec(switch("Wi-Fi", "wifi"), footer="Wi-Fi networks appear here when Wi-Fi is on."),
     sec(info("{wifi_network}", "Connected"), header="My Networks", when="wifi"),
-    sec(info("Cafe Guest", "Open"), info("Neighbor-5G", "Secure"),
-        info("Library Wi-Fi", "Open"), header="Other Networks", when="wifi"),
+    sec(joins("Cafe Guest", "Open", JOINED_NETWORK), joins("Neighbor-5G", "Secure", JOINED_NETWORK),
+        joins("Library Wi-Fi", "Open", JOINED_NETWORK), header="Other Networks", when="wifi"),
     sec(switch("Ask to Join Networks", "ask_to_join"), switch("Auto-Join Hotspot", "auto_join"),
         when="wifi"),
 ), keywords=("wireless", "network", "wlan"))
@@ -152,8 +157,9 @@ _WIFI = Page("wifi", "Wi-Fi", (
 _BLUETOOTH = Page("bluetooth", "Bluetooth", (
     sec(switch("Bluetooth", "bluetooth"),
         footer='This iPhone is discoverable as "{name}" while Bluetooth Settings is open.'),
-    sec(info("AirPods Pro", "Not Connected"), info("Car Audio", "Not Connected"),
-        header="My Devices", when="bluetooth"),
+    sec(joins("AirPods Pro", "Not Connected", CONNECTED_DEVICE),
+        joins("Car Audio", "Not Connected", CONNECTED_DEVICE), header="My Devices",
+        when="bluetooth"),
 ))
 
 _DISPLAY = Page("display", "Display & Brightness", (

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 RowKind = Literal["link", "info", "switch", "slider", "note", "button", "choice", "readout",
-                  "buttons"]
+                  "buttons", "joins"]
 
 
 @dataclass(frozen=True)
@@ -115,8 +115,16 @@ def note(text: str) -> PageRow:
 
 
 def action(title: str) -> PageRow:
-    """A button row (e.g. Shut Down) that does nothing in the simulator."""
+    """A button row (Shut Down, Turn Passcode On, Add Card): a row with the Button trait and no
+    chevron, as a phone's; only Shut Down does anything in the simulator (`settings.BUTTONS`)."""
     return PageRow("button", title)
+
+
+def joins(title: str, detail: str, key: str) -> PageRow:
+    """A Wi-Fi network's or a Bluetooth device's row: tapped, the phone joins or connects to it
+    (the store key `key` keeps the title of the one joined, and its row reads "Connected"); it
+    has the Button trait and a "More Info" Button of its own, and no chevron."""
+    return PageRow("joins", title, detail=detail, key=key)
 
 
 def sec(*rows: PageRow, header: str | None = None, footer: str | None = None,
