@@ -119,6 +119,8 @@ def _from_xml_node(element: etree._Element) -> dict[str, object]:
         # a tap's target is the element VoiceOver names there (`bridge.targets.node_at`)
         "isAccessible": "1" if get("accessible") == "true" else "0",
     }
+    if get("traits") is not None:  # newer WDA's (a Settings row's Button trait: settings_controls)
+        node["traits"] = get("traits")
     return node
 
 

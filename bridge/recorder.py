@@ -52,6 +52,7 @@ from bridge.custody import Break, Custody
 from bridge.http_server import wda_error
 from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation
 from bridge.pointer import SEVERAL_GESTURES
+from bridge.settings_controls import settings_at
 from bridge.shares import ShareSpent
 from bridge.slides import pressed
 from bridge.targets import KEY_TYPES, MASK, input_with_focus, mask_echoes, target_in
@@ -61,6 +62,7 @@ from phoneshell.lasting import outlasts_run, removes_app
 from phoneshell.records import AuditEvent, Scalar, Target
 from phoneshell.xcui import (
     KEY_TYPE,
+    SETTINGS,
     SPRINGBOARD,
     TOUCH_KINDS,
     full_type,
@@ -349,7 +351,9 @@ class Recorder(Aiming):
         lasting = "" if why or removal or action.kind not in TOUCH_KINDS else outlasts_run(
             action.kind, app, seen.label, action.params, seen.page, seen.name, seen.type,
             None if known is None else control_center_at(known.tree, self._point(action)),
-            agent=context.phase == "agent")
+            agent=context.phase == "agent", chosen=seen.chosen,
+            settings=settings_at(self.known_tree(context), target, self._point(action))
+            if app == SETTINGS and context.phase in ("agent", "unscoped") else None)
         if not why and not removal and not lasting:
             return None
         return self._refusal(context, action, target, app, request, (

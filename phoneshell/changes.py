@@ -20,14 +20,11 @@ from phoneshell.xcui import (
     APPEARANCE,
     APPEARANCE_BUTTONS,
     APPEARANCE_PAGE,
-    BUTTON,
-    CELL,
     CONTROL_TOGGLES,
     SETTINGS,
-    SLIDER,
     SPRINGBOARD,
     SWITCH,
-    sideways,
+    settings_value,
 )
 
 __all__ = ["Changed", "SettingKind", "changed_device", "changed_settings", "setting_of"]
@@ -93,17 +90,17 @@ def setting_of(action: Action) -> Changed | None:
         return Changed("control", target.name, "", "1" if target.value == "1" else "0")
     if target is None or action.app_before != SETTINGS:
         return None
-    if (action.kind == "tap" or (action.kind == "swipe" and sideways(action.params))) \
-            and target.type == SWITCH and target.label:
+    found = settings_value(action.kind, target.type, target.label, target.page, target.chosen,
+                           action.params)
+    if found == "switch":
         return Changed("switch", target.label, target.page, "1" if target.value == "1" else "0")
-    if (action.kind == "tap" and target.type == BUTTON and target.label in APPEARANCE_BUTTONS
-            and target.page in ("", APPEARANCE_PAGE)):
+    if found == "button":
         # The chosen Button reads "1"; a tap on the other one changes the appearance from it.
         was = target.label if target.value == "1" else APPEARANCE_BUTTONS[target.label]
         return Changed("button", APPEARANCE, APPEARANCE_PAGE, was)
-    if action.kind == "tap" and target.type == CELL and target.chosen and target.page:
+    if found == "choice":
         return Changed("choice", target.page, target.page, target.chosen)
-    if action.kind in ("tap", "swipe", "type") and target.type == SLIDER and target.label:
+    if found == "slider":
         return Changed("slider", target.label, target.page, target.value)
     return None
 

@@ -4,10 +4,11 @@ bridge refuses an agent's action by, written down once.
 An app deleted, offloaded or taken off the Home Screen (`removes_app`); a call placed, a message
 sent, an app bought, a shortcut run (`reaches_out`, `reaches_out_by_url`); the owner's pasteboard
 read or replaced (`pasteboard.uses_pasteboard`); a reset, a forgotten network, a signed-out
-account, a note deleted for good, a Control Center control or a Settings value no set-back knows
-(`outlasts_run`). Each answers why in words the bridge's refusal gives the agent ("" when the
-action is none of these). Pure: no I/O, imports only `xcui` and `pasteboard` (as pure), so the
-simulator may use it too.
+account, a note deleted for good, a Control Center control the set-back does not know, and in
+Settings anything but navigation, what only shows and the values the set-back knows (an
+allow-list, `settings_lasting`): `outlasts_run`. Each answers why in words the bridge's refusal
+gives the agent ("" when the action is none of these). Pure: no I/O, imports only `xcui` and
+`pasteboard` (as pure), so the simulator may use it too.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from phoneshell.xcui import (
     SWITCH,
     TOUCH_KINDS,
     pressed,
+    settings_value,
     short_type,
 )
 
@@ -302,9 +304,64 @@ def _unset_in_settings(target_type: str, text: str) -> str:
     return ""
 
 
+SETTINGS_LINK = "a row that opens a page"
+SETTINGS_BACK = "the back button"
+SETTINGS_SEARCH = "the search field"
+SETTINGS_CANCEL = "a Cancel button"
+SETTINGS_KEYBOARD = "the keyboard"
+SETTINGS_SHOWN = "what only shows"
+SETTINGS_ACTS = "a row with a control of its own"
+"""A row holding a control of its own (a Wi-Fi network's or a Bluetooth device's More Info): a
+tap on the row joins or connects, even in a list that shows a checkmark (a phone's connected
+network), so it is never taken for an option of a list of options."""
+SETTINGS_PASSES = frozenset({SETTINGS_LINK, SETTINGS_BACK, SETTINGS_SEARCH, SETTINGS_CANCEL,
+                             SETTINGS_KEYBOARD, SETTINGS_SHOWN})
+"""What a touch in Settings may land on besides a value the set-back knows (words of
+`bridge.settings_controls.settings_at`, which reads them off the screen): navigation (a row
+with a chevron, the back button, the search field and its Cancel, the keyboard) and what only
+shows (a row of a title and a value, text, images, empty space). Every other Settings control
+is refused (`settings_lasting`): an allow-list, as Control Center's."""
+SETTINGS_WHY = ("it would press {what} in Settings, which neither opens a page nor only shows "
+                "a value, and is no value the harness sets back (switches, options, sliders, "
+                "the appearance): a button or a row that acts (a passcode turned on, a network "
+                "joined, a device connected, a card or a keyboard added, an account signed "
+                "out) outlasts the run")
+SETTINGS_FIELD_WHY = ("it would type into {what} in Settings, which keeps what is typed (the "
+                      "phone's name, a network's password, a text replacement): only the "
+                      "search field takes typing there")
+SETTINGS_SWIPE_WHY = ("it would swipe {what} left in Settings, which shows a row's Delete and, "
+                      "all the way, deletes it (a keyboard, a network, a device): only a "
+                      "switch or a slider is slid sideways there")
+SEARCH_FIELD = "XCUIElementTypeSearchField"
+
+
+def settings_lasting(kind: str, target_type: str, label: str, name: str, page: str,
+                     chosen: str, params: Mapping[str, object] | None, under: str) -> str:
+    """Why a touch in Settings would change what outlasts the run ("" when it would not): an
+    allow-list. Passes a value the set-back knows (`xcui.settings_value`), a swipe up or down
+    (a scroll) or to the right (back), typing into the search field, and a tap on what
+    `under` (from `bridge.settings_controls.settings_at`) names as navigation or as showing
+    only (`SETTINGS_PASSES`); refuses the rest, a touch the screen cannot place too."""
+    value = settings_value(kind, target_type, label, page, chosen, params)
+    if value and not (value == "choice" and under == SETTINGS_ACTS):
+        return ""
+    what = (f"{short_type(target_type) or 'an element'} {label or name!r}"
+            + (f" named {name!r}" if label and name and name != label else "")
+            if label or name else "an element with neither name nor label")
+    if kind == "type":
+        # with no target, what the screen lets the keys reach (`settings_at`)
+        searches = target_type == SEARCH_FIELD or not target_type and under == SETTINGS_SEARCH
+        return "" if searches else SETTINGS_FIELD_WHY.format(
+            what=what if target_type else "a field the bridge cannot name")
+    if kind == "swipe":
+        return SETTINGS_SWIPE_WHY.format(what=what) if _leftward(params) else ""
+    return "" if under in SETTINGS_PASSES else SETTINGS_WHY.format(what=what)
+
+
 def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] | None = None,
                  page: str = "", name: str = "", target_type: str = "",
-                 control_center: str | None = None, agent: bool = True) -> str:
+                 control_center: str | None = None, agent: bool = True,
+                 settings: str | None = None, chosen: str = "") -> str:
     """Why an action would change what outlasts the run ("" when it would not): the keyboard's
     dictionary, the Home Screen's layout, every app's permissions, a saved network, the owner's
     account, an emergency call, any call, message or email (`reaches_out`), the owner's
@@ -324,6 +381,11 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
             (`control_center_at`): only its connectivity toggles and empty space are let
             through (`control_center_lasting`); None when it does not show.
         agent: whether an agent acts (the harness closes the tabs its agents opened).
+        settings: in Settings, what the touch lands on (`bridge.settings_controls.
+            settings_at`): only navigation, what only shows and the values the set-back knows
+            are let through (`settings_lasting`); None: not judged so (the harness's own
+            steps, or no screen to judge by).
+        chosen: in a list of options, the option chosen before (the target's).
     """
     if kind not in TOUCH_KINDS:
         return ""  # every rule below is a touch's: a launch or a URL opened names no control
@@ -341,8 +403,10 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
     unset = _unset_in_settings(target_type, text) if app == SETTINGS else ""
     if unset:
         return unset
-    if app == SETTINGS and kind == "tap":
-        return SETTINGS_LASTING_TAPS.get(text.split(", ", 1)[0], "")
+    if app == SETTINGS and kind == "tap" and text.split(", ", 1)[0] in SETTINGS_LASTING_TAPS:
+        return SETTINGS_LASTING_TAPS[text.split(", ", 1)[0]]
+    if app == SETTINGS and settings is not None:
+        return settings_lasting(kind, target_type, label, name, page, chosen, params, settings)
     if app == SPRINGBOARD:
         return SPRINGBOARD_LASTING.get(text, "")
     return ""

@@ -74,6 +74,28 @@ APPEARANCE_BUTTONS = {"Light": "Dark", "Dark": "Light"}
 selected Button's value "1"), each with the other, which was chosen before a tap changed it."""
 LISTS = frozenset({"Table", "CollectionView"})
 """Short types of the views that hold a list's cells."""
+SETTINGS_VALUES = ("switch", "button", "choice", "slider")
+"""The kinds of Settings values the set-back knows (`settings_value`)."""
+
+
+def settings_value(kind: str, target_type: str, label: str, page: str, chosen: str,
+                   params: Mapping[str, object] | None = None) -> str:
+    """Which kind of Settings value an action in Settings changes that the set-back knows
+    (`changes.setting_of`, `device.settings_values`): "switch" (a labelled Switch tapped or
+    slid sideways), "button" (Display & Brightness's Light or Dark tapped), "choice" (a row of
+    a list of options tapped: `chosen` names the option chosen before), "slider" (a labelled
+    Slider tapped, dragged or set); "" for any other. The bridge lets these through in
+    Settings, and refuses what changes a value outside them (`lasting.outlasts_run`)."""
+    if target_type == SWITCH and label and (
+            kind == "tap" or kind == "swipe" and sideways(params or {})):
+        return "switch"
+    if kind == "tap" and target_type == BUTTON and label in APPEARANCE_BUTTONS \
+            and page in ("", APPEARANCE_PAGE):
+        return "button"
+    if kind == "tap" and target_type == CELL and chosen and page:
+        return "choice"
+    return "slider" if (kind in ("tap", "swipe", "type") and target_type == SLIDER
+                        and label) else ""
 
 Node = Mapping[str, object]
 """One node of the decoded JSON source."""
