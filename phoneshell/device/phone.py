@@ -444,15 +444,26 @@ class Phone:
         """Move the slider labelled `label` to `position` (0 to 1) by WDA's element value
         route, which moves it by XCTest's `adjust(toNormalizedSliderPosition:)` (WDA refuses a
         value outside 0..1, and reads a percentage as its number)."""
-        quoted = "'" + label.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        self.set_value_of("Slider", "label", label, f"{position:.3f}")
+
+    def set_value_of(self, kind: str, attribute: str, text: str, value: str) -> None:
+        """Set the `kind` element (XCUIElementType`kind`) whose `attribute` is `text` to
+        `value` by WDA's element value route: a slider by its position, a picker wheel by
+        XCTest's `adjust(toPickerWheelValue:)` (one request, however many rows it turns).
+
+        Raises:
+            DeviceError: no such element, or WDA refused the value.
+        """
+        quoted = "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
         found = self._session_post("/element", {
             "using": "predicate string",
-            "value": f"type == 'XCUIElementTypeSlider' AND label == {quoted}"}, reads=True)
+            "value": f"type == 'XCUIElementType{kind}' AND {attribute} == {quoted}"}, reads=True)
         element = (found.get("ELEMENT") or found.get(W3C_ELEMENT)) if isinstance(found, dict) \
             else None
         if not element:
-            raise DeviceError(f"WDA at {self.where} found no slider labelled {label!r}")
-        self._session_post(f"/element/{element}/value", {"value": f"{position:.3f}"})
+            raise DeviceError(f"WDA at {self.where} found no {kind} whose {attribute} is "
+                              f"{text!r}")
+        self._session_post(f"/element/{element}/value", {"value": value})
 
     def open_url(self, url: str) -> None:
         """Open a URL the way the system would."""

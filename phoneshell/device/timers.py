@@ -32,7 +32,7 @@ from phoneshell.device.phone import Phone
 from phoneshell.device.probes import CLOCK, ProbeError, leaving_open, probe, stop_app
 from phoneshell.device.steps import executes, run_step, still_left
 from phoneshell.device.wholes import LISTS, Listed
-from phoneshell.errors import StepError
+from phoneshell.errors import DeviceError, StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
 
@@ -303,11 +303,21 @@ def dial_back(phone: Phone, step: Step, goal: str, kept: Counter[str] | None) ->
     if now is not None and want is not None and now != want:
         for unit, was, value in zip(UNITS, wheel_values(now), wheel_values(want), strict=True):
             if was != value:
-                run_step(phone, Step("set_picker", options=(("wheel", unit), ("value", value))))
+                _turn_wheel(phone, unit, was, value)
         now = _dial_or_fail(phone.page(), step, True)
         if now != want:
             raise _fail(step, f"the wheels read {now} after dialling back to {want}")
     stop_app(phone, CLOCK)
+
+
+def _turn_wheel(phone: Phone, unit: str, was: str, value: str) -> None:
+    """Turn the wheel that reads `was` to `value`: by WDA's element value (XCTest turns it, two
+    requests however many rows), else, when WDA refuses it, by taps a row at a time
+    (`set_picker`: a read after each), as a person would."""
+    try:
+        phone.set_value_of("PickerWheel", "value", was, value)
+    except DeviceError:
+        run_step(phone, Step("set_picker", options=(("wheel", unit), ("value", value))))
 
 
 def _dial_or_fail(page: PageSource, step: Step, needed: bool) -> str | None:
