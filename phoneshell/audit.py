@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from phoneshell.keyboard_dismiss import pressed_then_failed
 from phoneshell.presses import press_count
 from phoneshell.records import (
     LOG_SHARE,
@@ -90,8 +91,51 @@ class Action:
     def presses(self) -> int | None:
         """How many presses of its target the phone took from this action, None where it may
         have taken one or not (`presses.press_count`: the one definition of a press), by what
-        the bridge sent; whether WDA then failed it (`ok` False) is the caller's to read."""
+        the bridge sent; whether it reached the phone at all is `acted`."""
         return press_count(self.kind, self.params)
+
+    @property
+    def acted(self) -> bool | None:
+        """Whether the phone did what the action asks: the one reading of a failed action.
+
+        True: WDA answered it done (`ok`), or it is the key a keyboard dismiss pressed before
+        WDA failed it because the keyboard stayed up (`keyboard_dismiss.pressed_then_failed`).
+        False: WDA answered an error to a route that fails before it acts (`fails_first`): a
+        tap (XCTest finds the element and its hit point before a finger goes down) or a swipe
+        that is one gesture (WDA checks its arguments first). None, it may have or not: no
+        outcome was logged (the bridge died before the phone answered), WDA never answered
+        (`NO_ANSWER`: it may have run it after the bridge stopped waiting, unless the
+        connection was refused, `NOT_SENT`, and nothing was sent), or any other route
+        WDA failed, which can act first: typing focuses its element and may stop part way, a
+        clear deletes in rounds, a launch may bring the app up and then time out, a scroll to
+        an element or a picker wheel's select moves a step at a time before giving up. A
+        request the bridge refused is no action (`refusals`).
+
+        Readers choose by what they judge (docs/checks.md, "Failed actions"): a check that
+        passes on an action (tapped, tapped_keys, a send, a visit, a back) counts it only when
+        True, and a None that would have passed makes its failure unproven (`untold`); a ban
+        (a negated check), anything that fails a check, the owner watch and the rig-broken
+        reading count it unless False (fail closed)."""
+        if self.ok is True:
+            return True
+        if self.ok is None:
+            return None
+        if self.error.startswith(NO_ANSWER):
+            # the request's path holds no space: the first ": " ends it
+            return False if self.error.partition(": ")[2].startswith(NOT_SENT) else None
+        if pressed_then_failed(self.kind, self.params):
+            return True
+        return False if fails_first(self.kind, self.params) else None
+
+    def untold(self) -> str:
+        """Why the action may or may not have reached the phone ("" when `acted` is known)."""
+        if self.acted is not None:
+            return ""
+        if self.ok is None:
+            return f"{self.describe()}: no outcome was logged (the bridge stopped first)"
+        if self.error.startswith(NO_ANSWER):
+            return f"{self.describe()}: WDA never answered, and may have run it after"
+        return f"{self.describe()}: WDA failed it, but its route can act before it fails"
 
     def describe(self) -> str:
         """A short human line: kind, the main parameter and the outcome."""
@@ -103,6 +147,27 @@ class Action:
             main = f"({self.params['x']}, {self.params['y']})"
         state = {True: "ok", False: f"failed: {self.error}", None: "no outcome"}[self.ok]
         return f"#{self.seq} {self.phase} {self.kind} {main!r} {state}".replace(" ''", "")
+
+
+NO_ANSWER = ("no answer from WDA", "forwarding ")
+"""How the bridge's log begins the error of an action WDA never answered: the phone went
+silent (`bridge.upstream.UpstreamDown`: timed out, the connection closed) or the bridge failed
+after sending. WDA's own errors read otherwise ("invalid element state: ...", "HTTP 500")."""
+NOT_SENT = "the connection was refused"
+"""How the bridge words a request nothing listened for (`bridge.upstream.why_no_answer`): it
+never left, so the phone did nothing of it."""
+ACTS_THEN_FAILS = frozenset({"scroll", "scroll_to", "picker_select"})
+"""Swipe gestures whose route moves the screen before WDA may fail it: a scroll to an element
+(or by name) scrolls step by step until it gives up, a picker wheel's select turns a row at a
+time until the value shows or its attempts run out."""
+
+
+def fails_first(kind: str, params: Mapping[str, Scalar]) -> bool:
+    """Whether a route WDA answered with an error did nothing: a tap, or a swipe of one
+    gesture (not `ACTS_THEN_FAILS`), but the key a keyboard dismiss pressed (`Action.acted`)."""
+    if pressed_then_failed(kind, params):
+        return False
+    return kind == "tap" or kind == "swipe" and params.get("gesture") not in ACTS_THEN_FAILS
 
 
 def actions(events: Iterable[AuditEvent]) -> tuple[Action, ...]:
@@ -213,12 +278,13 @@ def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
     locking the phone, ending WDA's session, terminating WDA, acting on a control that powers
     the phone off, erases or restarts it, or turns off UI Automation (`xcui.takes_rig_down`:
     the bridge refuses those, so one here got past it), or sending a command WDA was still
-    running when the bridge stopped waiting (the phone answers nothing else meanwhile)."""
+    running when the bridge stopped waiting (the phone answers nothing else meanwhile). An action
+    WDA failed counts unless it surely did nothing (`Action.acted`: fail closed)."""
     for action in actions(events):
         if action.phase != "agent":
             continue
         target = action.target
-        if target is not None and action.ok is not False:
+        if target is not None and action.acted is not False:
             why = takes_rig_down(action.kind, action.app_before, target.type, target.label,
                                  target.value, target.page, target.chosen, action.params)
             if why:

@@ -90,12 +90,20 @@ def way_back(after: Sequence[Action], app: str) -> WayBack:
     """What the agent did in `after` (its actions after going in) to come back, in `app`."""
     backs: list[str] = []
     left = ""  # the screen the app was last seen on (the page it resumes on)
+    away = False  # the last action began away from the app and its after was never read
     for action in after:
-        if action.ok is False:
-            continue  # refused, or failed by WDA: it never reached the screen
+        if action.acted is False:
+            continue  # failed by WDA before it acted: it never reached the screen
         if action.ok is None:
             return WayBack(tuple(backs), unknown=f"{action.describe()} has no recorded outcome")
         before, now = action.app_before, action.app_after or action.app_before
+        if away and before == app:
+            # back in front by an action WDA never answered (`Action.acted` None): where the
+            # app came back shows on the screen this one began on
+            came = _came(action.describe(), app, left, action.screen_before)
+            if came is not None:
+                return WayBack(tuple(backs), **came)
+        away = before != app and not action.app_after
         if before == app:
             left = action.screen_before or left
         stranger = next((a for a in (before, now) if a not in (app, SPRINGBOARD)), "")
@@ -103,15 +111,15 @@ def way_back(after: Sequence[Action], app: str) -> WayBack:
             f"{stranger} was in front" if stranger else "")
         if not why and now == app and (before != app or action.kind not in TOUCHES):
             # back in front from SpringBoard (or home and back in one: a deactivation)
-            if not left or not action.screen_after:
-                return WayBack(tuple(backs), unknown=(
-                    f"{action.describe()} brought {app} back, but no screen was read where it "
-                    "was left or where it came back: whether it resumed on its page is unknown"))
-            if action.screen_after != left:
-                why = (f"{app} came back on another screen than it left: a Spotlight result, a "
-                       "notification or a link opens a page of its own")
+            came = _came(action.describe(), app, left, action.screen_after)
+            if came is not None:
+                return WayBack(tuple(backs), **came)
         if why:
             return WayBack(tuple(backs), broke=f"{action.describe()} ({why})")
+        if action.acted is None and before == app and (_back_press(action) or (
+                action.kind == "swipe" and _swipe_back(action))):
+            # failed, but may have gone back first (`Action.acted`): no back it can count
+            return WayBack(tuple(backs), unknown=action.untold())
         if before == app and now == app and action.kind == "tap" and _back_press(action):
             label = action.target.label if action.target else ""
             backs += [f"{BACK_BUTTON} {label!r}"] * _back_press(action)
@@ -120,3 +128,15 @@ def way_back(after: Sequence[Action], app: str) -> WayBack:
         if now == app:
             left = action.screen_after or left
     return WayBack(tuple(backs))
+
+
+def _came(action: str, app: str, left: str, screen: str) -> dict[str, str] | None:
+    """What `app` coming back in front on `screen` (by `action`, in words) makes of the way
+    back, as `WayBack`'s fields: None when it came back on the page it left (`left`)."""
+    if not left or not screen:
+        return {"unknown": f"{action} brought {app} back, but no screen was read where it was "
+                           "left or where it came back: whether it resumed on its page is unknown"}
+    if screen != left:
+        return {"broke": f"{action} ({app} came back on another screen than it left: a "
+                         "Spotlight result, a notification or a link opens a page of its own)"}
+    return None

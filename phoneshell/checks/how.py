@@ -69,14 +69,17 @@ def _presses(actions: Sequence[Action], app: str, swipes: bool = False) -> list[
     that is no press or may be one or not (two fingers, a multi-tap logged without its count),
     a swipe too unless `swipes` keeps it (a sideways one on Calculator's display deletes a
     digit: the computation replays it; turning the phone, which keeps what Calculator shows and
-    brings its Scientific keypad, is then passed over)."""
+    brings its Scientific keypad, is then passed over). An action WDA failed before it acted is
+    none; one that may or may not have acted (`Action.acted` None) is None too."""
     pressed: list[Action | None] = []
     for action in actions:
-        if action.ok is False or (app and action.app_before != app):
+        if action.acted is False or (app and action.app_before != app):
             continue
         if swipes and _keeps_display(action, app):
             continue
-        if swipes and action.kind == "swipe":
+        if action.acted is None:
+            pressed.append(None)
+        elif swipes and action.kind == "swipe":
             pressed.append(action)
         elif not action.presses:
             pressed.append(None)
@@ -167,14 +170,14 @@ def _sent_address(typed: Typed) -> bool:
     target, by = typed.action.target, typed.by
     return (typed.action.app_before == SAFARI and target is not None
             and (target.name in ADDRESS_NAMES or target.label == "Address")
-            and by is not None and by.ok is True and by.app_after == SAFARI)
+            and by is not None and by.acted is True and by.app_after == SAFARI)
 
 
 def _loads(evidence: Evidence, want: Address) -> tuple[str, list[str]]:
     """How the agent loaded `want` in Safari ("" when it did not), and what it loaded instead."""
     seen: list[str] = []
     for action in evidence.agent_actions():
-        if action.kind == "open_url" and action.ok is True and action.app_after == SAFARI:
+        if action.kind == "open_url" and action.acted is True and action.app_after == SAFARI:
             url = str(action.params.get("url") or "")
             got = parse(url)
             if got is not None and got.reaches(want):
@@ -248,16 +251,20 @@ def _time_of_day(page: PageSource, element: Element, text: str) -> bool:
 def _started(actions: Sequence[Action], check: Check) -> Action | None:
     """The agent's last press on `start` in `app`, on `page` (when given): the Start of the
     timer's own page, not the Stopwatch's. A touch the phone may or may not have taken as a
-    press (`Action.presses` None) is one too: whether it started the timer is `_untold`."""
+    press (`Action.presses` None) is one too, and so is one that may or may not have reached the
+    phone (`Action.acted` None): whether it started the timer is `_untold`."""
     start, app = check.text_of("start") or "Start", check.text_of("app")
-    taps = [a for a in actions if a.kind == "tap" and a.ok is not False and a.presses != 0
+    taps = [a for a in actions if a.kind == "tap" and a.acted is not False and a.presses != 0
             and (not app or a.app_before == app) and _labelled(a, start) and placed(a, check)]
     return taps[-1] if taps else None
 
 
 def _untold(action: Action, did: str) -> str:
-    """Why what a touch did to the timer cannot be told: the phone may or may not have taken it
-    as a press, or it pressed a number of times the log does not hold."""
+    """Why what a touch did to the timer cannot be told: it may or may not have reached the
+    phone, the phone may or may not have taken it as a press, or it pressed a number of times
+    the log does not hold."""
+    if action.acted is None:
+        return f"{action.untold()}: it may or may not have {did}"
     what = f" on {action.target.label!r}" if action.target else ""
     if action.params.get("gesture") == TAPS_GESTURE and TAPS_GESTURE not in action.params:
         return f"a multi-tap{what} {did} a number of times the log does not hold"
@@ -273,7 +280,7 @@ def _toggles(action: Action, since: Action, check: Check) -> bool:
     """Whether an action is a press of the countdown's Pause or Resume after `since`: in
     SpringBoard (its Live Activity) anywhere, in `app` on `page` (when given)."""
     app = check.text_of("app")
-    if action.t <= since.t or action.presses == 0 or action.ok is False or \
+    if action.t <= since.t or action.presses == 0 or action.acted is False or \
             not (_labelled(action, PAUSE) or _labelled(action, RESUME)):
         return False
     if action.app_before == SPRINGBOARD:
@@ -296,7 +303,7 @@ def _paused_for(actions: Sequence[Action], since: Action, check: Check, until: f
     for action in actions:
         if not _toggles(action, since, check):
             continue
-        if action.presses is None:
+        if action.presses is None or action.acted is None:
             return stood, paused_at is not None, _untold(action, "toggled the timer")
         for _ in range(action.presses):
             if paused_at is None:
@@ -335,7 +342,7 @@ def countdown(check: Check, evidence: Evidence) -> Finding:
     if tap is None:
         return Finding(False, f"the agent never tapped {start!r}{place(check)}",
                        unproven=unwatched(evidence))
-    if tap.presses is None:
+    if tap.presses is None or tap.acted is None:
         return Finding(False, f"{_untold(tap, 'started the timer')}: when the countdown "
                               "started cannot be told")
     if not shown:

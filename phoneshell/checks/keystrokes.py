@@ -28,12 +28,13 @@ as on the phone (`typed_keys.up_to_return`, which the simulator types by): what 
 same keystrokes is not that field's, and keys tapped after it type nothing there, until a
 keystroke is aimed at it again. A delete removes a composed character (`typed_keys.typed`).
 
-A failed action (`ok` false) is not read as one that changed nothing unless its route fails
-before acting (`FAILS_BEFORE_ACTING`: a tap, a swipe). WDA's keyboard dismiss presses the key it
+A failed action (`ok` false) is read as `Action.acted` reads it: one whose route fails before
+acting (a tap, a swipe of one gesture) changed nothing. WDA's keyboard dismiss presses the key it
 is named and then fails when the keyboard stays up (a letter, a note's Return): that key press
 counts as any other. Any other failure (typing that may have focused its field or typed part of
-its text, a clear that may have deleted part) ends the editing where it was: what the field
-holds is no longer known, and an editing after it begins as any does (the carry below).
+its text, a clear that may have deleted part, a scroll to an element, one WDA never answered)
+ends the editing where it was: what the field holds is no longer known, and an editing after it
+begins as any does (the carry below).
 
 A field keeps what the agent typed into it across anything that only refocuses it (a tap on it
 mid-typing, a Return then a tap), as the phone does: an editing begins holding the text the
@@ -52,7 +53,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from phoneshell.audit import Action
-from phoneshell.keyboard_dismiss import pressed_then_failed
 from phoneshell.records import ELEMENT_MAX, Target, shortened
 from phoneshell.typed_keys import typed, up_to_return
 from phoneshell.xcui import (
@@ -76,12 +76,6 @@ switcher): the simulator's `BOTTOM_EDGE`."""
 SMALLEST_SCREEN_PT = 667
 """The smallest iPhone's height in points: the screen taken where the check is told none (the
 log holds no screen size; a check with the evidence passes the captured screen's)."""
-FAILS_BEFORE_ACTING = frozenset({"tap", "swipe"})
-"""Kinds whose failure (`ok` false) proves nothing happened: XCTest finds the element and its hit
-point, and WDA checks a gesture's arguments, before a finger goes down (a keyboard dismiss that
-pressed a key is the exception, `keyboard_dismiss.pressed_then_failed`). Any other failed action
-may have acted first: typing taps its element to focus it and may stop part way, a clear deletes
-in rounds before it gives up, a launch may bring the app up and then time out."""
 KEY_TEXT = {"space": " ", "delete": "\b"}
 """What the keyboard's named keys type, by name (the others, shift, more, emoji..., type
 nothing). iOS names a key for what it does and labels it for what it shows: the space key is
@@ -293,10 +287,10 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
     for action in actions:
         if action.kind == "tap" and action.presses == 0:
             continue  # it touched nothing (a tap of no finger)
-        if action.ok is False and not pressed_then_failed(action.kind, action.params):
-            # a tap or swipe failed before acting; any other may have acted first, so what the
-            # field holds is no longer known (module docstring)
-            if action.kind not in FAILS_BEFORE_ACTING:
+        if action.ok is False and action.acted is not True:
+            # failed before acting (a tap, a swipe), or by a route that may have acted first,
+            # so what the field holds is no longer known (module docstring, `Action.acted`)
+            if action.acted is None:
                 close(action)
             continue
         if action.kind == "type":

@@ -221,11 +221,12 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
     targets; taps it could not resolve make an absence unproven."""
     want, app = check.text.strip().lower(), check.text_of("app")
     hold, actions, whole = check.flag_of("hold"), evidence.agent_actions(), check.flag_of("whole")
-    # only a press counts (`Action.presses`); one the phone may or may not have taken (two
-    # fingers) never passes, and makes an absence unproven
-    touched = [a for a in actions if a.kind == "tap" and a.ok is not False and a.presses != 0
+    # only a press the phone took counts (`Action.presses`, `Action.acted`); one it may or
+    # may not have taken (two fingers, a tap WDA never answered) never passes, and makes an
+    # absence unproven; a key a failed keyboard dismiss pressed was pressed
+    touched = [a for a in actions if a.kind == "tap" and a.acted is not False and a.presses != 0
                and (not app or a.app_before == app) and (held(a) or not hold)]
-    taps = [a for a in touched if a.presses]
+    taps = [a for a in touched if a.presses and a.acted]
     # A negated check counts every tap on it; a plain one not one the agent's typing named.
     typed = [] if check.negate else [s for s in typed_runs(actions) if want in s.text.lower()]
     echoed, back = "", check.int_of("back") if check.has("back") else 0
@@ -278,12 +279,15 @@ def _came_back(action: Action, actions: Sequence[Action], times: int, app: str,
 
 def _maybe(touched: Sequence[Action], want: str, whole: bool, check: Check) -> str:
     """Why a touch may have pressed the element after all ("" when none may have): one the
-    phone may or may not take as a press (`Action.presses` None: two fingers), on it or on what
-    the bridge could not name."""
+    phone may or may not take as a press (`Action.presses` None: two fingers), or one that may
+    or may not have reached it (`Action.acted` None), on it or on what the bridge could not
+    name."""
     for action in touched:
         target = action.target
-        if action.presses is None and (target is None or (
+        if (action.presses is None or action.acted is None) and (target is None or (
                 names_it(want, target, whole) and placed(action, check))):
+            if action.acted is None:
+                return action.untold()
             what = f" on {shorten(target.label or target.name)!r}" if target else ""
             return (f"#{action.seq} {touch_words(action.params)}{what} is a touch the phone "
                     "may or may not take as a press")

@@ -53,8 +53,10 @@ def whole_typed(runs: Sequence[Typed], actions: Sequence[Action], text: str, *,
         return False, (f"the last text {verb}{where} was {shorten(last.text)!r}; wanted "
                        f"{text!r}, whole" + (f" (it {verb} that before: the last one counts)"
                                              if before else ""))
-    after = [a for a in actions if a.seq > _at(last) and a.ok is not False
-             and (not app or a.app_before == app or a.app_after == app)]
+    # a URL that may have opened into the app fails it (`Action.acted`: unless WDA failed it
+    # before acting; one whose after was never read may have brought the app up)
+    after = [a for a in actions if a.seq > _at(last) and a.acted is not False
+             and (not app or app in (a.app_before, a.app_after) or not a.app_after)]
     url = next((a for a in after if a.kind == "open_url"), None)
     blind = next((r for r in runs if _at(r) > _at(last) and r.action.target is None
                   and (not app or r.action.app_before == app)), None)
