@@ -48,6 +48,7 @@ from phoneshell.agents.replay import ReplayAgent
 from phoneshell.checks import Check, Need, needs_of
 from phoneshell.checks.kind import signature
 from phoneshell.device import COUNTED_IN
+from phoneshell.device.probes import HIDDEN_BY
 from phoneshell.errors import RIG_DOWN, PhoneshellError
 from phoneshell.evidence import Evidence
 from phoneshell.phones.open import open_phones
@@ -66,11 +67,30 @@ R = TypeVar("R")
 StopKind = Literal["down", "interrupted"]
 """What stopped a phone's replays: the phone went down (`phoneshell doctor` checks it), or a
 stop signal (Ctrl-C, SIGTERM, SIGHUP)."""
-Judge = Callable[[Task, "Evidence | None", str, str], R]
+
+
+@dataclass(frozen=True)
+class Unplayed:
+    """Why a play has no evidence to grade ("" when it has some)."""
+
+    why: str = ""
+    failed: bool = False
+    """The harness failed the attempt before its finish ran: the phone was not in the task's
+    start state by an earlier attempt's doing (`runner.counts.Leftover`) or read elsewhere at
+    capture. A judgement, as a run would record it; not a hole the play could not look at."""
+
+    def __str__(self) -> str:
+        return self.why
+
+    def __bool__(self) -> bool:
+        return bool(self.why)
+
+
+Judge = Callable[[Task, "Evidence | None", str, Unplayed], R]
 """Grades one piece of evidence as a task: (task, evidence or None, its folder, why missing)."""
 
-__all__ = ["Judge", "StopKind", "Stopped", "Swapper", "costly", "merged", "open_swappers",
-           "share_out", "stopped"]
+__all__ = ["Judge", "StopKind", "Stopped", "Swapper", "Unplayed", "costly", "merged",
+           "open_swappers", "share_out", "stopped"]
 
 
 class _Attempts:
@@ -123,7 +143,7 @@ class Swapper:
         return make_agent("solution")
 
     def play(self, b: Task, extra: Iterable[Check] = (), left_by: Task | None = None,
-             name: str = "") -> tuple[Evidence | None, str, str]:
+             name: str = "") -> tuple[Evidence | None, str, Unplayed]:
         """Run B's setup and finish, capturing what `extra` checks need too; with `left_by`,
         after an attempt of that task's reference finish (ungraded: its setup, finish and
         teardown, so B starts from what such an attempt leaves on the phone). Then put the phone
@@ -142,10 +162,11 @@ class Swapper:
         self.note(f"after {name or b.id}: {said}" if said else "")
         return played
 
-    def _attempt(self, b: Task, extra: Iterable[Check] = ()) -> tuple[Evidence | None, str, str]:
+    def _attempt(self, b: Task, extra: Iterable[Check] = ()
+                 ) -> tuple[Evidence | None, str, Unplayed]:
         """One attempt of B's finish, capturing what `extra` checks need too (see `play`)."""
         if self.stopped:
-            return None, "", f"not run: {self.stopped}"
+            return None, "", Unplayed(f"not run: {self.stopped}")
         plan = AttemptPlan(self.run_id, self.run_dir, merged(b, extra),
                            self._attempts.take(b.id), self.installed, resumable=False)
         done = run_attempt(plan, self.rig, self._agent(b))
@@ -157,8 +178,11 @@ class Swapper:
         else:
             self.note(self.housekeeping.attempt_done())
         if done.evidence is None:
-            return None, done.row.evidence, done.row.skip_reason or "no evidence was captured"
-        return done.evidence, done.row.evidence, ""
+            if done.row.outcome == "failed":  # before its finish: the row says why
+                return None, done.row.evidence, Unplayed(done.row.error or "failed", failed=True)
+            return None, done.row.evidence, Unplayed(done.row.skip_reason
+                                                     or "no evidence was captured")
+        return done.evidence, done.row.evidence, Unplayed()
 
     def _put_back(self, agent_before: str, last: Evidence | None, left_by: Task | None) -> str:
         """After a play, with `agent_before` the phone's last agent before it
@@ -171,8 +195,10 @@ class Swapper:
         if self.stopped or not self.housekeeping.none_at_start:
             return ""
         agent_apps = rig.seen.agent_apps if rig.seen.agent_of != agent_before else ()
-        none_after = {Need("probe", p.name, p.arg) for p in (last.probes if last else ())
-                      if p.after == 0 and not p.error}
+        probes = last.probes if last else ()
+        hiding = {p.name for p in probes if p.after}  # a count another's items hide proves none
+        none_after = {Need("probe", p.name, p.arg) for p in probes
+                      if p.after == 0 and not p.error and HIDDEN_BY.get(p.name) not in hiding}
         needs = [need for need in self.housekeeping.none_at_start if need not in none_after and (
             need.name not in COUNTED_IN or COUNTED_IN[need.name] in agent_apps
             or left_by is not None and tidy.uses_app(left_by, COUNTED_IN[need.name]))]

@@ -24,7 +24,16 @@ from phoneshell.grade import Verdict, grade
 from phoneshell.implication import implied_pairs
 from phoneshell.percent import percent
 from phoneshell.records import SwapReport, SwapResult
-from phoneshell.replays import Judge, Swapper, costly, merged, open_swappers, share_out, stopped
+from phoneshell.replays import (
+    Judge,
+    Swapper,
+    Unplayed,
+    costly,
+    merged,
+    open_swappers,
+    share_out,
+    stopped,
+)
 from phoneshell.runner.run import Progress
 from phoneshell.tasks import Task, TaskSet, load_tasks
 
@@ -134,7 +143,8 @@ def finish_against(swapper: Swapper, b: Task, tasks: Sequence[Task]) -> list[Swa
                           lambda row: row.scored and row.accepted)
 
 
-def judge(a: Task, b: Task, evidence: Evidence | None, folder: str, missing: str) -> SwapResult:
+def judge(a: Task, b: Task, evidence: Evidence | None, folder: str,
+          missing: Unplayed) -> SwapResult:
     """Grade one piece of evidence of B's finish as B and as A."""
     compatible = b.id in a.compatible_with
     if evidence is None:

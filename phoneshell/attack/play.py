@@ -19,7 +19,7 @@ from phoneshell.attack.families import Attack, attacks, claim, reference, step_k
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport, AttackResult
-from phoneshell.replays import Swapper, share_out
+from phoneshell.replays import Swapper, Unplayed, share_out
 from phoneshell.runner.run import Progress
 from phoneshell.tasks import Task
 
@@ -42,8 +42,13 @@ def _detail(verdict: Verdict) -> str:
     return "; ".join(f"{r.label}: {r.detail}" for r in shown)
 
 
-def grade_as(task: Task, evidence: Evidence | None, folder: str, missing: str) -> Graded:
-    """Grade one finish's evidence as `task` (not scored when there is none)."""
+def grade_as(task: Task, evidence: Evidence | None, folder: str, missing: Unplayed) -> Graded:
+    """Grade one finish's evidence as `task`: with none, failed when the harness failed its
+    attempt before the finish ran (an earlier attempt's leftovers: what a run records), else
+    not scored."""
+    if evidence is None and missing.failed:
+        return Graded(task.id, False, detail=f"failed before its finish: {missing}",
+                      evidence=folder)
     if evidence is None:
         return Graded(task.id, False, f"not scored: {missing}", evidence=folder)
     verdict = grade(task, evidence)

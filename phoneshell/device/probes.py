@@ -237,6 +237,12 @@ counts in one app share its launch (a search cleared and typed again, or typed i
 a whole count left: `searched`; another of Clock's tabs selected: `alarms.restart_clock`)."""
 
 
+HIDDEN_BY = {"timer_dialled": "clock_timers"}
+"""Counts that read none while another count's items are there (a timer running or paused
+takes the wheels' place): their none proves nothing while the other is not none, and they are
+counted again after what hides them is deleted."""
+
+
 def leaving_open() -> bool:
     """Whether the count running now may leave its screen up (`run_probe`'s `leave_open`)."""
     return _LEAVE_OPEN.get()

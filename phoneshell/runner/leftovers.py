@@ -25,7 +25,7 @@ from phoneshell.device import (
     with_counts,
 )
 from phoneshell.device.alarms import alarm_label
-from phoneshell.device.probes import CLOCK
+from phoneshell.device.probes import CLOCK, HIDDEN_BY
 from phoneshell.device.world_clock import add_cities
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.runner.counts import Count, left_since_start, take_counts, wholes
@@ -181,6 +181,18 @@ def delete_left(rig: Rig, run_id: str, needs: Iterable[Need]) -> str:
     there). Left, a timer or a stopwatch would make the next run's tasks that start from none
     of it not scored, as the owner's."""
     needs = tuple(sorted(needs, key=lambda need: (need.name, need.arg)))
+    if not needs:
+        return ""
+    names = {need.name for need in needs}
+    # what another's items hide (`HIDDEN_BY`) is counted once they are deleted
+    later = tuple(n for n in needs if HIDDEN_BY.get(n.name) in names)
+    first = tuple(n for n in needs if n not in later)
+    return "; ".join(said for said in (_delete_counted(rig, run_id, first),
+                                       _delete_counted(rig, run_id, later)) if said)
+
+
+def _delete_counted(rig: Rig, run_id: str, needs: tuple[Need, ...]) -> str:
+    """`delete_left` for `needs` counted together."""
     if not needs:
         return ""
     with rig.under_run(run_id, "teardown"):

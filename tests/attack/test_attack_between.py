@@ -41,7 +41,10 @@ def test_a_timer_one_finish_left_running_does_not_spoil_the_next(
         ("clock.timer.set", LEAVER, False, False),
         ("clock.tab.timers", "swap:clock.timer.set", True, True),
     ], [r.detail for r in report.attacks]
-    assert any(line.endswith(f"after {LEAVER}: deleted clock_timers 1 this run's agents left")
+    # the wheels it dialled too: a running timer hid them from the finish's count after it
+    # (`HIDDEN_BY`), and the swap's clock.timer.set would have found them at 5:00 (its start)
+    assert any(line.endswith(f"after {LEAVER}: deleted clock_timers 1 this run's agents left; "
+                             "deleted timer_dialled('0:05:00') 1 this run's agents left")
                for line in lines), lines
     assert CLOCK in counted_between_jobs(tmp_path)
 
@@ -62,3 +65,16 @@ def test_a_finish_that_never_went_near_clock_costs_no_count(
     report = attack([suite["clock.timer.set"]], finishes, tmp_path, [])
     assert [(r.attack, r.scored) for r in report.attacks] == [(f, True) for f in finishes]
     assert counted_between_jobs(tmp_path) == []
+
+
+def test_a_finish_the_harness_fails_before_it_runs_is_scored_as_failing(
+        tmp_path: Path, suite: dict[str, Task]) -> None:
+    """An attempt of clock.tab.alarms whose agent dialled clock.timer.set_minutes's 5 minutes
+    leaves the wheels there (Clock keeps them): the timer task's next attempt is failed before
+    its finish as that earlier agent's doing, as a run records it, not a hole left unscored."""
+    tasks = [suite["clock.timer.set_minutes"], suite["clock.tab.alarms"]]
+    report = attack(tasks, ("leaver:clock.tab.alarms",), tmp_path, [])
+    assert not not_scored(report), [(r.task, r.attack, r.skip_reason) for r in report.attacks]
+    (only,) = report.attacks
+    assert (only.scored, only.passed) == (True, False)
+    assert only.detail.startswith("failed before its finish: "), only.detail
