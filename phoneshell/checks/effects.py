@@ -243,7 +243,9 @@ def settings_left(actions: Sequence[Action], events: Iterable[AuditEvent],
     left in sight (`settings_unchanged`'s witness)."""
     checks = tuple(checks)
     # the owner watch reads this after every attempt: each action's setting is read once
-    aimed = [(a, s) for a in actions for s in (setting_of(a),) if s is not None]
+    # a tap WDA refused before acting touched nothing (`acted` False); one that may have counts
+    aimed = [(a, s) for a in actions if a.acted is not False
+             for s in (setting_of(a),) if s is not None]
     asked = {_key(s) for a, s in aimed if _asks(checks, a)}
     changed = [f"{setting.title} (was {setting.shown})"
                for key, (setting, last) in _changed_by_agent(aimed).items()

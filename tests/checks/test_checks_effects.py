@@ -133,6 +133,17 @@ def test_a_value_shown_back_at_what_it_was_passes() -> None:
     assert unchanged(lock[0]) == (False, "the agent changed Auto-Lock (was 30 seconds)")
 
 
+def test_a_switch_tap_wda_refused_before_acting_is_no_change() -> None:
+    """A tap fails before a finger goes down (`Action.acted` False: a stale element, say): the
+    switch was never touched. One that may have acted (no answer) still counts."""
+    intent, outcome = setting(1, "Switch", "Wi-Fi", "1", "Wi-Fi")
+    refused = outcome.model_copy(update={"ok": False, "error": "stale element reference: gone"})
+    assert unchanged([intent, refused], final=screen("Wi-Fi")) == (
+        True, "no setting changed in the agent's 1 action(s)")
+    unanswered = outcome.model_copy(update={"ok": None})
+    assert not unchanged([intent, unanswered], final=screen("Wi-Fi"))[0]
+
+
 def test_control_center_and_the_phones_own_state_count_as_settings() -> None:
     wifi = Target(type="XCUIElementTypeSwitch", label="Wi-Fi", name="wifi-button", value="1")
     passed, detail = unchanged(act(1, "tap", SB, SB, target=wifi))
