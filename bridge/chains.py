@@ -26,6 +26,7 @@ from bridge.gate import Refused
 from bridge.limits import check_gesture, check_typing
 from bridge.pointer import Chain, Touch, several_gestures
 from phoneshell.pasteboard import FINGERS
+from phoneshell.presses import first_move, turns_in_slop
 from phoneshell.xcui import sideways
 
 
@@ -45,14 +46,29 @@ def check_fingers(fingers: int, named: str = "") -> None:
 
 def _touch_action(touch: Touch, gesture: str, fingers: int | None = None) -> Classified:
     """One finger's touch as a tap (it stayed within the slop) or a swipe (it moved), aimed at
-    the element it went down on."""
+    the element it went down on. A swipe logs where it first went past the slop (`first_x`,
+    `first_y`): the phone takes its way from there, not from its ends (`presses.heading`: a
+    row swiped left and then dragged down is a row's swipe, not a scroll).
+
+    Raises:
+        Refused: a path that turns inside the slop, so that which way the phone takes it
+            depends on how often it samples the finger (`presses.turns_in_slop`).
+    """
     element = touch.down.element or None
     if touch.moved:
+        if turns_in_slop(touch.points):
+            raise Refused("a finger turns inside the 10 pt slop, so where it crosses the slop and "
+                          "the first point sent beyond it go different ways: which way the phone "
+                          "takes the swipe (a row's swipe or a scroll) depends on how often it "
+                          "samples the finger, and the log could not say; move straight out of "
+                          "the slop", 403, "unsupported operation")
+        first = first_move(touch.points)
+        first_x, first_y = (pt(c) for c in first) if first else (None, None)
         return Classified("swipe", params(
             from_x=pt(touch.down.x), from_y=pt(touch.down.y), to_x=pt(touch.up.x),
-            to_y=pt(touch.up.y), duration=round(touch.held_s, 3), element=element,
-            gesture=gesture, fingers=fingers), "element" if element else "from",
-            points=touch.points)
+            to_y=pt(touch.up.y), first_x=first_x, first_y=first_y,
+            duration=round(touch.held_s, 3), element=element, gesture=gesture,
+            fingers=fingers), "element" if element else "from", points=touch.points)
     return Classified("tap", params(x=pt(touch.down.x), y=pt(touch.down.y), element=element,
                                     duration=round(touch.held_s, 3), gesture=gesture,
                                     fingers=fingers), "element" if element else "point",

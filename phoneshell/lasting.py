@@ -7,8 +7,8 @@ read or replaced (`pasteboard.uses_pasteboard`); a reset, a forgotten network, a
 account, a note deleted for good, a Control Center control the set-back does not know, and in
 Settings anything but navigation, what only shows and the values the set-back knows (an
 allow-list, `settings_lasting`): `outlasts_run`. Each answers why in words the bridge's refusal
-gives the agent ("" when the action is none of these). Pure: no I/O, imports only `xcui` and
-`pasteboard` (as pure), so the simulator may use it too.
+gives the agent ("" when the action is none of these). Pure: no I/O, imports only `xcui`,
+`pasteboard` and `presses` (as pure), so the simulator may use it too.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 
 from phoneshell.pasteboard import uses_pasteboard
+from phoneshell.presses import logged_heading
 from phoneshell.xcui import (
     APP_STORE,
     CONTACTS,
@@ -207,7 +208,9 @@ def reaches_out(app: str, text: str) -> str:
     if app in STORES and (text in STORE_TAPS or _PRICE.match(text)):
         return (f"it would {STORES[app]} with the owner's account, which stays on the phone "
                 "and on the bill")
-    if text == "airdrop":
+    if text == "airdrop" and app != SETTINGS:
+        # the share sheet's AirDrop (Control Center's is Control Center's rule): Settings has
+        # no share sheet, and its General > AirDrop row only opens a page
         return "it would send what is shared to someone's device nearby"
     return ""
 
@@ -222,14 +225,20 @@ def reaches_out_by_url(url: str) -> str:
     return RUNS_SHORTCUT if scheme in SHORTCUT_SCHEMES else ""
 
 
+NO_SIDEWAYS = frozenset({"scroll_to", "picker_select", "pinch", "rotate"})
+"""Logged swipes with no way of their own that slide no row sideways: WDA's scroll to an
+element (it drags its list up or down), a picker's select, two fingers' pinch or rotate."""
+
+
 def _leftward(params: Mapping[str, object] | None) -> bool:
-    """Whether a swipe's logged points go more left than up or down (on a row: its actions
-    shown, or, all the way, its Delete done)."""
-    ends = [(params or {}).get(k) for k in ("from_x", "from_y", "to_x", "to_y")]
-    if not all(isinstance(e, int | float) for e in ends):
-        return (params or {}).get("direction") == "left"
-    from_x, from_y, to_x, to_y = (float(e) for e in ends)  # type: ignore[arg-type]
-    return to_x < from_x and abs(to_x - from_x) > abs(to_y - from_y)
+    """Whether a swipe goes left as the phone takes it (on a row: its actions shown, or, all
+    the way, its Delete done): by its first move past the slop, not its ends
+    (`presses.logged_heading`: a swipe left that then goes down is still the row's). Fails
+    closed: one whose way the log cannot tell (a drag to an element) counts as left."""
+    way = logged_heading(params or {})
+    if way is None:
+        return (params or {}).get("gesture") not in NO_SIDEWAYS
+    return way == "left"
 
 
 RECENTLY_DELETED = "Recently Deleted"
@@ -314,6 +323,16 @@ SETTINGS_ACTS = "a row with a control of its own"
 """A row holding a control of its own (a Wi-Fi network's or a Bluetooth device's More Info): a
 tap on the row joins or connects, even in a list that shows a checkmark (a phone's connected
 network), so it is never taken for an option of a list of options."""
+SETTINGS_OPTION = "an option of a list of options"
+"""A row of a single-choice list, by its own shape and its section's: in the section of the one
+row that shows the checkmark, it and every row there with no chevron and no control of its own
+(Auto-Lock's). The only place a tap is the "choice" value the set-back knows
+(`xcui.settings_value`): a row of another section, a row that acts, or one the tree cannot
+place is none, whatever checkmark the page shows."""
+SETTINGS_NAVIGATES = frozenset({SETTINGS_LINK, SETTINGS_BACK})
+"""The touches that only navigate (a row with a chevron, the back button): judged before the
+labels of controls of other surfaces (the share sheet's AirDrop, the edit menu's Paste), which
+a Settings row may share (General > AirDrop, Paste from Other Apps)."""
 SETTINGS_PASSES = frozenset({SETTINGS_LINK, SETTINGS_BACK, SETTINGS_SEARCH, SETTINGS_CANCEL,
                              SETTINGS_KEYBOARD, SETTINGS_SHOWN})
 """What a touch in Settings may land on besides a value the set-back knows (words of
@@ -343,8 +362,8 @@ def settings_lasting(kind: str, target_type: str, label: str, name: str, page: s
     `under` (from `bridge.settings_controls.settings_at`) names as navigation or as showing
     only (`SETTINGS_PASSES`); refuses the rest, a touch the screen cannot place too."""
     value = settings_value(kind, target_type, label, page, chosen, params)
-    if value and not (value == "choice" and under == SETTINGS_ACTS):
-        return ""
+    if value and (value != "choice" or under == SETTINGS_OPTION):
+        return ""  # a choice only on an option's own row: else judged as the row it is
     what = (f"{short_type(target_type) or 'an element'} {label or name!r}"
             + (f" named {name!r}" if label and name and name != label else "")
             if label or name else "an element with neither name nor label")
@@ -397,6 +416,8 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
     if app == NOTES and page == RECENTLY_DELETED and (
             kind == "tap" and text in PURGES or kind == "swipe" and _leftward(params)):
         return FOR_GOOD  # a row's Delete, or a full swipe left on it, which iOS deletes at
+    if app == SETTINGS and kind == "tap" and settings in SETTINGS_NAVIGATES:
+        return ""  # Settings' own navigation, before the other surfaces' labels
     reach = (reaches_out(app, text) or uses_pasteboard(text)) if kind == "tap" else ""
     if reach:
         return reach

@@ -13,6 +13,11 @@ row's, a button's). A context menu (or the edit menu) picks the item the finger 
 whichever item it went down on. What moves under a slide (a switch's thumb, a slider, a picker
 wheel, a text field, the keyboard) is not a press: those keep their own rules.
 
+UIKit decides which way a slide goes (a row's swipe, a list's scroll, a screen edge's pan) by
+its first move past the slop, not by its end points (`heading`, `first_move`): the bridge
+refuses and logs a touch chain by it (`first_x`, `first_y` in the log) and the simulator plays
+it so, and every reader of a logged swipe's way asks `logged_heading`.
+
 Pure: no I/O, imports nothing of phoneshell (the bridge and the simulator may both use it).
 """
 
@@ -160,6 +165,113 @@ def _held_through(down: Sequence[Spot], up_at: tuple[float, float]) -> Pressed |
     return "down", control
 
 
+Heading = Literal["left", "right", "up", "down"]
+"""Which way a slide goes, as the phone takes it (`heading`)."""
+VERTICAL = frozenset({"up", "down"})
+OPPOSITE: dict[str, Heading] = {"left": "right", "right": "left", "up": "down", "down": "up"}
+_Point = tuple[float, float]
+
+
+def _leaves_slop(down_at: _Point, start: _Point, end: _Point) -> _Point | None:
+    """Where a finger moving straight from `start` (within the slop) to `end` first gets further
+    than `PRESS_SLOP_PT` from `down_at` (None: `end` is within it too)."""
+    ex, ey = end[0] - down_at[0], end[1] - down_at[1]
+    if math.hypot(ex, ey) <= PRESS_SLOP_PT:
+        return None
+    sx, sy = start[0] - down_at[0], start[1] - down_at[1]
+    vx, vy = ex - sx, ey - sy
+    # |s + t v| = slop, for the t in (0, 1] past the start (which lies within the circle)
+    a, b = vx * vx + vy * vy, 2 * (sx * vx + sy * vy)
+    c = sx * sx + sy * sy - PRESS_SLOP_PT ** 2
+    t = (-b + math.sqrt(max(0.0, b * b - 4 * a * c))) / (2 * a)
+    # to a hundredth of a point, so the log's JSON (the bridge) and the simulator read one point
+    return round(down_at[0] + sx + t * vx, 2), round(down_at[1] + sy + t * vy, 2)
+
+
+def first_move(path: Sequence[_Point]) -> _Point | None:
+    """Where a finger first went further than `PRESS_SLOP_PT` from where it went down: the
+    point at which UIKit's pan and swipe recognisers (a list's scroll, a row's swipe actions,
+    the screen edges') decide which of them takes the touch, and along which axis.
+
+    Args:
+        path: where the finger went down, then each point it moved to, in order (XCTest moves
+            it in straight lines between them).
+
+    Returns:
+        the point on the path where it crossed the slop's circle (to 0.01 pt); None when it
+        never did.
+    """
+    for start, end in zip(path, path[1:], strict=False):
+        crossed = _leaves_slop(path[0], start, end)
+        if crossed is not None:
+            return crossed
+    return None
+
+
+def turns_in_slop(path: Sequence[_Point]) -> bool:
+    """Whether a path turns inside the slop so sharply that where it crosses the slop's circle
+    and the first point it names beyond it go different ways (`heading`): a phone samples a
+    moving finger at its own rate (and a move with no duration is one jump), so which of the
+    two its recognisers judge by only the phone could tell."""
+    crossed = first_move(path)
+    if crossed is None:
+        return False
+    beyond = next(p for p in path if math.dist(p, path[0]) > PRESS_SLOP_PT)
+    return heading(path[0], path[-1], crossed) != heading(path[0], path[-1], beyond)
+
+
+def heading(down_at: _Point, up_at: _Point, first_at: _Point | None = None) -> Heading:
+    """Which way a one-finger slide goes, as the phone takes it: THE rule by which the bridge
+    refuses and logs a slide and the simulated iPhone plays it.
+
+    UIKit decides which recogniser takes a moving touch, and along which axis, at its first
+    move past the slop (`first_move`): a row's swipe actions take a horizontal start and then
+    follow the finger's x alone, a list's scroll takes a vertical start and follows its y
+    alone, a screen edge's pan takes a start away from the edge. Later moves across that axis
+    change nothing: a swipe that goes left 280 pt and then down 300 pt is a row's swipe left,
+    one that goes down and then left is a scroll. Along the axis, the row (or list) follows the
+    finger both ways, so the sense is where the finger lifted against where it went down (the
+    first move's sense when it lifted level). Ties between the axes go to the vertical one.
+
+    Args:
+        down_at: where the finger went down.
+        up_at: where it lifted.
+        first_at: where it first went past the slop; None for a straight slide (a drag by its
+            end points), judged by its ends.
+    """
+    fx, fy = first_at or up_at
+    dx, dy = fx - down_at[0], fy - down_at[1]
+    if abs(dy) >= abs(dx):
+        along = up_at[1] - down_at[1] or dy
+        return "down" if along > 0 else "up"
+    along = up_at[0] - down_at[0] or dx
+    return "right" if along > 0 else "left"
+
+
+def _number(params: Mapping[str, object], key: str) -> float | None:
+    value = params.get(key)
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
+        else None
+
+
+def logged_heading(params: Mapping[str, object]) -> Heading | None:
+    """Which way a logged swipe's finger went (`heading`): by its ends and, for a touch chain,
+    the first move the bridge logged (`first_x`, `first_y`); with no ends, by the direction of
+    WDA's swipe (the finger's way) or scroll (against the finger: a scroll "down" moves it up).
+    None where the log cannot tell (a drag to an element, a pinch, a picker's select)."""
+    ends = [_number(params, k) for k in ("from_x", "from_y", "to_x", "to_y")]
+    if all(e is not None for e in ends):
+        x0, y0, x1, y1 = (float(e or 0.0) for e in ends)
+        fx, fy = _number(params, "first_x"), _number(params, "first_y")
+        first = (fx, fy) if fx is not None and fy is not None else None
+        return heading((x0, y0), (x1, y1), first)
+    direction = str(params.get("direction"))
+    if direction not in OPPOSITE:
+        return None
+    way: Heading = OPPOSITE[direction]
+    return way if params.get("gesture") == "scroll" else OPPOSITE[way]
+
+
 TOP_EDGE_PT = 40.0
 """A slide down from above this y opens Notification Center or Control Center."""
 BOTTOM_EDGE_PT = 40.0
@@ -171,22 +283,25 @@ EDGE_TRAVEL_PT = 60.0
 
 
 def system_slide(screen: tuple[float, float, float, float], down_at: tuple[float, float],
-                 up_at: tuple[float, float]) -> bool:
+                 up_at: tuple[float, float], first_at: tuple[float, float] | None = None,
+                 ) -> bool:
     """A one-finger slide the system takes from a screen edge before any control under the
     finger sees it: down from the top edge (Notification Center, Control Center), up from the
-    bottom edge (home), right from the left edge (back). The simulator plays these as such
+    bottom edge (home), right from the left edge (back), its way judged as UIKit does
+    (`heading`: by its first move past the slop, `first_at`). The simulator plays these as such
     (`sim/gestures.drag`), never as a press of the tab or icon the finger went down on."""
     left, top, width, height = screen
     (x0, y0), (x1, y1) = down_at, up_at
     dx, dy = x1 - x0, y1 - y0
-    vertical = abs(dy) >= abs(dx)
+    vertical = heading(down_at, up_at, first_at) in VERTICAL
     return ((y0 - top < TOP_EDGE_PT and vertical and dy > EDGE_TRAVEL_PT)
             or (y0 >= top + height - BOTTOM_EDGE_PT and vertical and dy < -EDGE_TRAVEL_PT)
             or (x0 - left < LEFT_EDGE_PT and not vertical and dx > EDGE_TRAVEL_PT))
 
 
 def touch_press(down: Sequence[Spot], up: Sequence[Spot], down_at: tuple[float, float],
-                up_at: tuple[float, float], moved: bool, fingers: int = 1) -> Pressed | None:
+                up_at: tuple[float, float], moved: bool, fingers: int = 1,
+                first_at: tuple[float, float] | None = None) -> Pressed | None:
     """What a touch presses, by UIKit's rules: THE rule by which the simulated iPhone plays
     every gesture that may press a control and the bridge logs it (a press is logged as a
     tap of what it pressed, or refused where the log could not name it). None: nothing.
@@ -212,10 +327,12 @@ def touch_press(down: Sequence[Spot], up: Sequence[Spot], down_at: tuple[float, 
         up_at: where it lifted.
         moved: it went further than `PRESS_SLOP_PT` from where it went down at some time.
         fingers: how many fingers were down together.
+        first_at: where the finger first went past the slop (`first_move`), None for a
+            straight drag: which way the system takes a slide from an edge (`heading`).
     """
     if fingers > 1:
         return _held_through(down, up_at) if moved else None
-    if moved and down and system_slide(down[0].frame, down_at, up_at):
+    if moved and down and system_slide(down[0].frame, down_at, up_at, first_at):
         return None
     return slide_press(down, up, up_at, moved)
 
