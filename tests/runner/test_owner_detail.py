@@ -1,8 +1,9 @@
 """The owner watch fails closed when it loses detail (red team 60): a collection read row by row
 at the run's start and after an attempt only counted fails that attempt, as one not read at all
 does, and a count is never compared alone where rows were known; what is found changed after
-the next attempt whose agent had the app in front fails that one too. Played through the runner
-and the bridge on one simulated iPhone; the phone's store is the witness of what was done."""
+the next attempt whose count moved, or whose log may have changed it, fails that one too.
+Played through the runner and the bridge on one simulated iPhone; the phone's store is the
+witness of what was done."""
 
 from __future__ import annotations
 
@@ -110,6 +111,7 @@ class Writes:
         reminders = [dict(r) for r in SEED]
         self.change(reminders)  # type: ignore[arg-type]
         self.sim.phone.store(REMINDERS).put("reminders", reminders)  # type: ignore[arg-type]
+        run_step(Phone(context.wda_url), Step("launch", WEATHER))
         return AgentResult(ran=True, claim=Claim(status="done", summary="it is up"))
 
 
@@ -126,21 +128,41 @@ def _swapped(reminders: list[dict[str, object]]) -> None:
     reminders[0] = {**reminders[0], "title": "Buy milk", "due": ""}
 
 
+def _dropped(reminders: list[dict[str, object]]) -> None:
+    """'Call the dentist' deleted: the count falls to 23."""
+    del reminders[0]
+
+
 def test_a_collection_only_counted_after_an_attempt_fails_it_and_blames_the_next_that_changed_it(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """Attempt 1 leaves the reminders countable but not readable row by row (its retitling
     keeps the count): it fails, as one that left them unreadable does. Attempt 2 makes them
-    readable again with the owner's 'Call the dentist' gone: it had Reminders in front, so it
-    fails too (it may be its doing), not "since attempt 1, not blamed"."""
-    (blind, swap), _ = attempts(sim, tmp_path, suite["weather.open"],
-                                Writes(sim, _alike), Writes(sim, _swapped))
+    readable again with the owner's 'Call the dentist' gone and the count fallen over its turn:
+    it fails too (it may be its doing), not "since attempt 1, not blamed"."""
+    (blind, drop), _ = attempts(sim, tmp_path, suite["weather.open"],
+                                Writes(sim, _alike), Writes(sim, _dropped))
     assert blind.outcome == "failed", blind.error
     assert ("the owner's reminders could no longer be read row by row after the teardown, only "
             "counted (24)") in blind.error
-    assert swap.outcome == "failed", swap.error
-    assert (f"the owner's reminders changed: the reminder {DENTIST!r} is gone or changed, 'Buy "
-            "milk' is new (since weather.open attempt 1") in swap.error
-    assert "it may be its doing" in swap.error
+    assert drop.outcome == "failed", drop.error
+    assert (f"the owner's reminders changed: the reminders went from 24 to 23, the reminder "
+            f"{DENTIST!r} is gone or changed (since weather.open attempt 1") in drop.error
+    assert "their count went from 24 to 23 over this attempt: it may be its doing" in drop.error
+
+
+def test_readable_again_with_the_count_kept_and_no_edit_logged_is_the_earlier_attempts_doing(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Red team 64: attempt 2's count did not move and its log shows no edit of the reminders
+    (it only brought Reminders up): what is found changed once they read again is attempt 1's
+    doing, said so in the row and at the run's end, and attempt 2 passes."""
+    (blind, after), said = attempts(sim, tmp_path, suite["weather.open"],
+                                    Writes(sim, _alike), Writes(sim, _swapped))
+    assert blind.outcome == "failed" and after.outcome == "passed", after.error
+    assert any("weather.open attempt 1's doing, not this agent's" in line
+               for line in after.teardown.owner), after.teardown.owner
+    assert (f"weather.open attempt 1: the owner's reminders changed: the reminder {DENTIST!r} is "
+            "gone or changed") in said
+    assert "still not as the run found them: reminders" in said
 
 
 def test_a_collection_only_counted_at_the_runs_start_is_said(tmp_path: Path) -> None:

@@ -1,0 +1,40 @@
+"""The run's end of the owner watch (`runner.owner`): what the run's agents changed of the
+owner's collections, from what was last read of each, never from the last state read row by
+row: a collection that cannot be read row by row at the end is said as it reads, never as put
+back (red team 64: 70 reminders an agent made were left, and the run said all was put back)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, MutableMapping, Sequence
+
+from phoneshell.checks import Need
+from phoneshell.runner.counts import Count, take_counts
+from phoneshell.runner.owner_blind import left
+from phoneshell.runner.rig import Rig
+
+
+def summary(rig: Rig, run_id: str, start: Mapping[str, Count],
+            last: MutableMapping[str, Count], said: Sequence[str], hidden: Sequence[str]) -> str:
+    """What the run's agents changed (`said`) of the owner's collections, for the run's end (""
+    when nothing). Those last read (`last`, updated) otherwise than the run found them
+    (`start`), or not read row by row, are read again (logged under the run, phase
+    `teardown`): the run's own tidying may have put them back since (`tidy`). What the log
+    shows changed where no row shows it (`hidden`) is said as what may still differ."""
+    if not said:
+        return ""
+    stale = [n for n in start if left(n, start[n], last[n])]
+    if stale:
+        with rig.under_run(run_id, "teardown"):
+            again = take_counts(rig, [Need("probe", n, "") for n in stale])
+        last.update({n: again[Need("probe", n, "")] for n in stale})
+    stays = [what for n in start if (what := left(n, start[n], last[n]))]
+    named = {what.split(" ", 1)[0] for what in stays}
+    unseen = [what for what in hidden if what.split(" ", 1)[0] not in named]
+    ends = [f"still not as the run found them: {', '.join(stays)}" if stays else "",
+            f"may still differ where no row shows it, and cannot be read or put back: "
+            f"{', '.join(unseen)}" if unseen else ""]
+    return (f"the run's agents changed the owner's collections ({'; '.join(said)}); "
+            + ("; ".join(e for e in ends if e) or "all were put back as the run found them"))
+
+
+__all__ = ["summary"]
