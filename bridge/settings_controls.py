@@ -34,11 +34,12 @@ from phoneshell.lasting import (
     SETTINGS_CANCEL,
     SETTINGS_KEYBOARD,
     SETTINGS_LINK,
+    SETTINGS_OPTION,
     SETTINGS_SEARCH,
     SETTINGS_SHOWN,
 )
 from phoneshell.records import Target
-from phoneshell.xcui import CHECKMARK, Node, short_type, text_inputs, walk
+from phoneshell.xcui import CHECKMARK, Node, section, short_type, text_inputs, walk
 
 CHEVRONS = frozenset({"chevron", "chevron.forward", "chevron.right"})
 """The names of a row's disclosure indicator: an Image in the root list, a disabled Button in a
@@ -85,14 +86,11 @@ def _candidates(tree: object, target: Target | None,
 
 
 def _contains(node: Node, point: tuple[float, float]) -> bool:
-    rect = node.get("rect")
-    if not isinstance(rect, Mapping):
+    frame = _frame(node)
+    if frame is None:
         return False
-    x, y, w, h = (rect.get(k) for k in ("x", "y", "width", "height"))
-    if not all(isinstance(v, int | float) for v in (x, y, w, h)):
-        return False
-    return (float(x) <= point[0] <= float(x) + float(w)  # type: ignore[arg-type]
-            and float(y) <= point[1] <= float(y) + float(h))  # type: ignore[arg-type]
+    x, y, w, h = frame
+    return x <= point[0] <= x + w and y <= point[1] <= y + h
 
 
 def _chevron(node: Node) -> bool:
@@ -101,25 +99,47 @@ def _chevron(node: Node) -> bool:
 
 
 def _row_element(cell: Node) -> Node | None:
-    """The Button that is the row itself inside its cell: the one labelled as the cell (About's
-    "Name, iPhone"), or, in a cell with no label (the root list's), the first Button holding
-    the row's texts."""
-    label = _text(cell, "label")
+    """The Button that is the row itself inside its cell, by structure: the one holding every
+    text of the cell and lying within it (About's "Name, iPhone", the root list's "General"),
+    never by its label, which iOS builds apart from the cell's (About's cell "Capacity, 994,
+    61 GB" holds the Button "Capacity, 994,61 GB"). None when no Button holds them all."""
+    texts = [id(n) for _, n in walk(cell) if _kind(n) == "StaticText"]
+    if not texts:
+        return None
     for _, node in walk(cell):
-        if node is cell or _kind(node) != "Button":
+        if node is cell or _kind(node) != "Button" or _chevron(node) \
+                or _text(node, "label") == CHECKMARK or not _within(node, cell):
             continue
-        if label and _text(node, "label") == label:
-            return node
-        if not label and any(_kind(n) == "StaticText" for _, n in walk(node)):
+        if set(texts) <= {id(n) for _, n in walk(node)}:
             return node
     return None
+
+
+def _within(node: Node, outer: Node) -> bool:
+    """Whether `node`'s frame lies inside `outer`'s (to a point)."""
+    inner, frame = _frame(node), _frame(outer)
+    if inner is None or frame is None:
+        return False
+    x, y, w, h = inner
+    ox, oy, ow, oh = frame
+    return ox - 1 <= x and oy - 1 <= y and x + w <= ox + ow + 1 and y + h <= oy + oh + 1
+
+
+def _frame(node: Node) -> tuple[float, float, float, float] | None:
+    rect = node.get("rect")
+    if not isinstance(rect, Mapping):
+        return None
+    values = [rect.get(k) for k in ("x", "y", "width", "height")]
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return None
+    x, y, w, h = (float(v) for v in values)  # type: ignore[arg-type]
+    return x, y, w, h
 
 
 def _own(node: Node, row: Node | None) -> bool:
     """Whether a node inside a cell is the row's own: its Button, its chevron, a checkmark,
     or something that acts on nothing."""
-    return (node is row or _kind(node) in PASSIVE or _chevron(node)
-            or (_kind(node) == "Button" and _text(node, "label") == CHECKMARK))
+    return node is row or _kind(node) in PASSIVE or _chevron(node) or _checkmark(node)
 
 
 def _shows_value(cell: Node) -> bool:
@@ -127,6 +147,30 @@ def _shows_value(cell: Node) -> bool:
     texts = [n for _, n in walk(cell) if _kind(n) == "StaticText"
              and (_text(n, "label") or _text(n, "value"))]
     return len(texts) >= 2
+
+
+def _plain(cell: Node) -> bool:
+    """Whether a cell holds nothing but its own: no control of its own, no chevron."""
+    row = _row_element(cell)
+    return all(_own(n, row) and not _chevron(n) for _, n in walk(cell))
+
+
+def _option(line: list[Node], at: int) -> bool:
+    """Whether the cell `line[at]` is an option of a single-choice list: its section (the rows
+    touching it in its list, `xcui.section`) has exactly one row showing the checkmark, and
+    every row there, it too, is plain (no chevron, no control of its own). A row of another
+    section (Ringtone's Download All Purchased Tones) or of a section holding a row that acts
+    (Wi-Fi's networks) is none. A list that chooses several shows several checkmarks, or may
+    show one (Dictionary's): the set-back finds the extra ones (`device.settings_values`)."""
+    if at == 0:
+        return False
+    rows = section(line[at - 1], line[at])
+    return (sum(1 for r in rows if any(_checkmark(n) for _, n in walk(r))) == 1
+            and all(_plain(r) for r in rows))
+
+
+def _checkmark(node: Node) -> bool:
+    return _kind(node) == "Button" and _text(node, "label") == CHECKMARK
 
 
 def _in_row(line: list[Node], at: int) -> str:
@@ -140,6 +184,8 @@ def _in_row(line: list[Node], at: int) -> str:
         return SETTINGS_ACTS  # a network's, a device's More Info: the row joins or connects
     if any(_chevron(n) for n in inside):
         return SETTINGS_LINK
+    if _option(line, at):
+        return SETTINGS_OPTION
     if "Button" in _text(cell, "traits").replace(",", " ").split():
         return ""  # a row that acts, with no page to open: a button row
     return SETTINGS_SHOWN if _shows_value(cell) else ""

@@ -25,13 +25,13 @@ from phoneshell.xcui import (
     ALERT_TYPES,
     CHECKMARK,
     KEY_TYPE,
-    LISTS,
     SECURE_TYPE,
     TEXT_INPUT_TYPES,
     alert_press,
     flag,
     focused,
     full_type,
+    section,
     short_type,
     walk,
 )
@@ -127,17 +127,20 @@ def offers_choice(tree: object) -> bool:
 
 
 def chosen_before(tree: object, node: Mapping[str, object]) -> str:
-    """For a node in a list of options (a cell, or inside one, of a list where exactly one cell
-    holds UIKit's checkmark), the label of the cell holding it: the option chosen before a tap
-    on `node`. "" anywhere else, and where several cells are checked (which one a tap changes
-    cannot be told)."""
+    """For a node in a list of options (a cell, or inside one, of a section where exactly one
+    cell holds UIKit's checkmark), the label of the cell holding it: the option chosen before a
+    tap on `node`. The section is the row's own (`xcui.section`: the rows touching it in its
+    list), never the whole list: a row of another section (Ringtone's Download All Purchased
+    Tones above the tones) is no option of it. "" anywhere else, and where several cells of the
+    section are checked (a list that chooses several: which one a tap changes cannot be told).
+    Whether the row is an option at all is its own shape's to say
+    (`bridge.settings_controls.settings_at`)."""
     line = ancestry(tree, node)
     cells = [i for i, n in enumerate(line) if _kind(n) == "Cell"]
-    if not cells:
+    if not cells or cells[-1] == 0:
         return ""
-    lists = [n for n in line[:cells[-1]] if _kind(n) in LISTS]
-    scope = lists[-1] if lists else line[max(cells[-1] - 1, 0)]
-    checked = [n for _, n in walk(scope) if _kind(n) == "Cell" and _holds_checkmark(n)]
+    rows = section(line[cells[-1] - 1], line[cells[-1]])
+    checked = [n for n in rows if _holds_checkmark(n)]
     if len(checked) != 1:
         return ""
     return _text(checked[0], "label") or _text(checked[0], "name")

@@ -74,6 +74,10 @@ APPEARANCE_BUTTONS = {"Light": "Dark", "Dark": "Light"}
 selected Button's value "1"), each with the other, which was chosen before a tap changed it."""
 LISTS = frozenset({"Table", "CollectionView"})
 """Short types of the views that hold a list's cells."""
+SECTION_GAP = 4.0
+"""How far apart (in points) two rows of a list may lie and still be one section: a section's
+rows touch (the iOS 26 About dump's overlap by a point), while a header, a footer or a band
+(18 points at least) lies between two sections."""
 SETTINGS_VALUES = ("switch", "button", "choice", "slider")
 """The kinds of Settings values the set-back knows (`settings_value`)."""
 
@@ -99,6 +103,52 @@ def settings_value(kind: str, target_type: str, label: str, page: str, chosen: s
 
 Node = Mapping[str, object]
 """One node of the decoded JSON source."""
+
+
+def section_rows(spans: Sequence[tuple[float, float]], at: int) -> range:
+    """The rows of a list in the same section as row `at`, given each row's (top, height) in
+    the list's order: the run of rows around it each starting within `SECTION_GAP` of where
+    the one before it ends. A list's tree holds its sections' rows side by side (the About
+    dump's cells are siblings, the bands between sections beside them), so where a section
+    ends is read off the frames."""
+    start = at
+    while start > 0 and _touch(spans[start - 1], spans[start]):
+        start -= 1
+    end = at
+    while end + 1 < len(spans) and _touch(spans[end], spans[end + 1]):
+        end += 1
+    return range(start, end + 1)
+
+
+def _touch(upper: tuple[float, float], lower: tuple[float, float]) -> bool:
+    return abs(lower[0] - (upper[0] + upper[1])) <= SECTION_GAP
+
+
+def section(holder: Node, cell: Node) -> list[Node]:
+    """The Cells of `holder` (the list a cell is a row of) in `cell`'s section
+    (`section_rows`), `cell` among them; [cell] alone when a frame is missing (nothing tells
+    its section)."""
+    children = holder.get("children")
+    cells = [n for n in children if isinstance(n, Mapping)
+             and short_type(str(n.get("type") or "")) == "Cell"] \
+        if isinstance(children, list) else []
+    spans = [_span(n) for n in cells]
+    at = next((i for i, n in enumerate(cells) if n is cell), None)
+    if at is None or spans[at] is None:
+        return [cell]
+    gapless = [span or (float("nan"), 0.0) for span in spans]  # no frame: a break
+    return [cells[i] for i in section_rows(gapless, at)]
+
+
+def _span(node: Node) -> tuple[float, float] | None:
+    rect = node.get("rect")
+    if not isinstance(rect, Mapping):
+        return None
+    top, height = rect.get("y"), rect.get("height")
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (top, height)):
+        return None
+    return float(top), float(height)  # type: ignore[arg-type]
+
 
 WDA_SETTINGS = frozenset({
     "shouldUseCompactResponses", "elementResponseAttributes", "mjpegServerScreenshotQuality",

@@ -243,7 +243,7 @@ def test_a_network_row_in_a_list_with_a_checkmark_is_no_option() -> None:
     info: dict[str, object] = {"type": "Button", "label": "More Info", "name": "More Info",
             "rect": {"x": 350, "y": 315, "width": 22, "height": 22}}
     joined = _cell("HomeNet", "Button", _text("HomeNet"), checkmark)
-    joined["rect"] = {"x": 16, "y": 190, "width": 370, "height": 52}
+    joined["rect"] = {"x": 16, "y": 248, "width": 370, "height": 52}  # the same section
     other = _cell("Cafe Guest", "Button", _text("Cafe Guest"), info)
     tree = _tree(joined, other)
     target = target_in(tree, other)
