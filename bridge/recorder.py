@@ -13,13 +13,19 @@ What it reads costs a real phone 40-500 ms a request, so it reads only what coul
 * after every action, one XML page source: the front app (its `bundleId`), a digest of the
   screen, and the tree the next tap is hit-tested against (none after terminating an app that
   is not in front: that changes nothing on screen). While the agent is `confined` (it cannot
-  reach the phone but through this bridge, so nothing but a logged action changes it) that read
-  is put off (`custody.py`): the next client read of a whole XML source is it, and the outcome
-  line is written then; otherwise the bridge's own read before the next action is, and the
-  outcome is written before that action's intent. `settle` writes a pending outcome (one read)
-  where the log must be whole: an attempt's end, an unconfined grant, the bridge's stop;
-* before an action, nothing while the agent is `confined` and the last after is known;
-  otherwise one XML source, compared with what the last action left (the chain of custody);
+  reach the phone but through this bridge, so nothing but a logged action changes it), and
+  for every agent action on a real phone (which finishes a transition after answering), that
+  read is put off (`custody.py`): the next client read of a whole XML source begun once the
+  phone settled is it, and the outcome line is written then; otherwise the bridge's own read
+  before the next action is, and the outcome is written before that action's intent. `settle`
+  writes a pending outcome (one read) where the log must be whole: an attempt's end, an
+  unconfined grant, the bridge's stop;
+* before an action of the agent's, on a real phone, a wait for the rest of `settle_s` after the
+  last answer (none on the simulated iPhone): a read begun sooner may show the screen the
+  phone is leaving, and touches aimed and refused by it would be judged on the wrong screen
+  (red team 63). Then nothing while the agent is `confined` and what the phone settled into
+  after the last action is known; otherwise one XML source, compared with what the last action
+  left (the chain of custody);
 * for keys, the focused field from the last JSON source a client read since the last action, or
   from the last XML source when it holds one text input in all under the keyboard
   (`targets.input_with_focus`), or one JSON source; for a tap, the last tree known, and for a
@@ -38,12 +44,13 @@ of the bridge's at all.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 from bridge.aiming import Aiming
+from bridge.answers import ERROR_TEXT_MAX, outcome_of, session_id_of
 from bridge.audit_log import AuditWriter
 from bridge.classified import Classified
 from bridge.context import RunContext
@@ -74,7 +81,9 @@ KEY = full_type(KEY_TYPE)
 
 log = logging.getLogger("bridge")
 
-ERROR_TEXT_MAX = 500
+WARY_PHASES = ("agent", "unscoped")
+"""Whose actions wait for a real phone to settle before they are aimed and judged (not the
+harness's steps: what they read early leaves what is known unsettled)."""
 
 
 def _named(target: Target | None) -> str:
@@ -82,34 +91,6 @@ def _named(target: Target | None) -> str:
     if target is None:
         return "nothing the screen names"
     return f"{short_type(target.type)} {target.label or target.name!r}"
-
-
-def outcome_of(reply: Reply) -> tuple[bool, str]:
-    """Whether WDA accepted the request, and its error text when it did not.
-
-    WDA reports errors in `value.error` (with a 4xx/5xx status); a legacy non-zero `status`
-    is a failure too, although facebook-wda would let it pass.
-    """
-    value = reply.json_value()
-    if isinstance(value, dict) and value.get("error"):
-        text = f"{value.get('error')}: {value.get('message', '')}".strip(": ")
-        return False, text[:ERROR_TEXT_MAX]
-    if reply.status >= 400:
-        return False, f"HTTP {reply.status} {reply.reason}: {reply.body[:200]!r}"
-    return True, ""
-
-
-def session_id_of(reply: Reply) -> str:
-    """The id of the session a `POST /session` reply created ("" when it names none)."""
-    value = reply.json_value()
-    found = value.get("sessionId") if isinstance(value, dict) else None
-    if not isinstance(found, str) or not found:
-        try:
-            envelope = json.loads(reply.body)
-        except ValueError:
-            return ""
-        found = envelope.get("sessionId") if isinstance(envelope, dict) else None
-    return found if isinstance(found, str) else ""
 
 
 class Recorder(Aiming):
@@ -222,9 +203,14 @@ class Recorder(Aiming):
                 outcome is logged, ok false.
         """
         with self._lock:
-            if still_allowed is not None:
+            wary = context.phase in WARY_PHASES
+            if wary:
+                self._wait_settled()
+            if still_allowed is not None:  # after the wait: a grant may have ended meanwhile
                 still_allowed()
-            if not confined or not self.custody.known.app or self._pending is not None:
+            self.custody.own_reads_begin()
+            if (not confined or not self.custody.known.app or self._pending is not None
+                    or (wary and not self.custody.settled)):
                 # the last action's after, when pending, and this one's before
                 self.observe(context, self.read_screen(), f"GET {XML_ROUTE}")
             action = self.placed(action)  # an offset from an element: its point on screen
@@ -268,19 +254,32 @@ class Recorder(Aiming):
             ok, error = outcome_of(reply)
             self._note_session(action, reply, ok)
             error = mask_echoes(error, body, params, secret)
-            if confined and self.after_action is None and not self._cannot_change(action,
-                                                                                   known):
-                # Nothing but this bridge reaches the phone: the next whole read is the after
-                # (a trajectory frame, though, is taken now, after the outcome line).
+            if self._cannot_change(action, known):
+                self.custody.finish_action(known, moved=False)
+                self._finish(intent, known, ok, error)
+            else:
                 self.custody.finish_action(None)
                 self._pending = (intent, ok, error)
-                return reply
-            after = known if self._cannot_change(action, known) else self.read_screen()
-            self.custody.finish_action(after)
-            self._finish(intent, after, ok, error)
+                agents = context.phase == "agent"  # its outcome: what the phone settled into
+                if self.after_action is None and (confined or (agents and self.custody.settle_s)):
+                    # The next whole read once the phone settled is the after: nothing but
+                    # this bridge reaches the phone, or a read now would catch a real phone
+                    # mid-transition (a trajectory frame, though, is taken now).
+                    return reply
+                if agents:  # else read at once: never what the phone settled into
+                    self._wait_settled()
+                    self.custody.own_reads_begin()
+                self._settle(self.read_screen(), None)
             if self.after_action is not None:  # still this action's turn: the screen it left
-                self.after_action(context, intent, after.app)
+                self.after_action(context, intent, self.custody.known.app)
             return reply
+
+    def _wait_settled(self) -> None:
+        """Wait out the rest of `settle_s` after the last action's answer (nothing on the
+        simulated iPhone): cheaper on a real phone than reading it again and again, and the
+        read after shows what the action settled into."""
+        while (left := self.custody.settles_in()) > 0:
+            time.sleep(left)
 
     def _keyed_field(self, context: RunContext, action: Classified,
                      target: Target | None) -> Target | None:
@@ -391,6 +390,9 @@ class Recorder(Aiming):
         with self._lock:
             pending = self._pending
             if pending is not None and not (agents_only and pending[0].phase != "agent"):
+                if pending[0].phase == "agent":  # its outcome is what the phone settled into
+                    self._wait_settled()
+                self.custody.own_reads_begin()
                 self._settle(self.read_screen(), None)
 
     @staticmethod

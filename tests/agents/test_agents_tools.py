@@ -10,6 +10,7 @@ import pytest
 from agents.screen_script import find_row, parse_table
 
 from bridge import BridgeServer
+from bridge.custody import Custody
 from phoneshell.agents.observation import build_observation
 from phoneshell.agents.tools import TOOLS, PhoneTools, argument_problem
 from phoneshell.audit import read_audit
@@ -21,7 +22,9 @@ from phoneshell.tree import PageSource
 
 @pytest.fixture
 def bridge(tmp_path: Path) -> Iterator[BridgeServer]:
-    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path) as server:
+    # the simulator's custody: a phone's would wait out its settle window before each action
+    simulated = Custody(settle_s=0.0, screens_static=True)
+    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path, custody=simulated) as server:
         server.set_context("R", "t", 1, "agent")
         yield server
 

@@ -14,6 +14,7 @@ from bridge_rig import wait_for
 
 from bridge.audit_log import AuditWriteError, AuditWriter, shared_writer
 from bridge.context import UNSCOPED, make_context
+from bridge.custody import Custody
 from bridge.proxy import BridgeServer
 from phoneshell.audit import Target, actions, read_audit
 from phoneshell.sim import SimServer
@@ -239,7 +240,10 @@ def test_lines_stay_whole_while_many_runs_share_few_descriptors(tmp_path: Path) 
 def test_a_serving_bridge_closes_the_files_of_quiet_runs(sim: SimServer, tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     writer = AuditWriter(runs, idle_close_s=0.2)
-    bridge = BridgeServer(sim.url, runs_dir=runs, writer=writer).start()
+    # the simulator's custody: an agent's outcome is written at once (on a phone it waits for
+    # the first read once the phone settled)
+    bridge = BridgeServer(sim.url, runs_dir=runs, writer=writer,
+                          custody=Custody(settle_s=0.0, screens_static=True)).start()
     try:
         bridge.set_context("quiet", "t", 1, "agent")
         client = wda.Client(bridge.url)

@@ -1,6 +1,6 @@
 """`Action.acted` route by route, and the readers that need a phone state the simulator cannot
 fail on cue (a way back, the rig, a timer), from hand-written logs whose errors are the bridge's
-own words: WDA's error answers as `recorder.outcome_of` writes them, and no answer as
+own words: WDA's error answers as `answers.outcome_of` writes them, and no answer as
 `bridge.upstream` words it for a link that closed or timed out (the relay test of
 test_checks_failed_actions.py shows the bridge writing one)."""
 
