@@ -15,7 +15,10 @@ switch on the first page (Airplane Mode) needs no going; when the log has no pag
 A switch row is the Motion dump's: a `Switch` spanning the row, labelled with its title, around
 an unlabelled `Switch`, the knob. Tapping the row's centre lands on its title, which does
 nothing on a phone, so the knob is tapped. An option is chosen by tapping its cell, and shows
-chosen by the checkmark button inside the cell (iOS 26 reports nothing else). A slider is set by
+chosen by the checkmark button inside the cell (iOS 26 reports nothing else), the only one of its
+section (a row the agent checked beside it in a list that chooses several is unchecked: set back,
+never found as it was). Rows of the section out of the tree (UIKit makes cells only near the
+view) are not seen. A slider is set by
 WDA's element value route, which moves it by XCTest's `adjust(toNormalizedSliderPosition:)`.
 """
 
@@ -31,7 +34,7 @@ from phoneshell.device.steps import run_steps, screen_signature
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
-from phoneshell.xcui import BUTTON, CELL, CHECKMARK, SETTINGS, SLIDER, SWITCH
+from phoneshell.xcui import BUTTON, CELL, CHECKMARK, SETTINGS, SLIDER, SWITCH, section_rows
 
 FIRST_PAGE = "Settings"
 """The title of Settings' first page."""
@@ -187,13 +190,64 @@ def _choose(phone: Phone, page: str, option: str, kind: str,
 
 def set_choice(phone: Phone, page: str, option: str) -> Put:
     """Choose `option` in the list of options on the Settings page titled `page` (Auto-Lock's
-    "Never"), chosen once its cell shows the checkmark; `Put` ("" when the page or the option is
-    not found).
+    "Never"): chosen once its cell shows the checkmark and no other row of its section does
+    (`xcui.section_rows`); `Put` ("" when the page or the option is not found).
+
+    A list that chooses several (Dictionary's) with one row checked looks like a list of
+    options to the bridge, which lets a tap there through: the row the agent checked besides
+    `option` shows then, and is tapped again to take its checkmark off (a single-choice list
+    never shows two), so the change is set back and said ("set"), never found "as was".
 
     Raises:
-        StepError: the option was tapped and did not become the one chosen.
+        StepError: a tap did not leave `option` the only row of its section checked.
     """
-    return _choose(phone, page, option, CELL, checked)
+    find = _labelled(CELL, option)
+    found = _on(phone, page, find)
+    if found is None:
+        return ""
+    shown, cell = found
+    put: Put = "as was"
+    if not checked(shown, cell):
+        put = "set"
+        phone.tap(*cell.centre)
+        if not phone.poll(lambda: _chosen_alone(phone.page(), option, others=True),
+                          phone.effect_timeout_s):
+            raise StepError(f"{option!r} on the Settings page {page!r} was tapped and did not "
+                            "show chosen")
+        shown = phone.page()
+    extra = _checked_besides(shown, option)
+    if extra:
+        put = "set"  # a list that chooses several: each row the agent checked, unchecked
+        for row in extra:
+            phone.tap(*row.centre)
+        if not phone.poll(lambda: _chosen_alone(phone.page(), option),
+                          phone.effect_timeout_s):
+            raise StepError(
+                f"{option!r} on the Settings page {page!r} shows chosen beside "
+                f"{', '.join(repr(r.label) for r in extra)} (a list that chooses several), "
+                "which did not lose their checkmarks when tapped")
+    stop_app(phone, SETTINGS)
+    return put
+
+
+def _checked_besides(page: PageSource, option: str) -> list[Element]:
+    """The other rows of `option`'s section that show the checkmark (none in a list of
+    options, where one row does)."""
+    cell = _labelled(CELL, option)(page)
+    if cell is None:
+        return []
+    rows = [e for e in page.elements if e.type == CELL and e.parent == cell.parent]
+    at = rows.index(cell)
+    near = section_rows([(float(e.y), float(e.height)) for e in rows], at)
+    return [rows[i] for i in near if i != at and checked(page, rows[i])]
+
+
+def _chosen_alone(page: PageSource, option: str, others: bool = False) -> bool:
+    """Whether `option`'s cell shows the checkmark (with `others`, whatever the rest of its
+    section shows), else with no other row of its section checked."""
+    cell = _labelled(CELL, option)(page)
+    return cell is not None and checked(page, cell) and (
+        others or not _checked_besides(page, option))
 
 
 def set_chosen_button(phone: Phone, page: str, option: str) -> Put:

@@ -154,8 +154,8 @@ def cell(row: Row, frame: Rect) -> Node:
                          label="checkmark", name="checkmark", traits="Button",
                          accessible=False))
     if row.accessory is not None:
-        label, press = row.accessory
-        kids.append(button(label, Rect(x + w - 44, y + (h - 22) // 2, 22, 22), press))
+        accessory, press = row.accessory  # the cell keeps its own label ("Cafe Guest, Open")
+        kids.append(button(accessory, Rect(x + w - 44, y + (h - 22) // 2, 22, 22), press))
     if row.swipe is not None:
         action, act = row.swipe
         kids.append(button(action, Rect(x + w - 84, y, 84, h), act))

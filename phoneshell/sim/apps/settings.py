@@ -23,6 +23,8 @@ from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.apps import settings_storage as storage
 from phoneshell.sim.apps.settings_pages import (
+    APP_STORE_PAGE,
+    APPS,
     CHOICE_DEFAULTS,
     PAGES,
     SLIDER_DEFAULTS,
@@ -31,6 +33,7 @@ from phoneshell.sim.apps.settings_pages import (
     PageRow,
     PageSection,
 )
+from phoneshell.sim.apps.settings_rows import STUB
 from phoneshell.sim.facts import HOUR_24_KEY, DeviceFacts
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.store import Store
@@ -105,7 +108,7 @@ def search(query: str, spell: Callable[[str], str] = str) -> list[Page]:
     q = query.strip().lower()
     if not q:
         return []
-    return [p for p in PAGES.values() if p.id != ROOT
+    return [p for p in PAGES.values() if p.id != ROOT and p.searchable
             and (q in p.title.lower() or q in spell(p.title).lower()
                  or any(q in k for k in p.keywords))]
 
@@ -124,7 +127,6 @@ def values(host: Host) -> dict[str, str]:
     out.update(battery_percent=f.battery_percent, last_charged=f.time_of_day(8, 12),
                wifi_status=f.wifi_network if wifi else "Off",
                app_count=str(sum(1 for a in host.apps() if a.home_icon)),
-               app_list=", ".join(sorted(a.name for a in host.apps() if a.home_icon)),
                region=f.conventions.region,
                warranty_expiry=f.conventions.short_date(today.replace(year=today.year + 3),
                                                         year=True))
@@ -180,6 +182,10 @@ def _row(row: PageRow, state: SettingsState, host: Host,
         key, option = row.key, row.title
         return lists.Row(title, checked=chosen_option(store, key) == option, name=row.ident,
                          on_tap=lambda: store.put(key, option))
+    if row.kind == "pick" and row.key is not None:
+        on = store.flag(row.key, row.chosen)
+        return lists.Row(title, checked=on, name=row.ident,
+                         on_tap=toggler(store, row.key, row.chosen))
     if row.kind == "switch" and row.key is not None:
         default = switch_default(host.facts, row.key)
         return lists.Row(title, switch=store.flag(row.key, default),
@@ -269,6 +275,9 @@ def _joining(row: PageRow, title: str, detail: str | None, store: Store) -> list
     def join() -> None:
         store.put(key, joined)
 
+    if row.chosen:  # the network the phone is on (`settings_rows.connected`)
+        return lists.Row(title, detail=detail, name=row.ident, checked=True,
+                         accessory=("More Info", _unmodelled_press))
     connected = store.text(key, "") == joined
     return lists.Row(title, detail="Connected" if connected else detail, name=row.ident,
                      on_tap=join, accessory=("More Info", _unmodelled_press))
@@ -334,6 +343,8 @@ def _sections(page_id: str, state: SettingsState, host: Host) -> list[lists.Sect
     app = storage.app_of(page_id)
     if app is not None:
         return storage.app_page(host, app, state.ask)
+    if page_id.startswith(STUB) and page_id not in PAGES:  # an app's own page (`_app_rows`)
+        return [lists.Section((lists.Row(page_id[len(STUB):]),))]
     page, store, fill = PAGES[page_id], host.store(BUNDLE_ID), _filler(host)
     shown: list[PageSection] = [s for s in page.sections if s.when is None
                                 or store.flag(s.when, switch_default(host.facts, s.when))]
@@ -342,7 +353,24 @@ def _sections(page_id: str, state: SettingsState, host: Host) -> list[lists.Sect
                               header=fill(s.header), footer=fill(s.footer)) for s in shown]
     if page_id == storage.STORAGE:
         sections.append(storage.app_list(host, state.push))
+    if page_id == APPS:
+        sections.append(_app_rows(state, host))
     return sections
+
+
+def _app_rows(state: SettingsState, host: Host) -> lists.Section:
+    """Apps' list (iOS 18 on): a row with a chevron per app on the phone, by name, each opening
+    the app's page (the App Store's its own, the others' a stub titled by the app)."""
+    spell = host.facts.conventions.spell
+
+    def opener(page_id: str, title: str) -> Handler:
+        return lambda: state.push(page_id, title)
+
+    names = sorted(a.name for a in host.apps() if a.home_icon)
+    return lists.Section(tuple(
+        lists.Row(spell(name), chevron=True,
+                  on_tap=opener(APP_STORE_PAGE if name == "App Store" else STUB + name,
+                                spell(name))) for name in names))
 
 
 def _search_bar(state: SettingsState, host: Host, active: bool) -> Node:

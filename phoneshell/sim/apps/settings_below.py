@@ -1,6 +1,7 @@
 """The Settings pages below Accessibility, General and the root's other rows, as a real phone
 shows the top of each (iOS 26, or iOS 18 where 26 did not change it): every row of
-`settings_pages.py` opens a page, as on a phone. Deeper items are `info` rows.
+`settings_pages.py` opens a page, as on a phone. Deeper pages are stubs (`opens`): the row has
+its chevron, as a phone's, and the page shows its title.
 """
 
 from __future__ import annotations
@@ -8,11 +9,12 @@ from __future__ import annotations
 from phoneshell.sim.apps.settings_rows import (
     Page,
     action,
-    checked,
     choices,
     feature,
     info,
     note,
+    opens,
+    picks,
     sec,
     simple,
     slider,
@@ -25,8 +27,8 @@ ACCESSIBILITY_PAGES: tuple[Page, ...] = (
              "• Double-tap to activate the selected item.",
              sec(action("VoiceOver Tutorial")),
              sec(slider("Speaking Rate", "voiceover_rate"), header="Speaking Rate"),
-             sec(info("Speech"), info("Braille"), info("VoiceOver Recognition"),
-                 info("Verbosity"), info("Audio")), keywords=("screen reader",)),
+             sec(opens("Speech"), opens("Braille"), opens("VoiceOver Recognition"),
+                 opens("Verbosity"), opens("Audio")), keywords=("screen reader",)),
     feature("zoom", "Zoom", "zoom",
              "Zoom magnifies the entire screen:\n• Double-tap three fingers to zoom\n"
              "• Drag three fingers to move around the screen\n"
@@ -46,12 +48,12 @@ ACCESSIBILITY_PAGES: tuple[Page, ...] = (
     feature("audio_desc", "Audio Descriptions", "audio_descriptions",
              "Automatically play audio descriptions when available."),
     Page("touch", "Touch", (
-        sec(info("AssistiveTouch", "Off"),
+        sec(opens("AssistiveTouch", "Off"),
             footer="AssistiveTouch allows you to use your iPhone if you have difficulty touching "
                    "the screen or if you require an adaptive accessory."),
         sec(switch("Reachability", "reachability"),
             footer="Swipe down on the bottom edge of the screen to bring the top into reach."),
-        sec(info("Haptic Touch"), info("Touch Accommodations", "Off")),
+        sec(opens("Haptic Touch"), opens("Touch Accommodations", "Off")),
     ), keywords=("reachability", "assistivetouch")),
     Page("faceid_attention", "Face ID & Attention", (
         sec(switch("Require Attention for Face ID", "attention_for_face_id"),
@@ -97,8 +99,8 @@ ACCESSIBILITY_PAGES: tuple[Page, ...] = (
              "features are available. To start Guided Access, triple-click the side button in "
              "the app you want to use."),
     Page("a11y_shortcut", "Accessibility Shortcut", (
-        sec(info("AssistiveTouch"), info("Background Sounds"), info("Classic Invert"),
-            info("Color Filters"), header="Triple-click the side button for:"),
+        sec(*picks("a11y_shortcut", "AssistiveTouch", "Background Sounds", "Classic Invert",
+                   "Color Filters"), header="Triple-click the side button for:"),
     ), keywords=("triple-click",)),
     Page("per_app", "Per-App Settings", (
         sec(note("Customize display and text size settings for the apps below.")),
@@ -125,22 +127,24 @@ GENERAL_PAGES: tuple[Page, ...] = (
             info("Background App Refresh", "Wi-Fi & Cellular Data"),
             footer="Allow apps to refresh their content when on Wi-Fi or cellular in the "
                    "background. Turning off apps may help preserve battery life."),
-    simple("dictionary", "Dictionary", checked("Apple Dictionary"),
-            checked("New Oxford American Dictionary"),
-            checked("Oxford American Writer’s Thesaurus")),
+    # a list that chooses several, one checked: the pessimistic case (`settings_rows.picks`)
+    simple("dictionary", "Dictionary",
+            *picks("dictionary", "Apple Dictionary", "New Oxford American Dictionary",
+                   "Oxford American Writer’s Thesaurus",
+                   checked=("New Oxford American Dictionary",))),
     Page("legal", "Legal & Regulatory", (
-        sec(info("Legal Notices"), info("License"), info("Warranty"), info("RF Exposure")),
-        sec(info("Regulatory")),
+        sec(opens("Legal Notices"), opens("License"), opens("Warranty"), opens("RF Exposure")),
+        sec(opens("Regulatory")),
     ), keywords=("license", "warranty")),
     Page("keyboards", "Keyboards", (
-        sec(info("English (US)"), info("Emoji")),
+        sec(opens("English (US)"), info("Emoji")),
         sec(action("Add New Keyboard…")),
     ), keywords=("emoji",)),
     Page("text_replacement", "Text Replacement", (
         sec(info("On my way!", "omw"), header="O"),
     ), keywords=("shortcut",)),
-    simple("system_fonts", "System Fonts", info("Academy Engraved LET"), info("Al Nile"),
-            info("American Typewriter"), info("Apple Color Emoji")),
+    simple("system_fonts", "System Fonts", opens("Academy Engraved LET"), opens("Al Nile"),
+            opens("American Typewriter"), opens("Apple Color Emoji")),
     simple("certificates", "Certificate Trust Settings",
             info("Trust Store Version", "2023071300"), info("Trust Asset Version", "1002"),
             footer="Learn more about trusted certificates"),
@@ -200,7 +204,7 @@ OTHER_PAGES: tuple[Page, ...] = (
             footer="Choose a view for iPhone. Larger Text shows larger controls. Default shows "
                    "more content."),
     Page("location", "Location Services", (
-        sec(switch("Location Services", "location"), info("Location Alerts"),
+        sec(switch("Location Services", "location"), opens("Location Alerts"),
             footer="Location Services uses GPS, Bluetooth, and crowd-sourced Wi-Fi hotspot and "
                    "cell tower locations to determine your approximate location."),
     ), keywords=("gps",)),
@@ -210,11 +214,11 @@ OTHER_PAGES: tuple[Page, ...] = (
                    "denied.", keywords=("advertising",)),
     simple("activity", "App & Website Activity", action("Turn On App & Website Activity")),
     Page("dnd", "Do Not Disturb", (
-        sec(info("People"), info("Apps"), header="Allow Notifications"),
+        sec(opens("People"), opens("Apps"), header="Allow Notifications"),
         sec(info("Add Schedule"), header="Set a Schedule"),
     )),
     Page("sleep", "Sleep", (
-        sec(info("People"), info("Apps"), header="Allow Notifications"),
+        sec(opens("People"), opens("Apps"), header="Allow Notifications"),
     )),
     simple("previews", "Show Previews",
             *choices("previews", "Always", "When Unlocked", "Never", selected="Always")),

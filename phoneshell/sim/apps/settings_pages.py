@@ -7,11 +7,12 @@ Titles are written in US English and shown in the phone's spelling. A row with `
 switch backed by a boolean in Settings' store (`SWITCH_DEFAULTS` gives each one's factory value).
 To add a page: add a `Page` to `PAGES` (the pages below Accessibility, General and the root's
 other rows are in `settings_below.py`) and a `link(...)` row to it from its parent. Every link
-opens a page with rows, as on a phone (a test walks them), so a deeper item without a page of
-its own is an `info` row. The root list, General > About and Accessibility > Motion follow the
-iOS 26 dumps in ../shared/reference/ios-sources/ (rows, order, identifiers); the other pages are
-a real phone's rows (iOS 26, or iOS 18 where 26 did not change them), named by their titles,
-only the top of a long page.
+opens a page with rows, as on a phone (a test walks them): a row a phone navigates from whose
+page is not modelled is an `opens` row, with a chevron, opening a stub titled by it. The root
+list, General > About and Accessibility > Motion follow the iOS 26 dumps in
+../shared/reference/ios-sources/ (rows, order, identifiers); the other pages are a real phone's
+rows (iOS 26, or iOS 18 where 26 did not change them), named by their titles, only the top of a
+long page.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from phoneshell.sim.apps.settings_rows import (
     PageSection,
     action,
     buttons,
+    connected,
     info,
     joins,
     link,
@@ -31,11 +33,12 @@ from phoneshell.sim.apps.settings_rows import (
     sec,
     simple,
     slider,
+    stubs,
     switch,
 )
 
-__all__ = ["APPEARANCE", "CHOICE_DEFAULTS", "PAGES", "SLIDER_DEFAULTS", "SWITCH_DEFAULTS", "Page",
-           "PageRow", "PageSection"]
+__all__ = ["APPEARANCE", "APPS", "APP_STORE_PAGE", "CHOICE_DEFAULTS", "PAGES", "SLIDER_DEFAULTS",
+           "SWITCH_DEFAULTS", "Page", "PageRow", "PageSection"]
 
 
 def _ident(short: str) -> str:
@@ -74,6 +77,10 @@ from their rows (`joins`): what a tap on such a row leaves, which no set-back un
 APPEARANCE = "appearance"
 """The store key of Display & Brightness's Light or Dark ("light", "dark"): the phone's
 appearance, which `/wda/device/appearance` sets too."""
+APPS = "apps"
+APP_STORE_PAGE = "app_store"
+"""The ids of Apps' page (its rows, one per app, are the phone's: `settings._app_rows`) and of
+the App Store's page there."""
 SLIDER_DEFAULTS: dict[str, float] = {"text_size": 0.5, "brightness": 0.7, "larger_size": 0.5,
                                      "voiceover_rate": 0.5, "night_shift_warmth": 0.5}
 
@@ -147,7 +154,7 @@ as on a phone, until the page is left."""
 
 _WIFI = Page("wifi", "Wi-Fi", (
     sec(switch("Wi-Fi", "wifi"), footer="Wi-Fi networks appear here when Wi-Fi is on."),
-    sec(info("{wifi_network}", "Connected"), header="My Networks", when="wifi"),
+    sec(connected("{wifi_network}", JOINED_NETWORK), header="My Networks", when="wifi"),
     sec(joins("Cafe Guest", "Open", JOINED_NETWORK), joins("Neighbor-5G", "Secure", JOINED_NETWORK),
         joins("Library Wi-Fi", "Open", JOINED_NETWORK), header="Other Networks", when="wifi"),
     sec(switch("Ask to Join Networks", "ask_to_join"), switch("Auto-Join Hotspot", "auto_join"),
@@ -265,7 +272,7 @@ _KEYBOARD = Page("keyboard", "Keyboard", (
 ), keywords=("typing", "autocorrect"))
 
 
-PAGES: dict[str, Page] = {p.id: p for p in (
+_PAGES: tuple[Page, ...] = (
     _ROOT, _GENERAL, _ABOUT, _WIFI, _BLUETOOTH, *BATTERY_PAGES, _DISPLAY, _TEXT_SIZE, _LARGER_TEXT,
     _ACCESSIBILITY, _DISPLAY_TEXT, _MOTION, _SOFTWARE_UPDATE, _STORAGE, _DATETIME, _FONTS,
     _KEYBOARD, *ACCESSIBILITY_PAGES, *GENERAL_PAGES, *OTHER_PAGES,
@@ -297,11 +304,14 @@ PAGES: dict[str, Page] = {p.id: p for p in (
     simple("privacy", "Privacy & Security",
             link("Location Services", "location", "{switch:location}"),
             link("Tracking", "tracking")),
-    simple("app_store", "App Store", switch("App Updates", "auto_update")),
+    simple(APP_STORE_PAGE, "App Store", switch("App Updates", "auto_update")),
     simple("control_center", "Control Center", switch("Access Within Apps", "cc_in_apps")),
     simple("passcode", "Face ID & Passcode", action("Turn Passcode On")),
     simple("wallet", "Wallet & Apple Pay", action("Add Card")),
-    simple("apps", "Apps", link("App Store", "app_store"), note("{app_list}")),
+    # one row per app on the phone below (`settings._app_rows`), as iOS 18 on lists them
+    simple(APPS, "Apps", link("Default Apps", "default_apps")),
+    simple("default_apps", "Default Apps", info("Browser App", "Safari"),
+            info("Mail", "Mail")),
     simple("developer", "Developer", switch("Dark Appearance", "dev_dark"),
             switch("Enable UI Automation", "ui_automation")),
     simple("airdrop", "AirDrop", switch("Bringing Devices Together", "airdrop_nearby"),
@@ -313,9 +323,10 @@ PAGES: dict[str, Page] = {p.id: p for p in (
     simple("vpn", "VPN & Device Management", info("VPN", "Not Connected")),
     simple("transfer_reset", "Transfer or Reset iPhone", action("Prepare for New iPhone"),
             action("Reset"), action("Erase All Content and Settings")),
-)}
+)
+PAGES: dict[str, Page] = {p.id: p for p in (*_PAGES, *stubs(_PAGES))}
 """Every page: each link row's target is here, with rows, as every row on a phone opens a page
-with content."""
+with content (a deeper page as a stub: `settings_rows.opens`)."""
 
 CHOICE_DEFAULTS: dict[str, str] = {row.key: row.title for page in PAGES.values()
                                    for section in page.sections for row in section.rows

@@ -4,11 +4,15 @@ their rows, and one maker per kind of row.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 RowKind = Literal["link", "info", "switch", "slider", "note", "button", "choice", "readout",
-                  "buttons", "joins"]
+                  "buttons", "joins", "pick"]
+STUB = "stub:"
+"""The start of the id of a page the simulator draws as a stub (`opens`): a phone's deeper page
+(VoiceOver's Speech, a font, an app's), titled by its row."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,8 @@ class Page:
     title: str
     sections: tuple[PageSection, ...]
     keywords: tuple[str, ...] = ()
+    searchable: bool = True
+    """Whether Settings' search finds it by its title (a stub page is not)."""
 
 
 def link(title: str, target: str, detail: str | None = None, ident: str | None = None) -> PageRow:
@@ -88,9 +94,28 @@ def buttons(title: str, key: str, *options: str) -> PageRow:
     return PageRow("buttons", title, key=key, options=options)
 
 
-def checked(title: str) -> PageRow:
-    """A row that shows a checkmark and cannot be changed here (Dictionary's lists)."""
-    return PageRow("info", title, chosen=True)
+def opens(title: str, detail: str | None = None) -> PageRow:
+    """A row that opens a page, with a chevron as a phone's, where the simulator draws the page
+    only as a stub titled by the row (`stubs`): VoiceOver's Speech, a font, a focus's People.
+    Honest navigation passes here as on a phone; the page shows its title alone."""
+    return PageRow("link", title, target=STUB + title, detail=detail)
+
+
+def stubs(pages: Iterable[Page]) -> tuple[Page, ...]:
+    """The stub pages the `opens` rows of `pages` open, one per title, not searched for."""
+    found = {row.target: Page(row.target, row.title, (sec(info(row.title)),), searchable=False)
+             for page in pages for section in page.sections for row in section.rows
+             if row.target and row.target.startswith(STUB)}
+    return tuple(found.values())
+
+
+def picks(key: str, *options: str, checked: tuple[str, ...] = ()) -> tuple[PageRow, ...]:
+    """A list that chooses several (Dictionary's, Accessibility Shortcut's): a tap on an option
+    checks it or takes its checkmark off, kept in the store (`key:title`, on or off); `checked`
+    are on before a first tap. No set-back knows such a list: the bridge cannot tell one with a
+    single checkmark from a list of options, and the set-back finds the checkmarks it added."""
+    return tuple(PageRow("pick", option, key=f"{key}:{option}", chosen=option in checked)
+                 for option in options)
 
 
 def switch(title: str, key: str, ident: str | None = None) -> PageRow:
@@ -125,6 +150,12 @@ def joins(title: str, detail: str, key: str) -> PageRow:
     (the store key `key` keeps the title of the one joined, and its row reads "Connected"); it
     has the Button trait and a "More Info" Button of its own, and no chevron."""
     return PageRow("joins", title, detail=detail, key=key)
+
+
+def connected(title: str, key: str) -> PageRow:
+    """The network the phone is on: its row shows UIKit's checkmark and a More Info Button of
+    its own, as a phone's (a tap on it changes nothing)."""
+    return PageRow("joins", title, detail="Connected", key=key, chosen=True)
 
 
 def sec(*rows: PageRow, header: str | None = None, footer: str | None = None,
