@@ -161,6 +161,39 @@ def points_named(text: str) -> set[str]:
     return found
 
 
+BETWEEN = {"NNE": 22.5, "ENE": 67.5, "ESE": 112.5, "SSE": 157.5, "SSW": 202.5, "WSW": 247.5,
+           "WNW": 292.5, "NNW": 337.5}
+"""The sixteen-point names between the eight iOS writes, by the bearing each names: an answer
+may use one ("112° ESE"), and it must agree with the heading as the eight must."""
+SECTOR = 11.25 + 2
+"""How far from its bearing a sixteen-point name may be and still name a heading: half of its
+sector, and the compass's drift (`answer._drifted`)."""
+
+
+def between_named(text: str) -> set[str]:
+    """The sixteen-point names between the eight that `text` names: by their letters (capitals,
+    whole) or their words ("south-southeast", "south southeast"; any case)."""
+    found = {p for p in BETWEEN if re.search(rf"(?<!\w){p}(?!\w)", text)}
+    words = {"N": "north", "E": "east", "S": "south", "W": "west"}
+    for point in BETWEEN:
+        first, rest = words[point[0]], POINTS[point[1:]].replace(" ", "")
+        if re.search(rf"(?i)\b{first}[\s-]*{rest}\b", text):
+            found.add(point)
+    return found
+
+
+def _astray(answer: str, want: str) -> str:
+    """A sixteen-point name in `answer` that disagrees with the heading `want` ("274° W"), or
+    "" when none does."""
+    degrees = next((n.value for n in numbers(want) if n.unit == "°"), None)
+    if degrees is None:
+        return ""
+    for point in sorted(between_named(_words(answer))):
+        if abs((float(degrees) - BETWEEN[point] + 180) % 360 - 180) > SECTOR:
+            return point
+    return ""
+
+
 def _heading(want: str) -> str:
     """The compass point of a heading ("274° W": "W"), or "" for any other value."""
     wanted, rest = numbers(want), _words(want).split()
@@ -184,6 +217,8 @@ def names(answer: str, want: str) -> bool:
     if point:
         named = points_named(_words(answer))
         if named and point not in named:  # another point only (several: a hedge's)
+            return False
+        if _astray(answer, want):
             return False
     return all(_whole(word, answer) for word in _words(want).split() if word != point)
 
@@ -213,6 +248,9 @@ def misnamed(answer: str, want: str) -> str:
                 return f"its {digits} is part of the word {word!r}, not a number"
     if point and named and named != {point}:
         return f"it names the point(s) {'/'.join(sorted(named))}; the heading's is {point}"
+    astray = _astray(answer, want) if point else ""
+    if astray:
+        return f"it names {astray}, which is not where the heading points ({want})"
     return ""
 
 

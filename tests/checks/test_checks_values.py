@@ -99,6 +99,21 @@ def test_another_point_says_which_point_was_wanted() -> None:
     assert not passed and "it names the point(s) E; the heading's is W" in detail, detail
 
 
+@pytest.mark.parametrize(("shown", "answer", "passes"), [
+    ("318° NW", "318° SSE", False), ("82° E", "82° SSE", False),  # red team 66: all passed
+    ("46° NE", "46° NNE", False), ("223° SW", "223 south-southwest", False),
+    ("112° SE", "112° ESE", True), ("112° SE", "112 degrees east-southeast", True),
+    ("205° SW", "205° SSW", True), ("340° N", "340 north-northwest", True)])
+def test_a_sixteen_point_name_must_agree_with_the_heading(shown: str, answer: str,
+                                                          passes: bool) -> None:
+    """The points between the eight iOS writes ("ESE") are checked too, not ignored: one more
+    than its half-sector and the drift from the heading fails, saying which."""
+    passed, detail = graded("compass_heading", shown, answer)
+    assert passed == passes, detail
+    if not passes:
+        assert "which is not where the heading points" in detail or "the heading's is" in detail
+
+
 def test_a_heading_within_the_drift_of_a_boundary_keeps_its_own_point() -> None:
     """The agent read 292° W; the capture read 293° NW a moment later: 292° W is what the phone
     showed within the compass's drift, 292° NW never was, and a point alone is no reading."""
