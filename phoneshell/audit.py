@@ -164,9 +164,7 @@ time until the value shows or its attempts run out."""
 
 def fails_first(kind: str, params: Mapping[str, Scalar]) -> bool:
     """Whether a route WDA answered with an error did nothing: a tap, or a swipe of one
-    gesture (not `ACTS_THEN_FAILS`), but the key a keyboard dismiss pressed (`Action.acted`)."""
-    if pressed_then_failed(kind, params):
-        return False
+    gesture (not `ACTS_THEN_FAILS`)."""
     return kind == "tap" or kind == "swipe" and params.get("gesture") not in ACTS_THEN_FAILS
 
 
