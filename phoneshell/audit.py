@@ -293,9 +293,8 @@ def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
             return f"the agent locked the phone (#{action.seq} press {button})"
         if action.kind == "terminate" and action.params.get("via") == "delete_session":
             return f"the agent ended WDA's session (#{action.seq} DELETE /session)"
-        if action.kind == "terminate" and ends_the_rig(bundle):
-            return (f"the agent terminated {bundle} (#{action.seq} terminate): "
-                    f"{ends_the_rig(bundle)}")
+        if action.kind == "terminate" and (ends := ends_the_rig(bundle)):
+            return f"the agent terminated {bundle} (#{action.seq} terminate): {ends}"
         if action.ok is False and UPSTREAM_TIMEOUT in action.error:
             # WDA runs one command at a time: while the agent's runs on, nothing else answers
             return (f"the agent's #{action.seq} {action.kind} kept WDA busy past the bridge's "
