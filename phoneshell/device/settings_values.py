@@ -159,31 +159,40 @@ def set_switch(phone: Phone, label: str, on: bool, page: str = "") -> Put:
     return put
 
 
+Settle = Callable[[PageSource], bool]
+"""A step after the option shows chosen, given the page that showed it (before Settings is
+stopped): True when it changed something there, which makes the value "set"."""
+
+
 def _choose(phone: Phone, page: str, option: str, kind: str,
-            chosen: Callable[[PageSource, Element], bool]) -> Put:
+            chosen: Callable[[PageSource, Element], bool], settle: Settle | None = None) -> Put:
     """Tap the element of type `kind` labelled `option` on the Settings page `page` unless it
-    shows `chosen` already, and see it chosen; `Put` ("" when the page or the element is not
-    found).
+    shows `chosen` already, see it chosen, then run `settle` on that page; `Put` ("" when the
+    page or the element is not found).
 
     Raises:
-        StepError: it was tapped and did not show chosen.
+        StepError: it was tapped and did not show chosen (or `settle`'s own).
     """
     find = _labelled(kind, option)
     found = _on(phone, page, find)
     if found is None:
         return ""
-    put: Put = "as was" if chosen(*found) else "set"
+    shown, element = found
+    put: Put = "as was" if chosen(shown, element) else "set"
     if put == "set":
-        phone.tap(*found[1].centre)
+        phone.tap(*element.centre)
 
         def now_chosen() -> bool:
-            now = phone.page()
-            there = find(now)
-            return there is not None and chosen(now, there)
+            nonlocal shown
+            shown = phone.page()
+            there = find(shown)
+            return there is not None and chosen(shown, there)
 
         if not phone.poll(now_chosen, phone.effect_timeout_s):
             raise StepError(f"{option!r} on the Settings page {page!r} was tapped and did not "
                             "show chosen")
+    if settle is not None and settle(shown):
+        put = "set"
     stop_app(phone, SETTINGS)
     return put
 
@@ -201,33 +210,21 @@ def set_choice(phone: Phone, page: str, option: str) -> Put:
     Raises:
         StepError: a tap did not leave `option` the only row of its section checked.
     """
-    find = _labelled(CELL, option)
-    found = _on(phone, page, find)
-    if found is None:
-        return ""
-    shown, cell = found
-    put: Put = "as was"
-    if not checked(shown, cell):
-        put = "set"
-        phone.tap(*cell.centre)
-        if not phone.poll(lambda: _chosen_alone(phone.page(), option, others=True),
-                          phone.effect_timeout_s):
-            raise StepError(f"{option!r} on the Settings page {page!r} was tapped and did not "
-                            "show chosen")
-        shown = phone.page()
-    extra = _checked_besides(shown, option)
-    if extra:
-        put = "set"  # a list that chooses several: each row the agent checked, unchecked
-        for row in extra:
+
+    def uncheck_besides(shown: PageSource) -> bool:
+        extra = _checked_besides(shown, option)
+        if not extra:
+            return False
+        for row in extra:  # a list that chooses several: each row the agent checked
             phone.tap(*row.centre)
-        if not phone.poll(lambda: _chosen_alone(phone.page(), option),
-                          phone.effect_timeout_s):
+        if not phone.poll(lambda: _chosen_alone(phone.page(), option), phone.effect_timeout_s):
             raise StepError(
                 f"{option!r} on the Settings page {page!r} shows chosen beside "
                 f"{', '.join(repr(r.label) for r in extra)} (a list that chooses several), "
                 "which did not lose their checkmarks when tapped")
-    stop_app(phone, SETTINGS)
-    return put
+        return True
+
+    return _choose(phone, page, option, CELL, checked, settle=uncheck_besides)
 
 
 def _checked_besides(page: PageSource, option: str) -> list[Element]:
@@ -242,12 +239,10 @@ def _checked_besides(page: PageSource, option: str) -> list[Element]:
     return [rows[i] for i in near if i != at and checked(page, rows[i])]
 
 
-def _chosen_alone(page: PageSource, option: str, others: bool = False) -> bool:
-    """Whether `option`'s cell shows the checkmark (with `others`, whatever the rest of its
-    section shows), else with no other row of its section checked."""
+def _chosen_alone(page: PageSource, option: str) -> bool:
+    """Whether `option`'s cell shows the checkmark with no other row of its section checked."""
     cell = _labelled(CELL, option)(page)
-    return cell is not None and checked(page, cell) and (
-        others or not _checked_besides(page, option))
+    return cell is not None and checked(page, cell) and not _checked_besides(page, option)
 
 
 def set_chosen_button(phone: Phone, page: str, option: str) -> Put:
