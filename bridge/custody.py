@@ -17,7 +17,7 @@ bridge: a `Break`. Two things are not breaks:
   action made the bridge judge every touch against the screen before it, and deleted an app).
   The bridge's own reads count from when its turn began (`own_reads_begin`); one begun early (a
   harness step's, which does not wait) is kept for that step but leaves what is known
-  unsettled, so the next agent action reads again (`settled`, `settles_in`). From the settled
+  unsettled, so the next agent action reads again (`pending`, `settles_in`). From the settled
   read on, any change is a break. On the simulated iPhone, whose effects are immediate
   (`settle_s` 0), the read right after the action settles it. An adversary acting outside
   the bridge before a real phone's state is settled is not caught here, which is what the
@@ -98,11 +98,6 @@ class Custody:
         """The last action was answered and what the phone settled into after it is not read
         yet (on a real phone, a read begun within `settle_s` of the answer does not count)."""
         return self._pending or not self._settled
-
-    @property
-    def settled(self) -> bool:
-        """What is known was read once the phone had settled after the last action."""
-        return not self._pending and self._settled
 
     def settles_in(self) -> float:
         """Seconds until the phone has settled after the last action's answer (0: it has; on

@@ -210,7 +210,7 @@ class Recorder(Aiming):
                 still_allowed()
             self.custody.own_reads_begin()
             if (not confined or not self.custody.known.app or self._pending is not None
-                    or (wary and not self.custody.settled)):
+                    or (wary and self.custody.pending)):
                 # the last action's after, when pending, and this one's before
                 self.observe(context, self.read_screen(), f"GET {XML_ROUTE}")
             action = self.placed(action)  # an offset from an element: its point on screen
