@@ -86,9 +86,12 @@ def as_pressed(action: Classified, tree: object | None) -> Classified:
     moved = gesture in ROUTES_THAT_MOVED or math.dist((from_x, from_y), (to_x, to_y)) \
         > PRESS_SLOP_PT
     fingers = params.get("fingers")
+    first_x, first_y = _number(params, "first_x"), _number(params, "first_y")
     down = _path_at(tree, from_x, from_y)
     pressed = touch_press(spots(down), spots(_path_at(tree, to_x, to_y)), (from_x, from_y),
-                          (to_x, to_y), moved, fingers if isinstance(fingers, int) else 1)
+                          (to_x, to_y), moved, fingers if isinstance(fingers, int) else 1,
+                          (first_x, first_y) if first_x is not None and first_y is not None
+                          else None)
     if pressed is None:
         return action
     x, y = (from_x, from_y) if pressed[0] == "down" else (to_x, to_y)
@@ -177,7 +180,9 @@ def _dragged_between(aiming: Aiming, action: Classified, tree: object,
     Element:`) as the one-finger drag it is, from the middle of the element's part on screen
     to the middle of the other's frame, as the simulator plays it: the tap it was when that
     pressed (`as_pressed`: onto itself, a finger that never moved taps; from a button, lifting
-    within its reach, presses it), else the swipe. One read more: the other element's rect.
+    within its reach, presses it), else the swipe, logged with those points, so that every
+    reader of its way (a row swiped left: `lasting`) reads it. One read more: the other
+    element's rect.
 
     Raises:
         Refused: the other element's frame cannot be read, or no part of this one shows
@@ -197,9 +202,7 @@ def _dragged_between(aiming: Aiming, action: Classified, tree: object,
     ends: dict[str, Scalar] = {"from_x": pt(left + width / 2), "from_y": pt(top + height / 2),
                                "to_x": pt(end.x + end.width / 2),
                                "to_y": pt(end.y + end.height / 2)}
-    slid = replace(action, params={**action.params, **ends})
-    tap = as_pressed(slid, tree)
-    return action if tap is slid else tap
+    return as_pressed(replace(action, params={**action.params, **ends}), tree)
 
 
 def visible(frame: tuple[float, float, float, float],

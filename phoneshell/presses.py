@@ -255,21 +255,21 @@ def _number(params: Mapping[str, object], key: str) -> float | None:
 
 
 def logged_heading(params: Mapping[str, object]) -> Heading | None:
-    """Which way a logged swipe's finger went (`heading`): by its ends and, for a touch chain,
-    the first move the bridge logged (`first_x`, `first_y`); with no ends, by the direction of
-    WDA's swipe (the finger's way) or scroll (against the finger: a scroll "down" moves it up).
-    None where the log cannot tell (a drag to an element, a pinch, a picker's select)."""
-    ends = [_number(params, k) for k in ("from_x", "from_y", "to_x", "to_y")]
-    if all(e is not None for e in ends):
-        x0, y0, x1, y1 = (float(e or 0.0) for e in ends)
-        fx, fy = _number(params, "first_x"), _number(params, "first_y")
-        first = (fx, fy) if fx is not None and fy is not None else None
-        return heading((x0, y0), (x1, y1), first)
+    """Which way a logged swipe's finger went (`heading`): by the direction of WDA's swipe
+    (the finger's way) or scroll (against the finger: a scroll "down" moves it up) where one
+    was sent, else by its ends and, for a touch chain, the first move the bridge logged
+    (`first_x`, `first_y`). None where the log cannot tell (a drag to an element, a pinch, a
+    picker's select)."""
     direction = str(params.get("direction"))
-    if direction not in OPPOSITE:
+    if direction in OPPOSITE:
+        way: Heading = OPPOSITE[direction]
+        return way if params.get("gesture") == "scroll" else OPPOSITE[way]
+    ends = [_number(params, k) for k in ("from_x", "from_y", "to_x", "to_y")]
+    if not all(e is not None for e in ends):
         return None
-    way: Heading = OPPOSITE[direction]
-    return way if params.get("gesture") == "scroll" else OPPOSITE[way]
+    x0, y0, x1, y1 = (float(e or 0.0) for e in ends)
+    fx, fy = _number(params, "first_x"), _number(params, "first_y")
+    return heading((x0, y0), (x1, y1), (fx, fy) if fx is not None and fy is not None else None)
 
 
 TOP_EDGE_PT = 40.0

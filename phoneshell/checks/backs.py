@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from phoneshell.audit import Action
-from phoneshell.presses import PRESS_SLOP_PT
+from phoneshell.presses import PRESS_SLOP_PT, logged_heading
 from phoneshell.xcui import SPRINGBOARD, short_type, swipe_ends
 
 BACK_BUTTON = "BackButton"
@@ -60,15 +60,15 @@ class WayBack:
 
 
 def _swipe_back(action: Action) -> bool:
-    """A one-finger swipe going right, more across than up or down (by its points), or by
-    direction `right` (XCUITest's swipe across the middle: iOS 26's content swipe back)."""
-    if action.params.get("gesture") not in ONE_FINGER:
+    """A one-finger swipe going right as the phone takes it (`presses.logged_heading`: by its
+    first move past the slop, as the edge's and the content's back pans do, then by where it
+    lifted), further right than the slop, or by direction `right` (XCUITest's swipe across the
+    middle: iOS 26's content swipe back)."""
+    if action.params.get("gesture") not in ONE_FINGER or \
+            logged_heading(action.params) != "right":
         return False
     ends = swipe_ends(action.params)
-    if ends is not None:
-        from_x, from_y, to_x, to_y = ends
-        return to_x - from_x > PRESS_SLOP_PT and to_x - from_x > abs(to_y - from_y)
-    return action.params.get("direction") == "right"
+    return ends is None or ends[2] - ends[0] > PRESS_SLOP_PT
 
 
 def _bare_session(action: Action) -> bool:

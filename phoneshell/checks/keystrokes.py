@@ -53,6 +53,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from phoneshell.audit import Action
+from phoneshell.presses import VERTICAL, logged_heading
 from phoneshell.records import ELEMENT_MAX, Target, shortened
 from phoneshell.typed_keys import typed, up_to_return
 from phoneshell.xcui import (
@@ -226,9 +227,10 @@ def _opens(action: Action) -> bool:
 def scrolls_in_place(action: Action, screen_h: float = SMALLEST_SCREEN_PT) -> bool:
     """Whether a swipe only scrolled what the field's screen shows (a search's results, the
     suggestions under an address), which moves nothing into or out of the field: the app in
-    front stayed, and it went mostly up or down from away from the screen's top and bottom
-    edges and not from the status bar. A swipe on an element by direction (no points logged)
-    starts inside the element, away from its edges, as XCUITest's does."""
+    front stayed, and it went up or down (`presses.logged_heading`) from away from the
+    screen's top and bottom edges and not from the status bar. A swipe on an element by
+    direction (no points logged) starts inside the element, away from its edges, as
+    XCUITest's does."""
     if action.kind != "swipe" or (action.app_after and action.app_after != action.app_before):
         return False
     if action.target is not None and short_type(action.target.type) == "StatusBar":
@@ -240,9 +242,10 @@ def scrolls_in_place(action: Action, screen_h: float = SMALLEST_SCREEN_PT) -> bo
         # back or leaves, and a drag between elements may go anywhere
         return all(action.params.get(k) is None for k in SWIPE_ENDS) and \
             action.params.get("direction") in ("up", "down")
-    from_x, from_y, to_x, to_y = ends
-    return TOP_EDGE_PT <= from_y <= screen_h - BOTTOM_EDGE_PT and \
-        abs(to_y - from_y) >= abs(to_x - from_x)
+    # up or down as the phone takes it: by its first move past the slop (a list's scroll that
+    # turns sideways stays a scroll; a row's swipe that turns down stays a swipe)
+    return TOP_EDGE_PT <= ends[1] <= screen_h - BOTTOM_EDGE_PT and \
+        logged_heading(action.params) in VERTICAL
 
 
 def _keeps(action: Action, screen_h: float) -> bool:

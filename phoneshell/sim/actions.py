@@ -9,11 +9,13 @@ and a key up its key down. `pointerCancel` cancels the item before it.
 
 What the phone does with a touch follows iOS: a finger that comes up within `TAP_SLOP_PT` of
 where it went down is a tap, or a long press when it stayed down `LONG_PRESS_S` or more; one
-that moved further is a drag from where it went down to where it came up; touches of several
-fingers that overlap in time are a multi-finger gesture (a pinch) that no modelled control
-takes. Typed text goes to the focused field at the time of the last key up of a run, as WDA
-types it; with no field focused it goes nowhere, as on a phone. Every touch and every run of
-keys happens in time order, so a tap on a field and typing into it can share one request.
+that moved further is a drag from where it went down to where it came up, going the way its
+first move past the slop went (`presses.heading`: a row's swipe that turns down stays one);
+touches of several fingers that overlap in time are a multi-finger gesture (a pinch) that no
+modelled control takes. Typed text goes to the focused field at the time of the last key up of
+a run, as WDA types it; with no field focused it goes nowhere, as on a phone. Every touch and
+every run of keys happens in time order, so a tap on a field and typing into it can share one
+request.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from phoneshell.presses import first_move
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import finite
@@ -52,6 +55,8 @@ class Touch:
     end_ms: float
     moved: bool
     finger: int
+    first: tuple[float, float] | None = None
+    """Where it first went past the slop (`presses.first_move`): the way the phone takes it."""
 
     @property
     def held_s(self) -> float:
@@ -110,7 +115,15 @@ class _Finger:
         self.down: tuple[float, float] | None = None
         self.down_ms = 0.0
         self.moved = False
+        self.path: list[tuple[float, float]] = []
         self.touches: list[Touch] = []
+
+    def lift(self) -> None:
+        """The finger comes up where it is."""
+        assert self.down is not None and self.at is not None
+        self.touches.append(Touch(self.down, self.at, self.down_ms, self.clock_ms, self.moved,
+                                  self.finger, first_move(self.path)))
+        self.down = None
 
     def move(self, item: dict[str, JSON]) -> None:
         origin = item.get("origin", "viewport")
@@ -139,6 +152,8 @@ class _Finger:
             raise ActionsError(f"The '{item}' action item takes the pointer past any screen")
         if self.down is not None and not self.moved:
             self.moved = math.dist(self.down, self.at) > TAP_SLOP_PT
+        if self.down is not None:
+            self.path.append(self.at)
 
     def step(self, item: dict[str, JSON]) -> None:
         kind = item.get("type")
@@ -157,12 +172,11 @@ class _Finger:
         if kind == "pointerDown":
             if self.down is None:
                 self.down, self.down_ms, self.moved = self.at, self.clock_ms, False
+                self.path = [self.at]
             return
         if self.down is None:
             raise ActionsError(f"Pointer Up must not be the first action in '{item}'")
-        self.touches.append(Touch(self.down, self.at, self.down_ms, self.clock_ms, self.moved,
-                                  self.finger))
-        self.down = None
+        self.lift()
 
 
 def _pointer(source: dict[str, JSON], finger: int, locate: Locate | None) -> list[Touch]:
@@ -179,9 +193,7 @@ def _pointer(source: dict[str, JSON], finger: int, locate: Locate | None) -> lis
     for item in _without_cancelled(items):
         hand.step(item)
     if hand.down is not None and hand.at is not None:
-        # A finger still down when the chain ends is lifted there, as XCTest ends the event path.
-        hand.touches.append(Touch(hand.down, hand.at, hand.down_ms, hand.clock_ms, hand.moved,
-                                  finger))
+        hand.lift()  # a finger still down when the chain ends lifts there, as XCTest ends it
     return hand.touches
 
 
@@ -269,7 +281,7 @@ def perform(steps: Plan, hands: Hands) -> None:
         touch = step[0]
         (x0, y0), (x1, y1) = touch.down, touch.up
         if touch.moved:
-            hands.drag(Drag(x0, y0, x1, y1, touch.held_s, wandered=True))
+            hands.drag(Drag(x0, y0, x1, y1, touch.held_s, wandered=True, first=touch.first))
         elif touch.held_s >= LONG_PRESS_S:
             hands.hold(x0, y0, touch.held_s)
         else:

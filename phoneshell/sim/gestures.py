@@ -20,11 +20,16 @@ this order:
   (`_content_back`); then the switch knob, list, page view, slider or
   picker wheel under the finger (a knob slid sideways toggles as a tap would, when it slides
   toward the other side: right turns it on, left off, as a UISwitch's thumb does).
+
+"Downward", "sideways" and the rest are the drag's way as UIKit takes it (`Drag.vertical`,
+`presses.heading`): along the axis of its first move past the slop, not of its ends, so a
+touch chain that swipes a row left and then turns down swipes the row, as the bridge logs it.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from phoneshell.presses import (
@@ -222,9 +227,8 @@ def drag(phone: Phone, move: Drag) -> None:
     f = phone.facts
     # facebook-wda's swipe_left starts at x == width, one point off the screen: clamp, as
     # the touch screen's edge does (a point on the screen stays exactly where it was sent).
-    move = Drag(_edge(move.from_x, f.width), _edge(move.from_y, f.height),
-                _edge(move.to_x, f.width), _edge(move.to_y, f.height),
-                move.duration_s, move.wandered)
+    move = replace(move, from_x=_edge(move.from_x, f.width), from_y=_edge(move.from_y, f.height),
+                   to_x=_edge(move.to_x, f.width), to_y=_edge(move.to_y, f.height))
     if move.from_y < TOP_EDGE and move.vertical and move.dy > MIN_TRAVEL:
         if move.from_x >= f.width * CONTROL_CENTER_FROM:
             phone.open_control_center()  # the status bar's right: battery and signal
@@ -265,7 +269,8 @@ def presses(phone: Phone, move: Drag) -> Pressed | None:
     down = hit_path(root, move.from_x, move.from_y)
     moved = move.wandered or math.hypot(move.dx, move.dy) > PRESS_SLOP_PT
     return touch_press(spots(down), spots(hit_path(root, move.to_x, move.to_y)),
-                       (move.from_x, move.from_y), (move.to_x, move.to_y), moved)
+                       (move.from_x, move.from_y), (move.to_x, move.to_y), moved,
+                       first_at=move.first)
 
 
 def _slide_press(phone: Phone, move: Drag) -> bool:

@@ -272,6 +272,7 @@ def test_w3c_pointer_that_moves_is_a_swipe_with_relative_moves_added_up() -> Non
     found = classify("POST", f"{S}/actions", body)
     assert found is not None and found.kind == "swipe" and found.aim == "from"
     assert dict(found.params) == {"from_x": 200, "from_y": 700, "to_x": 200, "to_y": 100,
+                                  "first_x": 200, "first_y": 690,  # past the slop: its way
                                   "duration": 0.25, "gesture": "actions"}
 
 

@@ -48,6 +48,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from phoneshell.presses import VERTICAL, Heading, heading
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.store import Store
 from phoneshell.sim.ui import EditText, Node, Screen
@@ -73,6 +74,10 @@ class Drag:
     wandered: bool = False
     """The finger went further than the slop from where it went down, whatever its ends say (a
     touch chain that came back): a scroll view around it took the touch."""
+    first: tuple[float, float] | None = None
+    """Where the finger first went past the slop (`presses.first_move`), for a touch chain that
+    does not go straight: the phone takes the drag's way from there (`heading`). None for a
+    straight drag."""
 
     @property
     def dx(self) -> float:
@@ -85,9 +90,16 @@ class Drag:
         return self.to_y - self.from_y
 
     @property
+    def heading(self) -> Heading:
+        """Which way the phone takes the drag (`presses.heading`, the rule the bridge logs it
+        by): along the axis of its first move past the slop, by where it lifted."""
+        return heading((self.from_x, self.from_y), (self.to_x, self.to_y), self.first)
+
+    @property
     def vertical(self) -> bool:
-        """Whether the drag is mostly up or down."""
-        return abs(self.dy) >= abs(self.dx)
+        """Whether the phone takes the drag as going up or down (a list's scroll), judged by its
+        first move past the slop: one that starts sideways is a row's swipe, whatever follows."""
+        return self.heading in VERTICAL
 
 
 class Host(Protocol):
