@@ -8,12 +8,15 @@ harness reads (`HARMLESS_SETTINGS` are the others, `PINNED_SETTINGS` only at WDA
 and which controls power a phone off, restart, erase it or stop WDA (`takes_rig_down`): the
 bridge refuses by it, and the runner holds an agent to account by it. What else the bridge
 refuses (an app deleted, a call placed, what outlasts the run) is `lasting`'s. Pure: no I/O,
-imports nothing else of phoneshell, so the simulator (a device) may use it too.
+imports nothing else of phoneshell but `presses` (pure too), so the simulator (a device) may use
+it too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+
+from phoneshell.presses import logged_heading
 
 TYPE_PREFIX = "XCUIElementType"
 SPRINGBOARD = "com.apple.springboard"
@@ -254,15 +257,10 @@ def swipe_ends(params: Mapping[str, object]) -> tuple[float, float, float, float
 
 
 def sideways(params: Mapping[str, object]) -> bool:
-    """Whether a swipe's params (`from_x`... or a `direction`) go more sideways than up or
-    down, as a switch's thumb slides (a drag up or down a list scrolls it)."""
-    if params.get("direction") in ("left", "right"):
-        return True
-    ends = swipe_ends(params)
-    if ends is None:
-        return False
-    from_x, from_y, to_x, to_y = ends
-    return abs(to_x - from_x) > abs(to_y - from_y)
+    """Whether a swipe's params (`from_x`... or a `direction`) go sideways as the phone takes
+    them, as a switch's thumb slides (a drag up or down a list scrolls it): by the first move
+    past the slop (`presses.logged_heading`), not the ends."""
+    return logged_heading(params) in ("left", "right")
 
 
 WDA_BUNDLE_MARKS = ("WebDriverAgent", ".xctrunner")
