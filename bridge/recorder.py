@@ -82,8 +82,8 @@ KEY = full_type(KEY_TYPE)
 log = logging.getLogger("bridge")
 
 WARY_PHASES = ("agent", "unscoped")
-"""Whose actions wait for a real phone to settle before they are aimed and judged (not the
-harness's steps: what they read early leaves what is known unsettled)."""
+"""Whose actions wait for a real phone to settle before they are aimed and judged (Settings'
+allow-list too), not the harness's steps': what they read early leaves what is known unsettled."""
 
 
 def _named(target: Target | None) -> str:
@@ -204,11 +204,9 @@ class Recorder(Aiming):
         """
         with self._lock:
             wary = context.phase in WARY_PHASES
-            if wary:
-                self._wait_settled()
+            self._own_turn(wait=wary)
             if still_allowed is not None:  # after the wait: a grant may have ended meanwhile
                 still_allowed()
-            self.custody.own_reads_begin()
             if (not confined or not self.custody.known.app or self._pending is not None
                     or (wary and self.custody.pending)):
                 # the last action's after, when pending, and this one's before
@@ -266,20 +264,23 @@ class Recorder(Aiming):
                     # this bridge reaches the phone, or a read now would catch a real phone
                     # mid-transition (a trajectory frame, though, is taken now).
                     return reply
-                if agents:  # else read at once: never what the phone settled into
-                    self._wait_settled()
-                    self.custody.own_reads_begin()
+                # A harness step's after is read at once, its turn not begun again: never
+                # what the phone settled into, so an agent's next action reads again.
+                if agents:
+                    self._own_turn()
                 self._settle(self.read_screen(), None)
             if self.after_action is not None:  # still this action's turn: the screen it left
                 self.after_action(context, intent, self.custody.known.app)
             return reply
 
-    def _wait_settled(self) -> None:
-        """Wait out the rest of `settle_s` after the last action's answer (nothing on the
-        simulated iPhone): cheaper on a real phone than reading it again and again, and the
-        read after shows what the action settled into."""
-        while (left := self.custody.settles_in()) > 0:
+    def _own_turn(self, wait: bool = True) -> None:
+        """Begin the bridge's own turn (the caller holds the action lock): with `wait`, first
+        wait out the rest of `settle_s` after the last action's answer (nothing on the simulated
+        iPhone), cheaper on a real phone than reading it again and again, so that the read after
+        shows what the action settled into; its reads count from now (`own_reads_begin`)."""
+        while wait and (left := self.custody.settles_in()) > 0:
             time.sleep(left)
+        self.custody.own_reads_begin()
 
     def _keyed_field(self, context: RunContext, action: Classified,
                      target: Target | None) -> Target | None:
@@ -352,7 +353,7 @@ class Recorder(Aiming):
             None if known is None else control_center_at(known.tree, self._point(action)),
             agent=context.phase == "agent", chosen=seen.chosen,
             settings=settings_at(self.known_tree(context), target, self._point(action))
-            if app == SETTINGS and context.phase in ("agent", "unscoped") else None)
+            if app == SETTINGS and context.phase in WARY_PHASES else None)
         if not why and not removal and not lasting:
             return None
         return self._refusal(context, action, target, app, request, (
@@ -390,9 +391,8 @@ class Recorder(Aiming):
         with self._lock:
             pending = self._pending
             if pending is not None and not (agents_only and pending[0].phase != "agent"):
-                if pending[0].phase == "agent":  # its outcome is what the phone settled into
-                    self._wait_settled()
-                self.custody.own_reads_begin()
+                # an agent's outcome is what the phone settled into
+                self._own_turn(wait=pending[0].phase == "agent")
                 self._settle(self.read_screen(), None)
 
     @staticmethod
