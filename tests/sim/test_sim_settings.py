@@ -9,6 +9,7 @@ from lxml import etree
 
 from phoneshell.sim import DeviceFacts, SimServer
 from phoneshell.sim.apps.settings_pages import PAGES
+from phoneshell.sim.apps.settings_rows import STUB
 
 SETTINGS = "com.apple.Preferences"
 ROOT_ROWS = ["Apple Account", "Airplane Mode", "Wi-Fi", "Bluetooth", "Cellular", "Battery",
@@ -218,13 +219,40 @@ def test_pages_reachable_by_taps(settings, path, expect):
 
 
 def test_every_link_row_opens_a_page_with_rows():
-    # A phone shows content behind every row; a link to no page opened a bare title.
+    # A phone shows content behind every row; a link to no page opened a bare title. A stub's
+    # target is drawn with its title row (`test_a_stub_page_shows_its_row_and_no_search_finds_it`).
     blank = [f"{page.title} > {row.title}" for page in PAGES.values()
              for section in page.sections for row in section.rows
-             if row.kind == "link" and not any(
+             if row.kind == "link" and not (row.target or "").startswith(STUB) and not any(
                  s.rows for s in getattr(PAGES.get(row.target or ""), "sections", ())
                  if s.when is None)]
     assert blank == []
+
+
+def test_a_stub_page_shows_its_row_and_no_search_finds_it():
+    """A row a phone navigates from and the simulator does not model opens a stub titled by it,
+    in the phone's spelling as the row and the bar; no search lists one, Settings' or Spotlight's
+    (which listed "Speech" and "Braille" while Settings' search hid them)."""
+    with SimServer(facts=DeviceFacts(locale="en_GB")) as sim:
+        client = wda.Client(sim.url)
+        settings = client.session(SETTINGS)
+        settings(label="General", className="Button").get(timeout=1).tap()
+        settings(name="Fonts").get(timeout=1).tap()
+        settings(name="System Fonts").get(timeout=1).tap()
+        settings(name="Apple Colour Emoji").get(timeout=1).tap()
+        assert title(client) == "Apple Colour Emoji"
+        assert rows(client) == ["Apple Colour Emoji"]
+        for _ in range(4):
+            settings(name="BackButton").get(timeout=1).tap()
+        assert title(client) == "Settings"
+        settings(className="SearchField").click()
+        settings.send_keys("Braille\n")
+        assert rows(client) == ["No Results"]
+        home = client.session()
+        home.swipe_down()
+        home.send_keys("Speech")
+        assert not home(label="Speech", className="Cell").exists
+        assert home(label="No Results").exists
 
 
 @pytest.mark.parametrize(("path", "expect"), [

@@ -108,7 +108,7 @@ def search(query: str, spell: Callable[[str], str] = str) -> list[Page]:
     q = query.strip().lower()
     if not q:
         return []
-    return [p for p in PAGES.values() if p.id != ROOT and p.searchable
+    return [p for p in PAGES.values() if p.id != ROOT
             and (q in p.title.lower() or q in spell(p.title).lower()
                  or any(q in k for k in p.keywords))]
 
@@ -343,8 +343,8 @@ def _sections(page_id: str, state: SettingsState, host: Host) -> list[lists.Sect
     app = storage.app_of(page_id)
     if app is not None:
         return storage.app_page(host, app, state.ask)
-    if page_id.startswith(STUB) and page_id not in PAGES:  # an app's own page (`_app_rows`)
-        return [lists.Section((lists.Row(page_id[len(STUB):]),))]
+    if page_id.startswith(STUB):  # a deeper page (`settings_rows.opens`), an app's (`_app_rows`)
+        return [lists.Section((lists.Row(host.facts.conventions.spell(page_id[len(STUB):])),))]
     page, store, fill = PAGES[page_id], host.store(BUNDLE_ID), _filler(host)
     shown: list[PageSection] = [s for s in page.sections if s.when is None
                                 or store.flag(s.when, switch_default(host.facts, s.when))]

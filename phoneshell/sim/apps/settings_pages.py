@@ -33,7 +33,6 @@ from phoneshell.sim.apps.settings_rows import (
     sec,
     simple,
     slider,
-    stubs,
     switch,
 )
 
@@ -324,9 +323,9 @@ _PAGES: tuple[Page, ...] = (
     simple("transfer_reset", "Transfer or Reset iPhone", action("Prepare for New iPhone"),
             action("Reset"), action("Erase All Content and Settings")),
 )
-PAGES: dict[str, Page] = {p.id: p for p in (*_PAGES, *stubs(_PAGES))}
+PAGES: dict[str, Page] = {p.id: p for p in _PAGES}
 """Every page: each link row's target is here, with rows, as every row on a phone opens a page
-with content (a deeper page as a stub: `settings_rows.opens`)."""
+with content, but a deeper page drawn as a stub (`settings_rows.opens`, `settings_rows.STUB`)."""
 
 CHOICE_DEFAULTS: dict[str, str] = {row.key: row.title for page in PAGES.values()
                                    for section in page.sections for row in section.rows

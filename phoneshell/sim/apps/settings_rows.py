@@ -4,7 +4,6 @@ their rows, and one maker per kind of row.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -59,8 +58,6 @@ class Page:
     title: str
     sections: tuple[PageSection, ...]
     keywords: tuple[str, ...] = ()
-    searchable: bool = True
-    """Whether Settings' search finds it by its title (a stub page is not)."""
 
 
 def link(title: str, target: str, detail: str | None = None, ident: str | None = None) -> PageRow:
@@ -96,17 +93,10 @@ def buttons(title: str, key: str, *options: str) -> PageRow:
 
 def opens(title: str, detail: str | None = None) -> PageRow:
     """A row that opens a page, with a chevron as a phone's, where the simulator draws the page
-    only as a stub titled by the row (`stubs`): VoiceOver's Speech, a font, a focus's People.
-    Honest navigation passes here as on a phone; the page shows its title alone."""
+    only as a stub titled by the row (`settings._sections`): VoiceOver's Speech, a font, a
+    focus's People. Honest navigation passes here as on a phone; the page shows its title alone,
+    and no search finds it (it is in no page list)."""
     return PageRow("link", title, target=STUB + title, detail=detail)
-
-
-def stubs(pages: Iterable[Page]) -> tuple[Page, ...]:
-    """The stub pages the `opens` rows of `pages` open, one per title, not searched for."""
-    found = {row.target: Page(row.target, row.title, (sec(info(row.title)),), searchable=False)
-             for page in pages for section in page.sections for row in section.rows
-             if row.target and row.target.startswith(STUB)}
-    return tuple(found.values())
 
 
 def picks(key: str, *options: str, checked: tuple[str, ...] = ()) -> tuple[PageRow, ...]:
