@@ -25,9 +25,7 @@ target the aiming resolved, never the phone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from bridge.touched import ancestry, node_at
+from bridge.touched import ancestry, node_at, rect_of
 from phoneshell.lasting import (
     SETTINGS_ACTS,
     SETTINGS_BACK,
@@ -86,11 +84,11 @@ def _candidates(tree: object, target: Target | None,
 
 
 def _contains(node: Node, point: tuple[float, float]) -> bool:
-    frame = _frame(node)
-    if frame is None:
-        return False
-    x, y, w, h = frame
-    return x <= point[0] <= x + w and y <= point[1] <= y + h
+    """Whether `point` lies in `node`'s frame, every edge included (not `Rect.contains`, which
+    leaves the right and bottom out)."""
+    frame = rect_of(node.get("rect"))
+    return frame is not None and (frame.x <= point[0] <= frame.x + frame.width
+                                  and frame.y <= point[1] <= frame.y + frame.height)
 
 
 def _chevron(node: Node) -> bool:
@@ -117,23 +115,12 @@ def _row_element(cell: Node) -> Node | None:
 
 def _within(node: Node, outer: Node) -> bool:
     """Whether `node`'s frame lies inside `outer`'s (to a point)."""
-    inner, frame = _frame(node), _frame(outer)
+    inner, frame = rect_of(node.get("rect")), rect_of(outer.get("rect"))
     if inner is None or frame is None:
         return False
-    x, y, w, h = inner
-    ox, oy, ow, oh = frame
-    return ox - 1 <= x and oy - 1 <= y and x + w <= ox + ow + 1 and y + h <= oy + oh + 1
-
-
-def _frame(node: Node) -> tuple[float, float, float, float] | None:
-    rect = node.get("rect")
-    if not isinstance(rect, Mapping):
-        return None
-    values = [rect.get(k) for k in ("x", "y", "width", "height")]
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
-        return None
-    x, y, w, h = (float(v) for v in values)  # type: ignore[arg-type]
-    return x, y, w, h
+    return (frame.x - 1 <= inner.x and frame.y - 1 <= inner.y
+            and inner.x + inner.width <= frame.x + frame.width + 1
+            and inner.y + inner.height <= frame.y + frame.height + 1)
 
 
 def _own(node: Node, row: Node | None) -> bool:

@@ -110,6 +110,19 @@ def test_several_checkmarks_in_a_section_are_no_single_choice() -> None:
     assert (chosen, role) == ("", "") and why
 
 
+def test_a_touch_on_the_right_or_bottom_edge_of_a_text_is_placed_by_it() -> None:
+    """Two texts alike (a link's title, a joinable network's): a touch on the first one's right
+    or bottom edge lands on it alone, so its row's role is the touch's, not "" for the pair
+    (the frame holds every edge, unlike `Rect.contains`)."""
+    link = _cell("Home", 100, _chevron(100))
+    tree = _page("Wi-Fi", link, _cell("Home", 300, _info(300)))
+    text = link["children"][0]  # type: ignore[index]
+    target = target_in(tree, text)
+    right, bottom = (32 + 200, 115 + 11), (32 + 100, 115 + 22)
+    assert settings_at(tree, target, right) == SETTINGS_LINK
+    assert settings_at(tree, target, bottom) == SETTINGS_LINK
+
+
 def test_a_choice_the_tree_cannot_place_fails_closed() -> None:
     """A tap logged with an option chosen before but no role (an ambiguous settings_at) was
     forwarded as a choice; it is refused, and passes only on an option's own row (or as what
