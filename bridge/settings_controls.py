@@ -25,6 +25,7 @@ target the aiming resolved, never the phone.
 
 from __future__ import annotations
 
+from bridge.targets import is_checkmark, section_checked
 from bridge.touched import ancestry, node_at, rect_of
 from phoneshell.lasting import (
     SETTINGS_ACTS,
@@ -37,7 +38,7 @@ from phoneshell.lasting import (
     SETTINGS_SHOWN,
 )
 from phoneshell.records import Target
-from phoneshell.xcui import CHECKMARK, Node, section, short_type, text_inputs, walk
+from phoneshell.xcui import Node, short_type, text_inputs, walk
 
 CHEVRONS = frozenset({"chevron", "chevron.forward", "chevron.right"})
 """The names of a row's disclosure indicator: an Image in the root list, a disabled Button in a
@@ -105,8 +106,8 @@ def _row_element(cell: Node) -> Node | None:
     if not texts:
         return None
     for _, node in walk(cell):
-        if node is cell or _kind(node) != "Button" or _chevron(node) \
-                or _text(node, "label") == CHECKMARK or not _within(node, cell):
+        if node is cell or _kind(node) != "Button" or _chevron(node) or is_checkmark(node) \
+                or not _within(node, cell):
             continue
         if set(texts) <= {id(n) for _, n in walk(node)}:
             return node
@@ -126,7 +127,7 @@ def _within(node: Node, outer: Node) -> bool:
 def _own(node: Node, row: Node | None) -> bool:
     """Whether a node inside a cell is the row's own: its Button, its chevron, a checkmark,
     or something that acts on nothing."""
-    return node is row or _kind(node) in PASSIVE or _chevron(node) or _checkmark(node)
+    return node is row or _kind(node) in PASSIVE or _chevron(node) or is_checkmark(node)
 
 
 def _shows_value(cell: Node) -> bool:
@@ -143,21 +144,14 @@ def _plain(cell: Node) -> bool:
 
 
 def _option(line: list[Node], at: int) -> bool:
-    """Whether the cell `line[at]` is an option of a single-choice list: its section (the rows
-    touching it in its list, `xcui.section`) has exactly one row showing the checkmark, and
-    every row there, it too, is plain (no chevron, no control of its own). A row of another
+    """Whether the cell `line[at]` is an option of a single-choice list: its section
+    (`targets.section_checked`) has exactly one row showing the checkmark, and every row
+    there, it too, is plain (no chevron, no control of its own). A row of another
     section (Ringtone's Download All Purchased Tones) or of a section holding a row that acts
     (Wi-Fi's networks) is none. A list that chooses several shows several checkmarks, or may
     show one (Dictionary's): the set-back finds the extra ones (`device.settings_values`)."""
-    if at == 0:
-        return False
-    rows = section(line[at - 1], line[at])
-    return (sum(1 for r in rows if any(_checkmark(n) for _, n in walk(r))) == 1
-            and all(_plain(r) for r in rows))
-
-
-def _checkmark(node: Node) -> bool:
-    return _kind(node) == "Button" and _text(node, "label") == CHECKMARK
+    rows, checked = section_checked(line, at)
+    return len(checked) == 1 and all(_plain(r) for r in rows)
 
 
 def _in_row(line: list[Node], at: int) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from bridge.touched import KEYBOARD_TYPE as KEYBOARD_TYPE
 from bridge.touched import Rect as Rect
@@ -116,31 +116,40 @@ def _kind(node: Mapping[str, object]) -> str:
     return short_type(_text(node, "type"))
 
 
-def _holds_checkmark(tree: object) -> bool:
-    """Whether UIKit's checkmark button is in `tree` (a cell: it is the option chosen)."""
-    return any(_kind(n) == "Button" and _text(n, "label") == CHECKMARK for _, n in walk(tree))
+def is_checkmark(node: Mapping[str, object]) -> bool:
+    """Whether a node is UIKit's checkmark button (in a cell: the option chosen)."""
+    return _kind(node) == "Button" and _text(node, "label") == CHECKMARK
 
 
 def offers_choice(tree: object) -> bool:
     """Whether the screen shows a list of options (a checkmark in a cell)."""
-    return _holds_checkmark(tree)
+    return any(is_checkmark(n) for _, n in walk(tree))
+
+
+def section_checked(line: Sequence[Mapping[str, object]],
+                    at: int) -> tuple[list[Mapping[str, object]], list[Mapping[str, object]]]:
+    """The rows of the section of the cell `line[at]` (`line`: an `ancestry`), and those of them
+    holding UIKit's checkmark. The section is the row's own (`xcui.section`: the rows touching
+    it in its list), never the whole list: a row of another section (Ringtone's Download All
+    Purchased Tones above the tones) is no option of it. ([], []) for a cell with no list."""
+    if at <= 0:
+        return [], []
+    rows = section(line[at - 1], line[at])
+    return rows, [r for r in rows if any(is_checkmark(n) for _, n in walk(r))]
 
 
 def chosen_before(tree: object, node: Mapping[str, object]) -> str:
     """For a node in a list of options (a cell, or inside one, of a section where exactly one
     cell holds UIKit's checkmark), the label of the cell holding it: the option chosen before a
-    tap on `node`. The section is the row's own (`xcui.section`: the rows touching it in its
-    list), never the whole list: a row of another section (Ringtone's Download All Purchased
-    Tones above the tones) is no option of it. "" anywhere else, and where several cells of the
-    section are checked (a list that chooses several: which one a tap changes cannot be told).
-    Whether the row is an option at all is its own shape's to say
+    tap on `node`, its section the row's own (`section_checked`). "" anywhere else, and where
+    several cells of the section are checked (a list that chooses several: which one a tap
+    changes cannot be told). Whether the row is an option at all is its own shape's to say
     (`bridge.settings_controls.settings_at`)."""
     line = ancestry(tree, node)
     cells = [i for i, n in enumerate(line) if _kind(n) == "Cell"]
-    if not cells or cells[-1] == 0:
+    if not cells:
         return ""
-    rows = section(line[cells[-1] - 1], line[cells[-1]])
-    checked = [n for n in rows if _holds_checkmark(n)]
+    _, checked = section_checked(line, cells[-1])
     if len(checked) != 1:
         return ""
     return _text(checked[0], "label") or _text(checked[0], "name")
