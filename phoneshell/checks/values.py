@@ -174,9 +174,8 @@ def between_named(text: str) -> set[str]:
     """The sixteen-point names between the eight that `text` names: by their letters (capitals,
     whole) or their words ("south-southeast", "south southeast"; any case)."""
     found = {p for p in BETWEEN if re.search(rf"(?<!\w){p}(?!\w)", text)}
-    words = {"N": "north", "E": "east", "S": "south", "W": "west"}
     for point in BETWEEN:
-        first, rest = words[point[0]], POINTS[point[1:]].replace(" ", "")
+        first, rest = POINTS[point[0]], POINTS[point[1:]].replace(" ", "")
         if re.search(rf"(?i)\b{first}[\s-]*{rest}\b", text):
             found.add(point)
     return found
