@@ -187,8 +187,7 @@ class Aiming:
                 the log could not name one key for (`dismissed_keys.dismiss_pressed`).
         """
         if action.key_names:  # WDA's keyboard dismiss: the key it presses, as a tap on it
-            known = self.custody.known
-            return dismiss_pressed(action, known.tree if known.page is not None else None)
+            return dismiss_pressed(action, self.custody.known.tree)
         dx, dy = action.params.get("offset_x"), action.params.get("offset_y")
         if not isinstance(dx, (int, float)) or not isinstance(dy, (int, float)):
             return action
@@ -248,7 +247,7 @@ class Aiming:
         """The tree known since the last action, or one XML source read now (observed)."""
         if self.custody.known.page is None:
             self.observe(context, self.read_screen(), "GET " + XML_ROUTE)
-        return self.custody.known.tree if self.custody.known.page is not None else None
+        return self.custody.known.tree
 
     def _aim_at(self, context: RunContext, x: float, y: float) -> Aimed:
         """What a touch at (x, y) lands on (`node_at`), from the tree known or one read now."""
