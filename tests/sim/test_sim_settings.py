@@ -7,7 +7,8 @@ import pytest
 import wda
 from lxml import etree
 
-from phoneshell.sim import DeviceFacts, SimServer
+from phoneshell.sim import DeviceFacts, SimServer, layout
+from phoneshell.sim.apps import AppModel, builtin_apps
 from phoneshell.sim.apps.settings_pages import PAGES
 from phoneshell.sim.apps.settings_rows import STUB
 
@@ -374,3 +375,33 @@ def test_device_facts_are_configurable():
         session(name="About").click()
         assert session(name="ProductModel").get(timeout=1).label == "Model Number, A3256LL/A"
         assert session(name="NAME_CELL_ID").get(timeout=1).label == "Name, Ada's iPhone"
+
+
+MIXER = AppModel("com.example.mixer", "Color Mixer", dict,
+                 lambda _, host: layout.screen(host.facts, [layout.nav_bar(host.facts, "Mixer")]))
+"""An app whose name a UK phone would spell otherwise, were it Settings' own words."""
+
+
+def test_settings_lists_an_app_by_its_home_screen_name():
+    """Apps and iPhone Storage name an app as its icon does, in every locale: Apps' list read
+    "Colour Mixer" on a UK phone beside an icon and a Storage row reading "Color Mixer"."""
+    with SimServer(facts=DeviceFacts(locale="en_GB"), apps=[*builtin_apps(), MIXER]) as sim:
+        client = wda.Client(sim.url)
+        assert client.session()(label="Color Mixer", className="Icon").exists
+        settings = client.session(SETTINGS)
+        settings(className="SearchField").click()
+        settings.send_keys("Apps\n")
+        settings(name="Apps", className="Button").get(timeout=1).click()
+        assert title(client) == "Apps"
+        assert "Color Mixer" in rows(client) and "Colour Mixer" not in rows(client)
+        client.app_terminate(SETTINGS)
+        settings = client.session(SETTINGS)
+        settings(label="General", className="Button").get(timeout=1).click()
+        settings(name="iPhone Storage").get(timeout=1).click()
+        seen: list[str] = []
+        for _ in range(12):
+            seen += rows(client)
+            if "Color Mixer" in seen:
+                break
+            settings.swipe_up()
+        assert "Color Mixer" in seen and "Colour Mixer" not in seen

@@ -361,16 +361,9 @@ def _sections(page_id: str, state: SettingsState, host: Host) -> list[lists.Sect
 def _app_rows(state: SettingsState, host: Host) -> lists.Section:
     """Apps' list (iOS 18 on): a row with a chevron per app on the phone, by name, each opening
     the app's page (the App Store's its own, the others' a stub titled by the app)."""
-    spell = host.facts.conventions.spell
-
-    def opener(page_id: str, title: str) -> Handler:
-        return lambda: state.push(page_id, title)
-
-    names = sorted(a.name for a in host.apps() if a.home_icon)
-    return lists.Section(tuple(
-        lists.Row(spell(name), chevron=True,
-                  on_tap=opener(APP_STORE_PAGE if name == "App Store" else STUB + name,
-                                spell(name))) for name in names))
+    apps = sorted((a for a in host.apps() if a.home_icon), key=lambda a: a.name)
+    return storage.app_rows(apps, state.push, lambda a: APP_STORE_PAGE if a.name == "App Store"
+                            else STUB + a.name)
 
 
 def _search_bar(state: SettingsState, host: Host, active: bool) -> Node:

@@ -15,12 +15,12 @@ first sentence, and the layout is the other Settings pages'.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from phoneshell.sim import layout, lists
-from phoneshell.sim.apps import Host, installs
+from phoneshell.sim.apps import AppModel, Host, installs
 from phoneshell.sim.ui import Handler, Node
 
 STORAGE = "storage"
@@ -94,13 +94,23 @@ def _sizes(host: Host, bundle_id: str) -> tuple[float, float]:
 def app_list(host: Host, open_page: Callable[[str, str], None]) -> lists.Section:
     """A link row per app on the phone, largest first, each opening the app's page."""
     apps = sorted(installs.on_phone(host), key=lambda a: -sum(_sizes(host, a.bundle_id)))
+    return app_rows(apps, open_page, lambda a: APP_PAGE + a.bundle_id,
+                    lambda a: _size(sum(_sizes(host, a.bundle_id))))
 
-    def opener(bundle_id: str, name: str) -> Handler:
-        return lambda: open_page(APP_PAGE + bundle_id, name)
+
+def app_rows(apps: Iterable[AppModel[Any]], open_page: Callable[[str, str], None],
+             page_of: Callable[[AppModel[Any]], str],
+             detail: Callable[[AppModel[Any]], str | None] = lambda _: None) -> lists.Section:
+    """A row with a chevron per app, in the order given, named as its home-screen icon is, each
+    opening the page `page_of` gives it (titled by the app), its `detail` at the right: iPhone
+    Storage's list and Apps' (`settings._app_rows`)."""
+
+    def opener(page_id: str, name: str) -> Handler:
+        return lambda: open_page(page_id, name)
 
     return lists.Section(tuple(
-        lists.Row(a.name, detail=_size(sum(_sizes(host, a.bundle_id))), chevron=True,
-                  on_tap=opener(a.bundle_id, a.name)) for a in apps))
+        lists.Row(a.name, detail=detail(a), chevron=True, on_tap=opener(page_of(a), a.name))
+        for a in apps))
 
 
 def app_page(host: Host, bundle_id: str, ask: Callable[[Confirm], None]) -> list[lists.Section]:
