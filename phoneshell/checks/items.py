@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from phoneshell.evidence import Evidence, ProbeReading
 
-__all__ = ["items_changed", "listing_changed", "rows_lost", "whole_changed", "whole_reading"]
+__all__ = ["items_changed", "listing_changed", "whole_changed", "whole_reading"]
 
 ITEMS = {"notes": ("note", "notes"), "reminders": ("reminder", "reminders"),
          "alarms": ("alarm", "alarms"), "world_clocks": ("city", "cities"),
