@@ -424,8 +424,9 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
     unset = _unset_in_settings(target_type, text) if app == SETTINGS else ""
     if unset:
         return unset
-    if app == SETTINGS and kind == "tap" and text.split(", ", 1)[0] in SETTINGS_LASTING_TAPS:
-        return SETTINGS_LASTING_TAPS[text.split(", ", 1)[0]]
+    if app == SETTINGS and kind == "tap" and (title := text.split(", ", 1)[0]) \
+            in SETTINGS_LASTING_TAPS:  # a row's title, before the value it shows
+        return SETTINGS_LASTING_TAPS[title]
     if app == SETTINGS and settings is not None:
         return settings_lasting(kind, target_type, label, name, page, chosen, params, settings)
     if app == SPRINGBOARD:
