@@ -134,6 +134,45 @@ def _on(phone: Phone, page: str, find: Find, on_first_page: bool = False,
     return None
 
 
+Shows = Callable[[PageSource, Element], bool]
+"""Whether the element found, on the page read, shows the value wanted."""
+Settle = Callable[[PageSource], bool]
+"""A step after the element shows the value, given the page that showed it (before Settings is
+stopped): True when it changed something there, which makes the value "set"."""
+
+
+def _put(phone: Phone, page: str, find: Find, shows: Shows,
+         act: Callable[[PageSource, Element], None], failed: str, on_first_page: bool = False,
+         settle: Settle | None = None) -> Put:
+    """Go to what `find` finds on the Settings page `page` (`_on`); unless it `shows` the value
+    already, `act` on it and see it show it; then run `settle` on the page that showed it and
+    stop Settings. `Put` ("" when the page or the element is not found).
+
+    Raises:
+        StepError: `failed`, when it did not show the value after `act` (or `settle`'s own).
+    """
+    found = _on(phone, page, find, on_first_page)
+    if found is None:
+        return ""
+    shown, element = found
+    put: Put = "as was" if shows(shown, element) else "set"
+    if put == "set":
+        act(shown, element)
+
+        def now_shows() -> bool:
+            nonlocal shown
+            shown = phone.page()
+            there = find(shown)
+            return there is not None and shows(shown, there)
+
+        if not phone.poll(now_shows, phone.effect_timeout_s):
+            raise StepError(failed)
+    if settle is not None and settle(shown):
+        put = "set"
+    stop_app(phone, SETTINGS)
+    return put
+
+
 def set_switch(phone: Phone, label: str, on: bool, page: str = "") -> Put:
     """Set the Settings switch `label` on or off on the page titled `page` (the switch's own
     page when "": Wi-Fi's is named like it); `Put` ("" when the page or the switch is not
@@ -142,59 +181,26 @@ def set_switch(phone: Phone, label: str, on: bool, page: str = "") -> Put:
     Raises:
         StepError: the knob was tapped and the switch did not move (the message names it).
     """
-    find = _labelled(SWITCH, label)
-    found = _on(phone, page or label, find, on_first_page=True)
-    if found is None:
-        return ""
-    shown, switch = found
     want = "1" if on else "0"
-    put: Put = "as was" if switch.value == want else "set"
-    if put == "set":
-        phone.tap(*_knob(shown, switch).centre)
-        if not phone.poll(lambda: getattr(find(phone.page()), "value", "") == want,
-                          phone.effect_timeout_s):
-            raise StepError(f"the Settings switch {label!r} did not turn "
-                            f"{'on' if on else 'off'} when its knob was tapped")
-    stop_app(phone, SETTINGS)
-    return put
+    return _put(phone, page or label, _labelled(SWITCH, label),
+                lambda _, switch: switch.value == want,
+                lambda shown, switch: phone.tap(*_knob(shown, switch).centre),
+                f"the Settings switch {label!r} did not turn {'on' if on else 'off'} when its "
+                "knob was tapped", on_first_page=True)
 
 
-Settle = Callable[[PageSource], bool]
-"""A step after the option shows chosen, given the page that showed it (before Settings is
-stopped): True when it changed something there, which makes the value "set"."""
-
-
-def _choose(phone: Phone, page: str, option: str, kind: str,
-            chosen: Callable[[PageSource, Element], bool], settle: Settle | None = None) -> Put:
+def _choose(phone: Phone, page: str, option: str, kind: str, chosen: Shows,
+            settle: Settle | None = None) -> Put:
     """Tap the element of type `kind` labelled `option` on the Settings page `page` unless it
-    shows `chosen` already, see it chosen, then run `settle` on that page; `Put` ("" when the
-    page or the element is not found).
+    shows `chosen` already, see it chosen, then run `settle` on that page (`_put`).
 
     Raises:
         StepError: it was tapped and did not show chosen (or `settle`'s own).
     """
-    find = _labelled(kind, option)
-    found = _on(phone, page, find)
-    if found is None:
-        return ""
-    shown, element = found
-    put: Put = "as was" if chosen(shown, element) else "set"
-    if put == "set":
-        phone.tap(*element.centre)
-
-        def now_chosen() -> bool:
-            nonlocal shown
-            shown = phone.page()
-            there = find(shown)
-            return there is not None and chosen(shown, there)
-
-        if not phone.poll(now_chosen, phone.effect_timeout_s):
-            raise StepError(f"{option!r} on the Settings page {page!r} was tapped and did not "
-                            "show chosen")
-    if settle is not None and settle(shown):
-        put = "set"
-    stop_app(phone, SETTINGS)
-    return put
+    return _put(phone, page, _labelled(kind, option), chosen,
+                lambda _, element: phone.tap(*element.centre),
+                f"{option!r} on the Settings page {page!r} was tapped and did not show chosen",
+                settle=settle)
 
 
 def set_choice(phone: Phone, page: str, option: str) -> Put:
@@ -271,23 +277,17 @@ def set_slider(phone: Phone, label: str, value: str, page: str) -> Put:
         StepError: the slider was set and did not land at `value`.
     """
     want = percent(value)
-    find = _labelled(SLIDER, label)
-    found = _on(phone, page, find) if want is not None else None
-    if found is None or want is None:
+    if want is None:
         return ""
+    at = want
 
-    def there() -> bool:
-        got = percent(getattr(find(phone.page()), "value", "") or "")
-        return got is not None and abs(got - want) <= SLIDER_SLACK
+    def there(_: PageSource, slider: Element) -> bool:
+        got = percent(slider.value or "")
+        return got is not None and abs(got - at) <= SLIDER_SLACK
 
-    put: Put = "as was" if there() else "set"
-    if put == "set":
-        phone.set_slider(label, want / 100)
-        if not phone.poll(there, phone.effect_timeout_s):
-            raise StepError(f"the Settings slider {label!r} did not go back to {value} when "
-                            "set")
-    stop_app(phone, SETTINGS)
-    return put
+    return _put(phone, page, _labelled(SLIDER, label), there,
+                lambda *_: phone.set_slider(label, at / 100),
+                f"the Settings slider {label!r} did not go back to {value} when set")
 
 
 def set_back(phone: Phone, kind: str, label: str, page: str, was: str) -> Put:
