@@ -49,9 +49,8 @@ import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from phoneshell.audit import CUSTODY_PHASES, actions, apps_in_front
+from phoneshell.audit import CUSTODY_PHASES, apps_in_front
 from phoneshell.checks import Need
-from phoneshell.checks.effects import settings_left
 from phoneshell.checks.items import items_changed, listing_changed, whole_changed
 from phoneshell.device import ProbeError
 from phoneshell.device.alarms import alarm_label
@@ -73,6 +72,7 @@ from phoneshell.runner.owner_log import (
 )
 from phoneshell.runner.owner_log import blame as blame_of
 from phoneshell.runner.owner_put import PUT_BACK
+from phoneshell.runner.owner_settings import settings_changed
 from phoneshell.runner.owner_summary import summary
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Task
@@ -349,30 +349,6 @@ class OwnerWatch:
         """What the run's agents changed of the owner's collections, for the run's end ("" when
         nothing): `owner_summary.summary`."""
         return summary(self.rig, run_id, self.start, self.last, self.said, self.hidden)
-
-
-def settings_changed(task: Task, evidence: Evidence | None, teardown: Teardown,
-                     verdict: Verdict | None, skip_reason: str,
-                     events: Callable[[], tuple[AuditEvent, ...]]) -> str:
-    """Why the attempt fails for the owner's settings its agent changed that its task did not
-    ask it to ("" for none), by its log (`checks.effects.settings_left`): a switch, option,
-    slider, the appearance's Buttons or a Control Center toggle it changed, unless the
-    teardown's set-back read it on the phone at what it was (`teardown.as_was`: the phone is
-    the witness, whatever the last screen happened to show; Control Center is always closed by
-    then, and a switch turned twice may be pages away), or a state of the phone sent through
-    WDA (how it is held is none). One set back, not found or not read fails: the phone did not
-    say it was as it was. A grade that holds `settings_unchanged` said it already; a log that
-    cannot be read shows nothing here (the collections are then all read)."""
-    if verdict is not None and not skip_reason and any(
-            r.kind == "settings_unchanged" for r in verdict.results):
-        return ""
-    try:
-        log = evidence.events if evidence is not None else events()
-    except (PhoneshellError, OSError):
-        return ""
-    left = settings_left(tuple(a for a in actions(log) if a.phase == "agent"), log, None,
-                         task.checks, frozenset(teardown.as_was))
-    return f"the owner's settings changed: {', '.join(left)}" if left else ""
 
 
 def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, str]:
