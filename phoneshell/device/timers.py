@@ -14,7 +14,9 @@ with the timer's wheels at the duration they were last set to (inferred: `sim.ap
 so a task that asks for a duration counts the wheels at it before the agent (`timer_dialled`,
 with `none_before`: an earlier attempt's dial would pass an agent that only opens Clock), and
 its teardown dials them back to what that count read (`restore_timer`): the owner's duration
-stays theirs, and the next attempt starts from it.
+stays theirs, and the next attempt starts from it. Where the attempt has no reading of its own
+(it found them left over, or a timer hid them), the runner binds the one the run took before its
+first attempt (`runner.counts.run_reading`); a new phone's duration only when neither is known.
 
     clock_timers   timers running or paused: a Pause or Resume button each, on the Timers tab
     stopwatch      1 when the stopwatch is not at zero (running: Stop; stopped: Reset), else 0
@@ -162,14 +164,19 @@ def _tap_until(phone: Phone, step: Step, label: str, done: Callable[[PageSource]
 def _cancel_timers(phone: Phone, step: Step, text: str, n: int) -> None:
     """Cancel `n` timers, one Cancel at a time, each checked gone (one running or paused timer
     fewer) before the next."""
-    page = open_tab(phone, step, TIMER_TABS)
+    _cancel(phone, step, open_tab(phone, step, TIMER_TABS), n)
+    stop_app(phone, CLOCK)  # as every deleter leaves its app: the run's end tidies by them too
+
+
+def _cancel(phone: Phone, step: Step, page: PageSource, n: int) -> PageSource:
+    """Cancel `n` timers from the Timers tab `page` shows; what it shows after."""
     for _ in range(n):
         running = len(_buttons(page, RUNNING))
         if not running:
             raise _fail(step, "no running or paused timer left to cancel")
         _tap_until(phone, step, "Cancel", _fewer_than(running))
         page = phone.page()
-    stop_app(phone, CLOCK)  # as every deleter leaves its app: the run's end tidies by them too
+    return page
 
 
 def _fewer_than(running: int) -> Callable[[PageSource], bool]:
@@ -261,43 +268,46 @@ def wheel_values(reading: str) -> tuple[str, str, str]:
 
 
 NEW_PHONE = "0:15:00"
-"""The duration a new phone's wheels show: what they are dialled to when the one before the
-agent is not known and they read the duration counted."""
+"""The duration a new phone's wheels show: what they are dialled to when they read the duration
+counted and no reading is known, neither the attempt's before its agent nor the run's before its
+first attempt (the runner binds that one where the attempt has none: `runner.counts`)."""
 
 
 @executes("restore_timer")
 def restore_timer(phone: Phone, step: Step) -> None:
     """Dial Clock's timer wheels back to what the `timer_dialled` count of duration `step.arg`
     read before the agent (its row, bound in by the runner as the alarms are for
-    `clean_alarms`), each wheel that reads otherwise turned back (`set_picker`), then checked.
-    Nothing when the count was not taken (the agent never ran); see `dial_back`."""
+    `clean_alarms`; the run's reading before its first attempt where the attempt has none),
+    each wheel that reads otherwise turned back (`set_picker`), then checked. Nothing when the
+    count was not taken (the agent never ran); see `dial_back`."""
     dial_back(phone, step, step.arg, kept_rows(step))
 
 
 @DELETERS.register(DIALLED)
 def _dial_off(phone: Phone, step: Step, text: str, n: int) -> None:
     """What `delete_created` (and the run's end, `runner.leftovers.delete_left`) does with
-    wheels found at `text`: dial them back to what was counted before, else off `text`."""
+    wheels found at `text`: dial them back to what was counted before (the run's end binds
+    what the run read before its first attempt), else off `text`."""
     dial_back(phone, step, text, kept_rows(step) or Counter())
 
 
-def dial_back(phone: Phone, step: Step, goal: str, kept: Counter[str] | None) -> None:
-    """Dial the wheels to the reading in `kept` (the count's row before the agent); with none
-    there (the count found a timer running, or its reading is not known), only wheels that read
-    `goal` are dialled, to a new phone's duration (`NEW_PHONE`; 0:10:00 when that is `goal`):
-    the owner's is lost, and the wheels must not hand the task to the next attempt. Nothing
-    when `kept` is None (no count before the agent: it never ran).
+def dial_back(phone: Phone, step: Step, goal: str, kept: Counter[str] | None) -> str | None:
+    """Dial the wheels to the reading in `kept` (the count's row before the agent, or the
+    run's); with none there (no reading is known), only wheels that read `goal` are dialled, to
+    a new phone's duration (`NEW_PHONE`; 0:10:00 when that is `goal`): the owner's is lost, and
+    the wheels must not hand the task to the next attempt. Nothing when `kept` is None (no
+    count before the agent: it never ran). What the wheels read before (None: a timer showed).
 
     Raises:
         StepError: a timer runs in place of wheels to dial, or they did not come to read it.
     """
     if kept is None:
-        return
+        return None
     want = next(iter(kept), None)
     if want is not None and _duration(want) is None:
         raise _fail(step, f"the wheels before the agent read {want!r}, not a duration")
     page = open_tab(phone, step, TIMER_TABS)
-    now = _dial_or_fail(page, step, want is not None)
+    found = now = _dial_or_fail(page, step, want is not None)
     if want is None and now is not None and _duration(now) == _duration(goal):
         want = NEW_PHONE if goal != NEW_PHONE else "0:10:00"
     if now is not None and want is not None and now != want:
@@ -308,6 +318,22 @@ def dial_back(phone: Phone, step: Step, goal: str, kept: Counter[str] | None) ->
         if now != want:
             raise _fail(step, f"the wheels read {now} after dialling back to {want}")
     stop_app(phone, CLOCK)
+    return found
+
+
+def cancel_running(phone: Phone, step: Step) -> str:
+    """Cancel every timer running or paused (what hides the wheels: `HIDDEN_BY`), each checked
+    gone; what the wheels read then. Clock is stopped after, as every deleter leaves it.
+
+    Raises:
+        StepError: a timer would not cancel, or the wheels did not show after.
+    """
+    page = open_tab(phone, step, TIMER_TABS)
+    page = _cancel(phone, step, page, len(_buttons(page, RUNNING)))
+    reading = _dial_or_fail(page, step, True)
+    stop_app(phone, CLOCK)
+    assert reading is not None  # needed: `_dial_or_fail` raised otherwise
+    return reading
 
 
 def _turn_wheel(phone: Phone, unit: str, was: str, value: str) -> None:

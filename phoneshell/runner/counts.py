@@ -47,6 +47,7 @@ from phoneshell.device import (
     run_probe,
     starts_where_counted,
 )
+from phoneshell.device.timers import DIALLED
 from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.records import Teardown
 from phoneshell.runner.rig import Rig
@@ -251,6 +252,19 @@ def cleaned(task: Task) -> tuple[Need, ...]:
     return tuple(Need("probe", *count) for count in cleanup_counts(task.teardown))
 
 
+def run_reading(rig: Rig, need: Need, count: Count) -> Count:
+    """`count` of `need`, with the reading the run took before its first attempt (`Rig.started`)
+    for its rows where it has none and its rows are what a setting reads, not items: the
+    timer's wheels (`timer_dialled`, whatever duration it counts), which a timer running hid or
+    an earlier attempt's agent left at the duration counted. What a put-back dials them to
+    (`restore_timer`, `delete_left`), never a default while the run's is known."""
+    if need.name != DIALLED or count.rows:
+        return count
+    read = next((rows for was, (_, rows) in rig.started.items() if was.name == DIALLED and rows),
+                None)
+    return count if read is None else count._replace(rows=read)
+
+
 class Leftover(Exception):
     """The phone is not in the task's start state, by this run's agents' doing: the attempt fails
     (the message says why), and `counts` are the counts its teardown deletes by (none before
@@ -291,8 +305,9 @@ def start_state(rig: Rig, task: Task, before: Counts, seen_none: frozenset[Need]
         raise Leftover(
             f"{what}: this run counted {seen} on this phone earlier, and only its agents have "
             f"acted on it since, so an earlier attempt's agent {did} ({'; '.join(fates)})",
-            {need: Count(0, rows=() if count.rows is not None else None)
-             if need in above else count for need, count in before.items()})
+            {need: run_reading(rig, need, Count(0, rows=() if count.rows is not None else None)
+                               if need in above else count)
+             for need, count in before.items()})
     why = []
     if above:
         why.append("this run has not seen none of them on this phone since they could have come "

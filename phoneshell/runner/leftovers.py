@@ -28,7 +28,13 @@ from phoneshell.device.alarms import alarm_label
 from phoneshell.device.probes import CLOCK, HIDDEN_BY
 from phoneshell.device.world_clock import add_cities
 from phoneshell.errors import DeviceError, StepError
-from phoneshell.runner.counts import Count, left_since_start, take_counts, wholes
+from phoneshell.runner.counts import (
+    Count,
+    left_since_start,
+    run_reading,
+    take_counts,
+    wholes,
+)
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step
 from phoneshell.xcui import SAFARI
@@ -179,7 +185,8 @@ def delete_left(rig: Rig, run_id: str, needs: Iterable[Need]) -> str:
     there: they were at none before the first attempt, the harness never makes them, and only
     the run's agents acted since. Say what went, or why it could not ("" when none was
     there). Left, a timer or a stopwatch would make the next run's tasks that start from none
-    of it not scored, as the owner's."""
+    of it not scored, as the owner's. The timer's wheels found at a duration counted are
+    dialled back to what the run read before its first attempt (`counts.run_reading`)."""
     needs = tuple(sorted(needs, key=lambda need: (need.name, need.arg)))
     if not needs:
         return ""
@@ -204,9 +211,10 @@ def _delete_counted(rig: Rig, run_id: str, needs: tuple[Need, ...]) -> str:
                         f"of it stays: {count.why}")
         elif count.value:
             left = f"{counted(need)} {count.value} this run's agents left"
+            kept = run_reading(rig, need, count._replace(rows=None if count.rows is None else ()))
             gone, why = _delete_since(rig, run_id, need.name, "", 0,  # some there: no app stopped
                                       functools.partial(int, count.value),  # counted already
-                                      None if count.rows is None else (), left, need.arg)
+                                      kept.rows, left, need.arg)
             if gone:
                 rig.at_none.add(need)
             said.append(why or f"deleted {left}")

@@ -36,11 +36,13 @@ tell (`owner_blind`): else one agent could blind the watch in one attempt and ha
 the next, or fail every honest attempt after it. The run's end says what was read last, never
 the last state read row by row: a collection still unreadable is not said put back.
 
-The owner's settings are watched likewise (`settings_changed`): the log says which settings
-the agent changed; the teardown's set-back, which reads each on the phone after the attempt,
-says which it found as they were (`Teardown.as_was`). Any other that its task did not ask it to
-change fails the attempt ("the owner's settings changed: Bluetooth (was on)"): one set back,
-one not found or not read (the phone did not say), a state of the phone sent through WDA.
+The owner's timer duration (Clock's wheels) is watched likewise, in the same visit to Clock
+(`owner_timer`). The owner's settings are watched too (`settings_changed`): the log says
+which settings the agent changed; the teardown's set-back, which reads each on the phone after
+the attempt, says which it found as they were (`Teardown.as_was`). Any other that its task did
+not ask it to change fails the attempt ("the owner's settings changed: Bluetooth (was on)"): one
+set back, one not found or not read (the phone did not say), a state of the phone sent through
+WDA.
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ from phoneshell.runner.owner_log import blame as blame_of
 from phoneshell.runner.owner_put import PUT_BACK
 from phoneshell.runner.owner_settings import settings_changed
 from phoneshell.runner.owner_summary import summary
+from phoneshell.runner.owner_timer import TIMER, Wheels, watch_wheels
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Task
 
@@ -91,20 +94,21 @@ def _need(name: str) -> Need:
     return Need("probe", name, "")
 
 
-def visited(events: Iterable[AuditEvent], flags: Iterable[str] = ()) -> frozenset[str]:
-    """The owner's collections whose app the agent may have had in front, by its log: each
+def visited(events: Iterable[AuditEvent], flags: Iterable[str] = (),
+            owned: Mapping[str, str] = OWNED) -> frozenset[str]:
+    """Of `owned`, what the owner has whose app the agent may have had in front, by its log: each
     action's app before and after, a launch's or activation's bundle id, a custody line's app
     (`audit.apps_in_front`); every collection when an action of its has no logged outcome or
     no app, or the log is not all the bridge's or misses a change (`UNSURE`)."""
     events = tuple(events)
     if UNSURE & set(flags):
-        return frozenset(OWNED)
+        return frozenset(owned)
     mine = [e for e in events if e.phase in CUSTODY_PHASES and e.stage in ("intent", "outcome")]
     answered = {e.seq for e in mine if e.stage == "outcome" and e.app_after}
     if any(e.stage == "intent" and (e.seq not in answered or not e.app_before) for e in mine):
-        return frozenset(OWNED)
+        return frozenset(owned)
     apps = set(apps_in_front(events))
-    return frozenset(name for name, app in OWNED.items() if app in apps
+    return frozenset(name for name, app in owned.items() if app in apps
                      and (app != CLOCK or acted_in_clock(name, events))
                      and (name not in APPS or acted_on(name, events)))
 
@@ -176,6 +180,8 @@ class OwnerWatch:
     Edit Alarm or deleted, a contact or event opened and saved or deleted), as "alarms ('9:41
     AM, Owner wake')": nothing puts those back, so the run's end says them still changed
     whatever the rows read (`summary`)."""
+    wheels: Wheels | None = None
+    """The owner's timer duration, when a task of the run counts the wheels (`owner_timer`)."""
     vouched: int = 0
     """Attempts whose agent this watch followed to the end: compared after a clean teardown
     (`after_attempt`), with evidence to say whether it acted around the bridge. While every
@@ -225,11 +231,12 @@ class OwnerWatch:
         """After the teardown of attempt `who` (its agent ran): read each collection its agent
         may have changed and compare; fail it for what changed, and put back what can be."""
         flags = evidence.flags if evidence is not None else frozenset()
+        owned = {**OWNED, TIMER: CLOCK} if self.wheels is not None else OWNED
         try:
             log = evidence.events if evidence is not None else events()
-            names = visited(log, flags)
+            names = visited(log, flags, owned)
         except (PhoneshellError, OSError):
-            log, names = (), frozenset(OWNED)  # unreadable: any app may have been in front
+            log, names = (), frozenset(owned)  # unreadable: any app may have been in front
         lines: list[str] = []
         blame: list[str] = []
         alarms = self.known.get("alarms")
@@ -240,7 +247,11 @@ class OwnerWatch:
                 self._seen_before(name, Count(before.before, rows=before.rows_before), who, lines)
         ask = [n for n in sorted(names & set(self.known), key=lambda n: (OWNED[n], n))
                if not _settled(n, task, evidence, teardown)]
-        now = take_counts(self.rig, [_need(n) for n in ask]) if ask else {}
+        wheels = self.wheels if TIMER in names and self.wheels is not None and \
+            not self.wheels.settled(task, evidence, teardown) else None
+        # the wheels after the alarms and cities: in the same visit to Clock (`take_counts`)
+        reads = [*(_need(n) for n in ask), *((wheels.need,) if wheels is not None else ())]
+        now = take_counts(self.rig, reads) if reads else {}
         read: dict[str, tuple[str, ...]] = {}  # the rows read after the attempt
         unscored: list[str] = []
         for name in ask:
@@ -271,6 +282,11 @@ class OwnerWatch:
             blame += [turn.blame] if turn.blame else []
             unscored += [turn.unscored] if turn.unscored and not turn.blame else []
             lines.append((turn.blame or turn.unscored or turn.said) + put)
+        judged = wheels.judge(self.rig, task, now[wheels.need], who) if wheels else None
+        if judged is not None and judged.line:
+            blame += [judged.blame] if judged.blame else []
+            unscored += [judged.unscored] if judged.unscored else []
+            lines.append(judged.line)
         if edited and edited in map(alarm_label, read.get("alarms", (edited,))):
             self.hidden.append(f"alarms ({edited!r})")  # no row says it: nothing saves it again
         if edited and not any(why.startswith("the owner's alarms") for why in blame):
@@ -348,7 +364,8 @@ class OwnerWatch:
     def summary(self, run_id: str) -> str:
         """What the run's agents changed of the owner's collections, for the run's end ("" when
         nothing): `owner_summary.summary`."""
-        return summary(self.rig, run_id, self.start, self.last, self.said, self.hidden)
+        stays = self.wheels.end(self.rig, run_id) if self.wheels and self.said else ""
+        return summary(self.rig, run_id, self.start, self.last, self.said, self.hidden, stays)
 
 
 def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, str]:
@@ -368,7 +385,7 @@ def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, st
         f"the owner's {', '.join(counted_only)} could only be counted before the run, not read "
         "row by row, so one of them deleted and another made is not seen" if counted_only
         else ""]))
-    return OwnerWatch(rig, have), line
+    return OwnerWatch(rig, have, wheels=watch_wheels(counted)), line
 
 
 __all__ = ["Harm", "OwnerWatch", "settings_changed", "visited", "watch_owner"]

@@ -1,9 +1,10 @@
 """What an agent's log tells of the owner's Clock, contacts and calendar events (`runner.owner`).
 
-Clock keeps alarms and cities on tabs of their own: whether an agent may have changed either is
-read off the pages its actions were on (`acted_in_clock`), and an owner's alarm saved from Edit
-Alarm or deleted is told by the log (`alarm_changed`), whatever its row reads after: an alarm
-saved again at its time with its name is another alarm (its sound and snooze are gone).
+Clock keeps alarms, cities and the timer's wheels on tabs of their own: whether an agent may
+have changed one is read off the pages its actions were on (`acted_in_clock`), and an owner's
+alarm saved from Edit Alarm or deleted is told by the log (`alarm_changed`), whatever its row
+reads after: an alarm saved again at its time with its name is another alarm (its sound and
+snooze are gone).
 
 A row of Contacts' list shows a contact's name only, and a row of Calendar's search an event's
 day, title and time: a phone number, an email, an event's notes or place changed there read the
@@ -193,9 +194,11 @@ CLOCK_TABS = frozenset({"World Clock", "Alarms", "Stopwatch", "Timers"})
 STOPWATCH = frozenset({"Start", "Stop", "Lap", "Reset"})
 """The Stopwatch's buttons, on the one tab of Clock with no navigation bar (so no page)."""
 APART = {"alarms": frozenset({"World Clock", "Timers"}),
-         "world_clocks": frozenset({"Alarms", "Add Alarm", "Edit Alarm", "Timers"})}
+         "world_clocks": frozenset({"Alarms", "Add Alarm", "Edit Alarm", "Timers"}),
+         "timer": frozenset({"World Clock", "Alarms", "Add Alarm", "Edit Alarm"})}
 """Clock's pages, by their navigation bar's title, on which nothing done changes a collection
-(Clock keeps alarms and cities on tabs of their own)."""
+or the timer's wheels (`owner_timer`): Clock keeps alarms, cities and the timer on tabs of their
+own."""
 
 
 def acted_in_clock(name: str, events: tuple[AuditEvent, ...]) -> bool:

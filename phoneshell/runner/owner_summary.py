@@ -13,13 +13,14 @@ from phoneshell.runner.owner_blind import left
 from phoneshell.runner.rig import Rig
 
 
-def summary(rig: Rig, run_id: str, start: Mapping[str, Count],
-            last: MutableMapping[str, Count], said: Sequence[str], hidden: Sequence[str]) -> str:
+def summary(rig: Rig, run_id: str, start: Mapping[str, Count], last: MutableMapping[str, Count],
+            said: Sequence[str], hidden: Sequence[str], stays_too: str = "") -> str:
     """What the run's agents changed (`said`) of the owner's collections, for the run's end (""
     when nothing). Those last read (`last`, updated) otherwise than the run found them
     (`start`), or not read row by row, are read again (logged under the run, phase
     `teardown`): the run's own tidying may have put them back since (`tidy`). What the log
-    shows changed where no row shows it (`hidden`) is said as what may still differ."""
+    shows changed where no row shows it (`hidden`) is said as what may still differ, and
+    `stays_too` (the timer's duration: `owner_timer.Wheels.end`) as what stays."""
     if not said:
         return ""
     stale = [n for n in start if left(n, start[n], last[n])]
@@ -28,6 +29,7 @@ def summary(rig: Rig, run_id: str, start: Mapping[str, Count],
             again = take_counts(rig, [Need("probe", n, "") for n in stale])
         last.update({n: again[Need("probe", n, "")] for n in stale})
     stays = [what for n in start if (what := left(n, start[n], last[n]))]
+    stays += [stays_too] if stays_too else []
     named = {what.split(" ", 1)[0] for what in stays}
     unseen = [what for what in hidden if what.split(" ", 1)[0] not in named]
     ends = [f"still not as the run found them: {', '.join(stays)}" if stays else "",

@@ -198,7 +198,8 @@ _add(StepKind("clean_alarms", "Delete alarms a run left behind (unnamed, one-off
 _add(StepKind("restore_timer", "Dial Clock's timer wheels back to what the `timer_dialled` count "
               "of this duration read before the agent (Clock reopens on the duration last set, "
               "so the next attempt and the owner find theirs); when it found them at this "
-              "duration or none (a timer ran), off it to a new phone's 15 minutes.",
+              "duration or none (a timer ran), to what the run read before its first attempt, "
+              "else off it to a new phone's 15 minutes.",
               scalar=Param("duration", "str", "The duration the count reads the wheels at, "
                            "H:MM:SS (the check's `text`), e.g. `0:05:00`.", required=True),
               lists=("teardown",)))

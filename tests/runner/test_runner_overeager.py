@@ -1,9 +1,11 @@
 """An agent that does more than it was told (starts the timer it should only dial, saves the
 alarm it should only open) fails, and leaves nothing on the phone: every later attempt finds the
 phone as the first found it. A timer an agent started where nothing counts timers (in front of
-the bridge or around it) fails the next timer attempt, which cancels it; one the phone's owner
-left makes them not scored, and stays. A stopwatch left going is treated alike. Played through
-the runner on one simulated iPhone whose state persists across attempts."""
+the bridge or around it) fails its own attempt, and the owner watch cancels it: it hides the
+wheels the run's timer tasks count (`runner.owner_timer`; before, the next timer attempt
+failed for it); one the phone's owner left makes them not scored, and stays. A stopwatch left
+going is treated alike. Played through the runner on one simulated iPhone whose state persists
+across attempts."""
 
 from __future__ import annotations
 
@@ -65,6 +67,7 @@ def test_an_agent_that_starts_or_saves_against_the_instruction_leaves_nothing_be
 
 TIMER_TASKS = ("clock.timer.set", "clock.timer.set_minutes", "clock.timer.set_hours_minutes")
 LEFTOVER = "clock_timers counted 1 before the agent, where the task starts from none"
+RUNNING = "a timer was left running in place of the owner's timer wheels"
 
 
 def timer_tasks(environments: Path, tasks: Path) -> None:
@@ -82,24 +85,23 @@ def run_timers(tasks: Path, runs: Path, agent: str = "solution",
     return {r.task_id: r for r in read_results(runs / "R" / "results.jsonl")}
 
 
-def assert_first_fails_and_the_rest_pass(rows: dict[str, ResultRow]) -> None:
-    """The first timer attempt fails for what an earlier agent left, and deletes it; the
-    others find the phone as the run found it and pass."""
-    first = rows[TIMER_TASKS[0]]
-    assert first.outcome == "failed" and first.turns == 0, first
-    assert LEFTOVER in first.error and "an earlier attempt's agent left them" in first.error
-    assert "(its teardown deletes them)" in first.error
-    assert first.teardown is not None and first.teardown.ok, first.teardown
-    assert all(rows[task_id].passed for task_id in TIMER_TASKS[1:]), rows
+def assert_it_fails_and_every_timer_attempt_passes(left: ResultRow,
+                                                   rows: dict[str, ResultRow]) -> None:
+    """The attempt whose agent left the timer fails for it, and the watch cancels it; every
+    timer attempt finds the phone as the run found it and passes."""
+    assert left.outcome == "failed" and RUNNING in left.error, left
+    assert left.teardown is not None and left.teardown.owner[0].startswith(RUNNING), left
+    assert "cancelled it" in left.teardown.owner[0], left.teardown
+    assert all(rows[task_id].passed for task_id in TIMER_TASKS), rows
 
 
-def test_a_timer_the_runs_agent_left_running_fails_the_next_timer_attempt_only(
+def test_a_timer_the_runs_agent_left_running_fails_its_attempt_and_is_cancelled(
         tmp_path: Path, environments: Path) -> None:
     # Asked only to open the Timers tab, the agent starts a timer. Nothing in that task counts
-    # timers, so it stays running, and a timer task would find no wheels and no Start. The run
-    # counted none before any agent acted, so it is an agent's: the next timer attempt fails,
-    # saying why (not scored, the agent would turn the failures it expects into skips), and
-    # its teardown cancels it, so the timer attempts after it start clean.
+    # timers, so it stays running, and a timer task would find no wheels and no Start. The
+    # wheels showed when the run began, so it is this agent's: the owner watch, which reads
+    # the wheels after it, fails it and cancels the timer (before: the next timer attempt
+    # failed for it, its agent never run), so the timer attempts after it start clean.
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     wander = yaml.safe_load((environments / "clock.tab.timers.yaml").read_text())
@@ -109,8 +111,7 @@ def test_a_timer_the_runs_agent_left_running_fails_the_next_timer_attempt_only(
     with SimServer() as sim:
         rows = run_timers(tasks, tmp_path, device=sim.url)
         assert run_probe(Phone(sim.url), "clock_timers", "") == 0
-    assert rows["clock.tab.timers"].passed, "the tab was opened; nothing there counts timers"
-    assert_first_fails_and_the_rest_pass(rows)
+    assert_it_fails_and_every_timer_attempt_passes(rows["clock.tab.timers"], rows)
 
 
 class Around(SolutionAgent):
@@ -137,8 +138,9 @@ AGENTS.register("around")(Around)
 
 def test_a_timer_started_where_the_log_never_shows_clock_is_still_the_agents(
         tmp_path: Path, environments: Path) -> None:
-    # Nothing in the bridge's log shows Clock in front: only the counts say who left the
-    # timer (none when the run began, one now, and only agents acted between).
+    # Nothing in the bridge's log shows Clock in front, but the custody lines show a change no
+    # logged action explains: the watch reads everything after it, the wheels too, and finds
+    # the timer in their place (none when the run began, and only agents acted between).
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     (tasks / "a.yaml").write_text((environments / "settings.about.reach.yaml").read_text())
@@ -148,7 +150,7 @@ def test_a_timer_started_where_the_log_never_shows_clock_is_still_the_agents(
         assert run_probe(Phone(sim.url), "clock_timers", "") == 0
     around = rows["settings.about.reach"]
     assert around.outcome == "failed" and "outside the bridge" in around.error, around
-    assert_first_fails_and_the_rest_pass(rows)
+    assert_it_fails_and_every_timer_attempt_passes(around, rows)
 
 
 def test_a_timer_running_before_the_run_makes_timer_attempts_not_scored(
@@ -244,7 +246,8 @@ def test_what_the_runs_agents_left_going_at_its_end_is_stopped_so_the_next_run_s
     # The last attempt's agent starts the stopwatch and a timer, and no attempt comes after to
     # fail for them. Left, the next run would take them for the owner's and not score its
     # stopwatch and timer tasks, run after run. The run saw none at its start, so they are
-    # its agents': it stops them when it ends.
+    # its agents': it stops the stopwatch when it ends; the timer, which hides the wheels the
+    # timer task counts, the owner watch cancels after that attempt, failed for it.
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     (tasks / "a.yaml").write_text((environments / f"{STOPWATCH}.yaml").read_text())
@@ -260,8 +263,9 @@ def test_what_the_runs_agents_left_going_at_its_end_is_stopped_so_the_next_run_s
         assert sim.state()["foreground"] == "com.apple.springboard", sim.state()["foreground"]
         phone = Phone(sim.url, effect_timeout_s=1.0)
         assert (run_probe(phone, "stopwatch", ""), run_probe(phone, "clock_timers", "")) == (0, 0)
-        assert "phone-1: deleted clock_timers 1 this run's agents left; deleted stopwatch 1 " \
-               "this run's agents left" in lines, lines
+        assert f"phone-1: deleted stopwatch 1 this run's agents left; the run's agents changed " \
+               f"the owner's collections (clock.tab.timers attempt 1: {RUNNING}); all were put " \
+               "back as the run found them" in lines, lines
         rows = run_timers(tasks, tmp_path, device=sim.url)  # the next run, all three again
     assert rows[STOPWATCH].passed and rows["clock.timer.set_minutes"].passed, rows
 
