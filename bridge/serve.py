@@ -17,10 +17,16 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
-from bridge.proxy import BridgeServer
+from bridge.custody import Custody
+from bridge.proxy import DEFAULT_SETTLE_S, BridgeServer
+from bridge.upstream import SIM_STATUS_KEYS, Upstream
 from phoneshell.errors import BridgeError
 
 CONTROL_TOKEN_ENV = "PHONESHELL_BRIDGE_CONTROL_TOKEN"
+
+
+STATUS_TIMEOUT_S = 10.0
+"""How long the bridge waits at its start for the phone's `/status` (to tell the simulator)."""
 
 
 def parse_listen(listen: str) -> tuple[str, int]:
@@ -39,6 +45,18 @@ def parse_listen(listen: str) -> tuple[str, int]:
     if not 0 <= number <= 65535 or not host:
         raise BridgeError(f"bad --listen {listen!r}: want HOST:PORT, e.g. 127.0.0.1:8200")
     return host.strip("[]"), number
+
+
+def is_simulated(wda_url: str) -> bool:
+    """Whether `wda_url` is phoneshell's simulated iPhone, by its `/status` (`SIM_STATUS_KEYS`:
+    no real WDA says it). A phone that does not answer now is taken for a real one: its actions
+    then wait for it to settle, which is never wrong, only slower."""
+    try:
+        reply = Upstream(wda_url).send("GET", "/status", None, {}, timeout_s=STATUS_TIMEOUT_S)
+    except BridgeError:
+        return False
+    value = reply.json_value()
+    return isinstance(value, dict) and value.get(SIM_STATUS_KEYS[0]) == "phoneshell"
 
 
 def serve(wda_url: str, listen: str = "127.0.0.1:8200", runs_dir: Path = Path("runs"),
@@ -61,15 +79,22 @@ def serve(wda_url: str, listen: str = "127.0.0.1:8200", runs_dir: Path = Path("r
     def stop(signum: int, frame: FrameType | None) -> None:
         stopping.set()
 
+    simulated = is_simulated(wda_url)
+    custody = Custody(settle_s=0.0, screens_static=True) if simulated else None
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     bridge = BridgeServer(wda_url, host=host, port=port, runs_dir=runs_dir,
                           resolve_targets=resolve_targets, token=token,
                           allow_remote=allow_remote, fsync=fsync,
-                          control_token=control_token or os.environ.get(CONTROL_TOKEN_ENV))
+                          control_token=control_token or os.environ.get(CONTROL_TOKEN_ENV),
+                          custody=custody)
     try:
         with bridge:
             shown = bridge.base_url  # never print the token
             print(f"listening on {shown}", file=out, flush=True)
+            print("phone: phoneshell's simulated iPhone (its effects show at once: no settling "
+                  "wait)" if simulated else f"phone: a real phone, as far as the bridge knows "
+                  f"(an agent's action waits until {DEFAULT_SETTLE_S:g} s after the last one's "
+                  "answer, for its screen to settle)", file=out, flush=True)
             print(f"forwarding to {wda_url}; audit logs under {runs_dir}/<run_id>/audit.jsonl",
                   file=out, flush=True)
             routes = ("need the control token" if bridge.control_token else

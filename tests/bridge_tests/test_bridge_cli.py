@@ -12,6 +12,7 @@ from pathlib import Path
 import wda
 from bridge_rig import request
 
+from bridge.serve import is_simulated
 from phoneshell.audit import read_audit
 from phoneshell.sim import SimServer
 
@@ -35,6 +36,9 @@ def test_the_standalone_bridge_serves_logs_and_stops_on_sigterm(sim: SimServer,
         assert proc.wait(timeout=30) == 0
         rest = proc.stdout.read()  # the process has exited: this cannot block
         assert "context routes: off (no control token" in rest, rest
+        # the simulator's effects show at once: a real phone's settling wait would make every
+        # quick action of an agent wait 2 s (a burst of taps took minutes)
+        assert "phone: phoneshell's simulated iPhone (its effects show at once" in rest, rest
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -74,3 +78,12 @@ def test_with_a_control_token_the_context_routes_move_actions_to_a_run(sim: SimS
                  if e.stage == "intent"]
     assert (launch.task_id, launch.phase, launch.kind) == ("t", "agent", "launch")
     assert not (runs / "unscoped").exists()
+
+
+def test_a_phone_it_cannot_tell_is_taken_for_a_real_one() -> None:
+    """Nothing answers at the start: the bridge waits for a real phone's screens to settle,
+    never wrong, only slower."""
+    with SimServer() as sim:
+        assert is_simulated(sim.url)
+        url = sim.url
+    assert not is_simulated(url)

@@ -96,7 +96,8 @@ def test_sigkill_mid_burst_leaves_every_received_tap_in_the_log(sim: SimServer,
         context = {"run_id": "kill9", "task_id": "burst", "attempt": 1, "phase": "agent"}
         assert request(url, "POST", "/phoneshell/bridge/context", json.dumps(context).encode(),
                        {"X-Phoneshell-Control-Token": CONTROL_TOKEN})[0] == 200
-        session = wda.Client(url).session("com.apple.Preferences")
+        # not Settings: with --no-targets its touches cannot be placed, and are refused there
+        session = wda.Client(url).session("com.apple.calculator")
 
         def burst() -> None:
             try:
