@@ -30,6 +30,8 @@ from phoneshell.audit import actions
 from phoneshell.sim import SimServer
 from phoneshell.xcui import CONTACTS, SETTINGS, SPRINGBOARD
 
+pytestmark = pytest.mark.slow  # each waits out a lagging phone: the README's command stays quick
+
 SETTLE_S = 0.3
 """The bridge's settle window here (2 s on a phone): each agent action waits out its rest."""
 
