@@ -62,6 +62,7 @@ from phoneshell.errors import RIG_DOWN, DeviceError, PhoneshellError, StepError
 from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.grade import Verdict
 from phoneshell.records import AuditEvent, Teardown
+from phoneshell.runner import owner_blind as blind
 from phoneshell.runner.counts import Count, cleaned, take_counts
 from phoneshell.runner.owner_blind import Turn, read_again, rewrote, still_unread
 from phoneshell.runner.owner_blind import unread as _unread
@@ -265,8 +266,11 @@ class OwnerWatch:
                 continue
             edit = rewrote(name, log, bool(UNSURE & set(flags))) if since else ""
             put = ""
-            if why:  # so since an earlier attempt, failed for it: compared by count
-                turn = still_unread(name, str(since), was, found, edit)
+            if blind.by_count(self.known[name], found, since):  # so since the run's start or an
+                turn = still_unread(name, str(since), was, found, edit)  # attempt failed for it
+                if found.rows is not None:  # rows again where none were known: from here on
+                    self.known[name] = found
+                    self.doubt.pop(name, None)
             else:
                 read[name] = found.rows or ()
                 changed = listing_changed(_reading(name, self.known[name], found))
@@ -326,8 +330,8 @@ class OwnerWatch:
     def _seen_before(self, name: str, count: Count, who: str, lines: list[str]) -> None:
         """The task's own count before the agent found `name` changed since last known: taken
         as it is, and said (not this agent's doing)."""
-        if _same(self.known[name], count) or _unread(name, self.known[name], count):
-            return  # a count without its rows is not taken for rows known: the read after decides
+        if _same(self.known[name], count) or count.rows is None:
+            return  # a count without its rows is never taken as known: the read after decides
         changed = listing_changed(_reading(name, self.known[name], count))
         lines.append(f"before the agent the owner's {name} were not as last known ("
                      f"{', '.join(changed) or 'rows read differently'}): not this agent's doing; "
@@ -371,7 +375,7 @@ class OwnerWatch:
 def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, str]:
     """Before the first attempt (under the rig's context): each owner collection as the run
     finds it, from the counts the run took already (`counted`) and read for the rest; and a
-    line for the user naming those that could not be read (not watched)."""
+    line for the user naming those not read (not watched) or only counted (`from_start`)."""
     have = {name: counted[_need(name)] for name in OWNED
             if _need(name) in counted and counted[_need(name)].value is not None}
     rest = [n for n in sorted(OWNED, key=lambda n: (OWNED[n], n)) if n not in have]
@@ -383,9 +387,10 @@ def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, st
         f"the owner's {', '.join(unread)} could not be read before the run, so what its agents "
         "do to them is not checked" if unread else "",
         f"the owner's {', '.join(counted_only)} could only be counted before the run, not read "
-        "row by row, so one of them deleted and another made is not seen" if counted_only
+        "row by row, so each attempt whose agent has their app in front is compared by count "
+        "and by its log, and not scored where one may have been swapped" if counted_only
         else ""]))
-    return OwnerWatch(rig, have, wheels=watch_wheels(counted)), line
+    return OwnerWatch(rig, have, doubt=blind.from_start(have), wheels=watch_wheels(counted)), line
 
 
 __all__ = ["Harm", "OwnerWatch", "settings_changed", "visited", "watch_owner"]

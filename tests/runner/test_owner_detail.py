@@ -177,4 +177,6 @@ def test_a_collection_only_counted_at_the_runs_start_is_said(tmp_path: Path) -> 
         owner, line = watch_owner(rig, {})
     assert owner.start["reminders"].rows is None and owner.start["notes"].rows is not None
     assert line == ("the owner's reminders could only be counted before the run, not read row "
-                    "by row, so one of them deleted and another made is not seen")
+                    "by row, so each attempt whose agent has their app in front is compared by "
+                    "count and by its log, and not scored where one may have been swapped")
+    assert owner.doubt == {"reminders": "the run's start"}  # test_owner_blind plays it out
