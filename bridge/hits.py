@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from bridge.gate import Refused
 from bridge.targets import Rect, in_keyboard, rect_of
+from phoneshell.hit_point import hit_point as shared_hit_point
 from phoneshell.xcui import TEXT_INPUT_TYPES, short_type, walk
 
 CLIPPING = frozenset({"Table", "CollectionView", "ScrollView", "WebView"})
@@ -95,15 +96,10 @@ def hit_point(tree: object, line: list[Mapping[str, object]],
 
 def middle_of(rect: Rect, bounds: list[Rect]) -> tuple[float, float] | None:
     """The middle of the part of `rect` inside every one of `bounds` (whole points, as XCTest's
-    hit point); None when no part of it is."""
-    left, top, right, bottom = rect.x, rect.y, rect.x + rect.width, rect.y + rect.height
-    for frame in bounds:
-        left, top = max(left, frame.x), max(top, frame.y)
-        right = min(right, frame.x + frame.width)
-        bottom = min(bottom, frame.y + frame.height)
-    if right <= left or bottom <= top:
-        return None
-    return (left + right) // 2, (top + bottom) // 2
+    hit point), by the rule the simulator touches by (`phoneshell.hit_point`); None when no
+    part of it is."""
+    return shared_hit_point((rect.x, rect.y, rect.width, rect.height),
+                            [(b.x, b.y, b.width, b.height) for b in bounds])
 
 
 BLOCKERS = ("Keyboard", "Alert")

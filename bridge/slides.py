@@ -20,9 +20,19 @@ from bridge.aiming import Aiming
 from bridge.classified import Classified, pt
 from bridge.context import RunContext
 from bridge.gate import Refused
+from bridge.hits import element_in, hit_point
 from bridge.remote_panels import check_unplaced
-from bridge.targets import node_at, rect_of
-from phoneshell.presses import PRESS_SLOP_PT, PRESSABLE, Spot, scroll_drags, touch_press
+from bridge.targets import Rect, node_at, rect_of
+from phoneshell.errors import BridgeError
+from phoneshell.presses import (
+    DIAGONAL_MARGIN_DEG,
+    PRESS_SLOP_PT,
+    PRESSABLE,
+    Spot,
+    near_diagonal,
+    scroll_drags,
+    touch_press,
+)
 from phoneshell.records import Scalar
 from phoneshell.xcui import short_type, walk
 
@@ -171,37 +181,65 @@ def pressed(aiming: Aiming, context: RunContext, action: Classified) -> Classifi
     if gesture in ("pinch", "rotate"):
         _refuse_fingers_on_controls(action, tree, visible(frame, screen_frame(tree)))
         return action
-    return _dragged_between(aiming, action, tree, frame)
+    return _dragged_between(aiming, action, tree, rect)
 
 
-def _dragged_between(aiming: Aiming, action: Classified, tree: object,
-                     frame: tuple[float, float, float, float]) -> Classified:
+def element_hit_point(aiming: Aiming, action: Classified, tree: object,
+                      rect: Rect) -> tuple[float, float] | None:
+    """Where XCUITest's finger goes down on the element an action names by id (its frame
+    `rect`, read): its hit point in the screen `tree` (`hits.hit_point`, the rule the simulator
+    touches by: the middle of what shows of it, cut to the screen and to every list around it,
+    at a switch row's knob). Three reads more (its type, label and name, to find it in the
+    tree); None when one fails, or it shows in no part of the tree (a list would scroll it
+    into view first: only the phone could tell where it then lies)."""
+    base = action.attribute_route
+    try:
+        attributes = {name: aiming.own_read(base + name) for name in ("type", "label", "name")}
+    except BridgeError:
+        return None
+    found = element_in(tree, attributes, rect) if isinstance(attributes["type"], str) else None
+    return hit_point(tree, found, rect) if found is not None else None
+
+
+def _dragged_between(aiming: Aiming, action: Classified, tree: object, rect: Rect) -> Classified:
     """A press-and-drag from an element to `to_element` (`pressForDuration:thenDragTo
-    Element:`) as the one-finger drag it is, from the middle of the element's part on screen
-    to the middle of the other's frame, as the simulator plays it: the tap it was when that
-    pressed (`as_pressed`: onto itself, a finger that never moved taps; from a button, lifting
-    within its reach, presses it), else the swipe, logged with those points, so that every
-    reader of its way (a row swiped left: `lasting`) reads it. One read more: the other
-    element's rect.
+    Element:`) as the one-finger drag it is, from the element's hit point (`element_hit_point`,
+    where the phone's finger goes down: a row its list cuts is pressed in the part the list
+    shows) to the middle of the other's frame, as the simulator plays it: the tap it was when
+    that pressed (`as_pressed`: onto itself, a finger that never moved taps; from a button,
+    lifting within its reach, presses it), else the swipe, logged with those points, so that
+    every reader of its way (a row swiped left: `lasting`) reads it. Reads more: the other
+    element's rect, this one's type, label and name.
 
     Raises:
-        Refused: the other element's frame cannot be read, or no part of this one shows
-            (where the finger goes down or lifts, only the phone could tell).
+        Refused: the other element's frame cannot be read, or this one's hit point (it shows
+            in no part of the screen known: where the finger goes down or lifts, only the phone
+            could tell); a drag that goes within `DIAGONAL_MARGIN_DEG` of a diagonal (whether
+            it swipes a row or scrolls its list turns on a fraction of a point).
     """
     to = action.params.get("to_element")
     scope = f"/session/{action.session_id}" if action.session_id else ""
     end = aiming.rect_of_element(f"{scope}/element/{to}/attribute/",
                                  "the element a press-and-drag ends on") if to else None
-    left, top, width, height = visible(frame, screen_frame(tree))
-    if end is None or width <= 0 or height <= 0:
-        which = f"toElement {to!s:.40}" if end is None else "the element, off the screen,"
+    start = element_hit_point(aiming, action, tree, rect) if end is not None else None
+    if end is None or start is None:
+        which = f"toElement {to!s:.40}" if end is None \
+            else "the element, shown in no part of the screen read,"
         raise Refused(f"a press-and-drag whose {which} has no frame the bridge can read: "
                       "where the finger goes down and lifts, and so what it presses, could not "
                       "be named; drag by points on screen (/wda/dragfromtoforduration)", 403,
                       "unsupported operation")
-    ends: dict[str, Scalar] = {"from_x": pt(left + width / 2), "from_y": pt(top + height / 2),
-                               "to_x": pt(end.x + end.width / 2),
-                               "to_y": pt(end.y + end.height / 2)}
+    lift = end.x + end.width / 2, end.y + end.height / 2
+    if math.dist(start, lift) > PRESS_SLOP_PT and near_diagonal(start, lift):
+        raise Refused(f"a press-and-drag from ({start[0]:g}, {start[1]:g}) to ({lift[0]:g}, "
+                      f"{lift[1]:g}) goes within {DIAGONAL_MARGIN_DEG:g} degrees of a diagonal: "
+                      "whether the phone takes it as a sideways swipe (a row's swipe actions) or "
+                      "an up-down scroll turns on a fraction of a point where XCTest places the "
+                      "finger, so the log could not say which it was; drag by points on screen "
+                      "(/wda/dragfromtoforduration) or swipe by direction", 403,
+                      "unsupported operation")
+    ends: dict[str, Scalar] = {"from_x": pt(start[0]), "from_y": pt(start[1]),
+                               "to_x": pt(lift[0]), "to_y": pt(lift[1])}
     return as_pressed(replace(action, params={**action.params, **ends}), tree)
 
 

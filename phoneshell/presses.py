@@ -248,6 +248,20 @@ def heading(down_at: _Point, up_at: _Point, first_at: _Point | None = None) -> H
     return "right" if along > 0 else "left"
 
 
+DIAGONAL_MARGIN_DEG = 3.0
+"""How near 45 degrees a slide's way may be before `heading` is a matter of rounding: a point a
+phone computes in fractions (an element's hit point, a frame's middle) and the log in whole or
+half points would flip it; within this, only the phone could tell."""
+
+
+def near_diagonal(down_at: _Point, up_at: _Point) -> bool:
+    """Whether a straight slide goes within `DIAGONAL_MARGIN_DEG` of a diagonal, where which
+    axis `heading` takes (a row's swipe, a list's scroll) turns on a fraction of a point."""
+    dx, dy = abs(up_at[0] - down_at[0]), abs(up_at[1] - down_at[1])
+    return (dx or dy) != 0 and abs(math.degrees(math.atan2(dy, dx)) - 45.0) \
+        < DIAGONAL_MARGIN_DEG
+
+
 def _number(params: Mapping[str, object], key: str) -> float | None:
     value = params.get(key)
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \

@@ -32,6 +32,7 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from phoneshell.hit_point import hit_point as shared_hit_point
 from phoneshell.presses import (
     BOTTOM_EDGE_PT,
     EDGE_TRAVEL_PT,
@@ -97,19 +98,18 @@ def tap(phone: Phone, x: float, y: float) -> None:
 
 
 def hit_point(phone: Phone, node: Node) -> tuple[int, int] | None:
-    """Where XCUITest touches an element of the screen shown: the centre of its visible frame
-    (its frame cut to the screen and to every list around it, as lists clip their rows); None
-    when no part of it shows."""
+    """Where XCUITest touches an element of the screen shown: `phoneshell.hit_point`'s rule,
+    the middle of its frame cut to the screen and to every list around it (lists clip their
+    rows), the one the bridge logs such a touch by; None when no part of it shows."""
     f = phone.facts
-    left, top, right, bottom = 0, 0, f.width, f.height
-    for holder in _path_to(phone.screen().root, node) or [node]:
-        frame = holder.frame
-        if holder is node or holder.scroll is not None:
-            left, top = max(left, frame.x), max(top, frame.y)
-            right, bottom = min(right, frame.x + frame.width), min(bottom, frame.bottom)
-    if right <= left or bottom <= top:
-        return None
-    return (left + right) // 2, (top + bottom) // 2
+    lists = [_frame(h.frame) for h in _path_to(phone.screen().root, node)
+             if h is not node and h.scroll is not None]
+    point = shared_hit_point(_frame(node.frame), [(0, 0, f.width, f.height), *lists])
+    return None if point is None else (int(point[0]), int(point[1]))
+
+
+def _frame(rect: Rect) -> tuple[float, float, float, float]:
+    return rect.x, rect.y, rect.width, rect.height
 
 
 def on_screen(phone: Phone, node: Node) -> Node | None:

@@ -1,0 +1,130 @@
+"""A press-and-drag by id starts where the phone's finger goes down: the element's hit point, by
+the one rule the simulated iPhone touches by (`phoneshell.hit_point`: the middle of what shows of
+it, cut to the screen and to every list around it), never by the bridge's own geometry (red
+team 68: a Recently Deleted row its list cut at the top, dragged to a title below-left, was
+logged from the middle of its part on the SCREEN, a scroll down, while the phone's finger went
+down in its part inside the LIST, a swipe left: the row swung open, Delete showing). A drag
+that goes within a few degrees of a diagonal is refused: its way turns on a fraction of a
+point."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import wda
+from bridge_rig import Rig, post, refused_unsent, runner_bridge
+
+from phoneshell.presses import heading, logged_heading
+from phoneshell.sim import SimServer, gestures
+from phoneshell.sim.apps.notes_data import delete, read, save
+from phoneshell.sim.ui import Node
+
+NOTES = "com.apple.mobilenotes"
+
+
+@pytest.fixture
+def rig(sim: SimServer, tmp_path: Path) -> Iterator[Rig]:
+    """The simulator behind a bridge as a run starts it, with 18 notes in Recently Deleted and
+    the agent's session on that list (reached by taps through the bridge)."""
+    with runner_bridge(sim, tmp_path) as found:
+        with sim.lock:
+            store = sim.phone.store(NOTES)
+            for i in range(14):
+                save(store, None, f"Owner note {i}\nkept for recovery")
+            for note in read(store):
+                delete(store, note.id)
+        yield found
+
+
+def _on_deleted_list(rig: Rig) -> wda.Session:
+    s = wda.Client(rig.bridge.grant_agent()).session(NOTES)
+    s(name="BackButton").click()
+    s(name="Recently Deleted").click()
+    return s
+
+
+def _scrolled(rig: Rig, s: wda.Session, offset: int) -> list[Node]:
+    """The list scrolled `offset` points (the owner's hand, not the agent's), read through the
+    bridge so that it knows the screen; the note rows on screen, top first."""
+    with rig.sim.lock:
+        rig.sim.phone.running_state(NOTES).scroll.offset = offset
+        rig.sim.phone.changed()
+        rows = [n for n in rig.sim.phone.screen().nodes
+                if n.type == "Cell" and (n.key or "").startswith("note:")
+                and gestures.hit_point(rig.sim.phone, n) is not None]
+    s.source()
+    return sorted(rows, key=lambda n: n.frame.y)
+
+
+def _drag_path(s: wda.Session, row: str, to: str) -> tuple[str, dict[str, object]]:
+    e_from = s(className="XCUIElementTypeCell", label=row).get(timeout=5)
+    e_to = s(className="XCUIElementTypeStaticText", label=to).get(timeout=5)
+    return (f"/session/{s.session_id}/wda/element/{e_from.id}/pressAndDragWithVelocity",
+            {"toElement": e_to.id, "pressDuration": 0.5, "velocity": 400, "holdDuration": 0.1})
+
+
+def _deleted(rig: Rig) -> list[str]:
+    with rig.sim.lock:
+        return [n.title for n in read(rig.sim.phone.store(NOTES), "deleted")]
+
+
+def test_the_red_teams_drag_from_a_clipped_row_is_refused(rig: Rig) -> None:
+    """Scrolled 42 pt, "Owner note 13" is partly under the list's top edge; dragged to the title
+    "Owner note 11" it goes from its hit point (201, 188) to (93, 295): 1 pt off the diagonal.
+    Refused, unsent: the row stays shut and the note stays."""
+    s = _on_deleted_list(rig)
+    top = _scrolled(rig, s, 42)[0]
+    assert top.label == "Owner note 13" and top.frame.y < 0 + 175  # the list cuts it
+    assert gestures.hit_point(rig.sim.phone, top) == (201, 188)
+    before = _deleted(rig)
+    path, body = _drag_path(s, "Owner note 13", "Owner note 11")
+    message = refused_unsent(rig, path, body, "R")
+    assert "within 3 degrees of a diagonal" in message and "(201, 188)" in message
+    with rig.sim.lock:
+        assert rig.sim.phone.running_state(NOTES).swiped is None
+        assert not [n for n in rig.sim.phone.screen().nodes if n.label == "Delete"]
+    assert _deleted(rig) == before
+
+
+@pytest.mark.parametrize("offset", [30, 42, 45])
+def test_a_drag_from_a_clipped_row_is_logged_from_the_phones_hit_point(rig: Rig,
+                                                                         offset: int) -> None:
+    """The top row, cut by its list, dragged down the list to a title four rows below: the
+    log's start is the simulator's hit point (not the middle of the row's part on the screen),
+    and its way is the one the phone took (the list scrolled; no row swung open)."""
+    s = _on_deleted_list(rig)
+    rows = _scrolled(rig, s, offset)
+    top, below = rows[0], rows[4]
+    point = gestures.hit_point(rig.sim.phone, top)
+    assert point is not None
+    on_screen_middle = top.frame.y + top.frame.height / 2 if top.frame.y >= 0 \
+        else top.frame.bottom / 2
+    assert point[1] != on_screen_middle  # the list, not the screen, cuts it
+    path, body = _drag_path(s, str(top.label), str(below.label))
+    status = rig.sim.ledger()[0]
+    answered, message = post(rig, path, body)
+    assert answered == 200, message
+    assert rig.sim.ledger()[0] != status
+    logged = [e.params for e in rig.events("R") if e.kind == "swipe" and e.stage == "intent"][-1]
+    assert (logged["from_x"], logged["from_y"]) == point, json.dumps(dict(logged))
+    lift = (float(str(logged["to_x"])), float(str(logged["to_y"])))
+    assert logged_heading(logged) == heading(point, lift) == "down"
+    with rig.sim.lock:
+        state = rig.sim.phone.running_state(NOTES)
+        assert state.swiped is None and state.scroll.offset < offset
+
+
+def test_a_drag_from_a_row_its_list_reports_hidden_is_refused(rig: Rig) -> None:
+    """Scrolled 50 pt, the top row's middle is under the list's edge and the source marks it
+    not visible: XCTest scrolls such an element into view before its finger goes down, so where
+    it goes down only the phone could tell. Refused, unsent; the list stays where it was."""
+    s = _on_deleted_list(rig)
+    top = _scrolled(rig, s, 50)[0]
+    assert not top.visible
+    path, body = _drag_path(s, str(top.label), "Owner note 9")
+    assert "shown in no part of the screen read" in refused_unsent(rig, path, body, "R")
+    with rig.sim.lock:
+        assert rig.sim.phone.running_state(NOTES).scroll.offset == 50
