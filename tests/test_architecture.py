@@ -67,12 +67,12 @@ def _phoneshell_imports(*parts: str) -> dict[str, set[str]]:
 
 
 def test_the_simulator_is_a_device_reached_only_over_http() -> None:
-    # It may know WDA's vocabulary (which keys its keyboard dismiss presses, as the bridge logs
-    # them), raise phoneshell's errors and do Calculator's arithmetic (the one the tapped_keys
-    # check replays), nothing of the harness.
+    # It may know WDA's vocabulary (which keys its keyboard dismiss presses, where a touch by
+    # id lands, as the bridge logs them), raise phoneshell's errors and do Calculator's
+    # arithmetic (the one the tapped_keys check replays), nothing of the harness.
     allowed = {"phoneshell.errors", "phoneshell.xcui", "phoneshell.wda_routes",
                "phoneshell.guarded_http", "phoneshell.http_request", "phoneshell.keypad",
-               "phoneshell.presses", "phoneshell.keyboard_dismiss",
+               "phoneshell.presses", "phoneshell.keyboard_dismiss", "phoneshell.hit_point",
                "phoneshell.typed_keys"}
     offenders = {f: names - allowed for f, names in _phoneshell_imports("phoneshell/sim").items()
                  if names - allowed}
@@ -84,7 +84,8 @@ def test_records_and_the_vocabulary_are_leaves() -> None:
                                "phoneshell/wda_routes.py", "phoneshell/guarded_http.py",
                                "phoneshell/http_request.py",
                                "phoneshell/keypad.py", "phoneshell/presses.py",
-                               "phoneshell/typed_keys.py", "phoneshell/pasteboard.py")
+                               "phoneshell/hit_point.py", "phoneshell/typed_keys.py",
+                               "phoneshell/pasteboard.py")
     assert {f: n for f, n in used.items() if n} == {}
 
 
