@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from phoneshell.agents import Agent
 from phoneshell.agents.base import AgentContext, AgentResult
 from phoneshell.device import Phone, run_step
@@ -22,6 +24,8 @@ from phoneshell.sim import SimServer
 from phoneshell.sim.apps.reminders import SEED
 from phoneshell.tasks import Step, Task
 from tests.runner.test_owner_detail import DENTIST, REMINDERS, Plays, attempts, titles
+
+pytestmark = pytest.mark.slow  # whole runs of seconds each: the README's command stays quick
 
 JUNK = "".join(f"junk {i:02d}\n" for i in range(70))
 """70 reminders in one request (Return opens the next row): the All list runs past what the
