@@ -277,7 +277,8 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
             if owner is not None and result.ran and not (rig_down or interrupted):
                 teardown, verdict, skip_reason = owner.settle(
                     task, evidence, teardown, verdict, skip_reason,
-                    lambda: audit_slice(rig, plan, mark)[0], f"{task.id} attempt {plan.attempt}")
+                    lambda: audit_slice(rig, plan, mark)[0], f"{task.id} attempt {plan.attempt}",
+                    passes=verdict is not None and overrule(verdict, result, over).passed)
             rig.bridge.clear_context()
     # a stop that came during the teardown, held until it was whole: the attempt is recorded
     # as it ended (a scored one stands: its teardown ran whole), then the run stops

@@ -8,6 +8,7 @@ finish attempts 2 and 3 play); the phone's store is the witness of what was done
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -161,6 +162,18 @@ def test_a_swap_in_a_run_that_starts_only_counted_is_not_scored(
                            "the run"), said
     assert said.endswith("still not as the run found them: reminders (not readable row by row; "
                          "1 fewer than at the start)"), said
+
+
+def test_an_attempt_out_of_turns_is_failed_not_unscored_by_the_watchs_doubt(
+        tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Red team 69: an agent over its budget whose checks passed, with an edit-like action
+    where the watch could only count, came out not scored (the watch turned what it took for a
+    pass into a skip before the run failed it for its turns). Only a pass by every rule but the
+    owner's may become not scored: this one ran out of turns, and fails."""
+    swap = Plays(*DELETE, Step.tap_on("New Reminder", "Button"), Step("type", "Buy milk\n"))
+    (row,), _, _ = from_start(tmp_path, replace(suite["weather.open"], max_steps=4), swap)
+    assert (row.outcome, row.out_of_turns) == ("failed", True), (row.outcome, row.skip_reason)
+    assert "over the budget of 4" in row.error, row.error
 
 
 def test_a_tasks_own_count_that_moved_since_does_not_lift_the_doubt(
