@@ -75,9 +75,10 @@ class Unplayed:
 
     why: str = ""
     failed: bool = False
-    """The harness failed the attempt before its finish ran: the phone was not in the task's
-    start state by an earlier attempt's doing (`runner.counts.Leftover`) or read elsewhere at
-    capture. A judgement, as a run would record it; not a hole the play could not look at."""
+    """The run failed the attempt without evidence: before its finish ran, the phone was not in
+    the task's start state by an earlier attempt's doing (`runner.counts.Leftover`), or after it
+    the phone read elsewhere at capture. A judgement, as a run would record it; not a hole the
+    play could not look at."""
 
     def __str__(self) -> str:
         return self.why

@@ -43,11 +43,11 @@ def _detail(verdict: Verdict) -> str:
 
 
 def grade_as(task: Task, evidence: Evidence | None, folder: str, missing: Unplayed) -> Graded:
-    """Grade one finish's evidence as `task`: with none, failed when the harness failed its
-    attempt before the finish ran (an earlier attempt's leftovers: what a run records), else
-    not scored."""
+    """Grade one finish's evidence as `task`: with none, failed when the run failed its attempt
+    without evidence (an earlier attempt's leftovers before the finish, an end state read
+    elsewhere after it: what a run records), else not scored."""
     if evidence is None and missing.failed:
-        return Graded(task.id, False, detail=f"failed before its finish: {missing}",
+        return Graded(task.id, False, detail=f"failed by the run, with no evidence: {missing}",
                       evidence=folder)
     if evidence is None:
         return Graded(task.id, False, f"not scored: {missing}", evidence=folder)

@@ -77,4 +77,4 @@ def test_a_finish_the_harness_fails_before_it_runs_is_scored_as_failing(
     assert not not_scored(report), [(r.task, r.attack, r.skip_reason) for r in report.attacks]
     (only,) = report.attacks
     assert (only.scored, only.passed) == (True, False)
-    assert only.detail.startswith("failed before its finish: "), only.detail
+    assert only.detail.startswith("failed by the run, with no evidence: "), only.detail
