@@ -67,6 +67,10 @@ class AgentResult:
     """Why the agent stopped early or never ran."""
     error_type: str = ""
     """The type of the exception its turn ended in, if any (the runner keeps it as data)."""
+    stopped: str = ""
+    """Why the harness stopped its program for a limit of its turn (the disk, its folder's size
+    or files, output it could not keep, files it could not take back): a failure whatever its
+    checks say, as running out of time or turns is (`runner.turn.overrule`)."""
 
 
 class Agent(Protocol):

@@ -174,7 +174,7 @@ class CommandAgent:
             result = replace(result, error="; ".join(e for e in (result.error, *turn.said) if e))
         if turn.stopped:  # stopped for it: its failure, whatever it claimed
             claim = Claim(status="failed", summary=f"stopped: {turn.stopped}")
-            return replace(result, ran=True, claim=claim,
+            return replace(result, ran=True, claim=claim, stopped=turn.stopped,
                            error="; ".join(e for e in (turn.stopped, result.error) if e))
         return result
 

@@ -58,12 +58,15 @@ def measured(result: AgentResult, events: tuple[AuditEvent, ...], max_steps: int
 
 
 def overrule(verdict: Verdict, result: AgentResult, over: str = "") -> Verdict:
-    """The verdict of the attempt: a timed-out or out-of-turns agent never passes, whatever its
-    checks say, and the verdict says why (after any reason the grade already gave); `over`:
-    what the log showed of its actions past the budget (`measured`)."""
+    """The verdict of the attempt: an agent that ran out of time or turns, or that the harness
+    stopped for a limit of its turn (the disk, its folder: `AgentResult.stopped`), never passes,
+    whatever its checks say (red team 70: one that filled the disk after doing the task
+    passed), and the verdict says why (after any reason the grade already gave); `over`: what
+    the log showed of its actions past the budget (`measured`)."""
     reasons = ["the agent ran out of time" if result.timed_out else "",
                "the agent ran out of turns" + (f" ({over})" if over else "")
-               if result.out_of_turns else ""]
+               if result.out_of_turns else "",
+               f"the harness stopped the agent: {result.stopped}" if result.stopped else ""]
     return apply_run(verdict, "; ".join(r for r in reasons if r))
 
 

@@ -379,6 +379,30 @@ def test_an_agent_that_floods_its_folder_is_stopped_and_fails(
     assert why in row.error
 
 
+def test_an_agent_stopped_for_its_limits_fails_though_it_did_the_task(
+        rig: Rig, tmp_path: Path, suite: dict[str, Task],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 70: an agent that did the task and then flooded its folder (or filled the disk)
+    was stopped, and its attempt passed: the stop turned only its own claim into a failure,
+    which end-state checks do not read. A stop for a limit fails the attempt as time and turns
+    do."""
+    monkeypatch.setattr(bounds, "FOLDER_MAX_BYTES", 1 << 20)
+    script = ("import os, wda\n"
+              "s = wda.Client(os.environ['PHONESHELL_WDA_URL']).session('com.apple.Preferences')\n"
+              "s(name='General').click()\n"
+              "s(name='About').click()\n"
+              "f = open(os.path.join(os.environ['PHONESHELL_ATTEMPT_DIR'], 'fill'), 'wb')\n"
+              "while True: f.write(b'0' * 65536); f.flush()\n")
+    row = attempt(rig, tmp_path, suite["settings.about.reach"],
+                  f"{PYTHON} -c {shlex.quote(script)}")
+    assert all(check.passed for check in row.checks), [c.detail for c in row.checks]
+    assert row.outcome == "failed", row.error
+    assert "it wrote more than 1 MiB into its folder" in row.error, row.error
+    verdict = json.loads((tmp_path / "R" / row.evidence / ".." / "verdict.json").read_text())
+    assert ("the harness stopped the agent: it wrote more than 1 MiB into its folder"
+            in verdict["run_overruled"]), verdict
+
+
 def test_an_agent_is_the_first_the_kernel_stops_when_memory_runs_out(
         bwrap: Sandbox, tmp_path: Path, suite: dict[str, Task]) -> None:
     """An agent that takes the machine's memory must not take the harness down with it: it
