@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from phoneshell.agents import AgentContext, AgentResult
+from runner.finish_then import FinishThen
+
 from phoneshell.agents.reference import SolutionAgent
 from phoneshell.audit import read_audit
 from phoneshell.checks import Need
@@ -29,19 +30,6 @@ FLICK = (Step("set_picker", options=(("wheel", "min"), ("value", "5 min"))),)
 STARTS = (*FLICK, Step.tap_on("Start", "Button"))
 """And then a timer started: it runs on, in place of the wheels."""
 CHANGED = "the owner's timer duration changed: 0:10:00 -> 0:05:00"
-
-
-class Wanders(SolutionAgent):
-    """Plays the reference finish, then `steps`, through its own URL."""
-
-    def __init__(self, steps: tuple[Step, ...] = ()) -> None:
-        super().__init__()
-        self.steps = steps
-
-    def run(self, context: AgentContext) -> AgentResult:
-        result = super().run(context)
-        run_steps(Phone(context.wda_url, effect_timeout_s=1.0), self.steps)
-        return result
 
 
 def owner_dials_ten(sim: SimServer) -> Phone:
@@ -77,8 +65,8 @@ def play(sim: SimServer, tmp_path: Path, plays: Sequence[tuple[Task, SolutionAge
 def test_a_wheel_flicked_where_the_task_only_looks_fails_there_and_is_dialled_back(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     phone = owner_dials_ten(sim)
-    (looked, timer), end = play(sim, tmp_path, [(suite[LOOKS], Wanders(FLICK)),
-                                                (suite[SETS], Wanders())])
+    (looked, timer), end = play(sim, tmp_path, [(suite[LOOKS], FinishThen(FLICK)),
+                                                (suite[SETS], FinishThen())])
     assert looked.outcome == "failed" and CHANGED in looked.error, looked
     assert looked.teardown is not None
     assert looked.teardown.owner == (f"{CHANGED}; dialled back to 0:10:00",)
@@ -94,8 +82,8 @@ def test_a_wheel_flicked_where_the_task_only_looks_fails_there_and_is_dialled_ba
 def test_a_timer_left_running_where_the_task_only_looks_fails_there_and_is_cancelled(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     phone = owner_dials_ten(sim)
-    (looked, timer), _ = play(sim, tmp_path, [(suite[LOOKS], Wanders(STARTS)),
-                                              (suite[SETS], Wanders())])
+    (looked, timer), _ = play(sim, tmp_path, [(suite[LOOKS], FinishThen(STARTS)),
+                                              (suite[SETS], FinishThen())])
     assert looked.outcome == "failed", looked
     assert looked.teardown is not None and looked.teardown.owner == (
         "a timer was left running in place of the owner's timer wheels; "
@@ -111,7 +99,7 @@ def test_put_backs_dial_to_the_run_s_reading_where_the_attempt_has_none(
     minutes: failed before its agent, and its teardown, then the run's end (after such an agent
     played last), dial them back to the 10 minutes the run read before its first attempt."""
     phone = owner_dials_ten(sim)
-    plays = [(suite[LOOKS], Wanders(FLICK)), (suite[SETS], Wanders())]
+    plays = [(suite[LOOKS], FinishThen(FLICK)), (suite[SETS], FinishThen())]
     rows, _ = play(sim, tmp_path, plays, watched=False)
     assert [r.outcome for r in rows] == ["passed", "failed"], rows
     assert "an earlier attempt's agent left them" in rows[1].error
@@ -133,7 +121,7 @@ def test_honest_attempts_cost_the_watch_no_read_of_the_wheels(
     """The Timers tab reached by the tab bar changes nothing; a timer task's teardown dialled
     the wheels back itself (`restore_timer`): neither costs a read after the teardown."""
     owner_dials_ten(sim)
-    plays = [(suite[LOOKS], Wanders()), (suite[SETS], Wanders())]
+    plays = [(suite[LOOKS], FinishThen()), (suite[SETS], FinishThen())]
     watched, _ = play(sim, tmp_path / "watched", plays)
     unwatched, _ = play(sim, tmp_path / "unwatched", plays, watched=False)
     assert [r.outcome for r in (*watched, *unwatched)] == ["passed"] * 4

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from attempt_rig import run_one
+from runner.finish_then import FinishThen
 
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.agents.reference import SolutionAgent
@@ -20,24 +21,11 @@ from phoneshell.tasks import Step, Task
 SAFARI, NOTES = "com.apple.mobilesafari", "com.apple.mobilenotes"
 
 
-class Leaver(SolutionAgent):
-    """Plays the reference finish, then leaves content behind (its own steps)."""
-
-    def __init__(self, steps: tuple[Step, ...]) -> None:
-        super().__init__()
-        self.steps = steps
-
-    def run(self, context: AgentContext) -> AgentResult:
-        result = super().run(context)
-        run_steps(Phone(context.wda_url, effect_timeout_s=1.0), self.steps)
-        return result
-
-
 def test_a_page_headed_address_does_not_steer_the_next_safari_setup(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     # a web search for "address" in the tab in front: its results show the word, which an
     # untyped `tap: Address` took for the address field
-    searched = Leaver((Step.tap_on("Address", "TextField"), Step("type", "address\n")))
+    searched = FinishThen((Step.tap_on("Address", "TextField"), Step("type", "address\n")))
     run_one(sim, tmp_path, suite["safari.navigate.example"], searched)  # ends off the task
     for n, task_id in enumerate(("safari.read.heading", "safari.search.web"), start=2):
         row = run_one(sim, tmp_path, suite[task_id], SolutionAgent(), attempt=n).row
@@ -46,7 +34,7 @@ def test_a_page_headed_address_does_not_steer_the_next_safari_setup(
 
 def test_a_note_titled_search_does_not_steer_the_notes_search_finish(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
-    titled = Leaver((Step("launch", NOTES), Step.tap_on("New Note", "Button"),
+    titled = FinishThen((Step("launch", NOTES), Step.tap_on("New Note", "Button"),
                      Step("type", "Search"), Step.tap_on("Done", "Button"),
                      Step("terminate", NOTES)))
     run_one(sim, tmp_path, suite["settings.about.reach"], titled)
