@@ -121,6 +121,7 @@ STAGED = (
 view, which a leftover month view would otherwise pass for)."""
 
 
+@pytest.mark.slow  # 2-3 s a task, 30 s in all: the README's command stays quick
 @pytest.mark.parametrize("task_id", STAGED)
 def test_a_setup_holds_against_what_an_earlier_agent_left(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task], task_id: str) -> None:
