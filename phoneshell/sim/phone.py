@@ -5,16 +5,15 @@ real phone would: which app is in front (SpringBoard is the home screen and its 
 running app's UI state (dropped on terminate, kept in the background), each app's persistent
 store (kept across terminate, for the whole process), the lock, and which text field has focus.
 Touch and key input live in `gestures.py`; the phone exposes them as methods so callers have
-one object to drive. Not thread-safe: the server holds one lock around it.
+one object to drive. What shows is composed in `on_screen.py`, pids are drawn in
+`processes.py`, and the `--state` file is `state_file.py`'s. Not thread-safe: the server holds
+one lock around it.
 """
 
 from __future__ import annotations
 
-import json
-import random
-import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from phoneshell.errors import PhoneshellError
@@ -26,19 +25,13 @@ from phoneshell.sim.apps.settings import auto_lock_s
 from phoneshell.sim.apps.settings_pages import APPEARANCE
 from phoneshell.sim.apps.system_screens import ORIENTATION_LOCK, VOLUME, VOLUME_DEFAULT
 from phoneshell.sim.facts import DeviceFacts, as_switched
-from phoneshell.sim.keyboard import KeyboardState, keyboard
-from phoneshell.sim.store import JSON, Store
-from phoneshell.sim.ui import EditText, Node, Rect, Screen, showing, walk
+from phoneshell.sim.keyboard import KeyboardState
+from phoneshell.sim.on_screen import Shown
+from phoneshell.sim.processes import SPRINGBOARD_PID, Pids, Process
+from phoneshell.sim.store import Store
+from phoneshell.sim.ui import EditText, Screen
 
 SPRINGBOARD = sb.BUNDLE_ID
-SPRINGBOARD_PID = 58
-"""SpringBoard starts early in boot, so its pid is small and stays put."""
-APP_PIDS = (300, 65000)
-"""The range an app's pid is drawn from at each launch: a phone's are large and unrelated to
-one another (what launched since boot), so a counter from 1000 would tell a simulator."""
-STATE_VERSION = 1
-"""Version of the `--state` file format: {"version": 1, "stores": {...}, "facts": {...},
-"clock_s": 12.5} (facts and clock_s optional)."""
 PASTEBOARD = "com.apple.pasteboard"
 """The store of the system pasteboard, which every app shares (`text`, and `image` base64)."""
 ORIENTATIONS = ("PORTRAIT", "LANDSCAPE", "UIA_DEVICE_ORIENTATION_LANDSCAPERIGHT",
@@ -50,16 +43,6 @@ LANDSCAPES = frozenset(ORIENTATIONS[1:3])
 class AppNotInstalled(PhoneshellError):
     """A launch, activate or URL named an app the phone does not have installed (one the
     simulator does not model, or one deleted or offloaded)."""
-
-
-@dataclass(frozen=True)
-class Process:
-    """A running app: its process id and its UI state (created by the app's `new_state`)."""
-
-    pid: int
-    state: Any
-    launch: int = field(default_factory=showing)
-    """Which launch this is: a relaunched app's views are new ones, so its ids are new too."""
 
 
 class Phone:
@@ -96,22 +79,11 @@ class Phone:
         self._touched_s = 0.0
         """The clock's reading at the last touch or key (Auto-Lock counts from it)."""
         self._focused: EditText | None = None
-        self._shown: dict[int, Screen] = {}
-        """Each running process's last screen, by launch (`Screen.of`'s `before`)."""
+        self._shown = Shown()
         self.keyboard = KeyboardState()
-        # Seeded by the phone's identity: pids look unrelated, yet two phones alike, played
-        # alike, show alike sources (replays and side-by-side tests compare them).
-        self._pids = random.Random(zlib.crc32(self.facts.udid.encode()))
+        self._pids = Pids(self.facts.udid)
         self.running[SPRINGBOARD] = Process(SPRINGBOARD_PID, sb.APP.new_state())
         self.changed()
-
-    def _new_pid(self) -> int:
-        """A pid for an app launching now: drawn from `APP_PIDS`, none a running app holds."""
-        taken = {p.pid for p in self.running.values()}
-        while True:
-            pid = self._pids.randint(*APP_PIDS)
-            if pid not in taken:
-                return pid
 
     def reset(self) -> None:
         """Back to a freshly booted phone with empty stores (facts are kept)."""
@@ -120,7 +92,7 @@ class Phone:
 
     def changed(self) -> None:
         """Note that state changed: the cached screen (and all derived from it) is stale."""
-        self._screen: Screen | None = None
+        self._shown.stale()
 
     # -- the Host protocol -------------------------------------------------------------------
 
@@ -234,7 +206,7 @@ class Phone:
             saved = self.store(bundle_id).text(RESTORED)
             if app.restore is not None and saved:
                 app.restore(state, saved)  # the screen it stopped on (state restoration)
-            self.running[bundle_id] = Process(self._new_pid(), state)
+            self.running[bundle_id] = Process(self._pids.new({p.pid for p in self.running.values()}), state)
         if self.foreground != bundle_id:
             self.focus(None)
             self.foreground = bundle_id
@@ -288,15 +260,9 @@ class Phone:
         Raises:
             AppNotInstalled: no installed app handles the scheme.
         """
-        scheme = urls.scheme_of(url)
-        installed = {a.bundle_id: a for a in self.apps() if a.bundle_id != SPRINGBOARD}
-        routed = urls.routed_app(url)
-        app = installed.get(routed) if routed is not None else None
-        if app is None and (routed is None or scheme in ("http", "https")):
-            # A universal link whose app is gone opens in Safari, as on a phone.
-            app = next((a for a in installed.values() if scheme in a.url_schemes), None)
+        app = urls.opener(url, [a for a in self.apps() if a.bundle_id != SPRINGBOARD])
         if app is None:
-            raise AppNotInstalled(f"no installed app opens {scheme}: URLs ({url})",
+            raise AppNotInstalled(f"no installed app opens {urls.scheme_of(url)}: URLs ({url})",
                                   hint="the schemes the simulator routes are listed in "
                                        "docs/simulator.md")
         self.launch(app.bundle_id)
@@ -392,10 +358,8 @@ class Phone:
     # -- what is on screen -------------------------------------------------------------------
 
     def screen(self) -> Screen:
-        """The current screen (cached until the next change)."""
-        if self._screen is None:
-            self._screen = self._compose()
-        return self._screen
+        """The current screen (cached until the next change: `on_screen.py`)."""
+        return self._shown.screen(self, self._apps)
 
     def keyboard_field(self) -> EditText | None:
         """The focused field if it is on screen, i.e. the field the keyboard types into."""
@@ -403,32 +367,6 @@ class Phone:
         if field is None or self.locked:
             return None
         return field if any(n.field is field for n in self.screen().nodes) else None
-
-    def _compose(self) -> Screen:
-        f = self.facts
-        bundle = SPRINGBOARD if self.locked else self.foreground
-        app = self._apps[bundle]
-        # SpringBoard decides the windows: the app's (or its own, or the lock screen's when
-        # there is no body), the keyboard's, the system's, a banner's.
-        body = None if self.locked else app.render(self.running[bundle].state, self)
-        focused = self._focused
-        keys = None
-        if body is not None and focused is not None and any(n.field is focused
-                                                            for n in walk(body)):
-            keys = keyboard(f, focused, self.keyboard, self._press_key)
-        root = Node("Application", Rect(0, 0, f.width, f.height), label=app.name,
-                    name=app.name, children=sb.windows_of(self._springboard(), self, body, keys,
-                                                          front=bundle))
-        process = self.running[bundle]
-        launches = {p.launch for p in self.running.values()}
-        self._shown = {n: s for n, s in self._shown.items() if n in launches}
-        screen = Screen.of(root, bundle, process.pid, before=self._shown.get(process.launch),
-                           launch=process.launch)
-        self._shown[process.launch] = screen
-        return screen
-
-    def _press_key(self, key: str) -> None:
-        gestures.press_key(self, key)
 
     def _model(self, bundle_id: str) -> AppModel[Any]:
         app = self._apps.get(bundle_id)
@@ -490,40 +428,16 @@ class Phone:
         open_overlay(self._springboard(), behind)
         self.changed()
 
-    # -- persistence -------------------------------------------------------------------------
+    # -- a restart (the `--state` file: `state_file.py`) -------------------------------------
 
-    def save_state(self) -> dict[str, JSON]:
-        """What survives a restart (the `--state` file's content): every app's store, the
-        running clock (stores hold readings of it: when a timer ends), and the device facts
-        that differ from the defaults (only when some do)."""
-        # A deep copy through JSON: the caller may serialise it after the lock is released.
-        stores: dict[str, JSON] = {b: json.loads(json.dumps(s.data))
-                                   for b, s in sorted(self.stores.items()) if s.data}
-        state: dict[str, JSON] = {"version": STATE_VERSION, "stores": stores,
-                                  "clock_s": self._clock_s}
-        facts = self._facts.overrides()
-        if facts:
-            state["facts"] = facts
-        return state
+    @property
+    def own_facts(self) -> DeviceFacts:
+        """The facts the phone was made with: held upright, before Settings' switches."""
+        return self._facts
 
-    def load_state(self, data: JSON) -> None:
-        """Replace the stores (and optionally device facts) with a saved state.
-
-        Raises:
-            PhoneshellError: the data is not a state this version understands.
-        """
-        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
-            raise PhoneshellError("not a simulator state (expected a JSON object with "
-                                  f'"version": {STATE_VERSION})',
-                                  hint="delete the file to start from a fresh phone")
-        stores, facts = data.get("stores", {}), data.get("facts", {})
-        if not isinstance(stores, dict) or not isinstance(facts, dict):
-            raise PhoneshellError('"stores" and "facts" must be JSON objects',
-                                  hint="delete the file to start from a fresh phone")
-        self._facts = self._facts.updated(facts)
-        self._turned = self._turn(self._facts)
-        self.stores = {b: Store(v) for b, v in stores.items() if isinstance(v, dict)}
+    def restart(self, facts: DeviceFacts, stores: dict[str, Store], clock_s: float) -> None:
+        """Boot afresh with `facts` and `stores`, the running clock at `clock_s`."""
+        self._facts, self._turned = facts, self._turn(facts)
+        self.stores = stores
         self._boot()
-        clock_s = data.get("clock_s", 0.0)
-        if isinstance(clock_s, (int, float)) and not isinstance(clock_s, bool) and clock_s > 0:
-            self._clock_s = float(clock_s)  # a timer kept in a store ends when it would have
+        self._clock_s = clock_s

@@ -46,6 +46,7 @@ from phoneshell.sim.faults import Faults
 from phoneshell.sim.latency import Latency
 from phoneshell.sim.listener import SimHTTPServer
 from phoneshell.sim.phone import Phone
+from phoneshell.sim.state_file import load_state, save_state
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Reply, WdaError, json_object
 from phoneshell.wda_routes import find_route, is_input
@@ -185,7 +186,7 @@ class SimServer:
                 raise PhoneshellError(f"cannot read simulator state {self.state_file}: {exc}",
                                       hint="fix or delete the file") from exc
             with self.lock:
-                self.phone.load_state(data)
+                load_state(self.phone, data)
         self._stopping.clear()
         if not self._faults.on("gone"):
             self._listen()
@@ -297,7 +298,7 @@ class SimServer:
             raise PhoneshellError("no state file to save to",
                                   hint="start the simulator with --state FILE, or pass a path")
         with self.lock:
-            data = self.phone.save_state()
+            data = save_state(self.phone)
         try:
             target.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n",
                               encoding="utf-8")
@@ -316,7 +317,7 @@ class SimServer:
                     "faults": list[JSON](self._faults.specs()),
                     "session": self.endpoints.session_id, "volume": phone.volume,
                     "clock_s": phone.clock_s, "seed": self.seed,
-                    "stores": phone.save_state()["stores"], "facts": phone.facts.to_json()}
+                    "stores": save_state(phone)["stores"], "facts": phone.facts.to_json()}
 
     def advance_clock(self, seconds: float) -> float:
         """Move the phone's running clock forward (stopwatches, timers); return its reading.

@@ -15,9 +15,14 @@ in Safari, as on a phone without it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote_plus, urlsplit
 
 from phoneshell.sim.apps.safari_pages import search_url
+
+if TYPE_CHECKING:
+    from phoneshell.sim.apps import AppModel
 
 SCHEMES: dict[str, str] = {
     "mobilenotes": "com.apple.mobilenotes",
@@ -69,6 +74,16 @@ def routed_app(url: str) -> str | None:
         host = (urlsplit(url.strip()).hostname or "").lower()
         return UNIVERSAL_LINKS.get(host)
     return SCHEMES.get(scheme)
+
+
+def opener(url: str, installed: Sequence[AppModel[Any]]) -> AppModel[Any] | None:
+    """The app of `installed` (SpringBoard left out) that opens `url`, or None: none does."""
+    scheme, routed = scheme_of(url), routed_app(url)
+    app = next((a for a in installed if a.bundle_id == routed), None)
+    if app is None and (routed is None or scheme in ("http", "https")):
+        # A universal link whose app is gone opens in Safari, as on a phone.
+        app = next((a for a in installed if scheme in a.url_schemes), None)
+    return app
 
 
 def maps_query(url: str) -> str:
