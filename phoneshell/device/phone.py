@@ -1,10 +1,9 @@
-"""A phone reached by its WDA URL through facebook-wda; where WDA's errors are translated.
+"""A phone reached by its WDA URL: what the harness reads off it and does on it.
 
 Reads (foreground app, page source, screenshot, lock state) use only session-free routes:
-creating a WDA session kills the one before it, and WDA then terminates that session's app
-under test when it was created with a bundle id, so a read must never create one. Actions need
-a session; when none exists one is created that adopts the app already in front, without
-relaunching it.
+creating a WDA session kills the one before it (`wda_link.py`, where WDA's errors are
+translated), so a read must never create one. Actions need a session; when none exists one is
+created that adopts the app already in front, without relaunching it.
 
 Every read costs a real phone a round trip (a source 160-210 ms), so inside `keeping_reads` a
 read is asked once and reused until something could have changed its answer: any action sent
@@ -16,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import html
-import json
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -24,19 +22,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import wda
-from wda.usbmux.exceptions import HTTPError as WDAConnectionError
-
-from phoneshell.errors import (
-    NOTHING_LISTENS,
-    DeviceError,
-    DeviceLocked,
-    DeviceUnreachable,
-    DeviceUnusable,
-    nothing_listens,
-    shown_url,
-    without_url,
-)
+from phoneshell.device.wda_link import WdaLink
+from phoneshell.errors import DeviceError, DeviceLocked, shown_url
 from phoneshell.evidence import Foreground
 from phoneshell.tree import PageSource
 from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS, flag, short_type, text_inputs
@@ -74,15 +61,12 @@ def _sole_input(page: PageSource) -> TextInput | None:
     return TextInput(short_type(e.type), e.label, e.name, e.value, True, alone=True)
 
 
-class _StaleSession(Exception):
-    """WDA said `invalid session id`: the session was replaced (another client) or lost."""
-
-
 class Phone:
     """One phone (or simulator) behind a WDA URL.
 
     Requests go through facebook-wda's transport (`wda.httpdo`: its HTTP, usbmux and reply
-    parsing); sessions are handled here, so a stale one is re-resolved once, never in a loop.
+    parsing) on a `WdaLink`, which handles sessions: a stale one is re-resolved once, never in a
+    loop.
 
     Args:
         url: `http://host:8100` or `http+usbmux://UDID:8100` (a bridge URL works the same).
@@ -101,7 +85,8 @@ class Phone:
         agent's grant, a simulator's secret routes)."""
         self.timeout_s = timeout_s
         self.effect_timeout_s = effect_timeout_s
-        self._sid: str | None = None
+        self._link = WdaLink(self.url, self.where, timeout_s,
+                             front=lambda: self.foreground().bundle_id)
         self._kept: dict[str, Any] | None = None
         """Reads kept for reuse (None: not keeping; see `keeping_reads`)."""
         self._left = ""
@@ -154,104 +139,21 @@ class Phone:
         the first (the first may reuse what was read since the last action)."""
         return wait_until(holds, timeout_s, interval_s, between=self.forget)
 
-    # -- the boundary -----------------------------------------------------------------------
-
-    def _request(self, method: str, path: str, data: dict[str, Any] | None = None,
-                 what: str = "", timeout_s: float | None = None) -> Any:
-        """One request; returns the reply envelope. Every library error is translated here,
-        and no URL goes into a message but as `where` (facebook-wda's own words quote it)."""
-        what = what or f"{method} {path}"
-        hint = "is WDA running? `phoneshell doctor` checks the chain"
-        try:
-            return wda.httpdo(self.url + path, method, data, timeout_s or self.timeout_s)
-        except wda.WDAInvalidSessionIdError as exc:
-            raise _StaleSession(what) from exc
-        except wda.WDABadGateway as exc:  # a proxy (the bridge) could not reach the phone
-            self._sid = None
-            told, gone = _gateway_message(exc)
-            raise DeviceUnreachable(self._said(told) or f"no answer from the phone behind "
-                                    f"{self.where} to {what}", hint=hint, refused=gone) from exc
-        except WDAConnectionError as exc:
-            self._sid = None
-            cause = exc.args[0] if exc.args and isinstance(exc.args[0], BaseException) else exc
-            waited = timeout_s or self.timeout_s
-            why = (f"none within {waited:.0f} s" if isinstance(cause, TimeoutError) else
-                   self._said(str(exc)))
-            raise DeviceUnreachable(f"no answer from WDA at {self.where} to {what} ({why})",
-                                    hint=hint, refused=nothing_listens(cause)) from exc
-        except wda.WDAError as exc:
-            raise DeviceError(f"WDA at {self.where} refused {what}: "
-                              f"{self._said(_wda_message(exc))}",
-                              hint="`phoneshell doctor` checks the chain") from exc
-        except OSError as exc:  # a socket error facebook-wda did not wrap
-            self._sid = None
-            raise DeviceUnreachable(f"no answer from WDA at {self.where} to {what} "
-                                    f"({self._said(str(exc))})", hint=hint,
-                                    refused=nothing_listens(exc)) from exc
-
-    def _said(self, text: str) -> str:
-        """Another's words (facebook-wda's, the bridge's) with this phone's URL as `where`."""
-        return without_url(text, self.url)
+    # -- the wire (`wda_link.py`) -----------------------------------------------------------
 
     def _get(self, path: str, timeout_s: float | None = None) -> Any:
-        try:
-            return self._request("GET", path, timeout_s=timeout_s).value
-        except _StaleSession as exc:  # session-free routes never carry an id
-            raise DeviceError(f"WDA at {self.where} answered {exc} with invalid session "
-                              "id") from exc
+        return self._link.get(path, timeout_s)
 
     def _post(self, path: str, data: dict[str, Any] | None = None) -> Any:
-        try:
-            return self._request("POST", path, data)
-        except _StaleSession as exc:
-            raise DeviceError(f"WDA at {self.where} answered {exc} with invalid session "
-                              "id") from exc
+        return self._link.post(path, data)
 
     def _session_post(self, path: str, data: dict[str, Any] | None = None,
                       reads: bool = False, method: str = "POST") -> Any:
-        """POST (or `method`) under the current session; a stale session is re-resolved once.
-        Unless it only `reads`, the request may change the phone, so kept reads are dropped
-        first."""
+        """POST (or `method`) under the current session. Unless it only `reads`, the request
+        may change the phone, so kept reads are dropped first."""
         if not reads:
             self.forget()
-        for _ in range(2):
-            sid = self._session()
-            try:
-                return self._request(method, f"/session/{sid}{path}", data,
-                                     what=f"{method} /session/*{path}").value
-            except _StaleSession:
-                self._sid = None
-        raise DeviceUnusable(f"WDA at {self.where} rejected every session for {method} "
-                             f"/session/*{path}",
-                             hint="restart WDA; `phoneshell doctor` checks the chain")
-
-    def _session(self) -> str:
-        """The session to act in: WDA's current one, or a new one that keeps the app in front."""
-        if self._sid:
-            return self._sid
-        sid = self._status_session()
-        if not sid:
-            front = self.foreground().bundle_id
-            match: dict[str, Any] = {"shouldWaitForQuiescence": False}
-            if front and front != SPRINGBOARD:
-                # Adopt the app already in front without relaunching it (forceAppLaunch off),
-                # and never terminate it when an agent's session replaces this one.
-                match.update(bundleId=front, forceAppLaunch=False, shouldTerminateApp=False)
-            reply = self._post("/session", {"capabilities": {"alwaysMatch": match}})
-            value = reply.value if isinstance(reply.value, dict) else {}
-            sid = str(reply.sessionId or value.get("sessionId") or "")
-        if not sid:
-            raise DeviceError(f"WDA at {self.where} created no session")
-        self._sid = str(sid)
-        return self._sid
-
-    def _status_session(self) -> str:
-        """The session id /status reports ("" when none)."""
-        try:
-            return str(self._request("GET", "/status").sessionId or "")
-        except _StaleSession as exc:
-            raise DeviceError(f"WDA at {self.where} answered /status with invalid session "
-                              "id") from exc
+        return self._link.in_session(path, data, method)
 
     # -- reads (session-free) ----------------------------------------------------------------
 
@@ -438,7 +340,7 @@ class Phone:
         if session:
             return self._session_post(path, data, method=method)
         self.forget()
-        return self._request(method, path, data).value
+        return self._link.request(method, path, data).value
 
     def set_slider(self, label: str, position: float) -> None:
         """Move the slider labelled `label` to `position` (0 to 1) by WDA's element value
@@ -480,25 +382,6 @@ def app_of_source(xml: str) -> Foreground | None:
     pid = attributes.get("processId", "")
     return Foreground(bundle_id=bundle, name=html.unescape(attributes.get("name", "")),
                       pid=int(pid) if pid.isdigit() else 0)
-
-
-def _gateway_message(exc: Exception) -> tuple[str, bool]:
-    """The message inside a 502 reply's WDA-shaped body (without the bridge's name before it),
-    or the body itself; and whether the bridge said nothing listens for WDA there."""
-    body = exc.args[1] if len(exc.args) > 1 else ""
-    try:
-        value = json.loads(str(body)).get("value", {})
-        told = str(value.get("message") or body)
-        return told.removeprefix("phoneshell bridge: "), value.get(NOTHING_LISTENS) is True
-    except (ValueError, AttributeError):
-        return str(body)[:200], False
-
-
-def _wda_message(exc: Exception) -> str:
-    value = getattr(exc, "value", None)
-    if isinstance(value, dict):
-        return f"{value.get('error', 'error')}: {value.get('message', '')}".strip(": ")
-    return str(exc)
 
 
 def wait_until(predicate: Callable[[], bool], timeout_s: float, interval_s: float = 0.05,
