@@ -60,7 +60,7 @@ def activation(line: list[Mapping[str, object]],
     iOS 26 activates a switch row's labelled Switch (the row's width, around its label and the
     unlabelled knob) at the knob, and a Cell whose one accessible element is such a switch there
     too: XCUITest's tap by id toggles it, where a touch at the row's centre lands on the label.
-    The simulator follows the same rule (`phoneshell.sim.ui.activation_target`)."""
+    The simulator follows the same rule (`phoneshell.sim.touch_paths.activation_target`)."""
     node = line[-1]
     if _kind(node) == "Switch":
         knobs = [c for c in _children(node) if _kind(c) == "Switch"]

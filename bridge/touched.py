@@ -3,9 +3,10 @@
 Pure, as `targets.py` (which re-exports these): the element frames, the keyboard's area, and
 `node_at`, the element a tap at (x, y) is logged at. UIKit hands a touch to the topmost view
 there; a page source says what is accessible and where, not what lies on top, so the hit test
-reads the screen's layers as iOS draws them (the simulator's own is `phoneshell.sim.ui.hit_path`):
-a scrolling list clips its rows to its frame, and a bar, the keyboard, an alert or sheet, or a
-named panel drawn over content takes the touches inside it, whatever lies under it.
+reads the screen's layers as iOS draws them (the simulator's own is
+`phoneshell.sim.touch_paths.hit_path`): a scrolling list clips its rows to its frame, and a bar,
+the keyboard, an alert or sheet, or a named panel drawn over content takes the touches inside
+it, whatever lies under it.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from phoneshell.sim import gestures
 from phoneshell.sim.keyboard import on_keyboard
-from phoneshell.sim.ui import actionable, hit_path
+from phoneshell.sim.touch_paths import actionable, hit_path
 
 if TYPE_CHECKING:
     from phoneshell.sim.phone import Phone

@@ -23,7 +23,8 @@ from phoneshell.sim import device_routes, gesture_routes, gestures
 from phoneshell.sim.elements import STRATEGIES, attribute, find, rect
 from phoneshell.sim.predicates import SelectorError, attribute_alias
 from phoneshell.sim.store import JSON
-from phoneshell.sim.ui import Node, hit_path, walk
+from phoneshell.sim.touch_paths import hit_path
+from phoneshell.sim.ui import Node, walk
 from phoneshell.sim.wire import Request, Route, WdaError
 
 if TYPE_CHECKING:

@@ -27,7 +27,8 @@ from phoneshell.sim.elements import find
 from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
 from phoneshell.sim.taps import QuickTaps, tap_again
-from phoneshell.sim.ui import Node, Rect, actionable, activation_target, hit_path, walk
+from phoneshell.sim.touch_paths import actionable, activation_target, hit_path
+from phoneshell.sim.ui import Node, Rect, walk
 from phoneshell.sim.wire import KEYBOARD_MESSAGE, Handler, Request, Route, WdaError
 
 if TYPE_CHECKING:

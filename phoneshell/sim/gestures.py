@@ -48,7 +48,8 @@ from phoneshell.sim.apps import Drag
 from phoneshell.sim.apps.springboard import BUNDLE_ID as SPRINGBOARD
 from phoneshell.sim.apps.springboard import close_from_bottom
 from phoneshell.sim.keyboard import press
-from phoneshell.sim.ui import Node, Rect, actionable, hit_path
+from phoneshell.sim.touch_paths import actionable, hit_path
+from phoneshell.sim.ui import Node, Rect
 from phoneshell.typed_keys import DELETES, typed, up_to_return
 
 if TYPE_CHECKING:

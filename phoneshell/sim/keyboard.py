@@ -137,7 +137,7 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
 
 
 def on_keyboard(path: Sequence[Node]) -> bool:
-    """Whether a hit path (`ui.hit_path`) lands on the keyboard's window: a key, the Return
+    """Whether a hit path (`touch_paths.hit_path`) lands on the keyboard's window: a key, the Return
     key, Emoji, dictation, or the space between them."""
     return any(node.type == "Keyboard" or (node.type == "Window" and _holds_keyboard(node))
                for node in path)

@@ -18,7 +18,8 @@ from functools import lru_cache
 from PIL import ImageFont
 
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Wheel, hit_path
+from phoneshell.sim.touch_paths import hit_path
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Wheel
 
 NAV_TOP = 62
 NAV_BOTTOM = 116

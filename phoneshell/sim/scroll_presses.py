@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from phoneshell.presses import scroll_drags, touch_press
 from phoneshell.sim import gestures
 from phoneshell.sim.apps import Drag
-from phoneshell.sim.ui import Node, hit_path
+from phoneshell.sim.touch_paths import hit_path
+from phoneshell.sim.ui import Node
 
 if TYPE_CHECKING:
     from phoneshell.sim.phone import Phone

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from phoneshell.sim import actions
 from phoneshell.sim.apps import Drag
-from phoneshell.sim.ui import actionable, hit_path
+from phoneshell.sim.touch_paths import actionable, hit_path
 
 if TYPE_CHECKING:
     from phoneshell.sim.phone import Phone

@@ -5,9 +5,10 @@ state of their own. What changes between renders lives in small mutable *binding
 app's state object and referenced from the nodes that show them (`bindings.py`: `EditText`,
 `Scroll`, `Wheel`, importable from here).
 
-A modal presentation (an alert, an action or page sheet, a popover, a context menu) is one rule
-here, not each screen's: `Screen.of` reports everything else in its window not visible, as
-UIKit's `accessibilityViewIsModal` makes a real phone do (`presented`).
+A modal presentation (an alert, an action or page sheet, a popover, a context menu) is one rule,
+not each screen's: `Screen.of` reports everything else in its window not visible, as UIKit's
+`accessibilityViewIsModal` makes a real phone do (`modal_cover.presented`). Where a touch lands
+is `touch_paths.py`'s.
 
 Behaviour is a zero-argument `on_tap` closure (or `on_hold`, `on_adjust`) that mutates app state.
 Serialising a tree to WDA's formats lives in `source.py`, drawing it in `render.py`; this module
@@ -26,6 +27,7 @@ from phoneshell.sim.bindings import EditText as EditText  # the bindings: import
 from phoneshell.sim.bindings import Handler as Handler
 from phoneshell.sim.bindings import Scroll as Scroll
 from phoneshell.sim.bindings import Wheel as Wheel
+from phoneshell.sim.modal_cover import presented
 from phoneshell.xcui import TEXT_INPUT_TYPES, TYPE_PREFIX
 
 T = TypeVar("T")
@@ -44,8 +46,6 @@ _ACCESSIBLE = frozenset({
 })
 # Types UIKit always presents modally: whatever builds one, what lies beside it is covered.
 _MODAL_TYPES = frozenset({"Alert", "Sheet", "Popover"})
-# Containers touches fall through (see hit_path).
-_TRANSPARENT = frozenset({"Other", "Window", "Application", "StatusBar"})
 TEXT_INPUTS = TEXT_INPUT_TYPES
 """Types that take typing; WDA writes `placeholderValue` only on these."""
 
@@ -369,117 +369,3 @@ def hidden(node: Node) -> Node:
     if not node.visible and not node.children:
         return node
     return replace(node, visible=False, children=tuple(hidden(c) for c in node.children))
-
-
-def presented(root: Node) -> Node:
-    """`root` as WDA reports it while a modal presentation shows: in each window (the root's
-    own, for one outside any window) everything but the topmost modal, what holds it and what it
-    holds is not visible, as UIKit's `accessibilityViewIsModal` on a presented view makes a real
-    phone report it (the share-sheet dump: Safari's window, bars and buttons behind the popover
-    all visible="false"), so hittable="false" too. Other windows (the keyboard's, SpringBoard's
-    status bar's, a banner's) are not covered. A modal inside the modal (a confirmation over a
-    page sheet) covers the rest of that modal the same way. Web content keeps its own
-    visibility, as WebKit reports it (`_cover`)."""
-    if not root.holds_modal:
-        return root
-    kids = tuple(presented(c) if c.type == "Window" else c for c in root.children)
-    return _present(replace(root, children=kids) if kids != root.children else root)
-
-
-def _present(scope: Node) -> Node:
-    path = _modal_path(scope)
-    if not path:
-        return scope
-    return _covering(scope, path)
-
-
-def _modal_path(scope: Node) -> list[Node]:
-    """The path below `scope` to the last-drawn outermost modal (none inside another window).
-    An alert, sheet or popover on a modal layer of its own is that layer's panel, not a modal
-    inside it."""
-    for child in reversed(scope.children):
-        if child.modal or (child.presents and not scope.modal):
-            return [child]
-        if child.holds_modal and child.type != "Window":
-            below = _modal_path(child)
-            if below:
-                return [child, *below]
-    return []
-
-
-def _covering(node: Node, path: list[Node]) -> Node:
-    step, rest = path[0], path[1:]
-    kids = tuple((_covering(c, rest) if rest else _present(c)) if c is step else _cover(c, node)
-                 for c in node.children)
-    return replace(node, children=kids)
-
-
-def _cover(node: Node, parent: Node) -> Node:
-    """`node` covered by a modal: not visible, still drawn where it was visible. The content
-    of a web view inside a web view is WebKit's, which reports its own visibility (the real
-    share-sheet dump: the page's texts and buttons visible="true" under hidden WebViews)."""
-    if parent.type == "WebView" and node.type == "WebView":
-        return replace(node, visible=False, covered=node.visible)
-    if not node.visible and not node.children:
-        return node
-    return replace(node, visible=False, covered=node.visible,
-                   children=tuple(_cover(c, node) for c in node.children))
-
-
-def hit_path(root: Node, x: float, y: float) -> list[Node]:
-    """The path from `root` to the topmost, deepest visible node (or list) containing the point.
-
-    Later siblings are drawn on top, so they are tried first. A list clips its children to its
-    own frame, so a row scrolled under a navigation bar cannot take the bar's taps, and a cell
-    to its own (a subtitle running past a Notes row opened the note below its frame). Plain
-    containers (Other, Window) are never the target themselves: touches fall through them.
-    Returns [] when nothing visible is there.
-    """
-    if (root.scroll is not None or root.type == "Cell") and not root.frame.contains(x, y):
-        return []  # a row's text that runs past its cell takes no touch there, as in UIKit
-    for child in reversed(root.children):
-        below = hit_path(child, x, y)
-        if below:
-            return [root, *below]
-    # A list takes a drag on its blank space whatever it tells accessibility: iOS 26 reports
-    # Settings' root collection view visible="false" while it fills the screen.
-    if ((root.visible or root.scroll is not None) and root.frame.contains(x, y)
-            and not _passes_touches(root)):
-        return [root]
-    return []
-
-
-def _passes_touches(node: Node) -> bool:
-    # Plain containers are transparent to touches, as UIKit views without gesture recognisers
-    # are; a dimming layer that must block them gives itself an on_tap.
-    return node.type in _TRANSPARENT and node.on_tap is None
-
-
-def activation_target(node: Node) -> Node:
-    """The part of `node` that holds its accessibility activation point, where XCUITest touches
-    an element named by id (its hit point); the node itself for most elements.
-
-    iOS 26 shows a switch row as a labelled Switch the width of the row holding the unlabelled
-    knob (the Motion dump: x=36 w=330 around x=305 w=63), and activates that element at the
-    knob: `app.switches["Airplane Mode"].tap()` toggles it, while a touch at the row's centre
-    lands on its label and does nothing. A Cell whose one accessibility element is such a switch
-    (the row is the switch) is activated there too. `bridge.hits.activation` reads the same rule
-    off a page source.
-    """
-    if node.type == "Switch":
-        knobs = [c for c in node.children if c.type == "Switch"]
-        return knobs[0] if len(knobs) == 1 else node
-    if node.type == "Cell":
-        inner = [n for n in walk(node) if n is not node and n.is_accessible]
-        if len(inner) == 1 and inner[0].type == "Switch":
-            return activation_target(inner[0])
-    return node
-
-
-def actionable(path: list[Node]) -> Node | None:
-    """The nearest node on a hit path (deepest first) that reacts to a tap, if it is enabled."""
-    for node in reversed(path):
-        if (node.on_tap is not None or node.field is not None or node.on_adjust is not None
-                or node.wheel is not None):
-            return node if node.enabled else None
-    return None

@@ -1,7 +1,8 @@
 """The bridge's hit test against the simulator's: over a grid of points on screens where a bar,
 the keyboard, a panel or an alert lies over a list, the element `node_at` names is one the
-simulator's tap passes through (`phoneshell.sim.ui.hit_path`); the phone hands such touches to
-what lies on top, and a log naming the row under it records a tap that never reached it."""
+simulator's tap passes through (`phoneshell.sim.touch_paths.hit_path`); the phone hands such
+touches to what lies on top, and a log naming the row under it records a tap that never reached
+it."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import wda
 from bridge.targets import node_at
 from phoneshell.sim.server import SimServer
 from phoneshell.sim.source import to_json
-from phoneshell.sim.ui import Node, hit_path
+from phoneshell.sim.touch_paths import hit_path
+from phoneshell.sim.ui import Node
 
 CONTAINERS = ("Other", "Window", "Application")
 """Types the simulator lets touches fall through; the bridge may name one where no element lies

@@ -1,8 +1,9 @@
 """On the screens of every simulated app, a tap at the centre of a control the simulator has on
 top is logged by the bridge's hit test (`node_at`) as that control: the simulator's own hit
-path (`phoneshell.sim.ui.hit_path`) is what the phone presses. A modal layer the bridge guessed
-from a shape (an app's content view has a page sheet's frame) logged every back button below
-Settings' top level as a full-screen Other; an edit menu read as modal did so to Notes' bar."""
+path (`phoneshell.sim.touch_paths.hit_path`) is what the phone presses. A modal layer the
+bridge guessed from a shape (an app's content view has a page sheet's frame) logged every back
+button below Settings' top level as a full-screen Other; an edit menu read as modal did so to
+Notes' bar."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from bridge.targets import node_at
 from phoneshell.sim.apps import builtin_apps
 from phoneshell.sim.server import SimServer
 from phoneshell.sim.source import to_json
-from phoneshell.sim.ui import Node, hit_path
+from phoneshell.sim.touch_paths import hit_path
+from phoneshell.sim.ui import Node
 from phoneshell.xcui import walk
 
 TAPPED = ("Button", "Cell", "Switch", "Key")

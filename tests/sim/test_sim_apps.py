@@ -12,7 +12,8 @@ import wda
 from phoneshell.sim import SimServer, apps, layout
 from phoneshell.sim.apps import AppModel, Host, builtin_apps, register
 from phoneshell.sim.phone import Phone
-from phoneshell.sim.ui import Node, Rect, Scroll, actionable, hit_path
+from phoneshell.sim.touch_paths import actionable, hit_path
+from phoneshell.sim.ui import Node, Rect, Scroll
 
 
 def documented_example() -> AppModel[Any]:

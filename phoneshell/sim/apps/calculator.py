@@ -36,7 +36,8 @@ from phoneshell.keypad import (
 )
 from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Drag, Host, register
-from phoneshell.sim.ui import Node, Rect, hit_path
+from phoneshell.sim.touch_paths import hit_path
+from phoneshell.sim.ui import Node, Rect
 
 BUNDLE_ID = "com.apple.calculator"
 

@@ -28,7 +28,8 @@ from phoneshell.sim.apps.notes_edit import (
     render_editor,
     toolbar,
 )
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hit_path, showing
+from phoneshell.sim.touch_paths import hit_path
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
 
 Folder = Literal["folders", "notes", "deleted"]
 SWIPE_TRAVEL = 60

@@ -29,7 +29,8 @@ from phoneshell.sim.apps import AppModel, Drag, Host, register, reminders_sheet
 from phoneshell.sim.apps.reminders_sheet import NewReminder
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.store import JSON, Store
-from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hit_path, showing
+from phoneshell.sim.touch_paths import hit_path
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
 
 BUNDLE_ID = "com.apple.reminders"
 DEFAULT_LIST = "Reminders"

@@ -208,7 +208,7 @@ def safari_window(f: DeviceFacts, content: Sequence[Node], bar: Node | None, *,
     """Safari's window: the named window view holding the content and the bottom bar, inside
     the wrapper views of every UIKit window. Under the share sheet all of it but the page's own
     content is reported not visible, as every modal presentation covers what lies behind it
-    (`ui.presented`)."""
+    (`modal_cover.presented`)."""
     full = Rect(0, 0, f.width, f.height)
     name = (f"SafariWindow?View=Narrow&BarsKeptMinimized=false&UUID={WINDOW_UUID}&UsingLowered"
             f"Bar=true&IsSecure={'true' if secure else 'false'}&IsTabBarAvailable=false")
