@@ -22,38 +22,32 @@ The writer also keeps, in memory, what it wrote: the hash chain over the file's 
 run's seal records its head, `phoneshell.records.seal`) and where each of its lines lies. So
 `verify` can tell the lines it wrote from lines someone else put in the file (an agent with
 the run folder in reach): only its own are ever graded. A file changed while the writer had it
-closed is never taken into the chain: the seal then shows the change.
+closed is never taken into the chain: the seal then shows the change. One file's bytes (the
+open, the single write, the chain, the reading back) are `run_file.py`'s; which lines are
+written, under which seq and share, and how many files stay open are this module's.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import stat
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from bridge.context import RunContext
 from bridge.custody import Break
+from bridge.run_file import RunFile, Verified, append_line, close_fd, open_fd, read_ours
 from bridge.shares import AGENT_LOG_BYTES, Share, Shares, ShareSpent
 from bridge.shares import HINT as SHARE_HINT
 from phoneshell.errors import BridgeError
 from phoneshell.records import (
     AUDIT_VERSION,
-    CHAIN_START,
     LOG_SHARE,
     ActionKind,
     AuditEvent,
-    RecordError,
     Scalar,
     Target,
-    chain_step,
-    parse_lines,
-    read_bytes,
 )
 
 AUDIT_FILE = "audit.jsonl"
@@ -65,73 +59,6 @@ IDLE_CLOSE_S = 60.0
 
 class AuditWriteError(BridgeError):
     """The audit log could not be written: the action it was for must not reach the phone."""
-
-
-@dataclass
-class _RunFile:
-    """One run's log, open or not (mutable; guarded by its own lock, `used_at` by the writer's)."""
-
-    run_id: str
-    path: Path
-    lock: threading.Lock
-    fd: int | None = None
-    next_seq: int = 1
-    newline_owed: bool = False
-    """The file ends mid-line (a torn write): start the next write with a newline."""
-    closed_as: tuple[int, int] | None = None
-    """(inode, size) of the file when this writer closed it: if it is still so on reopening,
-    nobody else wrote to it, and it need not be read again to continue seq."""
-    used_at: float = 0.0
-    """`time.monotonic()` of the last write."""
-    opened: bool = False
-    """This writer has opened the file before (a change it finds later is not its own)."""
-    chain: str = CHAIN_START
-    """The hash chain over the file's lines as this writer knows them."""
-    lines: int = 0
-    """Lines in the chain."""
-    end: int = 0
-    """The byte offset just past the last chained line."""
-    torn: bytes = b""
-    """The unfinished last line (no newline yet): the next write completes it."""
-    ours: dict[int, bytes] = field(default_factory=dict)
-    """Byte offset -> sha256 of each line this writer wrote."""
-
-
-@dataclass(frozen=True)
-class Verified:
-    """A stretch of a run's audit log as checked against what the writer wrote."""
-
-    events: tuple[AuditEvent, ...]
-    """The lines the writer wrote, in file order."""
-    forged: tuple[str, ...]
-    """Lines it did not write (or wrote and cannot find), each described."""
-
-
-MAX_LOG_BYTES = 1 << 32
-"""The largest audit log a writer rereads to continue its seq (4 GiB)."""
-
-
-def _digest(line: bytes) -> bytes:
-    return hashlib.sha256(line).digest()
-
-
-def _reread(path: Path) -> tuple[int, bytes, str, int, int]:
-    """What an existing regular file holds: the highest seq, its unfinished last line, and the
-    chain head, line count and end offset of its complete lines.
-
-    Read with the one JSONL reader: a torn tail or a line that is not an event carries no seq
-    to trust, and only whole events count.
-    """
-    try:
-        data = read_bytes(path, MAX_LOG_BYTES)
-    except RecordError as exc:
-        raise OSError(f"cannot reread {path} to continue its seq: {exc}") from exc
-    log = parse_lines(data, AuditEvent, str(path))
-    head, lines, end = CHAIN_START, 0, 0
-    for line in data[:data.rfind(b"\n") + 1].split(b"\n")[:-1]:
-        head, lines = chain_step(head, line), lines + 1
-    end = data.rfind(b"\n") + 1
-    return max((e.seq for e in log), default=0), data[end:], head, lines, end
 
 
 class AuditWriter:
@@ -151,8 +78,8 @@ class AuditWriter:
         self.fsync = fsync
         self.max_open_files = max(1, max_open_files)
         self.idle_close_s = idle_close_s
-        self._files: dict[str, _RunFile] = {}
-        self._recent: OrderedDict[str, _RunFile] = OrderedDict()
+        self._files: dict[str, RunFile] = {}
+        self._recent: OrderedDict[str, RunFile] = OrderedDict()
         """Runs whose file may be open, least recently written first."""
         self.shares = Shares()
         """What each agent's turn may write (`shares.py`)."""
@@ -162,11 +89,11 @@ class AuditWriter:
         """Where a run's audit log lives."""
         return self.runs_dir / run_id / AUDIT_FILE
 
-    def _run_file(self, run_id: str) -> _RunFile:
+    def _run_file(self, run_id: str) -> RunFile:
         with self._lock:
             found = self._files.get(run_id)
             if found is None:
-                found = self._files[run_id] = _RunFile(run_id, self.path_for(run_id),
+                found = self._files[run_id] = RunFile(run_id, self.path_for(run_id),
                                                        threading.Lock())
             return found
 
@@ -176,7 +103,7 @@ class AuditWriter:
             runs = list(self._files.values())
         return tuple(run.run_id for run in runs if run.fd is not None)
 
-    def _used(self, run: _RunFile) -> None:
+    def _used(self, run: RunFile) -> None:
         """Note a write to `run`, then close what is past the limit or idle. Holds no run lock."""
         now = time.monotonic()
         with self._lock:
@@ -186,9 +113,9 @@ class AuditWriter:
             stale = self._take_stale(now)
         self._close_runs(stale)
 
-    def _take_stale(self, now: float) -> list[_RunFile]:
+    def _take_stale(self, now: float) -> list[RunFile]:
         """Remove from `_recent` the runs past the limit or idle. Caller holds self._lock."""
-        stale: list[_RunFile] = []
+        stale: list[RunFile] = []
         while self._recent:
             oldest = next(iter(self._recent.values()))
             if (len(self._recent) <= self.max_open_files
@@ -198,12 +125,12 @@ class AuditWriter:
             stale.append(oldest)
         return stale
 
-    def _close_runs(self, runs: list[_RunFile]) -> None:
+    def _close_runs(self, runs: list[RunFile]) -> None:
         # Each under its own lock, taken while holding no other: a write in progress finishes
         # first, and one that comes after simply reopens the file.
         for run in runs:
             with run.lock:
-                self._close_fd(run)
+                close_fd(run)
 
     def close_idle(self) -> None:
         """Close the files nothing has written to for `idle_close_s`."""
@@ -211,78 +138,19 @@ class AuditWriter:
             stale = self._take_stale(time.monotonic())
         self._close_runs(stale)
 
-    @staticmethod
-    def _close_fd(run: _RunFile, failed: bool = False) -> None:
-        """Close a run's descriptor, noting what the file was like. Caller holds run.lock."""
-        if run.fd is None:
-            return
+    def _write(self, run: RunFile, line: str) -> None:
+        """Append one line with a single write (`run_file.append_line`). Caller holds run.lock.
+        """
         try:
-            info = os.fstat(run.fd)
-            run.closed_as = (None if failed or not stat.S_ISREG(info.st_mode)
-                             else (info.st_ino, info.st_size))
-        except OSError:
-            run.closed_as = None
-        os.close(run.fd)
-        run.fd = None
-
-    def _open(self, run: _RunFile) -> int:
-        """Open (or reopen) a run's file for appending; continue its seq. Caller holds run.lock."""
-        if run.fd is not None:
-            return run.fd
-        created = not run.path.exists()
-        run.path.parent.mkdir(parents=True, exist_ok=True)
-        # O_NOFOLLOW: a log swapped for a symlink must not send the next line somewhere else.
-        fd = os.open(run.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
-                     | os.O_NOFOLLOW, 0o644)
-        try:
-            info = os.fstat(fd)
-            unchanged = run.closed_as == (info.st_ino, info.st_size)
-            if stat.S_ISREG(info.st_mode) and not created and not unchanged:
-                highest, torn, head, lines, end = _reread(run.path)
-                run.next_seq = max(run.next_seq, highest + 1)
-                run.newline_owed = run.newline_owed or bool(torn)
-                if not run.opened:  # written before this writer: it starts the chain
-                    run.chain, run.lines, run.end, run.torn = head, lines, end, torn
-            run.opened = True
-            if created and self.fsync:  # the new directory entry must survive power loss too
-                dir_fd = os.open(run.path.parent, os.O_RDONLY)
-                try:
-                    os.fsync(dir_fd)
-                finally:
-                    os.close(dir_fd)
-        except OSError:
-            os.close(fd)
-            raise
-        run.fd = fd
-        return fd
-
-    def _write(self, run: _RunFile, line: str) -> None:
-        """Append one line with a single write. Caller holds run.lock."""
-        text = line.encode("utf-8")
-        try:
-            fd = self._open(run)
-            mend = run.newline_owed
-            data = (b"\n" if mend else b"") + text + b"\n"
-            written = os.write(fd, data)
-            if written != len(data):  # a full disk can take part of a line: mend it next time
-                run.newline_owed = True
-                run.torn = (run.torn if mend else b"") + data[int(mend):written]
-                raise OSError(28, f"only {written} of {len(data)} bytes written")
-            end = os.lseek(fd, 0, os.SEEK_CUR)  # O_APPEND: just past what was written
-            if mend:  # the newline completed an unfinished line: it is a line of the file now
-                run.chain, run.lines = chain_step(run.chain, run.torn), run.lines + 1
-            run.chain, run.lines, run.end = chain_step(run.chain, text), run.lines + 1, end
-            run.ours[end - len(text) - 1] = _digest(text)
-            run.newline_owed, run.torn = False, b""
-            if self.fsync:
-                os.fsync(fd)
+            append_line(run, line.encode("utf-8"), self.fsync)
         except OSError as exc:
             # Reopen (and reread) next time: the file may have been fixed or replaced.
-            self._close_fd(run, failed=True)
+            close_fd(run, failed=True)
             raise AuditWriteError(f"cannot write the audit log {run.path}: "
-                              f"{exc.strerror or exc}",
-                              hint="free disk space or fix the permissions of the runs folder; "
-                                   "actions are refused until the log can be written") from exc
+                                  f"{exc.strerror or exc}",
+                                  hint="free disk space or fix the permissions of the runs "
+                                       "folder; actions are refused until the log can be "
+                                       "written") from exc
 
     def write_intent(self, context: RunContext, kind: ActionKind,
                      params: Mapping[str, Scalar], app_before: str,
@@ -389,10 +257,10 @@ class AuditWriter:
                   "of the audit log was used up, and not logged"), spare=True)
         return found
 
-    def _open_for_seq(self, run: _RunFile) -> None:
+    def _open_for_seq(self, run: RunFile) -> None:
         """Open the file before taking a seq, so an existing file's seq is continued."""
         try:
-            self._open(run)
+            open_fd(run, self.fsync)
         except OSError as exc:
             raise AuditWriteError(f"cannot open the audit log {run.path}: {exc.strerror or exc}",
                               hint="fix the runs folder (--runs) so the bridge can write "
@@ -429,7 +297,7 @@ class AuditWriter:
         run = self._run_file(run_id)
         with run.lock:
             if not run.opened and run.path.exists():
-                self._open(run)
+                open_fd(run, self.fsync)
             return run.chain, run.lines, run.end
 
     def verify(self, run_id: str, start: int) -> Verified:
@@ -439,23 +307,10 @@ class AuditWriter:
             AuditWriteError: the log cannot be read back.
         """
         run = self._run_file(run_id)
-        with run.lock:  # no line of this writer's lands between the read and the record of it
-            ours = {off: digest for off, digest in run.ours.items() if off >= start}
-            try:
-                data = read_bytes(run.path, MAX_LOG_BYTES, start) if run.path.exists() else b""
-            except RecordError as exc:
-                raise AuditWriteError(f"cannot read back the audit log: {exc}") from exc
-        events: list[AuditEvent] = []
-        forged: list[str] = []
-        offset = start
-        for line in data.split(b"\n")[:-1]:
-            if ours.pop(offset, None) == _digest(line):
-                events.append(AuditEvent.parse(line, f"{run.path} at byte {offset}"))
-            elif line.strip():
-                forged.append(f"byte {offset}: {line[:120].decode('utf-8', 'replace')!r}")
-            offset += len(line) + 1
-        forged += [f"byte {off}: a line the bridge wrote there is gone" for off in sorted(ours)]
-        return Verified(tuple(events), tuple(forged))
+        try:
+            return read_ours(run, start)
+        except OSError as exc:
+            raise AuditWriteError(f"cannot read back the audit log: {exc}") from exc
 
     def close(self) -> None:
         """Close every open file (the writer reopens on the next write)."""
