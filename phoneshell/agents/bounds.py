@@ -24,13 +24,14 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import stat
 import threading
 import time
 from collections import deque
 from pathlib import Path
 from typing import IO
 
-from phoneshell.agents import walk
+from phoneshell.agents import pids, walk
 from phoneshell.errors import RunError
 
 FOLDER_MAX_BYTES = 1 << 30
@@ -89,19 +90,24 @@ def written(folder: Path) -> str:
     """Why what is in `folder` is too much ("" when it is not). What the walk cannot count
     (a folder it cannot open or list, a tree that keeps moving under it) is too much: the
     limits hold for what it cannot see too."""
+    return _counted(folder)[0]
+
+
+def _counted(folder: Path) -> tuple[str, int]:
+    """`written`'s answer, and the bytes the walk counted (up to a limit it passed)."""
     count = _Count()
     try:
         troubles = walk.walk(folder, count)
     except _Over as over:
-        return str(over)
+        return str(over), count.size
     except FileNotFoundError:
-        return ""  # no folder: nothing written
+        return "", 0  # no folder: nothing written
     except OSError as exc:
         troubles = [f"{folder}: cannot open it ({exc.strerror or exc})"]
     if troubles:
         return (f"the harness could not count all it wrote into its folder "
-                f"({walk.said(troubles)}), which counts as over its limits")
-    return ""
+                f"({walk.said(troubles)}), which counts as over its limits"), count.size
+    return "", count.size
 
 
 def no_room(folder: Path, free: int | None = None) -> str:
@@ -116,13 +122,46 @@ def no_room(folder: Path, free: int | None = None) -> str:
             "the agent's turn (not the agent's doing)")
 
 
+def held_unlinked(root: int, disk: int) -> int:
+    """The bytes of the files on the disk `disk` (a device number) that the process `root`
+    and those below it hold open with no name left (unlinked): what only the free space
+    shows otherwise. Each file once, however many hold it."""
+    held: dict[int, int] = {}
+    for pid in (root, *pids.below(root)) if root else ():
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue  # gone, or no /proc (macOS): only the free space shows it there
+        for fd in fds:
+            try:
+                seen = os.stat(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if stat.S_ISREG(seen.st_mode) and seen.st_nlink == 0 and seen.st_dev == disk:
+                held[seen.st_ino] = seen.st_blocks * 512
+    return sum(held.values())
+
+
+_SHARE_LOCK = threading.Lock()
+_WATCHED: set[DiskWatch] = set()
+"""The turns watched now, on every disk (several phones' agents, a command judge)."""
+_WRITTEN: dict[int, int] = {}
+"""By disk (device number): the net bytes every turn on it was seen to write of its own, as
+last measured, from the harness's start (what a turn wrote and was given back goes back)."""
+
+
 class DiskWatch:
     """The limits of one agent's turn on the disk: its folder, and the disk's free space.
 
     Of the free space at its start, the turn may take its folder's limit
     (`FOLDER_MAX_BYTES`), and never the harness's room (`HARNESS_ROOM_BYTES`), wherever it
     writes: into its folder, a file it holds open unlinked, anywhere else it can reach on the
-    disk.
+    disk. It is charged for what the disk lost since its start less what the other turns on
+    that disk meanwhile were seen to write of their own (their folders, the files they hold
+    open unlinked): with one turn, the whole loss; with several phones' turns side by side, an
+    agent that wrote little is never the one stopped when another fills the disk. What no
+    turn's own files show (a file written elsewhere on the disk, something else on the machine)
+    is charged to every turn running then: nobody can tell whose it was.
 
     Args:
         folder: the attempt folder (its scratch folder, stdout and stderr inside).
@@ -140,18 +179,76 @@ class DiskWatch:
                                      "on another), then run it again")
         self.floor = max(self.free_at_start - FOLDER_MAX_BYTES, HARNESS_ROOM_BYTES)
         """Below this much free, the agent is stopped: what it took is its allowance."""
+        self.disk = os.stat(folder).st_dev
+        self.root = 0
+        self.own = self.own_at_start = _counted(folder)[1]
+        with _SHARE_LOCK:
+            _WATCHED.add(self)
+            self.others_at_start = _WRITTEN.get(self.disk, 0)
+
+    def follow(self, root: int) -> None:
+        """Count what the program `root` (and whatever is below it) holds open unlinked as its
+        own."""
+        self.root = root
+
+    def _measure(self) -> str:
+        """Count what the turn wrote of its own now, for every turn on its disk to read; why
+        its folder is over its limits ("" when it is not)."""
+        over, size = _counted(self.folder)
+        own = size + held_unlinked(self.root, self.disk)
+        with _SHARE_LOCK:
+            _WRITTEN[self.disk] = _WRITTEN.get(self.disk, 0) + own - self.own
+            self.own = own
+        return over
+
+    def _charged(self, free: int) -> int:
+        """What the disk lost since its start that the other turns' own writes do not show.
+        The caller holds `_SHARE_LOCK`."""
+        others = (_WRITTEN.get(self.disk, 0) - self.others_at_start
+                  - (self.own - self.own_at_start))
+        return self.free_at_start - free - others
 
     def over(self) -> str:
         """Why the agent must be stopped for what it wrote ("" when it need not): its
-        folder's limits (the more telling, when it wrote there), the disk's free space."""
-        over = written(self.folder)
+        folder's limits (the more telling, when it wrote there), the disk's free space: under
+        its floor, what it is charged (`_charged`) is over what it may take, or under the
+        harness's room, it is charged the most of the turns running."""
+        over = self._measure()
         free = disk_free(self.folder)
         if over or free >= self.floor:
             return over
+        with _SHARE_LOCK:
+            beside = [w for w in _WATCHED if w.disk == self.disk and w is not self]
+        for other in beside:  # the others' writes as of now, not of their last look
+            other._measure()
+        with _SHARE_LOCK:
+            charged = self._charged(free)
+            most = all(charged >= w._charged(free) for w in beside)
+        if charged <= self.free_at_start - self.floor and not (
+                free < HARNESS_ROOM_BYTES and most):
+            return ""
+        by_others = self.free_at_start - free - charged
+        also = (f"; {by_others / (1 << 20):,.1f} MiB of what it lost were written by the other "
+                "turns beside it" if by_others >= (1 << 20) else "")
         return (f"it filled the disk holding the run: {free / (1 << 20):.1f} MiB free of the "
                 f"{self.free_at_start / (1 << 20):.1f} MiB there were when its turn started "
                 f"(it may take {(self.free_at_start - self.floor) >> 20:,} MiB; the harness "
-                f"keeps {self.floor >> 20:,} MiB)")
+                f"keeps {self.floor >> 20:,} MiB{also})")
+
+    def close(self) -> None:
+        """After the turn (what was deleted of it, deleted): what it keeps stays counted as
+        written, and it is no longer one of the turns on the disk."""
+        try:
+            self._measure()
+        finally:
+            with _SHARE_LOCK:
+                _WATCHED.discard(self)
+
+    def __enter__(self) -> DiskWatch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def wipe(scratch: Path) -> str:
@@ -254,5 +351,5 @@ def unkept(outputs: list[CappedOutput]) -> str:
 
 
 __all__ = ["FOLDER_MAX_BYTES", "FOLDER_MAX_FILES", "HARNESS_ROOM_BYTES", "OUTPUT_MAX_BYTES",
-           "WATCH_S", "CappedOutput", "DiskWatch", "disk_free", "no_room", "unkept", "wipe",
-           "written"]
+           "WATCH_S", "CappedOutput", "DiskWatch", "disk_free", "held_unlinked", "no_room",
+           "unkept", "wipe", "written"]

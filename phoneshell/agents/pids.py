@@ -189,14 +189,14 @@ class Limit:
         suspects: set[tuple[int, int]] = set()
         while not self._done.wait(WATCH_S):
             seen: set[tuple[int, int]] = set()
-            for pid in _below(root):
+            for pid in below(root):
                 if pid in self.left or len(self.left) >= NAMED_MOST:
                     continue
                 before = strays.read(pid)
                 if before is None or before.dead or not self.outside(pid):
                     continue
                 after = strays.read(pid)
-                if after is None or after.key != before.key or pid not in _below(root):
+                if after is None or after.key != before.key or pid not in below(root):
                     continue
                 if after.key in suspects:
                     self.left[pid] = strays.name(pid) or "?"
@@ -260,7 +260,7 @@ class Limit:
             return []
 
 
-def _below(root: int) -> list[int]:
+def below(root: int) -> list[int]:
     """The processes below `root` now (its children, theirs...), from /proc's `children` files."""
     found, todo = [], [root]
     while todo:

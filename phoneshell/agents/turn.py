@@ -43,6 +43,8 @@ OOM_SCORE_ADJ = "/proc/self/oom_score_adj"
 _RUNNING: set[int] = set()
 """The process groups of the programs running now, for `stop_running` (any thread's)."""
 _RUNNING_LOCK = threading.Lock()
+"""Held while a program is started and registered, and while a turn's sweep reads `_RUNNING`
+and stops what it found (`strays.stop_strays`): a sweep never sees a program between the two."""
 
 
 def stop_running() -> None:
@@ -104,66 +106,84 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
     Raises:
         OSError: it could not be started.
     """
-    folder = output[0].parent
-    watch = bounds.DiskWatch(folder)
-    strays.adopt_orphans()  # what it leaves behind stays below the harness, to be stopped
-    before = strays.others()
-    limit = pids.Limit()  # however many it forks, the harness keeps pids for its threads
-    try:
-        process = subprocess.Popen(
-            first_to_go(limit.wrap(argv)),
-            stdin=subprocess.DEVNULL if given is None else subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(env),
-            start_new_session=True)
-    except OSError:
-        limit.close()
-        raise
-    assert process.stdout is not None and process.stderr is not None
-    outputs = [bounds.CappedOutput(process.stdout, output[0]),
-               bounds.CappedOutput(process.stderr, output[1])]
-    started()
-    feed = None
-    if process.stdin is not None:  # a program that reads none of it blocks only this thread
-        feed = threading.Thread(target=_feed, args=(process.stdin, given or b""), daemon=True)
-        feed.start()
-    limit.watch(process.pid)  # for a process that leaves its cgroup
-    with _RUNNING_LOCK:
-        _RUNNING.add(process.pid)  # start_new_session: the group is named after it
-    timed_out, stopped = False, ""
-    try:
-        code, timed_out, stopped = _watch(process, timeout_s, watch, cut_off)
-    finally:
-        _stop_group(process)  # the program and anything it left running
-        with _RUNNING_LOCK:
-            _RUNNING.discard(process.pid)
-            running = set(_RUNNING)
-        left = strays.stop_strays(before, running, process.pid,  # outside its group too
-                                  limit.outside, limit.anothers)
-        refused = limit.close()  # and whatever is left in its cgroup
-        for kept in outputs:
-            kept.finish()
-        if feed is not None:
-            feed.join()
-        untaken = box.take_back(scratch)  # nothing of it is left to write there
-    # looked at once more with it gone: what it wrote just before too
-    # a copy of its output the disk refused is its failure too (never the run's crash)
-    over = untaken or watch.over() or bounds.unkept(outputs)
-    stopped = stopped or over
-    if timed_out or stopped:
-        code = process.wait()
-    if over:
-        wiped = bounds.wipe(scratch)  # the disk back for the run's rows; kept: its output
-        stopped += (f"; what it wrote into its folder was deleted, but for {wiped}" if wiped
-                    else "; what it wrote into its folder was deleted")
+    # what it keeps stays counted as its own writes once it is gone (`DiskWatch.close`)
+    with bounds.DiskWatch(output[0].parent) as watch:
+        strays.adopt_orphans()  # what it leaves behind stays below the harness, to be stopped
+        limit = pids.Limit()  # however many it forks, the harness keeps pids for its threads
+        process, before = _start(first_to_go(limit.wrap(argv)), env, given is not None, limit)
+        assert process.stdout is not None and process.stderr is not None
+        outputs = [bounds.CappedOutput(process.stdout, output[0]),
+                   bounds.CappedOutput(process.stderr, output[1])]
+        watch.follow(process.pid)  # a file it holds open unlinked is its too
+        started()
+        feed = None
+        if process.stdin is not None:  # one that reads none of it blocks only this thread
+            feed = threading.Thread(target=_feed, args=(process.stdin, given or b""),
+                                    daemon=True)
+            feed.start()
+        limit.watch(process.pid)  # for a process that leaves its cgroup
+        timed_out, stopped = False, ""
+        try:
+            code, timed_out, stopped = _watch(process, timeout_s, watch, cut_off)
+        finally:
+            _stop_group(process)  # the program and anything it left running
+            # the sweep reads what runs and kills under the lock a program is born under: no
+            # program of another phone is ever between its birth and being known as running
+            with _RUNNING_LOCK:
+                _RUNNING.discard(process.pid)
+                left = strays.stop_strays(before, set(_RUNNING), process.pid,  # and outside
+                                          limit.outside, limit.anothers)  # its group too
+            refused = limit.close()  # and whatever is left in its cgroup
+            for kept in outputs:
+                kept.finish()
+            if feed is not None:
+                feed.join()
+            untaken = box.take_back(scratch)  # nothing of it is left to write there
+        # looked at once more with it gone: what it wrote just before too
+        # a copy of its output the disk refused is its failure too (never the run's crash)
+        over = untaken or watch.over() or bounds.unkept(outputs)
+        stopped = stopped or over
+        if timed_out or stopped:
+            code = process.wait()
+        if over:
+            wiped = bounds.wipe(scratch)  # the disk back for the run's rows; kept: its output
+            stopped += (f"; what it wrote into its folder was deleted, but for {wiped}" if wiped
+                        else "; what it wrote into its folder was deleted")
+    return Turn(code, timed_out, stopped, _said(left, output[1], limit, refused))
+
+
+def _said(left: strays.Swept, stderr: Path, limit: pids.Limit, refused: int) -> tuple[str, ...]:
+    """What the harness saw of a program besides its answer (`Turn.said`)."""
     escaped = {**limit.left, **left.outside}
     said = (_left_line(left) if left else "",
             "it left process(es) running in its PID namespace when its command line "
-            "ended; the kernel killed them with it" if pidns.left_behind(output[1]) else "",
+            "ended; the kernel killed them with it" if pidns.left_behind(stderr) else "",
             f"it left its process limit (its cgroup): {', '.join(escaped.values())}"
             if escaped else "",
             f"it reached its limit of {pids.PIDS_MAX:,} processes and threads at once "
             f"({refused:,} fork(s) refused)" if refused else "")
-    return Turn(code, timed_out, stopped, tuple(s for s in said if s))
+    return tuple(s for s in said if s)
+
+
+def _start(argv: list[str], env: Mapping[str, str], stdin: bool, limit: pids.Limit,
+           ) -> tuple[subprocess.Popen[bytes], frozenset[strays.Key]]:
+    """Start the program, known as running (`_RUNNING`) from before it exists: its birth and its
+    registration happen under the lock every sweep holds (with several phones, another
+    phone's sweep once took an agent forked but not yet registered for a stray, and killed it);
+    and what else ran below the harness just before it (`strays.others`), read under that lock
+    too, so no other program is half-born in it."""
+    with _RUNNING_LOCK:
+        before = strays.others()
+        try:
+            process = subprocess.Popen(
+                argv, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(env),
+                start_new_session=True)
+        except OSError:
+            limit.close()
+            raise
+        _RUNNING.add(process.pid)  # start_new_session: the group is named after it
+    return process, before
 
 
 def _feed(pipe: IO[bytes], data: bytes) -> None:
