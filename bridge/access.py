@@ -11,6 +11,7 @@ for a person driving it). Secrets are compared in constant time.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import secrets
 import threading
 from dataclasses import dataclass
@@ -161,3 +162,13 @@ class Access:
         if late is not None:
             return Admitted("revoked", rest, late[1], late[2])
         return None
+
+
+def is_loopback(host: str) -> bool:
+    """Whether an address to bind is loopback only ("localhost" counts)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

@@ -17,21 +17,19 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hmac
-import ipaddress
-import json
 import logging
 import threading
 from pathlib import Path
 from types import TracebackType
 
-from bridge.access import TOKEN_PATH, Access, Admitted
+from bridge.access import TOKEN_PATH, Access, Admitted, is_loopback
 from bridge.actions import classify_request
 from bridge.audit_log import AuditWriteError, AuditWriter, shared_writer
-from bridge.context import UNSCOPED, RunContext, context_from_json, make_context
+from bridge.context import UNSCOPED, RunContext, make_context
+from bridge.control_routes import CONTROL_PREFIX, serve_control
 from bridge.custody import Custody
 from bridge.gate import Canonical, Refused, admit
-from bridge.http_server import CONTROL_TOKEN_HEADER, BridgeHTTPServer, wda_error, wda_value
+from bridge.http_server import BridgeHTTPServer, wda_error
 from bridge.looks import Looks, ScreenMark
 from bridge.observe import from_read
 from bridge.recorder import Recorder
@@ -42,7 +40,6 @@ from phoneshell.errors import NOTHING_LISTENS, BridgeError
 
 log = logging.getLogger("bridge")
 
-CONTROL_PREFIX = "/phoneshell/bridge/"
 FOREIGN_PREFIX = "/phoneshell/"
 """Control routes of whatever is behind the bridge (a simulator's faults, reset, save): never
 forwarded, whoever asks."""
@@ -52,16 +49,6 @@ the body it re-serialised); anything else could make WDA read the request otherw
 
 
 STATUS_ROUTE = "/status"
-
-
-def is_loopback(host: str) -> bool:
-    """Whether an address to bind is loopback only ("localhost" counts)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 DEFAULT_SETTLE_S = 2.0
@@ -233,9 +220,9 @@ class BridgeServer:
         Raises:
             BridgeError: a run id that is not a plain folder name, or an unknown phase.
         """
-        return self._enter(make_context(run_id, task_id, attempt, phase))
+        return self.enter(make_context(run_id, task_id, attempt, phase))
 
-    def _enter(self, context: RunContext) -> RunContext:
+    def enter(self, context: RunContext) -> RunContext:
         """Log what comes next under `context`. With trajectory capture on, an agent's turn
         starts with a frame of the screen it is handed, read like an action's (holding the
         action lock)."""
@@ -311,52 +298,6 @@ class BridgeServer:
                  tb: TracebackType | None) -> None:
         self.stop()
 
-    def control(self, method: str, route: str, body: bytes,
-                control_token: str | None = None) -> Reply:
-        """Serve the bridge's own routes: context (GET, POST, DELETE) and health (GET); both
-        need the control token.
-
-        Args:
-            control_token: the X-Phoneshell-Control-Token header.
-        """
-        route = route.split("?", 1)[0].rstrip("/")
-        if route not in (CONTROL_PREFIX + "health", CONTROL_PREFIX + "context"):
-            return wda_error(404, "unknown command", f"unknown bridge route {method} {route}; "
-                             f"routes: GET|POST|DELETE {CONTROL_PREFIX}context, "
-                             f"GET {CONTROL_PREFIX}health")
-        refused = self._refuse_control(control_token)
-        if refused is not None:
-            return refused
-        if route == CONTROL_PREFIX + "health":
-            return (wda_value(self.health()) if method == "GET" else
-                    wda_error(405, "unknown method", f"{method} {route} is not served"))
-        if method == "POST":
-            try:
-                self._enter(context_from_json(json.loads(body or b"null")))
-            except ValueError as exc:
-                return wda_error(400, "invalid argument", f"the context is not JSON: {exc}")
-            except BridgeError as exc:
-                return wda_error(400, "invalid argument", exc.message)
-        elif method == "DELETE":
-            self.clear_context()
-        elif method != "GET":
-            return wda_error(405, "unknown method", f"{method} {route} is not served")
-        return wda_value(self._context.to_json())
-
-    def _refuse_control(self, given: str | None) -> Reply | None:
-        """The refusal for a context request without the right control token (None: allowed)."""
-        if self.control_token is None:
-            return wda_error(403, "unsupported operation", "phoneshell bridge: the control "
-                             "routes are off: this bridge has no control token. Start it with "
-                             "one (control_token=..., or `phoneshell bridge --control-token` or "
-                             "PHONESHELL_BRIDGE_CONTROL_TOKEN) and send it in the "
-                             f"{CONTROL_TOKEN_HEADER} header, or set the context in-process "
-                             "with BridgeServer.set_context")
-        if given is None or not hmac.compare_digest(given.encode(), self.control_token.encode()):
-            return wda_error(401, "unauthorized", "phoneshell bridge: the control routes need "
-                             f"the control token in the {CONTROL_TOKEN_HEADER} header")
-        return None
-
     def handle(self, method: str, admitted: Admitted, body: bytes, headers: dict[str, str],
                control_token: str | None = None) -> Reply:
         """Answer one authorised request: a control route, a read, or a logged action.
@@ -371,7 +312,7 @@ class BridgeServer:
         path, actor = admitted.path, admitted.actor
         attempt = admitted.grant if isinstance(admitted.grant, RunContext) else None
         if path.startswith(CONTROL_PREFIX) and actor != "revoked":
-            return self.control(method, path, body, control_token)
+            return serve_control(self, method, path, body, control_token)
         try:
             self.access.require(admitted)
             if path.startswith(FOREIGN_PREFIX):
