@@ -1,6 +1,7 @@
-"""Room on the disk holding a run before an agent's turn: what the run itself keeps of earlier
-agents (their scratch folders, their output) is given back before the disk is called short.
-Never touches evidence, verdicts, rows, logs or seals, nor an attempt still in play.
+"""Room on the disk holding a run before an agent's turn: what the run itself, and the earlier
+runs in its runs folder, keep of earlier agents (their scratch folders, their output) is given
+back before the disk is called short. Never touches evidence, verdicts, rows, logs or seals, nor
+an attempt still in play, nor a run another process is writing.
 
 An agent's turn may take `bounds.FOLDER_MAX_BYTES` of the disk's free space and never the
 harness's room (`bounds.HARNESS_ROOM_BYTES`); what it wrote within those is kept after it. Kept
@@ -9,10 +10,13 @@ that took the disk to just above the room left every later attempt of the run sk
 the agent's doing" (the harness's own writes after its turn took the rest), and an honest agent
 writing a little each attempt was failed, at the turn that crossed the floor, for space its
 predecessors held. So before a turn, while the disk has less free than the turn may take (the
-room plus the folder's limit), the run gives back, oldest attempt first: first every earlier
-agent's scratch folder (`attempts/*/*/agent/`, `incomplete/*/agent/`, left empty), then the
-middle of its kept output (`agent.stdout`, `agent.stderr` cut to their last
-`OUTPUT_TAIL_BYTES`: the claim line and a traceback's end are there). Each attempt so treated
+room plus the folder's limit), the run gives back, oldest attempt first, of its own attempts
+and those of every other run in the runs folder that no process is writing (a run folder with
+a `run.json`; an earlier run's kept scratch once left a later run's first agent 0 MiB, and it
+failed): first every earlier agent's scratch folder (`attempts/*/*/agent/`,
+`incomplete/*/agent/`, left empty), then the middle of its kept output (`agent.stdout`,
+`agent.stderr` cut to their last `OUTPUT_TAIL_BYTES`: the claim line and a traceback's end are
+there). Each attempt so treated
 says what was given back and why in its `given-back.txt`. None of these files is sealed
 (`seal.sealed_files`: evidence and verdict only), so a run verifies, reports, regrades and
 resumes as before. Only a disk still short of the room after that is not the agent's doing
@@ -30,7 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from phoneshell.agents import bounds, walk
-from phoneshell.runner.folder import INCOMPLETE, write_note
+from phoneshell.runner.folder import INCOMPLETE, MANIFEST, write_note, writer
 from phoneshell.untrusted import named
 
 NOTE = "given-back.txt"
@@ -82,7 +86,8 @@ def _give_back(run_dir: Path, folder: Path, whose: str,
         now = bounds.disk_free(folder)
         if took or troubles:
             gave, given = True, given + max(0, now - free)
-            _note(earlier, scratch, max(0, now - free), troubles, whose, start)
+            turn = whose if earlier.is_relative_to(run_dir) else f"{whose} of run {run_dir.name}"
+            _note(earlier, scratch, max(0, now - free), troubles, turn, start)
         free = now
         if free >= wanted():
             break
@@ -90,14 +95,23 @@ def _give_back(run_dir: Path, folder: Path, whose: str,
 
 
 def _earlier(run_dir: Path, playing: set[Path]) -> Iterator[tuple[bool, Path]]:
-    """What the run keeps of earlier agents, in the order it is given back (True: a scratch
-    folder, False: outputs): every scratch folder, then every output, each oldest attempt
-    first. Nothing through a link, nothing of an attempt in play."""
-    attempts = [f for f in (*_folders(run_dir / "attempts", 2),
-                            *_folders(run_dir / INCOMPLETE, 1)) if f not in playing]
+    """What the run and the earlier runs beside it keep of earlier agents, in the order it is
+    given back (True: a scratch folder, False: outputs): every scratch folder, then every
+    output, each oldest attempt first. Nothing through a link, nothing of an attempt in play."""
+    attempts = [f for run in (run_dir, *_runs_beside(run_dir))
+                for f in (*_folders(run / "attempts", 2), *_folders(run / INCOMPLETE, 1))
+                if f not in playing]
     attempts.sort(key=_captured_at)
     yield from ((True, f) for f in attempts)
     yield from ((False, f) for f in attempts)
+
+
+def _runs_beside(run_dir: Path) -> list[Path]:
+    """The other runs in the runs folder holding `run_dir` (a real folder with a `run.json`)
+    that no process is writing now (`folder.writer`): an earlier run's kept agent files never
+    counted against a later run's agents either (they were left 0 MiB and failed)."""
+    return [run for run in _folders(run_dir.parent, 1)
+            if run != run_dir and _is_file(run / MANIFEST) and writer(run) is None]
 
 
 def _folders(top: Path, depth: int) -> list[Path]:
@@ -119,6 +133,13 @@ def _listed(folder: Path) -> list[Path]:
 def _is_folder(path: Path) -> bool:
     try:
         return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
     except OSError:
         return False
 

@@ -171,3 +171,27 @@ def test_the_kept_output_of_earlier_agents_is_cut_before_a_later_turn_not_charge
     assert out.startswith(b"[phoneshell: the first ") and (first / "agent.stderr").stat(
         ).st_size < OUTPUT_TAIL_BYTES + 200
     assert "outputs (agent.stdout, agent.stderr) were cut" in (first / NOTE).read_text()
+
+
+def test_what_an_earlier_run_kept_of_its_agents_is_given_back_before_a_later_runs_turn(
+        disk: Path, tmp_path: Path) -> None:
+    """Red team 70: run R1's failing agent took the disk to just over the harness's room,
+    legally, and its scratch was kept; run R2 in the same runs folder gave back only its own
+    agents' files, so its first honest agent had nothing left to write into. R1's agent files
+    are given back (said in R1), and R1 still verifies: nothing sealed was touched."""
+    script = tmp_path / "to_the_room.py"
+    script.write_text(TO_THE_ROOM)
+    first = run_cli("run", TASK, "--agent", f"command:{sys.executable} {script}", "--runs",
+                    str(disk), "--run-id", "R1")
+    assert first.returncode == 1 and "Traceback" not in first.stderr, first.stderr
+    agent = (f'command:dd if=/dev/zero of="$PHONESHELL_ATTEMPT_DIR/log" bs=1M count=10 '
+             f'2>/dev/null; {sys.executable} {PLAY}')
+    done = run_cli("run", TASK, "--agent", agent, "--runs", str(disk), "--run-id", "R2",
+                   env={"PHONESHELL_EXPOSE_TASK_FILE": "1"})
+    assert [r["outcome"] for r in rows(disk / "R2")] == ["passed"], rows(disk / "R2")
+    note = (attempt(disk / "R1", 1) / NOTE).read_text()
+    assert "scratch folder (agent/) was emptied" in note and "of run R2" in note, note
+    report = run_cli("report", str(disk / "R1"))
+    said = report.stdout + report.stderr
+    assert "1 scored" in report.stdout and "warning" not in report.stderr, said
+    assert done.returncode == 0, done.stdout + done.stderr

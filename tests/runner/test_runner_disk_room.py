@@ -12,6 +12,7 @@ import pytest
 
 from phoneshell.agents import bounds
 from phoneshell.runner.disk_room import NOTE, OUTPUT_TAIL_BYTES, make_room
+from phoneshell.runner.folder import writing
 
 
 def _attempt(run: Path, task: str, n: str, scratch: bytes = b"x" * 4096,
@@ -114,3 +115,32 @@ def test_a_disk_still_short_after_giving_back_says_so(
     now.mkdir()
     short = make_room(tmp_path, now, "t attempt 2", player=1)
     assert "not the agent's doing" in short and f"earlier agents (their {NOTE})" in short
+
+
+@pytest.mark.usefixtures("short")
+def test_what_earlier_runs_beside_it_kept_of_their_agents_is_given_back_never_the_rest(
+        tmp_path: Path) -> None:
+    """An earlier run's kept scratch left a later run's first agent 0 MiB (red team 70): the
+    runs folder's other runs give back their agents' files too, and nothing else of theirs;
+    a folder that is no run, and a run another process is writing, are left alone."""
+    loud = b"a" * (3 * OUTPUT_TAIL_BYTES) + b'\n{"status": "done"}\n'
+    earlier = _attempt(tmp_path / "R1", "t", "1", output=loud)
+    (tmp_path / "R1" / "run.json").write_text('{"sealed": "as it was"}')
+    (tmp_path / "R1" / "audit.jsonl").write_text("kept\n")
+    no_run = _attempt(tmp_path / "notes", "t", "1")
+    written = _attempt(tmp_path / "R3", "t", "1")
+    (tmp_path / "R3" / "run.json").write_text("{}")
+    now = tmp_path / "R2" / "attempts" / "t" / "1"
+    now.mkdir(parents=True)
+    with writing(tmp_path / "R3", "R3"):  # R3 is being written (by this process, here)
+        assert make_room(tmp_path / "R2", now, "t attempt 1", player=1) == ""
+    assert not any((earlier / "agent").iterdir())
+    assert "t attempt 1 of run R2" in (earlier / NOTE).read_text()
+    out = (earlier / "agent.stdout").read_bytes()
+    assert out.startswith(b"[phoneshell: the first ") and out.endswith(b'{"status": "done"}\n')
+    assert (earlier / "evidence" / "final.xml").read_text() == "<sealed/>"
+    assert (earlier / "verdict.json").read_text() == "{}"
+    assert (tmp_path / "R1" / "run.json").read_text() == '{"sealed": "as it was"}'
+    assert (tmp_path / "R1" / "audit.jsonl").read_text() == "kept\n"
+    for left in (no_run, written):
+        assert (left / "agent" / "cache.bin").exists() and not (left / NOTE).exists(), left
