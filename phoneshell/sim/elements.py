@@ -7,14 +7,16 @@ resolves to nothing (WDA's `stale element reference`). Registries are per sessio
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass
 
 from lxml import etree
 
 from phoneshell.sim.class_chains import class_chain, element_type, type_matches
-from phoneshell.sim.predicates import SelectorError, attribute_alias, indexes, predicate
-from phoneshell.sim.source import xml
+from phoneshell.sim.predicates import (SelectorError, Value, attribute_alias, attribute_value,
+                                       indexes, predicate)
+from phoneshell.sim.source import OPTIONAL_ATTRIBUTES, to_xml, xml
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import Node, Screen, walk
 from phoneshell.sim.wire import WdaError
@@ -132,20 +134,53 @@ _PARSER = etree.XMLParser(huge_tree=True, resolve_entities=False, no_network=Tru
 told, and the source is the simulator's own XML, with no entities to expand."""
 
 
-def xml_tree(screen: Screen) -> XmlTree:
-    """The screen's XML source parsed for xpath, once per screen (finds are polled)."""
+def xml_tree(screen: Screen, optional: tuple[str, ...] = ()) -> XmlTree:
+    """The screen's XML source parsed for xpath, once per screen (finds are polled).
+
+    Args:
+        screen: what is on the display.
+        optional: names from `source.OPTIONAL_ATTRIBUTES` that the query names
+            (`named_optional`), written into this document though the page source leaves
+            them out.
+    """
 
     def parse() -> XmlTree:
-        # The same XML the source route serves; lxml's iter() and Screen.nodes walk the tree
-        # in the same order, which maps elements back to nodes.
-        elements = tuple(etree.fromstring(xml(screen).encode(), _PARSER).iter())
+        # The XML the source route serves (plus what the query names); lxml's iter() and
+        # Screen.nodes walk the tree in the same order, which maps elements back to nodes.
+        text = to_xml(screen, optional=optional) if optional else xml(screen)
+        elements = tuple(etree.fromstring(text.encode(), _PARSER).iter())
         return XmlTree(elements, dict(zip(elements, screen.nodes, strict=True)))
 
-    return screen.derived("xml-tree", parse)
+    if not optional:
+        return screen.derived("xml-tree", parse)
+    # One such document per screen, the last asked for: a poll repeats its query, and a note
+    # of megabytes must not be kept in each of the 32 sets a query could name.
+    last = screen.derived("xml-tree-optional", dict[tuple[str, ...], XmlTree])
+    if optional not in last:
+        last.clear()
+        last[optional] = parse()
+    return last[optional]
+
+
+_ANY_ATTRIBUTE = re.compile(r"[^\w@]@\*[^\w]")
+_NAMED = {a: re.compile(rf"[^\w@]@{a}[^\w]") for a in OPTIONAL_ATTRIBUTES}
+
+
+def named_optional(query: str) -> tuple[str, ...]:
+    """The optional attributes an xpath query's document holds on a phone.
+
+    WDA does not run xpath on the page source: `FBXPath` writes a document for each query with
+    the attributes the query names, found by the pattern `[^\\w@]@NAME[^\\w]`, and every
+    attribute where `@*` appears the same way (`elementAttributesWithXPathQuery:`). So
+    `//*[@hittable='true']` finds the hittable elements, though `/source` has no `hittable`.
+    """
+    if _ANY_ATTRIBUTE.search(query):
+        return OPTIONAL_ATTRIBUTES
+    return tuple(a for a in OPTIONAL_ATTRIBUTES if _NAMED[a].search(query))
 
 
 def _xpath(screen: Screen, query: str, scope: Node) -> list[Node]:
-    tree = xml_tree(screen)
+    tree = xml_tree(screen, named_optional(query))
     start = tree.elements[screen.nodes.index(scope)]
     # WDA runs the query on the XML of the element searched from (its whole subtree, itself
     # included), with XCUIElementTypeAny written as "*", since no XML tag is named Any.
@@ -185,11 +220,17 @@ def attribute(node: Node, name: str, uid: str) -> JSON:
     values: dict[str, JSON] = {
         "type": node.wd_type, "name": node.name, "label": node.label, "value": node.value,
         "placeholderValue": node.placeholder, "traits": node.trait_text, "UID": uid,
-        "minValue": None, "maxValue": None, "customActions": None,
+        **{a: _number_or_text(attribute_value(node, a, {}))
+           for a in ("minValue", "maxValue", "customActions")},
         "frame": f"{{{{{f.x}, {f.y}}}, {{{f.width}, {f.height}}}}}",
         "enabled": node.enabled, "visible": node.visible, "accessible": node.is_accessible,
         "selected": node.selected, "focused": node.focused,
-        "hittable": node.visible and node.enabled, "accessibilityContainer": False,
+        "hittable": bool(attribute_value(node, "hittable", {})), "accessibilityContainer": False,
         "rect": rect(node), "nativeFrame": rect(node),
     }
     return values.get(alias)
+
+
+def _number_or_text(value: Value) -> JSON:
+    # minValue, maxValue (NSNumber) and customActions (a text) are nil where not modelled
+    return value if isinstance(value, (str, int, float)) else None

@@ -297,6 +297,12 @@ def attribute_alias(name: str) -> str:
     return alias
 
 
+def attribute_value(node: Node, alias: str, at: Indexes) -> Value:
+    """An element attribute's value as WDA's FBElement gives it (`alias`: as `attribute_alias`
+    names it): the one reading behind predicates, class chains, `attribute/:name` and xpath."""
+    return _ATTRIBUTES[alias](node, at)
+
+
 def _key_path(path: list[str]) -> _Expr:
     alias = attribute_alias(path[0])
     read, rest = _ATTRIBUTES[alias], path[1:]

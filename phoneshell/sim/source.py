@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from phoneshell.sim.predicates import attribute_value
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import TEXT_INPUTS, Node, Screen
 from phoneshell.xcui import TYPE_PREFIX
@@ -28,20 +29,31 @@ _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
                           **dict.fromkeys(_INVALID)})
 _NEEDS_ESCAPING = frozenset('&<>"\n\r\t') | _INVALID
 
+OPTIONAL_ATTRIBUTES = ("hittable", "nativeFrame", "minValue", "maxValue", "customActions")
+"""Attributes of WDA's `supportedAttributes` that its page source leaves out (each behind an
+`include...InPageSource` setting, off by default: costly to read on a phone) and an xpath
+query's document holds when the query names it (`FBXPath`), in WDA's order."""
+_AFTER_INDEX = ("hittable",)
+"""Where WDA writes them: `hittable` follows `index`, the rest follow `traits`."""
+
 
 def _flag(value: bool) -> str:
     return "true" if value else "false"
 
 
-def to_xml(screen: Screen, excluded: Collection[str] = ()) -> str:
+def to_xml(screen: Screen, excluded: Collection[str] = (),
+           optional: Collection[str] = ()) -> str:
     """The XML page source (`GET /source`), optionally without some attributes.
 
     Args:
         screen: what is on the display.
         excluded: attribute names to leave out, as WDA's `excluded_attributes` query does.
+        optional: names from `OPTIONAL_ATTRIBUTES` to write as well, as WDA does in the
+            document it builds for an xpath query that names them.
     """
     out: list[str] = [XML_HEADER]
-    _xml_node(screen.root, 0, 0, out, screen, frozenset(excluded))
+    wanted = tuple(a for a in OPTIONAL_ATTRIBUTES if a in optional)
+    _xml_node(screen.root, 0, 0, out, screen, frozenset(excluded), wanted)
     return "".join(out)
 
 
@@ -55,9 +67,9 @@ def xml(screen: Screen, excluded: Collection[str] = ()) -> str:
 
 
 def _xml_node(node: Node, index: int, depth: int, out: list[str], screen: Screen,
-              excluded: frozenset[str]) -> None:
-    if excluded:
-        attrs = _filtered_attributes(node, index, depth, screen, excluded)
+              excluded: frozenset[str], optional: tuple[str, ...]) -> None:
+    if excluded or optional:
+        attrs = _filtered_attributes(node, index, depth, screen, excluded, optional)
     else:
         attrs = _attributes(node, index, depth, screen)
     pad = "  " * depth
@@ -67,7 +79,7 @@ def _xml_node(node: Node, index: int, depth: int, out: list[str], screen: Screen
         return
     out.append(f"{pad}<{kind} {attrs}>\n")
     for i, child in enumerate(node.children):
-        _xml_node(child, i, depth + 1, out, screen, excluded)
+        _xml_node(child, i, depth + 1, out, screen, excluded, optional)
     out.append(f"{pad}</{kind}>\n")
 
 
@@ -97,7 +109,7 @@ def _attributes(node: Node, index: int, depth: int, screen: Screen) -> str:
 
 
 def _filtered_attributes(node: Node, index: int, depth: int, screen: Screen,
-                         excluded: frozenset[str]) -> str:
+                         excluded: frozenset[str], optional: tuple[str, ...]) -> str:
     frame = node.reported
     pairs: list[tuple[str, str]] = [("type", node.wd_type)]
     if node.value is not None:
@@ -110,12 +122,32 @@ def _filtered_attributes(node: Node, index: int, depth: int, screen: Screen,
               ("accessible", _flag(node.is_accessible)), ("x", str(frame.x)),
               ("y", str(frame.y)), ("width", str(frame.width)), ("height", str(frame.height)),
               ("index", str(index))]
+    pairs += _optional_pairs(node, [a for a in optional if a in _AFTER_INDEX])
     if node.type in TEXT_INPUTS and node.placeholder is not None:
         pairs.append(("placeholderValue", node.placeholder))
     pairs.append(("traits", node.trait_text))
+    pairs += _optional_pairs(node, [a for a in optional if a not in _AFTER_INDEX])
     if depth == 0:
         pairs += [("processId", str(screen.pid)), ("bundleId", screen.bundle_id)]
     return " ".join(f'{k}="{_text(v)}"' for k, v in pairs if k not in excluded)
+
+
+def _optional_pairs(node: Node, names: list[str]) -> list[tuple[str, str]]:
+    """Optional attributes as WDA writes them: the value the predicates read
+    (`predicates.attribute_value`), as text; a nil one is left out, as WDA leaves it."""
+    pairs: list[tuple[str, str]] = []
+    for name in names:
+        value = attribute_value(node, name, {})
+        if value is None:
+            continue
+        if name == "hittable":
+            text = _flag(bool(value))
+        elif isinstance(value, dict):  # WDA writes NSStringFromCGRect(wdNativeFrame)
+            text = f"{{{{{value['x']}, {value['y']}}}, {{{value['width']}, {value['height']}}}}}"
+        else:
+            text = str(value)
+        pairs.append((name, text))
+    return pairs
 
 
 def _raw_identifier(node: Node) -> str | None:

@@ -90,6 +90,15 @@ ROWS = [
     ("xpath", "count(//*)", 0),
     ("xpath", "//Button", 0),
     ("xpath", "///", "invalid selector"),
+    # xpath: WDA builds each query's document with the attributes the query names (FBXPath),
+    # so one naming `hittable` or `nativeFrame`, which /source leaves out, finds what a
+    # predicate does; `@*` names them all; `attribute::` is not how WDA looks for a name
+    ("xpath", "//*[@label='General'][@hittable='true']", 2),
+    ("xpath", "//XCUIElementTypeButton[@hittable='true']", 11),
+    ("xpath", "//*[@hittable='true']", 121),
+    ("xpath", "//*[@*[name()='hittable']='true']", 121),
+    ("xpath", "//XCUIElementTypeButton[@nativeFrame='{{16, 587}, {370, 52}}']", 1),
+    ("xpath", "//*[attribute::hittable='true']", 0),
     # link text: "attribute=text" (the last "=" part is the text), else the name
     ("link text", "label=General", 2),
     ("link text", "General", 1),
@@ -176,3 +185,14 @@ def test_facebook_wda_short_names_still_work(client):
     settings = client.session("com.apple.Preferences")
     assert settings(className="Button", label="General").exists
     assert settings(xpath="//Button[@label='General']").exists
+
+
+def test_the_page_source_still_leaves_the_optional_attributes_out(settings, raw):
+    # WDA writes hittable, nativeFrame, minValue, maxValue and customActions only into an xpath
+    # query's own document: /source stays as a phone serves it by default, after such a find too
+    found = raw("POST", f"/session/{settings}/elements",
+                {"using": "xpath", "value": "//*[@*][@hittable='true'][@nativeFrame]"})
+    assert found.status == 200 and len(found.value) == 121
+    text = raw("GET", "/source").value
+    for name in ("hittable", "nativeFrame", "minValue", "maxValue", "customActions"):
+        assert f" {name}=" not in text
