@@ -8,7 +8,9 @@ copy the disk refuses is its failure too (`CappedOutput.unkept`), never a crash 
 folder (its files) cannot be bounded as it is written without a file system of its own, so it is
 watched: every `WATCH_S` while it runs and once more after, its size and file count against the
 limits, and the disk's free space against what its turn may take of it (a file it holds open
-after unlinking it shows only there). The watch is always on: its bound is relative to the
+after unlinking it shows only there, and in its processes' open files). With several turns on
+one disk at once (`--device sim:N`), a turn is charged only what the disk lost that the other
+turns' own writes do not show (`DiskWatch`). The watch is always on: its bound is relative to the
 free space at the start of the turn, so a disk that starts nearly full is watched all the more
 closely, and one with less than the harness's own room (`HARNESS_ROOM_BYTES`) is refused before
 the agent starts, as the disk's fault, not the agent's. That start comes after the run has given
