@@ -57,10 +57,6 @@ class AgentResult:
     claim: Claim | None = None
     """The agent's structured claim, if it made one."""
     turns: int = 0
-    counted: bool = False
-    """Its turns are the tool calls the harness itself ran for it, the budget held to each (the
-    `openai:` loop): the runner does not hold it to the log's count of actions, of which one
-    call may make several (an app opened through its steps)."""
     timed_out: bool = False
     out_of_turns: bool = False
     error: str = ""

@@ -142,7 +142,7 @@ class _Conversation:
         self.transcript.write({"end": {"turns": turns, "timed_out": timed_out,
                                        "out_of_turns": out_of_turns, "error": error,
                                        "claim": None if claim is None else vars(claim)}})
-        return AgentResult(ran=True, claim=claim, turns=turns, counted=True,
+        return AgentResult(ran=True, claim=claim, turns=turns,
                            timed_out=timed_out, out_of_turns=out_of_turns, error=error)
 
     def outgrown(self) -> AgentResult | None:

@@ -16,18 +16,18 @@ Only a rig that went down (WDA unreachable, phone locked) raises.
 from __future__ import annotations
 
 import json
-import math
-import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
+from phoneshell.agents.aiming import point, target
 from phoneshell.agents.environment import GRADED
 from phoneshell.agents.observation import Observation, read_screen
-from phoneshell.agents.tool_schema import Args, JsonSchema, Tool, argument_problem, short_number
-from phoneshell.device import Phone, run_step
-from phoneshell.device.steps import go_home, scroll_points
+from phoneshell.agents.opening import choose_app
+from phoneshell.agents.tool_schema import Args, JsonSchema, Tool, argument_problem
+from phoneshell.device import SPRINGBOARD, Phone, run_step
+from phoneshell.device.steps import is_home_screen, scroll_points
 from phoneshell.errors import RIG_DOWN, DeviceError, StepError
 from phoneshell.records import CLAIM_STATUSES, Claim, ClaimStatus
 from phoneshell.registry import Registry
@@ -58,9 +58,10 @@ below its centre turns it a row, a drag along it several), to swipe in from a sc
 from the top edge, y 0, opens Notification Centre), to move a slider. long_press touches and
 holds (context menus, selecting a word). Every action returns the new observation, or says the
 screen did not change (then try something else). Use open_app to open an app, swipe to scroll,
-type to enter text into the focused field. When you have finished, or cannot go on, call done
-once with status done, gave_up or failed, the answer the task asked for (if any) and a
-one-sentence summary. """ + GRADED
+type to enter text into the focused field. Each tool call is one turn of your budget, a
+mistaken one too, and acts on the phone once at most (open_app launches or taps once, press
+presses once). When you have finished, or cannot go on, call done once with status done,
+gave_up or failed, the answer the task asked for (if any) and a one-sentence summary. """ + GRADED
 """What every agent path tells the model about the tools (system prompt, MCP instructions)."""
 
 
@@ -191,62 +192,6 @@ class PhoneTools:
         self.latest = seen
         return self._shown(seen)
 
-    def resolve(self, ref: object) -> tuple[float, float] | str:
-        """The centre of the row `ref` names in the latest observation, or why it names none."""
-        latest = self.latest
-        if latest is None:
-            return "there is no observation yet: call observe first"
-        # nine digits at most: a number is never longer, and int() refuses 4,300 digits
-        match = (re.fullmatch(r"\s*(\d{1,9})\.(\d{1,9})\s*", ref) if isinstance(ref, str)
-                 else None)
-        if match is None:
-            return (f"{str(ref)[:40]!r} is not an id; ids look like \"{latest.number}.3\" "
-                    f"(observation {latest.number}, row 3)")
-        number, row_number = int(match.group(1)), int(match.group(2))
-        if number > latest.number:
-            return (f"there is no observation {number}: the latest is observation "
-                    f"{latest.number}; use an id from it")
-        if number != latest.number:
-            return (f"id {ref} is from observation {number}, but observation {latest.number} is "
-                    "the latest: an id is valid only for the observation that issued it; use "
-                    f"an id from observation {latest.number}")
-        row = latest.row(row_number)
-        if row is None:
-            return (f"observation {latest.number} has no row {row_number} (its ids run "
-                    f"{latest.number}.1 to {latest.number}.{len(latest.rows)})")
-        return row.centre
-
-    def target(self, tool: str, args: Args) -> tuple[float, float] | str:
-        """Where a tap or a hold lands: the centre of the row `id` names, or the point `x`, `y`;
-        or why the arguments name neither."""
-        point = "x" in args or "y" in args
-        if "id" in args:
-            return f"{tool}: give an id or a point (x and y), not both" if point \
-                else self.resolve(args["id"])
-        if not point:
-            return (f"{tool}: give the id of a row of the latest observation (\"id\": \"3.12\"), "
-                    "or a point on the screen (\"x\" and \"y\", in points)")
-        return self.point(tool, args, "x", "y")
-
-    def point(self, tool: str, args: Args, x_key: str, y_key: str) -> tuple[float, float] | str:
-        """The point `args[x_key]`, `args[y_key]` (numbers, as `argument_problem` checked), as
-        sent (WDA and the phone take fractions of a point, and the bridge logs what lands), or
-        why it cannot: a coordinate missing, or off the screen as WDA gives its size now."""
-        x, y = args.get(x_key), args.get(y_key)
-        if not isinstance(x, (int, float)) or not isinstance(y, (int, float)):
-            missing = x_key if y_key in args else y_key
-            return f"{tool}: {x_key} and {y_key} go together: {missing!r} is missing"
-        width, height = self.phone.screen_size()
-        try:
-            px, py = float(x), float(y)
-        except OverflowError:  # an int of hundreds of digits: off any screen
-            px = py = math.inf
-        if not (0 <= px < width and 0 <= py < height):
-            return (f"{tool}: ({short_number(x)}, {short_number(y)}) is off the screen: "
-                    f"{x_key} runs from 0 to under {width:g} and {y_key} from 0 to under "
-                    f"{height:g} (the screen is {width:g}x{height:g} points); nothing was done")
-        return px, py
-
 
 Handler = Callable[[PhoneTools, Args], ToolReply]
 
@@ -293,7 +238,7 @@ Y: JsonSchema = {"type": "number", "description": "y in points from the screen's
       "centre to turn that wheel one row). " + AFTER,
       {"id": ID, "x": X, "y": Y})
 def _tap(tools: PhoneTools, args: Args) -> ToolReply:
-    point = tools.target("tap", args)
+    point = target(tools.phone, tools.latest, "tap", args)
     if isinstance(point, str):
         return ToolReply(point, error=True)
     before = tools.latest
@@ -309,7 +254,7 @@ def _tap(tools: PhoneTools, args: Args) -> ToolReply:
                    "description": f"how long to hold, {0.1:g} to {MAX_HOLD_S:g} "
                                   f"(default {HOLD_S:g})"}})
 def _long_press(tools: PhoneTools, args: Args) -> ToolReply:
-    point = tools.target("long_press", args)
+    point = target(tools.phone, tools.latest, "long_press", args)
     if isinstance(point, str):
         return ToolReply(point, error=True)
     before = tools.latest
@@ -353,7 +298,7 @@ def _swipe(tools: PhoneTools, args: Args) -> ToolReply:
         return ToolReply("swipe: give a direction (up, down, left, right), or a drag from "
                          "(from_x, from_y) to (to_x, to_y) in points", error=True)
     else:
-        ends = [tools.point("swipe", args, x, y) for x, y in (DRAG[:2], DRAG[2:])]
+        ends = [point(tools.phone, "swipe", args, x, y) for x, y in (DRAG[:2], DRAG[2:])]
         problem = next((e for e in ends if isinstance(e, str)), None)
         if problem is not None:
             return ToolReply(problem, error=True)
@@ -363,26 +308,43 @@ def _swipe(tools: PhoneTools, args: Args) -> ToolReply:
     return tools.after_action(before)
 
 
-@tool("open_app", "Open an app by its home-screen name (\"Settings\", \"Notes\") or bundle id, "
-      "and wait until it is in front. " + AFTER,
+@tool("open_app", "Open an app, and wait until it is in front: one of Apple's apps by its "
+      "name (\"Settings\", \"Notes\"), any app by its bundle id, or the icon of that name on "
+      "the home-screen page showing. A name it cannot place is answered with the names close "
+      "to it, and nothing is done. " + AFTER,
       {"name": {"type": "string", "description": "the app's name or bundle id"}}, ("name",))
 def _open_app(tools: PhoneTools, args: Args) -> ToolReply:
     name = str(args["name"]).strip()
     if not name:
         return ToolReply("name is empty: give the app's name, e.g. \"Settings\"", error=True)
+    with tools.phone.keeping_reads():
+        choice = choose_app(tools.phone, name)
+    if choice.problem:
+        return ToolReply(f"open_app: {choice.problem}", error=True)
     before = tools.latest
-    run_step(tools.phone, Step("open_app", name, file="tool call"))
+    if choice.icon is None:
+        run_step(tools.phone, Step("launch", choice.bundle_id, file="tool call"))
+        return tools.after_action(before)
+    tools.phone.tap(*choice.icon.centre)
+    if not tools.phone.poll(lambda: tools.phone.foreground().bundle_id != SPRINGBOARD,
+                            tools.settle_s * 2):
+        raise StepError(f"tapping the icon {name!r} opened nothing (pressed once)")
     return tools.after_action(before)
 
 
-@tool("press", "Press a hardware button: `home` goes to the home screen. " + AFTER,
+@tool("press", "Press a hardware button, once: `home` goes to the home screen (from an app; on "
+      "the home screen, to its first page). " + AFTER,
       {"button": {"type": "string", "enum": list(BUTTONS), "description": "the button"}},
       ("button",))
 def _press(tools: PhoneTools, args: Args) -> ToolReply:
     before = tools.latest
-    if not go_home(tools.phone):
-        return ToolReply("the home screen did not show after pressing home", error=True)
-    return tools.after_action(before)
+    tools.phone.home()
+    shown = tools.after_action(before)
+    if is_home_screen(tools.phone):
+        return shown
+    # one call, one press: a second try is the model's to make, and to count
+    return replace(shown, text="home was pressed once and the home screen does not show; "
+                               f"press again, or try something else.\n{shown.text}")
 
 
 @tool("done", "Finish the task and report, once, as the last call. status: `done` (you did what "

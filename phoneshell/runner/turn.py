@@ -41,15 +41,15 @@ def measured(result: AgentResult, events: tuple[AuditEvent, ...], max_steps: int
     """`result` with its turns at least the agent's logged actions, and out of turns when those
     are more than `max_steps`; and what the log shows then ("" within the budget).
 
-    A command agent's count is whatever its program wrote (`turns.json`), or 0: only the log
-    counts what it did. A loop that counts its own tool calls (the `openai:` loop, `phoneshell
-    mcp`) counts reads too, so its count is kept when it is the higher. One whose calls the
-    harness ran and held to the budget itself (`AgentResult.counted`) is not held to the log's
-    count: one call may log several actions (an app opened through its steps), and an honest
-    model at its budget would read as over it."""
+    The rule is one for every agent: a command agent's count is whatever its program wrote
+    (`turns.json`), or 0, so only the log counts what it did; a loop that counts its own tool
+    calls (the `openai:` loop, `phoneshell mcp`) counts reads too, so its count is kept when it
+    is the higher. No tool call logs more than one action (tools.py), so a model held to its
+    budget of calls is within the log's count on both paths, the harness's loop and the MCP
+    server inside a sandbox alike."""
     steps = agent_steps(events)
     over = (f"the log shows {steps} actions, over the budget of {max_steps}"
-            if steps > max_steps and not result.counted else "")
+            if steps > max_steps else "")
     turns = max(result.turns, steps)
     if not over:
         return replace(result, turns=turns), ""

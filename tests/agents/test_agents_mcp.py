@@ -16,7 +16,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from agents.screen_script import SCRIPTS, find_row, parse_table
+from agents.screen_script import SCRIPTS, Move, find_row, parse_table
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from phoneshell.agents import AgentContext, AgentResult
@@ -28,7 +28,7 @@ from phoneshell.agents.environment import (
     read_turns,
 )
 from phoneshell.agents.tools import TOOLS
-from phoneshell.audit import read_audit
+from phoneshell.audit import agent_steps, read_audit
 from phoneshell.runner import AttemptPlan, Rig, open_rig, run_attempt
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
@@ -55,6 +55,8 @@ class McpScriptAgent:
     name: str = "mcp-script"
     taps: list[tuple[int, int]] = field(default_factory=list)
     """Where each tap was aimed (the centre of the row the observation showed)."""
+    slips: tuple[Move, ...] = ()
+    """Mistaken calls made before the script, each answered with an error."""
 
     def run(self, context: AgentContext) -> AgentResult:
         claim_file = context.workdir / "claim.json"
@@ -70,6 +72,8 @@ class McpScriptAgent:
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             latest = text_of(await session.call_tool("observe", {}))
+            for slip in self.slips:
+                assert (await session.call_tool(slip.tool, slip.args)).is_error
             for move in SCRIPTS[task_id]:
                 arguments = move.arguments(latest)
                 if move.tap:
@@ -125,6 +129,22 @@ def test_three_suite_tasks_through_mcp_with_every_action_audited(
                      "notes.create_titled": ["launch", "tap", "type", "tap"]}
     aimed = [(e.params["x"], e.params["y"]) for e in events if e.kind == "tap"]
     assert aimed == agent.taps, "each tap landed where the observation put the element"
+
+
+def test_a_model_held_to_its_calls_is_within_the_logs_count(
+        rig: tuple[SimServer, Rig], tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Red team 73: five open_app calls with a name that is not an app's, then the task, 13
+    calls of a budget of 25, failed "the log shows 26 actions": each slip had searched the
+    home-screen pages, a drag a page. The server runs in the agent's sandbox, so the runner
+    holds it to the log; the log must then count what the model was told it spends."""
+    names = ("Calculator app", "Apple Calculator", "Calc", "Calculator App", "Calculator (Apple)")
+    agent = McpScriptAgent(slips=tuple(Move("open_app", {"name": n}) for n in names))
+    task = suite["calculator.arithmetic"]
+    row = run_attempt(AttemptPlan("R", tmp_path / "R", task, 1), rig[1], agent).row
+    assert row.outcome == "passed", (row.error, [c.detail for c in row.checks])
+    assert (row.turns, task.max_steps) == (13, 25)
+    events = read_audit(tmp_path / "R" / "audit.jsonl").records
+    assert agent_steps(events) == 6, "open_app Calculator and five taps: no slip acted"
 
 
 def test_the_budget_is_enforced_and_recorded(rig: tuple[SimServer, Rig],

@@ -13,7 +13,7 @@ from bridge import BridgeServer
 from bridge.custody import Custody
 from phoneshell.agents.observation import build_observation
 from phoneshell.agents.tools import TOOLS, PhoneTools, argument_problem
-from phoneshell.audit import read_audit
+from phoneshell.audit import agent_steps, read_audit
 from phoneshell.device import Phone, run_step
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step
@@ -21,10 +21,10 @@ from phoneshell.tree import PageSource
 
 
 @pytest.fixture
-def bridge(tmp_path: Path) -> Iterator[BridgeServer]:
+def bridge(sim: SimServer, tmp_path: Path) -> Iterator[BridgeServer]:
     # the simulator's custody: a phone's would wait out its settle window before each action
     simulated = Custody(settle_s=0.0, screens_static=True)
-    with SimServer() as sim, BridgeServer(sim.url, runs_dir=tmp_path, custody=simulated) as server:
+    with BridgeServer(sim.url, runs_dir=tmp_path, custody=simulated) as server:
         server.set_context("R", "t", 1, "agent")
         yield server
 
@@ -138,7 +138,8 @@ def test_mistakes_in_arguments_are_messages(tools: PhoneTools) -> None:
     assert tools.call("observe", {"x": 1}).text.startswith("observe: unknown argument 'x'")
     assert tools.call("fly", {}).text.startswith("there is no tool 'fly'; the tools are observe")
     assert tools.call("tap", "{not json").text.startswith("tap: the arguments are not a JSON")
-    assert tools.call("open_app", {"name": "Nowhere"}).text.startswith("open_app failed: ")
+    assert tools.call("open_app", {"name": "Nowhere"}).text.startswith(
+        "open_app: no app is called 'Nowhere'; open_app takes")
     assert argument_problem(TOOLS.lookup("done"), {"status": "done"}) == ""
 
 
@@ -231,3 +232,52 @@ def test_screenshots_come_with_every_read_when_asked(bridge: BridgeServer) -> No
     reply = tools.call("observe", {})
     assert reply.screenshot_png is not None and reply.screenshot_png.startswith(b"\x89PNG")
     assert PhoneTools(bridge.url).call("observe", {}).screenshot_png is None
+
+
+def actions_logged(tmp_path: Path) -> int:
+    """The agent's actions as the runner counts them from the log (`audit.agent_steps`)."""
+    path = tmp_path / "R" / "audit.jsonl"
+    return agent_steps(read_audit(path).records) if path.exists() else 0
+
+
+def test_every_tool_call_logs_at_most_one_action(
+        tools: PhoneTools, sim: SimServer, tmp_path: Path) -> None:
+    """The log's count of actions is the unit of the turn budget on every agent path, so no
+    call may log more than one: not a wrong app name (once a search through the home-screen
+    pages, one drag a page), not home (once up to three tries), not on a phone that drops
+    what it is sent."""
+    cost: dict[str, list[int]] = {}
+
+    def call(name: str, args: dict[str, object]) -> str:
+        before = actions_logged(tmp_path)
+        reply = tools.call(name, args)
+        cost.setdefault(name, []).append(actions_logged(tmp_path) - before)
+        return reply.text
+
+    def row(label: str) -> str:
+        assert tools.latest is not None
+        return find_row(tools.latest.as_text(), label).id
+
+    call("observe", {})
+    slip = call("open_app", {"name": "Calculator app"})
+    elsewhere = call("open_app", {"name": "Watch"})  # an icon on the second page only
+    call("swipe", {"direction": "right"})
+    watch = call("open_app", {"name": "Watch"})
+    call("press", {"button": "home"})
+    call("open_app", {"name": "Notes"})
+    call("tap", {"id": row("New Note")})
+    call("type", {"text": "one line"})
+    call("long_press", {"id": row("Note"), "seconds": 0.5})
+    call("swipe", {"from_x": 60, "from_y": 0, "to_x": 60, "to_y": 640})
+    sim.fault_on("drop-writes")  # a phone that answers and does nothing: no retries either
+    call("press", {"button": "home"})
+    call("open_app", {"name": "Calculator app"})
+    call("open_app", {"name": "Preview"})
+    sim.fault_off("drop-writes")
+    call("done", {"status": "gave_up"})
+    assert sorted(cost) == sorted(TOOLS.names()), "every tool is called"
+    assert {name: max(spent) for name, spent in cost.items()} == {
+        "observe": 0, "open_app": 1, "press": 1, "swipe": 1, "tap": 1, "type": 1,
+        "long_press": 1, "done": 0}, cost
+    assert "'Calculator'" in slip and "nothing was done" in slip
+    assert "another home-screen page" in elsewhere and "app: Watch" in watch

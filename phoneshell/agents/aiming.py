@@ -1,0 +1,70 @@
+"""What a tool call's arguments point at: the row an id names in the latest observation, or a
+point on the screen, checked against the screen's size. Reads the screen's size at most; never
+acts on the phone. Whatever is wrong is a message for the model, never an exception."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from phoneshell.agents.observation import Observation
+from phoneshell.agents.tool_schema import Args, short_number
+from phoneshell.device import Phone
+
+
+def resolve(latest: Observation | None, ref: object) -> tuple[float, float] | str:
+    """The centre of the row `ref` names in the `latest` observation, or why it names none."""
+    if latest is None:
+        return "there is no observation yet: call observe first"
+    # nine digits at most: a number is never longer, and int() refuses 4,300 digits
+    match = (re.fullmatch(r"\s*(\d{1,9})\.(\d{1,9})\s*", ref) if isinstance(ref, str)
+             else None)
+    if match is None:
+        return (f"{str(ref)[:40]!r} is not an id; ids look like \"{latest.number}.3\" "
+                f"(observation {latest.number}, row 3)")
+    number, row_number = int(match.group(1)), int(match.group(2))
+    if number > latest.number:
+        return (f"there is no observation {number}: the latest is observation "
+                f"{latest.number}; use an id from it")
+    if number != latest.number:
+        return (f"id {ref} is from observation {number}, but observation {latest.number} is "
+                "the latest: an id is valid only for the observation that issued it; use "
+                f"an id from observation {latest.number}")
+    row = latest.row(row_number)
+    if row is None:
+        return (f"observation {latest.number} has no row {row_number} (its ids run "
+                f"{latest.number}.1 to {latest.number}.{len(latest.rows)})")
+    return row.centre
+
+def target(phone: Phone, latest: Observation | None, tool: str, args: Args,
+           ) -> tuple[float, float] | str:
+    """Where a tap or a hold lands: the centre of the row `id` names, or the point `x`, `y`;
+    or why the arguments name neither."""
+    at_point = "x" in args or "y" in args
+    if "id" in args:
+        return f"{tool}: give an id or a point (x and y), not both" if at_point \
+            else resolve(latest, args["id"])
+    if not at_point:
+        return (f"{tool}: give the id of a row of the latest observation (\"id\": \"3.12\"), "
+                "or a point on the screen (\"x\" and \"y\", in points)")
+    return point(phone, tool, args, "x", "y")
+
+def point(phone: Phone, tool: str, args: Args, x_key: str, y_key: str,
+          ) -> tuple[float, float] | str:
+    """The point `args[x_key]`, `args[y_key]` (numbers, as `argument_problem` checked), as
+    sent (WDA and the phone take fractions of a point, and the bridge logs what lands), or
+    why it cannot: a coordinate missing, or off the screen as WDA gives its size now."""
+    x, y = args.get(x_key), args.get(y_key)
+    if not isinstance(x, (int, float)) or not isinstance(y, (int, float)):
+        missing = x_key if y_key in args else y_key
+        return f"{tool}: {x_key} and {y_key} go together: {missing!r} is missing"
+    width, height = phone.screen_size()
+    try:
+        px, py = float(x), float(y)
+    except OverflowError:  # an int of hundreds of digits: off any screen
+        px = py = math.inf
+    if not (0 <= px < width and 0 <= py < height):
+        return (f"{tool}: ({short_number(x)}, {short_number(y)}) is off the screen: "
+                f"{x_key} runs from 0 to under {width:g} and {y_key} from 0 to under "
+                f"{height:g} (the screen is {width:g}x{height:g} points); nothing was done")
+    return px, py
