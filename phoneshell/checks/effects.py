@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 
 from phoneshell.audit import Action
 from phoneshell.changes import Changed, changed_device, setting_of
+from phoneshell.checks.brought import brought_back
 from phoneshell.checks.items import items_changed, whole_reading
 from phoneshell.checks.kind import Check, Finding, Need, Same, check_kind
 from phoneshell.checks.path import HOLD_S, names_it, placed, unwatched
@@ -103,6 +104,11 @@ def _compare(check: Check, evidence: Evidence, change: int) -> Finding:
               f"{got:+d}, wanted {change:+d})")
     if got != change:
         return Finding(False, detail)
+    # grown by items that came back (a note recovered from Recently Deleted, one moved in)
+    # is not grown by items made, and the count cannot tell them apart (`brought`)
+    back = brought_back(reading, evidence, unwatched(evidence)) if change > 0 else ""
+    if back:
+        return Finding(False, f"{detail}; but {back}")
     # the number is right; the items behind it must be made (removed, kept) ones, not
     # existing ones edited into (out of) what is counted
     changed = items_changed(reading, whole_reading(evidence, reading))
@@ -127,7 +133,9 @@ def count_increased(check: Check, evidence: Evidence) -> Finding:
     items: where the probe lists what it counted, every item counted before is still shown as
     it was, and the whole collection it counts some of (every note, for notes titled X) grew
     by as much with every item of it still there, so an existing note renamed or overwritten
-    into one fails."""
+    into one fails; and, where the collection has a way back for what left it (Notes' Recently
+    Deleted, a note moved in from another folder: `brought.ROUTES`), the agent took none, by a
+    complete audit log, for the count cannot tell an item brought back from one made."""
     return _compare(check, evidence, check.int_of("by"))
 
 

@@ -18,7 +18,7 @@ TITLE = "phoneshell benchmark"
 
 def ev(before: int | None, after: int | None, error: str = "") -> Evidence:
     reading = ProbeReading(name="notes_titled", arg=TITLE, before=before, after=after, error=error)
-    return Evidence("t", 1.0, probes=(reading,))
+    return Evidence("t", 1.0, probes=(reading,), audited=True)
 
 
 def grade(kind: str, evidence: Evidence, by: int = 0) -> tuple[bool, str]:
