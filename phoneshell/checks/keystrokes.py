@@ -44,7 +44,8 @@ logged for the tap or keystroke that begins it) and again at its first keystroke
 Otherwise it begins empty, as before: a field the app cleared or replaced (Safari's address,
 which shows the loaded page and selects it for typing over), another screen's field of the same
 name, or one showing its placeholder, holds nothing the agent typed there. Like the simulator,
-the replay types at the end of the field's text.
+the replay types at the end of the field's text. What the field held before the agent typed
+there is the value logged at the first keystroke, or the carried editing's (`Editing.held`).
 """
 
 from __future__ import annotations
@@ -120,6 +121,9 @@ class Typed:
     what was sent is `text`."""
     by: Action | None = None
     """The action that made this text, or sent it (a `type`, or a tap on a key)."""
+    held: str | None = None
+    """What the field held before the agent typed there (`Editing.held`): "" when it began
+    empty; None when the log does not say."""
 
     @property
     def last_line(self) -> str:
@@ -150,18 +154,30 @@ class Editing:
     """The text it began holding, carried from the agent's own earlier editing of the field
     (module docstring), is not yet confirmed by a keystroke's logged value (its first one
     checks)."""
+    held: str | None = None
+    """What the field held before the agent typed there (`_held` of the field logged at the
+    first keystroke; a carry's, when carried); None: not known. A clear does not change it."""
+    keyed: bool = False
+    """A keystroke went into the field in this editing (`held` is read at the first)."""
 
     def _confirm(self, shown: Target | None) -> None:
-        """At the first keystroke after a carry: drop the carried text unless the field the
-        keystroke logged (when the bridge read it) still holds it (Safari selects its address
-        when focused, and typing replaces it)."""
+        """At the editing's first keystroke: after a carry, drop the carried text unless the
+        field the keystroke logged (when the bridge read it) still holds it (Safari selects its
+        address when focused, and typing replaces it); without one (or dropped), note what the
+        field held (`held`)."""
+        if self.keyed:
+            return
+        self.keyed = True
         if self.unproven:
             self.unproven = False
-            if shown is not None and not _shows(shown, self.text):
-                self.text = ""
+            if shown is None or _shows(shown, self.text):
+                return  # the agent's own text: it holds what that editing began with
+            self.text = ""
+        self.held = _held(shown)
 
     def _note(self, by: Action, sent: bool = False) -> None:
-        self.states.append(Typed(self.field_action or self.opened_by, self.text, sent, by))
+        self.states.append(Typed(self.field_action or self.opened_by, self.text, sent, by,
+                                 self.held))
 
     def type(self, action: Action, chars: str, clear: bool = False) -> None:
         """Apply a `type` action's keystrokes as the simulator types them (`typed_keys.typed`,
@@ -210,6 +226,14 @@ def _shows(target: Target | None, text: str) -> bool:
     if not text or target is None or target.value in (target.label, target.name):
         return False
     return target.value == shortened(text, ELEMENT_MAX)
+
+
+def _held(shown: Target | None) -> str | None:
+    """What a field the bridge logged held: its value, "" when that is empty or is the
+    field's label or name (an empty field shows its placeholder there); None: not logged."""
+    if shown is None:
+        return None
+    return "" if shown.value in ("", shown.label, shown.name) else shown.value
 
 
 def _keyed(action: Action) -> bool:
@@ -269,21 +293,22 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
     """
     done: list[Editing] = []
     current: Editing | None = None
-    left: dict[tuple[str, str, str, str], str] = {}
-    """What the agent's last editing of each field left in it (the carry, module docstring)."""
+    left: dict[tuple[str, str, str, str], tuple[str, str | None]] = {}
+    """What the agent's last editing of each field left in it (the carry, module docstring),
+    and what the field held before that editing's typing (`Editing.held`)."""
 
     def close(end: Action | None) -> None:
         nonlocal current
         if current is not None:
             current.end = end
             done.append(current)
-            left[current.key] = current.text
+            left[current.key] = (current.text, current.held)
         current = None
 
     def begin(action: Action, key: tuple[str, str, str, str], shown: Target | None) -> Editing:
         editing = _begin(action, key)
-        if _shows(shown, left.get(key, "")):
-            editing.text = left[key]
+        if _shows(shown, left.get(key, ("", None))[0]):
+            editing.text, editing.held = left[key]
             editing.unproven = True
         return editing
 
@@ -377,4 +402,5 @@ def chosen(editing: Editing) -> Typed | None:
         return None
     if end.target.label.strip().lower() != line:
         return None
-    return Typed(editing.field_action or editing.opened_by, editing.text, True, end)
+    return Typed(editing.field_action or editing.opened_by, editing.text, True, end,
+                 editing.held)

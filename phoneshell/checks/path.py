@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from phoneshell.audit import Action
 from phoneshell.checks.backs import way_back
 from phoneshell.checks.keystrokes import (
+    Typed,
     typed_ends,
     typed_runs,
 )
@@ -42,6 +43,11 @@ EXACT = Param("whole", "bool", "The text is all the field held (ignoring case an
                               "at its ends), and the last text judged in such a field (with "
                               "`submitted`, the last one sent), with no URL opened into the app "
                               "after it: a longer text, or another search after it, fails.")
+FRESH = Param("fresh", "bool", "The typing must begin in an empty field: the field held nothing "
+                              "(the value the bridge logged at the first keystroke, or its "
+                              "placeholder) before the agent typed there, as a new note's body "
+                              "does; a note that already held text (one recovered, the owner's) "
+                              "fails, even emptied first.")
 HOLD = Param("hold", "bool", "Only a touch and hold counts (a long press), not a plain tap.")
 WHOLE = Param("whole", "bool", "The text must be the tapped element's whole label (or its first "
                                "part, before a comma, where a row's label adds more) or name, "
@@ -148,7 +154,7 @@ def field_matches(check: Check, action: Action) -> bool:
     return any(want in text.lower() for text in (target.type, target.label, target.name))
 
 
-@check_kind("typed_into", family="path", params=(TYPED, IN_APP, INTO, SUBMITTED, EXACT),
+@check_kind("typed_into", family="path", params=(TYPED, IN_APP, INTO, SUBMITTED, EXACT, FRESH),
             implied_by=Contains(("typed_into",), exact="whole"))
 def typed_into(check: Check, evidence: Evidence) -> Finding:
     """Passes when what the agent typed into one field (in `app`, matching `into`) contains
@@ -157,24 +163,32 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
     was sent (Return typed, or the keyboard's Return key tapped, before any other typing).
     Negated, every moment counts: typed at all is typed. Keystrokes in a row into the same
     field add up; what was in the field before the agent typed does not count. With `whole`,
-    the text judged is `text` whole, and the last judged in such a field (`sent.whole_typed`)."""
+    the text judged is `text` whole, and the last judged in such a field (`sent.whole_typed`).
+    With `fresh`, only typing into a field that held nothing before the agent typed there
+    counts (`Typed.held`: a new note's body, not a note brought back and added to)."""
     want = check.text.strip().lower()
     actions = evidence.agent_actions()
     runs = typed_runs(actions) if check.negate else typed_ends(actions)
     app, into = check.text_of("app"), check.text_of("into")
-    submitted = check.flag_of("submitted")
+    submitted, fresh = check.flag_of("submitted"), check.flag_of("fresh")
     where = (f" into {into!r}" if into else "") + (f" in {app}" if app else "")
     if check.flag_of("whole"):
         holds, seen = whole_typed(runs, actions, check.text,
-                                  field=lambda a: field_matches(check, a), app=app,
-                                  where=where, submitted=submitted, negate=check.negate)
+                                  judged=lambda r: field_matches(check, r.action)
+                                  and (not fresh or r.held == ""),
+                                  app=app, where=where, submitted=submitted,
+                                  negate=check.negate)
         return Finding(holds, seen, unproven=unwatched(evidence))
-    unsent = ""
+    unsent, stale = "", ""
     for run in runs:
-        if field_matches(check, run.action) and want in run.text.lower():
-            if run.sent or not submitted:
-                how = " and sent it" if run.sent else ""
-                return Finding(True, f"typed {shorten(run.text)!r}{where}{how}")
+        if not field_matches(check, run.action) or want not in run.text.lower():
+            continue
+        if fresh and run.held != "":
+            stale = stale or _held_before(run, where)
+        elif run.sent or not submitted:
+            how = " and sent it" if run.sent else ""
+            return Finding(True, f"typed {shorten(run.text)!r}{where}{how}")
+        else:
             unsent = f"; it typed {shorten(run.text)!r}{where} but never sent it"
     seen = "; ".join(f"{shorten(r.text, 30)!r} into "
                      f"{r.action.target.type if r.action.target else '?'}"
@@ -184,8 +198,18 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
         f"{blind} keystroke action(s) had no resolved field" if blind else "")
     if unsent:
         return Finding(False, f"{check.text!r} was not sent{unsent}", unproven=doubt)
+    if stale:
+        return Finding(False, f"{check.text!r} was not typed into an empty field{stale}",
+                       unproven=doubt)
     return Finding(False, f"no keystrokes with {check.text!r}{where}; the agent typed: {seen}",
                    unproven=doubt)
+
+
+def _held_before(run: Typed, where: str) -> str:
+    """For a `fresh` failure: what the field held before the agent typed `run` there."""
+    held = "what the log does not say" if run.held is None else repr(shorten(run.held))
+    return (f"; it typed {shorten(run.text)!r}{where} into a field that held {held} before "
+            "it typed there: not a new, empty one (an existing note added to)")
 
 
 def held(action: Action) -> bool:

@@ -29,21 +29,21 @@ def _at(run: Typed) -> int:
 
 
 def whole_typed(runs: Sequence[Typed], actions: Sequence[Action], text: str, *,
-                field: Callable[[Action], bool], app: str, where: str, submitted: bool,
+                judged: Callable[[Typed], bool], app: str, where: str, submitted: bool,
                 negate: bool) -> tuple[bool, str]:
-    """Whether the text judged in a field `field` accepts is `text` whole (ignoring case and
+    """Whether the text judged in a field `judged` accepts is `text` whole (ignoring case and
     white space at its ends), and the last: (holds, what was seen). `runs` are the moments to
     judge (every moment, negated: typed exactly so at all is typed), `actions` the agent's;
     `where` names the field for the detail (" into 'Address' in com.apple.mobilesafari").
     Negated, it holds when any moment is the text whole."""
     verb, want = ("sent" if submitted else "typed"), text.strip().lower()
-    moments = [r for r in runs if field(r.action) and (r.sent or not submitted)]
+    moments = [r for r in runs if judged(r) and (r.sent or not submitted)]
     if negate:
         hit = next((r for r in moments if _same(r, want)), None)
         return hit is not None, (f"{verb} {shorten(hit.text)!r}{where}, whole" if hit else
                                  f"never {verb} exactly {text!r}{where}")
     if not moments:
-        unsent = [r for r in runs if field(r.action) and not r.sent]
+        unsent = [r for r in runs if judged(r) and not r.sent]
         left = (f"; it typed {shorten(unsent[-1].text)!r}{where} but never sent it"
                 if unsent and submitted else "")
         return False, f"nothing {verb}{where}{left}"
