@@ -36,6 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="serve only under a random secret path, printed in the URL (how "
                              "phoneshell starts its own simulators: only who reads the URL can "
                              "drive it)")
+    parser.add_argument("--open-control", action="store_true",
+                        help="serve the control routes that change the phone (POST "
+                             "/phoneshell/sim/faults, reset, save, clock, notify) to whoever "
+                             "reaches the port; closed by default, so an agent in a run on "
+                             "this simulator cannot switch a fault (docs/simulator.md)")
     parser.add_argument("--seed", type=int, default=None, metavar="N",
                         help="which phone: its model and serial numbers, battery, heading and "
                              "temperature are drawn from N; 0 is the reference phone "

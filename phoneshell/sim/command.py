@@ -20,7 +20,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """
     secret = SimServer.new_secret() if args.secret_path else None
     server = SimServer(args.host, args.port, args.state, args.fault, locale=args.locale,
-                       secret=secret, latency=args.latency, seed=pick_seed(args.seed)).start()
+                       secret=secret, latency=args.latency, seed=pick_seed(args.seed),
+                       control_open=args.open_control or secret is not None).start()
     # SIGTERM (a process manager) and SIGINT (Ctrl-C, also when started in the background,
     # where it would be ignored) both stop cleanly, so the state file is written.
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -28,6 +29,9 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     faults = ", ".join(server.faults.specs()) or "none"
     print(f"simulated iPhone (WebDriverAgent protocol) at {server.url}; faults: {faults}; "
           f"seed: {server.seed}; latency: {server.latency.profile}", file=out, flush=True)
+    control = ("served under the secret path" if secret else "open to any local process "
+               "(--open-control)" if args.open_control else "closed (--open-control opens them)")
+    print(f"control routes that change the phone: {control}", file=out, flush=True)
     print("press Ctrl-C to stop" + (f"; state is saved to {server.state_file}"
                                      if server.state_file else ""), file=out, flush=True)
     server.serve_forever()

@@ -21,6 +21,11 @@ def control(sim: SimServer, method: str, action: str, query: dict[str, str], raw
             ) -> Reply:
     """Answer one control route (`action` is the path after `CONTROL_PREFIX`); a bad request
     gets a 400 with the error and a hint, an unknown route a 404."""
+    if method == "POST" and not sim.control_open:
+        return plain({"error": f"{CONTROL_PREFIX}{action} changes the phone, and this simulator "
+                               "serves no such route: a run may be using it",
+                      "hint": "start it with --open-control (or --secret-path, and use its "
+                              "URL) to switch faults, reset, save or move the clock"}, 403)
     try:
         body = json_object(raw)
         if (method, action) == ("GET", "requests"):

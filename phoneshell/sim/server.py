@@ -19,6 +19,11 @@ Control routes (`sim.control`) live outside WDA's namespace, under /phoneshell/s
     GET  /phoneshell/sim/ledger   {"total": N, "inputs": [...]}: every input it received
                                   (`?since=N`: only those after the Nth)
 
+The POST routes change the phone (its faults, its state, its clock): with `control_open=False`
+(how `phoneshell sim` serves them unless started with `--open-control` or `--secret-path`) they
+answer 403, so a program that finds the port cannot switch a fault or reset the phone while a
+run uses it; the GET routes only read, as WDA's own routes do.
+
 With a secret (`SimServer(secret=...)`, `phoneshell sim --secret-path`), every route, WDA's and
 the control routes, is served only under `/<secret>/`; anything else answers a bare 404, so a
 process that finds the port finds nothing it can use. The harness starts its simulators so, and
@@ -73,6 +78,8 @@ class SimServer:
         apps: installed app models (default: every built-in app).
         locale: the region format every screen follows (en_US, en_GB); overrides `facts`.
         secret: serve every route only under `/<secret>/` (see the module docstring).
+        control_open: serve the control routes that change the phone (POST); False: they
+            answer 403 (see the module docstring).
         latency: "iphone" delays each WDA route as a real iPhone takes to answer it
             (`sim/latency.py`); "none" delays nothing. Both count requests in `latency.tally`.
     """
@@ -82,7 +89,7 @@ class SimServer:
                  facts: DeviceFacts | None = None,
                  apps: Sequence[AppModel[Any]] | None = None,
                  locale: str | None = None, secret: str | None = None,
-                 latency: str = "none", seed: int = 0) -> None:
+                 latency: str = "none", seed: int = 0, control_open: bool = True) -> None:
         if facts is not None and seed:
             raise PhoneshellError("a simulated iPhone takes device facts or a seed, not both",
                                   hint="leave out seed, or facts")
@@ -91,6 +98,8 @@ class SimServer:
                                   hint="SimServer.new_secret() makes one")
         self.host, self.port = host, port
         self.secret = secret
+        self.control_open = control_open
+        """The control routes that change the phone are served (False: they answer 403)."""
         self.latency = Latency(latency)
         self.state_file = Path(state_file) if state_file is not None else None
         self.seed = seed
