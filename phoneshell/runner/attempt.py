@@ -10,7 +10,9 @@ bridge wrote it: lines someone else put in the file are left out, and fail the a
 Only what the agent could have caused is scored. A locked phone, a setup step that did not take,
 an app that is not installed or an agent that never ran make the attempt skipped, with the
 reason. A rig failure that follows the agent's own logged actions (it locked the phone, ended
-WDA's session, terminated WDA) is its failure, with the reason. Any other rig failure raises
+WDA's session, terminated WDA) is its failure, with the reason; so is one found after the turn
+of a program that could reach the phone around the bridge (`runner.around`). An app WDA could
+not read from the attempt's start is not scored (`runner.endstate`). Any other rig failure raises
 `RigDown` so the run stops instead of recording a string of failures. A timed-out or
 out-of-turns attempt never passes, and its turns are at least the actions the log shows its
 agent took: more than the task's `max_steps` is out of turns (`runner.turn`). What the run
@@ -28,6 +30,7 @@ import time
 import traceback
 from dataclasses import dataclass, replace
 
+from bridge.audit_log import AuditWriteError
 from phoneshell.agents import Agent, AgentContext, AgentResult
 from phoneshell.agents.command import CommandAgent
 from phoneshell.audit import apps_in_front
@@ -56,7 +59,15 @@ from phoneshell.runner.counts import (
     uncountable,
 )
 from phoneshell.runner.disk_room import make_room
-from phoneshell.runner.endstate import UnreadableEndState, capture_or_blame, unreadable
+from phoneshell.runner.around import around_bridge, reaches_around
+from phoneshell.runner.endstate import (
+    AppUnreadable,
+    UnreadableEndState,
+    capture_or_blame,
+    seen_whole,
+    unread_from_start,
+    unreadable,
+)
 from phoneshell.runner.folder import write_note
 from phoneshell.runner.owner import OwnerWatch
 from phoneshell.runner.plan import AttemptPlan, audit_slice, enter_phase
@@ -178,7 +189,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     graded: Verdict | None = None  # what its evidence alone shows, before the run's own rules
     evidence: Evidence | None = None
     evidence_dir = skip_reason = error_type = over = ""
-    rig_down = interrupted = in_turn = False
+    rig_down = interrupted = in_turn = began = False
     before: Counts = {}
     held: HeldBack | None = None  # the phone's own states the agent changed, set back once
     try:
@@ -187,7 +198,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         enter_phase(rig, plan, "agent")
         # whether the agent acted shows in intents: the capture's first source is the after
         # of its last action, free, so no read is spent on it here
-        in_turn = True
+        in_turn = began = True
         result = _agent_turn(plan, rig, agent)
         in_turn = False
         intents = audit_slice(rig, plan, mark, outcomes=False)[0]
@@ -201,8 +212,9 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         enter_phase(rig, plan, "check")
         unlocked = unlock_after_turn(rig, plan, mark, intents)
         held = HeldBack(phone, changed_device(intents), rig.device_start)
+        from_start = functools.partial(_unread_from_start, rig, plan, mark, agent)
         evidence = capture_or_blame(phone, functools.partial(
-            capture_attempt, rig, plan, result.claim, before, mark, held))
+            capture_attempt, rig, plan, result.claim, before, mark, held), from_start)
         if unlocked:
             evidence = replace(evidence, flags=evidence.flags | {"unlocked"})
         if evidence.foreground is not None and evidence.foreground.bundle_id != SPRINGBOARD:
@@ -216,7 +228,11 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
             enter_phase(rig, plan, "check")
         if not broke and (not evidence.final or not evidence.final.source.complete):
             problem = evidence.final.source.problem if evidence.final else "no page source"
-            blamed = unreadable(phone, verdict, evidence)
+            blamed = unreadable(phone, verdict, evidence, from_start)
+            around = around_bridge(rig, agent, f"the phone sent only cut-off page sources at "
+                                   f"capture ({problem}), and on its home screen too")
+            if blamed is None and around:
+                blamed = verdict.model_copy(update={"passed": False, "overruled": around})
             if blamed is None:
                 raise _Skip(f"the phone sent only cut-off page sources at capture ({problem}), "
                             "and on its home screen too, so the end state cannot be graded (a "
@@ -232,7 +248,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     except UnreadableEndState as exc:  # the phone reads elsewhere: the agent's screen did this
         verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False, results=(),
                           overruled=str(exc))
-    except _Skip as exc:
+    except (_Skip, AppUnreadable) as exc:
         skip_reason = str(exc)
     except (RigDown, *RIG_DOWN, DeviceError) as exc:
         # what the agent did is in the log, even when its turn ended in the rig's fault
@@ -241,10 +257,13 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         acted = result.ran or any(e.phase == "agent" for e in done)
         cause = agent_broke_rig(done) if acted else ""
         down = isinstance(exc, (RigDown, *RIG_DOWN))
-        if cause:  # the agent's own doing: its failure, not a skip
+        # not in the log, but found once an agent that could reach the phone around the bridge
+        # had its turn: its doing too (`runner.around`)
+        blame = f"{cause}, and then {exc}" if cause else around_bridge(rig, agent, exc) if (
+            began) else ""
+        if blame:  # the agent's own doing: its failure, not a skip
             verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False,
-                              results=verdict.results if verdict else (),
-                              overruled=f"{cause}, and then {exc}")
+                              results=verdict.results if verdict else (), overruled=blame)
             rig_down = down and not _recover(rig, plan)
         elif isinstance(exc, DeviceError) and not down:  # WDA refused the harness something
             skip_reason, error_type = f"device error: {exc}", type(exc).__name__
@@ -340,6 +359,20 @@ def _run_agent(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
                                       rig.bridge.agent_cut_off))
     finally:
         rig.bridge.revoke_agent()
+
+
+def _unread_from_start(rig: Rig, plan: AttemptPlan, mark: int, agent: Agent, app: str) -> bool:
+    """Whether `app` could not be read from the attempt's start (`endstate.unread_from_start`),
+    by this attempt's log and what the run's log shows read whole on this phone; read only
+    after a capture failed. Never for an agent that could reach the phone around the bridge:
+    what it did there is in no log."""
+    if reaches_around(rig, agent):
+        return False
+    try:
+        earlier = rig.bridge.writer.verify(plan.run_id, 0).events
+    except AuditWriteError:
+        return False  # nothing shows the app unreadable from the start: the agent's, as before
+    return unread_from_start(app, audit_slice(rig, plan, mark)[0], seen_whole(earlier))
 
 
 def _recover(rig: Rig, plan: AttemptPlan) -> bool:

@@ -78,10 +78,15 @@ def test_an_end_state_cut_off_where_the_phone_reads_whole_elsewhere_is_the_agent
     """A screen only it cannot write out whole (a huge web page; text an old WDA wrote raw) is
     the screen the agent left: were it a skip, an agent could leave one to have any attempt it
     would fail not scored."""
-    sim.set_faults(["truncated-source=com.apple.Preferences"])
     try:
         with open_rig(sim.url, tmp_path, timeout_s=10, effect_timeout_s=0.3) as rig:
-            plan = AttemptPlan("r1", tmp_path / "r1", suite["settings.about.reach"], 1)
+            # the run reads Settings whole first: unreadable later, it is the agent's screen
+            # (`test_runner_around`: an app unreadable from the start is not scored)
+            task = suite["settings.about.reach"]
+            first = AttemptPlan("r1", tmp_path / "r1", task, 1)
+            assert run_attempt(first, rig, make_agent("solution")).row.outcome == "passed"
+            sim.set_faults(["truncated-source=com.apple.Preferences"])
+            plan = AttemptPlan("r1", tmp_path / "r1", task, 2)
             row = run_attempt(plan, rig, make_agent("solution")).row
     finally:
         sim.set_faults([])
@@ -96,10 +101,15 @@ def test_an_end_state_the_phone_cannot_read_where_it_reads_elsewhere_is_the_agen
     capture waits for the phone to answer, tries again, then reads the home screen; whole there,
     the end state was the agent's to leave readable. As a skip, or the rig reported down (which
     stops the run), an agent could leave such a screen to have any attempt not scored."""
-    sim.set_faults(["unreadable=com.apple.Preferences"])
     try:
         with open_rig(sim.url, tmp_path, timeout_s=10, effect_timeout_s=0.3) as rig:
-            plan = AttemptPlan("r1", tmp_path / "r1", suite["settings.about.reach"], 1)
+            # the run reads Settings whole first: unreadable later, it is the agent's screen
+            # (`test_runner_around`: an app unreadable from the start is not scored)
+            task = suite["settings.about.reach"]
+            first = AttemptPlan("r1", tmp_path / "r1", task, 1)
+            assert run_attempt(first, rig, make_agent("solution")).row.outcome == "passed"
+            sim.set_faults(["unreadable=com.apple.Preferences"])
+            plan = AttemptPlan("r1", tmp_path / "r1", task, 2)
             result = run_attempt(plan, rig, make_agent("solution"))
     finally:
         sim.set_faults([])
