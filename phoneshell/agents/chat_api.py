@@ -65,7 +65,15 @@ def _count(env: dict[str, str], name: str, default: int) -> int:
 
 
 class ModelError(Exception):
-    """The endpoint failed to answer (HTTP error, unreachable, not an OpenAI-shaped reply)."""
+    """The endpoint failed to answer (HTTP error, unreachable, not an OpenAI-shaped reply).
+
+    Its message holds what the endpoint sent (an error body, a reason phrase, a bad reply), so
+    it is made storable here, once, for every place it goes (a transcript, a row, a claim): an
+    endpoint that echoes a model's lone surrogate in an error must not break the writing of it.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(storable(message))
 
 
 class ModelTimeout(ModelError):
@@ -89,7 +97,7 @@ class ChatClient:
             try:
                 return self._post(body, timeout_s)
             except urllib.error.HTTPError as exc:
-                detail = _error_text(exc)
+                detail = _error_text(exc, min(timeout_s, deadline - time.monotonic()))
                 if exc.code in UNSEEN_STATUSES:
                     raise ModelUnreachable(f"HTTP {exc.code}: {detail}") from exc
                 if exc.code not in RETRY_STATUSES or attempt == self.settings.retries:
@@ -110,7 +118,7 @@ class ChatClient:
         request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
         try:
             with urllib.request.urlopen(request, timeout=timeout_s) as reply:
-                data = _storable_json(json.loads(_read_whole(reply, url, timeout_s)))
+                data = storable_json(json.loads(_read_whole(reply, url, timeout_s)))
         except urllib.error.HTTPError:
             raise
         except urllib.error.URLError as exc:
@@ -134,46 +142,68 @@ MAX_REPLY_BYTES = 16 << 20
 """The largest reply read from the endpoint: a completion is text, and one of gigabytes would
 take the harness's memory (an in-process agent shares it)."""
 def _read_whole(reply: Any, url: str, timeout_s: float) -> str:
-    """A reply's body, read against one clock for the whole of it (the socket's timeout holds
-    for each read only: a reply sent a byte at a time would outlast any budget) and up to
-    `MAX_REPLY_BYTES`.
+    """A reply's body, read against one clock for the whole of it and up to `MAX_REPLY_BYTES`.
 
     Raises:
         ModelTimeout: the whole body did not come within `timeout_s`.
-        ModelError: it is larger than `MAX_REPLY_BYTES`.
+        ModelError: it is larger than `MAX_REPLY_BYTES`, or shorter than it said.
     """
+    data, short = _read_capped(reply, MAX_REPLY_BYTES, timeout_s)
+    if short == "late":
+        raise ModelTimeout(f"no whole reply from {url} within {timeout_s:.0f}s")
+    if short == "over":
+        raise ModelError(f"bad reply from {url}: over {MAX_REPLY_BYTES >> 20} MiB")
+    missing = getattr(reply, "length", None)  # what its Content-Length promised and never came
+    if missing:
+        raise ModelError(f"bad reply from {url}: cut off, {missing} bytes short")
+    return data.decode("utf-8")
+
+
+def _read_capped(reply: Any, limit: int, timeout_s: float) -> tuple[bytes, str]:
+    """Up to `limit` bytes of a body, read against one clock for the whole of it (the socket's
+    timeout holds for each read only: a body sent a byte at a time would outlast any budget);
+    and why it stopped short: "over" the limit, "late" past the clock, "" when it is whole."""
     deadline = time.monotonic() + timeout_s
     chunks: list[bytes] = []
     size = 0
     while chunk := reply.read1(1 << 16):
-        size += len(chunk)
-        if size > MAX_REPLY_BYTES:
-            raise ModelError(f"bad reply from {url}: over {MAX_REPLY_BYTES >> 20} MiB")
         chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            return b"".join(chunks)[:limit], "over"
         if time.monotonic() > deadline:
-            raise ModelTimeout(f"no whole reply from {url} within {timeout_s:.0f}s")
-    short = getattr(reply, "length", None)  # what its Content-Length promised and never came
-    if short:
-        raise ModelError(f"bad reply from {url}: cut off, {short} bytes short")
-    return b"".join(chunks).decode("utf-8")
+            return b"".join(chunks), "late"
+    return b"".join(chunks), ""
 
 
-def _storable_json(value: object) -> object:
-    """A parsed reply with every string storable (a lone surrogate escaped)."""
+def storable_json(value: object) -> object:
+    """A JSON value with every string storable (a lone surrogate escaped): a parsed reply, a
+    transcript line."""
     if isinstance(value, str):
         return storable(value)
     if isinstance(value, list):
-        return [_storable_json(v) for v in value]
+        return [storable_json(v) for v in value]
     if isinstance(value, dict):
-        return {storable(str(k)): _storable_json(v) for k, v in value.items()}
+        return {storable(str(k)): storable_json(v) for k, v in value.items()}
     return value
 
 
-def _error_text(exc: urllib.error.HTTPError) -> str:
-    try:
-        body = exc.read().decode("utf-8", "replace")
-    except OSError:
+MAX_ERROR_BYTES = 64 << 10
+"""The most of an error body read: 300 characters of it are kept."""
+
+
+def _error_text(exc: urllib.error.HTTPError, timeout_s: float) -> str:
+    """What an error answer says (its `error.message`, else its body), from at most
+    `MAX_ERROR_BYTES` of it read within `timeout_s`: an endless or trickled error body must
+    not hold the attempt past its clock, nor take the harness's memory. Made storable with the
+    rest of the message (`ModelError`)."""
+    if exc.fp is None:
         return str(exc.reason)
+    try:
+        data, _ = _read_capped(exc.fp, MAX_ERROR_BYTES, max(timeout_s, 0.0))
+    except (OSError, http.client.HTTPException):  # stalled, reset or cut off: no body
+        return str(exc.reason)
+    body = data.decode("utf-8", "replace")
     try:
         error = json.loads(body).get("error")
         if isinstance(error, dict) and error.get("message"):

@@ -23,7 +23,11 @@ model (`ModelUnreachable`): no connection could be made to the endpoint (refused
 TLS, no connection within the clock), or it refused the request as HTTP 401, 403 or 404 (a key,
 an account or a model name that is wrong). Every other failure after the request was sent
 (a 400, a 429 or 5xx left after the retries, a reply cut off or not OpenAI-shaped) is the
-attempt's failure, scored. The transcript goes to `transcript.jsonl` in the attempt folder.
+attempt's failure, scored; so is the harness failing to keep what the endpoint sent (its
+transcript line), once the endpoint answered: a fault a reply could set off is never a skip.
+Every string from the endpoint, error bodies too, is made storable where it comes in
+(chat_api), and a transcript line is made so again before it is written. The transcript goes to
+`transcript.jsonl` in the attempt folder.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from phoneshell.agents.chat_api import (
     ModelTimeout,
     ModelUnreachable,
     OpenAISettings,
+    storable_json,
 )
 from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools
 from phoneshell.errors import RIG_DOWN, RunError
@@ -68,12 +73,13 @@ class Transcript:
         """Characters written so far: the conversation's size, its screenshots aside."""
 
     def write(self, record: dict[str, object]) -> None:
-        """Append one line."""
+        """Append one line; its text is made storable first, so no text can stop the writing
+        of it (a lone surrogate, from the endpoint or the phone, is kept as its escape)."""
+        line = storable_json(_without_images({"t": round(time.time(), 3), **record}))
+        text = json.dumps(line, ensure_ascii=False) + "\n"
         with self.path.open("a", encoding="utf-8") as out:
-            line = {"t": round(time.time(), 3), **record}
-            text = json.dumps(_without_images(line), ensure_ascii=False) + "\n"
             out.write(text)
-            self.written += len(text)
+        self.written += len(text)
 
 
 def _without_images(value: object) -> object:
@@ -125,6 +131,9 @@ class _Conversation:
     messages: list[Message]
     answered: bool = False
     """The model replied at least once (after that, an API error is the attempt's failure)."""
+    reached: bool = False
+    """The endpoint answered a request, with a reply or an error of its own (anything but
+    `ModelUnreachable`): from then on, whatever stops the loop is the attempt's failure."""
     talk_turns: int = 0
     """Replies without a tool call (each counts as a turn)."""
     cut_off: Callable[[], str] = lambda: ""
@@ -154,6 +163,23 @@ class _Conversation:
                f"({self.transcript.written:,} characters, screenshots aside)")
         return self.end(Claim(status="failed", summary=f"stopped: {why}"), error=why)
 
+    def unrecorded(self, exc: Exception) -> AgentResult:
+        """End as failed when the harness could not keep what the endpoint sent (the transcript
+        would not take a line: a full disk, a file gone), with the harness error as the reason
+        and its traceback kept where it can be. Not a skip: a fault a reply can set off would
+        then be a way to have a hard task not scored."""
+        try:
+            with (self.transcript.path.parent / "traceback.txt").open("a") as out:
+                out.write(traceback.format_exc())
+            kept = "see traceback.txt"
+        except OSError as also:
+            kept = f"its traceback could not be kept either ({type(also).__name__})"
+        why = (f"harness error ({type(exc).__name__}) keeping the model's turn: "
+               f"{storable(str(exc))[:300]}; {kept}")
+        return AgentResult(ran=True, claim=Claim(status="failed", summary=why),
+                           turns=self.tools.turns + self.talk_turns, error=why,
+                           error_type=type(exc).__name__)
+
     def out_of_time(self) -> AgentResult:
         """End on the wall clock: the attempt cannot pass."""
         return self.end(self.tools.claim, timed_out=True,
@@ -181,7 +207,14 @@ class OpenAIAgent:
             f"{context.timeout_s:.0f} seconds.")})
         chat.add(_user_turn(f"{context.instruction}\n\n{first.text}", first.screenshot_png))
         while True:
-            ended = self._turn(chat, context.max_steps)
+            try:
+                ended = self._turn(chat, context.max_steps)
+            except RIG_DOWN:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the harness's failure to record, scored
+                if not chat.reached:  # nothing of the endpoint's yet: the runner says never ran
+                    raise
+                return chat.unrecorded(exc)
             if ended is not None:
                 return ended
 
@@ -195,6 +228,7 @@ class OpenAIAgent:
         try:  # the model may think as long as the clock lets it, its first reply too
             reply = self.client.complete(body, remaining, chat.deadline)
         except ModelError as exc:
+            chat.reached = chat.reached or not isinstance(exc, ModelUnreachable)
             chat.transcript.write({"error": str(exc)})
             if isinstance(exc, ModelUnreachable) and not chat.answered:  # no model saw it
                 return AgentResult(ran=False, error=f"the model API at "
@@ -203,7 +237,7 @@ class OpenAIAgent:
                 return chat.out_of_time()
             return chat.end(Claim(status="failed", summary=f"model API error: {exc}"),
                             error=f"model API error: {exc}")
-        chat.answered = True
+        chat.answered = chat.reached = True
         if time.monotonic() >= chat.deadline:  # what it said came after its time was up
             return chat.out_of_time()
         try:

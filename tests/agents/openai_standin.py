@@ -31,6 +31,11 @@ The model name picks a behaviour:
                           wheel of several (gesture_scripts.py)
     stand-in-overdone     follow the script to its last move, then send OVERDONE malformed
                           dones in one reply, then a valid done
+    stand-in-400-surrogate  answer every request with 400, its message holding a lone surrogate
+    stand-in-500-surrogate  (as servers echo a model's malformed output), or 500 after retries
+    stand-in-error-trickle  answer with 400, its error body sent a byte every TRICKLE_S
+
+`before_answer`, when set, runs before each answer (a test spoils the attempt folder there).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ import json
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from typing import Any
 
 from agents.gesture_scripts import policy_for
@@ -101,6 +107,7 @@ class StandIn:
 
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
+        self.before_answer: Callable[[], None] | None = None
         self.lock = threading.Lock()
         stand_in = self
 
@@ -112,7 +119,7 @@ class StandIn:
                 if broken is not None:  # a reply no client can read as one
                     with stand_in.lock:
                         stand_in.requests.append(body)
-                    if body.get("model") == "stand-in-trickle":
+                    if body.get("model") in ("stand-in-trickle", "stand-in-error-trickle"):
                         head, rest = broken.split(b"\r\n\r\n", 1)
                         self.wfile.write(head + b"\r\n\r\n")
                         for byte in rest:  # one at a time, as slowly as it likes
@@ -156,10 +163,13 @@ class StandIn:
         """The raw bytes of a broken reply, for the models that send one after their first."""
         model = body.get("model")
         if model not in ("stand-in-cut", "stand-in-garbled", "stand-in-trickle",
-                         "stand-in-huge"):
+                         "stand-in-huge", "stand-in-error-trickle"):
             return None
         with self.lock:
             served = sum(1 for r in self.requests if r.get("model") == model)
+        if model == "stand-in-error-trickle":  # from the first request
+            data = json.dumps(error("x" * 2000, "invalid_request_error")).encode()
+            return b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n\r\n" + data
         if served < 1:
             return None
         if model == "stand-in-cut":
@@ -186,6 +196,12 @@ class StandIn:
         except (BadRequest, KeyError, ValueError, RecursionError) as exc:
             return 400, error(str(exc), "invalid_request_error"), {}
         model = body["model"]
+        if self.before_answer is not None:
+            self.before_answer()
+        if model in ("stand-in-400-surrogate", "stand-in-500-surrogate"):
+            status = int(model[len("stand-in-"):][:3])
+            return status, error("invalid tool call: \ud800 in the arguments",
+                                 "invalid_request_error"), {"Retry-After": "0"}
         if model == "stand-in-429":
             return 429, error("Rate limit reached for requests", "rate_limit_error"), {
                 "Retry-After": "0"}

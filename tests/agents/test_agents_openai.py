@@ -207,6 +207,43 @@ def test_a_claim_with_a_lone_surrogate_is_kept_escaped(tmp_path: Path,
     assert ended["end"]["claim"]["summary"] == "ok \\ud800"
 
 
+@pytest.mark.parametrize("status", [400, 500])
+def test_an_error_message_with_a_lone_surrogate_is_scored_not_skipped(
+        status: int, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Red team 73: servers echo a model's malformed output in their errors ("invalid tool
+    call: ..."); a lone surrogate there broke the transcript's writing, which read as "the agent
+    never ran", and a hard task went unscored at the endpoint's will."""
+    row = attempt(tmp_path, suite["settings.about.reach"], f"openai:stand-in-{status}-surrogate")
+    assert row.outcome == "failed" and not row.skipped, row.skip_reason
+    assert row.error == (f"model API error: HTTP {status}: invalid tool call: \\ud800 in the "
+                         "arguments"), row.error
+    folder = tmp_path / "R" / "attempts" / "settings.about.reach" / "1"
+    said = [json.loads(line) for line in (folder / "transcript.jsonl").read_text().splitlines()]
+    assert said[-2]["error"].endswith("\\ud800 in the arguments") and "end" in said[-1]
+
+
+def test_a_transcript_that_cannot_be_kept_after_an_answer_is_a_failure(
+        endpoint: StandIn, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """The harness's own record-keeping failing once the endpoint answered is never "never ran":
+    a fault a reply could set off would be a skip at the endpoint's will. It fails, saying so."""
+    def spoil() -> None:  # the transcript's file gone, a folder in its place
+        for path in tmp_path.rglob("transcript.jsonl"):
+            path.unlink()
+            path.mkdir()
+
+    endpoint.before_answer = spoil
+    try:
+        row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in")
+    finally:
+        endpoint.before_answer = None
+    assert row.outcome == "failed" and not row.skipped, row.skip_reason
+    assert row.error.startswith("harness error (IsADirectoryError) keeping the model's turn: "
+                                ), row.error
+    assert row.error_type == "IsADirectoryError"
+    folder = tmp_path / "R" / "attempts" / "settings.about.reach" / "1"
+    assert "IsADirectoryError" in (folder / "traceback.txt").read_text()
+
+
 def test_an_api_error_mid_run_is_a_failed_claim(tmp_path: Path, suite: dict[str, Task]) -> None:
     row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in-500-later")
     assert row.outcome == "failed" and not row.skipped
@@ -225,13 +262,15 @@ def test_a_reply_cut_off_or_garbled_after_acting_is_a_failure(
     assert row.claim is not None and row.claim.status == "failed"
 
 
+@pytest.mark.parametrize("model", ["stand-in-trickle", "stand-in-error-trickle"])
 def test_a_reply_sent_a_byte_at_a_time_ends_on_the_turns_clock(
-        endpoint: StandIn, tmp_path: Path, suite: dict[str, Task]) -> None:
-    """The socket's timeout holds for each read: a reply trickled in outlasted any budget."""
+        model: str, endpoint: StandIn, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """The socket's timeout holds for each read: a reply trickled in outlasted any budget, and
+    an error's body held the attempt as long as the endpoint liked (it is read as a reply is)."""
     task = replace(suite["settings.about.reach"], timeout_seconds=3.0)
     started = time.monotonic()
     try:
-        row = attempt(tmp_path, task, "openai:stand-in-trickle")
+        row = attempt(tmp_path, task, f"openai:{model}")
     finally:
         endpoint.slow.set()  # the trickle stops
         endpoint.slow.clear()
