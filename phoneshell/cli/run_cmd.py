@@ -19,7 +19,7 @@ from phoneshell.cli.options import (
 )
 from phoneshell.runner import RunOptions, run_suite
 from phoneshell.runner.folder import load_manifest
-from phoneshell.runner.lines import summary_document, summary_lines
+from phoneshell.runner.lines import resume_command, summary_document, summary_lines
 from phoneshell.runner.resume import refuse_contradictions
 from phoneshell.tasks import PATHS_HELP, default_task_paths
 
@@ -107,6 +107,10 @@ def run_run(args: argparse.Namespace) -> int:
         print(f"this run's agents ran UNCONFINED ({unconfined}): they could rewrite its folder, "
               "run.json and the signing key during the run and after it; its folder is not "
               "tamper-proof, whatever a report of it says", file=sys.stderr if as_json else None)
-    if summary.stopped:
+    if summary.stopped:  # a phone went down: said as every stop is, with the way on
+        print(f"error: run {summary.run_id} stopped early: {summary.stopped}", file=sys.stderr)
+        print("hint: `phoneshell doctor --device ...` checks the chain to the phone; then "
+              f"continue it: {resume_command(options.runs_dir, summary.run_id)}",
+              file=sys.stderr)
         return 2
     return 0 if summary.all_passed else 1

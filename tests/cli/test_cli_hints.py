@@ -118,3 +118,27 @@ def test_a_run_into_a_read_only_runs_folder_names_it_and_is_no_bug(disk: Path) -
     error, hint = said(done)
     assert f"{disk / 'R'}: Read-only file system" in error, error
     assert f"give --runs a folder this user can write (not {disk})" in hint, hint
+
+
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
+def test_a_run_whose_phone_went_down_says_so_and_how_to_go_on(tmp_path: Path) -> None:
+    mark = tmp_path / "agent-started"
+    sim = phoneshell("sim", "--port", "0")
+    try:
+        assert sim.stdout is not None
+        url = sim.stdout.readline().split(" at ")[1].split(";")[0]
+        run = phoneshell("run", *SWAP_TASKS[:2], "--device", url, "--runs", str(tmp_path),
+                         "--run-id", "R", "--sandbox", "none",
+                         "--agent", f"command:sh -c 'touch {mark}; sleep 5'")
+        deadline = time.monotonic() + 60
+        while not mark.exists():  # the phone goes down during the first agent's turn
+            assert time.monotonic() < deadline and run.poll() is None, run.communicate()
+            time.sleep(0.05)
+    finally:
+        sim.kill()
+        sim.communicate(timeout=30)
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 2, (out, err)
+    error, hint = said(subprocess.CompletedProcess([], 2, out, err))
+    assert error.startswith("error: run R stopped early: ") and "rig down" in error, error
+    assert f"phoneshell run --resume R --runs {tmp_path}" in hint and "doctor" in hint, hint
