@@ -59,6 +59,10 @@ def compose(text: str, path: str) -> tuple[Node | None, list[Problem]]:
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = " ".join(filter(None, [exc.context, exc.problem]))
         return None, [Problem(path, line, col, f"not valid YAML: {problem}")]
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses: no mark, a position
+        line = text.count("\n", 0, exc.position) + 1
+        col = exc.position - text.rfind("\n", 0, exc.position)
+        return None, [Problem(path, line, col, f"not valid YAML: {exc}")]
     except yaml.YAMLError as exc:
         return None, [Problem(path, 1, 1, f"not valid YAML: {exc}")]
     if root is None:

@@ -93,6 +93,8 @@ MALFORMED = [
     # (name, file text, expected "line:col: error: message" fragment)
     ("not yaml", "id: a\nname: [unclosed\n", "3:1: error: not valid YAML"),
     ("empty file", "", "1:1: error: the file is empty"),
+    ("a NUL byte", "id: a\nname: b\ninstruction: c\x00d\n",
+     "3:15: error: not valid YAML: unacceptable character #x0000"),
     ("a list", "- id: a\n", "1:1: error: a task file should be a mapping"),
     ("unknown key", GOOD.replace("instruction:", "instructions:"),
      "4:1: error: unknown key 'instructions' in a task file; did you mean 'instruction'?"),
