@@ -23,13 +23,13 @@ from phoneshell.judges.base import (
            Reply,
            Shown,
            make_judge,
-           read_answer,
 )
 from phoneshell.judges.judgeset import JudgeSet, Sources, build_judgeset, open_judgeset, read_labels
 from phoneshell.judges.population import Population, read_population
 from phoneshell.judges.run import Judged, judge_set, read_answers
 from phoneshell.judges.score import score, spearman
 from phoneshell.judges.sources import JudgeError
+from phoneshell.judges.verdict import read_answer
 
 __all__ = ["JUDGES", "Judge", "JudgeError", "JudgeOptions", "JudgeSet", "Judged", "Population",
            "Reply", "Shown", "Sources", "build_judgeset", "judge_set", "make_judge",

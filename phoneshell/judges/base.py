@@ -2,14 +2,11 @@
 
 One registry: `--judge NAME:ARG` picks a judge (`openai:MODEL`, the built-in baseline over an
 OpenAI-compatible endpoint; `command:CMD`, any program). Every judge answers text; `read_answer`
-reads a verdict from it the same way for all, strictly: a JSON object whose `success` is a JSON
-boolean, or the answer is invalid and counts as wrong.
+reads a verdict from it the same way for all (verdict.py).
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,57 +102,3 @@ def make_judge(spec: str, options: JudgeOptions) -> Judge:
     """Build the judge named by `--judge` (`openai:MODEL`, `command:CMD`)."""
     name, _, arg = spec.partition(":")
     return JUDGES.lookup(name)(arg, options)
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """A verdict read from a judge's text, or why it is not one."""
-
-    success: bool | None
-    reasoning: str = ""
-    confidence: str | None = None
-    mistake_type: str | None = None
-    problem: str = ""
-    """Why the answer is invalid ("" when it is a verdict)."""
-
-
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
-
-
-def _json_object(text: str) -> dict[str, object] | None:
-    """The answer's JSON object: the whole text, a fenced block, the last line that is one,
-    or the span from the first `{` to the last `}`."""
-    candidates = [text.strip(), *(m.strip() for m in _FENCE.findall(text))]
-    candidates += [line.strip() for line in reversed(text.splitlines())]
-    if "{" in text and "}" in text:
-        candidates.append(text[text.index("{"):text.rindex("}") + 1])
-    for candidate in candidates:
-        if not candidate.startswith("{"):
-            continue
-        try:
-            found = json.loads(candidate)
-        except ValueError:
-            continue
-        if isinstance(found, dict):
-            return found
-    return None
-
-
-def read_answer(text: str) -> Verdict:
-    """Read a verdict strictly: `success` must be a JSON boolean (not "true", 1 or null)."""
-    data = _json_object(text)
-    if data is None:
-        return Verdict(None, problem="the answer holds no JSON object")
-    success = data.get("success")
-    if not isinstance(success, bool):
-        return Verdict(None, problem=f"success is not a JSON boolean (got {success!r})"[:200])
-    reasoning = data.get("reasoning", "")
-    confidence = data.get("confidence")
-    mistake = data.get("mistake_type")
-    if isinstance(mistake, str) and mistake.endswith("Instructions"):
-        mistake = mistake[:-1]  # AgentHorizon's label files use the plural
-    return Verdict(
-        success, reasoning if isinstance(reasoning, str) else json.dumps(reasoning),
-        confidence if isinstance(confidence, str) and confidence in CONFIDENCES else None,
-        mistake if isinstance(mistake, str) and mistake in MISTAKE_TYPES and not success
-        else None)

@@ -19,19 +19,21 @@ from pathlib import Path
 
 from phoneshell import __version__
 from phoneshell.grader import git_commit
-from phoneshell.judges.base import Judge, JudgeOptions, Reply, Shown, read_answer
+from phoneshell.judges.base import Judge, JudgeOptions, Reply, Shown
 from phoneshell.judges.hidden import kept_from_judges
 from phoneshell.judges.judgeset import JudgeSet
 from phoneshell.judges.sources import JudgeError
 from phoneshell.records import (
     AnswerStatus,
     JudgeAnswer,
+    JudgeItem,
     JudgeRun,
     RecordError,
     read_record,
     write_record,
     write_text_atomic,
 )
+from phoneshell.judges.verdict import agent_texts, read_answer
 from phoneshell.runner.run import Progress
 
 RUN = "judge.json"
@@ -105,18 +107,19 @@ def read_answers(out: Path, ids: tuple[str, ...]) -> dict[str, JudgeAnswer]:
     return found
 
 
-def answer_of(item_id: str, judge: Judge, reply: Reply) -> JudgeAnswer:
-    """The answer record of one reply."""
+def answer_of(item: JudgeItem, judge: Judge, reply: Reply) -> JudgeAnswer:
+    """The answer record of one reply to `item` (a verdict the agent wrote into it and the
+    judge only quotes is not the judge's: verdict.py)."""
     status: AnswerStatus = "error"
     verdict, success, problem = None, None, reply.error
     if not reply.error:
-        verdict = read_answer(reply.text)
+        verdict = read_answer(reply.text, agent_texts(item))
         success, problem = verdict.success, verdict.problem
         status = "invalid" if success is None else "ok"
     return JudgeAnswer(
         success=success, reasoning=verdict.reasoning if verdict else "",
         confidence=verdict.confidence if verdict else None,
-        mistake_type=verdict.mistake_type if verdict else None, trajectory_id=item_id,
+        mistake_type=verdict.mistake_type if verdict else None, trajectory_id=item.id,
         status=status, problem=problem, raw=reply.text, judge=judge.name,
         seconds=round(reply.seconds, 3), frames_shown=reply.frames_shown,
         tokens_in=reply.tokens_in, tokens_out=reply.tokens_out)
@@ -149,7 +152,7 @@ def judge_set(judgeset: JudgeSet, judge: Judge, out: Path, options: JudgeOptions
     for n, item_id in enumerate(todo, start=len(ids) - len(todo) + 1):
         shown = Shown(judgeset.item(item_id), judgeset.item_dir(item_id), options)
         reply = judge.judge(shown)
-        answer = answer_of(item_id, judge, reply)
+        answer = answer_of(shown.item, judge, reply)
         write_text_atomic(out / RAW / f"{item_id}.json",
                           json.dumps(reply.raw, ensure_ascii=False) + "\n")
         write_record(out / RESULTS / f"{item_id}.json", answer)
