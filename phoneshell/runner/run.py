@@ -69,6 +69,7 @@ from phoneshell.runner.stop import stopped_line
 from phoneshell.seal import Sealer, load_key, refuse_stale
 from phoneshell.tasks import Task
 from phoneshell.untrusted import visible
+from phoneshell.xcui import SPRINGBOARD
 
 Progress = Callable[[str], None]
 
@@ -268,7 +269,14 @@ def preflight(rig: Rig, run_id: str) -> None:
         try:
             rig.phone.require_unlocked()
             rig.seen.unlocked = True
-            probe = probe_input(rig.phone, timeout_s=rig.phone.effect_timeout_s)
+            with rig.phone.keeping_reads():  # the probe's first look reuses this read
+                home = rig.phone.page()
+                if not home.complete and home.bundle_id in (SPRINGBOARD, ""):
+                    # every attempt would be skipped for it: the rig, said before any
+                    raise RigDown(f"WDA sends the home screen's page source cut off "
+                                  f"({home.problem}): nothing on this phone could be graded",
+                                  hint="`phoneshell doctor` checks the chain; restart WDA")
+                probe = probe_input(rig.phone, timeout_s=rig.phone.effect_timeout_s)
         except DeviceError as exc:
             raise RigDown(exc.message, hint=exc.hint) from exc
     if not probe.reached:

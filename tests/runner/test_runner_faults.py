@@ -60,16 +60,23 @@ def test_a_slow_phone_is_only_slow(sim: SimServer, tmp_path: Path,
     assert [r.row.outcome for r in done] == ["passed"] * len(TASKS)
 
 
-def test_a_run_on_a_locked_phone_does_not_start(tmp_path: Path) -> None:
+@pytest.mark.parametrize("fault, said", [
+    ("locked", "is locked"),
+    # every attempt would be skipped for it, after a confusing word on the owner's notes
+    ("truncated-source", "WDA sends the home screen's page source cut off"),
+])
+def test_a_run_on_a_phone_that_cannot_be_graded_does_not_start(tmp_path: Path, fault: str,
+                                                                said: str) -> None:
     env = {**os.environ, "PYTHONWARNINGS": "error",
            "PHONESHELL_LOCK_DIR": str(tmp_path / "locks")}
-    with SimServer(faults=["locked"]) as sim:
+    with SimServer(faults=[fault]) as sim:
         done = subprocess.run(
             [sys.executable, "-m", "phoneshell", "run", "environments", "--task",
              "settings.about.reach", "--device", sim.url, "--runs", str(tmp_path), "--run-id",
              "R"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     assert done.returncode == 2
-    assert "error: run R did not start: phone-1:" in done.stderr and "is locked" in done.stderr
+    assert "error: run R did not start: phone-1:" in done.stderr and said in done.stderr, \
+        done.stderr
     assert not (tmp_path / "R" / "results.jsonl").exists()
 
 
