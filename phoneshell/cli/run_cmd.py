@@ -109,8 +109,8 @@ def run_run(args: argparse.Namespace) -> int:
               "tamper-proof, whatever a report of it says", file=sys.stderr if as_json else None)
     if summary.stopped:  # a phone went down: said as every stop is, with the way on
         print(f"error: run {summary.run_id} stopped early: {summary.stopped}", file=sys.stderr)
-        print("hint: `phoneshell doctor --device ...` checks the chain to the phone; then "
-              f"continue it: {resume_command(options.runs_dir, summary.run_id)}",
-              file=sys.stderr)
+        print(f"hint: continue it once what stopped it is mended: "
+              f"{resume_command(options.runs_dir, summary.run_id)} (`phoneshell doctor "
+              "--device ...` checks the chain to a phone)", file=sys.stderr)
         return 2
     return 0 if summary.all_passed else 1

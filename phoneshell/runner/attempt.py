@@ -94,13 +94,14 @@ def _require_unlocked(phone: Phone) -> None:
 def _check_rig(rig: Rig, plan: AttemptPlan) -> None:
     # A disk short of the harness's room once the run gave back what it keeps of earlier
     # agents (`disk_room`) is not the agent's doing: its turn is not played (it would be
-    # charged for filling it), and the attempt is played again (a run's resume does it; swap
-    # and attack have none: `AttemptPlan.resumable`).
+    # charged for filling it), and, as for a locked phone, the run stops there (every later
+    # attempt would be skipped the same way), to be played again (a run's resume does it;
+    # swap and attack have none: `AttemptPlan.resumable`).
     room = make_room(plan.run_dir, plan.folder, f"{plan.task.id} attempt {plan.attempt}",
                      id(rig))
     if room:
         again = "--resume plays it" if plan.resumable else "play it again"
-        raise _Skip(f"{room}; free some space, then {again}")
+        raise RigDown(f"{room}; free some space, then {again}")
     # The lock is asked only when nothing has shown it unlocked since the last agent's turn
     # (`LastSeen.unlocked`): a real phone charges a request for it, and the harness locks
     # nothing; a setup that fails asks it then (`_prepare`).

@@ -73,15 +73,22 @@ def test_an_agent_that_fills_the_disk_fails_each_attempt_and_the_run_goes_on(
     assert "2 scored" in report.stdout, report.stdout + report.stderr
 
 
-def test_a_disk_short_before_the_agents_turn_skips_the_attempt_naming_it(
+def test_a_disk_short_before_the_agents_turn_stops_the_run_naming_it(
         disk: Path, filler: str) -> None:
+    """Not scored, and the run stops there with the way on: every later attempt would be
+    skipped the same way (a run of 80 printed 80 skips)."""
     ballast(disk, bounds.HARNESS_ROOM_BYTES - (8 << 20))
-    done = run_cli("run", TASK, "--agent", filler, "--runs", str(disk), "--run-id", "R")
-    assert "Traceback" not in done.stderr, done.stderr
+    done = run_cli("run", TASK, "--agent", filler, "--runs", str(disk), "--run-id", "R",
+                   "--repeat", "3")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     (row,) = rows(disk / "R")
     assert row["outcome"] == "skipped", row  # not scored: the disk's fault, not the agent's
     assert str(disk / "R") in str(row["skip_reason"]) and "not the agent's doing" in str(
         row["skip_reason"])
+    error, hint = (next(x for x in done.stderr.splitlines() if x.startswith(p))
+                   for p in ("error:", "hint:"))
+    assert "stopped early" in error and "free some space" in error, error
+    assert f"phoneshell run --resume R --runs {disk}" in hint, hint
     assert not (disk / "R" / "attempts" / "calculator.arithmetic" / "1" / "agent" / "fill"
                 ).exists()
 
