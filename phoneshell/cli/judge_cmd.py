@@ -120,8 +120,11 @@ def manifest_lines(manifest: JudgeSetManifest, out: Path) -> list[str]:
         lines.append(f"  {manifest.scored_attempts} scored attempt(s) of the runs, each judged "
                      f"through its item or the one it duplicates ({out / ATTEMPTS})")
     if manifest.duplicates:
-        lines.append(f"  {manifest.duplicates} duplicate(s) left out (same instruction, actions "
-                     "and claim as an earlier item)")
+        lines.append(f"  {manifest.duplicates} duplicate(s) left out (same instruction, actions, "
+                     "claim and label as an earlier item)")
+    if manifest.both_ways:
+        lines.append(f"  {manifest.both_ways} trajectory(ies) the phone graded both ways, each "
+                     "two items (one positive, one negative): a judge answering both alike is right on one")
     reasons = Counter(e.reason.split(":")[0] for e in manifest.excluded)
     lines += [f"  left out ({n}): {reason}" for reason, n in reasons.most_common()]
     lines.append(f"labels (never shown to a judge): {out / 'labels.jsonl'}")

@@ -261,9 +261,10 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
                    progress: Progress = lambda line: None) -> JudgeSetManifest:
     """Build the judgeset in `out` (an empty folder, or an earlier judgeset, replaced).
 
-    An item whose instruction, actions and claim an earlier one already has is left out (a
-    null run and the attack's null finish are the same trajectory), and counted; a run's
-    attempt it stood for is judged through the earlier item (attempts.jsonl).
+    An item whose instruction, actions, claim and label an earlier one already has is left
+    out (a null run and the attack's null finish are the same trajectory), and counted; a run's
+    attempt it stood for is judged through the earlier item (attempts.jsonl). The same
+    trajectory with the other label is an item of its own, counted in `both_ways`.
     """
     found, tasks = gather(sources)
     for line in found.warnings:
@@ -271,7 +272,9 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
     redact = redactor([t.id for t in tasks] + [d.task_id for d in found.drafts]
                       + [d.trajectory_task for d in found.drafts])
     _prepare(out)
-    frames, seen = _Frames(), dict[str, str]()  # content key -> the item showing it
+    # (content key, label) -> the item showing it: a trajectory the phone graded both ways
+    # (one attempt out of time, one not) is two items, or one label would vanish into the other
+    frames, seen = _Frames(), dict[tuple[str, str], str]()
     labels: list[LabelRow] = []
     made: dict[int, Made] = {}  # draft index -> its item (or the one standing for it), or why none
     duplicates = 0
@@ -286,7 +289,7 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
             found.excluded.append(Excluded(origin=draft.origin, what=str(draft.evidence),
                                            reason=why))
             continue
-        key = content_key(one.item)
+        key = (content_key(one.item), one.label.label)
         if key in seen:
             duplicates += 1
             made[n] = (seen[key], True)
@@ -315,6 +318,7 @@ def build_judgeset(out: Path, sources: Sources, frame_px: int = DEFAULT_LONG_EDG
                                 unverified=found.unverified.get(p, ()))
                       for p, o in origins.items()),
         excluded=tuple(found.excluded), duplicates=duplicates,
+        both_ways=len(seen) - len({content for content, _ in seen}),
         without_step_frames=sum(not r.step_frames for r in labels),
         unverified=sum(r.unverified for r in labels), scored_attempts=len(attempts))
     write_record(out / MANIFEST, manifest)

@@ -196,7 +196,11 @@ class JudgeSetManifest(Record):
     excluded: tuple[Excluded, ...] = ()
     """What was left out, and why."""
     duplicates: int = 0
-    """Items left out because an earlier source gave the same instruction, actions and claim."""
+    """Items left out because an earlier source gave the same instruction, actions, claim and
+    label."""
+    both_ways: int = 0
+    """Trajectories (instruction, actions and claim) the phone graded both ways, each kept as
+    two items, one per label: what decided it (time, turns, a draw) is not what a judge sees."""
     without_step_frames: int = 0
     """Items whose trajectory has only its start and end screens (captured without
     `--trajectory`)."""
