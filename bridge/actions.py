@@ -45,7 +45,7 @@ from bridge.sessions import check_launch_extras, session_action, settings_action
 from phoneshell.keyboard_dismiss import DISMISS_VIA
 from phoneshell.presses import TAPS_GESTURE
 from phoneshell.records import ActionKind
-from phoneshell.wda_routes import NOTIFICATION_WAIT_S, is_input, match_parts
+from phoneshell.wda_routes import NOTIFICATION_WAIT_S, is_input, match_parts, pressed_button
 from phoneshell.xcui import HOME_BUTTON_HID, SIDE_BUTTON_HID
 
 
@@ -174,8 +174,10 @@ sends it), and the side button, which the recorder then refuses with its own rea
 def _press(button: str | None = None) -> Handler:
     def handle(b: Body, _: tuple[str, ...]) -> Classified:
         name = button or b.text("name") or ""
-        if button is None and name != "home":  # WDA's pressButton: home, volume, action...
-            raise Refused(f"pressing {name[:40]!r}: {LASTING_BUTTONS}")
+        if button is None:  # WDA's pressButton: home, volume, action..., named in any case
+            if pressed_button(name) != "home":
+                raise Refused(f"pressing {name[:40]!r}: {LASTING_BUTTONS}")
+            name = "home"  # logged as the button the phone pressed ("Home" presses it too)
         return Classified("press", _params(button=name, duration=b.num("duration")))
     return handle
 

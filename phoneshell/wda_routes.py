@@ -95,6 +95,17 @@ NOTIFICATION_WAIT_S = 60
 """How long `/wda/expectNotification` waits on WDA's main thread when its body names no
 `timeout` (FBCustomCommands)."""
 
+PRESS_BUTTONS = {"home": "home", "volumeup": "volumeUp", "volumedown": "volumeDown"}
+"""The buttons `/wda/pressButton` presses, by the name lower-cased: WDA compares the name it is
+given lower-cased (XCUIDevice+FBHelpers `fb_pressButton:error:`), so "Home" presses home."""
+
+
+def pressed_button(name: str) -> str | None:
+    """The button WDA's `/wda/pressButton` presses for `name` ("home", "volumeUp",
+    "volumeDown"), or None for a name it refuses."""
+    return PRESS_BUTTONS.get(name.lower())
+
+
 DEVICE_STATES = {"/orientation": "orientation", "/rotation": "orientation",
                  "/wda/device/appearance": "appearance", "/wda/simulatedLocation": "location"}
 """The routes that change the phone's own state rather than an app's, by the state they change:

@@ -19,7 +19,7 @@ from phoneshell.sim.phone import ORIENTATIONS, PASTEBOARD
 from phoneshell.sim.source import to_accessible_json, to_description, to_json, xml
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Request, Route, WdaError, finite
-from phoneshell.wda_routes import NOTIFICATION_WAIT_S
+from phoneshell.wda_routes import NOTIFICATION_WAIT_S, pressed_button
 from phoneshell.xcui import SIDE_BUTTON_HID
 
 if TYPE_CHECKING:
@@ -48,9 +48,11 @@ def home(ep: Endpoints, req: Request) -> JSON:
 
 
 def press_button(ep: Endpoints, req: Request) -> JSON:
-    """`/wda/pressButton` {"name": "home" | "volumeUp" | "volumeDown"}."""
+    """`/wda/pressButton` {"name": "home" | "volumeUp" | "volumeDown"}, in any case, as WDA
+    reads it (`wda_routes.pressed_button`)."""
+    name = req.text("name")
     try:
-        ep.phone.press_button(req.text("name"))
+        ep.phone.press_button(pressed_button(name) or name)
     except ValueError as exc:
         raise WdaError("unknown error", str(exc)) from exc
     return None

@@ -145,7 +145,7 @@ def test_a_button_is_read_as_wda_reads_it_and_the_side_button_is_refused(rig: Ri
     ("/wda/pressButton", {"name": "volumeDown", "duration": 0.1}),
     ("/wda/pressButton", {"name": "action"}),
     ("/wda/pressButton", {"name": "camera"}),
-    ("/wda/pressButton", {"name": "Home"}),  # not a name WDA 16 knows: nothing to log it as
+    ("/wda/pressButton", {"name": "VolumeUp"}),  # WDA reads the name lower-cased
     ("/wda/performIoHidEvent", {"page": 12, "usage": 233, "duration": 0.05}),  # volume up
     ("/wda/performIoHidEvent", {"page": 12, "usage": 226, "duration": 0.05}),  # mute
     ("/wda/performIoHidEvent", {"page": 12, "usage": 111, "duration": 0.05}),  # brightness
@@ -160,3 +160,15 @@ def test_buttons_whose_effect_nothing_reads_or_sets_back_are_refused(
     volume = rig.sim.state()["volume"]
     assert "nothing sets back" in refused_unsent(rig, f"/session/{sid}{route}", body, "R")
     assert rig.sim.state()["volume"] == volume
+
+
+def test_home_named_in_any_case_goes_home_and_is_logged_as_home(rig: Rig) -> None:
+    """WDA looks a button's name up lower-cased (XCUIDevice+FBHelpers `fb_pressButton:error:`):
+    "Home" presses home on a phone, so it does here, logged as the home button; it was refused
+    as a volume or Action button."""
+    rig.bridge.set_context("R", "t", 1, "agent")
+    sid = wda.Client(rig.bridge.url).session(CALCULATOR).session_id
+    status, _ = post(rig, f"/session/{sid}/wda/pressButton", {"name": "HOME"})
+    assert status == 200 and rig.sim.state()["foreground"] == SPRINGBOARD
+    pressed = actions(rig.events("R"))[-1]
+    assert (pressed.kind, pressed.params["button"]) == ("press", "home")

@@ -148,6 +148,12 @@ def test_home_and_press_buttons(sim, client, app, raw):
     assert sim.state()["volume"] == volume - 1
     bad = raw("POST", f"/session/{app.session_id}/wda/pressButton", {"name": "power"})
     assert bad.status == 500 and bad.value["error"] == "unknown error"
+    # WDA looks the name up lower-cased (XCUIDevice+FBHelpers fb_pressButton:error:)
+    raw("POST", f"/session/{app.session_id}/wda/pressButton", {"name": "VOLUMEUP"})
+    assert sim.state()["volume"] == volume
+    app.app_launch(SETTINGS)
+    raw("POST", f"/session/{app.session_id}/wda/pressButton", {"name": "Home"})
+    assert client.app_current()["bundleId"] == SPRINGBOARD
 
 
 def test_buttons_pressed_as_iohid_events(sim, client, app, raw):
