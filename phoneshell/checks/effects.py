@@ -245,10 +245,11 @@ def settings_left(actions: Sequence[Action], events: Iterable[AuditEvent],
     sent a change of; leaving out a value the task's `checks` ask for (`asked_for`: any action
     on it that they name). A value changed and changed back is left out on a witness's word:
     the phone's, read after the attempt (`as_was`: the values, by kind, label and page, the
-    teardown's set-back found at what they were, the owner watch's witness), or else the
-    screen's at capture (`final` shows it back at what it was, on its page; for an option or
-    the appearance: its last tap chose what was chosen before), which sees only what the agent
-    left in sight (`settings_unchanged`'s witness)."""
+    teardown's set-back found at what they were, the owner watch's witness; a state of the
+    phone as ("device", name, "")), or else the screen's at capture (`final` shows it back at
+    what it was, on its page; for an option or the appearance: its last tap chose what was
+    chosen before), which sees only what the agent left in sight (`settings_unchanged`'s
+    witness), and never a state of the phone: without `as_was`, one sent is left changed."""
     checks = tuple(checks)
     # the owner watch reads this after every attempt: each action's setting is read once
     # a tap WDA refused before acting touched nothing (`acted` False); one that may have counts
@@ -259,8 +260,11 @@ def settings_left(actions: Sequence[Action], events: Iterable[AuditEvent],
                for key, (setting, last) in _changed_by_agent(aimed).items()
                if key not in asked and (key not in as_was if as_was is not None
                                         else not _back(setting, last, final))]
+    # a state sent through WDA passes the owner watch only on the phone's word, read after the
+    # attempt (`as_was`): the log says a change was sent, not that WDA made it or it stayed
     return (*changed, *(f"the phone's {state}" for state in changed_device(events)
-                        if state not in HELD))
+                        if state not in HELD and (as_was is None
+                                                  or ("device", state, "") not in as_was)))
 
 
 @check_kind("settings_unchanged", family="effect", params=(), negatable=False,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from phoneshell.device.phone import Phone
@@ -27,13 +28,24 @@ def read_device_state(phone: Phone) -> dict[str, str]:
     cannot tell (an older WDA, a route the phone does not have) is left out, and is then not
     set back."""
     found: dict[str, str] = {}
-    for name, read in (("orientation", _orientation), ("appearance", _appearance),
-                       ("location", _location)):
+    for name in _READERS:
         try:
-            found[name] = read(phone)
+            found[name] = read_state(phone, name)
         except DeviceError:
             continue
     return found
+
+
+def read_state(phone: Phone, name: str) -> str:
+    """What the phone's state `name` is now (one read), as `read_device_state` reads it.
+
+    Raises:
+        DeviceError: WDA cannot tell.
+        ValueError: `name` names none of the states (`wda_routes.DEVICE_STATES`).
+    """
+    if name not in _READERS:
+        raise ValueError(f"no phone state named {name!r}")
+    return _READERS[name](phone)
 
 
 def _orientation(phone: Phone) -> str:
@@ -56,6 +68,10 @@ def _location(phone: Phone) -> str:
     if latitude is None or longitude is None:
         return ""
     return json.dumps({"latitude": latitude, "longitude": longitude})
+
+
+_READERS: dict[str, Callable[[Phone], str]] = {
+    "orientation": _orientation, "appearance": _appearance, "location": _location}
 
 
 def set_device_state(phone: Phone, name: str, value: str) -> bool:

@@ -1,5 +1,6 @@
 """The owner's settings, watched as the owner's collections are (`runner.owner`): what the log
-says the agent changed, unless the teardown's set-back read it on the phone as it was."""
+says the agent changed (a Settings value, or a state of the phone sent through WDA), unless the
+teardown's set-back read it on the phone as it was."""
 
 from __future__ import annotations
 
@@ -23,9 +24,12 @@ def settings_changed(task: Task, evidence: Evidence | None, teardown: Teardown,
     teardown's set-back read it on the phone at what it was (`teardown.as_was`: the phone is
     the witness, whatever the last screen happened to show; Control Center is always closed by
     then, and a switch turned twice may be pages away), or a state of the phone sent through
-    WDA (how it is held is none). One set back, not found or not read fails: the phone did not
-    say it was as it was. A grade that holds `settings_unchanged` said it already; a log that
-    cannot be read shows nothing here (the collections are then all read)."""
+    WDA (light or dark, a simulated location; how it is held is none), unless the set-back read
+    it on the phone as the run found it (`teardown.as_was`: ["device", name, ""]; a change sent
+    to a phone already so, refused, or undone passes, as a switch turned and turned back does).
+    One set back, not found or not read fails: the phone did not say it was as it was. A grade
+    that holds `settings_unchanged` said it already; a log that cannot be read shows nothing
+    here (the collections are then all read)."""
     if verdict is not None and not skip_reason and any(
             r.kind == "settings_unchanged" for r in verdict.results):
         return ""

@@ -2,8 +2,10 @@
 changed (switches, options, sliders, and Control Center's connectivity toggles) and the phone's
 own state it changed through WDA (how the phone is held, light or dark, a simulated location).
 Each is put back to what it was before the attempt touched it (a Settings value, by the log) or
-before the run began (the phone's state, as read then), last changed first, and said for the
-results row (`teardown.switched`)."""
+before the run began (the phone's state, as read then), last changed first, where the phone
+reads it otherwise: one it reads as it was is set nothing, said so, and kept (`as_was`) as the
+phone's word that the agent left it unchanged. Each is said for the results row
+(`teardown.switched`)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import NamedTuple
 
 from phoneshell.changes import Changed
 from phoneshell.device import Phone
-from phoneshell.device.device_state import set_device_state
+from phoneshell.device.device_state import read_state, set_device_state
 from phoneshell.device.settings_values import set_back
 from phoneshell.errors import DeviceError, StepError
 
@@ -27,7 +29,7 @@ SettingKey = tuple[str, str, str]
 
 
 class SetBack(NamedTuple):
-    """What setting back the agent's Settings values came to."""
+    """What setting back the agent's Settings values, or the phone's own states, came to."""
 
     said: list[str]
     """One line for each, for the row (`teardown.switched`)."""
@@ -73,21 +75,34 @@ def shown(name: str, value: str) -> str:
 
 
 def set_back_device(phone: Phone, changed: tuple[str, ...], before: Mapping[str, str],
-                    guarded: Guarded) -> list[str]:
-    """Set back each state of the phone the agent changed to what the run found (`before`);
-    one line for each, saying so where the run could not read it."""
-    said = []
+                    guarded: Guarded) -> SetBack:
+    """Set back each state of the phone the agent sent a change of to what the run found
+    (`before`), where the phone reads it otherwise: each is read first (one read; the log says
+    only that a change was sent, not that WDA made it or that the agent left it so), and one
+    found as it was is set nothing and kept in `as_was` as ("device", name, ""). One line for
+    each, saying so where a state could not be read, before the run or now."""
+    said: list[str] = []
+    as_was: list[SettingKey] = []
     for name in reversed(changed):
         if name not in before:
             said.append(f"{name}: changed by the agent; what it was before the run could not be "
                         "read, so left as the agent left it")
             continue
+        was = shown(name, before[name])
+        now = guarded(f"reading the phone's {name}", functools.partial(read_state, phone, name))
+        if now == before[name]:  # the agent put it back, sent what it was, or WDA refused it
+            as_was.append(("device", name, ""))
+            said.append(f"{name}: found {was} as it was; nothing set back")
+            continue
         done = guarded(f"setting back the phone's {name}",
                        functools.partial(set_device_state, phone, name, before[name]))
-        was = shown(name, before[name])
-        said.append(f"{name}: set back to {was}" if done else
-                    f"{name}: was {was}; could not be set back")
-    return said
+        if now is None:  # unread: set back all the same, and never taken as it was
+            said.append(f"{name}: was {was}; could not be read after the attempt, " +
+                        ("set back" if done else "nor set back"))
+        else:
+            said.append(f"{name}: set back to {was}" if done else
+                        f"{name}: was {was}; could not be set back")
+    return SetBack(said, as_was)
 
 
 class HeldBack:
@@ -102,6 +117,8 @@ class HeldBack:
     def __init__(self, phone: Phone, changed: tuple[str, ...], before: Mapping[str, str]):
         self.phone, self.changed, self.before = phone, changed, before
         self.said: list[str] = []
+        self.as_was: list[SettingKey] = []
+        """Those the phone read as the run found them (`set_back_device`)."""
         self.errors: list[str] = []
         self.done = False
 
@@ -119,4 +136,5 @@ class HeldBack:
                 self.errors.append(str(exc))
                 return None
 
-        self.said = set_back_device(self.phone, self.changed, self.before, guarded or keep)
+        self.said, self.as_was = set_back_device(self.phone, self.changed, self.before,
+                                                 guarded or keep)

@@ -82,4 +82,4 @@ def run_teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
     return Teardown(ok=not errors, error="; ".join(errors),
                     stopped=tuple(step.arg for step in left.running),
                     switched=(*settings.said, *held.said), left=tuple(kept),
-                    as_was=tuple(settings.as_was))
+                    as_was=(*settings.as_was, *held.as_was))

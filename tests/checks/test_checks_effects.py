@@ -10,7 +10,13 @@ from audit_logs import PREFS, SB, act, log, tgt
 
 from phoneshell.audit import AuditEvent, Target, actions
 from phoneshell.checks import Check, Need, grade_check
-from phoneshell.checks.effects import asked_for, not_at_start, starts_at_none, starts_with_some
+from phoneshell.checks.effects import (
+    asked_for,
+    not_at_start,
+    settings_left,
+    starts_at_none,
+    starts_with_some,
+)
 from phoneshell.evidence import Capture, Evidence, ProbeReading
 
 TITLE = "phoneshell benchmark"
@@ -151,6 +157,21 @@ def test_control_center_and_the_phones_own_state_count_as_settings() -> None:
     dark = act(1, "other", PREFS, PREFS, route="/wda/device/appearance")
     passed, detail = unchanged(dark)
     assert not passed and detail == "the agent changed the phone's appearance"
+
+
+def test_the_phones_own_state_passes_the_owner_watch_only_on_the_phones_word() -> None:
+    """The owner watch's witness is the set-back's reading after the attempt (`as_was`): a state
+    sent (light or dark, a simulated location) that the phone read as the run found it is left
+    out, whatever the log says was sent; any other stays changed."""
+    events = [*act(1, "other", PREFS, PREFS, route="/wda/device/appearance"),
+              *act(2, "other", PREFS, PREFS, route="/wda/simulatedLocation")]
+    agent = tuple(a for a in actions(events) if a.phase == "agent")
+    both = ("the phone's appearance", "the phone's location")
+    assert settings_left(agent, events, None, as_was=()) == both
+    assert settings_left(agent, events, None, as_was={("device", "appearance", "")}) == (
+        "the phone's location",)
+    # the Appearance Buttons found as they were say nothing of the state sent through WDA
+    assert settings_left(agent, events, None, as_was={("button", "Appearance", "")}) == both
 
 
 def test_settings_unchanged_fails_closed_on_a_log_that_cannot_show_it() -> None:
