@@ -38,8 +38,8 @@ from phoneshell.runner.run import Progress
 from phoneshell.tasks import Task, TaskSet, load_tasks
 
 __all__ = ["Accuracy", "Judge", "Selection", "SwapResult", "Swapper", "accuracy", "costly",
-           "finish_against", "judge", "merged", "open_swappers", "pair", "play_swaps",
-           "select_pairs", "share_out", "stopped", "with_solutions"]
+           "finish_against", "judge", "merged", "open_swappers", "own_failure", "pair",
+           "play_swaps", "select_pairs", "share_out", "stopped", "with_solutions"]
 """The replaying machinery (`Swapper`, `open_swappers`, `share_out`...) lives in
 `phoneshell.replays`; it is named here too, where the swap test's callers find it."""
 
@@ -150,14 +150,22 @@ def judge(a: Task, b: Task, evidence: Evidence | None, folder: str,
     if evidence is None:
         return SwapResult(implied=a.id, by=b.id, compatible=compatible, accepted=False,
                           by_passed=False, skip_reason=f"not scored: {missing}", evidence=folder)
-    as_b, as_a = grade(b, evidence), grade(a, evidence)
-    if not as_b.passed:
+    as_a, own = grade(a, evidence), own_failure(b, evidence)
+    if own:
         return SwapResult(implied=a.id, by=b.id, compatible=compatible, accepted=as_a.passed,
-                          by_passed=False, skip_reason=f"{b.id}'s finish does not pass {b.id}",
-                          detail=_failed(as_b), evidence=folder)
+                          by_passed=False, skip_reason=own[0], detail=_failed(own[1]),
+                          evidence=folder)
     return SwapResult(implied=a.id, by=b.id, compatible=compatible, accepted=as_a.passed,
                       by_passed=True, detail="" if as_a.passed else _failed(as_a),
                       evidence=folder)
+
+
+def own_failure(b: Task, evidence: Evidence) -> tuple[str, Verdict] | None:
+    """Why B's finish proves nothing graded as another task, and B's verdict: it does not pass
+    B (a stale `solution`, a `--solutions DIR` of another suite version, a draw). None when it
+    passes. The one rule of `swap` and the attack's `swap` family."""
+    verdict = grade(b, evidence)
+    return None if verdict.passed else (f"{b.id}'s finish does not pass {b.id}", verdict)
 
 
 def _failed(verdict: Verdict) -> str:

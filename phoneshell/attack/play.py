@@ -19,11 +19,12 @@ from phoneshell.attack.families import Attack, attacks, claim, reference, step_k
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport, AttackResult
-from phoneshell.replays import Swapper, Unplayed, share_out
+from phoneshell.replays import Judge, Swapper, Unplayed, share_out
 from phoneshell.runner.run import Progress
+from phoneshell.swap import own_failure
 from phoneshell.tasks import Task
 
-__all__ = ["Graded", "not_scored", "play_attacks", "summary_lines"]
+__all__ = ["Graded", "listed", "not_scored", "play_attacks", "summary_lines"]
 
 
 @dataclass(frozen=True)
@@ -100,15 +101,35 @@ def _as_finish(group: Sequence[Attack]) -> Task:
                    compatible_attacks=(), compatible_with=())
 
 
+def _as_sibling(b: Task) -> Judge[Graded]:
+    """Grade B's reference finish as another task, as `phoneshell swap` does: a finish that
+    does not pass B itself proves nothing about the other task's checks (not scored)."""
+    own: dict[str, tuple[str, Verdict] | None] = {}  # by evidence folder: B graded once each
+
+    def judged(a: Task, evidence: Evidence | None, folder: str, missing: Unplayed) -> Graded:
+        if evidence is not None:
+            if folder not in own:
+                own[folder] = own_failure(b, evidence)
+            failed = own[folder]
+            if failed:
+                return Graded(a.id, False, f"not scored: {failed[0]}", detail=_detail(failed[1]),
+                              evidence=folder)
+        return grade_as(a, evidence, folder, missing)
+    return judged
+
+
 def _swaps(task: Task, tasks: Sequence[Task], played: Sequence[Graded]) -> list[AttackResult]:
-    """The sibling finishes that passed as other tasks, and those that could not be graded as
-    them (not scored: the finish could not be played, say), each as a `swap:<task>` attack on
-    the other task. Rejections are `phoneshell swap --all`'s to report; a finish not scored is
-    no rejection, and must not read as "passes no other task"."""
+    """`task`'s reference finish graded as each other task, as a `swap:<task>` attack on it."""
     by_id = {t.id: t for t in tasks}
     return [_result(Attack(by_id[g.task], "swap", f"swap:{task.id}", reference(task),
-                           claim(task)), g)
-            for g in played if g.passed or g.skip_reason]
+                           claim(task)), g) for g in played]
+
+
+def listed(result: AttackResult) -> bool:
+    """Whether the report lists a result: every one but a sibling finish another task rejected
+    (those are `phoneshell swap --all`'s to report, and counted in `unlisted`); a finish not
+    scored is no rejection, and must not read as "passes no other task"."""
+    return result.family != "swap" or result.passed or not result.scored
 
 
 def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
@@ -146,21 +167,23 @@ def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
     def swap_job(task: Task) -> Callable[[Swapper], list[AttackResult]]:
         def job(swapper: Swapper) -> list[AttackResult]:
             others = [t for t in tasks if t.id != task.id]
-            results = _swaps(task, tasks, swapper.graded(task, others, grade_as,
+            results = _swaps(task, tasks, swapper.graded(task, others, _as_sibling(task),
                                                          lambda g: g.passed,
                                                          name=f"swap:{task.id}"))
-            told(f"swap:{task.id}: {_verdicts(results)}")
+            told(f"swap:{task.id}: {_verdicts([r for r in results if listed(r)])}")
             return results
         return job
 
     jobs = [group_job(g) for g in groups.values()] + [swap_job(t) for t in finishers]
-    results = [r for rows in share_out(swappers, jobs) for r in rows]
+    graded = [r for rows in share_out(swappers, jobs) for r in rows]
+    results = [r for r in graded if listed(r)]
     order = {t.id: i for i, t in enumerate(tasks)}
     results.sort(key=lambda r: (order.get(r.task, len(order)),
                                 ATTACK_FAMILIES.index(r.family)))
     return AttackReport(
         tasks=len(tasks), families=tuple(families), attacks=tuple(results),
-        finishes=total, replays=sum(s.played for s in swappers),
+        unlisted=len(graded) - len(results), finishes=total,
+        replays=sum(s.played for s in swappers),
         seconds=round(time.monotonic() - started, 1), evidence=str(swappers[0].run_dir))
 
 
@@ -178,8 +201,16 @@ def summary_lines(report: AttackReport) -> list[str]:
         lines += [f"    {step}" for step in result.finish]
         if result.answer:
             lines.append(f"    answer: {result.answer[:100]}")
-    for result in not_scored(report):
-        lines.append(f"{result.task}: {result.attack} NOT SCORED: {_why(result)}")
+    unscored = not_scored(report)
+    # one line a finish and reason: a sibling finish that fails its own task is not scored as
+    # every other task, which is one fact, not 79 lines
+    by_why: dict[tuple[str, str], list[str]] = {}
+    for result in unscored:
+        by_why.setdefault((result.attack, _why(result)), []).append(result.task)
+    for (attack, why), ids in by_why.items():
+        named = ids[0] if len(ids) == 1 else \
+            f"{len(ids)} tasks ({', '.join(ids[:3])}{', ...' if len(ids) > 3 else ''})"
+        lines.append(f"{named}: {attack} NOT SCORED: {why}")
     lines.append(f"{'family':<12} {'finishes':>8} {'tasks':>6} {'broken':>7} "
                  f"{'not scored':>10}")
     for family in report.families:
@@ -189,8 +220,10 @@ def summary_lines(report: AttackReport) -> list[str]:
         lines.append(f"{family:<12} {len(rows):>8} {len(tasks):>6} {len(broken):>7} "
                      f"{sum(not r.scored for r in rows):>10}")
     broken_tasks = {r.task for r in report.broken}
-    unscored = not_scored(report)
-    lines.append(f"{report.tasks} task(s), {len(report.attacks)} finish(es) graded from "
+    gradings = len(report.attacks) + report.unlisted
+    rejected = f" ({report.unlisted} sibling finish(es) other tasks rejected, not listed: " \
+        "`phoneshell swap --all` lists them)" if report.unlisted else ""
+    lines.append(f"{report.tasks} task(s), {gradings} (finish, task) grading(s){rejected} of "
                  f"{report.finishes} distinct finish(es) in {report.replays} replay(s), "
                  f"{report.seconds:.0f}s: {len(report.broken)} pass without doing the task, on "
                  f"{len(broken_tasks)} task(s); {len(unscored)} not scored"

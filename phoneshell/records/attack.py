@@ -79,7 +79,10 @@ class AttackReport(Record):
     families: tuple[AttackFamily, ...]
     """The families generated."""
     attacks: tuple[AttackResult, ...]
-    """Every (finish, task) graded, by task then family."""
+    """Every (finish, task) graded, by task then family, but the `unlisted`."""
+    unlisted: int = 0
+    """(finish, task) gradings not listed: a `swap` sibling finish the other task rejected
+    (`phoneshell swap --all` reports those); with `attacks`, every grading made."""
     finishes: int
     """Distinct finishes played (a finish several tasks generate under the same setup is
     played once and graded as each)."""

@@ -13,7 +13,7 @@ from typing import cast
 import pytest
 
 from phoneshell.attack import play_attacks
-from phoneshell.attack.play import grade_as
+from phoneshell.attack.play import grade_as, summary_lines
 from phoneshell.checks import Check
 from phoneshell.records import AttackFamily, AttackReport, AttackResult
 from phoneshell.replays import Swapper
@@ -210,3 +210,24 @@ def test_an_owners_alarm_opened_for_editing_is_not_a_new_alarm(tmp_path: Path,
         (tasks[0].id, False), (tasks[1].id, False), (trusting[0].id, True),
         (trusting[1].id, True)], [g.detail for g in graded]
     assert "/^Add Alarm$/ matched nothing in a NavigationBar" in graded[0].detail
+
+
+def test_a_sibling_finish_that_fails_its_own_task_is_not_scored(
+        swapper: Swapper, suite: dict[str, Task]) -> None:
+    # a stale solution (red team 74): measure.open's "finish" opens Weather, so it is
+    # weather.open's honest finish, and its passing weather.open shows nothing of those checks
+    weather = suite["weather.open"]
+    stale = replace(suite["measure.open"], solution=weather.solution)
+    report = play(swapper, [weather, stale], "swap")
+    assert report.broken == ()
+    [result] = report.attacks
+    assert (result.task, result.attack, result.scored, result.passed) == (
+        "weather.open", "swap:measure.open", False, False)
+    assert result.skip_reason == "not scored: measure.open's finish does not pass measure.open"
+    assert report.unlisted == 1, "weather.open's finish graded as measure.open: rejected"
+    lines = summary_lines(report)
+    assert "weather.open: swap:measure.open NOT SCORED: measure.open's finish does not pass " \
+        "measure.open" in lines
+    assert lines[-1].startswith("2 task(s), 2 (finish, task) grading(s) (1 sibling finish(es) "
+                                "other tasks rejected, not listed"), lines[-1]
+    assert "0 pass without doing the task, on 0 task(s); 1 not scored" in lines[-1]

@@ -41,7 +41,7 @@ def test_the_suite_task_survives_and_says_so(tmp_path: Path) -> None:
     done = phoneshell("attack", str(TASK), "--family", "result-only", "--family", "null",
                       "--runs", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
-    assert "1 task(s), 2 finish(es) graded" in done.stdout
+    assert "1 task(s), 2 (finish, task) grading(s) of 2 distinct finish(es)" in done.stdout
     assert "0 pass without doing the task" in done.stdout
 
 
