@@ -266,9 +266,10 @@ class Teardown(Part):
     as_was: tuple[tuple[str, str, str], ...] = ()
     """The Settings values the agent touched that the set-back read on the phone, after the
     attempt, at what they were before it, so set nothing back: each as [kind, label, page]
-    (["switch", "Airplane Mode", "Settings"], ["control", "wifi-button", ""]). The owner watch
-    takes the phone's word for these: no other value the agent changed passes it
-    (`runner.owner.settings_changed`)."""
+    (["switch", "Airplane Mode", "Settings"], ["control", "wifi-button", ""]); and the phone's
+    own states it sent a change of that read as the run found them (["device", "appearance",
+    ""]). The owner watch takes the phone's word for these: no other value the agent changed
+    passes it (`runner.owner.settings_changed`)."""
 
 
 class ResultRow(Record):
