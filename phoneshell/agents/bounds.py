@@ -3,7 +3,8 @@ disk's free space. An agent that filled the disk crashed the run and left no row
 keeps that its own failure, and gives the disk back.
 
 Its stdout and stderr come through pipes the harness reads, and only so much of each is kept
-(its start and its end: the claim line is at the end): a hard bound, however fast it prints; a
+(its start and its end; its last claim line is followed as it is read, wherever it falls): a
+hard bound, however fast it prints; a
 copy the disk refuses is its failure too (`CappedOutput.unkept`), never a crash of the run. Its
 folder (its files) cannot be bounded as it is written without a file system of its own, so it is
 watched: every `WATCH_S` while it runs and once more after, its size and file count against the
@@ -30,6 +31,7 @@ import stat
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -271,10 +273,14 @@ class CappedOutput:
     Args:
         pipe: the read end (the program holds the write end).
         path: the file it goes to.
+        seen: given every piece read, in order, before anything is left out (or refused by
+            the disk): what must hold for the whole output, such as its last claim line
+            (`environment.ClaimLines`), is followed there, never in the kept copy.
     """
 
-    def __init__(self, pipe: IO[bytes], path: Path) -> None:
-        self.pipe, self.path = pipe, path
+    def __init__(self, pipe: IO[bytes], path: Path,
+                 seen: Callable[[bytes], None] = lambda chunk: None) -> None:
+        self.pipe, self.path, self.seen = pipe, path, seen
         self.unkept = ""
         """Why its output could not all be kept ("" when it was), once the copy is done."""
         self.stop = threading.Event()
@@ -316,6 +322,7 @@ class CappedOutput:
             chunk = os.read(fd, READ_CHUNK)
             if not chunk:
                 break
+            self.seen(chunk)
             if out is None:
                 continue
             if head < half:

@@ -5,7 +5,8 @@ the harness's environment, the variables of `environment.VARIABLES` set (the bri
 instruction, the budgets, the claim file...), and the harness's own bin folder first on PATH, so
 `phoneshell finish` runs the harness's phoneshell from a plain shell, venv activated or not.
 It reports its claim with `phoneshell finish` (the claim file) or with a JSON line on stdout;
-the file wins when both are there, and the last valid line wins among lines.
+the file wins when both are there, and the last valid line wins among lines (followed as stdout
+is read, all of it: the kept copy leaves out the middle of a long output).
 
 * Out of time: the whole process group is stopped (SIGTERM, then SIGKILL) and the attempt is
   `timed_out`, so it cannot pass (`turn.py` runs the program, as it runs a command judge).
@@ -50,7 +51,7 @@ from phoneshell.agents.environment import (
     TIMEOUT_S,
     TURNS_FILE,
     WDA_URL,
-    claim_from_stdout,
+    ClaimLines,
     read_claim_file,
     read_turns,
 )
@@ -165,11 +166,14 @@ class CommandAgent:
             self.started = True
 
         try:
+            # its last claim line, followed as stdout is read: the kept copy may leave it out
+            said = ClaimLines()
             turn = run_turn(argv, env, box, scratch, (folder / STDOUT, folder / STDERR),
-                            context.timeout_s, cut_off=context.cut_off, started=started)
+                            context.timeout_s, cut_off=context.cut_off, started=started,
+                            stdout_seen=said.feed)
         except OSError as exc:
             return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
-        result = self._result(folder, turn.code, turn.timed_out, context.timeout_s)
+        result = self._result(folder, turn.code, turn.timed_out, context.timeout_s, said.end())
         if turn.said:
             result = replace(result, error="; ".join(e for e in (result.error, *turn.said) if e))
         if turn.stopped:  # stopped for it: its failure, whatever it claimed
@@ -178,7 +182,8 @@ class CommandAgent:
                            error="; ".join(e for e in (turn.stopped, result.error) if e))
         return result
 
-    def _result(self, folder: Path, code: int, timed_out: bool, timeout_s: float) -> AgentResult:
+    def _result(self, folder: Path, code: int, timed_out: bool, timeout_s: float,
+                on_stdout: Claim | None) -> AgentResult:
         errors: list[str] = []
         claim: Claim | None = None
         scratch = folder / SCRATCH
@@ -190,7 +195,7 @@ class CommandAgent:
         except RecordError as exc:
             errors.append(f"unreadable claim file: {exc}")
         if claim is None:
-            claim = claim_from_stdout(folder / STDOUT)
+            claim = on_stdout
         use = None if TURNS_FILE in linked else read_turns(scratch)
         turns, out_of_turns = (use.turns, use.out_of_turns) if use else (0, False)
         stderr = _tail(folder / STDERR)

@@ -109,33 +109,66 @@ def parse_claim_line(line: str) -> Claim | None:
         return None
 
 
-STDOUT_CHUNK = 1 << 16
+class ClaimLines:
+    """The last claim line (`parse_claim_line`) of a program's stdout, followed as it is read,
+    in pieces of any size (`feed`), before anything of it is left out of the kept copy
+    (`bounds.CappedOutput` keeps its first and last 4 MiB: a claim printed between them was
+    lost, and an earlier one recorded in its place). Memory stays bounded: a line longer than
+    a claim file may be (`MAX_CLAIM_BYTES`) is passed over unread, so gigabytes printed on one
+    line cost a chunk, not gigabytes; and only lines holding a `{` are looked at, from the
+    last one of each piece back (the first claim found there is the piece's last)."""
 
+    def __init__(self) -> None:
+        self.claim: Claim | None = None
+        self._line = bytearray()
+        """The line being read, while it can still be a claim."""
+        self._oversized = False
 
-def claim_from_stdout(path: Path) -> Claim | None:
-    """The last claim line (`parse_claim_line`) in a program's stdout, read in chunks: a line
-    longer than a claim file may be (`MAX_CLAIM_BYTES`) is passed over unread, so gigabytes
-    printed on one line cost the harness a chunk of memory, not gigabytes (which made the
-    attempt a "harness error" skip under a memory limit)."""
-    claim: Claim | None = None
-    line, oversized = bytearray(), False
-    with path.open("rb") as out:
-        while chunk := out.read(STDOUT_CHUNK):
-            *whole, rest = chunk.split(b"\n")
-            for piece in whole:
-                if not oversized and len(line) + len(piece) <= MAX_CLAIM_BYTES:
-                    line += piece
-                    claim = parse_claim_line(line.decode("utf-8", "replace")) or claim
-                line.clear()
-                oversized = False
-            oversized = oversized or len(line) + len(rest) > MAX_CLAIM_BYTES
-            if not oversized:
-                line += rest
-            else:
-                line.clear()
-    if line and not oversized:
-        claim = parse_claim_line(line.decode("utf-8", "replace")) or claim
-    return claim
+    def feed(self, chunk: bytes) -> None:
+        """Read the next piece of stdout."""
+        first = chunk.find(b"\n")
+        if first < 0:
+            self._extend(chunk)
+            return
+        self._extend(chunk[:first])
+        self._close()
+        last = chunk.rfind(b"\n")
+        self._latest(chunk, first + 1, last)
+        self._extend(chunk[last + 1:])
+
+    def end(self) -> Claim | None:
+        """The last claim line once the output has ended (its last line may have no newline)."""
+        self._close()
+        return self.claim
+
+    def _extend(self, piece: bytes) -> None:
+        if self._oversized or not piece:
+            return
+        if len(self._line) + len(piece) > MAX_CLAIM_BYTES:
+            self._oversized = True
+            self._line.clear()
+        else:
+            self._line += piece
+
+    def _close(self) -> None:
+        if self._line and not self._oversized:
+            self.claim = parse_claim_line(self._line.decode("utf-8", "replace")) or self.claim
+        self._line.clear()
+        self._oversized = False
+
+    def _latest(self, chunk: bytes, start: int, stop: int) -> None:
+        """The last claim among the whole lines of `chunk[start:stop]`, if any."""
+        before = stop
+        while (brace := chunk.rfind(b"{", start, before)) >= 0:
+            begin = max(chunk.rfind(b"\n", start, brace) + 1, start)
+            end = chunk.find(b"\n", brace, stop)
+            end = stop if end < 0 else end
+            if end - begin <= MAX_CLAIM_BYTES:
+                claim = parse_claim_line(chunk[begin:end].decode("utf-8", "replace"))
+                if claim is not None:
+                    self.claim = claim
+                    return
+            before = begin
 
 
 def write_turns(folder: Path, use: TurnUse) -> None:

@@ -92,7 +92,8 @@ class Turn:
 def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Path,
              output: tuple[Path, Path], timeout_s: float, given: bytes | None = None,
              cut_off: Callable[[], str] = lambda: "",
-             started: Callable[[], None] = lambda: None) -> Turn:
+             started: Callable[[], None] = lambda: None,
+             stdout_seen: Callable[[bytes], None] = lambda chunk: None) -> Turn:
     """Run `argv` (already wrapped in its sandbox) to its end or its deadline.
 
     Args:
@@ -102,6 +103,8 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
         given: what it reads on stdin (nothing: /dev/null).
         cut_off: why its turn must end now ("" while it need not), asked as its folder is.
         started: called once it has started.
+        stdout_seen: given its whole stdout as it is read, before the kept copy leaves any out
+            (`bounds.CappedOutput`): its caller follows what it answers there.
 
     Raises:
         OSError: it could not be started.
@@ -112,7 +115,7 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
         limit = pids.Limit()  # however many it forks, the harness keeps pids for its threads
         process, before = _start(first_to_go(limit.wrap(argv)), env, given is not None, limit)
         assert process.stdout is not None and process.stderr is not None
-        outputs = [bounds.CappedOutput(process.stdout, output[0]),
+        outputs = [bounds.CappedOutput(process.stdout, output[0], stdout_seen),
                    bounds.CappedOutput(process.stderr, output[1])]
         watch.follow(process.pid)  # a file it holds open unlinked is its too
         started()

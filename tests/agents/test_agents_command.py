@@ -21,9 +21,8 @@ from phoneshell.agents.environment import (
     CLAIM_FILE,
     GRADED,
     MAX_CLAIM_BYTES,
-    STDOUT_CHUNK,
     VARIABLES,
-    claim_from_stdout,
+    ClaimLines,
     parse_claim_line,
     read_claim_file,
 )
@@ -295,17 +294,21 @@ def test_a_huge_stdout_is_read_in_chunks_and_a_huge_claim_is_cut(
     assert row.claim.answer.endswith(f"{100_000 - CLAIM_TEXT_MAX:,} more characters]")
 
 
-def test_claim_lines_are_found_past_lines_too_long_to_be_one(tmp_path: Path) -> None:
+def test_claim_lines_are_found_past_lines_too_long_to_be_one() -> None:
     claim = json.dumps({"status": "gave_up", "summary": "ok"})
-    out = tmp_path / "stdout"
-    out.write_bytes(b"{" + b"z" * (MAX_CLAIM_BYTES + STDOUT_CHUNK) + b"}\n" + claim.encode()
-                    + b"\n" + b"{" + b"w" * (2 * STDOUT_CHUNK))  # a long last line, unended
-    found = claim_from_stdout(out)
+    chunk = bounds.READ_CHUNK
+
+    def last_claim(out: bytes) -> ClaimLines:
+        lines = ClaimLines()
+        for at in range(0, len(out), chunk):  # as the pipe is read
+            lines.feed(out[at:at + chunk])
+        return lines
+
+    found = last_claim(b"{" + b"z" * (MAX_CLAIM_BYTES + chunk) + b"}\n" + claim.encode()
+                       + b"\n" + b"{" + b"w" * (2 * chunk)).end()  # a long last line, unended
     assert found is not None and (found.status, found.summary) == ("gave_up", "ok")
-    out.write_bytes(claim.encode())  # one line, no newline
-    assert claim_from_stdout(out) is not None
-    out.write_bytes(b"{" + b"z" * (MAX_CLAIM_BYTES + 10) + b"}")
-    assert claim_from_stdout(out) is None
+    assert last_claim(claim.encode()).end() is not None  # one line, no newline
+    assert last_claim(b"{" + b"z" * (MAX_CLAIM_BYTES + 10) + b"}").end() is None
 
 
 def test_a_nonzero_exit_without_a_claim_is_a_failed_claim(rig: Rig, tmp_path: Path,
