@@ -45,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="which phone: its model and serial numbers, battery, heading and "
                              "temperature are drawn from N; 0 is the reference phone "
                              "(default: $PHONESHELL_SIM_SEED, else a fresh one, printed)")
+    parser.add_argument("--until-stdin-closes", action="store_true",
+                        help="stop when standard input closes (how a run's --device sim:N "
+                             "phones end with the run, however it ends, SIGKILL included)")
     parser.add_argument("--latency", choices=LATENCIES, default="none",
                         help="answer each WDA route as slowly as a real phone does "
                              "(docs/simulator.md#latency; default: %(default)s)")

@@ -63,11 +63,16 @@ def _sim_process(latency: str = "none", seed: int | None = None) -> Iterator[str
     """A simulated iPhone in a child process (`phoneshell sim --port 0`), stopped on exit; its
     seed as `start_sim`'s."""
     # Its stderr goes to a file, not a pipe nobody drains: a chatty child must never block.
+    # Its stdin is a pipe this process holds the only write end of (not inheritable: no agent
+    # or other simulator holds it) and never writes to: when this process ends, SIGKILL
+    # included, the kernel closes it and the child stops (`--until-stdin-closes`); else it
+    # would serve on, orphaned, as red team 74 found 11 minutes after a run was killed.
     with tempfile.TemporaryFile("w+") as errors:
         child = subprocess.Popen([sys.executable, "-m", "phoneshell", "sim", "--port", "0",
-                                  "--secret-path", "--latency", latency,
+                                  "--secret-path", "--until-stdin-closes", "--latency", latency,
                                   *(("--seed", str(seed)) if seed is not None else ())],
-                                 stdout=subprocess.PIPE, stderr=errors, text=True)
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
+                                 text=True)
         try:
             assert child.stdout is not None
             first = child.stdout.readline()  # "simulated iPhone (...) at http://HOST:PORT; ..."

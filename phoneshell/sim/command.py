@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
-from typing import TextIO
+import threading
+from typing import BinaryIO, TextIO
 
 from phoneshell.sim.facts import pick_seed
 from phoneshell.sim.server import SimServer
@@ -26,6 +28,9 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     # where it would be ignored) both stop cleanly, so the state file is written.
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: server.request_stop())
+    if args.until_stdin_closes:
+        threading.Thread(target=_stop_at_eof, args=(sys.stdin.buffer, server), daemon=True,
+                         name="stdin lifeline").start()
     faults = ", ".join(server.faults.specs()) or "none"
     print(f"simulated iPhone (WebDriverAgent protocol) at {server.url}; faults: {faults}; "
           f"seed: {server.seed}; latency: {server.latency.profile}", file=out, flush=True)
@@ -36,3 +41,15 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                                      if server.state_file else ""), file=out, flush=True)
     server.serve_forever()
     return 0
+
+
+def _stop_at_eof(lifeline: BinaryIO, server: SimServer) -> None:
+    """Stop `server` once `lifeline` closes: its other end is held by the process that started
+    this one and by nothing else, and the kernel closes it when that process ends, however it
+    ends (a SIGKILL runs no cleanup of its own). Works wherever pipes do (macOS too), unlike
+    Linux's PR_SET_PDEATHSIG, which fires when the *thread* that started the child ends, not
+    the process, and needs a prctl between fork and exec."""
+    with contextlib.suppress(OSError, ValueError):
+        while lifeline.read(1 << 12):
+            pass  # nothing is ever written; whatever is, is not a command
+    server.request_stop()
