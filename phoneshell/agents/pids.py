@@ -22,8 +22,16 @@ sandbox shows no /sys and drops every capability: there it cannot). That cannot 
 here, only seen: while the turn runs, `watch` looks every `WATCH_S` at every process below the
 program (in its PID namespace, `pidns.py`, that is all of them) for one whose cgroup is not the
 turn's or below it, and after the turn the sweep (`strays.py`) asks of each process it stops
-(`outside`); the row says "it left its process limit" and names them. A process that leaves and
-ends between two looks is not seen.
+(`outside`); the row says "it left its process limit" and names them. Both take a process to
+have left only when two looks in a row find it outside, the same process, alive and not exiting
+(`Limit._look`): on cgroup v1 the kernel moves every exiting process to the root cgroup before
+it is a zombie, so a program killed at its timeout on a loaded machine was once named as having
+left (red team 78). A process that leaves and ends between two looks is not seen.
+
+In a bubblewrap sandbox the program cannot leave (no /sys, no capabilities, never root): the
+looks are made there all the same, for one found outside would mean the sandbox failed, and
+they cost a read of /proc per process; as they judge no exiting process, an honest program is
+never named.
 """
 
 from __future__ import annotations
@@ -163,13 +171,30 @@ class Limit:
             return any(where == live or where.startswith(live + "/") for live in _LIVE)
 
     def outside(self, pid: int) -> bool:
-        """Whether the process `pid` is outside this cgroup (and its children): it left its
-        limit. False where there is no cgroup, or the process is gone."""
+        """Whether the process `pid` left this cgroup (and its children): seen outside on two
+        looks in a row (`_look`), the same process both times, alive and not exiting. False
+        where there is no cgroup, or the process is gone."""
+        first = self._look(pid)
+        return first is not None and self._look(pid) == first
+
+    def _look(self, pid: int) -> strays.Key | None:
+        """The process `pid` (its pid and start time) when it is outside this cgroup, read
+        between two reads of /proc/PID/stat that find it the same process, alive and not
+        exiting (None otherwise). The flag of an exiting process is set before the kernel takes
+        it out of its cgroup and never cleared: found unset after the cgroup read, the process
+        was not exiting at that read, so where it was then is where it went."""
         if self.group is None:
-            return False
+            return None
+        before = strays.read(pid)
+        if before is None or before.ending:
+            return None
         where = _where(pid)
-        return where is not None and where != self.path and \
-            not where.startswith(self.path + "/")
+        if where is None or where == self.path or where.startswith(self.path + "/"):
+            return None
+        after = strays.read(pid)
+        if after is None or after.ending or after.key != before.key:
+            return None
+        return after.key
 
     def watch(self, root: int) -> None:
         """Look at every process below `root` (the program) every `WATCH_S` until `close`, and
@@ -181,26 +206,24 @@ class Limit:
         self._watcher.start()
 
     def _watch(self, root: int) -> None:
-        """A process is taken to have left only when seen outside on two looks in a row, the
-        same process both times (its pid and start time), below the program each time, alive:
-        a pid read as a child that exits, and is given to another program's process between
-        the two reads of /proc, is no escape (the machine reuses pids within seconds where
-        programs fork fast)."""
-        suspects: set[tuple[int, int]] = set()
+        """A process is taken to have left only when seen outside on two looks in a row, a
+        `WATCH_S` apart, the same process both times (its pid and start time), below the
+        program each time, alive and not exiting (`_look`): a pid read as a child that exits,
+        and is given to another program's process between the two reads of /proc, is no
+        escape (the machine reuses pids within seconds where programs fork fast), nor a process
+        the kernel took out of its cgroup as it exits."""
+        suspects: set[strays.Key] = set()
         while not self._done.wait(WATCH_S):
-            seen: set[tuple[int, int]] = set()
+            seen: set[strays.Key] = set()
             for pid in below(root):
                 if pid in self.left or len(self.left) >= NAMED_MOST:
                     continue
-                before = strays.read(pid)
-                if before is None or before.dead or not self.outside(pid):
+                key = self._look(pid)
+                if key is None or pid not in below(root):
                     continue
-                after = strays.read(pid)
-                if after is None or after.key != before.key or pid not in below(root):
-                    continue
-                if after.key in suspects:
+                if key in suspects:
                     self.left[pid] = strays.name(pid) or "?"
-                seen.add(after.key)
+                seen.add(key)
             suspects = seen
 
     def wrap(self, argv: list[str]) -> list[str]:

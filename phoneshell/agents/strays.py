@@ -68,6 +68,9 @@ QUIET_PASSES = 3
 REAP_S = 0.05
 """How often the harness reaps the dead children it adopted."""
 NAME_CHARS = 80
+PF_EXITING = 0x4
+"""The kernel's flag (in /proc/PID/stat's 9th field) of a process that has begun to exit: set
+before anything of it is let go, and never cleared."""
 NAMED_MOST = 8
 """How many of the processes it stopped a row names (it counts them all)."""
 
@@ -116,6 +119,7 @@ class _Proc:
     sid: int
     state: str
     start: int
+    flags: int = 0
 
     @property
     def key(self) -> Key:
@@ -125,6 +129,13 @@ class _Proc:
     def dead(self) -> bool:
         return self.state in "ZX"
 
+    @property
+    def ending(self) -> bool:
+        """Dead, or exiting: on cgroup v1 the kernel moves an exiting process to the root
+        cgroup (`cgroup_exit`) before it is a zombie, still in state R or D, a moment that lasts
+        on a loaded machine; no process then has left its limit (red team 78)."""
+        return self.dead or bool(self.flags & PF_EXITING)
+
 
 def read(pid: int | str) -> _Proc | None:
     """The process `pid` now (None: gone)."""
@@ -133,11 +144,17 @@ def read(pid: int | str) -> _Proc | None:
             text = handle.read().decode("ascii", "replace")
     except OSError:
         return None
-    # "pid (comm) state ppid pgrp session ... starttime(22nd)": comm may hold anything
+    return parse_stat(int(pid), text)
+
+
+def parse_stat(pid: int, text: str) -> _Proc | None:
+    """The process of a /proc/PID/stat line (None: not one)."""
+    # "pid (comm) state ppid pgrp session tty tpgid flags(9th) ... starttime(22nd)": comm may
+    # hold anything, so the fields are counted from its last closing parenthesis
     fields = text[text.rfind(")") + 2:].split()
     try:
-        return _Proc(int(pid), int(fields[1]), int(fields[2]), int(fields[3]), fields[0],
-                     int(fields[19]))
+        return _Proc(pid, int(fields[1]), int(fields[2]), int(fields[3]), fields[0],
+                     int(fields[19]), int(fields[6]))
     except (IndexError, ValueError):
         return None
 
@@ -363,7 +380,7 @@ def stop_strays(before: Collection[Key] = (), running: Collection[int] = (),
         ended.update(p.key for p in fresh)
         for proc in live:
             now = read(proc.pid)
-            if now is None or now.dead or now.start != proc.start:
+            if now is None or now.ending or now.start != proc.start:
                 continue  # it ended by itself before the stop reached it: the next is named
             if proc.pgid != finished and proc.key not in counted:
                 counted.add(proc.key)
