@@ -8,6 +8,8 @@ API (small on purpose; the runner, `resolve` and `doctor` use it):
     list_phones(address=None) -> list[PhoneInfo] name, model, iOS and pairing of each phone
     phone_info(udid, address=None) -> PhoneInfo
     use_usbmuxd_for_wda(address=None)         point facebook-wda's `http+usbmux://` at it
+    wda_usbmuxd() -> str                      where facebook-wda reaches usbmuxd now
+    reachable_usbmuxd(address) -> str         how a sandboxed program could reach it too
 
 The address is a unix socket path (`/var/run/usbmuxd`, the default on Linux and macOS) or
 `host:port` (a usbmuxd reached over TCP, e.g. through socat). Name, model and iOS version come
@@ -19,6 +21,14 @@ facebook-wda 1.5.4 opens `http+usbmux://` connections with its own usbmux client
 in the class attribute `MuxConnection.USBMUXD_PIPE`, read at every connection. So a unix path
 can be given to it (`use_usbmuxd_for_wda`); a `host:port` cannot, short of replacing its code,
 and is refused with a hint. This module never starts WDA and never opens a lockdown session.
+
+Whether the sandbox hides usbmuxd: it hides every unix socket path, but it shares the host's
+network, and usbmuxd's `Connect` to a phone's port needs no pair record, so whatever reaches a
+usbmuxd reaches WDA on every phone it lists. phoneshell vouches only for the system's socket
+(`/var/run/usbmuxd`), where usbmuxd itself listens: another path may be a forwarder to a TCP
+port (socat to WSL's 127.0.0.1:27015, an ssh tunnel) that a sandboxed program reaches as well,
+and nothing here can tell (`reachable_usbmuxd`). A forwarder put at the system's path cannot be
+told either; docs/real-device.md says not to.
 """
 
 from __future__ import annotations
@@ -26,7 +36,9 @@ from __future__ import annotations
 import os
 import plistlib
 import socket
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from wda.usbmux.pyusbmux import MuxConnection
@@ -226,6 +238,35 @@ def use_usbmuxd_for_wda(address: str | None = None) -> str:
     return where
 
 
+def wda_usbmuxd() -> str:
+    """Where facebook-wda's `http+usbmux://` connections in this process reach usbmuxd (the
+    path `use_usbmuxd_for_wda` set, else facebook-wda's own default)."""
+    return str(MuxConnection.USBMUXD_PIPE)
+
+
+def reachable_usbmuxd(address: str, shown: Sequence[Path] = ()) -> str:
+    """How a program in the sandbox could reach the usbmuxd at `address` too, and through it
+    WDA on its phones ("" when phoneshell knows of no way: the system's socket, which the
+    sandbox hides).
+
+    Args:
+        shown: the paths the sandbox shows besides the system's (`PHONESHELL_SANDBOX_SHARE`).
+    """
+    if is_tcp(address):
+        return (f"usbmuxd answers at {address}, a TCP port the sandbox, which shares the host's "
+                "network, reaches too")
+    real = Path(os.path.realpath(address))
+    share = next((p for p in shown if p == real or p in real.parents), None)
+    if share is not None:
+        return f"usbmuxd's socket {address} lies in {share}, which the sandbox shows"
+    if real == Path(os.path.realpath(DEFAULT_USBMUXD)):
+        return ""
+    return (f"usbmuxd is reached through {address}, not the system's socket {DEFAULT_USBMUXD}: "
+            "phoneshell cannot tell it is not a forwarder to a TCP port (socat to "
+            "127.0.0.1:27015, an ssh tunnel) that the sandbox, which shares the host's network, "
+            "reaches too")
+
+
 # -- talking to usbmuxd and lockdown through tidevice ----------------------------------------
 
 
@@ -323,5 +364,5 @@ def _absent(address: str, exc: BaseException) -> DeviceError:
 
 __all__ = ["Attached", "Connection", "DEFAULT_USBMUXD", "ENV_USBMUXD", "PhoneInfo",
            "check_usbmuxd", "connected", "is_tcp", "list_phones", "marketing_name",
-           "not_connected", "phone_info", "same_udid", "use_usbmuxd_for_wda",
-           "usbmuxd_address"]
+           "not_connected", "phone_info", "reachable_usbmuxd", "same_udid",
+           "use_usbmuxd_for_wda", "usbmuxd_address", "wda_usbmuxd"]

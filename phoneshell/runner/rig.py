@@ -67,8 +67,13 @@ class Rig:
     bridge: BridgeServer
     phone: Phone
     private: bool = False
-    """Nothing but the bridge can reach the phone (a simulator behind a secret path, a USB phone
-    through usbmuxd): a sandboxed agent cannot go around the bridge."""
+    """Nothing but the bridge can reach the phone (a simulator phoneshell started, behind a
+    secret path; a USB phone through the system's usbmuxd socket, which the sandbox hides): a
+    sandboxed agent cannot go around the bridge. A usbmuxd reached any other way may be one the
+    sandbox reaches over the host's network (`usbmux.reachable_usbmuxd`): not private."""
+    reach: str = ""
+    """How an agent's program could reach the phone without the bridge, as the run says it
+    ("" when private)."""
     clock_runs: bool = True
     """The phone's clock runs as a real phone's does (False: phoneshell's simulator, whose clock
     moves only when told; its evidence is flagged `clock_still`)."""
@@ -155,7 +160,7 @@ class Rig:
 def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool = False,
              timeout_s: float = 60.0, effect_timeout_s: float | None = None,
              trajectory: Trajectory | None = None,
-             agent_log_bytes: int = AGENT_LOG_BYTES) -> Iterator[Rig]:
+             agent_log_bytes: int = AGENT_LOG_BYTES, reach: str = "") -> Iterator[Rig]:
     """A bridge with fresh secrets in front of the phone at `url`, and the harness's `Phone`.
 
     Args:
@@ -166,6 +171,7 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
             simulator, which acts at once; 5 s on a real phone, which animates).
         trajectory: keep the agent's screens there (`--trajectory`; one for a run's rigs).
         agent_log_bytes: how much of the audit log each agent's turn may write.
+        reach: how a program could reach the phone without the bridge (see `Rig.reach`).
     """
     sim = kind == "sim"
     custody = Custody(settle_s=0.0, screens_static=True) if sim else Custody(REAL_SETTLE_S)
@@ -177,7 +183,7 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
         # the harness's messages name the phone, not the bridge's URL: that holds its token
         phone = Phone(bridge.url, timeout_s, effect_s, where=f"{shown_url(url)} (through the "
                                                                "bridge)")
-        yield Rig(bridge, phone, private, clock_runs=not sim)
+        yield Rig(bridge, phone, private, reach, clock_runs=not sim)
 
 
 def responded(events: Sequence[AuditEvent]) -> bool:

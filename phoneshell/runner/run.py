@@ -29,10 +29,11 @@ from bridge import Trajectory, shared_writer
 from bridge.shares import AGENT_LOG_BYTES
 from phoneshell.agents import make_agent
 from phoneshell.agents.command import CommandAgent
-from phoneshell.agents.sandbox import Sandbox
+from phoneshell.agents.sandbox import Sandbox, shared
 from phoneshell.agents.sandbox_choice import choose
 from phoneshell.device.input_probe import probe_input
-from phoneshell.errors import DeviceError, RunError
+from phoneshell.errors import DeviceError, RunError, shown_url
+from phoneshell.phones import usbmux
 from phoneshell.phones.open import DeviceHandle, open_phones
 from phoneshell.records import (
     TRAJECTORY_FILE,
@@ -244,12 +245,18 @@ def labelled(progress: Progress, label: str, line: str) -> None:
 def rig_for(device: DeviceHandle, runs_dir: Path, trajectory: Trajectory | None = None,
             agent_log_bytes: int = AGENT_LOG_BYTES) -> AbstractContextManager[Rig]:
     """The rig of a phone the run opened: a simulator the harness started sits behind a secret
-    path, and a USB phone behind usbmuxd, so only the bridge reaches either. With `trajectory`,
-    the agent's screens are kept there; each agent's turn may write `agent_log_bytes` of the
-    audit log."""
-    private = device.info.kind == "sim" or device.url.startswith("http+usbmux://")
+    path, and a USB phone behind the system's usbmuxd socket, so only the bridge reaches either
+    (`Rig.private`); any other (a URL, a usbmuxd reached another way) is not private. With
+    `trajectory`, the agent's screens are kept there; each agent's turn may write
+    `agent_log_bytes` of the audit log."""
+    reach = ""
+    if device.url.startswith("http+usbmux://"):  # through the usbmuxd facebook-wda uses here
+        reach = usbmux.reachable_usbmuxd(usbmux.wda_usbmuxd(), shared())
+    elif device.info.kind != "sim":
+        reach = f"a --device URL ({shown_url(device.url)})"
     return open_rig(device.url, runs_dir, "sim" if device.simulated else device.info.kind,
-                    private, trajectory=trajectory, agent_log_bytes=agent_log_bytes)
+                    not reach, trajectory=trajectory, agent_log_bytes=agent_log_bytes,
+                    reach=reach)
 
 
 def captures_frames(options: RunOptions, recorded: RunManifest | None) -> bool:

@@ -24,6 +24,11 @@ computer it does not trust; `StartSession` is refused, since there is no TLS her
 
     with UsbmuxdStandin([FakePhone("0000-1", wda=sim.url)]) as mux:
         mux.path   # the socket; give it as PHONESHELL_USBMUXD
+
+`UsbmuxdStandin(..., tcp=True)` listens on loopback TCP instead (`address`: "127.0.0.1:PORT"),
+as WSL's Apple Mobile Device Service does on 127.0.0.1:27015, and `UnixForwarder` plays socat's
+part in `socat UNIX-LISTEN:/tmp/usbmuxd,fork TCP:host:port`: a unix socket that relays each
+connection to that port.
 """
 
 from __future__ import annotations
@@ -94,10 +99,13 @@ class UsbmuxdStandin:
         phones: the phones attached from the start.
     """
 
-    def __init__(self, phones: Sequence[FakePhone] = ()) -> None:
+    def __init__(self, phones: Sequence[FakePhone] = (), tcp: bool = False) -> None:
         # A short folder of its own: unix socket paths are limited to ~107 bytes.
         self._dir = tempfile.mkdtemp(prefix="psmux-")
         self.path = os.path.join(self._dir, "usbmuxd")
+        self.tcp = tcp
+        self.address = self.path
+        """Where it listens: `path`, or "127.0.0.1:PORT" with `tcp` (once started)."""
         self.phones: dict[int, FakePhone] = {}
         self.requests: list[str] = []
         """Every usbmux message type received, in order (for assertions)."""
@@ -105,7 +113,7 @@ class UsbmuxdStandin:
         self._lock = threading.Lock()
         self._open: set[socket.socket] = set()
         self._listeners: set[socket.socket] = set()
-        self._server: _Server | None = None
+        self._server: _Server | _TcpServer | None = None
         self._thread: threading.Thread | None = None
         for phone in phones:
             self.attach(phone)
@@ -118,7 +126,11 @@ class UsbmuxdStandin:
 
     def start(self) -> UsbmuxdStandin:
         """Listen on `path`."""
-        self._server = _Server(self.path, self)
+        if self.tcp:
+            self._server = _TcpServer(self)
+            self.address = "127.0.0.1:%d" % self._server.server_address[1]
+        else:
+            self._server = _Server(self.path, self)
         self._thread = threading.Thread(target=self._server.serve_forever,
                                         kwargs={"poll_interval": 0.01}, daemon=True,
                                         name="usbmuxd-standin")
@@ -253,11 +265,68 @@ class _Server(socketserver.ThreadingUnixStreamServer):
         super().__init__(path, _Handler)
 
 
+class _TcpServer(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+
+    def __init__(self, standin: UsbmuxdStandin) -> None:
+        self.standin = standin
+        super().__init__(("127.0.0.1", 0), _Handler)
+
+
 class _Handler(socketserver.BaseRequestHandler):
-    server: _Server
+    server: _Server | _TcpServer
 
     def handle(self) -> None:
         self.server.standin.serve(self.request)
+
+
+class UnixForwarder:
+    """socat's `UNIX-LISTEN:PATH,fork TCP:HOST:PORT`: a unix socket (`path`, in a fresh
+    temporary folder) whose every connection is relayed to `target` ("host:port"). Use as a
+    context manager."""
+
+    def __init__(self, target: str) -> None:
+        self._dir = tempfile.mkdtemp(prefix="psfwd-")
+        self.path = os.path.join(self._dir, "usbmuxd")
+        host, _, port = target.rpartition(":")
+        self.target = (host, int(port))
+        self._server: _Forwarding | None = None
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> UnixForwarder:
+        self._server = _Forwarding(self.path, self.target)
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        kwargs={"poll_interval": 0.01}, daemon=True,
+                                        name="unix-forwarder")
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join()
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+
+class _Forwarding(socketserver.ThreadingUnixStreamServer):
+    daemon_threads = True
+
+    def __init__(self, path: str, target: tuple[str, int]) -> None:
+        self.target = target
+        super().__init__(path, _Forward)
+
+
+class _Forward(socketserver.BaseRequestHandler):
+    server: _Forwarding
+
+    def handle(self) -> None:
+        try:
+            upstream = socket.create_connection(self.server.target, timeout=5)
+        except OSError:
+            return
+        _relay(self.request, upstream)
 
 
 # -- the wire ---------------------------------------------------------------------------------
