@@ -40,12 +40,16 @@ A field keeps what the agent typed into it across anything that only refocuses i
 mid-typing, a Return then a tap), as the phone does: an editing begins holding the text the
 agent's own last editing of the same field (`_field_key`) left there, but only when the log shows
 the field still holding exactly that text where the new editing begins (the value the bridge
-logged for the tap or keystroke that begins it) and again at its first keystroke (`_shows`).
-Otherwise it begins empty, as before: a field the app cleared or replaced (Safari's address,
-which shows the loaded page and selects it for typing over), another screen's field of the same
-name, or one showing its placeholder, holds nothing the agent typed there. Like the simulator,
-the replay types at the end of the field's text. What the field held before the agent typed
-there is the value logged at the first keystroke, or the carried editing's (`Editing.held`).
+logged for the tap or keystroke that begins it) and again at its first keystroke
+(`held.shows`). Otherwise it begins empty, as before: a field the app cleared or replaced
+(Safari's address, which shows the loaded page and selects it for typing over), another
+screen's field of the same name, or one showing its placeholder, holds nothing the agent typed
+there. Like the simulator, the replay types at the end of the field's text. What the field held
+before the agent typed there (`Editing.held`) is what it held before the agent's first change to
+it: the value logged at the first keystroke, or the one the agent's earlier editing of the field
+carried, which it also carries through an editing the agent emptied (a clear, deletes, the edit
+menu's Cut) to the next (`held.carried`: an owner's note emptied and typed into again is not an
+empty one).
 """
 
 from __future__ import annotations
@@ -54,11 +58,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from phoneshell.audit import Action
+from phoneshell.checks.held import Left, carried, shows, value_held, writes_text
+from phoneshell.checks.keyboard_keys import in_keyboard, key_identity, key_text
 from phoneshell.presses import VERTICAL, logged_heading
-from phoneshell.records import ELEMENT_MAX, Target, shortened
+from phoneshell.records import Target
 from phoneshell.typed_keys import typed, up_to_return
 from phoneshell.xcui import (
-    KEY_TYPE,
     RETURN_KEYS,
     SWIPE_ENDS,
     TEXT_INPUTS,
@@ -67,7 +72,6 @@ from phoneshell.xcui import (
     swipe_ends,
 )
 
-KEY = full_type(KEY_TYPE)
 TEXT_VIEW = full_type("TextView")
 TOP_EDGE_PT = 40
 """A swipe starting above this y pulls down Notification Center or Control Center (as the
@@ -78,35 +82,6 @@ switcher): the simulator's `BOTTOM_EDGE`."""
 SMALLEST_SCREEN_PT = 667
 """The smallest iPhone's height in points: the screen taken where the check is told none (the
 log holds no screen size; a check with the evidence passes the captured screen's)."""
-KEY_TEXT = {"space": " ", "delete": "\b"}
-"""What the keyboard's named keys type, by name (the others, shift, more, emoji..., type
-nothing). iOS names a key for what it does and labels it for what it shows: the space key is
-named "space" and labelled " ", the 123 key named "more" and labelled "numbers", the Return key
-named "Go" and labelled "go" (iOS 26 dumps, docs/simulator.md): so a key is known by its name
-first (`key_identity`), its label only when it has no name."""
-
-
-def in_keyboard(target: Target | None) -> bool:
-    """Whether a tap's target is part of the on-screen keyboard (a key, or its Return)."""
-    return target is not None and (target.type == KEY or target.keyboard)
-
-
-
-
-def key_identity(target: Target) -> str:
-    """What a keyboard key is: its name, else its label (" " stays: a lone space is a key)."""
-    return target.name if target.name.strip() else target.label
-
-
-def _key_text(target: Target) -> str:
-    """What a tap on a key of the keyboard types into the field ("" for a mode key)."""
-    key = key_identity(target)
-    named = KEY_TEXT.get(key.strip().lower())
-    if named is not None:
-        return named
-    return key if len(key) == 1 else "*" if key == "***" else ""
-
-
 @dataclass(frozen=True)
 class Typed:
     """What the agent had typed into one field at one moment, and whether it sent it then."""
@@ -122,8 +97,8 @@ class Typed:
     by: Action | None = None
     """The action that made this text, or sent it (a `type`, or a tap on a key)."""
     held: str | None = None
-    """What the field held before the agent typed there (`Editing.held`): "" when it began
-    empty; None when the log does not say."""
+    """What the field held before the agent's first change to it (`Editing.held`): "" when it
+    began empty; None when the log does not say."""
 
     @property
     def last_line(self) -> str:
@@ -155,25 +130,31 @@ class Editing:
     (module docstring), is not yet confirmed by a keystroke's logged value (its first one
     checks)."""
     held: str | None = None
-    """What the field held before the agent typed there (`_held` of the field logged at the
-    first keystroke; a carry's, when carried); None: not known. A clear does not change it."""
+    """What the field held before the agent's first change to it (`held.value_held` of the
+    field logged at the first keystroke, and until then where the editing began; a carry's,
+    when carried); None: not known. A clear does not change it."""
     keyed: bool = False
     """A keystroke went into the field in this editing (`held` is read at the first)."""
+    changed: bool = False
+    """The agent changed the field, in this editing or one whose start it carries: a
+    keystroke, or an edit menu's item that writes, tapped on it (`held.writes_text`)."""
 
     def _confirm(self, shown: Target | None) -> None:
         """At the editing's first keystroke: after a carry, drop the carried text unless the
         field the keystroke logged (when the bridge read it) still holds it (Safari selects its
-        address when focused, and typing replaces it); without one (or dropped), note what the
-        field held (`held`)."""
+        address when focused, and typing replaces it), and keep the carried start while it
+        holds that text or, carrying none, is still empty; otherwise note what the field held
+        (`held`)."""
         if self.keyed:
             return
-        self.keyed = True
+        self.keyed = self.changed = True
         if self.unproven:
             self.unproven = False
-            if shown is None or _shows(shown, self.text):
-                return  # the agent's own text: it holds what that editing began with
+            if shown is None or shows(shown, self.text) or (
+                    not self.text and value_held(shown) == ""):
+                return  # the agent's own doing: it holds what that editing began with
             self.text = ""
-        self.held = _held(shown)
+        self.held = value_held(shown)
 
     def _note(self, by: Action, sent: bool = False) -> None:
         self.states.append(Typed(self.field_action or self.opened_by, self.text, sent, by,
@@ -210,30 +191,13 @@ class Editing:
             return
         self._confirm(action.field)
         returns = key_identity(target).strip().lower() in RETURN_KEYS
-        self._type(action, "\n" if returns else _key_text(target) * action.presses)
+        self._type(action, "\n" if returns else key_text(target) * action.presses)
 
 
 def _field_key(action: Action) -> tuple[str, str, str, str]:
     target = action.target
     return (action.app_before, target.type if target else "", target.label if target else "",
             target.name if target else "")
-
-
-def _shows(target: Target | None, text: str) -> bool:
-    """Whether the field the bridge logged holds exactly `text` (as the log shortens a long
-    value), non-empty and not the field's label or name, which an empty field shows in place of
-    a value (its placeholder: Settings' "Search", Maps' "Search Maps")."""
-    if not text or target is None or target.value in (target.label, target.name):
-        return False
-    return target.value == shortened(text, ELEMENT_MAX)
-
-
-def _held(shown: Target | None) -> str | None:
-    """What a field the bridge logged held: its value, "" when that is empty or is the
-    field's label or name (an empty field shows its placeholder there); None: not logged."""
-    if shown is None:
-        return None
-    return "" if shown.value in ("", shown.label, shown.name) else shown.value
 
 
 def _keyed(action: Action) -> bool:
@@ -293,24 +257,30 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
     """
     done: list[Editing] = []
     current: Editing | None = None
-    left: dict[tuple[str, str, str, str], tuple[str, str | None]] = {}
-    """What the agent's last editing of each field left in it (the carry, module docstring),
-    and what the field held before that editing's typing (`Editing.held`)."""
+    left: dict[tuple[str, str, str, str], Left] = {}
+    """What the agent's last editing of each field left in it (`held.carried`)."""
 
     def close(end: Action | None) -> None:
         nonlocal current
         if current is not None:
             current.end = end
             done.append(current)
-            left[current.key] = (current.text, current.held)
+            left[current.key] = _left(current)
         current = None
 
     def begin(action: Action, key: tuple[str, str, str, str], shown: Target | None) -> Editing:
         editing = _begin(action, key)
-        if _shows(shown, left.get(key, ("", None))[0]):
-            editing.text, editing.held = left[key]
+        carry = carried(left.get(key), shown)
+        if carry is None:
+            editing.held = value_held(shown)
+        else:
+            editing.text, editing.held, editing.changed = carry.text, carry.held, carry.changed
             editing.unproven = True
         return editing
+
+    def changed(editing: Editing) -> None:
+        editing.changed = True
+        left[editing.key] = _left(editing)
 
     for action in actions:
         if action.kind == "tap" and action.presses == 0:
@@ -320,6 +290,8 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
             # so what the field holds is no longer known (module docstring, `Action.acted`)
             if action.acted is None:
                 close(action)
+                if action.kind == "type":  # it may have typed, or cleared, before failing
+                    changed(begin(action, _field_key(action), action.target))
             continue
         if action.kind == "type":
             key = _field_key(action)
@@ -342,6 +314,11 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
             assert action.target is not None
             current.press(action, action.target)
         else:
+            # an edit menu's Cut or Paste writes into the field the menu was opened on: the
+            # editing it ends, or the last one (Select All ended it)
+            last = current or (done[-1] if done else None)
+            if writes_text(action) and last is not None and last.key[0] == action.app_before:
+                changed(last)
             close(action)
             if _opens(action):
                 current = begin(action, _field_key(action), action.target)
@@ -351,6 +328,10 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
 
 def _begin(action: Action, key: tuple[str, str, str, str]) -> Editing:
     return Editing(action, key, single_line=key[1] != TEXT_VIEW)
+
+
+def _left(editing: Editing) -> Left:
+    return Left(editing.text, editing.held, editing.changed)
 
 
 def sends(editing: Editing) -> list[Typed]:

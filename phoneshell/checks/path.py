@@ -45,9 +45,10 @@ EXACT = Param("whole", "bool", "The text is all the field held (ignoring case an
                               "after it: a longer text, or another search after it, fails.")
 FRESH = Param("fresh", "bool", "The typing must begin in an empty field: the field held nothing "
                               "(the value the bridge logged at the first keystroke, or its "
-                              "placeholder) before the agent typed there, as a new note's body "
-                              "does; a note that already held text (one recovered, the owner's) "
-                              "fails, even emptied first.")
+                              "placeholder) before the agent first changed it, as a new note's "
+                              "body does; a note that already held text (one recovered, the "
+                              "owner's) fails, even emptied first (by a clear, deletes or the "
+                              "edit menu's Cut, in the same editing or an earlier one).")
 HOLD = Param("hold", "bool", "Only a touch and hold counts (a long press), not a plain tap.")
 WHOLE = Param("whole", "bool", "The text must be the tapped element's whole label (or its first "
                                "part, before a comma, where a row's label adds more) or name, "
@@ -164,8 +165,9 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
     Negated, every moment counts: typed at all is typed. Keystrokes in a row into the same
     field add up; what was in the field before the agent typed does not count. With `whole`,
     the text judged is `text` whole, and the last judged in such a field (`sent.whole_typed`).
-    With `fresh`, only typing into a field that held nothing before the agent typed there
-    counts (`Typed.held`: a new note's body, not a note brought back and added to)."""
+    With `fresh`, only typing into a field that held nothing before the agent first changed
+    it counts (`Typed.held`: a new note's body, not a note brought back and added to, nor one
+    the agent emptied first)."""
     want = check.text.strip().lower()
     actions = evidence.agent_actions()
     runs = typed_runs(actions) if check.negate else typed_ends(actions)
@@ -206,10 +208,12 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
 
 
 def _held_before(run: Typed, where: str) -> str:
-    """For a `fresh` failure: what the field held before the agent typed `run` there."""
+    """For a `fresh` failure: what the field held before the agent's first change to the field
+    it typed `run` into (`Typed.held`)."""
     held = "what the log does not say" if run.held is None else repr(shorten(run.held))
     return (f"; it typed {shorten(run.text)!r}{where} into a field that held {held} before "
-            "it typed there: not a new, empty one (an existing note added to)")
+            "it first changed it: not a new, empty one (an existing note added to, or emptied "
+            "first)")
 
 
 def held(action: Action) -> bool:

@@ -40,8 +40,9 @@ def test_a_note_that_held_text_fails() -> None:
                            typed(2, "\n" + TITLE, TITLE))
     assert not passed
     assert detail == (f"{TITLE!r} was not typed into an empty field; it typed {TITLE!r} into "
-                      f"'TextView' in {NOTES} into a field that held {TITLE!r} before it typed "
-                      "there: not a new, empty one (an existing note added to)")
+                      f"'TextView' in {NOTES} into a field that held {TITLE!r} before it first "
+                      "changed it: not a new, empty one (an existing note added to, or emptied "
+                      "first)")
     # without `fresh`, what was in the field before is not judged, as before
     assert grade("typed_into", log(typed(2, "\n" + TITLE, TITLE)), text=TITLE, app=NOTES,
                  into="TextView")[0]
@@ -52,6 +53,78 @@ def test_an_old_note_emptied_first_is_not_fresh() -> None:
     assert not passed
     passed, _ = fresh(typed(1, "", "Groceries\nmilk", via="clear"), typed(2, TITLE))
     assert not passed
+
+
+GROCERIES = "Groceries\nmilk"
+
+
+def tap(seq: int, target: Target, **params: object) -> list:  # type: ignore[type-arg]
+    return act(seq, "tap", NOTES, NOTES, target=target, **params)
+
+
+def menu(seq: int, label: str) -> list:  # type: ignore[type-arg]
+    return tap(seq, Target(type="XCUIElementTypeMenuItem", label=label, name=label,
+                           page="Note"))
+
+
+def test_an_owners_note_emptied_then_tapped_again_is_not_fresh() -> None:
+    """Red team 76: the emptying and the typing are two editings (the body tapped between), and
+    the second's first keystroke logs an empty field; what the field held is what it held
+    before the agent's first change to it, carried through the editing that emptied it."""
+    cleared = (tap(1, body(GROCERIES)), typed(2, "", GROCERIES, via="clear"), tap(3, body()),
+               typed(4, TITLE))
+    passed, detail = fresh(*cleared)
+    assert not passed
+    assert "into a field that held 'Groceries milk' before it first changed it" in detail, detail
+    deleted = (typed(1, "\b" * 40, GROCERIES), tap(2, body()), typed(3, TITLE))
+    assert not fresh(*deleted)[0]
+    # through any number of editings the agent left empty
+    assert not fresh(*cleared[:3], tap(4, body()), tap(5, body()), typed(6, TITLE))[0]
+    # and through one whose typing WDA failed part way (it may have cleared it)
+    assert not fresh(act(1, "type", NOTES, None, target=body(GROCERIES), text="",
+                         via="clear"), tap(2, body()), typed(3, TITLE))[0]
+
+
+def test_an_owners_note_emptied_by_the_edit_menus_cut_is_not_fresh() -> None:
+    """Select All and Cut empty the note with no keystroke at all."""
+    passed, detail = fresh(tap(1, body(GROCERIES)),
+                           tap(2, body(GROCERIES), gesture="touch_and_hold", duration=1.0),
+                           menu(3, "Select All"), menu(4, "Cut"), tap(5, body()),
+                           typed(6, TITLE))
+    assert not passed, detail
+    # Copy writes nothing: the field the agent tapped and left is not its doing (an owner's
+    # note looked at, then a new one)
+    assert fresh(tap(1, body(GROCERIES)), tap(2, body(GROCERIES), gesture="touch_and_hold",
+                                              duration=1.0),
+                 menu(3, "Copy"), tap(4, body()), typed(5, TITLE))[0]
+
+
+def test_honest_routes_stay_fresh() -> None:
+    new_note = tap(1, Target(type="XCUIElementTypeButton", label="New Note", name="New Note",
+                             page="Notes"))
+    done = act(9, "tap", NOTES, NOTES, target=Target(
+        type="XCUIElementTypeButton", label="Done", name="Done", page="Note"))
+    routes = {
+        # the owner's note looked at (its body tapped), then a new one typed into
+        "looked first": (tap(0, body(GROCERIES)), done, new_note, typed(2, TITLE)),
+        # a typo cleared, or deleted, in a new note, and the title typed in a second go
+        "typo cleared": (new_note, typed(2, "phonshel"), typed(3, "", "phonshel", via="clear"),
+                         tap(4, body()), typed(5, TITLE)),
+        "typo deleted": (new_note, typed(2, "phonshel\b\b\b\b\b\b\b\b" + TITLE)),
+        # Done and back into the body, then the rest; a title, Return, a body
+        "done and back": (new_note, typed(2, "phoneshell"), done, tap(4, body("phoneshell")),
+                          typed(5, " benchmark", "phoneshell")),
+        "title then body": (new_note, typed(2, TITLE + "\n"), done,
+                            tap(4, body(TITLE + "\n")), typed(5, "notes", TITLE + "\n")),
+        # a new note's text cut and typed again: its start was empty
+        "cut and again": (new_note, typed(2, "phonshel"),
+                          tap(3, body("phonshel"), gesture="touch_and_hold", duration=1.0),
+                          menu(4, "Select All"), menu(5, "Cut"), tap(6, body()),
+                          typed(7, TITLE)),
+    }
+    for name, route in routes.items():
+        passed, detail = fresh(*route)
+        assert passed, (name, detail)
 
 
 def test_a_placeholder_is_empty() -> None:

@@ -53,7 +53,7 @@ def test_a_note_recovered_from_recently_deleted_is_not_one_made(tmp_path: Path) 
             "tell them apart") in count
     passed, typed = detail(second, "typed_into")
     assert not passed and "was not typed into an empty field" in typed, typed
-    assert f"held {TITLE!r} before it typed there" in typed
+    assert f"held {TITLE!r} before it first changed it" in typed
 
 
 @pytest.mark.slow
