@@ -8,7 +8,20 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Any
+
+
+def socket_buffers() -> int:
+    """The most a loopback TCP connection's two socket buffers may hold, on top of what a
+    server read before it refused the rest: Linux grows them up to tcp_rmem's and tcp_wmem's
+    maxima (32 MiB and 4 MiB on this machine), which a loaded machine, slower to close the
+    connection, fills (8 MiB where the kernel does not say)."""
+    try:
+        return sum(int(Path(f"/proc/sys/net/ipv4/tcp_{side}").read_text().split()[2])
+                   for side in ("rmem", "wmem"))
+    except (OSError, IndexError, ValueError):
+        return 8 << 20
 
 
 def read_answer(conn: socket.socket) -> tuple[int, bytes]:
