@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import http.client
 import json
+import threading
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -26,6 +28,7 @@ from phoneshell.errors import (
     shown_url,
     without_url,
 )
+from phoneshell.wda_routes import find_route, is_input
 
 FORWARD_TIMEOUT_S = 180.0
 """facebook-wda's own default: a launch or a slow source may legitimately take long."""
@@ -97,6 +100,22 @@ class Upstream:
         """How messages name this WDA (never its path)."""
         self._origin = f"{parts.scheme}://{parts.netloc}"
         self._prefix = parts.path.rstrip("/")
+        self._inputs: Counter[str] = Counter()
+        self._books = threading.Lock()  # requests are sent on many threads
+
+    def inputs_sent(self) -> Counter[str]:
+        """How many inputs (`wda_routes.is_input`) were sent to the phone so far (or set out
+        to be: one whose sending failed counts too), by route ("POST /wda/lock": n), named as
+        phoneshell's simulator names them in its ledger (`GET /phoneshell/sim/ledger`): what
+        the runner holds that witness against (`runner.around`)."""
+        with self._books:
+            return Counter(self._inputs)
+
+    def _count(self, method: str, target: str) -> None:
+        found = find_route(method, tuple(p for p in urlsplit(target).path.split("/") if p))
+        if found is not None and is_input(method, found.pattern):
+            with self._books:
+                self._inputs[f"{method} {found.pattern or '/session/:sid'}"] += 1
 
     def _connect(self, timeout_s: float) -> http.client.HTTPConnection:
         if self._origin.startswith("http+usbmux://"):
@@ -126,6 +145,8 @@ class Upstream:
         conn = None
         try:
             conn = self._connect(timeout_s)
+            # counted before it is sent: the phone may note it before this thread goes on
+            self._count(method, target)
             conn.request(method, self._prefix + target, body=body, headers=dict(headers))
             response = conn.getresponse()
             data = response.read()
