@@ -92,6 +92,11 @@ class RunManifest(Record):
     unavailable or in-process (see docs/security.md)."""
     sandbox_note: str = ""
     """Why the agent ran unconfined ("" when it was confined)."""
+    reached_around: tuple[str, ...] = ()
+    """What the run said at its start of each phone its program agents could reach around the
+    bridge (a --device URL that is not private: a standalone simulator, a phone behind
+    iproxy), one line each: there an attempt not scored for a rig fault may be an agent's
+    doing, and the results are not tamper-proof; every report says it (`runner.around`)."""
     agent_setup: tuple[str, ...] = ()
     """What changed what the agent got beyond its spec and the sandbox, one line each: the
     harness settings it was handed (`PHONESHELL_EXPOSE_TASK_FILE=1`: the task file, the answer

@@ -210,6 +210,7 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
         warnings.append(f"{run}: its agents ran unconfined ({manifest.sandbox}: "
                         f"{one_line(manifest.sandbox_note or 'no sandbox')}); its results are not "
                         "tamper-proof")
+    warnings += [f"{run}: {one_line(line)}" for line in manifest.reached_around]
     if manifest.left_out:
         warnings.append(left_out_line(manifest))
     # what was handed to the agent beyond its spec is a warning (the answer key); the program

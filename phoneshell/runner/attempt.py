@@ -59,7 +59,7 @@ from phoneshell.runner.counts import (
     uncountable,
 )
 from phoneshell.runner.disk_room import make_room
-from phoneshell.runner.around import around_bridge, reaches_around
+from phoneshell.runner.around import AroundWatch, around_bridge, reaches_around, watch_around
 from phoneshell.runner.endstate import (
     AppUnreadable,
     UnreadableEndState,
@@ -190,7 +190,8 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     graded: Verdict | None = None  # what its evidence alone shows, before the run's own rules
     evidence: Evidence | None = None
     evidence_dir = skip_reason = error_type = over = ""
-    rig_down = interrupted = in_turn = began = False
+    rig_down = interrupted = in_turn = False
+    watch = watch_around(rig, agent)  # what reached the phone around the bridge in the turn
     before: Counts = {}
     held: HeldBack | None = None  # the phone's own states the agent changed, set back once
     try:
@@ -199,8 +200,8 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         enter_phase(rig, plan, "agent")
         # whether the agent acted shows in intents: the capture's first source is the after
         # of its last action, free, so no read is spent on it here
-        in_turn = began = True
-        result = _agent_turn(plan, rig, agent)
+        in_turn = True
+        result = _agent_turn(plan, rig, agent, watch)
         in_turn = False
         intents = audit_slice(rig, plan, mark, outcomes=False)[0]
         acted_in = apps_in_front(intents)
@@ -230,15 +231,18 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         if not broke and (not evidence.final or not evidence.final.source.complete):
             problem = evidence.final.source.problem if evidence.final else "no page source"
             blamed = unreadable(phone, verdict, evidence, from_start)
-            around = around_bridge(rig, agent, f"the phone sent only cut-off page sources at "
+            around = around_bridge(watch, f"the phone sent only cut-off page sources at "
                                    f"capture ({problem}), and on its home screen too")
             if blamed is None and around:
                 blamed = verdict.model_copy(update={"passed": False, "overruled": around})
             if blamed is None:
                 raise _Skip(f"the phone sent only cut-off page sources at capture ({problem}), "
                             "and on its home screen too, so the end state cannot be graded (a "
-                            "rig fault)")
+                            f"rig fault){watch.fault_note()}")
             verdict = blamed
+        if watch.count and not verdict.overruled:  # it acted around the bridge, fault or not
+            verdict = verdict.model_copy(update={"passed": False,
+                                                 "overruled": around_bridge(watch)})
         if not verdict.passed or result.timed_out or result.out_of_turns:
             enter_phase(rig, plan, "check")
             check_rig(rig, evidence.events)  # a failure is scored only if the phone takes input
@@ -258,18 +262,18 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         acted = result.ran or any(e.phase == "agent" for e in done)
         cause = agent_broke_rig(done) if acted else ""
         down = isinstance(exc, (RigDown, *RIG_DOWN))
-        # not in the log, but found once an agent that could reach the phone around the bridge
-        # had its turn: its doing too (`runner.around`)
-        blame = f"{cause}, and then {exc}" if cause else around_bridge(rig, agent, exc) if (
-            began) else ""
+        # not in the log, but the phone's ledger shows inputs that reached it around the
+        # bridge in the agent's turn: its doing too (`runner.around`)
+        blame = f"{cause}, and then {exc}" if cause else around_bridge(watch, exc)
         if blame:  # the agent's own doing: its failure, not a skip
             verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False,
                               results=verdict.results if verdict else (), overruled=blame)
             rig_down = down and not _recover(rig, plan)
         elif isinstance(exc, DeviceError) and not down:  # WDA refused the harness something
-            skip_reason, error_type = f"device error: {exc}", type(exc).__name__
+            skip_reason, error_type = f"device error: {exc}{watch.fault_note()}", type(exc).__name__
         else:
-            skip_reason, error_type, rig_down = f"rig down: {exc}", type(exc).__name__, True
+            skip_reason, error_type, rig_down = (f"rig down: {exc}{watch.fault_note()}",
+                                                 type(exc).__name__, True)
     except Exception as exc:  # noqa: BLE001 - a bug in one attempt is data; the run goes on
         write_note(folder / "traceback.txt", traceback.format_exc())
         skip_reason = f"harness error ({type(exc).__name__}): {exc}; see traceback.txt"
@@ -323,13 +327,13 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     return AttemptResult(row, rig_down, evidence if verdict is not None else None, interrupted)
 
 
-def _agent_turn(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
+def _agent_turn(plan: AttemptPlan, rig: Rig, agent: Agent, watch: AroundWatch) -> AgentResult:
     """The agent's turn (`_run_agent`), with any error it ended in but the rig's kept as its
     result: `turn.held_to_log` then scores it as the agent's failure when it had acted on the
     phone (an agent must not be able to turn its failure into a skip by what it sends or
     answers), and skips it only when it had not."""
     try:
-        return _run_agent(plan, rig, agent)
+        return _run_agent(plan, rig, agent, watch)
     except (RigDown, *RIG_DOWN) as exc:
         # an in-process agent's own connection failed: the rig's fault only if the phone
         # no longer answers the harness either (one read); else the agent's error
@@ -344,14 +348,16 @@ def _agent_turn(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
                        error_type=type(failed).__name__)
 
 
-def _run_agent(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
+def _run_agent(plan: AttemptPlan, rig: Rig, agent: Agent, watch: AroundWatch) -> AgentResult:
     """Grant the agent a URL of its own for its turn, run it, and revoke the grant whatever
-    happened: nothing it left behind can use the phone after."""
+    happened: nothing it left behind can use the phone after. `watch` reads the phone's ledger
+    of inputs just before the grant and once it is revoked (`runner.around`)."""
     program = isinstance(agent, CommandAgent)
     # A program in the sandbox cannot reach a private phone; an agent in this process has no
     # shell at all. Either way the bridge is the only way to the phone while it runs.
     confined = not program or (plan.sandbox is not None and plan.sandbox.confines
                                and rig.private)
+    watch.begin()
     url = rig.bridge.grant_agent(confined=confined)
     try:
         task = plan.task
@@ -359,7 +365,8 @@ def _run_agent(plan: AttemptPlan, rig: Rig, agent: Agent) -> AgentResult:
                                       task.timeout_seconds, plan.folder, plan.sandbox,
                                       rig.bridge.agent_cut_off))
     finally:
-        rig.bridge.revoke_agent()
+        rig.bridge.revoke_agent()  # and what was on its way through the bridge has arrived
+        watch.end()
 
 
 def _unread_from_start(rig: Rig, plan: AttemptPlan, mark: int, agent: Agent, app: str) -> bool:

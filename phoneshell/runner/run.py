@@ -42,6 +42,7 @@ from phoneshell.records import (
     SandboxKind,
 )
 from phoneshell.runner import stop, tidy
+from phoneshell.runner.around import around_line
 from phoneshell.runner.aside import set_aside
 from phoneshell.runner.attempt import run_attempt
 from phoneshell.runner.cut import cut_short, tidy_up
@@ -185,6 +186,12 @@ class _Run:
         label, run_id = device.info.label, self.folder.run_id
         with rig_for(device, self.folder.run_dir.parent, self.trajectory,
                      self.agent_log_bytes) as rig:
+            around = around_line(rig, agent, label)
+            if around:  # said at the start, kept in run.json, warned of by every report
+                self.progress(around)
+                with self.lock:
+                    self.manifest = self.manifest.model_copy(update={"reached_around": tuple(
+                        dict.fromkeys((*self.manifest.reached_around, around)))})
             try:
                 preflight(rig, run_id)
                 housekeeping, lines = tidy.start_phone(rig, run_id, self.tasks)

@@ -1,19 +1,29 @@
-"""A rig fault an agent causes around the bridge is its failure; an app the rig cannot read is
-not scored.
+"""On a rig the agent can reach around the bridge, a fault is judged by the phone's own witness;
+an app the rig cannot read is not scored.
 
 On a `--device` URL (here a simulator on loopback, as a standalone `phoneshell sim` or a phone
-behind iproxy is) a program the sandbox confines can still reach WDA without the bridge: a lock
-or a fault it switches there is found after its turn, and fails the attempt (red team 75), and
-the run goes on. An app WDA cannot read from the attempt's start fails no honest agent: not
-scored, naming the app; one the run read whole before stays the agent's to leave readable.
+behind iproxy is) a program the sandbox confines can still reach WDA without the bridge. The
+simulator's ledger of inputs tells: an input the bridge never forwarded fails the attempt, with
+a fault after it or none, and the run goes on (red team 75); a fault with none is the rig's, an
+owner's switch (red team 76); where nothing witnesses the turn (the simulator stopped answering)
+the fault is not scored, saying its cause cannot be told, and the run says at its start, in
+run.json and in its report that its agents could reach the phone around the bridge. An app WDA
+cannot read from the attempt's start fails no honest agent: not scored, naming the app; one the
+run read whole before stays the agent's to leave readable.
 """
 
 from __future__ import annotations
 
 import json
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from cli_process import run_cli
+import pytest
+from cli_process import ROOT, run_cli
 
 from phoneshell.records import AuditEvent
 from phoneshell.runner.endstate import seen_whole, unread_from_start
@@ -21,17 +31,62 @@ from phoneshell.sim import SimServer
 
 CALC = "com.apple.calculator"
 TASKS = ("environments/calculator.arithmetic.yaml", "environments/calculator.percentage.yaml")
+PLAY = ROOT / "examples" / "agents" / "play_solution.py"
+AROUND = "around the bridge"
 
 
-def _around(tmp_path: Path, url: str, route: str, body: str) -> Path:
-    """A program that POSTs `body` to `url + route`, straight to WDA, then claims done."""
+def _around(tmp_path: Path, url: str, route: str, body: str, then: str = "") -> Path:
+    """A program that POSTs `body` to `url + route`, straight to WDA, then runs `then` (a
+    program) or claims done."""
     agent = tmp_path / "around.py"
+    after = (f"sys.exit(subprocess.call([sys.executable, {then!r}]))\n" if then else
+             "os.system('phoneshell finish --status done --answer 423')\n")
     agent.write_text(
-        "import os, urllib.request\n"
+        "import os, subprocess, sys, urllib.request\n"
         f"urllib.request.urlopen(urllib.request.Request({url + route!r}, data={body!r}.encode(),"
         " method='POST', headers={'Content-Type': 'application/json'}), timeout=10).read()\n"
+        + after)
+    return agent
+
+
+def _waiting(tmp_path: Path) -> Path:
+    """A program that says it began (a file), waits for the word to go on (another file),
+    then claims done: an honest agent thinking while its phone's owner does something."""
+    agent = tmp_path / "waiting.py"
+    agent.write_text(
+        "import os, pathlib, time\n"
+        f"pathlib.Path({str(tmp_path / 'began')!r}).touch()\n"
+        "deadline = time.monotonic() + 60\n"
+        f"while not pathlib.Path({str(tmp_path / 'go')!r}).exists() and "
+        "time.monotonic() < deadline:\n"
+        "    time.sleep(0.05)\n"
         "os.system('phoneshell finish --status done --answer 423')\n")
     return agent
+
+
+@contextmanager
+def _owner(tmp_path: Path, act: Callable[[], None]) -> Iterator[None]:
+    """Once the agent's turn began, `act` (the phone's owner), then the word to go on."""
+    def watch() -> None:
+        deadline = time.monotonic() + 120
+        while not (tmp_path / "began").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        act()
+        (tmp_path / "go").touch()
+
+    owner = threading.Thread(target=watch, daemon=True)
+    owner.start()
+    yield
+    owner.join(timeout=10)
+
+
+def _run(tmp_path: Path, url: str, agent: Path, run_id: str, *tasks: str,
+         ) -> tuple[int, str, list[dict[str, object]]]:
+    done = run_cli("run", *(tasks or TASKS[:1]), "--device", url, "--agent",
+                   f"command:{sys.executable} {agent}", "--sandbox", "none", "--runs",
+                   str(tmp_path / "runs"), "--run-id", run_id,
+                   env={"PHONESHELL_EXPOSE_TASK_FILE": "1"})
+    return done.returncode, done.stdout + done.stderr, _rows(tmp_path / "runs", run_id)
 
 
 def _rows(runs: Path, run_id: str) -> list[dict[str, object]]:
@@ -43,28 +98,73 @@ def test_a_lock_sent_around_the_bridge_fails_the_agent_and_the_run_goes_on(tmp_p
                                                                           ) -> None:
     with SimServer() as sim:
         agent = _around(tmp_path, sim.url, "/wda/lock", "{}")
-        done = run_cli("run", *TASKS, "--device", sim.url, "--agent",
-                       f"command:python3 {agent}", "--sandbox", "none", "--runs",
-                       str(tmp_path / "runs"), "--run-id", "L")
-    assert done.returncode == 1, done.stdout + done.stderr  # done, not all passed; not stopped
-    rows = _rows(tmp_path / "runs", "L")
+        code, said, rows = _run(tmp_path, sim.url, agent, "L", *TASKS)
+    assert code == 1, said  # done, not all passed; not stopped
     assert [r["outcome"] for r in rows] == ["failed", "failed"]
-    assert all("around the bridge" in str(r["error"]) and "locked" in str(r["error"])
+    assert all("1 input(s) reached the phone that the bridge never forwarded" in str(r["error"])
+               and "POST /wda/lock" in str(r["error"]) and "locked" in str(r["error"])
                for r in rows), rows
+    assert f"phone-1: this phone is not private: a --device URL ({sim.url}); agents can reach " \
+        f"it {AROUND}" in said
 
 
-def test_a_fault_switched_around_the_bridge_fails_the_agent(tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_an_input_around_the_bridge_fails_the_agent_with_no_fault_after(tmp_path: Path,
+                                                                       ) -> None:
+    # an unlock of an unlocked phone changes nothing, and the reference finish through the
+    # bridge passes: only the ledger shows the agent went around it
+    with SimServer() as sim:
+        agent = _around(tmp_path, sim.url, "/wda/unlock", "{}", then=str(PLAY))
+        code, said, [row] = _run(tmp_path, sim.url, agent, "U")
+    assert code == 1, said
+    assert row["outcome"] == "failed", row
+    assert ("1 input(s) reached the phone that the bridge never forwarded (the simulator's "
+            "ledger, in the agent's turn): POST /wda/unlock") in str(row["error"]), row
+    assert all(c["passed"] for c in row["checks"]), row  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_a_lock_the_owner_switches_in_the_turn_is_the_rigs(tmp_path: Path) -> None:
+    with SimServer() as sim, _owner(tmp_path, lambda: sim.fault_on("locked")):
+        code, said, [row] = _run(tmp_path, sim.url, _waiting(tmp_path), "O")
+    assert code == 2, said  # the rig down: the run stops, and --resume plays it again
+    assert row["outcome"] == "skipped", row
+    assert "locked" in str(row["skip_reason"]) and ("the simulator's ledger shows no input "
+                                                    "reached it around the bridge") in str(
+        row["skip_reason"]), row
+
+
+@pytest.mark.slow
+def test_a_phone_that_stops_answering_in_the_turn_is_not_scored_and_the_run_says_why(
+        tmp_path: Path) -> None:
+    with SimServer() as sim, _owner(tmp_path, sim.stop):
+        url = sim.url
+        code, said, [row] = _run(tmp_path, url, _waiting(tmp_path), "N")
+    assert code == 2, said
+    assert row["outcome"] == "skipped", row
+    assert (f"this rig is not private (a --device URL ({url}): the agent could reach the phone "
+            "around the bridge) and the simulator did not answer for its ledger of inputs around the turn, so "
+            "whether the agent or the rig caused it cannot be told") in str(
+        row["skip_reason"]), row
+    banner = f"phone-1: this phone is not private: a --device URL ({url}); agents can reach it"
+    assert banner in said
+    recorded = json.loads((tmp_path / "runs" / "N" / "run.json").read_text())
+    assert any(banner in line for line in recorded["reached_around"]), recorded
+    report = run_cli("report", str(tmp_path / "runs" / "N"))
+    assert f"N: {banner}" in report.stdout + report.stderr, report.stdout
+
+
+def test_a_fault_switched_on_the_control_routes_is_the_rigs(tmp_path: Path) -> None:
+    # an open simulator's control routes are no input: a fault switched there (an owner's, as
+    # far as the phone can tell) is not scored
     with SimServer() as sim:
         agent = _around(tmp_path, sim.url, "/phoneshell/sim/faults",
                         '{"on": ["truncated-source"]}')
-        done = run_cli("run", TASKS[0], "--device", sim.url, "--agent",
-                       f"command:python3 {agent}", "--sandbox", "none", "--runs",
-                       str(tmp_path / "runs"), "--run-id", "T")
-    assert done.returncode == 1, done.stdout + done.stderr
-    [row] = _rows(tmp_path / "runs", "T")
-    assert row["outcome"] == "failed", row
-    assert "cut-off page sources" in str(row["error"]) and "around the bridge" in str(
-        row["error"])
+        code, said, [row] = _run(tmp_path, sim.url, agent, "T")
+    assert row["outcome"] == "skipped", (row, said)
+    assert "cut-off page sources" in str(row["skip_reason"]) and (
+        "the simulator's ledger shows no input reached it around the bridge") in str(
+        row["skip_reason"])
 
 
 def test_an_app_unreadable_from_the_start_is_not_scored(tmp_path: Path) -> None:
