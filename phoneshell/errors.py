@@ -21,6 +21,8 @@ The tree stays shallow; subclasses that belong to one room live there (module in
     │       └── UpstreamDown        nothing answers upstream [bridge.upstream]
     ├── RunError                    a run cannot start or continue (bad options, lock held)
     │   ├── RigDown                 the phone stopped taking input mid-run [runner.rig]
+    │   ├── DiskShort               the disk lost the harness's room, not by the agent's doing:
+    │   │                           the attempt is not scored [agents.bounds]
     │   ├── LockHeld                another process holds a device's or run's lock
     │   │                           [phones.lock]
     │   └── RunInterrupted          Ctrl-C, SIGTERM or SIGHUP stopped the run; the hint

@@ -14,10 +14,14 @@ one disk at once (`--device sim:N`), a turn is charged only what the disk lost t
 turns' own writes do not show (`DiskWatch`). The watch is always on: its bound is relative to the
 free space at the start of the turn, so a disk that starts nearly full is watched all the more
 closely, and one with less than the harness's own room (`HARNESS_ROOM_BYTES`) is refused before
-the agent starts, as the disk's fault, not the agent's. That start comes after the run has given
+the agent starts, as the disk's fault, not the agent's (`DiskShort`). That start comes after the
+run has given
 back what it kept of earlier agents (`runner.disk_room`): what an agent wrote within its limits
 is kept after its turn, and never counts against the rig or a later agent. Over any of them, it
-is stopped, and what it wrote is deleted. The count and the deletion go by `walk` (by open
+is stopped, and what it wrote is deleted. A confined turn (bubblewrap: it can write only its
+folder, a /tmp in memory and files it holds open) is charged only what its own writes show: disk
+lost beyond them is the machine's (other programs on a shared box), and when it takes the
+harness's room the turn is stopped and not scored (`DiskShort`), never failed. The count and the deletion go by `walk` (by open
 folder, however deep, wide or long-named the tree): what the count cannot see is over the
 limits, and so is what the take-back after its turn could not take back
 (`agent_user.take_back`'s answer, which the command agent adds).
@@ -27,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import os
 import select
-import stat
 import threading
 import time
 from collections import deque
@@ -35,7 +38,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-from phoneshell.agents import pids, walk
+from phoneshell.agents import walk
+from phoneshell.agents.own_writes import counted, held_unlinked
 from phoneshell.errors import RunError
 
 FOLDER_MAX_BYTES = 1 << 30
@@ -50,6 +54,8 @@ agent's own kept output (`OUTPUT_MAX_BYTES` twice at most). An agent's turn neve
 disk with less free before the turn, once the run gave back what it keeps of earlier agents
 (`runner.disk_room`), is not the agent's doing (`no_room`). A turn that took the disk to it
 leaves the next one short only by the harness's own writes: what the turn took is given back."""
+ROOM_HINT = ("free some space on that disk (or give --runs a folder on another), "
+             "then run it again")
 WATCH_S = 1.0
 READ_CHUNK = 1 << 16
 DRAIN_S = 1.0
@@ -62,56 +68,16 @@ def disk_free(path: Path) -> int:
     return stats.f_bavail * stats.f_frsize
 
 
-class _Over(Exception):
-    """The count passed a limit: why."""
-
-
-class _Count(walk.Visitor):
-    """Every entry counts as a file, and every entry's blocks (a folder's too) as its size."""
-
-    def start(self) -> None:
-        super().start()
-        self.files = self.size = 0
-
-    def visit(self, folder: int, entry: os.DirEntry[str], place: str) -> bool:
-        self.files += 1
-        if self.files > FOLDER_MAX_FILES:
-            raise _Over(f"it made more than {FOLDER_MAX_FILES:,} files in its folder")
-        try:
-            self.size += entry.stat(follow_symlinks=False).st_blocks * 512
-            inside = entry.is_dir(follow_symlinks=False)
-        except FileNotFoundError:
-            return False  # gone since it was listed: nothing there to count
-        except OSError as exc:
-            self.troubles.append(f"{place}: cannot look at it ({exc.strerror or exc})")
-            return False
-        if self.size > FOLDER_MAX_BYTES:
-            raise _Over(f"it wrote more than {FOLDER_MAX_BYTES >> 20:,} MiB into its folder")
-        return inside
+class DiskShort(RunError):
+    """The disk holding the run has less free than the harness's room (`HARNESS_ROOM_BYTES`),
+    and not by the agent's doing: before its turn, or during a confined turn whose own writes
+    do not explain it. The attempt is not scored."""
 
 
 def written(folder: Path) -> str:
-    """Why what is in `folder` is too much ("" when it is not). What the walk cannot count
-    (a folder it cannot open or list, a tree that keeps moving under it) is too much: the
-    limits hold for what it cannot see too."""
-    return _counted(folder)[0]
-
-
-def _counted(folder: Path) -> tuple[str, int]:
-    """`written`'s answer, and the bytes the walk counted (up to a limit it passed)."""
-    count = _Count()
-    try:
-        troubles = walk.walk(folder, count)
-    except _Over as over:
-        return str(over), count.size
-    except FileNotFoundError:
-        return "", 0  # no folder: nothing written
-    except OSError as exc:
-        troubles = [f"{folder}: cannot open it ({exc.strerror or exc})"]
-    if troubles:
-        return (f"the harness could not count all it wrote into its folder "
-                f"({walk.said(troubles)}), which counts as over its limits"), count.size
-    return "", count.size
+    """Why what is in `folder` is too much for an agent's folder ("" when it is not): over
+    `FOLDER_MAX_BYTES` or `FOLDER_MAX_FILES`, or not all countable (`own_writes.counted`)."""
+    return counted(folder, FOLDER_MAX_BYTES, FOLDER_MAX_FILES)[0]
 
 
 def no_room(folder: Path, free: int | None = None) -> str:
@@ -124,26 +90,6 @@ def no_room(folder: Path, free: int | None = None) -> str:
     return (f"the disk holding {folder} has {free / (1 << 20):.1f} MiB free, under the "
             f"{HARNESS_ROOM_BYTES >> 20} MiB the harness keeps to record an attempt, before "
             "the agent's turn (not the agent's doing)")
-
-
-def held_unlinked(root: int, disk: int) -> int:
-    """The bytes of the files on the disk `disk` (a device number) that the process `root`
-    and those below it hold open with no name left (unlinked): what only the free space
-    shows otherwise. Each file once, however many hold it."""
-    held: dict[int, int] = {}
-    for pid in (root, *pids.below(root)) if root else ():
-        try:
-            fds = os.listdir(f"/proc/{pid}/fd")
-        except OSError:
-            continue  # gone, or no /proc (macOS): only the free space shows it there
-        for fd in fds:
-            try:
-                seen = os.stat(f"/proc/{pid}/fd/{fd}")
-            except OSError:
-                continue
-            if stat.S_ISREG(seen.st_mode) and seen.st_nlink == 0 and seen.st_dev == disk:
-                held[seen.st_ino] = seen.st_blocks * 512
-    return sum(held.values())
 
 
 _SHARE_LOCK = threading.Lock()
@@ -160,32 +106,38 @@ class DiskWatch:
     Of the free space at its start, the turn may take its folder's limit
     (`FOLDER_MAX_BYTES`), and never the harness's room (`HARNESS_ROOM_BYTES`), wherever it
     writes: into its folder, a file it holds open unlinked, anywhere else it can reach on the
-    disk. It is charged for what the disk lost since its start less what the other turns on
-    that disk meanwhile were seen to write of their own (their folders, the files they hold
-    open unlinked): with one turn, the whole loss; with several phones' turns side by side, an
-    agent that wrote little is never the one stopped when another fills the disk. What no
-    turn's own files show (a file written elsewhere on the disk, something else on the machine)
-    is charged to every turn running then: nobody can tell whose it was.
+    disk. A confined turn can write nowhere else on the disk, so it is charged only for its
+    own writes (its folder, the files it holds open unlinked), and disk lost that they do not
+    explain is the machine's: under the harness's room it stops the turn unscored
+    (`DiskShort`), above it nothing. An unconfined turn is charged for what the disk lost since
+    its start less what the other turns on that disk meanwhile were seen to write of their own:
+    with one turn, the whole loss; with several phones' turns side by side, an agent that wrote
+    little is never the one stopped when another fills the disk. What no turn's own files show
+    (a file it wrote elsewhere on the disk, or something else on the machine) is charged to
+    every unconfined turn running then: it could have written it, and nobody can tell whose it
+    was.
 
     Args:
         folder: the attempt folder (its scratch folder, stdout and stderr inside).
+        confined: the program can write only its folder, a /tmp in memory and files it holds
+            open (bubblewrap: `Sandbox.kind` "bwrap"; macOS's sandbox-exec lets it write the
+            disk's shared /tmp).
 
     Raises:
-        RunError: the disk holds less than the harness's room already (`no_room`).
+        DiskShort: the disk holds less than the harness's room already (`no_room`).
     """
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path, confined: bool = False) -> None:
+        self.folder, self.confined = folder, confined
         self.free_at_start = disk_free(folder)
         why = no_room(folder, self.free_at_start)
         if why:
-            raise RunError(why, hint="free some space on that disk (or give --runs a folder "
-                                     "on another), then run it again")
+            raise DiskShort(why, hint=ROOM_HINT)
         self.floor = max(self.free_at_start - FOLDER_MAX_BYTES, HARNESS_ROOM_BYTES)
         """Below this much free, the agent is stopped: what it took is its allowance."""
         self.disk = os.stat(folder).st_dev
         self.root = 0
-        self.own = self.own_at_start = _counted(folder)[1]
+        self.own = self.own_at_start = counted(folder, FOLDER_MAX_BYTES, FOLDER_MAX_FILES)[1]
         with _SHARE_LOCK:
             _WATCHED.add(self)
             self.others_at_start = _WRITTEN.get(self.disk, 0)
@@ -198,7 +150,7 @@ class DiskWatch:
     def _measure(self) -> str:
         """Count what the turn wrote of its own now, for every turn on its disk to read; why
         its folder is over its limits ("" when it is not)."""
-        over, size = _counted(self.folder)
+        over, size = counted(self.folder, FOLDER_MAX_BYTES, FOLDER_MAX_FILES)
         own = size + held_unlinked(self.root, self.disk)
         with _SHARE_LOCK:
             _WRITTEN[self.disk] = _WRITTEN.get(self.disk, 0) + own - self.own
@@ -206,8 +158,10 @@ class DiskWatch:
         return over
 
     def _charged(self, free: int) -> int:
-        """What the disk lost since its start that the other turns' own writes do not show.
-        The caller holds `_SHARE_LOCK`."""
+        """What the disk lost since its start that the other turns' own writes do not show;
+        confined, its own writes alone. The caller holds `_SHARE_LOCK`."""
+        if self.confined:
+            return self.own - self.own_at_start
         others = (_WRITTEN.get(self.disk, 0) - self.others_at_start
                   - (self.own - self.own_at_start))
         return self.free_at_start - free - others
@@ -221,6 +175,8 @@ class DiskWatch:
         free = disk_free(self.folder)
         if over or free >= self.floor:
             return over
+        if self.confined:
+            return self._own_over(free)
         with _SHARE_LOCK:
             beside = [w for w in _WATCHED if w.disk == self.disk and w is not self]
         for other in beside:  # the others' writes as of now, not of their last look
@@ -238,6 +194,43 @@ class DiskWatch:
                 f"{self.free_at_start / (1 << 20):.1f} MiB there were when its turn started "
                 f"(it may take {(self.free_at_start - self.floor) >> 20:,} MiB; the harness "
                 f"keeps {self.floor >> 20:,} MiB{also})")
+
+    def _own_over(self, free: int) -> str:
+        """`over` for a confined turn: its own writes over what it may take fail it; disk lost
+        beyond them that takes the harness's room is the machine's (`DiskShort`)."""
+        own, may = self.own - self.own_at_start, self.free_at_start - self.floor
+        if own > may:
+            return (f"it filled the disk holding the run: its folder and the files it holds "
+                    f"open took {own / (1 << 20):,.1f} MiB in its turn (it may take "
+                    f"{may >> 20:,} MiB; {free / (1 << 20):.1f} MiB free of the "
+                    f"{self.free_at_start / (1 << 20):.1f} MiB there were when it started)")
+        if free < HARNESS_ROOM_BYTES:
+            self.short(free, "")
+        return ""
+
+    def short(self, free: int, seen: str) -> None:
+        """Stop a confined turn for the disk the machine took (`DiskShort`): `free` left,
+        `seen` what showed it ("" the watch).
+
+        Raises:
+            DiskShort: always.
+        """
+        own = (self.own - self.own_at_start) / (1 << 20)
+        raise DiskShort(
+            f"the disk holding {self.folder} fell to {free / (1 << 20):.1f} MiB free during "
+            f"the agent's turn{f' ({seen})' if seen else ''}, under the "
+            f"{HARNESS_ROOM_BYTES >> 20} MiB the harness keeps to record an attempt, by writes "
+            f"that are not the agent's: it ran confined, and its folder and the files it holds "
+            f"open took {own:,.1f} MiB (not the agent's doing)", hint=ROOM_HINT)
+
+    def refused(self, unkept: str) -> str:
+        """Why a copy of the program's output the disk refused (`unkept`) fails its turn ("" when
+        none was refused). Confined, within what it may take, it did not fill the disk: the
+        machine did (`DiskShort`)."""
+        if unkept and self.confined and not self._measure() and (
+                self.own - self.own_at_start <= self.free_at_start - self.floor):
+            self.short(disk_free(self.folder), unkept)
+        return unkept
 
     def close(self) -> None:
         """After the turn (what was deleted of it, deleted): what it keeps stays counted as
@@ -360,5 +353,5 @@ def unkept(outputs: list[CappedOutput]) -> str:
 
 
 __all__ = ["FOLDER_MAX_BYTES", "FOLDER_MAX_FILES", "HARNESS_ROOM_BYTES", "OUTPUT_MAX_BYTES",
-           "WATCH_S", "CappedOutput", "DiskWatch", "disk_free", "held_unlinked", "no_room",
+           "WATCH_S", "CappedOutput", "DiskShort", "DiskWatch", "disk_free", "held_unlinked", "no_room",
            "unkept", "wipe", "written"]

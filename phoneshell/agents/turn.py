@@ -110,7 +110,9 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
         OSError: it could not be started.
     """
     # what it keeps stays counted as its own writes once it is gone (`DiskWatch.close`)
-    with bounds.DiskWatch(output[0].parent) as watch:
+    # confined by bubblewrap, it can write nowhere else on the disk: loss its own writes do not
+    # explain is the machine's (`DiskWatch`); sandbox-exec lets it write the shared /tmp
+    with bounds.DiskWatch(output[0].parent, confined=box.kind == "bwrap") as watch:
         strays.adopt_orphans()  # what it leaves behind stays below the harness, to be stopped
         limit = pids.Limit()  # however many it forks, the harness keeps pids for its threads
         process, before = _start(first_to_go(limit.wrap(argv)), env, given is not None, limit)
@@ -143,8 +145,9 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
                 feed.join()
             untaken = box.take_back(scratch)  # nothing of it is left to write there
         # looked at once more with it gone: what it wrote just before too
-        # a copy of its output the disk refused is its failure too (never the run's crash)
-        over = untaken or watch.over() or bounds.unkept(outputs)
+        # a copy of its output the disk refused is its failure too (never the run's crash),
+        # unless it ran confined and wrote within its limits: then the machine filled the disk
+        over = untaken or watch.over() or watch.refused(bounds.unkept(outputs))
         stopped = stopped or over
         if timed_out or stopped:
             code = process.wait()

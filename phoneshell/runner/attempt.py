@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 
 from bridge.audit_log import AuditWriteError
 from phoneshell.agents import Agent, AgentContext, AgentResult
+from phoneshell.agents.bounds import DiskShort
 from phoneshell.agents.command import CommandAgent
 from phoneshell.audit import apps_in_front
 from phoneshell.device import Phone, run_steps
@@ -255,6 +256,9 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
                           overruled=str(exc))
     except (_Skip, AppUnreadable) as exc:
         skip_reason = str(exc)
+    except DiskShort as exc:  # the machine took the disk in a confined turn: not its doing,
+        # not scored; what it did to the phone is set back as after any turn
+        result, skip_reason = AgentResult(ran=True, error=str(exc)), str(exc)
     except (RigDown, *RIG_DOWN, DeviceError) as exc:
         # what the agent did is in the log, even when its turn ended in the rig's fault
         done = audit_slice(rig, plan, mark)[0]
@@ -340,6 +344,8 @@ def _agent_turn(plan: AttemptPlan, rig: Rig, agent: Agent, watch: AroundWatch) -
         if isinstance(exc, RigDown) or rig.phone.locked():
             raise
         failed: Exception = exc
+    except DiskShort:
+        raise  # the disk's, not the agent's: the attempt is not scored (`run_attempt`)
     except Exception as exc:  # noqa: BLE001 - kept as data, with its traceback
         failed = exc
     write_note(plan.folder / "traceback.txt", "".join(traceback.format_exception(failed)))

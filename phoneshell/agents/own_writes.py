@@ -1,0 +1,84 @@
+"""What a program's turn wrote of its own on the disk: its folder (size and files, by `walk`) and
+the files it holds open with no name left, which only the free space shows otherwise. Read-only:
+never deletes (`bounds.wipe` does).
+"""
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from phoneshell.agents import pids, walk
+
+
+class _Over(Exception):
+    """The count passed a limit: why."""
+
+
+class _Count(walk.Visitor):
+    """Every entry counts as a file, and every entry's blocks (a folder's too) as its size, up
+    to the limits."""
+
+    def __init__(self, max_bytes: int, max_files: int) -> None:
+        super().__init__()
+        self.max_bytes, self.max_files = max_bytes, max_files
+
+    def start(self) -> None:
+        super().start()
+        self.files = self.size = 0
+
+    def visit(self, folder: int, entry: os.DirEntry[str], place: str) -> bool:
+        self.files += 1
+        if self.files > self.max_files:
+            raise _Over(f"it made more than {self.max_files:,} files in its folder")
+        try:
+            self.size += entry.stat(follow_symlinks=False).st_blocks * 512
+            inside = entry.is_dir(follow_symlinks=False)
+        except FileNotFoundError:
+            return False  # gone since it was listed: nothing there to count
+        except OSError as exc:
+            self.troubles.append(f"{place}: cannot look at it ({exc.strerror or exc})")
+            return False
+        if self.size > self.max_bytes:
+            raise _Over(f"it wrote more than {self.max_bytes >> 20:,} MiB into its folder")
+        return inside
+
+
+def counted(folder: Path, max_bytes: int, max_files: int) -> tuple[str, int]:
+    """Why what is in `folder` is over the limits ("" when it is not), and the bytes the walk
+    counted (up to a limit it passed). What the walk cannot count (a folder it cannot open or
+    list, a tree that keeps moving under it) is over them: they hold for what it cannot see
+    too."""
+    count = _Count(max_bytes, max_files)
+    try:
+        troubles = walk.walk(folder, count)
+    except _Over as over:
+        return str(over), count.size
+    except FileNotFoundError:
+        return "", 0  # no folder: nothing written
+    except OSError as exc:
+        troubles = [f"{folder}: cannot open it ({exc.strerror or exc})"]
+    if troubles:
+        return (f"the harness could not count all it wrote into its folder "
+                f"({walk.said(troubles)}), which counts as over its limits"), count.size
+    return "", count.size
+
+
+def held_unlinked(root: int, disk: int) -> int:
+    """The bytes of the files on the disk `disk` (a device number) that the process `root`
+    and those below it hold open with no name left (unlinked): what only the free space
+    shows otherwise. Each file once, however many hold it."""
+    held: dict[int, int] = {}
+    for pid in (root, *pids.below(root)) if root else ():
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue  # gone, or no /proc (macOS): only the free space shows it there
+        for fd in fds:
+            try:
+                seen = os.stat(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if stat.S_ISREG(seen.st_mode) and seen.st_nlink == 0 and seen.st_dev == disk:
+                held[seen.st_ino] = seen.st_blocks * 512
+    return sum(held.values())
