@@ -192,8 +192,8 @@ class DiskWatch:
                 "turns beside it" if by_others >= (1 << 20) else "")
         return (f"it filled the disk holding the run: {free / (1 << 20):.1f} MiB free of the "
                 f"{self.free_at_start / (1 << 20):.1f} MiB there were when its turn started "
-                f"(it may take {(self.free_at_start - self.floor) >> 20:,} MiB; the harness "
-                f"keeps {self.floor >> 20:,} MiB{also})")
+                f"(it may take {(self.free_at_start - self.floor) >> 20:,} MiB, and is "
+                f"stopped below {self.floor >> 20:,} MiB free{also})")
 
     def _own_over(self, free: int) -> str:
         """`over` for a confined turn: its own writes over what it may take fail it; disk lost
