@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from phoneshell.typed_keys import DELETES, typed
+
 Handler = Callable[[], None]
 """A tap or hold behaviour: a closure over app state, run by the phone under its lock."""
 
@@ -35,13 +37,40 @@ class EditText:
     on_submit: Handler | None = None
     focused: bool = False
     """Set by the phone only (`Host.focus`)."""
-    selected: bool = False
-    """All its text is selected (Safari's address once editing starts): the next characters
-    typed replace it, and a Backspace deletes it."""
+    selection: tuple[int, int] | None = None
+    """The selected characters [start, end) (Safari's address once editing starts, the edit
+    menu's Select All or a word selected in a note), or the caret alone (start == end) where a
+    typing over a selection left it; None: the caret at the end of the text, where typing goes
+    otherwise. Only `type_run` and a selection made on purpose set it: any other change of
+    `text` (an app clearing it, a Cut) drops it (`__setattr__`), as does a change of focus."""
     on_tap_outside: Handler | None = None
     """What a tap anywhere but on this field or the keyboard does, while it has focus, before
     the tap lands where it was aimed (`editing.tap`). None, UIKit's default: nothing (the
     keyboard stays and the tap lands as if no field had focus)."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        super().__setattr__(name, value)
+        if name == "text":  # what was selected is gone with the text it was made on
+            super().__setattr__("selection", None)
+
+    def select_all(self) -> None:
+        """Select the whole text (nothing to select when it is empty)."""
+        self.selection = (0, len(self.text)) if self.text else None
+
+    def type_run(self, run: str) -> None:
+        """Type `run` (a run of keys with no Return that ends the field's editing,
+        `typed_keys.up_to_return`) where the caret is, as UIKit does: a selection is replaced
+        by what comes next, a delete deleting it alone and a character typed taking its place;
+        with none, the keys act before the caret (`typed_keys.typed`). The caret then sits
+        after what was typed."""
+        text = self.text
+        start, end = self.selection or (len(text), len(text))
+        if start < end and run[:1] in DELETES:
+            run = run[1:]
+        head = typed(text[:start], run)
+        self.text = head + text[end:]
+        if end < len(text):
+            self.selection = (len(head), len(head))
 
     def shown_value(self) -> str | None:
         """What WDA reports as `value`: the text, bullets if secure, else the placeholder."""

@@ -50,7 +50,7 @@ from phoneshell.sim.apps.springboard import close_from_bottom
 from phoneshell.sim.keyboard import press
 from phoneshell.sim.touch_paths import actionable, hit_path
 from phoneshell.sim.ui import Node, Rect
-from phoneshell.typed_keys import DELETES, typed, up_to_return
+from phoneshell.typed_keys import up_to_return
 
 if TYPE_CHECKING:
     from phoneshell.sim.phone import Phone
@@ -187,7 +187,9 @@ def type_text(phone: Phone, text: str) -> bool:
     """Type into the focused field as XCTest's typeText does (`typed_keys`): "\\b" and
     "\\x7f" delete a composed character, "\\n" and "\\r" are Return, every other character
     types itself. The checks replay the audit log's typing by the same functions (`typed`,
-    `up_to_return`).
+    `up_to_return`). Every way text reaches a field comes here (`/wda/keys`, an element's
+    value, an alert's text, W3C key actions, a tap on a key), so each types over a selection
+    alike (`EditText.type_run`: a delete deletes it, a character replaces it).
 
     Typing costs what the text's length does: each run of characters up to a Return that ends
     editing is applied to the field in one assignment (a note saves once per run, not once a
@@ -204,11 +206,7 @@ def type_text(phone: Phone, text: str) -> bool:
         # a field of one line takes the text up to its first Return (`up_to_return`)
         run, start = up_to_return(text, start, not field.multiline)
         if run:
-            before = field.text
-            if field.selected:  # typing replaces a selection; a Backspace only deletes it
-                field.selected, before = False, ""
-                run = run[1:] if run[0] in DELETES else run
-            field.text = typed(before, run)
+            field.type_run(run)  # over a selection, or before the caret (`EditText.type_run`)
         if start is None:
             break
         # Return ends editing first: a submit handler may move focus elsewhere.

@@ -271,12 +271,16 @@ class Phone:
         self.changed()
 
     def focus(self, field: EditText | None) -> None:
-        """Give `field` keyboard focus (None: dismiss the keyboard)."""
+        """Give `field` keyboard focus (None: dismiss the keyboard). A field losing the focus
+        loses its selection, and one given it (again: a tap on the text) has the caret at the
+        end of its text, where the simulator types; an app selects after focusing (Safari's
+        address, a note's Select All)."""
         if self._focused is not None:
             self._focused.focused = False
+            self._focused.selection = None
         self._focused = field
         if field is not None:
-            field.focused = True
+            field.focused, field.selection = True, None
             self.keyboard = KeyboardState()
         self.changed()
 

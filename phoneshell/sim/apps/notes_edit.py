@@ -55,8 +55,6 @@ class Editor:
     note_id: int | None
     text: NoteField
     menu: MenuKind | None = None
-    selection: tuple[int, int] = (0, 0)
-    """The selected characters [start, end) (start == end: only a caret)."""
     look_up: str | None = None
     more: bool = False
     leave: Callable[[], None] | None = None
@@ -121,12 +119,13 @@ def hold_at(editor: Editor, host: Host, x: float, y: float) -> None:
     text = editor.text.text
     spans = word_spans(text, TEXT_FRAME, host.facts.scale)
     hit = next(((s, e) for s, e, r in spans if r.contains(x, y)), None)
-    editor.selection = hit or (len(text), len(text))
+    editor.text.selection = hit  # None: the caret at the end, nearest the finger below the text
     editor.menu = "word" if hit else "caret"
 
 
 def _menu_items(editor: Editor, host: Host) -> list[tuple[str, Handler]]:
-    field_, (start, end) = editor.text, editor.selection
+    field_ = editor.text
+    start, end = field_.selection or (len(field_.text), len(field_.text))
     board = host.store(PASTEBOARD)
     chosen = field_.text[start:end]
 
@@ -136,7 +135,7 @@ def _menu_items(editor: Editor, host: Host) -> list[tuple[str, Handler]]:
     def cut() -> None:
         board.put("text", chosen)
         field_.text = field_.text[:start] + field_.text[end:]
-        editor.selection = (start, start)
+        field_.selection = (start, start)
 
     def copy() -> None:
         board.put("text", chosen)
@@ -145,16 +144,17 @@ def _menu_items(editor: Editor, host: Host) -> list[tuple[str, Handler]]:
     def paste() -> None:
         pasted = board.text("text")
         field_.text = field_.text[:start] + pasted + field_.text[end:]
-        editor.selection = (start + len(pasted), start + len(pasted))
+        field_.selection = (start + len(pasted), start + len(pasted))
 
     def select_all() -> None:
-        editor.selection, editor.menu = (0, len(field_.text)), "word"
+        field_.select_all()
+        editor.menu = "word"
 
     def select_word() -> None:
         spans = word_spans(field_.text, TEXT_FRAME, host.facts.scale)
         near = [(s, e) for s, e, _ in spans if s <= start] or [(s, e) for s, e, _ in spans]
         if near:
-            editor.selection, editor.menu = near[-1], "word"
+            field_.selection, editor.menu = near[-1], "word"
 
     def look_up() -> None:
         editor.look_up, editor.menu = chosen.strip() or None, None
@@ -173,8 +173,10 @@ def _menu_items(editor: Editor, host: Host) -> list[tuple[str, Handler]]:
 def _menu(editor: Editor, host: Host) -> Node:
     items = _menu_items(editor, host)
     widths = [layout.text_width(label) + 16 for label, _ in items]
-    spans = [r for s, e, r in word_spans(editor.text.text, TEXT_FRAME, host.facts.scale)
-             if s < editor.selection[1] and e > editor.selection[0]]
+    text = editor.text.text
+    start, end = editor.text.selection or (len(text), len(text))
+    spans = [r for s, e, r in word_spans(text, TEXT_FRAME, host.facts.scale)
+             if s < end and e > start]
     anchor = spans[0] if spans else Rect(TEXT_FRAME.x, TEXT_FRAME.y + TEXT_VIEW_INSET, 1,
                                          TEXT_VIEW_LINE)
     # Above the selection, or below it when the navigation bar is in the way, as iOS does.

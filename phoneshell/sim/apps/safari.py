@@ -85,7 +85,7 @@ def _change(state: SafariState, host: Host, edit: Callable[[Window], object]) ->
 def go(state: SafariState, host: Host, typed: str) -> None:
     """Load what was typed in the address bar: an address, or a web search for the words."""
     words = typed.strip()
-    state.address.text, state.address.selected = "", False
+    state.address.text = ""
     if not words:
         return
     page = load(words if is_address(words) else search_url(words))
@@ -201,7 +201,7 @@ def render(state: SafariState, host: Host) -> Node:
     state.address.on_submit = lambda: go(state, host, state.address.text)
 
     def cancel() -> None:
-        state.address.text, state.address.selected = "", False
+        state.address.text = ""
         host.focus(None)
 
     def open_link(url: str) -> Handler:
@@ -220,7 +220,7 @@ def render(state: SafariState, host: Host) -> Node:
     def begin_edit() -> None:
         # iOS shows the page's address in the field, all selected, so typing replaces it.
         state.menu, state.address.text = None, window.current.url or ""
-        state.address.selected = bool(state.address.text)
+        state.address.select_all()
 
     def submit() -> None:
         typed = state.address.text
