@@ -119,3 +119,12 @@ def test_done_drops_the_selection(sim: SimServer) -> None:
     session(className="TextView").click()
     session.send_keys("x")
     assert _body(session) == "anchor boltx"
+
+
+def test_typing_after_cut_goes_where_the_word_was(sim: SimServer) -> None:
+    text = "keep drop more"
+    session = _note(sim, text)
+    _hold_word(session, text, "drop")
+    session(label="Cut", className="MenuItem").click()  # on the phone itself: the bridge refuses
+    session.send_keys("x")
+    assert _body(session) == "keep x more"
