@@ -128,3 +128,13 @@ def test_typing_after_cut_goes_where_the_word_was(sim: SimServer) -> None:
     session(label="Cut", className="MenuItem").click()  # on the phone itself: the bridge refuses
     session.send_keys("x")
     assert _body(session) == "keep x more"
+
+
+def test_a_second_tap_on_safaris_address_types_after_its_url(sim: SimServer) -> None:
+    session = wda.Client(sim.url).session("com.apple.mobilesafari")
+    session(name="TabBarItemTitle").click()
+    session.send_keys("example.com\n")
+    session(name="TabBarItemTitle").click()  # the page's URL, all selected
+    session(name="TabBarItemTitle").click()  # the caret now, at the end
+    session.send_keys("x")
+    assert session(name="TabBarItemTitle").get(timeout=2).value == "https://example.com/x"
