@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from phoneshell.agents import bounds, pidns, pids, strays
+from phoneshell.agents import bounds, kept_data, pidns, pids, strays
 from phoneshell.agents.base import ended_early
 from phoneshell.agents.sandbox import Sandbox
 
@@ -144,6 +144,7 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
             if feed is not None:
                 feed.join()
             untaken = box.take_back(scratch)  # nothing of it is left to write there
+            untaken = "; ".join(filter(None, (untaken, kept_data.not_runnable(scratch))))
         # looked at once more with it gone: what it wrote just before too
         # a copy of its output the disk refused is its failure too (never the run's crash),
         # unless it ran confined and wrote within its limits: then the machine filled the disk
