@@ -25,8 +25,12 @@ def _why_not(url: str, bundle_id: str | None) -> str:
     reach = reaches_out_by_url(url)
     if reach:
         return reach
-    if urlsplit(url.strip()).scheme.lower() in ("http", "https") and \
-            (urlsplit(url.strip()).hostname or "").lower() in CALLING_HOSTS:
+    try:
+        parts = urlsplit(url.strip())
+        host = (parts.hostname or "").lower()
+    except ValueError:  # an unclosed `[` (`https://[example.com/`): no URL, nothing opens
+        return ""
+    if parts.scheme.lower() in ("http", "https") and host in CALLING_HOSTS:
         return CALLS
     if bundle_id in CALLING_APPS:
         return f"it hands the URL to {bundle_id}, where {CALLS.removeprefix('it ')}"

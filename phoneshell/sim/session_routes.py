@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from phoneshell.sim import capabilities, settings, urls
+from phoneshell.sim.apps.safari_pages import parses
 from phoneshell.sim.phone import SPRINGBOARD, AppNotInstalled
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Request, Route, WdaError
@@ -162,6 +163,8 @@ def open_url(ep: Endpoints, req: Request) -> JSON:
     if not isinstance(req.body.get("url"), str):
         raise WdaError("invalid argument", "URL is required")
     url, bundle_id = req.text("url"), req.body.get("bundleId")
+    if not parses(url):  # NSURL reads no URL from it: WDA's fb_openUrl says so
+        raise WdaError("unknown error", f"'{url}' is not a valid URL")
     try:
         if bundle_id is None:
             ep.phone.open_url(urls.delivered(url))

@@ -56,3 +56,14 @@ def test_an_sms_url_only_opens_messages(rig: Rig, sim: SimServer) -> None:
     status, message = post(rig, session_url(rig), {"url": "sms:5555648583"})
     assert status == 200, message
     assert sim.state()["foreground"] == "com.apple.MobileSMS"
+
+
+def test_a_url_no_parser_reads_is_answered_and_prints_nothing(
+        rig: Rig, capfd: pytest.CaptureFixture[str]) -> None:
+    """An unclosed `[` once made the bridge's check raise: the connection closed unanswered
+    and a traceback was printed at column 0 for each request. Now it is forwarded and the
+    phone's WDA answers it, as for any URL it cannot read."""
+    for _ in range(3):
+        status, message = post(rig, session_url(rig), {"url": "https://[example.com/"})
+        assert status == 500 and "'https://[example.com/' is not a valid URL" in message
+    assert capfd.readouterr().err == ""

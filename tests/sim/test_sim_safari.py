@@ -339,3 +339,13 @@ def test_probe_text_word_is_in_the_tree(safari):
     safari.open_url("https://blolabel.ai/probe/one/")
     assert safari(label="CARDAMOM", className="StaticText").exists
     assert not safari(labelContains="MERIDIAN").exists
+
+
+def test_an_address_no_url_parser_reads_is_searched_for(safari, client, sim: SimServer):
+    """An unclosed `[` in the host: the keys are answered (the simulator once dropped the
+    request), and Safari searches for the text, as for any that is not an address."""
+    go_to(safari, "http://[example.com/")
+    document = tree(client).find(".//XCUIElementTypeWebView//XCUIElementTypeOther[@label]")
+    assert document.get("label") == "http://[example.com/ - Google Search"
+    with pytest.raises(wda.WDARequestError, match="is not a valid URL"):
+        safari.open_url("https://[example.com/")  # WDA's fb_openUrl: NSURL reads none

@@ -95,10 +95,23 @@ def is_address(typed: str) -> bool:
     words = typed.strip()
     if not words or any(c.isspace() for c in words):
         return False
+    if not parses(words if "://" in words else "https://" + words):
+        return False
     if "://" in words or words.lower().startswith("localhost"):
         return True
     host = words.split("/", 1)[0]
     return "." in host.strip(".") and not host.endswith(".")
+
+
+def parses(url: str) -> bool:
+    """Whether `url` can be read as a URL at all: a host with an unclosed `[`
+    (`http://[example.com/`) cannot, and Safari searches for such typed text (it never tries
+    to load it), as it does for any text that is not an address; WDA's open-URL refuses it."""
+    try:
+        urlsplit(url.strip())
+    except ValueError:
+        return False
+    return True
 
 
 def search_url(query: str) -> str:
