@@ -233,10 +233,12 @@ class GuardedHTTPServer(HTTPServer):
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that went before its answer came, or took too long, is no error of the
-        server's; anything else is reported as the standard library does, on stderr."""
+        server's; anything else is reported as `report_error` does (the standard library's
+        printer wrote a traceback at column 0 for every request: an agent whose request broke
+        a handler could fill the run's output with them)."""
         if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
             return
-        super().handle_error(request, client_address)
+        self.report_error("serving a request")
 
     def report_error(self, doing: str) -> None:
         """Say on stderr that an error was caught while `doing` something for one connection
@@ -244,7 +246,8 @@ class GuardedHTTPServer(HTTPServer):
         `errors`): the loop goes on."""
         self.errors += 1
         if self.errors <= ERRORS_SHOWN:
-            self._say(f"dropped an error while {doing}; it goes on serving")
+            later = "; later ones are only counted" if self.errors == ERRORS_SHOWN else ""
+            self._say(f"dropped an error while {doing}; it goes on serving{later}")
 
     def _lose(self, arrival: Arrival, doing: str) -> None:
         """Drop a connection whose handling failed, answering 500 when it still can."""
@@ -264,11 +267,12 @@ class GuardedHTTPServer(HTTPServer):
         self.failure = f"{type(exc).__name__}: {exc}"
 
     def _say(self, what: str) -> None:
-        """One line and the traceback of the error being handled, on stderr (if it is open)."""
+        """One line and the traceback of the error being handled, indented under it, on stderr
+        (if it is open): its lines may hold what a client sent, and never start a line."""
         with contextlib.suppress(OSError, ValueError):  # a closed stderr stops nothing
+            told = traceback.format_exc().splitlines()
             print(f"phoneshell: the HTTP listener on port {self.server_address[1]} {what}:",
-                  file=sys.stderr)
-            traceback.print_exc(file=sys.stderr)
+                  *(f"        {line}" for line in told), sep="\n", file=sys.stderr)
 
     def _take(self) -> None:
         # A burst of connections, without starving the heads on their way: a head whole when
