@@ -59,6 +59,7 @@ from phoneshell.agents.turn import run_turn
 from phoneshell.errors import RunError
 from phoneshell.evidence import Claim
 from phoneshell.records import RecordError
+from phoneshell.untrusted import tidy_lines
 
 SHELL = "/bin/sh"
 STDOUT, STDERR, CLAIM = "agent.stdout", "agent.stderr", "claim.json"
@@ -89,8 +90,8 @@ def _tail(path: Path) -> str:
             text = handle.read().decode("utf-8", errors="replace")
     except OSError:
         return ""
-    lines = [line.rstrip() for line in text.strip().splitlines() if line.strip()]
-    return "\n".join(lines[-TAIL_LINES:])[-TAIL_CHARS:]
+    # printed under its attempt's line: white space single, each line cut (`tidy_lines`)
+    return "\n".join(tidy_lines(text)[-TAIL_LINES:])[-TAIL_CHARS:]
 
 
 def harness_path() -> str:

@@ -9,7 +9,9 @@ Whatever a command writes to stdout and stderr goes through `untrusted.visible`:
 an agent's stderr, claims, bundle ids, page text and a judge's reasoning, and an escape code
 among them could clear the screen, hide the real summary, retitle the window or fill the
 clipboard. Nothing phoneshell prints is meant to control a terminal, so every invisible or
-controlling character is shown as its escape (`\x1b`, `\u202e`), wherever it came from.
+controlling character is shown as its escape (`\x1b`, `\u202e`), wherever it came from; and
+nothing is meant to command a CI runner reading the lines, so `##[`, `##vso[` and a line's
+leading `::` are broken the same way (`##\u005b`, `:\u003a`).
 (`phoneshell mcp` speaks its protocol on the raw descriptor, untouched.)
 """
 
@@ -39,7 +41,7 @@ from phoneshell.cli import (
 from phoneshell.cli.disk_full import DISK_FULL, REFUSED, disk_full
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.runner.stop import stop_signals, stopped_line
-from phoneshell.untrusted import visible
+from phoneshell.untrusted import carried, visible
 
 EXIT_OK, EXIT_FAILED, EXIT_UNUSABLE, EXIT_BUG = 0, 1, 2, 3
 
@@ -83,10 +85,13 @@ class VisibleText:
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
+        self.line_so_far = ""  # a CI command split over two writes is one all the same
 
     def write(self, text: str) -> int:
         """Write `text` with every invisible or controlling character escaped."""
-        self.stream.write(visible(text))
+        shown = visible(text, self.line_so_far)
+        self.line_so_far = carried(self.line_so_far, shown)
+        self.stream.write(shown)
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from phoneshell.percent import percent
 from phoneshell.records import ResultRow, plain
 from phoneshell.runner.folder import RESULTS
+from phoneshell.untrusted import tidy_lines
 
 if TYPE_CHECKING:  # the run's summary is made by run.py, which prints with these
     from phoneshell.report.tally import AgentNumbers
@@ -48,9 +49,10 @@ def progress_line(index: int, total: int, row: ResultRow) -> str:
             reasons.append(f"agent: {row.error}" if reasons else row.error)
     if not row.teardown.ok:
         reasons.append(f"teardown failed: {row.teardown.error}")
-    # a reason may span lines (a traceback's end): keep each under the attempt it belongs to
+    # a reason may span lines (a traceback's end): keep each under the attempt it belongs to,
+    # its white space single, so no run of spaces wraps an agent's words to a row's start
     return line + "".join(f"\n{INDENT}{part}" for reason in reasons
-                          for part in reason.splitlines())
+                          for part in tidy_lines(reason))
 
 
 def _numbers(summary: RunSummary) -> AgentNumbers:
