@@ -138,6 +138,19 @@ def typed(before: str, run: str) -> str:
     return before[:kept] + "".join(chars)
 
 
+def typed_over(text: str, selection: tuple[int, int] | None, run: str) -> tuple[str, int]:
+    """`text` after `run` (keys up to a Return that ends editing, `up_to_return`) is typed
+    where the caret is, as UIKit types it, for the simulator and the checks' replay alike: a
+    selection [start, end) is replaced by what comes next, a delete deleting it alone and a
+    character typed taking its place; with none (None: the caret at the end of the text) the
+    keys act before the caret (`typed`). Returns the text and where the caret then sits."""
+    start, end = selection or (len(text), len(text))
+    if start < end and run[:1] in DELETES:
+        run = run[1:]
+    head = typed(text[:start], run)
+    return head + text[end:], len(head)
+
+
 def _kept(text: str, deletes: int) -> int:
     """Where in `text` a composed character surely begins with at least `deletes` after it
     (0 when none does): what `deletes` deletes cannot reach before it, and how the characters

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from phoneshell.typed_keys import DELETES, typed
+from phoneshell.typed_keys import typed_over
 
 Handler = Callable[[], None]
 """A tap or hold behaviour: a closure over app state, run by the phone under its lock."""
@@ -61,16 +61,11 @@ class EditText:
         """Type `run` (a run of keys with no Return that ends the field's editing,
         `typed_keys.up_to_return`) where the caret is, as UIKit does: a selection is replaced
         by what comes next, a delete deleting it alone and a character typed taking its place;
-        with none, the keys act before the caret (`typed_keys.typed`). The caret then sits
-        after what was typed."""
-        text = self.text
-        start, end = self.selection or (len(text), len(text))
-        if start < end and run[:1] in DELETES:
-            run = run[1:]
-        head = typed(text[:start], run)
-        self.text = head + text[end:]
-        if end < len(text):
-            self.selection = (len(head), len(head))
+        with none, the keys act before the caret (`typed_keys.typed_over`, the one rule the
+        checks replay the log by too). The caret then sits after what was typed."""
+        self.text, caret = typed_over(self.text, self.selection, run)
+        if caret < len(self.text):
+            self.selection = (caret, caret)
 
     def shown_value(self) -> str | None:
         """What WDA reports as `value`: the text, bullets if secure, else the placeholder."""
