@@ -46,6 +46,9 @@ class Left:
     """What the field held before the agent's first change to it: "" empty; None not known."""
     changed: bool
     """The agent changed the field (module docstring): what it holds now is its doing."""
+    unknown: str = ""
+    """Why the field's text is not known ("" when it is): the agent typed over a selection the
+    log does not name (`selections`)."""
 
 
 def shows(target: Target | None, text: str) -> bool:
@@ -72,6 +75,8 @@ def carried(left: Left | None, shown: Target | None) -> Left | None:
     nothing (module docstring)."""
     if left is None:
         return None
+    if left.unknown:  # not known until the field shows empty, or its whole text is selected
+        return replace(left, unknown="") if value_held(shown) == "" else left
     if shows(shown, left.text):
         return left
     if left.changed and value_held(shown) == "":

@@ -44,7 +44,9 @@ logged for the tap or keystroke that begins it) and again at its first keystroke
 (`held.shows`). Otherwise it begins empty, as before: a field the app cleared or replaced
 (Safari's address, which shows the loaded page and selects it for typing over), another
 screen's field of the same name, or one showing its placeholder, holds nothing the agent typed
-there. Like the simulator, the replay types at the end of the field's text. What the field held
+there. Like the simulator, the replay types at the end of the field's text, or over what is
+selected there (`selections`: Select All replaced whole, a held word leaving the text not
+known, `Editing.unknown`). What the field held
 before the agent typed there (`Editing.held`) is what it held before the agent's first change to
 it: the value logged at the first keystroke, or the one the agent's earlier editing of the field
 carried, which it also carries through an editing the agent emptied (a clear, deletes, the edit
@@ -54,15 +56,16 @@ empty one).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from phoneshell.audit import Action
 from phoneshell.checks.held import Left, carried, shows, value_held, writes_text
 from phoneshell.checks.keyboard_keys import in_keyboard, key_identity, key_text
+from phoneshell.checks.selections import Selected, after, holds_on
 from phoneshell.presses import VERTICAL, logged_heading
 from phoneshell.records import Target
-from phoneshell.typed_keys import typed, up_to_return
+from phoneshell.typed_keys import typed_over, up_to_return
 from phoneshell.xcui import (
     RETURN_KEYS,
     SWIPE_ENDS,
@@ -90,7 +93,8 @@ class Typed:
     """The keystroke action whose target is the field (for details and `into`)."""
     text: str
     """The field's text from the agent's keystrokes so far: in a text view "\\n" where Return
-    was typed; a field of one line never holds one (its Return sends instead)."""
+    was typed; a field of one line never holds one (its Return sends instead). "" when
+    `unknown`."""
     sent: bool = False
     """This is the moment the text was sent (Return typed, or the keyboard's Return tapped):
     what was sent is `text`."""
@@ -99,6 +103,9 @@ class Typed:
     held: str | None = None
     """What the field held before the agent's first change to it (`Editing.held`): "" when it
     began empty; None when the log does not say."""
+    unknown: str = ""
+    """Why the field's text is not known at this moment ("" when it is): the agent typed over a
+    selection the log does not name (`selections`). Never judged as any text."""
 
     @property
     def last_line(self) -> str:
@@ -138,6 +145,17 @@ class Editing:
     changed: bool = False
     """The agent changed the field, in this editing or one whose start it carries: a
     keystroke, or an edit menu's item that writes, tapped on it (`held.writes_text`)."""
+    selected: Selected | None = None
+    """What is selected in the field as its next keystroke comes (`selections`)."""
+    unknown: str = ""
+    """Why the field's text is not known ("" when it is, as `text`): a keystroke typed over a
+    selection the log does not name; known again once the field logs empty, or its whole text
+    is selected and typed over."""
+    carried_from: Editing | None = None
+    """The agent's last editing of the field, whose text this one began holding (a carry)."""
+    went_on: bool = False
+    """A later editing carried this one's text on and typed into it (confirmed at its first
+    keystroke): where this one ended the text was not left, so it is no end (`typed_ends`)."""
 
     def _confirm(self, shown: Target | None) -> None:
         """At the editing's first keystroke: after a carry, drop the carried text unless the
@@ -145,20 +163,35 @@ class Editing:
         address when focused, and typing replaces it), and keep the carried start while it
         holds that text or, carrying none, is still empty; otherwise note what the field held
         (`held`)."""
+        if self.unknown and value_held(shown) == "":
+            self.unknown, self.text = "", ""  # the field shows empty: nothing is left of it
         if self.keyed:
             return
         self.keyed = self.changed = True
         if self.unproven:
             self.unproven = False
+            if self.unknown:
+                self._went_on()
+                return  # carried not known: nothing the field shows can confirm it
             if shown is None or shows(shown, self.text) or (
                     not self.text and value_held(shown) == ""):
+                self._went_on()
                 return  # the agent's own doing: it holds what that editing began with
             self.text = ""
         self.held = value_held(shown)
 
+    def _went_on(self) -> None:
+        """The carry is confirmed: the editings it came from (through any with no keystroke,
+        a hold's or a refocus's) did not leave their text where they ended."""
+        before = self.carried_from
+        while before is not None and not before.went_on:
+            before.went_on = True
+            before = before.carried_from if not before.keyed else None
+
     def _note(self, by: Action, sent: bool = False) -> None:
-        self.states.append(Typed(self.field_action or self.opened_by, self.text, sent, by,
-                                 self.held))
+        self.states.append(Typed(self.field_action or self.opened_by,
+                                 "" if self.unknown else self.text, sent, by, self.held,
+                                 self.unknown))
 
     def type(self, action: Action, chars: str, clear: bool = False) -> None:
         """Apply a `type` action's keystrokes as the simulator types them (`typed_keys.typed`,
@@ -175,12 +208,27 @@ class Editing:
 
     def _type(self, action: Action, chars: str) -> None:
         run, rest = up_to_return(chars, 0, self.single_line)
-        self.text = typed(self.text, run)
+        self.text = self._typed_over(run)
         if rest is None:
             self._note(action)
             return
         self._note(action, sent=True)
         self.focused = False
+
+    def _typed_over(self, run: str) -> str:
+        """The field's text after `run`, typed over what is selected (`typed_keys.typed_over`,
+        as the phone types): all of it, selected, is replaced, what the field held before the
+        agent's text too; over a part the log does not name, what is left is not known."""
+        selected = self.selected
+        if not run:
+            return self.text  # a Return alone, a key that types nothing: the selection stays
+        self.selected = None
+        if selected is not None and selected.whole:
+            self.unknown = ""
+            return typed_over(self.text, (0, len(self.text)), run)[0]
+        if selected is not None:
+            self.unknown = selected.why()
+        return typed_over(self.text, None, run)[0]
 
     def press(self, action: Action, target: Target) -> None:
         """A tap on the keyboard (`in_keyboard`): its Return sends, its keys type, into the
@@ -259,13 +307,16 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
     current: Editing | None = None
     left: dict[tuple[str, str, str, str], Left] = {}
     """What the agent's last editing of each field left in it (`held.carried`)."""
+    last_of: dict[tuple[str, str, str, str], Editing] = {}
+    selected: Selected | None = None
+    """What is selected, in which field, for the next keystroke (`selections`)."""
 
     def close(end: Action | None) -> None:
         nonlocal current
         if current is not None:
             current.end = end
             done.append(current)
-            left[current.key] = _left(current)
+            left[current.key], last_of[current.key] = _left(current), current
         current = None
 
     def begin(action: Action, key: tuple[str, str, str, str], shown: Target | None) -> Editing:
@@ -275,8 +326,17 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
             editing.held = value_held(shown)
         else:
             editing.text, editing.held, editing.changed = carry.text, carry.held, carry.changed
-            editing.unproven = True
+            editing.unproven, editing.unknown = True, carry.unknown
+            editing.carried_from = last_of.get(key)
         return editing
+
+    def keyed(editing: Editing, typing: Callable[[], None]) -> None:
+        """Type into `editing` over what is selected there, and keep what typing left."""
+        nonlocal selected
+        editing.selected = selected if selected is not None and selected.key == editing.key \
+            else None
+        typing()
+        selected = editing.selected
 
     def changed(editing: Editing) -> None:
         editing.changed = True
@@ -290,6 +350,7 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
             # so what the field holds is no longer known (module docstring, `Action.acted`)
             if action.acted is None:
                 close(action)
+                selected = None
                 if action.kind == "type":  # it may have typed, or cleared, before failing
                     changed(begin(action, _field_key(action), action.target))
             continue
@@ -299,12 +360,16 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
                 close(action)
                 current = begin(action, key, action.target)
             current.field_action = action
-            current.type(action, str(action.params.get("text") or ""),
-                         clear=action.params.get("via") == "clear")
+            editing = current
+            keyed(editing, lambda: editing.type(action, str(action.params.get("text") or ""),
+                                                clear=action.params.get("via") == "clear"))
         elif current is not None and _keeps(action, screen_h):
             if action.kind == "tap" and in_keyboard(action.target):
                 assert action.target is not None
-                current.press(action, action.target)
+                editing, key_hit = current, action.target
+                keyed(editing, lambda: editing.press(action, key_hit))
+            if action.params.get("gesture") == "keyboard_dismiss":
+                selected = None  # the keyboard goes, and the field's focus with it
         elif current is None and _keyed(action):
             # keys into a field the phone focused by itself: that field (when the bridge saw
             # it, else an unknown one) is what they type into
@@ -312,16 +377,19 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
             current = begin(action, _field_key(into), action.field)
             current.field_action = into
             assert action.target is not None
-            current.press(action, action.target)
+            editing, key_hit = current, action.target
+            keyed(editing, lambda: editing.press(action, key_hit))
         else:
             # an edit menu's Cut or Paste writes into the field the menu was opened on: the
             # editing it ends, or the last one (Select All ended it)
             last = current or (done[-1] if done else None)
             if writes_text(action) and last is not None and last.key[0] == action.app_before:
                 changed(last)
+            selected = after(selected, action, last.key if last is not None else None)
             close(action)
             if _opens(action):
                 current = begin(action, _field_key(action), action.target)
+                selected = holds_on(action, current.key)
     close(None)
     return done
 
@@ -331,7 +399,8 @@ def _begin(action: Action, key: tuple[str, str, str, str]) -> Editing:
 
 
 def _left(editing: Editing) -> Left:
-    return Left(editing.text, editing.held, editing.changed)
+    return Left("" if editing.unknown else editing.text, editing.held, editing.changed,
+                editing.unknown)
 
 
 def sends(editing: Editing) -> list[Typed]:
@@ -365,7 +434,7 @@ def typed_ends(actions: Sequence[Action]) -> list[Typed]:
     run)."""
     found: list[Typed] = []
     for editing in editings(actions):
-        last = editing.states[-1:]
+        last = [] if editing.went_on else editing.states[-1:]
         found += sends(editing) + [s for s in last if not s.sent]
     return found
 

@@ -18,6 +18,7 @@ from phoneshell.checks.keystrokes import (
     typed_runs,
 )
 from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
+from phoneshell.checks.selections import HOLD_S, held
 from phoneshell.checks.sent import whole_typed
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
@@ -67,8 +68,6 @@ BACK = Param("back", "int", "After the tap, the agent came back this many pages 
                            "relaunch, deep link or other app (Control Center, Notification "
                            "Center or home may cover the app if it comes back on its page).",
              minimum=1)
-HOLD_S = 0.5
-"""How long a touch must last to be a long press (UIKit's default minimum press duration)."""
 
 
 def unwatched(evidence: Evidence) -> str:
@@ -174,16 +173,21 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
     app, into = check.text_of("app"), check.text_of("into")
     submitted, fresh = check.flag_of("submitted"), check.flag_of("fresh")
     where = (f" into {into!r}" if into else "") + (f" in {app}" if app else "")
+    # over a selection the log does not name, the field's text is no text to judge
+    unknown = next((r.unknown for r in runs if r.unknown and field_matches(check, r.action)), "")
+    untold = f"; the log cannot tell what the field held: {unknown}" if unknown else ""
     if check.flag_of("whole"):
         holds, seen = whole_typed(runs, actions, check.text,
                                   judged=lambda r: field_matches(check, r.action)
                                   and (not fresh or r.held == ""),
                                   app=app, where=where, submitted=submitted,
                                   negate=check.negate)
-        return Finding(holds, seen, unproven=unwatched(evidence))
+        return Finding(holds, seen + ("" if holds else untold),
+                       unproven=unwatched(evidence) or unknown)
     unsent, stale = "", ""
     for run in runs:
-        if not field_matches(check, run.action) or want not in run.text.lower():
+        if not field_matches(check, run.action) or run.unknown or \
+                want not in run.text.lower():
             continue
         if fresh and run.held != "":
             stale = stale or _held_before(run, where)
@@ -196,15 +200,15 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
                      f"{r.action.target.type if r.action.target else '?'}"
                      for r in runs[-4:]) or "no typing"
     blind = sum(1 for r in runs if r.action.target is None and into)
-    doubt = unwatched(evidence) or (
+    doubt = unwatched(evidence) or unknown or (
         f"{blind} keystroke action(s) had no resolved field" if blind else "")
     if unsent:
-        return Finding(False, f"{check.text!r} was not sent{unsent}", unproven=doubt)
+        return Finding(False, f"{check.text!r} was not sent{unsent}{untold}", unproven=doubt)
     if stale:
-        return Finding(False, f"{check.text!r} was not typed into an empty field{stale}",
+        return Finding(False, f"{check.text!r} was not typed into an empty field{stale}{untold}",
                        unproven=doubt)
-    return Finding(False, f"no keystrokes with {check.text!r}{where}; the agent typed: {seen}",
-                   unproven=doubt)
+    return Finding(False, f"no keystrokes with {check.text!r}{where}; the agent typed: "
+                          f"{seen}{untold}", unproven=doubt)
 
 
 def _held_before(run: Typed, where: str) -> str:
@@ -214,13 +218,6 @@ def _held_before(run: Typed, where: str) -> str:
     return (f"; it typed {shorten(run.text)!r}{where} into a field that held {held} before "
             "it first changed it: not a new, empty one (an existing note added to, or emptied "
             "first)")
-
-
-def held(action: Action) -> bool:
-    """Whether a tap was a touch and hold (a long press), by its gesture or its duration."""
-    duration = action.params.get("duration")
-    long = isinstance(duration, (int, float)) and duration >= HOLD_S
-    return action.params.get("gesture") == "touch_and_hold" or long
 
 
 def placed(action: Action, check: Check) -> bool:
