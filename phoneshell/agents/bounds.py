@@ -19,10 +19,13 @@ run has given
 back what it kept of earlier agents (`runner.disk_room`): what an agent wrote within its limits
 is kept after its turn, and never counts against the rig or a later agent. Over any of them, it
 is stopped, and what it wrote is deleted. A confined turn (bubblewrap: it can write only its
-folder, a /tmp in memory and files it holds open) is charged only what its own writes show: disk
-lost beyond them is the machine's (other programs on a shared box), and when it takes the
-harness's room the turn is stopped and not scored (`DiskShort`), never failed. The count and the deletion go by `walk` (by open
-folder, however deep, wide or long-named the tree): what the count cannot see is over the
+folder, a /tmp in memory and files it holds open or mapped) is charged what its own writes show
+and what the harness wrote because of it (`phoneshell.behalf`: trajectory frames, audit lines).
+Disk lost beyond them stops it under its floor, and is settled once its processes are gone: what
+comes back then was its own (a file held where no name shows it); only a loss that stays is the
+machine's, and its attempt is not scored (`DiskShort`), never failed. The count and the deletion
+go by `walk` (by open folder, however deep, wide or long-named the tree): what the count cannot
+see is over the
 limits, and so is what the take-back after its turn could not take back
 (`agent_user.take_back`'s answer, which the command agent adds).
 """
@@ -38,6 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+from phoneshell import behalf
 from phoneshell.agents import walk
 from phoneshell.agents.own_writes import counted, held_unlinked
 from phoneshell.errors import RunError
@@ -57,6 +61,9 @@ leaves the next one short only by the harness's own writes: what the turn took i
 ROOM_HINT = ("free some space on that disk (or give --runs a folder on another), "
              "then run it again")
 WATCH_S = 1.0
+SETTLE_S = 2.0
+"""How long a confined turn's disk is watched, once its processes are gone, for what comes back
+(blocks only a dead process held return as the kernel lets go of them)."""
 READ_CHUNK = 1 << 16
 DRAIN_S = 1.0
 """How long the pipes are read after the program is gone (what it left may write on)."""
@@ -137,7 +144,14 @@ class DiskWatch:
         """Below this much free, the agent is stopped: what it took is its allowance."""
         self.disk = os.stat(folder).st_dev
         self.root = 0
-        self.own = self.own_at_start = counted(folder, FOLDER_MAX_BYTES, FOLDER_MAX_FILES)[1]
+        self.behalf = behalf.key_of(folder)
+        """Its attempt: what the harness writes because of its turn is its own (`behalf`)."""
+        self.own = self.own_at_start = (counted(folder, FOLDER_MAX_BYTES, FOLDER_MAX_FILES)[1]
+                                        + behalf.written(self.behalf))
+        self.seen_free = self.free_at_start
+        """The free space at the last look while its processes ran."""
+        self.suspect = False
+        """A confined turn was stopped for disk lost that its own writes do not show."""
         with _SHARE_LOCK:
             _WATCHED.add(self)
             self.others_at_start = _WRITTEN.get(self.disk, 0)
@@ -151,7 +165,7 @@ class DiskWatch:
         """Count what the turn wrote of its own now, for every turn on its disk to read; why
         its folder is over its limits ("" when it is not)."""
         over, size = counted(self.folder, FOLDER_MAX_BYTES, FOLDER_MAX_FILES)
-        own = size + held_unlinked(self.root, self.disk)
+        own = size + held_unlinked(self.root, self.disk) + behalf.written(self.behalf)
         with _SHARE_LOCK:
             _WRITTEN[self.disk] = _WRITTEN.get(self.disk, 0) + own - self.own
             self.own = own
@@ -172,7 +186,7 @@ class DiskWatch:
         its floor, what it is charged (`_charged`) is over what it may take, or under the
         harness's room, it is charged the most of the turns running."""
         over = self._measure()
-        free = disk_free(self.folder)
+        free = self.seen_free = disk_free(self.folder)
         if over or free >= self.floor:
             return over
         if self.confined:
@@ -196,41 +210,77 @@ class DiskWatch:
                 f"stopped below {self.floor >> 20:,} MiB free{also})")
 
     def _own_over(self, free: int) -> str:
-        """`over` for a confined turn: its own writes over what it may take fail it; disk lost
-        beyond them that takes the harness's room is the machine's (`DiskShort`)."""
+        """`over` for a confined turn under its floor: its own writes over what it may take fail
+        it; loss they do not show stops it, to be settled once its processes are gone
+        (`after`): a file can hold blocks with no name, descriptor or mapping left to see."""
         own, may = self.own - self.own_at_start, self.free_at_start - self.floor
         if own > may:
-            return (f"it filled the disk holding the run: its folder and the files it holds "
-                    f"open took {own / (1 << 20):,.1f} MiB in its turn (it may take "
-                    f"{may >> 20:,} MiB; {free / (1 << 20):.1f} MiB free of the "
-                    f"{self.free_at_start / (1 << 20):.1f} MiB there were when it started)")
-        if free < HARNESS_ROOM_BYTES:
-            self.short(free, "")
-        return ""
+            return self._took(own, free, "")
+        self.suspect = True
+        return (f"the disk holding the run fell to {free / (1 << 20):.1f} MiB free in its turn "
+                f"(it is stopped below {self.floor >> 20:,} MiB), more than its own writes show; "
+                "it was stopped to see what comes back once its processes are gone")
+
+    def _took(self, own: int, free: int, back: str) -> str:
+        """Why a confined turn that took `own` bytes, more than it may, failed (`back`: what
+        came back once its processes were gone, said)."""
+        return (f"it filled the disk holding the run: its folder, the files it holds open or "
+                f"mapped{back} took {own / (1 << 20):,.1f} MiB in its turn (it may take "
+                f"{(self.free_at_start - self.floor) >> 20:,} MiB; {free / (1 << 20):.1f} MiB "
+                f"free of the {self.free_at_start / (1 << 20):.1f} MiB there were when it "
+                "started)")
+
+    def after(self, unkept: str) -> str:
+        """Why the turn fails for what it wrote, looked at once more with its processes gone
+        ("" when it does not); `unkept`: why the disk refused a copy of its output.
+
+        Confined, disk lost that its own writes do not show is its own when it comes back as
+        its processes go (what only they held), and the machine's only when it stays: then,
+        the disk short of the harness's room, or the turn stopped for it (`suspect`), it is not
+        scored. A copy of its output refused is its failure unless the disk stays short.
+
+        Raises:
+            DiskShort: the loss stayed once its processes were gone.
+        """
+        if not self.confined:
+            return self.over() or unkept
+        over = self._measure()
+        own, may = self.own - self.own_at_start, self.free_at_start - self.floor
+        free = disk_free(self.folder)
+        if over or own > may:
+            return over or self._took(own, free, "")
+        if not self.suspect and free >= HARNESS_ROOM_BYTES:
+            return unkept  # nothing shows the machine took the disk it was refused
+        unseen = max(0, self.free_at_start - self.seen_free - own)
+        deadline = time.monotonic() + SETTLE_S
+        while own + min(max(0, free - self.seen_free), unseen) <= may and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)
+            free = disk_free(self.folder)
+        back = min(max(0, free - self.seen_free), unseen)
+        if own + back > may:
+            return self._took(own + back, free, (
+                f" and what came back to the disk once its processes were gone "
+                f"({back / (1 << 20):,.1f} MiB, held where no name showed it)"))
+        self.short(free, unkept)
+        return ""  # never reached: `short` raises
 
     def short(self, free: int, seen: str) -> None:
-        """Stop a confined turn for the disk the machine took (`DiskShort`): `free` left,
-        `seen` what showed it ("" the watch).
+        """Stop a confined turn for the disk the machine took (`DiskShort`): `free` left once
+        its processes were gone, `seen` what showed it ("" the watch).
 
         Raises:
             DiskShort: always.
         """
         own = (self.own - self.own_at_start) / (1 << 20)
+        lost = (self.free_at_start - free) / (1 << 20)
         raise DiskShort(
-            f"the disk holding {self.folder} fell to {free / (1 << 20):.1f} MiB free during "
-            f"the agent's turn{f' ({seen})' if seen else ''}, under the "
-            f"{HARNESS_ROOM_BYTES >> 20} MiB the harness keeps to record an attempt, by writes "
-            f"that are not the agent's: it ran confined, and its folder and the files it holds "
-            f"open took {own:,.1f} MiB (not the agent's doing)", hint=ROOM_HINT)
-
-    def refused(self, unkept: str) -> str:
-        """Why a copy of the program's output the disk refused (`unkept`) fails its turn ("" when
-        none was refused). Confined, within what it may take, it did not fill the disk: the
-        machine did (`DiskShort`)."""
-        if unkept and self.confined and not self._measure() and (
-                self.own - self.own_at_start <= self.free_at_start - self.floor):
-            self.short(disk_free(self.folder), unkept)
-        return unkept
+            f"the disk holding {self.folder} lost {lost:,.1f} MiB during the agent's turn"
+            f"{f' ({seen})' if seen else ''}, down to {free / (1 << 20):.1f} MiB free (the "
+            f"harness keeps {HARNESS_ROOM_BYTES >> 20} MiB to record an attempt), by writes "
+            f"that are not the agent's: it ran confined, its folder, the files it holds open or "
+            f"mapped and what the harness wrote for it took {own:,.1f} MiB, and the loss stayed "
+            "once its processes were gone (not the agent's doing)", hint=ROOM_HINT)
 
     def close(self) -> None:
         """After the turn (what was deleted of it, deleted): what it keeps stays counted as
@@ -353,5 +403,5 @@ def unkept(outputs: list[CappedOutput]) -> str:
 
 
 __all__ = ["FOLDER_MAX_BYTES", "FOLDER_MAX_FILES", "HARNESS_ROOM_BYTES", "OUTPUT_MAX_BYTES",
-           "WATCH_S", "CappedOutput", "DiskShort", "DiskWatch", "disk_free", "held_unlinked", "no_room",
-           "unkept", "wipe", "written"]
+           "SETTLE_S", "WATCH_S", "CappedOutput", "DiskShort", "DiskWatch", "disk_free",
+           "held_unlinked", "no_room", "unkept", "wipe", "written"]

@@ -1,6 +1,6 @@
 """What a program's turn wrote of its own on the disk: its folder (size and files, by `walk`) and
-the files it holds open with no name left, which only the free space shows otherwise. Read-only:
-never deletes (`bounds.wipe` does).
+the files it holds open or mapped with no name left, which only the free space shows otherwise.
+Read-only: never deletes (`bounds.wipe` does).
 """
 from __future__ import annotations
 
@@ -66,19 +66,31 @@ def counted(folder: Path, max_bytes: int, max_files: int) -> tuple[str, int]:
 
 def held_unlinked(root: int, disk: int) -> int:
     """The bytes of the files on the disk `disk` (a device number) that the process `root`
-    and those below it hold open with no name left (unlinked): what only the free space
-    shows otherwise. Each file once, however many hold it."""
+    and those below it hold with no name left (unlinked), open or mapped: what only the free
+    space shows otherwise. Each file once, however many hold it.
+
+    A file mapped shared and then closed and unlinked is held by the mapping alone: no name,
+    no descriptor, its blocks on the disk all the same (red team 81 filled a disk so). Its
+    mapping is in /proc/PID/map_files, which root can stat as the file itself."""
     held: dict[int, int] = {}
     for pid in (root, *pids.below(root)) if root else ():
-        try:
-            fds = os.listdir(f"/proc/{pid}/fd")
-        except OSError:
-            continue  # gone, or no /proc (macOS): only the free space shows it there
-        for fd in fds:
-            try:
-                seen = os.stat(f"/proc/{pid}/fd/{fd}")
-            except OSError:
-                continue
-            if stat.S_ISREG(seen.st_mode) and seen.st_nlink == 0 and seen.st_dev == disk:
-                held[seen.st_ino] = seen.st_blocks * 512
+        for place in ("fd", "map_files"):
+            for seen in _held(f"/proc/{pid}/{place}"):
+                if stat.S_ISREG(seen.st_mode) and seen.st_nlink == 0 and seen.st_dev == disk:
+                    held[seen.st_ino] = seen.st_blocks * 512
     return sum(held.values())
+
+
+def _held(folder: str) -> list[os.stat_result]:
+    """What each link in a process's /proc `folder` (its fd/ or map_files/) leads to."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []  # gone, or no /proc (macOS): only the free space shows it there
+    found = []
+    for name in names:
+        try:
+            found.append(os.stat(f"{folder}/{name}"))
+        except OSError:
+            continue
+    return found

@@ -145,11 +145,12 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
                 feed.join()
             untaken = box.take_back(scratch)  # nothing of it is left to write there
             untaken = "; ".join(filter(None, (untaken, kept_data.not_runnable(scratch))))
-        # looked at once more with it gone: what it wrote just before too
-        # a copy of its output the disk refused is its failure too (never the run's crash),
-        # unless it ran confined and wrote within its limits: then the machine filled the disk
-        over = untaken or watch.over() or watch.refused(bounds.unkept(outputs))
-        stopped = stopped or over
+        # looked at once more with it gone: what it wrote just before too, and what came back
+        # to the disk as it went; a copy of its output the disk refused is its failure too
+        # (never the run's crash), unless the disk stays short with it gone (`DiskShort`)
+        over = untaken or watch.after(bounds.unkept(outputs))
+        # stopped to see what comes back: what came back says why it was (or raised)
+        stopped = over if watch.suspect and over else stopped or over
         if timed_out or stopped:
             code = process.wait()
         if over:

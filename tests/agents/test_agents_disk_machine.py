@@ -88,30 +88,47 @@ def test_a_confined_turn_whose_disk_the_machine_fills_stops_unscored(
 
     with pytest.raises(bounds.DiskShort, match="not the agent's doing") as short:
         turn(disk, bwrap, fills, then="sleep 30")  # it would wait on: the watch stops it
-    assert "it ran confined, and its folder and the files it holds open took 0.0 MiB" in str(
+    assert ("it ran confined, its folder, the files it holds open or mapped and what the harness "
+            "wrote for it took 0.0 MiB, and the loss stayed once its processes were gone") in str(
         short.value)
 
 
-def test_its_output_the_full_disk_refused_is_not_its_failure_when_confined(
-        disk: Path, bwrap: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The disk full while it prints, given back before it ends, and no watch between (only
-    the look after its turn): only the refused copy of its output shows it."""
-    monkeypatch.setattr(bounds, "WATCH_S", 600.0)
-    prints = ('head -c 300000 /dev/zero | tr "\\0" x; : > "$0/printed"; '
-              'while [ ! -e "$0/back" ]; do sleep 0.05; done')
+PRINTS = ('head -c 300000 /dev/zero | tr "\\0" x; : > "$0/printed"; '
+          'while [ ! -e "$0/back" ]; do sleep 0.05; done')
+"""Print 300 kB, say so, then wait for the file `back`."""
 
-    def full_while_it_prints(scratch: Path) -> None:
+
+def full_while_it_prints(disk: Path, give_back: bool) -> Callable[[Path], None]:
+    """The disk full (by the machine) while it prints; given back before it ends or not."""
+    def on_start(scratch: Path) -> None:
         ballast(disk, 0)
         (scratch / "go").write_text("")
         deadline = time.monotonic() + 30
         while not (scratch / "printed").exists():
             assert time.monotonic() < deadline, "it never printed"
             time.sleep(0.01)
-        (disk / "ballast").unlink()
+        if give_back:
+            (disk / "ballast").unlink()
         (scratch / "back").write_text("")
+    return on_start
 
+
+def test_its_output_the_full_disk_refused_is_not_its_failure_when_the_disk_stays_full(
+        disk: Path, bwrap: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No watch between (only the look after its turn): only the refused copy shows it."""
+    monkeypatch.setattr(bounds, "WATCH_S", 600.0)
     with pytest.raises(bounds.DiskShort, match="could not be kept"):
-        turn(disk, bwrap, full_while_it_prints, then=prints)
+        turn(disk, bwrap, full_while_it_prints(disk, give_back=False), then=PRINTS)
+
+
+def test_its_output_refused_is_its_failure_when_the_disk_comes_back(
+        disk: Path, bwrap: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk given back before its turn ends: nothing shows the machine, not a file only it
+    held, took the disk, so the refused copy is its failure (red team 81: "not scored" was its
+    word alone)."""
+    monkeypatch.setattr(bounds, "WATCH_S", 600.0)
+    done = turn(disk, bwrap, full_while_it_prints(disk, give_back=True), then=PRINTS)
+    assert "could not be kept" in done.stopped, done
 
 
 WAITS = """import json, os, time
