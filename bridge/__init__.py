@@ -1,8 +1,9 @@
 """The WebDriverAgent bridge: a logging proxy that writes every action of a run to audit.jsonl.
 
 Imports from phoneshell only the shared contract (`phoneshell.records`, `phoneshell.errors`,
-`phoneshell.xcui`, `phoneshell.wda_routes`, and `phoneshell.frames` for how trajectory frames
-are scaled); everything else it knows, it learns over HTTP. Modules:
+`phoneshell.xcui`, `phoneshell.wda_routes`, `phoneshell.frames` for how trajectory frames
+are scaled, and `phoneshell.behalf`, where what it writes because of an agent's turn is charged
+to the turn); everything else it knows, it learns over HTTP. Modules:
 
 * `proxy`: the bridge (`BridgeServer`): control routes, refusals, reads, forwarding;
 * `http_server`: reading requests and writing replies; `access`: tokens and per-agent grants;

@@ -148,13 +148,15 @@ class BridgeServer:
         Never hand it to an agent: `grant_agent` makes the agent's."""
         return f"{self.base_url}{TOKEN_PATH}{self.token}" if self.token else self.base_url
 
-    def grant_agent(self, confined: bool = False) -> str:
+    def grant_agent(self, confined: bool = False, max_steps: int | None = None) -> str:
         """A URL for the agent of one attempt, with a secret of its own (any earlier grant ends).
 
         Args:
             confined: the agent cannot reach the phone but through this bridge (it runs
                 sandboxed, or in-process without a shell), so custody needs no reads before
                 its actions; otherwise every action is preceded by one.
+            max_steps: its task's budget, which bounds the frames its turn keeps (trajectory
+                capture: `Trajectory.allow`); None: the default bound.
 
         Raises:
             BridgeError: the bridge has no token of its own.
@@ -166,6 +168,8 @@ class BridgeServer:
         secret = self.access.grant(for_=self._context)
         self._granted_for = self._context
         self.writer.open_share(self._context, self.agent_log_bytes)
+        if self.trajectory is not None and max_steps is not None:
+            self.trajectory.allow(self._context, max_steps)
         self.confined = confined
         return f"{self.base_url}{TOKEN_PATH}{secret}"
 

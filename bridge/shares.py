@@ -7,7 +7,8 @@ those of phase `agent` of its attempt, wherever they come from. The line that wo
 share is not written: one line saying so is (`refused`, `params.via` = `log_share`), and every
 later line of the turn is refused (`ShareSpent`) and counted, never written, but its actions'
 outcomes (what reached the phone is always logged). The bridge then ends the agent's grant, and
-the grade fails the attempt for it. Pure bookkeeping: never writes a file.
+the grade fails the attempt for it. What its lines take of the disk is charged to its turn
+(`phoneshell.behalf`), as its own writes are. Pure bookkeeping: never writes a file.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import threading
 from dataclasses import dataclass, replace
 
 from bridge.context import RunContext
+from phoneshell import behalf
 from phoneshell.errors import BridgeError
 
 AGENT_LOG_BYTES = 4 * 1024 * 1024
@@ -99,7 +101,8 @@ class Shares:
                 share.spent = True
                 return replace(share)
             share.used, share.lines = share.used + size, share.lines + 1
-            return None
+        behalf.charge(key_of(context), size)
+        return None
 
     def count(self, key: Key, size: int) -> None:
         """Count an outcome line in its action's share, fit or not: the action reached the
@@ -108,6 +111,8 @@ class Shares:
             share = self._shares.get(key)
             if share is not None:
                 share.used, share.lines = share.used + size, share.lines + 1
+        if share is not None:
+            behalf.charge(key, size)
 
 
 HINT = "an agent that taps, types or is refused without end fills the log; its attempt fails"

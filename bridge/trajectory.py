@@ -9,6 +9,12 @@ the agent's URL, and it is a screenshot, which tells custody nothing (only page 
 compared). It costs one `GET /screenshot` per action and never fails an action: a screenshot
 that cannot be taken or kept is a line with its error.
 
+An agent's turn keeps at most its task's `max_steps` plus `FRAMES_SLACK` frames (`allow`): an
+agent tapping an empty spot in a loop made the bridge keep a frame a tap, outside its folder,
+until the disk was full (red team 81, 739 frames). Past the bound, its actions are still logged,
+their frames are not kept, and one line of the trajectory says so. What a turn's frames and
+lines take is charged to it (`phoneshell.behalf`), as what it writes itself is.
+
 Frames go to `<runs>/<run_id>/frames/`, lines to `<runs>/<run_id>/trajectory.jsonl`. Each line
 holds its frame's sha256, and the writer keeps the hash chain over the lines it wrote, in
 memory: the run's seal records that head (`phoneshell.seal`), so a frame or line changed after
@@ -30,6 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bridge.context import RunContext
+from phoneshell import behalf
 from phoneshell.errors import BridgeError
 from phoneshell.frames import DEFAULT_LONG_EDGE, FrameError, scale_png
 from phoneshell.records import (
@@ -52,6 +59,12 @@ MAX_TRAJECTORY_BYTES = 1 << 32
 OPEN_FLAGS = os.O_WRONLY | os.O_CLOEXEC | os.O_NOFOLLOW
 """A frame or log swapped for a symlink must not send what is written somewhere else."""
 
+FRAMES_SLACK = 25
+"""Frames an agent's turn keeps beyond its task's `max_steps`: its start frame, its client's
+housekeeping (facebook-wda opens a session before its first step, some clients one a step)."""
+FRAMES_DEFAULT = 50
+"""Frames a turn keeps when no budget was given (`allow`): the default budget (25) plus slack."""
+
 Read = Callable[[str], object]
 """The bridge's own read of a WDA route (the recorder's, so it is counted as one)."""
 
@@ -69,7 +82,24 @@ class Trajectory:
         self.long_edge = long_edge
         self._chains: dict[str, tuple[str, int, int, bytes]] = {}
         """Run id -> (chain head, lines, end offset, unfinished last line) of its file."""
+        self._frames: dict[behalf.Key, tuple[int, int]] = {}
+        """Attempt -> (frames its turn asked for, frames it may keep)."""
         self._lock = threading.Lock()
+
+    def allow(self, context: RunContext, max_steps: int) -> None:
+        """Let the agent's turn of `context`'s attempt keep `max_steps` + `FRAMES_SLACK` frames
+        (call as it is granted the phone)."""
+        key = _key(context)
+        with self._lock:
+            self._frames[key] = (self._frames.get(key, (0, 0))[0], max_steps + FRAMES_SLACK)
+
+    def _counted(self, context: RunContext) -> tuple[int, int]:
+        """Count a frame of `context`'s turn: how many it asked for with this one, and may keep."""
+        key = _key(context)
+        with self._lock:
+            asked, may = self._frames.get(key, (0, FRAMES_DEFAULT))
+            self._frames[key] = (asked + 1, may)
+        return asked + 1, may
 
     def start(self, read: Read, context: RunContext, last_seq: int) -> None:
         """The screen as the agent's turn begins (call when the phase becomes `agent`, holding
@@ -78,6 +108,8 @@ class Trajectory:
         Its foreground is left unread: the first action's `app_before` says it.
         """
         if context.scoped and context.phase == "agent":
+            with self._lock:  # a turn begins (a retried attempt's too): it has kept no frame
+                self._frames[_key(context)] = (0, FRAMES_DEFAULT)
             self._take(read, context, "start", last_seq, "")
 
     def after(self, read: Read, context: RunContext, intent: AuditEvent, app_after: str) -> None:
@@ -89,6 +121,27 @@ class Trajectory:
               foreground: str) -> None:
         taken = time.time()
         name, digest, error, width, height = "", "", "", 0, 0
+        asked, may = self._counted(context)
+        if asked > may + 1:
+            return  # in the audit log alone, as the line at the bound said
+        if asked > may:  # no screenshot taken: the line alone
+            error = (f"not kept: frames past this turn's {may} (its task's max_steps plus "
+                     f"{FRAMES_SLACK}, or {FRAMES_DEFAULT} with no budget) are not kept; this "
+                     "action and those after it are in the audit log alone")
+        else:
+            name, digest, width, height, error = self._shot(read, context, kind, seq)
+        frame = TrajectoryFrame(run_id=context.run_id, task_id=context.task_id,
+                                attempt=context.attempt, kind=kind, seq=seq, t=taken,
+                                foreground=foreground, file=name, sha256=digest, width=width,
+                                height=height, error=error)
+        try:
+            self._append(frame)
+        except (OSError, RecordError) as exc:  # the action already happened: only logged
+            log.error("trajectory line for #%d not written: %s", seq, exc)
+
+    def _shot(self, read: Read, context: RunContext, kind: FrameKind,
+              seq: int) -> tuple[str, str, int, int, str]:
+        """Take and keep one frame: its file, sha256, width, height, and why there is none."""
         try:
             value = read(SCREENSHOT_ROUTE)
             if not isinstance(value, str):
@@ -99,19 +152,14 @@ class Trajectory:
             name = (f"{FRAMES_DIR}/{seq:06d}.png" if kind == "action"
                     else f"{FRAMES_DIR}/start-{seq:06d}-{secrets.token_hex(3)}.png")
             self._keep(self.runs_dir / context.run_id, name, scaled.png)
+            behalf.charge(_key(context), len(scaled.png))  # the turn's doing
             digest = hashlib.sha256(scaled.png).hexdigest()
             width, height = scaled.width, scaled.height
         except (BridgeError, FrameError, binascii.Error, OSError) as exc:
-            name, error = "", f"no screenshot: {exc}"[:300]
+            error = f"no screenshot: {exc}"[:300]
             log.debug("trajectory frame after #%d: %s", seq, error)
-        frame = TrajectoryFrame(run_id=context.run_id, task_id=context.task_id,
-                                attempt=context.attempt, kind=kind, seq=seq, t=taken,
-                                foreground=foreground, file=name, sha256=digest, width=width,
-                                height=height, error=error)
-        try:
-            self._append(frame)
-        except (OSError, RecordError) as exc:  # the action already happened: only logged
-            log.error("trajectory line for #%d not written: %s", seq, exc)
+            return "", "", 0, 0, error
+        return name, digest, width, height, ""
 
     @staticmethod
     def _keep(folder: Path, name: str, png: bytes) -> None:
@@ -138,6 +186,7 @@ class Trajectory:
                 os.close(fd)
             # what the file gained after its complete lines: each newline ends a chained line
             # (the torn one first, if any); the rest is unfinished, mended by the next write
+            behalf.charge((frame.run_id, frame.task_id, frame.attempt), written)
             *complete, rest = (torn + data[:written]).split(b"\n")
             for line in complete:
                 head, lines = chain_step(head, line), lines + 1
@@ -162,3 +211,8 @@ class Trajectory:
         with self._lock:
             head, lines, end, _ = self._state(run_id, path)
         return head, lines, end
+
+
+def _key(context: RunContext) -> behalf.Key:
+    """The attempt a frame of `context` belongs to."""
+    return context.run_id, context.task_id, context.attempt

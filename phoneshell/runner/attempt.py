@@ -364,7 +364,7 @@ def _run_agent(plan: AttemptPlan, rig: Rig, agent: Agent, watch: AroundWatch) ->
     confined = not program or (plan.sandbox is not None and plan.sandbox.confines
                                and rig.private)
     watch.begin()
-    url = rig.bridge.grant_agent(confined=confined)
+    url = rig.bridge.grant_agent(confined=confined, max_steps=plan.task.max_steps)
     try:
         task = plan.task
         return agent.run(AgentContext(task, task.instruction, url, task.max_steps,
