@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass, replace
 
 from bridge.context import RunContext
-from phoneshell import behalf
+from phoneshell.behalf import charge
 from phoneshell.errors import BridgeError
 
 AGENT_LOG_BYTES = 4 * 1024 * 1024
@@ -101,7 +101,7 @@ class Shares:
                 share.spent = True
                 return replace(share)
             share.used, share.lines = share.used + size, share.lines + 1
-        behalf.charge(key_of(context), size)
+        charge(key_of(context), size)
         return None
 
     def count(self, key: Key, size: int) -> None:
@@ -112,7 +112,7 @@ class Shares:
             if share is not None:
                 share.used, share.lines = share.used + size, share.lines + 1
         if share is not None:
-            behalf.charge(key, size)
+            charge(key, size)
 
 
 HINT = "an agent that taps, types or is refused without end fills the log; its attempt fails"

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bridge.context import RunContext
-from phoneshell import behalf
+from phoneshell.behalf import Key, charge
 from phoneshell.errors import BridgeError
 from phoneshell.frames import DEFAULT_LONG_EDGE, FrameError, scale_png
 from phoneshell.records import (
@@ -82,7 +82,7 @@ class Trajectory:
         self.long_edge = long_edge
         self._chains: dict[str, tuple[str, int, int, bytes]] = {}
         """Run id -> (chain head, lines, end offset, unfinished last line) of its file."""
-        self._frames: dict[behalf.Key, tuple[int, int]] = {}
+        self._frames: dict[Key, tuple[int, int]] = {}
         """Attempt -> (frames its turn asked for, frames it may keep)."""
         self._lock = threading.Lock()
 
@@ -152,7 +152,7 @@ class Trajectory:
             name = (f"{FRAMES_DIR}/{seq:06d}.png" if kind == "action"
                     else f"{FRAMES_DIR}/start-{seq:06d}-{secrets.token_hex(3)}.png")
             self._keep(self.runs_dir / context.run_id, name, scaled.png)
-            behalf.charge(_key(context), len(scaled.png))  # the turn's doing
+            charge(_key(context), len(scaled.png))  # the turn's doing
             digest = hashlib.sha256(scaled.png).hexdigest()
             width, height = scaled.width, scaled.height
         except (BridgeError, FrameError, binascii.Error, OSError) as exc:
@@ -186,7 +186,7 @@ class Trajectory:
                 os.close(fd)
             # what the file gained after its complete lines: each newline ends a chained line
             # (the torn one first, if any); the rest is unfinished, mended by the next write
-            behalf.charge((frame.run_id, frame.task_id, frame.attempt), written)
+            charge((frame.run_id, frame.task_id, frame.attempt), written)
             *complete, rest = (torn + data[:written]).split(b"\n")
             for line in complete:
                 head, lines = chain_step(head, line), lines + 1
@@ -213,6 +213,6 @@ class Trajectory:
         return head, lines, end
 
 
-def _key(context: RunContext) -> behalf.Key:
+def _key(context: RunContext) -> Key:
     """The attempt a frame of `context` belongs to."""
     return context.run_id, context.task_id, context.attempt
