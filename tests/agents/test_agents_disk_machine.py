@@ -80,6 +80,7 @@ def test_an_unconfined_turn_is_still_charged_what_no_turn_shows(disk: Path) -> N
     assert "it filled the disk holding the run" in done.stopped, done
 
 
+@pytest.mark.slow  # 3 s of a whole program: the README's command stays quick
 def test_a_confined_turn_whose_disk_the_machine_fills_stops_unscored(
         disk: Path, bwrap: Sandbox) -> None:
     def fills(scratch: Path) -> None:
