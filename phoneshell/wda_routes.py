@@ -174,6 +174,15 @@ def find_route(method: str, segments: tuple[str, ...]) -> RouteMatch | None:
     return None
 
 
+def route_name(method: str, found: RouteMatch | None) -> str:
+    """A request named by its route ("GET /source", "POST /element" for a session's find too;
+    "GET ?" where WDA has none): how phoneshell's simulator counts the requests it receives and
+    the bridge those it sends, so the two can be held against each other (`runner.around`)."""
+    if found is None:
+        return f"{method} ?"
+    return f"{method} {found.pattern or '/session/:sid'}"
+
+
 POST_READS = frozenset({"/element", "/elements", "/element/:uuid/element",
                         "/element/:uuid/elements", "/wda/apps/state", "/wda/getPasteboard",
                         "/timeouts"})

@@ -42,7 +42,13 @@ class SimHTTPServer(GuardedHTTPServer):
         super().__init__(address, _Handler, POOLS, self._pool)
 
     def _pool(self, method: str, target: str, headers: Mapping[str, str]) -> str:
-        return "outside" if self.sim.inside_secret(urlsplit(target).path) is None else "inside"
+        path = self.sim.inside_secret(urlsplit(target).path)
+        if path is None:
+            return "outside"
+        # counted here, on the one thread that reads heads, in the order they arrive: a
+        # request sent before a read of the counts is in them (`SimServer.arrived`)
+        self.sim.arrived(method, path)
+        return "inside"
 
 
 class _Handler(GuardedHandler):

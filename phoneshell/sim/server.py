@@ -15,7 +15,8 @@ Control routes (`sim.control`) live outside WDA's namespace, under /phoneshell/s
     POST /phoneshell/sim/save     write the state file (only the one it was started with)
     POST /phoneshell/sim/clock    {"advance": SECONDS}: move the running clock forward
     POST /phoneshell/sim/notify   {"app": BUNDLE_ID, "title": ..., "body": ...}: post a notification
-    GET  /phoneshell/sim/requests {"total": N, "routes": {"GET /source": n, ...}}: what it served
+    GET  /phoneshell/sim/requests {"total": N, "GET /source": n, ...}: every WDA request it
+                                  received, by route (`wda_routes.route_name`), reads too
     GET  /phoneshell/sim/ledger   {"total": N, "inputs": [...]}: every input it received
                                   (`?since=N`: only those after the Nth)
 
@@ -54,7 +55,7 @@ from phoneshell.sim.phone import Phone
 from phoneshell.sim.state_file import load_state, save_state
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Reply, WdaError, json_object
-from phoneshell.wda_routes import find_route, is_input
+from phoneshell.wda_routes import find_route, is_input, route_name
 
 LEDGER_MAX = 100_000
 """Inputs the ledger keeps (the oldest go first; its total still counts them)."""
@@ -149,7 +150,9 @@ class SimServer:
         return "/" + rest
 
     def request_counts(self) -> dict[str, int]:
-        """How many requests each route got ("GET /source": n), and "total"."""
+        """How many WDA requests each route got ("GET /source": n), and "total": each counted
+        as it arrives, before it waits for the phone (one still working counts), never the
+        control routes. Read without the phone's lock, so a busy phone still answers it."""
         with self._books:
             return {"total": sum(self._counts.values()), **self._counts}
 
@@ -160,10 +163,15 @@ class SimServer:
             return self._ledger_total, [e for e in self._ledger
                                         if isinstance(e["n"], int) and e["n"] > since]
 
-    def _note(self, method: str, path: str) -> None:
-        """Count a WDA request and, when it is an input, write it in the ledger."""
+    def arrived(self, method: str, path: str) -> None:
+        """Count a WDA request (a control route is none) and, when it is an input, write it in
+        the ledger: called by the listener as each request's head arrives, in the order heads
+        arrive, before it waits for a thread or the phone, so whatever was sent before a read
+        of the counts is in them, and a request the phone never gets to still counts."""
+        if path.startswith(CONTROL_PREFIX):
+            return
         found = find_route(method, tuple(p for p in path.split("/") if p))
-        route = f"{method} {found.pattern or '/session/:sid'}" if found else f"{method} ?"
+        route = route_name(method, found)
         with self._books:
             self._counts[route] += 1
             if found is not None and is_input(method, found.pattern):
@@ -359,7 +367,6 @@ class SimServer:
         """Answer one HTTP request (called on the server's handler threads)."""
         if path.startswith(CONTROL_PREFIX):
             return control(self, method, path[len(CONTROL_PREFIX):], query, raw)
-        self._note(method, path)
         faults = self._faults
         if faults.on("slow"):
             time.sleep(faults.slow_s)  # outside the lock: a slow phone still takes requests
