@@ -28,7 +28,7 @@ from phoneshell.errors import (
     shown_url,
     without_url,
 )
-from phoneshell.wda_routes import find_route, is_input
+from phoneshell.wda_routes import find_route, route_name
 
 FORWARD_TIMEOUT_S = 180.0
 """facebook-wda's own default: a launch or a slow source may legitimately take long."""
@@ -100,22 +100,33 @@ class Upstream:
         """How messages name this WDA (never its path)."""
         self._origin = f"{parts.scheme}://{parts.netloc}"
         self._prefix = parts.path.rstrip("/")
-        self._inputs: Counter[str] = Counter()
+        self._sent: Counter[str] = Counter()
+        self._settled: Counter[str] = Counter()
         self._books = threading.Lock()  # requests are sent on many threads
 
-    def inputs_sent(self) -> Counter[str]:
-        """How many inputs (`wda_routes.is_input`) were sent to the phone so far (or set out
-        to be: one whose sending failed counts too), by route ("POST /wda/lock": n), named as
-        phoneshell's simulator names them in its ledger (`GET /phoneshell/sim/ledger`): what
-        the runner holds that witness against (`runner.around`)."""
-        with self._books:
-            return Counter(self._inputs)
+    def requests_sent(self, settled: bool = False) -> Counter[str]:
+        """How many WDA requests were sent to the phone so far, by route ("GET /source": n),
+        named as phoneshell's simulator counts those it receives (`wda_routes.route_name`, `GET
+        /phoneshell/sim/requests`): every one that set out, the bridge's own reads as much as
+        what it forwards; what the runner holds that witness against (`runner.around`).
 
-    def _count(self, method: str, target: str) -> None:
-        found = find_route(method, tuple(p for p in urlsplit(target).path.split("/") if p))
-        if found is not None and is_input(method, found.pattern):
-            with self._books:
-                self._inputs[f"{method} {found.pattern or '/session/:sid'}"] += 1
+        Args:
+            settled: only those that can no longer reach the phone: answered, or never sent.
+                One that got no answer (timed out, reset) never settles: it may still arrive.
+        """
+        with self._books:
+            return Counter(self._settled if settled else self._sent)
+
+    def _count(self, method: str, target: str) -> str:
+        route = route_name(method, find_route(
+            method, tuple(p for p in urlsplit(target).path.split("/") if p)))
+        with self._books:
+            self._sent[route] += 1
+        return route
+
+    def _settle(self, route: str) -> None:
+        with self._books:
+            self._settled[route] += 1
 
     def _connect(self, timeout_s: float) -> http.client.HTTPConnection:
         if self._origin.startswith("http+usbmux://"):
@@ -135,25 +146,32 @@ class Upstream:
         return conn
 
     def send(self, method: str, target: str, body: bytes | None,
-             headers: Mapping[str, str], timeout_s: float = FORWARD_TIMEOUT_S) -> Reply:
-        """Send one request (path and query as given) and read the whole answer.
+             headers: Mapping[str, str], timeout_s: float = FORWARD_TIMEOUT_S,
+             counted: bool = True) -> Reply:
+        """Send one request (path and query as given) and read the whole answer; `counted`:
+        False for one that is no WDA request (the simulator's control routes, which it does
+        not count either), left out of `requests_sent`.
 
         Raises:
             UpstreamDown: no answer (refused, reset, timed out, usbmux failure).
             ForwardError: the request could not be encoded, so nothing was sent.
         """
-        conn = None
+        conn = route = None
         try:
             conn = self._connect(timeout_s)
             # counted before it is sent: the phone may note it before this thread goes on
-            self._count(method, target)
+            route = self._count(method, target) if counted else None
             conn.request(method, self._prefix + target, body=body, headers=dict(headers))
             response = conn.getresponse()
             data = response.read()
             kept = tuple((k, v) for k, v in response.getheaders()
                          if k.lower() not in HOP_BY_HOP)
+            if route is not None:
+                self._settle(route)
             return Reply(response.status, response.reason, kept, data)
         except ValueError as exc:
+            if route is not None:
+                self._settle(route)  # refused before a byte was sent: it can never arrive
             # http.client refuses, before sending a byte, a request it cannot encode: a path
             # that is not ASCII (a client that did not percent-encode it) or a bad header.
             raise ForwardError(f"cannot send {method} {target!r} to WDA at {self.shown}: "

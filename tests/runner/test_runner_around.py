@@ -3,9 +3,10 @@ an app the rig cannot read is not scored.
 
 On a `--device` URL (here a simulator on loopback, as a standalone `phoneshell sim` or a phone
 behind iproxy is) a program the sandbox confines can still reach WDA without the bridge. The
-simulator's ledger of inputs tells: an input the bridge never forwarded fails the attempt, with
-a fault after it or none, and the run goes on (red team 75); a fault with none is the rig's, an
-owner's switch (red team 76); where nothing witnesses the turn (the simulator stopped answering)
+simulator's count of the WDA requests it received tells: any the bridge never sent, an input or
+a read (red team 81: one find that held the phone for minutes), fails the attempt, with a fault
+after it or none, and the run goes on (red team 75); a fault with none is the rig's, an owner's
+switch (red team 76); where nothing witnesses the turn (the simulator stopped answering)
 the fault is not scored, saying its cause cannot be told, and the run says at its start, in
 run.json and in its report that its agents could reach the phone around the bridge. An app WDA
 cannot read from the attempt's start fails no honest agent: not scored, naming the app; one the
@@ -18,6 +19,8 @@ import json
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,7 +28,9 @@ from pathlib import Path
 import pytest
 from cli_process import ROOT, run_cli
 
+from bridge.upstream import Upstream
 from phoneshell.records import AuditEvent
+from phoneshell.runner.around import AroundWatch, around_bridge
 from phoneshell.runner.endstate import seen_whole, unread_from_start
 from phoneshell.sim import SimServer
 
@@ -35,16 +40,17 @@ PLAY = ROOT / "examples" / "agents" / "play_solution.py"
 AROUND = "around the bridge"
 
 
-def _around(tmp_path: Path, url: str, route: str, body: str, then: str = "") -> Path:
-    """A program that POSTs `body` to `url + route`, straight to WDA, then runs `then` (a
-    program) or claims done."""
+def _around(tmp_path: Path, url: str, route: str, body: str | None, then: str = "") -> Path:
+    """A program that POSTs `body` to `url + route` (GETs it, for None), straight to WDA, then
+    runs `then` (a program) or claims done."""
     agent = tmp_path / "around.py"
     after = (f"sys.exit(subprocess.call([sys.executable, {then!r}]))\n" if then else
              "os.system('phoneshell finish --status done --answer 423')\n")
+    data = "None" if body is None else f"{body!r}.encode()"
     agent.write_text(
         "import os, subprocess, sys, urllib.request\n"
-        f"urllib.request.urlopen(urllib.request.Request({url + route!r}, data={body!r}.encode(),"
-        " method='POST', headers={'Content-Type': 'application/json'}), timeout=10).read()\n"
+        f"urllib.request.urlopen(urllib.request.Request({url + route!r}, data={data},"
+        " headers={'Content-Type': 'application/json'}), timeout=10).read()\n"
         + after)
     return agent
 
@@ -101,7 +107,7 @@ def test_a_lock_sent_around_the_bridge_fails_the_agent_and_the_run_goes_on(tmp_p
         code, said, rows = _run(tmp_path, sim.url, agent, "L", *TASKS)
     assert code == 1, said  # done, not all passed; not stopped
     assert [r["outcome"] for r in rows] == ["failed", "failed"]
-    assert all("1 input(s) reached the phone that the bridge never forwarded" in str(r["error"])
+    assert all("1 WDA request(s) reached the phone that the bridge never sent" in str(r["error"])
                and "POST /wda/lock" in str(r["error"]) and "locked" in str(r["error"])
                for r in rows), rows
     assert f"phone-1: this phone is not private: a --device URL ({sim.url}); agents can reach " \
@@ -109,18 +115,55 @@ def test_a_lock_sent_around_the_bridge_fails_the_agent_and_the_run_goes_on(tmp_p
 
 
 @pytest.mark.slow
-def test_an_input_around_the_bridge_fails_the_agent_with_no_fault_after(tmp_path: Path,
-                                                                       ) -> None:
-    # an unlock of an unlocked phone changes nothing, and the reference finish through the
-    # bridge passes: only the ledger shows the agent went around it
+@pytest.mark.parametrize(("route", "body"), [("/wda/unlock", "{}"), ("/status", None)])
+def test_a_request_around_the_bridge_fails_the_agent_with_no_fault_after(
+        tmp_path: Path, route: str, body: str | None) -> None:
+    # an unlock of an unlocked phone changes nothing, a read of its status nothing either (the
+    # red team's agent read the session there), and the reference finish through the bridge
+    # passes: only the phone's count shows the agent went around it
     with SimServer() as sim:
-        agent = _around(tmp_path, sim.url, "/wda/unlock", "{}", then=str(PLAY))
+        agent = _around(tmp_path, sim.url, route, body, then=str(PLAY))
         code, said, [row] = _run(tmp_path, sim.url, agent, "U")
     assert code == 1, said
     assert row["outcome"] == "failed", row
-    assert ("1 input(s) reached the phone that the bridge never forwarded (the simulator's "
-            "ledger, in the agent's turn): POST /wda/unlock") in str(row["error"]), row
+    method = "GET" if body is None else "POST"
+    assert ("1 WDA request(s) reached the phone that the bridge never sent (the simulator's "
+            f"count of the requests it received, in the agent's turn): {method} {route}") in str(
+        row["error"]), row
     assert all(c["passed"] for c in row["checks"]), row  # type: ignore[attr-defined]
+
+
+def test_a_find_around_the_bridge_still_holding_the_phone_at_the_turns_end_is_witnessed(
+        ) -> None:
+    # red team 81: one costly find sent straight to the phone held it for minutes, and the
+    # harness's reads found no answer; here the phone's lock is held while the find waits
+    with SimServer() as sim:
+        upstream = Upstream(sim.url)
+        watch = AroundWatch(True, "a --device URL", upstream)
+        watch.begin()
+        upstream.send("GET", "/source", None, {})  # the bridge's own read: explained
+        with sim.lock:
+            find = threading.Thread(target=_find_around, args=(sim.url,), daemon=True)
+            find.start()
+            deadline = time.monotonic() + 10
+            while sim.request_counts().get("POST /elements", 0) < 1:
+                assert time.monotonic() < deadline, sim.request_counts()
+                time.sleep(0.01)
+            watch.end()  # the phone still busy: its counts answer all the same
+        find.join(timeout=10)
+    assert watch.around == ("POST /elements",), watch.around
+    assert ("1 WDA request(s) reached the phone that the bridge never sent (the simulator's "
+            "count of the requests it received, in the agent's turn): POST /elements: the agent "
+            "acted around the bridge; then rig down") in around_bridge(watch, "rig down")
+
+
+def _find_around(url: str) -> None:
+    body = b'{"using": "xpath", "value": "//*[count(//*)>0]"}'
+    try:
+        urllib.request.urlopen(urllib.request.Request(url + "/session/s/elements", data=body),
+                               timeout=10).read()
+    except urllib.error.HTTPError:
+        pass  # no such session: WDA's answer, after the phone counted the find
 
 
 @pytest.mark.slow
@@ -129,9 +172,9 @@ def test_a_lock_the_owner_switches_in_the_turn_is_the_rigs(tmp_path: Path) -> No
         code, said, [row] = _run(tmp_path, sim.url, _waiting(tmp_path), "O")
     assert code == 2, said  # the rig down: the run stops, and --resume plays it again
     assert row["outcome"] == "skipped", row
-    assert "locked" in str(row["skip_reason"]) and ("the simulator's ledger shows no input "
-                                                    "reached it around the bridge") in str(
-        row["skip_reason"]), row
+    assert "locked" in str(row["skip_reason"]) and (
+        "the simulator's count of the WDA requests it received shows none reached it around the "
+        "bridge in the agent's turn: the rig's") in str(row["skip_reason"]), row
 
 
 @pytest.mark.slow
@@ -143,7 +186,8 @@ def test_a_phone_that_stops_answering_in_the_turn_is_not_scored_and_the_run_says
     assert code == 2, said
     assert row["outcome"] == "skipped", row
     assert (f"this rig is not private (a --device URL ({url}): the agent could reach the phone "
-            "around the bridge) and the simulator did not answer for its ledger of inputs around the turn, so "
+            "around the bridge) and the simulator did not answer for its count of the requests it "
+            "received around the turn, so "
             "whether the agent or the rig caused it cannot be told") in str(
         row["skip_reason"]), row
     banner = f"phone-1: this phone is not private: a --device URL ({url}); agents can reach it"
@@ -163,8 +207,8 @@ def test_a_fault_switched_on_the_control_routes_is_the_rigs(tmp_path: Path) -> N
         code, said, [row] = _run(tmp_path, sim.url, agent, "T")
     assert row["outcome"] == "skipped", (row, said)
     assert "cut-off page sources" in str(row["skip_reason"]) and (
-        "the simulator's ledger shows no input reached it around the bridge") in str(
-        row["skip_reason"])
+        "the simulator's count of the WDA requests it received shows none reached it around "
+        "the bridge") in str(row["skip_reason"])
 
 
 def test_an_app_unreadable_from_the_start_is_not_scored(tmp_path: Path) -> None:
