@@ -100,6 +100,7 @@ def _rows(runs: Path, run_id: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in lines]
 
 
+@pytest.mark.slow  # 5 s of a whole run: the README's command stays quick
 def test_a_lock_sent_around_the_bridge_fails_the_agent_and_the_run_goes_on(tmp_path: Path,
                                                                           ) -> None:
     with SimServer() as sim:
@@ -198,6 +199,7 @@ def test_a_phone_that_stops_answering_in_the_turn_is_not_scored_and_the_run_says
     assert f"N: {banner}" in report.stdout + report.stderr, report.stdout
 
 
+@pytest.mark.slow  # 5 s of a whole run: the README's command stays quick
 def test_a_fault_switched_on_the_control_routes_is_the_rigs(tmp_path: Path) -> None:
     # an open simulator's control routes are no input: a fault switched there (an owner's, as
     # far as the phone can tell) is not scored
