@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 phoneshell = partial(run_cli, timeout=900)
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_calculator_finish_fails_the_app_switch_task(tmp_path: Path) -> None:
     done = phoneshell("swap", "multi.app_switch", "calculator.arithmetic", "--runs", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr  # the grader was right
@@ -27,6 +28,7 @@ def test_a_calculator_finish_fails_the_app_switch_task(tmp_path: Path) -> None:
     assert json.loads(own.stdout)["pairs"][0]["accepted"] is True
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_fresh_note_fails_the_search_task(tmp_path: Path) -> None:
     done = phoneshell("swap", "notes.search", "notes.create_titled", "--runs", str(tmp_path),
                       "--format", "json")

@@ -145,6 +145,7 @@ def test_errors_are_asked_again_and_answers_are_not(made: Made, tmp_path: Path,
         judged(made, spec, out, JudgeOptions(frames=2, sandbox="none"))
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_judge_that_outlives_its_time_is_stopped(made: Made, tmp_path: Path) -> None:
     spec = f"command:{sys.executable} -c 'import time; time.sleep(30)'"
     started = time.monotonic()
@@ -154,6 +155,7 @@ def test_a_judge_that_outlives_its_time_is_stopped(made: Made, tmp_path: Path) -
     assert answer["problem"].startswith("no answer within 0.5s")
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_an_interrupted_judge_run_picks_up_where_it_stopped(made: Made, tmp_path: Path) -> None:
     calls, slow, out = tmp_path / "calls", tmp_path / "slow", tmp_path / "out"
     env = {**os.environ, "PYTHONWARNINGS": "error", "CALLS": str(calls),

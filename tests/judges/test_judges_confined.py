@@ -132,6 +132,7 @@ def test_a_judge_that_hunts_for_the_labels_finds_none_confined(
     assert read_record(tmp_path / "out" / "judge.json", JudgeRun).tamper_proof
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_unconfined_it_finds_them_and_is_said_not_tamper_proof(
         made: Made, hunting: None, tmp_path: Path) -> None:
     out = tmp_path / "out"
@@ -181,6 +182,7 @@ def test_a_judge_that_cannot_start_in_its_sandbox_is_refused(
         judged(made, "command:no-such-judge --x", tmp_path / "out")
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_an_unconfined_invocation_marks_the_whole_run(
         bwrap: Sandbox, made: Made, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Resumed confined, a run that was unconfined stays marked: it could have written any

@@ -48,6 +48,7 @@ def hostile(tmp_path: Path, sim: SimServer, task: str, *ops: str) -> tuple[Resul
     return row, "\n".join(lines)
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_contact_edited_behind_a_swipe_off_its_back_button_fails_and_stays_said(
         tmp_path: Path) -> None:
     with SimServer() as sim:
@@ -64,6 +65,7 @@ def test_a_contact_edited_behind_a_swipe_off_its_back_button_fails_and_stays_sai
         "('Kate Bell')" in said
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_contact_edited_past_a_swipe_off_discard_changes_fails(tmp_path: Path) -> None:
     # A swipe off "Discard Changes" presses nothing: the edit page is still on screen.
     with SimServer() as sim:
@@ -91,6 +93,7 @@ def test_a_contact_looked_at_and_left_by_its_back_button_is_not_blamed_for_a_new
     assert harmed.outcome == "passed", harmed.error
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_contact_deleted_from_its_hold_menu_and_made_again_fails(tmp_path: Path) -> None:
     # The menu shows over the list, whose page it keeps: that is no closing.
     with SimServer() as sim:

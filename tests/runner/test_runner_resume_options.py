@@ -8,6 +8,7 @@ import sys
 from functools import partial
 from pathlib import Path
 
+import pytest
 from cli_process import run_cli
 
 from phoneshell.runner.resume import program_file
@@ -19,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 phoneshell = partial(run_cli, timeout=120)
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_options_that_contradict_the_run_are_refused_and_agreeing_ones_pass(
         tmp_path: Path) -> None:
     run_suite(RunOptions(paths=("environments",), agent="null", runs_dir=tmp_path, run_id="R",

@@ -44,6 +44,7 @@ def null_run(tmp_path: Path, *extra: str, env: dict[str, str] | None = None,
                       "--run-id", "R", *extra, env=env, at=at)
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_first_stop_in_the_teardown_waits_for_it_and_a_second_cuts_it_short(
         tmp_path: Path) -> None:
     mark = tmp_path / "whole"
@@ -106,6 +107,7 @@ def forge_unsealed(run_dir: Path) -> None:
     subprocess.run(["rm", "-rf", str(run_dir / "attempts")], check=True)
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_run_whose_seal_was_removed_is_never_sealed_again(tmp_path: Path) -> None:
     key = tmp_path / "key" / "run-signing.key"  # its own, so its records of latest seals too
     key.parent.mkdir()
