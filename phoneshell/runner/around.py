@@ -1,5 +1,6 @@
 """Who caused a fault on a rig an agent could reach around the bridge: judged by the phone's own
-witness where it has one, never by guess. Reads a simulator's ledger; never sends it input.
+witness where it has one, never by guess. Reads a simulator's counts of requests; never sends
+it input.
 
 On a private rig (a simulator behind a secret path, a USB phone through usbmuxd) only the bridge
 reaches the phone, so a fault its log does not explain is the rig's. On any other (a `--device`
@@ -109,7 +110,7 @@ class AroundWatch:
 
     def fault_note(self) -> str:
         """What a skip for a rig fault the bridge's log does not explain adds, once the turn
-        began: that the ledger shows no input around the bridge (the rig's), or that nothing
+        began: that the phone's counts show no request around the bridge (the rig's), or that nothing
         witnessed the turn, so the cause cannot be told ("" on a private rig, or before the
         turn)."""
         if not self.reaches or not self.began:
@@ -129,7 +130,8 @@ def watch_around(rig: Rig, agent: Agent) -> AroundWatch:
     """A watch for one attempt's turn: it reads the phone's counts of requests only for an
     agent that could reach it around the bridge, on a phone that keeps them."""
     reaches = reaches_around(rig, agent)
-    return AroundWatch(reaches, _how(rig), rig.bridge.upstream if reaches and rig.ledger else None)
+    witness = rig.bridge.upstream if reaches and rig.counts_requests else None
+    return AroundWatch(reaches, _how(rig), witness)
 
 
 def around_bridge(watch: AroundWatch, fault: object = "") -> str:
@@ -155,7 +157,7 @@ def around_line(rig: Rig, agent: Agent, label: str) -> str:
         return ""
     witness = ("its own count of the WDA requests it received shows any the bridge never "
                "sent, and those fail their attempt; a fault with none is the rig's"
-               if rig.ledger else
+               if rig.counts_requests else
                "a fault the bridge's log does not explain cannot be told the agent's or the "
                "rig's, and is not scored")
     return (f"{label}: this phone is not private: {_how(rig)}; agents can reach it around the "

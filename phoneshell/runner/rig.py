@@ -77,9 +77,9 @@ class Rig:
     clock_runs: bool = True
     """The phone's clock runs as a real phone's does (False: phoneshell's simulator, whose clock
     moves only when told; its evidence is flagged `clock_still`)."""
-    ledger: bool = False
-    """The phone keeps a ledger of every input it received (phoneshell's simulator: `GET
-    /phoneshell/sim/ledger`): on a rig that is not private, the witness of what reached it
+    counts_requests: bool = False
+    """The phone counts every WDA request it received, by route (phoneshell's simulator: `GET
+    /phoneshell/sim/requests`): on a rig that is not private, the witness of what reached it
     around the bridge (`runner.around`)."""
     seen: LastSeen = field(default_factory=lambda: LastSeen())
     """What the harness last saw of the phone that only an agent's turn can change."""
@@ -187,7 +187,7 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
         # the harness's messages name the phone, not the bridge's URL: that holds its token
         phone = Phone(bridge.url, timeout_s, effect_s, where=f"{shown_url(url)} (through the "
                                                                "bridge)")
-        yield Rig(bridge, phone, private, reach, clock_runs=not sim, ledger=sim)
+        yield Rig(bridge, phone, private, reach, clock_runs=not sim, counts_requests=sim)
 
 
 def responded(events: Sequence[AuditEvent]) -> bool:
