@@ -81,12 +81,6 @@ class DiskShort(RunError):
     do not explain it. The attempt is not scored."""
 
 
-def written(folder: Path) -> str:
-    """Why what is in `folder` is too much for an agent's folder ("" when it is not): over
-    `FOLDER_MAX_BYTES` or `FOLDER_MAX_FILES`, or not all countable (`own_writes.counted`)."""
-    return counted(folder, FOLDER_MAX_BYTES, FOLDER_MAX_FILES)[0]
-
-
 def no_room(folder: Path, free: int | None = None) -> str:
     """Why the disk holding `folder` has too little free space for an agent's turn ("" when
     it has room): less than `HARNESS_ROOM_BYTES`, before the agent did anything (`free`: its
@@ -404,4 +398,4 @@ def unkept(outputs: list[CappedOutput]) -> str:
 
 __all__ = ["FOLDER_MAX_BYTES", "FOLDER_MAX_FILES", "HARNESS_ROOM_BYTES", "OUTPUT_MAX_BYTES",
            "SETTLE_S", "WATCH_S", "CappedOutput", "DiskShort", "DiskWatch", "disk_free",
-           "held_unlinked", "no_room", "unkept", "wipe", "written"]
+           "held_unlinked", "no_room", "unkept", "wipe"]
