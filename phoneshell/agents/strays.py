@@ -28,8 +28,9 @@ rewrote its failed row as passed and re-sealed the run. Three things stand again
 Which are the harness's own: every process in the harness's session (the simulator in a process
 of its own, a program's look-up: none of them is started in another session, and no process can
 join a session it was not started in, so nothing an agent starts is ever in the harness's); the
-programs still in their turn (another phone's agent: its tree, and whatever is in its session; a program is started and registered as running
-under the lock a sweep holds while it reads and kills, so no sweep sees one in between);
+programs still in their turn (another phone's agent: its tree, and whatever is in its session;
+a program is started and registered as running under the lock a sweep holds while it reads and
+kills, so no sweep sees one in between);
 and what ran below the harness in another session before the turn began (`others`: a judge
 command). A process an agent left behind that started a session of its own while another phone's
 agent is mid-turn is stopped at the end of whichever turn comes first: nobody can tell whose it

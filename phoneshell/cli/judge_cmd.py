@@ -124,7 +124,8 @@ def manifest_lines(manifest: JudgeSetManifest, out: Path) -> list[str]:
                      "claim and label as an earlier item)")
     if manifest.both_ways:
         lines.append(f"  {manifest.both_ways} trajectory(ies) the phone graded both ways, each "
-                     "two items (one positive, one negative): a judge answering both alike is right on one")
+                     "two items (one positive, one negative): a judge answering both alike is "
+                     "right on one")
     reasons = Counter(e.reason.split(":")[0] for e in manifest.excluded)
     lines += [f"  left out ({n}): {reason}" for reason, n in reasons.most_common()]
     lines.append(f"labels (never shown to a judge): {out / 'labels.jsonl'}")

@@ -110,8 +110,8 @@ class AroundWatch:
 
     def fault_note(self) -> str:
         """What a skip for a rig fault the bridge's log does not explain adds, once the turn
-        began: that the phone's counts show no request around the bridge (the rig's), or that nothing
-        witnessed the turn, so the cause cannot be told ("" on a private rig, or before the
+        began: that the phone's counts show no request around the bridge (the rig's), or that
+        nothing witnessed the turn, so the cause cannot be told ("" on a private rig, or before the
         turn)."""
         if not self.reaches or not self.began:
             return ""

@@ -266,7 +266,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         acted = result.ran or any(e.phase == "agent" for e in done)
         cause = agent_broke_rig(done) if acted else ""
         down = isinstance(exc, (RigDown, *RIG_DOWN))
-        # not in the log, but the phone's ledger shows inputs that reached it around the
+        # not in the log, but the phone's counts show requests that reached it around the
         # bridge in the agent's turn: its doing too (`runner.around`)
         blame = f"{cause}, and then {exc}" if cause else around_bridge(watch, exc)
         if blame:  # the agent's own doing: its failure, not a skip

@@ -206,7 +206,8 @@ class Phone:
             saved = self.store(bundle_id).text(RESTORED)
             if app.restore is not None and saved:
                 app.restore(state, saved)  # the screen it stopped on (state restoration)
-            self.running[bundle_id] = Process(self._pids.new({p.pid for p in self.running.values()}), state)
+            pid = self._pids.new({p.pid for p in self.running.values()})
+            self.running[bundle_id] = Process(pid, state)
         if self.foreground != bundle_id:
             self.focus(None)
             self.foreground = bundle_id
