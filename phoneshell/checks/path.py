@@ -12,14 +12,11 @@ from collections.abc import Sequence
 
 from phoneshell.audit import Action
 from phoneshell.checks.backs import way_back
-from phoneshell.checks.keystrokes import (
-    Typed,
-    typed_ends,
-    typed_runs,
-)
+from phoneshell.checks.keystrokes import Typed
 from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
 from phoneshell.checks.selections import HOLD_S, held
 from phoneshell.checks.sent import whole_typed
+from phoneshell.checks.typed_texts import typed_ends, typed_runs
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.presses import touch_words

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from phoneshell.audit import Action
-from phoneshell.checks.keystrokes import SMALLEST_SCREEN_PT, Editing, editings, sends
+from phoneshell.checks.keystrokes import SMALLEST_SCREEN_PT, Editing, editings
 from phoneshell.checks.kind import Check, Finding, Same, check_kind
 from phoneshell.checks.path import (
     APP,
@@ -22,6 +22,7 @@ from phoneshell.checks.path import (
     short_app,
     unwatched,
 )
+from phoneshell.checks.typed_texts import sends
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.records import Target

@@ -18,7 +18,7 @@ import wda
 from bridge_rig import LOGIN, Rig, post, refused_unsent, written_words
 
 from phoneshell.audit import actions
-from phoneshell.checks.keystrokes import typed_sends
+from phoneshell.checks.typed_texts import typed_sends
 from phoneshell.records import AuditEvent
 
 NOTES = "com.apple.mobilenotes"

@@ -7,7 +7,8 @@ from keyboard_dump import node, phone_tree
 
 from bridge.targets import node_at, target_in
 from phoneshell.audit import Action, Target
-from phoneshell.checks.keystrokes import editings, typed_sends
+from phoneshell.checks.keystrokes import editings
+from phoneshell.checks.typed_texts import typed_sends
 
 FIELD = node("SearchField", 17, 383, 368, 44, name="Search Maps", label="Search Maps",
              isAccessible="1", isFocused="1")

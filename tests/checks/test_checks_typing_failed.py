@@ -19,7 +19,8 @@ from bridge_tests.bridge_rig import Rig, post, runner_bridge
 
 from phoneshell.audit import Action, actions
 from phoneshell.checks import Check, grade_check
-from phoneshell.checks.keystrokes import editings, typed_sends
+from phoneshell.checks.keystrokes import editings
+from phoneshell.checks.typed_texts import typed_sends
 from phoneshell.evidence import Evidence
 from phoneshell.records import Target
 from phoneshell.sim import SimServer
