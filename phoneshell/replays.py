@@ -58,8 +58,8 @@ from phoneshell.runner.folder import new_run_id
 from phoneshell.runner.leftovers import delete_left
 from phoneshell.runner.plan import AttemptPlan
 from phoneshell.runner.rig import Rig
-from phoneshell.runner.run import Progress, labelled, rig_for
 from phoneshell.runner.stop import stopped_by
+from phoneshell.runner.workers import Progress, labelled, rig_for
 from phoneshell.seal import require_verified, verify_run
 from phoneshell.tasks import Task
 
@@ -359,7 +359,7 @@ def share_out(swappers: Sequence[Swapper], jobs: Sequence[Callable[[Swapper], li
         threading.Thread(target=run, args=(swapper,), name=f"swap-{n}", daemon=True).start()
     working = len(swappers)
     try:
-        while working:  # a semaphore, not Thread.join: see `runner.run._Run.go`
+        while working:  # a semaphore, not Thread.join: see `runner.workers.Workers.go`
             finished.acquire()
             working -= 1
     except KeyboardInterrupt as exc:

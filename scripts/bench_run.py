@@ -51,8 +51,8 @@ from phoneshell.device import Phone
 from phoneshell.phones.resolve import resolve_devices
 from phoneshell.records import ResultRow
 from phoneshell.runner import AttemptPlan, RunOptions, run_attempt, run_suite, tidy
-from phoneshell.runner.run import preflight
 from phoneshell.runner.selection import select_tasks
+from phoneshell.runner.workers import preflight
 from phoneshell.sim import SimServer
 from phoneshell.sim.latency import RouteCount
 from phoneshell.tasks import Task, load_tasks

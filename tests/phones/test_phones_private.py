@@ -21,7 +21,7 @@ from phones.usbmuxd_standin import UDID, FakePhone, UnixForwarder, UsbmuxdStandi
 from phoneshell.phones import usbmux
 from phoneshell.phones.open import DeviceHandle
 from phoneshell.records import DeviceInfo
-from phoneshell.runner.run import rig_for
+from phoneshell.runner.workers import rig_for
 from phoneshell.sim import SimServer
 
 TASK = "environments/calculator.arithmetic.yaml"
