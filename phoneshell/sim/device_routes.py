@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from phoneshell.sim import render
 from phoneshell.sim.faults import TRUNCATE_AT
-from phoneshell.sim.phone import ORIENTATIONS, PASTEBOARD
+from phoneshell.sim.phone import PASTEBOARD
+from phoneshell.sim.posture import ORIENTATIONS
 from phoneshell.sim.source import to_accessible_json, to_description, to_json, xml
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Request, Route, WdaError, finite

@@ -5,7 +5,8 @@ real phone would: which app is in front (SpringBoard is the home screen and its 
 running app's UI state (dropped on terminate, kept in the background), each app's persistent
 store (kept across terminate, for the whole process), the lock, and which text field has focus.
 Touch and key input live in `gestures.py`; the phone exposes them as methods so callers have
-one object to drive. What shows is composed in `on_screen.py`, pids are drawn in
+one object to drive. How it is held and set to look and sound (orientation, volume, appearance)
+is its base's, `posture.py`. What shows is composed in `on_screen.py`, pids are drawn in
 `processes.py`, and the `--state` file is `state_file.py`'s. Not thread-safe: the server holds
 one lock around it.
 """
@@ -13,7 +14,6 @@ one lock around it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from phoneshell.errors import PhoneshellError
@@ -22,11 +22,10 @@ from phoneshell.sim.apps import RESTORED, AppModel, Drag, builtin_apps, installs
 from phoneshell.sim.apps import springboard as sb
 from phoneshell.sim.apps.settings import BUNDLE_ID as SETTINGS
 from phoneshell.sim.apps.settings import auto_lock_s
-from phoneshell.sim.apps.settings_pages import APPEARANCE
-from phoneshell.sim.apps.system_screens import ORIENTATION_LOCK, VOLUME, VOLUME_DEFAULT
-from phoneshell.sim.facts import DeviceFacts, as_switched
+from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.keyboard import KeyboardState
 from phoneshell.sim.on_screen import Shown
+from phoneshell.sim.posture import Posture
 from phoneshell.sim.processes import SPRINGBOARD_PID, Pids, Process
 from phoneshell.sim.store import Store
 from phoneshell.sim.ui import EditText, Screen
@@ -34,10 +33,6 @@ from phoneshell.sim.ui import EditText, Screen
 SPRINGBOARD = sb.BUNDLE_ID
 PASTEBOARD = "com.apple.pasteboard"
 """The store of the system pasteboard, which every app shares (`text`, and `image` base64)."""
-ORIENTATIONS = ("PORTRAIT", "LANDSCAPE", "UIA_DEVICE_ORIENTATION_LANDSCAPERIGHT",
-                "UIA_DEVICE_ORIENTATION_PORTRAIT_UPSIDEDOWN")
-"""WDA's names for the ways the phone can be held (LANDSCAPE is home button to the right)."""
-LANDSCAPES = frozenset(ORIENTATIONS[1:3])
 
 
 class AppNotInstalled(PhoneshellError):
@@ -45,7 +40,7 @@ class AppNotInstalled(PhoneshellError):
     simulator does not model, or one deleted or offloaded)."""
 
 
-class Phone:
+class Phone(Posture):
     """One simulated iPhone (see the module docstring). Implements the apps' `Host` protocol.
 
     Args:
@@ -55,8 +50,7 @@ class Phone:
 
     def __init__(self, facts: DeviceFacts | None = None,
                  apps: Sequence[AppModel[Any]] | None = None) -> None:
-        self._facts = facts or DeviceFacts()
-        self._turned = self._turn(self._facts)
+        self._hold(facts or DeviceFacts())
         models = list(apps) if apps is not None else list(builtin_apps())
         if all(a.bundle_id != SPRINGBOARD for a in models):
             models.insert(0, sb.APP)
@@ -71,7 +65,6 @@ class Phone:
         self.foreground = SPRINGBOARD
         self.locked = False
         self.device_orientation = "PORTRAIT"
-        """How the phone is held (WDA's names); what shows turns only if the app rotates."""
         self.simulated_location: tuple[float, float] | None = None
         """The latitude and longitude XCTest makes the phone report (`/wda/simulatedLocation`);
         None: its own."""
@@ -96,56 +89,6 @@ class Phone:
 
     # -- the Host protocol -------------------------------------------------------------------
 
-    @property
-    def facts(self) -> DeviceFacts:
-        """Device identity and geometry, the screen as turned: in landscape its width and
-        height swap, so apps laid out from the facts lay out turned; times of day as Settings'
-        "24-Hour Time" switch shows them (`as_switched`)."""
-        facts = self._facts if self.orientation not in LANDSCAPES else self._turned
-        return as_switched(facts, self.stores.get(SETTINGS))
-
-    @staticmethod
-    def _turn(facts: DeviceFacts) -> DeviceFacts:
-        return replace(facts, width=facts.height, height=facts.width)
-
-    @property
-    def orientation(self) -> str:
-        """The interface orientation of what shows: the phone's when the front app rotates.
-
-        iPhone apps never turn upside down (Face ID phones have no such interface), and
-        SpringBoard, its lock screen and apps that do not rotate stay portrait.
-        """
-        if (self.device_orientation not in LANDSCAPES or self.locked
-                or self.store(SETTINGS).flag(ORIENTATION_LOCK)):
-            return "PORTRAIT"  # Control Center's Orientation Lock holds every app upright
-        return self.device_orientation if self._apps[self.foreground].rotates else "PORTRAIT"
-
-    @property
-    def volume(self) -> int:
-        """Ringer/media volume steps, 0-16 (the volume buttons and Control Center change it;
-        kept in Settings' store, so it outlasts a restart, as on a phone)."""
-        return int(self.store(SETTINGS).number(VOLUME, VOLUME_DEFAULT))
-
-    @volume.setter
-    def volume(self, steps: int) -> None:
-        self.store(SETTINGS).put(VOLUME, steps)
-
-    @property
-    def appearance(self) -> str:
-        """Light or dark mode: `/wda/device/appearance`, or Settings > Display & Brightness's
-        Light and Dark (one value, kept in Settings' store)."""
-        return self.store(SETTINGS).text(APPEARANCE, "light")
-
-    @appearance.setter
-    def appearance(self, name: str) -> None:
-        self.store(SETTINGS).put(APPEARANCE, name)
-        self.changed()
-
-    def rotate(self, orientation: str) -> bool:
-        """Turn the phone; return whether what shows turned with it (WDA's success test)."""
-        self.device_orientation = orientation
-        self.changed()
-        return self.orientation == orientation
 
     @property
     def focused(self) -> EditText | None:
@@ -435,14 +378,9 @@ class Phone:
 
     # -- a restart (the `--state` file: `state_file.py`) -------------------------------------
 
-    @property
-    def own_facts(self) -> DeviceFacts:
-        """The facts the phone was made with: held upright, before Settings' switches."""
-        return self._facts
-
     def restart(self, facts: DeviceFacts, stores: dict[str, Store], clock_s: float) -> None:
         """Boot afresh with `facts` and `stores`, the running clock at `clock_s`."""
-        self._facts, self._turned = facts, self._turn(facts)
+        self._hold(facts)
         self.stores = stores
         self._boot()
         self._clock_s = clock_s
