@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from phoneshell.sim.predicates import Indexes, Matcher, SelectorError, predicate
+from phoneshell.sim.attributes import Indexes
+from phoneshell.sim.predicates import Matcher, SelectorError, predicate
 from phoneshell.sim.ui import Node, walk
 from phoneshell.sim.wire import WdaError
 from phoneshell.xcui import TYPE_PREFIX

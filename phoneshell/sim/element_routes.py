@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 from phoneshell.sim import device_routes, gesture_routes, gestures
+from phoneshell.sim.attributes import attribute_alias
 from phoneshell.sim.elements import STRATEGIES, attribute, find, rect
-from phoneshell.sim.predicates import SelectorError, attribute_alias
+from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
 from phoneshell.sim.touch_paths import hit_path
 from phoneshell.sim.ui import Node, walk

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from phoneshell.sim.attributes import Attribute, attribute_alias, attribute_value, indexes
 from phoneshell.sim.class_chains import class_chain, element_type, type_matches
-from phoneshell.sim.predicates import (SelectorError, Value, attribute_alias, attribute_value,
-                                       indexes, predicate)
+from phoneshell.sim.predicates import SelectorError, predicate
 from phoneshell.sim.source import OPTIONAL_ATTRIBUTES, to_xml, xml
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import Node, Screen, walk
@@ -207,7 +207,7 @@ def rect(node: Node) -> dict[str, JSON]:
 def attribute(node: Node, name: str, uid: str) -> JSON:
     """One element attribute as WDA's `attribute/:name` returns it (`uid`: the element's id).
 
-    The names are the predicates' (`predicates.attribute_alias`, WDA's one table): a name WDA
+    The names are the predicates' (`attributes.attribute_alias`, WDA's one table): a name WDA
     does not know answers its "The attribute '...' is unknown" (`isVisible` among them: the
     JSON source's key, not an attribute), never null. `UID` is the element's id, as WDA's
     `wdUID` is; `index` is answered by the route (it needs the screen).
@@ -231,6 +231,6 @@ def attribute(node: Node, name: str, uid: str) -> JSON:
     return values.get(alias)
 
 
-def _number_or_text(value: Value) -> JSON:
+def _number_or_text(value: Attribute) -> JSON:
     # minValue, maxValue (NSNumber) and customActions (a text) are nil where not modelled
     return value if isinstance(value, (str, int, float)) else None

@@ -27,17 +27,16 @@ from __future__ import annotations
 import re
 import time
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Union
 
 import regex
 
+from phoneshell.sim.attributes import Indexes, attribute_alias, attribute_value
 from phoneshell.sim.ui import Node, Rect
 from phoneshell.sim.wire import WdaError
 
-Indexes = Mapping[int, int]
-"""Each node's index among its parent's children, by `id(node)` (WDA's `index` attribute)."""
 Matcher = Callable[[Node, Indexes], bool]
 Value = Union[str, int, float, None, list["Value"], dict[str, int], "_Self"]
 MATCHES_S = 2.0
@@ -72,30 +71,6 @@ _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|[0-7]{3}|.)", re.DOTAL
 _COMPARISONS = {"==": "==", "=": "==", "!=": "!=", "<>": "!=", "<": "<", "<=": "<=",
                 "=<": "<=", ">": ">", ">=": ">=", "=>": ">="}
 _STRING_OPS = frozenset({"CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES"})
-
-
-def _rect(node: Node) -> dict[str, int]:
-    f = node.reported
-    return {"x": f.x, "y": f.y, "width": f.width, "height": f.height}
-
-
-_ATTRIBUTES: dict[str, Callable[[Node, Indexes], Value]] = {
-    "name": lambda n, _: n.name, "label": lambda n, _: n.label, "value": lambda n, _: n.value,
-    "type": lambda n, _: n.wd_type, "placeholderValue": lambda n, _: n.placeholder,
-    "traits": lambda n, _: n.trait_text, "UID": lambda n, _: None,
-    "minValue": lambda n, _: None, "maxValue": lambda n, _: None,
-    "customActions": lambda n, _: None,
-    "enabled": lambda n, _: int(n.enabled), "visible": lambda n, _: int(n.visible),
-    "accessible": lambda n, _: int(n.is_accessible), "selected": lambda n, _: int(n.selected),
-    "focused": lambda n, _: int(n.focused), "hittable": lambda n, _: int(n.visible and n.enabled),
-    "accessibilityContainer": lambda n, _: 0, "index": lambda n, at: at.get(id(n), 0),
-    "rect": lambda n, _: _rect(n), "frame": lambda n, _: _rect(n),
-    "nativeFrame": lambda n, _: _rect(n),
-}
-"""WDA's element attributes (the FBElement protocol's `wd` properties) by their short alias."""
-_KEYS = {**{a: a for a in _ATTRIBUTES},
-         **{"wd" + (a if a == "UID" else a[0].upper() + a[1:]): a for a in _ATTRIBUTES}}
-"""Every key WDA accepts (alias and `wd` name, case-sensitive), to its alias."""
 
 
 def _syntax(text: str) -> WdaError:
@@ -282,30 +257,12 @@ class _Parser:
                      all(item.constant for item in items))
 
 
-def attribute_alias(name: str) -> str:
-    """The short alias of a WDA element attribute name (`wdLabel` -> `label`), as FBElementUtils'
-    `wdAttributeNameForAttributeName` looks it up for a predicate, a class chain and the
-    `attribute/:name` route alike: one table, so no route knows a name another refuses.
-
-    Raises:
-        WdaError: a name WDA does not know ("The attribute 'x' is unknown").
-    """
-    alias = _KEYS.get(name)
-    if alias is None:
-        raise WdaError("unknown error", f"The attribute '{name}' is unknown. Valid attribute "
-                                        f"names are: ({', '.join(sorted(_KEYS))})")
-    return alias
-
-
-def attribute_value(node: Node, alias: str, at: Indexes) -> Value:
-    """An element attribute's value as WDA's FBElement gives it (`alias`: as `attribute_alias`
-    names it): the one reading behind predicates, class chains, `attribute/:name` and xpath."""
-    return _ATTRIBUTES[alias](node, at)
-
-
 def _key_path(path: list[str]) -> _Expr:
-    alias = attribute_alias(path[0])
-    read, rest = _ATTRIBUTES[alias], path[1:]
+    alias, rest = attribute_alias(path[0]), path[1:]
+
+    def read(node: Node, at: Indexes) -> Value:
+        return attribute_value(node, alias, at)
+
     if not rest:
         return _Expr(read, False)
 
@@ -424,15 +381,3 @@ def predicate(text: str) -> Matcher:
         SelectorError: it nests past `MAX_NESTING`, or uses what the simulator cannot evaluate.
     """
     return _Parser(text).parse()
-
-
-def indexes(root: Node) -> dict[int, int]:
-    """Every node's index among its parent's children, below `root` (WDA's `index`)."""
-    found: dict[int, int] = {}
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        for at, child in enumerate(node.children):
-            found[id(child)] = at
-        stack.extend(node.children)
-    return found

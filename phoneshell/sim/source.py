@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from phoneshell.sim.predicates import attribute_value
+from phoneshell.sim.attributes import attribute_value
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import TEXT_INPUTS, Node, Screen
 from phoneshell.xcui import TYPE_PREFIX
@@ -134,7 +134,7 @@ def _filtered_attributes(node: Node, index: int, depth: int, screen: Screen,
 
 def _optional_pairs(node: Node, names: list[str]) -> list[tuple[str, str]]:
     """Optional attributes as WDA writes them: the value the predicates read
-    (`predicates.attribute_value`), as text; a nil one is left out, as WDA leaves it."""
+    (`attributes.attribute_value`), as text; a nil one is left out, as WDA leaves it."""
     pairs: list[tuple[str, str]] = []
     for name in names:
         value = attribute_value(node, name, {})
