@@ -28,7 +28,7 @@ from phoneshell.keypad import CalculatorState, display, press, work
 from phoneshell.records import ResultRow
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
-from phoneshell.tasks.load import parse_task
+from phoneshell.tasks.parse import parse_task
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = {"×": "multiply", "÷": "divide", "+": "add", "−": "subtract", "=": "equals",
