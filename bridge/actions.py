@@ -152,7 +152,7 @@ def _dismiss_keyboard(b: Body, _: tuple[str, ...]) -> Classified:
 
 def _typing(via: str) -> Handler:
     def handle(b: Body, ids: tuple[str, ...]) -> Classified:
-        text = "" if via == "clear" else b.typed_text(element=via == "element")
+        text = "" if via == "clear" else b.typed_text(via)
         check_typing(text, b.num("frequency"))
         element = ids[0] if ids else None
         aim: Aim = "element" if element else "focus" if via in ("keys", "alert") else "none"

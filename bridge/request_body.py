@@ -9,6 +9,10 @@ from collections.abc import Callable, Mapping
 
 from bridge.classified import Classified
 from bridge.gate import Refused, json_type
+from phoneshell.wda_routes import typed_value
+
+TYPING_ROUTES = {"keys": "/wda/keys", "element": "/element/:uuid/value", "alert": "/alert/text"}
+"""The route each typing `via` of the log names (`actions._typing`)."""
 
 
 class Body:
@@ -48,35 +52,53 @@ class Body:
             return value
         raise Refused(f"{key!r} must be a string, not {json_type(value)}")
 
-    def typed(self, key: str) -> str | None:
-        """Text to type: a string, or a list of strings WDA joins."""
+    def typed(self, key: str, route: str) -> str | None:
+        """Text to type from the body's `key`, read as WDA reads the `value` of the typing
+        route `route` (`wda_routes.typed_value`, the simulator's reading too): a list of
+        strings joined, a string where the route takes one.
+
+        Raises:
+            Refused: a list holding anything but strings (WDA joins its items' descriptions,
+                so [1, "a"] types "1a"), a string where WDA takes a list only (`/wda/keys`:
+                WDA fails and types nothing, and the log would say it typed), any other type.
+        """
         value = self.data.get(key)
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            return "".join(value)  # WDA joins a list of characters the same way
-        if value is None or isinstance(value, str):
-            return value
-        # WDA joins a list's items by their descriptions, so [1, "a"] types "1a".
-        raise Refused(f"{key!r} must be a string or a list of strings, not {_described(value)}")
+        if value is None:
+            return None
+        text = typed_value(route, value)
+        if isinstance(value, list) and not all(isinstance(v, str) for v in value) \
+                or text is None and not isinstance(value, str):
+            raise Refused(f"{key!r} must be a string or a list of strings, not "
+                          f"{_described(value)}")
+        if text is None:
+            raise Refused(f"{route} types {key!r} only as a list of characters: WDA joins it "
+                          "with componentsJoinedByString:, which a string lacks, so it would "
+                          "fail and type nothing; send the text as a list of its characters")
+        return text
 
-    def typed_text(self, element: bool) -> str:
-        """The text a typing route types, read as WDA reads it.
+    def typed_text(self, via: str) -> str:
+        """The text the typing route `via` ("keys", "element" or "alert": `TYPING_ROUTES`)
+        types, read as WDA reads it.
 
-        An element's value (`element`) types `value`, or `text` when the body has no `value`
+        An element's value types `value`, or `text` when the body has no `value`
         (`handleSetValue`: value ?: text); `/wda/keys` and an alert's text read `value` only.
         Selenium 4 sends both, `text` the string and `value` its characters: admitted when they
         spell the same text, which is then what is typed whichever WDA reads.
 
         Raises:
             Refused: `value` and `text` spell different texts (WDA types one, a reader of the
-                log or the request may take the other), or a keys or alert route given only
-                `text` (WDA types nothing of it, and the log would say it did).
+                log or the request may take the other), a keys or alert route given only
+                `text` (WDA types nothing of it, and the log would say it did), or a field WDA
+                cannot read as text (`typed`).
         """
-        value, text = self.typed("value"), self.typed("text")
+        route = TYPING_ROUTES[via]
+        # `text` is typed by an element's value only; elsewhere it is only compared
+        value, text = self.typed("value", route), self.typed("text", TYPING_ROUTES["element"])
         if "value" in self.data and "text" in self.data and value != text:
             raise Refused("the body has a 'value' and a 'text' that spell different texts: WDA "
                           "types 'value', and a reader taking 'text' would name other keys; "
                           "send one, or both spelling the same text")
-        if "value" not in self.data and "text" in self.data and not element:
+        if "value" not in self.data and "text" in self.data and via != "element":
             raise Refused("this route types 'value' only, and its body has only 'text', which "
                           "WDA would not type; send the keys as 'value'")
         return (value if "value" in self.data else text) or ""

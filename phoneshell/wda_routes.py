@@ -106,6 +106,25 @@ def pressed_button(name: str) -> str | None:
     return PRESS_BUTTONS.get(name.lower())
 
 
+TYPES_A_STRING = frozenset({"/element/:uuid/value", "/alert/text"})
+"""The typing routes whose `value` may be a string as well as a list of characters: WDA's
+handleSetValue and handleAlertSetTextCommand join it only when it is an array. `/wda/keys`
+(handleKeys) joins it whatever it is (`componentsJoinedByString:`), and an NSString has no such
+method: WDA raises, answers 500 `unknown error`, and types nothing."""
+
+
+def typed_value(pattern: str, value: object) -> str | None:
+    """What WDA types for the `value` of the typing route `pattern`: a list's strings joined,
+    a string as it is where the route takes one (`TYPES_A_STRING`); None where WDA types
+    nothing of it (a string on `/wda/keys`, a number, an object). The simulator types by this,
+    and the bridge logs by it."""
+    if isinstance(value, list):
+        return "".join(v for v in value if isinstance(v, str))
+    if isinstance(value, str) and pattern in TYPES_A_STRING:
+        return value
+    return None
+
+
 DEVICE_STATES = {"/orientation": "orientation", "/rotation": "orientation",
                  "/wda/device/appearance": "appearance", "/wda/simulatedLocation": "location"}
 """The routes that change the phone's own state rather than an app's, by the state they change:

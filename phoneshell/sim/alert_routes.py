@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import TEXT_INPUTS, Node, walk
 from phoneshell.sim.wire import Request, Route, WdaError
+from phoneshell.wda_routes import typed_value
 from phoneshell.xcui import ALERT_TYPES, alert_press
 
 if TYPE_CHECKING:
@@ -84,8 +85,9 @@ def alert_type(ep: Endpoints, req: Request) -> JSON:
     value = req.body.get("value")
     if value is None:
         raise WdaError("invalid argument", "Missing 'value' parameter")
-    text = "".join(v for v in value if isinstance(v, str)) if isinstance(value, list) \
-        else str(value)
+    text = typed_value("/alert/text", value)
+    if text is None:
+        text = str(value)
     alert = _alert(ep)
     fields = [n for n in walk(alert) if n.type in TEXT_INPUTS and n.field is not None]
     if not fields:

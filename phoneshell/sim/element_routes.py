@@ -27,6 +27,7 @@ from phoneshell.sim.store import JSON
 from phoneshell.sim.touch_paths import hit_path
 from phoneshell.sim.ui import Node, walk
 from phoneshell.sim.wire import Request, Route, WdaError
+from phoneshell.wda_routes import typed_value
 
 if TYPE_CHECKING:
     from phoneshell.sim.endpoints import Endpoints
@@ -136,9 +137,8 @@ def set_value(ep: Endpoints, req: Request) -> JSON:
     (`_reach`). An alert, the keyboard or a sheet over the element takes that tap instead.
     """
     node = ep.element(req)
-    raw = req.body.get("value", req.body.get("text"))
-    text = "".join(v for v in raw if isinstance(v, str)) if isinstance(raw, list) else raw
-    if not isinstance(text, str):
+    text = typed_value("/element/:uuid/value", req.body.get("value", req.body.get("text")))
+    if text is None:
         raise WdaError("invalid argument", "'value' must be a string or a list of strings")
     if node.wheel is not None:
         if ep.phone.locked:

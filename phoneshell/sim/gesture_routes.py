@@ -30,6 +30,7 @@ from phoneshell.sim.taps import QuickTaps, tap_again
 from phoneshell.sim.touch_paths import actionable, activation_target, hit_path
 from phoneshell.sim.ui import Node, Rect, walk
 from phoneshell.sim.wire import KEYBOARD_MESSAGE, Handler, Request, Route, WdaError
+from phoneshell.wda_routes import typed_value
 
 if TYPE_CHECKING:
     from phoneshell.sim.endpoints import Endpoints
@@ -301,10 +302,17 @@ def scroll_to(ep: Endpoints, req: Request) -> JSON:
 
 
 def keys(ep: Endpoints, req: Request) -> JSON:
-    """`/wda/keys` {"value": [chars]}: type into the focused field, or fail like WDA."""
+    """`/wda/keys` {"value": [chars]}: type into the focused field, or fail like WDA. A `value`
+    that is no list (a string, a number) makes WDA's handleKeys raise (it joins it with
+    `componentsJoinedByString:`, which only an array has): 500, nothing typed."""
     value = req.body.get("value")
-    text = "".join(v for v in value if isinstance(v, str)) if isinstance(value, list) else value
-    if not isinstance(text, str):
+    text = typed_value("/wda/keys", value)
+    if text is None and value is not None:
+        kind = "__NSCFString" if isinstance(value, str) else "__NSCFNumber" \
+            if isinstance(value, (int, float)) else "__NSDictionaryM"
+        raise WdaError("unknown error", f"-[{kind} componentsJoinedByString:]: unrecognized "
+                                        "selector sent to instance")
+    if text is None:
         raise WdaError("invalid argument", "'value' must be a list of strings")
     if not ep.phone.type_text(text):
         raise WdaError("invalid element state", KEYBOARD_MESSAGE)

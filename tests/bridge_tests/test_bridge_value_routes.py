@@ -13,7 +13,7 @@ import re
 
 import pytest
 import wda
-from bridge_rig import Rig
+from bridge_rig import Rig, refused_unsent, sent
 
 SETTINGS = "com.apple.Preferences"
 
@@ -65,3 +65,18 @@ def test_a_search_field_still_takes_text_and_is_cleared(rig: Rig) -> None:
     cleared = rig.intents()[-1]
     assert cleared.kind == "type" and cleared.params["via"] == "clear"
     assert cleared.target is not None and cleared.target.value == "Wi"
+
+
+def test_keys_given_a_string_are_refused_as_wda_types_nothing_of_them(rig: Rig) -> None:
+    """`/wda/keys` with `"value": "Blue"`: WDA fails on a string and types nothing, so the log
+    must not say it typed; the same text as a list, and an element's value or an alert's text
+    given a string (which WDA types), are logged as typing (red team 84)."""
+    session = wda.Client(rig.bridge.url).session(SETTINGS)
+    session(className="SearchField").get(timeout=3).click()
+    path = f"/session/{session.session_id}/wda/keys"
+    message = refused_unsent(rig, path, {"value": "Blue"})
+    assert "only as a list of characters" in message
+    sent(rig, path, {"value": list("Blue")})
+    assert session(className="SearchField").get().value == "Blue"
+    typed = [e for e in rig.events() if e.kind == "type" and e.stage == "intent"]
+    assert [e.params["text"] for e in typed] == ["Blue"]

@@ -93,3 +93,15 @@ def test_an_empty_key_value_is_refused_as_wda_refuses_it(client):
     session, _ = _search(client)
     with pytest.raises(wda.WDARequestError, match="non-empty string"):
         _perform(session, _keys(""))
+
+
+def test_keys_given_a_string_fail_as_wda_fails_and_type_nothing(client):
+    """WDA's handleKeys joins `value` with componentsJoinedByString:, which a string lacks: it
+    raises and answers 500, typing nothing; a list is typed (red team 84)."""
+    session, _ = _search(client)
+    before = _value(session)
+    with pytest.raises(wda.WDAUnknownError, match="componentsJoinedByString"):
+        session.http.post(f"/session/{session.session_id}/wda/keys", data={"value": "Blue"})
+    assert _value(session) == before
+    session.http.post(f"/session/{session.session_id}/wda/keys", data={"value": list("Blue")})
+    assert _value(session) == "Blue"
