@@ -2,8 +2,10 @@
 
 Pure: a function of the canonical request (`gate.Canonical`), so every route's classification is a
 unit test. The rules that keep the log honest: a WDA route that can change the phone and is not a
-named action is an `other` action (params {"route": path}), logged like any other; GET and OPTIONS
-never act and are forwarded unlogged; `DELETE /session/:sid` is a `terminate` (real WDA terminates
+named action is an `other` action (params {"route": path}), logged like any other; a route is an
+action by what WDA does on it, not by its method: GET and OPTIONS are reads, forwarded unlogged,
+but for `GET /wda/healthcheck`, which presses Home (a `home` action, `wda_routes.GETS_THAT_ACT`);
+`DELETE /session/:sid` is a `terminate` (real WDA terminates
 the session's app when it closes a session, `shouldTerminateApp` being on by default). Every body
 field an action is logged by is read with the type WDA reads it with, and a field of another type
 (a number sent as a string, a list of characters holding a number, a `value` and a `text` spelling
@@ -239,6 +241,8 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("element", ":id", "clear"), _typing("clear")),
     (("alert", "text"), _typing("alert")),
     (("wda", "homescreen"), lambda b, _: Classified("home")),
+    # GET: WDA's health check presses Home (`wda_routes.GETS_THAT_ACT`)
+    (("wda", "healthcheck"), lambda b, _: Classified("home", _params(via="healthcheck"))),
     (("wda", "deactivateApp"), lambda b, _: Classified(
         "home", _params(via="deactivate_app", duration=b.num("duration")))),
     (("wda", "pressButton"), _press()),

@@ -209,11 +209,23 @@ POST_READS = frozenset({"/element", "/elements", "/element/:uuid/element",
 client's own finds wait: nothing reaches the phone's screen or its apps."""
 
 
-def is_input(method: str, pattern: str) -> bool:
-    """Whether a request on a WDA route can change the phone (everything but reads).
+GETS_THAT_ACT = frozenset({"/wda/shutdown", "/wda/healthcheck"})
+"""The GET routes that change the phone, found by reading every GET handler of WDA 16.x once
+(appium/WebDriverAgent's FB*Commands.m and FBWebServer): `/wda/shutdown` ends WDA itself, and
+`/wda/healthcheck` presses Home (handleGetHealthCheck -> XCUIDevice+FBHealthCheck
+`fb_deviceInteractionCheck`: `pressButton:XCUIDeviceButtonHome`; facebook-wda's innocent
+`Client.healthcheck()`). Every other GET reads: the session, status, settings, apps list,
+window size and rect, element attributes and rects, screenshots, sources, orientation, alert
+text and buttons, the lock state, screen, device info, active app, simulated location and video
+state, /health and /calibrate (a fixed page). `/wda/batteryInfo` turns battery monitoring on and
+`/wda/device/location` starts location updates, both inside WDA's own process: nothing the phone
+shows or keeps."""
 
-    `GET /wda/shutdown` counts: it ends WDA itself.
+
+def is_input(method: str, pattern: str) -> bool:
+    """Whether a request on a WDA route can change the phone: by what WDA does on the route, not
+    by its method (`GETS_THAT_ACT`, and every route but a GET, HEAD, OPTIONS or `POST_READS`).
     """
-    if (method, pattern) == ("GET", "/wda/shutdown"):
+    if method == "GET" and pattern in GETS_THAT_ACT:
         return True
     return method not in ("GET", "HEAD", "OPTIONS") and pattern not in POST_READS

@@ -213,7 +213,10 @@ def timeouts(ep: Endpoints, req: Request) -> JSON:
 
 
 def healthcheck(ep: Endpoints, req: Request) -> JSON:
-    """`/wda/healthcheck`."""
+    """`GET /wda/healthcheck`: presses Home, as WDA's does (handleGetHealthCheck ->
+    XCUIDevice+FBHealthCheck `fb_deviceInteractionCheck`, after a query of the app in front
+    that the simulator always passes): the app in front goes to the background."""
+    ep.phone.press_button("home")
     return None
 
 
@@ -222,7 +225,7 @@ ROUTES = (
     Route("POST", "/session", create_session, "free"),
     Route("GET", "", session_info),
     Route("DELETE", "", delete_session),
-    Route("GET", "/wda/healthcheck", healthcheck, "free"),
+    Route("GET", "/wda/healthcheck", healthcheck, "free", write=True),
     Route("POST", "/wda/apps/launch", launch),
     Route("POST", "/wda/apps/activate", launch),
     Route("POST", "/wda/apps/launchUnattached", launch_unattached, "free"),

@@ -7,6 +7,7 @@ import pytest
 from bridge.actions import classify
 from bridge.gate import Refused
 from phoneshell.records import ACTION_KINDS
+from phoneshell.wda_routes import WDA_ROUTES, is_input
 
 S = "/session/CA43AE24-8138-490F-9898-B8BF4D60C5AF"
 W3C = "element-6066-11e4-a52e-4f735466cecf"
@@ -31,6 +32,13 @@ READS = [
 @pytest.mark.parametrize(("method", "path", "body"), READS)
 def test_reads_are_not_logged(method: str, path: str, body: object) -> None:
     assert classify(method, path, body) is None
+
+
+def test_a_get_is_a_read_unless_wda_acts_on_it() -> None:
+    """Whether a request is logged follows what WDA does on its route, not its method: of every
+    GET route WDA has, the health check (a Home press) and shutdown act, the rest read."""
+    acting = sorted(p for m, p, _ in WDA_ROUTES if m == "GET" and is_input(m, p))
+    assert acting == ["/wda/healthcheck", "/wda/shutdown"]
 
 
 LAUNCH = {"bundleId": "com.apple.calculator", "arguments": [], "environment": {},
@@ -81,6 +89,7 @@ ACTIONS = [
      {"text": "bob", "element": "E1", "via": "element"}),
     ("POST", f"{S}/element/E1/clear", None, "type", {"text": "", "element": "E1", "via": "clear"}),
     ("POST", "/wda/homescreen", None, "home", {}),
+    ("GET", "/wda/healthcheck", None, "home", {"via": "healthcheck"}),  # WDA presses Home
     ("POST", f"{S}/wda/deactivateApp", {"duration": 2}, "home",
      {"via": "deactivate_app", "duration": 2}),
     ("POST", f"{S}/wda/pressButton", {"name": "home"}, "press", {"button": "home"}),

@@ -35,6 +35,22 @@ def test_what_the_bridge_sent_is_what_the_phone_received(rig: Rig) -> None:
     assert rig.bridge.upstream.requests_sent(settled=True) == rig.bridge.upstream.requests_sent()
 
 
+def test_the_health_check_is_logged_as_the_home_press_it_is(rig: Rig) -> None:
+    """facebook-wda's `healthcheck()` is a GET that presses Home on a phone (WDA's
+    handleGetHealthCheck): logged as a `home` action, as `/wda/homescreen` is, and what the
+    bridge sent is still what the phone received (red team 84)."""
+    client = wda.Client(rig.bridge.url)
+    client.session(LOGIN)
+    received, sent = _received(rig.sim), rig.bridge.upstream.requests_sent()
+    assert client.healthcheck().value is None
+    assert rig.sim.state()["foreground"] == "com.apple.springboard"
+    home = [e for e in rig.events() if e.kind == "home" and e.stage == "intent"]
+    assert [(e.params.get("via"), e.app_before) for e in home] == [("healthcheck", LOGIN)]
+    by_phone = _received(rig.sim) - received
+    assert by_phone == rig.bridge.upstream.requests_sent() - sent, by_phone
+    assert by_phone["GET /wda/healthcheck"] == 1
+
+
 def test_a_read_sent_around_the_bridge_is_the_difference(rig: Rig) -> None:
     received, sent = _received(rig.sim), rig.bridge.upstream.requests_sent()
     wda.Client(rig.bridge.url).home()

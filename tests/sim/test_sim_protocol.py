@@ -33,6 +33,17 @@ def test_status_reports_the_active_session_at_top_level(client, app):
     assert client.healthcheck().value is None
 
 
+def test_the_health_check_presses_home_as_wda_does(client, sim):
+    """WDA's handleGetHealthCheck presses Home (fb_deviceInteractionCheck): facebook-wda's
+    `healthcheck()` sends the app in front away, and the simulator counts it as an input, as
+    the bridge logs it (red team 84)."""
+    client.session(SETTINGS)
+    inputs, _ = sim.ledger()
+    assert client.healthcheck().value is None
+    assert client.app_current()["bundleId"] == SPRINGBOARD
+    assert [e["route"] for e in sim.ledger(inputs)[1]] == ["GET /wda/healthcheck"]
+
+
 def test_health_page_says_alive(raw):
     reply = raw("GET", "/health")
     assert reply.status == 200 and "I-AM-ALIVE" in reply.text
