@@ -16,13 +16,15 @@ back (`apply_run`), so an attempt graded again offline reaches the run's verdict
 
 from __future__ import annotations
 
+import traceback
+
 from phoneshell.audit import agent_broke_rig, custody_breaks, describe_break, share_spent
-from phoneshell.checks import grade_check
+from phoneshell.checks import UNGRADED, grade_check, lookup
 from phoneshell.evidence import Evidence
 from phoneshell.records import Verdict
 from phoneshell.tasks import Task
 
-__all__ = ["Verdict", "apply_run", "distrust", "grade"]
+__all__ = ["Verdict", "apply_run", "distrust", "grade", "raised"]
 
 
 def distrust(evidence: Evidence) -> str:
@@ -54,6 +56,20 @@ def grade(task: Task, evidence: Evidence) -> Verdict:
     why = "; ".join(r for r in (distrust(evidence), agent_broke_rig(evidence.events)) if r)
     return Verdict(task_id=task.id, evidence_task_id=evidence.task_id,
                    passed=passed and not why, results=results, overruled=why)
+
+
+def raised(task: Task, evidence: Evidence, verdict: Verdict) -> str:
+    """The tracebacks of the checks `verdict` (`grade` of `evidence` as `task`) says could not
+    be graded, for the attempt's traceback.txt ("" when none): each is graded again unguarded,
+    and raises again, as grading is pure."""
+    kept: list[str] = []
+    for check, result in zip(task.checks, verdict.results, strict=True):
+        if result.detail.startswith(UNGRADED):
+            try:
+                lookup(check.kind).find(check, evidence)
+            except Exception:  # noqa: BLE001 - kept as text: the check has failed already
+                kept.append(f"grading {check.label()}:\n{traceback.format_exc()}")
+    return "".join(kept)
 
 
 def apply_run(verdict: Verdict, why: str) -> Verdict:

@@ -10,6 +10,7 @@ Importing this package registers every kind. Never imports the device, runner, b
 from phoneshell.checks import answer, effects, how, path, searches, state
 from phoneshell.checks.kind import (
     CHECKS,
+    UNGRADED,
     Check,
     CheckKind,
     Finding,
@@ -21,6 +22,6 @@ from phoneshell.checks.kind import (
 )
 from phoneshell.records import CheckResult
 
-__all__ = ["CHECKS", "Check", "CheckKind", "CheckResult", "Finding", "Need", "answer",
-           "decided_unscrolled", "effects", "grade_check", "how", "lookup", "needs_of", "path",
-           "searches", "state"]
+__all__ = ["CHECKS", "UNGRADED", "Check", "CheckKind", "CheckResult", "Finding", "Need",
+           "answer", "decided_unscrolled", "effects", "grade_check", "how", "lookup", "needs_of",
+           "path", "searches", "state"]

@@ -7,8 +7,10 @@ which extra evidence it needs captured, and when another check implies it.
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from phoneshell.evidence import Evidence
@@ -16,6 +18,7 @@ from phoneshell.params import Param, ParamValue
 from phoneshell.patterns import Pattern, compile_pattern
 from phoneshell.records import CheckResult
 from phoneshell.registry import Registry
+from phoneshell.tree import shorten
 
 Family = Literal["state", "path", "effect", "answer"]
 LABEL_ORDER = ("text", "app", "apps", "probe")
@@ -190,8 +193,14 @@ class CheckKind:
     reports it at the field's line (tapped_keys takes `keys` or `result`, never both)."""
 
     def grade(self, check: Check, evidence: Evidence) -> CheckResult:
-        """Grade `check` against `evidence`, applying `negate` so that absence fails closed."""
-        finding = self.find(check, evidence)
+        """Grade `check` against `evidence`, applying `negate` so that absence fails closed. A
+        kind function that raises fails its check, negated or not (`ungraded`): the evidence,
+        which an agent shaped, could not be graded, and that is never a pass, skip or crash."""
+        try:
+            finding = self.find(check, evidence)
+        except Exception as exc:  # noqa: BLE001 - fails closed, the error named in the detail
+            return CheckResult(kind=check.kind, passed=False, detail=ungraded(exc),
+                               negate=check.negate, label=check.label())
         if not check.negate:
             return CheckResult(kind=check.kind, passed=finding.holds, detail=finding.detail,
                                label=check.label())
@@ -206,6 +215,19 @@ class CheckKind:
 
 
 CHECKS: Registry[CheckKind] = Registry("check kind", "phoneshell schema --kinds")
+UNGRADED = "could not be graded"
+"""How the detail of a check whose kind function raised begins (`ungraded`)."""
+
+
+def ungraded(exc: Exception) -> str:
+    """The detail of a check whose kind function raised `exc`: the error and where it was
+    raised (the whole traceback: `grade.raised`)."""
+    said = f"{UNGRADED}: {type(exc).__name__}: {shorten(str(exc), 200)}"
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return said
+    last = frames[-1]
+    return f"{said} (at {Path(last.filename).name}:{last.lineno} in {last.name})"
 
 
 def check_kind(name: str, *, family: Family, params: tuple[Param, ...], negatable: bool = True,

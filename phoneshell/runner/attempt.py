@@ -39,7 +39,7 @@ from phoneshell.device import Phone, run_steps
 from phoneshell.device.phone import SPRINGBOARD
 from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, PhoneshellError, StepError
 from phoneshell.evidence import Evidence, save_evidence
-from phoneshell.grade import Verdict, grade
+from phoneshell.grade import Verdict, grade, raised
 from phoneshell.records import Outcome, ResultRow, Teardown, write_record
 from phoneshell.runner import stop
 from phoneshell.runner.aftermath import (
@@ -225,6 +225,8 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         save_evidence(evidence, folder / "evidence")
         evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
         verdict = graded = grade(task, evidence)  # fails an agent that broke the rig too
+        if trace := raised(task, evidence, verdict):  # a check that could not be graded
+            write_note(folder / "traceback.txt", trace)
         broke = agent_broke_rig(evidence.events)
         if broke:  # the phone is unlocked for the run to go on
             rig_down = not _recover(rig, plan)
