@@ -17,7 +17,9 @@ not read from the attempt's start is not scored (`runner.endstate`). Any other r
 out-of-turns attempt never passes, and its turns are at least the actions the log shows its
 agent took: more than the task's `max_steps` is out of turns (`runner.turn`). What the run
 fails an attempt for beyond the grade of its evidence is kept in the verdict's `run_overruled`.
-Teardown always runs and its failure is recorded.
+A harness error skips the attempt before the agent's turn began, and fails it after (what the
+harness met may be the agent's doing: `turn.harness_failed`). Teardown always runs, its failure
+recorded.
 
 This module runs the phases in order and writes the row; the capture lives in `capture`, the
 teardown in `teardown`, the plan and the phase marks in the audit log in `plan`.
@@ -76,7 +78,7 @@ from phoneshell.runner.rig import Rig, RigDown, after_whom, check_rig
 from phoneshell.runner.setback import HeldBack
 from phoneshell.runner.stop import stopped_by
 from phoneshell.runner.teardown import Left, run_teardown, teardown_readings
-from phoneshell.runner.turn import beyond_grade, held_to_log, measured, overrule
+from phoneshell.runner.turn import beyond_grade, harness_failed, held_to_log, measured, overrule
 from phoneshell.untrusted import storable
 
 
@@ -191,7 +193,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     graded: Verdict | None = None  # what its evidence alone shows, before the run's own rules
     evidence: Evidence | None = None
     evidence_dir = skip_reason = error_type = over = ""
-    rig_down = interrupted = in_turn = False
+    rig_down = interrupted = in_turn = began = False
     watch = watch_around(rig, agent)  # what reached the phone around the bridge in the turn
     before: Counts = {}
     held: HeldBack | None = None  # the phone's own states the agent changed, set back once
@@ -201,7 +203,7 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
         enter_phase(rig, plan, "agent")
         # whether the agent acted shows in intents: the capture's first source is the after
         # of its last action, free, so no read is spent on it here
-        in_turn = True
+        began = in_turn = True
         result = _agent_turn(plan, rig, agent, watch)
         in_turn = False
         intents = audit_slice(rig, plan, mark, outcomes=False)[0]
@@ -282,8 +284,12 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
                                                  type(exc).__name__, True)
     except Exception as exc:  # noqa: BLE001 - a bug in one attempt is data; the run goes on
         write_note(folder / "traceback.txt", traceback.format_exc())
-        skip_reason = f"harness error ({type(exc).__name__}): {exc}; see traceback.txt"
         error_type = type(exc).__name__
+        said = f"harness error ({error_type}): {storable(str(exc))[:300]}"
+        if began:  # the agent's to shape, maybe: scored (`turn.harness_failed`)
+            verdict = harness_failed(task.id, verdict, said)
+        else:
+            skip_reason = f"{said}; see traceback.txt"
     except KeyboardInterrupt as exc:  # the user's (Ctrl-C, SIGTERM: `runner.stop`), not the
         # agent's: never scored, run again on resume
         skip_reason, error_type, interrupted = (f"interrupted ({stopped_by(exc)})",

@@ -16,7 +16,7 @@ from phoneshell.grade import Verdict, apply_run
 from phoneshell.records import AuditEvent, bounded
 from phoneshell.untrusted import storable
 
-__all__ = ["beyond_grade", "held_to_log", "measured", "overrule"]
+__all__ = ["beyond_grade", "harness_failed", "held_to_log", "measured", "overrule"]
 
 
 def held_to_log(result: AgentResult, events: tuple[AuditEvent, ...]) -> AgentResult:
@@ -68,6 +68,25 @@ def overrule(verdict: Verdict, result: AgentResult, over: str = "") -> Verdict:
                if result.out_of_turns else "",
                f"the harness stopped the agent: {result.stopped}" if result.stopped else ""]
     return apply_run(verdict, "; ".join(r for r in reasons if r))
+
+
+def harness_failed(task_id: str, verdict: Verdict | None, said: str) -> Verdict:
+    """The verdict of an attempt the harness failed on (`said`) after the agent's turn began:
+    failed, whatever the grade so far (`verdict`; None when there was none).
+
+    What the harness reads after the grant is the agent's to shape: its logged actions, but
+    also its claim, its folder's files and the screen its program left, so a capture, probe or
+    check that raises on one of them must not make its failure "not scored" (and played again
+    by `--resume`). The rule is therefore when the turn began, not what the log shows it did;
+    an honest agent meeting a harness bug then fails with the reason and a traceback a person
+    can read, which is never a pass.
+    """
+    why = (f"{said} after the agent's turn began; graded failed, as the agent's own input may "
+           "have caused it; see traceback.txt")
+    if verdict is None:
+        return Verdict(task_id=task_id, evidence_task_id=task_id, passed=False, results=(),
+                       overruled=why)
+    return apply_run(verdict, why)
 
 
 def beyond_grade(graded: Verdict | None, final: Verdict) -> Verdict:
