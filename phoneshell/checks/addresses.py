@@ -5,10 +5,11 @@ page must compare equal, and a spelling that names another page must not look li
 as the WHATWG URL standard parses an `http(s)` URL, which Safari follows: tabs and line breaks
 are dropped, a backslash is a slash, the host is the part after the last `@` (`user@host`),
 percent-escapes in it are decoded and it is lower-cased (a trailing dot dropped), a default port
-(443, 80) is dropped, and the path's dot segments are resolved (`/probe/four/../../nothing` is
-`/nothing`; `.%2e` is `..`). Percent-escapes of unreserved characters are decoded, as RFC 3986
-says they are equivalent (`/prob%65` is `/probe`); other escapes stay, upper-cased. The scheme,
-`www.` and a trailing slash do not matter; a fragment is on the same page and never counts.
+(443, 80) is dropped (a port is ASCII digits, at most 65535: more names no page), and the path's
+dot segments are resolved (`/probe/four/../../nothing` is `/nothing`; `.%2e` is `..`).
+Percent-escapes of unreserved characters are decoded, as RFC 3986 says they are equivalent
+(`/prob%65` is `/probe`); other escapes stay, upper-cased. The scheme, `www.` and a trailing
+slash do not matter; a fragment is on the same page and never counts.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ followed by a digit is a port (`example.com:8080`)."""
 ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 DEFAULT_PORTS = {"https": "443", "http": "80"}
+PORT = re.compile(r"[0-9]*")
+"""A port as WHATWG reads one: ASCII digits only (`str.isdigit` holds for digits `int` refuses,
+the Ethiopic `፩`), or none."""
 C0_AND_SPACE = "".join(map(chr, range(0x21)))
 """What WHATWG strips from both ends of a URL: C0 controls and the space."""
 FULL_STOPS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})
@@ -94,12 +98,25 @@ def parse(url: str) -> Address | None:
     authority, slash, path = before.replace("\\", "/").partition("/")
     host = _host(unquote(authority.rpartition("@")[2]))
     hostname, colon, port = host.rpartition(":")
-    if colon and (port.isdigit() or not port):
-        kept = port and str(int(port)) != DEFAULT_PORTS[name]
-        host = f"{_host(hostname)}:{int(port)}" if kept else _host(hostname)
+    if colon and PORT.fullmatch(port):
+        number = _port(port)
+        if number is None:
+            return None  # WHATWG: a port past 65535 fails the URL
+        kept = port and str(number) != DEFAULT_PORTS[name]
+        host = f"{_host(hostname)}:{number}" if kept else _host(hostname)
     if not host or any(c.isspace() for c in host):
         return None
     return Address(host, _resolve(slash + path), _escapes(query))
+
+
+def _port(digits: str) -> int | None:
+    """The port ASCII `digits` name (leading zeros allowed), or None past 65535. At most five
+    digits reach `int`, which refuses a string of thousands (an agent may send one)."""
+    significant = digits.lstrip("0")
+    if len(significant) > 5:
+        return None
+    number = int(significant or "0")
+    return number if number <= 65535 else None
 
 
 def _host(text: str) -> str:

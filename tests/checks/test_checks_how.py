@@ -302,6 +302,18 @@ def test_urls_compare_as_a_browser_reads_them(url: str, want: str, holds: bool) 
     assert grade("visited", sent(url.replace("#top", "") + "\n"), url=want)[0] is holds
 
 
+@pytest.mark.parametrize("port", ["\u1369", "\U00010a40", "1" * 5000, "99999", "65536"])
+def test_a_port_of_anything_but_ascii_digits_to_65535_is_no_visit_and_never_raises(
+        port: str) -> None:
+    """Red team 86: `str.isdigit` holds for the Ethiopic digit one and the Kharosthi one,
+    which `int` refuses, as it refuses 4,301 digits; the parser raised, and the attempt was not
+    scored. WHATWG reads a port as ASCII digits up to 65535: these load no page of the site."""
+    for url in (f"https://example.com:{port}", f"https://example.com:{port}/"):
+        passed, detail = grade("visited", loaded(url), url="example.com")
+        assert not passed and "never loaded example.com" in detail, detail
+    assert grade("visited", loaded("https://example.com:000443/"), url="example.com")[0]
+
+
 # countdown ------------------------------------------------------------------------------------
 
 def timer(shown: str, started_at: float, read_at: float) -> object:
