@@ -73,7 +73,7 @@ def _starts(kind: str, char: str) -> _Token | None:
         return _Token("split", char)
     if kind == "open" and char == "[":
         return _Token("open", char)
-    if kind == "num" and (char.isdigit() or char == "-"):
+    if kind == "num" and (char.isdecimal() or char == "-"):
         return _Token("num", char)
     if kind == "close" and char == "]":
         return _Token("close", char)
@@ -97,7 +97,7 @@ def _next(token: _Token, char: str) -> _Token | None:
             token.done = False
             return token
         token.text = token.text[:-1]
-    elif kind == "name" and char.isalpha() or kind == "num" and (char.isdigit() or char == "-"):
+    elif kind == "name" and char.isalpha() or kind == "num" and (char.isdecimal() or char == "-"):
         token.text += char
         return token
     elif kind == "star" and char == "*":
@@ -180,11 +180,10 @@ def _steps(chain: str) -> list[_Step]:
         elif token.kind == "num":
             if step.position is not None:
                 raise refuse(f"Position value '{token.text}' is expected to be set only once.")
-            if not token.text.lstrip("-").isdigit() or token.text.count("-") > 1 \
-                    or int(token.text) == 0:
+            step.position = _position(token.text)
+            if not step.position:
                 raise refuse(f"Position value '{token.text}' is expected to be a valid integer "
                              "number not equal to zero.")
-            step.position = int(token.text)
         elif token.kind == "split":
             steps.append(step)
             step, typed, deep = _Step(), False, False
@@ -193,6 +192,17 @@ def _steps(chain: str) -> list[_Step]:
                      "element type")
     steps.append(step)
     return steps
+
+
+def _position(text: str) -> int | None:
+    """A position as WDA's number formatter reads it: an optional minus, then decimal digits of
+    any script (`٣` is 3); None for anything else. Digits past the 18th are dropped: a position
+    that long is past every element either way, and `int` refuses thousands of digits."""
+    digits = text.removeprefix("-")
+    if not digits.isdecimal():
+        return None
+    significant = "".join(str(int(d)) for d in digits).lstrip("0")[:18]
+    return int(significant or "0") * (-1 if text.startswith("-") else 1)
 
 
 def _candidates(step: _Step, roots: list[Node], at: Indexes) -> list[Node]:

@@ -79,6 +79,14 @@ ROWS = [
     ("class chain", "**/XCUIElementTypeButton[0]", "invalid selector"),
     ("class chain", "**/XCUIElementTypeButton[--1]", "invalid selector"),
     ("class chain", "**/XCUIElementTypeButton[ 1 ]", "invalid selector"),
+    # a position is decimal digits (NSCharacterSet's decimalDigitCharacterSet: any script's),
+    # never the Ethiopic one `str.isdigit` takes and `int` refuses (red team 86); one of
+    # thousands of digits, which `int` refuses too, is past every element or, zeros first, 1
+    ("class chain", "**/XCUIElementTypeButton[-\u1369]", "invalid selector"),
+    ("class chain", "**/XCUIElementTypeButton[\u1369]", "invalid selector"),
+    ("class chain", "**/XCUIElementTypeButton[\u0661]", 1),
+    ("class chain", "**/XCUIElementTypeButton[" + "9" * 5000 + "]", 0),
+    ("class chain", "**/XCUIElementTypeButton[-" + "0" * 5000 + "1]", 1),
     ("class chain", "**/XCUIElementTypeButton[`label == 'General'", "invalid selector"),
     ("class chain", "**/XCUIElementTypeButton[`foo == 'x'`]", "unknown error"),
     ("class chain", "", "unknown error"),
