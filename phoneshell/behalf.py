@@ -34,7 +34,7 @@ def key_of(folder: Path) -> Key | None:
     """The attempt an attempt folder is (`<runs>/<run_id>/attempts/<task_id>/<n>`, as
     `runner.plan` makes it); None for any other folder (a command judge's)."""
     if len(folder.parents) < 3 or folder.parents[1].name != "attempts" or \
-            not folder.name.isdigit():
+            not (folder.name.isascii() and folder.name.isdigit()):
         return None
     return folder.parents[2].name, folder.parent.name, int(folder.name)
 

@@ -59,7 +59,7 @@ def _count(env: dict[str, str], name: str, default: int) -> int:
     raw = env.get(name, "")
     if not raw:
         return default
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit()):
         raise RunError(f"{name}={raw!r} is not a whole number", hint=f"e.g. {name}={default}")
     return int(raw)
 

@@ -97,7 +97,8 @@ def from_environment(bridge_url: str, vision: bool) -> ToolServer:
     steps = os.environ.get(MAX_STEPS, "")
     claim = os.environ.get(CLAIM_FILE, "")
     folder = os.environ.get(ATTEMPT_DIR, "")
-    tools = PhoneTools(bridge_url, vision, int(steps) if steps.isdigit() else None)
+    tools = PhoneTools(bridge_url, vision,
+                       int(steps) if steps.isascii() and steps.isdigit() else None)
     return ToolServer(tools, Path(claim) if claim else None, Path(folder) if folder else None)
 
 

@@ -49,9 +49,8 @@ def recorded_actions(run_dir: Path, task_id: str, attempt: int | None = None,
         StepError: the run has no such attempt.
     """
     folder = run_dir / "attempts" / task_id
-    captured = sorted((int(p.parent.parent.name)
-                       for p in folder.glob("*/evidence/evidence.json")
-                       if p.parent.parent.name.isdigit()), reverse=True)
+    names = (p.parent.parent.name for p in folder.glob("*/evidence/evidence.json"))
+    captured = sorted((int(n) for n in names if n.isascii() and n.isdigit()), reverse=True)
     if attempt is None and not captured:
         raise StepError(f"{run_dir} has no attempt of {task_id} with evidence to replay")
     attempt = attempt if attempt is not None else captured[0]

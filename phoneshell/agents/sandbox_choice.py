@@ -77,7 +77,7 @@ def _bwrap_works(program: str) -> str:
 def _unconfined(lines: list[str]) -> str:
     """Why what the self-check printed shows a program that is not confined ("" when it is)."""
     said = []
-    if not lines or not lines[0].strip().isdigit():
+    if not lines or not (lines[0].strip().isascii() and lines[0].strip().isdigit()):
         said.append(f"it could not tell who it runs as ({(lines or ['nothing'])[0][:80]!r})")
     elif int(lines[0]) == 0:
         said.append("the program in it runs as root (uid 0)")

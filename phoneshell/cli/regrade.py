@@ -133,7 +133,8 @@ def _which_row(attempt: Path, rows: list[ResultRow]) -> tuple[ResultRow | None, 
     number, aside, k = name.partition(".skipped-")
     tries = [r for r in rows if r.task_id == task_id and str(r.attempt) == number]
     if aside:
-        row = tries[int(k) - 1] if k.isdigit() and 0 < int(k) <= len(tries) else None
+        tried = int(k) if k.isascii() and k.isdigit() else 0
+        row = tries[tried - 1] if 0 < tried <= len(tries) else None
         if row is None:
             return None, (f"the run recorded no row for this try of {task_id} #{number} (moved "
                           f"aside as try {k}, of {len(tries)} recorded)")
@@ -142,8 +143,8 @@ def _which_row(attempt: Path, rows: list[ResultRow]) -> tuple[ResultRow | None, 
                      f"ran the attempt again; the run counts its last try ({last.outcome}"
                      + (f": {last.skip_reason}" if last.skipped and last.skip_reason else "")
                      + f", attempts/{task_id}/{number}/)")
-    moved = [int(p.name.rpartition("-")[2]) for p in parent.glob(f"{number}.skipped-*")
-             if p.name.rpartition("-")[2].isdigit()]
+    ends = (p.name.rpartition("-")[2] for p in parent.glob(f"{number}.skipped-*"))
+    moved = [int(end) for end in ends if end.isascii() and end.isdigit()]
     if len(tries) > max(moved, default=0):
         return tries[-1], ""
     return None, (f"the run recorded no row for this try of {task_id} #{number}: it began after "

@@ -381,7 +381,7 @@ def app_of_source(xml: str) -> Foreground | None:
         return None
     pid = attributes.get("processId", "")
     return Foreground(bundle_id=bundle, name=html.unescape(attributes.get("name", "")),
-                      pid=int(pid) if pid.isdigit() else 0)
+                      pid=int(pid) if pid.isascii() and pid.isdigit() else 0)
 
 
 def wait_until(predicate: Callable[[], bool], timeout_s: float, interval_s: float = 0.05,

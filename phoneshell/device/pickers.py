@@ -67,7 +67,7 @@ def choose_wheel(read: WheelRead, spec: str, step: Step) -> int:
     """
     if not read.wheels:
         raise StepError(f"{step.describe()}: no picker wheel on screen")
-    if spec.strip().isdigit():
+    if spec.strip().isascii() and spec.strip().isdigit():
         position = int(spec)
         if not 1 <= position <= len(read.wheels):
             raise StepError(f"{step.describe()}: there is no wheel {position}; the wheels on "

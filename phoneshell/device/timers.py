@@ -204,7 +204,7 @@ wheel each is found by, hours first."""
 def _duration(text: str) -> tuple[int, int, int] | None:
     """(hours, minutes, seconds) of "H:MM:SS", or None when `text` is not one."""
     parts = text.strip().split(":")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
         return None
     h, m, s = (int(p) for p in parts)
     return (h, m, s) if m < 60 and s < 60 else None
@@ -225,7 +225,7 @@ def _dial(page: PageSource) -> str | None:
     for wheel in wheels:
         words = wheel.value.split()
         unit = next((u for u in UNITS if len(words) == 2 and words[1].startswith(u)), None)
-        if unit is None or not words[0].isdigit() or unit in found:
+        if unit is None or not (words[0].isascii() and words[0].isdigit()) or unit in found:
             break
         found[unit] = int(words[0])
     if len(wheels) != len(UNITS) or len(found) != len(UNITS):

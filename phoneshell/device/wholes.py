@@ -199,7 +199,8 @@ def reminders_listed(phone: Phone, arg: str) -> Listed:
 def _tile(page: PageSource, name: str) -> int | None:
     """The count on smart-list tile `name` of Reminders' lists (None: no such tile with one)."""
     return next((int(e.value) for e in page.on_screen() if e.type == "XCUIElementTypeButton"
-                 and e.label == name and e.value.strip().isdigit()), None)
+                 and e.label == name and e.value.strip().isascii()
+                 and e.value.strip().isdigit()), None)
 
 
 @probe("reminders")

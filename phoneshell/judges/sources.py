@@ -261,7 +261,8 @@ def _attempt_of(run_dir: Path, evidence: str) -> tuple[str, int] | None:
     """The run id and attempt number of an evidence folder, from where the runner puts it
     (`<run id>/attempts/<task>/<attempt>/evidence`, docs/runs.md); None elsewhere."""
     parts = Path(evidence).parts
-    if len(parts) == 4 and parts[0] == "attempts" and parts[2].isdigit():
+    if len(parts) == 4 and parts[0] == "attempts" and parts[2].isascii() \
+            and parts[2].isdigit():
         return run_dir.name, int(parts[2])
     return None
 

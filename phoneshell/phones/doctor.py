@@ -294,7 +294,7 @@ def _start_wda_fix(walk: _Walk, url: str) -> str:
         return "the simulated iPhone stopped listening; start it again (`phoneshell sim`)"
     major = walk.ios.split(".", 1)[0]
     udid = walk.device.udid or (walk.phone.udid if walk.phone else "UDID")
-    if walk.usb and major.isdigit() and int(major) >= 17:
+    if walk.usb and major.isascii() and major.isdigit() and int(major) >= 17:
         start = (f"start WDA on the phone from a Mac: `xcodebuild test-without-building -project "
                  f"WebDriverAgent.xcodeproj -scheme WebDriverAgentRunner -destination id={udid}` "
                  "(or pymobiledevice3 `developer dvt xcuitest`, or go-ios `ios runwda`; tidevice "

@@ -309,7 +309,7 @@ def kernel_holders(fd: int) -> tuple[tuple[int, int], ...]:
     for line in text.splitlines():
         parts = line.split()  # "1: FLOCK ADVISORY WRITE <pid> <maj>:<min>:<inode> 0 EOF"
         if len(parts) < 6 or parts[1] != "FLOCK" or parts[5] != where \
-                or not parts[4].isdigit():
+                or not (parts[4].isascii() and parts[4].isdigit()):
             continue  # another kind of lock, a waiter ("1: -> FLOCK ..."), or another file
         pid = int(parts[4])
         try:

@@ -179,7 +179,7 @@ def _sim_count(spec: str) -> int:
     count = spec.removeprefix("sim:") if spec != "sim" else "1"
     if count == "auto":
         return auto_sims()
-    if not count.isdigit() or not 1 <= int(count) <= MAX_SIMS:
+    if not (count.isascii() and count.isdigit()) or not 1 <= int(count) <= MAX_SIMS:
         raise DeviceError(f"--device {spec!r}: the number of simulated iPhones must be 1 to "
                           f"{MAX_SIMS}, or auto", hint="e.g. --device sim:4, --device sim:auto")
     return int(count)

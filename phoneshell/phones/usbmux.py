@@ -80,7 +80,7 @@ MARKETING_NAMES = {
 def ios_major(version: str) -> int:
     """The major version of an iOS version string ("17.4.1" -> 17; 0 when unknown)."""
     head = version.split(".", 1)[0]
-    return int(head) if head.isdigit() else 0
+    return int(head) if head.isascii() and head.isdigit() else 0
 
 
 _SETUP_HINT = ("Linux: `sudo apt install usbmuxd` (it starts when a phone is plugged in; "

@@ -32,7 +32,7 @@ def control(sim: SimServer, method: str, action: str, query: dict[str, str], raw
             return plain(dict[str, JSON](sim.request_counts()))
         if (method, action) == ("GET", "ledger"):
             since = query.get("since", "0")
-            if not since.isdigit():
+            if not (since.isascii() and since.isdigit()):
                 raise PhoneshellError("?since= must be a count of inputs", hint="?since=12")
             total, inputs = sim.ledger(int(since))
             return plain({"total": total, "inputs": list[JSON](inputs)})

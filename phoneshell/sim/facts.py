@@ -145,7 +145,7 @@ def pick_seed(given: int | None = None) -> int:
         text = os.environ.get(SEED_VARIABLE, "").strip()
         if not text:
             return secrets.randbelow(2**63 - 1) + 1
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise PhoneshellError(f"{SEED_VARIABLE}={text!r} is not a seed",
                                   hint="a whole number: 0 is the reference phone")
         given = int(text)

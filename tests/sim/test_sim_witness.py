@@ -65,3 +65,6 @@ def test_the_ledger_has_every_input_and_no_read(sim: SimServer, raw: Callable[..
     reply = raw("GET", f"/phoneshell/sim/ledger?since={before + 1}").json
     assert reply["total"] == total and [e["n"] for e in reply["inputs"]] == [total]
     assert raw("GET", "/phoneshell/sim/ledger?since=x").status == 400
+    # the Ethiopic digit one: `str.isdigit` takes it, `int` refuses it (the server dropped the
+    # connection with a traceback)
+    assert raw("GET", "/phoneshell/sim/ledger?since=%E1%8D%A9").status == 400

@@ -198,7 +198,7 @@ def wheels_kept(state: TimerState) -> str:
 def restore_wheels(state: TimerState, kept: str) -> None:
     """Set a new launch's wheels to what `wheels_kept` saved (anything else: left at 15 min)."""
     parts = kept.split(":")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
         return
     h, m, s = (int(p) for p in parts)
     if h < len(HOURS) and m < len(MINUTES) and s < len(SECONDS):

@@ -146,7 +146,7 @@ def chosen_option(store: Store, key: str) -> str:
 def auto_lock_s(store: Store) -> float | None:
     """How long the phone stays unlocked untouched, by Auto-Lock's choice (None: Never)."""
     amount, _, unit = chosen_option(store, "auto_lock").partition(" ")
-    if not amount.isdigit():
+    if not (amount.isascii() and amount.isdigit()):
         return None
     return float(amount) * (60 if unit.startswith("minute") else 1)
 
