@@ -66,15 +66,38 @@ def signing_key(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield path
 
 
+IOS_DUMPS = 8
+"""The real iOS page sources in the reference data's `ios-sources/` (its SOURCES.md lists
+them): a loop over them that finds fewer has lost some, and asserts nothing of them."""
+
+
 @pytest.fixture(scope="session")
 def reference() -> Path:
-    """The reference data folder (task corpus, baseline pairs, real WDA sources)."""
-    if not (REFERENCE / "phoneshell-environments").is_dir():
-        message = f"reference data not found at {REFERENCE} (set PHONESHELL_REFERENCE)"
+    """The reference data folder (task corpus, baseline pairs, real WDA sources): the one way
+    tests reach it (`tests/test_tests.py` holds them to it)."""
+    missing = [part for part in ("phoneshell-environments", "ios-sources")
+               if not (REFERENCE / part).is_dir()]
+    if missing:
+        message = (f"reference data not found at {REFERENCE} (no {', '.join(missing)}; "
+                   "set PHONESHELL_REFERENCE)")
         if os.environ.get("PHONESHELL_REQUIRE_REFERENCE"):
             pytest.fail(message)
         pytest.skip(message)
     return REFERENCE
+
+
+@pytest.fixture(scope="session")
+def ios_sources(reference: Path) -> Path:
+    """The reference data's real iOS page sources (`ios-sources/`), dumps named as there."""
+    return reference / "ios-sources"
+
+
+@pytest.fixture(scope="session")
+def ios_dumps(ios_sources: Path) -> tuple[Path, ...]:
+    """Every real iOS page source of the reference data, in name order: all `IOS_DUMPS`."""
+    dumps = tuple(sorted(ios_sources.glob("*.xml")))
+    assert len(dumps) >= IOS_DUMPS, f"{len(dumps)} dumps in {ios_sources}, not {IOS_DUMPS}"
+    return dumps
 
 
 @pytest.fixture(scope="session")

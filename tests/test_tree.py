@@ -127,8 +127,8 @@ def test_parents_and_chrome_come_down_the_tree() -> None:
         assert [e.in_status_bar for e in page.elements] == [False] * 7 + [True] * 2
 
 
-def test_a_fault_at_the_end_loses_nothing_of_a_real_dump(reference: Path) -> None:
-    for path in sorted((reference / "ios-sources").glob("*.xml")):
+def test_a_fault_at_the_end_loses_nothing_of_a_real_dump(ios_dumps: tuple[Path, ...]) -> None:
+    for path in ios_dumps:
         xml = path.read_text()
         whole, faulty = PageSource.parse(xml), PageSource.parse(xml + "<junk")
         assert whole.complete and not faulty.complete and "malformed" in faulty.problem
@@ -202,11 +202,11 @@ def _all_patterns(*folders: Path) -> set[str]:
 
 
 def test_the_engine_reads_every_suite_and_reference_pattern_as_re_does(
-        reference: Path, environments: Path) -> None:
+        reference: Path, environments: Path, ios_dumps: tuple[Path, ...]) -> None:
     patterns = _all_patterns(environments, reference / "phoneshell-environments")
     assert any("(?<!" in p for p in patterns)  # lookbehind: why this is not a linear engine
     texts = set(EDGE_TEXTS)
-    for xml in (reference / "ios-sources").glob("*.xml"):
+    for xml in ios_dumps:
         page = PageSource.parse(xml.read_bytes())
         texts.update(text for e in page.elements for _, text in e.texts())
     assert len(texts) > 250

@@ -1,4 +1,4 @@
-"""The bridge's hit test on real iPhone trees (../shared/reference/ios-sources/, and the iOS 26
+"""The bridge's hit test on real iPhone trees (the reference data's ios-sources/, and the iOS 26
 keyboard of tests/keyboard_dump.py): what a touch is logged as (`node_at`, then `blocker`, as
 `Aiming._aim_at` names it) is what a phone hands the touch to.
 
@@ -26,13 +26,8 @@ from bridge.observe import from_xml
 from bridge.targets import node_at
 from phoneshell.xcui import walk
 
-SOURCES = Path(__file__).resolve().parents[3] / "shared" / "reference" / "ios-sources"
 
-
-def _tree(name: str) -> object:
-    path = SOURCES / name
-    if not path.is_file():
-        pytest.skip(f"{path} is not here (the shared reference dumps)")
+def _tree(path: Path) -> object:
     tree = from_xml(path.read_text()).page
     assert tree is not None, path
     return tree.tree
@@ -51,16 +46,17 @@ def _logged(tree: object, x: float, y: float) -> Mapping[str, object]:
     ("safari-start-page-ios26.2-sim.xml", (380, 82),
      "onboardingItemIdentifierContent-CustomizeStartPage"),
 ])
-def test_a_tap_on_a_visible_scroll_indicator_is_the_rows(dump: str, point: tuple[int, int],
-                                                         row: str) -> None:
-    logged = _logged(_tree(dump), *point)
+def test_a_tap_on_a_visible_scroll_indicator_is_the_rows(ios_sources: Path, dump: str,
+                                                         point: tuple[int, int], row: str) -> None:
+    logged = _logged(_tree(ios_sources / dump), *point)
     assert logged.get("name") == row, (point, logged.get("type"), logged.get("name"))
 
 
-def test_no_point_of_a_visible_scroll_indicator_is_logged_as_it() -> None:
+def test_no_point_of_a_visible_scroll_indicator_is_logged_as_it(
+        ios_dumps: tuple[Path, ...]) -> None:
     seen = 0
-    for dump in sorted(SOURCES.glob("*.xml")):
-        tree = _tree(dump.name)
+    for dump in ios_dumps:
+        tree = _tree(dump)
         bars = [n["rect"] for _, n in walk(tree) if "scroll bar" in str(n.get("name"))
                 and n.get("isVisible") != "0" and isinstance(n.get("rect"), Mapping)]
         for r in bars:
@@ -78,16 +74,17 @@ POPOVER = (9, 477, 384, 388)
 
 @pytest.mark.parametrize("point", [(60, 300), (150, 300), (200, 40), (5, 870), (397, 600),
                                    (210, 408), (200, 350)])  # the page's Paste, its button
-def test_a_tap_outside_the_share_popover_is_the_dismiss_regions(point: tuple[int, int]) -> None:
-    logged = _logged(_tree(SHARE), *point)
+def test_a_tap_outside_the_share_popover_is_the_dismiss_regions(ios_sources: Path,
+                                                                point: tuple[int, int]) -> None:
+    logged = _logged(_tree(ios_sources / SHARE), *point)
     assert (logged.get("name"), logged.get("label")) == ("PopoverDismissRegion",
                                                         "dismiss popup"), point
 
 
-def test_frames_in_the_popovers_own_coordinates_name_no_touch() -> None:
+def test_frames_in_the_popovers_own_coordinates_name_no_touch(ios_sources: Path) -> None:
     """Inside the popover a touch is logged as no element of its remote contents (their frames
     say nothing of where they are on screen): never a cell, a button or a caption."""
-    tree = _tree(SHARE)
+    tree = _tree(ios_sources / SHARE)
     remote = {id(n) for _, n in walk(tree) if n.get("name") == "ShareSheet.RemoteContainerView"}
     inside = {id(m) for _, n in walk(tree) if id(n) in remote for _, m in walk(n)}
     x0, y0, w, h = POPOVER

@@ -23,7 +23,6 @@ from phoneshell.sim.phone import PASTEBOARD
 
 SAFARI = "com.apple.mobilesafari"
 SECRET = "OWNER-SECRET-4111-1111"
-SOURCES = Path(__file__).resolve().parents[3] / "shared" / "reference" / "ios-sources"
 SHARE = "safari-squoosh-share-sheet-ios26.xml"
 WHY = "a panel another process draws"
 COPY_DRAWN = (68, 776)
@@ -32,11 +31,10 @@ the remote container's origin); the simulator draws it there too."""
 S = "/session/s1"
 
 
-def _dump() -> object:
-    path = SOURCES / SHARE
-    if not path.is_file():
-        pytest.skip(f"{path} is not here (the shared reference dumps)")
-    page = from_xml(path.read_text()).page
+@pytest.fixture(scope="module")
+def share_dump(ios_sources: Path) -> object:
+    """The tree of the iOS 26 dump of Safari's share sheet."""
+    page = from_xml((ios_sources / SHARE).read_text()).page
     assert page is not None
     return page.tree
 
@@ -44,10 +42,10 @@ def _dump() -> object:
 @pytest.mark.parametrize("point", [COPY_DRAWN, (68, 841), (156, 776), (68, 650),
                                    (200, 530), (380, 860)])
 def test_on_the_real_dump_every_touch_inside_the_popover_is_refused(
-        point: tuple[int, int]) -> None:
+        share_dump: object, point: tuple[int, int]) -> None:
     """Copy's icon and caption, Add to Bookmarks, Messages, the header, a corner: by point,
     by a W3C finger, by a drag that goes down there."""
-    tree = _dump()
+    tree = share_dump
     x, y = point
     for action in (classify("POST", f"{S}/wda/tap", {"x": x, "y": y}),
                    classify("POST", f"{S}/actions", {"actions": [touch(x, y)]}),
@@ -60,18 +58,20 @@ def test_on_the_real_dump_every_touch_inside_the_popover_is_refused(
 
 
 @pytest.mark.parametrize("point", [(59, 299), (200, 100), (5, 600)])
-def test_on_the_real_dump_a_tap_outside_the_popover_passes(point: tuple[int, int]) -> None:
+def test_on_the_real_dump_a_tap_outside_the_popover_passes(share_dump: object,
+                                                           point: tuple[int, int]) -> None:
     """On the dismiss region (where the Copy cell's reported frame lies too): it closes the
     sheet, and is logged as the dismiss region."""
     action = classify("POST", f"{S}/wda/tap", {"x": point[0], "y": point[1]})
     assert action is not None
-    assert unplaced_touch(_dump(), action) == ""
+    assert unplaced_touch(share_dump, action) == ""
 
 
-def test_on_the_real_dump_a_cell_by_id_is_refused_by_its_reported_frame() -> None:
+def test_on_the_real_dump_a_cell_by_id_is_refused_by_its_reported_frame(
+        share_dump: object) -> None:
     """WDA reports the Copy cell at (18, 249): whether the phone touches the cell or the
     dismiss region there, the log could not say."""
-    tree = _dump()
+    tree = share_dump
     tap = classify("POST", f"{S}/element/c1/click")
     pinch = classify("POST", f"{S}/wda/element/c1/pinch", {"scale": 2, "velocity": 1})
     assert tap is not None and pinch is not None
@@ -85,8 +85,8 @@ def test_on_the_real_dump_a_cell_by_id_is_refused_by_its_reported_frame() -> Non
     assert WHY in unplaced_touch(tree, pinch, Rect(0, 0, 402, 874)), "its fingers reach in"
 
 
-def test_real_dumps_without_such_a_panel_refuse_nothing() -> None:
-    for path in sorted(SOURCES.glob("*.xml")):
+def test_real_dumps_without_such_a_panel_refuse_nothing(ios_dumps: tuple[Path, ...]) -> None:
+    for path in ios_dumps:
         page = from_xml(path.read_text()).page
         assert page is not None
         assert bool(unplaced_panels(page.tree)) == (path.name == SHARE), path.name

@@ -6,7 +6,7 @@ a button row (Turn Passcode On, Add Card, Add New Keyboard...), a Wi-Fi network'
 Bluetooth device's row (tapped, the phone joins or connects) and their More Info. Driven by
 facebook-wda against the simulated iPhone, whose rows report as a phone's (the Button trait,
 More Info) and whose network and device rows join and connect when tapped; the rule on the
-iOS 26 dumps of ../shared/reference/ios-sources/ too."""
+iOS 26 dumps of the reference data's ios-sources/ too."""
 
 from __future__ import annotations
 
@@ -31,7 +31,6 @@ from phoneshell.sim import SimServer
 from phoneshell.sim.apps.settings import SettingsState, open_page
 from phoneshell.xcui import SETTINGS, walk
 
-SOURCES = Path(__file__).resolve().parents[3] / "shared" / "reference" / "ios-sources"
 WHY = "which neither opens a page nor only shows a value"
 
 LASTING = [("passcode", "Turn Passcode On"), ("wallet", "Add Card"),
@@ -163,10 +162,7 @@ def test_the_harness_steps_are_not_held_to_it(sim: SimServer, tmp_path: Path) ->
 
 # The rule on the iOS 26 dumps: what a real phone's tree says.
 
-def _dump(name: str) -> object:
-    path = SOURCES / name
-    if not path.is_file():
-        pytest.skip(f"{path} is not here (the shared reference dumps)")
+def _dump(path: Path) -> object:
     page = from_xml(path.read_text()).page
     assert page is not None and page.tree is not None, path
     return page.tree
@@ -185,12 +181,13 @@ def _centre_of(tree: object, **attrs: str) -> tuple[float, float]:
     return rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
 
 
-def test_on_the_dumps_rows_with_a_chevron_open_pages_and_title_value_rows_only_show() -> None:
-    root = _dump("settings-root-ios26.2-sim.xml")
+def test_on_the_dumps_rows_with_a_chevron_open_pages_and_title_value_rows_only_show(
+        ios_sources: Path) -> None:
+    root = _dump(ios_sources / "settings-root-ios26.2-sim.xml")
     assert _role_at(root, *_centre_of(root, name="com.apple.settings.general")) == SETTINGS_LINK
     assert _role_at(root, *_centre_of(root, name="com.apple.settings.primaryAppleAccount")) \
         == SETTINGS_LINK
-    about = _dump("settings-general-about-ios26.2-sim.xml")
+    about = _dump(ios_sources / "settings-general-about-ios26.2-sim.xml")
     assert _role_at(about, *_centre_of(about, type="Cell", name="SW_VERSION_SPECIFIER")) \
         == SETTINGS_LINK
     assert _role_at(about, *_centre_of(about, type="Cell", name="SerialNumber")) \
@@ -254,13 +251,10 @@ def test_a_network_row_in_a_list_with_a_checkmark_is_no_option() -> None:
                                target_type=target.type, settings=under, chosen=target.chosen)
 
 
-def test_the_button_trait_is_read_from_the_xml_source_too() -> None:
+def test_the_button_trait_is_read_from_the_xml_source_too(ios_sources: Path) -> None:
     """The bridge's own reads are XML: a row with the Button trait and no chevron (what a
     button row showing a value reports) is refused from it too, not taken for About's rows."""
-    path = SOURCES / "settings-general-about-ios26.2-sim.xml"
-    if not path.is_file():
-        pytest.skip(f"{path} is not here (the shared reference dumps)")
-    xml = path.read_text().replace(
+    xml = (ios_sources / "settings-general-about-ios26.2-sim.xml").read_text().replace(
         'name="SerialNumber" label="Serial Number, LQ2CJVW40P" enabled="true" visible="true" '
         'accessible="true" x="20" y="345" width="362" height="54" index="5" traits=""',
         'name="SerialNumber" label="Serial Number, LQ2CJVW40P" enabled="true" visible="true" '

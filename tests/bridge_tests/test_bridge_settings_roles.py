@@ -5,7 +5,7 @@ judged as the row it is, whatever checkmark the page shows. The row's own Button
 structure, not by a label iOS builds apart from the cell's (the iOS 26 About dump's Capacity).
 Settings' own navigation comes before labels written for other surfaces (the share sheet's
 AirDrop, the edit menu's Paste). Decision-level on trees shaped as a phone's pages and on the
-real dumps (../shared/reference/ios-sources/); over HTTP in test_bridge_settings_rows.py."""
+real dumps (the reference data's ios-sources/); over HTTP in test_bridge_settings_rows.py."""
 
 from __future__ import annotations
 
@@ -25,7 +25,6 @@ from phoneshell.lasting import (
 )
 from phoneshell.xcui import SAFARI, SETTINGS, walk
 
-SOURCES = Path(__file__).resolve().parents[3] / "shared" / "reference" / "ios-sources"
 Tree = dict[str, object]
 
 
@@ -148,19 +147,16 @@ def test_settings_navigation_comes_before_other_surfaces_labels() -> None:
     assert "paste" in outlasts_run("tap", SAFARI, "Paste")
 
 
-def _dump(name: str) -> Tree:
-    path = SOURCES / name
-    if not path.is_file():
-        pytest.skip(f"{path} is not here (the shared reference dumps)")
+def _dump(path: Path) -> Tree:
     page = from_xml(path.read_text()).page
     assert page is not None and isinstance(page.tree, dict), path
     return page.tree
 
 
-def test_on_the_about_dump_every_row_is_placed_by_structure() -> None:
+def test_on_the_about_dump_every_row_is_placed_by_structure(ios_sources: Path) -> None:
     """The dump's Capacity cell is labelled "Capacity, 994, 61 GB", its Button "Capacity,
     994,61 GB": every About row, touched anywhere on it, only shows or opens a page."""
-    tree = _dump("settings-general-about-ios26.2-sim.xml")
+    tree = _dump(ios_sources / "settings-general-about-ios26.2-sim.xml")
     roles: dict[str, set[str]] = {}
     for _, cell in walk(tree):
         if cell.get("type") != "Cell" or cell.get("isVisible") == "0":
