@@ -25,6 +25,7 @@ from bridge.gate import Refused
 from bridge.hits import blocker, check_typed_into, element_in, hit_point, is_element
 from bridge.limits import SCREEN_SLACK_PT, outside
 from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation, from_json_tree, from_xml
+from bridge.origins import placed_fingers
 from bridge.targets import (
     Rect,
     alert_button,
@@ -173,21 +174,24 @@ class Aiming:
                 "log could not say what it touched nor which way it slid; send points on the "
                 "screen")
 
-    def placed(self, action: Classified) -> Classified:
+    def placed(self, action: Classified, context: RunContext) -> Classified:
         """A touch on an element at an offset from its frame's top-left corner (`offset_x`,
         `offset_y`: WDA's x and y with an element, `targetWithXyCoordinatesFromRequest`) as the
         touch at the point of the screen it lands on, logged and aimed as a tap at that point
-        is (what lies there is what the phone acts on); a keyboard dismiss by key names as the
-        tap on the key it presses (`dismissed_keys`); any other action as it is.
+        is (what lies there is what the phone acts on); so a touch chain's fingers placed from
+        an element (`origins.placed_fingers`); a keyboard dismiss by key names as the tap on
+        the key it presses (`dismissed_keys`); any other action as it is.
 
         Raises:
             Refused: the element's frame cannot be read (the phone would not find it either),
                 or the point lies outside it: the element named is then not what the touch
                 lands on, and the log would name one for the other; a dismiss whose key names
-                the log could not name one key for (`dismissed_keys.dismiss_pressed`).
+                the log could not name one key for (`dismissed_keys.dismiss_pressed`); a
+                finger placed from an element where the log could not tell (`origins`).
         """
         if action.key_names:  # WDA's keyboard dismiss: the key it presses, as a tap on it
             return dismiss_pressed(action, self.custody.known.tree)
+        action = placed_fingers(self, context, action)
         dx, dy = action.params.get("offset_x"), action.params.get("offset_y")
         if not isinstance(dx, (int, float)) or not isinstance(dy, (int, float)):
             return action
@@ -281,13 +285,8 @@ class Aiming:
             Refused: typing into a field whose focusing tap lands on something over it.
         """
         base = action.attribute_route
-        try:
-            attributes = {name: self.own_read(base + name) for name in ELEMENT_ATTRIBUTES}
-            if not isinstance(attributes["type"], str) or not attributes["type"]:
-                raise BridgeError(f"WDA gave no type for {base}type")
-        except BridgeError as exc:
-            # Unreadable element: nothing proves it is not a password field.
-            log.debug("no target for %s: %s", action.kind, exc)
+        attributes = self.element_attributes(base)
+        if attributes is None:  # unreadable: nothing proves it is not a password field
             return Aimed(None, typing)
         if typing:
             check_typed_into(action.params.get("via"), attributes)
@@ -373,6 +372,18 @@ class Aiming:
                       f"point ({point[0]:g}, {point[1]:g}) on {what}, which lies over it; the "
                       "phone would act there and type nothing. Dismiss what covers it first",
                       403, "unsupported operation")
+
+    def element_attributes(self, base: str) -> dict[str, object] | None:
+        """What an element named by id (`base`: its attribute route) is: `ELEMENT_ATTRIBUTES`,
+        one read each; None when they cannot be read (a gone element)."""
+        try:
+            attributes = {name: self.own_read(base + name) for name in ELEMENT_ATTRIBUTES}
+            if not isinstance(attributes["type"], str) or not attributes["type"]:
+                raise BridgeError(f"WDA gave no type for {base}type")
+        except BridgeError as exc:
+            log.debug("no attributes at %s: %s", base, exc)
+            return None
+        return attributes
 
     def _on_keyboard(self, base: str, tree: object | None) -> bool:
         """Whether an element named by id sits on the on-screen keyboard: its centre (one more

@@ -44,9 +44,15 @@ def check_fingers(fingers: int, named: str = "") -> None:
                       "unsupported operation")
 
 
+ORIGINS = {True: "centre", False: "hit_point"}
+"""What a finger placed from an element is measured from (`pointer.Point.centred`), as the
+`origin` param that travels with it until the recorder places it (`origins.py`)."""
+
+
 def _touch_action(touch: Touch, gesture: str, fingers: int | None = None) -> Classified:
     """One finger's touch as a tap (it stayed within the slop) or a swipe (it moved), aimed at
-    the element it went down on. A swipe logs where it first went past the slop (`first_x`,
+    what lies where it went down (a tap placed from an element is placed on screen first, by
+    the recorder: aim "origin"). A swipe logs where it first went past the slop (`first_x`,
     `first_y`): the phone takes its way from there, not from its ends (`presses.heading`: a
     row swiped left and then dragged down is a row's swipe, not a scroll).
 
@@ -69,9 +75,13 @@ def _touch_action(touch: Touch, gesture: str, fingers: int | None = None) -> Cla
             to_y=pt(touch.up.y), first_x=first_x, first_y=first_y,
             duration=round(touch.held_s, 3), element=element, gesture=gesture,
             fingers=fingers), "element" if element else "from", points=touch.points)
-    return Classified("tap", params(x=pt(touch.down.x), y=pt(touch.down.y), element=element,
-                                    duration=round(touch.held_s, 3), gesture=gesture,
-                                    fingers=fingers), "element" if element else "point",
+    down = touch.down
+    timed = params(duration=round(touch.held_s, 3), gesture=gesture, fingers=fingers)
+    if element:  # placed on screen by the recorder (`origins.placed_fingers`) before it is aimed
+        return Classified("tap", params(element=element, origin=ORIGINS[down.centred],
+                                        origin_x=pt(down.x), origin_y=pt(down.y), **timed),
+                          "origin")
+    return Classified("tap", params(x=pt(down.x), y=pt(down.y), **timed), "point",
                       points=touch.points)
 
 

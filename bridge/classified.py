@@ -13,11 +13,13 @@ from typing import Literal
 
 from phoneshell.records import ActionKind, Scalar
 
-Aim = Literal["none", "point", "from", "element", "focus", "alert"]
+Aim = Literal["none", "point", "from", "element", "origin", "focus", "alert"]
 """What the action's target is: nothing, the element under (x, y), the element under where a
-drag starts (from_x, from_y: a slider it moves), the element with id `element`, the focused
-text field, or the button of the alert on screen that WDA's alert routes press
-(`xcui.alert_press`, by the params' `gesture` and `button`)."""
+drag starts (from_x, from_y: a slider it moves), the element with id `element`, the element
+under the point a touch chain's finger placed from the element `element` lands on (`origin`:
+the recorder first makes it a "point" action, `origins.py`), the focused text field, or the
+button of the alert on screen that WDA's alert routes press (`xcui.alert_press`, by the
+params' `gesture` and `button`)."""
 
 SessionChange = Literal["none", "open", "close"]
 """What an action does to the WDA session: nothing, create (or replace) it, or delete it."""

@@ -30,16 +30,17 @@ def is_element(node: Mapping[str, object], attributes: Mapping[str, object],
             and rect_of(node.get("rect")) == rect)
 
 
-def element_in(tree: object, attributes: Mapping[str, object],
-               rect: Rect) -> list[Mapping[str, object]] | None:
+def element_in(tree: object, attributes: Mapping[str, object], rect: Rect,
+               hidden: bool = False) -> list[Mapping[str, object]] | None:
     """The line from the root down to the node of `tree` that is the element (`is_element`),
-    if it shows there; None when it does not, or is marked not visible."""
+    if it shows there; None when it does not, or is marked not visible (unless `hidden`: a
+    touch chain's finger is placed at an element's hit point whether or not it shows)."""
     line: list[Mapping[str, object]] = []
     for depth, node in walk(tree):
         del line[depth:]  # document order: the nodes above this one are the line's first
         line.append(node)
         if is_element(node, attributes, rect):
-            return list(line) if node.get("isVisible") != "0" else None
+            return list(line) if hidden or node.get("isVisible") != "0" else None
     return None
 
 

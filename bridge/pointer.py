@@ -18,13 +18,20 @@ guessed:
 * a W3C `pointerCancel` (WDA drops the item before it; the spec cancels the touch), a duration
   on pointerDown or pointerUp (WDA adds it to the finger's clock; the spec gives them none), a
   negative duration, a touch that never lifts, a legacy `tap` with a `count`;
-* a touch the log could not name by what it touches (`unnamed`): one that goes down at an
-  offset from an element (WDA measures it from the element's centre or corner, so it may land
-  outside the element the log would name), moves between points measured from different
-  elements (or from an element and the screen), or goes down on an element and then moves
-  past the slop (where it goes, off the screen or not, the log could tell only from the
-  element's frame);
+* a touch the log could not name by what it touches (`unnamed`): a legacy touch at x and y
+  from an element (WDA measures them from the corner of the part of it that shows, which only
+  the phone knows), one that moves between points measured from different elements (or from an
+  element and the screen, or from an element's centre and its hit point), or goes down on an
+  element and then moves past the slop (where it goes, off the screen or not, the log could
+  tell only from the element's frame);
+* a W3C move that sends one of x and y, or a viewport move that sends neither (WDA answers
+  "Both 'x' and 'y' options should be set");
 * a coordinate that is not a number, a key that is not a string, an unknown action type.
+
+A finger placed from an element (a W3C move whose origin is an element, a legacy touch's
+`element`) is kept as measured from it (`Point.element`, `Point.centred`): the recorder turns
+it into the point of the screen it lands on, by WDA's rule (`hit_point.origin_point`,
+`bridge.origins`), and logs, aims and refuses it as a touch at that point (red team 84).
 """
 
 from __future__ import annotations
@@ -62,11 +69,19 @@ def unnamed(what: str, instead: str) -> Refused:
 
 @dataclass(frozen=True)
 class Point:
-    """A position: absolute screen points, or relative to an element when `element` is set."""
+    """A position: absolute screen points, or an offset from an element when `element` is set
+    (from the centre of its frame when `centred`, the W3C move sent x and y; else from its hit
+    point: `hit_point.origin_point`)."""
 
     x: float
     y: float
     element: str = ""
+    centred: bool = False
+
+    def measured_like(self, other: Point) -> bool:
+        """Whether both are measured from the same place (the screen, or one element's centre
+        or hit point), so that the distance between them is the finger's."""
+        return (self.element, self.centred) == (other.element, other.centred)
 
 
 @dataclass(frozen=True)
@@ -109,19 +124,6 @@ class Chain:
         some lifting before others go down: WDA plays those as separate touches, one after
         another, each landing on whatever the one before left on screen."""
         return max(t.start_ms for t in self.touches) < min(t.end_ms for t in self.touches)
-
-
-def _at(x: float, y: float, element: str) -> Point:
-    """A point, absolute or on an element: on an element only its own hit point (no offset).
-
-    Raises:
-        Refused: an offset from an element (WDA measures it from the element's centre or
-            corner: the touch may land outside the element the log would name).
-    """
-    if element and (x or y):
-        raise unnamed("a point offset from an element may lie outside it",
-                      "send the point on screen, or the element without x and y")
-    return Point(x, y, element)
 
 
 def _number(step: Mapping[str, object], key: str) -> float | None:
@@ -185,11 +187,12 @@ class _Finger:
 
         Raises:
             Refused: a point measured from another element than the touch's, or from an
-                element when the touch is on the screen's (or the other way round): the log
-                could not tell which way the finger went (a switch's slide from a scroll).
+                element when the touch is on the screen's (or the other way round), or from an
+                element's centre when the touch is at its hit point: the log could not tell
+                which way the finger went (a switch's slide from a scroll).
         """
         assert self.down is not None, "moves while up are places"
-        if to.element != self.down.element:
+        if not to.measured_like(self.down):
             raise unnamed("a finger moves between points measured from different elements (or "
                           "from an element and the screen)", "send points on screen")
         self.at = to
@@ -211,9 +214,7 @@ class _Finger:
         if self.down is not None:
             # WDA starts a second touch (another event path) at a second press
             raise Refused("a finger presses again without lifting")
-        # where it goes down, reached by moves relative to the pointer too: on an element only
-        # its own hit point
-        self.down = _at(self.at.x, self.at.y, self.at.element)
+        self.down = self.at
         self.down_ms, self.moved = self.clock_ms, False
         self._note(self.down)
 
@@ -234,10 +235,15 @@ class _Finger:
 
 
 def _w3c_move(finger: _Finger, step: Mapping[str, object], then: object) -> None:
-    x, y = _number(step, "x") or 0.0, _number(step, "y") or 0.0
+    sent_x, sent_y = _number(step, "x"), _number(step, "y")
     origin = step.get("origin", "viewport")
-    to = Point(finger.at.x + x, finger.at.y + y, finger.at.element) if origin == "pointer" \
-        else _at(x, y, _element_of(origin))
+    if (sent_x is None) != (sent_y is None) or (origin == "viewport" and sent_x is None):
+        raise Refused("Both 'x' and 'y' options should be set for a pointerMove (WDA refuses "
+                      "one alone, and a viewport move without them)")
+    x, y, element = sent_x or 0.0, sent_y or 0.0, _element_of(origin)
+    at = finger.at
+    to = Point(at.x + x, at.y + y, at.element, at.centred) if origin == "pointer" \
+        else Point(x, y, element, centred=bool(element) and sent_x is not None)
     if finger.down is not None:
         finger.move(to)
     elif then == "pointerDown":
@@ -329,9 +335,13 @@ def summarise_w3c(body: Mapping[str, object]) -> Chain:
 def _legacy_point(options: Mapping[str, object], finger: _Finger) -> Point:
     x, y = _number(options, "x"), _number(options, "y")
     element = _element_of(options.get("element"))
-    if x is None and y is None and not element:
-        return finger.at
-    return _at(x or 0.0, y or 0.0, element)
+    if element and (x is not None or y is not None):
+        raise unnamed("a legacy touch at x and y from an element lands that far from the corner "
+                      "of the part of it that shows, which only the phone knows",
+                      "send the point on screen, or the element without x and y")
+    if x is None and y is None:
+        return Point(0.0, 0.0, element) if element else finger.at  # an element: its hit point
+    return Point(x or 0.0, y or 0.0)
 
 
 def _legacy_step(finger: _Finger, action: object, options: Mapping[str, object]) -> None:

@@ -211,7 +211,7 @@ class Recorder(Aiming):
                     or (wary and self.custody.pending)):
                 # the last action's after, when pending, and this one's before
                 self.observe(context, self.read_screen(), f"GET {XML_ROUTE}")
-            action = self.placed(action)  # an offset from an element: its point on screen
+            action = self.placed(action, context)  # placed from an element: its point
             off = self.off_screen(action)
             if off:
                 return self._refusal(context, action, None, self.custody.known.app, request, off)

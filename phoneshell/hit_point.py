@@ -2,7 +2,8 @@
 (`sim.gestures.hit_point`, which plays every touch by id there) and the bridge (`bridge.hits`,
 which logs and refuses such a touch by that point), so that the two never place one touch by
 two geometries (red team 68: a row its list cut at the top, dragged from by id, was a scroll in
-the log and a swipe left on the phone).
+the log and a swipe left on the phone). Where a touch chain's finger placed from an element lands
+is shared the same way (`origin_point`).
 
 Pure: no I/O, imports nothing of phoneshell.
 """
@@ -36,3 +37,34 @@ def hit_point(frame: Frame, bounds: Iterable[Frame]) -> tuple[float, float] | No
         return None
     left, top, width, height = part
     return (left + left + width) // 2, (top + top + height) // 2
+
+
+def origin_point(frame: Frame, hit: tuple[float, float] | None,
+                 centred: bool) -> tuple[float, float] | None:
+    """Where WDA's touch chains place a finger measured from an element (a W3C `pointerMove`
+    whose origin is an element, a legacy touch action's `element`), before its offset is
+    added: THE rule by which the simulated iPhone touches and the bridge logs such a touch,
+    as one at the point it lands on (red team 84: a row hidden under a floating search bar was
+    logged as tapped while the phone touched the search field over its middle).
+
+    With `x` and `y` sent (`centred`), WDA's FBW3CActionsSynthesizer measures from the centre of
+    the element's whole frame (`coordinateWithNormalizedOffset:(0.5, 0.5)`), wherever that lies
+    and whatever is drawn there; without them (FBBaseActionsSynthesizer), from the element's
+    hit point (`hit`: XCTest's, the middle of the part of it that shows), else from the centre
+    of its frame. Never scrolled into view first.
+
+    Args:
+        frame: the element's frame (x, y, width, height in points).
+        hit: its hit point; None when no part of it shows.
+        centred: the move sent `x` and `y`.
+
+    Returns:
+        the point, in fractions where the frame's middle falls between points; None for an
+        empty frame, which WDA answers as not visible, touching nothing.
+    """
+    if not centred and hit is not None:
+        return hit
+    x, y, width, height = frame
+    if width <= 0 or height <= 0:
+        return None
+    return x + width / 2, y + height / 2

@@ -37,8 +37,9 @@ LONG_PRESS_S = 0.5
 """UILongPressGestureRecognizer's default minimumPressDuration."""
 W3C_ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
 
-Locate = Callable[[str, float, float], tuple[float, float]]
-"""Where an element-relative move lands: (element id, x, y) -> screen point; raises WdaError."""
+Locate = Callable[[str, float, float, bool], tuple[float, float]]
+"""Where an element-relative move lands: (element id, x, y, whether x and y were sent) ->
+screen point (`hit_point.origin_point`); raises WdaError."""
 
 
 class ActionsError(ValueError):
@@ -135,7 +136,7 @@ class _Finger:
             if self.locate is None:
                 raise ActionsError(f"Unsupported origin type '{origin}' is set for '{item}' "
                                    "action item: there is no session to know elements from")
-            self.at = self.locate(element, x or 0.0, y or 0.0)
+            self.at = self.locate(element, x or 0.0, y or 0.0, x is not None)
         elif origin == "pointer":
             if self.at is None:
                 raise ActionsError(f"There is no previous item for '{item}' action item, "

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from phoneshell.hit_point import origin_point
 from phoneshell.keyboard_dismiss import keys_pressed
 from phoneshell.sim import actions, gestures, scroll_presses
 from phoneshell.sim.apps import Drag
@@ -320,15 +321,20 @@ def keys(ep: Endpoints, req: Request) -> JSON:
 
 
 def _locate(ep: Endpoints) -> actions.Locate:
-    def locate(element_id: str, dx: float, dy: float) -> tuple[float, float]:
+    """Where a finger placed from an element lands, by WDA's rule (`hit_point.origin_point`):
+    the centre of its whole frame when the move sent x and y, else its hit point (of the part
+    holding its activation point, as a tap by id), never scrolled into view; whatever is
+    topmost there takes the touch."""
+    def locate(element_id: str, dx: float, dy: float, centred: bool) -> tuple[float, float]:
         node = ep.elements.resolve(ep.phone.screen(), element_id)
         if node is None:
             raise ep.elements.missing(element_id)
-        if node.frame.width <= 0 or node.frame.height <= 0:
+        hit = None if centred else gestures.hit_point(ep.phone, activation_target(node))
+        frame = node.frame
+        point = origin_point((frame.x, frame.y, frame.width, frame.height), hit, centred)
+        if point is None:
             raise not_visible(node)
-        # W3C puts an element-relative origin at the centre of the element's rectangle.
-        x, y = node.frame.center
-        return x + dx, y + dy
+        return point[0] + dx, point[1] + dy
     return locate
 
 

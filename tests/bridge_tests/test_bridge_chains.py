@@ -65,7 +65,7 @@ def test_a_finger_on_an_element_is_aimed_at_it_and_others_keep_the_session() -> 
         {"type": "pointerDown"}, {"type": "pause", "duration": 100}, {"type": "pointerUp"}]}
     found = _w3c(touch(10, 20, hold_ms=100), on_element)
     assert [(o.aim, o.params["element"], o.session_id) for o in found.others] == [
-        ("element", "E7", "S1")]
+        ("origin", "E7", "S1")]
 
 
 def test_legacy_fingers_start_together_and_are_timed_as_wda_times_them() -> None:

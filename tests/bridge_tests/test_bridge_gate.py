@@ -129,8 +129,9 @@ AMBIGUOUS: dict[str, Shape] = {
     "a touch that never lifts": _actions(_pointer(_at(100, 230), DOWN)),
     "a negative pause": _actions(_pointer(_at(100, 230), DOWN, _pause(-300), UP)),
     # touches the log could not name
-    "a W3C point offset from an element": _actions(_pointer(
-        _at(0, 400, origin={"element-6066-11e4-a52e-4f735466cecf": "E1"}), DOWN, UP)),
+    "a legacy touch offset from an element": lambda s: (
+        "POST", f"/session/{s}/wda/touch/perform",
+        js({"actions": [{"action": "tap", "options": {"element": "E1", "x": 0, "y": 0}}]}), {}),
     "a tap at no point": lambda s: ("POST", f"/session/{s}/wda/tap", js({}), {}),
     "several taps with no element": lambda s: ("POST", f"/session/{s}/wda/tapWithNumberOfTaps",
                                                js({"numberOfTaps": 1, "numberOfTouches": 1,

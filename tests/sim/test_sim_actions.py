@@ -49,6 +49,18 @@ def test_an_element_origin_taps_the_element_centre_plus_the_offset(settings, raw
     assert settings(name="About").exists
 
 
+def test_an_element_origin_without_x_and_y_touches_its_hit_point(settings, raw):
+    """WDA places a finger from an element by `hit_point.origin_point`: without x and y at its
+    hit point (a switch row's knob, as a tap by id), with them at its frame's centre (beside
+    the row's label, which flips nothing) (red team 84)."""
+    switch = settings(label="Airplane Mode", className="Switch").get()
+    origin = {"element-6066-11e4-a52e-4f735466cecf": switch.id}
+    at_hit = {"type": "pointerMove", "origin": origin}
+    for step, value in ((at_hit, "1"), (move(0, 0, origin=origin), "1"), (at_hit, "0")):
+        assert perform(raw, settings.session_id, finger(step, DOWN, UP)).status == 200
+        assert settings(label="Airplane Mode", className="Switch").get().value == value
+
+
 def test_a_moving_finger_drags_and_a_still_one_held_long_presses(settings, raw, sim):
     general = settings(label="General").get()
     top = general.bounds.y
