@@ -10,15 +10,18 @@ here once (docs/checks.md quotes it):
 * An element's **text** is its `label`, `name` and `value` attributes (WDA's `name` is the
   accessibility identifier when the app sets one, else the label). `placeholderValue` is not
   text: a hint in an empty field is not content.
-* **Substring matching** (`element_exists`...) is case-insensitive over each of those three.
+* Text is read as `spelling` reads it (an apostrophe in any shape is ', a no-break space a
+  space). **Substring matching** (`element_exists`...) compares `folded` text over those three.
 * **Regex matching** (`regex_on_screen`) searches each of those three strings of each on-screen
   element, separately and case-sensitively (use `(?i)` to ignore case), so a pattern never spans
-  two elements or two attributes. Patterns are Python `re` syntax, checked with `re` at load and
-  run on the `regex` engine (its version-0 mode keeps `re`'s meaning) because that engine can be
-  stopped: a pattern that backtracks catastrophically (`(a|a)+$` against a field of typed a's)
-  would hold `re` for hours, so a search that takes longer than `PATTERN_BUDGET_S` in all raises
-  `PatternTimeout` and the check fails saying so. Lookbehind, which RE2-style engines lack, is
-  why this is a time limit and not a linear-time engine: the suite's `(?<![0-9])30 min` needs it.
+  two elements or two attributes; as written, then, where it differs, as `spelling` reads it
+  (and the pattern's quotes too: `7 o'clock` matches `7 o’clock`). Patterns are Python `re`
+  syntax, checked with `re` at load and run on the `regex` engine (its version-0 mode keeps
+  `re`'s meaning) because that engine can be stopped: a pattern that backtracks catastrophically
+  (`(a|a)+$` against a field of typed a's) would hold `re` for hours, so a search that takes
+  longer than `PATTERN_BUDGET_S` in all raises `PatternTimeout` and the check fails saying so.
+  Lookbehind, which RE2-style engines lack, is why this is a time limit and not a linear-time
+  engine: the suite's `(?<![0-9])30 min` needs it.
 * **What the agent typed is not what the app shows.** Checks match `shown` text: the value of a
   text input (text field, search field, secure field, and a text view while a keyboard is up)
   is the agent's own typing, and the keyboard's keys are the agent's tools, so neither counts
@@ -44,6 +47,7 @@ from xml.parsers import expat
 from lxml import etree
 
 from phoneshell.patterns import PATTERN_BUDGET_S, Pattern, PatternTimeout
+from phoneshell.spelling import folded, plain, read_pattern
 from phoneshell.xcui import TEXT_INPUT_TYPES, TYPE_PREFIX
 
 APPLICATION = "XCUIElementTypeApplication"
@@ -107,11 +111,6 @@ class Element(NamedTuple):
         """Return the (attribute, text) pairs that are searched, skipping empty ones."""
         return tuple((a, t) for a, t in (("label", self.label), ("name", self.name),
                                          ("value", self.value_text)) if t)
-
-    def contains(self, needle_lower: str) -> bool:
-        """Whether any searched text contains `needle_lower` (already lower-cased)."""
-        return (needle_lower in self.label.lower() or needle_lower in self.name.lower()
-                or needle_lower in self.value_text.lower())
 
     def describe(self) -> str:
         """A short human description: type and the most telling text."""
@@ -193,11 +192,12 @@ class PageSource:
             needle: the text to look for; empty matches nothing.
             everywhere: search off-screen and hidden elements too (not used by checks).
         """
-        low = needle.strip().lower()
-        if not low:
+        want = folded(needle)
+        if not want:
             return []
         pool = self.elements[1:] if everywhere else self.on_screen()
-        return [e for e in pool if e.contains(low)]
+        return [e for e in pool
+                if any(want in folded(t) for t in (e.label, e.name, e.value_text))]
 
     @property
     def keyboard_up(self) -> bool:
@@ -262,11 +262,11 @@ class PageSource:
 
     def shown(self, needle: str, short_type: str = "", within: str = "") -> list[Element]:
         """Elements whose shown text (`shown_texts`) contains `needle`, ignoring case."""
-        low = needle.strip().lower()
-        if not low:
+        want = folded(needle)
+        if not want:
             return []
         return [e for e, texts in self.shown_texts(short_type, within)
-                if any(low in t.lower() for _, t in texts)]
+                if any(want in folded(t) for _, t in texts)]
 
     def search(self, pattern: Pattern, short_type: str = "", within: str = "",
                budget_s: float = PATTERN_BUDGET_S, selected: bool = False) -> RegexHit | None:
@@ -277,16 +277,17 @@ class PageSource:
         Raises:
             PatternTimeout: the whole search took longer than `budget_s`.
         """
-        deadline = time.monotonic() + budget_s
+        deadline, read = time.monotonic() + budget_s, read_pattern(pattern)
         for element, texts in self.shown_texts(short_type, within, selected):
             for attribute, text in texts:
-                try:
-                    match = pattern.search(text, timeout=max(deadline - time.monotonic(), 0.0))
-                except TimeoutError:
-                    raise PatternTimeout(budget_s, f"{attribute} of {element.describe()}"
-                                         ) from None
-                if match:
-                    return RegexHit(element, attribute, match.group(0))
+                for rule, seen in dict.fromkeys(((pattern, text), (read, plain(text)))):
+                    try:
+                        match = rule.search(seen, timeout=max(deadline - time.monotonic(), 0))
+                    except TimeoutError:
+                        raise PatternTimeout(budget_s, f"{attribute} of {element.describe()}"
+                                             ) from None
+                    if match:
+                        return RegexHit(element, attribute, match.group(0))
         return None
 
     def summary(self, limit: int = 6) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from phoneshell.device.phone import Phone
 from phoneshell.device.steps import executes
 from phoneshell.errors import StepError
+from phoneshell.spelling import folded
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource, shorten
 
@@ -49,9 +50,9 @@ class WheelRead:
 
 
 def normalise(text: str) -> str:
-    """Compare values as a person reads them: case, spacing and apostrophe shape ignored."""
-    folded = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u02bc", "'")
-    return " ".join(folded.casefold().split())
+    """Compare values as a person reads them, as checks do (`spelling.folded`): case, spacing
+    and the shapes of apostrophes, quotes and dashes ignored."""
+    return folded(text)
 
 
 def _number(text: str) -> int | None:
