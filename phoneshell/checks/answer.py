@@ -7,14 +7,8 @@ words, and an answer that also names other candidates of the value's kind (hedgi
 from __future__ import annotations
 
 from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
-from phoneshell.checks.values import (
-    EITHER,
-    candidates,
-    compass_point,
-    misnamed,
-    names,
-    numbers,
-)
+from phoneshell.checks.reading import numbers
+from phoneshell.checks.values import EITHER, candidates, compass_point, misnamed, names
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.tree import shorten

@@ -1,34 +1,42 @@
 """How an answer names a value: numbers as numbers, words as whole words, and hedging. Pure.
 
-An answer *names* a value when every number of the value appears in it as that number (87% is
-"87 %" or "87 percent", never the 87 inside 187 or 870) with the value's unit, and the rest of
-the value appears as whole words, ignoring case ("MQ163LL/A", not "MQ163LL/AB").
+Both the answer and the value are read first as `reading.read` reads them: quotes, dashes and
+spaces of any shape alike, accents composed, full-width letters as letters, a space between two
+scripts; numbers in the notations people write (thousands, decimal commas, versions), each with
+its unit and the unit's measure.
 
-Units are read as people write them (`_UNIT`): degrees as °, º, ˚, ⁰, ℉, ℃, "deg", "degrees",
-each with an F or C after it or not, and F or C alone right after a number ("57F", "57 F"; a
-word such as "Fine" is not taken); a percentage as %, ％, "percent", "per cent" or "pct". A
-value that is one number with a unit (57°, 87%) is what the question asks for, so a bare
-number in an answer that writes no degrees or percentage anywhere is read in the value's unit
-("87" names 87%), unless a unit of another measure follows it ("5 hours"); read so for the
-hedging rules too, "57 or 58" is two temperatures. A heading (274° W) is named by its number;
-its point may be left out or written in words, never given alone (eight points: a guess names
-one in eight headings).
+An answer *names* a value when every number of the value appears in it as that number (87% is
+"87 %" or "87 percent", never the 87 inside 187 or 870) in the value's unit (256 GB as "256GB"
+or "256 gigabytes"; a bare value, 26.2, as a number without a unit), and the rest of the value
+appears as whole words, ignoring case ("MQ163LL/A", not "MQ163LL/AB"). A value that is one
+number of degrees or percent (57°, 87%) is what the question asks for, so a bare number in an
+answer that writes no degrees or percentage anywhere is read in the value's unit ("87" names
+87%, `reading.said`); read so for the hedging rules too, "57 or 58" is two temperatures. A
+heading (274° W) is named by its number; its point may be left out or written in words, never
+given alone (eight points: a guess names one in eight headings).
 
 An answer *hedges* when it also names another candidate of the value's kind, so it would pass
 whichever candidate was right (docs/checks.md, "Answers that hedge"):
 
-* a number with the same unit (another temperature, angle, percentage or time);
+* another number of the measure of one of the value's numbers (`_numbered`): another
+  temperature, angle, percentage, time, capacity in any unit of data, sum of money; for a bare
+  number (a count, a version, an id), another bare number. Every number has a measure, so no
+  value with a number goes without this rule;
 * for a code mixing letters and digits (a model number), another such code;
 * for an ALL-CAPS word, another ALL-CAPS word of three letters or more;
 * for a phrase of capitalised words (a heading), another run of two or more capitalised words;
-* for a value without a number, another item of a list whose items one names the value (items
-  split on commas, semicolons, slashes, bars, ampersands, new lines, " or " and " and ") that
-  looks like a value: it holds a digit, or one to (the value's words + 1) words that are not
-  everyday words (`EVERYDAY`: "I think", "written in big letters" are not values);
-* for a value without a digit, bare words (words that are neither everyday words nor the
-  value's own): two or more making up three quarters or more of the other words of the clause
-  that names the value (clauses end at . : ; ! ? brackets, quotes and new lines): "one of:
-  lantern otter quill"; or ten or more in the whole answer, however padded;
+* another item of a list whose items one names the value (`_listed`; items split on commas,
+  semicolons, slashes, bars, ampersands, new lines, " or " and " and "): for a value without a
+  number, one that looks like a value (a digit, or one to (the value's words + 1) words of its
+  script that are not everyday words: `EVERYDAY`, "I think", "written in big letters"); for a
+  value with one, one that shares a word with it ("iPhone Air" beside "iPhone 17 Pro");
+* for a value in Latin letters (not a heading), bare words of its script (neither everyday
+  words nor the value's own, `_loose`): two or more making up three quarters or more of the
+  other words of the clause that names the value (clauses end at . : ; ! ? brackets, quotes and
+  new lines): "one of: lantern otter quill", "iphone 17 pro iphone air iphone 17 pro max"; or,
+  for a value without a digit, ten or more in the whole answer, however padded. The everyday
+  words are English, so in another script nothing tells a sentence from a list of words; in
+  any, a word of another script than the value's is never a candidate;
 * any of the values the check lists as `others` (the answers of the task's siblings, which an
   agent that learned a suite's answers would list), named as the value would be, in any case.
 
@@ -38,66 +46,16 @@ So "It's 21°C and sunny" names 21° and hedges nothing, while "21°, 22° or 23
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from decimal import Decimal
 
-# A time first, so "4:59" is one value and not two numbers; thousands separators only in groups
-# of three ("1,000"), so "21,22" is two numbers.
-_NUMBER = re.compile(r"(?<![\w.:\u2212-])(?:(?P<time>\d{1,2}(?::\d{2}){1,2})(?![\d:])"
-                     r"|(?P<sign>[-\u2212])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-                     r"(?!\d|\.\d))")
-# A scale after degrees; F or C alone only when no letter follows, so "57 Fine" keeps its word.
-_SCALE = r"(?:[FC]|(?i:fahrenheit|celsius))(?!\w)"
-_UNIT = re.compile(rf"\s?(?:(?P<degrees>[°º˚⁰](?:\s?{_SCALE})?|[℉℃]"
-                   rf"|(?i:deg(?:ree)?s?)(?!\w)\.?(?:\s?{_SCALE})?|{_SCALE})"
-                   r"|(?P<percent>[%％﹪٪]|(?i:per\s?cent|pct)(?!\w)))")
-_OTHER_UNIT = re.compile(r"\s?(?i:hours?|hrs?|minutes?|mins?|seconds?|secs?|days?|[ap]\.?m\b\.?"
-                         r"|mph|km/h|kph|km|miles?|kelvin)(?!\w)")
-"""Units of other measures: a bare number before one ("5 hours") is not the value's."""
+from phoneshell.checks.reading import BARE_READ, Number, numbers, read, said, script
+from phoneshell.spelling import folded
+
 _CODE = re.compile(r"(?<![\w/])(?=[\w/]*[A-Za-z])(?=[\w/]*\d)[A-Za-z0-9][\w/]{3,}(?![\w/])")
 _CAPS = re.compile(r"(?<!\w)[A-Z][A-Z'-]{2,}(?!\w)")
 _CAPITALISED_RUN = re.compile(r"(?<!\w)(?:[A-Z][\w'-]*)(?:[ \t]+[A-Z][\w'-]*)+(?!\w)")
 _SEPARATORS = re.compile(r"\s*(?:[,;|\n/&]|\s+or\s+|\s+and\s+)\s*", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_][\w'-]*")
-_CLAUSES = re.compile(r"[.:;!?()\[\]{}\"\u201c\u201d\n]")
-
-
-@dataclass(frozen=True)
-class Number:
-    """A number as an answer or a value writes it: its value and its unit ("" for none)."""
-
-    value: Decimal
-    unit: str
-    """"°", "%", "time" (h:mm or h:mm:ss, compared as written), "other" (a unit of another
-    measure: "5 hours") or ""."""
-    text: str
-
-    def same(self, other: Number) -> bool:
-        """Whether `other` is this number (a unit-less value accepts any unit)."""
-        return self.value == other.value and (not self.unit or self.unit == other.unit)
-
-
-def numbers(text: str) -> list[Number]:
-    """The numbers written in `text`, with their units (a number glued to letters, as in the
-    code MQ163LL/A, is part of a word, not a number)."""
-    found = []
-    for match in _NUMBER.finditer(text):
-        if match.group("time"):
-            digits = match.group("time").replace(":", "")
-            found.append(Number(Decimal(digits), "time", match.group(0)))
-            continue
-        unit = _UNIT.match(text, match.end())
-        end = unit.end() if unit else match.end()
-        if not unit and re.match(r"\w", text[end:end + 1]):
-            continue
-        value = Decimal(match.group("num").replace(",", ""))
-        if match.group("sign"):
-            value = -value
-        symbol = "" if not unit else "°" if unit.group("degrees") else "%"
-        if not unit and _OTHER_UNIT.match(text, end):
-            symbol = "other"
-        found.append(Number(value, symbol, text[match.start():end]))
-    return found
+_CLAUSES = re.compile(r"[.:;!?()\[\]{}\"\n]")
 
 
 EITHER = " | "
@@ -105,21 +63,6 @@ EITHER = " | "
 A3256", About's Model Number: the part number the row shows, then the regulatory model number
 a tap shows): the first answers; the others are this phone's too, so naming them besides it is
 no hedge, but alone they answer nothing (`answer._notations` says why)."""
-
-BARE_READ = ("°", "%")
-"""The units a bare number is read in when the value has one (see the module docstring)."""
-
-
-def said(answer: str, want: str) -> list[Number]:
-    """The numbers of `answer` as they are read against `want`: a bare number in the unit of a
-    value that is one number of degrees or percent, when the answer writes no number in
-    either unit."""
-    found, wanted = numbers(answer), numbers(want)
-    if len(wanted) != 1 or wanted[0].unit not in BARE_READ or any(
-            n.unit in BARE_READ for n in found):
-        return found
-    return [Number(n.value, wanted[0].unit, n.text) if not n.unit else n for n in found]
-
 
 def _words(text: str) -> str:
     """`text` without its numbers (and their units), for the whole-word part of a match."""
@@ -129,14 +72,15 @@ def _words(text: str) -> str:
 
 
 def _whole(phrase: str, text: str) -> bool:
-    """Whether `phrase` occurs in `text` as whole words, ignoring case and spacing."""
-    parts = [re.escape(p) for p in phrase.split()]
+    """Whether `phrase` occurs in `text` as whole words, ignoring case (`str.casefold`: "SS"
+    is "ß") and spacing."""
+    parts = [re.escape(p) for p in folded(phrase).split()]
     if not parts:
         return True
     pattern = r"\s+".join(parts)
     before = r"(?<!\w)" if phrase[:1].isalnum() else ""
     after = r"(?!\w)" if phrase[-1:].isalnum() else ""
-    return re.search(before + pattern + after, text, re.IGNORECASE) is not None
+    return re.search(before + pattern + after, folded(text)) is not None
 
 
 POINTS = {"N": "north", "NE": "north east", "E": "east", "SE": "south east", "S": "south",
@@ -205,12 +149,14 @@ def names(answer: str, want: str) -> bool:
     """Whether `answer` names `want`: each number of it as a number with its unit, the rest as
     whole words (ignoring case). A compass point after a number ("274° W") is the number's: an
     answer may leave it out or write it in words ("274 degrees west"), not name another, and
-    never give it alone ("West" is one heading in eight, so a guess would name it as often)."""
+    never give it alone ("West" is one heading in eight, so a guess would name it as often).
+    Both are read as `reading.read` reads them."""
+    answer, want = read(answer), read(want)
     wanted = numbers(want)
     if not wanted:
         return _whole(want.strip(), answer)
-    read = said(answer, want)
-    if not all(any(w.same(s) for s in read) for w in wanted):
+    got = said(answer, want)
+    if not all(any(w.same(n) for n in got) for w in wanted):
         return False
     point = _heading(want)
     if point:
@@ -226,21 +172,17 @@ def misnamed(answer: str, want: str) -> str:
     """Why `answer` does not name `want` when the notation is the reason (the number written
     with another unit, without one beside numbers that have one, or inside a word; a heading's
     point alone, or another point); "" when it is not."""
-    read = said(answer, want)
+    answer, want = read(answer), read(want)
+    got = said(answer, want)
     point, named = _heading(want), points_named(_words(answer))
-    if point and named and not any(n.unit == "°" for n in read):
+    if point and named and not any(n.unit == "°" for n in got):
         return (f"it names the point {'/'.join(sorted(named))} without the heading's degrees; "
                 f"a point alone is one heading in eight")
     for wanted in numbers(want):
-        if any(wanted.same(n) for n in read):
+        if any(wanted.same(n) for n in got):
             continue
-        for n in (n for n in read if n.value == wanted.value):
-            if n.unit == "other":
-                return f"it writes {n.text!r} with a unit of another measure after it"
-            if not n.unit and wanted.unit in BARE_READ:
-                return (f"it writes {n.text!r} without the value's unit {wanted.unit!r} beside "
-                        f"numbers with a unit, so it reads as another quantity")
-            return f"it writes {n.text!r}, whose unit is not the value's {wanted.unit!r}"
+        for n in (n for n in got if n.value == wanted.value):
+            return _notation(n, wanted)
         digits = str(abs(wanted.value))
         for word in re.findall(r"[\w./-]+", answer):
             if re.search(rf"(?<![\d.]){digits}(?![\d.])", word) and _WORD.search(word):
@@ -253,8 +195,22 @@ def misnamed(answer: str, want: str) -> str:
     return ""
 
 
+def _notation(n: Number, wanted: Number) -> str:
+    """Why `n`, which has `wanted`'s value, is not it: its unit."""
+    if not wanted.unit:
+        return f"it writes {n.text!r} with a unit ({n.unit}); the value has none"
+    if n.unit not in ("", *BARE_READ) and n.measure != wanted.measure:
+        return f"it writes {n.text!r} with a unit of another measure after it"
+    if not n.unit and wanted.unit in BARE_READ:
+        return (f"it writes {n.text!r} without the value's unit {wanted.unit!r} beside "
+                f"numbers with a unit, so it reads as another quantity")
+    if not n.unit:
+        return f"it writes {n.text!r} without the value's unit {wanted.unit!r}"
+    return f"it writes {n.text!r}, whose unit is not the value's {wanted.unit!r}"
+
+
 def _fold(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s°%:/.-]", " ", text).lower().split()).strip(" .")
+    return folded(re.sub(r"[^\w\s°%:/.-]", " ", text)).strip(" .")
 
 
 _EVERYDAY_WORDS = """
@@ -278,55 +234,82 @@ EVERYDAY = frozenset(_EVERYDAY_WORDS.split())
 page, I think"): never taken for a candidate. Anything else may be one."""
 
 
-def _bare(text: str, want: str, everyday: bool = True) -> list[str]:
-    """The words of `text` that could be values: not words of `want`, nor (unless `everyday`
-    is off) everyday words."""
-    skip = {w.lower() for w in _WORD.findall(want)} | (EVERYDAY if everyday else set())
-    return [w for w in _WORD.findall(text) if w.lower() not in skip]
+def _bare(text: str, want: str, everyday: bool = True, own: bool = True) -> list[str]:
+    """The words of `text` that could be values: written in `want`'s script (a word of another
+    script is no candidate for it), not words of `want` (unless `own` is off), nor (unless
+    `everyday` is off) everyday words."""
+    skip = ({folded(w) for w in _WORD.findall(want)} if own else set()) | (
+        EVERYDAY if everyday else set())
+    alphabet = script(want)
+    return [w for w in _WORD.findall(text) if folded(w) not in skip and script(w) == alphabet]
 
 
 def _value_like(item: str, want: str) -> bool:
     """Whether a list item could be a value: a digit, or one to (the value's words + 1) words
-    that are not everyday words."""
+    of its script that are not everyday words."""
     if any(c.isdigit() for c in item):
         return True
-    return 1 <= len(_bare(item, "")) <= len(want.split()) + 1
+    return 1 <= len(_bare(item, want, own=False)) <= len(want.split()) + 1
+
+
+def _numbered(answer: str, want: str) -> list[str]:
+    """The answer's numbers of the kind (`reading.measure`) of one of `want`'s, besides its
+    own: another temperature, another capacity in any unit of data, another bare number."""
+    wanted = numbers(want)
+    return [n.text for n in said(answer, want)
+            if any(n.measure == w.measure for w in wanted)
+            and not any(w.same(n) for w in wanted)]
+
+
+def _listed(answer: str, want: str) -> list[str]:
+    """Items of a list one of whose items names `want`, that could be values instead: for a
+    value without a number, any that looks like one (`_value_like`); for one with a number,
+    any that shares a word with it ("iPhone Air" beside "iPhone 17 Pro"), never a heading's
+    point alone ("West, 274° W" names one heading)."""
+    items = [i.strip() for i in _SEPARATORS.split(answer) if i.strip()]
+    if len(items) < 2 or not any(names(i, want) for i in items):
+        return []
+    if not numbers(want):
+        return [i for i in items if not names(i, want) and _value_like(i, want)]
+    own = {folded(w) for w in _bare(_words(want), want, own=False)}
+    if _heading(want) or not own:
+        return []
+    return [i for i in items if not names(i, want)
+            and own & {folded(w) for w in _WORD.findall(i)}]
+
+
+def _loose(answer: str, want: str) -> list[str]:
+    """Bare words (`_bare`) that list candidates of a value: two or more making three quarters
+    of the other words of a clause that names it ("iphone 17 pro iphone air iphone 17 pro
+    max"), or, for a value without a digit, ten in the answer (an answer about a code or a
+    number may well say ten other things). Only for a value in Latin letters, the script
+    `EVERYDAY`'s words are in (elsewhere nothing tells a sentence from a list of words), and
+    never a heading, whose point may be written in words ("pointing 274° west")."""
+    if script(want) != "LATIN" or _heading(want):
+        return []
+    found = _bare(answer, want)
+    found = found if len(found) >= 10 and not any(c.isdigit() for c in want) else []
+    for clause in _CLAUSES.split(answer):
+        words = _words(clause)  # "128 gigabytes": the unit is the number's, no bare word
+        bare = _bare(words, want)
+        if (names(clause, want) and len(bare) >= 2
+                and 4 * len(bare) >= 3 * len(_bare(words, want, everyday=False))):
+            found += bare
+    return found
 
 
 def candidates(answer: str, want: str, others: tuple[str, ...] = ()) -> list[str]:
     """Other candidates of `want`'s kind that `answer` names besides it, `others` (values known
     to be wrong here) among them (see the module docstring); empty when the answer commits to
-    one value."""
-    want = want.strip()
-    found: list[str] = []
-    wanted = numbers(want)
-    for number in said(answer, want):
-        if any(number.unit == w.unit and number.unit and not w.same(number) for w in wanted):
-            found.append(number.text)
-    folded = want.lower()
+    one value. Both are read as `reading.read` reads them."""
+    answer, want = read(answer), read(want).strip()
+    found = _numbered(answer, want)
     if _CODE.fullmatch(want):
-        found += [c for c in _CODE.findall(answer) if c.lower() != folded]
+        found += [c for c in _CODE.findall(answer) if folded(c) != folded(want)]
     if _CAPS.fullmatch(want):
-        found += [c for c in _CAPS.findall(answer) if c.lower() != folded]
+        found += [c for c in _CAPS.findall(answer) if folded(c) != folded(want)]
     if _CAPITALISED_RUN.fullmatch(want):
-        found += [run for run in _CAPITALISED_RUN.findall(answer)
-                  if not _whole(want, run)]
-    items = [i for i in _SEPARATORS.split(answer) if i.strip()]
-    # A value with a number is judged by its numbers: "West, 274° W" names one heading.
-    if not wanted and len(items) > 1 and any(names(i, want) for i in items):
-        found += [i.strip() for i in items if not names(i, want) and _value_like(i, want)]
-    if not any(c.isdigit() for c in want):
-        bare = _bare(answer, want)
-        if len(bare) >= 10:
-            found += bare
-        for clause in _CLAUSES.split(answer):
-            bare = _bare(clause, want)
-            if (names(clause, want) and len(bare) >= 2
-                    and 4 * len(bare) >= 3 * len(_bare(clause, want, everyday=False))):
-                found += bare
+        found += [run for run in _CAPITALISED_RUN.findall(answer) if not _whole(want, run)]
+    found += _listed(answer, want) + _loose(answer, want)
     found += [o.strip() for o in others if _fold(o) != _fold(want) and names(answer, o)]
-    unique: list[str] = []
-    for item in found:
-        if item not in unique:
-            unique.append(item)
-    return unique
+    return list(dict.fromkeys(found))

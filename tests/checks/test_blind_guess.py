@@ -30,7 +30,8 @@ import pytest
 
 from phoneshell.audit import AuditEvent, Target
 from phoneshell.checks import Check, grade_check
-from phoneshell.checks.values import EITHER, numbers
+from phoneshell.checks.reading import WORD_UNITS, measure, numbers, script
+from phoneshell.checks.values import EITHER
 from phoneshell.device import Phone
 from phoneshell.device.probes import run_probe
 from phoneshell.device.value_probes import TAPPED_NOTATIONS
@@ -151,3 +152,82 @@ def test_a_constant_answer_passes_few_phones(task: str, check: Check) -> None:
     stated = _documented().get(task)
     assert stated == f"{rate:.1%}", (
         f"docs/checks.md states {stated!r} for {task}; measured {rate:.1%} ({answer!r})")
+
+
+# A list of every candidate: for a value of every kind -----------------------------------------
+#
+# The tasks above are four kinds of value; an author's task may ask for any (a count, a size, a
+# version, a price, an id, a word in any script). A blind agent that knows the candidates lists
+# them all, so for a value of every kind the answer checks read, a list of it and its neighbours
+# fails, however it is joined, and the honest forms of it pass.
+
+SPELLED = {unit: spelled_as[0] for unit, (_, spelled_as) in WORD_UNITS.items()}
+"""One way to write each word unit the answer kinds read ("GB" as "gb")."""
+
+
+def _kinds() -> list[tuple[str, str, list[str]]]:
+    """(kind, value, other candidates of its kind) for a value of every kind: each measure of
+    `reading` (every word unit too, and another unit of the same measure), bare numbers in each
+    notation, codes, words in capitals and in lower case, phrases, another script."""
+    kinds = [
+        ("bare", "42", ["41", "43", "7"]), ("decimal", "26.2", ["26.1", "26.3"]),
+        ("thousands", "1,234", ["1,235", "999"]), ("version", "26.2.1", ["26.2", "26.3.1"]),
+        ("decimal comma", "12,5", ["12,4", "13"]), ("negative", "-5°", ["-4°", "5°"]),
+        ("id", "Room 101", ["Room 102", "Room 7"]), ("time", "4:59", ["5:00", "4:58"]),
+        ("named number", "iPhone 17 Pro", ["iPhone Air", "iPhone 16"]),
+        ("degrees", "57°", ["58°", "56°"]), ("percent", "87%", ["86%", "88%"]),
+        ("heading", "274° W", ["275° W", "90° E"]), ("money before", "$5", ["$6", "$10"]),
+        ("code", "MQ163LL/A", ["MQ173LL/A", "MN2K3LL/A"]),
+        ("capitals", "NIMBUS", ["QUASAR", "SORREL"]),
+        ("phrase", "Example Domain", ["Example Domains", "Apple Store"]),
+        ("word", "lantern", ["otter", "quill"]), ("apostrophe", "Don't Panic", ["Keep Calm"]),
+        ("hebrew", "שלום", ["תודה", "בוקר"]),
+    ]
+    for unit, spelled in SPELLED.items():
+        others = [f"11 {spelled}", f"13 {spelled}"]
+        alike = [u for u in SPELLED if u != unit and measure(u) == measure(unit)]
+        others += [f"2 {SPELLED[alike[0]]}"] if alike else []
+        kinds.append((f"unit {unit}", f"12 {spelled}", others))
+    return kinds
+
+
+KINDS = _kinds()
+JOINS = (", ", " or ", "; ", "\n", " / ", " and ", " | ")
+"""How a list is joined; and `_lists` also writes one joined by spaces, in lower case."""
+
+
+def _lists(value: str, others: list[str]) -> list[str]:
+    """The ways a blind agent lists `value` among `others`: each join, the value first and
+    last, and (in Latin letters) spaced in lower case after "one of:", as the attack's shotgun
+    does."""
+    found = []
+    for join in JOINS:
+        found += [join.join([value, *others]), join.join([*others, value])]
+    if script(value) in ("LATIN", ""):
+        found.append("the answer is one of: " + " ".join(v.lower() for v in [*others, value]))
+    return found
+
+
+def _answered(value: str, answer: str) -> tuple[bool, str]:
+    result = grade_check(Check.make("answer_contains", value),
+                         Evidence("t", 1.0, claim=Claim(status="done", answer=answer)))
+    return result.passed, result.detail
+
+
+@pytest.mark.parametrize(("kind", "value", "others"), KINDS, ids=[k for k, _, _ in KINDS])
+def test_a_list_of_candidates_fails_for_a_value_of_every_kind(
+        kind: str, value: str, others: list[str]) -> None:
+    passing = [answer for answer in _lists(value, others) if _answered(value, answer)[0]]
+    assert not passing, f"{kind} {value!r}: these lists pass as answers: {passing}"
+    for other in others:  # a pair is a list too
+        answer = f"{value}, {other}"
+        assert not _answered(value, answer)[0], f"{kind}: {answer!r} passes"
+
+
+@pytest.mark.parametrize(("kind", "value", "others"), KINDS, ids=[k for k, _, _ in KINDS])
+def test_the_one_value_in_a_sentence_passes_for_a_value_of_every_kind(
+        kind: str, value: str, others: list[str]) -> None:
+    honest = [value, f"It shows {value}.", f"about {value}", f"{value}, I think",
+              f"The screen reads: {value}"]
+    failing = [(a, d) for a in honest for ok, d in [_answered(value, a)] if not ok]
+    assert not failing, f"{kind}: honest answers fail: {failing}"
