@@ -46,7 +46,7 @@ from xml.parsers import expat
 
 from lxml import etree
 
-from phoneshell.patterns import PATTERN_BUDGET_S, Pattern, PatternTimeout
+from phoneshell.patterns import PATTERN_BUDGET_S, Pattern, search
 from phoneshell.spelling import folded, plain, read_pattern
 from phoneshell.xcui import TEXT_INPUT_TYPES, TYPE_PREFIX
 
@@ -277,15 +277,12 @@ class PageSource:
         Raises:
             PatternTimeout: the whole search took longer than `budget_s`.
         """
-        deadline, read = time.monotonic() + budget_s, read_pattern(pattern)
+        since, read = time.monotonic(), read_pattern(pattern)
         for element, texts in self.shown_texts(short_type, within, selected):
             for attribute, text in texts:
                 for rule, seen in dict.fromkeys(((pattern, text), (read, plain(text)))):
-                    try:
-                        match = rule.search(seen, timeout=max(deadline - time.monotonic(), 0))
-                    except TimeoutError:
-                        raise PatternTimeout(budget_s, f"{attribute} of {element.describe()}"
-                                             ) from None
+                    match = search(rule, seen, budget_s=budget_s, since=since,
+                                   where=f"{attribute} of {element.describe()}")
                     if match:
                         return RegexHit(element, attribute, match.group(0))
         return None
