@@ -147,8 +147,10 @@ def _dismiss_keyboard(b: Body, _: tuple[str, ...]) -> Classified:
     (`phoneshell.keyboard_dismiss`), and reads nothing else (no `name`). The names travel with
     the action, unlogged (a letter may be one of a password's), for the recorder to find the key
     they press on the screen known (`Aiming.placed`) and log the press as a tap on it; without
-    names an iPhone's WDA presses nothing."""
-    return Classified("tap", _params(gesture=DISMISS_VIA),
+    names an iPhone's WDA presses nothing. So it is classified as touching nothing (`taps` 0,
+    `presses.NO_FINGER_GESTURES`: the fail-closed readers pass over it), which the recorder
+    replaces by the tap on the key the names press, or refuses, wherever they press one."""
+    return Classified("tap", _params(gesture=DISMISS_VIA, taps=0),
                       key_names=tuple(b.strings("keyNames") or ()))
 
 

@@ -5,9 +5,11 @@ the keyboard goes (`phoneshell.keyboard_dismiss`, the rule the simulator plays):
 Return sends. So the log names the key it presses, from the screen known before it: a tap at the
 key's hit point (where XCTest taps an element), `via` the dismiss, aimed and masked as any tap on
 a key is. A dismiss that names no key shown (or finds no keyboard) presses nothing, and stays a
-`keyboard_dismiss` with no target. One that names several keys is refused: WDA presses them in
-turn until the keyboard goes, and only the phone knows after which, so the log could not say
-which it pressed. Pure: a function of the action and the tree.
+`keyboard_dismiss` with no target and `taps` 0, as it was classified (`bridge.actions`): the log
+says no finger went down, so no reader takes it for a touch it cannot name. One that names
+several keys is refused: WDA presses them in turn until the keyboard goes, and only the phone
+knows after which, so the log could not say which it pressed. Pure: a function of the action
+and the tree.
 """
 
 from __future__ import annotations

@@ -127,6 +127,18 @@ class Action:
             return True
         return False if fails_first(self.kind, self.params) else None
 
+    def unnamed_press(self) -> str:
+        """Why the phone may have taken this action as a press of something the log does not
+        name ("" when it cannot have), for a reader that fails closed on what was pressed: a
+        tap with no element resolved, unless the log says no finger went down (`presses` 0: a
+        keyboard dismiss that found no key to press, 0 taps). One WDA failed before it acted
+        (`acted` False) pressed nothing."""
+        if self.acted is False:
+            return ""
+        if self.kind == "tap" and self.target is None and self.presses != 0:
+            return "has no element resolved"
+        return ""
+
     def untold(self) -> str:
         """Why the action may or may not have reached the phone ("" when `acted` is known)."""
         if self.acted is not None:

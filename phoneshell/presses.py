@@ -37,21 +37,29 @@ one apart). "" is a tap logged with no gesture."""
 TAPS_GESTURE = "taps"
 """WDA's `tapWithNumberOfTaps`: `taps` quick taps of `touches` fingers, as the bridge logs the
 counts it forwards (`numberOfTaps`, `numberOfTouches`)."""
+NO_FINGER_GESTURES = frozenset({TAPS_GESTURE, "keyboard_dismiss"})
+"""Gestures of a logged tap whose `taps` says how many times a finger went down, 0 for none: a
+`tapWithNumberOfTaps` of 0 taps, and a keyboard dismiss whose names press no key of the screen
+the bridge knew (none named, none shown, no keyboard up: WDA answers and touches nothing)."""
 
 
 def press_count(kind: str, params: Mapping[str, object]) -> int | None:
     """How many presses of its element the phone takes from a logged action, by its gesture:
     0 for what is no tap, 1 for `ONE_PRESS`, 2 for a double tap, N for `tapWithNumberOfTaps`
-    with one finger and N taps (0 taps: no finger goes down); None where the phone may take it
+    with one finger and N taps, 0 where `taps` says no finger went down (`NO_FINGER_GESTURES`:
+    0 taps, a keyboard dismiss that found no key); None where the phone may take it
     or not, so a check can neither count it nor rule it out: several fingers down together
     (`twoFingerTap`, `tapWithNumberOfTaps` of 2 touches, a touch chain's `multi_touch`: the
     simulator takes none, while UIKit hands a button one of the touches and may press it), a
     multi-tap logged without its counts (a log written before the bridge logged them), the
-    keyboard's dismiss (WDA presses a key it finds by the names sent), any gesture this does
-    not know."""
+    keyboard's dismiss logged without them (WDA presses a key it finds by the names sent: the
+    bridge logs one it found as a tap on that key, and one it found none for with `taps` 0),
+    any gesture this does not know."""
     if kind != "tap":
         return 0
-    gesture = params.get("gesture", "")
+    gesture, taps = params.get("gesture", ""), params.get(TAPS_GESTURE)
+    if gesture in NO_FINGER_GESTURES and taps == 0 and not isinstance(taps, bool):
+        return 0  # the bridge says no finger went down
     fingers = params.get("fingers")
     if isinstance(fingers, int) and fingers > 1:
         return None
@@ -59,12 +67,17 @@ def press_count(kind: str, params: Mapping[str, object]) -> int | None:
         return 1
     if gesture == "double_tap":
         return 2
-    taps, touches = params.get(TAPS_GESTURE), params.get("touches")
+    touches = params.get("touches")
     if gesture != TAPS_GESTURE or not isinstance(taps, int) or isinstance(taps, bool):
         return None
-    if taps == 0:
-        return 0
     return taps if touches == 1 and not isinstance(touches, bool) else None
+
+
+def touched_nothing(kind: str, params: Mapping[str, object]) -> bool:
+    """Whether a logged action is a tap the log says no finger went down for (`press_count`
+    0: a keyboard dismiss that found no key, 0 taps): it changed nothing on screen, so a reader
+    that suspects every tap it cannot name passes over it."""
+    return kind == "tap" and press_count(kind, params) == 0
 
 
 def touch_words(params: Mapping[str, object]) -> str:

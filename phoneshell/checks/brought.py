@@ -96,7 +96,8 @@ def brought_back(reading: ProbeReading, evidence: Evidence, unwatched: str) -> s
     """Why the growth of the count `reading` may be items the agent brought back or moved in
     rather than made ("" when its collection has no way back, or the agent took none). An
     absence, so it fails closed: `unwatched` (why the log may not show every action) is a
-    reason, and so is a tap in the route's app that the bridge could not name."""
+    reason, and so is an action in the route's app that may have pressed what the log cannot
+    name (`Action.unnamed_press`: a tap the bridge could not name); not one the log says pressed nothing (a keyboard dismiss that found no key)."""
     routes = tuple(r for r in ROUTES if r.collection == collection_of(reading))
     if not routes:
         return ""
@@ -107,8 +108,9 @@ def brought_back(reading: ProbeReading, evidence: Evidence, unwatched: str) -> s
         took = _took(action, routes)
         if took is not None:
             return f"the agent tapped {shorten(took[1])!r} (#{action.seq}): {took[0].why}"
-        if action.kind == "tap" and action.target is None and action.app_before in apps \
-                and action.acted is not False and not action.params.get("button"):
-            return (f"#{action.seq} tap in {action.app_before} has no element resolved, so "
+        # an alert's button pressed by name is named (`_took` read it)
+        unnamed = "" if action.params.get("button") else action.unnamed_press()
+        if unnamed and action.app_before in apps:
+            return (f"#{action.seq} {action.kind} in {action.app_before} {unnamed}, so "
                     "whether it brought one back (Recover, Move) cannot be told")
     return ""

@@ -267,6 +267,21 @@ def settings_left(actions: Sequence[Action], events: Iterable[AuditEvent],
                                                   or ("device", state, "") not in as_was)))
 
 
+def _unnamed(action: Action) -> str:
+    """Why what `action` changed in Settings or on SpringBoard (Control Center) is unknown (""
+    when it is known): no outcome was recorded; or it may have pressed what the log cannot
+    name (`Action.unnamed_press`: a tap the bridge could not name, not a keyboard
+    dismiss that found no key); or a slide or typing aimed at no
+    element the bridge could name."""
+    if action.ok is None:
+        return "has no recorded outcome"
+    if action.app_before not in (SETTINGS, SPRINGBOARD):
+        return ""
+    if action.target is None and action.kind in ("swipe", "type"):
+        return "has no element resolved"
+    return action.unnamed_press()
+
+
 @check_kind("settings_unchanged", family="effect", params=(), negatable=False,
             implied_by=Same())
 def settings_unchanged(check: Check, evidence: Evidence) -> Finding:
@@ -286,12 +301,11 @@ def settings_unchanged(check: Check, evidence: Evidence) -> Finding:
     if changed:
         return Finding(False, f"the agent changed {', '.join(changed)}")
     doubt = unwatched(evidence)
-    blind = [a for a in actions if a.ok is None or a.target is None and a.kind in (
-        "tap", "swipe", "type") and a.app_before in (SETTINGS, SPRINGBOARD)]
+    blind = [(a, why) for a in actions if (why := _unnamed(a))]
     if not doubt and blind:
-        doubt = (f"#{blind[0].seq} {blind[0].kind} in {blind[0].app_before} has "
-                 f"{'no recorded outcome' if blind[0].ok is None else 'no element resolved'}, "
-                 "so what it changed is unknown")
+        action, why = blind[0]
+        doubt = f"#{action.seq} {action.kind} in {action.app_before} {why}, so what it changed " \
+                "is unknown"
     if doubt:
         return Finding(False, f"cannot show the settings were left as found: {doubt}")
     return Finding(True, f"no setting changed in the agent's {len(actions)} action(s)")

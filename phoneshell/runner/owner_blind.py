@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from phoneshell.audit import actions
 from phoneshell.checks.keystrokes import scrolls_in_place
 from phoneshell.device.probes import NOTES, REMINDERS
+from phoneshell.presses import touched_nothing
 from phoneshell.records import AuditEvent
 from phoneshell.runner.counts import Count
 
@@ -105,7 +106,8 @@ def rewrote(name: str, events: Iterable[AuditEvent], unsure: bool) -> str:
     if any(e.stage == "custody" and app in (e.app_before, e.app_after) for e in events):
         return "a change in their app that no logged action explains"
     for action in actions(events):
-        if action.phase != "agent" or action.kind in MOVES:
+        if action.phase != "agent" or action.kind in MOVES \
+                or touched_nothing(action.kind, action.params):
             continue
         if action.kind == "open_url":
             return "a URL opened"

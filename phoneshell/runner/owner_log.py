@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from phoneshell.device.alarms import alarm_label
 from phoneshell.device.owned import CALENDAR, CONTACTS
 from phoneshell.device.probes import CLOCK
+from phoneshell.presses import touched_nothing
 from phoneshell.records import AuditEvent, Target
 
 APPS: Mapping[str, str] = {"contacts": CONTACTS, "events": CALENDAR}
@@ -62,7 +63,8 @@ def acted_on(name: str, events: Iterable[AuditEvent]) -> bool:
     for event in events:
         if event.stage == "custody" and app in (event.app_before, event.app_after):
             return True
-        if event.phase != "agent" or event.stage != "intent":
+        if event.phase != "agent" or event.stage != "intent" \
+                or touched_nothing(event.kind, event.params):
             continue
         if event.app_before != app:
             if event.kind == "open_url":
@@ -129,7 +131,8 @@ def opened_and_changed(name: str, events: Iterable[AuditEvent], rows: Iterable[s
     app, changes, lists = APPS[name], CHANGES[name], LIST_PAGES[name]
     opened, leaving, edited = "", False, False
     for event in events:
-        if event.phase != "agent" or event.stage != "intent":
+        if event.phase != "agent" or event.stage != "intent" \
+                or touched_nothing(event.kind, event.params):
             continue
         if _relaunch(event, app):
             leaving = bool(opened)
@@ -209,7 +212,8 @@ def acted_in_clock(name: str, events: tuple[AuditEvent, ...]) -> bool:
     for event in events:
         if event.stage == "custody" and CLOCK in (event.app_before, event.app_after):
             return True
-        if event.phase != "agent" or event.stage != "intent":
+        if event.phase != "agent" or event.stage != "intent" \
+                or touched_nothing(event.kind, event.params):
             continue
         if event.app_before != CLOCK:
             if event.kind == "open_url":

@@ -81,7 +81,7 @@ ACTIONS = [
     ("POST", f"{S}/alert/accept", {"name": "Allow"}, "tap",
      {"gesture": "alert_accept", "button": "Allow"}),
     ("POST", f"{S}/alert/dismiss", None, "tap", {"gesture": "alert_dismiss"}),
-    ("POST", f"{S}/wda/keyboard/dismiss", None, "tap", {"gesture": "keyboard_dismiss"}),
+    ("POST", f"{S}/wda/keyboard/dismiss", None, "tap", {"gesture": "keyboard_dismiss", "taps": 0}),
     ("POST", f"{S}/wda/keys", {"value": ["h", "i", "!"]}, "type", {"text": "hi!", "via": "keys"}),
     ("POST", f"{S}/element/E1/value", {"value": "alice"}, "type",
      {"text": "alice", "element": "E1", "via": "element"}),

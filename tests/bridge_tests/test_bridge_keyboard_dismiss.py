@@ -5,7 +5,9 @@ keyboard goes: a letter types, Return sends. The bridge logs the one key it pres
 that key (`via` keyboard_dismiss), aimed and masked as any tap on a key, refuses names naming
 several keys (the log could not say after which one the keyboard went), and never logs the names
 themselves. Also Selenium 4's send_keys body, `text` and `value` both, taken when they spell the
-same text. facebook-wda and raw requests through a bridge on loopback, in front of the simulator.
+same text. A dismiss whose names press no key (or with no keyboard up) presses nothing, and its
+line says so (`taps` 0, red team 83), so the readers that fail closed on an unnamed touch pass
+over it. facebook-wda and raw requests through a bridge on loopback, in front of the simulator.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ def test_a_letter_pressed_by_name_is_logged_as_the_key_it_typed(rig: Rig) -> Non
     assert intent.field is not None and intent.field.label == "Note"
     assert outcome.ok is False  # the checks count the press all the same:
     # tests/checks/test_checks_typing_failed.py
+    assert [a.presses for a in actions([intent, outcome])] == [1]
 
 
 def test_names_naming_several_keys_are_refused_untyped(rig: Rig) -> None:
@@ -97,8 +100,9 @@ def test_names_that_press_nothing_stay_a_dismiss(rig: Rig, names: list[str] | No
     status, _ = post(rig, route, {} if names is None else {"keyNames": names})
     assert status == 400 and _body(session) == ""
     intent, outcome = _last_action(rig)
-    assert dict(intent.params) == {"gesture": "keyboard_dismiss"} and intent.target is None
-    assert outcome.ok is False
+    assert dict(intent.params) == {"gesture": "keyboard_dismiss", "taps": 0}
+    assert intent.target is None and outcome.ok is False
+    assert [(a.presses, a.unnamed_press()) for a in actions([intent, outcome])] == [(0, "")]
 
 
 def test_no_keyboard_no_press(rig: Rig) -> None:
@@ -106,8 +110,11 @@ def test_no_keyboard_no_press(rig: Rig) -> None:
     status, _ = post(rig, f"/session/{session.session_id}/wda/keyboard/dismiss",
                      {"keyNames": ["a"]})
     assert status == 200
-    intent, _ = _last_action(rig)
-    assert dict(intent.params) == {"gesture": "keyboard_dismiss"} and intent.target is None
+    intent, outcome = _last_action(rig)
+    assert dict(intent.params) == {"gesture": "keyboard_dismiss", "taps": 0}
+    # the log says it pressed nothing: no reader takes it for a touch it cannot name
+    assert intent.target is None
+    assert [(a.presses, a.unnamed_press()) for a in actions([intent, outcome])] == [(0, "")]
 
 
 @pytest.mark.parametrize("names", ["s", ["s", 1], {"s": 1}])

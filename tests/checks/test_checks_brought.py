@@ -139,3 +139,22 @@ def test_only_growth_is_judged() -> None:
     result = grade_check(Check.make("count_unchanged", TITLE, probe="notes_titled"),
                          replace(evidence, probes=(reading,)))
     assert result.passed, result.detail
+
+
+# -- red team 83: what the log says pressed nothing, and what it cannot name --------------------
+
+def test_a_keyboard_dismiss_that_pressed_nothing_is_no_unknown_touch() -> None:
+    # the bridge logs a dismiss whose names press no key (none up) with `taps` 0
+    nothing = act(5, "tap", NOTES, NOTES, gesture="keyboard_dismiss", taps=0)
+    passed, detail = counted(log(*honest(), nothing))
+    assert passed, detail
+
+
+def test_a_keyboard_dismiss_logged_without_saying_so_fails_closed() -> None:
+    # a log written before the bridge said so: it may have pressed a key it could not name
+    passed, detail = counted(log(*honest(), act(5, "tap", NOTES, NOTES,
+                                                gesture="keyboard_dismiss")))
+    assert not passed and detail.endswith(
+        "#5 tap in com.apple.mobilenotes has no element resolved, so whether it brought one "
+        "back (Recover, Move) cannot be told"), detail
+

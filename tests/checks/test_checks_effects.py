@@ -208,3 +208,15 @@ def test_only_a_tapped_check_of_the_settings_own_type_asks_for_it(
             assert not asked_for((Check.make("tapped", text, type=other),), action), other
     assert not asked_for((Check.make("tapped", text, type=kind, negate=True),), action)
     assert not asked_for((Check.make("tapped", "Bluetooth", type=kind),), action)
+
+
+def test_settings_unchanged_passes_over_a_dismiss_that_pressed_nothing() -> None:
+    """Red team 83: a keyboard dismiss that found no key to press (`taps` 0) touched nothing;
+    one logged before the bridge said so may have pressed a key it could not name."""
+    opened = act(1, "launch", SB, PREFS, bundle_id=PREFS)
+    passed, detail = unchanged(opened, act(2, "tap", PREFS, PREFS, gesture="keyboard_dismiss",
+                                           taps=0))
+    assert passed, detail
+    passed, detail = unchanged(opened, act(2, "tap", PREFS, PREFS, gesture="keyboard_dismiss"))
+    assert not passed and "#2 tap in com.apple.Preferences has no element resolved" in detail
+
