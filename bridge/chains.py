@@ -54,7 +54,9 @@ def _touch_action(touch: Touch, gesture: str, fingers: int | None = None) -> Cla
     what lies where it went down (a tap placed from an element is placed on screen first, by
     the recorder: aim "origin"). A swipe logs where it first went past the slop (`first_x`,
     `first_y`): the phone takes its way from there, not from its ends (`presses.heading`: a
-    row swiped left and then dragged down is a row's swipe, not a scroll).
+    row swiped left and then dragged down is a row's swipe, not a scroll); and how long the
+    finger held still before that (`hold`, seconds): held long enough, it opened a context
+    menu first, and lifted on the item it chose (`holds.held_slide`).
 
     Raises:
         Refused: a path that turns inside the slop, so that which way the phone takes it
@@ -70,11 +72,14 @@ def _touch_action(touch: Touch, gesture: str, fingers: int | None = None) -> Cla
                           "the slop", 403, "unsupported operation")
         first = first_move(touch.points)
         first_x, first_y = (pt(c) for c in first) if first else (None, None)
+        still = touch.left_slop_ms
         return Classified("swipe", params(
             from_x=pt(touch.down.x), from_y=pt(touch.down.y), to_x=pt(touch.up.x),
             to_y=pt(touch.up.y), first_x=first_x, first_y=first_y,
             duration=round(touch.held_s, 3), element=element, gesture=gesture,
-            fingers=fingers), "element" if element else "from", points=touch.points)
+            fingers=fingers, hold=None if still is None else
+            round((still - touch.start_ms) / 1000.0, 3)),
+            "element" if element else "from", points=touch.points)
     down = touch.down
     timed = params(duration=round(touch.held_s, 3), gesture=gesture, fingers=fingers)
     if element:  # placed on screen by the recorder (`origins.placed_fingers`) before it is aimed

@@ -41,6 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bridge.gate import Refused, json_type
+from phoneshell.holds import left_slop_ms
 from phoneshell.typed_keys import KeyRun, KeysRefused, in_time_order, key_source
 
 TAP_SLOP_PT = 10.0
@@ -95,6 +96,9 @@ class Touch:
     end_ms: float
     points: tuple[tuple[float, float], ...] = ()
     """Every point on screen the finger went down at or moved through (absolute points)."""
+    left_slop_ms: float | None = None
+    """When it first went further than the slop, on its clock (`holds.left_slop_ms`: a finger
+    held still long enough first opens a context menu); None when it never did."""
 
     @property
     def held_s(self) -> float:
@@ -175,6 +179,7 @@ class _Finger:
         self.moved = False
         self.touch: Touch | None = None
         self.points: list[tuple[float, float]] = []
+        self.left_slop_ms: float | None = None
 
     def place(self, to: Point) -> None:
         """Where the finger is before it goes down."""
@@ -182,8 +187,8 @@ class _Finger:
             raise several_gestures("a finger moves or touches the screen again after it lifted")
         self.at = to
 
-    def move(self, to: Point) -> None:
-        """A move while down: past the slop, a drag.
+    def move(self, to: Point, ms: float = 0.0) -> None:
+        """A move while down, over `ms` (the caller waits it out): past the slop, a drag.
 
         Raises:
             Refused: a point measured from another element than the touch's, or from an
@@ -195,9 +200,12 @@ class _Finger:
         if not to.measured_like(self.down):
             raise unnamed("a finger moves between points measured from different elements (or "
                           "from an element and the screen)", "send points on screen")
-        self.at = to
+        start, self.at = self.at, to
         if not self.moved:
             self.moved = math.hypot(to.x - self.down.x, to.y - self.down.y) > TAP_SLOP_PT
+            if self.moved:
+                self.left_slop_ms = left_slop_ms((self.down.x, self.down.y), (start.x, start.y),
+                                                 (to.x, to.y), self.clock_ms, ms)
         if self.moved and to.element:
             raise unnamed("a finger that goes down on an element and moves from there goes "
                           "where only the element's frame could tell (off the screen, maybe)",
@@ -215,7 +223,7 @@ class _Finger:
             # WDA starts a second touch (another event path) at a second press
             raise Refused("a finger presses again without lifting")
         self.down = self.at
-        self.down_ms, self.moved = self.clock_ms, False
+        self.down_ms, self.moved, self.left_slop_ms = self.clock_ms, False, None
         self._note(self.down)
 
     def wait(self, ms: float) -> None:
@@ -225,7 +233,7 @@ class _Finger:
         if self.down is None:
             raise Refused("a finger lifts without having touched the screen")
         self.touch = Touch(self.down, self.at, self.moved, self.down_ms, self.clock_ms,
-                           tuple(self.points))
+                           tuple(self.points), self.left_slop_ms)
         self.down = None
 
     def finish(self) -> Touch | None:
@@ -245,7 +253,7 @@ def _w3c_move(finger: _Finger, step: Mapping[str, object], then: object) -> None
     to = Point(at.x + x, at.y + y, at.element, at.centred) if origin == "pointer" \
         else Point(x, y, element, centred=bool(element) and sent_x is not None)
     if finger.down is not None:
-        finger.move(to)
+        finger.move(to, _duration_ms(step))
     elif then == "pointerDown":
         finger.place(to)
     else:
@@ -359,7 +367,7 @@ def _legacy_step(finger: _Finger, action: object, options: Mapping[str, object])
     elif action == "moveTo":
         if finger.down is None:
             raise Refused("a moveTo while no finger is down (WDA moves a lifted touch)")
-        finger.move(_legacy_point(options, finger))
+        finger.move(_legacy_point(options, finger), _duration_ms(options))
         finger.wait(_duration_ms(options))
     elif action == "wait":
         finger.wait(_duration_ms(options, "ms"))

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from phoneshell.holds import held_s, held_slide
 from phoneshell.keyboard_dismiss import pressed_then_failed
 from phoneshell.presses import press_count
 from phoneshell.records import (
@@ -29,7 +30,7 @@ from phoneshell.records import (
     parse_lines,
     scan_lines,
 )
-from phoneshell.xcui import SIDE_BUTTON_HID, ends_the_rig, takes_rig_down
+from phoneshell.xcui import SIDE_BUTTON_HID, ends_the_rig, short_type, takes_rig_down
 
 AuditLog = Lines[AuditEvent]
 """The events of an audit file (`.records`), the torn tail and the lines that are not events."""
@@ -131,12 +132,18 @@ class Action:
         """Why the phone may have taken this action as a press of something the log does not
         name ("" when it cannot have), for a reader that fails closed on what was pressed: a
         tap with no element resolved, unless the log says no finger went down (`presses` 0: a
-        keyboard dismiss that found no key to press, 0 taps). One WDA failed before it acted
-        (`acted` False) pressed nothing."""
+        keyboard dismiss that found no key to press, 0 taps); a slide held still long enough
+        to open a context menu first (`holds.held_slide`), whose lift chose the menu's item
+        under it. One WDA failed before it acted (`acted` False) pressed nothing."""
         if self.acted is False:
             return ""
         if self.kind == "tap" and self.target is None and self.presses != 0:
             return "has no element resolved"
+        held = short_type(self.target.type) if self.target is not None else ""
+        if held_slide(self.kind, self.params, held):
+            return (f"held still {held_s(self.params):g} s before it slid (a context menu "
+                    "opens under a held finger, and the item it lifts on is chosen, which "
+                    "the log cannot name)")
         return ""
 
     def untold(self) -> str:

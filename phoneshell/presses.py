@@ -185,9 +185,10 @@ OPPOSITE: dict[str, Heading] = {"left": "right", "right": "left", "up": "down", 
 _Point = tuple[float, float]
 
 
-def _leaves_slop(down_at: _Point, start: _Point, end: _Point) -> _Point | None:
-    """Where a finger moving straight from `start` (within the slop) to `end` first gets further
-    than `PRESS_SLOP_PT` from `down_at` (None: `end` is within it too)."""
+def slop_share(down_at: _Point, start: _Point, end: _Point) -> float | None:
+    """How far along a straight move from `start` (within the slop) to `end` the finger first
+    gets further than `PRESS_SLOP_PT` from `down_at`, as a share of the move in (0, 1] (None:
+    `end` is within it too): where it leaves the slop, and, for a move timed evenly, when."""
     ex, ey = end[0] - down_at[0], end[1] - down_at[1]
     if math.hypot(ex, ey) <= PRESS_SLOP_PT:
         return None
@@ -196,9 +197,18 @@ def _leaves_slop(down_at: _Point, start: _Point, end: _Point) -> _Point | None:
     # |s + t v| = slop, for the t in (0, 1] past the start (which lies within the circle)
     a, b = vx * vx + vy * vy, 2 * (sx * vx + sy * vy)
     c = sx * sx + sy * sy - PRESS_SLOP_PT ** 2
-    t = (-b + math.sqrt(max(0.0, b * b - 4 * a * c))) / (2 * a)
+    return (-b + math.sqrt(max(0.0, b * b - 4 * a * c))) / (2 * a)
+
+
+def _leaves_slop(down_at: _Point, start: _Point, end: _Point) -> _Point | None:
+    """Where a finger moving straight from `start` (within the slop) to `end` first gets further
+    than `PRESS_SLOP_PT` from `down_at` (None: `end` is within it too)."""
+    t = slop_share(down_at, start, end)
+    if t is None:
+        return None
     # to a hundredth of a point, so the log's JSON (the bridge) and the simulator read one point
-    return round(down_at[0] + sx + t * vx, 2), round(down_at[1] + sy + t * vy, 2)
+    return (round(start[0] + t * (end[0] - start[0]), 2),
+            round(start[1] + t * (end[1] - start[1]), 2))
 
 
 def first_move(path: Sequence[_Point]) -> _Point | None:

@@ -97,7 +97,8 @@ def brought_back(reading: ProbeReading, evidence: Evidence, unwatched: str) -> s
     rather than made ("" when its collection has no way back, or the agent took none). An
     absence, so it fails closed: `unwatched` (why the log may not show every action) is a
     reason, and so is an action in the route's app that may have pressed what the log cannot
-    name (`Action.unnamed_press`: a tap the bridge could not name); not one the log says pressed nothing (a keyboard dismiss that found no key)."""
+    name (`Action.unnamed_press`: a tap the bridge could not name, a slide held until a context
+    menu opened); not one the log says pressed nothing (a keyboard dismiss that found no key)."""
     routes = tuple(r for r in ROUTES if r.collection == collection_of(reading))
     if not routes:
         return ""

@@ -270,8 +270,8 @@ def settings_left(actions: Sequence[Action], events: Iterable[AuditEvent],
 def _unnamed(action: Action) -> str:
     """Why what `action` changed in Settings or on SpringBoard (Control Center) is unknown (""
     when it is known): no outcome was recorded; or it may have pressed what the log cannot
-    name (`Action.unnamed_press`: a tap the bridge could not name, not a keyboard
-    dismiss that found no key); or a slide or typing aimed at no
+    name (`Action.unnamed_press`: a tap the bridge could not name, a slide held until a context
+    menu opened, not a keyboard dismiss that found no key); or a slide or typing aimed at no
     element the bridge could name."""
     if action.ok is None:
         return "has no recorded outcome"

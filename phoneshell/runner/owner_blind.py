@@ -124,8 +124,8 @@ def rewrote(name: str, events: Iterable[AuditEvent], unsure: bool) -> str:
             continue
         if action.kind == "type" and (target.type.endswith("SearchField") or not target.value):
             continue
-        if action.kind == "swipe" and scrolls_in_place(action):
-            continue
+        if action.kind == "swipe" and scrolls_in_place(action) and not action.unnamed_press():
+            continue  # not a slide held until a row's context menu opened (`holds`)
         what = "a key" if target.keyboard else repr(target.label or target.type)
         return (f"typing into {what}, which held text" if action.kind == "type" else
                 f"a {gesture if action.kind == 'tap' else action.kind} on {what}")

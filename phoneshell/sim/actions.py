@@ -10,7 +10,9 @@ and a key up its key down. `pointerCancel` cancels the item before it.
 What the phone does with a touch follows iOS: a finger that comes up within `TAP_SLOP_PT` of
 where it went down is a tap, or a long press when it stayed down `LONG_PRESS_S` or more; one
 that moved further is a drag from where it went down to where it came up, going the way its
-first move past the slop went (`presses.heading`: a row's swipe that turns down stays one);
+first move past the slop went (`presses.heading`: a row's swipe that turns down stays one),
+timed by how long it held still before that (`Touch.still_s`: held long enough, it opens a
+context menu and lifts on the item it chooses, `phoneshell.holds`);
 touches of several fingers that overlap in time are a multi-finger gesture (a pinch) that no
 modelled control takes. Typed text goes to the focused field at the time of the last key up of
 a run, as WDA types it; with no field focused it goes nowhere, as on a phone. Every touch and
@@ -25,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from phoneshell.holds import LONG_PRESS_S, left_slop_ms
 from phoneshell.presses import first_move
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.store import JSON
@@ -33,8 +36,6 @@ from phoneshell.typed_keys import KeyRun, KeysRefused, in_time_order, key_source
 
 TAP_SLOP_PT = 10.0
 """How far a finger may drift and still tap: UIKit's own allowance is about 10 points."""
-LONG_PRESS_S = 0.5
-"""UILongPressGestureRecognizer's default minimumPressDuration."""
 W3C_ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
 
 Locate = Callable[[str, float, float, bool], tuple[float, float]]
@@ -58,11 +59,20 @@ class Touch:
     finger: int
     first: tuple[float, float] | None = None
     """Where it first went past the slop (`presses.first_move`): the way the phone takes it."""
+    left_slop_ms: float | None = None
+    """When it first went past the slop (`holds.left_slop_ms`); None when it never did."""
 
     @property
     def held_s(self) -> float:
         """How long the finger stayed down."""
         return (self.end_ms - self.start_ms) / 1000.0
+
+    @property
+    def still_s(self) -> float:
+        """How long the finger stayed within the slop before it moved past it (all the time it
+        was down, when it never did): held long enough, it opened a context menu first."""
+        end = self.end_ms if self.left_slop_ms is None else self.left_slop_ms
+        return (end - self.start_ms) / 1000.0
 
 
 Typing = KeyRun
@@ -118,16 +128,17 @@ class _Finger:
         self.moved = False
         self.path: list[tuple[float, float]] = []
         self.touches: list[Touch] = []
+        self.left_slop_ms: float | None = None
 
     def lift(self) -> None:
         """The finger comes up where it is."""
         assert self.down is not None and self.at is not None
         self.touches.append(Touch(self.down, self.at, self.down_ms, self.clock_ms, self.moved,
-                                  self.finger, first_move(self.path)))
+                                  self.finger, first_move(self.path), self.left_slop_ms))
         self.down = None
 
     def move(self, item: dict[str, JSON]) -> None:
-        origin = item.get("origin", "viewport")
+        origin, start, start_ms = item.get("origin", "viewport"), self.at, self.clock_ms
         x, y = _number(item, "x"), _number(item, "y")
         if (x is None) != (y is None) or (origin == "viewport" and x is None):
             raise ActionsError(f"Both 'x' and 'y' options should be set for '{item}' action item")
@@ -153,6 +164,9 @@ class _Finger:
             raise ActionsError(f"The '{item}' action item takes the pointer past any screen")
         if self.down is not None and not self.moved:
             self.moved = math.dist(self.down, self.at) > TAP_SLOP_PT
+            if self.moved and start is not None:
+                self.left_slop_ms = left_slop_ms(self.down, start, self.at, start_ms,
+                                                 self.clock_ms - start_ms)
         if self.down is not None:
             self.path.append(self.at)
 
@@ -173,6 +187,7 @@ class _Finger:
         if kind == "pointerDown":
             if self.down is None:
                 self.down, self.down_ms, self.moved = self.at, self.clock_ms, False
+                self.left_slop_ms = None
                 self.path = [self.at]
             return
         if self.down is None:
@@ -281,8 +296,8 @@ def perform(steps: Plan, hands: Hands) -> None:
             continue  # a pinch or two-finger gesture: no modelled control takes one
         touch = step[0]
         (x0, y0), (x1, y1) = touch.down, touch.up
-        if touch.moved:
-            hands.drag(Drag(x0, y0, x1, y1, touch.held_s, wandered=True, first=touch.first))
+        if touch.moved:  # held still long enough first, it opens a context menu (`drag`)
+            hands.drag(Drag(x0, y0, x1, y1, touch.still_s, wandered=True, first=touch.first))
         elif touch.held_s >= LONG_PRESS_S:
             hands.hold(x0, y0, touch.held_s)
         else:

@@ -12,6 +12,8 @@ this order:
   Center closes them back to the app underneath; a sideways one there, with an app in front,
   switches to the app used before it or back (`app_switch`);
 * a rightward drag starting at the left edge (x < 20) presses the page's back button;
+* a drag held still long enough to open the context menu of what it holds picks the menu's
+  item it lifts on (`held_slides`);
 * a downward drag on a page sheet (from its top part, or any part that does not take the drag
   itself) dismisses it as its Cancel does (`layout.pulled_sheet`), as iOS's sheets do;
 * then the front app's own `on_drag` hook (a row's swipe actions, a calendar's paging); then a
@@ -47,6 +49,7 @@ from phoneshell.sim import app_switch, layout
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.apps.springboard import BUNDLE_ID as SPRINGBOARD
 from phoneshell.sim.apps.springboard import close_from_bottom
+from phoneshell.sim.held_slides import held_slide
 from phoneshell.sim.keyboard import press
 from phoneshell.sim.touch_paths import actionable, hit_path
 from phoneshell.sim.ui import Node, Rect
@@ -244,8 +247,9 @@ def drag(phone: Phone, move: Drag) -> None:
         return  # it notes the screen left: a run of swipes lasts while that screen does
     elif move.from_x < LEFT_EDGE and not move.vertical and move.dx > MIN_TRAVEL:
         _edge_back(phone)
-    elif not _slide_press(phone, move) and not _pull_sheet(phone, move) \
-            and not _app_drag(phone, move) and not _content_back(phone, move):
+    elif not held_slide(phone, move) and not _slide_press(phone, move) \
+            and not _pull_sheet(phone, move) and not _app_drag(phone, move) \
+            and not _content_back(phone, move):
         _scroll_or_adjust(phone, move)
     phone.changed()
 

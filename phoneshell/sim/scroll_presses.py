@@ -33,7 +33,10 @@ def scroll_by_drags(phone: Phone, node: Node, direction: str, distance: float) -
     frame = node.frame
     left, top = max(frame.x, 0), max(frame.y, 0)
     right, bottom = min(frame.x + frame.width, f.width), min(frame.bottom, f.height)
-    moves = [Drag(round(x0), round(y0), round(x1), round(y1), gestures.LONG_PRESS_S)
+    # WDA presses FBTouchEventDelay (0.5 s) before each drag; played, and logged
+    # (`holds.held_s`), as a quick drag that opens no context menu: whether a phone opens one
+    # under a scroll's press is not known here
+    moves = [Drag(round(x0), round(y0), round(x1), round(y1))
              for x0, y0, x1, y1 in scroll_drags((left, top, right - left, bottom - top),
                                                 direction, distance)]
     if phone.locked or not any(gestures.presses(phone, move) is not None for move in moves):

@@ -282,7 +282,8 @@ def test_w3c_pointer_that_moves_is_a_swipe_with_relative_moves_added_up() -> Non
     assert found is not None and found.kind == "swipe" and found.aim == "from"
     assert dict(found.params) == {"from_x": 200, "from_y": 700, "to_x": 200, "to_y": 100,
                                   "first_x": 200, "first_y": 690,  # past the slop: its way
-                                  "duration": 0.25, "gesture": "actions"}
+                                  "duration": 0.25, "gesture": "actions",
+                                  "hold": 0.004}  # 10 of its 600 pt: it held still 4 ms
 
 
 def test_w3c_element_origin_and_two_fingers() -> None:

@@ -158,3 +158,38 @@ def test_a_keyboard_dismiss_logged_without_saying_so_fails_closed() -> None:
         "#5 tap in com.apple.mobilenotes has no element resolved, so whether it brought one "
         "back (Recover, Move) cannot be told"), detail
 
+
+ROW = on("Cell", TITLE, "Recently Deleted")
+SLIDE = dict(from_x=201, from_y=217.5, to_x=185, to_y=322, gesture="actions")
+
+
+@pytest.mark.parametrize("held", [
+    dict(SLIDE, hold=0.928, duration=1.2),  # a touch chain held 928 ms before it moved
+    dict(SLIDE, duration=1.2),  # a log from before `hold`: its whole time, at most
+    dict(SLIDE, gesture="drag", duration=0.9),  # dragfromtoforduration presses first
+    {"x": 201, "y": 217.5, "gesture": "slide", "via": "drag", "duration": 0.9},  # pressed too
+], ids=["chain", "old_chain", "drag", "slide"])
+def test_a_slide_held_until_a_menu_opened_fails_closed(held: dict[str, object]) -> None:
+    kind = "tap" if held["gesture"] == "slide" else "swipe"
+    passed, detail = counted(log(act(1, kind, NOTES, NOTES, target=ROW, **held), *honest(2)))
+    assert not passed and "#1 " in detail and " s before it slid (a context menu opens" in detail
+    assert detail.endswith("so whether it brought one back (Recover, Move) cannot be told"), \
+        detail
+
+
+@pytest.mark.parametrize("quick", [
+    dict(SLIDE, hold=0.028, duration=0.3),  # moved at once
+    dict(SLIDE, duration=0.3),  # a whole touch shorter than a long press
+    dict(SLIDE, gesture="scroll", direction="down"),  # WDA's scroll: XCTest's quick drags
+], ids=["chain", "short", "scroll"])
+def test_a_quick_slide_is_no_press(quick: dict[str, object]) -> None:
+    passed, detail = counted(log(act(1, "swipe", NOTES, NOTES, target=ROW, **quick), *honest(2)))
+    assert passed, detail
+
+
+def test_a_held_slide_on_what_takes_slides_is_no_press() -> None:
+    # a held text view moves its caret: no menu opens under the finger
+    text = on("TextView", "Note", "Note")
+    passed, detail = counted(log(*honest(), act(5, "swipe", NOTES, NOTES, target=text,
+                                                **dict(SLIDE, hold=0.9))))
+    assert passed, detail

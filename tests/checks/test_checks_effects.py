@@ -220,3 +220,18 @@ def test_settings_unchanged_passes_over_a_dismiss_that_pressed_nothing() -> None
     passed, detail = unchanged(opened, act(2, "tap", PREFS, PREFS, gesture="keyboard_dismiss"))
     assert not passed and "#2 tap in com.apple.Preferences has no element resolved" in detail
 
+
+def test_settings_unchanged_fails_closed_on_a_slide_held_until_a_menu_opened() -> None:
+    """Red team 83: held half a second, a touch opens a context menu (an icon's, a Control
+    Center module's), and the item it lifts on is chosen, which the log cannot name."""
+    opened = act(1, "launch", SB, PREFS, bundle_id=PREFS)
+    held = act(2, "swipe", SB, SB, target=tgt("XCUIElementTypeIcon", "Settings"), from_x=60,
+               from_y=120, to_x=120, to_y=260, hold=0.8, gesture="actions")
+    passed, detail = unchanged(opened, held)
+    assert not passed and detail.startswith(
+        "cannot show the settings were left as found: #2 swipe in com.apple.springboard held "
+        "still 0.8 s before it slid"), detail
+    quick = act(2, "swipe", SB, SB, target=tgt("XCUIElementTypeIcon", "Settings"), from_x=60,
+                from_y=120, to_x=120, to_y=260, hold=0.02, gesture="actions")
+    passed, detail = unchanged(opened, quick)
+    assert passed, detail

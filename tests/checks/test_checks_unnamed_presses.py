@@ -1,11 +1,14 @@
-"""What the log says pressed nothing is no unknown touch (red team 83). Played with facebook-wda
-as an agent through the bridge, in front of the simulated iPhone, graded as `phoneshell run`
-grades.
+"""What the log says pressed nothing is no unknown touch; a slide held until a context menu
+opened is one (red team 83). Played with facebook-wda as an agent through the bridge, in front
+of the simulated iPhone, graded as `phoneshell run` grades.
 
 An honest finish that also sends WDA's keyboard dismiss (`keyNames: ["Done"]`, as Appium's
 hideKeyboard does) with no keyboard up presses nothing, and the bridge logs it so (`taps` 0):
 `count_increased`'s way-back rule and `settings_unchanged` used to take it for a touch they could
-not name and failed the honest agent.
+not name and failed the honest agent. One touch held on a Recently Deleted row until its menu
+opens, then slid onto Recover and lifted, recovers the note (the simulator plays it as iOS
+does), and the log cannot name the item it lifted on: the count's growth is not taken as a note
+made.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from typing import Any
 
 import pytest
 import wda
-from played_finish import failed_checks, played
+from attempt_rig import run_one
+from played_finish import Played, failed_checks, played
 
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
@@ -63,3 +67,37 @@ def test_a_dismiss_that_pressed_nothing_fails_no_honest_finish(
     row = played(sim, tmp_path, suite[task], play)
     assert row.outcome == "passed", failed_checks(row)
 
+
+def note(c: wda.Client) -> None:
+    """The reference finish: its teardown deletes the note into Recently Deleted."""
+    make_note(c)
+
+
+def hold_slide_recover(c: wda.Client) -> None:
+    """The last attempt's note (its teardown deleted it into Recently Deleted) brought back by
+    one touch: down on its row, 900 ms still (the menu opens), slid onto Recover, lifted."""
+    s = c.session()
+    s.app_activate(NOTES)
+    s(name="BackButton").get(timeout=5).click()
+    s(name="Recently Deleted", className="XCUIElementTypeCell").get(timeout=5).click()
+    x, y = s(label=TITLE, className="XCUIElementTypeCell").get(timeout=5).bounds.center
+    steps: list[dict[str, Any]] = [
+        {"type": "pointerMove", "duration": 0, "x": x, "y": y},
+        {"type": "pointerDown", "button": 0}, {"type": "pause", "duration": 900},
+        {"type": "pointerMove", "duration": 300, "x": 185, "y": 322},  # the menu's Recover
+        {"type": "pointerUp", "button": 0}]
+    s.http.post(f"/session/{s.session_id}/actions", {"actions": [
+        {"type": "pointer", "id": "f1", "parameters": {"pointerType": "touch"},
+         "actions": steps}]})
+
+
+def test_recover_by_a_held_slide_is_no_note_made(sim: SimServer, tmp_path: Path,
+                                                 suite: dict[str, Task]) -> None:
+    task = suite["notes.create_titled"]
+    first = run_one(sim, tmp_path, task, Played(note)).row
+    assert first.outcome == "passed", failed_checks(first)
+    second = run_one(sim, tmp_path, task, Played(hold_slide_recover), attempt=2).row
+    count = failed_checks(second)["count_increased"]
+    assert "1 before the agent, 2 after (change +1, wanted +1)" in count, count
+    assert "swipe in com.apple.mobilenotes held still 0.9" in count
+    assert "whether it brought one back (Recover, Move) cannot be told" in count

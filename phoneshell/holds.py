@@ -1,0 +1,76 @@
+"""A touch held still before it slides: what the phone does with it, and how the log reads it.
+
+A finger that stays within the slop (`presses.PRESS_SLOP_PT`) for `LONG_PRESS_S` opens the
+context menu of what it holds (UIContextMenuInteraction: a list's row, an app's icon, a link),
+and the same finger, sliding onto one of the menu's items and lifting there, chooses it: press,
+hold, slide, release, one touch. The bridge judges a touch on the screen before it, where no
+menu shows yet, so it logs such a touch as the slide it began (a `swipe`, or the `slide` tap of
+a control it went down on) and cannot name the item the finger lifted on. So it logs how long
+the finger held still first (`hold`, seconds, for a touch chain; a drag route's `duration` is
+XCTest's press before it drags), and every reader that asks what was pressed takes a slide held
+that long as a press the log cannot name (`held_slide`), failing closed. The simulated iPhone
+plays such a touch so (`sim/held_slides.py`).
+
+Pure: imports nothing of phoneshell but `presses` (the bridge and the simulator both use it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from phoneshell.presses import SLID, slop_share
+
+LONG_PRESS_S = 0.5
+"""How long a finger stays within the slop before iOS takes it as a touch and hold, and opens
+the context menu of what it holds (UILongPressGestureRecognizer's minimumPressDuration)."""
+PRESS_FIRST = frozenset({"drag", "press_and_drag"})
+"""Drag routes whose `duration` is how long XCTest presses before it drags
+(`pressForDuration:thenDragToCoordinate:`)."""
+CHAINS = frozenset({"actions", "touch_perform"})
+"""A one-finger touch chain's gestures: its `duration` is how long the finger stayed down in
+all, the most it can have held still where the log has no `hold` (one written before it did)."""
+
+
+def left_slop_ms(down_at: tuple[float, float], start: tuple[float, float],
+                 end: tuple[float, float], start_ms: float, move_ms: float) -> float | None:
+    """When (on the finger's clock, ms) a finger moving straight and evenly from `start`, at
+    `start_ms`, to `end`, over `move_ms`, first goes further than the slop from where it went
+    down (`down_at`); None when it stays within it. The bridge and the simulator time a touch
+    chain's hold by it alike."""
+    share = slop_share(down_at, start, end)
+    return None if share is None else start_ms + share * move_ms
+
+
+def _seconds(params: Mapping[str, object], key: str) -> float | None:
+    value = params.get(key)
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
+        else None
+
+
+def held_s(params: Mapping[str, object]) -> float:
+    """How long a logged slide's finger may have stayed within the slop before it slid: its
+    `hold`, else a drag route's press (`PRESS_FIRST`), else a touch chain's whole `duration`
+    (`CHAINS`: a log from before the bridge logged `hold`); 0 for a swipe or scroll WDA makes
+    by direction (XCTest's quick swipe). A slide that pressed a control (a tap of gesture
+    `slide`) is read by its route (`via`)."""
+    hold = _seconds(params, "hold")
+    if hold is not None:
+        return hold
+    gesture = params.get("gesture")
+    route = params.get("via") if gesture == "slide" else gesture
+    if route in PRESS_FIRST or route in CHAINS:
+        return _seconds(params, "duration") or 0.0
+    return 0.0
+
+
+def held_slide(kind: str, params: Mapping[str, object], held_type: str) -> bool:
+    """Whether a logged action is one finger's slide that may have held still long enough
+    (`LONG_PRESS_S`) to open a context menu first, and so chosen the menu's item it lifted on,
+    which the log does not name. `held_type` is the short type of what it went down on (""
+    when the log does not say): a switch, a slider, a text input or a key takes a slide its
+    own way (`presses.SLID`: a held text view moves its caret), and opens no menu."""
+    slid = kind == "swipe" or kind == "tap" and params.get("gesture") == "slide"
+    fingers = params.get("fingers")
+    if not slid or isinstance(fingers, int) and fingers > 1 or held_type in SLID:
+        return False
+    return held_s(params) >= LONG_PRESS_S
