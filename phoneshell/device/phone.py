@@ -342,6 +342,17 @@ class Phone:
         self.forget()
         return self._link.request(method, path, data).value
 
+    def renew_session(self) -> None:
+        """Replace WDA's session with one of the harness's, for no app and at WDA's default
+        settings (`WdaLink.renew`: ending the one before may terminate its app)."""
+        self.forget()
+        self._link.renew()
+
+    def found_settings(self) -> dict[str, Any]:
+        """WDA's settings in the session the harness acts in, when it found that session ({}
+        when it made it, or there is none: `WdaLink.found_settings`)."""
+        return self._link.found_settings()
+
     def set_slider(self, label: str, position: float) -> None:
         """Move the slider labelled `label` to `position` (0 to 1) by WDA's element value
         route, which moves it by XCTest's `adjust(toNormalizedSliderPosition:)` (WDA refuses a

@@ -4,7 +4,8 @@ messages that name the phone by `where`, never by its URL.
 
 Creating a WDA session kills the one before it, and WDA then terminates that session's app
 under test when it was created with a bundle id, so a session is made only for an action, and
-it adopts the app already in front without relaunching it.
+it adopts the app already in front without relaunching it; or on purpose (`renew`), for none,
+where the runner replaces a session another client opened (`runner.wda_state`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ class WdaLink:
         self.url, self.where, self.timeout_s = url, where, timeout_s
         self._front = front
         self._sid: str | None = None
+        self.made = False
+        """The session acted in is one this link created (at WDA's default settings then),
+        not one it found; what another client did in it since is not known here."""
 
     def request(self, method: str, path: str, data: dict[str, Any] | None = None,
                 what: str = "", timeout_s: float | None = None) -> Any:
@@ -120,20 +124,48 @@ class WdaLink:
         if self._sid:
             return self._sid
         sid = self._status_session()
-        if not sid:
-            front = self._front()
-            match: dict[str, Any] = {"shouldWaitForQuiescence": False}
-            if front and front != SPRINGBOARD:
-                # Adopt the app already in front without relaunching it (forceAppLaunch off),
-                # and never terminate it when an agent's session replaces this one.
-                match.update(bundleId=front, forceAppLaunch=False, shouldTerminateApp=False)
-            reply = self.post("/session", {"capabilities": {"alwaysMatch": match}})
-            value = reply.value if isinstance(reply.value, dict) else {}
-            sid = str(reply.sessionId or value.get("sessionId") or "")
+        if sid:
+            self._sid, self.made = sid, False
+            return sid
+        front = self._front()
+        match: dict[str, Any] = {"shouldWaitForQuiescence": False}
+        if front and front != SPRINGBOARD:
+            # Adopt the app already in front without relaunching it (forceAppLaunch off),
+            # and never terminate it when an agent's session replaces this one.
+            match.update(bundleId=front, forceAppLaunch=False, shouldTerminateApp=False)
+        return self._create(match)
+
+    def renew(self) -> str:
+        """Replace WDA's session with a new one for no app, and act in it: WDA starts every
+        new session at its default settings, and no app is terminated when another client's
+        session replaces this one. Ending the session before terminates that session's app
+        when it was created with one and `shouldTerminateApp` (WDA's default), so call it
+        where the apps are stopped anyway."""
+        self._sid = None
+        return self._create({"shouldWaitForQuiescence": False, "shouldTerminateApp": False})
+
+    def found_settings(self) -> dict[str, Any]:
+        """WDA's settings in the session acted in, when this link found that session rather
+        than created it; {} when it created it (WDA's defaults: not asked), or when WDA has
+        none (a read never creates one, and the next starts at the defaults)."""
+        if not self._sid:
+            sid = self._status_session()
+            if not sid:
+                return {}
+            self._sid, self.made = sid, False
+        if self.made:
+            return {}
+        value = self.in_session("/appium/settings", method="GET")
+        return value if isinstance(value, dict) else {}
+
+    def _create(self, match: dict[str, Any]) -> str:
+        reply = self.post("/session", {"capabilities": {"alwaysMatch": match}})
+        value = reply.value if isinstance(reply.value, dict) else {}
+        sid = str(reply.sessionId or value.get("sessionId") or "")
         if not sid:
             raise DeviceError(f"WDA at {self.where} created no session")
-        self._sid = str(sid)
-        return self._sid
+        self._sid, self.made = sid, True
+        return sid
 
     def _status_session(self) -> str:
         """The session id /status reports ("" when none)."""
