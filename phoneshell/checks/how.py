@@ -13,8 +13,9 @@ from collections.abc import Sequence
 
 from phoneshell.audit import Action, housekeeping
 from phoneshell.checks.addresses import Address, parse
+from phoneshell.checks.implied import Same, Suffix
 from phoneshell.checks.keystrokes import Typed
-from phoneshell.checks.kind import Check, Finding, Same, Suffix, check_kind
+from phoneshell.checks.kind import Check, Finding, check_kind
 from phoneshell.checks.path import IN_APP, PAGE, place, placed, unwatched
 from phoneshell.checks.typed_texts import typed_sends
 from phoneshell.checks.worked import FRESH, computed, invalid, operands

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 from phoneshell.audit import Action
 from phoneshell.checks.backs import way_back
+from phoneshell.checks.implied import Contains, Ordered, Same
 from phoneshell.checks.keystrokes import Typed
-from phoneshell.checks.kind import Check, Contains, Finding, Ordered, Same, check_kind
+from phoneshell.checks.kind import Check, Finding, check_kind
 from phoneshell.checks.selections import HOLD_S, held
 from phoneshell.checks.sent import whole_typed
 from phoneshell.checks.typed_texts import typed_ends, typed_runs

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
+from phoneshell.checks.implied import Contains, Same
+from phoneshell.checks.kind import Check, Finding, Need, check_kind
 from phoneshell.evidence import Capture, Evidence
 from phoneshell.params import Param
 from phoneshell.patterns import PatternTimeout, search

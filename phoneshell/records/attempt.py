@@ -270,6 +270,12 @@ class Teardown(Part):
     own states it sent a change of that read as the run found them (["device", "appearance",
     ""]). The owner watch takes the phone's word for these: no other value the agent changed
     passes it (`runner.owner.settings_changed`)."""
+    stays: tuple[str, ...] = ()
+    """What the agent changed that the teardown could not set back, so it stays as the agent
+    left it: a Settings value not found or not set ("Brightness (was 70%)"), a state of the
+    phone ("the phone's appearance (was light)"), WDA's settings or the session the agent
+    opened (`runner.wda_state`). The run's end says them ("still not as the run found
+    them")."""
 
 
 class ResultRow(Record):

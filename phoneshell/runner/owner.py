@@ -183,6 +183,9 @@ class OwnerWatch:
     whatever the rows read (`summary`)."""
     wheels: Wheels | None = None
     """The owner's timer duration, when a task of the run counts the wheels (`owner_timer`)."""
+    unset: list[str] = field(default_factory=list)
+    """What a teardown could not set back of what an agent changed (`Teardown.stays`), with
+    whose it was, for the run's end (`summary`): it stays as that agent left it."""
     vouched: int = 0
     """Attempts whose agent this watch followed to the end: compared after a clean teardown
     (`after_attempt`), with evidence to say whether it acted around the bridge. While every
@@ -204,6 +207,7 @@ class OwnerWatch:
         by every rule but the owner's (its checks, and the run's time and turns): only such a
         pass may become not scored (red team 69: an out-of-turns failure came out skipped)."""
         events = functools.cache(events)  # read once for both (a failed read is tried again)
+        self.unset.extend(f"{what}, as {who}'s agent left it" for what in teardown.stays)
         try:
             harm = self.after_attempt(task, evidence, teardown, events, who)
         except (*RIG_DOWN, PhoneshellError) as exc:
@@ -371,7 +375,8 @@ class OwnerWatch:
         """What the run's agents changed of the owner's collections, for the run's end ("" when
         nothing): `owner_summary.summary`."""
         stays = self.wheels.end(self.rig, run_id) if self.wheels and self.said else ""
-        return summary(self.rig, run_id, self.start, self.last, self.said, self.hidden, stays)
+        return summary(self.rig, run_id, self.start, self.last, self.said, self.hidden, stays,
+                       self.unset)
 
 
 def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, str]:

@@ -37,6 +37,9 @@ class SetBack(NamedTuple):
     """Those the phone showed at what they were before the attempt, so nothing was set back:
     the phone's word that the agent left them unchanged (`Teardown.as_was`, which the owner
     watch reads)."""
+    stays: list[str]
+    """Those not set back (not found, or the set-back failed), each as "Brightness (was 70%)"
+    (`Teardown.stays`, which the run's end says)."""
 
 
 def set_back_settings(phone: Phone, changed: tuple[Changed, ...], guarded: Guarded) -> SetBack:
@@ -45,6 +48,7 @@ def set_back_settings(phone: Phone, changed: tuple[Changed, ...], guarded: Guard
     found it); one line for each, and those found as they were."""
     said: list[str] = []
     as_was: list[SettingKey] = []
+    stays: list[str] = []
     for value in reversed(changed):
         found = guarded(f"setting back {value.kind} {value.label!r}",
                         functools.partial(set_back, phone, value.kind, value.label, value.page,
@@ -63,7 +67,9 @@ def set_back_settings(phone: Phone, changed: tuple[Changed, ...], guarded: Guard
                         "agent left it")
         else:  # the error says why
             said.append(f"{value.title}: was {value.shown}; could not be set back")
-    return SetBack(said, as_was)
+        if found not in ("set", "as was"):
+            stays.append(f"{value.title} (was {value.shown})")
+    return SetBack(said, as_was, stays)
 
 
 def shown(name: str, value: str) -> str:
@@ -83,10 +89,12 @@ def set_back_device(phone: Phone, changed: tuple[str, ...], before: Mapping[str,
     each, saying so where a state could not be read, before the run or now."""
     said: list[str] = []
     as_was: list[SettingKey] = []
+    stays: list[str] = []
     for name in reversed(changed):
         if name not in before:
             said.append(f"{name}: changed by the agent; what it was before the run could not be "
                         "read, so left as the agent left it")
+            stays.append(f"the phone's {name} (as the agent left it)")
             continue
         was = shown(name, before[name])
         now = guarded(f"reading the phone's {name}", functools.partial(read_state, phone, name))
@@ -102,7 +110,9 @@ def set_back_device(phone: Phone, changed: tuple[str, ...], before: Mapping[str,
         else:
             said.append(f"{name}: set back to {was}" if done else
                         f"{name}: was {was}; could not be set back")
-    return SetBack(said, as_was)
+        if not done:
+            stays.append(f"the phone's {name} (was {was})")
+    return SetBack(said, as_was, stays)
 
 
 class HeldBack:
@@ -119,6 +129,8 @@ class HeldBack:
         self.said: list[str] = []
         self.as_was: list[SettingKey] = []
         """Those the phone read as the run found them (`set_back_device`)."""
+        self.stays: list[str] = []
+        """Those not set back (`SetBack.stays`)."""
         self.errors: list[str] = []
         self.done = False
 
@@ -136,5 +148,5 @@ class HeldBack:
                 self.errors.append(str(exc))
                 return None
 
-        self.said, self.as_was = set_back_device(self.phone, self.changed, self.before,
-                                                 guarded or keep)
+        self.said, self.as_was, self.stays = set_back_device(self.phone, self.changed,
+                                                             self.before, guarded or keep)

@@ -1,8 +1,8 @@
 """An attempt's teardown: the phone's own states the agent changed set back first, unless the
 capture did (`setback.HeldBack`: the steps find the phone held as the run holds it), then every
 step of the task's teardown, then what else the agent left that it does not undo (apps running,
-Settings values changed), each run even after one fails; what failed is reported in the
-`Teardown` record, never raised."""
+Settings values changed), each run even after one fails; what failed, and what stays as the
+agent left it, is reported in the `Teardown` record, never raised."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def run_teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
     """Set back the phone's own state the agent changed to what the run found (`left.device`,
     `device_before`), unless `held` did at capture; then run every teardown step, stop the apps
     the agent left running and set back the Settings values it changed (`left`), even after
-    one fails; report what failed, never raise. A
+    one fails; report what failed, and what stays as the agent left it, never raise. A
     `delete_created` whose count `evidence` shows may have grown by the owner's items edited
     is not run (`counts.spared`), and the row says what was left and why."""
     errors: list[str] = []
@@ -82,4 +82,5 @@ def run_teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
     return Teardown(ok=not errors, error="; ".join(errors),
                     stopped=tuple(step.arg for step in left.running),
                     switched=(*settings.said, *held.said), left=tuple(kept),
-                    as_was=(*settings.as_was, *held.as_was))
+                    as_was=(*settings.as_was, *held.as_was),
+                    stays=(*settings.stays, *held.stays))

@@ -113,7 +113,8 @@ def test_a_state_that_cannot_be_read_after_the_attempt_is_never_taken_as_it_was(
 
     phone = Phone(sim.url, effect_timeout_s=1.0)
     sim.fault_on("gone")  # WDA stops answering: nothing reads
-    said, as_was = set_back_device(phone, ("appearance",), {"appearance": "light"}, keep)
+    said, as_was, stays = set_back_device(phone, ("appearance",), {"appearance": "light"}, keep)
     assert as_was == []
+    assert stays == ["the phone's appearance (was light)"]  # and the run's end says so
     assert said == ["appearance: was light; could not be read after the attempt, nor set back"]
     assert errors and errors[0].startswith("reading the phone's appearance")
