@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from phoneshell.checks import CHECKS, Check
-from phoneshell.checks.kind import Contains, Ordered, Same, Suffix, fixed, normal, signature
+from phoneshell.checks.implied import Contains, Ordered, Same, Suffix, fixed, normal, signature
 from phoneshell.tasks import Task
 
 

@@ -46,7 +46,7 @@ from bridge import Trajectory
 from phoneshell.agents import Agent, make_agent
 from phoneshell.agents.replay import ReplayAgent
 from phoneshell.checks import Check, Need, needs_of
-from phoneshell.checks.kind import signature
+from phoneshell.checks.implied import signature
 from phoneshell.device import COUNTED_IN
 from phoneshell.device.probes import HIDDEN_BY
 from phoneshell.errors import RIG_DOWN, PhoneshellError

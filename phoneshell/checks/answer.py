@@ -6,7 +6,8 @@ words, and an answer that also names other candidates of the value's kind (hedgi
 
 from __future__ import annotations
 
-from phoneshell.checks.kind import Check, Contains, Finding, Need, Same, check_kind
+from phoneshell.checks.implied import Contains, Same
+from phoneshell.checks.kind import Check, Finding, Need, check_kind
 from phoneshell.checks.reading import numbers
 from phoneshell.checks.values import EITHER, candidates, compass_point, misnamed, names
 from phoneshell.evidence import Evidence

@@ -17,8 +17,9 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from phoneshell.audit import Action
 from phoneshell.changes import Changed, changed_device, setting_of
 from phoneshell.checks.brought import brought_back
+from phoneshell.checks.implied import Same
 from phoneshell.checks.items import items_changed, whole_reading
-from phoneshell.checks.kind import Check, Finding, Need, Same, check_kind
+from phoneshell.checks.kind import Check, Finding, Need, check_kind
 from phoneshell.checks.path import HOLD_S, names_it, placed, unwatched
 from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.params import Param

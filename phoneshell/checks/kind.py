@@ -2,7 +2,8 @@
 
 A check kind is a pure function of (check, evidence) plus what the task loader, the schema, the
 implication test and the device need to know about it: its fields, whether it can be negated,
-which extra evidence it needs captured, and when another check implies it.
+which extra evidence it needs captured, and when another check implies it (its rule, one of
+`implied`'s).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param, ParamValue
@@ -19,6 +20,9 @@ from phoneshell.patterns import Pattern, compile_pattern
 from phoneshell.records import CheckResult
 from phoneshell.registry import Registry
 from phoneshell.tree import shorten
+
+if TYPE_CHECKING:  # the rules read `Check`, so they import this module
+    from phoneshell.checks.implied import Rule
 
 Family = Literal["state", "path", "effect", "answer"]
 LABEL_ORDER = ("text", "app", "apps", "probe")
@@ -277,157 +281,3 @@ def decided_unscrolled(checks: Iterable[Check], evidence: Evidence) -> bool:
     return all(not check.negate and grade_check(check, evidence).passed
                for check in checks
                if any(n.what == "scroll" for n in CHECKS.lookup(check.kind).needs(check)))
-
-
-def signature(check: Check) -> tuple[object, ...]:
-    """Everything that decides what a check passes on (not where it was written)."""
-    return (check.kind, check.negate, check.values)
-
-
-def others(check: Check, *but: str) -> tuple[tuple[str, ParamValue], ...]:
-    """The check's parameters except `but`: what two checks must share to relate."""
-    return tuple((name, value) for name, value in check.values if name not in but)
-
-
-NARROWING = ("type", "within", "page")
-"""Parameters that narrow where a check looks: an element type, a containing element type, the
-page a tapped element was on."""
-
-
-def fixed(check: Check) -> tuple[tuple[str, ParamValue], ...]:
-    """The parameters two checks of substring kinds must share to relate: all but `text`, the
-    narrowing ones and the flags (those are compared by `covered`)."""
-    return tuple((name, value) for name, value in check.values
-                 if name != "text" and name not in NARROWING and not isinstance(value, bool))
-
-
-def covered(a: Check, b: Check) -> bool:
-    """Whether b's narrowing parameters and flags are at least as strict as a's need.
-
-    Found: an element of b's type (inside b's container) is an element, so a without one is
-    covered; a with one needs the same. A flag a sets (`submitted`, `hold`), b must set too.
-    Proven absent: b must have looked at least as widely as a, and not only at flagged actions
-    when a's flag is off.
-    """
-    for name, mine in a.values:
-        theirs = b._value(name) if b.has(name) else None
-        if name in NARROWING:
-            wide = theirs or ""
-            ok = wide in ("", mine) if a.negate else mine in ("", wide)
-        elif isinstance(mine, bool):
-            flagged = theirs is True
-            ok = (not flagged or mine) if a.negate else (flagged or not mine)
-        else:
-            continue
-        if not ok:
-            return False
-    return True
-
-
-@dataclass(frozen=True)
-class Same:
-    """Implication rule: b implies a only when it is the same check (kind, negation, fields)."""
-
-    def implied(self, a: Check, b: Check) -> bool:
-        """Whether any evidence passing b passes a."""
-        return signature(a) == signature(b)
-
-    def describe(self, kind: str) -> str:
-        """The rule in words, for docs and `phoneshell implications` output."""
-        return f"only by the same {kind} check (same text and negation)"
-
-
-@dataclass(frozen=True)
-class Contains:
-    """Implication rule for case-insensitive substring kinds.
-
-    Not negated: b, of one of `kinds`, finds a longer text (so it finds a's too). Negated, same
-    kind only: b proves a shorter text absent, so a's longer text is absent too. Every other
-    field must be equal.
-    """
-
-    kinds: tuple[str, ...]
-    """Kinds of b that can imply a non-negated a (a's own kind among them)."""
-    whole: bool = False
-    """The texts are whole values, not substrings (answers: "LANTERNS" does not name LANTERN,
-    and "LANTERN QUILL" hedges), so only the same text, ignoring case, implies."""
-    exact: str = ""
-    """A flag of the kind that makes a check's text whole and the last (`typed_into`'s
-    `whole`): a check that sets it is implied only by one of its kind with the same text,
-    ignoring case, and the same fields."""
-
-    def implied(self, a: Check, b: Check) -> bool:
-        """Whether any evidence passing b passes a."""
-        if a.negate != b.negate or fixed(a) != fixed(b) or not covered(a, b):
-            return False
-        want, have = normal(a.text), normal(b.text)
-        if self.exact and a.flag_of(self.exact):
-            return b.kind == a.kind and want == have and others(a, "text") == others(b, "text")
-        if self.whole:
-            return b.kind in self.kinds and want == have
-        if a.negate:
-            return b.kind == a.kind and have in want
-        return b.kind in self.kinds and want in have
-
-    def describe(self, kind: str) -> str:
-        """The rule in words, for docs and `phoneshell implications` output."""
-        others = " or ".join(self.kinds)
-        if self.whole:
-            return f"by a {others} check with the same text (ignoring case)"
-        return (f"by a {others} check whose text contains this one's (ignoring case); negated, "
-                f"by a negated {kind} check whose text is contained in this one's")
-
-
-@dataclass(frozen=True)
-class Ordered:
-    """Implication rule for `apps` in order: not negated, b's apps contain a's as a subsequence
-    (b passing shows a's order too); negated, a's apps contain b's (b proves a shorter order
-    absent, so a's longer one is absent too). Every other field must be equal."""
-
-    def implied(self, a: Check, b: Check) -> bool:
-        """Whether any evidence passing b passes a."""
-        if a.kind != b.kind or a.negate != b.negate or others(a, "apps") != others(b, "apps"):
-            return False
-        short, long = ((b.list_of("apps"), a.list_of("apps")) if a.negate
-                       else (a.list_of("apps"), b.list_of("apps")))
-        remaining = iter(long)
-        return all(any(app == got for got in remaining) for app in short)
-
-    def describe(self, kind: str) -> str:
-        """The rule in words, for docs."""
-        return (f"by a {kind} check whose apps contain this one's in the same order; negated, "
-                f"by a negated {kind} check whose apps this one's contain in order")
-
-
-@dataclass(frozen=True)
-class Suffix:
-    """Implication rule for a computation's keys (`keys`, and the other orders in `also`): b
-    implies a when each run b accepts ends with a run a accepts, for the agent's last taps that
-    are b's run end with a's too. Every other field must be equal. Never negated."""
-
-    def implied(self, a: Check, b: Check) -> bool:
-        """Whether any evidence passing b passes a."""
-        if a.kind != b.kind or others(a, "keys", "also") != others(b, "keys", "also"):
-            return False
-        mine, theirs = _runs(a), _runs(b)
-        return all(any(len(r) <= len(t) and t[len(t) - len(r):] == r for r in mine)
-                   for t in theirs)
-
-    def describe(self, kind: str) -> str:
-        """The rule in words, for docs."""
-        return (f"by a {kind} check each of whose runs of keys ends with one of this one's "
-                f"runs")
-
-
-def _runs(check: Check) -> list[tuple[str, ...]]:
-    """A check's runs of keys, lower-cased: `keys`, then each of `also` split at spaces."""
-    return [tuple(k.lower() for k in run) for run in
-            (check.list_of("keys"), *(a.split() for a in check.list_of("also")))]
-
-
-Rule = Same | Contains | Ordered | Suffix
-
-
-def normal(text: str) -> str:
-    """Text as substring kinds compare it: stripped and lower-cased."""
-    return text.strip().lower()

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from phoneshell.audit import Action
+from phoneshell.checks.implied import Same
 from phoneshell.checks.keystrokes import SMALLEST_SCREEN_PT, Editing, editings
-from phoneshell.checks.kind import Check, Finding, Same, check_kind
+from phoneshell.checks.kind import Check, Finding, check_kind
 from phoneshell.checks.path import (
     APP,
     IN_APP,
