@@ -79,6 +79,7 @@ from phoneshell.runner.setback import HeldBack
 from phoneshell.runner.stop import stopped_by
 from phoneshell.runner.teardown import Left, run_teardown, teardown_readings
 from phoneshell.runner.turn import beyond_grade, harness_failed, held_to_log, measured, overrule
+from phoneshell.runner.wda_state import touched
 from phoneshell.untrusted import storable
 
 
@@ -159,7 +160,7 @@ def _after_agent(rig: Rig, plan: AttemptPlan, mark: int, evidence: Evidence | No
     except (PhoneshellError, *RIG_DOWN):
         return Left()
     return Left(left_running(plan.task, apps_in_front(events)), changed_settings(events),
-                 changed_device(events))
+                 changed_device(events), touched(events))
 
 
 @dataclass(frozen=True)

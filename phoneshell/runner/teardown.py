@@ -1,8 +1,10 @@
-"""An attempt's teardown: the phone's own states the agent changed set back first, unless the
-capture did (`setback.HeldBack`: the steps find the phone held as the run holds it), then every
-step of the task's teardown, then what else the agent left that it does not undo (apps running,
-Settings values changed), each run even after one fails; what failed, and what stays as the
-agent left it, is reported in the `Teardown` record, never raised."""
+"""An attempt's teardown: WDA's settings the agent changed put back first (`wda_state`: the
+set-back finds elements), then the phone's own states it changed, unless the capture did
+(`setback.HeldBack`: the steps find the phone held as the run holds it), then every step of the
+task's teardown, then what else the agent left that it does not undo (apps running, Settings
+values changed), and last a session it opened replaced, the apps stopped; each run even after
+one fails; what failed, and what stays as the agent left it, is reported in the `Teardown`
+record, never raised."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from phoneshell.runner.aftermath import Changed
 from phoneshell.runner.counts import Counts, spared
 from phoneshell.runner.folder import write_note
 from phoneshell.runner.setback import HeldBack, set_back_settings
+from phoneshell.runner.wda_state import Touched, session_back, settings_back
 from phoneshell.tasks import Step, Task
 
 
@@ -40,15 +43,18 @@ class Left(NamedTuple):
     was before."""
     device: tuple[str, ...] = ()
     """The phone's own states it changed (`aftermath.changed_device`)."""
+    wda: Touched = Touched()
+    """What it sent of WDA's settings and sessions (`wda_state.touched`)."""
 
 
 def run_teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
                  before: Counts, left: Left, device_before: Mapping[str, str],
                  evidence: Evidence | None = None, held: HeldBack | None = None) -> Teardown:
-    """Set back the phone's own state the agent changed to what the run found (`left.device`,
-    `device_before`), unless `held` did at capture; then run every teardown step, stop the apps
-    the agent left running and set back the Settings values it changed (`left`), even after
-    one fails; report what failed, and what stays as the agent left it, never raise. A
+    """Put back WDA's settings the agent sent (`left.wda`), and set back the phone's own state
+    it changed to what the run found (`left.device`, `device_before`), unless `held` did at
+    capture; then run every teardown step, stop the apps the agent left running, set back the
+    Settings values it changed (`left`) and replace a session it opened, even after one
+    fails; report what failed, and what stays as the agent left it, never raise. A
     `delete_created` whose count `evidence` shows may have grown by the owner's items edited
     is not run (`counts.spared`), and the row says what was left and why."""
     errors: list[str] = []
@@ -65,7 +71,8 @@ def run_teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
             errors.append(f"harness error in {what} ({type(exc).__name__}): {exc}")
         return None
 
-    # first: the steps find the phone held as the run holds it (a count in landscape refuses)
+    stays = settings_back(phone, left.wda, guarded)  # first: a slider's set-back finds it
+    # then: the steps find the phone held as the run holds it (a count in landscape refuses)
     held = held or HeldBack(phone, left.device, device_before)
     errors.extend(held.errors)  # at capture
     held.now(guarded)
@@ -79,8 +86,9 @@ def run_teardown(phone: Phone, task: Task, folder: Path, readings: Readings,
         guarded(step.describe(), functools.partial(run_step, phone,
                                                    with_counts(step, readings, rows)))
     settings = set_back_settings(phone, left.settings, guarded)
+    stays += session_back(phone, left.wda, guarded)  # last: ending it may stop its app
     return Teardown(ok=not errors, error="; ".join(errors),
                     stopped=tuple(step.arg for step in left.running),
                     switched=(*settings.said, *held.said), left=tuple(kept),
                     as_was=(*settings.as_was, *held.as_was),
-                    stays=(*settings.stays, *held.stays))
+                    stays=(*settings.stays, *held.stays, *stays))

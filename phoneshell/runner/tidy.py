@@ -60,6 +60,7 @@ from phoneshell.runner.leftovers import (
 )
 from phoneshell.runner.owner import OwnerWatch, watch_owner
 from phoneshell.runner.rig import Rig
+from phoneshell.runner.wda_state import reset_found
 from phoneshell.tasks import Step, Task
 from phoneshell.xcui import SAFARI
 
@@ -237,14 +238,15 @@ lying face up on a desk, as a tethered one often does, reads upright."""
 
 
 def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy, list[str]]:
-    """Before the first attempt on a phone: count what the tasks start from none of
-    (`counts.count_start`), Safari's tabs and the alarms; the phone's housekeeping, and lines
-    for the user.
+    """Before the first attempt on a phone: put back WDA's settings an earlier client left
+    (`wda_state.reset_found`), count what the tasks start from none of (`counts.count_start`),
+    Safari's tabs and the alarms; the phone's housekeeping, and lines for the user.
 
     Raises:
         DeviceError: the rig is down (a count that merely fails is said in the lines).
     """
     tasks = tuple(tasks)
+    wda = reset_found(rig, run_id)
     rig.device_start.update(read_device_state(rig.phone))
     held, upright = _upright(rig, run_id)
     there, counts = count_start(rig, run_id, tasks)
@@ -263,7 +265,7 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
     with rig.under_run(run_id, "probe"):  # what the tasks counted or listed is not read again
         owner, unwatched = watch_owner(rig, {**counts, **listed_now})
     return (PhoneTidy(rig, run_id, tabs, alarms, cities, none_at_start, owner, held),
-            [line for line in (upright, there, uncounted, unlisted, no_cities, unwatched)
+            [line for line in (wda, upright, there, uncounted, unlisted, no_cities, unwatched)
              if line])
 
 
