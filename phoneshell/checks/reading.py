@@ -32,8 +32,10 @@ from phoneshell.spelling import plain
 
 # A time first, so "4:59" is one value and not two numbers; then thousands (a comma or a space
 # before each group of three), a decimal comma where no group of three can follow it, a plain
-# number. A number may follow a digit and a hyphen: a range's second end ("57-58").
-_NUMBER = re.compile(r"(?:(?<![\w.:-])|(?<=\d-))"
+# number. A number may follow a digit and a hyphen: a range's second end ("57-58"); and a
+# letter's colon or dot, which ends a label ("Battery:88%", "heading.274°"): only after a digit
+# do they join one number to the next (a time's or a version's parts, read whole above).
+_NUMBER = re.compile(r"(?:(?<![\w.:-])|(?<=\d-)|(?<=[^\W\d_][.:]))"
                      r"(?:(?P<time>\d{1,2}(?::\d{2}){1,2})(?![\d:])"
                      r"|(?P<version>\d+(?:\.\d+){2,})(?!\.?\d)"
                      r"|(?P<sign>(?<!\d)-)?(?:(?P<comma>\d{1,3}(?:,\d{3})+(?:\.\d+)?)"

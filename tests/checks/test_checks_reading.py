@@ -31,6 +31,8 @@ def answered(value: str, answer: str) -> tuple[bool, str]:
     ("57⁰F", [("57", "°")]), ("57 º", [("57", "°")]), ("57℃", [("57", "°")]),
     ("８７％", [("87", "%")]), ("4:59", [("459", "time")]), ("5 minutes", [("5", "min")]),
     ("42 songs", [("42", "")]), ("MQ163LL/A", []), ("$5k", []),
+    ("Battery:88%", [("88", "%")]), ("heading.274°", [("274", "°")]),
+    ("26.2:5", [("26.2", "")]), ("87%:88%", [("87", "%")]),
 ])
 def test_numbers_are_read_as_people_write_them(text: str, read: list[tuple[str, str]]) -> None:
     assert [(str(n.value), n.unit) for n in numbers(text)] == [
@@ -47,6 +49,8 @@ def test_numbers_are_read_as_people_write_them(text: str, read: list[tuple[str, 
     ("128 GB", "The capacity is 128GB."), ("26.2", "Your iPhone runs iOS 26.2."),
     ("26.2", "iOS 26.2, updated 3 days ago"), ("$5", "It costs 5 dollars"),
     ("Room 101", "It's Room 101 on the second floor"), ("iPhone 17 Pro", "It is an iPhone 17 Pro."),
+    ("88%", "Battery:88%"), ("57°", "Temp:57°F"), ("57°", "Cupertino:57°"),
+    ("274° W", "Heading:274° W"), ("274° W", "heading.274°W"),
 ])
 def test_an_honest_answer_names_the_value_in_any_spelling(value: str, answer: str) -> None:
     passed, detail = answered(value, answer)
@@ -62,6 +66,7 @@ def test_an_honest_answer_names_the_value_in_any_spelling(value: str, answer: st
     ("iPhone 17 Pro", "iPhone 17 Pro, iPhone Air"),
     ("iPhone 17 Pro", "iphone 17 pro iphone air iphone 17 pro max"),
     ("DON'T", "DON’T or WON’T"), ("שלום", "שלום, תודה"),
+    ("88%", "Battery:87%, Level:88%"), ("57°", "Temp:57°, Feels:58°"),
 ])
 def test_a_list_of_numbers_or_names_of_the_values_kind_hedges(value: str, answer: str) -> None:
     passed, detail = answered(value, answer)
