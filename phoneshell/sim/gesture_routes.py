@@ -249,14 +249,18 @@ def drag(ep: Endpoints, req: Request) -> JSON:
 
 
 def press_and_drag(ep: Endpoints, req: Request) -> JSON:
-    """`pressAndDragWithVelocity`: from an element to `toElement`, or between two points."""
+    """`pressAndDragWithVelocity`: from an element to `toElement`, or between two points; held
+    `pressDuration` first either way (XCTest's pressForDuration:thenDragToElement:), so a held
+    press opens a context menu here as on a phone."""
     if "uuid" not in req.params:
         return drag(ep, req)
     start = hit_point(ep, ep.element(req))
     to = ep.elements.resolve(ep.phone.screen(), str(req.body.get("toElement", "")))
     if to is None:
         raise ep.elements.missing(str(req.body.get("toElement", "")))
-    ep.phone.drag(Drag(*start, *to.frame.center))
+    press = req.body.get("pressDuration", 0.0)
+    ep.phone.drag(Drag(*start, *to.frame.center,
+                       float(press) if isinstance(press, (int, float)) else 0.0))
     return None
 
 

@@ -85,3 +85,19 @@ def test_a_held_slide_on_what_takes_no_hold_is_a_drag(sim: SimServer) -> None:
     x, y = session(className="Cell").get(timeout=5).bounds.center
     _touch(session, (x + 150, y), 900, (x - 150, y))
     assert session(label="Delete", className="Button").get(timeout=5).visible
+
+
+@pytest.mark.parametrize(("press", "menu"), [(0.9, True), (0.0, False)])
+def test_an_element_press_and_drag_holds_its_press_first(sim: SimServer, press: float,
+                                                         menu: bool) -> None:
+    """`pressAndDragWithVelocity` from an element presses for `pressDuration` before it drags
+    (red team 89: the simulator dragged at once), so a held one opens the row's menu."""
+    session = wda.Client(sim.url).session(NOTES)
+    title, _ = _binned(session)
+    row = session(className="Cell", label=title).get(timeout=5)
+    back = session(label="Folders", className="Button").get(timeout=5)
+    route = f"/session/{session.session_id}/wda/element/{row.id}/pressAndDragWithVelocity"
+    session.http.post(route, {"pressDuration": press, "holdDuration": 0.1, "velocity": 400,
+                              "toElement": back.id})
+    assert session(label="Recover", className="Button").exists is menu
+    assert _titles(sim, "deleted") == [title]
