@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 ParamType = Literal["str", "bool", "int", "number", "regex", "str_list", "point", "choice",
-                    "str_map"]
+                    "str_map", "bundle_id", "bundle_ids", "wda_type"]
 ParamValue = (str | bool | int | float | tuple[str, ...] | tuple[float, float]
               | tuple[tuple[str, str], ...])
-"""A parameter's value once read: str (str, regex, choice), bool, int, float, a list of strings
-(as a tuple), a point, or a mapping of strings to strings (as (key, value) pairs in file
-order)."""
+"""A parameter's value once read: str (str, regex, choice, bundle_id, wda_type), bool, int,
+float, a list of strings (str_list, bundle_ids: as a tuple), a point, or a mapping of strings to
+strings (as (key, value) pairs in file order). A `bundle_id` is an app's bundle id and a
+`wda_type` an element type without its XCUIElementType prefix, each checked against what
+phoneshell knows where the task file names it (`phoneshell.tasks.names`)."""
 
 
 @dataclass(frozen=True)
@@ -26,7 +28,8 @@ class Param:
     name: str
     """The YAML key."""
     type: ParamType
-    """How the value is read: a non-empty string, a regex (compiled at load), a list..."""
+    """How the value is read: a non-empty string, a regex (compiled at load), a bundle id, a
+    WDA element type, a list..."""
     doc: str
     """One line for people: shown in `phoneshell schema` and docs."""
     required: bool = False
@@ -44,7 +47,8 @@ class Param:
         """The value of this parameter when the key is absent."""
         if self.default is not None:
             return self.default
-        empties: dict[str, ParamValue] = {"bool": False, "int": 0, "number": 0.0, "str_list": ()}
+        empties: dict[str, ParamValue] = {"bool": False, "int": 0, "number": 0.0, "str_list": (),
+                                          "bundle_ids": ()}
         return empties.get(self.type, "")
 
     def describe(self) -> str:
@@ -59,6 +63,9 @@ class Param:
             "point": "a point [x, y] in screen points",
             "choice": "one of " + ", ".join(repr(c) for c in self.choices),
             "str_map": "a mapping of names to non-empty strings",
+            "bundle_id": "an app's bundle id, e.g. com.apple.Preferences",
+            "bundle_ids": "a non-empty list of bundle ids, e.g. [com.apple.Preferences]",
+            "wda_type": "a WDA element type without its XCUIElementType prefix, e.g. Button",
         }[self.type]
 
     def _bounds(self) -> str:
@@ -69,7 +76,7 @@ class Param:
     def json_schema(self) -> dict[str, object]:
         """Return the JSON Schema fragment for this field's value."""
         schema: dict[str, object]
-        if self.type in ("str", "regex"):
+        if self.type in ("str", "regex", "bundle_id", "wda_type"):
             schema = {"type": "string", "minLength": 1}
         elif self.type == "bool":
             schema = {"type": "boolean"}
@@ -81,6 +88,9 @@ class Param:
                 schema["maximum"] = self.maximum
         elif self.type == "str_list":
             schema = {"type": "array", "items": {"type": "string", "minLength": 1}}
+        elif self.type == "bundle_ids":
+            schema = {"type": "array", "items": {"type": "string", "minLength": 1},
+                      "minItems": 1}
         elif self.type == "str_map":
             schema = {"type": "object", "additionalProperties": {"type": "string",
                                                                  "minLength": 1}}

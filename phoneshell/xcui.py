@@ -19,6 +19,22 @@ from collections.abc import Iterator, Mapping, Sequence
 from phoneshell.presses import logged_heading
 
 TYPE_PREFIX = "XCUIElementType"
+_TYPE_NAMES = (
+    "Any Other Application Group Window Sheet Drawer Alert Dialog Button RadioButton RadioGroup "
+    "CheckBox DisclosureTriangle PopUpButton ComboBox MenuButton ToolbarButton Popover Keyboard "
+    "Key NavigationBar TabBar TabGroup Toolbar StatusBar Table TableRow TableColumn Outline "
+    "OutlineRow Browser CollectionView Slider PageIndicator ProgressIndicator "
+    "ActivityIndicator SegmentedControl Picker PickerWheel Switch Toggle Link Image Icon "
+    "SearchField ScrollView ScrollBar StaticText TextField SecureTextField DatePicker TextView "
+    "Menu MenuItem MenuBar MenuBarItem Map WebView IncrementArrow DecrementArrow Timeline "
+    "RatingIndicator ValueIndicator SplitGroup Splitter RelevanceIndicator ColorWell HelpTag "
+    "Matte DockItem Ruler RulerMarker Grid LevelIndicator Cell LayoutArea LayoutItem Handle "
+    "Stepper Tab TouchBar StatusItem")
+SHORT_TYPES = tuple(_TYPE_NAMES.split())
+"""XCTest's element types without the prefix, as WDA's `FBElementTypeTransformer` names them:
+the simulator's class chains accept these, and task files name types by them."""
+ELEMENT_TYPES = frozenset(TYPE_PREFIX + name for name in SHORT_TYPES)
+"""The same, by full type name, as the XML source writes them."""
 SPRINGBOARD = "com.apple.springboard"
 """The home screen's bundle id: in front when no app is."""
 TEXT_INPUT_TYPES = frozenset({"TextField", "SecureTextField", "SearchField", "TextView"})

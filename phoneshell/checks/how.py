@@ -20,7 +20,7 @@ from phoneshell.checks.path import IN_APP, PAGE, place, placed, unwatched
 from phoneshell.checks.typed_texts import typed_sends
 from phoneshell.checks.worked import FRESH, computed, invalid, operands
 from phoneshell.evidence import Evidence
-from phoneshell.params import Param
+from phoneshell.params import Param, ParamValue
 from phoneshell.presses import TAPS_GESTURE, touch_words
 from phoneshell.tree import Element, PageSource, shorten
 from phoneshell.wda_routes import DEVICE_STATES
@@ -196,7 +196,16 @@ def _loads(evidence: Evidence, want: Address) -> tuple[str, list[str]]:
     return "", seen
 
 
-@check_kind("visited", family="path", params=(URL,), implied_by=Same())
+def _not_a_page(values: dict[str, ParamValue]) -> tuple[str, str] | None:
+    """A `url` that names no web page, as (field, problem), read at load: such a check could
+    never pass."""
+    url = str(values.get("url", ""))
+    return None if parse(url) is not None else (
+        "url", f"needs `url` to be a web address Safari loads (example.com, "
+               f"https://example.com/page), not {url!r}")
+
+
+@check_kind("visited", family="path", params=(URL,), implied_by=Same(), invalid=_not_a_page)
 def visited(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent itself loaded the page `url` names in Safari: it opened the URL,
     or typed the address into Safari's address field and sent it (the keyboard's Return, or
@@ -318,8 +327,16 @@ def _paused_for(actions: Sequence[Action], since: Action, check: Check, until: f
     return stood, False, ""
 
 
+def _no_duration(values: dict[str, ParamValue]) -> tuple[str, str] | None:
+    """A `text` that is no duration as a timer shows one, as (field, problem), read at load:
+    such a check could never pass."""
+    text = str(values.get("text", ""))
+    return None if seconds(text) is not None else (
+        "text", f"needs `text` as the timer shows a duration (5:00, 1:30:00), not {text!r}")
+
+
 @check_kind("countdown", family="path", params=(DURATION, START, IN_APP, PAGE, SLACK),
-            negatable=False, implied_by=Same())
+            negatable=False, implied_by=Same(), invalid=_no_duration)
 def countdown(check: Check, evidence: Evidence) -> Finding:
     """Passes when a countdown shows on the final screen (a StaticText like `4:57`, not a time
     of day: beside AM or PM, or in a row labelled with the time and AM or PM) and, added to the

@@ -25,10 +25,10 @@ from phoneshell.records import Target
 from phoneshell.tree import shorten
 from phoneshell.xcui import short_type
 
-APPS = Param("apps", "str_list", "Bundle ids the agent must bring to the front, in this order "
-                                 "(other apps may come between).", required=True)
-APP = Param("app", "str", "Bundle id of the app.", required=True)
-IN_APP = Param("app", "str", "Only count it in this app (bundle id in front at the time).")
+APPS = Param("apps", "bundle_ids", "Bundle ids the agent must bring to the front, in this "
+                                   "order (other apps may come between).", required=True)
+APP = Param("app", "bundle_id", "Bundle id of the app.", required=True)
+IN_APP = Param("app", "bundle_id", "Only count it in this app (bundle id in front at the time).")
 TYPED = Param("text", "str", "Text the agent's keystrokes into one field must contain "
                              "(case-insensitive).", required=True)
 INTO = Param("into", "str", "The field: matched against its type (SearchField...), label or "
@@ -53,9 +53,10 @@ WHOLE = Param("whole", "bool", "The text must be the tapped element's whole labe
                                "part, before a comma, where a row's label adds more) or name, "
                                "ignoring case, not a part of one: a ban on Get is not broken by "
                                "a tap on 'Budget Buddy'.")
-TAP_TYPE = Param("type", "str", "Only a tap on an element of this WDA type counts (without its "
-                                "XCUIElementType prefix: Link, MenuItem, Button): the control "
-                                "the goal is, not content the agent can title with its words.")
+TAP_TYPE = Param("type", "wda_type", "Only a tap on an element of this WDA type counts (without "
+                                     "its XCUIElementType prefix: Link, MenuItem, Button): the "
+                                     "control the goal is, not content the agent can title with "
+                                     "its words.")
 PAGE = Param("page", "str", "Only a tap on an element of the page titled so counts: the name of "
                             "the navigation bar on screen when it was tapped (e.g. Timers, "
                             "General), whole, ignoring case. Binds a label to its place: Clock's "

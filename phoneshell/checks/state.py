@@ -9,19 +9,20 @@ from phoneshell.params import Param
 from phoneshell.patterns import PatternTimeout, search
 from phoneshell.tree import shorten
 
-APP_TEXT = Param("text", "str", "Bundle id that must be in front (default: the task's `app`).")
+APP_TEXT = Param("text", "bundle_id", "Bundle id that must be in front (default: the task's "
+                                      "`app`).")
 LABEL_TEXT = Param("text", "str", "Text to find in an element's label, name or value "
                    "(case-insensitive substring).", required=True)
 REGEX_TEXT = Param("text", "regex", "Pattern searched in each on-screen element's label, name "
                    "and value (Python re syntax, case-sensitive; add (?i) to ignore case; a "
                    "search that backtracks for over a second fails).", required=True)
-TYPE = Param("type", "str", "Only elements of this WDA type count (the type without its "
-                            "XCUIElementType prefix, e.g. NavigationBar, Button, Cell). Naming a "
-                            "text input (SearchField, TextField, TextView) makes what was typed "
-                            "into it count.")
-WITHIN = Param("within", "str", "Only elements inside an element of this WDA type count (e.g. "
-                                "WebView: a web page's content, never Safari's own bars or "
-                                "suggestions).")
+TYPE = Param("type", "wda_type", "Only elements of this WDA type count (the type without its "
+                                 "XCUIElementType prefix, e.g. NavigationBar, Button, Cell). "
+                                 "Naming a text input (SearchField, TextField, TextView) makes "
+                                 "what was typed into it count.")
+WITHIN = Param("within", "wda_type", "Only elements inside an element of this WDA type count "
+                                     "(e.g. WebView: a web page's content, never Safari's own "
+                                     "bars or suggestions).")
 SELECTED = Param("selected", "bool", "Only selected elements count (WDA's traits say Selected: "
                                     "the tab shown, the day a calendar shows).")
 

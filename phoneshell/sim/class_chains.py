@@ -16,21 +16,8 @@ from phoneshell.sim.attributes import Indexes
 from phoneshell.sim.predicates import Matcher, SelectorError, predicate
 from phoneshell.sim.ui import Node, walk
 from phoneshell.sim.wire import WdaError
-from phoneshell.xcui import TYPE_PREFIX
+from phoneshell.xcui import ELEMENT_TYPES, TYPE_PREFIX
 
-_TYPE_NAMES = (
-    "Any Other Application Group Window Sheet Drawer Alert Dialog Button RadioButton RadioGroup "
-    "CheckBox DisclosureTriangle PopUpButton ComboBox MenuButton ToolbarButton Popover Keyboard "
-    "Key NavigationBar TabBar TabGroup Toolbar StatusBar Table TableRow TableColumn Outline "
-    "OutlineRow Browser CollectionView Slider PageIndicator ProgressIndicator "
-    "ActivityIndicator SegmentedControl Picker PickerWheel Switch Toggle Link Image Icon "
-    "SearchField ScrollView ScrollBar StaticText TextField SecureTextField DatePicker TextView "
-    "Menu MenuItem MenuBar MenuBarItem Map WebView IncrementArrow DecrementArrow Timeline "
-    "RatingIndicator ValueIndicator SplitGroup Splitter RelevanceIndicator ColorWell HelpTag "
-    "Matte DockItem Ruler RulerMarker Grid LevelIndicator Cell LayoutArea LayoutItem Handle "
-    "Stepper Tab TouchBar StatusItem")
-ELEMENT_TYPES = frozenset(TYPE_PREFIX + name for name in _TYPE_NAMES.split())
-"""XCTest's element types, as WDA's `FBElementTypeTransformer` names them."""
 ANY = TYPE_PREFIX + "Any"
 
 

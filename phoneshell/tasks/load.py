@@ -8,6 +8,7 @@ task.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,9 +44,16 @@ def _task_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[Problem]]
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml")
-                           and p.is_file() and not any(part.startswith(".") for part in
-                                                       p.relative_to(path).parts))
+            named = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml")
+                           and not p.is_dir() and not any(part.startswith(".") for part in
+                                                          p.relative_to(path).parts))
+            found = [p for p in named if p.is_file()]
+            # a task file moved away leaves its link behind, and a pipe named so is no file:
+            # either is a task that would never run, so it is named, as it is given by path
+            problems.extend(Problem(str(p), 0, 0, f"a link to {os.readlink(p)}, which leads "
+                                    "nowhere: the task file it named was moved or deleted"
+                                    if p.is_symlink() else "not a regular file, so it cannot be "
+                                    "a task file") for p in named if not p.is_file())
             if not found:
                 problems.append(Problem(str(path), 0, 0, "no task files (*.yaml) in this folder"))
             files.extend(found)

@@ -75,7 +75,7 @@ class Task:
 TASK_FIELDS: tuple[Param, ...] = (
     Param("id", "str", "Unique task id, e.g. settings.about.reach.", required=True),
     Param("name", "str", "A short title.", required=True),
-    Param("app", "str", "Bundle id the task centres on; the default for foreground_app."),
+    Param("app", "bundle_id", "Bundle id the task centres on; the default for foreground_app."),
     Param("difficulty", "choice", "How hard the task is.", choices=DIFFICULTIES),
     Param("tags", "str_list", "Free tags; capability:<name> tags group results."),
     Param("instruction", "str", "What the agent is told (the only thing it is told).",

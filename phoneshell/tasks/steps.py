@@ -100,13 +100,13 @@ def _add(kind: StepKind) -> None:
     STEPS.register(kind.name)(kind)
 
 
-BUNDLE = Param("bundle_id", "str", "Bundle id, e.g. com.apple.Preferences.", required=True)
+BUNDLE = Param("bundle_id", "bundle_id", "Bundle id, e.g. com.apple.Preferences.", required=True)
 TEXT = Param("text", "str", "Text of the element (label, name or value; case-insensitive).",
              required=True)
-ELEMENT_TYPE = Param("type", "str", "Only an element of this WDA type (without its "
-                                    "XCUIElementType prefix, e.g. SearchField, Button), so "
-                                    "content that shares the text (a note titled Search) is "
-                                    "never what is tapped.")
+ELEMENT_TYPE = Param("type", "wda_type", "Only an element of this WDA type (without its "
+                                         "XCUIElementType prefix, e.g. SearchField, Button), so "
+                                         "content that shares the text (a note titled Search) "
+                                         "is never what is tapped.")
 
 _add(StepKind("home", "Go to the home screen and confirm SpringBoard is in front.", bare=True))
 _add(StepKind("terminate", "Stop an app if it runs; confirm it is no longer in front.",

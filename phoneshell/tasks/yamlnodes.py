@@ -2,7 +2,11 @@
 
 The task loader walks node trees (`compose`, not plain dicts) through these helpers, so a
 problem always points at the text to fix. Nesting deeper than `MAX_DEPTH` is refused where it
-starts: PyYAML composes nodes recursively, so 100,000 `[` would end in a RecursionError.
+starts: PyYAML composes nodes recursively, so 100,000 `[` would end in a RecursionError. A value
+with an explicit YAML tag (`!!binary aGVsbG8=`, `!custom foo`) is refused at its line: the
+walker reads the text as written, so the tag would be dropped without a word and a check would
+look for 'aGVsbG8=' where its author meant "hello". Names of apps and element types are read by
+`names.py`.
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from phoneshell.errors import Problem
-from phoneshell.params import Param
-from phoneshell.patterns import PatternError, compile_pattern
+from phoneshell.params import Param, ParamType
+from phoneshell.patterns import PatternError, compile_pattern, search
 from phoneshell.registry import close_matches
+from phoneshell.tasks.names import Refused, bundle_id, wda_type
 
 _NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 NULL_TAG = "tag:yaml.org,2002:null"
@@ -27,6 +32,12 @@ _NUMBERS = SafeConstructor()
 that Python's float() and int() refuse or read otherwise."""
 MAX_DEPTH = 50
 """The deepest nesting of lists and mappings a task file may have (the format needs 5)."""
+PLAIN_TAGS = frozenset({"tag:yaml.org,2002:str", "tag:yaml.org,2002:seq",
+                        "tag:yaml.org,2002:map"} | {
+    tag for resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.values()
+    for tag, _ in resolvers})
+"""The tags YAML gives untagged values (a plain `423` is an int, `yes` a bool): a node with any
+other tag was tagged explicitly by its author."""
 
 
 class _TooDeep(yaml.MarkedYAMLError):
@@ -105,8 +116,18 @@ def unknown_key(key: str, accepted: Sequence[str], what: str) -> str:
     return f"unknown key {key!r} in {what}{hint} (accepted: {', '.join(accepted)})"
 
 
+def untagged(f: NodeFile, node: Node, what: str) -> None:
+    """Refuse a node its author tagged (`!!binary`, `!custom`): its tag would be dropped."""
+    if node.tag not in PLAIN_TAGS:
+        tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
+        raise f.error(node, f"{what} has the YAML tag {tag}, which phoneshell does not read (it "
+                            "would take the text as written and drop the tag); write the value "
+                            "itself, untagged")
+
+
 def pairs_of(f: NodeFile, node: Node, what: str) -> list[tuple[str, ScalarNode, Node]]:
     """The (key, key node, value node) pairs of a mapping; duplicate keys are errors."""
+    untagged(f, node, what)
     if not isinstance(node, MappingNode):
         raise f.error(node, f"{what} should be a mapping of keys to values")
     seen: dict[str, ScalarNode] = {}
@@ -127,10 +148,12 @@ def pairs_of(f: NodeFile, node: Node, what: str) -> list[tuple[str, ScalarNode, 
 def read_value(f: NodeFile, node: Node, spec: Param, what: str) -> object:
     """Read one field value against its spec, recording a problem (and raising) when wrong."""
     name = f"`{spec.name}` of {what}"
-    if spec.type == "str_list":
-        if not isinstance(node, SequenceNode):
+    untagged(f, node, name)
+    if spec.type in ("str_list", "bundle_ids"):
+        if not isinstance(node, SequenceNode) or (spec.type == "bundle_ids" and not node.value):
             raise f.error(node, f"{name} should be {spec.describe()}")
-        return tuple(str(read_value(f, item, Param(spec.name, "str", ""), what))
+        item_type: ParamType = "str" if spec.type == "str_list" else "bundle_id"
+        return tuple(str(read_value(f, item, Param(spec.name, item_type, ""), what))
                      for item in node.value)
     if spec.type == "str_map":
         return tuple((key, str(read_value(f, value, Param(key, "str", ""), f"`{spec.name}`")))
@@ -143,18 +166,17 @@ def read_value(f: NodeFile, node: Node, spec: Param, what: str) -> object:
     if not isinstance(node, ScalarNode):
         raise f.error(node, f"{name} should be {spec.describe()}")
     raw, tag = str(node.value), node.tag
-    if spec.type in ("str", "regex", "choice"):
+    if spec.type in ("str", "regex", "choice", "bundle_id", "wda_type"):
         if tag == "tag:yaml.org,2002:null" or not raw.strip():
             raise f.error(node, f"{name} is empty; it should be {spec.describe()}")
+        if spec.type in ("bundle_id", "wda_type"):
+            return _name(f, node, spec, name, raw)
         if spec.type == "choice" and raw not in spec.choices:
             close = close_matches(raw, list(spec.choices))
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise f.error(node, f"{name} is {raw!r}; it should be {spec.describe()}{hint}")
         if spec.type == "regex":
-            try:
-                compile_pattern(raw)
-            except PatternError as exc:
-                raise f.error(node, f"{name} is not a valid regular expression: {exc}") from exc
+            _pattern(f, node, name, raw)
         return raw
     if spec.type == "bool":
         if tag != "tag:yaml.org,2002:bool":
@@ -173,3 +195,30 @@ def read_value(f: NodeFile, node: Node, spec: Param, what: str) -> object:
             or (spec.maximum is not None and number > spec.maximum)):
         raise f.error(node, f"{name} is {raw}; it should be {spec.describe()}")
     return number if spec.type == "int" else float(number)
+
+
+def _name(f: NodeFile, node: Node, spec: Param, name: str, raw: str) -> str:
+    """A bundle id or a WDA type, as `names` reads it (refused or warned about at `node`)."""
+    try:
+        if spec.type == "wda_type":
+            return wda_type(raw)
+        value, warning = bundle_id(raw)
+    except Refused as exc:
+        raise f.error(node, f"{name}: {exc}") from exc
+    if warning:
+        f.warn(node, f"{name}: {warning}")
+    return value
+
+
+def _pattern(f: NodeFile, node: Node, name: str, raw: str) -> None:
+    """A pattern must compile, and must need at least one character to match: one that matches
+    the empty string (`(?i)`, `.*`, `x?`) is found in any text, so a check with it passes every
+    screen."""
+    try:
+        pattern = compile_pattern(raw)
+    except PatternError as exc:
+        raise f.error(node, f"{name} is not a valid regular expression: {exc}") from exc
+    if search(pattern, "") is not None:
+        raise f.error(node, f"{name} ({raw!r}) matches the empty string: a search finds it in "
+                            "any text (every screen passes) and a whole match passes an empty "
+                            "value; make it need at least one character")

@@ -177,7 +177,16 @@ MALFORMED = [
      "events, safari_tabs, alarms, clock_timers, timer_dialled, stopwatch, world_clocks)"),
     ("path check without apps", GOOD.replace("kind: foreground_app\n    text: com.apple."
                                              "calculator", "kind: opened_in_order"),
-     "9:5: error: an opened_in_order check needs `apps` (a list of non-empty strings)"),
+     "9:5: error: an opened_in_order check needs `apps` (a non-empty list of bundle ids"),
+    ("step with an app's name", GOOD.replace("  - terminate: com.apple.calculator\ncheck",
+                                             "  - terminate: Calculator\ncheck"),
+     "7:16: error: `bundle_id` of step 'terminate': 'Calculator' is an app's name on the home "
+     "screen; checks and steps compare bundle ids: did you mean 'com.apple.calculator'?"),
+    ("task app by name", GOOD.replace("app: com.apple.calculator", "app: calculator"),
+     "3:6: error: `app` of the task: 'calculator' is an app's name on the home screen"),
+    ("unknown element type", GOOD.replace("  - home\n", "  - tap: {text: Go, type: Buton}\n"),
+     "6:27: error: `type` of step 'tap': 'Buton' is not a WDA element type; did you mean "
+     "'Button', 'MenuButton' or 'RadioButton'?"),
 ]
 
 
@@ -187,6 +196,17 @@ def test_malformed_file_gives_the_documented_error(text: str, expected: str) -> 
     found = problems_of(text)
     assert any(expected in p for p in found), found
     assert all(p.startswith("demo.yaml:") for p in found)
+
+
+def test_element_types_are_kept_as_wda_spells_them() -> None:
+    text = GOOD.replace("  - home\n", "  - tap: {text: Go, type: xcuielementtypebutton}\n") \
+        .replace("    text: com.apple.calculator\n", "    text: com.apple.calculator\n"
+                 "  - {kind: element_exists, text: Go, type: statictext, within: Navigationbar}\n")
+    task, problems = parse_task(text, "demo.yaml")
+    assert task is not None and problems == []
+    assert task.setup[0].options == (("text", "Go"), ("type", "Button"))
+    found = task.checks[1]
+    assert (found.text_of("type"), found.text_of("within")) == ("StaticText", "NavigationBar")
 
 
 def test_a_file_with_several_problems_reports_all() -> None:
