@@ -83,7 +83,9 @@ class _Index:
         for index, task in enumerate(tasks):
             for check in task.checks:
                 self.by_kind[check.kind].append((check, index))
-                self.exact[signature(check)].add(index)
+                rule = CHECKS.lookup(check.kind).implied_by
+                if isinstance(rule, Same):
+                    self.exact[rule.key(check)].add(index)
                 group = (check.kind, check.negate, fixed(check))
                 self.texts[group][normal(check.text)].add(index)
 
@@ -116,7 +118,7 @@ class _Index:
         """Indexes of tasks with some check that implies `a`."""
         rule = CHECKS.lookup(a.kind).implied_by
         if isinstance(rule, Same):
-            return set(self.exact.get(signature(a), ()))
+            return set(self.exact.get(rule.key(a), ()))
         if isinstance(rule, (Ordered, Suffix)):  # rare kinds: compare them one by one
             return {index for b, index in self.by_kind[a.kind] if rule.implied(a, b)}
         assert isinstance(rule, Contains)

@@ -24,6 +24,7 @@ from phoneshell.checks.path import HOLD_S, names_it, placed, unwatched
 from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.params import Param
 from phoneshell.records import AuditEvent
+from phoneshell.spelling import folded
 from phoneshell.tree import PageSource
 from phoneshell.xcui import SETTINGS, SPRINGBOARD
 
@@ -230,7 +231,7 @@ def _asks(checks: Iterable[Check], action: Action) -> bool:
         # each kind of setting's element: a check of no type asks for none
         if check.kind != "tapped" or check.negate or not check.text_of("type"):
             continue
-        want, app = check.text.strip().lower(), check.text_of("app")
+        want, app = folded(check.text), check.text_of("app")
         if names_it(want, target, check.flag_of("whole")) and placed(action, check) and (
                 not app or app == action.app_before):
             return True

@@ -27,11 +27,12 @@ from dataclasses import dataclass, replace
 
 from phoneshell.audit import Action
 from phoneshell.records import ELEMENT_MAX, Target, shortened
+from phoneshell.spelling import folded
 from phoneshell.xcui import short_type
 
 READING_MENU_ITEMS = frozenset({"copy", "select", "select all", "look up", "translate",
                                 "search web", "share", "speak", "spell"})
-"""What of iOS's edit menu writes nothing into the field (lower-cased, without a trailing
+"""What of iOS's edit menu writes nothing into the field (folded, without a trailing
 "..."): Copy, the selections, Look Up, Share... Any other item (Cut, Paste, Replace, Delete, an
 item this list does not know) is taken as a change of the field (`writes_text`): fail closed."""
 
@@ -54,7 +55,9 @@ class Left:
 def shows(target: Target | None, text: str) -> bool:
     """Whether the field the bridge logged holds exactly `text` (as the log shortens a long
     value), non-empty and not the field's label or name, which an empty field shows in place of
-    a value (its placeholder: Settings' "Search", Maps' "Search Maps")."""
+    a value (its placeholder: Settings' "Search", Maps' "Search Maps"). Code point for code
+    point, never as `spelling` reads text: Safari shows a loaded search's words back behind a
+    left-to-right mark (U+200E), which no typing of the agent's put there."""
     if not text or target is None or target.value in (target.label, target.name):
         return False
     return target.value == shortened(text, ELEMENT_MAX)
@@ -84,10 +87,17 @@ def carried(left: Left | None, shown: Target | None) -> Left | None:
     return None
 
 
+def menu_item(action: Action) -> str | None:
+    """The label of an edit menu item a tap is on (as `spelling.folded` reads it, no trailing
+    "..."), else None."""
+    target = action.target
+    if action.kind != "tap" or target is None or short_type(target.type) != "MenuItem":
+        return None
+    return folded(target.label).rstrip(".").strip()
+
+
 def writes_text(action: Action) -> bool:
     """Whether a tap is on an item of the edit menu that writes into the field it was opened
     on (Cut, Paste...: any but `READING_MENU_ITEMS`)."""
-    target = action.target
-    if action.kind != "tap" or target is None or short_type(target.type) != "MenuItem":
-        return False
-    return target.label.strip().rstrip(".\u2026").strip().lower() not in READING_MENU_ITEMS
+    item = menu_item(action)
+    return item is not None and item not in READING_MENU_ITEMS

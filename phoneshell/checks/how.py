@@ -22,6 +22,7 @@ from phoneshell.checks.worked import FRESH, computed, invalid, operands
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param, ParamValue
 from phoneshell.presses import TAPS_GESTURE, touch_words
+from phoneshell.spelling import folded
 from phoneshell.tree import Element, PageSource, shorten
 from phoneshell.wda_routes import DEVICE_STATES
 from phoneshell.xcui import SAFARI, SPRINGBOARD
@@ -61,8 +62,7 @@ COUNTDOWN = re.compile(r"^(?:(\d+):)?(\d{1,2}):(\d{2})$")
 
 def _labelled(action: Action, want: str) -> bool:
     target = action.target
-    return target is not None and want.strip().lower() in (target.label.strip().lower(),
-                                                           target.name.strip().lower())
+    return target is not None and folded(want) in (folded(target.label), folded(target.name))
 
 
 def _presses(actions: Sequence[Action], app: str, swipes: bool = False) -> list[Action | None]:

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from phoneshell.checks.kind import Check
 from phoneshell.params import ParamValue
+from phoneshell.spelling import folded
 
-__all__ = ["NARROWING", "Contains", "Ordered", "Rule", "Same", "Suffix", "covered", "fixed",
-           "normal", "others", "signature"]
+__all__ = ["NARROWING", "READ_ALIKE", "Contains", "Ordered", "Rule", "Same", "Suffix", "covered",
+           "fixed", "normal", "others", "signature"]
 
 
 def signature(check: Check) -> tuple[object, ...]:
@@ -23,19 +24,29 @@ def signature(check: Check) -> tuple[object, ...]:
 
 
 def others(check: Check, *but: str) -> tuple[tuple[str, ParamValue], ...]:
-    """The check's parameters except `but`: what two checks must share to relate."""
-    return tuple((name, value) for name, value in check.values if name not in but)
+    """The check's parameters except `but`, each as its kind reads it (`READ_ALIKE`): what two
+    checks must share to relate."""
+    return tuple((name, _read(name, value)) for name, value in check.values if name not in but)
 
 
 NARROWING = ("type", "within", "page")
 """Parameters that narrow where a check looks: an element type, a containing element type, the
 page a tapped element was on."""
+READ_ALIKE = ("into", "page")
+"""Parameters every kind that has one reads as `spelling.folded` reads text (the field typed
+into, the page a tap was on), so two values equal once read so are one."""
+
+
+def _read(name: str, value: ParamValue, alike: tuple[str, ...] = READ_ALIKE) -> ParamValue:
+    """A parameter's value as its kind compares it: folded where its name is in `alike`."""
+    return folded(value) if name in alike and isinstance(value, str) else value
 
 
 def fixed(check: Check) -> tuple[tuple[str, ParamValue], ...]:
     """The parameters two checks of substring kinds must share to relate: all but `text`, the
-    narrowing ones and the flags (those are compared by `covered`)."""
-    return tuple((name, value) for name, value in check.values
+    narrowing ones and the flags (those are compared by `covered`), each as its kind reads it
+    (`READ_ALIKE`)."""
+    return tuple((name, _read(name, value)) for name, value in check.values
                  if name != "text" and name not in NARROWING and not isinstance(value, bool))
 
 
@@ -47,8 +58,9 @@ def covered(a: Check, b: Check) -> bool:
     Proven absent: b must have looked at least as widely as a, and not only at flagged actions
     when a's flag is off.
     """
-    for name, mine in a.values:
-        theirs = b._value(name) if b.has(name) else None
+    for name, given in a.values:
+        mine = _read(name, given)
+        theirs = _read(name, b._value(name)) if b.has(name) else None
         if name in NARROWING:
             wide = theirs or ""
             ok = wide in ("", mine) if a.negate else mine in ("", wide)
@@ -64,11 +76,21 @@ def covered(a: Check, b: Check) -> bool:
 
 @dataclass(frozen=True)
 class Same:
-    """Implication rule: b implies a only when it is the same check (kind, negation, fields)."""
+    """Implication rule: b implies a only when it is the same check (kind, negation, fields),
+    its fields read as the kind reads them (`key`)."""
+
+    folded: tuple[str, ...] = READ_ALIKE
+    """The fields the kind compares with the phone's text as `spelling.folded` reads both
+    (opened_from_search's `text` and `result`): equal once read so, they are the same."""
+
+    def key(self, check: Check) -> tuple[object, ...]:
+        """The check as the kind reads it: its `signature`, the `folded` fields folded."""
+        return (check.kind, check.negate,
+                tuple((name, _read(name, value, self.folded)) for name, value in check.values))
 
     def implied(self, a: Check, b: Check) -> bool:
         """Whether any evidence passing b passes a."""
-        return signature(a) == signature(b)
+        return self.key(a) == self.key(b)
 
     def describe(self, kind: str) -> str:
         """The rule in words, for docs and `phoneshell implications` output."""
@@ -158,8 +180,9 @@ class Suffix:
 
 
 def _runs(check: Check) -> list[tuple[str, ...]]:
-    """A check's runs of keys, lower-cased: `keys`, then each of `also` split at spaces."""
-    return [tuple(k.lower() for k in run) for run in
+    """A check's runs of keys, each as `normal` reads it: `keys`, then each of `also` split at
+    spaces."""
+    return [tuple(normal(k) for k in run) for run in
             (check.list_of("keys"), *(a.split() for a in check.list_of("also")))]
 
 
@@ -167,5 +190,7 @@ Rule = Same | Contains | Ordered | Suffix
 
 
 def normal(text: str) -> str:
-    """Text as substring kinds compare it: stripped and lower-cased."""
-    return text.strip().lower()
+    """Text as the kinds compare it with what the phone shows (`spelling.folded`: case, quote
+    and dash shapes, accents composed or not, full width, no-break spaces and white space
+    runs read alike), so two checks equal once read so relate as one."""
+    return folded(text)

@@ -22,6 +22,7 @@ from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.presses import touch_words
 from phoneshell.records import Target
+from phoneshell.spelling import folded
 from phoneshell.tree import shorten
 from phoneshell.xcui import short_type
 
@@ -149,8 +150,8 @@ def field_matches(check: Check, action: Action) -> bool:
     target = action.target
     if target is None:
         return False
-    want = into.strip().lower()
-    return any(want in text.lower() for text in (target.type, target.label, target.name))
+    want = folded(into)
+    return any(want in folded(text) for text in (target.type, target.label, target.name))
 
 
 @check_kind("typed_into", family="path", params=(TYPED, IN_APP, INTO, SUBMITTED, EXACT, FRESH),
@@ -166,7 +167,7 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
     With `fresh`, only typing into a field that held nothing before the agent first changed
     it counts (`Typed.held`: a new note's body, not a note brought back and added to, nor one
     the agent emptied first)."""
-    want = check.text.strip().lower()
+    want = folded(check.text)
     actions = evidence.agent_actions()
     runs = typed_runs(actions) if check.negate else typed_ends(actions)
     app, into = check.text_of("app"), check.text_of("into")
@@ -186,7 +187,7 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
     unsent, stale = "", ""
     for run in runs:
         if not field_matches(check, run.action) or run.unknown or \
-                want not in run.text.lower():
+                want not in folded(run.text):
             continue
         if fresh and run.held != "":
             stale = stale or _held_before(run, where)
@@ -226,7 +227,7 @@ def placed(action: Action, check: Check) -> bool:
     if not kind and not page:
         return True
     return target is not None and (not kind or short_type(target.type) == kind) and (
-        not page or target.page.strip().lower() == page.strip().lower())
+        not page or folded(target.page) == folded(page))
 
 
 @check_kind("tapped", family="path",
@@ -243,7 +244,7 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
     or bypassing it (`backs.way_back`). Not negated, a tap after the agent itself typed `text`
     does not count: its words came back as a search's results or suggestions. Needs the bridge's tap
     targets; taps it could not resolve make an absence unproven."""
-    want, app = check.text.strip().lower(), check.text_of("app")
+    want, app = folded(check.text), check.text_of("app")
     hold, actions, whole = check.flag_of("hold"), evidence.agent_actions(), check.flag_of("whole")
     # only a press the phone took counts (`Action.presses`, `Action.acted`); one it may or
     # may not have taken (two fingers, a tap WDA never answered) never passes, and makes an
@@ -252,7 +253,7 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
                and (not app or a.app_before == app) and (held(a) or not hold)]
     taps = [a for a in touched if a.presses and a.acted]
     # A negated check counts every tap on it; a plain one not one the agent's typing named.
-    typed = [] if check.negate else [s for s in typed_runs(actions) if want in s.text.lower()]
+    typed = [] if check.negate else [s for s in typed_runs(actions) if want in folded(s.text)]
     echoed, back = "", check.int_of("back") if check.has("back") else 0
     for action in taps:
         target = action.target
@@ -330,10 +331,10 @@ def place(check: Check) -> str:
 
 
 def names_it(want: str, target: Target, whole: bool) -> bool:
-    """Whether a tapped element's label or name holds `want` (lower-cased), or with `whole` is
-    it (the label whole or its part before a comma)."""
+    """Whether a tapped element's label or name holds `want` (as `spelling.folded` reads it),
+    or with `whole` is it (the label whole or its part before a comma)."""
     texts = (target.label, target.name)
     if not whole:
-        return any(want in t.lower() for t in texts)
-    return want in {t.strip().lower() for t in (*texts, target.label.split(",")[0])}
+        return any(want in folded(t) for t in texts)
+    return want in {folded(t) for t in (*texts, target.label.split(",")[0])}
 

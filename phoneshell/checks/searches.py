@@ -27,6 +27,7 @@ from phoneshell.checks.typed_texts import sends
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.records import Target
+from phoneshell.spelling import folded
 from phoneshell.tree import shorten
 from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS, short_type
 
@@ -47,8 +48,8 @@ def _names(target: Target | None) -> set[str]:
     where the page lives ("iPhone Storage, General"), the label's first part."""
     if target is None:
         return set()
-    label = target.label.strip().lower()
-    return {label, label.split(", ")[0], target.name.strip().lower()} - {""}
+    label = folded(target.label)
+    return {label, folded(label.split(", ")[0]), folded(target.name)} - {""}
 
 
 def _in_search(editing: Editing, field: Callable[[Action], bool]) -> bool:
@@ -155,7 +156,7 @@ SEARCHED_WHOLE = Param("whole", "bool", "The search was `text` whole (ignoring c
 
 @check_kind("opened_from_search", family="path",
             params=(SEARCHED, RESULT, IN_APP, SEARCH_INTO, SEARCHED_WHOLE), negatable=False,
-            implied_by=Same())
+            implied_by=Same(folded=("text", "result", "into")))
 def opened_from_search(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent typed `text` into a search field (in `app`, matching `into`) and,
     while that search still showed its results (only more typing, the keyboard or scrolling
@@ -163,11 +164,11 @@ def opened_from_search(check: Check, evidence: Evidence) -> Finding:
     Typing the words, cancelling and tapping the row on the app's own list fails, as does a
     result reached by way of another page; with `whole`, a search for more than `text`. Not
     negatable."""
-    want, result = check.text.strip().lower(), check.text_of("result").strip().lower()
+    want, result = folded(check.text), folded(check.text_of("result"))
     searched = [e for e in editings(evidence.agent_actions(), screen_height(evidence))
                 if _in_search(e, lambda a: field_matches(check, a))
-                and (e.text.strip().lower() == want if check.flag_of("whole")
-                     else want in e.text.lower())]
+                and (folded(e.text) == want if check.flag_of("whole")
+                     else want in folded(e.text))]
     for search in searched:
         target = search.end.target if search.end is not None else None
         if target is not None and result in _names(target):

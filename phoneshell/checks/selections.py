@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from phoneshell.audit import Action
-from phoneshell.checks.held import READING_MENU_ITEMS, value_held
-from phoneshell.xcui import TEXT_INPUTS, short_type
+from phoneshell.checks.held import READING_MENU_ITEMS, menu_item, value_held
+from phoneshell.xcui import TEXT_INPUTS
 
 HOLD_S = 0.5
 """How long a touch must last to be a long press (UIKit's default minimum press duration)."""
@@ -51,14 +51,6 @@ def held(action: Action) -> bool:
     duration = action.params.get("duration")
     long = isinstance(duration, (int, float)) and duration >= HOLD_S
     return action.params.get("gesture") == "touch_and_hold" or long
-
-
-def menu_item(action: Action) -> str | None:
-    """The label of an edit menu item a tap is on (lower-cased, no trailing "..."), else None."""
-    target = action.target
-    if action.kind != "tap" or target is None or short_type(target.type) != "MenuItem":
-        return None
-    return target.label.strip().rstrip(".\u2026").strip().lower()
 
 
 def holds_on(action: Action, key: tuple[str, str, str, str]) -> Selected | None:

@@ -16,11 +16,12 @@ from collections.abc import Callable, Sequence
 
 from phoneshell.audit import Action
 from phoneshell.checks.keystrokes import Typed
+from phoneshell.spelling import folded
 from phoneshell.tree import shorten
 
 
 def _same(run: Typed, want: str) -> bool:
-    return run.text.strip().lower() == want
+    return folded(run.text) == want
 
 
 def _at(run: Typed) -> int:
@@ -36,7 +37,7 @@ def whole_typed(runs: Sequence[Typed], actions: Sequence[Action], text: str, *,
     judge (every moment, negated: typed exactly so at all is typed), `actions` the agent's;
     `where` names the field for the detail (" into 'Address' in com.apple.mobilesafari").
     Negated, it holds when any moment is the text whole."""
-    verb, want = ("sent" if submitted else "typed"), text.strip().lower()
+    verb, want = ("sent" if submitted else "typed"), folded(text)
     moments = [r for r in runs if judged(r) and (r.sent or not submitted)]
     if negate:
         hit = next((r for r in moments if _same(r, want)), None)

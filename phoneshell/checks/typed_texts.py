@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from phoneshell.audit import Action
 from phoneshell.checks.keystrokes import Editing, Typed, editings
+from phoneshell.spelling import folded
 from phoneshell.xcui import TEXT_INPUTS
 
 
@@ -57,12 +58,12 @@ def chosen(editing: Editing) -> Typed | None:
     element labelled the line being typed, whole (Safari's suggestion "iso 8601 date format"
     runs that search; "Find “iso 8601 date format”", a longer suggestion or a site's row runs
     none of it)."""
-    end, line = editing.end, editing.text.rsplit("\n", 1)[-1].strip().lower()
+    end, line = editing.end, folded(editing.text.rsplit("\n", 1)[-1])
     if end is None or not end.presses or end.target is None or len(line) < 2:
         return None
     if end.app_before != editing.key[0] or end.target.type in TEXT_INPUTS or end.target.keyboard:
         return None
-    if end.target.label.strip().lower() != line:
+    if folded(end.target.label) != line:
         return None
     return Typed(editing.field_action or editing.opened_by, editing.text, True, end,
                  editing.held)
