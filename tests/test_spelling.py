@@ -4,10 +4,13 @@ negation fails on it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from sources import El, evidence
 
 from phoneshell.checks import Check, grade_check
+from phoneshell.evidence import DeviceRead, Evidence
 from phoneshell.patterns import compile_pattern
 from phoneshell.spelling import folded, plain, read_pattern
 
@@ -75,3 +78,24 @@ def test_spelling_never_makes_another_value_match() -> None:
     assert not _graded("regex_on_screen", "^7 o'clock$", "17 o’clock")[0]
     assert not _graded("element_exists", "7 o'clock", "8 o’clock")[0]
     assert not _graded("regex_on_screen", "^7 o'clock$", "7 oclock")[0]
+
+
+def _note(value: str) -> Evidence:
+    return replace(evidence(), reads=(DeviceRead(probe="newest_note", arg="", value=value),))
+
+
+@pytest.mark.parametrize(("pattern", "note", "passes"), [
+    ("Don't forget .*", "Don\u2019t forget milk", True),  # iOS's smart punctuation types ’
+    ("Don\u2019t forget .*", "Don't forget milk", True),
+    ("Caf\u00e9 \\d+", "Cafe\u0301\u00a012", True),  # typed apart, a no-break space
+    ("Don't forget", "Don\u2019t forget milk", False),  # still the whole value
+    (r"Don\u2019t .*", "Don't forget", False),  # an escape names its one code point
+])
+def test_device_value_reads_the_value_in_either_spelling(pattern: str, note: str,
+                                                         passes: bool) -> None:
+    check = Check.make("device_value", pattern, probe="newest_note")
+    result = grade_check(check, _note(note))
+    assert result.passed is passes, result.detail
+    negated = grade_check(Check.make("device_value", pattern, probe="newest_note", negate=True),
+                          _note(note))
+    assert negated.passed is not passes, negated.detail

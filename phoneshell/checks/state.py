@@ -7,6 +7,7 @@ from phoneshell.checks.kind import Check, Finding, Need, check_kind
 from phoneshell.evidence import Capture, Evidence
 from phoneshell.params import Param
 from phoneshell.patterns import PatternTimeout, search
+from phoneshell.spelling import plain, read_pattern
 from phoneshell.tree import shorten
 
 APP_TEXT = Param("text", "bundle_id", "Bundle id that must be in front (default: the task's "
@@ -160,7 +161,10 @@ def device_value(check: Check, evidence: Evidence) -> Finding:
     """Passes when the value a probe reads off the device at capture (e.g. `newest_note`: the
     text of the note edited last) matches the pattern `text` whole, after trimming white space
     at its ends: for text typed to a spec, where a part of it, or the text with more around it,
-    must fail. Fails when the value could not be read."""
+    must fail. The value is read as the screen's text is (`regex_on_screen`): as written and,
+    where it differs, as `spelling.plain` reads it with the pattern's quotes and dashes read
+    alike, so `Don't .*` matches a note iOS's smart punctuation wrote "Don’t". Fails when the
+    value could not be read."""
     probe, of = check.text_of("probe"), check.text_of("of")
     what = f"{probe}({of!r})" if of else probe
     read = evidence.read(probe, of)
@@ -168,8 +172,11 @@ def device_value(check: Check, evidence: Evidence) -> Finding:
         why = read.error if read is not None and read.error else "it was not read at capture"
         return Finding(False, f"{what} is unknown: {why}", unproven=f"{what} is unknown: {why}")
     value = read.value.strip()
+    readings = dict.fromkeys(((check.pattern, value),
+                              (read_pattern(check.pattern), plain(value).strip())))
     try:
-        holds = search(check.pattern, value, whole=True, where=f"value {what} read") is not None
+        holds = any(search(rule, seen, whole=True, where=f"value {what} read") is not None
+                    for rule, seen in readings)
     except PatternTimeout as exc:
         # The value is the agent's typing: a pattern it can make backtrack must not hang the
         # grade, and a stopped match proves nothing either way, so negated it fails too.
