@@ -17,12 +17,14 @@ not read from the attempt's start is not scored (`runner.endstate`). Any other r
 out-of-turns attempt never passes, and its turns are at least the actions the log shows its
 agent took: more than the task's `max_steps` is out of turns (`runner.turn`). What the run
 fails an attempt for beyond the grade of its evidence is kept in the verdict's `run_overruled`.
-A harness error skips the attempt before the agent's turn began, and fails it after (what the
-harness met may be the agent's doing: `turn.harness_failed`). Teardown always runs, its failure
-recorded.
+A harness error skips the attempt before the agent's turn began, and fails it after, wherever it
+raised (what the harness met may be the agent's doing: `turn.harness_failed`, `ending.fell`);
+every attempt gets a row. Teardown always runs, its failure recorded.
 
-This module runs the phases in order and writes the row; the capture lives in `capture`, the
-teardown in `teardown`, the plan and the phase marks in the audit log in `plan`.
+This module runs the phases in order; the capture lives in `capture`, the teardown's steps in
+`teardown`, the end of an attempt (its teardown run, its row, and the row of one the harness
+raised on past the phases' guard) in `ending`, the plan and the phase marks in the audit log in
+`plan`.
 """
 
 from __future__ import annotations
@@ -42,19 +44,18 @@ from phoneshell.device.phone import SPRINGBOARD
 from phoneshell.errors import RIG_DOWN, DeviceError, DeviceLocked, PhoneshellError, StepError
 from phoneshell.evidence import Evidence, save_evidence
 from phoneshell.grade import Verdict, grade, raised
-from phoneshell.records import Outcome, ResultRow, Teardown, write_record
-from phoneshell.runner import stop
+from phoneshell.records import ResultRow
 from phoneshell.runner.aftermath import (
     agent_broke_rig,
     changed_device,
     changed_settings,
     left_running,
 )
+from phoneshell.runner.around import AroundWatch, around_bridge, reaches_around, watch_around
 from phoneshell.runner.capture import capture_attempt, unlock_after_turn
 from phoneshell.runner.counts import (
     Counts,
     Leftover,
-    after_teardown,
     counts_of,
     dig_from_start,
     start_state,
@@ -62,7 +63,7 @@ from phoneshell.runner.counts import (
     uncountable,
 )
 from phoneshell.runner.disk_room import make_room
-from phoneshell.runner.around import AroundWatch, around_bridge, reaches_around, watch_around
+from phoneshell.runner.ending import Played, fell, row_of, tear_down
 from phoneshell.runner.endstate import (
     AppUnreadable,
     UnreadableEndState,
@@ -77,8 +78,8 @@ from phoneshell.runner.plan import AttemptPlan, audit_slice, enter_phase
 from phoneshell.runner.rig import Rig, RigDown, after_whom, check_rig
 from phoneshell.runner.setback import HeldBack
 from phoneshell.runner.stop import stopped_by
-from phoneshell.runner.teardown import Left, run_teardown, teardown_readings
-from phoneshell.runner.turn import beyond_grade, harness_failed, held_to_log, measured, overrule
+from phoneshell.runner.teardown import Left
+from phoneshell.runner.turn import harness_failed, held_to_log, measured
 from phoneshell.runner.wda_state import touched
 from phoneshell.untrusted import storable
 
@@ -183,161 +184,142 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     A locked phone or a WDA that stopped answering is reported with `rig_down`, and teardown is
     not attempted on a rig that is down. With `owner`, the owner's collections the agent may
     have changed are compared after the teardown, and a change fails the attempt
-    (`runner.owner`).
+    (`runner.owner`). Whatever raises past the phases' own guard (in a handler, the teardown,
+    the row) still gives the attempt its row (`ending.fell`): one place, so no later change to
+    the phases can lose one.
     """
+    plan.folder.mkdir(parents=True, exist_ok=True)
+    played = Played(time.time(), rig.audit_mark(plan.run_dir), watch_around(rig, agent))
+    after_agent = functools.partial(_after_agent, rig, plan, played.mark)
+    try:
+        try:
+            _play(plan, rig, agent, played)
+        finally:
+            tear_down(plan, rig, played, owner, after_agent)
+        row = row_of(plan, agent.name, played)
+    except Exception as exc:  # noqa: BLE001 - every attempt gets a row; the run goes on
+        row = fell(plan, rig, agent.name, played, exc)
+    scored = played.evidence if row.evidence and not row.skipped else None
+    return AttemptResult(row, played.rig_down, scored, played.stopped())
+
+
+def _play(plan: AttemptPlan, rig: Rig, agent: Agent, p: Played) -> None:
+    """Setup, the agent's turn, capture and grade, kept in `p`. What ends an attempt but not the
+    run (a skip, the agent's failure, the rig's, a harness error) is kept there, never raised;
+    only a stop signal during a handler is."""
     task, folder, phone = plan.task, plan.folder, rig.phone
-    folder.mkdir(parents=True, exist_ok=True)
-    started = time.time()
-    mark = rig.audit_mark(plan.run_dir)
-    result = AgentResult(ran=False)
-    verdict: Verdict | None = None
-    graded: Verdict | None = None  # what its evidence alone shows, before the run's own rules
-    evidence: Evidence | None = None
-    evidence_dir = skip_reason = error_type = over = ""
-    rig_down = interrupted = in_turn = began = False
-    watch = watch_around(rig, agent)  # what reached the phone around the bridge in the turn
-    before: Counts = {}
-    held: HeldBack | None = None  # the phone's own states the agent changed, set back once
     try:
         _check_rig(rig, plan)
-        before = _prepare(rig, plan)
+        p.before = _prepare(rig, plan)
         enter_phase(rig, plan, "agent")
         # whether the agent acted shows in intents: the capture's first source is the after
         # of its last action, free, so no read is spent on it here
-        began = in_turn = True
-        result = _agent_turn(plan, rig, agent, watch)
-        in_turn = False
-        intents = audit_slice(rig, plan, mark, outcomes=False)[0]
+        p.began = p.in_turn = True
+        p.result = _agent_turn(plan, rig, agent, p.watch)
+        p.in_turn = False
+        intents = audit_slice(rig, plan, p.mark, outcomes=False)[0]
         acted_in = apps_in_front(intents)
         if acted_in:
             rig.seen.agent_apps, rig.seen.agent_of = acted_in, f"{task.id} attempt {plan.attempt}"
-        result, over = measured(held_to_log(result, intents), intents, task.max_steps)
-        error_type = result.error_type
-        if not result.ran:
-            raise _Skip(f"the agent never ran: {result.error or 'no reason given'}")
+        p.result, p.over = measured(held_to_log(p.result, intents), intents, task.max_steps)
+        p.error_type = p.result.error_type
+        if not p.result.ran:
+            raise _Skip(f"the agent never ran: {p.result.error or 'no reason given'}")
         enter_phase(rig, plan, "check")
-        unlocked = unlock_after_turn(rig, plan, mark, intents)
-        held = HeldBack(phone, changed_device(intents), rig.device_start)
-        from_start = functools.partial(_unread_from_start, rig, plan, mark, agent)
+        unlocked = unlock_after_turn(rig, plan, p.mark, intents)
+        p.held = HeldBack(phone, changed_device(intents), rig.device_start)
+        from_start = functools.partial(_unread_from_start, rig, plan, p.mark, agent)
         evidence = capture_or_blame(phone, functools.partial(
-            capture_attempt, rig, plan, result.claim, before, mark, held), from_start)
+            capture_attempt, rig, plan, p.result.claim, p.before, p.mark, p.held), from_start)
         if unlocked:
             evidence = replace(evidence, flags=evidence.flags | {"unlocked"})
+        p.evidence = evidence
         if evidence.foreground is not None and evidence.foreground.bundle_id != SPRINGBOARD:
             rig.seen.unlocked = True  # an app in front: no lock screen (only the harness next)
         save_evidence(evidence, folder / "evidence")
-        evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
-        verdict = graded = grade(task, evidence)  # fails an agent that broke the rig too
+        p.evidence_dir = str((folder / "evidence").relative_to(plan.run_dir))
+        verdict = p.verdict = p.graded = grade(task, evidence)  # fails a rig breaker too
         if trace := raised(task, evidence, verdict):  # a check that could not be graded
             write_note(folder / "traceback.txt", trace)
         broke = agent_broke_rig(evidence.events)
         if broke:  # the phone is unlocked for the run to go on
-            rig_down = not _recover(rig, plan)
+            p.rig_down = not _recover(rig, plan)
             enter_phase(rig, plan, "check")
         if not broke and (not evidence.final or not evidence.final.source.complete):
             problem = evidence.final.source.problem if evidence.final else "no page source"
             blamed = unreadable(phone, verdict, evidence, from_start)
-            around = around_bridge(watch, f"the phone sent only cut-off page sources at "
+            around = around_bridge(p.watch, f"the phone sent only cut-off page sources at "
                                    f"capture ({problem}), and on its home screen too")
             if blamed is None and around:
                 blamed = verdict.model_copy(update={"passed": False, "overruled": around})
             if blamed is None:
                 raise _Skip(f"the phone sent only cut-off page sources at capture ({problem}), "
                             "and on its home screen too, so the end state cannot be graded (a "
-                            f"rig fault){watch.fault_note()}")
-            verdict = blamed
-        if watch.count and not verdict.overruled:  # it acted around the bridge, fault or not
-            verdict = verdict.model_copy(update={"passed": False,
-                                                 "overruled": around_bridge(watch)})
-        if not verdict.passed or result.timed_out or result.out_of_turns:
+                            f"rig fault){p.watch.fault_note()}")
+            verdict = p.verdict = blamed
+        if p.watch.count and not verdict.overruled:  # it acted around the bridge, fault or not
+            verdict = p.verdict = verdict.model_copy(update={
+                "passed": False, "overruled": around_bridge(p.watch)})
+        if not verdict.passed or p.result.timed_out or p.result.out_of_turns:
             enter_phase(rig, plan, "check")
             check_rig(rig, evidence.events)  # a failure is scored only if the phone takes input
     except Leftover as exc:  # the agent is not handed a phone its like already spoiled
-        verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False, results=(),
-                          overruled=str(exc))
-        before = exc.counts  # teardown deletes what was left
+        p.verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False, results=(),
+                            overruled=str(exc))
+        p.before = exc.counts  # teardown deletes what was left
     except UnreadableEndState as exc:  # the phone reads elsewhere: the agent's screen did this
-        verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False, results=(),
-                          overruled=str(exc))
+        p.verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False, results=(),
+                            overruled=str(exc))
     except (_Skip, AppUnreadable) as exc:
-        skip_reason = str(exc)
+        p.skip_reason = str(exc)
     except DiskShort as exc:  # the machine took the disk in a confined turn: not its doing,
         # not scored; what it did to the phone is set back as after any turn
-        result, skip_reason = AgentResult(ran=True, error=str(exc)), str(exc)
+        p.result, p.skip_reason = AgentResult(ran=True, error=str(exc)), str(exc)
     except (RigDown, *RIG_DOWN, DeviceError) as exc:
-        # what the agent did is in the log, even when its turn ended in the rig's fault
-        done = audit_slice(rig, plan, mark)[0]
-        result, over = measured(result, done, task.max_steps)
-        acted = result.ran or any(e.phase == "agent" for e in done)
-        cause = agent_broke_rig(done) if acted else ""
-        down = isinstance(exc, (RigDown, *RIG_DOWN))
-        # not in the log, but the phone's counts show requests that reached it around the
-        # bridge in the agent's turn: its doing too (`runner.around`)
-        blame = f"{cause}, and then {exc}" if cause else around_bridge(watch, exc)
-        if blame:  # the agent's own doing: its failure, not a skip
-            verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False,
-                              results=verdict.results if verdict else (), overruled=blame)
-            rig_down = down and not _recover(rig, plan)
-        elif isinstance(exc, DeviceError) and not down:  # WDA refused the harness something
-            skip_reason, error_type = f"device error: {exc}{watch.fault_note()}", type(exc).__name__
-        else:
-            skip_reason, error_type, rig_down = (f"rig down: {exc}{watch.fault_note()}",
-                                                 type(exc).__name__, True)
+        _rig_failed(plan, rig, p, exc)
     except Exception as exc:  # noqa: BLE001 - a bug in one attempt is data; the run goes on
         write_note(folder / "traceback.txt", traceback.format_exc())
-        error_type = type(exc).__name__
-        said = f"harness error ({error_type}): {storable(str(exc))[:300]}"
-        if began:  # the agent's to shape, maybe: scored (`turn.harness_failed`)
-            verdict = harness_failed(task.id, verdict, said)
+        p.error_type = type(exc).__name__
+        said = f"harness error ({p.error_type}): {storable(str(exc))[:300]}"
+        if p.began:  # the agent's to shape, maybe: scored (`turn.harness_failed`)
+            p.verdict = harness_failed(task.id, p.verdict, said)
         else:
-            skip_reason = f"{said}; see traceback.txt"
+            p.skip_reason = f"{said}; see traceback.txt"
     except KeyboardInterrupt as exc:  # the user's (Ctrl-C, SIGTERM: `runner.stop`), not the
         # agent's: never scored, run again on resume
-        skip_reason, error_type, interrupted = (f"interrupted ({stopped_by(exc)})",
-                                                "KeyboardInterrupt", True)
-        if in_turn and isinstance(agent, CommandAgent) and not (
+        p.skip_reason, p.error_type, p.interrupted = (f"interrupted ({stopped_by(exc)})",
+                                                      "KeyboardInterrupt", True)
+        if p.in_turn and isinstance(agent, CommandAgent) and not (
                 plan.sandbox is not None and plan.sandbox.confines):
             # an unconfined program can signal the harness itself: said, for whoever reads
-            skip_reason += (" during the turn of an agent that ran unconfined (--sandbox "
-                            "none), which could have sent it")
-    finally:
-        # the teardown protects the phone (it deletes what the agent made): a first stop
-        # signal waits for it, and is recorded after it; only a second one cuts it short
-        with stop.tidying() as tidy:
-            enter_phase(rig, plan, "teardown")
-            left = (_after_agent(rig, plan, mark, evidence) if result.ran and not rig_down
-                    else Left())
-            teardown = (Teardown(ok=False, error="not run: the rig is down") if rig_down else
-                        run_teardown(phone, task, folder, teardown_readings(before, evidence),
-                                     before, left, rig.device_start, evidence, held))
-            after_teardown(rig, task, before, teardown)
-            if owner is not None and result.ran and not (rig_down or interrupted):
-                teardown, verdict, skip_reason = owner.settle(
-                    task, evidence, teardown, verdict, skip_reason,
-                    lambda: audit_slice(rig, plan, mark)[0], f"{task.id} attempt {plan.attempt}",
-                    passes=verdict is not None and overrule(verdict, result, over).passed)
-            rig.bridge.clear_context()
-    # a stop that came during the teardown, held until it was whole: the attempt is recorded
-    # as it ended (a scored one stands: its teardown ran whole), then the run stops
-    interrupted = interrupted or tidy.held is not None
-    distrusted = verdict.overruled if verdict is not None and not skip_reason else ""
-    if skip_reason:
-        verdict = None
-    elif verdict is not None:
-        verdict = beyond_grade(graded, overrule(verdict, result, over))
-        write_record(folder / "verdict.json", verdict)  # written once the outcome is known
-    passed = verdict is not None and verdict.passed
-    outcome: Outcome = "skipped" if verdict is None else "passed" if passed else "failed"
-    row = ResultRow(
-        run_id=plan.run_id, task_id=task.id, attempt=plan.attempt,
-        agent=agent.name, outcome=outcome, passed=passed, skipped=verdict is None,
-        skip_reason=skip_reason, checks=verdict.results if verdict else (), claim=result.claim,
-        started_at=started, seconds=round(time.time() - started, 3), turns=result.turns,
-        timed_out=result.timed_out, out_of_turns=result.out_of_turns,
-        error="; ".join(e for e in (result.error, distrusted) if e),
-        error_type=error_type, teardown=teardown, evidence=evidence_dir,
-        task_sha256=task.sha256, device=plan.device)
-    return AttemptResult(row, rig_down, evidence if verdict is not None else None, interrupted)
+            p.skip_reason += (" during the turn of an agent that ran unconfined (--sandbox "
+                              "none), which could have sent it")
+
+
+def _rig_failed(plan: AttemptPlan, rig: Rig, p: Played,
+                exc: RigDown | DeviceError | Exception) -> None:
+    """The rig failed the attempt (`exc`): the agent's failure when the log shows its actions
+    did it, or requests reached the phone around the bridge in its turn; else not scored,
+    and the rig reported down unless WDA only refused the harness something."""
+    # what the agent did is in the log, even when its turn ended in the rig's fault
+    done = audit_slice(rig, plan, p.mark)[0]
+    p.result, p.over = measured(p.result, done, plan.task.max_steps)
+    acted = p.result.ran or any(e.phase == "agent" for e in done)
+    cause = agent_broke_rig(done) if acted else ""
+    down = isinstance(exc, (RigDown, *RIG_DOWN))
+    # not in the log, but the phone's counts show requests that reached it around the
+    # bridge in the agent's turn: its doing too (`runner.around`)
+    blame = f"{cause}, and then {exc}" if cause else around_bridge(p.watch, exc)
+    if blame:  # the agent's own doing: its failure, not a skip
+        p.verdict = Verdict(task_id=plan.task.id, evidence_task_id=plan.task.id, passed=False,
+                            results=p.verdict.results if p.verdict else (), overruled=blame)
+        p.rig_down = down and not _recover(rig, plan)
+    elif isinstance(exc, DeviceError) and not down:  # WDA refused the harness something
+        p.skip_reason = f"device error: {exc}{p.watch.fault_note()}"
+        p.error_type = type(exc).__name__
+    else:
+        p.skip_reason, p.error_type, p.rig_down = (f"rig down: {exc}{p.watch.fault_note()}",
+                                                   type(exc).__name__, True)
 
 
 def _agent_turn(plan: AttemptPlan, rig: Rig, agent: Agent, watch: AroundWatch) -> AgentResult:

@@ -40,8 +40,8 @@ def around(real):  # type: ignore[no-untyped-def]
 
 
 if where == "teardown":
-    import phoneshell.runner.attempt as attempt
-    attempt.run_teardown = around(attempt.run_teardown)
+    import phoneshell.runner.ending as ending
+    ending.run_teardown = around(ending.run_teardown)
 elif where == "finish":
     from phoneshell.runner.tidy import PhoneTidy
     PhoneTidy.finish = around(PhoneTidy.finish)  # type: ignore[method-assign]

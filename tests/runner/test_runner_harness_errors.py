@@ -5,19 +5,26 @@ was a failure turned into "not scored", played again by `--resume`)."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import wda
 
-from phoneshell.agents.base import AgentContext, AgentResult
+from phoneshell.agents.base import AGENTS, AgentContext, AgentResult
+from phoneshell.agents.reference import SolutionAgent
 from phoneshell.evidence import Claim
 from phoneshell.runner import AttemptPlan, open_rig, run_attempt
+from phoneshell.runner.around import watch_around
+from phoneshell.runner.ending import Played, fell
+from phoneshell.runner.folder import read_results
+from phoneshell.runner.run import RunOptions, run_suite
+from phoneshell.runner.teardown import Left
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
 
-SETTINGS = "com.apple.Preferences"
+SETTINGS, CALC = "com.apple.Preferences", "com.apple.calculator"
 
 
 class InTheWay:
@@ -70,3 +77,84 @@ def test_a_harness_error_before_the_turn_is_not_scored(
     assert done.row.skip_reason.startswith("harness error (TypeError): "), done.row.skip_reason
     assert done.row.skip_reason.endswith("; see traceback.txt")
     assert "TypeError" in (plan.folder / "traceback.txt").read_text()
+
+
+class Spoiler(SolutionAgent):
+    """Plays the reference finish; in the first of two attempts (task ids ending .1) it also
+    spoils what the harness does after its turn: `folder` makes a folder where the harness
+    writes the verdict, `claim` returns a claim that is not a `Claim`. Both raised past the
+    attempt's guard (writing the row), and the worker recorded no row and stopped the phone."""
+
+    name = "spoiler"
+
+    def __init__(self, how: str) -> None:
+        self.how = how
+
+    def run(self, context: AgentContext) -> AgentResult:
+        result = super().run(context)
+        if not context.task.id.endswith(".1"):
+            return result
+        if self.how == "folder":
+            (context.workdir / "verdict.json").mkdir()
+            return result
+        return replace(result, claim="About is open")  # type: ignore[arg-type]
+
+
+AGENTS.register("spoiler")(Spoiler)
+
+AFTER = ("after the agent's turn began; graded failed, as the agent's own input may have "
+         "caused it; see traceback.txt")
+SPOILED = {  # the row's error type, and its error: what raised in the phases, then past them
+    "folder": ("IsADirectoryError", (
+        "harness error (IsADirectoryError): ", AFTER,
+        "; its verdict.json could not be written (IsADirectoryError)")),
+    "claim": ("ValidationError", (
+        "harness error (AttributeError): 'str' object has no attribute 'model_copy' ", AFTER,
+        "; harness error (ValidationError): ",
+        "claim\n  Input should be a valid dictionary or instance of Claim", AFTER))}
+
+
+@pytest.mark.parametrize("how", sorted(SPOILED))
+def test_a_harness_error_past_the_attempts_guard_still_fails_it_and_the_phone_goes_on(
+        tmp_path: Path, environments: Path, how: str) -> None:
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    for n in (1, 2):
+        (tasks / f"{n}.yaml").write_text((environments / "settings.about.reach.yaml").read_text()
+                                         .replace("id: settings.about.reach",
+                                                  f"id: settings.about.reach.{n}"))
+    with SimServer() as sim:
+        run_suite(RunOptions(paths=(str(tasks),), agent=f"spoiler:{how}", device=sim.url,
+                             runs_dir=tmp_path, run_id="R"), lambda line: None)
+    run = tmp_path / "R"
+    assert not list(run.glob("worker-*-traceback.txt")), "the phone stopped"
+    first, second = read_results(run / "results.jsonl")
+    error_type, said = SPOILED[how]
+    assert first.outcome == "failed" and first.error_type == error_type, first
+    assert first.error.startswith(said[0]) and first.error.endswith(said[-1]), first.error
+    assert all(part in first.error for part in said), first.error
+    assert first.claim is None and first.teardown.ok, first
+    assert error_type in (run / "attempts" / first.task_id / "1" / "traceback.txt").read_text()
+    assert second.task_id == "settings.about.reach.2" and second.passed, second
+
+
+def test_a_teardown_that_raised_is_run_again_and_the_attempt_still_fails(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """What `run_attempt` hands `ending.fell` when its teardown raised (none ended): the
+    teardown runs again from what the harness read itself (the agent left Calculator running),
+    and the row says failed, with the traceback."""
+    plan = AttemptPlan("R", tmp_path / "R", suite["settings.about.reach"], 1)
+    plan.folder.mkdir(parents=True)
+    with open_rig(sim.url, tmp_path, effect_timeout_s=0.3) as rig:
+        wda.Client(sim.url).session().app_activate(CALC)  # as the agent left it
+        played = Played(time.time(), rig.audit_mark(plan.run_dir),
+                        watch_around(rig, InTheWay(act=False)), began=True,
+                        left=Left(running=(Step("terminate", CALC),)))
+        try:
+            raise RuntimeError("raised in the teardown")
+        except RuntimeError as exc:
+            row = fell(plan, rig, "in-the-way", played, exc)
+    assert row.outcome == "failed" and row.error.startswith("harness error (RuntimeError): "), row
+    assert row.teardown.ok and row.teardown.stopped == (CALC,), row.teardown
+    assert CALC not in sim.state()["running"]  # type: ignore[operator]
+    assert "raised in the teardown" in (plan.folder / "traceback.txt").read_text()
