@@ -18,9 +18,9 @@ to the turn); everything else it knows, it learns over HTTP. Modules:
   they hold several gestures or a touch the log could not name (pure); `chains`: the one
   action a chain is logged as (pure);
 * `targets`: the focused field or the element under a point in a JSON source (pure);
-* `recorder`: intent, forward, outcome for one action, with foreground and target; `aiming`:
-  its reads of the phone, and each action's target (each finger's, for several); `answers`:
-  whether WDA took an action, and the session it made (pure);
+* `recorder`: intent, forward, outcome for one action, with foreground and target; `reads`:
+  its own reads of the phone, counted; `aiming`: each action's target (each finger's, for
+  several); `answers`: whether WDA took an action, and the session it made (pure);
 * `custody`: what the phone showed after each action, and changes nothing logged explains;
 * `looks`: what a client last looked at since the last action, for capture to compare with;
 * `observe`: what a read shows (front app, tree, screen digest) (pure);

@@ -1,9 +1,8 @@
 """Aim an action: resolve what it touches or types into, from what is known of the phone.
 
-The bridge's own reads of the phone live here too (`own_read`, `read_screen`, `_read_focus`),
-counted, since aiming is what most of them are for. Targets come from the tree known since the
-last action (`custody.py`), or from one read now when it does not tell: the focused field for
-keys, the element under a point for a tap (where a drag starts for a drag). A tap on an element
+Targets come from the tree known since the last action (`custody.py`), or from one read now
+when it does not tell (`reads.py`, the base of `Aiming`): the focused field for keys, the
+element under a point for a tap (where a drag starts for a drag). A tap on an element
 id is aimed as a tap at its hit point (`hits.py`: what lies there is what the phone acts on);
 typing into one, and a tap on one a list must first scroll into view, by its own attributes. A
 gesture several fingers make together is aimed finger by finger, each other finger's own action
@@ -19,15 +18,14 @@ from dataclasses import dataclass, replace
 
 from bridge.classified import Classified, pt
 from bridge.context import RunContext
-from bridge.custody import Break, Custody
 from bridge.dismissed_keys import dismiss_pressed
 from bridge.gate import Refused
 from bridge.hits import blocker, check_typed_into, element_in, hit_point, is_element
 from bridge.limits import SCREEN_SLACK_PT, outside
-from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation, from_json_tree, from_xml
+from bridge.observe import JSON_ROUTE, Observation
 from bridge.origins import placed_fingers
+from bridge.reads import Reads
 from bridge.targets import (
-    Rect,
     alert_button,
     any_secure,
     input_with_focus,
@@ -42,7 +40,6 @@ from bridge.targets import (
     target_in,
     to_target,
 )
-from bridge.upstream import Upstream
 from phoneshell.errors import BridgeError
 from phoneshell.records import Target
 from phoneshell.xcui import RETURN_KEYS, short_type, walk
@@ -52,13 +49,11 @@ log = logging.getLogger("bridge")
 WINDOW_SIZE_ROUTE = "/window/size"
 """WDA's screen size in points, turned as the interface is (WDA swaps what XCTest reports when
 it gives a landscape screen a portrait frame: `FBAdjustDimensionsForApplication`)."""
-ELEMENT_ATTRIBUTES = ("type", "label", "name", "value")
 CONTAINERS = frozenset({"Application", "Window", "Other", "Group", "Table", "CollectionView",
                         "ScrollView", "WebView", "NavigationBar", "Toolbar", "TabBar", "Sheet",
                         "Alert", "Map", "Image"})
 """Short types of elements that hold controls rather than being one: tapped by id, what lies
 at their middle is what a phone acts on (`Aiming._landing`)."""
-"""What an element-aimed action reads of its element (`GET .../element/:id/attribute/NAME`)."""
 
 
 def _described(target: Target) -> str:
@@ -84,47 +79,11 @@ def _focus_of(known: Observation) -> tuple[bool, Mapping[str, object] | None]:
     return known.focus_known or node is not None, node
 
 
-class Aiming:
-    """The reads and the aiming of the recorder (its base): what it needs of the recorder is
-    the phone (`upstream`), what is known of it (`custody`), whether taps are aimed at all
-    (`resolve_targets`), and `observe`, which notes what a read showed."""
+class Aiming(Reads):
+    """The aiming of the recorder (its base, on its reads): what it needs of the recorder
+    beyond them is whether taps are aimed at all (`resolve_targets`)."""
 
-    upstream: Upstream
-    custody: Custody
     resolve_targets: bool
-    own_reads: int
-    """Requests the bridge itself sent to read the phone (its cost on a real phone)."""
-
-    def observe(self, context: RunContext, seen: Observation, via: str,
-                token: int | None = None) -> Break | None:
-        """Note what a read showed (the recorder's: it may log a custody break)."""
-        raise NotImplementedError
-
-    def own_read(self, route: str) -> object:
-        """The bridge's own read of a WDA route, counted in `own_reads`.
-
-        Raises:
-            BridgeError: no answer, or WDA's error.
-        """
-        self.own_reads += 1
-        return self.upstream.read(route)
-
-    def read_screen(self) -> Observation:
-        """One XML page source: the front app, the screen's digest and its tree."""
-        try:
-            value = self.own_read(XML_ROUTE)
-        except BridgeError as exc:
-            log.debug("no source: %s", exc)
-            return Observation()
-        return from_xml(value) if isinstance(value, str) else Observation()
-
-    def _read_focus(self) -> Observation:
-        """One JSON page source (the only one that says which field has focus)."""
-        try:
-            return from_json_tree(self.own_read(JSON_ROUTE))
-        except BridgeError as exc:
-            log.debug("no JSON source: %s", exc)
-            return Observation()
 
     @staticmethod
     def _point(action: Classified) -> tuple[float, float] | None:
@@ -247,12 +206,6 @@ class Aiming:
         button = alert_button(tree, action.params) if tree is not None else None
         return Aimed(None if button is None else target_in(tree, button), False)
 
-    def known_tree(self, context: RunContext) -> object | None:
-        """The tree known since the last action, or one XML source read now (observed)."""
-        if self.custody.known.page is None:
-            self.observe(context, self.read_screen(), "GET " + XML_ROUTE)
-        return self.custody.known.tree
-
     def _aim_at(self, context: RunContext, x: float, y: float) -> Aimed:
         """What a touch at (x, y) lands on (`node_at`), from the tree known or one read now."""
         tree = self.known_tree(context)
@@ -373,37 +326,12 @@ class Aiming:
                       "phone would act there and type nothing. Dismiss what covers it first",
                       403, "unsupported operation")
 
-    def element_attributes(self, base: str) -> dict[str, object] | None:
-        """What an element named by id (`base`: its attribute route) is: `ELEMENT_ATTRIBUTES`,
-        one read each; None when they cannot be read (a gone element)."""
-        try:
-            attributes = {name: self.own_read(base + name) for name in ELEMENT_ATTRIBUTES}
-            if not isinstance(attributes["type"], str) or not attributes["type"]:
-                raise BridgeError(f"WDA gave no type for {base}type")
-        except BridgeError as exc:
-            log.debug("no attributes at %s: %s", base, exc)
-            return None
-        return attributes
-
     def _on_keyboard(self, base: str, tree: object | None) -> bool:
         """Whether an element named by id sits on the on-screen keyboard: its centre (one more
         read, its rect; and the screen when `tree` is None) inside a visible Keyboard."""
         rect = self.rect_of_element(base, "a button")
         tree = tree if tree is not None or rect is None else self.read_screen().tree
         return rect is not None and tree is not None and keyboard_at(tree, *rect.centre)
-
-    def element_frame(self, action: Classified, what: str) -> Rect | None:
-        """The frame of the element an action names by id (one read); None when it cannot be
-        read (`what` says what it was read for, in the debug log)."""
-        return self.rect_of_element(action.attribute_route, what)
-
-    def rect_of_element(self, base: str, what: str) -> Rect | None:
-        """The frame of an element named by id (one read); None when it cannot be read."""
-        try:
-            return rect_of(self.own_read(base.removesuffix("/attribute/") + "/rect"))
-        except BridgeError as exc:
-            log.debug("no rect for %s: %s", what, exc)
-            return None
 
     def _landing(self, base: str, tree: object | None) -> Aimed | None:
         """What a tap on an element named by id lands on: the node at the middle of the part of
