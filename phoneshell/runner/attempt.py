@@ -124,7 +124,8 @@ def _prepare(rig: Rig, plan: AttemptPlan) -> Counts:
     """Setup, then the "before" counts; setup runs again after them, so the probes' own taps
     cannot change where the agent starts. A count that cannot be taken before the agent acts
     skips the attempt (nothing the agent does could be judged against it), unless this run
-    counted it on this phone before: then its agents spoiled it (`counts.uncountable`)."""
+    counted it on this phone before, whatever stopped it: then its agents spoiled it
+    (`counts.uncountable`; a locked phone raises before, as the rig down)."""
     task, phone = plan.task, rig.phone
     counted = counts_of(task)  # the checks' counts, and those teardown deletes by
     enter_phase(rig, plan, "setup")

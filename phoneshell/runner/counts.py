@@ -20,13 +20,14 @@ and the attempt fails (nothing brings it back, so later attempts of the task fai
 where the rig never saw some, the phone lacks it (on a real phone, make it first), and the
 attempt is not scored.
 
-A count that cannot be taken before the agent makes the attempt not scored, unless it held more
-than the probe can read (more notes than one screen shows: `device.Overflow`) where the rig read
+A count that cannot be taken before the agent makes the attempt not scored, unless the rig read
 a number for it earlier in the run (`Rig.counted`; the run counts every count its tasks take
-before its first attempt, `count_start`): then an earlier attempt's agent made it uncountable (a
-note with the counted words, made again and again), and the attempt fails, as every later one of
-the task then does. Else an agent could turn the attempts it would fail into skips by burying
-what they count. A phone that fails to serve a count (the app does not open) blames no one.
+before its first attempt, `count_start`): only the run's agents have acted on the phone since,
+so one of them made it uncountable, whatever the probe met (more notes than one screen shows,
+`device.Overflow`; an app that no longer opens, a screen WDA cannot read, a list not there), and
+the attempt fails, as every later one of the task then does. Else an agent could turn the
+attempts it would fail into skips by leaving what they count unreadable, across the terminate
+every probe starts with.
 """
 
 from __future__ import annotations
@@ -199,12 +200,14 @@ def spared(step: Step, evidence: Evidence | None) -> str:
 
 
 def uncountable(before: Counts, counted_before: frozenset[Need]) -> str:
-    """Why an earlier attempt's agent is to blame for the counts `before` could not take for
-    holding more than the probe can read (those the rig read a number for earlier in the run:
-    `counted_before`); "" when none. A count the phone failed to serve (the app would not open)
-    blames no one: on a real phone that is as likely the rig as an agent."""
+    """Why an earlier attempt's agent is to blame for the counts `before` could not take that
+    the rig read a number for earlier in the run (`counted_before`), whatever stopped the probe;
+    "" when none. Only its agents acted on the phone since (a rig that stopped answering raises
+    before this, `RIG_DOWN`): a count the run could read and now cannot is their doing, and a
+    rule that let some reasons off (only "too many to read" blamed) left an agent every other
+    way to have an attempt it would fail not scored."""
     spoiled = [need for need, count in before.items()
-               if count.overflow and need in counted_before]
+               if count.value is None and need in counted_before]
     return "; ".join(
         f"{counted(need)} could not be counted before the agent ({before[need].why}), where "
         "this run counted it on this phone earlier, and only its agents have acted on it "
@@ -213,12 +216,11 @@ def uncountable(before: Counts, counted_before: frozenset[Need]) -> str:
 
 
 def dig_from_start(rig: Rig, before: Counts) -> Counts:
-    """`before`, with each count that could not be taken for holding too much replaced by what
-    the run counted before its first attempt (`Rig.listed`), for the teardown to delete down
-    to: what buried it is the agents', and the next attempt must find the phone as the run
-    did."""
+    """`before`, with each count that could not be taken replaced by what the run counted before
+    its first attempt (`Rig.listed`), for the teardown to delete down to: what buried or hid it
+    is the agents', and the next attempt must find the phone as the run did."""
     return {need: Count(len(rig.listed[need]), rows=rig.listed[need])
-            if count.overflow and need in rig.listed else count
+            if count.value is None and need in rig.listed else count
             for need, count in before.items()}
 
 

@@ -1,5 +1,6 @@
 """A broken rig never turns into a score: with each simulator fault, attempts are skipped with
-the reason, or the run refuses to start; never passed, never failed."""
+the reason, or the run refuses to start; never passed, and failed only where the run read the
+same screen or count whole before on this phone, so only its agents can have left it so."""
 
 from __future__ import annotations
 
@@ -124,3 +125,59 @@ def test_an_end_state_the_phone_cannot_read_where_it_reads_elsewhere_is_the_agen
     assert row.outcome == "failed" and not result.rig_down, (row.outcome, row.skip_reason)
     assert "could not be read at capture" in row.error
     assert "answers again and reads its home screen whole" in row.error
+
+
+NOTES = "com.apple.mobilenotes"
+UNCOUNTABLE = ("could not be counted before the agent (probe notes(''): WDA at ", "refused GET "
+               "/source", "where this run counted it on this phone earlier, and only its agents "
+               "have acted on it since: an earlier attempt's agent made it uncountable")
+
+
+def test_a_count_this_run_read_before_and_cannot_read_now_fails_the_attempt(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Between two attempts only the run's agents act on the phone, so an app whose count the
+    run read and now cannot read (here WDA refuses Notes' screen, as an agent could leave an
+    app across the terminate every probe starts with) is their doing: failed, whatever stopped
+    the probe, not only "too many to read" (red team 88: a skip, and a policy that plays every
+    attempt could drop its hard ones). A run that never read it skips, as the owner's phone
+    may have come so."""
+    task = suite["notes.text_select"]
+    agent = make_agent("solution")
+    try:
+        with open_rig(sim.url, tmp_path, timeout_s=10, effect_timeout_s=0.3) as rig:
+            plans = [AttemptPlan("r1", tmp_path / "r1", task, n) for n in (1, 2, 3)]
+            assert run_attempt(plans[0], rig, agent).row.passed
+            sim.set_faults([f"unreadable={NOTES}"])
+            spoiled = run_attempt(plans[1], rig, agent)
+            sim.set_faults([])
+            after = run_attempt(plans[2], rig, agent).row
+        sim.set_faults([f"unreadable={NOTES}"])
+        with open_rig(sim.url, tmp_path, timeout_s=10, effect_timeout_s=0.3) as fresh:
+            never = run_attempt(AttemptPlan("r2", tmp_path / "r2", task, 1), fresh, agent).row
+    finally:
+        sim.set_faults([])
+    row = spoiled.row
+    assert row.outcome == "failed" and row.turns == 0 and not spoiled.rig_down, row
+    assert all(part in row.error for part in UNCOUNTABLE), row.error
+    assert after.passed, after  # the phone goes on
+    assert never.outcome == "skipped" and never.skip_reason.startswith(
+        "a probe could not count before the agent acted: probe notes(''): "), never
+
+
+def test_a_count_that_meets_a_locked_phone_is_the_rig_down_not_an_earlier_agents_doing(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    # The lock is not asked before setup when an app was seen in front since the last turn; a
+    # probe that then meets the lock screen must not take it for an app an agent left
+    # unreadable: the phone says it is locked (`RIG_DOWN`), and the run stops.
+    task = suite["notes.text_select"]
+    try:
+        with open_rig(sim.url, tmp_path, timeout_s=10, effect_timeout_s=0.3) as rig:
+            assert run_attempt(AttemptPlan("r1", tmp_path / "r1", task, 1), rig,
+                               make_agent("solution")).row.passed
+            sim.set_faults(["locked"])
+            done = run_attempt(AttemptPlan("r1", tmp_path / "r1", task, 2), rig,
+                               make_agent("solution"))
+    finally:
+        sim.set_faults([])
+    assert done.row.outcome == "skipped" and done.rig_down, done.row
+    assert done.row.skip_reason.startswith("rig down: "), done.row.skip_reason

@@ -511,11 +511,14 @@ def test_what_a_task_starts_from_some_of_that_the_phone_lacked_is_deleted_when_t
                                "left") for line in lines), lines
 
 
-def test_only_a_count_holding_more_than_its_probe_reads_blames_an_earlier_agent() -> None:
+def test_a_count_the_run_read_before_blames_an_earlier_agent_whatever_stopped_it() -> None:
+    # Only "too many to read" was blamed, so an agent that left the app unreadable another way
+    # had the next attempt not scored (red team 88): between two attempts only agents act.
     need = Need("probe", "notes_containing", "anchor")
     buried = {need: Count(None, "more notes with 'anchor' than one screen shows", overflow=True)}
-    unserved = {need: Count(None, "Notes would not open")}  # the phone's, or the rig's
-    assert "an earlier attempt's agent made it uncountable" in uncountable(buried,
-                                                                            frozenset({need}))
-    assert uncountable(unserved, frozenset({need})) == ""
-    assert uncountable(buried, frozenset()) == ""  # never counted here: the owner's, not scored
+    unserved = {need: Count(None, "Notes would not open")}
+    for count in (buried, unserved):
+        assert "an earlier attempt's agent made it uncountable" in uncountable(
+            count, frozenset({need}))
+        assert uncountable(count, frozenset()) == ""  # never counted here: maybe the owner's
+    assert uncountable({need: Count(3)}, frozenset({need})) == ""
