@@ -243,7 +243,8 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
     by the app's own back navigation (back button presses, swipes right), nothing resetting
     or bypassing it (`backs.way_back`). Not negated, a tap after the agent itself typed `text`
     does not count: its words came back as a search's results or suggestions. Needs the bridge's tap
-    targets; taps it could not resolve make an absence unproven."""
+    targets; taps it could not resolve make an absence unproven, and so does a slide held still
+    until a context menu opened (`slid_unnamed`: the menu's item it lifted on may be it)."""
     want, app = folded(check.text), check.text_of("app")
     hold, actions, whole = check.flag_of("hold"), evidence.agent_actions(), check.flag_of("whole")
     # only a press the phone took counts (`Action.presses`, `Action.acted`); one it may or
@@ -272,7 +273,7 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
             echoed = (f"; it tapped {shown} only after typing {shorten(echo.text.strip())!r}: "
                       "its own words shown back (a search's result, a suggestion)")
     blind = sum(1 for a in taps if a.target is None)
-    maybe = _maybe(touched, want, whole, check)
+    maybe = _maybe(touched, want, whole, check) or ("" if hold else _slid(actions, check))
     doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind else "") \
         or maybe
     labels = ", ".join(repr(shorten(a.target.label or a.target.name, 25)) for a in taps[-5:]
@@ -317,6 +318,40 @@ def _maybe(touched: Sequence[Action], want: str, whole: bool, check: Check) -> s
             return (f"#{action.seq} {touch_words(action.params)}{what} is a touch the phone "
                     "may or may not take as a press")
     return ""
+
+
+def _slid(actions: Sequence[Action], check: Check) -> str:
+    """Why a slide may have chosen the element after all ("" when none may have): one held
+    still until a context menu opened and slid onto its item (`slid_unnamed`), in `app` and on
+    the check's `page` (the menu shows over the page the slide began on) when given."""
+    app, page = check.text_of("app"), _given(check, "page")
+    for action in actions:
+        target, why = action.target, slid_unnamed(action)
+        if not why or app and action.app_before != app or page and target is not None \
+                and folded(target.page) != folded(page):
+            continue
+        what = f" on {shorten(target.label or target.name)!r}" if target else ""
+        return f"#{action.seq} {action.kind}{what} {why}"
+    return ""
+
+
+def lifted_on(action: Action) -> bool:
+    """Whether the log names what a slide's finger lifted on: a slide logged as the tap of
+    what is under its lift (`gesture: slide` aimed at `to_x`, `to_y`: a menu's item, the menu
+    open before it began)."""
+    params = action.params
+    return (action.kind == "tap" and params.get("gesture") == "slide" and "to_x" in params
+            and (params.get("x"), params.get("y")) == (params.get("to_x"), params.get("to_y")))
+
+
+def slid_unnamed(action: Action) -> str:
+    """Why a slide may have chosen an item the log cannot name ("" when it cannot): held still
+    until a context menu opened, whose item under the lift is chosen (`Action.unnamed_press`,
+    `holds.held_slide`), unless the log names what it lifted on (`lifted_on`). A tap with no
+    element resolved is no slide: its reader counts it apart."""
+    if action.kind == "tap" and (action.target is None or lifted_on(action)):
+        return ""
+    return action.unnamed_press()
 
 
 def _given(check: Check, name: str) -> str:

@@ -107,8 +107,14 @@ def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
         return Finding(True, f"{app} opened from a Spotlight result{what} for "
                              f"{shorten(search.text.strip())!r}")
     how = "a home-screen icon" if icon else _no_search(typed, came)
+    # what the log cannot name may have been a result: a blind tap, or a slide held until a
+    # row's context menu opened, lifted on its item
+    unnamed = came.unnamed_press() if came.app_before == SPRINGBOARD and not icon else ""
     return Finding(False, f"{app} was first opened by {came.describe()}: {how}; apps in "
-                          f"front: {shown}", unproven=unwatched(evidence))
+                          f"front: {shown}",
+                   unproven=unwatched(evidence) or (f"{came.describe()} {unnamed}, so whether "
+                                                    "it chose a Spotlight result cannot be told"
+                                                    if unnamed else ""))
 
 
 def _no_search(found: Sequence[Editing], came: Action) -> str:

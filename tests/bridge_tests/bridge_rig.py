@@ -48,17 +48,33 @@ TOUCH = {"pointerType": "touch"}
 
 
 def touch(x: float, y: float, hold_ms: float = 80, after_ms: float = 0,
-          to: tuple[float, float] | None = None, name: str = "finger1") -> dict[str, object]:
+          to: tuple[float, float] | None = None, name: str = "finger1",
+          still_ms: float = 0) -> dict[str, object]:
     """A W3C finger that goes down at (x, y) `after_ms` into the request (its move there takes
-    that long), stays `hold_ms` (moving to `to` meanwhile, when given) and lifts."""
+    that long), stays still `still_ms` (a slide held until a context menu opens: `holds`),
+    then stays `hold_ms` (moving to `to` meanwhile, when given) and lifts."""
     steps: list[dict[str, object]] = [
         {"type": "pointerMove", "duration": after_ms, "x": x, "y": y}, {"type": "pointerDown"}]
+    if still_ms:
+        steps.append({"type": "pause", "duration": still_ms})
     if to is None:
         steps.append({"type": "pause", "duration": hold_ms})
     else:
         steps.append({"type": "pointerMove", "duration": hold_ms, "x": to[0], "y": to[1]})
     steps.append({"type": "pointerUp"})
     return {"type": "pointer", "id": name, "parameters": TOUCH, "actions": steps}
+
+
+def bin_first_note(session: Any) -> tuple[str, tuple[float, float]]:
+    """In Notes (a facebook-wda session), delete the first note into Recently Deleted and open
+    that folder: the note's title, and where its row is there."""
+    first = session(className="Cell").get(timeout=5)
+    title, (x, y) = first.label, first.bounds.center
+    session.swipe(x + 150, y, x - 150, y, 0.2)
+    session(label="Delete", className="Button").get(timeout=5).click()
+    session(label="Folders", className="Button").click()
+    session(className="Cell", label="Recently Deleted, 1").get(timeout=5).click()
+    return title, session(className="Cell", label=title).get(timeout=5).bounds.center
 
 
 PIN_FRAME = Rect(16, 700, 370, 44)

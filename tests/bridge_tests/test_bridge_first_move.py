@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import wda
-from bridge_rig import TOUCH, Rig, perform, runner_bridge
+from bridge_rig import TOUCH, Rig, bin_first_note, perform, runner_bridge
 
 from phoneshell.presses import logged_heading
 from phoneshell.sim import SimServer
@@ -65,13 +65,7 @@ def test_a_deleted_note_swiped_left_then_down_is_refused(rig: Rig) -> None:
     """Notes' Recently Deleted: a note's row swiped left then down deletes it for good on a
     phone; refused as the straight swipe is, and the note stays."""
     s = wda.Client(rig.bridge.grant_agent()).session(NOTES)
-    first = s(className="Cell").get(timeout=5)
-    title, (x, y) = first.label, first.bounds.center
-    s.swipe(x + 150, y, x - 150, y, 0.2)
-    s(label="Delete", className="Button").get(timeout=5).click()
-    s(label="Folders", className="Button").click()
-    s(className="Cell", label="Recently Deleted, 1").get(timeout=5).click()
-    x, y = s(className="Cell", label=title).get(timeout=5).bounds.center
+    title, (x, y) = bin_first_note(s)
     status, message = perform(rig, s.session_id, chain((380, y), (40, y), (40, y + 360)))
     assert status == REFUSED, message
     assert "for good" in message

@@ -7,10 +7,9 @@ takes no hold is a drag. facebook-wda against the simulator, no bridge."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 import wda
+from bridge_tests.bridge_rig import bin_first_note, touch
 
 from phoneshell.sim import SimServer
 from phoneshell.sim.apps.notes_data import read
@@ -25,36 +24,17 @@ def _titles(sim: SimServer, folder: str) -> list[str]:
         return [n.title for n in read(sim.phone.store(NOTES), folder)]
 
 
-def _binned(session: wda.Session) -> tuple[str, tuple[float, float]]:
-    """Delete the first note (into Recently Deleted), open that folder: its title, and where
-    its row is."""
-    first = session(className="Cell").get(timeout=5)
-    title = first.label
-    x, y = first.bounds.center
-    session.swipe(x + 150, y, x - 150, y, 0.2)
-    session(label="Delete", className="Button").get(timeout=5).click()
-    session(label="Folders", className="Button").click()
-    session(className="Cell", label="Recently Deleted, 1").get(timeout=5).click()
-    return title, session(className="Cell", label=title).get(timeout=5).bounds.center
-
-
 def _touch(session: wda.Session, start: tuple[float, float], hold_ms: float,
            end: tuple[float, float]) -> None:
     """One W3C touch: down at `start`, still for `hold_ms`, a 300 ms move to `end`, up."""
-    steps: list[dict[str, Any]] = [
-        {"type": "pointerMove", "duration": 0, "x": start[0], "y": start[1]},
-        {"type": "pointerDown", "button": 0}, {"type": "pause", "duration": hold_ms},
-        {"type": "pointerMove", "duration": 300, "x": end[0], "y": end[1]},
-        {"type": "pointerUp", "button": 0}]
-    session.http.post(f"/session/{session.session_id}/actions", {"actions": [
-        {"type": "pointer", "id": "f1", "parameters": {"pointerType": "touch"},
-         "actions": steps}]})
+    finger = touch(*start, hold_ms=300, to=end, still_ms=hold_ms)
+    session.http.post(f"/session/{session.session_id}/actions", {"actions": [finger]})
 
 
 @pytest.mark.parametrize("how", ["w3c", "drag"])
 def test_held_then_slid_onto_recover_recovers(sim: SimServer, how: str) -> None:
     session = wda.Client(sim.url).session(NOTES)
-    title, row = _binned(session)
+    title, row = bin_first_note(session)
     if how == "w3c":
         _touch(session, row, 900, RECOVER)
     else:  # XCTest's pressForDuration:thenDragToCoordinate: holds for `duration` first
@@ -64,7 +44,7 @@ def test_held_then_slid_onto_recover_recovers(sim: SimServer, how: str) -> None:
 
 def test_a_quick_slide_is_a_drag(sim: SimServer) -> None:
     session = wda.Client(sim.url).session(NOTES)
-    title, row = _binned(session)
+    title, row = bin_first_note(session)
     _touch(session, row, 100, RECOVER)
     assert _titles(sim, "deleted") == [title]
     assert not session(label="Recover", className="Button").exists
@@ -72,7 +52,7 @@ def test_a_quick_slide_is_a_drag(sim: SimServer) -> None:
 
 def test_a_held_slide_lifted_off_the_menu_leaves_it_open(sim: SimServer) -> None:
     session = wda.Client(sim.url).session(NOTES)
-    title, row = _binned(session)
+    title, row = bin_first_note(session)
     _touch(session, row, 900, (row[0], row[1] + 300))
     assert _titles(sim, "deleted") == [title]
     assert session(label="Recover", className="Button").get(timeout=5).visible
@@ -93,7 +73,7 @@ def test_an_element_press_and_drag_holds_its_press_first(sim: SimServer, press: 
     """`pressAndDragWithVelocity` from an element presses for `pressDuration` before it drags
     (red team 89: the simulator dragged at once), so a held one opens the row's menu."""
     session = wda.Client(sim.url).session(NOTES)
-    title, _ = _binned(session)
+    title, _ = bin_first_note(session)
     row = session(className="Cell", label=title).get(timeout=5)
     back = session(label="Folders", className="Button").get(timeout=5)
     route = f"/session/{session.session_id}/wda/element/{row.id}/pressAndDragWithVelocity"
