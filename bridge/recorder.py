@@ -67,6 +67,7 @@ from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError, without_url
 from phoneshell.lasting import outlasts_run, removes_app
 from phoneshell.records import AuditEvent, Scalar, Target
+from phoneshell.rig_down import takes_rig_down
 from phoneshell.xcui import (
     KEY_TYPE,
     SETTINGS,
@@ -74,7 +75,6 @@ from phoneshell.xcui import (
     TOUCH_KINDS,
     full_type,
     short_type,
-    takes_rig_down,
 )
 
 KEY = full_type(KEY_TYPE)

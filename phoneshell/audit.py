@@ -30,7 +30,8 @@ from phoneshell.records import (
     parse_lines,
     scan_lines,
 )
-from phoneshell.xcui import SIDE_BUTTON_HID, ends_the_rig, short_type, takes_rig_down
+from phoneshell.rig_down import ends_the_rig, takes_rig_down
+from phoneshell.xcui import SIDE_BUTTON_HID, short_type
 
 AuditLog = Lines[AuditEvent]
 """The events of an audit file (`.records`), the torn tail and the lines that are not events."""

@@ -12,8 +12,9 @@ from collections.abc import Iterable
 
 from phoneshell.audit import agent_broke_rig
 from phoneshell.changes import Changed, changed_device, changed_settings
+from phoneshell.rig_down import is_wda
 from phoneshell.tasks import Step, Task
-from phoneshell.xcui import SPRINGBOARD, is_wda
+from phoneshell.xcui import SPRINGBOARD
 
 __all__ = ["Changed", "agent_broke_rig", "changed_device", "changed_settings", "left_running"]
 

@@ -16,6 +16,7 @@ from key_typists import open_spotlight, tap_keys
 
 from phoneshell.lasting import outlasts_run, reaches_out_by_url, removes_app
 from phoneshell.records.audit import ACTION_KINDS
+from phoneshell.rig_down import takes_rig_down
 from phoneshell.sim import SimServer, layout
 from phoneshell.sim.apps import AppModel, Host, builtin_apps
 from phoneshell.sim.apps.home_menu import Prompt
@@ -27,7 +28,6 @@ from phoneshell.xcui import (
     SPRINGBOARD,
     SWITCH,
     TOUCH_KINDS,
-    takes_rig_down,
 )
 
 CELL, SLIDER, BUTTON = "XCUIElementTypeCell", "XCUIElementTypeSlider", "XCUIElementTypeButton"

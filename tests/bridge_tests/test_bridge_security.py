@@ -30,7 +30,8 @@ ALLOWED = ("phoneshell.records", "phoneshell.errors", "phoneshell.xcui", "phones
            "phoneshell.typed_keys",  # what typed keys do, shared with the simulator and checks
            "phoneshell.keyboard_dismiss",  # which keys WDA's dismiss presses, shared likewise
            "phoneshell.pasteboard",  # which controls reach the pasteboard, shared with xcui
-           "phoneshell.lasting")  # what an action would change beyond the attempt: the refusals
+           "phoneshell.lasting",  # what an action would change beyond the attempt: the refusals
+           "phoneshell.rig_down")  # what would take the rig away, shared with the runner's audit
 
 
 def test_a_remote_address_needs_allow_remote_and_a_token(tmp_path: Path) -> None:

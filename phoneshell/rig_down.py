@@ -1,0 +1,127 @@
+"""The iOS controls that take a rig away: what turns a phone off, restarts or erases it, stops WDA.
+
+The bridge refuses by `takes_rig_down`, and the runner holds an agent to account by it (`audit`).
+Pure: no I/O, imports nothing of phoneshell but `xcui` (WDA's vocabulary), so the bridge and
+the harness read one rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from phoneshell.xcui import (
+    POWER_OFF,
+    SETTINGS,
+    SIDE_BUTTON_HID,
+    SPRINGBOARD,
+    SWITCH,
+    TOUCH_KINDS,
+    pressed,
+    sideways,
+)
+
+WDA_BUNDLE_MARKS = ("WebDriverAgent", ".xctrunner")
+"""How a WDA runner's bundle id reads (com.facebook.WebDriverAgentRunner.xctrunner)."""
+
+
+def is_wda(bundle_id: str) -> bool:
+    """Whether a bundle id is WDA's runner (the XCTest host that answers every request)."""
+    return any(mark in bundle_id for mark in WDA_BUNDLE_MARKS)
+
+
+def ends_the_rig(bundle_id: str) -> str:
+    """Why terminating `bundle_id` would take the rig away ("" when it would not): WDA's runner
+    answers every request; SpringBoard terminated restarts (a respring), which leaves the phone
+    locked and can end WDA's session."""
+    if is_wda(bundle_id):
+        return "it would stop WDA, which answers every request the harness and the agent send"
+    if bundle_id.strip() == SPRINGBOARD:
+        return ("it would restart SpringBoard (a respring), which locks the phone and can end "
+                "WDA's session")
+    return ""
+
+
+SIDE_BUTTON = "hid:{}:{}".format(*SIDE_BUTTON_HID)
+"""The side button as the bridge logs an IOHID press of it ("hid:12:48")."""
+SETTINGS_RIG_TAPS = {
+    "shut down": "it opens the power-off screen, whose slider turns the phone off",
+    "erase all content and settings": "it would erase the phone, WDA with it",
+    "erase iphone": "it would erase the phone, WDA with it",
+    "reset all settings": "it would reset every setting and restart the phone",
+    "iphone language": "it opens the language list: another language renames every control "
+                       "the harness and its tasks read by, and restarts the phone's screens",
+    "add language\u2026": "it opens the languages to add, whose choice asks to make it the "
+                          "phone's language (\"Use ...\"): another language renames every "
+                          "control the harness and its tasks read by",
+    "reset network settings": "it would remove every saved Wi-Fi network and password and the "
+                              "cellular and VPN settings, and restart the phone",
+    "clear trusted computers": "it would make the phone forget the computers it trusts, the one "
+                               "that starts WDA on it too, until a person trusts it again",
+    "update now": "it would install an iOS update, which restarts the phone (and may leave "
+                  "WDA's build unable to run on it)",
+    "install now": "it would install an iOS update, which restarts the phone (and may leave "
+                   "WDA's build unable to run on it)",
+    "download and install": "it would install an iOS update, which restarts the phone (and may "
+                            "leave WDA's build unable to run on it)",
+}
+"""Settings rows and buttons that take the rig away, by title (lower case; a row labelled
+"Title, Detail" by its title; "..." for "\u2026"): Shut Down, the erase and reset options of
+General > Transfer or Reset iPhone (and their confirming buttons), Language & Region's language
+lists, Developer's trust reset, Software Update's installs."""
+SPRINGBOARD_RIG_TAPS = {
+    "restart": "it would restart the phone (AssistiveTouch's Device > More > Restart)",
+    "lock screen": "it would lock the phone (AssistiveTouch's Device > Lock Screen), logged as a "
+                   "tap rather than as the lock it is",
+}
+"""Controls of SpringBoard's menus that take the rig away, by label (lower case):
+AssistiveTouch's, which float over any app."""
+SETTINGS_RIG_SWITCHES = {
+    "enable ui automation": "it would turn off UI Automation, which WDA drives the phone by",
+    "developer mode": "turning Developer Mode off restarts the phone, and WDA does not come back",
+}
+"""Settings switches whose turning off takes the rig away, by label (lower case)."""
+RESTARTING_CHOICES = {"display zoom": "changing Display Zoom restarts the phone"}
+"""Settings lists of options, by page title (lower case), whose change restarts the phone."""
+
+
+def takes_rig_down(kind: str, app: str, target_type: str, label: str, value: str = "",
+                   page: str = "", chosen: str = "", params: Mapping[str, object] | None = None,
+                   ) -> str:
+    """Why an action on this element would take the rig away ("" when it would not): it powers
+    the phone off, erases it, restarts it, or turns off the UI Automation WDA drives it by. No
+    task needs any of them, and a phone off or restarting ends the run on a real phone (a person
+    must turn it on, unlock it and start WDA), which would leave the attempt not scored: the
+    bridge refuses them, and the runner holds an agent that got one through to account.
+
+    Args:
+        kind: the action's kind (tap, swipe, type, terminate...).
+        app: the app in front (`SETTINGS` for the Settings rows and switches).
+        target_type, label, value, page, chosen: the element aimed at, as the audit log's
+            target names it (`chosen`: in a list of options, the option chosen before).
+        params: the action's params (a swipe's ends, to tell a switch's slide from a scroll).
+    """
+    text = label.strip().lower()
+    if kind == "terminate":
+        why = ends_the_rig(str((params or {}).get("bundle_id", "")))
+        if why:
+            return why
+    if kind == "press" and (params or {}).get("button") == SIDE_BUTTON:
+        return ("it presses the side button, which five times quickly calls emergency services "
+                "(Emergency SOS) and held opens the power-off slider; `/wda/lock` locks the "
+                "phone")
+    if text == POWER_OFF and kind in TOUCH_KINDS:
+        return "it would power the phone off"
+    if app == SPRINGBOARD and kind == "tap":
+        return SPRINGBOARD_RIG_TAPS.get(pressed(label, params), "")
+    if app != SETTINGS:
+        return ""
+    title = pressed(label, params).split(", ", 1)[0]
+    if kind == "tap" and title in SETTINGS_RIG_TAPS:
+        return SETTINGS_RIG_TAPS[title]
+    turns_off = kind == "tap" or (kind == "swipe" and sideways(params or {}))
+    if target_type == SWITCH and text in SETTINGS_RIG_SWITCHES and value == "1" and turns_off:
+        return SETTINGS_RIG_SWITCHES[text]
+    restarts = RESTARTING_CHOICES.get(page.strip().lower(), "")
+    if kind == "tap" and restarts and chosen and label != chosen:
+        return restarts
+    return ""
