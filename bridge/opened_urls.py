@@ -15,7 +15,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from bridge.gate import Refused
-from phoneshell.lasting import CALLING_APPS, CALLS, ELSEWHERE_APPS, reaches_out_by_url
+from phoneshell.outreach import CALLING_APPS, CALLS, ELSEWHERE_APPS, reaches_out_by_url
 
 CALLING_HOSTS = frozenset({"facetime.apple.com"})
 """Hosts of https links iOS opens in FaceTime, which joins the call they name."""

@@ -14,7 +14,8 @@ import wda
 from bridge_rig import CONTROL_TOKEN, Rig, start_bridge
 from key_typists import open_spotlight, tap_keys
 
-from phoneshell.lasting import outlasts_run, reaches_out_by_url, removes_app
+from phoneshell.lasting import outlasts_run, removes_app
+from phoneshell.outreach import reaches_out_by_url
 from phoneshell.records.audit import ACTION_KINDS
 from phoneshell.rig_down import takes_rig_down
 from phoneshell.sim import SimServer, layout

@@ -31,6 +31,7 @@ ALLOWED = ("phoneshell.records", "phoneshell.errors", "phoneshell.xcui", "phones
            "phoneshell.keyboard_dismiss",  # which keys WDA's dismiss presses, shared likewise
            "phoneshell.pasteboard",  # which controls reach the pasteboard, shared with xcui
            "phoneshell.lasting",  # what an action would change beyond the attempt: the refusals
+           "phoneshell.outreach",  # what would reach beyond the phone (a call, a purchase)
            "phoneshell.rig_down")  # what would take the rig away, shared with the runner's audit
 
 
