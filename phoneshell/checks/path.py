@@ -15,7 +15,7 @@ from phoneshell.checks.backs import way_back
 from phoneshell.checks.implied import Contains, Ordered, Same
 from phoneshell.checks.keystrokes import Typed
 from phoneshell.checks.kind import Check, Finding, check_kind
-from phoneshell.checks.selections import HOLD_S, held
+from phoneshell.checks.selections import held
 from phoneshell.checks.sent import whole_typed
 from phoneshell.checks.typed_texts import typed_ends, typed_runs
 from phoneshell.evidence import Evidence

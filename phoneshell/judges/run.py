@@ -23,6 +23,7 @@ from phoneshell.judges.base import Judge, JudgeOptions, Reply, Shown
 from phoneshell.judges.hidden import kept_from_judges
 from phoneshell.judges.judgeset import JudgeSet
 from phoneshell.judges.sources import JudgeError
+from phoneshell.judges.verdict import agent_texts, read_answer
 from phoneshell.records import (
     AnswerStatus,
     JudgeAnswer,
@@ -33,7 +34,6 @@ from phoneshell.records import (
     write_record,
     write_text_atomic,
 )
-from phoneshell.judges.verdict import agent_texts, read_answer
 from phoneshell.runner.run import Progress
 
 RUN = "judge.json"
