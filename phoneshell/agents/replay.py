@@ -13,7 +13,7 @@ from pathlib import Path
 
 from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
 from phoneshell.audit import Action
-from phoneshell.checks.path import held
+from phoneshell.checks.selections import held
 from phoneshell.device import Phone, run_step
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.evidence import Claim, load_evidence

@@ -20,7 +20,8 @@ from phoneshell.checks.brought import brought_back
 from phoneshell.checks.implied import Same
 from phoneshell.checks.items import items_changed, whole_reading
 from phoneshell.checks.kind import Check, Finding, Need, check_kind
-from phoneshell.checks.path import HOLD_S, names_it, placed, unwatched
+from phoneshell.checks.path import names_it, placed, unwatched
+from phoneshell.checks.selections import HOLD_S
 from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.params import Param
 from phoneshell.records import AuditEvent

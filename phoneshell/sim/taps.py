@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from phoneshell.holds import LONG_PRESS_S
 from phoneshell.sim import actions
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.touch_paths import actionable, hit_path
@@ -56,7 +57,7 @@ class QuickTaps:
         # The touches `actions.perform` makes taps of, in order: one finger, still, short.
         self._taps = [step[0] for step in plan.steps if isinstance(step, tuple)
                       and len({t.finger for t in step}) == 1 and not step[0].moved
-                      and step[0].held_s < actions.LONG_PRESS_S]
+                      and step[0].held_s < LONG_PRESS_S]
         self._last: actions.Touch | None = None
 
     def tap(self, x: float, y: float) -> None:
