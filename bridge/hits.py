@@ -5,7 +5,7 @@ Pure, as `targets.py`: reads the decoded source tree and an element's own attrib
 XCUITest touches an element at its hit point, the middle of the part of its frame that shows
 (of its activation point's part: a switch row's knob), and whatever is topmost there takes the
 touch; the simulator does the same
-(`phoneshell.sim.gestures.hit_point`), so the bridge aims such a touch as one at that point.
+(`phoneshell.sim.in_view.hit_point`), so the bridge aims such a touch as one at that point.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def hit_point(tree: object, line: list[Mapping[str, object]],
     activation point (`activation`: the element's own `rect`, or a switch row's knob) that
     shows, cut to the screen (the root's frame) and to every list around it (`line`, from the
     root down to it, as `element_in` gives it); None when no part of it shows. The simulator
-    touches the same point (`phoneshell.sim.gestures.hit_point`)."""
+    touches the same point (`phoneshell.sim.in_view.hit_point`)."""
     line, rect = activation(line, rect)
     return middle_of(rect, [frame for node in line[:-1]
                             if (frame := rect_of(node.get("rect"))) is not None

@@ -1,5 +1,5 @@
 """Where XCTest's touch on an element lands: THE hit-point rule, shared by the simulated iPhone
-(`sim.gestures.hit_point`, which plays every touch by id there) and the bridge (`bridge.hits`,
+(`sim.in_view.hit_point`, which plays every touch by id there) and the bridge (`bridge.hits`,
 which logs and refuses such a touch by that point), so that the two never place one touch by
 two geometries (red team 68: a row its list cut at the top, dragged from by id, was a scroll in
 the log and a swipe left on the phone). Where a touch chain's finger placed from an element lands

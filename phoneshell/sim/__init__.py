@@ -13,6 +13,7 @@ package imports nothing from the rest of phoneshell except `phoneshell.errors`. 
     class_chains    class chains and element type names, read as WDA reads them
     faults          the fault switches
     phone           device state: apps, front app, stores, lock, focus;  gestures: input
+    in_view         where a touch by id lands, and the list scrolled to show its element
     facts, store    device facts and the locale;  JSON values and the per-app persistent store
     ui, layout      the node model and the helpers that build screens;  keyboard: the keyboard
     lists, windows  lists as iOS 26 shows them;  the windows of a tree and the status bar

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from phoneshell.sim import device_routes, gesture_routes, gestures
+from phoneshell.sim import device_routes, gesture_routes, in_view
 from phoneshell.sim.attributes import attribute_alias
 from phoneshell.sim.elements import STRATEGIES, attribute, find, rect
 from phoneshell.sim.predicates import SelectorError
@@ -218,7 +218,7 @@ def _reach(ep: Endpoints, node: Node, how: str) -> None:
         WdaError: invalid element state naming what covers it; not visible when it cannot show.
     """
     shown = gesture_routes.shown(ep, node)
-    point = gestures.hit_point(ep.phone, shown)
+    point = in_view.hit_point(ep.phone, shown)
     if point is None:
         raise gesture_routes.not_visible(node)
     x, y = point

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from phoneshell.hit_point import origin_point
 from phoneshell.keyboard_dismiss import keys_pressed
-from phoneshell.sim import actions, gestures, scroll_presses
+from phoneshell.sim import actions, gestures, in_view, scroll_presses
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.elements import find
 from phoneshell.sim.predicates import SelectorError
@@ -75,7 +75,7 @@ def shown(ep: Endpoints, node: Node) -> Node:
     Raises:
         WdaError: WDA's not-visible error when no list can bring it on screen.
     """
-    found = node if ep.phone.locked else gestures.on_screen(ep.phone, node)
+    found = node if ep.phone.locked else in_view.on_screen(ep.phone, node)
     if found is None:
         raise not_visible(node)
     return found
@@ -83,14 +83,14 @@ def shown(ep: Endpoints, node: Node) -> Node:
 
 def hit_point(ep: Endpoints, node: Node) -> tuple[int, int]:
     """Where XCUITest touches the element once scrolled into view: the hit point
-    (`gestures.hit_point`) of the part holding its activation point (`activation_target`: a
+    (`in_view.hit_point`) of the part holding its activation point (`activation_target`: a
     switch row's knob), where whatever is topmost takes the touch.
 
     Raises:
         WdaError: WDA's not-visible error when no part of it can show.
     """
     found = activation_target(shown(ep, node))
-    point = gestures.hit_point(ep.phone, found) if not ep.phone.locked else found.frame.center
+    point = in_view.hit_point(ep.phone, found) if not ep.phone.locked else found.frame.center
     if point is None:
         raise not_visible(node)
     return point
@@ -191,9 +191,9 @@ def _touchable(ep: Endpoints, req: Request) -> Node:
     node = _element_or_app(ep, req)
     if "uuid" not in req.params or ep.phone.locked:
         return node
-    found = gestures.on_screen(ep.phone, node) or node
+    found = in_view.on_screen(ep.phone, node) or node
     if found.frame.width <= 0 or found.frame.height <= 0 \
-            or gestures.hit_point(ep.phone, found) is None:
+            or in_view.hit_point(ep.phone, found) is None:
         raise not_visible(node)
     return found
 
@@ -278,7 +278,7 @@ def scroll(ep: Endpoints, req: Request) -> JSON:
             if not found:
                 what = "identifier" if key == "name" else "predicate"
                 raise WdaError("no such element", f"'{value}' {what} didn't match any elements")
-            gestures.scroll_into_view(ep.phone, found[-1])
+            in_view.scroll_into_view(ep.phone, found[-1])
             return None
     direction = req.body.get("direction")
     if isinstance(direction, str):
@@ -292,10 +292,10 @@ def scroll(ep: Endpoints, req: Request) -> JSON:
                                                f"{distance!r}")
         if direction in ("up", "down", "left", "right") \
                 and not scroll_presses.scroll_by_drags(ep.phone, node, direction, share):
-            gestures.scroll_list(ep.phone, node, direction, share)
+            in_view.scroll_list(ep.phone, node, direction, share)
         return None
     if req.body.get("toVisible"):
-        gestures.scroll_into_view(ep.phone, node)
+        in_view.scroll_into_view(ep.phone, node)
         return None
     raise WdaError("invalid argument", "Unsupported scroll type")
 
@@ -333,7 +333,7 @@ def _locate(ep: Endpoints) -> actions.Locate:
         node = ep.elements.resolve(ep.phone.screen(), element_id)
         if node is None:
             raise ep.elements.missing(element_id)
-        hit = None if centred else gestures.hit_point(ep.phone, activation_target(node))
+        hit = None if centred else in_view.hit_point(ep.phone, activation_target(node))
         frame = node.frame
         point = origin_point((frame.x, frame.y, frame.width, frame.height), hit, centred)
         if point is None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from phoneshell.presses import scroll_drags, touch_press
-from phoneshell.sim import gestures
+from phoneshell.sim import gestures, in_view
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.touch_paths import hit_path
 from phoneshell.sim.ui import Node
@@ -53,7 +53,7 @@ def pinch_presses(phone: Phone, node: Node) -> None:
     (a UIButton takes one touch) fires when the finger lifts within the element, unless a list
     around it takes the fingers' moves (Settings' rows stay put); a pinch of anything else
     changes nothing modelled."""
-    point = gestures.hit_point(phone, node)
+    point = in_view.hit_point(phone, node)
     if phone.locked or point is None:
         return
     path = gestures.spots(hit_path(phone.screen().root, *point))

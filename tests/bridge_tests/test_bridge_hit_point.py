@@ -18,7 +18,7 @@ import wda
 from bridge_rig import Rig, post, refused_unsent, runner_bridge
 
 from phoneshell.presses import heading, logged_heading
-from phoneshell.sim import SimServer, gestures
+from phoneshell.sim import SimServer, in_view
 from phoneshell.sim.apps.notes_data import delete, read, save
 from phoneshell.sim.ui import Node
 
@@ -54,7 +54,7 @@ def _scrolled(rig: Rig, s: wda.Session, offset: int) -> list[Node]:
         rig.sim.phone.changed()
         rows = [n for n in rig.sim.phone.screen().nodes
                 if n.type == "Cell" and (n.key or "").startswith("note:")
-                and gestures.hit_point(rig.sim.phone, n) is not None]
+                and in_view.hit_point(rig.sim.phone, n) is not None]
     s.source()
     return sorted(rows, key=lambda n: n.frame.y)
 
@@ -78,7 +78,7 @@ def test_the_red_teams_drag_from_a_clipped_row_is_refused(rig: Rig) -> None:
     s = _on_deleted_list(rig)
     top = _scrolled(rig, s, 42)[0]
     assert top.label == "Owner note 13" and top.frame.y < 0 + 175  # the list cuts it
-    assert gestures.hit_point(rig.sim.phone, top) == (201, 188)
+    assert in_view.hit_point(rig.sim.phone, top) == (201, 188)
     before = _deleted(rig)
     path, body = _drag_path(s, "Owner note 13", "Owner note 11")
     message = refused_unsent(rig, path, body, "R")
@@ -98,7 +98,7 @@ def test_a_drag_from_a_clipped_row_is_logged_from_the_phones_hit_point(rig: Rig,
     s = _on_deleted_list(rig)
     rows = _scrolled(rig, s, offset)
     top, below = rows[0], rows[4]
-    point = gestures.hit_point(rig.sim.phone, top)
+    point = in_view.hit_point(rig.sim.phone, top)
     assert point is not None
     on_screen_middle = top.frame.y + top.frame.height / 2 if top.frame.y >= 0 \
         else top.frame.bottom / 2
