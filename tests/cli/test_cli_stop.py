@@ -62,8 +62,9 @@ def test_a_stop_signal_records_the_attempt_in_flight_and_says_how_to_resume(
     [row] = rows(tmp_path / "R")
     assert row["outcome"] == "skipped"
     assert str(row["skip_reason"]).startswith(f"interrupted ({sig.name})")
+    # its teardown ran
     assert row["teardown"] == {"ok": True, "error": "", "stopped": [], "switched": [],
-                               "left": [], "owner": [], "as_was": []}  # its teardown ran
+                               "left": [], "owner": [], "as_was": [], "stays": []}
     done = report(tmp_path / "R")
     assert done.returncode == 1, done.stderr  # verified: the seal holds; not all passed
     assert f"skipped (1): interrupted ({sig.name})" in done.stdout
