@@ -45,6 +45,7 @@ def assert_passed_by_gestures(rows: dict[str, ResultRow], run_dir: Path) -> None
     assert {e["kind"] for e in wheels} >= {"launch", "tap", "swipe"}
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_an_honest_model_passes_the_gesture_tasks_through_the_openai_loop(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with StandIn() as stand_in:

@@ -56,6 +56,7 @@ def agent_events(run_dir: Path, task_id: str) -> list[dict[str, object]]:
             if e.task_id == task_id and e.phase == "agent" and e.stage == "intent"]
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_the_loop_completes_four_suite_tasks_in_a_run(tmp_path: Path) -> None:
     options = RunOptions((str(ROOT / "environments"),), agent="openai:stand-in", device="sim",
                          task_globs=FOUR, runs_dir=tmp_path, run_id="R")

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from cli_process import run_cli
 
 from phoneshell.records import AttackReport
@@ -45,6 +46,7 @@ def test_the_suite_task_survives_and_says_so(tmp_path: Path) -> None:
     assert "0 pass without doing the task" in done.stdout
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_task_globs_pick_what_is_attacked_from_the_suite_anywhere(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONWARNINGS": "error"}
     # from a folder with no environments/: the suite shipped with phoneshell, as `run` does

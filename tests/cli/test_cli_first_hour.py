@@ -159,6 +159,7 @@ def test_a_command_agent_finds_phoneshell_and_its_failures_show_their_cause(
     assert lost[said + 1] == "        /bin/sh: 1: no-such-agent-program: not found", lost
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_run_works_from_an_empty_folder_on_the_shipped_suite(tmp_path: Path) -> None:
     empty = tmp_path / "anywhere"
     empty.mkdir()

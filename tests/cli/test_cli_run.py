@@ -119,6 +119,7 @@ def test_resume_runs_only_what_was_not_scored(tmp_path: Path) -> None:
         "and not run again; this session ran 0" in nothing.stdout
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_resume_refuses_a_run_that_does_not_match_its_seal(tmp_path: Path) -> None:
     first = phoneshell("run", "environments", "--task", "calculator.arithmetic", "--runs",
                        str(tmp_path), "--run-id", "R")
@@ -224,6 +225,7 @@ def test_a_run_killed_in_the_middle_of_an_attempt_can_be_resumed(tmp_path: Path)
     assert "resumed after setting aside what was written after its last seal" in report.stdout
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_resume_plans_from_run_json_not_from_the_task_files_found_now(tmp_path: Path) -> None:
     # A task file deleted since the run began must not drop its attempts out of the plan: a
     # resume that loses one still to run refuses, naming it; one already scored needs no file,

@@ -45,6 +45,7 @@ def report(run_dir: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
 
 
+@pytest.mark.slow  # 7 s of whole programs: the README's command stays quick
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_a_stop_signal_records_the_attempt_in_flight_and_says_how_to_resume(
         tmp_path: Path, sig: signal.Signals) -> None:

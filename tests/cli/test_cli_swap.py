@@ -76,6 +76,7 @@ def test_the_full_matrix_finds_no_unexpected_acceptance(tmp_path: Path) -> None:
     assert all(p["compatible"] for p in report["pairs"] if p["accepted"])
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_baseline_names_the_tasks_that_pass_without_the_work(tmp_path: Path) -> None:
     files = [str(ROOT / "environments" / f"{t}.yaml") for t in ("weather.open",
                                                                  "settings.about.reach")]

@@ -126,6 +126,7 @@ def test_malformed_answers_count_as_wrong(made: Made, tmp_path: Path) -> None:
                         "success is not a JSON boolean (got 1)"}
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_errors_are_asked_again_and_answers_are_not(made: Made, tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     calls, broken = tmp_path / "calls", tmp_path / "broken"

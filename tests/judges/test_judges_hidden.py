@@ -121,6 +121,7 @@ MEASURED = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_judge_that_floods_its_stdout_is_kept_to_its_bound(
         bwrap: Sandbox, made: Made, tmp_path: Path) -> None:
     """300 MiB an item: the harness keeps 8 MiB of it, and still reads the answer at its end."""

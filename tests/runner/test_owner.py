@@ -144,6 +144,7 @@ def test_a_detour_into_notes_fails_that_attempt_and_not_the_next_notes_task(
     assert "still not as the run found them: notes" in "\n".join(lines)
 
 
+@pytest.mark.slow  # 6 s of whole programs: the README's command stays quick
 @pytest.mark.parametrize(("note", "edit", "row"), [
     ("Groceries", "\\b" * 18, GROCERIES),  # "eggs", "bread", "coffee": below what its row shows
     ("phoneshell benchmark", "\\nPS", "phoneshell benchmark | Yesterday  A saved note for Notes "

@@ -39,6 +39,7 @@ def detail(row: ResultRow, kind: str) -> tuple[bool, str]:
     return check.passed, check.detail
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_note_recovered_from_recently_deleted_is_not_one_made(tmp_path: Path) -> None:
     words = " ".join(shlex.quote(w) for w in (str(RECOVERS), str(EDITS), TITLE, TITLE))
     with SimServer() as sim:

@@ -25,6 +25,7 @@ def run_held(tmp_path: Path, task: str, what: str) -> dict[str, object]:
                    f"command:{shlex.quote(sys.executable)} {shlex.quote(str(AGENT))} {what}")
 
 
+@pytest.mark.slow  # 7 s of whole programs: the README's command stays quick
 @pytest.mark.parametrize(("task", "what"), [("notes.create_titled", "note"),
                                             ("reminders.create", "reminder")])
 def test_an_item_made_in_landscape_is_counted_and_deleted(tmp_path: Path, task: str,

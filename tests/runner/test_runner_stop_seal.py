@@ -67,6 +67,7 @@ def test_a_first_stop_in_the_teardown_waits_for_it_and_a_second_cuts_it_short(
                                   "teardown was cut short")
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_first_stop_in_the_runs_tidy_up_waits_for_it(tmp_path: Path) -> None:
     mark = tmp_path / "whole"
     done = null_run(tmp_path, at=("finish", mark, 1))
