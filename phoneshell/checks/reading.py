@@ -3,8 +3,8 @@
 Both sides of an answer check, the agent's answer and the value it must name, are read by
 `read` first: `spelling.plain` (quote shapes, no-break spaces, NFKC, invisible characters),
 after turning the degree look-alikes NFKC would spell otherwise (º, ˚, ⁰ after a number) into
-°, and with a space put between two letters of different scripts ("这个词是NIMBUS" holds the
-word NIMBUS, as its reader sees).
+°, and with a space put between two letters of different scripts ("这个词是LANTERN" holds the
+word LANTERN, as its reader sees).
 
 A number is read as people write it (`numbers`): thousands in groups of three after a comma or
 a space ("1,234", "1 234": iOS's no-break spaces are spaces once read); a decimal point, or a
