@@ -172,7 +172,7 @@ LASTING_BUTTONS = ("the volume buttons, the Action button or the Camera Control 
 HID_BUTTONS = frozenset({SIDE_BUTTON_HID, HOME_BUTTON_HID})
 """The IOHID (page, usage) pairs admitted here: Menu (home, as facebook-wda's `press_duration`
 sends it), and the side button, which the recorder then refuses with its own reason
-(`xcui.takes_rig_down`: Emergency SOS, the power-off slider)."""
+(`rig_down.takes_rig_down`: Emergency SOS, the power-off slider)."""
 
 
 def _press(button: str | None = None) -> Handler:

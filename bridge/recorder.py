@@ -327,7 +327,7 @@ class Recorder(Aiming):
 
     def _keep_rig(self, context: RunContext, action: Classified, target: Target | None,
                   app: str, request: str) -> Reply | None:
-        """Refuse an action that would take the rig away (`xcui.takes_rig_down`: powering the
+        """Refuse an action that would take the rig away (`rig_down.takes_rig_down`: powering the
         phone off, erasing or restarting it, turning off UI Automation, stopping WDA), remove
         an app (`lasting.removes_app`: deleting or offloading it, taking it off the Home Screen),
         or change what outlasts the run (`lasting.outlasts_run`: the keyboard's dictionary, the

@@ -294,7 +294,7 @@ def _power_button(button: object) -> bool:
 def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
     """What the agent did, by its own logged actions, that can break the rig ("" when none):
     locking the phone, ending WDA's session, terminating WDA, acting on a control that powers
-    the phone off, erases or restarts it, or turns off UI Automation (`xcui.takes_rig_down`:
+    the phone off, erases or restarts it, or turns off UI Automation (`rig_down.takes_rig_down`:
     the bridge refuses those, so one here got past it), or sending a command WDA was still
     running when the bridge stopped waiting (the phone answers nothing else meanwhile). An action
     WDA failed counts unless it surely did nothing (`Action.acted`: fail closed)."""
