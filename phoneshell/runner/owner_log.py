@@ -56,6 +56,13 @@ def _pressed(event: AuditEvent, labels: frozenset[str]) -> bool:
             and target.label in labels)
 
 
+def _agents_touch(event: AuditEvent) -> bool:
+    """Whether `event` is the agent's intent of an action that may have touched the phone (not a
+    tap the log says no finger went down for: `presses.touched_nothing`)."""
+    return event.phase == "agent" and event.stage == "intent" \
+        and not touched_nothing(event.kind, event.params)
+
+
 def acted_on(name: str, events: Iterable[AuditEvent]) -> bool:
     """Whether the agent may have changed collection `name` (one of `APPS`), by its log: see the
     module's docstring."""
@@ -63,8 +70,7 @@ def acted_on(name: str, events: Iterable[AuditEvent]) -> bool:
     for event in events:
         if event.stage == "custody" and app in (event.app_before, event.app_after):
             return True
-        if event.phase != "agent" or event.stage != "intent" \
-                or touched_nothing(event.kind, event.params):
+        if not _agents_touch(event):
             continue
         if event.app_before != app:
             if event.kind == "open_url":
@@ -131,8 +137,7 @@ def opened_and_changed(name: str, events: Iterable[AuditEvent], rows: Iterable[s
     app, changes, lists = APPS[name], CHANGES[name], LIST_PAGES[name]
     opened, leaving, edited = "", False, False
     for event in events:
-        if event.phase != "agent" or event.stage != "intent" \
-                or touched_nothing(event.kind, event.params):
+        if not _agents_touch(event):
             continue
         if _relaunch(event, app):
             leaving = bool(opened)
@@ -212,8 +217,7 @@ def acted_in_clock(name: str, events: tuple[AuditEvent, ...]) -> bool:
     for event in events:
         if event.stage == "custody" and CLOCK in (event.app_before, event.app_after):
             return True
-        if event.phase != "agent" or event.stage != "intent" \
-                or touched_nothing(event.kind, event.params):
+        if not _agents_touch(event):
             continue
         if event.app_before != CLOCK:
             if event.kind == "open_url":
