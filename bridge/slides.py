@@ -30,10 +30,10 @@ from phoneshell.presses import (
     PRESSABLE,
     Spot,
     near_diagonal,
-    scroll_drags,
     touch_press,
 )
 from phoneshell.records import Scalar
+from phoneshell.scroll_drags import scroll_drags
 from phoneshell.xcui import short_type, walk
 
 Node = Mapping[str, object]

@@ -1,11 +1,10 @@
 """What WDA's scroll and pinch routes press on an element, as a phone's fingers would.
 
 WDA's scroll by direction (`/wda/element/:uuid/scroll`, `/wda/scroll`) is not an abstract
-scroll: XCUIElement+FBScrolling drags inside the element's own visible frame
-(`presses.scroll_drags`), so on a button each drag presses it (UIKit's touchUpInside: the finger
-went down on it and lifted inside it). A pinch or rotate puts XCTest's first finger on the
-element, and a button there takes that finger and fires, unless a list around it takes the
-fingers' moves. Both follow `presses.touch_press`, the rule the bridge logs (or refuses) the
+scroll: XCUIElement+FBScrolling drags inside the element's own visible frame (`scroll_drags`),
+so on a button each drag presses it (UIKit's touchUpInside: the finger went down on it and
+lifted inside it). A pinch or rotate puts XCTest's first finger on the element, and a button
+there takes that finger and fires, unless a list around it takes the fingers' moves. Both follow `presses.touch_press`, the rule the bridge logs (or refuses) the
 same presses by (`bridge/slides.py`).
 """
 
@@ -13,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from phoneshell.presses import scroll_drags, touch_press
+from phoneshell.presses import touch_press
+from phoneshell.scroll_drags import scroll_drags
 from phoneshell.sim import gestures, in_view
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.touch_paths import hit_path
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def scroll_by_drags(phone: Phone, node: Node, direction: str, distance: float) -> bool:
     """WDA's scroll by direction on an element (the app's root: the screen) when one of its
     drags presses a control: the drags XCUIElement+FBScrolling makes inside the element's
-    visible frame (`presses.scroll_drags`), each played as the drag it is (a scroll on a button
+    visible frame (`scroll_drags.scroll_drags`), each played as the drag it is (a scroll on a button
     presses it, once a drag). False, playing nothing, when none presses (the list around it
     scrolls by `scroll_list`)."""
     f = phone.facts

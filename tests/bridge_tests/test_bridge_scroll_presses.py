@@ -18,8 +18,8 @@ from bridge_rig import Rig, post, start_bridge
 from phoneshell.audit import actions
 from phoneshell.checks import Check, grade_check
 from phoneshell.evidence import Evidence
-from phoneshell.presses import scroll_drags
 from phoneshell.records import AuditEvent
+from phoneshell.scroll_drags import scroll_drags
 from phoneshell.sim import SimServer, layout
 from phoneshell.sim.apps import AppModel, Host, builtin_apps
 from phoneshell.sim.ui import Node, Rect

@@ -25,6 +25,7 @@ ALLOWED = ("phoneshell.records", "phoneshell.errors", "phoneshell.xcui", "phones
            "phoneshell.guarded_http",  # the bounded HTTP listener, shared with the simulator
            "phoneshell.http_request",  # its request side (body framing, WDA's error shape)
            "phoneshell.presses",  # what a slide presses, shared with the simulator
+           "phoneshell.scroll_drags",  # the drags WDA's scroll makes, shared with the simulator
            "phoneshell.holds",  # how long a slide held still first, shared likewise
            "phoneshell.hit_point",  # where a touch by id lands, shared with the simulator
            "phoneshell.typed_keys",  # what typed keys do, shared with the simulator and checks
