@@ -44,6 +44,7 @@ from bridge.opened_urls import check_open_url
 from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
 from bridge.request_body import Body, Handler
 from bridge.sessions import check_launch_extras, session_action, settings_action
+from phoneshell.holds import PRESS_FIELDS
 from phoneshell.keyboard_dismiss import DISMISS_VIA
 from phoneshell.presses import TAPS_GESTURE
 from phoneshell.records import ActionKind
@@ -75,8 +76,11 @@ def _keyboard_input(b: Body, _: tuple[str, ...]) -> Classified:
                   "/wda/keys or an element's value", 403, "unsupported operation")
 
 
-def _tap(gesture: str, at_point: bool = True) -> Handler:
-    """A tap-like gesture at (x, y), or on the element named in the path.
+def _tap(gesture: str, route: str, at_point: bool = True) -> Handler:
+    """A tap-like gesture at (x, y), or on the element named in the path, by WDA's `route` (its
+    path's last part). Its `duration` is logged from the one field WDA reads as the route's
+    press (`holds.PRESS_FIELDS`: touchAndHold's and forceTouch's `duration`), and from none on
+    a route that reads no press (a tap or a double tap with a `duration` is a quick tap).
 
     `at_point`: the route reads x and y (WDA's click, twoFingerTap and tapWithNumberOfTaps
     read none). Refused when it names neither (WDA then touches the middle of the app, whatever
@@ -86,20 +90,23 @@ def _tap(gesture: str, at_point: bool = True) -> Handler:
     and the recorder logs it as a tap at the point they name once it has read the frame
     (`Aiming.placed`).
     """
+    press = PRESS_FIELDS.get(route)
+
     def handle(b: Body, ids: tuple[str, ...]) -> Classified:
         element = ids[0] if ids and ids[0] != "0" else None  # legacy /wda/tap/0: no element
         x, y = (b.num("x"), b.num("y")) if at_point else (None, None)
+        duration = b.num(press) if press else None
         if element and (x is None) != (y is None):
             raise Refused("Both x and y coordinates must be provided")
         if element and x is not None and y is not None:
             return Classified("tap", _params(element=element, offset_x=x, offset_y=y,
-                                             gesture=gesture, duration=b.num("duration")),
+                                             gesture=gesture, duration=duration),
                               "element")
         if not element and (x is None or y is None):
             raise unnamed("without an element" + (" or a point (x and y)" if at_point else "")
                            + " WDA touches the middle of the app",
                            "name the element" + (" or the point" if at_point else ""))
-        params = _params(x=x, y=y, element=element, gesture=gesture, duration=b.num("duration"))
+        params = _params(x=x, y=y, element=element, gesture=gesture, duration=duration)
         if gesture == TAPS_GESTURE:  # the counts tell a press from none (`press_count`)
             params[TAPS_GESTURE], params["touches"] = _count_taps(b)
         points = ((x, y),) if x is not None and y is not None else ()
@@ -221,20 +228,24 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("wda", "apps", "launchUnattached"), _app("launch", "launch_unattached")),
     (("wda", "apps", "activate"), _app("activate")),
     (("wda", "apps", "terminate"), _app("terminate")),
-    (("wda", "tap"), _tap("tap")),
-    (("wda", "tap", ":id"), _tap("tap")),  # facebook-wda's fallback (gate.LEGACY_TAP)
-    (("wda", "element", ":id", "tap"), _tap("tap")),
-    (("element", ":id", "click"), _tap("click", at_point=False)),  # handleClick reads no x, y
-    (("wda", "doubleTap"), _tap("double_tap")),
-    (("wda", "element", ":id", "doubleTap"), _tap("double_tap")),
-    (("wda", "touchAndHold"), _tap("touch_and_hold")),
-    (("wda", "element", ":id", "touchAndHold"), _tap("touch_and_hold")),
-    (("wda", "twoFingerTap"), _tap("two_finger_tap", at_point=False)),
-    (("wda", "element", ":id", "twoFingerTap"), _tap("two_finger_tap", at_point=False)),
-    (("wda", "tapWithNumberOfTaps"), _tap("taps", at_point=False)),
-    (("wda", "element", ":id", "tapWithNumberOfTaps"), _tap("taps", at_point=False)),
-    (("wda", "forceTouch"), _tap("force_touch")),
-    (("wda", "element", ":id", "forceTouch"), _tap("force_touch")),
+    (("wda", "tap"), _tap("tap", "tap")),
+    (("wda", "tap", ":id"), _tap("tap", "tap")),  # facebook-wda's fallback (gate.LEGACY_TAP)
+    (("wda", "element", ":id", "tap"), _tap("tap", "tap")),
+    # handleClick reads no x, y
+    (("element", ":id", "click"), _tap("click", "click", at_point=False)),
+    (("wda", "doubleTap"), _tap("double_tap", "doubleTap")),
+    (("wda", "element", ":id", "doubleTap"), _tap("double_tap", "doubleTap")),
+    (("wda", "touchAndHold"), _tap("touch_and_hold", "touchAndHold")),
+    (("wda", "element", ":id", "touchAndHold"),
+     _tap("touch_and_hold", "touchAndHold")),
+    (("wda", "twoFingerTap"), _tap("two_finger_tap", "twoFingerTap", at_point=False)),
+    (("wda", "element", ":id", "twoFingerTap"),
+     _tap("two_finger_tap", "twoFingerTap", at_point=False)),
+    (("wda", "tapWithNumberOfTaps"), _tap("taps", "tapWithNumberOfTaps", at_point=False)),
+    (("wda", "element", ":id", "tapWithNumberOfTaps"),
+     _tap("taps", "tapWithNumberOfTaps", at_point=False)),
+    (("wda", "forceTouch"), _tap("force_touch", "forceTouch")),
+    (("wda", "element", ":id", "forceTouch"), _tap("force_touch", "forceTouch")),
     (("alert", "accept"), _alert("alert_accept")),
     (("alert", "dismiss"), _alert("alert_dismiss")),
     (("wda", "keyboard", "dismiss"), _dismiss_keyboard),
@@ -253,10 +264,11 @@ ROUTES: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("wda", "performIoHidEvent"), _hid),
     (("wda", "expectNotification"), _expect_notification),
     (("wda", "element", ":id", "keyboardInput"), _keyboard_input),
-    (("wda", "dragfromtoforduration"), drag("drag")),
-    (("wda", "element", ":id", "dragfromtoforduration"), drag("drag")),
-    (("wda", "pressAndDragWithVelocity"), drag("press_and_drag")),
-    (("wda", "element", ":id", "pressAndDragWithVelocity"), drag("press_and_drag")),
+    (("wda", "dragfromtoforduration"), drag("drag", "dragfromtoforduration")),
+    (("wda", "element", ":id", "dragfromtoforduration"), drag("drag", "dragfromtoforduration")),
+    (("wda", "pressAndDragWithVelocity"), drag("press_and_drag", "pressAndDragWithVelocity")),
+    (("wda", "element", ":id", "pressAndDragWithVelocity"),
+     drag("press_and_drag", "pressAndDragWithVelocity")),
     (("wda", "swipe"), swipe("swipe")),
     (("wda", "element", ":id", "swipe"), swipe("swipe")),
     (("wda", "scroll"), swipe("scroll")),

@@ -19,20 +19,26 @@ from bridge.limits import (
 )
 from bridge.pointer import unnamed
 from bridge.request_body import Body, Handler
+from phoneshell.holds import PRESS_FIELDS
 
 
-def drag(gesture: str) -> Handler:
+def drag(gesture: str, route: str) -> Handler:
     """A drag by screen points, aimed at what lies where it starts (the slider it moves, the
     list it scrolls); `pressAndDragWithVelocity` on an element drags from that element to
     `toElement` (WDA reads no points then), aimed at the element, `to_element` logged (the
     recorder reads its frame to tell where the finger lifts: `slides._dragged_between`).
+    Its `duration` is the press before it drags, read from the one field WDA reads as it on
+    `route` (`holds.PRESS_FIELDS`: `duration` on dragfromtoforduration, `pressDuration` on
+    pressAndDragWithVelocity), never from the other route's field, which WDA ignores there:
+    absent, no press.
 
     Refused: `dragfromtoforduration` on an element (its points are offsets from the element's
     corner, which may lie outside it), and a screen drag missing a point (WDA reads it as 0).
     """
+    press = PRESS_FIELDS[route]
+
     def handle(b: Body, ids: tuple[str, ...]) -> Classified:
-        duration = b.num("duration")
-        duration = duration if duration is not None else b.num("pressDuration")
+        duration = b.num(press)
         if gesture == "press_and_drag":
             _check_press_and_drag(b, None if ids else ("fromX", "fromY", "toX", "toY"))
         if ids and gesture == "press_and_drag":

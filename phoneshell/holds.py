@@ -7,7 +7,7 @@ hold, slide, release, one touch. The bridge judges a touch on the screen before 
 menu shows yet, so it logs such a touch as the slide it began (a `swipe`, or the `slide` tap of
 a control it went down on) and cannot name the item the finger lifted on. So it logs how long
 the finger held still first (`hold`, seconds, for a touch chain; a drag route's `duration` is
-XCTest's press before it drags), and every reader that asks what was pressed takes a slide held
+XCTest's press before it drags, from the one field WDA reads as it: `PRESS_FIELDS`), and every reader that asks what was pressed takes a slide held
 that long as a press the log cannot name (`held_slide`), failing closed. The simulated iPhone
 plays such a touch so (`sim/held_slides.py`).
 
@@ -24,8 +24,28 @@ LONG_PRESS_S = 0.5
 """How long a finger stays within the slop before iOS takes it as a touch and hold, and opens
 the context menu of what it holds (UILongPressGestureRecognizer's minimumPressDuration)."""
 PRESS_FIRST = frozenset({"drag", "press_and_drag"})
-"""Drag routes whose `duration` is how long XCTest presses before it drags
-(`pressForDuration:thenDragToCoordinate:`)."""
+"""Drag routes whose logged `duration` is how long XCTest presses before it drags
+(`pressForDuration:thenDragToCoordinate:`), read from the route's `PRESS_FIELDS` field."""
+PRESS_FIELDS: Mapping[str, str] = {
+    # FBElementCommands' handleDrag, on an element or the app: pressForDuration:duration
+    # thenDragToCoordinate:, and nothing else of the body is a time
+    "dragfromtoforduration": "duration",
+    # handlePressAndDragWithVelocity and handlePressAndDragCoordinateWithVelocity:
+    # pressForDuration:pressDuration thenDragTo...:withVelocity:velocity
+    # thenHoldForDuration:holdDuration; a `duration` there is read by nothing
+    "pressAndDragWithVelocity": "pressDuration",
+    # handleTouchAndHold: pressForDuration:duration
+    "touchAndHold": "duration",
+    # handleForceTouch: fb_forceTouchCoordinate:pressure:duration:
+    "forceTouch": "duration",
+}
+"""The one body field each WDA touch route reads as how long its finger presses where it went
+down, by the route's last path part; every other field of the body is none (a `duration` on a
+`pressAndDragWithVelocity`, a `pressDuration` on a `dragfromtoforduration`, a `duration` on a
+tap or a double tap: WDA reads none of them). A route not named here presses for no time of
+the body's. WDA reads the field with doubleValue, so a missing one is 0: no press. The bridge
+logs the press as the action's `duration` by it, and the simulator plays it by
+it, so the two never read two fields."""
 CHAINS = frozenset({"actions", "touch_perform"})
 """A one-finger touch chain's gestures: its `duration` is how long the finger stayed down in
 all, the most it can have held still where the log has no `hold` (one written before it did)."""

@@ -25,6 +25,7 @@ from phoneshell.keyboard_dismiss import keys_pressed
 from phoneshell.sim import actions, gestures, in_view, scroll_presses
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.elements import find
+from phoneshell.sim.held_slides import pressed_s
 from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
 from phoneshell.sim.taps import QuickTaps, tap_again
@@ -157,8 +158,7 @@ def double_tap(ep: Endpoints, req: Request) -> JSON:
 def touch_and_hold(ep: Endpoints, req: Request) -> JSON:
     """`touchAndHold` {"duration"}: a press shorter than a long press is a tap."""
     where = target(ep, req)
-    duration = req.body.get("duration", 0.0)
-    seconds = float(duration) if isinstance(duration, (int, float)) else 0.0
+    seconds = pressed_s(req.body, "touchAndHold")
     if seconds < actions.LONG_PRESS_S:
         _tap(ep, where)
         return None
@@ -238,29 +238,30 @@ def swipe(ep: Endpoints, req: Request) -> JSON:
     return None
 
 
-def drag(ep: Endpoints, req: Request) -> JSON:
-    """`dragfromtoforduration`: points relative to the element's frame, or to the screen."""
+def drag(ep: Endpoints, req: Request, route: str = "dragfromtoforduration") -> JSON:
+    """`dragfromtoforduration`: points relative to the element's frame, or to the screen,
+    pressed first as long as the route's one press field says (`held_slides.pressed_s`:
+    `duration` here, a `pressDuration` is read by nothing)."""
     origin = ep.element(req).frame if "uuid" in req.params else Rect(0, 0, 0, 0)
-    duration = req.body.get("duration", req.body.get("pressDuration", 0.0))
     ep.phone.drag(Drag(origin.x + req.number("fromX"), origin.y + req.number("fromY"),
                        origin.x + req.number("toX"), origin.y + req.number("toY"),
-                       float(duration) if isinstance(duration, (int, float)) else 0.0))
+                       pressed_s(req.body, route)))
     return None
 
 
 def press_and_drag(ep: Endpoints, req: Request) -> JSON:
     """`pressAndDragWithVelocity`: from an element to `toElement`, or between two points; held
-    `pressDuration` first either way (XCTest's pressForDuration:thenDragToElement:), so a held
-    press opens a context menu here as on a phone."""
+    `pressDuration` first either way (XCTest's pressForDuration:thenDragToElement:; a
+    `duration` here is read by nothing), so a held press opens a context menu here as on a
+    phone."""
     if "uuid" not in req.params:
-        return drag(ep, req)
+        return drag(ep, req, "pressAndDragWithVelocity")
     start = hit_point(ep, ep.element(req))
     to = ep.elements.resolve(ep.phone.screen(), str(req.body.get("toElement", "")))
     if to is None:
         raise ep.elements.missing(str(req.body.get("toElement", "")))
-    press = req.body.get("pressDuration", 0.0)
-    ep.phone.drag(Drag(*start, *to.frame.center,
-                       float(press) if isinstance(press, (int, float)) else 0.0))
+    press = pressed_s(req.body, "pressAndDragWithVelocity")
+    ep.phone.drag(Drag(*start, *to.frame.center, press))
     return None
 
 

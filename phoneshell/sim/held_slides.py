@@ -14,9 +14,10 @@ press they cannot name (`holds.held_slide`).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from phoneshell.holds import LONG_PRESS_S
+from phoneshell.holds import LONG_PRESS_S, PRESS_FIELDS
 from phoneshell.presses import MENUS, PRESS_SLOP_PT, SLID
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.touch_paths import hit_path
@@ -24,6 +25,16 @@ from phoneshell.sim.ui import Node
 
 if TYPE_CHECKING:
     from phoneshell.sim.phone import Phone
+
+
+def pressed_s(body: Mapping[str, object], route: str) -> float:
+    """How long the touch route `route` (its path's last part) presses before it moves or
+    lifts: the one body field WDA reads as that (`holds.PRESS_FIELDS`), the field the bridge
+    logs it by, never another; 0 when it is absent or no number (doubleValue of nothing), or
+    the route reads no press."""
+    field = PRESS_FIELDS.get(route)
+    value = body.get(field) if field else None
+    return float(value) if isinstance(value, (int, float)) else 0.0
 
 
 def _held(path: list[Node]) -> Node | None:
