@@ -1,13 +1,13 @@
 """One registry of check kinds; each kind is a pure function of (check, evidence).
 
-Families: state (end state, `state.py`), path (the audit log: apps, taps and typing in
-`path.py`, searches and Spotlight in `searches.py`, how a result was reached in `how.py`),
-effect (probe counts before and after, `effects.py`), answer (the agent's claim, `answer.py`,
-compared as `values.py` says).
+Families: state (end state, `state.py`; the page Safari shows, `page_shown.py`), path (the
+audit log: apps, taps and typing in `path.py`, searches and Spotlight in `searches.py`, how a
+result was reached in `how.py`), effect (probe counts before and after, `effects.py`), answer
+(the agent's claim, `answer.py`, compared as `values.py` says).
 Importing this package registers every kind. Never imports the device, runner, bridge or simulator.
 """
 
-from phoneshell.checks import answer, effects, how, path, searches, state
+from phoneshell.checks import answer, effects, how, page_shown, path, searches, state
 from phoneshell.checks.kind import (
     CHECKS,
     UNGRADED,
@@ -24,4 +24,4 @@ from phoneshell.records import CheckResult
 
 __all__ = ["CHECKS", "UNGRADED", "Check", "CheckKind", "CheckResult", "Finding", "Need",
            "answer", "decided_unscrolled", "effects", "grade_check", "how", "lookup", "needs_of",
-           "path", "searches", "state"]
+           "page_shown", "path", "searches", "state"]

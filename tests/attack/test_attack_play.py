@@ -71,7 +71,7 @@ OLD_WEB = (C("regex_on_screen", "(?i)iso.?8601"),
     ("calculator.arithmetic", ("tapped_keys",), (), "result-only", "result-only:keyed:423", 1),
     # a second play for the timer count, once the copy's cheap checks all held
     ("clock.timer.set", ("countdown",), (OLD_TIMER,), "near", "near:5 min>4 min", 2),
-    ("safari.search.web", ("regex_on_screen", "typed_into"), OLD_WEB, "truncated",
+    ("safari.search.web", ("regex_on_screen", "typed_into", "page_shown"), OLD_WEB, "truncated",
      "truncated:unsent", 1),
     ("probe.text.one", ("visited",), (), "result-only", "result-only:answer", 1),
 ], ids=["result-only", "near", "truncated", "answer-only"])
