@@ -27,8 +27,9 @@ SPOTLIGHT_DRAG = ((201.0, 300.0), (201.0, 620.0))
 """A downward drag in the middle of the home screen: it opens Spotlight (iPhone portrait)."""
 ANSWER_KINDS = ("answer_contains", "answer_matches_device")
 SHOWN_KINDS = ("element_exists", "element_exists_anywhere", "typed_into", "tapped",
-               "answer_contains", "countdown")
-"""Kinds whose `text` is words that show up where the check looks."""
+               "answer_contains", "countdown", "page_shown")
+"""Kinds whose `text` (`page_shown`'s `url`, the site Safari's address field names) is words
+that show up where the check looks."""
 PATTERN_KINDS = ("regex_on_screen", "device_value")
 KEYED = frozenset("0123456789.,-:")
 MAX_WORDS_CHARS = 80
@@ -184,7 +185,7 @@ def words(task: Task, kinds: Sequence[str] = SHOWN_KINDS,
     found: list[str] = []
     for check in task.checks:
         if check.kind in kinds:
-            found.append(check.text)
+            found.append(check.text or check.text_of("url"))
         elif check.kind in patterns:
             found += regex_examples(check.text)
     unique: dict[str, str] = {}

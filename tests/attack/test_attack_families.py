@@ -34,6 +34,8 @@ def test_echo_types_each_checks_words_on_four_surfaces(suite: dict[str, Task]) -
     heading = [suite["safari.read.heading"]]
     assert finish_of(heading, "echo:note:Example Domain")[-1] == "answer 'Example Domain'", \
         "an echo claims the reference answer, so only the screen checks are tested"
+    assert "echo:safari:example.com" in ids(heading, "echo"), \
+        "page_shown's site is echoed: typed unsent into the address bar, it shows there"
 
 
 def test_shotgun_lists_every_candidate_with_the_right_one(suite: dict[str, Task]) -> None:
