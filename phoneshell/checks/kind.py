@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the rules read `Check`, so they import this module
     from phoneshell.checks.implied import Rule
 
 Family = Literal["state", "path", "effect", "answer"]
-LABEL_ORDER = ("text", "app", "apps", "probe")
+LABEL_ORDER = ("text", "url", "app", "apps", "probe")
 """Which parameter names a check in reports, first present first."""
 
 

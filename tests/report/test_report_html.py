@@ -130,6 +130,9 @@ def test_labels_show_patterns_as_written(doc: HtmlElement) -> None:
     assert "regex_on_screen '^100$' in a StaticText" in labels, labels
     # a pattern's backslashes stay single, as in the task file (repr would double them)
     assert Check.make("regex_on_screen", r"\b100\b").label() == "regex_on_screen '\\b100\\b'"
+    # a check named by its address says which page: two `visited` rows differ in a report
+    assert Check.make("visited", url="example.com").label() == "visited 'example.com'"
+    assert Check.make("page_shown", url="example.com").label() == "page_shown 'example.com'"
 
 
 def test_text_from_files_is_escaped(doc: HtmlElement, page: Path) -> None:
