@@ -14,11 +14,13 @@ from 154 ms to 2.6 s); these figures are for screens of a usual size (sources ab
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from phoneshell.errors import PhoneshellError
+from phoneshell.holds import PRESS_FIELDS
 from phoneshell.sim.store import JSON
 from phoneshell.wda_routes import NOTIFICATION_WAIT_S
 
@@ -112,9 +114,14 @@ def cost_s(table: tuple[RouteCost, ...], method: str, parts: tuple[str, ...],
     """What a request costs a real phone by `table` (gestures add the time they ask for)."""
     row = next((r for r in table if r.matches(method, parts)), None)
     seconds = row.seconds if row is not None else OTHER_S
-    if parts[-1:] in (("touchAndHold",), ("dragfromtoforduration",)):
-        held = body.get("duration")
-        if isinstance(held, (int, float)) and not isinstance(held, bool):
+    # a gesture takes the time its press (the field WDA reads as it: `PRESS_FIELDS`) and, for a
+    # press and drag, its hold at the end ask for
+    timed = (PRESS_FIELDS.get(parts[-1]) if parts else None,
+             "holdDuration" if parts[-1:] == ("pressAndDragWithVelocity",) else None)
+    for field in filter(None, timed):
+        held = body.get(field)
+        if isinstance(held, (int, float)) and not isinstance(held, bool) \
+                and math.isfinite(held):
             seconds += max(0.0, float(held))
     if parts[-1:] == ("expectNotification",):  # waits its timeout
         waited = body.get("timeout", NOTIFICATION_WAIT_S)

@@ -33,6 +33,18 @@ def test_gestures_cost_what_they_ask_for_and_typing_by_the_character() -> None:
     assert tap == pytest.approx(0.5)
     held = cost_s(IPHONE, "POST", ("wda", "touchAndHold"), {"x": 1, "y": 2, "duration": 2.0})
     assert held == pytest.approx(2.5)
+    # a press and drag takes its press and its hold, from the fields WDA reads (a `duration`
+    # there is read by nothing), and a drag by its `duration` alone
+    route = ("wda", "element", "E", "pressAndDragWithVelocity")
+    plain = cost_s(IPHONE, "POST", route, {"velocity": 500})
+    pressed = cost_s(IPHONE, "POST", route, {"pressDuration": 1.0, "holdDuration": 0.5,
+                                              "duration": 9.0, "velocity": 500})
+    assert pressed - plain == pytest.approx(1.5)
+    drag = ("wda", "dragfromtoforduration")
+    assert cost_s(IPHONE, "POST", drag, {"duration": 1.0, "pressDuration": 9.0}) \
+        - cost_s(IPHONE, "POST", drag, {}) == pytest.approx(1.0)
+    assert cost_s(IPHONE, "POST", drag, {"duration": float("inf")}) \
+        == cost_s(IPHONE, "POST", drag, {}), "no time WDA could not take"
     short = cost_s(IPHONE, "POST", ("wda", "keys"), {"value": ["a"]})
     long = cost_s(IPHONE, "POST", ("wda", "keys"), {"value": list("a" * 61)})
     assert long - short == pytest.approx(1.0)
