@@ -25,15 +25,17 @@ ANSWER_OTHERS = Param("others", "str_list", "Values of the same kind that are wr
 
 
 def _judge(answer: str, want: str, shown: str, wrong: tuple[str, ...] = (),
-           same: tuple[str, ...] = ()) -> Finding:
+           same: tuple[str, ...] = (), label: str = "") -> Finding:
     """Whether `answer` names `want` and only it; `shown` says what was wanted, for details;
-    `wrong` are values known to be wrong here, `same` other notations of `want` (no hedge)."""
+    `wrong` are values known to be wrong here, `same` other notations of `want` (no hedge),
+    `label` what the check reads, whose words are no candidates (`values.candidates`)."""
     said = shorten(answer)
     if not names(answer, want):
         why = misnamed(answer, want)
         return Finding(False, f"answer {said!r}; wanted it to name {shown}"
                               + (f": {why}" if why else ""))
-    others = [c for c in candidates(answer, want, wrong) if not any(names(c, s) for s in same)]
+    others = [c for c in candidates(answer, want, wrong, label)
+              if not any(names(c, s) for s in same)]
     if others:
         listed = ", ".join(repr(shorten(o, 20)) for o in others[:4])
         more = f" and {len(others) - 4} more" if len(others) > 4 else ""
@@ -90,24 +92,25 @@ def answer_matches_device(check: Check, evidence: Evidence) -> Finding:
     if claim is None or not claim.answer.strip():
         return Finding(False, f"the agent gave no answer; the device shows {what} = {want!r}",
                        unproven="" if claim else "the agent made no claim")
-    finding = _notations(claim.answer, want)
+    finding = _notations(claim.answer, want, check.text)
     for near in () if finding.holds else _drifted(check.text_of("probe"), want):
-        nearby = _judge(claim.answer, near, f"{near!r}")
+        nearby = _judge(claim.answer, near, f"{near!r}", label=check.text)
         if nearby.holds:  # the agent read it a moment before the capture did
             detail = f"{nearby.detail}, within {DRIFT_DEGREES}° of it"
             return Finding(True, f"the device shows {what} = {want!r}; {detail}")
     return Finding(finding.holds, f"the device shows {what} = {want!r}; {finding.detail}")
 
 
-def _notations(answer: str, want: str) -> Finding:
+def _notations(answer: str, want: str, label: str = "") -> Finding:
     """`_judge` for a device value read in one notation or several (`EITHER`): the answer must
     name the first, the notation the screen shows without a tap. The others are this phone's
     too, so naming them besides it is no hedge, but alone they answer nothing: a tap on About's
     Model Number shows the regulatory model number (A3256), which every iPhone 17 Pro of a
     region shares (four values in the simulator, one on a rig of one model), so a constant
-    guess after a blind tap would name it on a quarter of phones or all of them."""
+    guess after a blind tap would name it on a quarter of phones or all of them. The words of
+    `label`, the row the value is read from ("Model Number"), may go beside it."""
     first, *others = [n.strip() for n in want.split(EITHER) if n.strip()]
-    finding = _judge(answer, first, repr(first), same=tuple(others))
+    finding = _judge(answer, first, repr(first), same=tuple(others), label=label)
     alone = next((o for o in others if names(answer, o)), None)
     if finding.holds or alone is None or names(answer, first):
         return finding

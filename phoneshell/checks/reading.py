@@ -4,21 +4,26 @@ Both sides of an answer check, the agent's answer and the value it must name, ar
 `read` first: `spelling.plain` (quote shapes, no-break spaces, NFKC, invisible characters),
 after turning the degree look-alikes NFKC would spell otherwise (º, ˚, ⁰ after a number) into
 °, and with a space put between two letters of different scripts ("这个词是LANTERN" holds the
-word LANTERN, as its reader sees).
+word LANTERN, as its reader sees), and between a digit and a letter of a script other than
+Latin ("电量86%" holds 86%: Chinese and Japanese put no space between words).
 
-A number is read as people write it (`numbers`): thousands in groups of three after a comma or
-a space ("1,234", "1 234": iOS's no-break spaces are spaces once read); a decimal point, or a
-decimal comma where it cannot group thousands (a comma right between digits, before one, two,
-or four or more of them and no other comma: "12,5" is 12.5, "1,234" stays 1234, "21, 22" and
-"1,5,7" are lists); a time ("4:59") and a version ("26.2.1") as one value; a sign; a range's
-second number ("57-58" is 57 and 58). A number glued to letters other than its unit (the 163 of
-MQ163LL/A) is part of a word.
+A number is read as people write it (`numbers`): thousands in groups of three after a comma, a
+Swiss apostrophe or a space ("1,234", "1'234", "1 234": iOS's no-break spaces are spaces once
+read); a decimal point (always: "1.234" is never German thousands), or a decimal comma where it
+cannot group thousands (a comma right between digits, before one, two, or four or more of them
+and no other comma: "12,5" is 12.5, "1,234" stays 1234, "21, 22" and "1,5,7" are lists); a time
+("4:59") and a version ("26.2.1") as one value; a sign ("-", "minus"; "3° below zero" is -3°);
+a range's second number ("57-58" is 57 and 58). A number glued to Latin letters other than its
+unit (the 163 of MQ163LL/A) is part of a word. Numbers spelt out are not read.
 
 Its unit follows it (or, for money, may come before it): degrees and percent as `_UNIT` reads
 them, or a word unit of `WORD_UNITS` ("256 GB", "256GB" and "256 gigabytes" are one quantity;
 "$5", "5 USD" and "5 dollars" another). Each unit is of a *measure* (`measure`): the kind of
 quantity it counts, so "1 TB" is another capacity beside "256 GB". A number with no unit
-(`unit` "") is bare; a word after it that is no unit ("42 songs") stays a word.
+(`unit` "") is bare; a word after it that is no unit ("42 songs") stays a word. A range or a
+list writes its unit once, after its last number: the bare numbers joined to it take it ("272
+to 276°", "57, 58 or 59°"). A time takes AM or PM after it ("7:05pm", "7:05 p.m.", and "7 pm"
+is 19:00), on the 24-hour clock: "19:05" is 7:05 PM (`Number.half`).
 """
 
 from __future__ import annotations
@@ -30,15 +35,17 @@ from decimal import Decimal
 
 from phoneshell.spelling import plain
 
-# A time first, so "4:59" is one value and not two numbers; then thousands (a comma or a space
-# before each group of three), a decimal comma where no group of three can follow it, a plain
-# number. A number may follow a digit and a hyphen: a range's second end ("57-58"); and a
-# letter's colon or dot, which ends a label ("Battery:88%", "heading.274°"): only after a digit
-# do they join one number to the next (a time's or a version's parts, read whole above).
-_NUMBER = re.compile(r"(?:(?<![\w.:-])|(?<=\d-)|(?<=[^\W\d_][.:]))"
+# A time first, so "4:59" is one value and not two numbers; then thousands (a comma, a Swiss
+# apostrophe or a space before each group of three), a decimal comma where no group of three can
+# follow it, a plain number. A number may follow a digit and a hyphen: a range's second end
+# ("57-58", "57°-58°", where the hyphen is no minus sign); and a letter's colon or dot, which
+# ends a label ("Battery:88%", "heading.274°"): only after a digit do they join one number to
+# the next (a time's or a version's parts, read whole above). A sign is "-" or "minus".
+_NUMBER = re.compile(r"(?:(?<![\w.:-])|(?<=[\d°%]-)|(?<=°[FC]-)|(?<=[^\W\d_][.:]))"
                      r"(?:(?P<time>\d{1,2}(?::\d{2}){1,2})(?![\d:])"
                      r"|(?P<version>\d+(?:\.\d+){2,})(?!\.?\d)"
-                     r"|(?P<sign>(?<!\d)-)?(?:(?P<comma>\d{1,3}(?:,\d{3})+(?:\.\d+)?)"
+                     r"|(?P<sign>(?<![\d°%])(?<!°[FC])-|(?i:minus)\s?)?"
+                     r"(?:(?P<comma>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:'\d{3})+(?:\.\d+)?)"
                      r"|(?P<space>\d{1,3}(?: \d{3})+(?:[.,]\d+)?)"
                      r"|(?<!\d,)(?P<decimal>\d+,(?:\d{1,2}|\d{4,}))(?!,\d)"
                      r"|(?P<num>\d+(?:\.\d+)?))(?!\d|\.\d))")
@@ -69,7 +76,7 @@ WORD_UNITS: dict[str, tuple[str, tuple[str, ...]]] = {
     "min": ("duration", ("min", "minute")), "h": ("duration", ("hr", "hour")),
     "d": ("duration", ("day",)), "wk": ("duration", ("wk", "week")),
     "mo": ("duration", ("month",)), "yr": ("duration", ("yr", "year")),
-    "am": ("clock", ("am", "a.m.", "a.m")), "pm": ("clock", ("pm", "p.m.", "p.m")),
+    "am": ("time", ("am", "a.m.", "a.m")), "pm": ("time", ("pm", "p.m.", "p.m")),
     "mph": ("speed", ("mph",)), "km/h": ("speed", ("km/h", "kph", "kmh")),
     "mAh": ("charge", ("mah",)), "Wh": ("energy", ("wh",)), "kWh": ("energy", ("kwh",)),
     "K": ("temperature", ("kelvin",)), "USD": ("money", ("$", "usd", "dollar", "buck")),
@@ -103,13 +110,28 @@ class Number:
 
     value: Decimal
     unit: str
-    """"°", "%", "time" (h:mm or h:mm:ss, compared as written), "version" (three or more
-    parts, "26.2.1"), a key of `WORD_UNITS` ("GB") or "" (bare)."""
+    """"°", "%", "time" (h:mm or h:mm:ss as its digits, on the 24-hour clock where its half of
+    the day is known: `half`), "version" (three or more parts, "26.2.1"), a key of
+    `WORD_UNITS` ("GB") or "" (bare)."""
     text: str
+    half: str = ""
+    """For a time, how its half of the day is known: "am" or "pm" (written after it), "24" (a
+    24-hour reading: hour 0, 13 or more, or a leading zero), or "" (unknown: "7:05" may be a
+    morning's, an evening's or a countdown's)."""
 
     def same(self, other: Number) -> bool:
-        """Whether `other` is this number, in this unit (a bare value takes a bare number)."""
-        return self.value == other.value and self.unit == other.unit
+        """Whether `other` is this number, in this unit (a bare value takes a bare number). A
+        time whose half is known is named only by one whose half is known ("19:05" is "7:05
+        PM", "7:05" is not); one whose half is unknown by either half ("9:41" by "9:41 PM")."""
+        if self.unit != other.unit:
+            return False
+        if self.unit != "time":
+            return self.value == other.value
+        if self.half:
+            return bool(other.half) and self.value == other.value
+        noon = 12 * 100 ** self.text.count(":")  # 7:05 is 705 and 19:05 1905: 1200 apart
+        return self.value == other.value or (other.half in _HALVES
+                                             and other.value % noon == self.value % noon)
 
     @property
     def measure(self) -> str:
@@ -124,14 +146,30 @@ def script(text: str) -> str:
     return unicodedata.name(letter, "?").split(" ", 1)[0] if letter else ""
 
 
+def _apart(one: str, other: str) -> bool:
+    """Whether a space goes between two characters written in `one` and `other` (scripts, or
+    "DIGIT"): between two scripts, and between a digit and a letter of a script other than
+    Latin, whose words may be unspaced (Chinese, Japanese, Thai) or are another script's."""
+    if one == other:
+        return False
+    return "LATIN" not in (one, other) if "DIGIT" in (one, other) else True
+
+
 def _spaced(text: str) -> str:
-    """`text` with a space where a letter of one script meets a letter of another."""
+    """`text` with a space where a letter of one script meets a letter of another, or a digit
+    meets a letter of a script other than Latin ("电量86%" is 电量 and 86%: Chinese and Japanese
+    put no space between words); a number glued to Latin letters stays a word's (the 163 of
+    MQ163LL/A). A combining mark (a vowel sign) and a numeral that is no digit keep the script
+    of what they follow."""
     out, last = [], ""
     for char in text:
-        written = script(char)
-        if written and last and written != last:
+        written = script(char) or ("DIGIT" if char.isdigit() else "")
+        if written and last and _apart(written, last):
             out.append(" ")
-        last = written or (last if char.isalnum() else "")
+        if written:
+            last = written
+        elif not (char.isalnum() or unicodedata.category(char).startswith("M")):
+            last = ""
         out.append(char)
     return "".join(out)
 
@@ -157,7 +195,7 @@ def _unit_after(text: str, end: int) -> tuple[str, int]:
 
 def _value(match: re.Match[str]) -> Decimal:
     if match.group("comma"):
-        digits = match.group("comma").replace(",", "")
+        digits = match.group("comma").replace(",", "").replace("'", "")
     elif match.group("space"):
         digits = match.group("space").replace(" ", "").replace(",", ".")
     elif match.group("decimal"):
@@ -168,19 +206,67 @@ def _value(match: re.Match[str]) -> Decimal:
     return -value if match.group("sign") else value
 
 
+_HALVES = ("am", "pm")
+_HOURS = tuple(str(h) for h in range(1, 13))
+_MERIDIEM = re.compile(r"\s?(?i:([ap])\.?m(?:\.|(?!\w)))")
+"""AM or PM after a time, glued or not, dotted or not ("7:05pm", "7:05 p.m.", "7:05 PM")."""
+_BOTH = re.compile(r"\s*(?:/|-|&|,|(?i:or|and)(?!\w))\s*")
+"""What joins AM to PM when an answer names both ("7:05 AM/PM")."""
+_BELOW_ZERO = re.compile(r"\s(?i:below\s+(?:zero|0))(?!\w)")
+_JOINED = re.compile(r"\s*(?:-|~|/|&|,|\.\.|,?\s*(?i:to|through|thru|or|and)(?!\w))\s*")
+"""What joins the numbers of a range or a list ("20-22°C", "272 to 276°", "57, 58 or 59°"),
+whose last number's unit is the others' (`numbers`)."""
+
+
+def _clock(hour: int, rest: str, half: str) -> Decimal:
+    """A time's digits on the 24-hour clock: `hour` read in `half` ("am", "pm", or "" as
+    written), then the minutes (and seconds) `rest` ("05", "0530")."""
+    if half in _HALVES:
+        hour = hour % 12 + (12 if half == "pm" else 0)
+    return Decimal(f"{hour}{rest}")
+
+
+def _halves(text: str, end: int) -> tuple[list[str], int]:
+    """The halves of the day written at `end` of `text` after a time: none, "am" or "pm", or
+    both ("7:05 AM/PM" names two times); and where they end."""
+    halves: list[str] = []
+    meridiem = _MERIDIEM.match(text, end)
+    while meridiem is not None and len(halves) < 2:
+        halves.append(meridiem.group(1).lower() + "m")
+        end = meridiem.end()
+        joint = _BOTH.match(text, end)
+        meridiem = _MERIDIEM.match(text, joint.end()) if joint else None
+    return list(dict.fromkeys(halves)), end
+
+
+def _times(text: str, start: int, hour: int, rest: str, end: int,
+           halves: list[str]) -> list[tuple[Number, int, int]]:
+    """A time read from `start` to `end` of `text`, once in each half of the day written."""
+    return [(Number(_clock(hour, rest, h), "time", text[start:end], h), start, end)
+            for h in halves]
+
+
 def numbers(text: str) -> list[Number]:
     """The numbers written in `text` (as `read` reads it), with their units (see the module
     docstring)."""
-    text, found = read(text), []
+    found: list[tuple[Number, int, int]]
+    text, found = read(text), []  # each number with where it starts and ends
     for match in _NUMBER.finditer(text):
         if match.group("time"):
-            digits = match.group("time").replace(":", "")
-            found.append(Number(Decimal(digits), "time", match.group(0)))
+            hour, *rest = match.group("time").split(":")
+            halves, end = _halves(text, match.end())
+            if not halves:  # a 24-hour reading, or one whose half is unknown
+                halves = ["24" if hour.startswith("0") or not 1 <= int(hour) <= 12 else ""]
+            found += _times(text, match.start(), int(hour), "".join(rest), end, halves)
             continue
         if match.group("version"):  # each part in four digits: 26.2.1 is 2600020001
             parts = match.group("version").split(".")
-            found.append(Number(Decimal("".join(p.zfill(4) for p in parts)), "version",
-                                match.group(0)))
+            found.append((Number(Decimal("".join(p.zfill(4) for p in parts)), "version",
+                                 match.group(0)), match.start(), match.end()))
+            continue
+        halves, end = _halves(text, match.end())
+        if halves and not match.group("sign") and match.group("num") in _HOURS:  # "7 pm": 19:00
+            found += _times(text, match.start(), int(match.group("num")), "00", end, halves)
             continue
         unit, end = _unit_after(text, match.end())
         if not unit and re.match(r"\w", text[end:end + 1]):
@@ -188,8 +274,24 @@ def numbers(text: str) -> list[Number]:
         start, before = match.start(), _MONEY_BEFORE.search(text, 0, match.start())
         if not unit and before:
             unit, start = _MONEY_SIGN[before.group(0).strip()[-1]], before.start()
-        found.append(Number(_value(match), unit, text[start:end]))
-    return found
+        value = _value(match)
+        below = _BELOW_ZERO.match(text, end) if unit in ("", "°") else None
+        if below:  # "3° below zero" is -3°
+            value, end = -abs(value), below.end()
+        found.append((Number(value, unit, text[start:end]), start, end))
+    return _ranges(text, found)
+
+
+def _ranges(text: str, found: list[tuple[Number, int, int]]) -> list[Number]:
+    """`found` with the unit of a range's or a list's last number given to the bare numbers
+    joined to it ("272 to 276°" is 272° and 276°, as people write a range)."""
+    numbers = [n for n, _, _ in found]
+    for i in range(len(found) - 2, -1, -1):  # from the last, so a unit passes down a list
+        bare, after, end, start = numbers[i], numbers[i + 1], found[i][2], found[i + 1][1]
+        if (not bare.unit and after.unit not in ("", "time", "version")
+                and _JOINED.fullmatch(text, end, start)):
+            numbers[i] = Number(bare.value, after.unit, bare.text)
+    return numbers
 
 
 BARE_READ = ("°", "%")

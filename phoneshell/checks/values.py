@@ -22,16 +22,19 @@ whichever candidate was right (docs/checks.md, "Answers that hedge"):
   temperature, angle, percentage, time, capacity in any unit of data, sum of money; for a bare
   number (a count, a version, an id), another bare number. Every number has a measure, so no
   value with a number goes without this rule;
-* for a code mixing letters and digits (a model number), another such code;
+* for a code mixing letters and digits (a model number), another such code, and only that:
+  no word or list item is another model number, so the row's title may go beside it ("Model
+  Number, MQ163LL/A");
 * for an ALL-CAPS word, another ALL-CAPS word of three letters or more;
 * for a phrase of capitalised words (a heading), another run of two or more capitalised words;
-* another item of a list whose items one names the value (`_listed`; items split on commas,
-  semicolons, slashes, bars, ampersands, new lines, " or " and " and "): for a value without a
-  number, one that looks like a value (a digit, or one to (the value's words + 1) words of its
-  script that are not everyday words: `EVERYDAY`, "I think", "written in big letters"); for a
-  value with one, one that shares a word with it ("iPhone Air" beside "iPhone 17 Pro");
-* for a value in Latin letters (not a heading), bare words of its script (neither everyday
-  words nor the value's own, `_loose`): two or more making up three quarters or more of the
+* (not for a code) another item of a list whose items one names the value (`_listed`; items
+  split on commas, semicolons, slashes, bars, ampersands, new lines, " or " and " and "): for
+  a value without a number, one that looks like a value (a digit, or one to (the value's words
+  + 1) words of its script that are neither everyday words, `EVERYDAY`, "I think", "written in
+  big letters", nor words of what the check reads); for a value with one, one that shares a
+  word with it ("iPhone Air" beside "iPhone 17 Pro");
+* for a value in Latin letters (not a heading nor a code), bare words of its script (neither
+  everyday words, the value's own nor the words of what the check reads, `_loose`): two or more making up three quarters or more of the
   other words of the clause that names the value (clauses end at . : ; ! ? brackets, quotes and
   new lines): "one of: lantern otter quill", "iphone 17 pro iphone air iphone 17 pro max"; or,
   for a value without a digit, ten or more in the whole answer, however padded. The everyday
@@ -178,10 +181,12 @@ def misnamed(answer: str, want: str) -> str:
     if point and named and not any(n.unit == "°" for n in got):
         return (f"it names the point {'/'.join(sorted(named))} without the heading's degrees; "
                 f"a point alone is one heading in eight")
+    if numbers(want) and not any(c.isdigit() for c in answer):
+        return "it writes no number in digits (numbers are read in digits: 57, not fifty-seven)"
     for wanted in numbers(want):
         if any(wanted.same(n) for n in got):
             continue
-        for n in (n for n in got if n.value == wanted.value):
+        for n in (n for n in got if n.value == wanted.value or n.same(wanted)):
             return _notation(n, wanted)
         digits = str(abs(wanted.value))
         for word in re.findall(r"[\w./-]+", answer):
@@ -196,7 +201,9 @@ def misnamed(answer: str, want: str) -> str:
 
 
 def _notation(n: Number, wanted: Number) -> str:
-    """Why `n`, which has `wanted`'s value, is not it: its unit."""
+    """Why `n`, which has `wanted`'s value, is not it: its unit, or a time's half of the day."""
+    if n.unit == wanted.unit == "time":
+        return f"it writes {n.text!r} without AM or PM; the value is {wanted.text}"
     if not wanted.unit:
         return f"it writes {n.text!r} with a unit ({n.unit}); the value has none"
     if n.unit not in ("", *BARE_READ) and n.measure != wanted.measure:
@@ -234,22 +241,23 @@ EVERYDAY = frozenset(_EVERYDAY_WORDS.split())
 page, I think"): never taken for a candidate. Anything else may be one."""
 
 
-def _bare(text: str, want: str, everyday: bool = True, own: bool = True) -> list[str]:
+def _bare(text: str, want: str, everyday: bool = True, own: bool = True,
+          label: str = "") -> list[str]:
     """The words of `text` that could be values: written in `want`'s script (a word of another
-    script is no candidate for it), not words of `want` (unless `own` is off), nor (unless
-    `everyday` is off) everyday words."""
+    script is no candidate for it), not words of `want` (unless `own` is off), nor of `label`
+    (the row's title: "Model Number"), nor (unless `everyday` is off) everyday words."""
     skip = ({folded(w) for w in _WORD.findall(want)} if own else set()) | (
-        EVERYDAY if everyday else set())
+        EVERYDAY if everyday else set()) | {folded(w) for w in _WORD.findall(label)}
     alphabet = script(want)
     return [w for w in _WORD.findall(text) if folded(w) not in skip and script(w) == alphabet]
 
 
-def _value_like(item: str, want: str) -> bool:
+def _value_like(item: str, want: str, label: str) -> bool:
     """Whether a list item could be a value: a digit, or one to (the value's words + 1) words
-    of its script that are not everyday words."""
+    of its script that are neither everyday words nor `label`'s."""
     if any(c.isdigit() for c in item):
         return True
-    return 1 <= len(_bare(item, want, own=False)) <= len(want.split()) + 1
+    return 1 <= len(_bare(item, want, own=False, label=label)) <= len(want.split()) + 1
 
 
 def _numbered(answer: str, want: str) -> list[str]:
@@ -258,10 +266,10 @@ def _numbered(answer: str, want: str) -> list[str]:
     wanted = numbers(want)
     return [n.text for n in said(answer, want)
             if any(n.measure == w.measure for w in wanted)
-            and not any(w.same(n) for w in wanted)]
+            and not any(w.same(n) or n.same(w) for w in wanted)]  # "7:05" beside 7:05 PM
 
 
-def _listed(answer: str, want: str) -> list[str]:
+def _listed(answer: str, want: str, label: str) -> list[str]:
     """Items of a list one of whose items names `want`, that could be values instead: for a
     value without a number, any that looks like one (`_value_like`); for one with a number,
     any that shares a word with it ("iPhone Air" beside "iPhone 17 Pro"), never a heading's
@@ -270,7 +278,7 @@ def _listed(answer: str, want: str) -> list[str]:
     if len(items) < 2 or not any(names(i, want) for i in items):
         return []
     if not numbers(want):
-        return [i for i in items if not names(i, want) and _value_like(i, want)]
+        return [i for i in items if not names(i, want) and _value_like(i, want, label)]
     own = {folded(w) for w in _bare(_words(want), want, own=False)}
     if _heading(want) or not own:
         return []
@@ -278,7 +286,7 @@ def _listed(answer: str, want: str) -> list[str]:
             and own & {folded(w) for w in _WORD.findall(i)}]
 
 
-def _loose(answer: str, want: str) -> list[str]:
+def _loose(answer: str, want: str, label: str) -> list[str]:
     """Bare words (`_bare`) that list candidates of a value: two or more making three quarters
     of the other words of a clause that names it ("iphone 17 pro iphone air iphone 17 pro
     max"), or, for a value without a digit, ten in the answer (an answer about a code or a
@@ -287,29 +295,34 @@ def _loose(answer: str, want: str) -> list[str]:
     never a heading, whose point may be written in words ("pointing 274° west")."""
     if script(want) != "LATIN" or _heading(want):
         return []
-    found = _bare(answer, want)
+    found = _bare(answer, want, label=label)
     found = found if len(found) >= 10 and not any(c.isdigit() for c in want) else []
     for clause in _CLAUSES.split(answer):
         words = _words(clause)  # "128 gigabytes": the unit is the number's, no bare word
-        bare = _bare(words, want)
+        bare = _bare(words, want, label=label)
         if (names(clause, want) and len(bare) >= 2
-                and 4 * len(bare) >= 3 * len(_bare(words, want, everyday=False))):
+                and 4 * len(bare) >= 3 * len(_bare(words, want, everyday=False, label=label))):
             found += bare
     return found
 
 
-def candidates(answer: str, want: str, others: tuple[str, ...] = ()) -> list[str]:
+def candidates(answer: str, want: str, others: tuple[str, ...] = (),
+               label: str = "") -> list[str]:
     """Other candidates of `want`'s kind that `answer` names besides it, `others` (values known
     to be wrong here) among them (see the module docstring); empty when the answer commits to
-    one value. Both are read as `reading.read` reads them."""
+    one value. `label` is what the check says it reads ("General > About > Model Number"),
+    whose words an answer may copy beside the value. Both are read as `reading.read` reads
+    them."""
     answer, want = read(answer), read(want).strip()
     found = _numbered(answer, want)
-    if _CODE.fullmatch(want):
+    code = _CODE.fullmatch(want) is not None
+    if code:
         found += [c for c in _CODE.findall(answer) if folded(c) != folded(want)]
     if _CAPS.fullmatch(want):
         found += [c for c in _CAPS.findall(answer) if folded(c) != folded(want)]
     if _CAPITALISED_RUN.fullmatch(want):
         found += [run for run in _CAPITALISED_RUN.findall(answer) if not _whole(want, run)]
-    found += _listed(answer, want) + _loose(answer, want)
+    if not code:  # another model number is a code: words and list items name none
+        found += _listed(answer, want, label) + _loose(answer, want, label)
     found += [o.strip() for o in others if _fold(o) != _fold(want) and names(answer, o)]
     return list(dict.fromkeys(found))

@@ -23,6 +23,7 @@ from phoneshell.errors import Problem
 from phoneshell.params import Param, ParamType
 from phoneshell.patterns import PatternError, compile_pattern, search
 from phoneshell.registry import close_matches
+from phoneshell.spelling import read_pattern
 from phoneshell.tasks.names import Refused, bundle_id, wda_type
 
 _NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
@@ -213,12 +214,19 @@ def _name(f: NodeFile, node: Node, spec: Param, name: str, raw: str) -> str:
 def _pattern(f: NodeFile, node: Node, name: str, raw: str) -> None:
     """A pattern must compile, and must need at least one character to match: one that matches
     the empty string (`(?i)`, `.*`, `x?`) is found in any text, so a check with it passes every
-    screen."""
+    screen. So must its read form (`spelling.read_pattern`), which the checks also search with:
+    an invisible character dropped there can leave nothing to match (a group holding only a
+    zero-width space, U+200B, is `()` once read)."""
     try:
         pattern = compile_pattern(raw)
     except PatternError as exc:
         raise f.error(node, f"{name} is not a valid regular expression: {exc}") from exc
-    if search(pattern, "") is not None:
-        raise f.error(node, f"{name} ({raw!r}) matches the empty string: a search finds it in "
-                            "any text (every screen passes) and a whole match passes an empty "
-                            "value; make it need at least one character")
+    read = read_pattern(pattern)
+    raw_empty = search(pattern, "") is not None
+    if raw_empty or search(read, "") is not None:
+        once = "" if raw_empty else (f", once read as the screen's text is read "
+                                     f"({read.pattern!r}: invisible characters, which no "
+                                     "reader sees, are dropped)")
+        raise f.error(node, f"{name} ({raw!r}) matches the empty string{once}: a search finds "
+                            "it in any text (every screen passes) and a whole match passes an "
+                            "empty value; make it need at least one character")
