@@ -3,10 +3,11 @@ bridge refuses an agent's action by, written down once.
 
 An app deleted, offloaded or taken off the Home Screen (`removes_app`); a call placed, a message
 sent, an app bought, a shortcut run (`outreach.reaches_out`, `outreach.reaches_out_by_url`);
-the owner's pasteboard read or replaced (`pasteboard.uses_pasteboard`); a reset, a forgotten
-network, a signed-out account, a note deleted for good, a Control Center control the set-back
-does not know, and in Settings anything but navigation, what only shows and the values the
-set-back knows (an allow-list, `settings_lasting`): `outlasts_run`. Each answers why in words
+the owner's pasteboard read or replaced (`pasteboard.uses_pasteboard`); the owner's browsing
+data written (`safari_lasting`: the Reading List, Bookmarks, Passwords, History...); a reset, a
+forgotten network, a signed-out account, a note deleted for good, a Control Center control the
+set-back does not know, and in Settings anything but navigation, what only shows and the values
+the set-back knows (an allow-list, `settings_lasting`): `outlasts_run`. Each answers why in words
 the bridge's refusal gives the agent ("" when the action is none of these). Pure: no I/O,
 imports only `xcui`, `outreach`, `pasteboard` and `presses` (as pure), so the simulator may use
 it too.
@@ -166,6 +167,64 @@ def closes_tabs(kind: str, text: str, name: str,
     return kind == "swipe" and name in TAB_CARDS and _leftward(params)
 
 
+SAFARI_LASTING = {
+    "add to reading list": "it would add a page to the owner's Reading List",
+    "add bookmark": "it would add a bookmark to the owner's Bookmarks",
+    "add to bookmarks": "it would add a bookmark to the owner's Bookmarks",
+    "add to favorites": "it would add a page to the owner's Favorites (their start page's)",
+    "add to home screen": "it would put a web page's icon on the owner's Home Screen",
+    "add to quick note": "it would write the page into one of the owner's notes",
+    "save to files": "it would save the page as a file in the owner's Files (iCloud Drive)",
+    "download linked file": "it would save a file in the owner's Downloads (iCloud Drive)",
+    "save image": "it would save an image to the owner's photo library",
+    "add to photos": "it would save an image to the owner's photo library",
+    "save to photos": "it would save an image to the owner's photo library",
+    "save password": "it would save a password to the owner's Passwords (iCloud Keychain)",
+    "use strong password": "it would save a new password to the owner's Passwords (iCloud "
+                           "Keychain)",
+    "update password": "it would change a password in the owner's Passwords (iCloud Keychain)",
+    "clear history": "it would erase the owner's browsing history",
+    "clear history and website data": "it would erase the owner's browsing history, cookies "
+                                      "and sign-ins",
+}
+"""Controls that write the owner's browsing data, by label (lower case): Safari's More menu and
+link menu, its Bookmarks button's menu, the share sheet's actions, an image's menu, AutoFill's
+password offers, History's Clear. Reading List, Bookmarks, Favorites, Tab Groups, Passwords and
+History are iCloud data a phone syncs to the owner's other devices; the Home Screen, Files and
+Photos keep what is saved. The run reads none of them and no task needs them, so nothing could
+take back what an agent added. Refused in every app but Settings (whose allow-list judges its
+own rows, `settings_lasting`): a share sheet elsewhere adds to the same Reading List."""
+SAFARI_ONLY_LASTING = {
+    "private": "it would switch Safari to private browsing, which Safari keeps for the owner "
+               "after the run",
+    "new private tab": "it would switch Safari to private browsing, which Safari keeps for "
+                       "the owner after the run",
+    "clear": "it would erase the owner's browsing history (History's Clear)",
+}
+"""Safari's controls of that kind whose words other apps use for other things (lower case)."""
+_SAFARI_COUNTED = re.compile(r"add bookmarks? for \d+ tabs?|(?:new|add to|move to) "
+                             r"(?:empty )?tab group(?: with \d+ tabs?)?|new tab group from "
+                             r"\d+ tabs?|add \d+ tabs? to (?:bookmarks|tab group)")
+"""Labels with a count or a group (Add Bookmarks for 3 Tabs, New Tab Group with 3 Tabs, Move
+to Tab Group): bookmarks and Tab Groups, which sync like the rest."""
+SAFARI_WHY = ("{what}, which outlasts the run and reaches the owner's other devices (iCloud): "
+              "the run reads none of Safari's data but its tabs")
+
+
+def safari_lasting(app: str, text: str) -> str:
+    """Why a tap on what is labelled `text` (lower case) in `app` would write the owner's
+    browsing data ("" when it would not): `SAFARI_LASTING` in every app but Settings,
+    `SAFARI_ONLY_LASTING` in Safari, and the counted labels of bookmarks and Tab Groups."""
+    if app == SETTINGS:
+        return ""
+    text = text.rstrip("\u2026").strip()
+    why = SAFARI_LASTING.get(text) or (SAFARI_ONLY_LASTING.get(text, "") if app == SAFARI
+                                       else "")
+    if not why and _SAFARI_COUNTED.fullmatch(text):
+        why = "it would add to the owner's bookmarks or Tab Groups"
+    return SAFARI_WHY.format(what=why) if why else ""
+
+
 def control_center_lasting(kind: str, app: str, target_type: str, label: str, name: str,
                            under: str) -> str:
     """Why a touch in Control Center would change what outlasts the run ("" when it would
@@ -281,8 +340,9 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
     dictionary, the Home Screen's layout, every app's permissions, a saved network, the owner's
     account, an emergency call, any call, message or email (`reaches_out`), the owner's
     pasteboard read or replaced in any app (`pasteboard.uses_pasteboard`: Copy, Cut, Paste,
-    Copy Link...), an agent's closing of Safari's tabs (`closes_tabs`). Nothing after the run
-    sets them back, and no task needs them.
+    Copy Link...), an agent's closing of Safari's tabs (`closes_tabs`), the owner's browsing
+    data written (`safari_lasting`: the Reading List, Bookmarks, Passwords...). Nothing after
+    the run sets them back, and no task needs them.
 
     Args:
         kind: the action's kind (tap, swipe, type...).
@@ -314,7 +374,8 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
         return FOR_GOOD  # a row's Delete, or a full swipe left on it, which iOS deletes at
     if app == SETTINGS and kind == "tap" and settings in SETTINGS_NAVIGATES:
         return ""  # Settings' own navigation, before the other surfaces' labels
-    reach = (reaches_out(app, text) or uses_pasteboard(text)) if kind == "tap" else ""
+    reach = (reaches_out(app, text) or uses_pasteboard(text) or safari_lasting(app, text)
+             ) if kind == "tap" else ""
     if reach:
         return reach
     unset = _unset_in_settings(target_type, text) if app == SETTINGS else ""
