@@ -1,7 +1,8 @@
 """The `safari_tabs` count: the number Safari's tab overview shows, read from its toolbar.
 
-Also what `delete_created` closes tabs from (`tab_overview`, `tab_count`); see `probes` for how
-a probe runs and fails.
+Also what `delete_created` closes tabs from (`tab_overview`, `tab_count`), and the tabs' titles
+in the overview's order (`tab_titles`), which the owner watch compares (`runner.owner_tabs`); see
+`probes` for how a probe runs and fails.
 """
 
 from __future__ import annotations
@@ -9,8 +10,19 @@ from __future__ import annotations
 import re
 
 from phoneshell.device.phone import Phone
-from phoneshell.device.probes import ProbeError, fresh_app, leaving_open, probe, stop_app
-from phoneshell.device.steps import still_left
+from phoneshell.device.probes import (
+    SCROLLS,
+    Overflow,
+    ProbeError,
+    fresh_app,
+    leaving_open,
+    merge_scrolled,
+    probe,
+    running,
+    scrolled_down,
+    stop_app,
+)
+from phoneshell.device.steps import screen_signature, scroll_points, still_left
 from phoneshell.tasks import Step
 from phoneshell.tree import PageSource
 from phoneshell.xcui import SAFARI
@@ -19,6 +31,14 @@ TABS = Step.tap_on("Tabs", "Button")
 """Safari's tab overview button (a page's own link named Tabs is not it)."""
 
 
+CARD = "TabOverviewItem"
+"""The name of a tab's card in the overview (the simulator's; a phone's is inferred:
+docs/simulator.md), labelled with the page's title."""
+BLANK = "Start Page"
+"""The title of a blank tab's card (it shows the start page): a tab that holds nothing."""
+TO_TOP = 60
+"""Drags up, at most, to bring the overview to its first tabs from the tab in front (the
+newest, after a run's agents opened theirs): about 90 rows of two cards."""
 OVERVIEW_LEFT = f"{SAFARI} tab overview"
 """What the tabs count leaves up for the closing of tabs after it (`Phone.leave`)."""
 
@@ -65,3 +85,51 @@ def _shown_tabs(page: PageSource) -> int | None:
     named = [pair for pair in counted if pair[0].name == "TabGroupsButton"]
     found = (named or counted)[-1:]
     return int(found[0][1].group(1)) if found else None
+
+
+def tab_titles(phone: Phone, first: int | None = None) -> tuple[str, ...]:
+    """The titles of the first `first` open (not private) tabs (every one when None), as their
+    cards in the overview are labelled, in the overview's order (the oldest first: Safari adds a
+    tab at the end); fewer when fewer are open. From a fresh start of Safari, which it stops
+    again. The overview opens on the tab in front: when its cards do not all show, it is
+    scrolled to its top first, then read down only as far as needed (the run's agents' tabs,
+    after the owner's, often share a title, which no scrolled read can count across).
+
+    Raises:
+        ProbeError: the overview could not be read, or not as far as needed (`Overflow`: its
+            top beyond `TO_TOP` drags, the first cards beyond `SCROLLS` screens, or titles
+            repeated across a scroll).
+    """
+    def read() -> tuple[str, ...]:
+        page = tab_overview(phone)
+        count = tab_count(page)
+        want = count if first is None else min(first, count)
+        seen = _cards(page)
+        if len(seen) < count:
+            up = scroll_points(phone, "up")
+            for _ in range(TO_TOP):
+                before = screen_signature(phone)
+                phone.drag(*up)
+                if not phone.poll(lambda: screen_signature(phone) != before, 1.0):
+                    break
+            else:
+                raise Overflow(f"Safari's tab overview ({count} tabs) did not reach its top in "
+                               f"{TO_TOP} drags")
+            seen = _cards(phone.page())
+            for _ in range(SCROLLS):
+                if len(seen) >= want or not scrolled_down(phone):
+                    break
+                seen = merge_scrolled(seen, _cards(phone.page()))
+        stop_app(phone, SAFARI)
+        if len(seen) < want:
+            raise Overflow(f"Safari's tab overview counts {count} tabs, and only {len(seen)} "
+                           f"of the first {want} cards could be read")
+        return tuple(seen[:want])
+
+    return running(phone, "safari_tabs", "", False, lambda _phone, _arg: read())
+
+
+def _cards(page: PageSource) -> list[str]:
+    """The titles of the tab cards on screen, top to bottom, left to right."""
+    cards = [e for e in page.on_screen() if e.name == CARD and e.type == "XCUIElementTypeCell"]
+    return [e.label for e in sorted(cards, key=lambda e: (e.y, e.x))]

@@ -37,12 +37,13 @@ the next, or fail every honest attempt after it. The run's end says what was rea
 the last state read row by row: a collection still unreadable is not said put back.
 
 The owner's timer duration (Clock's wheels) is watched likewise, in the same visit to Clock
-(`owner_timer`). The owner's settings are watched too (`settings_changed`): the log says
-which settings the agent changed; the teardown's set-back, which reads each on the phone after
-the attempt, says which it found as they were (`Teardown.as_was`). Any other that its task did
-not ask it to change fails the attempt ("the owner's settings changed: Bluetooth (was on)"): one
-set back, one not found or not read (the phone did not say), a state of the phone sent through
-WDA.
+(`owner_timer`), and so are the owner's Safari tabs, by the titles their cards show
+(`owner_tabs`: a tab navigated away fails the attempt, and nothing puts it back). The owner's
+settings are watched too (`settings_changed`): the log says which settings the agent changed;
+the teardown's set-back, which reads each on the phone after the attempt, says which it found
+as they were (`Teardown.as_was`). Any other that its task did not ask it to change fails the
+attempt ("the owner's settings changed: Bluetooth (was on)"): one set back, one not found or
+not read (the phone did not say), a state of the phone sent through WDA.
 """
 
 from __future__ import annotations
@@ -77,9 +78,11 @@ from phoneshell.runner.owner_log import blame as blame_of
 from phoneshell.runner.owner_put import PUT_BACK
 from phoneshell.runner.owner_settings import settings_changed
 from phoneshell.runner.owner_summary import summary
+from phoneshell.runner.owner_tabs import TABS, OwnerTabs, watch_tabs
 from phoneshell.runner.owner_timer import TIMER, Wheels, watch_wheels
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Task
+from phoneshell.xcui import SAFARI
 
 OWNED = {"notes": NOTES, "reminders": REMINDERS, "alarms": CLOCK, "world_clocks": CLOCK,
          "contacts": CONTACTS, "events": CALENDAR}
@@ -183,6 +186,8 @@ class OwnerWatch:
     whatever the rows read (`summary`)."""
     wheels: Wheels | None = None
     """The owner's timer duration, when a task of the run counts the wheels (`owner_timer`)."""
+    tabs: OwnerTabs | None = None
+    """The owner's Safari tabs' titles, when they could be read (`owner_tabs`)."""
     unset: list[str] = field(default_factory=list)
     """What a teardown could not set back of what an agent changed (`Teardown.stays`), with
     whose it was, for the run's end (`summary`): it stays as that agent left it."""
@@ -238,7 +243,8 @@ class OwnerWatch:
         """After the teardown of attempt `who` (its agent ran): read each collection its agent
         may have changed and compare; fail it for what changed, and put back what can be."""
         flags = evidence.flags if evidence is not None else frozenset()
-        owned = {**OWNED, TIMER: CLOCK} if self.wheels is not None else OWNED
+        owned = {**OWNED, **({TIMER: CLOCK} if self.wheels is not None else {}),
+                 **({TABS: SAFARI} if self.tabs is not None else {})}
         try:
             log = evidence.events if evidence is not None else events()
             names = visited(log, flags, owned)
@@ -292,11 +298,12 @@ class OwnerWatch:
             blame += [turn.blame] if turn.blame else []
             unscored += [turn.unscored] if turn.unscored and not turn.blame else []
             lines.append((turn.blame or turn.unscored or turn.said) + put)
-        judged = wheels.judge(self.rig, task, now[wheels.need], who) if wheels else None
-        if judged is not None and judged.line:
-            blame += [judged.blame] if judged.blame else []
-            unscored += [judged.unscored] if judged.unscored else []
-            lines.append(judged.line)
+        for judged in (wheels.judge(self.rig, task, now[wheels.need], who) if wheels else None,
+                       self.tabs.judge(self.rig, who) if self.tabs and TABS in names else None):
+            if judged is not None and judged.line:
+                blame += [judged.blame] if judged.blame else []
+                unscored += [judged.unscored] if judged.unscored else []
+                lines.append(judged.line)
         if edited and edited in map(alarm_label, read.get("alarms", (edited,))):
             self.hidden.append(f"alarms ({edited!r})")  # no row says it: nothing saves it again
         if edited and not any(why.startswith("the owner's alarms") for why in blame):
@@ -376,7 +383,7 @@ class OwnerWatch:
         nothing): `owner_summary.summary`."""
         stays = self.wheels.end(self.rig, run_id) if self.wheels and self.said else ""
         return summary(self.rig, run_id, self.start, self.last, self.said, self.hidden, stays,
-                       self.unset)
+                       [*self.unset, *(self.tabs.stays if self.tabs else ())])
 
 
 def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, str]:
@@ -397,7 +404,9 @@ def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, st
         "row by row, so each attempt whose agent has their app in front is compared by count "
         "and by its log, and not scored where one may have been swapped" if counted_only
         else ""]))
-    return OwnerWatch(rig, have, doubt=blind.from_start(have), wheels=watch_wheels(counted)), line
+    tabs, unread_tabs = watch_tabs(rig)
+    return (OwnerWatch(rig, have, doubt=blind.from_start(have), wheels=watch_wheels(counted),
+                       tabs=tabs), "; ".join(filter(None, [line, unread_tabs])))
 
 
 __all__ = ["Harm", "OwnerWatch", "settings_changed", "visited", "watch_owner"]

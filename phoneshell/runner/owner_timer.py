@@ -57,6 +57,19 @@ class Judged:
     earlier attempt, failed for it."""
 
 
+def unreadable(what: str, it: str, why: str, doubt: str) -> Judged:
+    """`what` (the owner's timer duration, their Safari tabs; `it`: its pronoun) could not be
+    read after an attempt (`why`): failed for it when it read after the last one (`doubt` is
+    ""), else not scored, since an earlier attempt, failed for it, left it unread (`doubt`): as
+    `owner_blind` does for collections."""
+    if doubt:
+        said = (f"{what} could not be read after it ({why}), nor after {doubt}, failed for it: "
+                f"what this agent did to {it} is not seen")
+        return Judged(line=said, unscored=said)
+    said = f"{what} could not be read after the attempt: {why}"
+    return Judged(said, said)
+
+
 @dataclass
 class Wheels:
     """The owner's timer duration for a run: as the run found it, and as last known."""
@@ -91,14 +104,9 @@ class Wheels:
         """The wheels as read after attempt `who` (`found`, the count `need`): compared with what
         is known, failed for a change or a timer left running, and dialled back."""
         if found.value is None:
-            if self.doubt:
-                why = (f"the owner's timer duration could not be read after it ({found.why}), "
-                       f"nor after {self.doubt}, failed for it: what this agent did to it is not "
-                       "seen")
-                return Judged(line=why, unscored=why)
-            self.doubt = who
-            why = f"the owner's timer duration could not be read after the attempt: {found.why}"
-            return Judged(why, why)
+            judged = unreadable("the owner's timer duration", "it", found.why, self.doubt)
+            self.doubt = self.doubt or who
+            return judged
         self.doubt = ""
         reading = found.rows[0] if found.rows else None
         if reading == self.known:
@@ -148,4 +156,4 @@ def watch_wheels(counted: Mapping[Need, Count]) -> Wheels | None:
     return Wheels(read[0][0], read[0][1]) if read else None
 
 
-__all__ = ["TIMER", "Judged", "Wheels", "watch_wheels"]
+__all__ = ["TIMER", "Judged", "Wheels", "unreadable", "watch_wheels"]

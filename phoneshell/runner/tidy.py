@@ -215,8 +215,9 @@ class PhoneTidy:
         """Whether the owner watch knows collection `name` now, without a read, to hold `rows`
         (what the run listed before its first attempt): nothing of it to delete or turn back.
         The watch reads a collection after every attempt whose agent may have changed it
-        (`OwnerWatch.current`); tabs, timers and the stopwatch it does not watch, and a timer
-        starts from Control Center with no app in front, so those are always read."""
+        (`OwnerWatch.current`); the tabs it watches by their titles, not the count they are
+        closed down to, timers and the stopwatch not at all (a timer starts from Control Center
+        with no app in front), so those are always read."""
         now = self.owner.current(name, self.played) if self.owner is not None else None
         return now is not None and now.value == len(rows) and now.rows == rows
 

@@ -109,8 +109,12 @@ def test_a_run_without_safari_leaves_its_tabs_uncounted(
     assert not any("Safari" in line for line in lines)
     runs = [e for e in read_audit(tmp_path / "R" / "audit.jsonl").records
             if not e.task_id and e.stage == "intent"]
-    assert runs and not any(e.kind == "launch" and e.params.get("bundle_id") == tidy.SAFARI
-                            for e in runs), "Safari was not opened to count"
+    opened = [e.phase for e in runs
+              if e.kind == "launch" and e.params.get("bundle_id") == tidy.SAFARI]
+    # once, before the first attempt, for the owner watch's read of the tabs' titles
+    # (`runner.owner_tabs`: any agent can reach Safari); not to count them for closing, nor
+    # after the attempt, whose agent stayed in Calculator
+    assert runs and opened == ["probe"], opened
 
 
 def test_the_swap_closes_the_tabs_its_finishes_opened(tmp_path: Path,
