@@ -14,6 +14,7 @@ from phoneshell.device import (  # noqa: F401
     owned,
     pickers,
     probes,
+    reminders,
     results,
     safari_tabs,
     steps,

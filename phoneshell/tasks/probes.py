@@ -55,8 +55,11 @@ _add("notes_containing", "count", "Notes whose title or text contains `arg`, ign
      "found with Notes' own search (up to one screen of results).", "notes")
 _add("notes", "count", "Every note in Notes' list: the count its toolbar shows (\"4 Notes\"), "
      "and the rows of its first screen, the most recently edited first.", "notes")
-_add("reminders_titled", "count", "Reminders whose title is `arg`, ignoring case, found with "
-     "Reminders' search (up to one screen of results).", "reminders")
+_add("reminders_titled", "count", "Reminders whose title is `arg`, ignoring case, completed or "
+     "not, found with Reminders' search (up to one screen of results).", "reminders")
+_add("open_reminders_titled", "count", "Reminders whose title is `arg`, ignoring case, that are "
+     "not completed (a reminder ticked off never reminds), found with Reminders' search (up to "
+     "one screen of results, completed ones included).", "reminders")
 _add("reminders", "count", "Every reminder, completed or not (Reminders' search lists both): the "
      "counts of its All and Completed lists, and their rows.", "reminders")
 _add("contacts", "count", "Every contact in Contacts' list, with its row (its name), scrolled "

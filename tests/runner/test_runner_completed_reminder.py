@@ -1,7 +1,8 @@
 """A reminder the agent makes and ticks off is one it made: the search that counts reminders by
 title lists completed ones, so the whole it is judged against counts them too, and the teardown
 deletes it (red team 54: the attempt was told it renamed the owner's reminder, and the run left
-the reminder on the phone)."""
+the reminder on the phone). But it is no reminder as asked: ticked off, it never reminds, and
+the task counts open ones only (red team 93: the attempt passed)."""
 
 from __future__ import annotations
 
@@ -32,10 +33,12 @@ class TicksItOff(SolutionAgent):
         return done
 
 
-def test_a_reminder_made_and_ticked_off_is_not_called_the_owners_and_is_deleted(
+def test_a_reminder_made_and_ticked_off_fails_is_not_called_the_owners_and_is_deleted(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     row = run_one(sim, tmp_path, suite["reminders.create"], TicksItOff()).row
     said = " ".join(check.detail for check in row.checks)
+    assert row.outcome == "failed", said
+    assert f"open_reminders_titled({TITLE!r}): 0 before the agent, 0 after" in said, said
     assert "renamed or overwritten" not in said, said
     assert row.teardown.ok and row.teardown.left == (), row.teardown
     phone = Phone(sim.url)

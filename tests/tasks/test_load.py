@@ -173,8 +173,9 @@ MALFORMED = [
         "kind: foreground_app\n    text: com.apple.calculator",
         "kind: count_increased\n    probe: settings_value"),
      "10:12: error: probe 'settings_value' reads a value, but a count_increased check needs a "
-     "count probe (notes_titled, notes_containing, notes, reminders_titled, reminders, contacts, "
-     "events, safari_tabs, alarms, clock_timers, timer_dialled, stopwatch, world_clocks)"),
+     "count probe (notes_titled, notes_containing, notes, reminders_titled, open_reminders_titled, "
+     "reminders, contacts, events, safari_tabs, alarms, clock_timers, timer_dialled, stopwatch, "
+     "world_clocks)"),
     ("path check without apps", GOOD.replace("kind: foreground_app\n    text: com.apple."
                                              "calculator", "kind: opened_in_order"),
      "9:5: error: an opened_in_order check needs `apps` (a non-empty list of bundle ids"),
