@@ -29,11 +29,23 @@ LTR_MARK = "\u200e"
 
 
 def address_field(address: EditText, frame: Rect, shown: str | None, on_tap: Handler) -> Node:
-    """The address field: what is typed while editing, else the page's address."""
+    """The address field: what is typed while editing, else the page's address. While it is
+    edited and holds text, UIKit's clear button sits at its end (Safari's URL field is a
+    UITextField: XCUITest suites tap it as textFields["Address"].buttons["Clear text"]), and
+    the field keeps its focus."""
     value = address.shown_value() if address.focused else (
         LTR_MARK + shown if shown else PLACEHOLDER)
+    kids: tuple[Node, ...] = ()
+    if address.focused and address.text:
+        def clear() -> None:
+            address.text = ""
+
+        end = Rect(frame.x + frame.width - 34, frame.y + (frame.height - 22) // 2, 22, 22)
+        kids = (Node("Button", end, label="Clear text", name="Clear text", traits="Button",
+                     on_tap=clear),)
     return Node("TextField", frame, label="Address", name="TabBarItemTitle", value=value,
-                placeholder=None if shown else PLACEHOLDER, field=address, on_tap=on_tap)
+                placeholder=None if shown else PLACEHOLDER, field=address, on_tap=on_tap,
+                children=kids)
 
 
 @dataclass(frozen=True)
