@@ -9,8 +9,8 @@ forgotten network, a signed-out account, a note deleted for good, a Control Cent
 set-back does not know, and in Settings anything but navigation, what only shows and the values
 the set-back knows (an allow-list, `settings_lasting`): `outlasts_run`. Each answers why in words
 the bridge's refusal gives the agent ("" when the action is none of these). Pure: no I/O,
-imports only `xcui`, `outreach`, `pasteboard` and `presses` (as pure), so the simulator may use
-it too.
+imports only `xcui`, `outreach`, `pasteboard`, `presses` and `scroll_drags` (as pure), so the
+simulator may use it too.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from collections.abc import Mapping
 
 from phoneshell.outreach import reaches_out
 from phoneshell.pasteboard import uses_pasteboard
-from phoneshell.presses import logged_heading
+from phoneshell.presses import heading, logged_heading
+from phoneshell.scroll_drags import scroll_drags
 from phoneshell.xcui import (
     CONTROL_CENTER_SPACE,
     CONTROL_TOGGLES,
@@ -125,17 +126,39 @@ SOS and the power-off screen's emergency slider (slid or tapped)."""
 NO_SIDEWAYS = frozenset({"scroll_to", "picker_select", "pinch", "rotate"})
 """Logged swipes with no way of their own that slide no row sideways: WDA's scroll to an
 element (it drags its list up or down), a picker's select, two fingers' pinch or rotate."""
+FRAME = (0.0, 0.0, 1000.0, 1000.0)
+"""A frame to play a scroll's drags on (`scroll_drags`): which way they go does not hang on
+its size, and it is large enough that any distance WDA moves by makes one."""
 
 
 def _leftward(params: Mapping[str, object] | None) -> bool:
     """Whether a swipe goes left as the phone takes it (on a row: its actions shown, or, all
     the way, its Delete done): by its first move past the slop, not its ends
-    (`presses.logged_heading`: a swipe left that then goes down is still the row's). Fails
-    closed: one whose way the log cannot tell (a drag to an element) counts as left."""
-    way = logged_heading(params or {})
+    (`presses.logged_heading`: a swipe left that then goes down is still the row's). WDA's
+    `scroll` (`/wda/element/:id/scroll`, `/wda/scroll`) is judged by the drags WDA makes for it
+    (`_scrolls_left`), never taken for a swipe. Fails closed: one whose way the log cannot tell
+    (a drag to an element) counts as left."""
+    params = params or {}
+    if params.get("gesture") == "scroll":
+        return _scrolls_left(params)
+    way = logged_heading(params)
     if way is None:
-        return (params or {}).get("gesture") not in NO_SIDEWAYS
+        return params.get("gesture") not in NO_SIDEWAYS
     return way == "left"
+
+
+def _scrolls_left(params: Mapping[str, object]) -> bool:
+    """Whether WDA's scroll logged with `params` drags a finger left: by direction, the drags
+    WDA computes (`scroll_drags`, with the `distance` logged: a negative one drags the other
+    way, 0 none); with no direction it may drag (`toVisible`, `name`, `predicateString`: WDA's
+    fb_scrollToVisible), it scrolls the element's list along its axis until the element
+    shows, sliding no row sideways; a direction WDA does not know does nothing (red team 95,
+    RT95-1: `el.scroll()` on a Settings row was refused as a swipe left)."""
+    distance = params.get("distance", 1.0)
+    if not isinstance(distance, int | float):
+        return True  # the bridge logs WDA's number: anything else it could not read
+    drags = scroll_drags(FRAME, str(params.get("direction")), float(distance))
+    return any(heading((x0, y0), (x1, y1)) == "left" for x0, y0, x1, y1 in drags)
 
 
 RECENTLY_DELETED = "Recently Deleted"
