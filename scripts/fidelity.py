@@ -15,7 +15,9 @@ A screen meets the goal when its depth is at least 0.6 and its element count at 
 the real one's, at least half of the real accessible pairs are among the simulator's, and every
 real element the simulator shows (same type and label) has its real identifier there too, and
 every scroll view both show is reported `visible` as the real one is (iOS 26 reports Settings'
-root list "false" while it fills the screen).
+root list "false" while it fills the screen), every named element both show at the same frame
+is too (Notification Center's status-bar items "true", its big clock "false"), and every
+element the real dump gives a value has one under that name here (the Calendar icon's date).
 `tests/sim/test_sim_fidelity.py` holds every screen to that goal, reusing `SCREENS` and
 `measure` from here.
 
@@ -45,6 +47,7 @@ TYPE_PREFIX = "XCUIElementType"
 SETTINGS, SAFARI = "com.apple.Preferences", "com.apple.mobilesafari"
 CLOCK = "com.apple.mobiletimer"
 SCROLL_VIEWS = ("Table", "CollectionView", "ScrollView", "WebView")
+SCROLL_INDICATOR = " scroll bar, "  # "Vertical scroll bar, 2 pages"
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,13 @@ class Shape:
     flags: frozenset[tuple[str, str, str, str, str]] = frozenset()
     """(short type, name, visible, accessible, traits) of every named element: what
     VoiceOver, a harness's aim and `accessible == 1` queries read of it."""
+    placed: frozenset[tuple[str, str, str, str]] = frozenset()
+    """(short type, name, "x y width height", visible) of every named element but the scroll
+    indicators (WDA reports one visible for the moment it flashes, so a dump's flag is its
+    moment's): at the same frame, an element is drawn alike, so it is reported alike."""
+    valued: frozenset[tuple[str, str]] = frozenset()
+    """(short type, name) of every named element with a value (an icon's date, a switch's
+    state): what a `value CONTAINS ...` query finds."""
 
 
 def measure(xml: str | bytes) -> Shape:
@@ -85,6 +95,8 @@ def measure(xml: str | bytes) -> Shape:
     ids: set[tuple[str, str, str]] = set()
     lists: set[tuple[str, str, str]] = set()
     flags: set[tuple[str, str, str, str, str]] = set()
+    placed: set[tuple[str, str, str, str]] = set()
+    valued: set[tuple[str, str]] = set()
     stack = [(root, 1)]
     while stack:
         node, level = stack.pop()
@@ -93,9 +105,15 @@ def measure(xml: str | bytes) -> Shape:
         kind = str(node.get("type", node.tag)).removeprefix(TYPE_PREFIX)
         if kind == "Other" and not ({"name", "label", "value"} & set(node.attrib)):
             wrappers += 1
-        if node.get("name"):
-            flags.add((kind, node.get("name", ""), node.get("visible", ""),
-                       node.get("accessible", ""), node.get("traits", "")))
+        name = node.get("name", "")
+        if name:
+            flags.add((kind, name, node.get("visible", ""), node.get("accessible", ""),
+                       node.get("traits", "")))
+            if SCROLL_INDICATOR not in name:
+                frame = " ".join(node.get(key, "") for key in ("x", "y", "width", "height"))
+                placed.add((kind, name, frame, node.get("visible", "")))
+            if node.get("value") is not None:
+                valued.add((kind, name))
         if node.get("accessible") == "true":
             name, label = node.get("name", ""), node.get("label", "")
             pairs.add((kind, name))
@@ -105,7 +123,8 @@ def measure(xml: str | bytes) -> Shape:
             lists.add((kind, node.get("name", ""), node.get("visible", "")))
         stack.extend((child, level + 1) for child in node)
     return Shape(depth, elements, wrappers, frozenset(attributes), frozenset(pairs),
-                 frozenset(ids), frozenset(lists), frozenset(flags))
+                 frozenset(ids), frozenset(lists), frozenset(flags), frozenset(placed),
+                 frozenset(valued))
 
 
 ATTRIBUTES = ("type", "value", "name", "label", "enabled", "visible", "accessible", "x", "y",
@@ -230,12 +249,36 @@ class Comparison:
                       if key in ours and not shown & ours[key])
 
     @property
+    def wrong_shown(self) -> list[tuple[str, str, str, str]]:
+        """(type, name, frame, real visible) of each named element both show at the same
+        frame that the real dump reports one way only and the simulator never reports that
+        way (Notification Center's status-bar items, shown there, hidden here)."""
+        def seen(shape: Shape) -> dict[tuple[str, str, str], set[str]]:
+            found: dict[tuple[str, str, str], set[str]] = {}
+            for kind, name, frame, visible in shape.placed:
+                found.setdefault((kind, name, frame), set()).add(visible)
+            return found
+
+        real, ours = seen(self.real), seen(self.sim)
+        return sorted((*key, next(iter(shown))) for key, shown in real.items()
+                      if len(shown) == 1 and key in ours and not shown & ours[key])
+
+    @property
+    def missing_values(self) -> list[tuple[str, str]]:
+        """(type, name) of each element the real dump gives a value that the simulator shows
+        under that name and never with one (the Calendar icon's date)."""
+        named = {(kind, name) for kind, name, *_ in self.sim.flags}
+        return sorted((self.real.valued & named) - self.sim.valued)
+
+    @property
     def meets_goal(self) -> bool:
         """Depth, element count and shared pairs all at their goals, no identifier, scroll
-        view's visibility, accessible flag or traits other than the real one."""
+        view's or element's visibility, accessible flag, traits or value other than the real
+        one."""
         return (self.depth_ratio >= DEPTH_GOAL and self.elements_ratio >= ELEMENTS_GOAL
                 and self.pairs_ratio >= PAIRS_GOAL and not self.wrong_ids
-                and not self.wrong_visible and not self.wrong_flags)
+                and not self.wrong_visible and not self.wrong_flags and not self.wrong_shown
+                and not self.missing_values)
 
 
 def _wait(check: Callable[[], bool], what: str, timeout_s: float = 5.0) -> None:
@@ -356,7 +399,9 @@ def main() -> int:
             "missing_attributes": c.missing_attributes,
             "wrong_ids": [list(w) for w in c.wrong_ids],
             "wrong_visible": [list(w) for w in c.wrong_visible],
-            "wrong_flags": [list(w) for w in c.wrong_flags], "meets_goal": c.meets_goal,
+            "wrong_flags": [list(w) for w in c.wrong_flags],
+            "wrong_shown": [list(w) for w in c.wrong_shown],
+            "missing_values": [list(w) for w in c.missing_values], "meets_goal": c.meets_goal,
         } for c in results], indent=2))
     else:
         print(f"{'screen':<34} {'depth':<13} {'elements':<17} {'wrappers':<10} "
@@ -365,11 +410,13 @@ def main() -> int:
             print(_row(c))
         for c in results:
             if (c.missing_pairs or c.missing_attributes or c.wrong_ids or c.wrong_visible
-                    or c.wrong_flags):
+                    or c.wrong_flags or c.wrong_shown or c.missing_values):
                 print(f"\n{c.screen}: missing pairs {c.missing_pairs}; "
                       f"missing attributes {c.missing_attributes}; wrong ids {c.wrong_ids}; "
                       f"scroll views visible otherwise {c.wrong_visible}; "
-                      f"accessible/traits otherwise {c.wrong_flags}")
+                      f"accessible/traits otherwise {c.wrong_flags}; "
+                      f"elements visible otherwise {c.wrong_shown}; "
+                      f"values missing {c.missing_values}")
     return 0 if all(c.meets_goal for c in results) else 1
 
 

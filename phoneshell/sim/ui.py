@@ -175,8 +175,9 @@ class Node:
     everything else in its window is reported not visible (`presented`). Alerts, action sheets
     and popovers are modal by their type wherever a screen builds them."""
     covered: bool = False
-    """Set by `presented` only: visible but for a modal presented over it, so still drawn
-    (dimmed) in screenshots while WDA reports it visible="false"."""
+    """Drawn in screenshots while WDA reports it visible="false": set by `presented` (visible
+    but for a modal presented over it, drawn dimmed), and on Notification Center's date and
+    clock, which its dump reports hidden."""
     remote_origin: tuple[int, int] | None = None
     """Set on each node of a remote view's contents (another process draws them: the share
     sheet's): the screen point the view's own (0, 0) lies at. WDA reports such a node's frame

@@ -44,7 +44,9 @@ def status_bar(facts: DeviceFacts, *, clock: bool = True, visible: bool = True) 
     Args:
         facts: the time, battery and Wi-Fi network it reports.
         clock: whether it shows the time (Notification Center shows the big clock instead).
-        visible: whether it shows at all.
+        visible: whether the bar and its views report visible. Its cellular, Wi-Fi and
+            battery items report visible either way: Notification Center's dump has them
+            visible="true" in a bar reported hidden (a phone draws them there).
     """
     level = f"{round(facts.battery_level * 100)}% battery power"
     charge = {2: "Charging", 3: "Fully charged"}.get(facts.battery_state, "Not charging")
@@ -56,11 +58,11 @@ def status_bar(facts: DeviceFacts, *, clock: bool = True, visible: bool = True) 
                           traits="StaticText, UpdatesFrequently", visible=visible))
     items += [
         Node("Other", Rect(288, 26, 20, 13), name="Cellular", label="Cellular", value="No SIM",
-             accessible=True, visible=visible),
+             accessible=True),
         Node("Other", Rect(315, 26, 17, 13), name=bars, value=f"{facts.wifi_network}, {bars}",
-             accessible=True, visible=visible),
+             accessible=True),
         Node("Other", Rect(339, 26, 28, 13), name=level, label=level, value=charge,
-             accessible=True, traits="UpdatesFrequently", visible=visible),
+             accessible=True, traits="UpdatesFrequently"),
     ]
     bar = Rect(0, 0, facts.width, STATUS_BAR_HEIGHT)
     inner = wrap(Node("Other", bar, children=tuple(items), visible=visible), 1, visible=visible)

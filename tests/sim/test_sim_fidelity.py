@@ -3,8 +3,9 @@
 Each case drives a fresh simulator to the screen with facebook-wda over HTTP, reads its source,
 and measures it against the dump: depth and element count at least 0.6 and 0.5 of the real
 ones, at least half of the real accessible (type, name) pairs, the real identifier on every
-element both show, each scroll view both show reported `visible` as the real one is, and each
-element both name with the real `accessible` flag and traits.
+element both show, each scroll view both show reported `visible` as the real one is, each
+element both name with the real `accessible` flag and traits, each named element both show at
+one frame reported `visible` as the real one is, and a value wherever the real dump has one.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ def test_the_screen_is_shaped_like_its_real_dump(screen: str, reference: Path) -
     assert found.wrong_ids == []
     assert found.wrong_visible == []
     assert found.wrong_flags == []
+    assert found.wrong_shown == []
+    assert found.missing_values == []
     assert found.missing_attributes == []
 
 
@@ -64,5 +67,20 @@ def test_the_measure_counts_what_it_says() -> None:
     assert Comparison("s", "d", shape, flagged).wrong_flags == [
         ("Cell", "ROW", "false ''", "true ''")]
     assert Comparison("s", "d", flagged, flagged).wrong_flags == []
+    # an element at the same frame, hidden there and shown here; a value there, none here
+    def placed(attributes: str) -> Shape:
+        return measure(xml.replace('name="Row" label="Row"', f'name="Row" label="Row" '
+                                   f'x="1" y="2" width="3" height="4" {attributes}'))
+
+    real = placed('visible="false" value="9:41 AM"')
+    assert real.placed >= {("StaticText", "Row", "1 2 3 4", "false")}
+    assert Comparison("s", "d", placed('visible="true"'), real).wrong_shown == [
+        ("StaticText", "Row", "1 2 3 4", "false")]
+    assert Comparison("s", "d", placed('visible="true"'), real).missing_values == [
+        ("StaticText", "Row")]
+    assert Comparison("s", "d", real, real).wrong_shown == []
+    assert Comparison("s", "d", real, real).missing_values == []
+    bar = measure(xml.replace('name="Row" label="Row"', 'name="Vertical scroll bar, 2 pages"'))
+    assert not {name for _, name, *_ in bar.placed} & {"Vertical scroll bar, 2 pages"}
     with pytest.raises(ValueError, match="not a page source"):
         measure("<unclosed")

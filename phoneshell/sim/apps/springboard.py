@@ -1,9 +1,9 @@
 """SpringBoard (com.apple.springboard): home screen, Spotlight, Notification Center, windows;
 the power-off screen and Control Center (`system_screens`).
 
-Also draws the lock screen, posts notifications (`notifications.py`) and decides the windows
-of every tree (`windows`): SpringBoard's own, a dozen system windows with the status bar among
-them, or an app's window with a notification banner over it. Spotlight and Notification Center
+Also shows the lock screen (`cover_sheet.py`), posts notifications (`notifications.py`) and
+decides the windows of every tree (`windows`): SpringBoard's own, a dozen system windows with
+the status bar among them, or an app's window with a notification banner over it. Spotlight and Notification Center
 are overlays of SpringBoard, so `activeAppInfo` reports com.apple.springboard while they show,
 as on a real phone; the root's name and label are a single space, as in the real dumps.
 
@@ -28,13 +28,14 @@ from typing import Any, Literal
 
 from phoneshell.sim import layout, windows
 from phoneshell.sim.apps import AppModel, Drag, Host, installs, register, spotlight
+from phoneshell.sim.apps.calendar_data import BUNDLE_ID as CALENDAR
+from phoneshell.sim.apps.cover_sheet import cover_sheet
 from phoneshell.sim.apps.home_menu import HomeMenu, home_layers, live_icon
 from phoneshell.sim.apps.notifications import (
     BANNER_S,
     Notice,
     banner,
     notices,
-    notification_list,
     post,
     remove,
 )
@@ -44,7 +45,6 @@ from phoneshell.sim.apps.system_screens import (
     control_center,
     power_off_screen,
 )
-from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.ui import ZERO, EditText, Handler, Node, Rect, Scroll, hidden, showing
 from phoneshell.xcui import SETTINGS
 
@@ -183,8 +183,11 @@ def home_layout(apps: Sequence[AppModel[Any]]) -> tuple[list[list[AppModel[Any]]
 
 def _icon(app: AppModel[Any], frame: Rect, host: Host, shown: bool, dock: bool = False) -> Node:
     launch = _launcher(host, app)
+    # Calendar's icon draws today's date, and the phone reports it as the icon's value
+    # (the iOS 26.5 dump: value="Saturday, September 12"), on or off the page showing.
+    value = host.facts.date_text if app.bundle_id == CALENDAR else None
     if not shown:
-        return Node("Icon", ZERO, label=app.name, name=app.name, visible=False,
+        return Node("Icon", ZERO, label=app.name, name=app.name, value=value, visible=False,
                     accessible=False, traits="", on_tap=launch)
     x, y = frame.x + 2, frame.y + 2
     art = Rect(x, y, frame.width - 4, 64)
@@ -200,7 +203,8 @@ def _icon(app: AppModel[Any], frame: Rect, host: Host, shown: bool, dock: bool =
                 layout.image(None, label))),)))
         kids = (Node("Other", Rect(x, y, art.width, 78), children=(
             layout.wrap(Node("Other", art), 2), name_view)),)
-    return Node("Icon", frame, label=app.name, name=app.name, on_tap=launch, children=kids)
+    return Node("Icon", frame, label=app.name, name=app.name, value=value, on_tap=launch,
+                children=kids)
 
 
 def _pill(state: SpringBoardState, host: Host, page: str) -> Node:
@@ -277,36 +281,9 @@ def _launcher(host: Host, app: AppModel[Any]) -> Handler:
     return lambda: host.launch(app.bundle_id)
 
 
-def _centred(f: DeviceFacts, text: str, y: int, height: int, name: str | None = None) -> Node:
-    width = layout.text_width(text, round(height * 0.8))
-    return layout.text(text, Rect((f.width - width) // 2, y, width, height), name=name)
-
-
 def _cover_sheet(state: SpringBoardState, host: Host, locked: bool) -> Node:
     """The cover sheet (SBCoverSheetWindow): the lock screen, or Notification Center."""
-    f = host.facts
-    full = Rect(0, 0, f.width, f.height)
-    waiting = notices(host)
-    clock = Node("Other", Rect(0, 0, f.width, 2 * f.height), name="lockscreen-date-view",
-                 children=(_centred(f, f.date_text, 72, 37), _centred(f, f.clock_face, 89, 144,
-                                                                        name=f.time_text)))
-    kids: list[Node] = [clock]
-    if waiting:
-        kids.append(notification_list(host, waiting, _opener(state, host)))
-    elif not locked:
-        # Inferred (no dump of an empty list): what iOS writes where no notification waits.
-        kids.append(_centred(f, "No Older Notifications", 560, 20))
-    if locked:
-        kids += [layout.image("lock.fill", Rect(190, 60, 22, 28), label="Locked"),
-                 layout.button("Flashlight", Rect(46, 760, 50, 50), None),
-                 layout.button("Camera", Rect(306, 760, 50, 50), None)]
-    indicator = Node("Other", Rect(129, 861, 144, 5), name="Home indicator",
-                     label="Home indicator", enabled=False, traits="NotEnabled",
-                     children=(layout.wrap(Node("Other", Rect(129, 861, 144, 5)), 3),))
-    page = layout.wrap(Node("Other", full, children=tuple(kids)), 1)
-    return Node("Other", full, key="lock" if locked else "notifications", children=(
-        layout.wrap(Node("Other", full, visible=False), 2, visible=False),
-        Node("Other", full, children=(page, layout.wrap(indicator, 3)))))
+    return cover_sheet(host, locked, _opener(state, host))
 
 
 def _opener(state: SpringBoardState, host: Host) -> Callable[[Notice], Handler]:
