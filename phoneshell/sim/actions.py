@@ -5,7 +5,11 @@ only: a phone has no mouse) and `key`; their items run in parallel, each source 
 clock. Checked as WDA checks them, each failure an `invalid argument`: a pointerDown,
 pointerUp or pause needs a position before it (a pointerMove); viewport moves need both x and
 y; origins are "viewport", "pointer" or an element; a key down needs its key up in the same run
-and a key up its key down. `pointerCancel` cancels the item before it.
+and a key up its key down. `pointerCancel` cancels the item before it, and a pointerDown's or
+pointerUp's duration is waited out after it, as WDA reads them. WDA starts a touch at a
+pointer's first move, not at its pointerDown: a move while the finger is up that no pointerDown
+follows right after (two moves before the press, a move after the lift) is refused, with the
+bridge's reason, rather than played as the spec's hover, which a phone does not do.
 
 What the phone does with a touch follows iOS: a finger that comes up within `TAP_SLOP_PT` of
 where it went down is a tap, or a long press when it stayed down `LONG_PRESS_S` or more; one
@@ -129,6 +133,22 @@ class _Finger:
         self.path: list[tuple[float, float]] = []
         self.touches: list[Touch] = []
         self.left_slop_ms: float | None = None
+        self.hover: dict[str, JSON] | None = None
+        """The first move made while up that no pointerDown follows right after."""
+
+    def first_move(self) -> ActionsError:
+        """The refusal of a move made while up that no pointerDown follows right after.
+
+        WDA (FBW3CActionsSynthesizer) puts a finger down at a pointer's first move
+        (XCPointerEventPath initForTouchAtPoint) and takes a pointerDown right after it as that
+        touch; any other pointerDown is a second touch. Such a move is a touch on a phone, not
+        the spec's hover: refused as the bridge refuses it, once WDA's own checks of every
+        item have passed.
+        """
+        return ActionsError(f"The '{self.hover}' action item moves a pointer that is up without "
+                            "a pointerDown right after it: WDA starts a touch at a pointer's "
+                            "first move, so put its pointerDown right after the move to where "
+                            "it touches")
 
     def lift(self) -> None:
         """The finger comes up where it is."""
@@ -170,9 +190,12 @@ class _Finger:
         if self.down is not None:
             self.path.append(self.at)
 
-    def step(self, item: dict[str, JSON]) -> None:
+    def step(self, item: dict[str, JSON], then: JSON) -> None:
+        """Take one item; `then` is the next item's type (None after the last)."""
         kind = item.get("type")
         if kind == "pointerMove":
+            if self.down is None and then != "pointerDown" and self.hover is None:
+                self.hover = item
             self.move(item)
             return
         if kind not in ("pointerDown", "pointerUp", "pause"):
@@ -189,10 +212,15 @@ class _Finger:
                 self.down, self.down_ms, self.moved = self.at, self.clock_ms, False
                 self.left_slop_ms = None
                 self.path = [self.at]
-            return
-        if self.down is None:
+        elif self.down is None and self.hover is not None:
+            raise self.first_move()  # WDA lifts the touch the move started
+        elif self.down is None:
             raise ActionsError(f"Pointer Up must not be the first action in '{item}'")
-        self.lift()
+        else:
+            self.lift()
+        # WDA adds every item's duration to its source's clock, a pointerDown's and a
+        # pointerUp's too (the spec gives them none): a pointerDown lasting 1 s is a hold.
+        self.clock_ms += _duration(item)
 
 
 def _pointer(source: dict[str, JSON], finger: int, locate: Locate | None) -> list[Touch]:
@@ -206,8 +234,11 @@ def _pointer(source: dict[str, JSON], finger: int, locate: Locate | None) -> lis
         raise ActionsError("It is mandatory to have at least one gesture item defined for each "
                            f"action. Action with id '{source.get('id')}' contains none")
     hand = _Finger(finger, locate)
-    for item in _without_cancelled(items):
-        hand.step(item)
+    kept = _without_cancelled(items)
+    for index, item in enumerate(kept):
+        hand.step(item, kept[index + 1].get("type") if index + 1 < len(kept) else None)
+    if hand.hover is not None:
+        raise hand.first_move()
     if hand.down is not None and hand.at is not None:
         hand.lift()  # a finger still down when the chain ends lifts there, as XCTest ends it
     return hand.touches

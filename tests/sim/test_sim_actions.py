@@ -110,7 +110,7 @@ def test_the_session_free_form_taps_too(settings, raw):
      "Only pointer type 'touch' is supported. 'mouse' is given instead"),
     ({"type": "wheel", "id": "w", "actions": []}, "Only actions of '['pointer', 'key']' types"),
     (finger(DOWN, UP), "must be preceded by pointerMove item"),
-    (finger(move(1, 1), UP), "Pointer Up must not be the first action"),
+    (finger(move(1, 1), DOWN, UP, UP), "Pointer Up must not be the first action"),
     (finger({"type": "pointerMove", "x": 1}), "Both 'x' and 'y' options should be set"),
     (finger({"type": "pointerMove", "x": 1, "y": 1, "origin": "pointer"}),
      "There is no previous item"),
