@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from phoneshell.sim import gestures
 from phoneshell.sim.keyboard import on_keyboard
+from phoneshell.sim.status_bar_tap import on_status_bar
 from phoneshell.sim.touch_paths import actionable, hit_path
 
 if TYPE_CHECKING:
@@ -27,7 +28,8 @@ def tap(phone: Phone, x: float, y: float) -> None:
     """Tap a point: first, if it is outside a focused field that ends editing on such a tap,
     end it; then the tap lands as `gestures.tap` lands it."""
     field = phone.keyboard_field()
-    if field is None or field.on_tap_outside is None:
+    # The status bar is not the app's: its tap scrolls the list and leaves the field editing.
+    if field is None or field.on_tap_outside is None or on_status_bar(phone, x, y):
         gestures.tap(phone, x, y)
         return
     path = hit_path(phone.screen().root, x, y)

@@ -6,6 +6,7 @@ system gesture. A locked phone ignores every gesture, as a real one does while W
 answers 200 (typing fails instead: a lock screen has no keyboard). System gestures, checked in
 this order:
 
+* a tap on the status bar scrolls the list in front to its top (`status_bar_tap`);
 * a downward drag starting at the top edge (y < 40) opens Notification Center from anywhere,
   or Control Center when it starts on the edge's right part (x past seven tenths of the width);
 * an upward drag starting at the bottom edge goes home, or over Control Center or Notification
@@ -50,6 +51,7 @@ from phoneshell.sim.apps.springboard import BUNDLE_ID as SPRINGBOARD
 from phoneshell.sim.apps.springboard import close_from_bottom
 from phoneshell.sim.held_slides import held_slide
 from phoneshell.sim.keyboard import press
+from phoneshell.sim.status_bar_tap import on_status_bar, scroll_to_top
 from phoneshell.sim.touch_paths import actionable, hit_path
 from phoneshell.sim.ui import Node, Rect
 from phoneshell.typed_keys import up_to_return
@@ -91,10 +93,14 @@ def activate(phone: Phone, node: Node, x: float | None = None, y: float | None =
 
 
 def tap(phone: Phone, x: float, y: float) -> None:
-    """Tap a point: the nearest handler above the topmost visible element there runs."""
+    """Tap a point: the nearest handler above the topmost visible element there runs; on the
+    status bar, the list in front scrolls to its top (`status_bar_tap`)."""
     if phone.locked:
         return
     app_switch.used(phone)  # even a tap on nothing uses the app in front
+    if on_status_bar(phone, x, y):
+        scroll_to_top(phone)
+        return
     target = actionable(hit_path(phone.screen().root, x, y))
     if target is not None:
         activate(phone, target, x, y)
