@@ -138,12 +138,19 @@ def _shown(element: Element) -> tuple[str, ...]:
     return tuple(t for t in (element.label, element.value) if t)
 
 
+BIDI_MARKS = dict.fromkeys(map(ord, "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e"
+                                 "\u2066\u2067\u2068\u2069"))
+"""Direction marks and controls, left out of what a model reads: Safari writes a U+200E before
+the address it shows ("\u200eexample.com"), which a model would copy back unseen into what it
+types, where no person's typing puts one (`page_shown` then distrusts the field)."""
+
+
 def _text(element: Element) -> str:
-    """Label (or name), then the value when it says something else."""
+    """Label (or name), then the value when it says something else, without direction marks."""
     if _is_switch(element):
-        return shorten(element.label or element.name, TEXT_LIMIT)
-    primary = element.label or element.name or element.value
-    value = element.value
+        return shorten((element.label or element.name).translate(BIDI_MARKS), TEXT_LIMIT)
+    primary = (element.label or element.name or element.value).translate(BIDI_MARKS)
+    value = element.value.translate(BIDI_MARKS)
     if element.type in TEXT_INPUTS and value and value == element.placeholder:
         value = ""  # WDA reports the placeholder as the value of an empty field
     text = primary

@@ -79,6 +79,17 @@ def test_real_switches_keep_their_state_and_scroll_bars_are_dropped(reference: P
     assert find_row(text, "Address").flags == ("empty",)
 
 
+def test_an_address_reads_without_safaris_direction_mark() -> None:
+    # Safari shows "\u200eexample.com"; a model copying it would type the invisible mark back
+    with SimServer() as sim:
+        phone = Phone(sim.url)
+        run_step(phone, Step("open_url", "https://example.com"))
+        source = phone.source()
+    assert "\u200eexample.com" in source, "the field holds the mark, as on a phone"
+    address = find_row(build_observation(1, PageSource.parse(source)).as_text(), "Address")
+    assert address.text == "Address = example.com"
+
+
 def test_ids_are_valid_only_for_the_observation_that_issued_them(tools: PhoneTools) -> None:
     assert tools.call("tap", {"id": "1.1"}).text == ("there is no observation yet: call observe "
                                                      "first")
