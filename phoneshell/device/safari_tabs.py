@@ -1,7 +1,8 @@
 """The `safari_tabs` count: the number Safari's tab overview shows, read from its toolbar.
 
-Also what `delete_created` closes tabs from (`tab_overview`, `tab_count`), and the tabs' titles
-in the overview's order (`tab_titles`), which the owner watch compares (`runner.owner_tabs`); see
+Also what `delete_created` closes tabs from (`tab_overview`, `tab_count`), the tabs' titles
+in the overview's order (`tab_titles`), which the owner watch compares (`runner.owner_tabs`), and
+the run's own blank tab, opened and left in front so that Safari reopens on it (`run_tab`); see
 `probes` for how a probe runs and fails.
 """
 
@@ -22,13 +23,15 @@ from phoneshell.device.probes import (
     scrolled_down,
     stop_app,
 )
-from phoneshell.device.steps import screen_signature, scroll_points, still_left
+from phoneshell.device.steps import run_steps, screen_signature, scroll_points, still_left
 from phoneshell.tasks import Step
 from phoneshell.tree import PageSource
 from phoneshell.xcui import SAFARI
 
 TABS = Step.tap_on("Tabs", "Button")
 """Safari's tab overview button (a page's own link named Tabs is not it)."""
+NEW_TAB = Step.tap_on("New Tab", "Button")
+"""The overview's New Tab: a blank tab, brought to the front, the overview closed."""
 
 
 CARD = "TabOverviewItem"
@@ -87,13 +90,16 @@ def _shown_tabs(page: PageSource) -> int | None:
     return int(found[0][1].group(1)) if found else None
 
 
-def tab_titles(phone: Phone, first: int | None = None) -> tuple[str, ...]:
+def tab_titles(phone: Phone, first: int | None = None, then_new: bool = False,
+               ) -> tuple[str, ...]:
     """The titles of the first `first` open (not private) tabs (every one when None), as their
     cards in the overview are labelled, in the overview's order (the oldest first: Safari adds a
     tab at the end); fewer when fewer are open. From a fresh start of Safari, which it stops
-    again. The overview opens on the tab in front: when its cards do not all show, it is
-    scrolled to its top first, then read down only as far as needed (the run's agents' tabs,
-    after the owner's, often share a title, which no scrolled read can count across).
+    again, with a new blank tab in front when `then_new` and a tab read is not blank (`run_tab`,
+    in the same visit; a blank tab in front takes what is typed as a new one would). The
+    overview opens on the tab in front: when its cards do not all show, it is scrolled to its
+    top first, then read down only as far as needed (the run's agents' tabs, after the owner's,
+    often share a title, which no scrolled read can count across).
 
     Raises:
         ProbeError: the overview could not be read, or not as far as needed (`Overflow`: its
@@ -120,6 +126,8 @@ def tab_titles(phone: Phone, first: int | None = None) -> tuple[str, ...]:
                 if len(seen) >= want or not scrolled_down(phone):
                     break
                 seen = merge_scrolled(seen, _cards(phone.page()))
+        if then_new and any(title != BLANK for title in seen[:want]):
+            run_steps(phone, [NEW_TAB])
         stop_app(phone, SAFARI)
         if len(seen) < want:
             raise Overflow(f"Safari's tab overview counts {count} tabs, and only {len(seen)} "
@@ -127,6 +135,23 @@ def tab_titles(phone: Phone, first: int | None = None) -> tuple[str, ...]:
         return tuple(seen[:want])
 
     return running(phone, "safari_tabs", "", False, lambda _phone, _arg: read())
+
+
+def run_tab(phone: Phone) -> None:
+    """Open a blank tab from the overview (the one a count left up, else a fresh start's) and
+    stop Safari on it: Safari reopens on the tab last shown, so an agent that types an address
+    into the tab in front types into this one, the run's, never into an owner's. A URL opened
+    from outside loads into it too (a blank tab in front takes it).
+
+    Raises:
+        ProbeError: the overview or its New Tab could not be reached.
+    """
+    def open_it(_phone: Phone, _arg: str) -> None:
+        tab_count(tab_overview(phone))  # the overview, not a page's own "New Tab" link
+        run_steps(phone, [NEW_TAB])
+        stop_app(phone, SAFARI)
+
+    running(phone, "safari_tabs", "", False, open_it)
 
 
 def _cards(page: PageSource) -> list[str]:

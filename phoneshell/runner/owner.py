@@ -38,7 +38,9 @@ the last state read row by row: a collection still unreadable is not said put ba
 
 The owner's timer duration (Clock's wheels) is watched likewise, in the same visit to Clock
 (`owner_timer`), and so are the owner's Safari tabs, by the titles their cards show
-(`owner_tabs`: a tab navigated away fails the attempt, and nothing puts it back). The owner's
+(`owner_tabs`: a tab of the run's is left in front, and they are read after an attempt whose
+agent may have brought another to the front; a tab navigated away fails the attempt, and
+nothing puts it back). The owner's
 settings are watched too (`settings_changed`): the log says which settings the agent changed;
 the teardown's set-back, which reads each on the phone after the attempt, says which it found
 as they were (`Teardown.as_was`). Any other that its task did not ask it to change fails the
@@ -78,7 +80,7 @@ from phoneshell.runner.owner_log import blame as blame_of
 from phoneshell.runner.owner_put import PUT_BACK
 from phoneshell.runner.owner_settings import settings_changed
 from phoneshell.runner.owner_summary import summary
-from phoneshell.runner.owner_tabs import TABS, OwnerTabs, watch_tabs
+from phoneshell.runner.owner_tabs import TABS, OwnerTabs, may_show_other_tab, watch_tabs
 from phoneshell.runner.owner_timer import TIMER, Wheels, watch_wheels
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Task
@@ -99,11 +101,14 @@ def _need(name: str) -> Need:
 
 
 def visited(events: Iterable[AuditEvent], flags: Iterable[str] = (),
-            owned: Mapping[str, str] = OWNED) -> frozenset[str]:
+            owned: Mapping[str, str] = OWNED, run_tab: bool = False) -> frozenset[str]:
     """Of `owned`, what the owner has whose app the agent may have had in front, by its log: each
     action's app before and after, a launch's or activation's bundle id, a custody line's app
-    (`audit.apps_in_front`); every collection when an action of its has no logged outcome or
-    no app, or the log is not all the bridge's or misses a change (`UNSURE`)."""
+    (`audit.apps_in_front`); of Safari's tabs, when the run keeps a tab of its own in front
+    (`run_tab`), only when it may have brought another to the front
+    (`owner_tabs.may_show_other_tab`); every collection when
+    an action of its has no logged outcome or no app, or the log is not all the bridge's or
+    misses a change (`UNSURE`)."""
     events = tuple(events)
     if UNSURE & set(flags):
         return frozenset(owned)
@@ -114,7 +119,8 @@ def visited(events: Iterable[AuditEvent], flags: Iterable[str] = (),
     apps = set(apps_in_front(events))
     return frozenset(name for name, app in owned.items() if app in apps
                      and (app != CLOCK or acted_in_clock(name, events))
-                     and (name not in APPS or acted_on(name, events)))
+                     and (name not in APPS or acted_on(name, events))
+                     and (name != TABS or not run_tab or may_show_other_tab(events)))
 
 
 def _reading(name: str, was: Count, now: Count) -> ProbeReading:
@@ -247,7 +253,7 @@ class OwnerWatch:
                  **({TABS: SAFARI} if self.tabs is not None else {})}
         try:
             log = evidence.events if evidence is not None else events()
-            names = visited(log, flags, owned)
+            names = visited(log, flags, owned, self.tabs is not None and self.tabs.run_tab)
         except (PhoneshellError, OSError):
             log, names = (), frozenset(owned)  # unreadable: any app may have been in front
         lines: list[str] = []
@@ -386,9 +392,11 @@ class OwnerWatch:
                        [*self.unset, *(self.tabs.stays if self.tabs else ())])
 
 
-def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, str]:
+def watch_owner(rig: Rig, counted: Mapping[Need, Count], run_tab: bool = False,
+                ) -> tuple[OwnerWatch, str]:
     """Before the first attempt (under the rig's context): each owner collection as the run
-    finds it, from the counts the run took already (`counted`) and read for the rest; and a
+    finds it, from the counts the run took already (`counted`) and read for the rest, Safari's
+    tabs with a run tab then left in front when `run_tab` (`owner_tabs.watch_tabs`); and a
     line for the user naming those not read (not watched) or only counted (`from_start`)."""
     have = {name: counted[_need(name)] for name in OWNED
             if _need(name) in counted and counted[_need(name)].value is not None}
@@ -404,7 +412,7 @@ def watch_owner(rig: Rig, counted: Mapping[Need, Count]) -> tuple[OwnerWatch, st
         "row by row, so each attempt whose agent has their app in front is compared by count "
         "and by its log, and not scored where one may have been swapped" if counted_only
         else ""]))
-    tabs, unread_tabs = watch_tabs(rig)
+    tabs, unread_tabs = watch_tabs(rig, run_tab)
     return (OwnerWatch(rig, have, doubt=blind.from_start(have), wheels=watch_wheels(counted),
                        tabs=tabs), "; ".join(filter(None, [line, unread_tabs])))
 

@@ -56,7 +56,7 @@ def _pressed(event: AuditEvent, labels: frozenset[str]) -> bool:
             and target.label in labels)
 
 
-def _agents_touch(event: AuditEvent) -> bool:
+def agents_touch(event: AuditEvent) -> bool:
     """Whether `event` is the agent's intent of an action that may have touched the phone (not a
     tap the log says no finger went down for: `presses.touched_nothing`)."""
     return event.phase == "agent" and event.stage == "intent" \
@@ -70,7 +70,7 @@ def acted_on(name: str, events: Iterable[AuditEvent]) -> bool:
     for event in events:
         if event.stage == "custody" and app in (event.app_before, event.app_after):
             return True
-        if not _agents_touch(event):
+        if not agents_touch(event):
             continue
         if event.app_before != app:
             if event.kind == "open_url":
@@ -137,7 +137,7 @@ def opened_and_changed(name: str, events: Iterable[AuditEvent], rows: Iterable[s
     app, changes, lists = APPS[name], CHANGES[name], LIST_PAGES[name]
     opened, leaving, edited = "", False, False
     for event in events:
-        if not _agents_touch(event):
+        if not agents_touch(event):
             continue
         if _relaunch(event, app):
             leaving = bool(opened)
@@ -217,7 +217,7 @@ def acted_in_clock(name: str, events: tuple[AuditEvent, ...]) -> bool:
     for event in events:
         if event.stage == "custody" and CLOCK in (event.app_before, event.app_after):
             return True
-        if not _agents_touch(event):
+        if not agents_touch(event):
             continue
         if event.app_before != CLOCK:
             if event.kind == "open_url":
@@ -301,5 +301,5 @@ def _number(event: AuditEvent, key: str) -> float:
     return float(value) if isinstance(value, int | float) else 0.0
 
 
-__all__ = ["APART", "APPS", "CHANGES", "acted_in_clock", "acted_on", "blame",
+__all__ = ["APART", "APPS", "CHANGES", "acted_in_clock", "acted_on", "agents_touch", "blame",
            "opened_and_changed", "alarm_changed"]

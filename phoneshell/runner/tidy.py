@@ -7,9 +7,11 @@ does is wrong by it: no task counts them, and counting them before and after eve
 attempt would cost about 5 s each on a real phone. But they pile up run after run, and a Safari
 holding about 500 turns off its new-tab control (upstream's phone reached 502, and tasks failed
 by it). So the run counts the tabs once per phone before its first attempt, when any of its
-tasks uses Safari, and closes the newest ones beyond that count after every `TIDY_EVERY`
-attempts on that phone and when its attempts end: the phone's own tabs stay, as they were
-(Safari adds a tab at the end of its overview, and the newest are closed first).
+tasks uses Safari (by the owner watch's read of their titles, which then opens the run's own
+tab: `owner_tabs`; else by their count), and closes the newest ones beyond that count after every
+`TIDY_EVERY` attempts on that phone (then puts a run tab in front again) and when its attempts
+end: the phone's own tabs stay, as they were (Safari adds a tab at the end of its overview, and
+the newest are closed first).
 
 An alarm an agent saves in a task that does not count alarms (a wandering agent in any Clock
 task does) stays too, and on a phone it rings, over whatever attempt runs then. When any task
@@ -59,6 +61,7 @@ from phoneshell.runner.leftovers import (
     delete_rows_left,
 )
 from phoneshell.runner.owner import OwnerWatch, watch_owner
+from phoneshell.runner.owner_tabs import front
 from phoneshell.runner.rig import Rig
 from phoneshell.runner.wda_state import reset_found
 from phoneshell.tasks import Step, Task
@@ -166,9 +169,18 @@ class PhoneTidy:
         ) if counted)
 
     def attempt_done(self) -> str:
-        """Count an attempt; every `TIDY_EVERY`, tidy what was left so far."""
+        """Count an attempt; every `TIDY_EVERY`, tidy what was left so far, and put a run tab
+        in front again when the owner watch keeps one there (`owner_tabs.front`): closing the
+        run's tabs leaves an owner's in front."""
         self.played += 1
-        return self.close() if self.played % TIDY_EVERY == 0 else ""
+        if self.played % TIDY_EVERY:
+            return ""
+        said = [self.close()]
+        if self.tabs is not None and self.owner is not None and self.owner.tabs is not None \
+                and self.owner.tabs.run_tab:
+            with self.rig.under_run(self.run_id, "teardown"):
+                said.append(front(self.rig))
+        return "; ".join(line for line in said if line)
 
     def stop(self) -> str:
         """When the run is stopped during an attempt: count it as played (its agent may have
@@ -247,6 +259,7 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
         DeviceError: the rig is down (a count that merely fails is said in the lines).
     """
     tasks = tuple(tasks)
+    safari = any(uses_safari(task) for task in tasks)
     wda = reset_found(rig, run_id)
     rig.device_start.update(read_device_state(rig.phone))
     held, upright = _upright(rig, run_id)
@@ -256,7 +269,6 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
     none_at_start = frozenset(rig.at_none) & {
         need for task in tasks
         for need in (*starts_at_none(task.checks), *starts_with_some(task.checks))}
-    tabs, uncounted = count_tabs(rig, run_id, tasks)
     listed = counts.get(Need("probe", ALARMS, ""))  # a task counts every alarm: listed already
     alarms, unlisted = ((listed.rows, "") if listed is not None and listed.rows is not None
                         else list_alarms(rig, run_id, tasks))
@@ -264,7 +276,11 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
     listed_now = {Need("probe", name, ""): Count(len(rows), rows=rows)
                   for name, rows in ((ALARMS, alarms), (CITIES, cities)) if rows is not None}
     with rig.under_run(run_id, "probe"):  # what the tasks counted or listed is not read again
-        owner, unwatched = watch_owner(rig, {**counts, **listed_now})
+        owner, unwatched = watch_owner(rig, {**counts, **listed_now}, safari)
+    # the owner watch read every tab (`owner_tabs`), and may have left one of the run's beyond
+    # them: the count to close down to, when a task uses Safari, with no read of its own
+    tabs, uncounted = ((len(owner.tabs.start), "") if owner.tabs is not None and safari
+                       else count_tabs(rig, run_id, tasks))
     return (PhoneTidy(rig, run_id, tabs, alarms, cities, none_at_start, owner, held),
             [line for line in (wda, upright, there, uncounted, unlisted, no_cities, unwatched)
              if line])

@@ -38,6 +38,7 @@ def refused(act):
 
 session.app_activate("com.apple.calculator")
 session.app_activate({SAFARI!r})
+session.open_url("https://example.com/")  # a page with a link, in the run's tab in front
 session(label="More", className="Button").get(timeout=5).click()
 refused(lambda: session(label="Add to Reading List").get(timeout=5).click())
 session.tap(200, 300)  # the menu goes
@@ -59,7 +60,7 @@ def test_safaris_lasting_controls_are_refused_and_leave_nothing(tmp_path: Path) 
     script.write_text(WRITER)
     with SimServer() as sim:
         session = wda.Client(sim.url).session(SAFARI)
-        session.open_url("https://example.com/")  # the owner's page, with a link
+        session.open_url("https://example.com/")  # the owner's page
         session.app_terminate(SAFARI)
         done = subprocess.run(
             [sys.executable, "-m", "phoneshell", "run", "environments", "--task",

@@ -100,7 +100,9 @@ def test_no_agent_closes_the_owners_tabs_and_the_run_still_closes_its_own(
         assert done.returncode == 0, done.stdout + done.stderr  # it left the overview up
         tabs = sim.state()["stores"][SAFARI]["tabs"]  # type: ignore[index]
         assert [tab["url"] for tab in tabs] == list(OWNERS)  # type: ignore[index]
-    assert "closed the 1 Safari tab(s) this run opened; 2 open, as the run found them" \
+    # the run's own tab, which setup's page loaded into, and the one it put in front again
+    # after reading the tabs (its agent opened the overview: `owner_tabs`)
+    assert "closed the 2 Safari tab(s) this run opened; 2 open, as the run found them" \
         in done.stdout + done.stderr
     audit = next((tmp_path / "runs").glob("*/audit.jsonl"))
     refused = [e for e in read_audit(audit).records if e.stage == "refused"]
