@@ -9,29 +9,19 @@ percent-escapes in it are decoded and it is lower-cased (a trailing dot dropped)
 dot segments are resolved (`/probe/four/../../nothing` is `/nothing`; `.%2e` is `..`).
 Percent-escapes of unreserved characters are decoded, as RFC 3986 says they are equivalent
 (`/prob%65` is `/probe`); other escapes stay, upper-cased. The scheme, `www.` and a trailing
-slash do not matter; a fragment is on the same page and never counts.
+slash do not matter; a fragment is on the same page and never counts. The scheme, host and port
+are read by `address_bar.split`, the simulated Safari's reading too.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
-from urllib.parse import unquote
 
-SCHEME = re.compile(r"^(https?):[/\\]*", re.IGNORECASE)
-OTHER_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d)", re.IGNORECASE)
-"""A scheme that is not the web's (`javascript:`, `file:`, `data:`): no page to load. A colon
-followed by a digit is a port (`example.com:8080`)."""
+from phoneshell.address_bar import split
+
 ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-DEFAULT_PORTS = {"https": "443", "http": "80"}
-PORT = re.compile(r"[0-9]*")
-"""A port as WHATWG reads one: ASCII digits only (`str.isdigit` holds for digits `int` refuses,
-the Ethiopic `፩`), or none."""
-C0_AND_SPACE = "".join(map(chr, range(0x21)))
-"""What WHATWG strips from both ends of a URL: C0 controls and the space."""
-FULL_STOPS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})
 DOTS = frozenset({".", "%2e"})
 DOUBLE_DOTS = frozenset({"..", ".%2e", "%2e.", "%2e%2e"})
 
@@ -86,41 +76,13 @@ def _resolve(path: str) -> str:
 def parse(url: str) -> Address | None:
     """The page `url` names, or None when it names no web page (another scheme, no host).
 
-    A URL without a scheme is taken as `https://` plus it, as Safari's address field does.
+    A URL without a scheme is taken as `https://` plus it; its scheme, host and port read as
+    `address_bar.split` reads them, as the simulated Safari loads them. Whether a text typed in
+    Safari's address field is loaded at all is `address_bar.sent`'s to say, not this.
     """
-    raw = "".join(c for c in url.strip(C0_AND_SPACE) if c not in "\t\n\r")
-    scheme = SCHEME.match(raw)
-    if scheme is None and OTHER_SCHEME.match(raw):
+    got = split(url)
+    if got is None:
         return None
-    name = scheme.group(1).lower() if scheme else "https"
-    rest = raw[scheme.end():] if scheme else raw.lstrip("/\\")
-    before, _, query = rest.split("#", 1)[0].partition("?")
-    authority, slash, path = before.replace("\\", "/").partition("/")
-    host = _host(unquote(authority.rpartition("@")[2]))
-    hostname, colon, port = host.rpartition(":")
-    if colon and PORT.fullmatch(port):
-        number = _port(port)
-        if number is None:
-            return None  # WHATWG: a port past 65535 fails the URL
-        kept = port and str(number) != DEFAULT_PORTS[name]
-        host = f"{_host(hostname)}:{number}" if kept else _host(hostname)
-    if not host or any(c.isspace() for c in host):
-        return None
-    return Address(host, _resolve(slash + path), _escapes(query))
-
-
-def _port(digits: str) -> int | None:
-    """The port ASCII `digits` name (leading zeros allowed), or None past 65535. At most five
-    digits reach `int`, which refuses a string of thousands (an agent may send one)."""
-    significant = digits.lstrip("0")
-    if len(significant) > 5:
-        return None
-    number = int(significant or "0")
-    return number if number <= 65535 else None
-
-
-def _host(text: str) -> str:
-    """A host as a browser maps it (UTS 46, roughly: compatibility forms folded, the other full
-    stops made dots, lower case), without a trailing dot or `www.`."""
-    folded = unicodedata.normalize("NFKC", text).translate(FULL_STOPS).lower()
-    return folded.rstrip(".").removeprefix("www.")
+    host = got.host.removeprefix("www.")
+    path, _, query = got.rest.partition("?")
+    return Address(f"{host}:{got.port}" if got.port else host, _resolve(path), _escapes(query))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from phoneshell.address_bar import sent
 from phoneshell.audit import Action, housekeeping
 from phoneshell.checks.addresses import Address, parse
 from phoneshell.checks.implied import Same, Suffix
@@ -48,6 +49,9 @@ HELPERS = Param("helpers", "str_list", "With `result`: other numbers the computa
 URL = Param("url", "str", "The page: a host (its whole site), or a host and path (that page); "
                           "scheme, `www.` and a trailing slash do not matter, e.g. example.com.",
             required=True)
+HOW_SENT = {"search": "a search for", "cannot": "what Safari cannot open:",
+            "nothing": "an empty address", "load": "the address"}
+"""How a detail names what Safari did with a text sent from its address field."""
 ADDRESS_NAMES = frozenset({"TabBarItemTitle", "URL"})
 """Names of Safari's address field (iOS 15 and later; earlier), labelled "Address"."""
 DURATION = Param("text", "str", "The duration the countdown was started at, as the timer shows "
@@ -176,7 +180,8 @@ def _sent_address(typed: Typed) -> bool:
 
 
 def _loads(evidence: Evidence, want: Address) -> tuple[str, list[str]]:
-    """How the agent loaded `want` in Safari ("" when it did not), and what it loaded instead."""
+    """How the agent loaded `want` in Safari ("" when it did not), and what it loaded instead,
+    each as a detail says it."""
     seen: list[str] = []
     for action in evidence.agent_actions():
         if action.kind == "open_url" and action.acted is True and action.app_after == SAFARI:
@@ -184,15 +189,17 @@ def _loads(evidence: Evidence, want: Address) -> tuple[str, list[str]]:
             got = parse(url)
             if got is not None and got.reaches(want):
                 return f"opened {url}", seen
-            seen.append(str(got) if got is not None else url)
+            seen.append(repr(shorten(str(got) if got is not None else url, 40)))
     for typed in typed_sends(evidence.agent_actions()):
         if not _sent_address(typed):
             continue
         text = typed.last_line.strip()
-        got = parse(text) if text and not any(c.isspace() for c in text) else None
+        does = sent(text)
+        got = parse(does.url) if does.does == "load" else None
         if got is not None and got.reaches(want):
             return f"typed {text!r} into Safari's address field and sent it", seen
-        seen.append(str(got) if got is not None else text)
+        seen.append(repr(shorten(str(got), 40)) if got is not None else
+                    f"{HOW_SENT[does.does]} {shorten(text, 40)!r}")
     return "", seen
 
 
@@ -210,17 +217,19 @@ def visited(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent itself loaded the page `url` names in Safari: it opened the URL,
     or typed the address into Safari's address field and sent it (the keyboard's Return, or
     the suggestion row that is the address: a send as `typed_into` counts one), and Safari was
-    in front after. URLs compare as a browser reads them (dot segments, escapes,
-    a host's case, default ports, `user@`); a host alone names its whole site, a host and path
-    that page only. A page left open by setup, a search that shows the address, an address
-    typed but never sent, or a link followed, does not count."""
+    in front after. A typed text counts only when Safari loads it as an address
+    (`address_bar.sent`: one Safari would search for, `example.com.` or `example%2Ecom`, is no
+    visit). URLs compare as a browser reads them (dot segments, escapes, a host's case, default
+    ports, `user@`); a host alone names its whole site, a host and path that page only. A page
+    left open by setup, a search that shows the address, an address typed but never sent, or a
+    link followed, does not count."""
     want = parse(check.text_of("url"))
     if want is None:
         return Finding(False, f"{check.text_of('url')!r} is not a web address")
     how, seen = _loads(evidence, want)
     if how:
         return Finding(True, f"the agent {how}")
-    shown = ", ".join(repr(shorten(s, 40)) for s in seen[-4:]) or "nothing"
+    shown = ", ".join(seen[-4:]) or "nothing"
     return Finding(False, f"the agent never loaded {want}; it loaded {shown}",
                    unproven=unwatched(evidence))
 

@@ -11,17 +11,23 @@ it is being edited its value is the agent's typing, which must never count: so t
 and proves no absence, when a keyboard is up, when the field shows no mark, or when the agent
 sent the phone a U+200E (WDA's keys route types any character, and the log keeps every text the
 agent sent), or a text the log had to cut, whose unlogged part may hold one.
+The host is read as Safari writes one (`address_bar.shown_host`), never decoded: a field showing
+`example%2Ecom` or `example.com.` shows a search's words (red team 96). Whether Safari writes the
+mark before a search's words is not known (the one dump shows a host): the words are read with
+or without it, unless the agent typed them into the field and never sent them (RT96-3).
 """
 
 from __future__ import annotations
 
 import re
 
+from phoneshell.address_bar import shown_host
 from phoneshell.checks.addresses import Address, parse
 from phoneshell.checks.how import ADDRESS_NAMES
 from phoneshell.checks.implied import Same
 from phoneshell.checks.kind import Check, Finding, check_kind
 from phoneshell.checks.path import unwatched
+from phoneshell.checks.typed_texts import typed_ends
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param, ParamValue
 from phoneshell.spelling import folded
@@ -93,11 +99,35 @@ def _wanted(check: Check) -> tuple[Address | None, str]:
 
 
 def _shows(site: Address | None, check: Check, shown: str) -> bool:
-    """Whether the field's text after the mark names the page wanted."""
+    """Whether the field's text (after the mark) names the page wanted: a search's words, or a
+    host as Safari writes one (`address_bar.shown_host`: lower case, no escape, no trailing
+    dot; never decoded: `example%2Ecom` is a search's words, not example.com)."""
     if site is None:
         return folded(shown) == folded(check.text) != ""
-    got = parse(shown) if shown and not any(c.isspace() for c in shown) else None
-    return got is not None and got.host == site.host
+    host = shown_host(shown)
+    return host is not None and host.removeprefix("www.") == site.host
+
+
+def _words(field: Element, residue: list[str]) -> tuple[str | None, str]:
+    """A field's text read as a search's words: after Safari's mark, or without it (a phone
+    may show a query without the mark, as no dump shows one), but never the placeholder nor
+    what the agent typed there and left unsent; (None, why) when it is not read."""
+    value = field.value
+    if value.startswith(LTR_MARK):
+        return value[len(LTR_MARK):], ""
+    if not value or value == field.placeholder:
+        return None, ""
+    if folded(value) in residue:
+        return None, (f"the agent typed {shorten(value, 60)!r} into the address field and "
+                      "never sent it, so the field may hold that typing")
+    return value, ""
+
+
+def _residue(evidence: Evidence) -> list[str]:
+    """The texts the agent left typed and unsent in Safari's address field, folded."""
+    return [folded(t.last_line) for t in typed_ends(evidence.agent_actions())
+            if not t.sent and t.action.target is not None
+            and t.action.target.name in ADDRESS_NAMES]
 
 
 @check_kind("page_shown", family="state", params=(HOST, WORDS), implied_by=Same(),
@@ -105,10 +135,13 @@ def _shows(site: Address | None, check: Check, shown: str) -> bool:
 def page_shown(check: Check, evidence: Evidence) -> Finding:
     """Passes when Safari, at capture, shows the page asked for: its address field (the
     TextField named TabBarItemTitle, outside the web page, hidden or not) reads a left-to-right
-    mark (U+200E) and then the host `url` names (`www.`, case and the scheme do not matter),
-    or the words `text` of a web search (ignoring case and runs of spaces). Fails, with absence
-    unproven, while the field may hold the agent's typing: a keyboard up, the agent having sent
-    a U+200E or a text the log cut, or no audit log; and on a source cut off or unreadable."""
+    mark (U+200E) and then the host `url` names, written as Safari writes a host (lower case,
+    no escape, no trailing dot; `www.` and the scheme of `url` do not matter), or the words
+    `text` of a web search (ignoring case and runs of spaces; with or without the mark, as a
+    phone's is unverified). Fails, with absence unproven, while the field may hold the agent's
+    typing: a keyboard up, the agent having sent a U+200E or a text the log cut, words the
+    agent typed there and never sent shown without the mark, or no audit log; and on a source
+    cut off or unreadable."""
     site, wanted = _wanted(check)
     final = evidence.final
     if final is None or not final.source.readable:
@@ -132,10 +165,20 @@ def page_shown(check: Check, evidence: Evidence) -> Finding:
     if editing:
         return Finding(False, f"the address field shows {seen}, not read: {editing}; wanted "
                               f"{wanted}", unproven=editing)
-    marked = [v[len(LTR_MARK):] for v in values if v.startswith(LTR_MARK)]
-    if len(marked) != len(values):
-        return Finding(False, f"the address field shows {seen}: no page's address (Safari "
-                              f"writes one after a U+200E); wanted {wanted}", unproven=cut)
+    if site is None:
+        residue = _residue(evidence)
+        read = [_words(f, residue) for f in fields]
+        doubt = next((why for _, why in read if why), "")
+        marked = list(dict.fromkeys(w for w, _ in read if w is not None))
+        if doubt or len(marked) != len(read) or not marked:
+            return Finding(False, f"the address field shows {seen}: {doubt or 'no search'}; "
+                                  f"wanted {wanted}", unproven=doubt or cut)
+    else:
+        # A host is read after the mark only: the one dump shows it so.
+        marked = [v[len(LTR_MARK):] for v in values if v.startswith(LTR_MARK)]
+        if len(marked) != len(values):
+            return Finding(False, f"the address field shows {seen}: no page's address (Safari "
+                                  f"writes one after a U+200E); wanted {wanted}", unproven=cut)
     if all(_shows(site, check, shown) for shown in marked):
         return Finding(True, f"Safari's address field shows {marked[0]!r}: {wanted}")
     return Finding(False, f"Safari's address field shows "

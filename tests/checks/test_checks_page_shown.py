@@ -163,6 +163,41 @@ def test_a_form_field_of_the_page_or_a_placeholder_is_no_address() -> None:
     assert "no page's address" in grade(start, url="example.com")[1]
 
 
+@pytest.mark.parametrize("value", ["example%2Ecom", "example.com.", "EXAMPLE.COM",
+                                   "\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45.com",
+                                   "user@example.com", "example.com/"])
+def test_a_host_is_read_only_as_safari_writes_one(value: str) -> None:
+    # Safari writes a page's host lower-case, never escaped nor with a trailing dot: such a
+    # text in the field is a search's words (red team 96), never decoded into a host
+    passed, detail = grade(safari(*bar(MARK + value)), url="example.com")
+    assert not passed and "wanted a page of example.com" in detail
+    assert grade(safari(*bar(MARK + "www.example.com")), url="example.com")[0]
+
+
+def test_a_searchs_words_count_with_or_without_the_mark() -> None:
+    # No dump shows Safari's field after a search: a phone may write the words without the
+    # mark (RT96-3). A host still needs it, as the one dump shows.
+    words = safari(*bar("ISO 8601  date format"))
+    assert grade(words, text="iso 8601 date format")[0]
+    assert not grade(words, text="iso 8601")[0]
+    assert "no page's address" in grade(safari(*bar("example.com")), url="example.com")[1]
+    placeholder = (El("TextField", label="Address", name="TabBarItemTitle",
+                      value="Search or enter website", placeholder="Search or enter website"),)
+    assert not grade(safari(*placeholder), text="search or enter website")[0]
+
+
+def test_words_typed_unsent_and_shown_without_the_mark_fail_unproven() -> None:
+    # A phone can hide the keyboard while the field keeps the agent's typing: unmarked words
+    # that the agent typed there and never sent may be that typing
+    typed = safari(*bar("iso 8601 date format"), typed="ISO 8601 date format")
+    passed, detail = grade(typed, text="iso 8601 date format")
+    assert not passed and "never sent it" in detail
+    negated, why = grade(typed, negate=True, text="iso 8601 date format")
+    assert not negated and why.startswith("absence unproven")
+    sent = safari(*bar("iso 8601 date format"), typed="iso 8601 date format\n")
+    assert grade(sent, text="iso 8601 date format")[0]
+
+
 def test_negated_it_passes_only_on_a_complete_source() -> None:
     assert grade(safari(*bar(MARK + "example.net")), negate=True, url="example.com")[0]
     passed, detail = grade(safari(*bar(MARK + "example.net"), complete=False), negate=True,

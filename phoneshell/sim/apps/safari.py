@@ -2,8 +2,9 @@
 
 Tapping the address field ("TabBarItemTitle", labelled "Address") starts editing: the field
 moves above the keyboard holding the page's address, all selected (typing replaces it,
-Backspace deletes it), or empty on a blank tab, with Cancel. Return (the "go" key) loads an
-address, or searches Google for anything else.
+Backspace deletes it), or empty on a blank tab, with Cancel. Return (the "go" key) does what
+`address_bar.sent` says, the rule the checks grade by: loads an address, searches Google for
+the words, or shows that Safari cannot open it.
 `POST /url` (the `on_url` hook) opens http(s) URLs: in the blank tab if one is in front, else in
 a new tab. Holding a link shows its preview and menu (Open in New Tab, Add to Reading List, Copy
 Link, Share…); a tap elsewhere dismisses it. More offers Reload, New Tab, Add to Reading List
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from phoneshell.address_bar import sent
 from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Host, register
 from phoneshell.sim.apps.safari_bars import (
@@ -29,7 +31,7 @@ from phoneshell.sim.apps.safari_bars import (
     editing,
     link_preview,
 )
-from phoneshell.sim.apps.safari_pages import Page, is_address, load, search_url
+from phoneshell.sim.apps.safari_pages import Page, cannot_open, load, search_url
 from phoneshell.sim.apps.safari_tabs import (
     OverviewActions,
     Tab,
@@ -83,12 +85,17 @@ def _change(state: SafariState, host: Host, edit: Callable[[Window], object]) ->
 
 
 def go(state: SafariState, host: Host, typed: str) -> None:
-    """Load what was typed in the address bar: an address, or a web search for the words."""
-    words = typed.strip()
+    """Do what Safari does with the text sent from the address bar (`address_bar.sent`)."""
+    does = sent(typed)
     state.address.text = ""
-    if not words:
+    if does.does == "nothing":
         return
-    page = load(words if is_address(words) else search_url(words))
+    if does.does == "load":
+        page = load(does.url)
+    elif does.does == "search":
+        page = load(search_url(does.words))
+    else:
+        page = cannot_open(does.url)
     state.menu, state.view = None, "page"
     _change(state, host, lambda w: w.current.visit(page))
 
@@ -249,7 +256,8 @@ def render(state: SafariState, host: Host) -> Node:
     bar: Node | None = None
     overlay = None
     if state.address.focused:
-        content += editing(f, state.address, cancel, submit, is_address(state.address.text))
+        loads = sent(state.address.text).does == "load"
+        content += editing(f, state.address, cancel, submit, loads)
     else:
         actions = BarActions(
             back=lambda: _change(state, host, lambda w: w.current.go_back()),

@@ -1,4 +1,4 @@
-"""Safari's web, as data: what each URL loads, and whether typed text is an address or a search.
+"""Safari's web, as data: what each URL loads (what typed text does is `address_bar.sent`).
 
 A page is a title and a column of blocks (headings, paragraphs, links, captions, pictures);
 `safari.py` lays the blocks out inside the WebView. The sites modelled: example.com (and .org,
@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import parse_qs, quote, quote_plus, unquote, urlsplit
+
+from phoneshell.address_bar import split
 
 BlockKind = Literal["heading", "text", "caption", "link", "picture", "button", "image"]
 
@@ -90,19 +92,6 @@ def image(alt: str) -> Block:
     return Block("image", alt)
 
 
-def is_address(typed: str) -> bool:
-    """Whether address-bar text is a web address (else Safari searches for it)."""
-    words = typed.strip()
-    if not words or any(c.isspace() for c in words):
-        return False
-    if not parses(words if "://" in words else "https://" + words):
-        return False
-    if "://" in words or words.lower().startswith("localhost"):
-        return True
-    host = words.split("/", 1)[0]
-    return "." in host.strip(".") and not host.endswith(".")
-
-
 def parses(url: str) -> bool:
     """Whether `url` can be read as a URL at all: a host with an unclosed `[`
     (`http://[example.com/`) cannot, and Safari searches for such typed text (it never tries
@@ -141,25 +130,27 @@ def _resolved(path: str) -> str:
 
 
 def normalise(url: str) -> str:
-    """A canonical URL: a scheme (https unless given), a lower-case host, at least "/" as path,
-    its dot segments resolved."""
-    raw = url.strip()
-    if "://" not in raw:
-        raw = "https://" + raw
-    parts = urlsplit(raw)
-    path = _resolved(parts.path or "/")
-    query = f"?{parts.query}" if parts.query else ""
-    return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}{path}{query}"
+    """A canonical URL: the scheme, host and port as `address_bar.split` reads them (the
+    checks' reading: an escape in the host decoded, a default port dropped), at least "/" as
+    path, its dot segments resolved; the text itself when it names no web page."""
+    got = split(url)
+    if got is None:
+        return url.strip()
+    path, mark, query = got.rest.partition("?")
+    return f"{got.scheme}://{got.site}{_resolved(path or '/')}{mark}{query}"
 
 
 def _site(url: str) -> tuple[str, str, dict[str, list[str]]]:
+    """The host (without `www.`, with a port other than the default: no site of the simulated
+    web answers on one), the path and the query of a canonical URL."""
     parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    return host.removeprefix("www."), parts.path, parse_qs(parts.query)
+    return parts.netloc.removeprefix("www."), parts.path, parse_qs(parts.query)
 
 
 def load(url: str) -> Page:
     """The page a URL loads (an error page for hosts the simulated web does not have)."""
+    if split(url) is None:
+        return cannot_open(url.strip())
     canonical = normalise(url)
     host, path, query = _site(canonical)
     secure = canonical.startswith("https:")
@@ -168,7 +159,7 @@ def load(url: str) -> Page:
             page = build(canonical, host, path, query)
             if page is not None:
                 return Page(page.url, page.title, page.address, page.blocks, secure)
-    return _cannot_open(canonical, host)
+    return cannot_open(canonical, host)
 
 
 def _example(url: str, host: str, path: str, query: dict[str, list[str]]) -> Page:
@@ -269,7 +260,7 @@ def _squoosh(url: str, host: str, path: str, query: dict[str, list[str]]) -> Pag
     ))
 
 
-def _cannot_open(url: str, host: str) -> Page:
+def cannot_open(url: str, host: str = "") -> Page:
     return Page(url, "Cannot Open Page", host or url, (
         heading("Safari Can\u2019t Open the Page"),
         text(f"Safari can\u2019t open the page \u201c{host or url}\u201d because the "
