@@ -25,6 +25,7 @@ from bridge.limits import SCREEN_SLACK_PT, outside
 from bridge.observe import JSON_ROUTE, Observation
 from bridge.origins import placed_fingers
 from bridge.reads import Reads
+from bridge.status_bar import STATUS_BAR, status_bar_tap
 from bridge.targets import (
     alert_button,
     any_secure,
@@ -183,6 +184,8 @@ class Aiming(Reads):
             return self._aim_element(context, action, typing)
         if action.aim in ("point", "from"):
             point = self._point(action)
+            if point is not None and status_bar_tap(lambda: self.known_tree(context), action):
+                return Aimed(STATUS_BAR, False)  # the phone scrolls to the top: no element's
             return Aimed(None, False) if point is None else self._aim_at(context, *point)
         known = self.custody.known
         told, node = _focus_of(known)

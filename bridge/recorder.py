@@ -62,6 +62,7 @@ from bridge.pointer import SEVERAL_GESTURES
 from bridge.settings_controls import settings_at
 from bridge.shares import ShareSpent
 from bridge.slides import pressed
+from bridge.status_bar import status_bar_tap
 from bridge.targets import KEY_TYPES, MASK, input_with_focus, mask_echoes, target_in
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError, without_url
@@ -332,7 +333,8 @@ class Recorder(Aiming):
         an app (`lasting.removes_app`: deleting or offloading it, taking it off the Home Screen),
         or change what outlasts the run (`lasting.outlasts_run`: the keyboard's dictionary, the
         Home Screen's layout, every app's permissions...), logged as `refused` with its target;
-        None for any other action. Every refusal for what an action touches is decided here,
+        None for any other action (a tap on the status bar presses nothing of the app:
+        `status_bar`). Every refusal for what an action touches is decided here,
         on the action as `_pressed` classified it (a slide that pressed "Delete App" is a tap
         of it), never on the kind its route alone would give it.
 
@@ -342,6 +344,8 @@ class Recorder(Aiming):
         seen = target or Target(type="")
         if seen.type == KEY:
             return None  # a key of the keyboard only types ("delete" erases a character)
+        if status_bar_tap(lambda: self.known_tree(context), action):
+            return None  # the status bar's: the list in front scrolls to its top, nothing else
         why = takes_rig_down(action.kind, app, seen.type, seen.label, seen.value, seen.page,
                              seen.chosen, action.params)
         removal = "" if why else removes_app(action.kind, app, seen.label, seen.name,

@@ -73,9 +73,11 @@ def _candidates(tree: object, target: Target | None,
                 point: tuple[float, float] | None) -> list[Node]:
     """The nodes the target may be: those of its type, label and name (any one of them may be
     the one touched, so all are judged), narrowed to those under the touch when a point is
-    known; with no target, what lies at the point."""
-    if target is None:
-        found = node_at(tree, *point) if point is not None else None
+    known; with no target, what lies at the point. A touch at a point the target is found at
+    (`node_at`, the hit test the aiming named it by) is judged by that node alone: an unnamed
+    view of a row scrolled under a bar is not what a touch on the bar lands on."""
+    found = node_at(tree, *point) if point is not None else None
+    if target is None or found is not None and _matches(found, target):
         return [] if found is None else [found]
     nodes = [node for _, node in walk(tree) if _matches(node, target)]
     if point is not None:
