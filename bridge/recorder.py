@@ -61,11 +61,12 @@ from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation
 from bridge.pointer import SEVERAL_GESTURES
 from bridge.settings_controls import settings_at
 from bridge.shares import ShareSpent
-from bridge.slides import pressed
+from bridge.slides import down_spots, pressed
 from bridge.status_bar import status_bar_tap
 from bridge.targets import KEY_TYPES, MASK, input_with_focus, mask_echoes, target_in
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError, without_url
+from phoneshell.holds import MENU_SLIDE, held_s, held_slide_away, opens_menu
 from phoneshell.lasting import outlasts_run, removes_app
 from phoneshell.records import AuditEvent, Scalar, Target
 from phoneshell.rig_down import takes_rig_down
@@ -332,11 +333,13 @@ class Recorder(Aiming):
         phone off, erasing or restarting it, turning off UI Automation, stopping WDA), remove
         an app (`lasting.removes_app`: deleting or offloading it, taking it off the Home Screen),
         or change what outlasts the run (`lasting.outlasts_run`: the keyboard's dictionary, the
-        Home Screen's layout, every app's permissions...), logged as `refused` with its target;
-        None for any other action (a tap on the status bar presses nothing of the app:
-        `status_bar`). Every refusal for what an action touches is decided here,
-        on the action as `_pressed` classified it (a slide that pressed "Delete App" is a tap
-        of it), never on the kind its route alone would give it.
+        Home Screen's layout, every app's permissions...), or may choose a context menu's item
+        no screen before it shows (`holds.held_slide_away` from what `opens_menu`: a held slide
+        from a link, a button, a row or an icon, which a list refusing by label could not
+        judge), logged as `refused` with its target; None for any other action (a tap on the
+        status bar presses nothing of the app: `status_bar`). Every refusal for what an action
+        touches is decided here, on the action as `_pressed` classified it (a slide that
+        pressed "Delete App" is a tap of it), never on the kind its route alone would give it.
 
         Raises:
             AuditWriteError: the refusal could not be logged (nothing was forwarded).
@@ -346,6 +349,12 @@ class Recorder(Aiming):
             return None  # a key of the keyboard only types ("delete" erases a character)
         if status_bar_tap(lambda: self.known_tree(context), action):
             return None  # the status bar's: the list in front scrolls to its top, nothing else
+        if held_slide_away(action.kind, action.params) and opens_menu(
+                down_spots(self.known_tree(context), action.params)):
+            return self._refusal(context, action, target, app, request, (
+                f"{MENU_SLIDE} (it held still {held_s(action.params):g} s where it went down, "
+                "on what opens a context menu, then slid away: the item under the lift, which "
+                "no screen before the touch shows, may be one refused by tap)"))
         why = takes_rig_down(action.kind, app, seen.type, seen.label, seen.value, seen.page,
                              seen.chosen, action.params)
         removal = "" if why else removes_app(action.kind, app, seen.label, seen.name,

@@ -68,9 +68,17 @@ def spots(path: Sequence[Node]) -> list[Spot]:
     return found
 
 
-def _path_at(tree: object, x: float, y: float) -> list[Node]:
+def path_at(tree: object, x: float, y: float) -> list[Node]:
+    """The nodes from the root down to what a touch at (x, y) lands on (`node_at`); [] on none."""
     node = node_at(tree, x, y)
     return path_to(tree, node) if node is not None else []
+
+
+def down_spots(tree: object | None, params: Mapping[str, Scalar]) -> list[Spot] | None:
+    """The page path where a logged slide went down (`from_x`, `from_y`), as the press rules
+    read it; None when the screen or the point is unknown."""
+    x, y = _number(params, "from_x"), _number(params, "from_y")
+    return None if tree is None or x is None or y is None else spots(path_at(tree, x, y))
 
 
 def _number(params: Mapping[str, Scalar], key: str) -> float | None:
@@ -97,8 +105,8 @@ def as_pressed(action: Classified, tree: object | None) -> Classified:
         > PRESS_SLOP_PT
     fingers = params.get("fingers")
     first_x, first_y = _number(params, "first_x"), _number(params, "first_y")
-    down = _path_at(tree, from_x, from_y)
-    pressed = touch_press(spots(down), spots(_path_at(tree, to_x, to_y)), (from_x, from_y),
+    down = path_at(tree, from_x, from_y)
+    pressed = touch_press(spots(down), spots(path_at(tree, to_x, to_y)), (from_x, from_y),
                           (to_x, to_y), moved, fingers if isinstance(fingers, int) else 1,
                           (first_x, first_y) if first_x is not None and first_y is not None
                           else None)
@@ -307,7 +315,7 @@ def _refuse_fingers_on_controls(action: Classified, tree: object,
         if rect.x < frame[0] + frame[2] and frame[0] < rect.x + rect.width \
                 and rect.y < frame[1] + frame[3] and frame[1] < rect.y + rect.height:
             centre = rect.x + rect.width / 2, rect.y + rect.height / 2
-            path = spots(_path_at(tree, *centre))
+            path = spots(path_at(tree, *centre))
             if touch_press(path, path, centre, centre, moved=True, fingers=2) is None:
                 continue  # what takes slides covers it (a key), or a list takes the fingers'
                 #           moves (its pan cancels its rows' touches): `touch_press`

@@ -9,16 +9,20 @@ a control it went down on) and cannot name the item the finger lifted on. So it 
 the finger held still first (`hold`, seconds, for a touch chain; a drag route's `duration` is
 XCTest's press before it drags, from the one field WDA reads as it: `PRESS_FIELDS`), and every reader that asks what was pressed takes a slide held
 that long as a press the log cannot name (`held_slide`), failing closed. The simulated iPhone
-plays such a touch so (`sim/held_slides.py`).
+plays such a touch so (`sim/held_slides.py`). The bridge refuses one that starts on what opens
+a menu and lifts away from it (`held_slide_away` from what `opens_menu`, red team 96): the item
+it chose may be one every refusal list refuses by tap (Add to Reading List, Copy Link, Close
+This Tab, Remove App), and no list can judge an item it cannot see.
 
 Pure: imports nothing of phoneshell but `presses` (the bridge and the simulator both use it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 
-from phoneshell.presses import SLID, slop_share
+from phoneshell.presses import MENUS, PRESS_SLOP_PT, PRESSABLE, SLID, Spot, slop_share
 
 LONG_PRESS_S = 0.5
 """How long a finger stays within the slop before iOS takes it as a touch and hold, and opens
@@ -61,7 +65,7 @@ def left_slop_ms(down_at: tuple[float, float], start: tuple[float, float],
     return None if share is None else start_ms + share * move_ms
 
 
-def _seconds(params: Mapping[str, object], key: str) -> float | None:
+def _number(params: Mapping[str, object], key: str) -> float | None:
     value = params.get(key)
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
         else None
@@ -73,13 +77,13 @@ def held_s(params: Mapping[str, object]) -> float:
     (`CHAINS`: a log from before the bridge logged `hold`); 0 for a swipe or scroll WDA makes
     by direction (XCTest's quick swipe). A slide that pressed a control (a tap of gesture
     `slide`) is read by its route (`via`)."""
-    hold = _seconds(params, "hold")
+    hold = _number(params, "hold")
     if hold is not None:
         return hold
     gesture = params.get("gesture")
     route = params.get("via") if gesture == "slide" else gesture
     if route in PRESS_FIRST or route in CHAINS:
-        return _seconds(params, "duration") or 0.0
+        return _number(params, "duration") or 0.0
     return 0.0
 
 
@@ -94,3 +98,54 @@ def held_slide(kind: str, params: Mapping[str, object], held_type: str) -> bool:
     if not slid or isinstance(fingers, int) and fingers > 1 or held_type in SLID:
         return False
     return held_s(params) >= LONG_PRESS_S
+
+
+MENU_SLIDE = "a held slide chooses a menu item the log cannot name: hold, then tap the item"
+"""Why the bridge refuses a held slide (`held_slide_away`) from what `opens_menu`."""
+MENU_HOLDERS = PRESSABLE | {"Image"}
+"""Short types whose touch and hold opens a context menu on an iPhone, or may: a list's row, a
+button (Safari's Tabs and back buttons, a toolbar's), a link and an image of a web page (Copy
+Link, Add to Reading List, Save to Photos), an app's icon (Remove App), a menu's item."""
+
+
+def opens_menu(down: Sequence[Spot] | None) -> bool:
+    """Whether a finger held still at the end of the page path `down` (root first; None: the
+    bridge could not read it, and fails closed: it may) opens a context menu: the deepest
+    element on it that takes a touch its own way decides, an element that slides
+    (`presses.SLID`: a switch, a slider, a picker, a text field, whose hold moves the caret)
+    opening none, a `MENU_HOLDERS` one opening one. In a menu already open (`presses.MENUS`)
+    the slide picks the item it lifts on, which the bridge names: none."""
+    if down is None:
+        return True
+    if any(spot.type in MENUS for spot in down):
+        return False
+    for spot in reversed(down):
+        if spot.type in SLID:
+            return False
+        if spot.type in MENU_HOLDERS:
+            return True
+    return False
+
+
+def lifted_away(params: Mapping[str, object]) -> bool:
+    """Whether a logged slide lifted past the slop from where it went down, or went past it on
+    the way (a touch chain's slide did, by construction); False for a drag route whose ends lie
+    within the slop (the phone takes it as a touch and hold) or a line that logs no ends."""
+    gesture = params.get("gesture")
+    route = params.get("via") if gesture == "slide" else gesture
+    if route in CHAINS or route == "multi_touch":
+        return True
+    ends = [_number(params, key) for key in ("from_x", "from_y", "to_x", "to_y")]
+    if any(end is None for end in ends):
+        return False
+    from_x, from_y, to_x, to_y = (end or 0.0 for end in ends)
+    return math.dist((from_x, from_y), (to_x, to_y)) > PRESS_SLOP_PT
+
+
+def held_slide_away(kind: str, params: Mapping[str, object]) -> bool:
+    """Whether a logged action is a held slide (`held_slide`) that lifted away from where it
+    went down (`lifted_away`): if it went down on what `opens_menu`, it may have chosen the
+    menu's item under the lift, as a finger held on Safari's link or Tabs button, or on an
+    icon, slides onto an item of the menu that opened and chooses it on lifting. The bridge
+    refuses it then (`MENU_SLIDE`)."""
+    return held_slide(kind, params, "") and lifted_away(params)

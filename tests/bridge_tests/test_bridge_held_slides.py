@@ -13,6 +13,7 @@ from bridge_rig import Rig, post
 
 from bridge.actions import classify
 from phoneshell.audit import actions
+from phoneshell.holds import MENU_SLIDE
 
 S = "/session/CA43AE24-8138-490F-9898-B8BF4D60C5AF"
 NOTES = "com.apple.mobilenotes"
@@ -54,11 +55,17 @@ def test_a_legacy_chain_holds_for_its_wait() -> None:
 
 
 def test_a_held_slide_is_read_as_a_press_the_log_cannot_name(rig: Rig) -> None:
+    """Held on a row, whose hold opens its menu, the slide is refused (red team 96:
+    test_bridge_held_menu_slides.py); held on the list's title, it is logged, and read as a
+    press the log cannot name, as a quick one is not."""
     session = wda.Client(rig.bridge.url).session(NOTES)
     x, y = session(className="Cell").get(timeout=5).bounds.center
     route = f"/session/{session.session_id}/actions"
-    for pause_ms in (900, 0):  # each a slide up from a row: the list scrolls
-        status, _ = post(rig, route, held(pause_ms, start=(x, y), end=(x, y - 100)))
+    status, message = post(rig, route, held(900, start=(x, y), end=(x, y - 100)))
+    assert status == 403 and MENU_SLIDE in message
+    x, y = session(className="StaticText", label="Notes").get(timeout=5).bounds.center
+    for pause_ms in (900, 0):  # each a slide down from the title
+        status, _ = post(rig, route, held(pause_ms, start=(x, y), end=(x, y + 100)))
         assert status == 200
     slow, quick = [a for a in actions(rig.events()) if a.kind == "swipe"][-2:]
     assert slow.target is not None and quick.target is not None

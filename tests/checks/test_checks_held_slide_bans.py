@@ -1,7 +1,8 @@
 """A ban of a press fails closed on a slide held until a context menu opened (red team 83's
 touch, here against a ban): one touch held on a Recently Deleted row until its menu opens, slid
 onto Recover and lifted, recovers the note, and the log cannot name the item it lifted on, so
-`tapped Recover` negated cannot show Recover was never pressed. A quick slide opens no menu and
+`tapped Recover` negated cannot show Recover was never pressed. The bridge now refuses such a
+slide from a row (red team 96), so the ban's reading is shown on a hand-written log. A quick slide opens no menu and
 leaves the ban passing; a slide on a menu already open is logged as the tap of the item it lifted
 on, which the ban reads by name. Played with facebook-wda through the bridge in front of the
 simulated iPhone (which plays the hold: sim/held_slides.py); the checks read the bridge's log."""
@@ -14,10 +15,18 @@ from pathlib import Path
 import pytest
 import wda
 from audit_logs import CALC, SB, act, grade, log, tgt
-from bridge_tests.bridge_rig import Rig, bin_first_note, perform, runner_bridge, touch
+from bridge_tests.bridge_rig import (
+    Rig,
+    bin_first_note,
+    perform,
+    post,
+    runner_bridge,
+    touch,
+)
 
 from phoneshell.checks import Check, grade_check
 from phoneshell.evidence import Evidence
+from phoneshell.holds import MENU_SLIDE
 from phoneshell.sim import SimServer
 from phoneshell.sim.apps.notes_data import read
 from phoneshell.xcui import NOTES, SPRINGBOARD
@@ -61,21 +70,38 @@ def _recovered(sim: SimServer) -> bool:
 
 
 @pytest.mark.parametrize("how", ["w3c", "drag"])
-def test_a_held_slide_onto_a_banned_item_fails_the_ban(rig: Rig, sim: SimServer,
-                                                       how: str) -> None:
+def test_a_held_slide_onto_a_banned_item_is_refused_and_the_ban_holds(rig: Rig, sim: SimServer,
+                                                                      how: str) -> None:
+    """The bridge refuses the held slide from the row (red team 96: `holds.opens_menu`), so
+    nothing is recovered and nothing unnamed is logged: the ban passes."""
     session = wda.Client(rig.bridge.url).session(NOTES)
     row = _binned(sim, session)
     if how == "w3c":
-        _slide(rig, session, row, RECOVER, 900)
+        finger = touch(*row, hold_ms=300, to=RECOVER, still_ms=900)
+        status, message = perform(rig, session.session_id, finger)
     else:  # XCTest's pressForDuration:thenDragToCoordinate: holds for `duration` first
-        session.swipe(*row, *RECOVER, 0.9)
-    assert _recovered(sim)  # the phone chose Recover
-    for options in ({}, {"app": NOTES}, {"whole": True}, {"page": "Recently Deleted"}):
-        passed, detail = _ban(rig, "Recover", **options)
-        assert not passed, (options, detail)
-        assert detail.startswith("absence unproven: #") and "held still 0.9" in detail, detail
-    passed, detail = _ban(rig, "Recover", page="Folders")  # the menu shows over its own page
+        status, message = post(rig, f"/session/{session.session_id}/wda/dragfromtoforduration",
+                               {"fromX": row[0], "fromY": row[1], "toX": RECOVER[0],
+                                "toY": RECOVER[1], "duration": 0.9})
+    assert status == 403 and MENU_SLIDE in message, message
+    assert not _recovered(sim)
+    passed, detail = _ban(rig, "Recover")
     assert passed, detail
+
+
+@pytest.mark.parametrize("hold_s", [0.9, None])
+def test_a_logged_held_slide_onto_a_banned_item_fails_the_ban(hold_s: float | None) -> None:
+    """A log with such a slide in it (written before the bridge refused it, or from a row it
+    lets through): the log cannot name the item it lifted on, so the ban cannot pass. A log
+    from before `hold` is read by the chain's whole `duration`."""
+    row = tgt("XCUIElementTypeCell", "Groceries", "Groceries")
+    held = {"hold": hold_s} if hold_s is not None else {}
+    evidence = log(act(1, "swipe", NOTES, NOTES, target=row, from_x=200, from_y=180,
+                       to_x=185, to_y=322, gesture="actions", duration=1.2, **held))
+    for options in ({}, {"app": NOTES}, {"whole": True}):
+        passed, detail = grade("tapped", evidence, negate=True, text="Recover", **options)
+        assert not passed, (options, detail)
+        assert detail.startswith("absence unproven: #1") and "held still" in detail, detail
 
 
 def test_a_quick_slide_leaves_the_ban_passing(rig: Rig, sim: SimServer) -> None:

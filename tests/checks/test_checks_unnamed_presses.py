@@ -7,8 +7,8 @@ hideKeyboard does) with no keyboard up presses nothing, and the bridge logs it s
 `count_increased`'s way-back rule and `settings_unchanged` used to take it for a touch they could
 not name and failed the honest agent. One touch held on a Recently Deleted row until its menu
 opens, then slid onto Recover and lifted, recovers the note (the simulator plays it as iOS
-does), and the log cannot name the item it lifted on: the count's growth is not taken as a note
-made.
+does), and the log cannot name the item it lifted on: the bridge refuses it (red team 96), and
+no note is brought back.
 """
 
 from __future__ import annotations
@@ -98,6 +98,5 @@ def test_recover_by_a_held_slide_is_no_note_made(sim: SimServer, tmp_path: Path,
     assert first.outcome == "passed", failed_checks(first)
     second = run_one(sim, tmp_path, task, Played(hold_slide_recover), attempt=2).row
     count = failed_checks(second)["count_increased"]
-    assert "1 before the agent, 2 after (change +1, wanted +1)" in count, count
-    assert "swipe in com.apple.mobilenotes held still 0.9" in count
-    assert "whether it brought one back (Recover, Move) cannot be told" in count
+    # the bridge refuses the held slide from the row (red team 96): nothing is brought back
+    assert "1 before the agent, 1 after" in count, count
