@@ -36,6 +36,7 @@ MODES = {
 }
 
 
+@pytest.mark.slow  # 11 s of whole programs: the README's command stays quick
 @pytest.mark.parametrize("mode", list(MODES))
 def test_settings_back_twice_needs_a_press_of_about(tmp_path: Path, mode: str) -> None:
     request, outcome = MODES[mode]

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from sources import El, evidence
 
 from phoneshell.evidence import save_evidence
@@ -40,6 +41,7 @@ def clean(done: subprocess.CompletedProcess[str]) -> str:
     return out
 
 
+@pytest.mark.slow  # 6 s of whole programs: the README's command stays quick
 def test_a_non_finite_number_is_an_error_at_its_line_in_every_command(tmp_path: Path) -> None:
     bad = task_file(tmp_path, "bad", "timeout_seconds: .nan\n")
     where = f"{bad}:6:18: error: `timeout_seconds` of the task is .nan; it should be a finite " \

@@ -11,6 +11,7 @@ import shlex
 import sys
 from pathlib import Path
 
+import pytest
 from cli_process import run_cli
 
 from phoneshell.cli import VisibleText
@@ -28,6 +29,7 @@ def ci_commands(line: str) -> list[str]:
     return found + (["azure ##vso["] if "##vso[" in line.lower() else [])
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_an_agents_stderr_commands_no_ci_runner_and_forges_no_row(tmp_path: Path) -> None:
     agent = f"command:{shlex.quote(sys.executable)} {HERE / 'ci_log_agent.py'}"
     done = run_cli("run", "environments", "--task", "settings.about.reach", "--agent", agent,

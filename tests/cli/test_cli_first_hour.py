@@ -26,6 +26,7 @@ def phoneshell(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None
                           text=True, cwd=cwd, env=env, timeout=300)
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_mistyped_task_gets_a_did_you_mean_and_a_list_that_exists(tmp_path: Path) -> None:
     done = phoneshell("run", "environments", "--task", "settings.about.rech", "--runs",
                       str(tmp_path))
@@ -126,6 +127,7 @@ def test_ctrl_c_keeps_what_was_recorded_and_says_how_to_resume(tmp_path: Path) -
     assert "2 attempt(s): 0 passed, 2 failed, 0 skipped" in resumed.stdout
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_a_command_agent_finds_phoneshell_and_its_failures_show_their_cause(
         tmp_path: Path) -> None:
     agent = ("command:case $PHONESHELL_TASK_ID in "

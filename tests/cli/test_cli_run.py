@@ -140,6 +140,7 @@ def agent_actions(evidence: Path) -> list[tuple[str, str]]:
             if e["phase"] == "agent" and e["stage"] == "intent"]
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_resume_refuses_a_changed_task_and_a_missing_run(tmp_path: Path) -> None:
     tasks = tmp_path / "tasks"
     tasks.mkdir()
@@ -172,6 +173,7 @@ def test_several_simulated_phones_share_the_tasks(tmp_path: Path) -> None:
     assert len(set(seqs)) == len(seqs), "one audit log for the run, one seq per action"
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_phone_another_run_holds_is_refused_naming_the_holder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PHONESHELL_LOCK_DIR", str(tmp_path / "locks"))

@@ -71,6 +71,7 @@ def test_a_stop_signal_records_the_attempt_in_flight_and_says_how_to_resume(
     assert f"skipped (1): interrupted ({sig.name})" in done.stdout
 
 
+@pytest.mark.slow  # 6 s of whole programs: the README's command stays quick
 def test_a_second_signal_in_the_teardown_still_leaves_a_whole_record(tmp_path: Path) -> None:
     # A teardown that takes seconds (a `wait` step, after a launch the log shows): the second
     # SIGTERM comes in the middle of it, cuts it short, and the attempt is still recorded and

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from phoneshell.runner import RunOptions, run_suite
 from phoneshell.untrusted import quoted, storable, visible
 
@@ -26,6 +28,7 @@ def phoneshell(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, cwd=ROOT, env=env, timeout=300, errors="surrogateescape")
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_escape_codes_in_an_agents_stderr_are_shown_not_obeyed(tmp_path: Path) -> None:
     agent = f"command:{shlex.quote(sys.executable)} {HOSTILE} escapes"
     done = phoneshell("run", "environments", "--task", "settings.about.reach", "--agent", agent,

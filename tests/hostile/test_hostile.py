@@ -168,6 +168,7 @@ def test_breaking_the_rig_is_the_agents_failure_and_resume_keeps_it(tmp_path: Pa
     assert "2 attempt(s) were already scored and not run again" in again.stdout
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_turning_the_phone_off_is_refused_and_the_attempt_is_scored(tmp_path: Path) -> None:
     run_two("power-off", tmp_path, "P")
     refused = [(e.task_id, e.target.label if e.target else "") for e in

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 import wda
-
 from runner.test_owner import run, tasks
 
 from phoneshell.audit import read_audit

@@ -213,6 +213,7 @@ def test_a_fault_switched_on_the_control_routes_is_the_rigs(tmp_path: Path) -> N
         "the bridge") in str(row["skip_reason"])
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_an_app_unreadable_from_the_start_is_not_scored(tmp_path: Path) -> None:
     with SimServer(faults=[f"unreadable={CALC}"]) as sim:
         done = run_cli("run", TASKS[0], "--device", sim.url, "--agent", "solution", "--runs",

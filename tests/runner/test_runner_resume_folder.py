@@ -68,6 +68,7 @@ def edit(run: Path, **fields: object) -> None:
     (run / "run.json").write_text(json.dumps(manifest))
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_an_unsealed_reset_of_a_failed_run_is_not_resumed_from_scratch(tmp_path: Path) -> None:
     run = ran(tmp_path / "runs")
     manifest = json.loads((run / "run.json").read_text())
@@ -116,6 +117,7 @@ def test_a_run_id_in_run_json_names_no_folder_and_draws_no_line(
     assert "\nall checks verified" not in text
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_run_folder_text_is_shown_quoted_and_the_lock_names_its_holder(
         one_run: Path, tmp_path: Path) -> None:
     run = copied(one_run, tmp_path)

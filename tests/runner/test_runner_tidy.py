@@ -308,6 +308,7 @@ def test_the_run_end_skips_what_the_watch_knows_clean_and_deletes_what_an_agent_
     assert not [action for action in launched if action[1] == CLOCK], launched
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_ctrl_c_during_an_attempt_reads_the_alarms_its_agent_may_have_saved(
         tmp_path: Path) -> None:
     # The first attempt's agent does nothing (the watch follows it to its end and knows the

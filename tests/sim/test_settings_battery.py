@@ -10,6 +10,7 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 import wda
 
 from phoneshell.agents import AgentContext, AgentResult
@@ -91,6 +92,7 @@ def _answer_check(row: ResultRow) -> tuple[bool, str]:
     return check.passed, check.detail
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_the_task_passes_the_reference_and_fails_another_percentage(tmp_path, environments):
     with SimServer() as sim:
         row = _run(tmp_path, environments, "solution", sim)

@@ -8,6 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
+import pytest
 import wda
 
 from phoneshell.sim import SimServer
@@ -73,6 +74,7 @@ def test_below_the_status_bar_and_in_landscape_the_list_stays() -> None:
         assert _offset(sim) == 0
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_an_honest_run_taps_the_status_bar_and_general_and_passes(tmp_path: Path) -> None:
     agent = tmp_path / "agent.py"  # outside the runs folder, which agents never see
     agent.write_text(
