@@ -34,9 +34,9 @@ whichever candidate was right (docs/checks.md, "Answers that hedge"):
   big letters", nor words of what the check reads); for a value with one, one that shares a
   word with it ("iPhone Air" beside "iPhone 17 Pro");
 * for a value in Latin letters (not a heading nor a code), bare words of its script (neither
-  everyday words, the value's own nor the words of what the check reads, `_loose`): two or more making up three quarters or more of the
-  other words of the clause that names the value (clauses end at . : ; ! ? brackets, quotes and
-  new lines): "one of: lantern otter quill", "iphone 17 pro iphone air iphone 17 pro max"; or,
+  everyday words, the value's own nor the words of what the check reads, `_loose`): two or
+  more making up three quarters or more of the other words of the clause that names the value
+  (clauses end at . : ; ! ? brackets, quotes and new lines): "one of: lantern otter quill", "iphone 17 pro iphone air iphone 17 pro max"; or,
   for a value without a digit, ten or more in the whole answer, however padded. The everyday
   words are English, so in another script nothing tells a sentence from a list of words; in
   any, a word of another script than the value's is never a candidate;
@@ -54,8 +54,10 @@ from phoneshell.checks.reading import BARE_READ, Number, numbers, read, said, sc
 from phoneshell.spelling import folded
 
 _CODE = re.compile(r"(?<![\w/])(?=[\w/]*[A-Za-z])(?=[\w/]*\d)[A-Za-z0-9][\w/]{3,}(?![\w/])")
-_CAPS = re.compile(r"(?<!\w)[A-Z][A-Z'-]{2,}(?!\w)")
-_CAPITALISED_RUN = re.compile(r"(?<!\w)(?:[A-Z][\w'-]*)(?:[ \t]+[A-Z][\w'-]*)+(?!\w)")
+# A word ends in a letter or digit: the quote after 'CARDAMOM' (an apostrophe) is not part of it
+_CAPS = re.compile(r"(?<!\w)[A-Z][A-Z'-]+[A-Z](?!\w)")
+_CAPITALISED_RUN = re.compile(
+    r"(?<!\w)(?:[A-Z](?:[\w'-]*\w)?)(?:[ \t]+[A-Z](?:[\w'-]*\w)?)+(?!\w)")
 _SEPARATORS = re.compile(r"\s*(?:[,;|\n/&]|\s+or\s+|\s+and\s+)\s*", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_][\w'-]*")
 _CLAUSES = re.compile(r"[.:;!?()\[\]{}\"\n]")
@@ -235,10 +237,19 @@ screen see seems seen sentence shown shows single site small so some spelled spe
 sure text than that that's the their them then there there's these they think this those title
 to top under upper uppercase us very visible was we web webpage website were what when where
 which while white who whose will with word words would writes writing written yes you your
+ok okay alright hi hello hey well thanks thank yeah yep
+opened open opening loaded load loading visited visit visiting navigated navigate went checked
+check checking looked look looking viewed view reached reach tapped tap clicked click scrolled
+scroll typed type searched search launched launch showed show showing saying successfully
+link url address browser safari tab nothing everything anything
+result value field source confidence high low medium certain
 """
 EVERYDAY = frozenset(_EVERYDAY_WORDS.split())
 """Words an answer uses around a value ("The word is written in big letters at the top of the
-page, I think"): never taken for a candidate. Anything else may be one."""
+page, I think"; "OK, I opened the page in Safari and it shows ..."; a JSON answer's
+"confidence": "high"): never taken for a candidate. Anything else may be one. So a value that
+is one of them ("Open") is not hedged by another of them ("Open or Close" names Close): a
+task with such a value lists the others it could be as `others`."""
 
 
 def _bare(text: str, want: str, everyday: bool = True, own: bool = True,
@@ -250,6 +261,17 @@ def _bare(text: str, want: str, everyday: bool = True, own: bool = True,
         EVERYDAY if everyday else set()) | {folded(w) for w in _WORD.findall(label)}
     alphabet = script(want)
     return [w for w in _WORD.findall(text) if folded(w) not in skip and script(w) == alphabet]
+
+
+def _unsaid(run: str, want: str) -> str:
+    """A run of capitalised words without the everyday words it starts with, unless they are
+    the value's own: a sentence's first word is capitalised by grammar ("In Safari the heading
+    is ...", "The Safari page"), where "Example Page" beside Example Domain is a heading."""
+    own = {folded(w) for w in _WORD.findall(want)}
+    words = run.split()
+    while words and folded(words[0]) in EVERYDAY - own:
+        words.pop(0)
+    return " ".join(words)
 
 
 def _value_like(item: str, want: str, label: str) -> bool:
@@ -319,9 +341,11 @@ def candidates(answer: str, want: str, others: tuple[str, ...] = (),
     if code:
         found += [c for c in _CODE.findall(answer) if folded(c) != folded(want)]
     if _CAPS.fullmatch(want):
-        found += [c for c in _CAPS.findall(answer) if folded(c) != folded(want)]
+        found += [c for c in _CAPS.findall(answer)
+                  if folded(c) != folded(want) and folded(c) not in EVERYDAY]  # "OK", "URL"
     if _CAPITALISED_RUN.fullmatch(want):
-        found += [run for run in _CAPITALISED_RUN.findall(answer) if not _whole(want, run)]
+        found += [run for run in (_unsaid(r, want) for r in _CAPITALISED_RUN.findall(answer))
+                  if len(run.split()) >= 2 and not _whole(want, run)]
     if not code:  # another model number is a code: words and list items name none
         found += _listed(answer, want, label) + _loose(answer, want, label)
     found += [o.strip() for o in others if _fold(o) != _fold(want) and names(answer, o)]

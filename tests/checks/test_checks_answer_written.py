@@ -82,7 +82,8 @@ def test_the_lists_the_docs_name_still_hedge(value: str, answer: str) -> None:
     ("battery_level", "86%", "电量86%"), ("battery_level", "26%", "バッテリー残量は26%です"),
     ("battery_level", "87%", "Батарея87%"), ("battery_level", "87%", "बैटरी87%"),
     ("battery_level", "87%", "แบตเตอรี่87%"), ("battery_level", "87%", "البطارية٨٧٪"),
-    ("weather_temperature", "57°", "气温57°"), ("weather_temperature", "57°", "現在の気温は57°です"),
+    ("weather_temperature", "57°", "气温57°"),
+    ("weather_temperature", "57°", "現在の気温は57°です"),
     ("weather_temperature", "57°", "气温57度"), ("compass_heading", "274° W", "航向274°")])
 def test_a_number_glued_to_words_of_another_script_is_a_number(probe: str, shown: str,
                                                                answer: str) -> None:
@@ -162,7 +163,7 @@ def test_a_time_in_both_halves_or_neither_does_not_name_one(value: str, answer: 
     assert not passed and why in detail, detail
 
 
-# Other notations: read, or said to be unread -------------------------------------------------------
+# Other notations: read, or said to be unread ----------------------------------------------
 
 @pytest.mark.parametrize(("value", "answer"), [
     ("1,234", "1’234"), ("1,234", "1'234"), ("-3°", "minus 3 degrees"), ("-3°", "3° below zero"),
@@ -184,3 +185,32 @@ def test_a_point_is_a_decimal_point_and_below_zero_is_negative(value: str, answe
 def test_a_number_in_words_is_unread_and_the_detail_says_so(value: str, answer: str) -> None:
     passed, detail = answered(value, answer)
     assert not passed and "writes no number in digits" in detail, detail
+
+
+# A word answered in a sentence that reports what was done (red team 97) --------------------
+
+@pytest.mark.parametrize("value", ["CARDAMOM", "Example Domain"])
+@pytest.mark.parametrize("written", [
+    "I checked and it's {v}", "OK, it's {v}", "Okay, {v}", "Hi, it's {v}", "Well, {v}",
+    "I opened the page and the word is {v}", "Loaded the page and it shows {v}",
+    "Opened Safari and the heading reads {v}", "Visited the page and found {v}",
+    "I visited the link and saw {v}", "The page loaded and shows {v}",
+    "Navigated there, and the word is {v}", "Checked Safari; the word is {v}",
+    "The page says {v} and nothing else", "Page visited successfully, word: {v}",
+    '{{"answer": "{v}", "confidence": "high"}}', "'{v}'", "The word is ‘{v}’.",
+    "In Safari the heading is {v}", "The Safari page shows {v}",
+    "| Field | Value |\n|---|---|\n| Word | {v} |"])
+def test_a_word_in_a_sentence_about_the_turn_is_named_once(value: str, written: str) -> None:
+    passed, detail = answered(value, written.format(v=value))
+    assert passed, detail
+
+
+@pytest.mark.parametrize(("value", "answer"), [
+    ("CARDAMOM", "OK, it's 'CARDAMOM' or 'LANTERN'"), ("CARDAMOM", "cardamom and lantern"),
+    ("CARDAMOM", "I checked: cardamom, maybe lantern"),
+    ("Example Domain", "In Safari the heading is Example Domain or Example Page"),
+    ("Example Domain", "Okay, Example Domain, Apple"),
+])
+def test_the_same_sentences_with_a_second_value_still_hedge(value: str, answer: str) -> None:
+    passed, detail = answered(value, answer)
+    assert not passed and "hedges" in detail, detail
