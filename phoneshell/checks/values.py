@@ -36,8 +36,9 @@ whichever candidate was right (docs/checks.md, "Answers that hedge"):
 * for a value in Latin letters (not a heading nor a code), bare words of its script (neither
   everyday words, the value's own nor the words of what the check reads, `_loose`): two or
   more making up three quarters or more of the other words of the clause that names the value
-  (clauses end at . : ; ! ? brackets, quotes and new lines): "one of: lantern otter quill", "iphone 17 pro iphone air iphone 17 pro max"; or,
-  for a value without a digit, ten or more in the whole answer, however padded. The everyday
+  (clauses end at . : ; ! ? brackets, quotes and new lines): "one of: lantern otter quill",
+  "iphone 17 pro iphone air iphone 17 pro max"; or, for a value without a digit, ten or more in
+  the whole answer, however padded. The everyday
   words are English, so in another script nothing tells a sentence from a list of words; in
   any, a word of another script than the value's is never a candidate;
 * any of the values the check lists as `others` (the answers of the task's siblings, which an
