@@ -350,7 +350,7 @@ class Recorder(Aiming):
         if status_bar_tap(lambda: self.known_tree(context), action):
             return None  # the status bar's: the list in front scrolls to its top, nothing else
         if held_slide_away(action.kind, action.params) and opens_menu(
-                down_spots(self.known_tree(context), action.params)):
+                down_spots(self.known_tree(context), action.params), app):
             return self._refusal(context, action, target, app, request, (
                 f"{MENU_SLIDE} (it held still {held_s(action.params):g} s where it went down, "
                 "on what opens a context menu, then slid away: the item under the lift, which "

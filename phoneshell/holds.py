@@ -7,8 +7,9 @@ hold, slide, release, one touch. The bridge judges a touch on the screen before 
 menu shows yet, so it logs such a touch as the slide it began (a `swipe`, or the `slide` tap of
 a control it went down on) and cannot name the item the finger lifted on. So it logs how long
 the finger held still first (`hold`, seconds, for a touch chain; a drag route's `duration` is
-XCTest's press before it drags, from the one field WDA reads as it: `PRESS_FIELDS`), and every reader that asks what was pressed takes a slide held
-that long as a press the log cannot name (`held_slide`), failing closed. The simulated iPhone
+XCTest's press before it drags, from the one field WDA reads as it: `PRESS_FIELDS`), and
+every reader that asks what was pressed takes a slide held that long as a press the log cannot
+name (`held_slide`), failing closed. The simulated iPhone
 plays such a touch so (`sim/held_slides.py`). The bridge refuses one that starts on what opens
 a menu and lifts away from it (`held_slide_away` from what `opens_menu`, red team 96): the item
 it chose may be one every refusal list refuses by tap (Add to Reading List, Copy Link, Close
@@ -108,13 +109,21 @@ button (Safari's Tabs and back buttons, a toolbar's), a link and an image of a w
 Link, Add to Reading List, Save to Photos), an app's icon (Remove App), a menu's item."""
 
 
-def opens_menu(down: Sequence[Spot] | None) -> bool:
+ROWS_WITHOUT_MENUS = frozenset({"com.apple.Preferences"})
+"""Apps whose list rows open no context menu on a touch and hold: Settings' rows highlight and,
+once the finger moves, the list scrolls (facebook-wda's `swipe(x1, y1, x2, y2, 0.5)`, a drag
+pressed half a second first, scrolls Settings on a phone; red team 97). Their buttons still may
+(a Back button's hold lists the pages behind it)."""
+
+
+def opens_menu(down: Sequence[Spot] | None, app: str = "") -> bool:
     """Whether a finger held still at the end of the page path `down` (root first; None: the
     bridge could not read it, and fails closed: it may) opens a context menu: the deepest
     element on it that takes a touch its own way decides, an element that slides
     (`presses.SLID`: a switch, a slider, a picker, a text field, whose hold moves the caret)
-    opening none, a `MENU_HOLDERS` one opening one. In a menu already open (`presses.MENUS`)
-    the slide picks the item it lifts on, which the bridge names: none."""
+    opening none, a `MENU_HOLDERS` one opening one, but for a row of an app in front
+    (`app`) whose rows open none (`ROWS_WITHOUT_MENUS`). In a menu already open
+    (`presses.MENUS`) the slide picks the item it lifts on, which the bridge names: none."""
     if down is None:
         return True
     if any(spot.type in MENUS for spot in down):
@@ -122,8 +131,8 @@ def opens_menu(down: Sequence[Spot] | None) -> bool:
     for spot in reversed(down):
         if spot.type in SLID:
             return False
-        if spot.type in MENU_HOLDERS:
-            return True
+        if spot.type in MENU_HOLDERS:  # a row's button is the row (iOS 26 Settings' are)
+            return not (app in ROWS_WITHOUT_MENUS and any(s.type == "Cell" for s in down))
     return False
 
 

@@ -116,3 +116,21 @@ def test_what_opens_no_menu_or_chooses_nothing_goes_through(rig: Rig) -> None:
     sent(rig, path + "/actions", {"actions": [touch(hx, hy, hold_ms=300, to=(hx, hy - 100),
                                                     still_ms=900)]})
     _untouched(rig)
+
+
+def test_a_settings_row_held_then_slid_scrolls_but_its_back_button_is_refused(rig: Rig) -> None:
+    """Settings' rows open no context menu: facebook-wda's `swipe(x1, y1, x2, y2, 0.5)` (a drag
+    pressed half a second first) scrolls the list on a phone, and goes through (red team 97). A
+    Back button's hold lists the pages behind it, so a held slide from it is still refused."""
+    session = wda.Client(rig.bridge.url).session("com.apple.Preferences")
+    general = session(label="General").get(timeout=5)
+    x, y = general.bounds.center
+    session.swipe(x, y, x, y - 300, 0.5)
+    assert session(label="General").get(timeout=5).bounds.center[1] < y, "the list scrolled"
+    session(label="General").click()
+    back = session(className="Button", label="Settings").get(timeout=5)
+    bx, by = back.bounds.center
+    message = refused_unsent(rig, f"/session/{session.session_id}/wda/dragfromtoforduration",
+                             {"fromX": bx, "fromY": by, "toX": bx + 100, "toY": by + 200,
+                              "duration": 0.6})
+    assert MENU_SLIDE in message
