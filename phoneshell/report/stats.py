@@ -12,11 +12,20 @@ ALPHA = 0.05
 """The significance level comparisons are read at."""
 
 
-def wilson(passed: int, scored: int, z: float = Z95) -> tuple[float, float] | None:
+def wilson(passed: int, scored: int, z: float = Z95,
+           trials: int | None = None) -> tuple[float, float] | None:
     """Wilson score interval for `passed` successes out of `scored` trials (95% by default).
 
     Unlike the normal approximation it stays inside [0, 1] and is not zero-width at 0/n or n/n,
     which is where small benchmark runs often sit.
+
+    Args:
+        passed: successes.
+        scored: attempts scored.
+        z: the normal quantile of the interval's level.
+        trials: how many of the attempts are independent (default all): repeats of one task
+            are not (an agent that passes a task tends to pass it again), so a run with
+            `--repeat` counts its distinct tasks, the interval as wide as one attempt of each.
 
     Returns:
         (low, high) as fractions, or None when nothing was scored (no rate exists).
@@ -29,9 +38,10 @@ def wilson(passed: int, scored: int, z: float = Z95) -> tuple[float, float] | No
     if scored == 0:
         return None
     p = passed / scored
+    n = scored if trials is None else max(1, min(trials, scored))
     z2 = z * z
-    centre = (p + z2 / (2 * scored)) / (1 + z2 / scored)
-    half = (z / (1 + z2 / scored)) * math.sqrt(p * (1 - p) / scored + z2 / (4 * scored * scored))
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = (z / (1 + z2 / n)) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     low, high = max(0.0, centre - half), min(1.0, centre + half)
     # At 0/n and n/n the exact bound is 0 or 1; keep float noise from moving it.
     return (0.0 if passed == 0 else low, 1.0 if passed == scored else high)

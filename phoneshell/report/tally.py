@@ -214,6 +214,11 @@ def claim_disagreement(row: ResultRow) -> str:
     return ""
 
 
+def _tasks(scored: Sequence[ResultRow]) -> int:
+    """How many independent trials scored attempts are: their distinct tasks (`stats.wilson`)."""
+    return len({r.task_id for r in scored})
+
+
 def agent_numbers(run: RunRecord) -> AgentNumbers:
     """Count one run's attempts, skips and claims."""
     rows = [a.row for a in run.attempts]
@@ -227,7 +232,8 @@ def agent_numbers(run: RunRecord) -> AgentNumbers:
         agent=run.agent, run_id=run.run_id, run_dir=str(run.run_dir), planned=run.planned,
         attempts=len(rows), not_run=len(run.not_run()), scored=len(scored), passed=passed,
         failed=len(scored) - passed, pass_rate=rate(passed, len(scored)),
-        ci95=wilson(passed, len(scored)), pass_floor=rate(passed, run.planned),
+        ci95=wilson(passed, len(scored), trials=_tasks(scored)),
+        pass_floor=rate(passed, run.planned),
         skipped=len(rows) - len(scored),
         skip_reasons=dict(Counter(skip_category(r.skip_reason) for r in rows if r.skipped)
                           .most_common()),
@@ -248,7 +254,7 @@ def _tag_cell(run: RunRecord, attempts: list[Attempt], not_run: int) -> TagCell:
     scored = [a.row for a in attempts if not a.row.skipped]
     passed = sum(r.passed for r in scored)
     return TagCell(run.agent, run.run_id, len(attempts), len(scored), passed,
-                   rate(passed, len(scored)), wilson(passed, len(scored)),
+                   rate(passed, len(scored)), wilson(passed, len(scored), trials=_tasks(scored)),
                    len(attempts) - len(scored), len(attempts) + not_run, not_run)
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from phoneshell.report import mcnemar_exact, min_discordant, wilson
 
@@ -64,3 +67,28 @@ def test_mcnemar_agrees_with_a_direct_binomial_sum() -> None:
 def test_six_one_sided_discordant_pairs_are_the_fewest_that_can_be_significant() -> None:
     assert min_discordant() == 6
     assert mcnemar_exact(5, 0) > 0.05 > mcnemar_exact(6, 0)
+
+
+def test_repeats_of_a_task_are_not_independent_trials() -> None:
+    # 160/160 over 80 tasks run twice is as sure as 80/80, not as 160 independent attempts
+    assert wilson(160, 160, trials=80) == wilson(80, 80)
+    assert wilson(160, 160, trials=80) != wilson(160, 160)
+    assert wilson(30, 60, trials=60) == wilson(30, 60), "without repeats nothing changes"
+    low, high = wilson(150, 160, trials=80) or (0, 0)
+    low_80, high_80 = wilson(75, 80) or (0, 0)
+    assert (low, high) == pytest.approx((low_80, high_80)), "the rate over the tasks' width"
+
+
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
+def test_a_run_with_repeats_reports_the_interval_of_its_tasks(tmp_path: Path) -> None:
+    done = run_cli("run", "environments", "--task", "settings.about.reach", "--task",
+                   "weather.open", "--agent", "solution", "--repeat", "2", "--runs",
+                   str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    (run,) = tmp_path.iterdir()
+    shown = run_cli("report", str(run), "--format", "json")
+    (agent,) = json.loads(shown.stdout)["agents"]
+    assert (agent["passed"], agent["scored"]) == (4, 4)
+    assert agent["ci95"] == pytest.approx(list(wilson(2, 2) or ())), \
+        "two tasks twice: the interval of two trials, not of four"
+    assert "95% CI 34.2-100.0%" in run_cli("report", str(run)).stdout

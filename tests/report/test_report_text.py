@@ -31,12 +31,13 @@ def test_solution_passes_everything_and_null_nothing(sol_nul: tuple[str, Any]) -
     sol, nul = document["agents"]
     assert (sol["agent"], sol["run_id"], sol["attempts"], sol["scored"], sol["passed"]) == \
         ("solution", "SOL", 8, 8, 8)
-    assert sol["pass_rate"] == 1.0 and sol["ci95"] == pytest.approx([0.675592, 1.0], abs=1e-6)
+    # its four tasks twice each: the interval of four trials (8/8 as eight would be 67.6-100%)
+    assert sol["pass_rate"] == 1.0 and sol["ci95"] == pytest.approx([0.510109, 1.0], abs=1e-6)
     assert (nul["agent"], nul["passed"], nul["failed"], nul["pass_rate"]) == ("null", 0, 8, 0.0)
-    assert nul["ci95"] == pytest.approx([0.0, 0.324408], abs=1e-6)
+    assert nul["ci95"] == pytest.approx([0.0, 0.489891], abs=1e-6)
     assert "solution @ SOL" in text
-    assert "  passed 8/8 = 100.0% of scored  (95% CI 67.6-100.0%)" in text
-    assert "  passed 0/8 = 0.0% of scored  (95% CI 0.0-32.4%)" in text
+    assert "  passed 8/8 = 100.0% of scored  (95% CI 51.0-100.0%)" in text
+    assert "  passed 0/8 = 0.0% of scored  (95% CI 0.0-49.0%)" in text
 
 
 def test_claims_of_honest_agents_agree_with_the_grades(sol_nul: tuple[str, Any]) -> None:
