@@ -55,7 +55,7 @@ from phoneshell.checks.reading import BARE_READ, Number, numbers, read, said, sc
 from phoneshell.spelling import folded
 
 _CODE = re.compile(r"(?<![\w/])(?=[\w/]*[A-Za-z])(?=[\w/]*\d)[A-Za-z0-9][\w/]{3,}(?![\w/])")
-# A word ends in a letter or digit: the quote after 'CARDAMOM' (an apostrophe) is not part of it
+# A word ends in a letter or digit: the quote after 'LANTERN' (an apostrophe) is not part of it
 _CAPS = re.compile(r"(?<!\w)[A-Z][A-Z'-]+[A-Z](?!\w)")
 _CAPITALISED_RUN = re.compile(
     r"(?<!\w)(?:[A-Z](?:[\w'-]*\w)?)(?:[ \t]+[A-Z](?:[\w'-]*\w)?)+(?!\w)")
