@@ -155,6 +155,8 @@ class PhoneTidy:
     """How the owner held the phone when the run began, when the run turned it upright for its
     attempts ("" when it was upright already): turned back so when the run ends."""
     played: int = 0
+    fronted: bool = False
+    """A tidying put a run tab in front again (`attempt_done`): the run's end closes it."""
 
     @property
     def tidies(self) -> str:
@@ -180,6 +182,7 @@ class PhoneTidy:
                 and self.owner.tabs.run_tab:
             with self.rig.under_run(self.run_id, "teardown"):
                 said.append(front(self.rig))
+            self.fronted = True
         return "; ".join(line for line in said if line)
 
     def stop(self) -> str:
@@ -192,8 +195,9 @@ class PhoneTidy:
         """After the last attempt (or when the run is stopped): tidy what was left since the
         last tidying, if any attempt was played since, and delete what the agents left of what
         the run started from none of. Not before: the next attempt that starts from none of it
-        fails for it (`counts.start_state`), as it should."""
-        said = (self.close() if self.played % TIDY_EVERY else "",
+        fails for it (`counts.start_state`), as it should; and the run tab a tidying put in
+        front, even when the last attempt was a tidying's (its tab came after it)."""
+        said = (self.close() if self.played % TIDY_EVERY or self.fronted else "",
                 delete_left(self.rig, self.run_id, self.none_at_start),
                 delete_rows_left(self.rig, self.run_id, self._wholes()) if self.played else "",
                 self.owner.summary(self.run_id) if self.owner is not None else "",

@@ -22,7 +22,7 @@ def test_an_agent_whose_url_has_an_ethiopic_port_is_failed_not_skipped(tmp_path:
     assert row["outcome"] == "failed" and not row["skipped"], row
     visited = [c for c in row["checks"] if c["kind"] == "visited"]  # type: ignore[union-attr]
     assert visited and not visited[0]["passed"], row["checks"]
-    assert "it loaded 'example.com:\u1369'" in visited[0]["detail"], visited
+    assert "it loaded 'https://example.com:\u1369'" in visited[0]["detail"], visited
 
     graded = run_cli("grade", str(tmp_path / "R" / str(row["evidence"])), "--task", str(TASK))
     assert graded.returncode == 1, graded.stdout + graded.stderr
