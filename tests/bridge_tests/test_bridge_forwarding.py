@@ -76,6 +76,7 @@ def test_facebook_wda_works_unchanged_through_the_bridge(rig: Rig) -> None:
         wda.Element(session, "no-such-element").tap()  # WDA's 404 reaches the client as it is
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_concurrent_clients_get_their_own_answers_and_unique_seq(rig: Rig) -> None:
     sid = wda.Client(rig.bridge.url).session("com.apple.Preferences").session_id
     errors: list[str] = []

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 AGENT = """
 import json, os, wda
 s = wda.Client(os.environ["PHONESHELL_WDA_URL"]).session("com.apple.Preferences")
@@ -21,6 +23,7 @@ print(json.dumps({"status": "done", "summary": "went General > About > back"}))
 """
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_tap_on_the_bar_over_a_scrolled_row_does_not_open_it_in_the_log(
         tmp_path: Path) -> None:
     agent = tmp_path / "agent.py"

@@ -65,6 +65,7 @@ def test_a_non_finite_number_is_an_error_at_its_line_in_every_command(tmp_path: 
                "finite number" in out
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_broken_file_is_left_out_and_the_other_tasks_still_run(tmp_path: Path) -> None:
     tasks = tmp_path / "tasks"
     tasks.mkdir()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from cli_process import run_cli
 from sources import evidence
 
@@ -25,6 +26,7 @@ checks:
 """
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_pattern_the_agents_typing_makes_backtrack_fails_within_seconds(
         tmp_path: Path) -> None:
     # red team 85: '(\w|[a-z])+' fullmatched against 34 a's and a "!" backtracks 2^34 times, so

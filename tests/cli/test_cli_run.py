@@ -45,6 +45,7 @@ def test_run_with_the_solution_agent_passes_and_records_everything(tmp_path: Pat
     assert all(len(t["sha256"]) == 64 for t in manifest["tasks"])
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_null_agent_fails_and_json_goes_to_stdout(tmp_path: Path) -> None:
     done = phoneshell("run", "environments", "--task", "settings.about.reach", "--agent",
                       "null", "--device", "sim", "--runs", str(tmp_path), "--format", "json")
@@ -55,6 +56,7 @@ def test_null_agent_fails_and_json_goes_to_stdout(tmp_path: Path) -> None:
     assert "settings.about.reach" in done.stderr  # progress lines go to stderr with json
 
 
+@pytest.mark.slow  # 6 s of whole programs: the README's command stays quick
 def test_bad_options_exit_2_with_a_hint(tmp_path: Path) -> None:
     no_match = phoneshell("run", "environments", "--task", "nothing.*", "--runs", str(tmp_path))
     assert no_match.returncode == 2 and "error: no task id matches 'nothing.*'" in no_match.stderr

@@ -13,6 +13,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from cli_process import ROOT
 
 
@@ -44,6 +45,7 @@ def _post(url: str, route: str, body: object) -> tuple[int, dict[str, object]]:
             return exc.code, json.load(exc)
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_the_routes_that_change_the_phone_are_closed_unless_opened() -> None:
     with _sim() as (url, said):
         assert "closed (--open-control opens them)" in said

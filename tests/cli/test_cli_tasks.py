@@ -76,6 +76,7 @@ def test_schema_lists_kinds_and_steps() -> None:
     assert "clean_alarms" in phoneshell("schema", "--steps").stdout
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_implications_reference_text_json_and_strict(reference: Path) -> None:
     corpus = str(reference / "phoneshell-environments")
     text = phoneshell("implications", corpus)

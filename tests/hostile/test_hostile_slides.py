@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = '''
 import json, os, sys
@@ -37,6 +39,7 @@ print(json.dumps({"status": "done"}))
 '''
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_a_slide_that_presses_save_fails_a_task_that_bans_saving(tmp_path: Path) -> None:
     script = tmp_path / "slide_save.py"
     script.write_text(AGENT)

@@ -92,6 +92,7 @@ def test_a_judgeset_copied_with_its_runs_hides_the_copies(
     assert seen(tmp_path / "J") == {"saw nothing"}
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_source_found_nowhere_is_refused_confined(
         bwrap: Sandbox, work: Path, tmp_path: Path) -> None:
     moved = tmp_path / "moved"

@@ -81,6 +81,7 @@ def test_the_reference_checks_accept_the_swapped_finish(swap_files: dict[str, Pa
     assert (stated["neg_accuracy"], stated["balanced_accuracy"]) == (0.0, None)
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_missing_and_non_boolean_verdicts_count_as_incorrect(swap_files: dict[str, Path],
                                                              tmp_path: Path) -> None:
     out = tmp_path / "ah"
@@ -127,6 +128,7 @@ def test_unscored_pairs_and_figures_that_disagree(tmp_path: Path) -> None:
         done.stdout
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_bad_swap_input_exits_2(tmp_path: Path) -> None:
     twice = tmp_path / "twice.json"
     pair = {"implied": "a", "by": "b", "compatible": True, "accepted": True, "by_passed": True}

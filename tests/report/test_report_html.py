@@ -238,6 +238,7 @@ class _FaultDuringTurn:
         return AgentResult(ran=True, turns=1, claim=Claim(status="done"))
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_an_attempt_captured_then_found_not_scorable_shows_its_screen(tmp_path: Path) -> None:
     if _FaultDuringTurn.name not in AGENTS:
         AGENTS.register(_FaultDuringTurn.name)(lambda arg: _FaultDuringTurn())

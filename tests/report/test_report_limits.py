@@ -63,6 +63,7 @@ def old_run(runs: dict[str, Path], tmp_path: Path) -> Path:
     return run
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_an_older_run_with_a_log_too_big_to_hold_is_reported_with_the_rest(
         runs: dict[str, Path], tmp_path: Path) -> None:
     run = old_run(runs, tmp_path)

@@ -105,6 +105,7 @@ def test_a_task_file_gone_from_disk_is_missing(runs: dict[str, Path], tmp_path: 
     assert report.tasks[0].instruction == "" and report.tags == ()
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_task_files_are_found_from_where_the_run_started(tasks_dir: Path,
                                                          tmp_path: Path) -> None:
     project = tmp_path / "project"

@@ -83,6 +83,7 @@ def test_too_few_discordant_pairs_is_said_plainly(runs: dict[str, Path]) -> None
            "needed for p < 0.05)" in done.stdout
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_skipped_and_never_run_attempts_are_not_in_the_denominator(
         runs: dict[str, Path]) -> None:
     done = phoneshell("report", str(runs["FLT"]))

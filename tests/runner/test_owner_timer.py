@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
 from runner.finish_then import FinishThen
 
 from phoneshell.agents.reference import SolutionAgent
@@ -93,6 +94,7 @@ def test_a_timer_left_running_where_the_task_only_looks_fails_there_and_is_cance
     assert wheels(phone) == ("0:10:00",)
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_put_backs_dial_to_the_run_s_reading_where_the_attempt_has_none(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """Without the watch, the timer task finds the wheels an earlier agent left at its 5

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import wda
 
 from phoneshell.agents import AgentContext, AgentResult
@@ -104,6 +105,7 @@ client.home()
 """A command agent that pulls Control Center down and taps Orientation Lock."""
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_an_agent_that_locks_the_orientation_is_refused_and_the_phone_still_turns(
         tmp_path: Path) -> None:
     script = tmp_path / "locker.py"

@@ -39,6 +39,7 @@ def test_an_item_made_in_landscape_is_counted_and_deleted(tmp_path: Path, task: 
     assert "owner" not in json.dumps(row["error"])
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_the_counts_after_capture_read_the_phone_upright(tmp_path: Path) -> None:
     run_held(tmp_path, "notes.create_titled", "note")
     lines = [json.loads(line) for line in
@@ -54,6 +55,7 @@ def test_the_counts_after_capture_read_the_phone_upright(tmp_path: Path) -> None
     assert probes and back < min(probes)
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_turning_the_phone_changes_no_setting(tmp_path: Path) -> None:
     row = run_held(tmp_path, "settings.software_update.reach", "settings")
     assert row["outcome"] == "passed", row

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 
 from phoneshell.agents import AgentContext, AgentResult
@@ -34,6 +35,7 @@ OVERDONE = {"clock.timer.set_minutes": "Start", "clock.timer.set_hours_minutes":
 """Each task told not to start or save, and the tap that does it anyway."""
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_an_agent_that_starts_or_saves_against_the_instruction_leaves_nothing_behind(
         tmp_path: Path, environments: Path) -> None:
     tasks = tmp_path / "tasks"
@@ -205,6 +207,7 @@ def test_a_start_count_that_cannot_be_taken_is_said_at_once(tmp_path: Path,
 STOPWATCH = "clock.stopwatch.start"
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_stopwatch_left_going_fails_one_attempt_and_the_owners_is_not_scored(
         tmp_path: Path, environments: Path) -> None:
     # A phone keeps a stopwatch going after Clock closes. An agent asked only to open the
@@ -241,6 +244,7 @@ def test_a_stopwatch_left_going_fails_one_attempt_and_the_owners_is_not_scored(
     assert [r.skipped for r in again] == [True, True], again
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_what_the_runs_agents_left_going_at_its_end_is_stopped_so_the_next_run_scores(
         tmp_path: Path, environments: Path) -> None:
     # The last attempt's agent starts the stopwatch and a timer, and no attempt comes after to
@@ -378,6 +382,7 @@ AGENTS.register("burier")(lambda arg: Detour(
     "burier", tuple(step for n in range(6) for step in new_note("anchor")), NOTES))
 
 
+@pytest.mark.slow  # 9 s of whole programs: the README's command stays quick
 def test_a_count_the_runs_agent_made_uncountable_fails_its_task_once_and_is_dug_out(
         tmp_path: Path, environments: Path) -> None:
     # The run counted notes with "anchor" before its first attempt. An agent of the run then

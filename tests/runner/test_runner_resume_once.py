@@ -16,6 +16,7 @@ from phoneshell.runner.run import RunOptions, run_suite
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_resume_checks_the_latest_seal_once(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     options = RunOptions(paths=(str(ROOT / "environments"),), runs_dir=tmp_path, run_id="R",

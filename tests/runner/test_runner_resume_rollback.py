@@ -53,6 +53,7 @@ def test_a_run_rolled_back_to_an_earlier_seal_is_neither_reported_nor_resumed(
     assert len((run / "results.jsonl").read_text().splitlines()) == 1  # nothing played again
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_a_file_name_with_newlines_is_shown_quoted_on_one_line(tmp_path: Path) -> None:
     runs, run = tmp_path / "runs", tmp_path / "runs" / "R"
     done = phoneshell("run", str(REACH), "--agent", "null", "--runs", str(runs), "--run-id", "R")

@@ -155,6 +155,7 @@ def interrupted(tasks: tuple[str, ...], agent: str, device: str, marker: Path, r
     return out
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_ctrl_c_closes_the_tabs_before_the_run_stops(tmp_path: Path) -> None:
     marker = tmp_path / "started"
     opener = (f"{shlex.quote(sys.executable)} -c \"import os, wda; wda.Client(os.environ["
@@ -283,6 +284,7 @@ def run_end(runs: Path) -> list[tuple[str, str]]:
             if e.stage == "intent" and not e.task_id and e.phase == "teardown"]
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_the_run_end_skips_what_the_watch_knows_clean_and_deletes_what_an_agent_left(
         tmp_path: Path, environments: Path) -> None:
     tasks = tmp_path / "tasks"

@@ -112,6 +112,7 @@ AGENT = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 @pytest.mark.parametrize("which", ["before", "after"])
 def test_an_agent_that_tapped_the_row_is_graded_by_the_part_number(tmp_path: Path,
                                                                     which: str) -> None:

@@ -166,6 +166,7 @@ def _answer(conn: socket.socket) -> tuple[int, str]:
     return int(head.split()[1]), body.decode()
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_regex_that_backtracks_for_ages_fails_in_seconds(client, raw):
     notes = client.session("com.apple.mobilenotes")
     notes(label="New Note").click()

@@ -221,6 +221,7 @@ print(json.dumps({"status": "done"}))
 """
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_page_left_under_a_sheet_does_not_pass_for_the_page_showing(tmp_path: Path) -> None:
     """The red team's finish: Alarms opened, then covered by the Add Alarm sheet. The tab's
     title check reads only what shows, so the run fails, naming the sheet it shows."""
