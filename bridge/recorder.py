@@ -49,54 +49,25 @@ import threading
 import time
 from collections.abc import Callable
 
-from bridge.aiming import Aiming
 from bridge.answers import ERROR_TEXT_MAX, outcome_of, session_id_of
 from bridge.audit_log import AuditWriter
 from bridge.classified import Classified
 from bridge.context import RunContext
-from bridge.control_center import control_center_at
 from bridge.custody import Break, Custody
-from bridge.http_server import wda_error
 from bridge.observe import JSON_ROUTE, XML_ROUTE, Observation
-from bridge.pointer import SEVERAL_GESTURES
-from bridge.settings_controls import settings_at
+from bridge.refusals import WARY_PHASES, Refusals
 from bridge.shares import ShareSpent
-from bridge.slides import down_spots, pressed
-from bridge.status_bar import status_bar_tap
 from bridge.targets import KEY_TYPES, MASK, input_with_focus, mask_echoes, target_in
 from bridge.upstream import ForwardError, Reply, Upstream
 from phoneshell.errors import BridgeError, without_url
-from phoneshell.holds import MENU_SLIDE, held_s, held_slide_away, opens_menu
-from phoneshell.lasting import outlasts_run, removes_app
-from phoneshell.records import AuditEvent, Scalar, Target
-from phoneshell.rig_down import takes_rig_down
-from phoneshell.xcui import (
-    KEY_TYPE,
-    SETTINGS,
-    SPRINGBOARD,
-    TOUCH_KINDS,
-    full_type,
-    short_type,
-)
-
-KEY = full_type(KEY_TYPE)
+from phoneshell.records import AuditEvent, Target
+from phoneshell.xcui import SPRINGBOARD
 
 log = logging.getLogger("bridge")
 
-WARY_PHASES = ("agent", "unscoped")
-"""Whose actions wait for a real phone to settle before they are aimed and judged (Settings'
-allow-list too), not the harness's steps': what they read early leaves what is known unsettled."""
 
-
-def _named(target: Target | None) -> str:
-    """An element as a refusal names it: "Switch 'Wi-Fi'"."""
-    if target is None:
-        return "nothing the screen names"
-    return f"{short_type(target.type)} {target.label or target.name!r}"
-
-
-class Recorder(Aiming):
-    """The action pipeline of one bridge (one phone).
+class Recorder(Refusals):
+    """The action pipeline of one bridge (one phone); what it refuses is `refusals.py`'s.
 
     Args:
         upstream: the phone's WDA.
@@ -166,14 +137,6 @@ class Recorder(Aiming):
             except BridgeError as exc:
                 log.error("a custody break was seen but not logged: %s", exc)
         return found
-
-    def _session_params(self, action: Classified) -> dict[str, Scalar]:
-        """The action's params, naming the app when it closes the session this bridge opened."""
-        params: dict[str, Scalar] = dict(action.params)
-        sid, bundle = self._session_app
-        if action.session == "close" and bundle and action.session_id == sid:
-            params = {"bundle_id": bundle, **params}
-        return params
 
     def _note_session(self, action: Classified, reply: Reply, ok: bool) -> None:
         """Remember which app the session WDA now has was created with."""
@@ -298,91 +261,6 @@ class Recorder(Aiming):
         node = input_with_focus(known.tree, known.focus_known) if known.page is not None \
             else None
         return target_in(known.tree, node) if node is not None else None
-
-    def _pressed(self, context: RunContext, action: Classified) -> Classified:
-        """The action as what it did (`slides.pressed`): a slide that pressed is its tap."""
-        return pressed(self, context, action)
-
-    def _refuse_touches(self, context: RunContext, action: Classified, target: Target | None,
-                        app: str, request: str) -> Reply | None:
-        """Refuse an action for what it touches (None: forward it): one that would take the rig
-        away or remove an app (`_keep_rig`), by any of its fingers (each as what it pressed,
-        `_pressed`); and several fingers down
-        together that touch different elements, since the log names one target an action (each
-        other finger is aimed as its own one-finger action, from the same screen).
-
-        Raises:
-            AuditWriteError: the refusal could not be logged (nothing was forwarded).
-        """
-        refused = self._keep_rig(context, action, target, app, request)
-        for other in action.others:
-            if refused is None:
-                finger = self._pressed(context, other)
-                touched = self.aim(context, finger).target
-                refused = self._keep_rig(context, finger, touched, app, request)
-                if refused is None and touched != target:
-                    refused = self._refusal(context, action, target, app, request, (
-                        f"its fingers touch different elements ({_named(target)} and "
-                        f"{_named(touched)}), and the log names one target an action; "
-                        f"{SEVERAL_GESTURES}"))
-        return refused
-
-    def _keep_rig(self, context: RunContext, action: Classified, target: Target | None,
-                  app: str, request: str) -> Reply | None:
-        """Refuse an action that would take the rig away (`rig_down.takes_rig_down`: powering the
-        phone off, erasing or restarting it, turning off UI Automation, stopping WDA), remove
-        an app (`lasting.removes_app`: deleting or offloading it, taking it off the Home Screen),
-        or change what outlasts the run (`lasting.outlasts_run`: the keyboard's dictionary, the
-        Home Screen's layout, every app's permissions...), or may choose a context menu's item
-        no screen before it shows (`holds.held_slide_away` from what `opens_menu`: a held slide
-        from a link, a button, a row or an icon, which a list refusing by label could not
-        judge), logged as `refused` with its target; None for any other action (a tap on the
-        status bar presses nothing of the app: `status_bar`). Every refusal for what an action
-        touches is decided here, on the action as `_pressed` classified it (a slide that
-        pressed "Delete App" is a tap of it), never on the kind its route alone would give it.
-
-        Raises:
-            AuditWriteError: the refusal could not be logged (nothing was forwarded).
-        """
-        seen = target or Target(type="")
-        if seen.type == KEY:
-            return None  # a key of the keyboard only types ("delete" erases a character)
-        if status_bar_tap(lambda: self.known_tree(context), action):
-            return None  # the status bar's: the list in front scrolls to its top, nothing else
-        if held_slide_away(action.kind, action.params) and opens_menu(
-                down_spots(self.known_tree(context), action.params), app):
-            return self._refusal(context, action, target, app, request, (
-                f"{MENU_SLIDE} (it held still {held_s(action.params):g} s where it went down, "
-                "on what opens a context menu, then slid away: the item under the lift, which "
-                "no screen before the touch shows, may be one refused by tap)"))
-        why = takes_rig_down(action.kind, app, seen.type, seen.label, seen.value, seen.page,
-                             seen.chosen, action.params)
-        removal = "" if why else removes_app(action.kind, app, seen.label, seen.name,
-                                             action.params)
-        known = self.custody.known.page
-        # only a touch outlasts the run: no other kind pays for Control Center's page walk
-        lasting = "" if why or removal or action.kind not in TOUCH_KINDS else outlasts_run(
-            action.kind, app, seen.label, action.params, seen.page, seen.name, seen.type,
-            None if known is None else control_center_at(known.tree, self._point(action)),
-            agent=context.phase == "agent", chosen=seen.chosen,
-            settings=settings_at(self.known_tree(context), target, self._point(action))
-            if app == SETTINGS and context.phase in WARY_PHASES else None)
-        if not why and not removal and not lasting:
-            return None
-        return self._refusal(context, action, target, app, request, (
-            f"{why}: no task needs it, and a real phone would end the run" if why else
-            f"{removal}: no task needs it, nothing brings an app back, and the later tasks on "
-            "it could not be played" if removal else
-            f"{lasting}: no task needs it, and nothing after the run sets it back"))
-
-    def _refusal(self, context: RunContext, action: Classified, target: Target | None,
-                 app: str, request: str, reason: str) -> Reply:
-        """Log an action as `refused` with its target and `reason`, and answer WDA's 403."""
-        self.writer.write_refusal(context, action.kind, self._session_params(action), reason,
-                                  target=target, app_before=app)
-        on = f" on {target.label!r}" if target is not None and target.label else ""
-        return wda_error(403, "unsupported operation",
-                         f"phoneshell bridge refused {request or action.kind}{on}: {reason}")
 
     def _settle(self, seen: Observation, token: int | None) -> None:
         """Write the pending outcome with `seen` as its after, if custody takes it (the caller
