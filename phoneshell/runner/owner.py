@@ -51,16 +51,14 @@ not read (the phone did not say), a state of the phone sent through WDA.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from phoneshell.audit import CUSTODY_PHASES, apps_in_front
 from phoneshell.checks import Need
 from phoneshell.checks.items import items_changed, listing_changed, whole_changed
 from phoneshell.device import ProbeError
 from phoneshell.device.alarms import alarm_label
-from phoneshell.device.owned import CALENDAR, CONTACTS
-from phoneshell.device.probes import CLOCK, NOTES, REMINDERS
+from phoneshell.device.probes import CLOCK
 from phoneshell.errors import RIG_DOWN, DeviceError, PhoneshellError, StepError
 from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.grade import Verdict
@@ -71,56 +69,26 @@ from phoneshell.runner.owner_blind import Turn, read_again, rewrote, still_unrea
 from phoneshell.runner.owner_blind import unread as _unread
 from phoneshell.runner.owner_log import (
     APPS,
-    acted_in_clock,
-    acted_on,
     alarm_changed,
     opened_and_changed,
 )
 from phoneshell.runner.owner_log import blame as blame_of
 from phoneshell.runner.owner_put import PUT_BACK
+from phoneshell.runner.owner_reach import OWNED, UNSURE, visited
 from phoneshell.runner.owner_settings import settings_changed
 from phoneshell.runner.owner_summary import summary
-from phoneshell.runner.owner_tabs import TABS, OwnerTabs, may_show_other_tab, watch_tabs
+from phoneshell.runner.owner_tabs import TABS, OwnerTabs, watch_tabs
 from phoneshell.runner.owner_timer import TIMER, Wheels, watch_wheels
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Task
 from phoneshell.xcui import SAFARI
 
-OWNED = {"notes": NOTES, "reminders": REMINDERS, "alarms": CLOCK, "world_clocks": CLOCK,
-         "contacts": CONTACTS, "events": CALENDAR}
-"""Each collection read whole with its rows, and the app it lives in (those of one app are read
-one after another, sharing its launch: `take_counts`)."""
-UNSURE = frozenset({"acted_outside_bridge", "audit_forged"})
-"""Evidence flags after which the log cannot say which apps the agent had in front."""
 NAMED = {"notes": "note", "reminders": "reminder", "alarms": "alarm", "world_clocks": "city",
          "contacts": "contact", "events": "event"}
 
 
 def _need(name: str) -> Need:
     return Need("probe", name, "")
-
-
-def visited(events: Iterable[AuditEvent], flags: Iterable[str] = (),
-            owned: Mapping[str, str] = OWNED, run_tab: bool = False) -> frozenset[str]:
-    """Of `owned`, what the owner has whose app the agent may have had in front, by its log: each
-    action's app before and after, a launch's or activation's bundle id, a custody line's app
-    (`audit.apps_in_front`); of Safari's tabs, when the run keeps a tab of its own in front
-    (`run_tab`), only when it may have brought another to the front
-    (`owner_tabs.may_show_other_tab`); every collection when
-    an action of its has no logged outcome or no app, or the log is not all the bridge's or
-    misses a change (`UNSURE`)."""
-    events = tuple(events)
-    if UNSURE & set(flags):
-        return frozenset(owned)
-    mine = [e for e in events if e.phase in CUSTODY_PHASES and e.stage in ("intent", "outcome")]
-    answered = {e.seq for e in mine if e.stage == "outcome" and e.app_after}
-    if any(e.stage == "intent" and (e.seq not in answered or not e.app_before) for e in mine):
-        return frozenset(owned)
-    apps = set(apps_in_front(events))
-    return frozenset(name for name, app in owned.items() if app in apps
-                     and (app != CLOCK or acted_in_clock(name, events))
-                     and (name not in APPS or acted_on(name, events))
-                     and (name != TABS or not run_tab or may_show_other_tab(events)))
 
 
 def _reading(name: str, was: Count, now: Count) -> ProbeReading:

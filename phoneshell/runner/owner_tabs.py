@@ -48,7 +48,7 @@ from phoneshell.runner.rig import Rig
 from phoneshell.xcui import SAFARI
 
 TABS = "safari_tabs"
-"""The tabs' name among what the watch may read after an attempt (`owner.visited`)."""
+"""The tabs' name among what the watch may read after an attempt (`owner_reach.visited`)."""
 TAB_NAMES = frozenset({"TabOverviewButton", "TabGroupsButton", "AddTabButton", CARD,
                        "closeTabButton", "TabsMenu"})
 """Safari's controls that show, switch or open tabs, by name (the simulator's; a phone's are

@@ -40,7 +40,7 @@ from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step, Task
 
 TIMER = "timer"
-"""The wheels' name among what the watch may read after an attempt (`owner.visited`)."""
+"""The wheels' name among what the watch may read after an attempt (`owner_reach.visited`)."""
 TIMERS = "clock_timers"
 
 
