@@ -58,6 +58,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from phoneshell.audit import Action
 from phoneshell.checks.held import Left, carried, shows, value_held, writes_text
@@ -360,14 +361,12 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
                 close(action)
                 current = begin(action, key, action.target)
             current.field_action = action
-            editing = current
-            keyed(editing, lambda: editing.type(action, str(action.params.get("text") or ""),
-                                                clear=action.params.get("via") == "clear"))
+            keyed(current, partial(current.type, action, str(action.params.get("text") or ""),
+                                   clear=action.params.get("via") == "clear"))
         elif current is not None and _keeps(action, screen_h):
             if action.kind == "tap" and in_keyboard(action.target):
                 assert action.target is not None
-                editing, key_hit = current, action.target
-                keyed(editing, lambda: editing.press(action, key_hit))
+                keyed(current, partial(current.press, action, action.target))
             if action.params.get("gesture") == "keyboard_dismiss":
                 selected = None  # the keyboard goes, and the field's focus with it
         elif current is None and _keyed(action):
@@ -377,8 +376,7 @@ def editings(actions: Sequence[Action], screen_h: float = SMALLEST_SCREEN_PT,
             current = begin(action, _field_key(into), action.field)
             current.field_action = into
             assert action.target is not None
-            editing, key_hit = current, action.target
-            keyed(editing, lambda: editing.press(action, key_hit))
+            keyed(current, partial(current.press, action, action.target))
         else:
             # an edit menu's Cut or Paste writes into the field the menu was opened on: the
             # editing it ends, or the last one (Select All ended it)

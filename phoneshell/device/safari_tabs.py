@@ -9,6 +9,7 @@ the run's own blank tab, opened and left in front so that Safari reopens on it (
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from phoneshell.device.phone import Phone
 from phoneshell.device.probes import (
@@ -116,7 +117,7 @@ def tab_titles(phone: Phone, first: int | None = None, then_new: bool = False,
             for _ in range(TO_TOP):
                 before = screen_signature(phone)
                 phone.drag(*up)
-                if not phone.poll(lambda: screen_signature(phone) != before, 1.0):
+                if not phone.poll(partial(_moved, phone, before), 1.0):
                     break
             else:
                 raise Overflow(f"Safari's tab overview ({count} tabs) did not reach its top in "
@@ -152,6 +153,10 @@ def run_tab(phone: Phone) -> None:
         stop_app(phone, SAFARI)
 
     running(phone, "safari_tabs", "", False, open_it)
+
+
+def _moved(phone: Phone, before: object) -> bool:
+    return screen_signature(phone) != before
 
 
 def _cards(page: PageSource) -> list[str]:

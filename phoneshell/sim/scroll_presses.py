@@ -4,8 +4,9 @@ WDA's scroll by direction (`/wda/element/:uuid/scroll`, `/wda/scroll`) is not an
 scroll: XCUIElement+FBScrolling drags inside the element's own visible frame (`scroll_drags`),
 so on a button each drag presses it (UIKit's touchUpInside: the finger went down on it and
 lifted inside it). A pinch or rotate puts XCTest's first finger on the element, and a button
-there takes that finger and fires, unless a list around it takes the fingers' moves. Both follow `presses.touch_press`, the rule the bridge logs (or refuses) the
-same presses by (`bridge/slides.py`).
+there takes that finger and fires, unless a list around it takes the fingers' moves. Both
+follow `presses.touch_press`, the rule the bridge logs (or refuses) the same presses by
+(`bridge/slides.py`).
 """
 
 from __future__ import annotations

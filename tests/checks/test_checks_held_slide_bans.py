@@ -1,10 +1,10 @@
-"""A ban of a press fails closed on a slide held until a context menu opened (red team 83's
-touch, here against a ban): one touch held on a Recently Deleted row until its menu opens, slid
-onto Recover and lifted, recovers the note, and the log cannot name the item it lifted on, so
-`tapped Recover` negated cannot show Recover was never pressed. The bridge now refuses such a
-slide from a row (red team 96), so the ban's reading is shown on a hand-written log. A quick slide opens no menu and
-leaves the ban passing; a slide on a menu already open is logged as the tap of the item it lifted
-on, which the ban reads by name. Played with facebook-wda through the bridge in front of the
+"""A ban of a press fails closed on a slide held until a context menu opened (red team 83's touch,
+here against a ban): one touch held on a Recently Deleted row until its menu opens, slid onto
+Recover and lifted, recovers the note, and the log cannot name the item it lifted on, so `tapped
+Recover` negated cannot show Recover was never pressed. The bridge now refuses such a slide from a
+row (red team 96), so the ban's reading is shown on a hand-written log. A quick slide opens no menu
+and leaves the ban passing; a slide on a menu already open is logged as the tap of the item it
+lifted on, which the ban reads by name. Played with facebook-wda through the bridge in front of the
 simulated iPhone (which plays the hold: sim/held_slides.py); the checks read the bridge's log."""
 
 from __future__ import annotations

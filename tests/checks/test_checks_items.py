@@ -34,7 +34,8 @@ def every(before: tuple[str, ...], after: tuple[str, ...], counts: tuple[int, in
 
 def grade(kind: str, *readings: ProbeReading, probe: str = "notes_titled",
           text: str = TITLE) -> tuple[bool, str]:
-    result = grade_check(Check.make(kind, text, probe=probe), Evidence("t", 1.0, probes=readings, audited=True))
+    result = grade_check(Check.make(kind, text, probe=probe),
+                         Evidence("t", 1.0, probes=readings, audited=True))
     return result.passed, result.detail
 
 

@@ -128,7 +128,7 @@ class UsbmuxdStandin:
         """Listen on `path`."""
         if self.tcp:
             self._server = _TcpServer(self)
-            self.address = "127.0.0.1:%d" % self._server.server_address[1]
+            self.address = f"127.0.0.1:{self._server.server_address[1]}"
         else:
             self._server = _Server(self.path, self)
         self._thread = threading.Thread(target=self._server.serve_forever,

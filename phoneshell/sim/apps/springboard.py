@@ -1,11 +1,11 @@
 """SpringBoard (com.apple.springboard): home screen, Spotlight, Notification Center, windows;
 the power-off screen and Control Center (`system_screens`).
 
-Also shows the lock screen (`cover_sheet.py`), posts notifications (`notifications.py`) and
-decides the windows of every tree (`windows`): SpringBoard's own, a dozen system windows with
-the status bar among them, or an app's window with a notification banner over it. Spotlight and Notification Center
-are overlays of SpringBoard, so `activeAppInfo` reports com.apple.springboard while they show,
-as on a real phone; the root's name and label are a single space, as in the real dumps.
+Also shows the lock screen (`cover_sheet.py`), posts notifications (`notifications.py`) and decides
+the windows of every tree (`windows`): SpringBoard's own, a dozen system windows with the status
+bar among them, or an app's window with a notification banner over it. Spotlight and Notification
+Center are overlays of SpringBoard, so `activeAppInfo` reports com.apple.springboard while they
+show, as on a real phone; the root's name and label are a single space, as in the real dumps.
 
 The home screen is the iOS 26.5 dump's: every page is an unnamed `Icon` container with a zero
 frame, the page showing holds its icons at their frames, the others' icons have zero frames
