@@ -17,7 +17,8 @@ from phoneshell.sim import render
 from phoneshell.sim.faults import TRUNCATE_AT
 from phoneshell.sim.phone import PASTEBOARD
 from phoneshell.sim.posture import ORIENTATIONS
-from phoneshell.sim.source import to_accessible_json, to_description, to_json, xml
+from phoneshell.sim.source import to_accessible_json, to_json, xml
+from phoneshell.sim.source_text import to_description
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Request, Route, WdaError, finite
 from phoneshell.wda_routes import NOTIFICATION_WAIT_S, pressed_button

@@ -1,10 +1,11 @@
-"""Serialise a screen to WebDriverAgent's page-source formats: XML, JSON, accessible JSON, text.
+"""Serialise a screen to WebDriverAgent's page-source formats: XML, JSON and accessible JSON.
 
 Formats follow notes/wda-stack.md §2 and the real iOS 26 dumps: XML attribute order is WDA's
 `supportedAttributes` order, `value`/`name`/`label` are omitted when None, booleans are
 "true"/"false", `index` is the position among siblings, `placeholderValue` only on text inputs,
 and only the application node carries `processId` and `bundleId`. Pure: reads nodes, changes
-nothing (`xml` keeps what it builds on the screen, which is no change to the phone).
+nothing (`xml` keeps what it builds on the screen, which is no change to the phone). The text of
+`format=description` is XCTest's, in `source_text.py`.
 """
 
 from __future__ import annotations
@@ -180,40 +181,27 @@ def _json_node(node: Node) -> dict[str, JSON]:
 
 
 def to_accessible_json(screen: Screen) -> dict[str, JSON]:
-    """The smaller tree of `GET /wda/accessibleSource`: what VoiceOver would read."""
-    return _accessible_node(screen.root, root=True) or {"type": screen.root.type}
+    """The smaller tree of `GET /wda/accessibleSource`: what VoiceOver would read.
+
+    WDA's `accessibilityInfoForElement:` (XCUIApplication+FBHelpers.m), from the application
+    down: an accessible element gives its `value` and `label` when visible (and nothing when
+    not: it is left out, its children unread), any other element its `children` that give
+    something; whatever gives something also carries `type`, `rawIdentifier` and `name`. No
+    node has a frame, a container no label. An application that gives nothing answers `{}`.
+    """
+    return _accessible_node(screen.root) or {}
 
 
-def _accessible_node(node: Node, root: bool = False) -> dict[str, JSON] | None:
-    if node.is_accessible and node.visible and not root:
-        f = node.reported
-        return {"type": node.type, "name": node.name, "label": node.label, "value": node.value,
-                "rect": {"x": f.x, "y": f.y, "width": f.width, "height": f.height}}
-    kids = [k for k in (_accessible_node(c) for c in node.children) if k is not None]
-    if not kids and not root:
+def _accessible_node(node: Node) -> dict[str, JSON] | None:
+    out: dict[str, JSON] = {}
+    if node.is_accessible:
+        if node.visible:
+            out = {"value": node.value, "label": node.label}
+    else:
+        kids = [k for k in (_accessible_node(c) for c in node.children) if k is not None]
+        if kids:
+            out["children"] = list[JSON](kids)
+    if not out:
         return None
-    out: dict[str, JSON] = {"type": node.type, "name": node.name, "label": node.label}
-    if kids:
-        out["children"] = list[JSON](kids)
+    out.update({"type": node.type, "rawIdentifier": _raw_identifier(node), "name": node.name})
     return out
-
-
-def to_description(screen: Screen) -> str:
-    """The plain-text tree of `GET /source?format=description`, one element a line."""
-    lines: list[str] = []
-
-    def visit(node: Node, depth: int) -> None:
-        f = node.reported
-        text = f"{'  ' * depth}{node.type}, {{{{{f.x}, {f.y}}}, {{{f.width}, {f.height}}}}}"
-        if node.name is not None:
-            text += f", identifier: '{node.name}'"
-        if node.label is not None:
-            text += f", label: '{node.label}'"
-        if node.value is not None:
-            text += f", value: {node.value}"
-        lines.append(text)
-        for child in node.children:
-            visit(child, depth + 1)
-
-    visit(screen.root, 0)
-    return "\n".join(lines) + "\n"

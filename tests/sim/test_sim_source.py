@@ -124,7 +124,7 @@ def test_accessible_source(client):
 
 def test_description_and_excluded_attributes(raw):
     text = raw("GET", "/source?format=description").value
-    assert text.startswith("Application, {{0, 0}, {402, 874}}")
+    assert text.startswith("Attributes: Window (Main), 0x")
     xml = raw("GET", "/source?excluded_attributes=visible,accessible").value
     assert ' visible="' not in xml and ' accessible="' not in xml and ' enabled="' in xml
 
