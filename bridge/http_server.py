@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import socket
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bridge.access import TOKEN_HEADER, TOKEN_PATH
@@ -26,19 +27,36 @@ CONTROL_TOKEN_HEADER = "X-Phoneshell-Control-Token"
 JSON_TYPE = "application/json;charset=UTF-8"
 
 
+@dataclass(frozen=True)
+class OwnReply(Reply):
+    """An answer the bridge makes itself, in WDA's envelope. Its `sessionId` is null until it
+    leaves (`in_session`): WDA puts the active session's id at the top of every answer, its
+    errors' too (FBResponseWithStatus), and a client that tracks the id from every answer
+    would drop its session on a null."""
+
+    value: object = None
+
+    def in_session(self, session_id: str | None) -> Reply:
+        """The answer with `session_id` as its envelope's."""
+        return _own(self.status, self.reason, self.value, session_id)
+
+
+def _own(status: int, reason: str, value: object, session_id: str | None = None) -> OwnReply:
+    body = json.dumps({"value": value, "sessionId": session_id}).encode()
+    return OwnReply(status, reason, (("Content-Type", JSON_TYPE),), body, value)
+
+
 def wda_error(status: int, error: str, message: str,
-              more: Mapping[str, object] | None = None) -> Reply:
+              more: Mapping[str, object] | None = None) -> OwnReply:
     """A reply in WDA's error shape, which every WDA client knows how to raise; `more` adds
     fields of the bridge's own to its value, after WDA's."""
-    body = json.dumps({"value": {"error": error, "message": message, "traceback": "",
-                                 **(more or {})}, "sessionId": None}).encode()
-    return Reply(status, "", (("Content-Type", JSON_TYPE),), body)
+    return _own(status, "", {"error": error, "message": message, "traceback": "",
+                             **(more or {})})
 
 
-def wda_value(value: object) -> Reply:
+def wda_value(value: object) -> OwnReply:
     """A 200 reply in WDA's envelope (for the bridge's own routes)."""
-    body = json.dumps({"value": value, "sessionId": None}).encode()
-    return Reply(200, "OK", (("Content-Type", JSON_TYPE),), body)
+    return _own(200, "OK", value)
 
 
 POOLS = {"harness": 16, "client": 32, "other": 8}
@@ -79,6 +97,7 @@ class _Handler(GuardedHandler):
         # Who it is first: a stranger's body is never read (it could be any size).
         admitted = bridge.access.admit(self.path, self.headers.get(TOKEN_HEADER))
         if admitted is None:
+            # a stranger learns nothing of the phone, not even which session is active
             self._reply(wda_error(401, "unauthorized", "phoneshell bridge: missing or wrong "
                                   f"token; use the base URL http://HOST:PORT{TOKEN_PATH}TOKEN "
                                   f"or the {TOKEN_HEADER} header"))
@@ -87,13 +106,16 @@ class _Handler(GuardedHandler):
             body = read_body(self.headers, self.rfile, MAX_BODY_BYTES)
         except BadRequest as exc:
             # the stream is out of step; the connection closes after the answer
-            self._reply(wda_error(exc.status, exc.error, f"phoneshell bridge: bad request "
-                                                         f"body ({exc})"))
-            return
-        private = {TOKEN_HEADER.lower(), CONTROL_TOKEN_HEADER.lower()}  # never forwarded
-        headers = {k: v for k, v in self.headers.items() if k.lower() not in private}
-        self._reply(bridge.handle(self.command, admitted, body, headers,
-                                  self.headers.get(CONTROL_TOKEN_HEADER)))
+            reply: Reply = wda_error(exc.status, exc.error, f"phoneshell bridge: bad request "
+                                                            f"body ({exc})")
+        else:
+            private = {TOKEN_HEADER.lower(), CONTROL_TOKEN_HEADER.lower()}  # never forwarded
+            headers = {k: v for k, v in self.headers.items() if k.lower() not in private}
+            reply = bridge.handle(self.command, admitted, body, headers,
+                                  self.headers.get(CONTROL_TOKEN_HEADER))
+        if isinstance(reply, OwnReply):  # WDA's own answers carry the session already
+            reply = reply.in_session(bridge.upstream.session_id)
+        self._reply(reply)
 
     def _reply(self, reply: Reply) -> None:
         # One request per connection, as WDA clients use it: facebook-wda opens a connection per

@@ -34,6 +34,8 @@ FORWARD_TIMEOUT_S = 180.0
 """facebook-wda's own default: a launch or a slow source may legitimately take long."""
 READ_TIMEOUT_S = 30.0
 """For the bridge's own reads (foreground, source, element rect)."""
+SESSION_NOTE_MAX = 16_384
+"""The largest answer read for the session it names (an action's answer is under 100 bytes)."""
 
 # Per-hop headers (RFC 9110 §7.6.1) plus the ones http.client sets itself.
 HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy-authorization",
@@ -100,6 +102,10 @@ class Upstream:
         """How messages name this WDA (never its path)."""
         self._origin = f"{parts.scheme}://{parts.netloc}"
         self._prefix = parts.path.rstrip("/")
+        self.session_id: str | None = None
+        """The session WDA's last small answer named active (None: none, or no answer yet).
+        WDA puts the active id at the top of every answer, so the bridge's own answers carry
+        it too (`http_server.OwnReply`)."""
         self._sent: Counter[str] = Counter()
         self._settled: Counter[str] = Counter()
         self._books = threading.Lock()  # requests are sent on many threads
@@ -168,6 +174,7 @@ class Upstream:
                          if k.lower() not in HOP_BY_HOP)
             if route is not None:
                 self._settle(route)
+                self._note_session(data)
             return Reply(response.status, response.reason, kept, data)
         except ValueError as exc:
             if route is not None:
@@ -191,6 +198,20 @@ class Upstream:
         finally:
             if conn is not None:
                 conn.close()
+
+    def _note_session(self, body: bytes) -> None:
+        """Keep the session an answer names active: an action's and most reads' (an answer
+        over `SESSION_NOTE_MAX` bytes, a source or a screenshot, is not read for it)."""
+        if len(body) > SESSION_NOTE_MAX:
+            return
+        try:
+            data = json.loads(body)
+        except ValueError:
+            return
+        if isinstance(data, dict) and "sessionId" in data:
+            found = data["sessionId"]
+            if found is None or isinstance(found, str):
+                self.session_id = found
 
     def _down(self, method: str, target: str, exc: Exception, ask: str) -> UpstreamDown:
         """WDA's silence to a request, as the harness is told it and as a client is
