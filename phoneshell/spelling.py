@@ -56,6 +56,12 @@ def folded(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", plain(text).casefold()).split())
 
 
+def folded_lines(text: str) -> str:
+    """`text` as `folded` reads each of its lines, the line breaks kept (a trailing one dropped):
+    typing compared with what was asked, where a Return in a note is not the space asked for."""
+    return "\n".join(folded(line) for line in text.rstrip("\r\n").splitlines())
+
+
 @functools.lru_cache(maxsize=256)
 def read_pattern(pattern: Pattern) -> Pattern:
     """`pattern` for `plain` text: its quotes, dashes, spaces and invisible characters read as

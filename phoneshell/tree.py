@@ -399,7 +399,14 @@ def _points(value: str | None) -> int:
         return 0
 
 
+LINE_BREAK = "↵"
+"""A line break as a one-line text shows it: a value of two lines is not the one line it would
+read as with a space there (red team 98: a note "benchmark-test", Return, "(v2)", quoted as
+"benchmark-test (v2)" beside a failed match of that very text)."""
+
+
 def shorten(text: str, limit: int = 60) -> str:
-    """Cut `text` to `limit` characters with an ellipsis, on one line."""
-    flat = " ".join(text.split())
+    """Cut `text` to `limit` characters with an ellipsis, on one line: other white space runs as
+    one space, a line break (with the spaces around it) as `LINE_BREAK`."""
+    flat = LINE_BREAK.join(" ".join(line.split()) for line in text.strip().splitlines())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"

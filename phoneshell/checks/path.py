@@ -22,7 +22,7 @@ from phoneshell.evidence import Evidence
 from phoneshell.params import Param
 from phoneshell.presses import touch_words
 from phoneshell.records import Target
-from phoneshell.spelling import folded
+from phoneshell.spelling import folded, folded_lines
 from phoneshell.tree import shorten
 from phoneshell.xcui import short_type
 
@@ -187,7 +187,7 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
     unsent, stale = "", ""
     for run in runs:
         if not field_matches(check, run.action) or run.unknown or \
-                want not in folded(run.text):
+                want not in (folded(run.text) if check.negate else folded_lines(run.text)):
             continue
         if fresh and run.held != "":
             stale = stale or _held_before(run, where)

@@ -16,12 +16,15 @@ from collections.abc import Callable, Sequence
 
 from phoneshell.audit import Action
 from phoneshell.checks.keystrokes import Typed
-from phoneshell.spelling import folded
+from phoneshell.spelling import folded, folded_lines
 from phoneshell.tree import shorten
 
 
-def _same(run: Typed, want: str) -> bool:
-    return folded(run.text) == want
+def _same(run: Typed, want: str, lines: bool = True) -> bool:
+    """Whether `run` typed `want` (folded), a line break in it kept as one (`folded_lines`: a
+    Return in a note is not the space asked for), or, with `lines` off, read as a space (the
+    broader reading, for a ban: typed so at all is typed)."""
+    return (folded_lines(run.text) if lines else folded(run.text)) == want
 
 
 def _at(run: Typed) -> int:
@@ -40,7 +43,7 @@ def whole_typed(runs: Sequence[Typed], actions: Sequence[Action], text: str, *,
     verb, want = ("sent" if submitted else "typed"), folded(text)
     moments = [r for r in runs if judged(r) and (r.sent or not submitted)]
     if negate:
-        hit = next((r for r in moments if _same(r, want)), None)
+        hit = next((r for r in moments if _same(r, want, lines=False)), None)
         return hit is not None, (f"{verb} {shorten(hit.text)!r}{where}, whole" if hit else
                                  f"never {verb} exactly {text!r}{where}")
     if not moments:

@@ -75,7 +75,7 @@ def test_an_owners_note_emptied_then_tapped_again_is_not_fresh() -> None:
                typed(4, TITLE))
     passed, detail = fresh(*cleared)
     assert not passed
-    assert "into a field that held 'Groceries milk' before it first changed it" in detail, detail
+    assert "into a field that held 'Groceries↵milk' before it first changed it" in detail, detail
     deleted = (typed(1, "\b" * 40, GROCERIES), tap(2, body()), typed(3, TITLE))
     assert not fresh(*deleted)[0]
     # through any number of editings the agent left empty
