@@ -41,6 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bridge.gate import Refused, json_type
+from bridge.request_body import POINT_FIELDS, coordinate
 from phoneshell.holds import left_slop_ms
 from phoneshell.typed_keys import KeyRun, KeysRefused, in_time_order, key_source
 
@@ -132,6 +133,9 @@ class Chain:
 
 def _number(step: Mapping[str, object], key: str) -> float | None:
     value = step.get(key)
+    if key in POINT_FIELDS:  # a point: WDA reads it with floatValue, a string's too
+        found = coordinate(f"an action step's {key!r}", value)
+        return None if found is None else float(found)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -5,11 +5,44 @@ the log would say another. Shared by the route handlers (`actions.py`, `gesture_
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Mapping
 
 from bridge.classified import Classified
 from bridge.gate import Refused, json_type
 from phoneshell.wda_routes import typed_value
+
+POINT_FIELDS = frozenset({"x", "y", "fromX", "fromY", "toX", "toY"})
+"""The fields WDA reads a point from, with doubleValue (floatValue in a W3C chain)."""
+SPELLED_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?", re.ASCII)
+"""A number a string spells alike for every reader: digits, a sign, a decimal point."""
+
+
+def coordinate(named: str, value: object) -> int | float | None:
+    """A point's field (`named` as a refusal names it: "'x'") as WDA reads it and the log names
+    it: a number, or a string that spells one (`SPELLED_NUMBER`). WDA reads a point with
+    doubleValue, which a string answers too: {"x": "201"} taps at 201 on a phone, and is
+    logged as 201.
+
+    Raises:
+        Refused: any other string (doubleValue reads "abc" as 0 and "201px" as 201: the log
+            would name a point its sender may not have meant), one past what a double holds,
+            or another type.
+    """
+    if isinstance(value, str):
+        if SPELLED_NUMBER.fullmatch(value) and math.isfinite(float(value)):
+            return float(value) if "." in value else int(value)
+        raise Refused(f"{named} must be a number, or a string of one (digits, a sign, a "
+                      f"decimal point), not {value[:40]!r}: WDA reads it with doubleValue, "
+                      "which makes a number of any string (0 of one that starts with none)")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        # WDA reads numbers with doubleValue, which turns true into 1 too.
+        raise Refused(f"{named} must be a number, not {json_type(value)}")
+    return value
+
 
 TYPING_ROUTES = {"keys": "/wda/keys", "element": "/element/:uuid/value", "alert": "/alert/text"}
 """The route each typing `via` of the log names (`actions._typing`)."""
@@ -22,7 +55,12 @@ class Body:
         self.data: Mapping[str, object] = data if isinstance(data, Mapping) else {}
 
     def num(self, key: str) -> int | float | None:
+        """A number field; a point's (`POINT_FIELDS`) may be a string of one (`coordinate`).
+        Any other field's string is refused: not every reader WDA has for them is one a string
+        answers (NSString has no unsignedIntegerValue), and no client needs it."""
         value = self.data.get(key)
+        if key in POINT_FIELDS:
+            return coordinate(repr(key), value)
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -35,7 +35,7 @@ from phoneshell.holds import LONG_PRESS_S, left_slop_ms
 from phoneshell.presses import first_move
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.store import JSON
-from phoneshell.sim.wire import finite
+from phoneshell.sim.wire import double_value
 from phoneshell.typed_keys import KeyRun, KeysRefused, in_time_order, key_source, without_cancelled
 
 TAP_SLOP_PT = 10.0
@@ -84,10 +84,12 @@ Typing = KeyRun
 
 
 def _number(item: dict[str, JSON], key: str) -> float | None:
+    # FBW3CActionsSynthesizer reads x and y with floatValue and durations with doubleValue,
+    # which a string has too: {"x": "201"} moves to 201, as a number would
     value = item.get(key)
     if value is None:
         return None
-    number = finite(value)
+    number = double_value(value)
     if number is None:
         raise ActionsError(f"'{key}' must be a number in '{item}'")
     return number

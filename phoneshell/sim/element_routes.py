@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import io
-import re
 from typing import TYPE_CHECKING
 
 from PIL import Image
@@ -26,7 +25,7 @@ from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
 from phoneshell.sim.touch_paths import hit_path
 from phoneshell.sim.ui import Node, walk
-from phoneshell.sim.wire import Request, Route, WdaError
+from phoneshell.sim.wire import Request, Route, WdaError, float_value
 from phoneshell.wda_routes import typed_value
 
 if TYPE_CHECKING:
@@ -116,16 +115,6 @@ def click(ep: Endpoints, req: Request) -> JSON:
     """
     gesture_routes.tap_element(ep, ep.element(req))
     return None
-
-
-LEADING_NUMBER = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-
-
-def float_value(text: str) -> float:
-    """A string's number as NSString's `floatValue` reads it: its leading number, ignoring
-    what follows, and 0 when it starts with none."""
-    match = LEADING_NUMBER.match(text)
-    return float(match.group()) if match else 0.0
 
 
 def set_value(ep: Endpoints, req: Request) -> JSON:

@@ -10,9 +10,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from phoneshell.sim.element_routes import float_value
 from phoneshell.sim.store import JSON
-from phoneshell.sim.wire import Request, Route, WdaError
+from phoneshell.sim.wire import Request, Route, WdaError, float_value
 
 if TYPE_CHECKING:
     from phoneshell.sim.endpoints import Endpoints

@@ -5,13 +5,16 @@ Facts from notes/wda-stack.md §1.3 and §4.1: every response is `{"value": V, "
 `{"error", "message", "traceback"}` in `value` with the HTTP code WDA uses for that error.
 facebook-wda ignores the HTTP code and reads only `value.error`, so both must be right. A body
 WDA could not take (too big, not JSON, a number no double holds) is `invalid argument` before
-any route sees it (`json_object`), and every number a route reads is finite (`Request.number`).
+any route sees it (`json_object`), and every number a route reads is finite (`Request.number`),
+read as Foundation reads it (`double_value`: WDA's `[arguments[@"x"] doubleValue]` reads "201"
+as 201 and "abc" as 0).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -116,6 +119,28 @@ def finite(value: JSON) -> float | None:
     return number if math.isfinite(number) else None
 
 
+LEADING_NUMBER = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+
+
+def float_value(text: str) -> float:
+    """A string's number as NSString's `doubleValue` (and `floatValue`) reads it: its leading
+    number, ignoring what follows, and 0 when it starts with none."""
+    match = LEADING_NUMBER.match(text)
+    return float(match.group()) if match else 0.0
+
+
+def double_value(value: JSON) -> float | None:
+    """A body field as Foundation's `doubleValue` reads it: a number as it is, true as 1, a
+    string's leading number (`float_value`: "201" is 201, "abc" 0); None for what has none (a
+    list, an object, null: WDA would fail on it) and for a number no point can be (1e400 in a
+    string is infinity)."""
+    if isinstance(value, str):
+        return finite(float_value(value))
+    if isinstance(value, bool):
+        return float(value)
+    return finite(value)
+
+
 def _deeper_than(value: JSON, most: int) -> bool:
     """Whether objects and arrays nest deeper than `most` (without recursing: a body is data)."""
     stack: list[tuple[dict[str, JSON] | list[JSON], int]] = []
@@ -145,13 +170,13 @@ class Request:
     """Whether it came under /session/:sid (a session-free form has no element ids to use)."""
 
     def number(self, key: str) -> float:
-        """A required numeric body field.
+        """A required numeric body field, read as WDA reads it (`double_value`: a string too).
 
         Raises:
-            WdaError: invalid argument when missing or not a number.
+            WdaError: invalid argument when missing, or of a type with no doubleValue.
         """
         value = self.body.get(key)
-        number = finite(value)
+        number = double_value(value)
         if number is None:
             raise WdaError("invalid argument", f"'{key}' must be a number, got {value!r}")
         return number

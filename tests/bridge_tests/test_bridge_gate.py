@@ -68,8 +68,8 @@ AMBIGUOUS: dict[str, Shape] = {
     "a number among the characters": lambda s: ("POST", f"/session/{s}/wda/keys",
                                                  js({"value": ["h", 1, "i"]}), {}),
     "a fragment": lambda s: ("POST", f"/session/{s}/wda/tap#x", js({"x": 300, "y": 6}), {}),
-    "a number as a string": lambda s: ("POST", f"/session/{s}/wda/tap",
-                                       js({"x": "300", "y": "6"}), {}),
+    "a number and more as a string": lambda s: ("POST", f"/session/{s}/wda/tap",
+                                                js({"x": "300px", "y": "6"}), {}),
     "a boolean as a number": lambda s: ("POST", f"/session/{s}/wda/tap",
                                         js({"x": True, "y": 6}), {}),
     "a repeated key": lambda s: ("POST", f"/session/{s}/wda/tap",
@@ -153,6 +153,8 @@ CLEAR: dict[str, Shape] = {
                                                    js({"x": 300, "y": 6, "note": "x"}), {}),
     "W3C keys": lambda s: ("POST", f"/session/{s}/actions", js({"actions": [_keys("h", "i")]}),
                            {}),
+    "a point as strings of plain numbers": lambda s: ("POST", f"/session/{s}/wda/tap",
+                                                      js({"x": "300", "y": "6"}), {}),
 }
 
 

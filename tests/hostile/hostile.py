@@ -195,7 +195,7 @@ AMBIGUOUS = [  # (method, path, raw body): each read one way by a logger, anothe
     ("POST", "/session/{sid}/element/0/value", b'{"value": ["x", 1], "text": "hello"}'),
     ("POST", "/session/{sid}/wda/keys", b'{"value": ["h", 1, "i"]}'),
     ("POST", "/session/{sid}/wda/tap#frag", b'{"x": 60, "y": 300}'),
-    ("POST", "/session/{sid}/wda/tap", b'{"x": "60", "y": "300"}'),
+    ("POST", "/session/{sid}/wda/tap", b'{"x": "60px", "y": "300"}'),
     ("POST", "/session/{sid}/wda/tap", b'{"x": 1, "x": 60, "y": 300}'),
     ("POST", "/phoneshell/sim/faults", b'{"on": ["locked"]}'),
     ("POST", "/phoneshell/sim/save", b'{"path": "/tmp/hostile-saved.json"}'),
