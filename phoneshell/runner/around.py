@@ -15,9 +15,18 @@ from the runner, so the runner asks the phone:
   agent's turn is granted and after it (the grant revoked, what was on its way through the
   bridge arrived), and what the phone received between is held by route against every request
   the bridge sent in that window (`Upstream.requests_sent`: what it forwarded and its own
-  reads). Any the bridge never sent reached the phone around it: the agent's doing, and the
-  attempt fails, naming them, whether or not a fault followed. None: a fault is the rig's (an
-  owner's switch on the control routes, which are no WDA request): not scored, or the rig down.
+  reads). Any the bridge never sent reached the phone around it, and the attempt fails, naming
+  them, whether or not a fault followed. None: a fault is the rig's (an owner's switch on the
+  control routes, which are no WDA request): not scored, or the rig down.
+* **Whom the witness can blame.** The counts say what arrived, not who sent it. A simulator
+  started without `--secret-path` serves WDA to every local process that finds its port
+  (another run's agent reading /proc/net/tcp, a monitor, a person's curl), so its counts cannot
+  tell the agent's requests from a neighbour's: the attempt still fails (an agent that went
+  around the bridge must not turn that into a pass or a skip), but the reason says the agent
+  *or any other local process* sent them, and how to run so that only the run reaches the
+  phone. One under a secret path (the URL the run was given holds it) counts only what holders
+  of that URL sent: there the agent is blamed. Which it is follows from the URL the run was
+  given and the simulator's answer under it (`serves_secret`), which no stranger can sway.
 * **No witness** (a real phone; a simulator that stopped answering, powered off, or too busy to
   answer in `WITNESS_TIMEOUT_S`): a fault the bridge's log does not explain cannot be told the
   agent's or the rig's: not scored, saying so. The run said at its start that on such a rig
@@ -32,7 +41,7 @@ counted by the phone after its read. Control routes are no WDA request: the read
 are counted by neither side.
 
 Cost: two small reads per attempt (control routes, no WDA request), only for a program agent on
-a standalone phoneshell simulator.
+a standalone phoneshell simulator, and one at the run's start (`serves_secret`).
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from bridge.upstream import Upstream
 from phoneshell.agents import Agent
@@ -53,6 +63,9 @@ WITNESS_TIMEOUT_S = 10.0
 phone stopped, or busy with a flood of requests) witnesses nothing."""
 SHOWN_ROUTES = 5
 """How many of the routes that reached the phone around the bridge a message names."""
+SECRET_FIX = ("start the simulator with --secret-path and give the run the URL it prints, so that "
+              "only the run can reach the phone")
+"""What to do so that a simulator's counts blame only the agent."""
 
 
 def reaches_around(rig: Rig, agent: Agent) -> bool:
@@ -79,6 +92,10 @@ class AroundWatch:
     never sent, one per request (None: not witnessed: no counts, or no answer)."""
     began: bool = False
     """The agent's turn began (`begin`)."""
+    secret: bool = False
+    """Whom the counts can blame, set once requests reached the phone around the bridge: True,
+    the simulator serves WDA only under the URL's secret path, so only holders of the URL could
+    send them; False, any local process could (`serves_secret`)."""
 
     @property
     def count(self) -> int:
@@ -107,6 +124,9 @@ class AroundWatch:
         sent = self.upstream.requests_sent() - settled_before
         unsent = (received - received_before) - sent
         self.around = tuple(sorted(unsent.elements()))
+        if self.around:  # who could have sent them, said with the blame: the counts just
+            # answered under the URL, so its path alone says (`serves_secret`)
+            self.secret = _has_path(self.upstream)
 
     def fault_note(self) -> str:
         """What a skip for a rig fault the bridge's log does not explain adds, once the turn
@@ -147,7 +167,19 @@ def around_bridge(watch: AroundWatch, fault: object = "") -> str:
     then = f"; then {fault}" if str(fault) else ""
     return (f"{watch.count} WDA request(s) reached the phone that the bridge never sent (the "
             f"simulator's count of the requests it received, in the agent's turn): "
-            f"{names}{more}: the agent acted around the bridge{then}")
+            f"{names}{more}: {SENDERS[watch.secret]}{then}")
+
+
+SENDERS: dict[bool, str] = {
+    True: ("the agent acted around the bridge (the simulator serves WDA only under the secret "
+           "path of the run's --device URL, so only a holder of that URL could send them)"),
+    False: ("sent around the bridge by the agent or by any other local process (another run's "
+            "agent, a monitor, a person's curl): the simulator serves WDA without a secret "
+            f"path, to every process that finds its port, so who sent them cannot be told; "
+            f"{SECRET_FIX}"),
+}
+"""Who sent what reached the phone around the bridge, by whether the simulator serves WDA only
+under a secret path (`AroundWatch.secret`)."""
 
 
 def around_line(rig: Rig, agent: Agent, label: str) -> str:
@@ -155,15 +187,53 @@ def around_line(rig: Rig, agent: Agent, label: str) -> str:
     reach around the bridge ("" for one they cannot)."""
     if not reaches_around(rig, agent):
         return ""
-    witness = ("its own count of the WDA requests it received shows any the bridge never "
-               "sent, and those fail their attempt; a fault with none is the rig's"
-               if rig.counts_requests else
-               "a fault the bridge's log does not explain cannot be told the agent's or the "
-               "rig's, and is not scored")
+    if not rig.counts_requests:
+        who, witness = "", ("a fault the bridge's log does not explain cannot be told the "
+                            "agent's or the rig's, and is not scored")
+    else:
+        who, blame = OTHERS[serves_secret(rig.bridge.upstream)]
+        witness = (f"its own count of the WDA requests it received shows any the bridge never "
+                   f"sent, and those fail the attempt in progress{blame}; a fault with none is "
+                   "the rig's")
     return (f"{label}: this phone is not private: {_how(rig)}; agents can reach it around the "
-            f"bridge: {witness}, so an attempt not scored there may be an agent's doing, and "
-            "the results are not tamper-proof (for results that must hold against an agent, "
-            "use a private rig: a USB phone through the system's usbmuxd, or --device sim)")
+            f"bridge{who}: {witness}, so an attempt not scored there may be an agent's doing, "
+            "and the results are not tamper-proof (for results that must hold against an "
+            "agent, use a private rig: a USB phone through the system's usbmuxd, or --device "
+            "sim)")
+
+
+OTHERS: dict[bool | None, tuple[str, str]] = {
+    True: (" if they learn its URL (the simulator serves WDA only under that URL's secret "
+           "path)", ""),
+    False: (", and so can any other local process (the simulator serves WDA without a secret "
+            "path, to every process that finds its port)",
+            f", whoever sent them (another run's agent, a monitor, a person's curl): "
+            f"{SECRET_FIX}"),
+    None: (" (and so can other local processes, if the simulator serves WDA without a secret "
+           "path: it did not answer whether it does)", f", whoever sent them: {SECRET_FIX}"),
+}
+"""Who else can reach the phone, and whom its counts blame, as a run says at its start, by
+what the simulator says of its secret (`serves_secret`)."""
+
+
+def serves_secret(upstream: Upstream) -> bool | None:
+    """Whether the simulator at `upstream` serves WDA only under its URL's path, a secret only
+    holders of the URL know (True), or to every local process that finds its port (False); None:
+    it did not answer for its counts.
+
+    A URL with no path is its port, which any process can find. A simulator without a secret
+    serves its control routes at the root only (under any path it answers them as WDA's unknown
+    command), and one with a secret only under it: so its counts answering under a URL with a
+    path say that path is its secret. Decided by the run's own URL and a read under it, which
+    no stranger can sway (a probe of the port outside the secret could be kept waiting by a
+    stranger's flood there, and turn the answer to "did not say")."""
+    if not _has_path(upstream):
+        return False
+    return True if _received(upstream) is not None else None
+
+
+def _has_path(upstream: Upstream) -> bool:
+    return bool(urlsplit(upstream.url).path.strip("/"))
 
 
 def _how(rig: Rig) -> str:

@@ -37,6 +37,13 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     control = ("served under the secret path" if secret else "open to any local process "
                "(--open-control)" if args.open_control else "closed (--open-control opens them)")
     print(f"control routes that change the phone: {control}", file=out, flush=True)
+    # A run on this simulator (`--device URL`) fails an attempt for every WDA request its
+    # bridge did not send (`runner.around`): without a secret, anyone's requests count.
+    wda = ("served only under the secret path in the URL above: only who holds that URL can "
+           "reach the phone" if secret else "open to any local process (--secret-path serves "
+           "them only under a secret URL): a run on this simulator fails an attempt for every "
+           "WDA request its bridge did not send, so any local process can fail its attempts")
+    print(f"WDA routes: {wda}", file=out, flush=True)
     print("press Ctrl-C to stop" + (f"; state is saved to {server.state_file}"
                                      if server.state_file else ""), file=out, flush=True)
     server.serve_forever()

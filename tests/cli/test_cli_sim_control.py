@@ -5,33 +5,20 @@ reset the phone or save over its state (red team 75)."""
 from __future__ import annotations
 
 import json
-import re
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from cli_process import ROOT
+from standalone_sim import standalone_sim
 
 
 @contextmanager
 def _sim(*args: str) -> Iterator[tuple[str, str]]:
     """`phoneshell sim --port 0 ARGS` as a process: its URL and the line about its control."""
-    child = subprocess.Popen([sys.executable, "-m", "phoneshell", "sim", "--port", "0", *args],
-                             stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    try:
-        assert child.stdout is not None
-        found = re.search(r"at (http://\S+);", child.stdout.readline())
-        assert found, "the simulator printed no URL"
-        yield found.group(1), child.stdout.readline()
-    finally:
-        child.terminate()
-        child.wait(10)
-        if child.stdout:
-            child.stdout.close()
+    with standalone_sim(*args) as (url, said):
+        yield url, said[1]
 
 
 def _post(url: str, route: str, body: object) -> tuple[int, dict[str, object]]:

@@ -8,9 +8,13 @@ a read (red team 81: one find that held the phone for minutes), fails the attemp
 after it or none, and the run goes on (red team 75); a fault with none is the rig's, an owner's
 switch (red team 76); where nothing witnesses the turn (the simulator stopped answering)
 the fault is not scored, saying its cause cannot be told, and the run says at its start, in
-run.json and in its report that its agents could reach the phone around the bridge. An app WDA
-cannot read from the attempt's start fails no honest agent: not scored, naming the app; one the
-run read whole before stays the agent's to leave readable.
+run.json and in its report that its agents could reach the phone around the bridge. The counts
+say what arrived, not who sent it (red team 101): on a simulator serving WDA to every local
+process a neighbour's reads fail an honest attempt, and the reason says the agent *or any other
+local process* sent them and how to stop that; under a secret path only holders of the URL are
+counted, and there an agent given it is blamed. An app WDA cannot read from the attempt's start
+fails no honest agent: not scored, naming the app; one the run read whole before stays the
+agent's to leave readable.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import ROOT, run_cli
+from standalone_sim import standalone_sim
 
 from bridge.upstream import Upstream
 from phoneshell.records import AuditEvent
@@ -45,29 +50,34 @@ def _around(tmp_path: Path, url: str, route: str, body: str | None, then: str = 
     """A program that POSTs `body` to `url + route` (GETs it, for None), straight to WDA, then
     runs `then` (a program) or claims done."""
     agent = tmp_path / "around.py"
-    after = (f"sys.exit(subprocess.call([sys.executable, {then!r}]))\n" if then else
-             "os.system('phoneshell finish --status done --answer 423')\n")
     data = "None" if body is None else f"{body!r}.encode()"
     agent.write_text(
         "import os, subprocess, sys, urllib.request\n"
         f"urllib.request.urlopen(urllib.request.Request({url + route!r}, data={data},"
         " headers={'Content-Type': 'application/json'}), timeout=10).read()\n"
-        + after)
+        + _then(then))
     return agent
 
 
-def _waiting(tmp_path: Path) -> Path:
+def _then(then: str) -> str:
+    """The end of an agent's program: run `then` (a program), or claim done."""
+    return (f"sys.exit(subprocess.call([sys.executable, {then!r}]))\n" if then else
+            "os.system('phoneshell finish --status done --answer 423')\n")
+
+
+def _waiting(tmp_path: Path, then: str = "") -> Path:
     """A program that says it began (a file), waits for the word to go on (another file),
-    then claims done: an honest agent thinking while its phone's owner does something."""
+    then runs `then` or claims done: an honest agent thinking while its phone's owner does
+    something."""
     agent = tmp_path / "waiting.py"
     agent.write_text(
-        "import os, pathlib, time\n"
+        "import os, pathlib, subprocess, sys, time\n"
         f"pathlib.Path({str(tmp_path / 'began')!r}).touch()\n"
         "deadline = time.monotonic() + 60\n"
         f"while not pathlib.Path({str(tmp_path / 'go')!r}).exists() and "
         "time.monotonic() < deadline:\n"
         "    time.sleep(0.05)\n"
-        "os.system('phoneshell finish --status done --answer 423')\n")
+        + _then(then))
     return agent
 
 
@@ -154,9 +164,11 @@ def test_a_find_around_the_bridge_still_holding_the_phone_at_the_turns_end_is_wi
             watch.end()  # the phone still busy: its counts answer all the same
         find.join(timeout=10)
     assert watch.around == ("POST /elements",), watch.around
+    said = around_bridge(watch, "rig down")
     assert ("1 WDA request(s) reached the phone that the bridge never sent (the simulator's "
-            "count of the requests it received, in the agent's turn): POST /elements: the agent "
-            "acted around the bridge; then rig down") in around_bridge(watch, "rig down")
+            "count of the requests it received, in the agent's turn): POST /elements: sent "
+            "around the bridge by the agent or by any other local process") in said, said
+    assert said.endswith("; then rig down"), said
 
 
 def _find_around(url: str) -> None:
@@ -165,6 +177,65 @@ def _find_around(url: str) -> None:
         # after the phone counted the find
         urllib.request.urlopen(urllib.request.Request(url + "/session/s/elements", data=body),
                                timeout=10).read()
+
+
+def _neighbour(url: str, reads: int = 3) -> Callable[[], None]:
+    """Another local process, not the agent nor in its process tree (another run's agent that
+    found the port in /proc/net/tcp, a monitor): `reads` reads of `url`'s /status."""
+    def read() -> None:
+        for _ in range(reads):
+            try:
+                urllib.request.urlopen(f"{url}/status", timeout=10).read()
+            except urllib.error.HTTPError as exc:  # a secret's bare 404: read all the same
+                exc.close()
+    return read
+
+
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
+def test_a_neighbours_reads_of_an_open_simulator_are_not_blamed_on_the_agent_alone(
+        tmp_path: Path) -> None:
+    # red team 101: a standalone simulator serves WDA to any local process, so its counts
+    # cannot tell who sent a request; the attempt still fails (an agent that went around the
+    # bridge must not pass or go unscored), and every line says who else could have
+    with standalone_sim() as (url, started), _owner(tmp_path, _neighbour(url)):
+        code, said, [row] = _run(tmp_path, url, _waiting(tmp_path, then=str(PLAY)), "NB")
+    assert any(line.startswith("WDA routes: open to any local process") and
+               "any local process can fail its attempts" in line for line in started), started
+    assert code == 1, said
+    assert row["outcome"] == "failed", row
+    assert all(c["passed"] for c in row["checks"]), row  # type: ignore[attr-defined]
+    error = str(row["error"])
+    assert ("3 WDA request(s) reached the phone that the bridge never sent (the simulator's "
+            "count of the requests it received, in the agent's turn): GET /status (x3): sent "
+            "around the bridge by the agent or by any other local process") in error, error
+    assert "the agent acted" not in error and "start the simulator with --secret-path and " \
+        "give the run the URL it prints" in error, error
+    [banner] = [line for line in said.splitlines() if "this phone is not private" in line]
+    assert (f"agents can reach it {AROUND}, and so can any other local process" in banner
+            and "whoever sent them" in banner and "--secret-path" in banner), banner
+
+
+@pytest.mark.slow  # 10 s of whole programs: the README's command stays quick
+def test_under_a_secret_path_only_holders_of_the_url_are_counted_and_blamed(tmp_path: Path,
+                                                                             ) -> None:
+    with standalone_sim("--secret-path") as (url, started):
+        origin, secret = url.rsplit("/", 1)
+        with _owner(tmp_path, _neighbour(origin)):  # the port, without the secret
+            code, said, [row] = _run(tmp_path, url, _waiting(tmp_path, then=str(PLAY)), "S")
+        # an agent that learnt the URL (an unconfined one can read the harness's arguments)
+        around = _around(tmp_path, url, "/status", None, then=str(PLAY))
+        code_around, said_around, [blamed] = _run(tmp_path, url, around, "SA")
+    assert any(line.startswith("WDA routes: served only under the secret path")
+               for line in started), started
+    assert (code, row["outcome"]) == (0, "passed"), (said, row)
+    assert f"agents can reach it {AROUND} if they learn its URL" in said, said
+    assert secret not in said + said_around
+    assert code_around == 1, said_around
+    assert blamed["outcome"] == "failed", blamed
+    assert ("1 WDA request(s) reached the phone that the bridge never sent (the simulator's "
+            "count of the requests it received, in the agent's turn): GET /status: the agent "
+            "acted around the bridge (the simulator serves WDA only under the secret path of "
+            "the run's --device URL") in str(blamed["error"]), blamed
 
 
 @pytest.mark.slow
