@@ -16,8 +16,11 @@ the real one's, at least half of the real accessible pairs are among the simulat
 real element the simulator shows (same type and label) has its real identifier there too, and
 every scroll view both show is reported `visible` as the real one is (iOS 26 reports Settings'
 root list "false" while it fills the screen), every named element both show at the same frame
-is too (Notification Center's status-bar items "true", its big clock "false"), and every
-element the real dump gives a value has one under that name here (the Calendar icon's date).
+is too (Notification Center's status-bar items "true", its big clock "false"), every
+element the real dump gives a value has one under that name here (the Calendar icon's date),
+and every value the real dump reports for an element both show (same type, name and label) the
+simulator reports too (a heading's level, a text's own spaces), but for the values that are the
+recorded phone's own facts (`DEVICE_FACTS`: its carrier, its Wi-Fi network, its date).
 `tests/sim/test_sim_fidelity.py` holds every screen to that goal, reusing `SCREENS` (how each
 screen is reached: `fidelity_screens.py`) and `measure` from here.
 
@@ -44,6 +47,13 @@ DEPTH_GOAL, ELEMENTS_GOAL, PAIRS_GOAL = 0.6, 0.5, 0.5
 TYPE_PREFIX = "XCUIElementType"
 SCROLL_VIEWS = ("Table", "CollectionView", "ScrollView", "WebView")
 SCROLL_INDICATOR = " scroll bar, "  # "Vertical scroll bar, 2 pages"
+DEVICE_FACTS = {
+    ("Other", "Cellular"): "the carrier's signal (the dumps' simulator has none: \"No signal\")",
+    ("Other", "3 of 3 Wi-Fi bars"): "the Wi-Fi network's name (the dumps' placeholder \"SSID\")",
+    ("Icon", "Calendar"): "the date on the icon, the day the dump was recorded",
+}
+"""(short type, name) -> why the element's value is the phone's own fact, which the modelled
+phone has as its own (`sim/facts.py`), never the recording's."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,9 @@ class Shape:
     valued: frozenset[tuple[str, str]] = frozenset()
     """(short type, name) of every named element with a value (an icon's date, a switch's
     state): what a `value CONTAINS ...` query finds."""
+    values: frozenset[tuple[str, str, str, str | None]] = frozenset()
+    """(short type, name, label, value) of every element with a name or label: the value each
+    reports (None: none), which a harness reads and compares."""
 
 
 def measure(xml: str | bytes) -> Shape:
@@ -93,6 +106,7 @@ def measure(xml: str | bytes) -> Shape:
     flags: set[tuple[str, str, str, str, str]] = set()
     placed: set[tuple[str, str, str, str]] = set()
     valued: set[tuple[str, str]] = set()
+    values: set[tuple[str, str, str, str | None]] = set()
     stack = [(root, 1)]
     while stack:
         node, level = stack.pop()
@@ -102,6 +116,8 @@ def measure(xml: str | bytes) -> Shape:
         if kind == "Other" and not ({"name", "label", "value"} & set(node.attrib)):
             wrappers += 1
         name = node.get("name", "")
+        if name or node.get("label"):
+            values.add((kind, name, node.get("label", ""), node.get("value")))
         if name:
             flags.add((kind, name, node.get("visible", ""), node.get("accessible", ""),
                        node.get("traits", "")))
@@ -120,7 +136,7 @@ def measure(xml: str | bytes) -> Shape:
         stack.extend((child, level + 1) for child in node)
     return Shape(depth, elements, wrappers, frozenset(attributes), frozenset(pairs),
                  frozenset(ids), frozenset(lists), frozenset(flags), frozenset(placed),
-                 frozenset(valued))
+                 frozenset(valued), frozenset(values))
 
 
 ATTRIBUTES = ("type", "value", "name", "label", "enabled", "visible", "accessible", "x", "y",
@@ -267,6 +283,26 @@ class Comparison:
         return sorted((self.real.valued & named) - self.sim.valued)
 
     @property
+    def wrong_values(self) -> list[tuple[str, str, str, str, str]]:
+        """(type, name, label, real values, simulator's) of each element both show by the same
+        type, name and label, of which the real dump reports a value the simulator never does
+        (a heading's level "2" reported "1", a text's "Or " reported "Or"); none of
+        `DEVICE_FACTS`. Values are shown as `repr`s, `None` for none."""
+        def seen(shape: Shape) -> dict[tuple[str, str, str], set[str | None]]:
+            found: dict[tuple[str, str, str], set[str | None]] = {}
+            for kind, name, label, value in shape.values:
+                if (kind, name) not in DEVICE_FACTS:
+                    found.setdefault((kind, name, label), set()).add(value)
+            return found
+
+        def shown(values: set[str | None]) -> str:
+            return " | ".join(sorted(map(repr, values)))
+
+        real, ours = seen(self.real), seen(self.sim)
+        return sorted((*key, shown(values), shown(ours[key])) for key, values in real.items()
+                      if key in ours and not values <= ours[key])
+
+    @property
     def meets_goal(self) -> bool:
         """Depth, element count and shared pairs all at their goals, no identifier, scroll
         view's or element's visibility, accessible flag, traits or value other than the real
@@ -274,7 +310,7 @@ class Comparison:
         return (self.depth_ratio >= DEPTH_GOAL and self.elements_ratio >= ELEMENTS_GOAL
                 and self.pairs_ratio >= PAIRS_GOAL and not self.wrong_ids
                 and not self.wrong_visible and not self.wrong_flags and not self.wrong_shown
-                and not self.missing_values)
+                and not self.missing_values and not self.wrong_values)
 
 
 def compare(screen: str, sources: Path = SOURCES) -> Comparison:
@@ -318,7 +354,8 @@ def main() -> int:
             "wrong_visible": [list(w) for w in c.wrong_visible],
             "wrong_flags": [list(w) for w in c.wrong_flags],
             "wrong_shown": [list(w) for w in c.wrong_shown],
-            "missing_values": [list(w) for w in c.missing_values], "meets_goal": c.meets_goal,
+            "missing_values": [list(w) for w in c.missing_values],
+            "wrong_values": [list(w) for w in c.wrong_values], "meets_goal": c.meets_goal,
         } for c in results], indent=2))
     else:
         print(f"{'screen':<34} {'depth':<13} {'elements':<17} {'wrappers':<10} "
@@ -327,13 +364,14 @@ def main() -> int:
             print(_row(c))
         for c in results:
             if (c.missing_pairs or c.missing_attributes or c.wrong_ids or c.wrong_visible
-                    or c.wrong_flags or c.wrong_shown or c.missing_values):
+                    or c.wrong_flags or c.wrong_shown or c.missing_values or c.wrong_values):
                 print(f"\n{c.screen}: missing pairs {c.missing_pairs}; "
                       f"missing attributes {c.missing_attributes}; wrong ids {c.wrong_ids}; "
                       f"scroll views visible otherwise {c.wrong_visible}; "
                       f"accessible/traits otherwise {c.wrong_flags}; "
                       f"elements visible otherwise {c.wrong_shown}; "
-                      f"values missing {c.missing_values}")
+                      f"values missing {c.missing_values}; values otherwise "
+                      f"{c.wrong_values}")
     return 0 if all(c.meets_goal for c in results) else 1
 
 

@@ -5,7 +5,9 @@ and measures it against the dump: depth and element count at least 0.6 and 0.5 o
 ones, at least half of the real accessible (type, name) pairs, the real identifier on every
 element both show, each scroll view both show reported `visible` as the real one is, each
 element both name with the real `accessible` flag and traits, each named element both show at
-one frame reported `visible` as the real one is, and a value wherever the real dump has one.
+one frame reported `visible` as the real one is, a value wherever the real dump has one, and
+the real dump's values themselves on every element both show (type, name and label alike), but
+the recorded phone's own facts (fidelity.DEVICE_FACTS).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ def test_the_screen_is_shaped_like_its_real_dump(screen: str, reference: Path) -
     assert found.wrong_flags == []
     assert found.wrong_shown == []
     assert found.missing_values == []
+    assert found.wrong_values == []
     assert found.missing_attributes == []
 
 
@@ -80,6 +83,20 @@ def test_the_measure_counts_what_it_says() -> None:
         ("StaticText", "Row")]
     assert Comparison("s", "d", real, real).wrong_shown == []
     assert Comparison("s", "d", real, real).missing_values == []
+    # the same element with another value there (a heading's level, a text's own spaces)
+    def valued(value: str) -> Shape:
+        return measure(xml.replace('name="Row" label="Row"',
+                                   f'name="Row" label="Row" value="{value}"'))
+
+    assert Comparison("s", "d", valued("Row"), valued("Row ")).wrong_values == [
+        ("StaticText", "Row", "Row", "'Row '", "'Row'")]
+    assert Comparison("s", "d", valued("Row "), valued("Row ")).wrong_values == []
+    assert not Comparison("s", "d", valued("Row"), valued("Row ")).meets_goal
+    # but for a phone's own fact, which the modelled phone has as its own
+    wifi = xml.replace('StaticText type="XCUIElementTypeStaticText" name="Row" label="Row"',
+                       'Other type="XCUIElementTypeOther" name="3 of 3 Wi-Fi bars" value="{}"')
+    assert Comparison("s", "d", measure(wifi.format("HomeNet, 3 of 3 Wi-Fi bars")),
+                      measure(wifi.format("SSID, 3 of 3 Wi-Fi bars"))).wrong_values == []
     bar = measure(xml.replace('name="Row" label="Row"', 'name="Vertical scroll bar, 2 pages"'))
     assert not {name for _, name, *_ in bar.placed} & {"Vertical scroll bar, 2 pages"}
     with pytest.raises(ValueError, match="not a page source"):

@@ -1,7 +1,9 @@
 """Safari's web, as data: what each URL loads (what typed text does is `address_bar.sent`).
 
-A page is a title and a column of blocks (headings, paragraphs, links, captions, pictures);
-`safari.py` lays the blocks out inside the WebView. The sites modelled: example.com (and .org,
+A page is a title and a column of blocks (headings with their level, paragraphs, links,
+captions, pictures; a `line` of texts and buttons side by side, `tiles` three to a row, a `gap`
+a page's styling leaves); `safari_views.py` lays the blocks out inside the WebView. A text keeps
+its own spaces, as WebKit reports them in its value ("Or " beside "try one"). The sites modelled: example.com (and .org,
 .net; any scheme, `www.`, trailing slash), IANA's page behind its "More information..." link, the
 image probe pages `https://blolabel.ai/probe/<one..ten>/`, Google and Bing (their search results
 for any query), Wikipedia and Wiktionary articles for any title, apple.com, and squoosh.app (the
@@ -22,7 +24,8 @@ from urllib.parse import parse_qs, quote, quote_plus, unquote, urlsplit
 
 from phoneshell.address_bar import split
 
-BlockKind = Literal["heading", "text", "caption", "link", "picture", "button", "image"]
+BlockKind = Literal["heading", "text", "caption", "link", "picture", "button", "image", "line",
+                    "tiles", "gap"]
 
 PROBE_WORDS: dict[str, tuple[str, str]] = {
     "one": ("MERIDIAN", "CARDAMOM"), "two": ("SALTWORT", "PELICAN"),
@@ -48,6 +51,12 @@ class Block:
     image: its alternative text; for a button: its label, "" for an unlabelled one)."""
     href: str | None = None
     """For links: the URL it opens."""
+    level: int = 1
+    """For headings: h1, h2... (WebKit reports it as the heading's value)."""
+    parts: tuple[Block, ...] = ()
+    """For a line or tiles: the texts, buttons and links side by side."""
+    height: int = 0
+    """For a gap: how many points of the page it leaves empty."""
 
 
 @dataclass(frozen=True)
@@ -62,9 +71,9 @@ class Page:
     secure: bool = True
 
 
-def heading(text: str) -> Block:
-    """A page heading (h1)."""
-    return Block("heading", text)
+def heading(text: str, level: int = 1) -> Block:
+    """A page heading (h1 unless `level` says otherwise)."""
+    return Block("heading", text, level=level)
 
 
 def text(words: str) -> Block:
@@ -90,6 +99,21 @@ def web_button(label: str) -> Block:
 def image(alt: str) -> Block:
     """An image with alternative text, which VoiceOver reads."""
     return Block("image", alt)
+
+
+def line(*parts: Block) -> Block:
+    """Texts, buttons and links side by side on one centred line."""
+    return Block("line", "", parts=parts)
+
+
+def tiles(*parts: Block) -> Block:
+    """Buttons as tiles, three to a row, centred (squoosh's sample images)."""
+    return Block("tiles", "", parts=parts)
+
+
+def gap(points: int) -> Block:
+    """Empty page: what a page's styling leaves between its blocks, beyond the usual margin."""
+    return Block("gap", "", height=points)
 
 
 def parses(url: str) -> bool:
@@ -237,21 +261,26 @@ def _apple(url: str, host: str, path: str, query: dict[str, list[str]]) -> Page:
 
 
 def _squoosh(url: str, host: str, path: str, query: dict[str, list[str]]) -> Page:
-    # The page of the iOS 26 share-sheet dump, as its accessible elements read.
+    # The page of the iOS 26 share-sheet dump, as its accessible elements read and roughly
+    # where they lie: the logo heading, the drop zone's button, "OR Paste", "Or try one of
+    # these:" (each text with its own spaces), the sample tiles below the fold from the
+    # second row, then the h2 sections.
     return Page(url, "Squoosh", host, (
-        heading("Squoosh"), web_button(""), text("OR"), web_button("Paste"), text("Or"),
-        text("try one"), text("of these:"), web_button("Large photo 2.8MB"),
-        web_button("Artwork 2.9MB"), web_button("Device screen 1.6MB"),
-        web_button("SVG icon 13KB"), heading("Small"),
+        gap(36), heading("Squoosh"), gap(144), web_button(""), gap(15),
+        line(text("OR"), web_button("Paste")), gap(195),
+        line(text("Or "), text("try one"), text(" of these:")), gap(31),
+        tiles(web_button("Large photo 2.8MB"), web_button("Artwork 2.9MB"),
+              web_button("Device screen 1.6MB"), web_button("SVG icon 13KB")), gap(129),
+        heading("Small", 2),
         text("Smaller images mean faster load times. Squoosh can reduce file size and "
              "maintain high quality."),
         image("silhouette of a large 1.4 megabyte image shrunk into a smaller 80 kilobyte "
               "image"),
-        heading("Simple"),
+        heading("Simple", 2),
         text("Open your image, inspect the differences, then save instantly. Feeling "
              "adventurous? Adjust the settings for even smaller files."),
         image("grid of multiple shrunk images displaying various options"),
-        heading("Secure"),
+        heading("Secure", 2),
         text("Worried about privacy? Images never leave your device since Squoosh does all "
              "the work locally."),
         image("silhouette of a cloud with a 'no' symbol on top"),

@@ -6,7 +6,9 @@ the share sheet are in `safari_bars.py`). Shapes follow the iOS 26 dumps: the wi
 `Other` named "SafariWindow?View=Narrow&...", a page is a `ScrollView` holding the
 "TabDocument?..." view, the `WebView` named "WebView" and, a few wrappers down, a document `Other`
 named after the page title; a heading is an `Other` (value: its level, traits "Header") around a
-StaticText (traits "Header, StaticText"), a link a `Link` around its StaticText. The start page
+StaticText (traits "Header, StaticText"), a link a `Link` around its StaticText, a text's value
+the text with its own spaces (its label and name without), a line of texts and buttons an
+`Other` around them side by side, tiles an `Other` around an `Other` a tile. The start page
 is the collection "StartPageCollectionView": the Customize Start Page card, Favorites and the
 Privacy Report, each under its identifier ("favoritesItemIdentifierContent"...).
 """
@@ -14,6 +16,7 @@ Privacy Report, each under its identifier ("favoritesItemIdentifierContent"...).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from phoneshell.sim import layout
 from phoneshell.sim.apps.safari_pages import FAVORITES, Block, Page
@@ -32,6 +35,12 @@ TAB_UUID = "72842639-ADBB-4D56-A4D1-75153F22FAA2"
 
 LinkAction = Callable[[str], Handler]
 """Given a link's URL, what a tap (or a hold) on it does."""
+HEADINGS = {1: (32, 41), 2: (28, 36), 3: (22, 28)}
+"""A heading's font size and line pitch in points, by its level (deeper ones as body text)."""
+TILE_WIDTH, TILE_HEIGHT, TILE_GAP, TILE_PITCH = 80, 120, 36, 155
+"""Tiles (squoosh's samples): their size, the space between two side by side, a row's pitch."""
+AFTER = {"heading": 20, "picture": 20, "gap": 0}
+"""The space below a block of each kind (14 points below any other)."""
 
 
 def _lines(words: str, size: int, width: int) -> int:
@@ -47,7 +56,59 @@ def _lines(words: str, size: int, width: int) -> int:
 
 
 def _text(words: str, frame: Rect, traits: str | None = None) -> Node:
-    return Node("StaticText", frame, label=words, name=words, value=words, traits=traits)
+    # WebKit's value is the text node's own ("Or " before "try one"); its label is trimmed
+    shown = words.strip() or None
+    return Node("StaticText", frame, label=shown, name=shown, value=words, traits=traits)
+
+
+def _button(label: str, frame: Rect) -> Node:
+    return Node("Button", frame, name=label or None, label=label or None, traits="Button",
+                on_tap=_nothing)
+
+
+def _link(block: Block, frame: Rect, open_link: LinkAction, hold_link: LinkAction) -> Node:
+    # As in the dumps, the Link is a container; VoiceOver reads the text inside it.
+    href = block.href or ""
+    return Node("Link", frame, label=block.text, name=block.text, traits="Link",
+                accessible=False, on_tap=open_link(href), on_hold=hold_link(href),
+                children=(_text(block.text, frame, "Link, StaticText"),))
+
+
+def _inline(block: Block, x: int, y: int, open_link: LinkAction,
+            hold_link: LinkAction) -> Node:
+    """A text, button or link of a line, at (x, y), as wide as it is drawn."""
+    frame = Rect(x, y, max(1, layout.text_width(block.text)), 22)
+    if block.kind == "button":
+        return _button(block.text, frame)
+    if block.kind == "link" and block.href is not None:
+        return _link(block, frame, open_link, hold_link)
+    return _text(block.text, frame)
+
+
+def _line(block: Block, y: int, width: int, open_link: LinkAction,
+          hold_link: LinkAction) -> tuple[Node, int]:
+    widths = [max(1, layout.text_width(p.text)) for p in block.parts]
+    x = MARGIN + max(0, width - sum(widths)) // 2
+    kids: list[Node] = []
+    for part, w in zip(block.parts, widths, strict=True):
+        kids.append(_inline(part, x, y, open_link, hold_link))
+        x += w
+    frame = Rect(MARGIN, y, width, 22)
+    return Node("Other", frame, children=tuple(kids)), 22
+
+
+def _tiles(block: Block, y: int, width: int) -> tuple[Node, int]:
+    across = min(3, len(block.parts)) or 1
+    left = MARGIN + (width - across * TILE_WIDTH - (across - 1) * TILE_GAP) // 2
+    kids: list[Node] = []
+    for i, part in enumerate(block.parts):
+        row, column = divmod(i, 3)
+        frame = Rect(left + column * (TILE_WIDTH + TILE_GAP), y + row * TILE_PITCH,
+                     TILE_WIDTH, TILE_HEIGHT)
+        kids.append(Node("Other", frame, children=(_button(part.text, frame),)))
+    rows = (len(block.parts) + 2) // 3
+    height = (rows - 1) * TILE_PITCH + TILE_HEIGHT if rows else 0
+    return Node("Other", Rect(0, y, width + 2 * MARGIN, height), children=tuple(kids)), height
 
 
 def block_node(block: Block, y: int, width: int, open_link: LinkAction,
@@ -62,24 +123,36 @@ def block_node(block: Block, y: int, width: int, open_link: LinkAction,
                     accessible=True), 200
     if block.kind == "button":
         frame = Rect(x, y, max(60, layout.text_width(block.text) + 24), 44)
-        return Node("Button", frame, name=block.text or None, label=block.text or None,
-                    traits="Button", on_tap=_nothing), 44
+        return _button(block.text, frame), 44
     if block.kind == "link" and block.href is not None:
         frame = Rect(x, y, min(width, layout.text_width(block.text)), 22)
-        # As in the dumps, the Link is a container; VoiceOver reads the text inside it.
-        return Node("Link", frame, label=block.text, name=block.text, traits="Link",
-                    accessible=False, on_tap=open_link(block.href),
-                    on_hold=hold_link(block.href),
-                    children=(_text(block.text, frame, "Link, StaticText"),)), 22
-    size, pitch = {"heading": (32, 41), "caption": (15, 20)}.get(block.kind, (17, 22))
+        return _link(block, frame, open_link, hold_link), 22
+    if block.kind == "line":
+        return _line(block, y, width, open_link, hold_link)
+    if block.kind == "tiles":
+        return _tiles(block, y, width)
+    size, pitch = (HEADINGS.get(block.level, (17, 22)) if block.kind == "heading" else
+                   (15, 20) if block.kind == "caption" else (17, 22))
     lines = _lines(block.text, size, width)
     w = width if lines > 1 else min(width, layout.text_width(block.text, size))
     frame = Rect(x, y, w, pitch * lines)
     if block.kind == "heading":
         words = _text(block.text, frame, "Header, StaticText")
-        return Node("Other", frame, name=block.text, label=block.text, value="1",
+        return Node("Other", frame, name=block.text, label=block.text, value=str(block.level),
                     traits="Header", children=(layout.wrap(words, 1),)), pitch * lines
     return layout.wrap(_text(block.text, frame), 1), pitch * lines
+
+
+def _in_view(node: Node, viewport: Rect) -> Node:
+    """The node as the viewport shows it: not visible when its middle is outside, its parts
+    each by their own (the first row of tiles visible in a container that is not)."""
+    kids = tuple(_in_view(c, viewport) for c in node.children)
+    inside = viewport.y <= node.frame.y + node.frame.height // 2 < viewport.bottom
+    if not inside and not any(k.visible for k in kids):
+        return hidden(node)
+    if inside and all(k is c for k, c in zip(kids, node.children, strict=True)):
+        return node
+    return replace(node, visible=node.visible and inside, children=kids)
 
 
 def _nothing() -> None:
@@ -92,13 +165,15 @@ def web_view(f: DeviceFacts, page: Page, scroll: Scroll, open_link: LinkAction,
     viewport = Rect(0, WEB_TOP, f.width, bar_top(f) - WEB_TOP)
     y, placed = MARGIN, []
     for block in page.blocks:
+        if block.kind == "gap":
+            y += block.height
+            continue
         node, height = block_node(block, viewport.y + y - scroll.offset, f.width - 2 * MARGIN,
                                   open_link, hold_link)
         placed.append(node)
-        y += height + (20 if block.kind in ("heading", "picture") else 14)
+        y += height + AFTER.get(block.kind, 14)
     scroll.clamp(y + MARGIN - viewport.height)
-    shown = [n if viewport.y <= n.frame.y + n.frame.height // 2 < viewport.bottom else hidden(n)
-             for n in placed]
+    shown = [_in_view(n, viewport) for n in placed]
     full = Rect(0, 0, f.width, f.height)
     document = Node("Other", viewport, name=page.title, label=page.title, children=tuple(shown))
     content = Node("WebView", full, children=(
