@@ -100,10 +100,12 @@ class Workers:
             while working:
                 finished.acquire()
                 working -= 1
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             self.stop_handing_out()
-            self.progress(f"interrupted: waiting for the attempts in flight on {working} "
-                          "phone(s) to end (Ctrl-C again to leave them unrecorded)")
+            # a CI timeout or systemd stops with SIGTERM: there is no Ctrl-C to press
+            self.progress(f"{stop.stopped_line(exc)}: waiting for the attempts in flight on "
+                          f"{working} phone(s) to end ({stop.stopped_by(exc)} again to leave "
+                          "them unrecorded)")
             while working:
                 finished.acquire()
                 working -= 1
@@ -176,8 +178,8 @@ class Workers:
                     self.record(done.row, plan.folder)
                     if done.interrupted:  # recorded; now stop the run
                         if housekeeping.tidies:
-                            say(f"before it stops, the run {housekeeping.tidies} (Ctrl-C "
-                                "again to leave them)")
+                            say(f"before it stops, the run {housekeeping.tidies} "
+                                f"({stop.stopped_by(stop.again())} again to leave them)")
                             tidy_up(say, housekeeping.stop)
                         raise stop.again()
                     if done.rig_down:

@@ -60,6 +60,9 @@ def test_a_stop_signal_records_the_attempt_in_flight_and_says_how_to_resume(
     assert run.returncode == 2, out + err  # as Ctrl-C: stopped, not a bug, not killed
     assert f"error: stopped by {sig.name}: run R stopped after 1 of 1 attempt(s)" in err
     assert f"hint: continue it: phoneshell run --resume R --runs {tmp_path}" in err
+    # the tidy-up line names the signal that came: under a CI timeout there is no Ctrl-C
+    assert f"({sig.name} again to leave them)" in out, out
+    assert "Ctrl-C" not in out + err
     [row] = rows(tmp_path / "R")
     assert row["outcome"] == "skipped"
     assert str(row["skip_reason"]).startswith(f"interrupted ({sig.name})")
