@@ -30,6 +30,10 @@ def _w3c(x: Any, y: Any) -> dict[str, Any]:
 
 ROUTES: dict[str, Body] = {
     "tap": lambda x, y: ("/wda/tap", {"x": x, "y": y}),
+    "doubleTap": lambda x, y: ("/wda/doubleTap", {"x": x, "y": y}),
+    "pressAndDragWithVelocity": lambda x, y: ("/wda/pressAndDragWithVelocity", {
+        "fromX": x, "fromY": y, "toX": x, "toY": y, "pressDuration": 0, "holdDuration": 0,
+        "velocity": 500}),
     "touchAndHold": lambda x, y: ("/wda/touchAndHold", {"x": x, "y": y, "duration": 0.2}),
     "dragfromtoforduration": lambda x, y: ("/wda/dragfromtoforduration", {
         "fromX": x, "fromY": y, "toX": x, "toY": y, "duration": 0}),
@@ -92,3 +96,18 @@ def test_the_simulator_reads_any_string_as_doublevalue_does(rig: Rig) -> None:
                                    json.dumps({"x": sent, "y": str(y)}).encode())
         assert status == answered, (sent, reply)
         assert _opened(session) == opens, sent  # the row starts right of x = 0
+
+
+def test_an_offset_from_an_element_spelled_in_strings_too(rig: Rig) -> None:
+    """`/wda/element/:id/tap` reads x and y (from the element's corner) as `/wda/tap` does."""
+    logged = []
+    for offset in (("20", "10"), (20, 10)):
+        session = wda.Client(rig.bridge.url).session(SETTINGS)
+        row = session(name=ROW).get(timeout=5).id
+        path = f"/session/{session.session_id}/wda/element/{row}/tap"
+        assert post(rig, path, {"x": offset[0], "y": offset[1]}) == (200, "")
+        assert _opened(session)
+        last = actions(rig.events())[-1]
+        assert last.target is not None and last.target.name == ROW, last
+        logged.append({k: v for k, v in last.params.items() if k != "element"})
+    assert logged[0] == logged[1], logged
