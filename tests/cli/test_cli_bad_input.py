@@ -140,3 +140,15 @@ def test_a_fifo_as_page_source_is_refused_not_waited_on(tmp_path: Path) -> None:
     done = phoneshell("grade", str(tmp_path / "ev"), "--task", str(task), timeout=60)
     assert done.returncode == 2
     assert f"error: {final}: not a regular file" in clean(done)
+
+
+def test_a_repeat_beyond_what_a_run_plans_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    """Red team 102: `--repeat 100000000` planned its attempts for 32 s, 2.6 GB, printing
+    nothing, and left a run folder that `report` then read for minutes."""
+    started = time.monotonic()
+    done = phoneshell("run", "environments", "--task", "notes.search", "--repeat", "100000000",
+                      "--runs", str(tmp_path))
+    assert done.returncode == 2
+    assert "100,000,000 attempts per task is more than a run plans (10,000 at most)" \
+        in clean(done)
+    assert time.monotonic() - started < 30 and not any(tmp_path.iterdir())
