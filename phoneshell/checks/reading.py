@@ -12,9 +12,11 @@ Swiss apostrophe or a space ("1,234", "1'234", "1 234": iOS's no-break spaces ar
 read); a decimal point (always: "1.234" is never German thousands), or a decimal comma where it
 cannot group thousands (a comma right between digits, before one, two, or four or more of them
 and no other comma: "12,5" is 12.5, "1,234" stays 1234, "21, 22" and "1,5,7" are lists); a time
-("4:59") and a version ("26.2.1") as one value; a sign ("-", "minus"; "3° below zero" is -3°);
-a range's second number ("57-58" is 57 and 58). A number glued to Latin letters other than its
-unit (the 163 of MQ163LL/A) is part of a word. Numbers spelt out are not read.
+("4:59", and "19h05" as the French write it) and a version ("26.2.1") as one value; a sign
+("-", "minus"; "3° below zero" is -3°); a range's second number ("57-58" is 57 and 58); a number
+after a unit's full stop or colon ("87%.86", "57°:58"). A number glued to Latin letters other
+than its unit (the 163 of MQ163LL/A) is part of a word (`rival_numbers` reads "86ish" as a
+number too). Numbers spelt out are not read here (`rival_numbers.spelt` reads them).
 
 Its unit follows it (or, for money, may come before it): degrees and percent as `_UNIT` reads
 them, or a word unit of `WORD_UNITS` ("256 GB", "256GB" and "256 gigabytes" are one quantity;
@@ -22,8 +24,9 @@ them, or a word unit of `WORD_UNITS` ("256 GB", "256GB" and "256 gigabytes" are 
 quantity it counts, so "1 TB" is another capacity beside "256 GB". A number with no unit
 (`unit` "") is bare; a word after it that is no unit ("42 songs") stays a word. A range or a
 list writes its unit once, after its last number: the bare numbers joined to it take it ("272
-to 276°", "57, 58 or 59°"). A time takes AM or PM after it ("7:05pm", "7:05 p.m.", and "7 pm"
-is 19:00), on the 24-hour clock: "19:05" is 7:05 PM (`Number.half`).
+to 276°", "57, 58 or 59°"); or after its first, when the bare numbers after it count nothing
+("256 GB or 512", "57°, 58", but "$6, 5 items"). A time takes AM or PM after it ("7:05pm",
+"7:05 p.m.", and "7 pm" is 19:00), on the 24-hour clock: "19:05" is 7:05 PM (`Number.half`).
 """
 
 from __future__ import annotations
@@ -38,11 +41,13 @@ from phoneshell.spelling import plain
 # A time first, so "4:59" is one value and not two numbers; then thousands (a comma, a Swiss
 # apostrophe or a space before each group of three), a decimal comma where no group of three can
 # follow it, a plain number. A number may follow a digit and a hyphen: a range's second end
-# ("57-58", "57°-58°", where the hyphen is no minus sign); and a letter's colon or dot, which
-# ends a label ("Battery:88%", "heading.274°"): only after a digit do they join one number to
-# the next (a time's or a version's parts, read whole above). A sign is "-" or "minus".
-_NUMBER = re.compile(r"(?:(?<![\w.:-])|(?<=[\d°%]-)|(?<=°[FC]-)|(?<=[^\W\d_][.:]))"
-                     r"(?:(?P<time>\d{1,2}(?::\d{2}){1,2})(?![\d:])"
+# ("57-58", "57°-58°", where the hyphen is no minus sign); a letter's colon or dot, which ends
+# a label ("Battery:88%", "heading.274°"), and a unit's, which ends a number ("87%.86", "57°:58"),
+# or an ellipsis ("87%...86", "26..27"): only after a digit do they join one number to the next
+# (a time's or a version's parts, read whole above). A sign is "-" or "minus".
+_NUMBER = re.compile(r"(?:(?<![\w.:-])|(?<=[\d°%]-)|(?<=°[FC]-)|(?<=[^\W\d_][.:])"
+                     r"|(?<=[°%][.:_])|(?<=\.\.))"
+                     r"(?:(?P<time>\d{1,2}(?::\d{2}){1,2}|\d{1,2}h\d{2}(?!\w))(?![\d:])"
                      r"|(?P<version>\d+(?:\.\d+){2,})(?!\.?\d)"
                      r"|(?P<sign>(?<![\d°%])(?<!°[FC])-|(?i:minus)\s?)?"
                      r"(?:(?P<comma>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:'\d{3})+(?:\.\d+)?)"
@@ -129,7 +134,9 @@ class Number:
             return self.value == other.value
         if self.half:
             return bool(other.half) and self.value == other.value
-        noon = 12 * 100 ** self.text.count(":")  # 7:05 is 705 and 19:05 1905: 1200 apart
+        # 7:05 is 705 and 19:05 1905: 1200 apart (120000 with seconds); "0705" and an hour
+        # alone ("8", as `rival_numbers` reads it beside a time) have minutes too
+        noon = 12 * 100 ** max(1, self.text.count(":"))
         return self.value == other.value or (other.half in _HALVES
                                              and other.value % noon == self.value % noon)
 
@@ -181,7 +188,7 @@ def read(text: str) -> str:
     return _spaced(plain(_DEGREE_SIGNS.sub(r"\1°", text)))
 
 
-def _unit_after(text: str, end: int) -> tuple[str, int]:
+def unit_after(text: str, end: int) -> tuple[str, int]:
     """The unit written at `end` of `text` ("" if none) and where it ends."""
     unit = _UNIT.match(text, end)
     if unit:
@@ -212,7 +219,7 @@ _MERIDIEM = re.compile(r"\s?(?i:([ap])\.?m(?:\.|(?!\w)))")
 """AM or PM after a time, glued or not, dotted or not ("7:05pm", "7:05 p.m.", "7:05 PM")."""
 _BOTH = re.compile(r"\s*(?:/|-|&|,|(?i:or|and)(?!\w))\s*")
 """What joins AM to PM when an answer names both ("7:05 AM/PM")."""
-_BELOW_ZERO = re.compile(r"\s(?i:below\s+(?:zero|0))(?!\w)")
+BELOW_ZERO = re.compile(r"\s(?i:below\s+(?:zero|0))(?!\w)")
 _JOINED = re.compile(r"\s*(?:-|~|/|&|,|\.\.|,?\s*(?i:to|through|thru|or|and)(?!\w))\s*")
 """What joins the numbers of a range or a list ("20-22°C", "272 to 276°", "57, 58 or 59°"),
 whose last number's unit is the others' (`numbers`)."""
@@ -246,14 +253,21 @@ def _times(text: str, start: int, hour: int, rest: str, end: int,
             for h in halves]
 
 
-def numbers(text: str) -> list[Number]:
+_GLUED = re.compile(r"(?!(?i:st|nd|rd|th)(?!\w))[A-Za-z]+(?!\w)")
+"""Latin letters glued after a number that are no unit ("86ish", "86x"), an ordinal's
+excepted ("2nd"): read by the hedging rules, for which no number hides in a word
+(`rival_numbers.rivals`)."""
+
+
+def numbers(text: str, glued: bool = False) -> list[Number]:
     """The numbers written in `text` (as `read` reads it), with their units (see the module
-    docstring)."""
+    docstring); with `glued`, also those glued to Latin letters that are no unit ("86ish"), as
+    bare numbers."""
     found: list[tuple[Number, int, int]]
     text, found = read(text), []  # each number with where it starts and ends
     for match in _NUMBER.finditer(text):
         if match.group("time"):
-            hour, *rest = match.group("time").split(":")
+            hour, *rest = re.split("[:h]", match.group("time"))
             halves, end = _halves(text, match.end())
             if not halves:  # a 24-hour reading, or one whose half is unknown
                 halves = ["24" if hour.startswith("0") or not 1 <= int(hour) <= 12 else ""]
@@ -268,29 +282,44 @@ def numbers(text: str) -> list[Number]:
         if halves and not match.group("sign") and match.group("num") in _HOURS:  # "7 pm": 19:00
             found += _times(text, match.start(), int(match.group("num")), "00", end, halves)
             continue
-        unit, end = _unit_after(text, match.end())
+        unit, end = unit_after(text, match.end())
+        word = _GLUED.match(text, end) if glued and not unit else None
+        if word:
+            found.append((Number(_value(match), "", text[match.start():word.end()]),
+                          match.start(), word.end()))
+            continue
         if not unit and re.match(r"\w", text[end:end + 1]):
             continue
         start, before = match.start(), _MONEY_BEFORE.search(text, 0, match.start())
         if not unit and before:
             unit, start = _MONEY_SIGN[before.group(0).strip()[-1]], before.start()
         value = _value(match)
-        below = _BELOW_ZERO.match(text, end) if unit in ("", "°") else None
+        below = BELOW_ZERO.match(text, end) if unit in ("", "°") else None
         if below:  # "3° below zero" is -3°
             value, end = -abs(value), below.end()
         found.append((Number(value, unit, text[start:end]), start, end))
     return _ranges(text, found)
 
 
+_COUNTING = re.compile(r"\s*(?!(?i:or|and|to|through|thru)(?!\w))[^\W\d_]")
+"""A word after a bare number that is no joint of a list: the number counts it ("5 items")."""
+
+
 def _ranges(text: str, found: list[tuple[Number, int, int]]) -> list[Number]:
     """`found` with the unit of a range's or a list's last number given to the bare numbers
-    joined to it ("272 to 276°" is 272° and 276°, as people write a range)."""
+    joined to it ("272 to 276°" is 272° and 276°, as people write a range), and then its first
+    number's to the bare ones joined after it that count no word ("256 GB or 512")."""
     numbers = [n for n, _, _ in found]
     for i in range(len(found) - 2, -1, -1):  # from the last, so a unit passes down a list
         bare, after, end, start = numbers[i], numbers[i + 1], found[i][2], found[i + 1][1]
         if (not bare.unit and after.unit not in ("", "time", "version")
                 and _JOINED.fullmatch(text, end, start)):
             numbers[i] = Number(bare.value, after.unit, bare.text)
+    for i in range(1, len(found)):
+        bare, before, end, start = numbers[i], numbers[i - 1], found[i - 1][2], found[i][1]
+        if (not bare.unit and before.unit not in ("", "time", "version")
+                and _JOINED.fullmatch(text, end, start) and not _COUNTING.match(text, found[i][2])):
+            numbers[i] = Number(bare.value, before.unit, bare.text)
     return numbers
 
 

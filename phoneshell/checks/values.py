@@ -11,22 +11,25 @@ or "256 gigabytes"; a bare value, 26.2, as a number without a unit), and the res
 appears as whole words, ignoring case ("MQ163LL/A", not "MQ163LL/AB"). A value that is one
 number of degrees or percent (57°, 87%) is what the question asks for, so a bare number in an
 answer that writes no degrees or percentage anywhere is read in the value's unit ("87" names
-87%, `reading.said`); read so for the hedging rules too, "57 or 58" is two temperatures. A
-heading (274° W) is named by its number; its point may be left out or written in words, never
-given alone (eight points: a guess names one in eight headings).
+87%, `reading.said`). A heading (274° W) is named by its number; its point may be left out or
+written in words, never given alone (eight points: a guess names one in eight headings).
 
 An answer *hedges* when it also names another candidate of the value's kind, so it would pass
 whichever candidate was right (docs/checks.md, "Answers that hedge"):
 
-* another number of the measure of one of the value's numbers (`_numbered`): another
-  temperature, angle, percentage, time, capacity in any unit of data, sum of money; for a bare
-  number (a count, a version, an id), another bare number. Every number has a measure, so no
-  value with a number goes without this rule;
+* another number of the measure of one of the value's numbers (`_numbered`, reading the
+  answer as `rival_numbers.rivals` does): another temperature, angle, percentage, time,
+  capacity in any unit of data, sum of money; for a bare number (a count, a version, an id),
+  another bare number; beside a value of degrees, percent or a time, any bare number, glued to
+  letters or spelt out ("87% or 86", "57° (58 feels-like)", "7:05 PM or 8"). Every number has
+  a measure, so no value with a number goes without this rule;
 * for a code mixing letters and digits (a model number), another such code, and only that:
   no word or list item is another model number, so the row's title may go beside it ("Model
   Number, MQ163LL/A");
 * for an ALL-CAPS word, another ALL-CAPS word of three letters or more;
-* for a phrase of capitalised words (a heading), another run of two or more capitalised words;
+* for a phrase of capitalised words (a heading), another run of two or more capitalised words,
+  less the everyday words a sentence starts with (`_unsaid`: "Example Domain or Loaded Page"
+  names two);
 * (not for a code) another item of a list whose items one names the value (`_listed`; items
   split on commas, semicolons, slashes, bars, ampersands, new lines, " or " and " and "): for
   a value without a number, one that looks like a value (a digit, or one to (the value's words
@@ -38,9 +41,13 @@ whichever candidate was right (docs/checks.md, "Answers that hedge"):
   more making up three quarters or more of the other words of the clause that names the value
   (clauses end at . : ; ! ? brackets, quotes and new lines): "one of: lantern otter quill",
   "iphone 17 pro iphone air iphone 17 pro max"; or, for a value without a digit, ten or more in
-  the whole answer, however padded. The everyday
-  words are English, so in another script nothing tells a sentence from a list of words; in
-  any, a word of another script than the value's is never a candidate;
+  the whole answer, however padded. The everyday words are English, so in another script
+  nothing tells a sentence from a list of words; in any, a word of another script than the
+  value's is a candidate only after a hedging word;
+* for a value in words (not a code nor a heading of the compass), the rivals `rival_words`
+  finds anywhere in the answer: a spelling a letter or two from it ("Lantren"), a word after a
+  hedging word ("LANTERN unless it's candle"), a clause of words that are not everyday or a
+  question ("Lantern. Candle.", "lantern? candle?");
 * any of the values the check lists as `others` (the answers of the task's siblings, which an
   agent that learned a suite's answers would list), named as the value would be, in any case.
 
@@ -52,6 +59,8 @@ from __future__ import annotations
 import re
 
 from phoneshell.checks.reading import BARE_READ, Number, numbers, read, said, script
+from phoneshell.checks.rival_numbers import rivals
+from phoneshell.checks.rival_words import WORD, bare, everyday, fragments, hedged, near
 from phoneshell.spelling import folded
 
 _CODE = re.compile(r"(?<![\w/])(?=[\w/]*[A-Za-z])(?=[\w/]*\d)[A-Za-z0-9][\w/]{3,}(?![\w/])")
@@ -60,7 +69,6 @@ _CAPS = re.compile(r"(?<!\w)[A-Z][A-Z'-]+[A-Z](?!\w)")
 _CAPITALISED_RUN = re.compile(
     r"(?<!\w)(?:[A-Z](?:[\w'-]*\w)?)(?:[ \t]+[A-Z](?:[\w'-]*\w)?)+(?!\w)")
 _SEPARATORS = re.compile(r"\s*(?:[,;|\n/&]|\s+or\s+|\s+and\s+)\s*", re.IGNORECASE)
-_WORD = re.compile(r"[^\W\d_][\w'-]*")
 _CLAUSES = re.compile(r"[.:;!?()\[\]{}\"\n]")
 
 
@@ -193,7 +201,7 @@ def misnamed(answer: str, want: str) -> str:
             return _notation(n, wanted)
         digits = str(abs(wanted.value))
         for word in re.findall(r"[\w./-]+", answer):
-            if re.search(rf"(?<![\d.]){digits}(?![\d.])", word) and _WORD.search(word):
+            if re.search(rf"(?<![\d.]){digits}(?![\d.])", word) and WORD.search(word):
                 return f"its {digits} is part of the word {word!r}, not a number"
     if point and named and named != {point}:
         return f"it names the point(s) {'/'.join(sorted(named))}; the heading's is {point}"
@@ -223,54 +231,24 @@ def _fold(text: str) -> str:
     return folded(re.sub(r"[^\w\s°%:/.-]", " ", text)).strip(" .")
 
 
-_EVERYDAY_WORDS = """
-a about above after again all also am an and answer answered answers any appear appeared appears
-are around as at back background be because been before being below between big black blue
-bold both bottom box but by called can capital capitalised capitalized capitals caps center
-centered centre centred clear clearly colour color could currently did displayed displays do
-does done each either else even exactly example fairly first font for found from front full
-given go going guess had has have he heading her here hers him his how however i i'd i'll i'm
-i've if image in inside into is it it's its just large larger left letter letters like likely
-line lines looked looks lower lowercase main maybe me middle might mine more most much must my
-near no not now of on one only onto or other our out over page paragraph perhaps photo picture
-plain possibly pretty printed probably quite rather read reads red right said same say saw says
-screen see seems seen sentence shown shows single site small so some spelled spelt still such
-sure text than that that's the their them then there there's these they think this those title
-to top under upper uppercase us very visible was we web webpage website were what when where
-which while white who whose will with word words would writes writing written yes you your
-ok okay alright hi hello hey well thanks thank yeah yep
-opened open opening loaded load loading visited visit visiting navigated navigate went checked
-check checking looked look looking viewed view reached reach tapped tap clicked click scrolled
-scroll typed type searched search launched launch showed show showing saying successfully
-link url address browser safari tab nothing everything anything
-result value field source confidence high low medium certain
-"""
-EVERYDAY = frozenset(_EVERYDAY_WORDS.split())
-"""Words an answer uses around a value ("The word is written in big letters at the top of the
-page, I think"; "OK, I opened the page in Safari and it shows ..."; a JSON answer's
-"confidence": "high"): never taken for a candidate. Anything else may be one. So a value that
-is one of them ("Open") is not hedged by another of them ("Open or Close" names Close): a
-task with such a value lists the others it could be as `others`."""
+def _starts_sentence(text: str, at: int) -> bool:
+    """Whether `at` in `text` is a sentence's first word: after nothing, or a sentence's end (a
+    table's cell starts anew), with spaces, quotes or markdown's marks between."""
+    before = text[max(0, at - 40):at].rstrip(" \t\"'*_")
+    return before[-1:] in (".", "!", "?", "\n", "|") or (not before and at <= 40)
 
 
-def _bare(text: str, want: str, everyday: bool = True, own: bool = True,
-          label: str = "") -> list[str]:
-    """The words of `text` that could be values: written in `want`'s script (a word of another
-    script is no candidate for it), not words of `want` (unless `own` is off), nor of `label`
-    (the row's title: "Model Number"), nor (unless `everyday` is off) everyday words."""
-    skip = ({folded(w) for w in _WORD.findall(want)} if own else set()) | (
-        EVERYDAY if everyday else set()) | {folded(w) for w in _WORD.findall(label)}
-    alphabet = script(want)
-    return [w for w in _WORD.findall(text) if folded(w) not in skip and script(w) == alphabet]
-
-
-def _unsaid(run: str, want: str) -> str:
-    """A run of capitalised words without the everyday words it starts with, unless they are
-    the value's own: a sentence's first word is capitalised by grammar ("In Safari the heading
-    is ...", "The Safari page"), where "Example Page" beside Example Domain is a heading."""
-    own = {folded(w) for w in _WORD.findall(want)}
-    words = run.split()
-    while words and folded(words[0]) in EVERYDAY - own:
+def _unsaid(run: re.Match[str], answer: str, want: str) -> str:
+    """A run of capitalised words, without the everyday words it starts with where it starts a
+    sentence, unless they are the value's own: a sentence's first word is capitalised by
+    grammar ("In Safari the heading is ...", "The Safari page"); elsewhere a capital is the
+    writer's ("Example Domain or Loaded Page" names a second heading), and "Example Page"
+    beside Example Domain is a heading anywhere."""
+    words = run.group(0).split()
+    if not _starts_sentence(answer, run.start()):
+        return " ".join(words)
+    own = {folded(w) for w in WORD.findall(want)}
+    while words and everyday(words[0]) and folded(words[0]) not in own:
         words.pop(0)
     return " ".join(words)
 
@@ -280,14 +258,15 @@ def _value_like(item: str, want: str, label: str) -> bool:
     of its script that are neither everyday words nor `label`'s."""
     if any(c.isdigit() for c in item):
         return True
-    return 1 <= len(_bare(item, want, own=False, label=label)) <= len(want.split()) + 1
+    return 1 <= len(bare(item, want, own=False, label=label)) <= len(want.split()) + 1
 
 
 def _numbered(answer: str, want: str) -> list[str]:
     """The answer's numbers of the kind (`reading.measure`) of one of `want`'s, besides its
-    own: another temperature, another capacity in any unit of data, another bare number."""
+    own, as the hedging rules read them (`rival_numbers.rivals`): another temperature (a bare number
+    beside 57°), another capacity in any unit of data, another bare number."""
     wanted = numbers(want)
-    return [n.text for n in said(answer, want)
+    return [n.text for n in rivals(answer, want)
             if any(n.measure == w.measure for w in wanted)
             and not any(w.same(n) or n.same(w) for w in wanted)]  # "7:05" beside 7:05 PM
 
@@ -302,11 +281,11 @@ def _listed(answer: str, want: str, label: str) -> list[str]:
         return []
     if not numbers(want):
         return [i for i in items if not names(i, want) and _value_like(i, want, label)]
-    own = {folded(w) for w in _bare(_words(want), want, own=False)}
+    own = {folded(w) for w in bare(_words(want), want, own=False)}
     if _heading(want) or not own:
         return []
     return [i for i in items if not names(i, want)
-            and own & {folded(w) for w in _WORD.findall(i)}]
+            and own & {folded(w) for w in WORD.findall(i)}]
 
 
 def _loose(answer: str, want: str, label: str) -> list[str]:
@@ -318,14 +297,14 @@ def _loose(answer: str, want: str, label: str) -> list[str]:
     never a heading, whose point may be written in words ("pointing 274° west")."""
     if script(want) != "LATIN" or _heading(want):
         return []
-    found = _bare(answer, want, label=label)
+    found = bare(answer, want, label=label)
     found = found if len(found) >= 10 and not any(c.isdigit() for c in want) else []
     for clause in _CLAUSES.split(answer):
         words = _words(clause)  # "128 gigabytes": the unit is the number's, no bare word
-        bare = _bare(words, want, label=label)
-        if (names(clause, want) and len(bare) >= 2
-                and 4 * len(bare) >= 3 * len(_bare(words, want, everyday=False, label=label))):
-            found += bare
+        loose = bare(words, want, label=label)
+        if (names(clause, want) and len(loose) >= 2
+                and 4 * len(loose) >= 3 * len(bare(words, want, everyday_too=True, label=label))):
+            found += loose
     return found
 
 
@@ -343,11 +322,15 @@ def candidates(answer: str, want: str, others: tuple[str, ...] = (),
         found += [c for c in _CODE.findall(answer) if folded(c) != folded(want)]
     if _CAPS.fullmatch(want):
         found += [c for c in _CAPS.findall(answer)
-                  if folded(c) != folded(want) and folded(c) not in EVERYDAY]  # "OK", "URL"
+                  if folded(c) != folded(want) and not everyday(c)]  # "OK", "URL"
     if _CAPITALISED_RUN.fullmatch(want):
-        found += [run for run in (_unsaid(r, want) for r in _CAPITALISED_RUN.findall(answer))
+        found += [run for run in (_unsaid(r, answer, want)
+                                  for r in _CAPITALISED_RUN.finditer(answer))
                   if len(run.split()) >= 2 and not _whole(want, run)]
     if not code:  # another model number is a code: words and list items name none
         found += _listed(answer, want, label) + _loose(answer, want, label)
+    if not code and not _heading(want) and _words(want):  # a value in words: its rivals
+        found += (near(answer, want, label) + hedged(answer, want, label, names)
+                  + fragments(answer, want, label, names))
     found += [o.strip() for o in others if _fold(o) != _fold(want) and names(answer, o)]
     return list(dict.fromkeys(found))

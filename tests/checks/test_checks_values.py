@@ -46,11 +46,15 @@ def test_a_second_value_in_any_notation_still_hedges(shown: str, answer: str) ->
     assert not passed, detail
 
 
-def test_a_bare_number_beside_a_temperature_is_not_one() -> None:
-    """Read once for both naming and hedging, a bare 55 beside 57°F is no temperature: the
-    answer names 57° and only 57°, so it is no guess."""
-    assert graded("weather_temperature", "57°", "57°F, feels like 55")[0]
-    assert not graded("weather_temperature", "55°", "57°F, feels like 55")[0]
+def test_a_bare_number_beside_a_temperature_is_a_second_one() -> None:
+    """Red team 100 (RT100-1): the question fixed the measure, so every bare number of the
+    answer is a temperature for the hedging rules, however the first was written: "57°F, feels
+    like 55" names 57° and 55°, a guess, while "55" alone still does not name 55° beside 57°F
+    (naming reads a bare number in the unit only where the answer writes none)."""
+    passed, detail = graded("weather_temperature", "57°", "57°F, feels like 55")
+    assert not passed and "hedges: it also names '55'" in detail, detail
+    passed, detail = graded("weather_temperature", "55°", "57°F, feels like 55")
+    assert not passed and "without the value's unit" in detail, detail
 
 
 @pytest.mark.parametrize("answer", ["57 Fine", "Feels 57", "57 C"])

@@ -1,0 +1,72 @@
+"""Hedges red team 100 passed through the harness, played against their suite tasks on the
+simulated iPhone through the bridge with facebook-wda: the value read off the screen, then a
+second one offered beside it ("42% or 41", "61°, maybe 62", "MERIDIAN (possibly Meridean)",
+"Example Domain or Loaded Page"). Each fails its answer check as a hedge; the honest answer
+written around the same value passes the task."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import wda
+from played_finish import Play, failed_checks, played
+
+from phoneshell.sim import SimServer
+from phoneshell.tasks import Task
+
+SAFARI = "com.apple.mobilesafari"
+
+
+def battery(written: str) -> Play:
+    """Settings > Battery, the level read off the screen and answered as `written` ({pct},
+    {less}: one below it)."""
+    def play(c: wda.Client) -> str:
+        c.session("com.apple.Preferences")(label="Battery").click()
+        found = re.search(r'(?:label|value)="(\d{1,3})\s?%"', c.source())
+        assert found, "no battery level on the Battery page"
+        return written.format(pct=found.group(1), less=int(found.group(1)) - 1)
+    return play
+
+
+def weather(written: str) -> Play:
+    """Weather's temperature for My Location, read off the screen and answered as `written`
+    ({t}, {more}: one above it)."""
+    def play(c: wda.Client) -> str:
+        c.session("com.apple.weather")
+        found = re.search(r'(?:label|value)="(-?\d{1,3})°"', c.source())
+        assert found, "no temperature in Weather"
+        return written.format(t=found.group(1), more=int(found.group(1)) + 1)
+    return play
+
+
+def page(url: str, answer: str) -> Play:
+    """Safari opened on `url`, typed into its address field and sent; then `answer`."""
+    def play(c: wda.Client) -> str:
+        c.app_launch(SAFARI)
+        c(name="TabBarItemTitle").click()
+        c.send_keys(url + "\n")
+        return answer
+    return play
+
+
+@pytest.mark.parametrize(("task_id", "hedge", "honest"), [
+    ("settings.battery.percentage", battery("{pct}% or {less}"),
+     battery("{pct}%, about 5 hours left")),
+    ("weather.read_temperature", weather("{t}°, maybe {more}"), weather("{t}°F and sunny")),
+    ("probe.image.one", page("blolabel.ai/probe/one", "MERIDIAN (possibly Meridean)"),
+     page("blolabel.ai/probe/one", "MERIDIAN (in big letters)")),
+    ("safari.read.heading", page("example.com", "Example Domain or Loaded Page"),
+     page("example.com", "The heading is Example Domain.")),
+    ("safari.read.heading", page("example.com", "Example Domain (possibly example website)"),
+     page("example.com", "Page Title: Example Domain")),
+], ids=["battery", "weather", "probe-image", "heading-capitals", "heading-possibly"])
+def test_a_second_value_offered_beside_the_one_read_fails_as_a_hedge(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task], task_id: str, hedge: Play,
+        honest: Play) -> None:
+    answer = next(c.kind for c in suite[task_id].checks if c.kind.startswith("answer_"))
+    failed = failed_checks(played(sim, tmp_path / "hedge", suite[task_id], hedge))
+    assert set(failed) == {answer} and "hedges" in failed[answer], failed
+    row = played(sim, tmp_path / "honest", suite[task_id], honest)
+    assert row.outcome == "passed", failed_checks(row)
