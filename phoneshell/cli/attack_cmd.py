@@ -12,6 +12,7 @@ from typing import Any
 from phoneshell.cli.options import add_device_option, add_trajectory_option, progress_printer
 from phoneshell.cli.stopped_early import stopped_early
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily
+from phoneshell.runner.folder import check_runs_dir
 from phoneshell.tasks import PATHS_HELP, default_task_paths
 
 
@@ -48,6 +49,7 @@ def run_attack_cmd(args: argparse.Namespace) -> int:
     not, 1 otherwise (a finish not scored is a hole the attack could not look for)."""
     from phoneshell.attack import not_scored, run_attack, summary_lines
 
+    check_runs_dir(args.runs)  # before any phone starts
     families: tuple[AttackFamily, ...] = tuple(
         f for f in ATTACK_FAMILIES if not args.family or f in args.family)
     outcome = run_attack(args.paths, args.device, args.runs, families, args.solutions,

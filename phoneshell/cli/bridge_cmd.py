@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from phoneshell.runner.folder import check_runs_dir
+
 TOKEN_ENV = "PHONESHELL_BRIDGE_TOKEN"
 
 
@@ -43,6 +45,7 @@ def run_bridge(args: argparse.Namespace) -> int:
     """Serve until SIGINT or SIGTERM."""
     from bridge.serve import serve  # the bridge is its own room; load it only for this command
 
+    check_runs_dir(args.runs)  # before it serves: an action it cannot log is refused
     return serve(args.wda, listen=args.listen, runs_dir=args.runs,
                  allow_remote=args.allow_remote, token=args.token or os.environ.get(TOKEN_ENV),
                  resolve_targets=not args.no_targets, fsync=args.fsync,

@@ -18,7 +18,7 @@ from phoneshell.cli.options import (
     progress_printer,
 )
 from phoneshell.runner import RunOptions, run_suite
-from phoneshell.runner.folder import load_manifest
+from phoneshell.runner.folder import check_runs_dir, load_manifest
 from phoneshell.runner.lines import resume_command, summary_document, summary_lines
 from phoneshell.runner.resume import refuse_contradictions
 from phoneshell.tasks import PATHS_HELP, default_task_paths
@@ -96,6 +96,7 @@ def run_run(args: argparse.Namespace) -> int:
     out: `phoneshell report`'s exit 0), 2 when it stopped early."""
     as_json = args.format == "json"
     progress = progress_printer(as_json)
+    check_runs_dir(args.runs, args.resume or args.run_id)  # before any phone starts
     if args.resume:
         refuse_contradictions(load_manifest(args.runs, args.resume), agent=args.agent,
                               repeat=args.repeat, task_globs=args.tasks,

@@ -14,6 +14,7 @@ from phoneshell.cli.stopped_early import stopped_early
 from phoneshell.errors import RunError
 from phoneshell.records import plain
 from phoneshell.runner.baseline import run_baselines
+from phoneshell.runner.folder import check_runs_dir
 from phoneshell.swap import open_swappers, play_swaps, select_pairs, stopped, summary_lines
 from phoneshell.tasks import PATHS_HELP, default_task_paths
 
@@ -61,6 +62,7 @@ def add_parsers(commands: Any) -> None:
 
 def run_swap(args: argparse.Namespace) -> int:
     """Play the pairs; exit 0 when the grader was right on every pair, 1 otherwise."""
+    check_runs_dir(args.runs)  # before any phone starts
     progress = progress_printer(args.format == "json")
     modes = {"implied": args.implied, "pairs_from": bool(args.pairs_from), "all": args.all}
     mode = next((name for name, on in modes.items() if on), "two")
@@ -88,6 +90,7 @@ def run_swap(args: argparse.Namespace) -> int:
 def run_baseline(args: argparse.Namespace) -> int:
     """Run the tasks with the null agent and with open-app; list what passes."""
     as_json = args.format == "json"
+    check_runs_dir(args.runs)  # before any phone starts
     baseline = run_baselines(tuple(args.paths), args.device, args.runs,
                              progress_printer(to_stderr=True))
     if as_json:

@@ -4,12 +4,15 @@ re-rolling an attempt that was already scored; one process at a time (`writing`)
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import stat
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from phoneshell.errors import RunError
 from phoneshell.grader import check_grader, this_grader
@@ -56,6 +59,73 @@ def check_run_id(run_id: str) -> str:
     except RecordError as exc:
         raise RunError(str(exc), hint="a run id names the folder runs/<run_id>/, e.g. "
                                       "--run-id nightly-1") from None
+
+
+RUNS_HINT = "give --runs a folder this user can write, or a path where one can be made"
+
+
+def check_runs_dir(runs_dir: Path, run_id: str | None = None) -> None:
+    """Refuse a `--runs` path no run folder can be made and written in, before any phone
+    starts: each part of it that exists must be a folder (and the run's folder in it, when
+    `run_id` names one), the rest names the system takes, and the deepest folder on it must
+    take a new folder from this user (tried: a folder made and removed at once, so what the
+    system would refuse, a read-only mount or another user's folder, is refused here).
+
+    Raises:
+        RunError: `--runs PATH: <reason>`, naming the part in the way (a file on the path, a
+            name too long, a link loop or a link to nothing, a folder this user cannot write).
+    """
+    target = runs_dir / check_run_id(run_id) if run_id else runs_dir
+    above = Path(Path(os.path.abspath(runs_dir)).anchor)  # the deepest folder found so far
+    for part in (*reversed(runs_dir.parents), runs_dir):
+        mode = _mode(runs_dir, part)
+        if mode is None:
+            break
+        if not stat.S_ISDIR(mode):
+            _refuse(runs_dir, f"{part} is not a folder")
+        above = part
+    else:  # a run folder that is there already is not tried (a run may be writing it)
+        mode = _mode(runs_dir, target) if run_id else None
+        if mode is not None and not stat.S_ISDIR(mode):
+            _refuse(runs_dir, f"{target} is not a folder",
+                    hint=f"choose another --run-id, or move {target} out of the way")
+    _check_makeable(runs_dir, target, above)
+
+
+def _mode(runs_dir: Path, part: Path) -> int | None:
+    """The mode of a part of the runs path (None: it is not there, so it will be made)."""
+    try:
+        return part.stat().st_mode
+    except FileNotFoundError:
+        if part.is_symlink():  # mkdir would meet the link and refuse
+            _refuse(runs_dir, f"{part} is a link to {os.readlink(part)}, which does not exist")
+        return None
+    except OSError as exc:  # a file on the way (ENOTDIR), a name too long, a link loop
+        _refuse(runs_dir, exc.strerror if exc.filename == str(runs_dir) else
+                f"{exc.strerror} ({exc.filename})")
+
+
+def _check_makeable(runs_dir: Path, target: Path, above: Path) -> None:
+    """Refuse when the folders down to `target` could not be made under `above` (the deepest
+    existing folder of the runs path): a name or a path too long, or `above` refusing."""
+    try:
+        name_max, path_max = (os.pathconf(above, "PC_NAME_MAX"),
+                              os.pathconf(above, "PC_PATH_MAX"))
+    except (OSError, ValueError):  # a system that does not say: the kernel will
+        name_max = path_max = 0
+    if (name_max and any(len(os.fsencode(name)) > name_max for name in target.parts)) \
+            or (path_max and len(os.fsencode(os.path.abspath(target))) >= path_max):
+        _refuse(runs_dir, os.strerror(errno.ENAMETOOLONG))
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".phoneshell-try-", dir=above))
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise  # a full disk, said as the CLI says one (`cli.disk_full`)
+        _refuse(runs_dir, f"{above}: {exc.strerror}")  # read-only, another user's
+
+
+def _refuse(runs_dir: Path, reason: str, hint: str = RUNS_HINT) -> NoReturn:
+    raise RunError(f"--runs {runs_dir}: {reason}", hint=hint)
 
 
 def check_task_ids(tasks: list[Task]) -> None:
