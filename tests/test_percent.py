@@ -1,6 +1,7 @@
 """Every printed rate: ties rounded half up, but never 100% short of all nor 0% above none,
-wherever it is printed (the run's closing lines, the report's pass rates); an interval's bounds
-are not moved so, but printed with the decimals they need."""
+wherever it is printed (the run's closing lines, the report's pass rates); a bound (an interval's
+ends, an "at least") is not moved so, but rounded away from what it claims, with the decimals it
+needs."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from phoneshell.records import ResultRow, RunManifest, TaskRef
 from phoneshell.report.runs import Attempt, RunRecord
 from phoneshell.report.stats import wilson
 from phoneshell.report.tally import agent_numbers
-from phoneshell.report.text import fraction, interval, pct
+from phoneshell.report.text import at_least, fraction, interval, pct
 from phoneshell.runner.lines import summary_lines
 from phoneshell.runner.run import RunSummary
 
@@ -48,14 +49,15 @@ def test_the_run_closing_lines_never_round_a_failure_away() -> None:
     assert lines[0].endswith("(99% of scored)"), lines[0]
     rows = [_row(n, "failed") for n in range(1, 200)] + [_row(200, "passed"), _row(201, "skipped")]
     lines = summary_lines(_summary(rows))
-    assert lines[0].endswith("(1% of scored)") and lines[1].startswith("  at least 1% of"), lines
+    # 1 of 201 planned is 0.498%: "at least 1%" would claim twice the floor
+    assert lines[0].endswith("(1% of scored)") and lines[1].startswith("  at least 0.4% of"), lines
 
 
 def test_the_report_never_rounds_a_failure_away() -> None:
     assert fraction(1999, 2000, 1999 / 2000) == "1999/2000 = 99.9%"
     assert pct(1 / 2000) == "0.1%"
     low, high = wilson(19999, 20000) or (0.0, 0.0)
-    assert high < 1 and interval((low, high)).endswith("-99.999%"), interval((low, high))
+    assert high < 1 and interval((low, high)).endswith("-99.9992%"), interval((low, high))
 
 
 def test_ties_round_half_up_wherever_a_rate_is_printed() -> None:
@@ -74,10 +76,33 @@ def test_an_interval_s_bounds_are_printed_as_they_are_not_moved_as_rates() -> No
     """A bound is no rate: 1 in 1000's lower bound, 0.018%, printed "0.1%" (five times its
     value, the same as the rate); it takes the decimals it needs instead."""
     low, high = wilson(1, 1000) or (0.0, 0.0)
-    assert interval((low, high)) == "95% CI 0.02-0.6%"
-    assert interval(wilson(1, 20000)) == "95% CI 0.001-0.03%"
-    assert interval(wilson(999, 1000)) == "95% CI 99.4-99.98%"
+    assert interval((low, high)) == "95% CI 0.01-0.6%"
+    assert interval(wilson(1, 20000)) == "95% CI 0.0008-0.03%"
+    assert interval(wilson(999, 1000)) == "95% CI 99.4-99.99%"
     assert interval(wilson(0, 4)) == "95% CI 0.0-49.0%" and interval(wilson(8, 8)).endswith(
         "-100.0%")
-    assert bound(0.0) == "0.0" and bound(1.0) == "100.0" and bound(0.125) == "12.5"
-    assert bound(1e-300) == "<0.000000000001" and bound(0.00025) == "0.03"
+    assert bound(0.0, "low") == "0.0" and bound(1.0, "high") == "100.0"
+    assert bound(0.125, "low") == bound(0.125, "high") == "12.5"
+    assert bound(1e-300, "low") == "<0.000000000001" and bound(0.00025, "high") == "0.03"
+
+
+def test_a_bound_is_rounded_away_from_what_it_claims() -> None:
+    """Red team 102 (RT102-2): "at least 67%" for 2 of 3 planned, and a Wilson low of 0.56554
+    printed "56.6": rounded half up, a lower bound claimed more than the worst case it states,
+    and an interval printed narrower than the true one. A lower bound rounds down, an upper one
+    up, wherever it is printed."""
+    assert (bound(2 / 3, "low", 0), bound(2 / 3, "low"), bound(2 / 3, "high")) == (
+        "66", "66.6", "66.7")
+    assert interval(wilson(5, 5)) == "95% CI 56.5-100.0%"  # 0.565518
+    assert interval(wilson(18, 156)) == "95% CI 7.4-17.6%"  # 0.074244-0.175012
+    assert bound(0.57, "low") == bound(0.57, "high") == "57.0", "an exact bound is not moved"
+    assert at_least(2, 3, 2 / 3) == "2/3 = 66.6%" and at_least(0, 0, None) == "0/0 (no rate)"
+    rows = [_row(1, "passed"), _row(2, "passed"), _row(3, "skipped")]
+    assert summary_lines(_summary(rows))[1] == (
+        "  at least 66% of the 3 planned: every attempt not scored counted as failed")
+    for planned in range(1, 60):  # every floor printed is one the exact floor reaches
+        for passed in range(planned + 1):
+            for decimals in (0, 1):
+                low = float(bound(passed / planned, "low", decimals))
+                high = float(bound(passed / planned, "high", decimals))
+                assert low <= 100 * passed / planned <= high, (passed, planned, decimals)

@@ -6,8 +6,8 @@ they never touch a device. docs/reports.md describes every output and how each n
 """
 
 from phoneshell.report.runs import Attempt, ReportError, RunRecord, TaskFile, load_run
-from phoneshell.report.stats import mcnemar_exact, min_discordant, wilson
+from phoneshell.report.stats import min_differing, sign_test, wilson
 from phoneshell.report.tally import Report, build_report
 
 __all__ = ["Attempt", "Report", "ReportError", "RunRecord", "TaskFile", "build_report",
-           "load_run", "mcnemar_exact", "min_discordant", "wilson"]
+           "load_run", "min_differing", "sign_test", "wilson"]

@@ -1,9 +1,13 @@
 """JUnit XML for CI systems: one test suite per run, one test case per attempt.
 
-A failed attempt is a `<failure>` carrying every check with its detail; a skipped one is
-`<skipped>` with the reason (never a failure), and a planned one never run `<skipped
-message="not run">`; the claim goes to `<system-out>`. A task file the run left out for errors
-is an `<error>` case (CI must fail on it, as the run did). ElementTree
+The file's verdict is the report's exit code: CI gates on failures and errors, so everything
+that keeps a run from passing is one or the other, and a run that cannot pass never reads
+green. A failed attempt is a `<failure>` carrying every check with its detail (the agent's
+failure); one not scored is an `<error type="not scored">` with the reason, and a planned one
+never run an `<error type="not run">` (the rig's or the run's error, never the agent's failure,
+and never a `<skipped>`, which CI reads as green: an agent that left the phone so later attempts
+could not be scored would pass there). A task file the run left out for errors is an `<error>`
+case too, as is a run the report could not read. The claim goes to `<system-out>`. ElementTree
 writes the file, so text from agents and devices is escaped.
 """
 
@@ -15,7 +19,7 @@ from pathlib import Path
 
 from phoneshell.report.escape import xml_safe
 from phoneshell.report.runs import Attempt, RunRecord
-from phoneshell.report.tally import Report
+from phoneshell.report.tally import Report, Unreadable
 
 
 def _case(suite: ET.Element, attempt: Attempt) -> None:
@@ -24,7 +28,8 @@ def _case(suite: ET.Element, attempt: Attempt) -> None:
                          name=xml_safe(f"{row.task_id} #{row.attempt}"),
                          time=f"{row.seconds:.3f}")
     if row.skipped:
-        ET.SubElement(case, "skipped", message=xml_safe(f"not scored: {row.skip_reason}"))
+        ET.SubElement(case, "error", type="not scored",
+                      message=xml_safe(f"not scored: {row.skip_reason}"))
     elif not row.passed:
         failed = [c for c in row.checks if not c.passed]
         why = ("ran out of time" if row.timed_out else "ran out of turns" if row.out_of_turns
@@ -47,10 +52,11 @@ def _case(suite: ET.Element, attempt: Attempt) -> None:
 
 
 def _not_run(suite: ET.Element, task_id: str, number: int) -> None:
-    """A planned attempt with no row: skipped, "not run" (never a failure, never left out)."""
+    """A planned attempt with no row: an error, "not run" (never a failure, never left out)."""
     case = ET.SubElement(suite, "testcase", classname=xml_safe(task_id),
                          name=xml_safe(f"{task_id} #{number}"), time="0.000")
-    ET.SubElement(case, "skipped", message="not run")
+    ET.SubElement(case, "error", type="not run",
+                  message="not run: the run stopped or was cut short before this attempt")
 
 
 def _left_out(suite: ET.Element, file: str, errors: Sequence[str]) -> None:
@@ -62,9 +68,16 @@ def _left_out(suite: ET.Element, file: str, errors: Sequence[str]) -> None:
     error.text = xml_safe("\n".join(errors))
 
 
-def junit_xml(runs: Sequence[RunRecord]) -> ET.ElementTree:
-    """The JUnit document of these runs: every planned attempt is a case, the ones never run
-    skipped ("not run"), so a run cut short never looks like a smaller run that passed."""
+def _run_error(suite: ET.Element, name: str, kind: str, message: str) -> None:
+    """A case for what keeps a run from passing that is no attempt of it."""
+    case = ET.SubElement(suite, "testcase", classname=kind, name=xml_safe(name), time="0.000")
+    ET.SubElement(case, "error", type=kind, message=xml_safe(message))
+
+
+def junit_xml(runs: Sequence[RunRecord], unreadable: Sequence[Unreadable] = ()) -> ET.ElementTree:
+    """The JUnit document of these runs: every planned attempt is a case, the ones not scored
+    or never run errors, so the file fails exactly when the report exits non-zero
+    (`tally.all_passed`), and a run cut short never looks like a smaller run that passed."""
     root = ET.Element("testsuites", name="phoneshell")
     for run in runs:
         rows = [a.row for a in run.attempts]
@@ -72,9 +85,10 @@ def junit_xml(runs: Sequence[RunRecord]) -> ET.ElementTree:
         left_out = run.manifest.left_out
         suite = ET.SubElement(
             root, "testsuite", name=xml_safe(run.label),
-            tests=str(len(rows) + len(never) + len(left_out)),
+            tests=str(len(rows) + len(never) + len(left_out) + (not run.planned)),
             failures=str(sum(1 for r in rows if not r.skipped and not r.passed)),
-            skipped=str(sum(r.skipped for r in rows) + len(never)), errors=str(len(left_out)),
+            skipped="0", errors=str(sum(r.skipped for r in rows) + len(never) + len(left_out)
+                                    + (not run.planned)),
             time=f"{sum(r.seconds for r in rows):.3f}")
         for attempt in run.attempts:
             _case(suite, attempt)
@@ -82,15 +96,20 @@ def junit_xml(runs: Sequence[RunRecord]) -> ET.ElementTree:
             _not_run(suite, task_id, number)
         for out in left_out:
             _left_out(suite, out.file, out.errors)
-    root.set("tests", str(sum(int(s.get("tests", "0")) for s in root)))
-    root.set("failures", str(sum(int(s.get("failures", "0")) for s in root)))
-    root.set("skipped", str(sum(int(s.get("skipped", "0")) for s in root)))
-    root.set("errors", str(sum(int(s.get("errors", "0")) for s in root)))
+        if not run.planned:  # a run of nothing passed nothing: `all_passed` says so too
+            _run_error(suite, run.label, "nothing planned", "the run planned no attempt")
+    for gone in unreadable:
+        suite = ET.SubElement(root, "testsuite", name=xml_safe(gone.run_dir), tests="1",
+                              failures="0", skipped="0", errors="1", time="0.000")
+        _run_error(suite, gone.run_dir, "unreadable", f"not counted: {gone.error}")
+    for count in ("tests", "failures", "skipped", "errors"):
+        root.set(count, str(sum(int(s.get(count, "0")) for s in root)))
     tree = ET.ElementTree(root)
     ET.indent(tree)
     return tree
 
 
 def write_junit(report: Report, runs: Sequence[RunRecord], path: Path) -> None:
-    """Write the JUnit XML file (one test case per attempt; `report` is not needed)."""
-    junit_xml(runs).write(path, encoding="utf-8", xml_declaration=True)
+    """Write the JUnit XML file: one test case per attempt, and one per run the report could
+    not read (`report.unreadable`)."""
+    junit_xml(runs, report.unreadable).write(path, encoding="utf-8", xml_declaration=True)

@@ -1,5 +1,6 @@
-"""The statistics reports print: a Wilson 95% interval for a pass rate, and McNemar's exact test
-for two agents on the same attempts. Pure arithmetic, exact where it can be (no SciPy).
+"""The statistics reports print: a Wilson 95% interval for a pass rate, and the exact sign test
+for two agents on the same tasks. Both count one unit, the task: repeats of a task are not
+independent trials. Pure arithmetic, exact where it can be (no SciPy).
 """
 
 from __future__ import annotations
@@ -47,31 +48,34 @@ def wilson(passed: int, scored: int, z: float = Z95,
     return (0.0 if passed == 0 else low, 1.0 if passed == scored else high)
 
 
-def mcnemar_exact(only_a: int, only_b: int) -> float:
-    """Two-sided exact McNemar p-value from the discordant pairs.
+def sign_test(ahead_a: int, ahead_b: int) -> float:
+    """Two-sided exact sign test p-value from the tasks where two agents differ.
 
-    Under "no difference" each discordant pair is a fair coin, so the count that went A's way
-    is Binomial(only_a + only_b, 1/2); the p-value doubles the smaller tail, capped at 1.
+    Under "no difference" each such task is a fair coin, so the count that went A's way is
+    Binomial(ahead_a + ahead_b, 1/2); the p-value doubles the smaller tail, capped at 1. With
+    one attempt per task a task where they differ is a discordant pair, and this is McNemar's
+    exact test.
 
     Args:
-        only_a: pairs where only A passed.
-        only_b: pairs where only B passed.
+        ahead_a: tasks where A did better.
+        ahead_b: tasks where B did better.
 
     Raises:
         ValueError: a negative count.
     """
-    if only_a < 0 or only_b < 0:
-        raise ValueError(f"counts must not be negative, got {only_a}, {only_b}")
-    n = only_a + only_b
+    if ahead_a < 0 or ahead_b < 0:
+        raise ValueError(f"counts must not be negative, got {ahead_a}, {ahead_b}")
+    n = ahead_a + ahead_b
     if n == 0:
         return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(only_a, only_b) + 1))
+    tail = sum(math.comb(n, i) for i in range(min(ahead_a, ahead_b) + 1))
     return min(1.0, 2 * tail / (1 << n))
 
 
-def min_discordant(alpha: float = ALPHA) -> int:
-    """The fewest discordant pairs that can ever give p < alpha (all of them one way): 6 at 0.05."""
+def min_differing(alpha: float = ALPHA) -> int:
+    """The fewest tasks where the agents differ that can ever give p < alpha (all of them one
+    way): 6 at 0.05."""
     n = 1
-    while mcnemar_exact(n, 0) >= alpha:
+    while sign_test(n, 0) >= alpha:
         n += 1
     return n

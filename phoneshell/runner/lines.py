@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from phoneshell.percent import percent
+from phoneshell.percent import bound, percent
 from phoneshell.records import ResultRow, plain
 from phoneshell.runner.folder import RESULTS
 from phoneshell.untrusted import tidy_lines
@@ -86,8 +86,9 @@ def summary_lines(summary: RunSummary) -> list[str]:
              f"skipped{rate}"]
     if n.not_run:
         lines.append(f"  {n.not_run} of the {n.planned} planned never run")
-    if n.planned > n.scored:  # what no skip, and no attempt left unrun, can raise
-        lines.append(f"  at least {percent(n.passed / n.planned, 0)} of the {n.planned} "
+    if n.planned > n.scored:  # what no skip, and no attempt left unrun, can raise: a floor,
+        # so rounded down (2/3 is "at least 66%"), never up past the worst case it states
+        lines.append(f"  at least {bound(n.passed / n.planned, 'low', 0)}% of the {n.planned} "
                      "planned: every attempt not scored counted as failed")
     if summary.already_scored:
         lines.append(f"  {summary.already_scored} attempt(s) were already scored and not run "

@@ -35,6 +35,7 @@ from phoneshell.tasks.model import (
 )
 from phoneshell.tasks.probes import PROBES
 from phoneshell.tasks.steps import ANSWER_STEPS, STEPS, Step, StepList
+from phoneshell.tasks.tags import tag_problems
 from phoneshell.tasks.yamlnodes import (
     NULL_TAG,
     Invalid,
@@ -247,6 +248,15 @@ def _checks(f: NodeFile, node: Node, app: str) -> tuple[Check, ...]:
     return tuple(checks)
 
 
+def _check_tags(f: NodeFile, node: Node, tags: tuple[str, ...]) -> None:
+    """Each tag once and without white space around it, each problem at the tag's line."""
+    items = list(node.value) if isinstance(node, SequenceNode) else []
+    if len(items) != len(tags):  # not read as a list of tags: read_value said why
+        return
+    for index, problem in tag_problems(tags, lambda i: f"line {f.line(items[i])}"):
+        f.error(items[index], problem)
+
+
 def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
     """Validate one task file's text; return the task (None on any error) and every problem."""
     root, problems = compose(text, path)
@@ -271,6 +281,8 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
     elif len(task_id) > MAX_ID_CHARS:
         f.error(nodes["id"], f"task id is {len(task_id)} characters long; the limit is "
                              f"{MAX_ID_CHARS} (ids name folders)")
+    if "tags" in values:
+        _check_tags(f, nodes["tags"], cast(tuple[str, ...], values["tags"]))
     compatible = cast(tuple[str, ...], values.get("compatible_with", ()))
     if task_id in compatible:
         f.error(nodes["compatible_with"], "a task cannot list itself in compatible_with")

@@ -38,7 +38,7 @@ def test_runs_by_different_phoneshells_are_compared_marked(tmp_path: Path) -> No
     assert c["graders"].startswith(f"A by phoneshell 0.1.0 ({'git ' + short if short else 'no'}")
     assert f"B by phoneshell {OTHER} (" in c["graders"]
     assert c["conclusion"].startswith("GRADED BY DIFFERENT PHONESHELLS, so a difference may be "
-                                      "the grader's, not the agents': too few discordant")
+                                      "the grader's, not the agents': too few tasks where")
     assert any("solution @ OLD and null @ NEW were graded by different phoneshells" in w
                for w in report["warnings"]), report["warnings"]
 
