@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,3 +31,23 @@ def run_one(runs: Path, run_id: str, *args: str) -> dict[str, object]:
     assert len(rows) == 1, done.stdout
     row: dict[str, object] = json.loads(rows[0])
     return row
+
+
+def stopped_cli(*args: str, mark: Path, sig: signal.Signals = signal.SIGTERM,
+                timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """`phoneshell ARGS`, sent `sig` once `mark` exists (its agent made it, and waits), as a CI
+    timeout stops a run; what it printed and its exit code once it has stopped."""
+    process = subprocess.Popen([sys.executable, "-m", "phoneshell", *args], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONWARNINGS": "error"})
+    try:
+        deadline = time.monotonic() + timeout
+        while not mark.exists():
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, f"no {mark} in {timeout} s"
+            time.sleep(0.05)
+        process.send_signal(sig)
+        out, err = process.communicate(timeout=timeout)
+    finally:
+        process.kill()
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)

@@ -24,10 +24,12 @@ the parser does not import the simulator."""
 
 
 def add_latency_option(parser: argparse.ArgumentParser) -> None:
-    """Add `--latency`, which slows simulated iPhones to a real phone's pace."""
-    parser.add_argument("--latency", choices=LATENCIES, default="none",
+    """Add `--latency`, which slows simulated iPhones to a real phone's pace (None when not
+    given: a resume goes on at the run's own)."""
+    parser.add_argument("--latency", choices=LATENCIES, default=None,
                         help="with --device sim or sim:N: answer each WDA route as slowly as "
-                             "a real iPhone does (docs/simulator.md#latency)")
+                             "a real iPhone does (docs/simulator.md#latency); default: none, "
+                             "or with --resume the run's (recorded in run.json)")
 
 
 def add_trajectory_option(parser: argparse.ArgumentParser) -> None:

@@ -100,10 +100,11 @@ def run_run(args: argparse.Namespace) -> int:
     if args.resume:
         refuse_contradictions(load_manifest(args.runs, args.resume), agent=args.agent,
                               repeat=args.repeat, task_globs=args.tasks,
-                              paths=args.paths or None, run_id=args.run_id)
+                              paths=args.paths or None, run_id=args.run_id,
+                              latency=args.latency)
     options = RunOptions(tuple(args.paths or default_task_paths()),
                          agent=args.agent or "solution", device=args.device,
-                         latency=args.latency, task_globs=tuple(args.tasks or ()),
+                         latency=args.latency or "none", task_globs=tuple(args.tasks or ()),
                          runs_dir=args.runs, run_id=args.resume or args.run_id,
                          repeat=args.repeat or 1, resume=bool(args.resume),
                          sandbox=args.sandbox, trajectory=args.trajectory)

@@ -177,7 +177,8 @@ def open_phones(spec: str | None, run_id: str, latency: str = "none",
                 url = stack.enter_context(_sim_process(latency, seed) if sims > 1
                                           else start_sim(latency, seed))
                 installed, seed = _sim_state(url)
-                info = describe(url, "sim", device.label).model_copy(update={"seed": seed})
+                info = describe(url, "sim", device.label).model_copy(
+                    update={"seed": seed, "latency": latency})
                 handles.append(DeviceHandle(url, info, installed, simulated=True))
                 continue
             status = _status(device.url)
@@ -192,4 +193,6 @@ def open_phones(spec: str | None, run_id: str, latency: str = "none",
                 f"running on {len(handles)} simulated iPhones at {where}")
         else:
             note = f"running on {where}"
+        if latency != "none":  # said at every start, a resume's too: it goes on at the run's
+            note += f", each answering as slowly as a real iPhone (--latency {latency})"
         yield handles, note

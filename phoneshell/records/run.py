@@ -13,7 +13,7 @@ DeviceKind = Literal["sim", "url", "usb"]
 
 
 class TaskRef(Part):
-    """A task as the run saw it: which file, the hash of its bytes, and its tags."""
+    """A task as the run saw it: which file, and the hash of its bytes."""
 
     id: str
     """The task id."""
@@ -21,10 +21,6 @@ class TaskRef(Part):
     """The task file, as given."""
     sha256: str
     """The hash of its bytes."""
-    tags: tuple[str, ...] | None = None
-    """Its tags as the run ran it: reports count its attempts under them even when its file has
-    changed or gone since (null in runs recorded before run.json kept them: there the file,
-    while unchanged, says them)."""
 
 
 class DeviceInfo(Part):
@@ -47,6 +43,19 @@ class DeviceInfo(Part):
     """A simulated iPhone's seed (`phoneshell sim --seed`), which drew its model and serial
     numbers, battery, heading and temperature: `PHONESHELL_SIM_SEED=N` starts that phone again
     (0: the reference phone, or a real one)."""
+    latency: str = ""
+    """A simulated iPhone's latency profile (`phoneshell run --latency`): "none" (it answers at
+    once) or "iphone" (each WDA route as slowly as a real iPhone answers it). Timeouts are wall
+    clock, so the two are two kinds of phone: a resume goes on at the run's, reports print it
+    and comparisons pair only attempts on the same ("": a real phone, which has its own pace,
+    or a run recorded before latency was)."""
+
+    @property
+    def phone_kind(self) -> str:
+        """Its kind as runs are compared and resumes checked: "sim", "url", "usb", or "sim at
+        latency iphone" for a simulated iPhone slowed to a real one's pace."""
+        return self.kind if self.latency in ("", "none") else \
+            f"{self.kind} at latency {self.latency}"
 
 
 class LeftOut(Part):

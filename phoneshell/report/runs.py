@@ -2,13 +2,11 @@
 skipped rows may be superseded), and the task files as the run saw them.
 
 A task file that is missing, or whose bytes changed since the run (its sha256 differs from
-run.json's), is reported as such and its instruction is not used: a report never guesses what a
-run was asked. Its tags are run.json's, recorded when the run began (a run recorded before
-run.json kept them has none to give: its task's tags are then not known). A run whose run.json
-or results.jsonl cannot be read (too big, damaged) is `UnreadableRun`, which a report of several
-runs names and goes on without; its audit log, which grows with the run, is read a line at a
-time and kept to `TIMELINE_LINES` an attempt, and one that cannot be read costs only the
-timelines. Never touches the device.
+run.json's), is reported as such and its instruction and tags are not used: a report never
+guesses what a run was asked. A run whose run.json or results.jsonl cannot be read (too big,
+damaged) is `UnreadableRun`, which a report of several runs names and goes on without; its
+audit log, which grows with the run, is read a line at a time and kept to `TIMELINE_LINES` an
+attempt, and one that cannot be read costs only the timelines. Never touches the device.
 """
 
 from __future__ import annotations
@@ -22,12 +20,18 @@ from typing import Literal
 from phoneshell.audit import Action, AuditLog, actions, scan_audit
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.grader import grader_of
-from phoneshell.records import AuditEvent, RecordError, ResultRow, RunManifest, read_record
+from phoneshell.records import (
+    AuditEvent,
+    DeviceInfo,
+    RecordError,
+    ResultRow,
+    RunManifest,
+    read_record,
+)
 from phoneshell.runner.folder import read_results, writer
 from phoneshell.runner.resume import PROGRAM
 from phoneshell.seal import split_unchecked, verify_run
 from phoneshell.tasks import Task, check_tasks, load_tasks
-from phoneshell.tasks.tags import distinct_tags
 from phoneshell.untrusted import named, one_line, quoted
 
 MANIFEST = "run.json"
@@ -138,10 +142,19 @@ class RunRecord:
         return attempt.row.task_sha256 or next(
             (ref.sha256 for ref in self.manifest.tasks if ref.id == attempt.task_id), "")
 
+    @property
+    def phones(self) -> str:
+        """The phones the run ran on, for people (run.json's devices): each one's label, kind,
+        model and iOS, and a simulated iPhone's latency and seed, which change its outcomes
+        ("sim-1: sim, iphone, iOS 26.2, latency iphone, seed 7")."""
+        return "; ".join(_phone_line(d) for d in self.manifest.devices)
+
     def phone_kind(self, attempt: Attempt) -> str:
-        """The kind of phone (sim, url, usb) `attempt` ran on, from run.json's devices."""
-        kinds = {d.label: d.kind for d in self.manifest.devices}
-        only = {d.kind for d in self.manifest.devices}
+        """The kind of phone `attempt` ran on, from run.json's devices: sim, url, usb, or a
+        simulated iPhone slowed to a real one's pace, "sim at latency iphone"
+        (`DeviceInfo.phone_kind`)."""
+        kinds = {d.label: d.phone_kind for d in self.manifest.devices}
+        only = set(kinds.values())
         return kinds.get(attempt.row.device, next(iter(only)) if len(only) == 1 else "")
 
     def not_run(self) -> tuple[tuple[str, int], ...]:
@@ -153,15 +166,6 @@ class RunRecord:
         """The task as the run ran it, or None when its file is missing or changed."""
         return next((f.task for f in self.task_files if f.task_id == task_id), None)
 
-    def tags(self, task_id: str) -> tuple[str, ...] | None:
-        """The task's tags as the run ran it, each once (`distinct_tags`): run.json's, or in a
-        run recorded before run.json kept them its file's while unchanged; None when neither
-        says them (such a run's file changed or gone)."""
-        recorded = next((ref.tags for ref in self.manifest.tasks if ref.id == task_id), None)
-        task = self.task(task_id)
-        found = recorded if recorded is not None else task.tags if task else None
-        return None if found is None else distinct_tags(found)
-
     def timeline(self, attempt: Attempt) -> tuple[Action, ...]:
         """The actions of the counted try of `attempt`, every phase, from the run's audit.jsonl.
 
@@ -172,6 +176,13 @@ class RunRecord:
         return actions(e for e in self.audit.records if e.run_id == self.manifest.run_id
                        and e.task_id == attempt.task_id and e.attempt == attempt.number
                        and (not attempt.superseded or e.t >= started))
+
+
+def _phone_line(device: DeviceInfo) -> str:
+    facts = [device.kind, device.model, f"iOS {device.ios}" if device.ios else ""]
+    if device.kind == "sim":  # what the run chose of the phone it started
+        facts += [f"latency {device.latency or 'not recorded'}", f"seed {device.seed}"]
+    return one_line(f"{device.label}: {', '.join(fact for fact in facts if fact)}")
 
 
 def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
@@ -252,15 +263,11 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
                 attempt.row.task_sha256):
             warnings.append(f"{run}: {attempt.task_id} #{attempt.number} ran a task "
                             "file other than the one run.json records")
-    recorded_tags = {ref.id for ref in manifest.tasks if ref.tags is not None}
     for file in task_files:
         if file.status != "ok":
-            lost = ("instruction is not shown (its tags are, as run.json recorded them)"
-                    if file.task_id in recorded_tags else "instruction and tags are not known, "
-                    "so no per-tag row counts its attempts, and each row of this run says how "
-                    "many it may miss")
-            warnings.append(f"{run}: task {file.task_id}: {file.detail}; its {lost} (pass the "
-                            "files the run used with --tasks)")
+            warnings.append(f"{run}: task {file.task_id}: {file.detail}; its "
+                            "instruction and tags are not shown (pass the files the run used "
+                            "with --tasks)")
     log, cut, trouble = _timelines(run_dir / AUDIT)
     warnings += trouble
     return RunRecord(run_dir, manifest, attempts, task_files, tuple(warnings), log,

@@ -215,7 +215,7 @@ def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...
         run_id=run_id, started_at=time.time(), phoneshell_version=grader.version,
         git_commit=grader.commit, code_sha256=grader.code, agent=agent, paths=paths,
         task_globs=task_globs, repeat=repeat, devices=tuple(devices),
-        tasks=tuple(TaskRef(id=t.id, file=t.file, sha256=t.sha256, tags=t.tags) for t in tasks),
+        tasks=tuple(TaskRef(id=t.id, file=t.file, sha256=t.sha256) for t in tasks),
         sandbox=sandbox, sandbox_note=sandbox_note, left_out=left_out, agent_setup=agent_setup)
     write_record(run_dir / MANIFEST, manifest)
     return RunFolder(run_dir, manifest, frozenset(), {})
@@ -283,8 +283,10 @@ def check_resume(manifest: RunManifest, tasks: list[Task], devices: list[DeviceI
             raise RunError(f"task {task.id} ({task.file}) changed since run {manifest.run_id} "
                            "began; its scores would mix two versions",
                            hint="start a new run")
-    was = sorted(d.udid_sha256 or d.kind for d in manifest.devices)
-    now = sorted(d.udid_sha256 or d.kind for d in devices)
+    # by udid where WDA reports one (a real phone, never slowed), else by kind: a simulated
+    # iPhone at another latency is another kind of phone, since timeouts are wall clock
+    was = sorted(d.udid_sha256 or d.phone_kind for d in manifest.devices)
+    now = sorted(d.udid_sha256 or d.phone_kind for d in devices)
     if was != now:
         raise RunError(f"run {manifest.run_id} ran on other phones ({', '.join(was)}); "
                        f"this one would run on {', '.join(now)}",

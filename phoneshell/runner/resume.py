@@ -2,8 +2,9 @@
 which of the run's tasks it plays. The caller holds the run folder's lock (`folder.writing`)
 before anything here moves a file.
 
-A resume goes on with the run's own agent, tasks and repeat count, from run.json: an option that
-says otherwise is refused, never dropped (the run would not be what the command line says).
+A resume goes on with the run's own agent, tasks, repeat count and simulated iPhones (their seeds
+and latency), from run.json: an option that says otherwise is refused, never dropped (the run
+would not be what the command line says).
 """
 
 from __future__ import annotations
@@ -124,9 +125,16 @@ def _same_agent(given: str, recorded: str) -> bool:
         return rest.split() == was_rest.split()
 
 
+def run_latency(recorded: RunManifest) -> str:
+    """The latency profile the run's simulated iPhones answered at, which a resume goes on at
+    ("none" for a run on real phones, or recorded before run.json said it)."""
+    return next((d.latency for d in recorded.devices if d.latency), "none")
+
+
 def refuse_contradictions(recorded: RunManifest, *, agent: str | None = None,
                           repeat: int | None = None, task_globs: Sequence[str] | None = None,
-                          paths: Sequence[str] | None = None, run_id: str | None = None) -> None:
+                          paths: Sequence[str] | None = None, run_id: str | None = None,
+                          latency: str | None = None) -> None:
     """Refuse options given with `--resume` that contradict the run's run.json (None: not
     given). One that agrees passes: a resume command may spell the run out whole.
 
@@ -147,10 +155,13 @@ def refuse_contradictions(recorded: RunManifest, *, agent: str | None = None,
         wrong.append(f"--task {shown(task_globs)} (the run's: {shown(recorded.task_globs)})")
     if paths is not None and not _same_paths(paths, recorded.paths):
         wrong.append(f"task paths {shown(paths)} (the run's: {shown(recorded.paths)})")
+    if latency is not None and latency != run_latency(recorded):
+        wrong.append(f"--latency {latency} (the run's phones answered at --latency "
+                     f"{run_latency(recorded)})")
     if wrong:
         raise RunError(
-            f"--resume {recorded.run_id} goes on with the run's own agent, tasks and repeat "
-            f"count (run.json), but was given {'; '.join(wrong)}",
+            f"--resume {recorded.run_id} goes on with the run's own agent, tasks, repeat "
+            f"count and latency (run.json), but was given {'; '.join(wrong)}",
             hint=f"drop them to continue run {recorded.run_id} as it began, or start a new run "
                  "with them (without --resume)")
 

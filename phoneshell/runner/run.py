@@ -45,7 +45,12 @@ from phoneshell.runner.folder import (
     writing,
 )
 from phoneshell.runner.lines import resume_command
-from phoneshell.runner.resume import agent_setup, planned_tasks, refuse_changed_setup
+from phoneshell.runner.resume import (
+    agent_setup,
+    planned_tasks,
+    refuse_changed_setup,
+    run_latency,
+)
 from phoneshell.runner.selection import load_runnable, select_tasks
 from phoneshell.runner.session import RunOptions, RunSummary
 from phoneshell.runner.stop import stopped_line
@@ -144,9 +149,11 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
         progress(unconfined_line(kind, why))
     for line in setup:
         progress(f"agent setup (recorded in run.json): {line}")
-    # a resume starts the simulated phones the run began on: their seeds are recorded
+    # a resume starts the simulated phones the run began on: their seeds and latency are
+    # recorded (half a run at a real phone's pace, half at once, would claim one rig)
     seeds = [d.seed for d in recorded.devices if d.kind == "sim"] if recorded else []
-    with open_phones(options.device, run_id, options.latency, seeds) as (devices, note):
+    latency = run_latency(recorded) if recorded else options.latency
+    with open_phones(options.device, run_id, latency, seeds) as (devices, note):
         progress(note)
         infos = [d.info for d in devices]
         writer = shared_writer(options.runs_dir)

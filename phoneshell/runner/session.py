@@ -32,7 +32,8 @@ class RunOptions:
     run_id: str | None = None
     repeat: int = 1
     resume: bool = False
-    """Continue the run `run_id` (its agent, tasks and repeat count come from its run.json)."""
+    """Continue the run `run_id` (its agent, tasks, repeat count and latency come from its
+    run.json)."""
     sandbox: str = "auto"
     """How `command:` agents are confined: auto, bwrap, sandbox-exec or none."""
     trajectory: bool = False

@@ -1,6 +1,6 @@
-"""`phoneshell run --resume` goes on with the run's own agent, tasks and repeat count: an option
-that contradicts run.json is refused, naming it and the run's value, never silently dropped; one
-that agrees passes."""
+"""`phoneshell run --resume` goes on with the run's own agent, tasks, repeat count and latency: an
+option that contradicts run.json is refused, naming it and the run's value, never silently
+dropped; one that agrees passes."""
 
 from __future__ import annotations
 
@@ -30,15 +30,16 @@ def test_options_that_contradict_the_run_are_refused_and_agreeing_ones_pass(
                          "environments/weather.open.yaml", "--run-id", "other")
     assert refused.returncode == 2, refused.stdout + refused.stderr
     assert refused.stderr.startswith(
-        "error: --resume R goes on with the run's own agent, tasks and repeat count (run.json), "
-        "but was given --run-id other (resuming run R); --agent 'solution' (the run's agent is "
-        "'null'); --repeat 3 (the run's is 1); --task weather.* (the run's: "
+        "error: --resume R goes on with the run's own agent, tasks, repeat count and latency "
+        "(run.json), but was given --run-id other (resuming run R); --agent 'solution' (the "
+        "run's agent is 'null'); --repeat 3 (the run's is 1); --task weather.* (the run's: "
         "settings.about.reach); task paths environments/weather.open.yaml (the run's: "
         "environments)\n")
     assert "hint: drop them to continue run R as it began" in refused.stderr
     # the same run spelled out whole (another spelling of its folder too) is no contradiction
     agreed = phoneshell(*resume, "--agent", "null", "--repeat", "1", "--task",
-                        "settings.about.reach", str(ROOT / "environments"), "--run-id", "R")
+                        "settings.about.reach", str(ROOT / "environments"), "--run-id", "R",
+                        "--latency", "none")
     assert agreed.returncode == 1, agreed.stdout + agreed.stderr  # done: null failed it
     assert "nothing left to run" in agreed.stdout or "already scored" in agreed.stdout, \
         agreed.stdout
