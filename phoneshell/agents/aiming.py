@@ -7,13 +7,19 @@ from __future__ import annotations
 import math
 import re
 
-from phoneshell.agents.observation import Observation
+from phoneshell.agents.observation import Observation, Row
 from phoneshell.agents.tool_schema import Args, short_number
 from phoneshell.device import Phone
 
 
 def resolve(latest: Observation | None, ref: object) -> tuple[float, float] | str:
     """The centre of the row `ref` names in the `latest` observation, or why it names none."""
+    row = row_of(latest, ref)
+    return row if isinstance(row, str) else row.centre
+
+
+def row_of(latest: Observation | None, ref: object) -> Row | str:
+    """The row `ref` names in the `latest` observation, or why it names none."""
     if latest is None:
         return "there is no observation yet: call observe first"
     # nine digits at most: a number is never longer, and int() refuses 4,300 digits
@@ -34,7 +40,7 @@ def resolve(latest: Observation | None, ref: object) -> tuple[float, float] | st
     if row is None:
         return (f"observation {latest.number} has no row {row_number} (its ids run "
                 f"{latest.number}.1 to {latest.number}.{len(latest.rows)})")
-    return row.centre
+    return row
 
 def target(phone: Phone, latest: Observation | None, tool: str, args: Args,
            ) -> tuple[float, float] | str:
@@ -51,20 +57,23 @@ def target(phone: Phone, latest: Observation | None, tool: str, args: Args,
 
 def point(phone: Phone, tool: str, args: Args, x_key: str, y_key: str,
           ) -> tuple[float, float] | str:
-    """The point `args[x_key]`, `args[y_key]` (numbers, as `argument_problem` checked), as
-    sent (WDA and the phone take fractions of a point, and the bridge logs what lands), or
-    why it cannot: a coordinate missing, or off the screen as WDA gives its size now."""
+    """The point `args[x_key]`, `args[y_key]` (numbers, as `argument_problem` checked) as it
+    is sent, or why it cannot be: a coordinate missing, or off the screen as WDA gives its
+    size now. `Phone` sends whole points (`round`: to the nearest, a half to the even one), so
+    the point checked is the rounded one: 401.6 on a 402-wide screen is sent as 402, off it."""
     x, y = args.get(x_key), args.get(y_key)
     if not isinstance(x, (int, float)) or not isinstance(y, (int, float)):
         missing = x_key if y_key in args else y_key
         return f"{tool}: {x_key} and {y_key} go together: {missing!r} is missing"
     width, height = phone.screen_size()
     try:
-        px, py = float(x), float(y)
+        px, py = float(round(x)), float(round(y))
     except OverflowError:  # an int of hundreds of digits: off any screen
         px = py = math.inf
     if not (0 <= px < width and 0 <= py < height):
-        return (f"{tool}: ({short_number(x)}, {short_number(y)}) is off the screen: "
+        sent = (f" (sent as whole points: ({px:g}, {py:g}))"
+                if (px, py) != (x, y) and math.isfinite(px) else "")
+        return (f"{tool}: ({short_number(x)}, {short_number(y)}) is off the screen{sent}: "
                 f"{x_key} runs from 0 to under {width:g} and {y_key} from 0 to under "
                 f"{height:g} (the screen is {width:g}x{height:g} points); nothing was done")
     return px, py

@@ -13,6 +13,8 @@ The table keeps on-screen elements worth acting on or reading, in document order
 
 Text that only repeats the control it sits in (a cell's own label) is folded into that control;
 keyboard keys are left out (the `type` tool types), and so are containers and unnamed images.
+A text is cut to 80 characters in the table; a row keeps it whole too (`Row.whole`), for the
+`read` tool and for deciding whether the screen changed.
 """
 
 from __future__ import annotations
@@ -49,14 +51,18 @@ class Row:
     type: str
     """The short type, e.g. "Cell"."""
     text: str
-    """What the element says: its label (or name), then ` = value` when the value differs."""
+    """What the element says: its label (or name), then ` = value` when the value differs; on
+    one line, cut to `TEXT_LIMIT` characters (ending in …, flagged `cut`)."""
     x: int
     y: int
     width: int
     height: int
     flags: tuple[str, ...] = ()
     """focused, disabled, on/off (switches), selected, empty (a text field showing only its
-    placeholder)."""
+    placeholder), cut (`text` is the start of `whole`)."""
+    whole: str = ""
+    """The element's whole text as the source gives it (label, then ` = value`), line breaks
+    kept: what `read` gives, and what "the screen changed" is decided on."""
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -76,10 +82,12 @@ class Observation:
     keyboard: bool = False
     """A keyboard is up (its keys are not rows: use the type tool)."""
     more_below: bool = False
-    """Elements lie below the bottom edge: swiping down would show more."""
+    """Elements lie below the bottom edge, or a list's last loaded row reaches its bottom edge
+    (`_list_goes_on`): swiping down would show more. Its absence proves nothing."""
     more_above: bool = False
-    omitted: int = 0
-    """Rows left out past `MAX_ROWS`."""
+    """Elements lie above the top edge, or a list's first loaded row lies across its top edge."""
+    unlisted: tuple[Row, ...] = ()
+    """The rows past `MAX_ROWS`, left out of the table: they count for `signature` only."""
     readable: bool = True
     """False when the source was empty or cut off so badly that nothing could be read."""
     screen: tuple[int, int] = (0, 0)
@@ -96,7 +104,10 @@ class Observation:
 
     def signature(self) -> str:
         """What the screen showed, without the numbering: equal signatures, same screen."""
-        shown = [(r.type, r.text, r.x, r.y, r.width, r.height, r.flags) for r in self.rows]
+        # The whole texts, not the table's, of every row, listed or not: typing past a row's
+        # 80th character changes the screen, as does a change in its 121st row.
+        shown = [(r.type, r.whole, r.x, r.y, r.width, r.height, r.flags)
+                 for r in self.rows + self.unlisted]
         key = (self.bundle_id, shown, self.keyboard, self.more_below, self.more_above)
         return hashlib.sha1(repr(key).encode()).hexdigest()
 
@@ -121,8 +132,8 @@ class Observation:
             cx, cy = row.centre
             lines.append(f"{self.row_id(row)}\t{row.type}\t{row.text}\t{round(cx)},{round(cy)}"
                          f"\t{row.width}x{row.height}\t{','.join(row.flags)}")
-        if self.omitted:
-            lines.append(f"({self.omitted} more elements not listed)")
+        if self.unlisted:
+            lines.append(f"({len(self.unlisted)} more elements not listed)")
         return "\n".join(lines)
 
 
@@ -145,10 +156,10 @@ the address it shows ("\u200eexample.com"), which a model would copy back unseen
 types, where no person's typing puts one (`page_shown` then distrusts the field)."""
 
 
-def _text(element: Element) -> str:
+def _whole(element: Element) -> str:
     """Label (or name), then the value when it says something else, without direction marks."""
     if _is_switch(element):
-        return shorten((element.label or element.name).translate(BIDI_MARKS), TEXT_LIMIT)
+        return (element.label or element.name).translate(BIDI_MARKS)
     primary = (element.label or element.name or element.value).translate(BIDI_MARKS)
     value = element.value.translate(BIDI_MARKS)
     if element.type in TEXT_INPUTS and value and value == element.placeholder:
@@ -156,7 +167,7 @@ def _text(element: Element) -> str:
     text = primary
     if value and value != primary:
         text = f"{primary} = {value}" if primary else value
-    return shorten(text, TEXT_LIMIT)
+    return text
 
 
 def _flags(element: Element, focused: bool) -> tuple[str, ...]:
@@ -226,7 +237,7 @@ def _select(page: PageSource) -> tuple[list[Element], bool]:
             continue
         if element.type == APPLICATION or not _worth_a_row(element, area):
             continue
-        key = (element.type, _text(element), element.x, element.y, element.width,
+        key = (element.type, _whole(element), element.x, element.y, element.width,
                element.height)
         if key in seen:
             continue  # the same element twice (real sources repeat scroll indicators)
@@ -271,6 +282,50 @@ def _fold_knobs(kept: list[Element]) -> list[Element]:
     return out
 
 
+LISTS = frozenset(("XCUIElementTypeTable", "XCUIElementTypeCollectionView"))
+"""Lists UIKit fills lazily: only the cells on screen (and a row or so about it) are loaded."""
+
+
+def _list_goes_on(page: PageSource) -> tuple[bool, bool]:
+    """Whether a list goes on above, and below, as far as its loaded rows say. UIKit loads only
+    the cells a list shows, so a long list (Settings' main list, on a phone as on the
+    simulator) has nothing past the screen's edges to say it goes on. Below: its last loaded
+    row reaches the list's bottom edge (or the screen's), touching it or lying across it,
+    partly hidden (under a toolbar, `visible="false"`). Above: its first lies across the top
+    edge (a list at its top starts at it, so touching says nothing). A row as tall as the list
+    is one of a sideways list (a carousel), which says nothing of what lies above or below."""
+    by_order = {e.order: e for e in page.elements}
+    spans: dict[int, tuple[int, int]] = {}
+    """A list's order -> the top of its first loaded row and the bottom of its last."""
+    for cell in page.elements:
+        if cell.type != "XCUIElementTypeCell" or cell.width <= 0 or cell.height <= 0:
+            continue
+        owner = by_order.get(cell.parent)
+        while owner is not None and owner.type not in LISTS:
+            owner = by_order.get(owner.parent)
+        if owner is None or (abs(cell.y - owner.y) <= SLACK and cell.height >= owner.height):
+            continue
+        top, bottom = spans.get(owner.order, (cell.y, cell.y + cell.height))
+        spans[owner.order] = min(top, cell.y), max(bottom, cell.y + cell.height)
+    above = below = False
+    for order, (top, bottom) in spans.items():
+        frame = by_order[order]
+        upper, lower = max(frame.y, 0), frame.y + frame.height
+        if page.height > 0:
+            lower = min(lower, round(page.height))
+        if upper < lower:  # a list on the screen
+            above, below = above or top < upper, below or bottom >= lower
+    return above, below
+
+
+def _row(number: int, element: Element, focused: bool) -> Row:
+    whole = _whole(element)
+    text = shorten(whole, TEXT_LIMIT)
+    cut = ("cut",) if len(shorten(whole, len(whole) + 1)) > TEXT_LIMIT else ()  # one line
+    return Row(number, element.short_type, text, element.x, element.y, element.width,
+               element.height, _flags(element, focused) + cut, whole)
+
+
 def build_observation(number: int, page: PageSource,
                       focused: frozenset[tuple[str, str, str]] = frozenset()) -> Observation:
     """Build observation `number` from a parsed source.
@@ -282,21 +337,19 @@ def build_observation(number: int, page: PageSource,
             which alone carries focus).
     """
     kept, keyboard = _select(page)
-    below = above = False
+    above, below = _list_goes_on(page)
     for element in page.elements[1:]:
         if element.in_status_bar or element.width <= 0 or element.height <= 0:
             continue
         below = below or (page.height > 0 and element.y >= page.height)
         above = above or element.y + element.height <= 0
-    rows = tuple(
-        Row(i, e.short_type, _text(e), e.x, e.y, e.width, e.height,
-            _flags(e, (e.short_type, e.label, e.name) in focused))
-        for i, e in enumerate(kept[:MAX_ROWS], start=1))
+    rows = tuple(_row(i, e, (e.short_type, e.label, e.name) in focused)
+                 for i, e in enumerate(kept, start=1))
     app = (page.elements[0].label.strip() if page.elements else "")
     if not app:
         app = "SpringBoard" if page.bundle_id == SPRINGBOARD else name_for(page.bundle_id)
-    return Observation(number, app, page.bundle_id, rows, keyboard, below, above,
-                       max(0, len(kept) - MAX_ROWS), page.readable,
+    return Observation(number, app, page.bundle_id, rows[:MAX_ROWS], keyboard, below, above,
+                       rows[MAX_ROWS:], page.readable,
                        (round(page.width), round(page.height)))
 
 

@@ -154,6 +154,13 @@ class _Conversation:
         return AgentResult(ran=True, claim=claim, turns=turns,
                            timed_out=timed_out, out_of_turns=out_of_turns, error=error)
 
+    def spent_end(self) -> AgentResult:
+        """End out of turns: past the budget the model did something other than a valid done
+        (a call, a refused done, a reply in prose), and the error says which."""
+        return self.end(self.tools.claim, out_of_turns=True,
+                        error=f"used all {self.tools.max_turns} tool calls, then "
+                              f"{self.tools.refused}")
+
     def outgrown(self) -> AgentResult | None:
         """End the attempt as failed once the conversation holds more than
         `MAX_CONVERSATION_CHARS` (None while it does not)."""
@@ -208,7 +215,7 @@ class OpenAIAgent:
         chat.add(_user_turn(f"{context.instruction}\n\n{first.text}", first.screenshot_png))
         while True:
             try:
-                ended = self._turn(chat, context.max_steps)
+                ended = self._turn(chat)
             except RIG_DOWN:
                 raise
             except Exception as exc:  # noqa: BLE001 - the harness's failure to record, scored
@@ -218,7 +225,7 @@ class OpenAIAgent:
             if ended is not None:
                 return ended
 
-    def _turn(self, chat: _Conversation, max_steps: int) -> AgentResult | None:
+    def _turn(self, chat: _Conversation) -> AgentResult | None:
         """Ask the model once and run its tool calls; the result when the attempt ended."""
         remaining = chat.deadline - time.monotonic()
         if remaining <= 0:
@@ -241,7 +248,7 @@ class OpenAIAgent:
         if time.monotonic() >= chat.deadline:  # what it said came after its time was up
             return chat.out_of_time()
         try:
-            return self._act(chat, reply, max_steps)
+            return self._act(chat, reply)
         except RIG_DOWN:
             raise
         except Exception as exc:  # noqa: BLE001 - whatever the model sent, never a skip
@@ -253,7 +260,7 @@ class OpenAIAgent:
                    f"{storable(str(exc))[:300]}; see traceback.txt")
             return chat.end(Claim(status="failed", summary=why), error=why)
 
-    def _act(self, chat: _Conversation, reply: Message, max_steps: int) -> AgentResult | None:
+    def _act(self, chat: _Conversation, reply: Message) -> AgentResult | None:
         """Keep the model's reply and run its tool calls; the result when the attempt ended."""
         chat.transcript.write({"usage": reply.get("usage"), "id": reply.get("id")})
         choice = cast(list[Message], reply["choices"])[0]
@@ -268,6 +275,9 @@ class OpenAIAgent:
         outgrown = chat.outgrown()
         if outgrown is not None:
             return outgrown
+        if not calls and chat.tools.spent:  # past the budget: refused as any call but done is
+            chat.tools.refuse("replied without a tool call instead of calling done")
+            return chat.spent_end()
         if not calls:  # talking instead of acting ends the attempt; the text is the summary
             chat.talk_turns += 1
             return chat.end(Claim(status="failed", summary=str(content or "")),
@@ -287,8 +297,7 @@ class OpenAIAgent:
                 why = ended_early(ended)
                 return chat.end(Claim(status="failed", summary=f"stopped: {why}"), error=why)
             if chat.tools.out_of_turns:
-                return chat.end(chat.tools.claim, out_of_turns=True,
-                                error=f"used all {max_steps} tool calls without calling done")
+                return chat.spent_end()
             if chat.tools.claim is not None:
                 return chat.end(chat.tools.claim)
             shot = done.screenshot_png or shot

@@ -10,7 +10,9 @@ it, and a tap acts on that snapshot's element. Whatever the model gets wrong (a 
 id, a missing argument, a step that did not take) is an error *message* to the model, and so is
 whatever it sends on purpose (any tool name; arguments that are not JSON, nested thousands deep,
 numbers of thousands of digits; text with lone surrogates, kept escaped: `untrusted.storable`).
-Only a rig that went down (WDA unreachable, phone locked) raises.
+Only a rig that went down (WDA unreachable, phone locked) raises. A `null` argument is one left
+out (`tool_schema.given`), and `done` is read by the claim file's own reader, so a claim means
+the same whichever way it came.
 """
 
 from __future__ import annotations
@@ -21,15 +23,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import cast
 
-from phoneshell.agents.aiming import point, target
+from phoneshell.agents.aiming import point, row_of, target
 from phoneshell.agents.environment import GRADED
 from phoneshell.agents.observation import Observation, read_screen
 from phoneshell.agents.opening import choose_app
-from phoneshell.agents.tool_schema import Args, JsonSchema, Tool, argument_problem
+from phoneshell.agents.tool_schema import Args, JsonSchema, Tool, argument_problem, given
 from phoneshell.device import SPRINGBOARD, Phone, run_step
 from phoneshell.device.steps import is_home_screen, scroll_points
 from phoneshell.errors import RIG_DOWN, DeviceError, StepError
-from phoneshell.records import CLAIM_STATUSES, Claim, ClaimStatus
+from phoneshell.records import CLAIM_STATUSES, Claim, ClaimFile, RecordError
 from phoneshell.registry import Registry
 from phoneshell.tasks import Step
 from phoneshell.untrusted import storable
@@ -50,13 +52,15 @@ POLL_S = 0.1
 GUIDE = """\
 You operate an iPhone through tools. Each observation is a table of what is on the screen, one
 row per element: id, type, text, centre (x,y in points), size and flags, under a line giving the
-screen's size. Act by the ids of the latest observation only (an id such as 3.12 means
-observation 3, row 12); older ids are refused. Where an element's centre is not the place, tap
-and long_press also take a point (x, y in points, from the top-left corner), and swipe takes a
-drag from one point to another instead of a direction: to turn one picker wheel (a tap above or
-below its centre turns it a row, a drag along it several), to swipe in from a screen edge (down
-from the top edge, y 0, opens Notification Centre), to move a slider. long_press touches and
-holds (context menus, selecting a word). Every action returns the new observation, or says the
+screen's size. A text is cut after 80 characters (flagged cut): read gives a row's whole text.
+A list may go on past the screen even when no "more content" line says so: swipe to see.
+Act by the ids of the latest observation only (an id such as 3.12 means observation 3, row 12);
+older ids are refused. Where an element's centre is not the place, tap and long_press also
+take a point (x, y in points, from the top-left corner; sent in whole points), and swipe takes
+a drag from one point to another instead of a direction: to turn one picker wheel (a tap above
+or below its centre turns it a row, a drag along it several), to swipe in from a screen edge
+(down from the top edge, y 0, opens Notification Centre), to move a slider. long_press touches
+and holds (context menus, selecting a word). Every action returns the new observation, or says the
 screen did not change (then try something else). Use open_app to open an app, swipe to scroll,
 type to enter text into the focused field. Each tool call is one turn of your budget, a
 mistaken one too, and acts on the phone once at most (open_app launches or taps once, press
@@ -100,7 +104,15 @@ class PhoneTools:
         """Tool calls made, `done` and mistaken calls included; calls refused past the budget
         are not counted, so it is at most `max_turns` and one valid `done`."""
         self.out_of_turns = False
+        self.refused = ""
+        """What ended the budget once it was spent ("" while nothing did): "called 'tap'
+        instead of done", "called done, which was refused: ...", or the loop's own words."""
         self.claim: Claim | None = None
+
+    @property
+    def spent(self) -> bool:
+        """Whether every tool call of the budget is used (then only a valid done is taken)."""
+        return self.max_turns is not None and self.turns >= self.max_turns
 
     def call(self, name: str, arguments: Args | str) -> ToolReply:
         """Run one tool call; mistakes come back as error replies.
@@ -114,12 +126,12 @@ class PhoneTools:
         """
         if self.claim is not None:
             return ToolReply("done was already called: the attempt is over", error=True)
-        spent = self.max_turns is not None and self.turns >= self.max_turns
-        if spent and name != "done":
-            return self._out_of_turns("")
+        if self.spent and name != "done":
+            return self.refuse(f"called {name[:40]!r} instead of done")
         tool, checked = self._checked(name, arguments)
-        if spent and isinstance(checked, str):  # past the budget, only a valid done is taken
-            return self._out_of_turns(f"; this done was refused: {checked}")
+        if self.spent and isinstance(checked, str):  # past the budget, only a valid done
+            return self.refuse(f"called done, which was refused: {checked}",
+                               f"; this done was refused: {checked}")
         self.turns += 1  # every call costs a turn, a mistaken one too: none is free to repeat
         if isinstance(checked, str):
             return ToolReply(checked, error=True)
@@ -131,11 +143,14 @@ class PhoneTools:
         except (DeviceError, StepError) as exc:
             return ToolReply(f"{name} failed: {exc.message}", error=True)
 
-    def _out_of_turns(self, why: str) -> ToolReply:
-        """Refuse a call past the budget (not counted)."""
+    def refuse(self, what: str, told: str = "") -> ToolReply:
+        """Refuse what the model did past the budget (not counted): the attempt is out of
+        turns, `refused` says what it did (`what`, the first time), and the model is told
+        (`told`: why, after "call done")."""
         self.out_of_turns = True
+        self.refused = self.refused or what
         return ToolReply(f"out of turns: all {self.max_turns} tool calls are used; call done"
-                         + why, error=True)
+                         + told, error=True)
 
     @staticmethod
     def _checked(name: str, arguments: Args | str) -> tuple[Tool | None, Args | str]:
@@ -156,7 +171,7 @@ class PhoneTools:
                      for k, v in arguments.items()}
         tool = TOOLS.lookup(name)
         problem = argument_problem(tool, arguments)
-        return (None, f"{name}: {problem}") if problem else (tool, arguments)
+        return (None, f"{name}: {problem}") if problem else (tool, given(arguments))
 
     # -- helpers the tools share ----------------------------------------------------------------
 
@@ -218,11 +233,40 @@ AFTER = ("Returns the new observation, or a line saying the screen did not chang
 
 @tool("observe", "Read the screen. Returns an observation: a table with one row per element "
       "worth reading or acting on (id, type, text, centre x,y in points, size WxH, flags: "
-      "focused, disabled, on/off for switches, selected, empty for an empty text field). Ids "
+      "focused, disabled, on/off for switches, selected, empty for an empty text field, cut "
+      "for a text cut after 80 characters: read gives it whole). Ids "
       "belong to this observation only: once a newer observation is issued (by observe, or by "
       "an action that changed the screen), older ids are refused.", {})
 def _observe(tools: PhoneTools, args: Args) -> ToolReply:
     return tools.observe()
+
+
+READ_CHARS = 4000
+"""The most of a text one `read` gives (a web page's paragraph may run to many thousands)."""
+
+
+@tool("read", "Read one row of the latest observation whole: the element's full text (label, "
+      "then = value, line breaks kept), which the table cuts after 80 characters (a row flagged "
+      f"`cut`). It gives the text as that observation read it, and asks the phone nothing. "
+      f"{READ_CHARS:,} characters at most a call: `start` reads on from a character.",
+      {"id": {"type": "string", "description": "an id from the latest observation, e.g. "
+                                               "\"3.12\""},
+       "start": {"type": "number", "minimum": 0, "description": "the character to start "
+                                                               "from (default 0)"}},
+      ("id",))
+def _read(tools: PhoneTools, args: Args) -> ToolReply:
+    row = row_of(tools.latest, args["id"])
+    if isinstance(row, str):
+        return ToolReply(f"read: {row}", error=True)
+    start = int(cast(float, args.get("start", 0)))
+    part = row.whole[start:start + READ_CHARS]
+    end = start + len(part)
+    assert tools.latest is not None  # row_of found a row in it
+    head = f"{tools.latest.row_id(row)}\t{row.type}\t{len(row.whole):,} characters"
+    if start or end < len(row.whole):
+        more = (f"; read on with start {end}" if end < len(row.whole) else "")
+        head += f", {start:,} to {end:,} here{more}"
+    return ToolReply(f"{head}:\n{part}")
 
 
 ID: JsonSchema = {"type": "string", "description": "an id from the latest observation, e.g. "
@@ -359,10 +403,13 @@ def _press(tools: PhoneTools, args: Args) -> ToolReply:
        "summary": {"type": "string", "description": "what you did, briefly"}},
       ("status",))
 def _done(tools: PhoneTools, args: Args) -> ToolReply:
-    status = cast(ClaimStatus, args["status"])
-    tools.claim = Claim(status=status, answer=str(args.get("answer", "")),
-                        summary=str(args.get("summary", "")))
-    return ToolReply(f"claim recorded: {status}; the attempt is over")
+    # The one reader of a claim, whatever wrote it (this call, `phoneshell finish`'s file, a
+    # stdout line): the arguments were checked against the same fields, nulls left out.
+    try:
+        tools.claim = ClaimFile.of({"v": ClaimFile.VERSION, **args}, "done").claim
+    except RecordError as exc:
+        return ToolReply(f"done was refused: {exc}", error=True)
+    return ToolReply(f"claim recorded: {tools.claim.status}; the attempt is over")
 
 
 def tool_table() -> str:

@@ -31,6 +31,9 @@ The model name picks a behaviour:
                           wheel of several (gesture_scripts.py)
     stand-in-overdone     follow the script to its last move, then send OVERDONE malformed
                           dones in one reply, then a valid done
+    stand-in-nulls        follow the script sending every argument of the tool's schema, those
+                          it leaves out as null (OpenAI's strict mode): `done`'s answer too
+    stand-in-talk-last    follow the script, but say its last move (done) in prose
     stand-in-400-surrogate  answer every request with 400, its message holding a lone surrogate
     stand-in-500-surrogate  (as servers echo a model's malformed output), or 500 after retries
     stand-in-error-trickle  answer with 400, its error body sent a byte every TRICKLE_S
@@ -210,9 +213,10 @@ class StandIn:
         if model == "stand-in-500-later" and served > 1:
             return 500, error("The server had an error while processing your request",
                               "server_error"), {"Retry-After": "0"}
-        return 200, self.reply(model, body["messages"]), {}
+        return 200, self.reply(model, body["messages"], body.get("tools", [])), {}
 
-    def reply(self, model: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    def reply(self, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
+              ) -> dict[str, Any]:
         step = sum(1 for m in messages if m["role"] == "assistant")
         if model == "stand-in-talk":
             return completion(model, None, "I believe the task is complete.")
@@ -261,7 +265,14 @@ class StandIn:
         if step >= len(script):
             return completion(model, {"status": "failed", "summary": "script over"}, tool="done")
         move = script[step]
-        return completion(model, move.arguments(latest), tool=move.tool)
+        if model == "stand-in-talk-last" and step == len(script) - 1:
+            return completion(model, None, "I have finished the task.")
+        arguments: dict[str, Any] = dict(move.arguments(latest))
+        if model == "stand-in-nulls":
+            schema = next(t["function"]["parameters"] for t in tools
+                          if t["function"]["name"] == move.tool)
+            arguments = {key: arguments.get(key) for key in schema["properties"]}
+        return completion(model, arguments, tool=move.tool)
 
 
 def error(message: str, kind: str) -> dict[str, Any]:

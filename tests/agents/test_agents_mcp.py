@@ -191,6 +191,28 @@ def test_past_the_budget_a_malformed_done_is_refused_and_not_counted(
     assert read_claim_file(tmp_path / "claim.json") is None
 
 
+@pytest.mark.slow  # a whole program of about four seconds
+def test_a_done_with_nulls_is_a_claim_as_the_claim_file_reads_it(rig: tuple[SimServer, Rig],
+                                                                   tmp_path: Path) -> None:
+    # 'answer': null was refused ("must be a string, not NoneType"): a turn lost and, for a
+    # client that does not retry, no claim; the claim file itself reads null as no answer.
+    env = {MAX_STEPS: "5", ATTEMPT_DIR: str(tmp_path), CLAIM_FILE: str(tmp_path / "claim.json")}
+
+    async def finish() -> tuple[bool, str]:
+        async with stdio_client(server(rig[1].bridge.url, env)) as (read, write), \
+                ClientSession(read, write) as session:
+            await session.initialize()
+            done = await session.call_tool("done", {"status": "done", "answer": None,
+                                                    "summary": None})
+            return done.is_error, text_of(done)
+
+    assert anyio.run(finish) == (False, "claim recorded: done; the attempt is over")
+    claim = read_claim_file(tmp_path / "claim.json")
+    assert claim is not None and (claim.status, claim.answer, claim.summary) == ("done", "", "")
+    use = read_turns(tmp_path)
+    assert use is not None and (use.turns, use.out_of_turns) == (1, False)
+
+
 def test_what_a_model_sends_on_purpose_is_an_error_it_is_told(rig: tuple[SimServer, Rig],
                                                                tmp_path: Path) -> None:
     env = {ATTEMPT_DIR: str(tmp_path), CLAIM_FILE: str(tmp_path / "claim.json")}

@@ -121,6 +121,32 @@ def test_malformed_dones_past_the_budget_are_refused_not_counted(
     assert all(c.passed for c in row.checks), "the end state is right..."
     assert row.out_of_turns and row.outcome == "failed"  # ...and only a valid done was taken
     assert row.turns == 3 and row.claim is None
+    assert row.error == ("used all 3 tool calls, then called done, which was refused: done: "
+                         "missing argument 'status'"), "it called done: the error says so"
+
+
+def test_nulls_for_arguments_left_out_are_taken_past_the_budget_too(
+        tmp_path: Path, suite: dict[str, Task]) -> None:
+    # A model in OpenAI's strict mode sends every argument, those it has none for as null: its
+    # taps were refused, and its done after the last turn ('answer': null) failed the attempt as
+    # "used all 3 tool calls without calling done", though the claim file reads null as none.
+    task = replace(suite["settings.about.reach"], max_steps=3)
+    row = attempt(tmp_path, task, "openai:stand-in-nulls")
+    assert row.outcome == "passed", (row.error, [c.detail for c in row.checks])
+    assert not row.out_of_turns and row.turns == 4, "the budget and the one done"
+    assert row.claim is not None and (row.claim.status, row.claim.answer) == ("done", "")
+
+
+def test_a_reply_in_prose_past_the_budget_ends_as_a_refused_call_does(
+        tmp_path: Path, suite: dict[str, Task]) -> None:
+    # It passed with 4 turns of a budget of 3, where a slightly malformed done failed: both
+    # are "I stopped" with no action, and past the budget neither is a valid done.
+    task = replace(suite["settings.about.reach"], max_steps=3)
+    row = attempt(tmp_path, task, "openai:stand-in-talk-last")
+    assert all(c.passed for c in row.checks), "the end state is right..."
+    assert row.out_of_turns and row.outcome == "failed" and row.turns == 3
+    assert row.claim is None and row.error == (
+        "used all 3 tool calls, then replied without a tool call instead of calling done")
 
 
 def test_running_out_of_turns_never_passes(tmp_path: Path, suite: dict[str, Task]) -> None:
@@ -129,7 +155,8 @@ def test_running_out_of_turns_never_passes(tmp_path: Path, suite: dict[str, Task
     row = attempt(tmp_path, task, "openai:stand-in-dawdle")
     assert all(c.passed for c in row.checks), "the end state is right..."
     assert row.out_of_turns and row.outcome == "failed"  # ...and still it cannot pass
-    assert row.turns == 3 and "used all 3 tool calls" in row.error
+    assert row.turns == 3 and row.error == (
+        "used all 3 tool calls, then called 'observe' instead of done")
 
 
 def closed_port() -> int:

@@ -3,14 +3,11 @@ real page sources): what a model sees, which ids it may use, and what each mista
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from agents.screen_script import find_row, parse_table
 
 from bridge import BridgeServer
-from bridge.custody import Custody
 from phoneshell.agents.observation import build_observation
 from phoneshell.agents.tools import TOOLS, PhoneTools, argument_problem
 from phoneshell.audit import agent_steps, read_audit
@@ -20,28 +17,14 @@ from phoneshell.tasks import Step
 from phoneshell.tree import PageSource
 
 
-@pytest.fixture
-def bridge(sim: SimServer, tmp_path: Path) -> Iterator[BridgeServer]:
-    # the simulator's custody: a phone's would wait out its settle window before each action
-    simulated = Custody(settle_s=0.0, screens_static=True)
-    with BridgeServer(sim.url, runs_dir=tmp_path, custody=simulated) as server:
-        server.set_context("R", "t", 1, "agent")
-        yield server
-
-
-@pytest.fixture
-def tools(bridge: BridgeServer) -> PhoneTools:
-    return PhoneTools(bridge.url, settle_s=0.3)
-
-
 def taps(bridge: BridgeServer, tmp_path: Path) -> list[tuple[object, object]]:
     log = read_audit(tmp_path / "R" / "audit.jsonl")
     return [(e.params["x"], e.params["y"]) for e in log.records
             if e.kind == "tap" and e.stage == "intent"]
 
 
-def test_one_registry_of_eight_tools_with_object_schemas() -> None:
-    assert TOOLS.names() == ["observe", "tap", "long_press", "type", "swipe", "open_app",
+def test_one_registry_of_nine_tools_with_object_schemas() -> None:
+    assert TOOLS.names() == ["observe", "read", "tap", "long_press", "type", "swipe", "open_app",
                              "press", "done"]
     for _, tool in TOOLS.items():
         assert tool.parameters["type"] == "object" and tool.description
@@ -194,8 +177,8 @@ def test_a_point_must_be_a_finite_number_on_the_screen(
     assert [t.text for t in told] == [
         "tap: (402, 10) is off the screen: x runs from 0 to under 402 and y from 0 to under 874 "
         "(the screen is 402x874 points); nothing was done",
-        "tap: (5, -0.6) is off the screen: x runs from 0 to under 402 and y from 0 to under 874 "
-        "(the screen is 402x874 points); nothing was done",
+        "tap: (5, -0.6) is off the screen (sent as whole points: (5, -1)): x runs from 0 to "
+        "under 402 and y from 0 to under 874 (the screen is 402x874 points); nothing was done",
         "tap: 'x' must be a finite number, not nan",
         "tap: 'y' must be a finite number, not inf",
         "tap: (10000000000000000..., 3) is off the screen: x runs from 0 to under 402 and y "
@@ -278,6 +261,7 @@ def test_every_tool_call_logs_at_most_one_action(
     call("open_app", {"name": "Notes"})
     call("tap", {"id": row("New Note")})
     call("type", {"text": "one line"})
+    call("read", {"id": row("Note")})
     call("long_press", {"id": row("Note"), "seconds": 0.5})
     call("swipe", {"from_x": 60, "from_y": 0, "to_x": 60, "to_y": 640})
     sim.fault_on("drop-writes")  # a phone that answers and does nothing: no retries either
@@ -288,7 +272,7 @@ def test_every_tool_call_logs_at_most_one_action(
     call("done", {"status": "gave_up"})
     assert sorted(cost) == sorted(TOOLS.names()), "every tool is called"
     assert {name: max(spent) for name, spent in cost.items()} == {
-        "observe": 0, "open_app": 1, "press": 1, "swipe": 1, "tap": 1, "type": 1,
+        "observe": 0, "read": 0, "open_app": 1, "press": 1, "swipe": 1, "tap": 1, "type": 1,
         "long_press": 1, "done": 0}, cost
     assert "'Calculator'" in slip and "nothing was done" in slip
     assert "another home-screen page" in elsewhere and "app: Watch" in watch
