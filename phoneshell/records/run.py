@@ -13,7 +13,7 @@ DeviceKind = Literal["sim", "url", "usb"]
 
 
 class TaskRef(Part):
-    """A task as the run saw it: which file, and the hash of its bytes."""
+    """A task as the run saw it: which file, the hash of its bytes, and its tags."""
 
     id: str
     """The task id."""
@@ -21,6 +21,10 @@ class TaskRef(Part):
     """The task file, as given."""
     sha256: str
     """The hash of its bytes."""
+    tags: tuple[str, ...] | None = None
+    """Its tags as the run ran it: reports count its attempts under them even when its file has
+    changed or gone since (null in runs recorded before run.json kept them: there the file,
+    while unchanged, says them)."""
 
 
 class DeviceInfo(Part):

@@ -13,14 +13,14 @@ from phoneshell.report.escape import h
 from phoneshell.report.html_attempt import ScreenshotFolder, anchor, attempt_html
 from phoneshell.report.runs import RunRecord
 from phoneshell.report.tally import (
-    CAPABILITY,
     FALSE_CLAIM,
     MISSED_CLAIM,
     Report,
     TagNumbers,
     TaskRow,
 )
-from phoneshell.report.text import fraction, interval, not_scored, pct
+from phoneshell.report.text import at_least, fraction, interval, pct, tag_cell, tasks_line
+from phoneshell.tasks.tags import CAPABILITY
 
 CSS = """
 body { font: 14px/1.45 -apple-system, system-ui, sans-serif; margin: 2em auto; max-width: 72em;
@@ -73,7 +73,7 @@ def summary_html(report: Report) -> str:
         rows.append([
             h(n.agent), h(n.run_id), str(n.attempts), str(n.scored), str(n.passed),
             h(pct(n.pass_rate)), h(interval(n.ci95).removeprefix("95% CI ")),
-            h(fraction(n.passed, n.planned, n.pass_floor)),
+            h(at_least(n.passed, n.planned, n.pass_floor)),
             f"{n.skipped}" + (f": {reasons}" if reasons else ""), str(n.not_run),
             h(fraction(n.false_claims, n.with_claim, n.false_claim_rate)),
             h(fraction(n.missed_claims, n.with_claim, n.missed_claim_rate)),
@@ -100,21 +100,19 @@ def tags_html(tags: Sequence[TagNumbers], agents: Sequence[str]) -> str:
             row = [h(tag.tag.removeprefix(CAPABILITY) if capability else tag.tag)]
             for label in agents:
                 c = cells.get(label)
-                row.append("" if c is None else h(
-                    fraction(c.passed, c.scored, c.pass_rate)
-                    + (f" ({interval(c.ci95)})" if c.ci95 else "")
-                    + not_scored(c.skipped, c.not_run, c.planned)))
+                row.append("" if c is None else h(tag_cell(c)))
             rows.append(row)
         out.append(f"<h3>{title}</h3>" + _table(["tag", *agents], rows, "tags"))
     return f'<section id="tags"><h2>Tags</h2>{"".join(out)}</section>' if out else ""
 
 
 def comparisons_html(report: Report) -> str:
-    """Each pair of runs: the four counts, McNemar's p-value, and the per-task breakdown."""
+    """Each pair of runs: the four counts, the tasks each is ahead on, the sign test's p-value,
+    and the per-task breakdown."""
     parts = []
     for c in report.comparisons:
-        rows = [[h(t.task_id), str(t.both_passed), str(t.only_a), str(t.only_b), str(t.neither)]
-                for t in c.per_task]
+        rows = [[h(t.task_id), str(t.both_passed), str(t.only_a), str(t.only_b), str(t.neither),
+                 t.ahead or "="] for t in c.per_task]
         parts.append(
             f"<h3>A = {h(c.a)} vs B = {h(c.b)}</h3>"
             + ("" if c.same_grader else
@@ -124,9 +122,10 @@ def comparisons_html(report: Report) -> str:
             + (f", {c.apart} left apart as not the same task ({h(' | '.join(c.apart_tasks))})"
                if c.apart else "")
             + f". Both passed {c.both_passed}, only A {c.only_a}, only B {c.only_b}, neither "
-            f'{c.neither}. McNemar exact p = {c.p_value:.3g}.</p><p class="conclusion">'
-            f"{h(c.conclusion)}</p>"
-            + _table(["task", "both passed", "only A", "only B", "neither"], rows, "pairs"))
+            f"{c.neither}; {h(tasks_line(c))}; sign test p = {c.p_value:.3g}.</p>"
+            f'<p class="conclusion">{h(c.conclusion)}</p>'
+            + _table(["task", "both passed", "only A", "only B", "neither", "ahead"], rows,
+                     "pairs"))
     if not parts:
         return ""
     return f'<section id="comparisons"><h2>Paired comparisons</h2>{"".join(parts)}</section>'

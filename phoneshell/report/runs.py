@@ -2,11 +2,13 @@
 skipped rows may be superseded), and the task files as the run saw them.
 
 A task file that is missing, or whose bytes changed since the run (its sha256 differs from
-run.json's), is reported as such and its instruction and tags are not used: a report never
-guesses what a run was asked. A run whose run.json or results.jsonl cannot be read (too big,
-damaged) is `UnreadableRun`, which a report of several runs names and goes on without; its
-audit log, which grows with the run, is read a line at a time and kept to `TIMELINE_LINES` an
-attempt, and one that cannot be read costs only the timelines. Never touches the device.
+run.json's), is reported as such and its instruction is not used: a report never guesses what a
+run was asked. Its tags are run.json's, recorded when the run began (a run recorded before
+run.json kept them has none to give: its task's tags are then not known). A run whose run.json
+or results.jsonl cannot be read (too big, damaged) is `UnreadableRun`, which a report of several
+runs names and goes on without; its audit log, which grows with the run, is read a line at a
+time and kept to `TIMELINE_LINES` an attempt, and one that cannot be read costs only the
+timelines. Never touches the device.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from phoneshell.runner.folder import read_results, writer
 from phoneshell.runner.resume import PROGRAM
 from phoneshell.seal import split_unchecked, verify_run
 from phoneshell.tasks import Task, check_tasks, load_tasks
+from phoneshell.tasks.tags import distinct_tags
 from phoneshell.untrusted import named, one_line, quoted
 
 MANIFEST = "run.json"
@@ -166,6 +169,15 @@ class RunRecord:
         """The task as the run ran it, or None when its file is missing or changed."""
         return next((f.task for f in self.task_files if f.task_id == task_id), None)
 
+    def tags(self, task_id: str) -> tuple[str, ...] | None:
+        """The task's tags as the run ran it, each once (`distinct_tags`): run.json's, or in a
+        run recorded before run.json kept them its file's while unchanged; None when neither
+        says them (such a run's file changed or gone)."""
+        recorded = next((ref.tags for ref in self.manifest.tasks if ref.id == task_id), None)
+        task = self.task(task_id)
+        found = recorded if recorded is not None else task.tags if task else None
+        return None if found is None else distinct_tags(found)
+
     def timeline(self, attempt: Attempt) -> tuple[Action, ...]:
         """The actions of the counted try of `attempt`, every phase, from the run's audit.jsonl.
 
@@ -263,11 +275,15 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
                 attempt.row.task_sha256):
             warnings.append(f"{run}: {attempt.task_id} #{attempt.number} ran a task "
                             "file other than the one run.json records")
+    recorded_tags = {ref.id for ref in manifest.tasks if ref.tags is not None}
     for file in task_files:
         if file.status != "ok":
-            warnings.append(f"{run}: task {file.task_id}: {file.detail}; its "
-                            "instruction and tags are not shown (pass the files the run used "
-                            "with --tasks)")
+            lost = ("instruction is not shown (its tags are, as run.json recorded them)"
+                    if file.task_id in recorded_tags else "instruction and tags are not known, "
+                    "so no per-tag row counts its attempts, and each row of this run says how "
+                    "many it may miss")
+            warnings.append(f"{run}: task {file.task_id}: {file.detail}; its {lost} (pass the "
+                            "files the run used with --tasks)")
     log, cut, trouble = _timelines(run_dir / AUDIT)
     warnings += trouble
     return RunRecord(run_dir, manifest, attempts, task_files, tuple(warnings), log,

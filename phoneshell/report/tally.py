@@ -16,10 +16,10 @@ from phoneshell.report.compare import Comparison, compare
 from phoneshell.report.runs import Attempt, RunRecord
 from phoneshell.report.stats import wilson
 from phoneshell.runner.resume import PROGRAM
+from phoneshell.tasks.tags import CAPABILITY
 from phoneshell.untrusted import one_line
 
 REPORT_VERSION = 1
-CAPABILITY = "capability:"
 
 
 def skip_category(reason: str) -> str:
@@ -126,6 +126,10 @@ class TagCell:
     """Attempts run.json plans of the tasks carrying the tag (their denominator)."""
     not_run: int = 0
     """Planned attempts of those tasks with no row: never counted as failed, never left out."""
+    unknown: int = 0
+    """Planned attempts of this run's tasks whose tags are not known (a run recorded before
+    run.json kept tags, whose task file changed or went since): in no tag's row, so this one
+    may miss up to that many."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +140,7 @@ class TagNumbers:
     capability: bool
     """Whether it is a `capability:` tag."""
     agents: tuple[TagCell, ...]
-    """One per run that attempted a task with this tag (whose file is unchanged)."""
+    """One per run that planned a task with this tag."""
 
 
 @dataclass(frozen=True)
@@ -254,33 +258,34 @@ def agent_numbers(run: RunRecord) -> AgentNumbers:
         phones=run.phones)
 
 
-def _tag_cell(run: RunRecord, attempts: list[Attempt], not_run: int) -> TagCell:
+def _tag_cell(run: RunRecord, attempts: list[Attempt], not_run: int, unknown: int) -> TagCell:
     scored = [a.row for a in attempts if not a.row.skipped]
     passed = sum(r.passed for r in scored)
     return TagCell(run.agent, run.run_id, len(attempts), len(scored), passed,
                    rate(passed, len(scored)), wilson(passed, len(scored), trials=_tasks(scored)),
-                   len(attempts) - len(scored), len(attempts) + not_run, not_run)
+                   len(attempts) - len(scored), len(attempts) + not_run, not_run, unknown)
 
 
 def tag_numbers(runs: Sequence[RunRecord]) -> tuple[TagNumbers, ...]:
     """Per tag, each run's numbers on the tasks carrying it, planned attempts never run
-    included: capability tags first, then the rest, each alphabetical. Tasks whose file is
-    missing or changed have no known tags."""
+    included: capability tags first, then the rest, each alphabetical. A task's tags are the
+    ones the run ran it with (`RunRecord.tags`), each counted once; a task whose tags are not
+    known is in no row, and each of its run's rows says how many planned attempts that is."""
     by_tag: dict[str, list[TagCell]] = {}
     for run in runs:
         grouped: dict[str, list[Attempt]] = {}
         never: Counter[str] = Counter()
+        tags = {ref.id: run.tags(ref.id) for ref in run.manifest.tasks}
         for attempt in run.attempts:
-            task = run.task(attempt.task_id)
-            for tag in task.tags if task else ():
+            for tag in tags.get(attempt.task_id) or ():
                 grouped.setdefault(tag, []).append(attempt)
         for task_id, _number in run.not_run():
-            task = run.task(task_id)
-            for tag in task.tags if task else ():
+            for tag in tags.get(task_id) or ():
                 grouped.setdefault(tag, [])
                 never[tag] += 1
+        unknown = sum(tags.get(task_id, ()) is None for task_id, _number in run.plan())
         for tag, attempts in grouped.items():
-            by_tag.setdefault(tag, []).append(_tag_cell(run, attempts, never[tag]))
+            by_tag.setdefault(tag, []).append(_tag_cell(run, attempts, never[tag], unknown))
     order = sorted(by_tag, key=lambda t: (not t.startswith(CAPABILITY), t))
     return tuple(TagNumbers(t, t.startswith(CAPABILITY), tuple(by_tag[t])) for t in order)
 
@@ -309,9 +314,11 @@ def task_rows(runs: Sequence[RunRecord]) -> tuple[TaskRow, ...]:
             count = max([run.manifest.repeat, *got]) if in_run else max(got)
             cells.append(TaskCell(run.agent, run.run_id, tuple(
                 got.get(n, "not_run") for n in range(1, count + 1))))
+        tags = next((found for run in runs if any(ref.id == task_id and ref.sha256 == version
+                                                  for ref in run.manifest.tasks)
+                     and (found := run.tags(task_id)) is not None), ())
         rows.append(TaskRow(task_id, task.name if task else "", task.instruction if task else "",
-                            task.tags if task else (), tuple(cells), version,
-                            versions[task_id]))
+                            tags, tuple(cells), version, versions[task_id]))
     return tuple(rows)
 
 

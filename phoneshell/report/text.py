@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from phoneshell.percent import bound, percent
 from phoneshell.report.compare import Comparison
-from phoneshell.report.tally import CAPABILITY, AgentNumbers, Report, TagNumbers
+from phoneshell.report.tally import AgentNumbers, Report, TagCell, TagNumbers
+from phoneshell.tasks.tags import CAPABILITY
 
 
 def pct(value: float | None) -> str:
@@ -16,9 +17,10 @@ def pct(value: float | None) -> str:
 
 
 def interval(ci: tuple[float, float] | None) -> str:
-    """A Wilson interval as "95% CI 12.3-45.6%", each bound as it is (`phoneshell.percent.bound`:
-    never moved to 0.1% as a rate is; 1 in 1000 is "0.02-0.6%")."""
-    return "" if ci is None else f"95% CI {bound(ci[0])}-{bound(ci[1])}%"
+    """A Wilson interval as "95% CI 12.3-45.6%", each bound rounded away from the rate
+    (`phoneshell.percent.bound`: the low end down, the high end up, never moved to 0.1% as a
+    rate is; 1 in 1000 is "0.01-0.6%"), so the printed interval holds the true one."""
+    return "" if ci is None else f"95% CI {bound(ci[0], 'low')}-{bound(ci[1], 'high')}%"
 
 
 def fraction(part: int, whole: int, value: float | None) -> str:
@@ -26,10 +28,29 @@ def fraction(part: int, whole: int, value: float | None) -> str:
     return f"{part}/{whole} = {pct(value)}" if whole else f"{part}/0 (no rate)"
 
 
+def at_least(part: int, whole: int, value: float | None) -> str:
+    """"2/3 = 66.6%" for a rate that is a floor (`pass_floor`): rounded down, as every lower
+    bound is, so "at least" never claims more than part/whole ("0/0 (no rate)" for none)."""
+    if not whole or value is None:
+        return f"{part}/{whole} (no rate)"
+    return f"{part}/{whole} = {bound(value, 'low')}%"
+
+
 def not_scored(skipped: int, not_run: int, planned: int) -> str:
     """", 1 skipped, 2 never run (of 8 planned)" ("" when every planned attempt was scored)."""
     parts = [f"{skipped} skipped"] * bool(skipped) + [f"{not_run} never run"] * bool(not_run)
     return f", {', '.join(parts)} (of {planned} planned)" if parts else ""
+
+
+def tag_cell(cell: TagCell) -> str:
+    """One run's numbers on a tag: "3/4 = 75.0%  95% CI ..., 1 skipped (of 5 planned)", and
+    what the row may miss: "; may miss 2 planned attempt(s) of tasks whose tags are not
+    known"."""
+    return (fraction(cell.passed, cell.scored, cell.pass_rate)
+            + (f"  {interval(cell.ci95)}" if cell.ci95 else "")
+            + not_scored(cell.skipped, cell.not_run, cell.planned)
+            + (f"; may miss {cell.unknown} planned attempt(s) of tasks whose tags are not known"
+               if cell.unknown else ""))
 
 
 def _agent_lines(n: AgentNumbers) -> list[str]:
@@ -43,7 +64,7 @@ def _agent_lines(n: AgentNumbers) -> list[str]:
     else:
         lines.append("  passed: no attempt was scored, so there is no pass rate")
     if n.planned > n.scored:
-        lines.append(f"  passed {fraction(n.passed, n.planned, n.pass_floor)} of planned (at "
+        lines.append(f"  passed {at_least(n.passed, n.planned, n.pass_floor)} of planned (at "
                      "least: every attempt not scored counted as failed, which no skip can raise)")
     for reason, count in n.skip_reasons.items():
         lines.append(f"  skipped ({count}): {reason}")
@@ -75,12 +96,17 @@ def _tag_lines(tags: tuple[TagNumbers, ...], capability: bool) -> list[str]:
     lines = ["by capability:" if capability else "by tag:"]
     for tag, name in zip(chosen, names, strict=True):
         for cell in tag.agents:
-            lines.append(f"  {name:<{width}} {cell.agent} @ {cell.run_id}: "
-                         f"{fraction(cell.passed, cell.scored, cell.pass_rate)}"
-                         f"{'  ' + interval(cell.ci95) if cell.ci95 else ''}"
-                         f"{not_scored(cell.skipped, cell.not_run, cell.planned)}")
+            lines.append(f"  {name:<{width}} {cell.agent} @ {cell.run_id}: {tag_cell(cell)}")
             name = ""
     return lines
+
+
+def tasks_line(c: Comparison) -> str:
+    """What the test counts: "by task (each counts once, however often it was repeated): A
+    ahead on 1, B on 0, even on 3 of 4"."""
+    return (f"by task (each counts once, however often it was repeated): A ahead on "
+            f"{c.tasks_ahead_a}, B on {c.tasks_ahead_b}, even on {c.tasks_even} of "
+            f"{c.paired_tasks}")
 
 
 def _comparison_lines(c: Comparison) -> list[str]:
@@ -91,13 +117,14 @@ def _comparison_lines(c: Comparison) -> list[str]:
                 "another kind of phone)" if c.apart else ""),
              f"  both passed {c.both_passed}, only A {c.only_a}, only B {c.only_b}, neither "
              f"{c.neither}",
+             f"  {tasks_line(c)}",
              f"  {c.conclusion}"]
     if not c.same_grader:
         lines.insert(1, f"  GRADED BY DIFFERENT PHONESHELLS: {c.graders}")
     width = max(len(t.task_id) for t in c.per_task) + 2
-    lines.append(f"  {'task':<{width}} both  only A  only B  neither")
+    lines.append(f"  {'task':<{width}} both  only A  only B  neither  ahead")
     lines += [f"  {t.task_id:<{width}} {t.both_passed:>4}  {t.only_a:>6}  {t.only_b:>6}  "
-              f"{t.neither:>7}" for t in c.per_task]
+              f"{t.neither:>7}  {t.ahead or '='}" for t in c.per_task]
     return lines
 
 

@@ -215,7 +215,7 @@ def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...
         run_id=run_id, started_at=time.time(), phoneshell_version=grader.version,
         git_commit=grader.commit, code_sha256=grader.code, agent=agent, paths=paths,
         task_globs=task_globs, repeat=repeat, devices=tuple(devices),
-        tasks=tuple(TaskRef(id=t.id, file=t.file, sha256=t.sha256) for t in tasks),
+        tasks=tuple(TaskRef(id=t.id, file=t.file, sha256=t.sha256, tags=t.tags) for t in tasks),
         sandbox=sandbox, sandbox_note=sandbox_note, left_out=left_out, agent_setup=agent_setup)
     write_record(run_dir / MANIFEST, manifest)
     return RunFolder(run_dir, manifest, frozenset(), {})
