@@ -4,10 +4,15 @@
 wider than naming: a value is named only in digits and, where the answer writes degrees or
 percent anywhere, with its unit ("87, and 57° outside" does not name 87%); but a second number
 is a candidate however it is written. Where the question fixes the measure (a value that is one
-number of degrees or percent, or a time), every bare number of the answer is one in the value's
-unit ("87% or 86", "57° (58 feels-like)", "7:05 PM or 8", "7:05 PM or 0705"), as are numbers
-glued to letters ("86ish") and spelt out ("57°, maybe fifty-eight"). A number with a unit of its
-own keeps it ("87%, about 5 hours left" names one percentage).
+number of degrees or percent, or a time), a bare number the answer offers as an alternative is
+one in the value's unit, glued to letters ("86ish") or spelt out ("57°, maybe fifty-eight") too
+(`offered`): after a hedging word or joined to the value ("87% or 86", "87%/86", "It's 57°.
+Could be 58"), alone in its item ("87%. 86", "Battery 87%, earlier 86", "(86?)"), or in brackets
+right after the value ("57° (58 feels-like)"). A number attached to something of its own is no
+candidate: a list's marker ("1. Opened Settings"), a name before it ("iOS 26", "iPhone 17", "UV
+index 1"), a word or unit after it ("2 taps", "24h", "72 m", "20 W", "10-day"), a date, a count
+of a whole ("page 1 of 2"); nor is one in a sentence about something else ("The widget showed
+86"). A number with a unit of its own keeps it ("87%, about 5 hours left" names one percentage).
 """
 
 from __future__ import annotations
@@ -15,7 +20,10 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from phoneshell.spelling import folded
+
 from phoneshell.checks.reading import BARE_READ, BELOW_ZERO, Number, numbers, read, unit_after
+from phoneshell.checks.rival_words import HEDGE, everyday, opens
 
 _ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 _TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
@@ -64,18 +72,150 @@ def _on_the_clock(n: Number) -> Number:
     return Number(Decimal(hour * 100 + minutes), "time", n.text, half)
 
 
+_FILLER = frozenset("""
+a an the it it's its that that's this is was be been being are were say says said read reads shows
+or nor maybe perhaps possibly probably unless either otherwise alternatively else instead vs
+versus not sure if could might may can would also too again though although then now earlier
+before later previously currently actually really just even still about around approximately
+approx roughly nearly almost like ish feels feel real apparent at most least tops max min more
+less higher lower high low percent pct per cent degrees degree deg f c am pm o'clock
+battery level charge charged percentage temperature temp heading bearing direction time answer
+value reading result number
+""".split())
+"""Words that leave a number free: hedging, approximating and joining words, words of the
+value's measure and the words that say it ("it's", "shows"): "or it's 86", "earlier 86", "58
+feels-like" offer 86 and 58, where "2 taps" and "iOS 26" do not."""
+_NAMING = frozenset("page line tab screen image photo picture paragraph box title banner header "
+                    "label link sentence word letter probe font row card ios".split())
+"""Everyday words (`EVERYDAY`) that name what a number after them belongs to ("page 1")."""
+_LOOSE_AFTER = frozenset("in on at for from by with to of as when while after since until if but "
+                         "and than so".split())
+"""Words after a number that it does not count ("58 in the shade")."""
+_WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+_ITEM = re.compile(r"(?<!\d)\.(?!\d)|\.{2,}|(?<!\d):|:(?!\d)|,(?!\d{3}(?!\d))|[;!?()\[\]{}\n|&±/]"
+                   r"|\s-+\s|\s(?i:or|nor|and)\s")
+"""Where an item of an answer ends: a clause's punctuation, a bracket, a list's joint, a dash
+between spaces; never inside a number ("26.1", "9:41", "4,000")."""
+_CLAUSE = re.compile(r"(?<!\d)\.(?!\d)|\.{2,}|[;!?()\[\]{}\n]|\s-+\s")
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+          r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_DATE = re.compile(rf"(?i)(?<!\w){_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?(?!\w)"
+                   rf"|(?<!\w)\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}})?(?!\w)"
+                   r"|(?<![\w/.-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})"
+                   r"(?![\w/.-])")
+"""A date: "Dec 6, 2026", "6 December", "2026-12-06", "12/6/2026"."""
+_MARKER = re.compile(r"(?<![^\s:*-])(\d{1,2})[.)](?=[ \t]+[^\W\d_])")
+"""A list's marker: "1. Opened", "2) Tapped"."""
+_OF = re.compile(r"(?i)(?:\d|\b(?:first|last|one|two|three|four|five|six|seven|eight|nine|ten)|"
+                 r"\w\s)\s*(?:out\s+)?of\s+(?:the\s+)?$")
+
+
+def _markers(text: str) -> set[int]:
+    """Where the list markers of `text` start: at a line's start, or numbered in a row on one
+    line ("Steps: 1. Settings 2. General")."""
+    shaped = {m.start(1): int(m.group(1)) for m in _MARKER.finditer(text)}
+    counts = set(shaped.values())
+    return {at for at, n in shaped.items()
+            if re.fullmatch(r"[ \t*#-]*", text[text.rfind("\n", 0, at) + 1:at])
+            or n - 1 in counts or n + 1 in counts}
+
+
+def _owned(text: str, start: int, end: int, markers: set[int], dates: list[range]) -> bool:
+    """Whether the number at `start`:`end` of `text` is attached to something of its own: a
+    list marker, a date, a name before it, a word or unit after it (glued or not), a count of
+    a whole ("1 of 2")."""
+    if start in markers or any(start in d for d in dates):
+        return True
+    glued = text[start:end].lstrip("-").lstrip("0123456789.,' ")
+    if glued and folded(glued) != "ish":  # "24h", "5G", "34pt"
+        return True
+    before = re.search(r"([^\W\d_]+(?:'[^\W\d_]+)?)[\s\"'*_`]*(?::[\s\"'*_`]*)?-?$", text[:start])
+    if text[:start].endswith("#") or (before and folded(before.group(1)) not in _FILLER and (
+            not everyday(before.group(1)) or folded(before.group(1)) in _NAMING)):
+        return True  # "iOS 26", "UV index 1", "page 1", '"steps": 3', "#1"
+    if _OF.search(text[:start]) or re.match(r"\s+(?:out\s+)?of\s+(?:the\s+)?\d", text[end:]):
+        return True  # "1 of 2", "one of eight"
+    after = re.match(r"[\s-]*([^\W\d_]+)", text[end:])
+    return bool(after) and folded(after.group(1)) not in _FILLER | _LOOSE_AFTER
+
+
+def _span(pattern: re.Pattern[str], text: str, at: int) -> tuple[int, int, str]:
+    """The part of `text` between `pattern`'s marks that holds `at`, and the mark before it."""
+    start, end, mark = 0, len(text), ""
+    for match in pattern.finditer(text):
+        if match.end() <= at:
+            start, mark = match.end(), match.group(0).strip()
+        elif match.start() >= at:
+            end = match.start()
+            break
+    return start, end, mark
+
+
+def _free(words: str) -> bool:
+    """Whether `words` hold no word but those that leave a number free (`_FILLER`)."""
+    return all(folded(w) in _FILLER for w in _WORDS.findall(words))
+
+
+def offered(text: str, start: int, end: int, wanted: list[Number],
+            markers: set[int], dates: list[range]) -> bool:
+    """Whether the bare number at `start`:`end` of `text` (read) is offered as an alternative
+    to `wanted` (see the module docstring)."""
+    item_start, item_end, mark = _span(_ITEM, text, start)
+    before = re.sub(r"[^\s]*\d[^\s]*", " ", text[item_start:start])
+    direct = _free(before) and (mark.lower() in ("/", "±", "or", "nor")
+                                or bool(HEDGE.search(before)))
+    if direct and not (start in markers or any(start in d for d in dates)):
+        return True  # "87% or 86", "87%/86", "Could be 58 though", "or 354 depending"
+    if _owned(text, start, end, markers, dates):
+        return False
+    rest = re.sub(r"[^\s]*\d[^\s]*", " ", text[item_start:start] + " " + text[end:item_end])
+    if _free(rest):
+        return True  # "87%. 86", "Battery 87%, earlier 86", "(86?)", "(58 feels-like)"
+    clause_start, clause_end, _ = _span(_CLAUSE, text, start)
+    clause = text[clause_start:clause_end]
+    hedge = HEDGE.search(text, clause_start, start)
+    if hedge and (opens(clause) or any(
+            w.same(n) or n.same(w) for n in numbers(clause) for w in wanted)):
+        return True  # "87%, unless the widget shows 86"
+    if text[item_end:item_end + 1] == "?":
+        return True
+    head = text[:clause_start].rstrip()
+    if head.endswith(("(", "[")):  # in brackets right after the value: "57° (58 in the shade)"
+        head = head[:-1].rstrip(" *_\"'NSEW")
+        return any(head.endswith(n.text) and any(n.value == w.value for w in wanted)
+                   for n in numbers(head)[-1:])
+    return False
+
+
+def _placed(text: str, found: list[Number]) -> list[tuple[Number, int, int]]:
+    """`found` (in the order `text` writes them) with where each starts and ends in `text`."""
+    placed, at = [], 0
+    for n in found:
+        start = text.find(n.text, at)
+        start = start if start >= 0 else text.find(n.text)
+        placed.append((n, start, start + len(n.text)))
+        at = max(at, start + len(n.text)) if start >= 0 else at
+    return placed
+
+
 def rivals(answer: str, want: str) -> list[Number]:
     """The numbers of `answer` as the hedging rules read them against `want`: as `numbers`
     reads them; and where every number of `want` has one unit of degrees or percent, or is a
-    time (the question fixed the measure), every bare one in the value's, whatever else the
-    answer writes ("87% or 86", "57° (58 feels-like)", "7:05 PM or 8", "or 0705"), those glued
-    to letters ("86ish") and those spelt out ("maybe fifty-eight") among them. A number with a
-    unit of its own keeps it ("87%, 5 hours left")."""
-    units = {n.unit for n in numbers(want)}
+    time (the question fixed the measure), every bare one the answer offers (`offered`) in the
+    value's ("87% or 86", "57° (58 feels-like)", "7:05 PM or 8", "or 0705"), those glued to
+    letters ("86ish") and those spelt out ("maybe fifty-eight") among them, but none attached to
+    something of its own ("2 taps", "iOS 26"). A number with a unit of its own keeps it ("87%,
+    5 hours left")."""
+    wanted = numbers(want)
+    units = {n.unit for n in wanted}
     unit = next(iter(units)) if len(units) == 1 else ""
     if unit not in (*BARE_READ, "time"):
         return numbers(answer)
-    found = numbers(answer, glued=True) + spelt(answer)
+    text = read(answer)
+    markers, dates = _markers(text), [range(*d.span()) for d in _DATE.finditer(text)]
+    found = [n for n, start, end in _placed(text, numbers(text, glued=True)) + _placed(
+                 text, spelt(text))
+             if n.unit or start < 0 or offered(text, start, end, wanted, markers, dates)]
     if unit == "time":
         return [_on_the_clock(n) if not n.unit else n for n in found]
     return [Number(n.value, unit, n.text) if not n.unit else n for n in found]

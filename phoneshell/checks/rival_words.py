@@ -61,7 +61,7 @@ misspelled misspelt misread spelling case cased typo italic italics serif cursiv
 stylized decorative handwritten blurry blurred cropped hidden obscured partially partly
 rendered logo banner header headline label labelled labeled caption highlighted foreground
 dark light yellow green orange purple pink brown grey gray gold silver zoom zoomed zooming
-http https www com org net io ai html blolabel
+http https www com org net io ai html blolabel ios
 """
 EVERYDAY = frozenset(_EVERYDAY_WORDS.split())
 """Words an answer uses around a value ("The word is written in big letters at the top of the
@@ -74,9 +74,10 @@ the others it could be as `others`."""
 
 
 def everyday(word: str) -> bool:
-    """Whether `word` is an everyday word (`EVERYDAY`), or one with an "s" after it."""
+    """Whether `word` is an everyday word (`EVERYDAY`), or one of three letters or more with an
+    "s" after it ("pages"; "iOS" is no "io" with an "s")."""
     word = folded(word)
-    return word in EVERYDAY or (word.endswith("s") and word[:-1] in EVERYDAY)
+    return word in EVERYDAY or (len(word) > 3 and word.endswith("s") and word[:-1] in EVERYDAY)
 
 
 def bare(text: str, want: str, everyday_too: bool = False, own: bool = True,
@@ -115,7 +116,8 @@ def _tokens(text: str) -> list[str]:
 
 def near(answer: str, want: str, label: str = "") -> list[str]:
     """Spellings within a letter of the value (two, for a value of seven letters or more):
-    "Lantren", "LANT3RN", "lanterns", "Example Domian"; as many words as the value has,
+    "Lantren", "LANT3RN", "Example Domian", but not its plural or possessive ("lanterns",
+    "lantern's": the value in a sentence about it); as many words as the value has,
     none of them everyday words (all, for a value of several) nor words of `label`. A value of
     fewer than five letters has none: too many words are a letter from it."""
     words = [folded(t) for t in _tokens(want)]
@@ -130,15 +132,20 @@ def near(answer: str, want: str, label: str = "") -> list[str]:
         if any(folded(t) in titled for t in window) or all(everyday(t) for t in window):
             continue
         said = folded(" ".join(window))
+        if said in (phrase + "s", phrase + "es", phrase + "'"):
+            continue  # its plural is the value ("meridians are lines of longitude")
         if said != phrase and _apart(said, phrase, most) <= most:
             found.append(" ".join(window))
     return found
 
 
-_HEDGE = re.compile(r"(?i)(?<![\w'])(?:or|nor|maybe|perhaps|possibly|probably|unless|either"
-                    r"|otherwise|alternatively|else|instead|vs\.?|versus|if\s+not|not\s+sure"
-                    r"|could|might|(?:may|can)(?:\s+also)?\s+be)(?![\w'])")
-"""The words that offer an alternative: what follows them in the clause is a second guess."""
+HEDGE = re.compile(r"(?i)(?<![\w'])(?:or|nor|maybe|perhaps|possibly|probably|unless|either"
+                   r"|otherwise|alternatively|else|instead|vs\.?|versus|if\s+not|not\s+sure"
+                   r"|(?:could|might|may|can)(?:\s+(?:also|well|just|even|actually))?"
+                   r"\s+(?:be|read|say|spell|mean|have\s+been))(?![\w'])")
+"""The words that offer an alternative: what follows them in the clause is a second guess.
+"could" and "might" offer one as "could be", "might read": "I could see it clearly" offers
+nothing."""
 _LIKELY = re.compile(r"(?i)(?<![\w'])(?:possible|likely|plausible|alternatives?|runner-up)"
                      r"(?![\w'])")
 """The words that say a possibility of what comes before them ("Candle is also possible")."""
@@ -170,24 +177,64 @@ def _offered(part: str, want: str, label: str, names: Names) -> list[str]:
     return found
 
 
+OPENERS = frozenset("but and though although so it it's that this which i i'd i'm or the value "
+                    "reading also then well".split())
+"""Words a clause may say before its hedging word and still open with it ("It could be 58",
+"But maybe candle")."""
+_PLAIN = frozenset("a an the be been it it's is was also just even actually called named spelled "
+                   "spelt read reads say says well too instead rather".split())
+"""Words around a value offered in a clause of its own ("Could also be the spice Candle")."""
+
+
+def opens(clause: str) -> bool:
+    """Whether `clause` opens with a hedging word, after a few words that say nothing
+    (`OPENERS`): "It could be 58", "But maybe candle"."""
+    hedge = HEDGE.search(clause)
+    return bool(hedge) and all(folded(t) in OPENERS for t in _tokens(clause[:hedge.start()]))
+
+
+def _value_like(part: str, want: str) -> bool:
+    """Whether `part` is one value of `want`'s kind, not prose: one to (the value's words + 1)
+    words besides a few plain ones (`_PLAIN`). "Could also be Candle" offers one; "It may be a
+    test page for reading" none."""
+    said = [t for t in _tokens(part) if folded(t) not in _PLAIN]
+    return 1 <= len(said) <= len(want.split()) + 1
+
+
+def _after_value(answer: str, at: int, want: str) -> bool:
+    """Whether the bracket that opens just before `at` follows the value ("CANDLE (or wick)"),
+    not another word ("in a serif typeface (possibly Georgia)")."""
+    head = folded(answer[:at]).rstrip()
+    return head.endswith(("(", "[")) and head[:-1].rstrip(" \"'*_`").endswith(folded(want))
+
+
 def hedged(answer: str, want: str, label: str, names: Names) -> list[str]:
-    """Words after a hedging word (`_HEDGE`), up to the clause's end (`_offered`), in the
-    clause that names the value or one that opens with a hedge ("Could also be Candle", "(or
-    CanDle)"; a few everyday words may come first: "but maybe candle"). A hedging word in
-    other prose ("without prior coordination or asking for permission", example.com's text)
-    offers nothing. And words before a word of possibility (`_LIKELY`), in any clause:
-    "Candle is also possible"."""
+    """Words after a hedging word (`HEDGE`), up to the clause's end (`_offered`), in the
+    clause that names the value ("LANTERN unless it's candle"), or in one that opens with a
+    hedge (`opens`) and offers one value (`_value_like`): "Could also be Candle", "(or
+    CanDle)" in brackets right after the value. A hedge in a sentence about something else
+    offers nothing: "It might be a test page", "a serif typeface (possibly Georgia)",
+    "without prior coordination or asking for permission" (example.com's text). And words
+    before a word of possibility (`_LIKELY`), in any clause: "Candle is also possible"."""
     found: list[str] = []
-    for clause, _ in _clauses(answer):
+    start = 0
+    for end in [*_CLAUSE.finditer(answer), None]:
+        at, clause = start, answer[start:end.start() if end else len(answer)]
+        start = end.end() if end else len(answer)
         for likely in _LIKELY.finditer(clause):
             found += _offered(clause[:likely.start()], want, label, names)
-        hedges = list(_HEDGE.finditer(clause))
-        if not hedges or not (names(clause, want) or all(
-                everyday(t) for t in _tokens(clause[:hedges[0].start()]))):
+        hedges = list(HEDGE.finditer(clause))
+        if not hedges:
+            continue
+        named = names(clause, want)
+        if not named and not (opens(clause) and (
+                not folded(answer[:at]).rstrip().endswith(("(", "["))
+                or _after_value(answer, at, want))):
             continue
         for hedge, then in zip(hedges, [*hedges[1:], None], strict=True):
-            found += _offered(clause[hedge.end():then.start() if then else len(clause)],
-                              want, label, names)
+            part = clause[hedge.end():then.start() if then else len(clause)]
+            if named or _value_like(part, want):
+                found += _offered(part, want, label, names)
     return found
 
 

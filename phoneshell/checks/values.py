@@ -60,7 +60,8 @@ import re
 
 from phoneshell.checks.reading import BARE_READ, Number, numbers, read, said, script
 from phoneshell.checks.rival_numbers import rivals
-from phoneshell.checks.rival_words import WORD, bare, everyday, fragments, hedged, near
+from phoneshell.checks.rival_words import (HEDGE, OPENERS, WORD, bare, everyday, fragments,
+                                           hedged, near)
 from phoneshell.spelling import folded
 
 _CODE = re.compile(r"(?<![\w/])(?=[\w/]*[A-Za-z])(?=[\w/]*\d)[A-Za-z0-9][\w/]{3,}(?![\w/])")
@@ -70,6 +71,9 @@ _CAPITALISED_RUN = re.compile(
     r"(?<!\w)(?:[A-Z](?:[\w'-]*\w)?)(?:[ \t]+[A-Z](?:[\w'-]*\w)?)+(?!\w)")
 _SEPARATORS = re.compile(r"\s*(?:[,;|\n/&]|\s+or\s+|\s+and\s+)\s*", re.IGNORECASE)
 _CLAUSES = re.compile(r"[.:;!?()\[\]{}\"\n]")
+_SENTENCES = re.compile(r"(?<!\d)\.(?!\d)|[!?]|\n\s*\n")
+"""Where a sentence ends, for lists: "No other words or images needed" after the sentence
+that names the value is no list beside it."""
 
 
 EITHER = " | "
@@ -253,12 +257,32 @@ def _unsaid(run: re.Match[str], answer: str, want: str) -> str:
     return " ".join(words)
 
 
+def _beside(answer: str, at: int, run: str, want: str) -> bool:
+    """Whether a capitalised run at `at` is offered beside the heading `want`: it holds one of
+    its words ("Example Page"), or stands in the clause that names it ("Example Domain or
+    Loaded Page") or alone in its own, hedging words aside ("Example Domain (or Loaded Page)").
+    In a clause about something else it names a thing on the screen: "Safari's Reader view
+    wasn't needed", "(loaded in Safari, Private Browsing off)"."""
+    if {folded(w) for w in WORD.findall(run)} & {folded(w) for w in WORD.findall(want)}:
+        return True
+    start = max((m.end() for m in _CLAUSES.finditer(answer, 0, at)), default=0)
+    end = next((m.start() for m in _CLAUSES.finditer(answer, at)), len(answer))
+    clause = answer[start:end]
+    rest = re.sub(re.escape(run), " ", clause, count=1)
+    return names(clause, want) or all(folded(w) in OPENERS or HEDGE.fullmatch(w)
+                                      for w in WORD.findall(rest))
+
+
 def _value_like(item: str, want: str, label: str) -> bool:
     """Whether a list item could be a value: a digit, or one to (the value's words + 1) words
-    of its script that are neither everyday words nor `label`'s."""
+    of its script that are neither everyday words nor `label`'s, in an item of a few words
+    more ("my other guess is nutmeg") or made mostly of them: ", rendered as an image rather
+    than text (it's not in the accessibility tree)" is prose, not a value."""
     if any(c.isdigit() for c in item):
         return True
-    return 1 <= len(bare(item, want, own=False, label=label)) <= len(want.split()) + 1
+    loose, words = bare(item, want, own=False, label=label), WORD.findall(item)
+    return (1 <= len(loose) <= len(want.split()) + 1
+            and (len(words) <= len(want.split()) + 4 or 4 * len(loose) >= 3 * len(words)))
 
 
 def _numbered(answer: str, want: str) -> list[str]:
@@ -271,12 +295,21 @@ def _numbered(answer: str, want: str) -> list[str]:
             and not any(w.same(n) or n.same(w) for w in wanted)]  # "7:05" beside 7:05 PM
 
 
+def _quantity(word: str) -> bool:
+    """Whether a run of letters and digits reads as one number with a unit ("256GB", "20W"):
+    a quantity, no code."""
+    read_as = numbers(word)
+    return len(read_as) == 1 and bool(read_as[0].unit) and read_as[0].text == word
+
+
 def _listed(answer: str, want: str, label: str) -> list[str]:
-    """Items of a list one of whose items names `want`, that could be values instead: for a
+    """Items of a list in the sentence that names `want` (a blank line ends one too), one of
+    whose items names it, that could be values instead: for a
     value without a number, any that looks like one (`_value_like`); for one with a number,
     any that shares a word with it ("iPhone Air" beside "iPhone 17 Pro"), never a heading's
     point alone ("West, 274° W" names one heading)."""
-    items = [i.strip() for i in _SEPARATORS.split(answer) if i.strip()]
+    sentence = next((s for s in _SENTENCES.split(answer) if names(s, want)), "")
+    items = [i.strip() for i in _SEPARATORS.split(sentence) if i.strip()]
     if len(items) < 2 or not any(names(i, want) for i in items):
         return []
     if not numbers(want):
@@ -319,14 +352,16 @@ def candidates(answer: str, want: str, others: tuple[str, ...] = (),
     found = _numbered(answer, want)
     code = _CODE.fullmatch(want) is not None
     if code:
-        found += [c for c in _CODE.findall(answer) if folded(c) != folded(want)]
+        found += [c for c in _CODE.findall(answer) if folded(c) != folded(want)
+                  and not _quantity(c)]
     if _CAPS.fullmatch(want):
         found += [c for c in _CAPS.findall(answer)
                   if folded(c) != folded(want) and not everyday(c)]  # "OK", "URL"
     if _CAPITALISED_RUN.fullmatch(want):
-        found += [run for run in (_unsaid(r, answer, want)
-                                  for r in _CAPITALISED_RUN.finditer(answer))
-                  if len(run.split()) >= 2 and not _whole(want, run)]
+        found += [run for run, at in ((_unsaid(r, answer, want), r.start())
+                                      for r in _CAPITALISED_RUN.finditer(answer))
+                  if len(run.split()) >= 2 and not _whole(want, run)
+                  and _beside(answer, at, run, want)]
     if not code:  # another model number is a code: words and list items name none
         found += _listed(answer, want, label) + _loose(answer, want, label)
     if not code and not _heading(want) and _words(want):  # a value in words: its rivals

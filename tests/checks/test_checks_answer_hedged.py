@@ -18,8 +18,9 @@ from phoneshell.evidence import Claim, DeviceRead, Evidence
 PROBE_WORDS = ("MERIDIAN", "CARDAMOM", "BASALT", "CINNABAR", "COBALT", "FULCRUM", "GRANITE",
                "HALYARD", "JUNIPER", "MARLIN", "NIMBUS", "OBSIDIAN", "PELICAN", "QUASAR",
                "SALTWORT", "SORREL", "TAMARIND", "THISTLE", "WILLOW", "ZEPHYR")
-DEVICE = {"87%": "battery_level", "42%": "battery_level", "57°": "weather_temperature",
-          "61°": "weather_temperature", "274° W": "compass_heading"}
+DEVICE = {"87%": "battery_level", "42%": "battery_level", "44%": "battery_level",
+          "57°": "weather_temperature", "39°": "weather_temperature",
+          "61°": "weather_temperature", "355° N": "compass_heading", "274° W": "compass_heading"}
 """The values a device probe reads, graded by `answer_matches_device` as their tasks do."""
 
 
@@ -150,3 +151,111 @@ def test_a_rival_word_hedges_in_any_clause(value: str, answer: str) -> None:
 def test_an_honest_sentence_around_a_word_passes(value: str, answer: str) -> None:
     passed, detail = graded(value, answer)
     assert passed, detail
+
+
+# Red team 106: honest context is no hedge -------------------------------------------------------
+# A second candidate counts only where the answer offers it as an alternative (after a hedging
+# word or "or" / "/", alone in its item, in brackets right after the value, in a sentence that
+# opens with a hedge). RT106 found no hedge that wins a pass the value alone would not (the
+# reader reads one candidate), so failing an honest answer is the worse error.
+
+RT106_NUMBERS = [
+    ("44%", "44%. I opened Settings, tapped Battery, and read the number at the top (2 taps)."),
+    ("44%", "1. Opened Settings\n2. Tapped Battery\n3. Read the level: 44%"),
+    ("44%", "Steps:\n1. Open Settings\n2. Tap Battery\n\nAnswer: 44%"),
+    ("44%", "The battery is at 44% on this iPhone 17 Pro."),
+    ("44%", "Battery level: 44% (Settings > Battery, iOS 26)"),
+    ("44%", "44% - read from Settings → Battery on iOS 26.1"),
+    ("44%", "The battery percentage is 44%. This took 3 steps."),
+    ("44%", "44% (top of the Battery page, above the 24-hour chart)"),
+    ("44%", "44% (in the last 24h)"), ("44%", '{"battery": "44%", "steps": 3}'),
+    ("39°", "It's 39°F in Cupertino, CA 95014."), ("39°", "39° (Weather app, iOS 26)"),
+    ("39°", "39°F. I opened the Weather app and it showed My Location first; it took 1 step."),
+    ("39°", "1. Opened Weather\n2. Read My Location: 39°, Partly Cloudy"),
+    ("39°", "It's 39°F and partly cloudy. The 10-day forecast shows similar weather."),
+    ("355° N", "The Compass shows 355° N. I opened it in 1 step."),
+    ("44%", "44% (24h)"), ("44%", "44% (10-day view)"), ("44%", "44% (10d)"),
+    ("44%", "44% (5m ago)"), ("44%", "44%, cycle count 212"), ("44%", "44% (212 cycles)"),
+    ("44%", "44% (20 W charger)"), ("44%", "44% (3 apps)"), ("44%", "44% (Step 2)"),
+    ("44%", "44%, on 5G"), ("44%", "44%, as of Dec 6, 2026"), ("44%", "44%, as of 2026-12-06"),
+    ("44%", "44%, as of 12/6/2026"), ("44%", "44%, iOS 26.2 (build 23C55)"),
+    ("44%", "44%, iPhone 16e"), ("44%", "44%, Wi-Fi 6"), ("44%", "44%, Bluetooth 5.3"),
+    ("44%", "44%, 2 bars of signal"), ("44%", "44%, screen on for 3h 20m"),
+    ("44%", "44% (shown in 34pt bold)"), ("44%", "44% (page 1 of 2)"),
+    ("44%", "44%, 1 of the 5 rows"), ("44%", "44% (#1 result)"),
+    ("44%", "44%. Screenshot 1 of 1."), ("44%", "44% - double-checked 2 times"),
+    ("39°", "39°F, AQI 42"), ("39°", "39°F, UV index 1"), ("39°", "39°F, UV 1 (low)"),
+    ("39°", "39°F, Air Quality 42 - Good"), ("39°", "39°F, pressure 30.1 inHg"),
+    ("39°", "39°F, dew point 30"), ("39°", "39°F, 1 Infinite Loop, Cupertino"),
+    ("39°", "39°F, 2 alerts"), ("355° N", "355° N, 72 m elevation"),
+    ("355° N", "355° N, iPhone 17 Pro"), ("355° N", "355° N, hold flat for 2 s"),
+    ("44%", "The battery is at 44% on this iPhone 17 or iOS 26"),
+    ("44%", "44% - it took two taps to get there."),
+    ("44%", "The battery is at 44%. I tapped Settings, then Battery: two steps."),
+    ("44%", "44%, shown above the three usage rows"),
+    ("44%", "44% (the big number at the top; the other four percentages are per app)"),
+    ("39°", "39°F - I read it from the top of the first of two location cards."),
+    ("355° N", "355° N, pointing north (one of eight points: N)"),
+    ("355° N", "The phone points 355° (N). Zero taps needed; Compass shows it on launch."),
+    ("7:05 PM", "1. Opened Clock\n2. Tapped Alarms\n3. Read: 7:05 PM"),
+    ("7:05 PM", "7:05 PM on iOS 26, 3 alarms in the list")]
+RT106_WORDS = [
+    ("CARDAMOM", "The word is CARDAMOM - I could see it clearly without zooming."),
+    ("CARDAMOM", "CARDAMOM. The page probably uses it as a test word."),
+    ("CARDAMOM", "The word written there is CARDAMOM. It may be a test page for reading."),
+    ("CARDAMOM", "It says CARDAMOM - probably a placeholder test word."),
+    ("MERIDIAN", "The picture shows MERIDIAN, in a large serif typeface (possibly Georgia)."),
+    ("Example Domain", "The heading is Example Domain. It might be the most famous "
+                       "placeholder page on the web."),
+    ("Example Domain", "The heading says Example Domain - the page may be used in documents "
+                       "without permission."),
+    ("CARDAMOM", "The word is CARDAMOM. No other words or images needed interpreting."),
+    ("CARDAMOM", "The written word is CARDAMOM; the picture likely contains a different word."),
+    ("CARDAMOM", "Answer: CARDAMOM\nMethod: opened the URL in Safari and read the text."),
+    ("CARDAMOM", "The word is CARDAMOM, which you might recognise as a spice."),
+    ("CARDAMOM", "The word is CARDAMOM. Either the page or the image might contain other "
+                 "text, but this is the written word."),
+    # RT106-3: the value's plural is the value
+    ("MERIDIAN", "MERIDIAN - meridians are lines of longitude."),
+    ("Example Domain", "The heading is Example Domain. Example domains like this are reserved "
+                       "by IANA."),
+    # RT106-4: a descriptive clause after a comma is prose, not a list item
+    ("MERIDIAN", "The picture shows the word MERIDIAN, rendered as an image rather than text "
+                 "(it's not in the accessibility tree)."),
+    ("CARDAMOM", "The word is CARDAMOM, shown under a picture of a sunset."),
+    ("Example Domain", "The heading is Example Domain, on a light gray background with a "
+                       "white card."),
+    # RT106-5: a capitalised name in a clause about something else is no second heading
+    ("Example Domain", "Example Domain (as shown in Safari's Address Bar: example.com)"),
+    ("Example Domain", "Example Domain. Safari's Reader view wasn't needed."),
+    # RT106-7: a capacity glued to its unit is no model number
+    ("MWV2GCH/A", "The Model Number is MWV2GCH/A (iPhone 17 Pro, 256GB).")]
+
+
+@pytest.mark.parametrize(("value", "answer"), RT106_NUMBERS + RT106_WORDS)
+def test_honest_context_beside_the_value_passes(value: str, answer: str) -> None:
+    passed, detail = graded(value, answer)
+    assert passed, detail
+
+
+@pytest.mark.parametrize(("value", "answer"), [
+    # no alternative offered, and none that would pass where the phone showed another value
+    ("355° N", "355°, 0.1 rad off"), ("44%", "44%, or one more")])
+def test_an_alternative_not_offered_with_no_gain_passes(value: str, answer: str) -> None:
+    passed, detail = graded(value, answer)
+    assert passed, detail
+
+
+@pytest.mark.parametrize(("value", "answer"), [
+    ("44%", "44% or 45 on iOS 26"), ("44%", "44%, unless the widget shows 45"),
+    ("44%", "44%. It could be 45."), ("44%", "1. 44%\n2. 45"), ("39°", "39 (low 30, high 43)"),
+    ("39°", "39° (40 in the shade)"), ("355° N", "355° N, or 354 depending"),
+    ("CARDAMOM", "The word is CARDAMOM. Possibly nutmeg."),
+    ("CARDAMOM", "CARDAMOM; my other guess is nutmeg"),
+    ("Example Domain", "Example Domain (or Loaded Page)"),
+    ("Example Domain", "Example Domain. Sample Page?"),
+    ("MWV2GCH/A", "MWV2GCH/A or MWV2LL/A (256GB)")])
+def test_an_alternative_offered_beside_honest_context_still_hedges(value: str,
+                                                                   answer: str) -> None:
+    passed, detail = graded(value, answer)
+    assert not passed and "hedges" in detail, detail

@@ -2,7 +2,9 @@
 simulated iPhone through the bridge with facebook-wda: the value read off the screen, then a
 second one offered beside it ("42% or 41", "61°, maybe 62", "MERIDIAN (possibly Meridean)",
 "Example Domain or Loaded Page"). Each fails its answer check as a hedge; the honest answer
-written around the same value passes the task."""
+written around the same value passes the task, with the context red team 106 saw fail it
+(numbered steps, "iPhone 17 Pro", "iOS 26", "2 taps", "10-day", "I could see it clearly",
+"Example domains like this")."""
 
 from __future__ import annotations
 
@@ -61,7 +63,23 @@ def page(url: str, answer: str) -> Play:
      page("example.com", "The heading is Example Domain.")),
     ("safari.read.heading", page("example.com", "Example Domain (possibly example website)"),
      page("example.com", "Page Title: Example Domain")),
-], ids=["battery", "weather", "probe-image", "heading-capitals", "heading-possibly"])
+    # red team 106: honest context beside the value (steps, counts, names with a number, a
+    # hedging word about the method) passes; the same task's offered alternative still fails
+    ("settings.battery.percentage", battery("{pct}%/{less}"),
+     battery("1. Opened Settings\n2. Tapped Battery\n3. Read the level: {pct}%")),
+    ("settings.battery.percentage", battery("{pct}%. Maybe {less}"),
+     battery("The battery is at {pct}% on this iPhone 17 Pro (iOS 26, 2 taps).")),
+    ("weather.read_temperature", weather("It's {t}°. Could be {more} though."),
+     weather("It's {t}°F. The 10-day forecast shows similar weather; it took 1 step.")),
+    ("probe.text.one", page("blolabel.ai/probe/one", "CARDAMOM (or NutMeg)"),
+     page("blolabel.ai/probe/one",
+          "The word is CARDAMOM - I could see it clearly without zooming.")),
+    ("safari.read.heading", page("example.com", "Example Domain (maybe Example Domains)"),
+     page("example.com", "The heading is Example Domain. Example domains like this are "
+                         "reserved by IANA; Safari's Reader view wasn't needed.")),
+], ids=["battery", "weather", "probe-image", "heading-capitals", "heading-possibly",
+        "battery-steps", "battery-names", "weather-counts", "probe-text-method",
+        "heading-plural"])
 def test_a_second_value_offered_beside_the_one_read_fails_as_a_hedge(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task], task_id: str, hedge: Play,
         honest: Play) -> None:
