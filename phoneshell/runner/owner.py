@@ -13,7 +13,7 @@ it again and compares. In Clock, Contacts and Calendar the log's actions decide 
 (`acted_in_clock`, `owner_log.acted_on`). An attempt whose agent never went near the app costs
 nothing. Nor does one whose task's own counts show the whole collection, before its agent, as
 this module knew it, and, after capture, either as it was or grown by exactly what its teardown
-deletes, with every item it had still there (`_settled`): those counts were taken anyway.
+deletes, with every item it had still there (`owner_reach.settled`): those counts were taken anyway.
 
 A difference fails the attempt, names what changed ("the alarm '9:41 AM, Owner wake | on' is
 gone or changed"), and is said in the row (`Teardown.owner`); so does, by the log, an owner's
@@ -55,7 +55,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from phoneshell.checks import Need
-from phoneshell.checks.items import items_changed, listing_changed, whole_changed
+from phoneshell.checks.items import listing_changed
 from phoneshell.device import ProbeError
 from phoneshell.device.alarms import alarm_label
 from phoneshell.device.probes import CLOCK
@@ -64,9 +64,10 @@ from phoneshell.evidence import Evidence, ProbeReading
 from phoneshell.grade import Verdict
 from phoneshell.records import AuditEvent, Teardown
 from phoneshell.runner import owner_blind as blind
-from phoneshell.runner.counts import Count, cleaned, take_counts
+from phoneshell.runner.counts import Count, take_counts
 from phoneshell.runner.owner_blind import Turn, read_again, rewrote, still_unread
 from phoneshell.runner.owner_blind import unread as _unread
+from phoneshell.runner.owner_going import GOING, Going
 from phoneshell.runner.owner_log import (
     APPS,
     alarm_changed,
@@ -74,11 +75,11 @@ from phoneshell.runner.owner_log import (
 )
 from phoneshell.runner.owner_log import blame as blame_of
 from phoneshell.runner.owner_put import PUT_BACK
-from phoneshell.runner.owner_reach import OWNED, UNSURE, visited
+from phoneshell.runner.owner_reach import OWNED, UNSURE, settled, visited
 from phoneshell.runner.owner_settings import settings_changed
 from phoneshell.runner.owner_summary import summary
 from phoneshell.runner.owner_tabs import TABS, OwnerTabs, watch_tabs
-from phoneshell.runner.owner_timer import TIMER, Wheels, watch_wheels
+from phoneshell.runner.owner_timer import TIMER, WHEELS, Wheels, watch_wheels
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Task
 from phoneshell.xcui import SAFARI
@@ -98,27 +99,6 @@ def _reading(name: str, was: Count, now: Count) -> ProbeReading:
 
 def _same(was: Count, now: Count) -> bool:
     return was.value == now.value and was.rows == now.rows
-
-
-def _settled(name: str, task: Task, evidence: Evidence | None, teardown: Teardown) -> bool:
-    """Whether the task's own counts show collection `name`, after a clean teardown, as before
-    its agent: counted whole after capture as it was, or grown by exactly what the teardown's
-    `delete_created` steps delete (their counts grown by new items only, and every item of the
-    whole still there)."""
-    whole = evidence.probe(name, "") if evidence is not None else None
-    if whole is None or whole.before is None or whole.after is None or \
-            whole.rows_before is None or whole.rows_after is None:
-        return False
-    if not teardown.ok or teardown.left:
-        return False
-    if whole.after == whole.before and whole.rows_after == whole.rows_before:
-        return True
-    deleted = [r for r in evidence.probes if r.whole == name and
-               Need("probe", r.name, r.arg) in cleaned(task)] if evidence is not None else []
-    grown = sum((r.after or 0) - (r.before or 0) for r in deleted)
-    return (0 < whole.after - whole.before == grown and not whole_changed(whole)
-            and all(r.after is not None and r.before is not None and not items_changed(r, whole)
-                    for r in deleted))
 
 
 @dataclass(frozen=True)
@@ -160,6 +140,8 @@ class OwnerWatch:
     whatever the rows read (`summary`)."""
     wheels: Wheels | None = None
     """The owner's timer duration, when a task of the run counts the wheels (`owner_timer`)."""
+    going: Going = field(default_factory=Going)
+    """Clock's timers and stopwatch, those that could be counted (`owner_going`)."""
     tabs: OwnerTabs | None = None
     """The owner's Safari tabs' titles, when they could be read (`owner_tabs`)."""
     unset: list[str] = field(default_factory=list)
@@ -218,6 +200,7 @@ class OwnerWatch:
         may have changed and compare; fail it for what changed, and put back what can be."""
         flags = evidence.flags if evidence is not None else frozenset()
         owned = {**OWNED, **({TIMER: CLOCK} if self.wheels is not None else {}),
+                 **self.going.owned,
                  **({TABS: SAFARI} if self.tabs is not None else {})}
         try:
             log = evidence.events if evidence is not None else events()
@@ -233,11 +216,14 @@ class OwnerWatch:
             if before is not None and before.before is not None:
                 self._seen_before(name, Count(before.before, rows=before.rows_before), who, lines)
         ask = [n for n in sorted(names & set(self.known), key=lambda n: (OWNED[n], n))
-               if not _settled(n, task, evidence, teardown)]
+               if not settled(n, task, evidence, teardown)]
         wheels = self.wheels if TIMER in names and self.wheels is not None and \
             not self.wheels.settled(task, evidence, teardown) else None
-        # the wheels after the alarms and cities: in the same visit to Clock (`take_counts`)
-        reads = [*(_need(n) for n in ask), *((wheels.need,) if wheels is not None else ())]
+        going = self.going.unsettled(names, task, evidence, teardown)
+        # the stopwatch, the timers and the wheels after the alarms and cities: in the same
+        # visit to Clock (`take_counts`), each app's counts together
+        reads = sorted([*(_need(n) for n in (*ask, *going)), *(
+            (wheels.need,) if wheels is not None else ())], key=lambda n: owned.get(n.name, CLOCK))
         now = take_counts(self.rig, reads) if reads else {}
         read: dict[str, tuple[str, ...]] = {}  # the rows read after the attempt
         unscored: list[str] = []
@@ -272,7 +258,9 @@ class OwnerWatch:
             blame += [turn.blame] if turn.blame else []
             unscored += [turn.unscored] if turn.unscored and not turn.blame else []
             lines.append((turn.blame or turn.unscored or turn.said) + put)
-        for judged in (wheels.judge(self.rig, task, now[wheels.need], who) if wheels else None,
+        for judged in (*self.going.judge(self.rig, task, {n: now[_need(n)] for n in going}, who),
+                       wheels.judge(self.rig, task, now[wheels.need], who, "clock_timers" in going)
+                       if wheels else None,
                        self.tabs.judge(self.rig, who) if self.tabs and TABS in names else None):
             if judged is not None and judged.line:
                 blame += [judged.blame] if judged.blame else []
@@ -306,13 +294,14 @@ class OwnerWatch:
         return Harm("; ".join(blame), tuple(lines), "; ".join(unscored))
 
     def current(self, name: str, played: int) -> Count | None:
-        """Collection `name` as the phone holds it now, known without a read: this watch
-        followed every one of the `played` attempts on the phone (`vouched`), and no read of
-        `name` is pending (`doubt`); between them only the harness acted, and it never makes
-        what it does not delete. None when it must be read."""
-        if self.vouched != played or name not in self.known or name in self.doubt:
+        """Collection `name` (or Clock's timers or stopwatch: `owner_going`) as the phone holds
+        it now, known without a read: this watch followed every one of the `played` attempts on
+        the phone (`vouched`), and no read of `name` is pending (`doubt`); between them only
+        the harness acted, and it never makes what it does not delete. None when it must be
+        read."""
+        if self.vouched != played or name in self.doubt or name in self.going.doubt:
             return None
-        return self.known[name]
+        return Count(self.going.known[name]) if name in self.going.known else self.known.get(name)
 
     def _seen_before(self, name: str, count: Count, who: str, lines: list[str]) -> None:
         """The task's own count before the agent found `name` changed since last known: taken
@@ -355,7 +344,9 @@ class OwnerWatch:
     def summary(self, run_id: str) -> str:
         """What the run's agents changed of the owner's collections, for the run's end ("" when
         nothing): `owner_summary.summary`."""
-        stays = self.wheels.end(self.rig, run_id) if self.wheels and self.said else ""
+        stays = ", ".join(what for what in (
+            self.wheels.end(self.rig, run_id) if self.wheels and self.said else "",
+            self.going.stays(self.rig) if self.said else "") if what)
         return summary(self.rig, run_id, self.start, self.last, self.said, self.hidden, stays,
                        [*self.unset, *(self.tabs.stays if self.tabs else ())])
 
@@ -366,12 +357,21 @@ def watch_owner(rig: Rig, counted: Mapping[Need, Count], run_tab: bool = False,
     finds it, from the counts the run took already (`counted`) and read for the rest, Safari's
     tabs with a run tab then left in front when `run_tab` (`owner_tabs.watch_tabs`); and a
     line for the user naming those not read (not watched) or only counted (`from_start`)."""
-    have = {name: counted[_need(name)] for name in OWNED
+    watched = {**OWNED, **GOING}
+    have = {name: counted[_need(name)] for name in watched
             if _need(name) in counted and counted[_need(name)].value is not None}
-    rest = [n for n in sorted(OWNED, key=lambda n: (OWNED[n], n)) if n not in have]
-    found = take_counts(rig, [_need(n) for n in rest]) if rest else {}
-    unread = [f"{n} ({found[_need(n)].why})" for n in rest if found[_need(n)].value is None]
-    have.update({n: found[_need(n)] for n in rest if found[_need(n)].value is not None})
+    # each app's reads together (Clock's lists, then the stopwatch, the timers and the wheels
+    # where no task of the run reads them), in one visit (`take_counts`)
+    rest = sorted([*(_need(n) for n in sorted(OWNED, key=lambda n: (OWNED[n], n)) if n not in have),
+                   *(_need(n) for n in GOING if n not in have),
+                   *(() if any(need.name == WHEELS.name for need in counted) else (WHEELS,))],
+                  key=lambda need: watched.get(need.name, CLOCK))
+    found = take_counts(rig, rest) if rest else {}
+    unread = [f"{need.name} ({count.why})" for need, count in found.items() if count.value is None]
+    have.update({need.name: count for need, count in found.items()
+                 if count.value is not None and need.name in watched})
+    going = Going({n: count.value for n in GOING if (count := have.pop(n, None)) is not None
+                   and count.value is not None})
     counted_only = [n for n in sorted(have) if have[n].rows is None]
     line = "; ".join(filter(None, [
         f"the owner's {', '.join(unread)} could not be read before the run, so what its agents "
@@ -381,8 +381,9 @@ def watch_owner(rig: Rig, counted: Mapping[Need, Count], run_tab: bool = False,
         "and by its log, and not scored where one may have been swapped" if counted_only
         else ""]))
     tabs, unread_tabs = watch_tabs(rig, run_tab)
-    return (OwnerWatch(rig, have, doubt=blind.from_start(have), wheels=watch_wheels(counted),
-                       tabs=tabs), "; ".join(filter(None, [line, unread_tabs])))
+    return (OwnerWatch(rig, have, doubt=blind.from_start(have),
+                       wheels=watch_wheels({**counted, **found}),
+                       going=going, tabs=tabs), "; ".join(filter(None, [line, unread_tabs])))
 
 
 __all__ = ["Harm", "OwnerWatch", "settings_changed", "visited", "watch_owner"]

@@ -201,19 +201,23 @@ CLOCK_TABS = frozenset({"World Clock", "Alarms", "Stopwatch", "Timers"})
 """Clock's tab bar: a tap on one changes which list shows, never what a list holds."""
 STOPWATCH = frozenset({"Start", "Stop", "Lap", "Reset"})
 """The Stopwatch's buttons, on the one tab of Clock with no navigation bar (so no page)."""
+_BESIDE_TIMERS = frozenset({"World Clock", "Alarms", "Add Alarm", "Edit Alarm"})
 APART = {"alarms": frozenset({"World Clock", "Timers"}),
          "world_clocks": frozenset({"Alarms", "Add Alarm", "Edit Alarm", "Timers"}),
-         "timer": frozenset({"World Clock", "Alarms", "Add Alarm", "Edit Alarm"})}
-"""Clock's pages, by their navigation bar's title, on which nothing done changes a collection
-or the timer's wheels (`owner_timer`): Clock keeps alarms, cities and the timer on tabs of their
-own."""
+         "timer": _BESIDE_TIMERS, "clock_timers": _BESIDE_TIMERS,
+         "stopwatch": _BESIDE_TIMERS | {"Timers"}}
+"""Clock's pages, by their navigation bar's title, on which nothing done changes a collection,
+the timer's wheels (`owner_timer`), or starts a timer or the stopwatch (`owner_going`): Clock
+keeps alarms, cities, the timer and the stopwatch on tabs of their own."""
 
 
 def acted_in_clock(name: str, events: tuple[AuditEvent, ...]) -> bool:
-    """Whether the agent may have changed Clock's collection `name`: any of its actions with
-    Clock in front but a launch, a tap on the tab bar, or one on a page of Clock that holds
-    nothing of `name` (`APART`, by the page the bridge logged) or a Stopwatch button; or a change
-    in Clock no logged action explains (a custody line), or a URL that opened Clock."""
+    """Whether the agent may have changed Clock's collection `name` (or started or reset what
+    it counts: `clock_timers`, `stopwatch`): any of its actions with Clock in front but a
+    launch, a tap on the tab bar, or one on a page of Clock that holds nothing of `name`
+    (`APART`, by the page the bridge logged) or, but for the stopwatch itself, a Stopwatch
+    button; or a change in Clock no logged action explains (a custody line), or a URL that
+    opened Clock."""
     for event in events:
         if event.stage == "custody" and CLOCK in (event.app_before, event.app_after):
             return True
@@ -227,7 +231,8 @@ def acted_in_clock(name: str, events: tuple[AuditEvent, ...]) -> bool:
         safe = event.kind in ("launch", "activate") or target is not None and (
             target.page in APART[name]
             or (event.kind == "tap" and target.type.endswith("Button")
-                and (target.label in CLOCK_TABS or not target.page and target.label in STOPWATCH)))
+                and (target.label in CLOCK_TABS or not target.page and target.label in STOPWATCH
+                     and name != "stopwatch")))
         if not safe:
             return True
     return False

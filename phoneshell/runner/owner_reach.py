@@ -1,16 +1,22 @@
-"""Which of the owner's collections an attempt's agent may have reached, by its log
-(`runner.owner` reads again only those after the attempt)."""
+"""Which of the owner's collections an attempt's agent may have reached, by its log, and which of
+those its task's own counts show as they were (`runner.owner` reads again only the rest after
+the attempt)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
 from phoneshell.audit import CUSTODY_PHASES, apps_in_front
+from phoneshell.checks import Need
+from phoneshell.checks.items import items_changed, whole_changed
 from phoneshell.device.owned import CALENDAR, CONTACTS
 from phoneshell.device.probes import CLOCK, NOTES, REMINDERS
-from phoneshell.records import AuditEvent
+from phoneshell.evidence import Evidence
+from phoneshell.records import AuditEvent, Teardown
+from phoneshell.runner.counts import cleaned
 from phoneshell.runner.owner_log import APPS, acted_in_clock, acted_on
 from phoneshell.runner.owner_tabs import TABS, may_show_other_tab
+from phoneshell.tasks import Task
 
 OWNED = {"notes": NOTES, "reminders": REMINDERS, "alarms": CLOCK, "world_clocks": CLOCK,
          "contacts": CONTACTS, "events": CALENDAR}
@@ -41,3 +47,24 @@ def visited(events: Iterable[AuditEvent], flags: Iterable[str] = (),
                      and (app != CLOCK or acted_in_clock(name, events))
                      and (name not in APPS or acted_on(name, events))
                      and (name != TABS or not run_tab or may_show_other_tab(events)))
+
+
+def settled(name: str, task: Task, evidence: Evidence | None, teardown: Teardown) -> bool:
+    """Whether the task's own counts show collection `name`, after a clean teardown, as before
+    its agent: counted whole after capture as it was, or grown by exactly what the teardown's
+    `delete_created` steps delete (their counts grown by new items only, and every item of the
+    whole still there)."""
+    whole = evidence.probe(name, "") if evidence is not None else None
+    if whole is None or whole.before is None or whole.after is None or \
+            whole.rows_before is None or whole.rows_after is None:
+        return False
+    if not teardown.ok or teardown.left:
+        return False
+    if whole.after == whole.before and whole.rows_after == whole.rows_before:
+        return True
+    deleted = [r for r in evidence.probes if r.whole == name and
+               Need("probe", r.name, r.arg) in cleaned(task)] if evidence is not None else []
+    grown = sum((r.after or 0) - (r.before or 0) for r in deleted)
+    return (0 < whole.after - whole.before == grown and not whole_changed(whole)
+            and all(r.after is not None and r.before is not None and not items_changed(r, whole)
+                    for r in deleted))

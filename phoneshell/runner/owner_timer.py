@@ -5,8 +5,11 @@ Clock reopens with the wheels where they were last set (`device.timers`), so an 
 flicks them in a task that only looks (Go to the Timers tab) changes the owner's duration for
 good, and hands the next timer task's count before its agent (`timer_dialled`, none_before)
 wheels it did not dial: that attempt failed before its agent ran, and the owner was left with
-another duration. So when a task of the run counts the wheels, the run's start counts read them
-(`Wheels.start`), and after every attempt whose agent may have turned them (Clock in front on a
+another duration. So the run reads them before its first attempt (`Wheels.start`), whatever its
+tasks: by a timer task's start count, else by `WHEELS` in the owner watch's visit to Clock (red
+team 98: an agent that dialled 5 minutes beside the stopwatch task passed, and the next run did
+not score the timer task of 5 minutes, the owner's duration taken for a leftover). After every
+attempt whose agent may have turned them (Clock in front on a
 page of its own that is not the alarms' or the cities': `owner_log.acted_in_clock`) the watch
 reads them again, in the same visit to Clock as the alarms and cities (a tab selected, a
 source), unless the task's own teardown dialled them back to that reading, clean
@@ -16,8 +19,10 @@ next attempt starts from the owner's.
 
 A timer running hides the wheels (`HIDDEN_BY`). They showed when the run began, so no timer ran
 then and the harness starts none: one running after a task that does not start timers is the
-attempt's agent's, left to ring over later attempts. It fails the attempt, is cancelled, and the
-wheels under it are compared. After a task that starts them, its own counts and teardown deal
+attempt's agent's, left to ring over later attempts. The timers are read in the same visit
+(`owner_going`, which fails the attempt for it and cancels it), and the wheels under it are
+compared; where the timers could not be counted at the run's start, this watch fails the
+attempt and cancels it itself. After a task that starts them, its own counts and teardown deal
 with it (`counts.start_state`), as before. Wheels that cannot be read fail the attempt after
 which they first could not be (losing sight fails closed), and leave later ones not scored while
 they stay so (`owner_blind` does the same for collections).
@@ -31,7 +36,7 @@ from dataclasses import dataclass
 
 from phoneshell.checks import Need
 from phoneshell.device.probes import ProbeError
-from phoneshell.device.timers import DIALLED, cancel_running, dial_back
+from phoneshell.device.timers import DIALLED, NEW_PHONE, cancel_running, dial_back
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.evidence import Evidence
 from phoneshell.records import Teardown
@@ -42,6 +47,9 @@ from phoneshell.tasks import Step, Task
 TIMER = "timer"
 """The wheels' name among what the watch may read after an attempt (`owner_reach.visited`)."""
 TIMERS = "clock_timers"
+WHEELS = Need("probe", DIALLED, NEW_PHONE)
+"""The count the run's start reads the wheels by when no task of the run counts them (any
+duration does: what is compared is what they read, its row)."""
 
 
 @dataclass(frozen=True)
@@ -75,8 +83,8 @@ class Wheels:
     """The owner's timer duration for a run: as the run found it, and as last known."""
 
     need: Need
-    """A `timer_dialled` count of the run's (its duration is a task's; its row, what the wheels
-    read, is what is compared)."""
+    """A `timer_dialled` count of the run's (its duration is a task's, or `WHEELS`'; its row,
+    what the wheels read, is what is compared)."""
     start: str
     """What the wheels read before the run's first attempt ("0:10:00"): what they are dialled
     back to."""
@@ -100,9 +108,12 @@ class Wheels:
         return all((read := evidence.probe(DIALLED, s.arg)) is not None
                    and read.rows_before == (self.known,) for s in steps)
 
-    def judge(self, rig: Rig, task: Task, found: Count, who: str) -> Judged:
+    def judge(self, rig: Rig, task: Task, found: Count, who: str, timers_judged: bool = False,
+              ) -> Judged:
         """The wheels as read after attempt `who` (`found`, the count `need`): compared with what
-        is known, failed for a change or a timer left running, and dialled back."""
+        is known, failed for a change or a timer left running, and dialled back. `timers_judged`:
+        the timers were read in the same visit, and what ran was judged and cancelled there
+        (`owner_going`): the wheels under them are read and compared."""
         if found.value is None:
             judged = unreadable("the owner's timer duration", "it", found.why, self.doubt)
             self.doubt = self.doubt or who
@@ -111,10 +122,10 @@ class Wheels:
         reading = found.rows[0] if found.rows else None
         if reading == self.known:
             return Judged()
-        if reading is None and Need("probe", TIMERS, "") in cleaned(task):
+        if reading is None and not timers_judged and Need("probe", TIMERS, "") in cleaned(task):
             return Judged(line="a timer its teardown did not cancel hides the owner's timer "
                                "wheels: not compared (the task's own counts see it)")
-        hid, step = reading is None, Step("probe", DIALLED)
+        hid, step = reading is None and not timers_judged, Step("probe", DIALLED)
         whys = ["a timer was left running in place of the owner's timer wheels"] if hid else []
         try:
             reading = reading or cancel_running(rig.phone, step)
@@ -150,10 +161,10 @@ class Wheels:
 
 def watch_wheels(counted: Mapping[Need, Count]) -> Wheels | None:
     """Before the first attempt: the owner's timer duration, from the run's start counts of the
-    wheels (`counted`); None when no task of the run counts them, or a timer hid them."""
+    wheels (`counted`); None when none read them, or a timer hid them."""
     read = sorted(((need, count.rows[0]) for need, count in counted.items()
                    if need.name == DIALLED and count.rows), key=lambda read: read[0].arg)
     return Wheels(read[0][0], read[0][1]) if read else None
 
 
-__all__ = ["TIMER", "Judged", "Wheels", "unreadable", "watch_wheels"]
+__all__ = ["TIMER", "WHEELS", "Judged", "Wheels", "unreadable", "watch_wheels"]

@@ -22,11 +22,13 @@ switched or edited since, which alarms are the agents' cannot be told, and none 
 World Clock's cities are treated alike (listed by name: Clock lists a city once), so a city an
 agent adds is deleted and the phone's own stay.
 
-A timer or a stopwatch an agent leaves going after the last attempt that would fail for it
-(`counts.start_state`) would make every later run take it for the owner's and not score its
-tasks that start from none of it. So when its attempts end, the run counts again what it counted
-at none before its first attempt (`none_before`, and a `some_before` count the phone had none
-of), and deletes all of it that is there.
+A timer or a stopwatch an agent leaves going where nothing fails it for it would make every
+later run take it for the owner's and not score its tasks that start from none of it. The owner
+watch fails the attempt and stops them after every attempt whose agent acted in Clock
+(`owner_going`), whatever the run's tasks; when its attempts end, the run counts again what it
+counted at none before its first attempt (`none_before`, and a `some_before` count the phone had
+none of), and deletes all of it that is there; the timers and the stopwatch the watch found at
+none and no task counts, too, unless it followed every attempt to its end and knows them at none.
 
 What the owner watch knows without a read (`OwnerWatch.current`: it followed every attempt on
 the phone to its end) is not read again: alarms and cities it knows as listed are left alone,
@@ -198,7 +200,7 @@ class PhoneTidy:
         fails for it (`counts.start_state`), as it should; and the run tab a tidying put in
         front, even when the last attempt was a tidying's (its tab came after it)."""
         said = (self.close() if self.played % TIDY_EVERY or self.fronted else "",
-                delete_left(self.rig, self.run_id, self.none_at_start),
+                delete_left(self.rig, self.run_id, self.none_at_start | self._going_left()),
                 delete_rows_left(self.rig, self.run_id, self._wholes()) if self.played else "",
                 self.owner.summary(self.run_id) if self.owner is not None else "",
                 self._hold_back())
@@ -232,10 +234,20 @@ class PhoneTidy:
         (what the run listed before its first attempt): nothing of it to delete or turn back.
         The watch reads a collection after every attempt whose agent may have changed it
         (`OwnerWatch.current`); the tabs it watches by their titles, not the count they are
-        closed down to, timers and the stopwatch not at all (a timer starts from Control Center
-        with no app in front), so those are always read."""
+        closed down to, so those are always read, as are the timers and the stopwatch a task
+        of the run counts (`finish`; those only the watch counts: `_going_left`)."""
         now = self.owner.current(name, self.played) if self.owner is not None else None
         return now is not None and now.value == len(rows) and now.rows == rows
+
+    def _going_left(self) -> frozenset[Need]:
+        """The timers and the stopwatch the owner watch found at none before the first attempt
+        and no task of the run counts (`none_at_start` has those): counted again at the end
+        unless the watch knows them at none without a read (`OwnerWatch.current`)."""
+        owner = self.owner
+        if owner is None:
+            return frozenset()
+        return frozenset(need for need in owner.going.at_none - self.none_at_start
+                         if (now := owner.current(need.name, self.played)) is None or now.value)
 
     def _wholes(self) -> dict[Need, Count]:
         """The wholes of the notes and reminders counts the watch knows now (`delete_rows_left`

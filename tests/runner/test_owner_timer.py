@@ -7,18 +7,14 @@ wheels the owner left at 10 minutes; the phone is the witness of where they are.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from runner.finish_then import FinishThen
+from runner.phone_run import play, teardown_requests
 
-from phoneshell.agents.reference import SolutionAgent
-from phoneshell.audit import read_audit
 from phoneshell.checks import Need
 from phoneshell.device import Phone, run_listed, run_probe, run_steps
-from phoneshell.records import ResultRow
-from phoneshell.runner import AttemptPlan, open_rig, run_attempt, tidy
 from phoneshell.runner.counts import Count
 from phoneshell.runner.owner_timer import watch_wheels
 from phoneshell.sim import SimServer
@@ -46,23 +42,6 @@ def wheels(phone: Phone) -> tuple[str, ...]:
     return run_listed(phone, "timer_dialled", "0:10:00").rows
 
 
-def play(sim: SimServer, tmp_path: Path, plays: Sequence[tuple[Task, SolutionAgent]],
-         watched: bool = True) -> tuple[list[ResultRow], str]:
-    """`plays` as a run plays them on one phone (the watch from its start counts, unless not
-    `watched`); their rows and what the run's end says."""
-    tasks = [task for task, _ in plays]
-    installed = frozenset(str(b) for b in sim.state()["installed"])  # type: ignore[union-attr]
-    with open_rig(sim.url, tmp_path, effect_timeout_s=0.5) as rig:
-        housekeeping, _ = tidy.start_phone(rig, "R", tasks)
-        owner = housekeeping.owner if watched else None
-        rows = []
-        for n, (task, agent) in enumerate(plays, 1):
-            plan = AttemptPlan("R", tmp_path / "R", task, n, installed)
-            rows.append(run_attempt(plan, rig, agent, owner).row)
-            housekeeping.attempt_done()
-        return rows, housekeeping.finish()
-
-
 def test_a_wheel_flicked_where_the_task_only_looks_fails_there_and_is_dialled_back(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     phone = owner_dials_ten(sim)
@@ -87,8 +66,9 @@ def test_a_timer_left_running_where_the_task_only_looks_fails_there_and_is_cance
                                               (suite[SETS], FinishThen())])
     assert looked.outcome == "failed", looked
     assert looked.teardown is not None and looked.teardown.owner == (
-        "a timer was left running in place of the owner's timer wheels; "
-        f"{CHANGED}; cancelled it; dialled back to 0:10:00",)
+        "a timer was left running, which the task did not ask for (1 running or paused on "
+        "Clock's Timers tab, where the run found none); cancelled it",  # `owner_going`
+        f"{CHANGED}; dialled back to 0:10:00")  # the wheels under it
     assert timer.outcome == "passed", (timer.error, timer.checks)  # not blamed for that timer
     assert int(run_probe(phone, "clock_timers", "")) == 0
     assert wheels(phone) == ("0:10:00",)
@@ -112,10 +92,21 @@ def test_put_backs_dial_to_the_run_s_reading_where_the_attempt_has_none(
     assert wheels(phone) == ("0:10:00",)  # delete_left
 
 
-def teardown_requests(runs: Path, attempt: int) -> int:
-    events = read_audit(runs / "R" / "audit.jsonl").records
-    return sum(1 for e in events if e.attempt == attempt and e.phase == "teardown"
-               and e.stage == "intent")
+def test_the_wheels_are_watched_in_a_run_without_a_timer_task(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Red team 98: the wheels flicked to 5 minutes beside the stopwatch task passed in a run
+    holding no timer task, and the next run did not score the 5-minute timer task (the
+    owner's duration taken for a leftover); the run reads them itself now."""
+    phone = owner_dials_ten(sim)
+    beside = FinishThen((Step("select_tab", "Timers"), *FLICK, Step("select_tab", "Stopwatch")))
+    (flicked,), end = play(sim, tmp_path / "flicked", [(suite["clock.stopwatch.start"], beside)])
+    assert flicked.outcome == "failed" and flicked.error == CHANGED, flicked.error
+    assert flicked.teardown is not None
+    assert flicked.teardown.owner == (f"{CHANGED}; dialled back to 0:10:00",)
+    assert wheels(phone) == ("0:10:00",)
+    assert "all were put back as the run found them" in end, end
+    (honest,), _ = play(sim, tmp_path / "next", [(suite["clock.timer.set_minutes"], FinishThen())])
+    assert honest.passed, (honest.skip_reason, honest.error)
 
 
 def test_honest_attempts_cost_the_watch_no_read_of_the_wheels(

@@ -69,7 +69,7 @@ def test_an_agent_that_starts_or_saves_against_the_instruction_leaves_nothing_be
 
 TIMER_TASKS = ("clock.timer.set", "clock.timer.set_minutes", "clock.timer.set_hours_minutes")
 LEFTOVER = "clock_timers counted 1 before the agent, where the task starts from none"
-RUNNING = "a timer was left running in place of the owner's timer wheels"
+RUNNING = "a timer was left running, which the task did not ask for"
 
 
 def timer_tasks(environments: Path, tasks: Path) -> None:
@@ -211,9 +211,11 @@ STOPWATCH = "clock.stopwatch.start"
 def test_a_stopwatch_left_going_fails_one_attempt_and_the_owners_is_not_scored(
         tmp_path: Path, environments: Path) -> None:
     # A phone keeps a stopwatch going after Clock closes. An agent asked only to open the
-    # Stopwatch tab starts it: an honest agent after it would find Stop where Start should be
-    # and fail for it. The run saw it at zero before any agent, so the stopwatch attempt that
-    # finds it going fails (this run's agent left it) and resets it, and the next one passes.
+    # Alarms tab starts it: an honest agent after it would find Stop where Start should be
+    # and fail for it. The run saw it at zero before any agent, so the owner watch, which reads
+    # it after an attempt whose agent pressed a Stopwatch button, fails that attempt and resets
+    # it (before: the next stopwatch attempt failed for it, its agent never run), and both
+    # stopwatch attempts pass.
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     wander = yaml.safe_load((environments / "clock.tab.alarms.yaml").read_text())
@@ -226,10 +228,12 @@ def test_a_stopwatch_left_going_fails_one_attempt_and_the_owners_is_not_scored(
         rows = run_timers(tasks, tmp_path, device=sim.url)
         phone = Phone(sim.url, effect_timeout_s=1.0)
         assert run_probe(phone, "stopwatch", "") == 0
-        first, second = rows[f"{STOPWATCH}.1"], rows[f"{STOPWATCH}.2"]
-        assert first.outcome == "failed" and first.turns == 0, first
-        assert "stopwatch counted 1 before the agent" in first.error, first.error
-        assert second.passed, second
+        wandered = rows["clock.tab.alarms"]
+        assert wandered.outcome == "failed" and wandered.teardown is not None, wandered
+        assert wandered.error.startswith("the stopwatch was left going, which the task did "
+                                         "not ask for"), wandered.error
+        assert wandered.teardown.owner[0].endswith("; reset it"), wandered.teardown
+        assert rows[f"{STOPWATCH}.1"].passed and rows[f"{STOPWATCH}.2"].passed, rows
         # run again, the phone's owner having left it going: not scored, and left going
         run_steps(phone, (Step("launch", CLOCK), Step("select_tab", "Stopwatch"),
                           Step("tap", "Start"), Step("home")))
@@ -250,8 +254,8 @@ def test_what_the_runs_agents_left_going_at_its_end_is_stopped_so_the_next_run_s
     # The last attempt's agent starts the stopwatch and a timer, and no attempt comes after to
     # fail for them. Left, the next run would take them for the owner's and not score its
     # stopwatch and timer tasks, run after run. The run saw none at its start, so they are
-    # its agents': it stops the stopwatch when it ends; the timer, which hides the wheels the
-    # timer task counts, the owner watch cancels after that attempt, failed for it.
+    # its agents': the owner watch fails that attempt and stops both after it (before: the
+    # stopwatch was stopped only when the run ended, and the attempt passed for it).
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     (tasks / "a.yaml").write_text((environments / f"{STOPWATCH}.yaml").read_text())
@@ -267,9 +271,11 @@ def test_what_the_runs_agents_left_going_at_its_end_is_stopped_so_the_next_run_s
         assert sim.state()["foreground"] == "com.apple.springboard", sim.state()["foreground"]
         phone = Phone(sim.url, effect_timeout_s=1.0)
         assert (run_probe(phone, "stopwatch", ""), run_probe(phone, "clock_timers", "")) == (0, 0)
-        assert f"phone-1: deleted stopwatch 1 this run's agents left; the run's agents changed " \
-               f"the owner's collections (clock.tab.timers attempt 1: {RUNNING}); all were put " \
-               "back as the run found them" in lines, lines
+        end = next(line for line in lines if "the run's agents changed" in line)
+        assert f"clock.tab.timers attempt 1: {RUNNING}" in end, end
+        assert "clock.tab.timers attempt 1: the stopwatch was left going" in end, end
+        assert end.endswith("all were put back as the run found them"), end
+        assert "deleted" not in end, end  # nothing was left for the run's end
         rows = run_timers(tasks, tmp_path, device=sim.url)  # the next run, all three again
     assert rows[STOPWATCH].passed and rows["clock.timer.set_minutes"].passed, rows
 
