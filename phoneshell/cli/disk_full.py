@@ -39,7 +39,9 @@ def _after_run(args: argparse.Namespace) -> str:
     folders = [runs / run_id] if run_id else _left_here(runs)
     recorded = [f for f in folders if (f / MANIFEST).is_file()]
     if recorded:  # its run.json is there: what it recorded stays, and it goes on
-        return (f"`{resume_command(runs, recorded[0].name)}` plays the rest (the attempts "
+        again = resume_command(runs, recorded[0].name, getattr(args, "device", None),
+                               getattr(args, "sandbox", "auto"))
+        return (f"`{again}` plays the rest (the attempts "
                 "recorded so far stay)")
     left = [f for f in folders if f.is_dir()]
     if not left:

@@ -122,7 +122,8 @@ def run_run(args: argparse.Namespace) -> int:
     if summary.stopped:  # a phone went down: said as every stop is, with the way on
         print(f"error: run {summary.run_id} stopped early: {summary.stopped}", file=sys.stderr)
         print(f"hint: continue it once what stopped it is mended: "
-              f"{resume_command(options.runs_dir, summary.run_id)} (`phoneshell doctor "
+              f"{resume_command(options.runs_dir, summary.run_id, options.device, options.sandbox)}"
+              " (`phoneshell doctor "
               "--device ...` checks the chain to a phone)", file=sys.stderr)
         return 2
     return 0 if summary.all_passed else 1

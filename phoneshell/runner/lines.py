@@ -3,6 +3,7 @@ continue and read a run."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,10 +17,16 @@ if TYPE_CHECKING:  # the run's summary is made by run.py, which prints with thes
     from phoneshell.runner.run import RunSummary
 
 
-def resume_command(runs_dir: Path, run_id: str) -> str:
-    """The command that continues a run (naming --runs when it is not the default)."""
-    runs = "" if runs_dir == Path("runs") else f" --runs {runs_dir}"
-    return f"phoneshell run --resume {run_id}{runs}"
+def resume_command(runs_dir: Path, run_id: str, device: str | None = None,
+                   sandbox: str = "auto") -> str:
+    """The command that continues a run: with the --runs, --device and --sandbox it was given
+    (each when not the default), which a resume does not take from run.json (red team 105: the
+    hint of a run on a URL, pasted as printed, started a simulator and was refused)."""
+    given = [("--runs", str(runs_dir)) if runs_dir != Path("runs") else None,
+             ("--device", device) if device else None,
+             ("--sandbox", sandbox) if sandbox != "auto" else None]
+    options = "".join(f" {flag} {shlex.quote(value)}" for flag, value in filter(None, given))
+    return f"phoneshell run --resume {shlex.quote(run_id)}{options}"
 
 
 def report_command(run_dir: Path) -> str:

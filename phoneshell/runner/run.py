@@ -186,7 +186,8 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
                              planned=len(plans))
         run = Workers(folder, plans, agent_spec, progress, summary, sandbox, sealer, trajectory,
                    options.agent_log_bytes)
-        _go(run, devices, options.runs_dir)
+        _go(run, devices, resume_command(options.runs_dir, folder.run_id, options.device,
+                                         options.sandbox))
     from phoneshell.report.runs import record_of  # here: see TYPE_CHECKING above
     from phoneshell.report.tally import agent_numbers
 
@@ -195,7 +196,7 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
     return summary
 
 
-def _go(run: Workers, devices: Sequence[DeviceHandle], runs_dir: Path) -> None:
+def _go(run: Workers, devices: Sequence[DeviceHandle], again: str) -> None:
     """Play the run's attempts, sealed before the first and after the last; a stop (Ctrl-C,
     SIGTERM, SIGHUP) is said with the command that goes on.
 
@@ -225,10 +226,10 @@ def _go(run: Workers, devices: Sequence[DeviceHandle], runs_dir: Path) -> None:
         raise RunInterrupted(
             f"{stopped_line(stopped)}: run {folder.run_id} stopped after {run.done} of "
             f"{run.total} attempt(s); every one recorded is kept in {folder.run_dir}",
-            hint=f"continue it: {resume_command(runs_dir, folder.run_id)}")
+            hint=f"continue it: {again}")
     if run.queue or (run.down and len(run.down) == len(devices)):
         summary.stopped = "; ".join(run.down) or "stopped"
         if not summary.rows:
             raise RunError(f"run {folder.run_id} did not start: {summary.stopped}",
                            hint="`phoneshell doctor --device ...` checks the chain; then "
-                                f"`{resume_command(runs_dir, folder.run_id)}`")
+                                f"`{again}`")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from standalone_sim import standalone_sim
 
 ROOT = Path(__file__).resolve().parents[2]
 REACH = ROOT / "environments" / "settings.about.reach.yaml"
@@ -159,3 +161,32 @@ def test_a_stop_signal_on_several_phones_waits_for_the_finishes_in_flight(
     assert "rig down" not in err  # no finish was played against a closed phone
     assert "error: the attack stopped early: interrupted (SIGTERM)" in err
     assert "NOT SCORED: not run: interrupted (SIGTERM)" in out  # the summary
+
+
+@pytest.mark.slow  # two runs and a simulator, whole programs: 6 s
+def test_the_resume_hint_of_a_run_on_a_url_goes_on_as_printed(tmp_path: Path) -> None:
+    """Red team 105: the hint left out --device (and --sandbox), so pasted as printed it started
+    a simulator of its own and was refused ("ran on other phones (url)")."""
+    mark = tmp_path / "started"
+    env = {**os.environ, "PYTHONWARNINGS": "error"}
+    with standalone_sim() as (url, _):
+        run = subprocess.Popen(
+            [sys.executable, "-m", "phoneshell", "run", str(REACH), "--device", url, "--agent",
+             f"command:touch {mark}; sleep 60", "--sandbox", "none", "--runs", str(tmp_path),
+             "--run-id", "R"],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            wait_for(mark.exists, run, "agent turn")
+            run.send_signal(signal.SIGTERM)
+            _, err = run.communicate(timeout=60)
+        finally:
+            run.kill()
+        hint = next(line for line in err.splitlines() if line.startswith("hint: continue it: "))
+        assert hint == (f"hint: continue it: phoneshell run --resume R --runs {tmp_path} "
+                        f"--device {url} --sandbox none"), hint
+        command = shlex.split(hint.removeprefix("hint: continue it: "))
+        assert command[0] == "phoneshell"
+        again = subprocess.run([sys.executable, "-m", "phoneshell", *command[1:]], cwd=ROOT,
+                               env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode in (0, 1), again.stdout + again.stderr  # it ran: not refused (2)
+    assert [r["outcome"] for r in rows(tmp_path / "R")] == ["skipped", "failed"]
