@@ -20,10 +20,9 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from phoneshell.spelling import folded
-
 from phoneshell.checks.reading import BARE_READ, BELOW_ZERO, Number, numbers, read, unit_after
 from phoneshell.checks.rival_words import HEDGE, everyday, opens
+from phoneshell.spelling import folded
 
 _ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 _TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
@@ -72,7 +71,7 @@ def _on_the_clock(n: Number) -> Number:
     return Number(Decimal(hour * 100 + minutes), "time", n.text, half)
 
 
-_FILLER = frozenset("""
+_FILLER_WORDS = ("""
 a an the it it's its that that's this is was be been being are were say says said read reads shows
 or nor maybe perhaps possibly probably unless either otherwise alternatively else instead vs
 versus not sure if could might may can would also too again though although then now earlier
@@ -81,15 +80,18 @@ approx roughly nearly almost like ish feels feel real apparent at most least top
 less higher lower high low percent pct per cent degrees degree deg f c am pm o'clock
 battery level charge charged percentage temperature temp heading bearing direction time answer
 value reading result number
-""".split())
+""")
+_FILLER = frozenset(_FILLER_WORDS.split())
 """Words that leave a number free: hedging, approximating and joining words, words of the
 value's measure and the words that say it ("it's", "shows"): "or it's 86", "earlier 86", "58
 feels-like" offer 86 and 58, where "2 taps" and "iOS 26" do not."""
-_NAMING = frozenset("page line tab screen image photo picture paragraph box title banner header "
-                    "label link sentence word letter probe font row card ios".split())
+_NAMING_WORDS = ("page line tab screen image photo picture paragraph box title banner header "
+                 "label link sentence word letter probe font row card ios")
+_NAMING = frozenset(_NAMING_WORDS.split())
 """Everyday words (`EVERYDAY`) that name what a number after them belongs to ("page 1")."""
-_LOOSE_AFTER = frozenset("in on at for from by with to of as when while after since until if but "
-                         "and than so".split())
+_LOOSE_AFTER_WORDS = ("in on at for from by with to of as when while after since until if but "
+                      "and than so")
+_LOOSE_AFTER = frozenset(_LOOSE_AFTER_WORDS.split())
 """Words after a number that it does not count ("58 in the shade")."""
 _WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _ITEM = re.compile(r"(?<!\d)\.(?!\d)|\.{2,}|(?<!\d):|:(?!\d)|,(?!\d{3}(?!\d))|[;!?()\[\]{}\n|&±/]"

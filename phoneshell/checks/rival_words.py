@@ -177,12 +177,14 @@ def _offered(part: str, want: str, label: str, names: Names) -> list[str]:
     return found
 
 
-OPENERS = frozenset("but and though although so it it's that this which i i'd i'm or the value "
-                    "reading also then well".split())
+OPENERS_WORDS = ("but and though although so it it's that this which i i'd i'm or the value "
+                 "reading also then well")
+OPENERS = frozenset(OPENERS_WORDS.split())
 """Words a clause may say before its hedging word and still open with it ("It could be 58",
 "But maybe candle")."""
-_PLAIN = frozenset("a an the be been it it's is was also just even actually called named spelled "
-                   "spelt read reads say says well too instead rather".split())
+_PLAIN_WORDS = ("a an the be been it it's is was also just even actually called named spelled "
+                "spelt read reads say says well too instead rather")
+_PLAIN = frozenset(_PLAIN_WORDS.split())
 """Words around a value offered in a clause of its own ("Could also be the spice Candle")."""
 
 

@@ -60,8 +60,16 @@ import re
 
 from phoneshell.checks.reading import BARE_READ, Number, numbers, read, said, script
 from phoneshell.checks.rival_numbers import rivals
-from phoneshell.checks.rival_words import (HEDGE, OPENERS, WORD, bare, everyday, fragments,
-                                           hedged, near)
+from phoneshell.checks.rival_words import (
+    HEDGE,
+    OPENERS,
+    WORD,
+    bare,
+    everyday,
+    fragments,
+    hedged,
+    near,
+)
 from phoneshell.spelling import folded
 
 _CODE = re.compile(r"(?<![\w/])(?=[\w/]*[A-Za-z])(?=[\w/]*\d)[A-Za-z0-9][\w/]{3,}(?![\w/])")

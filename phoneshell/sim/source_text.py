@@ -11,15 +11,15 @@ XCUITest write-ups: `Attributes:`, `Element subtree:`, `Path to element:`, `Quer
         Button, 0x600000c8c1c0, {{16.0, 587.0}, {370.0, 52.0}}, identifier: 'x', label: 'General'
 
 An element's line: its short type (the first window is `Window (Main)`), a memory address, its
-frame in points with one decimal, then `identifier` (the raw accessibility identifier, never
-WDA's name made from a label), `label`, `placeholderValue` (quoted) and `value` (not quoted;
-a text's only where it is not its label), each only when not empty, and `Selected`, `Disabled`. The application's line carries its pid
-and label instead of a frame. Addresses are made up, fixed per place in the tree, so a source
-repeats exactly. Seen in real text: the header lines, the arrow and indentation of the subtree,
-the application's line, frames, the order identifier, label, value and the Selected/Disabled
-flags. Not seen in any real text we have (a reading of XCTest's format, kept plain): where
-`placeholderValue` falls, and the `Path to element:` and `Query chain:` lines below a child of
-the application (`↳`, "Children matching type Any", "Element at index"). Pure.
+frame in points with one decimal, then `identifier` (the raw accessibility identifier, never WDA's
+name made from a label), `label`, `placeholderValue` (quoted) and `value` (not quoted; a text's
+only where it is not its label), each only when not empty, and `Selected`, `Disabled`. The
+application's line carries its pid and label instead of a frame. Addresses are made up, fixed per
+place in the tree, so a source repeats exactly. Seen in real text: the header lines, the arrow and
+indentation of the subtree, the application's line, frames, the order identifier, label, value and
+the Selected/Disabled flags. Not seen in any real text we have (a reading of XCTest's format, kept
+plain): where `placeholderValue` falls, and the `Path to element:` and `Query chain:` lines below a
+child of the application (`↳`, "Children matching type Any", "Element at index"). Pure.
 """
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ def test_the_description_is_xctests_debug_description(client: wda.Client) -> Non
                         r"[0-9.]+\}\}, identifier: 'com\.apple\.settings\.general', "
                         r"label: 'General'", general), general
     pid = root.get("processId")
-    assert f"Path to element:\n \u2192Application, 0x" in first
+    assert "Path to element:\n \u2192Application, 0x" in first
     assert f", pid: {pid}, label: 'Settings'\n  \u21b3Window (Main), 0x" in first
     assert f"Query chain:\n \u2192Find: Target Application '{SETTINGS}'\n" in first
     addresses = re.findall(r"0x[0-9a-f]+", "\n".join(subtree))

@@ -1,14 +1,14 @@
 """Safari's web, as data: what each URL loads (what typed text does is `address_bar.sent`).
 
 A page is a title and a column of blocks (headings with their level, paragraphs, links,
-captions, pictures; a `line` of texts and buttons side by side, `tiles` three to a row, a `gap`
-a page's styling leaves); `safari_views.py` lays the blocks out inside the WebView. A text keeps
-its own spaces, as WebKit reports them in its value ("Or " beside "try one"). The sites modelled: example.com (and .org,
-.net; any scheme, `www.`, trailing slash), IANA's page behind its "More information..." link, the
-image probe pages `https://blolabel.ai/probe/<one..ten>/`, Google and Bing (their search results
-for any query), Wikipedia and Wiktionary articles for any title, apple.com, and squoosh.app (the
-page of the iOS 26 share-sheet dump). Any other host loads Safari's "can't open the page" error
-page.
+captions, pictures; a `line` of texts and buttons side by side, `tiles` three to a row, a `gap` a
+page's styling leaves); `safari_views.py` lays the blocks out inside the WebView. A text keeps its
+own spaces, as WebKit reports them in its value ("Or " beside "try one"). The sites modelled:
+example.com (and .org, .net; any scheme, `www.`, trailing slash), IANA's page behind its "More
+information..." link, the image probe pages `https://blolabel.ai/probe/<one..ten>/`, Google and
+Bing (their search results for any query), Wikipedia and Wiktionary articles for any title,
+apple.com, and squoosh.app (the page of the iOS 26 share-sheet dump). Any other host loads Safari's
+"can't open the page" error page.
 
 A probe page's picture word is a `picture` block: `safari.py` draws it as an Image whose word
 exists only in the screenshot's pixels (`Node.pixels_text`), never in any attribute of the page
