@@ -49,7 +49,8 @@ def text(body: dict[str, Any]) -> str:
 class JudgeStandIn(StandIn):
     """The stand-in answering as a judge model."""
 
-    def reply(self, model: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    def reply(self, model: str, messages: list[dict[str, Any]],
+              tools: list[dict[str, Any]]) -> dict[str, Any]:
         body = {"messages": messages}
         for part in _parts(body):
             if part["type"] == "image_url" and not part["image_url"]["url"].startswith(PREFIX):
@@ -67,5 +68,5 @@ class JudgeStandIn(StandIn):
             "judge-string": json.dumps({"success": "true", "reasoning": "a string"}),
         }
         if model not in answers:
-            return super().reply(model, messages)
+            return super().reply(model, messages, tools)
         return completion(model, None, answers[model])
