@@ -18,6 +18,8 @@ from played_finish import Play, failed_checks, played
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
+pytestmark = pytest.mark.slow  # 25 s of whole programs: the README's command stays quick
+
 SAFARI = "com.apple.mobilesafari"
 
 

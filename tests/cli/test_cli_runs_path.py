@@ -27,6 +27,7 @@ COMMANDS = {
 }
 
 
+@pytest.mark.slow  # 15 s of whole programs: the README's command stays quick
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_refuses_a_runs_path_through_a_file_before_a_phone_starts(
         tmp_path: Path, command: str) -> None:
@@ -42,6 +43,7 @@ def test_every_command_refuses_a_runs_path_through_a_file_before_a_phone_starts(
     assert "simulated iPhone" not in out and "forwarding" not in out, out  # nothing started
 
 
+@pytest.mark.slow  # 15 s of whole programs: the README's command stays quick
 def test_a_run_id_naming_a_file_in_the_runs_folder_is_refused_with_its_own_hint(
         tmp_path: Path) -> None:
     (tmp_path / "R").write_text("")

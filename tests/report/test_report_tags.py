@@ -8,6 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 from report.report_rig import phoneshell
 
@@ -77,6 +78,7 @@ def test_tags_come_from_run_json_when_a_task_file_changed_or_went(
                for w in document["warnings"]), document["warnings"]
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_an_older_run_without_recorded_tags_marks_the_rows_that_may_miss_attempts(
         runs: dict[str, Path], tasks_dir: Path, tmp_path: Path) -> None:
     """A run recorded before run.json kept tags has only its files to say them: a changed or

@@ -26,6 +26,8 @@ from phoneshell.runner.owner_timer import Judged
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
 
+pytestmark = pytest.mark.slow  # 30 s of whole programs: the README's command stays quick
+
 CLOCK, BUTTON = "com.apple.mobiletimer", "XCUIElementTypeButton"
 STOPWATCH, MINUTES = "clock.stopwatch.start", "clock.timer.set_minutes"
 TIMER_LEFT = ("a timer was left running, which the task did not ask for (1 running or paused on "

@@ -42,6 +42,7 @@ def wheels(phone: Phone) -> tuple[str, ...]:
     return run_listed(phone, "timer_dialled", "0:10:00").rows
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_wheel_flicked_where_the_task_only_looks_fails_there_and_is_dialled_back(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     phone = owner_dials_ten(sim)
@@ -59,6 +60,7 @@ def test_a_wheel_flicked_where_the_task_only_looks_fails_there_and_is_dialled_ba
     assert "all were put back as the run found them" in end, end
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_a_timer_left_running_where_the_task_only_looks_fails_there_and_is_cancelled(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     phone = owner_dials_ten(sim)
@@ -92,6 +94,7 @@ def test_put_backs_dial_to_the_run_s_reading_where_the_attempt_has_none(
     assert wheels(phone) == ("0:10:00",)  # delete_left
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_the_wheels_are_watched_in_a_run_without_a_timer_task(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """Red team 98: the wheels flicked to 5 minutes beside the stopwatch task passed in a run
@@ -109,6 +112,7 @@ def test_the_wheels_are_watched_in_a_run_without_a_timer_task(
     assert honest.passed, (honest.skip_reason, honest.error)
 
 
+@pytest.mark.slow  # 4 s of whole programs: the README's command stays quick
 def test_honest_attempts_cost_the_watch_no_read_of_the_wheels(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """The Timers tab reached by the tab bar changes nothing; a timer task's teardown dialled

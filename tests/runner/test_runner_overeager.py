@@ -97,6 +97,7 @@ def assert_it_fails_and_every_timer_attempt_passes(left: ResultRow,
     assert all(rows[task_id].passed for task_id in TIMER_TASKS), rows
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_a_timer_the_runs_agent_left_running_fails_its_attempt_and_is_cancelled(
         tmp_path: Path, environments: Path) -> None:
     # Asked only to open the Timers tab, the agent starts a timer. Nothing in that task counts
@@ -138,6 +139,7 @@ class Around(SolutionAgent):
 AGENTS.register("around")(Around)
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_a_timer_started_where_the_log_never_shows_clock_is_still_the_agents(
         tmp_path: Path, environments: Path) -> None:
     # Nothing in the bridge's log shows Clock in front, but the custody lines show a change no
@@ -312,6 +314,7 @@ class Deleter(SolutionAgent):
 AGENTS.register("deleter")(lambda arg: Deleter())
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_a_note_the_task_starts_from_deleted_by_the_runs_agent_fails_it_and_none_is_not_scored(
         tmp_path: Path, environments: Path) -> None:
     # notes.search needs its note there to find. An agent of this run deleted it: the search
@@ -341,6 +344,7 @@ def test_a_note_the_task_starts_from_deleted_by_the_runs_agent_fails_it_and_none
     assert again["settings.about.reach"].passed and again["notes.create_titled"].passed
 
 
+@pytest.mark.slow  # 5 s of whole programs: the README's command stays quick
 def test_a_note_an_agent_left_without_a_title_does_not_steer_the_notes_finishes(
         tmp_path: Path, environments: Path) -> None:
     # An agent that left a note with nothing on its first line (a random one typed Return
