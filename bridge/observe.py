@@ -7,8 +7,11 @@ the JSON source carries `isFocused` but no bundle id. So an XML source gives the
 for hit-testing and a digest; a JSON source the tree with focus and a digest.
 
 The digest hashes what a person would call the screen: each node's type, name, label, value
-and frame, the status bar left out (its clock moves on its own). The XML and JSON sources of one
-screen give the same digest.
+and frame, the status bar left out (its clock moves on its own), and so is a window holding a
+notification banner (`xcui.BANNER_VIEW`): the phone shows one over any app by itself, so its
+coming or going is no change an agent made around the bridge (red team 105: a message arriving
+after an honest finish failed it as tampering). The XML and JSON sources of one screen give the
+same digest.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from phoneshell.xcui import short_type, walk
+from phoneshell.xcui import BANNER_VIEW, short_type, walk
 
 APP_INFO_ROUTE = "/wda/activeAppInfo"
 XML_ROUTE = "/source"
@@ -153,11 +156,31 @@ in the JSON one: left out of the digest, so one screen read both ways digests al
 holding a control character an agent typed would else read as a change nobody made)."""
 
 
+def _without_banners(rows: Iterator[Row]) -> Iterator[Row]:
+    """`rows` without each window (a child of the application node) that holds a banner's
+    view. One window's rows are held at a time; only the system puts a window there (an app's
+    content, a web page's among it, is inside the app's own window)."""
+    held: list[Row] = []
+    banner = False
+    for row in rows:
+        if row[0] <= 1:  # the application node, or the next window: the one before is whole
+            if not banner:
+                yield from held
+            held, banner = [], False
+        if row[0] == 0:
+            yield row
+            continue
+        held.append(row)
+        banner = banner or row[2] == BANNER_VIEW
+    if not banner:
+        yield from held
+
+
 def _digest(rows: Iterator[Row]) -> str:
     """A short digest of a screen's rows in document order (see the module docstring)."""
     hasher = hashlib.sha256()
     skip_below: int | None = None
-    for depth, kind, name, label, value, frame in rows:
+    for depth, kind, name, label, value, frame in _without_banners(rows):
         if skip_below is not None and depth > skip_below:
             continue
         skip_below = None

@@ -7,7 +7,11 @@ outcome line, the proxy calls `start` when the phase becomes `agent`), so no act
 between the screen and the seq it is tied to; it goes to the phone's WDA directly, never through
 the agent's URL, and it is a screenshot, which tells custody nothing (only page sources are
 compared). It costs one `GET /screenshot` per action and never fails an action: a screenshot
-that cannot be taken or kept is a line with its error.
+WDA refuses is asked again for `FRAME_PATIENCE_S` (`phoneshell.patience`: a real phone fails
+one now and then), and one that still cannot be taken or kept is a line with its error; the
+first of a turn is said on the bridge's log too, as a warning the run prints (red team 105: a
+turn's failed screenshots were said nowhere, and the capture's then failed the honest finish;
+the capture now asks the home screen for one before it blames anyone: `runner.endstate`).
 
 An agent's turn keeps at most its task's `max_steps` plus `FRAMES_SLACK` frames (`allow`): an
 agent tapping an empty spot in a loop made the bridge keep a frame a tap, outside its folder,
@@ -36,9 +40,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bridge.context import RunContext
+from bridge.upstream import ForwardError
 from phoneshell.behalf import Key, charge
 from phoneshell.errors import BridgeError
 from phoneshell.frames import DEFAULT_LONG_EDGE, FrameError, scale_png
+from phoneshell.patience import patiently
 from phoneshell.records import (
     FRAMES_DIR,
     TRAJECTORY_FILE,
@@ -62,6 +68,9 @@ OPEN_FLAGS = os.O_WRONLY | os.O_CLOEXEC | os.O_NOFOLLOW
 FRAMES_SLACK = 25
 """Frames an agent's turn keeps beyond its task's `max_steps`: its start frame, its client's
 housekeeping (facebook-wda opens a session before its first step, some clients one a step)."""
+FRAME_PATIENCE_S = 1.0
+"""How long a screenshot WDA refused is asked again for a frame: the agent's next action waits
+for it (the frame is taken under the action lock), so less than the harness's own capture."""
 FRAMES_DEFAULT = 50
 """Frames a turn keeps when no budget was given (`allow`): the default budget (25) plus slack."""
 
@@ -84,6 +93,8 @@ class Trajectory:
         """Run id -> (chain head, lines, end offset, unfinished last line) of its file."""
         self._frames: dict[Key, tuple[int, int]] = {}
         """Attempt -> (frames its turn asked for, frames it may keep)."""
+        self._failed: dict[Key, int] = {}
+        """Attempt -> the frames of its turn WDA took no screenshot for."""
         self._lock = threading.Lock()
 
     def allow(self, context: RunContext, max_steps: int) -> None:
@@ -110,6 +121,7 @@ class Trajectory:
         if context.scoped and context.phase == "agent":
             with self._lock:  # a turn begins (a retried attempt's too): it has kept no frame
                 self._frames[_key(context)] = (0, FRAMES_DEFAULT)
+                self._failed[_key(context)] = 0
             self._take(read, context, "start", last_seq, "")
 
     def after(self, read: Read, context: RunContext, intent: AuditEvent, app_after: str) -> None:
@@ -143,7 +155,8 @@ class Trajectory:
               seq: int) -> tuple[str, str, int, int, str]:
         """Take and keep one frame: its file, sha256, width, height, and why there is none."""
         try:
-            value = read(SCREENSHOT_ROUTE)
+            value = patiently(lambda: read(SCREENSHOT_ROUTE), FRAME_PATIENCE_S, (BridgeError,),
+                              (ForwardError,))
             if not isinstance(value, str):
                 raise FrameError(f"WDA's {SCREENSHOT_ROUTE} gave no base64 image")
             scaled = scale_png(base64.b64decode(value), self.long_edge)
@@ -157,9 +170,22 @@ class Trajectory:
             width, height = scaled.width, scaled.height
         except (BridgeError, FrameError, binascii.Error, OSError) as exc:
             error = f"no screenshot: {exc}"[:300]
-            log.debug("trajectory frame after #%d: %s", seq, error)
+            self._say_failed(context, seq, error)
             return "", "", 0, 0, error
         return name, digest, width, height, ""
+
+    def _say_failed(self, context: RunContext, seq: int, error: str) -> None:
+        """Log a frame without a screenshot: the first of a turn as a warning, later ones for
+        debugging only (a phone whose screenshots broke would else say so at every action)."""
+        key = _key(context)
+        with self._lock:
+            self._failed[key] = failed = self._failed.get(key, 0) + 1
+        if failed == 1:
+            log.warning("trajectory: %s attempt %d: the frame after #%d has %s; frames without "
+                        "a screenshot are lines with their error in %s", context.task_id,
+                        context.attempt, seq, error, TRAJECTORY_FILE)
+        else:
+            log.debug("trajectory frame after #%d: %s", seq, error)
 
     @staticmethod
     def _keep(folder: Path, name: str, png: bytes) -> None:

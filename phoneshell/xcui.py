@@ -35,6 +35,10 @@ the simulator's class chains accept these, and task files name types by them."""
 ELEMENT_TYPES = frozenset(TYPE_PREFIX + name for name in SHORT_TYPES)
 """The same, by full type name, as the XML source writes them."""
 SPRINGBOARD = "com.apple.springboard"
+
+BANNER_VIEW = "NotificationShortLookView"
+"""The accessible view of a notification banner, which the phone's system shows over any app on
+its own (the iOS 26 banner dump; the simulator's too): no agent's action made it."""
 """The home screen's bundle id: in front when no app is."""
 TEXT_INPUT_TYPES = frozenset({"TextField", "SecureTextField", "SearchField", "TextView"})
 """Short types that take keystrokes; WDA writes `placeholderValue` only on these."""

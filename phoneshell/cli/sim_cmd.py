@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="load phone state from FILE at start (if present), save it on exit")
     parser.add_argument("--fault", action="append", default=[], metavar="NAME",
                         help="switch a fault on: locked, drop-writes, stale-session, "
-                             "truncated-source[=BUNDLE], unreadable=BUNDLE, slow[=SECONDS], gone "
+                             "truncated-source[=BUNDLE], unreadable=BUNDLE, "
+                             "screenshot-fails[=BUNDLE], hiccups=N, slow[=SECONDS], gone "
                              "(repeatable)")
     parser.add_argument("--locale", default=None, metavar="ID",
                         help="region format of every screen: en_US (default) or en_GB")

@@ -22,6 +22,7 @@ from typing import NamedTuple
 from phoneshell.checks import Need
 from phoneshell.device.input_probe import CHANGED_FRACTION, screen_difference
 from phoneshell.device.phone import Phone, wait_until
+from phoneshell.errors import RIG_DOWN, DeviceError
 from phoneshell.evidence import Capture, Claim, Evidence
 from phoneshell.records import Flag
 from phoneshell.tree import Element, PageSource
@@ -38,7 +39,7 @@ bridge's `shows`, with the mark it took before capture)."""
 
 
 def read_settled(phone: Phone, held: Held | None = None, seen: bytes | None = None,
-                 ) -> tuple[str, bytes, bool]:
+                 ) -> tuple[str, bytes | None, bool]:
     """Read the page source between two screenshots until the screenshots agree (within the
     share of the screen a ticking clock may change) and the source is whole; return the last
     source, the last screenshot and whether they did. A source WDA cut off never counts, so a
@@ -50,32 +51,76 @@ def read_settled(phone: Phone, held: Held | None = None, seen: bytes | None = No
     `seen` (a screenshot taken since the last action), a whole source followed by a screenshot
     that agrees with it is settled too (the screen held still from that look to this one).
     Anything else goes on as above.
+
+    A screen WDA takes no screenshot of, asked with the phone's patience (`Phone._get`), is
+    read without pictures (`_unpictured`): the screenshot is None. Whether the phone takes
+    screenshots elsewhere is the caller's to ask (`runner.endstate.pictures_elsewhere`).
     """
+    try:
+        return _pictured(phone, held, seen)
+    except _NoPicture:
+        return _unpictured(phone, held)
+
+
+class _NoPicture(Exception):
+    """WDA took no screenshot, asked patiently; the cause says why."""
+
+
+def _shot(phone: Phone) -> bytes:
+    """A screenshot; `_NoPicture` where WDA refused it (a phone that does not answer at all is
+    the rig's, raised as it is)."""
+    try:
+        return phone.screenshot_png()
+    except RIG_DOWN:
+        raise
+    except DeviceError as exc:
+        raise _NoPicture(str(exc)) from exc
+
+
+def _pictured(phone: Phone, held: Held | None, seen: bytes | None,
+              ) -> tuple[str, bytes, bool]:
     shots: list[bytes] = []
     if held is not None or seen is not None:
         phone.forget()
         source = phone.source()
         whole = phone.page().complete
         if whole and held is not None and held(source):
-            return source, phone.screenshot_png(), True
-        shot = phone.screenshot_png()
+            return source, _shot(phone), True
+        shot = _shot(phone)
         if whole and seen is not None and screen_difference(seen, shot) <= CHANGED_FRACTION:
             return source, shot, True
         shots.append(shot)
     else:
-        shots.append(phone.screenshot_png())
+        shots.append(_shot(phone))
     sources: list[str] = []
 
     def agreed() -> bool:
         phone.forget()
         sources.append(phone.source())
-        shots.append(phone.screenshot_png())
+        shots.append(_shot(phone))
         return (screen_difference(shots[-2], shots[-1]) <= CHANGED_FRACTION
                 and phone.page().complete)
 
     # As long as a step's effect may take to show: the phone's animations, not ours.
     settled = wait_until(agreed, phone.effect_timeout_s, interval_s=0.1)
     return sources[-1], shots[-1], settled
+
+
+def _unpictured(phone: Phone, held: Held | None) -> tuple[str, None, bool]:
+    """The source alone, read until whole (for as long as a step's effect may take), where WDA
+    takes no screenshot: settled only when it shows what a read since the last action showed
+    (`held`). No pair of pictures says the screen held still, and two sources alike do not:
+    a view's frame is reported as set while it still animates there (not verified on a
+    phone), so the evidence is `unsettled` and a negated check cannot pass on it."""
+    sources: list[str] = []
+
+    def whole() -> bool:
+        phone.forget()
+        sources.append(phone.source())
+        return phone.page().complete
+
+    read = wait_until(whole, phone.effect_timeout_s, interval_s=0.1)
+    return sources[-1], None, read and held is not None and held(sources[-1])
 
 
 class Position(NamedTuple):

@@ -22,9 +22,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from phoneshell.device.wda_link import WdaLink
+from phoneshell.device.banners import clear_of_banner
+from phoneshell.device.wda_link import WdaHiccup, WdaLink
 from phoneshell.errors import DeviceError, DeviceLocked, shown_url
 from phoneshell.evidence import Foreground
+from phoneshell.patience import patiently
 from phoneshell.tree import PageSource
 from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS, flag, short_type, text_inputs
 
@@ -74,10 +76,13 @@ class Phone:
         effect_timeout_s: how long a step's effect may take to show before the step counts as
             not taken (animations on a real phone take a second or two).
         where: how messages name the phone (default: `errors.shown_url` of `url`).
+        patience_s: how long a read WDA refused is asked again before its failure stands
+            (`phoneshell.patience`; default: `effect_timeout_s`, at least 1 s: a real phone's
+            5 s; a run's rig sets it, `runner.rig.open_rig`).
     """
 
     def __init__(self, url: str, timeout_s: float = 60.0, effect_timeout_s: float = 5.0,
-                 where: str = "") -> None:
+                 where: str = "", patience_s: float | None = None) -> None:
         self.url = url.rstrip("/")
         self.where = where or shown_url(self.url)
         """How messages name this phone: `where` as given (a rig names the phone behind its
@@ -85,6 +90,9 @@ class Phone:
         agent's grant, a simulator's secret routes)."""
         self.timeout_s = timeout_s
         self.effect_timeout_s = effect_timeout_s
+        self.patience_s = max(1.0, effect_timeout_s) if patience_s is None else patience_s
+        self.hiccups = 0
+        """Reads WDA could not make so far, each ask counted (a patient read may ask again)."""
         self._link = WdaLink(self.url, self.where, timeout_s,
                              front=lambda: self.foreground().bundle_id)
         self._kept: dict[str, Any] | None = None
@@ -141,8 +149,22 @@ class Phone:
 
     # -- the wire (`wda_link.py`) -----------------------------------------------------------
 
-    def _get(self, path: str, timeout_s: float | None = None) -> Any:
-        return self._link.get(path, timeout_s)
+    def _get(self, path: str, timeout_s: float | None = None, patient: bool = True) -> Any:
+        """A session-free read; one WDA could not make (`WdaHiccup`) is asked again for
+        `patience_s` (a real phone fails a snapshot or a screenshot now and then:
+        `phoneshell.patience`). Any other refusal stands at once (a route this WDA does not
+        have), and a phone nothing answers for is `device.answers`' to wait for."""
+        if not patient:
+            return self._link.get(path, timeout_s)
+
+        def ask() -> Any:
+            try:
+                return self._link.get(path, timeout_s)
+            except WdaHiccup:
+                self.hiccups += 1
+                raise
+
+        return patiently(ask, self.patience_s, (WdaHiccup,))
 
     def _post(self, path: str, data: dict[str, Any] | None = None) -> Any:
         return self._link.post(path, data)
@@ -160,7 +182,7 @@ class Phone:
     def status(self, timeout_s: float | None = None) -> dict[str, Any]:
         """WDA's /status value (ready, os, device, build), waited for `timeout_s` (default: the
         phone's per-request timeout)."""
-        value = self._get("/status", timeout_s)
+        value = self._get("/status", timeout_s, patient=False)  # its askers wait their own way
         return value if isinstance(value, dict) else {}
 
     def device_info(self) -> dict[str, Any]:
@@ -172,6 +194,10 @@ class Phone:
         """The app in front: named by the application node of a source kept since the last
         action (WDA reads both off its one active application), else `/wda/activeAppInfo`."""
         return self.kept_foreground() or self._once("foreground", self._foreground)
+
+    def kept_page(self) -> PageSource | None:
+        """The page read since the last action, asking nothing (None when none was)."""
+        return self.page() if "source" in (self._kept or {}) else None
 
     def kept_foreground(self) -> Foreground | None:
         """The app in front as far as the reads kept since the last action say, asking
@@ -309,7 +335,9 @@ class Phone:
         self._session_post("/wda/pressButton", {"name": button})
 
     def tap(self, x: float, y: float) -> None:
-        """Tap at a point (screen points)."""
+        """Tap at a point (screen points), never through a notification banner
+        (`banners.clear_of_banner`)."""
+        clear_of_banner(self, x, y)
         self._session_post("/wda/tap", {"x": round(x), "y": round(y)})
 
     def touch_and_hold(self, x: float, y: float, seconds: float) -> None:

@@ -28,6 +28,16 @@ from phoneshell.errors import (
 from phoneshell.xcui import SPRINGBOARD
 
 
+HICCUP_ERRORS = frozenset({"unknown error", "unable to capture screen"})
+"""WDA's error codes for a snapshot or a screenshot XCTest could not take (a snapshot that timed
+out, a screen mid-animation, a phone short of memory): the same read a moment later may work."""
+
+
+class WdaHiccup(DeviceError):
+    """WDA answered a request with one of `HICCUP_ERRORS`: asked again, it may work (reads
+    are, for a while: `Phone._get`)."""
+
+
 class _StaleSession(Exception):
     """WDA said `invalid session id`: the session was replaced (another client) or lost."""
 
@@ -75,9 +85,11 @@ class WdaLink:
             raise DeviceUnreachable(f"no answer from WDA at {self.where} to {what} ({why})",
                                     hint=hint, refused=nothing_listens(cause)) from exc
         except wda.WDAError as exc:
-            raise DeviceError(f"WDA at {self.where} refused {what}: "
-                              f"{self.said(_wda_message(exc))}",
-                              hint="`phoneshell doctor` checks the chain") from exc
+            value = getattr(exc, "value", None)
+            code = value.get("error") if isinstance(value, dict) else None
+            kind = WdaHiccup if code in HICCUP_ERRORS else DeviceError
+            raise kind(f"WDA at {self.where} refused {what}: {self.said(_wda_message(exc))}",
+                       hint="`phoneshell doctor` checks the chain") from exc
         except OSError as exc:  # a socket error facebook-wda did not wrap
             self._sid = None
             raise DeviceUnreachable(f"no answer from WDA at {self.where} to {what} "

@@ -68,6 +68,7 @@ from phoneshell.runner.endstate import (
     AppUnreadable,
     UnreadableEndState,
     capture_or_blame,
+    pictures_elsewhere,
     seen_whole,
     unread_from_start,
     unreadable,
@@ -230,8 +231,14 @@ def _play(plan: AttemptPlan, rig: Rig, agent: Agent, p: Played) -> None:
         unlocked = unlock_after_turn(rig, plan, p.mark, intents)
         p.held = HeldBack(phone, changed_device(intents), rig.device_start)
         from_start = functools.partial(_unread_from_start, rig, plan, p.mark, agent)
+        look = rig.bridge.screen_mark()  # what a read after the agent's last action showed
+        left = functools.partial(rig.bridge.shows, look) if look is not None else None
         evidence = capture_or_blame(phone, functools.partial(
-            capture_attempt, rig, plan, p.result.claim, p.before, p.mark, p.held), from_start)
+            capture_attempt, rig, plan, p.result.claim, p.before, p.mark, p.held), from_start,
+            left)
+        if evidence.screenshot_png is None:  # WDA took no picture of it: does it anywhere?
+            enter_phase(rig, plan, "check")
+            pictures_elsewhere(phone)
         if unlocked:
             evidence = replace(evidence, flags=evidence.flags | {"unlocked"})
         p.evidence = evidence

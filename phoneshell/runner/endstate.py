@@ -1,15 +1,24 @@
 """When the phone will not show the end state an agent left: capture retried once the phone
-answers again, and the agent's failure where the phone reads its home screen whole.
+answers again, and judged by the route that failed, asked where no agent shaped the screen.
 
 A screen WDA cannot read, or reads only cut off (a page too big to write out, text an old WDA
 wrote raw, a screen whose reading outlasts the harness's wait), is the screen the agent left.
 Were it a skip, or the rig reported down (which stops the run), an agent could leave one to
-have any attempt it would fail not scored. So: a capture that finds the phone not answering
-waits for it to answer again and captures once more (a phone's hiccup passes then; nothing
-listening for WDA is down within seconds, `device.answers`); one that
-still cannot read the screen, or reads it only cut off, presses home and reads there. A phone
-that reads its home screen whole was fine, and the end state was the agent's to leave
-readable: its failure, said so. A phone that does not is the rig: not scored, or down.
+have any attempt it would fail not scored. But a real phone's WDA also fails a read now and then
+and serves it a moment later, so no single failure is judged: every read is asked again for
+seconds first (`Phone._get`, `phoneshell.patience`; red team 105: two refused screenshots 24 ms
+apart failed an honest finish), and a capture that finds the phone not answering waits for it to
+answer again and captures once more (nothing listening for WDA is down within seconds,
+`device.answers`). One that still cannot read the screen, or reads it only cut off, presses
+home and reads the source there, as patiently. A phone that reads its home screen whole was
+fine: the app that was in front is opened again, and when it shows, whole, the screen a read
+after the agent's last action showed, that screen was readable (a burst of refusals ended as
+home was pressed) and is captured again; else the end state was the agent's to leave readable:
+its failure, said so. A phone that does not is the rig: down (a refused read, a home screen
+cut off after one), or not scored (a home screen refused for a while; a cut-off end state
+whose home screen is cut off too). A screenshot is not what checks read: one WDA refuses
+leaves the evidence without a picture (`unsettled`), and is asked on the home screen after the
+capture (`pictures_elsewhere`): refused there too, the rig is down.
 
 One app WDA cannot read on this phone at all (a heavy tree whose snapshot times out) is the rig's
 too, not the screen the agent left: when the attempt's log shows the app's first read already cut
@@ -28,11 +37,12 @@ from typing import TypeVar
 
 from phoneshell.device import Phone
 from phoneshell.device.answers import answers_again
-from phoneshell.errors import DeviceError, DeviceLocked
+from phoneshell.device.capture import Held
+from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable, DeviceUnusable
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict
 from phoneshell.records import AuditEvent
-from phoneshell.runner.rig import reads_whole
+from phoneshell.runner.rig import RigDown, reads_whole
 from phoneshell.xcui import SPRINGBOARD
 
 T = TypeVar("T")
@@ -93,42 +103,113 @@ def _not_read(app: str) -> str:
             "this run): a rig fault, not scored")
 
 
-def capture_or_blame(phone: Phone, capture: Callable[[], T], from_start: FromStart) -> T:
-    """`capture()`; when the phone did not answer it, once more after it answers again.
+def capture_or_blame(phone: Phone, capture: Callable[[], T], from_start: FromStart,
+                     left: Held | None = None) -> T:
+    """`capture()`; when the phone stopped answering it, once more after it answers again.
+
+    Its reads were asked with the phone's patience already (`Phone._get`: a read WDA could not
+    make is asked again for seconds), so a capture that still fails is judged at once, by the
+    route that failed: the page source (a screenshot WDA refused is left out of the evidence,
+    and judged after: `pictures_elsewhere`), read on the home screen with the same patience.
+    Where it reads whole there, the app that was in front is opened again (WDA brings a running
+    app back as it was): when it now reads whole and shows the screen a read after the agent's
+    last action showed (`left`), the screen the agent left was readable, and the failure the
+    phone's (a burst of refusals that ended as home was pressed): it is captured again.
 
     Raises:
-        AppUnreadable: the second capture failed too, the phone reads its home screen whole,
-            and the app in front could not be read from the attempt's start (`from_start`).
-        UnreadableEndState: the second capture failed too, where the phone reads its home
-            screen whole.
+        AppUnreadable: the capture failed, the phone reads its home screen whole, and the app
+            in front could not be read from the attempt's start (`from_start`).
+        UnreadableEndState: the capture failed where the phone reads its home screen whole.
+        RigDown: the home screen's source is refused too, or cut off: the phone reads no
+            screen, whoever left it (the run stops, as for any rig down).
+        DeviceError: the home screen's source was refused too before it read whole: a phone
+            failing reads for a while (not scored; the run goes on).
         DeviceError (the `errors.RIG_DOWN` kinds among them): the phone does not answer
-            again, or reads nothing whole: the rig (a locked phone is always the rig's or an
-            agent's lock, told elsewhere).
+            again (a locked phone is always the rig's or an agent's lock, told elsewhere).
     """
     try:
         return capture()
-    except DeviceLocked:
+    except (DeviceLocked, DeviceUnusable):
         raise
-    except DeviceError as exc:  # the RIG_DOWN kinds are DeviceErrors
+    except DeviceUnreachable as exc:  # nothing answered: a phone back within seconds was fine
         if not answers_again(phone, exc):
             raise
+        try:
+            return capture()
+        except DeviceLocked:
+            raise
+        except DeviceError as again:
+            failed = again
+    except DeviceError as exc:
+        failed = exc
+    try:  # asked before home is pressed; only once a capture failed
+        app = phone.foreground().bundle_id
+    except DeviceError:
+        app = ""
+    refused = phone.hiccups
     try:
-        return capture()
-    except DeviceLocked:
+        whole = reads_whole(phone)
+    except (DeviceLocked, DeviceUnreachable):
         raise
     except DeviceError as exc:
-        try:  # asked before home is pressed; only once a capture failed twice
-            app = phone.foreground().bundle_id
-        except DeviceError:
-            app = ""
-        if not reads_whole(phone):
-            raise
-        if from_start(app):
-            raise AppUnreadable(_not_read(app)) from exc
-        raise UnreadableEndState(
-            f"the screen the agent left could not be read at capture ({exc}), where the phone "
-            "answers again and reads its home screen whole: an end state nobody can "
-            "grade") from exc
+        raise RigDown(f"WDA reads no screen: at capture ({failed}), and on the home screen "
+                      f"too ({exc}), each asked for {phone.patience_s:g} s: a rig fault",
+                      hint="restart WDA; `phoneshell doctor` checks the chain") from exc
+    if whole and left is not None and _reads_as_left(phone, app, left):
+        return capture()
+    if phone.hiccups > refused:  # the home screen's read failed too before it worked
+        raise DeviceError(f"WDA refused the end state's source at capture ({failed}, asked "
+                          f"for {phone.patience_s:g} s), and the home screen's too before it "
+                          "read it: a phone failing reads for a while, not a screen the "
+                          "agent left", hint="`phoneshell doctor` checks the chain") from failed
+    if not whole:
+        raise RigDown(f"WDA reads no screen: at capture ({failed}), and the home screen only "
+                      "cut off: a rig fault",
+                      hint="restart WDA; `phoneshell doctor` checks the chain") from failed
+    if from_start(app):
+        raise AppUnreadable(_not_read(app)) from failed
+    raise UnreadableEndState(
+        f"the screen the agent left could not be read at capture ({failed}, asked for "
+        f"{phone.patience_s:g} s), where the phone answers again and reads its home screen "
+        "whole: an end state nobody can grade") from failed
+
+
+def _reads_as_left(phone: Phone, app: str, left: Held) -> bool:
+    """Whether `app`, opened again (the home screen: as it is), reads whole and shows the
+    screen a read after the agent's last action showed (`left`). Only the agent's own end
+    screen passes: one that reads otherwise now (a menu gone with the app's going, another
+    page) is judged as it was read at capture."""
+    if app and app != SPRINGBOARD:
+        phone.launch(app)
+    try:
+        return phone.poll(lambda: phone.page().complete and left(phone.source()),
+                          phone.effect_timeout_s)
+    except (DeviceLocked, DeviceUnreachable):
+        raise
+    except DeviceError:  # still refused: the screen it left, judged as at capture
+        return False
+
+
+def pictures_elsewhere(phone: Phone) -> None:
+    """After a capture that took no screenshot of the end state (WDA refused it, asked with
+    the phone's patience; the source was graded without it, `unsettled`): ask the same route
+    on the home screen, a screen no agent shaped. Where WDA takes one there, the screen the
+    agent left was the trouble, and its source is graded as read; where it does not, the
+    phone takes no screenshots at all, and every honest attempt would be graded unsettled:
+    the rig's, not the agent's.
+
+    Raises:
+        RigDown: WDA takes no screenshot of the home screen either.
+    """
+    phone.home()
+    try:
+        phone.screenshot_png()
+    except (DeviceLocked, DeviceUnreachable):
+        raise
+    except DeviceError as exc:
+        raise RigDown(f"WDA takes no screenshot: not of the screen the agent left, nor of the "
+                      f"home screen ({exc}), each asked for {phone.patience_s:g} s: a rig "
+                      "fault", hint="restart WDA; `phoneshell doctor` checks the chain") from exc
 
 
 def unreadable(phone: Phone, verdict: Verdict, evidence: Evidence,

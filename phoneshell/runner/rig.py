@@ -29,6 +29,7 @@ from phoneshell.checks import Need
 from phoneshell.device import Phone
 from phoneshell.device.phone import SPRINGBOARD
 from phoneshell.errors import DeviceLocked, RunError, shown_url
+from phoneshell.patience import PHONE_PATIENCE_S
 from phoneshell.records import AuditEvent, DeviceKind
 from phoneshell.tasks import Task
 
@@ -164,7 +165,8 @@ class Rig:
 def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool = False,
              timeout_s: float = 60.0, effect_timeout_s: float | None = None,
              trajectory: Trajectory | None = None,
-             agent_log_bytes: int = AGENT_LOG_BYTES, reach: str = "") -> Iterator[Rig]:
+             agent_log_bytes: int = AGENT_LOG_BYTES, reach: str = "",
+             patience_s: float | None = None) -> Iterator[Rig]:
     """A bridge with fresh secrets in front of the phone at `url`, and the harness's `Phone`.
 
     Args:
@@ -176,6 +178,9 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
         trajectory: keep the agent's screens there (`--trajectory`; one for a run's rigs).
         agent_log_bytes: how much of the audit log each agent's turn may write.
         reach: how a program could reach the phone without the bridge (see `Rig.reach`).
+        patience_s: how long a read WDA refused is asked again (`phoneshell.patience`;
+            default: a real phone's 5 s, on a simulator too, or, where the caller set the
+            effect timeout, as long as that, at least 1 s).
     """
     sim = kind == "sim"
     custody = Custody(settle_s=0.0, screens_static=True) if sim else Custody(REAL_SETTLE_S)
@@ -185,8 +190,10 @@ def open_rig(url: str, runs_dir: Path, kind: DeviceKind = "sim", private: bool =
     effect_s = effect_timeout_s if effect_timeout_s is not None else 1.0 if sim else 5.0
     with bridge:
         # the harness's messages name the phone, not the bridge's URL: that holds its token
+        if patience_s is None:
+            patience_s = PHONE_PATIENCE_S if effect_timeout_s is None else max(1.0, effect_s)
         phone = Phone(bridge.url, timeout_s, effect_s, where=f"{shown_url(url)} (through the "
-                                                               "bridge)")
+                                                               "bridge)", patience_s=patience_s)
         yield Rig(bridge, phone, private, reach, clock_runs=not sim, counts_requests=sim)
 
 

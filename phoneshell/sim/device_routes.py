@@ -212,10 +212,21 @@ def source(ep: Endpoints, req: Request) -> JSON:
 
 
 def _take_snapshot(ep: Endpoints, front: str) -> None:
-    """Answer WDA's error for a snapshot it could not take, where the `unreadable` fault says."""
-    if ep.faults.chokes_on(front):
+    """Answer WDA's error for a snapshot it could not take, where the `unreadable` or
+    `hiccups` fault says."""
+    if ep.faults.chokes_on(front) or ep.faults.hiccup():
         raise WdaError("unknown error", f"Cannot take a snapshot of the accessibility tree of "
                                         f"'{front}' within the timeout")
+
+
+def _take_screenshot(ep: Endpoints, front: str) -> None:
+    """Answer WDA's error for a screenshot XCTest could not take (`FBScreenshotCommands`:
+    "unable to capture screen" with XCTest's words, here an older WDA's own), where the
+    `unreadable`, `screenshot-fails` or `hiccups` fault says."""
+    if ep.faults.chokes_on(front):
+        _take_snapshot(ep, front)
+    if ep.faults.refuses_shot(front) or ep.faults.hiccup():
+        raise WdaError("unable to capture screen", "Cannot take a screenshot of the main screen")
 
 
 def accessible_source(ep: Endpoints, req: Request) -> JSON:
@@ -234,7 +245,7 @@ def screen_png(ep: Endpoints) -> bytes:
 def screenshot(ep: Endpoints, req: Request) -> JSON:
     """`/screenshot`: base64 PNG of the current screen, points x scale pixels, no prefix."""
     screen = ep.phone.screen()
-    _take_snapshot(ep, screen.bundle_id)
+    _take_screenshot(ep, screen.bundle_id)
     return screen.derived("screenshot",
                           lambda: base64.b64encode(screen_png(ep)).decode("ascii"))
 

@@ -10,6 +10,11 @@
   only while that app is in front (a screen too big for WDA to write out, as a huge web page);
 * `unreadable=BUNDLE`: while that app is in front, every page source and screenshot answers
   WDA's error for a snapshot it could not take (a screen WDA chokes on);
+* `screenshot-fails`: every screenshot answers WDA's error for one XCTest could not take (a
+  phone whose screenshots broke); `screenshot-fails=BUNDLE` only while that app is in front;
+* `hiccups=N`: the next N page sources (any format) and screenshots, whoever asks, answer
+  WDA's error for a snapshot or screenshot it could not take, then it switches itself off (a
+  real phone's WDA fails a read now and then and serves it a moment later);
 * `slow`: every WDA request waits first; `slow=SECONDS` sets how long (default 0.25);
 * `gone`: the listening socket is closed, so connections are refused; only the Python API
   (`SimServer.set_faults`) reopens it.
@@ -20,15 +25,32 @@ Faults are given as strings (`--fault slow=0.5`), at start or at runtime.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from phoneshell.errors import PhoneshellError
 
-NAMES = ("locked", "drop-writes", "stale-session", "truncated-source", "unreadable", "slow",
-         "gone")
+NAMES = ("locked", "drop-writes", "stale-session", "truncated-source", "unreadable",
+         "screenshot-fails", "hiccups", "slow", "gone")
+VALUED = ("slow", "truncated-source", "unreadable", "screenshot-fails", "hiccups")
+"""The faults that take a value (`name=VALUE`)."""
+MAX_HICCUPS = 1000
 DEFAULT_SLOW_S = 0.25
 TRUNCATE_AT = 0.6
 """The fraction of the XML source's bytes `truncated-source` keeps."""
+
+
+class Countdown:
+    """How many more reads a `hiccups` fault fails (the server's lock serialises requests)."""
+
+    def __init__(self, left: int = 0) -> None:
+        self.left = left
+
+    def take(self) -> bool:
+        """Spend one; False once none is left."""
+        if self.left <= 0:
+            return False
+        self.left -= 1
+        return True
 
 
 @dataclass(frozen=True)
@@ -41,6 +63,10 @@ class Faults:
     """The app whose screens `truncated-source` cuts off ("": every screen)."""
     unreadable_in: str = ""
     """The app whose screens `unreadable` makes unreadable."""
+    shots_fail_in: str = ""
+    """The app whose screenshots `screenshot-fails` refuses ("": every screen's)."""
+    hiccups: Countdown = field(default_factory=Countdown)
+    """The reads `hiccups` still fails."""
 
     @classmethod
     def parse(cls, specs: Iterable[str]) -> Faults:
@@ -50,24 +76,33 @@ class Faults:
             PhoneshellError: an unknown fault name or a bad delay.
         """
         active: set[str] = set()
-        slow_s, truncated_in, unreadable_in = DEFAULT_SLOW_S, "", ""
+        slow_s, truncated_in, unreadable_in, shots_in, hiccups = DEFAULT_SLOW_S, "", "", "", 0
         for spec in specs:
             name, sep, arg = spec.strip().partition("=")
+            arg = arg.strip()
             if name not in NAMES:
                 raise PhoneshellError(f"unknown fault {name!r}",
                                       hint=f"faults are: {', '.join(NAMES)}")
-            if name == "unreadable" and not arg.strip():
-                raise PhoneshellError(f"fault 'unreadable' names the app whose screens it makes "
-                                      f"unreadable ({spec!r})", hint="unreadable=BUNDLE")
-            if sep and name == "truncated-source":
-                truncated_in = arg.strip()
-            elif sep and name == "unreadable":
-                unreadable_in = arg.strip()
-            elif sep:
-                if name != "slow":
-                    raise PhoneshellError(f"fault {name!r} takes no value ({spec!r})",
-                                          hint="only slow and truncated-source take one: "
-                                               "slow=SECONDS, truncated-source=BUNDLE")
+            if name in ("unreadable", "hiccups") and not arg:
+                raise PhoneshellError(f"fault {name!r} needs a value ({spec!r})",
+                                      hint="unreadable=BUNDLE, hiccups=N")
+            if sep and name not in VALUED:
+                raise PhoneshellError(f"fault {name!r} takes no value ({spec!r})",
+                                      hint="only these take one: slow=SECONDS, "
+                                           "truncated-source=BUNDLE, unreadable=BUNDLE, "
+                                           "screenshot-fails=BUNDLE, hiccups=N")
+            if name == "truncated-source":
+                truncated_in = arg
+            elif name == "unreadable":
+                unreadable_in = arg
+            elif name == "screenshot-fails":
+                shots_in = arg
+            elif name == "hiccups":
+                hiccups = int(arg) if arg.isdigit() else -1
+                if not 0 < hiccups <= MAX_HICCUPS:
+                    raise PhoneshellError(f"bad count in {spec!r}",
+                                          hint=f"use hiccups=N with 1 <= N <= {MAX_HICCUPS}")
+            elif name == "slow" and sep:
                 try:
                     slow_s = float(arg)
                 except ValueError:
@@ -76,19 +111,23 @@ class Faults:
                     raise PhoneshellError(f"bad delay in {spec!r}",
                                           hint="use slow=SECONDS with 0 <= SECONDS <= 60")
             active.add(name)
-        return cls(frozenset(active), slow_s, truncated_in, unreadable_in)
+        return cls(frozenset(active), slow_s, truncated_in, unreadable_in, shots_in,
+                   Countdown(hiccups))
 
     def on(self, name: str) -> bool:
-        """Whether a fault is switched on."""
-        return name in self.active
+        """Whether a fault is switched on (`hiccups` until it has failed its reads)."""
+        return name in self.active and (name != "hiccups" or self.hiccups.left > 0)
 
     def specs(self) -> list[str]:
         """The faults as strings `parse` accepts, in a stable order."""
         valued = {"slow": f"slow={self.slow_s:g}",
                   "truncated-source": f"truncated-source={self.truncated_in}"
                   if self.truncated_in else "truncated-source",
-                  "unreadable": f"unreadable={self.unreadable_in}"}
-        return [valued.get(n, n) for n in NAMES if n in self.active]
+                  "unreadable": f"unreadable={self.unreadable_in}",
+                  "screenshot-fails": f"screenshot-fails={self.shots_fail_in}"
+                  if self.shots_fail_in else "screenshot-fails",
+                  "hiccups": f"hiccups={self.hiccups.left}"}
+        return [valued.get(n, n) for n in NAMES if self.on(n)]
 
     def cuts_off(self, front: str) -> bool:
         """Whether `/source` is cut off while `front` is the app in front."""
@@ -97,3 +136,11 @@ class Faults:
     def chokes_on(self, front: str) -> bool:
         """Whether no source or screenshot can be taken while `front` is the app in front."""
         return self.on("unreadable") and self.unreadable_in == front
+
+    def refuses_shot(self, front: str) -> bool:
+        """Whether no screenshot can be taken while `front` is the app in front."""
+        return self.on("screenshot-fails") and self.shots_fail_in in ("", front)
+
+    def hiccup(self) -> bool:
+        """Whether this read fails for `hiccups` (it spends one)."""
+        return "hiccups" in self.active and self.hiccups.take()

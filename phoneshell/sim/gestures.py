@@ -7,6 +7,7 @@ answers 200 (typing fails instead: a lock screen has no keyboard). System gestur
 this order:
 
 * a tap on the status bar scrolls the list in front to its top (`status_bar_tap`);
+* an upward drag starting on a notification banner puts it away (`springboard.swipe_banner`);
 * a downward drag starting at the top edge (y < 40) opens Notification Center from anywhere,
   or Control Center when it starts on the edge's right part (x past seven tenths of the width);
 * an upward drag starting at the bottom edge goes home, or over Control Center or Notification
@@ -48,7 +49,7 @@ from phoneshell.presses import (
 from phoneshell.sim import app_switch, layout
 from phoneshell.sim.apps import Drag
 from phoneshell.sim.apps.springboard import BUNDLE_ID as SPRINGBOARD
-from phoneshell.sim.apps.springboard import close_from_bottom
+from phoneshell.sim.apps.springboard import close_from_bottom, swipe_banner
 from phoneshell.sim.held_slides import held_slide
 from phoneshell.sim.keyboard import press
 from phoneshell.sim.status_bar_tap import on_status_bar, scroll_to_top
@@ -191,7 +192,10 @@ def drag(phone: Phone, move: Drag) -> None:
     # the touch screen's edge does (a point on the screen stays exactly where it was sent).
     move = replace(move, from_x=_edge(move.from_x, f.width), from_y=_edge(move.from_y, f.height),
                    to_x=_edge(move.to_x, f.width), to_y=_edge(move.to_y, f.height))
-    if move.from_y < TOP_EDGE and move.vertical and move.dy > MIN_TRAVEL:
+    if move.vertical and move.dy < -MIN_TRAVEL and swipe_banner(
+            phone.running_state(SPRINGBOARD), phone, move):
+        pass  # put away: it waits in Notification Center
+    elif move.from_y < TOP_EDGE and move.vertical and move.dy > MIN_TRAVEL:
         if move.from_x >= f.width * CONTROL_CENTER_FROM:
             phone.open_control_center()  # the status bar's right: battery and signal
         else:

@@ -306,7 +306,10 @@ class Phone(Posture):
     # -- what is on screen -------------------------------------------------------------------
 
     def screen(self) -> Screen:
-        """The current screen (cached until the next change: `on_screen.py`)."""
+        """The current screen (cached until the next change: `on_screen.py`, or a banner
+        going by itself in real time, as a phone's does)."""
+        if sb.banner_gone(self._springboard()):
+            self.changed()
         return self._shown.screen(self, self._apps)
 
     def keyboard_field(self) -> EditText | None:

@@ -224,6 +224,24 @@ def test_the_xml_and_json_sources_of_a_screen_digest_alike(sim: SimServer, app: 
     assert from_xml(client.source()).screen != xml.screen
 
 
+def test_a_banner_the_phone_shows_by_itself_is_no_break(guarded: Rig) -> None:
+    """A notification banner is the phone's own doing, not an action around the bridge (red team
+    105: a message arriving after an honest finish failed it as tampering): the screen digest
+    leaves its window out, read either way, and what changes under it still counts."""
+    session = wda.Client(guarded.bridge.grant_agent()).session(LOGIN)
+    session.tap(100, 170)
+    before = from_xml(session.source()).screen
+    guarded.sim.notify("com.apple.MobileSMS", "Mom", "Call me when you can")
+    xml = session.source()
+    assert "NotificationShortLookView" in xml
+    assert from_xml(xml).screen == before == from_json_tree(session.source(format="json")).screen
+    assert custody_lines(guarded) == []
+    outside(guarded.sim, "/wda/keys", {"value": list("typed elsewhere")})  # under the banner
+    session.source()
+    (brk,) = custody_breaks(guarded.events("R"))
+    assert brk.app_before == brk.app_after == LOGIN and brk.screen_before != brk.screen_after
+
+
 def test_a_teardowns_after_waits_for_the_next_attempts_first_read(guarded: Rig) -> None:
     bridge = guarded.bridge
     session = wda.Client(bridge.grant_agent(confined=True)).session(CALCULATOR)

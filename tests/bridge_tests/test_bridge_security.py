@@ -21,6 +21,7 @@ from phoneshell.sim import SimServer
 ROOT = Path(__file__).resolve().parents[2]
 ALLOWED = ("phoneshell.records", "phoneshell.errors", "phoneshell.xcui", "phoneshell.wda_routes",
            "phoneshell.frames",  # frames: how trajectory screenshots are scaled, shared with judges
+           "phoneshell.patience",  # how long a refused read is asked again, shared with the device
            "phoneshell.behalf",  # what it writes because of an agent's turn, charged to the turn
            "phoneshell.guarded_http",  # the bounded HTTP listener, shared with the simulator
            "phoneshell.http_request",  # its request side (body framing, WDA's error shape)

@@ -164,7 +164,8 @@ def test_gone_over_the_control_route(sim, raw):
     assert wda.Client(sim.url).is_ready()
 
 
-@pytest.mark.parametrize("spec", ["melted", "slow=fast", "locked=1", "slow=-1"])
+@pytest.mark.parametrize("spec", ["melted", "slow=fast", "locked=1", "slow=-1", "hiccups",
+                                  "hiccups=0", "hiccups=two", "unreadable"])
 def test_bad_fault_names_are_user_errors(spec):
     with pytest.raises(PhoneshellError):
         SimServer(faults=[spec])
@@ -181,3 +182,32 @@ def test_unreadable_makes_one_apps_screens_unreadable(sim, client):
             read()
     client.home()
     client.source()
+
+
+def test_screenshot_fails_refuses_screenshots_only(sim, client, raw):
+    """A phone whose screenshots broke: every screenshot answers WDA's error for one XCTest could
+    not take; sources still read. With a bundle id, only while that app is in front."""
+    sim.fault_on("screenshot-fails")
+    reply = raw("GET", "/screenshot")
+    assert reply.status == 500 and reply.json["value"]["error"] == "unable to capture screen"
+    assert etree.fromstring(client.source().encode()) is not None
+    sim.fault_on(f"screenshot-fails={SETTINGS}")
+    assert sim.faults.specs() == [f"screenshot-fails={SETTINGS}"]
+    assert client.screenshot() is not None  # the home screen's is taken
+    client.app_launch(SETTINGS)
+    with pytest.raises(wda.WDAError):
+        client.screenshot()
+    client.source()
+
+
+def test_hiccups_fail_the_next_reads_then_switch_themselves_off(sim, client, raw):
+    """A real phone's WDA fails a read now and then and serves it a moment later: the next N
+    page sources (any format) and screenshots fail, whoever asks, then the fault is off."""
+    sim.fault_on("hiccups=3")
+    failed = [raw("GET", "/source").json["value"]["error"],
+              raw("GET", "/source?format=json").json["value"]["error"],
+              raw("GET", "/screenshot").json["value"]["error"]]
+    assert failed == ["unknown error", "unknown error", "unable to capture screen"]
+    assert sim.faults.specs() == [] and not sim.faults.on("hiccups")
+    client.source()
+    client.screenshot()

@@ -171,6 +171,35 @@ def test_a_banner_goes_after_five_seconds_and_waits_in_notification_center(app, 
     assert not app(name="ListCell").exists  # opened: gone from the list
 
 
+def test_a_banner_swiped_up_goes_and_waits_in_notification_center(app, client, raw):
+    """As on a phone: a flick up on a banner puts it away, its app not opened; the app under
+    it stays in front, and the notification waits in Notification Center."""
+    app.app_launch(CALCULATOR)
+    notify(raw, app="com.apple.MobileSMS", title="Mom", body="Call me")
+    banner = app(name="NotificationShortLookView").get(timeout=1)
+    x, y = banner.bounds.center
+    app.swipe(x, y, x, 1)
+    assert not app(name="NotificationShortLookView").exists
+    assert front(client) == CALCULATOR
+    app.swipe(60, 2, 60, 640)
+    assert app(name="ListCell").get(timeout=1).label == "MESSAGES, now, Mom, Call me"
+
+
+@pytest.mark.slow  # a phone's five seconds, waited out
+def test_a_banner_goes_by_itself_after_five_seconds_of_real_time(app, client, raw):
+    """A phone's banner goes by itself whatever is read meanwhile (red team 105: one that stayed
+    until the simulator's clock was moved took the harness's tap 12 s later)."""
+    notify(raw, app="com.apple.mobiletimer", title="Timer", body="Done")
+    posted = time.monotonic()
+    assert app(name="NotificationShortLookView").exists
+    deadline = posted + 8
+    while app(name="NotificationShortLookView").exists and time.monotonic() < deadline:
+        time.sleep(0.1)
+    gone = time.monotonic() - posted
+    assert 4.9 <= gone < 8, gone
+    assert raw("GET", "/phoneshell/sim/state").json["clock_s"] == 0  # not the running clock's
+
+
 def test_posting_needs_an_installed_app_and_words(raw):
     missing = raw("POST", "/phoneshell/sim/notify", {"app": "com.example.nope", "title": "x"})
     assert missing.status == 400 and "com.example.nope" in missing.json["error"]

@@ -26,7 +26,9 @@ from phoneshell.sim.ui import Handler, Node, Rect
 
 BUNDLE_ID = "com.apple.springboard"
 BANNER_S = 5.0
-"""How long a banner stays up, in seconds of the running clock (iOS shows one for about 5)."""
+"""How long a banner stays up, in seconds of the running clock or of real time. iOS shows a
+temporary banner for a few seconds; 5 is what is commonly said, not measured on a phone (and a
+persistent banner, an app's setting, stays until it is swiped away or opened)."""
 
 
 @dataclass(frozen=True)
@@ -129,11 +131,16 @@ def _platter(notice: Notice, frame: Rect, now_s: float, *, accessible: bool) -> 
                 accessible=accessible, children=(platter,))
 
 
+def banner_frame(host: Host) -> Rect:
+    """Where a banner shows: across the top of the screen, under the Dynamic Island."""
+    return Rect(8, 58, host.facts.width - 16, 67)
+
+
 def banner(host: Host, notice: Notice, on_tap: Handler) -> Node:
     """The banner window of a notification, at the top of the screen."""
     f = host.facts
     full = Rect(0, 0, f.width, f.height)
-    frame = Rect(8, 58, f.width - 16, 67)
+    frame = banner_frame(host)
     view = _platter(notice, frame, host.clock_s, accessible=True)
     holder = Node("Other", frame, name="Notification", label="Notification", on_tap=on_tap,
                   children=(layout.wrap(view, 1),))

@@ -22,6 +22,7 @@ Center it closes them, back to the app, as the home bar does on a Face ID iPhone
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -35,6 +36,7 @@ from phoneshell.sim.apps.notifications import (
     BANNER_S,
     Notice,
     banner,
+    banner_frame,
     notices,
     post,
     remove,
@@ -83,8 +85,10 @@ class SpringBoardState:
     behind: str | None = None
     """The app Notification Center was pulled over (an upward drag returns to it)."""
     banner: Notice | None = None
-    """The notification whose banner is up (until it times out, is tapped, or moves to
-    Notification Center)."""
+    """The notification whose banner is up (until it times out, is tapped, swiped away, or
+    moves to Notification Center)."""
+    banner_until: float = 0.0
+    """When the banner goes by itself, in real time (`time.monotonic`)."""
     menu: HomeMenu = field(default_factory=HomeMenu)
     """An icon's menu, share sheet or alert over the home screen, and edit mode (`home_menu`)."""
     control: ControlLayer = field(default_factory=ControlLayer)
@@ -155,6 +159,28 @@ def notify(state: SpringBoardState, host: Host, app: str, title: str, body: str)
     kept = post(host, app, title, body)
     # Focus (Do Not Disturb, from Control Center) keeps it in Notification Center, unannounced
     state.banner = None if host.store(SETTINGS).flag(FOCUS) else kept
+    state.banner_until = time.monotonic() + BANNER_S
+
+
+def banner_gone(state: SpringBoardState) -> bool:
+    """Take the banner down once its time is up in real time; True when it just went (what
+    shows is stale then)."""
+    if state.banner is None or time.monotonic() < state.banner_until:
+        return False
+    state.banner = None
+    return True
+
+
+def swipe_banner(state: SpringBoardState, host: Host, drag: Drag) -> bool:
+    """An upward drag that starts on the banner puts it away, as on a phone: it waits in
+    Notification Center. False when no banner shows where the drag started."""
+    frame = banner_frame(host)
+    if not _banner(state, host) or not (drag.vertical and drag.dy < 0) or not (
+            frame.x <= drag.from_x < frame.x + frame.width
+            and frame.y <= drag.from_y < frame.y + frame.height):
+        return False
+    state.banner = None
+    return True
 
 
 def open_spotlight(state: SpringBoardState, host: Host) -> None:
