@@ -7,6 +7,7 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from phoneshell.errors import shown_url
 from phoneshell.percent import bound, percent
 from phoneshell.records import ResultRow, plain
 from phoneshell.runner.folder import RESULTS
@@ -22,10 +23,15 @@ def resume_command(runs_dir: Path, run_id: str, device: str | None = None,
     """The command that continues a run: with the --runs, --device and --sandbox it was given
     (each when not the default), which a resume does not take from run.json (red team 105: the
     hint of a run on a URL, pasted as printed, started a simulator and was refused)."""
+    hidden = bool(device) and "://" in str(device) and \
+        shown_url(str(device)) != str(device).rstrip("/")
     given = [("--runs", str(runs_dir)) if runs_dir != Path("runs") else None,
-             ("--device", device) if device else None,
+             ("--device", device) if device and not hidden else None,
              ("--sandbox", sandbox) if sandbox != "auto" else None]
     options = "".join(f" {flag} {shlex.quote(value)}" for flag, value in filter(None, given))
+    if hidden:  # its path may be the phone's secret: the run's output never shows it
+        return (f"phoneshell run --resume {shlex.quote(run_id)}{options} --device URL (the URL "
+                "the run was given, not shown here: its path may be the phone's secret)")
     return f"phoneshell run --resume {shlex.quote(run_id)}{options}"
 
 
