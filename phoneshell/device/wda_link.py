@@ -27,7 +27,6 @@ from phoneshell.errors import (
 )
 from phoneshell.xcui import SPRINGBOARD
 
-
 HICCUP_ERRORS = frozenset({"unknown error", "unable to capture screen"})
 """WDA's error codes for a snapshot or a screenshot XCTest could not take (a snapshot that timed
 out, a screen mid-animation, a phone short of memory): the same read a moment later may work."""
