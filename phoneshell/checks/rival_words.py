@@ -133,7 +133,7 @@ def near(answer: str, want: str, label: str = "") -> list[str]:
             continue
         said = folded(" ".join(window))
         if said in (phrase + "s", phrase + "es", phrase + "'"):
-            continue  # its plural is the value ("meridians are lines of longitude")
+            continue  # its plural is the value ("lanterns light the path")
         if said != phrase and _apart(said, phrase, most) <= most:
             found.append(" ".join(window))
     return found

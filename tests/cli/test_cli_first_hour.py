@@ -114,7 +114,7 @@ def test_ctrl_c_keeps_what_was_recorded_and_says_how_to_resume(tmp_path: Path) -
     assert err.splitlines()[-2:] == [
         f"error: interrupted: run R stopped after 1 of 2 attempt(s); every one recorded is kept "
         f"in {runs / 'R'}",
-        f"hint: continue it: phoneshell run --resume R --runs {runs}"]
+        f"hint: continue it: phoneshell run --resume R --runs {runs} --sandbox none"]
     rows = [json.loads(x) for x in (runs / "R" / "results.jsonl").read_text().splitlines()]
     # unconfined, the agent could have sent the signal itself: the row says so
     assert [(r["task_id"], r["outcome"], r["skip_reason"]) for r in rows] == [
