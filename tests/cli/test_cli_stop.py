@@ -20,11 +20,12 @@ ROOT = Path(__file__).resolve().parents[2]
 REACH = ROOT / "environments" / "settings.about.reach.yaml"
 
 
-def start_run(tmp_path: Path, task: Path, mark: Path) -> subprocess.Popen[str]:
-    """`phoneshell run` of `task` with an agent that says it started (`mark`), then sleeps."""
+def start_run(tmp_path: Path, task: Path, mark: Path, *options: str) -> subprocess.Popen[str]:
+    """`phoneshell run` of `task` (with `options`) with an agent that says it started (`mark`),
+    then sleeps."""
     env = {**os.environ, "PYTHONWARNINGS": "error"}
     return subprocess.Popen(
-        [sys.executable, "-m", "phoneshell", "run", str(task), "--agent",
+        [sys.executable, "-m", "phoneshell", "run", str(task), *options, "--agent",
          f"command:touch {mark}; sleep 60", "--sandbox", "none", "--runs", str(tmp_path),
          "--run-id", "R"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -170,11 +171,7 @@ def test_the_resume_hint_of_a_run_on_a_url_goes_on_as_printed(tmp_path: Path) ->
     mark = tmp_path / "started"
     env = {**os.environ, "PYTHONWARNINGS": "error"}
     with standalone_sim() as (url, _):
-        run = subprocess.Popen(
-            [sys.executable, "-m", "phoneshell", "run", str(REACH), "--device", url, "--agent",
-             f"command:touch {mark}; sleep 60", "--sandbox", "none", "--runs", str(tmp_path),
-             "--run-id", "R"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        run = start_run(tmp_path, REACH, mark, "--device", url)
         try:
             wait_for(mark.exists, run, "agent turn")
             run.send_signal(signal.SIGTERM)
