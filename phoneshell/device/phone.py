@@ -14,53 +14,27 @@ hand). Outside that block every read goes to the phone.
 from __future__ import annotations
 
 import base64
-import html
-import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from phoneshell.device.banners import clear_of_banner
+from phoneshell.device.screen_reads import TextInput, app_of_source, inputs_of, sole_input
 from phoneshell.device.wda_link import WdaHiccup, WdaLink
 from phoneshell.errors import DeviceError, DeviceLocked, shown_url
 from phoneshell.evidence import Foreground
 from phoneshell.patience import patiently
 from phoneshell.tree import PageSource
-from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS, flag, short_type, text_inputs
+from phoneshell.xcui import SPRINGBOARD
 
 T = TypeVar("T")
 NOT_RUNNING = 1
 """XCUIApplicationState.notRunning."""
-APP_NODE = re.compile(r"<XCUIElementTypeApplication\b([^>]*)>")
-ATTRIBUTE = re.compile(r'(\w+)="([^"]*)"')
 
 
 W3C_ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 """The key a W3C reply names a found element by (WDA also sends "ELEMENT")."""
-
-
-@dataclass(frozen=True)
-class TextInput:
-    """A text field as the JSON page source describes it (for reading typing back)."""
-
-    type: str
-    label: str
-    name: str
-    value: str
-    focused: bool
-    alone: bool = False
-    """The only text input in the source it was read from."""
-
-
-def _sole_input(page: PageSource) -> TextInput | None:
-    """The page's one text input, as focused, when it holds exactly one (None otherwise)."""
-    inputs = [e for e in page.elements if e.type in TEXT_INPUTS]
-    if len(inputs) != 1:
-        return None
-    e = inputs[0]
-    return TextInput(short_type(e.type), e.label, e.name, e.value, True, alone=True)
 
 
 class Phone:
@@ -257,7 +231,7 @@ class Phone:
         input with focus); otherwise the JSON source, which flags focus, is asked (a type step
         after a tap reads the screen once, not twice: 0.19 s on a real phone)."""
         if "source" in (self._kept or {}) and self.page().keyboard_up:
-            only = _sole_input(self.page())
+            only = sole_input(self.page())
             if only is not None:
                 return only
         return next((f for f in self.fields() if f.focused), None)
@@ -268,17 +242,14 @@ class Phone:
         input in all, of that type, and it passes (the read then serves whatever looks at the
         screen next); else off the JSON source."""
         if field.alone:
-            only = _sole_input(self.page())
+            only = sole_input(self.page())
             if only is not None and only.type == field.type and holds(only):
                 return True
         now = next((f for f in self.fields() if f.focused and f.type == field.type), None)
         return now is not None and holds(now)
 
     def _fields(self) -> list[TextInput]:
-        nodes = list(text_inputs(self._get("/source?format=json")))
-        return [TextInput(short_type(str(node.get("type", ""))), str(node.get("label") or ""),
-                          str(node.get("name") or ""), str(node.get("value") or ""),
-                          flag(node, "isFocused"), alone=len(nodes) == 1) for node in nodes]
+        return inputs_of(self._get("/source?format=json"))
 
     def screenshot_png(self) -> bytes:
         """The screen as PNG bytes."""
@@ -411,18 +382,6 @@ class Phone:
         self._session_post("/url", {"url": url})
 
 
-def app_of_source(xml: str) -> Foreground | None:
-    """The app an XML source's application node names (None when it names none)."""
-    node = APP_NODE.search(xml, 0, 4000)
-    attributes = dict(ATTRIBUTE.findall(node.group(1))) if node else {}
-    bundle = html.unescape(attributes.get("bundleId", ""))
-    if not bundle:
-        return None
-    pid = attributes.get("processId", "")
-    return Foreground(bundle_id=bundle, name=html.unescape(attributes.get("name", "")),
-                      pid=int(pid) if pid.isascii() and pid.isdigit() else 0)
-
-
 def wait_until(predicate: Callable[[], bool], timeout_s: float, interval_s: float = 0.05,
                between: Callable[[], None] | None = None) -> bool:
     """Poll `predicate` until it holds or the deadline passes; return whether it held.
@@ -438,4 +397,4 @@ def wait_until(predicate: Callable[[], bool], timeout_s: float, interval_s: floa
             between()
 
 
-__all__ = ["Phone", "SPRINGBOARD", "TextInput", "wait_until"]
+__all__ = ["Phone", "SPRINGBOARD", "wait_until"]

@@ -18,7 +18,8 @@ import time
 from collections.abc import Callable, Iterable
 
 from phoneshell.apps import bundle_for
-from phoneshell.device.phone import NOT_RUNNING, SPRINGBOARD, Phone, TextInput
+from phoneshell.device.phone import NOT_RUNNING, SPRINGBOARD, Phone
+from phoneshell.device.screen_reads import TextInput
 from phoneshell.errors import RIG_DOWN, DeviceError, StepError
 from phoneshell.patterns import PatternTimeout, compile_pattern
 from phoneshell.registry import Registry
