@@ -258,7 +258,8 @@ class OwnerWatch:
             blame += [turn.blame] if turn.blame else []
             unscored += [turn.unscored] if turn.unscored and not turn.blame else []
             lines.append((turn.blame or turn.unscored or turn.said) + put)
-        for judged in (*self.going.judge(self.rig, task, {n: now[_need(n)] for n in going}, who),
+        for judged in (*self.going.judge(self.rig, task, {n: now[_need(n)] for n in going}, who,
+                                         log, evidence),
                        wheels.judge(self.rig, task, now[wheels.need], who, "clock_timers" in going)
                        if wheels else None,
                        self.tabs.judge(self.rig, who) if self.tabs and TABS in names else None):

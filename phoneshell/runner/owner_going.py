@@ -17,14 +17,17 @@ fails the attempt ("a timer was left running, which the task did not ask for") a
 run found none, is cancelled or reset: never one the owner had going when the run began, which
 nothing tells from an agent's. A task that starts them and whose teardown left one running is
 not failed for it here (its own checks grade it); what it left is cancelled all the same. The
-owner's stopwatch found reset fails the attempt; a timer fewer is one that ran out. Counts that
-cannot be read fail the attempt after which they first could not be, and leave later ones not
-scored while they stay so (`owner_timer.unreadable`).
+owner's stopwatch found reset fails the attempt. A timer fewer ran out, or was cancelled: the
+owner's timers' time left, read before the first attempt when they had one going, and the log's
+times tell (`owner_countdown`: an owner's timer an agent cancelled while it had time left fails
+the attempt, "the owner's running timer was cancelled"). Counts that cannot be read fail the
+attempt after which they first could not be, and leave later ones not scored while they stay so
+(`owner_timer.unreadable`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from phoneshell.checks import Need
@@ -32,8 +35,9 @@ from phoneshell.device import ProbeError, run_step, with_counts
 from phoneshell.device.probes import CLOCK
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.evidence import Evidence
-from phoneshell.records import Teardown
+from phoneshell.records import AuditEvent, Teardown
 from phoneshell.runner.counts import Count, cleaned
+from phoneshell.runner.owner_countdown import OwnerTimers, watch_countdowns
 from phoneshell.runner.owner_timer import Judged, unreadable
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step, Task
@@ -69,9 +73,21 @@ class Going:
     """Each as last known: what an attempt is compared with."""
     doubt: dict[str, str] = field(default_factory=dict)
     """Counts found unreadable, and the attempt after which they first were, failed for it."""
+    owners: OwnerTimers | None = None
+    """The owner's timers' time left before the first attempt, when they had one going and it
+    could be read (`watch_owners`)."""
 
     def __post_init__(self) -> None:
         self.known = self.known or dict(self.start)
+
+    def watch_owners(self, rig: Rig) -> str:
+        """Before the first attempt (under the rig's context), when the run found a timer going:
+        each one's time left (`owner_countdown`); a line for the user when they cannot be read.
+        A run that found none reads nothing."""
+        if not self.start.get(TIMERS):
+            return ""
+        self.owners, line = watch_countdowns(rig)
+        return line
 
     @property
     def owned(self) -> dict[str, str]:
@@ -92,10 +108,23 @@ class Going:
         return [name for name in self.owned if name in names and not settled(name)]
 
     def judge(self, rig: Rig, task: Task, found: Mapping[str, Count], who: str,
+              log: Iterable[AuditEvent] = (), evidence: Evidence | None = None,
               ) -> list[Judged]:
         """Each count as read after attempt `who` (`found`), compared with what is known: failed
-        for what was left going, cancelled or reset where the run found none."""
-        return [self._judge(rig, task, name, count, who) for name, count in found.items()]
+        for what was left going, cancelled or reset where the run found none; and, by the
+        attempt's log (`log`) and its task's own counts (`evidence`), for an owner's timer its
+        agent stopped (`owner_countdown`)."""
+        judged = [self._judge(rig, task, name, count, who) for name, count in found.items()]
+        if TIMERS in found and self.owners is not None and found[TIMERS].value is not None:
+            read = evidence.probe(TIMERS, "") if evidence is not None else None
+            owners, strangers = self.owners.judge(rig, found[TIMERS].value, log,
+                                                  read.before if read is not None else None, who)
+            if strangers:  # none of the owner's runs now: the agent's, as where the run found none
+                done = self._delete(rig, TIMERS, strangers)
+                owners = Judged(owners.blame, f"{owners.line}; the timer running in its place: "
+                                              f"{done}")
+            judged.append(owners)
+        return judged
 
     def _judge(self, rig: Rig, task: Task, name: str, found: Count, who: str) -> Judged:
         if found.value is None:

@@ -14,8 +14,9 @@ the Tabs button or menu, a tab's card, a swipe on the bottom bar (which switches
 opens the overview), a "Switch to Tab" suggestion; or an action the log cannot name in Safari.
 Only after such an attempt are the tabs read again (and a run tab put in front again, so the
 next attempt starts on the run's own): an honest attempt in the run's tab costs no read. A run
-none of whose tasks uses Safari opens no tab (nothing to close at its end), and reads the tabs
-after every attempt whose agent had Safari in front, as an honest one never does.
+none of whose tasks uses Safari opens no tab of its own, and reads the tabs after every attempt
+whose agent had Safari in front, as an honest one never does (and closes the tabs such agents
+opened: `OwnerTabs.reached`, `runner.tidy`).
 
 The run closes only the tabs beyond the count it found (`runner.tidy`, which puts a run tab in
 front again when it closes them mid-run), and no agent closes a tab (`lasting.closes_tabs`), so
@@ -122,6 +123,11 @@ class OwnerTabs:
     read since)."""
     stays: list[str] = field(default_factory=list)
     """Each owner's tab an agent left showing another page, for the run's end."""
+    reached: bool = False
+    """Whether an attempt's agent may have had Safari in front since the run last closed its
+    tabs (`judge` ran after it): where no task uses Safari, only such an agent opens a tab (a URL
+    opened in Safari brings it to the front), and the run closes tabs only then
+    (`tidy.PhoneTidy`, which clears the mark)."""
 
     def __post_init__(self) -> None:
         self.known = self.known or self.start
@@ -130,6 +136,7 @@ class OwnerTabs:
         """Read the tabs after attempt `who` and compare the owner's with what is known; leave
         a run tab in front again (the agent may have left another there). Nothing is read when
         every owner's tab is blank: none is compared."""
+        self.reached = True
         if all(was == BLANK for was in self.known):
             return Judged()
         try:
@@ -168,10 +175,10 @@ def watch_tabs(rig: Rig, run_tab: bool) -> tuple[OwnerTabs | None, str]:
     """Before the first attempt (under the rig's context): the owner's Safari tabs, read and,
     when `run_tab` (a task of the run uses Safari) and an owner's tab is not blank, a run tab
     then left in front; and a line for the user when they cannot be read (then not watched).
-    A run none of whose tasks uses Safari opens no tab (an honest agent never has Safari in
-    front), so it has nothing to close: an agent that wanders there has the tabs read after
-    it. Nor does a phone whose tabs are all blank: none is compared, and a blank tab in front
-    takes what is typed as the run's would."""
+    A run none of whose tasks uses Safari opens no tab of its own (an honest agent never has
+    Safari in front): an agent that wanders there has the tabs read after it. Nor does a phone
+    whose tabs are all blank: none is compared, and a blank tab in front takes what is typed as
+    the run's would."""
     try:
         start = tab_titles(rig.phone, then_new=run_tab)
         return OwnerTabs(start, run_tab and any(title != BLANK for title in start)), ""

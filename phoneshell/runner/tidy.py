@@ -6,12 +6,18 @@ a new tab each time, so a suite run on one phone leaves about twenty, and nothin
 does is wrong by it: no task counts them, and counting them before and after every Safari
 attempt would cost about 5 s each on a real phone. But they pile up run after run, and a Safari
 holding about 500 turns off its new-tab control (upstream's phone reached 502, and tasks failed
-by it). So the run counts the tabs once per phone before its first attempt, when any of its
-tasks uses Safari (by the owner watch's read of their titles, which then opens the run's own
-tab: `owner_tabs`; else by their count), and closes the newest ones beyond that count after every
-`TIDY_EVERY` attempts on that phone (then puts a run tab in front again) and when its attempts
-end: the phone's own tabs stay, as they were (Safari adds a tab at the end of its overview, and
-the newest are closed first).
+by it). So the run counts the tabs once per phone before its first attempt, whatever its tasks
+(by the owner watch's read of their titles, which it takes in every run, and which opens the
+run's own tab when a task uses Safari: `owner_tabs`; else by their count), and closes the newest
+ones beyond that count after every `TIDY_EVERY` attempts on that phone (then puts a run tab in
+front again) and when its attempts end: the phone's own tabs stay, as they were (Safari adds a
+tab at the end of its overview, and the newest are closed first). An agent of a Clock or
+Settings task that opens URLs leaves its tabs too (once only a run with a Safari task closed
+any, and such a run's tabs stayed, run after run); but a run none of whose tasks uses Safari
+opens a tab only by its agents, so it closes (and counts) them only when an attempt since the
+last closing may have had Safari in front, by its log (`owner_tabs.OwnerTabs.reached`: a URL
+opened in Safari brings it to the front), or was not followed to its end by the owner watch: a
+run whose agents stayed out of Safari reads its tabs no more than before.
 
 An alarm an agent saves in a task that does not count alarms (a wandering agent in any Clock
 task does) stays too, and on a phone it rings, over whatever attempt runs then. When any task
@@ -105,11 +111,10 @@ def _before_run(rig: Rig, run_id: str, used: bool, read: Callable[[], T], unread
             return None, f"{unread}: {exc.message}"
 
 
-def count_tabs(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[int | None, str]:
-    """Before the first attempt: how many tabs the phone's Safari has (None when no task uses
-    Safari, or when they cannot be counted), and a line for the user when they cannot."""
-    return _before_run(rig, run_id, any(uses_safari(task) for task in tasks),
-                       lambda: int(run_probe(rig.phone, TABS, "")),
+def count_tabs(rig: Rig, run_id: str) -> tuple[int | None, str]:
+    """Before the first attempt: how many tabs the phone's Safari has (None when they cannot be
+    counted), and a line for the user when they cannot."""
+    return _before_run(rig, run_id, True, lambda: int(run_probe(rig.phone, TABS, "")),
                        "Safari's tabs could not be counted before the run, so the tabs it "
                        "opens will be left open")
 
@@ -143,6 +148,10 @@ class PhoneTidy:
     run_id: str
     tabs: int | None
     """Safari's tabs before the first attempt; None: not counted (nothing is closed)."""
+    safari: bool = True
+    """Whether a task of the run uses Safari (its setups and finishes open tabs): its tabs are
+    then closed at every tidying; else only when an agent may have opened one since the last
+    (`_agents_tabs`)."""
     alarms: tuple[str, ...] | None = None
     """The alarms before the first attempt; None: not listed (nothing is deleted)."""
     cities: tuple[str, ...] | None = None
@@ -165,9 +174,9 @@ class PhoneTidy:
         """What the run puts back when it stops (`finish`), for the user ("" when nothing was
         counted)."""
         return " and ".join(what for what, counted in (
-            ("closes the Safari tabs this run opened", self.tabs is not None),
             ("deletes the alarms its agents saved", self.alarms is not None),
             ("deletes the World Clock cities they added", self.cities is not None),
+            ("closes the Safari tabs this run opened", self.tabs is not None),
             ("deletes what its agents left where it counted none (a timer going, the "
              "stopwatch)", bool(self.none_at_start)),
         ) if counted)
@@ -222,20 +231,34 @@ class PhoneTidy:
         saved since (`delete_alarms_left`) and the World Clock cities added since
         (`delete_cities_left`), unless the owner watch knows them as the run found them
         (`as_found`)."""
-        said = (close_tabs(self.rig, self.run_id, self.tabs) if self.tabs is not None else "",
+        said = (close_tabs(self.rig, self.run_id, self.tabs) if self._agents_tabs() else "",
                 delete_alarms_left(self.rig, self.run_id, self.alarms)
                 if self.alarms is not None and not self.as_found(ALARMS, self.alarms) else "",
                 delete_cities_left(self.rig, self.run_id, self.cities)
                 if self.cities is not None and not self.as_found(CITIES, self.cities) else "")
         return "; ".join(line for line in said if line)
 
+    def _agents_tabs(self) -> bool:
+        """Whether tabs may have been opened since the run counted them or last closed them
+        (and so are closed now: the watch's mark starts again): always when a task of the run
+        uses Safari; else when an attempt since may have had Safari in front, by its log, or
+        the owner watch did not follow every attempt on the phone to its end."""
+        if self.tabs is None:
+            return False
+        owner = self.owner
+        if self.safari or owner is None or owner.tabs is None or owner.vouched != self.played:
+            return True
+        reached, owner.tabs.reached = owner.tabs.reached, False
+        return reached
+
     def as_found(self, name: str, rows: tuple[str, ...]) -> bool:
         """Whether the owner watch knows collection `name` now, without a read, to hold `rows`
         (what the run listed before its first attempt): nothing of it to delete or turn back.
         The watch reads a collection after every attempt whose agent may have changed it
         (`OwnerWatch.current`); the tabs it watches by their titles, not the count they are
-        closed down to, so those are always read, as are the timers and the stopwatch a task
-        of the run counts (`finish`; those only the watch counts: `_going_left`)."""
+        closed down to, so those are read whenever tabs may have been opened (`_agents_tabs`),
+        as are the timers and the stopwatch a task of the run counts (`finish`; those only the
+        watch counts: `_going_left`)."""
         now = self.owner.current(name, self.played) if self.owner is not None else None
         return now is not None and now.value == len(rows) and now.rows == rows
 
@@ -269,7 +292,9 @@ lying face up on a desk, as a tethered one often does, reads upright."""
 def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy, list[str]]:
     """Before the first attempt on a phone: put back WDA's settings an earlier client left
     (`wda_state.reset_found`), count what the tasks start from none of (`counts.count_start`),
-    Safari's tabs and the alarms; the phone's housekeeping, and lines for the user.
+    Safari's tabs and the alarms, and start the owner watch (with the time left on the owner's
+    timers, when one is going: `owner_countdown`); the phone's housekeeping, and lines for the
+    user.
 
     Raises:
         DeviceError: the rig is down (a count that merely fails is said in the lines).
@@ -293,13 +318,14 @@ def start_phone(rig: Rig, run_id: str, tasks: Iterable[Task]) -> tuple[PhoneTidy
                   for name, rows in ((ALARMS, alarms), (CITIES, cities)) if rows is not None}
     with rig.under_run(run_id, "probe"):  # what the tasks counted or listed is not read again
         owner, unwatched = watch_owner(rig, {**counts, **listed_now}, safari)
-    # the owner watch read every tab (`owner_tabs`), and may have left one of the run's beyond
-    # them: the count to close down to, when a task uses Safari, with no read of its own
-    tabs, uncounted = ((len(owner.tabs.start), "") if owner.tabs is not None and safari
-                       else count_tabs(rig, run_id, tasks))
-    return (PhoneTidy(rig, run_id, tabs, alarms, cities, none_at_start, owner, held),
-            [line for line in (wda, upright, there, uncounted, unlisted, no_cities, unwatched)
-             if line])
+        untimed = owner.going.watch_owners(rig)  # only when the owner has a timer going
+    # the owner watch read every tab (`owner_tabs`), whatever the tasks, and may have left one
+    # of the run's beyond them: the count to close down to, with no read of its own
+    tabs, uncounted = ((len(owner.tabs.start), "") if owner.tabs is not None
+                       else count_tabs(rig, run_id))
+    return (PhoneTidy(rig, run_id, tabs, safari, alarms, cities, none_at_start, owner, held),
+            [line for line in (wda, upright, there, uncounted, unlisted, no_cities, unwatched,
+                               untimed) if line])
 
 
 def _upright(rig: Rig, run_id: str) -> tuple[str, str]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from runner.finish_then import FinishThen
+
 from phoneshell.agents import Agent
 from phoneshell.audit import read_audit
 from phoneshell.records import ResultRow
@@ -39,3 +41,14 @@ def teardown_requests(runs: Path, attempt: int) -> int:
     events = read_audit(runs / "R" / "audit.jsonl").records
     return sum(1 for e in events if e.attempt == attempt and e.phase == "teardown"
                and e.stage == "intent")
+
+
+def passes_at_no_read(sim: SimServer, runs: Path, task: Task) -> None:
+    """`task`'s reference finish passes in a run the owner watch follows and in one it does not,
+    with nothing said of the owner's, and its teardown costs as many requests in both: the watch
+    read nothing after it."""
+    (watched,), _ = play(sim, runs / "watched", [(task, FinishThen())])
+    (unwatched,), _ = play(sim, runs / "unwatched", [(task, FinishThen())], watched=False)
+    assert watched.passed and unwatched.passed, (watched.error, unwatched.error)
+    assert watched.teardown is not None and watched.teardown.owner == ()
+    assert teardown_requests(runs / "watched", 1) == teardown_requests(runs / "unwatched", 1)

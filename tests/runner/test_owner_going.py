@@ -14,7 +14,7 @@ import pytest
 import wda
 from played_finish import Play, Played
 from runner.finish_then import FinishThen
-from runner.phone_run import play, teardown_requests
+from runner.phone_run import passes_at_no_read, play
 
 from phoneshell.checks import Need
 from phoneshell.device import Phone, run_probe, run_steps
@@ -166,13 +166,7 @@ def test_honest_finishes_pass_and_cost_the_watch_no_read(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task], task_id: str) -> None:
     """Each task's own counts see what it starts, and its teardown deletes it (or its agent
     acts on no tab of Clock's that starts one): no read after it, watched or not."""
-    (watched,), _ = play(sim, tmp_path / "watched", [(suite[task_id], FinishThen())])
-    (unwatched,), _ = play(sim, tmp_path / "unwatched", [(suite[task_id], FinishThen())],
-                           watched=False)
-    assert watched.passed and unwatched.passed, (watched.error, unwatched.error)
-    assert watched.teardown is not None and watched.teardown.owner == ()
-    assert teardown_requests(tmp_path / "watched", 1) == \
-        teardown_requests(tmp_path / "unwatched", 1)
+    passes_at_no_read(sim, tmp_path, suite[task_id])
     assert going(Phone(sim.url)) == (0, 0)
 
 

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+from runner.owners_tabs_phone import OWNERS, owners_phone, tab_urls
 
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.agents.base import AGENTS
@@ -36,17 +37,11 @@ from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
 
 ROOT = Path(__file__).resolve().parents[2]
-OWNERS = ("https://example.com/", "https://www.apple.com/", "https://en.wikipedia.org/")
 OPENING = ("probe.text.one", "probe.text.two", "probe.text.three", "safari.navigate.example",
            "calculator.arithmetic")
 """Three tasks whose finishes open a URL from outside (a new tab each), one whose setup opens
 its start page from outside (a new tab) and whose finish types its URL into that tab (none),
 and one without Safari."""
-
-
-def tab_urls(sim: SimServer) -> list[str]:
-    safari = sim.state()["stores"].get(tidy.SAFARI, {})  # type: ignore[union-attr]
-    return [tab["url"] for tab in safari["tabs"]]  # type: ignore[index]
 
 
 def copy_tasks(environments: Path, into: Path, ids: tuple[str, ...]) -> Path:
@@ -65,11 +60,6 @@ def run(tasks: Path, sim: SimServer, runs: Path, repeat: int = 1, failed: int = 
                                    run_id="R", repeat=repeat), lines.append)
     assert sum(not row.passed for row in summary.rows) == failed, summary.rows
     return lines
-
-
-def owners_phone(sim: SimServer) -> None:
-    run_steps(Phone(sim.url), [Step("open_url", url) for url in OWNERS])
-    assert tab_urls(sim) == list(OWNERS)
 
 
 def test_the_tabs_a_run_opened_are_closed_and_the_phones_own_stay(
