@@ -15,8 +15,8 @@ to the turn); everything else it knows, it learns over HTTP. Modules:
 * `finds`: element queries whose cost nothing bounds (an XPath walking the page per element,
   a regex that backtracks without end), refused before they reach the phone (pure);
 * `pointer`: touch chains (W3C actions, TouchAction) summarised finger by finger, refused when
-  they hold several gestures or a touch the log could not name (pure); `chains`: the one
-  action a chain is logged as (pure);
+  they hold several gestures or a touch the log could not name (pure); `w3c_chain`: a W3C
+  actions body read into one (pure); `chains`: the one action a chain is logged as (pure);
 * `targets`: the focused field or the element under a point in a JSON source (pure);
 * `recorder`: intent, forward, outcome for one action, with foreground and target; `reads`:
   its own reads of the phone, counted; `aiming`: each action's target (each finger's, for

@@ -41,9 +41,10 @@ from bridge.limits import (
     check_wait,
 )
 from bridge.opened_urls import check_open_url
-from bridge.pointer import summarise_legacy, summarise_w3c, unnamed
+from bridge.pointer import summarise_legacy, unnamed
 from bridge.request_body import Body, Handler
 from bridge.sessions import check_launch_extras, session_action, settings_action
+from bridge.w3c_chain import summarise_w3c
 from phoneshell.holds import PRESS_FIELDS
 from phoneshell.keyboard_dismiss import DISMISS_VIA
 from phoneshell.presses import TAPS_GESTURE

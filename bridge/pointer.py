@@ -4,7 +4,8 @@ A finger's touch is reduced to where it went down, how far it moved while down, 
 up, and when it went down and came up (ms into the request, on the finger's own clock: WDA gives
 each pointer source, and each legacy chain, its own event path starting at 0). Pure: reads a
 request body, never the phone. A touch that never moves further than `TAP_SLOP_PT` is a tap, as
-iOS itself would take it.
+iOS itself would take it. This module holds what a touch is, follows a finger through its steps
+(`Finger`) and reads the legacy TouchAction chains; a W3C body is read by `w3c_chain.py`.
 
 Only chains that WDA (`FBW3CActionsSynthesizer`, `FBAppiumActionsSynthesizer`), the simulator
 and this summary read alike are admitted; anything else is refused (`gate.Refused`), never
@@ -12,21 +13,15 @@ guessed:
 
 * a finger that touches the screen more than once (several gestures in one request), or moves
   or touches again after it lifted;
-* a W3C pointer that moves while up, but right before it goes down: WDA starts a touch at a
-  pointer's first move (`initForTouchAtPoint`), so a move that is not followed by its
-  pointerDown is a touch the summary would not see;
-* a W3C `pointerCancel` (WDA drops the item before it; the spec cancels the touch), a duration
-  on pointerDown or pointerUp (WDA adds it to the finger's clock; the spec gives them none), a
-  negative duration, a touch that never lifts, a legacy `tap` with a `count`;
+* a duration that is negative, a touch that never lifts, a legacy `tap` with a `count` (and the
+  W3C chain's own refusals: `w3c_chain.py`);
 * a touch the log could not name by what it touches (`unnamed`): a legacy touch at x and y
   from an element (WDA measures them from the corner of the part of it that shows, which only
   the phone knows), one that moves between points measured from different elements (or from an
   element and the screen, or from an element's centre and its hit point), or goes down on an
   element and then moves past the slop (where it goes, off the screen or not, the log could
   tell only from the element's frame);
-* a W3C move that sends one of x and y, or a viewport move that sends neither (WDA answers
-  "Both 'x' and 'y' options should be set");
-* a coordinate that is not a number, a key that is not a string, an unknown action type.
+* a coordinate that is not a number, an unknown action type.
 
 A finger placed from an element (a W3C move whose origin is an element, a legacy touch's
 `element`) is kept as measured from it (`Point.element`, `Point.centred`): the recorder turns
@@ -43,7 +38,6 @@ from dataclasses import dataclass
 from bridge.gate import Refused, json_type
 from bridge.request_body import POINT_FIELDS, coordinate
 from phoneshell.holds import left_slop_ms
-from phoneshell.typed_keys import KeyRun, KeysRefused, in_time_order, key_source
 
 TAP_SLOP_PT = 10.0
 """How far (points) a finger may drift and still tap: UIKit's own slop is about 10 pt."""
@@ -131,7 +125,13 @@ class Chain:
         return max(t.start_ms for t in self.touches) < min(t.end_ms for t in self.touches)
 
 
-def _number(step: Mapping[str, object], key: str) -> float | None:
+def step_number(step: Mapping[str, object], key: str) -> float | None:
+    """A step's number `key` as WDA reads it (a point's coordinate, a string's too), or None.
+
+    Raises:
+        Refused: a value WDA would read otherwise (`request_body.coordinate`), or a duration
+            that is not a number.
+    """
     value = step.get(key)
     if key in POINT_FIELDS:  # a point: WDA reads it with floatValue, a string's too
         found = coordinate(f"an action step's {key!r}", value)
@@ -143,14 +143,24 @@ def _number(step: Mapping[str, object], key: str) -> float | None:
     return float(value)
 
 
-def _duration_ms(step: Mapping[str, object], key: str = "duration") -> float:
-    found = _number(step, key) or 0.0
+def step_duration_ms(step: Mapping[str, object], key: str = "duration") -> float:
+    """A step's duration (ms, 0 when missing).
+
+    Raises:
+        Refused: it is not a number, or it is negative.
+    """
+    found = step_number(step, key) or 0.0
     if found < 0:
         raise Refused(f"an action step's {key!r} must not be negative")
     return found
 
 
-def _element_of(origin: object) -> str:
+def origin_element(origin: object) -> str:
+    """The element id a move's `origin` names ("" for the screen or the pointer).
+
+    Raises:
+        Refused: an origin that is neither a string nor an element reference.
+    """
     if isinstance(origin, Mapping):
         for key in (W3C_ELEMENT_KEY, "ELEMENT"):
             found = origin.get(key)
@@ -165,14 +175,7 @@ def _element_of(origin: object) -> str:
                   f"{json_type(origin)}")
 
 
-def _steps(source: Mapping[str, object]) -> list[Mapping[str, object]]:
-    steps = source.get("actions")
-    if not isinstance(steps, list) or not all(isinstance(s, Mapping) for s in steps):
-        raise Refused("an action source's 'actions' must be a list of objects")
-    return steps
-
-
-class _Finger:
+class Finger:
     """Follows one finger through its steps: at most one touch (mutable, local to a summary)."""
 
     def __init__(self) -> None:
@@ -246,107 +249,9 @@ class _Finger:
         return self.touch
 
 
-def _w3c_move(finger: _Finger, step: Mapping[str, object], then: object) -> None:
-    sent_x, sent_y = _number(step, "x"), _number(step, "y")
-    origin = step.get("origin", "viewport")
-    if (sent_x is None) != (sent_y is None) or (origin == "viewport" and sent_x is None):
-        raise Refused("Both 'x' and 'y' options should be set for a pointerMove (WDA refuses "
-                      "one alone, and a viewport move without them)")
-    x, y, element = sent_x or 0.0, sent_y or 0.0, _element_of(origin)
-    at = finger.at
-    to = Point(at.x + x, at.y + y, at.element, at.centred) if origin == "pointer" \
-        else Point(x, y, element, centred=bool(element) and sent_x is not None)
-    if finger.down is not None:
-        finger.move(to, _duration_ms(step))
-    elif then == "pointerDown":
-        finger.place(to)
-    else:
-        finger.place(to)  # a second touch is named as such first
-        raise Refused("a pointer moves without going down right after: WDA starts a touch at "
-                      "a pointer's first move, so put its pointerDown right after the move to "
-                      "where it touches")
-    finger.wait(_duration_ms(step))
-
-
-def _w3c_pointer(steps: Sequence[Mapping[str, object]]) -> _Finger:
-    """Follow one W3C pointer's steps (`finish` then gives its touch, `clock_ms` its length)."""
-    finger = _Finger()
-    for index, step in enumerate(steps):
-        kind = step.get("type")
-        before = steps[index - 1].get("type") if index else None
-        if kind == "pointerMove":
-            then = steps[index + 1].get("type") if index + 1 < len(steps) else None
-            _w3c_move(finger, step, then)
-        elif kind in ("pointerDown", "pointerUp"):
-            if _duration_ms(step):
-                raise Refused(f"a {kind} with a duration: WDA waits it out, the W3C spec gives "
-                              f"{kind} none; use a pause")
-            if kind == "pointerUp":
-                finger.release()
-                continue
-            if before != "pointerMove" and finger.touch is None:
-                raise Refused("a pointerDown must come right after the move to where it "
-                              "touches (WDA touches at that move)")
-            finger.press()
-        elif kind == "pause":
-            finger.wait(_duration_ms(step))
-        elif kind == "pointerCancel":
-            raise Refused("a pointerCancel: WDA drops the step before it, the W3C spec cancels "
-                          "the touch; send the chain without it")
-        else:
-            raise Refused(f"unknown pointer action type {kind!r:.40}")
-    return finger
-
-
-def _w3c_keys(source: Mapping[str, object]) -> tuple[list[KeyRun], float]:
-    """What a W3C key source types, and how long it plays (ms), by the simulator's own planner
-    (`phoneshell.typed_keys.key_source`): WDA types the values of the key ups (keys held
-    together type in the order they are let go), each read by `w3c_key`.
-
-    Raises:
-        Refused: WDA would refuse the source (its message).
-    """
-    try:
-        return key_source(source)
-    except KeysRefused as exc:
-        raise Refused(str(exc)) from exc
-
-
-def summarise_w3c(body: Mapping[str, object]) -> Chain:
-    """Summarise a W3C actions body (`POST /actions`).
-
-    Raises:
-        Refused: a source or step that cannot be read one way only, or a finger that touches
-            more than once.
-    """
-    touches: list[Touch] = []
-    typing: list[list[KeyRun]] = []
-    length_ms = 0.0
-    sources = body.get("actions")
-    if not isinstance(sources, list):
-        raise Refused("'actions' must be a list of input sources")
-    for source in sources:
-        if not isinstance(source, Mapping):
-            raise Refused("an input source must be an object")
-        steps = _steps(source)
-        if source.get("type") == "pointer":
-            finger = _w3c_pointer(steps)
-            found, length_ms = finger.finish(), max(length_ms, finger.clock_ms)
-            touches.extend([found] if found is not None else [])
-        elif source.get("type") == "key":
-            runs, played = _w3c_keys(source)
-            typing.append(runs)
-            length_ms = max(length_ms, played)
-        elif source.get("type") != "none":  # WDA refuses a "none" source: nothing is played
-            raise Refused(f"unknown input source type {source.get('type')!r:.40}")
-    # the text in the order the phone types it: the sources side by side, by time
-    text = "".join(run.text for run in in_time_order(typing))
-    return Chain(tuple(touches), text, length_ms)
-
-
-def _legacy_point(options: Mapping[str, object], finger: _Finger) -> Point:
-    x, y = _number(options, "x"), _number(options, "y")
-    element = _element_of(options.get("element"))
+def _legacy_point(options: Mapping[str, object], finger: Finger) -> Point:
+    x, y = step_number(options, "x"), step_number(options, "y")
+    element = origin_element(options.get("element"))
     if element and (x is not None or y is not None):
         raise unnamed("a legacy touch at x and y from an element lands that far from the corner "
                       "of the part of it that shows, which only the phone knows",
@@ -356,34 +261,35 @@ def _legacy_point(options: Mapping[str, object], finger: _Finger) -> Point:
     return Point(x or 0.0, y or 0.0)
 
 
-def _legacy_step(finger: _Finger, action: object, options: Mapping[str, object]) -> None:
+def _legacy_step(finger: Finger, action: object, options: Mapping[str, object]) -> None:
     """One Appium TouchAction step, timed as FBAppiumActionsSynthesizer times it."""
     if action in ("press", "longPress", "tap"):
-        if action == "tap" and _number(options, "count") not in (None, 1.0):
+        if action == "tap" and step_number(options, "count") not in (None, 1.0):
             raise several_gestures("a tap with a count taps more than once")
         finger.place(_legacy_point(options, finger))
         finger.press()
         if action == "longPress":
-            finger.wait(_duration_ms(options) if "duration" in options else LEGACY_LONG_PRESS_MS)
+            held = step_duration_ms(options) if "duration" in options else LEGACY_LONG_PRESS_MS
+            finger.wait(held)
         if action == "tap":
             finger.wait(LEGACY_TAP_MS)
             finger.release()
     elif action == "moveTo":
         if finger.down is None:
             raise Refused("a moveTo while no finger is down (WDA moves a lifted touch)")
-        finger.move(_legacy_point(options, finger), _duration_ms(options))
-        finger.wait(_duration_ms(options))
+        finger.move(_legacy_point(options, finger), step_duration_ms(options))
+        finger.wait(step_duration_ms(options))
     elif action == "wait":
-        finger.wait(_duration_ms(options, "ms"))
+        finger.wait(step_duration_ms(options, "ms"))
     elif action == "release":
         finger.release()
     else:
         raise Refused(f"unknown touch action {action!r:.40}")
 
 
-def _legacy_chain(steps: Sequence[object]) -> _Finger:
+def _legacy_chain(steps: Sequence[object]) -> Finger:
     """Follow one TouchAction chain (`finish` then gives its touch, `clock_ms` its length)."""
-    finger = _Finger()
+    finger = Finger()
     for step in steps:
         if not isinstance(step, Mapping):
             raise Refused("a touch action must be an object")
