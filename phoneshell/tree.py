@@ -15,7 +15,12 @@ here once (docs/checks.md quotes it):
 * **Regex matching** (`regex_on_screen`) searches each of those three strings of each on-screen
   element, separately and case-sensitively (use `(?i)` to ignore case), so a pattern never spans
   two elements or two attributes; as written, then, where it differs, as `spelling` reads it
-  (and the pattern's quotes too: `7 o'clock` matches `7 o’clock`). Patterns are Python `re`
+  (and the pattern's quotes too: `7 o'clock` matches `7 o’clock`). Each string is searched
+  with the white space at its ends trimmed, as `device_value` and `typed_into`'s `whole` read
+  a value: a typed word often ends in a space the typist or the keyboard put there (iOS adds
+  one after a word picked from its suggestions), so `^anchor$` matches a note "anchor " and
+  " anchor", while one of two lines ("anchor", Return, "harbour") still fails it (red team 110,
+  98). A string of white space alone is no text. Patterns are Python `re`
   syntax, checked with `re` at load and run on the `regex` engine (its version-0 mode keeps
   `re`'s meaning) because that engine can be stopped: a pattern that backtracks catastrophically
   (`(a|a)+$` against a field of typed a's) would hold `re` for hours, so a search that takes
@@ -280,7 +285,9 @@ class PageSource:
         since, read = time.monotonic(), read_pattern(pattern)
         for element, texts in self.shown_texts(short_type, within, selected):
             for attribute, text in texts:
-                for rule, seen in dict.fromkeys(((pattern, text), (read, plain(text)))):
+                # a string's ends' white space is no text (see the module docstring)
+                readings = ((pattern, text.strip()), (read, plain(text).strip()))
+                for rule, seen in dict.fromkeys(r for r in readings if r[1]):
                     match = search(rule, seen, budget_s=budget_s, since=since,
                                    where=f"{attribute} of {element.describe()}")
                     if match:

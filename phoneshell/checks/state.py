@@ -9,14 +9,16 @@ from phoneshell.params import Param
 from phoneshell.patterns import PatternTimeout, search
 from phoneshell.spelling import plain, read_pattern
 from phoneshell.tree import shorten
+from phoneshell.xcui import TEXT_INPUT_TYPES
 
 APP_TEXT = Param("text", "bundle_id", "Bundle id that must be in front (default: the task's "
                                       "`app`).")
 LABEL_TEXT = Param("text", "str", "Text to find in an element's label, name or value "
                    "(case-insensitive substring).", required=True)
 REGEX_TEXT = Param("text", "regex", "Pattern searched in each on-screen element's label, name "
-                   "and value (Python re syntax, case-sensitive; add (?i) to ignore case; a "
-                   "search that backtracks for over a second fails).", required=True)
+                   "and value, each with the white space at its ends trimmed (Python re "
+                   "syntax, case-sensitive; add (?i) to ignore case; a search that backtracks "
+                   "for over a second fails).", required=True)
 TYPE = Param("type", "wda_type", "Only elements of this WDA type count (the type without its "
                                  "XCUIElementType prefix, e.g. NavigationBar, Button, Cell). "
                                  "Naming a text input (SearchField, TextField, TextView) makes "
@@ -122,9 +124,10 @@ def element_exists_anywhere(check: Check, evidence: Evidence) -> Finding:
             implied_by=Same())
 def regex_on_screen(check: Check, evidence: Evidence) -> Finding:
     """Passes when the pattern matches the label, name or value of an on-screen element of the
-    final page source (each string searched on its own, case-sensitively); with `selected`, of
-    a selected one only. What the agent typed and the keyboard do not count, as for
-    `element_exists`."""
+    final page source (each string searched on its own, case-sensitively, the white space at
+    its ends trimmed: a typed "anchor " is `^anchor$`); with `selected`, of a selected one
+    only. What the agent typed and the keyboard do not count, as for `element_exists`. A
+    failure naming a text input's `type` quotes the values it tried."""
     final = evidence.final
     if final is None:
         return Finding(False, f"no page source was captured; wanted /{check.text}/",
@@ -138,9 +141,25 @@ def regex_on_screen(check: Check, evidence: Evidence) -> Finding:
     if hit is not None:
         return Finding(True, f"/{check.text}/ matched {hit.matched!r} in the {hit.attribute} of "
                              f"{hit.element.describe()}")
-    return Finding(False, f"/{check.text}/ matched nothing{_scope(check)} on the final screen; "
-                          f"it shows {final.source.summary()}",
+    return Finding(False, f"/{check.text}/ matched nothing{_scope(check)} on the final screen"
+                          f"{_held(check, final)}; it shows {final.source.summary()}",
                    unproven=_unproven(evidence, (final,)))
+
+
+def _held(check: Check, final: Capture) -> str:
+    """ "; the TextView holds 'anchor↵harbour'": what a check naming a text input's type tried
+    its pattern on, the value (a screen's summary lists labels, and a note's text is its value:
+    red team 110's failure said 'Note', not what the note held)."""
+    only = check.text_of("type")
+    if only not in TEXT_INPUT_TYPES:
+        return ""
+    values = [text for _, texts in final.source.shown_texts(
+        only, check.text_of("within"), check.flag_of("selected")) for attribute, text in texts
+        if attribute == "value"]
+    if not values:
+        return f"; no {only} there holds text"
+    quoted = ", ".join(repr(shorten(v)) for v in values[:3]) + (", ..." if len(values) > 3 else "")
+    return f"; the {only} holds {quoted}" if len(values) == 1 else f"; the {only}s hold {quoted}"
 
 
 VALUE_PROBE = Param("probe", "str", "The value probe that reads it at capture, e.g. "
