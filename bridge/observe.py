@@ -8,7 +8,8 @@ for hit-testing and a digest; a JSON source the tree with focus and a digest.
 
 The digest hashes what a person would call the screen: each node's type, name, label, value
 and frame, the status bar left out (its clock moves on its own), and so is a window holding a
-notification banner (`xcui.BANNER_VIEW`): the phone shows one over any app by itself, so its
+notification banner (`xcui.is_banner`: the system's window of its own at the screen's top,
+never a name an app's text can carry): the phone shows one over any app by itself, so its
 coming or going is no change an agent made around the bridge (red team 105: a message arriving
 after an honest finish failed it as tampering). The XML and JSON sources of one screen give the
 same digest.
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from phoneshell.xcui import BANNER_VIEW, short_type, walk
+from phoneshell.xcui import is_banner, short_type, walk
 
 APP_INFO_ROUTE = "/wda/activeAppInfo"
 XML_ROUTE = "/source"
@@ -158,20 +159,30 @@ holding a control character an agent typed would else read as a change nobody ma
 
 def _without_banners(rows: Iterator[Row]) -> Iterator[Row]:
     """`rows` without each window (a child of the application node) that holds a banner's
-    view. One window's rows are held at a time; only the system puts a window there (an app's
-    content, a web page's among it, is inside the app's own window)."""
+    view, as `xcui.is_banner` tells one: by its place, type and frame, never by its name alone
+    (red team 110: a note titled with the view's name hid its window's changes). One window's
+    rows are held at a time."""
     held: list[Row] = []
     banner = False
+    above: list[tuple[str, str]] = []  # (type, name) of the window and the views a row is in
+    window, height = -1, 0.0
     for row in rows:
-        if row[0] <= 1:  # the application node, or the next window: the one before is whole
+        depth, kind, name, frame = row[0], row[1], row[2], row[5]
+        if depth <= 1:  # the application node, or the next window: the one before is whole
             if not banner:
                 yield from held
             held, banner = [], False
-        if row[0] == 0:
+        if depth == 0:
+            height = float(frame[3]) if len(frame) == 4 else 0.0
             yield row
             continue
+        if depth == 1:
+            window += 1
+        del above[depth - 1:]
+        banner = banner or is_banner(kind, name, frame[1] if len(frame) == 4 else -1.0, above,
+                                     window, height)
+        above.append((kind, name))
         held.append(row)
-        banner = banner or row[2] == BANNER_VIEW
     if not banner:
         yield from held
 

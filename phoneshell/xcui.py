@@ -35,11 +35,39 @@ the simulator's class chains accept these, and task files name types by them."""
 ELEMENT_TYPES = frozenset(TYPE_PREFIX + name for name in SHORT_TYPES)
 """The same, by full type name, as the XML source writes them."""
 SPRINGBOARD = "com.apple.springboard"
+"""The home screen's bundle id: in front when no app is."""
 
 BANNER_VIEW = "NotificationShortLookView"
 """The accessible view of a notification banner, which the phone's system shows over any app on
-its own (the iOS 26 banner dump; the simulator's too): no agent's action made it."""
-"""The home screen's bundle id: in front when no app is."""
+its own (the iOS 26 banner dump; the simulator's too): no agent's action made it. The name
+alone proves nothing (`is_banner` says what does)."""
+BANNER_HOLDER = "Notification"
+"""The view a banner's `BANNER_VIEW` sits in, in its window (the iOS 26 banner dump)."""
+
+
+def is_banner(kind: str, name: str, y: float, above: Sequence[tuple[str, str]], window: int,
+              screen_height: float) -> bool:
+    """Whether an element is a notification banner's view, told by what only the system's
+    banner has, never by its name alone: an app names an element by its text, so a note titled
+    "NotificationShortLookView" is a Cell named so (red team 110: it hid the Notes window's
+    changes from the custody digest). The banner's view (`BANNER_VIEW`, an Other) sits in a
+    "Notification" view (`BANNER_HOLDER`) in a top-level window of its own, never the tree's
+    first (the front app's screen, where all of an app's content is, a web page's among it),
+    at the top of the screen, where it comes down under the Dynamic Island (y 58 of 874 in
+    the iOS 26 dump and on the simulated iPhone).
+
+    Args:
+        kind: its short type.
+        name: its name.
+        y: its top edge, in points.
+        above: the (short type, name) of each element it sits in, its window first (the
+            application node left out).
+        window: its window's place among the application's windows (0: the first).
+        screen_height: the application's (the screen's) height, in points.
+    """
+    return (kind == "Other" and name == BANNER_VIEW and window > 0 and len(above) > 1
+            and above[0][0] == "Window" and ("Other", BANNER_HOLDER) in above[1:]
+            and 0 <= y < screen_height / 4)
 TEXT_INPUT_TYPES = frozenset({"TextField", "SecureTextField", "SearchField", "TextView"})
 """Short types that take keystrokes; WDA writes `placeholderValue` only on these."""
 TEXT_INPUTS = frozenset(TYPE_PREFIX + t for t in TEXT_INPUT_TYPES)
