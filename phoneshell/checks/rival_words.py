@@ -80,6 +80,17 @@ def everyday(word: str) -> bool:
     return word in EVERYDAY or (len(word) > 3 and word.endswith("s") and word[:-1] in EVERYDAY)
 
 
+_SPELT_OUT = re.compile(r"(?<![\w-])(?:[^\W\d_]-)+[^\W\d_](?![\w-])")
+
+
+def spelt_out(answer: str, want: str) -> str:
+    """`answer` with each word of `want` it spells out letter by letter written as the word:
+    "C-A-R-D-A-M-O-M" is CARDAMOM spelt, no second value."""
+    own = {folded(w) for w in WORD.findall(want)}
+    return _SPELT_OUT.sub(lambda m: m.group(0).replace("-", "")
+                          if folded(m.group(0).replace("-", "")) in own else m.group(0), answer)
+
+
 def bare(text: str, want: str, everyday_too: bool = False, own: bool = True,
          label: str = "", any_script: bool = False) -> list[str]:
     """The words of `text` that could be values: written in `want`'s script (a word of another

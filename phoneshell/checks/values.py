@@ -31,7 +31,8 @@ whichever candidate was right (docs/checks.md, "Answers that hedge"):
   less the everyday words a sentence starts with (`_unsaid`: "Example Domain or Loaded Page"
   names two);
 * (not for a code) another item of a list whose items one names the value (`_listed`; items
-  split on commas, semicolons, slashes, bars, ampersands, new lines, " or " and " and "): for
+  split on commas, semicolons, slashes, bars, ampersands, new lines, " or " and " and ", a
+  bracket that does not name the value left to the clause rules): for
   a value without a number, one that looks like a value (a digit, or one to (the value's words
   + 1) words of its script that are neither everyday words, `EVERYDAY`, "I think", "written in
   big letters", nor words of what the check reads); for a value with one, one that shares a
@@ -51,6 +52,9 @@ whichever candidate was right (docs/checks.md, "Answers that hedge"):
 * any of the values the check lists as `others` (the answers of the task's siblings, which an
   agent that learned a suite's answers would list), named as the value would be, in any case.
 
+For a value in words, the word rules but near spellings read the answer without its remarks on
+the value ("MERIDIAN, in a serif typeface": `remarks`), which offer nothing.
+
 So "It's 21°C and sunny" names 21° and hedges nothing, while "21°, 22° or 23°" hedges.
 """
 
@@ -59,6 +63,7 @@ from __future__ import annotations
 import re
 
 from phoneshell.checks.reading import BARE_READ, Number, numbers, read, said, script
+from phoneshell.checks.remarks import ahead, unremarked
 from phoneshell.checks.rival_numbers import rivals
 from phoneshell.checks.rival_words import (
     HEDGE,
@@ -69,6 +74,7 @@ from phoneshell.checks.rival_words import (
     fragments,
     hedged,
     near,
+    spelt_out,
 )
 from phoneshell.spelling import folded
 
@@ -310,6 +316,16 @@ def _quantity(word: str) -> bool:
     return len(read_as) == 1 and bool(read_as[0].unit) and read_as[0].text == word
 
 
+_BRACKET = re.compile(r"[(\[][^()\[\]]*[)\]]")
+
+
+def _items(sentence: str, want: str) -> list[str]:
+    """The items of a list in `sentence`, but its brackets that do not name `want`: clauses of
+    their own (`fragments`, `hedged`), "(uppercase, sans-serif)" remarks on the value."""
+    sentence = _BRACKET.sub(lambda b: b.group(0) if names(b.group(0), want) else " ", sentence)
+    return [i.strip() for i in _SEPARATORS.split(sentence) if i.strip()]
+
+
 def _listed(answer: str, want: str, label: str) -> list[str]:
     """Items of a list in the sentence that names `want` (a blank line ends one too), one of
     whose items names it, that could be values instead: for a
@@ -321,7 +337,8 @@ def _listed(answer: str, want: str, label: str) -> list[str]:
     if len(items) < 2 or not any(names(i, want) for i in items):
         return []
     if not numbers(want):
-        return [i for i in items if not names(i, want) and _value_like(i, want, label)]
+        return [i for i in _items(sentence, want) if not names(i, want)
+                and _value_like(i, want, label)]
     own = {folded(w) for w in bare(_words(want), want, own=False)}
     if _heading(want) or not own:
         return []
@@ -359,6 +376,9 @@ def candidates(answer: str, want: str, others: tuple[str, ...] = (),
     answer, want = read(answer), read(want).strip()
     found = _numbered(answer, want)
     code = _CODE.fullmatch(want) is not None
+    worded = not code and not _heading(want) and bool(_words(want))  # a value in words
+    whole = spelt_out(answer, want) if worded else answer  # "C-A-R-D-A-M-O-M" is its word
+    answer = unremarked(whole, want, names) if worded else whole
     if code:
         found += [c for c in _CODE.findall(answer) if folded(c) != folded(want)
                   and not _quantity(c)]
@@ -372,8 +392,10 @@ def candidates(answer: str, want: str, others: tuple[str, ...] = (),
                   and _beside(answer, at, run, want)]
     if not code:  # another model number is a code: words and list items name none
         found += _listed(answer, want, label) + _loose(answer, want, label)
-    if not code and not _heading(want) and _words(want):  # a value in words: its rivals
-        found += (near(answer, want, label) + hedged(answer, want, label, names)
-                  + fragments(answer, want, label, names))
-    found += [o.strip() for o in others if _fold(o) != _fold(want) and names(answer, o)]
+    if worded:
+        found += (near(whole, want, label) + hedged(answer, want, label, names)
+                  + fragments(answer, want, label, names)
+                  + [w for part in ahead(whole, want, names)
+                     for w in bare(part, want, label=label) if len(w) > 1])
+    found += [o.strip() for o in others if _fold(o) != _fold(want) and names(whole, o)]
     return list(dict.fromkeys(found))

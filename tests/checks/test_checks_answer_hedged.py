@@ -259,3 +259,90 @@ def test_an_alternative_offered_beside_honest_context_still_hedges(value: str,
                                                                    answer: str) -> None:
     passed, detail = graded(value, answer)
     assert not passed and "hedges" in detail, detail
+
+
+# Red team 110: a remark on the value is no hedge -----------------------------------------------
+# A part of the value's sentence after it that describes (opens with an article, a preposition,
+# a relative word or a participle) offers nothing, whatever its words; before, each of these
+# failed as soon as one of its words was missing from the everyday words (RT110-2).
+
+RT110_REMARKS = [
+    ("Example Domain", "It's Example Domain, the IANA placeholder page."),
+    ("Example Domain", "The page's main heading is Example Domain, followed by a paragraph."),
+    ("Example Domain", "Example Domain, followed by text"),
+    ("Example Domain", "It's Example Domain, the placeholder page."),
+    ("Example Domain", "The heading says Example Domain and the link says More information"),
+    ("Example Domain", "Example Domain (Safari, Reader view off)"),
+    ("MERIDIAN", "The word shown is MERIDIAN, in a serif typeface"),
+    ("MERIDIAN", "MERIDIAN, as in the astronomy term"), ("MERIDIAN", "MERIDIAN, as in geography"),
+    ("MERIDIAN", "MERIDIAN; the surrounding caption was blank"),
+    ("MERIDIAN", "MERIDIAN (image text, not selectable)"), ("MERIDIAN", "MERIDIAN, in Georgia"),
+    ("MERIDIAN", "MERIDIAN, maybe in Helvetica"), ("MERIDIAN", "MERIDIAN, possibly in Georgia"),
+    ("MERIDIAN", "MERIDIAN (uppercase, sans-serif)"),
+    ("MERIDIAN", "MERIDIAN, in white sans-serif letters"),
+    ("MERIDIAN", "MERIDIAN, centred, in a rounded box"),
+    # and remarks nobody had tried
+    ("MERIDIAN", "MERIDIAN, set in Futura"), ("MERIDIAN", "MERIDIAN, with a drop shadow"),
+    ("MERIDIAN", "MERIDIAN, whose letters are outlined"),
+    ("MERIDIAN", "MERIDIAN (rendered as a PNG)"),
+    ("MERIDIAN", "MERIDIAN; its letters are teal"), ("MERIDIAN", "MERIDIAN, about 40 px tall"),
+    ("MERIDIAN", "MERIDIAN, slightly blurry but legible"),
+    ("MERIDIAN", "MERIDIAN, nearly filling the image"), ("MERIDIAN", "MERIDIAN, drawn in chalk"),
+    ("MERIDIAN", "The word in the image is MERIDIAN, a term from astronomy and geography."),
+    ("MERIDIAN", "The picture shows MERIDIAN, in a large serif typeface (possibly Georgia)."),
+    ("Example Domain", "Example Domain, served by IANA"),
+    ("Example Domain", "Example Domain, on example.com (IANA)"),
+    ("Example Domain", "Example Domain, the title of the Internet Assigned Numbers Authority's "
+                       "example page."),
+    ("Example Domain", "The heading is Example Domain, and the body text mentions IANA"),
+    ("CARDAMOM", "CARDAMOM - found in the page's DOM text."),
+    ("CARDAMOM", "The word is CARDAMOM, which might be a reference to the spice."),
+    ("CARDAMOM", "The written word is CARDAMOM, spelled C-A-R-D-A-M-O-M.")]
+
+
+@pytest.mark.parametrize(("value", "answer"), RT110_REMARKS)
+def test_a_remark_describing_the_value_passes(value: str, answer: str) -> None:
+    passed, detail = graded(value, answer)
+    assert passed, detail
+
+
+@pytest.mark.parametrize(("value", "answer"), [
+    # a value offered in the remark's place: after a hedging word, a word of a second choice,
+    # a list's joint, a likeness, another name; in brackets right after the value; as a question
+    ("MERIDIAN", "The word shown is MERIDIAN, or the word QUILL"),
+    ("MERIDIAN", "MERIDIAN (possibly Georgia)"), ("MERIDIAN", "MERIDIAN, Quill"),
+    ("Example Domain", "Example Domain, or the Loaded Page"),
+    ("Example Domain", "Example Domain, possibly the Loaded Page"),
+    ("Example Domain", "It's Example Domain, the Loaded Page?"),
+    ("Example Domain", "Example Domain, Loaded Page"),
+    ("Example Domain", "Example Domain - Loaded Page"),
+    ("CARDAMOM", "CARDAMOM, maybe the nutmeg"), ("CARDAMOM", "CARDAMOM, arguably nutmeg"),
+    ("CARDAMOM", "CARDAMOM, the other option being nutmeg"),
+    ("CARDAMOM", "CARDAMOM, with nutmeg as a fallback"),
+    ("CARDAMOM", "CARDAMOM, failing that nutmeg"), ("CARDAMOM", "CARDAMOM, as well as nutmeg"),
+    ("CARDAMOM", "CARDAMOM, perhaps in fact nutmeg"), ("CARDAMOM", "CARDAMOM, read also as nutmeg"),
+    ("CARDAMOM", "CARDAMOM, looking like nutmeg"), ("CARDAMOM", "CARDAMOM, spelled nutmeg by some"),
+    ("CARDAMOM", "CARDAMOM, the word is nutmeg"),
+    ("CARDAMOM", "The word is CARDAMOM, spelled C-A-R-D-A-M-O-N.")])
+def test_a_value_offered_where_a_remark_would_be_still_hedges(value: str, answer: str) -> None:
+    passed, detail = graded(value, answer)
+    assert not passed and "hedges" in detail, detail
+
+
+@pytest.mark.parametrize("written", [
+    "The word shown in the big picture at the top is {a}, in a {b} typeface",
+    "{a}, followed by {b}", "It's {a}, the {b} page.", "with {a}, with {b}", "{a} (in {b})",
+    "{a}: the {b}", "{a}, a term from astronomy and {b}", "{a}, in a serif typeface ({b})",
+    "in the {a} and in the {b}", "{a}, maybe in {b}", "{a}, which might be a {b}"])
+@pytest.mark.parametrize(("one", "other"), [
+    ("lantern", "candle"), ("LANTERN", "CANDLE"), ("Example Domain", "Loaded Page"),
+    ("iPhone Air", "iPhone Mini")])
+def test_a_remark_holding_a_second_value_passes_for_one_value_at_most(
+        written: str, one: str, other: str) -> None:
+    # graded for the value it remarks with, the answer's first value is its rival: what a
+    # description holds wins nothing
+    answer = written.format(a=one, b=other)
+    claim = Claim(status="done", answer=answer)
+    passes = [grade_check(Check.make("answer_contains", value),
+                          Evidence("t", 1.0, claim=claim)).passed for value in (one, other)]
+    assert passes != [True, True], answer

@@ -4,7 +4,8 @@ second one offered beside it ("42% or 41", "61°, maybe 62", "MERIDIAN (possibly
 "Example Domain or Loaded Page"). Each fails its answer check as a hedge; the honest answer
 written around the same value passes the task, with the context red team 106 saw fail it
 (numbered steps, "iPhone 17 Pro", "iOS 26", "2 taps", "10-day", "I could see it clearly",
-"Example domains like this")."""
+"Example domains like this"), and the remarks red team 110 saw fail it ("It's Example
+Domain, the IANA placeholder page.", "MERIDIAN, in a serif typeface")."""
 
 from __future__ import annotations
 
@@ -79,9 +80,15 @@ def page(url: str, answer: str) -> Play:
     ("safari.read.heading", page("example.com", "Example Domain (maybe Example Domains)"),
      page("example.com", "The heading is Example Domain. Example domains like this are "
                          "reserved by IANA; Safari's Reader view wasn't needed.")),
+    # red team 110: a remark describing the value passes; a value in the remark's place fails
+    ("safari.read.heading", page("example.com", "Example Domain, or the Loaded Page"),
+     page("example.com", "It's Example Domain, the IANA placeholder page.")),
+    ("probe.image.one", page("blolabel.ai/probe/one", "The word shown is MERIDIAN, or the word "
+                                                       "QUILL"),
+     page("blolabel.ai/probe/one", "The word shown is MERIDIAN, in a serif typeface")),
 ], ids=["battery", "weather", "probe-image", "heading-capitals", "heading-possibly",
         "battery-steps", "battery-names", "weather-counts", "probe-text-method",
-        "heading-plural"])
+        "heading-plural", "heading-remark", "probe-image-remark"])
 def test_a_second_value_offered_beside_the_one_read_fails_as_a_hedge(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task], task_id: str, hedge: Play,
         honest: Play) -> None:

@@ -1,0 +1,166 @@
+"""Which parts of an answer remark on the value it names, and so offer no other. Pure.
+
+An answer names its value and often goes on, in the same sentence, to say something about it:
+"It's Example Domain, the IANA placeholder page.", "... Example Domain, followed by a
+paragraph", "MERIDIAN, in a serif typeface", "MERIDIAN, as in the astronomy term",
+"MERIDIAN; the surrounding caption was blank". Such a part *describes* (`describes`): it opens,
+in small letters, with an article, a preposition, a relative word, a participle or an adverb,
+and offers nothing, whatever its words: whether a word is common is no sign of a second value
+(red team 110). A part after "and" or in brackets goes on with a description before it ("a
+term from astronomy and geography", "in a serif typeface (possibly Georgia)"). So
+`values.candidates` reads the word rules (`rival_words`, a capitalised run, an ALL-CAPS word,
+a list item) on the answer with those parts blanked (`unremarked`); a near spelling, a number
+and one of the check's `others` count wherever they stand.
+
+A part does not describe when it offers: a hedging word before something that is no description
+("MERIDIAN, possibly in Georgia" describes, "Example Domain, or the Loaded Page" offers), a word
+that says a second choice, a doubt, a list's joint or a likeness (`_OFFERS`), another name
+("spelled nutmeg"), a capital ("Example Domain, Loaded Page"), or a question. Nor does the part
+that names the value: a description comes after what it describes. So where the value is named
+only in a remark on another part ("The word is CARDAMOM, in a nutmeg typeface", graded for
+nutmeg), what came first is the answer, and its words are the rivals (`ahead`): no answer
+passes for both the value it gives and one it remarks with.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from phoneshell.checks.rival_words import HEDGE, WORD
+from phoneshell.spelling import folded
+
+_SENTENCE = re.compile(r"\.+(?=\s|$)|[!?]+|\n")
+"""Where a sentence ends: full stops before a space or the end ("example.com" goes on), "!",
+"?", a new line."""
+_PART = re.compile(r"[,;:()\[\]{}]|\s-+\s|\s(?i:and)\s")
+"""Where a part of a sentence ends: a comma, semicolon or colon, a bracket, a dash between
+spaces, "and"."""
+_PREPOSITION_WORDS = """
+in on at with from by as for of under over below above beside behind inside across near against
+via through throughout without within into onto beneath underneath after before like per along
+around among upon toward towards about beyond atop amid despite except
+"""
+PREPOSITIONS = frozenset(_PREPOSITION_WORDS.split())
+_RELATIVES = frozenset("which who whose where when".split())
+OPENERS = PREPOSITIONS | _RELATIVES | frozenset("a an the its their".split())
+"""Words a description opens with: prepositions, articles, relative words."""
+_PARTICIPLES = frozenset("shown written seen drawn set found made held taken given hidden laid "
+                         "shot".split())
+"""Participles without the "-ed" of the rest ("written in white", "shown below it")."""
+_NAMING = frozenset("called named spelled spelt read titled labelled labeled known "
+                    "aka".split())
+"""Words that give a value another name ("spelled candle", "also known as candle"): a part
+they open names one, and describes nothing."""
+_UNSURE = frozenset("maybe possibly probably perhaps".split())
+"""Words that may come before a description and leave it one ("maybe in Helvetica")."""
+_ANSWERING = frozenset("word answer heading value reading result".split())
+"""What the answer is ("the word is nutmeg"): a part that says so after an article is no
+description of something else."""
+_OFFERS = re.compile(r"(?i)(?<![\w'])(?:other|another|second|alternatives?|alt|backup|fallback"
+                     r"|options?|guess(?:es)?|choices?|candidates?|runner-up|possible|likely"
+                     r"|plausibl[ey]|arguably|conceivably|presumably|supposedly|seemingly"
+                     r"|apparently|alternately|potentially|equally|failing|barring|plus"
+                     r"|besides|alongside|as\s+well\s+as|along\s+with|together\s+with"
+                     r"|in\s+addition\s+to|in\s+(?:fact|truth|reality|case|short)"
+                     r"|at\s+(?:least|best|most)|of\s+course|for\s+(?:sure|certain)|also"
+                     r"|resembl\w*|similar\w*|look(?:s|ed|ing)?\s+like|misread\w*|mistak\w*"
+                     r"|confus\w*)(?![\w'])")
+"""Words that say a second choice, an adverb that doubts, a list's joint, a phrase that asserts
+("in fact") or a likeness: a part holding one offers what it names ("arguably candle", "as well
+as candle", "perhaps in fact candle", "read also as candle", "looking like candle")."""
+
+Names = Callable[[str, str], bool]
+"""`values.names`: whether a text names a value."""
+
+
+def _spans(pattern: re.Pattern[str], text: str, start: int,
+           end: int) -> Iterator[tuple[int, int, str]]:
+    """The pieces of `text[start:end]` between `pattern`'s marks, as (start, end, the mark
+    before it, stripped)."""
+    at, mark = start, ""
+    for found in pattern.finditer(text, start, end):
+        yield at, found.start(), mark
+        at, mark = found.end(), found.group(0).strip().lower()
+    yield at, end, mark
+
+
+def _opens(word: str, more: bool) -> bool:
+    """Whether `word` opens a description: an opener, or, with `more` words after it, a
+    participle ("followed by a paragraph", "written in white", "using the zoom") or an adverb
+    ("clearly legible", "slightly blurry")."""
+    return word in OPENERS or (more and (word in _PARTICIPLES or (
+        len(word) > 4 and word.endswith(("ed", "ing", "ly")))))
+
+
+def describes(part: str) -> bool:
+    """Whether `part` of an answer describes rather than offers (see the module docstring):
+    it opens with a description's word (`_opens`) in small letters, after "maybe" or
+    "possibly" ("possibly in Georgia"), and is no sentence about what the answer is ("the word
+    is nutmeg"); each hedging word (`HEDGE`) in it is followed by a preposition ("maybe in
+    Helvetica"; "maybe the nutmeg" offers), or in a relative clause by an article too; and no
+    word says a second choice (`_OFFERS`)."""
+    written = WORD.findall(part)
+    while len(written) > 1 and folded(written[0]) in _UNSURE:
+        written.pop(0)
+    words = [folded(w) for w in written]
+    # a capital in mid-sentence is a name's: "Example Domain, Loaded Page" lists two
+    if (not words or not written[0].islower() or words[0] in _NAMING
+            or not _opens(words[0], len(words) > 1)):
+        return False
+    if _OFFERS.search(part):
+        return False
+    if words[0] in ("a", "an", "the") and _ANSWERING & set(words):
+        return False
+    # a relative clause says what the value may be ("which might be a reference to the spice")
+    then = PREPOSITIONS | ({"a", "an", "the"} if words[0] in _RELATIVES else set())
+    for found in HEDGE.finditer(part):
+        after = WORD.findall(part[found.end():])
+        if not after or folded(after[0]) not in then:
+            return False
+    return True
+
+
+def _sentences(answer: str, want: str,
+               names: Names) -> Iterator[tuple[list[tuple[int, int]], list[bool], int]]:
+    """Each sentence of `answer` that names `want` and asks nothing: its parts (`_PART`), which
+    of them remark (one that describes, or goes on from one after "and" or in a bracket: "a
+    term from astronomy and geography", "in a serif typeface (possibly Georgia)"), and the
+    first that names `want`."""
+    for start, end, _ in _spans(_SENTENCE, answer, 0, len(answer)):
+        if answer[end:end + 1] == "?" or not names(answer[start:end], want):
+            continue
+        parts, remark = [], []
+        for s, e, mark in _spans(_PART, answer, start, end):
+            if s == e:
+                continue
+            goes_on = bool(remark) and remark[-1] and mark in ("and", "(", "[")
+            parts.append((s, e))
+            remark.append(goes_on or describes(answer[s:e]))
+        first = next((i for i, (s, e) in enumerate(parts) if names(answer[s:e], want)), None)
+        if first is not None:
+            yield parts, remark, first
+
+
+def unremarked(answer: str, want: str, names: Names) -> str:
+    """`answer` with its remarks on the value blanked: in each sentence that names `want`, the
+    parts after the first that names it which remark (`_sentences`) and do not name it.
+    Positions are kept."""
+    blanked = list(answer)
+    for parts, remark, first in _sentences(answer, want, names):
+        for (s, e), remarks in list(zip(parts, remark, strict=True))[first + 1:]:
+            if remarks and not names(answer[s:e], want):
+                blanked[s:e] = " " * (e - s)
+    return "".join(blanked)
+
+
+def ahead(answer: str, want: str, names: Names) -> list[str]:
+    """Where the value is named only in a remark (`_sentences`) on what came before it, the
+    parts before it: "The word is CARDAMOM" in "The word is CARDAMOM, in a nutmeg typeface",
+    graded for nutmeg. So an answer that passes for its value with such a remark fails for
+    the value remarked with."""
+    found: list[str] = []
+    for parts, remark, first in _sentences(answer, want, names):
+        if remark[first]:
+            found += [answer[s:e] for s, e in parts[:first]]
+    return found
