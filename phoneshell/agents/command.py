@@ -58,8 +58,8 @@ from phoneshell.agents.environment import (
 from phoneshell.agents.turn import run_turn
 from phoneshell.errors import RunError
 from phoneshell.evidence import Claim
-from phoneshell.records import RecordError
-from phoneshell.untrusted import tidy_lines
+from phoneshell.records import RecordError, TurnUse
+from phoneshell.untrusted import one_line, tidy_lines
 
 SHELL = "/bin/sh"
 STDOUT, STDERR, CLAIM = "agent.stdout", "agent.stderr", "claim.json"
@@ -174,7 +174,7 @@ class CommandAgent:
                             stdout_seen=said.feed)
         except OSError as exc:
             return AgentResult(ran=False, error=f"cannot start {self.command!r}: {exc}")
-        result = self._result(folder, turn.code, turn.timed_out, context.timeout_s, said.end())
+        result = self._result(folder, turn.code, turn.timed_out, context, said.end())
         if turn.said:
             result = replace(result, error="; ".join(e for e in (result.error, *turn.said) if e))
         if turn.stopped:  # stopped for it: its failure, whatever it claimed
@@ -183,7 +183,7 @@ class CommandAgent:
                            error="; ".join(e for e in (turn.stopped, result.error) if e))
         return result
 
-    def _result(self, folder: Path, code: int, timed_out: bool, timeout_s: float,
+    def _result(self, folder: Path, code: int, timed_out: bool, context: AgentContext,
                 on_stdout: Claim | None) -> AgentResult:
         errors: list[str] = []
         claim: Claim | None = None
@@ -199,9 +199,11 @@ class CommandAgent:
             claim = on_stdout
         use = None if TURNS_FILE in linked else read_turns(scratch)
         turns, out_of_turns = (use.turns, use.out_of_turns) if use else (0, False)
+        if use and out_of_turns:
+            errors.append(spent(use, context.max_steps))
         stderr = _tail(folder / STDERR)
         if timed_out:
-            errors.insert(0, f"ran out of time ({timeout_s:g}s); the command was stopped")
+            errors.insert(0, f"ran out of time ({context.timeout_s:g}s); the command was stopped")
         elif claim is None and code != 0:
             how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
             claim = Claim(status="failed", summary=f"the command {how} without a claim")
@@ -209,10 +211,24 @@ class CommandAgent:
             errors.append(f"the command {how}{said}")
         elif claim is None:
             errors.append("the command exited without a claim")
-        if out_of_turns:
-            errors.append("used its whole turn budget")
         return AgentResult(ran=True, claim=claim, turns=turns, timed_out=timed_out,
                            out_of_turns=out_of_turns, error="; ".join(errors))
+
+
+REFUSED_CHARS = 200
+"""How much of what the turns file says the agent did past its budget a row keeps."""
+
+
+def spent(use: TurnUse, max_steps: int) -> str:
+    """Why a command agent is out of turns, as the model loop says it ("used all 25 tool
+    calls, then called 'tap' instead of done"): the turns its tool server counted, the task's
+    budget, and what it did past it. Read from `turns.json`, which the program can write too:
+    its words, kept short on one line."""
+    used = (f"all {max_steps} tool calls" if use.turns == max_steps else
+            f"{use.turns} tool calls of a budget of {max_steps}")
+    did = one_line(use.refused[:REFUSED_CHARS]) if use.refused else (
+        f"{TURNS_FILE} says it ran out of turns, not what it did")
+    return f"used {used} ({TURNS_FILE}), then {did}"
 
 
 def _command(arg: str) -> Agent:

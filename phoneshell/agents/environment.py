@@ -6,24 +6,24 @@ the attempt only from these variables, and report back only through these files:
 * the claim file (`PHONESHELL_CLAIM_FILE`): one JSON object `{"v": 1, "status", "answer",
   "summary"}`, written whole (temporary file, then rename) by `phoneshell finish` or by the MCP
   server's `done`;
-* the turns file (`turns.json` in `PHONESHELL_ATTEMPT_DIR`): `{"v": 1, "turns", "out_of_turns"}`,
-  kept up to date by `phoneshell mcp`, so a command that wraps an MCP client gets its budget use
-  recorded.
+* the turns file (`turns.json` in `PHONESHELL_ATTEMPT_DIR`): `{"v": 1, "turns", "out_of_turns",
+  "refused"}`, kept up to date by `phoneshell mcp`, so a command that wraps an MCP client gets its
+  budget use recorded, and what it did past the budget.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 from phoneshell.errors import RunError
 from phoneshell.records import (
-    CLAIM_STATUSES,
     Claim,
     ClaimFile,
     RecordError,
     TurnUse,
+    claim_json,
+    claim_status,
     read_record,
     write_record,
 )
@@ -98,10 +98,10 @@ def parse_claim_line(line: str) -> Claim | None:
     if not (text.startswith("{") and text.endswith("}")):
         return None
     try:
-        data = json.loads(text)
+        data = claim_json(text)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(data, dict) or data.get("status") not in CLAIM_STATUSES:
+    if not isinstance(data, dict) or claim_status(data.get("status")) is None:
         return None
     try:
         return ClaimFile.of({"v": ClaimFile.VERSION, **data}, "stdout").claim  # v optional

@@ -84,7 +84,8 @@ class ToolServer:
             write_claim(self.claim_file, self.tools.claim)
         if self.attempt_dir is not None:
             write_turns(self.attempt_dir, TurnUse(turns=self.tools.turns,
-                                                        out_of_turns=self.tools.out_of_turns))
+                                                  out_of_turns=self.tools.out_of_turns,
+                                                  refused=self.tools.refused))
 
     def server(self) -> Server:
         """The SDK's server with this state's handlers."""

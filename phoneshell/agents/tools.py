@@ -17,7 +17,6 @@ the same whichever way it came.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -31,7 +30,14 @@ from phoneshell.agents.tool_schema import Args, JsonSchema, Tool, argument_probl
 from phoneshell.device import SPRINGBOARD, Phone, run_step
 from phoneshell.device.steps import is_home_screen, scroll_points
 from phoneshell.errors import RIG_DOWN, DeviceError, StepError
-from phoneshell.records import CLAIM_STATUSES, Claim, ClaimFile, RecordError
+from phoneshell.records import (
+    CLAIM_STATUSES,
+    Claim,
+    ClaimFile,
+    RecordError,
+    claim_fields,
+    claim_json,
+)
 from phoneshell.registry import Registry
 from phoneshell.tasks import Step
 from phoneshell.untrusted import storable
@@ -158,8 +164,8 @@ class PhoneTools:
         if name not in TOOLS:
             return None, f"there is no tool {name!r}; the tools are {', '.join(TOOLS.names())}"
         if isinstance(arguments, str):
-            try:
-                parsed: object = json.loads(arguments or "{}")
+            try:  # as a claim's reader takes JSON: done's number answer keeps its text
+                parsed: object = claim_json(arguments or "{}")
             except (ValueError, RecursionError):  # not JSON, nested too deep, a huge number
                 parsed = None
             if not isinstance(parsed, dict):
@@ -169,6 +175,8 @@ class PhoneTools:
         # ("\ud800" in JSON) could not be written as UTF-8, so it stays as its escape.
         arguments = {storable(k): storable(v) if isinstance(v, str) else v
                      for k, v in arguments.items()}
+        if name == "done":  # read as every claim is ("DONE", a number answer), then checked
+            arguments = claim_fields(arguments)
         tool = TOOLS.lookup(name)
         problem = argument_problem(tool, arguments)
         return (None, f"{name}: {problem}") if problem else (tool, given(arguments))

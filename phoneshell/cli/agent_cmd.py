@@ -14,7 +14,7 @@ from phoneshell.agents.environment import WDA_URL, claim_file_from_env, write_cl
 from phoneshell.agents.tools import tool_table
 from phoneshell.cli.disk_full import DISK_FULL, REFUSED
 from phoneshell.errors import PhoneshellError, RunError
-from phoneshell.records import CLAIM_STATUSES, Claim, ClaimStatus
+from phoneshell.records import CLAIM_STATUSES, Claim, ClaimStatus, claim_status
 
 
 def add_parsers(commands: Any) -> None:
@@ -25,6 +25,7 @@ def add_parsers(commands: Any) -> None:
                     "$PHONESHELL_CLAIM_FILE. The claim is recorded in full and never trusted: "
                     "the phone decides whether the task passed.")
     p.add_argument("--status", required=True, choices=CLAIM_STATUSES,
+                   type=lambda word: claim_status(word) or word,  # "DONE", as a claim is read
                    help="done (did what was asked), gave_up, or failed")
     p.add_argument("--answer", default="", metavar="TEXT",
                    help="the value the task asked for, alone, not a sentence (empty when it "

@@ -18,9 +18,9 @@ from phoneshell.cli.options import (
     progress_printer,
 )
 from phoneshell.runner import RunOptions, run_suite
-from phoneshell.runner.folder import check_runs_dir, load_manifest
+from phoneshell.runner.folder import check_new_run, check_runs_dir, load_manifest
 from phoneshell.runner.lines import resume_command, summary_document, summary_lines
-from phoneshell.runner.resume import refuse_contradictions
+from phoneshell.runner.resume import check_resume_device, refuse_contradictions
 from phoneshell.tasks import PATHS_HELP, default_task_paths
 
 
@@ -96,12 +96,17 @@ def run_run(args: argparse.Namespace) -> int:
     out: `phoneshell report`'s exit 0), 2 when it stopped early."""
     as_json = args.format == "json"
     progress = progress_printer(as_json)
-    check_runs_dir(args.runs, args.resume or args.run_id)  # before any phone starts
+    # every refusal the command line alone can earn comes before any phone starts
+    check_runs_dir(args.runs, args.resume or args.run_id)
     if args.resume:
-        refuse_contradictions(load_manifest(args.runs, args.resume), agent=args.agent,
-                              repeat=args.repeat, task_globs=args.tasks,
-                              paths=args.paths or None, run_id=args.run_id,
-                              latency=args.latency)
+        recorded = load_manifest(args.runs, args.resume)
+        refuse_contradictions(recorded, agent=args.agent, repeat=args.repeat,
+                              task_globs=args.tasks, paths=args.paths or None,
+                              run_id=args.run_id, latency=args.latency)
+        check_resume_device(recorded, args.device)
+    elif args.run_id:
+        check_new_run(args.runs, args.run_id, resume_command(args.runs, args.run_id,
+                                                             args.device, args.sandbox))
     options = RunOptions(tuple(args.paths or default_task_paths()),
                          agent=args.agent or "solution", device=args.device,
                          latency=args.latency or "none", task_globs=tuple(args.tasks or ()),

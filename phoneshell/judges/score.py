@@ -33,6 +33,7 @@ from phoneshell.records import (
     WrongItem,
 )
 from phoneshell.report.stats import wilson
+from phoneshell.tasks.tags import tag_key, tag_names
 
 REASONING_SHOWN = 300
 
@@ -83,10 +84,23 @@ def type_name(row: LabelRow) -> str:
 
 
 def _groups(rows: Sequence[LabelRow], answers: Mapping[str, JudgeAnswer],
-            keys: Mapping[str, Sequence[str]]) -> tuple[Group, ...]:
-    names = sorted({k for ks in keys.values() for k in ks})
-    return tuple(_Tally.of([r for r in rows if name in keys[r.id]], answers).group(name)
-                 for name in names)
+            keys: Mapping[str, Sequence[str]],
+            names: Mapping[str, str] | None = None) -> tuple[Group, ...]:
+    """Each item once in each group its `keys` name, by the group's name (`names`: a key's
+    name, where it is not its own)."""
+    named = names or {}
+    found = sorted({k for ks in keys.values() for k in ks}, key=lambda k: named.get(k, k))
+    return tuple(_Tally.of([r for r in rows if k in keys[r.id]], answers).group(named.get(k, k))
+                 for k in found)
+
+
+def _tag_groups(rows: Sequence[LabelRow], answers: Mapping[str, JudgeAnswer]
+                ) -> tuple[Group, ...]:
+    """By the shown task's tags, as reports group them: one tag however its task files spell it
+    ("Notes", "notes"), an item once under it (a judgeset built before the loader refused a
+    repeated tag may hold one twice), named as most of its tasks spell it (`tag_names`)."""
+    keys = {r.id: [tag_key(tag) for tag in r.tags] for r in rows}
+    return _groups(rows, answers, keys, tag_names((r.task_id, r.tags) for r in rows))
 
 
 def average_ranks(values: Sequence[float]) -> list[float]:
@@ -194,7 +208,7 @@ def score(judge: str, set_id: str, labels: Mapping[str, LabelRow],
         recall=recall, f1=2 * t.tp / (2 * t.tp + t.fp + t.fn) if t.tp + t.fp + t.fn else None,
         negative_accuracy=negative, balanced_accuracy=_mean(recall.rate, negative.rate),
         by_type=_groups(rows, answers, {r.id: [type_name(r)] for r in rows}),
-        by_tag=_groups(rows, answers, {r.id: list(r.tags) for r in rows}),
+        by_tag=_tag_groups(rows, answers),
         wrong=_wrong(rows, answers),
         ranking=ranking(population, answers) if population is not None else None,
         ranking_note="" if population is not None or all(r.origin != "run" for r in rows)

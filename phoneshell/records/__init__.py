@@ -50,7 +50,11 @@ from phoneshell.records.attempt import (
     Teardown,
     TurnUse,
     Verdict,
+    WrittenFloat,
     bounded,
+    claim_fields,
+    claim_json,
+    claim_status,
 )
 from phoneshell.records.audit import (
     ACTION_KINDS,
@@ -145,8 +149,9 @@ __all__ = [
     "LogSeal", "Outcome", "Part", "Phase",
     "ProbeReading", "Record", "RecordError", "RecordTooBig", "ResultRow", "Role", "RunManifest",
     "SandboxKind", "Scalar", "Scored", "Seal", "SourceRef", "Stage", "SwapReport", "SwapResult",
-    "Target", "TaskRef", "Teardown", "TurnUse", "Verdict", "append_line", "bounded", "chain_of",
-    "chain_of_chunks", "chain_step", "check_name", "file_size", "open_regular", "parse_lines",
+    "Target", "TaskRef", "Teardown", "TurnUse", "Verdict", "WrittenFloat", "append_line",
+    "bounded", "chain_of", "chain_of_chunks", "chain_step", "check_name", "claim_fields",
+    "claim_json", "claim_status", "file_size", "open_regular", "parse_lines",
     "plain", "read_bytes", "read_lines", "read_record", "scan_lines", "shortened",
     "write_record", "write_text_atomic",
     # the judge benchmark

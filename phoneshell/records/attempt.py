@@ -5,6 +5,9 @@ Formats in docs/evidence.md and docs/runs.md; each model's field docstrings are 
 
 from __future__ import annotations
 
+import json
+import math
+from collections.abc import Mapping
 from typing import ClassVar, Literal
 
 from pydantic import model_validator
@@ -76,29 +79,91 @@ def bounded(claim: Claim) -> Claim:
     return claim.model_copy(update={"answer": cut(claim.answer), "summary": cut(claim.summary)})
 
 
+class WrittenFloat(float):
+    """A JSON number with a fraction or an exponent, holding its text as written ("87.50"): a
+    number answer is read as that text, which the float alone has lost ("87.5")."""
+
+    written: str
+
+    def __new__(cls, text: str) -> WrittenFloat:
+        number = super().__new__(cls, text)
+        number.written = text
+        return number
+
+
+def claim_json(text: str | bytes) -> object:
+    """JSON text as a claim's reader takes it: `json.loads`, each number with a fraction or an
+    exponent a `WrittenFloat`, so that a number answer keeps the text it was sent as.
+
+    Raises:
+        ValueError: not JSON (RecursionError: nested too deep).
+    """
+    return json.loads(text, parse_float=WrittenFloat)
+
+
+def claim_status(value: object) -> ClaimStatus | None:
+    """The status `value` spells in any case, with white space around it ("DONE", " done\n"
+    are done); None for anything else ("gave up", "ok", a number), which stays refused."""
+    if not isinstance(value, str) or not value.strip().isascii():
+        return None
+    word = value.strip().lower()
+    return next((status for status in CLAIM_STATUSES if status == word), None)
+
+
+def claim_fields(data: Mapping[str, object]) -> dict[str, object]:
+    """A claim's fields as every path reads them (a claim file, a stdout line, `done`): a null
+    `answer` or `summary` is none, as leaving it out is (refusing it dropped the whole claim:
+    "exited without a claim"); a status in any case or spacing is that status; a JSON number
+    answer is its text as written (87 is "87", 87.50 "87.50"; where the JSON text did not
+    reach the reader, an MCP client's call, a fraction's shortest text: "87.5"). Anything
+    else is left as it is, for the record to refuse with its own error: a bool or NaN answer,
+    a list, an unknown status."""
+    fields: dict[str, object] = {}
+    for key, value in data.items():
+        if key in ("answer", "summary") and value is None:
+            continue
+        if key == "status":
+            value = claim_status(value) or value
+        elif key == "answer" and isinstance(value, int) and not isinstance(value, bool) \
+                and value.bit_length() < 4000:  # str() refuses an int of 4,300 digits
+            value = str(value)
+        elif key == "answer" and isinstance(value, float) and math.isfinite(value):
+            value = value.written if isinstance(value, WrittenFloat) else repr(value)
+        fields[key] = value
+    return fields
+
+
 class ClaimFile(Record):
-    """The claim file an agent writes with `phoneshell finish` (or a JSON line on stdout)."""
+    """The claim file an agent writes with `phoneshell finish` (or a JSON line on stdout, or
+    the `done` tool's arguments): the one reader of a claim, whatever wrote it
+    (`claim_fields`)."""
 
     VERSION: ClassVar[int] = CLAIM_VERSION
     VERSION_KEY: ClassVar[str] = "v"
     v: int = CLAIM_VERSION
     """Format version (1)."""
     status: ClaimStatus
-    """done, gave_up or failed."""
+    """done, gave_up or failed (read in any case, with white space around it: "DONE")."""
     answer: str = ""
-    """The information the task asked for, if any."""
+    """The information the task asked for, if any (a JSON number is read as its text)."""
     summary: str = ""
     """Free text: what the agent says it did."""
 
-    @model_validator(mode="before")
     @classmethod
-    def _null_is_absent(cls, data: object) -> object:
-        """`"answer": null` (or summary) is an agent saying it has none, as leaving it out
-        does; refusing it dropped the whole claim ("exited without a claim")."""
+    def parse(cls, text: str | bytes, where: str) -> ClaimFile:
+        """Read a claim from JSON text, its number answer as written (`claim_fields`)."""
+        try:
+            data = claim_json(text)
+        except (ValueError, RecursionError):
+            data = None  # not JSON: the record reader says so, as it does of every record
         if isinstance(data, dict):
-            return {k: v for k, v in data.items()
-                    if not (k in ("answer", "summary") and v is None)}
-        return data
+            text = json.dumps(claim_fields(data))
+        return super().parse(text, where)
+
+    @classmethod
+    def of(cls, data: object, where: str) -> ClaimFile:
+        """Read a claim from decoded JSON values (`claim_json`'s keep a number's text)."""
+        return super().of(claim_fields(data) if isinstance(data, Mapping) else data, where)
 
     @property
     def claim(self) -> Claim:
@@ -116,6 +181,9 @@ class TurnUse(Record):
     """Actions taken so far."""
     out_of_turns: bool
     """Whether the budget ran out."""
+    refused: str = ""
+    """What the agent did once the budget was spent, as the tool server refused it ("called
+    'tap' instead of done"); "" while nothing was refused."""
 
 
 class ProbeReading(Part):

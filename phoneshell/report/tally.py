@@ -16,7 +16,7 @@ from phoneshell.report.compare import Comparison, compare
 from phoneshell.report.runs import Attempt, RunRecord
 from phoneshell.report.stats import wilson
 from phoneshell.runner.resume import PROGRAM
-from phoneshell.tasks.tags import CAPABILITY
+from phoneshell.tasks.tags import CAPABILITY, tag_key, tag_names
 from phoneshell.untrusted import one_line
 
 REPORT_VERSION = 1
@@ -269,25 +269,29 @@ def _tag_cell(run: RunRecord, attempts: list[Attempt], not_run: int, unknown: in
 def tag_numbers(runs: Sequence[RunRecord]) -> tuple[TagNumbers, ...]:
     """Per tag, each run's numbers on the tasks carrying it, planned attempts never run
     included: capability tags first, then the rest, each alphabetical. A task's tags are the
-    ones the run ran it with (`RunRecord.tags`), each counted once; a task whose tags are not
-    known is in no row, and each of its run's rows says how many planned attempts that is."""
+    ones the run ran it with (`RunRecord.tags`), each counted once; a tag spelled otherwise in
+    another task file ("Notes", "notes") is the same tag (`tag_key`), shown as most of its
+    tasks spell it (`tag_names`); a task whose tags are not known is in no row, and each of its
+    run's rows says how many planned attempts that is."""
     by_tag: dict[str, list[TagCell]] = {}
+    tagged = [(ref.id, run.tags(ref.id) or ()) for run in runs for ref in run.manifest.tasks]
+    names = tag_names(tagged)
     for run in runs:
         grouped: dict[str, list[Attempt]] = {}
         never: Counter[str] = Counter()
         tags = {ref.id: run.tags(ref.id) for ref in run.manifest.tasks}
         for attempt in run.attempts:
             for tag in tags.get(attempt.task_id) or ():
-                grouped.setdefault(tag, []).append(attempt)
+                grouped.setdefault(tag_key(tag), []).append(attempt)
         for task_id, _number in run.not_run():
             for tag in tags.get(task_id) or ():
-                grouped.setdefault(tag, [])
-                never[tag] += 1
+                grouped.setdefault(tag_key(tag), [])
+                never[tag_key(tag)] += 1
         unknown = sum(tags.get(task_id, ()) is None for task_id, _number in run.plan())
-        for tag, attempts in grouped.items():
-            by_tag.setdefault(tag, []).append(_tag_cell(run, attempts, never[tag], unknown))
-    order = sorted(by_tag, key=lambda t: (not t.startswith(CAPABILITY), t))
-    return tuple(TagNumbers(t, t.startswith(CAPABILITY), tuple(by_tag[t])) for t in order)
+        for key, attempts in grouped.items():
+            by_tag.setdefault(key, []).append(_tag_cell(run, attempts, never[key], unknown))
+    order = sorted(by_tag, key=lambda k: (not k.startswith(CAPABILITY), names[k]))
+    return tuple(TagNumbers(names[k], k.startswith(CAPABILITY), tuple(by_tag[k])) for k in order)
 
 
 def task_rows(runs: Sequence[RunRecord]) -> tuple[TaskRow, ...]:

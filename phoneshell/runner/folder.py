@@ -128,6 +128,23 @@ def _refuse(runs_dir: Path, reason: str, hint: str = RUNS_HINT) -> NoReturn:
     raise RunError(f"--runs {runs_dir}: {reason}", hint=hint)
 
 
+def check_new_run(runs_dir: Path, run_id: str, again: str = "") -> None:
+    """Refuse a new run whose `--run-id` names a run already in the runs folder: first thing,
+    before any phone starts, and again as its folder is made (under the folder's lock).
+
+    Args:
+        again: the command that continues that run (`lines.resume_command`), for the hint.
+
+    Raises:
+        RunError: naming the run's folder, and how to continue it.
+    """
+    run_dir = runs_dir / check_run_id(run_id)
+    if (run_dir / MANIFEST).exists() or (run_dir / RESULTS).exists():
+        again = again or f"phoneshell run --resume {named(run_id)}"
+        raise RunError(f"run {named(run_id)} already exists: {named(run_dir)}",
+                       hint=f"continue it: {again}; or choose another --run-id")
+
+
 def check_task_ids(tasks: list[Task]) -> None:
     """Refuse a task whose id could not name its attempts folder.
 
@@ -206,9 +223,7 @@ def create_folder(runs_dir: Path, run_id: str, agent: str, paths: tuple[str, ...
     """
     run_dir = runs_dir / check_run_id(run_id)
     check_task_ids(tasks)
-    if (run_dir / MANIFEST).exists() or (run_dir / RESULTS).exists():
-        raise RunError(f"run {run_id} already exists in {runs_dir}",
-                       hint=f"continue it with --resume {run_id}, or choose another --run-id")
+    check_new_run(runs_dir, run_id)
     run_dir.mkdir(parents=True, exist_ok=True)
     grader = this_grader()
     manifest = RunManifest(

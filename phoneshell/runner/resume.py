@@ -17,11 +17,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from phoneshell.agents.environment import EXPOSE_TASK_FILE
-from phoneshell.errors import RunError
+from phoneshell.errors import DeviceError, RunError, shown_url
+from phoneshell.phones.resolve import resolve_devices
 from phoneshell.records import LeftOut, RunManifest
 from phoneshell.runner.folder import check_plan
 from phoneshell.tasks import Task
-from phoneshell.untrusted import named
+from phoneshell.untrusted import named, one_line
 
 Progress = Callable[[str], None]
 
@@ -164,6 +165,46 @@ def refuse_contradictions(recorded: RunManifest, *, agent: str | None = None,
             f"count and latency (run.json), but was given {'; '.join(wrong)}",
             hint=f"drop them to continue run {recorded.run_id} as it began, or start a new run "
                  "with them (without --resume)")
+
+
+def check_resume_device(manifest: RunManifest, device: str | None) -> None:
+    """Refuse a resume whose `--device` names other phones than the run's, where that shows
+    before any phone starts: a real phone for a run on simulated iPhones (the run's latency
+    is not the user's to give), simulated iPhones for a run on real phones, or another number
+    of simulated iPhones. Which real phone it is, `check_resume` says once the phones answer.
+
+    Raises:
+        RunError: naming the phones run.json recorded and those `--device` gives.
+    """
+    sims = [d for d in manifest.devices if d.kind == "sim"]
+    real = [d for d in manifest.devices if d.kind != "sim"]
+    spec = (device or "sim").strip()
+    try:
+        given = resolve_devices(spec) if spec == "sim" or spec.startswith("sim:") else None
+    except DeviceError as exc:  # sim:0, sim:x
+        raise RunError(exc.message, hint=exc.hint) from exc
+    if not manifest.devices or (given is None and not sims) or (
+            given is not None and len(given) == len(sims) and not real):
+        return
+    def iphones(count: int) -> str:
+        return f"{count} simulated iPhone{'s' if count > 1 else ''}"
+
+    if sims:
+        latency = run_latency(manifest)
+        was = iphones(len(sims)) + (f" at --latency {latency}" if latency != "none" else "")
+        again = "sim" if len(sims) == 1 else f"sim:{len(sims)}"
+        hint = f"resume with --device {again}, as the run began, or start a new run"
+    else:
+        was = ", ".join(f"{d.kind} {one_line(d.url)}" for d in real)
+        hint = "resume with the --device the run was given, or start a new run"
+    if device is None:
+        now = "no --device starts a simulated iPhone"
+    elif given is not None:
+        now = f"--device {spec} starts {iphones(len(given))}"  # sim or sim:N, as it read
+    else:
+        now = f"--device {shown_url(spec) if '://' in spec else named(spec)} is a real phone"
+    raise RunError(f"--resume {manifest.run_id}: the run ran on {was} (run.json); {now}",
+                   hint=hint)
 
 
 def planned_tasks(recorded: RunManifest, tasks: list[Task], left_out: Sequence[LeftOut],

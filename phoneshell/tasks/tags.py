@@ -3,14 +3,16 @@
 A task carries a tag or it does not, so a task file lists each tag once (`tag_problems`, which
 the loader reports at the tag's line), and reports count an attempt once under each distinct tag
 (`distinct_tags`) whatever they are given (a task built in code, a run recorded before the
-loader refused repeats). Pure: no I/O.
+loader refused repeats). Across task files, one tag spelled two ways ("Notes" in one, "notes"
+in another) is one tag too: reports group by `tag_key` and show it as `tag_names` says. Pure: no
+I/O.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-__all__ = ["CAPABILITY", "distinct_tags", "tag_key", "tag_problems"]
+__all__ = ["CAPABILITY", "distinct_tags", "tag_key", "tag_names", "tag_problems"]
 
 CAPABILITY = "capability:"
 """The prefix of the tags reports group by capability ("capability:tabbar")."""
@@ -70,3 +72,16 @@ def distinct_tags(tags: Iterable[str]) -> tuple[str, ...]:
     for tag in tags:
         kept.setdefault(tag_key(tag), _tidy(tag))
     return tuple(kept.values())
+
+
+def tag_names(tagged: Iterable[tuple[str, Iterable[str]]]) -> dict[str, str]:
+    """The name reports show for each tag (keyed by `tag_key`) of the tasks given as (task id,
+    its tags): of one tag's spellings across task files ("Notes" in one, "notes" in two), the
+    one most of its tasks use (a task counted once, however many runs or items name it), a tie
+    going to the first seen."""
+    users: dict[str, dict[str, set[str]]] = {}
+    for task_id, tags in tagged:
+        for tag in tags:
+            users.setdefault(tag_key(tag), {}).setdefault(_tidy(tag), set()).add(task_id)
+    return {key: max(spellings, key=lambda spelling: len(spellings[spelling]))
+            for key, spellings in users.items()}

@@ -10,11 +10,11 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from agents.command_attempt import attempt
 
 from phoneshell.agents import bounds, make_agent
 from phoneshell.agents.environment import (
@@ -29,7 +29,7 @@ from phoneshell.agents.environment import (
 from phoneshell.agents.sandbox import Sandbox
 from phoneshell.agents.tools import GUIDE
 from phoneshell.audit import read_audit
-from phoneshell.records import CLAIM_TEXT_MAX, ResultRow, RunManifest, read_record
+from phoneshell.records import CLAIM_TEXT_MAX, RunManifest, read_record
 from phoneshell.runner import AttemptPlan, Rig, open_rig, run_attempt
 from phoneshell.runner.folder import read_results
 from phoneshell.sim import SimServer
@@ -146,17 +146,6 @@ def test_finish_writes_the_claim_file(tmp_path: Path) -> None:
     assert claim is not None and (claim.status, claim.summary) == ("gave_up", "no such row")
     bad = phoneshell("finish", "--status", "maybe", env={CLAIM_FILE: str(path)})
     assert bad.returncode == 2 and "invalid choice: 'maybe'" in bad.stderr
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[Rig]:
-    with SimServer() as sim, open_rig(sim.url, tmp_path, effect_timeout_s=0.5) as rig:
-        yield rig
-
-
-def attempt(rig: Rig, tmp_path: Path, task: Task, command: str) -> ResultRow:
-    return run_attempt(AttemptPlan("R", tmp_path / "R", task, 1), rig,
-                       make_agent(f"command:{command}")).row
 
 
 def test_a_command_out_of_time_is_stopped_and_never_passes(rig: Rig, tmp_path: Path,
@@ -277,7 +266,7 @@ def test_a_json_line_on_stdout_is_a_claim(rig: Rig, tmp_path: Path,
 def test_a_null_answer_on_a_claim_line_is_no_answer_not_no_claim() -> None:
     claim = parse_claim_line('{"status": "done", "answer": null, "summary": null}')
     assert claim is not None and (claim.status, claim.answer, claim.summary) == ("done", "", "")
-    assert parse_claim_line('{"status": "done", "answer": 57}') is None  # a number is no text
+    assert parse_claim_line('{"status": "done", "answer": true}') is None  # a bool is no text
 
 
 def test_a_huge_stdout_is_read_in_chunks_and_a_huge_claim_is_cut(

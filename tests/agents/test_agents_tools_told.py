@@ -109,8 +109,8 @@ def test_null_is_an_argument_left_out(tools: PhoneTools) -> None:
         "done: missing argument 'status' (it is null)")
     assert tools.call("done", {"status": "done", "nope": None}).text.startswith(
         "done: unknown argument 'nope'")
-    assert tools.call("done", {"status": "done", "answer": 87}).text == (
-        "done: 'answer' must be a string, not int")
+    assert tools.call("done", {"status": "done", "answer": True}).text == (
+        "done: 'answer' must be a string, not bool")
     assert tools.call("done", {"status": "done", "answer": None, "summary": None}).text == (
         "claim recorded: done; the attempt is over")
     assert tools.claim is not None and (tools.claim.answer, tools.claim.summary) == ("", "")

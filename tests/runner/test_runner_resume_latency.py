@@ -58,6 +58,12 @@ def test_a_run_at_iphone_latency_is_recorded_resumed_so_printed_and_compared_apa
     refused = run_cli(*resume, "--latency", "none", timeout=120)
     assert refused.returncode == 2, refused.stdout + refused.stderr
     assert REFUSED.format(given="none", recorded="iphone") in refused.stderr, refused.stderr
+    # a real phone: refused naming the run's latency as run.json has it, never as if typed
+    real = run_cli(*resume, "--device", "http://127.0.0.1:9", timeout=120)
+    assert real.returncode == 2 and real.stderr.splitlines()[-2:] == [
+        "error: --resume SLOW: the run ran on 1 simulated iPhone at --latency iphone "
+        "(run.json); --device http://127.0.0.1:9 is a real phone",
+        "hint: resume with --device sim, as the run began, or start a new run"], real.stderr
     went_on = run_cli(*resume, timeout=120)  # nothing left to play, at the run's pace
     assert "each answering as slowly as a real iPhone (--latency iphone)" in went_on.stdout, \
         went_on.stdout + went_on.stderr

@@ -137,7 +137,8 @@ def test_a_resume_refused_moves_nothing_and_one_that_moves_records_it(tmp_path: 
         out.write('{"torn": "after the seal"}\n')
     refused = phoneshell("run", "--resume", "R", "--runs", str(tmp_path), "--device", "sim:2")
     assert refused.returncode == 2, refused.stdout + refused.stderr
-    assert "ran on other phones" in refused.stderr
+    assert ("the run ran on 1 simulated iPhone (run.json); --device sim:2 starts 2 "
+            "simulated iPhones") in refused.stderr, refused.stderr
     assert not (run_dir / "incomplete").exists()  # checked before anything was moved
     stopped = phoneshell("run", "--resume", "R", "--runs", str(tmp_path),
                          at=("finish", tmp_path / "m", 2))  # stopped after the move
