@@ -1,6 +1,12 @@
 """One logged action for a touch chain (W3C `/actions`, legacy touch perform): keys, one finger's
 tap or swipe, or several fingers down together.
 
+One finger's quick double or triple tap at one point (`w3c_chain.quick_taps`) is logged as WDA's
+own route for it is: two taps as `doubleTap` (gesture `double_tap`), three as
+`tapWithNumberOfTaps` (gesture `taps`, `taps` 3, `touches` 1), with no `duration` (neither route
+reads one), so every reader counts its presses and names its gesture alike
+(`presses.press_count`).
+
 Pure, over `pointer.Chain`. What one line cannot describe is refused (`gate.Refused`): keys
 with touches, and fingers that are not all down at one moment (several gestures); so is a chain
 that keeps the phone busy too long (`limits.py`). Fingers down together are one gesture, logged
@@ -26,7 +32,8 @@ from bridge.gate import Refused
 from bridge.limits import check_gesture, check_typing
 from bridge.pointer import Chain, Touch, several_gestures
 from phoneshell.pasteboard import FINGERS
-from phoneshell.presses import first_move, turns_in_slop
+from phoneshell.presses import TAPS_GESTURE, first_move, turns_in_slop
+from phoneshell.records import Scalar
 from phoneshell.xcui import sideways
 
 
@@ -56,7 +63,8 @@ def _touch_action(touch: Touch, gesture: str, fingers: int | None = None) -> Cla
     `first_y`): the phone takes its way from there, not from its ends (`presses.heading`: a
     row swiped left and then dragged down is a row's swipe, not a scroll); and how long the
     finger held still before that (`hold`, seconds): held long enough, it opened a context
-    menu first, and lifted on the item it chose (`holds.held_slide`).
+    menu first, and lifted on the item it chose (`holds.held_slide`). A quick double or triple
+    tap (`Touch.taps`) is a tap logged as WDA's route for it is (`_quick_taps`).
 
     Raises:
         Refused: a path that turns inside the slop, so that which way the phone takes it
@@ -80,13 +88,28 @@ def _touch_action(touch: Touch, gesture: str, fingers: int | None = None) -> Cla
             fingers=fingers, hold=None if still is None else
             round((still - touch.start_ms) / 1000.0, 3)),
             "element" if element else "from", points=touch.points)
+    if touch.taps > 1:
+        return _still(touch, _quick_taps(touch.taps))
+    return _still(touch, params(duration=round(touch.held_s, 3), gesture=gesture,
+                                fingers=fingers))
+
+
+def _quick_taps(taps: int) -> dict[str, Scalar]:
+    """The params a quick run of `taps` taps is logged with (the module's docstring says why)."""
+    if taps == 2:
+        return {"gesture": "double_tap"}
+    return {"gesture": TAPS_GESTURE, TAPS_GESTURE: taps, "touches": 1}
+
+
+def _still(touch: Touch, how: dict[str, Scalar]) -> Classified:
+    """A touch that stayed within the slop as a tap at where it went down, with `how` it
+    tapped (its gesture, and its duration or counts)."""
     down = touch.down
-    timed = params(duration=round(touch.held_s, 3), gesture=gesture, fingers=fingers)
-    if element:  # placed on screen by the recorder (`origins.placed_fingers`) before it is aimed
-        return Classified("tap", params(element=element, origin=ORIGINS[down.centred],
-                                        origin_x=pt(down.x), origin_y=pt(down.y), **timed),
+    if down.element:  # placed on screen by the recorder (`origins.placed_fingers`) before aimed
+        return Classified("tap", params(element=down.element, origin=ORIGINS[down.centred],
+                                        origin_x=pt(down.x), origin_y=pt(down.y), **how),
                           "origin")
-    return Classified("tap", params(x=pt(down.x), y=pt(down.y), **timed), "point",
+    return Classified("tap", params(x=pt(down.x), y=pt(down.y), **how), "point",
                       points=touch.points)
 
 
@@ -107,7 +130,8 @@ def chain_action(chain: Chain, gesture: str) -> Classified:
     focus to a password field before the keys are typed), or fingers that are not all down at
     one moment (one lifts before another goes down: several gestures, each landing on what the
     one before left on screen), or three or more down together (`check_fingers`). A finger that
-    touches twice is refused where it is read. So is a chain that plays longer than a gesture
+    touches twice is refused where it is read, unless it made one quick double or triple tap
+    (`w3c_chain.quick_taps`). So is a chain that plays longer than a gesture
     may, or types more than a request may (`limits`).
     """
     check_gesture("its steps, pauses included,", chain.length_ms / 1000.0)

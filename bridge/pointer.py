@@ -11,8 +11,9 @@ Only chains that WDA (`FBW3CActionsSynthesizer`, `FBAppiumActionsSynthesizer`), 
 and this summary read alike are admitted; anything else is refused (`gate.Refused`), never
 guessed:
 
-* a finger that touches the screen more than once (several gestures in one request), or moves
-  or touches again after it lifted;
+* a finger that touches the screen more than once (several gestures in one request, but for a
+  W3C finger's quick double or triple tap at one point: `w3c_chain.quick_taps`), or moves or
+  touches again after it lifted;
 * a duration that is negative, a touch that never lifts, a legacy `tap` with a `count` (and the
   W3C chain's own refusals: `w3c_chain.py`);
 * a touch the log could not name by what it touches (`unnamed`): a legacy touch at x and y
@@ -94,10 +95,14 @@ class Touch:
     left_slop_ms: float | None = None
     """When it first went further than the slop, on its clock (`holds.left_slop_ms`: a finger
     held still long enough first opens a context menu); None when it never did."""
+    taps: int = 1
+    """How many times the finger went down: 2 or 3 for a quick double or triple tap at one point
+    (`w3c_chain.quick_taps`), one gesture from its first press (`start_ms`) to its last lift
+    (`end_ms`)."""
 
     @property
     def held_s(self) -> float:
-        """How long the finger stayed down (seconds)."""
+        """How long the finger stayed down (seconds; a quick double or triple tap's whole run)."""
         return (self.end_ms - self.start_ms) / 1000.0
 
 
@@ -176,7 +181,11 @@ def origin_element(origin: object) -> str:
 
 
 class Finger:
-    """Follows one finger through its steps: at most one touch (mutable, local to a summary)."""
+    """Follows one finger through its steps: its touches, each a press to its lift (mutable,
+    local to a summary). Once it has lifted it may only press again where it is (a W3C
+    pointerDown after its pointerUp: WDA starts another touch there), which the reader admits
+    or refuses (`w3c_chain.quick_taps`); being placed anywhere after a lift is refused here
+    (the W3C reader lets only a move back to where it lifted through, without placing it)."""
 
     def __init__(self) -> None:
         self.at = Point(0.0, 0.0)
@@ -184,13 +193,13 @@ class Finger:
         self.down: Point | None = None
         self.down_ms = 0.0
         self.moved = False
-        self.touch: Touch | None = None
+        self.touches: list[Touch] = []
         self.points: list[tuple[float, float]] = []
         self.left_slop_ms: float | None = None
 
     def place(self, to: Point) -> None:
         """Where the finger is before it goes down."""
-        if self.touch is not None:
+        if self.touches:
             raise several_gestures("a finger moves or touches the screen again after it lifted")
         self.at = to
 
@@ -224,13 +233,12 @@ class Finger:
             self.points.append((at.x, at.y))
 
     def press(self) -> None:
-        if self.touch is not None:
-            raise several_gestures("a finger touches the screen more than once")
         if self.down is not None:
             # WDA starts a second touch (another event path) at a second press
             raise Refused("a finger presses again without lifting")
         self.down = self.at
         self.down_ms, self.moved, self.left_slop_ms = self.clock_ms, False, None
+        self.points = []
         self._note(self.down)
 
     def wait(self, ms: float) -> None:
@@ -239,14 +247,19 @@ class Finger:
     def release(self) -> None:
         if self.down is None:
             raise Refused("a finger lifts without having touched the screen")
-        self.touch = Touch(self.down, self.at, self.moved, self.down_ms, self.clock_ms,
-                           tuple(self.points), self.left_slop_ms)
+        self.touches.append(Touch(self.down, self.at, self.moved, self.down_ms, self.clock_ms,
+                                  tuple(self.points), self.left_slop_ms))
         self.down = None
 
-    def finish(self) -> Touch | None:
+    def finish(self) -> tuple[Touch, ...]:
+        """Every touch the finger made, in order.
+
+        Raises:
+            Refused: it is still down.
+        """
         if self.down is not None:
             raise Refused("a touch never lifts: end it with its pointerUp (or release)")
-        return self.touch
+        return tuple(self.touches)
 
 
 def _legacy_point(options: Mapping[str, object], finger: Finger) -> Point:
@@ -317,6 +330,7 @@ def summarise_legacy(body: Mapping[str, object], multi: bool) -> Chain:
         if not isinstance(group, list):
             raise Refused("each finger's touch actions must be a list")
         finger = _legacy_chain(group)
-        found, length_ms = finger.finish(), max(length_ms, finger.clock_ms)
-        touches.extend([found] if found is not None else [])
+        # a legacy finger touches once at most: its second press is placed, and refused there
+        touches.extend(finger.finish())
+        length_ms = max(length_ms, finger.clock_ms)
     return Chain(tuple(touches), "", length_ms)

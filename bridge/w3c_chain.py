@@ -1,9 +1,23 @@
 """Read a W3C actions body (`POST /actions`) into a touch chain (`pointer.Chain`): each pointer
 source's touch, followed by `pointer.Finger`, and the text its key sources type.
 
+A pointer that goes down again after it lifted is a second touch: WDA starts another event path
+at the pointer's last position for every pointerDown but the one right after the first move, at
+that pointerDown's time. A finger whose touches are quick taps at one point is one gesture, a
+double or triple tap (`quick_taps`), as Selenium's and Appium's `double_click` send it (move,
+down, up, down, up; pauses between) and as iOS takes it: a double tap selects the word in a text
+being edited. It is read as one touch of `taps` 2 or 3, which `chains.py` logs as WDA's own
+`doubleTap` or `tapWithNumberOfTaps` is logged (red team 107: the bridge refused it as two
+gestures, and notes.text_select's honest double tap failed where a phone passes).
+
 Pure: reads a request body, never the phone. Only chains that WDA (`FBW3CActionsSynthesizer`),
 the simulator and this reading take alike are admitted; besides a finger's own refusals
 (`pointer.py`), these are refused (`gate.Refused`), never guessed:
+
+* a finger that touches more than once other than as one quick double or triple tap: taps at
+  different points, a move while down, a touch held as long as a long press, a pause between
+  taps longer than a double tap's (`presses.DOUBLE_TAP_S`), four taps or more, or any second
+  touch while another finger touches too (several gestures in one request);
 
 * a pointer that moves while up, but right before it goes down: WDA starts a touch at a
   pointer's first move (`initForTouchAtPoint`), so a move that is not followed by its
@@ -18,6 +32,7 @@ the simulator and this reading take alike are admitted; besides a finger's own r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 
 from bridge.gate import Refused
 from bridge.pointer import (
@@ -26,10 +41,17 @@ from bridge.pointer import (
     Point,
     Touch,
     origin_element,
+    several_gestures,
     step_duration_ms,
     step_number,
 )
+from phoneshell.holds import LONG_PRESS_S
+from phoneshell.presses import DOUBLE_TAP_S
 from phoneshell.typed_keys import KeyRun, KeysRefused, in_time_order, key_source
+
+MOST_QUICK_TAPS = 3
+"""The most taps one finger's quick run may hold and be one gesture: a triple tap (iOS selects a
+paragraph). A person makes no quadruple tap; `tapWithNumberOfTaps` is the route for more."""
 
 
 def _steps(source: Mapping[str, object]) -> list[Mapping[str, object]]:
@@ -51,6 +73,8 @@ def _w3c_move(finger: Finger, step: Mapping[str, object], then: object) -> None:
         else Point(x, y, element, centred=bool(element) and sent_x is not None)
     if finger.down is not None:
         finger.move(to, step_duration_ms(step))
+    elif then == "pointerDown" and finger.touches and to == finger.at:
+        pass  # back to where it lifted, to tap there again (`quick_taps` judges the taps)
     elif then == "pointerDown":
         finger.place(to)
     else:
@@ -62,7 +86,7 @@ def _w3c_move(finger: Finger, step: Mapping[str, object], then: object) -> None:
 
 
 def _w3c_pointer(steps: Sequence[Mapping[str, object]]) -> Finger:
-    """Follow one W3C pointer's steps (`finish` then gives its touch, `clock_ms` its length)."""
+    """Follow one W3C pointer's steps (`finish` then gives its touches, `clock_ms` its length)."""
     finger = Finger()
     for index, step in enumerate(steps):
         kind = step.get("type")
@@ -77,7 +101,7 @@ def _w3c_pointer(steps: Sequence[Mapping[str, object]]) -> Finger:
             if kind == "pointerUp":
                 finger.release()
                 continue
-            if before != "pointerMove" and finger.touch is None:
+            if before != "pointerMove" and not finger.touches:
                 raise Refused("a pointerDown must come right after the move to where it "
                               "touches (WDA touches at that move)")
             finger.press()
@@ -105,14 +129,65 @@ def _w3c_keys(source: Mapping[str, object]) -> tuple[list[KeyRun], float]:
         raise Refused(str(exc)) from exc
 
 
+def quick_taps(taps: Sequence[Touch]) -> Touch:
+    """One finger's touches as one quick double or triple tap at one point (a touch of `taps`
+    2 or 3, from its first press to its last lift), as iOS takes them and the simulator plays
+    them (`sim/taps.py`): each a tap that never moved while down, all at the very point the
+    first went down (a W3C finger presses again where it is, and may move back only to where
+    it lifted), none held as long as a long press (`holds.LONG_PRESS_S`), each down again
+    within `presses.DOUBLE_TAP_S` of the lift before. At one point, the taps land on what the
+    log names, unless the first took the phone to another screen, where iOS drops the rest.
+
+    Raises:
+        Refused: any other run of touches: several gestures, each to be sent on its own.
+    """
+    first = taps[0]
+    why = ""
+    if len(taps) > MOST_QUICK_TAPS:
+        why = f"it taps {len(taps)} times; a double or triple tap is one gesture, more are not"
+    elif any(t.moved or t.up != t.down or len(set(t.points)) > 1 for t in taps):
+        why = "it moves while down"
+    elif any(t.down != first.down for t in taps):
+        why = "its taps land at different points"
+    elif held := [t for t in taps if t.held_s >= LONG_PRESS_S]:
+        why = (f"a tap is held {held[0].held_s * 1000:g} ms, and one held {LONG_PRESS_S:g} s is a "
+               "long press")
+    elif gaps := [b.start_ms - a.end_ms for a, b in pairwise(taps)
+                  if b.start_ms - a.end_ms > DOUBLE_TAP_S * 1000]:
+        why = (f"it lifts {gaps[0]:g} ms before it goes down again, and a double tap's taps are "
+               f"at most {DOUBLE_TAP_S * 1000:g} ms apart")
+    if why:
+        raise several_gestures(f"a finger touches the screen more than once, not as one quick "
+                               f"double or triple tap at one point ({why})")
+    return Touch(first.down, first.down, False, first.start_ms, taps[-1].end_ms, first.points,
+                 taps=len(taps))
+
+
+def _one_each(fingers: Sequence[tuple[Touch, ...]]) -> list[Touch]:
+    """Each touching finger's one touch: a finger that touched more than once is one quick run
+    of taps (`quick_taps`) when it alone touches.
+
+    Raises:
+        Refused: a finger touches more than once and not as one quick run, or while another
+            finger touches too (each is its own gesture: WDA plays them side by side).
+    """
+    touching = [touches for touches in fingers if touches]
+    if len(touching) == 1 and len(touching[0]) > 1:
+        return [quick_taps(touching[0])]
+    if any(len(touches) > 1 for touches in touching):
+        raise several_gestures("a finger touches the screen more than once while another "
+                               "finger touches too")
+    return [touches[0] for touches in touching]
+
+
 def summarise_w3c(body: Mapping[str, object]) -> Chain:
     """Summarise a W3C actions body (`POST /actions`).
 
     Raises:
         Refused: a source or step that cannot be read one way only, or a finger that touches
-            more than once.
+            more than once other than as one quick double or triple tap (`quick_taps`).
     """
-    touches: list[Touch] = []
+    fingers: list[tuple[Touch, ...]] = []
     typing: list[list[KeyRun]] = []
     length_ms = 0.0
     sources = body.get("actions")
@@ -124,8 +199,8 @@ def summarise_w3c(body: Mapping[str, object]) -> Chain:
         steps = _steps(source)
         if source.get("type") == "pointer":
             finger = _w3c_pointer(steps)
-            found, length_ms = finger.finish(), max(length_ms, finger.clock_ms)
-            touches.extend([found] if found is not None else [])
+            fingers.append(finger.finish())
+            length_ms = max(length_ms, finger.clock_ms)
         elif source.get("type") == "key":
             runs, played = _w3c_keys(source)
             typing.append(runs)
@@ -134,6 +209,6 @@ def summarise_w3c(body: Mapping[str, object]) -> Chain:
             raise Refused(f"unknown input source type {source.get('type')!r:.40}")
     # the text in the order the phone types it: the sources side by side, by time
     text = "".join(run.text for run in in_time_order(typing))
-    return Chain(tuple(touches), text, length_ms)
+    return Chain(tuple(_one_each(fingers)), text, length_ms)
 
 

@@ -94,6 +94,10 @@ def touch_words(params: Mapping[str, object]) -> str:
 
 PRESS_SLOP_PT = 10.0
 """How far a finger may move before a scroll view around it takes the touch (UIKit's slop)."""
+DOUBLE_TAP_S = 0.35
+"""The longest pause between two taps that make a double tap (UIKit's, about a third of a
+second; inferred): the simulator plays two such taps as one (`sim/taps.py`), and the bridge
+logs a W3C finger's quick taps as one (`bridge/w3c_chain.py`)."""
 PRESS_REACH_PT = 70.0
 """How far outside a control's frame a finger may lift and still press it (UIControl's
 touch-inside bounds: the frame grown by about 70 points on every side)."""

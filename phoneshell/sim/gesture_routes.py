@@ -28,8 +28,8 @@ from phoneshell.sim.elements import find
 from phoneshell.sim.held_slides import pressed_s
 from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
-from phoneshell.sim.taps import QuickTaps, tap_again
-from phoneshell.sim.touch_paths import actionable, activation_target, hit_path
+from phoneshell.sim.taps import QuickTaps, tap_again, under
+from phoneshell.sim.touch_paths import activation_target
 from phoneshell.sim.ui import Node, Rect, walk
 from phoneshell.sim.wire import KEYBOARD_MESSAGE, Handler, Request, Route, WdaError
 from phoneshell.wda_routes import typed_value
@@ -117,19 +117,6 @@ def tap(ep: Endpoints, req: Request) -> JSON:
     return None
 
 
-def _under(ep: Endpoints, x: float, y: float) -> tuple[str, str, str, Rect] | None:
-    """Where a tap at (x, y) lands (the front app, the place of the control in its screen, its
-    type and frame), to tell whether a tap moved the phone to another screen. Not its label: a
-    control that redraws its own label in place (Pause to Resume, Start to Stop, C to AC) is
-    still the control the next tap of a double tap lands on."""
-    screen = ep.phone.screen()
-    node = actionable(hit_path(screen.root, x, y))
-    if node is None:
-        return None
-    key = next((k for k, n in zip(screen.keys, screen.nodes, strict=True) if n is node), "")
-    return ep.phone.active()[0], key.rpartition("/")[0], node.type, node.frame
-
-
 def _taps(ep: Endpoints, req: Request, where: Target, count: int) -> None:
     """`count` taps at `where` (an element: at its hit point), quick as a double tap (each
     after the first is `tap_again`: a text view selects the word there). After one
@@ -140,12 +127,12 @@ def _taps(ep: Endpoints, req: Request, where: Target, count: int) -> None:
     element's hit point as it was found: each lands there, on whatever is there then."""
     x, y = hit_point(ep, where) if isinstance(where, Node) else where
     for n in range(count):
-        before = _under(ep, x, y)
+        before = under(ep.phone, x, y)
         if n:
             tap_again(ep.phone, x, y)  # a double tap: a text view selects the word
         else:
             ep.phone.tap(x, y)
-        if _under(ep, x, y) != before:
+        if under(ep.phone, x, y) != before:
             return
 
 

@@ -2,8 +2,10 @@
 shows the edit menu, as holding it does, so an agent that double-taps 'anchor' (WDA's
 `doubleTap`, through the bridge as the runner sets it up) passes as one that holds it; two
 single taps select nothing, and a double tap on blank space brings up the caret's menu, whose
-Select the task refuses, as it refuses it after a hold. (A W3C chain of two taps is one the
-bridge refuses as two gestures; the simulator's side of it is in tests/sim/test_sim_taps.py.)"""
+Select the task refuses, as it refuses it after a hold. A W3C chain of two quick taps at the word
+(Selenium's and Appium's `double_click`: down, up, down, up in one request) is the same double tap
+and passes too (red team 107: the bridge refused it as two gestures; tests/bridge_tests/
+test_bridge_quick_taps.py has the bridge's side, tests/sim/test_sim_taps.py the simulator's)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import wda
+from quick_taps import quick_taps
 
 from phoneshell.agents.base import AgentContext, AgentResult
 from phoneshell.evidence import Claim
@@ -26,12 +29,14 @@ BLANK = (200, 500)
 
 class DoubleTapper:
     """Types 'anchor' into a new note, double-taps `point` (or taps it twice, each tap its own
-    request, when `single`), then taps `then` when given."""
+    request, when `single`; by one W3C request of two taps, when `w3c`), then taps `then` when
+    given."""
 
     name = "double-tapper"
 
-    def __init__(self, point: tuple[int, int], single: bool = False, then: str = "") -> None:
-        self.point, self.single, self.then = point, single, then
+    def __init__(self, point: tuple[int, int], single: bool = False, then: str = "",
+                 w3c: bool = False) -> None:
+        self.point, self.single, self.then, self.w3c = point, single, then, w3c
 
     def run(self, context: AgentContext) -> AgentResult:
         session = wda.Client(context.wda_url).session(NOTES)
@@ -40,6 +45,8 @@ class DoubleTapper:
         if self.single:
             session.tap(*self.point)
             session.tap(*self.point)
+        elif self.w3c:
+            session.http.post("/actions", data={"actions": [quick_taps(*self.point)]})
         else:
             session.double_tap(*self.point)
         if self.then:
@@ -49,9 +56,10 @@ class DoubleTapper:
 
 @pytest.mark.parametrize(("agent", "failing"), [
     (DoubleTapper(WORD), None),
+    (DoubleTapper(WORD, w3c=True), None),
     (DoubleTapper(WORD, single=True), "Cut|Look Up"),  # two taps: no selection
     (DoubleTapper(BLANK, then="Select"), "not tapped 'Select'"),
-], ids=["doubleTap", "two-taps", "blank-then-select"])
+], ids=["doubleTap", "w3c-double-tap", "two-taps", "blank-then-select"])
 def test_a_double_tap_on_the_word_selects_it_as_a_hold_does(
         tmp_path: Path, suite: dict[str, Task], agent: DoubleTapper,
         failing: str | None) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 import wda
+from quick_taps import quick_taps
 
 from phoneshell.sim import SimServer
 
@@ -66,3 +67,17 @@ def test_a_double_tap_on_a_key_is_two_taps():
         key = s(label="7", className="XCUIElementTypeButton").get(timeout=3)
         s.double_tap(key.bounds.center.x, key.bounds.center.y)
         assert s(label="77").exists
+
+
+@pytest.mark.parametrize("way", ["doubleTap", "w3c"])
+def test_a_double_tap_on_a_row_that_opens_a_page_drops_its_second_tap(way):
+    # The second tap lands while General's page slides in: a phone drops it, so General shows,
+    # not the row of General's page under the finger (iPhone Storage), whichever way it came.
+    with SimServer() as sim:
+        s = wda.Client(sim.url).session("com.apple.Preferences")
+        x, y = s(label="General").get(timeout=3).bounds.center
+        if way == "doubleTap":
+            s.double_tap(x, y)
+        else:
+            s.http.post("/actions", data={"actions": [quick_taps(x, y)]})
+        assert s(label="About").exists and not s(label="Offload Unused Apps").exists
