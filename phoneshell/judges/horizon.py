@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from phoneshell.judges.words import claim_words
+from phoneshell.presses import press_count
 from phoneshell.records import ItemStep, JudgeItem, LabelRow, read_record
 from phoneshell.untrusted import visible
 
@@ -38,7 +39,7 @@ def action_of(step: ItemStep) -> dict[str, object]:
     (launch, open_url, ...) keep phoneshell's name and params."""
     p = step.params
     if step.kind == "tap" and "x" in p:
-        clicks = 2 if p.get("gesture") == "double_tap" else 1
+        clicks = press_count(step.kind, p) or 1  # None (several fingers) or 0: one click
         return {"type": "click", "parameters": {"x": p["x"], "y": p["y"], "button": "left",
                                                 "num_clicks": clicks}}
     if step.kind == "type":
