@@ -80,6 +80,11 @@ class Unplayed:
     the phone read elsewhere at capture. A judgement, as a run would record it; not a hole the
     play could not look at."""
 
+    earlier: str = ""
+    """Why the attempt the play started after (`Swapper.play`'s `left_by`) did not play its
+    finish to its end ("" when it did, or there was none): the finish did not start from what
+    it was made to start from."""
+
     def __str__(self) -> str:
         return self.why
 
@@ -87,11 +92,20 @@ class Unplayed:
         return bool(self.why)
 
 
+def unfinished(evidence: Evidence) -> str:
+    """Why the solution agent did not play every step of its finish ("" when it did): its claim
+    when not `done` (a step that raised: the step and its error), or that it made none."""
+    claim = evidence.claim
+    if claim is None:
+        return "its agent ended without a claim, before the finish's end"
+    return "" if claim.status == "done" else claim.summary or f"its agent's claim: {claim.status}"
+
+
 Judge = Callable[[Task, "Evidence | None", str, Unplayed], R]
 """Grades one piece of evidence as a task: (task, evidence or None, its folder, why missing)."""
 
 __all__ = ["Judge", "StopKind", "Stopped", "Swapper", "Unplayed", "costly", "merged",
-           "open_swappers", "share_out", "stopped"]
+           "open_swappers", "share_out", "stopped", "unfinished"]
 
 
 class _Attempts:
@@ -152,16 +166,20 @@ class Swapper:
         "after `name`" (default: B's id).
 
         Returns:
-            (evidence, its folder relative to the run, why it is missing). An attempt the
-            runner skipped (setup failed, a rig fault) has no evidence to grade.
+            (evidence, its folder relative to the run, why it is missing, and why the attempt
+            before it stopped short). An attempt the runner skipped (setup failed, a rig
+            fault) has no evidence to grade.
         """
         agent_before = self.rig.seen.agent_of  # whose agent acted last before this play
+        earlier = ""
         if left_by is not None:
-            self._attempt(replace(left_by, id=f"{left_by.id}.before", checks=()))
-        played = self._attempt(b, extra)
-        said = self._put_back(agent_before, played[0], left_by)
+            before, _, missing = self._attempt(replace(left_by, id=f"{left_by.id}.before",
+                                                       checks=()))
+            earlier = unfinished(before) if before is not None else str(missing)
+        evidence, folder, missing = self._attempt(b, extra)
+        said = self._put_back(agent_before, evidence, left_by)
         self.note(f"after {name or b.id}: {said}" if said else "")
-        return played
+        return evidence, folder, replace(missing, earlier=earlier)
 
     def _attempt(self, b: Task, extra: Iterable[Check] = ()
                  ) -> tuple[Evidence | None, str, Unplayed]:

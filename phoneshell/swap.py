@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from phoneshell.checks import UNGRADED
 from phoneshell.errors import RunError
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade
@@ -39,7 +40,7 @@ from phoneshell.tasks import Task, TaskSet, load_tasks
 
 __all__ = ["Accuracy", "Judge", "Selection", "SwapResult", "Swapper", "accuracy", "costly",
            "finish_against", "judge", "merged", "open_swappers", "own_failure", "pair",
-           "play_swaps", "select_pairs", "share_out", "stopped", "with_solutions"]
+           "play_swaps", "select_pairs", "share_out", "stopped", "ungraded", "with_solutions"]
 """The replaying machinery (`Swapper`, `open_swappers`, `share_out`...) lives in
 `phoneshell.replays`; it is named here too, where the swap test's callers find it."""
 
@@ -151,6 +152,11 @@ def judge(a: Task, b: Task, evidence: Evidence | None, folder: str,
         return SwapResult(implied=a.id, by=b.id, compatible=compatible, accepted=False,
                           by_passed=False, skip_reason=f"not scored: {missing}", evidence=folder)
     as_a, own = grade(a, evidence), own_failure(b, evidence)
+    errored = ungraded(as_a)
+    if errored and not own:
+        return SwapResult(implied=a.id, by=b.id, compatible=compatible, accepted=False,
+                          by_passed=True, skip_reason=f"as {a.id}, {errored}",
+                          evidence=folder)
     if own:
         return SwapResult(implied=a.id, by=b.id, compatible=compatible, accepted=as_a.passed,
                           by_passed=False, skip_reason=own[0], detail=_failed(own[1]),
@@ -165,7 +171,20 @@ def own_failure(b: Task, evidence: Evidence) -> tuple[str, Verdict] | None:
     B (a stale `solution`, a `--solutions DIR` of another suite version, a draw). None when it
     passes. The one rule of `swap` and the attack's `swap` family."""
     verdict = grade(b, evidence)
-    return None if verdict.passed else (f"{b.id}'s finish does not pass {b.id}", verdict)
+    if verdict.passed:
+        return None
+    errored = ungraded(verdict)
+    return (f"{b.id}'s finish as {b.id}, {errored}" if errored
+            else f"{b.id}'s finish does not pass {b.id}", verdict)
+
+
+def ungraded(verdict: Verdict) -> str:
+    """The checks of `verdict` that could not be graded (their kind function raised), each
+    with its error ("" when none). A run fails such an attempt closed, as its agent shaped
+    the evidence; the swap test and the attack score it not at all: a rejection by a grading
+    that errored says nothing of what the checks accept."""
+    return "; ".join(f"{r.label}: {r.detail}" for r in verdict.results
+                     if r.detail.startswith(UNGRADED))
 
 
 def _failed(verdict: Verdict) -> str:
@@ -239,10 +258,12 @@ def summary_lines(report: SwapReport, full: bool) -> list[str]:
     """The closing lines for people: counts and accuracies."""
     results = report.pairs
     compatible = [r for r in results if r.compatible]
+    errored = sum(UNGRADED in r.skip_reason for r in results)
     lines = [f"{len(results)} pair(s): {len(compatible)} compatible, "
              f"{len(results) - len(compatible)} incompatible; "
              f"{sum(r.accepted and r.scored for r in results)} accepted, "
-             f"{sum(not r.scored for r in results)} not scored",
+             f"{sum(not r.scored for r in results)} not scored"
+             + (f" ({errored} could not be graded)" if errored else ""),
              f"positive accuracy {percent(report.pos_accuracy)}, negative accuracy "
              f"{percent(report.neg_accuracy)}, balanced accuracy "
              f"{percent(report.balanced_accuracy)}"]

@@ -1,21 +1,23 @@
-"""The swap test's bookkeeping when the phone misbehaves: a finish that could not be captured is
-not scored (and counts as wrong), and a phone that goes down stops the swaps."""
+"""The swap test's bookkeeping when the phone misbehaves: a finish that could not be captured, or
+graded, is not scored (and counts as wrong), and a phone that goes down stops the swaps."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from cli_process import run_cli
 
+from phoneshell.checks import Check
 from phoneshell.records import SwapResult
 from phoneshell.replays import _Attempts as Attempts
 from phoneshell.runner import open_rig
 from phoneshell.sim import SimServer
-from phoneshell.swap import Selection, Swapper, accuracy, play_swaps
+from phoneshell.swap import Selection, Swapper, accuracy, play_swaps, summary_lines
 from phoneshell.tasks import Task
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,6 +66,28 @@ def test_a_phone_that_goes_down_stops_the_swaps(swapper: tuple[SimServer, Swappe
     assert "is locked" in results[1].skip_reason and "is locked" in swap.stopped
     assert results[2].skip_reason == f"not scored: not run: {swap.stopped}"
     assert "NOT SCORED" in lines[2]
+
+
+def test_a_check_that_raises_while_grading_is_not_scored(
+        swapper: tuple[SimServer, Swapper], suite: dict[str, Task]) -> None:
+    # red team 111: a kind function that raised failed its check, and the pair counted as the
+    # checks rejecting B's finish ("correct"); a pattern the loader would refuse raises so
+    _, swap = swapper
+    a, b = suite["settings.wifi.switch_visible"], suite["settings.search.wifi"]
+    bug = Check.make("regex_on_screen", "(")
+    lines: list[str] = []
+    chosen = Selection(((replace(a, checks=(*a.checks, bug)), b),
+                        (a, replace(b, checks=(*b.checks, bug)))), (a, b), frozenset())
+    report = play_swaps([swap], chosen, lines.append)
+    as_a, as_b = report.pairs
+    assert not as_a.scored and not as_a.correct and as_a.by_passed
+    assert as_a.skip_reason.startswith(f"as {a.id}, regex_on_screen '(': could not be graded: "
+                                       "PatternError: missing )"), as_a.skip_reason
+    assert f"NOT SCORED: as {a.id}, regex_on_screen '(': could not be graded" in lines[0]
+    assert not as_b.scored and as_b.skip_reason.startswith(
+        f"{b.id}'s finish as {b.id}, regex_on_screen '(': could not be graded"), as_b.skip_reason
+    assert summary_lines(report, full=False)[0].endswith(
+        "2 not scored (2 could not be graded)"), summary_lines(report, full=False)
 
 
 def test_pairs_are_shared_out_between_phones(tmp_path: Path, suite: dict[str, Task]) -> None:

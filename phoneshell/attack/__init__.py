@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from phoneshell.attack.families import FAMILIES, Attack, attacks
-from phoneshell.attack.play import not_scored, play_attacks, summary_lines
+from phoneshell.attack.play import not_played, not_scored, play_attacks, summary_lines, untested
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport
 from phoneshell.replays import Stopped, open_swappers, stopped
 from phoneshell.runner.run import Progress
@@ -27,8 +27,8 @@ from phoneshell.runner.selection import select_tasks
 from phoneshell.swap import with_solutions
 from phoneshell.tasks import load_tasks
 
-__all__ = ["ATTACK_FAMILIES", "FAMILIES", "Attack", "AttackOutcome", "attacks", "not_scored",
-           "play_attacks", "run_attack", "summary_lines"]
+__all__ = ["ATTACK_FAMILIES", "FAMILIES", "Attack", "AttackOutcome", "attacks", "not_played",
+           "not_scored", "play_attacks", "run_attack", "summary_lines", "untested"]
 
 
 @dataclass(frozen=True)

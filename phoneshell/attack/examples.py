@@ -99,6 +99,21 @@ def near_numbers(text: str) -> list[tuple[str, str]]:
     return found
 
 
+UNITS = ("hour", "minute", "second")
+"""Units iOS writes in the singular after 1 and in the plural after any other number: the
+timer's hour wheel reads "1 hour", "0 hours"; the alarm's minute wheel "1 minute", "2 minutes"
+(the timer's "min" and "sec" never change)."""
+
+
+def with_units_agreeing(text: str) -> str:
+    """`text` with each of `UNITS` agreeing with the number before it: "1 hours" is "1 hour",
+    "0 hour" is "0 hours"."""
+    def agree(match: re.Match[str]) -> str:
+        number, unit = match.group(1), match.group(2)
+        return f"{number} {unit}" if int(number) == 1 else f"{number} {unit}s"
+    return re.sub(rf"\b(\d+) ({'|'.join(UNITS)})s?\b", agree, text)
+
+
 def near_words(text: str) -> list[str]:
     """Look-alikes of a word or code: a digit moved one, a last letter changed, a plural."""
     variants = [new for _, new in near_numbers(text)[:4]]

@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from phoneshell.apps import APPLE_APPS
 from phoneshell.attack.examples import (
     compass_headings,
     near_numbers,
     near_words,
     regex_examples,
+    with_units_agreeing,
 )
 from phoneshell.records import AttackFamily
 from phoneshell.tasks import Step, Task
@@ -31,10 +33,33 @@ SHOWN_KINDS = ("element_exists", "element_exists_anywhere", "typed_into", "tappe
 """Kinds whose `text` (`page_shown`'s `url`, the site Safari's address field names) is words
 that show up where the check looks."""
 PATTERN_KINDS = ("regex_on_screen", "device_value")
-KEYED = frozenset("0123456789.,-:")
+KEYS = {**{d: d for d in "0123456789"}, ".": "Decimal"}
+"""The keys of a keypad that type each character, by their accessibility names."""
+KEYPAD_APPS = frozenset({APPLE_APPS["Calculator"]})
+"""Apps whose screen is a keypad of those keys: a number keyed in anywhere else (Clock's
+timer wheels) taps nothing it means."""
+SEARCH_FIELD_APPS = frozenset(APPLE_APPS[name] for name in (
+    "Settings", "Notes", "Contacts", "Files", "Maps", "Reminders"))
+"""Apps that open with their own search field on screen (`tap Search` finds it). Calculator,
+Clock, Compass, Measure and Weather have none; Safari's is its address bar (echo's `safari`
+surface); Books, the App Store and Calendar search behind a tab or a button."""
 MAX_WORDS_CHARS = 80
 """Longer strings a pattern accepts (a sentence nine times over) are not echoed: the shortest
 example of each alternative already shows whether typing it passes."""
+
+
+@dataclass(frozen=True)
+class PhoneValue:
+    """The reference answer of a task whose reference finish reads it off the screen it ends
+    on (`answer_read`): the phone's own value (another on every phone). A cheap finish that
+    "claims the reference answer" cannot read it where it stands (the screen it ends on need
+    not show it: read there, it claimed nothing, or whatever else matched), nor claim a text
+    read off one phone (wrong on the next, for no fault of the finish). So it claims none and
+    is graded without the task's answer checks: as if it had claimed the right value, the
+    screen and path checks alone decide, as they do for the other tasks' finishes."""
+
+    read: Step
+    """The reference finish's `answer_read` step."""
 
 
 @dataclass(frozen=True)
@@ -47,26 +72,36 @@ class Attack:
     id: str
     """Unique within the task and the same on every run, e.g. `echo:spotlight:Model Number`."""
     steps: tuple[Step, ...]
-    answer: str | Step | None = None
-    """The answer the finish claims: a text, an `answer_read` step (what the screen shows where
-    the steps end, as the reference finish reads it: `claim`), or None for none."""
+    answer: str | PhoneValue | None = None
+    """The answer the finish claims: a text; `PhoneValue`, for the value the reference finish
+    reads off the phone (none is claimed, and the answer checks are not graded); or None for
+    none."""
     left_by: Task | None = None
     """A task whose reference attempt (its setup, finish and teardown) runs on the phone first,
     so this finish starts from what that attempt left (the residue family)."""
 
+    pick: str = ""
+    """What the last step picks among what the phone lists, when it does (wrong-page: "result
+    2 of the search for 'Battery'"): a phone that lists fewer has no such page to open."""
+
     def finish(self) -> tuple[Step, ...]:
         """The steps, then the answer step when there is one (as a task's `solution`)."""
-        if isinstance(self.answer, Step):
-            return (*self.steps, self.answer)
-        claim = (Step("answer", self.answer),) if self.answer is not None else ()
-        return (*self.steps, *claim)
+        if isinstance(self.answer, str):
+            return (*self.steps, Step("answer", self.answer))
+        return self.steps
 
     @property
     def said(self) -> str | None:
-        """The claimed answer for people: its text, or what an `answer_read` reads."""
-        if isinstance(self.answer, Step):
-            return f"what the screen shows matching {self.answer.arg!r}"
-        return self.answer
+        """The claimed answer for people: its text (None for none)."""
+        return self.answer if isinstance(self.answer, str) else None
+
+    def graded(self) -> Task:
+        """The task as the finish is graded: without its answer checks when the finish stands
+        for the phone's own value (`PhoneValue`), as if it had claimed it."""
+        if not isinstance(self.answer, PhoneValue):
+            return self.task
+        return replace(self.task, checks=tuple(c for c in self.task.checks
+                                               if c.kind not in ANSWER_KINDS))
 
     def cleanup(self) -> tuple[Step, ...]:
         """Steps that delete what the finish itself left behind, to run after the task's
@@ -94,7 +129,13 @@ class Attack:
         elif self.left_by is not None:
             after = (f"(after an attempt of {self.left_by.id}: its setup, reference finish and "
                      "teardown)",)
-        return (*after, *(replace(step, file="", line=0).describe() for step in self.finish()))
+        unclaimed: tuple[str, ...] = ()
+        if isinstance(self.answer, PhoneValue):
+            unclaimed = (f"(no answer: the reference finish reads it off the phone "
+                         f"({self.answer.read.describe()}), where this finish need not be; "
+                         "graded without the answer checks, as if it had claimed it)",)
+        return (*after, *(replace(step, file="", line=0).describe() for step in self.finish()),
+                *unclaimed)
 
 
 def residue(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
@@ -164,18 +205,24 @@ def reference(task: Task) -> tuple[Step, ...]:
     return tuple(s for s in task.solution or () if s.kind not in ANSWER_STEPS)
 
 
-def claim(task: Task) -> str | Step | None:
-    """What the reference finish answers, for a cheap finish to claim too: its text, or its
-    `answer_read` step, which reads whatever the screen shows where the cheap finish ends (the
-    value is the phone's own, another on every phone, so a text read off one would fail on the
-    next for no fault of the finish)."""
+def claim(task: Task) -> str | PhoneValue | None:
+    """What the reference finish answers, for a cheap finish to claim too: its text, or, when
+    it reads the value off the phone, `PhoneValue` (claimed as the right value would be)."""
     step = task.answer_step()
-    return step if step is not None and step.kind == "answer_read" else task.answer()
+    return PhoneValue(step) if step is not None and step.kind == "answer_read" else task.answer()
 
 
 def _opened(task: Task) -> tuple[Step, ...]:
     """Open the task's app (nothing for a task centred on the home screen)."""
     return (Step("launch", task.app),) if task.app and task.app != SPRINGBOARD else ()
+
+
+def _searched(task: Task) -> tuple[Step, ...]:
+    """Open the task's app and tap its own search field (nothing for an app without one)."""
+    if task.app not in SEARCH_FIELD_APPS:
+        return ()
+    # the field by its type: a note titled "Search" (an earlier finish's) is not it
+    return (*_opened(task), Step.tap_on("Search", "SearchField"))
 
 
 def words(task: Task, kinds: Sequence[str] = SHOWN_KINDS,
@@ -212,12 +259,8 @@ def echo(task: Task) -> Iterator[Attack]:
     answer = claim(task)
     for text in words(task):
         surfaces: list[tuple[str, tuple[Step, ...]]] = []
-        # the search field by its type: a note titled "Search" (an earlier finish's) is not it
-        search = Step.tap_on("Search", "SearchField")
-        if _opened(task) and task.app not in (SAFARI, NOTES):
-            surfaces.append(("search", (*_opened(task), search)))
-        if task.app == NOTES:
-            surfaces.append(("search", (Step("launch", NOTES), search)))
+        if _searched(task):
+            surfaces.append(("search", _searched(task)))
         surfaces += [
             # the toolbar's button: an empty note is listed as "New Note" too
             ("note", (Step("launch", NOTES), Step.tap_on("New Note", "Button"))),
@@ -288,8 +331,8 @@ def result_only(task: Task) -> Iterator[Attack]:
     """The expected result without the steps: a number of a check keyed in digit by digit in
     the task's app, or the reference answer given after only opening the app."""
     for text in words(task):
-        if set(text) <= KEYED and any(ch.isdigit() for ch in text) and _opened(task):
-            keys = tuple(Step("tap", ch) for ch in text)
+        if task.app in KEYPAD_APPS and set(text) <= KEYS.keys() and any(map(str.isdigit, text)):
+            keys = tuple(Step("tap", KEYS[ch]) for ch in text)
             yield Attack(task, "result-only", f"result-only:keyed:{text}", (*_opened(task), *keys),
                          claim(task))
     if claim(task) is not None:
@@ -326,7 +369,9 @@ def near(task: Task) -> Iterator[Attack]:
     for index, step in enumerate(steps):
         if step.kind == "set_picker":
             value = step.option("value")
-            for _, new in near_numbers(value):
+            for _, moved_value in near_numbers(value):
+                # a wheel writes "1 hour" and "2 hours": "1 hours" is on none
+                new = with_units_agreeing(moved_value)
                 options = tuple((k, new if k == "value" else v) for k, v in step.options)
                 moved = replace(step, options=options)
                 yield Attack(task, "near", f"near:{value}>{new}",
@@ -349,12 +394,13 @@ def wrong_page(task: Task) -> Iterator[Attack]:
     the first results in turn (Settings' search for "Display" lists Display & Brightness,
     Accessibility's Display & Text Size and Display Zoom). The reference answer is claimed.
     None for a word the task lists `echo:search:<word>` for: typing it into the search is the
-    task, so whatever the finish then opens (or fails to find) it has done."""
-    if not _opened(task):
+    task, so whatever the finish then opens (or fails to find) it has done; none for an app
+    without a search field of its own. A search that lists fewer than four results has no
+    page for the rows after them: those finishes stop at their last step (`pick`)."""
+    search = _searched(task)
+    if not search:
         return
     compatible = dict(task.compatible_attacks)
-    # search results are content: a note titled "Search" (an earlier finish's) is not the field
-    search = (*_opened(task), Step.tap_on("Search", "SearchField"))
     for text in words(task, ("element_exists", "element_exists_anywhere"),
                       ("regex_on_screen",)):
         if f"echo:search:{text}" in compatible:
@@ -362,7 +408,8 @@ def wrong_page(task: Task) -> Iterator[Attack]:
         for row in range(1, RESULT_ROWS + 1):
             opened = Step("tap", text, options=(("text", text), ("nth", str(row))))
             yield Attack(task, "wrong-page", f"wrong-page:{text}:{row}",
-                         (*search, Step("type", text), opened), claim(task))
+                         (*search, Step("type", text), opened), claim(task),
+                         pick=f"result {row} of the search for {text!r}")
 
 
 Family = Callable[[Task, Sequence[Task]], Iterator[Attack]]
@@ -398,7 +445,8 @@ def attacks(tasks: Sequence[Task], families: Sequence[AttackFamily],
             for attack in FAMILIES[family](task, pool or tasks):
                 steps = (tuple(map(step_key, attack.steps)), attack.answer)
                 key = (*steps, attack.left_by.id if attack.left_by else "")
-                if steps != honest and key not in seen:
+                # graded without its answer checks, a task of nothing else tests nothing
+                if steps != honest and key not in seen and attack.graded().checks:
                     seen.add(key)
                     made.append(attack)
     return made

@@ -15,16 +15,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from phoneshell.attack.families import Attack, attacks, claim, reference, step_key
+from phoneshell.attack.families import Attack, attacks, step_key
+from phoneshell.checks import UNGRADED
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport, AttackResult
-from phoneshell.replays import Judge, Swapper, Unplayed, share_out
+from phoneshell.replays import Judge, Swapper, Unplayed, share_out, unfinished
 from phoneshell.runner.run import Progress
-from phoneshell.swap import own_failure
-from phoneshell.tasks import Task
+from phoneshell.swap import own_failure, ungraded
+from phoneshell.tasks import Step, Task
+from phoneshell.tasks.steps import ANSWER_STEPS
 
-__all__ = ["Graded", "listed", "not_scored", "play_attacks", "summary_lines"]
+__all__ = ["Graded", "listed", "not_played", "not_scored", "play_attacks", "summary_lines",
+           "untested"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,10 @@ class Graded:
     skip_reason: str = ""
     detail: str = ""
     evidence: str = ""
+    stopped: str = ""
+    """Why the finish's agent did not play every step ("" when it did): its failed claim."""
+    earlier: str = ""
+    """Why the attempt it started after did not ("" when it did, or there was none)."""
 
 
 def _detail(verdict: Verdict) -> str:
@@ -53,7 +60,54 @@ def grade_as(task: Task, evidence: Evidence | None, folder: str, missing: Unplay
     if evidence is None:
         return Graded(task.id, False, f"not scored: {missing}", evidence=folder)
     verdict = grade(task, evidence)
-    return Graded(task.id, verdict.passed, detail=_detail(verdict), evidence=folder)
+    errored = ungraded(verdict)
+    if errored:  # a grading bug is no rejection: what the checks accept went unlooked at
+        return Graded(task.id, False, f"not scored: {errored}",
+                      detail=_detail(verdict), evidence=folder)
+    return Graded(task.id, verdict.passed, detail=_detail(verdict), evidence=folder,
+                  stopped=unfinished(evidence), earlier=missing.earlier)
+
+
+NO_EFFECT = "had no visible effect"
+"""How a step ends that the phone took and that changed nothing on screen (`device.steps`): a
+tab already chosen, today already shown. The solution agent stops there (input a rig dropped
+looks the same), but a finish that stopped so at its last step took every step."""
+
+
+def _at(steps: Sequence[Step], stopped: str) -> int:
+    """The number of the step (from 1) whose error `stopped` is; 0 when it names none, or two
+    steps written alike."""
+    said = [i for i, step in enumerate(steps, start=1)
+            if stopped.startswith(f"{step.describe()}: ")]
+    return said[0] if len(said) == 1 else 0
+
+
+def _took_all(steps: Sequence[Step], stopped: str) -> bool:
+    """Whether an agent that stopped so took every step of `steps` all the same: no step is
+    left after the one it stopped at (answers are no steps taken), and that one changed
+    nothing on screen, or was the reading of the answer (the phone is as the steps left it)."""
+    at = _at(steps, stopped)
+    if not at or any(s.kind not in ANSWER_STEPS for s in steps[at:]):
+        return False
+    return steps[at - 1].kind in ANSWER_STEPS or stopped.endswith(NO_EFFECT)
+
+
+def _unplayed(attack: Attack, graded: Graded) -> tuple[str, bool]:
+    """Where the finish stopped short, for people ("" when it played every step: the step by
+    its number, when its error names it, or the attempt before it), and whether that was its
+    last step's pick of a row the phone does not list. A finish that claims an answer and
+    stopped has not claimed it, whatever it took."""
+    before = attack.left_by.solution or () if attack.left_by else ()
+    if graded.earlier and not _took_all(before, graded.earlier):
+        return f"the attempt it starts after stopped: {graded.earlier}", False
+    steps, stopped = attack.finish(), graded.stopped
+    if not stopped or _took_all(steps, stopped) and not isinstance(attack.answer, str):
+        return "", False
+    at = _at(steps, stopped)
+    if not at:
+        return stopped, False
+    return f"step {at} of {len(steps)}, {stopped}", bool(attack.pick) and \
+        at == len(attack.steps)  # the answer after it is no step taken
 
 
 def _result(attack: Attack, graded: Graded) -> AttackResult:
@@ -62,12 +116,15 @@ def _result(attack: Attack, graded: Graded) -> AttackResult:
         other = attack.id.removeprefix("swap:")
         if other in attack.task.compatible_with and attack.id not in reasons:
             reasons[attack.id] = f"{other} is in compatible_with"
+    # not scored for a reason of its own (a sibling finish failing its own task) stays so
+    unplayed, absent = ("", False) if graded.skip_reason else _unplayed(attack, graded)
+    skip = f"not played: {unplayed}" if unplayed and not graded.passed else graded.skip_reason
     return AttackResult(
         task=attack.task.id, instruction=attack.task.instruction.strip(), family=attack.family,
         attack=attack.id, finish=attack.described(), answer=attack.said or "",
         passed=graded.passed, compatible=attack.id in reasons,
-        reason=reasons.get(attack.id, ""), skip_reason=graded.skip_reason,
-        detail=graded.detail, evidence=graded.evidence)
+        reason=reasons.get(attack.id, ""), skip_reason=skip, detail=graded.detail,
+        evidence=graded.evidence, unplayed=unplayed, absent=absent)
 
 
 def _verdicts(results: Sequence[AttackResult]) -> str:
@@ -75,7 +132,9 @@ def _verdicts(results: Sequence[AttackResult]) -> str:
     parts = []
     for result in results:
         verdict = ("PASSES" if result.breaks else "passes, compatible" if result.passed
-                   else "fails" if result.scored else f"not scored ({_why(result)})")
+                   else "fails" if result.scored
+                   else f"not played ({result.unplayed})" if result.unplayed
+                   else f"not scored ({_why(result)})")
         parts.append(f"{result.task} {verdict}")
     return "; ".join(parts) or "passes no other task"
 
@@ -119,10 +178,12 @@ def _as_sibling(b: Task) -> Judge[Graded]:
 
 
 def _swaps(task: Task, tasks: Sequence[Task], played: Sequence[Graded]) -> list[AttackResult]:
-    """`task`'s reference finish graded as each other task, as a `swap:<task>` attack on it."""
+    """`task`'s reference finish graded as each other task, as a `swap:<task>` attack on it:
+    its steps as written (an `answer_read` reads the value where they end), its answer text."""
     by_id = {t.id: t for t in tasks}
-    return [_result(Attack(by_id[g.task], "swap", f"swap:{task.id}", reference(task),
-                           claim(task)), g) for g in played]
+    steps = tuple(s for s in task.solution or () if s.kind != "answer")
+    return [_result(Attack(by_id[g.task], "swap", f"swap:{task.id}", steps, task.answer()), g)
+            for g in played]
 
 
 def listed(result: AttackResult) -> bool:
@@ -155,7 +216,8 @@ def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
 
     def group_job(group: list[Attack]) -> Callable[[Swapper], list[AttackResult]]:
         def job(swapper: Swapper) -> list[AttackResult]:
-            graded_tasks = list({a.task.id: a.task for a in group}.values())
+            # one answer a group: the task as that answer is graded (`Attack.graded`)
+            graded_tasks = list({a.task.id: a.graded() for a in group}.values())
             rows = swapper.graded(_as_finish(group), graded_tasks, grade_as, lambda g: g.passed,
                                   left_by=group[0].left_by, name=group[0].id)
             by_task = {g.task: g for g in rows}
@@ -188,44 +250,94 @@ def play_attacks(swappers: Sequence[Swapper], tasks: Sequence[Task],
 
 
 def not_scored(report: AttackReport) -> tuple[AttackResult, ...]:
-    """The finishes that could not be graded (not played, no evidence): each is a hole the
-    attack could not look for, so an attack with any has not shown the tasks hold."""
-    return tuple(r for r in report.attacks if not r.scored)
+    """The finishes that could not be graded (no evidence, a check that raised, a sibling
+    finish that fails its own task): each is a hole the attack could not look for, so an
+    attack with any has not shown the tasks hold."""
+    return tuple(r for r in report.attacks if not r.scored and not r.unplayed)
+
+
+def not_played(report: AttackReport) -> tuple[AttackResult, ...]:
+    """The finishes that stopped at a step (or after an earlier attempt that did) and failed:
+    graded, but not rejected by the checks, as they are not what their family describes."""
+    return tuple(r for r in report.attacks if r.unplayed and not r.passed)
+
+
+def untested(report: AttackReport) -> tuple[tuple[str, AttackFamily], ...]:
+    """(task, family) pairs whose finishes all stopped short (and failed): the family tested
+    nothing of that task, so its "0 pass" there proves nothing. A pick of a row the phone does
+    not list stops a finish with nothing there to look at, and is not counted."""
+    rows: dict[tuple[str, AttackFamily], list[AttackResult]] = {}
+    for result in report.attacks:
+        if result.family != "swap":  # other tasks' finishes, not made for this task
+            rows.setdefault((result.task, result.family), []).append(result)
+    return tuple(key for key, results in rows.items()
+                 if any(r.unplayed and not r.absent for r in results)
+                 and all(r.unplayed and not r.passed for r in results))
+
+
+def _grouped(results: Sequence[AttackResult], label: str,
+             why: Callable[[AttackResult], str]) -> list[str]:
+    """One line a finish and reason: "<task>: <attack> <label>: <why>", or "<n> tasks (a, b,
+    ...): ..." for one finish's results on several tasks (a sibling finish that fails its own
+    task is not scored as every other task, which is one fact, not 79 lines)."""
+    by_why: dict[tuple[str, str], list[str]] = {}
+    for result in results:
+        by_why.setdefault((result.attack, why(result)), []).append(result.task)
+    lines = []
+    for (attack, said), ids in by_why.items():
+        named = ids[0] if len(ids) == 1 else \
+            f"{len(ids)} tasks ({', '.join(ids[:3])}{', ...' if len(ids) > 3 else ''})"
+        lines.append(f"{named}: {attack} {label}: {said}")
+    return lines
 
 
 def summary_lines(report: AttackReport) -> list[str]:
-    """For people: every finish that passed a task it does not do, then a count per family."""
+    """For people: every finish that passed a task it does not do, every one not scored or not
+    played, the (task, family) pairs nothing was tested of, then a count per family."""
     lines: list[str] = []
     for result in report.broken:
         lines.append(f"{result.task}: {result.attack} PASSES")
         lines += [f"    {step}" for step in result.finish]
         if result.answer:
             lines.append(f"    answer: {result.answer[:100]}")
-    unscored = not_scored(report)
-    # one line a finish and reason: a sibling finish that fails its own task is not scored as
-    # every other task, which is one fact, not 79 lines
-    by_why: dict[tuple[str, str], list[str]] = {}
-    for result in unscored:
-        by_why.setdefault((result.attack, _why(result)), []).append(result.task)
-    for (attack, why), ids in by_why.items():
-        named = ids[0] if len(ids) == 1 else \
-            f"{len(ids)} tasks ({', '.join(ids[:3])}{', ...' if len(ids) > 3 else ''})"
-        lines.append(f"{named}: {attack} NOT SCORED: {why}")
-    lines.append(f"{'family':<12} {'finishes':>8} {'tasks':>6} {'broken':>7} "
-                 f"{'not scored':>10}")
+        if result.unplayed:
+            lines.append(f"    (it stopped there: {result.unplayed})")
+    unscored, unplayed = not_scored(report), not_played(report)
+    lines += _grouped(unscored, "NOT SCORED", _why)
+    lines += _grouped([r for r in unplayed if not r.absent], "NOT PLAYED",
+                      lambda r: r.unplayed)
+    absent = [r for r in unplayed if r.absent]
+    by_task: dict[str, list[str]] = {}
+    for result in absent:  # a line a task: the rows a search did not list are no news
+        by_task.setdefault(result.task, []).append(result.attack)
+    lines += [f"{task}: {len(ids)} finish(es) NOT PLAYED, opening a search result the phone "
+              f"does not list (nothing there): {', '.join(ids)}" for task, ids in by_task.items()]
+    gaps = untested(report)
+    lines += [f"{task}: {family} UNTESTED: every finish of the family stopped short"
+              for task, family in gaps]
+    lines.append(f"{'family':<12} {'finishes':>8} {'tasks':>6} {'broken':>7} {'rejected':>8} "
+                 f"{'not played':>10} {'not scored':>10}")
     for family in report.families:
         rows = [r for r in report.attacks if r.family == family]
         tasks = {r.task for r in rows}
         broken = {r.task for r in rows if r.breaks}
         lines.append(f"{family:<12} {len(rows):>8} {len(tasks):>6} {len(broken):>7} "
-                     f"{sum(not r.scored for r in rows):>10}")
+                     f"{sum(r.rejected for r in rows):>8} "
+                     f"{sum(bool(r.unplayed) and not r.passed for r in rows):>10} "
+                     f"{sum(not r.scored and not r.unplayed for r in rows):>10}")
     broken_tasks = {r.task for r in report.broken}
     gradings = len(report.attacks) + report.unlisted
     rejected = f" ({report.unlisted} sibling finish(es) other tasks rejected, not listed: " \
         "`phoneshell swap --all` lists them)" if report.unlisted else ""
+    errored = sum(UNGRADED in r.skip_reason for r in unscored)
     lines.append(f"{report.tasks} task(s), {gradings} (finish, task) grading(s){rejected} of "
                  f"{report.finishes} distinct finish(es) in {report.replays} replay(s), "
                  f"{report.seconds:.0f}s: {len(report.broken)} pass without doing the task, on "
                  f"{len(broken_tasks)} task(s); {len(unscored)} not scored"
-                 + (" (each a hole the attack could not look for)" if unscored else ""))
+                 + (f" ({errored} could not be graded)" if errored else "")
+                 + (" (each a hole the attack could not look for)" if unscored else "")
+                 + f"; {len(unplayed)} not played"
+                 + (f" ({len(absent)} open a result the search does not list)" if absent else "")
+                 + (f", {len(gaps)} (task, family) pair(s) untested" if gaps else "")
+                 + f"; {sum(r.rejected for r in report.attacks)} rejected by the checks")
     return lines

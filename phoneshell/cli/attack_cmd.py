@@ -23,7 +23,8 @@ def add_parsers(commands: Any) -> None:
         description="For every task, make finishes cheaper than doing it (families: "
                     f"{', '.join(ATTACK_FAMILIES)}), replay each once on a phone and grade it "
                     "as the task. Exit 1 when any passes a task that does not list it in "
-                    "compatible_attacks, or when any could not be graded (not scored).")
+                    "compatible_attacks, when any could not be graded (not scored), or when "
+                    "every finish of a family for a task stopped at a step (untested).")
     p.add_argument("paths", nargs="*", default=default_task_paths(), metavar="PATH",
                    help=PATHS_HELP)
     p.add_argument("--task", dest="tasks", action="append", default=[], metavar="GLOB",
@@ -40,14 +41,19 @@ def add_parsers(commands: Any) -> None:
     add_device_option(p)
     p.add_argument("--runs", type=Path, default=Path("runs"), metavar="DIR")
     add_trajectory_option(p)
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 also when any finish stopped at a step (not played), a search "
+                        "result the phone does not list included")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run_attack_cmd)
 
 
 def run_attack_cmd(args: argparse.Namespace) -> int:
-    """Play the attacks; exit 0 when every finish was graded and none passes a task it should
-    not, 1 otherwise (a finish not scored is a hole the attack could not look for)."""
-    from phoneshell.attack import not_scored, run_attack, summary_lines
+    """Play the attacks; exit 0 when every finish was graded, none passes a task it should
+    not, and every family played a finish of each task it made some for; 1 otherwise (a
+    finish not scored, or a family whose finishes all stopped short, is a hole the attack
+    could not look for); with --strict, 1 too when any finish stopped short."""
+    from phoneshell.attack import not_played, not_scored, run_attack, summary_lines, untested
 
     check_runs_dir(args.runs)  # before any phone starts
     families: tuple[AttackFamily, ...] = tuple(
@@ -67,4 +73,5 @@ def run_attack_cmd(args: argparse.Namespace) -> int:
     if outcome.stopped:
         raise stopped_early("attack", outcome.stopped,
                             "finishes not played are listed as not scored")
-    return 1 if report.broken or not_scored(report) else 0
+    holes = report.broken or not_scored(report) or untested(report)
+    return 1 if holes or args.strict and not_played(report) else 0

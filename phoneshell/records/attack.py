@@ -55,12 +55,32 @@ class AttackResult(Scored):
     """The checks that failed, when it failed; the checks that held, when it passed."""
     evidence: str = ""
     """The evidence folder it was graded from, relative to the report's `evidence` folder."""
+    unplayed: str = ""
+    """Where the finish stopped, when it did not play every step it was made of ("" when it
+    did): the step and its error ("step 2 of 4, tap 'Search': no on-screen SearchField ..."),
+    or the earlier attempt it was to start after, stopped. Such a finish that failed is not
+    scored ("not played"): the checks did not reject the finish the family describes. One that
+    passed anyway did pass: what it did play passes the task."""
+    absent: bool = False
+    """It stopped at its last step, which picks one of what the phone lists (the Nth result of
+    a search), because the phone lists fewer: there is no such page, so nothing there went
+    unlooked at (not played all the same)."""
 
     @model_validator(mode="after")
     def _graded_to_pass(self) -> AttackResult:
         if self.passed and not self.scored:
             raise ValueError("a finish that was not graded cannot have passed")
+        if self.unplayed and not self.passed and self.scored:
+            raise ValueError("a finish that stopped short and failed was not rejected by the "
+                             "checks: it is not scored")
+        if self.absent and not self.unplayed:
+            raise ValueError("an absent pick is a finish that stopped (unplayed)")
         return self
+
+    @property
+    def rejected(self) -> bool:
+        """Played in full, graded, and failed: the task's checks rejected it."""
+        return self.scored and not self.passed
 
     @property
     def breaks(self) -> bool:

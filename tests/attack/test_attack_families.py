@@ -6,8 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from phoneshell.attack import ATTACK_FAMILIES, attacks
-from phoneshell.attack.examples import near_numbers, regex_examples
-from phoneshell.tasks import Task
+from phoneshell.attack.examples import near_numbers, regex_examples, with_units_agreeing
+from phoneshell.attack.families import SEARCH_FIELD_APPS, PhoneValue
+from phoneshell.checks import Check
+from phoneshell.tasks import Step, Task
+
+SETTINGS = "com.apple.Preferences"
 
 
 def ids(tasks: list[Task], family: str) -> list[str]:
@@ -59,6 +63,11 @@ def test_result_only_keys_in_the_number_and_truncated_stops_short(
     calculator = [suite["calculator.arithmetic"]]
     assert finish_of(calculator, "result-only:keyed:423") == (
         "launch 'com.apple.calculator'", "tap '4'", "tap '2'", "tap '3'")
+    # the keypad's keys by their names; Clock has no keypad (its '5' tapped a wheel's '15 min')
+    decimal = replace(calculator[0], checks=(Check.make("regex_on_screen", r"^3\.5$"),))
+    assert finish_of([decimal], "result-only:keyed:3.5")[1:] == ("tap '3'", "tap 'Decimal'",
+                                                                "tap '5'")
+    assert not [i for i in ids([suite["clock.timer.set"]], "result-only") if "keyed" in i]
     assert ids(calculator, "truncated") == [f"truncated:-{k}" for k in range(1, 6)]
     web = [suite["safari.search.web"]]
     assert finish_of(web, "truncated:unsent")[-1] == "type 'iso 8601 date format'"
@@ -70,6 +79,18 @@ def test_near_moves_one_number_of_the_reference_finish(suite: dict[str, Task]) -
     assert "near:5 min>4 min" in ids(timer, "near")
     assert "set_picker wheel='min' value='4 min'" in finish_of(timer, "near:5 min>4 min")
     assert near_numbers("0 sec") == [("0>1", "1 sec")], "no negative values"
+
+
+def test_a_near_wheel_value_is_one_the_wheel_shows(suite: dict[str, Task]) -> None:
+    # red team 111: "1 hours" and "0 hour" are on no wheel, so the hour's near miss was never
+    # played; the hour wheel reads "1 hour", "0 hours", "2 hours"
+    assert "near:0 hours>1 hour" in ids([suite["clock.timer.set"]], "near")
+    assert [i for i in ids([suite["clock.timer.set_hours_minutes"]], "near")
+            if i.startswith("near:1 hour>")] == ["near:1 hour>0 hours", "near:1 hour>2 hours"]
+    assert "set_picker wheel='hour' value='1 hour'" in finish_of(
+        [suite["clock.timer.set"]], "near:0 hours>1 hour")
+    assert [with_units_agreeing(t) for t in ("1 minutes", "2 minute", "5 min", "7 o'clock")] \
+        == ["1 minute", "2 minutes", "5 min", "7 o'clock"]
 
 
 def test_the_reference_finish_itself_is_never_an_attack(suite: dict[str, Task]) -> None:
@@ -144,11 +165,30 @@ def test_wrong_page_opens_each_search_result_for_each_screen_check_word(
     assert finish_of(display, "wrong-page:Display & Brightness:2") == (
         "launch 'com.apple.Preferences'", "tap 'Search'", "type 'Display & Brightness'",
         "tap 'Display & Brightness' (row 2 from the top)")
-    # a pattern's alternatives each get a search; a path check's words are no page's
-    month = ids([suite["calendar.month_view"]], "wrong-page")
+    # a pattern's alternatives each get a search; a path check's words are no page's (the
+    # tasks moved to Settings: Calendar and Books search behind a button and a tab)
+    month = ids([replace(suite["calendar.month_view"], app=SETTINGS)], "wrong-page")
     assert "wrong-page:January:1" in month and "wrong-page:February:4" in month
-    assert ids([suite["books.search"]], "wrong-page") == [
+    assert ids([replace(suite["books.search"], app=SETTINGS)], "wrong-page") == [
         f"wrong-page:Moby:{row}" for row in (1, 2, 3, 4)], "not the typed_into check's words"
+    picked = next(a for a in attacks(display, ("wrong-page",))
+                  if a.id == "wrong-page:Display & Brightness:3")
+    assert picked.pick == "result 3 of the search for 'Display & Brightness'", \
+        "its last step picks a row the search may not list"
+
+
+def test_no_finish_taps_a_search_field_its_app_does_not_open_with(
+        suite: dict[str, Task]) -> None:
+    # red team 111: Calculator, Clock and Safari have none; every echo:search and wrong-page
+    # finish there stopped at its second step, and was counted as rejected by the checks
+    search = Step.tap_on("Search", "SearchField")
+    made = attacks(list(suite.values()), ATTACK_FAMILIES)
+    tapping = {a.task.app for a in made if search in a.steps}
+    assert tapping == SEARCH_FIELD_APPS & {t.app for t in suite.values()}
+    for task_id in ("calculator.arithmetic", "clock.timer.set_minutes", "safari.link_menu"):
+        made_for = [a.id for a in attacks([suite[task_id]], ("echo", "wrong-page"))]
+        assert made_for and not [i for i in made_for
+                                 if i.startswith(("echo:search:", "wrong-page:"))], made_for
 
 
 def test_wrong_page_leaves_out_a_word_whose_search_is_the_task(suite: dict[str, Task]) -> None:
@@ -157,3 +197,21 @@ def test_wrong_page_leaves_out_a_word_whose_search_is_the_task(suite: dict[str, 
     assert ids([maps], "wrong-page") == []
     assert ids([replace(maps, compatible_attacks=())], "wrong-page") == [
         f"wrong-page:Eiffel Tower:{row}" for row in (1, 2, 3, 4)]
+
+
+def test_a_value_read_off_the_phone_is_not_claimed_where_the_finish_stands(
+        suite: dict[str, Task]) -> None:
+    # red team 111: the cheap finishes of settings.about.serial read the model number where
+    # they stood, with answer_read: it errored, and they claimed nothing at all
+    serial = suite["settings.about.serial"]
+    made = attacks([serial], ATTACK_FAMILIES, list(suite.values()))
+    claiming = [a for a in made if a.family in ("echo", "truncated", "result-only", "residue")]
+    assert claiming and all(isinstance(a.answer, PhoneValue) for a in claiming)
+    assert not [a.id for a in made if any(s.kind == "answer_read" for s in a.finish())]
+    echo = next(a for a in claiming if a.id == "echo:note:Model Number")
+    assert echo.said is None and echo.described()[-1].startswith(
+        "(no answer: the reference finish reads it off the phone (answer_read ")
+    assert [c.kind for c in echo.graded().checks] == ["foreground_app", "element_exists"], \
+        "graded without the answer check, as if it had claimed the phone's own value"
+    assert echo.graded().checks == tuple(c for c in serial.checks
+                                        if c.kind != "answer_matches_device")

@@ -80,3 +80,25 @@ def test_a_finish_that_cannot_be_played_is_not_scored_said_and_exits_1(tmp_path:
     assert "settings.about.reach: swap:settings.about.gone NOT SCORED: setup failed" in \
         done.stdout
     assert "0 pass without doing the task, on 0 task(s); 1 not scored" in done.stdout
+
+
+@pytest.mark.slow  # whole programs, 4 finishes that each stop short
+def test_finishes_that_stop_short_are_not_played_and_fail_the_attack_only_when_untested(
+        tmp_path: Path) -> None:
+    # red team 111: they were counted as rejected by the checks, and the attack exited 0
+    notes = ROOT / "environments" / "notes.text_select.yaml"
+    done = phoneshell("attack", str(notes), "--attack", "truncated:half", "--runs",
+                      str(tmp_path))
+    assert done.returncode == 1, done.stdout + done.stderr[-2000:]
+    assert "notes.text_select: truncated:half NOT PLAYED: step 4 of 4, long_press 'anchor'" \
+        in done.stdout
+    assert "notes.text_select: truncated UNTESTED" in done.stdout
+    assert "truncated:half: notes.text_select not played (step 4 of 4" in done.stderr
+    # a search that lists no such result: nothing there, so exit 0, and 1 with --strict
+    about = ROOT / "environments" / "settings.about.reach.yaml"
+    for strict, code in (((), 0), (("--strict",), 1)):
+        done = phoneshell("attack", str(about), "--family", "wrong-page", "--runs",
+                          str(tmp_path), "--format", "json", *strict)
+        assert done.returncode == code, done.stdout[-2000:] + done.stderr[-2000:]
+    report = AttackReport.parse(done.stdout, "stdout")
+    assert [(r.scored, r.absent) for r in report.attacks] == [(False, True)] * 4
