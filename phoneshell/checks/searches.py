@@ -10,8 +10,11 @@ Pure: never touches a device.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from phoneshell.audit import Action
+from phoneshell.audit import actions as logged_actions
+from phoneshell.checks.held import value_held
 from phoneshell.checks.implied import Same
 from phoneshell.checks.keystrokes import SMALLEST_SCREEN_PT, Editing, editings
 from phoneshell.checks.kind import Check, Finding, check_kind
@@ -26,10 +29,11 @@ from phoneshell.checks.path import (
 from phoneshell.checks.typed_texts import sends
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
+from phoneshell.presses import TOP_EDGE_PT, logged_heading
 from phoneshell.records import Target
 from phoneshell.spelling import folded
 from phoneshell.tree import shorten
-from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS, short_type
+from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS, short_type, swipe_ends
 
 
 def arrival(actions: Sequence[Action], app: str) -> Action | None:
@@ -106,7 +110,8 @@ def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
         what = f" {came.target.label!r}" if came.target else ""
         return Finding(True, f"{app} opened from a Spotlight result{what} for "
                              f"{shorten(search.text.strip())!r}")
-    how = "a home-screen icon" if icon else _no_search(typed, came)
+    how = _icon_place(_before(evidence, came), came, typed) if icon else \
+        _no_search(typed, came)
     # what the log cannot name may have been a result: a blind tap, or a slide held until a
     # row's context menu opened, lifted on its item
     unnamed = came.unnamed_press() if came.app_before == SPRINGBOARD and not icon else ""
@@ -115,6 +120,96 @@ def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
                    unproven=unwatched(evidence) or (f"{came.describe()} {unnamed}, so whether "
                                                     "it chose a Spotlight result cannot be told"
                                                     if unnamed else ""))
+
+
+def _before(evidence: Evidence, came: Action) -> list[Action]:
+    """Every action the log holds before `came`, whatever its phase: the setup's home places
+    the screen an agent's first tap lands on."""
+    return [a for a in logged_actions(evidence.events) if a.seq < came.seq]
+
+
+HOME, SPOTLIGHT, PAGED = "home", "spotlight", "paged"
+PILL = "spotlight-pill"
+"""The name of the home screen's Search pill, which opens Spotlight when tapped (the iOS 26.5
+home-screen dump: an `Other` named so, labelled Search)."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the log shows a SpringBoard screen was: `place`, as `by` showed it."""
+
+    place: str
+    by: Action
+    text: str = ""
+    """In Spotlight: what its search held then."""
+
+
+def _icon_place(before: Sequence[Action], came: Action, typed: Sequence[Editing]) -> str:
+    """Where the icon `came` tapped showed, as far as the log places it, never further (red
+    team 108: a Spotlight suggestion's icon was called a home-screen one). The screen a tap was
+    aimed at is known by its digest (as the bridge read it); an earlier action that left the
+    same digest shows what it was: Home, the home screen; the Search pill or a keystroke into
+    SpringBoard's search field, Spotlight; a pull down from mid-screen on the home screen,
+    Spotlight; a sideways swipe from it, another home page or the App Library past the last;
+    an action that changed nothing, what was there. Anything else leaves it unplaced."""
+    if came.app_before != SPRINGBOARD:
+        return f"an icon in {short_app(came.app_before) or 'an app the log does not name'}"
+    keyed = {state.by.seq: state.text for e in typed if _spotlight(e.field_action or e.opened_by)
+             for state in e.states if state.by is not None}
+    screens: dict[str, Shown] = {}
+    for action in before:
+        after = action.screen_after
+        if not after or action.app_after != SPRINGBOARD or action.acted is not True:
+            continue
+        was = screens.get(action.screen_before) if action.app_before == SPRINGBOARD else None
+        shown = _shows(action, was, keyed)
+        if shown is not None and (after not in screens or screens[after].place != HOME):
+            screens[after] = shown
+    shown = screens.get(came.screen_before) if came.screen_before else None
+    if shown is None:
+        return ("an icon in SpringBoard, on a screen the log does not place (the home screen, "
+                "Spotlight's suggestions and the App Library all show icons)")
+    on = f"on the screen {_ref(shown.by)} showed"
+    if shown.place == HOME:
+        return f"a home-screen icon ({on})"
+    if shown.place == PAGED:
+        return (f"an icon {on}, sideways from the home screen: another home-screen page, or "
+                "the App Library past the last")
+    if shown.text.strip():
+        return (f"an icon in Spotlight while its search held {shorten(shown.text.strip())!r} "
+                f"({on}): an icon is no row of its results (a Cell)")
+    return (f"an icon among Spotlight's suggestions, with nothing typed in its search ({on}): "
+            "a suggestion is no result of a search")
+
+
+def _shows(action: Action, was: Shown | None, keyed: dict[int, str]) -> Shown | None:
+    """What the screen `action` left in SpringBoard was, as the log shows it (`_icon_place`):
+    `was` is what the screen it was aimed at was."""
+    target = action.target
+    if action.kind == "home" or (action.kind == "press" and action.params.get("button") == "home"):
+        return Shown(HOME, action)
+    if action.seq in keyed:  # a keystroke: what the search held after it
+        return Shown(SPOTLIGHT, action, keyed[action.seq])
+    if _spotlight(action):  # aimed at the field: what it held then
+        return Shown(SPOTLIGHT, action, value_held(target) or "")
+    if action.kind == "tap" and target is not None and target.name == PILL \
+            and short_type(target.type) == "Other" and action.presses:
+        return Shown(SPOTLIGHT, action)
+    if action.screen_before == action.screen_after:
+        return was  # changed nothing
+    if action.kind != "swipe" or was is None or was.place == SPOTLIGHT:
+        return None
+    heading, ends = logged_heading(action.params), swipe_ends(action.params)
+    if was.place == HOME and heading == "down" and ends is not None and ends[1] >= TOP_EDGE_PT:
+        return Shown(SPOTLIGHT, action)
+    return Shown(PAGED, action) if heading in ("left", "right") else None
+
+
+def _ref(action: Action) -> str:
+    """An action named short, for a detail: "#30 tap 'Search'"."""
+    what = f" {action.target.label or action.target.name!r}" if action.kind == "tap" and \
+        action.target is not None else ""
+    return f"#{action.seq} {action.kind}{what}"
 
 
 def _no_search(found: Sequence[Editing], came: Action) -> str:
