@@ -162,16 +162,22 @@ def leaver(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
     tasks: one of each distinct setup and teardown among those of the same app (not the task's
     own: `residue` plays that), and the first of another app whose teardown leaves this task's
     app running. What that attempt made stays for the finish (its teardown deletes only what its
-    own count saw grow); a note it typed goes after the finish (`cleanup`). The reference answer
-    is claimed. None for the tasks `residue` leaves out."""
+    own count saw grow); a note it typed goes after the finish (`cleanup`). Where the task's
+    setup opens the app its finish starts in, and the finish does not open it itself, only
+    earlier tasks whose setup opens it the same way: under any other the finish starts where it
+    cannot be played (the scrolled list's swipes and tap on General, from the home screen), and
+    the attempt would test nothing. The reference answer is claimed. None for the tasks
+    `residue` leaves out."""
     finish = reference(task)
     if not finish or {"open-app", "result-only:answer"} & set(dict(task.compatible_attacks)):
         return
     seen = {_shape(task)}
     other_app = False
+    start = _opening(task) if finish[0].kind not in OPENING_STEPS else None
     for earlier in tasks:
         same = earlier.app == task.app
-        if _shape(earlier) in seen or not same and (other_app or _stops(earlier, task.app)):
+        if _shape(earlier) in seen or not same and (other_app or _stops(earlier, task.app)) \
+                or start is not None and _opening(earlier) != start:
             continue
         seen.add(_shape(earlier))
         other_app = other_app or not same
@@ -187,6 +193,16 @@ LEAVING = ".leaving."
 
 def _shape(task: Task) -> tuple[object, ...]:
     return tuple(map(step_key, task.setup)), tuple(map(step_key, task.teardown))
+
+
+OPENING_STEPS = frozenset({"open_app", "launch", "open_url"})
+"""Steps that bring an app to the front, wherever the phone was."""
+
+
+def _opening(task: Task) -> tuple[object, ...] | None:
+    """The last step of the task's setup that opens an app (None when it opens none)."""
+    opened = [step_key(s) for s in task.setup if s.kind in OPENING_STEPS]
+    return opened[-1] if opened else None
 
 
 def _stops(task: Task, app: str) -> bool:

@@ -124,6 +124,18 @@ def test_residue_opens_the_app_after_each_attempt_on_the_same_app(
         "opening Compass and answering is the task: result-only:answer is compatible"
 
 
+def test_leaver_is_made_only_after_attempts_whose_setup_opens_the_app_the_finish_starts_in(
+        suite: dict[str, Task]) -> None:
+    # the scrolled list's setup opens Settings and scrolls past General; its finish swipes back
+    # and taps General. After a setup that leaves the home screen or another app it stopped at
+    # its first step, so the family tested nothing of the task (the CI attack's one untested pair)
+    tasks = list(suite.values())
+    assert attacks([suite["resilience.scrolled_list"]], ("leaver",), tasks) == []
+    # a finish that opens its app itself starts anywhere: still made after each kind of attempt
+    assert [a.id for a in attacks([suite["resilience.wrong_app"]], ("leaver",), tasks)] == [
+        "leaver:books.search", "leaver:resilience.scrolled_list", "leaver:settings.about.reach"]
+
+
 def test_leaver_plays_the_tasks_own_finish_in_each_other_kind_of_attempt(
         suite: dict[str, Task]) -> None:
     tasks = list(suite.values())
