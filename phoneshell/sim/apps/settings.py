@@ -6,9 +6,10 @@ scrollable list, and holds the behaviour: push a page when a link row is tapped,
 back button (or the left-edge swipe, which presses it), toggle switches, move sliders and choose
 options (their values live in Settings' persistent store, so a switched-off Wi-Fi stays off
 after a terminate), and filter the root list by the search field in its bottom toolbar (iOS 26;
-it rises above the keyboard while typing): typing "Wi-Fi" lists the Wi-Fi page, and tapping a
-result opens it with its parents underneath, so back leads up the hierarchy. The root is the
-iOS 26.2 dump's collection list (`lists.grouped`), the other pages tables (`lists.table`).
+it rises above the keyboard while typing): typing "wifi" lists the Wi-Fi page (the pages found
+are `settings_search`'s), and tapping a result opens it with its parents underneath, so back
+leads up the hierarchy. The root is the iOS 26.2 dump's collection list (`lists.grouped`), the
+other pages tables (`lists.table`).
 iPhone Storage lists the apps, each with a page that offloads or deletes it
 (`settings_storage.py`).
 """
@@ -29,18 +30,18 @@ from phoneshell.sim.apps.settings_pages import (
     PAGES,
     SLIDER_DEFAULTS,
     SWITCH_DEFAULTS,
-    Page,
     PageRow,
     PageSection,
 )
 from phoneshell.sim.apps.settings_rows import STUB
+from phoneshell.sim.apps.settings_search import ROOT as ROOT  # re-exported: spotlight.py
+from phoneshell.sim.apps.settings_search import search
 from phoneshell.sim.facts import HOUR_24_KEY, DeviceFacts
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.store import Store
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
 
 BUNDLE_ID = "com.apple.Preferences"
-ROOT = "root"
 TOOLBAR_TOP = 788
 """Where the root's bottom toolbar (the search field) begins, as in the iOS 26.2 dump."""
 
@@ -99,18 +100,6 @@ def trail(page_id: str) -> list[str]:
     while chain[-1] in PARENTS and chain[-1] != ROOT and PARENTS[chain[-1]] not in chain:
         chain.append(PARENTS[chain[-1]])
     return chain[::-1] if chain[-1] == ROOT else [ROOT, page_id]
-
-
-def search(query: str, spell: Callable[[str], str] = str) -> list[Page]:
-    """Pages whose title (as `spell` writes it for the phone's locale, or in US spelling) or
-    keywords contain the query (case-insensitive), in page order: an en_GB phone finds "Game
-    Centre" by the name it shows."""
-    q = query.strip().lower()
-    if not q:
-        return []
-    return [p for p in PAGES.values() if p.id != ROOT
-            and (q in p.title.lower() or q in spell(p.title).lower()
-                 or any(q in k for k in p.keywords))]
 
 
 def values(host: Host) -> dict[str, str]:
