@@ -43,7 +43,6 @@ from phoneshell.agents.environment import (
     CLAIM_FILE,
     CONTRACT,
     EXPOSE_TASK_FILE,
-    GRADED,
     INSTRUCTION,
     MAX_STEPS,
     TASK_FILE,
@@ -52,6 +51,7 @@ from phoneshell.agents.environment import (
     TURNS_FILE,
     WDA_URL,
     ClaimLines,
+    contract,
     read_claim_file,
     read_turns,
 )
@@ -122,7 +122,7 @@ class CommandAgent:
         scratch = claim_file.parent
         env = {**sandbox.environment(dict(os.environ), scratch, confined),
                "PATH": harness_path(), WDA_URL: context.wda_url,
-               INSTRUCTION: context.instruction, CONTRACT: GRADED,
+               INSTRUCTION: context.instruction, CONTRACT: contract(context.max_steps),
                TASK_ID: context.task.id, MAX_STEPS: str(context.max_steps),
                TIMEOUT_S: f"{context.timeout_s:g}", ATTEMPT_DIR: str(scratch),
                CLAIM_FILE: str(claim_file)}

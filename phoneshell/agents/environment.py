@@ -47,7 +47,24 @@ GRADED = ("The phone, not your summary, is checked, as you leave it: finish with
           "code), not a sentence: an answer that also names other values counts as a guess and "
           "fails. Say how you found it in the summary.")
 """How every attempt is graded, in words a model is given with the instruction: the model
-paths' guide (`tools.GUIDE`) ends with it, and a command agent gets it as `CONTRACT`."""
+paths' guide (`tools.GUIDE`) ends with it, and a command agent gets it in `CONTRACT`."""
+ACTIONS = ("This task allows {steps} actions on the phone: every request that acts on it is one "
+           "(a tap, a swipe, a text typed, a launch, home, a button pressed, a URL opened), a "
+           "failed one too; reading it (its page source, a screenshot) is none. Type a whole "
+           "text in one request: typed a key at a time, each key is an action. An attempt "
+           "that takes more than {steps} actions fails, whatever it did.")
+"""The action budget in the words a command agent is given (`contract`): what the runner holds
+it to, the actions its log shows (`audit.agent_steps`: reads are not logged)."""
+
+
+def contract(max_steps: int) -> str:
+    """`CONTRACT` for a task allowing `max_steps` actions: how the attempt is graded (`GRADED`),
+    then its action budget, with the number, and what counts as one action (`ACTIONS`). Red team
+    108's agent typed an address a key a request and ran out of a budget nothing it was handed
+    named."""
+    return f"{GRADED} {ACTIONS.format(steps=max_steps)}"
+
+
 
 VARIABLES: dict[str, str] = {
     WDA_URL: "a bridge URL of the agent's own, for this attempt only: drive the phone here (any "
@@ -56,12 +73,15 @@ VARIABLES: dict[str, str] = {
                  "told",
     CONTRACT: "how every attempt is graded, in words to give a model with the instruction: "
               "leave the task's app in front showing the result; an answer is the value alone "
-              "(the model paths' guide says the same)",
+              "(the model paths' guide says the same); and the task's action budget, with its "
+              "number and what one action is",
     TASK_ID: "the task's id, e.g. settings.about.reach",
     TASK_FILE: "the task file (its checks and reference finish: the answer key); set only when "
                "the harness runs with `PHONESHELL_EXPOSE_TASK_FILE=1`, for reference and replay "
                "programs, never for a model",
-    MAX_STEPS: "the task's action budget (tool calls); `phoneshell mcp` enforces it",
+    MAX_STEPS: "the task's action budget: the most actions the log may show (each request "
+               "that acts on the phone, a text typed in one is one; reads are none); "
+               "`phoneshell mcp` enforces it as tool calls",
     TIMEOUT_S: "the wall-clock budget in seconds; the program is killed after it",
     ATTEMPT_DIR: "the agent's own scratch folder (`agent/` in the attempt folder), for "
                  "transcripts and logs; its HOME in the sandbox",

@@ -30,7 +30,7 @@ from phoneshell.agents.environment import (
     write_claim,
     write_turns,
 )
-from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools, ToolReply
+from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools, ToolReply, budget_told
 from phoneshell.errors import RIG_DOWN
 from phoneshell.records import TurnUse
 
@@ -89,7 +89,9 @@ class ToolServer:
 
     def server(self) -> Server:
         """The SDK's server with this state's handlers."""
-        return Server("phoneshell", version=__version__, instructions=GUIDE,
+        told = budget_told(self.tools.max_turns)
+        return Server("phoneshell", version=__version__,
+                      instructions=f"{GUIDE}\n\n{told}" if told else GUIDE,
                       on_list_tools=self.on_list_tools, on_call_tool=self.on_call_tool)
 
 

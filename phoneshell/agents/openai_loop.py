@@ -51,7 +51,7 @@ from phoneshell.agents.chat_api import (
     OpenAISettings,
     storable_json,
 )
-from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools
+from phoneshell.agents.tools import GUIDE, TOOLS, PhoneTools, budget_told
 from phoneshell.errors import RIG_DOWN, RunError
 from phoneshell.evidence import Claim
 from phoneshell.untrusted import storable
@@ -210,8 +210,7 @@ class OpenAIAgent:
                              cut_off=context.cut_off)
         first = tools.observe()
         chat.add({"role": "system", "content": (
-            f"{GUIDE}\n\nBudget: at most {context.max_steps} tool calls (then only done) and "
-            f"{context.timeout_s:.0f} seconds.")})
+            f"{GUIDE}\n\n{budget_told(context.max_steps, context.timeout_s)}")})
         chat.add(_user_turn(f"{context.instruction}\n\n{first.text}", first.screenshot_png))
         while True:
             try:

@@ -68,11 +68,23 @@ or below its centre turns it a row, a drag along it several), to swipe in from a
 (down from the top edge, y 0, opens Notification Centre), to move a slider. long_press touches
 and holds (context menus, selecting a word). Every action returns the new observation, or says the
 screen did not change (then try something else). Use open_app to open an app, swipe to scroll,
-type to enter text into the focused field. Each tool call is one turn of your budget, a
-mistaken one too, and acts on the phone once at most (open_app launches or taps once, press
-presses once). When you have finished, or cannot go on, call done once with status done,
+type to enter text into the focused field, a whole text in one call (tapping the keyboard's keys
+spends a call a key). Each tool call is one turn of your budget, a read or a mistaken one too,
+and acts on the phone once at most (open_app launches or taps once, press presses once). When
+you have finished, or cannot go on, call done once with status done,
 gave_up or failed, the answer the task asked for (if any) and a one-sentence summary. """ + GRADED
 """What every agent path tells the model about the tools (system prompt, MCP instructions)."""
+
+
+def budget_told(max_turns: int | None, timeout_s: float | None = None) -> str:
+    """The budget a model is told after `GUIDE` (the `openai:` loop's system prompt, the MCP
+    server's instructions), with this task's numbers ("" with no budget of calls): what
+    `PhoneTools` holds it to, every tool call a turn."""
+    if max_turns is None:
+        return ""
+    seconds = f" and {timeout_s:.0f} seconds" if timeout_s is not None else ""
+    return (f"Budget: at most {max_turns} tool calls (then only done){seconds}; each call is "
+            "one, a read or a mistaken one too.")
 
 
 @dataclass(frozen=True)

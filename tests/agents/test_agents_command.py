@@ -23,6 +23,7 @@ from phoneshell.agents.environment import (
     MAX_CLAIM_BYTES,
     VARIABLES,
     ClaimLines,
+    contract,
     parse_claim_line,
     read_claim_file,
 )
@@ -329,8 +330,8 @@ def test_the_command_gets_the_attempt_in_its_environment(
     agent_url = seen["PHONESHELL_WDA_URL"]  # a URL of its own, never the harness's
     assert agent_url.startswith(rig.bridge.base_url + "/t/") and agent_url != rig.bridge.url
     assert seen["PHONESHELL_INSTRUCTION"] == task.instruction
-    # how it is graded, in the words the model paths' guide ends with
-    assert seen["PHONESHELL_CONTRACT"] == GRADED and GUIDE.endswith(GRADED)
+    # how it is graded, in the words the model paths' guide ends with, and its action budget
+    assert seen["PHONESHELL_CONTRACT"] == contract(task.max_steps) and GUIDE.endswith(GRADED)
     assert seen["PHONESHELL_TASK_ID"] == task.id
     assert (seen["PHONESHELL_MAX_STEPS"], seen["PHONESHELL_TIMEOUT_S"]) == (
         str(task.max_steps), f"{task.timeout_seconds:g}")
