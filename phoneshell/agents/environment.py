@@ -65,7 +65,6 @@ def contract(max_steps: int) -> str:
     return f"{GRADED} {ACTIONS.format(steps=max_steps)}"
 
 
-
 VARIABLES: dict[str, str] = {
     WDA_URL: "a bridge URL of the agent's own, for this attempt only: drive the phone here (any "
              "WDA client); there is no other way to it",
