@@ -21,6 +21,7 @@ import wda
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.agents.base import AGENTS
 from phoneshell.attack import attacks
+from phoneshell.attack.families import ANSWER_KINDS
 from phoneshell.device import Phone, run_step
 from phoneshell.device.probes import run_probe
 from phoneshell.errors import PhoneshellError, StepError
@@ -186,14 +187,19 @@ def test_the_loader_warns_at_a_remembered_answer_for_a_device_value(tmp_path: Pa
     assert not load_tasks([ROOT / "environments"]).warnings
 
 
-def test_cheap_finishes_claim_a_reading_not_a_remembered_value() -> None:
-    for task_id in REMEMBERED:
+def test_cheap_finishes_claim_no_remembered_value() -> None:
+    # the phone's own value: a cheap finish claims none (read where it stands it would claim
+    # nothing or another text), and is graded on the screen and path checks alone (0d94b9e)
+    for task_id, (_, remembered) in REMEMBERED.items():
         task = load_task(ROOT / "environments" / f"{task_id}.yaml")
         made = attacks([task], ("result-only", "echo", "truncated", "wrong-page"))
         assert made, task_id
         for attack in made:
-            claims = [s for s in attack.finish() if s.kind in ("answer", "answer_read")]
-            assert [s.kind for s in claims] == ["answer_read"], (attack.id, claims)
+            assert not [s for s in attack.finish() if s.kind in ("answer", "answer_read")], \
+                attack.id
+            assert attack.said is None and remembered not in " ".join(attack.described())
+            graded = attack.graded()
+            assert graded.checks and not [c for c in graded.checks if c.kind in ANSWER_KINDS]
             # a finish cut short is shorter than the reference: the reading is no step of it
             assert attack.finish() != task.solution, attack.id
 
