@@ -31,7 +31,7 @@ def test_every_family_but_swap_makes_finishes_from_the_suite(suite: dict[str, Ta
 
 def test_echo_types_each_checks_words_on_four_surfaces(suite: dict[str, Task]) -> None:
     about = [suite["settings.about.reach"]]
-    assert ids(about, "echo") == [f"echo:{s}:Model Number"
+    assert ids(about, "echo") == [f"echo:{s}:{words}" for words in ("Model Number", "About")
                                   for s in ("search", "note", "spotlight", "safari")]
     assert finish_of(about, "echo:spotlight:Model Number") == (
         "home", "swipe from [201.0, 300.0] to [201.0, 620.0]", "type 'Model Number'")
@@ -223,7 +223,8 @@ def test_a_value_read_off_the_phone_is_not_claimed_where_the_finish_stands(
     echo = next(a for a in claiming if a.id == "echo:note:Model Number")
     assert echo.said is None and echo.described()[-1].startswith(
         "(no answer: the reference finish reads it off the phone (answer_read ")
-    assert [c.kind for c in echo.graded().checks] == ["foreground_app", "element_exists"], \
+    assert [c.kind for c in echo.graded().checks] == [
+        "foreground_app", "element_exists", "regex_on_screen"], \
         "graded without the answer check, as if it had claimed the phone's own value"
     assert echo.graded().checks == tuple(c for c in serial.checks
                                         if c.kind != "answer_matches_device")

@@ -80,9 +80,10 @@ def test_a_search_result_the_phone_does_not_list_is_nothing_there(
     # (claiming an answer, as a task with one does: the finish's last step is its answer)
     about = suite["settings.about.reach"]
     answering = replace(about, solution=(*(about.solution or ()), Step("answer", "About")))
-    report = played(swapper, [answering], "wrong-page")
+    rows = [f"wrong-page:Model Number:{row}" for row in (1, 2, 3, 4)]
+    report = played(swapper, [answering], "wrong-page", *rows)
     assert [(r.attack, r.scored, r.absent) for r in report.attacks] == [
-        (f"wrong-page:Model Number:{row}", False, True) for row in (1, 2, 3, 4)]
+        (row, False, True) for row in rows]
     assert report.attacks[1].unplayed.startswith(
         "step 4 of 5, tap 'Model Number' (row 2 from the top): no on-screen element in row 2")
     assert untested(report) == (), "no page to open is no hole left unlooked at"
