@@ -1,6 +1,7 @@
-"""What a tool call's arguments point at: the row an id names in the latest observation, or a
-point on the screen, checked against the screen's size. Reads the screen's size at most; never
-acts on the phone. Whatever is wrong is a message for the model, never an exception."""
+"""What a tool call's arguments point at: the row an id names in the latest observation, a
+point on the screen, checked against the screen's size, or a swipe's two ends. Reads the
+screen's size at most; never acts on the phone. Whatever is wrong is a message for the model,
+never an exception."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ import re
 from phoneshell.agents.observation import Observation, Row
 from phoneshell.agents.tool_schema import Args, short_number
 from phoneshell.device import Phone
+from phoneshell.device.steps import scroll_points
+
+DRAG = ("from_x", "from_y", "to_x", "to_y")
+"""A swipe's points, when it drags between two instead of scrolling by a direction."""
 
 
 def resolve(latest: Observation | None, ref: object) -> tuple[float, float] | str:
@@ -63,8 +68,11 @@ def point(phone: Phone, tool: str, args: Args, x_key: str, y_key: str,
     the point checked is the rounded one: 401.6 on a 402-wide screen is sent as 402, off it."""
     x, y = args.get(x_key), args.get(y_key)
     if not isinstance(x, (int, float)) or not isinstance(y, (int, float)):
+        # `given` drops a null, and JSON has no Infinity or NaN: an MCP client sends them as
+        # null, so an infinite coordinate arrives as one left out (red team 112)
         missing = x_key if y_key in args else y_key
-        return f"{tool}: {x_key} and {y_key} go together: {missing!r} is missing"
+        return (f"{tool}: {x_key} and {y_key} go together, each a finite number: {missing!r} "
+                "is missing or null (a client may send an infinite number as null)")
     width, height = phone.screen_size()
     try:
         px, py = float(round(x)), float(round(y))
@@ -77,3 +85,20 @@ def point(phone: Phone, tool: str, args: Args, x_key: str, y_key: str,
                 f"{x_key} runs from 0 to under {width:g} and {y_key} from 0 to under "
                 f"{height:g} (the screen is {width:g}x{height:g} points); nothing was done")
     return px, py
+
+
+def swipe_ends(phone: Phone, args: Args) -> tuple[tuple[float, float], tuple[float, float]] | str:
+    """Where a swipe starts and ends: the scroll of `direction`, or the drag from (from_x,
+    from_y) to (to_x, to_y); or why the arguments give neither."""
+    given = [key for key in DRAG if key in args]
+    if "direction" in args and given:
+        return "swipe: give a direction or a drag's points, not both"
+    if "direction" in args:
+        return scroll_points(phone, str(args["direction"]))
+    if not given:
+        return ("swipe: give a direction (up, down, left, right), or a drag from "
+                "(from_x, from_y) to (to_x, to_y) in points")
+    start, end = (point(phone, "swipe", args, x, y) for x, y in (DRAG[:2], DRAG[2:]))
+    if isinstance(start, str):
+        return start
+    return end if isinstance(end, str) else (start, end)

@@ -1,8 +1,9 @@
 """The wire to an OpenAI-compatible chat completions endpoint (stdlib HTTP only), shared by the
 `openai:` agent loop and the baseline judge: settings from the environment, one completion with
-retries of 429 and 5xx, and a reply read against one clock and a size cap. What the caller does
-with a failure is its own: `ModelUnreachable` (no model saw the request), `ModelTimeout`, or any
-other `ModelError`.
+retries of 429 and 5xx, each request's whole exchange (connecting, sending, the status line,
+headers and body) held to one deadline (`deadline_http`), and a reply read up to a size cap.
+What the caller does with a failure is its own: `ModelUnreachable` (no model saw the request),
+`ModelTimeout`, or any other `ModelError`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, cast
 
+from phoneshell.agents.deadline_http import open_by
 from phoneshell.errors import RunError
 from phoneshell.untrusted import storable
 
@@ -92,12 +94,17 @@ class ChatClient:
         self.settings = settings
 
     def complete(self, body: Message, timeout_s: float, deadline: float) -> Message:
-        """One completion; returns the parsed reply (`choices`, `usage`...)."""
+        """One completion; returns the parsed reply (`choices`, `usage`...).
+
+        Args:
+            timeout_s: the longest one request may take, whole, its retry too.
+            deadline: when every request must have ended, whole (a `time.monotonic()` time).
+        """
         for attempt in range(self.settings.retries + 1):
             try:
-                return self._post(body, timeout_s)
+                return self._post(body, min(time.monotonic() + timeout_s, deadline))
             except urllib.error.HTTPError as exc:
-                detail = _error_text(exc, min(timeout_s, deadline - time.monotonic()))
+                detail = _error_text(exc)
                 if exc.code in UNSEEN_STATUSES:
                     raise ModelUnreachable(f"HTTP {exc.code}: {detail}") from exc
                 if exc.code not in RETRY_STATUSES or attempt == self.settings.retries:
@@ -110,15 +117,19 @@ class ChatClient:
                 time.sleep(wait)
         raise AssertionError("unreachable")
 
-    def _post(self, body: Message, timeout_s: float) -> Message:
+    def _post(self, body: Message, deadline: float) -> Message:
+        """POST `body`, the whole exchange ending by `deadline`, however the endpoint trickles
+        its status line, headers or body (red team 112: headers a byte every 2 s held a 20 s
+        attempt for 150 s)."""
         url = f"{self.settings.base_url}/chat/completions"
         headers = {"Content-Type": "application/json"}
         if self.settings.api_key:
             headers["Authorization"] = f"Bearer {self.settings.api_key}"
         request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+        timeout_s = max(deadline - time.monotonic(), 0.0)
         try:
-            with urllib.request.urlopen(request, timeout=timeout_s) as reply:
-                data = storable_json(json.loads(_read_whole(reply, url, timeout_s)))
+            with open_by(request, deadline) as reply:
+                data = storable_json(json.loads(_read_whole(reply, url)))
         except urllib.error.HTTPError:
             raise
         except urllib.error.URLError as exc:
@@ -126,8 +137,8 @@ class ChatClient:
             why = (f"no connection within {timeout_s:.0f}s"
                    if isinstance(exc.reason, TimeoutError) else exc.reason)
             raise ModelUnreachable(f"cannot reach {url}: {why}") from exc
-        except TimeoutError as exc:  # sent, and no reply in time
-            raise ModelTimeout(f"no reply from {url} within {timeout_s:.0f}s") from exc
+        except TimeoutError as exc:  # sent, and no whole reply in time
+            raise ModelTimeout(f"no whole reply from {url} within {timeout_s:.0f}s") from exc
         except (ValueError, OSError, RecursionError, http.client.HTTPException) as exc:
             # cut off, a bad status line, endless headers: a reply, just not a good one
             raise ModelError(f"bad reply from {url}: {type(exc).__name__} {exc}") from exc
@@ -141,17 +152,17 @@ class ChatClient:
 MAX_REPLY_BYTES = 16 << 20
 """The largest reply read from the endpoint: a completion is text, and one of gigabytes would
 take the harness's memory (an in-process agent shares it)."""
-def _read_whole(reply: Any, url: str, timeout_s: float) -> str:
-    """A reply's body, read against one clock for the whole of it and up to `MAX_REPLY_BYTES`.
+
+
+def _read_whole(reply: Any, url: str) -> str:
+    """A reply's body, up to `MAX_REPLY_BYTES` (read by the request's deadline: `open_by`).
 
     Raises:
-        ModelTimeout: the whole body did not come within `timeout_s`.
         ModelError: it is larger than `MAX_REPLY_BYTES`, or shorter than it said.
+        TimeoutError: the whole body did not come by the deadline.
     """
-    data, short = _read_capped(reply, MAX_REPLY_BYTES, timeout_s)
-    if short == "late":
-        raise ModelTimeout(f"no whole reply from {url} within {timeout_s:.0f}s")
-    if short == "over":
+    data, over = _read_capped(reply, MAX_REPLY_BYTES)
+    if over:
         raise ModelError(f"bad reply from {url}: over {MAX_REPLY_BYTES >> 20} MiB")
     missing = getattr(reply, "length", None)  # what its Content-Length promised and never came
     if missing:
@@ -159,21 +170,16 @@ def _read_whole(reply: Any, url: str, timeout_s: float) -> str:
     return data.decode("utf-8")
 
 
-def _read_capped(reply: Any, limit: int, timeout_s: float) -> tuple[bytes, str]:
-    """Up to `limit` bytes of a body, read against one clock for the whole of it (the socket's
-    timeout holds for each read only: a body sent a byte at a time would outlast any budget);
-    and why it stopped short: "over" the limit, "late" past the clock, "" when it is whole."""
-    deadline = time.monotonic() + timeout_s
+def _read_capped(reply: Any, limit: int) -> tuple[bytes, bool]:
+    """Up to `limit` bytes of a body, and whether there was more."""
     chunks: list[bytes] = []
     size = 0
     while chunk := reply.read1(1 << 16):
         chunks.append(chunk)
         size += len(chunk)
         if size > limit:
-            return b"".join(chunks)[:limit], "over"
-        if time.monotonic() > deadline:
-            return b"".join(chunks), "late"
-    return b"".join(chunks), ""
+            return b"".join(chunks)[:limit], True
+    return b"".join(chunks), False
 
 
 def storable_json(value: object) -> object:
@@ -192,15 +198,15 @@ MAX_ERROR_BYTES = 64 << 10
 """The most of an error body read: 300 characters of it are kept."""
 
 
-def _error_text(exc: urllib.error.HTTPError, timeout_s: float) -> str:
+def _error_text(exc: urllib.error.HTTPError) -> str:
     """What an error answer says (its `error.message`, else its body), from at most
-    `MAX_ERROR_BYTES` of it read within `timeout_s`: an endless or trickled error body must
-    not hold the attempt past its clock, nor take the harness's memory. Made storable with the
-    rest of the message (`ModelError`)."""
+    `MAX_ERROR_BYTES` of it, read by the request's deadline as a reply is (`open_by`): an
+    endless or trickled error body must not hold the attempt past its clock, nor take the
+    harness's memory. Made storable with the rest of the message (`ModelError`)."""
     if exc.fp is None:
         return str(exc.reason)
     try:
-        data, _ = _read_capped(exc.fp, MAX_ERROR_BYTES, max(timeout_s, 0.0))
+        data, _ = _read_capped(exc.fp, MAX_ERROR_BYTES)
     except (OSError, http.client.HTTPException):  # stalled, reset or cut off: no body
         return str(exc.reason)
     body = data.decode("utf-8", "replace")

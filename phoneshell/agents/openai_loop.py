@@ -57,6 +57,11 @@ from phoneshell.evidence import Claim
 from phoneshell.untrusted import storable
 
 TRANSCRIPT = "transcript.jsonl"
+TALK_ENDS = ("Every reply must call a tool: a reply without one (thinking aloud, a plan, a "
+             "report in prose) ends the task at once as failed, its text taken as your summary.")
+"""The one end of the loop its model chooses that the guide does not name (an MCP client keeps
+its own loop), said after the budget: red team 112's model said "I'll open the Calculator app
+first" and was over, never told."""
 MAX_CONVERSATION_CHARS = 16 << 20
 """The most a conversation may hold, screenshots aside (about a thousand screens of a deep
 source): each request sends all of it again, so one that grew without end would take the
@@ -210,7 +215,7 @@ class OpenAIAgent:
                              cut_off=context.cut_off)
         first = tools.observe()
         chat.add({"role": "system", "content": (
-            f"{GUIDE}\n\n{budget_told(context.max_steps, context.timeout_s)}")})
+            f"{GUIDE}\n\n{budget_told(context.max_steps, context.timeout_s)} {TALK_ENDS}")})
         chat.add(_user_turn(f"{context.instruction}\n\n{first.text}", first.screenshot_png))
         while True:
             try:

@@ -1,6 +1,7 @@
-"""What a tool is, as every agent path presents it, and the check of a model's arguments
-against its schema (the subset of JSON schema the tools use). Pure; the tools themselves and
-their registry are `tools`."""
+"""What a tool is, as every agent path presents it, what it gives back, and the check of a
+model's call: a tool it names, arguments that are a JSON object, and what they hold against the
+tool's schema (the subset of JSON schema the tools use). Pure; the tools themselves and their
+registry are `tools`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
+
+from phoneshell.records import claim_fields, claim_json
+from phoneshell.registry import Registry
+from phoneshell.untrusted import storable
 
 JsonSchema = dict[str, object]
 Args = Mapping[str, object]
@@ -23,6 +28,46 @@ class Tool:
     """The JSON schema of the arguments (an object schema)."""
     run: Callable[[Any, Mapping[str, object]], Any]
     """The handler: (the attempt's `PhoneTools`, the arguments) -> a `ToolReply`."""
+
+
+@dataclass(frozen=True)
+class ToolReply:
+    """What a tool call gives back to the model."""
+
+    text: str
+    screenshot_png: bytes | None = None
+    """The screen after the call, when screenshots are on and the screen was read."""
+    error: bool = False
+    """The call did nothing: bad arguments, a stale id, a step that did not take..."""
+
+
+def checked_call(tools: Registry[Tool], name: str, arguments: Args | str,
+                 ) -> tuple[Tool | None, Args | str]:
+    """The tool of `tools` a call names and its arguments as an object (those sent as `null`
+    left out), or what is wrong with the call.
+
+    Args:
+        arguments: an object, or its JSON text (as chat APIs send it).
+    """
+    if name not in tools:
+        return None, f"there is no tool {name!r}; the tools are {', '.join(tools.names())}"
+    if isinstance(arguments, str):
+        try:  # as a claim's reader takes JSON: done's number answer keeps its text
+            parsed: object = claim_json(arguments or "{}")
+        except (ValueError, RecursionError):  # not JSON, nested too deep, a huge number
+            parsed = None
+        if not isinstance(parsed, dict):
+            return None, f"{name}: the arguments are not a JSON object: {arguments[:200]!r}"
+        arguments = cast(Args, parsed)
+    # Text the model sent is kept (claims, transcripts, the audit log): a lone surrogate
+    # ("\ud800" in JSON) could not be written as UTF-8, so it stays as its escape.
+    arguments = {storable(k): storable(v) if isinstance(v, str) else v
+                 for k, v in arguments.items()}
+    if name == "done":  # read as every claim is ("DONE", a number answer), then checked
+        arguments = claim_fields(arguments)
+    tool = tools.lookup(name)
+    problem = argument_problem(tool, arguments)
+    return (None, f"{name}: {problem}") if problem else (tool, given(arguments))
 
 
 def argument_problem(tool: Tool, arguments: Args) -> str:

@@ -19,33 +19,31 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import cast
 
-from phoneshell.agents.aiming import point, row_of, target
+from phoneshell.agents.aiming import DRAG, swipe_ends, target
 from phoneshell.agents.environment import GRADED
 from phoneshell.agents.observation import Observation, read_screen
 from phoneshell.agents.opening import choose_app
-from phoneshell.agents.tool_schema import Args, JsonSchema, Tool, argument_problem, given
-from phoneshell.device import SPRINGBOARD, Phone, run_step
-from phoneshell.device.steps import is_home_screen, scroll_points
-from phoneshell.errors import RIG_DOWN, DeviceError, StepError
-from phoneshell.records import (
-    CLAIM_STATUSES,
-    Claim,
-    ClaimFile,
-    RecordError,
-    claim_fields,
-    claim_json,
+from phoneshell.agents.read_tool import READ, READ_ARGS, read_row
+from phoneshell.agents.tool_schema import (
+    Args,
+    JsonSchema,
+    Tool,
+    ToolReply,
+    argument_problem,
+    checked_call,
 )
+from phoneshell.device import SPRINGBOARD, Phone, run_step
+from phoneshell.device.steps import is_home_screen
+from phoneshell.errors import RIG_DOWN, DeviceError, StepError
+from phoneshell.records import CLAIM_STATUSES, Claim, ClaimFile, RecordError
 from phoneshell.registry import Registry
 from phoneshell.tasks import Step
-from phoneshell.untrusted import storable
 
 DIRECTIONS = ("up", "down", "left", "right")
 BUTTONS = ("home",)
-DRAG = ("from_x", "from_y", "to_x", "to_y")
-"""A swipe's points, when it drags between two instead of scrolling by a direction."""
 HOLD_S = 1.0
 """How long long_press holds when it is not told (a person's long press; iOS opens a context
 menu after 0.5 s)."""
@@ -87,17 +85,6 @@ def budget_told(max_turns: int | None, timeout_s: float | None = None) -> str:
             "one, a read or a mistaken one too.")
 
 
-@dataclass(frozen=True)
-class ToolReply:
-    """What a tool call gives back to the model."""
-
-    text: str
-    screenshot_png: bytes | None = None
-    """The screen after the call, when screenshots are on and the screen was read."""
-    error: bool = False
-    """The call did nothing: bad arguments, a stale id, a step that did not take..."""
-
-
 class PhoneTools:
     """The tool calls of one attempt: the latest observation, the turn count, the claim.
 
@@ -119,8 +106,9 @@ class PhoneTools:
         self.issued = 0
         """Observations issued so far (the number of the latest)."""
         self.turns = 0
-        """Tool calls made, `done` and mistaken calls included; calls refused past the budget
-        are not counted, so it is at most `max_turns` and one valid `done`."""
+        """Tool calls made, `done` and mistaken calls included, the attempt's first observation
+        not; calls refused past the budget are not counted, so it is at most `max_turns` and one
+        valid `done`."""
         self.out_of_turns = False
         self.refused = ""
         """What ended the budget once it was spent ("" while nothing did): "called 'tap'
@@ -146,11 +134,15 @@ class PhoneTools:
             return ToolReply("done was already called: the attempt is over", error=True)
         if self.spent and name != "done":
             return self.refuse(f"called {name[:40]!r} instead of done")
-        tool, checked = self._checked(name, arguments)
+        tool, checked = checked_call(TOOLS, name, arguments)
         if self.spent and isinstance(checked, str):  # past the budget, only a valid done
             return self.refuse(f"called done, which was refused: {checked}",
                                f"; this done was refused: {checked}")
-        self.turns += 1  # every call costs a turn, a mistaken one too: none is free to repeat
+        # Every call costs a turn, a mistaken one too: none is free to repeat. The first look
+        # at the screen is none on any path: the `openai:` loop sends it with the instruction
+        # (`observe`, before any call), an MCP client must ask for it (red team 112).
+        if not (name == "observe" and self.issued == 0 and not isinstance(checked, str)):
+            self.turns += 1
         if isinstance(checked, str):
             return ToolReply(checked, error=True)
         assert tool is not None
@@ -169,29 +161,6 @@ class PhoneTools:
         self.refused = self.refused or what
         return ToolReply(f"out of turns: all {self.max_turns} tool calls are used; call done"
                          + told, error=True)
-
-    @staticmethod
-    def _checked(name: str, arguments: Args | str) -> tuple[Tool | None, Args | str]:
-        """The tool and its arguments as an object, or what is wrong with the call."""
-        if name not in TOOLS:
-            return None, f"there is no tool {name!r}; the tools are {', '.join(TOOLS.names())}"
-        if isinstance(arguments, str):
-            try:  # as a claim's reader takes JSON: done's number answer keeps its text
-                parsed: object = claim_json(arguments or "{}")
-            except (ValueError, RecursionError):  # not JSON, nested too deep, a huge number
-                parsed = None
-            if not isinstance(parsed, dict):
-                return None, f"{name}: the arguments are not a JSON object: {arguments[:200]!r}"
-            arguments = cast(Args, parsed)
-        # Text the model sent is kept (claims, transcripts, the audit log): a lone surrogate
-        # ("\ud800" in JSON) could not be written as UTF-8, so it stays as its escape.
-        arguments = {storable(k): storable(v) if isinstance(v, str) else v
-                     for k, v in arguments.items()}
-        if name == "done":  # read as every claim is ("DONE", a number answer), then checked
-            arguments = claim_fields(arguments)
-        tool = TOOLS.lookup(name)
-        problem = argument_problem(tool, arguments)
-        return (None, f"{name}: {problem}") if problem else (tool, given(arguments))
 
     # -- helpers the tools share ----------------------------------------------------------------
 
@@ -261,32 +230,9 @@ def _observe(tools: PhoneTools, args: Args) -> ToolReply:
     return tools.observe()
 
 
-READ_CHARS = 4000
-"""The most of a text one `read` gives (a web page's paragraph may run to many thousands)."""
-
-
-@tool("read", "Read one row of the latest observation whole: the element's full text (label, "
-      "then = value, line breaks kept), which the table cuts after 80 characters (a row flagged "
-      f"`cut`). It gives the text as that observation read it, and asks the phone nothing. "
-      f"{READ_CHARS:,} characters at most a call: `start` reads on from a character.",
-      {"id": {"type": "string", "description": "an id from the latest observation, e.g. "
-                                               "\"3.12\""},
-       "start": {"type": "number", "minimum": 0, "description": "the character to start "
-                                                               "from (default 0)"}},
-      ("id",))
+@tool("read", READ, READ_ARGS, ("id",))
 def _read(tools: PhoneTools, args: Args) -> ToolReply:
-    row = row_of(tools.latest, args["id"])
-    if isinstance(row, str):
-        return ToolReply(f"read: {row}", error=True)
-    start = int(cast(float, args.get("start", 0)))
-    part = row.whole[start:start + READ_CHARS]
-    end = start + len(part)
-    assert tools.latest is not None  # row_of found a row in it
-    head = f"{tools.latest.row_id(row)}\t{row.type}\t{len(row.whole):,} characters"
-    if start or end < len(row.whole):
-        more = (f"; read on with start {end}" if end < len(row.whole) else "")
-        head += f", {start:,} to {end:,} here{more}"
-    return ToolReply(f"{head}:\n{part}")
+    return read_row(tools.latest, args)
 
 
 ID: JsonSchema = {"type": "string", "description": "an id from the latest observation, e.g. "
@@ -353,30 +299,20 @@ def _type(tools: PhoneTools, args: Args) -> ToolReply:
                                                  "(all four, instead of a direction)"}
           for key in DRAG}})
 def _swipe(tools: PhoneTools, args: Args) -> ToolReply:
-    given = [key for key in DRAG if key in args]
-    if "direction" in args and given:
-        return ToolReply("swipe: give a direction or a drag's points, not both", error=True)
-    if "direction" in args:
-        start, end = scroll_points(tools.phone, str(args["direction"]))
-    elif not given:
-        return ToolReply("swipe: give a direction (up, down, left, right), or a drag from "
-                         "(from_x, from_y) to (to_x, to_y) in points", error=True)
-    else:
-        ends = [point(tools.phone, "swipe", args, x, y) for x, y in (DRAG[:2], DRAG[2:])]
-        problem = next((e for e in ends if isinstance(e, str)), None)
-        if problem is not None:
-            return ToolReply(problem, error=True)
-        start, end = cast(list[tuple[float, float]], ends)
+    ends = swipe_ends(tools.phone, args)
+    if isinstance(ends, str):
+        return ToolReply(ends, error=True)
     before = tools.latest
-    tools.phone.drag(start, end)
+    tools.phone.drag(*ends)
     return tools.after_action(before)
 
 
 @tool("open_app", "Open an app, and wait until it is in front: one of Apple's apps by its "
-      "name (\"Settings\", \"Notes\"), any app by its bundle id, or the icon of that name on "
-      "the home-screen page showing. A name it cannot place is answered with the names close "
-      "to it, and nothing is done. " + AFTER,
-      {"name": {"type": "string", "description": "the app's name or bundle id"}}, ("name",))
+      "name (\"Settings\", \"Notes\") or its bundle id, or the icon of that name on the "
+      "home-screen page showing (how any other app opens). A name it cannot place is answered "
+      "with the names close to it, and nothing is done. " + AFTER,
+      {"name": {"type": "string", "description": "the app's name (or an Apple app's bundle "
+                                                 "id)"}}, ("name",))
 def _open_app(tools: PhoneTools, args: Args) -> ToolReply:
     name = str(args["name"]).strip()
     if not name:

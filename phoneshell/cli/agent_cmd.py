@@ -7,6 +7,7 @@ import argparse
 import errno
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +25,13 @@ def add_parsers(commands: Any) -> None:
         description="Write the claim of the attempt this program runs in to "
                     "$PHONESHELL_CLAIM_FILE. The claim is recorded in full and never trusted: "
                     "the phone decides whether the task passed.")
+    p.__class__ = FreeTextParser  # a free text may start with "-": "--answer -3°"
     p.add_argument("--status", required=True, choices=CLAIM_STATUSES,
                    type=lambda word: claim_status(word) or word,  # "DONE", as a claim is read
                    help="done (did what was asked), gave_up, or failed")
     p.add_argument("--answer", default="", metavar="TEXT",
                    help="the value the task asked for, alone, not a sentence (empty when it "
-                        "asked for none)")
+                        "asked for none); it may start with \"-\" (--answer -3°)")
     p.add_argument("--summary", default="", metavar="TEXT", help="what the agent did")
     p.set_defaults(run=run_finish)
 
@@ -47,6 +49,34 @@ def add_parsers(commands: Any) -> None:
     p.add_argument("--tools", action="store_true",
                    help="print the tool table (Markdown) and exit; needs no SDK and no phone")
     p.set_defaults(run=run_mcp)
+
+
+FREE_TEXT = ("--answer", "--summary")
+"""`finish`'s options that take free text: the word after one is its value, whatever it is."""
+
+
+class FreeTextParser(argparse.ArgumentParser):
+    """`finish`'s parser: the word after a free-text option (`FREE_TEXT`, or a prefix only it
+    has) is its value even when it starts with "-". argparse takes "-3°" or "--x" for an option
+    and refuses `--answer -3°` ("expected one argument"), so a negative reading written as the
+    guide asks could not be claimed (red team 112); only "-3" alone, a number, got through."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None,
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        words = list(sys.argv[1:] if args is None else args)
+        options = [o for action in self._actions for o in action.option_strings]
+        joined: list[str] = []
+        taking = False
+        for word in words:
+            if taking:
+                joined[-1] = f"{joined[-1]}={word}"
+                taking = False
+                continue
+            joined.append(word)
+            named = [o for o in options if o.startswith(word)] if word.startswith("--") else []
+            taking = word in FREE_TEXT or (len(named) == 1 and named[0] in FREE_TEXT)
+        return super().parse_known_args(joined, namespace)
 
 
 def run_finish(args: argparse.Namespace) -> int:

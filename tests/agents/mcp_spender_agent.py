@@ -16,7 +16,8 @@ async def spend() -> None:
                                    env=dict(os.environ))  # the attempt's variables, passed on
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
-        for _ in range(int(os.environ["PHONESHELL_MAX_STEPS"])):
+        # the budget, and the first look, which is no turn
+        for _ in range(int(os.environ["PHONESHELL_MAX_STEPS"]) + 1):
             await session.call_tool("observe", {})
         await session.call_tool("swipe", {"direction": "up"})  # refused: the budget is spent
 

@@ -37,6 +37,8 @@ The model name picks a behaviour:
     stand-in-400-surrogate  answer every request with 400, its message holding a lone surrogate
     stand-in-500-surrogate  (as servers echo a model's malformed output), or 500 after retries
     stand-in-error-trickle  answer with 400, its error body sent a byte every TRICKLE_S
+    stand-in-head-trickle   answer every request with a header line sent a byte every
+                            TRICKLE_S for HEAD_TRICKLE_S, then the rest of a `done` failed
 
 `before_answer`, when set, runs before each answer (a test spoils the attempt folder there).
 """
@@ -56,6 +58,7 @@ from agents.screen_script import HEADER, Move, find_row, script_for
 API_KEY = "test-key"
 SLOW_S = 2.0
 TRICKLE_S = 0.05
+HEAD_TRICKLE_S = 10.0
 HUGE_BYTES = 3 << 20
 FLOOD_CHARS = 200_000
 FLOOD_CALLS = 100
@@ -118,6 +121,12 @@ class StandIn:
             def do_POST(self) -> None:  # noqa: N802 - the http.server hook
                 length = int(self.headers.get("Content-Length", "0"))
                 body = json.loads(self.rfile.read(length))
+                if body.get("model") == "stand-in-head-trickle":
+                    with stand_in.lock:
+                        stand_in.requests.append(body)
+                    stand_in.trickle_head(self.wfile)
+                    self.close_connection = True
+                    return
                 broken = stand_in.broken(body)
                 if broken is not None:  # a reply no client can read as one
                     with stand_in.lock:
@@ -161,6 +170,22 @@ class StandIn:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join()
+
+    def trickle_head(self, out: Any) -> None:
+        """Send a status line, then a header a byte every TRICKLE_S (each read of the client
+        within any socket timeout) for HEAD_TRICKLE_S or until `slow` is set, then the rest."""
+        data = json.dumps(completion("stand-in-head-trickle", {
+            "status": "failed", "summary": "headers trickled"}, tool="done")).encode()
+        until = time.monotonic() + HEAD_TRICKLE_S
+        try:
+            out.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Slow: ")
+            out.flush()
+            while time.monotonic() < until and not self.slow.wait(TRICKLE_S):
+                out.write(b"a")
+                out.flush()
+            out.write(b"\r\nContent-Length: " + str(len(data)).encode() + b"\r\n\r\n" + data)
+        except OSError:  # the client stopped waiting, as it should
+            pass
 
     def broken(self, body: dict[str, Any]) -> bytes | None:
         """The raw bytes of a broken reply, for the models that send one after their first."""

@@ -114,6 +114,20 @@ def test_finish_takes_a_status_in_capitals(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "invalid choice: 'gave up'" in bad.stderr, bad.stderr
 
 
+@pytest.mark.parametrize(("answer", "summary"), [
+    ("-3°", "--read off the Weather app"), ("-3", "-"), ("--x", "-h")])
+def test_finish_takes_a_free_text_that_starts_with_a_dash(tmp_path: Path, answer: str,
+                                                           summary: str) -> None:
+    """A negative reading is written as the guide asks (`--answer -3°`); argparse took "-3°"
+    for an option and wrote no claim (red team 112). Abbreviated options keep working."""
+    path = tmp_path / "claim.json"
+    done = run_cli("finish", "--status", "done", "--answer", answer, "--summ", summary,
+                   env={CLAIM_FILE: str(path)})
+    assert done.returncode == 0, done.stderr
+    claim = read_claim_file(path)
+    assert claim is not None and (claim.answer, claim.summary) == (answer, summary)
+
+
 def test_a_record_of_a_claim_is_written_in_the_words_it_was_read_as() -> None:
     claim = ClaimFile.of({"v": 1, "status": "DONE", "answer": 87}, "test").claim
     assert json.loads(ClaimFile(status=claim.status, answer=claim.answer).to_json()) == {

@@ -120,7 +120,9 @@ def test_three_suite_tasks_through_mcp_with_every_action_audited(
         assert row.outcome == "passed", (row.task_id, row.error, [c.detail for c in row.checks])
         assert row.claim is not None and row.claim.status == "done"
     assert rows[0].claim.answer == "MQ163LL/A"  # type: ignore[union-attr]
-    assert [r.turns for r in rows] == [5, 8, 6]  # the first observe, the script's moves, done
+    # the script's moves and done: the first observe is no turn, as the `openai:` loop's first
+    # observation is not (its calculator.arithmetic is 7 turns too: open, five taps, done)
+    assert [r.turns for r in rows] == [4, 7, 5]
     events = [e for e in read_audit(tmp_path / "R" / "audit.jsonl").records
               if e.phase == "agent" and e.stage == "intent"]
     kinds = {t: [e.kind for e in events if e.task_id == t] for t in THREE}
@@ -142,7 +144,7 @@ def test_a_model_held_to_its_calls_is_within_the_logs_count(
     task = suite["calculator.arithmetic"]
     row = run_attempt(AttemptPlan("R", tmp_path / "R", task, 1), rig[1], agent).row
     assert row.outcome == "passed", (row.error, [c.detail for c in row.checks])
-    assert (row.turns, task.max_steps) == (13, 25)
+    assert (row.turns, task.max_steps) == (12, 25)
     events = read_audit(tmp_path / "R" / "audit.jsonl").records
     assert agent_steps(events) == 6, "open_app Calculator and five taps: no slip acted"
 
@@ -155,7 +157,8 @@ def test_the_budget_is_enforced_and_recorded(rig: tuple[SimServer, Rig],
         async with stdio_client(server(rig[1].bridge.url, env)) as (read, write), \
                 ClientSession(read, write) as session:
             await session.initialize()
-            await session.call_tool("observe", {})
+            await session.call_tool("observe", {})  # the first look: no turn
+            assert not (await session.call_tool("swipe", {"direction": "down"})).is_error
             refused = await session.call_tool("swipe", {"direction": "down"})
             assert refused.is_error
             closing = await session.call_tool("done", {"status": "gave_up", "summary": "budget"})
@@ -178,14 +181,15 @@ def test_past_the_budget_a_malformed_done_is_refused_and_not_counted(
         async with stdio_client(server(rig[1].bridge.url, env)) as (read, write), \
                 ClientSession(read, write) as session:
             await session.initialize()
-            await session.call_tool("observe", {})
+            await session.call_tool("observe", {})  # the first look: no turn
             told = [await session.call_tool("done", {"summary": "no status"})
                     for _ in range(30)]
             return [(r.is_error, text_of(r)) for r in told]
 
     told = anyio.run(spend)
-    assert set(told) == {(True, "out of turns: all 1 tool calls are used; call done; this done "
-                                "was refused: done: missing argument 'status'")}
+    assert told[0] == (True, "done: missing argument 'status'"), "a mistake, the one turn"
+    assert set(told[1:]) == {(True, "out of turns: all 1 tool calls are used; call done; this "
+                                    "done was refused: done: missing argument 'status'")}
     use = read_turns(tmp_path)
     assert use is not None and (use.turns, use.out_of_turns) == (1, True)
     assert read_claim_file(tmp_path / "claim.json") is None
@@ -224,10 +228,14 @@ def test_what_a_model_sends_on_purpose_is_an_error_it_is_told(rig: tuple[SimServ
             await session.call_tool("observe", {})
             told = [await session.call_tool("tap", {"id": "9" * 5000 + ".1"}),
                     await session.call_tool("swipe", {"direction": [[["down"]]]}),
-                    await session.call_tool("no such tool\n\x1b[2J", {"x": 1})]
+                    await session.call_tool("no such tool\n\x1b[2J", {"x": 1}),
+                    await session.call_tool("tap", {"x": float("inf"), "y": 20})]
             return [(r.is_error, text_of(r)) for r in told]
 
-    digits, nested, unknown = anyio.run(send)
+    digits, nested, unknown, infinite = anyio.run(send)
+    # the SDK's JSON sends Infinity as null: it was told "'x' is missing" (red team 112)
+    assert infinite == (True, "tap: x and y go together, each a finite number: 'x' is missing "
+                              "or null (a client may send an infinite number as null)")
     assert digits[0] and digits[1].startswith("'9999") and "is not an id" in digits[1]
     assert nested == (True, "swipe: 'direction' must be a string, not list")
     assert unknown[0] and unknown[1].startswith("there is no tool 'no such tool\\n\\x1b[2J'")

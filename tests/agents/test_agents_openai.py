@@ -290,11 +290,13 @@ def test_a_reply_cut_off_or_garbled_after_acting_is_a_failure(
     assert row.claim is not None and row.claim.status == "failed"
 
 
-@pytest.mark.parametrize("model", ["stand-in-trickle", "stand-in-error-trickle"])
+@pytest.mark.parametrize("model", ["stand-in-trickle", "stand-in-error-trickle",
+                                   "stand-in-head-trickle"])
 def test_a_reply_sent_a_byte_at_a_time_ends_on_the_turns_clock(
         model: str, endpoint: StandIn, tmp_path: Path, suite: dict[str, Task]) -> None:
-    """The socket's timeout holds for each read: a reply trickled in outlasted any budget, and
-    an error's body held the attempt as long as the endpoint liked (it is read as a reply is)."""
+    """The socket's timeout holds for each read: a reply trickled in outlasted any budget, an
+    error's body held the attempt as long as the endpoint liked (it is read as a reply is),
+    and so did a header line (red team 112: a 20 s attempt took 150 s)."""
     task = replace(suite["settings.about.reach"], timeout_seconds=3.0)
     started = time.monotonic()
     try:
@@ -357,11 +359,17 @@ def test_a_stale_id_is_an_error_message_to_the_model(endpoint: StandIn, tmp_path
 
 
 def test_a_reply_without_a_tool_call_ends_with_a_failed_claim(
-        tmp_path: Path, suite: dict[str, Task]) -> None:
+        endpoint: StandIn, tmp_path: Path, suite: dict[str, Task]) -> None:
     row = attempt(tmp_path, suite["settings.about.reach"], "openai:stand-in-talk")
     assert row.claim is not None
     assert (row.claim.status, row.claim.summary) == ("failed", "I believe the task is complete.")
     assert row.turns == 1 and row.outcome == "failed"
+    # and the model was told so before it replied (red team 112: its system prompt never said)
+    system = endpoint.requests[0]["messages"][0]
+    assert system["role"] == "system"
+    assert ("Every reply must call a tool: a reply without one (thinking aloud, a plan, a report "
+            "in prose) ends the task at once as failed, its text taken as your summary."
+            ) in system["content"]
 
 
 def test_screenshots_are_attached_and_only_the_last_few_kept(

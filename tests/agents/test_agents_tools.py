@@ -185,10 +185,12 @@ def test_a_point_must_be_a_finite_number_on_the_screen(
         "from 0 to under 874 (the screen is 402x874 points); nothing was done",
         "tap: 'x' must be a number, not bool",
         "tap: 'x' must be a number, not str",
-        "tap: x and y go together: 'y' is missing",
+        "tap: x and y go together, each a finite number: 'y' is missing or null (a client may "
+        "send an infinite number as null)",
         "tap: give an id or a point (x and y), not both",
         "long_press: 'seconds' must be from 0.1 to 5; got 60",
-        "swipe: to_x and to_y go together: 'to_y' is missing",
+        "swipe: to_x and to_y go together, each a finite number: 'to_y' is missing or null (a "
+        "client may send an infinite number as null)",
         "swipe: give a direction or a drag's points, not both",
         "swipe: give a direction (up, down, left, right), or a drag from (from_x, from_y) to "
         "(to_x, to_y) in points"]
@@ -197,8 +199,10 @@ def test_a_point_must_be_a_finite_number_on_the_screen(
 
 def test_the_turn_budget_leaves_room_for_done(bridge: BridgeServer) -> None:
     tools = PhoneTools(bridge.url, max_turns=2, settle_s=0.3)
-    tools.call("observe", {})
+    tools.call("observe", {})  # the first look is no turn, as the `openai:` loop's is not
+    assert tools.turns == 0
     tools.call("press", {"button": "home"})
+    tools.call("observe", {})
     refused = tools.call("observe", {})
     assert refused.error and tools.out_of_turns and tools.turns == 2
     assert tools.call("done", {"status": "gave_up", "summary": "out of turns"}).text == (

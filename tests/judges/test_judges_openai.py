@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from judges.judge_standin import JudgeStandIn, images, text
 from judges.judges_rig import ROOT, Made
 
 from phoneshell.agents.chat_api import OpenAISettings
-from phoneshell.judges import JudgeOptions, judge_set, read_answers, score
+from phoneshell.judges import JudgeOptions, Shown, judge_set, read_answers, score
 from phoneshell.judges.baseline import SYSTEM_PROMPT, BaselineJudge
 from phoneshell.judges.html import write_judge_html
 from phoneshell.records import JudgeScore
@@ -125,3 +126,22 @@ def test_the_cli_judges_scores_and_reports(made: Made, stand_in: JudgeStandIn,
     page = (tmp_path / "page.html").read_text()
     assert "Judge vs phone" in page and "trusted the claim" in page
     assert page.count('class="side"') == len(made.labels)
+
+
+def test_a_judge_reply_whose_headers_trickle_ends_on_the_judges_clock(
+        made: Made, stand_in: JudgeStandIn) -> None:
+    """The judge's client reads as the agents' does: one deadline for the whole exchange, so a
+    header line sent a byte at a time cannot hold the judging past `--timeout` (red team 112)."""
+    options = JudgeOptions(timeout_s=1.5)
+    judge = BaselineJudge("stand-in-head-trickle", OpenAISettings(stand_in.url, API_KEY),
+                          options)
+    item_id = next(iter(made.labels))
+    shown = Shown(made.judgeset.item(item_id), made.judgeset.item_dir(item_id), options)
+    started = time.monotonic()
+    try:
+        reply = judge.judge(shown)
+    finally:
+        stand_in.slow.set()  # the trickle stops
+        stand_in.slow.clear()
+    assert "no whole reply" in reply.error, reply
+    assert time.monotonic() - started < 3.0
