@@ -16,7 +16,7 @@ from phoneshell.checks.implied import Contains, Ordered, Same
 from phoneshell.checks.keystrokes import Typed
 from phoneshell.checks.kind import Check, Finding, check_kind
 from phoneshell.checks.selections import held
-from phoneshell.checks.sent import whole_typed
+from phoneshell.checks.sent import asked, whole_typed
 from phoneshell.checks.typed_texts import typed_ends, typed_runs
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param
@@ -49,6 +49,9 @@ FRESH = Param("fresh", "bool", "The typing must begin in an empty field: the fie
                               "body does; a note that already held text (one recovered, the "
                               "owner's) fails, even emptied first (by a clear, deletes or the "
                               "edit menu's Cut, in the same editing or an earlier one).")
+ALSO = Param("also", "str_list", "Other texts that count as `text` does (each contained, or with "
+                                 "`whole` each whole): for a search the instruction leaves "
+                                 "open, e.g. either word of the words it quotes a note by.")
 HOLD = Param("hold", "bool", "Only a touch and hold counts (a long press), not a plain tap.")
 WHOLE = Param("whole", "bool", "The text must be the tapped element's whole label (or its first "
                                "part, before a comma, where a row's label adds more) or name, "
@@ -154,7 +157,8 @@ def field_matches(check: Check, action: Action) -> bool:
     return any(want in folded(text) for text in (target.type, target.label, target.name))
 
 
-@check_kind("typed_into", family="path", params=(TYPED, IN_APP, INTO, SUBMITTED, EXACT, FRESH),
+@check_kind("typed_into", family="path",
+            params=(TYPED, IN_APP, INTO, SUBMITTED, EXACT, FRESH, ALSO),
             implied_by=Contains(("typed_into",), exact="whole"))
 def typed_into(check: Check, evidence: Evidence) -> Finding:
     """Passes when what the agent typed into one field (in `app`, matching `into`) contains
@@ -166,8 +170,9 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
     the text judged is `text` whole, and the last judged in such a field (`sent.whole_typed`).
     With `fresh`, only typing into a field that held nothing before the agent first changed
     it counts (`Typed.held`: a new note's body, not a note brought back and added to, nor one
-    the agent emptied first)."""
-    want = folded(check.text)
+    the agent emptied first). With `also`, each of those texts counts as `text` does."""
+    texts = (check.text, *check.list_of("also"))
+    wants = [folded(t) for t in texts]
     actions = evidence.agent_actions()
     runs = typed_runs(actions) if check.negate else typed_ends(actions)
     app, into = check.text_of("app"), check.text_of("into")
@@ -177,7 +182,7 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
     unknown = next((r.unknown for r in runs if r.unknown and field_matches(check, r.action)), "")
     untold = f"; the log cannot tell what the field held: {unknown}" if unknown else ""
     if check.flag_of("whole"):
-        holds, seen = whole_typed(runs, actions, check.text,
+        holds, seen = whole_typed(runs, actions, texts,
                                   judged=lambda r: field_matches(check, r.action)
                                   and (not fresh or r.held == ""),
                                   app=app, where=where, submitted=submitted,
@@ -186,8 +191,9 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
                        unproven=unwatched(evidence) or unknown)
     unsent, stale = "", ""
     for run in runs:
+        typed = folded(run.text) if check.negate else folded_lines(run.text)
         if not field_matches(check, run.action) or run.unknown or \
-                want not in (folded(run.text) if check.negate else folded_lines(run.text)):
+                not any(want in typed for want in wants):
             continue
         if fresh and run.held != "":
             stale = stale or _held_before(run, where)
@@ -203,11 +209,11 @@ def typed_into(check: Check, evidence: Evidence) -> Finding:
     doubt = unwatched(evidence) or unknown or (
         f"{blind} keystroke action(s) had no resolved field" if blind else "")
     if unsent:
-        return Finding(False, f"{check.text!r} was not sent{unsent}{untold}", unproven=doubt)
+        return Finding(False, f"{asked(texts)} was not sent{unsent}{untold}", unproven=doubt)
     if stale:
-        return Finding(False, f"{check.text!r} was not typed into an empty field{stale}{untold}",
+        return Finding(False, f"{asked(texts)} was not typed into an empty field{stale}{untold}",
                        unproven=doubt)
-    return Finding(False, f"no keystrokes with {check.text!r}{where}; the agent typed: "
+    return Finding(False, f"no keystrokes with {asked(texts)}{where}; the agent typed: "
                           f"{seen}{untold}", unproven=doubt)
 
 
