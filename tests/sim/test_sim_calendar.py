@@ -90,9 +90,11 @@ def test_only_the_day_shown_is_selected_and_only_today_says_today(cal, client):
     cal(name="Today").click()
     assert "Selected" in traits(client, "Tue 9") and "Selected" not in traits(client, "Wed 10")
     assert cal(className="Button", name="Tue 9").get(timeout=1).label.startswith("Today, ")
-    cal(name="BackButton").click()  # the month: today says so, and no day is selected
+    cal(name="BackButton").click()  # the month: today says so, and is the one marked
     assert cal(className="Button", label="Today, Tuesday, January 9").exists
-    assert "Selected" not in traits(client, "9") and "Selected" not in traits(client, "10")
+    assert "Selected" in traits(client, "9") and "Selected" not in traits(client, "10")
+    cal.swipe(200, 600, 200, 300)  # the next month: no day of it is marked
+    assert "Selected" not in traits(client, "9")
 
 
 def test_today_returns_to_today(cal, client):

@@ -10,10 +10,12 @@ by a day or a week; swiping up or down moves the month and year views by a month
 Weekday headers are accessibility elements named in full ("Sunday"), drawn as initials ("S").
 Today is the phone's frozen date (`DeviceFacts.date`, Tuesday 9 January 2024). A button that
 shows a day is named by what it shows ("9", "Tue 9"); today's is labelled as VoiceOver reads it,
-"Today, Tuesday, January 9" (inferred, not from a dump), and in the day and week views the day
-shown carries the Selected trait (the month view shows a month: none of its days is selected):
-a screen says whether it shows today without knowing the date. Weeks start on
-Sunday or Monday as the phone's locale has them.
+"Today, Tuesday, January 9" (inferred, not from a dump). The day marked carries the Selected
+trait: in the day and week views the day shown (iOS's day strip selects the circled day), in the
+month view today, whose number iOS circles in red and reports Selected while the circle is drawn
+(MobileCal's accessibility code, `CompactMonthWeekDayNumberAccessibility`); a screen says
+whether it shows today without knowing the date. Weeks start on Sunday or Monday as the phone's
+locale has them.
 
 Each event is a Button labelled with its title (in the week view, "Tue 9: Team Stand-up"; what
 VoiceOver reads for an event on a phone is not known here): a tap opens its details, where it
@@ -173,8 +175,8 @@ def _week(state: CalendarState, host: Host, shown: date) -> list[Node]:
 
 
 def _month(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
-    """A month's grid: no day in it is selected (a month is shown, not a day); today's cell
-    says it is today in its label."""
+    """A month's grid: today's cell says it is today in its label and is selected, as iOS's
+    month grid reports the day its red circle is drawn on; no other day is."""
     first, width = shown.replace(day=1), f.width // 7
     title = MONTHS[shown.month - 1]
     nodes = [layout.text(title, Rect(16, layout.NAV_BOTTOM + 4, layout.text_width(title, 28),
@@ -186,7 +188,7 @@ def _month(state: CalendarState, f: DeviceFacts, shown: date) -> list[Node]:
         cell = lead + day.day - 1
         nodes.append(_date_button(state, f, day, str(day.day),
                                   Rect(cell % 7 * width + 4, layout.NAV_BOTTOM + 76
-                                       + cell // 7 * 80, width - 8, 72), False))
+                                       + cell // 7 * 80, width - 8, 72), day == today(f)))
         day += timedelta(days=1)
     return nodes
 
