@@ -76,10 +76,16 @@ def _presses(actions: Sequence[Action], app: str, swipes: bool = False) -> list[
     a swipe too unless `swipes` keeps it (a sideways one on Calculator's display deletes a
     digit: the computation replays it; turning the phone, which keeps what Calculator shows and
     brings its Scientific keypad, is then passed over). An action WDA failed before it acted is
-    none; one that may or may not have acted (`Action.acted` None) is None too."""
+    none; one that may or may not have acted (`Action.acted` None) is None too. A launch of the
+    app in front starts it anew (WDA's launch relaunches it; its display reads 0): the presses
+    before it are gone."""
     pressed: list[Action | None] = []
     for action in actions:
         if action.acted is False or (app and action.app_before != app):
+            continue
+        if action.kind == "launch" and action.acted and \
+                action.params.get("bundle_id") == action.app_before:
+            pressed.clear()  # the app in front started anew: nothing keyed before is pending
             continue
         if swipes and _keeps_display(action, app):
             continue
