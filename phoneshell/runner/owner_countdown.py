@@ -1,7 +1,7 @@
 """The owner's timers, running or paused when the run began: the time each had left, read once
 before the first attempt, and whether an attempt's agent stopped one (`owner_going` asks, after
-an attempt whose agent acted on Clock's Timers tab). Never starts, pauses or cancels an owner's
-timer.
+an attempt whose agent acted on Clock's Timers tab). Never cancels an owner's timer; resumes or
+pauses one only to put back what an agent turned.
 
 The timers count (`clock_timers`) cannot tell a timer that ran out from one cancelled: both are
 one fewer. So an agent that cancelled the owner's running timer, beside any task, passed, and the
@@ -18,7 +18,14 @@ timer was cancelled"), as a changed note does, and nothing puts it back (a timer
 is another, and rings at another time). Cancelled and started again at the wheels' duration, it
 has more time left than theirs: that fails too, and the agent's timer in its place is
 cancelled, as one left running where the run found none is. Found paused where it ran, it fails
-as paused (it will not ring).
+as paused (it would never ring) and is resumed; found running where it stood paused, it fails
+and is paused again (red team 110, RT110-3: Pause passed, and the timer was left paused). On a
+phone whose clock runs (`Rig.clock_runs`) a running timer of theirs must also show no more time
+left than the time since leaves it, allowing `SLACK_S`: more, it stood paused meanwhile and
+rings that much later, which fails the attempt though it runs. The simulator's clock moves only
+when told, so there the time left only never grows. What no press puts back (a timer
+cancelled, the time one stood paused or ran) is said at the run's end as still changed
+(`Judged.stays`), never as put back.
 
 A timer that ran out by itself is never blamed: an agent that acts only after its time is up
 (by the clock, allowing `SLACK_S`) is not asked about it; nor is one whose own task's count
@@ -35,6 +42,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from phoneshell.device import run_step
 from phoneshell.device.probes import CLOCK, ProbeError, stop_app
 from phoneshell.device.timers import BUTTON, RUNNING, TIMER_TABS, open_tab
 from phoneshell.errors import DeviceError, StepError
@@ -142,10 +150,23 @@ class OwnerTimers:
     read_at: float
     """The Unix time just before that read (the log's clock): the time since is counted from
     it, so never short."""
+    read_done: float = 0.0
+    """The Unix time just after it (`read_at` when not given): the time a running timer must
+    have lost since is counted from it, so never long."""
+
+    def __post_init__(self) -> None:
+        self.read_done = self.read_done or self.read_at
 
     def left_at(self, timer: Countdown, t: float) -> float:
         """`timer`'s time left at Unix time `t`, by the clock (a paused one keeps its time)."""
         return timer.left_s if timer.paused else timer.left_s - (t - self.read_at)
+
+    def late_s(self, timer: Countdown, shown: Countdown, at: float) -> float:
+        """How much more time left running `shown` has, read from Unix time `at` on a phone
+        whose clock runs, than `timer` running would have by then: a timer paused and resumed
+        meanwhile rings that much later (0 when no more than `SLACK_S`)."""
+        late = shown.left_s - (timer.left_s - (at - self.read_done))
+        return late if late > SLACK_S else 0.0
 
     def judge(self, rig: Rig, found: int, log: Iterable[AuditEvent], before: int | None,
               who: str) -> tuple[Judged, int]:
@@ -156,13 +177,12 @@ class OwnerTimers:
         if before == 0:
             self.start = ()  # ran out before its agent: what it starts and stops is its own
         log = tuple(log)
-        stops = [(timer, next((e for e in log if could_stop(e)
-                               and self.left_at(timer, e.t) > SLACK_S), None))
-                 for timer in self.start]
+        stops = [(timer, self._stopper(timer, log)) for timer in self.start]
         if not any(event for _, event in stops):
             if not found:
                 self.start = ()  # none left, and no agent stopped one: theirs ran out
             return Judged(), 0
+        at = time.time()
         try:
             now = read_countdowns(rig)
         except ProbeError as exc:
@@ -173,12 +193,73 @@ class OwnerTimers:
         kept, strangers = self._theirs(now)
         lost = [(timer, event) for timer, event in stops
                 if event is not None and timer not in kept]
+        late = self._late(kept, now, at) if rig.clock_runs else []
         self.start = tuple(kept)
-        if not lost:
+        if not lost and not late:
             return Judged(), 0
-        why = "; ".join(self._why(timer, event, strangers) for timer, event in lost)
-        theirs = kept or any(self._turned(timer, t) for timer, _ in lost for t in strangers)
-        return Judged(why, f"{why}; nothing puts a timer back"), 0 if theirs else len(strangers)
+        whys = [self._why(timer, event, strangers) for timer, event in lost]
+        whys += [f"the owner's running timer was paused and started again ({clock(timer.left_s)} "
+                 f"left when the run began; it shows {shown}, about {clock(late_s)} more than "
+                 "the time since leaves it: it rings that much later)"
+                 for timer, shown, late_s in late]
+        why = "; ".join(whys)
+        turned = [(timer, t) for timer, _ in lost for t in strangers if self._turned(timer, t)]
+        back = len(turned) == 1 and len(lost) == 1 and self._turn_back(rig, *turned[0])
+        done = ("paused it again" if turned[0][0].paused else "resumed it") if back else \
+            "not put back: which timer is theirs cannot be told" if turned else ""
+        cancelled = [timer for timer, _ in lost if not turned]
+        stays = [f"the owner's timer ({clock(t.left_s)} when the run began: cancelled)"
+                 for t in cancelled]
+        stays += [f"the owner's timer ({clock(t.left_s)} when the run began: "
+                  f"{_turned_for(t, back)})" for t, _ in turned if not back or rig.clock_runs]
+        stays += [f"the owner's timer ({shown}: about {clock(s)} late)" for _, shown, s in late]
+        line = "; ".join(what for what in (why, "nothing puts a timer back" if cancelled else "",
+                                           done) if what)
+        return Judged(why, line, stays=", ".join(stays)), 0 if kept or turned else len(strangers)
+
+    def _stopper(self, timer: Countdown, log: tuple[AuditEvent, ...]) -> AuditEvent | None:
+        """The agent's action that may have stopped `timer` while it had time left: the first
+        press the log names on one of `STOPS`, else the first that may have (`could_stop`: a
+        session opened, a swipe); None when none may have."""
+        maybe = [e for e in log if could_stop(e) and self.left_at(timer, e.t) > SLACK_S]
+        return next((e for e in maybe if e.target is not None and e.target.label in STOPS),
+                    maybe[0] if maybe else None)
+
+    def _late(self, kept: list[Countdown], now: tuple[Countdown, ...], at: float,
+              ) -> list[tuple[Countdown, Countdown, float]]:
+        """Of the owner's running timers still shown (`kept`), those `now` shows with more time
+        left than the clock leaves them since (read from Unix time `at`): each, as shown, and
+        how late; each is watched from here as it shows (its time left rebased to `read_at`)."""
+        running = sorted((t for t in now if not t.paused), key=lambda t: t.left_s)
+        late = []
+        for timer in sorted((t for t in kept if not t.paused), key=lambda t: t.left_s):
+            shown = next((t for t in running if t.left_s <= timer.left_s + SLACK_S), None)
+            if shown is None:
+                continue
+            running.remove(shown)
+            if self.late_s(timer, shown, at):
+                late.append((timer, shown, self.late_s(timer, shown, at)))
+                kept[kept.index(timer)] = Countdown(math.ceil(shown.left_s + at - self.read_at),
+                                                    False)
+        return late
+
+    def _turn_back(self, rig: Rig, timer: Countdown, shown: Countdown) -> bool:
+        """Press Resume on the owner's running `timer` an agent paused (as `shown`), or Pause on
+        their paused one it started again, when it is the only timer with that button; watched
+        again when done. Whether it was done."""
+        press = "Pause" if timer.paused else "Resume"
+        try:
+            page = open_tab(rig.phone, Step("probe", TIMERS), TIMER_TABS)
+            one = sum(1 for e in page.on_screen() if e.type == BUTTON and e.label == press) == 1
+            if one:
+                run_step(rig.phone, Step.tap_on(press, "Button"))
+            stop_app(rig.phone, CLOCK)
+        except (StepError, DeviceError):
+            return False  # its stays line says it is left so
+        if one:  # watched again as theirs: a running one from its time left when resumed
+            since = time.time() - self.read_at if rig.clock_runs and not timer.paused else 0.0
+            self.start += (Countdown(math.ceil(shown.left_s + since), timer.paused),)
+        return one
 
     def _theirs(self, now: tuple[Countdown, ...]) -> tuple[list[Countdown], list[Countdown]]:
         """Of the owner's timers, those `now` still shows (one in the same state with no more
@@ -209,12 +290,21 @@ class OwnerTimers:
                 f"{_did(event)} on Clock's Timers tab; it shows {shows})")
 
 
+def _turned_for(timer: Countdown, back: bool) -> str:
+    """What stays of the owner's `timer` an agent paused or started again: turned `back`, the
+    time it stood paused (it rings later) or ran (less time left) on a phone whose clock runs."""
+    if back:
+        return "it ran a while, and has less time left" if timer.paused else \
+            "it stood paused a while, and rings later"
+    return "left running" if timer.paused else "left paused"
+
+
 def watch_countdowns(rig: Rig) -> tuple[OwnerTimers | None, str]:
     """Before the first attempt, when the owner has a timer going (under the rig's context): each
     one's time left, and a line for the user when they cannot be read (then not watched)."""
     at = time.time()
     try:
-        return OwnerTimers(read_countdowns(rig), at), ""
+        return OwnerTimers(read_countdowns(rig), at, time.time()), ""
     except ProbeError as exc:
         return None, (f"the time left on the owner's running timer could not be read before the "
                       f"run ({exc.message}), so one an agent cancels is taken for one that ran "

@@ -17,12 +17,16 @@ fails the attempt ("a timer was left running, which the task did not ask for") a
 run found none, is cancelled or reset: never one the owner had going when the run began, which
 nothing tells from an agent's. A task that starts them and whose teardown left one running is
 not failed for it here (its own checks grade it); what it left is cancelled all the same. The
-owner's stopwatch found reset fails the attempt. A timer fewer ran out, or was cancelled: the
-owner's timers' time left, read before the first attempt when they had one going, and the log's
-times tell (`owner_countdown`: an owner's timer an agent cancelled while it had time left fails
-the attempt, "the owner's running timer was cancelled"). Counts that cannot be read fail the
+owner's stopwatch found reset fails the attempt; found still off zero, it is compared by its
+state, time and laps, read before the first attempt when the run found it so (`owner_stopwatch`:
+reset and started again, started, stopped or given a lap fails; one started is stopped, one
+stopped started again). A timer fewer ran out, or was cancelled: the owner's timers' time
+left, read before the first attempt when they had one going, and the log's times tell
+(`owner_countdown`: an owner's timer an agent cancelled while it had time left fails the
+attempt, "the owner's running timer was cancelled"). Counts that cannot be read fail the
 attempt after which they first could not be, and leave later ones not scored while they stay so
-(`owner_timer.unreadable`).
+(`owner_timer.unreadable`). What an agent changed of the owner's that nothing puts back (a
+reset, a timer cancelled) is kept for the run's end (`stays`), which says it stays so.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from phoneshell.evidence import Evidence
 from phoneshell.records import AuditEvent, Teardown
 from phoneshell.runner.counts import Count, cleaned
 from phoneshell.runner.owner_countdown import OwnerTimers, watch_countdowns
+from phoneshell.runner.owner_stopwatch import OwnerStopwatch, watch_stopwatch
 from phoneshell.runner.owner_timer import Judged, unreadable
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Step, Task
@@ -47,6 +52,8 @@ GOING = {STOPWATCH: CLOCK, TIMERS: CLOCK}
 """The counts watched, by the app they are read in (the stopwatch first: Clock's tabs from the
 Alarms' and World Clock's, the Timers tab last, where the wheels are read next)."""
 WHAT = {TIMERS: "the timers running or paused", STOPWATCH: "the stopwatch"}
+SAID_STOPWATCH = "the owner's stopwatch ("
+"""How what stays changed of the owner's stopwatch begins (`Judged.stays`)."""
 
 
 def _need(name: str) -> Need:
@@ -76,18 +83,29 @@ class Going:
     owners: OwnerTimers | None = None
     """The owner's timers' time left before the first attempt, when they had one going and it
     could be read (`watch_owners`)."""
+    stopwatch: OwnerStopwatch | None = None
+    """The owner's stopwatch's time, state and laps, when it was off zero before the first
+    attempt and could be read (`watch_owners`); None again once found reset or unreadable."""
+    lost: list[str] = field(default_factory=list)
+    """What an agent changed of the owner's timers and stopwatch that nothing puts back, for
+    the run's end (`stays`)."""
 
     def __post_init__(self) -> None:
         self.known = self.known or dict(self.start)
 
     def watch_owners(self, rig: Rig) -> str:
         """Before the first attempt (under the rig's context), when the run found a timer going:
-        each one's time left (`owner_countdown`); a line for the user when they cannot be read.
-        A run that found none reads nothing."""
-        if not self.start.get(TIMERS):
-            return ""
-        self.owners, line = watch_countdowns(rig)
-        return line
+        each one's time left (`owner_countdown`); when it found the stopwatch off zero, its
+        time, state and laps (`owner_stopwatch`); a line for the user for what cannot be read.
+        A run that found neither reads nothing."""
+        lines = []
+        if self.start.get(TIMERS):
+            self.owners, line = watch_countdowns(rig)
+            lines.append(line)
+        if self.start.get(STOPWATCH):
+            self.stopwatch, line = watch_stopwatch(rig)
+            lines.append(line)
+        return "; ".join(line for line in lines if line)
 
     @property
     def owned(self) -> dict[str, str]:
@@ -115,6 +133,10 @@ class Going:
         attempt's log (`log`) and its task's own counts (`evidence`), for an owner's timer its
         agent stopped (`owner_countdown`)."""
         judged = [self._judge(rig, task, name, count, who) for name, count in found.items()]
+        if STOPWATCH in found and found[STOPWATCH].value and self.stopwatch is not None:
+            watched, still = self.stopwatch.judge(rig, log, who)
+            self.stopwatch = self.stopwatch if still else None
+            judged.append(watched)
         if TIMERS in found and self.owners is not None and found[TIMERS].value is not None:
             read = evidence.probe(TIMERS, "") if evidence is not None else None
             owners, strangers = self.owners.judge(rig, found[TIMERS].value, log,
@@ -124,6 +146,10 @@ class Going:
                 owners = Judged(owners.blame, f"{owners.line}; the timer running in its place: "
                                               f"{done}")
             judged.append(owners)
+        for one in judged:
+            if one.stays.startswith(SAID_STOPWATCH):  # the stopwatch as last left: one line
+                self.lost = [what for what in self.lost if not what.startswith(SAID_STOPWATCH)]
+            self.lost += [one.stays] if one.stays else []
         return judged
 
     def _judge(self, rig: Rig, task: Task, name: str, found: Count, who: str) -> Judged:
@@ -138,7 +164,8 @@ class Going:
             if name == STOPWATCH and self.start[name]:
                 said = ("the owner's stopwatch, off zero when the run began, was reset: nothing "
                         "puts its time back")
-                return Judged(said, said)
+                self.stopwatch = None  # theirs is gone: nothing of it is left to compare
+                return Judged(said, said, stays=f"{SAID_STOPWATCH}reset, its time lost)")
             return Judged()
         if found.value == was:
             return Judged()
@@ -165,10 +192,12 @@ class Going:
 
     def stays(self, rig: Rig) -> str:
         """What stays going that an agent left, after the run's end deleted what it counted at
-        none (`leftovers.delete_left` notes those it deleted in `Rig.at_none`); "" for none."""
-        return ", ".join(f"{WHAT[name]} ({self.known[name]}, not {self.start[name]})"
-                         for name in self.start if self.known[name] > self.start[name]
-                         and not (self.start[name] == 0 and _need(name) in rig.at_none))
+        none (`leftovers.delete_left` notes those it deleted in `Rig.at_none`), and what it
+        changed of the owner's that nothing puts back (`lost`); "" for none."""
+        return ", ".join([*(f"{WHAT[name]} ({self.known[name]}, not {self.start[name]})"
+                            for name in self.start if self.known[name] > self.start[name]
+                            and not (self.start[name] == 0 and _need(name) in rig.at_none)),
+                          *self.lost])
 
     @property
     def at_none(self) -> frozenset[Need]:

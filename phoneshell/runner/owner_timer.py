@@ -63,6 +63,9 @@ class Judged:
     unscored: str = ""
     """Why it cannot be scored, when it does not fail: the wheels could not be read since an
     earlier attempt, failed for it."""
+    stays: str = ""
+    """What stays changed of the owner's for the run's end, nothing putting it back ("the
+    owner's stopwatch (00:05.00 running, ...)"; "" when nothing does)."""
 
 
 def unreadable(what: str, it: str, why: str, doubt: str) -> Judged:

@@ -10,10 +10,12 @@ run's end); the phone is the witness."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 import wda
+from audit_logs import act
 from played_finish import Played
 from runner.finish_then import FinishThen
 from runner.phone_run import passes_at_no_read, play
@@ -22,7 +24,10 @@ from runner.test_owner_going import CLOCK, going, in_clock, press
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.agents.reference import SolutionAgent
 from phoneshell.device import Phone, run_steps
-from phoneshell.records import ResultRow
+from phoneshell.records import ResultRow, Target
+from phoneshell.runner import open_rig
+from phoneshell.runner.owner_countdown import Countdown, OwnerTimers, read_countdowns
+from phoneshell.runner.owner_timer import Judged
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Step, Task
 
@@ -74,6 +79,8 @@ def test_an_agent_that_cancels_the_owners_running_timer_fails(
     assert row.teardown is not None and row.teardown.owner == (f"{why}; nothing puts a timer "
                                                                "back",), row.teardown
     assert f"{task_id} attempt 1: {why}" in end, end
+    assert end.endswith("; still not as the run found them: the owner's timer (14:00 when the "
+                        "run began: cancelled)"), end  # before: "all were put back"
     assert going(phone) == (0, 0)
 
 
@@ -90,14 +97,35 @@ def test_a_timer_started_in_the_owners_place_fails_and_is_cancelled(
     assert going(phone) == (0, 0)
 
 
-def test_the_owners_timer_paused_fails_and_stays_theirs(
+def test_the_owners_timer_paused_fails_and_is_resumed(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Paused, it would never ring (red team 110: it passed, and was left paused): the watch
+    resumes it, and watches it after as theirs (the simulator's clock stood still meanwhile,
+    so nothing stays changed)."""
+    owners_timer(sim)
+    (row, again), end = play(sim, tmp_path, [
+        (suite["clock.tab.timers"], Played(in_clock("Timers", "Pause"))),
+        (suite["clock.tab.alarms"], StepsThenFinish(CANCEL))])
+    why = failed_for(row, "the owner's running timer was paused (14:00 left when the run began",
+                     "it shows 14:00 paused)")
+    assert row.teardown is not None and row.teardown.owner == (f"{why}; resumed it",)
+    failed_for(again, CANCELLED, "it shows none)")  # theirs again, running
+    assert "the owner's timer (14:00 when the run began: cancelled)" in end, end
+
+
+def test_the_owners_paused_timer_started_fails_and_is_paused_again(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     phone = owners_timer(sim)
-    (row,), _ = play(sim, tmp_path, [(suite["clock.tab.timers"],
-                                      Played(in_clock("Timers", "Pause")))])
-    failed_for(row, "the owner's running timer was paused (14:00 left when the run began",
-               "it shows 14:00 paused)")
-    assert going(phone) == (1, 0)  # theirs, paused: nothing the harness does starts it again
+    run_steps(phone, (Step("launch", CLOCK), Step("select_tab", "Timers"), Step("tap", "Pause"),
+                      Step("terminate", CLOCK)))
+    (row,), end = play(sim, tmp_path, [(suite["clock.tab.alarms"], Played(in_clock(
+        "Timers", "Resume", "Alarms")))])
+    why = failed_for(row, "the owner's paused timer was started again (14:00 left when the run "
+                          "began", "it shows 14:00 running)")
+    assert row.teardown is not None and row.teardown.owner == (f"{why}; paused it again",)
+    assert "all were put back as the run found them" in end, end  # its clock stood still
+    with open_rig(sim.url, tmp_path / "read") as rig:
+        assert read_countdowns(rig) == (Countdown(840, True),)
 
 
 @pytest.mark.parametrize("task_id", ["clock.tab.timers", "clock.tab.alarms",
@@ -137,3 +165,26 @@ def test_a_timer_task_after_the_owners_ran_out_is_its_own(
     (row,), _ = play(sim, tmp_path, [(suite["clock.timer.set"], FinishThen())])
     assert row.passed, (row.error, row.checks)
     assert going(phone) == (0, 0)
+
+
+def test_on_a_phone_whose_clock_runs_a_timer_paused_and_resumed_fails_as_late(
+        sim: SimServer, tmp_path: Path) -> None:
+    """A phone's timer counts down with the time: one with more time left than the time since
+    leaves it stood paused meanwhile, and rings that much later, though it runs (the simulator's
+    clock is moved here as a phone's runs, and the rig takes the phone for a real one)."""
+    owners_timer(sim)
+    pause = act(1, "tap", CLOCK, CLOCK, target=Target(type="XCUIElementTypeButton",
+                                                      label="Pause", page="Timers"))
+    with open_rig(sim.url, tmp_path, kind="url", effect_timeout_s=1.0) as rig:
+        assert rig.clock_runs
+        shown = read_countdowns(rig)
+        minute_ago = time.time() - 60.0
+        watch = OwnerTimers(shown, minute_ago, minute_ago)
+        sim.advance_clock(59.0)  # a minute since the read, less its slack: as a phone's runs
+        assert watch.judge(rig, 1, pause, None, "notes.search 1") == (Judged(), 0)
+        watch.read_done -= 30.0  # half a minute more, its clock still: it stood paused
+        judged, _ = watch.judge(rig, 1, pause, None, "notes.search 2")
+    assert judged.blame.startswith(
+        "the owner's running timer was paused and started again (14:00 left when the run "
+        "began; it shows 13:01 running, about 0:3"), judged
+    assert judged.stays.startswith("the owner's timer (13:01 running: about 0:3"), judged

@@ -59,7 +59,8 @@ STOPWATCH_THEN_ALARMS = in_clock("Stopwatch", "Start", "Alarms")
 BOTH_THEN_ALARMS = in_clock("Timers", "Start", "Stopwatch", "Start", "Alarms")
 """Both started, then the Alarms tab the task asks for."""
 PAST_STOP = in_clock("Stopwatch", "Stop", "Start", "Alarms")
-"""Stopwatch > Stop, Start (the owner's, still off zero), then the Alarms tab."""
+"""Stopwatch > Stop, Start (the owner's, still off zero: it stood still meanwhile), then the
+Alarms tab."""
 RESET = in_clock("Stopwatch", "Stop", "Reset", "Timers")
 """Stopwatch > Stop, Reset (the owner's time on it gone), then the Timers tab the task asks
 for."""
@@ -123,22 +124,29 @@ def test_a_stopwatch_left_going_fails_its_attempt_and_the_next_run_scores_the_st
 
 def test_the_owners_timer_and_stopwatch_are_never_stopped_and_a_reset_is_theirs_lost(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
-    """Going when the run began, they are the owner's: nothing the harness does stops them,
-    and an agent that resets the owner's stopwatch fails for it (nothing puts its time back)."""
+    """Going when the run began, they are the owner's: nothing the harness does stops them, an
+    agent that stops the owner's stopwatch fails though it started it again (before: passed,
+    still off zero), and one that resets it fails for it (nothing puts its time back), which
+    the run's end says stays so."""
     phone = Phone(sim.url, effect_timeout_s=1.0)
     run_steps(phone, (Step("launch", CLOCK), Step("select_tab", "Stopwatch"), Step("tap", "Start"),
                       Step("select_tab", "Timers"), Step("tap", "Start"), Step("home")))
     sim.advance_clock(5.0)  # the owner's stopwatch has time on it
-    (honest, reset), end = play(sim, tmp_path, [
+    (stopped, reset), end = play(sim, tmp_path, [
         (suite["clock.tab.alarms"], Played(PAST_STOP)),
         (suite["clock.tab.timers"], Played(RESET))])
-    assert honest.passed, honest.error  # it pressed on the owner's: still off zero, no count
+    assert stopped.error == (
+        "the owner's running stopwatch was stopped and started (00:05.00 running when the run "
+        "began; the agent pressed 'Stop', 'Start' on Clock's Stopwatch tab; it shows 00:05.00 "
+        "running)"), stopped.error
     reset_why = ("the owner's stopwatch, off zero when the run began, was reset: nothing puts "
                  "its time back")
     assert reset.outcome == "failed" and reset.error == reset_why, (reset.error, reset.checks)
     assert reset.teardown is not None and reset.teardown.owner == (reset_why,), reset.teardown
     assert going(phone) == (1, 0)  # the owner's timer still runs
     assert f"clock.tab.timers attempt 2: {reset_why}" in end, end
+    assert end.endswith("still not as the run found them: the owner's stopwatch (reset, its "
+                        "time lost)"), end
 
 
 def test_another_timer_beside_the_owners_fails_and_none_is_cancelled(
