@@ -4,10 +4,11 @@ bridge refuses an agent's action by, written down once.
 An app deleted, offloaded or taken off the Home Screen (`removes_app`); a call placed, a message
 sent, an app bought, a shortcut run (`outreach.reaches_out`, `outreach.reaches_out_by_url`);
 the owner's pasteboard read or replaced (`pasteboard.uses_pasteboard`); the owner's browsing
-data written (`safari_lasting`: the Reading List, Bookmarks, Passwords, History...); a reset, a
-forgotten network, a signed-out account, a note deleted for good, a Control Center control the
-set-back does not know, and in Settings anything but navigation, what only shows and the values
-the set-back knows (an allow-list, `settings_lasting`): `outlasts_run`. Each answers why in words
+data written (`safari_lasting`: the Reading List, Bookmarks, Passwords, History...), their
+start page changed (`START_PAGE_LASTING`); a reset, a forgotten network, a signed-out account, a
+note deleted for good, a Control Center control the set-back does not know, and in Settings
+anything but navigation, what only shows and the values the set-back knows (an allow-list,
+`settings_lasting`): `outlasts_run`. Each answers why in words
 the bridge's refusal gives the agent ("" when the action is none of these). Pure: no I/O,
 imports only `xcui`, `outreach`, `pasteboard`, `presses` and `scroll_drags` (as pure), so the
 simulator may use it too.
@@ -190,6 +191,17 @@ def closes_tabs(kind: str, text: str, name: str,
     return kind == "swipe" and name in TAB_CARDS and _leftward(params)
 
 
+START_PAGE_LASTING = {
+    "close": "it would close the start page's Customize Start Page card, which Safari keeps "
+             "closed for good",
+    "onboardingButton-CustomizeStartPage": "it opens the start page's customisation, whose "
+                                           "sections and background Safari keeps",
+    "customizationsSheetButton": "it opens the start page's customisation, whose sections and "
+                                 "background Safari keeps",
+}
+"""Safari's start-page controls that change the owner's start page for good, by the name the
+simulator gives them (a phone's are inferred: docs/simulator.md): no probe reads the start page
+and nothing sets it back (red team 109, RT109-1: the card's close lasted after the run)."""
 SAFARI_LASTING = {
     "add to reading list": "it would add a page to the owner's Reading List",
     "add bookmark": "it would add a bookmark to the owner's Bookmarks",
@@ -392,6 +404,8 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
     text = pressed(label, params)
     if agent and app == SAFARI and closes_tabs(kind, text, name, params):
         return CLOSES_TABS
+    if app == SAFARI and kind == "tap" and name in START_PAGE_LASTING:
+        return START_PAGE_LASTING[name]
     if app == NOTES and page == RECENTLY_DELETED and (
             kind == "tap" and text in PURGES or kind == "swipe" and _leftward(params)):
         return FOR_GOOD  # a row's Delete, or a full swipe left on it, which iOS deletes at
