@@ -20,8 +20,7 @@ CLOCK = "com.apple.mobiletimer"
 
 
 class Dialler:
-    """Turns the wheels of the new alarm the task's setup began to `values` (left to right), as
-    WDA sets them."""
+    """Opens a new alarm and turns its wheels to `values` (left to right), as WDA sets them."""
 
     name = "dialler"
 
@@ -29,7 +28,9 @@ class Dialler:
         self.values = values
 
     def run(self, context: AgentContext) -> AgentResult:
-        s = wda.Client(context.wda_url).session()
+        s = wda.Client(context.wda_url).session(CLOCK)
+        s(label="Alarms").get(timeout=3).tap()
+        s(name="Add").get(timeout=3).tap()
         wheels = s(className="XCUIElementTypePickerWheel").find_elements()
         assert len(wheels) == len(self.values), [w.value for w in wheels]
         for wheel, value in zip(wheels, self.values, strict=True):
