@@ -2,8 +2,8 @@
 
 An answer names its value and often goes on, in the same sentence, to say something about it:
 "It's Example Domain, the IANA placeholder page.", "... Example Domain, followed by a
-paragraph", "MERIDIAN, in a serif typeface", "MERIDIAN, as in the astronomy term",
-"MERIDIAN; the surrounding caption was blank". Such a part *describes* (`describes`): it opens,
+paragraph", "LANTERN, in a serif typeface", "LANTERN, as in the camping gear",
+"LANTERN; the surrounding caption was blank". Such a part *describes* (`describes`): it opens,
 in small letters, with an article, a preposition, a relative word, a participle or an adverb,
 and offers nothing, whatever its words: whether a word is common is no sign of a second value
 (red team 110). A part after "and" or in brackets goes on with a description before it ("a
@@ -13,13 +13,15 @@ a list item) on the answer with those parts blanked (`unremarked`); a near spell
 and one of the check's `others` count wherever they stand.
 
 A part does not describe when it offers: a hedging word before something that is no description
-("MERIDIAN, possibly in Georgia" describes, "Example Domain, or the Loaded Page" offers), a word
+("LANTERN, possibly in Georgia" describes, "Example Domain, or the Loaded Page" offers), a word
 that says a second choice, a doubt, a list's joint or a likeness (`_OFFERS`), another name
 ("spelled nutmeg"), a capital ("Example Domain, Loaded Page"), or a question. Nor does the part
 that names the value: a description comes after what it describes. So where the value is named
-only in a remark on another part ("The word is CARDAMOM, in a nutmeg typeface", graded for
-nutmeg), what came first is the answer, and its words are the rivals (`ahead`): no answer
-passes for both the value it gives and one it remarks with.
+only in a remark on another part ("The word is LANTERN, in a candle typeface", graded for
+candle), or as the object of a preposition after a short phrase in its part ("lantern in
+candle", "The word is lantern on a candle background", graded for candle), what came first is
+the answer, and its words are the rivals (`ahead`): no answer passes for both the value it
+gives and one it remarks with.
 """
 
 from __future__ import annotations
@@ -30,10 +32,10 @@ from collections.abc import Callable, Iterator
 from phoneshell.checks.rival_words import HEDGE, WORD
 from phoneshell.spelling import folded
 
-_SENTENCE = re.compile(r"\.+(?=\s|$)|[!?]+|\n")
+SENTENCE = re.compile(r"\.+(?=\s|$)|[!?]+|\n")
 """Where a sentence ends: full stops before a space or the end ("example.com" goes on), "!",
 "?", a new line."""
-_PART = re.compile(r"[,;:()\[\]{}]|\s-+\s|\s(?i:and)\s")
+PART = re.compile(r"[,;:()\[\]{}]|\s-+\s|\s(?i:and)\s")
 """Where a part of a sentence ends: a comma, semicolon or colon, a bracket, a dash between
 spaces, "and"."""
 _PREPOSITION_WORDS = """
@@ -70,12 +72,25 @@ _OFFERS = re.compile(r"(?i)(?<![\w'])(?:other|another|second|alternatives?|alt|b
 ("in fact") or a likeness: a part holding one offers what it names ("arguably candle", "as well
 as candle", "perhaps in fact candle", "read also as candle", "looking like candle")."""
 
+VERB = re.compile(
+    r"(?i)(?:(?:(?<![\w'])(?:might|could|may|must|would|should|can|will)|(?<=\w)'(?:d|ll))"
+    r"(?:\s+(?:also|well|just|even|actually|instead|really))?\s+(?:be|read|say|spell|show"
+    r"|go\s+with|pick|choose)|(?<![\w'])(?:is|was|are|were)(?:\s+"
+    r"(?:also|actually|probably|possibly|maybe|perhaps|likely|really|instead|just))?"
+    r"|(?<![\w'])(?:reads?|says|said|shows|showed|displays|displayed|spells|spelled|spelt"
+    r"|appears\s+to\s+be|seems\s+to\s+be))(?![\w'])")
+"""A verb of being or saying, perhaps hedged ("might also be"): what follows it is what a
+clause says something is."""
+HOLDS = frozenset("has have had holds contains features bears carries includes see saw sees "
+                   "find found spot spotted notice noticed".split())
+"""Verbs that say what a thing holds ("a picture with a lighthouse has LANTERN on it")."""
+
 Names = Callable[[str, str], bool]
 """`values.names`: whether a text names a value."""
 
 
-def _spans(pattern: re.Pattern[str], text: str, start: int,
-           end: int) -> Iterator[tuple[int, int, str]]:
+def spans(pattern: re.Pattern[str], text: str, start: int,
+          end: int) -> Iterator[tuple[int, int, str]]:
     """The pieces of `text[start:end]` between `pattern`'s marks, as (start, end, the mark
     before it, stripped)."""
     at, mark = start, ""
@@ -123,15 +138,15 @@ def describes(part: str) -> bool:
 
 def _sentences(answer: str, want: str,
                names: Names) -> Iterator[tuple[list[tuple[int, int]], list[bool], int]]:
-    """Each sentence of `answer` that names `want` and asks nothing: its parts (`_PART`), which
+    """Each sentence of `answer` that names `want` and asks nothing: its parts (`PART`), which
     of them remark (one that describes, or goes on from one after "and" or in a bracket: "a
     term from astronomy and geography", "in a serif typeface (possibly Georgia)"), and the
     first that names `want`."""
-    for start, end, _ in _spans(_SENTENCE, answer, 0, len(answer)):
+    for start, end, _ in spans(SENTENCE, answer, 0, len(answer)):
         if answer[end:end + 1] == "?" or not names(answer[start:end], want):
             continue
         parts, remark = [], []
-        for s, e, mark in _spans(_PART, answer, start, end):
+        for s, e, mark in spans(PART, answer, start, end):
             if s == e:
                 continue
             goes_on = bool(remark) and remark[-1] and mark in ("and", "(", "[")
@@ -154,13 +169,46 @@ def unremarked(answer: str, want: str, names: Names) -> str:
     return "".join(blanked)
 
 
+def _object(answer: str, start: int, end: int, want: str, names: Names) -> int:
+    """Where the preposition starts of which `want` is the object, with at most three words
+    between and a word before it, in the part `answer[start:end]` ("lantern in candle", "lantern
+    on a candle background"); -1 where there is none ("The heading of example.com is Example
+    Domain": a verb comes between, `VERB` or `HOLDS`)."""
+    words = list(WORD.finditer(answer, start, end))
+    last = next((i for i, w in enumerate(words) if names(answer[start:w.end()], want)), 0)
+    at = last - len(WORD.findall(want))  # the word before the value
+    for i in range(at, max(at - 4, 0), -1):
+        word = folded(words[i].group(0))
+        if word in PREPOSITIONS or word in ("to", "than", "not"):
+            return words[i].start()
+        if VERB.fullmatch(word) or word in HOLDS or HEDGE.fullmatch(word):
+            break
+    return -1
+
+
 def ahead(answer: str, want: str, names: Names) -> list[str]:
     """Where the value is named only in a remark (`_sentences`) on what came before it, the
-    parts before it: "The word is CARDAMOM" in "The word is CARDAMOM, in a nutmeg typeface",
-    graded for nutmeg. So an answer that passes for its value with such a remark fails for
+    parts before it: "The word is LANTERN" in "The word is LANTERN, in a candle typeface",
+    graded for candle. A value that is a preposition's object (`_object`) in the part that
+    names it remarks on a short phrase before: what a verb of being or saying says (or, with
+    nothing after the verb, its subject), of at most the value's words and two more, articles
+    aside: "lantern" in "The word is lantern in candle" and in "lantern is above candle",
+    graded for candle. So an answer that passes for its value with such a remark fails for
     the value remarked with."""
     found: list[str] = []
     for parts, remark, first in _sentences(answer, want, names):
         if remark[first]:
             found += [answer[s:e] for s, e in parts[:first]]
+            continue
+        s, e = parts[first]
+        at = _object(answer, s, e, want, names)
+        if at < 0:
+            continue
+        said = list(VERB.finditer(answer, s, at))
+        before = answer[said[-1].end() if said else s:at]
+        if said and not WORD.search(before):
+            before = answer[s:said[-1].start()]
+        words = [w for w in WORD.findall(before) if folded(w) not in ("a", "an", "the")]
+        if len(words) <= len(WORD.findall(want)) + 2:
+            found.append(before)
     return found

@@ -85,7 +85,7 @@ _SPELT_OUT = re.compile(r"(?<![\w-])(?:[^\W\d_]-)+[^\W\d_](?![\w-])")
 
 def spelt_out(answer: str, want: str) -> str:
     """`answer` with each word of `want` it spells out letter by letter written as the word:
-    "C-A-R-D-A-M-O-M" is CARDAMOM spelt, no second value."""
+    "L-A-N-T-E-R-N" is LANTERN spelt, no second value."""
     own = {folded(w) for w in WORD.findall(want)}
     return _SPELT_OUT.sub(lambda m: m.group(0).replace("-", "")
                           if folded(m.group(0).replace("-", "")) in own else m.group(0), answer)
@@ -152,6 +152,7 @@ def near(answer: str, want: str, label: str = "") -> list[str]:
 
 HEDGE = re.compile(r"(?i)(?<![\w'])(?:or|nor|maybe|perhaps|possibly|probably|unless|either"
                    r"|otherwise|alternatively|else|instead|vs\.?|versus|if\s+not|not\s+sure"
+                   r"|then\s+again|in\s+place\s+of"
                    r"|(?:could|might|may|can)(?:\s+(?:also|well|just|even|actually))?"
                    r"\s+(?:be|read|say|spell|mean|have\s+been))(?![\w'])")
 """The words that offer an alternative: what follows them in the clause is a second guess.
@@ -194,7 +195,7 @@ OPENERS = frozenset(OPENERS_WORDS.split())
 """Words a clause may say before its hedging word and still open with it ("It could be 58",
 "But maybe candle")."""
 _PLAIN_WORDS = ("a an the be been it it's is was also just even actually called named spelled "
-                "spelt read reads say says well too instead rather")
+                "spelt read reads say says well too instead rather though")
 _PLAIN = frozenset(_PLAIN_WORDS.split())
 """Words around a value offered in a clause of its own ("Could also be the spice Candle")."""
 

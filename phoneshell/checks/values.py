@@ -53,7 +53,7 @@ whichever candidate was right (docs/checks.md, "Answers that hedge"):
   agent that learned a suite's answers would list), named as the value would be, in any case.
 
 For a value in words, the word rules but near spellings read the answer without its remarks on
-the value ("MERIDIAN, in a serif typeface": `remarks`), which offer nothing.
+the value (`remarks`); each clause saying what the answer is offers what it says (`statements`).
 
 So "It's 21°C and sunny" names 21° and hedges nothing, while "21°, 22° or 23°" hedges.
 """
@@ -63,7 +63,7 @@ from __future__ import annotations
 import re
 
 from phoneshell.checks.reading import BARE_READ, Number, numbers, read, said, script
-from phoneshell.checks.remarks import ahead, unremarked
+from phoneshell.checks.remarks import unremarked
 from phoneshell.checks.rival_numbers import rivals
 from phoneshell.checks.rival_words import (
     HEDGE,
@@ -76,6 +76,7 @@ from phoneshell.checks.rival_words import (
     near,
     spelt_out,
 )
+from phoneshell.checks.statements import stated
 from phoneshell.spelling import folded
 
 _CODE = re.compile(r"(?<![\w/])(?=[\w/]*[A-Za-z])(?=[\w/]*\d)[A-Za-z0-9][\w/]{3,}(?![\w/])")
@@ -394,8 +395,6 @@ def candidates(answer: str, want: str, others: tuple[str, ...] = (),
         found += _listed(answer, want, label) + _loose(answer, want, label)
     if worded:
         found += (near(whole, want, label) + hedged(answer, want, label, names)
-                  + fragments(answer, want, label, names)
-                  + [w for part in ahead(whole, want, names)
-                     for w in bare(part, want, label=label) if len(w) > 1])
+                  + fragments(answer, want, label, names) + stated(whole, want, names, label))
     found += [o.strip() for o in others if _fold(o) != _fold(want) and names(whole, o)]
     return list(dict.fromkeys(found))

@@ -5,7 +5,9 @@ second one offered beside it ("42% or 41", "61°, maybe 62", "MERIDIAN (possibly
 written around the same value passes the task, with the context red team 106 saw fail it
 (numbered steps, "iPhone 17 Pro", "iOS 26", "2 taps", "10-day", "I could see it clearly",
 "Example domains like this"), and the remarks red team 110 saw fail it ("It's Example
-Domain, the IANA placeholder page.", "MERIDIAN, in a serif typeface")."""
+Domain, the IANA placeholder page.", "MERIDIAN, in a serif typeface"); and a second value in
+a sentence of its own ("The answer might also be Loaded Page.", "The heading is quill."), or the
+value as a preposition's object ("quill in meridian"), red team 110's leftovers."""
 
 from __future__ import annotations
 
@@ -86,9 +88,22 @@ def page(url: str, answer: str) -> Play:
     ("probe.image.one", page("blolabel.ai/probe/one", "The word shown is MERIDIAN, or the word "
                                                        "QUILL"),
      page("blolabel.ai/probe/one", "The word shown is MERIDIAN, in a serif typeface")),
+    # a second value in a sentence of its own, or the value as a preposition's object, fails;
+    # what another part of the screen shows, said after the value, passes
+    ("safari.read.heading",
+     page("example.com", "The heading is Example Domain. The answer might also be Loaded Page."),
+     page("example.com", "The heading is Example Domain. The tab says Example Domain too; the "
+                         "link says More information.")),
+    ("probe.image.one",
+     page("blolabel.ai/probe/one", "The word is meridian. The heading is quill."),
+     page("blolabel.ai/probe/one", "The word in the picture is MERIDIAN. The page title is "
+                                   "blolabel probe.")),
+    ("probe.image.one", page("blolabel.ai/probe/one", "quill in meridian"),
+     page("blolabel.ai/probe/one", "MERIDIAN in white. The picture has a dark background.")),
 ], ids=["battery", "weather", "probe-image", "heading-capitals", "heading-possibly",
         "battery-steps", "battery-names", "weather-counts", "probe-text-method",
-        "heading-plural", "heading-remark", "probe-image-remark"])
+        "heading-plural", "heading-remark", "probe-image-remark", "heading-statement",
+        "probe-image-statement", "probe-image-object"])
 def test_a_second_value_offered_beside_the_one_read_fails_as_a_hedge(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task], task_id: str, hedge: Play,
         honest: Play) -> None:
