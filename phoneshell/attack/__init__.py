@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from phoneshell.attack.families import FAMILIES, Attack, attacks
+from phoneshell.attack.families import FAMILIES, attacks
+from phoneshell.attack.finish import Attack
 from phoneshell.attack.play import not_played, not_scored, play_attacks, summary_lines, untested
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport
 from phoneshell.replays import Stopped, open_swappers, stopped

@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from phoneshell.attack.families import Attack, attacks, step_key
+from phoneshell.attack.families import attacks
+from phoneshell.attack.finish import Attack, step_key
 from phoneshell.checks import UNGRADED
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade

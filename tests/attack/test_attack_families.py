@@ -7,7 +7,8 @@ from dataclasses import replace
 
 from phoneshell.attack import ATTACK_FAMILIES, attacks
 from phoneshell.attack.examples import near_numbers, regex_examples, with_units_agreeing
-from phoneshell.attack.families import SEARCH_FIELD_APPS, PhoneValue
+from phoneshell.attack.families import SEARCH_FIELD_APPS
+from phoneshell.attack.finish import PhoneValue
 from phoneshell.checks import Check
 from phoneshell.tasks import Step, Task
 

@@ -21,7 +21,7 @@ import wda
 from phoneshell.agents import AgentContext, AgentResult
 from phoneshell.agents.base import AGENTS
 from phoneshell.attack import attacks
-from phoneshell.attack.families import ANSWER_KINDS
+from phoneshell.attack.finish import ANSWER_KINDS
 from phoneshell.device import Phone, run_step
 from phoneshell.device.probes import run_probe
 from phoneshell.errors import PhoneshellError, StepError
