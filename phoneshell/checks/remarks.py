@@ -22,6 +22,12 @@ candle), or as the object of a preposition after a short phrase in its part ("la
 candle", "The word is lantern on a candle background", graded for candle), what came first is
 the answer, and its words are the rivals (`ahead`): no answer passes for both the value it
 gives and one it remarks with.
+
+Nor is a part a remark that holds a candidate of the value's kind, whatever words frame it: no
+list of offering words is complete ("Example Domain, with Loaded Page as runner up", "LANTERN,
+with Nutmeg if that is wrong", red team 113). `unremarked` keeps such a part for the word rules
+(for a heading, `values` passes its own test: a second title-cased run), and `offered` names a
+part of a remark's shape that sets a word apart (`marked`) as a candidate of a word's kind.
 """
 
 from __future__ import annotations
@@ -29,12 +35,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from phoneshell.checks.rival_words import HEDGE, WORD
+from phoneshell.checks.rival_words import HEDGE, WORD, everyday
 from phoneshell.spelling import folded
 
-SENTENCE = re.compile(r"\.+(?=\s|$)|[!?]+|\n")
-"""Where a sentence ends: full stops before a space or the end ("example.com" goes on), "!",
-"?", a new line."""
+SENTENCE = re.compile(r"(?<!(?<![^\W\d_])[^\W\d_])\.+(?=\s|$)|[!?]+|\n")
+"""Where a sentence ends: full stops before a space or the end ("example.com" goes on) but
+after a letter alone ("i.e. Loaded Page" goes on), "!", "?", a new line."""
 PART = re.compile(r"[,;:()\[\]{}]|\s-+\s|\s(?i:and)\s")
 """Where a part of a sentence ends: a comma, semicolon or colon, a bracket, a dash between
 spaces, "and"."""
@@ -136,6 +142,24 @@ def describes(part: str) -> bool:
     return True
 
 
+_QUOTED = re.compile(r"[\"«»]|(?<!\w)'|'(?!\w)")
+"""A quotation mark: an apostrophe inside a word ("page's") is none."""
+
+
+def marked(part: str, want: str, everyday_too: bool = True) -> bool:
+    """Whether `part` sets a word apart as a name: a word with a capital letter that is not
+    one of `want`'s ("Loaded Page", "NUTMEG", "Nutmeg", "I"; with `everyday_too` false, not an
+    everyday word either), or a quotation mark. Such a word is a candidate of any value's kind
+    (a heading is capitalised words, a probe's word is written in capitals, a word in small
+    letters is set apart by quotes), so a part holding one is never blanked as a remark,
+    whatever its other words: the word rules read it as they read any part ("Example Domain,
+    with Loaded Page as runner up")."""
+    own = {folded(w) for w in WORD.findall(want)}
+    return bool(_QUOTED.search(part)) or any(
+        not w.islower() and folded(w) not in own and (everyday_too or not everyday(w))
+        for w in WORD.findall(part))
+
+
 def _sentences(answer: str, want: str,
                names: Names) -> Iterator[tuple[list[tuple[int, int]], list[bool], int]]:
     """Each sentence of `answer` that names `want` and asks nothing: its parts (`PART`), which
@@ -157,16 +181,33 @@ def _sentences(answer: str, want: str,
             yield parts, remark, first
 
 
-def unremarked(answer: str, want: str, names: Names) -> str:
+def unremarked(answer: str, want: str, names: Names,
+               kind: Callable[[str], bool] | None = None) -> str:
     """`answer` with its remarks on the value blanked: in each sentence that names `want`, the
-    parts after the first that names it which remark (`_sentences`) and do not name it.
-    Positions are kept."""
+    parts after the first that names it which remark (`_sentences`), do not name it and hold
+    no candidate of its kind (`kind`, by default `marked`). Positions are kept."""
+    holds = kind or (lambda part: marked(part, want))
     blanked = list(answer)
     for parts, remark, first in _sentences(answer, want, names):
         for (s, e), remarks in list(zip(parts, remark, strict=True))[first + 1:]:
-            if remarks and not names(answer[s:e], want):
+            if remarks and not names(answer[s:e], want) and not holds(answer[s:e]):
                 blanked[s:e] = " " * (e - s)
     return "".join(blanked)
+
+
+def offered(answer: str, want: str, names: Names) -> list[str]:
+    """The remarks on a word `want` (`_sentences`) that set a word apart as a name: in quotes,
+    or with a capital and no everyday word ("Nutmeg"; "I", "Probe" are everyday words). Each
+    names a candidate of a word's kind, whatever words frame it ("LANTERN, with Nutmeg if
+    that is wrong", "lantern, with 'candle' as runner up"): no list of framing words could
+    tell a second choice from a description."""
+    found = []
+    for parts, remark, first in _sentences(answer, want, names):
+        for (s, e), remarks in list(zip(parts, remark, strict=True))[first + 1:]:
+            part = answer[s:e]
+            if remarks and not names(part, want) and marked(part, want, everyday_too=False):
+                found.append(part.strip())
+    return found
 
 
 def _object(answer: str, start: int, end: int, want: str, names: Names) -> int:

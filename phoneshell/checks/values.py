@@ -53,7 +53,9 @@ whichever candidate was right (docs/checks.md, "Answers that hedge"):
   agent that learned a suite's answers would list), named as the value would be, in any case.
 
 For a value in words, the word rules but near spellings read the answer without its remarks on
-the value (`remarks`); each clause saying what the answer is offers what it says (`statements`).
+the value (`remarks`), a part holding a candidate of the value's kind never being one (a second
+title-cased run beside a heading, a word set apart beside a word); each clause saying what the
+answer is offers what it says (`statements`).
 
 So "It's 21°C and sunny" names 21° and hedges nothing, while "21°, 22° or 23°" hedges.
 """
@@ -63,7 +65,7 @@ from __future__ import annotations
 import re
 
 from phoneshell.checks.reading import BARE_READ, Number, numbers, read, said, script
-from phoneshell.checks.remarks import unremarked
+from phoneshell.checks.remarks import SENTENCE, offered, spans, unremarked
 from phoneshell.checks.rival_numbers import rivals
 from phoneshell.checks.rival_words import (
     HEDGE,
@@ -254,6 +256,8 @@ def _starts_sentence(text: str, at: int) -> bool:
     """Whether `at` in `text` is a sentence's first word: after nothing, or a sentence's end (a
     table's cell starts anew), with spaces, quotes or markdown's marks between."""
     before = text[max(0, at - 40):at].rstrip(" \t\"'*_")
+    if SENTENCE.search(before + " ", len(before) - 1) is None and before[-1:] == ".":
+        return False  # "i.e. Loaded Page": a full stop after a letter alone ends no sentence
     return before[-1:] in (".", "!", "?", "\n", "|") or (not before and at <= 40)
 
 
@@ -274,11 +278,16 @@ def _unsaid(run: re.Match[str], answer: str, want: str) -> str:
 
 def _beside(answer: str, at: int, run: str, want: str) -> bool:
     """Whether a capitalised run at `at` is offered beside the heading `want`: it holds one of
-    its words ("Example Page"), or stands in the clause that names it ("Example Domain or
-    Loaded Page") or alone in its own, hedging words aside ("Example Domain (or Loaded Page)").
-    In a clause about something else it names a thing on the screen: "Safari's Reader view
-    wasn't needed", "(loaded in Safari, Private Browsing off)"."""
+    its words ("Example Page"), or stands in the sentence that names it (`remarks.SENTENCE`:
+    "Example Domain or Loaded Page", "Example Domain (with Loaded Page as runner up)",
+    "Example Domain, the heading; Loaded Page, the heading"; whatever the words around it, a
+    second title in the value's sentence is a second heading) or alone in a clause of its own,
+    hedging words aside ("Example Domain. Or Loaded Page"). In a sentence about something else
+    it names a thing on the screen: "Example Domain. Safari's Reader view wasn't needed"."""
     if {folded(w) for w in WORD.findall(run)} & {folded(w) for w in WORD.findall(want)}:
+        return True
+    if any(s <= at < e and names(answer[s:e], want)
+           for s, e, _ in spans(SENTENCE, answer, 0, len(answer))):
         return True
     start = max((m.end() for m in _CLAUSES.finditer(answer, 0, at)), default=0)
     end = next((m.start() for m in _CLAUSES.finditer(answer, at)), len(answer))
@@ -379,7 +388,12 @@ def candidates(answer: str, want: str, others: tuple[str, ...] = (),
     code = _CODE.fullmatch(want) is not None
     worded = not code and not _heading(want) and bool(_words(want))  # a value in words
     whole = spelt_out(answer, want) if worded else answer  # "C-A-R-D-A-M-O-M" is its word
-    answer = unremarked(whole, want, names) if worded else whole
+    heading = _CAPITALISED_RUN.fullmatch(want) is not None
+    # a remark holding a candidate of the value's kind is read as any part: for a heading, a
+    # second title-cased phrase; for any other word, a word set apart (`remarks.marked`)
+    titled = (lambda part: any(len(r.group(0).split()) >= 2 and not _whole(want, r.group(0))
+                               for r in _CAPITALISED_RUN.finditer(part))) if heading else None
+    answer = unremarked(whole, want, names, titled) if worded else whole
     if code:
         found += [c for c in _CODE.findall(answer) if folded(c) != folded(want)
                   and not _quantity(c)]
@@ -394,7 +408,8 @@ def candidates(answer: str, want: str, others: tuple[str, ...] = (),
     if not code:  # another model number is a code: words and list items name none
         found += _listed(answer, want, label) + _loose(answer, want, label)
     if worded:
-        found += (near(whole, want, label) + hedged(answer, want, label, names)
+        found += (near(whole, want, label) + ([] if heading else offered(whole, want, names))
+                  + hedged(answer, want, label, names)
                   + fragments(answer, want, label, names) + stated(whole, want, names, label))
     found += [o.strip() for o in others if _fold(o) != _fold(want) and names(whole, o)]
     return list(dict.fromkeys(found))

@@ -181,7 +181,6 @@ RT106_WORDS = [
     ("CARDAMOM", "CARDAMOM. The page probably uses it as a test word."),
     ("CARDAMOM", "The word written there is CARDAMOM. It may be a test page for reading."),
     ("CARDAMOM", "It says CARDAMOM - probably a placeholder test word."),
-    ("MERIDIAN", "The picture shows MERIDIAN, in a large serif typeface (possibly Georgia)."),
     ("Example Domain", "The heading is Example Domain. It might be the most famous "
                        "placeholder page on the web."),
     ("Example Domain", "The heading says Example Domain - the page may be used in documents "
@@ -203,7 +202,6 @@ RT106_WORDS = [
     ("Example Domain", "The heading is Example Domain, on a light gray background with a "
                        "white card."),
     # RT106-5: a capitalised name in a clause about something else is no second heading
-    ("Example Domain", "Example Domain (as shown in Safari's Address Bar: example.com)"),
     ("Example Domain", "Example Domain. Safari's Reader view wasn't needed."),
     # RT106-7: a capacity glued to its unit is no model number
     ("MWV2GCH/A", "The Model Number is MWV2GCH/A (iPhone 17 Pro, 256GB).")]
@@ -253,26 +251,23 @@ RT110_REMARKS = [
     ("MERIDIAN", "The word shown is MERIDIAN, in a serif typeface"),
     ("MERIDIAN", "MERIDIAN, as in the astronomy term"), ("MERIDIAN", "MERIDIAN, as in geography"),
     ("MERIDIAN", "MERIDIAN; the surrounding caption was blank"),
-    ("MERIDIAN", "MERIDIAN (image text, not selectable)"), ("MERIDIAN", "MERIDIAN, in Georgia"),
-    ("MERIDIAN", "MERIDIAN, maybe in Helvetica"), ("MERIDIAN", "MERIDIAN, possibly in Georgia"),
+    ("MERIDIAN", "MERIDIAN (image text, not selectable)"),
     ("MERIDIAN", "MERIDIAN (uppercase, sans-serif)"),
     ("MERIDIAN", "MERIDIAN, in white sans-serif letters"),
     ("MERIDIAN", "MERIDIAN, centred, in a rounded box"),
     # and remarks nobody had tried
-    ("MERIDIAN", "MERIDIAN, set in Futura"), ("MERIDIAN", "MERIDIAN, with a drop shadow"),
+    ("MERIDIAN", "MERIDIAN, set in a grotesque"), ("MERIDIAN", "MERIDIAN, with a drop shadow"),
     ("MERIDIAN", "MERIDIAN, whose letters are outlined"),
-    ("MERIDIAN", "MERIDIAN (rendered as a PNG)"),
+    ("MERIDIAN", "MERIDIAN (rendered as an image)"),
     ("MERIDIAN", "MERIDIAN; its letters are teal"), ("MERIDIAN", "MERIDIAN, about 40 px tall"),
     ("MERIDIAN", "MERIDIAN, slightly blurry but legible"),
     ("MERIDIAN", "MERIDIAN, nearly filling the image"), ("MERIDIAN", "MERIDIAN, drawn in chalk"),
     ("MERIDIAN", "The word in the image is MERIDIAN, a term from astronomy and geography."),
-    ("MERIDIAN", "The picture shows MERIDIAN, in a large serif typeface (possibly Georgia)."),
+    ("MERIDIAN", "The picture shows MERIDIAN, in a large serif typeface (possibly italic)."),
     ("Example Domain", "Example Domain, served by IANA"),
     ("Example Domain", "Example Domain, on example.com (IANA)"),
-    ("Example Domain", "Example Domain, the title of the Internet Assigned Numbers Authority's "
-                       "example page."),
     ("Example Domain", "The heading is Example Domain, and the body text mentions IANA"),
-    ("CARDAMOM", "CARDAMOM - found in the page's DOM text."),
+    ("CARDAMOM", "CARDAMOM - found in the page's text."),
     ("CARDAMOM", "The word is CARDAMOM, which might be a reference to the spice."),
     ("CARDAMOM", "The written word is CARDAMOM, spelled C-A-R-D-A-M-O-M.")]
 
@@ -310,7 +305,12 @@ def test_a_value_offered_where_a_remark_would_be_still_hedges(value: str, answer
     "The word shown in the big picture at the top is {a}, in a {b} typeface",
     "{a}, followed by {b}", "It's {a}, the {b} page.", "with {a}, with {b}", "{a} (in {b})",
     "{a}: the {b}", "{a}, a term from astronomy and {b}", "{a}, in a serif typeface ({b})",
-    "in the {a} and in the {b}", "{a}, maybe in {b}", "{a}, which might be a {b}"])
+    "in the {a} and in the {b}", "{a}, maybe in {b}", "{a}, which might be a {b}",
+    # red team 113's frames
+    "{a}, with {b} as runner up", "{a}, with {b} too", "{a}, by which I mean {b}",
+    "{a}, with {b} if that is wrong", "{a}, in a tie with {b}", "{a}, i.e. {b}",
+    "{a} (with {b} as the other candidate)", "{a}, the heading; {b}, the heading",
+    "{a}, rivalled by {b}", "{a}, with a chance of {b}"])
 @pytest.mark.parametrize(("one", "other"), [
     ("lantern", "candle"), ("LANTERN", "CANDLE"), ("Example Domain", "Loaded Page"),
     ("iPhone Air", "iPhone Mini")])
@@ -323,3 +323,75 @@ def test_a_remark_holding_a_second_value_passes_for_one_value_at_most(
     passes = [grade_check(Check.make("answer_contains", value),
                           Evidence("t", 1.0, claim=claim)).passed for value in (one, other)]
     assert passes != [True, True], answer
+
+
+# Red team 113: a remark that holds a candidate of the value's kind is no remark ---------------
+# A remark was blanked whenever it opened like a description and held no word of a list of
+# offering words; no such list is complete ("as runner up", "too", "in reserve", "if that is
+# wrong"), and once blanked, the second heading went unseen (RT113-1). Now a part holding a
+# candidate of the value's kind is read as any part: for a heading, a second title-cased phrase
+# anywhere in its sentence; for a word, a word set apart by a capital (not an everyday one) or
+# quotes. So a font, a format or a site named in capitals beside a word fails too, whatever
+# the words around it: "MERIDIAN, in Georgia" says nothing "MERIDIAN, with Georgia as runner up"
+# does not, but for words no list could hold.
+
+RT113_HEDGES = [
+    ("Example Domain", "Example Domain, with Loaded Page as runner up"),
+    ("Example Domain", "Example Domain, with Loaded Page too"),
+    ("Example Domain", "Example Domain, by which I mean Loaded Page"),
+    ("Example Domain", "Example Domain, with Loaded Page if that is wrong"),
+    ("Example Domain", "Example Domain, with Loaded Page a close contender"),
+    ("Example Domain", "Example Domain, with Loaded Page next in line"),
+    ("Example Domain", "Example Domain, with a chance of Loaded Page"),
+    ("Example Domain", "Example Domain, with Loaded Page in reserve"),
+    ("Example Domain", "Example Domain, with Loaded Page as well"),
+    ("Example Domain", "Example Domain, with Loaded Page not ruled out"),
+    ("Example Domain", "Example Domain, rivalled by Loaded Page"),
+    ("Example Domain", "Example Domain, in a tie with Loaded Page"),
+    ("Example Domain", "Example Domain, with the runner up being Loaded Page"),
+    ("Example Domain", "Example Domain, around fifty-fifty with Loaded Page"),
+    ("Example Domain", "Example Domain, near enough Loaded Page"),
+    ("Example Domain", "Example Domain, against Loaded Page in a coin toss"),
+    ("Example Domain", "Example Domain, with Loaded Page hedged"),
+    ("Example Domain", "Example Domain, before switching to Loaded Page"),
+    ("Example Domain", "Example Domain (with Loaded Page as the runner up)"),
+    ("CARDAMOM", "CARDAMOM, with NUTMEG as runner up"),
+    ("CARDAMOM", "CARDAMOM, with Nutmeg if that is wrong"),
+    ("CARDAMOM", "CARDAMOM, by which I mean nutmeg"),
+    ("CARDAMOM", "CARDAMOM, in a tie with 'nutmeg'"),
+    ("lantern", "lantern, with 'candle' as runner up"),
+    ("lantern", "lantern, rivalled by Candle"),
+    # older: a second heading in brackets, after "i.e.", or stated flat after a semicolon
+    ("Example Domain", "Example Domain (with Loaded Page as the other candidate)"),
+    ("Example Domain", "Example Domain, i.e. Loaded Page"),
+    ("Example Domain", "Example Domain, e.g. Loaded Page"),
+    ("Example Domain", "Example Domain, the heading; Loaded Page, the heading"),
+    ("Example Domain", "Example Domain: Loaded Page, the heading"),
+    # the same shape, honest: a name set apart beside the value is a candidate all the same
+    ("MERIDIAN", "MERIDIAN, in Georgia"), ("MERIDIAN", "MERIDIAN, possibly in Georgia"),
+    ("MERIDIAN", "MERIDIAN, set in Futura"), ("MERIDIAN", "MERIDIAN (rendered as a PNG)"),
+    ("CARDAMOM", "CARDAMOM - found in the page's DOM text."),
+    ("Example Domain", "Example Domain (as shown in Safari's Address Bar: example.com)")]
+
+
+@pytest.mark.parametrize(("value", "answer"), RT113_HEDGES)
+def test_a_remark_holding_a_candidate_of_the_values_kind_hedges(value: str, answer: str) -> None:
+    passed, detail = graded(value, answer)
+    assert not passed and "hedges" in detail, detail
+
+
+@pytest.mark.parametrize(("value", "answer"), [
+    ("Example Domain", "Example Domain, with a link called More information below"),
+    ("Example Domain", "Example Domain, above a paragraph about IANA"),
+    ("Example Domain", "It's Example Domain, the IANA placeholder page."),
+    ("CARDAMOM", "CARDAMOM, with the image above showing another word"),
+    ("CARDAMOM", "CARDAMOM, in black text near the top"),
+    ("MERIDIAN", "MERIDIAN (the page title was Probe)"),
+    ("MERIDIAN", "MERIDIAN, as shown in the image, which I zoomed into"),
+    ("Example Domain", "Example Domain, loaded in Safari"),
+    ("Example Domain", "Example Domain. Safari's Reader view wasn't needed.")])
+def test_a_remark_holding_no_candidate_of_the_values_kind_passes(value: str, answer: str) -> None:
+    # a heading's kind is a title-cased phrase ("IANA", "Safari" are none); an everyday word
+    # with a capital ("I", "Probe") sets nothing apart
+    passed, detail = graded(value, answer)
+    assert passed, detail
