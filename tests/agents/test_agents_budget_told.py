@@ -76,6 +76,7 @@ def instructions(url: str, env: dict[str, str]) -> str:
     return anyio.run(initialize)
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_an_mcp_client_is_told_its_tasks_budget(rig: Rig) -> None:
     told = instructions(rig.bridge.url, {MAX_STEPS: "37"})
     assert told.startswith(GUIDE), told

@@ -104,6 +104,7 @@ def test_done_reads_a_decoded_number_as_its_shortest_text(tools: PhoneTools) -> 
         "gave_up", "87.5")
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_finish_takes_a_status_in_capitals(tmp_path: Path) -> None:
     path = tmp_path / "claim.json"
     done = run_cli("finish", "--status", " DONE", "--answer", "87", env={CLAIM_FILE: str(path)})
@@ -114,6 +115,7 @@ def test_finish_takes_a_status_in_capitals(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "invalid choice: 'gave up'" in bad.stderr, bad.stderr
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 @pytest.mark.parametrize(("answer", "summary"), [
     ("-3°", "--read off the Weather app"), ("-3", "-"), ("--x", "-h")])
 def test_finish_takes_a_free_text_that_starts_with_a_dash(tmp_path: Path, answer: str,

@@ -74,6 +74,7 @@ def test_a_finish_that_stops_at_a_step_is_not_played_and_its_family_untested(
         "checks" in lines[-1], lines[-1]
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_search_result_the_phone_does_not_list_is_nothing_there(
         swapper: Swapper, suite: dict[str, Task]) -> None:
     # the simulated Settings' search lists no page for "Model Number": rows 1-4 are not there
@@ -104,6 +105,7 @@ def test_a_finish_after_an_earlier_attempt_that_stopped_is_not_played(
     assert untested(report) == (("settings.about.reach", "leaver"),)
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_an_earlier_attempt_whose_last_step_changed_nothing_took_every_step(
         swapper: Swapper, suite: dict[str, Task]) -> None:
     # calendar.month_view's setup leaves Calendar on today: the earlier agent's tap on Today,
