@@ -39,6 +39,11 @@ _INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2
 _SPACES = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
 
 
+def word_set(words: str) -> frozenset[str]:
+    """The words of a list written with spaces between them, as a set (a table of words)."""
+    return frozenset(words.split())
+
+
 def plain(text: str) -> str:
     """`text` as a reader reads it, case kept (see the module docstring)."""
     if text.isascii():

@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from phoneshell.checks.rival_words import HEDGE, WORD, everyday
-from phoneshell.spelling import folded
+from phoneshell.spelling import folded, word_set
 
 SENTENCE = re.compile(r"(?<!(?<![^\W\d_])[^\W\d_])\.+(?=\s|$)|[!?]+|\n")
 """Where a sentence ends: full stops before a space or the end ("example.com" goes on) but
@@ -50,19 +50,19 @@ via through throughout without within into onto beneath underneath after before 
 around among upon toward towards about beyond atop amid despite except
 """
 PREPOSITIONS = frozenset(_PREPOSITION_WORDS.split())
-_RELATIVES = frozenset("which who whose where when".split())
-OPENERS = PREPOSITIONS | _RELATIVES | frozenset("a an the its their".split())
+_RELATIVES = word_set("which who whose where when")
+OPENERS = PREPOSITIONS | _RELATIVES | word_set("a an the its their")
 """Words a description opens with: prepositions, articles, relative words."""
-_PARTICIPLES = frozenset("shown written seen drawn set found made held taken given hidden laid "
-                         "shot".split())
+_PARTICIPLES = word_set("shown written seen drawn set found made held taken given hidden laid "
+                        "shot")
 """Participles without the "-ed" of the rest ("written in white", "shown below it")."""
-_NAMING = frozenset("called named spelled spelt read titled labelled labeled known "
-                    "aka".split())
+_NAMING = word_set("called named spelled spelt read titled labelled labeled known "
+                   "aka")
 """Words that give a value another name ("spelled candle", "also known as candle"): a part
 they open names one, and describes nothing."""
-_UNSURE = frozenset("maybe possibly probably perhaps".split())
+_UNSURE = word_set("maybe possibly probably perhaps")
 """Words that may come before a description and leave it one ("maybe in Helvetica")."""
-_ANSWERING = frozenset("word answer heading value reading result".split())
+_ANSWERING = word_set("word answer heading value reading result")
 """What the answer is ("the word is nutmeg"): a part that says so after an article is no
 description of something else."""
 _OFFERS = re.compile(r"(?i)(?<![\w'])(?:other|another|second|alternatives?|alt|backup|fallback"
@@ -87,8 +87,8 @@ VERB = re.compile(
     r"|appears\s+to\s+be|seems\s+to\s+be))(?![\w'])")
 """A verb of being or saying, perhaps hedged ("might also be"): what follows it is what a
 clause says something is."""
-HOLDS = frozenset("has have had holds contains features bears carries includes see saw sees "
-                   "find found spot spotted notice noticed".split())
+HOLDS = word_set("has have had holds contains features bears carries includes see saw sees "
+                  "find found spot spotted notice noticed")
 """Verbs that say what a thing holds ("a picture with a lighthouse has LANTERN on it")."""
 
 Names = Callable[[str, str], bool]

@@ -48,23 +48,23 @@ from phoneshell.checks.remarks import (
     spans,
 )
 from phoneshell.checks.rival_words import WORD, bare
-from phoneshell.spelling import folded
+from phoneshell.spelling import folded, word_set
 
-ANSWER_NOUNS = frozenset("word words answer answers heading value reading result".split())
+ANSWER_NOUNS = word_set("word words answer answers heading value reading result")
 """The answer's thing: what the tasks ask to be told ("which word appears", "what heading the
 page shows") and what an answer calls it ("the answer", "the value", "the reading")."""
-_PART_NOUNS = frozenset("tab title link caption button text paragraph page picture image photo "
-                        "label banner header body address bar url font colour color background "
-                        "footer subtitle subheading icon logo screen site line".split())
+_PART_NOUNS = word_set("tab title link caption button text paragraph page picture image photo "
+                       "label banner header body address bar url font colour color background "
+                       "footer subtitle subheading icon logo screen site line")
 """Other parts of a screen a subject may name: "the page's main heading" is a heading, "the
 text under the heading" a text."""
-_AS_ANSWER = ANSWER_NOUNS | frozenset("it one option possibility candidate guess alternative "
-                                      "choice interpretation".split())
+_AS_ANSWER = ANSWER_NOUNS | word_set("it one option possibility candidate guess alternative "
+                                     "choice interpretation")
 """What a thing is said to be when it is offered as the answer ("candle might be the answer",
 "candle could also be it", "candle is another reading")."""
-_FILLERS = frozenset("a an the another other second real actual correct true final right "
-                     "also too just possibly probably perhaps maybe likely well different same "
-                     "blank empty none nothing unknown it as".split())
+_FILLERS = word_set("a an the another other second real actual correct true final right "
+                    "also too just possibly probably perhaps maybe likely well different same "
+                    "blank empty none nothing unknown it as")
 """Words around a thing said or offered that say nothing of it ("the real answer", "candle too",
 "a different word")."""
 _CLAUSE = re.compile(PART.pattern + r"|\s(?i:but|while|whilst|whereas|though|although)\s")
@@ -72,8 +72,8 @@ _CLAUSE = re.compile(PART.pattern + r"|\s(?i:but|while|whilst|whereas|though|alt
 clauses side by side ("The picture says lantern while the heading says candle")."""
 _SUBJECT = re.compile(r"^[\s\"'*_`]*((?:[\w'./-]+\s+){0,5}?[\w'./-]+)\s*$")
 """A subject: one to six words, nothing but words."""
-_NOT_SUBJECT = frozenset("can could may might must would should will shall be been being do does "
-                         "did not only never".split())
+_NOT_SUBJECT = word_set("can could may might must would should will shall be been being do does "
+                        "did not only never")
 """Words no subject holds: "its word can only be read visually" says how, not what."""
 _GUESS = re.compile(r"(?i)might|could|may|must|would|should|can|will|'")
 """The verbs (`remarks.VERB`) that guess: "Some might read it as candle" offers an answer, as
@@ -82,7 +82,7 @@ _SAYING = re.compile(r"(?i)read|say|said|show|display|spel")
 """The verbs (`remarks.VERB`) that say what a thing shows, not what it is."""
 _HOLDING = re.compile(r"(?i)(?<![\w'])(?:" + "|".join(sorted(HOLDS)) + r")(?![\w'])")
 """A verb that says what a thing holds (`remarks.HOLDS`: "has", "contains", "see")."""
-_PERSONS = frozenset("i we it this that there so here".split())
+_PERSONS = word_set("i we it this that there so here")
 """Subjects that name no value ("I'd say candle", "It is candle", "So is candle")."""
 
 
