@@ -140,6 +140,9 @@ def check_new_run(runs_dir: Path, run_id: str, again: str = "") -> None:
     """
     run_dir = runs_dir / check_run_id(run_id)
     if (run_dir / MANIFEST).exists() or (run_dir / RESULTS).exists():
+        holder = writer(run_dir)
+        if holder is not None:  # a live run: who writes it says more than that it exists
+            raise being_written(run_dir, run_id, holder.describe())
         again = again or f"phoneshell run --resume {named(run_id)}"
         raise RunError(f"run {named(run_id)} already exists: {named(run_dir)}",
                        hint=f"continue it: {again}; or choose another --run-id")
@@ -180,10 +183,15 @@ def writing(run_dir: Path, run_id: str) -> DeviceLock:
     except LockHeld as exc:
         holder = writer(run_dir)
         who = holder.describe() if holder else "a process that is still starting"
-        raise RunError(f"run {named(run_id)} ({named(run_dir)}) is being written by another "
-                       f"phoneshell: {who}", hint="one process writes a run folder at a time: "
-                       "wait for it to end (or stop it), then `phoneshell report "
-                       f"{named(run_dir)}` or --resume {named(run_id)}") from exc
+        raise being_written(run_dir, run_id, who) from exc
+
+
+def being_written(run_dir: Path, run_id: str, who: str) -> RunError:
+    """The refusal of a second writer of a run folder, naming the one writing it."""
+    return RunError(f"run {named(run_id)} ({named(run_dir)}) is being written by another "
+                    f"phoneshell: {who}", hint="one process writes a run folder at a time: "
+                    "wait for it to end (or stop it), then `phoneshell report "
+                    f"{named(run_dir)}` or --resume {named(run_id)}")
 
 
 def writer(run_dir: Path) -> Holder | None:
