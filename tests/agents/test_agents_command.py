@@ -138,6 +138,7 @@ def test_finish_outside_an_attempt_is_a_clear_error() -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_finish_writes_the_claim_file(tmp_path: Path) -> None:
     path = tmp_path / "claim.json"
     done = phoneshell("finish", "--status", "gave_up", "--answer", "", "--summary",

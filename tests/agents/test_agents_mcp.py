@@ -149,6 +149,7 @@ def test_a_model_held_to_its_calls_is_within_the_logs_count(
     assert agent_steps(events) == 6, "open_app Calculator and five taps: no slip acted"
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_the_budget_is_enforced_and_recorded(rig: tuple[SimServer, Rig],
                                             tmp_path: Path) -> None:
     env = {MAX_STEPS: "1", ATTEMPT_DIR: str(tmp_path), CLAIM_FILE: str(tmp_path / "claim.json")}

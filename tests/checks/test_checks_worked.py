@@ -365,6 +365,7 @@ def test_a_check_mixing_the_two_forms_fails_to_load_at_its_line(fields: str,
 
 # a whole task through the CLI -----------------------------------------------------------------
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_phoneshell_run_passes_a_task_whose_finish_keys_an_order_nobody_listed(
         tmp_path: Path) -> None:
     """calculator.percentage finished with 240 + 15 %: iOS shows 36, 15 % of 240, and before

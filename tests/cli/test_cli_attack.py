@@ -21,6 +21,7 @@ TASK = ROOT / "environments" / "calculator.arithmetic.yaml"
 phoneshell = run_cli
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_weakened_calculator_task_falls_to_the_result_keyed_in(tmp_path: Path) -> None:
     text = TASK.read_text().replace("id: calculator.arithmetic", "id: calculator.weak")
     weak = text[:text.index("- kind: tapped_keys")] + text[text.index("teardown:"):]
@@ -38,6 +39,7 @@ def test_a_weakened_calculator_task_falls_to_the_result_keyed_in(tmp_path: Path)
     assert json.loads(evidence.read_text())["task_id"] == "calculator.weak.result-only"
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_the_suite_task_survives_and_says_so(tmp_path: Path) -> None:
     done = phoneshell("attack", str(TASK), "--family", "result-only", "--family", "null",
                       "--runs", str(tmp_path))
@@ -64,6 +66,7 @@ def test_task_globs_pick_what_is_attacked_from_the_suite_anywhere(tmp_path: Path
         typo.stderr
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_finish_that_cannot_be_played_is_not_scored_said_and_exits_1(tmp_path: Path) -> None:
     # A task whose own reference finish cannot be played (its setup taps a row Settings does
     # not have): the swap family's finish is graded as nothing, which is no rejection.

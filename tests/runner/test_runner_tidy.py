@@ -62,6 +62,7 @@ def run(tasks: Path, sim: SimServer, runs: Path, repeat: int = 1, failed: int = 
     return lines
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_the_tabs_a_run_opened_are_closed_and_the_phones_own_stay(
         tmp_path: Path, environments: Path) -> None:
     tasks = copy_tasks(environments, tmp_path / "tasks", OPENING)
@@ -73,6 +74,7 @@ def test_the_tabs_a_run_opened_are_closed_and_the_phones_own_stay(
            "them" in lines
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_a_long_run_closes_its_tabs_as_it_goes(tmp_path: Path, environments: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tidy, "TIDY_EVERY", 4)  # as 100 is for the suite
@@ -162,6 +164,7 @@ def test_ctrl_c_closes_the_tabs_before_the_run_stops(tmp_path: Path) -> None:
     assert "closed the 1 Safari tab(s) this run opened; 3 open, as the run found them" in out
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_alarms_agents_saved_where_no_task_counts_them_are_deleted_and_the_phones_stay(
         tmp_path: Path, environments: Path) -> None:
     # Asked only to open the Alarms tab, the agent saves a new alarm: nothing in that task
@@ -206,6 +209,7 @@ def test_a_run_without_clock_reads_the_alarms_only_before_its_first_attempt(
     assert [t for t in launched if t[2] == CLOCK] == [("", "probe", CLOCK)], launched
 
 
+@pytest.mark.slow  # seconds of whole programs: CI runs it, the README's command stays quick
 def test_an_owners_alarm_an_agent_switched_off_is_kept_and_turned_back_on(
         tmp_path: Path, environments: Path) -> None:
     # The agent switches the owner's one-off alarm off (it then reads as a run's artifact:
