@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from phoneshell.attack.families import attacks
 from phoneshell.attack.finish import Attack, step_key
 from phoneshell.checks import UNGRADED
+from phoneshell.device.steps import NO_EFFECT
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict, grade
 from phoneshell.records import ATTACK_FAMILIES, AttackFamily, AttackReport, AttackResult
@@ -67,12 +68,6 @@ def grade_as(task: Task, evidence: Evidence | None, folder: str, missing: Unplay
                       detail=_detail(verdict), evidence=folder)
     return Graded(task.id, verdict.passed, detail=_detail(verdict), evidence=folder,
                   stopped=unfinished(evidence), earlier=missing.earlier)
-
-
-NO_EFFECT = "had no visible effect"
-"""How a step ends that the phone took and that changed nothing on screen (`device.steps`): a
-tab already chosen, today already shown. The solution agent stops there (input a rig dropped
-looks the same), but a finish that stopped so at its last step took every step."""
 
 
 def _at(steps: Sequence[Step], stopped: str) -> int:

@@ -81,6 +81,11 @@ def run_steps(phone: Phone, steps: Iterable[Step]) -> None:
             run_step(phone, step)
 
 
+NO_EFFECT = "had no visible effect"
+"""How a step ends that the phone took and that changed nothing on screen: a tab already
+chosen, today already shown."""
+
+
 def _fail(step: Step, what: str) -> StepError:
     return StepError(f"{step.describe()}: {what}")
 
@@ -96,7 +101,7 @@ def _changes_screen(phone: Phone, step: Step, act: Callable[[], None], what: str
     before = screen_signature(phone)
     act()
     if not phone.poll(lambda: screen_signature(phone) != before, phone.effect_timeout_s):
-        raise _fail(step, f"{what} had no visible effect")
+        raise _fail(step, f"{what} {NO_EFFECT}")
 
 
 def _in_front(phone: Phone, bundle_id: str) -> bool:
