@@ -345,7 +345,9 @@ def png(screen: Screen, facts: DeviceFacts, compress_level: int = 1) -> bytes:
     s = facts.scale
     dark = screen.bundle_id == "com.apple.springboard"
     image = Image.new("P", (facts.width * s, facts.height * s))
-    image.putpalette([*(WALLPAPER if dark else BACKGROUND), *([0] * 765)])
+    # One entry: each colour drawn is appended to it. A palette padded to 256 entries made Pillow
+    # look for a free entry in the image's histogram at every new colour (a quarter of a shot).
+    image.putpalette([*(WALLPAPER if dark else BACKGROUND)])
     painter = _Painter(image, s, Rect(0, 0, facts.width, facts.height))
     _walk(painter, screen.root, not dark)
     _status_bar(painter, facts, screen, not dark)
