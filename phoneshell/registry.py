@@ -38,14 +38,25 @@ class Registry(Generic[T]):
         kind: what an entry is called in messages ("check kind", "step").
         list_command: the command that lists every entry, quoted in the hint of a miss.
         on_miss: called once, on the first miss, to load more entries (entry points).
+        builtins: called once, before the registry is first read, to import the modules that
+            register its own entries (agents: a command that makes none need not import them).
     """
 
     def __init__(self, kind: str, list_command: str,
-                 on_miss: Callable[[Registry[T]], None] | None = None) -> None:
+                 on_miss: Callable[[Registry[T]], None] | None = None,
+                 builtins: Callable[[], None] | None = None) -> None:
         self.kind = kind
         self.list_command = list_command
         self._entries: dict[str, T] = {}
         self._on_miss = on_miss
+        self._builtins = builtins
+
+    def _filled(self) -> dict[str, T]:
+        """The entries, the built-in ones imported first."""
+        if self._builtins is not None:
+            load, self._builtins = self._builtins, None
+            load()
+        return self._entries
 
     def register(self, name: str) -> Callable[[T], T]:
         """Decorate (or call on) an entry to file it under `name`; names are unique."""
@@ -60,7 +71,7 @@ class Registry(Generic[T]):
 
     def lookup(self, name: str) -> T:
         """Return the entry called `name`, or raise `UnknownName` naming close matches."""
-        if name not in self._entries and self._on_miss is not None:
+        if name not in self._filled() and self._on_miss is not None:
             load, self._on_miss = self._on_miss, None
             load(self)
         try:
@@ -70,12 +81,12 @@ class Registry(Generic[T]):
                               self.list_command) from None
 
     def __contains__(self, name: object) -> bool:
-        return name in self._entries
+        return name in self._filled()
 
     def names(self) -> list[str]:
         """Every registered name, in registration order."""
-        return list(self._entries)
+        return list(self._filled())
 
     def items(self) -> Iterator[tuple[str, T]]:
         """Every (name, entry), in registration order."""
-        return iter(list(self._entries.items()))
+        return iter(list(self._filled().items()))

@@ -8,7 +8,10 @@ compares the committed page with this script's output. Run after changing a reco
 
 from __future__ import annotations
 
+import ast
+import inspect
 import sys
+import textwrap
 import types
 import typing
 
@@ -124,14 +127,33 @@ def _type(annotation: object) -> str:
     return getattr(annotation, "__name__", str(annotation))
 
 
+def field_docs(model: type[Record]) -> dict[str, str]:
+    """Each field's docstring: the string right under its annotation, in the class that
+    declares it (the records do not ask pydantic to read them: it parsed every model's source
+    at every import)."""
+    docs: dict[str, str] = {}
+    for cls in reversed(model.__mro__):
+        if not (isinstance(cls, type) and issubclass(cls, Record)) or cls is Record:
+            continue
+        body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0]
+        assert isinstance(body, ast.ClassDef)
+        for here, after in zip(body.body, body.body[1:], strict=False):
+            if (isinstance(here, ast.AnnAssign) and isinstance(here.target, ast.Name)
+                    and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str)):
+                docs[here.target.id] = inspect.cleandoc(after.value.value)
+    return docs
+
+
 def table(model: type[Record]) -> list[str]:
     """One row per field: name, type, default, doc."""
     hints = typing.get_type_hints(model)
+    docs = field_docs(model)
     rows = ["| field | type | default | meaning |", "|---|---|---|---|"]
     for name, info in model.model_fields.items():
         default = ("required" if info.is_required()
                    else f"`{info.get_default(call_default_factory=True)!r}`")
-        doc = " ".join((info.description or "").split()).replace("|", "\\|")
+        doc = " ".join(docs.get(name, "").split()).replace("|", "\\|")
         rows.append(f"| `{name}` | {_type(hints[name])} | {default} | {doc} |")
     return rows
 

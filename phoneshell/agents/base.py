@@ -5,6 +5,7 @@ the `phoneshell.agents` entry-point group, loaded on the first miss.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
@@ -90,8 +91,18 @@ def _load_entry_points(registry: Registry[AgentFactory]) -> None:
             registry.register(entry.name)(entry.load())
 
 
+BUILTIN_MODULES = ("command", "openai_loop", "reference", "replay", "wander")
+"""The modules of `phoneshell.agents` that register a built-in agent: imported when `AGENTS` is
+first read, whoever reads it (the runner, a library user, the CLI)."""
+
+
+def _import_builtins() -> None:
+    for module in BUILTIN_MODULES:
+        importlib.import_module(f"phoneshell.agents.{module}")
+
+
 AGENTS: Registry[AgentFactory] = Registry("agent", "phoneshell run --help",
-                                          on_miss=_load_entry_points)
+                                          on_miss=_load_entry_points, builtins=_import_builtins)
 
 
 def make_agent(spec: str) -> Agent:

@@ -18,6 +18,7 @@ leading `::` are broken the same way (`##\u005b`, `:\u003a`).
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import traceback
 from collections.abc import Iterable, Iterator, Sequence
@@ -26,18 +27,6 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from phoneshell import __version__
-from phoneshell.cli import (
-    agent_cmd,
-    attack_cmd,
-    bridge_cmd,
-    devices_cmd,
-    judge_cmd,
-    report_cmd,
-    run_cmd,
-    sim_cmd,
-    swap_cmd,
-    tasks_cmd,
-)
 from phoneshell.cli.disk_full import DISK_FULL, REFUSED, disk_full
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.runner.stop import stop_signals, stopped_line
@@ -46,23 +35,31 @@ from phoneshell.untrusted import carried, visible
 EXIT_OK, EXIT_FAILED, EXIT_UNUSABLE, EXIT_BUG = 0, 1, 2, 3
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser, one subparser per command."""
+MODULES = ("tasks_cmd", "run_cmd", "sim_cmd", "bridge_cmd", "devices_cmd", "report_cmd",
+           "agent_cmd", "swap_cmd", "attack_cmd", "judge_cmd")
+"""The modules of `phoneshell.cli` that add the commands, in the order `--help` lists them."""
+COMMANDS = {"check-tasks": "tasks_cmd", "schema": "tasks_cmd", "implications": "tasks_cmd",
+            "grade": "tasks_cmd", "run": "run_cmd", "sim": "sim_cmd", "bridge": "bridge_cmd",
+            "devices": "devices_cmd", "doctor": "devices_cmd", "report": "report_cmd",
+            "finish": "agent_cmd", "mcp": "agent_cmd", "swap": "swap_cmd",
+            "baseline": "swap_cmd", "attack": "attack_cmd", "judgeset": "judge_cmd",
+            "judge": "judge_cmd"}
+"""The module that adds each command. A command line that names one imports that module only,
+with what its commands run: `phoneshell finish`, which a command agent runs every attempt,
+does not import the runner, the checks and the simulator (tests/cli/test_cli_commands.py holds
+this table to what the modules add)."""
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser, one subparser per command: of every command, or of `command`'s
+    module only (`COMMANDS`) when it names one."""
     parser = argparse.ArgumentParser(
         prog="phoneshell", description="Grade phone agents on an iPhone, with the phone as the "
                                        "witness.")
     parser.add_argument("--version", action="version", version=f"phoneshell {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    tasks_cmd.add_parsers(commands)
-    run_cmd.add_parsers(commands)
-    sim_cmd.add_parsers(commands)
-    bridge_cmd.add_parsers(commands)
-    devices_cmd.add_parsers(commands)
-    report_cmd.add_parsers(commands)
-    agent_cmd.add_parsers(commands)
-    swap_cmd.add_parsers(commands)
-    attack_cmd.add_parsers(commands)
-    judge_cmd.add_parsers(commands)
+    for module in (COMMANDS[command],) if command in COMMANDS else MODULES:
+        importlib.import_module(f"{__name__}.{module}").add_parsers(commands)
     return parser
 
 
@@ -126,7 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(words[0] if words else None).parse_args(words)
     # SIGTERM and SIGHUP (a CI timeout, systemd, a closed terminal) stop a command as Ctrl-C
     # does: a run records its attempt in flight and says how to resume
     with stop_signals():

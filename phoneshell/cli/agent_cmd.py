@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from phoneshell.agents.environment import WDA_URL, claim_file_from_env, write_claim
-from phoneshell.agents.tools import tool_table
 from phoneshell.cli.disk_full import DISK_FULL, REFUSED
 from phoneshell.errors import PhoneshellError, RunError
 from phoneshell.records import CLAIM_STATUSES, Claim, ClaimStatus, claim_status
@@ -120,6 +119,8 @@ def unwritten_claim(path: Path, exc: OSError) -> RunError:
 def run_mcp(args: argparse.Namespace) -> int:
     """Serve MCP on stdio until the client leaves (or print the tool table)."""
     if args.tools:
+        from phoneshell.agents.tools import tool_table  # the device layer: not for `finish`
+
         print(tool_table(), end="")
         return 0
     if not args.bridge:

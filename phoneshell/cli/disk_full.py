@@ -11,8 +11,6 @@ import errno
 from pathlib import Path
 
 from phoneshell.errors import PhoneshellError
-from phoneshell.runner.folder import LOCK, MANIFEST, writer
-from phoneshell.runner.lines import resume_command
 
 NAMED_MAX = 3
 """How many left-behind run folders a hint names."""
@@ -34,6 +32,11 @@ def disk_full(exc: OSError, args: argparse.Namespace) -> PhoneshellError:
 
 def _after_run(args: argparse.Namespace) -> str:
     """What goes on from a run the disk stopped, as its folder says."""
+    # imported here: every command reads this module's errnos, only a run stopped by a full
+    # disk needs the run folder's (the runner's imports take most of a command's start)
+    from phoneshell.runner.folder import MANIFEST
+    from phoneshell.runner.lines import resume_command
+
     runs: Path = args.runs
     run_id = args.resume or args.run_id
     folders = [runs / run_id] if run_id else _left_here(runs)
@@ -57,6 +60,8 @@ def _left_here(runs: Path) -> list[Path]:
     and no run.json that no process is writing (a run.lock the full disk left empty gives its
     lock back, `DeviceLock.acquire`, and so does this process's own run before its error is
     said), none of which a resume could go on from."""
+    from phoneshell.runner.folder import LOCK, MANIFEST, writer
+
     try:
         folders = sorted((f for f in runs.iterdir() if (f / LOCK).is_file()),
                          key=lambda f: f.stat().st_mtime, reverse=True)

@@ -54,8 +54,10 @@ class Record(BaseModel):
     `version`, `VERSION_KEY` (`v` for the line records, kept short).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True,
-                              use_attribute_docstrings=True)
+    # Every command imports every record (`phoneshell finish` too): pydantic reading each
+    # field's docstring from the source took a third of that, and docs/records.md, their only
+    # reader, reads them itself (scripts/record_docs.py)
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
     VERSION: ClassVar[int] = 1
     VERSION_KEY: ClassVar[str] = "version"
 
