@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -41,21 +42,36 @@ def phone() -> Iterator[SimServer]:
         yield sim
 
 
+@dataclass(frozen=True)
+class Played:
+    """The reference finishes' run on `phone`, and what the phone held after it."""
+
+    folder: Path
+    inputs: int
+    """The inputs the phone's own ledger counted."""
+    kept: dict[str, object]
+    """What the phone keeps across runs (`_persisting`)."""
+
+
 @pytest.fixture(scope="module")
-def solution_run(tmp_path_factory: pytest.TempPathFactory, phone: SimServer) -> Path:
+def played(tmp_path_factory: pytest.TempPathFactory, phone: SimServer) -> Played:
     runs = tmp_path_factory.mktemp("runs")
     done = run("--device", phone.url, "--agent", "solution", "--runs", str(runs), "--run-id",
                "R")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "80 attempt(s): 80 passed, 0 failed, 0 skipped" in done.stdout
-    return runs / "R"
+    return Played(runs / "R", phone.ledger()[0], _persisting(phone))
+
+
+@pytest.fixture(scope="module")
+def solution_run(played: Played) -> Path:
+    return played.folder
 
 
 @pytest.mark.suite
-def test_the_phones_ledger_holds_exactly_what_the_log_holds(solution_run: Path,
-                                                           phone: SimServer) -> None:
-    log = read_audit(solution_run / "audit.jsonl")
-    assert phone.ledger()[0] == len(actions(log.records))  # every input logged, none missed
+def test_the_phones_ledger_holds_exactly_what_the_log_holds(played: Played) -> None:
+    log = read_audit(played.folder / "audit.jsonl")
+    assert played.inputs == len(actions(log.records))  # every input logged, none missed
     assert [e for e in log.records if e.stage in ("custody", "refused")] == [], \
         "no false alarm over the whole suite"
 
@@ -121,15 +137,13 @@ def _persisting(sim: SimServer) -> dict[str, object]:
 
 @pytest.mark.suite
 def test_five_runs_over_on_one_phone_pass_every_attempt_and_leave_it_as_found(
-        tmp_path: Path) -> None:
-    with SimServer() as sim:
-        # The first run makes what the apps keep (the stores are made as an app first opens).
-        first = run("--device", sim.url, "--agent", "solution", "--runs", str(tmp_path))
-        assert "80 attempt(s): 80 passed, 0 failed, 0 skipped" in first.stdout, first.stdout
-        found = _persisting(sim)
-        assert found["stores"]["com.apple.mobilenotes"]["notes"], "the notes tasks ran"
-        done = run("--device", sim.url, "--agent", "solution", "--runs", str(tmp_path),
-                   "--repeat", "5")
-        assert "400 attempt(s): 400 passed, 0 failed, 0 skipped" in done.stdout, \
-            done.stdout[-3000:] + done.stderr[-3000:]
-        assert _persisting(sim) == found
+        tmp_path: Path, played: Played, phone: SimServer) -> None:
+    # The first run (the module's) made what the apps keep: the stores are made as an app
+    # first opens.
+    found = played.kept
+    assert found["stores"]["com.apple.mobilenotes"]["notes"], "the notes tasks ran"
+    done = run("--device", phone.url, "--agent", "solution", "--runs", str(tmp_path),
+               "--repeat", "5")
+    assert "400 attempt(s): 400 passed, 0 failed, 0 skipped" in done.stdout, \
+        done.stdout[-3000:] + done.stderr[-3000:]
+    assert _persisting(phone) == found
