@@ -7,6 +7,7 @@ typo in a task file or on the command line is fixed in one go.
 from __future__ import annotations
 
 import difflib
+import threading
 from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
@@ -50,12 +51,18 @@ class Registry(Generic[T]):
         self._entries: dict[str, T] = {}
         self._on_miss = on_miss
         self._builtins = builtins
+        self._filling = threading.RLock()
+        self._filled_once = builtins is None
 
     def _filled(self) -> dict[str, T]:
-        """The entries, the built-in ones imported first."""
-        if self._builtins is not None:
-            load, self._builtins = self._builtins, None
-            load()
+        """The entries, the built-in ones imported first. Another thread's read waits until
+        they are all registered (the attack's phones make their agents at once)."""
+        if not self._filled_once:
+            with self._filling:
+                load, self._builtins = self._builtins, None
+                if load is not None:
+                    load()
+                    self._filled_once = True
         return self._entries
 
     def register(self, name: str) -> Callable[[T], T]:
@@ -71,9 +78,11 @@ class Registry(Generic[T]):
 
     def lookup(self, name: str) -> T:
         """Return the entry called `name`, or raise `UnknownName` naming close matches."""
-        if name not in self._filled() and self._on_miss is not None:
-            load, self._on_miss = self._on_miss, None
-            load(self)
+        if name not in self._filled():
+            with self._filling:  # a miss while another thread loads them waits for them
+                load, self._on_miss = self._on_miss, None
+                if load is not None:
+                    load(self)
         try:
             return self._entries[name]
         except KeyError:

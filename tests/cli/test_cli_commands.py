@@ -75,3 +75,16 @@ def test_the_built_in_agents_are_there_when_the_registry_is_first_read() -> None
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, check=True)
     assert done.stdout.split() == ["True", "True"]
+
+
+def test_agents_made_at_once_by_many_threads_are_all_found() -> None:
+    # the attack's phones each make the solution agent in a thread of their own, at once: a
+    # thread that read the registry while another was importing the built-ins found none
+    code = ("import threading\nfrom phoneshell.agents import make_agent\nfound = []\n"
+            "def make():\n    found.append(type(make_agent('solution')).__name__)\n"
+            "threads = [threading.Thread(target=make) for _ in range(8)]\n"
+            "for t in threads: t.start()\nfor t in threads: t.join()\nprint(len(found))")
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              cwd=ROOT)
+        assert (done.stdout.strip(), done.returncode) == ("8", 0), done.stderr[-2000:]
