@@ -63,6 +63,7 @@ def found_nothing(row: ResultRow, found: dict) -> None:
         "done", "", "looked for the answer key")
 
 
+@pytest.mark.slow  # a whole program of seconds: CI runs it, the README's command stays quick
 def test_the_agent_side_of_phoneshell_imports_nothing_the_sandbox_hides() -> None:
     # `phoneshell finish` builds the whole CLI's parser; `mcp` serves the tools; an agent may
     # drive the phone with the device layer and load a task file of its own.

@@ -123,6 +123,7 @@ def test_a_menus_full_screen_layer_takes_the_touches_around_it(
     assert _misses(server) == []
 
 
+@pytest.mark.slow  # a whole program of seconds: CI runs it, the README's command stays quick
 def test_an_action_sheets_backdrop_takes_the_touches_around_it(
         sim: tuple[SimServer, wda.Client]) -> None:
     """Notes' action sheet over a note: a tap on the back button beside it closes the sheet."""

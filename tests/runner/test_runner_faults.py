@@ -103,6 +103,7 @@ def test_an_end_state_cut_off_where_the_phone_reads_whole_elsewhere_is_the_agent
     assert "reads its home screen whole" in row.error
 
 
+@pytest.mark.slow  # a whole program of seconds: CI runs it, the README's command stays quick
 def test_an_end_state_the_phone_cannot_read_where_it_reads_elsewhere_is_the_agents_failure(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """A screen WDA chokes on (its reading outlasts the harness's wait, or WDA gives up on it):
@@ -133,6 +134,7 @@ UNCOUNTABLE = ("could not be counted before the agent (probe notes(''): WDA at "
                "have acted on it since: an earlier attempt's agent made it uncountable")
 
 
+@pytest.mark.slow  # a whole program of seconds: CI runs it, the README's command stays quick
 def test_a_count_this_run_read_before_and_cannot_read_now_fails_the_attempt(
         sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
     """Between two attempts only the run's agents act on the phone, so an app whose count the
