@@ -7,6 +7,7 @@ resolves to nothing (WDA's `stale element reference`). Registries are per sessio
 
 from __future__ import annotations
 
+import copy
 import re
 import uuid
 from dataclasses import dataclass
@@ -179,14 +180,39 @@ def named_optional(query: str) -> tuple[str, ...]:
     return tuple(a for a in OPTIONAL_ATTRIBUTES if _NAMED[a].search(query))
 
 
+def _scoped_tree(screen: Screen, scope: Node, optional: tuple[str, ...] = ()) -> XmlTree:
+    """The document WDA evaluates an xpath from `scope` on: its subtree, with it as the root.
+
+    `FBXPath matchesWithRootElement:` writes a fresh document whose root element is the element
+    searched from and evaluates the query with that root as the context node, so `/X`,
+    `(//X)[n]`, `last()` and every axis count inside the element, never in the page around it
+    (red team 116: from Settings' list `(//XCUIElementTypeStaticText)[3]` is "Wi-Fi" on a phone).
+    From the application this is the screen's own tree (`xml_tree`); from any other element a
+    copy of its part of that tree, kept for the last element and attribute set asked for (a
+    poll repeats its query, and each element's copy would hold its part of the page again).
+    """
+    tree = xml_tree(screen, optional)
+    if scope is screen.root:
+        return tree
+    at = screen.nodes.index(scope)
+    last = screen.derived("xml-subtree", dict[tuple[int, tuple[str, ...]], XmlTree])
+    if (at, optional) not in last:
+        start = tree.elements[at]
+        root = copy.deepcopy(start)  # lxml gives the copy a document of its own, it at the root
+        root.tail = None  # the indentation after the element is not part of its document
+        elements = tuple(root.iter())
+        nodes = {c: tree.nodes[e] for c, e in zip(elements, start.iter(), strict=True)}
+        last.clear()
+        last[at, optional] = XmlTree(elements, nodes)
+    return last[at, optional]
+
+
 def _xpath(screen: Screen, query: str, scope: Node) -> list[Node]:
-    tree = xml_tree(screen, named_optional(query))
-    start = tree.elements[screen.nodes.index(scope)]
-    # WDA runs the query on the XML of the element searched from (its whole subtree, itself
-    # included), with XCUIElementTypeAny written as "*", since no XML tag is named Any.
+    tree = _scoped_tree(screen, scope, named_optional(query))
+    # XCUIElementTypeAny is written as "*", since no XML tag is named Any
     query = query.replace(TYPE_PREFIX + "Any", "*")
     try:
-        found = start.xpath(query)
+        found = tree.elements[0].xpath(query)
     except (etree.XPathError, RecursionError) as exc:
         raise SelectorError(f"Cannot evaluate results for XPath expression '{query}': "
                             f"{exc}") from exc
@@ -194,8 +220,7 @@ def _xpath(screen: Screen, query: str, scope: Node) -> list[Node]:
     # elements (an attribute) has no element for WDA to answer: both find nothing.
     if not isinstance(found, list) or not all(isinstance(e, etree._Element) for e in found):
         return []
-    inside = {id(e) for e in start.iter()}
-    return [tree.nodes[e] for e in found if id(e) in inside and e in tree.nodes]
+    return [tree.nodes[e] for e in found if e in tree.nodes]
 
 
 def rect(node: Node) -> dict[str, JSON]:
