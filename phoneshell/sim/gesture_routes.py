@@ -254,7 +254,9 @@ def press_and_drag(ep: Endpoints, req: Request) -> JSON:
 
 def scroll(ep: Endpoints, req: Request) -> JSON:
     """`scroll`: {"name"} or {"predicateString"} until that descendant shows, {"direction",
-    "distance"} by a share of the list, or {"toVisible": true} to bring the element itself."""
+    "distance"} as WDA's drags inside the element's visible frame (the screen's for the app:
+    `scroll_presses.scroll_by_drags`, whatever lies under them takes them), or {"toVisible":
+    true} to bring the element itself."""
     node = _element_or_app(ep, req)
     for key, using in (("name", "id"), ("predicateString", "predicate string")):
         value = req.body.get(key)
@@ -278,9 +280,7 @@ def scroll(ep: Endpoints, req: Request) -> JSON:
         if not math.isfinite(share):
             raise WdaError("invalid argument", f"'distance' must be a finite number, got "
                                                f"{distance!r}")
-        if direction in ("up", "down", "left", "right") \
-                and not scroll_presses.scroll_by_drags(ep.phone, node, direction, share):
-            in_view.scroll_list(ep.phone, node, direction, share)
+        scroll_presses.scroll_by_drags(ep.phone, node, direction, share)
         return None
     if req.body.get("toVisible"):
         in_view.scroll_into_view(ep.phone, node)

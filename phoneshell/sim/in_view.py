@@ -2,8 +2,8 @@
 
 A touch on an element (by id, or by the element a scroll names) lands at its hit point
 (`hit_point`: `phoneshell.hit_point`'s rule, the one the bridge logs such a touch by), once the
-list holding it has scrolled it into view (`on_screen`, `scroll_into_view`); WDA's scroll by a
-direction moves the list around an element by a share of its length (`scroll_list`).
+list holding it has scrolled it into view (`on_screen`, `scroll_into_view`). WDA's scroll by a
+direction is no jump of a list but drags (`scroll_presses.scroll_by_drags`).
 """
 
 from __future__ import annotations
@@ -76,25 +76,6 @@ def scroll_into_view(phone: Phone, target: Node) -> bool:
             phone.changed()
         return True
     return False
-
-
-def scroll_list(phone: Phone, node: Node, direction: str, distance: float) -> None:
-    """Scroll the list at or around `node` by `distance` of its length ("down" shows more below).
-
-    Raises:
-        ValueError: not up, down, left or right.
-    """
-    signs = {"down": 1, "up": -1, "right": 1, "left": -1}
-    if direction not in signs:
-        raise ValueError(f"scroll direction must be up, down, left or right, not {direction!r}")
-    horizontal = direction in ("left", "right")
-    for holder in reversed(_path_to(phone.screen().root, node)):
-        scroll = holder.scroll
-        if scroll is not None and scroll.horizontal == horizontal:
-            length = holder.frame.width if horizontal else holder.frame.height
-            scroll.scroll_by(round(signs[direction] * length * distance))
-            phone.changed()
-            return
 
 
 def _path_to(root: Node, target: Node) -> list[Node]:

@@ -1,12 +1,14 @@
-"""What WDA's scroll and pinch routes press on an element, as a phone's fingers would.
+"""What WDA's scroll and pinch routes do on an element, as a phone's fingers would.
 
 WDA's scroll by direction (`/wda/element/:uuid/scroll`, `/wda/scroll`) is not an abstract
 scroll: XCUIElement+FBScrolling drags inside the element's own visible frame (`scroll_drags`),
-so on a button each drag presses it (UIKit's touchUpInside: the finger went down on it and
-lifted inside it). A pinch or rotate puts XCTest's first finger on the element, and a button
-there takes that finger and fires, unless a list around it takes the fingers' moves. Both
-follow `presses.touch_press`, the rule the bridge logs (or refuses) the same presses by
-(`bridge/slides.py`).
+and each drag does what that drag does on a phone (`/wda/swipe`'s and W3C drags' engine,
+`gestures.drag`): a list under it scrolls by the drag's length, whether the element is the list,
+a row inside it or the app above it; on a button each drag presses it (UIKit's touchUpInside:
+the finger went down on it and lifted inside it). A pinch or rotate puts XCTest's first finger
+on the element, and a button there takes that finger and fires, unless a list around it takes
+the fingers' moves. Both follow `presses.touch_press`, the rule the bridge logs (or refuses)
+the same presses by (`bridge/slides.py`).
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ if TYPE_CHECKING:
     from phoneshell.sim.phone import Phone
 
 
-def scroll_by_drags(phone: Phone, node: Node, direction: str, distance: float) -> bool:
-    """WDA's scroll by direction on an element (the app's root: the screen) when one of its
-    drags presses a control: the drags XCUIElement+FBScrolling makes inside the element's
-    visible frame (`scroll_drags.scroll_drags`), each played as the drag it is (a scroll on a button
-    presses it, once a drag). False, playing nothing, when none presses (the list around it
-    scrolls by `scroll_list`)."""
+def scroll_by_drags(phone: Phone, node: Node, direction: str, distance: float) -> None:
+    """WDA's scroll by direction on an element (the app's root: the screen): the drags
+    XCUIElement+FBScrolling makes inside the element's visible frame
+    (`scroll_drags.scroll_drags`), each played as the drag it is, as `/wda/swipe` and W3C drags
+    are (`Phone.drag`): whatever lies under each drag takes it, as on a phone. A list under the
+    frame (Settings' list under the app's frame, or around a row) moves by the drags' length,
+    the frame's size times `distance` less the steps WDA skips; a button pressed by a drag
+    fires; a frame with nothing under it that takes drags moves nothing."""
     f = phone.facts
     frame = node.frame
     left, top = max(frame.x, 0), max(frame.y, 0)
@@ -37,14 +41,9 @@ def scroll_by_drags(phone: Phone, node: Node, direction: str, distance: float) -
     # WDA presses FBTouchEventDelay (0.5 s) before each drag; played, and logged
     # (`holds.held_s`), as a quick drag that opens no context menu: whether a phone opens one
     # under a scroll's press is not known here
-    moves = [Drag(round(x0), round(y0), round(x1), round(y1))
-             for x0, y0, x1, y1 in scroll_drags((left, top, right - left, bottom - top),
-                                                direction, distance)]
-    if phone.locked or not any(gestures.presses(phone, move) is not None for move in moves):
-        return False
-    for move in moves:
-        gestures.drag(phone, move)
-    return True
+    # the points kept as computed, fractions and all, as the bridge logs (and hit-tests) them
+    for drag in scroll_drags((left, top, right - left, bottom - top), direction, distance):
+        phone.drag(Drag(*drag))
 
 
 def pinch_presses(phone: Phone, node: Node) -> None:
