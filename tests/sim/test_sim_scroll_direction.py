@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 import wda
 from cli_process import run_one
-from tests.sim.conftest import Raw
 
 from phoneshell.scroll_drags import scroll_drags
 from phoneshell.sim import SimServer
+from tests.sim.conftest import Raw
 
 HERE = Path(__file__).parent
 SETTINGS = "com.apple.Preferences"
