@@ -27,6 +27,19 @@ def keyboard_height(facts: DeviceFacts) -> int:
     return KEYBOARD_HEIGHT_LANDSCAPE if facts.width > facts.height else KEYBOARD_HEIGHT
 
 
+def above_keyboard(facts: DeviceFacts, frame: Rect, up: bool) -> Rect:
+    """The part of a list's frame the keyboard leaves while it is up, as the screen is turned.
+
+    UIKit insets a list by the keyboard over it, so what lies under the keyboard scrolls up into
+    this part. Never a negative height: a list the keyboard covers whole (a landscape screen is
+    402 points tall, the portrait keyboard alone 291) keeps its top, 0 points tall.
+    """
+    if not up:
+        return frame
+    bottom = min(frame.bottom, facts.height - keyboard_height(facts))
+    return Rect(frame.x, frame.y, frame.width, max(0, bottom - frame.y))
+
+
 _LETTERS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 _NUMBERS = ("1234567890", "-/:;()$&@\"", ".,?!'")
 DELETE = "\b"

@@ -232,7 +232,8 @@ def _footer(label: str, y: int, lines: int, width: int) -> Node:
 
 def scroll_bars(scroll: Scroll, viewport: Rect, content: int) -> list[Node]:
     """The scroll indicators every UIScrollView holds; hidden while nothing scrolls."""
-    pages = max(1, -(-content // max(1, viewport.height)))
+    # a list squeezed to nothing has nothing to page through (not content-many pages)
+    pages = max(1, -(-content // viewport.height)) if viewport.height > 0 else 1
     vertical = f"Vertical scroll bar, {pages} page{'s' if pages > 1 else ''}"
     share = f"{round(100 * scroll.offset / scroll.limit) if scroll.limit else 0}%"
     horizontal = "Horizontal scroll bar, 1 page"
@@ -309,12 +310,19 @@ def _rows_in_view(placed: list[Placed], scroll: Scroll, viewport: Rect) -> list[
     return kids
 
 
+def squeezed(viewport: Rect) -> Rect:
+    """A list's frame never below 0 points wide or tall, however an app squeezed it (the
+    keyboard, a toolbar, a turned screen): no phone reports a negative frame."""
+    return Rect(viewport.x, viewport.y, max(0, viewport.width), max(0, viewport.height))
+
+
 def table(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key: str) -> Node:
     """An inset-grouped Table inside `viewport`, scrolled by `scroll`.
 
     Writes the scroll limit into `scroll`. `key` names the list for element identity (use the
     page id). Returned inside the view controller's view that frames it.
     """
+    viewport = squeezed(viewport)
     placed, content = _place(sections, viewport.x + viewport.width, grouped=False)
     scroll.clamp(content - viewport.height)
     kids = [*_rows_in_view(placed, scroll, viewport), *scroll_bars(scroll, viewport, content)]
@@ -325,6 +333,7 @@ def table(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key: s
 def grouped(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key: str,
             name: str | None = None) -> Node:
     """The Settings root's list: a CollectionView of unnamed cells holding the row Buttons."""
+    viewport = squeezed(viewport)
     width = viewport.x + viewport.width
     placed, content = _place(sections, width, grouped=True)
     scroll.clamp(content - viewport.height)

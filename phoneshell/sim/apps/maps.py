@@ -8,6 +8,10 @@ Results"; Return keeps the results and dismisses the keyboard. Tapping a result 
 card (name, subtitle, "Directions", "Close"); Close returns to the results, Cancel collapses the
 sheet. With an empty query the raised sheet suggests categories ("Restaurants"...), which fill
 the query when tapped.
+
+Turned to landscape, the sheet and the place card are a card at the left side, as wide as the
+portrait screen, over the map; with the keyboard up the results list ends at the keyboard's top
+(UIKit insets it: what lies under the keyboard scrolls up), so the first result row shows.
 """
 
 from __future__ import annotations
@@ -16,13 +20,15 @@ from dataclasses import dataclass, field
 
 from phoneshell.sim import layout, lists, urls
 from phoneshell.sim.apps import AppModel, Host, register
-from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
+from phoneshell.sim.keyboard import above_keyboard
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll
 
 BUNDLE_ID = "com.apple.Maps"
 COLLAPSED_HEIGHT = 114
 """The collapsed search sheet, along the bottom of the screen however it is turned."""
 RAISED_TOP = 70
+PLACE_CARD_HEIGHT = 444
+"""A place card's height in portrait; a landscape screen gives it what lies below RAISED_TOP."""
 
 
 @dataclass(frozen=True)
@@ -88,12 +94,20 @@ def _filler(state: MapsState, text: str) -> Handler:
     return fill
 
 
+def card_width(host: Host) -> int:
+    """How wide the sheet and the place card are: the screen's width in portrait, and in
+    landscape a card at the left side as wide as the portrait screen, where the list's rows lie
+    (`lists.TABLE_X`); landscape Maps keeps its card at the side, never across the map."""
+    return min(host.facts.width, host.facts.height)
+
+
 def _sheet(state: MapsState, host: Host) -> Node:
     f = host.facts
+    span = card_width(host)
     query = state.query
     raised = query.focused or bool(query.text)
     top = RAISED_TOP if raised else f.height - COLLAPSED_HEIGHT
-    width = f.width - 32 - (74 if raised else 0)
+    width = span - 32 - (74 if raised else 0)
     kids = [layout.search_field(query, Rect(16, top + 14, width, 40), name="Search Maps")]
     if raised:
         def cancel() -> None:
@@ -101,8 +115,8 @@ def _sheet(state: MapsState, host: Host) -> Node:
             host.focus(None)
 
         kids.append(layout.button("Cancel", Rect(16 + width + 8, top + 14, 66, 40), cancel))
-        bottom = f.height - (KEYBOARD_HEIGHT if query.focused else 0)
-        viewport = Rect(0, top + 64, f.width, bottom - top - 64)
+        viewport = above_keyboard(f, Rect(0, top + 64, span, f.height - top - 64),
+                                  query.focused)
         if query.text.strip():
             found = tuple(lists.Row(p.name, subtitle=p.subtitle, height=64,
                                      on_tap=_opener(state, host, p))
@@ -112,21 +126,22 @@ def _sheet(state: MapsState, host: Host) -> Node:
             sections = [lists.Section(tuple(lists.Row(c, on_tap=_filler(state, c))
                                              for c in CATEGORIES), header="Find Nearby")]
         kids.append(lists.table(state.results, viewport, sections, key="results"))
-    return Node("Other", Rect(0, top, f.width, f.height - top), name="Sheet",
+    return Node("Other", Rect(0, top, span, f.height - top), name="Sheet",
                 children=tuple(kids))
 
 
 def _card(state: MapsState, host: Host, place: Place) -> Node:
     f = host.facts
-    top = 430
+    span = card_width(host)
+    top = max(RAISED_TOP, f.height - PLACE_CARD_HEIGHT)
 
     def close() -> None:
         state.place = None
 
-    return Node("Other", Rect(0, top, f.width, f.height - top), name=place.name, children=(
-        layout.text(place.name, Rect(16, top + 20, f.width - 90, 34), header=True),
-        layout.button("Close", Rect(f.width - 60, top + 20, 44, 44), close),
-        layout.text(place.subtitle, Rect(16, top + 58, f.width - 32, 20)),
+    return Node("Other", Rect(0, top, span, f.height - top), name=place.name, children=(
+        layout.text(place.name, Rect(16, top + 20, span - 90, 34), header=True),
+        layout.button("Close", Rect(span - 60, top + 20, 44, 44), close),
+        layout.text(place.subtitle, Rect(16, top + 58, span - 32, 20)),
         # Routing needs a route planner the simulator does not have.
         layout.button("Directions", Rect(16, top + 100, 170, 50), None, enabled=False),
     ))

@@ -1,0 +1,93 @@
+"""Maps turned to landscape with the keyboard up (red team 114): the results list ends at the
+keyboard's top, never at a negative height, and the first result shows and takes a tap, so an
+honest search turned sideways passes. The sheet is a card at the left side, not across the map.
+And the class: no rotating app, turned and typed into, lays out any frame of negative size or a
+list of absurdly many pages. Over facebook-wda, and `phoneshell run` as a subprocess."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+import wda
+
+from phoneshell.sim import SimServer
+from phoneshell.sim.apps import builtin_apps
+from cli_process import run_cli
+
+MAPS = "com.apple.Maps"
+ROOT = Path(__file__).resolve().parents[2]
+TURNS = Path(__file__).with_name("turns_then_solves.py")
+ROTATING = sorted(a.bundle_id for a in builtin_apps() if a.rotates)
+NEGATIVE = re.compile(r'<XCUIElementType(\w+)[^>]*?\b(?:width|height)="-\d+')
+PAGES = re.compile(r"Vertical scroll bar, (\d+) pages")
+
+
+def turned(client: wda.Client, bundle: str) -> wda.Client:
+    """A session on `bundle`, the phone turned to landscape."""
+    session = client.session(bundle)
+    session.orientation = "LANDSCAPE"
+    return session
+
+
+def test_turned_with_the_keyboard_up_the_first_result_shows_and_takes_a_tap(client):
+    maps = turned(client, MAPS)
+    maps(className="SearchField").click()
+    maps.send_keys("Eiffel Tower")
+    width, height = client.window_size()
+    assert width > height and maps(className="Keyboard").exists
+    table = maps(className="Table").get(timeout=1).bounds
+    # from under the field to the landscape keyboard's top (200 points tall)
+    assert table.height > 0 and table.y + table.height == height - 200, table
+    assert table.width < width  # the card at the side, not across the map
+    row = maps(className="Cell", label="Eiffel Tower").get(timeout=1)
+    assert row.visible, row.bounds
+    assert maps(predicate="type == 'XCUIElementTypeCell' AND label == 'Eiffel Tower' "
+                          "AND hittable == true").exists
+    assert NEGATIVE.findall(client.source()) == []
+    row.click()  # the place card opens on the turned screen, its Close within reach
+    close = maps(name="Close").get(timeout=1).bounds
+    assert 0 <= close.y and close.y + close.height <= height, close
+    maps(name="Close").click()
+    assert [c.label for c in maps(className="Cell").find_elements()] == ["Eiffel Tower"]
+
+
+@pytest.mark.parametrize("bundle", ROTATING)
+def test_no_turned_app_typed_into_lays_out_a_negative_frame(client, bundle):
+    app = turned(client, bundle)
+    fields = [e for kind in ("SearchField", "TextField", "TextView")
+              for e in app(className=kind).find_elements() if e.visible]
+    if not fields:
+        pytest.skip(f"{bundle} shows no field on its first screen")
+    fields[0].click()
+    app.send_keys("a")
+    source = client.source()
+    assert NEGATIVE.findall(source) == []
+    # a list's scroll bar pages by the list's height: a list squeezed to a sliver is no list
+    assert all(int(n) < 20 for n in PAGES.findall(source)), PAGES.findall(source)
+
+
+@pytest.mark.slow  # two whole runs of 2 s: the README's command stays quick
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_the_honest_search_turned_sideways_passes(tmp_path: Path, when: str) -> None:
+    with SimServer() as sim:
+        done = run_cli("run", "environments/maps.search_place.yaml", "--device", sim.url,
+                       "--agent", f"command:{shlex.quote(sys.executable)} {TURNS} {when}",
+                       "--sandbox", "none", "--runs", str(tmp_path), "--run-id", "R",
+                       env={"PHONESHELL_EXPOSE_TASK_FILE": "1"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "maps.search_place" in done.stdout and "passed" in done.stdout
+
+
+def test_a_list_the_keyboard_squeezes_out_keeps_a_height_of_0(client):
+    # Reminders ends its list at the portrait keyboard's top (291 points) on a 402-point screen
+    reminders = client.session("com.apple.reminders")
+    reminders(className="Cell", name="Reminders").click()
+    reminders.orientation = "LANDSCAPE"
+    reminders(name="New Reminder").click()
+    source = client.source()
+    assert "XCUIElementTypeKeyboard" in source and NEGATIVE.findall(source) == []
+    assert PAGES.findall(source) == []
