@@ -9,6 +9,7 @@ Pure: never touches a device.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -251,8 +252,18 @@ def screen_height(evidence: Evidence) -> float:
     height = final.source.height if final is not None else 0
     return float(height) if height > 0 else float(SMALLEST_SCREEN_PT)
 
-SEARCHED_WHOLE = Param("whole", "bool", "The search was `text` whole (ignoring case and white "
-                                        "space at its ends), not a longer one holding it.")
+SEARCHED_WHOLE = Param("whole", "bool", "The search was `text` whole (ignoring case, white "
+                                        "space at its ends and hyphens or spaces between "
+                                        "letters: Wi-Fi, wifi, wi fi), not a longer one "
+                                        "holding it.")
+
+
+def _spelt(text: str) -> str:
+    """A search's text as `opened_from_search` compares it: `folded`, and one word across a
+    hyphen or spaces between letters ("Wi-Fi", "wifi" and "wi fi" alike, as Settings lists
+    the same page for each), so a spelling of the word is no other search; a longer one
+    still is."""
+    return re.sub(r"(?<=\w)[\s-]+(?=\w)", "", folded(text))
 
 
 @check_kind("opened_from_search", family="path",
@@ -263,13 +274,15 @@ def opened_from_search(check: Check, evidence: Evidence) -> Finding:
     while that search still showed its results (only more typing, the keyboard or scrolling
     between), tapped the result named `result`: the page was opened from what the search found.
     Typing the words, cancelling and tapping the row on the app's own list fails, as does a
-    result reached by way of another page; with `whole`, a search for more than `text`. Not
-    negatable."""
-    want, result = folded(check.text), folded(check.text_of("result"))
-    searched = [e for e in editings(evidence.agent_actions(), screen_height(evidence))
-                if _in_search(e, lambda a: field_matches(check, a))
-                and (folded(e.text) == want if check.flag_of("whole")
-                     else want in folded(e.text))]
+    result reached by way of another page; with `whole`, a search for more than `text` (its
+    spelling across hyphens and spaces is the same word: "wifi" for "Wi-Fi"). The failure
+    names what was typed into the field. Not negatable."""
+    want, result = _spelt(check.text), folded(check.text_of("result"))
+    typed = [e for e in editings(evidence.agent_actions(), screen_height(evidence))
+             if field_matches(check, e.field_action or e.opened_by) and e.text.strip()]
+    searched = [e for e in typed if _in_search(e, lambda a: field_matches(check, a))
+                and (_spelt(e.text) == want if check.flag_of("whole")
+                     else want in _spelt(e.text))]
     for search in searched:
         target = search.end.target if search.end is not None else None
         if target is not None and result in _names(target):
@@ -287,5 +300,7 @@ def opened_from_search(check: Check, evidence: Evidence) -> Finding:
         return Finding(False, f"after searching for {check.text!r}{where} the agent tapped "
                               f"{taps}, not the result {check.text_of('result')!r}",
                        unproven=doubt)
-    return Finding(False, f"no search for {check.text!r}{where} ended in a tap on its "
-                          f"results", unproven=doubt)
+    other = list(dict.fromkeys(repr(shorten(e.text.strip(), 30)) for e in typed))
+    return Finding(False, f"no search for {check.text!r}{where} ended in a tap on its results"
+                          + (f": it searched {', '.join(other[-4:])}" if other else ""),
+                   unproven=doubt)

@@ -12,7 +12,8 @@ appears as whole words, ignoring case ("MQ163LL/A", not "MQ163LL/AB"). A value t
 number of degrees or percent (57°, 87%) is what the question asks for, so a bare number in an
 answer that writes no degrees or percentage anywhere is read in the value's unit ("87" names
 87%, `reading.said`). A heading (274° W) is named by its number; its point may be left out or
-written in words, never given alone (eight points: a guess names one in eight headings).
+written in words, never given alone (eight points: a guess names one in eight headings); a
+point the degrees are measured from ("from north", "true north") is none of its (`headings`).
 
 An answer *hedges* when it also names another candidate of the value's kind, so it would pass
 whichever candidate was right (docs/checks.md, "Answers that hedge"):
@@ -64,6 +65,8 @@ from __future__ import annotations
 
 import re
 
+from phoneshell.checks.headings import BETWEEN, POINTS, between_named, points_named, unreferenced
+from phoneshell.checks.headings import compass_point as compass_point  # answer.py's
 from phoneshell.checks.reading import BARE_READ, Number, numbers, read, said, script
 from phoneshell.checks.remarks import SENTENCE, offered, spans, unremarked
 from phoneshell.checks.rival_numbers import rivals
@@ -118,46 +121,9 @@ def _whole(phrase: str, text: str) -> bool:
     return re.search(before + pattern + after, folded(text)) is not None
 
 
-POINTS = {"N": "north", "NE": "north east", "E": "east", "SE": "south east", "S": "south",
-          "SW": "south west", "W": "west", "NW": "north west"}
-"""The compass's eight points, as iOS writes them after a heading ("274° W") and in words."""
-
-
-def compass_point(degrees: int) -> str:
-    """The point iOS's Compass writes after a heading: the nearest of the eight."""
-    return list(POINTS)[round(degrees / 45) % 8]
-
-
-def points_named(text: str) -> set[str]:
-    """The compass points `text` names: by their letters (in capitals, whole) or their names
-    ("west", "north-west", "northwest"; any case)."""
-    spaced = re.sub(r"(?i)\b(north|south)-?(east|west)\b", r"\1 \2", text)
-    found = {p for p in POINTS if re.search(rf"(?<!\w){p}(?!\w)", text)}
-    for point, name in sorted(POINTS.items(), key=lambda item: -len(item[1])):
-        if _whole(name, spaced):
-            found.add(point)
-            spaced = re.sub(r"(?i)\b" + name.replace(" ", r"\s+") + r"\b", " ", spaced)
-    return found
-
-
-BETWEEN = {"NNE": 22.5, "ENE": 67.5, "ESE": 112.5, "SSE": 157.5, "SSW": 202.5, "WSW": 247.5,
-           "WNW": 292.5, "NNW": 337.5}
-"""The sixteen-point names between the eight iOS writes, by the bearing each names: an answer
-may use one ("112° ESE"), and it must agree with the heading as the eight must."""
 SECTOR = 11.25 + 2
 """How far from its bearing a sixteen-point name may be and still name a heading: half of its
 sector, and the compass's drift (`answer._drifted`)."""
-
-
-def between_named(text: str) -> set[str]:
-    """The sixteen-point names between the eight that `text` names: by their letters (capitals,
-    whole) or their words ("south-southeast", "south southeast"; any case)."""
-    found = {p for p in BETWEEN if re.search(rf"(?<!\w){p}(?!\w)", text)}
-    for point in BETWEEN:
-        first, rest = POINTS[point[0]], POINTS[point[1:]].replace(" ", "")
-        if re.search(rf"(?i)\b{first}[\s-]*{rest}\b", text):
-            found.add(point)
-    return found
 
 
 def _astray(answer: str, want: str) -> str:
@@ -180,13 +146,20 @@ def _heading(want: str) -> str:
     return ""
 
 
+def _read_answer(answer: str, want: str) -> str:
+    """`answer` as `reading.read` reads it, and, for a heading, without what its degrees are
+    measured from (`headings.unreferenced`: "from north", "where 0° is north")."""
+    answer = read(answer)
+    return unreferenced(answer) if _heading(read(want)) else answer
+
+
 def names(answer: str, want: str) -> bool:
     """Whether `answer` names `want`: each number of it as a number with its unit, the rest as
     whole words (ignoring case). A compass point after a number ("274° W") is the number's: an
     answer may leave it out or write it in words ("274 degrees west"), not name another, and
     never give it alone ("West" is one heading in eight, so a guess would name it as often).
     Both are read as `reading.read` reads them."""
-    answer, want = read(answer), read(want)
+    answer, want = _read_answer(answer, want), read(want)
     wanted = numbers(want)
     if not wanted:
         return _whole(want.strip(), answer)
@@ -207,7 +180,7 @@ def misnamed(answer: str, want: str) -> str:
     """Why `answer` does not name `want` when the notation is the reason (the number written
     with another unit, without one beside numbers that have one, or inside a word; a heading's
     point alone, or another point); "" when it is not."""
-    answer, want = read(answer), read(want)
+    answer, want = _read_answer(answer, want), read(want)
     got = said(answer, want)
     point, named = _heading(want), points_named(_words(answer))
     if point and named and not any(n.unit == "°" for n in got):
@@ -383,7 +356,7 @@ def candidates(answer: str, want: str, others: tuple[str, ...] = (),
     one value. `label` is what the check says it reads ("General > About > Model Number"),
     whose words an answer may copy beside the value. Both are read as `reading.read` reads
     them."""
-    answer, want = read(answer), read(want).strip()
+    answer, want = _read_answer(answer, want), read(want).strip()
     found = _numbered(answer, want)
     code = _CODE.fullmatch(want) is not None
     worded = not code and not _heading(want) and bool(_words(want))  # a value in words

@@ -127,6 +127,43 @@ def test_a_heading_within_the_drift_of_a_boundary_keeps_its_own_point() -> None:
     assert not graded("compass_heading", "293° NW", "West")[0]
 
 
+@pytest.mark.parametrize(("shown", "answer"), [
+    ("219° SW", "219 degrees from north"), ("126° SE", "126°, measured clockwise from north"),
+    ("168° S", "168°, facing away from the north"), ("124° SE", "124° relative to true north"),
+    ("246° SW", "246° (true north)"), ("301° NW", "Heading 301° (magnetic north)"),
+    ("219° SW", "219° SW from N"), ("83° E", "83°, with respect to grid north"),
+    ("219° SW", "Southwest: 219° clockwise from north"), ("219° SW", "219°, where 0° is north"),
+    ("219° SW", "219° (N = 0°)"), ("0° N", "0° = north")])
+def test_what_the_degrees_are_measured_from_is_no_point_of_the_heading(shown: str,
+                                                                      answer: str) -> None:
+    """Red team 115 (RT115-2): a heading is degrees clockwise from north, so an answer that says
+    so ("from north", "true north", "where 0° is north") gave one value; it failed as naming
+    the point N on every heading but north's."""
+    passed, detail = graded("compass_heading", shown, answer)
+    assert passed, detail
+
+
+@pytest.mark.parametrize(("answer", "named"), [
+    ("219° or maybe north", "N"), ("219° from north, or maybe south", "S"),
+    ("219° north", "N"), ("North, 219°", "N"), ("219° from north, heading east", "E"),
+    ("219° true south", "S")])
+def test_a_point_beside_the_degrees_is_still_the_heading_s(answer: str, named: str) -> None:
+    """Only the reference is set aside: a point standing as the heading's own, or offered
+    after a hedging word, is named, and another than the heading's fails."""
+    passed, detail = graded("compass_heading", "219° SW", answer)
+    assert not passed and f"it names the point(s) {named}; the heading's is SW" in detail, detail
+
+
+@pytest.mark.parametrize(("shown", "answer"), [
+    ("219° SW", "SW, or N"), ("219° SW", "from north"), ("1° N", "219°, where 0° is north"),
+    ("0° N", "219° (0° = north)")])
+def test_a_reference_names_no_heading_either(shown: str, answer: str) -> None:
+    """Set aside, a reference is no reading: a point alone still fails, and the zero that
+    defines north is no second heading to pass on."""
+    passed, detail = graded("compass_heading", shown, answer)
+    assert not passed, detail
+
+
 def test_answer_contains_reads_notations_the_same_way() -> None:
     check = Check.make("answer_contains", "21°")
     ev = Evidence("t", 1.0, claim=Claim(status="done", answer="21 ºC"))
