@@ -19,7 +19,7 @@ open, a ) with nothing open does nothing, and a ( right after a number or a ) mu
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
@@ -58,6 +58,32 @@ def display_swipe(from_x: float, dx: float, dy: float) -> bool:
     moving (`dx`, `dy`) points, deletes a digit: sideways, either way, at least `SWIPE_MIN_PT`,
     and not the system's edge swipe."""
     return abs(dx) > abs(dy) and abs(dx) >= SWIPE_MIN_PT and not (from_x < EDGE_PT and dx > 0)
+
+
+@dataclass(frozen=True)
+class DisplayArea:
+    """Where the display takes a swipe: the screen's full width above the keypad. The digits'
+    StaticText ("Result") hugs them at the right inside it (90 points of 402 for "48"), but a
+    phone deletes on a sideways swipe that starts anywhere on the display, beside or above the
+    digits too (Apple: "swipe left or right on the display"; red team 115)."""
+
+    width: float
+    """The screen's width, in points, as the phone is held."""
+    keypad_top: float
+    """Where the highest key begins: the display ends there."""
+
+    def holds(self, x: float, y: float) -> bool:
+        """Whether the point (`x`, `y`) is on the display."""
+        return 0 <= x < self.width and 0 <= y < self.keypad_top
+
+
+def display_area(width: float, key_tops: Iterable[float]) -> DisplayArea | None:
+    """The display's area on a screen `width` points wide whose keys begin at `key_tops`; None
+    when no key is known (then nothing places the display). The one definition: the simulated
+    Calculator lays its display out by it and takes swipes by it, and the `tapped_keys` check
+    places a logged swipe's start point by it against the keys of the screen it was shown."""
+    tops = list(key_tops)
+    return DisplayArea(width, min(tops)) if tops and width > 0 else None
 
 
 @dataclass

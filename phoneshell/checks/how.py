@@ -20,6 +20,7 @@ from phoneshell.checks.kind import Check, Finding, check_kind
 from phoneshell.checks.path import IN_APP, PAGE, place, placed, unwatched
 from phoneshell.checks.typed_texts import typed_sends
 from phoneshell.checks.worked import FRESH, computed, invalid, operands
+from phoneshell.checks.worked_display import display_of
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param, ParamValue
 from phoneshell.presses import TAPS_GESTURE, touch_words
@@ -149,7 +150,7 @@ def tapped_keys(check: Check, evidence: Evidence) -> Finding:
     if check.text_of("result"):
         want = operands(check.text_of("result"), check.list_of("numbers"),
                         check.list_of("helpers"), check.text_of("expression"))
-        passed, why, blind = computed(pressed, want)
+        passed, why, blind = computed(pressed, want, display_of(evidence))
         doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind
                                         else "")
         return Finding(passed, why, unproven="" if passed else doubt)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
 from phoneshell.audit import Action
+from phoneshell.checks.worked_display import Display, key_named
 from phoneshell.checks.worked_expression import (
     Operands,
     assignments,
@@ -53,13 +54,6 @@ BLIND, SWIPE = "?", "swipe"
 """Stand-ins for a tap the bridge could not resolve and for an action in the app that is no key
 press the check can replay (a swipe elsewhere than sideways on the display; a tap whose count
 WDA does not say)."""
-ALIASES = {"backspace": "Delete", "point": "Decimal", "(": OPEN, ")": CLOSE,
-           "open parenthesis": OPEN, "close parenthesis": CLOSE, "left paren": OPEN,
-           "right paren": CLOSE, "open paren": OPEN, "close paren": CLOSE}
-"""Other names a key may go by on a phone, lower case: iOS 18's backspace is "Delete" as best
-known (docs/simulator.md), and a backspace by its other name deletes all the same; iOS 26's
-point is labelled "Point" (a normalized capture, RadishSoftware/mobster); the parentheses'
-names are not known (docs/simulator.md), so their symbols and usual names all count."""
 OPENS_AFTER = frozenset({*OPERATORS, OPEN, *FRESH})
 """The keys a ( may follow (or begin a computation): after a number or a ) the phone may take
 it as ×, or not, which the check cannot know."""
@@ -153,55 +147,59 @@ def _read(result: str, numbers: Sequence[str], helpers: Sequence[str], expressio
                     places)
 
 
-def key_of(press: Action | None) -> str:
+def key_of(press: Action | None, display: Display | None = None) -> str:
     """The keypad key a press was on (its accessibility name), `display swipe` for a sideways
-    swipe on the display, `?` for a tap with no resolved target, `swipe` for any other action
-    that is no press, else the element's label quoted: something the check cannot replay (a
-    menu's Paste, the display)."""
+    swipe on the display (placed by `display` where given), `?` for a tap with no resolved
+    target, `swipe` for any other action that is no press, else the element's label quoted:
+    something the check cannot replay (a menu's Paste, the display)."""
     if press is None or press.kind == "swipe":
-        return DISPLAY_SWIPE if press is not None and swiped_display(press) else SWIPE
+        return DISPLAY_SWIPE if press is not None and swiped_display(press, display) else SWIPE
     if press.target is None:
         return BLIND
-    # the keys are Buttons (Keys on iOS 26, as captured); the display (a StaticText) may read
-    # "7" and is no key
-    key = "Button" in press.target.type or press.target.type.endswith("Key")
-    for text in (press.target.name, press.target.label) if key else ():
-        said = text.strip().lower()
-        found = ALIASES.get(said) or next((k for k in KEYS if k.lower() == said), None)
-        if found:
-            return found
+    found = key_named(press.target)
+    if found:
+        return found
     return repr(shorten(press.target.label or press.target.name or press.target.type, 24))
 
 
-def swiped_display(action: Action) -> bool:
+def swiped_display(action: Action, display: Display | None = None) -> bool:
     """Whether a swipe deleted a digit as the phone takes one: one finger going down on the
-    display (the StaticText named Result) and moving sideways by `keypad.display_swipe`'s rule,
-    or XCUITest's swipe left or right on the display's element (across its middle half). A
-    swipe without a resolved target, with more fingers, or WDA's scroll or drag on an element
-    (no points in the log) is no swipe the check can replay."""
+    display and moving sideways by `keypad.display_swipe`'s rule, or XCUITest's swipe left or
+    right on the display's element (across its middle half). On the display: on the StaticText
+    named Result, or anywhere in `display`'s area (beside or above the digits) but on a
+    control, where `display` places the swipe. A swipe without a resolved target, with more
+    fingers, or WDA's scroll or drag on an element (no points in the log) is no swipe the check
+    can replay."""
     target, p = action.target, action.params
-    if target is None or not target.type.endswith("StaticText") or target.name != "Result" \
-            or p.get("fingers") is not None:
+    if target is None or p.get("fingers") is not None:
         return False
-    if p.get("gesture") == "swipe" and p.get("direction") in ("left", "right") \
+    on_text = target.type.endswith("StaticText") and target.name == "Result"
+    if on_text and p.get("gesture") == "swipe" and p.get("direction") in ("left", "right") \
             and "from_x" not in p:
         return True
     ends = swipe_ends(p)
     if ends is None:
         return False
     from_x, from_y, to_x, to_y = ends
-    return display_swipe(from_x, to_x - from_x, to_y - from_y)
+    on_area = display is not None and display.places(action) \
+        and display.area.holds(from_x, from_y) and not _control(target.type)
+    return (on_text or on_area) and display_swipe(from_x, to_x - from_x, to_y - from_y)
 
 
 CONTROLS = ("Button", "MenuItem", "Key", "Cell", "Switch", "Link", "Icon")
 """Element types a tap may work (a key, a menu's Paste): what a tap on anything else does not."""
 
 
+def _control(element_type: str) -> bool:
+    """Whether an element of this type is one a tap may work (`CONTROLS`)."""
+    return any(element_type.endswith(kind) for kind in CONTROLS)
+
+
 def _idle(press: Action | None) -> bool:
     """Whether a press is a tap that keys nothing: on a resolved element that is no control (the
     display's text, blank space), so it neither keys nor changes what the display shows."""
     return press is not None and press.kind == "tap" and press.target is not None and \
-        not any(press.target.type.endswith(kind) for kind in CONTROLS)
+        not _control(press.target.type)
 
 
 def start(keys: Sequence[str]) -> int:
@@ -296,13 +294,14 @@ def _n(value: Decimal) -> str:
     return format_number(value)
 
 
-def computed(pressed: Sequence[Action | None], want: Operands) -> tuple[bool, str, int]:
+def computed(pressed: Sequence[Action | None], want: Operands, display: Display | None = None
+             ) -> tuple[bool, str, int]:
     """Judge the agent's last computation among its presses: (passed, why, how many of its
-    taps had no resolved target). A computation keyed onto a number keyed before it (3 + 0 x,
-    then 30 x 10 % =) says so."""
+    taps had no resolved target); `display` places its swipes. A computation keyed onto a
+    number keyed before it (3 + 0 x, then 30 x 10 % =) says so."""
     # a tap on the display or blank space keys nothing, wherever it falls (a menu it opens
     # is another matter: its Paste is a control, and no key the check can replay)
-    keys = [key_of(p) for p in pressed if not _idle(p)]
+    keys = [key_of(p, display) for p in pressed if not _idle(p)]
     if not keys:
         return False, "the agent pressed no key", 0
     begin = start(keys)

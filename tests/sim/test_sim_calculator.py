@@ -84,12 +84,32 @@ def test_a_sideways_swipe_on_the_display_deletes_the_last_digit(calc):
     assert calc(name="All clear").exists
 
 
+def test_a_swipe_anywhere_on_the_display_deletes_beside_and_above_the_digits(calc, client):
+    """The display is the full width above the keypad, the digits' text hugging them at its
+    right (red team 115): a swipe that goes down beside them or above them deletes too, and so
+    on the Scientific keypad's display, turned."""
+    keys(calc, "4", "8", "6", "1")
+    x, y, width, height = calc(name="Result").get(timeout=1).bounds
+    assert width < 200  # the text's frame hugs "4,861"
+    assert swipe(calc, -100, start=(x + width + 8, y + height // 2)) == "486"  # right of it
+    assert swipe(calc, 100, start=(60, y + height // 2)) == "48"  # left of it
+    assert swipe(calc, -60, start=(x + width - 10, y - 40)) == "4"  # above it
+    client.orientation = "LANDSCAPE"
+    keys(calc, "7")
+    x, y, width, height = calc(name="Result").get(timeout=1).bounds
+    assert swipe(calc, 80, start=(100, y + height // 2)) == "4"
+
+
 def test_other_swipes_delete_nothing(calc):
     keys(calc, "4", "8")
     assert swipe(calc, 0, 60) == "48"  # up and down
     assert swipe(calc, 12) == "48"  # past a tap's slop, short of a swipe
-    x, y, width, height = calc(name="Result").get(timeout=1).bounds
-    assert swipe(calc, 80, start=(x - 40, y + height // 2)) == "48"  # beside the digits
+    x, y, width, height = calc(name="7").get(timeout=1).bounds
+    assert swipe(calc, 80, start=(x + width + 6, y + height // 2)) == "48"  # between keys
+    # on a key: no delete (the key may take the touch as its press, as UIKit's buttons do)
+    assert swipe(calc, 80, start=(x + width // 2, y + height // 2)) in ("48", "487")
+    if calc(name="Result").get(timeout=1).value == "487":
+        keys(calc, "Delete")
     keys(calc, "multiply", "9", "equals")
     assert swipe(calc, 80) == "432"  # a result is not edited
 

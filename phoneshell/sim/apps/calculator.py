@@ -9,8 +9,9 @@ sources and what is uncertain): the display is a StaticText named "Result" whose
 are the displayed number; keys are Buttons named and labelled "0"-"9", "Decimal", "Delete" (the
 backspace, iOS 18 and later, top left while an entry is typed) or "All clear" (there otherwise),
 "change sign", "percent", "divide", "multiply", "subtract", "add" and "equals". A sideways swipe
-on the display deletes a digit, as Delete does. The 0 key is still the classic wide one: iOS 18's
-mode button (Basic, Scientific, Math Notes, Convert) and its expression line are not modelled.
+anywhere on the display (the full width above the keypad, the Result text inside it) deletes a
+digit, as Delete does. The 0 key is still the classic wide one: iOS 18's mode button (Basic,
+Scientific, Math Notes, Convert) and its expression line are not modelled.
 
 Turned to landscape it shows the Scientific keypad, as the phone does: six columns of scientific
 keys left of the same keys. Its "left parenthesis" and "right parenthesis" group (the names are
@@ -31,13 +32,14 @@ from phoneshell.keypad import (
     SYMBOLS,
     CalculatorState,
     display,
+    display_area,
     display_swipe,
     press,
 )
 from phoneshell.sim import layout
 from phoneshell.sim.apps import AppModel, Drag, Host, register
 from phoneshell.sim.touch_paths import hit_path
-from phoneshell.sim.ui import Node, Rect
+from phoneshell.sim.ui import Node, Rect, walk
 
 BUNDLE_ID = "com.apple.calculator"
 
@@ -101,7 +103,7 @@ def render(state: CalculatorState, host: Host) -> Node:
                 *((key, col + 6, row, span) for key, col, row, span in grid)]
     keys = [_key(key, at(col, row, span), state) for key, col, row, span in grid]
     shown = display(state)
-    # The frame hugs the digits at the right edge, as the real display's does.
+    # The text's frame hugs the digits at the right edge, as the real display's does...
     size = 56 if landscape else 76
     wide = min(f.width - 32, layout.text_width(shown, size))
     tall = size + 20
@@ -109,18 +111,25 @@ def render(state: CalculatorState, host: Host) -> Node:
     result = Node("StaticText", Rect(right - wide,
                                      at(0, 0).y - tall - (4 if landscape else 14), wide, tall),
                   label=shown, name="Result", value=shown)
+    # ...inside the display's view, the full width above the keypad (`keypad.DisplayArea`)
+    view = Node("Other", Rect(0, 0, f.width, at(0, 0).y), children=(result,))
     # The pending operator's key stays highlighted until the next entry, as on the real app.
     pending = (state.product_op or state.sum_op) if state.after_operator else None
     keys = [replace(k, selected=True) if k.name == pending else k for k in keys]
-    return layout.screen(f, [result, *keys], key="calculator")
+    return layout.screen(f, [view, *keys], key="calculator")
 
 
 def on_drag(state: CalculatorState, host: Host, drag: Drag) -> bool:
-    """A sideways swipe that goes down on the display deletes the entry's last digit (nothing
-    when no entry is being typed); `keypad.display_swipe` says which drags do, for the check's
-    replay too."""
-    path = hit_path(host.screen().root, drag.from_x, drag.from_y)
-    if not any(n.name == "Result" and n.type == "StaticText" for n in path) \
+    """A sideways swipe that goes down on the display, anywhere on it and not on a key, deletes
+    the entry's last digit (nothing when no entry is being typed); `keypad.display_area` says
+    where the display is and `keypad.display_swipe` which drags delete, for the check's replay
+    too."""
+    root = host.screen().root
+    area = display_area(host.facts.width,
+                        (n.frame.y for n in walk(root) if n.type == "Button" and n.visible))
+    path = hit_path(root, drag.from_x, drag.from_y)
+    if area is None or not area.holds(drag.from_x, drag.from_y) \
+            or any(n.type == "Button" for n in path) \
             or not display_swipe(drag.from_x, drag.dx, drag.dy):
         return False
     press(state, DISPLAY_SWIPE)
