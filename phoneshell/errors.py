@@ -10,8 +10,10 @@ The tree stays shallow; subclasses that belong to one room live there (module in
     │   ├── DeviceUnreachable       nothing answers at the WDA URL
     │   ├── DeviceUnusable          WDA answers but cannot be driven (it rejects every session)
     │   ├── DeviceLocked            the phone is locked, so gestures would be dropped
-    │   └── WdaHiccup               WDA could not take a snapshot or screenshot: asked again,
-    │                               it may [device.wda_link]
+    │   ├── WdaHiccup               WDA could not take a snapshot or screenshot: asked again,
+    │   │                           it may [device.wda_link]
+    │   └── ScrollRefused           a drag the capture made to scroll the end screen was
+    │                               refused: no failed read [device.capture]
     ├── StepError                   a setup/teardown/solution step failed or had no effect
     ├── ProbeError                  a probe could not read its count or value [device.probes]
     ├── BridgeError                 the bridge could not forward or log

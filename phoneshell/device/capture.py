@@ -22,6 +22,7 @@ from typing import NamedTuple
 from phoneshell.checks import Need
 from phoneshell.device.input_probe import CHANGED_FRACTION, screen_difference
 from phoneshell.device.phone import Phone, wait_until
+from phoneshell.device.screen_part import Part, screen_part
 from phoneshell.errors import RIG_DOWN, DeviceError
 from phoneshell.evidence import Capture, Claim, Evidence
 from phoneshell.records import Flag
@@ -155,30 +156,45 @@ def scroll_position(page: PageSource, area: Element) -> Position | None:
 
 
 def scroll_area(page: PageSource) -> Element | None:
-    """The scroll view a capture drags: of those whose frame is on screen, the one whose indicator
-    says it holds the most screens, else the largest. Its `visible` is not asked: iOS 26 marks
-    collection, scroll and web views visible="false" while they fill the screen (Settings'
-    root, Safari's start page), and only what is in them is marked truly."""
+    """The scroll view a capture drags: of those with a part on screen at least `MIN_DRAGGED_PT`
+    tall, the one whose indicator says it holds the most screens, else the one with the most of
+    it on screen. Its `visible` is not asked: iOS 26 marks collection, scroll and web views
+    visible="false" while they fill the screen (Settings' root, Safari's start page), and only
+    what is in them is marked truly."""
     return _standing(page)[0]
 
 
-def _standing(page: PageSource) -> tuple[Element | None, Position | None]:
-    """The page's scroll view (`scroll_area`) and where it stands, reading the page once."""
-    width, height = page.width, page.height
-    areas = [e for e in page.elements[1:] if e.type in SCROLLABLE and e.height > 100
-             and e.width > 0 and (width <= 0 or (e.x < width and e.x + e.width > 0))
-             and (height <= 0 or (e.y < height and e.y + e.height > 0))]
-    if not areas:
-        return None, None
+MIN_DRAGGED_PT = 100
+"""The least height of a scroll view's part on screen that a capture drags: a drag over half of
+a shorter part moves a list by a row or two at most."""
+
+
+class _Standing(NamedTuple):
+    """The page's scroll view (`scroll_area`), the part of it on screen, and where it stands."""
+
+    area: Element | None
+    part: Part | None
+    position: Position | None
+
+
+def _standing(page: PageSource) -> _Standing:
+    """The page's scroll view, its part on screen and where it stands, reading the page once.
+    Ranked by the part on screen, never the frame: the cover sheet's scroll view (behind the
+    Lock Screen, Notification Centre, Control Center, the App Switcher and Spotlight) reaches
+    437 pt above the screen, and its frame would outrank the app's list behind it."""
+    parts = [(e, part) for e in page.elements[1:] if e.type in SCROLLABLE
+             and (part := screen_part(page, e)) is not None and part.height > MIN_DRAGGED_PT]
+    if not parts:
+        return _Standing(None, None, None)
     positions = _positions(page)
 
-    def rank(area: Element) -> tuple[int, int]:
-        position = positions.get(area.order)
+    def rank(found: tuple[Element, Part]) -> tuple[int, float]:
+        position = positions.get(found[0].order)
         pages = position.pages if position is not None and position.pages > 1 else 0
-        return pages, area.width * area.height
+        return pages, found[1].width * found[1].height
 
-    area = max(areas, key=rank)
-    return area, positions.get(area.order)
+    area, part = max(parts, key=rank)
+    return _Standing(area, part, positions.get(area.order))
 
 
 def _at_end(position: Position | None, downward: bool) -> bool:
@@ -200,28 +216,45 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
 
     A screen with nothing to scroll gets one more read, so the evidence shows the pass was made.
     """
-    area, position = _standing(PageSource.parse(final_xml))
-    if area is None or (_at_end(position, True) and _at_end(position, False)):
+    _, part, position = _standing(PageSource.parse(final_xml))
+    if part is None or (_at_end(position, True) and _at_end(position, False)):
         # the final source, kept: nothing has moved since
         return [Capture("scroll", phone.source(), time.time())]
-    middle = area.x + area.width / 2
-    low, high = area.y + area.height * 0.75, area.y + area.height * 0.25
+    # inside the part of the view on screen: the bridge refuses a touch off it (`screen_part`)
+    low, high = part.at(0.5, 0.75), part.at(0.5, 0.25)
     captures: list[Capture] = []
-    for downward, start, end in ((True, (middle, low), (middle, high)),
-                                 (False, (middle, high), (middle, low))):
+    for downward, start, end in ((True, low, high), (False, high, low)):
         if _at_end(position, downward):
             continue  # the final screen shows that end: the other pass sees all of it
         previous = final_xml if not captures else captures[-1].xml
         for _ in range(SCROLL_LIMIT):
-            phone.drag(start, end)
+            _drag(phone, start, end)
             xml = phone.source()
             if xml == previous:
                 break
             captures.append(Capture("scroll", xml, time.time()))
             previous = xml
-            if _at_end(_standing(phone.page())[1], downward):
+            if _at_end(_standing(phone.page()).position, downward):
                 break
     return captures or [Capture("scroll", phone.source(), time.time())]
+
+
+class ScrollRefused(DeviceError):
+    """WDA (or the bridge) refused a drag the capture made to scroll the end screen: the
+    harness's own gesture was not taken, whatever the screen's reads gave."""
+
+
+def _drag(phone: Phone, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """The capture's drag; one refused is `ScrollRefused`, told apart from a read that failed
+    (a phone that does not answer at all is the rig's, raised as it is)."""
+    try:
+        phone.drag(start, end)
+    except RIG_DOWN:
+        raise
+    except DeviceError as exc:
+        raise ScrollRefused(f"the harness's own drag scrolling the end screen, from "
+                            f"({start[0]:g}, {start[1]:g}) to ({end[0]:g}, {end[1]:g}), was "
+                            f"refused: {exc}", hint=exc.hint) from exc
 
 
 def capture_evidence(phone: Phone, task_id: str, needs: Iterable[Need] = (),

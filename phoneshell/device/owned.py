@@ -31,6 +31,7 @@ from phoneshell.device.probes import (
     row_texts,
     stop_app,
 )
+from phoneshell.device.screen_part import screen_part
 from phoneshell.device.steps import screen_signature
 from phoneshell.device.wholes import LISTS, Listed, _in_table, _whole_rows, unplaced
 from phoneshell.tasks import Step
@@ -56,12 +57,12 @@ def _scrolled(phone: Phone, page: PageSource, bottom: float) -> bool:
     """Drag the list up by most of its visible part, inside it (above a keyboard, which a drag
     that starts on it would type on); whether anything moved."""
     table = next(e for e in page.on_screen() if e.type == TABLE)
-    top, end = max(table.y, 0) + 40, min(table.y + table.height, bottom) - 40
-    if end - top < 80:
+    part = screen_part(page, table, bottom)  # a drag off the screen is refused (`screen_part`)
+    if part is None or part.height - 80 < 80:
         return False
     before = screen_signature(phone)
-    x = table.x + table.width / 2
-    phone.drag((x, end), (x, top))
+    x = part.at(0.5, 0)[0]
+    phone.drag((x, part.bottom - 40), (x, part.top + 40))
     return phone.poll(lambda: screen_signature(phone) != before, 1.0)
 
 

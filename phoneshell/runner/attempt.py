@@ -276,9 +276,16 @@ def _play(plan: AttemptPlan, rig: Rig, agent: Agent, p: Played) -> None:
                             overruled=str(exc))
         p.before = exc.counts  # teardown deletes what was left
     except UnreadableEndState as exc:  # the phone reads elsewhere: the agent's screen did this
+        broke = _undo_breakage(rig, plan, p)
         p.verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False, results=(),
-                            overruled=str(exc))
-    except (_Skip, AppUnreadable) as exc:
+                            overruled=f"{broke}, and then {exc}" if broke else str(exc))
+    except AppUnreadable as exc:  # the rig's, unless the agent broke it first
+        if broke := _undo_breakage(rig, plan, p):
+            p.verdict = Verdict(task_id=task.id, evidence_task_id=task.id, passed=False,
+                                results=(), overruled=f"{broke}, and then {exc}")
+        else:
+            p.skip_reason = str(exc)
+    except _Skip as exc:
         p.skip_reason = str(exc)
     except DiskShort as exc:  # the machine took the disk in a confined turn: not its doing,
         # not scored; what it did to the phone is set back as after any turn
@@ -290,7 +297,9 @@ def _play(plan: AttemptPlan, rig: Rig, agent: Agent, p: Played) -> None:
         p.error_type = type(exc).__name__
         said = f"harness error ({p.error_type}): {storable(str(exc))[:300]}"
         if p.began:  # the agent's to shape, maybe: scored (`turn.harness_failed`)
-            p.verdict = harness_failed(task.id, p.verdict, said)
+            broke = _undo_breakage(rig, plan, p)
+            p.verdict = harness_failed(task.id, p.verdict,
+                                       f"{broke}, and then {said}" if broke else said)
         else:
             p.skip_reason = f"{said}; see traceback.txt"
     except KeyboardInterrupt as exc:  # the user's (Ctrl-C, SIGTERM: `runner.stop`), not the
@@ -321,7 +330,8 @@ def _rig_failed(plan: AttemptPlan, rig: Rig, p: Played,
     if blame:  # the agent's own doing: its failure, not a skip
         p.verdict = Verdict(task_id=plan.task.id, evidence_task_id=plan.task.id, passed=False,
                             results=p.verdict.results if p.verdict else (), overruled=blame)
-        p.rig_down = down and not _recover(rig, plan)
+        # undone whatever failed: a lock stays on after a refusal the rig survives too
+        p.rig_down = (down or bool(cause)) and not _recover(rig, plan)
     elif isinstance(exc, DeviceError) and not down:  # WDA refused the harness something
         p.skip_reason = f"device error: {exc}{p.watch.fault_note()}"
         p.error_type = type(exc).__name__
@@ -386,6 +396,23 @@ def _unread_from_start(rig: Rig, plan: AttemptPlan, mark: int, agent: Agent, app
     except AuditWriteError:
         return False  # nothing shows the app unreadable from the start: the agent's, as before
     return unread_from_start(app, audit_slice(rig, plan, mark)[0], seen_whole(earlier))
+
+
+def _undo_breakage(rig: Rig, plan: AttemptPlan, p: Played) -> str:
+    """What the agent did that breaks the rig, by the attempt's log (`agent_broke_rig`; "" when
+    nothing, or before its turn), undone (`_recover`) before any verdict on a capture that
+    failed is kept: whatever the capture raised, the row names it, and the next attempt does
+    not find the phone as this agent left it (locked, it would be skipped as the rig down and
+    stop the run)."""
+    if not p.began:
+        return ""
+    try:
+        broke = agent_broke_rig(audit_slice(rig, plan, p.mark)[0])
+    except (PhoneshellError, *RIG_DOWN):
+        return ""  # no log to read: the rig check after finds what is wrong
+    if broke:
+        p.rig_down = not _recover(rig, plan)
+    return broke
 
 
 def _recover(rig: Rig, plan: AttemptPlan) -> bool:

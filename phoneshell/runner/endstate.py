@@ -16,9 +16,11 @@ after the agent's last action showed, that screen was readable (a burst of refus
 home was pressed) and is captured again; else the end state was the agent's to leave readable:
 its failure, said so. A phone that does not is the rig: down (a refused read, a home screen
 cut off after one), or not scored (a home screen refused for a while; a cut-off end state
-whose home screen is cut off too). A screenshot is not what checks read: one WDA refuses
-leaves the evidence without a picture (`unsettled`), and is asked on the home screen after the
-capture (`pictures_elsewhere`): refused there too, the rig is down.
+whose home screen is cut off too). A drag the capture made to scroll the screen, refused, is
+no failed read: raised as it is (`device.capture.ScrollRefused`), never judged as a screen that
+could not be read. A screenshot is not what checks read: one WDA refuses leaves the evidence
+without a picture (`unsettled`), and is asked on the home screen after the capture
+(`pictures_elsewhere`): refused there too, the rig is down.
 
 One app WDA cannot read on this phone at all (a heavy tree whose snapshot times out) is the rig's
 too, not the screen the agent left: when the attempt's log shows the app's first read already cut
@@ -37,7 +39,7 @@ from typing import TypeVar
 
 from phoneshell.device import Phone
 from phoneshell.device.answers import answers_again
-from phoneshell.device.capture import Held
+from phoneshell.device.capture import Held, ScrollRefused
 from phoneshell.errors import DeviceError, DeviceLocked, DeviceUnreachable, DeviceUnusable
 from phoneshell.evidence import Evidence
 from phoneshell.grade import Verdict
@@ -126,17 +128,20 @@ def capture_or_blame(phone: Phone, capture: Callable[[], T], from_start: FromSta
             failing reads for a while (not scored; the run goes on).
         DeviceError (the `errors.RIG_DOWN` kinds among them): the phone does not answer
             again (a locked phone is always the rig's or an agent's lock, told elsewhere).
+        ScrollRefused: the capture's own drag was refused: every read it made was taken, so
+            nothing here is judged as a screen that could not be read; raised as it is (the
+            runner: WDA refused the harness something).
     """
     try:
         return capture()
-    except (DeviceLocked, DeviceUnusable):
+    except (DeviceLocked, DeviceUnusable, ScrollRefused):  # a refused drag is no failed read
         raise
     except DeviceUnreachable as exc:  # nothing answered: a phone back within seconds was fine
         if not answers_again(phone, exc):
             raise
         try:
             return capture()
-        except DeviceLocked:
+        except (DeviceLocked, ScrollRefused):
             raise
         except DeviceError as again:
             failed = again
