@@ -17,10 +17,10 @@ home was pressed) and is captured again; else the end state was the agent's to l
 its failure, said so. A phone that does not is the rig: down (a refused read, a home screen
 cut off after one), or not scored (a home screen refused for a while; a cut-off end state
 whose home screen is cut off too). A drag the capture made to scroll the screen, refused, is
-no failed read: raised as it is (`device.capture.ScrollRefused`), never judged as a screen that
-could not be read. A screenshot is not what checks read: one WDA refuses leaves the evidence
-without a picture (`unsettled`), and is asked on the home screen after the capture
-(`pictures_elsewhere`): refused there too, the rig is down.
+no failed read (`device.capture.ScrollRefused`): the agent's failure, said as it was. A
+screenshot is not what checks read: one WDA refuses leaves the evidence without a picture
+(`unsettled`), and is asked on the home screen after the capture (`pictures_elsewhere`):
+refused there too, the rig is down.
 
 One app WDA cannot read on this phone at all (a heavy tree whose snapshot times out) is the rig's
 too, not the screen the agent left: when the attempt's log shows the app's first read already cut
@@ -121,27 +121,32 @@ def capture_or_blame(phone: Phone, capture: Callable[[], T], from_start: FromSta
     Raises:
         AppUnreadable: the capture failed, the phone reads its home screen whole, and the app
             in front could not be read from the attempt's start (`from_start`).
-        UnreadableEndState: the capture failed where the phone reads its home screen whole.
+        UnreadableEndState: the capture failed where the phone reads its home screen whole;
+            or a drag the capture made to scroll the screen was refused (`ScrollRefused`), no
+            failed read: what the drag touched is what the agent left there, so its failure,
+            saying the drag was refused and why (not scored would let an agent turn a failure
+            into a skip by the screen it leaves).
         RigDown: the home screen's source is refused too, or cut off: the phone reads no
             screen, whoever left it (the run stops, as for any rig down).
         DeviceError: the home screen's source was refused too before it read whole: a phone
             failing reads for a while (not scored; the run goes on).
         DeviceError (the `errors.RIG_DOWN` kinds among them): the phone does not answer
             again (a locked phone is always the rig's or an agent's lock, told elsewhere).
-        ScrollRefused: the capture's own drag was refused: every read it made was taken, so
-            nothing here is judged as a screen that could not be read; raised as it is (the
-            runner: WDA refused the harness something).
     """
     try:
         return capture()
-    except (DeviceLocked, DeviceUnusable, ScrollRefused):  # a refused drag is no failed read
+    except ScrollRefused as exc:
+        raise UnreadableEndState(_scroll_refused(exc)) from exc
+    except (DeviceLocked, DeviceUnusable):
         raise
     except DeviceUnreachable as exc:  # nothing answered: a phone back within seconds was fine
         if not answers_again(phone, exc):
             raise
         try:
             return capture()
-        except (DeviceLocked, ScrollRefused):
+        except ScrollRefused as refused:
+            raise UnreadableEndState(_scroll_refused(refused)) from refused
+        except DeviceLocked:
             raise
         except DeviceError as again:
             failed = again
@@ -233,3 +238,10 @@ def unreadable(phone: Phone, verdict: Verdict, evidence: Evidence,
     return verdict.model_copy(update={"passed": False, "overruled": (
         f"the screen the agent left could not be read whole at capture ({problem}), where the "
         "phone reads its home screen whole: an end state nobody can grade")})
+
+
+def _scroll_refused(exc: ScrollRefused) -> str:
+    """The failure of an end state whose capture's own drag was refused (what the drag touched
+    is what the agent left): the refusal, whole."""
+    return (f"{exc}: the screen the agent left could not be scrolled to be read whole, an end "
+            "state nobody can grade")

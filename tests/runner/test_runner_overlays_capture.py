@@ -17,7 +17,7 @@ from phoneshell.audit import read_audit, refusals
 from phoneshell.device.capture import ScrollRefused, scroll_captures
 from phoneshell.evidence import Claim
 from phoneshell.runner import AttemptPlan, open_rig, run_attempt
-from phoneshell.runner.endstate import capture_or_blame
+from phoneshell.runner.endstate import UnreadableEndState, capture_or_blame
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
@@ -114,13 +114,18 @@ TALL = ('<?xml version="1.0" encoding="UTF-8"?><XCUIElementTypeApplication type=
 lands below the real screen, and the bridge refuses it."""
 
 
-def test_a_refused_drag_of_the_capture_is_said_to_be_that(sim: SimServer,
-                                                          tmp_path: Path) -> None:
+def test_a_refused_drag_of_the_capture_is_said_to_be_that_and_fails_the_attempt(
+        sim: SimServer, tmp_path: Path) -> None:
+    # the agent's failure, not "not scored": what the drag touched is what the agent left, and
+    # a skip would let an agent turn a failure into one by the screen it leaves
     with open_rig(sim.url, tmp_path, effect_timeout_s=0.3) as rig:
         rig.phone.source()  # the bridge knows the real screen
-        with pytest.raises(ScrollRefused) as refused:
+        with pytest.raises(ScrollRefused):
+            scroll_captures(rig.phone, TALL)
+        with pytest.raises(UnreadableEndState) as failed:
             capture_or_blame(rig.phone, lambda: scroll_captures(rig.phone, TALL),
                              lambda app: False)
-    said = str(refused.value)
+    said = str(failed.value)
     assert said.startswith("the harness's own drag scrolling the end screen, from (201, 1500)")
-    assert "could not be read" not in said and "home screen" not in said
+    assert said.endswith("an end state nobody can grade"), said
+    assert "home screen" not in said
