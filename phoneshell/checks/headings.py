@@ -10,8 +10,8 @@ is the object of "from", "relative to", "with respect to", "in relation to", "re
 away from the north"), or the north of "true north", "magnetic north" or "grid north" (the
 phone's own Settings > Compass > Use True North: "246° (true north)"), is that reference, no
 point of the heading; so is north defined as zero ("where 0° is north", "N = 0°"), the zero
-with it, no second heading. A point anywhere else is named, hedges included: "219° or maybe north" and
-"SW, or N" name two.
+with it, no second heading. A point anywhere else is named, hedges included: "219° or maybe
+north" and "SW, or N" name two.
 """
 
 from __future__ import annotations

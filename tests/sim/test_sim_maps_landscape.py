@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 import wda
+from cli_process import run_cli
 
 from phoneshell.sim import SimServer
 from phoneshell.sim.apps import builtin_apps
-from cli_process import run_cli
 
 MAPS = "com.apple.Maps"
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +50,7 @@ def test_turned_with_the_keyboard_up_the_first_result_shows_and_takes_a_tap(clie
     assert NEGATIVE.findall(client.source()) == []
     row.click()  # the place card opens on the turned screen, its Close within reach
     close = maps(name="Close").get(timeout=1).bounds
-    assert 0 <= close.y and close.y + close.height <= height, close
+    assert close.y >= 0 and close.y + close.height <= height, close
     maps(name="Close").click()
     assert [c.label for c in maps(className="Cell").find_elements()] == ["Eiffel Tower"]
 
