@@ -144,8 +144,8 @@ def capture_or_blame(phone: Phone, capture: Callable[[], T], from_start: FromSta
             raise
         try:
             return capture()
-        except ScrollRefused as refused:
-            raise UnreadableEndState(_scroll_refused(refused)) from refused
+        except ScrollRefused as refusal:
+            raise UnreadableEndState(_scroll_refused(refusal)) from refusal
         except DeviceLocked:
             raise
         except DeviceError as again:
