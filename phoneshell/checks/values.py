@@ -147,10 +147,11 @@ def _heading(want: str) -> str:
 
 
 def _read_answer(answer: str, want: str) -> str:
-    """`answer` as `reading.read` reads it, and, for a heading, without what its degrees are
-    measured from (`headings.unreferenced`: "from north", "where 0° is north")."""
+    """`answer` as `reading.read` reads it, and, for a heading (`want`, already read), without
+    what its degrees are measured from (`headings.unreferenced`: "from north", "where 0° is
+    north")."""
     answer = read(answer)
-    return unreferenced(answer) if _heading(read(want)) else answer
+    return unreferenced(answer) if _heading(want) else answer
 
 
 def names(answer: str, want: str) -> bool:
@@ -159,7 +160,8 @@ def names(answer: str, want: str) -> bool:
     answer may leave it out or write it in words ("274 degrees west"), not name another, and
     never give it alone ("West" is one heading in eight, so a guess would name it as often).
     Both are read as `reading.read` reads them."""
-    answer, want = _read_answer(answer, want), read(want)
+    want = read(want)
+    answer = _read_answer(answer, want)
     wanted = numbers(want)
     if not wanted:
         return _whole(want.strip(), answer)
@@ -180,7 +182,8 @@ def misnamed(answer: str, want: str) -> str:
     """Why `answer` does not name `want` when the notation is the reason (the number written
     with another unit, without one beside numbers that have one, or inside a word; a heading's
     point alone, or another point); "" when it is not."""
-    answer, want = _read_answer(answer, want), read(want)
+    want = read(want)
+    answer = _read_answer(answer, want)
     got = said(answer, want)
     point, named = _heading(want), points_named(_words(answer))
     if point and named and not any(n.unit == "°" for n in got):
@@ -356,7 +359,8 @@ def candidates(answer: str, want: str, others: tuple[str, ...] = (),
     one value. `label` is what the check says it reads ("General > About > Model Number"),
     whose words an answer may copy beside the value. Both are read as `reading.read` reads
     them."""
-    answer, want = _read_answer(answer, want), read(want).strip()
+    want = read(want).strip()
+    answer = _read_answer(answer, want)
     found = _numbered(answer, want)
     code = _CODE.fullmatch(want) is not None
     worded = not code and not _heading(want) and bool(_words(want))  # a value in words
