@@ -34,11 +34,18 @@ _ATTRIBUTES: dict[str, Callable[[Node, Indexes], Attribute]] = {
     "enabled": lambda n, _: int(n.enabled), "visible": lambda n, _: int(n.visible),
     "accessible": lambda n, _: int(n.is_accessible), "selected": lambda n, _: int(n.selected),
     "focused": lambda n, _: int(n.focused), "hittable": lambda n, _: int(n.visible and n.enabled),
-    "accessibilityContainer": lambda n, _: 0, "index": lambda n, at: at.get(id(n), 0),
+    "accessibilityContainer": lambda n, _: int(n.holds_accessible),
+    "index": lambda n, at: at.get(id(n), 0),
     "rect": lambda n, _: _rect(n), "frame": lambda n, _: _rect(n),
     "nativeFrame": lambda n, _: _rect(n),
 }
-"""WDA's element attributes (the FBElement protocol's `wd` properties) by their short alias."""
+"""WDA's element attributes (the FBElement protocol's `wd` properties) by their short alias.
+
+`accessibilityContainer` is WDA's `isWDAccessibilityContainer` (FBXCElementSnapshotWrapper+
+Helpers): whether any child is an accessibility element or, in turn, such a container, so
+whether an accessible element lies anywhere below (`Node.holds_accessible`): a cell holding a
+switch, a list, a window, the application; never an accessible element itself, whose insides
+UIKit does not expose, nor a leaf. It is no attribute of either page source."""
 _KEYS = {**{a: a for a in _ATTRIBUTES},
          **{"wd" + (a if a == "UID" else a[0].upper() + a[1:]): a for a in _ATTRIBUTES}}
 """Every key WDA accepts (alias and `wd` name, case-sensitive), to its alias."""

@@ -17,7 +17,7 @@ from phoneshell.sim import render
 from phoneshell.sim.faults import TRUNCATE_AT
 from phoneshell.sim.phone import PASTEBOARD
 from phoneshell.sim.posture import ORIENTATIONS
-from phoneshell.sim.source import to_accessible_json, to_json, xml
+from phoneshell.sim.source import excluded_names, json_source, to_accessible_json, xml
 from phoneshell.sim.source_text import to_description
 from phoneshell.sim.store import JSON
 from phoneshell.sim.wire import Request, Route, WdaError, finite
@@ -191,20 +191,22 @@ def device_orientation(ep: Endpoints, req: Request) -> JSON:
 
 
 def source(ep: Endpoints, req: Request) -> JSON:
-    """`/source?format=xml|json|description` (default xml); see faults for truncation."""
+    """`/source?format=xml|json|description` (default xml), with WDA's `scope` (XML) and
+    `excluded_attributes` (XML and JSON) as `sim.source` reads them; see faults for
+    truncation."""
     fmt = req.query.get("format", "xml").lower()
     screen = ep.phone.screen()
     _take_snapshot(ep, screen.bundle_id)
+    excluded = excluded_names(req.query.get("excluded_attributes"))
     if fmt == "json":
-        return screen.derived("json", lambda: to_json(screen))
+        return json_source(screen, excluded)
     if fmt == "description":
         return screen.derived("description", lambda: to_description(screen))
     if fmt != "xml":
         raise WdaError("invalid argument",
                        f"Unknown source format '{fmt}'. Only xml, json and description "
                        "source types are supported.")
-    excluded = req.query.get("excluded_attributes", "")
-    text = xml(screen, [a.strip() for a in excluded.split(",") if a.strip()])
+    text = xml(screen, excluded, req.query.get("scope", ""))
     if ep.faults.cuts_off(screen.bundle_id):
         data = text.encode()
         return data[:int(len(data) * TRUNCATE_AT)].decode(errors="ignore")

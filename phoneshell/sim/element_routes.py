@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 from phoneshell.sim import device_routes, gesture_routes, in_view
-from phoneshell.sim.attributes import attribute_alias
+from phoneshell.sim.attributes import attribute_alias, attribute_value
 from phoneshell.sim.elements import STRATEGIES, attribute, find, rect
 from phoneshell.sim.predicates import SelectorError
 from phoneshell.sim.store import JSON
@@ -294,9 +294,9 @@ def accessible(ep: Endpoints, req: Request) -> JSON:
 
 
 def accessibility_container(ep: Endpoints, req: Request) -> JSON:
-    """`GET /wda/element/:uuid/accessibilityContainer`."""
-    ep.element(req)
-    return False
+    """`GET /wda/element/:uuid/accessibilityContainer`: whether an accessible element lies
+    below (`attributes`' reading)."""
+    return bool(attribute_value(ep.element(req), "accessibilityContainer", {}))
 
 
 def visible_cells(ep: Endpoints, req: Request) -> JSON:

@@ -250,7 +250,7 @@ def attribute(node: Node, name: str, uid: str) -> JSON:
         "frame": f"{{{{{f.x}, {f.y}}}, {{{f.width}, {f.height}}}}}",
         "enabled": node.enabled, "visible": node.visible, "accessible": node.is_accessible,
         "selected": node.selected, "focused": node.focused,
-        "hittable": bool(attribute_value(node, "hittable", {})), "accessibilityContainer": False,
+        **{a: bool(attribute_value(node, a, {})) for a in ("hittable", "accessibilityContainer")},
         "rect": rect(node), "nativeFrame": rect(node),
     }
     return values.get(alias)

@@ -6,15 +6,22 @@ Formats follow notes/wda-stack.md §2 and the real iOS 26 dumps: XML attribute o
 and only the application node carries `processId` and `bundleId`. Pure: reads nodes, changes
 nothing (`xml` keeps what it builds on the screen, which is no change to the phone). The text of
 `format=description` is XCTest's, in `source_text.py`.
+
+The query's options are WDA's (`FBDebugCommands` handleGetSourceCommand, `FBXPath`
+xmlStringWithRootElement:options:, `XCUIApplication+FBHelpers` dictionaryForElement:): `scope`
+wraps the XML's application node in an element of that name (Appium asks for `AppiumAUT`), and
+`excluded_attributes` is split at every comma, as given (no trimming), for XML and JSON alike.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 
 from phoneshell.sim.attributes import attribute_value
 from phoneshell.sim.store import JSON
 from phoneshell.sim.ui import TEXT_INPUTS, Node, Screen
+from phoneshell.sim.wire import WdaError
 from phoneshell.xcui import TYPE_PREFIX
 
 XML_HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -29,6 +36,13 @@ _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
                           "\n": "&#10;", "\r": "&#13;", "\t": "&#9;",
                           **dict.fromkeys(_INVALID)})
 _NEEDS_ESCAPING = frozenset('&<>"\n\r\t') | _INVALID
+_DROP_INVALID = str.maketrans(dict.fromkeys(_INVALID))
+_NAME_START = ("A-Z_a-z\xc0-\xd6\xd8-\xf6\xf8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c\u200d"
+               "\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd"
+               "\U00010000-\U000effff")
+_XML_NAME = re.compile(f"[{_NAME_START}][{_NAME_START}\\-.0-9\xb7\u0300-\u036f\u203f\u2040]*")
+"""XML's `NCName` (a `Name` without a colon): what libxml2's parser takes as an element's name
+with no namespace declared (a prefix, as in `my:scope`, is one it reports undeclared)."""
 
 OPTIONAL_ATTRIBUTES = ("hittable", "nativeFrame", "minValue", "maxValue", "customActions")
 """Attributes of WDA's `supportedAttributes` that its page source leaves out (each behind an
@@ -42,29 +56,64 @@ def _flag(value: bool) -> str:
     return "true" if value else "false"
 
 
+def excluded_names(query: str | None) -> tuple[str, ...]:
+    """The names of an `excluded_attributes` query value, as WDA reads it: split at every
+    comma and kept as written (`"name, label"` names `name` and `" label"`, which no attribute
+    is called, so only `name` is left out); no value, no names."""
+    return () if query is None else tuple(query.split(","))
+
+
 def to_xml(screen: Screen, excluded: Collection[str] = (),
            optional: Collection[str] = ()) -> str:
     """The XML page source (`GET /source`), optionally without some attributes.
 
     Args:
         screen: what is on the display.
-        excluded: attribute names to leave out, as WDA's `excluded_attributes` query does.
+        excluded: attribute names to leave out, as WDA's `excluded_attributes` query does: any
+            case (`FBXPath` compares them case-insensitively), a name no attribute has is
+            ignored.
         optional: names from `OPTIONAL_ATTRIBUTES` to write as well, as WDA does in the
             document it builds for an xpath query that names them.
     """
     out: list[str] = [XML_HEADER]
     wanted = tuple(a for a in OPTIONAL_ATTRIBUTES if a in optional)
-    _xml_node(screen.root, 0, 0, out, screen, frozenset(excluded), wanted)
+    leave_out = frozenset(name.lower() for name in excluded)
+    _xml_node(screen.root, 0, 0, out, screen, leave_out, wanted)
     return "".join(out)
 
 
-def xml(screen: Screen, excluded: Collection[str] = ()) -> str:
-    """`to_xml`, built once per screen (and set of excluded attributes) and kept with it.
+def xml(screen: Screen, excluded: Collection[str] = (), scope: str = "") -> str:
+    """`to_xml`, built once per screen (and set of excluded attributes, and scope) and kept
+    with it, inside an element named `scope` when one is given (`in_scope`).
 
     The source route and xpath finds both read it, so a polled find costs no serialisation.
     """
-    leave_out = tuple(sorted(set(excluded)))
-    return screen.derived("xml:" + ",".join(leave_out), lambda: to_xml(screen, leave_out))
+    leave_out = tuple(sorted({name.lower() for name in excluded}))
+    text = screen.derived("xml:" + ",".join(leave_out), lambda: to_xml(screen, leave_out))
+    if not scope:
+        return text
+    return screen.derived(f"xml:{','.join(leave_out)}:{scope}", lambda: in_scope(text, scope))
+
+
+def in_scope(text: str, scope: str) -> str:
+    """An XML source with its application node inside an element named `scope`, as WDA writes
+    it for `GET /source?scope=...`: the element has no attributes, and everything inside it is
+    indented two more spaces (libxml2's formatted dump).
+
+    WDA drops the characters XML does not allow from the name, as from every text it writes,
+    and hands the rest to libxml2's writer, whose parser takes only an XML name: anything else
+    (`1st`, `a b`, `my:scope`, whose prefix no namespace declares, a name of dropped characters
+    only) fails the write, and WDA answers that it cannot get the source.
+
+    Raises:
+        WdaError: a scope that is no XML name.
+    """
+    name = scope.translate(_DROP_INVALID)
+    if not _XML_NAME.fullmatch(name):
+        raise WdaError("unknown error", "Cannot get 'xml' source of the current application")
+    body = text[len(XML_HEADER):] if text.startswith(XML_HEADER) else text
+    inner = "".join("  " + line for line in body.splitlines(keepends=True))
+    return f"{XML_HEADER}<{name}>\n{inner}</{name}>\n"
 
 
 def _xml_node(node: Node, index: int, depth: int, out: list[str], screen: Screen,
@@ -130,7 +179,7 @@ def _filtered_attributes(node: Node, index: int, depth: int, screen: Screen,
     pairs += _optional_pairs(node, [a for a in optional if a not in _AFTER_INDEX])
     if depth == 0:
         pairs += [("processId", str(screen.pid)), ("bundleId", screen.bundle_id)]
-    return " ".join(f'{k}="{_text(v)}"' for k, v in pairs if k not in excluded)
+    return " ".join(f'{k}="{_text(v)}"' for k, v in pairs if k.lower() not in excluded)
 
 
 def _optional_pairs(node: Node, names: list[str]) -> list[tuple[str, str]]:
@@ -157,26 +206,50 @@ def _raw_identifier(node: Node) -> str | None:
     return node.name if node.name is not None and node.name != node.label else None
 
 
-def to_json(screen: Screen) -> dict[str, JSON]:
-    """The JSON page source (`GET /source?format=json`)."""
-    return _json_node(screen.root)
+JSON_EXCLUDABLE = {"frame": "frame", "nativeFrame": "nativeFrame", "enabled": "isEnabled",
+                   "visible": "isVisible", "accessible": "isAccessible",
+                   "nativeAccessibilityElement": "isNativeAccessibilityElement",
+                   "focused": "isFocused", "traits": "traits",
+                   "placeholderValue": "placeholderValue"}
+"""The attributes `excluded_attributes` can leave out of the JSON source, by the name it takes
+(matched as written, case and all: WDA looks them up in a set), to the key each is written
+under. `type`, `rawIdentifier`, `name`, `value`, `label`, `rect`, `customActions` and
+`children` are always written. (`minValue` and `maxValue` are too, on the elements that have
+them; no simulated element has them.)"""
 
 
-def _json_node(node: Node) -> dict[str, JSON]:
+def to_json(screen: Screen, excluded: Collection[str] = ()) -> dict[str, JSON]:
+    """The JSON page source (`GET /source?format=json`), optionally without the attributes of
+    `JSON_EXCLUDABLE` that `excluded` names; other names are ignored."""
+    keys = frozenset(JSON_EXCLUDABLE[a] for a in excluded if a in JSON_EXCLUDABLE)
+    return _json_node(screen.root, keys)
+
+
+def json_source(screen: Screen, excluded: Collection[str] = ()) -> dict[str, JSON]:
+    """`to_json`, built once per screen (and set of excluded attributes) and kept with it."""
+    leave_out = tuple(sorted(set(excluded) & JSON_EXCLUDABLE.keys()))
+    return screen.derived("json:" + ",".join(leave_out), lambda: to_json(screen, leave_out))
+
+
+def _json_node(node: Node, excluded: frozenset[str]) -> dict[str, JSON]:
     f = node.reported
+    frame = f"{{{{{f.x}, {f.y}}}, {{{f.width}, {f.height}}}}}"
+    accessible = "1" if node.is_accessible else "0"
     out: dict[str, JSON] = {
         "type": node.type, "rawIdentifier": _raw_identifier(node), "name": node.name,
         "value": node.value, "label": node.label,
         "rect": {"x": f.x, "y": f.y, "width": f.width, "height": f.height},
-        "frame": f"{{{{{f.x}, {f.y}}}, {{{f.width}, {f.height}}}}}",
+        "customActions": None, "frame": frame, "nativeFrame": frame,
         "isEnabled": "1" if node.enabled else "0", "isVisible": "1" if node.visible else "0",
-        "isAccessible": "1" if node.is_accessible else "0",
+        "isAccessible": accessible, "isNativeAccessibilityElement": accessible,
         "isFocused": "1" if node.focused else "0", "traits": node.trait_text,
     }
     if node.type in TEXT_INPUTS:
         out["placeholderValue"] = node.placeholder
+    for key in excluded:
+        out.pop(key, None)
     if node.children:
-        out["children"] = [_json_node(c) for c in node.children]
+        out["children"] = [_json_node(c, excluded) for c in node.children]
     return out
 
 
