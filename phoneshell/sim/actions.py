@@ -65,6 +65,8 @@ class Touch:
     """Where it first went past the slop (`presses.first_move`): the way the phone takes it."""
     left_slop_ms: float | None = None
     """When it first went past the slop (`holds.left_slop_ms`); None when it never did."""
+    moved_ms: float | None = None
+    """When its last move that went somewhere ended; None when it never moved."""
 
     @property
     def held_s(self) -> float:
@@ -77,6 +79,13 @@ class Touch:
         was down, when it never did): held long enough, it opened a context menu first."""
         end = self.end_ms if self.left_slop_ms is None else self.left_slop_ms
         return (end - self.start_ms) / 1000.0
+
+    @property
+    def settled_s(self) -> float:
+        """How long the finger stayed where its last move left it before it lifted (a pause
+        before the pointerUp): paused on the way up from the bottom edge, it opens the App
+        Switcher."""
+        return 0.0 if self.moved_ms is None else (self.end_ms - self.moved_ms) / 1000.0
 
 
 Typing = KeyRun
@@ -135,6 +144,7 @@ class _Finger:
         self.path: list[tuple[float, float]] = []
         self.touches: list[Touch] = []
         self.left_slop_ms: float | None = None
+        self.moved_ms: float | None = None
         self.hover: dict[str, JSON] | None = None
         """The first move made while up that no pointerDown follows right after."""
 
@@ -156,7 +166,8 @@ class _Finger:
         """The finger comes up where it is."""
         assert self.down is not None and self.at is not None
         self.touches.append(Touch(self.down, self.at, self.down_ms, self.clock_ms, self.moved,
-                                  self.finger, first_move(self.path), self.left_slop_ms))
+                                  self.finger, first_move(self.path), self.left_slop_ms,
+                                  self.moved_ms))
         self.down = None
 
     def move(self, item: dict[str, JSON]) -> None:
@@ -190,6 +201,8 @@ class _Finger:
                 self.left_slop_ms = left_slop_ms(self.down, start, self.at, start_ms,
                                                  self.clock_ms - start_ms)
         if self.down is not None:
+            if self.at != start:
+                self.moved_ms = self.clock_ms
             self.path.append(self.at)
 
     def step(self, item: dict[str, JSON], then: JSON) -> None:
@@ -212,7 +225,7 @@ class _Finger:
         if kind == "pointerDown":
             if self.down is None:
                 self.down, self.down_ms, self.moved = self.at, self.clock_ms, False
-                self.left_slop_ms = None
+                self.left_slop_ms = self.moved_ms = None
                 self.path = [self.at]
         elif self.down is None and self.hover is not None:
             raise self.first_move()  # WDA lifts the touch the move started
@@ -330,7 +343,8 @@ def perform(steps: Plan, hands: Hands) -> None:
         touch = step[0]
         (x0, y0), (x1, y1) = touch.down, touch.up
         if touch.moved:  # held still long enough first, it opens a context menu (`drag`)
-            hands.drag(Drag(x0, y0, x1, y1, touch.still_s, wandered=True, first=touch.first))
+            hands.drag(Drag(x0, y0, x1, y1, touch.still_s, touch.settled_s, wandered=True,
+                            first=touch.first))
         elif touch.held_s >= LONG_PRESS_S:
             hands.hold(x0, y0, touch.held_s)
         else:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
+from phoneshell.sim.apps.app_switcher import recent as switcher_cards
 from phoneshell.sim.apps.springboard import BUNDLE_ID as SPRINGBOARD
 from phoneshell.sim.ui import Screen
 
@@ -43,9 +44,9 @@ _runs: WeakKeyDictionary[Phone, Run] = WeakKeyDictionary()
 
 
 def recent(phone: Phone) -> tuple[str, ...]:
-    """The running apps, most recently in front first (SpringBoard is not one)."""
-    installed = {a.bundle_id for a in phone.apps()}
-    return tuple(b for b in reversed(phone.running) if b != SPRINGBOARD and b in installed)
+    """The running apps, most recently in front first (SpringBoard is not one): the App
+    Switcher's cards (`apps/app_switcher.recent`)."""
+    return tuple(a.bundle_id for a in switcher_cards(phone))
 
 
 def used(phone: Phone) -> None:

@@ -11,8 +11,9 @@ this order:
 * a downward drag starting at the top edge (y < 40) opens Notification Center from anywhere,
   or Control Center when it starts on the edge's right part (x past seven tenths of the width);
 * an upward drag starting at the bottom edge goes home, or over Control Center or Notification
-  Center closes them back to the app underneath; a sideways one there, with an app in front,
-  switches to the app used before it or back (`app_switch`);
+  Center closes them back to the app underneath, or, paused before it lifts (or held before it
+  slides), shows the App Switcher (`apps/app_switcher.py`); a sideways one there, with an app in
+  front, switches to the app used before it or back (`app_switch`);
 * a rightward drag starting at the left edge (x < 20) presses the page's back button;
 * a drag held still long enough to open the context menu of what it holds picks the menu's
   item it lifts on (`held_slides`);
@@ -48,8 +49,9 @@ from phoneshell.presses import (
 )
 from phoneshell.sim import app_switch, layout
 from phoneshell.sim.apps import Drag
+from phoneshell.sim.apps.app_switcher import open_switcher, opens_switcher
 from phoneshell.sim.apps.springboard import BUNDLE_ID as SPRINGBOARD
-from phoneshell.sim.apps.springboard import close_from_bottom, swipe_banner
+from phoneshell.sim.apps.springboard import close_from_bottom, close_overlays, swipe_banner
 from phoneshell.sim.held_slides import held_slide
 from phoneshell.sim.keyboard import press
 from phoneshell.sim.status_bar_tap import on_status_bar, scroll_to_top
@@ -202,8 +204,12 @@ def drag(phone: Phone, move: Drag) -> None:
             phone.open_notification_centre()
     elif move.from_y >= f.height - BOTTOM_EDGE and move.vertical and move.dy < -MIN_TRAVEL:
         # over Control Center or Notification Center it closes them, back to the app's page
-        if not (phone.active()[0] == SPRINGBOARD
-                and close_from_bottom(phone.running_state(SPRINGBOARD), phone)):
+        if phone.active()[0] == SPRINGBOARD \
+                and close_from_bottom(phone.running_state(SPRINGBOARD), phone):
+            pass
+        elif opens_switcher(move):  # it paused on the way up, or was held
+            _show_switcher(phone)
+        else:
             phone.go_home()
     elif move.from_y >= f.height - BOTTOM_EDGE and not move.vertical \
             and abs(move.dx) > MIN_TRAVEL and phone.active()[0] != SPRINGBOARD:
@@ -216,6 +222,16 @@ def drag(phone: Phone, move: Drag) -> None:
             and not _content_back(phone, move):
         _scroll_or_adjust(phone, move)
     phone.changed()
+
+
+def _show_switcher(phone: Phone) -> None:
+    """The App Switcher, over the app in front or the home screen (`app_switcher`)."""
+    if phone.active()[0] != SPRINGBOARD:
+        phone.go_home()
+    phone.focus(None)
+    state = phone.running_state(SPRINGBOARD)
+    close_overlays(state)
+    open_switcher(state)
 
 
 def _edge(value: float, size: int) -> float:

@@ -69,11 +69,16 @@ def status_bar(facts: DeviceFacts, *, clock: bool = True, visible: bool = True) 
     return Node("StatusBar", bar, children=(inner,), visible=visible)
 
 
-def switcher_window(facts: DeviceFacts, recent: Sequence[tuple[str, str]]) -> Node:
+def switcher_window(facts: DeviceFacts, recent: Sequence[tuple[str, str]],
+                    shown: Node | None = None) -> Node:
     """The app switcher's window, hidden until the switcher shows: one card per app running in
     the background ((bundle id, name) pairs), each holding a snapshot of that app's screen with
-    its status bar, as the banner dump shows SpringBoard keep them."""
+    its status bar, as the banner dump shows SpringBoard keep them. While the App Switcher shows
+    (`shown`: its content, `apps/app_switcher.py`), the window is visible and holds that."""
     full = Rect(0, 0, facts.width, facts.height)
+    if shown is not None:
+        return Node("Window", full, name="SBSwitcherWindow:Main", children=(
+            wrap(Node("Other", full, children=(Node("ScrollView", full), shown)), 3),))
 
     def hid(*children: Node, frame: Rect = full, name: str | None = None,
             label: str | None = None) -> Node:

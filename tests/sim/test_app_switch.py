@@ -88,12 +88,18 @@ def test_no_switch_from_the_home_screen_or_with_one_app(sim: SimServer) -> None:
     assert _front(client) == "com.apple.springboard"
 
 
-def test_swipe_up_from_the_edge_still_goes_home_held_or_not(sim: SimServer) -> None:
+def test_swipe_up_from_the_edge_goes_home_quick_and_to_the_switcher_held(
+        sim: SimServer) -> None:
     client = wda.Client(sim.url)
     app = _open(client, CALC)
     height = app.window_size().height
-    app.swipe(201, height - 4, 201, 500, 1.5)  # a press held first: no App Switcher here
+    app.swipe(201, height - 4, 201, 500)
     assert _front(client) == "com.apple.springboard"
+    assert not app(nameContains="card:", visible=True).exists
+    app.app_activate(CALC)
+    app.swipe(201, height - 4, 201, 500, 1.5)  # held: the App Switcher (test_sim_app_switcher)
+    assert _front(client) == "com.apple.springboard"
+    assert app(nameContains="card:", visible=True).exists
 
 
 def test_the_detour_task_passes_when_the_agent_swipes_back(tmp_path: Path) -> None:

@@ -74,6 +74,10 @@ class Drag:
     """How long the finger stayed within the slop before it slid (XCTest's press in
     `pressForDuration:thenDragToCoordinate:`; a touch chain's time until it left the slop), or
     held in all when it never left it: `holds.LONG_PRESS_S` or more opens a context menu."""
+    settled_s: float = 0.0
+    """How long the finger stayed where it was last moved to before it lifted (a touch chain's
+    pause before its pointerUp): a swipe up from the bottom edge that pauses so opens the App
+    Switcher (`app_switcher`)."""
     wandered: bool = False
     """The finger went further than the slop from where it went down, whatever its ends say (a
     touch chain that came back): a scroll view around it took the touch."""

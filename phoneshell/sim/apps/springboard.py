@@ -1,7 +1,9 @@
 """SpringBoard (com.apple.springboard): home screen, Spotlight, Notification Center, windows;
 the power-off screen and Control Center (`system_screens`).
 
-Also shows the lock screen (`cover_sheet.py`), posts notifications (`notifications.py`) and decides
+Also shows the App Switcher (`app_switcher.py`) and the App Library (`app_library.py`), the lock
+screen (`cover_sheet.py`) and the banner (`springboard_banner.py`), posts notifications
+(`notifications.py`) and decides
 the windows of every tree (`windows`): SpringBoard's own, a dozen system windows with the status
 bar among them, or an app's window with a notification banner over it. Spotlight and Notification
 Center are overlays of SpringBoard, so `activeAppInfo` reports com.apple.springboard while they
@@ -13,7 +15,8 @@ and `visible="false"` (real SpringBoard reports them so); below the pages the "s
 (labelled "Search", valued "Page 2 of 2") around the `PageIndicator`, then the Dock. Which apps
 have an icon is `installs`' to say; a hold on an icon opens its menu (`home_menu`).
 
-Gestures handled here (`on_drag`): a sideways drag flips home pages; a downward drag from
+Gestures handled here (`on_drag`): a sideways drag flips home pages (a leftward one on the last
+page opens the App Library, a rightward one there closes it); a downward drag from
 mid-screen on the home screen opens Spotlight; an upward drag dismisses Notification Center
 (back to the app underneath). The phone itself handles the top-edge drag that opens it, and
 the swipe up from the bottom edge (`close_from_bottom`: over Control Center or Notification
@@ -22,33 +25,27 @@ Center it closes them, back to the app, as the home bar does on a Face ID iPhone
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from phoneshell.sim import layout, windows
-from phoneshell.sim.apps import AppModel, Drag, Host, installs, register, spotlight
+from phoneshell.sim.apps import AppModel, Drag, Host, app_library, installs, register, spotlight
+from phoneshell.sim.apps.app_switcher import on_switcher_drag, switcher
 from phoneshell.sim.apps.calendar_data import BUNDLE_ID as CALENDAR
 from phoneshell.sim.apps.cover_sheet import cover_sheet
 from phoneshell.sim.apps.home_menu import HomeMenu, home_layers, live_icon
-from phoneshell.sim.apps.notifications import (
-    BANNER_S,
-    Notice,
-    banner,
-    banner_frame,
-    notices,
-    post,
-    remove,
-)
+from phoneshell.sim.apps.notifications import Notice, remove
+from phoneshell.sim.apps.springboard_banner import banner_gone as banner_gone
+from phoneshell.sim.apps.springboard_banner import notify as notify
+from phoneshell.sim.apps.springboard_banner import shown_banner
+from phoneshell.sim.apps.springboard_banner import swipe_banner as swipe_banner
 from phoneshell.sim.apps.system_screens import (
-    FOCUS,
     ControlLayer,
     control_center,
     power_off_screen,
 )
 from phoneshell.sim.ui import ZERO, EditText, Handler, Node, Rect, Scroll, hidden, showing
-from phoneshell.xcui import SETTINGS
 
 BUNDLE_ID = "com.apple.springboard"
 
@@ -70,7 +67,8 @@ ICONS_PER_PAGE = 24
 ICON_COLUMNS = (28, 120, 213, 306)
 PILL = Rect(162, 703, 78, 31)
 
-Overlay = Literal["home", "spotlight", "notifications", "power_off", "control"]
+Overlay = Literal["home", "spotlight", "notifications", "power_off", "control", "switcher",
+                  "library"]
 
 
 @dataclass
@@ -93,6 +91,11 @@ class SpringBoardState:
     """An icon's menu, share sheet or alert over the home screen, and edit mode (`home_menu`)."""
     control: ControlLayer = field(default_factory=ControlLayer)
     """What shows over Control Center's first page (its connectivity module expanded...)."""
+    switcher_offset: int = 0
+    """How far the App Switcher's cards are moved right (older ones brought in: `app_switcher`)."""
+    library_query: EditText = field(default_factory=app_library.new_query)
+    library_folder: str | None = None
+    """The App Library's folder opened whole (`app_library`), if one is."""
 
 
 def show_home(state: SpringBoardState) -> None:
@@ -148,39 +151,6 @@ def open_notification_centre(state: SpringBoardState, behind: str | None) -> Non
     """Pull Notification Center down over the home screen or over the app `behind`."""
     state.overlay, state.behind, state.banner = "notifications", behind, None
     state.shown = showing()
-
-
-def notify(state: SpringBoardState, host: Host, app: str, title: str, body: str) -> None:
-    """Post a notification from `app`: it is kept, and its banner comes up.
-
-    Raises:
-        ValueError: `app` is not installed, or there is nothing to say.
-    """
-    kept = post(host, app, title, body)
-    # Focus (Do Not Disturb, from Control Center) keeps it in Notification Center, unannounced
-    state.banner = None if host.store(SETTINGS).flag(FOCUS) else kept
-    state.banner_until = time.monotonic() + BANNER_S
-
-
-def banner_gone(state: SpringBoardState) -> bool:
-    """Take the banner down once its time is up in real time; True when it just went (what
-    shows is stale then)."""
-    if state.banner is None or time.monotonic() < state.banner_until:
-        return False
-    state.banner = None
-    return True
-
-
-def swipe_banner(state: SpringBoardState, host: Host, drag: Drag) -> bool:
-    """An upward drag that starts on the banner puts it away, as on a phone: it waits in
-    Notification Center. False when no banner shows where the drag started."""
-    frame = banner_frame(host)
-    if not _banner(state, host) or not (drag.vertical and drag.dy < 0) or not (
-            frame.x <= drag.from_x < frame.x + frame.width
-            and frame.y <= drag.from_y < frame.y + frame.height):
-        return False
-    state.banner = None
-    return True
 
 
 def open_spotlight(state: SpringBoardState, host: Host) -> None:
@@ -328,25 +298,13 @@ def render(state: SpringBoardState, host: Host) -> Node:
                "notifications": lambda: _cover_sheet(state, host, locked=False),
                "power_off": lambda: power_off_screen(host, _backer(state, host)),
                "control": lambda: control_center(host, _backer(state, host), state.control),
+               "switcher": lambda: switcher(state, host),
+               "library": lambda: app_library.library(state, host),
                }.get(state.overlay)
     if overlay is None:
         return _home(state, host)
     shown = overlay()
     return replace(shown, key=f"{shown.key or state.overlay}@{state.shown}")
-
-
-def _banner(state: SpringBoardState, host: Host) -> list[Node]:
-    notice = state.banner
-    # A deleted app's notifications go with it, the banner showing too.
-    if notice is None or host.clock_s - notice.posted_s >= BANNER_S or notice not in notices(host):
-        return []
-
-    def open_it() -> None:
-        state.banner = None
-        remove(host, notice)
-        installs.open_app(host, notice.app)
-
-    return [banner(host, notice, open_it)]
 
 
 def windows_of(state: SpringBoardState, host: Host, body: Node | None, keyboard: Node | None,
@@ -356,11 +314,12 @@ def windows_of(state: SpringBoardState, host: Host, body: Node | None, keyboard:
     up. Only SpringBoard's tree has the status bar, as in the dumps."""
     f = host.facts
     if front != BUNDLE_ID:
-        return windows.app_windows(f, body, keyboard, _banner(state, host)) if body else ()
+        return windows.app_windows(f, body, keyboard, shown_banner(state, host)) if body else ()
     full = Rect(0, 0, f.width, f.height)
     names = {a.bundle_id: a.name for a in host.apps()}
     recent = [(b, names[b]) for b in host.running if b != BUNDLE_ID and b in names]
-    system = [*windows.island_windows(f), windows.switcher_window(f, recent),
+    shown = body if state.overlay == "switcher" else None
+    system = [*windows.island_windows(f), windows.switcher_window(f, recent, shown),
               *windows.hidden_windows(f, 4)]
     tail = windows.hidden_windows(f, 3)
     if body is None or state.overlay == "notifications":
@@ -368,14 +327,24 @@ def windows_of(state: SpringBoardState, host: Host, body: Node | None, keyboard:
         return (*system, Node("Window", full, name="SBCoverSheetWindow", children=(cover,)),
                 Node("Window", full, visible=False, children=(
                     windows.status_bar(f, clock=False, visible=False),)), *tail)
+    if state.overlay == "switcher":  # its window shows, over no other, the status bar hidden
+        return (*system, Node("Window", full, visible=False, children=(
+            windows.status_bar(f, visible=False),)), *tail)
     own = windows.app_windows(f, body, keyboard)
     return (*own, *system, Node("Window", full, children=(windows.status_bar(f),)),
-            *_banner(state, host), *tail)
+            *shown_banner(state, host), *tail)
 
 
 def on_drag(state: SpringBoardState, host: Host, drag: Drag) -> bool:
-    """Flip pages sideways, Spotlight from a downward drag on the home screen, dismiss
-    Notification Center upwards."""
+    """Flip pages sideways (past the last one: the App Library), Spotlight from a downward drag
+    on the home screen, dismiss Notification Center upwards; the App Switcher's and the App
+    Library's drags."""
+    if state.overlay == "switcher":
+        return on_switcher_drag(state, host, drag)
+    if state.overlay == "library":
+        if not drag.vertical and drag.dx > 60:
+            close_overlays(state)  # back to the last home page
+        return not drag.vertical
     if state.overlay == "notifications" and drag.vertical and drag.dy < -60:
         behind = state.behind
         show_home(state)
@@ -391,6 +360,9 @@ def on_drag(state: SpringBoardState, host: Host, drag: Drag) -> bool:
         # The pages follow the finger and settle on the nearest whole page; the screen as
         # drawn knows how many pages there are.
         host.screen()
+        if drag.dx < 0 and state.pages.offset >= state.pages.limit:
+            app_library.open_library(state)
+            return True
         state.pages.scroll_by(-drag.dx)
         return True
     return False
