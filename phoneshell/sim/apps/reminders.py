@@ -14,6 +14,11 @@ Searching the overview lists reminders whose title contains the query. A swipe l
 reminder's row (in a list or in the search results) shows its Delete, which removes it; a swipe
 right hides it again.
 
+Turned to landscape, a list's title is the bar's inline one (a phone's screen is compact in
+height there, so no large title shows) and, while a title is typed, the list ends at the
+keyboard's top (`keyboard.above_keyboard`) with the row being typed into scrolled into view: on
+adding it, and again whenever the room above the keyboard changes (the phone turned with it up).
+
 Reminders live in the store under `reminders` (objects with title, list, done, flagged, due),
 so they survive terminate and carry over between tasks. A fresh phone has `SEED`: more
 reminders than the screen shows, so a new one starts out of sight below them.
@@ -27,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Drag, Host, register, reminders_sheet
 from phoneshell.sim.apps.reminders_sheet import NewReminder
-from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
+from phoneshell.sim.keyboard import above_keyboard
 from phoneshell.sim.store import JSON, Store
 from phoneshell.sim.touch_paths import hit_path
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
@@ -83,6 +88,8 @@ class RemindersState:
     """The reminder (its place in the store) whose row shows Delete."""
     sheet: NewReminder | None = None
     """The New Reminder sheet over the overview, while it shows."""
+    typing_room: int | None = None
+    """How tall the open list was when the reminder being typed was last scrolled into view."""
 
 
 def reminders(store: Store) -> list[Reminder]:
@@ -292,14 +299,27 @@ def _list(state: RemindersState, host: Host, name: str) -> Node:
     if state.draft is not None:
         trailing.append(layout.button("Done", Rect(f.width - 70, layout.NAV_TOP, 54, 44),
                                       lambda: commit(state, host)))
-    nav = layout.nav_bar(f, name, back="Lists", on_back=back, large=True, trailing=trailing)
+    # A turned phone's screen is compact in height: UIKit shows no large title there.
+    large = f.height > f.width
+    nav = layout.nav_bar(f, name, back="Lists", on_back=back, large=large, trailing=trailing)
     editing = state.draft is not None and state.draft.focused
-    bottom = f.height - (KEYBOARD_HEIGHT if editing else TOOLBAR_HEIGHT)
-    table = lists.table(state.scroll, Rect(0, layout.LARGE_NAV_BOTTOM, f.width,
-                                            bottom - layout.LARGE_NAV_BOTTOM),
-                         [lists.Section(tuple(rows))], key=f"list:{name}")
+    top = layout.LARGE_NAV_BOTTOM if large else layout.NAV_BOTTOM
+    viewport = above_keyboard(f, Rect(0, top, f.width, f.height - TOOLBAR_HEIGHT - top),
+                              editing)
+    _keep_typing_in_view(state, viewport.height if editing else None)
+    table = lists.table(state.scroll, viewport, [lists.Section(tuple(rows))],
+                        key=f"list:{name}")
     toolbar = _toolbar(state, host, f.width, f.height - TOOLBAR_HEIGHT, name != "Completed")
     return layout.screen(f, [nav, table, toolbar], key=f"reminders:{name}@{state.shown}")
+
+
+def _keep_typing_in_view(state: RemindersState, room: int | None) -> None:
+    """Scroll the reminder being typed (the list's last row) into view when the room above the
+    keyboard changed since it last was (`room`: the list's height while typing, else None),
+    as UIKit scrolls the first responder into view when the keyboard's frame changes."""
+    if room is not None and room != state.typing_room:
+        state.scroll.offset = 1 << 20  # the table clamps it to the end
+    state.typing_room = room
 
 
 def render(state: RemindersState, host: Host) -> Node:
