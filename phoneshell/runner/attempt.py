@@ -21,10 +21,10 @@ A harness error skips the attempt before the agent's turn began, and fails it af
 raised (what the harness met may be the agent's doing: `turn.harness_failed`, `ending.fell`);
 every attempt gets a row. Teardown always runs, its failure recorded.
 
-This module runs the phases in order; the capture lives in `capture`, the teardown's steps in
-`teardown`, the end of an attempt (its teardown run, its row, and the row of one the harness
-raised on past the phases' guard) in `ending`, the plan and the phase marks in the audit log in
-`plan`.
+This module runs the phases in order; the agent's turn lives in `agent_turn`, the capture in
+`capture`, the teardown's steps in `teardown`, the end of an attempt (its teardown run, its row,
+and the row of one the harness raised on past the phases' guard) in `ending`, the plan and the
+phase marks in the audit log in `plan`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import traceback
 from dataclasses import dataclass, replace
 
 from bridge.audit_log import AuditWriteError
-from phoneshell.agents import Agent, AgentContext, AgentResult
+from phoneshell.agents import Agent, AgentResult
 from phoneshell.agents.bounds import DiskShort
 from phoneshell.agents.command import CommandAgent
 from phoneshell.audit import apps_in_front
@@ -51,7 +51,8 @@ from phoneshell.runner.aftermath import (
     changed_settings,
     left_running,
 )
-from phoneshell.runner.around import AroundWatch, around_bridge, reaches_around, watch_around
+from phoneshell.runner.agent_turn import agent_turn
+from phoneshell.runner.around import around_bridge, reaches_around, watch_around
 from phoneshell.runner.capture import capture_attempt, unlock_after_turn
 from phoneshell.runner.counts import (
     Counts,
@@ -217,7 +218,7 @@ def _play(plan: AttemptPlan, rig: Rig, agent: Agent, p: Played) -> None:
         # whether the agent acted shows in intents: the capture's first source is the after
         # of its last action, free, so no read is spent on it here
         p.began = p.in_turn = True
-        p.result = _agent_turn(plan, rig, agent, p.watch)
+        p.result = agent_turn(plan, rig, agent, p.watch)
         p.in_turn = False
         intents = audit_slice(rig, plan, p.mark, outcomes=False)[0]
         acted_in = apps_in_front(intents)
@@ -338,50 +339,6 @@ def _rig_failed(plan: AttemptPlan, rig: Rig, p: Played,
     else:
         p.skip_reason, p.error_type, p.rig_down = (f"rig down: {exc}{p.watch.fault_note()}",
                                                    type(exc).__name__, True)
-
-
-def _agent_turn(plan: AttemptPlan, rig: Rig, agent: Agent, watch: AroundWatch) -> AgentResult:
-    """The agent's turn (`_run_agent`), with any error it ended in but the rig's kept as its
-    result: `turn.held_to_log` then scores it as the agent's failure when it had acted on the
-    phone (an agent must not be able to turn its failure into a skip by what it sends or
-    answers), and skips it only when it had not."""
-    try:
-        return _run_agent(plan, rig, agent, watch)
-    except (RigDown, *RIG_DOWN) as exc:
-        # an in-process agent's own connection failed: the rig's fault only if the phone
-        # no longer answers the harness either (one read); else the agent's error
-        if isinstance(exc, RigDown) or rig.phone.locked():
-            raise
-        failed: Exception = exc
-    except DiskShort:
-        raise  # the disk's, not the agent's: the attempt is not scored (`run_attempt`)
-    except Exception as exc:  # noqa: BLE001 - kept as data, with its traceback
-        failed = exc
-    write_note(plan.folder / "traceback.txt", "".join(traceback.format_exception(failed)))
-    return AgentResult(ran=False, error=f"harness error ({type(failed).__name__}) in the "
-                       f"agent's turn: {storable(str(failed))[:300]}; see traceback.txt",
-                       error_type=type(failed).__name__)
-
-
-def _run_agent(plan: AttemptPlan, rig: Rig, agent: Agent, watch: AroundWatch) -> AgentResult:
-    """Grant the agent a URL of its own for its turn, run it, and revoke the grant whatever
-    happened: nothing it left behind can use the phone after. `watch` reads the phone's ledger
-    of inputs just before the grant and once it is revoked (`runner.around`)."""
-    program = isinstance(agent, CommandAgent)
-    # A program in the sandbox cannot reach a private phone; an agent in this process has no
-    # shell at all. Either way the bridge is the only way to the phone while it runs.
-    confined = not program or (plan.sandbox is not None and plan.sandbox.confines
-                               and rig.private)
-    watch.begin()
-    url = rig.bridge.grant_agent(confined=confined, max_steps=plan.task.max_steps)
-    try:
-        task = plan.task
-        return agent.run(AgentContext(task, task.instruction, url, task.max_steps,
-                                      task.timeout_seconds, plan.folder, plan.sandbox,
-                                      rig.bridge.agent_cut_off))
-    finally:
-        rig.bridge.revoke_agent()  # and what was on its way through the bridge has arrived
-        watch.end()
 
 
 def _unread_from_start(rig: Rig, plan: AttemptPlan, mark: int, agent: Agent, app: str) -> bool:
