@@ -77,17 +77,25 @@ def _result_row(action: Action) -> bool:
     return action.target is not None and short_type(action.target.type) == "Cell"
 
 
+LIBRARY = "App Library"
+"""The name of the App Library's search field (the simulator's, inferred: its placeholder),
+SpringBoard's other search: a row of the apps it lists is no Spotlight result (red team 115)."""
+
+
 def _spotlight(action: Action) -> bool:
+    """Whether an action was aimed at Spotlight's search field: a text input in SpringBoard
+    that is not the App Library's."""
     return action.app_before == SPRINGBOARD and action.target is not None and \
-        action.target.type in TEXT_INPUTS
+        action.target.type in TEXT_INPUTS and action.target.name != LIBRARY
 
 
 @check_kind("opened_via_spotlight", family="path", params=(APP,), implied_by=Same())
 def opened_via_spotlight(check: Check, evidence: Evidence) -> Finding:
     """Passes when `app` first came to the front in the agent's turn from a Spotlight result:
     the tap that launched it, on a row of the results (a Cell), ended a search typed into
-    SpringBoard's search field while that search still showed (no Cancel, home, other tap or
-    swipe to another screen between: scrolling the results keeps it); or the search's Return
+    SpringBoard's search field (Spotlight's: the App Library's is another) while that search
+    still showed (no Cancel, home, other tap or swipe to another screen between: scrolling the
+    results keeps it); or the search's Return
     (typed, or the keyboard's key) opened it, as Return opens the top hit. A later tap in
     SpringBoard that only brings it back (closing Control Center over it) does not count, nor
     does a direct launch."""

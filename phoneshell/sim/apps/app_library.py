@@ -124,10 +124,11 @@ def library(state: SpringBoardState, host: Host) -> Node:
             [a for a in host.apps() if a.home_icon]
         for row, app in enumerate(sorted(apps, key=lambda a: a.name.lower())):
             frame = Rect(0, TOP + 52 * row, f.width, 52)
-            kids.append(Node("Cell", frame, label=app.name, name=app.name,
+            # a row as Spotlight's: the Cell is what VoiceOver reads, its text is not apart
+            kids.append(Node("Cell", frame, label=app.name, name=app.name, traits="Button",
                              visible=frame.y + frame.height <= f.height,
-                             on_tap=_opener(host, app), children=(
-                                 layout.text(app.name, Rect(72, frame.y + 16, 200, 20)),)))
+                             on_tap=_opener(host, app), children=(layout.text(
+                                 app.name, Rect(72, frame.y + 16, 200, 20), accessible=False),)))
     elif state.library_folder is not None:
         held = dict(folders(host)).get(state.library_folder, [])
         kids.append(layout.text(state.library_folder, Rect(20, TOP, f.width - 40, 30),
