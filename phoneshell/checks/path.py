@@ -15,6 +15,7 @@ from phoneshell.checks.backs import way_back
 from phoneshell.checks.implied import Contains, Ordered, Same
 from phoneshell.checks.keystrokes import Typed
 from phoneshell.checks.kind import Check, Finding, check_kind
+from phoneshell.checks.refused import refused_press, refused_taps
 from phoneshell.checks.selections import held
 from phoneshell.checks.sent import asked, whole_typed
 from phoneshell.checks.typed_texts import typed_ends, typed_runs
@@ -250,7 +251,10 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
     or bypassing it (`backs.way_back`). Not negated, a tap after the agent itself typed `text`
     does not count: its words came back as a search's results or suggestions. Needs the bridge's tap
     targets; taps it could not resolve make an absence unproven, and so does a slide held still
-    until a context menu opened (`slid_unnamed`: the menu's item it lifted on may be it)."""
+    until a context menu opened (`slid_unnamed`: the menu's item it lifted on may be it). A
+    tap the bridge refused on it (`refused.refused_taps`: a store's Get, a Call, a Send)
+    never reached the phone: it never passes, and negated (without `back`) it breaks the ban,
+    as the agent did what it was told not to."""
     want, app = folded(check.text), check.text_of("app")
     hold, actions, whole = check.flag_of("hold"), evidence.agent_actions(), check.flag_of("whole")
     # only a press the phone took counts (`Action.presses`, `Action.acted`); one it may or
@@ -278,6 +282,13 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
                 continue
             echoed = (f"; it tapped {shown} only after typing {shorten(echo.text.strip())!r}: "
                       "its own words shown back (a search's result, a suggestion)")
+    # a press the bridge refused never reached the phone: a ban counts it (the agent did what
+    # it was told not to, and only the bridge kept it from the phone), nothing passes on it
+    refused = [a for a in refused_taps(evidence) if a.presses != 0 and a.target is not None
+               and (not app or a.app_before == app) and (held(a) or not hold)
+               and names_it(want, a.target, whole) and placed(a, check)]
+    if refused and check.negate and not back:
+        return Finding(True, refused_press(refused[0]))
     blind = sum(1 for a in taps if a.target is None)
     maybe = _maybe(touched, want, whole, check) or ("" if hold else _slid(actions, check))
     doubt = unwatched(evidence) or (f"{blind} tap(s) had no resolved target" if blind else "") \
@@ -286,7 +297,8 @@ def tapped(check: Check, evidence: Evidence) -> Finding:
                        if a.target) or "nothing"
     what = "touch and hold" if hold else "tap"
     then = f" followed by {back} page(s) back by the app's own navigation" if back else ""
-    return Finding(False, f"no {what} on {check.text!r}{place(check)}{then}"
+    reached = f" reached the phone ({refused_press(refused[0])})" if refused else ""
+    return Finding(False, f"no {what} on {check.text!r}{place(check)}{reached}{then}"
                           f"{echoed or f'; the agent tapped {labels}'}"
                           f"{f'; {maybe}' if maybe else ''}", unproven=doubt)
 
