@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 from phoneshell.agents.sandbox import Sandbox
+from phoneshell.errors import PhoneshellError, UnknownName
 from phoneshell.evidence import Claim
 from phoneshell.registry import Registry
 from phoneshell.tasks import Task
@@ -85,10 +86,34 @@ AgentFactory = Callable[[str], Agent]
 """Builds an agent from the text after `NAME:` in `--agent NAME:ARG` ("" when absent)."""
 
 
+_BROKEN: dict[str, tuple[str, str]] = {}
+"""The `phoneshell.agents` entry points that could not be loaded, by name: the package's name,
+and what failed (the package, the entry point, why). Filled by `_load_entry_points` under the
+registry's lock, so whole once a lookup that missed has returned."""
+
+
 def _load_entry_points(registry: Registry[AgentFactory]) -> None:
+    """Register every `phoneshell.agents` entry point not named yet, each loaded on its own:
+    one that raises (a module missing, an import that fails) is kept in `_BROKEN`, and the
+    others still load (red team 119: one broken plugin made every plugin name and every typo
+    crash as a bug in phoneshell)."""
     for entry in metadata.entry_points(group="phoneshell.agents"):
-        if entry.name not in registry:
-            registry.register(entry.name)(entry.load())
+        if entry.name in registry:
+            continue  # a built-in, or an earlier package's
+        try:
+            factory = entry.load()
+        except Exception as exc:  # noqa: BLE001 - another package's code: named where asked
+            _BROKEN.setdefault(entry.name, _broken(entry, exc))
+            continue
+        registry.register(entry.name)(factory)
+
+
+def _broken(entry: metadata.EntryPoint, exc: Exception) -> tuple[str, str]:
+    dist = getattr(entry, "dist", None)
+    package = f"{dist.name} {dist.version}" if dist is not None else "(a package not named)"
+    return (dist.name if dist is not None else "", f"the package {package}'s entry point "
+            f"{entry.name} = {entry.value} could not be loaded ({type(exc).__name__}: "
+            f"{(str(exc).splitlines() or [''])[0][:300]})")
 
 
 BUILTIN_MODULES = ("command", "openai_loop", "reference", "replay", "wander")
@@ -108,4 +133,22 @@ AGENTS: Registry[AgentFactory] = Registry("agent", "phoneshell run --help",
 def make_agent(spec: str) -> Agent:
     """Build the agent named by `--agent` (`solution`, `null`, `command:./play.sh`...)."""
     name, _, arg = spec.partition(":")
-    return AGENTS.lookup(name)(arg)
+    try:
+        factory = AGENTS.lookup(name)
+    except UnknownName as exc:  # the entry points were loaded by then, their failures kept
+        raise _unmade(exc) from None
+    return factory(arg)
+
+
+def _unmade(exc: UnknownName) -> PhoneshellError:
+    """A name no agent answers to, with the plugins that could not be loaded: the one asked
+    for, named as that; else each in the hint, after the close matches."""
+    if exc.name in _BROKEN:
+        package, said = _BROKEN[exc.name]
+        return PhoneshellError(f"agent {exc.name!r} could not be made: {said}",
+                               hint=f"fix or uninstall that package (`pip uninstall "
+                                    f"{package or 'PACKAGE'}`)")
+    if _BROKEN:
+        exc.hint += "; agent plugins that could not be loaded: " + "; ".join(
+            _BROKEN[name][1] for name in sorted(_BROKEN))
+    return exc
