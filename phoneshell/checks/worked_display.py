@@ -8,12 +8,13 @@ went down beside the digits, not on their StaticText, deleted on the phone but n
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from phoneshell.audit import Action, actions
-from phoneshell.evidence import Evidence
+from phoneshell.evidence import Capture, Evidence
 from phoneshell.keypad import CLOSE, KEYS, OPEN, DisplayArea, display_area
-from phoneshell.records import Target
+from phoneshell.records import AuditEvent, Target
 from phoneshell.tree import Element
 from phoneshell.wda_routes import DEVICE_STATES
 
@@ -51,8 +52,8 @@ class Display:
     app: str
     """The bundle id of the app the source was read from."""
     turned_seq: int
-    """The seq of the last turn of the phone sent (-1: none): the source places only the swipes
-    after it."""
+    """The seq of the last turn of the phone sent before the source was read (-1: none): the
+    source places only the swipes after it."""
 
     def places(self, action: Action) -> bool:
         """Whether the source's layout was the one `action` was aimed at."""
@@ -67,7 +68,15 @@ def display_of(evidence: Evidence) -> Display | None:
         return None
     source = capture.source
     area = display_area(source.width, (e.y for e in source.on_screen() if key_named(e)))
-    # whoever sent it: a setup may turn the phone too
-    turns = [a.seq for a in actions(evidence.events) if a.kind == "other"
+    turns = [a.seq for a in _sent_before(evidence.events, capture) if a.kind == "other"
              and DEVICE_STATES.get(str(a.params.get("route", ""))) == "orientation"]
     return Display(area, source.bundle_id, max(turns, default=-1)) if area else None
+
+
+def _sent_before(events: Iterable[AuditEvent], capture: Capture) -> list[Action]:
+    """The logged actions sent before `capture` was read, whoever sent them (a setup may turn
+    the phone too), never the teardown's: the source shows the phone as they left it. The
+    runner sets back how the agent left the phone held after the capture (red team 119: its
+    turn back to portrait made an honest landscape swipe on the display look aimed at the
+    portrait layout), and reads its counts after that (phase `probe` again)."""
+    return [a for a in actions(events) if a.phase != "teardown" and a.t <= capture.taken_at]

@@ -19,8 +19,11 @@ from attempt_rig import run_one
 from audit_logs import CALC
 
 from phoneshell.agents import AgentContext, AgentResult
+from phoneshell.audit import actions
+from phoneshell.device.device_state import read_device_state
 from phoneshell.evidence import Claim
 from phoneshell.records import ResultRow
+from phoneshell.runner import AttemptPlan, open_rig, run_attempt
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
@@ -39,17 +42,20 @@ BESIDE: dict[str, Start] = {
 
 
 class Swiper:
-    """Keys 4 8, swipes sideways from where `start` says by W3C actions, then 7 × 9 =."""
+    """Keys 4 8, swipes sideways from where `start` says by W3C actions, then 7 × 9 =; turned
+    to `held` first when given, and left so."""
 
     name = "swiper"
 
-    def __init__(self, start: Start) -> None:
-        self.start = start
+    def __init__(self, start: Start, held: str = "") -> None:
+        self.start, self.held = start, held
 
     def run(self, context: AgentContext) -> AgentResult:
         """Key, swipe, key, and claim done."""
         c = wda.Client(context.wda_url)
         c.app_launch(CALC)
+        if self.held:
+            c._session_http.post("/orientation", data={"orientation": self.held})
         for key in ("4", "8"):
             c(className="XCUIElementTypeButton", name=key).click()
         text = c(name="Result").get(timeout=1).bounds
@@ -66,8 +72,8 @@ class Swiper:
         return AgentResult(ran=True, turns=1, claim=Claim(status="done", answer="423"))
 
 
-def played(sim: SimServer, runs: Path, task: Task, start: Start) -> ResultRow:
-    row: ResultRow = run_one(sim, runs, task, Swiper(start)).row
+def played(sim: SimServer, runs: Path, task: Task, start: Start, held: str = "") -> ResultRow:
+    row: ResultRow = run_one(sim, runs, task, Swiper(start, held)).row
     assert row.outcome != "skipped", row.skip_reason
     return row
 
@@ -100,3 +106,28 @@ def test_a_swipe_that_goes_down_on_the_keypad_deletes_nothing(
     assert "48 swipe 7 × 9 =" in worked.detail or "4877 × 9 =" in worked.detail, worked.detail
     shown = next(c for c in row.checks if c.kind == "regex_on_screen")
     assert not shown.passed, shown.detail
+
+
+
+def test_a_swipe_beside_the_digits_of_a_phone_left_turned_deletes_one(
+        sim: SimServer, tmp_path: Path, suite: dict[str, Task]) -> None:
+    """Turned to landscape, 4 8, a swipe on the display left of the digits, 7 × 9 =, and the
+    phone left turned (red team 119, RT119-5): the end state is read turned, and the runner
+    turns the phone back after it (phase `teardown`). That turn is no turn the end-state source
+    saw, so the source still places the swipe, and the check replays it as the 8 it deleted."""
+    task = suite["calculator.arithmetic"]
+    installed = frozenset(str(b) for b in sim.state()["installed"])  # type: ignore[union-attr]
+    with open_rig(sim.url, tmp_path, effect_timeout_s=0.5) as rig:
+        # as a run's start reads it, so the turn is set back after the capture
+        rig.device_start.update(read_device_state(rig.phone))
+        done = run_attempt(AttemptPlan("r1", tmp_path / "r1", task, 1, installed), rig,
+                           Swiper(BESIDE["left of the digits, leftwards"], "LANDSCAPE"))
+    row, evidence = done.row, done.evidence
+    assert evidence is not None and evidence.final is not None
+    assert evidence.final.source.width > evidence.final.source.height, "read turned"
+    turned_back = [a for a in actions(evidence.events) if a.phase == "teardown"
+                   and a.params.get("route") == "/orientation"]
+    assert turned_back and turned_back[0].t > evidence.final.taken_at, evidence.events
+    assert row.outcome == "passed", {c.kind: c.detail for c in row.checks if not c.passed}
+    worked = next(c for c in row.checks if c.kind == "tapped_keys")
+    assert "48 ⌫(swipe) 7 × 9 = was the last keyed" in worked.detail, worked.detail
