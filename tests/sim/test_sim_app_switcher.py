@@ -156,3 +156,20 @@ def test_the_app_library_search_lists_apps_and_a_row_opens_one(sim: SimServer) -
     assert [c.label for c in app(className="Cell").find_elements()] == ["Weather"]
     app(className="Cell", name="Weather").click()
     assert _front(client) == WEATHER
+
+
+def test_the_app_librarys_folders_scroll_and_a_full_folder_opens_whole(sim: SimServer) -> None:
+    client = wda.Client(sim.url)
+    app = client.session()
+    _to_library(app)
+    assert not app(className="Other", name="Health & Fitness", visible=True).exists
+    size = app.window_size()
+    app.swipe(size.width // 2, size.height - 150, size.width // 2, 200)
+    app(className="Icon", name="Fitness", visible=True).click()
+    assert _front(client) == "com.apple.Fitness"
+    app.press("home")
+    _to_library(app)
+    assert not app(className="Icon", name="Voice Memos", visible=True).exists
+    app(className="Other", name="Utilities folder").click()  # its cluster of small icons
+    app(className="Icon", name="Voice Memos", visible=True).click()
+    assert _front(client) == "com.apple.VoiceMemos"

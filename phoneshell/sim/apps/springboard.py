@@ -93,9 +93,8 @@ class SpringBoardState:
     """What shows over Control Center's first page (its connectivity module expanded...)."""
     switcher_offset: int = 0
     """How far the App Switcher's cards are moved right (older ones brought in: `app_switcher`)."""
-    library_query: EditText = field(default_factory=app_library.new_query)
-    library_folder: str | None = None
-    """The App Library's folder opened whole (`app_library`), if one is."""
+    library: app_library.Library = field(default_factory=app_library.Library)
+    """What the App Library shows (`app_library`)."""
 
 
 def show_home(state: SpringBoardState) -> None:
