@@ -15,10 +15,8 @@ from dataclasses import replace
 from phoneshell.apps import APPLE_APPS
 from phoneshell.attack.examples import (
     compass_headings,
-    near_numbers,
     near_words,
     regex_examples,
-    with_units_agreeing,
 )
 from phoneshell.attack.finish import (
     ANSWER_KINDS,
@@ -28,6 +26,7 @@ from phoneshell.attack.finish import (
     reference,
     step_key,
 )
+from phoneshell.attack.near import near
 from phoneshell.records import AttackFamily
 from phoneshell.tasks import Step, Task
 from phoneshell.xcui import NOTES, SAFARI, SPRINGBOARD
@@ -272,26 +271,6 @@ def truncated(task: Task) -> Iterator[Attack]:
         cut_short = replace(steps[last], arg=half)
         yield Attack(task, "truncated", "truncated:half",
                      (*steps[:last], cut_short, *steps[last + 1:]), answer)
-
-
-def near(task: Task) -> Iterator[Attack]:
-    """The reference finish with one number of a wheel value or of typed text one off."""
-    steps, answer = reference(task), claim(task)
-    for index, step in enumerate(steps):
-        if step.kind == "set_picker":
-            value = step.option("value")
-            for _, moved_value in near_numbers(value):
-                # a wheel writes "1 hour" and "2 hours": "1 hours" is on none
-                new = with_units_agreeing(moved_value)
-                options = tuple((k, new if k == "value" else v) for k, v in step.options)
-                moved = replace(step, options=options)
-                yield Attack(task, "near", f"near:{value}>{new}",
-                             (*steps[:index], moved, *steps[index + 1:]), answer)
-        elif step.kind == "type":
-            for change, new in near_numbers(step.arg):
-                moved = replace(step, arg=new)
-                yield Attack(task, "near", f"near:{change}",
-                             (*steps[:index], moved, *steps[index + 1:]), answer)
 
 
 RESULT_ROWS = 4

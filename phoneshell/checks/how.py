@@ -59,9 +59,13 @@ DURATION = Param("text", "str", "The duration the countdown was started at, as t
                                 "it: `5:00`, `1:30:00`.", required=True)
 START = Param("start", "str", "The label of the control that starts it (default Start).",
               default="Start")
-SLACK = Param("slack_s", "int", "How many seconds the estimate may be off: the time between "
-                                "the tap and the phone starting, reading the screen, and the "
-                                "display rounding up (default 5).", minimum=1, default=5)
+SLACK = Param("slack_s", "int", "How many seconds the estimate may come to over `text` on a "
+                                "phone whose clock runs: the tap's delay before the timer "
+                                "starts, the final read, the display's rounding (default 3).",
+              minimum=1, default=3)
+ROUNDING_S = 1.0
+"""The timer shows whole seconds: what it shows is within a second of what is left, rounded
+either way (iOS does not say which)."""
 COUNTDOWN = re.compile(r"^(?:(\d+):)?(\d{1,2}):(\d{2})$")
 
 
@@ -343,6 +347,19 @@ def _paused_for(actions: Sequence[Action], since: Action, check: Check, until: f
     return stood, False, ""
 
 
+def _window(want: int, slack_s: int, still: bool) -> tuple[float, float]:
+    """The estimates (countdown shown + seconds since the Start tap) a timer started at `want`
+    gives: one-sided, since the timer starts at or after the tap logged (the log stamps it
+    before the phone is asked) and the screen is read before the read is stamped, so both
+    delays only add. Below `want` only the display's rounding takes it; above, `slack_s` holds
+    the tap's delay, the read's and the rounding. On a phone whose clock stands still nothing
+    elapses: the estimate is the duration dialled, and the second above it is what no running
+    phone can tell apart (a timer one second longer always lands in its window)."""
+    if still:
+        return float(want), want + ROUNDING_S
+    return want - ROUNDING_S, float(want + slack_s)
+
+
 def _no_duration(values: dict[str, ParamValue]) -> tuple[str, str] | None:
     """A `text` that is no duration as a timer shows one, as (field, problem), read at load:
     such a check could never pass."""
@@ -357,11 +374,11 @@ def countdown(check: Check, evidence: Evidence) -> Finding:
     """Passes when a countdown shows on the final screen (a StaticText like `4:57`, not a time
     of day: beside AM or PM, or in a row labelled with the time and AM or PM) and, added to the
     seconds it ran between the agent's last tap on `start` (on `page`, when given: the Timers
-    page's, not the Stopwatch's) and the screen being read, it makes `text` within `slack_s`:
-    the timer was started at that duration, and runs. A four-minute
-    timer just started and a six-minute one left to run down a minute both fail a five-minute
-    check; so does one paused (a Resume button on the final screen, or a tap on Pause the log
-    shows no Resume after), and the time it stood paused is not time it ran."""
+    page's, not the Stopwatch's) and the screen being read, it makes `text` (`_window`: a
+    second under it, `slack_s` over): the timer was started at that duration, and runs. A
+    four-minute timer just started and a six-minute one left to run down a minute both fail a
+    five-minute check; so does one paused (a Resume button on the final screen, or a tap on
+    Pause the log shows no Resume after), and the time it stood paused is not time it ran."""
     want = seconds(check.text)
     final = evidence.final
     if want is None:
@@ -394,11 +411,12 @@ def countdown(check: Check, evidence: Evidence) -> Finding:
     # a phone whose clock stands still (the simulator) shows the countdown where it started
     since = 0.0 if "clock_still" in evidence.flags else max(0.0, final.taken_at - tap.t - stood)
     estimates = [(e, left + since) for e, left in shown if left is not None]
+    low, high = _window(want, slack, "clock_still" in evidence.flags)
     for element, estimate in estimates:
-        if abs(estimate - want) <= slack:
+        if low <= estimate <= high:
             return Finding(True, f"{element.label or element.value!r} left {since:.1f}s after "
                                  f"{start!r}: started at {estimate:.0f}s, wanted {want}s")
     element, estimate = estimates[0]
     return Finding(False, f"{element.label or element.value!r} left {since:.1f}s after "
                           f"{start!r}: started at about {estimate:.0f}s, wanted {want}s "
-                          f"({check.text})")
+                          f"({check.text}: {low:g}-{high:g}s count)")

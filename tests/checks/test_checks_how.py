@@ -367,12 +367,51 @@ def test_a_24_hour_time_of_day_is_never_the_countdown() -> None:
 def test_on_a_phone_whose_clock_stands_still_the_countdown_is_read_as_shown() -> None:
     """The simulator's timers do not tick: "5:00" read 20 s after Start is a 5-minute timer
     there, and "4:00" read a minute after it is a 4-minute one."""
-    def still(ev: object) -> object:
-        return replace(ev, flags=frozenset({"clock_still"}))  # type: ignore[type-var]
-
     assert grade("countdown", still(timer("5:00", 100.0, 120.0)), text="5:00")[0]  # type: ignore[arg-type]
     passed, detail = grade("countdown", still(timer("4:00", 100.0, 161.0)), text="5:00")  # type: ignore[arg-type]
     assert not passed and "started at about 240s" in detail
+
+
+def still(ev: object) -> object:
+    return replace(ev, flags=frozenset({"clock_still"}))  # type: ignore[type-var]
+
+
+@pytest.mark.parametrize(("shown", "holds"), [
+    ("5:00", True), ("5:01", True),
+    ("4:55", False), ("4:59", False), ("5:02", False), ("5:05", False)])
+def test_on_a_still_clock_the_countdown_shows_the_duration_dialled(shown: str,
+                                                                   holds: bool) -> None:
+    """Red team 117: 4:55 and 5:05 timers passed "a timer that runs for 5 minutes" within a
+    5 s slack both ways, though the simulator's clock stands still and nothing elapses. The
+    duration dialled passes, and 5:01, which a running phone can never tell from it."""
+    passed, detail = grade("countdown", still(timer(shown, 100.0, 112.0)), text="5:00")  # type: ignore[arg-type]
+    assert passed is holds, detail
+    if not holds:
+        assert f"started at about {seconds_of(shown)}s, wanted 300s (5:00: 300-301s " \
+               "count)" in detail, detail
+
+
+def seconds_of(shown: str) -> int:
+    minutes, secs = shown.split(":")
+    return int(minutes) * 60 + int(secs)
+
+
+@pytest.mark.parametrize(("shown", "started_at", "read_at", "holds"), [
+    # five minutes: shown rounded down and read at once, or rounded up after a slow tap and read
+    ("4:57", 100.0, 102.05, True), ("4:58", 100.0, 103.9, True),
+    # 4:55 read 2 s after Start shows 4:53 (295 s); 4:59 shows 4:57 1.2 s after (298.2 s)
+    ("4:53", 100.0, 102.0, False), ("4:57", 100.0, 101.2, False),
+    # 5:05 and 5:04, read half a second after Start
+    ("5:04", 100.0, 100.6, False), ("5:03", 100.0, 100.5, False)])
+def test_on_a_running_clock_the_estimate_falls_short_only_by_the_rounding(
+        shown: str, started_at: float, read_at: float, holds: bool) -> None:
+    """The timer starts at or after the logged tap and the screen is read before the read is
+    stamped: shown + elapsed falls under the duration by the display's second at most, and
+    comes over it by the tap's and the read's delays and that second (`slack_s`, 3)."""
+    passed, detail = grade("countdown", timer(shown, started_at, read_at), text="5:00")  # type: ignore[arg-type]
+    assert passed is holds, detail
+    if not holds:
+        assert "(5:00: 299-303s count)" in detail, detail
 
 
 def test_countdown_needs_the_start_tap() -> None:
