@@ -261,17 +261,19 @@ def screen_height(evidence: Evidence) -> float:
     return float(height) if height > 0 else float(SMALLEST_SCREEN_PT)
 
 SEARCHED_WHOLE = Param("whole", "bool", "The search was `text` whole (ignoring case, white "
-                                        "space at its ends and hyphens or spaces between "
-                                        "letters: Wi-Fi, wifi, wi fi), not a longer one "
-                                        "holding it.")
+                                        "space at its ends, and a hyphen or space where "
+                                        "`text` has one: Wi-Fi, wifi, wi fi), not a longer "
+                                        "one holding it.")
 
 
-def _spelt(text: str) -> str:
-    """A search's text as `opened_from_search` compares it: `folded`, and one word across a
-    hyphen or spaces between letters ("Wi-Fi", "wifi" and "wi fi" alike, as Settings lists
-    the same page for each), so a spelling of the word is no other search; a longer one
-    still is."""
-    return re.sub(r"(?<=\w)[\s-]+(?=\w)", "", folded(text))
+def _spelling(text: str) -> re.Pattern[str]:
+    """The spellings of a search's `text` that `opened_from_search` takes for it: `folded`,
+    with a hyphen or spaces, or none, only where `text` breaks between words ("Wi-Fi": "wifi",
+    "wi fi", "Wi Fi", as Settings lists the same page for each), so a spelling of the word is
+    no other search, a longer one still is, and a word broken up elsewhere is another ("bat
+    tery", "w i f i" match no word of Battery's or Wi-Fi's on a phone: red team 119)."""
+    return re.compile(r"[\s-]*".join(re.escape(word) for word in re.split(r"[\s-]+",
+                                                                        folded(text)) if word))
 
 
 @check_kind("opened_from_search", family="path",
@@ -282,15 +284,15 @@ def opened_from_search(check: Check, evidence: Evidence) -> Finding:
     while that search still showed its results (only more typing, the keyboard or scrolling
     between), tapped the result named `result`: the page was opened from what the search found.
     Typing the words, cancelling and tapping the row on the app's own list fails, as does a
-    result reached by way of another page; with `whole`, a search for more than `text` (its
-    spelling across hyphens and spaces is the same word: "wifi" for "Wi-Fi"). The failure
-    names what was typed into the field. Not negatable."""
-    want, result = _spelt(check.text), folded(check.text_of("result"))
+    result reached by way of another page; with `whole`, a search for more than `text`. A
+    hyphen or space of `text` may be typed as either or left out ("wifi" for "Wi-Fi"), and
+    none typed elsewhere: "bat tery" is no search for Battery. The failure names what was
+    typed into the field. Not negatable."""
+    want, result = _spelling(check.text), folded(check.text_of("result"))
     typed = [e for e in editings(evidence.agent_actions(), screen_height(evidence))
              if field_matches(check, e.field_action or e.opened_by) and e.text.strip()]
     searched = [e for e in typed if _in_search(e, lambda a: field_matches(check, a))
-                and (_spelt(e.text) == want if check.flag_of("whole")
-                     else want in _spelt(e.text))]
+                and (want.fullmatch if check.flag_of("whole") else want.search)(folded(e.text))]
     for search in searched:
         target = search.end.target if search.end is not None else None
         if target is not None and result in _names(target):

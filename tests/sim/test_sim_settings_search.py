@@ -1,7 +1,8 @@
-"""Settings' search finds a page as a phone's does (red teams 108 and 111): by its title with case,
-hyphens and spaces ignored ("wifi" found nothing), and by the titles of its rows ("Model Number"
-answered "No Results"), listing the page, not the row; what it found before it lists in the same
-places. Through facebook-wda against the simulated iPhone."""
+"""Settings' search finds a page as a phone's does (red teams 108 and 111): by its title with case
+ignored, and hyphens and spaces where the title has one ("wifi" found nothing; "bat tery" is no
+Battery, red team 119), and by the titles of its rows ("Model Number" answered "No Results"),
+listing the page, not the row; what it found before it lists in the same places. Through
+facebook-wda against the simulated iPhone."""
 
 from __future__ import annotations
 
@@ -37,6 +38,17 @@ def test_wi_fi_is_found_however_it_is_spelt(settings: wda.Client, client: wda.Cl
     assert title(client) == "Wi-Fi"
 
 
+@pytest.mark.parametrize("query", ["bat tery", "b-luetooth", "stor age", "w i f i", "wif i",
+                                   "blue tooth"])
+def test_a_word_broken_where_it_has_no_break_finds_nothing(settings: wda.Client,
+                                                             client: wda.Client,
+                                                             query: str) -> None:
+    """A space or hyphen fits only where the title's word has one (red team 119): "bat tery"
+    is two words, neither of them Battery's, as on a phone that matches words (inferred)."""
+    settings.send_keys(query)
+    assert rows(client) == ["No Results"], rows(client)
+
+
 def test_a_row_finds_the_page_it_is_on(settings: wda.Client, client: wda.Client) -> None:
     """"Model Number" lists About (under General), not a result titled by the search's words,
     and opens it with General underneath."""
@@ -56,6 +68,8 @@ def test_a_row_finds_the_page_it_is_on(settings: wda.Client, client: wda.Client)
     ("Storage", ["iPhone Storage"]),
     ("Wi-Fi", ["Wi-Fi"]),
     ("tery", ["Battery"]),  # inside a word, as before
+    ("wi-f", ["Wi-Fi"]),  # a hyphen where the title has one, the word begun
+    ("iphone-storage", ["iPhone Storage"]),  # or a hyphen for its space
 ])
 def test_what_was_found_before_keeps_its_place(settings: wda.Client, client: wda.Client,
                                                query: str, first: list[str]) -> None:
