@@ -10,9 +10,10 @@ What typing does with control characters is XCTest's typeText's (`phoneshell.typ
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from phoneshell.sim.facts import DeviceFacts
+from phoneshell.sim.key_planes import ROWS, SHIFT_LABELS
+from phoneshell.sim.key_planes import KeyboardState as KeyboardState  # the phone's (phone.py)
 from phoneshell.sim.ui import EditText, Node, Rect
 
 KEYBOARD_HEIGHT = 291
@@ -40,27 +41,15 @@ def above_keyboard(facts: DeviceFacts, frame: Rect, up: bool) -> Rect:
     return Rect(frame.x, frame.y, frame.width, max(0, bottom - frame.y))
 
 
-_LETTERS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
-_NUMBERS = ("1234567890", "-/:;()$&@\"", ".,?!'")
 DELETE = "\b"
 RETURN = "\n"
 
 
-@dataclass
-class KeyboardState:
-    """Which key plane shows and whether shift is on (mutable: the phone owns one)."""
-
-    numbers: bool = False
-    shift: bool = False
-
-
 def press(state: KeyboardState, key: str) -> str:
-    """Apply a key press to the keyboard state; return the text it types ("" for mode keys)."""
-    if key == "shift":
-        state.shift = not state.shift
-        return ""
-    if key == "more":
-        state.numbers = not state.numbers
+    """Apply a key press to the keyboard state; return the text it types ("" for mode keys).
+    A space or an apostrophe typed on the numbers plane leaves it showing: iOS is said to go
+    back to the letters then, but nothing found states it (docs/simulator.md)."""
+    if state.switch(key):
         return ""
     if key == "emoji":  # the emoji plane is not modelled (docs/simulator.md)
         return ""
@@ -87,12 +76,13 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
     in an Other below it, the globe and dictation buttons. The phone puts it in its own window.
 
     Names and types as a real keyboard's (iOS 26.5 dump, docs/simulator.md): a letter is a
-    `Key` named and labelled by itself; shift a `Button` "shift"; delete and space `Key`s; the
-    123 key a `Key` named "more" labelled "numbers" (or "letters"); the Return key a `Button`
-    named for the field's return key type ("Return", "Search", "Go") and labelled in lower
-    case; space a `Key` named "space" and labelled " "; Emoji a `Button` "emoji" labelled
-    "Emoji" in the bottom row; the globe a `Button` "Next keyboard"; dictation a `Button`
-    "dictation" labelled "Dictate".
+    `Key` named and labelled by itself; shift a `Button` "shift" (labelled "symbols", the #+=
+    key, on the numbers plane and "numbers" on the symbols: `key_planes`); delete and space
+    `Key`s; the 123 key a `Key` named "more" labelled "numbers" (or "letters"); the Return key
+    a `Button` named for the field's return key type ("Return", "Search", "Go") and labelled
+    in lower case; space a `Key` named "space" and labelled " "; Emoji a `Button` "emoji"
+    labelled "Emoji" in the bottom row; the globe a `Button` "Next keyboard"; dictation a
+    `Button` "dictation" labelled "Dictate".
 
     Args:
         facts: screen geometry.
@@ -106,7 +96,7 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
     row_pitch, key_height = (46, 38) if landscape else (54, 42)
     keys_height = height if landscape else KEYS_HEIGHT
     pitch = facts.width / 10
-    rows = _NUMBERS if state.numbers else _LETTERS
+    rows = ROWS[state.plane]
     keys: list[Node] = []
 
     def key(does: str, label: str, x: float, row: int, width: float, kind: str = "Key",
@@ -121,13 +111,13 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
         for i, char in enumerate(chars):
             shown = char.upper() if state.shift and char.isalpha() else char
             key(char, shown, start + i * pitch + 3, row, pitch - 6)
-    if not state.numbers:
-        key("shift", "shift", 3, 2, pitch * 1.3, "Button")
+    # shift on the letters, #+= on the numbers, 123 on the symbols: one Button named "shift"
+    key("shift", SHIFT_LABELS[state.plane], 3, 2, pitch * 1.3, "Button", name="shift")
     key("delete", "delete", facts.width - pitch * 1.3 - 3, 2, pitch * 1.3)
     # The bottom row as a phone's (iOS 26 dumps): 123, Emoji, space (named "space", labelled
     # " "), Return; the globe and dictation buttons below the keys, outside the Keyboard.
     unit = facts.width / 402
-    key("more", "letters" if state.numbers else "numbers", 4 * unit, 3, 50 * unit, name="more")
+    key("more", state.more_label(), 4 * unit, 3, 50 * unit, name="more")
     key("emoji", "Emoji", 53 * unit, 3, 51 * unit, "Button", name="emoji")
     key("space", " ", 103 * unit, 3, 198 * unit, name="space")
     label = field.return_key.lower()
