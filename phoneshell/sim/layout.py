@@ -13,10 +13,13 @@ keeps state. Lists and their rows live in `lists.py`, the windows around a scree
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from PIL import ImageFont
 
+from phoneshell.sim import back_menu
+from phoneshell.sim.back_menu import BackMenu
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.touch_paths import hit_path
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Wheel
@@ -75,12 +78,13 @@ def screen(facts: DeviceFacts, children: Sequence[Node], *, key: str | None = No
     sibling views UIKit keeps there.
     """
     full = Rect(0, 0, facts.width, facts.height)
+    children, menus = _lifted(children)
     split = next((i for i, c in enumerate(children) if c.type != "NavigationBar"), len(children))
     bars, rest = tuple(children[:split]), tuple(children[split:])
     content = wrap(Node("Other", full, children=rest), 3)
     # A navigation controller keeps its (empty, hidden) palette container after the content.
     palette = wrap(Node("Other", full, visible=False), 1, visible=False)
-    inner = wrap(Node("Other", full, children=(*bars, content, palette), key=key), 2)
+    inner = wrap(Node("Other", full, children=(*bars, content, palette, *menus), key=key), 2)
     controller = Node("Other", full, children=(inner, wrap(Node("Other", full), 1)))
     return wrap(controller, 4)
 
@@ -119,16 +123,19 @@ def image(name: str | None, frame: Rect, *, label: str | None = None) -> Node:
 
 def nav_bar(facts: DeviceFacts, title: str, *, back: str | None = None,
             on_back: Handler | None = None, large: bool = False,
-            trailing: Sequence[Node] = ()) -> Node:
+            trailing: Sequence[Node] = (), menu: BackMenu | None = None,
+            behind: Sequence[str] = ()) -> Node:
     """A NavigationBar named after its page, with a back button labelled with the previous page.
 
     The back button is named "BackButton", as in the real Settings dumps; an edge swipe from the
-    left finds it by that name, so any app gets edge-swipe back for free.
+    left finds it by that name, so any app gets edge-swipe back for free. A touch and hold on it
+    opens its history menu and never goes back (`back_controls`).
     """
     width = facts.width
     kids: list[Node] = []
     if back is not None:
-        kids.append(button(back, Rect(16, NAV_TOP, 44, 44), on_back, name="BackButton"))
+        kids += back_controls(facts, back, Rect(16, NAV_TOP, 44, 44), on_back, menu=menu,
+                              behind=behind)
     if large:
         kids.append(text(title, Rect(16, 119, text_width(title, 34), 42), header=True))
         height = LARGE_NAV_BOTTOM - NAV_TOP
@@ -139,6 +146,38 @@ def nav_bar(facts: DeviceFacts, title: str, *, back: str | None = None,
     kids.extend(trailing)
     return Node("NavigationBar", Rect(0, NAV_TOP, width, height), name=title,
                 children=tuple(kids))
+
+
+def back_controls(f: DeviceFacts, back: str, frame: Rect, on_back: Handler | None, *,
+                  menu: BackMenu | None = None, behind: Sequence[str] = ()) -> list[Node]:
+    """A navigation bar's back button, named "BackButton" and labelled `back` (the page under
+    this one), whose touch and hold opens its history menu and never goes back (`back_menu`:
+    the app's `menu` state; `behind`, the titles of the pages further back, nearest first);
+    while the menu shows, its layer too, which `screen` and `page_sheet` lift over everything
+    else. Children for a bar (`nav_bar`, or a bar an app draws itself)."""
+    kids = [replace(button(back, frame, on_back, name="BackButton"),
+                    on_hold=back_menu.held_back(menu))]
+    if on_back is not None and menu is not None and menu.shown:
+        kids.append(_menu_layer(f, back_menu.items(menu, (back, *behind), on_back), menu.close))
+    return kids
+
+
+def _menu_layer(f: DeviceFacts, items: Sequence[tuple[str, Handler]], close: Handler) -> Node:
+    """The back button's history menu, under the bar's left end (`back_menu`)."""
+    return menu(f, "ContextMenu", items, back_menu.MENU_TOP, back_menu.MENU_LEFT, close)
+
+
+def _lifted(children: Sequence[Node]) -> tuple[tuple[Node, ...], tuple[Node, ...]]:
+    """`children` without the menu layers their navigation bars hold (`nav_bar`), and those
+    layers, to be drawn over everything else as a presented menu is."""
+    kept: list[Node] = []
+    layers: list[Node] = []
+    for child in children:
+        if child.type == "NavigationBar" and any(c.modal for c in child.children):
+            layers += [c for c in child.children if c.modal]
+            child = replace(child, children=tuple(c for c in child.children if not c.modal))
+        kept.append(child)
+    return tuple(kept), tuple(layers)
 
 
 def search_field(field: EditText, frame: Rect, *, name: str = "Search") -> Node:
@@ -220,9 +259,10 @@ def page_sheet(facts: DeviceFacts, children: Sequence[Node], *, dismiss: Handler
     dismisses every page sheet: what its Cancel does, which for a sheet holding changes asks
     first (Reminders' Discard Changes), as iOS's `isModalInPresentation` sheets do.
     """
+    children, menus = _lifted(children)
     panel = Node("Other", Rect(0, top, facts.width, facts.height - top),
                  children=tuple(children), opaque=True, key=key, on_pull_down=dismiss)
-    return modal_layer(facts, (wrap(panel, 2),), _ignore)
+    return modal_layer(facts, (wrap(panel, 2), *menus), _ignore)
 
 
 def pulled_sheet(root: Node, x: float, y: float) -> Handler | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
+from phoneshell.sim.back_menu import BackMenu
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
 
 BUNDLE_ID = "com.apple.iBooks"
@@ -57,6 +58,8 @@ TOP_FREE = ("Dracula", "Jane Eyre", "The Odyssey", "Wuthering Heights", "A Tale 
 class BooksState:
     """The tab, the open book (if any), a scroll per tab, the query, the sign-in alert."""
 
+    back_menu: BackMenu = field(default_factory=BackMenu)
+    """The back button's history menu (a hold on it): whether it shows."""
     tab: int = 0
     book: Book | None = None
     shown: int = 0
@@ -124,7 +127,8 @@ def _book_page(state: BooksState, host: Host, book: Book) -> list[Node]:
 
     owned = (layout.text("In Library", Rect(16, 240, 170, 24)) if book.owned
              else layout.button("Get", Rect(16, 230, 170, 44), get))
-    return [layout.nav_bar(f, book.title, back=TABS[state.tab], on_back=back),
+    return [layout.nav_bar(f, book.title, back=TABS[state.tab], on_back=back,
+                           menu=state.back_menu),
             layout.text(book.title, Rect(16, 140, f.width - 32, 34), header=True),
             layout.text(book.author, Rect(16, 180, f.width - 32, 22)), owned]
 

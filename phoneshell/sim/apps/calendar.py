@@ -34,6 +34,7 @@ from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Drag, Host, calendar_events, register
 from phoneshell.sim.apps.calendar_data import BUNDLE_ID, hour_text, read
 from phoneshell.sim.apps.calendar_events import Opened, new_form, opener
+from phoneshell.sim.back_menu import BackMenu
 from phoneshell.sim.facts import MONTHS, WEEKDAYS, DeviceFacts
 from phoneshell.sim.ui import Handler, Node, Rect, Scroll, showing
 
@@ -54,6 +55,8 @@ class CalendarState:
     choosing: bool = False
     opened: Opened = field(default_factory=Opened)
     """An event's details, its edit page, or search, over the view (`calendar_events`)."""
+    back_menu: BackMenu = field(default_factory=BackMenu)
+    """The back button's history menu (a hold on it): whether it shows."""
 
 
 def today(facts: DeviceFacts) -> date:
@@ -238,8 +241,9 @@ def render(state: CalendarState, host: Host) -> Node:
            layout.button("Add", Rect(f.width - 124, layout.NAV_TOP, 44, 44), add),
            layout.button("View", Rect(f.width - 70, layout.NAV_TOP, 54, 44), choose)]
     if back is not None:
-        bar.insert(0, layout.button(back, Rect(16, layout.NAV_TOP, 90, 44),
-                                    _showing(state, shown, parent), name="BackButton"))
+        # the way up is one page (the month, the year): going up further is its own tap
+        bar[:0] = layout.back_controls(f, back, Rect(16, layout.NAV_TOP, 90, 44),
+                                       _showing(state, shown, parent), menu=state.back_menu)
     nav = Node("NavigationBar", Rect(0, layout.NAV_TOP, f.width,
                                      layout.NAV_BOTTOM - layout.NAV_TOP), children=tuple(bar))
     body = {"Day": lambda: _day(state, host, shown), "Week": lambda: _week(state, host, shown),

@@ -20,6 +20,7 @@ from phoneshell.sim import layout, lists, ui
 from phoneshell.sim.apps import Host
 from phoneshell.sim.apps.calendar_data import BUNDLE_ID, Event, delete, find, hour_text, read, save
 from phoneshell.sim.apps.confirm import cancelling, confirm_sheet, edit_bar, fields
+from phoneshell.sim.back_menu import BackMenu
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.keyboard import keyboard_height
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, Wheel
@@ -50,6 +51,8 @@ class EventForm:
 class Opened:
     """What of the events shows over the calendar: an event's details, the edit page, search."""
 
+    back_menu: BackMenu = field(default_factory=BackMenu)
+    """The back button's history menu (a hold on it): whether it shows."""
     event: int | None = None
     event_shown: int = 0
     """The event page's showing and search's (`ui.showing`): each pushed again is new views."""
@@ -109,6 +112,7 @@ def _details(opened: Opened, host: Host, event: Event, today: date) -> Node:
         opened.deleting = True
 
     bar = layout.nav_bar(f, "Event Details", back=f.conventions.short_date(day), on_back=back,
+                         menu=opened.back_menu,
                          trailing=(layout.button("Edit", Rect(f.width - 60, layout.NAV_TOP, 44,
                                                                 44), edit),))
     kids = [bar, layout.text(event.title, Rect(16, 140, f.width - 32, 30), header=True),

@@ -36,6 +36,7 @@ from phoneshell.sim.apps.contacts_data import (
     save,
     search,
 )
+from phoneshell.sim.back_menu import BackMenu
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
 
 PLACEHOLDERS = {"first": "First name", "last": "Last name", "company": "Company",
@@ -73,6 +74,8 @@ class ContactsState:
     """The contact whose deletion the list's sheet asks about."""
     scroll: Scroll = field(default_factory=Scroll)
     query: EditText = field(default_factory=lambda: EditText("Search", return_key="search"))
+    back_menu: BackMenu = field(default_factory=BackMenu)
+    """The back button's history menu (a hold on it): whether it shows."""
 
 
 def _form(contact: Contact | None) -> Form:
@@ -166,8 +169,8 @@ def _card(state: ContactsState, host: Host, contact: Contact) -> Node:
 
     bar = Node("NavigationBar", Rect(0, layout.NAV_TOP, f.width,
                                      layout.NAV_BOTTOM - layout.NAV_TOP), name=contact.name,
-               children=(layout.button("Contacts", Rect(16, layout.NAV_TOP, 90, 44), back,
-                                       name="BackButton"),
+               children=(*layout.back_controls(f, "Contacts", Rect(16, layout.NAV_TOP, 90, 44),
+                                               back, menu=state.back_menu),
                          layout.button("Edit", Rect(f.width - 60, layout.NAV_TOP, 44, 44),
                                        edit)))
     width = layout.text_width(contact.name, 28)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Host, register
+from phoneshell.sim.back_menu import BackMenu
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
 
 BUNDLE_ID = "com.apple.DocumentsApp"
@@ -42,6 +43,8 @@ SHARED = (("Family Budget.numbers", "Shared by Anna Haro"),
 class FilesState:
     """The tab, the folders opened under Browse, a scroll per list, the search query."""
 
+    back_menu: BackMenu = field(default_factory=BackMenu)
+    """The back button's history menu (a hold on it): whether it shows."""
     tab: int = 0
     path: list[str] = field(default_factory=list)
     """Folders pushed under Browse, outermost first (empty: the Browse root)."""
@@ -110,7 +113,9 @@ def render(state: FilesState, host: Host) -> Node:
     deep = tab == "Browse" and bool(state.path)
     if deep:
         back = state.path[-2] if len(state.path) > 1 else "Browse"
-        nav = layout.nav_bar(f, state.path[-1], back=back, on_back=lambda: _pop(state))
+        behind = [*reversed(state.path[:-2]), "Browse"] if len(state.path) > 1 else []
+        nav = layout.nav_bar(f, state.path[-1], back=back, on_back=lambda: _pop(state),
+                             menu=state.back_menu, behind=behind)
         top = layout.NAV_BOTTOM
     else:
         nav, top = layout.nav_bar(f, tab, large=True), layout.LARGE_NAV_BOTTOM

@@ -28,6 +28,7 @@ from phoneshell.sim.apps.notes_edit import (
     render_editor,
     toolbar,
 )
+from phoneshell.sim.back_menu import BackMenu
 from phoneshell.sim.touch_paths import hit_path
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
 
@@ -40,6 +41,8 @@ SWIPE_TRAVEL = 60
 class NotesState:
     """Which list shows, the search query, the swiped row, and the note open (if any)."""
 
+    back_menu: BackMenu = field(default_factory=BackMenu)
+    """The back button's history menu (a hold on it): whether it shows."""
     screen: Folder = "notes"
     query: EditText = field(default_factory=lambda: EditText("Search", return_key="search"))
     scroll: Scroll = field(default_factory=Scroll)
@@ -103,7 +106,7 @@ def _list(state: NotesState, host: Host, compose: Handler) -> Node:
     title = "Recently Deleted" if deleted else "Notes"
     edit = [notes_deleted.edit_button(state.trash, host)] if deleted else []
     nav = layout.nav_bar(f, title, back="Folders", on_back=_go(state, host, "folders"),
-                         large=True, trailing=edit)
+                         large=True, trailing=edit, menu=state.back_menu)
     top = layout.LARGE_NAV_BOTTOM
     viewport = Rect(0, top, f.width, f.height - layout.TAB_BAR_HEIGHT - top)
     table = lists.table(state.scroll, viewport, sections, key=f"list:{state.screen}")

@@ -14,13 +14,14 @@ broken over several), and only on the lines the text view shows.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Literal
 
 from phoneshell.sim import layout
 from phoneshell.sim.apps import Host
 from phoneshell.sim.apps.notes_data import BUNDLE_ID, delete, discard_if_empty, save
+from phoneshell.sim.back_menu import BackMenu
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.render import TEXT_VIEW_INSET, TEXT_VIEW_LINE
 from phoneshell.sim.render_text import WORD, Fit
@@ -59,6 +60,8 @@ class Editor:
     more: bool = False
     leave: Callable[[], None] | None = None
     """Drop the note if it is left empty (`close_editor`, and Notes stopped with it open)."""
+    back_menu: BackMenu = field(default_factory=BackMenu)
+    """The back button's history menu (a hold on it): whether it shows."""
 
 
 def open_editor(host: Host, note_id: int | None, text: str) -> Editor:
@@ -221,7 +224,8 @@ def render_editor(f: DeviceFacts, editor: Editor, host: Host, back: Handler,
     if editing:
         trailing.insert(0, layout.button("Done", Rect(280, 67, 56, 44), done))
     nav = Node("NavigationBar", Rect(0, layout.NAV_TOP, f.width, 54), name="Note", children=(
-        layout.button("Notes", Rect(8, layout.NAV_TOP + 5, 80, 44), back, name="BackButton"),
+        *layout.back_controls(f, "Notes", Rect(8, layout.NAV_TOP + 5, 80, 44), back,
+                              menu=editor.back_menu),
         *trailing))
     text = editor.text
     view = Node("TextView", TEXT_FRAME, label="Note", name="Note", value=text.shown_value(),

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import AppModel, Drag, Host, register, reminders_sheet
 from phoneshell.sim.apps.reminders_sheet import NewReminder
+from phoneshell.sim.back_menu import BackMenu
 from phoneshell.sim.keyboard import above_keyboard
 from phoneshell.sim.store import JSON, Store
 from phoneshell.sim.touch_paths import hit_path
@@ -76,6 +77,8 @@ SEED: tuple[Reminder, ...] = (
 class RemindersState:
     """The open list (None: the overview), scrolls, the overview's search, the draft title."""
 
+    back_menu: BackMenu = field(default_factory=BackMenu)
+    """The back button's history menu (a hold on it): whether it shows."""
     open: str | None = None
     shown: int = 0
     """The open list's showing (`ui.showing`): a list pushed again is new views, new ids."""
@@ -301,7 +304,8 @@ def _list(state: RemindersState, host: Host, name: str) -> Node:
                                       lambda: commit(state, host)))
     # A turned phone's screen is compact in height: UIKit shows no large title there.
     large = f.height > f.width
-    nav = layout.nav_bar(f, name, back="Lists", on_back=back, large=large, trailing=trailing)
+    nav = layout.nav_bar(f, name, back="Lists", on_back=back, large=large, trailing=trailing,
+                         menu=state.back_menu)
     editing = state.draft is not None and state.draft.focused
     top = layout.LARGE_NAV_BOTTOM if large else layout.NAV_BOTTOM
     viewport = above_keyboard(f, Rect(0, top, f.width, f.height - TOOLBAR_HEIGHT - top),

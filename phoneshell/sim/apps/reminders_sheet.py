@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from phoneshell.sim import layout, lists
 from phoneshell.sim.apps import Drag, Host
 from phoneshell.sim.apps.confirm import confirm_sheet, edit_bar
+from phoneshell.sim.back_menu import BackMenu
 from phoneshell.sim.ui import EditText, Node, Rect, Scroll
 
 TITLE = "New Reminder"
@@ -39,6 +40,8 @@ class NewReminder:
     discarding: bool = False
     """Cancel was tapped with text typed: the Discard Changes sheet shows."""
     scroll: Scroll = field(default_factory=Scroll)
+    back_menu: BackMenu = field(default_factory=BackMenu)
+    """The List page's back button's history menu (a hold on it): whether it shows."""
 
     @property
     def typed(self) -> bool:
@@ -116,7 +119,7 @@ def _list_page(sheet: NewReminder, host: Host, my_lists: tuple[str, ...],
 
     rows = tuple(lists.Row(name, on_tap=chooser(name), checked=name == sheet.list)
                  for name in my_lists)
-    return [layout.nav_bar(f, "List", back=TITLE, on_back=back),
+    return [layout.nav_bar(f, "List", back=TITLE, on_back=back, menu=sheet.back_menu),
             lists.table(Scroll(), Rect(0, top, f.width, f.height - top),
                         [lists.Section(rows)], key="new-reminder:list")]
 

@@ -36,6 +36,7 @@ from phoneshell.sim.apps.settings_pages import (
 from phoneshell.sim.apps.settings_rows import STUB
 from phoneshell.sim.apps.settings_search import ROOT as ROOT  # re-exported: spotlight.py
 from phoneshell.sim.apps.settings_search import search
+from phoneshell.sim.back_menu import BackMenu
 from phoneshell.sim.facts import HOUR_24_KEY, DeviceFacts
 from phoneshell.sim.keyboard import KEYBOARD_HEIGHT
 from phoneshell.sim.store import Store
@@ -60,6 +61,8 @@ class SettingsState:
     alternates: dict[str, Scroll] = field(default_factory=dict)
     """Info rows tapped to show their alternate value (About's Model Number), each with the
     scroll of the page it was tapped on: a page opened again is a new one, showing the first."""
+    back_menu: BackMenu = field(default_factory=BackMenu)
+    """The back button's history menu (a hold on it): whether it shows."""
 
     def push(self, page_id: str, title: str) -> None:
         """Open a page on top of the current one."""
@@ -374,8 +377,9 @@ def render(state: SettingsState, host: Host) -> Node:
     f = host.facts
     page_id, title = state.stack[-1]
     if len(state.stack) > 1:
+        behind = [f.conventions.spell(t) for _, t in reversed(state.stack[:-2])]
         nav = layout.nav_bar(f, f.conventions.spell(title), back=f.conventions.spell(
-            state.stack[-2][1]), on_back=state.pop)
+            state.stack[-2][1]), on_back=state.pop, menu=state.back_menu, behind=behind)
         viewport = Rect(0, layout.NAV_BOTTOM, f.width, f.height - layout.NAV_BOTTOM)
         table = lists.table(state.scrolls[-1], viewport, _sections(page_id, state, host),
                             key=f"page:{page_id}")
