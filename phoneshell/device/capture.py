@@ -22,7 +22,7 @@ from typing import NamedTuple
 from phoneshell.checks import Need
 from phoneshell.device.input_probe import CHANGED_FRACTION, screen_difference
 from phoneshell.device.phone import Phone, wait_until
-from phoneshell.device.screen_part import Part, screen_part
+from phoneshell.device.screen_part import Part, clear_of_edges, drag_part, screen_part
 from phoneshell.errors import RIG_DOWN, DeviceError
 from phoneshell.evidence import Capture, Claim, Evidence
 from phoneshell.records import Flag
@@ -216,12 +216,16 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
 
     A screen with nothing to scroll gets one more read, so the evidence shows the pass was made.
     """
-    _, part, position = _standing(PageSource.parse(final_xml))
-    if part is None or (_at_end(position, True) and _at_end(position, False)):
+    page = PageSource.parse(final_xml)
+    area, part, position = _standing(page)
+    if area is None or part is None or drag_part(page, area) is None \
+            or (_at_end(position, True) and _at_end(position, False)):
         # the final source, kept: nothing has moved since
         return [Capture("scroll", phone.source(), time.time())]
-    # inside the part of the view on screen: the bridge refuses a touch off it (`screen_part`)
-    low, high = part.at(0.5, 0.75), part.at(0.5, 0.25)
+    # inside the part of the view on screen: the bridge refuses a touch off it (`screen_part`);
+    # and out of the system's edge zones, which would take the drag home (`drag_part`)
+    low, high = (clear_of_edges(part.at(0.5, down), page.width, page.height)
+                 for down in (0.75, 0.25))
     captures: list[Capture] = []
     for downward, start, end in ((True, low, high), (False, high, low)):
         if _at_end(position, downward):

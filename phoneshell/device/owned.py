@@ -31,7 +31,8 @@ from phoneshell.device.probes import (
     row_texts,
     stop_app,
 )
-from phoneshell.device.screen_part import screen_part
+from phoneshell.device.screen_part import drag_part, screen_part
+from phoneshell.device.settings_values import page_title
 from phoneshell.device.steps import screen_signature
 from phoneshell.device.wholes import LISTS, Listed, _in_table, _whole_rows, unplaced
 from phoneshell.tasks import Step
@@ -53,31 +54,75 @@ def _bottom(page: PageSource) -> float:
     return min((e.y for e in page.on_screen() if e.type in COVERS), default=page.height)
 
 
-def _scrolled(phone: Phone, page: PageSource, bottom: float) -> bool:
+OVERLAP_PT = 80.0
+"""How much of the list's visible part a scroll keeps on screen: more than a row, so a row cut
+off at the bottom is whole on the next screen."""
+
+
+def _scrolled(phone: Phone, page: PageSource, bottom: float, what: str) -> bool:
     """Drag the list up by most of its visible part, inside it (above a keyboard, which a drag
-    that starts on it would type on); whether anything moved."""
+    that starts on it would type on) and clear of the screen's system edge zones (`drag_part`:
+    a list that reaches the screen's bottom, as Contacts' does, would else be swiped home);
+    whether anything moved (nothing: the list's end).
+
+    Raises:
+        ProbeError: too little of the list shows to scroll it (a turned phone's keyboard may
+            leave a row's height): what is below is unread, so the read has no end.
+    """
     table = next(e for e in page.on_screen() if e.type == TABLE)
-    part = screen_part(page, table, bottom)  # a drag off the screen is refused (`screen_part`)
-    if part is None or part.height - 80 < 80:
-        return False
+    shown = screen_part(page, table, bottom)  # a drag off the screen is refused (`screen_part`)
+    part = drag_part(page, table, bottom)
+    start = min(shown.bottom - OVERLAP_PT / 2, part.bottom) if shown and part else 0.0
+    end = max(part.top, start - (shown.height - OVERLAP_PT)) if shown and part else 0.0
+    if start - end < OVERLAP_PT:
+        raise ProbeError(f"{what}: too little of it shows to scroll it ({page.summary()}); "
+                         "cannot read past what shows")
     before = screen_signature(phone)
     x = part.at(0.5, 0)[0]
-    phone.drag((x, part.bottom - 40), (x, part.top + 40))
+    phone.drag((x, start), (x, end))
     return phone.poll(lambda: screen_signature(phone) != before, 1.0)
+
+
+def _where(page: PageSource) -> tuple[str, str]:
+    """Which screen `page` is: its app (by its bundle id, or its name where the source gives
+    none) and its page's title."""
+    app = page.bundle_id or (page.elements[0].label if page.elements else "")
+    return app, page_title(page)
+
+
+def _still_there(what: str, first: PageSource, page: PageSource) -> None:
+    """Fail closed when the read's own scroll took the screen off the list it reads: another
+    app in front (home, the App Switcher), another page, or no list: what follows is no part
+    of the list, and its end no end of the list.
+
+    Raises:
+        ProbeError: naming what the screen shows instead.
+    """
+    (app, title), (now_app, now_title) = _where(first), _where(page)
+    if now_app != app:
+        raise ProbeError(f"{what}: scrolling it put {now_app or 'no app'} in front of {app}; "
+                         "cannot read the rest of it")
+    if now_title != title:
+        raise ProbeError(f"{what}: scrolling it left the list's page ({title!r}) for "
+                         f"{now_title!r}; cannot read the rest of it")
+    if not any(e.type == TABLE for e in page.on_screen()):
+        raise ProbeError(f"{what}: after scrolling it no list shows; it shows {page.summary()}")
 
 
 def _rows(phone: Phone, bundle_id: str, what: str, *steps: Step,
           texts: Texts = _plain) -> tuple[str, ...]:
     """Every row of the list an app shows after `steps`, top to bottom, scrolled to its end."""
-    page = fresh_app(phone, bundle_id, *steps)
+    page = first = fresh_app(phone, bundle_id, *steps)
     if not any(e.type == TABLE for e in page.on_screen()):
         raise ProbeError(f"{what}: no list shows; it shows {page.summary()}")
     bottom = _bottom(page)
     seen = texts(page, _whole_rows(page, bottom))
     for _ in range(SCROLLS):
-        if ends_on_screen(page, bottom, _in_table(page)) or not _scrolled(phone, page, bottom):
+        if ends_on_screen(page, bottom, _in_table(page)) \
+                or not _scrolled(phone, page, bottom, what):
             break
         page = phone.page()
+        _still_there(what, first, page)
         seen = merge_scrolled(seen, texts(page, _whole_rows(page, bottom)))
     else:
         raise Overflow(f"{what} runs on past {SCROLLS} screens; cannot read it")

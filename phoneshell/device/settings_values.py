@@ -30,7 +30,7 @@ from collections.abc import Callable
 from phoneshell.device.control_center import Put, set_toggle
 from phoneshell.device.phone import Phone
 from phoneshell.device.probes import fresh_app, stop_app
-from phoneshell.device.steps import run_steps, screen_signature
+from phoneshell.device.steps import run_steps, screen_signature, scroll_points
 from phoneshell.errors import StepError
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
@@ -109,8 +109,7 @@ def _find_on_page(phone: Phone, find: Find) -> tuple[PageSource, Element] | None
         if tries == SCROLLS:
             break
         before = screen_signature(phone)
-        width, height = phone.screen_size()
-        phone.drag((width / 2, height * 0.7), (width / 2, height * 0.3))
+        phone.drag(*scroll_points(phone, "down"))
         if screen_signature(phone) == before:
             break  # the page's end: nothing moved
         page = phone.page()

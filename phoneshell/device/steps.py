@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 
 from phoneshell.apps import bundle_for
 from phoneshell.device.phone import NOT_RUNNING, SPRINGBOARD, Phone
+from phoneshell.device.screen_part import clear_of_edges
 from phoneshell.device.screen_reads import TextInput
 from phoneshell.errors import RIG_DOWN, DeviceError, StepError
 from phoneshell.patterns import PatternTimeout, compile_pattern
@@ -183,8 +184,7 @@ def _open_app(phone: Phone, step: Step) -> None:
             if phone.poll(lambda: not _in_front(phone, SPRINGBOARD), phone.effect_timeout_s * 2):
                 return
             raise _fail(step, "tapping the icon did not open the app")
-        width, height = phone.screen_size()
-        phone.drag((width * 0.8, height / 2), (width * 0.2, height / 2))
+        phone.drag(*scroll_points(phone, "right"))
     raise _fail(step, f"no app called {step.arg!r} on the home screen")
 
 
@@ -353,12 +353,14 @@ def scroll_points(phone: Phone, direction: str) -> tuple[tuple[float, float],
                                                          tuple[float, float]]:
     """Drag points that scroll the content `direction` (down: the finger moves up)."""
     w, h = phone.screen_size()
-    return {
+    start, end = {
         "down": ((w / 2, h * 0.7), (w / 2, h * 0.3)),
         "up": ((w / 2, h * 0.3), (w / 2, h * 0.7)),
         "right": ((w * 0.8, h / 2), (w * 0.2, h / 2)),
         "left": ((w * 0.2, h / 2), (w * 0.8, h / 2)),
     }[direction]
+    # never in the system's edge zones (`screen_part.drag_area`): a scroll there is the system's
+    return clear_of_edges(start, w, h), clear_of_edges(end, w, h)
 
 
 @executes("swipe")

@@ -71,6 +71,7 @@ from phoneshell.runner.owner_going import GOING, Going
 from phoneshell.runner.owner_log import (
     APPS,
     alarm_changed,
+    made_new,
     opened_and_changed,
 )
 from phoneshell.runner.owner_log import blame as blame_of
@@ -283,11 +284,13 @@ class OwnerWatch:
             item, button = opened_and_changed(name, log, self.known[name].rows or ())
             if item:
                 self.hidden.append(f"{name} ({item!r})")
-            if item and not any(why.startswith(f"the owner's {name}") for why in blame):
-                why = blame_of(name, item, button)
+            made = "" if settled(name, task, evidence, teardown) else made_new(name, log)
+            if (item or made) and not any(why.startswith(f"the owner's {name}") for why in blame):
+                why = blame_of(name, item, button) if item else made
+                self.hidden += [] if item else [f"{name} (a new {NAMED[name]})"]
                 blame.append(why)
                 lines.append(f"{why}; nothing puts a {NAMED[name]} back, and what its row does "
-                             "not show cannot be read")
+                             "not show cannot be read" if item else f"{why}; nothing deletes it")
         if blame:
             self.said.extend(f"{who}: {why}" for why in blame)
         if evidence is not None and teardown.ok and not teardown.left:

@@ -131,8 +131,11 @@ def opened_and_changed(name: str, events: Iterable[AuditEvent], rows: Iterable[s
     (`LIST_PAGES`), from a page that was not. A swipe that starts on the back button and
     presses nothing, or a press on an element named "Discard Changes" that left the page
     where it was, closes nothing. A button of `CHANGES` pressed on a new item's page
-    (`NEW_PAGES`) saves no owner's item; in Contacts, one pressed on a contact's own page
-    (titled with its name) is that contact's."""
+    (`NEW_PAGES`) saves no owner's item (it adds one to the collection: `made_new`); in
+    Contacts, one pressed on a contact's own page (titled with its name) is that contact's.
+    What opens an item is a tap or a hold landing on its element: one landing on another row
+    (an item the owner did not have) opens that one, and a drag (a scroll) that starts on a
+    row opens nothing."""
     owned = {_shown(name, row) for row in rows}
     app, changes, lists = APPS[name], CHANGES[name], LIST_PAGES[name]
     opened, leaving, edited = "", False, False
@@ -160,14 +163,31 @@ def opened_and_changed(name: str, events: Iterable[AuditEvent], rows: Iterable[s
             opened = target.page if target.page in owned else ""  # a card, titled by its name
         label = target.label if target.label in owned or name != "events" \
             else target.label.split(": ", 1)[-1]
-        if label in owned and not target.keyboard and target.label not in changes:
-            opened, edited = label, False
+        if event.kind == "tap" and not target.keyboard and target.label not in changes \
+                and (label in owned or target.type.endswith("Cell") and target.page in lists):
+            # the row a tap or hold landed on, the owner's or not; never one a drag (a scroll)
+            # started on: that opens nothing
+            opened, edited = (label if label in owned else ""), False
             continue  # what opened it edited nothing of it
         if opened and _press(event) and target.page not in lists:
             leaving = True  # it may have left the item's page: the next action tells
         if opened and target.page not in lists and not _neutral(event):
             edited = True
     return "", ""
+
+
+def made_new(name: str, events: Iterable[AuditEvent]) -> str:
+    """Why the agent added an item to the owner's collection `name`, by its log ("" when it
+    did not): it pressed a button of `CHANGES` that saves on a new item's page (`NEW_PAGES`:
+    New Contact's Done, New Event's Add): the list read after it may not show the new row (one
+    it could not read, or one deleted again after it synced), and the log does."""
+    for event in events:
+        target = event.target
+        if agents_touch(event) and event.app_before == APPS[name] and target is not None \
+                and target.page in NEW_PAGES[name] and _pressed(event, CHANGES[name]):
+            return (f"the owner's {name} changed: a new {name[:-1]} was saved on "
+                    f"{target.page} ({target.label!r} pressed)")
+    return ""
 
 
 SAVES = frozenset({"Done", "Add"})
@@ -307,4 +327,4 @@ def _number(event: AuditEvent, key: str) -> float:
 
 
 __all__ = ["APART", "APPS", "CHANGES", "acted_in_clock", "acted_on", "agents_touch", "blame",
-           "opened_and_changed", "alarm_changed"]
+           "made_new", "opened_and_changed", "alarm_changed"]

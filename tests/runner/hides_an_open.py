@@ -6,7 +6,8 @@ from a rule that reads labels (`runner.owner_log`). Run as a `command:` agent:
 each OP one of: `launch:BUNDLE`, `tap:TYPE:LABEL[:N]` (the N-th such element, from 0),
 `hold:TYPE:LABEL`, `off:NAME` (a drag from the middle of the element named NAME to 300 points
 below it, or above it low on the screen: it presses nothing, here or on a phone),
-`keys:TEXT`, `wheel:next` (the one picker wheel one step on). Stdlib only, one file: the
+`drag:TYPE:LABEL` (a drag from the middle of that element 200 points down: a scroll that presses
+nothing), `keys:TEXT`, `wheel:next` (the one picker wheel one step on). Stdlib only, one file: the
 sandbox shows a program only the files its command line names. It claims `done` whatever
 happened: the grade, not the claim, must say no.
 """
@@ -69,6 +70,13 @@ def act(op: str) -> None:
         call("POST", f"/session/{SID}/wda/dragfromtoforduration",
              {"fromX": x, "fromY": y, "toX": x, "toY": y + (300 if y < 400 else -300),
               "duration": 0.3})
+    elif verb == "drag":
+        kind, label = rest.split(":")
+        rect = call("GET", f"/session/{SID}/element/{element(kind, label)}/rect")["value"]
+        assert isinstance(rect, dict), rect
+        x, y = rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
+        call("POST", f"/session/{SID}/wda/dragfromtoforduration",
+             {"fromX": x, "fromY": y, "toX": x, "toY": y + 200, "duration": 0.3})
     elif verb == "keys":
         call("POST", f"/session/{SID}/wda/keys", {"value": [rest]})
     elif verb == "wheel":
