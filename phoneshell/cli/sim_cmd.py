@@ -29,8 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fault", action="append", default=[], metavar="NAME",
                         help="switch a fault on: locked, drop-writes, stale-session, "
                              "truncated-source[=BUNDLE], unreadable=BUNDLE, "
-                             "screenshot-fails[=BUNDLE], hiccups=N, slow[=SECONDS], gone "
-                             "(repeatable)")
+                             "screenshot-fails[=BUNDLE], hiccups=N, drag-hiccups=N, "
+                             "slow[=SECONDS], gone (repeatable)")
     parser.add_argument("--locale", default=None, metavar="ID",
                         help="region format of every screen: en_US (default) or en_GB")
     parser.add_argument("--secret-path", action="store_true",

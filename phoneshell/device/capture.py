@@ -23,8 +23,10 @@ from phoneshell.checks import Need
 from phoneshell.device.input_probe import CHANGED_FRACTION, screen_difference
 from phoneshell.device.phone import Phone, wait_until
 from phoneshell.device.screen_part import Part, clear_of_edges, drag_part, screen_part
+from phoneshell.device.wda_link import WdaHiccup, bridge_refused
 from phoneshell.errors import RIG_DOWN, DeviceError
 from phoneshell.evidence import Capture, Claim, Evidence
+from phoneshell.patience import patiently
 from phoneshell.records import Flag
 from phoneshell.tree import Element, PageSource
 
@@ -244,21 +246,38 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
 
 
 class ScrollRefused(DeviceError):
-    """WDA (or the bridge) refused a drag the capture made to scroll the end screen: the
-    harness's own gesture was not taken, whatever the screen's reads gave."""
+    """The bridge or WDA refused a drag the capture made to scroll the end screen: the
+    harness's own gesture was not taken, whatever the screen's reads gave.
+
+    Args:
+        by_bridge: the bridge's own refusal, for what the drag touches (`wda_link.
+            bridge_refused`): what the agent left there; else WDA failed it (the rig's).
+    """
+
+    def __init__(self, message: str, hint: str = "", by_bridge: bool = False) -> None:
+        super().__init__(message, hint=hint)
+        self.by_bridge = by_bridge
 
 
 def _drag(phone: Phone, start: tuple[float, float], end: tuple[float, float]) -> None:
-    """The capture's drag; one refused is `ScrollRefused`, told apart from a read that failed
-    (a phone that does not answer at all is the rig's, raised as it is)."""
+    """The capture's drag, told apart from a read that failed (a phone that does not answer at
+    all is the rig's, raised as it is). One WDA could not make (`WdaHiccup`: an event XCTest
+    could not synthesize) is made again with a read's patience (`Phone._get`): a pass compares
+    each source with the one before, so a drag that moved anyway loses nothing. One the bridge
+    refuses is `ScrollRefused` `by_bridge`; one WDA still fails, or fails otherwise, is
+    `ScrollRefused` not by it (red team 119: one hiccup on the drag failed an honest finish)."""
     try:
-        phone.drag(start, end)
+        patiently(lambda: phone.drag(start, end), phone.patience_s, (WdaHiccup,))
     except RIG_DOWN:
         raise
     except DeviceError as exc:
-        raise ScrollRefused(f"the harness's own drag scrolling the end screen, from "
-                            f"({start[0]:g}, {start[1]:g}) to ({end[0]:g}, {end[1]:g}), was "
-                            f"refused: {exc}", hint=exc.hint) from exc
+        drag = (f"the harness's own drag scrolling the end screen, from ({start[0]:g}, "
+                f"{start[1]:g}) to ({end[0]:g}, {end[1]:g}),")
+        if bridge_refused(exc):
+            raise ScrollRefused(f"{drag} was refused: {exc}", hint=exc.hint,
+                                by_bridge=True) from exc
+        raise ScrollRefused(f"{drag} failed at WDA ({exc}, asked for {phone.patience_s:g} s): "
+                            "a rig fault, not the screen the agent left", hint=exc.hint) from exc
 
 
 def capture_evidence(phone: Phone, task_id: str, needs: Iterable[Need] = (),

@@ -32,6 +32,20 @@ HICCUP_ERRORS = frozenset({"unknown error", "unable to capture screen"})
 out, a screen mid-animation, a phone short of memory): the same read a moment later may work."""
 
 
+BRIDGE_REFUSAL = ("unsupported operation", "phoneshell bridge refused ")
+"""The error code and the message's start of the bridge's own refusal of a request for what it
+touches (`bridge.refusals`: off the screen, a control the rig keeps, several gestures in one):
+answered by the bridge, never forwarded. WDA's own errors pass through it as WDA said them."""
+
+
+def bridge_refused(exc: DeviceError) -> bool:
+    """Whether `exc` (a refusal `WdaLink.request` translated) is the bridge's own refusal of
+    the request (`BRIDGE_REFUSAL`), not an error of WDA's."""
+    value = getattr(exc.__cause__, "value", None)
+    return (isinstance(value, dict) and value.get("error") == BRIDGE_REFUSAL[0]
+            and str(value.get("message", "")).startswith(BRIDGE_REFUSAL[1]))
+
+
 class WdaHiccup(DeviceError):
     """WDA answered a request with one of `HICCUP_ERRORS`: asked again, it may work (reads
     are, for a while: `Phone._get`)."""

@@ -17,7 +17,9 @@ home was pressed) and is captured again; else the end state was the agent's to l
 its failure, said so. A phone that does not is the rig: down (a refused read, a home screen
 cut off after one), or not scored (a home screen refused for a while; a cut-off end state
 whose home screen is cut off too). A drag the capture made to scroll the screen, refused, is
-no failed read (`device.capture.ScrollRefused`): the agent's failure, said as it was. A
+no failed read (`device.capture.ScrollRefused`): refused by the bridge for what it touches, the
+agent's failure, said as it was; failed by WDA (a hiccup asked again for seconds first), the
+rig's, not scored. A
 screenshot is not what checks read: one WDA refuses leaves the evidence without a picture
 (`unsettled`), and is asked on the home screen after the capture (`pictures_elsewhere`):
 refused there too, the rig is down.
@@ -122,10 +124,13 @@ def capture_or_blame(phone: Phone, capture: Callable[[], T], from_start: FromSta
         AppUnreadable: the capture failed, the phone reads its home screen whole, and the app
             in front could not be read from the attempt's start (`from_start`).
         UnreadableEndState: the capture failed where the phone reads its home screen whole;
-            or a drag the capture made to scroll the screen was refused (`ScrollRefused`), no
-            failed read: what the drag touched is what the agent left there, so its failure,
-            saying the drag was refused and why (not scored would let an agent turn a failure
-            into a skip by the screen it leaves).
+            or the bridge refused a drag the capture made to scroll the screen (`ScrollRefused`
+            `by_bridge`), no failed read: what the drag touched is what the agent left there,
+            so its failure, saying the drag was refused and why (not scored would let an agent
+            turn a failure into a skip by the screen it leaves).
+        ScrollRefused: WDA failed the capture's drag (asked again with the phone's patience
+            where it could not make it): no failed read, and not what the agent left (WDA's
+            refusals of a gesture are the rig's): raised as it is, not scored.
         RigDown: the home screen's source is refused too, or cut off: the phone reads no
             screen, whoever left it (the run stops, as for any rig down).
         DeviceError: the home screen's source was refused too before it read whole: a phone
@@ -135,8 +140,10 @@ def capture_or_blame(phone: Phone, capture: Callable[[], T], from_start: FromSta
     """
     try:
         return capture()
-    except ScrollRefused as exc:
-        raise UnreadableEndState(_scroll_refused(exc)) from exc
+    except ScrollRefused as exc:  # no failed read: the bridge's refusal, or WDA's (the rig's)
+        if exc.by_bridge:
+            raise UnreadableEndState(_scroll_refused(exc)) from exc
+        raise
     except (DeviceLocked, DeviceUnusable):
         raise
     except DeviceUnreachable as exc:  # nothing answered: a phone back within seconds was fine
@@ -145,7 +152,9 @@ def capture_or_blame(phone: Phone, capture: Callable[[], T], from_start: FromSta
         try:
             return capture()
         except ScrollRefused as refusal:
-            raise UnreadableEndState(_scroll_refused(refusal)) from refusal
+            if refusal.by_bridge:
+                raise UnreadableEndState(_scroll_refused(refusal)) from refusal
+            raise
         except DeviceLocked:
             raise
         except DeviceError as again:

@@ -15,6 +15,10 @@
 * `hiccups=N`: the next N page sources (any format) and screenshots, whoever asks, answer
   WDA's error for a snapshot or screenshot it could not take, then it switches itself off (a
   real phone's WDA fails a read now and then and serves it a moment later);
+* `drag-hiccups=N`: the next N drags by coordinates (`dragfromtoforduration`, on the screen or
+  an element, and `pressAndDragWithVelocity` between points), whoever sends them, answer WDA's
+  error for an event XCTest could not synthesize and move nothing, then it switches itself off
+  (a real phone's WDA fails a gesture now and then too; many stand for one that keeps failing);
 * `slow`: every WDA request waits first; `slow=SECONDS` sets how long (default 0.25);
 * `gone`: the listening socket is closed, so connections are refused; only the Python API
   (`SimServer.set_faults`) reopens it.
@@ -30,8 +34,9 @@ from dataclasses import dataclass, field
 from phoneshell.errors import PhoneshellError
 
 NAMES = ("locked", "drop-writes", "stale-session", "truncated-source", "unreadable",
-         "screenshot-fails", "hiccups", "slow", "gone")
-VALUED = ("slow", "truncated-source", "unreadable", "screenshot-fails", "hiccups")
+         "screenshot-fails", "hiccups", "drag-hiccups", "slow", "gone")
+VALUED = ("slow", "truncated-source", "unreadable", "screenshot-fails", "hiccups",
+          "drag-hiccups")
 """The faults that take a value (`name=VALUE`)."""
 MAX_HICCUPS = 1000
 DEFAULT_SLOW_S = 0.25
@@ -39,8 +44,13 @@ TRUNCATE_AT = 0.6
 """The fraction of the XML source's bytes `truncated-source` keeps."""
 
 
+COUNTED = ("hiccups", "drag-hiccups")
+"""The faults that fail the next N requests of theirs, then switch themselves off."""
+
+
 class Countdown:
-    """How many more reads a `hiccups` fault fails (the server's lock serialises requests)."""
+    """How many more requests a counted fault (`hiccups`, `drag-hiccups`) fails (the server's
+    lock serialises requests)."""
 
     def __init__(self, left: int = 0) -> None:
         self.left = left
@@ -67,6 +77,8 @@ class Faults:
     """The app whose screenshots `screenshot-fails` refuses ("": every screen's)."""
     hiccups: Countdown = field(default_factory=Countdown)
     """The reads `hiccups` still fails."""
+    drag_hiccups: Countdown = field(default_factory=Countdown)
+    """The drags `drag-hiccups` still fails."""
 
     @classmethod
     def parse(cls, specs: Iterable[str]) -> Faults:
@@ -76,32 +88,34 @@ class Faults:
             PhoneshellError: an unknown fault name or a bad delay.
         """
         active: set[str] = set()
-        slow_s, truncated_in, unreadable_in, shots_in, hiccups = DEFAULT_SLOW_S, "", "", "", 0
+        slow_s, truncated_in, unreadable_in, shots_in = DEFAULT_SLOW_S, "", "", ""
+        counts = dict.fromkeys(COUNTED, 0)
         for spec in specs:
             name, sep, arg = spec.strip().partition("=")
             arg = arg.strip()
             if name not in NAMES:
                 raise PhoneshellError(f"unknown fault {name!r}",
                                       hint=f"faults are: {', '.join(NAMES)}")
-            if name in ("unreadable", "hiccups") and not arg:
+            if name in ("unreadable", *COUNTED) and not arg:
                 raise PhoneshellError(f"fault {name!r} needs a value ({spec!r})",
-                                      hint="unreadable=BUNDLE, hiccups=N")
+                                      hint="unreadable=BUNDLE, hiccups=N, drag-hiccups=N")
             if sep and name not in VALUED:
                 raise PhoneshellError(f"fault {name!r} takes no value ({spec!r})",
                                       hint="only these take one: slow=SECONDS, "
                                            "truncated-source=BUNDLE, unreadable=BUNDLE, "
-                                           "screenshot-fails=BUNDLE, hiccups=N")
+                                           "screenshot-fails=BUNDLE, hiccups=N, "
+                                           "drag-hiccups=N")
             if name == "truncated-source":
                 truncated_in = arg
             elif name == "unreadable":
                 unreadable_in = arg
             elif name == "screenshot-fails":
                 shots_in = arg
-            elif name == "hiccups":
-                hiccups = int(arg) if arg.isdigit() else -1
-                if not 0 < hiccups <= MAX_HICCUPS:
+            elif name in COUNTED:
+                counts[name] = int(arg) if arg.isdigit() else -1
+                if not 0 < counts[name] <= MAX_HICCUPS:
                     raise PhoneshellError(f"bad count in {spec!r}",
-                                          hint=f"use hiccups=N with 1 <= N <= {MAX_HICCUPS}")
+                                          hint=f"use {name}=N with 1 <= N <= {MAX_HICCUPS}")
             elif name == "slow" and sep:
                 try:
                     slow_s = float(arg)
@@ -112,11 +126,14 @@ class Faults:
                                           hint="use slow=SECONDS with 0 <= SECONDS <= 60")
             active.add(name)
         return cls(frozenset(active), slow_s, truncated_in, unreadable_in, shots_in,
-                   Countdown(hiccups))
+                   Countdown(counts["hiccups"]), Countdown(counts["drag-hiccups"]))
 
     def on(self, name: str) -> bool:
-        """Whether a fault is switched on (`hiccups` until it has failed its reads)."""
-        return name in self.active and (name != "hiccups" or self.hiccups.left > 0)
+        """Whether a fault is switched on (a counted one until it has failed its requests)."""
+        return name in self.active and (name not in COUNTED or self._count(name).left > 0)
+
+    def _count(self, name: str) -> Countdown:
+        return self.drag_hiccups if name == "drag-hiccups" else self.hiccups
 
     def specs(self) -> list[str]:
         """The faults as strings `parse` accepts, in a stable order."""
@@ -126,7 +143,8 @@ class Faults:
                   "unreadable": f"unreadable={self.unreadable_in}",
                   "screenshot-fails": f"screenshot-fails={self.shots_fail_in}"
                   if self.shots_fail_in else "screenshot-fails",
-                  "hiccups": f"hiccups={self.hiccups.left}"}
+                  "hiccups": f"hiccups={self.hiccups.left}",
+                  "drag-hiccups": f"drag-hiccups={self.drag_hiccups.left}"}
         return [valued.get(n, n) for n in NAMES if self.on(n)]
 
     def cuts_off(self, front: str) -> bool:
@@ -144,3 +162,7 @@ class Faults:
     def hiccup(self) -> bool:
         """Whether this read fails for `hiccups` (it spends one)."""
         return "hiccups" in self.active and self.hiccups.take()
+
+    def drag_hiccup(self) -> bool:
+        """Whether this drag fails for `drag-hiccups` (it spends one)."""
+        return "drag-hiccups" in self.active and self.drag_hiccups.take()

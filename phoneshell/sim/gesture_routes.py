@@ -230,6 +230,9 @@ def drag(ep: Endpoints, req: Request, route: str = "dragfromtoforduration") -> J
     pressed first as long as the route's one press field says (`held_slides.pressed_s`:
     `duration` here, a `pressDuration` is read by nothing)."""
     origin = ep.element(req).frame if "uuid" in req.params else Rect(0, 0, 0, 0)
+    if ep.faults.drag_hiccup():  # XCTest's synthesis failed: WDA's 500, nothing moved
+        raise WdaError("unknown error", "Failed to synthesize event: the event could not be "
+                                        "dispatched to the device")
     ep.phone.drag(Drag(origin.x + req.number("fromX"), origin.y + req.number("fromY"),
                        origin.x + req.number("toX"), origin.y + req.number("toY"),
                        pressed_s(req.body, route)))
