@@ -12,7 +12,8 @@ as the iOS 26 dumps (../shared/reference/ios-sources/) draw them:
 * a row that only shows a value (About's "Name, iPhone", "Model Number, A3256LL/A") is a Cell
   with no Button trait, no chevron, and no control of its own but the Button that holds its
   title and value: it shows a title and a value;
-* the navigation bar's back button is named "BackButton"; its title, a section's header or
+* the navigation bar's back button is named "BackButton", and the items of the history menu
+  a hold on it opens go back too (`back_menus.pages_back`); its title, a section's header or
   footer, the empty space of a list are text, images and views, which act on nothing.
 
 Anything else fails closed: a row with no chevron that shows only a title (a button row: Turn
@@ -25,6 +26,7 @@ target the aiming resolved, never the phone.
 
 from __future__ import annotations
 
+from bridge.back_menus import pages_back
 from bridge.targets import is_checkmark, section_checked
 from bridge.touched import ancestry, node_at, rect_of
 from phoneshell.lasting import (
@@ -188,6 +190,8 @@ def _role(tree: object, node: Node) -> str:
         return SETTINGS_SEARCH  # the field, its clear and dictation buttons
     if kind == "Button" and _text(node, "label").strip().lower() in CANCELS:
         return SETTINGS_CANCEL
+    if pages_back(tree, node):
+        return SETTINGS_BACK  # an item of the back button's history menu: back to its page
     if "NavigationBar" in kinds:
         if kind == "Button" and _text(node, "name") == BACK_BUTTON:
             return SETTINGS_BACK

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from bridge.touched import KEYBOARD_TYPE as KEYBOARD_TYPE
 from bridge.touched import Rect as Rect
+from bridge.back_menus import pages_back
 from bridge.touched import ancestry
 from bridge.touched import in_keyboard as in_keyboard
 from bridge.touched import keyboard_at as keyboard_at
@@ -156,7 +157,7 @@ def chosen_before(tree: object, node: Mapping[str, object]) -> str:
 
 
 def to_target(node: Mapping[str, object], secret: bool = False, page: str = "",
-              chosen: str = "", keyboard: bool = False) -> Target:
+              chosen: str = "", keyboard: bool = False, pages_back: int = 0) -> Target:
     """The audit target for a node: full type name, label, name, and value (masked if secure).
 
     Args:
@@ -166,6 +167,8 @@ def to_target(node: Mapping[str, object], secret: bool = False, page: str = "",
         page: the title of the page it is on (`page_title`).
         chosen: in a list of options, the one chosen before (`chosen_before`).
         keyboard: it is part of the on-screen keyboard (`in_keyboard`); a key always is.
+        pages_back: as an item of the back button's history menu, the pages it goes back
+            (`back_menus.pages_back`).
     """
     kind = full_type(_text(node, "type") or "Other")
     keyboard = keyboard or is_key(node)
@@ -174,7 +177,7 @@ def to_target(node: Mapping[str, object], secret: bool = False, page: str = "",
                       keyboard=keyboard)
     value = MASK if is_secure(node) else _text(node, "value")
     return Target(type=kind, label=_text(node, "label"), name=_text(node, "name"), value=value,
-                  page=page, chosen=chosen, keyboard=keyboard)
+                  page=page, chosen=chosen, keyboard=keyboard, pages_back=pages_back)
 
 
 def page_title(tree: object) -> str:
@@ -199,12 +202,13 @@ def page_title(tree: object) -> str:
 
 def target_in(tree: object, node: Mapping[str, object]) -> Target:
     """The audit target for a node of `tree`, a key's masked while keys may be secret, with the
-    title of the page it is on, in a list of options the option chosen before, and whether it
-    is part of the keyboard."""
+    title of the page it is on, in a list of options the option chosen before, whether it
+    is part of the keyboard, and, for an item of the back button's history menu, how many pages
+    back it goes."""
     secret = is_key(node) and keys_are_secret(tree)
     return to_target(node, secret=secret, page=page_title(tree),
                      chosen="" if secret else chosen_before(tree, node),
-                     keyboard=in_keyboard(tree, node))
+                     keyboard=in_keyboard(tree, node), pages_back=pages_back(tree, node))
 
 
 ECHO_MIN_CHARS = 3

@@ -3,7 +3,9 @@
 "Go into General and on into About, then back out to the main list" ends where a relaunch of
 Settings ends, or a deep link (red team 54): the end screen and the tap on About are the same.
 The log tells them apart. After the tap that went in, the way back is the app's own: presses of
-a navigation bar's back button (named `BackButton`, on a phone as in the simulator) and
+a navigation bar's back button (named `BackButton`, on a phone as in the simulator), items
+chosen in its history menu (a touch and hold on it opens the menu and goes nowhere; the item
+for the page N levels up goes back N pages at once, as the bridge logs it: `pages_back`) and
 rightward swipes (from the left edge, or iOS 26's swipe back anywhere on a pushed page's
 content), each counted. What resets or bypasses the app's navigation breaks it: a launch
 (XCUIApplication.launch restarts a running app), a termination, a URL, a request the log cannot
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from phoneshell.audit import Action
+from phoneshell.holds import LONG_PRESS_S, held_s
 from phoneshell.presses import PRESS_SLOP_PT, logged_heading
 from phoneshell.xcui import SPRINGBOARD, short_type, swipe_ends
 
@@ -41,6 +44,8 @@ RESETS = {
 """The kinds of action that reset or bypass the app's navigation, and why. An activation, a
 home, a press (home, lock) or a touch on SpringBoard only cover the app or bring it back: they
 are judged by where the app comes back (`way_back`)."""
+HOLDS = ("touch_and_hold", "force_touch")
+"""Gestures of a logged tap that press for their `duration` (WDA's touchAndHold, forceTouch)."""
 TOUCHES = ("tap", "type", "swipe")
 """What moves the agent about inside an app, its back navigation among them."""
 
@@ -79,11 +84,30 @@ def _bare_session(action: Action) -> bool:
 
 
 def _back_press(action: Action) -> int:
-    """How many presses of a back button a tap was (0: none, or a touch that may be none)."""
+    """How many pages back a tap went (0: none, or a touch that may be none): the presses of a
+    back button, or an item of its history menu pressed, the pages back it names
+    (`Target.pages_back`: "Settings" in About's is 2). A touch and hold on a back button goes
+    nowhere: since iOS 14 it opens that menu, and the item chosen there is what goes back."""
     target = action.target
-    if target is None or target.name != BACK_BUTTON or short_type(target.type) != "Button":
+    if target is None or not action.presses:
         return 0
-    return action.presses or 0
+    if target.pages_back > 0:
+        return target.pages_back
+    if target.name != BACK_BUTTON or short_type(target.type) != "Button" or _held(action):
+        return 0
+    return action.presses
+
+
+def _held(action: Action) -> bool:
+    """Whether a tap stayed down long enough for iOS to take it as a touch and hold
+    (`holds.LONG_PRESS_S`), which on a back button opens its menu: WDA's touchAndHold or
+    forceTouch for its `duration`, a touch chain for as long as it stayed still
+    (`holds.held_s`). A shorter one is a tap, on a phone as in the simulator."""
+    params = action.params
+    if params.get("gesture") in HOLDS:
+        pressed = params.get("duration")
+        return isinstance(pressed, (int, float)) and pressed >= LONG_PRESS_S
+    return held_s(params) >= LONG_PRESS_S
 
 
 def way_back(after: Sequence[Action], app: str) -> WayBack:
@@ -121,13 +145,23 @@ def way_back(after: Sequence[Action], app: str) -> WayBack:
             # failed, but may have gone back first (`Action.acted`): no back it can count
             return WayBack(tuple(backs), unknown=action.untold())
         if before == app and now == app and action.kind == "tap" and _back_press(action):
-            label = action.target.label if action.target else ""
-            backs += [f"{BACK_BUTTON} {label!r}"] * _back_press(action)
+            backs += _back_words(action)
         elif before == app and now == app and action.kind == "swipe" and _swipe_back(action):
             backs.append("a swipe right")
         if now == app:
             left = action.screen_after or left
     return WayBack(tuple(backs))
+
+
+def _back_words(action: Action) -> list[str]:
+    """Each back a tap went, in words: "BackButton 'General'" a press, or, for an item of the
+    back button's menu, "'Settings' in the back button's menu (page 1 of 2)" a page."""
+    count, target = _back_press(action), action.target
+    label = target.label if target else ""
+    if target is not None and target.pages_back > 0:
+        return [f"{label!r} in the back button's menu (page {i} of {count})"
+                for i in range(1, count + 1)]
+    return [f"{BACK_BUTTON} {label!r}"] * count
 
 
 def _came(action: str, app: str, left: str, screen: str) -> dict[str, str] | None:

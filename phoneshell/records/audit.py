@@ -91,6 +91,11 @@ class Target(Part):
     """The element is part of the on-screen keyboard (inside its `XCUIElementTypeKeyboard`): a
     key, or the keyboard's own Return button. A Button labelled Done or Search elsewhere on the
     screen is not: only the keyboard's Return sends what was typed."""
+    pages_back: int = 0
+    """For an item of the history menu a navigation bar's back button opens when held (iOS 14
+    on; shown over the page, its first item the page the back button names), how many pages
+    back choosing it goes: 1 for the first, the page right under this one, 2 for the next
+    (`bridge/back_menus.py`); 0 for anything else."""
 
     def bounded(self) -> Target:
         """This target with each string at most `ELEMENT_MAX` characters (`shortened`)."""

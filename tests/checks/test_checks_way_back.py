@@ -13,22 +13,11 @@ from pathlib import Path
 
 import pytest
 import wda
+from into_about import PREFS, into_about
 from played_finish import Play, failed_checks, played
 
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
-
-PREFS = "com.apple.Preferences"
-
-
-def into_about(c: wda.Client) -> wda.Session:
-    """Settings, General, About: the going in."""
-    c.app_launch(PREFS)
-    s = c.session()
-    s(label="General", className="XCUIElementTypeButton").click()
-    s(label="About").click()
-    return s
-
 
 def back_buttons(c: wda.Client) -> None:
     s = into_about(c)
