@@ -14,14 +14,14 @@ from bridge.control_center import control_center_at
 from bridge.http_server import wda_error
 from bridge.pointer import SEVERAL_GESTURES
 from bridge.settings_controls import settings_at
-from bridge.slides import down_spots, pressed
+from bridge.slides import down_spots, path_at, pressed
 from bridge.status_bar import status_bar_tap
 from bridge.upstream import Reply
 from phoneshell.holds import MENU_SLIDE, held_s, held_slide_away, opens_menu
 from phoneshell.lasting import outlasts_run, removes_app
 from phoneshell.records import Scalar, Target
 from phoneshell.rig_down import takes_rig_down
-from phoneshell.xcui import KEY_TYPE, SETTINGS, TOUCH_KINDS, full_type, short_type
+from phoneshell.xcui import KEY_TYPE, SETTINGS, SPRINGBOARD, TOUCH_KINDS, full_type, short_type
 
 KEY = full_type(KEY_TYPE)
 
@@ -108,7 +108,8 @@ class Refusals(Aiming):
                 "on what opens a context menu, then slid away: the item under the lift, which "
                 "no screen before the touch shows, may be one refused by tap)"))
         why = takes_rig_down(action.kind, app, seen.type, seen.label, seen.value, seen.page,
-                             seen.chosen, action.params)
+                             seen.chosen, action.params, name=seen.name,
+                             around=self._around(context, action, app))
         removal = "" if why else removes_app(action.kind, app, seen.label, seen.name,
                                              action.params)
         known = self.custody.known.page
@@ -126,6 +127,19 @@ class Refusals(Aiming):
             f"{removal}: no task needs it, nothing brings an app back, and the later tasks on "
             "it could not be played" if removal else
             f"{lasting}: no task needs it, and nothing after the run sets it back"))
+
+    def _around(self, context: RunContext, action: Classified, app: str,
+                ) -> list[tuple[str, str]]:
+        """(name, label) of the elements a swipe by screen points went down inside in
+        SpringBoard, from the screen known ([] for any other action): a phone's App Switcher
+        card may hold its app's snapshot, so what the finger is aimed at can be inside the card
+        a swipe up closes (`rig_down.wda_card`)."""
+        point = self._point(action)
+        tree = self.known_tree(context) if action.kind == "swipe" and point \
+            and app == SPRINGBOARD else None
+        return [] if tree is None or point is None else [
+            (str(node.get("name") or ""), str(node.get("label") or ""))
+            for node in path_at(tree, *point)]
 
     def _refusal(self, context: RunContext, action: Classified, target: Target | None,
                  app: str, request: str, reason: str) -> Reply:

@@ -294,17 +294,19 @@ def _power_button(button: object) -> bool:
 def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
     """What the agent did, by its own logged actions, that can break the rig ("" when none):
     locking the phone, ending WDA's session, terminating WDA, acting on a control that powers
-    the phone off, erases or restarts it, or turns off UI Automation (`rig_down.takes_rig_down`:
-    the bridge refuses those, so one here got past it), or sending a command WDA was still
-    running when the bridge stopped waiting (the phone answers nothing else meanwhile). An action
-    WDA failed counts unless it surely did nothing (`Action.acted`: fail closed)."""
+    the phone off, erases or restarts it, turns off UI Automation, or swipes WDA's runner's
+    App Switcher card, which closes WDA (`rig_down.takes_rig_down`: the bridge refuses those,
+    so one here got past it), or sending a command WDA was still running when the bridge
+    stopped waiting (the phone answers nothing else meanwhile). An action WDA failed counts
+    unless it surely did nothing (`Action.acted`: fail closed)."""
     for action in actions(events):
         if action.phase != "agent":
             continue
         target = action.target
         if target is not None and action.acted is not False:
             why = takes_rig_down(action.kind, action.app_before, target.type, target.label,
-                                 target.value, target.page, target.chosen, action.params)
+                                 target.value, target.page, target.chosen, action.params,
+                                 name=target.name)
             if why:
                 return (f"the agent acted on {target.label!r} (#{action.seq} {action.kind}): "
                         f"{why}")

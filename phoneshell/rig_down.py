@@ -7,7 +7,7 @@ the harness read one rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from phoneshell.xcui import (
     POWER_OFF,
@@ -39,6 +39,21 @@ def ends_the_rig(bundle_id: str) -> str:
         return ("it would restart SpringBoard (a respring), which locks the phone and can end "
                 "WDA's session")
     return ""
+
+
+CARD_PREFIX = "card:"
+"""How the App Switcher names a card: "card:<bundle id>:sceneID:<bundle id>-default"."""
+
+
+def wda_card(app: str, name: str, label: str) -> bool:
+    """Whether an element is WDA's runner's card in the App Switcher (its app: SpringBoard): on
+    a phone under WDA the runner is an app running in the background, with a card of its own
+    that a swipe up closes, as it closes any app. Named "card:<runner's bundle id>:..."; or, in
+    SpringBoard, labelled with the runner's name ("WebDriverAgentRunner-Runner", its display
+    name: what a card names it when its name is not read)."""
+    if name.startswith(CARD_PREFIX):
+        return is_wda(name[len(CARD_PREFIX):].split(":", 1)[0])
+    return app == SPRINGBOARD and is_wda(label)
 
 
 SIDE_BUTTON = "hid:{}:{}".format(*SIDE_BUTTON_HID)
@@ -86,7 +101,7 @@ RESTARTING_CHOICES = {"display zoom": "changing Display Zoom restarts the phone"
 
 def takes_rig_down(kind: str, app: str, target_type: str, label: str, value: str = "",
                    page: str = "", chosen: str = "", params: Mapping[str, object] | None = None,
-                   ) -> str:
+                   name: str = "", around: Sequence[tuple[str, str]] = ()) -> str:
     """Why an action on this element would take the rig away ("" when it would not): it powers
     the phone off, erases it, restarts it, or turns off the UI Automation WDA drives it by. No
     task needs any of them, and a phone off or restarting ends the run on a real phone (a person
@@ -99,12 +114,21 @@ def takes_rig_down(kind: str, app: str, target_type: str, label: str, value: str
         target_type, label, value, page, chosen: the element aimed at, as the audit log's
             target names it (`chosen`: in a list of options, the option chosen before).
         params: the action's params (a swipe's ends, to tell a switch's slide from a scroll).
+        name: the element's name (the App Switcher's card names its app's bundle id).
+        around: (name, label) of the elements the touch went down inside, as far as they are
+            known (a phone's App Switcher card may hold its app's snapshot).
     """
     text = label.strip().lower()
     if kind == "terminate":
         why = ends_the_rig(str((params or {}).get("bundle_id", "")))
         if why:
             return why
+    on_card = any(wda_card(app, *element) for element in ((name, label), *around))
+    if kind == "swipe" and on_card and not sideways(params or {}):
+        # up closes the runner; down does nothing, and a swipe whose way the log cannot tell
+        # may have gone up: only sideways (older cards brought in) is surely harmless
+        return ("it swipes WDA's runner's card in the App Switcher, and a swipe up there "
+                f"closes the runner: {ends_the_rig('WebDriverAgent')}")
     if kind == "press" and (params or {}).get("button") == SIDE_BUTTON:
         return ("it presses the side button, which five times quickly calls emergency services "
                 "(Emergency SOS) and held opens the power-off slider; `/wda/lock` locks the "

@@ -20,6 +20,7 @@ from phoneshell.errors import PhoneshellError
 from phoneshell.sim import editing, gestures, urls
 from phoneshell.sim.apps import RESTORED, AppModel, Drag, builtin_apps, installs
 from phoneshell.sim.apps import springboard as sb
+from phoneshell.sim.apps.app_switcher import RUNNER_BUNDLE
 from phoneshell.sim.apps.settings import BUNDLE_ID as SETTINGS
 from phoneshell.sim.apps.settings import auto_lock_s
 from phoneshell.sim.facts import DeviceFacts
@@ -58,6 +59,9 @@ class Phone(Posture):
         self.stores: dict[str, Store] = {}
         self.powered_off = False
         """Turned off (the power-off slider): the server stops answering until `power_on`."""
+        self.wda_stopped = False
+        """WDA's runner was closed (its App Switcher card swiped up, or terminated): the phone
+        stays on, and the server stops answering until `start_wda`."""
         self._boot()
 
     def _boot(self) -> None:
@@ -231,7 +235,11 @@ class Phone(Posture):
     # -- app lifecycle (WDA's apps/* routes) --------------------------------------------------
 
     def terminate(self, bundle_id: str) -> bool:
-        """Stop an app, dropping its UI state (its store stays); return whether it was running."""
+        """Stop an app, dropping its UI state (its store stays); return whether it was running.
+        WDA's runner stops WDA (`wda_stopped`): what answers every request is gone."""
+        if bundle_id == RUNNER_BUNDLE:
+            self.wda_stopped = True
+            return True
         self._model(bundle_id)
         if bundle_id == SPRINGBOARD:
             self.running[SPRINGBOARD] = Process(SPRINGBOARD_PID, sb.APP.new_state())
@@ -353,6 +361,10 @@ class Phone(Posture):
     def power_off(self) -> None:
         """Turn the phone off (the server stops answering: `SimServer.power_on`)."""
         self.powered_off = True
+
+    def start_wda(self) -> None:
+        """Start WDA again (a person runs xcodebuild or tidevice): the phone as it was."""
+        self.wda_stopped = False
 
     def power_on(self) -> None:
         """Turn the phone on: booted afresh (no app running, stores kept) and locked, as a

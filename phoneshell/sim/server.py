@@ -264,6 +264,14 @@ class SimServer:
         if not self._faults.on("gone") and not self._stopping.is_set():
             self._listen()
 
+    def start_wda(self) -> None:
+        """Start WDA again after an agent stopped it (its App Switcher card swiped up): the
+        phone is as it was, and answers again on its port."""
+        with self.lock:
+            self.phone.start_wda()
+        if not self._faults.on("gone") and not self._stopping.is_set():
+            self._listen()
+
     def set_faults(self, specs: Iterable[str]) -> None:
         """Switch exactly these faults on (all others off).
 
@@ -331,6 +339,7 @@ class SimServer:
             return {"foreground": phone.active()[0], "running": list[JSON](sorted(phone.running)),
                     "installed": list[JSON](sorted(app.bundle_id for app in phone.apps())),
                     "locked": phone.locked, "powered_off": phone.powered_off,
+                    "wda_stopped": phone.wda_stopped,
                     "faults": list[JSON](self._faults.specs()),
                     "session": self.endpoints.session_id, "volume": phone.volume,
                     "clock_s": phone.clock_s, "seed": self.seed,
@@ -381,8 +390,9 @@ class SimServer:
             time.sleep(self.latency.charge(method, path, query, body))
             reply = self.endpoints.handle(method, path, query, body)
             self.latency.tally.answered(reply.body)
-            if self.phone.powered_off and self._httpd is not None:
-                # the answer still goes out; then the phone is off, and nothing listens
+            if (self.phone.powered_off or self.phone.wda_stopped) and self._httpd is not None:
+                # the answer still goes out; then the phone is off (or WDA stopped), and
+                # nothing listens
                 threading.Thread(target=self._close, name="phoneshell-sim-off",
                                  daemon=True).start()
             return reply

@@ -7,12 +7,16 @@ Driven with the unmodified facebook-wda client (and W3C actions) over HTTP to th
 
 from __future__ import annotations
 
+import pytest
+import requests
 import wda
 
 from phoneshell.sim import SimServer
 
 CALC, WEATHER, NOTES = "com.apple.calculator", "com.apple.weather", "com.apple.mobilenotes"
 SPRINGBOARD = "com.apple.springboard"
+RUNNER = "com.facebook.WebDriverAgentRunner.xctrunner"
+RUNNER_NAME = "WebDriverAgentRunner-Runner"
 
 
 def _front(client: wda.Client) -> str:
@@ -36,6 +40,11 @@ def _cards(app: wda.Client) -> list[wda.Element]:
     return [e for e in app(nameContains="card:", visible=True).find_elements()]
 
 
+def _labels(app: wda.Client) -> list[str]:
+    """The cards showing, right to left: newest first."""
+    return [c.label for c in sorted(_cards(app), key=lambda c: -c.bounds.x)]
+
+
 def test_a_held_swipe_up_shows_the_switcher_newest_first_and_a_card_opens_its_app(
         sim: SimServer) -> None:
     client = wda.Client(sim.url)
@@ -44,8 +53,8 @@ def test_a_held_swipe_up_shows_the_switcher_newest_first_and_a_card_opens_its_ap
     _up_and_pause(app)
     assert _front(client) == SPRINGBOARD  # activeAppInfo: SpringBoard while it shows
     cards = _cards(app)
-    assert [c.label for c in sorted(cards, key=lambda c: -c.bounds.x)] == ["Calculator",
-                                                                          "Weather"]
+    # WDA's runner, started before any app, has the oldest card, as on a phone under WDA
+    assert _labels(app) == ["Calculator", "Weather", RUNNER_NAME]
     assert app(name="SBSwitcherWindow:Main", visible=True).exists
     newest = next(c for c in cards if c.label == "Calculator")
     app.tap(*newest.bounds.center)
@@ -74,10 +83,11 @@ def test_a_w3c_swipe_up_that_pauses_shows_the_switcher_and_a_quick_one_goes_home
     app.app_activate(CALC)
     swipe(600)
     assert _front(client) == SPRINGBOARD
-    assert [c.label for c in _cards(app)] == ["Calculator"]
+    assert _labels(app) == ["Calculator", RUNNER_NAME]
 
 
-def test_a_card_swiped_up_closes_its_app_and_the_last_goes_home(sim: SimServer) -> None:
+def test_a_card_swiped_up_closes_its_app_and_the_runners_outlasts_the_last(
+        sim: SimServer) -> None:
     client = wda.Client(sim.url)
     app = _open(client, NOTES, CALC)
     app(name="7").click()
@@ -86,10 +96,12 @@ def test_a_card_swiped_up_closes_its_app_and_the_last_goes_home(sim: SimServer) 
     x, y = calc.bounds.center
     app.swipe(x, y, x, 60)
     assert app.app_state(CALC)["value"] == 1  # closed, as a terminate leaves it
-    assert [c.label for c in _cards(app)] == ["Notes"]
-    notes = _cards(app)[0]
+    assert _labels(app) == ["Notes", RUNNER_NAME]
+    notes = next(c for c in _cards(app) if c.label == "Notes")
     x, y = notes.bounds.center
     app.swipe(x, y, x, 60)
+    assert _labels(app) == [RUNNER_NAME], "the switcher stays up on WDA's runner's card"
+    app.press("home")
     assert not _cards(app) and app(name="Home screen icons").exists
     app.app_activate(CALC)
     assert not app(className="StaticText", value="7").exists  # it starts afresh
@@ -173,3 +185,23 @@ def test_the_app_librarys_folders_scroll_and_a_full_folder_opens_whole(sim: SimS
     app(className="Other", name="Utilities folder").click()  # its cluster of small icons
     app(className="Icon", name="Voice Memos", visible=True).click()
     assert _front(client) == "com.apple.VoiceMemos"
+
+
+def test_the_runners_card_swiped_up_stops_wda_until_it_is_started_again(
+        sim: SimServer) -> None:
+    client = wda.Client(sim.url)
+    app = _open(client, CALC)
+    _up_and_pause(app)
+    runner = app(name=f"card:{RUNNER}:sceneID:{RUNNER}-default", visible=True).get(timeout=5)
+    assert runner.label == RUNNER_NAME
+    app.tap(*runner.bounds.center)  # a tap: the runner's own (empty) screen is not modelled
+    assert not _cards(app) and app(name="Home screen icons").exists
+    _up_and_pause(app)
+    x, y = next(c for c in _cards(app) if c.label == RUNNER_NAME).bounds.center
+    app.swipe(x, y, x, 60)  # the answer still goes out; then WDA is gone, as a terminate does
+    assert sim.state()["wda_stopped"] is True
+    with pytest.raises(requests.ConnectionError):
+        requests.get(f"{sim.url}/status", timeout=5)
+    sim.start_wda()
+    assert client.status()["ready"] is True
+    assert app.app_state(CALC)["value"] == 3, "the phone as it was: only WDA had stopped"

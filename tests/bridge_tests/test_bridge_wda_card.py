@@ -1,0 +1,101 @@
+"""WDA's runner's card in the App Switcher (fixer AL, after RT115-4): on a phone under WDA the
+runner is an app in the background with a card of its own, and a card swiped up closes its app.
+Swiped up, WDA stops: the rig is down and the attempt would go unscored. The bridge refuses every
+swipe on that card but a sideways one (a drag, a W3C chain, WDA's element swipe and scroll), and
+one that got through anyway is the agent's doing by the log (`agent_broke_rig`). Driven by the
+unmodified facebook-wda client against the simulated iPhone, whose switcher shows the card and
+stops WDA when it is swiped up."""
+
+from __future__ import annotations
+
+import wda
+from audit_logs import act
+from bridge_rig import Rig, perform
+
+from phoneshell.audit import agent_broke_rig
+from phoneshell.rig_down import takes_rig_down
+
+CALC, SPRINGBOARD = "com.apple.calculator", "com.apple.springboard"
+RUNNER = "com.facebook.WebDriverAgentRunner.xctrunner"
+CARD = f"card:{RUNNER}:sceneID:{RUNNER}-default"
+
+
+def _switcher_on_the_runner(session: wda.Client) -> wda.Element:
+    """Calculator in front, the App Switcher up (a swipe up from the bottom edge, held), the
+    runner's card (the oldest) brought to the middle by a sideways drag: that card."""
+    session.app_activate(CALC)
+    size = session.window_size()
+    session.swipe(size.width // 2, size.height - 4, size.width // 2, size.height // 2, 0.5)
+    session.swipe(100, size.height // 2, 300, size.height // 2)  # sideways: forwarded
+    card: wda.Element = session(name=CARD).get(timeout=5)
+    assert card.label == "WebDriverAgentRunner-Runner" and card.visible
+    return card
+
+
+def _chain_up(x: int, y: int) -> dict[str, object]:
+    return {"type": "pointer", "id": "finger", "parameters": {"pointerType": "touch"},
+            "actions": [{"type": "pointerMove", "duration": 0, "x": x, "y": y},
+                        {"type": "pointerDown"},
+                        {"type": "pointerMove", "duration": 200, "x": x, "y": 80},
+                        {"type": "pointerUp"}]}
+
+
+def test_every_swipe_up_on_the_runners_card_is_refused_and_wda_keeps_answering(
+        rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session()
+    card = _switcher_on_the_runner(session)
+    x, y = (round(c) for c in card.bounds.center)
+    attempts = [lambda: session.swipe(x, y, x, 60),  # a drag by points
+                lambda: card._wda_req("post", "/swipe", {"direction": "up"}),  # element swipe
+                lambda: card.scroll("down")]  # a scroll "down" moves the finger up
+    for attempt in attempts:
+        try:
+            attempt()
+        except wda.WDARequestError as exc:
+            assert "stop WDA" in str(exc), exc
+        else:
+            raise AssertionError("forwarded: WDA's runner closed")
+    status, message = perform(rig, session.session_id, _chain_up(x, y))
+    assert status == 403 and "stop WDA" in message, message
+    refused = [e for e in rig.events() if e.stage == "refused"]
+    assert len(refused) == 4 and all(e.kind == "swipe" and e.app_before == SPRINGBOARD
+                                     for e in refused)
+    assert all(e.target is not None and e.target.name == CARD for e in refused)
+    assert rig.sim.state()["wda_stopped"] is False
+    assert session(name=CARD).exists, "still up: nothing reached the phone"
+
+
+def test_another_apps_card_still_closes_and_one_through_is_the_agents_doing(rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session()
+    card = _switcher_on_the_runner(session)
+    calc = session(nameContains=f"card:{CALC}:", visible=True).get(timeout=5)
+    x, y = (round(c) for c in calc.bounds.center)
+    session.swipe(x, y, x, 60)  # Calculator's card: forwarded, Calculator closed
+    assert session.app_state(CALC)["value"] == 1
+    assert session(name=CARD).exists, "the runner's card outlasts the last app's"
+    # the log the bridge wrote for the refusal names the card; the same swipe, had it gone
+    # through (the phone's WDA gone mid-request: no outcome), is the agent's breaking the rig
+    x, y = (round(c) for c in card.bounds.center)
+    try:
+        session.swipe(x, y, x, 60)
+    except wda.WDARequestError:
+        pass
+    target = [e for e in rig.events() if e.stage == "refused"][-1].target
+    through = act(9, "swipe", SPRINGBOARD, None, target=target, from_x=x, from_y=y, to_x=x,
+                  to_y=60)
+    assert "#9 swipe): it swipes WDA's runner's card" in agent_broke_rig(tuple(through))
+    sideways = act(9, "swipe", SPRINGBOARD, SPRINGBOARD, target=target, from_x=100, from_y=y,
+                   to_x=300, to_y=y)
+    assert agent_broke_rig(tuple(sideways)) == "", "a sideways drag only brings cards in"
+
+
+def test_a_swipe_inside_the_card_is_on_the_card() -> None:
+    """A phone's card may hold its app's snapshot: what the finger lands on is inside it."""
+    snapshot = ("", "")
+    assert takes_rig_down("swipe", SPRINGBOARD, "XCUIElementTypeScrollView", "",
+                          params={"direction": "up"}, around=[(CARD, "x"), snapshot])
+    assert takes_rig_down("swipe", SPRINGBOARD, "XCUIElementTypeOther",
+                          "WebDriverAgentRunner-Runner", params={"direction": "up"})
+    assert not takes_rig_down("swipe", SPRINGBOARD, "XCUIElementTypeOther", "Calculator",
+                              params={"direction": "up"}, name=f"card:{CALC}:sceneID:x")
+    assert not takes_rig_down("tap", SPRINGBOARD, "XCUIElementTypeOther", "x", name=CARD)
