@@ -1,5 +1,6 @@
-"""Warnings about what a task leaves to chance between attempts: an app someone else left
-where it was, and what an agent adds that nobody deletes. Pure: reads the parsed task only."""
+"""Warnings about what a task leaves to chance between attempts (an app someone else left
+where it was, what an agent adds that nobody deletes) or to where its screen checks are read (a
+screen check with no app named in front). Pure: reads the parsed task only."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Sequence
 from yaml.nodes import Node
 
 from phoneshell.apps import bundle_for
-from phoneshell.checks import Check, needs_of
+from phoneshell.checks import Check, lookup, needs_of
 from phoneshell.errors import Problem
 from phoneshell.tasks.steps import DELETABLE, Step
 from phoneshell.tasks.yamlnodes import NodeFile
@@ -104,3 +105,32 @@ def warn_remembered(f: NodeFile, checks: Sequence[Check], solution: Sequence[Ste
                 f"phone's own value, which differs from phone to phone (a simulated iPhone's "
                 f"too: docs/simulator.md#which-phone); read it off the screen with "
                 f"`answer_read: PATTERN`", "warning"))
+
+
+def screen_check(check: Check) -> bool:
+    """Whether a check reads what the final screen shows, whatever app shows it: an end-state
+    kind (`element_exists`, `regex_on_screen`, `page_shown`...) other than `foreground_app`,
+    and not one whose probe reads the device its own way (`device_value`)."""
+    kind = lookup(check.kind)
+    return kind.family == "state" and check.kind != "foreground_app" and not kind.probe_kind
+
+
+def warn_unplaced(f: NodeFile, app: str, checks: Sequence[Check]) -> None:
+    """Warn where screen checks (`screen_check`) have no `foreground_app` check beside them:
+    the home screen, the App Switcher (a card labelled with each app's name in the background)
+    and the App Library (every app's name) all show app names, Spotlight and Notification
+    Center what was typed or posted, so a screen check alone can pass on SpringBoard, or in
+    another app showing the same words, without the task's app showing them. A negated
+    `foreground_app` names no app in front. Not for a task on SpringBoard itself, whose screens
+    all report it."""
+    screen = [c for c in checks if screen_check(c)]
+    placed = any(c.kind == "foreground_app" and not c.negate for c in checks)
+    if not screen or placed or app == SPRINGBOARD:
+        return
+    kinds = ", ".join(dict.fromkeys(c.kind for c in screen))
+    f.problems.append(Problem(
+        f.path, screen[0].line or 1, 1,
+        f"the checks read the screen ({kinds}) but none names the app in front: the home "
+        "screen, the App Switcher and the App Library show app names, so a screen check can "
+        "pass there, or in another app showing the same words; add `- kind: foreground_app` "
+        f"(text: {app}, the default)", "warning"))

@@ -24,6 +24,7 @@ from phoneshell.tasks.budget import typing_budget
 from phoneshell.tasks.hygiene import (
     warn_remembered,
     warn_uncleaned,
+    warn_unplaced,
     warn_unstopped,
     warn_untyped_taps,
 )
@@ -309,6 +310,7 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
     warn_uncleaned(f, nodes.get("teardown") or root, checks, lists.get("teardown", ()))
     warn_untyped_taps(f, lists.get("setup", ()))
     warn_remembered(f, checks, solution or ())
+    warn_unplaced(f, app, checks)
     least = typing_budget(solution)
     if cast(int, values.get("max_steps", least)) < least:
         f.warn(nodes.get("max_steps"), f"max_steps {values['max_steps']} is less than an agent "

@@ -39,14 +39,21 @@ def test_reference_corpus_loads_with_no_error_and_only_the_hygiene_warnings(
     tasks, problems = check_tasks([reference / "phoneshell-environments"])
     # upstream's three resilience tasks open or look at apps their setup never stops: a
     # finish that only opens the app passes after an earlier attempt left it on the page; and
-    # deep_start's setup taps General by its text alone
+    # deep_start's setup taps General by its text alone. Three tasks read the screen with no
+    # foreground_app check: their words can show on the App Switcher or elsewhere
     assert [(Path(p.file).name, p.line, p.severity) for p in problems] == [
+        ("calculator_chain.yaml", 13, "warning"),
         ("resilience_deep_start.yaml", 10, "warning"), ("resilience_deep_start.yaml", 11,
                                                         "warning"),
         ("resilience_deep_start.yaml", 12, "warning"),
+        ("resilience_deep_start.yaml", 16, "warning"),
         ("resilience_scrolled_list.yaml", 12, "warning"),
         ("resilience_wrong_app.yaml", 11, "warning"), ("resilience_wrong_app.yaml", 12,
-                                                       "warning")]
+                                                       "warning"),
+        ("safari_read_heading.yaml", 15, "warning")]
+    assert [Path(p.file).name for p in problems if "none names the app in front" in p.message
+            ] == ["calculator_chain.yaml", "resilience_deep_start.yaml",
+                  "safari_read_heading.yaml"]
     assert len(tasks) == 80
     assert len({t.id for t in tasks}) == 80
 
@@ -71,8 +78,7 @@ def test_foreground_app_text_defaults_to_the_task_app() -> None:
 
 
 def test_shorthand_check_and_step_forms() -> None:
-    text = GOOD.replace("  - kind: foreground_app\n    text: com.apple.calculator\n",
-                        "  - element_exists: Wi-Fi\n")
+    text = GOOD.replace("checks:\n", "checks:\n  - element_exists: Wi-Fi\n")
     text += "solution:\n  - wait: 1.5\n  - wait: {seconds: 2}\n  - swipe\n" \
             "  - swipe: {from: [10, 20], to: [10, 400]}\n  - answer: 42\n" \
             "  - tap: {text: Search, type: SearchField}\n"
