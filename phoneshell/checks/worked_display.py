@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from phoneshell.audit import Action, actions
-from phoneshell.evidence import Capture, Evidence
+from phoneshell.evidence import Evidence
 from phoneshell.keypad import CLOSE, KEYS, OPEN, DisplayArea, display_area
 from phoneshell.records import AuditEvent, Target
 from phoneshell.tree import Element
@@ -68,15 +68,18 @@ def display_of(evidence: Evidence) -> Display | None:
         return None
     source = capture.source
     area = display_area(source.width, (e.y for e in source.on_screen() if key_named(e)))
-    turns = [a.seq for a in _sent_before(evidence.events, capture) if a.kind == "other"
+    # an evidence folder written before sources kept their time reads 0: the capture began
+    read_at = capture.taken_at or evidence.captured_at
+    turns = [a.seq for a in _sent_before(evidence.events, read_at) if a.kind == "other"
              and DEVICE_STATES.get(str(a.params.get("route", ""))) == "orientation"]
     return Display(area, source.bundle_id, max(turns, default=-1)) if area else None
 
 
-def _sent_before(events: Iterable[AuditEvent], capture: Capture) -> list[Action]:
-    """The logged actions sent before `capture` was read, whoever sent them (a setup may turn
-    the phone too), never the teardown's: the source shows the phone as they left it. The
-    runner sets back how the agent left the phone held after the capture (red team 119: its
-    turn back to portrait made an honest landscape swipe on the display look aimed at the
-    portrait layout), and reads its counts after that (phase `probe` again)."""
-    return [a for a in actions(events) if a.phase != "teardown" and a.t <= capture.taken_at]
+def _sent_before(events: Iterable[AuditEvent], read_at: float) -> list[Action]:
+    """The logged actions sent before the end-state source was read (`read_at`, Unix time),
+    whoever sent them (a setup may turn the phone too), never the teardown's: the source shows
+    the phone as they left it. The runner sets back how the agent left the phone held after
+    the capture (red team 119: its turn back to portrait made an honest landscape swipe on the
+    display look aimed at the portrait layout), and reads its counts after that (phase `probe`
+    again)."""
+    return [a for a in actions(events) if a.phase != "teardown" and a.t <= read_at]
