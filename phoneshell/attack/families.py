@@ -9,6 +9,7 @@ on purpose: where one does anyway, the task file says so in `compatible_attacks`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
@@ -214,9 +215,21 @@ def _value_kind(text: str) -> tuple[int, bool, bool, bool]:
             all(w[:1].isupper() for w in words))
 
 
+def _labelled(listed: Sequence[str]) -> str:
+    """The numbers of the candidates, bare, each after a label as Weather labels a day's range
+    ("H:0 L:1 H:2 ..."; red team 118): a number attached to a label of its own is no rival, so
+    it must name nothing either. "" when fewer than two candidates hold a number."""
+    found = [m.group(0) for m in (re.search(r"-?\d+", v) for v in listed) if m]
+    found = list(dict.fromkeys(found))
+    if len(found) < 2:
+        return ""
+    return " ".join(f"{'HL'[i % 2]}:{n}" for i, n in enumerate(found))
+
+
 def shotgun(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
     """The reference finish, answering with every candidate value at once: as a list; in
-    lower case joined by spaces after "one of:"; and, for each sibling value of the same kind
+    lower case joined by spaces after "one of:"; their numbers bare, each after a label
+    ("H:0 L:1 ..."); and, for each sibling value of the same kind
     as an `answer_contains` value, the two in lower case, side by side (a hedge between two)."""
     if not any(c.kind in ANSWER_KINDS for c in task.checks):
         return
@@ -226,6 +239,9 @@ def shotgun(task: Task, tasks: Sequence[Task]) -> Iterator[Attack]:
         yield Attack(task, "shotgun", "shotgun", steps, ", ".join(listed))
         yield Attack(task, "shotgun", "shotgun:spaced", steps,
                      "the answer is one of: " + " ".join(v.lower() for v in listed))
+    labelled = _labelled(listed)
+    if labelled:
+        yield Attack(task, "shotgun", "shotgun:labelled", steps, labelled)
     for check in task.checks:
         if check.kind != "answer_contains":
             continue

@@ -123,6 +123,9 @@ class Number:
     """For a time, how its half of the day is known: "am" or "pm" (written after it), "24" (a
     24-hour reading: hour 0, 13 or more, or a leading zero), or "" (unknown: "7:05" may be a
     morning's, an evening's or a countdown's)."""
+    scale: str = ""
+    """For degrees, what they are degrees of: "F" or "C" (a temperature scale written after
+    them: "57°F", "57 degrees Celsius", "57C"), "angle" (a heading's), or "" (not said)."""
 
     def same(self, other: Number) -> bool:
         """Whether `other` is this number, in this unit (a bare value takes a bare number). A
@@ -130,6 +133,8 @@ class Number:
         PM", "7:05" is not); one whose half is unknown by either half ("9:41" by "9:41 PM")."""
         if self.unit != other.unit:
             return False
+        if self.scale and other.scale and self.scale != other.scale:
+            return False  # 41°C is no reading of 41°F, nor 16°F of a heading
         if self.unit != "time":
             return self.value == other.value
         if self.half:
@@ -186,6 +191,13 @@ def read(text: str) -> str:
     if text.isascii():
         return text
     return _spaced(plain(_DEGREE_SIGNS.sub(r"\1°", text)))
+
+
+def _scale_of(written: str) -> str:
+    """The temperature scale of degrees written so ("°F", " degrees Celsius", "C"): "F", "C"
+    or ""."""
+    scale = re.search(_SCALE, written)
+    return scale.group(0)[0].upper() if scale else ""
 
 
 def unit_after(text: str, end: int) -> tuple[str, int]:
@@ -293,11 +305,11 @@ def numbers(text: str, glued: bool = False) -> list[Number]:
         start, before = match.start(), _MONEY_BEFORE.search(text, 0, match.start())
         if not unit and before:
             unit, start = _MONEY_SIGN[before.group(0).strip()[-1]], before.start()
-        value = _value(match)
+        value, scale = _value(match), _scale_of(text[match.end():end]) if unit == "°" else ""
         below = BELOW_ZERO.match(text, end) if unit in ("", "°") else None
         if below:  # "3° below zero" is -3°
             value, end = -abs(value), below.end()
-        found.append((Number(value, unit, text[start:end]), start, end))
+        found.append((Number(value, unit, text[start:end], scale=scale), start, end))
     return _ranges(text, found)
 
 
@@ -314,12 +326,12 @@ def _ranges(text: str, found: list[tuple[Number, int, int]]) -> list[Number]:
         bare, after, end, start = numbers[i], numbers[i + 1], found[i][2], found[i + 1][1]
         if (not bare.unit and after.unit not in ("", "time", "version")
                 and _JOINED.fullmatch(text, end, start)):
-            numbers[i] = Number(bare.value, after.unit, bare.text)
+            numbers[i] = Number(bare.value, after.unit, bare.text, scale=after.scale)
     for i in range(1, len(found)):
         bare, before, end, start = numbers[i], numbers[i - 1], found[i - 1][2], found[i][1]
         if (not bare.unit and before.unit not in ("", "time", "version")
                 and _JOINED.fullmatch(text, end, start) and not _COUNTING.match(text, found[i][2])):
-            numbers[i] = Number(bare.value, before.unit, bare.text)
+            numbers[i] = Number(bare.value, before.unit, bare.text, scale=before.scale)
     return numbers
 
 
@@ -336,3 +348,24 @@ def said(answer: str, want: str) -> list[Number]:
             n.unit in BARE_READ for n in found):
         return found
     return [Number(n.value, wanted[0].unit, n.text) if not n.unit else n for n in found]
+
+
+def notation(n: Number, wanted: Number) -> str:
+    """Why `n`, which has `wanted`'s value, is not it: its unit, its scale, or a time's half of
+    the day (for a detail)."""
+    if n.unit == wanted.unit == "°" and n.scale != wanted.scale:
+        return (f"it writes {n.text!r}, degrees {n.scale}, and the value is degrees "
+                f"{wanted.scale}" if wanted.scale != "angle" else
+                f"it writes {n.text!r}, a temperature, and the value is a heading's angle")
+    if n.unit == wanted.unit == "time":
+        return f"it writes {n.text!r} without AM or PM; the value is {wanted.text}"
+    if not wanted.unit:
+        return f"it writes {n.text!r} with a unit ({n.unit}); the value has none"
+    if n.unit not in ("", *BARE_READ) and n.measure != wanted.measure:
+        return f"it writes {n.text!r} with a unit of another measure after it"
+    if not n.unit and wanted.unit in BARE_READ:
+        return (f"it writes {n.text!r} without the value's unit {wanted.unit!r} beside "
+                f"numbers with a unit, so it reads as another quantity")
+    if not n.unit:
+        return f"it writes {n.text!r} without the value's unit {wanted.unit!r}"
+    return f"it writes {n.text!r}, whose unit is not the value's {wanted.unit!r}"

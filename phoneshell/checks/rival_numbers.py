@@ -13,14 +13,31 @@ candidate: a list's marker ("1. Opened Settings"), a name before it ("iOS 26", "
 index 1"), a word or unit after it ("2 taps", "24h", "72 m", "20 W", "10-day"), a date, a count
 of a whole ("page 1 of 2"); nor is one in a sentence about something else ("The widget showed
 86"). A number with a unit of its own keeps it ("87%, about 5 hours left" names one percentage).
+
+Naming reads a bare number by the same rule (`naming`, red team 118): one attached to something
+of its own names no value either, and where the answer's bare numbers are read in the value's
+unit (it writes none in degrees or percent), every other one is a rival, offered or not; so no
+answer names two values and passes for both ("H:0 L:1 H:2 ...", "41 in Cupertino, 42 in Paris").
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
-from phoneshell.checks.reading import BARE_READ, BELOW_ZERO, Number, numbers, read, unit_after
+from phoneshell.checks.headings import BETWEEN, POINTS
+from phoneshell.checks.reading import (
+    BARE_READ,
+    BELOW_ZERO,
+    Number,
+    numbers,
+    read,
+    said,
+    script,
+    unit_after,
+)
 from phoneshell.checks.rival_words import HEDGE, everyday, opens
 from phoneshell.spelling import folded
 
@@ -77,7 +94,7 @@ or nor maybe perhaps possibly probably unless either otherwise alternatively els
 versus not sure if could might may can would also too again though although then now earlier
 before later previously currently actually really just even still about around approximately
 approx roughly nearly almost like ish feels feel real apparent at most least tops max min more
-less higher lower high low percent pct per cent degrees degree deg f c am pm o'clock
+less higher lower percent pct per cent degrees degree deg f c am pm o'clock
 battery level charge charged percentage temperature temp heading bearing direction time answer
 value reading result number
 """)
@@ -85,14 +102,23 @@ _FILLER = frozenset(_FILLER_WORDS.split())
 """Words that leave a number free: hedging, approximating and joining words, words of the
 value's measure and the words that say it ("it's", "shows"): "or it's 86", "earlier 86", "58
 feels-like" offer 86 and 58, where "2 taps" and "iOS 26" do not."""
+_DAY_RANGE = frozenset(("high", "low"))
+"""Words that label a day's range ("high 64, low 50", as Weather writes "H:64° L:50°"): a bare
+number after one is the range's, no temperature offered beside the value, unless it stands in
+brackets right after the value ("57 (low 50, high 63)", red team 100)."""
 _NAMING_WORDS = ("page line tab screen image photo picture paragraph box title banner header "
-                 "label link sentence word letter probe font row card ios")
+                 "label link sentence word letter probe font row card ios high low")
 _NAMING = frozenset(_NAMING_WORDS.split())
 """Everyday words (`EVERYDAY`) that name what a number after them belongs to ("page 1")."""
 _LOOSE_AFTER_WORDS = ("in on at for from by with to of as when while after since until if but "
-                      "and than so")
+                      "and than so right today tonight outside here there currently exactly "
+                      "fine sunny cloudy clear rainy windy foggy snowy mostly partly overcast")
 _LOOSE_AFTER = frozenset(_LOOSE_AFTER_WORDS.split())
-"""Words after a number that it does not count ("58 in the shade")."""
+"""Words after a number that it does not count: joining words ("58 in the shade"), when and
+where ("57 right now", "57 outside"), the weather ("57 Fine")."""
+_POINT_WORDS = frozenset(("north south east west northeast northwest southeast southwest "
+                          + " ".join(p.lower() for p in (*POINTS, *BETWEEN))).split())
+"""Beside a heading, a point after a number is the heading's: "274 W", "223 south-southwest"."""
 _WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _ITEM = re.compile(r"(?<!\d)\.(?!\d)|\.{2,}|(?<!\d):|:(?!\d)|,(?!\d{3}(?!\d))|[;!?()\[\]{}\n|&±/]"
                    r"|\s-+\s|\s(?i:or|nor|and)\s")
@@ -122,33 +148,82 @@ def _markers(text: str) -> set[int]:
             or n - 1 in counts or n + 1 in counts}
 
 
-def _owned(text: str, start: int, end: int, markers: set[int], dates: list[range]) -> bool:
+@dataclass(frozen=True)
+class _Marks:
+    """What owns a number in one answer read against one value: where its list markers start,
+    its dates, and the words after a number that it does not count."""
+
+    markers: set[int]
+    dates: list[range]
+    loose: frozenset[str]
+
+    @staticmethod
+    def of(text: str, want: str) -> _Marks:
+        """`text`'s marks, beside `want`: a heading's point after a number is the heading's
+        ("274 W"), elsewhere a unit's ("20 W")."""
+        heading = re.fullmatch(r"\S+°\s*(?:N|NE|E|SE|S|SW|W|NW)", want.strip()) is not None
+        return _Marks(_markers(text), [range(*d.span()) for d in _DATE.finditer(text)],
+                      _LOOSE_AFTER | _POINT_WORDS if heading else _LOOSE_AFTER)
+
+    def marked(self, at: int) -> bool:
+        """Whether a number at `at` is a list's marker or in a date."""
+        return at in self.markers or any(at in d for d in self.dates)
+
+
+def _word_before(text: str, start: int) -> str:
+    """The word right before `start` of `text` (spaces, quotes, markdown's marks and a label's
+    colon between), or ""."""
+    before = re.search(r"([^\W\d_]+(?:'[^\W\d_]+)?)[\s\"'*_`]*(?::[\s\"'*_`]*)?-?$",
+                       text[max(0, start - 120):start])  # a word and its marks, no further
+    return before.group(1) if before else ""
+
+
+def _owned(text: str, start: int, end: int, marks: _Marks) -> bool:
     """Whether the number at `start`:`end` of `text` is attached to something of its own: a
     list marker, a date, a name before it, a word or unit after it (glued or not), a count of
     a whole ("1 of 2")."""
-    if start in markers or any(start in d for d in dates):
+    if marks.marked(start):
         return True
-    glued = text[start:end].lstrip("-").lstrip("0123456789.,' ")
+    written = BELOW_ZERO.sub("", re.sub(r"(?i)^(?:-|minus\s?)", "", text[start:end]))
+    glued = written.lstrip("0123456789.,' ")  # "minus 3", "3 below zero" are numbers whole
     if glued and folded(glued) != "ish":  # "24h", "5G", "34pt"
         return True
-    before = re.search(r"([^\W\d_]+(?:'[^\W\d_]+)?)[\s\"'*_`]*(?::[\s\"'*_`]*)?-?$", text[:start])
-    if text[:start].endswith("#") or (before and folded(before.group(1)) not in _FILLER and (
-            not everyday(before.group(1)) or folded(before.group(1)) in _NAMING)):
+    if _SIGN_AFTER.match(text, end):
+        return True  # "55‰", "16′", "20 ★": a unit or a mark of something else
+    # `EVERYDAY` is English: in another script nothing tells a label from a word of the
+    # sentence ("气温57度" is "temperature 57 degrees"), so only a Latin word owns a number
+    before = _word_before(text, start)
+    if text[:start].endswith("#") or (before and script(before) == "LATIN"
+                                      and folded(before) not in _FILLER
+                                      and (not everyday(before) or folded(before) in _NAMING)):
         return True  # "iOS 26", "UV index 1", "page 1", '"steps": 3', "#1"
     if _OF.search(text[:start]) or re.match(r"\s+(?:out\s+)?of\s+(?:the\s+)?\d", text[end:]):
         return True  # "1 of 2", "one of eight"
     after = re.match(r"[\s-]*([^\W\d_]+)", text[end:])
-    return bool(after) and folded(after.group(1)) not in _FILLER | _LOOSE_AFTER
+    return bool(after) and script(after.group(1)) == "LATIN" and (
+        folded(after.group(1)) not in _FILLER | marks.loose)
+
+
+_SIGN_AFTER = re.compile(r"\s?[‰‱′″\u2190-\u21ff\u2300-\u2bff\U0001f000-\U0001faff]")
+"""A sign right after a number that is no unit an answer is read in: per mille, per ten
+thousand, a prime (arcminutes), a symbol or pictograph ("55‰", "16′", "20 ★")."""
+
+
+@lru_cache(maxsize=64)
+def _marks_in(pattern: re.Pattern[str], text: str) -> tuple[tuple[int, int, str], ...]:
+    """Where `pattern` matches in `text`, each match's start, end and mark (read once per
+    text: an answer of hundreds of numbers asks for each one's part)."""
+    return tuple((m.start(), m.end(), m.group(0).strip()) for m in pattern.finditer(text))
 
 
 def _span(pattern: re.Pattern[str], text: str, at: int) -> tuple[int, int, str]:
     """The part of `text` between `pattern`'s marks that holds `at`, and the mark before it."""
     start, end, mark = 0, len(text), ""
-    for match in pattern.finditer(text):
-        if match.end() <= at:
-            start, mark = match.end(), match.group(0).strip()
-        elif match.start() >= at:
-            end = match.start()
+    for match_start, match_end, match_mark in _marks_in(pattern, text):
+        if match_end <= at:
+            start, mark = match_end, match_mark
+        elif match_start >= at:
+            end = match_start
             break
     return start, end, mark
 
@@ -158,18 +233,32 @@ def _free(words: str) -> bool:
     return all(folded(w) in _FILLER for w in _WORDS.findall(words))
 
 
-def offered(text: str, start: int, end: int, wanted: list[Number],
-            markers: set[int], dates: list[range]) -> bool:
-    """Whether the bare number at `start`:`end` of `text` (read) is offered as an alternative
-    to `wanted` (see the module docstring)."""
-    item_start, item_end, mark = _span(_ITEM, text, start)
+def _direct(text: str, start: int, marks: _Marks) -> bool:
+    """Whether the bare number at `start` of `text` follows a hedging word or joint with
+    nothing but filler between ("87% or 86", "87%/86", "Could be 58 though")."""
+    item_start, _, mark = _span(_ITEM, text, start)
     before = re.sub(r"[^\s]*\d[^\s]*", " ", text[item_start:start])
     direct = _free(before) and (mark.lower() in ("/", "±", "or", "nor")
                                 or bool(HEDGE.search(before)))
-    if direct and not (start in markers or any(start in d for d in dates)):
+    return direct and not marks.marked(start)
+
+
+def _labelled(text: str, start: int, end: int, marks: _Marks) -> bool:
+    """Whether the bare number at `start`:`end` of `text` is another thing's (`_owned`) and
+    not offered by a hedging word: such a number neither names a value nor rivals it."""
+    return _owned(text, start, end, marks) and not _direct(text, start, marks)
+
+
+def offered(text: str, start: int, end: int, wanted: list[Number],
+            marks: _Marks) -> bool:
+    """Whether the bare number at `start`:`end` of `text` (read) is offered as an alternative
+    to `wanted` (see the module docstring)."""
+    item_start, item_end, _ = _span(_ITEM, text, start)
+    if _direct(text, start, marks):
         return True  # "87% or 86", "87%/86", "Could be 58 though", "or 354 depending"
-    if _owned(text, start, end, markers, dates):
-        return False
+    if _owned(text, start, end, marks):
+        return folded(_word_before(text, start)) in _DAY_RANGE and _after_value(
+            text, start, wanted)  # "57 (low 50, high 63)"
     rest = re.sub(r"[^\s]*\d[^\s]*", " ", text[item_start:start] + " " + text[end:item_end])
     if _free(rest):
         return True  # "87%. 86", "Battery 87%, earlier 86", "(86?)", "(58 feels-like)"
@@ -181,8 +270,14 @@ def offered(text: str, start: int, end: int, wanted: list[Number],
         return True  # "87%, unless the widget shows 86"
     if text[item_end:item_end + 1] == "?":
         return True
-    head = text[:clause_start].rstrip()
-    if head.endswith(("(", "[")):  # in brackets right after the value: "57° (58 in the shade)"
+    return _after_value(text, start, wanted)
+
+
+def _after_value(text: str, start: int, wanted: list[Number]) -> bool:
+    """Whether the number at `start` of `text` stands in brackets right after the value:
+    "57° (58 in the shade)"."""
+    head = text[:_span(_CLAUSE, text, start)[0]].rstrip()
+    if head.endswith(("(", "[")):
         head = head[:-1].rstrip(" *_\"'NSEW")
         return any(head.endswith(n.text) and any(n.value == w.value for w in wanted)
                    for n in numbers(head)[-1:])
@@ -200,6 +295,21 @@ def _placed(text: str, found: list[Number]) -> list[tuple[Number, int, int]]:
     return placed
 
 
+def naming(answer: str, want: str) -> list[Number]:
+    """The numbers of `answer` that may name `want`: `reading.said`'s, less the bare ones
+    attached to something of their own (`_labelled`: "Step 20", "H:64", "(20 Z)", "41 K"),
+    which `rivals` never reads as candidates either. One reading for both sides: a bare
+    number that names the value is a rival beside another value, and one that is no rival
+    names nothing, so "H:0 L:1 H:2 ..." names no value at all (red team 118, RT118-1)."""
+    text = read(answer)
+    found, got = numbers(text), said(text, want)
+    if got == found:
+        return got
+    marks = _Marks.of(text, want)
+    return [g for g, (n, start, end) in zip(got, _placed(text, found), strict=True)
+            if n.unit or start < 0 or not _labelled(text, start, end, marks)]
+
+
 def rivals(answer: str, want: str) -> list[Number]:
     """The numbers of `answer` as the hedging rules read them against `want`: as `numbers`
     reads them; and where every number of `want` has one unit of degrees or percent, or is a
@@ -214,10 +324,14 @@ def rivals(answer: str, want: str) -> list[Number]:
     if unit not in (*BARE_READ, "time"):
         return numbers(answer)
     text = read(answer)
-    markers, dates = _markers(text), [range(*d.span()) for d in _DATE.finditer(text)]
+    marks = _Marks.of(text, want)
+    # where a bare number is read in the value's unit (`reading.said`), every one that would
+    # name it is a rival too (`naming`): "Right now it's 41, right now it's 42" names two
+    read_bare = len(wanted) == 1 and said(text, want) != numbers(text)
     found = [n for n, start, end in _placed(text, numbers(text, glued=True)) + _placed(
                  text, spelt(text))
-             if n.unit or start < 0 or offered(text, start, end, wanted, markers, dates)]
+             if n.unit or start < 0 or offered(text, start, end, wanted, marks)
+             or (read_bare and not _labelled(text, start, end, marks))]
     if unit == "time":
         return [_on_the_clock(n) if not n.unit else n for n in found]
     return [Number(n.value, unit, n.text) if not n.unit else n for n in found]

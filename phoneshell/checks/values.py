@@ -11,7 +11,9 @@ or "256 gigabytes"; a bare value, 26.2, as a number without a unit), and the res
 appears as whole words, ignoring case ("MQ163LL/A", not "MQ163LL/AB"). A value that is one
 number of degrees or percent (57°, 87%) is what the question asks for, so a bare number in an
 answer that writes no degrees or percentage anywhere is read in the value's unit ("87" names
-87%, `reading.said`). A heading (274° W) is named by its number; its point may be left out or
+87%, `reading.said`), unless it is attached to something of its own ("H:87", "Step 87", "87
+K": `rival_numbers.naming`, the rivals' own rule). Degrees written with a scale are named only
+on that scale ("41°C" is no reading of 41°F), and a heading's never with one. A heading (274° W) is named by its number; its point may be left out or
 written in words, never given alone (eight points: a guess names one in eight headings); a
 point the degrees are measured from ("from north", "true north") is none of its (`headings`).
 
@@ -64,12 +66,13 @@ So "It's 21°C and sunny" names 21° and hedges nothing, while "21°, 22° or 23
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from phoneshell.checks.headings import BETWEEN, POINTS, between_named, points_named, unreferenced
 from phoneshell.checks.headings import compass_point as compass_point  # answer.py's
-from phoneshell.checks.reading import BARE_READ, Number, numbers, read, said, script
+from phoneshell.checks.reading import Number, notation, numbers, read, said, script
 from phoneshell.checks.remarks import SENTENCE, offered, spans, unremarked
-from phoneshell.checks.rival_numbers import rivals
+from phoneshell.checks.rival_numbers import naming, rivals
 from phoneshell.checks.rival_words import (
     HEDGE,
     OPENERS,
@@ -146,6 +149,12 @@ def _heading(want: str) -> str:
     return ""
 
 
+def _wanted(want: str) -> list[Number]:
+    """The numbers of `want` (read), a heading's degrees as an angle's: "16°F" is no heading."""
+    found = numbers(want)
+    return [replace(n, scale="angle") for n in found] if _heading(want) else found
+
+
 def _read_answer(answer: str, want: str) -> str:
     """`answer` as `reading.read` reads it, and, for a heading (`want`, already read), without
     what its degrees are measured from (`headings.unreferenced`: "from north", "where 0° is
@@ -162,10 +171,10 @@ def names(answer: str, want: str) -> bool:
     Both are read as `reading.read` reads them."""
     want = read(want)
     answer = _read_answer(answer, want)
-    wanted = numbers(want)
+    wanted = _wanted(want)
     if not wanted:
         return _whole(want.strip(), answer)
-    got = said(answer, want)
+    got = naming(answer, want)
     if not all(any(w.same(n) for n in got) for w in wanted):
         return False
     point = _heading(want)
@@ -191,11 +200,16 @@ def misnamed(answer: str, want: str) -> str:
                 f"a point alone is one heading in eight")
     if numbers(want) and not any(c.isdigit() for c in answer):
         return "it writes no number in digits (numbers are read in digits: 57, not fifty-seven)"
-    for wanted in numbers(want):
+    naming_ones = naming(answer, want)
+    for wanted in _wanted(want):
+        if any(wanted.same(n) for n in got) and not any(wanted.same(n) for n in naming_ones):
+            return (f"its {wanted.value} is another thing's (a label before it or a word or "
+                    f"sign after it, as in \"H:64\", \"Step 2\", \"41 K\"), so it names no "
+                    f"value, as it would be no rival beside one")
         if any(wanted.same(n) for n in got):
             continue
         for n in (n for n in got if n.value == wanted.value or n.same(wanted)):
-            return _notation(n, wanted)
+            return notation(n, wanted)
         digits = str(abs(wanted.value))
         for word in re.findall(r"[\w./-]+", answer):
             if re.search(rf"(?<![\d.]){digits}(?![\d.])", word) and WORD.search(word):
@@ -208,20 +222,6 @@ def misnamed(answer: str, want: str) -> str:
     return ""
 
 
-def _notation(n: Number, wanted: Number) -> str:
-    """Why `n`, which has `wanted`'s value, is not it: its unit, or a time's half of the day."""
-    if n.unit == wanted.unit == "time":
-        return f"it writes {n.text!r} without AM or PM; the value is {wanted.text}"
-    if not wanted.unit:
-        return f"it writes {n.text!r} with a unit ({n.unit}); the value has none"
-    if n.unit not in ("", *BARE_READ) and n.measure != wanted.measure:
-        return f"it writes {n.text!r} with a unit of another measure after it"
-    if not n.unit and wanted.unit in BARE_READ:
-        return (f"it writes {n.text!r} without the value's unit {wanted.unit!r} beside "
-                f"numbers with a unit, so it reads as another quantity")
-    if not n.unit:
-        return f"it writes {n.text!r} without the value's unit {wanted.unit!r}"
-    return f"it writes {n.text!r}, whose unit is not the value's {wanted.unit!r}"
 
 
 def _fold(text: str) -> str:
@@ -289,7 +289,7 @@ def _numbered(answer: str, want: str) -> list[str]:
     """The answer's numbers of the kind (`reading.measure`) of one of `want`'s, besides its
     own, as the hedging rules read them (`rival_numbers.rivals`): another temperature (a bare number
     beside 57°), another capacity in any unit of data, another bare number."""
-    wanted = numbers(want)
+    wanted = _wanted(want)
     return [n.text for n in rivals(answer, want)
             if any(n.measure == w.measure for w in wanted)
             and not any(w.same(n) or n.same(w) for w in wanted)]  # "7:05" beside 7:05 PM

@@ -8,6 +8,7 @@ probe runs and fails.
 from __future__ import annotations
 
 import re
+from weakref import WeakKeyDictionary
 
 from phoneshell.checks.values import EITHER
 from phoneshell.device.phone import Phone
@@ -22,6 +23,7 @@ from phoneshell.device.probes import (
     stop_app,
 )
 from phoneshell.device.steps import scroll_points
+from phoneshell.errors import DeviceError
 from phoneshell.patterns import compile_pattern
 from phoneshell.tasks import Step
 from phoneshell.tree import Element, PageSource
@@ -140,10 +142,46 @@ def _first_match(page: PageSource, pattern: str, what: str) -> str:
 
 @probe("weather_temperature")
 def weather_temperature(phone: Phone, arg: str) -> str:
-    """The current temperature Weather shows for My Location when it opens (e.g. "57°")."""
+    """The current temperature Weather shows for My Location when it opens, with the scale
+    the phone's locale implies (`temperature_scale`: "57°F"; "57°" when it says none)."""
     value = _first_match(fresh_app(phone, WEATHER), r"^-?\d+°$", "temperature")
     stop_app(phone, WEATHER)
-    return value
+    return value + temperature_scale(phone)
+
+
+FAHRENHEIT_REGIONS = frozenset("US PR GU VI AS MP UM BS BZ KY PW LR FM MH".split())
+"""The regions whose phones show °F (the US and its territories, the Bahamas, Belize, the
+Cayman Islands, Palau, Liberia, Micronesia, the Marshall Islands); every other shows °C."""
+_SCALES: WeakKeyDictionary[Phone, str] = WeakKeyDictionary()
+
+
+def locale_scale(locale: str) -> str:
+    """The temperature scale ("F" or "C") a phone of `locale` shows, as WDA writes its
+    `currentLocale` ("en_US", "en_US@rg=gbzzzz", "en_GB@mu=fahrenheit"): a unit override
+    (`mu`, CLDR's keyword for Settings > General > Language & Region > Temperature) first,
+    then the region (`rg`, else the identifier's own); "" when it names none."""
+    unit = re.search(r"(?i)\bmu[=-](celsius|fahrenheit)", locale)
+    if unit:
+        return unit.group(1)[0].upper()
+    region = (re.search(r"(?i)\brg[=-]([a-z]{2})", locale)  # "en_US@rg=gbzzzz": the UK's
+              or re.match(r"[A-Za-z]{2,3}[_-](?:[A-Za-z]{4}[_-])?([A-Za-z]{2})(?![A-Za-z])",
+                          locale))
+    if region is None:
+        return ""
+    return "F" if region.group(1).upper() in FAHRENHEIT_REGIONS else "C"
+
+
+def temperature_scale(phone: Phone) -> str:
+    """The scale `phone`'s Weather writes its degrees in ("F", "C"), which the screen does not
+    show: inferred from its locale (`locale_scale`), read once per `Phone` (a run's, so one
+    request a run); "" when WDA does not say."""
+    if phone not in _SCALES:
+        try:
+            info = phone.device_info()
+        except DeviceError:
+            return ""  # unknown: a written °C or °F is then taken at its number
+        _SCALES[phone] = locale_scale(str(info.get("currentLocale", "")))
+    return _SCALES[phone]
 
 
 @probe("compass_heading")

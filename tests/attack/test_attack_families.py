@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from phoneshell.attack import ATTACK_FAMILIES, attacks
 from phoneshell.attack.examples import near_numbers, regex_examples, with_units_agreeing
 from phoneshell.attack.families import SEARCH_FIELD_APPS
@@ -57,6 +59,21 @@ def test_shotgun_lists_every_candidate_with_the_right_one(suite: dict[str, Task]
     assert made["shotgun:pair:SORREL"] == "nimbus sorrel", "the page's other word beside it"
     assert len([i for i in made if i.startswith("shotgun:pair:")]) == 19, \
         "every other probe word (one ALL-CAPS word each), never the heading (two words)"
+
+
+@pytest.mark.parametrize(("task_id", "first", "last"), [
+    ("compass.read_heading", "H:0 L:1 H:2", "L:359"), ("weather.read_temperature", "H:-30 L:-29",
+                                                       "H:120"),
+    ("settings.battery.percentage", "H:0 L:1", "H:100")])
+def test_shotgun_labels_every_candidate_number(suite: dict[str, Task], task_id: str,
+                                               first: str, last: str) -> None:
+    """Red team 118 (RT118-1): the candidates' numbers, bare, each after a label, as Weather
+    labels a day's range; a task without numbers to list gets none."""
+    made = {a.id: a.answer or "" for a in attacks([suite[task_id]], ("shotgun",))}
+    assert made["shotgun:labelled"].startswith(first + " "), made["shotgun:labelled"][:40]
+    assert made["shotgun:labelled"].endswith(" " + last), made["shotgun:labelled"][-40:]
+    words = {a.id for a in attacks([suite["probe.image.eight"]], ("shotgun",))}
+    assert "shotgun:labelled" not in words
 
 
 def test_result_only_keys_in_the_number_and_truncated_stops_short(

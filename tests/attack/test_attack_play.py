@@ -114,10 +114,11 @@ def test_a_finish_two_tasks_make_is_played_once(swapper: Swapper,
 
 @pytest.mark.parametrize(("task_id", "family", "attack", "because"), [
     ("compass.read_heading", "shotgun", "shotgun", "hedges"),
+    ("weather.read_temperature", "shotgun", "shotgun:labelled", "another thing's"),
     ("notes.type_punctuation", "near", "near:2>1",
      "the agent typed: 'benchmark-test (v1)' into"),
     ("files.browse_tab", "echo", "echo:search:Browse", "matched nothing"),
-], ids=["hedging", "exact-text", "typed-is-not-shown"])
+], ids=["hedging", "labelled", "exact-text", "typed-is-not-shown"])
 def test_the_suite_task_rejects_the_cheap_finish_for_the_hardened_reason(
         swapper: Swapper, suite: dict[str, Task], task_id: str, family: AttackFamily,
         attack: str, because: str) -> None:

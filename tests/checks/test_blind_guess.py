@@ -50,7 +50,7 @@ TRIED = 12
 
 SHOWN: dict[tuple[str, str], Callable[[DeviceFacts], str]] = {
     ("compass_heading", ""): lambda f: describe(f.heading),
-    ("weather_temperature", ""): lambda f: f"{f.temperature_f}°",
+    ("weather_temperature", ""): lambda f: f"{f.temperature_f}°F",
     ("battery_level", ""): lambda f: f.battery_percent,
     ("settings_value", "General > About > Model Number"):
         lambda f: f"{f.model_number}{EITHER}{f.regulatory_model}",

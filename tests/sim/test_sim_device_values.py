@@ -113,7 +113,7 @@ def test_every_screen_and_probe_reads_the_phones_own_values(seed: int) -> None:
         _shown(wda.Client(sim.url), facts)
         phone = Phone(sim.url)
         assert run_probe(phone, "compass_heading", "") == describe(facts.heading)
-        assert run_probe(phone, "weather_temperature", "") == f"{facts.temperature_f}°"
+        assert run_probe(phone, "weather_temperature", "") == f"{facts.temperature_f}°F"
         assert run_probe(phone, "battery_level", "") == \
             f"{round(facts.battery_level * 100)}%"
         assert run_probe(phone, "settings_value", "General > About > Model Number") == \
