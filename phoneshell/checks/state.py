@@ -5,6 +5,7 @@ from __future__ import annotations
 from phoneshell.checks.implied import Contains, Same
 from phoneshell.checks.kind import Check, Finding, Need, check_kind
 from phoneshell.evidence import Capture, Evidence
+from phoneshell.overlays import overlay
 from phoneshell.params import Param
 from phoneshell.patterns import PatternTimeout, search
 from phoneshell.spelling import plain, read_pattern
@@ -114,10 +115,15 @@ def element_exists_anywhere(check: Check, evidence: Evidence) -> Finding:
     Negated, it also needs those scroll captures: absence is proven only after looking."""
     captures = tuple(c for c in evidence.captures if c.role in ("final", "scroll"))
     finding = _find_in(check, captures, evidence)
-    if not finding.holds and not finding.unproven and not any(
-            c.role == "scroll" for c in captures):
-        return Finding(False, finding.detail, unproven="the screen was not scrolled at capture")
-    return finding
+    if finding.holds or any(c.role == "scroll" for c in captures):
+        return finding
+    final = evidence.final
+    over = overlay(final.source) if final is not None else ""
+    if over:  # the capture scrolls only the app's own screen (`device.capture`)
+        why = f"the screen was not scrolled at capture: {over} showed over the app's own screen"
+        return Finding(False, f"{finding.detail}; {why}", unproven=finding.unproven or why)
+    return Finding(False, finding.detail,
+                   unproven=finding.unproven or "the screen was not scrolled at capture")
 
 
 @check_kind("regex_on_screen", family="state", params=(REGEX_TEXT, TYPE, WITHIN, SELECTED),

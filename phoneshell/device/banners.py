@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from phoneshell.overlays import is_banner_view
 from phoneshell.tree import Element, PageSource
-from phoneshell.xcui import BANNER_VIEW, is_banner
+from phoneshell.xcui import BANNER_VIEW
 
 if TYPE_CHECKING:  # the phone calls in here before each tap
     from phoneshell.device.phone import Phone
@@ -30,22 +31,7 @@ def banner_at(page: PageSource, x: float, y: float) -> Element | None:
     carry (red team 110)."""
     return next((e for e in page.elements if e.name == BANNER_VIEW
                  and e.x <= x < e.x + e.width and e.y <= y < e.y + e.height
-                 and _is_banner(page, e)), None)
-
-
-def _is_banner(page: PageSource, element: Element) -> bool:
-    """Whether `element` is a banner's view, by `xcui.is_banner`'s rule."""
-    chain: list[Element] = []
-    parent = element.parent
-    while parent > 0:  # up to the application node (order 0)
-        chain.append(page.elements[parent])
-        parent = page.elements[parent].parent
-    if parent != 0 or not chain:
-        return False
-    chain.reverse()
-    window = sum(1 for e in page.elements[1:chain[0].order] if e.parent == 0)
-    return is_banner(element.short_type, element.name, element.y,
-                     [(e.short_type, e.name) for e in chain], window, page.height)
+                 and is_banner_view(page, e)), None)
 
 
 def clear_of_banner(phone: Phone, x: float, y: float) -> None:

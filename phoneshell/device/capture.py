@@ -2,7 +2,9 @@
 whatever extra the task's checks declared they need (sources while scrolling, for example).
 
 Everything is read through session-free routes. Capture reads; the only thing it does to the
-phone is scroll, and only when a check asked for it, after the final source is safely taken.
+phone is scroll, and only when a check asked for it, after the final source is safely taken,
+and only the front app's own screen (never SpringBoard's, nor what shows over the app:
+`overlays`).
 The screen counts as settled when the screenshots taken before and after the source agree: a
 real phone takes as long for a screenshot whatever the screen holds, while a source grows with
 it (1.27 s at depth 25), so settling is waited for on screenshots, not on repeated sources. Or
@@ -26,9 +28,10 @@ from phoneshell.device.screen_part import Part, clear_of_edges, drag_part, scree
 from phoneshell.device.wda_link import WdaHiccup, bridge_refused
 from phoneshell.errors import RIG_DOWN, DeviceError
 from phoneshell.evidence import Capture, Claim, Evidence
+from phoneshell.overlays import in_first_window, overlay
 from phoneshell.patience import patiently
 from phoneshell.records import Flag
-from phoneshell.tree import Element, PageSource
+from phoneshell.tree import KEYBOARD, Element, PageSource
 
 SCROLL_LIMIT = 8
 """Drags per direction when capturing a list; long enough for a few screens of rows."""
@@ -181,11 +184,17 @@ class _Standing(NamedTuple):
 
 def _standing(page: PageSource) -> _Standing:
     """The page's scroll view, its part on screen and where it stands, reading the page once.
-    Ranked by the part on screen, never the frame: the cover sheet's scroll view (behind the
-    Lock Screen, Notification Centre, Control Center, the App Switcher and Spotlight) reaches
-    437 pt above the screen, and its frame would outrank the app's list behind it."""
+    Only the front app's own window is looked in (`overlays.in_first_window`): the keyboard's
+    window (the emoji keyboard's list), a banner's and SpringBoard's are never the app's list.
+    Ranked by the part on screen above the keyboard (`_keyboard_top`), never the frame: the
+    cover sheet's scroll view (behind the Lock Screen, Notification Centre, Control Center, the
+    App Switcher and Spotlight) reaches 437 pt above the screen, and its frame would outrank the
+    app's list behind it; a drag starting on a key types, or slides across the keys."""
+    bottom = _keyboard_top(page)
     parts = [(e, part) for e in page.elements[1:] if e.type in SCROLLABLE
-             and (part := screen_part(page, e)) is not None and part.height > MIN_DRAGGED_PT]
+             and in_first_window(page, e)
+             and (part := screen_part(page, e, bottom)) is not None
+             and part.height > MIN_DRAGGED_PT]
     if not parts:
         return _Standing(None, None, None)
     positions = _positions(page)
@@ -199,6 +208,12 @@ def _standing(page: PageSource) -> _Standing:
     return _Standing(area, part, positions.get(area.order))
 
 
+def _keyboard_top(page: PageSource) -> float | None:
+    """Where the on-screen keyboard starts, if one is up: the app's list ends there for a drag."""
+    tops = [e.y for e in page.on_screen() if e.type == KEYBOARD]
+    return min(tops) if tops else None
+
+
 def _at_end(position: Position | None, downward: bool) -> bool:
     """Whether a scroll view standing at `position` is at the end a pass this way goes to."""
     if position is None:
@@ -208,7 +223,12 @@ def _at_end(position: Position | None, downward: bool) -> bool:
 
 
 def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
-    """Scroll the final screen down to its end, then up to its top, keeping each new source.
+    """Scroll the final screen down to its end, then up to its top, keeping each new source;
+    none at all when something shows over the app's own screen (`overlays.overlay`: the App
+    Switcher, where a card dragged up closes its app, the App Library, Notification Center,
+    Control Center, Spotlight, a banner, an alert, sheet, popover or menu over the app): the
+    capture acts only on the app's own content, and what shows is graded as it is, unscrolled
+    (`element_exists_anywhere` then names what showed, and absence is unproven).
 
     Where a list ends is read from its scroll indicator when the source has one: a list that
     fits on one screen is not dragged at all, a pass stops at the source that shows its end,
@@ -219,8 +239,10 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
     A screen with nothing to scroll gets one more read, so the evidence shows the pass was made.
     """
     page = PageSource.parse(final_xml)
+    if overlay(page):
+        return []
     area, part, position = _standing(page)
-    if area is None or part is None or drag_part(page, area) is None \
+    if area is None or part is None or drag_part(page, area, _keyboard_top(page)) is None \
             or (_at_end(position, True) and _at_end(position, False)):
         # the final source, kept: nothing has moved since
         return [Capture("scroll", phone.source(), time.time())]
@@ -238,9 +260,13 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
             xml = phone.source()
             if xml == previous:
                 break
+            if overlay(now := phone.page()):
+                # come up since (a banner, an alert): not the app's list, so neither kept nor
+                # dragged again; what was read so far is graded
+                return captures
             captures.append(Capture("scroll", xml, time.time()))
             previous = xml
-            if _at_end(_standing(phone.page()).position, downward):
+            if _at_end(_standing(now).position, downward):
                 break
     return captures or [Capture("scroll", phone.source(), time.time())]
 
