@@ -90,30 +90,46 @@ _BROKEN: dict[str, tuple[str, str]] = {}
 """The `phoneshell.agents` entry points that could not be loaded, by name: the package's name,
 and what failed (the package, the entry point, why). Filled by `_load_entry_points` under the
 registry's lock, so whole once a lookup that missed has returned."""
+_PLUGINS: dict[str, metadata.EntryPoint] = {}
+"""The `phoneshell.agents` entry points registered, by name: whose factory `make_agent` calls
+as another package's code."""
 
 
 def _load_entry_points(registry: Registry[AgentFactory]) -> None:
     """Register every `phoneshell.agents` entry point not named yet, each loaded on its own:
-    one that raises (a module missing, an import that fails) is kept in `_BROKEN`, and the
-    others still load (red team 119: one broken plugin made every plugin name and every typo
-    crash as a bug in phoneshell)."""
+    one that raises (a module missing, an import that fails, one that exits: `SystemExit` too),
+    or loads an object that is not callable, is kept in `_BROKEN`, and the others still load
+    (red team 119: one broken plugin made every plugin name and every typo crash as a bug in
+    phoneshell; red team 120: one exiting at import made `phoneshell run` exit 0, running
+    nothing). Only Ctrl-C (KeyboardInterrupt) is let through."""
     for entry in metadata.entry_points(group="phoneshell.agents"):
         if entry.name in registry:
             continue  # a built-in, or an earlier package's
         try:
             factory = entry.load()
-        except Exception as exc:  # noqa: BLE001 - another package's code: named where asked
-            _BROKEN.setdefault(entry.name, _broken(entry, exc))
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - another package's code: named where asked
+            _BROKEN.setdefault(entry.name, _broken(entry, "could not be loaded", exc))
             continue
+        if not callable(factory):
+            _BROKEN.setdefault(entry.name, _broken(
+                entry, f"is not callable (a {type(factory).__name__}), so it makes no agent"))
+            continue
+        _PLUGINS.setdefault(entry.name, entry)
         registry.register(entry.name)(factory)
 
 
-def _broken(entry: metadata.EntryPoint, exc: Exception) -> tuple[str, str]:
+def _broken(entry: metadata.EntryPoint, what: str,
+            exc: BaseException | None = None) -> tuple[str, str]:
+    """(the package's name, what failed): "the package P V's entry point NAME = MOD:OBJ `what`
+    (the exception's type: its first line)"."""
     dist = getattr(entry, "dist", None)
     package = f"{dist.name} {dist.version}" if dist is not None else "(a package not named)"
-    return (dist.name if dist is not None else "", f"the package {package}'s entry point "
-            f"{entry.name} = {entry.value} could not be loaded ({type(exc).__name__}: "
-            f"{(str(exc).splitlines() or [''])[0][:300]})")
+    why = "" if exc is None else \
+        f" ({type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:300]})"
+    return (dist.name if dist is not None else "",
+            f"the package {package}'s entry point {entry.name} = {entry.value} {what}{why}")
 
 
 BUILTIN_MODULES = ("command", "openai_loop", "reference", "replay", "wander")
@@ -137,17 +153,32 @@ def make_agent(spec: str) -> Agent:
         factory = AGENTS.lookup(name)
     except UnknownName as exc:  # the entry points were loaded by then, their failures kept
         raise _unmade(exc) from None
-    return factory(arg)
+    entry = _PLUGINS.get(name)  # never a built-in's name: those are registered first
+    if entry is None:
+        return factory(arg)  # phoneshell's own: what it raises is its own error, or a bug
+    try:  # another package's code: whatever it raises (an exit too) is named, not a bug
+        agent = factory(arg)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - named, with the package to fix
+        raise _plugin_error(name, *_broken(entry, "failed making the agent", exc)) from None
+    if not callable(getattr(agent, "run", None)):
+        raise _plugin_error(name, *_broken(entry, f"made a {type(agent).__name__}, which has "
+                                                  "no run method: not an agent"))
+    return agent
+
+
+def _plugin_error(name: str, package: str, said: str) -> PhoneshellError:
+    return PhoneshellError(f"agent {name!r} could not be made: {said}",
+                           hint=f"fix or uninstall that package (`pip uninstall "
+                                f"{package or 'PACKAGE'}`)")
 
 
 def _unmade(exc: UnknownName) -> PhoneshellError:
     """A name no agent answers to, with the plugins that could not be loaded: the one asked
     for, named as that; else each in the hint, after the close matches."""
     if exc.name in _BROKEN:
-        package, said = _BROKEN[exc.name]
-        return PhoneshellError(f"agent {exc.name!r} could not be made: {said}",
-                               hint=f"fix or uninstall that package (`pip uninstall "
-                                    f"{package or 'PACKAGE'}`)")
+        return _plugin_error(exc.name, *_BROKEN[exc.name])
     if _BROKEN:
         exc.hint += "; agent plugins that could not be loaded: " + "; ".join(
             _BROKEN[name][1] for name in sorted(_BROKEN))

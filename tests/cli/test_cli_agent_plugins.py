@@ -94,3 +94,72 @@ def test_threads_asking_at_once_each_get_their_answer(tmp_path: Path) -> None:
                for line in lines) == 3, lines
     assert sum(line.startswith("unknown agent 'nosuch' | ") and BROKEN_SAID in line
                for line in lines) == 3, lines
+
+
+FAILING = '''
+import sys
+
+VALUE = 3
+
+
+def raises(arg):
+    raise RuntimeError("no API key for " + repr(arg))
+
+
+def exits(arg):
+    sys.exit(0)
+
+
+def nothing(arg):
+    return None
+'''
+
+
+def failing(folder: Path) -> dict[str, str]:
+    """Two packages installed in `folder`: `alplug`, whose factories raise, exit, are no
+    callable or make no agent, and `alexit`, whose module exits at import (a script turned
+    plugin); the environment that finds them."""
+    plugins = {"alplug": ("alplug", "raiser = alplug:raises\nexiter = alplug:exits\n"
+                                    "notcallable = alplug:VALUE\nnothing = alplug:nothing\n"),
+               "alexit": ("alexit_mod", "aaexits = alexit_mod:make\n")}
+    for package, (module, entries) in plugins.items():
+        info = folder / f"{package}-0.2.dist-info"
+        info.mkdir(parents=True)
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {package}\n"
+                                       "Version: 0.2\n")
+        (info / "entry_points.txt").write_text(f"[phoneshell.agents]\n{entries}")
+    (folder / "alplug.py").write_text(FAILING)
+    (folder / "alexit_mod.py").write_text("import sys\nsys.exit(0)\n")
+    return {"PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)])}
+
+
+@pytest.mark.slow  # six whole programs that stop before any attempt (2 s each)
+def test_a_plugin_that_raises_or_exits_making_its_agent_is_named_never_a_silent_exit(
+        tmp_path: Path) -> None:
+    # red team 120 (RT120-1/2): a factory that raised crashed the run as a bug in phoneshell
+    # (exit 3); one that exited, or a module exiting at import, made `phoneshell run` exit 0
+    # with nothing said and nothing run, even for a mistyped name
+    env = failing(tmp_path / "site")
+    task = ("environments", "--task", "calculator.arithmetic", "--runs", str(tmp_path / "runs"))
+    entry = "the package alplug 0.2's entry point"
+    expected = {
+        "raiser": f"{entry} raiser = alplug:raises failed making the agent (RuntimeError: no "
+                  "API key for 'k')",
+        "exiter": f"{entry} exiter = alplug:exits failed making the agent (SystemExit: 0)",
+        "notcallable": f"{entry} notcallable = alplug:VALUE is not callable (a int), so it "
+                       "makes no agent",
+        "nothing": f"{entry} nothing = alplug:nothing made a NoneType, which has no run "
+                   "method: not an agent",
+        "aaexits": "the package alexit 0.2's entry point aaexits = alexit_mod:make could not "
+                   "be loaded (SystemExit: 0)"}
+    for name, why in expected.items():
+        done = run_cli("run", *task, "--agent", f"{name}:k", env=env)
+        assert done.returncode == 2, (name, done.returncode, done.stderr)
+        assert said(done).startswith(f"error: agent {name!r} could not be made: {why}\n"), \
+            done.stderr
+        assert "pip uninstall al" in done.stderr
+    typo = run_cli("run", *task, "--agent", "nosuch", env=env)
+    assert typo.returncode == 2, typo.stderr
+    assert said(typo).startswith("error: unknown agent 'nosuch'\n"), typo.stderr
+    assert expected["aaexits"] in typo.stderr
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
