@@ -26,15 +26,16 @@ from it or dismisses it, and the list under it is not the screen the agent is sh
 
 
 def first_window(page: PageSource) -> Element | None:
-    """The front app's own window: the first of its tree (iOS 26 dumps: the keyboard's window,
-    and a banner's, come after it)."""
+    """The front app's own window: the first element of its tree (iOS 26 dumps: the keyboard's
+    window, and a banner's, come after it)."""
     return next((e for e in page.elements[1:] if e.parent == 0), None)
 
 
 def in_first_window(page: PageSource, element: Element) -> bool:
-    """Whether `element` sits in the front app's own window (`first_window`)."""
+    """Whether `element` is, or sits in, the front app's own window (`first_window`)."""
     window = first_window(page)
-    return window is not None and element.order > window.order and page.holds(window, element)
+    return window is not None and (element.order == window.order
+                                   or page.holds(window, element))
 
 
 def overlay(page: PageSource) -> str:

@@ -71,8 +71,10 @@ def test_notification_centre_left_over_books_fails_on_what_it_shows(
     row = done.row
     assert row.outcome == "failed" and not done.rig_down, row.skip_reason
     assert "could not be read" not in row.error and "refused" not in row.error, row.error
-    assert done.evidence is not None and any(c.role == "scroll"
-                                             for c in done.evidence.captures)
+    # SpringBoard's cover sheet is not Books' screen: graded as it shows, unscrolled, named
+    assert done.evidence is not None and [c.role for c in done.evidence.captures] == ["final"]
+    found = next(c for c in row.checks if c.kind == "element_exists_anywhere")
+    assert not found.passed and "the cover sheet" in found.detail, found.detail
     assert _harness_refused(tmp_path / "R") == []
 
 
