@@ -13,9 +13,9 @@ import base64
 import binascii
 from collections.abc import Mapping, Sequence
 
+from bridge.back_menus import pages_back
 from bridge.touched import KEYBOARD_TYPE as KEYBOARD_TYPE
 from bridge.touched import Rect as Rect
-from bridge.back_menus import pages_back
 from bridge.touched import ancestry
 from bridge.touched import in_keyboard as in_keyboard
 from bridge.touched import keyboard_at as keyboard_at

@@ -13,9 +13,10 @@ number of degrees or percent (57°, 87%) is what the question asks for, so a bar
 answer that writes no degrees or percentage anywhere is read in the value's unit ("87" names
 87%, `reading.said`), unless it is attached to something of its own ("H:87", "Step 87", "87
 K": `rival_numbers.naming`, the rivals' own rule). Degrees written with a scale are named only
-on that scale ("41°C" is no reading of 41°F), and a heading's never with one. A heading (274° W) is named by its number; its point may be left out or
-written in words, never given alone (eight points: a guess names one in eight headings); a
-point the degrees are measured from ("from north", "true north") is none of its (`headings`).
+on that scale ("41°C" is no reading of 41°F), and a heading's never with one. A heading (274°
+W) is named by its number; its point may be left out or written in words, never given alone
+(eight points: a guess names one in eight headings); a point the degrees are measured from
+("from north", "true north") is none of its (`headings`).
 
 An answer *hedges* when it also names another candidate of the value's kind, so it would pass
 whichever candidate was right (docs/checks.md, "Answers that hedge"):

@@ -149,7 +149,8 @@ def weather_temperature(phone: Phone, arg: str) -> str:
     return value + temperature_scale(phone)
 
 
-FAHRENHEIT_REGIONS = frozenset("US PR GU VI AS MP UM BS BZ KY PW LR FM MH".split())
+FAHRENHEIT_REGIONS = frozenset(["US", "PR", "GU", "VI", "AS", "MP", "UM", "BS", "BZ", "KY", "PW",
+                                "LR", "FM", "MH"])
 """The regions whose phones show °F (the US and its territories, the Bahamas, Belize, the
 Cayman Islands, Palau, Liberia, Micronesia, the Marshall Islands); every other shows °C."""
 _SCALES: WeakKeyDictionary[Phone, str] = WeakKeyDictionary()

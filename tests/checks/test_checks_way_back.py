@@ -19,6 +19,7 @@ from played_finish import Play, failed_checks, played
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task
 
+
 def back_buttons(c: wda.Client) -> None:
     s = into_about(c)
     s(name="BackButton").click()

@@ -1,4 +1,5 @@
-"""The capture scrolls only the front app's own screen (fixer AM, after red team 115's App Switcher).
+"""The capture scrolls only the front app's own screen (fixer AM, after red team 115's App
+Switcher).
 
 Left up by an agent, SpringBoard's screens are scroll views too: the capture's drag on the App
 Switcher closed the newest card's app, went home and opened Spotlight. With anything shown over

@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
 
 from phoneshell.device import Phone
-from phoneshell.device.owned import CALENDAR, CONTACTS, _still_there, contacts_listed, \
-    events_listed
+from phoneshell.device.owned import CALENDAR, CONTACTS, _still_there, contacts_listed, events_listed
 from phoneshell.device.probes import ProbeError, fresh_app
 from phoneshell.errors import PhoneshellError
 from phoneshell.sim import SimServer
 
-LAST = "Adams Baker Clark Davis Evans Fox Green Hill Irwin Jones".split()
+LAST = ["Adams", "Baker", "Clark", "Davis", "Evans", "Fox", "Green", "Hill", "Irwin", "Jones"]
 
 
 @contextmanager
@@ -37,10 +36,8 @@ def holding(tmp_path: Path, count: int) -> Iterator[Phone]:
 def turn(phone: Phone) -> None:
     """Turn the phone to landscape (WDA refuses it over the home screen, which stays upright;
     the phone turns all the same, and the next app comes up turned)."""
-    try:
+    with suppress(PhoneshellError):
         phone.act("/orientation", {"orientation": "LANDSCAPE"})
-    except PhoneshellError:
-        pass
 
 
 def test_ten_contacts_are_read_all_past_the_first_screen(tmp_path: Path) -> None:

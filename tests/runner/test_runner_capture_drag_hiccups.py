@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.runner.test_runner_read_hiccups import FinishThenFault, play
 
 from phoneshell.device.capture import ScrollRefused, scroll_captures
 from phoneshell.runner import open_rig
 from phoneshell.runner.endstate import capture_or_blame
 from phoneshell.sim import SimServer
 from phoneshell.tasks import Task, load_task
+from tests.runner.test_runner_read_hiccups import FinishThenFault, play
 
 TASK = "clock.tab.alarms"  # the name `play` plays; the task is this file's own
 BELOW = """id: clock.tab.alarms
