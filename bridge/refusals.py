@@ -14,13 +14,21 @@ from bridge.control_center import control_center_at
 from bridge.http_server import wda_error
 from bridge.pointer import SEVERAL_GESTURES
 from bridge.settings_controls import settings_at
-from bridge.slides import down_spots, path_at, pressed
+from bridge.slides import (
+    SWIPE_ENDS,
+    down_spots,
+    path_at,
+    pressed,
+    screen_frame,
+    visible,
+)
 from bridge.status_bar import status_bar_tap
 from bridge.upstream import Reply
 from phoneshell.holds import MENU_SLIDE, held_s, held_slide_away, opens_menu
 from phoneshell.lasting import outlasts_run, removes_app
 from phoneshell.records import Scalar, Target
-from phoneshell.rig_down import takes_rig_down
+from phoneshell.rig_down import switcher_shows, takes_rig_down, unplaced_on_switcher
+from phoneshell.scroll_drags import scroll_drags
 from phoneshell.xcui import KEY_TYPE, SETTINGS, SPRINGBOARD, TOUCH_KINDS, full_type, short_type
 
 KEY = full_type(KEY_TYPE)
@@ -107,9 +115,10 @@ class Refusals(Aiming):
                 f"{MENU_SLIDE} (it held still {held_s(action.params):g} s where it went down, "
                 "on what opens a context menu, then slid away: the item under the lift, which "
                 "no screen before the touch shows, may be one refused by tap)"))
-        why = takes_rig_down(action.kind, app, seen.type, seen.label, seen.value, seen.page,
-                             seen.chosen, action.params, name=seen.name,
-                             around=self._around(context, action, app))
+        around = self._around(context, action, app)
+        why = unplaced_on_switcher(action.kind, action.params) if around is None else \
+            takes_rig_down(action.kind, app, seen.type, seen.label, seen.value, seen.page,
+                           seen.chosen, action.params, name=seen.name, around=around)
         removal = "" if why else removes_app(action.kind, app, seen.label, seen.name,
                                              action.params)
         known = self.custody.known.page
@@ -129,17 +138,55 @@ class Refusals(Aiming):
             f"{lasting}: no task needs it, and nothing after the run sets it back"))
 
     def _around(self, context: RunContext, action: Classified, app: str,
-                ) -> list[tuple[str, str]]:
-        """(name, label) of the elements a swipe by screen points went down inside in
-        SpringBoard, from the screen known ([] for any other action): a phone's App Switcher
-        card may hold its app's snapshot, so what the finger is aimed at can be inside the card
-        a swipe up closes (`rig_down.wda_card`)."""
+                ) -> list[tuple[str, str]] | None:
+        """(name, label) of the elements a swipe in SpringBoard goes down inside, from the
+        screen known ([] for any other action): a phone's App Switcher card may hold its app's
+        snapshot, so what the finger is aimed at can be inside the card a swipe up closes
+        (`rig_down.wda_card`). A swipe by screen points goes down at its point; one by a
+        direction (WDA's swipe or scroll, on the app or an element) drags where WDA drags it
+        (`_drag_points`) while the App Switcher shows (`switcher_shows`; elsewhere no card
+        closes). None when it shows and a swipe's drags cannot be placed: the finger may go down
+        on the runner's card."""
+        tree = self.known_tree(context) if action.kind == "swipe" and app == SPRINGBOARD \
+            else None
         point = self._point(action)
-        tree = self.known_tree(context) if action.kind == "swipe" and point \
-            and app == SPRINGBOARD else None
-        return [] if tree is None or point is None else [
-            (str(node.get("name") or ""), str(node.get("label") or ""))
-            for node in path_at(tree, *point)]
+        if tree is None or (point is None and not switcher_shows(tree)):
+            return []
+        points = [point] if point is not None else self._drag_points(action, tree)
+        if points is None:
+            return None
+        return [(str(node.get("name") or ""), str(node.get("label") or ""))
+                for spot in points for node in path_at(tree, *spot)]
+
+    def _drag_points(self, action: Classified, tree: object,
+                     ) -> list[tuple[float, float]] | None:
+        """Where WDA's swipe or scroll by a direction (on the app: the screen, or on an element:
+        its frame, one read) puts the finger down and drags it through: each of a scroll's drags
+        (`scroll_drags`, as WDA computes them) where it goes down; a swipe (XCTest's, whose exact
+        ends are not published) at its start, middle and end (`slides.SWIPE_ENDS`). None when
+        they cannot be placed: another gesture, a direction WDA does not drag in (a scroll to a
+        named child, a picker's turn), a frame that cannot be read."""
+        gesture, direction = action.params.get("gesture"), str(action.params.get("direction"))
+        distance = action.params.get("distance")
+        if action.aim not in ("none", "element") or not (
+                (gesture == "swipe" and direction in SWIPE_ENDS)
+                or (gesture == "scroll" and isinstance(distance, (int, float)))):
+            return None
+        frame = screen_frame(tree)
+        if action.aim == "element":
+            rect = self.element_frame(action, "a swipe by direction in SpringBoard")
+            frame = None if rect is None else visible((rect.x, rect.y, rect.width,
+                                                       rect.height), frame)
+        if frame is None:
+            return None
+        if gesture == "scroll":
+            drags = scroll_drags(frame, direction, float(distance or 0.0))
+            return [(x, y) for x, y, _, _ in drags] if drags else None
+        left, top, width, height = frame
+        sx, sy, ex, ey = SWIPE_ENDS[direction]
+        middle = left + width / 2, top + height / 2
+        return [(middle[0] + k * width / 4, middle[1] + m * height / 4)
+                for k, m in ((sx, sy), (0, 0), (ex, ey))]
 
     def _refusal(self, context: RunContext, action: Classified, target: Target | None,
                  app: str, request: str, reason: str) -> Reply:

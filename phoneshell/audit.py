@@ -30,7 +30,7 @@ from phoneshell.records import (
     parse_lines,
     scan_lines,
 )
-from phoneshell.rig_down import ends_the_rig, takes_rig_down
+from phoneshell.rig_down import ends_the_rig, may_close_wda, restarts_wda, takes_rig_down
 from phoneshell.xcui import SIDE_BUTTON_HID, short_type
 
 AuditLog = Lines[AuditEvent]
@@ -293,13 +293,16 @@ def _power_button(button: object) -> bool:
 
 def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
     """What the agent did, by its own logged actions, that can break the rig ("" when none):
-    locking the phone, ending WDA's session, terminating WDA, acting on a control that powers
-    the phone off, erases or restarts it, turns off UI Automation, or swipes WDA's runner's
-    App Switcher card, which closes WDA (`rig_down.takes_rig_down`: the bridge refuses those,
-    so one here got past it), or sending a command WDA was still running when the bridge
-    stopped waiting (the phone answers nothing else meanwhile). An action WDA failed counts
-    unless it surely did nothing (`Action.acted`: fail closed)."""
-    for action in actions(events):
+    locking the phone, ending WDA's session, terminating WDA or starting it again, acting on a
+    control that powers the phone off, erases or restarts it, turns off UI Automation, or swipes
+    WDA's runner's App Switcher card, which closes WDA (`rig_down.takes_rig_down`: the bridge
+    refuses those, so one here got past it), a swipe in SpringBoard after which WDA answered
+    nothing (`rig_down.may_close_wda`: one by a direction names no card), or sending a command
+    WDA was still running when the bridge stopped waiting (the phone answers nothing else
+    meanwhile). An action WDA failed counts unless it surely did nothing (`Action.acted`: fail
+    closed)."""
+    done = actions(events)
+    for index, action in enumerate(done):
         if action.phase != "agent":
             continue
         target = action.target
@@ -317,6 +320,13 @@ def agent_broke_rig(events: tuple[AuditEvent, ...]) -> str:
             return f"the agent ended WDA's session (#{action.seq} DELETE /session)"
         if action.kind == "terminate" and (ends := ends_the_rig(bundle)):
             return f"the agent terminated {bundle} (#{action.seq} terminate): {ends}"
+        if restarts := restarts_wda(action.kind, bundle):
+            return f"the agent started {bundle} (#{action.seq} {action.kind}): {restarts}"
+        closes = may_close_wda(action.kind, action.app_before, action.params)
+        if closes and action.acted is not False and not any(a.app_after for a in done[index:]):
+            # WDA silent from it on (nothing read after it, nor after any later action)
+            return (f"the agent swiped in SpringBoard (#{action.seq} swipe), and WDA answered "
+                    f"nothing after it: {closes}")
         if action.ok is False and UPSTREAM_TIMEOUT in action.error:
             # WDA runs one command at a time: while the agent's runs on, nothing else answers
             return (f"the agent's #{action.seq} {action.kind} kept WDA busy past the bridge's "

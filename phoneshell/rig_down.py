@@ -18,6 +18,7 @@ from phoneshell.xcui import (
     TOUCH_KINDS,
     pressed,
     sideways,
+    walk,
 )
 
 WDA_BUNDLE_MARKS = ("WebDriverAgent", ".xctrunner")
@@ -41,6 +42,23 @@ def ends_the_rig(bundle_id: str) -> str:
     return ""
 
 
+STARTS = frozenset({"launch", "activate"})
+"""The action kinds that start an app, or bring it in front (a launch unattached, a session
+naming an app: a launch too)."""
+
+
+def restarts_wda(kind: str, bundle_id: str) -> str:
+    """Why launching or activating `bundle_id` would take the rig away ("" when it would not):
+    WDA's runner is the XCTest host that answers every request, and XCUIApplication's launch
+    terminates an app that is running before it starts it again (its activate launches one it
+    does not take for running): WDA would stop, as terminating it stops it."""
+    if kind not in STARTS or not is_wda(bundle_id):
+        return ""
+    return ("it would start WDA's runner again (XCTest's launch terminates a running app "
+            "first, and its activate launches one it does not take for running), and "
+            f"{ends_the_rig(bundle_id)}")
+
+
 CARD_PREFIX = "card:"
 """How the App Switcher names a card: "card:<bundle id>:sceneID:<bundle id>-default"."""
 
@@ -54,6 +72,45 @@ def wda_card(app: str, name: str, label: str) -> bool:
     if name.startswith(CARD_PREFIX):
         return is_wda(name[len(CARD_PREFIX):].split(":", 1)[0])
     return app == SPRINGBOARD and is_wda(label)
+
+
+
+SWITCHER_WINDOW = "SBSwitcherWindow:Main"
+"""SpringBoard's App Switcher window (in the iOS 26 dumps, hidden while the switcher is not up)."""
+
+
+def switcher_shows(tree: object) -> bool:
+    """Whether a SpringBoard page tree (a JSON source) shows the App Switcher: its window, or
+    WDA's runner's card, not flagged hidden (a phone that does not say is taken to show it)."""
+    return any(node.get("isVisible") != "0" and (
+        node.get("name") == SWITCHER_WINDOW
+        or wda_card(SPRINGBOARD, str(node.get("name") or ""), str(node.get("label") or "")))
+        for _, node in walk(tree))
+
+
+def unplaced_on_switcher(kind: str, params: Mapping[str, object]) -> str:
+    """Why a swipe in the App Switcher whose drags cannot be placed on the screen is refused
+    ("" for a sideways one, which only brings other cards in): it may go down on WDA's
+    runner's card, and a swipe up there closes the runner."""
+    if kind != "swipe" or sideways(params):
+        return ""
+    return ("it swipes in the App Switcher, which holds WDA's runner's card, by a gesture whose "
+            "drags the bridge cannot place off that card (a swipe up on it closes the runner): "
+            f"{ends_the_rig('WebDriverAgent')}; swipe by points on screen "
+            "(/wda/dragfromtoforduration), or tap a card")
+
+
+
+def may_close_wda(kind: str, app: str, params: Mapping[str, object]) -> str:
+    """Why a swipe may have closed WDA's runner ("" when it cannot have): in SpringBoard, one
+    not sideways, which in the App Switcher closes the card it goes down on. For the log's
+    reader, which knows neither the screen nor always where the swipe went down (one by a
+    direction names no point): what WDA's silence right after it blames on it."""
+    if kind != "swipe" or app != SPRINGBOARD or sideways(params):
+        return ""
+    return ("in the App Switcher a swipe that is not sideways closes the card it goes down on, "
+            "and WDA's runner's, closed, stops WDA, which answers every request the harness and "
+            "the agent send")
 
 
 SIDE_BUTTON = "hid:{}:{}".format(*SIDE_BUTTON_HID)
@@ -119,10 +176,10 @@ def takes_rig_down(kind: str, app: str, target_type: str, label: str, value: str
             known (a phone's App Switcher card may hold its app's snapshot).
     """
     text = label.strip().lower()
-    if kind == "terminate":
-        why = ends_the_rig(str((params or {}).get("bundle_id", "")))
-        if why:
-            return why
+    bundle = str((params or {}).get("bundle_id", ""))
+    why = ends_the_rig(bundle) if kind == "terminate" else restarts_wda(kind, bundle)
+    if why:
+        return why
     on_card = any(wda_card(app, *element) for element in ((name, label), *around))
     if kind == "swipe" and on_card and not sideways(params or {}):
         # up closes the runner; down does nothing, and a swipe whose way the log cannot tell

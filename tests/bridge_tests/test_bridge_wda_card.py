@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import wda
 from audit_logs import act
-from bridge_rig import Rig, perform
+from bridge_rig import Rig, perform, refused_unsent, sent
 
 from phoneshell.audit import agent_broke_rig
 from phoneshell.rig_down import takes_rig_down
@@ -99,3 +99,70 @@ def test_a_swipe_inside_the_card_is_on_the_card() -> None:
     assert not takes_rig_down("swipe", SPRINGBOARD, "XCUIElementTypeOther", "Calculator",
                               params={"direction": "up"}, name=f"card:{CALC}:sceneID:x")
     assert not takes_rig_down("tap", SPRINGBOARD, "XCUIElementTypeOther", "x", name=CARD)
+
+
+def test_a_gesture_by_direction_on_the_switcher_is_placed_and_refused_on_the_runners_card(
+        rig: Rig) -> None:
+    # red team 120 (RT120-3): a swipe or scroll with a direction and no point, on the app or on
+    # a container of the cards, named no card (no target, no point under the finger), was
+    # forwarded, and WDA's drags through the screen's middle closed the runner: rig down
+    session = wda.Client(rig.bridge.url).session()
+    _switcher_on_the_runner(session)
+    sid = session.session_id
+    content = session(name="AppSwitcherContentView").get(timeout=5).id
+    on_content = f"/session/{sid}/wda/element/{content}"
+    placed = [(f"/session/{sid}/wda/swipe", {"direction": "up"}),
+              (f"/session/{sid}/wda/scroll", {"direction": "down"}),
+              (f"{on_content}/scroll", {"direction": "down", "distance": 0.5}),
+              (f"{on_content}/swipe", {"direction": "up"})]
+    for path, body in placed:
+        assert "it swipes WDA's runner's card" in refused_unsent(rig, path, body), path
+    # a scroll WDA makes by drags of its own choosing (to a child, into view) cannot be placed
+    for body in ({"toVisible": True}, {"name": "Calculator"}):
+        message = refused_unsent(rig, f"{on_content}/scroll", body)
+        assert "cannot place off that card" in message, message
+    sent(rig, f"/session/{sid}/wda/swipe", {"direction": "right"})  # sideways: cards move
+    assert rig.sim.state()["wda_stopped"] is False
+    assert session(name=CARD).exists
+
+
+def test_a_gesture_by_direction_on_another_apps_card_still_closes_it(rig: Rig) -> None:
+    session = wda.Client(rig.bridge.url).session()
+    session.app_activate(CALC)
+    size = session.window_size()
+    session.swipe(size.width // 2, size.height - 4, size.width // 2, size.height // 2, 0.5)
+    assert session(nameContains=f"card:{CALC}:", visible=True).exists
+    sent(rig, f"/session/{session.session_id}/wda/swipe", {"direction": "up"})
+    assert session.app_state(CALC)["value"] == 1, "Calculator's card, in the middle, closed"
+    assert rig.sim.state()["wda_stopped"] is False
+
+
+def test_starting_wdas_runner_is_refused(rig: Rig) -> None:
+    # launching WDA's runner restarts it on a phone (XCTest's launch terminates a running
+    # app first): refused as terminating it is, by every route that starts an app
+    session = wda.Client(rig.bridge.url).session()
+    sid = session.session_id
+    for path in (f"/session/{sid}/wda/apps/launch", f"/session/{sid}/wda/apps/activate",
+                 "/wda/apps/launchUnattached"):
+        assert "start WDA's runner again" in refused_unsent(rig, path, {"bundleId": RUNNER})
+    assert "stop WDA" in refused_unsent(rig, "/session", {"capabilities": {
+        "alwaysMatch": {"bundleId": RUNNER}}})
+    sent(rig, f"/session/{sid}/wda/apps/activate", {"bundleId": CALC})
+    assert rig.sim.state()["wda_stopped"] is False
+
+
+def test_a_swipe_in_springboard_after_which_wda_went_silent_is_the_agents_doing() -> None:
+    # the log red team 120 got: #32 `/wda/swipe {"direction": "up"}` on the App Switcher,
+    # answered, and nothing read after it (WDA gone): no target, no point, yet the agent's
+    up = act(32, "swipe", SPRINGBOARD, "", direction="up", gesture="swipe")
+    assert "the agent swiped in SpringBoard (#32 swipe), and WDA answered nothing after it" \
+        in agent_broke_rig(tuple(up))
+    assert agent_broke_rig(tuple(act(32, "swipe", SPRINGBOARD, SPRINGBOARD, direction="up",
+                                     gesture="swipe"))) == "", "WDA answered the read after"
+    later = act(33, "tap", SPRINGBOARD, CALC, x=200, y=400)
+    assert agent_broke_rig((*up, *later)) == "", "WDA answered later: not stopped by it"
+    for sideways in (act(32, "swipe", SPRINGBOARD, "", direction="left", gesture="swipe"),
+                     act(32, "swipe", CALC, "", direction="up", gesture="swipe")):
+        assert agent_broke_rig(tuple(sideways)) == ""
+    started = act(9, "launch", CALC, "", bundle_id=RUNNER)
+    assert "the agent started " + RUNNER in agent_broke_rig(tuple(started))
