@@ -146,7 +146,8 @@ def test_what_the_degrees_are_measured_from_is_no_point_of_the_heading(shown: st
 @pytest.mark.parametrize(("answer", "named"), [
     ("219° or maybe north", "N"), ("219° from north, or maybe south", "S"),
     ("219° north", "N"), ("North, 219°", "N"), ("219° from north, heading east", "E"),
-    ("219° true south", "S")])
+    ("219° true south", "S"), ("219 degrees, heading from the west", "W"), ("219°, from W", "W"),
+    ("219° relative to east", "E"), ("219° from north, or east", "E")])
 def test_a_point_beside_the_degrees_is_still_the_heading_s(answer: str, named: str) -> None:
     """Only the reference is set aside: a point standing as the heading's own, or offered
     after a hedging word, is named, and another than the heading's fails."""
@@ -160,6 +161,37 @@ def test_a_point_beside_the_degrees_is_still_the_heading_s(answer: str, named: s
 def test_a_reference_names_no_heading_either(shown: str, answer: str) -> None:
     """Set aside, a reference is no reading: a point alone still fails, and the zero that
     defines north is no second heading to pass on."""
+    passed, detail = graded("compass_heading", shown, answer)
+    assert not passed, detail
+
+
+@pytest.mark.parametrize(("shown", "answer"), [
+    ("219° SW", "219° SW. North is at 0°."), ("219° SW", "219° SW, with 0° as north"),
+    ("219° SW", "219° from north toward east"), ("90° E", "90° E (0° north, 90° east)"),
+    ("219° SW", "219° SW (north is 0°, east is 90°)"),
+    ("219° SW", "219° SW, taking north as 0°"),
+    ("219° SW", "North is defined as 0°; the heading is 219° SW."),
+    ("219° SW", "219° SW, measured clockwise from true north toward the east"),
+    ("90° E", "East, 90° (0° = N, 90° = E)")])
+def test_a_scale_defined_in_any_words_is_no_second_heading(shown: str, answer: str) -> None:
+    """Red team 119 (RT119-1): north at zero was set aside in one connector word, so "North is
+    at 0°", "with 0° as north" and a bracketed scale failed as naming 0°, and the east that
+    degrees count toward failed as a point. A mark defined by its bearing is the scale."""
+    passed, detail = graded("compass_heading", shown, answer)
+    assert passed, detail
+
+
+@pytest.mark.parametrize(("shown", "answer"), [
+    ("219° SW", "219° SW, or maybe north at 0°"), ("219° SW", "219° SW, or N at 0°"),
+    ("219° SW", "Either 219° SW or north at 0 degrees"), ("219° SW", "219°, or 0° at north"),
+    ("219° SW", "219° or N = 0°"), ("219° SW", "219° SW, unless it is 0° being north"),
+    ("219° SW", "North is 0°, or 219° SW"), ("219° SW", "219° SW or maybe, north is 0°"),
+    ("219° SW", "219° SW (90° E, 180° S)"), ("219° SW", "219° SW (or: 0° N, 90° E)"),
+    ("0° N", "219° SW, or north is 0°")])
+def test_a_mark_offered_as_another_reading_is_a_second_heading(shown: str, answer: str) -> None:
+    """Red team 119 (RT119-1): "north at 0°" after "or" was set aside as the scale, so the
+    hedge read as one heading. Only a definition is the scale, and none that a word of its
+    clause offers as an alternative; bracketed marks without north's zero are readings."""
     passed, detail = graded("compass_heading", shown, answer)
     assert not passed, detail
 
