@@ -24,7 +24,8 @@ def agent_turn(plan: AttemptPlan, rig: Rig, agent: Agent, watch: AroundWatch) ->
     """The agent's turn (`_run_agent`), with any error it ended in but the rig's kept as its
     result: `turn.held_to_log` then scores it as the agent's failure when it had acted on the
     phone (an agent must not be able to turn its failure into a skip by what it sends or
-    answers), and skips it only when it had not."""
+    answers), and skips it only when it had not. An agent in this process that exits
+    (`sys.exit`, a plugin's) has ended its turn in an error like any other: the run goes on."""
     try:
         return _run_agent(plan, rig, agent, watch)
     except (RigDown, *RIG_DOWN) as exc:
@@ -32,10 +33,10 @@ def agent_turn(plan: AttemptPlan, rig: Rig, agent: Agent, watch: AroundWatch) ->
         # no longer answers the harness either (one read); else the agent's error
         if isinstance(exc, RigDown) or rig.phone.locked():
             raise
-        failed: Exception = exc
+        failed: BaseException = exc
     except DiskShort:
         raise  # the disk's, not the agent's: the attempt is not scored (`run_attempt`)
-    except Exception as exc:  # noqa: BLE001 - kept as data, with its traceback
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - kept as data, with its traceback
         failed = exc
     write_note(plan.folder / "traceback.txt", "".join(traceback.format_exception(failed)))
     return AgentResult(ran=False, error=f"harness error ({type(failed).__name__}) in the "

@@ -29,7 +29,7 @@ class RaisingAgent:
 
     name = "raising"
 
-    def __init__(self, error: Exception, act: bool) -> None:
+    def __init__(self, error: BaseException, act: bool) -> None:
         self.error, self.act = error, act
 
     def run(self, context: AgentContext) -> AgentResult:
@@ -39,10 +39,11 @@ class RaisingAgent:
 
 
 @pytest.mark.parametrize("error", [RuntimeError("the model's reply broke a tool"),
-                                   DeviceUnreachable("its own connection was reset")])
+                                   DeviceUnreachable("its own connection was reset"),
+                                   SystemExit(0)])  # an agent (a plugin's) calling sys.exit
 def test_an_agent_that_acted_and_then_raised_failed(sim: SimServer, tmp_path: Path,
                                                    suite: dict[str, Task],
-                                                   error: Exception) -> None:
+                                                   error: BaseException) -> None:
     with open_rig(sim.url, tmp_path, effect_timeout_s=0.3) as rig:
         plan = AttemptPlan("R", tmp_path / "R", suite["settings.about.reach"], 1)
         done = run_attempt(plan, rig, RaisingAgent(error, act=True))
