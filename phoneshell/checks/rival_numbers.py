@@ -200,7 +200,7 @@ def _owned(text: str, start: int, end: int, marks: _Marks) -> bool:
     if _OF.search(text[:start]) or re.match(r"\s+(?:out\s+)?of\s+(?:the\s+)?\d", text[end:]):
         return True  # "1 of 2", "one of eight"
     after = re.match(r"[\s-]*([^\W\d_]+)", text[end:])
-    return bool(after) and script(after.group(1)) == "LATIN" and (
+    return after is not None and script(after.group(1)) == "LATIN" and (
         folded(after.group(1)) not in _FILLER | marks.loose)
 
 

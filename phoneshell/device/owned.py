@@ -72,9 +72,11 @@ def _scrolled(phone: Phone, page: PageSource, bottom: float, what: str) -> bool:
     table = next(e for e in page.on_screen() if e.type == TABLE)
     shown = screen_part(page, table, bottom)  # a drag off the screen is refused (`screen_part`)
     part = drag_part(page, table, bottom)
-    start = min(shown.bottom - OVERLAP_PT / 2, part.bottom) if shown and part else 0.0
-    end = max(part.top, start - (shown.height - OVERLAP_PT)) if shown and part else 0.0
-    if start - end < OVERLAP_PT:
+    start = end = 0.0
+    if shown and part:
+        start = min(shown.bottom - OVERLAP_PT / 2, part.bottom)
+        end = max(part.top, start - (shown.height - OVERLAP_PT))
+    if part is None or start - end < OVERLAP_PT:
         raise ProbeError(f"{what}: too little of it shows to scroll it ({page.summary()}); "
                          "cannot read past what shows")
     before = screen_signature(phone)
