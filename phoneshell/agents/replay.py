@@ -144,9 +144,8 @@ def unreplayable(action: Action) -> str:
                     "plays one finger's tap or hold, or a double tap at a point")
     elif action.kind == "swipe" and {"from_x", "from_y", "to_x", "to_y"} <= set(number):
         return _unreplayable_slide(p, number)
-    elif action.kind in ("launch", "activate", "terminate") and p.get("bundle_id"):
-        return ""
-    elif action.kind in ("home", "press") or action.kind == "open_url" and p.get("url") \
+    elif action.kind in ("launch", "activate", "terminate") and p.get("bundle_id") \
+            or action.kind in ("home", "press") or action.kind == "open_url" and p.get("url") \
             or action.kind == "type" \
             or action.kind == "terminate" and p.get("via") == "delete_session":
         return ""

@@ -11,6 +11,7 @@ and goes on.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -32,10 +33,8 @@ def main(mode: str) -> int:
         for name in ("dark", "light"):
             client.http.post("/wda/device/appearance", {"name": name})
     if mode == "refused":
-        try:
+        with contextlib.suppress(wda.WDAError):  # refused: nothing reached the phone
             client.http.post("/wda/setPasteboard", {"content": "aGk=", "contentType": "plaintext"})
-        except wda.WDAError:
-            pass  # refused: nothing reached the phone
     s(label="General", type="XCUIElementTypeButton").click()
     s(label="About").click()
     back = s(name="BackButton").get()

@@ -8,6 +8,8 @@ stops WDA when it is swiped up."""
 
 from __future__ import annotations
 
+import contextlib
+
 import wda
 from audit_logs import act
 from bridge_rig import Rig, perform, refused_unsent, sent
@@ -76,10 +78,8 @@ def test_another_apps_card_still_closes_and_one_through_is_the_agents_doing(rig:
     # the log the bridge wrote for the refusal names the card; the same swipe, had it gone
     # through (the phone's WDA gone mid-request: no outcome), is the agent's breaking the rig
     x, y = (round(c) for c in card.bounds.center)
-    try:
+    with contextlib.suppress(wda.WDARequestError):
         session.swipe(x, y, x, 60)
-    except wda.WDARequestError:
-        pass
     target = [e for e in rig.events() if e.stage == "refused"][-1].target
     through = act(9, "swipe", SPRINGBOARD, None, target=target, from_x=x, from_y=y, to_x=x,
                   to_y=60)

@@ -122,7 +122,7 @@ def failing(folder: Path) -> dict[str, str]:
     plugins = {"alplug": ("alplug", "raiser = alplug:raises\nexiter = alplug:exits\n"
                                     "notcallable = alplug:VALUE\nnothing = alplug:nothing\n"),
                "alexit": ("alexit_mod", "aaexits = alexit_mod:make\n")}
-    for package, (module, entries) in plugins.items():
+    for package, (_module, entries) in plugins.items():
         info = folder / f"{package}-0.2.dist-info"
         info.mkdir(parents=True)
         (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {package}\n"
