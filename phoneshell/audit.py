@@ -88,6 +88,12 @@ class Action:
     field: Target | None = None
     """For a tap on the keyboard: the text input with focus it typed into, when the bridge
     could tell (`AuditEvent.field`)."""
+    outcome_t: float | None = None
+    """Unix time of the outcome line; None when none was logged. The phone did the action
+    between `t` and it, never later: the bridge writes the outcome once WDA answered, or, where
+    it puts the read after off (every action of a confined agent, every agent action on a real
+    phone: docs/audit-log.md), at the first whole read after that, which may come long after
+    the phone answered."""
 
     @property
     def presses(self) -> int | None:
@@ -219,6 +225,7 @@ def actions(events: Iterable[AuditEvent]) -> tuple[Action, ...]:
             screen_before=(intent or first).screen_before,
             screen_after=outcome.screen_after if outcome else "",
             field=intent.field if intent else None,
+            outcome_t=outcome.t if outcome else None,
         ))
     return tuple(merged)
 

@@ -2,12 +2,22 @@
 
 Families: state (end state, `state.py`; the page Safari shows, `page_shown.py`), path (the
 audit log: apps, taps and typing in `path.py`, searches and Spotlight in `searches.py`, how a
-result was reached in `how.py`), effect (probe counts before and after, `effects.py`), answer
-(the agent's claim, `answer.py`, compared as `values.py` says).
+result was reached in `how.py`, a timer started at a duration in `countdown.py`), effect (probe
+counts before and after, `effects.py`), answer (the agent's claim, `answer.py`, compared as
+`values.py` says).
 Importing this package registers every kind. Never imports the device, runner, bridge or simulator.
 """
 
-from phoneshell.checks import answer, effects, how, page_shown, path, searches, state
+from phoneshell.checks import (
+    answer,
+    countdown,
+    effects,
+    how,
+    page_shown,
+    path,
+    searches,
+    state,
+)
 from phoneshell.checks.kind import (
     CHECKS,
     UNGRADED,
@@ -23,5 +33,5 @@ from phoneshell.checks.kind import (
 from phoneshell.records import CheckResult
 
 __all__ = ["CHECKS", "UNGRADED", "Check", "CheckKind", "CheckResult", "Finding", "Need",
-           "answer", "decided_unscrolled", "effects", "grade_check", "how", "lookup", "needs_of",
-           "page_shown", "path", "searches", "state"]
+           "answer", "countdown", "decided_unscrolled", "effects", "grade_check", "how", "lookup",
+           "needs_of", "page_shown", "path", "searches", "state"]

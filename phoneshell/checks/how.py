@@ -1,14 +1,13 @@
-"""How-it-was-done checks: the keys pressed, the page loaded, the timer started. Pure.
+"""How-it-was-done checks: the keys pressed, the page loaded (the timer started: `countdown.py`).
+Pure.
 
 A screen shows a result, not how it was reached: 423 on Calculator's display is the same whether
-47 x 9 was worked out or 4, 2, 3 keyed in, and a timer showing 4:00 may be a five-minute timer a
-minute in or a four-minute one just started. These kinds read the attempt's audit log (phase
-`agent` only, as every path check does) and, for `countdown`, the final screen with it.
+47 x 9 was worked out or 4, 2, 3 keyed in. These kinds read the attempt's audit log (phase
+`agent` only, as every path check does).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from phoneshell.address_bar import sent
@@ -17,17 +16,16 @@ from phoneshell.checks.addresses import Address, parse
 from phoneshell.checks.implied import Same, Suffix
 from phoneshell.checks.keystrokes import Typed
 from phoneshell.checks.kind import Check, Finding, check_kind
-from phoneshell.checks.path import IN_APP, PAGE, place, placed, unwatched
+from phoneshell.checks.path import IN_APP, unwatched
 from phoneshell.checks.typed_texts import typed_sends
 from phoneshell.checks.worked import FRESH, computed, invalid, operands
 from phoneshell.checks.worked_display import display_of
 from phoneshell.evidence import Evidence
 from phoneshell.params import Param, ParamValue
-from phoneshell.presses import TAPS_GESTURE, touch_words
 from phoneshell.spelling import folded
-from phoneshell.tree import Element, PageSource, shorten
+from phoneshell.tree import shorten
 from phoneshell.wda_routes import DEVICE_STATES
-from phoneshell.xcui import SAFARI, SPRINGBOARD
+from phoneshell.xcui import SAFARI
 
 KEYS = Param("keys", "str_list", "The computation: labels (or names) of the keys, in the order "
                                  "they must be the agent's last taps, each matched whole, "
@@ -55,21 +53,10 @@ HOW_SENT = {"search": "a search for", "cannot": "what Safari cannot open:",
 """How a detail names what Safari did with a text sent from its address field."""
 ADDRESS_NAMES = frozenset({"TabBarItemTitle", "URL"})
 """Names of Safari's address field (iOS 15 and later; earlier), labelled "Address"."""
-DURATION = Param("text", "str", "The duration the countdown was started at, as the timer shows "
-                                "it: `5:00`, `1:30:00`.", required=True)
-START = Param("start", "str", "The label of the control that starts it (default Start).",
-              default="Start")
-SLACK = Param("slack_s", "int", "How many seconds the estimate may come to over `text` on a "
-                                "phone whose clock runs: the tap's delay before the timer "
-                                "starts, the final read, the display's rounding (default 3).",
-              minimum=1, default=3)
-ROUNDING_S = 1.0
-"""The timer shows whole seconds: what it shows is within a second of what is left, rounded
-either way (iOS does not say which)."""
-COUNTDOWN = re.compile(r"^(?:(\d+):)?(\d{1,2}):(\d{2})$")
 
 
-def _labelled(action: Action, want: str) -> bool:
+def labelled(action: Action, want: str) -> bool:
+    """Whether an action was aimed at an element labelled or named `want` (whole, folded)."""
     target = action.target
     return target is not None and folded(want) in (folded(target.label), folded(target.name))
 
@@ -160,10 +147,10 @@ def tapped_keys(check: Check, evidence: Evidence) -> Finding:
         return Finding(passed, why, unproven="" if passed else doubt)
     for keys in computations(check):
         last = pressed[-len(keys):]
-        if len(last) == len(keys) and all(a is not None and _labelled(a, k)
+        if len(last) == len(keys) and all(a is not None and labelled(a, k)
                                           for a, k in zip(last, keys, strict=True)):
             before = [a for a in pressed[:-len(keys)] if a is not None]
-            if not before or any(_labelled(before[-1], k) for k in FRESH):
+            if not before or any(labelled(before[-1], k) for k in FRESH):
                 return Finding(True, f"the computation {' '.join(keys)} was the last keyed")
             return Finding(False, f"the computation {' '.join(keys)} was keyed after "
                                   f"{_shown(before[-4:])} with no = or All clear between: "
@@ -243,180 +230,3 @@ def visited(check: Check, evidence: Evidence) -> Finding:
     shown = ", ".join(seen[-4:]) or "nothing"
     return Finding(False, f"the agent never loaded {want}; it loaded {shown}",
                    unproven=unwatched(evidence))
-
-
-def seconds(shown: str) -> int | None:
-    """A countdown as a timer shows it ("4:59", "1:29:59") in seconds; None if it is not one."""
-    match = COUNTDOWN.match(shown.strip())
-    if match is None:
-        return None
-    hours, minutes, secs = (int(g) if g else 0 for g in match.groups())
-    return hours * 3600 + minutes * 60 + secs
-
-
-MERIDIEM = re.compile(r"^[ap]\.?\s?m\.?$", re.IGNORECASE)
-"""AM or PM, as a time of day shows it beside its digits ("AM", "p.m.")."""
-
-
-ZERO_HOUR = re.compile(r"^0\d:\d{2}$")
-"""A 24-hour time of day before ten ("04:41"): a countdown never writes its leading field with a
-zero ("4:41", "14:59", "1:04:59")."""
-
-
-def _time_of_day(page: PageSource, element: Element, text: str) -> bool:
-    """Whether a countdown-like text is a time of day: beside an AM or PM in its own row or
-    group (World Clock's "4:41" "AM", an alarm's "9:41" "AM"), or in a row labelled with it
-    and AM or PM ("Sydney, 4:41 AM"), or a 24-hour phone's, which has no AM or PM, before ten
-    ("04:41")."""
-    if ZERO_HOUR.match(text):
-        return True
-    for other in page.elements:
-        if other.parent == element.parent and other is not element and \
-                MERIDIEM.match(other.label.strip() or other.value.strip()):
-            return True
-    row = page.holder(element, "Cell")
-    return row is not None and re.search(rf"(?<![\d:]){re.escape(text)}\s?[AaPp]\.?[Mm]\b",
-                                         row.label) is not None
-
-
-def _started(actions: Sequence[Action], check: Check) -> Action | None:
-    """The agent's last press on `start` in `app`, on `page` (when given): the Start of the
-    timer's own page, not the Stopwatch's. A touch the phone may or may not have taken as a
-    press (`Action.presses` None) is one too, and so is one that may or may not have reached the
-    phone (`Action.acted` None): whether it started the timer is `_untold`."""
-    start, app = check.text_of("start") or "Start", check.text_of("app")
-    taps = [a for a in actions if a.kind == "tap" and a.acted is not False and a.presses != 0
-            and (not app or a.app_before == app) and _labelled(a, start) and placed(a, check)]
-    return taps[-1] if taps else None
-
-
-def _untold(action: Action, did: str) -> str:
-    """Why what a touch did to the timer cannot be told: it may or may not have reached the
-    phone, the phone may or may not have taken it as a press, or it pressed a number of times
-    the log does not hold."""
-    if action.acted is None:
-        return f"{action.untold()}: it may or may not have {did}"
-    what = f" on {action.target.label!r}" if action.target else ""
-    if action.params.get("gesture") == TAPS_GESTURE and TAPS_GESTURE not in action.params:
-        return f"a multi-tap{what} {did} a number of times the log does not hold"
-    return (f"#{action.seq} {touch_words(action.params)}{what} may or may not have {did} (a "
-            "touch the phone may or may not take as a press)")
-
-
-PAUSE, RESUME = "Pause", "Resume"
-"""The running countdown's button, and the paused one's."""
-
-
-def _toggles(action: Action, since: Action, check: Check) -> bool:
-    """Whether an action is a press of the countdown's Pause or Resume after `since`: in
-    SpringBoard (its Live Activity) anywhere, in `app` on `page` (when given)."""
-    app = check.text_of("app")
-    if action.t <= since.t or action.presses == 0 or action.acted is False or \
-            not (_labelled(action, PAUSE) or _labelled(action, RESUME)):
-        return False
-    if action.app_before == SPRINGBOARD:
-        return True
-    return (not app or action.app_before == app) and placed(action, check)
-
-
-def _paused_for(actions: Sequence[Action], since: Action, check: Check, until: float,
-                ) -> tuple[float, bool, str]:
-    """The seconds the countdown started by `since` stood paused before `until`, whether it was
-    still paused then, and why that cannot be told ("" when it can).
-
-    The timer has one button that redraws itself Pause or Resume, and so does its Live Activity
-    on the lock screen and in the Dynamic Island (SpringBoard's): every press of either, in
-    `app` on `page` or in SpringBoard, toggles it, whatever label the log saw (a double tap on
-    Pause pauses and resumes: `Action.presses`). A touch the phone may or may not have taken as
-    a press (two fingers), or a multi-tap whose count the log does not hold, cannot be counted."""
-    paused_at: float | None = None
-    stood = 0.0
-    for action in actions:
-        if not _toggles(action, since, check):
-            continue
-        if action.presses is None or action.acted is None:
-            return stood, paused_at is not None, _untold(action, "toggled the timer")
-        for _ in range(action.presses):
-            if paused_at is None:
-                paused_at = action.t
-            else:
-                stood += max(0.0, action.t - paused_at)
-                paused_at = None
-    if paused_at is not None:
-        return stood + max(0.0, until - paused_at), True, ""
-    return stood, False, ""
-
-
-def _window(want: int, slack_s: int, still: bool) -> tuple[float, float]:
-    """The estimates (countdown shown + seconds since the Start tap) a timer started at `want`
-    gives: one-sided, since the timer starts at or after the tap logged (the log stamps it
-    before the phone is asked) and the screen is read before the read is stamped, so both
-    delays only add. Below `want` only the display's rounding takes it; above, `slack_s` holds
-    the tap's delay, the read's and the rounding. On a phone whose clock stands still nothing
-    elapses: the estimate is the duration dialled, and the second above it is what no running
-    phone can tell apart (a timer one second longer always lands in its window)."""
-    if still:
-        return float(want), want + ROUNDING_S
-    return want - ROUNDING_S, float(want + slack_s)
-
-
-def _no_duration(values: dict[str, ParamValue]) -> tuple[str, str] | None:
-    """A `text` that is no duration as a timer shows one, as (field, problem), read at load:
-    such a check could never pass."""
-    text = str(values.get("text", ""))
-    return None if seconds(text) is not None else (
-        "text", f"needs `text` as the timer shows a duration (5:00, 1:30:00), not {text!r}")
-
-
-@check_kind("countdown", family="path", params=(DURATION, START, IN_APP, PAGE, SLACK),
-            negatable=False, implied_by=Same(), invalid=_no_duration)
-def countdown(check: Check, evidence: Evidence) -> Finding:
-    """Passes when a countdown shows on the final screen (a StaticText like `4:57`, not a time
-    of day: beside AM or PM, or in a row labelled with the time and AM or PM) and, added to the
-    seconds it ran between the agent's last tap on `start` (on `page`, when given: the Timers
-    page's, not the Stopwatch's) and the screen being read, it makes `text` (`_window`: a
-    second under it, `slack_s` over): the timer was started at that duration, and runs. A
-    four-minute timer just started and a six-minute one left to run down a minute both fail a
-    five-minute check; so does one paused (a Resume button on the final screen, or a tap on
-    Pause the log shows no Resume after), and the time it stood paused is not time it ran."""
-    want = seconds(check.text)
-    final = evidence.final
-    if want is None:
-        return Finding(False, f"{check.text!r} is not a duration like 5:00")
-    if final is None:
-        return Finding(False, "no page source was captured", unproven="no page source")
-    start, slack = check.text_of("start") or "Start", check.int_of("slack_s")
-    tap = _started(evidence.agent_actions(), check)
-    # a time of day reads like a countdown ("4:41" in World Clock): it never counts as one
-    shown = [(e, seconds(t)) for e, texts in final.source.shown_texts("StaticText")
-             for _, t in texts if seconds(t) is not None
-             and not _time_of_day(final.source, e, t.strip())]
-    if tap is None:
-        return Finding(False, f"the agent never tapped {start!r}{place(check)}",
-                       unproven=unwatched(evidence))
-    if tap.presses is None or tap.acted is None:
-        return Finding(False, f"{_untold(tap, 'started the timer')}: when the countdown "
-                              "started cannot be told")
-    if not shown:
-        return Finding(False, f"no countdown on the final screen; it shows "
-                              f"{final.source.summary()}")
-    stood, still, untold = _paused_for(evidence.agent_actions(), tap, check, final.taken_at)
-    if untold:
-        return Finding(False, f"{untold}: how long the countdown ran cannot be told")
-    if still or any(e.label == RESUME for e in final.source.on_screen()
-                    if e.type == "XCUIElementTypeButton"):
-        return Finding(False, f"the countdown is paused on the final screen (the agent "
-                              f"{'paused it' if still else 'left Resume showing'}): a timer "
-                              "set off runs")
-    # a phone whose clock stands still (the simulator) shows the countdown where it started
-    since = 0.0 if "clock_still" in evidence.flags else max(0.0, final.taken_at - tap.t - stood)
-    estimates = [(e, left + since) for e, left in shown if left is not None]
-    low, high = _window(want, slack, "clock_still" in evidence.flags)
-    for element, estimate in estimates:
-        if low <= estimate <= high:
-            return Finding(True, f"{element.label or element.value!r} left {since:.1f}s after "
-                                 f"{start!r}: started at {estimate:.0f}s, wanted {want}s")
-    element, estimate = estimates[0]
-    return Finding(False, f"{element.label or element.value!r} left {since:.1f}s after "
-                          f"{start!r}: started at about {estimate:.0f}s, wanted {want}s "
-                          f"({check.text}: {low:g}-{high:g}s count)")
