@@ -45,6 +45,9 @@ FILES = {
              "  - {kind: device_value, probe: newest_note, text: 'x?'}\n"
              "  - {kind: regex_on_screen, text: '(?i)^about$'}\n",
 }
+PLACED = "  - {kind: foreground_app, text: com.apple.Preferences}\n"
+"""Ends every file: its screen checks name the app in front, so check-tasks says only what each
+file is about (a screen check alone is a warning of its own: tests/tasks)."""
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +56,7 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
     link to a task file moved away, a pipe named like a task file, and an editor's lock file."""
     folder = tmp_path_factory.mktemp("inputs")
     for name, checks in FILES.items():
-        (folder / f"{name}.yaml").write_text(HEAD.replace("ID", f"t.{name}") + checks)
+        (folder / f"{name}.yaml").write_text(HEAD.replace("ID", f"t.{name}") + checks + PLACED)
     (folder / "moved.yaml").symlink_to(folder / "gone" / "renamed.yaml")
     os.mkfifo(folder / "pipe.yaml")
     (folder / ".#lock.yaml").symlink_to("user@host.1234")  # hidden: passed over, as before
