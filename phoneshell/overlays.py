@@ -10,14 +10,17 @@ names, an element type no text can give), never by text an app or an agent write
 from __future__ import annotations
 
 from phoneshell.tree import Element, PageSource
-from phoneshell.xcui import BANNER_VIEW, CONTROL_CENTER_SPACE, SPRINGBOARD, is_banner
+from phoneshell.xcui import (
+    APP_LIBRARY,
+    BANNER_VIEW,
+    CONTROL_CENTER_SPACE,
+    SPRINGBOARD,
+    SWITCHER_WINDOW,
+    is_banner,
+)
 
-SWITCHER_WINDOW = "SBSwitcherWindow:Main"
-"""The App Switcher's window in SpringBoard's tree (iOS 26), visible while it shows."""
 COVER_SHEET_WINDOW = "SBCoverSheetWindow"
 """The cover sheet's window (the Lock Screen, Notification Center), visible while it shows."""
-APP_LIBRARY = "App Library"
-"""The App Library's search field's name."""
 OVER_APP = {"Alert": "an alert", "Sheet": "an action sheet", "Popover": "a popover",
             "Menu": "a menu"}
 """What UIKit presents over an app's screen, by short type (the share sheet is a popover; a

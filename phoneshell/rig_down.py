@@ -15,6 +15,7 @@ from phoneshell.xcui import (
     SIDE_BUTTON_HID,
     SPRINGBOARD,
     SWITCH,
+    SWITCHER_WINDOW,
     TOUCH_KINDS,
     pressed,
     sideways,
@@ -74,11 +75,6 @@ def wda_card(app: str, name: str, label: str) -> bool:
     return app == SPRINGBOARD and is_wda(label)
 
 
-
-SWITCHER_WINDOW = "SBSwitcherWindow:Main"
-"""SpringBoard's App Switcher window (in the iOS 26 dumps, hidden while the switcher is not up)."""
-
-
 def switcher_shows(tree: object) -> bool:
     """Whether a SpringBoard page tree (a JSON source) shows the App Switcher: its window, or
     WDA's runner's card, not flagged hidden (a phone that does not say is taken to show it)."""
@@ -98,7 +94,6 @@ def unplaced_on_switcher(kind: str, params: Mapping[str, object]) -> str:
             "drags the bridge cannot place off that card (a swipe up on it closes the runner): "
             f"{ends_the_rig('WebDriverAgent')}; swipe by points on screen "
             "(/wda/dragfromtoforduration), or tap a card")
-
 
 
 def may_close_wda(kind: str, app: str, params: Mapping[str, object]) -> str:

@@ -36,6 +36,11 @@ ELEMENT_TYPES = frozenset(TYPE_PREFIX + name for name in SHORT_TYPES)
 """The same, by full type name, as the XML source writes them."""
 SPRINGBOARD = "com.apple.springboard"
 """The home screen's bundle id: in front when no app is."""
+SWITCHER_WINDOW = "SBSwitcherWindow:Main"
+"""The App Switcher's window in SpringBoard's tree (iOS 26 dumps: hidden until it shows)."""
+APP_LIBRARY = "App Library"
+"""The name of the App Library's search field, SpringBoard's other search beside Spotlight's
+(the simulator's, inferred: its placeholder; no dump shows it)."""
 
 BANNER_VIEW = "NotificationShortLookView"
 """The accessible view of a notification banner, which the phone's system shows over any app on

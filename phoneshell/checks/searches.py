@@ -34,7 +34,7 @@ from phoneshell.presses import TOP_EDGE_PT, logged_heading
 from phoneshell.records import Target
 from phoneshell.spelling import folded
 from phoneshell.tree import shorten
-from phoneshell.xcui import SPRINGBOARD, TEXT_INPUTS, short_type, swipe_ends
+from phoneshell.xcui import APP_LIBRARY, SPRINGBOARD, TEXT_INPUTS, short_type, swipe_ends
 
 
 def arrival(actions: Sequence[Action], app: str) -> Action | None:
@@ -77,16 +77,11 @@ def _result_row(action: Action) -> bool:
     return action.target is not None and short_type(action.target.type) == "Cell"
 
 
-LIBRARY = "App Library"
-"""The name of the App Library's search field (the simulator's, inferred: its placeholder),
-SpringBoard's other search: a row of the apps it lists is no Spotlight result (red team 115)."""
-
-
 def _spotlight(action: Action) -> bool:
     """Whether an action was aimed at Spotlight's search field: a text input in SpringBoard
     that is not the App Library's."""
     return action.app_before == SPRINGBOARD and action.target is not None and \
-        action.target.type in TEXT_INPUTS and action.target.name != LIBRARY
+        action.target.type in TEXT_INPUTS and action.target.name != APP_LIBRARY
 
 
 @check_kind("opened_via_spotlight", family="path", params=(APP,), implied_by=Same())
