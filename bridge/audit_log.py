@@ -267,8 +267,10 @@ class AuditWriter:
                                    "there") from exc
 
     def write_outcome(self, intent: AuditEvent, app_after: str, ok: bool,
-                      error: str, screen_after: str = "") -> AuditEvent:
-        """Append the outcome line of an action, under its intent's seq.
+                      error: str, screen_after: str = "",
+                      answered_t: float | None = None) -> AuditEvent:
+        """Append the outcome line of an action, under its intent's seq; `answered_t` when WDA
+        answered, if that was before now (the read after was put off).
 
         Raises:
             AuditWriteError: the line could not be written.
@@ -278,7 +280,7 @@ class AuditWriter:
             phase=intent.phase, seq=intent.seq, t=time.time(), kind=intent.kind,
             stage="outcome", params=intent.params, app_before=intent.app_before,
             app_after=app_after, screen_before=intent.screen_before, screen_after=screen_after,
-            ok=ok, error=error).bounded()
+            ok=ok, error=error, answered_t=answered_t).bounded()
         run = self._run_file(intent.run_id)
         try:
             with run.lock:

@@ -91,8 +91,9 @@ class Recorder(Refusals):
         self._session_app: tuple[str, str] = ("", "")
         """(session id, bundle id) of the session created through this bridge: WDA keeps one
         session, and closing it terminates the app it was created with."""
-        self._pending: tuple[AuditEvent, bool, str] | None = None
-        """(intent, ok, error) of the answered action whose after is not read yet."""
+        self._pending: tuple[AuditEvent, bool, str, float] | None = None
+        """(intent, ok, error, when WDA answered) of the answered action whose after is not
+        read yet."""
         self.after_action: Callable[[RunContext, AuditEvent, str], None] | None = None
         """Called after each answered action's outcome line, still holding the action lock, with
         the context, the intent and the app after (trajectory capture); it must not raise."""
@@ -214,6 +215,7 @@ class Recorder(Refusals):
                                                "repeats, report it with the request",
                                    shown=f"forwarding {request or action.kind} failed "
                                          f"({type(exc).__name__})") from exc
+            answered_t = time.time()
             ok, error = outcome_of(reply)
             self._note_session(action, reply, ok)
             error = mask_echoes(error, body, params, secret)
@@ -222,7 +224,7 @@ class Recorder(Refusals):
                 self._finish(intent, known, ok, error)
             else:
                 self.custody.finish_action(None)
-                self._pending = (intent, ok, error)
+                self._pending = (intent, ok, error, answered_t)
                 agents = context.phase == "agent"  # its outcome: what the phone settled into
                 if self.after_action is None and (confined or (agents and self.custody.settle_s)):
                     # The next whole read once the phone settled is the after: nothing but
@@ -268,8 +270,8 @@ class Recorder(Refusals):
         pending = self._pending
         if pending is not None and self.custody.settle(seen, token):
             self._pending = None
-            intent, ok, error = pending
-            self._finish(intent, seen, ok, error)
+            intent, ok, error, answered_t = pending
+            self._finish(intent, seen, ok, error, answered_t)
 
     def settle(self, agents_only: bool = False) -> None:
         """Write the last action's outcome now, if its after is still pending (one read): where
@@ -297,10 +299,12 @@ class Recorder(Refusals):
                 and known.app not in ("", SPRINGBOARD)
                 and known.page is not None and isinstance(bundle, str) and bundle != known.app)
 
-    def _finish(self, intent: AuditEvent, after: Observation, ok: bool, error: str) -> None:
-        """Write the outcome; a failure here cannot undo the action, so it is reported only."""
+    def _finish(self, intent: AuditEvent, after: Observation, ok: bool, error: str,
+                answered_t: float | None = None) -> None:
+        """Write the outcome (with when WDA answered, for an after read later); a failure here
+        cannot undo the action, so it is reported only."""
         try:
-            self.writer.write_outcome(intent, after.app, ok, error, after.screen)
+            self.writer.write_outcome(intent, after.app, ok, error, after.screen, answered_t)
         except BridgeError as exc:
             self.outcomes_lost += 1
             log.error("action #%d reached the phone but its outcome was not logged: %s",

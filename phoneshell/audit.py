@@ -94,6 +94,10 @@ class Action:
     it puts the read after off (every action of a confined agent, every agent action on a real
     phone: docs/audit-log.md), at the first whole read after that, which may come long after
     the phone answered."""
+    answered_t: float | None = None
+    """Unix time WDA answered, where the outcome line was written later, at a read after it
+    (`AuditEvent.answered_t`): the phone had done the action by then. None in older logs, and
+    where `outcome_t` is the answer's time."""
 
     @property
     def presses(self) -> int | None:
@@ -226,6 +230,7 @@ def actions(events: Iterable[AuditEvent]) -> tuple[Action, ...]:
             screen_after=outcome.screen_after if outcome else "",
             field=intent.field if intent else None,
             outcome_t=outcome.t if outcome else None,
+            answered_t=outcome.answered_t if outcome else None,
         ))
     return tuple(merged)
 

@@ -29,8 +29,9 @@ DURATION = Param("text", "str", "The duration the countdown was started at, as t
 START = Param("start", "str", "The label of the control that starts it (default Start).",
               default="Start")
 SLACK = Param("slack_s", "int", "The most seconds after the tap on `start` was asked that the "
-                                "timer may have started, where the tap's outcome line came "
-                                "later (default 3): a phone slow to perform a tap.",
+                                "timer may have started, where the log does not say when WDA "
+                                "answered the tap (older logs; default 3): a phone slow to "
+                                "perform a tap.",
               minimum=1, default=3)
 ROUNDING_S = 1.0
 """The timer shows whole seconds: what it shows is within a second of what is left, rounded
@@ -146,7 +147,8 @@ class Bounds(NamedTuple):
     start_from: float
     """The tap on Start was asked then (its intent line): the timer started no sooner."""
     start_by: float
-    """Its outcome line (the phone had done it), at most `slack_s` after `start_from`."""
+    """WDA answered it (the phone had done it): `Action.answered_t`, else its outcome line, at
+    most `slack_s` after `start_from` in a log that does not say when WDA answered."""
     read_from: float
     """The capture began then (`Evidence.captured_at`), or the agent's last action was asked
     then, whichever came later: the capture follows the agent's turn."""
@@ -158,14 +160,20 @@ class Bounds(NamedTuple):
 
 def _bounds(tap: Action, actions: Sequence[Action], evidence: Evidence, final: Capture,
             stood: float, slack_s: int) -> Bounds:
-    """The log's times for the timer's start and the final read (`Bounds`). The outcome line
-    of a tap whose read after the bridge put off (docs/audit-log.md) is written at the first
-    whole read after the phone answered, which may come long after: a timer taken as started
-    then would pass a longer one left to run down, so the start is taken no later than
-    `slack_s` after the tap was asked, the most a tap the phone is slow to perform may take
-    (XCTest waits for the app to go idle first). The read came after the capture began and
-    after every action of the agent's was asked."""
-    start_by = min(tap.outcome_t if tap.outcome_t is not None else tap.t, tap.t + slack_s)
+    """The log's times for the timer's start and the final read (`Bounds`). The phone had
+    started it by the time WDA answered the tap (`Action.answered_t`, or the outcome line's
+    time where that was written at the answer). A log that does not say when WDA answered
+    (written before the bridge kept it) has only the outcome line of a tap whose read after
+    was put off (docs/audit-log.md), written at the first whole read after the answer, which
+    may come long after: a timer taken as started then would pass a longer one left to run
+    down, so there the start is taken no later than `slack_s` after the tap was asked, the
+    most a tap the phone is slow to perform may take (XCTest waits for the app to go idle
+    first). The read came after the capture began and after every action of the agent's was
+    asked."""
+    if tap.answered_t is not None:
+        start_by = tap.answered_t
+    else:
+        start_by = min(tap.outcome_t if tap.outcome_t is not None else tap.t, tap.t + slack_s)
     read_from = min(max(evidence.captured_at, *(a.t for a in actions)), final.taken_at)
     return Bounds(tap.t, max(tap.t, start_by), read_from, final.taken_at, stood)
 

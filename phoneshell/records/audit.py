@@ -156,6 +156,10 @@ class AuditEvent(Record):
     is how the log says where a key's character went."""
     ok: bool | None = None
     """Outcome: whether WDA accepted the request; null on intent lines."""
+    answered_t: float | None = None
+    """Outcome lines: Unix time when WDA answered the request, where the line was written at a
+    read after the answer (its `t`), which may come long after (a put-off read); null where the
+    line was written at the answer, on other lines, and when no answer came."""
     error: str = ""
     """Outcome: WDA's error or the transport failure, when not ok (with the request's own text
     masked wherever WDA echoed it); refused and custody lines: why."""

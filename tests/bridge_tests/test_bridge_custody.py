@@ -4,6 +4,7 @@ no logged action explains is a custody line. And what it costs the phone in requ
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,21 @@ def test_a_confined_agent_costs_one_read_per_action(guarded: Rig) -> None:
     assert all(a.app_before == b.app_after and a.screen_before == b.screen_after
                for a, b in zip(done[1:], done, strict=False))
     assert breaks(guarded) == []
+
+
+def test_an_outcome_written_at_a_later_read_keeps_when_wda_answered(guarded: Rig) -> None:
+    """A confined agent's outcome line is written at the first whole read after the answer,
+    here 0.3 s on: it keeps when WDA answered (`answered_t`), which a check timing what the
+    phone did (`countdown`) needs, and not the read's time."""
+    session = wda.Client(guarded.bridge.grant_agent(confined=True)).session(SETTINGS)
+    session.tap(300, 6)
+    time.sleep(0.3)
+    guarded.bridge.clear_context()
+    intent, outcome = [e for e in guarded.events("R") if e.kind == "tap"]
+    assert intent.answered_t is None and outcome.answered_t is not None
+    assert intent.t <= outcome.answered_t <= outcome.t - 0.3
+    (tap,) = [a for a in actions(guarded.events("R")) if a.kind == "tap"]
+    assert (tap.answered_t, tap.outcome_t) == (outcome.answered_t, outcome.t)
 
 
 def test_a_confined_agent_that_reads_before_acting_costs_no_read_of_the_bridge(

@@ -154,6 +154,28 @@ def test_an_action_carries_its_outcome_lines_time() -> None:
     assert not passed and "when the countdown started cannot be told" in detail, detail
 
 
+@pytest.mark.parametrize(("shown", "wda_answered", "holds"), [
+    # WDA took 6 s to answer the Start (an app slow to go idle): an honest 5:00 read at 107 s
+    # shows 4:59; capped at 3 s after the intent it was taken as 5:03 and failed
+    ("4:59", 106.0, True), ("4:58", 106.0, True),
+    # a six-minute timer answered at once, its outcome line written a minute on at the read
+    ("5:00", 100.3, False), ("4:59", 100.3, False)])
+def test_when_wda_answered_bounds_the_start_exactly(shown: str, wda_answered: float,
+                                                    holds: bool) -> None:
+    """The bridge writes an outcome at the first whole read after WDA answered, which may come
+    long after, and keeps when WDA answered (`answered_t`): the timer started by then, however
+    slow the phone was to perform the tap."""
+    ev = timer(shown, 100.0, 107.0 if holds else 160.4, 107.0 if holds else 159.5,
+               107.0 if holds else 160.0)
+    events = tuple(e.model_copy(update={"answered_t": wda_answered})
+                   if e.stage == "outcome" else e for e in ev.events)
+    ev = replace(ev, events=events)
+    (start,) = ev.agent_actions()
+    assert start.answered_t == wda_answered
+    passed, detail = grade("countdown", ev, text="5:00")  # type: ignore[arg-type]
+    assert passed is holds, detail
+
+
 def test_countdown_needs_the_start_tap() -> None:
     never = log()
     shown = replace(never, captures=(Capture("final", source(El(label="5:00")), 1.0),))
