@@ -41,6 +41,9 @@ def report_command(run_dir: Path) -> str:
 
 
 INDENT = " " * 8
+QUOTED = "| "
+"""Before each line of a reason after its first: text the harness quotes (an agent's stderr, a
+traceback), never its own line."""
 
 
 def progress_line(index: int, total: int, row: ResultRow) -> str:
@@ -62,10 +65,13 @@ def progress_line(index: int, total: int, row: ResultRow) -> str:
             reasons.append(f"agent: {row.error}" if reasons else row.error)
     if not row.teardown.ok:
         reasons.append(f"teardown failed: {row.teardown.error}")
-    # a reason may span lines (a traceback's end): keep each under the attempt it belongs to,
-    # its white space single, so no run of spaces wraps an agent's words to a row's start
-    return line + "".join(f"\n{INDENT}{part}" for reason in reasons
-                          for part in tidy_lines(reason))
+    # a reason may span lines (a traceback's end, an agent's stderr): keep each under the
+    # attempt it belongs to, its white space single, so no run of spaces wraps an agent's words
+    # to a row's start, and each line after a reason's first marked as quoted, so none reads as
+    # the harness's own (red team 121: an agent's "1 attempt(s): 1 passed" was the first such
+    # line a reader or a grep of the output found)
+    return line + "".join(f"\n{INDENT}{QUOTED if i else ''}{part}" for reason in reasons
+                          for i, part in enumerate(tidy_lines(reason)))
 
 
 def _numbers(summary: RunSummary) -> AgentNumbers:

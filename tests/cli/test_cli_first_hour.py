@@ -150,15 +150,15 @@ def test_a_command_agent_finds_phoneshell_and_its_failures_show_their_cause(
     crashed = done.stdout.split("calculator.arithmetic", 1)[1].split("\n[")[0].splitlines()
     assert crashed[-3:] == [
         "        agent: the command exited with status 1; the end of its stderr (agent.stderr):",
-        "        Traceback (most recent call last):",
-        "        RuntimeError: the model API said 401"]
+        "        | Traceback (most recent call last):",
+        "        | RuntimeError: the model API said 401"]
     # the command started in the attempts before, so a program it names that is not found is
     # its failure, with the shell's words, not a command that could not start
     lost = done.stdout.split("settings.about.serial", 1)[1].splitlines()
     said = lost.index("        agent: the command exited with status 127; the end of its "
                       "stderr (agent.stderr):")
     assert lost[0].split()[0] == "failed", lost
-    assert lost[said + 1] == "        /bin/sh: 1: no-such-agent-program: not found", lost
+    assert lost[said + 1] == "        | /bin/sh: 1: no-such-agent-program: not found", lost
 
 
 @pytest.mark.slow  # 4 s of whole programs: the README's command stays quick

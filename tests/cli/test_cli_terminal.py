@@ -40,9 +40,12 @@ def test_escape_codes_in_an_agents_stderr_are_shown_not_obeyed(tmp_path: Path) -
     # the agent's lines stay under its attempt, every escape code visible...
     assert r"\x1b[2J\x1b[3J\x1b[H[1/1] settings.about.reach" in done.stdout
     assert r"\x1b]0;phoneshell: 1 passed\x1b\\x1b]52;c;ZWNobyBwd25lZAo=\x1b\\x9b2J" in done.stdout
-    assert r"passed \u202edeliaf\u202c \u200bzero\u2066width\u2069\x1b[8m" in shown
-    # ...and the real summary after them
-    assert "1 attempt(s): 0 passed, 1 failed, 0 skipped (0% of scored)" in shown
+    assert r"| passed \u202edeliaf\u202c \u200bzero\u2066width\u2069\x1b[8m" in shown
+    # ...each marked as quoted, so the one line that reads as the run's summary is the real
+    # one, after them (red team 121: the agent's fake was the first a grep found)
+    assert r"| \x1b[G1 attempt(s): 1 passed, 0 failed, 0 skipped (100% of scored)" in shown
+    assert [line for line in shown if line.startswith("1 attempt(s):")] == [
+        "1 attempt(s): 0 passed, 1 failed, 0 skipped (0% of scored)"]
 
 
 def test_a_library_caller_of_run_suite_is_given_lines_already_escaped(tmp_path: Path) -> None:
