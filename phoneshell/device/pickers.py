@@ -6,8 +6,8 @@ the wheel back. So each tap is followed by a read of the page source (a session-
 the direction comes from the numbers in the values ("7 o'clock" -> "9 o'clock": down the
 wheel), a tap that overshoots is made shorter, and a wheel that stops moving at both ends, or
 comes round to a value it already showed, cannot show the wanted one. Values compare whole
-(never by digits alone: "9:00 AM" must not pass for "9:00 PM"), ignoring case, spacing and the
-apostrophe's shape (iOS writes o’clock).
+(never by digits alone: "9:00 AM" must not pass for "9:00 PM"), ignoring case, spacing, the
+apostrophe's shape (iOS writes o’clock) and how a number is spelled ("5 minutes" for "05 minutes").
 """
 
 from __future__ import annotations
@@ -53,6 +53,18 @@ def normalise(text: str) -> str:
     """Compare values as a person reads them, as checks do (`spelling.folded`): case, spacing
     and the shapes of apostrophes, quotes and dashes ignored."""
     return folded(text)
+
+
+_PADDED = re.compile(r"\b0+(?=\d)")
+_COUNTED = re.compile(r"\b(\d+) (\w+?)s\b")
+
+
+def value_key(text: str) -> str:
+    """A wheel value as `set_picker` compares it: `normalise`d, and a number's spelling set
+    aside too, its padding and the plural of the word after it, so "5 minutes" and "1 minute"
+    meet a phone's "05 minutes" and "01 minutes" (iOS pads the alarm's minute wheel as it
+    draws it). Choosing a wheel by its text does not use it: "minutes" names the wheel."""
+    return _COUNTED.sub(r"\1 \2", _PADDED.sub("", normalise(text)))
 
 
 def _number(text: str) -> int | None:
@@ -113,11 +125,11 @@ def set_picker(phone: Phone, step: Step) -> None:
     read = WheelRead.of(phone)
     index, count = choose_wheel(read, spec, step), len(read.wheels)
     wheel, current = read.wheels[index], read.wheels[index].value
-    target = normalise(wanted)
+    target = value_key(wanted)
     direction, offset, stuck_ends = _direction(current, wanted, 1), TAP_OFFSET, 0
-    seen = {(normalise(current), direction)}
+    seen = {(value_key(current), direction)}
     for _ in range(MAX_TAPS):
-        if normalise(current) == target:
+        if value_key(current) == target:
             return
         x = wheel.x + wheel.width / 2
         y = wheel.y + wheel.height / 2 + direction * offset * wheel.height
@@ -140,11 +152,11 @@ def set_picker(phone: Phone, step: Step) -> None:
             offset = max(MIN_OFFSET, offset * 0.6)
         current = after
         direction = _direction(current, wanted, direction)
-        key = (normalise(current), direction)
-        if key in seen and normalise(current) != target:
+        key = (value_key(current), direction)
+        if key in seen and value_key(current) != target:
             break  # round the whole wheel without meeting the value
         seen.add(key)
-    if normalise(current) == target:
+    if value_key(current) == target:
         return
     raise StepError(f"{step.describe()}: the wheel reads {current!r} and cannot be turned to "
                     f"{wanted!r}: it stopped at its ends, came round again, or ignored the taps",

@@ -204,16 +204,15 @@ _UNIT_BESIDE = frozenset({"hour", "hours", "min", "sec"})
 
 def wheel_face(value: str) -> tuple[str, str]:
     """What a picker wheel's row draws for the value it reports, which is what VoiceOver
-    speaks: (the row's text, the unit drawn beside the selected row). Clock's alarm wheels draw
-    the number alone ("7 o’clock" draws "7", "5 minutes" "05"); its timer wheels draw the
-    number with the unit beside the selected row ("15 min": "15", "min"); any other row draws
-    its value ("AM")."""
+    speaks: (the row's text, the unit drawn beside the selected row). The number is drawn as
+    the value spells it, so a wheel's values are its one table (a padded minute is padded in
+    both: "05 minutes" draws "05", `clock_alarms.MINUTES`). Clock's alarm wheels draw the number
+    alone ("7 o’clock" draws "7"); its timer wheels draw it with the unit beside the selected
+    row ("15 min": "15", "min"); any other row draws its value ("AM")."""
     match = _SPOKEN_ROW.match(value)
     if match is None:
         return value, ""
     number, unit = match.groups()
-    if unit.startswith("minute"):
-        return number.zfill(2), ""
     return number, unit if unit in _UNIT_BESIDE else ""
 
 

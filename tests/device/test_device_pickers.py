@@ -69,6 +69,17 @@ def test_values_compare_without_case_spacing_or_apostrophe_shape(alarm_sheet):
     assert wheel_values(alarm_sheet)[0] == "11 o\u2019clock"
 
 
+@pytest.mark.parametrize(("written", "shown"), [
+    ("5 minutes", "05 minutes"), ("05 minutes", "05 minutes"), ("0 minutes", "00 minutes"),
+    ("1 minute", "01 minutes"),
+])
+def test_a_number_is_met_however_its_padding_is_written(alarm_sheet, written, shown):
+    # iOS pads the alarm's minute wheel as it draws it ("05 minutes"); a task file, or the
+    # harness putting back an owner's 6:05 alarm, may write the number plainly
+    run_step(alarm_sheet, pick("minute", written))
+    assert wheel_values(alarm_sheet)[1] == shown
+
+
 def test_a_wheel_already_at_the_value_is_left_alone(alarm_sheet):
     before = alarm_sheet.source()
     run_step(alarm_sheet, pick("3", "AM"))

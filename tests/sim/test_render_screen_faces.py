@@ -102,6 +102,6 @@ def test_timer_wheels_draw_the_number_with_its_unit_beside(client):
 def test_other_values_draw_as_they_are():
     assert wheel_face("AM") == ("AM", "")
     assert wheel_face("10 AM") == ("10 AM", "")
-    assert wheel_face("1 minute") == ("01", "")
+    assert wheel_face("01 minutes") == ("01", "")  # the number as the value spells it
     assert wheel_face("07 o\u2019clock") == ("07", "")
     assert wheel_face("1 hour") == ("1", "hour")

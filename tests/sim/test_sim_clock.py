@@ -15,6 +15,7 @@ import wda
 from PIL import Image
 
 from phoneshell.sim import SimServer
+from phoneshell.sim.render import wheel_face
 from phoneshell.tree import PageSource
 
 CLOCK = "com.apple.mobiletimer"
@@ -195,7 +196,7 @@ def test_tapping_a_row_edits_the_alarm(clock, client):
     clock(label="9:41 AM, Alarm", className="Cell").click()
     assert clock(className="NavigationBar", name="Edit Alarm").exists
     assert not clock(className="NavigationBar", name="Add Alarm").exists
-    wheels(clock)[1].set_text("5 minutes")
+    wheels(clock)[1].set_text("05 minutes")
     clock(name="Save").click()
     assert alarm_labels(client) == ["9:05 AM, Alarm"]
     clock(label="9:05 AM, Alarm", className="Cell").click()
@@ -293,7 +294,7 @@ def test_hours_and_minutes_wrap_and_am_pm_does_not(clock):
     minute.set_text("59 minutes")
     tap_off_centre(clock, hour, 1.25)
     tap_off_centre(clock, minute, 1.25)
-    assert values(clock)[:2] == ["1 o\u2019clock", "0 minutes"]
+    assert values(clock)[:2] == ["1 o\u2019clock", "00 minutes"]
     tap_off_centre(clock, period, -1.25)  # AM is the first row: nothing above it
     assert values(clock)[2] == "AM"
     tap_off_centre(clock, period, 1.25)
@@ -310,6 +311,22 @@ def test_element_value_selects_a_row_and_refuses_a_value_the_wheel_lacks(clock, 
                 {"value": ["13 o\u2019clock"]})
     assert reply.status == 500 and reply.value["error"] == "unknown error"
     assert hour.value == "7 o\u2019clock"
+
+
+def test_the_minute_wheel_says_its_number_as_it_draws_it(clock, raw):
+    # A phone's UIDatePicker reads "00 minutes", "05 minutes" (red team 124): the value keeps
+    # the padding the wheel draws, and a value it lacks ("5 minutes") is refused as WDA does
+    open_add_sheet(clock)
+    minute = wheels(clock)[1]
+    for value in ("05 minutes", "00 minutes", "01 minutes"):
+        minute.set_text(value)
+        assert minute.value == value
+        assert wheel_face(value) == (value.split(" ")[0], "")  # drawn as spoken: one table
+    for unpadded in ("5 minutes", "0 minutes", "1 minute"):
+        reply = raw("POST", f"/session/{clock.session_id}/element/{minute.id}/value",
+                    {"value": [unpadded]})
+        assert reply.status == 500 and "no value" in reply.value["message"], unpadded
+    assert minute.value == "01 minutes"
 
 
 def test_pickerwheel_select_steps_like_wda_and_fails_at_an_end(clock, raw):

@@ -6,8 +6,8 @@ task, as on a phone. A row is a Cell labelled as iOS labels it ("7:30 AM, Alarm"
 Wake Up, every weekday" for a named, repeating one; "07:30, Alarm" on a 24-hour phone) with a
 Switch of the same label whose value is "1" or "0"; tapping the row edits the alarm. "Add"
 (drawn as "+") opens a page sheet whose navigation bar, "Add Alarm" ("Edit Alarm" for a row
-tapped), holds Cancel and Save, over a time picker of three wheels ("7 o’clock", "30 minutes",
-"AM"; the hour and minute wheels wrap, AM/PM does not; a 24-hour phone has two, hours "00
+tapped), holds Cancel and Save, over a time picker of three wheels ("7 o’clock", "05 minutes",
+"AM"; minutes as drawn, two digits; the hour and minute wheels wrap, AM/PM does not; a 24-hour phone has two, hours "00
 o’clock" to "23 o’clock" and minutes), set to the phone's wall time as iOS does, and rows for
 Repeat, Label (a text field), Sound and Snooze. Save stores the alarm switched on. The list
 behind the sheet stays in the page source, as a real phone's tree keeps it.
@@ -32,7 +32,13 @@ HOURS = tuple(f"{h} o\u2019clock" for h in range(1, 13))
 HOURS_24 = tuple(f"{h:02d} o\u2019clock" for h in range(24))
 """A 24-hour phone's hour wheel: the hours as it draws them ("07"), spoken as o’clock (inferred:
 no 24-hour dump yet)."""
-MINUTES = tuple(f"{m} minute" if m == 1 else f"{m} minutes" for m in range(60))
+MINUTES = tuple(f"{m:02d} minutes" for m in range(60))
+"""The minute wheel's values: the number as the wheel draws it ("05"), then "minutes". A
+phone's UIDatePicker says "00 minutes" (an iOS 18.5 capture beside "9 o’clock" and "AM", and
+an app's page object asserting "10 o’clock", "00 minutes", "AM"), so the value carries the
+drawn padding; set by "5 minutes", the wheel refuses it as WDA refuses a value a wheel lacks.
+Minute 1 as "01 minutes" is inferred (no capture shows it): the padded number is the drawn
+text, not a count, so nothing makes it singular."""
 PERIODS = ("AM", "PM")
 
 
