@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from phoneshell.sim.key_planes import KeyboardType
 from phoneshell.typed_keys import typed_over
 
 Handler = Callable[[], None]
@@ -34,6 +35,10 @@ class EditText:
     """A text view: Return types a newline instead of ending editing."""
     return_key: str = "return"
     """The label of the keyboard's Return key while this field has focus ("search", "go"...)."""
+    keyboard: KeyboardType = "default"
+    """The keyboard its focus shows, as the iOS app sets the field's `keyboardType` ("email"
+    for an email address, "phonePad" for a phone number...). It changes only what the keys
+    are: text typed by `/wda/keys` or an element's value goes in whole, on any keyboard."""
     on_submit: Handler | None = None
     focused: bool = False
     """Set by the phone only (`Host.focus`)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from phoneshell.sim.facts import DeviceFacts
-from phoneshell.sim.key_planes import ROWS, SHIFT_LABELS
+from phoneshell.sim.key_planes import BESIDE_SPACE, PAD_ROWS, ROWS, SHIFT_LABELS
 from phoneshell.sim.key_planes import KeyboardState as KeyboardState  # the phone's (phone.py)
 from phoneshell.sim.ui import EditText, Node, Rect
 
@@ -82,11 +82,13 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
     a `Button` named for the field's return key type ("Return", "Search", "Go") and labelled
     in lower case; space a `Key` named "space" and labelled " "; Emoji a `Button` "emoji"
     labelled "Emoji" in the bottom row; the globe a `Button` "Next keyboard"; dictation a
-    `Button` "dictation" labelled "Dictate".
+    `Button` "dictation" labelled "Dictate". The field's `keyboard` adds keys beside space
+    ("." for a web search, "@" and "." for an email address) or draws the phone pad instead.
 
     Args:
         facts: screen geometry.
-        field: the focused field (its `return_key` labels the Return key).
+        field: the focused field (its `return_key` labels the Return key, its `keyboard`
+            chooses the keys).
         state: the plane and shift state to draw.
         on_key: called with the key's name ("a", "space", "delete", "return"...) on a tap.
     """
@@ -95,8 +97,6 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
     landscape = height == KEYBOARD_HEIGHT_LANDSCAPE
     row_pitch, key_height = (46, 38) if landscape else (54, 42)
     keys_height = height if landscape else KEYS_HEIGHT
-    pitch = facts.width / 10
-    rows = ROWS[state.plane]
     keys: list[Node] = []
 
     def key(does: str, label: str, x: float, row: int, width: float, kind: str = "Key",
@@ -105,24 +105,10 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
         keys.append(Node(kind, frame, label=label, name=name or label,
                          on_tap=lambda: on_key(does)))
 
-    for row, chars in enumerate(rows):
-        # Shorter rows are centred, as on the real layout.
-        start = (facts.width - len(chars) * pitch) / 2
-        for i, char in enumerate(chars):
-            shown = char.upper() if state.shift and char.isalpha() else char
-            key(char, shown, start + i * pitch + 3, row, pitch - 6)
-    # shift on the letters, #+= on the numbers, 123 on the symbols: one Button named "shift"
-    key("shift", SHIFT_LABELS[state.plane], 3, 2, pitch * 1.3, "Button", name="shift")
-    key("delete", "delete", facts.width - pitch * 1.3 - 3, 2, pitch * 1.3)
-    # The bottom row as a phone's (iOS 26 dumps): 123, Emoji, space (named "space", labelled
-    # " "), Return; the globe and dictation buttons below the keys, outside the Keyboard.
-    unit = facts.width / 402
-    key("more", state.more_label(), 4 * unit, 3, 50 * unit, name="more")
-    key("emoji", "Emoji", 53 * unit, 3, 51 * unit, "Button", name="emoji")
-    key("space", " ", 103 * unit, 3, 198 * unit, name="space")
-    label = field.return_key.lower()
-    key("return", label, 300 * unit, 3, 100 * unit, "Button",
-        name=RETURN_NAMES.get(label, label.capitalize()))
+    if field.keyboard == "phonePad":
+        _pad(facts, state, key)
+    else:
+        _letters(facts, field, state, key)
     board = Node("Keyboard", Rect(0, top, facts.width, keys_height), children=tuple(keys))
     below: tuple[Node, ...] = ()
     if not landscape:
@@ -137,6 +123,47 @@ def keyboard(facts: DeviceFacts, field: EditText, state: KeyboardState,
     # the view holding the keyboard reaches the screen's bottom, as the iOS 26 dumps' does (the
     # strip below the keys is the keyboard's: a touch there is no touch on the app behind)
     return Node("Other", Rect(0, top, facts.width, height), children=(board, *below))
+
+
+KeyDrawer = Callable[..., None]
+"""`keyboard`'s `key(does, label, x, row, width, kind="Key", name=None)`: adds one key."""
+
+
+def _letters(facts: DeviceFacts, field: EditText, state: KeyboardState, key: KeyDrawer) -> None:
+    """The letters keyboard's keys on the plane shown, with the field's keys beside space."""
+    pitch = facts.width / 10
+    for row, chars in enumerate(ROWS[state.plane]):
+        # Shorter rows are centred, as on the real layout.
+        start = (facts.width - len(chars) * pitch) / 2
+        for i, char in enumerate(chars):
+            shown = char.upper() if state.shift and char.isalpha() else char
+            key(char, shown, start + i * pitch + 3, row, pitch - 6)
+    # shift on the letters, #+= on the numbers, 123 on the symbols: one Button named "shift"
+    key("shift", SHIFT_LABELS[state.plane], 3, 2, pitch * 1.3, "Button", name="shift")
+    key("delete", "delete", facts.width - pitch * 1.3 - 3, 2, pitch * 1.3)
+    # The bottom row as a phone's (iOS 26 dumps): 123, Emoji, space (named "space", labelled
+    # " "), Return; the globe and dictation buttons below the keys, outside the Keyboard.
+    unit = facts.width / 402
+    beside = BESIDE_SPACE[field.keyboard]
+    key("more", state.more_label(), 4 * unit, 3, 50 * unit, name="more")
+    key("emoji", "Emoji", 53 * unit, 3, 51 * unit, "Button", name="emoji")
+    key("space", " ", 103 * unit, 3, (198 - 49 * len(beside)) * unit, name="space")
+    for i, char in enumerate(beside):
+        key(char, char, (300 - 49 * (len(beside) - i)) * unit, 3, 48 * unit)
+    label = field.return_key.lower()
+    key("return", label, 300 * unit, 3, 100 * unit, "Button",
+        name=RETURN_NAMES.get(label, label.capitalize()))
+
+
+def _pad(facts: DeviceFacts, state: KeyboardState, key: KeyDrawer) -> None:
+    """The phone pad's keys on the plane shown: three columns, four rows, no Return (a phone
+    number ends editing by a tap elsewhere, as on a phone)."""
+    pitch = facts.width / 3
+    for row, names in enumerate(PAD_ROWS.get(state.plane, PAD_ROWS["letters"])):
+        for column, name in enumerate(names):
+            if name:
+                does = "delete" if name == "Delete" else name
+                key(does, name, column * pitch + 3, row, pitch - 6)
 
 
 def on_keyboard(path: Sequence[Node]) -> bool:

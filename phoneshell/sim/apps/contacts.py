@@ -37,10 +37,13 @@ from phoneshell.sim.apps.contacts_data import (
     search,
 )
 from phoneshell.sim.back_menu import BackMenu
+from phoneshell.sim.key_planes import KeyboardType
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, showing
 
 PLACEHOLDERS = {"first": "First name", "last": "Last name", "company": "Company",
                 "phone": "Phone", "email": "Email"}
+KEYBOARDS: dict[str, KeyboardType] = {"phone": "phonePad", "email": "email"}
+"""The fields with a keyboard of their own, as iOS's Contacts sets them (the others: letters)."""
 
 
 @dataclass
@@ -81,7 +84,8 @@ class ContactsState:
 def _form(contact: Contact | None) -> Form:
     was = {k: getattr(contact, k) if contact else "" for k in FIELDS}
     return Form(contact.id if contact else None,
-                {k: EditText(PLACEHOLDERS[k], text=was[k]) for k in FIELDS}, was)
+                {k: EditText(PLACEHOLDERS[k], text=was[k], keyboard=KEYBOARDS.get(k, "default"))
+                 for k in FIELDS}, was)
 
 
 def _opener(state: ContactsState, host: Host, contact: Contact) -> Handler:

@@ -57,7 +57,8 @@ Menu = Literal["link", "more", "share", "tabs"]
 class SafariState:
     """What Safari shows besides the tabs themselves (those are in the store)."""
 
-    address: EditText = field(default_factory=lambda: EditText(PLACEHOLDER, return_key="go"))
+    address: EditText = field(default_factory=lambda: EditText(PLACEHOLDER, return_key="go",
+                                                               keyboard="webSearch"))
     view: Literal["page", "tabs"] = "page"
     menu: Menu | None = None
     held: str = ""
