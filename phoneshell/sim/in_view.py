@@ -19,8 +19,10 @@ if TYPE_CHECKING:
 
 def hit_point(phone: Phone, node: Node) -> tuple[int, int] | None:
     """Where XCUITest touches an element of the screen shown: `phoneshell.hit_point`'s rule,
-    the middle of its frame cut to the screen and to every list around it (lists clip their
-    rows), the one the bridge logs such a touch by; None when no part of it shows."""
+    the middle of its frame cut to the screen and to every list's frame around it (lists clip
+    their rows), the one the bridge logs such a touch by; None when no part of it shows. Bars
+    drawn over a list (`Node.uncovered`) do not cut it, as they do not on a phone: a row half
+    under the navigation bar may be touched on the bar, which takes the touch."""
     f = phone.facts
     lists = [_frame(h.frame) for h in _path_to(phone.screen().root, node)
              if h is not node and h.scroll is not None]
@@ -63,14 +65,15 @@ def on_screen(phone: Phone, node: Node) -> Node | None:
 
 
 def scroll_into_view(phone: Phone, target: Node) -> bool:
-    """Scroll the list holding `target` so its centre is in the list's frame; False if none."""
+    """Scroll the list holding `target` so its centre is in the part of the list its bars
+    leave uncovered (`Node.open_part`); False if none."""
     chain = _path_to(phone.screen().root, target)
     for node in reversed(chain[:-1]):
         scroll = node.scroll
         if scroll is None or scroll.horizontal:
             continue
         centre = target.frame.y + target.frame.height // 2
-        view = node.frame
+        view = node.open_part
         if not view.y <= centre < view.bottom:
             scroll.scroll_by(centre - (view.y + view.height // 2))
             phone.changed()

@@ -46,6 +46,19 @@ def text_width(text: str, size: int = 17) -> int:
     return _width(text[:MEASURED], size)
 
 
+def line_count(words: str, size: int, width: int) -> int:
+    """How many lines `words` wrap to at `size` points in `width` points (by `text_width`,
+    breaking between words as UIKit's labels do)."""
+    count, line = 1, ""
+    for word in words.split():
+        trial = f"{line} {word}".strip()
+        if line and text_width(trial, size) > width:
+            count, line = count + 1, word
+        else:
+            line = trial
+    return count
+
+
 @lru_cache(maxsize=4096)
 def _width(text: str, size: int) -> int:
     return max(1, round(_measuring_font(size).getlength(text) / 4) + 2)

@@ -12,7 +12,9 @@
   title and the action.
 
 Both nest their rows in the wrapper views UIKit leaves (content views, background views,
-separators), and both hold only the rows near their visible part, as UIKit makes cells only for
+separators). A list in a navigation controller spans its screen (all three Settings dumps frame
+it 0,0,402,874): iOS 26 lays it under its glass bars and insets its content, so its rows start
+below the bars; the bars are drawn over it (`Node.uncovered`). Both hold only the rows near their visible part, as UIKit makes cells only for
 those: rows further away are not in the tree at all, rows on the edge keep their frames with
 `visible="false"`. `search_row` is a list's search field with its Cancel.
 """
@@ -24,7 +26,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from phoneshell.sim.layout import button, image, search_field, text, text_width, wrap
+from phoneshell.sim.layout import button, image, line_count, search_field, text, text_width, wrap
 from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hidden
 
 if TYPE_CHECKING:
@@ -37,6 +39,11 @@ TABLE_X, TABLE_WIDTH = 20, 362
 """Where the cells of a table lie (Settings' sub-pages)."""
 MARGIN = ROW_HEIGHT
 """How far past its visible part a list keeps rows in the tree (the dumps hold one more)."""
+FOOTER_SIZE = 13
+"""A section footer's text size (points)."""
+AFTER_FOOTER = 17
+"""The gap between a footer's frame and the next section's first row (the Motion dump: a
+footer ending at 233, the next cell at 250): the footer's own frame carries the rest."""
 
 
 @dataclass(frozen=True)
@@ -222,9 +229,15 @@ def _header(label: str, y: int, width: int) -> Node:
              header=True),))
 
 
-def _footer(label: str, y: int, lines: int, width: int) -> Node:
+def footer_height(label: str) -> int:
+    """A section footer's height: 15 points and 16 a line, its text wrapped at the width inside
+    a table's cells (the Motion dump: 51 characters on one line in 31 points, 82 and 92 on
+    two in 47)."""
+    return 15 + 16 * line_count(label, FOOTER_SIZE, TABLE_WIDTH - 32)
+
+
+def _footer(label: str, y: int, height: int, width: int) -> Node:
     """A section footer, as the Motion dump has them: a named Other around the text."""
-    height = 16 + 18 * lines
     return Node("Other", Rect(0, y, width, height), name=label, children=(
         Node("Other", Rect(TABLE_X, y, TABLE_WIDTH, height), name=label, label=label,
              accessible=True),))
@@ -287,11 +300,13 @@ def _place(sections: Sequence[Section], width: int, grouped: bool) -> tuple[list
                 placed.append((y + row.height - 1, 2, partial(_band, left + 56, span - 72, 2)))
             y += row.height + (0 if grouped else 1)
         if section.footer:
-            lines = 1 + len(section.footer) // 44
-            placed.append((y, 16 + 18 * lines, partial(_footer, section.footer, lines=lines,
-                                                       width=width)))
-            y += 16 + 18 * lines
-        elif not grouped:
+            height = footer_height(section.footer)
+            placed.append((y, height, partial(_footer, section.footer, height=height,
+                                              width=width)))
+            # a table's next section starts with a band of 17 of its own
+            y += height + (AFTER_FOOTER if grouped else 0)
+            continue
+        if not grouped:
             placed.append((y, 19, partial(_band, 0, width, 19)))
         y += 34 if grouped else 18
     return placed, y + 16
@@ -316,38 +331,51 @@ def squeezed(viewport: Rect) -> Rect:
     return Rect(viewport.x, viewport.y, max(0, viewport.width), max(0, viewport.height))
 
 
-def table(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key: str) -> Node:
-    """An inset-grouped Table inside `viewport`, scrolled by `scroll`.
+def _spans(viewport: Rect, frame: Rect | None) -> tuple[Rect, Rect | None]:
+    """A list's own frame and the part of it its bars leave uncovered (None: all of it)."""
+    return (viewport, None) if frame is None else (frame, viewport)
+
+
+def table(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key: str,
+          frame: Rect | None = None) -> Node:
+    """An inset-grouped Table showing its rows in `viewport`, scrolled by `scroll`.
 
     Writes the scroll limit into `scroll`. `key` names the list for element identity (use the
-    page id). Returned inside the view controller's view that frames it.
+    page id). `frame`: the view controller's view the list spans under its bars (a navigation
+    controller's screen), `viewport` then being the part the bars leave uncovered, where its
+    content is inset to; None: the list is framed by `viewport`. Returned inside the view
+    that holds it.
     """
     viewport = squeezed(viewport)
     placed, content = _place(sections, viewport.x + viewport.width, grouped=False)
     scroll.clamp(content - viewport.height)
     kids = [*_rows_in_view(placed, scroll, viewport), *scroll_bars(scroll, viewport, content)]
+    own, uncovered = _spans(viewport, frame)
     return Node("Other", viewport, children=(
-        Node("Table", viewport, children=tuple(kids), scroll=scroll, key=key),))
+        Node("Table", own, children=tuple(kids), scroll=scroll, key=key,
+             uncovered=uncovered),))
 
 
 def grouped(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key: str,
-            name: str | None = None) -> Node:
-    """The Settings root's list: a CollectionView of unnamed cells holding the row Buttons."""
+            name: str | None = None, frame: Rect | None = None) -> Node:
+    """The Settings root's list: a CollectionView of unnamed cells holding the row Buttons,
+    showing them in `viewport` (`frame` as `table`'s)."""
     viewport = squeezed(viewport)
+    own, uncovered = _spans(viewport, frame)
     width = viewport.x + viewport.width
     placed, content = _place(sections, width, grouped=True)
     scroll.clamp(content - viewport.height)
     backdrop = Node("Other", Rect(-16, viewport.y - scroll.offset - 1580, width + 32,
                                   content + 1600))
-    kids = [backdrop, Node("Other", Rect(0, 0, width, viewport.bottom)),
+    kids = [backdrop, Node("Other", Rect(0, 0, width, own.bottom)),
             *_rows_in_view(placed, scroll, viewport), *scroll_bars(scroll, viewport, content)]
     # visible="false" while it fills the screen, as iOS 26 reports it (the real root dump):
     # only its rows are marked as shown
-    lists = Node("CollectionView", viewport, name=name, children=tuple(kids), scroll=scroll,
-                 key=key, visible=False)
+    lists = Node("CollectionView", own, name=name, children=tuple(kids), scroll=scroll,
+                 key=key, visible=False, uncovered=uncovered)
     anchor = Node("Other", Rect(width // 2, viewport.y + viewport.height // 2, 0, 0),
                   visible=False)
-    return Node("Other", viewport, children=(lists, anchor))
+    return Node("Other", own, children=(lists, anchor))
 
 
 def search_row(field: EditText, host: Host, *, name: str = "Search") -> Row:

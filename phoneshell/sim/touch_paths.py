@@ -13,13 +13,15 @@ _TRANSPARENT = frozenset({"Other", "Window", "Application", "StatusBar"})
 def hit_path(root: Node, x: float, y: float) -> list[Node]:
     """The path from `root` to the topmost, deepest visible node (or list) containing the point.
 
-    Later siblings are drawn on top, so they are tried first. A list clips its children to its
-    own frame, so a row scrolled under a navigation bar cannot take the bar's taps, and a cell
-    to its own (a subtitle running past a Notes row opened the note below its frame). Plain
-    containers (Other, Window) are never the target themselves: touches fall through them.
+    Later siblings are drawn on top, so they are tried first. A list clips its children to the
+    part of its frame its bars leave open (`Node.open_part`: iOS 26 lays a list under its glass
+    bars, drawn over it), so neither a row scrolled under a navigation bar nor the list itself
+    takes the bar's taps; and a cell clips to its own frame (a subtitle running past a Notes
+    row opened the note below its frame). Plain containers (Other, Window) are never the
+    target themselves: touches fall through them.
     Returns [] when nothing visible is there.
     """
-    if (root.scroll is not None or root.type == "Cell") and not root.frame.contains(x, y):
+    if (root.scroll is not None or root.type == "Cell") and not root.open_part.contains(x, y):
         return []  # a row's text that runs past its cell takes no touch there, as in UIKit
     for child in reversed(root.children):
         below = hit_path(child, x, y)
@@ -27,7 +29,7 @@ def hit_path(root: Node, x: float, y: float) -> list[Node]:
             return [root, *below]
     # A list takes a drag on its blank space whatever it tells accessibility: iOS 26 reports
     # Settings' root collection view visible="false" while it fills the screen.
-    if ((root.visible or root.scroll is not None) and root.frame.contains(x, y)
+    if ((root.visible or root.scroll is not None) and root.open_part.contains(x, y)
             and not _passes_touches(root)):
         return [root]
     return []

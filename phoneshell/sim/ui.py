@@ -183,6 +183,10 @@ class Node:
     sheet's): the screen point the view's own (0, 0) lies at. WDA reports such a node's frame
     in the view's coordinates (`reported`), as the iOS 26 share-sheet dump does; `frame` stays
     where it is drawn and touched."""
+    uncovered: Rect | None = None
+    """Set on a list laid under bars (`lists.table`'s `frame`): the part of its frame they
+    leave uncovered. Its rows show, and touches reach it, only there; the bars are drawn over
+    the rest (None: its whole frame)."""
     holds_accessible: bool = dataclasses.field(default=False, init=False)
     """Whether an accessible element lies below (worked out at construction, never set)."""
     holds_modal: bool = dataclasses.field(default=False, init=False)
@@ -213,6 +217,11 @@ class Node:
             return self.frame
         dx, dy = self.remote_origin
         return Rect(self.frame.x - dx, self.frame.y - dy, self.frame.width, self.frame.height)
+
+    @property
+    def open_part(self) -> Rect:
+        """Where a list shows its rows and takes touches: `uncovered`, else its frame."""
+        return self.frame if self.uncovered is None else self.uncovered
 
     @property
     def presents(self) -> bool:

@@ -382,7 +382,7 @@ def render(state: SettingsState, host: Host) -> Node:
             state.stack[-2][1]), on_back=state.pop, menu=state.back_menu, behind=behind)
         viewport = Rect(0, layout.NAV_BOTTOM, f.width, f.height - layout.NAV_BOTTOM)
         table = lists.table(state.scrolls[-1], viewport, _sections(page_id, state, host),
-                            key=f"page:{page_id}")
+                            key=f"page:{page_id}", frame=Rect(0, 0, f.width, f.height))
         confirm = state.confirm
         sheet = [] if confirm is None else [
             storage.confirm_sheet(host, confirm, lambda: state.ask(None), state.pop)]
@@ -391,7 +391,8 @@ def render(state: SettingsState, host: Host) -> Node:
     active = state.query.focused or bool(state.query.text)
     sections = _results(state, host) if state.query.text else _sections(page_id, state, host)
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, TOOLBAR_TOP - layout.LARGE_NAV_BOTTOM)
-    root = lists.grouped(state.scrolls[-1], viewport, sections, key=f"page:{page_id}")
+    root = lists.grouped(state.scrolls[-1], viewport, sections, key=f"page:{page_id}",
+                         frame=Rect(0, 0, f.width, f.height))
     return layout.screen(f, [layout.nav_bar(f, "Settings", large=True), root,
                              _search_bar(state, host, active)],
                          key=f"settings:root@{state.showings[0]}")
