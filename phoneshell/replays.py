@@ -60,7 +60,8 @@ from phoneshell.runner.plan import AttemptPlan
 from phoneshell.runner.rig import Rig
 from phoneshell.runner.stop import stopped_by
 from phoneshell.runner.workers import Progress, labelled, rig_for
-from phoneshell.seal import require_verified, verify_run
+from phoneshell.seal import verify_run
+from phoneshell.seal_refusal import require_verified
 from phoneshell.tasks import Task
 
 R = TypeVar("R")
@@ -312,7 +313,8 @@ def open_swappers(device: str | None, runs_dir: Path, replay_from: Path | None =
             files do not match its seal.
     """
     if replay_from is not None:
-        require_verified(replay_from, verify_run(replay_from), unverified, progress)
+        require_verified(replay_from, verify_run(replay_from), unverified, progress,
+                         anyway="`--unverified` replays it anyway, marked")
     run_id = f"{kind}-{new_run_id()}"
     attempts = _Attempts()
     frames = Trajectory(runs_dir) if trajectory else None

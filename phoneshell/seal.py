@@ -28,7 +28,7 @@ import hashlib
 import hmac
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,9 +72,16 @@ MAX_SEALED_BYTES = 1 << 32
 whatever their size."""
 CHUNK_BYTES = 1 << 20
 
-__all__ = ["KEY_ENV", "ChainState", "Fresh", "Sealer", "Unchecked", "key_path", "load_key",
-           "recorded_unsealed", "refuse_stale", "require_verified", "reseal", "sealed_files",
+__all__ = ["KEY_ENV", "ChainState", "Fresh", "Sealer", "Unchecked", "Unsealed", "key_path",
+           "load_key", "recorded_unsealed", "refuse_stale", "reseal", "sealed_files",
            "sealed_log", "signed_by", "split_unchecked", "verify_evidence", "verify_run"]
+
+
+class Unsealed(str):
+    """A problem of the one shape a run stopped between two seals leaves (SIGKILL, a power
+    cut): whole lines past a log's sealed ones, or a file of an attempt folder no seal holds
+    any file of. Still a problem (nothing vouches for it); `--resume` sets it aside. A torn
+    last line, or a change inside sealed bytes, is never one."""
 
 ChainState = Callable[[], tuple[str, int, int]]
 """Returns a log's (chain head, lines, end offset) as its writer wrote it."""
@@ -233,8 +240,10 @@ def _check_log(run_dir: Path, sealed: LogSeal) -> list[str]:
             with open_regular(path) as handle:
                 chain, extra_bytes, extra = chain_of_chunks(
                     iter(functools.partial(handle.read, CHUNK_BYTES), b""), sealed.bytes)
+                whole = not extra_bytes or (handle.seek(-1, os.SEEK_END) >= 0
+                                            and handle.read(1) == b"\n")
         else:
-            chain, extra_bytes, extra = (CHAIN_START, 0, 0), 0, 0
+            chain, extra_bytes, extra, whole = (CHAIN_START, 0, 0), 0, 0, True
     except (RecordError, OSError) as exc:
         return [f"{named(path)}: cannot read it ({exc})"]
     problems = []
@@ -242,8 +251,12 @@ def _check_log(run_dir: Path, sealed: LogSeal) -> list[str]:
         problems.append(f"{named(sealed.path)}: its first {sealed.lines} line(s) are not the "
                         "ones sealed (lines were changed, added in between or removed)")
     if extra_bytes:
-        problems.append(f"{named(sealed.path)}: {extra_bytes} byte(s) ({extra} line(s)) "
-                        "were added after the last seal")
+        added = f"{named(sealed.path)}: {extra_bytes} byte(s) ({extra} line(s)) were added " \
+                "after the last seal"
+        if not whole:  # a torn last line: a run writes its lines whole
+            added += ", the last of them cut short"
+        # whole lines after sealed ones that hold: what a run stopped before its next seal wrote
+        problems.append(Unsealed(added) if whole and not problems else added)
     return problems
 
 
@@ -260,11 +273,13 @@ def _check_files(run_dir: Path, seal: Seal, only: str) -> list[str]:
     attempts = run_dir / "attempts"
     present = [p for folder in sorted(attempts.glob("*/*")) if folder.is_dir()
                for p in sealed_files(folder)] if attempts.is_dir() else []
+    # an attempt folder no seal holds a file of: the one a stop between two seals leaves
+    held = {"/".join(f.path.split("/")[:3]) for f in seal.files}
     for path in present:
         rel = path.relative_to(run_dir).as_posix()
         if rel.startswith(only) and rel not in sealed:
-            problems.append(f"{named(rel)}: not sealed (it was added or rewritten outside "
-                            "the run)")
+            line = f"{named(rel)}: not sealed (it was added or rewritten outside the run)"
+            problems.append(line if "/".join(rel.split("/")[:3]) in held else Unsealed(line))
     return problems
 
 
@@ -344,28 +359,6 @@ def _check_frames(run_dir: Path, sealed: LogSeal) -> list[str]:
         except RecordError:
             problems.append(f"{named(frame.file)}: missing (it was sealed)")
     return problems
-
-
-def require_verified(run_dir: Path, problems: Iterable[str], unverified: bool,
-                     warn: Callable[[str], None]) -> None:
-    """Refuse a run with problems, or (with `unverified`) warn loudly through `warn(line)`; a
-    check that could not be made (`Unchecked`) is warned of either way.
-
-    Raises:
-        RunError: naming every problem.
-    """
-    found, unchecked = split_unchecked(list(problems))
-    for line in unchecked:  # a check that could not be made: said, never the folder's fault
-        warn(f"{named(run_dir)}: {line}")
-    if not found:
-        return
-    if not unverified:
-        raise RunError(f"{named(run_dir)} does not match its seal: " + "; ".join(found[:5])
-                       + (f" (and {len(found) - 5} more)" if len(found) > 5 else ""),
-                       hint="its files were changed after the run; --unverified shows it "
-                            "anyway, marked")
-    for line in found:
-        warn(f"UNVERIFIED {named(run_dir)}: {line}")
 
 
 def verify_evidence(folder: Path) -> tuple[Path | None, list[str]]:

@@ -25,9 +25,9 @@ from phoneshell.seal import (
     key_path,
     load_key,
     refuse_stale,
-    require_verified,
     verify_run,
 )
+from phoneshell.seal_refusal import require_verified
 
 
 def unsealed_anew(run: Path, **fields: object) -> None:
@@ -98,13 +98,14 @@ def test_a_record_that_cannot_be_read_is_a_check_not_made(
     assert line.startswith("could not check that run.json holds the latest seal of run R: "
                            "this machine's record of it cannot be read (")
     warned: list[str] = []
-    require_verified(run, [line], unverified=False, warn=warned.append)  # no refusal
+    require_verified(run, [line], unverified=False, warn=warned.append, anyway="")  # no refusal
     assert warned == [f"{run}: {line}"]
     with pytest.raises(RunError, match="could not check") as refused:
         refuse_stale(run, manifest, load_key())  # a resume seals on: it must know
     assert "resume it as a user who can read" in (refused.value.hint or "")
     with pytest.raises(RunError, match="does not match its seal: R/x: missing"):
-        require_verified(run, [line, "R/x: missing"], unverified=False, warn=warned.append)
+        require_verified(run, [line, "R/x: missing"], unverified=False, warn=warned.append,
+                         anyway="")
 
 
 @pytest.mark.parametrize(("key_mode", "folder_mode", "file_mode"),

@@ -168,6 +168,20 @@ def make_agent(spec: str) -> Agent:
     return agent
 
 
+def takes_no_arg(name: str, arg: str) -> None:
+    """Refuse `NAME:ARG` for a built-in agent that takes no argument: the argument would be
+    dropped while run.json and every report label the agent with it (red team 123:
+    `solution:calculator.chain` played every task's finish, labelled as one task's).
+
+    Raises:
+        PhoneshellError: `arg` is not empty (the CLI exits 2, before any phone starts).
+    """
+    if arg:
+        raise PhoneshellError(f"the {name} agent takes no argument, and was given {arg!r}",
+                              hint=f"--agent {name} (`phoneshell run --help` lists the agents; "
+                                   "--task picks the tasks)")
+
+
 def _plugin_error(name: str, package: str, said: str) -> PhoneshellError:
     return PhoneshellError(f"agent {name!r} could not be made: {said}",
                            hint=f"fix or uninstall that package (`pip uninstall "

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -150,9 +151,7 @@ class CommandAgent:
 
         try:
             if not self.started:  # once it started in the run, it can start
-                why = programs.cannot_start(self.command, boxed, env, box.confines, SHELL,
-                                            box.needs(self.command, cwd, reads),
-                                            agent_user.who())
+                why = self.cannot_start(box, scratch, env, reads)
                 if why:
                     return AgentResult(ran=False, error=why)
             argv = boxed([SHELL, "-c", self.command])
@@ -182,6 +181,19 @@ class CommandAgent:
             return replace(result, ran=True, claim=claim, stopped=turn.stopped,
                            error="; ".join(e for e in (turn.stopped, result.error) if e))
         return result
+
+    def cannot_start(self, box: sandbox.Sandbox, scratch: Path, env: dict[str, str],
+                     reads: list[Path]) -> str:
+        """Why the command line cannot start in `box` with `scratch` as its folder ("" when it
+        can, or when that cannot be told before it runs: `programs.cannot_start`).
+
+        Raises:
+            PermissionError: a root harness with no other user to run it as.
+        """
+        cwd = Path.cwd()
+        return programs.cannot_start(
+            self.command, lambda argv: box.wrap(argv, self.command, scratch, cwd, reads), env,
+            box.confines, SHELL, box.needs(self.command, cwd, reads), agent_user.who())
 
     def _result(self, folder: Path, code: int, timed_out: bool, context: AgentContext,
                 on_stdout: Claim | None) -> AgentResult:
@@ -229,6 +241,33 @@ def spent(use: TurnUse, max_steps: int) -> str:
     did = one_line(use.refused[:REFUSED_CHARS]) if use.refused else (
         f"{TURNS_FILE} says it ran out of turns, not what it did")
     return f"used {used} ({TURNS_FILE}), then {did}"
+
+
+def refuse_unstartable(agent: Agent, box: sandbox.Sandbox) -> None:
+    """Refuse, before a run's first attempt, a command agent whose command line cannot start in
+    the run's sandbox: it could start for no task, and a run of it would only record every
+    attempt as never run (red team 123). Looked for as each attempt looks (`programs`), with a
+    scratch folder of its own; what cannot be told before it runs is left to the attempts.
+
+    Raises:
+        RunError: it cannot start (the CLI exits 2; nothing is recorded).
+    """
+    if not isinstance(agent, CommandAgent):
+        return
+    with tempfile.TemporaryDirectory(prefix="phoneshell-look-") as tmp:
+        scratch = Path(tmp) / SCRATCH
+        scratch.mkdir()
+        env = {**sandbox.environment(dict(os.environ), scratch, box.confines),
+               "PATH": harness_path()}
+        try:
+            why = agent.cannot_start(box, scratch, env, [])
+        except PermissionError as exc:
+            why = f"the command could not start: {exc}"
+        finally:
+            box.take_back(scratch)
+    if why:
+        raise RunError(f"{agent.name}: {why}", hint="fix the command line (docs/agents.md says "
+                                                    "what a confined agent sees); nothing ran")
 
 
 def _command(arg: str) -> Agent:

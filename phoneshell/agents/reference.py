@@ -4,7 +4,7 @@ reference finish through the same WDA URL an agent gets, so it is logged like an
 
 from __future__ import annotations
 
-from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
+from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult, takes_no_arg
 from phoneshell.device import Phone, read_answer, run_step
 from phoneshell.errors import DeviceError, StepError
 from phoneshell.evidence import Claim
@@ -57,11 +57,13 @@ class SolutionAgent:
 
 def _null(arg: str) -> Agent:
     """Do nothing and claim gave_up (what passes with it passes without an agent)."""
+    takes_no_arg("null", arg)
     return NullAgent()
 
 
 def _solution(arg: str) -> Agent:
     """Play the task's reference finish (the harness's own check that a task can pass)."""
+    takes_no_arg("solution", arg)
     return SolutionAgent()
 
 

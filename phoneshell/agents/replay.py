@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult
+from phoneshell.agents.base import AGENTS, Agent, AgentContext, AgentResult, takes_no_arg
 from phoneshell.audit import Action, custody_breaks, refusals
 from phoneshell.checks.selections import held
 from phoneshell.device import Phone, run_step
@@ -27,7 +27,8 @@ from phoneshell.evidence import Claim, load_evidence
 from phoneshell.holds import held_s
 from phoneshell.presses import heading, logged_heading, touch_words
 from phoneshell.records import Scalar
-from phoneshell.seal import require_verified, verify_run
+from phoneshell.seal import verify_run
+from phoneshell.seal_refusal import require_verified
 from phoneshell.tasks import Step
 from phoneshell.wda_routes import DEVICE_STATES
 from phoneshell.xcui import SPRINGBOARD, TYPE_PREFIX
@@ -284,6 +285,7 @@ class ReplayAgent:
 
 def _open_app(arg: str) -> Agent:
     """Only open the task's app (a baseline: what passes with it measures nothing asked)."""
+    takes_no_arg("open-app", arg)
     return OpenAppAgent()
 
 
@@ -291,8 +293,10 @@ def _replay(arg: str) -> Agent:
     """`replay:RUN_DIR`: repeat the agent actions an earlier run logged for the task."""
     if not arg:
         raise StepError("replay needs a run folder: --agent replay:runs/RUN_ID")
-    # What is replayed is graded again: only a run that still matches its seal.
-    require_verified(Path(arg), verify_run(Path(arg)), unverified=False, warn=print)
+    # What is replayed is graded again: only a run that still matches its seal (`phoneshell
+    # run` has no --unverified: its hint says what a replay needs instead)
+    require_verified(Path(arg), verify_run(Path(arg)), unverified=False, warn=print,
+                     anyway="a replay needs the run as phoneshell wrote and sealed it")
     return ReplayAgent(Path(arg))
 
 

@@ -37,7 +37,8 @@ from phoneshell.records import (
     read_record,
 )
 from phoneshell.runner.folder import INCOMPLETE
-from phoneshell.seal import require_verified, sealed_log, verify_evidence
+from phoneshell.seal import sealed_log, verify_evidence
+from phoneshell.seal_refusal import require_verified
 from phoneshell.tasks import Task
 
 __all__ = ["Recorded", "read_recorded", "run_grade"]
@@ -227,7 +228,8 @@ def run_grade(args: argparse.Namespace, task: Task) -> int:
               "collections) is not known here", file=sys.stderr)
     elif run_dir is not None:
         require_verified(run_dir, problems, args.unverified,
-                         lambda line: print(f"warning: {line}", file=sys.stderr))
+                         lambda line: print(f"warning: {line}", file=sys.stderr),
+                         anyway="`--unverified` grades it anyway, marked")
     evidence = load_evidence(folder)
     recorded = read_recorded(folder, run_dir) if run_dir is not None else Recorded(note=aside)
     verdict = grade(task, evidence)

@@ -140,7 +140,8 @@ def from_run(run_dir: Path, tasks: Sequence[Task] | None, into: Gathered,
             `unverified`).
     """
     try:
-        run = load_run(run_dir, tasks, unverified)
+        run = load_run(run_dir, tasks, unverified,
+                       anyway="`--unverified` builds the set with it anyway, its items marked")
     except UnreadableRun as exc:  # named and left out: the other sources still make the set
         into.hashes[str(run_dir)] = ""
         into.excluded.append(Excluded(origin="run", what=str(run_dir),

@@ -33,6 +33,7 @@ from phoneshell.records import (
 from phoneshell.runner.folder import read_results, writer
 from phoneshell.runner.resume import PROGRAM
 from phoneshell.seal import split_unchecked, verify_run
+from phoneshell.seal_refusal import refuse_mismatch, refuse_not_a_run
 from phoneshell.tasks import Task, check_tasks, load_tasks
 from phoneshell.tasks.tags import distinct_tags
 from phoneshell.untrusted import named, one_line, quoted
@@ -197,14 +198,20 @@ def _phone_line(device: DeviceInfo) -> str:
     return one_line(f"{device.label}: {', '.join(fact for fact in facts if fact)}")
 
 
+REPORT_ANYWAY = "`--unverified` reports it anyway, marked"
+"""What `phoneshell report` can do with a run that does not match its seal."""
+
+
 def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
-             unverified: bool = False) -> RunRecord:
+             unverified: bool = False, anyway: str = REPORT_ANYWAY) -> RunRecord:
     """Read a run folder, once it matches its seal.
 
     Args:
         run_dir: the folder holding run.json and results.jsonl.
         tasks: tasks loaded from `--tasks`, used instead of the files run.json names.
         unverified: read a run whose files do not match its seal, every mismatch a warning.
+        anyway: what the caller's command can do with a run that does not match its seal,
+            in its own options (said in the hint refusing one).
 
     Raises:
         ReportError: no run.json, files that do not match the seal (unless `unverified`), a
@@ -214,9 +221,7 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
         UnreadableRun: run.json or results.jsonl cannot be read (too big, damaged).
     """
     path = run_dir / MANIFEST
-    if not path.exists():
-        raise ReportError(f"{named(run_dir)} is not a run folder: {named(path)} is missing",
-                          hint="pass folders made by `phoneshell run`, e.g. runs/<run_id>")
+    refuse_not_a_run(run_dir, ReportError)
     problems, unchecked = split_unchecked(verify_run(run_dir))
     holder = writer(run_dir)
     if holder is not None and problems:
@@ -225,10 +230,7 @@ def load_run(run_dir: Path, tasks: Sequence[Task] | None = None,
                           hint="report it when that run ends (or stop it: Ctrl-C ends it with "
                                "a seal)")
     if problems and not unverified:
-        raise ReportError(f"{named(run_dir)} does not match its seal: " + "; ".join(problems[:3])
-                          + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""),
-                          hint="its files were changed after the run; --unverified reports it "
-                               "anyway, marked")
+        raise refuse_mismatch(run_dir, problems, anyway, ReportError, shown=3)
     try:
         manifest = read_record(path, RunManifest)
         rows = read_results(run_dir / RESULTS)

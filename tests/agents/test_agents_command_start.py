@@ -1,0 +1,31 @@
+"""A command agent whose command line cannot start in the run's sandbox is found once, before the
+run's first attempt, and refused (red team 123: each attempt found it anew and the run played its
+whole plan into skips). What can start, or cannot be told before it runs, is let through."""
+
+from __future__ import annotations
+
+
+import pytest
+
+from phoneshell.agents import make_agent
+from phoneshell.agents.command import refuse_unstartable
+from phoneshell.agents.sandbox_choice import choose
+from phoneshell.errors import RunError
+
+
+@pytest.mark.parametrize(("command", "why"), [
+    ("nosuchcmd_zz --go", "nosuchcmd_zz: not found on PATH"),
+    ("/nonexistent/prog", "/nonexistent/prog: no such file"),
+    ("cd /nonexistent && ./play.sh", "cd /nonexistent: no such folder"),
+])
+def test_a_program_that_cannot_start_is_refused_before_the_run(command: str, why: str) -> None:
+    with pytest.raises(RunError, match=f"^command:{command}: the command could not start: "
+                                       f"{why} ") as refused:
+        refuse_unstartable(make_agent(f"command:{command}"), choose("auto"))
+    assert "nothing ran" in (refused.value.hint or "")
+
+
+@pytest.mark.parametrize("command", ["true", "sh -c 'exit 3'", "$NOT_TOLD_BEFORE_IT_RUNS"])
+def test_what_can_start_or_cannot_be_told_is_let_through(command: str) -> None:
+    refuse_unstartable(make_agent(f"command:{command}"), choose("auto"))
+    refuse_unstartable(make_agent("null"), choose("auto"))  # not a program: nothing to look for
