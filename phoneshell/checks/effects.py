@@ -119,8 +119,8 @@ def _compare(check: Check, evidence: Evidence, change: int) -> Finding:
 
 
 @check_kind("count_unchanged", family="effect", params=(PROBE, ARG, NONE_BEFORE, SOME_BEFORE),
-            negatable=False,
-            implied_by=Same(), needs=_probe_need, probe_kind="count")
+            negatable=False, implied_by=Same(), needs=_probe_need, probe_kind="count",
+            absence=True)
 def count_unchanged(check: Check, evidence: Evidence) -> Finding:
     """Passes when the probe's count after capture equals its count before the agent acted (a
     search must not create what it searches for), and, where the probe lists what it counted,
@@ -286,7 +286,7 @@ def _unnamed(action: Action) -> str:
 
 
 @check_kind("settings_unchanged", family="effect", params=(), negatable=False,
-            implied_by=Same())
+            implied_by=Same(), absence=True)
 def settings_unchanged(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent left the phone's settings as it found them, by the audit log: it
     changed no Settings value (a switch, an option, a slider, the appearance's Light or Dark)

@@ -195,6 +195,10 @@ class CheckKind:
     invalid: Callable[[dict[str, ParamValue]], tuple[str, str] | None] = lambda values: None
     """What is wrong with a check's fields together, as (field, problem), or None: the loader
     reports it at the field's line (tapped_keys takes `keys` or `result`, never both)."""
+    absence: bool = False
+    """The kind asserts that something did not happen (`never_opened`, `count_unchanged`), so
+    an agent that does nothing passes it, as it passes any negated check; check-tasks warns
+    about a task whose checks are all such (`tasks.hygiene.warn_idle`)."""
 
     def grade(self, check: Check, evidence: Evidence) -> CheckResult:
         """Grade `check` against `evidence`, applying `negate` so that absence fails closed. A
@@ -239,6 +243,7 @@ def check_kind(name: str, *, family: Family, params: tuple[Param, ...], negatabl
                needs: Callable[[Check], tuple[Need, ...]] | None = None,
                probe_kind: Literal["count", "value", ""] = "",
                invalid: Callable[[dict[str, ParamValue]], tuple[str, str] | None] | None = None,
+               absence: bool = False,
                ) -> Callable[[Callable[[Check, Evidence], Finding]],
                              Callable[[Check, Evidence], Finding]]:
     """Register the decorated function as check kind `name`; its docstring is the kind's doc."""
@@ -247,7 +252,7 @@ def check_kind(name: str, *, family: Family, params: tuple[Param, ...], negatabl
         doc = " ".join((find.__doc__ or "").split())
         CHECKS.register(name)(CheckKind(name, family, doc, params, negatable, find, implied_by,
                                         needs or (lambda check: ()), probe_kind,
-                                        invalid or (lambda values: None)))
+                                        invalid or (lambda values: None), absence))
         return find
 
     return add

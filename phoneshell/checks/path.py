@@ -124,7 +124,8 @@ def opened_in_order(check: Check, evidence: Evidence) -> Finding:
                    unproven=unwatched(evidence))
 
 
-@check_kind("never_opened", family="path", params=(APP,), negatable=False, implied_by=Same())
+@check_kind("never_opened", family="path", params=(APP,), negatable=False, implied_by=Same(),
+            absence=True)
 def never_opened(check: Check, evidence: Evidence) -> Finding:
     """Passes when the agent never brought `app` to the front and never asked to launch or
     activate it. It is itself an absence, so it fails closed: without a complete audit log, or

@@ -1,6 +1,7 @@
 """Warnings about what a task leaves to chance between attempts (an app someone else left
-where it was, what an agent adds that nobody deletes) or to where its screen checks are read (a
-screen check with no app named in front). Pure: reads the parsed task only."""
+where it was, what an agent adds that nobody deletes), to where its screen checks are read (a
+screen check with no app named in front) or to the agent doing nothing (checks that all pass
+then). Pure: reads the parsed task only."""
 
 from __future__ import annotations
 
@@ -134,3 +135,23 @@ def warn_unplaced(f: NodeFile, app: str, checks: Sequence[Check]) -> None:
         "screen, the App Switcher and the App Library show app names, so a screen check can "
         "pass there, or in another app showing the same words; add `- kind: foreground_app` "
         f"(text: {app}, the default)", "warning"))
+
+
+def passes_idle(check: Check) -> bool:
+    """Whether an agent that does nothing passes `check`: it is negated, or its kind asserts an
+    absence (`CheckKind.absence`: `never_opened`, `count_unchanged`, `settings_unchanged`)."""
+    return check.negate or lookup(check.kind).absence
+
+
+def warn_idle(f: NodeFile, checks_node: Node, checks: Sequence[Check]) -> None:
+    """Warn where every check passes when the agent does nothing (`passes_idle`): bans and
+    absences only, so the null agent passes the task (red team 123: "Work out 2+2 in
+    Calculator" checked only `never_opened` Safari). The mirror of a task with no checks,
+    which can never pass; a task needs one check a do-nothing attempt fails."""
+    if not checks or not all(passes_idle(c) for c in checks):
+        return
+    kinds = ", ".join(dict.fromkeys(f"{'not ' if c.negate else ''}{c.kind}" for c in checks))
+    f.warn(checks_node, f"this task passes when the agent does nothing: every check ({kinds}) "
+                        "is negated or asserts an absence; add one that only doing the task "
+                        "passes (the app in front, what the screen shows, an answer, a count "
+                        "that grew)")

@@ -22,6 +22,7 @@ from phoneshell.records import ATTACK_FAMILIES
 from phoneshell.registry import close_matches
 from phoneshell.tasks.budget import typing_budget
 from phoneshell.tasks.hygiene import (
+    warn_idle,
     warn_remembered,
     warn_uncleaned,
     warn_unplaced,
@@ -311,6 +312,7 @@ def parse_task(text: str, path: str) -> tuple[Task | None, list[Problem]]:
     warn_untyped_taps(f, lists.get("setup", ()))
     warn_remembered(f, checks, solution or ())
     warn_unplaced(f, app, checks)
+    warn_idle(f, nodes.get("checks") or root, checks)
     least = typing_budget(solution)
     if cast(int, values.get("max_steps", least)) < least:
         f.warn(nodes.get("max_steps"), f"max_steps {values['max_steps']} is less than an agent "
