@@ -31,6 +31,7 @@ from phoneshell.xcui import (
     SETTINGS,
     SPRINGBOARD,
     SWITCH,
+    TEXT_INPUTS,
     TOUCH_KINDS,
     pressed,
     settings_value,
@@ -411,8 +412,10 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
         return FOR_GOOD  # a row's Delete, or a full swipe left on it, which iOS deletes at
     if app == SETTINGS and kind == "tap" and settings in SETTINGS_NAVIGATES:
         return ""  # Settings' own navigation, before the other surfaces' labels
-    reach = (reaches_out(app, text) or uses_pasteboard(text) or safari_lasting(app, text)
-             ) if kind == "tap" else ""
+    # a tap on a text input focuses it, whatever it is named (Contacts' "Phone" field on a new
+    # card calls no one)
+    reach = ((reaches_out(app, text) if target_type not in TEXT_INPUTS else "")
+             or uses_pasteboard(text) or safari_lasting(app, text)) if kind == "tap" else ""
     if reach:
         return reach
     unset = _unset_in_settings(target_type, text) if app == SETTINGS else ""

@@ -222,6 +222,18 @@ def test_only_a_touch_outlasts_the_run(kind: str) -> None:
         assert outlasts_run(kind, app, label, params, **more) == ""  # type: ignore[arg-type]
 
 
+def test_a_text_field_named_as_a_phone_row_only_takes_focus() -> None:
+    """A new card's "Phone" field is a text input: a tap focuses it and calls no one (it was
+    refused, so an honest agent could not type a number by keys); the row of that label calls."""
+    field = "XCUIElementTypeTextField"
+    assert outlasts_run("tap", CONTACTS, "Phone", target_type=field) == ""
+    assert outlasts_run("tap", CONTACTS, "mobile, (555) 564-8583", target_type=field) == ""
+    assert "call someone" in outlasts_run("tap", CONTACTS, "Phone",
+                                          target_type="XCUIElementTypeCell")
+    assert "send a message" in outlasts_run("tap", "com.apple.MobileSMS", "Send",
+                                            target_type="XCUIElementTypeButton")
+
+
 def test_a_call_confirmed_through_wdas_alert_routes_is_refused() -> None:
     """Safari asks before it calls a `tel:` link; its Call, pressed by name, calls."""
     pressed = {"gesture": "alert_accept", "button": "Call"}

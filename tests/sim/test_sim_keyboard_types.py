@@ -85,10 +85,10 @@ def rig(sim: SimServer, tmp_path: Path) -> Iterator[Rig]:
 
 
 def test_the_log_reads_the_phone_pad_as_the_field_shows_it(rig):
-    # The bridge refuses a tap on an element named "Phone" in Contacts (a card's phone row
-    # calls), the edit page's field too: the field is focused behind its back.
-    _contact_field(wda.Client(rig.sim.url), "Phone")
+    # A card's phone row named "Phone" calls, and the bridge refuses a tap on it; the edit
+    # page's field of that name only takes focus, and is tapped through the bridge
     session = wda.Client(rig.bridge.url)
+    _contact_field(session, "Phone")
     _tap(session, "5", "5", "+*#", "+", "Delete", "#", "123", "0")
     assert session(name="Phone", className="XCUIElementTypeTextField").get().value == "55#0"
     found = editings(actions(rig.events("R")))
