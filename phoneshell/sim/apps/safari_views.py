@@ -15,6 +15,7 @@ Privacy Report, each under its identifier ("favoritesItemIdentifierContent"...).
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -23,6 +24,7 @@ from phoneshell.sim.apps.safari_pages import FAVORITES, Block, Page
 from phoneshell.sim.apps.safari_tabs import bar_top
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.lists import scroll_bars
+from phoneshell.sim.processes import APP_PIDS
 from phoneshell.sim.ui import Handler, Node, Rect, Scroll, hidden
 
 WEB_TOP = 62
@@ -160,8 +162,9 @@ def _nothing() -> None:
 
 
 def web_view(f: DeviceFacts, page: Page, scroll: Scroll, open_link: LinkAction,
-             hold_link: LinkAction) -> Node:
-    """A loaded page: its blocks top to bottom, scrolled by `scroll` (off-view ones hidden)."""
+             hold_link: LinkAction, *, app_pid: int | None = None) -> Node:
+    """A loaded page: its blocks top to bottom, scrolled by `scroll` (off-view ones hidden);
+    `app_pid`, Safari's, gives the page's process id (`web_content_pid`)."""
     viewport = Rect(0, WEB_TOP, f.width, bar_top(f) - WEB_TOP)
     y, placed = MARGIN, []
     for block in page.blocks:
@@ -180,21 +183,38 @@ def web_view(f: DeviceFacts, page: Page, scroll: Scroll, open_link: LinkAction,
         Node("Other", full, visible=False),
         Node("WebView", full, children=(layout.wrap(document, 3, full),)),
         *scroll_bars(scroll, viewport, y + MARGIN)))
-    web = Node("WebView", viewport, name="WebView", children=(content,), scroll=scroll,
+    # Both dumps frame the WebView full-screen, under the bars; the page's document is what
+    # sits between them.
+    web = Node("WebView", full, name="WebView", children=(content,), scroll=scroll,
                key=f"web:{page.url}")
-    return _tab_document(full, web, loaded=True)
+    return _tab_document(f, web, shown=True, app_pid=app_pid)
 
 
-def _tab_document(full: Rect, web: Node, *, loaded: bool) -> Node:
+def web_content_pid(f: DeviceFacts, app_pid: int | None = None) -> int:
+    """The pid of the process drawing Safari's pages (WebKit's WebContent), as the tab document
+    names it: launched just after Safari, so a little above Safari's own (the dumps: 29401 and
+    29405, 95218 and 95237). Fixed per phone when Safari's pid is not given."""
+    base = app_pid if app_pid is not None else APP_PIDS[0] + zlib.crc32(f.udid.encode()) % (
+        APP_PIDS[1] - APP_PIDS[0] - 40)
+    return base + 3 + zlib.crc32(f"{f.udid}:{base}".encode()) % 17
+
+
+def _tab_document(f: DeviceFacts, web: Node, *, shown: bool, app_pid: int | None = None) -> Node:
+    """The tab's document views, named as both dumps name them: the page counts as loaded on
+    the start page too (WebKit's blank document is), with the WebContent process's id."""
+    full = Rect(0, 0, f.width, f.height)
     name = (f"TabDocument?IsLoadedUsingDesktopUserAgent=false&InReaderMode=false&UUID="
-            f"{TAB_UUID}&IsPrivate=false&IsPageLoaded={'true' if loaded else 'false'}")
-    return Node("ScrollView", full, visible=loaded, children=(
-        Node("Other", full, name=name, visible=loaded, children=(web,)),))
+            f"{TAB_UUID}&IsPrivate=false&IsPageLoaded=true"
+            f"&WebViewProcessID={web_content_pid(f, app_pid)}")
+    return Node("ScrollView", full, visible=shown, children=(
+        Node("Other", full, name=name, visible=shown, children=(web,)),))
 
 
-def start_page(f: DeviceFacts, open_link: LinkAction, card: Handler | None) -> list[Node]:
+def start_page(f: DeviceFacts, open_link: LinkAction, card: Handler | None, *,
+               app_pid: int | None = None) -> list[Node]:
     """What a blank tab shows: the Customize Start Page card (while `card` can close it),
-    Favorites and the Privacy Report, in the collection the start-page dump has.
+    Favorites and the Privacy Report, in the collection the start-page dump has (`app_pid` as
+    `web_view`'s).
 
     Returns the empty tab document (hidden) and the start page's views.
     """
@@ -247,8 +267,8 @@ def start_page(f: DeviceFacts, open_link: LinkAction, card: Handler | None) -> l
                 key="start-page", visible=False)  # as the real start page dump has it
     views = layout.wrap(Node("Other", full, children=(Node("Other", full, visible=False),
                                                       grid)), 5)
-    empty = _tab_document(full, Node("WebView", full, name="WebView", visible=False),
-                          loaded=False)
+    empty = _tab_document(f, Node("WebView", full, name="WebView", visible=False), shown=False,
+                          app_pid=app_pid)
     return [empty, views]
 
 

@@ -338,8 +338,7 @@ def _sections(page_id: str, state: SettingsState, host: Host) -> list[lists.Sect
     if page_id.startswith(STUB):  # a deeper page (`settings_rows.opens`), an app's (`_app_rows`)
         return [lists.Section((lists.Row(host.facts.conventions.spell(page_id[len(STUB):])),))]
     page, store, fill = PAGES[page_id], host.store(BUNDLE_ID), _filler(host)
-    shown: list[PageSection] = [s for s in page.sections if s.when is None
-                                or store.flag(s.when, switch_default(host.facts, s.when))]
+    shown = [s for s in page.sections if _shows(s, store, host)]
     icons = page.id == ROOT
     sections = [lists.Section(tuple(_row(r, state, host, fill, icons) for r in s.rows),
                               header=fill(s.header), footer=fill(s.footer)) for s in shown]
@@ -348,6 +347,14 @@ def _sections(page_id: str, state: SettingsState, host: Host) -> list[lists.Sect
     if page_id == APPS:
         sections.append(_app_rows(state, host))
     return sections
+
+
+def _shows(section: PageSection, store: Store, host: Host) -> bool:
+    """Whether a section shows: always, or while its switch `when` is on ("!key": off)."""
+    if section.when is None:
+        return True
+    key = section.when.removeprefix("!")
+    return store.flag(key, switch_default(host.facts, key)) != section.when.startswith("!")
 
 
 def _app_rows(state: SettingsState, host: Host) -> lists.Section:

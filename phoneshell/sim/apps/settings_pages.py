@@ -151,8 +151,27 @@ _ABOUT = Page("about", "About", (
 A tap on Model Number shows the regulatory model number (A3256) instead of the part number,
 as on a phone, until the page is left."""
 
+WIFI_SWITCH_NAME = "Wi\u2011Fi"
+"""The name (identifier) of the Wi-Fi page's switch: iOS spells it with U+2011 NON-BREAKING
+HYPHEN where the page's texts have "-" (public Appium tests against iOS 17-26.3 iPhones find
+`//XCUIElementTypeSwitch[@name="Wi\u2011Fi"]`, and the root's row and the page's header as
+"Wi-Fi"). Its label stays "Wi-Fi" here: no source shows which hyphen the label has (inferred)."""
+
+
+def _radio(title: str, key: str, ident: str | None, on: str | None,
+           off: str | None) -> tuple[PageSection, PageSection]:
+    """A radio's switch in a section of its own whose footer follows the switch, as iOS's does:
+    `on` under it while it is on, `off` while it is off (a section with `when="!key"`)."""
+    row = switch(title, key, ident)
+    return sec(row, footer=on, when=key), sec(row, footer=off, when=f"!{key}")
+
+
 _WIFI = Page("wifi", "Wi-Fi", (
-    sec(switch("Wi-Fi", "wifi"), footer="Wi-Fi networks appear here when Wi-Fi is on."),
+    # With Wi-Fi off iOS says what still needs it (iOS 15-18 pages; iOS 26's not seen); on,
+    # the networks follow the switch with no footer between.
+    *_radio("Wi-Fi", "wifi", WIFI_SWITCH_NAME, None,
+            "AirDrop, AirPlay, Notify When Left Behind, and improved location accuracy require "
+            "Wi-Fi."),
     sec(connected("{wifi_network}", JOINED_NETWORK), header="My Networks", when="wifi"),
     sec(joins("Cafe Guest", "Open", JOINED_NETWORK), joins("Neighbor-5G", "Secure", JOINED_NETWORK),
         joins("Library Wi-Fi", "Open", JOINED_NETWORK), header="Other Networks", when="wifi"),
@@ -161,8 +180,9 @@ _WIFI = Page("wifi", "Wi-Fi", (
 ), keywords=("wireless", "network", "wlan"))
 
 _BLUETOOTH = Page("bluetooth", "Bluetooth", (
-    sec(switch("Bluetooth", "bluetooth"),
-        footer='This iPhone is discoverable as "{name}" while Bluetooth Settings is open.'),
+    *_radio("Bluetooth", "bluetooth", None,
+            'This iPhone is discoverable as "{name}" while Bluetooth Settings is open.',
+            "AirDrop, AirPlay, Find My, and Location Services use Bluetooth."),
     sec(joins("AirPods Pro", "Not Connected", CONNECTED_DEVICE),
         joins("Car Audio", "Not Connected", CONNECTED_DEVICE), header="My Devices",
         when="bluetooth"),
