@@ -9,7 +9,9 @@ the words, or shows that Safari cannot open it.
 a new tab. Holding a link shows its preview and menu (Open in New Tab, Add to Reading List, Copy
 Link, Share…); a tap elsewhere dismisses it. More offers Reload, New Tab, Add to Reading List
 and Share…; Tabs opens the overview (New Tab, Private, the tab count, Done), and a touch and hold
-on it shows its menu instead (New Tab, New Private Tab, Close This Tab, Close All N Tabs).
+on it shows its menu instead (New Tab, New Private Tab, Close This Tab, Close All N Tabs). A
+swipe up on the bar's address capsule opens the overview too, and one along it brings the next
+or previous tab (`on_drag`).
 
 This module owns the state and the behaviour; pages are data (`safari_pages.py`), tabs and their
 history live in Safari's store (`safari_tabs.py`), and the layout is in `safari_views.py`.
@@ -23,10 +25,11 @@ from typing import Literal
 
 from phoneshell.address_bar import sent
 from phoneshell.sim import layout
-from phoneshell.sim.apps import AppModel, Host, register
+from phoneshell.sim.apps import AppModel, Drag, Host, register
 from phoneshell.sim.apps.safari_bars import (
     PLACEHOLDER,
     BarActions,
+    bar_swipe,
     bottom_bar,
     editing,
     link_preview,
@@ -114,6 +117,24 @@ def on_url(state: SafariState, host: Host, url: str) -> None:
             window.current.visit(page)
 
     _change(state, host, show)
+
+
+def _show_overview(state: SafariState, host: Host) -> None:
+    """Show the tab overview, opened on the tab in front (as Tabs and the bar's swipe up do)."""
+    state.view, state.menu = "tabs", None
+    reveal(host.facts, _window(state, host), state.grid)
+
+
+def on_drag(state: SafariState, host: Host, drag: Drag) -> bool:
+    """A drag that starts on the bottom bar's capsule (`bar_swipe`): up shows the tab
+    overview, along it brings the next or previous tab, and anything else only moves the
+    capsule. False for a drag that starts elsewhere."""
+    does = bar_swipe(host.screen(), drag)
+    if does == "overview":
+        _show_overview(state, host)
+    elif does in ("next", "previous"):
+        _change(state, host, lambda w: w.step(1 if does == "next" else -1))
+    return does is not None
 
 
 def _overlay(f: DeviceFacts, state: SafariState, host: Host) -> Node | None:
@@ -235,10 +256,6 @@ def render(state: SafariState, host: Host) -> Node:
         host.focus(None)
         go(state, host, typed)
 
-    def show_tabs() -> None:
-        state.view, state.menu = "tabs", None
-        reveal(f, window, state.grid)  # the overview opens on the tab in front
-
     def show_more() -> None:
         state.menu, state.held = "more", ""
 
@@ -263,7 +280,8 @@ def render(state: SafariState, host: Host) -> Node:
         actions = BarActions(
             back=lambda: _change(state, host, lambda w: w.current.go_back()),
             forward=lambda: _change(state, host, lambda w: w.current.go_forward()),
-            edit=begin_edit, tabs=show_tabs, tabs_menu=show_tabs_menu, more=show_more,
+            edit=begin_edit, tabs=lambda: _show_overview(state, host),
+            tabs_menu=show_tabs_menu, more=show_more,
             reload=lambda: setattr(state.scroll, "offset", 0))
         bar = bottom_bar(f, state.address, page, (bool(tab.back), bool(tab.forward)), actions)
         overlay = _overlay(f, state, host)
@@ -302,4 +320,4 @@ def _overview_actions(state: SafariState, host: Host) -> OverviewActions:
 
 
 APP = register(AppModel(BUNDLE_ID, "Safari", SafariState, render, on_url=on_url,
-                        url_schemes=("http", "https"), rotates=True))
+                        on_drag=on_drag, url_schemes=("http", "https"), rotates=True))

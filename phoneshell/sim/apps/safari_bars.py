@@ -8,24 +8,36 @@ by label ("Back", "More"), and the capsule holds the address field "TabBarItemTi
 Safari writes it), "ReloadButton" and "MoreMenuButton". iOS 26's compact bar has no Forward or
 Tabs button; the simulator keeps "ForwardButton" and "TabOverviewButton" ("Tabs") beside the
 capsule (inferred from the bottom-bar layout), so tabs stay one tap away as the suite expects;
-held, Tabs shows its menu (`safari.py`), as a phone's does.
+held, Tabs shows its menu (`safari.py`), as a phone's does. The capsule is also a handle, as on
+every iOS since 15 with the bottom tab bar: a swipe up on it shows the tab overview, a swipe
+along it the tab beside (`bar_swipe`).
 Its menus are `layout.menu`s; its share sheet is the system's (`share_sheet.py`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from phoneshell.sim import layout
+from phoneshell.sim.apps import Drag
 from phoneshell.sim.apps.safari_pages import Page
 from phoneshell.sim.apps.safari_tabs import bar_top
 from phoneshell.sim.facts import DeviceFacts
 from phoneshell.sim.keyboard import keyboard_height
-from phoneshell.sim.ui import EditText, Handler, Node, Rect
+from phoneshell.sim.ui import EditText, Handler, Node, Rect, Screen
 
 PLACEHOLDER = "Search or enter website"
 LTR_MARK = "\u200e"
 """What Safari puts before a URL in the address field's value."""
+CAPSULE = "CapsuleNavigationBar?isSelected=true&isDistractionControlOverlayUp=false"
+"""The bottom bar's capsule (the dumps' name): the address and the buttons beside it in it."""
+SWIPE_UP_PT = 30.0
+"""How far a finger must go up from the capsule to show the tab overview (inferred: a phone's
+capsule follows the finger and shows the overview past a short way, at any speed)."""
+SWIPE_ACROSS_PT = 60.0
+"""How far a finger must go along the capsule to bring the tab beside it (inferred)."""
+BarSwipe = Literal["overview", "next", "previous", "none"]
 
 
 def address_field(address: EditText, frame: Rect, shown: str | None, on_tap: Handler) -> Node:
@@ -93,9 +105,7 @@ def bottom_bar(f: DeviceFacts, address: EditText, page: Page | None, can_go: tup
     else:
         inner.append(_icon_button("Voice Search", "VoiceSearchButton", "m",
                                   Rect(266, y + 13, 18, 22), _nothing))
-    bar_view = Node("Other", capsule, name="CapsuleNavigationBar?isSelected=true&"
-                                             "isDistractionControlOverlayUp=false",
-                    traits="Selected", children=tuple(inner))
+    bar_view = Node("Other", capsule, name=CAPSULE, traits="Selected", children=tuple(inner))
     back = Rect(8, y, 44, 48)
     more = Rect(350, y, 44, 48)
     backdrop = Rect(0, bar_top(f), f.width, f.height - bar_top(f))
@@ -116,6 +126,26 @@ def bottom_bar(f: DeviceFacts, address: EditText, page: Page | None, can_go: tup
         _slot(more, _icon_button("More", "MoreMenuButton" if loaded else "More", "...", more,
                                  act.more)),
     ))
+
+
+def bar_swipe(screen: Screen, drag: Drag) -> BarSwipe | None:
+    """What a drag does that starts on the bottom bar's capsule, as Safari's tab bar takes it
+    since iOS 15: up shows the tab overview, left brings the next tab (the one after it in the
+    overview), right the one before; anything else (shorter, downward) only moves the capsule,
+    which springs back ("none"). None: it did not start on a capsule that shows (editing, a
+    menu over it, the overview). The drag's way is the phone's (`Drag.heading`: its first move
+    past the slop), its travel is along that way. A drag from the screen's bottom edge never
+    reaches here (the system takes it: home, or the App Switcher), nor one that pressed a
+    button in the capsule (`presses`: it lifted within that button's reach)."""
+    capsule = next((n for n in screen.nodes if n.name == CAPSULE and n.visible), None)
+    if capsule is None or not capsule.frame.contains(drag.from_x, drag.from_y):
+        return None
+    way = drag.heading
+    if way == "up" and -drag.dy >= SWIPE_UP_PT:
+        return "overview"
+    if way in ("left", "right") and abs(drag.dx) >= SWIPE_ACROSS_PT:
+        return "next" if way == "left" else "previous"
+    return "none"
 
 
 def _nothing() -> None:

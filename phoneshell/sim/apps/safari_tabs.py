@@ -104,6 +104,12 @@ class Window:
         self.active = len(self.tabs) - 1
         return tab
 
+    def step(self, by: int) -> None:
+        """Bring the tab `by` places after the one in front (before it, negative) to the front,
+        stopping at the first and the last: a swipe along the bar past the last tab springs
+        back here (a phone may open a new tab there: not found stated, so not modelled)."""
+        self.active = max(0, min(len(self.tabs) - 1, self.active + by))
+
     def close(self, index: int) -> None:
         """Close a tab; closing the last one leaves a blank tab, as Safari does."""
         if 0 <= index < len(self.tabs):
