@@ -38,4 +38,10 @@ def test_the_tab_document_is_named_and_framed_as_the_dumps(client):
     title = safari(className="Other", name="Example Domain").get(timeout=1)
     assert (title.bounds.y, title.bounds.height) == (62, 714)  # the document, between the bars
     pid = int(start.rsplit("=", 1)[1])
-    assert pid != int(etree.fromstring(client.source().encode()).get("processId"))
+    safari_pid = int(etree.fromstring(client.source().encode()).get("processId"))
+    assert safari_pid < pid < safari_pid + 20  # WebKit's, launched just after Safari
+    client.app_terminate(SAFARI)
+    client.session(SAFARI)  # a new launch: a new WebContent process
+    again = int(_document(client)[0].rsplit("=", 1)[1])
+    assert again != pid and again > int(etree.fromstring(client.source().encode())
+                                        .get("processId"))

@@ -264,13 +264,15 @@ def render(state: SafariState, host: Host) -> Node:
 
     tab = window.current
     page = load(tab.url) if tab.url else None
+    # the tab document names WebKit's process, launched with Safari's: a new one each launch
+    pid = getattr(host.running.get(BUNDLE_ID), "pid", None)
     if page is not None:
-        content = [web_view(f, page, state.scroll, open_link, hold_link)]
+        content = [web_view(f, page, state.scroll, open_link, hold_link, app_pid=pid)]
     else:
         store = host.store(BUNDLE_ID)
         card = None if store.flag("start_card_closed", False) else (
             lambda: store.put("start_card_closed", True))
-        content = start_page(f, open_link, card)
+        content = start_page(f, open_link, card, app_pid=pid)
     bar: Node | None = None
     overlay = None
     if state.address.focused:

@@ -45,18 +45,6 @@ AFTER = {"heading": 20, "picture": 20, "gap": 0}
 """The space below a block of each kind (14 points below any other)."""
 
 
-def _lines(words: str, size: int, width: int) -> int:
-    """How many lines `words` wrap to at `size` points in `width` points."""
-    count, line = 1, ""
-    for word in words.split():
-        trial = f"{line} {word}".strip()
-        if line and layout.text_width(trial, size) > width:
-            count, line = count + 1, word
-        else:
-            line = trial
-    return count
-
-
 def _text(words: str, frame: Rect, traits: str | None = None) -> Node:
     # WebKit's value is the text node's own ("Or " before "try one"); its label is trimmed
     shown = words.strip() or None
@@ -135,7 +123,7 @@ def block_node(block: Block, y: int, width: int, open_link: LinkAction,
         return _tiles(block, y, width)
     size, pitch = (HEADINGS.get(block.level, (17, 22)) if block.kind == "heading" else
                    (15, 20) if block.kind == "caption" else (17, 22))
-    lines = _lines(block.text, size, width)
+    lines = layout.line_count(block.text, size, width)
     w = width if lines > 1 else min(width, layout.text_width(block.text, size))
     frame = Rect(x, y, w, pitch * lines)
     if block.kind == "heading":
