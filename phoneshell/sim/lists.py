@@ -14,9 +14,10 @@
 Both nest their rows in the wrapper views UIKit leaves (content views, background views,
 separators). A list in a navigation controller spans its screen (all three Settings dumps frame
 it 0,0,402,874): iOS 26 lays it under its glass bars and insets its content, so its rows start
-below the bars; the bars are drawn over it (`Node.uncovered`). Both hold only the rows near their visible part, as UIKit makes cells only for
-those: rows further away are not in the tree at all, rows on the edge keep their frames with
-`visible="false"`. `search_row` is a list's search field with its Cancel.
+below the bars; the bars are drawn over it (`Node.uncovered`). Both hold only the rows near
+their visible part, as UIKit makes cells only for those: rows further away are not in the tree
+at all, rows on the edge keep their frames with `visible="false"`. `search_row` is a list's
+search field with its Cancel.
 """
 
 from __future__ import annotations

@@ -4,7 +4,6 @@ whole plan into skips). What can start, or cannot be told before it runs, is let
 
 from __future__ import annotations
 
-
 import pytest
 
 from phoneshell.agents import make_agent

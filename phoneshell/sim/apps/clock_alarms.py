@@ -7,10 +7,11 @@ Wake Up, every weekday" for a named, repeating one; "07:30, Alarm" on a 24-hour 
 Switch of the same label whose value is "1" or "0"; tapping the row edits the alarm. "Add"
 (drawn as "+") opens a page sheet whose navigation bar, "Add Alarm" ("Edit Alarm" for a row
 tapped), holds Cancel and Save, over a time picker of three wheels ("7 o’clock", "05 minutes",
-"AM"; minutes as drawn, two digits; the hour and minute wheels wrap, AM/PM does not; a 24-hour phone has two, hours "00
-o’clock" to "23 o’clock" and minutes), set to the phone's wall time as iOS does, and rows for
-Repeat, Label (a text field), Sound and Snooze. Save stores the alarm switched on. The list
-behind the sheet stays in the page source, as a real phone's tree keeps it.
+"AM"; minutes as drawn, two digits; the hour and minute wheels wrap, AM/PM does not; a 24-hour
+phone has two, hours "00 o’clock" to "23 o’clock" and minutes), set to the phone's wall time as
+iOS does, and rows for Repeat, Label (a text field), Sound and Snooze. Save stores the alarm
+switched on. The list behind the sheet stays in the page source, as a real phone's tree keeps
+it.
 """
 
 from __future__ import annotations
