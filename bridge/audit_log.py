@@ -83,6 +83,8 @@ class AuditWriter:
         """Runs whose file may be open, least recently written first."""
         self.shares = Shares()
         """What each agent's turn may write (`shares.py`)."""
+        self._unwritten: dict[str, tuple[int, OSError | None]] = {}
+        """Per run: how many lines could not be written, and why the last could not."""
         self._lock = threading.Lock()
 
     def path_for(self, run_id: str) -> Path:
@@ -146,11 +148,26 @@ class AuditWriter:
         except OSError as exc:
             # Reopen (and reread) next time: the file may have been fixed or replaced.
             close_fd(run, failed=True)
+            self._failed(run, exc)
             raise AuditWriteError(f"cannot write the audit log {run.path}: "
                                   f"{exc.strerror or exc}",
                                   hint="free disk space or fix the permissions of the runs "
                                        "folder; actions are refused until the log can be "
                                        "written") from exc
+
+    def _failed(self, run: RunFile, exc: OSError) -> None:
+        """Count a line of `run`'s that could not be written (`unwritten`)."""
+        with self._lock:
+            count, _ = self._unwritten.get(run.run_id, (0, None))
+            self._unwritten[run.run_id] = (count + 1, exc)
+
+    def unwritten(self, run_id: str) -> tuple[int, OSError | None]:
+        """How many of a run's lines this writer could not write so far (each refused its
+        action, or lost its outcome or custody line), and the error of the last (None before
+        any): the run's folder could not be written, whoever's request the line was for. A
+        runner holds the count at an attempt's end against its start's (`runner.unwritten`)."""
+        with self._lock:
+            return self._unwritten.get(run_id, (0, None))
 
     def write_intent(self, context: RunContext, kind: ActionKind,
                      params: Mapping[str, Scalar], app_before: str,
@@ -262,6 +279,7 @@ class AuditWriter:
         try:
             open_fd(run, self.fsync)
         except OSError as exc:
+            self._failed(run, exc)
             raise AuditWriteError(f"cannot open the audit log {run.path}: {exc.strerror or exc}",
                               hint="fix the runs folder (--runs) so the bridge can write "
                                    "there") from exc

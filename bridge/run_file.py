@@ -1,7 +1,8 @@
 """One run's audit file on disk: opened for appending without following a symlink, continuing
-the seq and hash chain of what is already there; one line per `os.write` (a line the disk took
-only part of is mended by the next); and, read back, which lines are the ones this process
-wrote. Raises only `OSError`: `audit_log.py` says what it means to the bridge.
+the seq and hash chain of what is already there; one line per write, whole or not at all
+(`records.append_whole`: a torn tail a crash left is mended by the next); and, read back, which
+lines are the ones this process wrote. Raises only `OSError`: `audit_log.py` says what it means
+to the bridge.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from phoneshell.records import (
     CHAIN_START,
     AuditEvent,
     RecordError,
+    append_whole,
     chain_step,
     parse_lines,
     read_bytes,
@@ -145,11 +147,7 @@ def append_line(run: RunFile, text: bytes, fsync: bool) -> None:
     fd = open_fd(run, fsync)
     mend = run.newline_owed
     data = (b"\n" if mend else b"") + text + b"\n"
-    written = os.write(fd, data)
-    if written != len(data):  # a full disk can take part of a line: mend it next time
-        run.newline_owed = True
-        run.torn = (run.torn if mend else b"") + data[int(mend):written]
-        raise OSError(28, f"only {written} of {len(data)} bytes written")
+    append_whole(fd, data)  # whole, or the file as it was: a refused line leaves no torn tail
     end = os.lseek(fd, 0, os.SEEK_CUR)  # O_APPEND: just past what was written
     if mend:  # the newline completed an unfinished line: it is a line of the file now
         run.chain, run.lines = chain_step(run.chain, run.torn), run.lines + 1

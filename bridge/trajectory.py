@@ -52,6 +52,7 @@ from phoneshell.records import (
     FrameKind,
     RecordError,
     TrajectoryFrame,
+    append_whole,
     chain_of,
     chain_step,
     read_bytes,
@@ -205,20 +206,17 @@ class Trajectory:
             head, lines, _, torn = self._state(frame.run_id, path)
             data = (b"\n" if torn else b"") + text + b"\n"
             fd = os.open(path, OPEN_FLAGS | os.O_APPEND | os.O_CREAT, 0o644)
-            try:
-                written = os.write(fd, data)
+            try:  # whole, or the file as it was (`append_whole`): no torn line of ours
+                append_whole(fd, data)
                 after = os.lseek(fd, 0, os.SEEK_CUR)  # O_APPEND: just past what was written
             finally:
                 os.close(fd)
-            # what the file gained after its complete lines: each newline ends a chained line
-            # (the torn one first, if any); the rest is unfinished, mended by the next write
-            charge((frame.run_id, frame.task_id, frame.attempt), written)
-            *complete, rest = (torn + data[:written]).split(b"\n")
+            # each newline ends a chained line (a torn one a crash left first, if any)
+            charge((frame.run_id, frame.task_id, frame.attempt), len(data))
+            *complete, rest = (torn + data).split(b"\n")
             for line in complete:
                 head, lines = chain_step(head, line), lines + 1
             self._chains[frame.run_id] = (head, lines, after - len(rest), rest)
-            if written != len(data):
-                raise OSError(28, f"only {written} of {len(data)} bytes written")
 
     def _state(self, run_id: str, path: Path) -> tuple[str, int, int, bytes]:
         """A run's chain; on first use, that of the file as it is (a resumed run's, verified

@@ -48,6 +48,7 @@ messages end up printed, in results.jsonl and in the audit log.
 
 from __future__ import annotations
 
+import errno
 import http.client
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -203,6 +204,13 @@ reset: gone) rather than WDA slow to answer; `device.Phone` reads it as `nothing
 
 RIG_DOWN = (DeviceUnreachable, DeviceUnusable, DeviceLocked)
 """Errors that mean the rig, not the agent or the task, is broken: a run stops on them."""
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+"""The errnos of a disk (or a quota) with no room left."""
+REFUSED = (errno.EACCES, errno.EPERM, errno.EROFS)
+"""The errnos of a file the system refuses this user (its mode, a read-only mount)."""
+STORAGE = (*DISK_FULL, errno.EFBIG, errno.EIO, errno.EROFS)
+"""The errnos of storage that will not take a write, whatever file it was for (a full disk, a
+file-size limit, an I/O error, a read-only mount): a run stops on them (`runner.unwritten`)."""
 
 
 class StepError(PhoneshellError):

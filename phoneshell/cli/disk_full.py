@@ -7,17 +7,12 @@ the folder it left (only its run.lock) is named to be removed. Never writes anyt
 from __future__ import annotations
 
 import argparse
-import errno
 from pathlib import Path
 
-from phoneshell.errors import PhoneshellError
+from phoneshell.errors import DISK_FULL, REFUSED, PhoneshellError
 
 NAMED_MAX = 3
 """How many left-behind run folders a hint names."""
-DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
-"""The errors of a disk (or a quota) with no room left."""
-REFUSED = (errno.EACCES, errno.EPERM, errno.EROFS)
-"""The errors of a file the system refuses this user (its mode, a read-only mount)."""
 
 
 def disk_full(exc: OSError, args: argparse.Namespace) -> PhoneshellError:

@@ -16,6 +16,7 @@ Never imports the rest of phoneshell.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -377,6 +378,29 @@ def file_size(path: Path) -> int:
     return path.stat().st_size if path.exists() else 0
 
 
+def append_whole(fd: int, data: bytes) -> None:
+    """Append `data` to the file open for appending at `fd` whole, or leave the file as it was.
+
+    A write the file takes only part of is carried on (the kernel may stop short at a signal);
+    one the file refuses part-way (a full disk, a size limit such as `ulimit -f`, a read-only
+    remount, an I/O error) is cut back to where the file ended before it, so it never leaves a
+    torn line that every later reader would have to take for a crash, and the error is raised.
+
+    Raises:
+        OSError: the file refused the write (with its errno: ENOSPC, EFBIG, EIO...).
+    """
+    start = os.fstat(fd).st_size
+    done = 0
+    try:
+        while done < len(data):
+            done += os.write(fd, data[done:])
+    except OSError:
+        if done:  # cut back; failing that, the file keeps a torn tail, read as a crash's
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, start)
+        raise
+
+
 def append_line(path: Path, record: Record, fsync: bool = True) -> None:
     """Append one record as a line with a single write, flushed (and fsynced) before returning.
 
@@ -391,7 +415,7 @@ def append_line(path: Path, record: Record, fsync: bool = True) -> None:
             raise OSError(f"{path}: not a regular file; refusing to append to it")
         if found.st_size and os.pread(fd, 1, found.st_size - 1) != b"\n":
             line = b"\n" + line
-        os.write(fd, line)
+        append_whole(fd, line)
         if fsync:
             os.fsync(fd)
     finally:

@@ -15,6 +15,7 @@ from phoneshell.runner.around import AroundWatch
 from phoneshell.runner.folder import write_note
 from phoneshell.runner.plan import AttemptPlan
 from phoneshell.runner.rig import Rig, RigDown
+from phoneshell.runner.unwritten import rigs_error
 from phoneshell.untrusted import storable
 
 __all__ = ["agent_turn"]
@@ -25,7 +26,9 @@ def agent_turn(plan: AttemptPlan, rig: Rig, agent: Agent, watch: AroundWatch) ->
     result: `turn.held_to_log` then scores it as the agent's failure when it had acted on the
     phone (an agent must not be able to turn its failure into a skip by what it sends or
     answers), and skips it only when it had not. An agent in this process that exits
-    (`sys.exit`, a plugin's) has ended its turn in an error like any other: the run goes on."""
+    (`sys.exit`, a plugin's) has ended its turn in an error like any other: the run goes on.
+    A write to the run folder the system refused is raised (`runner.unwritten`): the rig's,
+    but a full disk met by an agent that could fill it."""
     try:
         return _run_agent(plan, rig, agent, watch)
     except (RigDown, *RIG_DOWN) as exc:
@@ -37,6 +40,8 @@ def agent_turn(plan: AttemptPlan, rig: Rig, agent: Agent, watch: AroundWatch) ->
     except DiskShort:
         raise  # the disk's, not the agent's: the attempt is not scored (`run_attempt`)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - kept as data, with its traceback
+        if rigs_error(exc, plan.run_dir, isinstance(agent, CommandAgent), in_turn=True):
+            raise  # the run folder would not take the harness's write: the rig's (`unwritten`)
         failed = exc
     write_note(plan.folder / "traceback.txt", "".join(traceback.format_exception(failed)))
     return AgentResult(ran=False, error=f"harness error ({type(failed).__name__}) in the "

@@ -82,6 +82,7 @@ from phoneshell.runner.setback import HeldBack
 from phoneshell.runner.stop import stopped_by
 from phoneshell.runner.teardown import Left
 from phoneshell.runner.turn import harness_failed, held_to_log, measured
+from phoneshell.runner.unwritten import LogWatch, unwritten_error
 from phoneshell.runner.wda_state import touched
 from phoneshell.untrusted import storable
 
@@ -194,22 +195,42 @@ def run_attempt(plan: AttemptPlan, rig: Rig, agent: Agent,
     plan.folder.mkdir(parents=True, exist_ok=True)
     played = Played(time.time(), rig.audit_mark(plan.run_dir), watch_around(rig, agent))
     after_agent = functools.partial(_after_agent, rig, plan, played.mark)
+    log = LogWatch(rig.bridge.writer, plan.run_id, isinstance(agent, CommandAgent))
     try:
         try:
-            _play(plan, rig, agent, played)
+            _play(plan, rig, agent, played, log)
         finally:
             tear_down(plan, rig, played, owner, after_agent)
+        _unwritten(plan, played, log, None)
         row = row_of(plan, agent.name, played)
     except Exception as exc:  # noqa: BLE001 - every attempt gets a row; the run goes on
-        row = fell(plan, rig, agent.name, played, exc)
+        row = (row_of(plan, agent.name, played) if _unwritten(plan, played, log, exc) else
+               fell(plan, rig, agent.name, played, exc))
     scored = played.evidence if row.evidence and not row.skipped else None
     return AttemptResult(row, played.rig_down, scored, played.stopped())
 
 
-def _play(plan: AttemptPlan, rig: Rig, agent: Agent, p: Played) -> None:
+def _unwritten(plan: AttemptPlan, p: Played, log: LogWatch, exc: Exception | None) -> str:
+    """When the run folder could not be written in the attempt (`exc`, what raised past its
+    phases, or the audit log's refused lines: `runner.unwritten`): the attempt is not scored,
+    whatever its phases made of it (a refused action, a capture that raised), and the rig is
+    down, so the run stops; "" when the folder took every write."""
+    # an agent the harness stopped for a limit of its turn (the disk, its folder) is failed
+    # for it, as before, whatever its writes left of the disk
+    why = "" if p.interrupted or p.result.stopped else log.failed(exc, plan.run_dir)
+    if why:
+        if exc is not None:
+            write_note(plan.folder / "traceback.txt", "".join(traceback.format_exception(exc)))
+        p.skip_reason, p.rig_down = why, True
+        p.error_type = type(exc).__name__ if exc is not None else "AuditWriteError"
+    return why
+
+
+def _play(plan: AttemptPlan, rig: Rig, agent: Agent, p: Played, log: LogWatch) -> None:
     """Setup, the agent's turn, capture and grade, kept in `p`. What ends an attempt but not the
     run (a skip, the agent's failure, the rig's, a harness error) is kept there, never raised;
-    only a stop signal during a handler is."""
+    only a stop signal during a handler is, and an error writing the run folder (the rig's:
+    `_unwritten`, after the teardown)."""
     task, folder, phone = plan.task, plan.folder, rig.phone
     try:
         _check_rig(rig, plan)
@@ -218,7 +239,9 @@ def _play(plan: AttemptPlan, rig: Rig, agent: Agent, p: Played) -> None:
         # whether the agent acted shows in intents: the capture's first source is the after
         # of its last action, free, so no read is spent on it here
         p.began = p.in_turn = True
+        log.mark_turn()
         p.result = agent_turn(plan, rig, agent, p.watch)
+        log.mark_turn()
         p.in_turn = False
         intents = audit_slice(rig, plan, p.mark, outcomes=False)[0]
         acted_in = apps_in_front(intents)
@@ -294,6 +317,8 @@ def _play(plan: AttemptPlan, rig: Rig, agent: Agent, p: Played) -> None:
     except (RigDown, *RIG_DOWN, DeviceError) as exc:
         _rig_failed(plan, rig, p, exc)
     except Exception as exc:  # noqa: BLE001 - a bug in one attempt is data; the run goes on
+        if unwritten_error(exc, plan.run_dir) is not None:
+            raise  # the rig's, but a full disk its agent may have filled: `_unwritten` says
         write_note(folder / "traceback.txt", traceback.format_exc())
         p.error_type = type(exc).__name__
         said = f"harness error ({p.error_type}): {storable(str(exc))[:300]}"

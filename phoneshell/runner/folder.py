@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
-from phoneshell.errors import RunError
+from phoneshell.errors import DISK_FULL, RunError
 from phoneshell.grader import check_grader, this_grader
 from phoneshell.phones.lock import DeviceLock, Holder, LockHeld
 from phoneshell.records import (
@@ -119,7 +119,7 @@ def _check_makeable(runs_dir: Path, target: Path, above: Path) -> None:
     try:
         os.rmdir(tempfile.mkdtemp(prefix=".phoneshell-try-", dir=above))
     except OSError as exc:
-        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        if exc.errno in DISK_FULL:
             raise  # a full disk, said as the CLI says one (`cli.disk_full`)
         _refuse(runs_dir, f"{above}: {exc.strerror}")  # read-only, another user's
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
@@ -122,21 +123,28 @@ try:
 except AuditWriteError as exc:
     print("refused:", exc.message)
 resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+print("counted:", writer.unwritten("r")[0], writer.unwritten("r")[1].errno)
+print("left:", repr((folder / "r" / "audit.jsonl").read_bytes()[-1:]))
 print("then:", writer.write_intent(ctx, "home", {}, "", None).seq)
 log = read_audit(folder / "r" / "audit.jsonl")
 print("whole:", [e.seq for e in log.records], len(log.problems), repr(log.torn))
 """
 
 
-def test_a_full_disk_refuses_and_recovers_when_there_is_room_again(tmp_path: Path) -> None:
-    # A file size limit fails a write the way a full disk does, part of a line written.
+def test_a_full_disk_refuses_leaves_no_torn_line_and_recovers(tmp_path: Path) -> None:
+    """A file size limit (EFBIG) fails a write the way a full disk does, part of the line
+    taken: the part is cut back (red team 123: the torn line kept `report` from the run),
+    the system's word is said, the writer counts it for the runner, and the log goes on."""
     done = subprocess.run([sys.executable, "-c", FULL_DISK, str(tmp_path)], capture_output=True,
                           text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("refused: cannot write the audit log") and "only" in lines[0]
-    assert lines[1] == "then: 2"
-    assert lines[2] == "whole: [1, 2] 1 ''"  # the torn line was mended into one bad line
+    assert lines[0].startswith("refused: cannot write the audit log") and \
+        lines[0].endswith("File too large"), lines[0]
+    assert lines[1] == f"counted: 1 {errno.EFBIG}"
+    assert lines[2] == "left: b'\\n'"  # nothing of the refused line
+    assert lines[3] == "then: 2"
+    assert lines[4] == "whole: [1, 2] 0 ''"  # no bad line between them
 
 
 def test_an_audit_log_swapped_for_a_symlink_is_not_followed(tmp_path: Path) -> None:

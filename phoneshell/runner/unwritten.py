@@ -1,0 +1,98 @@
+"""A run folder that cannot be written is the rig's fault, whatever the system said: a full disk
+(ENOSPC, EDQUOT), a file-size limit (EFBIG: `ulimit -f`, a CI's RLIMIT_FSIZE), a read-only
+remount (EROFS), an I/O error (EIO), a folder this user may no longer write (EACCES, EPERM).
+The attempt in flight is not scored, with the system's word ("the run folder could not be
+written: File too large"), and the run stops as for a locked phone (rows kept, the way on said):
+every later attempt would meet the same folder. The bridge refusing an action because the audit
+log could not be written is the same fault, whoever's action it was (`AuditWriter.unwritten`).
+
+One exception keeps the full disk's older rule: a disk filled while an agent that can write to
+it (a program's) had its turn may be its doing, and its bounds (`agents.bounds`) judge it as
+before; a refusal there is its failure. Reads only; never writes anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bridge.audit_log import AuditWriter
+from phoneshell.errors import DISK_FULL, REFUSED, STORAGE
+
+REASON = "the run folder could not be written"
+
+
+def unwritten_error(exc: BaseException, run_dir: Path) -> OSError | None:
+    """The OSError of writing the run folder in `exc` or what it was raised from (None when it
+    is not one): one of `STORAGE`, or a refusal (`REFUSED`) naming a file in `run_dir`."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and (seen.errno in STORAGE or (
+                seen.errno in REFUSED and seen.filename is not None
+                and Path(str(seen.filename)).absolute().is_relative_to(run_dir.absolute()))):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def said(error: OSError | None) -> str:
+    """The reason an attempt is not scored for `error` ("File too large", and the file when it
+    is named)."""
+    word = (error.strerror or str(error)) if error is not None else "an unknown error"
+    where = f" ({error.filename})" if error is not None and error.filename else ""
+    return f"{REASON}: {word}{where}"
+
+
+@dataclass
+class LogWatch:
+    """The audit log's lines that could not be written (`AuditWriter.unwritten`), counted at an
+    attempt's start and around its agent's turn."""
+
+    writer: AuditWriter
+    run_id: str
+    disk_user: bool
+    """The agent can fill the disk itself (a program): a full disk met only in its turn is
+    left to its bounds, as before."""
+    start: int = 0
+    turn: list[int] = field(default_factory=list)
+    """The count when the agent's turn began and, once it ended, when it ended."""
+
+    def __post_init__(self) -> None:
+        self.start = self.writer.unwritten(self.run_id)[0]
+
+    def mark_turn(self) -> None:
+        """Note the count as the agent's turn begins, then as it ends."""
+        self.turn.append(self.writer.unwritten(self.run_id)[0])
+
+    def failed(self, exc: BaseException | None, run_dir: Path) -> str:
+        """Why the attempt is not scored ("" when the folder was written whole): `exc` (what
+        ended it, if anything) is an OSError writing `run_dir`, or lines of the log could not
+        be written since the attempt began."""
+        found = rigs_error(exc, run_dir, self.disk_user, len(self.turn) == 1) if exc else None
+        if found is not None:
+            return said(found)
+        now, last = self.writer.unwritten(self.run_id)
+        if now == self.start:
+            return ""
+        began, ended = (*self.turn, now, now)[:2]
+        if last is not None and _agents(last, self.disk_user, now - self.start == ended - began):
+            return ""
+        return said(last)
+
+
+def rigs_error(exc: BaseException, run_dir: Path, disk_user: bool,
+               in_turn: bool) -> OSError | None:
+    """The error writing `run_dir` in `exc` when it is the rig's (`unwritten_error`): always,
+    but for a full disk met in the turn (`in_turn`) of an agent that could fill it
+    (`disk_user`), which its bounds judge."""
+    found = unwritten_error(exc, run_dir)
+    return None if found is None or _agents(found, disk_user, in_turn) else found
+
+
+def _agents(error: OSError, disk_user: bool, in_turn: bool) -> bool:
+    """Whether `error` is left to the agent's bounds: a full disk met in the turn of an agent
+    that could fill it."""
+    return in_turn and disk_user and error.errno in DISK_FULL
+
+
+__all__ = ["REASON", "LogWatch", "rigs_error", "said", "unwritten_error"]
