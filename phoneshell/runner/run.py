@@ -25,7 +25,7 @@ from pathlib import Path
 
 from bridge import Trajectory, shared_writer
 from phoneshell.agents import make_agent
-from phoneshell.agents.command import CommandAgent
+from phoneshell.agents.command import CommandAgent, refuse_unstartable
 from phoneshell.agents.sandbox import Sandbox
 from phoneshell.agents.sandbox_choice import choose
 from phoneshell.errors import RunError
@@ -144,6 +144,7 @@ def _run(options: RunOptions, recorded: RunManifest | None, held: ExitStack,
     sandbox = sandbox.hiding(paths, runs_dir=options.runs_dir)  # and the harness's secrets
     if agent_spec.startswith("command:"):
         sandbox.refuse_named_secrets(agent_spec.removeprefix("command:"), Path.cwd())
+        refuse_unstartable(make_agent(agent_spec), sandbox)  # one look, before any phone
     run_id = check_run_id(options.run_id or new_run_id())
     if unconfined_line(kind, why):
         progress(unconfined_line(kind, why))

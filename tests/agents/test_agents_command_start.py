@@ -4,12 +4,18 @@ whole plan into skips). What can start, or cannot be told before it runs, is let
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from phoneshell.agents import make_agent
 from phoneshell.agents.command import refuse_unstartable
 from phoneshell.agents.sandbox_choice import choose
 from phoneshell.errors import RunError
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(("command", "why"), [
@@ -28,3 +34,15 @@ def test_a_program_that_cannot_start_is_refused_before_the_run(command: str, why
 def test_what_can_start_or_cannot_be_told_is_let_through(command: str) -> None:
     refuse_unstartable(make_agent(f"command:{command}"), choose("auto"))
     refuse_unstartable(make_agent("null"), choose("auto"))  # not a program: nothing to look for
+
+
+@pytest.mark.slow  # a whole program, up to its refusal
+def test_phoneshell_run_refuses_it_before_any_phone(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "phoneshell", "run", "environments", "--task",
+         "settings.about.reach", "--agent", "command:nosuchcmd_zz --go", "--runs",
+         str(tmp_path), "--run-id", "R"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "command:nosuchcmd_zz --go: the command could not start: nosuchcmd_zz: not found " \
+           "on PATH" in done.stderr, done.stderr
+    assert not (tmp_path / "R").exists() and "[1/1]" not in done.stdout  # nothing recorded
