@@ -412,10 +412,8 @@ def outlasts_run(kind: str, app: str, label: str, params: Mapping[str, object] |
         return FOR_GOOD  # a row's Delete, or a full swipe left on it, which iOS deletes at
     if app == SETTINGS and kind == "tap" and settings in SETTINGS_NAVIGATES:
         return ""  # Settings' own navigation, before the other surfaces' labels
-    # a tap on a text input focuses it, whatever it is named (Contacts' "Phone" field on a new
-    # card calls no one)
-    reach = ((reaches_out(app, text) if target_type not in TEXT_INPUTS else "")
-             or uses_pasteboard(text) or safari_lasting(app, text)) if kind == "tap" else ""
+    reach = (reaches_out(app, text, field=target_type in TEXT_INPUTS) or uses_pasteboard(text)
+             or safari_lasting(app, text)) if kind == "tap" else ""
     if reach:
         return reach
     unset = _unset_in_settings(target_type, text) if app == SETTINGS else ""

@@ -82,19 +82,22 @@ def _calls_by_name(app: str, text: str) -> bool:
     return app == SPRINGBOARD or any(c.isdigit() for c in text)
 
 
-def reaches_out(app: str, text: str) -> str:
+def reaches_out(app: str, text: str, field: bool = False) -> str:
     """Why tapping what is labelled `text` (lower case) in `app` would reach someone beyond the
     phone ("" when it would not): a call, a message or an email sent in the owner's name, an
     app or a book got or bought with the owner's account, something sent by AirDrop, any tap in
-    an app that acts on other devices (`ELSEWHERE_APPS`)."""
+    an app that acts on other devices (`ELSEWHERE_APPS`). A text input (`field`) named as a
+    contact's phone row (a new card's "Phone") only takes focus; every other rule holds for it
+    (no tap in a calling app is forwarded, whatever it lands on)."""
     if app in CALLING_APPS or text in CALL_BUTTONS:
         return CALLS
     if app in ELSEWHERE_APPS:
         return ELSEWHERE_APPS[app]
     if _calls_by_name(app, text):
         return CALLS
-    if app == CONTACTS and (text in CONTACT_CALLS or text.split(", ", 1)[0] in PHONE_LABELS
-                            or _PHONE_NUMBER.search(text)):
+    if app == CONTACTS and not field and (
+            text in CONTACT_CALLS or text.split(", ", 1)[0] in PHONE_LABELS
+            or _PHONE_NUMBER.search(text)):
         return CALLS
     if app in SENDING and text in SENDS:
         return SENDING[app]

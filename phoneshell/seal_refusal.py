@@ -60,20 +60,26 @@ def refuse_mismatch(run_dir: Path, problems: list[str], anyway: str,
         why = (f"it is still being written, by {holder.describe()}: its seal covers what it "
                "wrote last, not what it is writing now; try again when that run ends")
     elif all(isinstance(line, Unsealed) for line in problems):
-        why = ("the run stopped before it sealed what it wrote last (killed?): "
-               f"`{_resume(run_dir)}` sets that aside and goes on")
+        # whole lines after the seal: a run killed between two seals, or lines added whole
+        resume = _resume(run_dir)
+        why = ("what it holds past its seal was written after the run last sealed it: the run "
+               "was stopped before it sealed what it wrote last (killed?), or lines were added "
+               "to it" + (f"; if it was stopped, `{resume}` sets that aside and goes on"
+                          if resume else ""))
     else:
         why = "its files were changed after the run"
     return error(message, hint=f"{why}; {anyway}")
 
 
 def _resume(run_dir: Path) -> str:
-    """The command that goes on with the run in `run_dir` (its id is run.json's)."""
+    """The command that goes on with the run in `run_dir`; "" when the folder is not named as
+    its run (a copy, a folder renamed: `--resume` of run.json's id would go on with another
+    folder, red team 125)."""
     try:
         run_id = read_record(run_dir / MANIFEST, RunManifest).run_id
     except RecordError:
-        run_id = run_dir.name
-    return resume_command(run_dir.parent, run_id)
+        return ""
+    return resume_command(run_dir.parent, run_id) if run_id == run_dir.name else ""
 
 
 def require_verified(run_dir: Path, problems: Iterable[str], unverified: bool,

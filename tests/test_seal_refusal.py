@@ -19,8 +19,9 @@ from phoneshell.runner.folder import writing
 from phoneshell.seal import verify_run
 from phoneshell.seal_refusal import require_verified
 
-KILLED = "the run stopped before it sealed what it wrote last (killed?): `phoneshell run " \
-         "--resume R --runs {runs}` sets that aside and goes on"
+KILLED = "what it holds past its seal was written after the run last sealed it: the run was " \
+         "stopped before it sealed what it wrote last (killed?), or lines were added to it; " \
+         "if it was stopped, `phoneshell run --resume R --runs {runs}` sets that aside and goes on"
 CHANGED = "its files were changed after the run"
 
 
@@ -62,6 +63,17 @@ def test_a_run_killed_between_two_seals_is_told_from_an_edit(tmp_path: Path) -> 
                      "calculator.arithmetic")
     assert graded.returncode == 2 and KILLED.format(runs=tmp_path) in graded.stderr
     assert "`--unverified` grades it anyway" in graded.stderr, graded.stderr
+
+
+def test_a_copied_run_is_never_told_to_resume_another_folder(tmp_path: Path) -> None:
+    """Red team 125: `--resume R` of a copy named otherwise goes on with the folder named R."""
+    run, _, _ = sealed_run(tmp_path)
+    killed(run)
+    copy = run.rename(tmp_path / "R-copy")
+    with pytest.raises(RunError) as refused:
+        require_verified(copy, verify_run(copy), False, print, anyway="ANYWAY")
+    hint = refused.value.hint or ""
+    assert "or lines were added to it" in hint and "--resume" not in hint, hint
 
 
 @pytest.mark.parametrize("edit", [torn, edited_inside, added_to_a_sealed_attempt])

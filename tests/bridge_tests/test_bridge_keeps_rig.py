@@ -232,6 +232,10 @@ def test_a_text_field_named_as_a_phone_row_only_takes_focus() -> None:
                                           target_type="XCUIElementTypeCell")
     assert "send a message" in outlasts_run("tap", "com.apple.MobileSMS", "Send",
                                             target_type="XCUIElementTypeButton")
+    # red team 125: only that rule; a calling app forwards no tap, a field's included
+    for app, label in (("com.apple.mobilephone", "Phone"), ("com.apple.facetime", "mobile"),
+                       ("com.apple.shortcuts", "Search"), (CONTACTS, "Call")):
+        assert outlasts_run("tap", app, label, target_type=field), (app, label)
 
 
 def test_a_call_confirmed_through_wdas_alert_routes_is_refused() -> None:
