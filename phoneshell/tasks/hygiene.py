@@ -154,4 +154,4 @@ def warn_idle(f: NodeFile, checks_node: Node, checks: Sequence[Check]) -> None:
     f.warn(checks_node, f"this task passes when the agent does nothing: every check ({kinds}) "
                         "is negated or asserts an absence; add one that only doing the task "
                         "passes (the app in front, what the screen shows, an answer, a count "
-                        "that grew)")
+                        "that grew); `phoneshell baseline` finds what setup alone passes")
