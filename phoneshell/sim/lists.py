@@ -12,8 +12,8 @@
   title and the action.
 
 Both nest their rows in the wrapper views UIKit leaves (content views, background views,
-separators). A list in a navigation controller spans its screen (all three Settings dumps frame
-it 0,0,402,874): iOS 26 lays it under its glass bars and insets its content, so its rows start
+separators). Every app's list spans its screen (all three Settings dumps frame it 0,0,402,874;
+`under_bars`): iOS 26 lays it under its glass bars and insets its content, so its rows start
 below the bars; the bars are drawn over it (`Node.uncovered`). Both hold only the rows near
 their visible part, as UIKit makes cells only for those: rows further away are not in the tree
 at all, rows on the edge keep their frames with `visible="false"`. `search_row` is a list's
@@ -32,6 +32,7 @@ from phoneshell.sim.ui import EditText, Handler, Node, Rect, Scroll, hidden
 
 if TYPE_CHECKING:
     from phoneshell.sim.apps import Host
+    from phoneshell.sim.facts import DeviceFacts
 
 ROW_HEIGHT = 52
 ROW_X, ROW_WIDTH = 16, 370
@@ -332,9 +333,19 @@ def squeezed(viewport: Rect) -> Rect:
     return Rect(viewport.x, viewport.y, max(0, viewport.width), max(0, viewport.height))
 
 
-def _spans(viewport: Rect, frame: Rect | None) -> tuple[Rect, Rect | None]:
+def spans(viewport: Rect, frame: Rect | None) -> tuple[Rect, Rect | None]:
     """A list's own frame and the part of it its bars leave uncovered (None: all of it)."""
     return (viewport, None) if frame is None else (frame, viewport)
+
+
+def under_bars(facts: DeviceFacts, top: int = 0, width: int | None = None) -> Rect:
+    """The frame every app's list spans, its bars drawn over it: down to the screen's bottom
+    from `top` (0: the screen's top; a page sheet's or a card's own top), across `width` (None:
+    the screen's). Since iOS 7 a view controller's view lies under its navigation bar, toolbar
+    and tab bar (`edgesForExtendedLayout`), and a list in it spans it, its content inset by
+    the bars and by the keyboard, never cut by them: all three Settings dumps frame the list
+    0,0,402,874. What a list shows (`viewport`) is the part its bars leave uncovered."""
+    return Rect(0, top, facts.width if width is None else width, facts.height - top)
 
 
 def table(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key: str,
@@ -351,7 +362,7 @@ def table(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key: s
     placed, content = _place(sections, viewport.x + viewport.width, grouped=False)
     scroll.clamp(content - viewport.height)
     kids = [*_rows_in_view(placed, scroll, viewport), *scroll_bars(scroll, viewport, content)]
-    own, uncovered = _spans(viewport, frame)
+    own, uncovered = spans(viewport, frame)
     return Node("Other", viewport, children=(
         Node("Table", own, children=tuple(kids), scroll=scroll, key=key,
              uncovered=uncovered),))
@@ -362,7 +373,7 @@ def grouped(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key:
     """The Settings root's list: a CollectionView of unnamed cells holding the row Buttons,
     showing them in `viewport` (`frame` as `table`'s)."""
     viewport = squeezed(viewport)
-    own, uncovered = _spans(viewport, frame)
+    own, uncovered = spans(viewport, frame)
     width = viewport.x + viewport.width
     placed, content = _place(sections, width, grouped=True)
     scroll.clamp(content - viewport.height)

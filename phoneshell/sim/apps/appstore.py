@@ -124,7 +124,7 @@ def render(state: AppStoreState, host: Host) -> Node:
     bottom = f.height - layout.TAB_BAR_HEIGHT
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, bottom - layout.LARGE_NAV_BOTTOM)
     kids.append(lists.table(state.scrolls[state.tab], viewport, _sections(state, host),
-                             key=f"tab:{name}"))
+                             key=f"tab:{name}", frame=lists.under_bars(f)))
 
     def choose(index: int) -> Handler:
         def pick() -> None:

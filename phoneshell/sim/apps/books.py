@@ -157,7 +157,7 @@ def render(state: BooksState, host: Host) -> Node:
     bottom = f.height - layout.TAB_BAR_HEIGHT
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, bottom - layout.LARGE_NAV_BOTTOM)
     table = lists.table(state.scrolls[state.tab], viewport, _sections(state, host),
-                         key=f"tab:{tab}")
+                         key=f"tab:{tab}", frame=lists.under_bars(f))
     return layout.screen(f, [layout.nav_bar(f, tab, large=True), table, tabs],
                          key=f"books:{tab}")
 

@@ -131,7 +131,8 @@ def _hours(state: CalendarState, f: DeviceFacts, top: int, events: Sequence[Show
 
     viewport = Rect(0, top, f.width, f.height - TOOLBAR_HEIGHT - top)
     return lists.table(state.hours, viewport, [lists.Section(tuple(
-        hour_row(h) for h in range(24)))], key="hours")
+        hour_row(h) for h in range(24)))], key="hours",
+        frame=lists.under_bars(f))
 
 
 def spoken(day: date, name: str, f: DeviceFacts) -> str:

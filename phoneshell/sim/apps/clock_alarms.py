@@ -224,7 +224,8 @@ def screen(state: AlarmsState, host: Host) -> list[Node]:
     plus = Node("Button", Rect(f.width - 60, layout.NAV_TOP, 44, 44), label="Add", name="Add",
                 on_tap=add, pixels_text="+")
     nav = layout.nav_bar(f, "Alarms", large=True, trailing=[edit, plus])
-    return [nav, table(state.rows, _viewport(f), _rows(state, host), key="alarms")]
+    return [nav, table(state.rows, _viewport(f), _rows(state, host), key="alarms",
+                  frame=lists.under_bars(f))]
 
 
 def swipe_row(state: AlarmsState, host: Host, drag: Drag) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from phoneshell.sim import layout
 from phoneshell.sim.apps import Drag
-from phoneshell.sim.lists import quiet
+from phoneshell.sim.lists import quiet, spans
 from phoneshell.sim.ui import Handler, Node, Rect, Scroll, hidden
 
 ROW_HEIGHT = 96
@@ -76,14 +76,18 @@ def place(state: ListState, viewport: Rect, rows: Sequence[ListRow]) -> list[Pla
     return placed
 
 
-def table(state: ListState, viewport: Rect, rows: Sequence[ListRow], *, key: str) -> Node:
-    """The scrollable Table of `rows` inside `viewport`."""
+def table(state: ListState, viewport: Rect, rows: Sequence[ListRow], *, key: str,
+          frame: Rect) -> Node:
+    """The scrollable Table of `rows` showing in `viewport`, spanning `frame` under its bars
+    (`lists.under_bars`)."""
     kids = []
     for p in place(state, viewport, rows):
         node = _cell(state, p.row, p.frame)
         kids.append(node if p.shown else hidden(node))
+    own, uncovered = spans(viewport, frame)
     return Node("Other", viewport, children=(
-        Node("Table", viewport, children=tuple(kids), scroll=state.scroll, key=key),))
+        Node("Table", own, children=tuple(kids), scroll=state.scroll, key=key,
+             uncovered=uncovered),))
 
 
 def _cell(state: ListState, row: ListRow, frame: Rect) -> Node:

@@ -145,7 +145,7 @@ def stopwatch(state: StopwatchState, host: Host) -> list[Node]:
     top = 540
     viewport = Rect(0, top, f.width, f.height - layout.TAB_BAR_HEIGHT - top)
     laps_table = lists.table(state.scroll, viewport, [lists.Section(tuple(rows))],
-                              key="laps")
+                              key="laps", frame=lists.under_bars(f, top))
     return [display, *buttons, laps_table]
 
 

@@ -114,7 +114,8 @@ def screen(state: WorldState, host: Host) -> list[Node]:
     plus = Node("Button", Rect(f.width - 60, layout.NAV_TOP, 44, 44), label="Add", name="Add",
                 on_tap=add, pixels_text="+")
     nav = layout.nav_bar(f, "World Clock", large=True, trailing=[edit, plus])
-    return [nav, table(state.rows, _viewport(f), _rows(host), key="cities")]
+    return [nav, table(state.rows, _viewport(f), _rows(host), key="cities",
+                  frame=lists.under_bars(f))]
 
 
 def swipe_row(state: WorldState, host: Host, drag: Drag) -> bool:
@@ -153,5 +154,6 @@ def sheet(state: WorldState, host: Host) -> Node | None:
             layout.search_field(query, Rect(16, top + 34, f.width - 102, 36)),
             layout.button("Cancel", Rect(f.width - 80, top + 34, 70, 36), close),
             lists.table(state.chooser_scroll, Rect(0, top + 80, f.width, f.height - top - 80),
-                         [lists.Section(rows)], key="city-chooser")]
+                         [lists.Section(rows)], key="city-chooser",
+                         frame=lists.under_bars(f, layout.NAV_TOP))]
     return layout.page_sheet(f, kids, dismiss=close, key="city-sheet")

@@ -123,7 +123,7 @@ def render(state: FilesState, host: Host) -> Node:
     scroll = state.scrolls[-1] if deep else state.scrolls[0]
     where = "/".join(state.path) if deep else tab
     table = lists.table(scroll, Rect(0, top, f.width, bottom - top), _sections(state, host),
-                         key=f"list:{where}")
+                         key=f"list:{where}", frame=lists.under_bars(f))
 
     def choose(index: int) -> Handler:
         def pick() -> None:

@@ -125,7 +125,8 @@ def _sheet(state: MapsState, host: Host) -> Node:
         else:
             sections = [lists.Section(tuple(lists.Row(c, on_tap=_filler(state, c))
                                              for c in CATEGORIES), header="Find Nearby")]
-        kids.append(lists.table(state.results, viewport, sections, key="results"))
+        kids.append(lists.table(state.results, viewport, sections, key="results",
+                                frame=lists.under_bars(f, top, span)))
     return Node("Other", Rect(0, top, span, f.height - top), name="Sheet",
                 children=tuple(kids))
 

@@ -263,7 +263,7 @@ def _overview(state: RemindersState, host: Host) -> Node:
     bottom = f.height - TOOLBAR_HEIGHT
     table = lists.table(state.overview, Rect(0, layout.NAV_BOTTOM, f.width,
                                               bottom - layout.NAV_BOTTOM), sections,
-                         key="overview")
+                         key="overview", frame=lists.under_bars(f))
     kids = [bar, table, _toolbar(state, host, f.width, bottom, True)]
     if state.sheet is not None:
         kids.append(reminders_sheet.render(state.sheet, host, MY_LISTS, _adder(host),
@@ -312,7 +312,7 @@ def _list(state: RemindersState, host: Host, name: str) -> Node:
                               editing)
     _keep_typing_in_view(state, viewport.height if editing else None)
     table = lists.table(state.scroll, viewport, [lists.Section(tuple(rows))],
-                        key=f"list:{name}")
+                        key=f"list:{name}", frame=lists.under_bars(f))
     toolbar = _toolbar(state, host, f.width, f.height - TOOLBAR_HEIGHT, name != "Completed")
     return layout.screen(f, [nav, table, toolbar], key=f"reminders:{name}@{state.shown}")
 

@@ -99,7 +99,8 @@ def render(sheet: NewReminder, host: Host, my_lists: tuple[str, ...], save: Save
                                          on_tap=pick),))
         kids = [edit_bar(f, TITLE, cancel, "Add", add, enabled=bool(sheet.title.text.strip())),
                 lists.table(sheet.scroll, Rect(0, top, f.width, f.height - top),
-                            [form, where], key="new-reminder")]
+                            [form, where], key="new-reminder",
+                            frame=lists.under_bars(f, SHEET_TOP))]
     if sheet.discarding:
         kids.append(confirm_sheet(f, "Discard Changes", close, keep, cancel="Keep Editing"))
     return layout.page_sheet(f, kids, dismiss=cancel, top=SHEET_TOP, key="reminders:new-reminder")
@@ -121,7 +122,8 @@ def _list_page(sheet: NewReminder, host: Host, my_lists: tuple[str, ...],
                  for name in my_lists)
     return [layout.nav_bar(f, "List", back=TITLE, on_back=back, menu=sheet.back_menu),
             lists.table(Scroll(), Rect(0, top, f.width, f.height - top),
-                        [lists.Section(rows)], key="new-reminder:list")]
+                        [lists.Section(rows)], key="new-reminder:list",
+                        frame=lists.under_bars(f, SHEET_TOP))]
 
 
 def on_drag(sheet: NewReminder, drag: Drag) -> bool:

@@ -118,7 +118,8 @@ def _page(state: WeatherState, host: Host) -> Node:
     sections = [lists.Section((_hourly(place, f),), header="Hourly Forecast"),
                 lists.Section(ten_day, header="10-Day Forecast")]
     viewport = Rect(0, 340, f.width, TOOLBAR_TOP - 340)
-    table = lists.table(state.forecast, viewport, sections, key=f"forecast:{place.name}")
+    table = lists.table(state.forecast, viewport, sections, key=f"forecast:{place.name}",
+                        frame=lists.under_bars(f))
 
     def open_list() -> None:
         state.listing, state.shown = True, showing()
@@ -157,7 +158,8 @@ def _listing(state: WeatherState, host: Host) -> Node:
                     else lists.Section((lists.Row("No Results"),)))
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, f.height - layout.LARGE_NAV_BOTTOM)
     return layout.screen(f, [layout.nav_bar(f, "Weather", large=True),
-                             lists.table(state.places, viewport, sections, key="places")],
+                             lists.table(state.places, viewport, sections, key="places",
+                                         frame=lists.under_bars(f))],
                          key=f"weather:list@{state.shown}")
 
 
