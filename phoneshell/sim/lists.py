@@ -314,12 +314,19 @@ def _place(sections: Sequence[Section], width: int, grouped: bool) -> tuple[list
     return placed, y + 16
 
 
-def _rows_in_view(placed: list[Placed], scroll: Scroll, viewport: Rect) -> list[Node]:
+def _rows_in_view(placed: list[Placed], scroll: Scroll, viewport: Rect,
+                  frame: Rect | None = None) -> list[Node]:
+    """The rows a list holds: those near its `viewport` (by `MARGIN`) and any its own `frame`
+    holds, under its bars too (UIKit makes a cell for every row within the list's bounds: the
+    real root dump's last cell lies across the screen's bottom, under its toolbar), hidden where
+    their middle is not in `viewport`."""
     top = viewport.y - scroll.offset
+    span = frame or viewport
     kids = []
     for offset, height, build in placed:
         y = top + offset
-        if y + height < viewport.y - MARGIN or y > viewport.bottom + MARGIN:
+        if (y + height < viewport.y - MARGIN or y > viewport.bottom + MARGIN) and (
+                y + height <= span.y or y >= span.bottom):
             continue  # no cell is made for a row this far out of view
         node = build(y)
         centre = y + height // 2
@@ -361,8 +368,9 @@ def table(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key: s
     viewport = squeezed(viewport)
     placed, content = _place(sections, viewport.x + viewport.width, grouped=False)
     scroll.clamp(content - viewport.height)
-    kids = [*_rows_in_view(placed, scroll, viewport), *scroll_bars(scroll, viewport, content)]
     own, uncovered = spans(viewport, frame)
+    kids = [*_rows_in_view(placed, scroll, viewport, own),
+            *scroll_bars(scroll, viewport, content)]
     return Node("Other", viewport, children=(
         Node("Table", own, children=tuple(kids), scroll=scroll, key=key,
              uncovered=uncovered),))
@@ -380,7 +388,8 @@ def grouped(scroll: Scroll, viewport: Rect, sections: Sequence[Section], *, key:
     backdrop = Node("Other", Rect(-16, viewport.y - scroll.offset - 1580, width + 32,
                                   content + 1600))
     kids = [backdrop, Node("Other", Rect(0, 0, width, own.bottom)),
-            *_rows_in_view(placed, scroll, viewport), *scroll_bars(scroll, viewport, content)]
+            *_rows_in_view(placed, scroll, viewport, own),
+            *scroll_bars(scroll, viewport, content)]
     # visible="false" while it fills the screen, as iOS 26 reports it (the real root dump):
     # only its rows are marked as shown
     lists = Node("CollectionView", own, name=name, children=tuple(kids), scroll=scroll,

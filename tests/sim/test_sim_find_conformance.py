@@ -16,16 +16,16 @@ import wda
 
 from phoneshell.sim.predicates import MAX_NESTING
 
-ALL = 162
+ALL = 173
 """Every element of the Settings root list, the application included."""
 
 ROWS = [
     # class name: a full type name only; Any is every element; the application is its own match
-    ("class name", "XCUIElementTypeButton", 12),
+    ("class name", "XCUIElementTypeButton", 13),
     ("class name", "XCUIElementTypeAny", ALL),
     ("class name", "XCUIElementTypeApplication", 1),
-    ("class name", "XCUIElementTypeBogus", 95),  # an unknown full name stands for Other
-    ("class name", "XCUIElementTypeOther", 95),
+    ("class name", "XCUIElementTypeBogus", 101),  # an unknown full name stands for Other
+    ("class name", "XCUIElementTypeOther", 101),
     ("class name", "Button", "invalid argument"),
     ("class name", "XCUIElementType", "invalid argument"),
     # predicate string: a bare word is a key path; keys are WDA's attributes, case as written
@@ -36,17 +36,17 @@ ROWS = [
     ("predicate string", "Label == 'General'", "unknown error"),
     ("predicate string", "identifier == 'com.apple.settings.general'", "unknown error"),
     ("predicate string", "hittable == true", 121),
-    ("predicate string", "rect.x > 10", 136),
+    ("predicate string", "rect.x > 10", 147),
     ("predicate string", "rect.x BETWEEN {0, 10}", 23),
     ("predicate string", "rect.nope == 1", 0),
-    ("predicate string", "index == 0", 96),
-    ("predicate string", "label == value", 142),
+    ("predicate string", "index == 0", 102),
+    ("predicate string", "label == value", 152),
     ("predicate string", "label IN {'General', 'About'}", 2),
     ("predicate string", "label ==[c] 'general'", 2),
     ("predicate string", "label ENDSWITH[cd] 'RAL'", 2),
     ("predicate string", "label MATCHES 'Gen.*' AND label LIKE 'Gen*'", 2),
     ("predicate string", "NOT (label == 'General') AND label BEGINSWITH 'Gen'", 0),
-    ("predicate string", "value == nil", 141),
+    ("predicate string", "value == nil", 151),
     ("predicate string", "visible == 'true'", 0),  # a number is never equal to a text
     ("predicate string", "TRUEPREDICATE", ALL),
     ("predicate string", "type == 'XCUIElementTypeApplication'", 1),
@@ -68,7 +68,7 @@ ROWS = [
     ("class chain", "**/XCUIElementTypeCell[`visible == 1`][-1]", 1),
     ("class chain", "XCUIElementTypeWindow[1]/*", 1),
     ("class chain", "XCUIElementTypeWindow/**/XCUIElementTypeButton[-1]", 1),
-    ("class chain", "**/XCUIElementTypeBogus", 95),
+    ("class chain", "**/XCUIElementTypeBogus", 101),
     ("class chain", "**/Button", "invalid selector"),
     ("class chain", "/XCUIElementTypeWindow", "invalid selector"),
     ("class chain", "**/XCUIElementTypeButton/", "invalid selector"),
