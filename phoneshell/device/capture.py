@@ -24,14 +24,21 @@ from typing import NamedTuple
 from phoneshell.checks import Need
 from phoneshell.device.input_probe import CHANGED_FRACTION, screen_difference
 from phoneshell.device.phone import Phone, wait_until
-from phoneshell.device.screen_part import Part, clear_of_edges, drag_part, screen_part
+from phoneshell.device.screen_part import (
+    SCROLL_BAR,
+    Part,
+    clear_of_edges,
+    drag_part,
+    is_scroll_bar,
+    shown_part,
+)
 from phoneshell.device.wda_link import WdaHiccup, bridge_refused
 from phoneshell.errors import RIG_DOWN, DeviceError
 from phoneshell.evidence import Capture, Claim, Evidence
 from phoneshell.overlays import in_first_window, overlay
 from phoneshell.patience import patiently
 from phoneshell.records import Flag
-from phoneshell.tree import KEYBOARD, Element, PageSource
+from phoneshell.tree import Element, PageSource
 
 SCROLL_LIMIT = 8
 """Drags per direction when capturing a list; long enough for a few screens of rows."""
@@ -136,7 +143,6 @@ class Position(NamedTuple):
     percent: int
 
 
-_BAR = re.compile(r"Vertical scroll bar, (\d+) pages?")
 _PERCENT = re.compile(r"(-?\d+)%")
 
 
@@ -146,9 +152,9 @@ def _positions(page: PageSource) -> dict[int, Position]:
     agent types or names (a note, a reminder: cells) can pass for."""
     found: dict[int, Position] = {}
     for element in page.elements:
-        if element.type != "XCUIElementTypeOther" or "Adjustable" not in element.traits:
+        if not is_scroll_bar(element):
             continue
-        bar, percent = _BAR.fullmatch(element.name), _PERCENT.fullmatch(element.value)
+        bar, percent = SCROLL_BAR.fullmatch(element.name), _PERCENT.fullmatch(element.value)
         if bar and percent:
             found.setdefault(element.parent, Position(int(bar[1]), int(percent[1])))
     return found
@@ -186,14 +192,14 @@ def _standing(page: PageSource) -> _Standing:
     """The page's scroll view, its part on screen and where it stands, reading the page once.
     Only the front app's own window is looked in (`overlays.in_first_window`): the keyboard's
     window (the emoji keyboard's list), a banner's and SpringBoard's are never the app's list.
-    Ranked by the part on screen above the keyboard (`_keyboard_top`), never the frame: the
-    cover sheet's scroll view (behind the Lock Screen, Notification Centre, Control Center, the
-    App Switcher and Spotlight) reaches 437 pt above the screen, and its frame would outrank the
-    app's list behind it; a drag starting on a key types, or slides across the keys."""
-    bottom = _keyboard_top(page)
+    Ranked by the part that shows (`shown_part`: on the screen, between the bars drawn over it
+    and above the keyboard), never the frame: the cover sheet's scroll view (behind the Lock
+    Screen, Notification Centre, Control Center, the App Switcher and Spotlight) reaches 437 pt
+    above the screen, and its frame would outrank the app's list behind it; a list spans the
+    screen under its bars; a drag starting on a key types, or slides across the keys."""
     parts = [(e, part) for e in page.elements[1:] if e.type in SCROLLABLE
              and in_first_window(page, e)
-             and (part := screen_part(page, e, bottom)) is not None
+             and (part := shown_part(page, e)) is not None
              and part.height > MIN_DRAGGED_PT]
     if not parts:
         return _Standing(None, None, None)
@@ -206,12 +212,6 @@ def _standing(page: PageSource) -> _Standing:
 
     area, part = max(parts, key=rank)
     return _Standing(area, part, positions.get(area.order))
-
-
-def _keyboard_top(page: PageSource) -> float | None:
-    """Where the on-screen keyboard starts, if one is up: the app's list ends there for a drag."""
-    tops = [e.y for e in page.on_screen() if e.type == KEYBOARD]
-    return min(tops) if tops else None
 
 
 def _at_end(position: Position | None, downward: bool) -> bool:
@@ -242,12 +242,13 @@ def scroll_captures(phone: Phone, final_xml: str) -> list[Capture]:
     if overlay(page):
         return []
     area, part, position = _standing(page)
-    if area is None or part is None or drag_part(page, area, _keyboard_top(page)) is None \
+    if area is None or part is None or drag_part(page, area) is None \
             or (_at_end(position, True) and _at_end(position, False)):
         # the final source, kept: nothing has moved since
         return [Capture("scroll", phone.source(), time.time())]
-    # inside the part of the view on screen: the bridge refuses a touch off it (`screen_part`);
-    # and out of the system's edge zones, which would take the drag home (`drag_part`)
+    # inside the part of the view that shows: the bridge refuses a touch off the screen, and a
+    # bar takes one on it (`shown_part`); and out of the system's edge zones, which would take
+    # the drag home (`drag_part`)
     low, high = (clear_of_edges(part.at(0.5, down), page.width, page.height)
                  for down in (0.75, 0.25))
     captures: list[Capture] = []

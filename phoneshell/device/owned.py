@@ -31,7 +31,7 @@ from phoneshell.device.probes import (
     row_texts,
     stop_app,
 )
-from phoneshell.device.screen_part import drag_part, screen_part
+from phoneshell.device.screen_part import drag_part, shown_part
 from phoneshell.device.settings_values import page_title
 from phoneshell.device.steps import screen_signature
 from phoneshell.device.wholes import LISTS, Listed, _in_table, _whole_rows, unplaced
@@ -41,7 +41,7 @@ from phoneshell.tree import Element, PageSource
 CONTACTS, CALENDAR = "com.apple.MobileAddressBook", "com.apple.mobilecal"
 SEARCH = Step.tap_on("Search", "Button")
 """Calendar's search (the magnifier in its bar), which lists the events."""
-TABLE, COVERS = "XCUIElementTypeTable", ("XCUIElementTypeToolbar", "XCUIElementTypeKeyboard")
+TABLE = "XCUIElementTypeTable"
 Texts = Callable[[PageSource, list[Element]], list[str]]
 
 
@@ -50,8 +50,10 @@ def _plain(page: PageSource, rows: list[Element]) -> list[str]:
 
 
 def _bottom(page: PageSource) -> float:
-    """Where the list's visible part ends: at a toolbar or the keyboard, else the screen's end."""
-    return min((e.y for e in page.on_screen() if e.type in COVERS), default=page.height)
+    """Where the part of the list that shows ends (`shown_part`: at a toolbar or the keyboard,
+    or where its scroll bar's track does); the screen's top when none shows."""
+    shown = shown_part(page, next(e for e in page.on_screen() if e.type == TABLE))
+    return 0.0 if shown is None else shown.bottom
 
 
 OVERLAP_PT = 80.0
@@ -59,19 +61,19 @@ OVERLAP_PT = 80.0
 off at the bottom is whole on the next screen."""
 
 
-def _scrolled(phone: Phone, page: PageSource, bottom: float, what: str) -> bool:
-    """Drag the list up by most of its visible part, inside it (above a keyboard, which a drag
-    that starts on it would type on) and clear of the screen's system edge zones (`drag_part`:
-    a list that reaches the screen's bottom, as Contacts' does, would else be swiped home);
-    whether anything moved (nothing: the list's end).
+def _scrolled(phone: Phone, page: PageSource, what: str) -> bool:
+    """Drag the list up by most of the part that shows (`shown_part`: between its bars, above
+    a keyboard, which a drag that starts on it would type on; a list spans the screen under
+    them), inside it and clear of the screen's system edge zones (`drag_part`: a list that
+    reaches the screen's bottom, as Contacts' does, would else be swiped home); whether
+    anything moved (nothing: the list's end).
 
     Raises:
         ProbeError: too little of the list shows to scroll it (a turned phone's keyboard may
             leave a row's height): what is below is unread, so the read has no end.
     """
     table = next(e for e in page.on_screen() if e.type == TABLE)
-    shown = screen_part(page, table, bottom)  # a drag off the screen is refused (`screen_part`)
-    part = drag_part(page, table, bottom)
+    shown, part = shown_part(page, table), drag_part(page, table)
     start = end = 0.0
     if shown and part:
         start = min(shown.bottom - OVERLAP_PT / 2, part.bottom)
@@ -121,7 +123,7 @@ def _rows(phone: Phone, bundle_id: str, what: str, *steps: Step,
     seen = texts(page, _whole_rows(page, bottom))
     for _ in range(SCROLLS):
         if ends_on_screen(page, bottom, _in_table(page)) \
-                or not _scrolled(phone, page, bottom, what):
+                or not _scrolled(phone, page, what):
             break
         page = phone.page()
         _still_there(what, first, page)

@@ -7,6 +7,11 @@ be laid out below the bottom edge), and the bridge refuses a touch off the scree
 harness's as an agent's (`bridge.aiming`): a phone clamps such a point its own way. So every
 point the harness derives from a frame is taken from `screen_part`, never from the frame.
 
+What a list shows is less than its frame on the screen (`shown_part`): iOS lays a list in a
+navigation controller under its bars (all three real Settings dumps frame it 0,0,402,874, the
+navigation bar and toolbar drawn over it, its rows inset between them), so a read that takes
+the frame for what shows drags by more than shows and skips a row.
+
 A drag the harness makes (a list read's scroll, the capture's, a probe's) keeps out of the
 screen's system edge zones too (`drag_area`, the one definition the device layer has of them,
 taken from the facts the bridge and the simulator share: `presses`): iOS takes a slide up from
@@ -17,10 +22,11 @@ list under the finger sees it. A read whose scroll went home ends as if its list
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from phoneshell.presses import BOTTOM_EDGE_PT, LEFT_EDGE_PT, TOP_EDGE_PT
-from phoneshell.tree import Element, PageSource
+from phoneshell.tree import KEYBOARD, Element, PageSource
 
 CLEAR_PT = 20.0
 """How far clear of a system edge zone the harness's drags keep: a phone draws no line where
@@ -51,19 +57,70 @@ class Part(NamedTuple):
         return self.left + self.width * across, self.top + self.height * down
 
 
-def screen_part(page: PageSource, element: Element, bottom: float | None = None,
-                ) -> Part | None:
-    """The part of `element`'s frame on `page`'s screen (its root's frame), above `bottom` when
-    given (where a toolbar or the keyboard covers the rest); None when no part of it is there.
-    A page that names no screen size (0) clips nothing that way."""
+def screen_part(page: PageSource, element: Element) -> Part | None:
+    """The part of `element`'s frame on `page`'s screen (its root's frame); None when no part of
+    it is there. A page that names no screen size (0) clips nothing that way. What a list
+    shows is less (`shown_part`)."""
     right, lower = element.x + element.width, element.y + element.height
     part = Part(max(element.x, 0) if page.width > 0 else element.x,
                 max(element.y, 0) if page.height > 0 else element.y,
                 min(right, page.width) if page.width > 0 else right,
                 min(lower, page.height) if page.height > 0 else lower)
-    if bottom is not None:
-        part = part._replace(bottom=min(part.bottom, bottom))
     return part if part.width > 0 and part.height > 0 else None
+
+
+COVERS = frozenset({"XCUIElementTypeNavigationBar", "XCUIElementTypeSearchField",
+                    "XCUIElementTypeToolbar", "XCUIElementTypeTabBar", KEYBOARD})
+"""What is drawn over a list laid under it, when it lies outside the list: the bars (a search
+field above a list, as Calendar's search has, with its Cancel beside it, is one), the keyboard."""
+
+SCROLL_BAR = re.compile(r"Vertical scroll bar, (\d+) pages?")
+"""How UIKit names the vertical indicator every scroll view holds ("Vertical scroll bar, 2
+pages"), an adjustable `Other` right inside it (`scroll_bar`)."""
+
+
+def scroll_bar(page: PageSource, element: Element) -> Element | None:
+    """Scroll view `element`'s own vertical indicator: an adjustable `Other` right inside it
+    named as UIKit names it, which nothing an agent types or names (a note, a reminder: cells
+    and their texts) can pass for. Its frame is the track the indicator moves along, the part of
+    the view its content is inset to (the real dumps: y=116, 696 and 672 points tall under a
+    navigation bar ending at 116); None when the source shows none."""
+    return next((e for e in page.elements if e.parent == element.order and is_scroll_bar(e)),
+                None)
+
+
+def is_scroll_bar(element: Element) -> bool:
+    """Whether `element` is a vertical scroll indicator, as UIKit makes one (`SCROLL_BAR`)."""
+    return element.type == "XCUIElementTypeOther" and "Adjustable" in element.traits \
+        and SCROLL_BAR.fullmatch(element.name) is not None
+
+
+def shown_part(page: PageSource, element: Element) -> Part | None:
+    """The part of list (or other scroll view) `element` that shows: its part on the screen
+    (`screen_part`) less what is drawn over its top or bottom (`COVERS` outside it that overlap
+    it: one whose middle is above the part's middle covers its top, else its bottom), and
+    within the span of its own vertical scroll bar where it has one. Both are kept, the least
+    part winning: the bar's track is inset by the navigation bar's small height (116 in the
+    Settings root's dump, whose large title ends at 168), and a keyboard may cover it; a list
+    no bar covers still keeps its content inset by the track. None when nothing shows."""
+    part = screen_part(page, element)
+    if part is None:
+        return None
+    middle = (part.top + part.bottom) / 2
+    top, bottom = part.top, part.bottom
+    for cover in page.on_screen():
+        if cover.type not in COVERS or page.holds(element, cover) \
+                or cover.x >= part.right or cover.x + cover.width <= part.left \
+                or cover.y >= part.bottom or cover.y + cover.height <= part.top:
+            continue
+        if cover.y + cover.height / 2 < middle:
+            top = max(top, cover.y + cover.height)
+        else:
+            bottom = min(bottom, cover.y)
+    track = scroll_bar(page, element)
+    if track is not None and track.height > 0:
+        top, bottom = max(top, track.y), min(bottom, track.y + track.height)
+    return part._replace(top=top, bottom=bottom) if bottom > top else None
 
 
 def drag_area(width: float, height: float) -> Part:
@@ -75,11 +132,10 @@ def drag_area(width: float, height: float) -> Part:
                 height - BOTTOM_EDGE_PT - CLEAR_PT)
 
 
-def drag_part(page: PageSource, element: Element, bottom: float | None = None,
-              ) -> Part | None:
-    """The part of `element` a drag of the harness's may start and end in: its part on the
-    screen above `bottom` (`screen_part`) that lies in `drag_area`; None when none does."""
-    part = screen_part(page, element, bottom)
+def drag_part(page: PageSource, element: Element) -> Part | None:
+    """The part of list `element` a drag of the harness's may start and end in: the part that
+    shows (`shown_part`) that lies in `drag_area`; None when none does."""
+    part = shown_part(page, element)
     if part is None or page.width <= 0 or page.height <= 0:
         return part
     area = drag_area(page.width, page.height)
@@ -99,4 +155,5 @@ def clear_of_edges(point: tuple[float, float], width: float, height: float,
             min(max(point[1], area.top), area.bottom))
 
 
-__all__ = ["CLEAR_PT", "Part", "clear_of_edges", "drag_area", "drag_part", "screen_part"]
+__all__ = ["CLEAR_PT", "COVERS", "SCROLL_BAR", "Part", "clear_of_edges", "drag_area", "drag_part",
+           "is_scroll_bar", "scroll_bar", "screen_part", "shown_part"]

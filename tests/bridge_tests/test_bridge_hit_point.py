@@ -74,17 +74,21 @@ def _deleted(rig: Rig) -> list[str]:
 
 
 def test_the_red_teams_drag_from_a_clipped_row_is_refused(rig: Rig) -> None:
-    """Scrolled 42 pt, "Owner note 13" is partly under the list's top edge; dragged to the title
-    "Owner note 11" it goes from its hit point (201, 188) to (93, 295): 1 pt off the diagonal.
+    """Scrolled 172 pt, "Owner note 11" is partly under the navigation bar (the list spans the
+    screen under its bars, as a phone's does: the bar, not the list, hides its top); dragged
+    to the title "Owner note 9" it goes from its hit point (201, 175), the middle of its frame
+    (a bar drawn over the list does not cut it), to (88.5, 295): 1.85 degrees off the diagonal.
     Refused, unsent: the row stays shut and the note stays."""
     s = _on_deleted_list(rig)
-    top = _scrolled(rig, s, 42)[0]
-    assert top.label == "Owner note 13" and top.frame.y < 0 + 175  # the list cuts it
-    assert in_view.hit_point(rig.sim.phone, top) == (201, 188)
+    top = next(n for n in _scrolled(rig, s, 172) if n.label == "Owner note 11")
+    with rig.sim.lock:
+        bar = next(n for n in rig.sim.phone.screen().nodes if n.type == "NavigationBar")
+    assert top.visible and top.frame.y < bar.frame.bottom < top.frame.bottom  # it cuts it
+    assert in_view.hit_point(rig.sim.phone, top) == (201, 175)
     before = _deleted(rig)
-    path, body = _drag_path(s, "Owner note 13", "Owner note 11")
+    path, body = _drag_path(s, "Owner note 11", "Owner note 9")
     message = refused_unsent(rig, path, body, "R")
-    assert "within 3 degrees of a diagonal" in message and "(201, 188)" in message
+    assert "within 3 degrees of a diagonal" in message and "(201, 175)" in message
     with rig.sim.lock:
         assert rig.sim.phone.running_state(NOTES).swiped is None
         assert not [n for n in rig.sim.phone.screen().nodes if n.label == "Delete"]

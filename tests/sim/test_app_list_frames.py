@@ -5,7 +5,8 @@ tab bar, and a list in it spans it, its content inset by the bars and the keyboa
 Fixer AY (follow-up to RT124-5): only Settings' lists did; every other app's (Clock, Reminders,
 Calendar, Files, Weather, Books, App Store, Maps, the page sheets' lists) was framed between its
 bars, so a swipe or scroll of the list element, or a drag from its centre, fell lower than on a
-phone. Notes', Contacts' and Calendar's search are held back (`PENDING`).
+phone. Notes', Contacts' and Calendar's search were held back until the harness's list read
+took what a list shows from the part its bars leave uncovered (fixer AZ): they span it too.
 Each screen is reached with facebook-wda over HTTP on a fresh simulator.
 """
 
@@ -31,13 +32,10 @@ WITH_LIST = frozenset({"com.apple.Preferences", "com.apple.mobilenotes", "com.ap
 """The apps whose first screen is a list (the others' first screens hold none, which the test
 holds them to, so it never passes by finding nothing)."""
 
-PENDING = frozenset({"com.apple.MobileAddressBook", "com.apple.mobilenotes",
-                     "com.apple.mobilecal:Search"})
-"""Lists still framed between their bars, held back until what reads them follows the rule:
-the owner watch's list read (`device.owned`) takes a list's visible part from its frame, so a
-Contacts or Calendar-search list spanning the screen is scrolled by more than shows (a row
-skipped on a turned phone); the bridge's hit-point test holds a Notes row cut by its list at
-the top. Held to that: each fails here once it is moved, to be taken off this set."""
+PENDING: frozenset[str] = frozenset()
+"""Lists still framed between their bars, held back until what reads them follows the rule; none
+since the harness takes what a list shows from the part its bars leave (`screen_part.shown_part`,
+fixer AZ). One put here fails once it is moved, to be taken off this set."""
 
 Frame = tuple[int, int, int, int]
 Steps = Callable[[wda.Client], None]

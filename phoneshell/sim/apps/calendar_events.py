@@ -206,5 +206,6 @@ def _search(opened: Opened, host: Host, today: date) -> Node:
     kids = [layout.search_field(opened.query, Rect(16, layout.NAV_TOP + 4, width, 36)),
             layout.button("Cancel", Rect(16 + width + 8, layout.NAV_TOP + 4, 66, 36), cancel),
             lists.table(opened.scroll, viewport, sections or [lists.Section((
-                lists.Row("No Results"),))], key="events")]
+                lists.Row("No Results"),))], key="events",
+                frame=lists.under_bars(f))]
     return layout.screen(f, kids, key=f"calendar:search@{opened.search_shown}")

@@ -120,7 +120,8 @@ def _list(state: ContactsState, host: Host) -> Node:
             sections.append(lists.Section(tuple(row(c) for c in shown if c.initial == initial),
                                           header=initial))
     viewport = Rect(0, layout.LARGE_NAV_BOTTOM, f.width, f.height - layout.LARGE_NAV_BOTTOM)
-    table = with_holds(lists.table(state.scroll, viewport, sections, key="contacts"),
+    table = with_holds(lists.table(state.scroll, viewport, sections, key="contacts",
+                                   frame=lists.under_bars(f)),
                        {f"contact:{c.id}": _holder(state, host, c) for c in shown})
 
     def add() -> None:

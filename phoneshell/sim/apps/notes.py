@@ -109,7 +109,8 @@ def _list(state: NotesState, host: Host, compose: Handler) -> Node:
                          large=True, trailing=edit, menu=state.back_menu)
     top = layout.LARGE_NAV_BOTTOM
     viewport = Rect(0, top, f.width, f.height - layout.TAB_BAR_HEIGHT - top)
-    table = lists.table(state.scroll, viewport, sections, key=f"list:{state.screen}")
+    table = lists.table(state.scroll, viewport, sections, key=f"list:{state.screen}",
+                        frame=lists.under_bars(f))
     count = len(read(store, state.screen))
     bar = toolbar(f, f"{count} Note{'s' if count != 1 else ''}", compose)
     kids = [nav, table, bar]
@@ -129,7 +130,7 @@ def _folders(state: NotesState, host: Host, compose: Handler) -> Node:
     top = layout.LARGE_NAV_BOTTOM
     viewport = Rect(0, top, f.width, f.height - layout.TAB_BAR_HEIGHT - top)
     table = lists.table(state.scroll, viewport, [lists.Section(rows, header="iCloud")],
-                         key="folders")
+                         key="folders", frame=lists.under_bars(f))
     return layout.screen(f, [layout.nav_bar(f, "Folders", large=True), table,
                              toolbar(f, None, compose)], key="notes:folders")
 
