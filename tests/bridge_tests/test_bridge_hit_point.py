@@ -5,7 +5,12 @@ team 68: a Recently Deleted row its list cut at the top, dragged to a title belo
 logged from the middle of its part on the SCREEN, a scroll down, while the phone's finger went
 down in its part inside the LIST, a swipe left: the row swung open, Delete showing). A drag
 that goes within a few degrees of a diagonal is refused: its way turns on a fraction of a
-point."""
+point.
+
+Notes' list now spans its screen under its bars, as every navigation list does (`lists.under_
+bars`): a bar covers its top row, the list does not cut it. A list framed by its own part of the
+screen still cuts its rows: the App Library's search list, which starts 10 pt above its first
+row, below the search field, while a row it cuts still shows on the screen above it."""
 
 from __future__ import annotations
 
@@ -17,12 +22,15 @@ import pytest
 import wda
 from bridge_rig import Rig, post, refused_unsent, runner_bridge
 
+from phoneshell.hit_point import hit_point
 from phoneshell.presses import heading, logged_heading
 from phoneshell.sim import SimServer, in_view
 from phoneshell.sim.apps.notes_data import delete, read, save
-from phoneshell.sim.ui import Node
+from phoneshell.sim.ui import Node, Scroll
 
 NOTES = "com.apple.mobilenotes"
+SPRINGBOARD = "com.apple.springboard"
+CELL, TEXT = "XCUIElementTypeCell", "XCUIElementTypeStaticText"
 
 
 @pytest.fixture
@@ -39,6 +47,20 @@ def rig(sim: SimServer, tmp_path: Path) -> Iterator[Rig]:
         yield found
 
 
+@pytest.fixture
+def library(sim: SimServer, tmp_path: Path) -> Iterator[Rig]:
+    """The simulator behind a bridge as a run starts it, showing the App Library's search with
+    every app listed (reached by the owner's swipes past the last home page and a tap on the
+    search field, straight to the phone)."""
+    with runner_bridge(sim, tmp_path) as found:
+        owner = wda.Client(sim.url).session()
+        size = owner.window_size()
+        for _ in range(3):
+            owner.swipe(size.width - 20, size.height // 2, 20, size.height // 2)
+        owner(className="SearchField", name="App Library").click()
+        yield found
+
+
 def _on_deleted_list(rig: Rig) -> wda.Session:
     s = wda.Client(rig.bridge.grant_agent()).session(NOTES)
     s(name="BackButton").click()
@@ -47,21 +69,29 @@ def _on_deleted_list(rig: Rig) -> wda.Session:
 
 
 def _scrolled(rig: Rig, s: wda.Session, offset: int) -> list[Node]:
-    """The list scrolled `offset` points (the owner's hand, not the agent's), read through the
-    bridge so that it knows the screen; the note rows on screen, top first."""
+    """Recently Deleted scrolled `offset` points (`_scrolled_to`)."""
     with rig.sim.lock:
-        rig.sim.phone.running_state(NOTES).scroll.offset = offset
+        scroll = rig.sim.phone.running_state(NOTES).scroll
+    return _scrolled_to(rig, s, scroll, offset)
+
+
+def _scrolled_to(rig: Rig, s: wda.Session, scroll: Scroll, offset: int) -> list[Node]:
+    """The list `scroll` moves scrolled `offset` points (the owner's hand, not the agent's),
+    read through the bridge so that it knows the screen; its rows with a part on screen, top
+    first."""
+    with rig.sim.lock:
+        scroll.offset = offset
         rig.sim.phone.changed()
         rows = [n for n in rig.sim.phone.screen().nodes
-                if n.type == "Cell" and (n.key or "").startswith("note:")
-                and in_view.hit_point(rig.sim.phone, n) is not None]
+                if n.type == "Cell" and in_view.hit_point(rig.sim.phone, n) is not None]
     s.source()
     return sorted(rows, key=lambda n: n.frame.y)
 
 
-def _drag_path(s: wda.Session, row: str, to: str) -> tuple[str, dict[str, object]]:
-    e_from = s(className="XCUIElementTypeCell", label=row).get(timeout=5)
-    e_to = s(className="XCUIElementTypeStaticText", label=to).get(timeout=5)
+def _drag_path(s: wda.Session, row: str, to: str,
+               to_type: str = TEXT) -> tuple[str, dict[str, object]]:
+    e_from = s(className=CELL, label=row).get(timeout=5)
+    e_to = s(className=to_type, label=to).get(timeout=5)
     # pressed less than a long press: held 0.5 s, the row's context menu would open instead
     # (76f7151), and these tests are about where the drag starts
     return (f"/session/{s.session_id}/wda/element/{e_from.id}/pressAndDragWithVelocity",
@@ -73,7 +103,7 @@ def _deleted(rig: Rig) -> list[str]:
         return [n.title for n in read(rig.sim.phone.store(NOTES), "deleted")]
 
 
-def test_the_red_teams_drag_from_a_clipped_row_is_refused(rig: Rig) -> None:
+def test_the_red_teams_drag_from_a_row_under_the_bar_is_refused(rig: Rig) -> None:
     """Scrolled 172 pt, "Owner note 11" is partly under the navigation bar (the list spans the
     screen under its bars, as a phone's does: the bar, not the list, hides its top); dragged
     to the title "Owner note 9" it goes from its hit point (201, 175), the middle of its frame
@@ -95,21 +125,28 @@ def test_the_red_teams_drag_from_a_clipped_row_is_refused(rig: Rig) -> None:
     assert _deleted(rig) == before
 
 
-@pytest.mark.parametrize("offset", [30, 42, 45])
-def test_a_drag_from_a_clipped_row_is_logged_from_the_phones_hit_point(rig: Rig,
+@pytest.mark.parametrize("offset", [232, 238, 244])
+def test_a_drag_from_a_clipped_row_is_logged_from_the_phones_hit_point(library: Rig,
                                                                          offset: int) -> None:
-    """The top row, cut by its list, dragged down the list to a title four rows below: the
-    log's start is the simulator's hit point (not the middle of the row's part on the screen),
-    and its way is the one the phone took (the list scrolled; no row swung open)."""
-    s = _on_deleted_list(rig)
-    rows = _scrolled(rig, s, offset)
+    """The App Library's search list scrolled so that its top row is cut by the list (14, 20
+    and 26 pt of it above the list's top edge, on the screen behind the search field), dragged
+    down to the row four below: the log's start is the phone's hit point, the middle of the
+    row's part inside the list, 7, 10 and 13 pt below the middle of its part on the screen;
+    and its way is the one the phone took: the list scrolled down by the drag from that very
+    point, no app opened."""
+    rig = library
+    s = wda.Client(rig.bridge.grant_agent()).session()
+    with rig.sim.lock:
+        listed = rig.sim.phone.running_state(SPRINGBOARD).library.listed
+    rows = _scrolled_to(rig, s, listed, offset)
     top, below = rows[0], rows[4]
     point = in_view.hit_point(rig.sim.phone, top)
-    assert point is not None
-    on_screen_middle = top.frame.y + top.frame.height / 2 if top.frame.y >= 0 \
-        else top.frame.bottom / 2
-    assert point[1] != on_screen_middle  # the list, not the screen, cuts it
-    path, body = _drag_path(s, str(top.label), str(below.label))
+    on_screen = hit_point(
+        (top.frame.x, top.frame.y, top.frame.width, top.frame.height),
+        [(0, 0, rig.sim.phone.facts.width, rig.sim.phone.facts.height)])
+    assert point is not None and on_screen is not None and top.visible
+    assert point[1] - on_screen[1] >= 7  # the list, not the screen, cuts it: points apart
+    path, body = _drag_path(s, str(top.label), str(below.label), CELL)
     status = rig.sim.ledger()[0]
     answered, message = post(rig, path, body)
     assert answered == 200, message
@@ -117,16 +154,19 @@ def test_a_drag_from_a_clipped_row_is_logged_from_the_phones_hit_point(rig: Rig,
     logged = [e.params for e in rig.events("R") if e.kind == "swipe" and e.stage == "intent"][-1]
     assert (logged["from_x"], logged["from_y"]) == point, json.dumps(dict(logged))
     lift = (float(str(logged["to_x"])), float(str(logged["to_y"])))
+    assert lift == (below.frame.x + below.frame.width / 2, below.frame.y + below.frame.height / 2)
     assert logged_heading(logged) == heading(point, lift) == "down"
     with rig.sim.lock:
-        state = rig.sim.phone.running_state(NOTES)
-        assert state.swiped is None and state.scroll.offset < offset
+        # the list follows the finger from where it went down: the phone's start, by its scroll
+        assert listed.offset == offset - (lift[1] - point[1])
+        assert rig.sim.phone.foreground == SPRINGBOARD
 
 
 def test_a_drag_from_a_row_its_list_reports_hidden_is_refused(rig: Rig) -> None:
-    """Scrolled 50 pt, the top row's middle is under the list's edge and the source marks it
-    not visible: XCTest scrolls such an element into view before its finger goes down, so where
-    it goes down only the phone could tell. Refused, unsent; the list stays where it was."""
+    """Scrolled 50 pt, the top row's middle is under the navigation bar, above the part of the
+    list its bars leave, and the source marks it not visible: XCTest scrolls such an element
+    into view before its finger goes down, so where it goes down only the phone could tell.
+    Refused, unsent; the list stays where it was."""
     s = _on_deleted_list(rig)
     top = _scrolled(rig, s, 50)[0]
     assert not top.visible
