@@ -20,16 +20,15 @@ from pathlib import Path
 
 import pytest
 import wda
+from app_library import SPRINGBOARD, library_search, screen_middle, scrolled_to
 from bridge_rig import Rig, post, refused_unsent, runner_bridge
 
-from phoneshell.hit_point import hit_point
 from phoneshell.presses import heading, logged_heading
 from phoneshell.sim import SimServer, in_view
 from phoneshell.sim.apps.notes_data import delete, read, save
-from phoneshell.sim.ui import Node, Scroll
+from phoneshell.sim.ui import Node
 
 NOTES = "com.apple.mobilenotes"
-SPRINGBOARD = "com.apple.springboard"
 CELL, TEXT = "XCUIElementTypeCell", "XCUIElementTypeStaticText"
 
 
@@ -50,14 +49,9 @@ def rig(sim: SimServer, tmp_path: Path) -> Iterator[Rig]:
 @pytest.fixture
 def library(sim: SimServer, tmp_path: Path) -> Iterator[Rig]:
     """The simulator behind a bridge as a run starts it, showing the App Library's search with
-    every app listed (reached by the owner's swipes past the last home page and a tap on the
-    search field, straight to the phone)."""
+    every app listed (`app_library.library_search`)."""
     with runner_bridge(sim, tmp_path) as found:
-        owner = wda.Client(sim.url).session()
-        size = owner.window_size()
-        for _ in range(3):
-            owner.swipe(size.width - 20, size.height // 2, 20, size.height // 2)
-        owner(className="SearchField", name="App Library").click()
+        library_search(sim)
         yield found
 
 
@@ -69,23 +63,10 @@ def _on_deleted_list(rig: Rig) -> wda.Session:
 
 
 def _scrolled(rig: Rig, s: wda.Session, offset: int) -> list[Node]:
-    """Recently Deleted scrolled `offset` points (`_scrolled_to`)."""
+    """Recently Deleted scrolled `offset` points (`app_library.scrolled_to`)."""
     with rig.sim.lock:
         scroll = rig.sim.phone.running_state(NOTES).scroll
-    return _scrolled_to(rig, s, scroll, offset)
-
-
-def _scrolled_to(rig: Rig, s: wda.Session, scroll: Scroll, offset: int) -> list[Node]:
-    """The list `scroll` moves scrolled `offset` points (the owner's hand, not the agent's),
-    read through the bridge so that it knows the screen; its rows with a part on screen, top
-    first."""
-    with rig.sim.lock:
-        scroll.offset = offset
-        rig.sim.phone.changed()
-        rows = [n for n in rig.sim.phone.screen().nodes
-                if n.type == "Cell" and in_view.hit_point(rig.sim.phone, n) is not None]
-    s.source()
-    return sorted(rows, key=lambda n: n.frame.y)
+    return scrolled_to(rig, s, scroll, offset)
 
 
 def _drag_path(s: wda.Session, row: str, to: str,
@@ -138,12 +119,10 @@ def test_a_drag_from_a_clipped_row_is_logged_from_the_phones_hit_point(library: 
     s = wda.Client(rig.bridge.grant_agent()).session()
     with rig.sim.lock:
         listed = rig.sim.phone.running_state(SPRINGBOARD).library.listed
-    rows = _scrolled_to(rig, s, listed, offset)
+    rows = scrolled_to(rig, s, listed, offset)
     top, below = rows[0], rows[4]
     point = in_view.hit_point(rig.sim.phone, top)
-    on_screen = hit_point(
-        (top.frame.x, top.frame.y, top.frame.width, top.frame.height),
-        [(0, 0, rig.sim.phone.facts.width, rig.sim.phone.facts.height)])
+    on_screen = screen_middle(rig, top)
     assert point is not None and on_screen is not None and top.visible
     assert point[1] - on_screen[1] >= 7  # the list, not the screen, cuts it: points apart
     path, body = _drag_path(s, str(top.label), str(below.label), CELL)

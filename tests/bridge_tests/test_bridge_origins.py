@@ -2,12 +2,17 @@
 
 WDA places it by the element's frame (`hit_point.origin_point`): its centre when the move sends
 x and y (as Selenium's tap does, with 0, 0), its hit point when it sends neither; whatever is
-topmost there takes the touch. For each shape (an element hidden under a floating bar, cut by
-its list, covered by the keyboard; with and without x and y) the log's target must be what the
-simulated iPhone touched, told by the screen that results, and a refusal keyed on the target
-must still apply (red team 84: Settings' Camera row, hidden under the search bar, was logged as
-tapped while the phone touched the search field). Selenium-shaped requests through the bridge,
-to the simulator, over loopback.
+topmost there takes the touch. For each shape (an element hidden under a floating bar, partly
+under a bar, cut by its list, covered by the keyboard; with and without x and y) the log's target
+must be what the simulated iPhone touched, told by the screen that results, and a refusal keyed
+on the target must still apply (red team 84: Settings' Camera row, hidden under the search bar,
+was logged as tapped while the phone touched the search field). Selenium-shaped requests through
+the bridge, to the simulator, over loopback.
+
+Settings' list spans its screen under its bars, as every navigation list does: a bar covers a
+row, the list does not cut it. A row its list cuts is the App Library's search list's
+(`app_library`), where the hit point lies inside the list, away from the middle of the row's
+part on the screen.
 """
 
 from __future__ import annotations
@@ -16,7 +21,10 @@ import re
 
 import pytest
 import wda
+from app_library import SPRINGBOARD, library_search, screen_middle, scrolled_to
 from bridge_rig import LOGIN, TOUCH, Rig, perform, post, refused_unsent, touch
+
+from phoneshell.sim import in_view
 
 SETTINGS = "com.apple.Preferences"
 W3C = "element-6066-11e4-a52e-4f735466cecf"
@@ -46,10 +54,12 @@ def _title(session: wda.Client) -> str:
 
 
 @pytest.mark.parametrize(("scroll", "label", "xy", "lands"), [
-    # hidden: the Camera row lies wholly below its list, under the floating search bar
+    # hidden: the Camera row lies wholly under the floating search bar's toolbar
     (0, "Camera", (0, 0), "SearchField"),  # Selenium's tap: x and y 0, 0
     (0, "Camera", None, "SearchField"),
-    # cut by its list: at the bottom (7 pt under the bar), at the top (30 pt under the title)
+    # partly under a bar, its middle clear of it: at the bottom (7 pt under the search bar's
+    # toolbar), at the top (30 pt under the title); rows cut by their list are the App
+    # Library's (`test_a_finger_placed_from_a_row_its_list_cuts_...`)
     (0, "Apple Intelligence & Siri", (0, 0), "Apple Intelligence & Siri"),
     (0, "Apple Intelligence & Siri", None, "Apple Intelligence & Siri"),
     (30, ACCOUNT, (0, 0), "Apple Account"),
@@ -131,3 +141,50 @@ def test_a_finger_placed_from_a_gone_element_is_refused_unsent(rig: Rig) -> None
                                {"actions": [_placed("F00D-0000", xy)]})
         assert status == 404 and "could not read the frame" in message, message
     assert rig.sim.ledger()[0] == inputs
+
+
+@pytest.mark.parametrize(("offset", "xy", "lands"), [
+    # the top row cut 20 pt by its list (above the list's top edge, on the screen behind the
+    # search field): its hit point, the middle of its part inside the list, lies 10 pt below
+    # its frame's centre, the middle of its part on the screen; both on the row
+    (238, None, "Cell"),
+    (238, (0, 0), "Cell"),
+    # moved 20 pt up from its centre: on the row's part the list cuts, where the search field
+    # takes the touch (the list shows nothing of the row there)
+    (238, (0, -20), "SearchField"),
+    # cut 40 pt, 12 of its 52 inside the list: the source marks it not visible, and its sliver
+    # takes no touch (the phone touches nothing there); its frame's centre lies above the
+    # list, on the search field
+    (258, None, "Window"),
+    (258, (0, 0), "SearchField"),
+])
+def test_a_finger_placed_from_a_row_its_list_cuts_is_logged_where_it_lands(
+        rig: Rig, offset: int, xy: tuple[float, float] | None, lands: str) -> None:
+    """The App Library's search list scrolled so that its top row is cut by the list: placed
+    from that row, the finger is logged at the point the phone touched (the row's hit point
+    inside the list without x and y, its frame's centre moved by them with them) and names
+    what took the touch there, told by the screen that results: the row's app opened, or no
+    app did and the search stayed as it was."""
+    listed = library_search(rig.sim)
+    session = wda.Client(rig.bridge.url).session()
+    top = scrolled_to(rig, session, listed, offset)[0]
+    with rig.sim.lock:
+        hit = in_view.hit_point(rig.sim.phone, top)
+    middle = screen_middle(rig, top)
+    assert hit is not None and middle is not None and hit[1] - middle[1] >= 10  # the list cuts
+    element = session(className="XCUIElementTypeCell", label=str(top.label)).get(timeout=5).id
+    assert perform(rig, session.session_id, _placed(element, xy)) == (200, "")
+    tap = rig.intents()[-1]
+    assert tap.kind == "tap" and tap.params["gesture"] == "actions"
+    lands_at = hit if xy is None else (top.frame.x + top.frame.width / 2 + xy[0],
+                                       top.frame.y + top.frame.height / 2 + xy[1])
+    assert (tap.params["x"], tap.params["y"]) == lands_at
+    assert tap.target is not None and tap.target.type == f"XCUIElementType{lands}", tap.target
+    with rig.sim.lock:
+        foreground, scrolled = rig.sim.phone.foreground, listed.offset
+    if lands == "Cell":  # the phone touched the row: its app opened
+        assert tap.target.label == top.label, tap.target
+        assert foreground != SPRINGBOARD, "no app opened"
+    else:  # the search field, or nothing: no app opened, the search is as it was
+        assert foreground == SPRINGBOARD and scrolled == offset
+        assert session(className="Keyboard").exists
