@@ -3,16 +3,19 @@
 A program's exit status proves nothing about whether it started: a program can exit 127 and
 print the shell's "not found" as well as the shell can, after it has read the phone. So an
 attempt is counted as never run only on what the harness itself found before starting anything:
-each program the command line runs (the first word of each simple command, after any
-`NAME=value`, and after `exec` or `command`), looked for by the shell's own `command -v` (a path:
-a file that can be executed), where the agent will run (its sandbox, its PATH, its folder,
-after any `cd` before it). Nothing of the agent runs in that look. A command line whose programs
-cannot be told so (a subshell, a redirection before the program, a variable or a pattern where
-a program is named, `if`, `||`...) is started, and whatever it exits with is its own, scored as
-any exit. Where the sandbox runs the program as a user other than the harness's (a root harness:
-`agent_user.py`), the look also asks, as that user, that the files the program needs be
-readable (its own program, the Python, phoneshell's package): a file only root can read is
-said as such, and the attempt is skipped, rather than failed by a "Permission denied".
+each program the command line runs first (the first word of each simple command, after any
+`NAME=value`, and after `exec` or `command`, up to the first program a `;` or `&&` follows, or
+a command that only sets variables: what runs after them may need what they made or set, as in
+`mkdir /tmp/w && cd /tmp/w && ...`), looked for by the shell's own `command -v` (a path: a file
+that can be executed), where the agent will run (its sandbox, its PATH, its folder, after any
+`cd` before it). Nothing of the agent runs in that look. A command line whose programs cannot
+be told so (a subshell, a redirection before the program, a variable or a pattern where a
+program is named, a program given its own `PATH=`, `if`, `||`...) is started, and whatever it
+exits with is its own, scored as any exit. Where the sandbox runs the program as a user other
+than the harness's (a root harness: `agent_user.py`), the look also asks, as that user, that
+the files the program needs be readable (its own program, the Python, phoneshell's package): a
+file only root can read is said as such, and the attempt is skipped, rather than failed by a
+"Permission denied".
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ LOOK_TIMEOUT_S = 30.0
 SEPARATORS = frozenset({";", "&&", "|", "&"})
 """What may join the simple commands of a line the look follows: each one after it runs (or is
 meant to). `||` is not among them: what follows it is a fallback, run only when it is needed."""
+SEQUENCE = frozenset({";", "&&"})
+"""Separators after which the next command starts only once the one before has run."""
 REDIRECTIONS = frozenset({">", ">>", "<", ">&", "<&", ">|", "<>"})
 """Redirections: each takes the word after it (a file, or a descriptor as in `2>&1`)."""
 NOT_A_PROGRAM = frozenset({"if", "then", "else", "elif", "fi", "case", "esac", "for", "while",
@@ -80,6 +85,11 @@ def steps(command: str) -> list[str] | None:
             if step is None:
                 return None
             found += step
+            if word in SEQUENCE and (not step or step[-1].startswith("run:")):
+                # what runs after a program, or after the environment changed, may need what
+                # it made ("mkdir /tmp/w && cd /tmp/w", "python3 -m venv /tmp/v &&
+                # /tmp/v/bin/python"): only what runs first is looked for (red team 128)
+                return found
             simple = []
         elif word in REDIRECTIONS and not target and any(
                 not ASSIGNMENT.fullmatch(w) for w in simple):
@@ -96,6 +106,8 @@ def steps(command: str) -> list[str] | None:
 def _step(words: list[str]) -> list[str] | None:
     """The look's step for one simple command ([] for none: assignments only)."""
     while words and ASSIGNMENT.fullmatch(words[0]):
+        if words[0].startswith("PATH="):
+            return None  # the program is looked for on a PATH the look does not have
         words = words[1:]
     while words and words[0] in RUNS_NEXT:
         words = words[1:]

@@ -18,21 +18,36 @@ from pathlib import Path
 
 from bridge.audit_log import AuditWriter
 from phoneshell.errors import DISK_FULL, REFUSED, STORAGE
+from phoneshell.runner.disk_room import SCRATCH
 
 REASON = "the run folder could not be written"
+ATTEMPTS = "attempts"
+"""The run folder's folder of attempt folders (`attempts/TASK/N`, `AttemptPlan.folder`)."""
 
 
 def unwritten_error(exc: BaseException, run_dir: Path) -> OSError | None:
     """The OSError of writing the run folder in `exc` or what it was raised from (None when it
-    is not one): one of `STORAGE`, or a refusal (`REFUSED`) naming a file in `run_dir`."""
+    is not one): one of `STORAGE`, or a refusal (`REFUSED`) naming a file in `run_dir` that is
+    not in an agent's own folder (`agent/`: the agent can take its own files' permissions away,
+    `chmod 0` before it exits, and a refusal there is its doing, never the rig's: red team 128)."""
     seen: BaseException | None = exc
     while seen is not None:
         if isinstance(seen, OSError) and (seen.errno in STORAGE or (
                 seen.errno in REFUSED and seen.filename is not None
-                and Path(str(seen.filename)).absolute().is_relative_to(run_dir.absolute()))):
+                and _harness_file(Path(str(seen.filename)), run_dir))):
             return seen
         seen = seen.__cause__ or seen.__context__
     return None
+
+
+def _harness_file(path: Path, run_dir: Path) -> bool:
+    """Whether `path` is in `run_dir` and not in an attempt's agent folder
+    (`attempts/TASK/N/agent/...`), which its agent could write."""
+    path, run_dir = path.absolute(), run_dir.absolute()
+    if not path.is_relative_to(run_dir):
+        return False
+    parts = path.relative_to(run_dir).parts
+    return not (len(parts) >= 4 and parts[0] == ATTEMPTS and parts[3] == SCRATCH)
 
 
 def said(error: OSError | None) -> str:

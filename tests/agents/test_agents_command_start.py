@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
     ("nosuchcmd_zz --go", "nosuchcmd_zz: not found on PATH"),
     ("/nonexistent/prog", "/nonexistent/prog: no such file"),
     ("cd /nonexistent && ./play.sh", "cd /nonexistent: no such folder"),
+    ("cd /tmp && nosuchcmd_zz a.py", "nosuchcmd_zz: not found on PATH"),  # a cd makes nothing
+    ("nosuchcmd_zz | tee log; true", "nosuchcmd_zz: not found on PATH"),
 ])
 def test_a_program_that_cannot_start_is_refused_before_the_run(command: str, why: str) -> None:
     with pytest.raises(RunError, match=f"^command:{command}: the command could not start: "
@@ -30,7 +32,13 @@ def test_a_program_that_cannot_start_is_refused_before_the_run(command: str, why
     assert "nothing ran" in (refused.value.hint or "")
 
 
-@pytest.mark.parametrize("command", ["true", "sh -c 'exit 3'", "$NOT_TOLD_BEFORE_IT_RUNS"])
+@pytest.mark.parametrize("command", [
+    "true", "sh -c 'exit 3'", "$NOT_TOLD_BEFORE_IT_RUNS",
+    # red team 128: what runs after a program may need what it made, or the PATH it set
+    "mkdir -p /tmp/ps-w && cd /tmp/ps-w && nosuch_made_here",
+    "python3 -m venv --without-pip /tmp/ps-v && /tmp/ps-v/bin/python a.py",
+    "cp /bin/true /tmp/ps-t; /tmp/ps-t", "PATH=/tmp/ps-v/bin:$PATH py a.py",
+    "export PATH=/tmp/ps-v/bin:$PATH; py a.py", "X=1; nosuch_after_an_assignment"])
 def test_what_can_start_or_cannot_be_told_is_let_through(command: str) -> None:
     refuse_unstartable(make_agent(f"command:{command}"), choose("auto"))
     refuse_unstartable(make_agent("null"), choose("auto"))  # not a program: nothing to look for
