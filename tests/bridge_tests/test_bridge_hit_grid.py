@@ -17,9 +17,13 @@ from phoneshell.sim.source import to_json
 from phoneshell.sim.touch_paths import hit_path
 from phoneshell.sim.ui import Node
 
-CONTAINERS = ("Other", "Window", "Application")
+CONTAINERS = ("Other", "Window", "Application", "Table", "CollectionView")
 """Types the simulator lets touches fall through; the bridge may name one where no element lies
-(nothing there takes the touch, and an unnamed container is what the source shows)."""
+(nothing there takes the touch, and an unnamed container is what the source shows). A list lies
+under its bars (`lists.under_bars`): where a bar's blank part covers it (a page sheet's header,
+which the simulator draws as text, a field and a button, no bar), the simulator gives the touch
+to the blank, and the bridge, reading the tree, may name the unnamed list beneath: no control
+either way."""
 PASSED_THROUGH = ("CapsuleNavigationBar",)
 """Named panels the simulator lets touches through on their blank space while the bridge names
 them: Safari's address capsule over the start page. On a phone the bar takes those touches, so

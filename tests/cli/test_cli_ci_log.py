@@ -37,14 +37,15 @@ def test_an_agents_stderr_commands_no_ci_runner_and_forges_no_row(tmp_path: Path
     out = done.stdout + done.stderr
     assert done.returncode == 1, out
     assert [(line, ci_commands(line)) for line in out.splitlines() if ci_commands(line)] == []
-    # shown as written, but for the one character that made each a command
-    assert r":\u003aadd-mask::failed" in done.stdout
+    # shown as written, each marked quoted ("| ": no longer at a line's start, "::" commands
+    # nothing), and for the one character that makes a command anywhere in a line
+    assert "        | ::add-mask::failed" in done.stdout.splitlines()
     assert r"see ##\u005bgroup]phoneshell: all passed" in done.stdout
     assert r"##VSO\u005btask.prependpath]" in done.stdout
     # an 80-column terminal wraps no agent text to a row's start: its spaces are single
     rows = [line[i:i + 80] for line in done.stdout.splitlines() for i in range(0, len(line), 80)]
     assert not [row for row in rows if row.startswith(("[2/2]", "2 attempt(s)"))], rows
-    assert "        [2/2] settings.about.serial passed 1.1s" in done.stdout.splitlines()
+    assert "        | [2/2] settings.about.serial passed 1.1s" in done.stdout.splitlines()
     planted = tmp_path / "R" / "attempts" / "settings.about.reach" / "1" / "agent" / "phoneshell"
     assert planted.read_text().startswith("#!/bin/sh")  # kept, as data
     assert planted.stat().st_mode & 0o7111 == 0
