@@ -199,17 +199,24 @@ class CommandAgent:
                 on_stdout: Claim | None) -> AgentResult:
         errors: list[str] = []
         claim: Claim | None = None
+        use = None
         scratch = folder / SCRATCH
-        linked = [p.name for p in (scratch / CLAIM, scratch / TURNS_FILE) if p.is_symlink()]
-        if linked:  # the harness reads what the program wrote, never what a link points at
-            errors.append(f"ignored {', '.join(linked)}: a symbolic link, not a file")
         try:
-            claim = None if CLAIM in linked else read_claim_file(scratch / CLAIM)
-        except RecordError as exc:
-            errors.append(f"unreadable claim file: {exc}")
+            linked = [p.name for p in (scratch / CLAIM, scratch / TURNS_FILE) if p.is_symlink()]
+            if linked:  # the harness reads what the program wrote, never what a link points at
+                errors.append(f"ignored {', '.join(linked)}: a symbolic link, not a file")
+            try:
+                claim = None if CLAIM in linked else read_claim_file(scratch / CLAIM)
+            except RecordError as exc:
+                errors.append(f"unreadable claim file: {exc}")
+            use = None if TURNS_FILE in linked else read_turns(scratch)
+        except OSError as exc:
+            # its own folder, which it can make unreadable (`chmod 0` on its way out): what it
+            # left there is its doing, never the rig's, and no way to a skip (red team 128)
+            errors.append(f"its folder could not be read ({exc.strerror or exc}): what it "
+                          "left there is not read")
         if claim is None:
             claim = on_stdout
-        use = None if TURNS_FILE in linked else read_turns(scratch)
         turns, out_of_turns = (use.turns, use.out_of_turns) if use else (0, False)
         if use and out_of_turns:
             errors.append(spent(use, context.max_steps))
