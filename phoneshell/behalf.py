@@ -11,6 +11,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from phoneshell.records.layout import ATTEMPTS
+
 Key = tuple[str, str, int]
 """Run id, task id, attempt number (a bridge context's)."""
 
@@ -33,7 +35,7 @@ def written(key: Key | None) -> int:
 def key_of(folder: Path) -> Key | None:
     """The attempt an attempt folder is (`<runs>/<run_id>/attempts/<task_id>/<n>`, as
     `runner.plan` makes it); None for any other folder (a command judge's)."""
-    if len(folder.parents) < 3 or folder.parents[1].name != "attempts" or \
+    if len(folder.parents) < 3 or folder.parents[1].name != ATTEMPTS or \
             not (folder.name.isascii() and folder.name.isdigit()):
         return None
     return folder.parents[2].name, folder.parent.name, int(folder.name)

@@ -52,6 +52,7 @@ from phoneshell.records import (
     read_bytes,
     read_record,
 )
+from phoneshell.records.layout import ATTEMPTS, AUDIT, INCOMPLETE, MANIFEST, RESULTS, VERDICT
 from phoneshell.seal_key import KEY_ENV, key_id, key_path, load_key
 from phoneshell.seal_key import signature as _signature  # the name tests forge seals with
 from phoneshell.seal_latest import (
@@ -66,7 +67,6 @@ from phoneshell.seal_latest import (
 )
 from phoneshell.untrusted import named
 
-AUDIT, RESULTS, MANIFEST = "audit.jsonl", "results.jsonl", "run.json"
 MAX_SEALED_BYTES = 1 << 32
 """The largest file a seal is checked against whole (4 GiB); logs are checked a chunk at a time,
 whatever their size."""
@@ -102,7 +102,7 @@ def recorded_unsealed(run_dir: Path) -> list[str]:
     resume sign them)."""
     found = [f"{name} holds {size:,} byte(s)" for name in (RESULTS, AUDIT, TRAJECTORY_FILE)
              if (size := _size(run_dir / name))]
-    found += [f"{sub}/ holds {named(name)}" for sub in ("attempts", "incomplete")
+    found += [f"{sub}/ holds {named(name)}" for sub in (ATTEMPTS, INCOMPLETE)
               if (run_dir / sub).is_dir() and (name := next(
                   (p.name for p in (run_dir / sub).iterdir()), ""))]
     return found
@@ -122,7 +122,7 @@ def _sha256(path: Path) -> str:
 def sealed_files(folder: Path) -> list[Path]:
     """The files of an attempt folder a seal covers: its evidence and its verdict."""
     found = [p for p in (folder / "evidence").rglob("*") if p.is_file()]
-    verdict = folder / "verdict.json"
+    verdict = folder / VERDICT
     return sorted([*found, *([verdict] if verdict.is_file() else [])])
 
 
@@ -270,7 +270,7 @@ def _check_files(run_dir: Path, seal: Seal, only: str) -> list[str]:
                 problems.append(f"{named(rel)}: changed since it was sealed")
         except RecordError:
             problems.append(f"{named(rel)}: missing (it was sealed)")
-    attempts = run_dir / "attempts"
+    attempts = run_dir / ATTEMPTS
     present = [p for folder in sorted(attempts.glob("*/*")) if folder.is_dir()
                for p in sealed_files(folder)] if attempts.is_dir() else []
     # an attempt folder no seal holds a file of: the one a stop between two seals leaves
@@ -368,6 +368,6 @@ def verify_evidence(folder: Path) -> tuple[Path | None, list[str]]:
     if where.name != "evidence" or len(where.parents) < 4:
         return None, []
     attempt, run_dir = where.parent, where.parents[3]
-    if not (run_dir / MANIFEST).is_file() or attempt.parent.parent.name != "attempts":
+    if not (run_dir / MANIFEST).is_file() or attempt.parent.parent.name != ATTEMPTS:
         return None, []
     return run_dir, verify_run(run_dir, attempt.relative_to(run_dir).as_posix() + "/")

@@ -27,6 +27,7 @@ from phoneshell.evidence import Claim, load_evidence
 from phoneshell.holds import held_s
 from phoneshell.presses import heading, logged_heading, touch_words
 from phoneshell.records import Scalar
+from phoneshell.records.layout import ATTEMPTS
 from phoneshell.seal import verify_run
 from phoneshell.seal_refusal import require_verified
 from phoneshell.tasks import Step
@@ -61,7 +62,7 @@ def recorded_actions(run_dir: Path, task_id: str, attempt: int | None = None,
         StepError: the run has no such attempt, or its log holds what no replay repeats: a
             request the bridge refused in the agent's turn, or a change no action explains.
     """
-    folder = run_dir / "attempts" / task_id
+    folder = run_dir / ATTEMPTS / task_id
     names = (p.parent.parent.name for p in folder.glob("*/evidence/evidence.json"))
     captured = sorted((int(n) for n in names if n.isascii() and n.isdigit()), reverse=True)
     if attempt is None and not captured:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from phoneshell import __version__
-from phoneshell.cli.disk_full import DISK_FULL, REFUSED, disk_full
+from phoneshell.cli.disk_full import REFUSED, STORAGE, unwritable
 from phoneshell.errors import PhoneshellError, TaskFileError
 from phoneshell.runner.stop import stop_signals, stopped_line
 from phoneshell.untrusted import carried, visible
@@ -150,11 +150,12 @@ def _command(args: argparse.Namespace) -> int:
         if exc.errno in REFUSED and exc.filename:  # the machine's word, not a bug
             report_error(refused(exc, args))
             return EXIT_UNUSABLE
-        if exc.errno not in DISK_FULL:
+        if exc.errno not in STORAGE:
             return _bug()
-        # Not a bug: what was recorded before stays (every record is appended or replaced
-        # whole); the hint says what goes on from what the command left (`disk_full`)
-        report_error(disk_full(exc, args))
+        # Not a bug, whichever command met it (a full disk, `ulimit -f`, a failing or
+        # read-only disk): what was recorded before stays (every record is appended or
+        # replaced whole); the hint says what goes on from what the command left
+        report_error(unwritable(exc, args))
         return EXIT_UNUSABLE
     except Exception:  # noqa: BLE001 - the last resort: a bug, shown in full to be reported
         return _bug()

@@ -32,6 +32,7 @@ from phoneshell.records import (
     SwapResult,
     read_bytes,
 )
+from phoneshell.records.layout import ATTEMPTS, RESULTS
 from phoneshell.report.runs import UnreadableRun, load_run
 from phoneshell.tasks import Task
 
@@ -103,10 +104,6 @@ class Gathered:
     """Every scored attempt of the runs, duplicates and those left out included."""
     agents: dict[str, str] = field(default_factory=dict)
     """Run folder -> its agent as reports name it ("solution @ RUN_ID")."""
-
-
-RESULTS = "results.jsonl"
-"""A run folder's results file: what a judgeset records the hash of for a run source."""
 
 
 def results_sha256(path: Path) -> str:
@@ -262,7 +259,7 @@ def _attempt_of(run_dir: Path, evidence: str) -> tuple[str, int] | None:
     """The run id and attempt number of an evidence folder, from where the runner puts it
     (`<run id>/attempts/<task>/<attempt>/evidence`, docs/runs.md); None elsewhere."""
     parts = Path(evidence).parts
-    if len(parts) == 4 and parts[0] == "attempts" and parts[2].isascii() \
+    if len(parts) == 4 and parts[0] == ATTEMPTS and parts[2].isascii() \
             and parts[2].isdigit():
         return run_dir.name, int(parts[2])
     return None

@@ -25,7 +25,8 @@ from pathlib import Path
 from phoneshell.errors import RunError
 from phoneshell.records import RecordError, RunManifest, chain_of
 from phoneshell.runner import stop
-from phoneshell.runner.folder import INCOMPLETE, MANIFEST, RESULTS, read_results
+from phoneshell.records.layout import ATTEMPTS, INCOMPLETE, MANIFEST, RESULTS
+from phoneshell.runner.folder import read_results
 from phoneshell.seal import (
     MAX_SEALED_BYTES,
     Fresh,
@@ -159,7 +160,7 @@ def _incomplete_attempts(run_dir: Path, into: Path) -> list[str]:
     except RecordError as exc:
         raise RunError(str(exc), hint="results.jsonl is damaged; start a new run") from exc
     recorded = {(r.task_id, str(r.attempt)) for r in rows}
-    attempts = run_dir / "attempts"
+    attempts = run_dir / ATTEMPTS
     moved: list[str] = []
     folders = sorted(attempts.glob("*/*")) if attempts.is_dir() else []
     for folder in folders:

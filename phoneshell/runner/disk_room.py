@@ -34,12 +34,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from phoneshell.agents import bounds, walk
-from phoneshell.runner.folder import INCOMPLETE, MANIFEST, write_note, writer
+from phoneshell.records.layout import ATTEMPTS, INCOMPLETE, MANIFEST, SCRATCH
+from phoneshell.runner.folder import write_note, writer
 from phoneshell.untrusted import named
 
 NOTE = "given-back.txt"
 """The note an attempt folder gets when the run gave back what it kept of its agent."""
-SCRATCH, OUTPUTS = "agent", ("agent.stdout", "agent.stderr")
+OUTPUTS = (f"{SCRATCH}.stdout", f"{SCRATCH}.stderr")
 """An attempt folder's command-agent files: its scratch folder, its kept stdout and stderr."""
 OUTPUT_TAIL_BYTES = 64 << 10
 """How much of the end of each of an earlier agent's outputs stays when they are given back."""
@@ -99,7 +100,7 @@ def _earlier(run_dir: Path, playing: set[Path]) -> Iterator[tuple[bool, Path]]:
     given back (True: a scratch folder, False: outputs): every scratch folder, then every
     output, each oldest attempt first. Nothing through a link, nothing of an attempt in play."""
     attempts = [f for run in (run_dir, *_runs_beside(run_dir))
-                for f in (*_folders(run / "attempts", 2), *_folders(run / INCOMPLETE, 1))
+                for f in (*_folders(run / ATTEMPTS, 2), *_folders(run / INCOMPLETE, 1))
                 if f not in playing]
     attempts.sort(key=_captured_at)
     yield from ((True, f) for f in attempts)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from phoneshell.agents.sandbox import Sandbox
 from phoneshell.records import AuditEvent
+from phoneshell.records.layout import ATTEMPTS
 from phoneshell.runner.rig import Rig
 from phoneshell.tasks import Task
 
@@ -32,7 +33,7 @@ class AttemptPlan:
     @property
     def folder(self) -> Path:
         """attempts/<task_id>/<n>/ inside the run folder."""
-        return self.run_dir / "attempts" / self.task.id / str(self.attempt)
+        return self.run_dir / ATTEMPTS / self.task.id / str(self.attempt)
 
 
 def enter_phase(rig: Rig, plan: AttemptPlan, phase: str) -> None:

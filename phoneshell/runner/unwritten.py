@@ -18,11 +18,12 @@ from pathlib import Path
 
 from bridge.audit_log import AuditWriter
 from phoneshell.errors import DISK_FULL, REFUSED, STORAGE
-from phoneshell.runner.disk_room import SCRATCH
+from phoneshell.records.layout import ATTEMPTS, SCRATCH
 
 REASON = "the run folder could not be written"
-ATTEMPTS = "attempts"
-"""The run folder's folder of attempt folders (`attempts/TASK/N`, `AttemptPlan.folder`)."""
+KEPT = ("every row written before it is kept, and --resume plays again what was not recorded "
+        "(an attempt written after the last seal is set aside, not lost)")
+"""What a run stopped by its folder outside an attempt kept, said after `said`'s reason."""
 
 
 def unwritten_error(exc: BaseException, run_dir: Path) -> OSError | None:
@@ -38,6 +39,20 @@ def unwritten_error(exc: BaseException, run_dir: Path) -> OSError | None:
             return seen
         seen = seen.__cause__ or seen.__context__
     return None
+
+
+def folder_error(exc: BaseException, run_dir: Path) -> OSError | None:
+    """The OSError of writing the run folder outside any attempt in `exc` (None when it is not
+    one): `unwritten_error`'s, or any naming a file the harness keeps there, whatever the
+    system said (results.jsonl made a folder, `EISDIR`; a link in its place, `ELOOP`): only
+    the harness writes those, so it is the folder that failed, never the harness's code."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.filename is not None \
+                and _harness_file(Path(str(seen.filename)), run_dir):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return unwritten_error(exc, run_dir)
 
 
 def _harness_file(path: Path, run_dir: Path) -> bool:
@@ -110,4 +125,5 @@ def _agents(error: OSError, disk_user: bool, in_turn: bool) -> bool:
     return in_turn and disk_user and error.errno in DISK_FULL
 
 
-__all__ = ["REASON", "LogWatch", "rigs_error", "said", "unwritten_error"]
+__all__ = ["KEPT", "REASON", "LogWatch", "folder_error", "rigs_error", "said",
+           "unwritten_error"]

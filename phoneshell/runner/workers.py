@@ -33,6 +33,7 @@ from phoneshell.runner.folder import RESULTS, RunFolder, append_result, write_no
 from phoneshell.runner.lines import progress_line
 from phoneshell.runner.plan import AttemptPlan
 from phoneshell.runner.rig import Rig, RigDown, open_rig
+from phoneshell.runner.unwritten import KEPT, folder_error, said
 from phoneshell.runner.session import RunSummary
 from phoneshell.seal import Sealer
 from phoneshell.tasks import Task
@@ -128,12 +129,19 @@ class Workers:
     def worker(self, device: DeviceHandle) -> None:
         """Run attempts on one phone until none are left or its rig goes down.
 
-        A harness error outside any attempt (the bridge cannot bind, the results file cannot be
-        written) stops this phone with the reason and a traceback file; it never vanishes.
+        A harness error outside any attempt (the bridge cannot bind) stops this phone with the
+        reason and a traceback file; it never vanishes. The run folder refusing a write there
+        (a row of results.jsonl, the seal's run.json, an attempt set aside: `folder_error`)
+        is no bug: it is said as an attempt's is (`unwritten.said`), with what was kept.
         """
         try:
             self._work(device)
         except Exception as exc:  # noqa: BLE001 - on a thread nobody else would see it
+            refused = folder_error(exc, self.folder.run_dir)
+            if refused is not None:  # every row before it is whole (`records.append_whole`)
+                with self.lock:
+                    self.down.append(f"{device.info.label}: {said(refused)}; {KEPT}")
+                return
             trace = self.folder.run_dir / f"worker-{device.info.label}-traceback.txt"
             write_note(trace, traceback.format_exc())
             with self.lock:
@@ -155,8 +163,11 @@ class Workers:
                 preflight(rig, run_id)
                 housekeeping, lines = tidy.start_phone(rig, run_id, self.tasks)
             except (RigDown, DeviceError) as exc:
+                # the bridge refuses what it cannot log: the folder's fault, not the phone's
+                unlogged = rig.bridge.writer.unwritten(run_id)
                 with self.lock:
-                    self.down.append(f"{label}: {exc.message} (before any attempt)")
+                    self.down.append(f"{label}: {said(unlogged[1]) if unlogged[0] else exc.message}"
+                                     " (before any attempt)")
                 return
             say = functools.partial(labelled, self.progress, label)
             for line in lines:
