@@ -44,6 +44,10 @@ UNGUARDED_SKIPS: dict[str, tuple[int, str]] = {
     "tests/agents/test_agents_own_folder_locked.py": (2, "only root runs the harness as another "
                                                          "user, who must be able to read the "
                                                          "checkout (CI's clone in /tmp is)"),
+    "tests/agents/test_agents_folder_given_back.py": (2, "only root runs the harness as "
+                                                         "another user, who must be able to "
+                                                         "run the system's Python on the "
+                                                         "checkout; the other test is root's"),
     "tests/test_grader.py": (1, ROOT_ONLY),
     "tests/small_disk.py": (2, ROOT_ONLY + "; a container may lack CAP_SYS_ADMIN"),
     "tests/bridge_tests/test_bridge_audit_log.py": (1, "reads /proc/self/fd (Linux)"),

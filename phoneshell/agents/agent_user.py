@@ -15,8 +15,10 @@ runs as `AGENT_UID`: bubblewrap keeps only the capabilities to change user (`BWR
 `setpriv` (util-linux) becomes that user with no groups, no capabilities left in any set, and the
 bounding set empty, then runs the program. Its scratch folder is given to that user for its turn
 (`give`) and taken back after it (`take_back`). When the harness is not root nothing changes:
-the program is the harness's own user, which is not root. Without `setpriv` a root harness has
-no confined way to run a program (`missing`): never a silent run as root.
+the program is the harness's own user, which is not root. Whoever ran it, the folder is then
+made readable to the harness's user again (`give_back`, whatever the sandbox). Without
+`setpriv` a root harness has no confined way to run a program (`missing`): never a silent run
+as root.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ machine's, and its attempt is not scored (`DiskShort`), never failed. The count 
 go by `walk` (by open folder, however deep, wide or long-named the tree): what the count cannot
 see is over the
 limits, and so is what the take-back after its turn could not take back
-(`agent_user.take_back`'s answer, which the command agent adds).
+(`Sandbox.take_back`'s answer: `agent_user.take_back` and `give_back`, which the turn adds).
 """
 from __future__ import annotations
 

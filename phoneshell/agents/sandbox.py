@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Literal
 
 from phoneshell.agents import agent_user, pidns, seccomp, unseen
+from phoneshell.agents.give_back import TakenBack, give_back
 from phoneshell.errors import RunError
 from phoneshell.records import SandboxKind
 
@@ -181,11 +182,13 @@ class Sandbox:
                     sandbox_profile(scratch, shown, hidden, [*files, *reads]), *argv]
         return pidns.wrap(list(argv))  # unconfined: a PID namespace of its own, where Linux allows
 
-    def take_back(self, scratch: Path) -> str:
+    def take_back(self, scratch: Path) -> TakenBack:
         """After the program's turn, with all it started gone: its scratch folder is the
-        harness's user's again (given to the program by `wrap`); what could not be taken
-        back, and was deleted ("" when all was)."""
-        return agent_user.take_back(scratch) if self.kind == "bwrap" else ""
+        harness's user's again (given to the program by `wrap`), and readable by it whatever
+        the sandbox (`give_back`: what it locked opened, what no reader may meet removed)."""
+        untaken = agent_user.take_back(scratch) if self.kind == "bwrap" else ""
+        given = give_back(scratch)
+        return TakenBack("; ".join(filter(None, (untaken, given.untaken))), given.given)
 
     def needs(self, command: str, cwd: Path, reads: Sequence[Path] = ()) -> list[Path]:
         """What the program must be able to read, where the sandbox runs it as a user other

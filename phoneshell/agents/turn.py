@@ -143,8 +143,9 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
                 kept.finish()
             if feed is not None:
                 feed.join()
-            untaken = box.take_back(scratch)  # nothing of it is left to write there
-            untaken = "; ".join(filter(None, (untaken, kept_data.not_runnable(scratch))))
+            # nothing of it is left to write there, and all of it is the harness's to read
+            taken = box.take_back(scratch)
+            untaken = "; ".join(filter(None, (taken.untaken, kept_data.not_runnable(scratch))))
         # looked at once more with it gone: what it wrote just before too, and what came back
         # to the disk as it went; a copy of its output the disk refused is its failure too
         # (never the run's crash), unless the disk stays short with it gone (`DiskShort`)
@@ -157,13 +158,14 @@ def run_turn(argv: list[str], env: Mapping[str, str], box: Sandbox, scratch: Pat
             wiped = bounds.wipe(scratch)  # the disk back for the run's rows; kept: its output
             stopped += (f"; what it wrote into its folder was deleted, but for {wiped}" if wiped
                         else "; what it wrote into its folder was deleted")
-    return Turn(code, timed_out, stopped, _said(left, output[1], limit, refused))
+    return Turn(code, timed_out, stopped, _said(left, output[1], limit, refused, taken.given))
 
 
-def _said(left: strays.Swept, stderr: Path, limit: pids.Limit, refused: int) -> tuple[str, ...]:
+def _said(left: strays.Swept, stderr: Path, limit: pids.Limit, refused: int,
+          given: str) -> tuple[str, ...]:
     """What the harness saw of a program besides its answer (`Turn.said`)."""
     escaped = {**limit.left, **left.outside}
-    said = (_left_line(left) if left else "",
+    said = (_left_line(left) if left else "", given,
             "it left process(es) running in its PID namespace when its command line "
             "ended; the kernel killed them with it" if pidns.left_behind(stderr) else "",
             f"it left its process limit (its cgroup): {', '.join(escaped.values())}"

@@ -1,0 +1,189 @@
+"""The agent's folder is given back to the harness after every turn, whatever the sandbox
+(`phoneshell/agents/give_back.py`): what it locked is opened to the harness's user, FIFOs,
+sockets and device nodes are removed, and so is every link that could lead out of it.
+
+Red team 128's agent ended its turn with `chmod 0` on its folder: under a harness that is not
+root, the sweep that keeps the folder as data could not open it, and every later reader of
+`agent/` met "Permission denied". The harness is played as such a user (`nobody`, with the
+system's Python, which `nobody` can run where the checkout's venv lives under /root), and as
+root, with an unconfined agent and one in bubblewrap."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cli_process import run_one
+from phoneshell.agents.sandbox import Sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
+SYSTEM_PYTHON = Path("/usr/bin/python3")
+LOCKS = """import os, pathlib, socket
+d = pathlib.Path(os.environ["PHONESHELL_ATTEMPT_DIR"])
+(d / "notes.txt").write_text("what it found\\n")
+(d / "deep" / "er").mkdir(parents=True)
+(d / "deep" / "er" / "more.txt").write_text("more\\n")
+os.mkfifo(d / "pipe")
+socket.socket(socket.AF_UNIX).bind(str(d / "sock"))
+os.symlink("/etc/passwd", d / "out")
+os.symlink("notes.txt", d / "in")
+(d / "notes.txt").chmod(0)
+(d / "deep" / "er").chmod(0)
+(d / "deep").chmod(0)
+os.chmod(d, 0)
+"""
+
+
+def test_a_locked_tree_is_opened_and_what_no_reader_may_meet_is_removed(
+        tmp_path: Path) -> None:
+    scratch = tmp_path / "agent"
+    (scratch / "a" / "b").mkdir(parents=True)
+    (scratch / "a" / "b" / "f").write_text("f")
+    (scratch / "read-only").write_text("r")
+    os.mkfifo(scratch / "a" / "pipe")
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(scratch / "sock"))
+    links = {"abs": "/etc/passwd", "up": "../x", "dot": ".", "through": "dot/../../x",
+             "inside": "a/b/f", "a/b/back": "../../read-only"}
+    for name, target in links.items():
+        os.symlink(target, scratch / name)
+    (scratch / "read-only").chmod(0o444)  # never locked: no word of it
+    for locked in (scratch / "a" / "b" / "f", scratch / "a" / "b", scratch / "a", scratch):
+        locked.chmod(0)
+
+    taken = Sandbox("none").take_back(scratch)
+
+    assert taken.untaken == ""
+    for folder in (scratch, scratch / "a", scratch / "a" / "b"):
+        assert stat.S_IMODE(folder.stat().st_mode) & 0o700 == 0o700, folder
+    assert stat.S_IMODE((scratch / "a" / "b" / "f").stat().st_mode) & 0o600 == 0o600
+    assert stat.S_IMODE((scratch / "read-only").stat().st_mode) == 0o644
+    left = sorted(str(p.relative_to(scratch)) for p in scratch.rglob("*"))
+    assert left == ["a", "a/b", "a/b/f", "dot", "inside", "read-only"], left
+    said = dict(part.split(" (", 1) for part in taken.given.split(": ", 1)[1].split("; "))
+    assert said["opened what it had locked to the harness"] == "agent, a, a/b and 1 more)"
+    assert sorted(said["removed FIFOs, sockets or device nodes"].rstrip(")").split(", ")) \
+        == ["a/pipe", "sock"]
+    named = said["removed links that could lead out of its folder"]
+    assert named.endswith(" and 1 more)"), named  # four of them, three named
+    assert len([n for n in ("abs -> /etc/passwd", "up -> ../x", "through -> dot/../../x",
+                            "a/b/back -> ../../read-only") if n in named]) == 3, named
+
+def test_a_folder_left_unlocked_is_given_back_without_a_word(tmp_path: Path) -> None:
+    scratch = tmp_path / "agent"
+    (scratch / "sub").mkdir(parents=True)
+    (scratch / "sub" / "claim.json").write_text("{}")
+    os.symlink("sub/claim.json", scratch / "inside")
+    assert Sandbox("none").take_back(scratch).given == ""
+    assert Sandbox("none").take_back(tmp_path / "gone").untaken == ""
+
+
+def test_a_folder_that_is_a_link_is_removed_not_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "kept").write_text("x")
+    (outside / "kept").chmod(0)
+    (tmp_path / "agent").symlink_to(outside)
+    taken = Sandbox("none").take_back(tmp_path / "agent")
+    assert "removed links that could lead out of its folder (agent -> " in taken.given
+    assert not os.path.lexists(tmp_path / "agent")
+    assert stat.S_IMODE((outside / "kept").stat().st_mode) == 0  # never reached through it
+
+
+@pytest.fixture
+def place() -> Iterator[Path]:
+    """A folder `nobody` may write, outside pytest's own (which only root may enter)."""
+    made = Path(tempfile.mkdtemp(prefix="phoneshell-given-back-"))
+    try:
+        made.chmod(0o777)
+        (made / "locks.py").write_text(LOCKS)
+        yield made
+    finally:
+        subprocess.run(["chmod", "-R", "u+rwx", str(made)], check=False)
+        shutil.rmtree(made, ignore_errors=True)
+
+
+def _as_nobody(place: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m ARGS` run by `nobody` with the system's Python and the venv's packages."""
+    packages = [p for p in sys.path if p.endswith("site-packages") and ROOT in Path(p).parents]
+    return subprocess.run(
+        ["runuser", "-u", "nobody", "--", "env", f"HOME={place}",
+         f"PYTHONPATH={os.pathsep.join([str(ROOT), *packages])}",
+         f"PHONESHELL_KEY_FILE={place / 'run-signing.key'}", str(SYSTEM_PYTHON), "-m", *args],
+        capture_output=True, text=True, cwd=place, timeout=300)
+
+
+def _nobody_cannot_run(place: Path) -> str:
+    """Why the harness cannot be played as `nobody` here ("" when it can)."""
+    if os.geteuid() != 0 or shutil.which("runuser") is None:
+        return "needs root to run the harness as another user (CI runs as root)"
+    if not SYSTEM_PYTHON.exists():
+        return f"no {SYSTEM_PYTHON} for nobody to run"
+    looked = _as_nobody(place, "phoneshell", "--version")
+    if looked.returncode != 0:  # another Python, or a checkout nobody cannot read
+        return f"nobody cannot run phoneshell with {SYSTEM_PYTHON}: {looked.stderr[-300:]}"
+    return ""
+
+
+@pytest.mark.slow  # a whole run, as another user
+@pytest.mark.parametrize("sandbox", ["none", "bwrap"])
+def test_a_harness_that_is_not_root_reads_the_folder_its_agent_locked(
+        place: Path, sandbox: str, request: pytest.FixtureRequest) -> None:
+    why = _nobody_cannot_run(place)
+    if why:
+        pytest.skip(why)
+    if sandbox == "bwrap":
+        request.getfixturevalue("bwrap")
+    done = _as_nobody(place, "phoneshell", "run", str(ROOT / "environments"), "--task",
+                      "calculator.arithmetic", "--agent", f"command:python3 {place / 'locks.py'}",
+                      "--sandbox", sandbox, "--runs", str(place / "runs"), "--run-id", "L")
+    assert done.returncode == 1, done.stderr
+    (row,) = [json.loads(line) for line in
+              (place / "runs" / "L" / "results.jsonl").read_text().splitlines()]
+    assert row["outcome"] == "failed", row  # graded as it stands: it pressed nothing
+    assert "could not be made data" not in row["error"], row["error"]  # the sweep read it
+    assert "could not be read" not in row["error"], row["error"]  # and the look at its claim
+    assert "opened what it had locked to the harness (agent, notes.txt, deep and 1 more)" \
+        in row["error"], row["error"]
+    assert "out -> /etc/passwd" in row["error"], row["error"]
+    agent = place / "runs" / "L" / "attempts" / "calculator.arithmetic" / "1" / "agent"
+    read = subprocess.run(["runuser", "-u", "nobody", "--", "cat", str(agent / "notes.txt"),
+                           str(agent / "deep" / "er" / "more.txt")],
+                          capture_output=True, text=True, check=False)
+    assert read.stdout == "what it found\nmore\n", read.stderr
+    assert sorted(p.name for p in agent.iterdir()) == ["deep", "in", "notes.txt"]
+    report = _as_nobody(place, "phoneshell", "report", str(place / "runs" / "L"))
+    assert report.returncode in (0, 1) and "Permission denied" not in report.stderr, \
+        report.stderr
+
+
+@pytest.mark.slow  # a whole run
+@pytest.mark.parametrize("sandbox", ["none", "bwrap"])
+def test_a_root_harness_gives_back_the_folder_its_agent_locked(
+        place: Path, sandbox: str, request: pytest.FixtureRequest) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("the harness as root; as another user, the test above")
+    if sandbox == "bwrap":
+        request.getfixturevalue("bwrap")
+    row = run_one(place / "runs", "R", str(ROOT / "environments"), "--task",
+                  "calculator.arithmetic", "--agent", f"command:python3 {place / 'locks.py'}",
+                  "--sandbox", sandbox)
+    assert row["outcome"] == "failed", row
+    assert isinstance(row["error"], str)
+    assert "opened what it had locked to the harness (agent, notes.txt, deep and 1 more)" \
+        in row["error"], row["error"]
+    agent = place / "runs" / "R" / "attempts" / "calculator.arithmetic" / "1" / "agent"
+    for folder in (agent, agent / "deep", agent / "deep" / "er"):
+        assert stat.S_IMODE(folder.stat().st_mode) & 0o700 == 0o700, folder
+        assert folder.stat().st_uid == 0
+    assert sorted(p.name for p in agent.iterdir()) == ["deep", "in", "notes.txt"]
